@@ -1,0 +1,47 @@
+import { loadConfig, resolveStateDir, type LoadedConfig } from "../config/index.js";
+import { resolveClientCredentials } from "../gateway/auth/resolve-auth.js";
+import { GatewayClient } from "../gateway/client.js";
+import { readLiveLock } from "../gateway/state-lock.js";
+import { packageVersion } from "../infra/version.js";
+import { CliError, parsePortFlag } from "./output.js";
+
+export interface ClientFlags {
+  url?: string;
+  port?: string;
+  token?: string;
+  password?: string;
+  timeout?: string;
+  json?: boolean;
+}
+
+/**
+ * Where the gateway is and how to authenticate: flags → env → the running gateway's lock
+ * (its real port) → config → defaults. With --url, no config or env credentials are used.
+ */
+export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env) {
+  const stateDir = resolveStateDir(env);
+  const loaded: LoadedConfig = loadConfig({ stateDir, env });
+  const timeoutMs = Number(flags.timeout ?? 10_000);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new CliError(`--timeout: expected a positive number of milliseconds`);
+  if (flags.url) {
+    return { stateDir, loaded, url: flags.url, timeoutMs, credentials: { token: flags.token, password: flags.password } };
+  }
+  const lock = readLiveLock(stateDir);
+  const envPort = env.OPENCLAW_GATEWAY_PORT ? parsePortFlag(env.OPENCLAW_GATEWAY_PORT) : undefined;
+  const port = parsePortFlag(flags.port) ?? envPort ?? lock?.port ?? loaded.config.gateway.port;
+  const host = lock && lock.host !== "0.0.0.0" ? lock.host : "127.0.0.1";
+  const credentials = resolveClientCredentials(loaded.config, stateDir, env, flags);
+  return { stateDir, loaded, url: `ws://${host}:${port}`, timeoutMs, credentials };
+}
+
+export async function connectClient(flags: ClientFlags): Promise<GatewayClient> {
+  const target = resolveClientTarget(flags);
+  return GatewayClient.connect({
+    url: target.url,
+    ...target.credentials,
+    version: packageVersion(),
+    clientId: "cli",
+    mode: "cli",
+    timeoutMs: target.timeoutMs,
+  });
+}

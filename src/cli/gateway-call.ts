@@ -1,0 +1,52 @@
+import JSON5 from "json5";
+import { connectClient, resolveClientTarget, type ClientFlags } from "./client-context.js";
+import { CliError, printJson } from "./output.js";
+
+/** `openclaw gateway call <method>`: one raw RPC, its payload printed as JSON. */
+export async function gatewayCallCommand(method: string, flags: ClientFlags & { params?: string; expectFinal?: boolean }): Promise<void> {
+  let params: unknown;
+  try {
+    params = JSON5.parse(flags.params ?? "{}");
+  } catch {
+    throw new CliError(`--params: not valid JSON`);
+  }
+  const client = await connectClient(flags);
+  try {
+    const timeoutMs = resolveClientTarget(flags).timeoutMs;
+    const payload = await client.call(method, params, { timeoutMs, expectFinal: flags.expectFinal });
+    printJson(payload);
+  } finally {
+    client.close();
+  }
+}
+
+/** `openclaw health`: the gateway's health snapshot; non-zero exit when unreachable. */
+export async function healthCommand(flags: ClientFlags): Promise<void> {
+  const client = await connectClient(flags);
+  try {
+    const health = (await client.call("health", {}, { timeoutMs: resolveClientTarget(flags).timeoutMs })) as Record<string, any>;
+    if (flags.json) return printJson(health);
+    const gw = health.gateway ?? {};
+    const agents = (health.agents ?? []).map((a: { agentId: string; isDefault: boolean }) => `${a.agentId}${a.isDefault ? " (default)" : ""}`);
+    process.stdout.write(
+      [
+        `Gateway: ok (version ${gw.version}, pid ${gw.pid}, ${gw.host}:${gw.port}, up ${formatDuration(gw.uptimeMs)})`,
+        `Connections: ${gw.connections}`,
+        `Agents: ${agents.join(", ") || "none"}`,
+        `Channels: ${(health.channelOrder ?? []).length === 0 ? "none configured" : health.channelOrder.join(", ")}`,
+        "",
+      ].join("\n"),
+    );
+  } finally {
+    client.close();
+  }
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.floor((ms ?? 0) / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  const h = Math.floor(m / 60);
+  return h < 24 ? `${h}h ${m % 60}m` : `${Math.floor(h / 24)}d ${h % 24}h`;
+}

@@ -1,0 +1,153 @@
+import fs from "node:fs";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { loadConfig, resolveStateDir } from "../config/index.js";
+import { resolveServerAuth } from "../gateway/auth/resolve-auth.js";
+import { readLiveLock, type LockInfo } from "../gateway/state-lock.js";
+import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
+import { isProcessAlive, waitForExit } from "../infra/process-alive.js";
+import { connectClient, type ClientFlags } from "./client-context.js";
+import { formatDuration } from "./gateway-call.js";
+import type { ServerFlags } from "./gateway-run.js";
+import { CliError, parsePortFlag, printJson } from "./output.js";
+
+const START_TIMEOUT_MS = 15_000;
+
+/**
+ * `openclaw gateway start`: run `gateway run` as a detached process with its output in
+ * <state>/logs/gateway.out.log and its pid in <state>/gateway.pid; return once it is ready.
+ */
+export async function gatewayStartCommand(flags: ServerFlags & { json?: boolean }): Promise<void> {
+  const env = process.env;
+  const stateDir = resolveStateDir(env);
+  const running = readLiveLock(stateDir);
+  if (running) throw new CliError(`gateway is already running (pid ${running.pid}, port ${running.port})`);
+  ensurePrivateDir(stateDir);
+  // Fail here, in the user's terminal, rather than in a log file nobody reads.
+  const loaded = loadConfig({ stateDir, env });
+  parsePortFlag(flags.port);
+  // Generate the token now so the one-time notice reaches this terminal, not the daemon's log.
+  const auth = resolveServerAuth(loaded.config, stateDir, env, { mode: flags.auth, token: flags.token, password: flags.password });
+  if (auth.generatedTokenFile && !flags.json) {
+    process.stdout.write(`Generated a gateway token (shown once): ${auth.token}\nIt is stored in ${auth.generatedTokenFile} (mode 0600).\n`);
+  }
+
+  const paths = gatewayStatePaths(stateDir);
+  fs.mkdirSync(paths.logDir, { recursive: true, mode: 0o700 });
+  const out = fs.openSync(paths.daemonOutFile, "a", 0o600);
+  const mainScript = fileURLToPath(new URL("./main.js", import.meta.url));
+  const child = spawn(process.execPath, [mainScript, "gateway", "run", ...forwardedFlags(flags)], {
+    detached: true,
+    stdio: ["ignore", out, out],
+    env: childEnv(env, flags),
+  });
+  fs.closeSync(out);
+  child.unref();
+  const pid = child.pid!;
+  fs.writeFileSync(paths.pidFile, `${pid}\n`, { mode: 0o600 });
+
+  const lock = await waitForReady(stateDir, pid);
+  if (!lock) {
+    const tail = readTail(paths.daemonOutFile, 2000);
+    throw new CliError(`gateway failed to start (see ${paths.daemonOutFile})\n${tail}`);
+  }
+  const result = { ok: true, pid, host: lock.host, port: lock.port, log: paths.daemonOutFile };
+  if (flags.json) printJson(result);
+  else process.stdout.write(`Gateway started (pid ${pid}) on ws://${lock.host}:${lock.port}; output in ${paths.daemonOutFile}\n`);
+}
+
+/** `openclaw gateway stop`: SIGTERM the gateway that holds this state dir's lock, wait for it to exit. */
+export async function gatewayStopCommand(flags: { json?: boolean; timeout?: string }): Promise<void> {
+  const stateDir = resolveStateDir(process.env);
+  const paths = gatewayStatePaths(stateDir);
+  const lock = readLiveLock(stateDir);
+  if (!lock) {
+    fs.rmSync(paths.pidFile, { force: true });
+    if (flags.json) printJson({ ok: true, stopped: false, reason: "not running" });
+    else process.stdout.write("Gateway is not running\n");
+    return;
+  }
+  process.kill(lock.pid, "SIGTERM");
+  const exited = await waitForExit(lock.pid, Number(flags.timeout ?? 10_000));
+  if (!exited) throw new CliError(`gateway (pid ${lock.pid}) did not exit within ${flags.timeout ?? 10_000} ms`);
+  fs.rmSync(paths.pidFile, { force: true });
+  if (flags.json) printJson({ ok: true, stopped: true, pid: lock.pid });
+  else process.stdout.write(`Gateway stopped (pid ${lock.pid})\n`);
+}
+
+export async function gatewayRestartCommand(flags: ServerFlags & { json?: boolean }): Promise<void> {
+  await gatewayStopCommand({ json: false });
+  await gatewayStartCommand(flags);
+}
+
+/** `openclaw gateway status`: pid, port and uptime, from the running gateway's health RPC. */
+export async function gatewayStatusCommand(flags: ClientFlags): Promise<void> {
+  const stateDir = resolveStateDir(process.env);
+  const lock = readLiveLock(stateDir);
+  if (!lock && !flags.url && !flags.port) {
+    if (flags.json) printJson({ ok: false, running: false });
+    else process.stdout.write("Gateway: not running\n");
+    process.exitCode = 1;
+    return;
+  }
+  const client = await connectClient(flags);
+  try {
+    const health = (await client.call("health", {})) as { gateway: Record<string, any> };
+    const gw = health.gateway;
+    if (flags.json) return printJson({ ok: true, running: true, pid: gw.pid, host: gw.host, port: gw.port, uptimeMs: gw.uptimeMs, version: gw.version, connections: gw.connections });
+    process.stdout.write(
+      `Gateway: running\nPID: ${gw.pid}\nListening: ws://${gw.host}:${gw.port}\nUptime: ${formatDuration(gw.uptimeMs)}\nVersion: ${gw.version}\nConnections: ${gw.connections}\n`,
+    );
+  } finally {
+    client.close();
+  }
+}
+
+/** Secrets travel by environment, not argv: argv is visible to every local user in `ps`. */
+function childEnv(env: NodeJS.ProcessEnv, flags: ServerFlags): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    ...(flags.token ? { OPENCLAW_GATEWAY_TOKEN: flags.token } : {}),
+    ...(flags.password ? { OPENCLAW_GATEWAY_PASSWORD: flags.password } : {}),
+  };
+}
+
+function forwardedFlags(flags: ServerFlags): string[] {
+  const args: string[] = [];
+  if (flags.port) args.push("--port", flags.port);
+  if (flags.bind) args.push("--bind", flags.bind);
+  if (flags.auth) args.push("--auth", flags.auth);
+  if (flags.allowUnconfigured) args.push("--allow-unconfigured");
+  if (flags.logLevel) args.push("--log-level", flags.logLevel);
+  return args;
+}
+
+async function waitForReady(stateDir: string, pid: number): Promise<LockInfo | undefined> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (!isProcessAlive(pid)) return undefined;
+    const lock = readLiveLock(stateDir);
+    if (lock?.pid === pid && lock.port > 0 && (await isReady(lock))) return lock;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return undefined;
+}
+
+async function isReady(lock: LockInfo): Promise<boolean> {
+  const host = lock.host === "0.0.0.0" ? "127.0.0.1" : lock.host;
+  try {
+    const res = await fetch(`http://${host}:${lock.port}/readyz`);
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+function readTail(file: string, bytes: number): string {
+  try {
+    const text = fs.readFileSync(file, "utf8");
+    return text.slice(-bytes);
+  } catch {
+    return "";
+  }
+}

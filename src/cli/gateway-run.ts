@@ -1,0 +1,50 @@
+import { runGateway, GatewayStartError, type RunningGateway } from "../gateway/run-gateway.js";
+import { StateLockError } from "../gateway/state-lock.js";
+import type { BindMode } from "../gateway/bind-host.js";
+import type { AuthMode } from "../gateway/auth/resolve-auth.js";
+import { CliError, parsePortFlag } from "./output.js";
+
+export interface ServerFlags {
+  port?: string;
+  bind?: BindMode;
+  auth?: AuthMode;
+  token?: string;
+  password?: string;
+  allowUnconfigured?: boolean;
+  logLevel?: string;
+}
+
+/** `openclaw gateway run`: serve in the foreground until SIGINT/SIGTERM. */
+export async function gatewayRunCommand(flags: ServerFlags): Promise<void> {
+  let gateway: RunningGateway;
+  try {
+    gateway = await runGateway({
+      env: process.env,
+      port: parsePortFlag(flags.port),
+      bind: flags.bind,
+      authMode: flags.auth,
+      token: flags.token,
+      password: flags.password,
+      logLevel: flags.logLevel,
+      allowUnconfigured: flags.allowUnconfigured,
+      console: true,
+      notice: (text) => process.stdout.write(text),
+    });
+  } catch (err) {
+    if (err instanceof GatewayStartError || err instanceof StateLockError) throw new CliError(err.message);
+    throw err;
+  }
+
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    signals += 1;
+    // A second signal means "now": skip the graceful path.
+    if (signals > 1) process.exit(1);
+    gateway
+      .stop(`gateway stopping (${signal})`)
+      .then(() => process.exit(0))
+      .catch(() => process.exit(1));
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+import { Command, Option } from "commander";
+import { packageVersion } from "../infra/version.js";
+
+/**
+ * The `openclaw` command. Each action imports its module on demand, so `openclaw --help`
+ * and the gateway's cold start load only what they use.
+ */
+const program = new Command("openclaw")
+  .description("OpenClaw gateway: connects chat channels and API clients to LLM agents")
+  .version(packageVersion(), "-V, --version")
+  .addOption(new Option("--log-level <level>", "log level").choices(["fatal", "error", "warn", "info", "debug", "trace", "silent"]))
+  .showHelpAfterError();
+
+const gateway = program.command("gateway").description("run and manage the gateway daemon");
+
+const bindChoices = ["loopback", "lan", "auto", "tailnet", "custom"];
+const withServerFlags = (cmd: Command) =>
+  cmd
+    .option("--port <port>", "port to listen on (default: OPENCLAW_GATEWAY_PORT, gateway.port, 18789)")
+    .addOption(new Option("--bind <mode>", "bind mode").choices(bindChoices))
+    .addOption(new Option("--auth <mode>", "auth mode").choices(["none", "token", "password"]))
+    .option("--token <token>", "shared gateway token (default: OPENCLAW_GATEWAY_TOKEN)")
+    .option("--password <password>", "shared gateway password (default: OPENCLAW_GATEWAY_PASSWORD)")
+    .option("--allow-unconfigured", "start even when gateway.mode is not local");
+
+const withClientFlags = (cmd: Command) =>
+  cmd
+    .option("--url <url>", "gateway WebSocket URL (default: ws://127.0.0.1:<port>)")
+    .option("--port <port>", "gateway port")
+    .option("--token <token>", "gateway token")
+    .option("--password <password>", "gateway password")
+    .option("--timeout <ms>", "timeout in milliseconds", "10000")
+    .option("--json", "print JSON");
+
+withServerFlags(gateway.command("run", { isDefault: true }).description("run the gateway in the foreground")).action(async (opts) => {
+  const { gatewayRunCommand } = await import("./gateway-run.js");
+  await gatewayRunCommand({ ...program.opts(), ...opts });
+});
+
+withServerFlags(gateway.command("start").description("start the gateway in the background")).option("--json", "print JSON").action(async (opts) => {
+  const { gatewayStartCommand } = await import("./gateway-daemon.js");
+  await gatewayStartCommand({ ...program.opts(), ...opts });
+});
+
+gateway.command("stop").description("stop the running gateway").option("--json", "print JSON").option("--timeout <ms>", "how long to wait", "10000").action(async (opts) => {
+  const { gatewayStopCommand } = await import("./gateway-daemon.js");
+  await gatewayStopCommand(opts);
+});
+
+withServerFlags(gateway.command("restart").description("stop, then start the gateway in the background")).option("--json", "print JSON").action(async (opts) => {
+  const { gatewayRestartCommand } = await import("./gateway-daemon.js");
+  await gatewayRestartCommand({ ...program.opts(), ...opts });
+});
+
+withClientFlags(gateway.command("status").description("show pid, port and uptime of the running gateway")).action(async (opts) => {
+  const { gatewayStatusCommand } = await import("./gateway-daemon.js");
+  await gatewayStatusCommand(opts);
+});
+
+withClientFlags(gateway.command("call <method>").description("call a gateway RPC method"))
+  .option("--params <json>", "method params as JSON", "{}")
+  .option("--expect-final", "wait for the final response of two-stage methods")
+  .action(async (method, opts) => {
+    const { gatewayCallCommand } = await import("./gateway-call.js");
+    await gatewayCallCommand(method, opts);
+  });
+
+withClientFlags(gateway.command("health").description("query the gateway's health")).action(async (opts) => {
+  const { healthCommand } = await import("./gateway-call.js");
+  await healthCommand(opts);
+});
+
+withClientFlags(program.command("health").description("query the gateway's health")).action(async (opts) => {
+  const { healthCommand } = await import("./gateway-call.js");
+  await healthCommand(opts);
+});
+
+const config = program.command("config").description("read, change and check the config file");
+config.command("get <path>").description("print a config value (secrets redacted)").option("--json", "print JSON").action(async (keyPath, opts) => {
+  const { configGetCommand } = await import("./config-command.js");
+  configGetCommand(keyPath, opts);
+});
+config.command("set <path> <value>").description("set a config value (JSON5 or a plain string)").option("--json", "print JSON").action(async (keyPath, value, opts) => {
+  const { configSetCommand } = await import("./config-command.js");
+  configSetCommand(keyPath, value, opts);
+});
+config.command("validate").description("check the config file").option("--json", "print JSON").action(async (opts) => {
+  const { configValidateCommand } = await import("./config-command.js");
+  configValidateCommand(opts);
+});
+config.command("file").description("print the config file path").action(async () => {
+  const { configFileCommand } = await import("./config-command.js");
+  configFileCommand();
+});
+
+program.parseAsync(process.argv).catch(async (err) => {
+  const { reportCliError } = await import("./output.js");
+  reportCliError(err, process.argv.includes("--json"));
+});

@@ -1,0 +1,30 @@
+import { ConfigError } from "../config/index.js";
+
+/** Exit code for an invalid config, as OpenClaw (systemd's RestartPreventExitStatus=78). */
+export const EXIT_CONFIG_INVALID = 78;
+
+/** A failure the CLI reports as one message and an exit code, without a stack trace. */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode = 1) {
+    super(message);
+  }
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function reportCliError(err: unknown, json: boolean): never {
+  const exitCode = err instanceof ConfigError ? EXIT_CONFIG_INVALID : err instanceof CliError ? err.exitCode : 1;
+  const message = err instanceof ConfigError ? `invalid config: ${err.message}` : err instanceof Error ? err.message : String(err);
+  if (json) printJson({ ok: false, error: { type: "cli_error", message } });
+  else process.stderr.write(`openclaw: ${message}\n`);
+  process.exit(exitCode);
+}
+
+export function parsePortFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CliError(`--port: expected integer 0-65535, got "${value}"`);
+  return n;
+}

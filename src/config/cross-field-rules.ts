@@ -1,0 +1,52 @@
+import type { ConfigIssue } from "./errors.js";
+import { formatKeyPath } from "./key-path.js";
+import { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN, type RawOpenClawConfig } from "./schema/index.js";
+
+const agentIdPattern = new RegExp(AGENT_ID_PATTERN);
+
+const isSet = (value: string | undefined): boolean => typeof value === "string" && value !== "";
+
+/**
+ * Rules that involve more than one key, checked once the shape is known to be right.
+ * Each returns user-facing issues; none ever echoes a secret.
+ */
+export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
+  return [...checkGatewayAuth(config), ...checkCustomBind(config), ...checkAgentIds(config)];
+}
+
+// With both secrets present, guessing which one clients must present would silently lock
+// out whoever uses the other, so the user has to say.
+function checkGatewayAuth(config: RawOpenClawConfig): ConfigIssue[] {
+  const auth = config.gateway?.auth;
+  if (auth && auth.mode === undefined && isSet(auth.token) && isSet(auth.password)) {
+    return [{ path: "gateway.auth.mode", message: "required when both token and password are set" }];
+  }
+  return [];
+}
+
+function checkCustomBind(config: RawOpenClawConfig): ConfigIssue[] {
+  const gateway = config.gateway;
+  if (gateway?.bind === "custom" && !isSet(gateway.customBindHost)) {
+    return [{ path: "gateway.customBindHost", message: 'required when gateway.bind is "custom"' }];
+  }
+  return [];
+}
+
+function checkAgentIds(config: RawOpenClawConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const seen = new Set<string>();
+  config.agents?.list?.forEach((entry, index) => {
+    if (seen.has(entry.id)) {
+      issues.push({ path: formatKeyPath(["agents", "list", index, "id"]), message: `duplicate agent id "${entry.id}"` });
+    }
+    seen.add(entry.id);
+  });
+  for (const [key, entry] of Object.entries(config.agents?.entries ?? {})) {
+    if (!agentIdPattern.test(key)) {
+      issues.push({ path: formatKeyPath(["agents", "entries", key]), message: `key must be ${AGENT_ID_DESCRIPTION}` });
+    } else if (entry.id !== undefined && entry.id !== key) {
+      issues.push({ path: formatKeyPath(["agents", "entries", key, "id"]), message: `must match its key "${key}"` });
+    }
+  }
+  return issues;
+}

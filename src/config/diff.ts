@@ -1,0 +1,57 @@
+import { formatKeyPath, isPlainObject, type KeyPathSegment } from "./key-path.js";
+
+function pushLeaves(value: unknown, path: KeyPathSegment[], out: string[]): void {
+  if (isPlainObject(value) && Object.keys(value).length > 0) {
+    for (const [key, child] of Object.entries(value)) pushLeaves(child, [...path, key], out);
+  } else if (Array.isArray(value) && value.length > 0) {
+    value.forEach((item, index) => pushLeaves(item, [...path, index], out));
+  } else {
+    out.push(formatKeyPath(path));
+  }
+}
+
+function compare(a: unknown, b: unknown, path: KeyPathSegment[], out: string[]): void {
+  if (Object.is(a, b)) return;
+  if (isPlainObject(a) && isPlainObject(b)) {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const inA = Object.prototype.hasOwnProperty.call(a, key);
+      const inB = Object.prototype.hasOwnProperty.call(b, key);
+      if (inA && inB) compare(a[key], b[key], [...path, key], out);
+      else pushLeaves(inA ? a[key] : b[key], [...path, key], out);
+    }
+    return;
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
+      if (i < a.length && i < b.length) compare(a[i], b[i], [...path, i], out);
+      else pushLeaves(i < a.length ? a[i] : b[i], [...path, i], out);
+    }
+    return;
+  }
+  // Different kinds (object vs scalar, added/removed whole subtree) or different scalars.
+  if (a === undefined || b === undefined) pushLeaves(a === undefined ? b : a, path, out);
+  else out.push(formatKeyPath(path));
+}
+
+/** Leaf key paths whose values differ between two configs, sorted. */
+export function diffConfigPaths(a: unknown, b: unknown): string[] {
+  const out: string[] = [];
+  compare(a, b, [], out);
+  return [...new Set(out)].sort();
+}
+
+// The gateway cannot re-bind, re-auth or rebuild its HTTP surface while running, so any
+// gateway.* change needs a restart, except the reload policy itself and the client-side
+// remote credentials, which the running server never uses.
+const HOT_GATEWAY_PREFIXES = ["gateway.reload", "gateway.remote"];
+
+function isUnder(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
+}
+
+/** The subset of changed paths that only take effect after a gateway restart. */
+export function restartRequiredPaths(changed: string[]): string[] {
+  return changed.filter(
+    (path) => isUnder(path, "gateway") && !HOT_GATEWAY_PREFIXES.some((prefix) => isUnder(path, prefix)),
+  );
+}

@@ -1,0 +1,24 @@
+/**
+ * The configuration module: where the file lives, how it is parsed, validated, defaulted,
+ * edited and watched. Everything outside src/config uses only what is exported here.
+ */
+export { ConfigError, type ConfigIssue } from "./errors.js";
+export type {
+  AgentDefaultsConfig,
+  AgentKeyedEntry,
+  AgentListEntry,
+  GatewayConfig,
+  ModelProviderConfig,
+  OpenClawConfig,
+} from "./types.js";
+export { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
+export { defaultConfigPathForWrite, resolveConfigPath, resolveStateDir } from "./paths.js";
+export { loadConfig, type LoadedConfig } from "./load.js";
+export { parseConfigText } from "./parse.js";
+export { validateConfig } from "./validate.js";
+export { defaultConfig, DEFAULT_GATEWAY_PORT } from "./defaults.js";
+export { getConfigValue } from "./key-path.js";
+export { redactConfig, REDACTED } from "./redact.js";
+export { parseCliValue, setConfigValueInFile } from "./set-value.js";
+export { diffConfigPaths, restartRequiredPaths } from "./diff.js";
+export { watchConfig, type ConfigChange, type ConfigWatchHandle, type ConfigWatchOptions } from "./watch.js";

@@ -1,0 +1,76 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { defaultConfig } from "./defaults.js";
+import { ConfigError } from "./errors.js";
+import { parseConfigText } from "./parse.js";
+import { existingConfigCandidates, resolveConfigPath } from "./paths.js";
+import type { OpenClawConfig } from "./types.js";
+import { validateConfig } from "./validate.js";
+
+export interface LoadedConfig {
+  /** Validated, ${VAR}-substituted, defaults applied. */
+  config: OpenClawConfig;
+  /** The file that was read; null when none exists and defaults are in use. */
+  path: string | null;
+  /** sha256 (hex) of the file's bytes; null when there is no file. */
+  hash: string | null;
+  warnings: string[];
+}
+
+export function hashConfigBytes(bytes: Buffer): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** Reads the file's bytes; ConfigError (not a raw ENOENT) when it cannot be read. */
+export function readConfigFile(filePath: string): Buffer {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(filePath);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new ConfigError(`config file not found: ${filePath}`, { filePath });
+    }
+    throw new ConfigError(`cannot read config file ${filePath}: ${(err as Error).message}`, { filePath });
+  }
+  if (!stat.isFile()) throw new ConfigError(`config path is not a regular file: ${filePath}`, { filePath });
+  try {
+    return fs.readFileSync(filePath);
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${filePath}: ${(err as Error).message}`, { filePath });
+  }
+}
+
+/** Parses and validates bytes already read from `filePath` (shared with the watcher). */
+export function loadConfigFromBytes(bytes: Buffer, filePath: string, env: NodeJS.ProcessEnv): LoadedConfig {
+  const raw = parseConfigText(bytes.toString("utf8"), filePath);
+  try {
+    const { config, warnings } = validateConfig(raw, env);
+    return { config, path: filePath, hash: hashConfigBytes(bytes), warnings };
+  } catch (err) {
+    throw err instanceof ConfigError ? err.withFilePath(filePath) : err;
+  }
+}
+
+// Two config files side by side is almost always a leftover; say which one won.
+function shadowedFileWarnings(stateDir: string, chosen: string): string[] {
+  const others = existingConfigCandidates(stateDir).filter((candidate) => candidate !== chosen);
+  return others.map((other) => `config file ${other} is ignored because ${path.basename(chosen)} takes precedence`);
+}
+
+/**
+ * Finds, reads and validates the config. `path` undefined → resolve it (env, then the
+ * state dir); null → no file, defaults only; a string → that file, which must exist.
+ * Synchronous so start-up code stays linear. Throws ConfigError.
+ */
+export function loadConfig(opts: { stateDir: string; env?: NodeJS.ProcessEnv; path?: string | null }): LoadedConfig {
+  const env = opts.env ?? process.env;
+  const filePath = opts.path === undefined ? resolveConfigPath(opts.stateDir, env) : opts.path;
+  if (filePath === null) return { config: defaultConfig(), path: null, hash: null, warnings: [] };
+
+  const loaded = loadConfigFromBytes(readConfigFile(filePath), filePath, env);
+  if (opts.path === undefined && !env.OPENCLAW_CONFIG_PATH?.trim()) {
+    loaded.warnings.unshift(...shadowedFileWarnings(opts.stateDir, filePath));
+  }
+  return loaded;
+}

@@ -1,0 +1,57 @@
+import { isEnvReference } from "./env-substitution.js";
+import { isPlainObject, setOwnProperty } from "./key-path.js";
+
+export const REDACTED = "__OPENCLAW_REDACTED__";
+
+// Compared after lower-casing and dropping "-"/"_", so "api_key", "API-KEY" and "apiKey"
+// are one name. Header names like Authorization carry credentials in provider configs.
+const SECRET_NAMES = new Set([
+  "token",
+  "password",
+  "apikey",
+  "secret",
+  "bottoken",
+  "apptoken",
+  "signingsecret",
+  "authorization",
+  "cookie",
+]);
+
+// camelCase endings (botToken; case-sensitive so "monkey" stays readable) and
+// kebab/snake endings (x-api-key, CLIENT_SECRET).
+const CAMEL_SECRET_SUFFIX = /[a-z0-9](?:Token|Secret|Key|Password)$/;
+const SEPARATED_SECRET_SUFFIX = /[-_](?:token|secret|key|password)$/i;
+
+// Names that match the suffix rule but hold identifiers, not credentials.
+const NOT_SECRET = new Set(["mainKey", "sessionKey", "publicKey", "idempotencyKey"]);
+
+function normalize(key: string): string {
+  return key.toLowerCase().replace(/[-_]/g, "");
+}
+
+function shouldRedact(key: string, value: unknown): boolean {
+  if (NOT_SECRET.has(key)) return false;
+  // "${VAR}" names where the secret lives; showing it helps and leaks nothing.
+  if (typeof value === "string" && (value === "" || isEnvReference(value))) return false;
+  if (SECRET_NAMES.has(normalize(key))) return typeof value === "string" || typeof value === "number";
+  return typeof value === "string" && (CAMEL_SECRET_SUFFIX.test(key) || SEPARATED_SECRET_SUFFIX.test(key));
+}
+
+/**
+ * Deep copy with secret-looking values replaced by a fixed marker, for `config get`,
+ * the config RPCs and logs. Errs on the side of hiding: a false positive costs a lookup in
+ * the file, a false negative leaks a credential.
+ */
+export function redactConfig<T>(value: T): T {
+  return redactValue(value) as T;
+}
+
+function redactValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactValue);
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    setOwnProperty(out, key, shouldRedact(key, child) ? REDACTED : redactValue(child));
+  }
+  return out;
+}

@@ -1,0 +1,85 @@
+import { Type } from "@sinclair/typebox";
+import { integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
+
+export const AGENT_ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
+export const AGENT_ID_DESCRIPTION = "an agent id: 1-64 of a-z, 0-9, _ or -, starting with a letter or digit";
+
+const AgentId = withExpected(Type.String({ pattern: AGENT_ID_PATTERN }), AGENT_ID_DESCRIPTION);
+
+/** "provider/model", or a primary model with ordered fallbacks. */
+const ModelRef = Type.Union([
+  NonEmptyString,
+  Type.Object({
+    primary: Type.Optional(NonEmptyString),
+    fallbacks: Type.Optional(StringList),
+  }),
+]);
+
+const ThinkingLevel = stringEnum(["off", "minimal", "low", "medium", "high", "xhigh", "adaptive", "max"]);
+
+const AgentIdentity = Type.Object({
+  name: Type.Optional(Type.String()),
+  theme: Type.Optional(Type.String()),
+  emoji: Type.Optional(Type.String()),
+  avatar: Type.Optional(Type.String()),
+});
+
+const AgentTools = Type.Object({
+  profile: Type.Optional(stringEnum(["minimal", "coding", "messaging", "full"])),
+  allow: Type.Optional(StringList),
+  deny: Type.Optional(StringList),
+});
+
+const SubagentLimits = Type.Object({
+  maxConcurrent: Type.Optional(integer(1)),
+  maxChildrenPerAgent: Type.Optional(integer(1)),
+  maxSpawnDepth: Type.Optional(integer(0)),
+  archiveAfterMinutes: Type.Optional(integer(0)),
+  allowAgents: Type.Optional(StringList),
+});
+
+const AgentsDefaults = Type.Object({
+  workspace: Type.Optional(Type.String()),
+  model: Type.Optional(ModelRef),
+  models: Type.Optional(
+    Type.Record(
+      Type.String(),
+      Type.Object({
+        alias: Type.Optional(Type.String()),
+        params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+      }),
+    ),
+  ),
+  timeoutSeconds: Type.Optional(integer(0)),
+  maxConcurrent: Type.Optional(integer(1)),
+  mediaMaxMb: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  bootstrapMaxChars: Type.Optional(integer(0)),
+  bootstrapTotalMaxChars: Type.Optional(integer(0)),
+  skipBootstrap: Type.Optional(Type.Boolean()),
+  thinkingDefault: Type.Optional(ThinkingLevel),
+  skills: Type.Optional(StringList),
+  subagents: Type.Optional(SubagentLimits),
+});
+
+// Shared by both spellings of the agent list; only the array form must carry its id.
+const agentEntryFields = {
+  default: Type.Optional(Type.Boolean()),
+  name: Type.Optional(Type.String()),
+  workspace: Type.Optional(Type.String()),
+  agentDir: Type.Optional(Type.String()),
+  model: Type.Optional(ModelRef),
+  skills: Type.Optional(StringList),
+  identity: Type.Optional(AgentIdentity),
+  tools: Type.Optional(AgentTools),
+};
+
+export const AgentListEntrySchema = Type.Object({ id: AgentId, ...agentEntryFields });
+export const AgentKeyedEntrySchema = Type.Object({ id: Type.Optional(AgentId), ...agentEntryFields });
+
+export const AgentsSchema = Type.Object({
+  defaults: Type.Optional(AgentsDefaults),
+  /** Legacy array spelling: `[{ id: "main", default: true, ... }]`. */
+  list: Type.Optional(Type.Array(AgentListEntrySchema)),
+  /** Current spelling: `{ main: { ... } }`, keyed by agent id. */
+  entries: Type.Optional(Type.Record(Type.String(), AgentKeyedEntrySchema)),
+});

@@ -1,0 +1,55 @@
+import { Type } from "@sinclair/typebox";
+import { integer, StringList, stringEnum } from "./primitives.js";
+
+export const GATEWAY_BIND_MODES = ["loopback", "lan", "auto", "tailnet", "custom"] as const;
+
+const GatewayAuthRateLimit = Type.Object({
+  maxAttempts: Type.Optional(integer(1)),
+  windowMs: Type.Optional(integer(1)),
+  lockoutMs: Type.Optional(integer(0)),
+  exemptLoopback: Type.Optional(Type.Boolean()),
+});
+
+const GatewayAuth = Type.Object({
+  mode: Type.Optional(stringEnum(["none", "token", "password"])),
+  token: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String()),
+  rateLimit: Type.Optional(GatewayAuthRateLimit),
+});
+
+const HttpEndpointToggle = Type.Object({ enabled: Type.Optional(Type.Boolean()) });
+
+const GatewayHttp = Type.Object({
+  endpoints: Type.Optional(
+    Type.Object({
+      chatCompletions: Type.Optional(HttpEndpointToggle),
+      responses: Type.Optional(HttpEndpointToggle),
+    }),
+  ),
+});
+
+/** Credentials a *client* (CLI, TUI) uses to reach a gateway running elsewhere. */
+const GatewayRemote = Type.Object({
+  url: Type.Optional(Type.String()),
+  token: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String()),
+});
+
+const GatewayControlUi = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  basePath: Type.Optional(Type.String()),
+  allowedOrigins: Type.Optional(StringList),
+});
+
+export const GatewaySchema = Type.Object({
+  mode: Type.Optional(stringEnum(["local", "remote"])),
+  port: Type.Optional(integer(1, 65535)),
+  bind: Type.Optional(stringEnum(GATEWAY_BIND_MODES)),
+  customBindHost: Type.Optional(Type.String()),
+  auth: Type.Optional(GatewayAuth),
+  reload: Type.Optional(Type.Object({ mode: Type.Optional(stringEnum(["hybrid", "off"])) })),
+  http: Type.Optional(GatewayHttp),
+  remote: Type.Optional(GatewayRemote),
+  controlUi: Type.Optional(GatewayControlUi),
+  trustedProxies: Type.Optional(StringList),
+});

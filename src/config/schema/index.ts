@@ -1,0 +1,25 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { AgentsSchema } from "./agents.js";
+import { GatewaySchema } from "./gateway.js";
+import { LoggingSchema } from "./logging.js";
+import { ModelsSchema } from "./models.js";
+import { SessionSchema } from "./session.js";
+
+/**
+ * The keys this clone implements. Objects are open on purpose: keys not listed here are
+ * reported as warnings and dropped before validation (see unknown-keys.ts), because
+ * OpenClaw's strict rejection of unknown keys turned every upgrade into a broken gateway.
+ */
+export const OpenClawConfigSchema = Type.Object({
+  $schema: Type.Optional(Type.String()),
+  gateway: Type.Optional(GatewaySchema),
+  logging: Type.Optional(LoggingSchema),
+  agents: Type.Optional(AgentsSchema),
+  models: Type.Optional(ModelsSchema),
+  session: Type.Optional(SessionSchema),
+});
+
+/** The config as written by the user: everything optional, no defaults. */
+export type RawOpenClawConfig = Static<typeof OpenClawConfigSchema>;
+
+export { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN } from "./agents.js";

@@ -1,0 +1,38 @@
+import { Type } from "@sinclair/typebox";
+import { integer, NonEmptyString, stringEnum } from "./primitives.js";
+
+export const MODEL_APIS = ["openai-completions", "anthropic-messages", "openai-responses"] as const;
+
+const nonNegative = () => Type.Number({ minimum: 0 });
+
+/** Price per million tokens; used for usage reports only. */
+const ModelCost = Type.Object({
+  input: Type.Optional(nonNegative()),
+  output: Type.Optional(nonNegative()),
+  cacheRead: Type.Optional(nonNegative()),
+  cacheWrite: Type.Optional(nonNegative()),
+});
+
+const ProviderModel = Type.Object({
+  id: NonEmptyString,
+  name: Type.Optional(Type.String()),
+  reasoning: Type.Optional(Type.Boolean()),
+  input: Type.Optional(Type.Array(stringEnum(["text", "image"]))),
+  cost: Type.Optional(ModelCost),
+  contextWindow: Type.Optional(integer(1)),
+  maxTokens: Type.Optional(integer(1)),
+});
+
+const ModelProvider = Type.Object({
+  baseUrl: Type.Optional(Type.String()),
+  apiKey: Type.Optional(Type.String()),
+  api: Type.Optional(stringEnum(MODEL_APIS)),
+  headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+  timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  models: Type.Optional(Type.Array(ProviderModel)),
+});
+
+export const ModelsSchema = Type.Object({
+  mode: Type.Optional(stringEnum(["merge", "replace"])),
+  providers: Type.Optional(Type.Record(Type.String(), ModelProvider)),
+});

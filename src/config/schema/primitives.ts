@@ -1,0 +1,26 @@
+import { Type, type TLiteral, type TUnion, type SchemaOptions } from "@sinclair/typebox";
+
+/**
+ * A closed set of strings. Built as a union of literals (not a JSON-schema `enum`) so
+ * typebox both checks it and infers the literal type; issue messages list the choices.
+ */
+export function stringEnum<const T extends readonly [string, ...string[]]>(values: T, options?: SchemaOptions) {
+  const literals = values.map((value) => Type.Literal(value));
+  return Type.Union(literals, options) as unknown as TUnion<TLiteral<T[number]>[]>;
+}
+
+/** Integer with optional inclusive bounds; the bounds show up in error messages. */
+export function integer(minimum?: number, maximum?: number) {
+  return Type.Integer({ ...(minimum !== undefined && { minimum }), ...(maximum !== undefined && { maximum }) });
+}
+
+export const StringList = Type.Array(Type.String());
+export const NonEmptyString = Type.String({ minLength: 1 });
+
+/**
+ * Schemas may carry `expected`: the phrase used after "expected " when a value does not
+ * match, for cases the generic wording would make cryptic (regex patterns, mostly).
+ */
+export function withExpected<T extends object>(schema: T, expected: string): T {
+  return Object.assign(schema, { expected });
+}

@@ -1,0 +1,91 @@
+import { Kind, type TSchema } from "@sinclair/typebox";
+import { formatKeyPath, isPlainObject, setOwnProperty, type KeyPathSegment } from "./key-path.js";
+
+type SchemaNode = TSchema & {
+  properties?: Record<string, TSchema>;
+  required?: string[];
+  patternProperties?: Record<string, TSchema>;
+  items?: TSchema;
+  anyOf?: TSchema[];
+};
+
+const kindOf = (schema: TSchema): string => (schema as { [Kind]?: string })[Kind] ?? "";
+
+function isObjectSchema(schema: TSchema): boolean {
+  return kindOf(schema) === "Object" || kindOf(schema) === "Record";
+}
+
+/**
+ * Returns a copy of `value` holding only keys the schema knows, adding a warning for each
+ * key it drops. Also reads an empty YAML value (`key:` → null) as "not set", since that is
+ * what commenting out every child of a section produces. Values of the wrong type are
+ * kept as they are: reporting them is the validator's job.
+ */
+export function stripUnknownKeys(
+  schema: TSchema,
+  value: unknown,
+  warnings: string[],
+  path: KeyPathSegment[] = [],
+): unknown {
+  const node = schema as SchemaNode;
+  switch (kindOf(schema)) {
+    case "Object":
+      return isPlainObject(value) ? stripObject(node, value, warnings, path) : value;
+    case "Record":
+      return isPlainObject(value) ? stripRecord(node, value, warnings, path) : value;
+    case "Array":
+      if (!Array.isArray(value) || !node.items) return value;
+      return value.map((item, index) => stripUnknownKeys(node.items!, item, warnings, [...path, index]));
+    case "Union": {
+      // For "string or object" unions, an object value is walked with the object variant.
+      const objectVariants = (node.anyOf ?? []).filter(isObjectSchema);
+      if (isPlainObject(value) && objectVariants.length === 1) {
+        return stripUnknownKeys(objectVariants[0]!, value, warnings, path);
+      }
+      return value;
+    }
+    default:
+      return value;
+  }
+}
+
+function stripObject(
+  node: SchemaNode,
+  value: Record<string, unknown>,
+  warnings: string[],
+  path: KeyPathSegment[],
+): Record<string, unknown> {
+  const properties = node.properties ?? {};
+  const required = new Set(node.required ?? []);
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const childSchema = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
+    if (!childSchema) {
+      warnings.push(`unknown config key "${formatKeyPath([...path, key])}" (ignored)`);
+      continue;
+    }
+    if (child === null && !required.has(key)) continue;
+    setOwnProperty(out, key, stripUnknownKeys(childSchema, child, warnings, [...path, key]));
+  }
+  return out;
+}
+
+function stripRecord(
+  node: SchemaNode,
+  value: Record<string, unknown>,
+  warnings: string[],
+  path: KeyPathSegment[],
+): Record<string, unknown> {
+  const valueSchema = Object.values(node.patternProperties ?? {})[0];
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (!valueSchema) {
+      setOwnProperty(out, key, child);
+      continue;
+    }
+    // `agents.entries: { main: }` in YAML means "agent main, no settings".
+    const filled = child === null && isObjectSchema(valueSchema) ? {} : child;
+    setOwnProperty(out, key, stripUnknownKeys(valueSchema, filled, warnings, [...path, key]));
+  }
+  return out;
+}

@@ -1,0 +1,35 @@
+import { Value } from "@sinclair/typebox/value";
+import { checkCrossFieldRules } from "./cross-field-rules.js";
+import { applyDefaults } from "./defaults.js";
+import { substituteEnvVars } from "./env-substitution.js";
+import { ConfigError } from "./errors.js";
+import { collectSchemaIssues } from "./issue-messages.js";
+import { isPlainObject } from "./key-path.js";
+import { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
+import type { OpenClawConfig } from "./types.js";
+import { stripUnknownKeys } from "./unknown-keys.js";
+
+/**
+ * Parsed file contents → runnable config. Order matters: unknown keys are dropped first (so
+ * a typo never produces a second, confusing missing-variable warning), then ${VAR}s are
+ * expanded, then the shape is checked, then cross-key rules, then defaults.
+ * Throws ConfigError listing every problem; warnings never stop a load.
+ */
+export function validateConfig(
+  raw: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+): { config: OpenClawConfig; warnings: string[] } {
+  if (!isPlainObject(raw)) throw new ConfigError("config root must be an object");
+  const warnings: string[] = [];
+  const known = stripUnknownKeys(OpenClawConfigSchema, raw, warnings);
+  const expanded = substituteEnvVars(known, env, warnings);
+
+  if (!Value.Check(OpenClawConfigSchema, expanded)) {
+    throw ConfigError.fromIssues(collectSchemaIssues(OpenClawConfigSchema, expanded));
+  }
+  const typed = expanded as RawOpenClawConfig;
+  const ruleIssues = checkCrossFieldRules(typed);
+  if (ruleIssues.length > 0) throw ConfigError.fromIssues(ruleIssues);
+
+  return { config: applyDefaults(typed), warnings };
+}

@@ -1,0 +1,73 @@
+import type { OpenClawConfig } from "../../config/index.js";
+import { ensurePersistedToken, readPersistedToken } from "./gateway-token.js";
+
+export type AuthMode = "none" | "token" | "password";
+
+export interface ResolvedAuth {
+  mode: AuthMode;
+  token?: string;
+  password?: string;
+  /** Set when this start generated the token: the caller prints it once with where it lives. */
+  generatedTokenFile?: string;
+}
+
+export interface AuthOverrides {
+  mode?: AuthMode;
+  token?: string;
+  password?: string;
+}
+
+/**
+ * The server's credentials. Precedence: CLI flag → OPENCLAW_GATEWAY_TOKEN/PASSWORD → config →
+ * the token persisted by an earlier start → a newly generated one (token mode only).
+ */
+export function resolveServerAuth(
+  config: OpenClawConfig,
+  stateDir: string,
+  env: NodeJS.ProcessEnv,
+  overrides: AuthOverrides = {},
+): ResolvedAuth {
+  const auth = config.gateway?.auth ?? {};
+  const token = nonEmpty(overrides.token) ?? nonEmpty(env.OPENCLAW_GATEWAY_TOKEN) ?? nonEmpty(auth.token);
+  const password =
+    nonEmpty(overrides.password) ?? nonEmpty(env.OPENCLAW_GATEWAY_PASSWORD) ?? nonEmpty(auth.password);
+  const explicitMode = overrides.mode ?? (auth.mode as AuthMode | undefined);
+  const mode: AuthMode = explicitMode ?? (password && !token ? "password" : "token");
+
+  if (mode === "none") return { mode };
+  if (mode === "password") {
+    if (!password) throw new Error("gateway.auth.mode is \"password\" but no password is set (gateway.auth.password or OPENCLAW_GATEWAY_PASSWORD)");
+    return { mode, password };
+  }
+  if (token) return { mode, token };
+  const persisted = ensurePersistedToken(stateDir);
+  return { mode, token: persisted.token, ...(persisted.generated ? { generatedTokenFile: persisted.file } : {}) };
+}
+
+/**
+ * The credentials a local client (CLI) presents: flag → env → gateway.remote.* → gateway.auth.*
+ * → the persisted token.
+ */
+export function resolveClientCredentials(
+  config: OpenClawConfig,
+  stateDir: string,
+  env: NodeJS.ProcessEnv,
+  flags: { token?: string; password?: string } = {},
+): { token?: string; password?: string } {
+  const token =
+    nonEmpty(flags.token) ??
+    nonEmpty(env.OPENCLAW_GATEWAY_TOKEN) ??
+    nonEmpty(config.gateway?.remote?.token) ??
+    nonEmpty(config.gateway?.auth?.token) ??
+    readPersistedToken(stateDir);
+  const password =
+    nonEmpty(flags.password) ??
+    nonEmpty(env.OPENCLAW_GATEWAY_PASSWORD) ??
+    nonEmpty(config.gateway?.remote?.password) ??
+    nonEmpty(config.gateway?.auth?.password);
+  return { ...(token ? { token } : {}), ...(password ? { password } : {}) };
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+}

@@ -1,0 +1,48 @@
+import { Type } from "@sinclair/typebox";
+import { buildHealthSnapshot } from "../health-snapshot.js";
+import type { MethodRegistry } from "./registry.js";
+
+const Empty = Type.Object({}, { additionalProperties: false });
+
+/** `health`, `status` and `system-presence`: the gateway describing itself (reference §1.9.2, §1.9.20). */
+export function registerSystemMethods(registry: MethodRegistry): void {
+  registry.register({
+    name: "health",
+    scope: "operator.read",
+    params: Type.Object({ probe: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    handler: (_params, { runtime }) => buildHealthSnapshot(runtime),
+  });
+
+  registry.register({
+    name: "status",
+    scope: "operator.read",
+    params: Empty,
+    handler: (_params, { runtime, caller }) => {
+      const loaded = runtime.loadedConfig();
+      const isAdmin = caller.scopes.includes("operator.admin");
+      return {
+        ok: true,
+        ts: Date.now(),
+        version: runtime.version,
+        runtimeVersion: process.version,
+        pid: process.pid,
+        host: runtime.host,
+        port: runtime.port,
+        uptimeMs: Date.now() - runtime.startedAt,
+        authMode: runtime.authMode,
+        connections: runtime.connectionCount(),
+        presenceCount: runtime.presence.list().length,
+        configReload: runtime.configReloadStatus(),
+        // Paths reveal the operator's layout; only admins see them.
+        ...(isAdmin ? { stateDir: runtime.stateDir, configPath: loaded.path, configHash: loaded.hash } : {}),
+      };
+    },
+  });
+
+  registry.register({
+    name: "system-presence",
+    scope: "operator.read",
+    params: Empty,
+    handler: (_params, { runtime }) => runtime.presence.list(),
+  });
+}

@@ -1,0 +1,166 @@
+import { loadConfig, resolveStateDir, watchConfig, type LoadedConfig } from "../config/index.js";
+import { createLogger, isLogLevel, type Logger } from "../infra/logger.js";
+import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
+import { packageVersion } from "../infra/version.js";
+import { resolveServerAuth, type AuthMode } from "./auth/resolve-auth.js";
+import { isLoopbackHost, resolveBindHost, type BindMode } from "./bind-host.js";
+import { EarlyListener } from "./listen.js";
+import { StateLock } from "./state-lock.js";
+import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protocol/constants.js";
+import type { ConfigReloadStatus } from "./runtime.js";
+
+export interface RunGatewayOptions {
+  env: NodeJS.ProcessEnv;
+  port?: number;
+  bind?: BindMode;
+  token?: string;
+  password?: string;
+  authMode?: AuthMode;
+  logLevel?: string;
+  allowUnconfigured?: boolean;
+  /** Mirror logs to stdout (foreground runs). */
+  console: boolean;
+  /** Where the one-time generated-token notice goes. */
+  notice: (text: string) => void;
+}
+
+export interface RunningGateway {
+  host: string;
+  port: number;
+  stateDir: string;
+  logger: Logger;
+  stop(reason: string): Promise<void>;
+}
+
+/** Start failures the CLI reports as a message, without a stack trace. */
+export class GatewayStartError extends Error {}
+
+/**
+ * Bring the gateway up: config, credentials, the state-dir lock, then the port — opened before
+ * the WebSocket/HTTP app loads, so clients can connect (and /readyz answers) as early as possible.
+ */
+export async function runGateway(opts: RunGatewayOptions): Promise<RunningGateway> {
+  const startedAt = Date.now();
+  const env = opts.env;
+  const stateDir = resolveStateDir(env);
+  ensurePrivateDir(stateDir);
+  let current: LoadedConfig = loadConfig({ stateDir, env });
+  const config = current.config;
+
+  if (config.gateway?.mode === "remote" && !opts.allowUnconfigured) {
+    throw new GatewayStartError('gateway.mode is "remote": this machine is configured as a client. Set gateway.mode to "local" or pass --allow-unconfigured');
+  }
+  const port = resolvePort(opts.port, env.OPENCLAW_GATEWAY_PORT, config.gateway?.port);
+  const bind = resolveBindHost(opts.bind ?? (config.gateway?.bind as BindMode | undefined) ?? "loopback", config.gateway?.customBindHost);
+  const host = bind.host;
+  const auth = resolveServerAuth(config, stateDir, env, { mode: opts.authMode, token: opts.token, password: opts.password });
+  if (auth.mode === "none" && !isLoopbackHost(host)) {
+    throw new GatewayStartError(`refusing to bind gateway to ${host}:${port} without auth (set gateway.auth.mode to "token" or "password")`);
+  }
+
+  const paths = gatewayStatePaths(stateDir);
+  const level = [opts.logLevel, env.OPENCLAW_LOG_LEVEL, config.logging?.level].find(isLogLevel) ?? "info";
+  const logger = await createLogger({ level, file: config.logging?.file ?? paths.logFile, console: opts.console });
+  for (const warning of current.warnings) logger.warn({ configPath: current.path }, warning);
+  if (bind.note) logger.warn(bind.note);
+
+  const version = packageVersion();
+  const lock = StateLock.acquire(stateDir, { pid: process.pid, host, port, startedAt, version });
+  const listener = new EarlyListener();
+  let boundPort: number;
+  try {
+    boundPort = await listener.listen(port, host);
+  } catch (err) {
+    lock.release();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new GatewayStartError(`port ${port} on ${host} is already in use`);
+    if (code === "EADDRNOTAVAIL") throw new GatewayStartError(`cannot bind ${host}: address not available on this machine`);
+    throw err;
+  }
+  lock.update({ port: boundPort });
+  if (auth.generatedTokenFile) {
+    opts.notice(
+      `Generated a gateway token (shown once): ${auth.token}\n` +
+        `It is stored in ${auth.generatedTokenFile} (mode 0600); local CLI commands read it from there.\n`,
+    );
+  }
+
+  const reloadStatus: ConfigReloadStatus = { hotReloadStatus: "off", pendingRestartPaths: [] };
+  const { GatewayServer } = await import("./server.js");
+  const server = new GatewayServer({
+    listener, host, port: boundPort, stateDir, version, startedAt, logger, auth,
+    loadedConfig: () => current,
+    configReloadStatus: () => reloadStatus,
+    tickIntervalMs: positiveInt(env.OPENCLAW_TICK_INTERVAL_MS) ?? DEFAULT_TICK_INTERVAL_MS,
+    handshakeTimeoutMs: positiveInt(env.OPENCLAW_HANDSHAKE_TIMEOUT_MS) ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
+  });
+  await server.start();
+
+  let watcher: { close(): Promise<void> } | undefined;
+  if (current.path && config.gateway?.reload?.mode !== "off") {
+    watcher = await watchConfig({
+      path: current.path,
+      stateDir,
+      env,
+      current: () => current,
+      onChange: (change) => {
+        current = change.loaded;
+        reloadStatus.lastReloadAt = Date.now();
+        delete reloadStatus.lastError;
+        const newLevel = opts.logLevel ?? env.OPENCLAW_LOG_LEVEL ?? change.loaded.config.logging?.level;
+        if (isLogLevel(newLevel)) logger.level = newLevel;
+        server.applyConfig(change.loaded);
+        for (const warning of change.loaded.warnings) logger.warn(warning);
+        logger.info({ changedPaths: change.changedPaths }, "config reloaded");
+        if (change.restartRequiredPaths.length > 0) {
+          reloadStatus.pendingRestartPaths = [...new Set([...reloadStatus.pendingRestartPaths, ...change.restartRequiredPaths])];
+          logger.warn({ paths: change.restartRequiredPaths }, "config change requires gateway restart to take effect");
+        }
+      },
+      onInvalid: (err) => {
+        reloadStatus.lastError = err.message;
+        logger.error({ error: err.message }, "config reload skipped (invalid config); keeping the running config");
+      },
+    });
+    reloadStatus.hotReloadStatus = "watching";
+  }
+
+  logger.info(
+    { host, port: boundPort, authMode: auth.mode, stateDir, configPath: current.path, startupMs: Date.now() - startedAt },
+    "gateway listening",
+  );
+
+  let stopping: Promise<void> | undefined;
+  return {
+    host,
+    port: boundPort,
+    stateDir,
+    logger,
+    stop(reason: string) {
+      stopping ??= (async () => {
+        logger.info({ reason }, "gateway stopping");
+        await watcher?.close().catch(() => {});
+        await server.stop(reason);
+        await listener.close();
+        lock.release();
+        logger.info("gateway stopped");
+      })();
+      return stopping;
+    },
+  };
+}
+
+function resolvePort(flag: number | undefined, envValue: string | undefined, configured: number | undefined): number {
+  if (flag !== undefined) return flag;
+  if (envValue !== undefined && envValue !== "") {
+    const n = Number(envValue);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new GatewayStartError(`OPENCLAW_GATEWAY_PORT: expected integer 0-65535, got "${envValue}"`);
+    return n;
+  }
+  return configured ?? 18789;
+}
+
+function positiveInt(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n > 0 ? n : undefined;
+}

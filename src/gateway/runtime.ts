@@ -1,0 +1,31 @@
+import type { Logger } from "../infra/logger.js";
+import type { LoadedConfig, OpenClawConfig } from "../config/index.js";
+import type { PresenceTracker } from "./presence.js";
+import type { AuthMode } from "./auth/resolve-auth.js";
+
+/**
+ * What RPC methods may see of the running gateway. Methods get this, never the server object,
+ * so a method cannot reach into sockets or the HTTP layer.
+ */
+export interface GatewayRuntime {
+  readonly version: string;
+  readonly startedAt: number;
+  readonly stateDir: string;
+  readonly host: string;
+  readonly port: number;
+  readonly authMode: AuthMode;
+  readonly logger: Logger;
+  readonly presence: PresenceTracker;
+  config(): OpenClawConfig;
+  loadedConfig(): LoadedConfig;
+  configReloadStatus(): ConfigReloadStatus;
+  connectionCount(): number;
+  ready(): boolean;
+}
+
+export interface ConfigReloadStatus {
+  hotReloadStatus: "watching" | "off" | "error";
+  lastReloadAt?: number;
+  lastError?: string;
+  pendingRestartPaths: string[];
+}

@@ -1,0 +1,231 @@
+import type http from "node:http";
+import type { Duplex } from "node:stream";
+import Fastify from "fastify";
+import { WebSocketServer, type WebSocket } from "ws";
+import type { Logger } from "../infra/logger.js";
+import type { EarlyListener } from "./listen.js";
+import { GatewayConnection } from "./connection.js";
+import { MethodRegistry } from "./methods/registry.js";
+import { registerSystemMethods } from "./methods/system-methods.js";
+import { registerHealthRoutes } from "./http/health-routes.js";
+import { buildHealthSnapshot, defaultAgentId } from "./health-snapshot.js";
+import { PresenceTracker } from "./presence.js";
+import { AuthRateLimiter } from "./auth/rate-limiter.js";
+import type { ResolvedAuth } from "./auth/resolve-auth.js";
+import type { AcceptedConnect } from "./handshake.js";
+import type { ConfigReloadStatus, GatewayRuntime } from "./runtime.js";
+import type { LoadedConfig } from "../config/index.js";
+import {
+  CLOSE_SERVICE_RESTART, HEALTH_BROADCAST_INTERVAL_MS, MAX_BUFFERED_BYTES, MAX_PAYLOAD_BYTES, NON_PRESENCE_MODES,
+} from "./protocol/constants.js";
+
+export interface GatewayServerOptions {
+  listener: EarlyListener;
+  host: string;
+  port: number;
+  stateDir: string;
+  version: string;
+  startedAt: number;
+  logger: Logger;
+  auth: ResolvedAuth;
+  loadedConfig: () => LoadedConfig;
+  configReloadStatus: () => ConfigReloadStatus;
+  tickIntervalMs: number;
+  handshakeTimeoutMs: number;
+}
+
+/** Events this gateway really emits; advertised in hello-ok. */
+const EVENTS = ["connect.challenge", "tick", "presence", "health", "shutdown"];
+
+/**
+ * The gateway's WebSocket and HTTP surface on one port: fastify for HTTP routes, `ws` for
+ * the protocol. Owns the connections, broadcasts and the periodic tick/health events.
+ */
+export class GatewayServer {
+  private readonly connections = new Set<GatewayConnection>();
+  private readonly methods = new MethodRegistry();
+  private readonly rateLimiter: AuthRateLimiter;
+  private readonly presence: PresenceTracker;
+  private readonly runtime: GatewayRuntime;
+  private readonly wss: WebSocketServer;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private healthVersion = 0;
+  private isReady = false;
+  private draining = false;
+
+  constructor(private readonly opts: GatewayServerOptions) {
+    const rateLimit = opts.loadedConfig().config.gateway?.auth?.rateLimit;
+    this.rateLimiter = new AuthRateLimiter({
+      maxAttempts: rateLimit?.maxAttempts ?? 10,
+      windowMs: rateLimit?.windowMs ?? 60_000,
+      lockoutMs: rateLimit?.lockoutMs ?? 300_000,
+      exemptLoopback: rateLimit?.exemptLoopback ?? true,
+    });
+    this.presence = new PresenceTracker((presence) => this.broadcast("presence", { presence }));
+    this.runtime = {
+      version: opts.version,
+      startedAt: opts.startedAt,
+      stateDir: opts.stateDir,
+      host: opts.host,
+      port: opts.port,
+      authMode: opts.auth.mode,
+      logger: opts.logger,
+      presence: this.presence,
+      config: () => opts.loadedConfig().config,
+      loadedConfig: opts.loadedConfig,
+      configReloadStatus: opts.configReloadStatus,
+      connectionCount: () => this.connections.size,
+      ready: () => this.isReady && !this.draining,
+    };
+    registerSystemMethods(this.methods);
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
+  }
+
+  async start(): Promise<void> {
+    const app = Fastify({
+      logger: false,
+      bodyLimit: 1024 * 1024,
+      serverFactory: (handler) => {
+        this.opts.listener.attach(handler, (req, socket, head) => this.onUpgrade(req, socket, head));
+        return this.opts.listener.server;
+      },
+    });
+    registerHealthRoutes(app, this.runtime, () => this.draining);
+    await app.ready();
+    this.timers.push(setInterval(() => this.broadcast("tick", { ts: Date.now() }, { droppable: true }), this.opts.tickIntervalMs));
+    this.timers.push(setInterval(() => this.broadcastHealth(), HEALTH_BROADCAST_INTERVAL_MS));
+    for (const t of this.timers) t.unref();
+    this.isReady = true;
+  }
+
+  /** Settings that may change on hot reload without a restart. */
+  applyConfig(loaded: LoadedConfig): void {
+    const rateLimit = loaded.config.gateway?.auth?.rateLimit;
+    if (rateLimit) {
+      this.rateLimiter.update({
+        maxAttempts: rateLimit.maxAttempts ?? 10,
+        windowMs: rateLimit.windowMs ?? 60_000,
+        lockoutMs: rateLimit.lockoutMs ?? 300_000,
+        exemptLoopback: rateLimit.exemptLoopback ?? true,
+      });
+    }
+  }
+
+  /** Tell every client we are going, close with 1012, and give sockets a moment to say goodbye. */
+  async stop(reason: string): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    for (const t of this.timers) clearInterval(t);
+    for (const conn of this.connections) {
+      conn.sendEvent("shutdown", { reason }, {});
+      conn.close(CLOSE_SERVICE_RESTART, "service restart");
+    }
+    await waitUntil(() => this.wss.clients.size === 0, 500);
+    for (const ws of this.wss.clients) ws.terminate();
+    this.wss.close();
+  }
+
+  private onUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== "/" || this.draining) {
+      socket.end(`HTTP/1.1 ${this.draining ? "503 Service Unavailable" : "404 Not Found"}\r\nConnection: close\r\n\r\n`);
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, req));
+  }
+
+  private onSocket(ws: WebSocket, req: http.IncomingMessage): void {
+    const conn = new GatewayConnection(ws, req.socket.remoteAddress ?? "", {
+      runtime: this.runtime,
+      methods: this.methods,
+      rateLimiter: this.rateLimiter,
+      auth: () => this.opts.auth,
+      logger: this.opts.logger,
+      handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
+      helloPayload: (c, accepted) => this.helloPayload(c, accepted),
+      onOpen: (c) => this.onConnectionOpen(c),
+      onClose: (c) => this.onConnectionClose(c),
+    });
+    this.connections.add(conn);
+    ws.on("close", () => this.connections.delete(conn));
+  }
+
+  private helloPayload(conn: GatewayConnection, accepted: AcceptedConnect): Record<string, unknown> {
+    const loaded = this.opts.loadedConfig();
+    const agentId = defaultAgentId(loaded.config);
+    const mainKey = loaded.config.session?.mainKey ?? "main";
+    return {
+      type: "hello-ok",
+      protocol: accepted.protocol,
+      server: { version: this.opts.version, connId: conn.connId, host: this.opts.host },
+      features: { methods: this.methods.names(), events: EVENTS },
+      snapshot: {
+        presence: this.presence.list(),
+        health: buildHealthSnapshot(this.runtime),
+        stateVersion: this.stateVersion(),
+        uptimeMs: Date.now() - this.opts.startedAt,
+        appliedConfigHash: loaded.hash,
+        configPath: loaded.path,
+        stateDir: this.opts.stateDir,
+        sessionDefaults: {
+          defaultAgentId: agentId,
+          mainKey,
+          mainSessionKey: `agent:${agentId}:${mainKey}`,
+          scope: loaded.config.session?.scope ?? "per-sender",
+        },
+        authMode: this.opts.auth.mode,
+      },
+      auth: { role: accepted.role, scopes: accepted.scopes },
+      policy: { maxPayload: MAX_PAYLOAD_BYTES, maxBufferedBytes: MAX_BUFFERED_BYTES, tickIntervalMs: this.opts.tickIntervalMs },
+    };
+  }
+
+  private onConnectionOpen(conn: GatewayConnection): void {
+    const accepted = conn.accepted!;
+    const client = accepted.params.client;
+    if (NON_PRESENCE_MODES.has(client.mode)) return;
+    this.presence.upsert(conn.connId, {
+      ts: Date.now(),
+      ...(client.displayName ? { host: client.displayName } : {}),
+      ip: conn.remoteAddress,
+      version: client.version,
+      platform: client.platform,
+      ...(client.deviceFamily ? { deviceFamily: client.deviceFamily } : {}),
+      ...(client.modelIdentifier ? { modelIdentifier: client.modelIdentifier } : {}),
+      ...(client.timeZone ? { timeZone: client.timeZone } : {}),
+      mode: client.mode,
+      reason: "connect",
+      ...(accepted.deviceId ? { deviceId: accepted.deviceId } : {}),
+      ...(client.instanceId ? { instanceId: client.instanceId } : {}),
+      roles: [accepted.role],
+      scopes: accepted.scopes,
+      onlineSince: conn.connectedAt,
+    });
+  }
+
+  private onConnectionClose(conn: GatewayConnection): void {
+    this.presence.remove(conn.connId);
+    this.opts.logger.debug({ connId: conn.connId }, "client disconnected");
+  }
+
+  private stateVersion(): { presence: number; health: number } {
+    return { presence: this.presence.version, health: this.healthVersion };
+  }
+
+  private broadcastHealth(): void {
+    this.healthVersion += 1;
+    this.broadcast("health", buildHealthSnapshot(this.runtime));
+  }
+
+  private broadcast(event: string, payload: unknown, opts: { droppable?: boolean } = {}): void {
+    const stateVersion = event === "presence" || event === "health" ? this.stateVersion() : undefined;
+    for (const conn of this.connections) {
+      if (conn.isOpen) conn.sendEvent(event, payload, { ...opts, ...(stateVersion ? { stateVersion } : {}) });
+    }
+  }
+}
+
+async function waitUntil(predicate: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+}
