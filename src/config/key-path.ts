@@ -38,6 +38,7 @@ export function parseKeyPath(text: string): KeyPathSegment[] {
       else if (/^(".*"|'.*')$/s.test(inner)) segments.push(unquote(inner, fail));
       else fail(`expected an index or a quoted key inside [ ]`);
       i = close + 1;
+      if (i < text.length && text[i] !== "." && text[i] !== "[") fail(`expected "." or "[" after "]"`);
       continue;
     }
     if (ch === ".") {

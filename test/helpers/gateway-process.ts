@@ -51,7 +51,7 @@ export async function startGateway(opts: StartOptions = {}): Promise<GatewayProc
     OPENCLAW_GATEWAY_TOKEN: token,
     ...opts.env,
   });
-  const listening = await child.waitForOutput(/"msg":"gateway listening"[^\n]*/, 15_000).catch((err) => {
+  const listening = await child.waitForOutput(/^.*"msg":"gateway listening".*$/m, 15_000).catch((err) => {
     child.proc.kill("SIGKILL");
     throw new Error(`${(err as Error).message}\n--- gateway output ---\n${child.output()}`);
   });

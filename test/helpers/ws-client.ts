@@ -39,7 +39,8 @@ export class TestSocket {
   }
 
   send(frame: unknown): void {
-    this.ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+    if (Buffer.isBuffer(frame)) this.ws.send(frame, { binary: true });
+    else this.ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
   }
 
   /** Wait for the first frame (seen or future) matching the predicate. */

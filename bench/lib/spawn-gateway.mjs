@@ -1,0 +1,294 @@
+// Spawning and observing one gateway process: free port, temp state dir, port/ready polling,
+// RSS from /proc, SIGTERM shutdown timing, and cleanup of everything the bench started.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { now, sleep, StepError, withTimeout } from "./util.mjs";
+
+export const HOST = "127.0.0.1";
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const CLI_ENTRY = path.join(REPO_ROOT, "dist", "cli", "main.js");
+
+const POLL_INTERVAL_MS = 2;
+/** pino numeric levels: 40 warn, 50 error, 60 fatal. */
+const WARN_LEVEL = 40;
+const MAX_ISSUES_PER_PROCESS = 20;
+const MAX_TAIL_LINES = 30;
+
+const liveGateways = new Set();
+const tempDirs = new Set();
+
+/** A port that was free a moment ago: bind port 0 on loopback, read it, close. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once("error", reject);
+    srv.listen({ port: 0, host: HOST, exclusive: true }, () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function makeTempDir(label) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `openclaw-bench-${label}-`));
+  tempDirs.add(dir);
+  return dir;
+}
+
+export function removeTempDir(dir) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
+}
+
+/** Synchronous last-resort cleanup (signal handlers, watchdog): SIGKILL children, delete temp dirs. */
+export function cleanupAllSync() {
+  for (const gw of liveGateways) gw.killNow();
+  for (const dir of tempDirs) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // best effort
+    }
+  }
+  tempDirs.clear();
+}
+
+export function assertBuilt() {
+  if (!fs.existsSync(CLI_ENTRY)) {
+    throw new StepError("preflight", `${path.relative(REPO_ROOT, CLI_ENTRY)} not found: run \`npm run build\` first`);
+  }
+}
+
+/**
+ * The environment the gateway sees: ours minus any OPENCLAW_* (so a developer's own config,
+ * port or token cannot leak in) and NODE_OPTIONS, plus the bench's settings.
+ */
+function gatewayEnv(extra) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith("OPENCLAW_") || key === "NODE_OPTIONS") continue;
+    env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/**
+ * Start `node dist/cli/main.js gateway run --port <port>` directly (no shell/npm, so the pid
+ * is the gateway's own). `spawnedAt` is taken immediately before spawn().
+ */
+export function spawnGateway({ label, stateDir, port, token }) {
+  const env = gatewayEnv({ OPENCLAW_STATE_DIR: stateDir, ...(token ? { OPENCLAW_GATEWAY_TOKEN: token } : {}) });
+  const args = [CLI_ENTRY, "gateway", "run", "--port", String(port)];
+  const spawnedAt = now();
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  return new GatewayProcess(child, { label, stateDir, port, spawnedAt });
+}
+
+export class GatewayProcess {
+  constructor(child, { label, stateDir, port, spawnedAt }) {
+    this.child = child;
+    this.pid = child.pid;
+    this.label = label;
+    this.stateDir = stateDir;
+    this.port = port;
+    this.spawnedAt = spawnedAt;
+    this.exitInfo = undefined;
+    /** Warn/error/fatal log lines, stderr output and abnormal exits. */
+    this.issues = [];
+    this.levelCounts = {};
+    this.tail = [];
+    this.lineWaiters = [];
+    /** First log entry seen for each distinct `msg`, so waiting for a line cannot miss it. */
+    this.firstByMsg = new Map();
+    liveGateways.add(this);
+
+    this.exited = new Promise((resolve) => {
+      const done = (code, signal, error) => {
+        if (this.exitInfo) return;
+        this.exitInfo = { code, signal, at: now(), ...(error ? { error: error.message } : {}) };
+        liveGateways.delete(this);
+        resolve(this.exitInfo);
+      };
+      child.once("exit", (code, signal) => done(code, signal));
+      child.once("error", (err) => done(null, null, err));
+    });
+
+    readline.createInterface({ input: child.stdout, crlfDelay: Infinity }).on("line", (line) => this.onStdoutLine(line));
+    readline.createInterface({ input: child.stderr, crlfDelay: Infinity }).on("line", (line) => {
+      if (line.trim()) this.addIssue({ stream: "stderr", text: line.slice(0, 300) });
+      this.pushTail(`[stderr] ${line}`);
+    });
+  }
+
+  get isRunning() {
+    return this.exitInfo === undefined;
+  }
+
+  addIssue(issue) {
+    if (this.issues.length < MAX_ISSUES_PER_PROCESS) this.issues.push({ gateway: this.label, ...issue });
+  }
+
+  pushTail(line) {
+    this.tail.push(line.slice(0, 400));
+    if (this.tail.length > MAX_TAIL_LINES) this.tail.shift();
+  }
+
+  onStdoutLine(line) {
+    this.pushTail(line);
+    let entry;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      // Plain-text lines (e.g. a generated-token notice) are not log entries.
+      return;
+    }
+    if (typeof entry?.msg === "string" && !this.firstByMsg.has(entry.msg)) this.firstByMsg.set(entry.msg, entry);
+    if (typeof entry?.level === "number") {
+      this.levelCounts[entry.level] = (this.levelCounts[entry.level] ?? 0) + 1;
+      if (entry.level >= WARN_LEVEL) {
+        const { level, msg, time, pid, hostname, ...rest } = entry;
+        this.addIssue({ stream: "stdout", level, msg, ...rest });
+      }
+    }
+    for (const waiter of [...this.lineWaiters]) {
+      if (waiter.msg === entry?.msg) {
+        this.lineWaiters.splice(this.lineWaiters.indexOf(waiter), 1);
+        waiter.resolve(entry);
+      }
+    }
+  }
+
+  describeExit() {
+    const e = this.exitInfo;
+    if (!e) return "still running";
+    const how = e.error ? `spawn error ${e.error}` : e.signal ? `signal ${e.signal}` : `exit code ${e.code}`;
+    const tail = this.tail.slice(-8).join("\n    ");
+    return `gateway exited (${how})${tail ? `; last output:\n    ${tail}` : ""}`;
+  }
+
+  ensureRunning(step) {
+    if (!this.isRunning) throw new StepError(step, this.describeExit());
+  }
+
+  /** Resolves with the first JSON log entry whose `msg` is `msg` (including ones already seen). */
+  waitForLogEntry(msg, timeoutMs, step) {
+    if (this.firstByMsg.has(msg)) return Promise.resolve(this.firstByMsg.get(msg));
+    let waiter;
+    const found = new Promise((resolve) => {
+      waiter = { msg, resolve };
+      this.lineWaiters.push(waiter);
+    });
+    return withTimeout(found, timeoutMs, step, () => {
+      const i = this.lineWaiters.indexOf(waiter);
+      if (i >= 0) this.lineWaiters.splice(i, 1);
+    });
+  }
+
+  /** Milliseconds from spawn() to the first accepted TCP connect, polling every ~2 ms. */
+  async waitForPortOpen(timeoutMs, step = `${this.label}: spawn → port open`) {
+    const deadline = this.spawnedAt + timeoutMs;
+    for (;;) {
+      this.ensureRunning(step);
+      const connectedAt = await tryConnect(this.port);
+      if (connectedAt !== null) return connectedAt - this.spawnedAt;
+      if (now() > deadline) throw new StepError(step, `port ${this.port} not open after ${timeoutMs} ms`);
+      await sleep(POLL_INTERVAL_MS);
+    }
+  }
+
+  /** Milliseconds from spawn() to the first `GET /readyz` answering 200. */
+  async waitForReady(timeoutMs, step = `${this.label}: spawn → /readyz 200`) {
+    const deadline = this.spawnedAt + timeoutMs;
+    let lastStatus = "no answer";
+    for (;;) {
+      this.ensureRunning(step);
+      const res = await httpGet(this.port, "/readyz");
+      if (res.status === 200) return res.at - this.spawnedAt;
+      lastStatus = res.status ? `HTTP ${res.status}` : res.error;
+      if (now() > deadline) throw new StepError(step, `/readyz not 200 after ${timeoutMs} ms (last: ${lastStatus})`);
+      await sleep(POLL_INTERVAL_MS);
+    }
+  }
+
+  /** Resident set size of the gateway process (VmRSS from /proc/<pid>/status), in bytes. */
+  rssBytes(step = `${this.label}: read RSS`) {
+    this.ensureRunning(step);
+    const status = fs.readFileSync(`/proc/${this.pid}/status`, "utf8");
+    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    if (!m) throw new StepError(step, `no VmRSS in /proc/${this.pid}/status`);
+    return Number(m[1]) * 1024;
+  }
+
+  /** The lock file's JSON, or undefined when missing/unreadable. */
+  readLock() {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(this.stateDir, "gateway.lock"), "utf8"));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** SIGTERM and wait for exit; returns milliseconds from the signal to the exit event. */
+  async stop(timeoutMs = 5000, step = `${this.label}: SIGTERM → exit`) {
+    this.ensureRunning(step);
+    const sentAt = now();
+    this.child.kill("SIGTERM");
+    const info = await withTimeout(this.exited, timeoutMs, step, () => this.killNow());
+    if (info.code !== 0) this.addIssue({ stream: "exit", text: `exited with ${info.signal ? `signal ${info.signal}` : `code ${info.code}`} after SIGTERM` });
+    return info.at - sentAt;
+  }
+
+  killNow() {
+    if (this.isRunning) {
+      try {
+        this.child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  /** For `finally`: make sure the process is gone and its state dir removed. */
+  async dispose() {
+    if (this.isRunning) {
+      this.killNow();
+      await withTimeout(this.exited, 3000, `${this.label}: wait for SIGKILLed gateway`).catch(() => {});
+    }
+    removeTempDir(this.stateDir);
+  }
+}
+
+/** One TCP connect attempt; resolves with the time of the connect, or null on refusal. */
+function tryConnect(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: HOST, port });
+    const finish = (value) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(1000, () => finish(null));
+    socket.once("connect", () => finish(now()));
+    socket.once("error", () => finish(null));
+  });
+}
+
+/** One GET without keep-alive; resolves with {status, at} or {error}. */
+function httpGet(port, urlPath) {
+  return new Promise((resolve) => {
+    const req = http.get({ host: HOST, port, path: urlPath, agent: false, timeout: 1000 }, (res) => {
+      const at = now();
+      res.resume();
+      res.once("end", () => resolve({ status: res.statusCode, at }));
+      res.once("error", (err) => resolve({ error: err.message }));
+    });
+    req.once("timeout", () => req.destroy(new Error("request timed out")));
+    req.once("error", (err) => resolve({ error: err.code ?? err.message }));
+  });
+}

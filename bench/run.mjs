@@ -1,0 +1,162 @@
+// Gateway benchmark: startup, memory, handshake latency, 1,000 idle clients, shutdown.
+// Prints one JSON document and then one summary line to stdout; see bench/README.md.
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { measureStartup } from "./startup.mjs";
+import { measureConnectHello } from "./connect.mjs";
+import { measureIdleClients } from "./idle-clients.mjs";
+import {
+  assertBuilt, cleanupAllSync, freePort, HOST, makeTempDir, REPO_ROOT, spawnGateway,
+} from "./lib/spawn-gateway.mjs";
+import { MiB, now, round, sleep } from "./lib/util.mjs";
+
+const WATCHDOG_MS = 55_000;
+const STARTUP_RUNS = 5;
+const HELLO_CONNECTIONS = 50;
+const IDLE_CLIENTS = 1000;
+const TOKEN = `bench-${randomUUID()}`;
+
+const benchStartedAt = now();
+const results = {
+  bench: "openclaw-clone gateway",
+  version: readPackageVersion(),
+  startedAt: new Date().toISOString(),
+  machine: { node: process.version, platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length },
+};
+const gatewayIssues = [];
+let finished = false;
+
+function readPackageVersion() {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).version;
+  } catch {
+    return undefined;
+  }
+}
+
+function target(value, limit, unit, reference) {
+  return {
+    target: `< ${limit} ${unit}`,
+    value: value ?? null,
+    pass: typeof value === "number" && value < limit,
+    ...(reference ? { reference } : {}),
+  };
+}
+
+function buildTargets() {
+  return {
+    portOpenMs: target(results.spawnToPortOpenMs?.noConfig?.median, 300, "ms", "real OpenClaw: 15.7 s"),
+    portOpenWithConfigMs: target(results.spawnToPortOpenMs?.withConfig?.median, 300, "ms", "real OpenClaw: 15.7 s"),
+    idleRssMiB: target(results.idleRssMiB, 80, "MiB", "real OpenClaw: 1.46 GiB"),
+    rss1000IdleClientsMiB: target(results.rss1000IdleClientsMiB, 150, "MiB"),
+  };
+}
+
+const fmt = (v, unit, digits = 0) => (typeof v === "number" ? `${v.toFixed(digits)}${unit}` : "n/a");
+
+function summaryLine(targets) {
+  const r = results;
+  const figures = [
+    `port-open ${fmt(r.spawnToPortOpenMs?.noConfig?.median, "ms")} (cfg ${fmt(r.spawnToPortOpenMs?.withConfig?.median, "ms")})`,
+    `ready ${fmt(r.spawnToReadyMs?.noConfig?.median, "ms")} (cfg ${fmt(r.spawnToReadyMs?.withConfig?.median, "ms")})`,
+    `idle-rss ${fmt(r.idleRssMiB, "MiB", 1)}`,
+    `hello p50 ${fmt(r.connectHelloMs?.p50, "ms", 1)}`,
+    `${IDLE_CLIENTS}-clients ${fmt(r.rss1000IdleClientsMiB, "MiB", 1)}`,
+    `shutdown ${fmt(r.shutdownMs, "ms")}`,
+  ].join(" ");
+  if (r.error) return `bench: FAILED — ${r.error} (so far: ${figures})`;
+  const missed = Object.entries(targets)
+    .filter(([, t]) => !t.pass)
+    .map(([name, t]) => `${name} ${t.value} (target ${t.target})`);
+  return `bench: ${figures} — ${missed.length ? `MISSED: ${missed.join(", ")}` : "all targets met"}`;
+}
+
+function report() {
+  if (finished) return;
+  finished = true;
+  results.targets = buildTargets();
+  results.gatewayIssues = gatewayIssues;
+  results.benchMs = round(now() - benchStartedAt, 0);
+  const json = JSON.stringify(results, null, 2);
+  try {
+    const dir = path.join(REPO_ROOT, "bench", "results");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "latest.json"), json + "\n");
+  } catch (err) {
+    process.stderr.write(`bench: could not write bench/results/latest.json: ${err.message}\n`);
+  }
+  process.stdout.write(`${json}\n${summaryLine(results.targets)}\n`);
+}
+
+async function measureRunningGateway() {
+  const stateDir = makeTempDir("main");
+  const port = await freePort();
+  const gw = spawnGateway({ label: "main", stateDir, port, token: TOKEN });
+  try {
+    await gw.waitForPortOpen(10_000, "main gateway: spawn → port open");
+    await gw.waitForReady(10_000, "main gateway: spawn → /readyz 200");
+
+    await sleep(1000);
+    const idleRssBytes = gw.rssBytes("idle RSS");
+    results.idleRssMiB = round(idleRssBytes / MiB, 1);
+
+    const url = `ws://${HOST}:${port}/`;
+    results.connectHelloMs = await measureConnectHello({ gw, url, token: TOKEN, count: HELLO_CONNECTIONS });
+
+    const idle = await measureIdleClients({ gw, url, token: TOKEN, idleRssBytes, count: IDLE_CLIENTS, batchSize: 50 });
+    results.rss1000IdleClientsMiB = idle.rssMiB;
+    results.perClientKiB = idle.perClientKiB;
+    results.idleClients = idle;
+
+    results.shutdownMs = round(await gw.stop(5000, "shutdown: SIGTERM → exit"), 1);
+  } finally {
+    gatewayIssues.push(...gw.issues);
+    await gw.dispose();
+  }
+}
+
+async function main() {
+  assertBuilt();
+
+  const plain = await measureStartup({ withConfig: false, runs: STARTUP_RUNS, token: TOKEN });
+  gatewayIssues.push(...plain.issues);
+  const withConfig = await measureStartup({ withConfig: true, runs: STARTUP_RUNS });
+  gatewayIssues.push(...withConfig.issues);
+  results.spawnToPortOpenMs = { runs: STARTUP_RUNS, noConfig: plain.portOpenMs, withConfig: withConfig.portOpenMs };
+  results.spawnToReadyMs = { runs: STARTUP_RUNS, noConfig: plain.readyMs, withConfig: withConfig.readyMs };
+  if (plain.gatewayReportedStartupMs || withConfig.gatewayReportedStartupMs) {
+    results.gatewayReportedStartupMs = { noConfig: plain.gatewayReportedStartupMs, withConfig: withConfig.gatewayReportedStartupMs };
+  }
+
+  await measureRunningGateway();
+}
+
+function abort(message, exitCode) {
+  results.error = message;
+  report();
+  cleanupAllSync();
+  process.exit(exitCode);
+}
+
+const watchdog = setTimeout(() => abort(`watchdog: bench still running after ${WATCHDOG_MS / 1000} s`, 1), WATCHDOG_MS);
+for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => abort(`interrupted by ${signal}`, 130));
+
+let exitCode = 0;
+try {
+  await main();
+} catch (err) {
+  results.error = err?.message ?? String(err);
+  exitCode = 1;
+} finally {
+  clearTimeout(watchdog);
+  cleanupAllSync();
+}
+report();
+process.exitCode = exitCode;
+// Everything should be closed by now; if some handle lingers, do not hang.
+setTimeout(() => {
+  process.stderr.write("bench: a handle kept the process alive; exiting\n");
+  process.exit(exitCode);
+}, 2000).unref();

@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, validateConfig } from "../../../src/config/index.js";
+
+function validationError(raw: unknown): ConfigError {
+  try {
+    validateConfig(raw, {});
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("validateConfig: bad values", () => {
+  it("names the key and the allowed range for a bad port", () => {
+    for (const port of [0, 70000, 1.5, "18789"]) {
+      const err = validationError({ gateway: { port } });
+      expect(err.message).toBe("gateway.port: expected integer 1-65535");
+      expect(err.issues).toEqual([{ path: "gateway.port", message: "expected integer 1-65535" }]);
+    }
+  });
+
+  it("lists the choices for a bad enum value", () => {
+    expect(validationError({ gateway: { bind: "0.0.0.0" } }).message).toBe(
+      'gateway.bind: expected one of "loopback", "lan", "auto", "tailnet", "custom"',
+    );
+    expect(validationError({ logging: { level: "verbose" } }).message).toMatch(/^logging\.level: expected one of "fatal"/);
+  });
+
+  it("lists every problem, one per line", () => {
+    const err = validationError({
+      gateway: { port: -1, reload: { mode: "hot" }, controlUi: { enabled: "yes", allowedOrigins: "x" } },
+      session: { reset: { atHour: 24 } },
+    });
+    expect(err.message.split("\n")).toEqual([
+      "gateway.port: expected integer 1-65535",
+      'gateway.reload.mode: expected one of "hybrid", "off"',
+      "gateway.controlUi.enabled: expected boolean",
+      "gateway.controlUi.allowedOrigins: expected array",
+      "session.reset.atHour: expected integer 0-23",
+    ]);
+    expect(err.issues).toHaveLength(5);
+  });
+
+  it("uses bracket paths inside arrays and reports missing required keys", () => {
+    const err = validationError({
+      models: { providers: { fake: { models: [{ id: "a", contextWindow: 0 }, { name: "no id", input: ["audio"] }] } } },
+    });
+    expect(err.message.split("\n")).toEqual([
+      "models.providers.fake.models[0].contextWindow: expected integer >= 1",
+      "models.providers.fake.models[1].id: required",
+      'models.providers.fake.models[1].input[0]: expected one of "text", "image"',
+    ]);
+  });
+
+  it("quotes record keys that are not plain words", () => {
+    const err = validationError({ agents: { defaults: { models: { "openai/gpt-4.1": { alias: 5 } } } } });
+    expect(err.message).toBe('agents.defaults.models["openai/gpt-4.1"].alias: expected string');
+  });
+
+  it("explains number bounds and patterns", () => {
+    expect(validationError({ agents: { defaults: { mediaMaxMb: 0 } } }).message).toBe(
+      "agents.defaults.mediaMaxMb: expected number > 0",
+    );
+    expect(validationError({ agents: { list: [{ id: "Main" }] } }).message).toBe(
+      "agents.list[0].id: expected an agent id: 1-64 of a-z, 0-9, _ or -, starting with a letter or digit",
+    );
+  });
+
+  it("reports inside the object form of a string-or-object model", () => {
+    expect(validationError({ agents: { defaults: { model: { primary: "a/b", fallbacks: "c/d" } } } }).message).toBe(
+      "agents.defaults.model.fallbacks: expected array",
+    );
+    expect(validationError({ agents: { defaults: { model: 42 } } }).message).toBe(
+      "agents.defaults.model: expected non-empty string or object",
+    );
+  });
+
+  it("says which section has the wrong type", () => {
+    expect(validationError({ gateway: "local" }).message).toBe("gateway: expected object");
+  });
+
+  it("never echoes a secret in the message", () => {
+    const err = validationError({ gateway: { auth: { token: 12345678, password: ["hunter2"] } } });
+    expect(err.message).not.toMatch(/12345678|hunter2/);
+    expect(err.message).toBe("gateway.auth.token: expected string\ngateway.auth.password: expected string");
+  });
+});
+
+describe("validateConfig: cross-key rules", () => {
+  it("requires gateway.auth.mode when both token and password are set", () => {
+    const err = validationError({ gateway: { auth: { token: "t", password: "p" } } });
+    expect(err.message).toBe("gateway.auth.mode: required when both token and password are set");
+    expect(validateConfig({ gateway: { auth: { token: "t", password: "p", mode: "password" } } }, {}).config.gateway.auth.mode).toBe(
+      "password",
+    );
+  });
+
+  it("requires customBindHost for bind custom", () => {
+    expect(validationError({ gateway: { bind: "custom" } }).message).toBe(
+      'gateway.customBindHost: required when gateway.bind is "custom"',
+    );
+  });
+
+  it("rejects duplicate agent ids and bad entry keys", () => {
+    expect(validationError({ agents: { list: [{ id: "a" }, { id: "a" }] } }).message).toBe(
+      'agents.list[1].id: duplicate agent id "a"',
+    );
+    expect(validationError({ agents: { entries: { "Bad Id": {} } } }).message).toMatch(/^agents\.entries\["Bad Id"\]: key must be an agent id/);
+    expect(validationError({ agents: { entries: { main: { id: "other" } } } }).message).toBe(
+      'agents.entries.main.id: must match its key "main"',
+    );
+  });
+});
+
+describe("validateConfig: unknown keys", () => {
+  it("warns with the full path, keeps loading and drops the key", () => {
+    const { config, warnings } = validateConfig(
+      { gateway: { port: 1234, foo: 1, auth: { mode: "token", extra: { deep: true } } }, channels: { telegram: {} } },
+      {},
+    );
+    expect(warnings).toEqual([
+      'unknown config key "gateway.foo" (ignored)',
+      'unknown config key "gateway.auth.extra" (ignored)',
+      'unknown config key "channels" (ignored)',
+    ]);
+    expect(config.gateway.port).toBe(1234);
+    expect(config.gateway).not.toHaveProperty("foo");
+    expect(config).not.toHaveProperty("channels");
+  });
+
+  it("finds unknown keys inside arrays, records and the object form of a model", () => {
+    const { warnings } = validateConfig(
+      {
+        agents: {
+          defaults: { model: { primary: "a/b", typo: 1 } },
+          list: [{ id: "main", colour: "red" }],
+          entries: { ops: { nmae: "x" } },
+        },
+        models: { providers: { fake: { models: [{ id: "m", price: 1 }] } } },
+      },
+      {},
+    );
+    expect(warnings).toEqual([
+      'unknown config key "agents.defaults.model.typo" (ignored)',
+      'unknown config key "agents.list[0].colour" (ignored)',
+      'unknown config key "agents.entries.ops.nmae" (ignored)',
+      'unknown config key "models.providers.fake.models[0].price" (ignored)',
+    ]);
+  });
+
+  it("accepts a root $schema string and free-form model params", () => {
+    const raw = { $schema: "https://example.invalid/schema.json", agents: { defaults: { models: { "a/b": { params: { temperature: 0.2, x: { y: 1 } } } } } } };
+    const { config, warnings } = validateConfig(raw, {});
+    expect(warnings).toEqual([]);
+    expect(config.$schema).toBe(raw.$schema);
+    expect(config.agents.defaults.models?.["a/b"]?.params).toEqual({ temperature: 0.2, x: { y: 1 } });
+  });
+
+  it("treats empty YAML values (null) as unset", () => {
+    const { config } = validateConfig({ gateway: { port: null, auth: null }, agents: { entries: { main: null } } }, {});
+    expect(config.gateway.port).toBe(18789);
+    expect(config.agents.entries).toEqual({ main: {} });
+  });
+
+  it("accepts both agents.list and agents.entries and keeps the spelling given", () => {
+    const list = validateConfig({ agents: { list: [{ id: "main", default: true, identity: { emoji: "🦞" } }] } }, {}).config;
+    expect(list.agents.list).toEqual([{ id: "main", default: true, identity: { emoji: "🦞" } }]);
+    expect(list.agents.entries).toBeUndefined();
+    const entries = validateConfig({ agents: { entries: { main: { name: "Main", tools: { profile: "coding" } } } } }, {}).config;
+    expect(entries.agents.entries).toEqual({ main: { name: "Main", tools: { profile: "coding" } } });
+    expect(entries.agents.list).toBeUndefined();
+  });
+});
