@@ -8,16 +8,16 @@ import { CliError, printJson } from "./output.js";
 export function configGetCommand(keyPath: string, flags: { json?: boolean }): void {
   const stateDir = resolveStateDir(process.env);
   const loaded = loadConfig({ stateDir, env: process.env });
-  const { found, value } = getConfigValue(loaded.config, keyPath);
+  // Redact the whole tree first: a leaf alone no longer says whether it is a secret.
+  const { found, value } = getConfigValue(redactConfig(loaded.config), keyPath);
   if (!found) {
     if (flags.json) printJson({ error: `Config path not found: ${keyPath}` });
     else process.stderr.write(`Config path not found: ${keyPath}\n`);
     process.exitCode = 1;
     return;
   }
-  const redacted = redactConfig(value);
-  if (flags.json || typeof redacted === "object") printJson(redacted);
-  else process.stdout.write(`${String(redacted)}\n`);
+  if (flags.json || typeof value === "object") printJson(value);
+  else process.stdout.write(`${String(value)}\n`);
 }
 
 /** `openclaw config set <path> <value>`: validated, atomic, comments kept in YAML files. */

@@ -96,6 +96,14 @@ export async function watchConfig(opts: ConfigWatchOptions): Promise<ConfigWatch
   watcher.on("all", (_event, changed) => {
     if (path.resolve(changed) === filePath) schedule();
   });
+  // chokidar drops a "change" whose stat looks unchanged (same size within the same mtime
+  // tick) and briefly holds events around renames; fast successive saves would be lost.
+  // Raw fs events are never filtered, and extra wake-ups are cheap: the hash check absorbs them.
+  const baseName = path.basename(filePath);
+  watcher.on("raw", (_event, rawPath, details) => {
+    const watchedPath = (details as { watchedPath?: string } | undefined)?.watchedPath;
+    if (watchedPath === filePath || (typeof rawPath === "string" && path.basename(rawPath) === baseName)) schedule();
+  });
   // Watch errors (e.g. the directory vanished) must not crash the gateway; the current
   // config simply stays in effect.
   watcher.on("error", () => {});

@@ -1,0 +1,122 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { makeTempDir, runCli } from "../helpers/gateway-process.js";
+import { isProcessAlive } from "../../src/infra/process-alive.js";
+
+describe("gateway start / status / call / stop", () => {
+  const stateDir = makeTempDir();
+  const env = { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_PORT: "0" };
+  let pid = 0;
+  afterAll(() => {
+    if (pid && isProcessAlive(pid)) process.kill(pid, "SIGKILL");
+  });
+
+  it("starts a detached gateway with pid and log files in the state dir", async () => {
+    const res = await runCli(["gateway", "start", "--json"], env);
+    expect(res.code).toBe(0);
+    const started = JSON.parse(res.output.slice(res.output.indexOf("{")));
+    pid = started.pid;
+    expect(started).toMatchObject({ ok: true, host: "127.0.0.1" });
+    expect(started.port).toBeGreaterThan(0);
+    expect(fs.readFileSync(path.join(stateDir, "gateway.pid"), "utf8").trim()).toBe(String(pid));
+    expect(fs.existsSync(path.join(stateDir, "logs", "gateway.out.log"))).toBe(true);
+    expect(isProcessAlive(pid)).toBe(true);
+  });
+
+  it("refuses to start a second one", async () => {
+    const res = await runCli(["gateway", "start"], env);
+    expect(res.code).toBe(1);
+    expect(res.output).toContain(`gateway is already running (pid ${pid}`);
+  });
+
+  it("status shows pid, port and uptime from the health RPC", async () => {
+    const res = await runCli(["gateway", "status", "--json"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(res.code).toBe(0);
+    const status = JSON.parse(res.output);
+    expect(status).toMatchObject({ ok: true, running: true, pid });
+    expect(status.uptimeMs).toBeGreaterThanOrEqual(0);
+    const text = await runCli(["gateway", "status"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(text.output).toContain(`PID: ${pid}`);
+    expect(text.output).toMatch(/Uptime: \d+s/);
+  });
+
+  it("gateway call and health talk to it with the stored token", async () => {
+    const call = await runCli(["gateway", "call", "health", "--params", "{}", "--json"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(call.code).toBe(0);
+    expect(JSON.parse(call.output)).toMatchObject({ ok: true, gateway: { pid } });
+    const health = await runCli(["health"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(health.code).toBe(0);
+    expect(health.output).toContain(`pid ${pid}`);
+    const unknown = await runCli(["gateway", "call", "nope", "--json"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.output)).toEqual({ ok: false, error: { type: "cli_error", message: "unknown method: nope" } });
+  });
+
+  it("a wrong --token is refused with the gateway's message", async () => {
+    const res = await runCli(["gateway", "call", "health", "--token", "wrong"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(res.code).toBe(1);
+    expect(res.output).toContain("unauthorized: gateway token mismatch");
+  });
+
+  it("stops it and reports when nothing runs", async () => {
+    const res = await runCli(["gateway", "stop"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(res.code).toBe(0);
+    expect(res.output).toContain(`Gateway stopped (pid ${pid})`);
+    expect(isProcessAlive(pid)).toBe(false);
+    expect(fs.existsSync(path.join(stateDir, "gateway.pid"))).toBe(false);
+    const status = await runCli(["gateway", "status"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(status.code).toBe(1);
+    expect(status.output).toContain("Gateway: not running");
+    const health = await runCli(["health"], { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_PORT: "1" });
+    expect(health.code).toBe(1);
+    expect(health.output).toMatch(/cannot reach gateway/);
+  });
+
+  it("gateway start with an invalid config fails in the terminal with exit 78", async () => {
+    const dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, "openclaw.yaml"), "gateway:\n  bind: 0.0.0.0\n");
+    const res = await runCli(["gateway", "start"], { OPENCLAW_STATE_DIR: dir });
+    expect(res.code).toBe(78);
+    expect(res.output).toContain("gateway.bind");
+    expect(fs.existsSync(path.join(dir, "gateway.pid"))).toBe(false);
+  });
+});
+
+describe("config get / set / validate", () => {
+  it("sets a value, reads it back, redacts secrets and validates", async () => {
+    const stateDir = makeTempDir();
+    const env = { OPENCLAW_STATE_DIR: stateDir };
+    expect((await runCli(["config", "set", "gateway.port", "19999"], env)).code).toBe(0);
+    expect((await runCli(["config", "set", "gateway.auth.token", "s3cret-value"], env)).code).toBe(0);
+    const file = path.join(stateDir, "openclaw.yaml");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect((await runCli(["config", "get", "gateway.port"], env)).output.trim()).toBe("19999");
+    const token = await runCli(["config", "get", "gateway.auth.token"], env);
+    expect(token.output).not.toContain("s3cret-value");
+    const missing = await runCli(["config", "get", "gateway.nope", "--json"], env);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.output)).toEqual({ error: "Config path not found: gateway.nope" });
+
+    const bad = await runCli(["config", "set", "gateway.port", "abc"], env);
+    expect(bad.code).toBe(1);
+    expect(bad.output).toContain("gateway.port: expected integer 1-65535");
+    expect((await runCli(["config", "get", "gateway.port"], env)).output.trim()).toBe("19999");
+
+    const ok = await runCli(["config", "validate"], env);
+    expect(ok.code).toBe(0);
+    expect(ok.output).toContain(`Config valid: ${file}`);
+    fs.appendFileSync(file, "logging:\n  level: loud\n");
+    const invalid = await runCli(["config", "validate", "--json"], env);
+    expect(invalid.code).toBe(1);
+    expect(JSON.parse(invalid.output).issues[0].path).toBe("logging.level");
+  });
+
+  it("--version and --help work", async () => {
+    const version = await runCli(["--version"], {});
+    expect(version.output.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const help = await runCli(["gateway", "--help"], {});
+    expect(help.output).toContain("run");
+    expect(help.output).toContain("status");
+  });
+});

@@ -1,0 +1,49 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { openOperator } from "../helpers/ws-client.js";
+
+let gw: GatewayProcess;
+let file: string;
+beforeAll(async () => {
+  gw = await startGateway({ configFile: { name: "openclaw.yaml", content: "# my gateway\ngateway:\n  mode: local\nlogging:\n  level: info\n" } });
+  file = path.join(gw.stateDir, "openclaw.yaml");
+});
+afterAll(async () => {
+  await gw?.stop();
+});
+
+describe("hot reload", () => {
+  it("applies a valid change live and logs it", async () => {
+    fs.writeFileSync(file, "# my gateway\ngateway:\n  mode: local\nlogging:\n  level: debug\n");
+    await gw.waitForOutput(/"msg":"config reloaded"/, 10_000);
+    expect(gw.output()).toMatch(/"changedPaths":\["logging\.level"\]/);
+    // debug is now live: a connection logs its debug-level disconnect line.
+    const { sock } = await openOperator(gw.url, gw.token);
+    sock.close();
+    await gw.waitForOutput(/"level":20[^\n]*"msg":"client disconnected"/, 5_000);
+  });
+
+  it("keeps the running config when the new one is invalid, and says why", async () => {
+    fs.writeFileSync(file, "gateway:\n  mode: local\n  bind: everywhere\n");
+    await gw.waitForOutput(/config reload skipped \(invalid config\)/, 10_000);
+    expect(gw.output()).toContain("gateway.bind");
+    const { sock, hello } = await openOperator(gw.url, gw.token);
+    expect(hello.snapshot.health.configReload.lastError).toContain("gateway.bind");
+    expect((await sock.request("health", {})).ok).toBe(true);
+    sock.close();
+  });
+
+  it("says which changed keys need a restart", async () => {
+    fs.writeFileSync(file, "gateway:\n  mode: local\n  port: 18790\nlogging:\n  level: debug\n");
+    await gw.waitForOutput(/config change requires gateway restart[^\n]*/, 10_000);
+    expect(gw.output()).toMatch(/"paths":\["gateway\.port"\][^\n]*requires gateway restart/);
+    const { sock } = await openOperator(gw.url, gw.token);
+    const health = await sock.request("health", {});
+    expect(health.payload.configReload.pendingRestartPaths).toEqual(["gateway.port"]);
+    // Still serving on the old port.
+    expect(health.payload.gateway.port).toBe(gw.port);
+    sock.close();
+  });
+});
