@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { measureStartup } from "./startup.mjs";
+import { measureNodeBaseline, measureStartup } from "./startup.mjs";
 import { measureConnectHello } from "./connect.mjs";
 import { measureIdleClients } from "./idle-clients.mjs";
 import {
@@ -23,7 +23,13 @@ const results = {
   bench: "openclaw-clone gateway",
   version: readPackageVersion(),
   startedAt: new Date().toISOString(),
-  machine: { node: process.version, platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length },
+  machine: {
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    cpus: os.cpus().length,
+    // Other work on the machine skews every figure; a 1-minute load near the CPU count is busy.
+    loadAvg1mAtStart: round(os.loadavg()[0], 2),
+  },
 };
 const gatewayIssues = [];
 let finished = false;
@@ -78,6 +84,7 @@ function report() {
   finished = true;
   results.targets = buildTargets();
   results.gatewayIssues = gatewayIssues;
+  results.machine.loadAvg1mAtEnd = round(os.loadavg()[0], 2);
   results.benchMs = round(now() - benchStartedAt, 0);
   const json = JSON.stringify(results, null, 2);
   try {
@@ -126,6 +133,7 @@ async function main() {
   gatewayIssues.push(...withConfig.issues);
   results.spawnToPortOpenMs = { runs: STARTUP_RUNS, noConfig: plain.portOpenMs, withConfig: withConfig.portOpenMs };
   results.spawnToReadyMs = { runs: STARTUP_RUNS, noConfig: plain.readyMs, withConfig: withConfig.readyMs };
+  results.spawnToPortOpenMs.bareNodeListener = await measureNodeBaseline({ runs: STARTUP_RUNS });
   if (plain.gatewayReportedStartupMs || withConfig.gatewayReportedStartupMs) {
     results.gatewayReportedStartupMs = { noConfig: plain.gatewayReportedStartupMs, withConfig: withConfig.gatewayReportedStartupMs };
   }

@@ -1,7 +1,7 @@
 // spawnToPortOpenMs / spawnToReadyMs: cold spawns, each with a fresh temp state dir.
 import fs from "node:fs";
 import path from "node:path";
-import { freePort, makeTempDir, removeTempDir, spawnGateway } from "./lib/spawn-gateway.mjs";
+import { freePort, makeTempDir, removeTempDir, spawnBareListener, spawnGateway } from "./lib/spawn-gateway.mjs";
 import { summarize } from "./lib/util.mjs";
 
 export const CONFIG_TOKEN = "bench-token";
@@ -97,4 +97,21 @@ export async function measureStartup({ withConfig, runs = 5, token, timeoutMs = 
     ...(reported.length ? { gatewayReportedStartupMs: summarize(reported) } : {}),
     issues,
   };
+}
+
+/**
+ * Context for spawnToPortOpenMs: the same measurement against `node -e` that does nothing but
+ * listen, i.e. what Node itself costs on this machine before any gateway code runs.
+ */
+export async function measureNodeBaseline({ runs = 5, timeoutMs = 10_000 }) {
+  const portOpen = [];
+  for (let i = 1; i <= runs; i++) {
+    const proc = spawnBareListener({ label: `node-baseline#${i}`, port: await freePort() });
+    try {
+      portOpen.push(await proc.waitForPortOpen(timeoutMs));
+    } finally {
+      await proc.dispose();
+    }
+  }
+  return summarize(portOpen);
 }

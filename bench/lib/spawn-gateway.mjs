@@ -84,10 +84,23 @@ function gatewayEnv(extra) {
  * is the gateway's own). `spawnedAt` is taken immediately before spawn().
  */
 export function spawnGateway({ label, stateDir, port, token }) {
-  const env = gatewayEnv({ OPENCLAW_STATE_DIR: stateDir, ...(token ? { OPENCLAW_GATEWAY_TOKEN: token } : {}) });
-  const args = [CLI_ENTRY, "gateway", "run", "--port", String(port)];
+  const env = { OPENCLAW_STATE_DIR: stateDir, ...(token ? { OPENCLAW_GATEWAY_TOKEN: token } : {}) };
+  return spawnNode({ label, args: [CLI_ENTRY, "gateway", "run", "--port", String(port)], env, stateDir, port });
+}
+
+/**
+ * The floor for spawnToPortOpenMs on this machine: a bare `node -e` that only listens on `port`.
+ * Stop it with dispose() (it has no SIGTERM handler).
+ */
+export function spawnBareListener({ label, port }) {
+  const code = `require("node:net").createServer().listen({ port: ${Number(port)}, host: "${HOST}" })`;
+  return spawnNode({ label, args: ["-e", code], env: {}, port });
+}
+
+function spawnNode({ label, args, env, stateDir, port }) {
+  const fullEnv = gatewayEnv(env);
   const spawnedAt = now();
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: fullEnv, stdio: ["ignore", "pipe", "pipe"] });
   return new GatewayProcess(child, { label, stateDir, port, spawnedAt });
 }
 
@@ -261,7 +274,7 @@ export class GatewayProcess {
       this.killNow();
       await withTimeout(this.exited, 3000, `${this.label}: wait for SIGKILLed gateway`).catch(() => {});
     }
-    removeTempDir(this.stateDir);
+    if (this.stateDir) removeTempDir(this.stateDir);
   }
 }
 

@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { loadConfig, resolveStateDir } from "../config/index.js";
 import { resolveServerAuth } from "../gateway/auth/resolve-auth.js";
 import { readLiveLock, type LockInfo } from "../gateway/state-lock.js";
@@ -35,7 +34,8 @@ export async function gatewayStartCommand(flags: ServerFlags & { json?: boolean 
   const paths = gatewayStatePaths(stateDir);
   fs.mkdirSync(paths.logDir, { recursive: true, mode: 0o700 });
   const out = fs.openSync(paths.daemonOutFile, "a", 0o600);
-  const mainScript = fileURLToPath(new URL("./main.js", import.meta.url));
+  // The script this CLI runs from (bundled or not) is the one the daemon runs.
+  const mainScript = process.argv[1]!;
   const child = spawn(process.execPath, [mainScript, "gateway", "run", ...forwardedFlags(flags)], {
     detached: true,
     stdio: ["ignore", out, out],

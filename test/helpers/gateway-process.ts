@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/bin/openclaw.js", import.meta.url));
 
 export function makeTempDir(prefix = "openclaw-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));

@@ -1,0 +1,15 @@
+// One bundled CLI: the gateway starts about twice as fast and ~20 MiB smaller than when Node
+// resolves and compiles hundreds of separate dependency files (see docs/architecture.md).
+// Chunks sit beside the entry so `import.meta.url`-relative paths (package.json) still hold.
+export default {
+  input: { openclaw: "dist/cli/main.js" },
+  platform: "node",
+  // Native addons cannot be bundled; they load from node_modules at run time.
+  external: [/\.node$/],
+  output: {
+    dir: "dist/bin",
+    format: "esm",
+    entryFileNames: "[name].js",
+    chunkFileNames: "[name]-[hash].js",
+  },
+};
