@@ -8,7 +8,7 @@ import { measureNodeBaseline, measureStartup } from "./startup.mjs";
 import { measureConnectHello } from "./connect.mjs";
 import { measureIdleClients } from "./idle-clients.mjs";
 import {
-  assertBuilt, cleanupAllSync, freePort, HOST, makeTempDir, REPO_ROOT, spawnGateway,
+  assertBuilt, cleanupAllSync, CLI_ENTRY, freePort, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
 import { MiB, now, round, sleep } from "./lib/util.mjs";
 
@@ -22,6 +22,7 @@ const benchStartedAt = now();
 const results = {
   bench: "openclaw-clone gateway",
   version: readPackageVersion(),
+  cli: path.relative(REPO_ROOT, CLI_ENTRY),
   startedAt: new Date().toISOString(),
   machine: {
     node: process.version,
@@ -127,16 +128,12 @@ async function measureRunningGateway() {
 async function main() {
   assertBuilt();
 
-  const plain = await measureStartup({ withConfig: false, runs: STARTUP_RUNS, token: TOKEN });
-  gatewayIssues.push(...plain.issues);
-  const withConfig = await measureStartup({ withConfig: true, runs: STARTUP_RUNS });
-  gatewayIssues.push(...withConfig.issues);
-  results.spawnToPortOpenMs = { runs: STARTUP_RUNS, noConfig: plain.portOpenMs, withConfig: withConfig.portOpenMs };
-  results.spawnToReadyMs = { runs: STARTUP_RUNS, noConfig: plain.readyMs, withConfig: withConfig.readyMs };
+  const startup = await measureStartup({ runs: STARTUP_RUNS, token: TOKEN });
+  gatewayIssues.push(...startup.issues);
+  results.spawnToPortOpenMs = { runs: STARTUP_RUNS, noConfig: startup.noConfig.portOpenMs, withConfig: startup.withConfig.portOpenMs };
+  results.spawnToReadyMs = { runs: STARTUP_RUNS, noConfig: startup.noConfig.readyMs, withConfig: startup.withConfig.readyMs };
   results.spawnToPortOpenMs.bareNodeListener = await measureNodeBaseline({ runs: STARTUP_RUNS });
-  if (plain.gatewayReportedStartupMs || withConfig.gatewayReportedStartupMs) {
-    results.gatewayReportedStartupMs = { noConfig: plain.gatewayReportedStartupMs, withConfig: withConfig.gatewayReportedStartupMs };
-  }
+  results.gatewayReportedMs = { noConfig: startup.noConfig.gatewayReported, withConfig: startup.withConfig.gatewayReported };
 
   await measureRunningGateway();
 }

@@ -12,7 +12,24 @@ import { now, sleep, StepError, withTimeout } from "./util.mjs";
 
 export const HOST = "127.0.0.1";
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const CLI_ENTRY = path.join(REPO_ROOT, "dist", "cli", "main.js");
+
+/**
+ * The built CLI: $BENCH_CLI_ENTRY if set (to bench another build), else package.json's
+ * `bin.openclaw`, else dist/cli/main.js.
+ */
+export const CLI_ENTRY = resolveCliEntry();
+
+function resolveCliEntry() {
+  if (process.env.BENCH_CLI_ENTRY) return path.resolve(process.env.BENCH_CLI_ENTRY);
+  try {
+    const { bin } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+    const entry = typeof bin === "string" ? bin : bin?.openclaw;
+    if (typeof entry === "string") return path.join(REPO_ROOT, entry);
+  } catch {
+    // fall through to the default
+  }
+  return path.join(REPO_ROOT, "dist", "cli", "main.js");
+}
 
 const POLL_INTERVAL_MS = 2;
 /** pino numeric levels: 40 warn, 50 error, 60 fatal. */

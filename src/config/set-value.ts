@@ -1,7 +1,8 @@
 import fs from "node:fs";
+import path from "node:path";
 import JSON5 from "json5";
 import { Document, isScalar } from "yaml";
-import { writeFileAtomicSync } from "./atomic-write.js";
+import { writeFileAtomicSync } from "../infra/atomic-file.js";
 import { ConfigError } from "./errors.js";
 import { formatKeyPath, isPlainObject, parseKeyPath, setOwnProperty, type KeyPathSegment } from "./key-path.js";
 import { parseConfigText, parseYamlDocument, yamlDocumentToData } from "./parse.js";
@@ -104,7 +105,7 @@ function renderJson(text: string | null, filePath: string, segments: KeyPathSegm
 
 /**
  * `openclaw config set`: sets one key, validates the whole result, and only then replaces
- * the file atomically (0600). The value is written raw: a "${VAR}" stays a reference in the
+ * the file atomically (temp file + fsync + rename, mode 0600). The value is written raw: a "${VAR}" stays a reference in the
  * file. YAML keeps its comments and layout; JSON/JSON5 files are rewritten as plain JSON.
  * Returns the validation warnings (unknown keys, unset variables) for the caller to show.
  * Throws ConfigError, leaving the file untouched, when the path or the result is invalid.
@@ -125,6 +126,8 @@ export function setConfigValueInFile(
   const { data, output } = render(text, filePath, segments, keyPath, value);
 
   const warnings = validateOrThrow(data, filePath, env);
-  writeFileAtomicSync(target, output);
+  // First write into a fresh state dir: create it private, as the gateway would.
+  fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+  writeFileAtomicSync(target, output, 0o600);
   return { warnings };
 }

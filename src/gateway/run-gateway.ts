@@ -58,12 +58,6 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     throw new GatewayStartError(`refusing to bind gateway to ${host}:${port} without auth (set gateway.auth.mode to "token" or "password")`);
   }
 
-  const paths = gatewayStatePaths(stateDir);
-  const level = [opts.logLevel, env.OPENCLAW_LOG_LEVEL, config.logging?.level].find(isLogLevel) ?? "info";
-  const logger = await createLogger({ level, file: config.logging?.file ?? paths.logFile, console: opts.console });
-  for (const warning of current.warnings) logger.warn({ configPath: current.path }, warning);
-  if (bind.note) logger.warn(bind.note);
-
   const version = packageVersion();
   const lock = StateLock.acquire(stateDir, { pid: process.pid, host, port, startedAt, version });
   const listener = new EarlyListener();
@@ -77,7 +71,15 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     if (code === "EADDRNOTAVAIL") throw new GatewayStartError(`cannot bind ${host}: address not available on this machine`);
     throw err;
   }
+  // Milliseconds from process start to an open port: the figure users feel as "start time".
+  const portOpenMs = Math.round(performance.now());
   lock.update({ port: boundPort });
+
+  const paths = gatewayStatePaths(stateDir);
+  const level = [opts.logLevel, env.OPENCLAW_LOG_LEVEL, config.logging?.level].find(isLogLevel) ?? "info";
+  const logger = await createLogger({ level, file: config.logging?.file ?? paths.logFile, console: opts.console });
+  for (const warning of current.warnings) logger.warn({ configPath: current.path }, warning);
+  if (bind.note) logger.warn(bind.note);
   if (auth.generatedTokenFile) {
     opts.notice(
       `Generated a gateway token (shown once): ${auth.token}\n` +
@@ -126,7 +128,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   }
 
   logger.info(
-    { host, port: boundPort, authMode: auth.mode, stateDir, configPath: current.path, startupMs: Date.now() - startedAt },
+    { host, port: boundPort, authMode: auth.mode, stateDir, configPath: current.path, portOpenMs, readyMs: Math.round(performance.now()) },
     "gateway listening",
   );
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import pino, { type Logger, type LevelWithSilent } from "pino";
+import type { Logger, LevelWithSilent, StreamEntry } from "pino";
 
 export type { Logger };
 
@@ -22,15 +22,17 @@ const REDACT_PATHS = [
   "params.auth", "config.gateway.auth",
 ];
 
+/** pino loads on first use, after the gateway's port is open, to keep cold start short. */
 export async function createLogger(opts: LoggerOptions): Promise<Logger> {
+  const { default: pino } = await import("pino");
   fs.mkdirSync(path.dirname(opts.file), { recursive: true, mode: 0o700 });
-  const streams: pino.StreamEntry[] = [
+  const streams: StreamEntry[] = [
     { level: "trace", stream: pino.destination({ dest: opts.file, sync: true, mkdir: true }) },
   ];
   if (opts.console) {
     if (process.stdout.isTTY) {
       const { default: pretty } = await import("pino-pretty");
-      streams.push({ level: "trace", stream: pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss" }) });
+      streams.push({ level: "trace", stream: pretty({ colorize: true, sync: true, singleLine: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname" }) });
     } else {
       streams.push({ level: "trace", stream: pino.destination({ dest: 1, sync: true }) });
     }

@@ -9,57 +9,49 @@ const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const exampleText = fs.readFileSync(path.join(repoRoot, "openclaw.example.yaml"), "utf8");
 const docsText = fs.readFileSync(path.join(repoRoot, "docs/configuration.md"), "utf8");
 
-type Node = TSchema & { properties?: Record<string, TSchema>; patternProperties?: Record<string, TSchema>; items?: TSchema; anyOf?: TSchema[] };
+type Node = TSchema & { properties?: Record<string, TSchema>; patternProperties?: Record<string, TSchema>; items?: TSchema };
 const kindOf = (schema: TSchema) => (schema as { [Kind]?: string })[Kind];
 
 /**
- * Every key path the schema implements, with "*" for a record key and "[]" for an array
- * item. A "string or object" key is listed itself and with the object's keys.
+ * Every key path the schema implements, with "*" for a key of a record of objects and "[]"
+ * for an item of an array of objects. Records of plain values (headers, params) and
+ * "string or object" unions count as one key each. Agent list items are folded into
+ * keyed entries, since both spellings take the same keys.
  */
 function schemaKeyPaths(schema: TSchema, prefix = ""): string[] {
   const node = schema as Node;
   const join = (key: string) => (prefix ? `${prefix}.${key}` : key);
-  switch (kindOf(schema)) {
-    case "Object":
-      return Object.entries(node.properties ?? {}).flatMap(([key, child]) => schemaKeyPaths(child, join(key)));
-    case "Record": {
-      const valueSchema = Object.values(node.patternProperties ?? {})[0]!;
-      return ["Object", "Record", "Array"].includes(kindOf(valueSchema)!) && kindOf(valueSchema) !== "Record"
-        ? schemaKeyPaths(valueSchema, join("*"))
-        : [join("*")];
-    }
-    case "Array":
-      return kindOf(node.items!) === "Object" ? schemaKeyPaths(node.items!, `${prefix}[]`) : [prefix];
-    case "Union": {
-      const objectVariant = (node.anyOf ?? []).find((variant) => kindOf(variant) === "Object");
-      return objectVariant ? [prefix, ...schemaKeyPaths(objectVariant, prefix)] : [prefix];
-    }
-    default:
-      return [prefix];
+  if (kindOf(schema) === "Object") {
+    return Object.entries(node.properties ?? {}).flatMap(([key, child]) => schemaKeyPaths(child, join(key)));
   }
+  if (kindOf(schema) === "Record") {
+    const valueSchema = Object.values(node.patternProperties ?? {})[0]!;
+    return kindOf(valueSchema) === "Object" ? schemaKeyPaths(valueSchema, join("*")) : [prefix];
+  }
+  if (kindOf(schema) === "Array" && kindOf(node.items!) === "Object") return schemaKeyPaths(node.items!, `${prefix}[]`);
+  return [prefix];
 }
 
-/** Leaf paths of parsed data in the same notation, given which object keys are record keys. */
+/** Leaf paths of parsed data in the notation of schemaKeyPaths. */
 function dataKeyPaths(value: unknown, schema: TSchema, prefix = ""): string[] {
   const node = schema as Node;
   const join = (key: string) => (prefix ? `${prefix}.${key}` : key);
-  const kind = kindOf(schema);
-  if (kind === "Union") {
-    const objectVariant = (node.anyOf ?? []).find((variant) => kindOf(variant) === "Object");
-    return objectVariant && typeof value === "object" ? dataKeyPaths(value, objectVariant, prefix) : [prefix];
-  }
-  if (kind === "Object" && value && typeof value === "object") {
+  const isObject = typeof value === "object" && value !== null;
+  if (kindOf(schema) === "Object" && isObject) {
     return Object.entries(value).flatMap(([key, child]) => dataKeyPaths(child, node.properties![key]!, join(key)));
   }
-  if (kind === "Record" && value && typeof value === "object") {
+  if (kindOf(schema) === "Record" && isObject) {
     const valueSchema = Object.values(node.patternProperties!)[0]!;
+    if (kindOf(valueSchema) !== "Object") return [prefix];
     return Object.values(value).flatMap((child) => dataKeyPaths(child, valueSchema, join("*")));
   }
-  if (kind === "Array" && Array.isArray(value) && kindOf(node.items!) === "Object") {
+  if (kindOf(schema) === "Array" && Array.isArray(value) && kindOf(node.items!) === "Object") {
     return value.flatMap((item) => dataKeyPaths(item, node.items!, `${prefix}[]`));
   }
   return [prefix];
 }
+
+const foldAgentList = (key: string) => key.replace(/^agents\.list\[\]/, "agents.entries.*");
 
 /** Removes the "#" of commented-out settings ("#key: value"), keeping "# prose" comments. */
 function uncommentSettings(text: string): string {
@@ -90,18 +82,17 @@ describe("openclaw.example.yaml", () => {
 
   it("shows every implemented key", () => {
     const raw = parseConfigText(uncommentSettings(exampleText), "example-uncommented.yaml");
-    const shown = new Set(dataKeyPaths(raw, OpenClawConfigSchema));
-    const isShown = (key: string) => [...shown].some((s) => s === key || s.startsWith(`${key}.`) || s.startsWith(`${key}[`));
-    expect(schemaKeyPaths(OpenClawConfigSchema).filter((key) => !isShown(key))).toEqual([]);
+    const shown = new Set(dataKeyPaths(raw, OpenClawConfigSchema).map(foldAgentList));
+    const missing = schemaKeyPaths(OpenClawConfigSchema).filter((key) => !shown.has(foldAgentList(key)));
+    expect(missing).toEqual([]);
   });
 });
 
 describe("docs/configuration.md", () => {
   it("documents every implemented key", () => {
-    // Docs write record keys as <id>, <ref>, <name>…; agent list entries share the keyed entries' rows.
+    // Docs write record keys as <id>, <ref>…; agent list items share the keyed entries' rows.
     const documented = (key: string) => {
-      const docKey = key === "agents.list[].id" ? key : key.replace(/^agents\.list\[\]/, "agents.entries.*");
-      const pattern = docKey
+      const pattern = foldAgentList(key)
         .split("*")
         .map((part) => part.replace(/[.[\]$]/g, "\\$&"))
         .join("<[a-zA-Z]+>");

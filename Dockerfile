@@ -1,0 +1,28 @@
+# Small image for the OpenClaw gateway: build in one stage, run as a non-root user in another.
+# State (config, token, sessions, logs) lives in the /data volume.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json rolldown.config.mjs ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev --ignore-scripts
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    OPENCLAW_STATE_DIR=/data
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY skills ./skills
+COPY extensions ./extensions
+COPY openclaw.example.yaml ./
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 18789
+HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:18789/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+# Inside a container the gateway must listen beyond loopback to be reachable; it still refuses to
+# do so without auth (a token is generated into /data/credentials on first start).
+CMD ["node", "dist/bin/openclaw.js", "gateway", "run", "--bind", "lan"]
