@@ -8,7 +8,7 @@ import { measureNodeBaseline, measureStartup } from "./startup.mjs";
 import { measureConnectHello } from "./connect.mjs";
 import { measureIdleClients } from "./idle-clients.mjs";
 import {
-  assertBuilt, cleanupAllSync, CLI_ENTRY, freePort, HOST, makeTempDir, REPO_ROOT, spawnGateway,
+  assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
 import { MiB, now, round, sleep } from "./lib/util.mjs";
 
@@ -22,7 +22,7 @@ const benchStartedAt = now();
 const results = {
   bench: "openclaw-clone gateway",
   version: readPackageVersion(),
-  cli: path.relative(REPO_ROOT, CLI_ENTRY),
+  cli: displayPath(CLI_ENTRY),
   startedAt: new Date().toISOString(),
   machine: {
     node: process.version,
@@ -65,19 +65,26 @@ const fmt = (v, unit, digits = 0) => (typeof v === "number" ? `${v.toFixed(digit
 
 function summaryLine(targets) {
   const r = results;
+  const withCfg = (plain, cfg) => (typeof cfg === "number" ? `${fmt(plain, "ms")} (cfg ${fmt(cfg, "ms")})` : fmt(plain, "ms"));
   const figures = [
-    `port-open ${fmt(r.spawnToPortOpenMs?.noConfig?.median, "ms")} (cfg ${fmt(r.spawnToPortOpenMs?.withConfig?.median, "ms")})`,
-    `ready ${fmt(r.spawnToReadyMs?.noConfig?.median, "ms")} (cfg ${fmt(r.spawnToReadyMs?.withConfig?.median, "ms")})`,
-    `idle-rss ${fmt(r.idleRssMiB, "MiB", 1)}`,
-    `hello p50 ${fmt(r.connectHelloMs?.p50, "ms", 1)}`,
-    `${IDLE_CLIENTS}-clients ${fmt(r.rss1000IdleClientsMiB, "MiB", 1)}`,
-    `shutdown ${fmt(r.shutdownMs, "ms")}`,
-  ].join(" ");
-  if (r.error) return `bench: FAILED — ${r.error} (so far: ${figures})`;
+    ["port-open", r.spawnToPortOpenMs?.noConfig?.median, withCfg(r.spawnToPortOpenMs?.noConfig?.median, r.spawnToPortOpenMs?.withConfig?.median)],
+    ["ready", r.spawnToReadyMs?.noConfig?.median, withCfg(r.spawnToReadyMs?.noConfig?.median, r.spawnToReadyMs?.withConfig?.median)],
+    ["idle-rss", r.idleRssMiB, fmt(r.idleRssMiB, "MiB", 1)],
+    ["hello p50", r.connectHelloMs?.p50, fmt(r.connectHelloMs?.p50, "ms", 1)],
+    [`${IDLE_CLIENTS}-clients`, r.rss1000IdleClientsMiB, fmt(r.rss1000IdleClientsMiB, "MiB", 1)],
+    ["shutdown", r.shutdownMs, fmt(r.shutdownMs, "ms")],
+  ];
+  const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
+  if (r.error) {
+    // One line: the error's first line (the JSON keeps the full text with the gateway's output).
+    const first = r.error.split("\n")[0].replace(/; last output:$/, "");
+    const measured = figures.filter(([, value]) => typeof value === "number");
+    return `bench: FAILED — ${first}${measured.length ? ` (measured so far: ${text(measured)})` : ""}`;
+  }
   const missed = Object.entries(targets)
     .filter(([, t]) => !t.pass)
     .map(([name, t]) => `${name} ${t.value} (target ${t.target})`);
-  return `bench: ${figures} — ${missed.length ? `MISSED: ${missed.join(", ")}` : "all targets met"}`;
+  return `bench: ${text(figures)} — ${missed.length ? `MISSED: ${missed.join(", ")}` : "all targets met"}`;
 }
 
 function report() {

@@ -77,9 +77,15 @@ export function cleanupAllSync() {
   tempDirs.clear();
 }
 
+/** Repo-relative when inside the repo, absolute otherwise. */
+export function displayPath(file) {
+  const rel = path.relative(REPO_ROOT, file);
+  return rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
+}
+
 export function assertBuilt() {
   if (!fs.existsSync(CLI_ENTRY)) {
-    throw new StepError("preflight", `${path.relative(REPO_ROOT, CLI_ENTRY)} not found: run \`npm run build\` first`);
+    throw new StepError("preflight", `${displayPath(CLI_ENTRY)} not found: run \`npm run build\` first`);
   }
 }
 
@@ -199,8 +205,10 @@ export class GatewayProcess {
     const e = this.exitInfo;
     if (!e) return "still running";
     const how = e.error ? `spawn error ${e.error}` : e.signal ? `signal ${e.signal}` : `exit code ${e.code}`;
+    // The line that says what went wrong, e.g. "Error: ..." from an uncaught exception.
+    const cause = this.tail.find((l) => /^\[stderr\]\s*(\w*Error\b|error:)/i.test(l))?.replace(/^\[stderr\]\s*/, "");
     const tail = this.tail.slice(-8).join("\n    ");
-    return `gateway exited (${how})${tail ? `; last output:\n    ${tail}` : ""}`;
+    return `gateway exited (${how})${cause ? `: ${cause}` : ""}${tail ? `; last output:\n    ${tail}` : ""}`;
   }
 
   ensureRunning(step) {
