@@ -1,0 +1,159 @@
+import { toolError } from "../tool-result.js";
+import type {
+  AgentEvent, AgentTool, ModelMessage, ResolvedModel, RunResult, StopReason, StreamModelFn,
+  ToolCallBlock, ToolContext, ToolHooks, ToolResultMessage, ToolSpec, TranscriptMessage, Usage, UserMessage,
+} from "../types.js";
+import { assistantText, isSilentReply, toModelMessages } from "./model-messages.js";
+import { runToolCall } from "./run-tool-call.js";
+import { addUsage, streamAssistantTurn } from "./stream-turn.js";
+
+export interface AgentLoopInput {
+  runId: string;
+  model: ResolvedModel;
+  systemPrompt: string;
+  history: readonly TranscriptMessage[];
+  prompt: UserMessage;
+  tools: readonly AgentTool[];
+  /** The tools as the provider should see them (already normalized for it). */
+  toolSpecs: readonly ToolSpec[];
+  toolContext: ToolContext;
+  streamModel: StreamModelFn;
+  hooks?: readonly ToolHooks[];
+  signal?: AbortSignal;
+  /** Run budget; 0 or absent = none. */
+  timeoutMs?: number;
+  emit: (event: AgentEvent) => void;
+}
+
+/**
+ * The ReAct loop: ask the model, run the tools it calls, give it the results, repeat until it
+ * answers in text. Policy (which tools exist, blocking, truncation, loop detection) lives in the
+ * tools list and the hooks; this function only sequences. It never throws: every ending,
+ * including abort and timeout, is a RunResult with a stop reason.
+ */
+export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
+  const startedAt = Date.now();
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = () => controller.abort(input.signal?.reason);
+  if (input.signal?.aborted) controller.abort(input.signal.reason);
+  else input.signal?.addEventListener("abort", onAbort, { once: true });
+  const timer = input.timeoutMs
+    ? setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error("run timed out"));
+      }, input.timeoutMs)
+    : undefined;
+
+  const emit = (event: AgentEvent) => {
+    try {
+      input.emit(event);
+    } catch {
+      // A subscriber's bug must not break the run.
+    }
+  };
+  emit({ type: "agent_start", runId: input.runId, startedAt });
+
+  const tools = new Map(input.tools.map((t) => [t.name, t]));
+  const messages: ModelMessage[] = [...toModelMessages(input.history), input.prompt];
+  const appended: ModelMessage[] = [];
+  const usage: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  let stopReason: StopReason = "stop";
+  let error: RunResult["error"];
+  let finalText = "";
+
+  const abortedReason = (): StopReason => (timedOut ? "timeout" : "aborted");
+
+  try {
+    for (;;) {
+      if (controller.signal.aborted) {
+        stopReason = abortedReason();
+        break;
+      }
+      const turn = await streamAssistantTurn(
+        input.streamModel,
+        { model: input.model, systemPrompt: input.systemPrompt, messages, tools: [...input.toolSpecs], maxTokens: input.model.maxTokens },
+        controller.signal,
+        emit,
+      );
+      addUsage(usage, turn.message.usage);
+      messages.push(turn.message);
+      appended.push(turn.message);
+      if (turn.error) {
+        if (controller.signal.aborted) stopReason = abortedReason();
+        else {
+          stopReason = "error";
+          error = turn.error;
+        }
+        break;
+      }
+      finalText = assistantText(turn.message);
+      const calls = turn.message.content.filter((b): b is ToolCallBlock => b.type === "toolCall");
+      if (calls.length === 0) {
+        stopReason = turn.message.stopReason === "length" ? "length" : "stop";
+        break;
+      }
+      const stop = await runToolCalls(calls, tools, input, controller.signal, emit, messages, appended);
+      if (stop) {
+        stopReason = "loop";
+        error = { kind: "loop", message: stop };
+        break;
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    input.signal?.removeEventListener("abort", onAbort);
+  }
+  if (stopReason === "timeout") error = { kind: "timeout", message: `run timed out after ${input.timeoutMs} ms` };
+
+  const silent = isSilentReply(finalText);
+  const lastIsFinal = stopReason === "stop" || stopReason === "length";
+  const result: RunResult = {
+    runId: input.runId,
+    payloads: lastIsFinal && finalText.trim() && !silent ? [{ text: finalText }] : [],
+    usage,
+    durationMs: Date.now() - startedAt,
+    stopReason,
+    ...(error ? { error } : {}),
+    messages: appended,
+  };
+  emit({ type: "agent_end", result });
+  return result;
+}
+
+/** Run the calls of one assistant turn in order; returns a stop message if a hook ended the run. */
+async function runToolCalls(
+  calls: ToolCallBlock[],
+  tools: ReadonlyMap<string, AgentTool>,
+  input: AgentLoopInput,
+  signal: AbortSignal,
+  emit: (event: AgentEvent) => void,
+  messages: ModelMessage[],
+  appended: ModelMessage[],
+): Promise<string | undefined> {
+  let stop: string | undefined;
+  for (const call of calls) {
+    emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+    // Once the run is stopping, remaining calls still get a result: providers reject dangling calls.
+    const outcome = signal.aborted || stop
+      ? { result: toolError("ABORTED", "the run stopped before this tool ran") }
+      : await runToolCall(call, tools, input.hooks ?? [], input.toolContext, signal, (partial) =>
+          emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, partialResult: partial }),
+        );
+    const isError = Boolean(outcome.result.isError);
+    emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result: outcome.result, isError });
+    const message: ToolResultMessage = {
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: outcome.result.content,
+      isError,
+      ...(outcome.result.details === undefined ? {} : { details: outcome.result.details }),
+      timestamp: Date.now(),
+    };
+    messages.push(message);
+    appended.push(message);
+    if ("stop" in outcome && outcome.stop) stop ??= outcome.stop;
+  }
+  return stop;
+}

@@ -1,0 +1,69 @@
+import { Value } from "@sinclair/typebox/value";
+import { toolError } from "../tool-result.js";
+import type { AgentTool, ToolCallBlock, ToolContext, ToolHooks, ToolResult } from "../types.js";
+
+export interface ToolCallOutcome {
+  result: ToolResult;
+  /** Set when a hook asked to end the run. */
+  stop?: string;
+}
+
+/**
+ * One tool call through the hooks: before (may block or stop), argument validation, execute
+ * (a throw becomes a structured error, never a crashed run), after (may rewrite, remind, stop).
+ */
+export async function runToolCall(
+  call: ToolCallBlock,
+  tools: ReadonlyMap<string, AgentTool>,
+  hooks: readonly ToolHooks[],
+  ctx: ToolContext,
+  signal: AbortSignal,
+  onUpdate: (partial: ToolResult) => void,
+): Promise<ToolCallOutcome> {
+  for (const hook of hooks) {
+    const decision = (await hook.beforeToolCall?.(call)) ?? { action: "run" as const };
+    if (decision.action === "stop") return { result: toolError("RUN_STOPPED", decision.reason), stop: decision.reason };
+    if (decision.action === "block") {
+      return { result: toolError("TOOL_BLOCKED", decision.reason, "Do not retry this call; choose another approach or ask the user.") };
+    }
+  }
+  let result = await execute(call, tools, ctx, signal, onUpdate);
+  const reminders: string[] = [];
+  for (const hook of hooks) {
+    const outcome = await hook.afterToolCall?.(call, result);
+    if (!outcome) continue;
+    result = outcome.result;
+    if (outcome.reminder) reminders.push(outcome.reminder);
+    if (outcome.stop) return { result: withReminders(result, reminders), stop: outcome.stop };
+  }
+  return { result: withReminders(result, reminders) };
+}
+
+async function execute(
+  call: ToolCallBlock,
+  tools: ReadonlyMap<string, AgentTool>,
+  ctx: ToolContext,
+  signal: AbortSignal,
+  onUpdate: (partial: ToolResult) => void,
+): Promise<ToolResult> {
+  const tool = tools.get(call.name);
+  if (!tool) {
+    return toolError("UNKNOWN_TOOL", `no tool named "${call.name}" is available`, `Use one of: ${[...tools.keys()].join(", ") || "(none)"}.`);
+  }
+  if (!Value.Check(tool.parameters, call.arguments)) {
+    const first = Value.Errors(tool.parameters, call.arguments).First();
+    const where = first?.path ? first.path.replace(/^\//, "").replaceAll("/", ".") : "arguments";
+    return toolError("INVALID_ARGUMENTS", `${where}: ${first?.message ?? "invalid"}`, "Fix the arguments to match the tool's parameter schema and call it again.");
+  }
+  try {
+    return await tool.execute(call.arguments as never, ctx, signal, onUpdate);
+  } catch (err) {
+    if (signal.aborted) return toolError("ABORTED", "the run was stopped while this tool was running");
+    return toolError("TOOL_FAILED", `${call.name} failed: ${(err as Error).message}`);
+  }
+}
+
+function withReminders(result: ToolResult, reminders: string[]): ToolResult {
+  if (reminders.length === 0) return result;
+  return { ...result, content: [...result.content, { type: "text", text: reminders.join("\n") }] };
+}

@@ -1,0 +1,205 @@
+import { Type } from "@sinclair/typebox";
+import { describe, expect, it } from "vitest";
+import { runAgentLoop, type AgentLoopInput } from "../../../src/agents/runner/agent-loop.js";
+import { toModelMessages } from "../../../src/agents/runner/model-messages.js";
+import { toolText } from "../../../src/agents/tool-result.js";
+import type { AgentEvent, AgentTool, AssistantMessage, ModelRequest, ModelStreamEvent, ResolvedModel, StreamModelFn } from "../../../src/agents/types.js";
+
+const model: ResolvedModel = { ref: "t/m", provider: "t", id: "m", api: "openai-completions", contextWindow: 1000, maxTokens: 100, reasoning: false, input: ["text"] };
+type Step = { text?: string; calls?: { name: string; arguments: Record<string, unknown> }[]; error?: string; hangMs?: number };
+
+/** A scripted provider: each model request takes the next step. */
+function scripted(steps: Step[]): { stream: StreamModelFn; requests: ModelRequest[] } {
+  const requests: ModelRequest[] = [];
+  const stream: StreamModelFn = async function* (request, signal) {
+    requests.push(structuredClone(request));
+    const step = steps.shift() ?? { text: "done" };
+    const message: AssistantMessage = { role: "assistant", content: [], timestamp: 0, usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 } };
+    if (step.hangMs) {
+      await new Promise((resolve) => {
+        const t = setTimeout(resolve, step.hangMs);
+        signal.addEventListener("abort", () => { clearTimeout(t); resolve(undefined); }, { once: true });
+      });
+      if (signal.aborted) {
+        yield { type: "error", kind: "aborted", error: "aborted", retryable: false, message } satisfies ModelStreamEvent;
+        return;
+      }
+    }
+    if (step.error) {
+      yield { type: "error", kind: "server", error: step.error, retryable: true, message };
+      return;
+    }
+    if (step.text) {
+      for (const part of step.text.match(/.{1,3}/g) ?? []) yield { type: "text_delta", delta: part };
+      message.content.push({ type: "text", text: step.text });
+    }
+    step.calls?.forEach((c, i) => message.content.push({ type: "toolCall", id: `call_${requests.length}_${i}`, name: c.name, arguments: c.arguments }));
+    yield { type: "done", stopReason: step.calls?.length ? "toolUse" : "stop", message };
+  };
+  return { stream, requests };
+}
+
+const echoTool: AgentTool = {
+  name: "echo",
+  description: "echo",
+  parameters: Type.Object({ value: Type.String() }),
+  execute: async (args: any) => toolText(`echo:${args.value}`),
+};
+
+function input(stream: StreamModelFn, overrides: Partial<AgentLoopInput> = {}): AgentLoopInput & { events: AgentEvent[] } {
+  const events: AgentEvent[] = [];
+  return {
+    runId: "r1",
+    model,
+    systemPrompt: "sys",
+    history: [],
+    prompt: { role: "user", content: "hi", timestamp: 1 },
+    tools: [echoTool],
+    toolSpecs: [{ name: "echo", description: "echo", parameters: {} }],
+    toolContext: { agentId: "main", workspaceDir: "/tmp", senderIsOwner: true, services: {} },
+    streamModel: stream,
+    emit: (e) => events.push(e),
+    events,
+    ...overrides,
+  };
+}
+
+describe("runAgentLoop", () => {
+  it("answers a text turn with events in order", async () => {
+    const { stream } = scripted([{ text: "hello there" }]);
+    const inp = input(stream);
+    const result = await runAgentLoop(inp);
+    expect(result.payloads).toEqual([{ text: "hello there" }]);
+    expect(result.stopReason).toBe("stop");
+    expect(result.usage).toEqual({ input: 10, output: 5, cacheRead: 0, cacheWrite: 0 });
+    const types = inp.events.map((e) => e.type);
+    expect(types[0]).toBe("agent_start");
+    expect(types[1]).toBe("message_start");
+    expect(types.filter((t) => t === "message_update").length).toBe(4);
+    expect(types.slice(-2)).toEqual(["message_end", "agent_end"]);
+  });
+
+  it("runs tool calls, feeds results back, and finishes with text", async () => {
+    const { stream, requests } = scripted([
+      { calls: [{ name: "echo", arguments: { value: "a" } }, { name: "echo", arguments: { value: "b" } }] },
+      { text: "got both" },
+    ]);
+    const inp = input(stream);
+    const result = await runAgentLoop(inp);
+    expect(result.payloads).toEqual([{ text: "got both" }]);
+    expect(requests).toHaveLength(2);
+    const second = requests[1]!.messages;
+    expect(second.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "toolResult"]);
+    expect((second[2] as any).content[0].text).toBe("echo:a");
+    expect(inp.events.filter((e) => e.type === "tool_execution_end")).toHaveLength(2);
+    expect(result.messages.map((m) => m.role)).toEqual(["assistant", "toolResult", "toolResult", "assistant"]);
+  });
+
+  it("turns unknown tools, invalid arguments and throwing tools into errors the model sees", async () => {
+    const thrower: AgentTool = { name: "boom", description: "", parameters: Type.Object({}), execute: async () => { throw new Error("kaput"); } };
+    const { stream, requests } = scripted([
+      { calls: [{ name: "nope", arguments: {} }, { name: "echo", arguments: { value: 3 } }, { name: "boom", arguments: {} }] },
+      { text: "recovered" },
+    ]);
+    const result = await runAgentLoop(input(stream, { tools: [echoTool, thrower] }));
+    expect(result.payloads).toEqual([{ text: "recovered" }]);
+    const results = requests[1]!.messages.filter((m) => m.role === "toolResult") as any[];
+    expect(results.map((r) => JSON.parse(r.content[0].text).error)).toEqual(["UNKNOWN_TOOL", "INVALID_ARGUMENTS", "TOOL_FAILED"]);
+    expect(results.every((r) => r.isError)).toBe(true);
+  });
+
+  it("a NO_REPLY answer is silent", async () => {
+    const { stream } = scripted([{ text: "  no_reply " }]);
+    const result = await runAgentLoop(input(stream));
+    expect(result.payloads).toEqual([]);
+    expect(result.stopReason).toBe("stop");
+  });
+
+  it("a provider error ends the run with the error, not a throw", async () => {
+    const { stream } = scripted([{ error: "HTTP 500 from provider" }]);
+    const result = await runAgentLoop(input(stream));
+    expect(result.stopReason).toBe("error");
+    expect(result.error).toEqual({ kind: "server", message: "HTTP 500 from provider" });
+  });
+
+  it("abort stops a hanging model request and a running tool", async () => {
+    const controller = new AbortController();
+    const { stream } = scripted([{ hangMs: 10_000 }]);
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const result = await runAgentLoop(input(stream, { signal: controller.signal }));
+    expect(result.stopReason).toBe("aborted");
+    expect(Date.now() - started).toBeLessThan(2_000);
+
+    let toolSawAbort = false;
+    const slow: AgentTool = {
+      name: "slow", description: "", parameters: Type.Object({}),
+      execute: (_a, _c, signal) => new Promise((resolve) => signal.addEventListener("abort", () => { toolSawAbort = true; resolve(toolText("stopped")); })),
+    };
+    const c2 = new AbortController();
+    const s2 = scripted([{ calls: [{ name: "slow", arguments: {} }, { name: "echo", arguments: { value: "x" } }] }]);
+    setTimeout(() => c2.abort(), 50);
+    const r2 = await runAgentLoop(input(s2.stream, { tools: [slow, echoTool], signal: c2.signal }));
+    expect(toolSawAbort).toBe(true);
+    expect(r2.stopReason).toBe("aborted");
+    // Every call still has a result in the transcript.
+    expect(r2.messages.filter((m) => m.role === "toolResult")).toHaveLength(2);
+  });
+
+  it("the run timeout ends the run with stop reason timeout", async () => {
+    const { stream } = scripted([{ hangMs: 10_000 }]);
+    const result = await runAgentLoop(input(stream, { timeoutMs: 60 }));
+    expect(result.stopReason).toBe("timeout");
+    expect(result.error?.kind).toBe("timeout");
+  });
+
+  it("hooks can block a call, add a reminder, and stop the run", async () => {
+    const { stream, requests } = scripted([
+      { calls: [{ name: "echo", arguments: { value: "blocked" } }] },
+      { calls: [{ name: "echo", arguments: { value: "ok" } }] },
+      { calls: [{ name: "echo", arguments: { value: "last" } }] },
+      { text: "never" },
+    ]);
+    let afterCount = 0;
+    const result = await runAgentLoop(input(stream, {
+      hooks: [{
+        beforeToolCall: (call) => (call.arguments.value === "blocked" ? { action: "block", reason: "not allowed here" } : { action: "run" }),
+        afterToolCall: (_call, result) => {
+          afterCount += 1;
+          return afterCount === 1 ? { result, reminder: "you are repeating yourself" } : { result, stop: "loop cap reached" };
+        },
+      }],
+    }));
+    const blocked = requests[1]!.messages.at(-1) as any;
+    expect(JSON.parse(blocked.content[0].text)).toMatchObject({ error: "TOOL_BLOCKED", message: "not allowed here" });
+    const reminded = requests[2]!.messages.at(-1) as any;
+    expect(reminded.content.at(-1).text).toBe("you are repeating yourself");
+    expect(result.stopReason).toBe("loop");
+    expect(result.error).toEqual({ kind: "loop", message: "loop cap reached" });
+    expect(requests).toHaveLength(3);
+  });
+
+  it("only user, assistant and toolResult reach the model, stripped of extra fields", async () => {
+    const { stream, requests } = scripted([{ text: "ok" }]);
+    await runAgentLoop(input(stream, {
+      history: [
+        { role: "user", content: "earlier", timestamp: 1, id: "m1", provenance: { kind: "external_user" } },
+        { role: "system_event", text: "internal" },
+        { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "echo", arguments: { value: "z" } }], timestamp: 2 },
+      ],
+    }));
+    const sent = requests[0]!.messages;
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "user"]);
+    expect(Object.keys(sent[0]!).sort()).toEqual(["content", "role", "timestamp"]);
+    expect(JSON.parse((sent[2] as any).content[0].text).error).toBe("TOOL_INTERRUPTED");
+  });
+
+  it("toModelMessages drops results without calls and empty assistant turns", () => {
+    const out = toModelMessages([
+      { role: "toolResult", toolCallId: "x", toolName: "echo", content: [], isError: false, timestamp: 1 },
+      { role: "assistant", content: [], timestamp: 2 },
+      { role: "user", content: "hi", timestamp: 3 },
+    ]);
+    expect(out.map((m) => m.role)).toEqual(["user"]);
+  });
+});
