@@ -7,6 +7,8 @@ import type { EarlyListener } from "./listen.js";
 import { GatewayConnection } from "./connection.js";
 import { MethodRegistry } from "./methods/registry.js";
 import { registerSystemMethods } from "./methods/system-methods.js";
+import { registerExecApprovalMethods } from "./methods/exec-approval-methods.js";
+import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
 import { buildHealthSnapshot, defaultAgentId } from "./health-snapshot.js";
 import { PresenceTracker } from "./presence.js";
@@ -35,7 +37,7 @@ export interface GatewayServerOptions {
 }
 
 /** Events this gateway really emits; advertised in hello-ok. */
-const EVENTS = ["connect.challenge", "tick", "presence", "health", "shutdown"];
+const EVENTS = ["connect.challenge", "tick", "presence", "health", "shutdown", "exec.approval.requested", "exec.approval.resolved"];
 
 /**
  * The gateway's WebSocket and HTTP surface on one port: fastify for HTTP routes, `ws` for
@@ -46,6 +48,7 @@ export class GatewayServer {
   private readonly methods = new MethodRegistry();
   private readonly rateLimiter: AuthRateLimiter;
   private readonly presence: PresenceTracker;
+  readonly approvals: ExecApprovalBroker;
   private readonly runtime: GatewayRuntime;
   private readonly wss: WebSocketServer;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -77,7 +80,12 @@ export class GatewayServer {
       connectionCount: () => this.connections.size,
       ready: () => this.isReady && !this.draining,
     };
+    this.approvals = new ExecApprovalBroker({
+      onRequested: (request) => this.broadcast("exec.approval.requested", request),
+      onResolved: (resolution) => this.broadcast("exec.approval.resolved", resolution),
+    });
     registerSystemMethods(this.methods);
+    registerExecApprovalMethods(this.methods, this.approvals);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   }
 
@@ -116,6 +124,7 @@ export class GatewayServer {
     if (this.draining) return;
     this.draining = true;
     for (const t of this.timers) clearInterval(t);
+    this.approvals.denyAll();
     for (const conn of this.connections) {
       conn.sendEvent("shutdown", { reason }, {});
       conn.close(CLOSE_SERVICE_RESTART, "service restart");

@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+
+export type ApprovalDecision = "allow-once" | "allow-always" | "deny";
+
+export interface ExecApprovalRequest {
+  id: string;
+  command: string;
+  cwd?: string;
+  agentId?: string;
+  sessionKey?: string;
+  reason?: string;
+  createdAtMs: number;
+  expiresAtMs: number;
+}
+
+export interface ApprovalResolution {
+  id: string;
+  decision: ApprovalDecision | null;
+  resolvedBy?: string;
+  ts: number;
+}
+
+interface Pending {
+  request: ExecApprovalRequest;
+  waiters: ((decision: ApprovalDecision | null) => void)[];
+  timer: NodeJS.Timeout;
+}
+
+const DEFAULT_TIMEOUT_MS = 30 * 60_000;
+const RECENT_LIMIT = 200;
+
+/**
+ * Exec approvals waiting for a human. A request is announced (`onRequested`), resolved once by
+ * whoever answers first, and denied when nobody answers in time — never left hanging.
+ */
+export class ExecApprovalBroker {
+  private readonly pending = new Map<string, Pending>();
+  private readonly recent = new Map<string, ApprovalResolution>();
+
+  constructor(
+    private readonly hooks: {
+      onRequested?: (request: ExecApprovalRequest) => void;
+      onResolved?: (resolution: ApprovalResolution) => void;
+    } = {},
+  ) {}
+
+  /** Register a request and return its id and a promise of the decision (null = expired). */
+  request(input: Omit<ExecApprovalRequest, "id" | "createdAtMs" | "expiresAtMs">, timeoutMs = DEFAULT_TIMEOUT_MS) {
+    const now = Date.now();
+    const request: ExecApprovalRequest = { ...input, id: randomUUID(), createdAtMs: now, expiresAtMs: now + timeoutMs };
+    let resolveFirst!: (d: ApprovalDecision | null) => void;
+    const decision = new Promise<ApprovalDecision | null>((resolve) => (resolveFirst = resolve));
+    const timer = setTimeout(() => this.finish(request.id, null), timeoutMs);
+    timer.unref();
+    this.pending.set(request.id, { request, waiters: [resolveFirst], timer });
+    this.hooks.onRequested?.(request);
+    return { id: request.id, request, decision };
+  }
+
+  /** Wait for an existing request's decision; resolves at once if it already ended. */
+  wait(id: string): Promise<ApprovalDecision | null> | undefined {
+    const pending = this.pending.get(id);
+    if (pending) return new Promise((resolve) => pending.waiters.push(resolve));
+    const done = this.recent.get(id);
+    return done ? Promise.resolve(done.decision) : undefined;
+  }
+
+  resolve(id: string, decision: ApprovalDecision, resolvedBy?: string): boolean {
+    if (!this.pending.has(id)) return false;
+    this.finish(id, decision, resolvedBy);
+    return true;
+  }
+
+  list(): ExecApprovalRequest[] {
+    return [...this.pending.values()].map((p) => p.request);
+  }
+
+  get(id: string): ExecApprovalRequest | undefined {
+    return this.pending.get(id)?.request;
+  }
+
+  /** Deny everything still open (shutdown). */
+  denyAll(): void {
+    for (const id of [...this.pending.keys()]) this.finish(id, null);
+  }
+
+  private finish(id: string, decision: ApprovalDecision | null, resolvedBy?: string): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    const resolution: ApprovalResolution = { id, decision, ...(resolvedBy ? { resolvedBy } : {}), ts: Date.now() };
+    this.recent.set(id, resolution);
+    if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
+    for (const waiter of pending.waiters) waiter(decision);
+    this.hooks.onResolved?.(resolution);
+  }
+}

@@ -1,0 +1,37 @@
+import type { ApprovalDecision, ExecApprovalBroker } from "./approval-broker.js";
+import { evaluateExecPolicy, type ExecPolicySettings } from "./exec-policy.js";
+
+export interface ExecGateContext {
+  agentId: string;
+  sessionKey?: string;
+  cwd?: string;
+}
+
+export type ExecGateDecision = { allowed: true } | { allowed: false; reason: string };
+
+/**
+ * The exec tool's gate: policy first; on "ask", a request to the approval broker (a gateway
+ * event answered by `exec.approval.resolve`). Without a broker (an embedded `--local` run) or
+ * without an answer in time, the command is denied — the fallback is always the safe side.
+ * `allow-always` adds the command's binary to this gate's allowlist for the process lifetime.
+ */
+export function createExecApprovalGate(settings: ExecPolicySettings, broker?: ExecApprovalBroker, timeoutMs?: number) {
+  const learned: string[] = [];
+  return {
+    async check(command: string, ctx: ExecGateContext): Promise<ExecGateDecision> {
+      const verdict = evaluateExecPolicy(command, { ...settings, allowlist: [...settings.allowlist, ...learned] });
+      if (verdict.verdict === "allow") return { allowed: true };
+      if (verdict.verdict === "deny") return { allowed: false, reason: verdict.reason };
+      if (!broker) return { allowed: false, reason: `approval required (${verdict.reason}) but no approver is connected; denied` };
+      const { decision } = broker.request({ command, cwd: ctx.cwd, agentId: ctx.agentId, sessionKey: ctx.sessionKey, reason: verdict.reason }, timeoutMs);
+      const answer: ApprovalDecision | null = await decision;
+      if (answer === "allow-once") return { allowed: true };
+      if (answer === "allow-always") {
+        const bin = command.trim().split(/\s+/)[0];
+        if (bin) learned.push(bin);
+        return { allowed: true };
+      }
+      return { allowed: false, reason: answer === "deny" ? "an operator denied this command" : "no approval arrived in time; denied" };
+    },
+  };
+}

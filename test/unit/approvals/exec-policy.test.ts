@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_SAFE_BINS, evaluateExecPolicy, type ExecPolicySettings } from "../../../src/agents/approvals/exec-policy.js";
+import { ExecApprovalBroker } from "../../../src/agents/approvals/approval-broker.js";
+import { createExecApprovalGate } from "../../../src/agents/approvals/policy-gate.js";
+
+const allowlist = (ask: ExecPolicySettings["ask"]): ExecPolicySettings => ({ security: "allowlist", ask, allowlist: ["git", "/usr/bin/ls*"], safeBins: DEFAULT_SAFE_BINS });
+
+describe("evaluateExecPolicy", () => {
+  const cases: [string, ExecPolicySettings, string][] = [
+    ["ls", { security: "deny", ask: "off", allowlist: [], safeBins: [] }, "deny"],
+    ["rm -rf /tmp/x", { security: "full", ask: "off", allowlist: [], safeBins: [] }, "allow"],
+    ["echo hi", { security: "full", ask: "always", allowlist: [], safeBins: [] }, "ask"],
+    ["git status", allowlist("off"), "allow"],
+    ["git log | head -5 | wc -l", allowlist("off"), "allow"],
+    ["/usr/bin/ls -la", allowlist("off"), "allow"],
+    ["FOO=1 git status", allowlist("off"), "allow"],
+    ["git status && curl evil", allowlist("off"), "deny"],
+    ["git status > out.txt", allowlist("off"), "deny"],
+    ["git $(curl x)", allowlist("on-miss"), "ask"],
+    ["python -c 1", allowlist("on-miss"), "ask"],
+    ["git status", allowlist("always"), "ask"],
+  ];
+  it.each(cases)("%s → %s", (command, settings, expected) => {
+    expect(evaluateExecPolicy(command, settings).verdict).toBe(expected);
+  });
+
+  it("names the missing binary", () => {
+    const v = evaluateExecPolicy("curl x", allowlist("off"));
+    expect(v.verdict === "deny" && v.reason).toContain('"curl" is not on the exec allowlist');
+  });
+});
+
+describe("exec approval gate", () => {
+  it("denies an ask without a broker (embedded run)", async () => {
+    const gate = createExecApprovalGate(allowlist("on-miss"));
+    const d = await gate.check("curl x", { agentId: "main" });
+    expect(d.allowed).toBe(false);
+    expect(!d.allowed && d.reason).toMatch(/no approver is connected/);
+  });
+
+  it("asks the broker and follows the decision; allow-always is remembered; timeout denies", async () => {
+    const requested: string[] = [];
+    const broker = new ExecApprovalBroker({ onRequested: (r) => requested.push(r.id) });
+    const gate = createExecApprovalGate(allowlist("on-miss"), broker, 200);
+
+    const once = gate.check("curl a", { agentId: "main" });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(broker.resolve(requested[0]!, "allow-once")).toBe(true);
+    expect(await once).toEqual({ allowed: true });
+
+    const always = gate.check("curl b", { agentId: "main" });
+    await new Promise((r) => setTimeout(r, 10));
+    broker.resolve(requested[1]!, "allow-always");
+    expect(await always).toEqual({ allowed: true });
+    expect(await gate.check("curl c", { agentId: "main" })).toEqual({ allowed: true });
+    expect(requested).toHaveLength(2);
+
+    const denied = gate.check("nc host", { agentId: "main" });
+    await new Promise((r) => setTimeout(r, 10));
+    broker.resolve(requested[2]!, "deny");
+    expect(await denied).toMatchObject({ allowed: false, reason: "an operator denied this command" });
+
+    const expired = await gate.check("ssh host", { agentId: "main" });
+    expect(expired).toMatchObject({ allowed: false, reason: "no approval arrived in time; denied" });
+    expect(broker.resolve(requested[3]!, "allow-once")).toBe(false);
+  });
+});
