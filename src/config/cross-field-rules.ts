@@ -37,7 +37,8 @@ function checkAgentIds(config: RawOpenClawConfig): ConfigIssue[] {
   const seen = new Set<string>();
   config.agents?.list?.forEach((entry, index) => {
     if (seen.has(entry.id)) {
-      issues.push({ path: formatKeyPath(["agents", "list", index, "id"]), message: `duplicate agent id "${entry.id}"` });
+      const path = formatKeyPath(["agents", "list", index, "id"]);
+      issues.push({ path, message: `duplicate agent id "${entry.id}"` });
     }
     seen.add(entry.id);
   });

@@ -4,7 +4,12 @@ import type { OpenClawConfig } from "./types.js";
 
 export const DEFAULT_GATEWAY_PORT = 18789;
 
-export const DEFAULT_RATE_LIMIT = { maxAttempts: 10, windowMs: 60_000, lockoutMs: 300_000, exemptLoopback: true } as const;
+export const DEFAULT_RATE_LIMIT = {
+  maxAttempts: 10,
+  windowMs: 60_000,
+  lockoutMs: 300_000,
+  exemptLoopback: true,
+} as const;
 
 /** Parallel agent runs: at least 8 (runs mostly wait on the network), at most 16. */
 export function defaultMaxConcurrent(cpuCount = os.cpus().length): number {

@@ -38,7 +38,9 @@ export function substituteEnvVars(
   if (Array.isArray(value)) return value.map((item, index) => substituteEnvVars(item, env, warnings, [...path, index]));
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) setOwnProperty(out, key, substituteEnvVars(child, env, warnings, [...path, key]));
+    for (const [key, child] of Object.entries(value)) {
+      setOwnProperty(out, key, substituteEnvVars(child, env, warnings, [...path, key]));
+    }
     return out;
   }
   return value;

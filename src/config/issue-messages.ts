@@ -1,5 +1,5 @@
 import { Kind, type TSchema } from "@sinclair/typebox";
-import { Value, ValueErrorType, type ValueError } from "@sinclair/typebox/value";
+import { Errors, ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import type { ConfigIssue } from "./errors.js";
 import { formatKeyPath, isPlainObject, type KeyPathSegment } from "./key-path.js";
 
@@ -100,7 +100,7 @@ function variantMatchingType(schema: TSchema, value: unknown): TSchema | undefin
 }
 
 function collect(schema: TSchema, value: unknown, prefix: KeyPathSegment[], out: Map<string, string>): void {
-  for (const error of Value.Errors(schema, value) as Iterable<ValueError>) {
+  for (const error of Errors(schema, value) as Iterable<ValueError>) {
     const segments = [...prefix, ...pointerToSegments(error.path, value)];
     if (error.type === ValueErrorType.Union) {
       const variant = variantMatchingType(error.schema, error.value);

@@ -42,7 +42,8 @@ export function parseKeyPath(text: string): KeyPathSegment[] {
       continue;
     }
     if (ch === ".") {
-      if (segments.length === 0 || i + 1 >= text.length || text[i + 1] === "." || text[i + 1] === "[") fail("empty key");
+      const next = text[i + 1];
+      if (segments.length === 0 || next === undefined || next === "." || next === "[") fail("empty key");
       i += 1;
     }
     let end = i;

@@ -67,7 +67,9 @@ function parseJson5(text: string, filePath: string): unknown {
 export function parseConfigText(text: string, filePath: string): unknown {
   const clean = stripBom(text);
   if (clean.trim() === "") return {};
-  const data = isYamlPath(filePath) ? yamlDocumentToData(parseYamlDocument(clean, filePath), filePath) : parseJson5(clean, filePath);
+  const data = isYamlPath(filePath)
+    ? yamlDocumentToData(parseYamlDocument(clean, filePath), filePath)
+    : parseJson5(clean, filePath);
   if (data === null || data === undefined) return {}; // a YAML file of comments only
   if (typeof data !== "object" || Array.isArray(data)) {
     throw new ConfigError(`${filePath}: config root must be an object`, { filePath });

@@ -9,6 +9,8 @@ import { parseConfigText, parseYamlDocument, yamlDocumentToData } from "./parse.
 import { isYamlPath } from "./paths.js";
 import { validateConfig } from "./validate.js";
 
+// No folding of long strings, and `[a, b]` rather than `[ a, b ]`, so untouched lines of a
+// hand-written file come back as they were.
 const YAML_OUTPUT = { lineWidth: 0, flowCollectionPadding: false } as const;
 
 /** A `config set` value: JSON5 when it parses (numbers, booleans, arrays, objects), else the raw text. */
@@ -20,53 +22,61 @@ export function parseCliValue(text: string): unknown {
   }
 }
 
-const describe = (value: unknown): string => (Array.isArray(value) ? "an array" : isPlainObject(value) ? "an object" : `a ${typeof value}`);
+interface Edit {
+  filePath: string;
+  keyPath: string;
+  segments: KeyPathSegment[];
+  value: unknown;
+}
+
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "an array";
+  return isPlainObject(value) ? "an object" : `a ${typeof value}`;
+}
 
 /**
- * Checks the path against the current data before anything is changed: numeric keys on
- * arrays become indexes, an index may at most append, and every existing intermediate must
- * be a container. Returns the normalized segments.
+ * Checks the path against the current data before anything changes: every existing
+ * intermediate must be a container, numeric keys on arrays become indexes, and an index may
+ * append but not leave a gap. Returns the segments in the form the containers need.
  */
-function resolveSegments(data: unknown, segments: KeyPathSegment[], keyPath: string): KeyPathSegment[] {
+function resolveSegments(data: unknown, edit: Edit): KeyPathSegment[] {
+  const fail = (why: string): never => {
+    throw new ConfigError(`cannot set ${edit.keyPath}: ${why}`);
+  };
   const resolved: KeyPathSegment[] = [];
   let current: unknown = data;
-  for (let i = 0; i < segments.length; i += 1) {
-    let segment = segments[i]!;
+  for (const segment of edit.segments) {
     const where = formatKeyPath(resolved) || "the config root";
-    if (Array.isArray(current)) {
-      const index = typeof segment === "number" ? segment : /^\d+$/.test(segment) ? Number(segment) : NaN;
-      if (Number.isNaN(index)) throw new ConfigError(`cannot set ${keyPath}: ${where} is an array, not an object`);
-      if (index > current.length) {
-        throw new ConfigError(`cannot set ${keyPath}: index ${index} is past the end of ${where} (${current.length} items)`);
-      }
-      segment = index;
-    } else if (current !== undefined && current !== null && !isPlainObject(current)) {
-      throw new ConfigError(`cannot set ${keyPath}: ${where} is ${describe(current)}, not an object`);
-    } else if (typeof segment === "number" && isPlainObject(current)) {
-      segment = String(segment);
-    } else if (typeof segment === "number" && segment > 0 && (current === undefined || current === null)) {
-      throw new ConfigError(`cannot set ${keyPath}: index ${segment} is past the end of ${where} (0 items)`);
+    const absent = current === undefined || current === null;
+    let key: KeyPathSegment = segment;
+    if (Array.isArray(current) || (absent && typeof segment === "number")) {
+      const length = Array.isArray(current) ? current.length : 0;
+      key = typeof segment === "number" ? segment : /^\d+$/.test(segment) ? Number(segment) : NaN;
+      if (Number.isNaN(key)) fail(`${where} is an array, not an object`);
+      if ((key as number) > length) fail(`index ${key} is past the end of ${where} (${length} items)`);
+    } else if (!absent && !isPlainObject(current)) {
+      fail(`${where} is ${kindOf(current)}, not an object`);
+    } else {
+      key = String(segment);
     }
-    resolved.push(segment);
-    current = current === undefined || current === null ? undefined : (current as Record<string, unknown>)[String(segment)];
+    resolved.push(key);
+    current = absent ? undefined : (current as Record<string, unknown>)[String(key)];
   }
   return resolved;
 }
 
 function setInPlainData(root: Record<string, unknown>, segments: KeyPathSegment[], value: unknown): void {
-  let current: Record<string, unknown> | unknown[] = root;
+  let container: Record<string, unknown> = root;
   segments.forEach((segment, i) => {
-    const container = current as Record<string, unknown>;
     const key = String(segment);
     if (i === segments.length - 1) {
       setOwnProperty(container, key, value);
       return;
     }
-    const existing = container[key];
-    if (existing === undefined || existing === null) {
+    if (container[key] === undefined || container[key] === null) {
       setOwnProperty(container, key, typeof segments[i + 1] === "number" ? [] : {});
     }
-    current = container[key] as Record<string, unknown> | unknown[];
+    container = container[key] as Record<string, unknown>; // arrays index the same way
   });
 }
 
@@ -76,39 +86,33 @@ function requireObjectRoot(data: unknown, filePath: string): Record<string, unkn
   return data;
 }
 
-function validateOrThrow(data: unknown, filePath: string, env: NodeJS.ProcessEnv): string[] {
-  try {
-    return validateConfig(data, env).warnings;
-  } catch (err) {
-    throw err instanceof ConfigError ? err.withFilePath(filePath) : err;
-  }
-}
-
-function renderYaml(text: string | null, filePath: string, segments: KeyPathSegment[], keyPath: string, value: unknown) {
-  const doc = text !== null && text.trim() !== "" ? parseYamlDocument(text, filePath) : new Document();
+/** Edits the YAML document in place so comments, key order and quoting survive. */
+function renderYaml(text: string | null, edit: Edit): { data: unknown; output: string } {
+  const doc = text !== null && text.trim() !== "" ? parseYamlDocument(text, edit.filePath) : new Document();
   if (text === null) doc.commentBefore = " OpenClaw gateway configuration (see docs/configuration.md)";
-  const current = requireObjectRoot(yamlDocumentToData(doc, filePath), filePath);
-  const resolved = resolveSegments(current, segments, keyPath);
-  const existingNode = doc.getIn(resolved, true);
-  const isPrimitive = value === null || typeof value !== "object";
-  // Updating the scalar in place keeps comments attached to it (`port: 18789 # why`).
-  if (isScalar(existingNode) && isPrimitive) existingNode.value = value;
-  else doc.setIn(resolved, doc.createNode(value));
-  return { data: yamlDocumentToData(doc, filePath), output: doc.toString(YAML_OUTPUT) };
+  const segments = resolveSegments(requireObjectRoot(yamlDocumentToData(doc, edit.filePath), edit.filePath), edit);
+  const existing = doc.getIn(segments, true);
+  const isPrimitive = edit.value === null || typeof edit.value !== "object";
+  // Changing the scalar rather than replacing its node keeps a trailing `# comment`.
+  if (isScalar(existing) && isPrimitive) existing.value = edit.value;
+  else doc.setIn(segments, doc.createNode(edit.value));
+  return { data: yamlDocumentToData(doc, edit.filePath), output: doc.toString(YAML_OUTPUT) };
 }
 
-function renderJson(text: string | null, filePath: string, segments: KeyPathSegment[], keyPath: string, value: unknown) {
-  const data = structuredClone(requireObjectRoot(text === null ? {} : parseConfigText(text, filePath), filePath));
-  setInPlainData(data, resolveSegments(data, segments, keyPath), value);
+function renderJson(text: string | null, edit: Edit): { data: unknown; output: string } {
+  const parsed = text === null ? {} : parseConfigText(text, edit.filePath);
+  const data = structuredClone(requireObjectRoot(parsed, edit.filePath));
+  setInPlainData(data, resolveSegments(data, edit), edit.value);
   return { data, output: `${JSON.stringify(data, null, 2)}\n` };
 }
 
 /**
  * `openclaw config set`: sets one key, validates the whole result, and only then replaces
- * the file atomically (temp file + fsync + rename, mode 0600). The value is written raw: a "${VAR}" stays a reference in the
- * file. YAML keeps its comments and layout; JSON/JSON5 files are rewritten as plain JSON.
- * Returns the validation warnings (unknown keys, unset variables) for the caller to show.
- * Throws ConfigError, leaving the file untouched, when the path or the result is invalid.
+ * the file atomically (temp file + fsync + rename, mode 0600). The value is written raw, so
+ * a "${VAR}" stays a reference in the file. YAML keeps its comments and layout; JSON and
+ * JSON5 files are rewritten as plain JSON. Returns the validation warnings (unknown keys,
+ * unset variables) for the caller to show. Throws ConfigError, leaving the file untouched,
+ * when the path or the resulting config is invalid.
  */
 export function setConfigValueInFile(
   filePath: string,
@@ -118,15 +122,20 @@ export function setConfigValueInFile(
 ): { warnings: string[] } {
   const segments = parseKeyPath(keyPath);
   if (segments.length === 0) throw new ConfigError("config set needs a key path");
+  const edit: Edit = { filePath, keyPath, segments, value };
 
-  // Write through a symlink to its target instead of replacing the link with a file.
+  // Write through a symlink to its target instead of replacing the link with a plain file.
   const target = fs.existsSync(filePath) ? fs.realpathSync(filePath) : filePath;
   const text = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : null;
-  const render = isYamlPath(filePath) ? renderYaml : renderJson;
-  const { data, output } = render(text, filePath, segments, keyPath, value);
+  const { data, output } = isYamlPath(filePath) ? renderYaml(text, edit) : renderJson(text, edit);
 
-  const warnings = validateOrThrow(data, filePath, env);
-  // First write into a fresh state dir: create it private, as the gateway would.
+  let warnings: string[];
+  try {
+    warnings = validateConfig(data, env).warnings;
+  } catch (err) {
+    throw err instanceof ConfigError ? err.withFilePath(filePath) : err;
+  }
+  // The first write into a fresh state dir creates it private, as the gateway would.
   fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
   writeFileAtomicSync(target, output, 0o600);
   return { warnings };

@@ -13,7 +13,9 @@ export interface ConfigChange {
 }
 
 export interface ConfigWatchOptions {
+  /** The config file. It may not exist yet (its directory must): creating it counts as an edit. */
   path: string;
+  /** The state dir the file belongs to; accepted for symmetry with loadConfig, unused today. */
   stateDir: string;
   env?: NodeJS.ProcessEnv;
   /** The config the gateway is running with now; changes are computed against it. */

@@ -1,4 +1,4 @@
-import { loadConfig, resolveStateDir, watchConfig, type LoadedConfig } from "../config/index.js";
+import { defaultConfigPathForWrite, loadConfig, resolveStateDir, watchConfig, type LoadedConfig } from "../config/index.js";
 import { createLogger, isLogLevel, type Logger } from "../infra/logger.js";
 import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 import { packageVersion } from "../infra/version.js";
@@ -99,9 +99,10 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   await server.start();
 
   let watcher: { close(): Promise<void> } | undefined;
-  if (current.path && config.gateway?.reload?.mode !== "off") {
+  if (config.gateway?.reload?.mode !== "off") {
+    // Without a file, watch where `config set` would create one, so a first config applies live.
     watcher = await watchConfig({
-      path: current.path,
+      path: current.path ?? defaultConfigPathForWrite(stateDir),
       stateDir,
       env,
       current: () => current,

@@ -9,16 +9,17 @@ import { randomBytes } from "node:crypto";
 export function writeFileAtomicSync(filePath: string, data: string | Buffer, mode = 0o600): void {
   const dir = path.dirname(filePath);
   const tmp = path.join(dir, `.${path.basename(filePath)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  const fd = fs.openSync(tmp, "w", mode);
   try {
-    fs.writeSync(fd, typeof data === "string" ? Buffer.from(data, "utf8") : data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
+    const fd = fs.openSync(tmp, "w", mode);
+    try {
+      fs.writeSync(fd, typeof data === "string" ? Buffer.from(data, "utf8") : data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(tmp, filePath);
   } catch (err) {
+    // Disk full or a failed rename must not leave temp files behind.
     fs.rmSync(tmp, { force: true });
     throw err;
   }

@@ -82,6 +82,20 @@ describe("password auth", () => {
   });
 });
 
+describe("password from the environment alone", () => {
+  it("means password mode, with no token generated", async () => {
+    const pw = await startGateway({ token: null, env: { OPENCLAW_GATEWAY_PASSWORD: "from-env" } });
+    try {
+      const ok = await openOperator(pw.url, undefined, { auth: { password: "from-env" } });
+      expect(ok.hello.snapshot.authMode).toBe("password");
+      ok.sock.close();
+      expect(fs.existsSync(path.join(pw.stateDir, "credentials", "gateway.token"))).toBe(false);
+    } finally {
+      await pw.stop();
+    }
+  });
+});
+
 describe("device identity", () => {
   let dev: GatewayProcess;
   beforeAll(async () => {

@@ -47,3 +47,16 @@ describe("hot reload", () => {
     sock.close();
   });
 });
+
+describe("hot reload without a config file at start", () => {
+  it("picks up a config file created later (e.g. by `config set`)", async () => {
+    const bare = await startGateway();
+    try {
+      fs.writeFileSync(path.join(bare.stateDir, "openclaw.yaml"), "logging:\n  level: debug\n");
+      await bare.waitForOutput(/"msg":"config reloaded"/, 10_000);
+      expect(bare.output()).toMatch(/"changedPaths":\[[^\]]*"logging\.level"/);
+    } finally {
+      await bare.stop();
+    }
+  });
+});

@@ -31,8 +31,10 @@ export function resolveServerAuth(
   const token = nonEmpty(overrides.token) ?? nonEmpty(env.OPENCLAW_GATEWAY_TOKEN) ?? nonEmpty(auth.token);
   const password =
     nonEmpty(overrides.password) ?? nonEmpty(env.OPENCLAW_GATEWAY_PASSWORD) ?? nonEmpty(auth.password);
-  const explicitMode = overrides.mode ?? (auth.mode as AuthMode | undefined);
-  const mode: AuthMode = explicitMode ?? (password && !token ? "password" : "token");
+  // The config layer defaults mode to "token" (or "password" when the file holds only a
+  // password); a password given only by flag or env, with no token anywhere, means password mode too.
+  const configured = (auth.mode as AuthMode | undefined) ?? "token";
+  const mode: AuthMode = overrides.mode ?? (configured === "token" && !token && password ? "password" : configured);
 
   if (mode === "none") return { mode };
   if (mode === "password") {

@@ -107,6 +107,28 @@ describe("watchConfig", () => {
     expect(w.changes[0]!.changedPaths).toEqual(["session.mainKey"]);
   });
 
+  it("picks up a config file created after the gateway started without one", async () => {
+    const stateDir = makeTempDir();
+    const file = path.join(stateDir, "openclaw.yaml");
+    const current = loadConfig({ stateDir, env: {} });
+    expect(current.path).toBeNull();
+    const changes: ConfigChange[] = [];
+    const handle = await watchConfig({
+      path: file,
+      stateDir,
+      env: {},
+      debounceMs: 40,
+      current: () => current,
+      onChange: (change) => changes.push(change),
+      onInvalid: () => {},
+    });
+    handles.push(handle);
+    fs.writeFileSync(file, "gateway:\n  port: 18790\n");
+    await waitFor(() => changes.length === 1, 5000, "onChange after creation");
+    expect(changes[0]!.changedPaths).toEqual(["gateway.port"]);
+    expect(changes[0]!.loaded.path).toBe(file);
+  });
+
   it("stops reporting after close()", async () => {
     const w = await startWatching("logging:\n  level: info\n");
     await w.handle.close();
