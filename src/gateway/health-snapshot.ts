@@ -1,31 +1,5 @@
-import type { OpenClawConfig } from "../config/index.js";
+import { listAgentConfigs } from "../agents/agent-config.js";
 import type { GatewayRuntime } from "./runtime.js";
-
-export interface AgentSummary {
-  agentId: string;
-  name?: string;
-  isDefault: boolean;
-}
-
-/** Agents named in config (`agents.entries` or legacy `agents.list`); `main` when none. */
-export function listConfiguredAgents(config: OpenClawConfig): AgentSummary[] {
-  const agents = (config.agents ?? {}) as {
-    list?: { id: string; name?: string; default?: boolean }[];
-    entries?: Record<string, { name?: string; default?: boolean }>;
-  };
-  const found: { agentId: string; name?: string; default?: boolean }[] = [];
-  for (const entry of agents.list ?? []) found.push({ agentId: entry.id.toLowerCase(), name: entry.name, default: entry.default });
-  for (const [id, entry] of Object.entries(agents.entries ?? {})) {
-    found.push({ agentId: id.toLowerCase(), name: entry?.name, default: entry?.default });
-  }
-  if (found.length === 0) return [{ agentId: "main", isDefault: true }];
-  const defaultId = (found.find((a) => a.default) ?? found[0]!).agentId;
-  return found.map((a) => ({ agentId: a.agentId, ...(a.name ? { name: a.name } : {}), isDefault: a.agentId === defaultId }));
-}
-
-export function defaultAgentId(config: OpenClawConfig): string {
-  return listConfiguredAgents(config).find((a) => a.isDefault)!.agentId;
-}
 
 /**
  * HealthSnapshot (reference §1.3.3). `ok: true` means "snapshot produced". Only subsystems this
@@ -34,14 +8,14 @@ export function defaultAgentId(config: OpenClawConfig): string {
 export function buildHealthSnapshot(runtime: GatewayRuntime): Record<string, unknown> {
   const started = performance.now();
   const config = runtime.config();
-  const agents = listConfiguredAgents(config);
+  const agents = listAgentConfigs(config).map((a) => ({ agentId: a.id, ...(a.name ? { name: a.name } : {}), isDefault: a.isDefault }));
   const now = Date.now();
   return {
     ok: true,
     ts: now,
     readiness: { ready: runtime.ready() },
     defaultAgentId: agents.find((a) => a.isDefault)!.agentId,
-    agents: agents.map((a) => ({ ...a })),
+    agents,
     channels: {},
     channelOrder: [],
     channelLabels: {},
