@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
+import { LoopDetection, ProviderToolPolicy, ToolAllowDeny } from "./tools.js";
 
 export const AGENT_ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
 export const AGENT_ID_DESCRIPTION = "an agent id: 1-64 of a-z, 0-9, _ or -, starting with a letter or digit";
@@ -28,6 +29,9 @@ const AgentTools = Type.Object({
   profile: Type.Optional(stringEnum(["minimal", "coding", "messaging", "full"])),
   allow: Type.Optional(StringList),
   deny: Type.Optional(StringList),
+  byProvider: Type.Optional(Type.Record(Type.String(), ProviderToolPolicy)),
+  sandbox: Type.Optional(Type.Object({ tools: Type.Optional(ToolAllowDeny) })),
+  loopDetection: Type.Optional(LoopDetection),
 });
 
 const SubagentLimits = Type.Object({

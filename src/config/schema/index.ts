@@ -4,6 +4,7 @@ import { GatewaySchema } from "./gateway.js";
 import { LoggingSchema } from "./logging.js";
 import { ModelsSchema } from "./models.js";
 import { SessionSchema } from "./session.js";
+import { ToolsSchema } from "./tools.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -17,6 +18,7 @@ export const OpenClawConfigSchema = Type.Object({
   agents: Type.Optional(AgentsSchema),
   models: Type.Optional(ModelsSchema),
   session: Type.Optional(SessionSchema),
+  tools: Type.Optional(ToolsSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */

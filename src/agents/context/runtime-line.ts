@@ -1,0 +1,38 @@
+export interface RuntimeInfo {
+  agentId: string;
+  host: string;
+  /** e.g. "linux 6.8.0 (x64)". */
+  os: string;
+  /** e.g. "v20.19.0". */
+  node: string;
+  /** "provider/model". */
+  model: string;
+  channel?: string;
+  capabilities?: string[];
+}
+
+function clean(value: string | undefined): string {
+  // One line, and no " | " that would read as a field separator.
+  return (value ?? "").replace(/\s+/g, " ").replace(/\|/g, "/").trim();
+}
+
+/**
+ * `Runtime: agent=main | host=box | os=linux (x64) | node=v20.19.0 | model=anthropic/claude-x`
+ * (reference §4.3). Empty fields are left out; capabilities are shown only with a channel,
+ * because they describe what that channel can render.
+ */
+export function formatRuntimeLine(runtime: RuntimeInfo): string {
+  const fields: [string, string][] = [
+    ["agent", clean(runtime.agentId)],
+    ["host", clean(runtime.host)],
+    ["os", clean(runtime.os)],
+    ["node", clean(runtime.node)],
+    ["model", clean(runtime.model)],
+    ["channel", clean(runtime.channel)],
+  ];
+  if (clean(runtime.channel)) {
+    const capabilities = (runtime.capabilities ?? []).map(clean).filter(Boolean);
+    fields.push(["capabilities", capabilities.length > 0 ? capabilities.join(",") : "none"]);
+  }
+  return `Runtime: ${fields.filter(([, value]) => value !== "").map(([key, value]) => `${key}=${value}`).join(" | ")}`;
+}

@@ -1,0 +1,127 @@
+import { renderSkillsIndex, type SkillIndexEntry } from "../skills/skills-index.js";
+import type { LoadedBootstrap } from "./bootstrap-files.js";
+import { formatCurrentTime } from "./format-current-time.js";
+import {
+  DAILY_NOTES_NOTE,
+  IDENTITY_LINE,
+  MEMORY_RECALL_TEXT,
+  NO_TOOLS,
+  PROJECT_CONTEXT_INTRO,
+  SAFETY_RULES,
+  SOUL_NOTE,
+  TOOLS_INTRO,
+  TOOLS_NOTE,
+} from "./prompt-texts.js";
+import { formatRuntimeLine, type RuntimeInfo } from "./runtime-line.js";
+import { orderToolsForPrompt } from "./tool-order.js";
+
+/** `full` for main sessions, `minimal` for sub-agents, `none` for a bare identity line. */
+export type PromptMode = "full" | "minimal" | "none";
+
+export type PromptSectionName =
+  | "identity"
+  | "tools"
+  | "safety"
+  | "skills"
+  | "memory"
+  | "workspace"
+  | "bootstrap"
+  | "extra"
+  | "runtime"
+  | "datetime";
+
+export interface BuildSystemPromptParams {
+  mode: PromptMode;
+  agentId: string;
+  /** The agent's configured display name (`identity.name`), if any. */
+  identityName?: string;
+  /** One-line summaries; the full schemas travel separately as tool definitions. */
+  tools: { name: string; summary: string }[];
+  /** In precedence order, already gated (see filterSkills). */
+  skills: SkillIndexEntry[];
+  skillsCharBudget?: number;
+  memoryToolsAvailable: boolean;
+  workspaceDir: string;
+  bootstrap: LoadedBootstrap;
+  runtime: RuntimeInfo;
+  now: Date;
+  timeZone: string;
+  /** Group-chat context for main sessions, the task brief for sub-agents. */
+  extraSystemPrompt?: string;
+}
+
+export interface BuiltSystemPrompt {
+  text: string;
+  /** Each section's size, in prompt order; for `/context`-style reports and budget tests. */
+  sections: { name: PromptSectionName; chars: number }[];
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function identitySection(identityName: string | undefined): string {
+  const name = identityName ? oneLine(identityName) : "";
+  return name ? `${IDENTITY_LINE}\nYour name is ${name}.` : IDENTITY_LINE;
+}
+
+function toolsSection(tools: BuildSystemPromptParams["tools"]): string {
+  const ordered = orderToolsForPrompt(tools);
+  if (ordered.length === 0) return `## Tooling\n${NO_TOOLS}`;
+  const lines = ordered.map((tool) => `- ${tool.name} — ${oneLine(tool.summary)}`);
+  return ["## Tooling", TOOLS_INTRO, ...lines, TOOLS_NOTE].join("\n");
+}
+
+function safetySection(): string {
+  return ["## Safety", ...SAFETY_RULES.map((rule) => `- ${rule}`)].join("\n");
+}
+
+function workspaceSection(workspaceDir: string, withMemoryNotes: boolean): string {
+  const lines = ["## Workspace", `Your working directory: ${workspaceDir}`, "Relative paths resolve against it. It is your default folder, not a sandbox."];
+  if (withMemoryNotes) lines.push(DAILY_NOTES_NOTE);
+  return lines.join("\n");
+}
+
+function bootstrapSection(bootstrap: LoadedBootstrap): string | null {
+  if (bootstrap.files.length === 0) return null;
+  const intro = [PROJECT_CONTEXT_INTRO];
+  if (bootstrap.files.some((file) => file.name === "SOUL.md")) intro.push(SOUL_NOTE);
+  const files = bootstrap.files.map((file) => `## ${file.name}\n\n${file.content}`);
+  return ["# Project Context", intro.join("\n"), ...files].join("\n\n");
+}
+
+/**
+ * Assembles the system prompt. A pure function of its parameters: it reads no files, no clock
+ * and no config, so the same inputs give the same bytes.
+ *
+ * Order matters for prompt caching (seed 004): providers reuse the longest unchanged prefix, so
+ * everything stable comes first (identity, tools, safety, skills, memory rule, workspace, the
+ * bootstrap files), then what varies by session (extra context, runtime line), and the clock,
+ * which changes every request, comes last.
+ */
+export function buildSystemPrompt(params: BuildSystemPromptParams): BuiltSystemPrompt {
+  const sections: { name: PromptSectionName; text: string | null }[] = [{ name: "identity", text: identitySection(params.identityName) }];
+
+  if (params.mode !== "none") {
+    const full = params.mode === "full";
+    sections.push({ name: "tools", text: toolsSection(params.tools) });
+    if (full) {
+      sections.push({ name: "safety", text: safetySection() });
+      const index = renderSkillsIndex(params.skills, { workspaceDir: params.workspaceDir, budgetChars: params.skillsCharBudget });
+      sections.push({ name: "skills", text: index.text ? `## Skills\n${index.text}` : null });
+      sections.push({ name: "memory", text: params.memoryToolsAvailable ? `## Memory Recall\n${MEMORY_RECALL_TEXT}` : null });
+    }
+    sections.push({ name: "workspace", text: workspaceSection(params.workspaceDir, full) });
+    if (full) sections.push({ name: "bootstrap", text: bootstrapSection(params.bootstrap) });
+    const extra = params.extraSystemPrompt?.trim();
+    if (extra) sections.push({ name: "extra", text: `${full ? "## Group Chat Context" : "## Subagent Context"}\n${extra}` });
+    sections.push({ name: "runtime", text: `## Runtime\n${formatRuntimeLine(params.runtime)}` });
+    sections.push({ name: "datetime", text: `## Current Date & Time\n${formatCurrentTime(params.now, params.timeZone)}` });
+  }
+
+  const present = sections.filter((section): section is { name: PromptSectionName; text: string } => section.text !== null);
+  return {
+    text: present.map((section) => section.text).join("\n\n"),
+    sections: present.map((section) => ({ name: section.name, chars: section.text.length })),
+  };
+}

@@ -1,0 +1,173 @@
+import { OWNER_ONLY_TOOLS } from "./owner-only-tools.js";
+import {
+  findAgentTools,
+  findKeyedBlock,
+  findProviderBlock,
+  readPolicyBlock,
+  readRecord,
+  readStringList,
+  readToolsConfig,
+  type ConfigRecord,
+  type LocatedBlock,
+} from "./policy-config.js";
+import { PolicyRecorder, type LocatedList } from "./policy-recorder.js";
+import { SANDBOX_DEFAULT_ALLOW, SANDBOX_DEFAULT_DENY } from "./sandbox-tool-defaults.js";
+import { compileToolList } from "./tool-matcher.js";
+import { isToolProfileName, profileAllowList } from "./tool-profiles.js";
+import type { EffectiveTools, PolicyStage, ToolPolicyInput } from "./types.js";
+
+/**
+ * Which tools this agent may use for this request. Layers, in order:
+ *   1. profile   `agents…tools.profile`, else `tools.profile`
+ *   2. global    `tools.allow` / `tools.deny`
+ *   3. agent     `agents.entries.<id>.tools` or `agents.list[id=…].tools` allow / deny
+ *   4. owner     exec, process, gateway, cron (+ `ownerOnlyTools`) for non-owner senders
+ *   5. channel   `tools.byChannel.<channel>` allow / deny
+ *   6. provider  `tools.byProvider.<provider/model | provider>` profile, allow / deny, then the
+ *                agent's own `tools.byProvider` the same way
+ *   7. sandbox   when sandboxed: `agents…tools.sandbox.tools`, else `tools.sandbox.tools`, else
+ *                the built-in sandbox lists
+ * Each layer only removes from what the previous one left, so the result is the intersection
+ * of every layer; the order matters only for which layer an explanation blames.
+ */
+export function resolveEffectiveTools(input: ToolPolicyInput): EffectiveTools {
+  const tools = readToolsConfig(input.config);
+  const agent = findAgentTools(input.config, input.agentId);
+  const recorder = new PolicyRecorder(dedupe(input.available));
+
+  applyProfileLayer(recorder, tools, agent);
+  applyScope(recorder, "global", "tools", readPolicyBlock(tools));
+  if (agent) applyScope(recorder, "agent", agent.path, readPolicyBlock(agent.tools));
+  else recorder.skip("agent", `agents.entries.${input.agentId}.tools`, "no per-agent tool policy");
+  applyOwnerLayer(recorder, input);
+  applyChannelLayer(recorder, tools, input.channel);
+  applyProviderLayer(recorder, tools, agent, input);
+  applySandboxLayer(recorder, tools, agent, input.sandboxed === true);
+
+  return {
+    context: {
+      agentId: input.agentId,
+      ...(input.provider ? { provider: input.provider } : {}),
+      ...(input.modelId ? { modelId: input.modelId } : {}),
+      ...(input.channel ? { channel: input.channel } : {}),
+      senderIsOwner: input.senderIsOwner,
+      sandboxed: input.sandboxed === true,
+    },
+    allowed: recorder.current,
+    steps: recorder.steps,
+    removed: recorder.removed,
+    warnings: recorder.warnings,
+  };
+}
+
+function applyProfileLayer(
+  recorder: PolicyRecorder,
+  tools: ConfigRecord | undefined,
+  agent: { path: string; tools: ConfigRecord } | undefined,
+): void {
+  // The agent's profile replaces the global one rather than stacking on it: an agent set to
+  // "coding" under a global "messaging" gets coding tools (later layers still narrow).
+  const agentProfile = agent ? readPolicyBlock(agent.tools).profile : undefined;
+  const globalProfile = readPolicyBlock(tools).profile;
+  const source = agentProfile ? `${agent?.path}.profile` : "tools.profile";
+  applyProfile(recorder, "profile", source, agentProfile ?? globalProfile);
+}
+
+function applyProfile(recorder: PolicyRecorder, stage: PolicyStage, source: string, profile: string | undefined): void {
+  if (!profile) {
+    recorder.skip(stage, source, "no profile (no restriction)");
+    return;
+  }
+  const name = profile.toLowerCase();
+  if (!isToolProfileName(name)) {
+    recorder.warn(`${source}: unknown profile "${profile}" ignored (expected minimal, coding, messaging or full)`);
+    recorder.skip(stage, source, `unknown profile "${profile}" (ignored)`);
+    return;
+  }
+  const allow = profileAllowList(name);
+  if (!allow) {
+    recorder.skip(stage, source, `profile "${name}" (no restriction)`);
+    return;
+  }
+  recorder.applyAllowDeny(stage, source, { path: source, entries: allow, name: `profile "${name}"` }, undefined);
+}
+
+/** A scope's allow/deny, each list located at its own key for precise blame. */
+function applyScope(recorder: PolicyRecorder, stage: PolicyStage, path: string, block: LocatedBlock["block"]): void {
+  const allow: LocatedList | undefined = block.allow ? { path: `${path}.allow`, entries: block.allow } : undefined;
+  const deny: LocatedList | undefined = block.deny ? { path: `${path}.deny`, entries: block.deny } : undefined;
+  recorder.applyAllowDeny(stage, path, allow, deny);
+}
+
+function applyOwnerLayer(recorder: PolicyRecorder, input: ToolPolicyInput): void {
+  const source = "owner-only tools";
+  if (input.senderIsOwner) {
+    recorder.skip("owner", source, "sender is the owner");
+    return;
+  }
+  const ownerOnly = compileToolList([...OWNER_ONLY_TOOLS, ...input.ownerOnlyTools]);
+  recorder.removeWhere("owner", source, `sender is not the owner; removes ${ownerOnly.entries.join(", ")}`, (tool) =>
+    ownerOnly.matchOf(tool) !== undefined ? { layer: source, reason: "only the owner may use it; this sender is not the owner" } : undefined,
+  );
+}
+
+function applyChannelLayer(recorder: PolicyRecorder, tools: ConfigRecord | undefined, channel: string | undefined): void {
+  const found = findKeyedBlock(readRecord(tools, "byChannel"), "tools.byChannel", channel);
+  if (!found) {
+    recorder.skip("channel", channel ? `tools.byChannel.${channel}` : "tools.byChannel", channel ? "no policy for this channel" : "no channel given");
+    return;
+  }
+  applyScope(recorder, "channel", found.path, found.block);
+}
+
+function applyProviderLayer(
+  recorder: PolicyRecorder,
+  tools: ConfigRecord | undefined,
+  agent: { path: string; tools: ConfigRecord } | undefined,
+  input: ToolPolicyInput,
+): void {
+  const scopes: LocatedBlock[] = [];
+  const global = findProviderBlock(readRecord(tools, "byProvider"), "tools.byProvider", input.provider, input.modelId);
+  if (global) scopes.push(global);
+  const own = agent && findProviderBlock(readRecord(agent.tools, "byProvider"), `${agent.path}.byProvider`, input.provider, input.modelId);
+  if (own) scopes.push(own);
+  if (scopes.length === 0) {
+    const detail = input.provider || input.modelId ? "no policy for this provider or model" : "no provider given";
+    recorder.skip("provider", "tools.byProvider", detail);
+    return;
+  }
+  for (const scope of scopes) {
+    // A provider entry may carry its own profile; it narrows like any other allow list.
+    if (scope.block.profile) applyProfile(recorder, "provider", `${scope.path}.profile`, scope.block.profile);
+    if (scope.block.allow || scope.block.deny || !scope.block.profile) applyScope(recorder, "provider", scope.path, scope.block);
+  }
+}
+
+function applySandboxLayer(
+  recorder: PolicyRecorder,
+  tools: ConfigRecord | undefined,
+  agent: { path: string; tools: ConfigRecord } | undefined,
+  sandboxed: boolean,
+): void {
+  if (!sandboxed) {
+    recorder.skip("sandbox", "tools.sandbox.tools", "not sandboxed");
+    return;
+  }
+  const agentPath = agent ? `${agent.path}.sandbox.tools` : undefined;
+  const agentLists = readRecord(readRecord(agent?.tools, "sandbox"), "tools");
+  const globalLists = readRecord(readRecord(tools, "sandbox"), "tools");
+  // Each list is picked on its own: the agent's value replaces the global one, which replaces
+  // the built-in default.
+  const pick = (key: "allow" | "deny", fallback: readonly string[]): LocatedList => {
+    const fromAgent = readStringList(agentLists?.[key]);
+    if (fromAgent && agentPath) return { path: `${agentPath}.${key}`, entries: fromAgent };
+    const fromGlobal = readStringList(globalLists?.[key]);
+    if (fromGlobal) return { path: `tools.sandbox.tools.${key}`, entries: fromGlobal };
+    return { path: `sandbox default ${key} list`, entries: fallback, ...(key === "allow" ? { name: "the sandbox default allow list" } : {}) };
+  };
+  recorder.applyAllowDeny("sandbox", "tools.sandbox.tools", pick("allow", SANDBOX_DEFAULT_ALLOW), pick("deny", SANDBOX_DEFAULT_DENY));
+}
+
+function dedupe(names: readonly string[]): string[] {
+  return [...new Set(names)];
+}

@@ -1,0 +1,26 @@
+/**
+ * The sandbox layer's lists when neither `agents…tools.sandbox.tools` nor
+ * `tools.sandbox.tools` sets them (OpenClaw does the same). A sandboxed session keeps the
+ * tools that work inside the container and loses the ones that act on the host or the
+ * outside world: a browser, canvas and node/computer control, cron and the gateway.
+ * Each list is replaced separately: configuring only `deny` keeps the default `allow`.
+ */
+export const SANDBOX_DEFAULT_ALLOW: readonly string[] = [
+  "exec",
+  "process",
+  "read",
+  "write",
+  "edit",
+  "apply_patch",
+  "image",
+  "sessions_list",
+  "sessions_history",
+  "sessions_search",
+  "sessions_send",
+  "sessions_spawn",
+  "sessions_yield",
+  "subagents",
+  "session_status",
+];
+
+export const SANDBOX_DEFAULT_DENY: readonly string[] = ["browser", "canvas", "computer", "nodes", "cron", "gateway"];

@@ -1,0 +1,46 @@
+/**
+ * `tools.profile` presets: the base allow list every later layer narrows. Contents follow the
+ * current reference (agent-runtime.md §6.2); `full` means no restriction, like no profile.
+ */
+export const TOOL_PROFILE_NAMES = ["minimal", "coding", "messaging", "full"] as const;
+export type ToolProfileName = (typeof TOOL_PROFILE_NAMES)[number];
+
+const PROFILE_ALLOW: Readonly<Record<ToolProfileName, readonly string[] | undefined>> = {
+  minimal: ["session_status"],
+  coding: [
+    "group:fs",
+    "group:runtime",
+    "group:web",
+    "group:sessions",
+    "group:memory",
+    "group:media",
+    "cron",
+    "progress_card",
+    "update_plan",
+    "ask_user",
+    "skill_workshop",
+  ],
+  messaging: [
+    "group:messaging",
+    "sessions_list",
+    "sessions_history",
+    "sessions_search",
+    "sessions_send",
+    "conversations_*",
+    "sessions_spawn",
+    "sessions_yield",
+    "subagents",
+    "session_status",
+    "ask_user",
+  ],
+  full: undefined,
+};
+
+export function isToolProfileName(value: string): value is ToolProfileName {
+  return (TOOL_PROFILE_NAMES as readonly string[]).includes(value);
+}
+
+/** The profile's allow list, or undefined when the profile restricts nothing (`full`). */
+export function profileAllowList(profile: ToolProfileName): readonly string[] | undefined {
+  return PROFILE_ALLOW[profile];
+}

@@ -1,0 +1,60 @@
+/** The layers of the tool policy, in the order they are applied. */
+export type PolicyStage = "profile" | "global" | "agent" | "owner" | "channel" | "provider" | "sandbox";
+
+export interface ToolPolicyInput {
+  /** The validated OpenClawConfig; read defensively because some tool keys are not typed yet. */
+  config: unknown;
+  agentId: string;
+  provider?: string;
+  /** The model id within the provider ("gpt-5"); "provider/model" is accepted too. */
+  modelId?: string;
+  /** The channel the request came from ("telegram", "discord", "webchat"…). */
+  channel?: string;
+  senderIsOwner: boolean;
+  sandboxed?: boolean;
+  /** Tools flagged `ownerOnly` at registration, on top of the built-in owner-only set. */
+  ownerOnlyTools: string[];
+  /** Every tool registered for this run, before any policy. */
+  available: string[];
+}
+
+/** Why one tool is not in the final set. */
+export interface RemovedTool {
+  tool: string;
+  /** The config path (or built-in rule) that removed it, e.g. "agents.list[restricted].tools.deny". */
+  layer: string;
+  /** E.g. `matches deny entry "exec"`, `not in profile "minimal"`. */
+  reason: string;
+  stage: PolicyStage;
+}
+
+/** One application of one rule; `before`/`after` let an explanation show the narrowing. */
+export interface PolicyStep {
+  stage: PolicyStage;
+  /** The config key this step read (e.g. `tools.byProvider.google`) or the built-in rule's name. */
+  source: string;
+  /** False when nothing applied (not configured, owner sender, not sandboxed); then after = before. */
+  applied: boolean;
+  /** What the rule said, for humans: "allow: read, write; deny: gateway", "not configured". */
+  detail: string;
+  before: string[];
+  after: string[];
+}
+
+export interface EffectiveTools {
+  /** The request the policy was evaluated for, echoed so an explanation is self-contained. */
+  context: {
+    agentId: string;
+    provider?: string;
+    modelId?: string;
+    channel?: string;
+    senderIsOwner: boolean;
+    sandboxed: boolean;
+  };
+  /** Tools the model may see, in `available` order. */
+  allowed: string[];
+  steps: PolicyStep[];
+  removed: RemovedTool[];
+  /** Config that probably does not do what was meant: unknown groups, names of no tool, unknown profiles. */
+  warnings: string[];
+}

@@ -1,0 +1,165 @@
+import type { Dirent } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { resolveBundledSkillsDir } from "./bundled-skills-dir.js";
+import { parseSkillFile } from "./parse-skill.js";
+import type { DiscoveredSkill, SkillSource } from "./skill-types.js";
+
+/** OpenClaw's discovery limits (reference §5.3): a runaway folder cannot stall start-up. */
+export const MAX_CANDIDATES_PER_ROOT = 300;
+export const MAX_SKILLS_LOADED_PER_SOURCE = 200;
+export const MAX_SKILL_FILE_BYTES = 256_000;
+
+export interface SkillRoot {
+  dir: string;
+  source: SkillSource;
+}
+
+export interface DiscoverSkillsOptions {
+  workspaceDir: string;
+  stateDir: string;
+  /** Plugin skill folders and `skills.load.extraDirs`, lowest precedence, first listed wins. */
+  extraDirs?: readonly string[];
+  /** The package's `skills/` folder; located automatically when undefined, none when null. */
+  bundledDir?: string | null;
+  /** HOME, to find `~/.agents/skills`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface DiscoveredSkills {
+  /** In precedence order: by source, then by folder name within a source. */
+  skills: DiscoveredSkill[];
+  /** Skills hidden by a same-named skill of higher precedence. */
+  overridden: { name: string; filePath: string; by: string }[];
+  warnings: string[];
+}
+
+function expandHome(input: string, home: string): string {
+  if (input === "~") return home;
+  return input.startsWith("~/") ? path.join(home, input.slice(2)) : input;
+}
+
+/** Every place skills are read from, highest precedence first (reference §5.2). */
+export function skillRoots(options: DiscoverSkillsOptions): SkillRoot[] {
+  const env = options.env ?? process.env;
+  const home = env.HOME?.trim() || os.homedir();
+  const stateDir = path.resolve(options.stateDir);
+  const roots: SkillRoot[] = [
+    { dir: path.join(options.workspaceDir, "skills"), source: "workspace" },
+    { dir: path.join(options.workspaceDir, ".agents", "skills"), source: "workspace-agents" },
+  ];
+  // ~/.agents/skills is shared with other agent tools; an isolated state dir (a profile, a test)
+  // must not pick it up, so it only counts with the default ~/.openclaw.
+  if (stateDir === path.join(home, ".openclaw")) roots.push({ dir: path.join(home, ".agents", "skills"), source: "personal-agents" });
+  roots.push({ dir: path.join(stateDir, "skills"), source: "managed" });
+  const bundled = options.bundledDir === undefined ? resolveBundledSkillsDir() : options.bundledDir;
+  if (bundled) roots.push({ dir: bundled, source: "bundled" });
+  for (const extra of options.extraDirs ?? []) roots.push({ dir: path.resolve(expandHome(extra, home)), source: "extra" });
+  // The same folder listed twice (a workspace inside the state dir, say) is scanned once.
+  const seen = new Set<string>();
+  return roots.filter((root) => {
+    const key = path.resolve(root.dir);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+type Candidate = { skill: DiscoveredSkill } | { warning: string } | null;
+
+async function loadCandidate(rootReal: string, root: SkillRoot, folder: string): Promise<Candidate> {
+  const filePath = path.join(root.dir, folder, "SKILL.md");
+  let real: string;
+  try {
+    real = await fs.realpath(filePath);
+  } catch {
+    return null; // A folder without SKILL.md is not a skill; nothing to report.
+  }
+  // A symlink may point anywhere; a skill is only trusted from inside the folder it was found in.
+  if (real !== rootReal && !real.startsWith(rootReal + path.sep)) {
+    return { warning: `${filePath}: skipped, it resolves outside ${root.dir}` };
+  }
+  const stat = await fs.stat(real);
+  if (!stat.isFile()) return null;
+  if (stat.size > MAX_SKILL_FILE_BYTES) {
+    return { warning: `${filePath}: skipped, ${stat.size} bytes is over the ${MAX_SKILL_FILE_BYTES}-byte limit` };
+  }
+  const parsed = parseSkillFile(await fs.readFile(real, "utf8"), filePath, root.source);
+  return "error" in parsed ? { warning: `${filePath}: skipped, ${parsed.error}` } : parsed;
+}
+
+/** One root's skills: `<root>/<folder>/SKILL.md`, folders in name order for a stable result. */
+async function scanRoot(root: SkillRoot, warnings: string[]): Promise<DiscoveredSkill[]> {
+  let entries: Dirent[];
+  let rootReal: string;
+  try {
+    rootReal = await fs.realpath(root.dir);
+    entries = await fs.readdir(rootReal, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") warnings.push(`${root.dir}: skills folder not readable (${code ?? error})`);
+    return [];
+  }
+  const folders = entries
+    .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !entry.name.startsWith("."))
+    .map((entry) => entry.name)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (folders.length > MAX_CANDIDATES_PER_ROOT) {
+    warnings.push(`${root.dir}: ${folders.length} folders, only the first ${MAX_CANDIDATES_PER_ROOT} are scanned`);
+  }
+  const candidates = await Promise.all(
+    folders.slice(0, MAX_CANDIDATES_PER_ROOT).map((folder) =>
+      loadCandidate(rootReal, root, folder).catch((error: Error): Candidate => ({ warning: `${path.join(root.dir, folder)}: skipped, ${error.message}` })),
+    ),
+  );
+
+  const skills: DiscoveredSkill[] = [];
+  const names = new Map<string, string>();
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    if ("warning" in candidate) {
+      warnings.push(candidate.warning);
+      continue;
+    }
+    const { skill } = candidate;
+    const first = names.get(skill.name);
+    if (first) {
+      warnings.push(`${skill.filePath}: skipped, skill "${skill.name}" is already defined by ${first}`);
+      continue;
+    }
+    if (skills.length >= MAX_SKILLS_LOADED_PER_SOURCE) {
+      warnings.push(`${root.dir}: more than ${MAX_SKILLS_LOADED_PER_SOURCE} skills, the rest are ignored`);
+      break;
+    }
+    names.set(skill.name, skill.filePath);
+    skills.push(skill);
+  }
+  return skills;
+}
+
+/**
+ * Finds every skill an agent may be offered. A bad SKILL.md is skipped with a warning, never
+ * thrown: one broken third-party skill must not take the agent down.
+ */
+export async function discoverSkills(options: DiscoverSkillsOptions): Promise<DiscoveredSkills> {
+  const roots = skillRoots(options);
+  const perRootWarnings = roots.map((): string[] => []);
+  const perRoot = await Promise.all(roots.map((root, i) => scanRoot(root, perRootWarnings[i]!)));
+
+  const skills: DiscoveredSkill[] = [];
+  const overridden: DiscoveredSkills["overridden"] = [];
+  const winners = new Map<string, DiscoveredSkill>();
+  for (const found of perRoot) {
+    for (const skill of found) {
+      const winner = winners.get(skill.name);
+      if (winner) {
+        overridden.push({ name: skill.name, filePath: skill.filePath, by: winner.filePath });
+        continue;
+      }
+      winners.set(skill.name, skill);
+      skills.push(skill);
+    }
+  }
+  return { skills, overridden, warnings: perRootWarnings.flat() };
+}

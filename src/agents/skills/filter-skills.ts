@@ -1,0 +1,94 @@
+import { getConfigValue } from "../../config/index.js";
+import { createBinaryLookup } from "./binary-on-path.js";
+import type { DiscoveredSkill } from "./skill-types.js";
+
+/** `skills.entries.<key>` (reference §5.1). The clone's config schema has no `skills` section yet. */
+export interface SkillEntryConfig {
+  enabled?: boolean;
+  apiKey?: string;
+  env?: Record<string, string>;
+}
+
+export interface SkillFilterContext {
+  /** `process.platform` by default. */
+  platform?: string;
+  /** PATH for `requires.bins` and the variables for `requires.env`; `process.env` by default. */
+  env?: NodeJS.ProcessEnv;
+  /** The loaded config, for `requires.config` key paths. */
+  config?: unknown;
+  /** From `resolveSkillAllowlist`; undefined means every skill is allowed. */
+  allowlist?: readonly string[];
+  /** `skills.allowBundled`: restricts bundled skills only; undefined means all of them. */
+  allowBundled?: readonly string[];
+  /** `skills.entries`, keyed by skill key (the name unless the skill sets `skillKey`). */
+  entries?: Readonly<Record<string, SkillEntryConfig>>;
+  /** Replaces the PATH lookup (tests, or a remote node's binaries). */
+  hasBinary?: (name: string) => boolean;
+}
+
+export interface DroppedSkill {
+  name: string;
+  reason: string;
+}
+
+export interface FilteredSkills {
+  kept: DiscoveredSkill[];
+  dropped: DroppedSkill[];
+}
+
+function isSet(value: string | undefined): boolean {
+  return value !== undefined && value.trim() !== "";
+}
+
+function configTruthy(config: unknown, keyPath: string): boolean {
+  try {
+    const { found, value } = getConfigValue(config, keyPath);
+    return found && Boolean(value);
+  } catch {
+    return false; // A malformed key path can never be satisfied.
+  }
+}
+
+/** Why `skill` may not be offered, or null when it may. Checks run cheapest and most decisive first. */
+function dropReason(skill: DiscoveredSkill, ctx: Required<Pick<SkillFilterContext, "platform" | "env" | "hasBinary">> & SkillFilterContext): string | null {
+  const key = skill.gating.skillKey ?? skill.name;
+  const entry = ctx.entries?.[key];
+  if (entry?.enabled === false) return `disabled by skills.entries.${key}.enabled`;
+  if (ctx.allowlist && !ctx.allowlist.includes(skill.name)) return "not in the agent's skills allowlist";
+  if (skill.source === "bundled" && ctx.allowBundled && !ctx.allowBundled.includes(skill.name)) return "bundled skill not in skills.allowBundled";
+  const { os, requires, always, primaryEnv } = skill.gating;
+  if (os && os.length > 0 && !os.includes(ctx.platform)) return `needs os ${os.join(" or ")} (this is ${ctx.platform})`;
+  if (always) return null;
+
+  const missingBins = requires.bins.filter((bin) => !ctx.hasBinary(bin));
+  if (missingBins.length > 0) return `missing on PATH: ${missingBins.join(", ")}`;
+  if (requires.anyBins.length > 0 && !requires.anyBins.some((bin) => ctx.hasBinary(bin))) {
+    return `needs one of on PATH: ${requires.anyBins.join(", ")}`;
+  }
+  const supplied = (name: string) =>
+    isSet(ctx.env[name]) || isSet(entry?.env?.[name]) || (name === primaryEnv && isSet(entry?.apiKey));
+  const missingEnv = requires.env.filter((name) => !supplied(name));
+  if (missingEnv.length > 0) return `missing env: ${missingEnv.join(", ")}`;
+  const falsy = requires.config.filter((keyPath) => !configTruthy(ctx.config, keyPath));
+  if (falsy.length > 0) return `config not set: ${falsy.join(", ")}`;
+  return null;
+}
+
+/**
+ * Keeps the skills this agent can use here and now, in their given order, and says why each
+ * other one was dropped (for `skills check` and logs). Channel and sender gating is not done:
+ * the reference defines no such skill fields; tool policy covers who may do what.
+ */
+export function filterSkills(skills: readonly DiscoveredSkill[], context: SkillFilterContext = {}): FilteredSkills {
+  const env = context.env ?? process.env;
+  const platform = context.platform ?? process.platform;
+  const ctx = { ...context, env, platform, hasBinary: context.hasBinary ?? createBinaryLookup(env, platform) };
+  const kept: DiscoveredSkill[] = [];
+  const dropped: DroppedSkill[] = [];
+  for (const skill of skills) {
+    const reason = dropReason(skill, ctx);
+    if (reason) dropped.push({ name: skill.name, reason });
+    else kept.push(skill);
+  }
+  return { kept, dropped };
+}

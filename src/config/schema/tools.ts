@@ -1,0 +1,36 @@
+import { Type } from "@sinclair/typebox";
+import { integer, StringList, stringEnum } from "./primitives.js";
+
+export const ToolProfile = stringEnum(["minimal", "coding", "messaging", "full"]);
+export const ToolAllowDeny = Type.Object({ allow: Type.Optional(StringList), deny: Type.Optional(StringList) });
+export const ProviderToolPolicy = Type.Object({
+  profile: Type.Optional(ToolProfile),
+  allow: Type.Optional(StringList),
+  deny: Type.Optional(StringList),
+});
+export const LoopDetection = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  maxConsecutiveCalls: Type.Optional(integer(1)),
+  maxSameFileReads: Type.Optional(integer(1)),
+});
+
+const ExecSettings = Type.Object({
+  security: Type.Optional(stringEnum(["deny", "allowlist", "full"])),
+  ask: Type.Optional(stringEnum(["off", "on-miss", "always"])),
+  allowlist: Type.Optional(StringList),
+  safeBins: Type.Optional(StringList),
+  timeoutSeconds: Type.Optional(integer(1, 86_400)),
+  approvalTimeoutSeconds: Type.Optional(integer(1, 86_400)),
+});
+
+/** `tools.*`: which tools agents get (the policy pipeline) and how exec is gated. */
+export const ToolsSchema = Type.Object({
+  profile: Type.Optional(ToolProfile),
+  allow: Type.Optional(StringList),
+  deny: Type.Optional(StringList),
+  byChannel: Type.Optional(Type.Record(Type.String(), ToolAllowDeny)),
+  byProvider: Type.Optional(Type.Record(Type.String(), ProviderToolPolicy)),
+  sandbox: Type.Optional(Type.Object({ tools: Type.Optional(ToolAllowDeny) })),
+  loopDetection: Type.Optional(LoopDetection),
+  exec: Type.Optional(ExecSettings),
+});

@@ -1,0 +1,37 @@
+import type { ModelApi } from "../agents/types.js";
+
+/** Providers that work with nothing but an API key in the environment. */
+export interface BuiltinProvider {
+  api: ModelApi;
+  baseUrl: string;
+}
+
+export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
+  anthropic: { api: "anthropic-messages", baseUrl: "https://api.anthropic.com" },
+  openai: { api: "openai-completions", baseUrl: "https://api.openai.com/v1" },
+};
+
+/** The apis this build can talk to; config may name others that are not implemented yet. */
+export const SUPPORTED_APIS: readonly ModelApi[] = ["anthropic-messages", "openai-completions"];
+
+/** Capabilities assumed for a model the config does not list. */
+export const MODEL_DEFAULTS = {
+  contextWindow: 128_000,
+  maxTokens: 8192,
+  reasoning: false,
+  input: ["text"] as ("text" | "image")[],
+} as const;
+
+export const EXAMPLE_MODEL_REF = "anthropic/claude-sonnet-4-5";
+
+/**
+ * `<PROVIDER>_API_KEY`: the provider id upper-cased, with anything that cannot appear in an
+ * environment variable name (`-`, `.`) turned into `_`, so `my-llm` reads `MY_LLM_API_KEY`.
+ */
+export function apiKeyEnvVar(providerId: string): string {
+  return `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`;
+}
+
+export function isSupportedApi(api: string): api is ModelApi {
+  return (SUPPORTED_APIS as readonly string[]).includes(api);
+}

@@ -1,0 +1,14 @@
+/**
+ * Models: resolving a `provider/model` ref against config and env, and streaming a turn
+ * from the provider behind it. The provider adapters (and their SDKs) are not re-exported
+ * here on purpose: `createStreamModel` imports them lazily, so importing this module stays
+ * cheap. Import `./anthropic-provider.js` / `./openai-completions-provider.js` directly to
+ * use one adapter on its own.
+ */
+export { resolveModel, listConfiguredModels } from "./resolve-model.js";
+export { parseModelRef, defaultModelRef, defaultModelFallbacks, type ModelRefParts } from "./model-ref.js";
+export { apiKeyEnvVar, BUILTIN_PROVIDERS, MODEL_DEFAULTS, SUPPORTED_APIS } from "./builtin-providers.js";
+export { createStreamModel } from "./stream-model.js";
+export { normalizeToolSchema } from "./tool-schema.js";
+export { redactSecrets } from "./model-errors.js";
+export type { ClassifiedModelError, ConfiguredModelInfo, ProviderModel, ResolveModelResult } from "./types.js";

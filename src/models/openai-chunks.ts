@@ -1,0 +1,108 @@
+import type OpenAI from "openai";
+import type { ModelStreamEvent } from "../agents/types.js";
+import type { AssistantTurn } from "./assistant-turn.js";
+import { parseToolArguments } from "./tool-arguments.js";
+import type { ReadResult } from "./types.js";
+
+interface PendingCall {
+  id: string;
+  name: string;
+  json: string;
+}
+
+type Delta = OpenAI.ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown };
+
+/**
+ * Reads Chat Completions chunks into an AssistantTurn. Tool calls arrive as fragments keyed
+ * by `index` (fragments of parallel calls may interleave); they are complete only when
+ * `finish_reason` arrives, so that is when each is parsed and emitted, in index order. The
+ * usage chunk comes after that, so the stream is read to its end before `done`.
+ */
+export class OpenAIChunkReader {
+  private readonly calls = new Map<number, PendingCall>();
+  private finishReason: string | null = null;
+
+  constructor(private readonly turn: AssistantTurn) {}
+
+  read(chunk: OpenAI.ChatCompletionChunk): ReadResult {
+    if (typeof chunk !== "object" || chunk === null) {
+      return { events: [], failure: { kind: "malformed", retryable: false, message: "stream chunk is not an object" } };
+    }
+    const events: ModelStreamEvent[] = [];
+    if (chunk.usage) events.push(this.usageEvent(chunk.usage));
+    // n is never set, so there is exactly one choice (none in the usage chunk).
+    const choice = chunk.choices?.[0];
+    if (!choice) return { events };
+    events.push(...this.delta((choice.delta ?? {}) as Delta));
+    if (choice.finish_reason && this.finishReason === null) {
+      this.finishReason = choice.finish_reason;
+      return this.flushToolCalls(events);
+    }
+    return { events };
+  }
+
+  finish(): ModelStreamEvent {
+    if (this.finishReason === null) {
+      return this.turn.fail({ kind: "malformed", retryable: true, message: "stream ended without a finish_reason" });
+    }
+    // OpenAI-compatible servers report a failed generation this way; it behaves like a 500.
+    if ((this.finishReason as string) === "error") {
+      return this.turn.fail({ kind: "server", retryable: true, message: "provider ended the stream with finish_reason \"error\"" });
+    }
+    if (this.finishReason === "length") return this.turn.done("length");
+    // Some compatible servers say "stop" even when the turn ends in tool calls.
+    return this.turn.done(this.turn.hasToolCalls() ? "toolUse" : "stop");
+  }
+
+  private delta(delta: Delta): ModelStreamEvent[] {
+    const events: ModelStreamEvent[] = [];
+    // DeepSeek-style servers stream reasoning as `reasoning_content`, OpenRouter as `reasoning`.
+    const reasoning = typeof delta.reasoning_content === "string" ? delta.reasoning_content : delta.reasoning;
+    if (typeof reasoning === "string" && reasoning) {
+      this.turn.appendThinking(reasoning);
+      events.push({ type: "thinking_delta", delta: reasoning });
+    }
+    const text = typeof delta.content === "string" && delta.content ? delta.content : delta.refusal;
+    if (typeof text === "string" && text) {
+      this.turn.appendText(text);
+      events.push({ type: "text_delta", delta: text });
+    }
+    for (const fragment of delta.tool_calls ?? []) {
+      const index = fragment.index ?? 0;
+      const pending = this.calls.get(index) ?? { id: "", name: "", json: "" };
+      this.calls.set(index, pending);
+      if (fragment.id && !pending.id) pending.id = fragment.id;
+      if (fragment.function?.name && !pending.name) pending.name = fragment.function.name;
+      if (fragment.function?.arguments) pending.json += fragment.function.arguments;
+    }
+    return events;
+  }
+
+  private flushToolCalls(events: ModelStreamEvent[]): ReadResult {
+    const ordered = [...this.calls.entries()].sort(([a], [b]) => a - b);
+    this.calls.clear();
+    for (const [index, pending] of ordered) {
+      const parsed = parseToolArguments(pending.json);
+      // Some servers omit ids; the transcript needs one to pair the result with the call.
+      const id = pending.id || `call_${index}_${Date.now().toString(36)}`;
+      if (!parsed.ok) {
+        return { events, failure: { kind: "malformed", retryable: false, message: `tool call ${pending.name || "?"} (${id}): ${parsed.error}` } };
+      }
+      if (!pending.name) {
+        return { events, failure: { kind: "malformed", retryable: false, message: `tool call ${id} has no function name` } };
+      }
+      const call = { type: "toolCall" as const, id, name: pending.name, arguments: parsed.value };
+      this.turn.addToolCall(call);
+      events.push({ type: "toolcall", call });
+    }
+    return { events };
+  }
+
+  // prompt_tokens includes cached tokens; our `input` counts only the uncached part, as
+  // Anthropic's does, so totals mean the same thing across providers.
+  private usageEvent(usage: OpenAI.CompletionUsage): ModelStreamEvent {
+    const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+    const input = Math.max(0, (usage.prompt_tokens ?? 0) - cached);
+    return { type: "usage", usage: this.turn.updateUsage({ input, output: usage.completion_tokens ?? 0, cacheRead: cached, cacheWrite: 0 }) };
+  }
+}

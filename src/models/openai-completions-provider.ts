@@ -1,0 +1,70 @@
+import OpenAI from "openai";
+import type { ModelRequest, ModelStreamEvent, StreamModelFn } from "../agents/types.js";
+import { AssistantTurn } from "./assistant-turn.js";
+import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
+import { OpenAIChunkReader } from "./openai-chunks.js";
+import { toOpenAIParams } from "./openai-messages.js";
+import type { ProviderModel } from "./types.js";
+
+const SDK_ERRORS: SdkErrorClasses = {
+  APIError: OpenAI.APIError,
+  APIUserAbortError: OpenAI.APIUserAbortError,
+  APIConnectionError: OpenAI.APIConnectionError,
+  APIConnectionTimeoutError: OpenAI.APIConnectionTimeoutError,
+};
+
+/**
+ * A StreamModelFn for `api: "openai-completions"` (OpenAI and every server speaking Chat
+ * Completions). The configured baseUrl is used as is: the OpenAI SDK's baseURL includes
+ * `/v1` (it appends only `/chat/completions`).
+ */
+export function createOpenAICompletionsStream(): StreamModelFn {
+  return (request, signal) => streamOpenAICompletions(request, signal);
+}
+
+async function* streamOpenAICompletions(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+  const model = request.model as ProviderModel;
+  const turn = new AssistantTurn(model);
+  const secrets = [model.apiKey, ...secretHeaderValues(model.headers)];
+  let phase: FailurePhase = "request";
+  try {
+    // Without a key the SDK would go looking on its own (env vars, credential files); the
+    // key must come from resolveModel so config and env precedence stay ours.
+    if (!model.apiKey) {
+      yield turn.fail({ kind: "config", retryable: false, message: `no API key for provider "${model.provider}" (resolve the model first)` });
+      return;
+    }
+    const client = new OpenAI({
+      apiKey: model.apiKey,
+      baseURL: model.baseUrl,
+      // Never forward OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment to a third party.
+      organization: null,
+      project: null,
+      // Retries and failover are the caller's policy; a hidden SDK retry would double them.
+      maxRetries: 0,
+      ...(model.timeoutSeconds ? { timeout: model.timeoutSeconds * 1000 } : {}),
+      ...(model.headers ? { defaultHeaders: model.headers } : {}),
+      logLevel: "off",
+    });
+    const stream = await client.chat.completions.create(toOpenAIParams(request), { signal });
+    phase = "stream";
+    const reader = new OpenAIChunkReader(turn);
+    for await (const chunk of stream) {
+      const { events, failure } = reader.read(chunk);
+      yield* events;
+      if (failure) {
+        // Leaving the loop closes the SDK stream, which aborts the HTTP request.
+        yield turn.fail(failure);
+        return;
+      }
+    }
+    // The SDK ends the iteration quietly when the request is aborted mid-body.
+    if (signal.aborted) {
+      yield turn.fail(classifyModelError(signal.reason, signal, SDK_ERRORS, phase, secrets));
+      return;
+    }
+    yield reader.finish();
+  } catch (err) {
+    yield turn.fail(classifyModelError(err, signal, SDK_ERRORS, phase, secrets));
+  }
+}

@@ -1,0 +1,137 @@
+import type { ModelProviderConfig, OpenClawConfig } from "../config/index.js";
+import {
+  apiKeyEnvVar, BUILTIN_PROVIDERS, EXAMPLE_MODEL_REF, isSupportedApi, MODEL_DEFAULTS, SUPPORTED_APIS,
+  type BuiltinProvider,
+} from "./builtin-providers.js";
+import { defaultModelFallbacks, defaultModelRef, parseModelRef } from "./model-ref.js";
+import type { ConfiguredModelInfo, ProviderModel, ResolveModelResult } from "./types.js";
+
+type ProviderModelEntry = NonNullable<ModelProviderConfig["models"]>[number];
+
+/**
+ * A model ref (or the configured default) → everything a request needs: api, endpoint, key,
+ * and the model's limits. Every failure is a message telling the user exactly what to set;
+ * no message ever contains a key.
+ */
+export function resolveModel(ref: string | undefined, config: OpenClawConfig, env: NodeJS.ProcessEnv): ResolveModelResult {
+  const wanted = ref?.trim() || defaultModelRef(config);
+  if (!wanted) {
+    return {
+      ok: false,
+      message:
+        `No model configured. Set agents.defaults.model (e.g. "${EXAMPLE_MODEL_REF}") and ANTHROPIC_API_KEY, ` +
+        "or add a provider under models.providers.",
+    };
+  }
+  const parsed = parseModelRef(wanted, config);
+  if (!parsed.ok) return parsed;
+  const { provider, id } = parsed.parts;
+  const modelRef = `${provider}/${id}`;
+
+  const configured = config.models?.providers?.[provider];
+  const builtin = builtinFor(provider, config);
+  if (!configured && !builtin) return { ok: false, message: unknownProviderMessage(provider, modelRef, config) };
+
+  const api = configured?.api ?? builtin?.api ?? "openai-completions";
+  if (!isSupportedApi(api)) {
+    return {
+      ok: false,
+      message: `models.providers.${provider}.api "${api}" is not supported yet (model ${modelRef}). Use one of: ${SUPPORTED_APIS.join(", ")}.`,
+    };
+  }
+  const baseUrl = nonEmpty(configured?.baseUrl) ?? builtin?.baseUrl;
+  if (!baseUrl) {
+    return { ok: false, message: `Provider "${provider}" has no endpoint (model ${modelRef}). Set models.providers.${provider}.baseUrl.` };
+  }
+  const envVar = apiKeyEnvVar(provider);
+  const apiKey = nonEmpty(configured?.apiKey) ?? nonEmpty(env[envVar]);
+  if (!apiKey) {
+    return {
+      ok: false,
+      message: `No API key for provider "${provider}" (model ${modelRef}). Set ${envVar} in the environment, or models.providers.${provider}.apiKey in the config.`,
+    };
+  }
+
+  const model: ProviderModel = {
+    ref: modelRef,
+    provider,
+    id,
+    api,
+    baseUrl,
+    apiKey,
+    ...(configured?.headers ? { headers: { ...configured.headers } } : {}),
+    ...capabilities(findEntry(configured, id)),
+    ...(configured?.timeoutSeconds ? { timeoutSeconds: configured.timeoutSeconds } : {}),
+  };
+  return { ok: true, model };
+}
+
+/**
+ * Every model the config names: each `models.providers.*.models[]` entry, then the default
+ * model and its fallbacks when they are not listed there. `available` says whether a request
+ * could be made right now (known provider, supported api, a key present).
+ */
+export function listConfiguredModels(config: OpenClawConfig, env: NodeJS.ProcessEnv): ConfiguredModelInfo[] {
+  const rows: ConfiguredModelInfo[] = [];
+  const seen = new Set<string>();
+  const add = (provider: string, id: string) => {
+    const ref = `${provider}/${id}`;
+    if (seen.has(ref)) return;
+    seen.add(ref);
+    const entry = findEntry(config.models?.providers?.[provider], id);
+    rows.push({
+      ref,
+      provider,
+      id,
+      ...(entry?.name ? { name: entry.name } : {}),
+      ...capabilities(entry),
+      available: resolveModel(ref, config, env).ok,
+    });
+  };
+  for (const [provider, settings] of Object.entries(config.models?.providers ?? {})) {
+    for (const entry of settings.models ?? []) add(provider, entry.id);
+  }
+  const defaults = [defaultModelRef(config), ...defaultModelFallbacks(config)];
+  for (const ref of defaults) {
+    if (!ref) continue;
+    const parsed = parseModelRef(ref, config);
+    if (parsed.ok) add(parsed.parts.provider, parsed.parts.id);
+  }
+  return rows;
+}
+
+// `models.mode: "replace"` means the config's providers are the only ones.
+function builtinFor(provider: string, config: OpenClawConfig): BuiltinProvider | undefined {
+  if (config.models?.mode === "replace") return undefined;
+  return Object.hasOwn(BUILTIN_PROVIDERS, provider) ? BUILTIN_PROVIDERS[provider] : undefined;
+}
+
+function unknownProviderMessage(provider: string, modelRef: string, config: OpenClawConfig): string {
+  const known = [
+    ...(config.models?.mode === "replace" ? [] : Object.keys(BUILTIN_PROVIDERS)),
+    ...Object.keys(config.models?.providers ?? {}),
+  ];
+  const choices = known.length > 0 ? ` Known providers: ${[...new Set(known)].join(", ")}.` : "";
+  return (
+    `Unknown model provider "${provider}" (model ${modelRef}). ` +
+    `Add it under models.providers.${provider} with baseUrl, api and apiKey, or pick another provider.${choices}`
+  );
+}
+
+function findEntry(provider: ModelProviderConfig | undefined, id: string): ProviderModelEntry | undefined {
+  return provider?.models?.find((m) => m.id === id);
+}
+
+function capabilities(entry: ProviderModelEntry | undefined): Pick<ConfiguredModelInfo, "contextWindow" | "maxTokens" | "reasoning" | "input"> {
+  return {
+    contextWindow: entry?.contextWindow ?? MODEL_DEFAULTS.contextWindow,
+    maxTokens: entry?.maxTokens ?? MODEL_DEFAULTS.maxTokens,
+    reasoning: entry?.reasoning ?? MODEL_DEFAULTS.reasoning,
+    input: entry?.input ? [...entry.input] : [...MODEL_DEFAULTS.input],
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}

@@ -1,0 +1,48 @@
+import type { ModelApi, ModelRequest, ModelStreamEvent, StreamModelFn } from "../agents/types.js";
+import { AssistantTurn } from "./assistant-turn.js";
+
+type ProviderLoader = () => Promise<StreamModelFn>;
+
+// Each SDK is imported on first use: the gateway starts without loading either, and a
+// deployment that only uses one provider never loads the other.
+const PROVIDERS: Record<ModelApi, ProviderLoader> = {
+  "anthropic-messages": async () => (await import("./anthropic-provider.js")).createAnthropicStream(),
+  "openai-completions": async () => (await import("./openai-completions-provider.js")).createOpenAICompletionsStream(),
+};
+
+/** The StreamModelFn the agent loop uses: dispatches each request on `request.model.api`. */
+export function createStreamModel(): StreamModelFn {
+  const loaded = new Map<ModelApi, Promise<StreamModelFn>>();
+  const load = (api: ModelApi): Promise<StreamModelFn> => {
+    let pending = loaded.get(api);
+    if (!pending) {
+      pending = PROVIDERS[api]();
+      loaded.set(api, pending);
+      // A failed import may be transient (e.g. EMFILE); let the next request try again.
+      pending.catch(() => loaded.delete(api));
+    }
+    return pending;
+  };
+  return (request, signal) => dispatch(request, signal, load);
+}
+
+async function* dispatch(
+  request: ModelRequest,
+  signal: AbortSignal,
+  load: (api: ModelApi) => Promise<StreamModelFn>,
+): AsyncGenerator<ModelStreamEvent> {
+  const api = request.model.api;
+  if (!Object.hasOwn(PROVIDERS, api)) {
+    yield new AssistantTurn(request.model).fail({ kind: "config", retryable: false, message: `model api "${String(api)}" is not supported` });
+    return;
+  }
+  let stream: StreamModelFn;
+  try {
+    stream = await load(api);
+  } catch (err) {
+    const message = `could not load the ${api} provider: ${(err as Error)?.message ?? String(err)}`;
+    yield new AssistantTurn(request.model).fail({ kind: "unknown", retryable: false, message });
+    return;
+  }
+  yield* stream(request, signal);
+}

@@ -1,0 +1,21 @@
+/**
+ * Streamed tool-call arguments arrive as JSON text split over many chunks; this parses the
+ * joined text. A model that emits broken JSON gets a `malformed` error, never a throw, and
+ * never a call with guessed arguments.
+ */
+export function parseToolArguments(
+  raw: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+  // Providers send nothing at all for a call without parameters.
+  if (raw.trim() === "") return { ok: true, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    return { ok: false, error: `arguments are not valid JSON (${(err as Error).message})` };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, error: "arguments must be a JSON object" };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}

@@ -1,0 +1,146 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { anthropicWire } from "./model-server/anthropic-wire.js";
+import { isGone, pause, readBody, sendJson, writeSse, writeTruncatedJson } from "./model-server/http-io.js";
+import { openaiWire } from "./model-server/openai-wire.js";
+import { isHttpError, isMalformed, type FakeReply, type RecordedRequest, type Responder, type WireFormat } from "./model-server/types.js";
+
+export type { FakeReply, FakeToolCall, FakeUsage, RecordedRequest, Responder, ScriptedReply } from "./model-server/types.js";
+
+/**
+ * A real HTTP server speaking the Anthropic Messages and OpenAI Chat Completions wire
+ * formats, so tests drive the real SDKs end to end. Replies are scripted: `enqueue` them in
+ * order, or `setResponder` to compute them from the request; with neither, it answers "ok".
+ */
+export interface FakeModelServer {
+  /** `http://127.0.0.1:PORT` (no `/v1`). */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received, in order: method, path, headers, parsed JSON body. */
+  readonly requests: RecordedRequest[];
+  enqueue(...replies: FakeReply[]): void;
+  /** Used when the queue is empty; `undefined` restores the default "ok" reply. */
+  setResponder(responder: Responder | undefined): void;
+  /** Forgets queued replies, recorded requests and the responder (between tests). */
+  reset(): void;
+  /** Closes the listener and destroys every open connection. */
+  close(): Promise<void>;
+}
+
+const ROUTES: Record<string, WireFormat> = {
+  "/v1/messages": anthropicWire,
+  "/v1/chat/completions": openaiWire,
+};
+
+export async function startFakeModelServer(options: { models?: string[] } = {}): Promise<FakeModelServer> {
+  const queue: FakeReply[] = [];
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let responder: Responder | undefined;
+  const modelIds = options.models ?? ["fake-model"];
+
+  const nextReply = async (request: RecordedRequest): Promise<FakeReply> => queue.shift() ?? (responder ? await responder(request) : { text: "ok" });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? "/").split("?")[0]!;
+    const text = await readBody(req);
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      sendJson(res, 400, { error: { message: "request body is not JSON" } });
+      return;
+    }
+    const request: RecordedRequest = { method: req.method ?? "GET", path, headers: req.headers, body };
+    requests.push(request);
+
+    if (req.method === "GET" && path === "/v1/models") {
+      sendJson(res, 200, modelList(modelIds));
+      return;
+    }
+    const wire = ROUTES[path];
+    if (req.method !== "POST" || !wire) {
+      sendJson(res, 404, { error: { type: "not_found_error", message: `no route for ${req.method} ${path}` } });
+      return;
+    }
+    await serveReply(res, wire, request, await nextReply(request));
+  };
+
+  const server = createServer((req, res) => {
+    // A client that aborts mid-request must never take the server down.
+    req.on("error", () => {});
+    res.on("error", () => {});
+    handle(req, res).catch((err: unknown) => {
+      if (!isGone(res) && !res.headersSent) sendJson(res, 500, { error: { message: `fake server error: ${String(err)}` } });
+      else res.socket?.destroy();
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  server.on("clientError", (_err, socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    enqueue: (...replies) => void queue.push(...replies),
+    setResponder: (next) => void (responder = next),
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      responder = undefined;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function serveReply(res: ServerResponse, wire: WireFormat, request: RecordedRequest, reply: FakeReply): Promise<void> {
+  await pause(reply.delayMs, res);
+  if (isGone(res)) return;
+  const streaming = request.body?.stream === true;
+  if (isHttpError(reply)) {
+    sendJson(res, reply.status, reply.body ?? wire.errorBody(reply.status), reply.headers);
+    return;
+  }
+  if (isMalformed(reply)) {
+    if (streaming) {
+      const truncated = reply.malformed === "truncated";
+      const frames = truncated ? wire.truncatedFrames(request) : wire.garbageFrames(request);
+      await writeSse(res, frames, { chunkDelayMs: reply.chunkDelayMs, cutOff: truncated });
+    } else if (reply.malformed === "truncated") {
+      writeTruncatedJson(res, JSON.stringify(wire.jsonBody({ text: "This reply never finishes" }, request)));
+    } else {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end("{this is not json at all");
+    }
+    return;
+  }
+  if (streaming) await writeSse(res, wire.streamFrames(reply, request), { chunkDelayMs: reply.chunkDelayMs });
+  else sendJson(res, 200, wire.jsonBody(reply, request));
+}
+
+// One list shaped for both SDKs: OpenAI reads `object`/`owned_by`, Anthropic `type`/`display_name`.
+function modelList(ids: string[]) {
+  const data = ids.map((id) => ({
+    id,
+    object: "model",
+    type: "model",
+    display_name: id,
+    created: 1_700_000_000,
+    created_at: "2023-11-14T22:13:20Z",
+    owned_by: "fake",
+  }));
+  return { object: "list", data, has_more: false, first_id: ids[0] ?? null, last_id: ids[ids.length - 1] ?? null };
+}

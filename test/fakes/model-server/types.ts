@@ -1,0 +1,79 @@
+import type { IncomingHttpHeaders } from "node:http";
+
+/** A tool call the fake model makes. A string `arguments` is sent verbatim (to script broken JSON). */
+export interface FakeToolCall {
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown> | string;
+}
+
+export interface FakeUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** A normal model turn, streamed in several chunks per piece of content. */
+export interface ScriptedReply {
+  text?: string;
+  toolCalls?: FakeToolCall[];
+  thinking?: string;
+  /** Wait this long before the first byte (status line included). */
+  delayMs?: number;
+  /** Wait this long between stream chunks. */
+  chunkDelayMs?: number;
+  /** Defaults: "toolUse" when there are tool calls, else "stop". */
+  stopReason?: "stop" | "length" | "toolUse";
+  usage?: Partial<FakeUsage>;
+}
+
+/** An HTTP error; `body` defaults to the wire format's error envelope. */
+export interface HttpErrorReply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
+/** garbage: data lines that are not JSON. truncated: the stream stops before its terminal chunk and the socket is destroyed. */
+export interface MalformedReply {
+  malformed: "garbage" | "truncated";
+  delayMs?: number;
+  chunkDelayMs?: number;
+}
+
+export type FakeReply = ScriptedReply | HttpErrorReply | MalformedReply;
+
+/** One request as the server received it. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body (undefined for GET or an empty body). */
+  body: any;
+}
+
+export type Responder = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;
+
+/** What a wire format (Anthropic Messages, OpenAI Chat Completions) must produce. */
+export interface WireFormat {
+  /** SSE frames of a full reply, each a complete event including its trailing blank line. */
+  streamFrames(reply: ScriptedReply, request: RecordedRequest): string[];
+  /** Frames for a stream that breaks off before its terminal event. */
+  truncatedFrames(request: RecordedRequest): string[];
+  /** Frames whose data lines are not JSON (after a valid start). */
+  garbageFrames(request: RecordedRequest): string[];
+  /** The non-streaming JSON response. */
+  jsonBody(reply: ScriptedReply, request: RecordedRequest): unknown;
+  /** The error envelope this API uses. */
+  errorBody(status: number): unknown;
+}
+
+export function isHttpError(reply: FakeReply): reply is HttpErrorReply {
+  return typeof (reply as HttpErrorReply).status === "number";
+}
+
+export function isMalformed(reply: FakeReply): reply is MalformedReply {
+  return typeof (reply as MalformedReply).malformed === "string";
+}

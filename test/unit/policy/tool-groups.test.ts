@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import {
+  compileToolList,
+  expandToolNames,
+  isBuiltInTool,
+  normalizeToolName,
+  profileAllowList,
+  TOOL_GROUPS,
+  TOOL_PROFILE_NAMES,
+} from "../../../src/agents/policy/index.js";
+
+describe("expandToolNames", () => {
+  it.each([
+    { list: ["group:fs"], expected: ["read", "write", "edit", "apply_patch"] },
+    { list: ["group:runtime"], expected: ["exec", "process", "code_execution"] },
+    { list: ["group:web"], expected: ["web_search", "x_search", "web_fetch"] },
+    { list: ["group:memory"], expected: ["memory_search", "memory_get"] },
+    { list: ["group:ui"], expected: ["browser", "canvas"] },
+    { list: ["group:automation"], expected: ["cron", "gateway", "heartbeat_respond"] },
+    { list: ["group:messaging"], expected: ["message"] },
+    { list: ["group:nodes"], expected: ["nodes", "computer"] },
+    // case-insensitive group names and tool names, duplicates dropped, first-seen order kept
+    { list: ["Group:FS", "READ", "exec"], expected: ["read", "write", "edit", "apply_patch", "exec"] },
+    // aliases fold onto the canonical tool
+    { list: ["bash", "apply-patch"], expected: ["exec", "apply_patch"] },
+    // wildcards cannot be expanded without a tool set: they stay as patterns
+    { list: ["memory_*"], expected: ["memory_*"] },
+    // unknown groups and group:plugins are kept verbatim so callers can report / evaluate them
+    { list: ["group:nope", "group:plugins"], expected: ["group:nope", "group:plugins"] },
+  ])("$list", ({ list, expected }) => {
+    expect(expandToolNames(list)).toEqual(expected);
+  });
+
+  it("group:sessions holds the session tools", () => {
+    expect(expandToolNames(["group:sessions"])).toEqual(
+      expect.arrayContaining([
+        "sessions_list",
+        "sessions_history",
+        "sessions_send",
+        "sessions_spawn",
+        "sessions_yield",
+        "subagents",
+        "session_status",
+      ]),
+    );
+  });
+
+  it("group:openclaw is every built-in except the fs/runtime primitives and canvas", () => {
+    const openclaw = expandToolNames(["group:openclaw"]);
+    expect(openclaw).toEqual(expect.arrayContaining(["web_search", "memory_get", "sessions_spawn", "message", "cron", "gateway", "browser", "nodes", "image"]));
+    for (const primitive of ["read", "write", "edit", "apply_patch", "exec", "process", "code_execution", "canvas"]) {
+      expect(openclaw).not.toContain(primitive);
+    }
+  });
+
+  it("every group member is itself a name, a wildcard or a known group", () => {
+    for (const members of Object.values(TOOL_GROUPS)) {
+      for (const member of members) expect(member).toMatch(/^(group:[a-z]+|[a-z_*]+)$/);
+    }
+  });
+});
+
+describe("compileToolList", () => {
+  it.each([
+    { entries: ["exec"], tool: "exec", match: "exec" },
+    { entries: ["EXEC"], tool: "Exec", match: "EXEC" },
+    { entries: ["exec"], tool: "bash", match: "exec" },
+    { entries: ["memory_*"], tool: "memory_search", match: "memory_*" },
+    { entries: ["memory_*"], tool: "memory", match: undefined },
+    { entries: ["*"], tool: "anything_at_all", match: "*" },
+    { entries: ["*_search"], tool: "web_search", match: "*_search" },
+    { entries: ["group:runtime"], tool: "process", match: "group:runtime" },
+    { entries: ["group:sessions"], tool: "conversations_list", match: "group:sessions" },
+    { entries: ["group:plugins"], tool: "mcp_github_search", match: "group:plugins" },
+    { entries: ["group:plugins"], tool: "read", match: undefined },
+    { entries: ["group:nope"], tool: "read", match: undefined },
+    { entries: ["read", "group:fs"], tool: "read", match: "read" },
+  ])("$entries vs $tool → $match", ({ entries, tool, match }) => {
+    expect(compileToolList(entries).matchOf(tool)).toBe(match);
+  });
+
+  it("reports unknown groups", () => {
+    expect(compileToolList(["group:fs", "group:nope"]).unknownGroups).toEqual(["group:nope"]);
+  });
+});
+
+describe("names and profiles", () => {
+  it("normalizes case, whitespace and aliases", () => {
+    expect(normalizeToolName("  Read ")).toBe("read");
+    expect(normalizeToolName("BASH")).toBe("exec");
+    expect(normalizeToolName("automations")).toBe("cron");
+  });
+
+  it("knows built-ins from plugin tools", () => {
+    expect(isBuiltInTool("read")).toBe(true);
+    expect(isBuiltInTool("Canvas")).toBe(true);
+    expect(isBuiltInTool("mcp_github_search")).toBe(false);
+  });
+
+  it("profiles name only built-in tools and groups", () => {
+    for (const profile of TOOL_PROFILE_NAMES) {
+      for (const entry of profileAllowList(profile) ?? []) {
+        if (entry.startsWith("group:")) expect(Object.keys(TOOL_GROUPS)).toContain(entry);
+        else expect(isBuiltInTool(entry.replace("*", "x")), entry).toBe(true);
+      }
+    }
+  });
+
+  it("profiles: minimal is session_status only; full restricts nothing", () => {
+    expect(profileAllowList("minimal")).toEqual(["session_status"]);
+    expect(profileAllowList("full")).toBeUndefined();
+    expect(profileAllowList("coding")).toEqual(expect.arrayContaining(["group:fs", "group:runtime", "group:web", "group:sessions", "group:memory", "cron"]));
+    expect(profileAllowList("messaging")).toEqual(
+      expect.arrayContaining(["group:messaging", "sessions_list", "sessions_history", "sessions_send", "session_status"]),
+    );
+  });
+});
