@@ -56,7 +56,6 @@ export async function measureStartup({ runs = 5, token, timeoutMs = 10_000 }) {
     noConfig: { portOpen: [], ready: [], reported: {} },
     withConfig: { portOpen: [], ready: [], reported: {} },
   };
-  const issues = [];
   for (let i = 1; i <= runs; i++) {
     for (const mode of i % 2 ? ["noConfig", "withConfig"] : ["withConfig", "noConfig"]) {
       const withConfig = mode === "withConfig";
@@ -75,12 +74,8 @@ export async function measureStartup({ runs = 5, token, timeoutMs = 10_000 }) {
         await checkStartedGateway(gw, port, m.reported);
         await gw.stop();
       } finally {
-        if (gw) {
-          issues.push(...gw.issues);
-          await gw.dispose();
-        } else {
-          removeTempDir(stateDir);
-        }
+        if (gw) await gw.dispose();
+        else removeTempDir(stateDir);
       }
     }
   }
@@ -89,7 +84,7 @@ export async function measureStartup({ runs = 5, token, timeoutMs = 10_000 }) {
     readyMs: summarize(m.ready),
     gatewayReported: Object.fromEntries(Object.entries(m.reported).map(([k, v]) => [k, summarize(v)])),
   });
-  return { noConfig: result(modes.noConfig), withConfig: result(modes.withConfig), issues };
+  return { noConfig: result(modes.noConfig), withConfig: result(modes.withConfig) };
 }
 
 /**

@@ -38,6 +38,8 @@ const MAX_ISSUES_PER_PROCESS = 20;
 const MAX_TAIL_LINES = 30;
 
 const liveGateways = new Set();
+/** Every process's issues, in order; kept here so a failed run still reports them. */
+export const gatewayIssues = [];
 const tempDirs = new Set();
 
 /** A port that was free a moment ago: bind port 0 on loopback, read it, close. */
@@ -168,7 +170,10 @@ export class GatewayProcess {
   }
 
   addIssue(issue) {
-    if (this.issues.length < MAX_ISSUES_PER_PROCESS) this.issues.push({ gateway: this.label, ...issue });
+    if (this.issues.length >= MAX_ISSUES_PER_PROCESS) return;
+    const entry = { gateway: this.label, ...issue };
+    this.issues.push(entry);
+    gatewayIssues.push(entry);
   }
 
   pushTail(line) {
@@ -279,7 +284,14 @@ export class GatewayProcess {
     const sentAt = now();
     this.child.kill("SIGTERM");
     const info = await withTimeout(this.exited, timeoutMs, step, () => this.killNow());
-    if (info.code !== 0) this.addIssue({ stream: "exit", text: `exited with ${info.signal ? `signal ${info.signal}` : `code ${info.code}`} after SIGTERM` });
+    if (info.signal === "SIGTERM") {
+      this.addIssue({ stream: "exit", text: "killed by SIGTERM's default action (no SIGTERM handler installed yet): no graceful shutdown" });
+    } else if (info.code !== 0) {
+      this.addIssue({ stream: "exit", text: `exited with ${info.signal ? `signal ${info.signal}` : `code ${info.code}`} after SIGTERM` });
+    }
+    if (this.stateDir && fs.existsSync(path.join(this.stateDir, "gateway.lock"))) {
+      this.addIssue({ stream: "exit", text: "gateway.lock left behind after exit" });
+    }
     return info.at - sentAt;
   }
 

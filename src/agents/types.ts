@@ -76,6 +76,8 @@ export interface ResolvedModel {
   maxTokens: number;
   reasoning: boolean;
   input: ("text" | "image")[];
+  /** Per-request timeout from `models.providers.<id>.timeoutSeconds`. */
+  timeoutSeconds?: number;
 }
 
 /** A tool as the model sees it: JSON Schema parameters, normalized per provider by the provider. */

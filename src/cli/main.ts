@@ -76,6 +76,36 @@ withClientFlags(program.command("health").description("query the gateway's healt
   await healthCommand(opts);
 });
 
+program
+  .command("agent")
+  .description("run one agent turn")
+  .option("-m, --message <text>", "the message to send")
+  .option("--agent <id>", "agent id (default: the default agent)")
+  .option("--local", "run the turn in this process instead of through the gateway")
+  .option("--timeout <seconds>", "give up after this many seconds (0 = none)", "600")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { agentCommand } = await import("./agent-command.js");
+    await agentCommand(opts);
+  });
+
+program
+  .command("tools")
+  .description("inspect the tools agents get")
+  .command("explain")
+  .description("show which tools an agent gets and which policy layer removed the others")
+  .option("--agent <id>", "agent id")
+  .option("--provider <id>", "model provider (default: from the agent's model)")
+  .option("--model <ref>", "model as provider/model (default: the agent's model)")
+  .option("--channel <id>", "channel the run comes from")
+  .option("--not-owner", "as a sender who is not the owner")
+  .option("--sandboxed", "as a sandboxed run")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { toolsExplainCommand } = await import("./tools-command.js");
+    toolsExplainCommand(opts);
+  });
+
 const config = program.command("config").description("read, change and check the config file");
 config.command("get <path>").description("print a config value (secrets redacted)").option("--json", "print JSON").action(async (keyPath, opts) => {
   const { configGetCommand } = await import("./config-command.js");

@@ -1,0 +1,153 @@
+import os from "node:os";
+import { randomUUID } from "node:crypto";
+import type { OpenClawConfig } from "../config/index.js";
+import { createStreamModel, normalizeToolSchema, resolveModel } from "../models/index.js";
+import { agentModelRef, defaultAgentId, resolveAgentConfig } from "./agent-config.js";
+import { createExecApprovalGate } from "./approvals/policy-gate.js";
+import { DEFAULT_SAFE_BINS } from "./approvals/exec-policy.js";
+import type { ExecApprovalBroker } from "./approvals/approval-broker.js";
+import { ensureWorkspace, resolveWorkspaceDir } from "./context/workspace.js";
+import { loadBootstrapFiles } from "./context/bootstrap-files.js";
+import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
+import { discoverSkills } from "./skills/discover-skills.js";
+import { filterSkills } from "./skills/filter-skills.js";
+import { resolveSkillAllowlist } from "./skills/skill-allowlist.js";
+import { resolveEffectiveTools } from "./policy/index.js";
+import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
+import { createCoreTools } from "./tools/index.js";
+import { createToolResultShaper } from "./tool-result-shaper.js";
+import { runAgentLoop } from "./runner/agent-loop.js";
+import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, TranscriptMessage } from "./types.js";
+
+export interface EmbeddedTurnInput {
+  config: OpenClawConfig;
+  stateDir: string;
+  env: NodeJS.ProcessEnv;
+  message: string;
+  agentId?: string;
+  runId?: string;
+  history?: readonly TranscriptMessage[];
+  channel?: string;
+  senderIsOwner: boolean;
+  promptMode?: PromptMode;
+  extraSystemPrompt?: string;
+  signal?: AbortSignal;
+  emit?: (event: AgentEvent) => void;
+  /** Tool services that outlive a run (process registry); a fresh set per turn when absent. */
+  services?: ToolServices;
+  /** Present inside the gateway: exec approvals reach operators. Absent: an "ask" is denied. */
+  approvals?: ExecApprovalBroker;
+  streamModel?: StreamModelFn;
+}
+
+export interface EmbeddedTurnResult extends RunResult {
+  agentId: string;
+  model?: string;
+  workspaceDir?: string;
+  systemPromptChars?: number;
+}
+
+/**
+ * One agent turn in this process: resolve the agent and its model, prepare the workspace,
+ * assemble the prompt and the allowed tools, then run the loop. Misconfiguration ends the turn
+ * with a message saying what to set — never a stack trace.
+ */
+export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<EmbeddedTurnResult> {
+  const runId = input.runId ?? randomUUID();
+  const { config, env } = input;
+  const agentId = (input.agentId ?? defaultAgentId(config)).toLowerCase();
+  const agent = resolveAgentConfig(config, agentId);
+  if (!agent && agentId !== defaultAgentId(config)) return failedTurn(runId, agentId, `Unknown agent "${agentId}". Define it under agents.entries (or agents.list).`);
+
+  const resolved = resolveModel(agentModelRef(config, agent), config, env);
+  if (!resolved.ok) return failedTurn(runId, agentId, resolved.message);
+  const model = resolved.model;
+
+  const workspaceDir = resolveWorkspaceDir(config, agentId, input.stateDir, env);
+  await ensureWorkspace(workspaceDir);
+  const defaults = config.agents.defaults;
+  const bootstrap = defaults.skipBootstrap
+    ? { files: [], warnings: [] }
+    : await loadBootstrapFiles(workspaceDir, { maxCharsPerFile: defaults.bootstrapMaxChars, maxTotalChars: defaults.bootstrapTotalMaxChars });
+
+  const discovered = await discoverSkills({ workspaceDir, stateDir: input.stateDir, env });
+  const skills = filterSkills(discovered.skills, { env, config, allowlist: resolveSkillAllowlist(config, agentId) }).kept;
+
+  const allTools = createCoreTools();
+  const policy = resolveEffectiveTools({
+    config,
+    agentId,
+    provider: model.provider,
+    modelId: model.id,
+    channel: input.channel,
+    senderIsOwner: input.senderIsOwner,
+    ownerOnlyTools: allTools.filter((t) => t.ownerOnly).map((t) => t.name),
+    available: allTools.map((t) => t.name),
+  });
+  const allowed = new Set(policy.allowed);
+  const tools: AgentTool[] = allTools.filter((t) => allowed.has(t.name));
+
+  const systemPrompt = buildSystemPrompt({
+    mode: input.promptMode ?? "full",
+    agentId,
+    identityName: agent?.identity?.name,
+    tools: tools.map((t) => ({ name: t.name, summary: firstSentence(t.description) })),
+    skills,
+    memoryToolsAvailable: tools.some((t) => t.name === "memory_search"),
+    workspaceDir,
+    bootstrap,
+    runtime: { agentId, host: os.hostname(), os: `${os.platform()} ${os.release()}`, node: process.version, model: model.ref, channel: input.channel },
+    now: new Date(),
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    extraSystemPrompt: input.extraSystemPrompt,
+  });
+
+  const hooks: ToolHooks[] = [createToolResultShaper()];
+  const loop = loopDetectionFromConfig(config, agentId);
+  if (loop.enabled) hooks.push(createLoopDetector(loop.options));
+
+  const exec = config.tools?.exec ?? {};
+  const services: ToolServices = {
+    ...(input.services ?? {}),
+    execApprovals: createExecApprovalGate(
+      { security: exec.security ?? "full", ask: exec.ask ?? "off", allowlist: exec.allowlist ?? [], safeBins: exec.safeBins ?? DEFAULT_SAFE_BINS },
+      input.approvals,
+      (exec.approvalTimeoutSeconds ?? 1800) * 1000,
+    ),
+  };
+
+  const result = await runAgentLoop({
+    runId,
+    model,
+    systemPrompt: systemPrompt.text,
+    history: input.history ?? [],
+    prompt: { role: "user", content: input.message, timestamp: Date.now() },
+    tools,
+    toolSpecs: tools.map((t) => ({ name: t.name, description: t.description, parameters: normalizeToolSchema(t.parameters, model.api, model.provider) })),
+    toolContext: { agentId, workspaceDir, senderIsOwner: input.senderIsOwner, services },
+    streamModel: input.streamModel ?? createStreamModel(),
+    hooks,
+    signal: input.signal,
+    timeoutMs: (defaults.timeoutSeconds ?? 0) * 1000,
+    emit: input.emit ?? (() => {}),
+  });
+  return { ...result, agentId, model: model.ref, workspaceDir, systemPromptChars: systemPrompt.text.length };
+}
+
+function failedTurn(runId: string, agentId: string, message: string): EmbeddedTurnResult {
+  return {
+    runId,
+    agentId,
+    payloads: [{ text: message }],
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    durationMs: 0,
+    stopReason: "error",
+    error: { kind: "config", message },
+    messages: [],
+  };
+}
+
+function firstSentence(text: string): string {
+  const match = /^(.+?[.!?])(\s|$)/s.exec(text.trim());
+  return (match ? match[1]! : text.trim()).replace(/\s+/g, " ");
+}

@@ -1,0 +1,67 @@
+import type { AgentTool } from "../types.js";
+import { createApplyPatchTool } from "./apply-patch.js";
+import { createEditTool } from "./edit.js";
+import { createExecTool } from "./exec.js";
+import { createProcessTool } from "./process.js";
+import { createReadTool } from "./read.js";
+import { createWebFetchTool } from "./web-fetch.js";
+import { createWriteTool } from "./write.js";
+
+/**
+ * The seven core tools, in a fixed order: the tool list is part of every model request, and a
+ * stable order keeps the provider's prompt cache warm. They read their shared state from
+ * `ctx.services` (see `createToolServices`).
+ */
+export function createCoreTools(): AgentTool[] {
+  return [
+    createReadTool(),
+    createWriteTool(),
+    createEditTool(),
+    createApplyPatchTool(),
+    createExecTool(),
+    createProcessTool(),
+    createWebFetchTool(),
+  ];
+}
+
+export { createApplyPatchTool, type ApplyPatchArgs } from "./apply-patch.js";
+export { createEditTool, type EditArgs } from "./edit.js";
+export { buildExecEnv, isSecretEnvName } from "./exec-env.js";
+export { isExecApprovalGate, type ExecApprovalDecision, type ExecApprovalGate } from "./exec-approval-gate.js";
+export {
+  createExecTool,
+  EXEC_DEFAULT_MAX_OUTPUT_CHARS,
+  EXEC_DEFAULT_TIMEOUT_SECONDS,
+  EXEC_DEFAULT_YIELD_MS,
+  EXEC_MAX_TIMEOUT_SECONDS,
+  type ExecArgs,
+  type ExecToolOptions,
+} from "./exec.js";
+export { htmlToText } from "./html-to-text.js";
+export { isPrivateAddress } from "./network-guard.js";
+export { OutputBuffer } from "./output-buffer.js";
+export { applyHunks, type HunkApplication } from "./patch-hunks.js";
+export { parsePatch, PatchParseError, type PatchHunk, type PatchOperation } from "./patch-parser.js";
+export { ProcessRegistry, type ProcessRegistryOptions } from "./process-registry.js";
+export { killProcessGroup, ProcessSession, type ProcessSessionSummary, type ProcessStatus, type StartProcessOptions } from "./process-session.js";
+export { createProcessTool, type ProcessArgs } from "./process.js";
+export { createReadTool, type ReadArgs } from "./read.js";
+export { stripSchemaFields } from "./strip-schema-fields.js";
+export {
+  createToolServices,
+  getExecApprovalGate,
+  getProcessRegistry,
+  isPrivateWebFetchAllowed,
+  type CoreToolServices,
+} from "./tool-services.js";
+export { truncateToolResult, truncateToolText } from "./truncate-output.js";
+export {
+  createWebFetchTool,
+  neutralizeMarkers,
+  UNTRUSTED_BEGIN,
+  UNTRUSTED_END,
+  type WebFetchArgs,
+  type WebFetchToolOptions,
+} from "./web-fetch.js";
+export { resolveWorkspacePath, type WorkspacePathResolution } from "./workspace-path.js";
+export { createWriteTool, type WriteArgs } from "./write.js";

@@ -1,0 +1,71 @@
+import type { ProcessSession } from "./process-session.js";
+
+export interface ProcessRegistryOptions {
+  /** How long a finished session stays readable (OpenClaw: `tools.exec.cleanupMs`, 30 min). */
+  finishedTtlMs?: number;
+  /** At most this many finished sessions are kept; the oldest go first. */
+  maxFinished?: number;
+  now?: () => number;
+}
+
+const DEFAULT_FINISHED_TTL_MS = 30 * 60_000;
+const DEFAULT_MAX_FINISHED = 50;
+
+/**
+ * Background shell sessions of one gateway process, in memory: exec hands a command over when it
+ * is started with `background` or outlives `yieldMs`, and the process tool reads and kills them.
+ * Output buffers are capped by the sessions themselves. Finished sessions are pruned lazily on
+ * every access, so the registry needs no timer of its own.
+ */
+export class ProcessRegistry {
+  private readonly sessions = new Map<string, ProcessSession>();
+  private readonly finishedTtlMs: number;
+  private readonly maxFinished: number;
+  private readonly now: () => number;
+
+  constructor(options: ProcessRegistryOptions = {}) {
+    this.finishedTtlMs = options.finishedTtlMs ?? DEFAULT_FINISHED_TTL_MS;
+    this.maxFinished = options.maxFinished ?? DEFAULT_MAX_FINISHED;
+    this.now = options.now ?? Date.now;
+  }
+
+  adopt(session: ProcessSession): void {
+    this.prune();
+    this.sessions.set(session.id, session);
+  }
+
+  /** A session by id; with `agentId`, only if that agent owns it. */
+  get(sessionId: string, agentId?: string): ProcessSession | undefined {
+    this.prune();
+    const session = this.sessions.get(sessionId);
+    if (!session || (agentId !== undefined && session.agentId !== undefined && session.agentId !== agentId)) return undefined;
+    return session;
+  }
+
+  /** Sessions oldest first; with `agentId`, only that agent's. */
+  list(agentId?: string): ProcessSession[] {
+    this.prune();
+    return [...this.sessions.values()].filter(
+      (session) => agentId === undefined || session.agentId === undefined || session.agentId === agentId,
+    );
+  }
+
+  /** Kills every running session: for gateway shutdown. */
+  killAll(): void {
+    for (const session of this.sessions.values()) session.kill("killed");
+  }
+
+  private prune(): void {
+    const now = this.now();
+    const finished: ProcessSession[] = [];
+    for (const session of this.sessions.values()) {
+      if (session.endedAt === null) continue;
+      if (now - session.endedAt > this.finishedTtlMs) this.sessions.delete(session.id);
+      else finished.push(session);
+    }
+    finished.sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
+    for (const session of finished.slice(0, Math.max(0, finished.length - this.maxFinished))) {
+      this.sessions.delete(session.id);
+    }
+  }
+}

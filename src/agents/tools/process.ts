@@ -1,0 +1,111 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { toolError, toolText } from "../tool-result.js";
+import type { AgentTool, ToolResult } from "../types.js";
+import type { ProcessSession } from "./process-session.js";
+import { getProcessRegistry } from "./tool-services.js";
+
+/** OpenClaw's `process log` default window: the last 200 lines. */
+export const PROCESS_LOG_DEFAULT_LINES = 200;
+const LIST_COMMAND_CHARS = 120;
+
+const ProcessParameters = Type.Object({
+  action: Type.Union([Type.Literal("list"), Type.Literal("poll"), Type.Literal("log"), Type.Literal("kill")], {
+    description: "list: all sessions; poll: new output + status; log: output lines; kill: stop the session.",
+  }),
+  sessionId: Type.Optional(Type.String({ description: "The sessionId exec returned (not needed for list)." })),
+  offset: Type.Optional(Type.Integer({ description: "log: first line to show, 1-based (default: the last 200 lines).", minimum: 1 })),
+  limit: Type.Optional(Type.Integer({ description: "log: number of lines (default 200).", minimum: 1 })),
+});
+export type ProcessArgs = Static<typeof ProcessParameters>;
+
+export function createProcessTool(): AgentTool<typeof ProcessParameters> {
+  return {
+    name: "process",
+    description:
+      "Follow commands that exec moved to the background: list sessions, poll for new output and exit status, " +
+      "read the output log, or kill one. Use after exec returned a sessionId. Do not use to start commands: use exec.",
+    parameters: ProcessParameters,
+    ownerOnly: true,
+    async execute(args, ctx) {
+      const registry = getProcessRegistry(ctx.services);
+      if (!registry) {
+        return toolError(
+          "PROCESS_UNAVAILABLE",
+          "Background processes are not available in this runtime.",
+          "Run commands in the foreground with exec (without background).",
+        );
+      }
+      if (args.action === "list") {
+        const sessions = registry.list(ctx.agentId);
+        if (sessions.length === 0) return toolText("No background sessions.", { sessions: [] });
+        const lines = sessions.map((session) => `${session.id}  ${session.describeStatus()}  $ ${shortCommand(session.command)}`);
+        return toolText(lines.join("\n"), { sessions: sessions.map((session) => session.summary()) });
+      }
+
+      if (!args.sessionId) {
+        return toolError("INVALID_ARGUMENT", `action "${String(args.action)}" needs a sessionId.`, 'Call process with action "list" to see the sessions.');
+      }
+      const session = registry.get(args.sessionId, ctx.agentId);
+      if (!session) {
+        return toolError(
+          "SESSION_NOT_FOUND",
+          `No background session "${args.sessionId}" (finished sessions are kept for 30 minutes).`,
+          'Call process with action "list" to see the sessions that exist.',
+        );
+      }
+
+      switch (args.action) {
+        case "poll":
+          return pollSession(session);
+        case "log":
+          return logSession(session, args.offset, args.limit);
+        case "kill":
+          return killSession(session);
+        default:
+          return toolError("INVALID_ARGUMENT", `Unknown action "${String(args.action)}".`, 'Use one of "list", "poll", "log", "kill".');
+      }
+    },
+  };
+}
+
+function pollSession(session: ProcessSession): ToolResult {
+  const { text, droppedChars } = session.takeNewOutput();
+  const body = text.length > 0 ? text : "(no new output)";
+  return toolText(`${body}\n\n[${session.describeStatus()}]`, {
+    ...session.summary(),
+    newOutputChars: text.length,
+    droppedChars,
+  });
+}
+
+function logSession(session: ProcessSession, offset: number | undefined, limit: number | undefined): ToolResult {
+  const output = session.output.text();
+  const lines = output.length === 0 ? [] : output.replace(/\n$/, "").split("\n");
+  const count = Math.max(1, Math.floor(limit ?? PROCESS_LOG_DEFAULT_LINES));
+  const start = offset === undefined ? Math.max(0, lines.length - count) : Math.max(0, Math.floor(offset) - 1);
+  const window = lines.slice(start, start + count);
+  const range = window.length > 0 ? `lines ${start + 1}-${start + window.length} of ${lines.length}` : `no lines (the log has ${lines.length})`;
+  const body = window.length > 0 ? window.join("\n") : "(no output in this range)";
+  return toolText(`${body}\n\n[${range}; ${session.describeStatus()}]`, {
+    ...session.summary(),
+    totalLines: lines.length,
+    fromLine: start + 1,
+    lineCount: window.length,
+  });
+}
+
+async function killSession(session: ProcessSession): Promise<ToolResult> {
+  if (!session.running) {
+    return toolText(`Session ${session.id} had already ${session.describeStatus()}; nothing to kill.`, session.summary());
+  }
+  session.kill("killed");
+  // Most programs die on SIGTERM at once; report the final state when it comes quickly.
+  await Promise.race([session.finished, new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+  const state = session.running ? "was sent SIGTERM (SIGKILL follows in 2 s if it is still alive)" : session.describeStatus();
+  return toolText(`Session ${session.id} ${state}.`, session.summary());
+}
+
+function shortCommand(command: string): string {
+  const oneLine = command.replace(/\s+/g, " ").trim();
+  return oneLine.length > LIST_COMMAND_CHARS ? `${oneLine.slice(0, LIST_COMMAND_CHARS)}…` : oneLine;
+}

@@ -1,0 +1,108 @@
+import fs from "node:fs";
+import path from "node:path";
+import { toolError } from "../tool-result.js";
+import type { ToolResult } from "../types.js";
+
+/** Longer paths are refused outright: no real file needs one, and Linux's PATH_MAX is 4096. */
+export const MAX_PATH_CHARS = 4096;
+
+/** A symlink chain this long is a loop, or an attack; the kernel gives up at 40 as well. */
+const MAX_SYMLINK_HOPS = 40;
+
+export type WorkspacePathResolution =
+  | { ok: true; absolute: string; relative: string }
+  | { ok: false; result: ToolResult };
+
+/**
+ * Maps a path the model asked for onto the real file system, refusing anything that would leave
+ * the workspace. Relative paths resolve against the workspace; absolute ones must already lie in
+ * it. The check runs on real paths (symlinks followed, including a dangling last link and links
+ * in parent directories), so a link inside the workspace cannot smuggle a read or write outside.
+ * `absolute` is that real path: callers use it directly, which keeps the window between the check
+ * and the file operation as small as it can be without O_NOFOLLOW gymnastics.
+ */
+export function resolveWorkspacePath(workspaceDir: string, requested: unknown): WorkspacePathResolution {
+  const root = realWorkspaceRoot(workspaceDir);
+  const refuse = (code: "PATH_INVALID" | "PATH_OUTSIDE_WORKSPACE", message: string): WorkspacePathResolution => ({
+    ok: false,
+    result: toolError(code, message, workspaceSuggestion(root)),
+  });
+
+  if (typeof requested !== "string" || requested.trim() === "") return refuse("PATH_INVALID", "The path is empty.");
+  if (requested.includes("\0")) return refuse("PATH_INVALID", "The path contains a NUL byte.");
+  if (requested.length > MAX_PATH_CHARS) {
+    return refuse("PATH_INVALID", `The path is ${requested.length} characters long; at most ${MAX_PATH_CHARS} are accepted.`);
+  }
+
+  const lexical = path.resolve(root, requested);
+  if (!isInside(root, lexical)) {
+    return refuse("PATH_OUTSIDE_WORKSPACE", `"${shorten(requested)}" resolves outside the workspace.`);
+  }
+
+  let real: string;
+  try {
+    real = realPathAllowingMissing(lexical, 0);
+  } catch (error) {
+    return refuse("PATH_INVALID", `"${shorten(requested)}" cannot be resolved: ${errorCode(error)}.`);
+  }
+  if (!isInside(root, real)) {
+    return refuse("PATH_OUTSIDE_WORKSPACE", `"${shorten(requested)}" goes through a symbolic link that leads outside the workspace.`);
+  }
+  return { ok: true, absolute: real, relative: path.relative(root, real) || "." };
+}
+
+/** The suggestion every refusal carries: where the workspace is and what is allowed. */
+export function workspaceSuggestion(root: string): string {
+  return `The workspace root is ${root}. Use a path relative to it (for example "notes/todo.md"); paths must stay inside the workspace.`;
+}
+
+function realWorkspaceRoot(workspaceDir: string): string {
+  // The contract says the caller already realpath'd it; doing it again costs one syscall and
+  // keeps the comparison honest if a caller forgot (e.g. /tmp behind a symlink).
+  try {
+    return fs.realpathSync.native(workspaceDir);
+  } catch {
+    return path.resolve(workspaceDir);
+  }
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative === "" || (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative));
+}
+
+/**
+ * realpath for a target that may not exist yet: the deepest existing ancestor is resolved and the
+ * missing tail appended. A dangling symlink is followed through its link text, because writing to
+ * it would create the file wherever it points.
+ */
+function realPathAllowingMissing(target: string, hops: number): string {
+  try {
+    return fs.realpathSync.native(target);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+  }
+  let stats: fs.Stats | undefined;
+  try {
+    stats = fs.lstatSync(target);
+  } catch {
+    stats = undefined;
+  }
+  if (stats?.isSymbolicLink()) {
+    if (hops >= MAX_SYMLINK_HOPS) throw Object.assign(new Error("too many symbolic links"), { code: "ELOOP" });
+    const linkText = fs.readlinkSync(target);
+    return realPathAllowingMissing(path.resolve(path.dirname(target), linkText), hops + 1);
+  }
+  const parent = path.dirname(target);
+  if (parent === target) return target;
+  return path.join(realPathAllowingMissing(parent, hops), path.basename(target));
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException | undefined)?.code ?? String(error);
+}
+
+function shorten(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

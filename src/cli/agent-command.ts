@@ -1,0 +1,65 @@
+import { loadConfig, resolveStateDir } from "../config/index.js";
+import { runEmbeddedTurn } from "../agents/embedded-turn.js";
+import { createToolServices } from "../agents/tools/index.js";
+import { CliError, printJson } from "./output.js";
+
+export interface AgentFlags {
+  message?: string;
+  agent?: string;
+  local?: boolean;
+  json?: boolean;
+  timeout?: string;
+}
+
+/**
+ * `openclaw agent --local -m TEXT`: one embedded turn in this process (same config and
+ * workspace as the gateway), the reply printed. Exit 0 when the turn completed, 1 otherwise.
+ */
+export async function agentCommand(flags: AgentFlags): Promise<void> {
+  if (!flags.message?.trim()) throw new CliError("--message is required");
+  if (!flags.local) {
+    throw new CliError("running a turn through the gateway is not available yet; add --local to run it in this process");
+  }
+  const env = process.env;
+  const stateDir = resolveStateDir(env);
+  const { config } = loadConfig({ stateDir, env });
+  const controller = new AbortController();
+  const timeoutSeconds = flags.timeout === undefined ? 600 : Number(flags.timeout);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw new CliError("--timeout: expected seconds (0 = none)");
+  const timer = timeoutSeconds > 0 ? setTimeout(() => controller.abort(new Error("timeout")), timeoutSeconds * 1000) : undefined;
+  const onSignal = () => controller.abort(new Error("interrupted"));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+
+  const services = createToolServices();
+  try {
+    const result = await runEmbeddedTurn({
+      config,
+      stateDir,
+      env,
+      message: flags.message,
+      agentId: flags.agent,
+      senderIsOwner: true,
+      signal: controller.signal,
+      services,
+    });
+    const meta = {
+      agentId: result.agentId,
+      model: result.model,
+      durationMs: result.durationMs,
+      stopReason: result.stopReason,
+      usage: result.usage,
+      ...(result.error ? { error: result.error } : {}),
+    };
+    if (flags.json) printJson({ payloads: result.payloads.map((p) => ({ text: p.text, mediaUrl: null })), meta });
+    else {
+      for (const payload of result.payloads) process.stdout.write(`${payload.text}\n`);
+      if (result.error && result.error.kind !== "config") process.stderr.write(`openclaw: run ended (${result.stopReason}): ${result.error.message}\n`);
+    }
+    if (result.stopReason !== "stop" && result.stopReason !== "length") process.exitCode = 1;
+  } finally {
+    clearTimeout(timer);
+    // Background processes cannot be polled once this process is gone.
+    (services.processes as { killAll?: () => void } | undefined)?.killAll?.();
+  }
+}
