@@ -1,0 +1,114 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { makeTempDir, runCli } from "../helpers/gateway-process.js";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+
+let server: FakeModelServer;
+beforeAll(async () => {
+  server = await startFakeModelServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+beforeEach(() => server.reset());
+
+function setup(api: "openai-completions" | "anthropic-messages") {
+  const stateDir = makeTempDir();
+  const workspace = path.join(stateDir, "ws");
+  const baseUrl = api === "openai-completions" ? `${server.url}/v1` : server.url;
+  const config = {
+    agents: { defaults: { workspace, model: { primary: "fake/fake-model" } } },
+    models: { providers: { fake: { baseUrl, apiKey: "sk-local-secret", api, models: [{ id: "fake-model", contextWindow: 120000, maxTokens: 4096 }] } } },
+  };
+  fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config));
+  return { stateDir, workspace, env: { OPENCLAW_STATE_DIR: stateDir } };
+}
+
+async function agent(env: Record<string, string>, message: string, extra: string[] = []) {
+  const res = await runCli(["agent", "--local", "--json", "-m", message, ...extra], env, 30_000);
+  let json: any;
+  try {
+    json = JSON.parse(res.output.slice(res.output.indexOf("{")));
+  } catch {
+    json = undefined;
+  }
+  return { ...res, json };
+}
+
+describe("openclaw agent --local", () => {
+  it("without a model says exactly what to set, and exits 1", async () => {
+    const res = await runCli(["agent", "--local", "-m", "hi"], { OPENCLAW_STATE_DIR: makeTempDir() });
+    expect(res.code).toBe(1);
+    expect(res.output).toContain("No model configured");
+    expect(res.output).toContain("agents.defaults.model");
+    expect(res.output).not.toMatch(/\n\s+at /);
+  });
+
+  for (const api of ["openai-completions", "anthropic-messages"] as const) {
+    describe(api, () => {
+      it("answers a plain turn; the request is small and carries the prompt and tools", async () => {
+        const { env, workspace } = setup(api);
+        server.enqueue({ text: "Hello from the fake model." });
+        const res = await agent(env, "hi");
+        expect(res.code).toBe(0);
+        expect(res.json.payloads).toEqual([{ text: "Hello from the fake model.", mediaUrl: null }]);
+        expect(res.json.meta).toMatchObject({ agentId: "main", model: "fake/fake-model", stopReason: "stop" });
+        const request = server.requests.at(-1)!;
+        const body = JSON.stringify(request.body);
+        expect(Buffer.byteLength(body)).toBeLessThan(16 * 1024);
+        expect(body).toContain("AGENTS.md");
+        const toolNames = api === "openai-completions" ? request.body.tools.map((t: any) => t.function.name) : request.body.tools.map((t: any) => t.name);
+        expect(toolNames).toEqual(expect.arrayContaining(["read", "write", "edit", "apply_patch", "exec", "process", "web_fetch"]));
+        // First start created the workspace with the bootstrap files.
+        expect(fs.existsSync(path.join(workspace, "AGENTS.md"))).toBe(true);
+        expect(fs.existsSync(path.join(workspace, "SOUL.md"))).toBe(true);
+      });
+
+      it("runs tool calls (write, then read) and answers with the result", async () => {
+        const { env, workspace } = setup(api);
+        server.enqueue(
+          { toolCalls: [{ name: "write", arguments: { path: "notes/todo.txt", content: "buy milk" } }] },
+          { toolCalls: [{ name: "read", arguments: { path: "notes/todo.txt" } }, { name: "read", arguments: { path: "../../etc/passwd" } }] },
+          { text: "Saved and read back." },
+        );
+        const res = await agent(env, "save a note");
+        expect(res.code).toBe(0);
+        expect(res.json.payloads[0].text).toBe("Saved and read back.");
+        expect(fs.readFileSync(path.join(workspace, "notes", "todo.txt"), "utf8")).toBe("buy milk");
+        const third = JSON.stringify(server.requests[2]!.body);
+        expect(third).toContain("buy milk");
+        expect(third).toContain("PATH_OUTSIDE_WORKSPACE");
+        expect(third).not.toContain("root:x:0:0");
+      });
+
+      it("a provider 500 ends the turn with a clear error and exit 1", async () => {
+        const { env } = setup(api);
+        server.enqueue({ status: 500 });
+        const res = await agent(env, "hi");
+        expect(res.code).toBe(1);
+        expect(res.json.meta.stopReason).toBe("error");
+        expect(res.json.meta.error.kind).toBe("server");
+        expect(res.output).not.toContain("sk-local-secret");
+      });
+
+      it("a malformed stream ends the turn with a clear error, no crash", async () => {
+        const { env } = setup(api);
+        server.enqueue({ malformed: "garbage" });
+        const res = await agent(env, "hi");
+        expect(res.code).toBe(1);
+        expect(res.json.meta.error.kind).toBe("malformed");
+      });
+    });
+  }
+
+  it("the run timeout stops a model that never answers", async () => {
+    const { env } = setup("openai-completions");
+    server.enqueue({ text: "too late", delayMs: 20_000 });
+    const started = Date.now();
+    const res = await agent(env, "hi", ["--timeout", "1"]);
+    expect(res.code).toBe(1);
+    expect(["aborted", "timeout"]).toContain(res.json.meta.stopReason);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
