@@ -112,3 +112,35 @@ describe("openclaw agent --local", () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
+
+describe("openclaw tools explain", () => {
+  it("shows the allowed tools and which layer removed each other one", async () => {
+    const stateDir = makeTempDir();
+    fs.writeFileSync(
+      path.join(stateDir, "openclaw.yaml"),
+      [
+        "tools:",
+        '  allow: ["group:fs", "group:runtime", "web_fetch"]',
+        "  byProvider:",
+        '    google: { deny: ["exec"] }',
+        "agents:",
+        "  defaults:",
+        "    model: google/gemini-2.0-flash",
+        "  list:",
+        "    - id: main",
+        "    - id: restricted",
+        '      tools: { deny: ["process", "edit"] }',
+        "",
+      ].join("\n"),
+    );
+    const res = await runCli(["tools", "explain", "--agent", "restricted", "--json"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(res.code).toBe(0);
+    const json = JSON.parse(res.output);
+    expect(JSON.stringify(json)).toContain("agents.list[restricted].tools.deny");
+    const text = await runCli(["tools", "explain", "--agent", "restricted"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(text.output).toContain("Allowed (4): read, write, apply_patch, web_fetch");
+    expect(text.output).toMatch(/exec\s+— removed by tools\.byProvider\.google\.deny/);
+    const notOwner = await runCli(["tools", "explain", "--not-owner"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(notOwner.output).toMatch(/process\s+— removed by owner-only tools/);
+  });
+});

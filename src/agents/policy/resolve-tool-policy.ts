@@ -105,7 +105,7 @@ function applyOwnerLayer(recorder: PolicyRecorder, input: ToolPolicyInput): void
     recorder.skip("owner", source, "sender is the owner");
     return;
   }
-  const ownerOnly = compileToolList([...OWNER_ONLY_TOOLS, ...input.ownerOnlyTools]);
+  const ownerOnly = compileToolList([...new Set([...OWNER_ONLY_TOOLS, ...input.ownerOnlyTools])]);
   recorder.removeWhere("owner", source, `sender is not the owner; removes ${ownerOnly.entries.join(", ")}`, (tool) =>
     ownerOnly.matchOf(tool) !== undefined ? { layer: source, reason: "only the owner may use it; this sender is not the owner" } : undefined,
   );
