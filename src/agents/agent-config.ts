@@ -1,33 +1,58 @@
-import type { AgentKeyedEntry, AgentListEntry, OpenClawConfig } from "../config/index.js";
+import type { AgentKeyedEntry, OpenClawConfig } from "../config/index.js";
 
-/** One agent's settings after merging the list/entries spelling; absent fields fall back to defaults. */
+/** The part of the config agent resolution reads; tests can pass a plain object. */
+export type AgentsConfigView = {
+  agents?: Partial<Pick<OpenClawConfig["agents"], "list" | "entries">> & { defaults?: Partial<OpenClawConfig["agents"]["defaults"]> };
+};
+
+/** One agent's own settings, whichever spelling (`agents.entries` or legacy `agents.list`) holds it. */
+export type AgentEntry = AgentKeyedEntry;
+
+/** One agent's settings after merging the two spellings; absent fields fall back to defaults. */
 export interface AgentConfig extends Omit<AgentKeyedEntry, "id"> {
   id: string;
   isDefault: boolean;
 }
 
-/** Agents named in config (`agents.entries` or legacy `agents.list`); `main` when none. */
-export function listAgentConfigs(config: OpenClawConfig): AgentConfig[] {
+/** Agent ids are case-insensitive in config keys; everything downstream uses the lower-case form. */
+export function normalizeAgentId(agentId: string): string {
+  return agentId.trim().toLowerCase();
+}
+
+/**
+ * Agents named in config (`agents.entries` or legacy `agents.list`); `main` when none. The
+ * default is the one marked `default`, else the first configured.
+ */
+export function listAgentConfigs(config: AgentsConfigView): AgentConfig[] {
   const found: (Omit<AgentKeyedEntry, "id"> & { id: string })[] = [];
-  for (const entry of (config.agents?.list ?? []) as AgentListEntry[]) found.push({ ...entry, id: entry.id.toLowerCase() });
-  for (const [id, entry] of Object.entries(config.agents?.entries ?? {})) found.push({ ...entry, id: id.toLowerCase() });
+  for (const entry of config.agents?.list ?? []) found.push({ ...entry, id: normalizeAgentId(entry.id) });
+  for (const [id, entry] of Object.entries(config.agents?.entries ?? {})) found.push({ ...entry, id: normalizeAgentId(id) });
   if (found.length === 0) return [{ id: "main", isDefault: true }];
   const defaultId = (found.find((a) => a.default) ?? found[0]!).id;
   return found.map((a) => ({ ...a, isDefault: a.id === defaultId }));
 }
 
-export function defaultAgentId(config: OpenClawConfig): string {
+export function defaultAgentId(config: AgentsConfigView): string {
   return listAgentConfigs(config).find((a) => a.isDefault)!.id;
 }
 
+/** The entry configured for `agentId` (`entries` wins over `list`), or undefined when it runs on defaults alone. */
+export function findAgentEntry(config: AgentsConfigView, agentId: string): AgentEntry | undefined {
+  const id = normalizeAgentId(agentId);
+  for (const [key, entry] of Object.entries(config.agents?.entries ?? {})) {
+    if (normalizeAgentId(key) === id) return entry;
+  }
+  return config.agents?.list?.find((entry) => normalizeAgentId(entry.id) === id);
+}
+
 /** The named agent, or undefined when config does not define it (the implicit `main` always exists). */
-export function resolveAgentConfig(config: OpenClawConfig, agentId: string): AgentConfig | undefined {
-  const id = agentId.toLowerCase();
+export function resolveAgentConfig(config: AgentsConfigView, agentId: string): AgentConfig | undefined {
+  const id = normalizeAgentId(agentId);
   return listAgentConfigs(config).find((a) => a.id === id);
 }
 
 /** The agent's model ref: its own `model`, else `agents.defaults.model` (string or `primary`). */
-export function agentModelRef(config: OpenClawConfig, agent: AgentConfig | undefined): string | undefined {
+export function agentModelRef(config: AgentsConfigView, agent: AgentConfig | undefined): string | undefined {
   const pick = (m: unknown) => (typeof m === "string" ? m : (m as { primary?: string } | undefined)?.primary);
   return pick(agent?.model) ?? pick(config.agents?.defaults?.model);
 }

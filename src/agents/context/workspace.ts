@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { findAgentEntry, normalizeAgentId, resolveDefaultAgentId, type AgentsConfigView } from "./agent-config.js";
+import { defaultAgentId, findAgentEntry, normalizeAgentId, type AgentsConfigView } from "../agent-config.js";
 import { DEFAULT_BOOTSTRAP_FILES } from "./default-bootstrap-files.js";
 
 function expandHome(input: string, env: NodeJS.ProcessEnv): string {
@@ -34,7 +34,7 @@ export function resolveWorkspaceDir(
   const own = findAgentEntry(config, agentId)?.workspace?.trim();
   if (own) return absolute(own, env);
   const id = normalizeAgentId(agentId);
-  if (id === resolveDefaultAgentId(config)) {
+  if (id === defaultAgentId(config)) {
     const shared = config.agents?.defaults?.workspace?.trim();
     return shared ? absolute(shared, env) : path.join(absolute(stateDir, env), "workspace");
   }

@@ -1,4 +1,4 @@
-import { findAgentEntry, type AgentsConfigView } from "../context/agent-config.js";
+import { findAgentEntry, type AgentsConfigView } from "../agent-config.js";
 
 /**
  * The skills an agent may be offered: its own `skills` list when it has one (it replaces the
