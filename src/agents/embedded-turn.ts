@@ -73,7 +73,8 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const discovered = await discoverSkills({ workspaceDir, stateDir: input.stateDir, env });
   const skills = filterSkills(discovered.skills, { env, config, allowlist: resolveSkillAllowlist(config, agentId) }).kept;
 
-  const allTools = createCoreTools();
+  const exec = config.tools?.exec ?? {};
+  const allTools = createCoreTools({ exec: { ...(exec.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {}) } });
   const policy = resolveEffectiveTools({
     config,
     agentId,
@@ -106,7 +107,6 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const loop = loopDetectionFromConfig(config, agentId);
   if (loop.enabled) hooks.push(createLoopDetector(loop.options));
 
-  const exec = config.tools?.exec ?? {};
   const services: ToolServices = {
     ...(input.services ?? {}),
     execApprovals: createExecApprovalGate(

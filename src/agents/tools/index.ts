@@ -1,7 +1,7 @@
 import type { AgentTool } from "../types.js";
 import { createApplyPatchTool } from "./apply-patch.js";
 import { createEditTool } from "./edit.js";
-import { createExecTool } from "./exec.js";
+import { createExecTool, type ExecToolOptions } from "./exec.js";
 import { createProcessTool } from "./process.js";
 import { createReadTool } from "./read.js";
 import { createWebFetchTool } from "./web-fetch.js";
@@ -12,13 +12,13 @@ import { createWriteTool } from "./write.js";
  * stable order keeps the provider's prompt cache warm. They read their shared state from
  * `ctx.services` (see `createToolServices`).
  */
-export function createCoreTools(): AgentTool[] {
+export function createCoreTools(options: { exec?: ExecToolOptions } = {}): AgentTool[] {
   return [
     createReadTool(),
     createWriteTool(),
     createEditTool(),
     createApplyPatchTool(),
-    createExecTool(),
+    createExecTool(options.exec),
     createProcessTool(),
     createWebFetchTool(),
   ];
