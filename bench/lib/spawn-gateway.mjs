@@ -105,7 +105,7 @@ function gatewayEnv(extra) {
 }
 
 /**
- * Start `node dist/cli/main.js gateway run --port <port>` directly (no shell/npm, so the pid
+ * Start `node <CLI_ENTRY> gateway run --port <port>` directly (no shell/npm, so the pid
  * is the gateway's own). `spawnedAt` is taken immediately before spawn().
  */
 export function spawnGateway({ label, stateDir, port, token }) {
@@ -284,14 +284,11 @@ export class GatewayProcess {
     const sentAt = now();
     this.child.kill("SIGTERM");
     const info = await withTimeout(this.exited, timeoutMs, step, () => this.killNow());
-    if (info.signal === "SIGTERM") {
-      this.addIssue({ stream: "exit", text: "killed by SIGTERM's default action (no SIGTERM handler installed yet): no graceful shutdown" });
-    } else if (info.code !== 0) {
-      this.addIssue({ stream: "exit", text: `exited with ${info.signal ? `signal ${info.signal}` : `code ${info.code}`} after SIGTERM` });
-    }
-    if (this.stateDir && fs.existsSync(path.join(this.stateDir, "gateway.lock"))) {
-      this.addIssue({ stream: "exit", text: "gateway.lock left behind after exit" });
-    }
+    const problems = [];
+    if (info.signal === "SIGTERM") problems.push("killed by SIGTERM's default action (no SIGTERM handler installed yet), so no graceful shutdown");
+    else if (info.code !== 0) problems.push(`exited with ${info.signal ? `signal ${info.signal}` : `code ${info.code}`} after SIGTERM`);
+    if (this.stateDir && fs.existsSync(path.join(this.stateDir, "gateway.lock"))) problems.push("gateway.lock left behind");
+    if (problems.length) this.addIssue({ stream: "exit", text: problems.join("; ") });
     return info.at - sentAt;
   }
 

@@ -16,7 +16,26 @@ export interface ServerFlags {
 
 /** `openclaw gateway run`: serve in the foreground until SIGINT/SIGTERM. */
 export async function gatewayRunCommand(flags: ServerFlags): Promise<void> {
-  let gateway: RunningGateway;
+  let gateway: RunningGateway | undefined;
+  let stopSignal: string | undefined;
+  let signals = 0;
+  const stopAndExit = (running: RunningGateway, signal: string) => {
+    running
+      .stop(`gateway stopping (${signal})`)
+      .then(() => process.exit(0))
+      .catch(() => process.exit(1));
+  };
+  // Handlers go in before start-up: a SIGTERM while starting must still release the lock and
+  // close cleanly once the gateway is up, not kill it half-way.
+  const onSignal = (signal: string) => {
+    signals += 1;
+    if (signals > 1) process.exit(1); // a second signal means "now"
+    stopSignal = signal;
+    if (gateway) stopAndExit(gateway, signal);
+  };
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
+
   try {
     gateway = await runGateway({
       env: process.env,
@@ -34,17 +53,5 @@ export async function gatewayRunCommand(flags: ServerFlags): Promise<void> {
     if (err instanceof GatewayStartError || err instanceof StateLockError) throw new CliError(err.message);
     throw err;
   }
-
-  let signals = 0;
-  const shutdown = (signal: string) => {
-    signals += 1;
-    // A second signal means "now": skip the graceful path.
-    if (signals > 1) process.exit(1);
-    gateway
-      .stop(`gateway stopping (${signal})`)
-      .then(() => process.exit(0))
-      .catch(() => process.exit(1));
-  };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
+  if (stopSignal) stopAndExit(gateway, stopSignal);
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeTempDir, runCli, startGateway } from "../helpers/gateway-process.js";
+import { makeTempDir, runCli, spawnCli, startGateway } from "../helpers/gateway-process.js";
 import { openOperator } from "../helpers/ws-client.js";
 
 describe("one gateway per state dir", () => {
@@ -125,5 +125,18 @@ describe("shutdown", () => {
     expect(await exit).toBe(0);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(fs.existsSync(path.join(gw.stateDir, "gateway.lock"))).toBe(false);
+  });
+});
+
+describe("SIGTERM while starting", () => {
+  it("still stops cleanly and releases the lock", async () => {
+    const stateDir = makeTempDir();
+    const child = spawnCli(["gateway", "run", "--port", "0"], { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: "t" });
+    const lockFile = path.join(stateDir, "gateway.lock");
+    const deadline = Date.now() + 10_000;
+    while (!fs.existsSync(lockFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    expect(fs.existsSync(lockFile)).toBe(true);
+    expect(await child.stop("SIGTERM")).toBe(0);
+    expect(fs.existsSync(lockFile)).toBe(false);
   });
 });
