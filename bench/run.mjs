@@ -7,6 +7,7 @@ import path from "node:path";
 import { measureNodeBaseline, measureStartup } from "./startup.mjs";
 import { measureConnectHello } from "./connect.mjs";
 import { measureIdleClients } from "./idle-clients.mjs";
+import { measureHiRequest, measureLoopOverhead, measurePromptBuild } from "./agent.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -57,6 +58,10 @@ function buildTargets() {
     portOpenWithConfigMs: target(results.spawnToPortOpenMs?.withConfig?.median, 300, "ms", "real OpenClaw: 15.7 s"),
     idleRssMiB: target(results.idleRssMiB, 80, "MiB", "real OpenClaw: 1.46 GiB"),
     rss1000IdleClientsMiB: target(results.rss1000IdleClientsMiB, 150, "MiB"),
+    loopTextTurnMs: target(results.agent?.loop?.textTurn?.meanMs, 2, "ms"),
+    loopPerToolRoundMs: target(results.agent?.loop?.perToolRoundMs, 5, "ms"),
+    promptBuild20SkillsMs: target(results.agent?.prompt?.withDiscoveryAndFiles?.meanMs, 5, "ms"),
+    hiRequestKiB: target(results.agent?.hiRequest ? results.agent.hiRequest.requestBytes / 1024 : undefined, 16, "KiB", "real OpenClaw: ~60 KB"),
   };
 }
 
@@ -72,6 +77,10 @@ function summaryLine(targets) {
     ["hello p50", r.connectHelloMs?.p50, fmt(r.connectHelloMs?.p50, "ms", 1)],
     [`${IDLE_CLIENTS}-clients`, r.rss1000IdleClientsMiB, fmt(r.rss1000IdleClientsMiB, "MiB", 1)],
     ["shutdown", r.shutdownMs, fmt(r.shutdownMs, "ms")],
+    ["loop text-turn", r.agent?.loop?.textTurn?.meanMs, fmt(r.agent?.loop?.textTurn?.meanMs, "ms", 3)],
+    ["tool-round", r.agent?.loop?.perToolRoundMs, fmt(r.agent?.loop?.perToolRoundMs, "ms", 3)],
+    ["prompt(20 skills)", r.agent?.prompt?.withDiscoveryAndFiles?.meanMs, fmt(r.agent?.prompt?.withDiscoveryAndFiles?.meanMs, "ms", 2)],
+    ["hi-request", r.agent?.hiRequest?.requestBytes, fmt(r.agent?.hiRequest ? r.agent.hiRequest.requestBytes / 1024 : undefined, "KiB", 1)],
   ];
   const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
   if (r.error) {
@@ -142,6 +151,12 @@ async function main() {
   results.gatewayReportedMs = { noConfig: startup.noConfig.gatewayReported, withConfig: startup.withConfig.gatewayReported };
 
   await measureRunningGateway();
+
+  results.agent = {
+    loop: await measureLoopOverhead(),
+    prompt: await measurePromptBuild(),
+    hiRequest: await measureHiRequest(),
+  };
 }
 
 function abort(message, exitCode) {
