@@ -59,6 +59,17 @@ describe("gateway start / status / call / stop", () => {
     expect(res.output).toContain("unauthorized: gateway token mismatch");
   });
 
+  it("restart replaces the running gateway with a new process", async () => {
+    const res = await runCli(["gateway", "restart", "--json"], env);
+    expect(res.code).toBe(0);
+    const restarted = JSON.parse(res.output.slice(res.output.lastIndexOf("{\n")));
+    expect(restarted.ok).toBe(true);
+    expect(restarted.pid).not.toBe(pid);
+    expect(isProcessAlive(pid)).toBe(false);
+    pid = restarted.pid;
+    expect(isProcessAlive(pid)).toBe(true);
+  });
+
   it("stops it and reports when nothing runs", async () => {
     const res = await runCli(["gateway", "stop"], { OPENCLAW_STATE_DIR: stateDir });
     expect(res.code).toBe(0);
