@@ -22,6 +22,12 @@ export interface AgentLoopInput {
   signal?: AbortSignal;
   /** Run budget; 0 or absent = none. */
   timeoutMs?: number;
+  /**
+   * Messages that arrived for this session while the run was active (queue mode `steer`). They
+   * are taken at each model boundary and appended before the next model call; while any are
+   * waiting, tool calls not yet started are skipped (reference §2.3).
+   */
+  steering?: { pending(): boolean; take(): UserMessage[] };
   emit: (event: AgentEvent) => void;
 }
 
@@ -69,6 +75,12 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
       if (controller.signal.aborted) {
         stopReason = abortedReason();
         break;
+      }
+      if (appended.length > 0) {
+        for (const steer of input.steering?.take() ?? []) {
+          messages.push(steer);
+          appended.push(steer);
+        }
       }
       const turn = await streamAssistantTurn(
         input.streamModel,
@@ -137,7 +149,9 @@ async function runToolCalls(
     // Once the run is stopping, remaining calls still get a result: providers reject dangling calls.
     const outcome = signal.aborted || stop
       ? { result: toolError("ABORTED", "the run stopped before this tool ran") }
-      : await runToolCall(call, tools, input.hooks ?? [], input.toolContext, signal, (partial) =>
+      : input.steering?.pending()
+        ? { result: { content: [{ type: "text" as const, text: "Skipped due to queued user message." }], isError: true } }
+        : await runToolCall(call, tools, input.hooks ?? [], input.toolContext, signal, (partial) =>
           emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, partialResult: partial }),
         );
     const isError = Boolean(outcome.result.isError);

@@ -203,3 +203,26 @@ describe("runAgentLoop", () => {
     expect(out.map((m) => m.role)).toEqual(["user"]);
   });
 });
+
+describe("steering", () => {
+  it("injects queued user messages at the next model boundary and skips unstarted tool calls", async () => {
+    const queue: any[] = [];
+    let echoRuns = 0;
+    const countingEcho: AgentTool = { ...echoTool, execute: async (a: any) => { echoRuns += 1; queue.push({ role: "user", content: "actually, stop and say hi", timestamp: 5 }); return toolText(`echo:${a.value}`); } };
+    const { stream, requests } = scripted([
+      { calls: [{ name: "echo", arguments: { value: "first" } }, { name: "echo", arguments: { value: "second" } }] },
+      { text: "hi!" },
+    ]);
+    const result = await runAgentLoop(input(stream, {
+      tools: [countingEcho],
+      steering: { pending: () => queue.length > 0, take: () => queue.splice(0) },
+    }));
+    expect(echoRuns).toBe(1);
+    const second = requests[1]!.messages;
+    expect(second.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "toolResult", "user"]);
+    expect((second[3] as any).content[0].text).toBe("Skipped due to queued user message.");
+    expect((second[4] as any).content).toBe("actually, stop and say hi");
+    expect(result.messages.filter((m) => m.role === "user")).toHaveLength(1);
+    expect(result.payloads).toEqual([{ text: "hi!" }]);
+  });
+});
