@@ -16,7 +16,7 @@ import { resolveEffectiveTools } from "./policy/index.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
 import { createCoreTools } from "./tools/index.js";
 import { createToolResultShaper } from "./tool-result-shaper.js";
-import { runAgentLoop } from "./runner/agent-loop.js";
+import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, TranscriptMessage } from "./types.js";
 
 export interface EmbeddedTurnInput {
@@ -26,7 +26,10 @@ export interface EmbeddedTurnInput {
   message: string;
   agentId?: string;
   runId?: string;
-  history?: readonly TranscriptMessage[];
+  /** Prior messages, or a loader given the token budget left for history once the model is known. */
+  history?: readonly TranscriptMessage[] | ((tokenBudget: number) => readonly TranscriptMessage[]);
+  steering?: AgentLoopInput["steering"];
+  onAppend?: AgentLoopInput["onAppend"];
   channel?: string;
   senderIsOwner: boolean;
   promptMode?: PromptMode;
@@ -120,7 +123,9 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     runId,
     model,
     systemPrompt: systemPrompt.text,
-    history: input.history ?? [],
+    history: typeof input.history === "function" ? input.history(historyBudget(model.contextWindow, model.maxTokens, systemPrompt.text.length)) : (input.history ?? []),
+    steering: input.steering,
+    onAppend: input.onAppend,
     prompt: { role: "user", content: input.message, timestamp: Date.now() },
     tools,
     toolSpecs: tools.map((t) => ({ name: t.name, description: t.description, parameters: normalizeToolSchema(t.parameters, model.api, model.provider) })),
@@ -145,6 +150,14 @@ function failedTurn(runId: string, agentId: string, message: string): EmbeddedTu
     error: { kind: "config", message },
     messages: [],
   };
+}
+
+/**
+ * Tokens left for history: the context window minus the reply's reserve, the system prompt
+ * (~4 chars a token) and room for tool schemas and the new message.
+ */
+function historyBudget(contextWindow: number, maxTokens: number, systemPromptChars: number): number {
+  return Math.max(1_000, Math.floor(contextWindow - maxTokens - systemPromptChars / 4 - 4_000));
 }
 
 function firstSentence(text: string): string {

@@ -28,6 +28,12 @@ export interface AgentLoopInput {
    * waiting, tool calls not yet started are skipped (reference §2.3).
    */
   steering?: { pending(): boolean; take(): UserMessage[] };
+  /**
+   * Called synchronously with each message the run appends (assistant turns, tool results,
+   * steering messages), in order, so the caller can persist as the run goes. A throw here (a
+   * superseded writer) stops the run.
+   */
+  onAppend?: (message: ModelMessage) => void;
   emit: (event: AgentEvent) => void;
 }
 
@@ -63,6 +69,10 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
   const tools = new Map(input.tools.map((t) => [t.name, t]));
   const messages: ModelMessage[] = [...toModelMessages(input.history), input.prompt];
   const appended: ModelMessage[] = [];
+  const append = (message: ModelMessage) => {
+    appended.push(message);
+    input.onAppend?.(message);
+  };
   const usage: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   let stopReason: StopReason = "stop";
   let error: RunResult["error"];
@@ -79,7 +89,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
       if (appended.length > 0) {
         for (const steer of input.steering?.take() ?? []) {
           messages.push(steer);
-          appended.push(steer);
+          append(steer);
         }
       }
       const turn = await streamAssistantTurn(
@@ -90,7 +100,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
       );
       addUsage(usage, turn.message.usage);
       messages.push(turn.message);
-      appended.push(turn.message);
+      append(turn.message);
       if (turn.error) {
         if (controller.signal.aborted) stopReason = abortedReason();
         else {
@@ -105,13 +115,17 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
         stopReason = turn.message.stopReason === "length" ? "length" : "stop";
         break;
       }
-      const stop = await runToolCalls(calls, tools, input, controller.signal, emit, messages, appended);
+      const stop = await runToolCalls(calls, tools, input, controller.signal, emit, messages, append);
       if (stop) {
         stopReason = "loop";
         error = { kind: "loop", message: stop };
         break;
       }
     }
+  } catch (err) {
+    // Only onAppend can throw here (everything else encodes failures): the caller lost the session.
+    stopReason = "error";
+    error = { kind: "unknown", message: (err as Error).message };
   } finally {
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onAbort);
@@ -141,7 +155,7 @@ async function runToolCalls(
   signal: AbortSignal,
   emit: (event: AgentEvent) => void,
   messages: ModelMessage[],
-  appended: ModelMessage[],
+  append: (message: ModelMessage) => void,
 ): Promise<string | undefined> {
   let stop: string | undefined;
   for (const call of calls) {
@@ -166,7 +180,7 @@ async function runToolCalls(
       timestamp: Date.now(),
     };
     messages.push(message);
-    appended.push(message);
+    append(message);
     if ("stop" in outcome && outcome.stop) stop ??= outcome.stop;
   }
   return stop;

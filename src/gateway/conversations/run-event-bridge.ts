@@ -1,0 +1,125 @@
+import type { AgentEvent, RunResult } from "../../agents/types.js";
+
+/** Where a run's wire events go; the server fans them out to the connections allowed to see them. */
+export interface RunEventSink {
+  agent(payload: Record<string, unknown>, opts?: { toolEvent?: boolean }): void;
+  chat(payload: Record<string, unknown>): void;
+}
+
+export interface RunEventBridgeOptions {
+  runId: string;
+  sessionKey: string;
+  agentId: string;
+  sink: RunEventSink;
+  /** Chat deltas are coalesced to at most one per interval (the first goes out at once). */
+  chatDeltaIntervalMs?: number;
+}
+
+/**
+ * Map the loop's events onto the protocol's `agent` events (`lifecycle` / `assistant` / `tool`,
+ * with a per-run `seq`) and `chat` events (`delta` / `final` / `error` / `aborted`). Exactly one
+ * terminal lifecycle event and one terminal chat event per run.
+ */
+export function createRunEventBridge(opts: RunEventBridgeOptions) {
+  const { runId, sessionKey, agentId, sink } = opts;
+  const interval = opts.chatDeltaIntervalMs ?? 100;
+  let agentSeq = 0;
+  let chatSeq = 0;
+  let text = "";
+  let pendingDelta = "";
+  let replaceNext = false;
+  let lastChatAt = 0;
+  let flushTimer: NodeJS.Timeout | undefined;
+  let startedAt = Date.now();
+  let ended = false;
+
+  const agent = (stream: string, data: Record<string, unknown>, toolEvent = false) => {
+    agentSeq += 1;
+    sink.agent({ runId, seq: agentSeq, stream, ts: Date.now(), data, sessionKey, agentId }, toolEvent ? { toolEvent } : undefined);
+  };
+  const chatBase = () => ({ runId, sessionKey, agentId, seq: ++chatSeq });
+  const chatMessage = (body: string) => ({ role: "assistant", content: [{ type: "text", text: body }], timestamp: Date.now() });
+
+  const flushDelta = () => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (!pendingDelta) return;
+    lastChatAt = Date.now();
+    sink.chat({ ...chatBase(), state: "delta", deltaText: pendingDelta, replace: replaceNext, message: chatMessage(text) });
+    pendingDelta = "";
+    replaceNext = false;
+  };
+
+  return {
+    onEvent(event: AgentEvent): void {
+      if (ended) return;
+      switch (event.type) {
+        case "agent_start":
+          startedAt = event.startedAt;
+          agent("lifecycle", { phase: "start", startedAt });
+          break;
+        case "message_start":
+          // A new assistant turn after tool calls: its text replaces what the user saw so far.
+          if (text) {
+            flushDelta();
+            text = "";
+            replaceNext = true;
+          }
+          break;
+        case "message_update":
+          if (event.delta.kind !== "text") break;
+          text += event.delta.text;
+          agent("assistant", { text, delta: event.delta.text });
+          pendingDelta += event.delta.text;
+          if (Date.now() - lastChatAt >= interval) flushDelta();
+          else flushTimer ??= setTimeout(flushDelta, interval);
+          break;
+        case "tool_execution_start":
+          agent("tool", { phase: "start", name: event.toolName, toolCallId: event.toolCallId, args: event.args }, true);
+          break;
+        case "tool_execution_update":
+          agent("tool", { phase: "update", name: event.toolName, toolCallId: event.toolCallId, partialResult: event.partialResult }, true);
+          break;
+        case "tool_execution_end":
+          agent("tool", { phase: "result", name: event.toolName, toolCallId: event.toolCallId, result: event.result, isError: event.isError }, true);
+          break;
+        case "message_end":
+        case "agent_end":
+          break;
+      }
+    },
+
+    /** Emit the terminal events for a finished run (also for runs that failed before the loop). */
+    finish(result: Pick<RunResult, "payloads" | "usage" | "stopReason" | "error">): void {
+      if (ended) return;
+      flushDelta();
+      ended = true;
+      const endedAt = Date.now();
+      const finalText = result.payloads.map((p) => p.text).join("\n\n");
+      if (result.stopReason === "aborted") {
+        agent("lifecycle", { phase: "end", startedAt, endedAt, aborted: true });
+        sink.chat({ ...chatBase(), state: "aborted", ...(text ? { message: chatMessage(text) } : {}), stopReason: "rpc" });
+      } else if (result.error && result.stopReason !== "stop") {
+        agent("lifecycle", { phase: "error", startedAt, endedAt, error: result.error.message });
+        sink.chat({
+          ...chatBase(), state: "error", errorMessage: result.error.message, errorKind: errorKind(result.error.kind),
+          usage: result.usage, stopReason: result.stopReason,
+          // A config error's message is also the reply the user should read.
+          ...(finalText ? { message: chatMessage(finalText) } : {}),
+        });
+      } else {
+        agent("lifecycle", { phase: "end", startedAt, endedAt });
+        sink.chat({ ...chatBase(), state: "final", ...(finalText ? { message: chatMessage(finalText) } : {}), usage: result.usage, stopReason: result.stopReason });
+      }
+    },
+  };
+}
+
+function errorKind(kind: string): string {
+  if (kind === "timeout") return "timeout";
+  if (kind === "rate_limit") return "rate_limit";
+  if (kind === "context_length") return "context_length";
+  return "unknown";
+}
+
+export type RunEventBridge = ReturnType<typeof createRunEventBridge>;
