@@ -8,6 +8,7 @@ import { GatewayConnection } from "./connection.js";
 import { MethodRegistry } from "./methods/registry.js";
 import { registerSystemMethods } from "./methods/system-methods.js";
 import { registerExecApprovalMethods } from "./methods/exec-approval-methods.js";
+import { registerCatalogMethods } from "./methods/catalog-methods.js";
 import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
 import { buildHealthSnapshot } from "./health-snapshot.js";
@@ -87,6 +88,7 @@ export class GatewayServer {
     });
     registerSystemMethods(this.methods);
     registerExecApprovalMethods(this.methods, this.approvals);
+    registerCatalogMethods(this.methods);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   }
 

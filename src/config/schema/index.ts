@@ -5,6 +5,7 @@ import { LoggingSchema } from "./logging.js";
 import { ModelsSchema } from "./models.js";
 import { SessionSchema } from "./session.js";
 import { ToolsSchema } from "./tools.js";
+import { MessagesSchema } from "./messages.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -19,6 +20,7 @@ export const OpenClawConfigSchema = Type.Object({
   models: Type.Optional(ModelsSchema),
   session: Type.Optional(SessionSchema),
   tools: Type.Optional(ToolsSchema),
+  messages: Type.Optional(MessagesSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */

@@ -1,0 +1,17 @@
+import { Type } from "@sinclair/typebox";
+import { integer, stringEnum } from "./primitives.js";
+
+const QueueMode = stringEnum(["steer", "followup", "collect", "interrupt"]);
+
+/** `messages.*`: what happens to messages that arrive while a session's run is active. */
+export const MessagesSchema = Type.Object({
+  queue: Type.Optional(
+    Type.Object({
+      mode: Type.Optional(QueueMode),
+      cap: Type.Optional(integer(1, 1000)),
+      drop: Type.Optional(stringEnum(["summarize", "old", "new"])),
+      debounceMs: Type.Optional(integer(0, 60_000)),
+      byChannel: Type.Optional(Type.Record(Type.String(), QueueMode)),
+    }),
+  ),
+});

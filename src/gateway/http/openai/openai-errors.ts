@@ -1,0 +1,43 @@
+import type { FastifyReply } from "fastify";
+
+/** OpenAI's error envelope; SDKs read `error.message`, `error.type` and `error.code`. */
+export interface OpenAiErrorBody {
+  error: { message: string; type: string; param?: string; code?: string };
+}
+
+/** A request problem found while parsing; the route turns it into a 400 (or `status`). */
+export class OpenAiRequestError extends Error {
+  constructor(
+    message: string,
+    readonly param?: string,
+    readonly code?: string,
+    readonly status = 400,
+    readonly type = "invalid_request_error",
+  ) {
+    super(message);
+  }
+}
+
+export function openAiError(message: string, type: string, extra: { param?: string; code?: string } = {}): OpenAiErrorBody {
+  return { error: { message, type, ...(extra.param ? { param: extra.param } : {}), ...(extra.code ? { code: extra.code } : {}) } };
+}
+
+export function sendOpenAiError(
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  type: string,
+  extra: { param?: string; code?: string } = {},
+): FastifyReply {
+  return reply.code(status).type("application/json; charset=utf-8").send(openAiError(message, type, extra));
+}
+
+export function sendRequestError(reply: FastifyReply, err: OpenAiRequestError): FastifyReply {
+  return sendOpenAiError(reply, err.status, err.message, err.type, { param: err.param, code: err.code });
+}
+
+/** The exact bodies reference §2.1 shows; clients match on them. */
+export const UNAUTHORIZED = openAiError("Unauthorized", "unauthorized");
+export const RATE_LIMITED = openAiError("Too many failed authentication attempts. Please try again later.", "rate_limited");
+export const INTERNAL_ERROR = openAiError("internal error", "api_error");
+export const NOT_FOUND = openAiError("Not Found", "invalid_request_error", { code: "not_found" });

@@ -1,0 +1,57 @@
+import type { ResolvedAuth } from "../../auth/resolve-auth.js";
+import type { AuthRateLimiter } from "../../auth/rate-limiter.js";
+
+/** An agent as the `/v1` surface sees it: ids are already normalised (lower case). */
+export interface OpenAiAgentInfo {
+  id: string;
+  name?: string;
+  isDefault: boolean;
+}
+
+/**
+ * What the OpenAI-compatible routes need from the gateway. Everything that can change on hot
+ * reload is a function, read once per request.
+ */
+export interface OpenAiRouteDeps {
+  /** `gateway.http.endpoints.chatCompletions.enabled` (reference §2.1: `/v1/*` is off by default). */
+  enabled: () => boolean;
+  /** Bearer must equal the token (token mode) or the password (password mode); mode `none` is open. */
+  auth: () => ResolvedAuth;
+  /** Shared with the WebSocket handshake: wrong bearers count, a lockout answers 429 + Retry-After. */
+  rateLimiter: AuthRateLimiter;
+  agents: () => OpenAiAgentInfo[];
+  runTurn(input: ChatTurnInput): Promise<ChatTurnResult>;
+  /** Request body cap for `POST /v1/chat/completions`; defaults to the reference's 20 MiB. */
+  bodyLimitBytes?: number;
+}
+
+export interface ChatTurnInput {
+  agentId: string;
+  /**
+   * `x-openclaw-session-key` verbatim, else `agent:<agentId>:openai-user:<user>` when the request
+   * names a `user`, else a fresh `agent:<agentId>:openai:<uuid>` (stateless, reference §2.2).
+   */
+  sessionKey: string;
+  /** The last user message's text. */
+  message: string;
+  /** `system` / `developer` messages from the request, joined by blank lines. */
+  extraSystemPrompt?: string;
+  /**
+   * Earlier request messages, only for stateless requests: a stateful session already holds its
+   * own transcript, so replaying the client's copy would duplicate it.
+   */
+  history?: { role: "user" | "assistant"; text: string }[];
+  /** `x-openclaw-model` backend model override (`provider/model`). */
+  model?: string;
+  /** Aborted when the client disconnects before the answer is complete. */
+  signal: AbortSignal;
+  /** Assistant text as it streams. */
+  onDelta: (text: string) => void;
+}
+
+export interface ChatTurnResult {
+  text: string;
+  usage: { input: number; output: number };
+  stopReason: string;
+  error?: { kind: string; message: string };
+}

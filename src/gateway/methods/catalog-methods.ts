@@ -1,0 +1,77 @@
+import { Type } from "@sinclair/typebox";
+import { listAgentConfigs } from "../../agents/agent-config.js";
+import { listConfiguredModels } from "../../models/index.js";
+import type { MethodRegistry } from "./registry.js";
+
+/** `models.list`, `agents.list`, `agent.identity.get` (reference §1.9.18–19). */
+export function registerCatalogMethods(registry: MethodRegistry): void {
+  registry.register({
+    name: "models.list",
+    scope: "operator.read",
+    params: Type.Object(
+      {
+        view: Type.Optional(Type.Union(["default", "configured", "provider-config", "all"].map((v) => Type.Literal(v)))),
+        preparedOnly: Type.Optional(Type.Boolean()),
+        refresh: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    handler: (params, { runtime }) => {
+      const rows = listConfiguredModels(runtime.config(), process.env);
+      const visible = params.view === "configured" || params.preparedOnly ? rows.filter((m) => m.available) : rows;
+      return {
+        models: visible.map((m) => ({
+          id: m.id,
+          name: m.name ?? m.id,
+          provider: m.provider,
+          ref: m.ref,
+          contextWindow: m.contextWindow,
+          reasoning: m.reasoning,
+          input: m.input,
+          available: m.available,
+        })),
+      };
+    },
+  });
+
+  registry.register({
+    name: "agents.list",
+    scope: "operator.read",
+    params: Type.Object({}, { additionalProperties: false }),
+    handler: (_params, { runtime }) => {
+      const config = runtime.config();
+      const agents = listAgentConfigs(config);
+      return {
+        defaultId: agents.find((a) => a.isDefault)!.id,
+        mainKey: config.session.mainKey,
+        scope: config.session.scope,
+        agents: agents.map((a) => ({
+          id: a.id,
+          ...(a.name ? { name: a.name } : {}),
+          ...(a.identity ? { identity: a.identity } : {}),
+          ...(a.workspace ? { workspace: a.workspace } : {}),
+          ...(a.model ? { model: typeof a.model === "string" ? { primary: a.model } : a.model } : {}),
+          kind: "agent",
+        })),
+      };
+    },
+  });
+
+  registry.register({
+    name: "agent.identity.get",
+    scope: "operator.read",
+    params: Type.Object({ agentId: Type.Optional(Type.String()), sessionKey: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    handler: (params, { runtime }) => {
+      const agents = listAgentConfigs(runtime.config());
+      const fromKey = params.sessionKey?.startsWith("agent:") ? params.sessionKey.split(":")[1] : undefined;
+      const id = (params.agentId ?? fromKey ?? agents.find((a) => a.isDefault)!.id).toLowerCase();
+      const agent = agents.find((a) => a.id === id);
+      return {
+        agentId: id,
+        ...(agent?.identity?.name ?? agent?.name ? { name: agent?.identity?.name ?? agent?.name } : {}),
+        ...(agent?.identity?.emoji ? { emoji: agent.identity.emoji } : {}),
+        ...(agent?.identity?.avatar ? { avatar: agent.identity.avatar, avatarStatus: "local" } : { avatarStatus: "none" }),
+      };
+    },
+  });
+}
