@@ -63,6 +63,10 @@ export class GatewayConnection {
     return this.accepted?.scopes ?? [];
   }
 
+  get caps(): readonly string[] {
+    return this.accepted?.caps ?? [];
+  }
+
   /** Broadcast-style event with this connection's own `seq`. Droppable events are skipped for slow consumers. */
   sendEvent(event: string, payload: unknown, opts: { droppable?: boolean; stateVersion?: Record<string, number> } = {}): void {
     if (this.state !== "open" || !canReceiveEvent(this.scopes, event)) return;
@@ -176,6 +180,7 @@ export class GatewayConnection {
             clientMode: this.accepted.params.client.mode,
           },
           signal: controller.signal,
+          ack: (payload) => this.sendFrame({ type: "res", id, ok: true, payload }),
         });
         this.sendFrame({ type: "res", id, ok: true, payload: payload ?? {} });
       } finally {

@@ -81,6 +81,7 @@ export class GatewayServer {
       configReloadStatus: opts.configReloadStatus,
       connectionCount: () => this.connections.size,
       ready: () => this.isReady && !this.draining,
+      broadcast: (event, payload, opts) => this.broadcast(event, payload, opts),
     };
     this.approvals = new ExecApprovalBroker({
       onRequested: (request) => this.broadcast("exec.approval.requested", request),
@@ -229,10 +230,11 @@ export class GatewayServer {
     this.broadcast("health", buildHealthSnapshot(this.runtime));
   }
 
-  private broadcast(event: string, payload: unknown, opts: { droppable?: boolean } = {}): void {
+  private broadcast(event: string, payload: unknown, opts: { droppable?: boolean; filter?: (conn: GatewayConnection) => boolean } = {}): void {
     const stateVersion = event === "presence" || event === "health" ? this.stateVersion() : undefined;
     for (const conn of this.connections) {
-      if (conn.isOpen) conn.sendEvent(event, payload, { ...opts, ...(stateVersion ? { stateVersion } : {}) });
+      if (!conn.isOpen || (opts.filter && !opts.filter(conn))) continue;
+      conn.sendEvent(event, payload, { droppable: opts.droppable, ...(stateVersion ? { stateVersion } : {}) });
     }
   }
 }

@@ -17,6 +17,11 @@ export interface MethodContext {
   caller: CallerInfo;
   /** Aborted when the client cancels the request or disconnects. */
   signal: AbortSignal;
+  /**
+   * Send an early response with the same request id before the final one (the two-stage
+   * `agent` method: `accepted` first, the result later).
+   */
+  ack(payload: unknown): void;
 }
 
 export interface MethodDefinition<S extends TSchema = TSchema> {
