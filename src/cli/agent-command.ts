@@ -1,12 +1,19 @@
 import { loadConfig, resolveStateDir } from "../config/index.js";
 import { runEmbeddedTurn } from "../agents/embedded-turn.js";
 import { createToolServices } from "../agents/tools/index.js";
+import { randomUUID } from "node:crypto";
+import { connectClient } from "./client-context.js";
 import { CliError, printJson } from "./output.js";
 
 export interface AgentFlags {
   message?: string;
   agent?: string;
+  sessionKey?: string;
   local?: boolean;
+  url?: string;
+  port?: string;
+  token?: string;
+  password?: string;
   json?: boolean;
   timeout?: string;
 }
@@ -17,9 +24,7 @@ export interface AgentFlags {
  */
 export async function agentCommand(flags: AgentFlags): Promise<void> {
   if (!flags.message?.trim()) throw new CliError("--message is required");
-  if (!flags.local) {
-    throw new CliError("running a turn through the gateway is not available yet; add --local to run it in this process");
-  }
+  if (!flags.local) return agentViaGateway(flags);
   const env = process.env;
   const stateDir = resolveStateDir(env);
   const { config } = loadConfig({ stateDir, env });
@@ -61,5 +66,42 @@ export async function agentCommand(flags: AgentFlags): Promise<void> {
     clearTimeout(timer);
     // Background processes cannot be polled once this process is gone.
     (services.processes as { killAll?: () => void } | undefined)?.killAll?.();
+  }
+}
+
+/**
+ * The turn through the running gateway's `agent` method: an `accepted` response, then the
+ * result. Ctrl-C sends `chat.abort` for the accepted run before exiting 130.
+ */
+async function agentViaGateway(flags: AgentFlags): Promise<void> {
+  const timeoutSeconds = flags.timeout === undefined ? 600 : Number(flags.timeout);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw new CliError("--timeout: expected seconds (0 = none)");
+  const client = await connectClient({ url: flags.url, port: flags.port, token: flags.token, password: flags.password });
+  const idempotencyKey = randomUUID();
+  let sessionKey = flags.sessionKey;
+  const onSignal = (code: number) => {
+    void client
+      .call("chat.abort", { sessionKey: sessionKey ?? "main", runId: idempotencyKey }, { timeoutMs: 2_000 })
+      .catch(() => {})
+      .finally(() => process.exit(code));
+  };
+  process.once("SIGINT", () => onSignal(130));
+  process.once("SIGTERM", () => onSignal(143));
+  try {
+    const final = (await client.call(
+      "agent",
+      { message: flags.message, idempotencyKey, ...(flags.agent ? { agentId: flags.agent } : {}), ...(sessionKey ? { sessionKey } : {}) },
+      { expectFinal: true, timeoutMs: timeoutSeconds > 0 ? timeoutSeconds * 1000 : 2 ** 31 - 1 },
+    )) as { status: string; summary?: string; result?: { payloads?: { text: string }[]; meta?: Record<string, any> } };
+    sessionKey = final.result?.meta?.agentMeta?.sessionKey ?? sessionKey;
+    const payloads = final.result?.payloads ?? [];
+    if (flags.json) printJson({ payloads: payloads.map((p) => ({ text: p.text, mediaUrl: null })), meta: final.result?.meta ?? {}, status: final.status });
+    else {
+      for (const p of payloads) process.stdout.write(`${p.text}\n`);
+      if (final.status !== "ok") process.stderr.write(`openclaw: run ended (${final.status}): ${final.summary ?? ""}\n`);
+    }
+    if (final.status !== "ok") process.exitCode = 1;
+  } finally {
+    client.close();
   }
 }

@@ -24,10 +24,13 @@ export async function gatewayCallCommand(method: string, flags: ClientFlags & { 
 export async function healthCommand(flags: ClientFlags): Promise<void> {
   const client = await connectClient(flags);
   try {
-    const health = (await client.call("health", {}, { timeoutMs: resolveClientTarget(flags).timeoutMs })) as Record<string, any>;
+    const timeoutMs = resolveClientTarget(flags).timeoutMs;
+    const health = (await client.call("health", {}, { timeoutMs })) as Record<string, any>;
     if (flags.json) return printJson(health);
-    const gw = health.gateway ?? {};
-    const agents = (health.agents ?? []).map((a: { agentId: string; isDefault: boolean }) => `${a.agentId}${a.isDefault ? " (default)" : ""}`);
+    const gw = (await client.call("status", {}, { timeoutMs })) as Record<string, any>;
+    const agents = (health.agents ?? []).map(
+      (a: { agentId: string; isDefault: boolean; sessions?: { count: number } }) => `${a.agentId}${a.isDefault ? " (default)" : ""}: ${a.sessions?.count ?? 0} sessions`,
+    );
     process.stdout.write(
       [
         `Gateway: ok (version ${gw.version}, pid ${gw.pid}, ${gw.host}:${gw.port}, up ${formatDuration(gw.uptimeMs)})`,

@@ -81,13 +81,31 @@ program
   .description("run one agent turn")
   .option("-m, --message <text>", "the message to send")
   .option("--agent <id>", "agent id (default: the default agent)")
+  .option("--session-key <key>", "session to use (default: the agent's main session)")
   .option("--local", "run the turn in this process instead of through the gateway")
+  .option("--url <url>", "gateway WebSocket URL")
+  .option("--port <port>", "gateway port")
+  .option("--token <token>", "gateway token")
+  .option("--password <password>", "gateway password")
   .option("--timeout <seconds>", "give up after this many seconds (0 = none)", "600")
   .option("--json", "print JSON")
   .action(async (opts) => {
     const { agentCommand } = await import("./agent-command.js");
     await agentCommand(opts);
   });
+
+withClientFlags(program.command("sessions").description("list conversation sessions"))
+  .option("--agent <id>", "only this agent's sessions")
+  .option("--limit <n>", "at most this many rows", "100")
+  .action(async (opts) => {
+    const { sessionsCommand } = await import("./sessions-command.js");
+    await sessionsCommand(opts);
+  });
+
+withClientFlags(program.command("status").description("gateway reachability, version and sessions")).action(async (opts) => {
+  const { statusCommand } = await import("./sessions-command.js");
+  await statusCommand(opts);
+});
 
 program
   .command("tools")

@@ -75,6 +75,7 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
       code: secret.detailsCode,
       authReason: secret.detailsCode.toLowerCase().replace(/^auth_/, ""),
       recommendedNextStep: "update_auth_credentials",
+      canRetryWithDeviceToken: false,
     });
   }
 
@@ -93,7 +94,7 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
       now: input.now,
     });
     if (!device.ok) {
-      return reject(ErrorCodes.INVALID_REQUEST, `device authentication failed: ${device.message}`, { code: device.detailsCode, reason: device.reason });
+      return reject(ErrorCodes.INVALID_REQUEST, device.message, { code: device.detailsCode, reason: device.reason });
     }
     deviceId = device.deviceId;
   }

@@ -1,34 +1,46 @@
+import path from "node:path";
 import { listAgentConfigs } from "../agents/agent-config.js";
 import type { GatewayRuntime } from "./runtime.js";
 
+const RECENT_SESSIONS = 5;
+
 /**
- * HealthSnapshot (reference §1.3.3). `ok: true` means "snapshot produced". Only subsystems this
- * gateway runs appear; channels stay empty until channel plugins exist.
+ * HealthSnapshot (reference §1.3.3), in the closed shape real OpenClaw 2026.9 clients validate:
+ * `ok: true` means "snapshot produced". Process facts (pid, port, memory) live in `status`.
  */
 export function buildHealthSnapshot(runtime: GatewayRuntime): Record<string, unknown> {
   const started = performance.now();
-  const config = runtime.config();
-  const agents = listAgentConfigs(config).map((a) => ({ agentId: a.id, ...(a.name ? { name: a.name } : {}), isDefault: a.isDefault }));
   const now = Date.now();
+  const config = runtime.config();
+  const allEntries = runtime.sessions().list();
+  const sessionsFor = (agentId?: string) => {
+    const entries = agentId ? allEntries.filter((e) => e.agentId === agentId) : allEntries;
+    return {
+      path: agentId ? path.join(runtime.stateDir, "agents", agentId, "sessions", "sessions.json") : path.join(runtime.stateDir, "agents"),
+      count: entries.length,
+      recent: entries.slice(0, RECENT_SESSIONS).map((e) => ({ key: e.sessionKey, updatedAt: e.updatedAt, age: now - e.updatedAt })),
+    };
+  };
+  const agents = listAgentConfigs(config).map((a) => ({
+    agentId: a.id,
+    ...(a.name ? { name: a.name } : {}),
+    isDefault: a.isDefault,
+    // Heartbeats are not implemented yet; say so in the shape clients expect.
+    heartbeat: { enabled: false, every: "0m", everyMs: 0 },
+    sessions: sessionsFor(a.id),
+  }));
+  const reload = runtime.configReloadStatus();
   return {
     ok: true,
     ts: now,
-    readiness: { ready: runtime.ready() },
     defaultAgentId: agents.find((a) => a.isDefault)!.agentId,
     agents,
+    sessions: sessionsFor(),
+    heartbeatSeconds: 0,
     channels: {},
     channelOrder: [],
     channelLabels: {},
-    configReload: runtime.configReloadStatus(),
-    gateway: {
-      pid: process.pid,
-      host: runtime.host,
-      port: runtime.port,
-      version: runtime.version,
-      uptimeMs: now - runtime.startedAt,
-      connections: runtime.connectionCount(),
-      rssBytes: process.memoryUsage.rss(),
-    },
-    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    configReload: { hotReloadStatus: reload.hotReloadStatus === "watching" ? "active" : "disabled" },
+    durationMs: Math.round(performance.now() - started),
   };
 }

@@ -10,6 +10,7 @@ export interface PresenceEntry {
   timeZone?: string;
   mode?: string;
   reason?: string;
+  text?: string;
   deviceId?: string;
   roles?: string[];
   scopes?: string[];

@@ -21,6 +21,7 @@ export interface GatewayRuntime {
   configReloadStatus(): ConfigReloadStatus;
   connectionCount(): number;
   ready(): boolean;
+  sessions(): import("../sessions/store/index.js").SessionStore;
   /** Push an event to every authenticated connection allowed to see it (and passing `filter`). */
   broadcast(event: string, payload: unknown, opts?: { filter?: (conn: { caps: readonly string[]; connId: string }) => boolean; droppable?: boolean }): void;
 }

@@ -1,4 +1,6 @@
 import type http from "node:http";
+import os from "node:os";
+import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import Fastify from "fastify";
 import { WebSocketServer, type WebSocket } from "ws";
@@ -9,10 +11,19 @@ import { MethodRegistry } from "./methods/registry.js";
 import { registerSystemMethods } from "./methods/system-methods.js";
 import { registerExecApprovalMethods } from "./methods/exec-approval-methods.js";
 import { registerCatalogMethods } from "./methods/catalog-methods.js";
+import { registerAgentMethods } from "./methods/agent-methods.js";
+import { registerChatMethods } from "./methods/chat-methods.js";
+import { registerSessionMethods } from "./methods/session-methods.js";
+import { registerOpenAiRoutes } from "./http/openai/index.js";
+import { ConversationService } from "./conversations/conversation-service.js";
+import { createHttpTurnRunner } from "./conversations/http-turn.js";
+import { SessionStore } from "../sessions/store/index.js";
+import { IdempotencyLedger } from "../sessions/idempotency/index.js";
+import { createToolServices } from "../agents/tools/index.js";
 import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
 import { buildHealthSnapshot } from "./health-snapshot.js";
-import { defaultAgentId } from "../agents/agent-config.js";
+import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
 import { PresenceTracker } from "./presence.js";
 import { AuthRateLimiter } from "./auth/rate-limiter.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
@@ -51,6 +62,11 @@ export class GatewayServer {
   private readonly rateLimiter: AuthRateLimiter;
   private readonly presence: PresenceTracker;
   readonly approvals: ExecApprovalBroker;
+  readonly sessions: SessionStore;
+  readonly ledger: IdempotencyLedger;
+  readonly conversations: ConversationService;
+  private readonly toolServices = createToolServices();
+  private readonly sessionSubscribers = new Set<string>();
   private readonly runtime: GatewayRuntime;
   private readonly wss: WebSocketServer;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -82,7 +98,10 @@ export class GatewayServer {
       connectionCount: () => this.connections.size,
       ready: () => this.isReady && !this.draining,
       broadcast: (event, payload, opts) => this.broadcast(event, payload, opts),
+      sessions: () => this.sessions,
     };
+    this.sessions = new SessionStore(opts.stateDir, { onWarning: (warning) => opts.logger.warn(warning) });
+    this.ledger = new IdempotencyLedger(opts.stateDir);
     this.approvals = new ExecApprovalBroker({
       onRequested: (request) => this.broadcast("exec.approval.requested", request),
       onResolved: (resolution) => this.broadcast("exec.approval.resolved", resolution),
@@ -90,6 +109,24 @@ export class GatewayServer {
     registerSystemMethods(this.methods);
     registerExecApprovalMethods(this.methods, this.approvals);
     registerCatalogMethods(this.methods);
+    this.conversations = new ConversationService({
+      stateDir: opts.stateDir,
+      config: () => opts.loadedConfig().config,
+      store: this.sessions,
+      ledger: this.ledger,
+      logger: opts.logger,
+      approvals: this.approvals,
+      services: this.toolServices,
+      sink: {
+        agent: (payload, o) => this.broadcast("agent", payload, o?.toolEvent ? { filter: (c) => c.caps.includes("tool-events") } : {}),
+        chat: (payload) => this.broadcast("chat", payload),
+      },
+      onSessionChanged: (key, reason) =>
+        this.broadcast("sessions.changed", { key, reason, ts: Date.now() }, { filter: (c) => this.sessionSubscribers.has(c.connId) }),
+    });
+    registerAgentMethods(this.methods, this.conversations);
+    registerChatMethods(this.methods, this.conversations);
+    registerSessionMethods(this.methods, this.conversations, this.sessionSubscribers);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   }
 
@@ -103,15 +140,34 @@ export class GatewayServer {
       },
     });
     registerHealthRoutes(app, this.runtime, () => this.draining);
+    registerOpenAiRoutes(app, {
+      enabled: () => {
+        const endpoints = this.opts.loadedConfig().config.gateway.http.endpoints;
+        return endpoints.chatCompletions.enabled || endpoints.responses.enabled;
+      },
+      auth: () => this.opts.auth,
+      rateLimiter: this.rateLimiter,
+      agents: () => listAgentConfigs(this.opts.loadedConfig().config).map((a) => ({ id: a.id, ...(a.name ? { name: a.name } : {}), isDefault: a.isDefault })),
+      runTurn: createHttpTurnRunner(this.conversations),
+      logger: this.opts.logger,
+    });
+    const interrupted = this.sessions.recoverInterruptedRuns();
+    if (interrupted.length > 0) this.opts.logger.warn({ sessions: interrupted }, "runs interrupted by the last shutdown were released");
     await app.ready();
     this.timers.push(setInterval(() => this.broadcast("tick", { ts: Date.now() }, { droppable: true }), this.opts.tickIntervalMs));
     this.timers.push(setInterval(() => this.broadcastHealth(), HEALTH_BROADCAST_INTERVAL_MS));
     for (const t of this.timers) t.unref();
+    // Real gateways list themselves in presence; clients show the entry as "this gateway".
+    this.presence.upsert("gateway-self", {
+      ts: Date.now(), host: os.hostname(), version: this.opts.version, platform: process.platform,
+      mode: "gateway", reason: "self", instanceId: randomUUID(), text: `Gateway: ${os.hostname()}`, onlineSince: this.opts.startedAt,
+    });
     this.isReady = true;
   }
 
   /** Settings that may change on hot reload without a restart. */
   applyConfig(loaded: LoadedConfig): void {
+    this.conversations.applyConfig(loaded.config);
     const rateLimit = loaded.config.gateway?.auth?.rateLimit;
     if (rateLimit) {
       this.rateLimiter.update({
@@ -129,6 +185,11 @@ export class GatewayServer {
     this.draining = true;
     for (const t of this.timers) clearInterval(t);
     this.approvals.denyAll();
+    // Let runs stop and persist what they have (they are aborted, not dropped).
+    await Promise.race([this.conversations.drain(), new Promise((r) => setTimeout(r, 1_000))]);
+    this.toolServices.processes?.killAll();
+    this.sessions.close();
+    this.ledger.close();
     for (const conn of this.connections) {
       conn.sendEvent("shutdown", { reason }, {});
       conn.close(CLOSE_SERVICE_RESTART, "service restart");
@@ -167,26 +228,28 @@ export class GatewayServer {
     const loaded = this.opts.loadedConfig();
     const agentId = defaultAgentId(loaded.config);
     const mainKey = loaded.config.session?.mainKey ?? "main";
+    const isAdmin = accepted.scopes.includes("operator.admin");
     return {
       type: "hello-ok",
       protocol: accepted.protocol,
-      server: { version: this.opts.version, connId: conn.connId, host: this.opts.host },
-      features: { methods: this.methods.names(), events: EVENTS },
+      server: { version: this.opts.version, connId: conn.connId },
+      features: { methods: this.methods.names(), events: EVENTS, capabilities: [] },
       snapshot: {
         presence: this.presence.list(),
         health: buildHealthSnapshot(this.runtime),
         stateVersion: this.stateVersion(),
         uptimeMs: Date.now() - this.opts.startedAt,
         appliedConfigHash: loaded.hash,
-        configPath: loaded.path,
-        stateDir: this.opts.stateDir,
+        // Paths describe the operator's machine: admins only, and never as null.
+        ...(isAdmin && loaded.path ? { configPath: loaded.path } : {}),
+        ...(isAdmin ? { stateDir: this.opts.stateDir } : {}),
         sessionDefaults: {
           defaultAgentId: agentId,
           mainKey,
           mainSessionKey: `agent:${agentId}:${mainKey}`,
           scope: loaded.config.session?.scope ?? "per-sender",
         },
-        authMode: this.opts.auth.mode,
+        ...(isAdmin ? { authMode: this.opts.auth.mode } : {}),
       },
       auth: { role: accepted.role, scopes: accepted.scopes },
       policy: { maxPayload: MAX_PAYLOAD_BYTES, maxBufferedBytes: MAX_BUFFERED_BYTES, tickIntervalMs: this.opts.tickIntervalMs },
@@ -218,6 +281,7 @@ export class GatewayServer {
 
   private onConnectionClose(conn: GatewayConnection): void {
     this.presence.remove(conn.connId);
+    this.sessionSubscribers.delete(conn.connId);
     this.opts.logger.debug({ connId: conn.connId }, "client disconnected");
   }
 

@@ -131,6 +131,12 @@ describe("device identity", () => {
     return { sock, res, device };
   }
 
+  it("accepts the token in the password field, as real OpenClaw does", async () => {
+    const { sock, hello } = await openOperator(dev.url, undefined, { auth: { password: dev.token } });
+    expect(hello.type).toBe("hello-ok");
+    sock.close();
+  });
+
   it("verifies a v3 signature over the challenge nonce and records the device in presence", async () => {
     const { sock, res, device } = await connectWithDevice("v3");
     expect(res.ok).toBe(true);

@@ -44,7 +44,9 @@ describe("gateway start / status / call / stop", () => {
   it("gateway call and health talk to it with the stored token", async () => {
     const call = await runCli(["gateway", "call", "health", "--params", "{}", "--json"], { OPENCLAW_STATE_DIR: stateDir });
     expect(call.code).toBe(0);
-    expect(JSON.parse(call.output)).toMatchObject({ ok: true, gateway: { pid } });
+    expect(JSON.parse(call.output)).toMatchObject({ ok: true, defaultAgentId: "main" });
+    const status = await runCli(["gateway", "call", "status", "--json"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(JSON.parse(status.output)).toMatchObject({ ok: true, pid });
     const health = await runCli(["health"], { OPENCLAW_STATE_DIR: stateDir });
     expect(health.code).toBe(0);
     expect(health.output).toContain(`pid ${pid}`);

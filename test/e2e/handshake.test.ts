@@ -42,12 +42,13 @@ describe("handshake", () => {
       role: "operator",
       scopes: ["operator.admin", "operator.read", "operator.write", "operator.approvals", "operator.pairing"],
     });
-    expect(hello.policy).toEqual({ maxPayload: 26214400, maxBufferedBytes: 52428800, tickIntervalMs: 15000 });
+    expect(hello.policy).toEqual({ maxPayload: 26214400, maxBufferedBytes: 52428800, tickIntervalMs: 30000 });
 
     const health = await sock.request("health", {});
     expect(health.ok).toBe(true);
     expect(health.payload.ok).toBe(true);
-    expect(health.payload.gateway.port).toBe(gw.port);
+    expect(health.payload.agents[0]).toMatchObject({ agentId: "main", isDefault: true, sessions: { count: 0 } });
+    expect(Number.isInteger(health.payload.durationMs)).toBe(true);
     sock.close();
   });
 
@@ -107,6 +108,7 @@ describe("handshake", () => {
     const list = await watcher.sock.request("system-presence", {});
     expect(list.payload.some((p: any) => p.instanceId === "tab-1")).toBe(true);
     expect(list.payload.some((p: any) => p.mode === "cli")).toBe(false);
+    expect(list.payload.some((p: any) => p.mode === "gateway" && p.reason === "self")).toBe(true);
     ui.sock.close();
     await watcher.sock.waitFor((f) => f.event === "presence" && !f.payload.presence.some((p: any) => p.instanceId === "tab-1"));
     watcher.sock.close();

@@ -12,12 +12,13 @@ export type CredentialCheck =
 export function checkSharedSecret(auth: ResolvedAuth, provided: { token?: string; password?: string } | undefined): CredentialCheck {
   if (auth.mode === "none") return { ok: true };
   if (auth.mode === "token") {
-    const token = provided?.token;
+    // Real OpenClaw also accepts the token sent in the password field (`--password <token>`).
+    const token = provided?.token ?? provided?.password;
     if (!token) {
       return { ok: false, message: "unauthorized: gateway token missing (pass --token or set gateway.remote.token)", detailsCode: "AUTH_TOKEN_MISSING", countsAsFailure: false };
     }
     if (!auth.token || !secretsEqual(token, auth.token)) {
-      return { ok: false, message: "unauthorized: gateway token mismatch (set gateway.remote.token to match gateway.auth.token)", detailsCode: "AUTH_TOKEN_MISMATCH", countsAsFailure: true };
+      return { ok: false, message: "unauthorized: gateway token mismatch (use this gateway's gateway.auth.token or pair the device)", detailsCode: "AUTH_TOKEN_MISMATCH", countsAsFailure: true };
     }
     return { ok: true };
   }

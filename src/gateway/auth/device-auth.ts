@@ -28,25 +28,25 @@ export type DeviceCheck =
  */
 export function verifyDeviceProof(device: DeviceProof, ctx: DeviceSignatureContext): DeviceCheck {
   const rawKey = decodePublicKey(device.publicKey);
-  if (!rawKey) return fail("DEVICE_AUTH_PUBLIC_KEY_INVALID", "device-public-key", "device public key is invalid");
+  if (!rawKey) return fail("DEVICE_AUTH_PUBLIC_KEY_INVALID", "device-public-key", "device public key invalid");
   const expectedId = createHash("sha256").update(rawKey).digest("hex");
   if (device.id.toLowerCase() !== expectedId) {
-    return fail("DEVICE_AUTH_DEVICE_ID_MISMATCH", "device-id-mismatch", "device id does not match its public key");
+    return fail("DEVICE_AUTH_DEVICE_ID_MISMATCH", "device-id-mismatch", "device id mismatch");
   }
   if (device.nonce !== ctx.nonce) {
-    return fail("DEVICE_AUTH_NONCE_MISMATCH", "device-nonce-mismatch", "device nonce does not match the challenge");
+    return fail("DEVICE_AUTH_NONCE_MISMATCH", "device-nonce-mismatch", "device nonce mismatch");
   }
   if (Math.abs(ctx.now - device.signedAt) > DEVICE_SIGNATURE_SKEW_MS) {
-    return fail("DEVICE_AUTH_SIGNATURE_EXPIRED", "device-signature-stale", "device signature is stale");
+    return fail("DEVICE_AUTH_SIGNATURE_EXPIRED", "device-signature-stale", "device signature expired");
   }
   const key = toKeyObject(rawKey);
   const signature = decodeBase64Url(device.signature);
-  if (!key || !signature) return fail("DEVICE_AUTH_SIGNATURE_INVALID", "device-signature", "device signature is invalid");
+  if (!key || !signature) return fail("DEVICE_AUTH_SIGNATURE_INVALID", "device-signature", "device signature invalid");
   for (const version of ["v3", "v2"] as const) {
     const payload = buildDeviceAuthPayload(version, { ...ctx, deviceId: expectedId, signedAt: device.signedAt });
     if (verify(null, Buffer.from(payload, "utf8"), key, signature)) return { ok: true, deviceId: expectedId, version };
   }
-  return fail("DEVICE_AUTH_SIGNATURE_INVALID", "device-signature", "device signature is invalid");
+  return fail("DEVICE_AUTH_SIGNATURE_INVALID", "device-signature", "device signature invalid");
 }
 
 /** The `|`-joined string a device signs. Exported so tests and clients build it the same way. */

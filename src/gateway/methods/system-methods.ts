@@ -16,7 +16,11 @@ export function registerSystemMethods(registry: MethodRegistry): void {
   registry.register({
     name: "status",
     scope: "operator.read",
-    params: Empty,
+    // Fields the OpenClaw CLI sends; this summary always includes what it has.
+    params: Type.Object(
+      { includeChannelSummary: Type.Optional(Type.Boolean()), includeCliProjection: Type.Optional(Type.Boolean()) },
+      { additionalProperties: false },
+    ),
     handler: (_params, { runtime, caller }) => {
       const loaded = runtime.loadedConfig();
       const isAdmin = caller.scopes.includes("operator.admin");
@@ -32,6 +36,8 @@ export function registerSystemMethods(registry: MethodRegistry): void {
         authMode: runtime.authMode,
         connections: runtime.connectionCount(),
         presenceCount: runtime.presence.list().length,
+        processMemory: { rssBytes: process.memoryUsage.rss() },
+        sessions: { count: runtime.sessions().list().length },
         configReload: runtime.configReloadStatus(),
         // Paths reveal the operator's layout; only admins see them.
         ...(isAdmin ? { stateDir: runtime.stateDir, configPath: loaded.path, configHash: loaded.hash } : {}),

@@ -6,7 +6,8 @@ export const MIN_PROTOCOL_VERSION = 3;
 export const MAX_PREAUTH_PAYLOAD_BYTES = 64 * 1024;
 export const MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
 export const MAX_BUFFERED_BYTES = 50 * 1024 * 1024;
-export const DEFAULT_TICK_INTERVAL_MS = 15_000;
+/** What real OpenClaw 2026.9 advertises (its docs say 15 s; the wire says 30 s). */
+export const DEFAULT_TICK_INTERVAL_MS = 30_000;
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 export const HEALTH_BROADCAST_INTERVAL_MS = 60_000;
 export const DEVICE_SIGNATURE_SKEW_MS = 120_000;

@@ -3,7 +3,7 @@ import type { OpenAiAgentInfo } from "./types.js";
 
 const AGENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
 /** `openclaw/<id>`, `openclaw:<id>` and the compatibility alias `agent:<id>` (reference §2.2). */
-const AGENT_MODEL = /^(?:openclaw[/:]|agent:)(.+)$/i;
+const AGENT_MODEL = /^(?:openclaw[/:]|agent:)(.*)$/i;
 
 export function defaultAgent(agents: OpenAiAgentInfo[]): string {
   return (agents.find((a) => a.isDefault) ?? agents[0])?.id ?? "main";

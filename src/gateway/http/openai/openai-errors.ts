@@ -41,3 +41,13 @@ export const UNAUTHORIZED = openAiError("Unauthorized", "unauthorized");
 export const RATE_LIMITED = openAiError("Too many failed authentication attempts. Please try again later.", "rate_limited");
 export const INTERNAL_ERROR = openAiError("internal error", "api_error");
 export const NOT_FOUND = openAiError("Not Found", "invalid_request_error", { code: "not_found" });
+
+/**
+ * HTTP status for a turn that ended in error. Failures of the upstream model provider are a bad
+ * gateway (502); everything else (config, tools, loops, unknown) is our own 500.
+ */
+export function turnErrorStatus(kind: string): 500 | 502 {
+  return UPSTREAM_KINDS.has(kind) ? 502 : 500;
+}
+
+const UPSTREAM_KINDS = new Set(["auth", "rate_limit", "server", "network", "malformed", "timeout", "context_length"]);

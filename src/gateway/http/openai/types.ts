@@ -23,6 +23,8 @@ export interface OpenAiRouteDeps {
   runTurn(input: ChatTurnInput): Promise<ChatTurnResult>;
   /** Request body cap for `POST /v1/chat/completions`; defaults to the reference's 20 MiB. */
   bodyLimitBytes?: number;
+  /** Where unexpected failures go (the client only ever sees `internal error`). */
+  logger?: { warn(obj: object, msg: string): void };
 }
 
 export interface ChatTurnInput {

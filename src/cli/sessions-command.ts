@@ -1,0 +1,49 @@
+import { connectClient, type ClientFlags } from "./client-context.js";
+import { formatDuration } from "./gateway-call.js";
+import { CliError, printJson } from "./output.js";
+
+/** `openclaw sessions`: the gateway's `sessions.list`, as a table or JSON. */
+export async function sessionsCommand(flags: ClientFlags & { agent?: string; limit?: string }): Promise<void> {
+  const limit = Number(flags.limit ?? 100);
+  if (!Number.isInteger(limit) || limit < 1) throw new CliError("--limit: expected a positive integer");
+  const client = await connectClient(flags);
+  try {
+    const res = (await client.call("sessions.list", { limit, ...(flags.agent ? { agentId: flags.agent } : {}) })) as {
+      count: number;
+      totalCount: number;
+      sessions: { key: string; updatedAt: number | null; totalTokens?: number; model?: string; hasActiveRun?: boolean }[];
+    };
+    if (flags.json) return printJson(res);
+    if (res.sessions.length === 0) return void process.stdout.write("No sessions yet\n");
+    const now = Date.now();
+    const rows = res.sessions.map((s) => [s.key, s.updatedAt ? `${formatDuration(now - s.updatedAt)} ago` : "-", String(s.totalTokens ?? 0), s.model ?? "-", s.hasActiveRun ? "running" : ""]);
+    const header = ["KEY", "UPDATED", "TOKENS", "MODEL", ""];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()}\n`);
+    if (res.totalCount > res.count) process.stdout.write(`(${res.count} of ${res.totalCount} shown)\n`);
+  } finally {
+    client.close();
+  }
+}
+
+/** `openclaw status`: is the gateway up, which version, how many sessions. */
+export async function statusCommand(flags: ClientFlags): Promise<void> {
+  const client = await connectClient(flags);
+  try {
+    const status = (await client.call("status", {})) as Record<string, any>;
+    const health = (await client.call("health", {})) as Record<string, any>;
+    if (flags.json) return printJson({ gateway: status, health });
+    const agents = (health.agents ?? []).map((a: any) => `${a.agentId}${a.isDefault ? " (default)" : ""}: ${a.sessions?.count ?? 0} sessions`);
+    process.stdout.write(
+      [
+        `Gateway: reachable (version ${status.version}, pid ${status.pid}, ${status.host}:${status.port}, up ${formatDuration(status.uptimeMs)})`,
+        `Auth: ${status.authMode}`,
+        `Agents: ${agents.join(", ")}`,
+        `Sessions: ${status.sessions?.count ?? 0}`,
+        "",
+      ].join("\n"),
+    );
+  } finally {
+    client.close();
+  }
+}

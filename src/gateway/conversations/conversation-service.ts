@@ -1,0 +1,319 @@
+import type { OpenClawConfig } from "../../config/index.js";
+import type { Logger } from "../../infra/logger.js";
+import { defaultAgentId } from "../../agents/agent-config.js";
+import { runEmbeddedTurn } from "../../agents/embedded-turn.js";
+import type { ExecApprovalBroker } from "../../agents/approvals/approval-broker.js";
+import type { AgentEvent, RunResult, StreamModelFn, ToolServices, TranscriptMessage, UserMessage } from "../../agents/types.js";
+import { buildMainSessionKey, normalizeSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
+import { loadHistory } from "../../sessions/history/index.js";
+import { createSessionInbox, LaneScheduler, type InboundMessage, type QueueMode, type SessionInbox } from "../../sessions/lanes/index.js";
+import type { SessionStore } from "../../sessions/store/index.js";
+import type { IdempotencyLedger } from "../../sessions/idempotency/index.js";
+import { createRunEventBridge, type RunEventSink } from "./run-event-bridge.js";
+import { RunRegistry, type RunRecord, type RunStatus } from "./run-registry.js";
+import { sessionResetDue } from "./session-reset-policy.js";
+
+export interface ConversationDeps {
+  stateDir: string;
+  config: () => OpenClawConfig;
+  store: SessionStore;
+  ledger: IdempotencyLedger;
+  logger: Logger;
+  sink: RunEventSink;
+  /** Tells clients a session's row changed (`sessions.changed`). */
+  onSessionChanged: (sessionKey: string, reason: string) => void;
+  approvals?: ExecApprovalBroker;
+  services?: ToolServices;
+  streamModel?: StreamModelFn;
+}
+
+export interface SubmitInput {
+  message: string;
+  idempotencyKey: string;
+  sessionKey?: string;
+  agentId?: string;
+  method: "agent" | "chat.send" | "http";
+  extraSystemPrompt?: string;
+  queueMode?: QueueMode;
+  /** Extra per-run listener (the HTTP endpoint streams from it). */
+  onEvent?: (event: AgentEvent) => void;
+}
+
+export type SubmitOutcome =
+  | { kind: "accepted"; run: RunRecord; queued: "started" | "steered" | "queued" | "interrupt" }
+  | { kind: "duplicate"; runId: string; sessionKey: string; status: RunStatus | "in_flight" | "interrupted"; run?: RunRecord; summary?: string }
+  | { kind: "rejected"; runId: string; sessionKey: string; notice: string }
+  | { kind: "command"; runId: string; sessionKey: string; command: "reset" | "stop"; aborted?: string[] };
+
+type Turn = { sessionKey: string; agentId: string; members: string[]; text: string; onEvents: ((e: AgentEvent) => void)[]; extraSystemPrompt?: string };
+
+const RESET_COMMANDS = new Set(["/new", "/reset"]);
+const STOP_COMMANDS = new Set(["/stop", "/abort", "stop", "/cancel"]);
+
+/**
+ * Conversations: accept a message (persisted before it is acknowledged), run it on its
+ * session's lane, stream its events, persist what the run produced, and answer duplicates from
+ * the idempotency ledger so a re-sent key never runs twice — also after a restart.
+ */
+export class ConversationService {
+  readonly runs = new RunRegistry();
+  readonly lanes: LaneScheduler;
+  private readonly inboxes = new Map<string, SessionInbox>();
+  private readonly steeredCount = new Map<string, number>();
+  private readonly activeTurns = new Map<string, Turn>();
+  private readonly pendingListeners = new Map<string, (e: AgentEvent) => void>();
+
+  constructor(private readonly deps: ConversationDeps) {
+    this.lanes = new LaneScheduler({ maxConcurrent: deps.config().agents.defaults.maxConcurrent });
+  }
+
+  applyConfig(config: OpenClawConfig): void {
+    this.lanes.setMaxConcurrent(config.agents.defaults.maxConcurrent);
+  }
+
+  resolveSessionKey(sessionKey: string | undefined, agentId: string | undefined): { sessionKey: string; agentId: string } {
+    const config = this.deps.config();
+    const fallbackAgent = (agentId ?? defaultAgentId(config)).toLowerCase();
+    const key = sessionKey ? normalizeSessionKey(sessionKey, fallbackAgent) : buildMainSessionKey(fallbackAgent, config.session.mainKey);
+    return { sessionKey: key, agentId: parseSessionKey(key).agentId };
+  }
+
+  submit(input: SubmitInput): SubmitOutcome {
+    const { sessionKey, agentId } = this.resolveSessionKey(input.sessionKey, input.agentId);
+    const runId = input.idempotencyKey;
+    const text = input.message;
+    const trimmed = text.trim().toLowerCase();
+
+    if (STOP_COMMANDS.has(trimmed)) return { kind: "command", runId, sessionKey, command: "stop", aborted: this.abort(sessionKey) };
+
+    const begun = this.deps.ledger.begin(runId, { runId, sessionKey, method: input.method });
+    if (!begun.fresh) {
+      const run = this.runs.get(runId);
+      if (run) return { kind: "duplicate", runId, sessionKey: run.sessionKey, status: run.endedAt ? run.status : "in_flight", run };
+      return { kind: "duplicate", runId, sessionKey: begun.record.sessionKey ?? sessionKey, status: (begun.record.status ?? "in_flight") as RunStatus, summary: begun.record.summary };
+    }
+
+    if (RESET_COMMANDS.has(trimmed)) {
+      this.abort(sessionKey);
+      this.deps.store.reset(sessionKey);
+      this.deps.ledger.complete(runId, { status: "ok", summary: "session reset" });
+      this.deps.onSessionChanged(sessionKey, "reset");
+      return { kind: "command", runId, sessionKey, command: "reset" };
+    }
+
+    const entry = this.deps.store.get(sessionKey);
+    if (entry && sessionResetDue(entry.updatedAt, this.deps.config().session.reset, Date.now()) && !this.busy(sessionKey)) {
+      this.deps.store.reset(sessionKey);
+    }
+    this.deps.store.ensure(sessionKey, { agentId });
+    // Durable before anything is acknowledged: a crash after this point keeps the message.
+    this.deps.store.appendMessages(sessionKey, null, [
+      { role: "user", content: text, timestamp: Date.now(), idempotencyKey: runId, provenance: { kind: "external_user", method: input.method } },
+    ]);
+    const run = this.runs.create(runId, sessionKey, agentId);
+    if (input.onEvent) this.pendingListeners.set(runId, input.onEvent);
+
+    if (!this.busy(sessionKey)) {
+      this.startTurn({ sessionKey, agentId, members: [runId], text, onEvents: input.onEvent ? [input.onEvent] : [], extraSystemPrompt: input.extraSystemPrompt });
+      return { kind: "accepted", run, queued: "started" };
+    }
+    const inbox = this.inboxFor(sessionKey, input.queueMode);
+    const offer = inbox.offer({ id: runId, text, receivedAt: Date.now(), meta: { agentId } });
+    if (offer.action === "rejected") {
+      this.finishRuns([runId], "error", undefined, offer.notice ?? "message refused: the session's queue is full");
+      return { kind: "rejected", runId, sessionKey, notice: offer.notice ?? "message refused: the session's queue is full" };
+    }
+    if (offer.action === "steered") this.steeredCount.set(sessionKey, (this.steeredCount.get(sessionKey) ?? 0) + 1);
+    if (offer.action === "interrupt") this.lanes.abortActive(sessionKey, new Error("interrupted by a newer message"));
+    return { kind: "accepted", run, queued: offer.action };
+  }
+
+  /** Abort the session's active and queued runs; returns the run ids that were stopped. */
+  abort(sessionKey: string, runId?: string): string[] {
+    const active = this.runs.activeFor(sessionKey).filter((r) => !runId || r.runId === runId);
+    for (const run of active) run.controller.abort(new Error("aborted"));
+    if (!runId) {
+      const cleared = this.inboxes.get(sessionKey)?.clear();
+      if (cleared) this.finishRuns(cleared.messages.map((m) => m.id), "aborted");
+    }
+    return active.map((r) => r.runId);
+  }
+
+  history(sessionKey: string): TranscriptMessage[] {
+    const { entries } = this.deps.store.readTranscript(sessionKey);
+    return entries.filter((e) => e.type === "message").map((e) => e.message as TranscriptMessage);
+  }
+
+  isActive(sessionKey: string): boolean {
+    return this.activeTurns.has(sessionKey);
+  }
+
+  async drain(): Promise<void> {
+    for (const run of this.runs.all()) if (!run.endedAt) run.controller.abort(new Error("gateway stopping"));
+    await this.lanes.drain();
+  }
+
+  private busy(sessionKey: string): boolean {
+    // Waiting inbox messages count too: a newcomer must not overtake an older collected batch.
+    return (
+      this.activeTurns.has(sessionKey) ||
+      this.lanes.isActive(sessionKey) ||
+      this.lanes.queuedCount(sessionKey) > 0 ||
+      (this.inboxes.get(sessionKey)?.pendingCount() ?? 0) > 0
+    );
+  }
+
+  private inboxFor(sessionKey: string, override?: QueueMode): SessionInbox {
+    let inbox = this.inboxes.get(sessionKey);
+    if (!inbox || (override && inbox.mode !== override && inbox.pendingCount() === 0)) {
+      const queue = this.deps.config().messages?.queue ?? {};
+      inbox = createSessionInbox({
+        sessionKey,
+        mode: override ?? queue.mode ?? "steer",
+        cap: queue.cap,
+        drop: queue.drop,
+        debounceMs: queue.debounceMs,
+        notify: (notice) => this.deps.sink.chat({ sessionKey, state: "notice", kind: notice.kind, text: notice.text, messageIds: notice.messageIds, runId: notice.messageIds[0] ?? "" }),
+      });
+      this.inboxes.set(sessionKey, inbox);
+    }
+    return inbox;
+  }
+
+  private startTurn(turn: Turn): void {
+    this.activeTurns.set(turn.sessionKey, turn);
+    this.lanes
+      .enqueue(turn.sessionKey, (signal) => this.executeTurn(turn, signal))
+      .catch((err) => {
+        this.deps.logger.error({ sessionKey: turn.sessionKey, err: (err as Error).message }, "turn failed to run");
+        this.finishRuns(turn.members, "error", undefined, (err as Error).message);
+      })
+      .finally(() => this.afterTurn(turn.sessionKey));
+  }
+
+  private afterTurn(sessionKey: string): void {
+    this.activeTurns.delete(sessionKey);
+    this.steeredCount.delete(sessionKey);
+    const inbox = this.inboxes.get(sessionKey);
+    if (!inbox) return;
+    const next = inbox.nextTurn();
+    if (next) return this.startQueuedTurn(sessionKey, next.messages, next.mergedText);
+    if (inbox.pendingCount() > 0) {
+      void inbox.whenReady().then(() => {
+        if (this.busy(sessionKey)) return;
+        const ready = inbox.nextTurn();
+        if (ready) this.startQueuedTurn(sessionKey, ready.messages, ready.mergedText);
+      });
+    }
+  }
+
+  private startQueuedTurn(sessionKey: string, messages: InboundMessage[], text: string): void {
+    const agentId = String(messages[0]?.meta?.agentId ?? parseSessionKey(sessionKey).agentId);
+    const members = messages.map((m) => m.id);
+    const onEvents = members.map((id) => this.pendingListeners.get(id)).filter((f): f is (e: AgentEvent) => void => Boolean(f));
+    this.startTurn({ sessionKey, agentId, members, text, onEvents });
+  }
+
+  private async executeTurn(turn: Turn, laneSignal: AbortSignal): Promise<void> {
+    const { sessionKey, agentId } = turn;
+    const primary = turn.members[turn.members.length - 1]!;
+    const controller = new AbortController();
+    const abort = () => controller.abort(new Error("aborted"));
+    laneSignal.addEventListener("abort", abort, { once: true });
+    for (const id of turn.members) {
+      this.runs.markRunning(id);
+      this.runs.get(id)?.controller.signal.addEventListener("abort", abort, { once: true });
+    }
+    const store = this.deps.store;
+    store.claimWriter(sessionKey, primary);
+    const bridge = createRunEventBridge({ runId: primary, sessionKey, agentId, sink: this.deps.sink });
+    const answered = new Set(turn.members);
+    const config = this.deps.config();
+
+    let result: RunResult & { model?: string };
+    try {
+      result = await runEmbeddedTurn({
+        config,
+        stateDir: this.deps.stateDir,
+        env: process.env,
+        message: turn.text,
+        agentId,
+        runId: primary,
+        extraSystemPrompt: turn.extraSystemPrompt,
+        senderIsOwner: true,
+        signal: controller.signal,
+        services: this.deps.services,
+        approvals: this.deps.approvals,
+        streamModel: this.deps.streamModel,
+        emit: (event) => {
+          bridge.onEvent(event);
+          for (const listener of turn.onEvents) listener(event);
+        },
+        history: (tokenBudget) =>
+          loadHistory(
+            this.history(sessionKey).filter((m) => !(m.role === "user" && answered.has(String((m as { idempotencyKey?: unknown }).idempotencyKey)))),
+            { tokenBudget },
+          ),
+        steering: {
+          pending: () => (this.steeredCount.get(sessionKey) ?? 0) > 0,
+          take: () => this.takeSteering(turn),
+        },
+        // Steering messages were persisted when they arrived; everything else is persisted now.
+        onAppend: (message) => {
+          if (message.role !== "user") store.appendMessages(sessionKey, primary, [message]);
+        },
+      });
+    } catch (err) {
+      const message = (err as Error).message;
+      this.deps.logger.error({ sessionKey, runId: primary, err: message }, "agent turn crashed");
+      result = { runId: primary, payloads: [], usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, durationMs: 0, stopReason: "error", error: { kind: "unknown", message }, messages: [] };
+    } finally {
+      laneSignal.removeEventListener("abort", abort);
+    }
+    bridge.finish(result);
+    const status: RunStatus =
+      result.stopReason === "stop" || result.stopReason === "length" ? "ok" : result.stopReason === "timeout" ? "timeout" : result.stopReason === "aborted" ? "aborted" : "error";
+    try {
+      const entry = store.get(sessionKey);
+      store.patch(sessionKey, {
+        updatedAt: Date.now(),
+        inputTokens: (entry?.inputTokens ?? 0) + result.usage.input,
+        outputTokens: (entry?.outputTokens ?? 0) + result.usage.output,
+        totalTokens: (entry?.totalTokens ?? 0) + result.usage.input + result.usage.output,
+        abortedLastRun: status === "aborted",
+        ...(result.model ? { model: result.model } : {}),
+      });
+      store.releaseWriter(sessionKey, primary);
+    } catch (err) {
+      this.deps.logger.warn({ sessionKey, err: (err as Error).message }, "session metadata not updated");
+    }
+    this.finishRuns(turn.members, status, result);
+    this.deps.onSessionChanged(sessionKey, "run-ended");
+  }
+
+  private takeSteering(turn: Turn): UserMessage[] {
+    const taken = this.inboxes.get(turn.sessionKey)?.takeSteering() ?? [];
+    this.steeredCount.set(turn.sessionKey, 0);
+    for (const message of taken) {
+      if (message.meta?.synthetic === "queue-summary") continue; // a summary line, not a run
+      turn.members.push(message.id);
+      this.runs.markRunning(message.id);
+      const listener = this.pendingListeners.get(message.id);
+      if (listener) turn.onEvents.push(listener);
+    }
+    return taken.map((m) => ({ role: "user", content: m.text, timestamp: m.receivedAt }));
+  }
+
+  private finishRuns(runIds: string[], status: Exclude<RunStatus, "queued" | "running">, result?: RunRecord["result"], errorMessage?: string): void {
+    const summary = result?.payloads.map((p) => p.text).join("\n").slice(0, 500) ?? errorMessage;
+    for (const id of runIds) {
+      this.pendingListeners.delete(id);
+      this.runs.finish(id, status, result);
+      try {
+        this.deps.ledger.complete(id, { status: status === "ok" ? "ok" : status === "aborted" ? "aborted" : "error", ...(summary ? { summary } : {}) });
+      } catch (err) {
+        this.deps.logger.warn({ runId: id, err: (err as Error).message }, "idempotency ledger not updated");
+      }
+    }
+  }
+}

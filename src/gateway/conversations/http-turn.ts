@@ -1,0 +1,42 @@
+import { randomUUID } from "node:crypto";
+import type { ChatTurnInput, ChatTurnResult } from "../http/openai/index.js";
+import type { ConversationService } from "./conversation-service.js";
+
+/**
+ * `/v1/chat/completions` turns go through the same conversation service as `agent` and
+ * `chat.send`: the same session lanes, transcripts and events. Stateless requests (a fresh
+ * session) carry their own earlier messages; they are folded into the prompt as context.
+ */
+export function createHttpTurnRunner(conversations: ConversationService) {
+  return async (input: ChatTurnInput): Promise<ChatTurnResult> => {
+    const prior = (input.history ?? []).map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.text}`).join("\n\n");
+    const message = prior ? `[Earlier messages in this conversation]\n${prior}\n\n[Current message]\n${input.message}` : input.message;
+    const outcome = conversations.submit({
+      message,
+      idempotencyKey: randomUUID(),
+      sessionKey: input.sessionKey,
+      agentId: input.agentId,
+      method: "http",
+      extraSystemPrompt: input.extraSystemPrompt,
+      onEvent: (event) => {
+        if (event.type === "message_update" && event.delta.kind === "text") input.onDelta(event.delta.text);
+      },
+    });
+    if (outcome.kind === "rejected") return { text: "", usage: { input: 0, output: 0 }, stopReason: "error", error: { kind: "rate_limit", message: outcome.notice } };
+    if (outcome.kind !== "accepted") return { text: "", usage: { input: 0, output: 0 }, stopReason: "stop" };
+    const onAbort = () => conversations.abort(outcome.run.sessionKey, outcome.run.runId);
+    input.signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      const run = await outcome.run.done;
+      const result = run.result;
+      return {
+        text: (result?.payloads ?? []).map((p) => p.text).join("\n\n"),
+        usage: { input: result?.usage.input ?? 0, output: result?.usage.output ?? 0 },
+        stopReason: result?.stopReason ?? run.status,
+        ...(result?.error ? { error: result.error } : run.status === "aborted" ? { error: { kind: "aborted", message: "the run was aborted" } } : {}),
+      };
+    } finally {
+      input.signal.removeEventListener("abort", onAbort);
+    }
+  };
+}

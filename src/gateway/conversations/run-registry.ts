@@ -1,0 +1,66 @@
+import type { RunResult } from "../../agents/types.js";
+
+export type RunStatus = "queued" | "running" | "ok" | "error" | "timeout" | "aborted";
+
+export interface RunRecord {
+  runId: string;
+  sessionKey: string;
+  agentId: string;
+  status: RunStatus;
+  acceptedAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  result?: RunResult & { model?: string };
+  /** Resolves when the run ended, whatever the outcome. */
+  done: Promise<RunRecord>;
+  controller: AbortController;
+}
+
+const KEEP_FINISHED_MS = 10 * 60_000;
+
+/**
+ * Runs this process knows about: active ones (for abort and `agent.wait`) and recently finished
+ * ones (so a late `agent.wait` still gets the outcome). Finished runs are forgotten after 10 min.
+ */
+export class RunRegistry {
+  private readonly runs = new Map<string, RunRecord & { resolve: (r: RunRecord) => void }>();
+
+  create(runId: string, sessionKey: string, agentId: string): RunRecord {
+    let resolve!: (r: RunRecord) => void;
+    const done = new Promise<RunRecord>((r) => (resolve = r));
+    const record = { runId, sessionKey, agentId, status: "queued" as RunStatus, acceptedAt: Date.now(), done, controller: new AbortController(), resolve };
+    this.runs.set(runId, record);
+    return record;
+  }
+
+  get(runId: string): RunRecord | undefined {
+    return this.runs.get(runId);
+  }
+
+  markRunning(runId: string): void {
+    const run = this.runs.get(runId);
+    if (run) {
+      run.status = "running";
+      run.startedAt = Date.now();
+    }
+  }
+
+  finish(runId: string, status: Exclude<RunStatus, "queued" | "running">, result?: RunRecord["result"]): void {
+    const run = this.runs.get(runId);
+    if (!run || run.endedAt) return;
+    run.status = status;
+    run.endedAt = Date.now();
+    run.result = result;
+    run.resolve(run);
+    setTimeout(() => this.runs.delete(runId), KEEP_FINISHED_MS).unref();
+  }
+
+  /** Unfinished runs of a session, oldest first. */
+  activeFor(sessionKey: string): RunRecord[] {
+    return [...this.runs.values()].filter((r) => r.sessionKey === sessionKey && !r.endedAt);
+  }
+
+  all(): RunRecord[] {
+    return [...this.runs.values()];
+  }
+}

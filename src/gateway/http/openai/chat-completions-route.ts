@@ -1,0 +1,74 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { resolveAgentId } from "./agent-target.js";
+import { abortWhenClientLeaves } from "./client-abort.js";
+import { chatCompletion, newCompletionIdentity } from "./completion-shapes.js";
+import { INTERNAL_ERROR, OpenAiRequestError, sendOpenAiError, sendRequestError, turnErrorStatus } from "./openai-errors.js";
+import { parseChatRequest } from "./parse-chat-request.js";
+import { readRoutingHeaders } from "./routing-headers.js";
+import { safeErrorMessage } from "./safe-error-message.js";
+import { deriveSessionKey } from "./session-key.js";
+import { ChatCompletionSseWriter } from "./sse-writer.js";
+import type { ChatTurnInput, ChatTurnResult, OpenAiRouteDeps } from "./types.js";
+
+/** `POST /v1/chat/completions`: validate, pick agent and session, run one turn, answer as JSON or SSE. */
+export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    let turn: Omit<ChatTurnInput, "signal" | "onDelta">;
+    let parsed: ReturnType<typeof parseChatRequest>;
+    try {
+      parsed = parseChatRequest(req.body);
+      const headers = readRoutingHeaders(req.headers);
+      const agentId = resolveAgentId(parsed.model, headers.agentId, deps.agents());
+      const { sessionKey, stateless } = deriveSessionKey(headers.sessionKey, parsed.user, agentId);
+      turn = {
+        agentId,
+        sessionKey,
+        message: parsed.message,
+        ...(parsed.extraSystemPrompt !== undefined ? { extraSystemPrompt: parsed.extraSystemPrompt } : {}),
+        ...(stateless && parsed.history.length > 0 ? { history: parsed.history } : {}),
+        ...(headers.model ? { model: headers.model } : {}),
+      };
+    } catch (err) {
+      if (err instanceof OpenAiRequestError) return sendRequestError(reply, err);
+      throw err;
+    }
+
+    const identity = newCompletionIdentity(parsed.model);
+    const signal = abortWhenClientLeaves(reply.raw);
+    const { token, password } = deps.auth();
+    const secrets = [token, password];
+    const failed = (err: unknown) => {
+      // A thrown error is a bug or an internal failure: log it, tell the client nothing about it.
+      if (!signal.aborted) deps.logger?.warn({ err, agentId: turn.agentId }, "chat completion turn threw");
+    };
+
+    if (!parsed.stream) {
+      let result: ChatTurnResult;
+      try {
+        result = await deps.runTurn({ ...turn, signal, onDelta: () => {} });
+      } catch (err) {
+        failed(err);
+        return reply.code(500).send(INTERNAL_ERROR);
+      }
+      if (result.error) {
+        return sendOpenAiError(reply, turnErrorStatus(result.error.kind), safeErrorMessage(result.error.message, secrets), "api_error", {
+          code: result.error.kind,
+        });
+      }
+      return reply.send(chatCompletion(identity, result));
+    }
+
+    reply.hijack();
+    const sse = new ChatCompletionSseWriter(reply.raw, identity, parsed.includeUsage);
+    sse.open();
+    try {
+      const result = await deps.runTurn({ ...turn, signal, onDelta: (text) => sse.delta(text) });
+      if (result.error) sse.fail(safeErrorMessage(result.error.message, secrets));
+      else sse.finish(result);
+    } catch (err) {
+      failed(err);
+      sse.fail("internal error");
+    }
+    return undefined;
+  };
+}

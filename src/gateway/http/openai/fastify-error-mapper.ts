@@ -1,0 +1,28 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { INTERNAL_ERROR, sendOpenAiError } from "./openai-errors.js";
+import type { OpenAiRouteDeps } from "./types.js";
+
+/**
+ * Fastify's own failures (body parsing, limits) in OpenAI's error shape. Installed only inside
+ * the `/v1` plugin scope, so the rest of the gateway keeps fastify's defaults.
+ */
+export function openAiErrorHandler(deps: OpenAiRouteDeps) {
+  return (err: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
+    switch (err.code) {
+      case "FST_ERR_CTP_BODY_TOO_LARGE":
+        return sendOpenAiError(reply, 413, "Payload too large", "invalid_request_error");
+      case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+        return sendOpenAiError(reply, 415, "Content-Type must be application/json.", "invalid_request_error");
+      case "FST_ERR_CTP_EMPTY_JSON_BODY":
+        return sendOpenAiError(reply, 400, "Request body is empty; expected a JSON object.", "invalid_request_error");
+      case "FST_ERR_CTP_INVALID_JSON_BODY":
+        return sendOpenAiError(reply, 400, "Request body is not valid JSON.", "invalid_request_error");
+    }
+    const status = err.statusCode ?? 500;
+    if (status === 408) return sendOpenAiError(reply, 408, "Request body timeout", "invalid_request_error");
+    // Other client errors from fastify: keep the status, never the internals of the message.
+    if (status >= 400 && status < 500) return sendOpenAiError(reply, status, "Invalid request.", "invalid_request_error");
+    deps.logger?.warn({ err }, "openai http route failed");
+    return reply.code(500).send(INTERNAL_ERROR);
+  };
+}

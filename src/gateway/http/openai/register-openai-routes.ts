@@ -1,0 +1,32 @@
+import type { FastifyInstance } from "fastify";
+import { chatCompletionsHandler } from "./chat-completions-route.js";
+import { openAiErrorHandler } from "./fastify-error-mapper.js";
+import { getModelHandler, listModelsHandler } from "./models-routes.js";
+import { methodNotAllowed, openAiRequestGuard, type GuardRouteConfig } from "./request-guard.js";
+import type { OpenAiRouteDeps } from "./types.js";
+
+/** Reference §2.3: chat completions accept bodies up to 20 MB (long histories). */
+export const CHAT_COMPLETIONS_BODY_LIMIT = 20 * 1024 * 1024;
+
+/**
+ * The OpenAI-compatible surface: `POST /v1/chat/completions`, `GET /v1/models`,
+ * `GET /v1/models/{id}`. Everything lives in one encapsulated plugin so its hooks and error
+ * handler touch no other gateway route. The body limit is set per route; the app's default
+ * stays as it is.
+ */
+export function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps): void {
+  app.register(async (scope) => {
+    scope.addHook("onRequest", openAiRequestGuard(deps));
+    scope.setErrorHandler(openAiErrorHandler(deps));
+
+    scope.post("/v1/chat/completions", { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT }, chatCompletionsHandler(deps));
+    scope.get("/v1/models", listModelsHandler(deps));
+    scope.get("/v1/models/*", getModelHandler(deps));
+
+    const allowPost: GuardRouteConfig = { allow: "POST" };
+    const allowGet: GuardRouteConfig = { allow: "GET, HEAD" };
+    scope.route({ method: ["GET", "PUT", "PATCH", "DELETE"], url: "/v1/chat/completions", config: allowPost, handler: methodNotAllowed });
+    scope.route({ method: ["POST", "PUT", "PATCH", "DELETE"], url: "/v1/models", config: allowGet, handler: methodNotAllowed });
+    scope.route({ method: ["POST", "PUT", "PATCH", "DELETE"], url: "/v1/models/*", config: allowGet, handler: methodNotAllowed });
+  });
+}

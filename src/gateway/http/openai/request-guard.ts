@@ -1,0 +1,51 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { checkBearer } from "./bearer-auth.js";
+import { NOT_FOUND, RATE_LIMITED, sendOpenAiError, UNAUTHORIZED } from "./openai-errors.js";
+import type { OpenAiRouteDeps } from "./types.js";
+
+/** Reference §2.1: on every HTTP API response. */
+const BASELINE_HEADERS: [string, string][] = [
+  ["X-Content-Type-Options", "nosniff"],
+  ["Referrer-Policy", "no-referrer"],
+  ["Permissions-Policy", "camera=(), geolocation=()"],
+];
+
+/** Routes that only answer 405 carry the methods they would allow. */
+export interface GuardRouteConfig {
+  allow?: string;
+}
+
+/**
+ * Runs before the body is read: baseline headers, the enabled flag (read per request, so a hot
+ * reload applies to the next call), bearer auth and the JSON content type. Refusing here means
+ * an unauthenticated client never gets a multi-megabyte body parsed.
+ */
+export function openAiRequestGuard(deps: OpenAiRouteDeps) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    // Set on the raw response so they survive the hijacked (SSE) path too.
+    for (const [name, value] of BASELINE_HEADERS) reply.raw.setHeader(name, value);
+    if (!deps.enabled()) return reply.code(404).send(NOT_FOUND);
+    if ((req.routeOptions.config as GuardRouteConfig).allow) return undefined;
+
+    const outcome = checkBearer(req.headers.authorization, deps.auth(), deps.rateLimiter, req.ip);
+    if (!outcome.ok) {
+      if (outcome.status === 429) return reply.code(429).header("Retry-After", String(outcome.retryAfterSeconds)).send(RATE_LIMITED);
+      return reply.code(401).send(UNAUTHORIZED);
+    }
+    if (req.method === "POST" && !isJsonContentType(req.headers["content-type"])) {
+      return sendOpenAiError(reply, 415, "Content-Type must be application/json.", "invalid_request_error");
+    }
+    return undefined;
+  };
+}
+
+/** `application/json`, parameters (charset) allowed: the only type fastify's JSON parser takes. */
+function isJsonContentType(header: string | undefined): boolean {
+  return header?.split(";", 1)[0]?.trim().toLowerCase() === "application/json";
+}
+
+/** 405 with a plain-text body and `Allow`, as upstream answers a wrong method (reference §2.1). */
+export async function methodNotAllowed(req: FastifyRequest, reply: FastifyReply) {
+  const allow = (req.routeOptions.config as GuardRouteConfig).allow ?? "";
+  return reply.code(405).header("Allow", allow).type("text/plain; charset=utf-8").send("Method Not Allowed");
+}

@@ -1,0 +1,71 @@
+import type { ServerResponse } from "node:http";
+import { chunk, EMPTY_REPLY, finishReason, usageOf, type CompletionIdentity } from "./completion-shapes.js";
+import type { ChatTurnResult } from "./types.js";
+
+/**
+ * Writes one streamed chat completion as server-sent events (reference §2.3): a role chunk, content
+ * deltas, a chunk carrying `finish_reason`, an optional usage chunk, then `data: [DONE]`.
+ *
+ * Deltas are small and arrive at model speed, so Node's own write buffer is enough back-pressure;
+ * a vanished client makes every later write a no-op instead of an error.
+ */
+export class ChatCompletionSseWriter {
+  private sentContent = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly identity: CompletionIdentity,
+    private readonly includeUsage: boolean,
+  ) {}
+
+  get closed(): boolean {
+    return this.res.writableEnded || this.res.destroyed;
+  }
+
+  /** Headers and the role chunk go out at once, so clients see the stream start before the model answers. */
+  open(): void {
+    this.res.writeHead(200, {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache",
+      Connection: "keep-alive",
+      // Reverse proxies (nginx) buffer responses by default, which would hold back every delta.
+      "X-Accel-Buffering": "no",
+    });
+    this.event(chunk(this.identity, [{ index: 0, delta: { role: "assistant" } }]));
+  }
+
+  delta(text: string): void {
+    if (!text) return;
+    this.sentContent = true;
+    this.event(chunk(this.identity, [{ index: 0, delta: { content: text }, finish_reason: null }]));
+  }
+
+  /** A turn that streamed nothing still answers: its final text (or upstream's placeholder) as one chunk. */
+  finish(result: ChatTurnResult): void {
+    if (!this.sentContent) this.delta(result.text || EMPTY_REPLY);
+    this.event(chunk(this.identity, [{ index: 0, delta: {}, finish_reason: finishReason(result.stopReason) }]));
+    if (this.includeUsage) this.event(chunk(this.identity, [], { usage: usageOf(result) }));
+    this.done();
+  }
+
+  /**
+   * A failure after the 200 went out cannot change the status any more. Like upstream, the error
+   * becomes a final content chunk `Error: …` with `finish_reason: "stop"`, then `[DONE]`, so every
+   * OpenAI client ends the stream normally and shows the text.
+   */
+  fail(message: string): void {
+    this.event(chunk(this.identity, [{ index: 0, delta: { content: `Error: ${message}` }, finish_reason: "stop" }]));
+    this.done();
+  }
+
+  private done(): void {
+    if (this.closed) return;
+    this.res.write("data: [DONE]\n\n");
+    this.res.end();
+  }
+
+  private event(payload: unknown): void {
+    if (this.closed) return;
+    this.res.write(`data: ${JSON.stringify(payload)}\n\n`);
+  }
+}

@@ -1,0 +1,116 @@
+import { Type } from "@sinclair/typebox";
+import type { ConversationService } from "../conversations/conversation-service.js";
+import type { RunRecord } from "../conversations/run-registry.js";
+import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
+import { scopeSatisfied } from "../protocol/scopes.js";
+import type { MethodRegistry } from "./registry.js";
+
+const Str = Type.Optional(Type.String());
+const Bool = Type.Optional(Type.Boolean());
+
+/** AgentParams (reference §1.9.3): the fields real clients send; unknown fields are rejected. */
+const AgentParams = Type.Object(
+  {
+    message: Type.String({ minLength: 1, maxLength: 4 * 1024 * 1024 }),
+    idempotencyKey: Type.String({ minLength: 1, maxLength: 256 }),
+    agentId: Str, provider: Str, model: Str, to: Str, replyTo: Str, sessionId: Str,
+    sessionKey: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    thinking: Str, deliver: Bool, attachments: Type.Optional(Type.Array(Type.Unknown())), channel: Str,
+    replyChannel: Str, accountId: Str, replyAccountId: Str, threadId: Type.Optional(Type.Union([Type.String(), Type.Number()])),
+    groupId: Str, groupChannel: Str, groupSpace: Str, timeout: Type.Optional(Type.Integer({ minimum: 0 })),
+    bestEffortDeliver: Bool, lane: Str, extraSystemPrompt: Str,
+    promptMode: Type.Optional(Type.Union([Type.Literal("full"), Type.Literal("minimal"), Type.Literal("none")])),
+    bootstrapContextMode: Type.Optional(Type.Union([Type.Literal("full"), Type.Literal("lightweight")])),
+    inputProvenance: Type.Optional(Type.Unknown()), label: Type.Optional(Type.String({ maxLength: 512 })),
+    internalEvents: Type.Optional(Type.Unknown()), suppressPromptPersistence: Bool,
+    sessionEffects: Type.Optional(Type.Union([Type.Literal("visible"), Type.Literal("internal")])),
+    sourceReplyDeliveryMode: Type.Optional(Type.Union([Type.Literal("automatic"), Type.Literal("message_tool_only")])),
+    disableMessageTool: Bool, voiceWakeTrigger: Str, modelRun: Type.Optional(Type.Unknown()), cleanupBundleMcpOnRunEnd: Bool,
+  },
+  { additionalProperties: false },
+);
+
+/** `agent` (two responses: `accepted`, then the result) and `agent.wait` (reference §1.9.3–1.9.4). */
+export function registerAgentMethods(registry: MethodRegistry, conversations: ConversationService): void {
+  registry.register({
+    name: "agent",
+    scope: "operator.write",
+    params: AgentParams,
+    handler: async (params, { ack, caller }) => {
+      const trimmed = params.message.trim().toLowerCase();
+      if ((trimmed === "/new" || trimmed === "/reset") && !scopeSatisfied(caller.scopes, "operator.admin")) throw missingScope("operator.admin");
+      if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
+      const outcome = conversations.submit({
+        message: params.message,
+        idempotencyKey: params.idempotencyKey,
+        sessionKey: params.sessionKey,
+        agentId: params.agentId,
+        method: "agent",
+        extraSystemPrompt: params.extraSystemPrompt,
+      });
+      if (outcome.kind === "rejected") throw invalidRequest(outcome.notice, { reason: "queue-full", runId: outcome.runId });
+      if (outcome.kind === "command") {
+        return { runId: outcome.runId, status: "ok", summary: outcome.command === "reset" ? "session reset" : "stopped", result: { payloads: [], meta: { durationMs: 0 } } };
+      }
+      if (outcome.kind === "duplicate") {
+        if (!outcome.run) {
+          if (outcome.status === "interrupted") {
+            throw new GatewayError({ code: ErrorCodes.UNAVAILABLE, message: "this run was interrupted by a gateway restart", details: { code: "CACHED_AGENT_RESULT", runId: outcome.runId } });
+          }
+          return { runId: outcome.runId, status: outcome.status === "ok" ? "ok" : "error", summary: outcome.summary ?? "", result: { payloads: outcome.summary ? [{ text: outcome.summary }] : [], meta: { cached: true } } };
+        }
+        ack({ runId: outcome.runId, status: outcome.run.endedAt ? outcome.run.status : "in_flight", acceptedAt: outcome.run.acceptedAt });
+        return finalPayload(await outcome.run.done);
+      }
+      ack({ runId: outcome.run.runId, status: "accepted", acceptedAt: outcome.run.acceptedAt });
+      return finalPayload(await outcome.run.done);
+    },
+  });
+
+  registry.register({
+    name: "agent.wait",
+    scope: "operator.write",
+    params: Type.Object({ runId: Type.String({ minLength: 1 }), timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 24 * 3600_000 })) }, { additionalProperties: false }),
+    handler: async (params, { signal }) => {
+      const run = conversations.runs.get(params.runId);
+      if (!run) throw new GatewayError({ code: ErrorCodes.AGENT_RESULT_NOT_FOUND, message: `no run with id ${params.runId}` });
+      const waitMs = params.timeoutMs ?? 30_000;
+      let timer: NodeJS.Timeout | undefined;
+      const ended = await Promise.race([
+        run.done,
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), waitMs);
+          signal.addEventListener("abort", () => resolve(undefined), { once: true });
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!ended) return { runId: run.runId, status: "timeout", ...(run.startedAt ? { startedAt: run.startedAt } : {}) };
+      return {
+        runId: run.runId,
+        status: ended.status === "ok" ? "ok" : ended.status === "timeout" ? "timeout" : "error",
+        startedAt: ended.startedAt,
+        endedAt: ended.endedAt,
+        ...(ended.result?.error ? { error: ended.result.error.message } : ended.status === "aborted" ? { error: "aborted" } : {}),
+      };
+    },
+  });
+}
+
+function finalPayload(run: RunRecord): Record<string, unknown> {
+  const result = run.result;
+  const payloads = (result?.payloads ?? []).map((p) => ({ text: p.text }));
+  return {
+    runId: run.runId,
+    status: run.status === "ok" ? "ok" : run.status === "timeout" ? "timeout" : "error",
+    summary: payloads.map((p) => p.text).join("\n\n") || result?.error?.message || run.status,
+    result: {
+      payloads,
+      meta: {
+        durationMs: result?.durationMs ?? (run.endedAt ?? Date.now()) - (run.startedAt ?? run.acceptedAt),
+        stopReason: result?.stopReason ?? run.status,
+        agentMeta: { agentId: run.agentId, sessionKey: run.sessionKey, ...(result?.model ? { model: result.model } : {}), usage: result?.usage },
+        ...(result?.error ? { error: result.error } : {}),
+      },
+    },
+  };
+}

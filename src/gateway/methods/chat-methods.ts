@@ -1,0 +1,114 @@
+import { Type } from "@sinclair/typebox";
+import type { ConversationService } from "../conversations/conversation-service.js";
+import { displayMessages } from "../conversations/display-messages.js";
+import { invalidRequest } from "../protocol/errors.js";
+import type { MethodRegistry } from "./registry.js";
+
+const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
+const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((m) => Type.Literal(m)));
+
+/** `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (reference §1.9.5–1.9.7). */
+export function registerChatMethods(registry: MethodRegistry, conversations: ConversationService): void {
+  registry.register({
+    name: "chat.send",
+    scope: "operator.write",
+    params: Type.Object(
+      {
+        sessionKey: SessionKey,
+        message: Type.String({ maxLength: 1_000_000 }),
+        idempotencyKey: Type.String({ minLength: 1, maxLength: 256 }),
+        agentId: Type.Optional(Type.String()),
+        sessionId: Type.Optional(Type.String()),
+        thinking: Type.Optional(Type.String()),
+        fastMode: Type.Optional(Type.Union([Type.Boolean(), Type.Literal("auto")])),
+        fastAutoOnSeconds: Type.Optional(Type.Number()),
+        deliver: Type.Optional(Type.Boolean()),
+        originatingChannel: Type.Optional(Type.String()),
+        originatingTo: Type.Optional(Type.String()),
+        originatingAccountId: Type.Optional(Type.String()),
+        originatingThreadId: Type.Optional(Type.String()),
+        attachments: Type.Optional(Type.Array(Type.Unknown())),
+        timeoutMs: Type.Optional(Type.Integer({ minimum: 0 })),
+        systemInputProvenance: Type.Optional(Type.Unknown()),
+        systemProvenanceReceipt: Type.Optional(Type.Unknown()),
+        suppressCommandInterpretation: Type.Optional(Type.Boolean()),
+        clarification: Type.Optional(Type.Unknown()),
+        queueMode: Type.Optional(QueueMode),
+        expectedLeafEntryId: Type.Optional(Type.String()),
+        replyToId: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    handler: (params) => {
+      if (!params.message.trim() && !(params.attachments?.length)) throw invalidRequest("message or attachment required");
+      if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
+      const outcome = conversations.submit({
+        message: params.message,
+        idempotencyKey: params.idempotencyKey,
+        sessionKey: params.sessionKey,
+        agentId: params.agentId,
+        method: "chat.send",
+        queueMode: params.queueMode as never,
+      });
+      switch (outcome.kind) {
+        case "accepted":
+          return { runId: outcome.run.runId, status: "started", ...(outcome.queued !== "started" ? { queued: outcome.queued } : {}) };
+        case "duplicate":
+          return { runId: outcome.runId, status: outcome.status === "in_flight" || outcome.status === "running" || outcome.status === "queued" ? "in_flight" : outcome.status };
+        case "rejected":
+          throw invalidRequest(outcome.notice, { reason: "queue-full", runId: outcome.runId });
+        case "command":
+          return outcome.command === "stop"
+            ? { ok: true, aborted: (outcome.aborted?.length ?? 0) > 0, runIds: outcome.aborted ?? [] }
+            : { runId: outcome.runId, status: "ok", reset: true, sessionKey: outcome.sessionKey };
+      }
+    },
+  });
+
+  registry.register({
+    name: "chat.history",
+    scope: "operator.read",
+    params: Type.Object(
+      {
+        sessionKey: SessionKey,
+        agentId: Type.Optional(Type.String()),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+        maxChars: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000 })),
+      },
+      { additionalProperties: false },
+    ),
+    handler: (params, { runtime }) => {
+      const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
+      const store = runtime.sessions();
+      const entry = store.get(sessionKey);
+      if (!entry) return { sessionKey, sessionId: null, messages: [] };
+      const messages = displayMessages(conversations.history(sessionKey), { limit: params.limit ?? 200, maxChars: params.maxChars });
+      const active = conversations.runs.activeFor(sessionKey).map((r) => r.runId);
+      return {
+        sessionKey,
+        sessionId: entry.sessionId,
+        messages,
+        ...(entry.thinkingLevel ? { thinkingLevel: entry.thinkingLevel } : {}),
+        sessionInfo: { hasActiveRun: active.length > 0, activeRunIds: active },
+      };
+    },
+  });
+
+  registry.register({
+    name: "chat.abort",
+    scope: "operator.write",
+    params: Type.Object(
+      { sessionKey: SessionKey, agentId: Type.Optional(Type.String()), runId: Type.Optional(Type.String()) },
+      { additionalProperties: false },
+    ),
+    handler: (params) => {
+      const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
+      if (params.runId) {
+        const run = conversations.runs.get(params.runId);
+        if (run && run.sessionKey !== sessionKey) throw invalidRequest(`run ${params.runId} belongs to another session`);
+      }
+      const runIds = conversations.abort(sessionKey, params.runId);
+      return { ok: true, aborted: runIds.length > 0, runIds };
+    },
+  });
+}

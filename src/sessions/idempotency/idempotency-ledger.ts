@@ -1,0 +1,147 @@
+import path from "node:path";
+import { ensurePrivateDir } from "../../infra/paths.js";
+import {
+  boundResult,
+  boundSummary,
+  DEFAULT_MAX_RECORDS,
+  DEFAULT_TTL_MS,
+  MAX_KEY_LENGTH,
+  type BeginOutcome,
+  type BeginParams,
+  type CompleteParams,
+  type IdempotencyRecord,
+} from "./idempotency-record.js";
+import { LedgerAppender, replayLedger, writeCompactedLedger } from "./ledger-file.js";
+
+export interface IdempotencyLedgerOptions {
+  now?: () => number;
+  ttlMs?: number;
+  maxRecords?: number;
+}
+
+/**
+ * Remembers every accepted idempotency key, on disk, so a client that re-sends a request
+ * (network retry, webhook redelivery, reconnect after a gateway restart) gets the first
+ * attempt's status instead of a second run — the duplicated replies and double tool calls
+ * OpenClaw users report. `begin` is check-and-set in one synchronous call, so two requests
+ * with the same key in one process can never both start.
+ *
+ * File: `<state>/gateway/idempotency.jsonl`. Opening it compacts it (one line per live
+ * record), drops records older than the TTL, keeps the newest `maxRecords`, and marks runs that
+ * began but never completed as `interrupted`.
+ */
+export class IdempotencyLedger {
+  readonly file: string;
+  private readonly records: Map<string, IdempotencyRecord>;
+  private readonly appender: LedgerAppender;
+  private readonly now: () => number;
+  private readonly ttlMs: number;
+  private readonly maxRecords: number;
+  private linesSinceCompaction = 0;
+
+  constructor(stateDir: string, options: IdempotencyLedgerOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+    this.maxRecords = options.maxRecords ?? DEFAULT_MAX_RECORDS;
+    const dir = path.join(path.resolve(stateDir), "gateway");
+    ensurePrivateDir(dir);
+    this.file = path.join(dir, "idempotency.jsonl");
+    this.appender = new LedgerAppender(this.file);
+    this.records = replayLedger(this.file).records;
+    const now = this.now();
+    for (const record of this.records.values()) {
+      if (record.status === "in_flight") Object.assign(record, { status: "interrupted", completedAt: now });
+    }
+    this.compact();
+  }
+
+  /**
+   * Claims `key` for a new run. `{ fresh: true }` means the caller must start it; otherwise
+   * the earlier record is returned and nothing must be started. Durable before it returns.
+   */
+  begin(key: string, params: BeginParams): BeginOutcome {
+    assertKey(key);
+    const existing = this.get(key);
+    if (existing) return { fresh: false, record: existing };
+    const record: IdempotencyRecord = { key, runId: params.runId, method: params.method, status: "in_flight", startedAt: this.now() };
+    if (params.sessionKey !== undefined) record.sessionKey = params.sessionKey;
+    // On disk first: if the write fails the key stays free and the caller can report an error.
+    this.appender.append({ op: "begin", key, runId: record.runId, sessionKey: record.sessionKey, method: record.method, at: record.startedAt });
+    this.records.delete(key);
+    this.records.set(key, record);
+    this.afterAppend();
+    return { fresh: true, record: { ...record } };
+  }
+
+  /**
+   * Records how the run for `key` ended. A record that already has an outcome keeps it (the
+   * first outcome is what duplicates were, or will be, told). Returns the record, or undefined
+   * for an unknown or expired key.
+   */
+  complete(key: string, params: CompleteParams): IdempotencyRecord | undefined {
+    const record = this.live(key);
+    if (!record) return undefined;
+    if (record.status !== "in_flight") return { ...record };
+    const summary = boundSummary(params.summary);
+    const bounded = boundResult(params.result);
+    const at = this.now();
+    this.appender.append({ op: "complete", key, status: params.status, at, ...(summary !== undefined ? { summary } : {}), ...bounded });
+    Object.assign(record, { status: params.status, completedAt: at, ...(summary !== undefined ? { summary } : {}), ...bounded });
+    this.afterAppend();
+    return { ...record };
+  }
+
+  get(key: string): IdempotencyRecord | undefined {
+    const record = this.live(key);
+    return record ? { ...record } : undefined;
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** Rewrites the file with only the live records (also done on open and as the file grows). */
+  compact(): void {
+    this.dropExpired();
+    this.appender.close();
+    writeCompactedLedger(this.file, this.records.values());
+    this.linesSinceCompaction = 0;
+  }
+
+  close(): void {
+    this.appender.close();
+  }
+
+  private live(key: string): IdempotencyRecord | undefined {
+    const record = this.records.get(key);
+    if (!record) return undefined;
+    if (this.now() - record.startedAt > this.ttlMs) {
+      this.records.delete(key);
+      return undefined;
+    }
+    return record;
+  }
+
+  private afterAppend(): void {
+    this.linesSinceCompaction += 1;
+    // Memory stays bounded at once; the file is compacted once it holds about twice the cap.
+    if (this.records.size > this.maxRecords) this.dropExpired();
+    if (this.linesSinceCompaction > this.maxRecords) this.compact();
+  }
+
+  /** Drops records past the TTL, then the oldest beyond `maxRecords` (the map is in start order). */
+  private dropExpired(): void {
+    const cutoff = this.now() - this.ttlMs;
+    for (const [key, record] of this.records) if (record.startedAt < cutoff) this.records.delete(key);
+    let excess = this.records.size - this.maxRecords;
+    for (const key of this.records.keys()) {
+      if (excess-- <= 0) break;
+      this.records.delete(key);
+    }
+  }
+}
+
+function assertKey(key: string): void {
+  if (typeof key !== "string" || key.length === 0) throw new TypeError("idempotency key must be a non-empty string");
+  if (key.length > MAX_KEY_LENGTH) throw new TypeError(`idempotency key is longer than ${MAX_KEY_LENGTH} characters`);
+}

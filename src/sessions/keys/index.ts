@@ -1,0 +1,20 @@
+export { MAX_SESSION_KEY_LENGTH, SessionKeyError, normalizeSafeAgentId } from "./session-key-rules.js";
+export {
+  DEFAULT_MAIN_KEY,
+  buildMainSessionKey,
+  isCanonicalSessionKey,
+  normalizeSessionKey,
+  parseSessionKey,
+  type NormalizeSessionKeyOptions,
+  type ParsedSessionKey,
+} from "./session-key.js";
+export {
+  DEFAULT_ACCOUNT_ID,
+  buildChannelSessionKey,
+  buildOpenAiUserSessionKey,
+  buildOpenResponsesUserSessionKey,
+  type ChannelChatType,
+  type ChannelSessionKeyParams,
+  type DmScope,
+  type GroupScope,
+} from "./channel-session-key.js";

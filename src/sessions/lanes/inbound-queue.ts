@@ -1,0 +1,226 @@
+/**
+ * Per-session inbox for messages that arrive while the session's run is active
+ * (`messages.queue`, reference §2.2–2.3). It only decides *where* a message waits and *how*
+ * waiting messages become turns; running turns is the lane scheduler's job.
+ *
+ * Modes:
+ * - `steer`: the message waits in a steering buffer that the active run drains at its next model
+ *   boundary (`takeSteering()`). Whatever the run never took becomes followup turns when it
+ *   ends. While older followups are still waiting, new messages queue behind them instead of
+ *   steering, so the user's messages are never answered out of order.
+ * - `followup`: every message is its own later turn, oldest first.
+ * - `collect`: messages merge into one turn once `debounceMs` passed without a new one.
+ * - `interrupt`: the caller aborts the active run; everything waiting becomes one turn with the
+ *   newest message last (see `interruptText`).
+ *
+ * Overflow (`cap` waiting messages, steering buffer included): `new` refuses the incoming message,
+ * `old` drops the oldest waiting one, `summarize` drops the oldest but keeps a one-line summary
+ * that is delivered with the next turn or steering batch. Each case calls `notify`.
+ */
+import type {
+  ClearedInbox,
+  DropPolicy,
+  InboundMessage,
+  InboxNotice,
+  OfferResult,
+  QueueMode,
+  QueuedTurn,
+  SessionInbox,
+  SessionInboxOptions,
+} from "./inbound-types.js";
+import { droppedNotice, rejectedNotice, summarizedNotice } from "./overflow-notices.js";
+import { QuietWindow } from "./quiet-window.js";
+import { collectedText, interruptText, summaryBlock, summaryLine, withSummary } from "./turn-text.js";
+
+export const DEFAULT_QUEUE_CAP = 20;
+export const DEFAULT_DEBOUNCE_MS = 500;
+export const DEFAULT_DROP_POLICY: DropPolicy = "summarize";
+/** Summary lines kept for the next turn; older ones are only counted, so a flood stays small. */
+export const MAX_SUMMARY_LINES = 10;
+
+type Room = { refused: true; notice: string } | { refused: false; notice?: string };
+
+interface Summarized {
+  id: string;
+  line: string;
+  receivedAt: number;
+}
+
+export function createSessionInbox(options: SessionInboxOptions): SessionInbox {
+  return new Inbox(options);
+}
+
+class Inbox implements SessionInbox {
+  readonly mode: QueueMode;
+  private readonly cap: number;
+  private readonly drop: DropPolicy;
+  private readonly notify: (event: InboxNotice) => void;
+  private readonly sessionKey: string | undefined;
+  /** Messages waiting for a later turn, oldest first. */
+  private readonly queue: InboundMessage[] = [];
+  /** Steer mode only: messages for the active run. Non-empty only while `queue` is empty. */
+  private readonly steering: InboundMessage[] = [];
+  /** Summaries of dropped messages not yet delivered, at most `MAX_SUMMARY_LINES`. */
+  private summaries: Summarized[] = [];
+  private omittedSummaries = 0;
+  private readonly window: QuietWindow | undefined;
+  private waiters: Array<() => void> = [];
+
+  constructor(options: SessionInboxOptions) {
+    this.mode = options.mode;
+    this.cap = options.cap !== undefined && options.cap >= 1 ? Math.floor(options.cap) : DEFAULT_QUEUE_CAP;
+    this.drop = options.drop ?? DEFAULT_DROP_POLICY;
+    this.notify = options.notify;
+    this.sessionKey = options.sessionKey;
+    if (this.mode === "collect") {
+      this.window = new QuietWindow(options.debounceMs ?? DEFAULT_DEBOUNCE_MS, () => this.wakeWaiters());
+    }
+  }
+
+  offer(message: InboundMessage): OfferResult {
+    const room = this.makeRoomFor(message);
+    if (room.refused) return { action: "rejected", notice: room.notice };
+    const result = this.place(message);
+    if (room.notice) result.notice = room.notice;
+    this.wakeWaiters();
+    return result;
+  }
+
+  takeSteering(): InboundMessage[] {
+    if (this.steering.length === 0) return [];
+    const taken = this.steering.splice(0);
+    const summary = this.takeSummaryMessage();
+    return summary ? [summary, ...taken] : taken;
+  }
+
+  runEnded(): void {
+    if (this.steering.length === 0) return;
+    this.queue.push(...this.steering.splice(0));
+    this.wakeWaiters();
+  }
+
+  nextTurn(): QueuedTurn | undefined {
+    this.runEnded();
+    if (!this.turnReady()) return undefined;
+    const messages = this.takeTurnMessages();
+    const summary = this.takeSummaryMessage();
+    const body = this.mode === "interrupt" ? interruptText(messages) : collectedText(messages);
+    return { messages, mergedText: withSummary(summary?.text, body) };
+  }
+
+  whenReady(): Promise<void> {
+    if (this.turnReady()) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  pendingCount(): number {
+    return this.queue.length + this.steering.length;
+  }
+
+  clear(): ClearedInbox {
+    this.window?.cancel();
+    const messages = [...this.queue.splice(0), ...this.steering.splice(0)];
+    const summaries = this.summaries.map((s) => s.line);
+    this.summaries = [];
+    this.omittedSummaries = 0;
+    return { messages, summaries };
+  }
+
+  /** Applies the drop policy when the inbox is full; `notice` is set whenever it acted. */
+  private makeRoomFor(incoming: InboundMessage): Room {
+    if (this.pendingCount() < this.cap) return { refused: false };
+    if (this.drop === "new") {
+      const notice = rejectedNotice(this.cap, incoming);
+      this.emit("rejected", notice, [incoming.id]);
+      return { refused: true, notice };
+    }
+    let notice: string | undefined;
+    while (this.pendingCount() >= this.cap) {
+      // Waiting followups are always older than steering messages (see `steering`).
+      const oldest = this.queue.shift() ?? this.steering.shift();
+      if (!oldest) break;
+      if (this.drop === "summarize") {
+        this.keepSummary(oldest);
+        notice = summarizedNotice(this.cap, oldest);
+        this.emit("summarized", notice, [oldest.id]);
+      } else {
+        notice = droppedNotice(this.cap, oldest);
+        this.emit("dropped", notice, [oldest.id]);
+      }
+    }
+    return { refused: false, notice };
+  }
+
+  private place(message: InboundMessage): OfferResult {
+    switch (this.mode) {
+      case "steer":
+        if (this.queue.length === 0) {
+          this.steering.push(message);
+          return { action: "steered", position: this.steering.length };
+        }
+        this.queue.push(message);
+        return { action: "queued", position: this.queue.length };
+      case "followup":
+        this.queue.push(message);
+        return { action: "queued", position: this.queue.length };
+      case "collect":
+        this.queue.push(message);
+        this.window?.restart();
+        return { action: "queued", position: this.queue.length };
+      case "interrupt":
+        this.queue.push(message);
+        return { action: "interrupt", position: this.queue.length };
+    }
+  }
+
+  private turnReady(): boolean {
+    if (this.queue.length === 0) return false;
+    return this.mode !== "collect" || (this.window?.quiet ?? true);
+  }
+
+  /** `followup` and carried-over steering run one message per turn; the others merge all. */
+  private takeTurnMessages(): InboundMessage[] {
+    if (this.mode === "collect" || this.mode === "interrupt") return this.queue.splice(0);
+    return this.queue.splice(0, 1);
+  }
+
+  private keepSummary(message: InboundMessage): void {
+    this.summaries.push({ id: message.id, line: summaryLine(message.text), receivedAt: message.receivedAt });
+    if (this.summaries.length > MAX_SUMMARY_LINES) {
+      this.summaries.shift();
+      this.omittedSummaries += 1;
+    }
+  }
+
+  /** Pending summaries as one synthetic message, delivered with whatever reaches the model next. */
+  private takeSummaryMessage(): InboundMessage | undefined {
+    if (this.summaries.length === 0) return undefined;
+    const taken = this.summaries;
+    const text = summaryBlock(
+      taken.map((s) => s.line),
+      this.omittedSummaries,
+    );
+    this.summaries = [];
+    this.omittedSummaries = 0;
+    const ids = taken.map((s) => s.id);
+    return {
+      id: `queue-summary:${ids.join(",")}`,
+      text,
+      receivedAt: taken[0]!.receivedAt,
+      meta: { synthetic: "queue-summary", summarizedIds: ids },
+    };
+  }
+
+  private emit(kind: InboxNotice["kind"], text: string, messageIds: string[]): void {
+    const event: InboxNotice = { kind, text, messageIds };
+    if (this.sessionKey !== undefined) event.sessionKey = this.sessionKey;
+    this.notify(event);
+  }
+
+  private wakeWaiters(): void {
+    if (this.waiters.length === 0 || !this.turnReady()) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Shapes shared by the session inbox (`messages.queue`, reference §2.2): what arrives, what the
+ * inbox says it did with it, and the notices it raises when it has to drop or refuse something.
+ */
+
+/** What to do with a message that arrives while the session's run is active. */
+export type QueueMode = "steer" | "followup" | "collect" | "interrupt";
+
+/** What to do when `cap` messages are already waiting. */
+export type DropPolicy = "summarize" | "old" | "new";
+
+export interface InboundMessage {
+  id: string;
+  text: string;
+  receivedAt: number;
+  meta?: Record<string, unknown>;
+}
+
+export interface OfferResult {
+  /**
+   * - `steered`: in the steering buffer; the active run picks it up at its next model boundary.
+   * - `queued`: waits for a later turn (`nextTurn()`).
+   * - `interrupt`: the caller should abort the active run; the message is the next turn.
+   * - `rejected`: not kept (drop policy `new`); `notice` says so for the user.
+   */
+  action: "steered" | "queued" | "interrupt" | "rejected";
+  /** 1-based place among the messages waiting in the same buffer. */
+  position?: number;
+  /** Text for the user when this offer caused a drop, a summary, or a rejection. */
+  notice?: string;
+}
+
+export interface InboxNotice {
+  sessionKey?: string;
+  kind: "dropped" | "rejected" | "summarized";
+  /** User-facing text, the same as `OfferResult.notice`. */
+  text: string;
+  messageIds: string[];
+}
+
+/** One turn to run: the messages it answers and the prompt text built from them. */
+export interface QueuedTurn {
+  messages: InboundMessage[];
+  mergedText: string;
+}
+
+/** What `clear()` removed, so the caller can tell the user which messages will get no reply. */
+export interface ClearedInbox {
+  messages: InboundMessage[];
+  /** Summary lines of messages already dropped under `drop: "summarize"`, not yet delivered. */
+  summaries: string[];
+}
+
+export interface SessionInboxOptions {
+  mode: QueueMode;
+  /** Max waiting messages (steering buffer + queue). Values < 1 fall back to 20, as in OpenClaw. */
+  cap?: number;
+  drop?: DropPolicy;
+  /** Quiet window before a `collect` batch is ready. Default 500 ms. */
+  debounceMs?: number;
+  /** Every drop, summary or rejection is reported here; nothing is discarded silently. */
+  notify: (event: InboxNotice) => void;
+  /** Copied into notices so one handler can serve many sessions. */
+  sessionKey?: string;
+}
+
+export interface SessionInbox {
+  readonly mode: QueueMode;
+  offer(message: InboundMessage): OfferResult;
+  /** Steer mode: everything buffered for the active run, oldest first; empties the buffer. */
+  takeSteering(): InboundMessage[];
+  /** The active run ended: steering it never took becomes followup turns (never lost). */
+  runEnded(): void;
+  /** The next turn to run, or undefined if none is ready. Implies `runEnded()`. */
+  nextTurn(): QueuedTurn | undefined;
+  /** Resolves once `nextTurn()` has a turn (for `collect`, after the quiet window). */
+  whenReady(): Promise<void>;
+  pendingCount(): number;
+  clear(): ClearedInbox;
+}

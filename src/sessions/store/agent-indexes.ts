@@ -1,0 +1,93 @@
+import fs from "node:fs";
+import { ensurePrivateDir } from "../../infra/paths.js";
+import { normalizeSafeAgentId } from "../keys/index.js";
+import { CoalescedIndexWriter } from "./coalesced-index-writer.js";
+import { saveIndexFile } from "./index-file.js";
+import { openAgentIndex } from "./open-agent-index.js";
+import type { SessionEntry } from "./session-entry.js";
+import { agentsRoot, indexFile, sessionsDir } from "./session-paths.js";
+
+export interface AgentIndexesOptions {
+  stateDir: string;
+  now: () => number;
+  cwd: string;
+  flushDelayMs: number;
+  warn: (message: string) => void;
+}
+
+/**
+ * The in-memory copy of every agent's `sessions.json`, loaded (and repaired) on first use, and
+ * the two ways it reaches the disk: `commit` for structural changes (synchronous, undone in
+ * memory if the write fails) and `markDirty` for counters (coalesced).
+ */
+export class AgentIndexes {
+  private readonly loaded = new Map<string, Map<string, SessionEntry>>();
+  private readonly writer: CoalescedIndexWriter;
+
+  constructor(private readonly options: AgentIndexesOptions) {
+    this.writer = new CoalescedIndexWriter(
+      options.flushDelayMs,
+      (agentId) => this.writeNow(agentId),
+      (agentId, err) => options.warn(`sessions index of agent ${agentId} not written yet: ${(err as Error).message}`),
+    );
+  }
+
+  /** The agent's entries (live objects: mutate only through commit or followed by markDirty). */
+  entries(agentId: string): Map<string, SessionEntry> {
+    let entries = this.loaded.get(agentId);
+    if (!entries) {
+      const { stateDir, cwd, warn } = this.options;
+      entries = openAgentIndex({ stateDir, agentId, now: this.options.now(), cwd, warn });
+      this.loaded.set(agentId, entries);
+    }
+    return entries;
+  }
+
+  /** Agents loaded so far plus every agent directory on disk. */
+  knownAgentIds(): string[] {
+    const ids = new Set(this.loaded.keys());
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(agentsRoot(this.options.stateDir));
+    } catch {
+      // no agents yet
+    }
+    for (const name of names) {
+      try {
+        if (normalizeSafeAgentId(name) === name) ids.add(name);
+      } catch {
+        // not a directory this store could have created
+      }
+    }
+    return [...ids];
+  }
+
+  /** Applies a structural change and writes the index synchronously; undoes the change if the write fails. */
+  commit(agentId: string, change: () => unknown, undo: () => unknown): void {
+    change();
+    try {
+      this.writeNow(agentId);
+    } catch (err) {
+      undo();
+      throw err;
+    }
+  }
+
+  markDirty(agentId: string): void {
+    this.writer.markDirty(agentId);
+  }
+
+  flushNow(): void {
+    this.writer.flushNow();
+  }
+
+  dispose(): void {
+    this.writer.dispose();
+  }
+
+  private writeNow(agentId: string): void {
+    ensurePrivateDir(sessionsDir(this.options.stateDir, agentId));
+    saveIndexFile(indexFile(this.options.stateDir, agentId), this.entries(agentId));
+    this.writer.markClean(agentId);
+  }
+}

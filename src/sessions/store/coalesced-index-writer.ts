@@ -1,0 +1,69 @@
+/**
+ * Batches index rewrites for high-frequency metadata (updatedAt, token counters, message
+ * counts). Rewriting the whole `sessions.json` on every append would cost a full serialize
+ * plus fsync per message; instead each agent's index is written at most once per `delayMs`.
+ * This is safe because the transcript, appended and fsynced before an append returns, is the
+ * record of the conversation: a crash loses at most `delayMs` of counter updates, never a
+ * message. Structural changes (create, reset, delete, writer claims) bypass this and are
+ * written synchronously.
+ */
+export class CoalescedIndexWriter {
+  private readonly dirty = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly writeAgent: (agentId: string) => void,
+    private readonly onError: (agentId: string, err: unknown) => void,
+  ) {}
+
+  markDirty(agentId: string): void {
+    this.dirty.add(agentId);
+    if (this.timer) return;
+    this.timer = setTimeout(() => this.flushInBackground(), this.delayMs);
+    // Pending metadata never keeps the process alive; close() flushes it on shutdown.
+    this.timer.unref();
+  }
+
+  /** The agent's index was just written in full (a synchronous update); nothing is pending. */
+  markClean(agentId: string): void {
+    this.dirty.delete(agentId);
+  }
+
+  /** Writes every pending index now; throws the first failure (after trying the rest). */
+  flushNow(): void {
+    this.cancelTimer();
+    let firstError: unknown;
+    for (const agentId of [...this.dirty]) {
+      try {
+        this.writeAgent(agentId);
+        this.dirty.delete(agentId);
+      } catch (err) {
+        firstError ??= err;
+      }
+    }
+    if (firstError !== undefined) throw firstError;
+  }
+
+  dispose(): void {
+    this.cancelTimer();
+  }
+
+  private flushInBackground(): void {
+    this.timer = undefined;
+    for (const agentId of [...this.dirty]) {
+      try {
+        this.writeAgent(agentId);
+        this.dirty.delete(agentId);
+      } catch (err) {
+        // Stays dirty: the next change, flush() or close() retries it.
+        this.onError(agentId, err);
+      }
+    }
+  }
+
+  private cancelTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

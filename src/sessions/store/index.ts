@@ -1,0 +1,15 @@
+export { SessionStore, type SessionStoreOptions } from "./session-store.js";
+export { StaleWriterError, SessionNotFoundError } from "./session-store-errors.js";
+export type { AppendMeta, SessionEntry, SessionInit, SessionOrigin, SessionPatch } from "./session-entry.js";
+export type { PruneOptions } from "./prune-plan.js";
+export type { RotateOptions, RotateResult } from "./rotate-transcript.js";
+export type { ParsedTranscript } from "./transcript-reader.js";
+export { parseTranscript } from "./transcript-reader.js";
+export {
+  TRANSCRIPT_VERSION,
+  isMessageEntry,
+  type TranscriptEntry,
+  type TranscriptEntryInput,
+  type TranscriptHeader,
+  type TranscriptMessageEntry,
+} from "./transcript-lines.js";

@@ -1,0 +1,89 @@
+import fs from "node:fs";
+import path from "node:path";
+import { parseSessionKey } from "../keys/index.js";
+import type { SessionEntry } from "./session-entry.js";
+import { isValidSessionId, transcriptFile, TRANSCRIPT_SUFFIX } from "./session-paths.js";
+import { isMessageEntry } from "./transcript-lines.js";
+import { readTranscriptFile, readTranscriptHeader } from "./transcript-reader.js";
+
+/**
+ * Rebuilds an agent's index from its live transcripts (`<sessionId>.jsonl`; archives are
+ * ignored). Each header names its session key, so the mapping comes back exactly; counters are
+ * recounted from the lines. Settings kept only in the index (labels, overrides) are lost — the
+ * conversations are not. This path runs only after the index was lost or corrupted.
+ */
+export function rebuildEntriesFromTranscripts(stateDir: string, agentId: string, dir: string, warn: (message: string) => void): Map<string, SessionEntry> {
+  const byKey = new Map<string, SessionEntry>();
+  for (const name of listLiveTranscripts(dir)) {
+    const sessionId = name.slice(0, -TRANSCRIPT_SUFFIX.length);
+    const file = path.join(dir, name);
+    const header = readTranscriptHeader(file);
+    const key = header && header.id === sessionId ? ownedKey(header.sessionKey, agentId) : undefined;
+    if (!key || !isValidSessionId(sessionId)) {
+      warn(`${file}: no usable session header (sessionKey for agent ${agentId}); not restored`);
+      continue;
+    }
+    const entry = entryFromTranscript(stateDir, agentId, key, sessionId, file, Date.parse(header!.timestamp));
+    const existing = byKey.get(key);
+    if (existing) {
+      // Two live transcripts for one key: a reset was interrupted. The newer one is current.
+      const [keep, drop] = existing.sessionStartedAt >= entry.sessionStartedAt ? [existing, entry] : [entry, existing];
+      warn(`${key}: transcripts ${keep.sessionId} and ${drop.sessionId} both claim it; keeping the newer ${keep.sessionId}`);
+      byKey.set(key, keep);
+    } else {
+      byKey.set(key, entry);
+    }
+  }
+  return byKey;
+}
+
+export function listLiveTranscripts(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).filter((name) => name.endsWith(TRANSCRIPT_SUFFIX) && !name.startsWith("."));
+  } catch {
+    return [];
+  }
+}
+
+function ownedKey(sessionKey: unknown, agentId: string): string | undefined {
+  if (typeof sessionKey !== "string") return undefined;
+  try {
+    const parsed = parseSessionKey(sessionKey);
+    return parsed.agentId === agentId ? `agent:${parsed.agentId}:${parsed.rest}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function entryFromTranscript(stateDir: string, agentId: string, key: string, sessionId: string, file: string, startedAt: number): SessionEntry {
+  const mtime = fs.statSync(file).mtimeMs;
+  const { entries } = readTranscriptFile(file);
+  let messageCount = 0;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  for (const entry of entries) {
+    if (!isMessageEntry(entry)) continue;
+    messageCount += 1;
+    const usage = (entry.message as { usage?: Record<string, unknown> }).usage;
+    if (usage) {
+      inputTokens += num(usage.input) + num(usage.cacheRead) + num(usage.cacheWrite);
+      outputTokens += num(usage.output);
+    }
+  }
+  return {
+    sessionId,
+    sessionKey: key,
+    agentId,
+    sessionFile: transcriptFile(stateDir, agentId, sessionId),
+    updatedAt: Math.round(mtime),
+    sessionStartedAt: Number.isFinite(startedAt) ? startedAt : Math.round(mtime),
+    inputTokens,
+    outputTokens,
+    totalTokens: inputTokens + outputTokens,
+    messageCount,
+  };
+}
+
+function num(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}

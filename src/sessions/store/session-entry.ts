@@ -1,0 +1,117 @@
+import type { Usage } from "../../agents/types.js";
+
+/**
+ * One row of `sessions.json`: what the gateway knows about a session without reading its
+ * transcript. Field names follow OpenClaw's file-era SessionEntry so community tools that read
+ * `sessions.json` keep working. Fields this type does not name but that are found on disk (written
+ * by a newer build) are kept as they are.
+ */
+export interface SessionOrigin {
+  label?: string;
+  provider?: string;
+  surface?: string;
+  chatType?: string;
+  from?: string;
+  to?: string;
+  accountId?: string;
+  threadId?: string;
+}
+
+export interface SessionEntry {
+  /** Current transcript generation (uuid); a reset assigns a new one to the same key. */
+  sessionId: string;
+  sessionKey: string;
+  agentId: string;
+  /** Absolute path of `<sessionId>.jsonl`; always derived from the id, never read from disk. */
+  sessionFile: string;
+  /** Epoch ms of the last change (message, metadata). */
+  updatedAt: number;
+  /** Epoch ms when this sessionId started (daily resets key off it). */
+  sessionStartedAt: number;
+  label?: string;
+  displayName?: string;
+  chatType?: string;
+  channel?: string;
+  origin?: SessionOrigin;
+  lastChannel?: string;
+  lastTo?: string;
+  lastAccountId?: string;
+  lastThreadId?: string;
+  modelOverride?: string;
+  providerOverride?: string;
+  thinkingLevel?: string;
+  skillsSnapshot?: unknown;
+  /** Prompt tokens (input + cache read + cache write) summed over this sessionId's runs. */
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  /** Size of the latest prompt, as reported by the runner (for "context used" displays). */
+  contextTokens?: number;
+  abortedLastRun?: boolean;
+  /** The run allowed to append (writer fencing); absent when no run holds the session. */
+  activeWriterRunId?: string;
+  spawnedBy?: string;
+  spawnDepth?: number;
+  /** Transcript `message` lines written for this sessionId. */
+  messageCount: number;
+  // Less central §6.3 fields, typed so callers can patch them without casts.
+  lastInteractionAt?: number;
+  lastActivityAt?: number;
+  subject?: string;
+  verboseLevel?: string;
+  reasoningLevel?: string;
+  elevatedLevel?: string;
+  sendPolicy?: "allow" | "deny";
+  groupActivation?: "mention" | "always";
+  model?: string;
+  modelProvider?: string;
+  deliveryContext?: { channel?: string; to?: string; accountId?: string; threadId?: string };
+  systemSent?: boolean;
+  compactionCount?: number;
+  memoryFlushAt?: number;
+  archivedAt?: number;
+  /** Pinned sessions are never pruned. */
+  pinnedAt?: number;
+}
+
+/** Fields a caller may set when a session is created. */
+export type SessionInit = Partial<
+  Pick<
+    SessionEntry,
+    | "label" | "displayName" | "chatType" | "channel" | "origin" | "lastChannel" | "lastTo" | "lastAccountId"
+    | "lastThreadId" | "modelOverride" | "providerOverride" | "thinkingLevel" | "skillsSnapshot" | "spawnedBy"
+  >
+> & {
+  /** Working directory recorded in the transcript header (the agent's workspace). */
+  cwd?: string;
+  /** Optional cross-check: must match the agent named in the session key. */
+  agentId?: string;
+};
+
+/** Fields owned by the store: a patch can never change them. */
+export const STORE_OWNED_FIELDS = ["sessionId", "sessionKey", "agentId", "sessionFile", "activeWriterRunId", "sessionStartedAt"] as const;
+type StoreOwned = (typeof STORE_OWNED_FIELDS)[number];
+
+/**
+ * Fields that describe one transcript generation. A reset drops them (the new sessionId starts
+ * from zero); everything else — labels, routing, the user's model and level choices, pins, and
+ * fields a newer build wrote — carries over to the new generation.
+ */
+export const PER_GENERATION_FIELDS = [
+  "updatedAt", "inputTokens", "outputTokens", "totalTokens", "contextTokens", "messageCount", "abortedLastRun",
+  "activeWriterRunId", "skillsSnapshot", "compactionCount", "memoryFlushAt", "memoryFlushCompactionCount", "systemSent",
+  "lastInteractionAt", "lastActivityAt", "archivedAt", "model", "modelProvider",
+] as const;
+
+/** A metadata update: a field set to `null` is removed (how `sessions.patch` clears a setting). */
+export type SessionPatch = { [K in Exclude<keyof SessionEntry, StoreOwned>]?: SessionEntry[K] | null };
+
+/** Bookkeeping that travels with an append (applied to the index, coalesced). */
+export interface AppendMeta {
+  /** Usage of the model call that produced these messages; added to the session's counters. */
+  usage?: Usage;
+  /** Latest prompt size in tokens. */
+  contextTokens?: number;
+  /** Extra metadata to record with the same (coalesced) index update. */
+  patch?: SessionPatch;
+}

@@ -1,0 +1,341 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import type { ModelMessage, TranscriptMessage } from "../../agents/types.js";
+import { ensurePrivateDir } from "../../infra/paths.js";
+import { normalizeSafeAgentId, parseSessionKey, SessionKeyError } from "../keys/index.js";
+import { AgentIndexes } from "./agent-indexes.js";
+import { planPrune, type PruneOptions } from "./prune-plan.js";
+import { rotateTranscript, type RotateOptions, type RotateResult } from "./rotate-transcript.js";
+import { applyPatch, recordAppend, restoreEntry } from "./entry-mutations.js";
+import { PER_GENERATION_FIELDS, STORE_OWNED_FIELDS, type AppendMeta, type SessionEntry, type SessionInit, type SessionPatch } from "./session-entry.js";
+import { sessionsDir, transcriptFile } from "./session-paths.js";
+import { SessionNotFoundError, StaleWriterError } from "./session-store-errors.js";
+import { chainEntries, toJsonLines, type TranscriptEntry, type TranscriptEntryInput, type TranscriptMessageEntry } from "./transcript-lines.js";
+import { readTranscriptFile, readTranscriptTail, type ParsedTranscript, type TranscriptTail } from "./transcript-reader.js";
+import { appendDurably, archiveFile, createTranscript, writeFreshTranscript } from "./transcript-writer.js";
+
+export interface SessionStoreOptions {
+  /** Clock (tests). */
+  now?: () => number;
+  /** Upper bound on how long a metadata-only index update may wait (default 100 ms). */
+  flushDelayMs?: number;
+  /** `cwd` written into new transcript headers when ensure() names none. */
+  cwd?: string;
+  /** Recovery notes (index rebuilt, torn files) for the log. */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * Sessions of every agent under one state dir, file-era layout (reference §6.1):
+ * `agents/<agentId>/sessions/sessions.json` plus one `<sessionId>.jsonl` per session.
+ *
+ * Everything is synchronous: each call finishes its disk work (and fsync) before it returns,
+ * and no two calls interleave, so check-then-write sequences (writer fencing) need no locks.
+ * A gateway holds the state-dir lock, so this process is the only writer.
+ */
+export class SessionStore {
+  readonly stateDir: string;
+  /** The most recent recovery warnings (bounded), also passed to `onWarning`. */
+  readonly warnings: string[] = [];
+  /** Parent id and newline state per transcript file, so appends need not re-read the file. */
+  private readonly tails = new Map<string, TranscriptTail>();
+  private readonly indexes: AgentIndexes;
+  private readonly now: () => number;
+  private closed = false;
+
+  constructor(stateDir: string, private readonly options: SessionStoreOptions = {}) {
+    this.stateDir = path.resolve(stateDir);
+    this.now = options.now ?? Date.now;
+    this.indexes = new AgentIndexes({
+      stateDir: this.stateDir,
+      now: this.now,
+      cwd: options.cwd ?? process.cwd(),
+      flushDelayMs: options.flushDelayMs ?? 100,
+      warn: (message) => this.warn(message),
+    });
+  }
+
+  get(sessionKey: string): SessionEntry | undefined {
+    const { agentId, key } = this.locate(sessionKey);
+    const entry = this.indexes.entries(agentId).get(key);
+    return entry ? { ...entry } : undefined;
+  }
+
+  /** Sessions of one agent, or of all agents, most recently updated first. */
+  list(agentId?: string): SessionEntry[] {
+    const ids = agentId === undefined ? this.indexes.knownAgentIds() : [normalizeSafeAgentId(agentId)];
+    const out: SessionEntry[] = [];
+    for (const id of ids) for (const entry of this.indexes.entries(id).values()) out.push({ ...entry });
+    return out.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  /** The session, created (transcript header and index row, both durable) when missing. */
+  ensure(sessionKey: string, init: SessionInit = {}): SessionEntry {
+    this.assertOpen();
+    const { agentId, key } = this.locate(sessionKey);
+    if (init.agentId !== undefined && normalizeSafeAgentId(init.agentId) !== agentId) {
+      throw new SessionKeyError(`session key ${key} belongs to agent ${agentId}, not ${init.agentId}`);
+    }
+    const entries = this.indexes.entries(agentId);
+    const existing = entries.get(key);
+    if (existing) return { ...existing };
+    const { cwd, agentId: _agent, ...fields } = init;
+    const entry = this.startGeneration(agentId, key, fields, cwd);
+    this.indexes.commit(agentId, () => entries.set(key, entry), () => entries.delete(key));
+    return { ...entry };
+  }
+
+  /** Updates metadata (null clears a field); the store's own fields cannot be patched. */
+  patch(sessionKey: string, patch: SessionPatch): SessionEntry {
+    this.assertOpen();
+    const { agentId, entry } = this.require(sessionKey);
+    const before = { ...entry };
+    this.indexes.commit(agentId, () => applyPatch(entry, patch), () => restoreEntry(entry, before));
+    return { ...entry };
+  }
+
+  /**
+   * Starts the session over under a new sessionId; the old transcript is kept as
+   * `<file>.reset.<ts>`. Settings survive, counters and the writer claim do not (a run still
+   * writing to the old generation gets StaleWriterError). A missing session is simply created.
+   */
+  reset(sessionKey: string): SessionEntry {
+    this.assertOpen();
+    const { agentId, key } = this.locate(sessionKey);
+    const entries = this.indexes.entries(agentId);
+    const old = entries.get(key);
+    if (!old) return this.ensure(key);
+    const carried: Record<string, unknown> = { ...old };
+    for (const field of [...STORE_OWNED_FIELDS, ...PER_GENERATION_FIELDS]) delete carried[field];
+    const fresh = this.startGeneration(agentId, key, carried, undefined);
+    this.indexes.commit(agentId, () => entries.set(key, fresh), () => {
+      entries.set(key, old);
+      fs.rmSync(fresh.sessionFile, { force: true });
+    });
+    this.retire(old, "reset");
+    return { ...fresh };
+  }
+
+  /** Removes the session; its transcript is kept as `<file>.deleted.<ts>`. False when absent. */
+  delete(sessionKey: string): boolean {
+    this.assertOpen();
+    const { agentId, key } = this.locate(sessionKey);
+    const entries = this.indexes.entries(agentId);
+    const old = entries.get(key);
+    if (!old) return false;
+    this.indexes.commit(agentId, () => entries.delete(key), () => entries.set(key, old));
+    this.retire(old, "deleted");
+    return true;
+  }
+
+  /** Makes `runId` the session's only run allowed to append (durable; supersedes any earlier claim). */
+  claimWriter(sessionKey: string, runId: string): SessionEntry {
+    this.assertOpen();
+    if (typeof runId !== "string" || runId.length === 0) throw new TypeError("claimWriter needs a runId");
+    const { agentId, entry } = this.require(sessionKey);
+    const before = { ...entry };
+    this.indexes.commit(agentId, () => (entry.activeWriterRunId = runId), () => restoreEntry(entry, before));
+    return { ...entry };
+  }
+
+  /**
+   * Drops `runId`'s claim; false when it no longer held it (superseded, reset, deleted). An
+   * optional `patch` (end-of-run metadata) is applied in the same index write — only when the
+   * claim was still held, so a superseded run cannot overwrite its successor's metadata.
+   */
+  releaseWriter(sessionKey: string, runId: string, patch?: SessionPatch): boolean {
+    this.assertOpen();
+    const { agentId, key } = this.locate(sessionKey);
+    const entry = this.indexes.entries(agentId).get(key);
+    if (!entry || entry.activeWriterRunId !== runId) return false;
+    const before = { ...entry };
+    this.indexes.commit(
+      agentId,
+      () => {
+        if (patch) applyPatch(entry, patch);
+        delete entry.activeWriterRunId;
+      },
+      () => restoreEntry(entry, before),
+    );
+    return true;
+  }
+
+  /**
+   * Appends one `message` line per message — one write and one fsync for the batch, done before
+   * this returns. `runId` null is an append outside a run (the user's message at acceptance);
+   * otherwise the run must hold the writer claim, or StaleWriterError is thrown and nothing is
+   * written. Extra message fields (idempotencyKey, provenance) are stored as given.
+   */
+  appendMessages(sessionKey: string, runId: string | null, messages: readonly (TranscriptMessage | ModelMessage)[], meta?: AppendMeta): TranscriptMessageEntry[] {
+    for (const message of messages) {
+      if (typeof message !== "object" || message === null || typeof message.role !== "string") {
+        throw new TypeError("appendMessages: every message needs a string role");
+      }
+    }
+    return this.appendEntries(sessionKey, runId, messages.map((message) => ({ type: "message", message })), meta) as TranscriptMessageEntry[];
+  }
+
+  /** Appends entries of any type (`custom`, `compaction`, …) with the same fencing and durability. */
+  appendEntries(sessionKey: string, runId: string | null, inputs: readonly TranscriptEntryInput[], meta?: AppendMeta): TranscriptEntry[] {
+    this.assertOpen();
+    const { agentId, key } = this.locate(sessionKey);
+    const entry = this.indexes.entries(agentId).get(key);
+    if (!entry) {
+      if (runId !== null) throw new StaleWriterError(key, runId, undefined);
+      throw new SessionNotFoundError(key);
+    }
+    if (runId !== null && entry.activeWriterRunId !== runId) throw new StaleWriterError(key, runId, entry.activeWriterRunId);
+    for (const input of inputs) {
+      if (typeof input?.type !== "string" || input.type === "session") throw new TypeError("appendEntries: every entry needs a type other than \"session\"");
+    }
+    if (inputs.length === 0) return [];
+
+    const tail = this.tailOf(entry);
+    const written = chainEntries(inputs, tail.lastId, this.now());
+    // Serialized before touching the file: a message that cannot be encoded writes nothing.
+    const text = (tail.needsNewline ? "\n" : "") + toJsonLines(written);
+    try {
+      appendDurably(entry.sessionFile, text);
+    } catch (err) {
+      this.tails.delete(entry.sessionFile); // a partial write may have torn the end; re-inspect next time
+      throw err;
+    }
+    this.tails.set(entry.sessionFile, { lastId: written[written.length - 1]!.id, needsNewline: false });
+
+    recordAppend(entry, written, meta, this.now());
+    this.indexes.markDirty(agentId);
+    return written;
+  }
+
+  /** The transcript as stored; bad lines are skipped and reported in `warnings`, never thrown. */
+  readTranscript(sessionKey: string): ParsedTranscript {
+    return readTranscriptFile(this.require(sessionKey).entry.sessionFile);
+  }
+
+  /**
+   * Removes sessions idle longer than `maxAgeMs` and, per agent, the least recently updated
+   * beyond `maxEntries`; transcripts are archived as `.deleted.<ts>`. Sessions with an active
+   * run or a pin are kept. Returns the removed keys.
+   */
+  prune(options: PruneOptions): string[] {
+    this.assertOpen();
+    const removed: string[] = [];
+    for (const agentId of this.indexes.knownAgentIds()) {
+      const entries = this.indexes.entries(agentId);
+      const keys = planPrune([...entries.values()], options, this.now());
+      if (keys.length === 0) continue;
+      const gone = keys.map((k) => entries.get(k)!);
+      this.indexes.commit(agentId, () => keys.forEach((k) => entries.delete(k)), () => gone.forEach((e) => entries.set(e.sessionKey, e)));
+      for (const old of gone) this.retire(old, "deleted");
+      removed.push(...keys);
+    }
+    return removed;
+  }
+
+  /**
+   * Rotates the transcript when it exceeds `maxBytes` (see rotateTranscript): same sessionId,
+   * old file kept as `<file>.rotated.<ts>`, the newest history up to `keepBytes` carried over.
+   */
+  rotateIfLarge(sessionKey: string, maxBytes: number, options: RotateOptions = {}): RotateResult {
+    this.assertOpen();
+    const { key, entry } = this.require(sessionKey);
+    const runId = options.runId ?? null;
+    if (runId !== null && entry.activeWriterRunId !== runId) throw new StaleWriterError(key, runId, entry.activeWriterRunId);
+    const result = rotateTranscript(entry, maxBytes, options.keepBytes ?? Math.floor(maxBytes / 4), this.now(), this.options.cwd ?? process.cwd());
+    if (result.rotated) this.tails.set(entry.sessionFile, { lastId: result.lastEntryId, needsNewline: false });
+    return result;
+  }
+
+  /**
+   * After a crash, claims left in the index belong to runs that died. Clears them and marks
+   * `abortedLastRun`. Call once at gateway start (under the state-dir lock), not from tools
+   * that only read. Returns the affected keys.
+   */
+  recoverInterruptedRuns(): string[] {
+    this.assertOpen();
+    const recovered: string[] = [];
+    for (const agentId of this.indexes.knownAgentIds()) {
+      const stale = [...this.indexes.entries(agentId).values()].filter((e) => e.activeWriterRunId);
+      if (stale.length === 0) continue;
+      const before = stale.map((e) => ({ ...e }));
+      this.indexes.commit(
+        agentId,
+        () => stale.forEach((e) => ((e.abortedLastRun = true), delete e.activeWriterRunId)),
+        () => stale.forEach((e, i) => restoreEntry(e, before[i]!)),
+      );
+      recovered.push(...stale.map((e) => e.sessionKey));
+    }
+    return recovered;
+  }
+
+  /** Writes pending metadata updates now. */
+  flush(): void {
+    this.indexes.flushNow();
+  }
+
+  /** Flushes and stops the background timer; the store refuses writes afterwards. */
+  close(): void {
+    if (this.closed) return;
+    this.indexes.flushNow();
+    this.indexes.dispose();
+    this.closed = true;
+  }
+
+  // ── internals ──────────────────────────────────────────────────────────────────────────────
+
+  private locate(sessionKey: string): { agentId: string; key: string } {
+    const { agentId, rest } = parseSessionKey(sessionKey);
+    return { agentId, key: `agent:${agentId}:${rest}` };
+  }
+
+  private require(sessionKey: string): { agentId: string; key: string; entry: SessionEntry } {
+    const { agentId, key } = this.locate(sessionKey);
+    const entry = this.indexes.entries(agentId).get(key);
+    if (!entry) throw new SessionNotFoundError(key);
+    return { agentId, key, entry };
+  }
+
+  /** A new transcript generation: header written durably first, so the index never points at nothing. */
+  private startGeneration(agentId: string, key: string, fields: Record<string, unknown>, cwd: string | undefined): SessionEntry {
+    ensurePrivateDir(sessionsDir(this.stateDir, agentId));
+    const sessionId = randomUUID();
+    const sessionFile = transcriptFile(this.stateDir, agentId, sessionId);
+    const now = this.now();
+    createTranscript({ sessionId, sessionFile, sessionKey: key, agentId }, cwd ?? this.options.cwd ?? process.cwd(), now);
+    this.tails.set(sessionFile, { lastId: null, needsNewline: false });
+    return { ...fields, sessionId, sessionKey: key, agentId, sessionFile, updatedAt: now, sessionStartedAt: now, inputTokens: 0, outputTokens: 0, totalTokens: 0, messageCount: 0 };
+  }
+
+  /** Archives a transcript the index no longer references. The index is already durable, so a failure here only leaves a stray file. */
+  private retire(entry: SessionEntry, kind: "reset" | "deleted"): void {
+    this.tails.delete(entry.sessionFile);
+    try {
+      archiveFile(entry.sessionFile, kind, this.now());
+    } catch (err) {
+      this.warn(`${entry.sessionKey}: transcript not archived (${(err as Error).message})`);
+    }
+  }
+
+  private tailOf(entry: SessionEntry): TranscriptTail {
+    const cached = this.tails.get(entry.sessionFile);
+    // One stat per append: a transcript removed behind our back must get a header again.
+    if (cached && fs.existsSync(entry.sessionFile)) return cached;
+    const tail = readTranscriptTail(entry.sessionFile);
+    if (tail) return tail;
+    // The file vanished behind our back: start it again so the line format stays valid.
+    writeFreshTranscript(entry, this.options.cwd ?? process.cwd(), this.now());
+    this.warn(`${entry.sessionKey}: transcript ${entry.sessionFile} was missing; started it again with a fresh header`);
+    return { lastId: null, needsNewline: false };
+  }
+
+  private warn(message: string): void {
+    this.warnings.push(message);
+    if (this.warnings.length > 100) this.warnings.shift();
+    this.options.onWarning?.(message);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error("SessionStore is closed");
+  }
+}

@@ -1,0 +1,107 @@
+import fs from "node:fs";
+import path from "node:path";
+import { writeFileAtomicSync } from "../../infra/atomic-file.js";
+import { archiveName, type ArchiveKind } from "./session-paths.js";
+import { buildHeader, toJsonLines } from "./transcript-lines.js";
+
+/**
+ * The only places transcript bytes reach the disk. Appends are one write plus one fsync, so a
+ * message the store acknowledged survives a crash or power loss. Replacing a file (rotation,
+ * a lost transcript restarted) goes through temp-file + rename, so a reader sees the old file or
+ * the new one, never half of either; a brand-new transcript is an exclusive create.
+ */
+
+/**
+ * Appends `text` and fsyncs before returning. A failure leaves at most a torn last line. The
+ * file must exist (no O_CREAT): appending to a vanished transcript would create one without a
+ * header.
+ */
+export function appendDurably(file: string, text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND);
+  try {
+    let offset = 0;
+    while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Creates (or atomically replaces) a transcript with `text`, durable before returning. */
+export function writeTranscriptAtomically(file: string, text: string): void {
+  writeFileAtomicSync(file, text, 0o600);
+}
+
+/**
+ * Renames `file` to `<file>.<kind>.<ts>` (reset, delete, corrupt index). Returns the archive
+ * path, or undefined when there was nothing to archive.
+ */
+export function archiveFile(file: string, kind: ArchiveKind, now: number): string | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const target = archiveName(file, kind, now, fs.existsSync);
+  fs.renameSync(file, target);
+  fsyncDirectory(path.dirname(file));
+  return target;
+}
+
+/**
+ * Keeps the current content of `file` under an archive name while `file` itself stays in place,
+ * so it can then be replaced atomically (rotation): at every instant the live path holds a full
+ * transcript. A hard link costs nothing; filesystems without links get a copy.
+ */
+export function preserveCopy(file: string, kind: ArchiveKind, now: number): string {
+  const target = archiveName(file, kind, now, fs.existsSync);
+  try {
+    fs.linkSync(file, target);
+  } catch {
+    fs.copyFileSync(file, target, fs.constants.COPYFILE_EXCL);
+    const fd = fs.openSync(target, "r");
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  fsyncDirectory(path.dirname(file));
+  return target;
+}
+
+/** Makes a rename or a new name durable; some filesystems refuse, and then rename is still atomic. */
+export function fsyncDirectory(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, "r");
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // best effort
+  }
+}
+
+/** Starts (or restarts) a transcript with just its header, durably. */
+export function writeFreshTranscript(session: { sessionId: string; sessionFile: string; sessionKey: string; agentId: string }, cwd: string, now: number): void {
+  const header = buildHeader({ sessionId: session.sessionId, cwd, now, sessionKey: session.sessionKey, agentId: session.agentId });
+  writeTranscriptAtomically(session.sessionFile, toJsonLines([header]));
+}
+
+/**
+ * Creates a brand-new transcript (a fresh uuid, so nothing to replace): exclusive create, one
+ * write, one fsync — half the syncs of a temp-file swap. A crash can only leave a partial file
+ * that no index row points to yet. The directory entry becomes durable with the index write
+ * that follows, which fsyncs the same directory.
+ */
+export function createTranscript(session: { sessionId: string; sessionFile: string; sessionKey: string; agentId: string }, cwd: string, now: number): void {
+  const header = buildHeader({ sessionId: session.sessionId, cwd, now, sessionKey: session.sessionKey, agentId: session.agentId });
+  const bytes = Buffer.from(toJsonLines([header]), "utf8");
+  const fd = fs.openSync(session.sessionFile, "wx", 0o600);
+  try {
+    let offset = 0;
+    while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

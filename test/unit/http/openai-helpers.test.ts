@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { AuthRateLimiter } from "../../../src/gateway/auth/rate-limiter.js";
+import { resolveAgentId } from "../../../src/gateway/http/openai/agent-target.js";
+import { checkBearer } from "../../../src/gateway/http/openai/bearer-auth.js";
+import { finishReason, usageOf } from "../../../src/gateway/http/openai/completion-shapes.js";
+import { OpenAiRequestError, turnErrorStatus } from "../../../src/gateway/http/openai/openai-errors.js";
+import { safeErrorMessage } from "../../../src/gateway/http/openai/safe-error-message.js";
+import { deriveSessionKey } from "../../../src/gateway/http/openai/session-key.js";
+
+describe("deriveSessionKey", () => {
+  it("refuses control characters and other junk in the header", () => {
+    for (const bad of ["a\u0001b", "a\nb", "a\u007fb", "ключ", "a b", "a%2Fb"]) {
+      expect(() => deriveSessionKey(bad, undefined, "main"), bad).toThrow(OpenAiRequestError);
+    }
+  });
+  it("keeps valid keys verbatim", () => {
+    expect(deriveSessionKey("agent:main:telegram:dm:42", "alice", "main")).toEqual({ sessionKey: "agent:main:telegram:dm:42", stateless: false });
+    expect(deriveSessionKey("my-app/thread.7", undefined, "main").sessionKey).toBe("my-app/thread.7");
+  });
+  it("marks only user-less, header-less requests stateless", () => {
+    expect(deriveSessionKey(undefined, "u1", "main").stateless).toBe(false);
+    expect(deriveSessionKey(undefined, undefined, "main").stateless).toBe(true);
+    expect(deriveSessionKey(undefined, "a..b", "main").sessionKey).toMatch(/openai-user:sha256-/);
+  });
+});
+
+describe("resolveAgentId", () => {
+  const agents = [{ id: "main", isDefault: true }, { id: "x", isDefault: false }];
+  it("blank header falls back to model; unknown names throw", () => {
+    expect(resolveAgentId("openclaw/x", "  ", agents)).toBe("x");
+    expect(() => resolveAgentId("openclaw/", undefined, agents)).toThrow(/does not exist/);
+    expect(() => resolveAgentId("openclaw/bad id", undefined, agents)).toThrow(OpenAiRequestError);
+  });
+  it("uses main when no agent is listed at all", () => {
+    expect(resolveAgentId(undefined, undefined, [])).toBe("main");
+  });
+});
+
+describe("checkBearer", () => {
+  const limiter = () => new AuthRateLimiter({ maxAttempts: 2, windowMs: 60_000, lockoutMs: 1_500, exemptLoopback: false });
+  it("never passes a token/password mode without a configured secret", () => {
+    expect(checkBearer("Bearer ", { mode: "token" }, limiter(), "10.0.0.1")).toEqual({ ok: false, status: 401 });
+    expect(checkBearer("Bearer anything", { mode: "password" }, limiter(), "10.0.0.1")).toEqual({ ok: false, status: 401 });
+  });
+  it("rounds Retry-After up to whole seconds", () => {
+    const rl = limiter();
+    checkBearer("Bearer a", { mode: "token", token: "t" }, rl, "10.0.0.2");
+    checkBearer("Bearer b", { mode: "token", token: "t" }, rl, "10.0.0.2");
+    expect(checkBearer("Bearer t", { mode: "token", token: "t" }, rl, "10.0.0.2")).toEqual({ ok: false, status: 429, retryAfterSeconds: 2 });
+  });
+});
+
+describe("safeErrorMessage", () => {
+  it("keeps the first line, blanks secrets, bounds the length", () => {
+    expect(safeErrorMessage("bad\n    at x (/a.ts:1:1)")).toBe("bad");
+    expect(safeErrorMessage("uses tok-123456 here", ["tok-123456"])).toBe("uses [redacted] here");
+    expect(safeErrorMessage("Authorization: Bearer abc.def")).toBe("Authorization: Bearer [redacted]");
+    expect(safeErrorMessage('{"api_key": "xyz"}')).toBe('{"api_key": "[redacted]"}');
+    expect(safeErrorMessage("x".repeat(2000))).toHaveLength(501);
+    expect(safeErrorMessage(undefined)).toBe("internal error");
+  });
+});
+
+describe("shapes", () => {
+  it("maps stop reasons, usage and error kinds", () => {
+    expect(finishReason("length")).toBe("length");
+    expect(finishReason("toolUse")).toBe("stop");
+    expect(usageOf({ usage: { input: -1, output: Number.NaN } })).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
+    expect(turnErrorStatus("network")).toBe(502);
+    expect(turnErrorStatus("loop")).toBe(500);
+  });
+});

@@ -1,0 +1,126 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { TranscriptMessage } from "../../../../src/agents/types.js";
+import { loadHistory } from "../../../../src/sessions/history/index.js";
+import { StaleWriterError } from "../../../../src/sessions/store/index.js";
+import { filesIn, makeStateDir, openStore, readIndex, readLines, sessionsDirOf } from "./helpers.js";
+
+const KEY = "agent:main:main";
+
+describe("prune", () => {
+  it("removes sessions idle longer than maxAgeMs, archiving their transcripts, but keeps active and pinned ones", () => {
+    const state = makeStateDir();
+    let now = 1_000;
+    const store = openStore(state, { now: () => now });
+    const stale = store.ensure("agent:main:stale");
+    store.ensure("agent:main:running");
+    store.claimWriter("agent:main:running", "run-1");
+    store.ensure("agent:main:pinned");
+    store.patch("agent:main:pinned", { pinnedAt: 1 });
+    now = 50_000;
+    store.ensure("agent:main:fresh");
+
+    now = 60_000;
+    expect(store.prune({ maxAgeMs: 30_000 })).toEqual(["agent:main:stale"]);
+    expect(Object.keys(readIndex(state)).sort()).toEqual(["agent:main:fresh", "agent:main:pinned", "agent:main:running"]);
+    expect(filesIn(sessionsDirOf(state)).some((f) => f.startsWith(`${path.basename(stale.sessionFile)}.deleted.`))).toBe(true);
+    expect(fs.existsSync(stale.sessionFile)).toBe(false);
+  });
+
+  it("keeps at most maxEntries per agent, removing the least recently updated first", () => {
+    const state = makeStateDir();
+    let now = 0;
+    const store = openStore(state, { now: () => now });
+    for (const name of ["a", "b", "c", "d"]) {
+      now += 1_000;
+      store.ensure(`agent:main:${name}`);
+      store.ensure(`agent:ops:${name}`);
+    }
+    now += 1_000;
+    store.appendMessages("agent:main:a", null, [{ role: "user", content: "bump", timestamp: 1 }]); // a becomes newest
+    const removed = store.prune({ maxEntries: 2 });
+    expect(removed.sort()).toEqual(["agent:main:b", "agent:main:c", "agent:ops:a", "agent:ops:b"]);
+    expect(store.list("main").map((e) => e.sessionKey)).toEqual(["agent:main:a", "agent:main:d"]);
+    expect(store.list("ops").map((e) => e.sessionKey)).toEqual(["agent:ops:d", "agent:ops:c"]);
+    expect(store.prune({ maxEntries: 2, maxAgeMs: 1e9 })).toEqual([]);
+  });
+});
+
+describe("rotateIfLarge", () => {
+  let clock = 0;
+  const user = (text: string): TranscriptMessage => ({ role: "user", content: text, timestamp: clock++ });
+  const reply = (text: string): TranscriptMessage => ({ role: "assistant", content: [{ type: "text", text }], timestamp: clock++ });
+
+  function longConversation() {
+    const state = makeStateDir();
+    const store = openStore(state);
+    const entry = store.ensure(KEY);
+    for (let i = 0; i < 40; i += 1) store.appendMessages(KEY, null, [user(`question ${i} ${"q".repeat(200)}`), reply(`answer ${i} ${"a".repeat(200)}`)]);
+    store.appendEntries(KEY, null, [{ type: "compaction", summary: "Forty questions were asked.", firstKeptEntryId: "00000000", tokensBefore: 9000 }]);
+    store.appendMessages(KEY, null, [user("run the tool")]);
+    store.appendMessages(KEY, null, [
+      { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "exec", arguments: { command: "ls" } }], timestamp: clock++ },
+      { role: "toolResult", toolCallId: "c1", toolName: "exec", content: [{ type: "text", text: "x".repeat(3000) }], isError: false, timestamp: clock++ },
+    ]);
+    store.appendMessages(KEY, null, [reply("listed"), user("thanks"), reply("welcome")]);
+    return { state, store, entry };
+  }
+
+  it("does nothing below the limit", () => {
+    const { store, entry } = longConversation();
+    const size = fs.statSync(entry.sessionFile).size;
+    expect(store.rotateIfLarge(KEY, size)).toEqual({ rotated: false, bytes: size });
+  });
+
+  it("archives the full transcript and continues under the same sessionId with the newest history that fits", () => {
+    const { state, store, entry } = longConversation();
+    const before = fs.readFileSync(entry.sessionFile, "utf8");
+    const oldEntries = store.readTranscript(KEY).entries;
+
+    const result = store.rotateIfLarge(KEY, 4_000, { keepBytes: 1_500 });
+    expect(result.rotated).toBe(true);
+    if (!result.rotated) return;
+    expect(path.basename(result.archivedTo)).toMatch(new RegExp(`^${entry.sessionId}\\.jsonl\\.rotated\\.`));
+    expect(fs.readFileSync(result.archivedTo, "utf8")).toBe(before);
+
+    const lines = readLines(entry.sessionFile);
+    expect(lines[0]).toMatchObject({ type: "session", id: entry.sessionId, sessionKey: KEY, rotatedFrom: path.basename(result.archivedTo) });
+    const { entries, warnings } = store.readTranscript(KEY);
+    expect(warnings).toEqual([]);
+    // Summary first, then the newest messages; the big tool group did not fit, so it went whole.
+    expect(entries[0]).toMatchObject({ type: "compaction", summary: "Forty questions were asked.", parentId: null, firstKeptEntryId: entries[1]!.id });
+    expect(entries.slice(1).map((e) => (e.message as { role: string }).role)).toEqual(["assistant", "user", "assistant"]);
+    expect(entries.slice(1).map((e) => e.id)).toEqual(oldEntries.slice(-3).map((e) => e.id));
+    for (let i = 1; i < entries.length; i += 1) expect(entries[i]!.parentId).toBe(entries[i - 1]!.id);
+    expect(fs.statSync(entry.sessionFile).size).toBeLessThan(1_500 + 400);
+    expect(result.keptEntries + result.droppedEntries).toBe(oldEntries.length);
+    expect(store.get(KEY)!.sessionId).toBe(entry.sessionId);
+    expect(readIndex(state)[KEY]!.sessionId).toBe(entry.sessionId);
+
+    // The conversation goes on from the carried tail.
+    const [next] = store.appendMessages(KEY, null, [user("and now?")]);
+    expect(next!.parentId).toBe(entries[entries.length - 1]!.id);
+    const history = loadHistory(store.readTranscript(KEY).entries, { tokenBudget: 10_000 });
+    expect(history[0]!.role).toBe("user");
+    expect(JSON.stringify(history[0])).toContain("Forty questions were asked.");
+  });
+
+  it("carries a tool call together with its result when they fit", () => {
+    const { store } = longConversation();
+    const result = store.rotateIfLarge(KEY, 4_000, { keepBytes: 5_000 });
+    expect(result.rotated).toBe(true);
+    const roles = store.readTranscript(KEY).entries.map((e) => (e.type === "message" ? (e.message as { role: string }).role : e.type));
+    const callAt = roles.indexOf("toolResult") - 1;
+    expect(roles[callAt]).toBe("assistant");
+    expect(roles).toContain("toolResult");
+    expect(roles[1]).not.toBe("toolResult");
+  });
+
+  it("is fenced like an append when a runId is given", () => {
+    const { store } = longConversation();
+    store.claimWriter(KEY, "run-new");
+    expect(() => store.rotateIfLarge(KEY, 10, { runId: "run-old" })).toThrow(StaleWriterError);
+    expect(store.rotateIfLarge(KEY, 10, { runId: "run-new" }).rotated).toBe(true);
+  });
+});
