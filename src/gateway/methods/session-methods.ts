@@ -148,11 +148,12 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
     scope: "operator.admin",
     params: Type.Object({ key: Key, deleteTranscript: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     handler: (params, { runtime }) => {
-      const entry = mustGet(runtime, params.key);
-      const config = runtime.config();
-      if (entry.sessionKey.split(":")[2] === config.session.mainKey && entry.sessionKey.split(":").length === 3) {
+      const key = resolve(params.key);
+      const parts = key.split(":");
+      if (parts.length === 3 && parts[2] === runtime.config().session.mainKey) {
         throw invalidRequest("the main session cannot be deleted (reset it instead)");
       }
+      const entry = mustGet(runtime, key);
       conversations.abort(entry.sessionKey);
       const deleted = runtime.sessions().delete(entry.sessionKey);
       runtime.broadcast("sessions.changed", { key: entry.sessionKey, reason: "delete" }, { filter: (c) => subscribers.has(c.connId) });
