@@ -1,15 +1,14 @@
 import os from "node:os";
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../config/index.js";
-import { createStreamModel, normalizeToolSchema, resolveModel } from "../models/index.js";
+import { createStreamModel, resolveModel } from "../models/index.js";
 import { agentModelRef, defaultAgentId, resolveAgentConfig } from "./agent-config.js";
 import { createExecApprovalGate } from "./approvals/policy-gate.js";
 import { DEFAULT_SAFE_BINS } from "./approvals/exec-policy.js";
 import type { ExecApprovalBroker } from "./approvals/approval-broker.js";
-import { ensureWorkspace, resolveWorkspaceDir } from "./context/workspace.js";
-import { loadBootstrapFiles } from "./context/bootstrap-files.js";
+import { resolveWorkspaceDir } from "./context/workspace.js";
+import { cachedBootstrap, cachedSkills, ensureWorkspaceOnce, toolSpecFor } from "./turn-context-cache.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
-import { discoverSkills } from "./skills/discover-skills.js";
 import { filterSkills } from "./skills/filter-skills.js";
 import { resolveSkillAllowlist } from "./skills/skill-allowlist.js";
 import { resolveEffectiveTools } from "./policy/index.js";
@@ -67,13 +66,13 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const model = resolved.model;
 
   const workspaceDir = resolveWorkspaceDir(config, agentId, input.stateDir, env);
-  await ensureWorkspace(workspaceDir);
+  await ensureWorkspaceOnce(workspaceDir);
   const defaults = config.agents.defaults;
   const bootstrap = defaults.skipBootstrap
     ? { files: [], warnings: [] }
-    : await loadBootstrapFiles(workspaceDir, { maxCharsPerFile: defaults.bootstrapMaxChars, maxTotalChars: defaults.bootstrapTotalMaxChars });
+    : await cachedBootstrap(workspaceDir, { maxCharsPerFile: defaults.bootstrapMaxChars, maxTotalChars: defaults.bootstrapTotalMaxChars });
 
-  const discovered = await discoverSkills({ workspaceDir, stateDir: input.stateDir, env });
+  const discovered = await cachedSkills(workspaceDir, input.stateDir, env);
   const skills = filterSkills(discovered.skills, { env, config, allowlist: resolveSkillAllowlist(config, agentId) }).kept;
 
   const exec = config.tools?.exec ?? {};
@@ -128,7 +127,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     onAppend: input.onAppend,
     prompt: { role: "user", content: input.message, timestamp: Date.now() },
     tools,
-    toolSpecs: tools.map((t) => ({ name: t.name, description: t.description, parameters: normalizeToolSchema(t.parameters, model.api, model.provider) })),
+    toolSpecs: tools.map((t) => toolSpecFor(t, model.api, model.provider)),
     toolContext: { agentId, workspaceDir, senderIsOwner: input.senderIsOwner, services },
     streamModel: input.streamModel ?? createStreamModel(),
     hooks,

@@ -5,6 +5,7 @@ import { toAnthropicParams } from "./anthropic-messages.js";
 import { AssistantTurn } from "./assistant-turn.js";
 import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
 import type { ProviderModel } from "./types.js";
+import { cachedClient } from "./client-cache.js";
 
 const SDK_ERRORS: SdkErrorClasses = {
   APIError: Anthropic.APIError,
@@ -39,7 +40,8 @@ async function* streamAnthropic(request: ModelRequest, signal: AbortSignal): Asy
       yield turn.fail({ kind: "config", retryable: false, message: `no API key for provider "${model.provider}" (resolve the model first)` });
       return;
     }
-    const client = new Anthropic({
+    const apiKey = model.apiKey;
+    const client = cachedClient({ kind: "anthropic", baseUrl: model.baseUrl, apiKey, timeoutSeconds: model.timeoutSeconds, headers: model.headers }, () => new Anthropic({
       apiKey: model.apiKey,
       baseURL: anthropicBaseUrl(model.baseUrl),
       // Retries and failover are the caller's policy; a hidden SDK retry would double them.
@@ -48,7 +50,7 @@ async function* streamAnthropic(request: ModelRequest, signal: AbortSignal): Asy
       ...(model.headers ? { defaultHeaders: model.headers } : {}),
       // Failures come back as events; the SDK must not also print them.
       logLevel: "off",
-    });
+    }));
     const stream = await client.messages.create(toAnthropicParams(request), { signal });
     phase = "stream";
     const reader = new AnthropicEventReader(turn);

@@ -5,6 +5,7 @@ import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErro
 import { OpenAIChunkReader } from "./openai-chunks.js";
 import { toOpenAIParams } from "./openai-messages.js";
 import type { ProviderModel } from "./types.js";
+import { cachedClient } from "./client-cache.js";
 
 const SDK_ERRORS: SdkErrorClasses = {
   APIError: OpenAI.APIError,
@@ -34,7 +35,8 @@ async function* streamOpenAICompletions(request: ModelRequest, signal: AbortSign
       yield turn.fail({ kind: "config", retryable: false, message: `no API key for provider "${model.provider}" (resolve the model first)` });
       return;
     }
-    const client = new OpenAI({
+    const apiKey = model.apiKey;
+    const client = cachedClient({ kind: "openai", baseUrl: model.baseUrl, apiKey, timeoutSeconds: model.timeoutSeconds, headers: model.headers }, () => new OpenAI({
       apiKey: model.apiKey,
       baseURL: model.baseUrl,
       // Never forward OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment to a third party.
@@ -45,7 +47,7 @@ async function* streamOpenAICompletions(request: ModelRequest, signal: AbortSign
       ...(model.timeoutSeconds ? { timeout: model.timeoutSeconds * 1000 } : {}),
       ...(model.headers ? { defaultHeaders: model.headers } : {}),
       logLevel: "off",
-    });
+    }));
     const stream = await client.chat.completions.create(toOpenAIParams(request), { signal });
     phase = "stream";
     const reader = new OpenAIChunkReader(turn);

@@ -2,6 +2,7 @@ import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId } from "../../agents/agent-config.js";
 import { runEmbeddedTurn } from "../../agents/embedded-turn.js";
+import { createStreamModel } from "../../models/index.js";
 import type { ExecApprovalBroker } from "../../agents/approvals/approval-broker.js";
 import type { AgentEvent, RunResult, StreamModelFn, ToolServices, TranscriptMessage, UserMessage } from "../../agents/types.js";
 import { buildMainSessionKey, normalizeSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
@@ -12,6 +13,7 @@ import type { IdempotencyLedger } from "../../sessions/idempotency/index.js";
 import { createRunEventBridge, type RunEventSink } from "./run-event-bridge.js";
 import { RunRegistry, type RunRecord, type RunStatus } from "./run-registry.js";
 import { sessionResetDue } from "./session-reset-policy.js";
+import { orderConversation, userKey } from "./conversation-order.js";
 
 export interface ConversationDeps {
   stateDir: string;
@@ -45,9 +47,18 @@ export type SubmitOutcome =
   | { kind: "rejected"; runId: string; sessionKey: string; notice: string }
   | { kind: "command"; runId: string; sessionKey: string; command: "reset" | "stop"; aborted?: string[] };
 
-type Turn = { sessionKey: string; agentId: string; members: string[]; text: string; onEvents: ((e: AgentEvent) => void)[]; extraSystemPrompt?: string };
+type Turn = {
+  sessionKey: string;
+  agentId: string;
+  members: string[];
+  text: string;
+  onEvents: ((e: AgentEvent) => void)[];
+  extraSystemPrompt?: string;
+  onSteered?: (ids: string[]) => void;
+};
 
 const RESET_COMMANDS = new Set(["/new", "/reset"]);
+const HISTORY_CACHE_SESSIONS = 256;
 const STOP_COMMANDS = new Set(["/stop", "/abort", "stop", "/cancel"]);
 
 /**
@@ -62,9 +73,13 @@ export class ConversationService {
   private readonly steeredCount = new Map<string, number>();
   private readonly activeTurns = new Map<string, Turn>();
   private readonly pendingListeners = new Map<string, (e: AgentEvent) => void>();
+  /** Parsed transcripts of recently active sessions, so a turn does not re-read its whole file. */
+  private readonly historyCache = new Map<string, { sessionId: string; messages: TranscriptMessage[] }>();
+  private readonly streamModel: StreamModelFn;
 
   constructor(private readonly deps: ConversationDeps) {
     this.lanes = new LaneScheduler({ maxConcurrent: deps.config().agents.defaults.maxConcurrent });
+    this.streamModel = deps.streamModel ?? createStreamModel();
   }
 
   applyConfig(config: OpenClawConfig): void {
@@ -107,7 +122,7 @@ export class ConversationService {
     }
     this.deps.store.ensure(sessionKey, { agentId });
     // Durable before anything is acknowledged: a crash after this point keeps the message.
-    this.deps.store.appendMessages(sessionKey, null, [
+    this.append(sessionKey, null, [
       { role: "user", content: text, timestamp: Date.now(), idempotencyKey: runId, provenance: { kind: "external_user", method: input.method } },
     ]);
     const run = this.runs.create(runId, sessionKey, agentId);
@@ -139,9 +154,47 @@ export class ConversationService {
     return active.map((r) => r.runId);
   }
 
-  history(sessionKey: string): TranscriptMessage[] {
+  /** The session's transcript messages, oldest first (read-only: callers must not mutate). */
+  history(sessionKey: string): readonly TranscriptMessage[] {
+    const entry = this.deps.store.get(sessionKey);
+    if (!entry) return [];
+    const hit = this.historyCache.get(sessionKey);
+    if (hit && hit.sessionId === entry.sessionId) {
+      this.historyCache.delete(sessionKey);
+      this.historyCache.set(sessionKey, hit);
+      return hit.messages;
+    }
     const { entries } = this.deps.store.readTranscript(sessionKey);
-    return entries.filter((e) => e.type === "message").map((e) => e.message as TranscriptMessage);
+    const messages = entries.filter((e) => e.type === "message").map((e) => e.message as TranscriptMessage);
+    this.historyCache.set(sessionKey, { sessionId: entry.sessionId, messages });
+    if (this.historyCache.size > HISTORY_CACHE_SESSIONS) this.historyCache.delete(this.historyCache.keys().next().value!);
+    return messages;
+  }
+
+  /** The conversation as chat surfaces show it: questions before their answers. */
+  displayHistory(sessionKey: string): TranscriptMessage[] {
+    return orderConversation(this.history(sessionKey));
+  }
+
+  /**
+   * What a new turn sees as history: the ordered conversation without user messages whose runs
+   * have not finished — the turn's own (they are its prompt) and those still waiting in the queue.
+   */
+  private conversationSoFar(sessionKey: string): TranscriptMessage[] {
+    const waiting = new Set(this.runs.activeFor(sessionKey).map((r) => r.runId));
+    return orderConversation(this.history(sessionKey)).filter((m) => {
+      const key = userKey(m);
+      return !key || !waiting.has(key);
+    });
+  }
+
+  /** Append to the transcript (durably) and to the cached history. */
+  private append(sessionKey: string, runId: string | null, messages: TranscriptMessage[]): void {
+    const written = this.deps.store.appendMessages(sessionKey, runId, messages);
+    const hit = this.historyCache.get(sessionKey);
+    const entry = this.deps.store.get(sessionKey);
+    if (hit && entry && hit.sessionId === entry.sessionId) hit.messages.push(...written.map((e) => e.message as TranscriptMessage));
+    else this.historyCache.delete(sessionKey);
   }
 
   isActive(sessionKey: string): boolean {
@@ -227,8 +280,10 @@ export class ConversationService {
     const store = this.deps.store;
     store.claimWriter(sessionKey, primary);
     const bridge = createRunEventBridge({ runId: primary, sessionKey, agentId, sink: this.deps.sink });
-    const answered = new Set(turn.members);
     const config = this.deps.config();
+    // The first assistant message after a prompt records which messages it answers.
+    let unanswered = [...turn.members];
+    turn.onSteered = (ids) => unanswered.push(...ids);
 
     let result: RunResult & { model?: string };
     try {
@@ -244,23 +299,23 @@ export class ConversationService {
         signal: controller.signal,
         services: this.deps.services,
         approvals: this.deps.approvals,
-        streamModel: this.deps.streamModel,
+        streamModel: this.streamModel,
         emit: (event) => {
           bridge.onEvent(event);
           for (const listener of turn.onEvents) listener(event);
         },
-        history: (tokenBudget) =>
-          loadHistory(
-            this.history(sessionKey).filter((m) => !(m.role === "user" && answered.has(String((m as { idempotencyKey?: unknown }).idempotencyKey)))),
-            { tokenBudget },
-          ),
+        history: (tokenBudget) => loadHistory(this.conversationSoFar(sessionKey), { tokenBudget }),
         steering: {
           pending: () => (this.steeredCount.get(sessionKey) ?? 0) > 0,
           take: () => this.takeSteering(turn),
         },
         // Steering messages were persisted when they arrived; everything else is persisted now.
         onAppend: (message) => {
-          if (message.role !== "user") store.appendMessages(sessionKey, primary, [message]);
+          if (message.role === "user") return;
+          if (message.role === "assistant" && unanswered.length > 0) {
+            this.append(sessionKey, primary, [{ ...message, answers: unanswered } as TranscriptMessage]);
+            unanswered = [];
+          } else this.append(sessionKey, primary, [message as TranscriptMessage]);
         },
       });
     } catch (err) {
@@ -297,6 +352,7 @@ export class ConversationService {
     for (const message of taken) {
       if (message.meta?.synthetic === "queue-summary") continue; // a summary line, not a run
       turn.members.push(message.id);
+      turn.onSteered?.([message.id]);
       this.runs.markRunning(message.id);
       const listener = this.pendingListeners.get(message.id);
       if (listener) turn.onEvents.push(listener);

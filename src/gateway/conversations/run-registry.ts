@@ -17,6 +17,8 @@ export interface RunRecord {
 }
 
 const KEEP_FINISHED_MS = 10 * 60_000;
+/** Finished runs kept at most, however recent: memory must not grow with traffic. */
+const MAX_FINISHED = 2_000;
 
 /**
  * Runs this process knows about: active ones (for abort and `agent.wait`) and recently finished
@@ -50,9 +52,23 @@ export class RunRegistry {
     if (!run || run.endedAt) return;
     run.status = status;
     run.endedAt = Date.now();
-    run.result = result;
+    // The transcript has the messages; keep only what agent.wait and duplicates report.
+    run.result = result ? { ...result, messages: [] } : undefined;
     run.resolve(run);
-    setTimeout(() => this.runs.delete(runId), KEEP_FINISHED_MS).unref();
+    this.finished.push(runId);
+    this.evictFinished();
+  }
+
+  private readonly finished: string[] = [];
+
+  private evictFinished(): void {
+    const cutoff = Date.now() - KEEP_FINISHED_MS;
+    while (this.finished.length > 0) {
+      const oldest = this.runs.get(this.finished[0]!);
+      if (this.finished.length <= MAX_FINISHED && oldest && (oldest.endedAt ?? 0) >= cutoff) break;
+      this.finished.shift();
+      if (oldest?.endedAt) this.runs.delete(oldest.runId);
+    }
   }
 
   /** Unfinished runs of a session, oldest first. */

@@ -82,7 +82,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       const store = runtime.sessions();
       const entry = store.get(sessionKey);
       if (!entry) return { sessionKey, sessionId: null, messages: [] };
-      const messages = displayMessages(conversations.history(sessionKey), { limit: params.limit ?? 200, maxChars: params.maxChars });
+      const messages = displayMessages(conversations.displayHistory(sessionKey), { limit: params.limit ?? 200, maxChars: params.maxChars });
       const active = conversations.runs.activeFor(sessionKey).map((r) => r.runId);
       return {
         sessionKey,

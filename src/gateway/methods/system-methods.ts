@@ -36,7 +36,7 @@ export function registerSystemMethods(registry: MethodRegistry): void {
         authMode: runtime.authMode,
         connections: runtime.connectionCount(),
         presenceCount: runtime.presence.list().length,
-        processMemory: { rssBytes: process.memoryUsage.rss() },
+        processMemory: (({ rss, heapTotal, heapUsed, external, arrayBuffers }) => ({ rssBytes: rss, heapTotalBytes: heapTotal, heapUsedBytes: heapUsed, externalBytes: external, arrayBuffersBytes: arrayBuffers }))(process.memoryUsage()),
         sessions: { count: runtime.sessions().list().length },
         configReload: runtime.configReloadStatus(),
         // Paths reveal the operator's layout; only admins see them.

@@ -85,7 +85,7 @@ export class IdempotencyLedger {
     const summary = boundSummary(params.summary);
     const bounded = boundResult(params.result);
     const at = this.now();
-    this.appender.append({ op: "complete", key, status: params.status, at, ...(summary !== undefined ? { summary } : {}), ...bounded });
+    this.appender.append({ op: "complete", key, status: params.status, at, ...(summary !== undefined ? { summary } : {}), ...bounded }, false);
     Object.assign(record, { status: params.status, completedAt: at, ...(summary !== undefined ? { summary } : {}), ...bounded });
     this.afterAppend();
     return { ...record };

@@ -51,18 +51,22 @@ export function writeCompactedLedger(file: string, records: Iterable<Idempotency
   writeFileAtomicSync(file, lines.length ? lines.join("\n") + "\n" : "", 0o600);
 }
 
-/** An append-only handle: each line is written and fsynced before `append` returns. */
+/**
+ * An append-only handle: each line is written before `append` returns, and fsynced unless the
+ * caller says the line may be lost in a crash (a completion: a lost one reads back as
+ * "interrupted", which still never starts a second run).
+ */
 export class LedgerAppender {
   private fd: number | undefined;
 
   constructor(private readonly file: string) {}
 
-  append(line: LedgerLine): void {
+  append(line: LedgerLine, durable = true): void {
     this.fd ??= fs.openSync(this.file, "a", 0o600);
     const bytes = Buffer.from(JSON.stringify(line) + "\n", "utf8");
     let offset = 0;
     while (offset < bytes.length) offset += fs.writeSync(this.fd, bytes, offset, bytes.length - offset);
-    fs.fsyncSync(this.fd);
+    if (durable) fs.fsyncSync(this.fd);
   }
 
   /** Closes the handle (before the file is replaced by compaction, and on shutdown). */

@@ -73,6 +73,16 @@ export class AgentIndexes {
     }
   }
 
+  /**
+   * Applies a metadata change now and lets the coalescing writer persist it (within its flush
+   * delay). For changes whose loss in a crash is harmless: run claims (released on restart
+   * anyway), counters, labels.
+   */
+  commitSoon(agentId: string, change: () => unknown): void {
+    change();
+    this.writer.markDirty(agentId);
+  }
+
   markDirty(agentId: string): void {
     this.writer.markDirty(agentId);
   }

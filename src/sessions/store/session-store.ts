@@ -90,8 +90,7 @@ export class SessionStore {
   patch(sessionKey: string, patch: SessionPatch): SessionEntry {
     this.assertOpen();
     const { agentId, entry } = this.require(sessionKey);
-    const before = { ...entry };
-    this.indexes.commit(agentId, () => applyPatch(entry, patch), () => restoreEntry(entry, before));
+    this.indexes.commitSoon(agentId, () => applyPatch(entry, patch));
     return { ...entry };
   }
 
@@ -129,13 +128,16 @@ export class SessionStore {
     return true;
   }
 
-  /** Makes `runId` the session's only run allowed to append (durable; supersedes any earlier claim). */
+  /**
+   * Makes `runId` the session's only run allowed to append (supersedes any earlier claim). The
+   * fence is enforced in memory at once; the index records it lazily: after a crash every claim
+   * is released at start-up (recoverInterruptedRuns), so a synchronous write would buy nothing.
+   */
   claimWriter(sessionKey: string, runId: string): SessionEntry {
     this.assertOpen();
     if (typeof runId !== "string" || runId.length === 0) throw new TypeError("claimWriter needs a runId");
     const { agentId, entry } = this.require(sessionKey);
-    const before = { ...entry };
-    this.indexes.commit(agentId, () => (entry.activeWriterRunId = runId), () => restoreEntry(entry, before));
+    this.indexes.commitSoon(agentId, () => (entry.activeWriterRunId = runId));
     return { ...entry };
   }
 
@@ -149,15 +151,10 @@ export class SessionStore {
     const { agentId, key } = this.locate(sessionKey);
     const entry = this.indexes.entries(agentId).get(key);
     if (!entry || entry.activeWriterRunId !== runId) return false;
-    const before = { ...entry };
-    this.indexes.commit(
-      agentId,
-      () => {
-        if (patch) applyPatch(entry, patch);
-        delete entry.activeWriterRunId;
-      },
-      () => restoreEntry(entry, before),
-    );
+    this.indexes.commitSoon(agentId, () => {
+      if (patch) applyPatch(entry, patch);
+      delete entry.activeWriterRunId;
+    });
     return true;
   }
 

@@ -57,6 +57,8 @@ describe("SessionStore: ensure / get / list / patch / reset / delete", () => {
     expect(after.label).toBe("renamed");
     expect(after.thinkingLevel).toBeUndefined();
     expect(after.sessionId).toBe(before.sessionId);
+    // Metadata reaches the index within the flush delay; flush() forces it.
+    store.flush();
     expect(readIndex(state)[KEY]).toMatchObject({ label: "renamed", modelOverride: "anthropic/claude", sessionId: before.sessionId });
     expect(readIndex(state)[KEY]).not.toHaveProperty("thinkingLevel");
     expect(() => store.patch("agent:main:nope", { label: "x" })).toThrow(SessionNotFoundError);

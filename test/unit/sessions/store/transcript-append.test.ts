@@ -103,6 +103,7 @@ describe("writer fencing", () => {
     const { sessionFile } = store.ensure(KEY);
     store.claimWriter(KEY, "run-old");
     store.claimWriter(KEY, "run-new");
+    store.flush();
     expect(readIndex(state)[KEY]!.activeWriterRunId).toBe("run-new");
     const before = fs.readFileSync(sessionFile, "utf8");
     let error: unknown;
@@ -148,10 +149,12 @@ describe("writer fencing", () => {
     const a = openStore(state);
     a.ensure(KEY);
     a.claimWriter(KEY, "run-died");
+    a.flush(); // a dead process may or may not have persisted its claim; this is the case where it did
     const b = openStore(state);
     expect(b.recoverInterruptedRuns()).toEqual([KEY]);
     expect(b.get(KEY)).toMatchObject({ abortedLastRun: true });
     expect(b.get(KEY)!.activeWriterRunId).toBeUndefined();
+    b.flush();
     expect(readIndex(state)[KEY]!.activeWriterRunId).toBeUndefined();
   });
 });

@@ -1,0 +1,54 @@
+import { ensureWorkspace } from "./context/workspace.js";
+import { loadBootstrapFiles, type LoadedBootstrap } from "./context/bootstrap-files.js";
+import { discoverSkills, type DiscoveredSkills } from "./skills/discover-skills.js";
+import { normalizeToolSchema } from "../models/index.js";
+import type { AgentTool, ModelApi, ToolSpec } from "./types.js";
+
+/**
+ * What every turn of an agent rebuilds from disk — workspace files, skills, tool schemas —
+ * changes rarely and costs more than the loop itself, so it is cached briefly. An edit to
+ * AGENTS.md or a new skill reaches the next turn that starts after `FRESH_MS`.
+ */
+export const FRESH_MS = 2_000;
+
+const ensured = new Set<string>();
+const bootstrapCache = new Map<string, { at: number; value: Promise<LoadedBootstrap> }>();
+const skillsCache = new Map<string, { at: number; value: Promise<DiscoveredSkills> }>();
+const specCache = new Map<string, ToolSpec>();
+
+/** Creates the workspace and its default files once per process (it never overwrites). */
+export async function ensureWorkspaceOnce(dir: string): Promise<void> {
+  if (ensured.has(dir)) return;
+  await ensureWorkspace(dir);
+  ensured.add(dir);
+}
+
+export function cachedBootstrap(dir: string, caps: { maxCharsPerFile: number; maxTotalChars: number }): Promise<LoadedBootstrap> {
+  return fresh(bootstrapCache, `${dir}\0${caps.maxCharsPerFile}\0${caps.maxTotalChars}`, () => loadBootstrapFiles(dir, caps));
+}
+
+export function cachedSkills(workspaceDir: string, stateDir: string, env: NodeJS.ProcessEnv): Promise<DiscoveredSkills> {
+  return fresh(skillsCache, `${workspaceDir}\0${stateDir}`, () => discoverSkills({ workspaceDir, stateDir, env }));
+}
+
+/** A tool as this provider should see it; the schema normalization is computed once per tool and provider. */
+export function toolSpecFor(tool: AgentTool, api: ModelApi, provider: string): ToolSpec {
+  const key = `${tool.name}\0${api}\0${provider}`;
+  let spec = specCache.get(key);
+  if (!spec) {
+    spec = { name: tool.name, description: tool.description, parameters: normalizeToolSchema(tool.parameters, api, provider) };
+    specCache.set(key, spec);
+  }
+  return spec;
+}
+
+function fresh<T>(cache: Map<string, { at: number; value: Promise<T> }>, key: string, load: () => Promise<T>): Promise<T> {
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && now - hit.at < FRESH_MS) return hit.value;
+  const value = load();
+  // A failed load must not be served from the cache.
+  value.catch(() => cache.delete(key));
+  cache.set(key, { at: now, value });
+  return value;
+}
