@@ -8,12 +8,15 @@ import { measureNodeBaseline, measureStartup } from "./startup.mjs";
 import { measureConnectHello } from "./connect.mjs";
 import { measureIdleClients } from "./idle-clients.mjs";
 import { measureHiRequest, measureLoopOverhead, measurePromptBuild } from "./agent.mjs";
+import { measureConversations } from "./conversations.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
 import { MiB, now, round, sleep } from "./lib/util.mjs";
 
-const WATCHDOG_MS = 55_000;
+const WATCHDOG_MS = 110_000;
+/** Turns in the RSS soak; `npm run bench:soak` runs the 10,000 the issue names. */
+const SOAK_TURNS = Number(process.env.BENCH_SOAK_TURNS ?? 2_000);
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -62,6 +65,12 @@ function buildTargets() {
     loopPerToolRoundMs: target(results.agent?.loop?.perToolRoundMs, 5, "ms"),
     promptBuild20SkillsMs: target(results.agent?.prompt?.withDiscoveryAndFiles?.meanMs, 5, "ms"),
     hiRequestKiB: target(results.agent?.hiRequest ? results.agent.hiRequest.requestBytes / 1024 : undefined, 16, "KiB", "real OpenClaw: ~60 KB"),
+    firstReplyMs: target(results.conversations?.firstReplyMs, 600, "ms", "real OpenClaw: 29 s"),
+    readyRssMiB: target(results.conversations?.readyRssMiB, 100, "MiB", "real OpenClaw: 1.46 GiB"),
+    sequentialTurnP50Ms: target(results.conversations?.sequentialTurnMs?.p50, 15, "ms", "real OpenClaw: 377 ms"),
+    tenSessionsP95Ms: target(results.conversations?.tenSessions?.p95Ms, 100, "ms", "real OpenClaw: 4.2 s"),
+    tenSessionsTurnsPerSecond: { target: ">= 200 turns/s", value: results.conversations?.tenSessions?.turnsPerSecond ?? null, pass: (results.conversations?.tenSessions?.turnsPerSecond ?? 0) >= 200, reference: "real OpenClaw: 3.2 turns/s" },
+    soakRssGrowthMiB: target(results.conversations?.soak?.rssGrowthMiB, 20, `MiB over ${SOAK_TURNS} turns`),
   };
 }
 
@@ -81,6 +90,10 @@ function summaryLine(targets) {
     ["tool-round", r.agent?.loop?.perToolRoundMs, fmt(r.agent?.loop?.perToolRoundMs, "ms", 3)],
     ["prompt(20 skills)", r.agent?.prompt?.withDiscoveryAndFiles?.meanMs, fmt(r.agent?.prompt?.withDiscoveryAndFiles?.meanMs, "ms", 2)],
     ["hi-request", r.agent?.hiRequest?.requestBytes, fmt(r.agent?.hiRequest ? r.agent.hiRequest.requestBytes / 1024 : undefined, "KiB", 1)],
+    ["first-reply", r.conversations?.firstReplyMs, fmt(r.conversations?.firstReplyMs, "ms")],
+    ["turn p50", r.conversations?.sequentialTurnMs?.p50, fmt(r.conversations?.sequentialTurnMs?.p50, "ms", 1)],
+    ["10-sessions", r.conversations?.tenSessions?.turnsPerSecond, `${fmt(r.conversations?.tenSessions?.turnsPerSecond, "/s")} p95 ${fmt(r.conversations?.tenSessions?.p95Ms, "ms")}`],
+    ["soak-growth", r.conversations?.soak?.rssGrowthMiB, fmt(r.conversations?.soak?.rssGrowthMiB, "MiB", 1)],
   ];
   const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
   if (r.error) {
@@ -157,6 +170,7 @@ async function main() {
     prompt: await measurePromptBuild(),
     hiRequest: await measureHiRequest(),
   };
+  results.conversations = await measureConversations({ totalTurns: SOAK_TURNS });
 }
 
 function abort(message, exitCode) {

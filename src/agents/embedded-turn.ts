@@ -99,9 +99,9 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     memoryToolsAvailable: tools.some((t) => t.name === "memory_search"),
     workspaceDir,
     bootstrap,
-    runtime: { agentId, host: os.hostname(), os: `${os.platform()} ${os.release()}`, node: process.version, model: model.ref, channel: input.channel },
+    runtime: { agentId, host: HOST.name, os: HOST.os, node: process.version, model: model.ref, channel: input.channel },
     now: new Date(),
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    timeZone: HOST.timeZone,
     extraSystemPrompt: input.extraSystemPrompt,
   });
 
@@ -137,6 +137,13 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   });
   return { ...result, agentId, model: model.ref, workspaceDir, systemPromptChars: systemPrompt.text.length };
 }
+
+/** Facts about this machine for the runtime line; constant for the process (Intl is slow to ask). */
+const HOST = {
+  name: os.hostname(),
+  os: `${os.platform()} ${os.release()}`,
+  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+};
 
 function failedTurn(runId: string, agentId: string, message: string): EmbeddedTurnResult {
   return {
