@@ -133,6 +133,15 @@ export class GatewayServer {
   async start(): Promise<void> {
     const app = Fastify({
       logger: false,
+      // Requests Node's parser refuses (control characters in headers, oversized headers) still
+      // get an OpenAI-shaped error body, which every client on this port can read.
+      clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+        const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+        const body = JSON.stringify({ error: { message: tooLarge ? "Request headers too large" : "Malformed HTTP request", type: "invalid_request_error" } });
+        if (socket.writable) {
+          socket.end(`HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        } else socket.destroy();
+      },
       bodyLimit: 1024 * 1024,
       serverFactory: (handler) => {
         this.opts.listener.attach(handler, (req, socket, head) => this.onUpgrade(req, socket, head));

@@ -7,7 +7,7 @@ import type { ExecApprovalBroker } from "../../agents/approvals/approval-broker.
 import type { AgentEvent, RunResult, StreamModelFn, ToolServices, TranscriptMessage, UserMessage } from "../../agents/types.js";
 import { buildMainSessionKey, normalizeSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { loadHistory } from "../../sessions/history/index.js";
-import { createSessionInbox, LaneScheduler, type InboundMessage, type QueueMode, type SessionInbox } from "../../sessions/lanes/index.js";
+import { createSessionInbox, LaneScheduler, type InboundMessage, type InboxNotice, type QueueMode, type SessionInbox } from "../../sessions/lanes/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import type { IdempotencyLedger } from "../../sessions/idempotency/index.js";
 import { createRunEventBridge, type RunEventSink } from "./run-event-bridge.js";
@@ -76,6 +76,8 @@ export class ConversationService {
   /** Parsed transcripts of recently active sessions, so a turn does not re-read its whole file. */
   private readonly historyCache = new Map<string, { sessionId: string; messages: TranscriptMessage[] }>();
   private readonly streamModel: StreamModelFn;
+  /** Runs whose messages were summarized (queue overflow) and wait for the turn that carries the summary. */
+  private readonly summarizedWaiting = new Map<string, string[]>();
 
   constructor(private readonly deps: ConversationDeps) {
     this.lanes = new LaneScheduler({ maxConcurrent: deps.config().agents.defaults.maxConcurrent });
@@ -135,7 +137,7 @@ export class ConversationService {
     const inbox = this.inboxFor(sessionKey, input.queueMode);
     const offer = inbox.offer({ id: runId, text, receivedAt: Date.now(), meta: { agentId } });
     if (offer.action === "rejected") {
-      this.finishRuns([runId], "error", undefined, offer.notice ?? "message refused: the session's queue is full");
+      this.endUnstartedRuns(sessionKey, [runId], "error", offer.notice ?? "message refused: the session's queue is full");
       return { kind: "rejected", runId, sessionKey, notice: offer.notice ?? "message refused: the session's queue is full" };
     }
     if (offer.action === "steered") this.steeredCount.set(sessionKey, (this.steeredCount.get(sessionKey) ?? 0) + 1);
@@ -145,13 +147,20 @@ export class ConversationService {
 
   /** Abort the session's active and queued runs; returns the run ids that were stopped. */
   abort(sessionKey: string, runId?: string): string[] {
-    const active = this.runs.activeFor(sessionKey).filter((r) => !runId || r.runId === runId);
-    for (const run of active) run.controller.abort(new Error("aborted"));
+    const targets = this.runs.activeFor(sessionKey).filter((r) => !runId || r.runId === runId);
+    const queued = new Set<string>();
     if (!runId) {
       const cleared = this.inboxes.get(sessionKey)?.clear();
-      if (cleared) this.finishRuns(cleared.messages.map((m) => m.id), "aborted");
+      for (const m of cleared?.messages ?? []) queued.add(m.id);
+      for (const id of this.summarizedWaiting.get(sessionKey) ?? []) queued.add(id);
+      this.summarizedWaiting.delete(sessionKey);
+      this.steeredCount.delete(sessionKey);
     }
-    return active.map((r) => r.runId);
+    // Runs waiting in the inbox never started: they get their terminal events here. Everything
+    // else (running, or queued on the lane) is aborted and ends through its own turn.
+    for (const run of targets) if (!queued.has(run.runId)) run.controller.abort(new Error("aborted"));
+    this.endUnstartedRuns(sessionKey, [...queued], "aborted", "aborted before it ran");
+    return targets.map((r) => r.runId);
   }
 
   /** The session's transcript messages, oldest first (read-only: callers must not mutate). */
@@ -226,14 +235,49 @@ export class ConversationService {
         cap: queue.cap,
         drop: queue.drop,
         debounceMs: queue.debounceMs,
-        notify: (notice) => this.deps.sink.chat({ sessionKey, state: "notice", kind: notice.kind, text: notice.text, messageIds: notice.messageIds, runId: notice.messageIds[0] ?? "" }),
+        notify: (notice) => this.onInboxNotice(sessionKey, notice),
       });
       this.inboxes.set(sessionKey, inbox);
     }
     return inbox;
   }
 
+  /**
+   * The inbox had to drop or summarize queued messages (past `messages.queue.cap`). The sender
+   * hears about it; a dropped message's run ends now, a summarized one's ends with the turn that
+   * carries its summary — no run is left waiting forever.
+   */
+  private onInboxNotice(sessionKey: string, notice: InboxNotice): void {
+    this.deps.sink.chat({ sessionKey, state: "notice", kind: notice.kind, text: notice.text, messageIds: notice.messageIds, runId: notice.messageIds[0] ?? "" });
+    if (notice.kind === "dropped") this.endUnstartedRuns(sessionKey, notice.messageIds, "error", notice.text);
+    if (notice.kind === "summarized") {
+      const waiting = this.summarizedWaiting.get(sessionKey) ?? [];
+      waiting.push(...notice.messageIds);
+      this.summarizedWaiting.set(sessionKey, waiting);
+    }
+  }
+
+  /** End runs that never started (dropped, aborted while queued) with the events a started run would end with. */
+  private endUnstartedRuns(sessionKey: string, runIds: string[], state: "aborted" | "error", message: string): void {
+    const pending = runIds.filter((id) => {
+      const run = this.runs.get(id);
+      return run && !run.endedAt;
+    });
+    for (const id of pending) {
+      const run = this.runs.get(id)!;
+      this.deps.sink.agent({ runId: id, seq: 1, stream: "lifecycle", ts: Date.now(), sessionKey, agentId: run.agentId, data: state === "aborted" ? { phase: "end", aborted: true } : { phase: "error", error: message } });
+      this.deps.sink.chat({ runId: id, sessionKey, agentId: run.agentId, seq: 1, state, ...(state === "error" ? { errorMessage: message } : { stopReason: "rpc" }) });
+    }
+    this.finishRuns(pending, state === "aborted" ? "aborted" : "error", undefined, message);
+  }
+
   private startTurn(turn: Turn): void {
+    // Messages summarized into this turn's prompt are answered by it.
+    const summarized = this.summarizedWaiting.get(turn.sessionKey);
+    if (summarized?.length) {
+      turn.members.unshift(...summarized.filter((id) => !turn.members.includes(id)));
+      this.summarizedWaiting.delete(turn.sessionKey);
+    }
     this.activeTurns.set(turn.sessionKey, turn);
     this.lanes
       .enqueue(turn.sessionKey, (signal) => this.executeTurn(turn, signal))
@@ -350,7 +394,14 @@ export class ConversationService {
     const taken = this.inboxes.get(turn.sessionKey)?.takeSteering() ?? [];
     this.steeredCount.set(turn.sessionKey, 0);
     for (const message of taken) {
-      if (message.meta?.synthetic === "queue-summary") continue; // a summary line, not a run
+      if (message.meta?.synthetic === "queue-summary") {
+        // The summary reaches the model now: the summarized messages are answered by this turn.
+        const ids = (message.meta.summarizedIds as string[] | undefined) ?? this.summarizedWaiting.get(turn.sessionKey) ?? [];
+        this.summarizedWaiting.delete(turn.sessionKey);
+        for (const id of ids) if (!turn.members.includes(id)) turn.members.push(id);
+        turn.onSteered?.(ids);
+        continue;
+      }
       turn.members.push(message.id);
       turn.onSteered?.([message.id]);
       this.runs.markRunning(message.id);
