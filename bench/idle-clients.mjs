@@ -30,9 +30,11 @@ export async function measureIdleClients({ gw, url, token, idleRssBytes, count =
     const rssBytes = gw.rssBytes("idle-clients: read RSS");
 
     const health = await rpc(clients[0], "health", {}, { timeoutMs: 5000, step: "idle-clients: health RPC" });
-    const g = health.payload?.gateway ?? {};
+    // Process facts (pid, connections, memory) come from `status`; `health` keeps OpenClaw's closed shape.
+    const status = await rpc(clients[0], "status", {}, { timeoutMs: 5000, step: "idle-clients: status RPC" });
+    const g = { ...(status.payload ?? {}), rssBytes: status.payload?.processMemory?.rssBytes };
     if (g.pid !== gw.pid) {
-      throw new StepError("idle-clients: health RPC", `health.gateway.pid is ${g.pid}, expected ${gw.pid}`);
+      throw new StepError("idle-clients: status RPC", `status.pid is ${g.pid}, expected ${gw.pid}`);
     }
     const stillOpen = clients.filter((ws) => ws.readyState === ws.OPEN).length;
 

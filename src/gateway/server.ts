@@ -172,6 +172,7 @@ export class GatewayServer {
       mode: "gateway", reason: "self", instanceId: randomUUID(), text: `Gateway: ${os.hostname()}`, onlineSince: this.opts.startedAt,
     });
     this.isReady = true;
+    setImmediate(() => this.conversations.warmUp());
   }
 
   /** Settings that may change on hot reload without a restart. */

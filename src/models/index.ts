@@ -8,7 +8,7 @@
 export { resolveModel, listConfiguredModels } from "./resolve-model.js";
 export { parseModelRef, defaultModelRef, defaultModelFallbacks, type ModelRefParts } from "./model-ref.js";
 export { apiKeyEnvVar, BUILTIN_PROVIDERS, MODEL_DEFAULTS, SUPPORTED_APIS } from "./builtin-providers.js";
-export { createStreamModel } from "./stream-model.js";
+export { createStreamModel, type StreamModel } from "./stream-model.js";
 export { normalizeToolSchema } from "./tool-schema.js";
 export { redactSecrets } from "./model-errors.js";
 export type { ClassifiedModelError, ConfiguredModelInfo, ProviderModel, ResolveModelResult } from "./types.js";

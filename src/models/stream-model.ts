@@ -10,8 +10,14 @@ const PROVIDERS: Record<ModelApi, ProviderLoader> = {
   "openai-completions": async () => (await import("./openai-completions-provider.js")).createOpenAICompletionsStream(),
 };
 
+/** A StreamModelFn that can also load a provider ahead of its first request. */
+export interface StreamModel extends StreamModelFn {
+  /** Import the SDK for these APIs now (errors are left for the first real request to report). */
+  warmUp(apis: Iterable<ModelApi>): void;
+}
+
 /** The StreamModelFn the agent loop uses: dispatches each request on `request.model.api`. */
-export function createStreamModel(): StreamModelFn {
+export function createStreamModel(): StreamModel {
   const loaded = new Map<ModelApi, Promise<StreamModelFn>>();
   const load = (api: ModelApi): Promise<StreamModelFn> => {
     let pending = loaded.get(api);
@@ -23,7 +29,12 @@ export function createStreamModel(): StreamModelFn {
     }
     return pending;
   };
-  return (request, signal) => dispatch(request, signal, load);
+  const stream: StreamModelFn = (request, signal) => dispatch(request, signal, load);
+  return Object.assign(stream, {
+    warmUp(apis: Iterable<ModelApi>): void {
+      for (const api of apis) if (Object.hasOwn(PROVIDERS, api)) load(api).catch(() => {});
+    },
+  });
 }
 
 async function* dispatch(

@@ -2,7 +2,7 @@ import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId } from "../../agents/agent-config.js";
 import { runEmbeddedTurn } from "../../agents/embedded-turn.js";
-import { createStreamModel } from "../../models/index.js";
+import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../../models/index.js";
 import type { ExecApprovalBroker } from "../../agents/approvals/approval-broker.js";
 import type { AgentEvent, RunResult, StreamModelFn, ToolServices, TranscriptMessage, UserMessage } from "../../agents/types.js";
 import { buildMainSessionKey, normalizeSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
@@ -82,6 +82,18 @@ export class ConversationService {
   constructor(private readonly deps: ConversationDeps) {
     this.lanes = new LaneScheduler({ maxConcurrent: deps.config().agents.defaults.maxConcurrent });
     this.streamModel = deps.streamModel ?? createStreamModel();
+  }
+
+  /**
+   * Load the SDKs of the configured models in the background once the gateway is up, so the
+   * first conversation does not pay for importing them (a few hundred ms).
+   */
+  warmUp(): void {
+    const model = this.streamModel as Partial<StreamModel>;
+    if (!model.warmUp) return;
+    const config = this.deps.config();
+    const apis = new Set(listConfiguredModels(config, process.env).filter((m) => m.available).map((m) => resolveModel(m.ref, config, process.env)).flatMap((r) => (r.ok ? [r.model.api] : [])));
+    model.warmUp(apis);
   }
 
   applyConfig(config: OpenClawConfig): void {
@@ -316,18 +328,37 @@ export class ConversationService {
     const primary = turn.members[turn.members.length - 1]!;
     const controller = new AbortController();
     const abort = () => controller.abort(new Error("aborted"));
+    // Every member run's abort stops the turn. The listeners are removed when the turn ends:
+    // finished runs stay in the registry for a while, and a listener left behind would keep the
+    // whole turn (request, SDK stream, buffers) alive with them.
+    const watched: AbortSignal[] = [laneSignal];
     laneSignal.addEventListener("abort", abort, { once: true });
+    const watchRun = (id: string) => {
+      const signal = this.runs.get(id)?.controller.signal;
+      if (!signal) return;
+      signal.addEventListener("abort", abort, { once: true });
+      watched.push(signal);
+    };
     for (const id of turn.members) {
       this.runs.markRunning(id);
-      this.runs.get(id)?.controller.signal.addEventListener("abort", abort, { once: true });
+      watchRun(id);
     }
+    const previousOnSteered = turn.onSteered;
+    turn.onSteered = (ids) => {
+      previousOnSteered?.(ids);
+      ids.forEach(watchRun);
+    };
     const store = this.deps.store;
     store.claimWriter(sessionKey, primary);
     const bridge = createRunEventBridge({ runId: primary, sessionKey, agentId, sink: this.deps.sink });
     const config = this.deps.config();
     // The first assistant message after a prompt records which messages it answers.
     let unanswered = [...turn.members];
-    turn.onSteered = (ids) => unanswered.push(...ids);
+    const watchSteered = turn.onSteered;
+    turn.onSteered = (ids) => {
+      watchSteered?.(ids);
+      unanswered.push(...ids);
+    };
 
     let result: RunResult & { model?: string };
     try {
@@ -367,7 +398,7 @@ export class ConversationService {
       this.deps.logger.error({ sessionKey, runId: primary, err: message }, "agent turn crashed");
       result = { runId: primary, payloads: [], usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, durationMs: 0, stopReason: "error", error: { kind: "unknown", message }, messages: [] };
     } finally {
-      laneSignal.removeEventListener("abort", abort);
+      for (const signal of watched) signal.removeEventListener("abort", abort);
     }
     bridge.finish(result);
     const status: RunStatus =

@@ -18,7 +18,7 @@ export interface RunRecord {
 
 const KEEP_FINISHED_MS = 10 * 60_000;
 /** Finished runs kept at most, however recent: memory must not grow with traffic. */
-const MAX_FINISHED = 2_000;
+const MAX_FINISHED = 1_000;
 
 /**
  * Runs this process knows about: active ones (for abort and `agent.wait`) and recently finished
