@@ -23,10 +23,11 @@ export function writeFileAtomicSync(filePath: string, data: string | Buffer, mod
     fs.rmSync(tmp, { force: true });
     throw err;
   }
-  fsyncDir(dir);
+  fsyncDirectory(dir);
 }
 
-function fsyncDir(dir: string): void {
+/** Makes a rename or a new name durable. */
+export function fsyncDirectory(dir: string): void {
   try {
     const fd = fs.openSync(dir, "r");
     try {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { writeFileAtomicSync } from "../../infra/atomic-file.js";
 import { archiveName, type ArchiveKind } from "./session-paths.js";
 import { buildHeader, toJsonLines } from "./transcript-lines.js";
+import { fsyncDirectory } from "../../infra/atomic-file.js";
 
 /**
  * The only places transcript bytes reach the disk. Appends are one write plus one fsync, so a
@@ -65,20 +66,6 @@ export function preserveCopy(file: string, kind: ArchiveKind, now: number): stri
   }
   fsyncDirectory(path.dirname(file));
   return target;
-}
-
-/** Makes a rename or a new name durable; some filesystems refuse, and then rename is still atomic. */
-export function fsyncDirectory(dir: string): void {
-  try {
-    const fd = fs.openSync(dir, "r");
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    // best effort
-  }
 }
 
 /** Starts (or restarts) a transcript with just its header, durably. */
