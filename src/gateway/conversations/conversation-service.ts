@@ -107,7 +107,11 @@ export class ConversationService {
     return { sessionKey: key, agentId: parseSessionKey(key).agentId };
   }
 
-  submit(input: SubmitInput): SubmitOutcome {
+  /**
+   * Accept a message. Resolves once it is acknowledged-safe: its ledger record and transcript
+   * line are on disk (fsyncs shared with concurrent submits, off the event loop).
+   */
+  async submit(input: SubmitInput): Promise<SubmitOutcome> {
     const { sessionKey, agentId } = this.resolveSessionKey(input.sessionKey, input.agentId);
     const runId = input.idempotencyKey;
     const text = input.message;
@@ -115,7 +119,7 @@ export class ConversationService {
 
     if (STOP_COMMANDS.has(trimmed)) return { kind: "command", runId, sessionKey, command: "stop", aborted: this.abort(sessionKey) };
 
-    const begun = this.deps.ledger.begin(runId, { runId, sessionKey, method: input.method });
+    const begun = this.deps.ledger.begin(runId, { runId, sessionKey, method: input.method }, { deferSync: true });
     if (!begun.fresh) {
       const run = this.runs.get(runId);
       if (run) return { kind: "duplicate", runId, sessionKey: run.sessionKey, status: run.endedAt ? run.status : "in_flight", run };
@@ -139,11 +143,24 @@ export class ConversationService {
     this.append(sessionKey, null, [
       { role: "user", content: text, timestamp: Date.now(), idempotencyKey: runId, provenance: { kind: "external_user", method: input.method } },
     ]);
+    const durable = Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
     const run = this.runs.create(runId, sessionKey, agentId);
     if (input.onEvent) this.pendingListeners.set(runId, input.onEvent);
 
     if (!this.busy(sessionKey)) {
-      this.startTurn({ sessionKey, agentId, members: [runId], text, onEvents: input.onEvent ? [input.onEvent] : [], extraSystemPrompt: input.extraSystemPrompt });
+      const turn: Turn = { sessionKey, agentId, members: [runId], text, onEvents: input.onEvent ? [input.onEvent] : [], extraSystemPrompt: input.extraSystemPrompt };
+      // Hold the session now (later messages queue behind this one), but run only once the
+      // message is on disk, so the acknowledgement always precedes the run's events.
+      this.activeTurns.set(sessionKey, turn);
+      try {
+        await durable;
+      } catch (err) {
+        this.activeTurns.delete(sessionKey);
+        this.finishRuns([runId], "error", undefined, (err as Error).message);
+        this.afterTurn(sessionKey);
+        throw err;
+      }
+      this.startTurn(turn);
       return { kind: "accepted", run, queued: "started" };
     }
     const inbox = this.inboxFor(sessionKey, input.queueMode);
@@ -154,6 +171,7 @@ export class ConversationService {
     }
     if (offer.action === "steered") this.steeredCount.set(sessionKey, (this.steeredCount.get(sessionKey) ?? 0) + 1);
     if (offer.action === "interrupt") this.lanes.abortActive(sessionKey, new Error("interrupted by a newer message"));
+    await durable;
     return { kind: "accepted", run, queued: offer.action };
   }
 
@@ -209,9 +227,9 @@ export class ConversationService {
     });
   }
 
-  /** Append to the transcript (durably) and to the cached history. */
+  /** Append to the transcript and the cached history; the caller awaits `store.whenDurable` before acknowledging. */
   private append(sessionKey: string, runId: string | null, messages: TranscriptMessage[]): void {
-    const written = this.deps.store.appendMessages(sessionKey, runId, messages);
+    const written = this.deps.store.appendMessages(sessionKey, runId, messages, { deferSync: true });
     const hit = this.historyCache.get(sessionKey);
     const entry = this.deps.store.get(sessionKey);
     if (hit && entry && hit.sessionId === entry.sessionId) hit.messages.push(...written.map((e) => e.message as TranscriptMessage));
@@ -400,6 +418,8 @@ export class ConversationService {
     } finally {
       for (const signal of watched) signal.removeEventListener("abort", abort);
     }
+    // What the run wrote is on disk before anyone is told the run is over.
+    await this.deps.store.whenDurable(sessionKey).catch((err) => this.deps.logger.error({ sessionKey, err: (err as Error).message }, "transcript sync failed"));
     bridge.finish(result);
     const status: RunStatus =
       result.stopReason === "stop" || result.stopReason === "length" ? "ok" : result.stopReason === "timeout" ? "timeout" : result.stopReason === "aborted" ? "aborted" : "error";

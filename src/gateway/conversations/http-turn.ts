@@ -11,7 +11,7 @@ export function createHttpTurnRunner(conversations: ConversationService) {
   return async (input: ChatTurnInput): Promise<ChatTurnResult> => {
     const prior = (input.history ?? []).map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.text}`).join("\n\n");
     const message = prior ? `[Earlier messages in this conversation]\n${prior}\n\n[Current message]\n${input.message}` : input.message;
-    const outcome = conversations.submit({
+    const outcome = await conversations.submit({
       message,
       idempotencyKey: randomUUID(),
       sessionKey: input.sessionKey,

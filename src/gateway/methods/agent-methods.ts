@@ -40,7 +40,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       const trimmed = params.message.trim().toLowerCase();
       if ((trimmed === "/new" || trimmed === "/reset") && !scopeSatisfied(caller.scopes, "operator.admin")) throw missingScope("operator.admin");
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
-      const outcome = conversations.submit({
+      const outcome = await conversations.submit({
         message: params.message,
         idempotencyKey: params.idempotencyKey,
         sessionKey: params.sessionKey,

@@ -39,10 +39,10 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       },
       { additionalProperties: false },
     ),
-    handler: (params) => {
+    handler: async (params) => {
       if (!params.message.trim() && !(params.attachments?.length)) throw invalidRequest("message or attachment required");
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
-      const outcome = conversations.submit({
+      const outcome = await conversations.submit({
         message: params.message,
         idempotencyKey: params.idempotencyKey,
         sessionKey: params.sessionKey,

@@ -12,6 +12,7 @@ import {
   type IdempotencyRecord,
 } from "./idempotency-record.js";
 import { LedgerAppender, replayLedger, writeCompactedLedger } from "./ledger-file.js";
+import { FsyncBarrier } from "../../infra/fsync-barrier.js";
 
 export interface IdempotencyLedgerOptions {
   now?: () => number;
@@ -34,6 +35,7 @@ export class IdempotencyLedger {
   readonly file: string;
   private readonly records: Map<string, IdempotencyRecord>;
   private readonly appender: LedgerAppender;
+  private readonly barrier = new FsyncBarrier();
   private readonly now: () => number;
   private readonly ttlMs: number;
   private readonly maxRecords: number;
@@ -59,14 +61,14 @@ export class IdempotencyLedger {
    * Claims `key` for a new run. `{ fresh: true }` means the caller must start it; otherwise
    * the earlier record is returned and nothing must be started. Durable before it returns.
    */
-  begin(key: string, params: BeginParams): BeginOutcome {
+  begin(key: string, params: BeginParams, options: { deferSync?: boolean } = {}): BeginOutcome {
     assertKey(key);
     const existing = this.get(key);
     if (existing) return { fresh: false, record: existing };
     const record: IdempotencyRecord = { key, runId: params.runId, method: params.method, status: "in_flight", startedAt: this.now() };
     if (params.sessionKey !== undefined) record.sessionKey = params.sessionKey;
     // On disk first: if the write fails the key stays free and the caller can report an error.
-    this.appender.append({ op: "begin", key, runId: record.runId, sessionKey: record.sessionKey, method: record.method, at: record.startedAt });
+    this.appender.append({ op: "begin", key, runId: record.runId, sessionKey: record.sessionKey, method: record.method, at: record.startedAt }, !options.deferSync);
     this.records.delete(key);
     this.records.set(key, record);
     this.afterAppend();
@@ -89,6 +91,11 @@ export class IdempotencyLedger {
     Object.assign(record, { status: params.status, completedAt: at, ...(summary !== undefined ? { summary } : {}), ...bounded });
     this.afterAppend();
     return { ...record };
+  }
+
+  /** Resolves once every line appended so far is on disk (after a `deferSync` begin). */
+  whenDurable(): Promise<void> {
+    return this.barrier.sync(this.file);
   }
 
   get(key: string): IdempotencyRecord | undefined {

@@ -114,4 +114,10 @@ export interface AppendMeta {
   contextTokens?: number;
   /** Extra metadata to record with the same (coalesced) index update. */
   patch?: SessionPatch;
+  /**
+   * Write now, fsync later: the append returns once the bytes are written, and the caller must
+   * await `whenDurable(sessionKey)` before acknowledging anything (concurrent appends then share
+   * one fsync off the event loop).
+   */
+  deferSync?: boolean;
 }

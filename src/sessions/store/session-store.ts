@@ -14,6 +14,7 @@ import { SessionNotFoundError, StaleWriterError } from "./session-store-errors.j
 import { chainEntries, toJsonLines, type TranscriptEntry, type TranscriptEntryInput, type TranscriptMessageEntry } from "./transcript-lines.js";
 import { readTranscriptFile, readTranscriptTail, type ParsedTranscript, type TranscriptTail } from "./transcript-reader.js";
 import { appendDurably, archiveFile, createTranscript, writeFreshTranscript } from "./transcript-writer.js";
+import { FsyncBarrier } from "../../infra/fsync-barrier.js";
 
 export interface SessionStoreOptions {
   /** Clock (tests). */
@@ -43,6 +44,7 @@ export class SessionStore {
   private readonly indexes: AgentIndexes;
   private readonly now: () => number;
   private closed = false;
+  private readonly barrier = new FsyncBarrier();
 
   constructor(stateDir: string, private readonly options: SessionStoreOptions = {}) {
     this.stateDir = path.resolve(stateDir);
@@ -193,7 +195,7 @@ export class SessionStore {
     // Serialized before touching the file: a message that cannot be encoded writes nothing.
     const text = (tail.needsNewline ? "\n" : "") + toJsonLines(written);
     try {
-      appendDurably(entry.sessionFile, text);
+      appendDurably(entry.sessionFile, text, !meta?.deferSync);
     } catch (err) {
       this.tails.delete(entry.sessionFile); // a partial write may have torn the end; re-inspect next time
       throw err;
@@ -203,6 +205,12 @@ export class SessionStore {
     recordAppend(entry, written, meta, this.now());
     this.indexes.markDirty(agentId);
     return written;
+  }
+
+  /** Resolves once everything appended to the session's transcript so far is on disk (see `deferSync`). */
+  whenDurable(sessionKey: string): Promise<void> {
+    const entry = this.get(sessionKey);
+    return entry ? this.barrier.sync(entry.sessionFile) : Promise.resolve();
   }
 
   /** The transcript as stored; bad lines are skipped and reported in `warnings`, never thrown. */

@@ -17,13 +17,14 @@ import { fsyncDirectory } from "../../infra/atomic-file.js";
  * file must exist (no O_CREAT): appending to a vanished transcript would create one without a
  * header.
  */
-export function appendDurably(file: string, text: string): void {
+export function appendDurably(file: string, text: string, fsyncNow = true): void {
   const bytes = Buffer.from(text, "utf8");
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND);
   try {
     let offset = 0;
     while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
-    fs.fsyncSync(fd);
+    // Deferred: the caller awaits the store's group-committed fsync (whenDurable) instead.
+    if (fsyncNow) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }

@@ -1,0 +1,45 @@
+import fs from "node:fs";
+
+/**
+ * Group commit for append-only files: writes happen synchronously (they only reach the page
+ * cache), and `sync(file)` resolves once an fsync that started after those writes has finished.
+ * Concurrent callers share one fsync, and the fsync runs on libuv's thread pool, so a busy
+ * gateway neither blocks its event loop on the disk nor pays one fsync per message.
+ */
+export class FsyncBarrier {
+  private readonly files = new Map<string, { inFlight?: Promise<void>; queued?: Promise<void> }>();
+
+  sync(file: string): Promise<void> {
+    let state = this.files.get(file);
+    if (!state) {
+      state = {};
+      this.files.set(file, state);
+    }
+    const s = state;
+    // An fsync not yet started will cover every write made before it starts, ours included.
+    if (s.queued) return s.queued;
+    const start = (): Promise<void> => {
+      s.queued = undefined;
+      const run = fsyncFile(file);
+      s.inFlight = run;
+      void run.catch(() => {}).finally(() => {
+        if (s.inFlight === run) s.inFlight = undefined;
+        if (!s.inFlight && !s.queued) this.files.delete(file);
+      });
+      return run;
+    };
+    if (!s.inFlight) return start();
+    // The running fsync may have started before our write: queue one more behind it.
+    s.queued = s.inFlight.catch(() => {}).then(start);
+    return s.queued;
+  }
+}
+
+async function fsyncFile(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
