@@ -17,6 +17,7 @@ import { registerSessionMethods } from "./methods/session-methods.js";
 import { registerOpenAiRoutes } from "./http/openai/index.js";
 import { ConversationService } from "./conversations/conversation-service.js";
 import { createHttpTurnRunner } from "./conversations/http-turn.js";
+import { startSessionMaintenance } from "./conversations/session-maintenance.js";
 import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { createToolServices } from "../agents/tools/index.js";
@@ -66,6 +67,7 @@ export class GatewayServer {
   readonly ledger: IdempotencyLedger;
   readonly conversations: ConversationService;
   private readonly toolServices = createToolServices();
+  private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
   private readonly sessionSubscribers = new Set<string>();
   private readonly runtime: GatewayRuntime;
   private readonly wss: WebSocketServer;
@@ -102,6 +104,7 @@ export class GatewayServer {
     };
     this.sessions = new SessionStore(opts.stateDir, { onWarning: (warning) => opts.logger.warn(warning) });
     this.ledger = new IdempotencyLedger(opts.stateDir);
+    this.maintenance = startSessionMaintenance(this.sessions, opts.logger);
     this.approvals = new ExecApprovalBroker({
       onRequested: (request) => this.broadcast("exec.approval.requested", request),
       onResolved: (resolution) => this.broadcast("exec.approval.resolved", resolution),
@@ -117,6 +120,7 @@ export class GatewayServer {
       logger: opts.logger,
       approvals: this.approvals,
       services: this.toolServices,
+      maintenance: this.maintenance,
       sink: {
         agent: (payload, o) => this.broadcast("agent", payload, o?.toolEvent ? { filter: (c) => c.caps.includes("tool-events") } : {}),
         chat: (payload) => this.broadcast("chat", payload),
@@ -198,6 +202,7 @@ export class GatewayServer {
     // Let runs stop and persist what they have (they are aborted, not dropped).
     await Promise.race([this.conversations.drain(), new Promise((r) => setTimeout(r, 1_000))]);
     this.toolServices.processes?.killAll();
+    this.maintenance.stop();
     this.sessions.close();
     this.ledger.close();
     for (const conn of this.connections) {

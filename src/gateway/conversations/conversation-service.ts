@@ -26,6 +26,8 @@ export interface ConversationDeps {
   onSessionChanged: (sessionKey: string, reason: string) => void;
   approvals?: ExecApprovalBroker;
   services?: ToolServices;
+  /** Rotates a transcript that grew too big; called after each turn. */
+  maintenance?: { rotateIfLarge(sessionKey: string): boolean };
   streamModel?: StreamModelFn;
 }
 
@@ -438,6 +440,8 @@ export class ConversationService {
       this.deps.logger.warn({ sessionKey, err: (err as Error).message }, "session metadata not updated");
     }
     this.finishRuns(turn.members, status, result);
+    // A rotated transcript starts over with recent history only; re-read it next time.
+    if (this.deps.maintenance?.rotateIfLarge(sessionKey)) this.historyCache.delete(sessionKey);
     this.deps.onSessionChanged(sessionKey, "run-ended");
   }
 

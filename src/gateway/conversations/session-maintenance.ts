@@ -1,0 +1,40 @@
+import type { Logger } from "../../infra/logger.js";
+import type { SessionStore } from "../../sessions/store/index.js";
+
+/** OpenClaw's `session.maintenance` defaults: prune after 30 days, at most 500 sessions per agent. */
+export const PRUNE_AFTER_MS = 30 * 24 * 3600_000;
+export const MAX_SESSIONS_PER_AGENT = 500;
+/** A transcript past this size is rotated after a run (its recent history carried over). */
+export const MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
+const PRUNE_EVERY_MS = 3600_000;
+
+/**
+ * Keeps the session store bounded: expired and excess sessions are archived at start-up and
+ * hourly (never one with a running turn), and big transcripts are rotated after their run.
+ */
+export function startSessionMaintenance(store: SessionStore, logger: Logger): { rotateIfLarge(sessionKey: string): boolean; stop(): void } {
+  const prune = () => {
+    try {
+      const removed = store.prune({ maxAgeMs: PRUNE_AFTER_MS, maxEntries: MAX_SESSIONS_PER_AGENT });
+      if (removed.length > 0) logger.info({ count: removed.length }, "expired sessions archived");
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, "session pruning failed");
+    }
+  };
+  prune();
+  const timer = setInterval(prune, PRUNE_EVERY_MS);
+  timer.unref();
+  return {
+    rotateIfLarge(sessionKey: string): boolean {
+      try {
+        const result = store.rotateIfLarge(sessionKey, MAX_TRANSCRIPT_BYTES);
+        if (result.rotated) logger.info({ sessionKey, keptEntries: result.keptEntries }, "large transcript rotated");
+        return result.rotated;
+      } catch (err) {
+        logger.warn({ sessionKey, err: (err as Error).message }, "transcript rotation failed");
+        return false;
+      }
+    },
+    stop: () => clearInterval(timer),
+  };
+}
