@@ -6,6 +6,7 @@ import { AssistantTurn } from "./assistant-turn.js";
 import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
 import type { ProviderModel } from "./types.js";
 import { cachedClient } from "./client-cache.js";
+import { pumpStream } from "./pump-stream.js";
 
 const SDK_ERRORS: SdkErrorClasses = {
   APIError: Anthropic.APIError,
@@ -53,22 +54,7 @@ async function* streamAnthropic(request: ModelRequest, signal: AbortSignal): Asy
     }));
     const stream = await client.messages.create(toAnthropicParams(request), { signal });
     phase = "stream";
-    const reader = new AnthropicEventReader(turn);
-    for await (const event of stream) {
-      const { events, failure } = reader.read(event);
-      yield* events;
-      // Leaving the loop early closes the SDK stream, which aborts the HTTP request.
-      if (failure) {
-        yield turn.fail(failure);
-        return;
-      }
-    }
-    // The SDK ends the iteration quietly when the request is aborted mid-body.
-    if (signal.aborted) {
-      yield turn.fail(classifyModelError(signal.reason, signal, SDK_ERRORS, phase, secrets));
-      return;
-    }
-    yield reader.finish();
+    yield* pumpStream(stream, new AnthropicEventReader(turn), turn, signal, () => classifyModelError(signal.reason, signal, SDK_ERRORS, phase, secrets));
   } catch (err) {
     yield turn.fail(classifyModelError(err, signal, SDK_ERRORS, phase, secrets));
   }

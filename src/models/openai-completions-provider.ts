@@ -6,6 +6,7 @@ import { OpenAIChunkReader } from "./openai-chunks.js";
 import { toOpenAIParams } from "./openai-messages.js";
 import type { ProviderModel } from "./types.js";
 import { cachedClient } from "./client-cache.js";
+import { pumpStream } from "./pump-stream.js";
 
 const SDK_ERRORS: SdkErrorClasses = {
   APIError: OpenAI.APIError,
@@ -50,22 +51,7 @@ async function* streamOpenAICompletions(request: ModelRequest, signal: AbortSign
     }));
     const stream = await client.chat.completions.create(toOpenAIParams(request), { signal });
     phase = "stream";
-    const reader = new OpenAIChunkReader(turn);
-    for await (const chunk of stream) {
-      const { events, failure } = reader.read(chunk);
-      yield* events;
-      if (failure) {
-        // Leaving the loop closes the SDK stream, which aborts the HTTP request.
-        yield turn.fail(failure);
-        return;
-      }
-    }
-    // The SDK ends the iteration quietly when the request is aborted mid-body.
-    if (signal.aborted) {
-      yield turn.fail(classifyModelError(signal.reason, signal, SDK_ERRORS, phase, secrets));
-      return;
-    }
-    yield reader.finish();
+    yield* pumpStream(stream, new OpenAIChunkReader(turn), turn, signal, () => classifyModelError(signal.reason, signal, SDK_ERRORS, phase, secrets));
   } catch (err) {
     yield turn.fail(classifyModelError(err, signal, SDK_ERRORS, phase, secrets));
   }
