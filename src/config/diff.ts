@@ -40,10 +40,10 @@ export function diffConfigPaths(a: unknown, b: unknown): string[] {
   return [...new Set(out)].sort();
 }
 
-// The gateway cannot re-bind, re-auth or rebuild its HTTP surface while running, so any
-// gateway.* change needs a restart, except the reload policy itself and the client-side
-// remote credentials, which the running server never uses.
-const HOT_GATEWAY_PREFIXES = ["gateway.reload", "gateway.remote"];
+// The gateway cannot re-bind or re-auth while running, so gateway.* changes need a restart,
+// except: the reload policy itself, the client-side remote credentials (the server never uses
+// them), the HTTP endpoint switches (read on every request) and the auth rate limit (re-applied).
+const HOT_GATEWAY_PREFIXES = ["gateway.reload", "gateway.remote", "gateway.http", "gateway.auth.rateLimit"];
 
 function isUnder(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);

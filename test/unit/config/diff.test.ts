@@ -29,10 +29,12 @@ describe("diffConfigPaths", () => {
 });
 
 describe("restartRequiredPaths", () => {
-  it("needs a restart for gateway.* except reload and remote", () => {
+  it("needs a restart for gateway.* except reload, remote, the /v1 switches and the auth rate limit", () => {
     const changed = [
       "agents.defaults.model",
+      "gateway.auth.rateLimit.maxAttempts",
       "gateway.auth.token",
+      "gateway.http.endpoints.chatCompletions.enabled",
       "gateway.port",
       "gateway.reload.mode",
       "gateway.remote.url",
