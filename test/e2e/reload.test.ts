@@ -48,6 +48,22 @@ describe("hot reload", () => {
   });
 });
 
+describe("hot reload of the /v1 switch", () => {
+  it("turns the OpenAI-compatible endpoints on without a restart", async () => {
+    const live = await startGateway({ configFile: { name: "openclaw.yaml", content: "gateway:\n  mode: local\n" } });
+    try {
+      const models = () => fetch(`${live.httpUrl}/v1/models`, { headers: { authorization: `Bearer ${live.token}` } });
+      expect((await models()).status).toBe(404);
+      fs.writeFileSync(path.join(live.stateDir, "openclaw.yaml"), "gateway:\n  mode: local\n  http:\n    endpoints:\n      chatCompletions:\n        enabled: true\n");
+      await live.waitForOutput(/"msg":"config reloaded"/, 10_000);
+      expect(live.output()).not.toMatch(/requires gateway restart/);
+      expect((await models()).status).toBe(200);
+    } finally {
+      await live.stop();
+    }
+  });
+});
+
 describe("hot reload without a config file at start", () => {
   it("picks up a config file created later (e.g. by `config set`)", async () => {
     const bare = await startGateway();
