@@ -26,12 +26,20 @@ const MAX_FINISHED = 1_000;
  */
 export class RunRegistry {
   private readonly runs = new Map<string, RunRecord & { resolve: (r: RunRecord) => void }>();
+  /** Unfinished runs by session, in creation order: looked up on every turn, so not a scan. */
+  private readonly unfinished = new Map<string, Set<RunRecord>>();
 
   create(runId: string, sessionKey: string, agentId: string): RunRecord {
     let resolve!: (r: RunRecord) => void;
     const done = new Promise<RunRecord>((r) => (resolve = r));
     const record = { runId, sessionKey, agentId, status: "queued" as RunStatus, acceptedAt: Date.now(), done, controller: new AbortController(), resolve };
     this.runs.set(runId, record);
+    let active = this.unfinished.get(sessionKey);
+    if (!active) {
+      active = new Set();
+      this.unfinished.set(sessionKey, active);
+    }
+    active.add(record);
     return record;
   }
 
@@ -52,6 +60,9 @@ export class RunRegistry {
     if (!run || run.endedAt) return;
     run.status = status;
     run.endedAt = Date.now();
+    const active = this.unfinished.get(run.sessionKey);
+    active?.delete(run);
+    if (active?.size === 0) this.unfinished.delete(run.sessionKey);
     // The transcript has the messages; keep only what agent.wait and duplicates report.
     run.result = result ? { ...result, messages: [] } : undefined;
     run.resolve(run);
@@ -73,7 +84,7 @@ export class RunRegistry {
 
   /** Unfinished runs of a session, oldest first. */
   activeFor(sessionKey: string): RunRecord[] {
-    return [...this.runs.values()].filter((r) => r.sessionKey === sessionKey && !r.endedAt);
+    return [...(this.unfinished.get(sessionKey) ?? [])];
   }
 
   all(): RunRecord[] {
