@@ -34,7 +34,7 @@ export interface MethodDefinition<S extends TSchema = TSchema> {
 
 interface RegisteredMethod {
   definition: MethodDefinition;
-  validator: Validator<unknown>;
+  readonly validator: Validator<unknown>;
 }
 
 /**
@@ -46,9 +46,15 @@ export class MethodRegistry {
 
   register<S extends TSchema>(definition: MethodDefinition<S>): void {
     if (this.methods.has(definition.name)) throw new Error(`method registered twice: ${definition.name}`);
+    // Compiled on first call: most methods are never called in a process's life, and compiling
+    // all of them would sit between the open port and "ready".
+    let validator: Validator<unknown> | undefined;
     this.methods.set(definition.name, {
       definition: definition as unknown as MethodDefinition,
-      validator: compileValidator(definition.params),
+      get validator() {
+        validator ??= compileValidator(definition.params) as Validator<unknown>;
+        return validator;
+      },
     });
   }
 
