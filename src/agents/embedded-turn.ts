@@ -138,6 +138,17 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   return { ...result, agentId, model: model.ref, workspaceDir, systemPromptChars: systemPrompt.text.length };
 }
 
+/** Prepare an agent's workspace and read its bootstrap files and skills into the turn cache. */
+export async function warmUpAgentContext(config: OpenClawConfig, agentId: string, stateDir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const workspaceDir = resolveWorkspaceDir(config, agentId, stateDir, env);
+  await ensureWorkspaceOnce(workspaceDir);
+  const defaults = config.agents.defaults;
+  await Promise.all([
+    defaults.skipBootstrap ? undefined : cachedBootstrap(workspaceDir, { maxCharsPerFile: defaults.bootstrapMaxChars, maxTotalChars: defaults.bootstrapTotalMaxChars }),
+    cachedSkills(workspaceDir, stateDir, env),
+  ]);
+}
+
 /** Facts about this machine for the runtime line; constant for the process (Intl is slow to ask). */
 const HOST = {
   name: os.hostname(),

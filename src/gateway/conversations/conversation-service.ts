@@ -1,7 +1,7 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId } from "../../agents/agent-config.js";
-import { runEmbeddedTurn } from "../../agents/embedded-turn.js";
+import { runEmbeddedTurn, warmUpAgentContext } from "../../agents/embedded-turn.js";
 import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../../models/index.js";
 import type { ExecApprovalBroker } from "../../agents/approvals/approval-broker.js";
 import type { AgentEvent, RunResult, StreamModelFn, ToolServices, TranscriptMessage, UserMessage } from "../../agents/types.js";
@@ -96,6 +96,10 @@ export class ConversationService {
     const config = this.deps.config();
     const apis = new Set(listConfiguredModels(config, process.env).filter((m) => m.available).map((m) => resolveModel(m.ref, config, process.env)).flatMap((r) => (r.ok ? [r.model.api] : [])));
     model.warmUp(apis);
+    // The default agent's workspace, bootstrap files and skills, read once now instead of by the first turn.
+    void warmUpAgentContext(config, defaultAgentId(config), this.deps.stateDir, process.env).catch((err) =>
+      this.deps.logger.warn({ err: (err as Error).message }, "agent workspace warm-up failed"),
+    );
   }
 
   applyConfig(config: OpenClawConfig): void {
