@@ -63,7 +63,8 @@ export class ProcessRegistry {
       if (now - session.endedAt > this.finishedTtlMs) this.sessions.delete(session.id);
       else finished.push(session);
     }
-    finished.sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
+    // Oldest first by finishing order: wall-clock endedAt ties within a millisecond (and can step back).
+    finished.sort((a, b) => a.finishOrder - b.finishOrder);
     for (const session of finished.slice(0, Math.max(0, finished.length - this.maxFinished))) {
       this.sessions.delete(session.id);
     }

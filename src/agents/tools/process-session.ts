@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
 import { OutputBuffer } from "./output-buffer.js";
 
+let finishCounter = 0;
+
 export type ProcessStatus = "running" | "exited" | "killed" | "timed_out" | "failed";
 
 export interface StartProcessOptions {
@@ -43,6 +45,8 @@ export class ProcessSession {
   exitCode: number | null = null;
   exitSignal: NodeJS.Signals | null = null;
   endedAt: number | null = null;
+  /** Strictly increasing across sessions: the order they finished in, even within one millisecond. */
+  finishOrder = 0;
   /** Why we killed it, if we did; decides the final status. */
   private killReason: "killed" | "timed_out" | undefined;
   private pollOffset = 0;
@@ -80,6 +84,7 @@ export class ProcessSession {
         if (drainTimer) clearTimeout(drainTimer);
         if (this.timeoutTimer) clearTimeout(this.timeoutTimer);
         this.endedAt = Date.now();
+        this.finishOrder = ++finishCounter;
         if (this.status === "running") {
           this.status = this.killReason ?? (this.exitCode === null && this.exitSignal === null ? "failed" : "exited");
         }

@@ -105,10 +105,11 @@ describe("ProcessRegistry", () => {
     const { workspace } = makeWorkspace();
     const registry = new ProcessRegistry({ finishedTtlMs: 1000, maxFinished: 2, now: () => now });
     registries.push(registry);
-    const sessions = [1, 2, 3].map(
-      () => new ProcessSession({ command: "true", cwd: workspace, env: process.env, timeoutMs: 5000, maxOutputChars: 1000 }),
-    );
-    for (const session of sessions) {
+    // Started one after another, so they also finish in this order (a session starts when created).
+    const sessions: ProcessSession[] = [];
+    for (let i = 0; i < 3; i++) {
+      const session = new ProcessSession({ command: "true", cwd: workspace, env: process.env, timeoutMs: 5000, maxOutputChars: 1000 });
+      sessions.push(session);
       registry.adopt(session);
       await session.finished;
     }
