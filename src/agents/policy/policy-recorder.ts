@@ -30,7 +30,7 @@ export class PolicyRecorder {
   }
 
   /** Record a layer that had nothing to apply. */
-  skip(stage: PolicyStage, source: string, detail: string): void {
+  unchanged(stage: PolicyStage, source: string, detail: string): void {
     this.steps.push({ stage, source, applied: false, detail, before: [...this.current], after: [...this.current] });
   }
 
@@ -42,7 +42,7 @@ export class PolicyRecorder {
     const allowList = allow && allow.entries.length > 0 ? allow : undefined;
     const denyList = deny && deny.entries.length > 0 ? deny : undefined;
     if (!allowList && !denyList) {
-      this.skip(stage, source, "not configured");
+      this.unchanged(stage, source, "not configured");
       return;
     }
     const allowMatcher = allowList ? this.compile(allowList) : undefined;

@@ -38,7 +38,7 @@ export function resolveEffectiveTools(input: ToolPolicyInput): EffectiveTools {
   applyProfileLayer(recorder, tools, agent);
   applyScope(recorder, "global", "tools", readPolicyBlock(tools));
   if (agent) applyScope(recorder, "agent", agent.path, readPolicyBlock(agent.tools));
-  else recorder.skip("agent", `agents.entries.${input.agentId}.tools`, "no per-agent tool policy");
+  else recorder.unchanged("agent", `agents.entries.${input.agentId}.tools`, "no per-agent tool policy");
   applyOwnerLayer(recorder, input);
   applyChannelLayer(recorder, tools, input.channel);
   applyProviderLayer(recorder, tools, agent, input);
@@ -75,18 +75,18 @@ function applyProfileLayer(
 
 function applyProfile(recorder: PolicyRecorder, stage: PolicyStage, source: string, profile: string | undefined): void {
   if (!profile) {
-    recorder.skip(stage, source, "no profile (no restriction)");
+    recorder.unchanged(stage, source, "no profile (no restriction)");
     return;
   }
   const name = profile.toLowerCase();
   if (!isToolProfileName(name)) {
     recorder.warn(`${source}: unknown profile "${profile}" ignored (expected minimal, coding, messaging or full)`);
-    recorder.skip(stage, source, `unknown profile "${profile}" (ignored)`);
+    recorder.unchanged(stage, source, `unknown profile "${profile}" (ignored)`);
     return;
   }
   const allow = profileAllowList(name);
   if (!allow) {
-    recorder.skip(stage, source, `profile "${name}" (no restriction)`);
+    recorder.unchanged(stage, source, `profile "${name}" (no restriction)`);
     return;
   }
   recorder.applyAllowDeny(stage, source, { path: source, entries: allow, name: `profile "${name}"` }, undefined);
@@ -102,7 +102,7 @@ function applyScope(recorder: PolicyRecorder, stage: PolicyStage, path: string, 
 function applyOwnerLayer(recorder: PolicyRecorder, input: ToolPolicyInput): void {
   const source = "owner-only tools";
   if (input.senderIsOwner) {
-    recorder.skip("owner", source, "sender is the owner");
+    recorder.unchanged("owner", source, "sender is the owner");
     return;
   }
   const ownerOnly = compileToolList([...new Set([...OWNER_ONLY_TOOLS, ...input.ownerOnlyTools])]);
@@ -114,7 +114,7 @@ function applyOwnerLayer(recorder: PolicyRecorder, input: ToolPolicyInput): void
 function applyChannelLayer(recorder: PolicyRecorder, tools: ConfigRecord | undefined, channel: string | undefined): void {
   const found = findKeyedBlock(readRecord(tools, "byChannel"), "tools.byChannel", channel);
   if (!found) {
-    recorder.skip("channel", channel ? `tools.byChannel.${channel}` : "tools.byChannel", channel ? "no policy for this channel" : "no channel given");
+    recorder.unchanged("channel", channel ? `tools.byChannel.${channel}` : "tools.byChannel", channel ? "no policy for this channel" : "no channel given");
     return;
   }
   applyScope(recorder, "channel", found.path, found.block);
@@ -133,7 +133,7 @@ function applyProviderLayer(
   if (own) scopes.push(own);
   if (scopes.length === 0) {
     const detail = input.provider || input.modelId ? "no policy for this provider or model" : "no provider given";
-    recorder.skip("provider", "tools.byProvider", detail);
+    recorder.unchanged("provider", "tools.byProvider", detail);
     return;
   }
   for (const scope of scopes) {
@@ -150,7 +150,7 @@ function applySandboxLayer(
   sandboxed: boolean,
 ): void {
   if (!sandboxed) {
-    recorder.skip("sandbox", "tools.sandbox.tools", "not sandboxed");
+    recorder.unchanged("sandbox", "tools.sandbox.tools", "not sandboxed");
     return;
   }
   const agentPath = agent ? `${agent.path}.sandbox.tools` : undefined;
