@@ -2,7 +2,7 @@
 // resolves and compiles hundreds of separate dependency files (see docs/architecture.md).
 // Chunks sit beside the entry so `import.meta.url`-relative paths (package.json) still hold.
 export default {
-  input: { openclaw: "dist/cli/main.js" },
+  input: { openclaw: "dist/src/cli/main.js" },
   platform: "node",
   // Native addons cannot be bundled; they load from node_modules at run time.
   external: [/\.node$/],

@@ -1,6 +1,6 @@
 // Agent-runtime figures: loop overhead without model time, system prompt build with 20 skills,
 // and the size of the model request for a plain "hi" with the default workspace.
-// Imports the unbundled tsc output (dist/agents, dist/models): the same code the bundle holds.
+// Imports the unbundled tsc output (dist/src/agents, dist/src/models): the same code the bundle holds.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { REPO_ROOT } from "./lib/spawn-gateway.mjs";
 import { round } from "./lib/util.mjs";
 
-const dist = (p) => import(pathToFileURL(path.join(REPO_ROOT, "dist", p)).href);
+const dist = (p) => import(pathToFileURL(path.join(REPO_ROOT, "dist", "src", p)).href);
 
 const ZERO_USAGE = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 };
 

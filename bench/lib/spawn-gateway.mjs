@@ -15,7 +15,7 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 /**
  * The built CLI: $BENCH_CLI_ENTRY if set (to bench another build), else package.json's
- * `bin.openclaw`, else dist/cli/main.js.
+ * `bin.openclaw`, else dist/src/cli/main.js.
  */
 export const CLI_ENTRY = resolveCliEntry();
 
@@ -28,7 +28,7 @@ function resolveCliEntry() {
   } catch {
     // fall through to the default
   }
-  return path.join(REPO_ROOT, "dist", "cli", "main.js");
+  return path.join(REPO_ROOT, "dist", "src", "cli", "main.js");
 }
 
 const POLL_INTERVAL_MS = 2;

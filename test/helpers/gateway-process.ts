@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const CLI = fileURLToPath(new URL("../../dist/bin/openclaw.js", import.meta.url));
+// OPENCLAW_TEST_CLI lets a private build (e.g. `tsc --outDir .build-x` → .build-x/src/cli/main.js) be tested while dist/ is rebuilt.
+export const CLI = process.env.OPENCLAW_TEST_CLI ?? fileURLToPath(new URL("../../dist/bin/openclaw.js", import.meta.url));
 
 export function makeTempDir(prefix = "openclaw-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));

@@ -12,9 +12,9 @@ function isDirectory(dir: string): boolean {
 
 /**
  * The package's own `skills/` folder. This module runs from three places: bundled into
- * `dist/bin/*.js`, compiled into `dist/agents/skills/`, and as TypeScript under vitest; so no
+ * `dist/bin/*.js`, compiled into `dist/src/agents/skills/`, and as TypeScript under vitest; so no
  * fixed `../..` holds. Walk up to the first folder with both a package.json and a `skills/`
- * folder (checking for package.json keeps `dist/agents/skills` itself from matching).
+ * folder (checking for package.json keeps `dist/src/agents/skills` itself from matching).
  */
 export function findBundledSkillsDir(moduleUrl: string): string | null {
   let dir = path.dirname(fileURLToPath(moduleUrl));

@@ -1,0 +1,175 @@
+/**
+ * The channel contract. A channel plugin (extensions/telegram, extensions/discord,
+ * extensions/slack) only translates: platform updates become `ChannelEnvelope`s handed to
+ * `ChannelAccountContext.onInbound`, and `send` turns an outbound text chunk into one platform
+ * message. Plugins never touch sessions, transcripts or the model; access control, dedupe,
+ * commands, routing, chunking and the delivery ledger live in src/channels and are shared.
+ */
+
+import type { Logger } from "../infra/logger.js";
+
+export type ChannelChatKind = "direct" | "group" | "channel";
+
+/** One inbound platform message, normalized by its adapter. Ids are strings, as the platform gives them. */
+export interface ChannelEnvelope {
+  /** Platform message id (Telegram `message_id`, Discord snowflake, Slack `ts`). */
+  messageId: string;
+  chatType: ChannelChatKind;
+  /** Where a reply goes: Telegram chat id, Discord channel id (the DM channel for DMs), Slack channel id. */
+  chatId: string;
+  /** Telegram forum topic id, Discord thread channel id, Slack parent `thread_ts`. */
+  threadId?: string;
+  senderId: string;
+  senderName?: string;
+  senderUsername?: string;
+  /** True when the sender is a bot (ignored unless `allowBots`). */
+  senderIsBot?: boolean;
+  /** The text with the bot's own mention left in (the pipeline strips configured patterns). */
+  text: string;
+  /** Discord guild, for bindings and guild allowlists. */
+  guildId?: string;
+  /** Slack team, for bindings. */
+  teamId?: string;
+  /** Discord role ids of the sender, for `bindings[].match.roles` and guild `roles` allowlists. */
+  memberRoleIds?: string[];
+  /** The platform itself says the bot was @mentioned (native mention entity / `<@botId>` / app_mention). */
+  mentionedBot?: boolean;
+  /** The message replies to one of the bot's own messages (implicit mention). */
+  replyToBot?: boolean;
+  replyTo?: { messageId: string; body?: string; senderId?: string };
+  /** Epoch ms as the platform stamped it. */
+  timestamp: number;
+}
+
+/** Where an outbound message goes. */
+export interface OutboundTarget {
+  chatId: string;
+  threadId?: string;
+  /** Reply to (quote) this platform message id, where the platform supports it. */
+  replyToMessageId?: string;
+}
+
+/** One platform message's worth of text, already chunked under the channel's limits. */
+export interface OutboundText {
+  /** Markdown as the model wrote it; the plugin renders it to its platform format (`renderText`). */
+  markdown: string;
+  /** Don't notify (Telegram `disable_notification`). */
+  silent?: boolean;
+}
+
+export interface SentMessage {
+  /** Platform message id of what was posted. */
+  messageId: string;
+}
+
+/**
+ * The platform refused for a while (HTTP 429 and the like). Delivery waits `retryAfterMs` and
+ * tries again; it is never counted as a failed attempt.
+ */
+export class ChannelRateLimitError extends Error {
+  readonly retryAfterMs: number;
+  constructor(message: string, retryAfterMs: number) {
+    super(message);
+    this.name = "ChannelRateLimitError";
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** The platform rejected the message for good (chat not found, bot blocked, bad token): never retried. */
+export class ChannelPermanentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ChannelPermanentError";
+  }
+}
+
+export interface ChannelLimits {
+  /** Characters per message after rendering (Telegram 4000, Discord 2000, Slack 8000). */
+  textChunkLimit: number;
+  /** Discord's 17-line soft limit: longer replies are split so they don't collapse. */
+  maxLinesPerMessage?: number;
+}
+
+export interface ChannelAccountStatus {
+  accountId: string;
+  /** `start` was called and `stop` was not. */
+  running: boolean;
+  /** The platform connection is up right now (poll answered, gateway READY, socket open). */
+  connected: boolean;
+  /** Reconnects since start (polling errors, gateway resumes, socket restarts). */
+  reconnectAttempts: number;
+  lastConnectedAt: number | null;
+  /** The last error, already free of tokens. */
+  lastError: string | null;
+  /** Delivery mode, e.g. `polling` / `webhook` (Telegram), `socket` / `http` (Slack), `gateway` (Discord). */
+  mode?: string;
+  /** The bot's own user id / username, once known. */
+  botId?: string;
+  botUsername?: string;
+}
+
+/** An HTTP route a plugin serves on the gateway's own port (Slack `/slack/events`, Telegram webhook). */
+export interface ChannelHttpRoute {
+  method: "POST" | "GET";
+  path: string;
+  /** Raw body as received (signature checks need the exact bytes). */
+  handler(request: { headers: Record<string, string | string[] | undefined>; rawBody: Buffer }): Promise<{
+    status: number;
+    headers?: Record<string, string>;
+    body?: string;
+  }>;
+}
+
+export interface ChannelAccountContext {
+  accountId: string;
+  /** The account's own config block, merged over the channel's top-level keys. */
+  config: Readonly<Record<string, unknown>>;
+  /** `<state>/channels/<channel>/<accountId>/` — plugin-private state (e.g. nothing, or a polling watermark). */
+  stateDir: string;
+  logger: Logger;
+  /**
+   * Hand one inbound message to the gateway. Resolves once it is safely recorded (deduped,
+   * persisted, queued): only then may a plugin commit its platform offset / ack.
+   */
+  onInbound(envelope: ChannelEnvelope): Promise<void>;
+  /** Serve a route on the gateway's HTTP port (Slack HTTP Events, Telegram webhook). */
+  registerHttpRoute(route: ChannelHttpRoute): void;
+  /** The plugin reports connection changes; the gateway shows them in health/status. */
+  reportStatus(patch: Partial<Omit<ChannelAccountStatus, "accountId">>): void;
+}
+
+/** One running bot account on one platform. */
+export interface ChannelAccount {
+  readonly limits: ChannelLimits;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Post one chunk. Throws `ChannelRateLimitError` / `ChannelPermanentError` where it can tell. */
+  send(target: OutboundTarget, text: OutboundText): Promise<SentMessage>;
+  /** Typing indicator, refreshed by the caller every few seconds while a run is active. */
+  sendTyping?(target: OutboundTarget): Promise<void>;
+  /** Replace a message's text (preview streaming). */
+  editMessage?(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void>;
+  react?(target: OutboundTarget, messageId: string, emoji: string): Promise<void>;
+  /**
+   * Parse a user-written target (`123`, `@name`, `channel:C1`, `user:U1`, `<chatId>:topic:<id>`)
+   * into where to send. A `user:` target may need an API call (open the DM channel).
+   */
+  resolveTarget(raw: string): Promise<OutboundTarget>;
+  /** A line for the pairing reply, e.g. `Your Telegram user id: 123`. */
+  describeSender(senderId: string): string;
+}
+
+/** What a plugin module exports as default. */
+export interface ChannelPlugin {
+  /** `telegram`, `discord`, `slack`. */
+  readonly id: string;
+  readonly label: string;
+  /** Default limits, before `textChunkLimit` / `maxLinesPerMessage` overrides in config. */
+  readonly defaultLimits: ChannelLimits;
+  /**
+   * Config problems that stop this account from starting (missing token, …), as messages the
+   * user can act on. An empty list means the account is configured.
+   */
+  checkAccountConfig(config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv): string[];
+  createAccount(context: ChannelAccountContext, env: NodeJS.ProcessEnv): ChannelAccount;
+}
