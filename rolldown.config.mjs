@@ -4,8 +4,10 @@
 export default {
   input: { openclaw: "dist/src/cli/main.js" },
   platform: "node",
-  // Native addons cannot be bundled; they load from node_modules at run time.
-  external: [/\.node$/],
+  // Native addons cannot be bundled; they load from node_modules at run time. So do the channel
+  // SDKs: they resolve platform files at run time (grammY's platform.node), and they are only
+  // imported when their channel is configured, so bundling them would buy no start-up time.
+  external: [/\.node$/, /^grammy(\/|$)/, /^discord\.js(\/|$)/, /^@discordjs\//, /^@slack\//],
   output: {
     dir: "dist/bin",
     format: "esm",

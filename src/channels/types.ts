@@ -19,6 +19,8 @@ export interface ChannelEnvelope {
   chatId: string;
   /** Telegram forum topic id, Discord thread channel id, Slack parent `thread_ts`. */
   threadId?: string;
+  /** Discord: the channel a thread belongs to (allowlist entries and bindings on it cover the thread). */
+  parentChatId?: string;
   senderId: string;
   senderName?: string;
   senderUsername?: string;
@@ -169,7 +171,9 @@ export interface ChannelPlugin {
   /**
    * Config problems that stop this account from starting (missing token, …), as messages the
    * user can act on. An empty list means the account is configured.
+   * `accountId` (optional, `default` when omitted) tells whether env fallbacks such as
+   * `SLACK_BOT_TOKEN` apply: they belong to the default account only.
    */
-  checkAccountConfig(config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv): string[];
+  checkAccountConfig(config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, accountId?: string): string[];
   createAccount(context: ChannelAccountContext, env: NodeJS.ProcessEnv): ChannelAccount;
 }

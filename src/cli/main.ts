@@ -107,6 +107,36 @@ withClientFlags(program.command("status").description("gateway reachability, ver
   await statusCommand(opts);
 });
 
+const pairing = program.command("pairing").description("approve unknown DM senders (dmPolicy: pairing)");
+pairing.command("list [channel]").description("pending pairing requests").option("--channel <id>", "only this channel").option("--account <id>", "only this account").option("--json", "print JSON").action(async (channel, opts) => {
+  const { pairingListCommand } = await import("./channels-command.js");
+  pairingListCommand(channel ?? opts.channel, opts);
+});
+pairing.command("approve <channel> <code>").description("let the sender with this code talk to the agent").option("--account <id>", "account id").option("--json", "print JSON").action(async (channel, code, opts) => {
+  const { pairingApproveCommand } = await import("./channels-command.js");
+  pairingApproveCommand(channel, code, opts);
+});
+
+const channels = program.command("channels").description("Telegram, Discord and Slack accounts");
+withClientFlags(channels.command("status").description("connection state of each channel account")).action(async (opts) => {
+  const { channelsStatusCommand } = await import("./channels-command.js");
+  await channelsStatusCommand(opts);
+});
+
+const message = program.command("message").description("send messages through a channel");
+withClientFlags(message.command("send").description("deliver a text without an agent run"))
+  .option("--channel <id>", "telegram, discord or slack (required when several run)")
+  .option("--account <id>", "channel account")
+  .option("-t, --target <dest>", "chat id, @username, channel:<id>, user:<id>, <chatId>:topic:<id>")
+  .option("--to <dest>", "same as --target")
+  .option("-m, --message <text>", "the text")
+  .option("--thread-id <id>", "thread or topic")
+  .option("--reply-to <id>", "message id to reply to")
+  .action(async (opts) => {
+    const { messageSendCommand } = await import("./channels-command.js");
+    await messageSendCommand(opts);
+  });
+
 program
   .command("tools")
   .description("inspect the tools agents get")

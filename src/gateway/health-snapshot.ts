@@ -30,6 +30,7 @@ export function buildHealthSnapshot(runtime: GatewayRuntime): Record<string, unk
     sessions: sessionsFor(a.id),
   }));
   const reload = runtime.configReloadStatus();
+  const channels = runtime.channelsStatus();
   return {
     ok: true,
     ts: now,
@@ -37,9 +38,9 @@ export function buildHealthSnapshot(runtime: GatewayRuntime): Record<string, unk
     agents,
     sessions: sessionsFor(),
     heartbeatSeconds: 0,
-    channels: {},
-    channelOrder: [],
-    channelLabels: {},
+    channels: channels.channels,
+    channelOrder: channels.channelOrder,
+    channelLabels: channels.channelLabels,
     configReload: { hotReloadStatus: reload.hotReloadStatus === "watching" ? "active" : "disabled" },
     durationMs: Math.round(performance.now() - started),
   };

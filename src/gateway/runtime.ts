@@ -22,6 +22,8 @@ export interface GatewayRuntime {
   connectionCount(): number;
   ready(): boolean;
   sessions(): import("../sessions/store/index.js").SessionStore;
+  /** The `channels.status` payload (empty lists when no channel is configured). */
+  channelsStatus(): Record<string, unknown>;
   /** Push an event to every authenticated connection allowed to see it (and passing `filter`). */
   broadcast(event: string, payload: unknown, opts?: { filter?: (conn: { caps: readonly string[]; connId: string }) => boolean; droppable?: boolean }): void;
 }

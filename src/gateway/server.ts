@@ -14,6 +14,9 @@ import { registerCatalogMethods } from "./methods/catalog-methods.js";
 import { registerAgentMethods } from "./methods/agent-methods.js";
 import { registerChatMethods } from "./methods/chat-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
+import { channelsStatusPayload, registerChannelMethods } from "./methods/channel-methods.js";
+import { registerChannelRoutes } from "./http/channel-routes.js";
+import type { ChannelManager } from "../channels/channel-manager.js";
 import { registerOpenAiRoutes } from "./http/openai/index.js";
 import { ConversationService } from "./conversations/conversation-service.js";
 import { createHttpTurnRunner } from "./conversations/http-turn.js";
@@ -72,6 +75,9 @@ export class GatewayServer {
   private readonly runtime: GatewayRuntime;
   private readonly wss: WebSocketServer;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** Built when a channel block is configured (at start or on reload): a gateway without channels loads none of it. */
+  private channels?: ChannelManager;
+  private channelsStarting?: Promise<void>;
   private healthVersion = 0;
   private isReady = false;
   private draining = false;
@@ -101,6 +107,7 @@ export class GatewayServer {
       ready: () => this.isReady && !this.draining,
       broadcast: (event, payload, opts) => this.broadcast(event, payload, opts),
       sessions: () => this.sessions,
+      channelsStatus: () => channelsStatusPayload(this.channels),
     };
     this.sessions = new SessionStore(opts.stateDir, { onWarning: (warning) => opts.logger.warn(warning) });
     this.ledger = new IdempotencyLedger(opts.stateDir);
@@ -131,6 +138,7 @@ export class GatewayServer {
     registerAgentMethods(this.methods, this.conversations);
     registerChatMethods(this.methods, this.conversations);
     registerSessionMethods(this.methods, this.conversations, this.sessionSubscribers);
+    registerChannelMethods(this.methods, () => this.channels);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   }
 
@@ -164,6 +172,7 @@ export class GatewayServer {
       runTurn: createHttpTurnRunner(this.conversations),
       logger: this.opts.logger,
     });
+    registerChannelRoutes(app, () => this.channels);
     const interrupted = this.sessions.recoverInterruptedRuns();
     if (interrupted.length > 0) this.opts.logger.warn({ sessions: interrupted }, "runs interrupted by the last shutdown were released");
     await app.ready();
@@ -177,11 +186,30 @@ export class GatewayServer {
     });
     this.isReady = true;
     setImmediate(() => this.conversations.warmUp());
+    this.startChannels(this.opts.loadedConfig().config);
+  }
+
+  /** Channels start in the background: a slow platform must not hold the gateway's readiness. */
+  private startChannels(config: LoadedConfig["config"]): void {
+    this.channelsStarting = (async () => {
+      await this.channelsStarting;
+      if (this.draining) return;
+      const { ChannelManager } = await import("../channels/channel-manager.js");
+      if (!this.channels) {
+        if (!ChannelManager.anyConfigured(config)) return;
+        this.channels = new ChannelManager({
+          stateDir: this.opts.stateDir, env: process.env, logger: this.opts.logger, config: () => this.opts.loadedConfig().config,
+          conversations: this.conversations, store: this.sessions, ledger: this.ledger,
+        });
+        await this.channels.start();
+      } else await this.channels.applyConfig(config);
+    })().catch((err) => this.opts.logger.error({ err: (err as Error).message }, "channels failed to start"));
   }
 
   /** Settings that may change on hot reload without a restart. */
   applyConfig(loaded: LoadedConfig): void {
     this.conversations.applyConfig(loaded.config);
+    if (this.isReady) this.startChannels(loaded.config);
     const rateLimit = loaded.config.gateway?.auth?.rateLimit;
     if (rateLimit) {
       this.rateLimiter.update({
@@ -201,6 +229,8 @@ export class GatewayServer {
     this.approvals.denyAll();
     // Let runs stop and persist what they have (they are aborted, not dropped).
     await Promise.race([this.conversations.drain(), new Promise((r) => setTimeout(r, 1_000))]);
+    await this.channelsStarting?.catch(() => {});
+    await this.channels?.stop().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "channels did not stop cleanly"));
     this.toolServices.processes?.killAll();
     this.maintenance.stop();
     this.sessions.close();

@@ -6,6 +6,7 @@ import { ModelsSchema } from "./models.js";
 import { SessionSchema } from "./session.js";
 import { ToolsSchema } from "./tools.js";
 import { MessagesSchema } from "./messages.js";
+import { BindingsSchema, ChannelsSchema, CommandsSchema } from "./channels.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -21,6 +22,9 @@ export const OpenClawConfigSchema = Type.Object({
   session: Type.Optional(SessionSchema),
   tools: Type.Optional(ToolsSchema),
   messages: Type.Optional(MessagesSchema),
+  channels: Type.Optional(ChannelsSchema),
+  bindings: Type.Optional(BindingsSchema),
+  commands: Type.Optional(CommandsSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */

@@ -14,4 +14,6 @@ export const MessagesSchema = Type.Object({
       byChannel: Type.Optional(Type.Record(Type.String(), QueueMode)),
     }),
   ),
+  inbound: Type.Optional(Type.Object({ debounceMs: Type.Optional(integer(0, 60_000)) })),
+  groupChat: Type.Optional(Type.Object({ mentionPatterns: Type.Optional(Type.Array(Type.String())) })),
 });

@@ -36,11 +36,26 @@ export interface SubmitInput {
   idempotencyKey: string;
   sessionKey?: string;
   agentId?: string;
-  method: "agent" | "chat.send" | "http";
+  method: "agent" | "chat.send" | "http" | "channel";
   extraSystemPrompt?: string;
+  /** Operator clients and the CLI are the owner; a channel sender is one only when `commands.ownerAllowFrom` (or its DM allowlist) says so. */
+  senderIsOwner?: boolean;
+  /** Where a channel message came from: recorded on the session (`lastChannel`, `lastTo`, …) and in the message's provenance. */
+  origin?: ChannelOrigin;
   queueMode?: QueueMode;
   /** Extra per-run listener (the HTTP endpoint streams from it). */
   onEvent?: (event: AgentEvent) => void;
+}
+
+export interface ChannelOrigin {
+  channel: string;
+  accountId: string;
+  chatType: string;
+  /** The chat a reply goes to. */
+  to: string;
+  threadId?: string;
+  senderId: string;
+  senderName?: string;
 }
 
 export type SubmitOutcome =
@@ -57,6 +72,8 @@ type Turn = {
   onEvents: ((e: AgentEvent) => void)[];
   extraSystemPrompt?: string;
   onSteered?: (ids: string[]) => void;
+  senderIsOwner: boolean;
+  channel?: string;
 };
 
 const RESET_COMMANDS = new Set(["/new", "/reset"]);
@@ -145,16 +162,23 @@ export class ConversationService {
       this.deps.store.reset(sessionKey);
     }
     this.deps.store.ensure(sessionKey, { agentId });
+    if (input.origin) this.recordOrigin(sessionKey, input.origin);
     // Durable before anything is acknowledged: a crash after this point keeps the message.
     this.append(sessionKey, null, [
-      { role: "user", content: text, timestamp: Date.now(), idempotencyKey: runId, provenance: { kind: "external_user", method: input.method } },
+      {
+        role: "user", content: text, timestamp: Date.now(), idempotencyKey: runId,
+        provenance: { kind: "external_user", method: input.method, ...(input.origin ? { channel: input.origin.channel, accountId: input.origin.accountId, senderId: input.origin.senderId } : {}) },
+      },
     ]);
     const durable = Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
     const run = this.runs.create(runId, sessionKey, agentId);
     if (input.onEvent) this.pendingListeners.set(runId, input.onEvent);
 
     if (!this.busy(sessionKey)) {
-      const turn: Turn = { sessionKey, agentId, members: [runId], text, onEvents: input.onEvent ? [input.onEvent] : [], extraSystemPrompt: input.extraSystemPrompt };
+      const turn: Turn = {
+        sessionKey, agentId, members: [runId], text, onEvents: input.onEvent ? [input.onEvent] : [], extraSystemPrompt: input.extraSystemPrompt,
+        senderIsOwner: input.senderIsOwner ?? true, channel: input.origin?.channel,
+      };
       // Hold the session now (later messages queue behind this one), but run only once the
       // message is on disk, so the acknowledgement always precedes the run's events.
       this.activeTurns.set(sessionKey, turn);
@@ -170,7 +194,7 @@ export class ConversationService {
       return { kind: "accepted", run, queued: "started" };
     }
     const inbox = this.inboxFor(sessionKey, input.queueMode);
-    const offer = inbox.offer({ id: runId, text, receivedAt: Date.now(), meta: { agentId } });
+    const offer = inbox.offer({ id: runId, text, receivedAt: Date.now(), meta: { agentId, senderIsOwner: input.senderIsOwner ?? true, channel: input.origin?.channel } });
     if (offer.action === "rejected") {
       this.endUnstartedRuns(sessionKey, [runId], "error", offer.notice ?? "message refused: the session's queue is full");
       return { kind: "rejected", runId, sessionKey, notice: offer.notice ?? "message refused: the session's queue is full" };
@@ -240,6 +264,26 @@ export class ConversationService {
     const entry = this.deps.store.get(sessionKey);
     if (hit && entry && hit.sessionId === entry.sessionId) hit.messages.push(...written.map((e) => e.message as TranscriptMessage));
     else this.historyCache.delete(sessionKey);
+  }
+
+  /** True when this idempotency key was ever accepted (also before a restart). */
+  hasAccepted(idempotencyKey: string): boolean {
+    return this.deps.ledger.get(idempotencyKey) !== undefined;
+  }
+
+  /** The session's last inbound route: where its channel conversation lives. */
+  private recordOrigin(sessionKey: string, origin: ChannelOrigin): void {
+    const entry = this.deps.store.get(sessionKey);
+    if (entry?.lastChannel === origin.channel && entry.lastTo === origin.to && entry.lastAccountId === origin.accountId && entry.lastThreadId === origin.threadId) return;
+    this.deps.store.patch(sessionKey, {
+      channel: entry?.channel ?? origin.channel,
+      chatType: entry?.chatType ?? origin.chatType,
+      origin: entry?.origin ?? { provider: origin.channel, surface: origin.channel, chatType: origin.chatType, from: origin.senderId, to: origin.to, accountId: origin.accountId, ...(origin.threadId ? { threadId: origin.threadId } : {}), ...(origin.senderName ? { label: origin.senderName } : {}) },
+      lastChannel: origin.channel,
+      lastTo: origin.to,
+      lastAccountId: origin.accountId,
+      lastThreadId: origin.threadId,
+    });
   }
 
   isActive(sessionKey: string): boolean {
@@ -344,7 +388,10 @@ export class ConversationService {
     const agentId = String(messages[0]?.meta?.agentId ?? parseSessionKey(sessionKey).agentId);
     const members = messages.map((m) => m.id);
     const onEvents = members.map((id) => this.pendingListeners.get(id)).filter((f): f is (e: AgentEvent) => void => Boolean(f));
-    this.startTurn({ sessionKey, agentId, members, text, onEvents });
+    // A merged turn runs with the least privilege of the messages in it.
+    const senderIsOwner = messages.every((m) => m.meta?.senderIsOwner !== false);
+    const channel = messages.map((m) => m.meta?.channel).find((c): c is string => typeof c === "string");
+    this.startTurn({ sessionKey, agentId, members, text, onEvents, senderIsOwner, channel });
   }
 
   private async executeTurn(turn: Turn, laneSignal: AbortSignal): Promise<void> {
@@ -394,7 +441,8 @@ export class ConversationService {
         agentId,
         runId: primary,
         extraSystemPrompt: turn.extraSystemPrompt,
-        senderIsOwner: true,
+        senderIsOwner: turn.senderIsOwner,
+        ...(turn.channel ? { channel: turn.channel } : {}),
         signal: controller.signal,
         services: this.deps.services,
         approvals: this.deps.approvals,

@@ -64,6 +64,13 @@ const EXAMPLE_ENV = {
   REMOTE_GATEWAY_TOKEN: "rt",
   REMOTE_GATEWAY_PASSWORD: "rp",
   LOCAL_LLM_API_KEY: "k",
+  TELEGRAM_BOT_TOKEN: "123:abc",
+  TELEGRAM_WEBHOOK_SECRET: "s",
+  TELEGRAM_WORK_TOKEN: "456:def",
+  DISCORD_BOT_TOKEN: "d",
+  SLACK_BOT_TOKEN: "xoxb-1",
+  SLACK_APP_TOKEN: "xapp-1",
+  SLACK_SIGNING_SECRET: "s",
 };
 
 describe("openclaw.example.yaml", () => {

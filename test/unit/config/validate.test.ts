@@ -116,17 +116,17 @@ describe("validateConfig: cross-key rules", () => {
 describe("validateConfig: unknown keys", () => {
   it("warns with the full path, keeps loading and drops the key", () => {
     const { config, warnings } = validateConfig(
-      { gateway: { port: 1234, foo: 1, auth: { mode: "token", extra: { deep: true } } }, channels: { telegram: {} } },
+      { gateway: { port: 1234, foo: 1, auth: { mode: "token", extra: { deep: true } } }, plugins: { telegram: {} } },
       {},
     );
     expect(warnings).toEqual([
       'unknown config key "gateway.foo" (ignored)',
       'unknown config key "gateway.auth.extra" (ignored)',
-      'unknown config key "channels" (ignored)',
+      'unknown config key "plugins" (ignored)',
     ]);
     expect(config.gateway.port).toBe(1234);
     expect(config.gateway).not.toHaveProperty("foo");
-    expect(config).not.toHaveProperty("channels");
+    expect(config).not.toHaveProperty("plugins");
   });
 
   it("finds unknown keys inside arrays, records and the object form of a model", () => {

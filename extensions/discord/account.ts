@@ -1,0 +1,150 @@
+import { MessageFlags, type Client, type Message, type MessageCreateOptions, type SendableChannels } from "discord.js";
+import {
+  ChannelPermanentError,
+  type ChannelAccount,
+  type ChannelAccountContext,
+  type ChannelLimits,
+  type OutboundTarget,
+  type OutboundText,
+  type SentMessage,
+} from "../../src/channels/types.js";
+import type { DiscordSettingsResult } from "./config.js";
+import { DiscordConnection } from "./connection.js";
+import { createRedactor, toChannelError, type Redactor } from "./errors.js";
+import { toEnvelope } from "./inbound.js";
+import { parseDiscordTarget } from "./targets.js";
+
+/** Nobody gets pinged by what the model writes: no @everyone, roles, users, nor the replied-to author. */
+const NO_MENTIONS = { parse: [], repliedUser: false } as const;
+
+/**
+ * One Discord bot account: a supervised gateway connection plus REST sends through the same
+ * client. An account whose config is unusable (a named account without a token of its own) is
+ * still created, and refuses to start with the reasons.
+ */
+export class DiscordAccount implements ChannelAccount {
+  readonly limits: ChannelLimits;
+  readonly #context: ChannelAccountContext;
+  readonly #suppressEmbeds: boolean;
+  readonly #redact: Redactor;
+  readonly #connection: DiscordConnection | null;
+  readonly #problems: string[];
+
+  constructor(context: ChannelAccountContext, config: DiscordSettingsResult, limits: ChannelLimits) {
+    this.limits = limits;
+    this.#context = context;
+    if (!config.ok) {
+      this.#suppressEmbeds = true;
+      this.#redact = createRedactor("");
+      this.#connection = null;
+      this.#problems = config.problems;
+      return;
+    }
+    const { settings } = config;
+    this.#suppressEmbeds = settings.suppressEmbeds;
+    this.#redact = createRedactor(settings.token);
+    this.#problems = [];
+    this.#connection = new DiscordConnection({
+      settings,
+      logger: context.logger,
+      redact: this.#redact,
+      reportStatus: (patch) => context.reportStatus(patch),
+      onMessage: (message, botId) => this.#deliverInbound(message, botId),
+    });
+  }
+
+  async start(): Promise<void> {
+    this.#connectionOrThrow().start();
+  }
+
+  async stop(): Promise<void> {
+    await this.#connection?.stop();
+  }
+
+  async send(target: OutboundTarget, text: OutboundText): Promise<SentMessage> {
+    return this.#rest(async () => {
+      const channel = await this.#channel(target);
+      // Discord renders Markdown itself: the text goes out exactly as the model wrote it.
+      const options: MessageCreateOptions = { content: text.markdown, allowedMentions: NO_MENTIONS, flags: this.#flags(text) };
+      if (target.replyToMessageId) options.reply = { messageReference: target.replyToMessageId, failIfNotExists: false };
+      const message = await channel.send(options);
+      return { messageId: message.id };
+    });
+  }
+
+  async sendTyping(target: OutboundTarget): Promise<void> {
+    await this.#rest(async () => (await this.#channel(target)).sendTyping());
+  }
+
+  async editMessage(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void> {
+    await this.#rest(async () => {
+      const channel = await this.#channel(target);
+      const flags = this.#suppressEmbeds ? MessageFlags.SuppressEmbeds : undefined;
+      await channel.messages.edit(messageId, { content: text.markdown, allowedMentions: NO_MENTIONS, flags });
+    });
+  }
+
+  async react(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {
+    await this.#rest(async () => (await this.#channel(target)).messages.react(messageId, emoji));
+  }
+
+  async resolveTarget(raw: string): Promise<OutboundTarget> {
+    const target = parseDiscordTarget(raw);
+    if (target.kind === "channel") return { chatId: target.id };
+    return this.#rest(async () => ({ chatId: (await this.#client().users.createDM(target.id)).id }));
+  }
+
+  describeSender(senderId: string): string {
+    return `Your Discord user id: ${senderId}`;
+  }
+
+  #flags(text: OutboundText): number | undefined {
+    let flags = 0;
+    if (this.#suppressEmbeds) flags |= MessageFlags.SuppressEmbeds;
+    if (text.silent) flags |= MessageFlags.SuppressNotifications;
+    return flags === 0 ? undefined : flags;
+  }
+
+  /**
+   * The channel to post in, from discord.js's cache or fetched once. For Discord a thread is a
+   * channel of its own, so a thread id wins over the chat id.
+   */
+  async #channel(target: OutboundTarget): Promise<SendableChannels> {
+    const channelId = target.threadId ?? target.chatId;
+    const channel = await this.#client().channels.fetch(channelId);
+    if (!channel?.isSendable()) throw new ChannelPermanentError(`discord: channel ${channelId} does not take messages`);
+    return channel;
+  }
+
+  #client(): Client {
+    return this.#connectionOrThrow().client;
+  }
+
+  #connectionOrThrow(): DiscordConnection {
+    if (!this.#connection) throw new ChannelPermanentError(`discord account "${this.#context.accountId}": ${this.#problems.join("; ")}`);
+    return this.#connection;
+  }
+
+  async #rest<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw toChannelError(error, this.#redact);
+    }
+  }
+
+  /** Inbound failures are logged here and never thrown back into discord.js's event loop. */
+  #deliverInbound(message: Message, botId: string): void {
+    let envelope;
+    try {
+      envelope = toEnvelope(message, botId);
+    } catch (error) {
+      this.#context.logger.error({ messageId: message.id }, `discord: could not read an inbound message: ${this.#redact(String(error))}`);
+      return;
+    }
+    if (!envelope) return;
+    this.#context.onInbound(envelope).catch((error: unknown) => {
+      this.#context.logger.error({ messageId: envelope.messageId, chatId: envelope.chatId }, `discord: inbound message not accepted: ${this.#redact(String(error))}`);
+    });
+  }
+}

@@ -1,0 +1,52 @@
+import { ChannelType, type Message } from "discord.js";
+import type { ChannelEnvelope } from "../../src/channels/types.js";
+
+/** Stands in for each attachment, so the model knows something was sent it cannot see. */
+const ATTACHMENT_PLACEHOLDER = "<media:attachment>";
+
+/**
+ * One gateway MESSAGE_CREATE as the pipeline's envelope, or null for messages nobody wrote to the
+ * bot: its own (Discord echoes everything the bot posts back over the gateway) and system notices
+ * (joins, pins, "thread created"). Other bots are kept and flagged (`senderIsBot`): the core
+ * applies `allowBots`.
+ */
+export function toEnvelope(message: Message, botId: string): ChannelEnvelope | null {
+  if (message.author.id === botId || message.system) return null;
+  const { channel, mentions } = message;
+  const referenceId = message.reference?.messageId;
+  const repliedToBot = referenceId !== undefined && mentions.repliedUser?.id === botId;
+  const envelope: ChannelEnvelope = {
+    messageId: message.id,
+    chatType: channel.type === ChannelType.DM ? "direct" : "channel",
+    // For Discord a thread IS a channel: replies go to the thread's own id, which is also its
+    // thread id. The parent channel goes in `parentChatId`.
+    chatId: channel.id,
+    senderId: message.author.id,
+    senderName: message.member?.displayName ?? message.author.displayName,
+    senderUsername: message.author.tag,
+    senderIsBot: message.author.bot,
+    text: [message.content, ...message.attachments.map(() => ATTACHMENT_PLACEHOLDER)].filter((part) => part !== "").join("\n"),
+    // A reply that pings the bot lists it in `mentions` as well; that is `replyToBot`, not an
+    // @mention written in the text, hence `ignoreRepliedUser`.
+    mentionedBot:
+      mentions.has(botId, { ignoreEveryone: true, ignoreRoles: true, ignoreRepliedUser: true }) ||
+      mentions.roles.some((role) => role.tags?.botId === botId),
+    replyToBot: repliedToBot,
+    timestamp: message.createdTimestamp,
+  };
+  if (channel.isThread()) {
+    envelope.threadId = channel.id;
+    // Allowlists and bindings name the parent channel; a thread inherits them.
+    if (channel.parentId) envelope.parentChatId = channel.parentId;
+  }
+  if (message.guildId) {
+    envelope.guildId = message.guildId;
+    // The member's role cache always holds @everyone (id = guild id); it is not a role anyone was given.
+    envelope.memberRoleIds = [...(message.member?.roles.cache.keys() ?? [])].filter((id) => id !== message.guildId);
+  }
+  if (referenceId !== undefined) {
+    const referenced = channel.messages.cache.get(referenceId);
+    envelope.replyTo = { messageId: referenceId, body: referenced?.content, senderId: mentions.repliedUser?.id };
+  }
+  return envelope;
+}

@@ -1,0 +1,286 @@
+import type { App, Receiver } from "@slack/bolt";
+import {
+  ChannelPermanentError,
+  type ChannelAccount,
+  type ChannelAccountContext,
+  type ChannelLimits,
+  type OutboundTarget,
+  type OutboundText,
+  type SentMessage,
+} from "../../src/channels/types.js";
+import { describeSlackError, isAuthError, SlackStartError, slackErrorCode, toChannelError } from "./api-errors.js";
+import { BoundedMap } from "./bounded-map.js";
+import { SlackDirectory } from "./directory.js";
+import { slackEmojiName } from "./emoji-names.js";
+import { SlackHttpReceiver } from "./http-receiver.js";
+import { chatKindOf, isDeliverable, profileFromEvent, toEnvelope, type BotIdentity, type SlackMessageEvent } from "./inbound.js";
+import { markdownToMrkdwn } from "./mrkdwn.js";
+import type { SlackSettings } from "./settings.js";
+import { createBoltLogger, deliveryClientOptions, loadBolt, socketClientOptions, type SlackBolt, type SlackWebClient } from "./slack-sdk.js";
+import { SocketSupervisor } from "./socket-supervisor.js";
+import { parseSlackTarget } from "./targets.js";
+
+/** Slack closes a socket whose pongs stop for this long (OpenClaw uses a fixed 15 s). */
+const PONG_TIMEOUT_MS = 15_000;
+/** How many recent messages are remembered to pass on only one of `message` + `app_mention`. */
+const RECENT_MESSAGES = 1_000;
+
+interface SlackSdk {
+  bolt: SlackBolt;
+  boltLogger: ReturnType<typeof createBoltLogger>;
+  api: SlackWebClient;
+  directory: SlackDirectory;
+}
+
+/**
+ * One Slack bot: Socket Mode (default) or HTTP Events through the gateway's own port, both fed to
+ * a bolt App that only translates events into envelopes. Sends go through a WebClient that never
+ * retries on its own (the delivery ledger does).
+ */
+export class SlackAccount implements ChannelAccount {
+  private readonly secrets: string[];
+  private sdk: Promise<SlackSdk> | undefined;
+  private identity: BotIdentity | undefined;
+  private app: App | undefined;
+  private preparing: Promise<void> | undefined;
+  private supervisor: SocketSupervisor | undefined;
+  private httpReceiver: SlackHttpReceiver | undefined;
+  private running = false;
+  /**
+   * A mention arrives twice, as `message` and as `app_mention`, and only the first is passed on.
+   * Leaving it to the core's dedupe is not safe: `app_mention` has no `channel_type`, so the two
+   * envelopes could disagree on the chat kind and land in different sessions.
+   */
+  private readonly recentMessages = new BoundedMap<string, true>(RECENT_MESSAGES);
+
+  constructor(
+    private readonly context: ChannelAccountContext,
+    private readonly settings: SlackSettings,
+    private readonly configProblems: string[],
+    readonly limits: ChannelLimits,
+  ) {
+    this.secrets = [settings.botToken, settings.appToken, settings.signingSecret].filter((secret): secret is string => Boolean(secret));
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    if (this.configProblems.length > 0) {
+      const message = this.configProblems.join(" ");
+      this.context.reportStatus({ running: false, connected: false, mode: this.settings.mode, lastError: message });
+      throw new ChannelPermanentError(message);
+    }
+    this.running = true;
+    this.context.reportStatus({ running: true, connected: false, mode: this.settings.mode, lastError: null });
+    try {
+      if (this.settings.mode === "socket") await this.startSocketMode();
+      else await this.startHttpMode();
+    } catch (error) {
+      this.running = false;
+      this.context.reportStatus({ running: false, connected: false });
+      throw error;
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    await this.supervisor?.stop();
+    this.supervisor = undefined;
+    this.app = undefined;
+    this.context.reportStatus({ running: false, connected: false });
+  }
+
+  async send(target: OutboundTarget, text: OutboundText): Promise<SentMessage> {
+    const { api } = await this.loadSdk();
+    let ts: string | undefined;
+    try {
+      const result = await api.chat.postMessage({
+        channel: target.chatId,
+        text: markdownToMrkdwn(text.markdown),
+        // Slack has no quote-reply: replying to a message means answering in its thread.
+        thread_ts: target.threadId ?? target.replyToMessageId,
+        unfurl_links: this.settings.unfurlLinks,
+        unfurl_media: false,
+      });
+      ts = result.ts;
+    } catch (error) {
+      throw toChannelError("chat.postMessage", error, this.secrets);
+    }
+    if (!ts) throw new Error("Slack chat.postMessage answered without a message ts");
+    return { messageId: ts };
+  }
+
+  async editMessage(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void> {
+    const { api } = await this.loadSdk();
+    try {
+      await api.chat.update({ channel: target.chatId, ts: messageId, text: markdownToMrkdwn(text.markdown) });
+    } catch (error) {
+      throw toChannelError("chat.update", error, this.secrets);
+    }
+  }
+
+  async react(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {
+    const name = slackEmojiName(emoji);
+    if (!name) throw new ChannelPermanentError(`Slack reactions need an emoji name such as "eyes"; ${JSON.stringify(emoji)} has no known name`);
+    const { api } = await this.loadSdk();
+    try {
+      await api.reactions.add({ channel: target.chatId, timestamp: messageId, name });
+    } catch (error) {
+      if (slackErrorCode(error) === "already_reacted") return;
+      throw toChannelError("reactions.add", error, this.secrets);
+    }
+  }
+
+  async resolveTarget(raw: string): Promise<OutboundTarget> {
+    const target = parseSlackTarget(raw);
+    if (target.kind === "conversation") return { chatId: target.id };
+    const { api } = await this.loadSdk();
+    let channelId: string | undefined;
+    try {
+      const result = await api.conversations.open({ users: target.id });
+      channelId = result.channel?.id;
+    } catch (error) {
+      throw toChannelError("conversations.open", error, this.secrets);
+    }
+    if (!channelId) throw new Error(`Slack conversations.open answered without a channel for ${target.id}`);
+    return { chatId: channelId };
+  }
+
+  describeSender(senderId: string): string {
+    return `Your Slack user id: ${senderId}`;
+  }
+
+  private async startSocketMode(): Promise<void> {
+    const sdk = await this.loadSdk();
+    if (!this.running) return;
+    const receiver = new sdk.bolt.SocketModeReceiver({
+      appToken: this.settings.appToken!,
+      logger: sdk.boltLogger,
+      clientPingTimeout: PONG_TIMEOUT_MS,
+      autoReconnectEnabled: false,
+      // Bolt hands `installerOptions.clientOptions` to the Socket Mode client: that is how
+      // `apps.connections.open` reaches `slackApiUrl` too.
+      installerOptions: { clientOptions: socketClientOptions(this.settings.slackApiUrl, sdk.boltLogger) },
+    });
+    this.supervisor = new SocketSupervisor(receiver.client, {
+      logger: this.context.logger,
+      prepare: () => this.prepare(receiver),
+      reportStatus: (patch) => this.context.reportStatus(patch),
+      describeError: (error) => this.describeConnectError(error),
+      isPermanent: (error) => (error instanceof SlackStartError ? error.permanent : isAuthError(error)),
+    });
+    await this.supervisor.start();
+  }
+
+  /**
+   * (Re)register the Events route on every start: a gateway drops an account's routes when it
+   * stops it. One receiver serves them all; while the account is stopped it answers 503.
+   */
+  private async startHttpMode(): Promise<void> {
+    const receiver = (this.httpReceiver ??= this.createHttpReceiver());
+    this.context.registerHttpRoute({ method: "POST", path: this.settings.webhookPath, handler: (request) => receiver.handle(request) });
+    try {
+      await this.prepare(receiver);
+    } catch (error) {
+      const permanent = error instanceof SlackStartError && error.permanent;
+      const message = error instanceof Error ? error.message : String(error);
+      this.context.reportStatus({ lastError: message });
+      if (permanent) throw new ChannelPermanentError(message);
+      // Not fatal: the next event Slack sends tries again (and Slack retries what we refuse).
+      this.context.logger.warn(`${message}; Slack events get 503 until it succeeds`);
+    }
+  }
+
+  private createHttpReceiver(): SlackHttpReceiver {
+    const receiver = new SlackHttpReceiver({
+      signingSecret: this.settings.signingSecret!,
+      logger: this.context.logger,
+      prepare: async () => {
+        if (!this.running) return false;
+        await this.prepare(receiver);
+        return true;
+      },
+    });
+    return receiver;
+  }
+
+  /** Learn who the bot is and build the bolt App around `receiver`; concurrent callers share one run. */
+  private prepare(receiver: Receiver): Promise<void> {
+    this.preparing ??= (async () => {
+      const sdk = await this.loadSdk();
+      this.identity ??= await this.fetchIdentity(sdk.api);
+      if (this.app) return;
+      this.app = this.createApp(sdk, receiver, this.identity);
+      // HTTP mode has no connection of its own: a verified token is as connected as it gets.
+      if (this.settings.mode === "http") this.context.reportStatus({ connected: true, lastConnectedAt: Date.now(), lastError: null });
+    })().finally(() => {
+      this.preparing = undefined;
+    });
+    return this.preparing;
+  }
+
+  private async fetchIdentity(api: SlackWebClient): Promise<BotIdentity> {
+    let result: Awaited<ReturnType<SlackWebClient["auth"]["test"]>>;
+    try {
+      result = await api.auth.test();
+    } catch (error) {
+      if (isAuthError(error)) throw new SlackStartError(`Slack rejected the bot token (${slackErrorCode(error)}); check botToken`, true);
+      throw new SlackStartError(describeSlackError("auth.test", error, this.secrets), false);
+    }
+    if (!result.user_id) throw new SlackStartError("Slack auth.test named no bot user; is botToken a bot token (xoxb-)?", true);
+    this.context.reportStatus({ botId: result.user_id, botUsername: result.user });
+    return { userId: result.user_id, botId: result.bot_id, teamId: result.team_id };
+  }
+
+  private createApp(sdk: SlackSdk, receiver: Receiver, identity: BotIdentity): App {
+    const app = new sdk.bolt.App({
+      receiver,
+      token: this.settings.botToken,
+      botId: identity.botId,
+      botUserId: identity.userId,
+      // auth.test already ran (fetchIdentity); bolt must not run it again from its constructor.
+      tokenVerificationEnabled: false,
+      // isDeliverable drops our own posts, with one rule for every event type.
+      ignoreSelf: false,
+      convoStore: false,
+      logger: sdk.boltLogger,
+      clientOptions: deliveryClientOptions(this.settings.slackApiUrl, sdk.boltLogger),
+    });
+    const onEvent = async ({ event, body }: { event: unknown; body: { team_id?: string } }) => this.handleEvent(event as SlackMessageEvent, body.team_id);
+    app.event("message", onEvent);
+    app.event("app_mention", onEvent);
+    return app;
+  }
+
+  /** Bolt has acked the event already; from here on a failure is logged, never thrown back. */
+  private async handleEvent(event: SlackMessageEvent, teamId: string | undefined): Promise<void> {
+    const bot = this.identity;
+    if (!bot || !isDeliverable(event, bot)) return;
+    const key = `${event.channel}:${event.ts}`;
+    if (this.recentMessages.has(key)) return;
+    this.recentMessages.set(key, true);
+    try {
+      const { directory } = await this.loadSdk();
+      const chatType = chatKindOf(event.channel_type) ?? (await directory.chatKind(event.channel));
+      const sender = profileFromEvent(event) ?? (await directory.profile(event.user));
+      await this.context.onInbound(toEnvelope(event, { bot, chatType, sender, teamId }));
+    } catch (error) {
+      this.context.logger.error({ chatId: event.channel, messageId: event.ts }, `Slack message was not handed over: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private describeConnectError(error: unknown): string {
+    if (error instanceof SlackStartError) return error.message;
+    if (isAuthError(error)) return `Slack rejected the app token (${slackErrorCode(error)}); check appToken`;
+    return describeSlackError("Socket Mode", error, this.secrets);
+  }
+
+  private loadSdk(): Promise<SlackSdk> {
+    this.sdk ??= loadBolt().then((bolt) => {
+      const boltLogger = createBoltLogger(this.context.logger.child({ component: "slack-sdk" }), bolt.LogLevel, this.secrets);
+      const api = new bolt.webApi.WebClient(this.settings.botToken, deliveryClientOptions(this.settings.slackApiUrl, boltLogger));
+      return { bolt, boltLogger, api, directory: new SlackDirectory(api, this.context.logger, this.secrets) };
+    });
+    return this.sdk;
+  }
+}

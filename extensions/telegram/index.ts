@@ -1,0 +1,24 @@
+import type { ChannelPlugin } from "../../src/channels/types.js";
+import { readTelegramSettings, resolveBotToken } from "./settings.js";
+import { TelegramAccount } from "./telegram-account.js";
+
+/**
+ * Telegram through grammY's API client: long polling by default, a webhook when `webhookUrl`
+ * is set. Config keys: botToken | tokenFile (| TELEGRAM_BOT_TOKEN for the default account),
+ * apiRoot, webhookUrl, webhookSecret, webhookPath, pollingTimeoutSeconds, pollingRetryBaseMs,
+ * linkPreview.
+ */
+const telegramPlugin: ChannelPlugin = {
+  id: "telegram",
+  label: "Telegram",
+  defaultLimits: { textChunkLimit: 4000 },
+  checkAccountConfig(config, env, accountId = "default") {
+    const token = resolveBotToken(config, env, accountId);
+    return [...("problem" in token ? [token.problem] : []), ...readTelegramSettings(config).problems];
+  },
+  createAccount(context, env) {
+    return new TelegramAccount(context, env);
+  },
+};
+
+export default telegramPlugin;

@@ -1,0 +1,88 @@
+import type { Api } from "grammy";
+import type { ReactionTypeEmoji } from "grammy/types";
+import type { Logger } from "../../src/infra/logger.js";
+import type { OutboundTarget, OutboundText, SentMessage } from "../../src/channels/types.js";
+import { isMessageNotModified, isParseEntitiesError, toChannelError } from "./api-errors.js";
+import { renderTelegramHtml } from "./render-html.js";
+
+/** Telegram's hard limit per message; the chunker aims at 4000, rendering can add tags. */
+const MAX_MESSAGE_LENGTH = 4096;
+/** The General topic of a forum: Telegram refuses `message_thread_id: 1` on sends. */
+const GENERAL_TOPIC = "1";
+
+export interface OutboundDeps {
+  api: Api;
+  token: string;
+  linkPreview: boolean;
+  logger: Logger;
+}
+
+/** The text to post: Telegram HTML, or the Markdown as plain text when the HTML would be too long. */
+function formatted(text: OutboundText): { text: string; html: boolean } {
+  const html = renderTelegramHtml(text.markdown);
+  return html.length > MAX_MESSAGE_LENGTH ? { text: text.markdown, html: false } : { text: html, html: true };
+}
+
+/**
+ * Posts with `parse_mode: "HTML"`; if Telegram cannot parse the entities, posts the same chunk
+ * once more as plain text rather than losing it. Errors come back as grammY raised them.
+ */
+async function postFormatted<T>(deps: OutboundDeps, text: OutboundText, post: (text: string, parseMode: { parse_mode?: "HTML" }) => Promise<T>): Promise<T> {
+  const body = formatted(text);
+  if (!body.html) return post(body.text, {});
+  try {
+    return await post(body.text, { parse_mode: "HTML" });
+  } catch (error) {
+    if (!isParseEntitiesError(error)) throw error;
+    deps.logger.warn("telegram: HTML rejected (can't parse entities); resending as plain text");
+    return post(text.markdown, {});
+  }
+}
+
+function linkPreviewOptions(deps: OutboundDeps) {
+  return deps.linkPreview ? {} : { link_preview_options: { is_disabled: true } };
+}
+
+export async function sendText(deps: OutboundDeps, target: OutboundTarget, text: OutboundText): Promise<SentMessage> {
+  const options = {
+    ...(target.threadId && target.threadId !== GENERAL_TOPIC ? { message_thread_id: Number(target.threadId) } : {}),
+    // The quoted message may be gone by now; the reply still goes out, unquoted.
+    ...(target.replyToMessageId ? { reply_parameters: { message_id: Number(target.replyToMessageId), allow_sending_without_reply: true } } : {}),
+    ...(text.silent ? { disable_notification: true } : {}),
+    ...linkPreviewOptions(deps),
+  };
+  try {
+    const sent = await postFormatted(deps, text, (body, parseMode) => deps.api.sendMessage(target.chatId, body, { ...options, ...parseMode }));
+    return { messageId: String(sent.message_id) };
+  } catch (error) {
+    throw toChannelError(error, deps.token, "sendMessage");
+  }
+}
+
+export async function editText(deps: OutboundDeps, target: OutboundTarget, messageId: string, text: OutboundText): Promise<void> {
+  try {
+    await postFormatted(deps, text, (body, parseMode) => deps.api.editMessageText(target.chatId, Number(messageId), body, { ...linkPreviewOptions(deps), ...parseMode }));
+  } catch (error) {
+    // An edit to the text already shown (preview streaming repeats itself) changed nothing: fine.
+    if (isMessageNotModified(error)) return;
+    throw toChannelError(error, deps.token, "editMessageText");
+  }
+}
+
+/** In forum topics the typing indicator carries the topic, the General topic included. */
+export async function sendTyping(deps: OutboundDeps, target: OutboundTarget): Promise<void> {
+  try {
+    await deps.api.sendChatAction(target.chatId, "typing", target.threadId ? { message_thread_id: Number(target.threadId) } : {});
+  } catch (error) {
+    throw toChannelError(error, deps.token, "sendChatAction");
+  }
+}
+
+export async function react(deps: OutboundDeps, target: OutboundTarget, messageId: string, emoji: string): Promise<void> {
+  try {
+    // Telegram only takes emoji from its own reaction list; the caller picks one of those.
+    await deps.api.setMessageReaction(target.chatId, Number(messageId), [{ type: "emoji", emoji: emoji as ReactionTypeEmoji["emoji"] }]);
+  } catch (error) {
+    throw toChannelError(error, deps.token, "setMessageReaction");
+  }
+}

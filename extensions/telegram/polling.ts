@@ -1,0 +1,64 @@
+import type { Api } from "grammy";
+import type { Update } from "grammy/types";
+import type { Logger } from "../../src/infra/logger.js";
+import { grammySignal } from "./api-client.js";
+import { ALLOWED_UPDATES } from "./inbound.js";
+
+/**
+ * Which account polls with which token, process-wide. Telegram allows one `getUpdates` per bot
+ * at a time and answers a second poller with 409 Conflict, so two accounts on one token would
+ * knock each other off forever; the second one is refused at start instead.
+ */
+const pollingAccounts = new Map<string, string>();
+
+export function claimPollingToken(token: string, accountId: string): void {
+  const holder = pollingAccounts.get(token);
+  if (holder !== undefined && holder !== accountId) {
+    throw new Error(`channels.telegram: account "${accountId}" uses the same bot token as account "${holder}", which already polls in this process (Telegram allows one poller per bot)`);
+  }
+  pollingAccounts.set(token, accountId);
+}
+
+export function releasePollingToken(token: string, accountId: string): void {
+  if (pollingAccounts.get(token) === accountId) pollingAccounts.delete(token);
+}
+
+export interface UpdatePollerDeps {
+  api: Api;
+  timeoutSeconds: number;
+  logger: Logger;
+  /** Resolves once the gateway recorded the update (`onInbound`). */
+  handleUpdate(update: Update): Promise<void>;
+}
+
+/**
+ * Long polling with an at-least-once guarantee. Telegram forgets updates only when a later
+ * `getUpdates` carries `offset` above them, and the offset here moves past an update only after
+ * `handleUpdate` resolved for it: if the process dies mid-batch, Telegram hands the batch out
+ * again and the gateway's dedupe absorbs what was already recorded.
+ */
+export class UpdatePoller {
+  /** Kept across stop/start of the account, so a restart does not re-fetch handled updates. */
+  private offset: number | undefined;
+
+  constructor(private readonly deps: UpdatePollerDeps) {}
+
+  /** One `getUpdates` and its batch. Throws what `getUpdates` throws (the caller backs off). */
+  async pollOnce(signal: AbortSignal, onAnswered: () => void): Promise<void> {
+    const updates = await this.deps.api.getUpdates({ offset: this.offset, timeout: this.deps.timeoutSeconds, allowed_updates: [...ALLOWED_UPDATES] }, grammySignal(signal));
+    onAnswered();
+    for (const update of updates) {
+      // Stopping mid-batch leaves the rest unconfirmed; Telegram hands it out again next time.
+      if (signal.aborted) return;
+      try {
+        await this.deps.handleUpdate(update);
+      } catch (error) {
+        // A poison update must not block the chat forever, so a handler that throws is logged
+        // and the offset still moves past the update: that one update is lost. Only a crash
+        // (no throw, no offset) gets the redelivery.
+        this.deps.logger.error({ err: error, updateId: update.update_id }, "telegram: update could not be handed to the gateway; skipping it");
+      }
+      this.offset = Math.max(this.offset ?? 0, update.update_id + 1);
+    }
+  }
+}

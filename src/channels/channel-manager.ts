@@ -1,0 +1,274 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { OpenClawConfig } from "../config/index.js";
+import type { Logger } from "../infra/logger.js";
+import type { ConversationService } from "../gateway/conversations/conversation-service.js";
+import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
+import type { SessionStore } from "../sessions/store/index.js";
+import type { TranscriptMessage } from "../agents/types.js";
+import { PairingStore, type PairingRequest } from "./access/pairing-store.js";
+import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, type ChannelAccountConfig, type ChannelId } from "./config/channel-accounts.js";
+import { InboundDispatcher, type InboundDispatchDeps } from "./dispatch/inbound-dispatcher.js";
+import type { RunningAccount } from "./dispatch/running-account.js";
+import { InboundDedupeCache } from "./inbound/dedupe-cache.js";
+import { DeliveryLedger } from "./outbound/delivery-ledger.js";
+import { ReplyDelivery } from "./outbound/reply-delivery.js";
+import { loadChannelPlugin } from "./plugin-loader.js";
+import { recoverReply } from "./recover-reply.js";
+import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin } from "./types.js";
+import { ChannelSendRefused } from "./send-errors.js";
+
+export interface ChannelManagerDeps {
+  stateDir: string;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  config(): OpenClawConfig;
+  conversations: ConversationService;
+  store: SessionStore;
+  ledger: IdempotencyLedger;
+  subagentsCommand?: InboundDispatchDeps["subagentsCommand"];
+}
+
+interface ManagedAccount extends RunningAccount {
+  configured: boolean;
+  enabled: boolean;
+  problems: string[];
+  /** Serialized JSON of the account config, to tell whether a reload changed it. */
+  fingerprint: string;
+  started: boolean;
+  /** Routes this account registered on the gateway port; removed when it stops. */
+  routeKeys: string[];
+}
+
+export interface SendParams {
+  channel?: string;
+  accountId?: string;
+  to: string;
+  message: string;
+  threadId?: string;
+  replyToId?: string;
+  idempotencyKey: string;
+}
+
+/**
+ * Owns the channel accounts: loads the configured plugins, starts each account, feeds its
+ * inbound messages to the dispatcher, delivers replies through the ledger, reports status,
+ * and restarts only the channel whose config changed on reload.
+ */
+export class ChannelManager {
+  readonly pairing: PairingStore;
+  readonly dedupe: InboundDedupeCache;
+  readonly deliveryLedger: DeliveryLedger;
+  readonly delivery: ReplyDelivery;
+  readonly dispatcher: InboundDispatcher;
+  private readonly accounts = new Map<string, ManagedAccount>();
+  private readonly routes = new Map<string, ChannelHttpRoute>();
+  private stopped = false;
+
+  constructor(private readonly deps: ChannelManagerDeps) {
+    const dir = path.join(deps.stateDir, "channels");
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    this.pairing = new PairingStore(deps.stateDir);
+    this.dedupe = InboundDedupeCache.open(path.join(dir, "inbound-dedupe.jsonl"));
+    this.deliveryLedger = DeliveryLedger.open(path.join(dir, "delivery-ledger.jsonl"));
+    this.delivery = new ReplyDelivery({
+      ledger: this.deliveryLedger,
+      logger: deps.logger,
+      account: (channel, accountId) => {
+        const running = this.accounts.get(key(channel, accountId));
+        return running?.started ? { account: running.account, limits: running.limits } : undefined;
+      },
+    });
+    this.dispatcher = new InboundDispatcher({
+      config: deps.config, conversations: deps.conversations, store: deps.store, dedupe: this.dedupe, pairing: this.pairing,
+      delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand,
+    });
+  }
+
+  /** True when any channel block is present: the gateway then builds this manager at all. */
+  static anyConfigured(config: OpenClawConfig): boolean {
+    return CHANNEL_IDS.some((c) => config.channels?.[c] !== undefined);
+  }
+
+  async start(): Promise<void> {
+    const config = this.deps.config();
+    const all = CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel));
+    await Promise.all(all.map((account) => this.startAccount(account)));
+    await this.recoverDeliveries();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all([...this.accounts.values()].map((a) => this.stopAccount(a)));
+    await this.delivery.close();
+    this.dedupe.close();
+    this.deliveryLedger.close();
+  }
+
+  /** Hot reload: restart only the accounts whose config changed; start new ones, stop removed ones. */
+  async applyConfig(config: OpenClawConfig): Promise<void> {
+    const wanted = new Map(CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel)).map((a) => [key(a.channel, a.accountId), a]));
+    for (const [id, current] of this.accounts) {
+      const next = wanted.get(id);
+      if (next && JSON.stringify(next.config) === current.fingerprint && next.enabled === current.enabled) {
+        wanted.delete(id);
+        continue;
+      }
+      this.deps.logger.info({ channel: current.channel, accountId: current.accountId }, "channel config changed; restarting the account");
+      await this.stopAccount(current);
+      this.accounts.delete(id);
+    }
+    await Promise.all([...wanted.values()].map((a) => this.startAccount(a)));
+  }
+
+  /** A route a plugin registered on the gateway port (Slack Events, Telegram webhook). */
+  httpRoute(method: string, urlPath: string): ChannelHttpRoute | undefined {
+    return this.routes.get(`${method.toUpperCase()} ${urlPath}`);
+  }
+
+  accountStatuses(): (ChannelAccountStatus & { channel: string; enabled: boolean; configured: boolean; dmPolicy: string; problems: string[] })[] {
+    return [...this.accounts.values()].map((a) => ({
+      ...a.status,
+      channel: a.channel,
+      enabled: a.enabled,
+      configured: a.configured,
+      dmPolicy: (a.config.dmPolicy as string | undefined) ?? "pairing",
+      problems: a.problems,
+    }));
+  }
+
+  /** Direct delivery without an agent run (`send`, `openclaw message send`, the `message` tool). */
+  async send(params: SendParams): Promise<{ runId: string; channel: string; accountId: string; chatId: string; messageIds: string[] }> {
+    const channel = this.pickChannel(params.channel);
+    const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
+    const running = this.accounts.get(key(channel, accountId));
+    if (!running?.started) throw new ChannelSendRefused(`channel ${channel} account ${accountId} is not running`);
+    const target = await running.account.resolveTarget(params.to);
+    const id = `send:${params.idempotencyKey}`;
+    const existing = this.deliveryLedger.get(id);
+    const entry = existing?.state === "delivered" ? existing : await this.delivery.deliverText(id, {
+      channel, accountId, chatId: target.chatId,
+      ...((params.threadId ?? target.threadId) ? { threadId: params.threadId ?? target.threadId } : {}),
+      ...(params.replyToId ? { replyToMessageId: params.replyToId } : {}),
+    }, params.message);
+    if (!entry || entry.state !== "delivered") throw new ChannelSendRefused(`delivery failed: ${entry?.lastError ?? "unknown error"}`);
+    return { runId: params.idempotencyKey, channel, accountId, chatId: target.chatId, messageIds: Object.values(entry.sent) };
+  }
+
+  listPairing(channel?: string, accountId?: string): PairingRequest[] {
+    return this.pairing.listPending(channel, accountId);
+  }
+
+  approvePairing(channel: string, code: string, accountId?: string): PairingRequest | null {
+    return this.pairing.approve(channel, code, accountId);
+  }
+
+  private pickChannel(requested?: string): ChannelId {
+    if (requested) {
+      const id = requested.toLowerCase();
+      if (!isChannelId(id)) throw new ChannelSendRefused(`unknown channel "${requested}" (expected one of: ${CHANNEL_IDS.join(", ")})`);
+      return id;
+    }
+    const running = [...new Set([...this.accounts.values()].filter((a) => a.started).map((a) => a.channel as ChannelId))];
+    if (running.length === 1) return running[0]!;
+    throw new ChannelSendRefused(running.length === 0 ? "no channel is running" : `several channels are running (${running.join(", ")}): pass channel`);
+  }
+
+  private async startAccount(spec: ChannelAccountConfig): Promise<void> {
+    const id = key(spec.channel, spec.accountId);
+    const status: ChannelAccountStatus = { accountId: spec.accountId, running: false, connected: false, reconnectAttempts: 0, lastConnectedAt: null, lastError: null };
+    let plugin: ChannelPlugin;
+    try {
+      plugin = await loadChannelPlugin(spec.channel);
+    } catch (err) {
+      status.lastError = `plugin failed to load: ${(err as Error).message}`;
+      this.accounts.set(id, this.placeholder(spec, status, [status.lastError]));
+      this.deps.logger.error({ channel: spec.channel, err: (err as Error).message }, "channel plugin failed to load");
+      return;
+    }
+    const problems = spec.enabled ? plugin.checkAccountConfig(spec.config, this.deps.env, spec.accountId) : [];
+    const limits = {
+      textChunkLimit: (spec.config.textChunkLimit as number | undefined) ?? plugin.defaultLimits.textChunkLimit,
+      maxLinesPerMessage: (spec.config.maxLinesPerMessage as number | undefined) ?? plugin.defaultLimits.maxLinesPerMessage,
+    };
+    if (!spec.enabled || problems.length > 0) {
+      if (problems.length) status.lastError = problems.join("; ");
+      this.accounts.set(id, { ...this.placeholder(spec, status, problems), limits });
+      if (problems.length) this.deps.logger.warn({ channel: spec.channel, accountId: spec.accountId, problems }, "channel account not started");
+      return;
+    }
+    const managed: ManagedAccount = {
+      channel: spec.channel, accountId: spec.accountId, config: spec.config, limits, status,
+      configured: true, enabled: true, problems: [], fingerprint: JSON.stringify(spec.config), started: false, routeKeys: [],
+      account: undefined as unknown as ManagedAccount["account"],
+    };
+    const stateDir = path.join(this.deps.stateDir, "channels", spec.channel, spec.accountId);
+    fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    const log = this.deps.logger.child({ channel: spec.channel, accountId: spec.accountId });
+    managed.account = plugin.createAccount({
+      accountId: spec.accountId,
+      config: spec.config,
+      stateDir,
+      logger: log,
+      onInbound: (envelope) => this.dispatcher.dispatch(managed, envelope),
+      registerHttpRoute: (route) => {
+        const routeKey = `${route.method} ${route.path}`;
+        this.routes.set(routeKey, route);
+        managed.routeKeys.push(routeKey);
+      },
+      reportStatus: (patch) => {
+        Object.assign(status, patch);
+        if (patch.connected) status.lastConnectedAt = Date.now();
+      },
+    }, this.deps.env);
+    this.accounts.set(id, managed);
+    try {
+      await managed.account.start();
+      managed.started = !this.stopped;
+      status.running = true;
+      log.info("channel account started");
+    } catch (err) {
+      status.lastError = (err as Error).message;
+      log.error({ err: status.lastError }, "channel account failed to start");
+    }
+  }
+
+  private placeholder(spec: ChannelAccountConfig, status: ChannelAccountStatus, problems: string[]): ManagedAccount {
+    return {
+      channel: spec.channel, accountId: spec.accountId, config: spec.config, status, limits: { textChunkLimit: 4000 },
+      configured: problems.length === 0, enabled: spec.enabled, problems, fingerprint: JSON.stringify(spec.config), started: false, routeKeys: [],
+      account: undefined as unknown as ManagedAccount["account"],
+    };
+  }
+
+  private async stopAccount(account: ManagedAccount): Promise<void> {
+    if (!account.started) return;
+    account.started = false;
+    account.status.running = false;
+    account.status.connected = false;
+    for (const routeKey of account.routeKeys.splice(0)) this.routes.delete(routeKey);
+    await account.account.stop().catch((err) => this.deps.logger.warn({ channel: account.channel, err: (err as Error).message }, "channel account did not stop cleanly"));
+  }
+
+  /** Replies owed from before a restart: send what was recorded, and answer what was accepted but never recorded. */
+  private async recoverDeliveries(): Promise<void> {
+    const resumed = await this.delivery.recover((entry) =>
+      recoverReply(entry.runId ? this.deps.ledger.get(entry.runId) : undefined, () => this.transcriptOf(entry.sessionKey)),
+    );
+    if (resumed > 0) this.deps.logger.info({ resumed }, "channel replies owed from before the restart are being delivered");
+  }
+
+  private transcriptOf(sessionKey: string | undefined): readonly TranscriptMessage[] {
+    if (!sessionKey) return [];
+    try {
+      return this.deps.conversations.history(sessionKey);
+    } catch {
+      return [];
+    }
+  }
+}
+
+
+function key(channel: string, accountId: string): string {
+  return `${channel}|${accountId}`;
+}

@@ -1,0 +1,46 @@
+import type { OpenClawConfig } from "../../config/index.js";
+
+export const CHANNEL_IDS = ["telegram", "discord", "slack"] as const;
+export type ChannelId = (typeof CHANNEL_IDS)[number];
+
+export interface ChannelAccountConfig {
+  channel: ChannelId;
+  accountId: string;
+  enabled: boolean;
+  /** The channel block's keys overlaid with the account block's. */
+  config: Record<string, unknown>;
+}
+
+/**
+ * The accounts a channel block describes. Without `accounts`, the block itself is the one
+ * `default` account; with it, each entry is an account whose keys override the block's
+ * (so shared settings such as `dmPolicy` are written once). A block is enabled unless
+ * `enabled: false` says otherwise, at channel or account level.
+ */
+export function resolveChannelAccounts(config: OpenClawConfig, channel: ChannelId): ChannelAccountConfig[] {
+  const block = config.channels?.[channel] as (Record<string, unknown> & { accounts?: Record<string, Record<string, unknown>> }) | undefined;
+  if (!block) return [];
+  const { accounts, defaultAccount: _defaultAccount, ...shared } = block;
+  const channelEnabled = shared.enabled !== false;
+  if (!accounts || Object.keys(accounts).length === 0) {
+    return [{ channel, accountId: "default", enabled: channelEnabled, config: shared }];
+  }
+  return Object.entries(accounts).map(([accountId, own]) => ({
+    channel,
+    accountId: accountId.toLowerCase(),
+    enabled: channelEnabled && own.enabled !== false,
+    config: { ...shared, ...own },
+  }));
+}
+
+/** `channels.<c>.defaultAccount`, else `default` when it exists, else the first account. */
+export function defaultAccountId(config: OpenClawConfig, channel: ChannelId): string | undefined {
+  const accounts = resolveChannelAccounts(config, channel);
+  const named = (config.channels?.[channel] as { defaultAccount?: string } | undefined)?.defaultAccount?.toLowerCase();
+  if (named && accounts.some((a) => a.accountId === named)) return named;
+  return accounts.find((a) => a.accountId === "default")?.accountId ?? accounts[0]?.accountId;
+}
+
+export function isChannelId(value: string): value is ChannelId {
+  return (CHANNEL_IDS as readonly string[]).includes(value);
+}

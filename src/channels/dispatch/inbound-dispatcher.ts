@@ -1,0 +1,226 @@
+import { randomUUID } from "node:crypto";
+import type { OpenClawConfig } from "../../config/index.js";
+import type { Logger } from "../../infra/logger.js";
+import { defaultAgentId } from "../../agents/agent-config.js";
+import type { ConversationService } from "../../gateway/conversations/conversation-service.js";
+import type { SessionStore } from "../../sessions/store/index.js";
+import { buildChannelSessionKey, type DmScope } from "../../sessions/keys/index.js";
+import { decideAccess, wasMentioned } from "../access/access-policy.js";
+import { allowListMatches, isOwner } from "../access/allow-list.js";
+import type { PairingStore } from "../access/pairing-store.js";
+import { parseControlCommand } from "../commands/control-commands.js";
+import { buildInboundDedupeKey } from "../inbound/dedupe-key.js";
+import type { InboundDedupeCache } from "../inbound/dedupe-cache.js";
+import { finalizeInboundContext, type MsgContext } from "../inbound/msg-context.js";
+import type { DeliveryTarget } from "../outbound/delivery-ledger.js";
+import type { ReplyDelivery } from "../outbound/reply-delivery.js";
+import { startTypingLoop } from "../outbound/typing-loop.js";
+import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.js";
+import type { ChannelEnvelope } from "../types.js";
+import { runControlCommand, type CommandDeps } from "./run-control-command.js";
+import { replyForRun } from "./run-reply.js";
+import type { RunningAccount } from "./running-account.js";
+import { InboundDebouncer } from "./inbound-debouncer.js";
+
+export interface InboundDispatchDeps {
+  config(): OpenClawConfig;
+  conversations: ConversationService;
+  store: SessionStore;
+  dedupe: InboundDedupeCache;
+  pairing: PairingStore;
+  delivery: ReplyDelivery;
+  logger: Logger;
+  /** `/subagents …` when the sub-agent registry is present. */
+  subagentsCommand?: CommandDeps["subagentsCommand"];
+}
+
+/** What the rest of the pipeline needs to know about one accepted message. */
+interface Routed {
+  running: RunningAccount;
+  envelope: ChannelEnvelope;
+  ctx: MsgContext;
+  agentId: string;
+  dedupeKey: string | null;
+  target: DeliveryTarget;
+  senderIsOwner: boolean;
+}
+
+/**
+ * The inbound pipeline (seed 002): adapter envelope → access (pairing, allowlists, mention
+ * gating) → route to an agent and session → `finalizeInboundContext` → dedupe → commands →
+ * the conversation lane → the reply back to the same chat through the delivery ledger.
+ * `dispatch` resolves once the message is safely recorded, so adapters may then commit their
+ * platform offset; the reply is delivered later, when the run ends.
+ */
+export class InboundDispatcher {
+  private readonly queueModes = new Map<string, "steer" | "followup" | "collect" | "interrupt">();
+  private readonly debouncer: InboundDebouncer<Routed>;
+
+  constructor(private readonly deps: InboundDispatchDeps) {
+    this.debouncer = new InboundDebouncer<Routed>((batch) => this.submitToAgent(batch));
+  }
+
+  async dispatch(running: RunningAccount, envelope: ChannelEnvelope): Promise<void> {
+    const { channel, accountId, config: account } = running;
+    const log = this.deps.logger;
+    if (envelope.senderIsBot && account.allowBots !== true) return;
+    if (running.status.botId && envelope.senderId === running.status.botId) return;
+
+    const access = decideAccess({ channel, account, envelope, pairedSenders: envelope.chatType === "direct" ? this.deps.pairing.approvedSenders(channel, accountId) : [] });
+    if (access.decision === "drop") {
+      log.debug({ channel, accountId, chatId: envelope.chatId, senderId: envelope.senderId, reason: access.reason }, "inbound message ignored");
+      return;
+    }
+    if (access.decision === "pair") return this.offerPairing(running, envelope);
+
+    const config = this.deps.config();
+    const mentioned = envelope.chatType === "direct" || wasMentioned(envelope, (account.mentionPatterns as string[] | undefined) ?? config.messages?.groupChat?.mentionPatterns);
+    if (access.requireMention && !mentioned) {
+      log.debug({ channel, chatId: envelope.chatId }, "group message without a mention ignored (requireMention)");
+      return;
+    }
+
+    const routed = this.route(running, envelope, access.entry?.agentId, mentioned);
+    if (routed.dedupeKey && !this.deps.dedupe.claim(routed.dedupeKey)) {
+      // Claimed before a crash but maybe never accepted: only the conversation ledger knows.
+      if (!this.isAgentBound(routed) || this.deps.conversations.hasAccepted(routed.dedupeKey)) {
+        log.debug({ channel, dedupeKey: routed.dedupeKey }, "duplicate inbound message dropped");
+        return;
+      }
+    }
+
+    const command = parseControlCommand(routed.ctx.BodyForCommands);
+    if (command && config.commands?.text !== false) {
+      const reply = await runControlCommand(command, routed.ctx, {
+        conversations: this.deps.conversations,
+        store: this.deps.store,
+        queueModes: this.queueModes,
+        isOwner: routed.senderIsOwner,
+        subagentsCommand: this.deps.subagentsCommand,
+        idempotencyKey: routed.dedupeKey ?? `${channel}:${randomUUID()}`,
+      });
+      await this.deps.dedupe.whenDurable();
+      if (reply) await this.deps.delivery.deliverText(`cmd:${routed.dedupeKey ?? randomUUID()}`, routed.target, reply);
+      return;
+    }
+
+    const debounceMs = config.messages?.inbound?.debounceMs ?? 0;
+    if (debounceMs > 0) return this.debouncer.add(`${routed.ctx.SessionKey}|${routed.ctx.SenderId}`, routed, debounceMs);
+    return this.submitToAgent([routed]);
+  }
+
+  /** An unknown DM sender under `dmPolicy: pairing`: one code, one reply, never the agent. */
+  private async offerPairing(running: RunningAccount, envelope: ChannelEnvelope): Promise<void> {
+    const { channel, accountId } = running;
+    const outcome = this.deps.pairing.request(channel, accountId, envelope.senderId, { senderName: envelope.senderName });
+    if (outcome.status !== "created") {
+      this.deps.logger.info({ channel, accountId, senderId: envelope.senderId, status: outcome.status }, "pairing request not re-sent");
+      return;
+    }
+    const { code } = outcome.request;
+    this.deps.logger.info({ channel, accountId, senderId: envelope.senderId, code }, "pairing requested");
+    const text = [
+      "OpenClaw: access not configured.",
+      "",
+      running.account.describeSender(envelope.senderId),
+      "",
+      `Pairing code: ${code}`,
+      "",
+      "Ask the bot owner to approve with:",
+      `openclaw pairing approve ${channel} ${code}`,
+    ].join("\n");
+    await this.deps.delivery.deliverText(`pairing:${channel}:${accountId}:${code}`, { channel, accountId, chatId: envelope.chatId }, text);
+  }
+
+  private route(running: RunningAccount, envelope: ChannelEnvelope, entryAgentId: string | undefined, mentioned: boolean): Routed {
+    const config = this.deps.config();
+    const { channel, accountId } = running;
+    // A Discord thread is its own channel (chatId = threadId): its session hangs off the parent
+    // channel's key (`…:channel:<parent>:thread:<thread>`), as Slack and Telegram threads do.
+    const threadId = envelope.threadId && (envelope.threadId !== envelope.chatId || envelope.parentChatId) ? envelope.threadId : undefined;
+    const peerId = envelope.chatType === "direct" ? envelope.senderId : (envelope.parentChatId ?? envelope.chatId);
+    const routeAgent = resolveAgentRoute(config.bindings as Binding[] | undefined, {
+      channel, accountId, chatType: envelope.chatType, peerId, parentPeerId: envelope.parentChatId,
+      guildId: envelope.guildId, teamId: envelope.teamId, memberRoleIds: envelope.memberRoleIds,
+    }, defaultAgentId(config));
+    const agentId = (routeAgent.matchedBy === "default" && entryAgentId ? entryAgentId : routeAgent.agentId).toLowerCase();
+    const sessionKey = buildChannelSessionKey({
+      agentId, channel, accountId, chatType: envelope.chatType, peerId, threadId,
+      dmScope: (config.session.dmScope ?? "main") as DmScope,
+      mainKey: config.session.mainKey,
+    });
+    const ownerList = config.commands?.ownerAllowFrom;
+    const dmAllow = ((running.config.allowFrom as string[] | undefined) ?? []).filter((e) => e.trim() !== "*");
+    // With no owner list, the DM allowlist the user wrote names the owner(s).
+    const senderIsOwner = ownerList?.length ? isOwner(ownerList, channel, envelope.senderId) : allowListMatches(channel, dmAllow, envelope.senderId, envelope.senderUsername);
+    const ctx = finalizeInboundContext({
+      channel, accountId, envelope, sessionKey, wasMentioned: mentioned, commandAuthorized: senderIsOwner,
+      botUsername: running.status.botUsername, botId: running.status.botId,
+    });
+    const replyToMode = (running.config.replyToMode as string | undefined) ?? "off";
+    const target: DeliveryTarget = {
+      channel, accountId, chatId: envelope.chatId,
+      ...(envelope.threadId ? { threadId: envelope.threadId } : {}),
+      ...(replyToMode !== "off" ? { replyToMessageId: envelope.messageId } : {}),
+    };
+    return { running, envelope, ctx, agentId, dedupeKey: buildInboundDedupeKey(ctx), target, senderIsOwner };
+  }
+
+  private isAgentBound(routed: Routed): boolean {
+    return !parseControlCommand(routed.ctx.BodyForCommands);
+  }
+
+  /** One turn for one message, or for a debounced burst from one sender (the last message's key names the run). */
+  private async submitToAgent(batch: Routed[]): Promise<void> {
+    const last = batch[batch.length - 1]!;
+    const { ctx, running } = last;
+    const runId = last.dedupeKey ?? `${running.channel}:${running.accountId}:${randomUUID()}`;
+    const text = batch.map((r) => agentText(r.ctx)).join("\n");
+    await this.deps.delivery.expect(runId, last.target, { sessionKey: ctx.SessionKey, runId });
+    const outcome = await this.deps.conversations.submit({
+      message: text,
+      idempotencyKey: runId,
+      sessionKey: ctx.SessionKey,
+      agentId: last.agentId,
+      method: "channel",
+      senderIsOwner: batch.every((r) => r.senderIsOwner),
+      queueMode: this.queueModes.get(ctx.SessionKey),
+      origin: {
+        channel: running.channel, accountId: running.accountId, chatType: ctx.ChatType, to: ctx.OriginatingTo,
+        threadId: ctx.MessageThreadId, senderId: ctx.SenderId, senderName: ctx.SenderName,
+      },
+    });
+    await this.deps.dedupe.whenDurable();
+    switch (outcome.kind) {
+      case "accepted": {
+        const interval = ((running.config.typingIntervalSeconds as number | undefined) ?? 6) * 1000;
+        const stopTyping = startTypingLoop(running.account, { chatId: last.target.chatId, threadId: last.target.threadId }, interval);
+        void outcome.run.done.then((record) => {
+          stopTyping();
+          const reply = replyForRun(record);
+          if ("suppress" in reply) this.deps.delivery.suppress(runId, reply.suppress);
+          else void this.deps.delivery.deliverReply(runId, reply.text, reply.turnId);
+        });
+        return;
+      }
+      case "duplicate":
+        // The first delivery (or the restart recovery) answers it.
+        return;
+      case "rejected":
+        await this.deps.delivery.deliverReply(runId, `⚠️ ${outcome.notice}`);
+        return;
+      case "command":
+        await this.deps.delivery.deliverReply(runId, outcome.command === "stop" ? (outcome.aborted?.length ? "⏹ Stopped." : "Nothing is running.") : "✅ New session started.");
+        return;
+    }
+  }
+}
+
+/** What the agent reads: in groups it must know who is speaking, and a quoted message is context. */
+function agentText(ctx: MsgContext): string {
+  const who = ctx.SenderName ?? (ctx.SenderUsername ? `@${ctx.SenderUsername}` : ctx.SenderId);
+  const body = ctx.ChatType === "direct" ? ctx.BodyForAgent : `[${who}] ${ctx.BodyForAgent}`;
+  if (!ctx.ReplyToBody) return body;
+  const quoted = ctx.ReplyToBody.length > 500 ? `${ctx.ReplyToBody.slice(0, 500)}…` : ctx.ReplyToBody;
+  return `${body}\n\n(in reply to: "${quoted}")`;
+}

@@ -1,0 +1,65 @@
+import type { ConversationService } from "../../gateway/conversations/conversation-service.js";
+import type { SessionStore } from "../../sessions/store/index.js";
+import { helpText, QUEUE_MODES, type ChatQueueMode, type CommandSpec, type ParsedCommand } from "../commands/control-commands.js";
+import type { MsgContext } from "../inbound/msg-context.js";
+
+export interface CommandDeps {
+  conversations: ConversationService;
+  store: SessionStore;
+  /** Per-session `/queue` choices (not persisted, like OpenClaw's session toggles). */
+  queueModes: Map<string, ChatQueueMode>;
+  isOwner: boolean;
+  idempotencyKey: string;
+  subagentsCommand?: (sessionKey: string, args: string) => Promise<string>;
+}
+
+/** Run one control command; the returned text is the reply (empty: say nothing). */
+export async function runControlCommand(command: ParsedCommand & { spec: CommandSpec }, ctx: MsgContext, deps: CommandDeps): Promise<string> {
+  if (command.spec.ownerOnly && !deps.isOwner) return `/${command.name} is for the bot owner only (commands.ownerAllowFrom).`;
+  const sessionKey = ctx.SessionKey;
+  switch (command.name) {
+    case "stop": {
+      const stopped = deps.conversations.abort(sessionKey);
+      return stopped.length > 0 ? "⏹ Stopped." : "Nothing is running.";
+    }
+    case "new":
+    case "reset": {
+      await deps.conversations.submit({ message: "/reset", idempotencyKey: deps.idempotencyKey, sessionKey, method: "channel", senderIsOwner: deps.isOwner });
+      return "✅ New session started.";
+    }
+    case "status":
+      return statusText(ctx, deps);
+    case "help":
+      return helpText();
+    case "whoami":
+      return [
+        `Channel: ${ctx.Provider} (account ${ctx.AccountId})`,
+        `Your id: ${ctx.SenderId}${ctx.SenderUsername ? ` (@${ctx.SenderUsername})` : ""}`,
+        `Chat: ${ctx.OriginatingTo} (${ctx.ChatType})${ctx.MessageThreadId ? `, thread ${ctx.MessageThreadId}` : ""}`,
+        `Owner: ${deps.isOwner ? "yes" : "no"}`,
+        `Session: ${sessionKey}`,
+      ].join("\n");
+    case "queue": {
+      const mode = command.args.toLowerCase();
+      if (!mode) return `Queue mode: ${deps.queueModes.get(sessionKey) ?? "default"}. Choose one of: ${QUEUE_MODES.join(", ")}.`;
+      if (!(QUEUE_MODES as readonly string[]).includes(mode)) return `Unknown queue mode "${command.args}". Choose one of: ${QUEUE_MODES.join(", ")}.`;
+      deps.queueModes.set(sessionKey, mode as ChatQueueMode);
+      return `Queue mode for this session: ${mode}.`;
+    }
+    case "subagents":
+      return deps.subagentsCommand ? deps.subagentsCommand(sessionKey, command.args) : "Sub-agents are not available on this gateway.";
+    default:
+      return "";
+  }
+}
+
+function statusText(ctx: MsgContext, deps: CommandDeps): string {
+  const entry = deps.store.get(ctx.SessionKey);
+  const running = deps.conversations.isActive(ctx.SessionKey);
+  return [
+    `Session: ${ctx.SessionKey}`,
+    `Model: ${entry?.model ?? "default"}`,
+    `Messages: ${entry?.messageCount ?? 0} · tokens in ${entry?.inputTokens ?? 0} / out ${entry?.outputTokens ?? 0}`,
+    `Run: ${running ? "active" : "idle"} · queue ${deps.queueModes.get(ctx.SessionKey) ?? "default"}`,
+  ].join("\n");
+}

@@ -1,0 +1,26 @@
+import type { RunRecord } from "../../gateway/conversations/run-registry.js";
+
+export type RunReply = { text: string; turnId?: string } | { suppress: string };
+
+/**
+ * What a finished run says back to the chat. Silence (NO_REPLY, an empty answer, a run the
+ * user stopped) is not delivered; a failure is, in words the user can act on — OpenClaw's
+ * `errorPolicy: always`, so a chat never just goes quiet.
+ */
+export function replyForRun(record: RunRecord): RunReply {
+  const turnId = record.result?.runId;
+  switch (record.status) {
+    case "ok": {
+      const text = (record.result?.payloads ?? []).map((p) => p.text).filter((t) => t.trim()).join("\n\n");
+      return text ? { text, turnId } : { suppress: "no reply (NO_REPLY or empty)" };
+    }
+    case "aborted":
+      return { suppress: "run aborted" };
+    case "timeout":
+      return { text: "⚠️ The reply took too long and was stopped. Send your message again, or /new to start over.", turnId };
+    default: {
+      const reason = record.result?.error?.message ?? "the agent failed";
+      return { text: `⚠️ ${reason}`, turnId };
+    }
+  }
+}

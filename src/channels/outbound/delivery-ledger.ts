@@ -1,0 +1,301 @@
+import { JsonLinesLog } from "../../infra/json-lines-log.js";
+
+export interface DeliveryTarget {
+  channel: string;
+  accountId: string;
+  chatId: string;
+  threadId?: string;
+  replyToMessageId?: string;
+}
+
+export type DeliveryState = "awaiting-reply" | "pending" | "delivered" | "failed" | "suppressed";
+
+export interface DeliveryEntry {
+  /** Caller-chosen and unique (the runId, or `send:<idempotencyKey>`). */
+  id: string;
+  target: DeliveryTarget;
+  sessionKey?: string;
+  runId?: string;
+  createdAt: number;
+  /** The reply text chunks, once known. */
+  chunks?: string[];
+  /** Chunk index → platform message id. */
+  sent: Record<number, string>;
+  /** Failed attempts (rate-limit waits are not attempts). */
+  attempts: number;
+  lastError?: string;
+  state: DeliveryState;
+  /** Why the entry finished as it did, when `finish` was given a reason (a suppression, a permanent refusal). */
+  reason?: string;
+}
+
+export interface DeliveryLedgerOptions {
+  now?: () => number;
+  /** An unfinished entry older than this is not retried after a restart (default 24 h): a day-old reply is noise. */
+  freshnessMs?: number;
+  /** Failed attempts before an entry is given up as `failed` (default 3). */
+  maxAttempts?: number;
+}
+
+export const DEFAULT_DELIVERY_FRESHNESS_MS = 24 * 60 * 60_000;
+export const DEFAULT_DELIVERY_MAX_ATTEMPTS = 3;
+const MAX_ERROR_CHARS = 500;
+/** The file is compacted once it holds this many times the entries owed at the last compaction… */
+const COMPACT_FACTOR = 4;
+/** …but never for fewer lines than this. */
+const MIN_COMPACT_LINES = 1_000;
+
+/** One line per change; `entry` lines hold a whole entry (written by compaction). */
+type LedgerLine =
+  | { op: "expect"; id: string; target: DeliveryTarget; sessionKey?: string; runId?: string; at: number }
+  | { op: "reply"; id: string; chunks: string[] }
+  | { op: "sent"; id: string; index: number; messageId: string }
+  | { op: "attempt"; id: string; error: string; failed?: true }
+  | { op: "finish"; id: string; state: FinalState; reason?: string }
+  | ({ op: "entry" } & DeliveryEntry);
+
+type FinalState = "delivered" | "failed" | "suppressed";
+
+/**
+ * The outbound half of "never lose, never double a reply". Every reply to a channel is recorded
+ * before it is sent (`expect` when the run is accepted, `recordReply` with its chunks) and each
+ * chunk is marked once the platform returned its message id. After a crash, `unfinished()` lists
+ * what is still owed and which chunks already went out, so a resend skips them.
+ *
+ * Changes are appended to a JSON-lines file before the call returns; a caller that must not
+ * send before the record is safe awaits `whenDurable()`. Opening the file compacts it: finished
+ * and stale entries are dropped, so a finished entry is remembered until the next compaction.
+ */
+export class DeliveryLedger {
+  /** Insertion order is creation order. */
+  private readonly entries: Map<string, DeliveryEntry>;
+  private readonly log: JsonLinesLog;
+  private readonly now: () => number;
+  private readonly freshnessMs: number;
+  private readonly maxAttempts: number;
+  /** Compact once the file holds more lines than this: a multiple of what was owed at the last compaction. */
+  private compactAtLines = 0;
+
+  static open(file: string, options: DeliveryLedgerOptions = {}): DeliveryLedger {
+    return new DeliveryLedger(file, options);
+  }
+
+  private constructor(file: string, options: DeliveryLedgerOptions) {
+    this.now = options.now ?? Date.now;
+    this.freshnessMs = options.freshnessMs ?? DEFAULT_DELIVERY_FRESHNESS_MS;
+    this.maxAttempts = options.maxAttempts ?? DEFAULT_DELIVERY_MAX_ATTEMPTS;
+    this.entries = replay(JsonLinesLog.read(file).values);
+    this.log = new JsonLinesLog(file);
+    // Also drops a torn last line before anything is appended behind it.
+    this.compact();
+  }
+
+  /** A run was accepted whose answer must go to `target` (before the model runs). Idempotent per id. */
+  expect(id: string, target: DeliveryTarget, meta: { sessionKey?: string; runId?: string } = {}): DeliveryEntry {
+    assertId(id);
+    const existing = this.entries.get(id);
+    if (existing) return copy(existing);
+    const entry: DeliveryEntry = { id, target: checkTarget(target), createdAt: this.now(), sent: {}, attempts: 0, state: "awaiting-reply" };
+    if (meta.sessionKey !== undefined) entry.sessionKey = meta.sessionKey;
+    if (meta.runId !== undefined) entry.runId = meta.runId;
+    this.log.append({ op: "expect", id, target: entry.target, sessionKey: entry.sessionKey, runId: entry.runId, at: entry.createdAt } satisfies LedgerLine);
+    this.entries.set(id, entry);
+    this.compactIfBloated();
+    return copy(entry);
+  }
+
+  /**
+   * The reply is known: record its chunks (state `pending`). The first chunks recorded are kept,
+   * so a retried turn can never change what a half-sent reply continues with.
+   */
+  recordReply(id: string, chunks: string[]): DeliveryEntry {
+    const entry = this.require(id);
+    if (!Array.isArray(chunks) || chunks.length === 0 || chunks.some((c) => typeof c !== "string")) {
+      throw new TypeError(`recordReply(${JSON.stringify(id)}): chunks must be a non-empty array of strings (a silent reply is finish(id, "suppressed"))`);
+    }
+    if (entry.chunks || isFinal(entry.state)) return copy(entry);
+    this.log.append({ op: "reply", id, chunks } satisfies LedgerLine);
+    entry.chunks = [...chunks];
+    entry.state = "pending";
+    this.compactIfBloated();
+    return copy(entry);
+  }
+
+  /** Chunk `index` was posted as `platformMessageId`. Marking a chunk twice keeps the first id. */
+  markSent(id: string, index: number, platformMessageId: string): void {
+    const entry = this.require(id);
+    if (!entry.chunks) throw new Error(`markSent(${JSON.stringify(id)}): no reply recorded yet`);
+    if (!Number.isInteger(index) || index < 0 || index >= entry.chunks.length) {
+      throw new RangeError(`markSent(${JSON.stringify(id)}): chunk index ${index} is outside 0..${entry.chunks.length - 1}`);
+    }
+    if (typeof platformMessageId !== "string") throw new TypeError("platformMessageId must be a string");
+    if (entry.sent[index] !== undefined) return;
+    this.log.append({ op: "sent", id, index, messageId: platformMessageId } satisfies LedgerLine);
+    entry.sent[index] = platformMessageId;
+    this.compactIfBloated();
+  }
+
+  /** One delivery attempt failed; the entry becomes `failed` once attempts reach `maxAttempts`. */
+  markAttemptFailed(id: string, error: string): DeliveryEntry {
+    const entry = this.require(id);
+    if (isFinal(entry.state)) return copy(entry);
+    const bounded = boundError(error);
+    const failed = entry.attempts + 1 >= this.maxAttempts;
+    this.log.append({ op: "attempt", id, error: bounded, ...(failed ? { failed: true as const } : {}) } satisfies LedgerLine);
+    applyAttempt(entry, bounded, failed);
+    const result = copy(entry);
+    this.compactIfBloated();
+    return result;
+  }
+
+  /** The entry is done. The first final state wins; later calls change nothing. */
+  finish(id: string, state: FinalState, reason?: string): void {
+    const entry = this.require(id);
+    if (!isFinal(state)) throw new TypeError(`finish(${JSON.stringify(id)}): state must be delivered, failed or suppressed, got ${JSON.stringify(state)}`);
+    if (isFinal(entry.state)) return;
+    const bounded = reason === undefined ? undefined : boundError(reason);
+    this.log.append({ op: "finish", id, state, ...(bounded !== undefined ? { reason: bounded } : {}) } satisfies LedgerLine);
+    entry.state = state;
+    if (bounded !== undefined) entry.reason = bounded;
+    this.compactIfBloated();
+  }
+
+  get(id: string): DeliveryEntry | undefined {
+    const entry = this.entries.get(id);
+    return entry ? copy(entry) : undefined;
+  }
+
+  /** Entries still owed after a restart: awaiting a reply or pending, fresh, and not out of attempts. Oldest first. */
+  unfinished(): DeliveryEntry[] {
+    return [...this.entries.values()]
+      .filter((entry) => this.isOwed(entry))
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map(copy);
+  }
+
+  /** Resolves once every change made so far is fsynced. */
+  whenDurable(): Promise<void> {
+    return this.log.whenDurable();
+  }
+
+  close(): void {
+    this.log.close();
+  }
+
+  /**
+   * Called after a change is both on file and in memory, so a rewrite includes it. Finished
+   * entries stay in memory until then, which bounds both the file and the map.
+   */
+  private compactIfBloated(): void {
+    if (this.log.lineCount > this.compactAtLines) this.compact();
+  }
+
+  /** Keeps only entries still owed, in memory and on disk. */
+  private compact(): void {
+    for (const [id, entry] of this.entries) if (!this.isOwed(entry)) this.entries.delete(id);
+    this.log.rewrite(Array.from(this.entries.values(), (entry): LedgerLine => ({ op: "entry", ...entry })));
+    this.compactAtLines = COMPACT_FACTOR * Math.max(this.entries.size, MIN_COMPACT_LINES);
+  }
+
+  private isOwed(entry: DeliveryEntry): boolean {
+    return (
+      (entry.state === "awaiting-reply" || entry.state === "pending") &&
+      this.now() - entry.createdAt <= this.freshnessMs &&
+      entry.attempts < this.maxAttempts
+    );
+  }
+
+  private require(id: string): DeliveryEntry {
+    assertId(id);
+    const entry = this.entries.get(id);
+    if (!entry) throw new Error(`no delivery entry ${JSON.stringify(id)} (expect() it first)`);
+    return entry;
+  }
+}
+
+function replay(values: unknown[]): Map<string, DeliveryEntry> {
+  const entries = new Map<string, DeliveryEntry>();
+  for (const value of values) {
+    const line = value as LedgerLine;
+    if (typeof line !== "object" || line === null || typeof line.id !== "string") continue;
+    if (line.op === "entry") {
+      const { op: _op, ...entry } = line;
+      if (isEntryShaped(entry)) entries.set(entry.id, entry);
+      continue;
+    }
+    if (line.op === "expect") {
+      if (!entries.has(line.id) && typeof line.at === "number" && isTargetShaped(line.target)) {
+        const entry: DeliveryEntry = { id: line.id, target: line.target, createdAt: line.at, sent: {}, attempts: 0, state: "awaiting-reply" };
+        if (typeof line.sessionKey === "string") entry.sessionKey = line.sessionKey;
+        if (typeof line.runId === "string") entry.runId = line.runId;
+        entries.set(line.id, entry);
+      }
+      continue;
+    }
+    const entry = entries.get(line.id);
+    if (!entry) continue;
+    if (line.op === "reply" && Array.isArray(line.chunks) && !entry.chunks) {
+      entry.chunks = line.chunks;
+      if (!isFinal(entry.state)) entry.state = "pending";
+    } else if (line.op === "sent" && Number.isInteger(line.index) && typeof line.messageId === "string") {
+      entry.sent[line.index] ??= line.messageId;
+    } else if (line.op === "attempt" && typeof line.error === "string") {
+      applyAttempt(entry, line.error, line.failed === true);
+    } else if (line.op === "finish" && isFinal(line.state) && !isFinal(entry.state)) {
+      entry.state = line.state;
+      if (typeof line.reason === "string") entry.reason = line.reason;
+    }
+  }
+  return entries;
+}
+
+function applyAttempt(entry: DeliveryEntry, error: string, failed: boolean): void {
+  entry.attempts += 1;
+  entry.lastError = error;
+  if (failed && !isFinal(entry.state)) {
+    entry.state = "failed";
+    entry.reason = `gave up after ${entry.attempts} failed attempts`;
+  }
+}
+
+function isFinal(state: DeliveryState): state is FinalState {
+  return state === "delivered" || state === "failed" || state === "suppressed";
+}
+
+function isTargetShaped(target: unknown): target is DeliveryTarget {
+  const t = target as Partial<Record<keyof DeliveryTarget, unknown>> | null;
+  return typeof t === "object" && t !== null && typeof t.channel === "string" && typeof t.accountId === "string" && typeof t.chatId === "string";
+}
+
+function isEntryShaped(entry: Partial<DeliveryEntry>): entry is DeliveryEntry {
+  return (
+    typeof entry.id === "string" &&
+    isTargetShaped(entry.target) &&
+    typeof entry.createdAt === "number" &&
+    typeof entry.attempts === "number" &&
+    typeof entry.sent === "object" &&
+    entry.sent !== null &&
+    typeof entry.state === "string"
+  );
+}
+
+function checkTarget(target: DeliveryTarget): DeliveryTarget {
+  if (!isTargetShaped(target)) throw new TypeError("delivery target needs string channel, accountId and chatId");
+  const out: DeliveryTarget = { channel: target.channel, accountId: target.accountId, chatId: target.chatId };
+  if (target.threadId !== undefined) out.threadId = String(target.threadId);
+  if (target.replyToMessageId !== undefined) out.replyToMessageId = String(target.replyToMessageId);
+  return out;
+}
+
+function assertId(id: string): void {
+  if (typeof id !== "string" || id.length === 0) throw new TypeError("delivery id must be a non-empty string");
+}
+
+function boundError(error: string): string {
+  const text = String(error);
+  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS - 1)}…` : text;
+}
+
+function copy(entry: DeliveryEntry): DeliveryEntry {
+  return structuredClone(entry);
+}

@@ -1,0 +1,167 @@
+import type { Logger } from "../../infra/logger.js";
+import type { ChannelAccount, ChannelLimits } from "../types.js";
+import { chunkText } from "./chunk-text.js";
+import type { DeliveryEntry, DeliveryLedger, DeliveryTarget } from "./delivery-ledger.js";
+import { DEFAULT_RETRY_POLICY, sendWithRetry, type RetryPolicy } from "./send-with-retry.js";
+
+export interface ReplyDeliveryDeps {
+  ledger: DeliveryLedger;
+  logger: Logger;
+  /** The running account for a target, with its effective limits; undefined while it is down. */
+  account(channel: string, accountId: string): { account: ChannelAccount; limits: ChannelLimits } | undefined;
+  retry?: RetryPolicy;
+  /** Wait before a failed delivery is tried again (multiplied by the attempts so far). */
+  redeliverAfterMs?: number;
+}
+
+/** How long a merged turn remembers which chats it already answered. */
+const MERGED_MEMORY_MS = 10 * 60_000;
+
+/**
+ * Outbound replies with the ledger's guarantee: recorded before they are sent, marked after,
+ * retried after a crash, never sent twice. Replies to one chat go out one after another, so the
+ * chunks of two replies never interleave.
+ */
+export class ReplyDelivery {
+  private readonly chains = new Map<string, Promise<void>>();
+  /** turn (primary run id) → chats it was delivered to: a merged turn answers each chat once. */
+  private readonly answered = new Map<string, { targets: Set<string>; at: number }>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly deps: ReplyDeliveryDeps) {}
+
+  /** A run was accepted whose answer belongs to `target`: remember it before the model runs. */
+  expect(id: string, target: DeliveryTarget, meta: { sessionKey?: string; runId?: string }): Promise<void> {
+    this.deps.ledger.expect(id, target, meta);
+    return this.deps.ledger.whenDurable();
+  }
+
+  /**
+   * The reply for an expected entry is known. `turnId` names the turn that produced it: when
+   * several accepted messages were answered by one merged turn, each chat gets it once.
+   */
+  async deliverReply(id: string, text: string, turnId?: string): Promise<void> {
+    const entry = this.deps.ledger.get(id);
+    if (!entry || entry.state === "delivered" || entry.state === "failed" || entry.state === "suppressed") return;
+    if (!text.trim()) return this.suppress(id, "no reply (NO_REPLY or empty)");
+    if (turnId && this.alreadyAnswered(turnId, entry.target)) return this.suppress(id, `answered together with ${turnId}`);
+    const limits = this.deps.account(entry.target.channel, entry.target.accountId)?.limits;
+    const chunks = limits ? chunkText(text, { maxChars: limits.textChunkLimit, maxLines: limits.maxLinesPerMessage }) : [text];
+    this.deps.ledger.recordReply(id, chunks.length > 0 ? chunks : [text]);
+    await this.deps.ledger.whenDurable();
+    await this.flush(id);
+  }
+
+  /** Send a text that needs no run (command answers, pairing codes, `send`): recorded, then delivered. */
+  async deliverText(id: string, target: DeliveryTarget, text: string): Promise<DeliveryEntry | undefined> {
+    const existing = this.deps.ledger.get(id);
+    if (!existing) this.deps.ledger.expect(id, target, {});
+    await this.deliverReply(id, text);
+    return this.deps.ledger.get(id);
+  }
+
+  suppress(id: string, reason: string): void {
+    this.deps.ledger.finish(id, "suppressed", reason);
+  }
+
+  /** Send whatever chunks of the entry are still unsent, in order, behind earlier replies to the same chat. */
+  flush(id: string): Promise<void> {
+    const entry = this.deps.ledger.get(id);
+    if (!entry) return Promise.resolve();
+    const chat = `${entry.target.channel}|${entry.target.accountId}|${entry.target.chatId}|${entry.target.threadId ?? ""}`;
+    const previous = this.chains.get(chat) ?? Promise.resolve();
+    const next = previous.then(() => this.sendPending(id));
+    const tail = next.catch(() => {});
+    this.chains.set(chat, tail);
+    void tail.finally(() => {
+      if (this.chains.get(chat) === tail) this.chains.delete(chat);
+    });
+    return next;
+  }
+
+  /** After a restart: send what was recorded but not sent. Entries still waiting for their run's reply are left to `resolvePending`. */
+  async recover(resolveAwaiting: (entry: DeliveryEntry) => { text: string; turnId?: string } | { suppress: string } | { drop: string } | null): Promise<number> {
+    let resumed = 0;
+    for (const entry of this.deps.ledger.unfinished()) {
+      if (entry.state === "pending") {
+        resumed += 1;
+        void this.flush(entry.id);
+        continue;
+      }
+      const decision = resolveAwaiting(entry);
+      if (!decision) continue;
+      resumed += 1;
+      if ("text" in decision) void this.deliverReply(entry.id, decision.text, decision.turnId);
+      else if ("suppress" in decision) this.suppress(entry.id, decision.suppress);
+      else this.deps.ledger.finish(entry.id, "failed", decision.drop);
+    }
+    return resumed;
+  }
+
+  async close(): Promise<void> {
+    this.stopping.abort();
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.race([Promise.allSettled([...this.chains.values()]), new Promise((r) => setTimeout(r, 1_000))]);
+    await this.deps.ledger.whenDurable().catch(() => {});
+  }
+
+  private alreadyAnswered(turnId: string, target: DeliveryTarget): boolean {
+    const now = Date.now();
+    for (const [key, value] of this.answered) if (now - value.at > MERGED_MEMORY_MS) this.answered.delete(key);
+    const chat = `${target.channel}|${target.accountId}|${target.chatId}|${target.threadId ?? ""}`;
+    const seen = this.answered.get(turnId);
+    if (seen?.targets.has(chat)) return true;
+    if (seen) seen.targets.add(chat);
+    else this.answered.set(turnId, { targets: new Set([chat]), at: now });
+    return false;
+  }
+
+  private async sendPending(id: string): Promise<void> {
+    const entry = this.deps.ledger.get(id);
+    if (!entry || entry.state !== "pending" || !entry.chunks) return;
+    const running = this.deps.account(entry.target.channel, entry.target.accountId);
+    if (!running) {
+      this.deps.logger.warn({ deliveryId: id, channel: entry.target.channel, accountId: entry.target.accountId }, "channel account not running; reply kept for redelivery");
+      return this.retryLater(id, "channel account not running");
+    }
+    const { target } = entry;
+    for (let index = 0; index < entry.chunks.length; index += 1) {
+      if (entry.sent[index] !== undefined) continue;
+      const outcome = await sendWithRetry(
+        running.account,
+        { chatId: target.chatId, threadId: target.threadId, replyToMessageId: index === 0 ? target.replyToMessageId : undefined },
+        { markdown: entry.chunks[index]! },
+        this.deps.retry ?? DEFAULT_RETRY_POLICY,
+        this.stopping.signal,
+      );
+      if (this.stopping.signal.aborted && !outcome.ok) return;
+      if (!outcome.ok) {
+        this.deps.logger.warn({ deliveryId: id, channel: target.channel, chatId: target.chatId, error: outcome.error }, "reply delivery failed");
+        if (outcome.permanent) {
+          this.deps.ledger.finish(id, "failed", outcome.error);
+          await this.deps.ledger.whenDurable();
+          return;
+        }
+        return this.retryLater(id, outcome.error);
+      }
+      this.deps.ledger.markSent(id, index, outcome.sent.messageId);
+      await this.deps.ledger.whenDurable();
+    }
+    this.deps.ledger.finish(id, "delivered");
+    await this.deps.ledger.whenDurable();
+  }
+
+  private async retryLater(id: string, error: string): Promise<void> {
+    const after = this.deps.ledger.markAttemptFailed(id, error);
+    await this.deps.ledger.whenDurable();
+    if (after.state === "failed" || this.stopping.signal.aborted) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.flush(id);
+    }, (this.deps.redeliverAfterMs ?? 30_000) * after.attempts);
+    timer.unref();
+    this.timers.add(timer);
+  }
+}

@@ -1,0 +1,24 @@
+import type { ChannelId } from "./config/channel-accounts.js";
+import type { ChannelPlugin } from "./types.js";
+
+/**
+ * Plugins are imported only when their channel is configured: a gateway without Discord never
+ * loads discord.js (it alone costs ~20 MiB and ~150 ms). The bundler turns each import into
+ * its own chunk.
+ */
+const LOADERS: Record<ChannelId, () => Promise<{ default: ChannelPlugin }>> = {
+  telegram: () => import("../../extensions/telegram/index.js"),
+  discord: () => import("../../extensions/discord/index.js"),
+  slack: () => import("../../extensions/slack/index.js"),
+};
+
+const loaded = new Map<ChannelId, Promise<ChannelPlugin>>();
+
+export function loadChannelPlugin(channel: ChannelId): Promise<ChannelPlugin> {
+  let plugin = loaded.get(channel);
+  if (!plugin) {
+    plugin = LOADERS[channel]().then((m) => m.default);
+    loaded.set(channel, plugin);
+  }
+  return plugin;
+}

@@ -1,0 +1,49 @@
+import type { TranscriptMessage } from "../agents/types.js";
+import type { IdempotencyRecord } from "../sessions/idempotency/idempotency-record.js";
+
+export type RecoveredReply = { text: string; turnId?: string } | { suppress: string } | { drop: string } | null;
+
+const INTERRUPTED_NOTICE = "⚠️ The gateway restarted before this message was answered. Please send it again.";
+
+/**
+ * After a crash: what is owed to a chat whose message was accepted but whose reply was never
+ * recorded for delivery. The idempotency ledger says how the run ended; the transcript holds
+ * the answer (the assistant message that `answers` the run, then its last text).
+ */
+export function recoverReply(record: IdempotencyRecord | undefined, transcript: () => readonly TranscriptMessage[]): RecoveredReply {
+  if (!record) return { drop: "message was never accepted (the platform redelivers it)" };
+  switch (record.status) {
+    case "in_flight":
+      // Still running in this process: its own watcher delivers.
+      return null;
+    case "interrupted":
+      return { text: INTERRUPTED_NOTICE };
+    case "aborted":
+      return { suppress: "run aborted" };
+    case "error":
+      return { text: `⚠️ ${record.summary ?? "the agent failed"}` };
+    case "ok": {
+      const text = answerFromTranscript(transcript(), record.runId);
+      if (text !== undefined) return text ? { text } : { suppress: "no reply (NO_REPLY or empty)" };
+      return record.summary ? { text: record.summary } : { suppress: "no reply recorded" };
+    }
+  }
+}
+
+function answerFromTranscript(messages: readonly TranscriptMessage[], runId: string): string | undefined {
+  const answersOf = (m: TranscriptMessage): unknown => (m as unknown as { answers?: unknown }).answers;
+  const start = messages.findIndex((m) => {
+    const answers = answersOf(m);
+    return m.role === "assistant" && Array.isArray(answers) && answers.includes(runId);
+  });
+  if (start < 0) return undefined;
+  let text = "";
+  for (let i = start; i < messages.length; i += 1) {
+    const m = messages[i]!;
+    if (i > start && (m.role === "user" || (m.role === "assistant" && answersOf(m)))) break;
+    if (m.role !== "assistant") continue;
+    const blocks = (m.content as { type: string; text?: string }[]).filter((b) => b.type === "text" && b.text);
+    if (blocks.length > 0) text = blocks.map((b) => b.text).join("");
+  }
+  return text.trim() === "NO_REPLY" ? "" : text;
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from "node:crypto";
+import { resolveStateDir } from "../config/index.js";
+import { PairingStore } from "../channels/access/pairing-store.js";
+import { connectClient, type ClientFlags } from "./client-context.js";
+import { formatDuration } from "./gateway-call.js";
+import { CliError, printJson } from "./output.js";
+
+/**
+ * `openclaw pairing list|approve` work on the pairing files under the state dir, like
+ * OpenClaw's: they need no running gateway, and a running one sees the change on its next
+ * message (it re-reads the files when they change).
+ */
+export function pairingListCommand(channel: string | undefined, flags: { account?: string; json?: boolean }): void {
+  const store = new PairingStore(resolveStateDir(process.env));
+  const pending = store.listPending(channel?.toLowerCase(), flags.account?.toLowerCase());
+  if (flags.json) return printJson({ requests: pending });
+  if (pending.length === 0) return void process.stdout.write("No pending pairing requests\n");
+  const now = Date.now();
+  for (const r of pending) {
+    process.stdout.write(`${r.channel}  ${r.code}  account ${r.accountId}  sender ${r.senderId}${r.senderName ? ` (${r.senderName})` : ""}  expires in ${formatDuration(r.expiresAt - now)}\n`);
+  }
+}
+
+export function pairingApproveCommand(channel: string, code: string, flags: { account?: string; json?: boolean }): void {
+  const store = new PairingStore(resolveStateDir(process.env));
+  const approved = store.approve(channel.toLowerCase(), code, flags.account?.toLowerCase());
+  if (!approved) throw new CliError(`No pending pairing request with code ${code.trim().toUpperCase()} on ${channel} (codes expire after 1 hour)`);
+  if (flags.json) return printJson({ approved });
+  process.stdout.write(`Approved ${channel} sender ${approved.senderId} (account ${approved.accountId}). Their next message reaches the agent.\n`);
+}
+
+/** `openclaw channels status`: each channel account's connection, from the gateway. */
+export async function channelsStatusCommand(flags: ClientFlags): Promise<void> {
+  const client = await connectClient(flags);
+  try {
+    const res = (await client.call("channels.status", {})) as {
+      channelOrder: string[];
+      channelAccounts: Record<string, { accountId: string; running: boolean; connected: boolean; reconnectAttempts: number; lastError: string | null; mode?: string; botUsername?: string; dmPolicy: string }[]>;
+    };
+    if (flags.json) return printJson(res);
+    if (res.channelOrder.length === 0) return void process.stdout.write("No channels configured\n");
+    for (const channel of res.channelOrder) {
+      for (const a of res.channelAccounts[channel] ?? []) {
+        const state = a.connected ? "connected" : a.running ? "connecting" : "stopped";
+        const extras = [a.mode, a.botUsername ? `@${a.botUsername}` : undefined, `dm ${a.dmPolicy}`, a.reconnectAttempts ? `${a.reconnectAttempts} reconnects` : undefined].filter(Boolean).join(", ");
+        process.stdout.write(`${channel}/${a.accountId}: ${state} (${extras})${a.lastError ? ` — last error: ${a.lastError}` : ""}\n`);
+      }
+    }
+  } finally {
+    client.close();
+  }
+}
+
+/** `openclaw message send`: deliver a text through a channel, without an agent run. */
+export async function messageSendCommand(flags: ClientFlags & { channel?: string; account?: string; target?: string; to?: string; message?: string; threadId?: string; replyTo?: string }): Promise<void> {
+  const to = flags.target ?? flags.to;
+  if (!to) throw new CliError("--target <dest> is required (e.g. a Telegram chat id, channel:<id>, user:<id>)");
+  if (!flags.message) throw new CliError("--message <text> is required");
+  const client = await connectClient(flags);
+  try {
+    const res = (await client.call("send", {
+      to, message: flags.message, idempotencyKey: randomUUID(),
+      ...(flags.channel ? { channel: flags.channel } : {}),
+      ...(flags.account ? { accountId: flags.account } : {}),
+      ...(flags.threadId ? { threadId: flags.threadId } : {}),
+      ...(flags.replyTo ? { replyToId: flags.replyTo } : {}),
+    })) as { channel: string; chatId: string; messageIds: string[] };
+    if (flags.json) return printJson(res);
+    process.stdout.write(`Sent to ${res.channel} ${res.chatId} (message ${res.messageIds.join(", ")})\n`);
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,119 @@
+import { Type, type TProperties } from "@sinclair/typebox";
+import { integer, NonEmptyString, StringList, stringEnum } from "./primitives.js";
+
+const DmPolicy = stringEnum(["pairing", "allowlist", "open", "disabled"]);
+const GroupPolicy = stringEnum(["allowlist", "open", "disabled"]);
+
+/** Per-chat overrides inside a group/guild/channel allowlist map (`"*"` is the wildcard key). */
+const ChatEntry = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  requireMention: Type.Optional(Type.Boolean()),
+  allowFrom: Type.Optional(StringList),
+  users: Type.Optional(StringList),
+  agentId: Type.Optional(NonEmptyString),
+});
+
+/** Keys every channel (and every account of it) understands: access, mentions, limits, delivery. */
+const commonKeys = {
+  enabled: Type.Optional(Type.Boolean()),
+  name: Type.Optional(Type.String()),
+  dmPolicy: Type.Optional(DmPolicy),
+  allowFrom: Type.Optional(StringList),
+  groupPolicy: Type.Optional(GroupPolicy),
+  groupAllowFrom: Type.Optional(StringList),
+  requireMention: Type.Optional(Type.Boolean()),
+  mentionPatterns: Type.Optional(StringList),
+  allowBots: Type.Optional(Type.Boolean()),
+  textChunkLimit: Type.Optional(integer(100, 100_000)),
+  maxLinesPerMessage: Type.Optional(integer(1, 10_000)),
+  typingIntervalSeconds: Type.Optional(integer(0, 60)),
+  replyToMode: Type.Optional(stringEnum(["off", "first", "all"])),
+  streaming: Type.Optional(
+    Type.Object({
+      mode: Type.Optional(stringEnum(["off", "partial"])),
+      throttleMs: Type.Optional(integer(250, 60_000)),
+    }),
+  ),
+};
+
+const telegramKeys = {
+  botToken: Type.Optional(Type.String()),
+  tokenFile: Type.Optional(Type.String()),
+  apiRoot: Type.Optional(NonEmptyString),
+  webhookUrl: Type.Optional(NonEmptyString),
+  webhookSecret: Type.Optional(Type.String()),
+  webhookPath: Type.Optional(NonEmptyString),
+  pollingTimeoutSeconds: Type.Optional(integer(0, 50)),
+  pollingRetryBaseMs: Type.Optional(integer(10, 600_000)),
+  linkPreview: Type.Optional(Type.Boolean()),
+  groups: Type.Optional(Type.Record(Type.String(), Type.Intersect([ChatEntry, Type.Object({ topics: Type.Optional(Type.Record(Type.String(), ChatEntry)) })]))),
+};
+
+const discordKeys = {
+  token: Type.Optional(Type.String()),
+  restApiUrl: Type.Optional(NonEmptyString),
+  suppressEmbeds: Type.Optional(Type.Boolean()),
+  reconnectWatchdogMs: Type.Optional(integer(100, 3_600_000)),
+  reconnectBackoffMaxMs: Type.Optional(integer(100, 3_600_000)),
+  intents: Type.Optional(Type.Object({ messageContent: Type.Optional(Type.Boolean()) })),
+  guilds: Type.Optional(
+    Type.Record(
+      Type.String(),
+      Type.Object({
+        requireMention: Type.Optional(Type.Boolean()),
+        users: Type.Optional(StringList),
+        roles: Type.Optional(StringList),
+        channels: Type.Optional(Type.Record(Type.String(), ChatEntry)),
+      }),
+    ),
+  ),
+};
+
+const slackKeys = {
+  mode: Type.Optional(stringEnum(["socket", "http"])),
+  botToken: Type.Optional(Type.String()),
+  appToken: Type.Optional(Type.String()),
+  signingSecret: Type.Optional(Type.String()),
+  slackApiUrl: Type.Optional(NonEmptyString),
+  webhookPath: Type.Optional(NonEmptyString),
+  unfurlLinks: Type.Optional(Type.Boolean()),
+  channels: Type.Optional(Type.Record(Type.String(), ChatEntry)),
+};
+
+/**
+ * A channel block: its keys, plus `accounts.<id>` blocks with the same keys and `defaultAccount`.
+ * (The account schema is wrapped in an intersection so docs list its keys once, on the block.)
+ */
+function channelBlock<P extends TProperties>(keys: P) {
+  const account = Type.Intersect([Type.Object({ ...commonKeys, ...keys }), Type.Object({})]);
+  return Type.Object({ ...commonKeys, ...keys, accounts: Type.Optional(Type.Record(Type.String(), account)), defaultAccount: Type.Optional(NonEmptyString) });
+}
+
+export const ChannelsSchema = Type.Object({
+  telegram: Type.Optional(channelBlock(telegramKeys)),
+  discord: Type.Optional(channelBlock(discordKeys)),
+  slack: Type.Optional(channelBlock(slackKeys)),
+});
+
+const PeerKind = stringEnum(["direct", "group", "channel"]);
+
+/** `bindings[]`: route a channel conversation to an agent (most specific match wins). */
+export const BindingsSchema = Type.Array(
+  Type.Object({
+    agentId: NonEmptyString,
+    match: Type.Object({
+      channel: NonEmptyString,
+      accountId: Type.Optional(NonEmptyString),
+      peer: Type.Optional(Type.Object({ kind: Type.Optional(PeerKind), id: NonEmptyString })),
+      guildId: Type.Optional(NonEmptyString),
+      teamId: Type.Optional(NonEmptyString),
+      roles: Type.Optional(StringList),
+    }),
+  }),
+);
+
+/** `commands.*`: slash commands typed in chats. */
+export const CommandsSchema = Type.Object({
+  text: Type.Optional(Type.Boolean()),
+  ownerAllowFrom: Type.Optional(StringList),
+});

@@ -1,0 +1,95 @@
+import { Type } from "@sinclair/typebox";
+import type { ChannelManager } from "../../channels/channel-manager.js";
+import { ChannelSendRefused } from "../../channels/send-errors.js";
+import { CHANNEL_IDS } from "../../channels/config/channel-accounts.js";
+import { invalidRequest, unavailable } from "../protocol/errors.js";
+import type { MethodRegistry } from "./registry.js";
+
+const LABELS: Record<string, string> = { telegram: "Telegram", discord: "Discord", slack: "Slack" };
+
+/**
+ * `send` (direct delivery, reference §1.9.14), `channels.status` (§1.9.20), and the DM pairing
+ * methods behind `openclaw pairing list|approve`. `channels()` is undefined while no channel is
+ * configured.
+ */
+export function registerChannelMethods(registry: MethodRegistry, channels: () => ChannelManager | undefined): void {
+  const require = (): ChannelManager => {
+    const manager = channels();
+    if (!manager) throw unavailable("no channel is configured (add a channels.telegram, channels.discord or channels.slack block)");
+    return manager;
+  };
+
+  registry.register({
+    name: "send",
+    scope: "operator.write",
+    params: Type.Object({
+      to: Type.String({ minLength: 1 }),
+      message: Type.String({ minLength: 1, maxLength: 100_000 }),
+      idempotencyKey: Type.String({ minLength: 1, maxLength: 256 }),
+      channel: Type.Optional(Type.String()),
+      accountId: Type.Optional(Type.String()),
+      threadId: Type.Optional(Type.String()),
+      replyToId: Type.Optional(Type.String()),
+    }, { additionalProperties: true }),
+    handler: async (params) => {
+      try {
+        return await require().send(params);
+      } catch (err) {
+        if (err instanceof ChannelSendRefused) throw invalidRequest(err.message);
+        throw invalidRequest(`send failed: ${(err as Error).message}`);
+      }
+    },
+  });
+
+  registry.register({
+    name: "channels.status",
+    scope: "operator.read",
+    params: Type.Object({ probe: Type.Optional(Type.Boolean()), timeoutMs: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: true }),
+    handler: () => channelsStatusPayload(channels()),
+  });
+
+  registry.register({
+    name: "pairing.list",
+    scope: "operator.admin",
+    params: Type.Object({ channel: Type.Optional(Type.String()), accountId: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    handler: (params) => ({ requests: require().listPairing(params.channel?.toLowerCase(), params.accountId?.toLowerCase()) }),
+  });
+
+  registry.register({
+    name: "pairing.approve",
+    scope: "operator.admin",
+    params: Type.Object({ channel: Type.String({ minLength: 1 }), code: Type.String({ minLength: 1, maxLength: 32 }), accountId: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    handler: (params) => {
+      const approved = require().approvePairing(params.channel.toLowerCase(), params.code, params.accountId?.toLowerCase());
+      if (!approved) throw invalidRequest(`no pending pairing request with code ${params.code.trim().toUpperCase()} on ${params.channel} (expired after 1 hour, or already approved)`);
+      return { approved };
+    },
+  });
+}
+
+/** The `channels.status` shape real clients read, also folded into `health`. */
+export function channelsStatusPayload(manager: ChannelManager | undefined): Record<string, unknown> {
+  const statuses = manager?.accountStatuses() ?? [];
+  const order = CHANNEL_IDS.filter((c) => statuses.some((s) => s.channel === c));
+  const channels: Record<string, unknown> = {};
+  const channelAccounts: Record<string, unknown[]> = {};
+  for (const channel of order) {
+    const accounts = statuses.filter((s) => s.channel === channel);
+    channelAccounts[channel] = accounts.map(({ channel: _c, ...rest }) => rest);
+    channels[channel] = {
+      configured: accounts.some((a) => a.configured),
+      running: accounts.some((a) => a.running),
+      connected: accounts.some((a) => a.connected),
+      lastError: accounts.find((a) => a.lastError)?.lastError ?? null,
+      reconnectAttempts: accounts.reduce((n, a) => n + a.reconnectAttempts, 0),
+    };
+  }
+  return {
+    ts: Date.now(),
+    channelOrder: order,
+    channelLabels: Object.fromEntries(order.map((c) => [c, LABELS[c] ?? c])),
+    channels,
+    channelAccounts,
+    channelDefaultAccountId: Object.fromEntries(order.map((c) => [c, channelAccounts[c]?.length ? (channelAccounts[c]![0] as { accountId: string }).accountId : "default"])),
+  };
+}

@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import path from "node:path";
+import { writeFileAtomicSync } from "./atomic-file.js";
+import { FsyncBarrier } from "./fsync-barrier.js";
+import { ensurePrivateDir } from "./paths.js";
+
+/**
+ * An append-only JSON-lines file for small crash-safe state (inbound dedupe keys, outbound
+ * delivery records). `append` writes the line before it returns (page cache only);
+ * `whenDurable` resolves once an fsync covering it has finished, shared with every other line
+ * written meanwhile (group commit), so a busy channel pays neither an fsync per message nor a
+ * blocked event loop. `rewrite` replaces the whole file atomically: compaction.
+ *
+ * A crash mid-append leaves at most one torn last line; `read` skips it, and owners rewrite the
+ * file at open so nothing is ever appended behind a torn fragment.
+ */
+export class JsonLinesLog {
+  private fd: number | undefined;
+  private lines = 0;
+  private closed = false;
+  private readonly barrier = new FsyncBarrier();
+
+  /** Every line that parses as JSON, in file order; a missing file reads as empty. */
+  static read(file: string): { values: unknown[]; skippedLines: number } {
+    let text = "";
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+    const values: unknown[] = [];
+    let skippedLines = 0;
+    for (const raw of text.split("\n")) {
+      if (raw.trim().length === 0) continue;
+      try {
+        values.push(JSON.parse(raw));
+      } catch {
+        skippedLines += 1;
+      }
+    }
+    return { values, skippedLines };
+  }
+
+  /** Creates the parent directory (0700) if needed; the file itself appears at the first write. */
+  constructor(readonly file: string) {
+    ensurePrivateDir(path.dirname(file));
+  }
+
+  /** Lines in the file: those of the last rewrite plus every append since. */
+  get lineCount(): number {
+    return this.lines;
+  }
+
+  append(value: unknown): void {
+    this.assertOpen();
+    this.fd ??= fs.openSync(this.file, "a", 0o600);
+    const bytes = Buffer.from(JSON.stringify(value) + "\n", "utf8");
+    let offset = 0;
+    while (offset < bytes.length) offset += fs.writeSync(this.fd, bytes, offset, bytes.length - offset);
+    this.lines += 1;
+  }
+
+  /** Replaces the file with exactly these lines (atomic and fsynced before it returns). */
+  rewrite(values: Iterable<unknown>): void {
+    this.assertOpen();
+    // The append handle points at the inode being replaced: reopen after the rename.
+    this.closeHandle();
+    const lines: string[] = [];
+    for (const value of values) lines.push(JSON.stringify(value));
+    writeFileAtomicSync(this.file, lines.length > 0 ? lines.join("\n") + "\n" : "", 0o600);
+    this.lines = lines.length;
+  }
+
+  /** Resolves once every line appended so far is on disk. */
+  whenDurable(): Promise<void> {
+    return this.barrier.sync(this.file);
+  }
+
+  close(): void {
+    this.closeHandle();
+    this.closed = true;
+  }
+
+  private closeHandle(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`${this.file} is closed`);
+  }
+}

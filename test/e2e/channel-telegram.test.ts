@@ -1,0 +1,185 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { chatRequests, lastUserText, sleep, waitUntil } from "../helpers/reliability.js";
+
+/**
+ * Issue 5, Telegram end to end: the real grammY client in the gateway long-polls a fake Bot
+ * API server; the agent talks to a fake model server.
+ */
+
+const OWNER = 111;
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+const gateways: GatewayProcess[] = [];
+
+function telegramConfig(extra: Record<string, unknown> = {}) {
+  return {
+    botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50,
+    allowFrom: [String(OWNER)], groups: { "*": {} }, typingIntervalSeconds: 0, ...extra,
+  };
+}
+
+async function start(opts: { stateDir?: string; telegram?: Record<string, unknown>; extra?: Record<string, unknown> } = {}): Promise<GatewayProcess> {
+  const stateDir = opts.stateDir ?? makeTempDir();
+  const gw = await startGateway({
+    stateDir,
+    configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig(opts.telegram) }, ...opts.extra }) },
+  });
+  gateways.push(gw);
+  await gw.waitForOutput(/channel account started/, 10_000);
+  return gw;
+}
+
+const repliesTo = (chatId: number) => telegram.messages(chatId).map((m) => String(m.text));
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+});
+afterAll(async () => {
+  await model.close();
+});
+afterEach(async () => {
+  for (const gw of gateways.splice(0)) await gw.stop("SIGKILL");
+  await telegram?.close();
+  model.reset();
+});
+
+describe("Telegram channel", () => {
+  it("answers an allowlisted DM exactly once, also when Telegram delivers the update twice", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    await start();
+    const update = telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "hello there", messageId: 10 });
+    await telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
+    expect(repliesTo(OWNER)).toEqual(["echo: hello there"]);
+    telegram.pushUpdate(update);
+    await telegram.waitFor(() => telegram.getUpdatesOffsets.filter((o) => o !== undefined && o > (update.update_id as number)).length >= 2, 10_000);
+    await sleep(300);
+    expect(repliesTo(OWNER)).toEqual(["echo: hello there"]);
+    expect(chatRequests(model)).toHaveLength(1);
+  });
+
+  it("gives an unknown sender a pairing code and no agent run; after `pairing approve` the sender is answered", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder(() => ({ text: "welcome" }));
+    const gw = await start();
+    telegram.pushMessage({ chatId: 222, fromId: 222, text: "let me in", messageId: 1 });
+    await telegram.waitFor(() => repliesTo(222).length === 1, 10_000);
+    const pairingText = repliesTo(222)[0]!;
+    expect(pairingText).toContain("Your Telegram user id: 222");
+    const code = /Pairing code: ([A-Z2-9]{8})/.exec(pairingText)![1]!;
+    expect(code).not.toMatch(/[01OI]/);
+    // Another DM while pending: no second code, still no agent.
+    telegram.pushMessage({ chatId: 222, fromId: 222, text: "hello?", messageId: 2 });
+    await sleep(500);
+    expect(repliesTo(222)).toHaveLength(1);
+    expect(chatRequests(model)).toHaveLength(0);
+
+    const listed = await runCli(["pairing", "list", "telegram", "--json"], { OPENCLAW_STATE_DIR: gw.stateDir });
+    expect(JSON.parse(listed.output).requests).toMatchObject([{ channel: "telegram", senderId: "222", code }]);
+    const approved = await runCli(["pairing", "approve", "telegram", code.toLowerCase()], { OPENCLAW_STATE_DIR: gw.stateDir });
+    expect(approved.code).toBe(0);
+    telegram.pushMessage({ chatId: 222, fromId: 222, text: "now?", messageId: 3 });
+    await telegram.waitFor(() => repliesTo(222).length === 2, 10_000);
+    expect(repliesTo(222)[1]).toBe("welcome");
+    const again = await runCli(["pairing", "approve", "telegram", code], { OPENCLAW_STATE_DIR: gw.stateDir });
+    expect(again.code).not.toBe(0);
+  });
+
+  it("ignores a group message without a mention when requireMention, and answers a mention", async () => {
+    telegram = await startFakeTelegram({ botUsername: "claw_bot" });
+    model.setResponder((req) => ({ text: `group: ${lastUserText(req)}` }));
+    await start();
+    telegram.pushMessage({ chatId: -100123, fromId: OWNER, fromName: "Ann", text: "just chatting", messageId: 5 });
+    telegram.pushMessage({
+      chatId: -100123, fromId: OWNER, fromName: "Ann", text: "@claw_bot what time is it", messageId: 6,
+      entities: [{ type: "mention", offset: 0, length: 9 }],
+    });
+    await telegram.waitFor(() => repliesTo(-100123).length === 1, 10_000);
+    await sleep(300);
+    expect(chatRequests(model)).toHaveLength(1);
+    expect(repliesTo(-100123)[0]).toBe("group: [Ann] what time is it");
+  });
+
+  it("/stop aborts the running turn and says so", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder(() => ({ text: "slow answer", delayMs: 5_000 }));
+    await start();
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "take your time", messageId: 1 });
+    await waitUntil(() => chatRequests(model).length === 1, 10_000, "model request");
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "/stop", messageId: 2 });
+    await telegram.waitFor(() => repliesTo(OWNER).length >= 1, 10_000);
+    await sleep(500);
+    expect(repliesTo(OWNER)).toEqual(["⏹ Stopped."]);
+  });
+
+  it("sends a 9,000-character reply in chunks under the limit, in order", async () => {
+    telegram = await startFakeTelegram();
+    const paragraphs = Array.from({ length: 30 }, (_, i) => `Paragraph ${i}: ${"lorem ipsum ".repeat(24).trim()}`);
+    const long = paragraphs.join("\n\n");
+    expect(long.length).toBeGreaterThan(9_000);
+    model.setResponder(() => ({ text: long }));
+    await start();
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "long please", messageId: 1 });
+    await telegram.waitFor(() => repliesTo(OWNER).length >= 3, 10_000);
+    await sleep(300);
+    const chunks = repliesTo(OWNER);
+    expect(chunks.length).toBe(3);
+    for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(4000);
+    expect(chunks.join("\n\n").replace(/\s+/g, " ")).toBe(long.replace(/\s+/g, " "));
+  });
+
+  it("waits retry_after on a 429 and then delivers", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder(() => ({ text: "after the wait" }));
+    await start();
+    telegram.failNext("sendMessage", { status: 429, retryAfter: 1 });
+    const sentAt = Date.now();
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "hi", messageId: 1 });
+    await telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
+    const delivered = telegram.sent.find((c) => c.method === "sendMessage")!;
+    expect(delivered.at - sentAt).toBeGreaterThanOrEqual(1_000);
+    expect(repliesTo(OWNER)).toEqual(["after the wait"]);
+  });
+
+  it("a gateway killed between 'model finished' and 'sent' delivers the reply exactly once after restart", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder(() => ({ text: "survives the crash" }));
+    const stateDir = makeTempDir();
+    const gw = await start({ stateDir });
+    telegram.hangNext("sendMessage");
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "remember me", messageId: 1 });
+    await waitUntil(() => chatRequests(model).length === 1, 10_000, "the model request");
+    // The model answered at once; give the gateway time to record the reply and reach the hung send.
+    await sleep(700);
+    await gw.stop("SIGKILL");
+    telegram.release();
+    expect(repliesTo(OWNER)).toEqual([]);
+    await start({ stateDir });
+    await telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
+    await sleep(1_500);
+    expect(repliesTo(OWNER)).toEqual(["survives the crash"]);
+    expect(chatRequests(model)).toHaveLength(1);
+  });
+
+  it("bindings route a peer to its agent", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder(() => ({ text: "routed" }));
+    const gw = await start({
+      telegram: { allowFrom: [String(OWNER), "333"] },
+      extra: { agents: { list: [{ id: "main", default: true }, { id: "home" }] }, bindings: [{ agentId: "home", match: { channel: "telegram", peer: { kind: "direct", id: "333" } } }] },
+    });
+    telegram.pushMessage({ chatId: 333, fromId: 333, text: "which agent?", messageId: 1 });
+    await telegram.waitFor(() => repliesTo(333).length === 1, 10_000);
+    const sessions = await runCli(["sessions", "--json"], { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port) });
+    const keys = (JSON.parse(sessions.output).sessions as { key: string }[]).map((s) => s.key);
+    expect(keys).toContain("agent:home:main");
+    expect(keys).not.toContain("agent:main:main");
+    const status = await runCli(["channels", "status", "--json"], { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port) });
+    expect(JSON.parse(status.output).channelAccounts.telegram[0]).toMatchObject({ accountId: "default", running: true, connected: true });
+  });
+});
+

@@ -1,0 +1,589 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { WebSocket, WebSocketServer, type RawData } from "ws";
+
+/**
+ * A fake Discord for the REAL discord.js 14 client: the REST API under `/api/v10` and the gateway
+ * WebSocket (JSON encoding, no compression) on one 127.0.0.1 port. It keeps one replay log per
+ * gateway session, so a RESUME after a dropped socket replays what was dispatched meanwhile, as
+ * Discord does. Tests break it on purpose: scripted REST failures, dropped sockets, a gateway that
+ * accepts the socket and then says nothing (the "zombie" connection).
+ *
+ * Routes discord.js asks for that the fake does not serve are answered 404 and listed in
+ * `unhandledRoutes`, so a test can assert the fake covered everything the client needed.
+ */
+export interface FakeDiscord {
+  /** Value for the plugin's `restApiUrl` (`http://127.0.0.1:PORT/api`); the gateway URL comes from `GET /gateway/bot`. */
+  readonly restUrl: string;
+  /** `ws://127.0.0.1:PORT`: the gateway and the `resume_gateway_url`. */
+  readonly gatewayUrl: string;
+  readonly token: string;
+  readonly botId: string;
+  /** Every REST request, in order (path below `/api/v10`, URL-decoded; parsed JSON body). */
+  readonly sent: RecordedRequest[];
+  /** `METHOD /path` of requests no route answered. */
+  readonly unhandledRoutes: string[];
+  /** Gateway sockets opened, IDENTIFYs accepted, RESUMEs accepted. */
+  readonly connectionCount: number;
+  readonly identifyCount: number;
+  readonly resumeCount: number;
+  /** `d.intents` of the last IDENTIFY. */
+  readonly lastIdentifyIntents: number | null;
+  /** Dispatches MESSAGE_CREATE from a user; queued for RESUME replay while the socket is down. */
+  pushMessage(input: PushMessageInput): FakeApiMessage;
+  /** Messages the bot POSTed, optionally for one channel. */
+  messages(channelId?: string): PostedMessage[];
+  /** The next request matching `route` (`"POST /channels/1/messages"`, a bare path, or a RegExp on `METHOD /path`) fails once. */
+  failNext(route: string | RegExp, failure: FailureSpec): void;
+  /**
+   * Closes the current gateway socket. Resumable: close code 4000 (discord.js resumes) and every
+   * dispatch until the RESUME is queued for replay. Not resumable: the session is forgotten and the
+   * socket closed 1000, so the client has to IDENTIFY again.
+   */
+  dropConnection(options?: { resumable?: boolean }): Promise<void>;
+  /** While on, new gateway sockets are accepted but never get HELLO: a zombie connection. */
+  stallGateway(on: boolean): void;
+  /** Closes the server and every socket. */
+  close(): Promise<void>;
+}
+
+export interface FakeGuildChannel {
+  id: string;
+  name: string;
+  /** Discord `ChannelType`: 0 text, 5 announcement, 10/11/12 announcement/public/private thread. */
+  type: number;
+  /** For threads: the channel they hang off. */
+  parentId?: string;
+}
+
+export interface FakeRole {
+  id: string;
+  name: string;
+  /** Makes this the managed role Discord gives a bot (`tags.bot_id`). */
+  botId?: string;
+}
+
+export interface FakeGuild {
+  id: string;
+  name: string;
+  channels: FakeGuildChannel[];
+  /** @everyone (id = guild id) is always added. */
+  roles?: FakeRole[];
+}
+
+export interface FakeDiscordOptions {
+  token?: string;
+  botId?: string;
+  botName?: string;
+  guilds?: FakeGuild[];
+  /** HELLO's heartbeat_interval; Discord uses ~41 s, tests use a few hundred ms. */
+  heartbeatIntervalMs?: number;
+}
+
+export interface PushMessageInput {
+  channelId: string;
+  /** Omitted for DMs; then `channelId` names a DM channel with the author (created if new). */
+  guildId?: string;
+  authorId: string;
+  authorName?: string;
+  authorIsBot?: boolean;
+  content: string;
+  id?: string;
+  /** Lists the bot in `mentions` (write `<@botId>` into `content` too, as a client would). */
+  mentionsBot?: boolean;
+  mentionRoleIds?: string[];
+  /** The author's role ids in the guild. */
+  memberRoles?: string[];
+  /** A message the fake knows (pushed or posted by the bot) that this one replies to. */
+  referencedMessageId?: string;
+  attachments?: string[];
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+export interface PostedMessage {
+  id: string;
+  channelId: string;
+  content: string;
+  /** The JSON body discord.js sent (`flags`, `allowed_mentions`, `message_reference`, …). */
+  body: Record<string, unknown>;
+}
+
+export interface FailureSpec {
+  status: number;
+  /** Discord's JSON error code (50001 Missing Access, 10003 Unknown Channel, 50007 cannot DM). */
+  code?: number;
+  message?: string;
+  /** Seconds, as Discord sends it, for 429. */
+  retryAfter?: number;
+}
+
+export type FakeApiMessage = Record<string, unknown> & { id: string; channel_id: string };
+
+type Json = Record<string, unknown>;
+
+interface GatewaySession {
+  id: string;
+  seq: number;
+  log: Array<{ op: 0; t: string; s: number; d: unknown }>;
+  /** The socket dispatches go to right now; null while dropped (dispatches wait in `log`). */
+  socket: WebSocket | null;
+}
+
+interface ChannelRecord {
+  api: Json;
+  guildId?: string;
+}
+
+interface RouteResult {
+  status: number;
+  body?: unknown;
+}
+
+const DISCORD_EPOCH = 1_420_070_400_000n;
+const API_PREFIX = "/api/v10";
+const ERROR_MESSAGES: Record<number, string> = {
+  10003: "Unknown Channel",
+  10008: "Unknown Message",
+  50001: "Missing Access",
+  50007: "Cannot send messages to this user",
+  50013: "Missing Permissions",
+};
+
+export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+  const token = options.token ?? "fake-discord-token";
+  const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41_250;
+  let lastSnowflake = 0n;
+  const snowflake = (): string => {
+    const fromClock = (BigInt(Date.now()) - DISCORD_EPOCH) << 22n;
+    lastSnowflake = fromClock > lastSnowflake ? fromClock : lastSnowflake + 1n;
+    return lastSnowflake.toString();
+  };
+  const botId = options.botId ?? snowflake();
+  const botUser = apiUser(botId, options.botName ?? "fakebot", true);
+  const users = new Map<string, Json>([[botId, botUser]]);
+  const guilds = options.guilds ?? [];
+  const channels = new Map<string, ChannelRecord>();
+  for (const guild of guilds) for (const channel of guild.channels) channels.set(channel.id, { api: apiGuildChannel(guild.id, channel, botId), guildId: guild.id });
+  const storedMessages = new Map<string, FakeApiMessage>();
+  const posted: PostedMessage[] = [];
+  const sent: RecordedRequest[] = [];
+  const unhandledRoutes: string[] = [];
+  const failures: Array<{ route: string | RegExp; failure: FailureSpec }> = [];
+  const sessions = new Map<string, GatewaySession>();
+  let latestSession: GatewaySession | null = null;
+  let stalled = false;
+  const counters = { connections: 0, identifies: 0, resumes: 0, lastIntents: null as number | null };
+
+  const dispatch = (session: GatewaySession, t: string, d: unknown): void => {
+    const entry = { op: 0 as const, t, s: ++session.seq, d };
+    session.log.push(entry);
+    if (session.socket?.readyState === WebSocket.OPEN) session.socket.send(JSON.stringify(entry));
+  };
+
+  const dmChannelWith = (user: Json, channelId = snowflake()): ChannelRecord => {
+    for (const record of channels.values()) {
+      const recipients = record.api.recipients as Json[] | undefined;
+      if (recipients?.some((r) => r.id === user.id)) return record;
+    }
+    const record = { api: { id: channelId, type: 1, recipients: [user], last_message_id: null, flags: 0 } };
+    channels.set(channelId, record);
+    return record;
+  };
+
+  const storeAndDispatch = (message: FakeApiMessage): void => {
+    storedMessages.set(message.id, message);
+    if (latestSession) dispatch(latestSession, "MESSAGE_CREATE", message);
+  };
+
+  // ---- REST -------------------------------------------------------------------------------
+
+  const routes: Array<{ method: string; pattern: RegExp; handle(match: string[], body: Json): RouteResult }> = [
+    {
+      method: "GET",
+      pattern: /^\/gateway\/bot$/,
+      handle: () => ({ status: 200, body: { url: gatewayUrl, shards: 1, session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 } } }),
+    },
+    { method: "GET", pattern: /^\/users\/@me$/, handle: () => ({ status: 200, body: botUser }) },
+    {
+      method: "POST",
+      pattern: /^\/users\/@me\/channels$/,
+      handle: (_match, body) => {
+        const recipientId = String(body.recipient_id ?? "");
+        if (!/^\d+$/.test(recipientId)) return apiError(400, 50035, "Invalid Form Body");
+        const user = users.get(recipientId) ?? apiUser(recipientId, `user${recipientId}`, false);
+        return { status: 200, body: dmChannelWith(user).api };
+      },
+    },
+    {
+      method: "GET",
+      pattern: /^\/guilds\/(\d+)$/,
+      handle: ([, guildId]) => {
+        const guild = guilds.find((g) => g.id === guildId);
+        return guild ? { status: 200, body: apiGuild(guild, botUser) } : apiError(404, 10004, "Unknown Guild");
+      },
+    },
+    {
+      method: "GET",
+      pattern: /^\/channels\/(\d+)$/,
+      handle: ([, channelId]) => {
+        const record = channels.get(channelId!);
+        return record ? { status: 200, body: record.api } : apiError(404, 10003);
+      },
+    },
+    {
+      method: "POST",
+      pattern: /^\/channels\/(\d+)\/messages$/,
+      handle: ([, channelId], body) => {
+        const record = channels.get(channelId!);
+        if (!record) return apiError(404, 10003);
+        const content = typeof body.content === "string" ? body.content : "";
+        const reference = body.message_reference as Json | undefined;
+        const referenced = reference ? storedMessages.get(String(reference.message_id)) : undefined;
+        const message = buildMessage({ id: snowflake(), channel: record, author: botUser, content, flags: Number(body.flags ?? 0), referenced });
+        posted.push({ id: message.id, channelId: channelId!, content, body });
+        storeAndDispatch(message);
+        return { status: 200, body: message };
+      },
+    },
+    {
+      method: "PATCH",
+      pattern: /^\/channels\/(\d+)\/messages\/(\d+)$/,
+      handle: ([, channelId, messageId], body) => {
+        const message = storedMessages.get(messageId!);
+        if (!message || message.channel_id !== channelId) return apiError(404, 10008);
+        if (typeof body.content === "string") message.content = body.content;
+        if (body.flags !== undefined) message.flags = Number(body.flags);
+        message.edited_timestamp = new Date().toISOString();
+        return { status: 200, body: message };
+      },
+    },
+    { method: "POST", pattern: /^\/channels\/(\d+)\/typing$/, handle: ([, channelId]) => (channels.has(channelId!) ? { status: 204 } : apiError(404, 10003)) },
+    {
+      method: "PUT",
+      pattern: /^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/,
+      handle: ([, , messageId]) => (storedMessages.has(messageId!) ? { status: 204 } : apiError(404, 10008)),
+    },
+  ];
+
+  const takeFailure = (method: string, path: string): FailureSpec | undefined => {
+    const index = failures.findIndex(({ route }) => (route instanceof RegExp ? route.test(`${method} ${path}`) : route === `${method} ${path}` || route === path));
+    return index < 0 ? undefined : failures.splice(index, 1)[0]!.failure;
+  };
+
+  const handleRest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const method = req.method ?? "GET";
+    const rawPath = new URL(req.url ?? "/", "http://fake").pathname;
+    const path = decodeURIComponent(rawPath.startsWith(API_PREFIX) ? rawPath.slice(API_PREFIX.length) : rawPath);
+    const text = await readBody(req);
+    let body: Json = {};
+    try {
+      body = text ? (JSON.parse(text) as Json) : {};
+    } catch {
+      return respond(res, apiError(400, 50109, "The request body contains invalid JSON."));
+    }
+    sent.push({ method, path, body: text ? body : undefined });
+    if (req.headers.authorization !== `Bot ${token}`) return respond(res, { status: 401, body: { message: "401: Unauthorized", code: 0 } });
+    const failure = takeFailure(method, path);
+    if (failure) return respondFailure(res, failure);
+    for (const route of routes) {
+      const match = route.method === method ? route.pattern.exec(path) : null;
+      if (match && rawPath.startsWith(API_PREFIX)) return respond(res, route.handle([...match], body));
+    }
+    unhandledRoutes.push(`${method} ${path}`);
+    respond(res, { status: 404, body: { message: "404: Not Found", code: 0 } });
+  };
+
+  // ---- Gateway ----------------------------------------------------------------------------
+
+  const onGatewayPayload = (socket: WebSocket, raw: RawData): void => {
+    let payload: { op?: number; d?: Json };
+    try {
+      payload = JSON.parse(raw.toString()) as { op?: number; d?: Json };
+    } catch {
+      socket.close(4002, "Error while decoding payload.");
+      return;
+    }
+    const d = payload.d ?? {};
+    if (payload.op === 1) {
+      socket.send(JSON.stringify({ op: 11 }));
+    } else if (payload.op === 2) {
+      if (d.token !== token) return socket.close(4004, "Authentication failed.");
+      counters.identifies++;
+      counters.lastIntents = Number(d.intents);
+      const session: GatewaySession = { id: snowflake(), seq: 0, log: [], socket };
+      sessions.set(session.id, session);
+      latestSession = session;
+      dispatch(session, "READY", {
+        v: 10,
+        user: botUser,
+        guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
+        session_id: session.id,
+        resume_gateway_url: gatewayUrl,
+        application: { id: botId, flags: 0 },
+        shard: [0, 1],
+      });
+      for (const guild of guilds) dispatch(session, "GUILD_CREATE", apiGuild(guild, botUser));
+    } else if (payload.op === 6) {
+      const session = sessions.get(String(d.session_id));
+      if (!session || d.token !== token) return void socket.send(JSON.stringify({ op: 9, d: false }));
+      counters.resumes++;
+      session.socket = socket;
+      for (const entry of session.log) if (entry.s > Number(d.seq)) socket.send(JSON.stringify(entry));
+      dispatch(session, "RESUMED", {});
+    }
+  };
+
+  const server = createServer((req, res) => {
+    req.on("error", () => {});
+    res.on("error", () => {});
+    handleRest(req, res).catch((err: unknown) => {
+      if (!res.headersSent) respond(res, { status: 500, body: { message: `fake discord error: ${String(err)}`, code: 0 } });
+    });
+  });
+  const tcpSockets = new Set<Socket>();
+  server.on("connection", (socket) => {
+    tcpSockets.add(socket);
+    socket.on("close", () => tcpSockets.delete(socket));
+  });
+  const wss = new WebSocketServer({ server });
+  wss.on("connection", (socket, req) => {
+    counters.connections++;
+    socket.on("error", () => {});
+    const query = new URL(req.url ?? "/", "ws://fake").searchParams;
+    if (query.get("v") !== "10" || query.get("encoding") !== "json" || query.has("compress")) {
+      unhandledRoutes.push(`WS ${req.url}`);
+      socket.close(4012, "The fake speaks v10 JSON without compression only.");
+      return;
+    }
+    socket.on("close", () => {
+      for (const session of sessions.values()) if (session.socket === socket) session.socket = null;
+    });
+    // A stalled gateway keeps the socket open and silent: no HELLO, no answers.
+    if (stalled) return;
+    socket.on("message", (raw) => onGatewayPayload(socket, raw));
+    socket.send(JSON.stringify({ op: 10, d: { heartbeat_interval: heartbeatIntervalMs } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const gatewayUrl = `ws://127.0.0.1:${port}`;
+
+  const buildMessage = (input: { id: string; channel: ChannelRecord; author: Json; content: string; flags?: number; referenced?: FakeApiMessage; mentions?: Json[]; mentionRoleIds?: string[]; memberRoles?: string[]; attachments?: string[] }): FakeApiMessage => {
+    const { channel, referenced } = input;
+    const guildId = channel.guildId;
+    const timestamp = new Date(Number((BigInt(input.id) >> 22n) + DISCORD_EPOCH)).toISOString();
+    const message: FakeApiMessage = {
+      id: input.id,
+      channel_id: String(channel.api.id),
+      channel_type: channel.api.type,
+      author: input.author,
+      content: input.content,
+      timestamp,
+      edited_timestamp: null,
+      tts: false,
+      mention_everyone: false,
+      mentions: input.mentions ?? [],
+      mention_roles: input.mentionRoleIds ?? [],
+      attachments: (input.attachments ?? []).map((filename) => ({ id: snowflake(), filename, size: 1, url: `https://cdn.fake/${filename}`, proxy_url: `https://cdn.fake/${filename}` })),
+      embeds: [],
+      pinned: false,
+      type: referenced ? 19 : 0,
+      flags: input.flags ?? 0,
+    };
+    if (guildId) {
+      message.guild_id = guildId;
+      message.member = { roles: input.memberRoles ?? [], joined_at: timestamp, deaf: false, mute: false, nick: null, flags: 0 };
+    }
+    if (referenced) {
+      message.message_reference = { type: 0, message_id: referenced.id, channel_id: referenced.channel_id, ...(guildId && { guild_id: guildId }) };
+      const { referenced_message: _nested, ...shallow } = referenced;
+      message.referenced_message = shallow;
+    }
+    return message;
+  };
+
+  return {
+    restUrl: `http://127.0.0.1:${port}/api`,
+    gatewayUrl,
+    token,
+    botId,
+    sent,
+    unhandledRoutes,
+    get connectionCount() {
+      return counters.connections;
+    },
+    get identifyCount() {
+      return counters.identifies;
+    },
+    get resumeCount() {
+      return counters.resumes;
+    },
+    get lastIdentifyIntents() {
+      return counters.lastIntents;
+    },
+    pushMessage(input) {
+      if (!latestSession) throw new Error("fake discord: no gateway session yet (wait until identifyCount > 0)");
+      const author = apiUser(input.authorId, input.authorName ?? `user${input.authorId}`, input.authorIsBot ?? false);
+      users.set(input.authorId, author);
+      let channel = channels.get(input.channelId);
+      if (!channel && input.guildId) throw new Error(`fake discord: guild channel ${input.channelId} is not configured`);
+      channel ??= dmChannelWith(author, input.channelId);
+      const referenced = input.referencedMessageId === undefined ? undefined : storedMessages.get(input.referencedMessageId);
+      if (input.referencedMessageId !== undefined && !referenced) throw new Error(`fake discord: unknown referenced message ${input.referencedMessageId}`);
+      const message = buildMessage({
+        id: input.id ?? snowflake(),
+        channel,
+        author,
+        content: input.content,
+        referenced,
+        mentions: input.mentionsBot ? [botUser] : [],
+        mentionRoleIds: input.mentionRoleIds,
+        memberRoles: input.memberRoles,
+        attachments: input.attachments,
+      });
+      storeAndDispatch(message);
+      return message;
+    },
+    messages: (channelId) => posted.filter((m) => channelId === undefined || m.channelId === channelId),
+    failNext(route, failure) {
+      failures.push({ route, failure });
+    },
+    async dropConnection({ resumable = true } = {}) {
+      const session = latestSession;
+      const socket = session?.socket;
+      if (!session || !socket) throw new Error("fake discord: no live gateway connection to drop");
+      // Detach first: from here on every dispatch waits in the log for the RESUME.
+      session.socket = null;
+      if (!resumable) sessions.delete(session.id);
+      await new Promise<void>((resolve) => {
+        socket.once("close", () => resolve());
+        socket.close(resumable ? 4000 : 1000, "fake discord: connection dropped");
+      });
+    },
+    stallGateway(on) {
+      stalled = on;
+    },
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      for (const socket of tcpSockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Polls `predicate` every 10 ms; rejects after `timeoutMs` naming what it waited for. */
+export async function waitFor(predicate: () => boolean, timeoutMs = 5000, what = "condition"): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function apiUser(id: string, name: string, bot: boolean): Json {
+  return { id, username: name, discriminator: "0", global_name: name, avatar: null, bot };
+}
+
+function apiGuildChannel(guildId: string, channel: FakeGuildChannel, botId: string): Json {
+  const base = { id: channel.id, type: channel.type, name: channel.name, guild_id: guildId, parent_id: channel.parentId ?? null, rate_limit_per_user: 0, flags: 0 };
+  if (!isThread(channel.type)) return { ...base, position: 0, permission_overwrites: [], nsfw: false, topic: null, last_message_id: null };
+  return {
+    ...base,
+    owner_id: botId,
+    message_count: 0,
+    member_count: 1,
+    thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: new Date().toISOString(), locked: false },
+  };
+}
+
+function apiGuild(guild: FakeGuild, bot: Json): Json {
+  const roles = [{ id: guild.id, name: "@everyone" }, ...(guild.roles ?? [])].map((role: FakeRole, position) => ({
+    id: role.id,
+    name: role.name,
+    color: 0,
+    hoist: false,
+    icon: null,
+    unicode_emoji: null,
+    position,
+    permissions: "0",
+    managed: role.botId !== undefined,
+    mentionable: true,
+    flags: 0,
+    ...(role.botId !== undefined && { tags: { bot_id: role.botId } }),
+  }));
+  const botRoles = (guild.roles ?? []).filter((role) => role.botId === bot.id).map((role) => role.id);
+  const joinedAt = new Date().toISOString();
+  return {
+    id: guild.id,
+    name: guild.name,
+    icon: null,
+    owner_id: guild.id,
+    unavailable: false,
+    member_count: 2,
+    large: false,
+    joined_at: joinedAt,
+    features: [],
+    afk_timeout: 300,
+    verification_level: 0,
+    default_message_notifications: 0,
+    explicit_content_filter: 0,
+    mfa_level: 0,
+    premium_tier: 0,
+    system_channel_flags: 0,
+    preferred_locale: "en-US",
+    nsfw_level: 0,
+    premium_progress_bar_enabled: false,
+    roles,
+    channels: guild.channels.filter((c) => !isThread(c.type)).map((c) => apiGuildChannel(guild.id, c, String(bot.id))),
+    threads: guild.channels.filter((c) => isThread(c.type)).map((c) => apiGuildChannel(guild.id, c, String(bot.id))),
+    members: [{ user: bot, roles: botRoles, joined_at: joinedAt, deaf: false, mute: false, nick: null, flags: 0 }],
+    presences: [],
+    voice_states: [],
+    emojis: [],
+    stickers: [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+  };
+}
+
+function isThread(type: number): boolean {
+  return type === 10 || type === 11 || type === 12;
+}
+
+function apiError(status: number, code: number, message = ERROR_MESSAGES[code] ?? `error ${code}`): RouteResult {
+  return { status, body: { message, code } };
+}
+
+function respondFailure(res: ServerResponse, failure: FailureSpec): void {
+  if (failure.status === 429) {
+    const retryAfter = failure.retryAfter ?? 1;
+    res.setHeader("Retry-After", String(retryAfter));
+    res.setHeader("X-RateLimit-Scope", "user");
+    return respond(res, { status: 429, body: { message: failure.message ?? "You are being rate limited.", retry_after: retryAfter, global: false } });
+  }
+  const code = failure.code ?? 0;
+  respond(res, { status: failure.status, body: { message: failure.message ?? ERROR_MESSAGES[code] ?? `${failure.status}: fake failure`, code } });
+}
+
+function respond(res: ServerResponse, { status, body }: RouteResult): void {
+  if (body === undefined) {
+    res.writeHead(status).end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}

@@ -1,0 +1,326 @@
+import { createHmac, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { WebSocketServer, type WebSocket } from "ws";
+
+/**
+ * A fake Slack for tests: the Web API at `/api/<method>` (form-encoded or JSON bodies, token in
+ * `Authorization: Bearer` or a `token` field) and a Socket Mode WebSocket, spoken well enough that
+ * the real @slack/bolt, @slack/web-api and @slack/socket-mode run against it unchanged.
+ *
+ * Socket Mode: `apps.connections.open` (app token only) hands out `ws://…/socket`; each new socket
+ * gets `hello`; `pushMessage` / `pushEvent` deliver `events_api` envelopes (queued until a socket is
+ * open) and every `{envelope_id}` the client sends back is recorded in `acks` with its arrival time.
+ *
+ * Canned answers: `auth.test` names the bot (`user: "openclaw"`, `botUserId`, `botId`, `teamId`);
+ * `conversations.open` for `U123` answers `D123`; `conversations.info` knows the channel types
+ * seen in `pushMessage` (else guesses from the id's first letter); `users.info` for `U1` answers
+ * display name `user-u1`, handle `u1`. A wrong token gets `invalid_auth`, none `not_authed`.
+ */
+export interface FakeSlack {
+  /** Give this to the plugin as `slackApiUrl`; it ends with `/api/`. */
+  readonly apiUrl: string;
+  readonly botToken: string;
+  readonly appToken: string;
+  readonly botUserId: string;
+  /** The bot's `bot_id` (what Slack stamps on messages the bot posts). */
+  readonly botId: string;
+  readonly teamId: string;
+  /** Deliver a `message` (or, with `appMention`, an `app_mention`) event. */
+  pushMessage(message: FakeSlackMessage): { envelopeId: string; ts: string };
+  /** Deliver any event object as-is (bot messages, subtypes, files …). */
+  pushEvent(event: Record<string, unknown>): { envelopeId: string };
+  /** envelope id → `Date.now()` when its ack arrived. */
+  readonly acks: Map<string, number>;
+  /** Every `chat.postMessage`, in order. */
+  readonly posted: Array<{ channel: string; text: string; thread_ts?: string; unfurl_links?: boolean; unfurl_media?: boolean }>;
+  /** Every Web API call, in order, body without the token. */
+  readonly calls: Array<{ method: string; body: Record<string, unknown> }>;
+  /** Methods the fake does not know (they answer `unknown_method`). */
+  readonly unknownMethods: string[];
+  /** Sockets accepted so far (a reconnect makes it grow). */
+  readonly socketConnections: number;
+  /** The next call of `method` fails: `ratelimited` as HTTP 429 + Retry-After, other errors as `{ok:false}`, `status` as a bare HTTP error. */
+  failNext(method: string, failure: FakeSlackFailure): void;
+  /** Slack's polite reconnect request: `{type:"disconnect", reason}` on every open socket. */
+  sendDisconnect(reason?: string): void;
+  /** Kill every open socket without a close handshake. */
+  dropSocket(): void;
+  /** Headers for a signed HTTP Events request carrying `body`. */
+  signEvent(body: string | Buffer, signingSecret: string, tsSeconds?: number): Record<string, string>;
+  /** Resolves once `predicate` holds (polled every 10 ms); rejects after `ms`. */
+  waitFor(predicate: () => boolean, ms?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface FakeSlackMessage {
+  channel: string;
+  channelType?: "im" | "channel" | "mpim" | "group";
+  user: string;
+  text: string;
+  ts?: string;
+  threadTs?: string;
+  appMention?: boolean;
+}
+
+export type FakeSlackFailure = { error: "ratelimited"; retryAfter: number } | { error: string } | { status: number };
+
+export interface FakeSlackOptions {
+  botToken?: string;
+  appToken?: string;
+  botUserId?: string;
+  teamId?: string;
+}
+
+const BOT_METHODS = new Set(["auth.test", "chat.postMessage", "chat.update", "reactions.add", "conversations.open", "conversations.info", "users.info"]);
+const CHANNEL_TYPE_BY_PREFIX: Record<string, string> = { D: "im", C: "channel", G: "group" };
+
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const botToken = options.botToken ?? "xoxb-fake-bot-token";
+  const appToken = options.appToken ?? "xapp-1-fake-app-token";
+  const botUserId = options.botUserId ?? "U0FAKEBOT";
+  const teamId = options.teamId ?? "T0FAKE";
+  const botId = "B0FAKEBOT";
+
+  const acks = new Map<string, number>();
+  const posted: FakeSlack["posted"] = [];
+  const calls: FakeSlack["calls"] = [];
+  const unknownMethods: string[] = [];
+  const failures = new Map<string, FakeSlackFailure[]>();
+  const channelTypes = new Map<string, string>();
+  const pendingEnvelopes: string[] = [];
+  const openSockets = new Set<WebSocket>();
+  const httpSockets = new Set<Socket>();
+  let socketConnections = 0;
+  let tsCounter = 0;
+  let eventCounter = 0;
+
+  // Slack ts values are "<seconds>.<6 digits>" and strictly increase within a channel.
+  const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++tsCounter).padStart(6, "0")}`;
+
+  const wss = new WebSocketServer({ noServer: true });
+  wss.on("connection", (socket) => {
+    socketConnections += 1;
+    openSockets.add(socket);
+    socket.on("close", () => openSockets.delete(socket));
+    socket.on("message", (data) => {
+      const frame = parseJson(data.toString());
+      if (frame && typeof frame.envelope_id === "string") acks.set(frame.envelope_id, Date.now());
+    });
+    socket.send(JSON.stringify({ type: "hello", num_connections: openSockets.size, debug_info: { host: "fake-slack", approximate_connection_time: 18060 }, connection_info: { app_id: "A0FAKEAPP" } }));
+    for (const envelope of pendingEnvelopes.splice(0)) socket.send(envelope);
+  });
+
+  const deliver = (envelope: string) => {
+    const socket = [...openSockets].at(-1);
+    if (socket) socket.send(envelope);
+    else pendingEnvelopes.push(envelope);
+  };
+
+  const pushEvent = (event: Record<string, unknown>) => {
+    const envelopeId = randomUUID();
+    eventCounter += 1;
+    const payload = {
+      token: "fake-verification-token",
+      team_id: teamId,
+      api_app_id: "A0FAKEAPP",
+      type: "event_callback",
+      event,
+      event_id: `Ev${String(eventCounter).padStart(8, "0")}`,
+      event_time: Math.floor(Date.now() / 1000),
+    };
+    deliver(JSON.stringify({ envelope_id: envelopeId, type: "events_api", accepts_response_payload: false, retry_attempt: 0, retry_reason: "", payload }));
+    return { envelopeId };
+  };
+
+  const pushMessage = (message: FakeSlackMessage) => {
+    const ts = message.ts ?? nextTs();
+    if (message.channelType) channelTypes.set(message.channel, message.channelType);
+    const event: Record<string, unknown> = {
+      type: message.appMention ? "app_mention" : "message",
+      channel: message.channel,
+      user: message.user,
+      text: message.text,
+      ts,
+      event_ts: ts,
+      team: teamId,
+    };
+    // Like Slack: `channel_type` rides on message events only, never on app_mention.
+    if (!message.appMention) event.channel_type = message.channelType ?? CHANNEL_TYPE_BY_PREFIX[message.channel[0] ?? ""] ?? "channel";
+    if (message.threadTs) event.thread_ts = message.threadTs;
+    return { ...pushEvent(event), ts };
+  };
+
+  const answer = (method: string, body: Record<string, unknown>, port: number): Record<string, unknown> => {
+    switch (method) {
+      case "auth.test":
+        return { ok: true, url: "https://fake.slack.com/", team: "Fake Team", user: "openclaw", team_id: teamId, user_id: botUserId, bot_id: botId, is_enterprise_install: false };
+      case "apps.connections.open":
+        return { ok: true, url: `ws://127.0.0.1:${port}/socket?ticket=${randomUUID()}&app_id=A0FAKEAPP` };
+      case "chat.postMessage": {
+        const ts = nextTs();
+        posted.push(pickDefined({ channel: String(body.channel), text: String(body.text ?? ""), thread_ts: optionalString(body.thread_ts), unfurl_links: optionalBoolean(body.unfurl_links), unfurl_media: optionalBoolean(body.unfurl_media) }));
+        return { ok: true, channel: body.channel, ts, message: { type: "message", text: body.text, user: botUserId, bot_id: botId, ts } };
+      }
+      case "chat.update":
+        return { ok: true, channel: body.channel, ts: body.ts, text: body.text };
+      case "reactions.add":
+        return { ok: true };
+      case "conversations.open":
+        return { ok: true, channel: { id: `D${String(body.users).replace(/^[UW]/, "")}` } };
+      case "conversations.info": {
+        const id = String(body.channel);
+        const type = channelTypes.get(id) ?? CHANNEL_TYPE_BY_PREFIX[id[0] ?? ""] ?? "channel";
+        return { ok: true, channel: { id, is_im: type === "im", is_mpim: type === "mpim", is_channel: type === "channel", is_group: type === "group", is_private: type !== "channel" } };
+      }
+      case "users.info": {
+        const id = String(body.user);
+        return { ok: true, user: { id, name: id.toLowerCase(), real_name: `User ${id}`, is_bot: false, profile: { display_name: `user-${id.toLowerCase()}`, real_name: `User ${id}` } } };
+      }
+      default:
+        unknownMethods.push(method);
+        console.warn(`fake slack: unknown method ${method}`);
+        return { ok: false, error: "unknown_method" };
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, port: number) => {
+    const path = (req.url ?? "/").split("?")[0]!;
+    const method = path.startsWith("/api/") ? path.slice("/api/".length) : "";
+    if (req.method !== "POST" || !method) {
+      sendJson(res, 404, { ok: false, error: "not_found" });
+      return;
+    }
+    const { token: bodyToken, ...body } = parseRequestBody(await readBody(req), req.headers["content-type"]);
+    calls.push({ method, body });
+
+    const failure = failures.get(method)?.shift();
+    if (failure) {
+      if ("status" in failure) sendJson(res, failure.status, { ok: false, error: "fake_http_error" });
+      else if ("retryAfter" in failure) sendJson(res, 429, { ok: false, error: "ratelimited" }, { "retry-after": String(failure.retryAfter) });
+      else sendJson(res, 200, { ok: false, error: failure.error });
+      return;
+    }
+
+    const token = bearerToken(req.headers.authorization) ?? (typeof bodyToken === "string" ? bodyToken : undefined);
+    const expected = method === "apps.connections.open" ? appToken : BOT_METHODS.has(method) ? botToken : undefined;
+    if (!token) sendJson(res, 200, { ok: false, error: "not_authed" });
+    else if (expected !== undefined && token !== expected) sendJson(res, 200, { ok: false, error: "invalid_auth" });
+    else sendJson(res, 200, answer(method, body, port));
+  };
+
+  const server = createServer((req, res) => {
+    req.on("error", () => {});
+    res.on("error", () => {});
+    handle(req, res, port).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { ok: false, error: `fake_server_error: ${String(err)}` });
+    });
+  });
+  server.on("connection", (socket) => {
+    httpSockets.add(socket);
+    socket.on("close", () => httpSockets.delete(socket));
+  });
+  server.on("upgrade", (req, socket, head) => {
+    if ((req.url ?? "").startsWith("/socket")) wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    apiUrl: `http://127.0.0.1:${port}/api/`,
+    botToken,
+    appToken,
+    botUserId,
+    botId,
+    teamId,
+    pushMessage,
+    pushEvent,
+    acks,
+    posted,
+    calls,
+    unknownMethods,
+    get socketConnections() {
+      return socketConnections;
+    },
+    failNext(method, failure) {
+      failures.set(method, [...(failures.get(method) ?? []), failure]);
+    },
+    sendDisconnect(reason = "refresh_requested") {
+      for (const socket of openSockets) socket.send(JSON.stringify({ type: "disconnect", reason, debug_info: { host: "fake-slack" } }));
+    },
+    dropSocket() {
+      for (const socket of openSockets) socket.terminate();
+    },
+    signEvent(body, signingSecret, tsSeconds = Math.floor(Date.now() / 1000)) {
+      const signature = createHmac("sha256", signingSecret).update(`v0:${tsSeconds}:${body.toString()}`).digest("hex");
+      return { "content-type": "application/json", "x-slack-request-timestamp": String(tsSeconds), "x-slack-signature": `v0=${signature}` };
+    },
+    async waitFor(predicate, ms = 3000) {
+      const deadline = Date.now() + ms;
+      while (!predicate()) {
+        if (Date.now() > deadline) throw new Error(`fake slack: condition not met within ${ms} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of openSockets) socket.terminate();
+        wss.close();
+        for (const socket of httpSockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function parseRequestBody(text: string, contentType: string | undefined): Record<string, unknown> {
+  if (!text) return {};
+  if (contentType?.startsWith("application/json")) return parseJson(text) ?? {};
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? "");
+  return match?.[1];
+}
+
+// Form bodies carry every value as a string: "true"/"false" for booleans.
+function optionalBoolean(value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  return value === true || value === "true";
+}
+
+function optionalString(value: unknown): string | undefined {
+  return value === undefined ? undefined : String(value);
+}
+
+function pickDefined<T extends Record<string, unknown>>(record: T): T {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
+  res.end(JSON.stringify(body));
+}

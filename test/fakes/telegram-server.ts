@@ -1,0 +1,463 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/**
+ * A fake Telegram Bot API: a real HTTP server on 127.0.0.1 answering `/bot<token>/<method>`,
+ * so tests drive the real grammY client through its `apiRoot` option.
+ *
+ * Implemented methods: getMe, getUpdates (a real long poll), sendMessage, editMessageText,
+ * sendChatAction, setMessageReaction, answerCallbackQuery, setWebhook, deleteWebhook,
+ * setMyCommands. Bodies may be JSON, form-encoded or a query string. Another token → 401.
+ *
+ * Like Telegram, it checks `parse_mode: "HTML"` text (known tags, balanced, valid entities) and
+ * answers 400 "can't parse entities" otherwise, and refuses texts over 4096 characters.
+ *
+ * Test controls:
+ * - `pushUpdate(update)` queues an update (an `update_id` is assigned when missing) and returns
+ *   its id. The same update may be pushed again: a re-pushed update is handed out once more
+ *   even when its id is below the current offset, which is how tests make Telegram re-deliver.
+ * - `pushMessage({...})` builds a `message` update (private chat for positive ids, supergroup
+ *   for negative ones unless `chatType` says otherwise) and queues it.
+ * - `getUpdates` holds the request up to `timeout` seconds and answers as soon as an update is
+ *   queued; `offset` confirms (drops) every handed-out update below it.
+ * - `sent`: every delivered sendMessage / editMessageText / sendChatAction / setMessageReaction
+ *   call; `messages(chatId?)` the sendMessage bodies; `calls`: every request with its status.
+ * - `failNext(method, failure)` makes the next call of `method` fail as Telegram would (429 with
+ *   `retry_after`, 409, 400 / 403 with a description, 401, 500). Failures queue up per method.
+ * - `hangNext(method)` accepts the next call of `method` and never answers; `release()` then
+ *   drops those connections (the client sees a network error). A hung call is never recorded in
+ *   `sent`: the message was not delivered.
+ * - `conflictPolling(true)` answers every getUpdates with 409 until `conflictPolling(false)`.
+ * - `getUpdatesCalls`, `getUpdatesOffsets` (the `offset` each getUpdates carried), `webhook`.
+ * - `waitFor(predicate, timeoutMs)` polls until `predicate()` is true, else rejects.
+ */
+export interface FakeTelegram {
+  /** The `apiRoot` to give grammY: `http://127.0.0.1:PORT` (no trailing slash). */
+  readonly url: string;
+  readonly token: string;
+  readonly botId: number;
+  readonly botUsername: string;
+  pushUpdate(update: FakeUpdate): number;
+  pushMessage(message: PushMessageInput): FakeUpdate;
+  readonly sent: RecordedCall[];
+  messages(chatId?: number | string): Record<string, unknown>[];
+  readonly calls: Array<RecordedCall & { status: number }>;
+  failNext(method: string, failure: FakeFailure): void;
+  hangNext(method: string): void;
+  release(): void;
+  conflictPolling(on: boolean): void;
+  readonly getUpdatesCalls: number;
+  readonly getUpdatesOffsets: Array<number | undefined>;
+  /** What the last setWebhook registered; null after deleteWebhook. */
+  readonly webhook: { url: string; secretToken?: string } | null;
+  waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type FakeUpdate = { update_id?: number } & Record<string, unknown>;
+
+export interface PushMessageInput {
+  chatId: number;
+  /** Default: `private` for positive ids, `supergroup` for negative ones. */
+  chatType?: "private" | "group" | "supergroup" | "channel";
+  fromId: number;
+  fromName?: string;
+  fromUsername?: string;
+  text: string;
+  messageId?: number;
+  /** A forum topic: sets `message_thread_id` and `is_topic_message`. */
+  threadId?: number;
+  entities?: Array<Record<string, unknown>>;
+  /** The replied-to message; `fromId` equal to the bot id makes it a reply to the bot. */
+  replyTo?: { messageId: number; fromId: number; text?: string };
+}
+
+export interface RecordedCall {
+  method: string;
+  body: Record<string, unknown>;
+  at: number;
+}
+
+export type FakeFailure =
+  | { status: 429; retryAfter: number }
+  | { status: 409 }
+  | { status: 400 | 403; description: string }
+  | { status: 401 }
+  | { status: 500 };
+
+interface QueuedUpdate {
+  update: FakeUpdate & { update_id: number };
+  /** Handed out by a getUpdates answer; only handed-out updates are confirmed by an offset. */
+  handedOut: boolean;
+}
+
+interface PendingPoll {
+  offset: number | undefined;
+  limit: number;
+  res: ServerResponse;
+  timer: NodeJS.Timeout;
+}
+
+const MAX_TEXT_LENGTH = 4096;
+
+export async function startFakeTelegram(options: { token?: string; botId?: number; botUsername?: string } = {}): Promise<FakeTelegram> {
+  const token = options.token ?? "123456:TEST-fake-telegram-token";
+  const botId = options.botId ?? 123456;
+  const botUsername = options.botUsername ?? "fake_openclaw_bot";
+  const queue: QueuedUpdate[] = [];
+  const sent: RecordedCall[] = [];
+  const calls: Array<RecordedCall & { status: number }> = [];
+  const failures = new Map<string, FakeFailure[]>();
+  const hangs = new Map<string, number>();
+  const hungResponses = new Set<ServerResponse>();
+  const polls = new Set<PendingPoll>();
+  const sockets = new Set<Socket>();
+  /** Text of every message the bot sent, by `chatId:messageId`, so edits can be checked. */
+  const botMessages = new Map<string, string>();
+  const getUpdatesOffsets: Array<number | undefined> = [];
+  let nextUpdateId = 1000;
+  let nextMessageId = 5000;
+  let pollingConflict = false;
+  let webhook: { url: string; secretToken?: string } | null = null;
+
+  const botUser = { id: botId, is_bot: true, first_name: "Fake Bot", username: botUsername };
+
+  const answer = (res: ServerResponse, method: string, body: Record<string, unknown>, status: number, payload: unknown) => {
+    calls.push({ method, body, at: Date.now(), status });
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(JSON.stringify(payload));
+  };
+  const ok = (res: ServerResponse, method: string, body: Record<string, unknown>, result: unknown) => answer(res, method, body, 200, { ok: true, result });
+  const fail = (res: ServerResponse, method: string, body: Record<string, unknown>, status: number, description: string, parameters?: Record<string, unknown>) =>
+    answer(res, method, body, status, { ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) });
+
+  const failureReply = (failure: FakeFailure): { description: string; parameters?: Record<string, unknown> } => {
+    switch (failure.status) {
+      case 429:
+        return { description: `Too Many Requests: retry after ${failure.retryAfter}`, parameters: { retry_after: failure.retryAfter } };
+      case 409:
+        return { description: "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running" };
+      case 400:
+      case 403:
+        return { description: failure.description };
+      case 401:
+        return { description: "Unauthorized" };
+      case 500:
+        return { description: "Internal Server Error" };
+    }
+  };
+
+  /** Drops handed-out updates below the offset: Telegram forgets them as soon as the request arrives. */
+  const confirm = (offset: number | undefined) => {
+    if (offset === undefined) return;
+    for (let i = queue.length - 1; i >= 0; i--) {
+      if (queue[i]!.handedOut && queue[i]!.update.update_id < offset) queue.splice(i, 1);
+    }
+  };
+
+  /** What a getUpdates with this offset hands out now. */
+  const takeUpdates = (offset: number | undefined, limit: number): QueuedUpdate["update"][] => {
+    confirm(offset);
+    const batch = queue.slice(0, limit);
+    for (const entry of batch) entry.handedOut = true;
+    return batch.map((entry) => entry.update);
+  };
+
+  /** True when a getUpdates with this offset would hand out something right now. */
+  const hasUpdatesFor = (offset: number | undefined) =>
+    queue.some((entry) => !(entry.handedOut && offset !== undefined && entry.update.update_id < offset));
+
+  const answerPoll = (poll: PendingPoll) => {
+    clearTimeout(poll.timer);
+    polls.delete(poll);
+    ok(poll.res, "getUpdates", { offset: poll.offset }, takeUpdates(poll.offset, poll.limit));
+  };
+
+  const handleGetUpdates = (res: ServerResponse, body: Record<string, unknown>) => {
+    const offset = optionalNumber(body.offset);
+    confirm(offset);
+    if (pollingConflict) return fail(res, "getUpdates", body, 409, failureReply({ status: 409 }).description);
+    if (webhook) return fail(res, "getUpdates", body, 409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+    const limit = optionalNumber(body.limit) ?? 100;
+    const timeoutSeconds = optionalNumber(body.timeout) ?? 0;
+    const poll: PendingPoll = { offset, limit, res, timer: setTimeout(() => answerPoll(poll), timeoutSeconds * 1000) };
+    if (hasUpdatesFor(offset) || timeoutSeconds <= 0) return answerPoll(poll);
+    polls.add(poll);
+    res.on("close", () => {
+      clearTimeout(poll.timer);
+      polls.delete(poll);
+    });
+  };
+
+  const sendMessage = (res: ServerResponse, body: Record<string, unknown>) => {
+    const chatId = body.chat_id;
+    const checked = checkText(body);
+    if ("error" in checked) return fail(res, "sendMessage", body, 400, checked.error);
+    if (chatId === undefined || chatId === "") return fail(res, "sendMessage", body, 400, "Bad Request: chat_id is empty");
+    const messageId = nextMessageId++;
+    botMessages.set(`${chatId}:${messageId}`, String(body.text));
+    sent.push({ method: "sendMessage", body, at: Date.now() });
+    const threadId = optionalNumber(body.message_thread_id);
+    ok(res, "sendMessage", body, {
+      message_id: messageId,
+      date: Math.floor(Date.now() / 1000),
+      chat: chatFor(chatId),
+      from: botUser,
+      text: checked.visibleText,
+      ...(threadId !== undefined ? { message_thread_id: threadId, is_topic_message: true } : {}),
+    });
+  };
+
+  const editMessageText = (res: ServerResponse, body: Record<string, unknown>) => {
+    const key = `${body.chat_id}:${body.message_id}`;
+    const previous = botMessages.get(key);
+    if (previous === undefined) return fail(res, "editMessageText", body, 400, "Bad Request: message to edit not found");
+    const checked = checkText(body);
+    if ("error" in checked) return fail(res, "editMessageText", body, 400, checked.error);
+    if (previous === String(body.text)) {
+      return fail(res, "editMessageText", body, 400, "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message");
+    }
+    botMessages.set(key, String(body.text));
+    sent.push({ method: "editMessageText", body, at: Date.now() });
+    ok(res, "editMessageText", body, { message_id: Number(body.message_id), date: Math.floor(Date.now() / 1000), chat: chatFor(body.chat_id), from: botUser, text: checked.visibleText });
+  };
+
+  const dispatch = (res: ServerResponse, method: string, body: Record<string, unknown>) => {
+    switch (method.toLowerCase()) {
+      case "getme":
+        return ok(res, method, body, { ...botUser, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false });
+      case "getupdates":
+        return handleGetUpdates(res, body);
+      case "sendmessage":
+        return sendMessage(res, body);
+      case "editmessagetext":
+        return editMessageText(res, body);
+      case "sendchataction":
+      case "setmessagereaction":
+        sent.push({ method, body, at: Date.now() });
+        return ok(res, method, body, true);
+      case "setwebhook":
+        webhook = { url: String(body.url), ...(body.secret_token !== undefined ? { secretToken: String(body.secret_token) } : {}) };
+        return ok(res, method, body, true);
+      case "deletewebhook":
+        webhook = null;
+        return ok(res, method, body, true);
+      case "setmycommands":
+      case "answercallbackquery":
+        return ok(res, method, body, true);
+      default:
+        return fail(res, method, body, 404, "Not Found: method not found");
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
+    if (!match) return fail(res, "?", {}, 404, "Not Found");
+    const [, requestToken, method] = match as unknown as [string, string, string];
+    let body: Record<string, unknown>;
+    try {
+      body = { ...Object.fromEntries(url.searchParams), ...parseBody(req.headers["content-type"], await readBody(req)) };
+    } catch (error) {
+      return fail(res, method, {}, 400, `Bad Request: ${(error as Error).message}`);
+    }
+    if (requestToken !== token) return fail(res, method, body, 401, "Unauthorized");
+    const key = method.toLowerCase();
+    if (key === "getupdates") getUpdatesOffsets.push(optionalNumber(body.offset));
+    const hangCount = hangs.get(key) ?? 0;
+    if (hangCount > 0) {
+      hangs.set(key, hangCount - 1);
+      calls.push({ method, body, at: Date.now(), status: 0 });
+      hungResponses.add(res);
+      return;
+    }
+    const failure = failures.get(key)?.shift();
+    if (failure) {
+      const reply = failureReply(failure);
+      return fail(res, method, body, failure.status, reply.description, reply.parameters);
+    }
+    dispatch(res, method, body);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) fail(res, "?", {}, 500, `fake telegram crashed: ${String(error)}`);
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const fake: FakeTelegram = {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    botId,
+    botUsername,
+    sent,
+    calls,
+    getUpdatesOffsets,
+    get getUpdatesCalls() {
+      return getUpdatesOffsets.length;
+    },
+    get webhook() {
+      return webhook;
+    },
+    pushUpdate(update) {
+      const updateId = update.update_id ?? nextUpdateId;
+      nextUpdateId = Math.max(nextUpdateId, updateId + 1);
+      queue.push({ update: { ...update, update_id: updateId }, handedOut: false });
+      for (const poll of [...polls]) answerPoll(poll);
+      return updateId;
+    },
+    pushMessage(input) {
+      const chatType = input.chatType ?? (input.chatId < 0 ? "supergroup" : "private");
+      const messageId = input.messageId ?? nextMessageId++;
+      const message: Record<string, unknown> = {
+        message_id: messageId,
+        date: Math.floor(Date.now() / 1000),
+        chat: chatType === "private" ? { id: input.chatId, type: chatType, first_name: `User ${input.fromId}` } : { id: input.chatId, type: chatType, title: `Chat ${input.chatId}`, ...(input.threadId !== undefined ? { is_forum: true } : {}) },
+        from: { id: input.fromId, is_bot: false, first_name: input.fromName ?? `User ${input.fromId}`, ...(input.fromUsername ? { username: input.fromUsername } : {}) },
+        text: input.text,
+      };
+      if (input.entities) message.entities = input.entities;
+      if (input.threadId !== undefined) Object.assign(message, { message_thread_id: input.threadId, is_topic_message: true });
+      if (input.replyTo) {
+        message.reply_to_message = {
+          message_id: input.replyTo.messageId,
+          date: Math.floor(Date.now() / 1000),
+          chat: message.chat,
+          from: input.replyTo.fromId === botId ? botUser : { id: input.replyTo.fromId, is_bot: false, first_name: `User ${input.replyTo.fromId}` },
+          ...(input.replyTo.text !== undefined ? { text: input.replyTo.text } : {}),
+        };
+      }
+      const update: FakeUpdate = { message };
+      update.update_id = fake.pushUpdate(update);
+      return update;
+    },
+    messages(chatId) {
+      return sent.filter((call) => call.method === "sendMessage" && (chatId === undefined || String(call.body.chat_id) === String(chatId))).map((call) => call.body);
+    },
+    failNext(method, failure) {
+      const key = method.toLowerCase();
+      failures.set(key, [...(failures.get(key) ?? []), failure]);
+    },
+    hangNext(method) {
+      const key = method.toLowerCase();
+      hangs.set(key, (hangs.get(key) ?? 0) + 1);
+    },
+    release() {
+      for (const res of hungResponses) res.socket?.destroy();
+      hungResponses.clear();
+    },
+    conflictPolling(on) {
+      pollingConflict = on;
+    },
+    async waitFor(predicate, timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate()) {
+        if (Date.now() > deadline) throw new Error(`fake telegram: condition not met within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    async close() {
+      for (const poll of polls) clearTimeout(poll.timer);
+      polls.clear();
+      hungResponses.clear();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return fake;
+}
+
+function chatFor(chatId: unknown): Record<string, unknown> {
+  const id = typeof chatId === "string" && /^-?\d+$/.test(chatId) ? Number(chatId) : chatId;
+  return typeof id === "number" ? { id, type: id < 0 ? "supergroup" : "private" } : { id: 0, type: "channel", username: String(chatId).replace(/^@/, "") };
+}
+
+function optionalNumber(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? parsed : undefined;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** JSON or form-encoded, as Telegram accepts; form values holding JSON objects/arrays are parsed. */
+function parseBody(contentType: string | undefined, text: string): Record<string, unknown> {
+  if (!text) return {};
+  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/json") {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("JSON body must be an object");
+    return parsed as Record<string, unknown>;
+  }
+  if (type === "application/x-www-form-urlencoded") {
+    const body: Record<string, unknown> = {};
+    for (const [key, value] of new URLSearchParams(text)) body[key] = /^[[{]/.test(value) ? JSON.parse(value) : value;
+    return body;
+  }
+  throw new Error(`unsupported content type "${type}" (the fake takes JSON or form-encoded bodies)`);
+}
+
+const HTML_TAGS = new Set(["b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "code", "pre", "a", "tg-spoiler", "span", "blockquote", "tg-emoji"]);
+
+/**
+ * Telegram's checks on a message text: not empty, HTML well formed when `parse_mode` is HTML,
+ * at most 4096 characters once entities are parsed. Returns the text the user would see.
+ */
+function checkText(body: Record<string, unknown>): { visibleText: string } | { error: string } {
+  const text = typeof body.text === "string" ? body.text : "";
+  if (!text.trim()) return { error: "Bad Request: message text is empty" };
+  let visibleText = text;
+  if (body.parse_mode === "HTML") {
+    const parsed = parseTelegramHtml(text);
+    if ("error" in parsed) return { error: `Bad Request: can't parse entities: ${parsed.error}` };
+    visibleText = parsed.visibleText;
+  } else if (body.parse_mode !== undefined) {
+    return { error: `Bad Request: unsupported parse_mode ${String(body.parse_mode)} in the fake` };
+  }
+  if (visibleText.length > MAX_TEXT_LENGTH) return { error: "Bad Request: message is too long" };
+  return { visibleText };
+}
+
+function parseTelegramHtml(html: string): { visibleText: string } | { error: string } {
+  const open: string[] = [];
+  let visible = "";
+  let i = 0;
+  while (i < html.length) {
+    const ch = html[i]!;
+    if (ch === "<") {
+      const tag = /^<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-zA-Z-]+="[^"<>]*")*)\s*>/.exec(html.slice(i));
+      if (!tag) return { error: `Unsupported start tag at byte offset ${i}` };
+      const [whole, closing, rawName] = tag as unknown as [string, string, string];
+      const name = rawName.toLowerCase();
+      if (!HTML_TAGS.has(name)) return { error: `Unsupported start tag "${name}" at byte offset ${i}` };
+      if (closing) {
+        if (open.pop() !== name) return { error: `Can't find end tag corresponding to start tag "${name}"` };
+      } else {
+        open.push(name);
+      }
+      i += whole.length;
+    } else if (ch === "&") {
+      const entity = /^&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);/.exec(html.slice(i));
+      if (!entity) return { error: `Character entity expected at byte offset ${i}` };
+      visible += { lt: "<", gt: ">", amp: "&", quot: '"' }[entity[1]!] ?? "?";
+      i += entity[0].length;
+    } else if (ch === ">") {
+      return { error: `Unexpected end tag at byte offset ${i}` };
+    } else {
+      visible += ch;
+      i++;
+    }
+  }
+  if (open.length > 0) return { error: `Can't find end tag corresponding to start tag "${open[open.length - 1]}"` };
+  return { visibleText: visible };
+}

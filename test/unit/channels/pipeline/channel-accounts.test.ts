@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { validateConfig } from "../../../../src/config/index.js";
+import { defaultAccountId, resolveChannelAccounts } from "../../../../src/channels/config/channel-accounts.js";
+
+describe("channel accounts from config", () => {
+  it("a block without accounts is the one default account", () => {
+    const { config, warnings } = validateConfig({ channels: { telegram: { botToken: "1:a", dmPolicy: "open" } } }, {});
+    expect(warnings).toEqual([]);
+    expect(resolveChannelAccounts(config, "telegram")).toEqual([{ channel: "telegram", accountId: "default", enabled: true, config: { botToken: "1:a", dmPolicy: "open" } }]);
+    expect(resolveChannelAccounts(config, "discord")).toEqual([]);
+  });
+
+  it("accounts override the block's keys and inherit the rest; enabled:false at either level stops one", () => {
+    const { config } = validateConfig(
+      { channels: { slack: { dmPolicy: "allowlist", allowFrom: ["U1"], accounts: { Work: { botToken: "xoxb-w", allowFrom: ["U2"] }, home: { botToken: "xoxb-h", enabled: false } }, defaultAccount: "work" } } },
+      {},
+    );
+    const accounts = resolveChannelAccounts(config, "slack");
+    expect(accounts.map((a) => [a.accountId, a.enabled, a.config.allowFrom, a.config.dmPolicy])).toEqual([
+      ["work", true, ["U2"], "allowlist"],
+      ["home", false, ["U1"], "allowlist"],
+    ]);
+    expect(defaultAccountId(config, "slack")).toBe("work");
+  });
+
+  it("a bad value inside an account is reported with its path", () => {
+    expect(() => validateConfig({ channels: { telegram: { accounts: { a: { dmPolicy: "everyone" } } } } }, {})).toThrow(/channels\.telegram\.accounts\.a\.dmPolicy/);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { resolveAgentRoute, type Binding } from "../../../../src/channels/routing/resolve-agent-route.js";
+
+const base = { channel: "discord", accountId: "default", chatType: "channel" as const, peerId: "c1", guildId: "g1", memberRoleIds: ["r1"] };
+
+describe("resolveAgentRoute", () => {
+  const bindings: Binding[] = [
+    { agentId: "chan", match: { channel: "discord" } },
+    { agentId: "acct", match: { channel: "discord", accountId: "default" } },
+    { agentId: "guild", match: { channel: "discord", guildId: "g1" } },
+    { agentId: "roles", match: { channel: "discord", guildId: "g1", roles: ["r1"] } },
+    { agentId: "peer", match: { channel: "discord", peer: { id: "c1" } } },
+  ];
+
+  it("picks the most specific binding whatever the order: peer → guild+roles → guild → account → channel", () => {
+    expect(resolveAgentRoute(bindings, base, "main")).toEqual({ agentId: "peer", matchedBy: "peer" });
+    expect(resolveAgentRoute(bindings, { ...base, peerId: "c2" }, "main")).toEqual({ agentId: "roles", matchedBy: "guild+roles" });
+    expect(resolveAgentRoute(bindings, { ...base, peerId: "c2", memberRoleIds: [] }, "main")).toEqual({ agentId: "guild", matchedBy: "guild" });
+    expect(resolveAgentRoute(bindings, { ...base, peerId: "c2", guildId: "g2" }, "main")).toEqual({ agentId: "acct", matchedBy: "account" });
+    expect(resolveAgentRoute(bindings, { ...base, peerId: "c2", guildId: "g2", accountId: "other" }, "main")).toEqual({ agentId: "chan", matchedBy: "channel" });
+  });
+
+  it("falls back to the default agent; other channels' bindings never match", () => {
+    expect(resolveAgentRoute(bindings, { ...base, channel: "telegram" }, "main")).toEqual({ agentId: "main", matchedBy: "default" });
+    expect(resolveAgentRoute(undefined, base, "main").matchedBy).toBe("default");
+  });
+
+  it("a peer binding can be limited to a chat kind, and a Slack team binding matches the team", () => {
+    const b: Binding[] = [
+      { agentId: "dm", match: { channel: "telegram", peer: { kind: "direct", id: "42" } } },
+      { agentId: "team", match: { channel: "slack", teamId: "T1" } },
+    ];
+    expect(resolveAgentRoute(b, { channel: "telegram", accountId: "default", chatType: "direct", peerId: "42" }, "main").agentId).toBe("dm");
+    expect(resolveAgentRoute(b, { channel: "telegram", accountId: "default", chatType: "group", peerId: "42" }, "main").agentId).toBe("main");
+    expect(resolveAgentRoute(b, { channel: "slack", accountId: "default", chatType: "channel", peerId: "C1", teamId: "t1" }, "main")).toEqual({ agentId: "team", matchedBy: "team" });
+  });
+});
