@@ -40,10 +40,18 @@ export async function statusCommand(flags: ClientFlags): Promise<void> {
         `Auth: ${status.authMode}`,
         `Agents: ${agents.join(", ")}`,
         `Sessions: ${status.sessions?.count ?? 0}`,
+        ...channelLines(status.channels),
         "",
       ].join("\n"),
     );
   } finally {
     client.close();
   }
+}
+
+function channelLines(channels: Record<string, { connected?: boolean; running?: boolean; lastError?: string | null }> | undefined): string[] {
+  const entries = Object.entries(channels ?? {});
+  if (entries.length === 0) return [];
+  const parts = entries.map(([name, c]) => `${name} ${c.connected ? "connected" : c.running ? "connecting" : "stopped"}${c.lastError ? ` (${c.lastError})` : ""}`);
+  return [`Channels: ${parts.join(", ")}`];
 }

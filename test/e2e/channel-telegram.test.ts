@@ -165,6 +165,20 @@ describe("Telegram channel", () => {
     expect(chatRequests(model)).toHaveLength(1);
   });
 
+  it("streaming.mode partial shows the reply while it is written, in one message edited in place", async () => {
+    telegram = await startFakeTelegram();
+    const answer = "The quick brown fox jumps over the lazy dog, again and again, until the reply is long enough to stream.";
+    model.setResponder(() => ({ text: answer, chunkDelayMs: 150 }));
+    await start({ telegram: { streaming: { mode: "partial", throttleMs: 250 } } });
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "stream it", messageId: 1 });
+    const edits = () => telegram.sent.filter((c) => c.method === "editMessageText" && String(c.body.chat_id) === String(OWNER));
+    await telegram.waitFor(() => edits().some((c) => c.body.text === answer), 10_000);
+    await sleep(300);
+    expect(repliesTo(OWNER)).toHaveLength(1);
+    expect(repliesTo(OWNER)[0]!.length).toBeLessThan(answer.length);
+    expect(edits().at(-1)!.body.text).toBe(answer);
+  });
+
   it("bindings route a peer to its agent", async () => {
     telegram = await startFakeTelegram();
     model.setResponder(() => ({ text: "routed" }));

@@ -15,6 +15,7 @@ import { finalizeInboundContext, type MsgContext } from "../inbound/msg-context.
 import type { DeliveryTarget } from "../outbound/delivery-ledger.js";
 import type { ReplyDelivery } from "../outbound/reply-delivery.js";
 import { startTypingLoop } from "../outbound/typing-loop.js";
+import { PreviewStream } from "../outbound/preview-stream.js";
 import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.js";
 import type { ChannelEnvelope } from "../types.js";
 import { runControlCommand, type CommandDeps } from "./run-control-command.js";
@@ -166,6 +167,16 @@ export class InboundDispatcher {
     return { running, envelope, ctx, agentId, dedupeKey: buildInboundDedupeKey(ctx), target, senderIsOwner };
   }
 
+  /** A draft edited while the model writes (`streaming.mode: partial`), where the platform can edit. */
+  private previewFor(running: RunningAccount, target: DeliveryTarget): PreviewStream | undefined {
+    const streaming = running.config.streaming as { mode?: string; throttleMs?: number } | undefined;
+    if (streaming?.mode !== "partial" || !running.account.editMessage) return undefined;
+    return new PreviewStream(running.account, { chatId: target.chatId, threadId: target.threadId }, {
+      throttleMs: streaming.throttleMs ?? 1_000,
+      maxChars: running.limits.textChunkLimit,
+    });
+  }
+
   private isAgentBound(routed: Routed): boolean {
     return !parseControlCommand(routed.ctx.BodyForCommands);
   }
@@ -177,6 +188,7 @@ export class InboundDispatcher {
     const runId = last.dedupeKey ?? `${running.channel}:${running.accountId}:${randomUUID()}`;
     const text = batch.map((r) => agentText(r.ctx)).join("\n");
     await this.deps.delivery.expect(runId, last.target, { sessionKey: ctx.SessionKey, runId });
+    const preview = this.previewFor(running, last.target);
     const outcome = await this.deps.conversations.submit({
       message: text,
       idempotencyKey: runId,
@@ -185,6 +197,7 @@ export class InboundDispatcher {
       method: "channel",
       senderIsOwner: batch.every((r) => r.senderIsOwner),
       queueMode: this.queueModes.get(ctx.SessionKey),
+      ...(preview ? { onEvent: preview.onEvent } : {}),
       origin: {
         channel: running.channel, accountId: running.accountId, chatType: ctx.ChatType, to: ctx.OriginatingTo,
         threadId: ctx.MessageThreadId, senderId: ctx.SenderId, senderName: ctx.SenderName,
@@ -195,16 +208,18 @@ export class InboundDispatcher {
       case "accepted": {
         const interval = ((running.config.typingIntervalSeconds as number | undefined) ?? 6) * 1000;
         const stopTyping = startTypingLoop(running.account, { chatId: last.target.chatId, threadId: last.target.threadId }, interval);
-        void outcome.run.done.then((record) => {
+        void outcome.run.done.then(async (record) => {
           stopTyping();
+          const previewMessageId = await preview?.finish();
           const reply = replyForRun(record);
           if ("suppress" in reply) this.deps.delivery.suppress(runId, reply.suppress);
-          else void this.deps.delivery.deliverReply(runId, reply.text, reply.turnId);
+          else await this.deps.delivery.deliverReply(runId, reply.text, reply.turnId, previewMessageId);
         });
         return;
       }
       case "duplicate":
         // The first delivery (or the restart recovery) answers it.
+        void preview?.finish();
         return;
       case "rejected":
         await this.deps.delivery.deliverReply(runId, `⚠️ ${outcome.notice}`);

@@ -27,6 +27,8 @@ export class ReplyDelivery {
   /** turn (primary run id) → chats it was delivered to: a merged turn answers each chat once. */
   private readonly answered = new Map<string, { targets: Set<string>; at: number }>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Entries whose first chunk replaces a streamed draft (edit instead of a new message). */
+  private readonly previews = new Map<string, string>();
   private readonly stopping = new AbortController();
 
   constructor(private readonly deps: ReplyDeliveryDeps) {}
@@ -41,9 +43,10 @@ export class ReplyDelivery {
    * The reply for an expected entry is known. `turnId` names the turn that produced it: when
    * several accepted messages were answered by one merged turn, each chat gets it once.
    */
-  async deliverReply(id: string, text: string, turnId?: string): Promise<void> {
+  async deliverReply(id: string, text: string, turnId?: string, previewMessageId?: string): Promise<void> {
     const entry = this.deps.ledger.get(id);
     if (!entry || entry.state === "delivered" || entry.state === "failed" || entry.state === "suppressed") return;
+    if (previewMessageId) this.previews.set(id, previewMessageId);
     if (!text.trim()) return this.suppress(id, "no reply (NO_REPLY or empty)");
     if (turnId && this.alreadyAnswered(turnId, entry.target)) return this.suppress(id, `answered together with ${turnId}`);
     const limits = this.deps.account(entry.target.channel, entry.target.accountId)?.limits;
@@ -127,8 +130,23 @@ export class ReplyDelivery {
       return this.retryLater(id, "channel account not running");
     }
     const { target } = entry;
+    // Ledger entries are snapshots: `sent` here is what was sent before this attempt began.
+    const sent = new Set(Object.keys(entry.sent).map(Number));
+    const preview = this.previews.get(id);
+    if (preview && !sent.has(0) && running.account.editMessage) {
+      try {
+        await running.account.editMessage({ chatId: target.chatId, threadId: target.threadId }, preview, { markdown: entry.chunks[0]! });
+        this.deps.ledger.markSent(id, 0, preview);
+        sent.add(0);
+        await this.deps.ledger.whenDurable();
+      } catch (err) {
+        // The draft could not be replaced (deleted, too old): the answer goes out as new messages.
+        this.deps.logger.debug({ deliveryId: id, err: (err as Error).message }, "preview not replaced");
+      }
+    }
+    this.previews.delete(id);
     for (let index = 0; index < entry.chunks.length; index += 1) {
-      if (entry.sent[index] !== undefined) continue;
+      if (sent.has(index)) continue;
       const outcome = await sendWithRetry(
         running.account,
         { chatId: target.chatId, threadId: target.threadId, replyToMessageId: index === 0 ? target.replyToMessageId : undefined },

@@ -38,6 +38,8 @@ export function registerSystemMethods(registry: MethodRegistry): void {
         presenceCount: runtime.presence.list().length,
         processMemory: (({ rss, heapTotal, heapUsed, external, arrayBuffers }) => ({ rssBytes: rss, heapTotalBytes: heapTotal, heapUsedBytes: heapUsed, externalBytes: external, arrayBuffersBytes: arrayBuffers }))(process.memoryUsage()),
         sessions: { count: runtime.sessions().list().length },
+        // One summary per channel; `channels.status` has the per-account details.
+        channels: runtime.channelsStatus().channels,
         configReload: runtime.configReloadStatus(),
         // Paths reveal the operator's layout; only admins see them.
         ...(isAdmin ? { stateDir: runtime.stateDir, configPath: loaded.path, configHash: loaded.hash } : {}),
@@ -52,3 +54,4 @@ export function registerSystemMethods(registry: MethodRegistry): void {
     handler: (_params, { runtime }) => runtime.presence.list(),
   });
 }
+
