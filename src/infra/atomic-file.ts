@@ -26,6 +26,49 @@ export function writeFileAtomicSync(filePath: string, data: string | Buffer, mod
   fsyncDirectory(dir);
 }
 
+/**
+ * `writeFileAtomicSync` with the write and its fsync on libuv's thread pool, so a busy process
+ * does not stall its event loop on the disk. The rename happens back on the main thread, and
+ * only when `mayReplace()` still says so: a caller that wrote newer content in the meantime
+ * keeps it (a late rename must never put older content back). Resolves true when replaced.
+ */
+export async function writeFileAtomicAsync(filePath: string, data: string, mode: number, mayReplace: () => boolean): Promise<boolean> {
+  const dir = path.dirname(filePath);
+  const tmp = path.join(dir, `.${path.basename(filePath)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    const handle = await fs.promises.open(tmp, "w", mode);
+    try {
+      await handle.writeFile(data, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (!mayReplace()) {
+      fs.rmSync(tmp, { force: true });
+      return false;
+    }
+    fs.renameSync(tmp, filePath);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  await fsyncDirectoryAsync(dir);
+  return true;
+}
+
+async function fsyncDirectoryAsync(dir: string): Promise<void> {
+  try {
+    const handle = await fs.promises.open(dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // As in fsyncDirectory: the rename is atomic even where directories cannot be fsynced.
+  }
+}
+
 /** Makes a rename or a new name durable. */
 export function fsyncDirectory(dir: string): void {
   try {

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import { ensurePrivateDir } from "../../infra/paths.js";
 import { normalizeSafeAgentId } from "../keys/index.js";
 import { CoalescedIndexWriter } from "./coalesced-index-writer.js";
-import { saveIndexFile } from "./index-file.js";
+import { writeFileAtomicAsync, writeFileAtomicSync } from "../../infra/atomic-file.js";
+import { serializeIndex } from "./index-file.js";
 import { openAgentIndex } from "./open-agent-index.js";
 import type { SessionEntry } from "./session-entry.js";
 import { agentsRoot, indexFile, sessionsDir } from "./session-paths.js";
@@ -23,11 +24,17 @@ export interface AgentIndexesOptions {
 export class AgentIndexes {
   private readonly loaded = new Map<string, Map<string, SessionEntry>>();
   private readonly writer: CoalescedIndexWriter;
+  /**
+   * Per agent: the last snapshot taken (`taken`) and the newest one on disk (`renamed`). A
+   * background write whose snapshot is older than what is already on disk is dropped.
+   */
+  private readonly tickets = new Map<string, { taken: number; renamed: number }>();
 
   constructor(private readonly options: AgentIndexesOptions) {
     this.writer = new CoalescedIndexWriter(
       options.flushDelayMs,
       (agentId) => this.writeNow(agentId),
+      (agentId) => this.writeInBackground(agentId),
       (agentId, err) => options.warn(`sessions index of agent ${agentId} not written yet: ${(err as Error).message}`),
     );
   }
@@ -97,7 +104,39 @@ export class AgentIndexes {
 
   private writeNow(agentId: string): void {
     ensurePrivateDir(sessionsDir(this.options.stateDir, agentId));
-    saveIndexFile(indexFile(this.options.stateDir, agentId), this.entries(agentId));
+    const ticket = this.takeTicket(agentId);
+    writeFileAtomicSync(indexFile(this.options.stateDir, agentId), serializeIndex(this.entries(agentId)), 0o600);
+    this.markRenamed(agentId, ticket);
     this.writer.markClean(agentId);
+  }
+
+  /** Coalesced metadata: the snapshot is taken now, the write and fsync run off the event loop. */
+  private async writeInBackground(agentId: string): Promise<void> {
+    ensurePrivateDir(sessionsDir(this.options.stateDir, agentId));
+    const ticket = this.takeTicket(agentId);
+    const data = serializeIndex(this.entries(agentId));
+    await writeFileAtomicAsync(indexFile(this.options.stateDir, agentId), data, 0o600, () => {
+      if (this.ticketsOf(agentId).renamed > ticket) return false;
+      this.markRenamed(agentId, ticket);
+      return true;
+    });
+  }
+
+  private ticketsOf(agentId: string): { taken: number; renamed: number } {
+    let t = this.tickets.get(agentId);
+    if (!t) {
+      t = { taken: 0, renamed: 0 };
+      this.tickets.set(agentId, t);
+    }
+    return t;
+  }
+
+  private takeTicket(agentId: string): number {
+    return ++this.ticketsOf(agentId).taken;
+  }
+
+  private markRenamed(agentId: string, ticket: number): void {
+    const t = this.ticketsOf(agentId);
+    t.renamed = Math.max(t.renamed, ticket);
   }
 }

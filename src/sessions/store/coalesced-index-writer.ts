@@ -4,8 +4,9 @@
  * plus fsync per message; instead each agent's index is written at most once per `delayMs`.
  * This is safe because the transcript, appended and fsynced before an append returns, is the
  * record of the conversation: a crash loses at most `delayMs` of counter updates, never a
- * message. Structural changes (create, reset, delete, writer claims) bypass this and are
- * written synchronously.
+ * message. Structural changes (create, reset, delete) bypass this and are written
+ * synchronously. The coalesced writes run in the background (their fsync off the event loop);
+ * `flushNow` (shutdown) writes synchronously.
  */
 export class CoalescedIndexWriter {
   private readonly dirty = new Set<string>();
@@ -14,6 +15,7 @@ export class CoalescedIndexWriter {
   constructor(
     private readonly delayMs: number,
     private readonly writeAgent: (agentId: string) => void,
+    private readonly writeAgentInBackground: (agentId: string) => Promise<void>,
     private readonly onError: (agentId: string, err: unknown) => void,
   ) {}
 
@@ -52,13 +54,13 @@ export class CoalescedIndexWriter {
   private flushInBackground(): void {
     this.timer = undefined;
     for (const agentId of [...this.dirty]) {
-      try {
-        this.writeAgent(agentId);
-        this.dirty.delete(agentId);
-      } catch (err) {
-        // Stays dirty: the next change, flush() or close() retries it.
+      // Changes made while this write is under way mark the agent dirty again (a later write).
+      this.dirty.delete(agentId);
+      this.writeAgentInBackground(agentId).catch((err) => {
+        // Dirty again: the next change, flushNow() or close() retries it.
+        this.markDirty(agentId);
         this.onError(agentId, err);
-      }
+      });
     }
   }
 

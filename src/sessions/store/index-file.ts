@@ -39,9 +39,14 @@ export function loadIndexFile(file: string): IndexLoad {
  * `jq . sessions.json` shows it indented.
  */
 export function saveIndexFile(file: string, entries: ReadonlyMap<string, SessionEntry>): void {
+  writeFileAtomicSync(file, serializeIndex(entries), 0o600);
+}
+
+/** The index as written: serialized now (a snapshot), so later changes are not half-included. */
+export function serializeIndex(entries: ReadonlyMap<string, SessionEntry>): string {
   const out: Record<string, SessionEntry> = {};
   for (const [key, entry] of entries) out[key] = entry;
-  writeFileAtomicSync(file, JSON.stringify(out) + "\n", 0o600);
+  return JSON.stringify(out) + "\n";
 }
 
 /**
