@@ -2,52 +2,15 @@
 // spawn → first reply, RSS when ready, sequential turn latency, 10 concurrent sessions, and RSS
 // growth over many turns. Same machine, same fake model as the real-OpenClaw figures quoted.
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
+import { startInstantModel } from "./lib/instant-model.mjs";
 import { freePort, HOST, makeTempDir, spawnGateway } from "./lib/spawn-gateway.mjs";
 import { MiB, now, percentile, round, sleep } from "./lib/util.mjs";
+import { createChatClient } from "./lib/chat-client.mjs";
 
 const TOKEN = "bench-conversations";
 
-/** An OpenAI-compatible endpoint that answers every request at once, streaming or not. */
-function startInstantModel() {
-  let requests = 0;
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      requests += 1;
-      const parsed = JSON.parse(body || "{}");
-      if (!parsed.stream) {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ id: "x", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } }));
-        return;
-      }
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      const chunk = (delta, finish) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.write(chunk({ role: "assistant", content: "ok" }, null));
-      res.write(chunk({}, "stop"));
-      res.write(`data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } })}\n\n`);
-      res.end("data: [DONE]\n\n");
-    });
-  });
-  return new Promise((resolve) => server.listen(0, HOST, () => resolve({ server, port: server.address().port, count: () => requests })));
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-
-function chat(port, user, text) {
-  const body = JSON.stringify({ model: "openclaw", user, messages: [{ role: "user", content: text }] });
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: HOST, port, path: "/v1/chat/completions", method: "POST", agent, headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}`, "content-length": Buffer.byteLength(body) } }, (res) => {
-      let data = "";
-      res.on("data", (c) => (data += c));
-      res.on("end", () => (res.statusCode === 200 ? resolve(JSON.parse(data)) : reject(new Error(`HTTP ${res.statusCode}: ${data.slice(0, 200)}`))));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const chat = createChatClient({ host: HOST, token: TOKEN, maxSockets: 64 });
 
 export async function measureConversations({ totalTurns = 10_000 } = {}) {
   const model = await startInstantModel();

@@ -9,6 +9,8 @@ import { measureConnectHello } from "./connect.mjs";
 import { measureIdleClients } from "./idle-clients.mjs";
 import { measureHiRequest, measureLoopOverhead, measurePromptBuild } from "./agent.mjs";
 import { measureConversations } from "./conversations.mjs";
+import { measureChannels } from "./channels.mjs";
+import { measureSubagents } from "./subagents.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -16,8 +18,14 @@ import { MiB, now, round, sleep } from "./lib/util.mjs";
 
 /** Turns in the RSS soak; `npm run bench:soak` runs the 10,000 the issue names. */
 const SOAK_TURNS = Number(process.env.BENCH_SOAK_TURNS ?? 2_000);
-/** Everything but the soak takes well under a minute; the soak adds a few ms per turn. */
-const WATCHDOG_MS = 80_000 + SOAK_TURNS * 20;
+/**
+ * Everything but the channels and the soak takes well under a minute. The channel bench bounds
+ * each of its waits (two bursts of up to 60 s on a loaded machine); the soak adds a few ms per turn.
+ */
+const CHANNELS_BUDGET_MS = 150_000;
+/** The sub-agent bench: 20 spawn → announce rounds and 100 children at once (about 10 s when idle). */
+const SUBAGENTS_BUDGET_MS = 60_000;
+const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -72,6 +80,11 @@ function buildTargets() {
     tenSessionsP95Ms: target(results.conversations?.tenSessions?.p95Ms, 100, "ms", "real OpenClaw: 4.2 s"),
     tenSessionsTurnsPerSecond: { target: ">= 200 turns/s", value: results.conversations?.tenSessions?.turnsPerSecond ?? null, pass: (results.conversations?.tenSessions?.turnsPerSecond ?? 0) >= 200, reference: "real OpenClaw: 3.2 turns/s" },
     soakRssGrowthMiB: target(results.conversations?.soak?.rssGrowthMiB, 20, `MiB over ${SOAK_TURNS} turns`),
+    telegramReplyP50Ms: target(results.channels?.replyLatencyMs?.p50, 50, "ms"),
+    // `followup` answers a session's messages oldest first; a reply overtaking an older one is a bug.
+    telegramBurstOutOfOrderChats: { target: "0 chats", value: results.channels?.burstFollowup?.outOfOrderChats ?? null, pass: results.channels?.burstFollowup?.outOfOrderChats === 0 },
+    spawnToAnnounceP50Ms: target(results.subagents?.spawnToAnnounceMs?.p50, 50, "ms"),
+    hundredChildrenRssGrowthMiB: target(results.subagents?.concurrentChildren?.rssGrowthMiB, 30, "MiB for 100 children"),
   };
 }
 
@@ -95,6 +108,10 @@ function summaryLine(targets) {
     ["turn p50", r.conversations?.sequentialTurnMs?.p50, fmt(r.conversations?.sequentialTurnMs?.p50, "ms", 1)],
     ["10-sessions", r.conversations?.tenSessions?.turnsPerSecond, `${fmt(r.conversations?.tenSessions?.turnsPerSecond, "/s")} p95 ${fmt(r.conversations?.tenSessions?.p95Ms, "ms")}`],
     ["soak-growth", r.conversations?.soak?.rssGrowthMiB, fmt(r.conversations?.soak?.rssGrowthMiB, "MiB", 1)],
+    ["tg reply p50", r.channels?.replyLatencyMs?.p50, fmt(r.channels?.replyLatencyMs?.p50, "ms", 1)],
+    ["tg burst", r.channels?.burstFollowup?.messagesPerSecond, `${fmt(r.channels?.burstFollowup?.messagesPerSecond, " msg/s")} (steer ${fmt(r.channels?.burstSteer?.repliesPerMessage, " replies/msg", 2)})`],
+    ["spawn→announce p50", r.subagents?.spawnToAnnounceMs?.p50, fmt(r.subagents?.spawnToAnnounceMs?.p50, "ms", 1)],
+    ["100-children", r.subagents?.concurrentChildren?.allAnnouncedMs, `${fmt(r.subagents?.concurrentChildren?.allAnnouncedMs, "ms")} +${fmt(r.subagents?.concurrentChildren?.rssGrowthMiB, "MiB", 1)}`],
   ];
   const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
   if (r.error) {
@@ -172,6 +189,8 @@ async function main() {
     hiRequest: await measureHiRequest(),
   };
   results.conversations = await measureConversations({ totalTurns: SOAK_TURNS });
+  results.channels = await measureChannels();
+  results.subagents = await measureSubagents();
 }
 
 function abort(message, exitCode) {

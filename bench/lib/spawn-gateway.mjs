@@ -269,6 +269,20 @@ export class GatewayProcess {
     return Number(m[1]) * 1024;
   }
 
+  /**
+   * CPU time the gateway used so far (user + system, from /proc/<pid>/stat), in ms. Linux counts
+   * it in clock ticks of 1/100 s (USER_HZ on x86 and arm64), so this is good to 10 ms.
+   */
+  cpuMs(step = `${this.label}: read CPU time`) {
+    this.ensureRunning(step);
+    const stat = fs.readFileSync(`/proc/${this.pid}/stat`, "utf8");
+    // Fields after the parenthesized command name (which may hold spaces): utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    if (!Number.isFinite(ticks)) throw new StepError(step, `unexpected /proc/${this.pid}/stat`);
+    return ticks * 10;
+  }
+
   /** The lock file's JSON, or undefined when missing/unreadable. */
   readLock() {
     try {

@@ -43,13 +43,31 @@ export class UpdatePoller {
 
   constructor(private readonly deps: UpdatePollerDeps) {}
 
-  /** One `getUpdates` and its batch. Throws what `getUpdates` throws (the caller backs off). */
+  /**
+   * One `getUpdates` and its batch. Throws what `getUpdates` throws (the caller backs off).
+   * Chats are handled side by side (their records share fsyncs), each chat's updates in order;
+   * the offset moves past the batch only once every update of it was handled.
+   */
   async pollOnce(signal: AbortSignal, onAnswered: () => void): Promise<void> {
     const updates = await this.deps.api.getUpdates({ offset: this.offset, timeout: this.deps.timeoutSeconds, allowed_updates: [...ALLOWED_UPDATES] }, grammySignal(signal));
     onAnswered();
+    const byChat = new Map<string, Update[]>();
     for (const update of updates) {
-      // Stopping mid-batch leaves the rest unconfirmed; Telegram hands it out again next time.
-      if (signal.aborted) return;
+      const chat = chatOf(update);
+      const list = byChat.get(chat);
+      if (list) list.push(update);
+      else byChat.set(chat, [update]);
+    }
+    const handled = await Promise.all([...byChat.values()].map((chatUpdates) => this.handleInOrder(chatUpdates, signal)));
+    // Stopping mid-batch leaves the batch unconfirmed; Telegram hands it out again next time.
+    if (handled.every(Boolean) && updates.length > 0) {
+      this.offset = Math.max(this.offset ?? 0, updates[updates.length - 1]!.update_id + 1);
+    }
+  }
+
+  private async handleInOrder(updates: Update[], signal: AbortSignal): Promise<boolean> {
+    for (const update of updates) {
+      if (signal.aborted) return false;
       try {
         await this.deps.handleUpdate(update);
       } catch (error) {
@@ -58,7 +76,13 @@ export class UpdatePoller {
         // (no throw, no offset) gets the redelivery.
         this.deps.logger.error({ err: error, updateId: update.update_id }, "telegram: update could not be handed to the gateway; skipping it");
       }
-      this.offset = Math.max(this.offset ?? 0, update.update_id + 1);
     }
+    return true;
   }
+}
+
+/** The chat an update belongs to: updates of one chat keep their order. */
+function chatOf(update: Update): string {
+  const chat = update.message?.chat ?? update.edited_message?.chat ?? update.callback_query?.message?.chat ?? update.channel_post?.chat;
+  return chat ? String(chat.id) : `update:${update.update_id}`;
 }

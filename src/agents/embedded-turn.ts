@@ -13,8 +13,10 @@ import { filterSkills } from "./skills/filter-skills.js";
 import { resolveSkillAllowlist } from "./skills/skill-allowlist.js";
 import { resolveEffectiveTools } from "./policy/index.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
-import { createCoreTools } from "./tools/index.js";
+import { createCoreTools, createSessionTools, getSessionToolHost } from "./tools/index.js";
 import { createToolResultShaper } from "./tool-result-shaper.js";
+import { getChannelMessenger } from "./tools/channel-messenger.js";
+import { createMessageTool } from "./tools/message.js";
 import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, TranscriptMessage } from "./types.js";
 
@@ -40,7 +42,18 @@ export interface EmbeddedTurnInput {
   /** Present inside the gateway: exec approvals reach operators. Absent: an "ask" is denied. */
   approvals?: ExecApprovalBroker;
   streamModel?: StreamModelFn;
+  /** The session this turn belongs to; the session tools act on its behalf. */
+  sessionKey?: string;
+  /** A `provider/model` that replaces the agent's model (a sub-agent spawned with `model`); an unknown one falls back to the agent's. */
+  modelOverride?: string;
+  /** 0 or absent for a main session; 1+ for sub-agents, which get the sub-agent tool limits. */
+  spawnDepth?: number;
+  /** Replaces `agents.defaults.timeoutSeconds` for this turn (a sub-agent's `runTimeoutSeconds`; 0 = none). */
+  timeoutSeconds?: number;
 }
+
+/** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
+export type TurnOverrides = Partial<Pick<EmbeddedTurnInput, "promptMode" | "extraSystemPrompt" | "modelOverride" | "spawnDepth" | "timeoutSeconds" | "senderIsOwner">>;
 
 export interface EmbeddedTurnResult extends RunResult {
   agentId: string;
@@ -61,7 +74,8 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const agent = resolveAgentConfig(config, agentId);
   if (!agent && agentId !== defaultAgentId(config)) return failedTurn(runId, agentId, `Unknown agent "${agentId}". Define it under agents.entries (or agents.list).`);
 
-  const resolved = resolveModel(agentModelRef(config, agent), config, env);
+  const override = input.modelOverride ? resolveModel(input.modelOverride, config, env) : undefined;
+  const resolved = override?.ok ? override : resolveModel(agentModelRef(config, agent), config, env);
   if (!resolved.ok) return failedTurn(runId, agentId, resolved.message);
   const model = resolved.model;
 
@@ -76,7 +90,11 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const skills = filterSkills(discovered.skills, { env, config, allowlist: resolveSkillAllowlist(config, agentId) }).kept;
 
   const exec = config.tools?.exec ?? {};
-  const allTools = createCoreTools({ exec: { ...(exec.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {}) } });
+  const allTools = [
+    ...createCoreTools({ exec: { ...(exec.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {}) } }),
+    ...(input.sessionKey && input.services && getSessionToolHost(input.services) ? createSessionTools() : []),
+    ...(input.services && getChannelMessenger(input.services) ? [createMessageTool()] : []),
+  ];
   const policy = resolveEffectiveTools({
     config,
     agentId,
@@ -84,6 +102,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     modelId: model.id,
     channel: input.channel,
     senderIsOwner: input.senderIsOwner,
+    spawnDepth: input.spawnDepth,
     ownerOnlyTools: allTools.filter((t) => t.ownerOnly).map((t) => t.name),
     available: allTools.map((t) => t.name),
   });
@@ -128,11 +147,11 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     prompt: { role: "user", content: input.message, timestamp: Date.now() },
     tools,
     toolSpecs: tools.map((t) => toolSpecFor(t, model.api, model.provider)),
-    toolContext: { agentId, workspaceDir, senderIsOwner: input.senderIsOwner, services },
+    toolContext: { agentId, workspaceDir, senderIsOwner: input.senderIsOwner, services, ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}) },
     streamModel: input.streamModel ?? createStreamModel(),
     hooks,
     signal: input.signal,
-    timeoutMs: (defaults.timeoutSeconds ?? 0) * 1000,
+    timeoutMs: (input.timeoutSeconds ?? defaults.timeoutSeconds ?? 0) * 1000,
     emit: input.emit ?? (() => {}),
   });
   return { ...result, agentId, model: model.ref, workspaceDir, systemPromptChars: systemPrompt.text.length };

@@ -15,8 +15,11 @@ import { DeliveryLedger } from "./outbound/delivery-ledger.js";
 import { ReplyDelivery } from "./outbound/reply-delivery.js";
 import { loadChannelPlugin } from "./plugin-loader.js";
 import { recoverReply } from "./recover-reply.js";
+import { replyForRun, type FinishedRun } from "./dispatch/run-reply.js";
 import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin } from "./types.js";
 import { ChannelSendRefused } from "./send-errors.js";
+import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/tools/channel-messenger.js";
+import { randomUUID } from "node:crypto";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -63,6 +66,8 @@ export class ChannelManager {
   readonly dispatcher: InboundDispatcher;
   private readonly accounts = new Map<string, ManagedAccount>();
   private readonly routes = new Map<string, ChannelHttpRoute>();
+  /** Chats the `message` tool wrote to, per session: a reply already sent that way is not sent again. */
+  private readonly toolSends = new Map<string, { chat: string; at: number; text: string }[]>();
   private stopped = false;
 
   constructor(private readonly deps: ChannelManagerDeps) {
@@ -82,6 +87,10 @@ export class ChannelManager {
     this.dispatcher = new InboundDispatcher({
       config: deps.config, conversations: deps.conversations, store: deps.store, dedupe: this.dedupe, pairing: this.pairing,
       delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand,
+      sentByMessageTool: (sessionKey, target, since, text) =>
+        (this.toolSends.get(sessionKey) ?? []).some(
+          (s) => s.at >= since && s.chat === chatKey(target.channel, target.accountId, target.chatId, target.threadId) && s.text === normalizeReply(text),
+        ),
     });
   }
 
@@ -153,6 +162,51 @@ export class ChannelManager {
     }, params.message);
     if (!entry || entry.state !== "delivered") throw new ChannelSendRefused(`delivery failed: ${entry?.lastError ?? "unknown error"}`);
     return { runId: params.idempotencyKey, channel, accountId, chatId: target.chatId, messageIds: Object.values(entry.sent) };
+  }
+
+  /**
+   * The agent's `message` tool. Without `to` it writes to the chat the session's conversation
+   * lives in (its last inbound route). What it sent is remembered: a final reply that repeats it
+   * to the same chat is not delivered a second time (OpenClaw's didSendViaMessagingTool).
+   */
+  async sendFromTool(request: ChannelMessageRequest): Promise<ChannelMessageResult> {
+    const entry = request.sessionKey ? this.deps.store.get(request.sessionKey) : undefined;
+    const toCurrent = !request.to;
+    if (toCurrent && !entry?.lastChannel) throw new ChannelSendRefused("this conversation is not on a chat channel: name a target (`to`) and a `channel`");
+    const result = await this.send({
+      channel: request.channel ?? (toCurrent ? entry?.lastChannel : undefined),
+      accountId: request.accountId ?? (toCurrent ? entry?.lastAccountId : undefined),
+      to: request.to ?? entry!.lastTo!,
+      threadId: request.threadId ?? (toCurrent ? entry?.lastThreadId : undefined),
+      message: request.message,
+      idempotencyKey: `tool:${randomUUID()}`,
+    });
+    if (request.sessionKey) {
+      const now = Date.now();
+      const sends = (this.toolSends.get(request.sessionKey) ?? []).filter((s) => now - s.at < 60 * 60_000);
+      sends.push({ chat: chatKey(result.channel, result.accountId, result.chatId, request.threadId ?? (toCurrent ? entry?.lastThreadId : undefined)), at: now, text: normalizeReply(request.message) });
+      this.toolSends.set(request.sessionKey, sends);
+    }
+    return { channel: result.channel, accountId: result.accountId, chatId: result.chatId, messageIds: result.messageIds };
+  }
+
+  /**
+   * A run the runtime started in a session (a sub-agent announcement answered by its parent):
+   * when the session's conversation lives in a chat, the answer goes there, through the ledger
+   * like any reply.
+   */
+  async deliverSessionRun(sessionKey: string, run: FinishedRun & { runId: string; done: Promise<FinishedRun> }): Promise<void> {
+    const entry = this.deps.store.get(sessionKey);
+    if (!entry?.lastChannel || !entry.lastTo || !isChannelId(entry.lastChannel)) return;
+    const target = {
+      channel: entry.lastChannel, accountId: entry.lastAccountId ?? "default", chatId: entry.lastTo,
+      ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
+    };
+    await this.delivery.expect(run.runId, target, { sessionKey, runId: run.runId });
+    const finished = await run.done;
+    const reply = replyForRun(finished);
+    if ("suppress" in reply) this.delivery.suppress(run.runId, reply.suppress);
+    else await this.delivery.deliverReply(run.runId, reply.text, reply.turnId);
   }
 
   listPairing(channel?: string, accountId?: string): PairingRequest[] {
@@ -268,6 +322,15 @@ export class ChannelManager {
   }
 }
 
+
+/** Replies compared for "already sent": whitespace and case do not make a different message. */
+function normalizeReply(text: string): string {
+  return text.replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+function chatKey(channel: string, accountId: string, chatId: string, threadId?: string): string {
+  return `${channel}|${accountId}|${chatId}|${threadId ?? ""}`;
+}
 
 function key(channel: string, accountId: string): string {
   return `${channel}|${accountId}`;

@@ -25,6 +25,8 @@ import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { createToolServices } from "../agents/tools/index.js";
 import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
+import { runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
+import { SessionToolService } from "../agents/agent-to-agent/index.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
 import { buildHealthSnapshot } from "./health-snapshot.js";
 import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
@@ -69,6 +71,7 @@ export class GatewayServer {
   readonly sessions: SessionStore;
   readonly ledger: IdempotencyLedger;
   readonly conversations: ConversationService;
+  readonly subagents: SubagentService;
   private readonly toolServices = createToolServices();
   private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
   private readonly sessionSubscribers = new Set<string>();
@@ -78,6 +81,8 @@ export class GatewayServer {
   /** Built when a channel block is configured (at start or on reload): a gateway without channels loads none of it. */
   private channels?: ChannelManager;
   private channelsStarting?: Promise<void>;
+  /** `/subagents …` typed in a chat (WebSocket or channel), for the session it was typed in. */
+  private readonly subagentsCommand = (sessionKey: string, args: string) => runSubagentsCommand(sessionKey, args, { service: this.subagents });
   private healthVersion = 0;
   private isReady = false;
   private draining = false;
@@ -132,13 +137,32 @@ export class GatewayServer {
         agent: (payload, o) => this.broadcast("agent", payload, o?.toolEvent ? { filter: (c) => c.caps.includes("tool-events") } : {}),
         chat: (payload) => this.broadcast("chat", payload),
       },
-      onSessionChanged: (key, reason) =>
-        this.broadcast("sessions.changed", { key, reason, ts: Date.now() }, { filter: (c) => this.sessionSubscribers.has(c.connId) }),
+      onSessionChanged: (key, reason) => {
+        if (reason === "run-ended") this.subagents.onSessionRunEnded(key);
+        this.broadcast("sessions.changed", { key, reason, ts: Date.now() }, { filter: (c) => this.sessionSubscribers.has(c.connId) });
+      },
+      turnOverrides: (key) => this.subagents.turnOverrides(key),
     });
-    registerAgentMethods(this.methods, this.conversations);
-    registerChatMethods(this.methods, this.conversations);
+    this.subagents = new SubagentService({
+      stateDir: opts.stateDir, config: () => opts.loadedConfig().config, store: this.sessions, conversations: this.conversations, logger: opts.logger,
+      // A parent whose conversation is in a chat answers its announcement there.
+      onAnnouncementAccepted: (sessionKey, run) => {
+        void this.channels?.deliverSessionRun(sessionKey, run).catch((err) => opts.logger.warn({ sessionKey, err: (err as Error).message }, "announcement answer not delivered to the chat"));
+      },
+    });
+    this.toolServices.sessionTools = new SessionToolService({
+      config: () => opts.loadedConfig().config, store: this.sessions, conversations: this.conversations, subagents: this.subagents, logger: opts.logger,
+    });
+    registerAgentMethods(this.methods, this.conversations, { subagents: this.subagentsCommand });
+    registerChatMethods(this.methods, this.conversations, { subagents: this.subagentsCommand });
     registerSessionMethods(this.methods, this.conversations, this.sessionSubscribers);
     registerChannelMethods(this.methods, () => this.channels);
+    this.toolServices.channelMessenger = {
+      send: (request: Parameters<ChannelManager["sendFromTool"]>[0]) => {
+        if (!this.channels) throw new Error("no chat channel is configured on this gateway");
+        return this.channels.sendFromTool(request);
+      },
+    };
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
   }
 
@@ -175,6 +199,8 @@ export class GatewayServer {
     registerChannelRoutes(app, () => this.channels);
     const interrupted = this.sessions.recoverInterruptedRuns();
     if (interrupted.length > 0) this.opts.logger.warn({ sessions: interrupted }, "runs interrupted by the last shutdown were released");
+    // Open sub-agent rounds and owed announcements from the last process are picked up here.
+    this.subagents.start();
     await app.ready();
     this.timers.push(setInterval(() => this.broadcast("tick", { ts: Date.now() }, { droppable: true }), this.opts.tickIntervalMs));
     this.timers.push(setInterval(() => this.broadcastHealth(), HEALTH_BROADCAST_INTERVAL_MS));
@@ -199,7 +225,7 @@ export class GatewayServer {
         if (!ChannelManager.anyConfigured(config)) return;
         this.channels = new ChannelManager({
           stateDir: this.opts.stateDir, env: process.env, logger: this.opts.logger, config: () => this.opts.loadedConfig().config,
-          conversations: this.conversations, store: this.sessions, ledger: this.ledger,
+          conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand,
         });
         await this.channels.start();
       } else await this.channels.applyConfig(config);
@@ -227,6 +253,8 @@ export class GatewayServer {
     this.draining = true;
     for (const t of this.timers) clearInterval(t);
     this.approvals.denyAll();
+    // Sub-agents stop reacting first: children aborted by the drain stay open for the next start.
+    await this.subagents.stop();
     // Let runs stop and persist what they have (they are aborted, not dropped).
     await Promise.race([this.conversations.drain(), new Promise((r) => setTimeout(r, 1_000))]);
     await this.channelsStarting?.catch(() => {});

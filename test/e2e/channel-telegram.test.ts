@@ -1,9 +1,11 @@
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserText, sleep, waitUntil } from "../helpers/reliability.js";
+import { isSubagentRequest, lastMessageOf } from "../helpers/model-request.js";
 
 /**
  * Issue 5, Telegram end to end: the real grammY client in the gateway long-polls a fake Bot
@@ -179,15 +181,53 @@ describe("Telegram channel", () => {
     expect(edits().at(-1)!.body.text).toBe(answer);
   });
 
+  it("the agent's message tool posts to the conversation, and a final reply repeating it is not sent twice", async () => {
+    telegram = await startFakeTelegram();
+    model.enqueue(
+      { toolCalls: [{ name: "message", arguments: { message: "Working on it…" } }] },
+      { toolCalls: [{ name: "message", arguments: { message: "All done." } }] },
+      { text: "All done." },
+    );
+    await start();
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "do the thing", messageId: 1 });
+    await telegram.waitFor(() => repliesTo(OWNER).length >= 2, 10_000);
+    await waitUntil(() => chatRequests(model).length === 3, 10_000, "the third model call");
+    await sleep(500);
+    expect(repliesTo(OWNER)).toEqual(["Working on it…", "All done."]);
+  });
+
+  it("a sub-agent spawned from a Telegram DM is announced to its parent, whose answer goes back to the chat", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder((req) => {
+      if (isSubagentRequest(req)) return { text: "The answer is 42." };
+      const last = lastMessageOf(req);
+      if (last.role === "user" && last.text.includes("find the answer")) return { toolCalls: [{ name: "sessions_spawn", arguments: { task: "Find the answer." } }] };
+      if (last.role === "tool") return { text: "I asked a helper." };
+      if (last.text.includes("<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>")) return { text: "My helper says: 42." };
+      return { text: "?" };
+    });
+    await start();
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "please find the answer", messageId: 1 });
+    await telegram.waitFor(() => repliesTo(OWNER).length >= 2, 15_000);
+    await sleep(500);
+    expect(repliesTo(OWNER)).toEqual(["I asked a helper.", "My helper says: 42."]);
+  });
+
   it("bindings route a peer to its agent", async () => {
     telegram = await startFakeTelegram();
     model.setResponder(() => ({ text: "routed" }));
+    const stateDir = makeTempDir();
     const gw = await start({
+      stateDir,
       telegram: { allowFrom: [String(OWNER), "333"] },
-      extra: { agents: { list: [{ id: "main", default: true }, { id: "home" }] }, bindings: [{ agentId: "home", match: { channel: "telegram", peer: { kind: "direct", id: "333" } } }] },
+      extra: {
+        agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/fake-model" } }, list: [{ id: "main", default: true }, { id: "home" }] },
+        bindings: [{ agentId: "home", match: { channel: "telegram", peer: { kind: "direct", id: "333" } } }],
+      },
     });
     telegram.pushMessage({ chatId: 333, fromId: 333, text: "which agent?", messageId: 1 });
     await telegram.waitFor(() => repliesTo(333).length === 1, 10_000);
+    expect(repliesTo(333)).toEqual(["routed"]);
     const sessions = await runCli(["sessions", "--json"], { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port) });
     const keys = (JSON.parse(sessions.output).sessions as { key: string }[]).map((s) => s.key);
     expect(keys).toContain("agent:home:main");

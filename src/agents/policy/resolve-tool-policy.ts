@@ -12,6 +12,7 @@ import {
 } from "./policy-config.js";
 import { PolicyRecorder, type LocatedList } from "./policy-recorder.js";
 import { SANDBOX_DEFAULT_ALLOW, SANDBOX_DEFAULT_DENY } from "./sandbox-tool-defaults.js";
+import { maySpawnAtDepth, SUBAGENT_DENIED_TOOLS, SUBAGENT_LEAF_DENIED_TOOLS } from "./subagent-tool-limits.js";
 import { compileToolList } from "./tool-matcher.js";
 import { isToolProfileName, profileAllowList } from "./tool-profiles.js";
 import type { EffectiveTools, PolicyStage, ToolPolicyInput } from "./types.js";
@@ -27,6 +28,7 @@ import type { EffectiveTools, PolicyStage, ToolPolicyInput } from "./types.js";
  *                agent's own `tools.byProvider` the same way
  *   7. sandbox   when sandboxed: `agents…tools.sandbox.tools`, else `tools.sandbox.tools`, else
  *                the built-in sandbox lists
+ *   8. subagent  sub-agent sessions only: the built-in limits of reference §7.2 (leaves lose more)
  * Each layer only removes from what the previous one left, so the result is the intersection
  * of every layer; the order matters only for which layer an explanation blames.
  */
@@ -43,6 +45,7 @@ export function resolveEffectiveTools(input: ToolPolicyInput): EffectiveTools {
   applyChannelLayer(recorder, tools, input.channel);
   applyProviderLayer(recorder, tools, agent, input);
   applySandboxLayer(recorder, tools, agent, input.sandboxed === true);
+  applySubagentLayer(recorder, input);
 
   return {
     context: {
@@ -166,6 +169,21 @@ function applySandboxLayer(
     return { path: `sandbox default ${key} list`, entries: fallback, ...(key === "allow" ? { name: "the sandbox default allow list" } : {}) };
   };
   recorder.applyAllowDeny("sandbox", "tools.sandbox.tools", pick("allow", SANDBOX_DEFAULT_ALLOW), pick("deny", SANDBOX_DEFAULT_DENY));
+}
+
+function applySubagentLayer(recorder: PolicyRecorder, input: ToolPolicyInput): void {
+  // Recorded only for sub-agents: a main session's explanation stays the seven layers it always had.
+  const depth = input.spawnDepth ?? 0;
+  if (depth <= 0) return;
+  const source = "sub-agent limits";
+  const subagents = readRecord(readRecord(readRecord(input.config, "agents"), "defaults"), "subagents");
+  const maxSpawnDepth = typeof subagents?.maxSpawnDepth === "number" ? subagents.maxSpawnDepth : undefined;
+  const leaf = !maySpawnAtDepth(depth, maxSpawnDepth);
+  const denied = compileToolList(leaf ? [...SUBAGENT_DENIED_TOOLS, ...SUBAGENT_LEAF_DENIED_TOOLS] : SUBAGENT_DENIED_TOOLS);
+  const role = leaf ? `leaf sub-agent at depth ${depth}` : `orchestrator sub-agent at depth ${depth}`;
+  recorder.removeWhere("subagent", source, `${role}; removes ${denied.entries.join(", ")}`, (tool) =>
+    denied.matchOf(tool) !== undefined ? { layer: source, reason: `not available to a ${role}` } : undefined,
+  );
 }
 
 function dedupe(names: readonly string[]): string[] {

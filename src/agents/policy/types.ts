@@ -1,5 +1,5 @@
 /** The layers of the tool policy, in the order they are applied. */
-export type PolicyStage = "profile" | "global" | "agent" | "owner" | "channel" | "provider" | "sandbox";
+export type PolicyStage = "profile" | "global" | "agent" | "owner" | "channel" | "provider" | "sandbox" | "subagent";
 
 export interface ToolPolicyInput {
   /** The validated OpenClawConfig; read defensively because some tool keys are not typed yet. */
@@ -12,6 +12,8 @@ export interface ToolPolicyInput {
   channel?: string;
   senderIsOwner: boolean;
   sandboxed?: boolean;
+  /** How deep in a sub-agent tree the session is (0 or absent: a main session); see subagent-tool-limits. */
+  spawnDepth?: number;
   /** Tools flagged `ownerOnly` at registration, on top of the built-in owner-only set. */
   ownerOnlyTools: string[];
   /** Every tool registered for this run, before any policy. */

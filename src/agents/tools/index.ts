@@ -6,6 +6,12 @@ import { createProcessTool } from "./process.js";
 import { createReadTool } from "./read.js";
 import { createWebFetchTool } from "./web-fetch.js";
 import { createWriteTool } from "./write.js";
+import { createSessionStatusTool } from "./session-status.js";
+import { createSessionsHistoryTool } from "./sessions-history.js";
+import { createSessionsListTool } from "./sessions-list.js";
+import { createSessionsSendTool } from "./sessions-send.js";
+import { createSessionsSpawnTool } from "./sessions-spawn.js";
+import { createSubagentsTool } from "./subagents.js";
 
 /**
  * The seven core tools, in a fixed order: the tool list is part of every model request, and a
@@ -21,6 +27,21 @@ export function createCoreTools(options: { exec?: ExecToolOptions } = {}): Agent
     createExecTool(options.exec),
     createProcessTool(),
     createWebFetchTool(),
+  ];
+}
+
+/**
+ * The session tools, offered only where a `SessionToolHost` exists (inside the gateway). Also in
+ * a fixed order, after the core tools, so adding them leaves the core tools' cached prefix intact.
+ */
+export function createSessionTools(): AgentTool[] {
+  return [
+    createSessionsSpawnTool(),
+    createSubagentsTool(),
+    createSessionsSendTool(),
+    createSessionsListTool(),
+    createSessionsHistoryTool(),
+    createSessionStatusTool(),
   ];
 }
 
@@ -65,3 +86,10 @@ export {
 } from "./web-fetch.js";
 export { resolveWorkspacePath, type WorkspacePathResolution } from "./workspace-path.js";
 export { createWriteTool, type WriteArgs } from "./write.js";
+export { getSessionToolHost, type SessionToolCaller, type SessionToolHost } from "./session-tool-host.js";
+export type { SessionsSpawnArgs } from "./sessions-spawn.js";
+export type { SubagentsArgs } from "./subagents.js";
+export type { SessionsSendArgs } from "./sessions-send.js";
+export type { SessionsListArgs } from "./sessions-list.js";
+export type { SessionsHistoryArgs } from "./sessions-history.js";
+export type { SessionStatusArgs } from "./session-status.js";

@@ -33,6 +33,8 @@ export interface InboundDispatchDeps {
   logger: Logger;
   /** `/subagents …` when the sub-agent registry is present. */
   subagentsCommand?: CommandDeps["subagentsCommand"];
+  /** The agent's `message` tool already wrote to this chat during the run (its reply is not repeated). */
+  sentByMessageTool?(sessionKey: string, target: DeliveryTarget, since: number, text: string): boolean;
 }
 
 /** What the rest of the pipeline needs to know about one accepted message. */
@@ -101,7 +103,7 @@ export class InboundDispatcher {
         idempotencyKey: routed.dedupeKey ?? `${channel}:${randomUUID()}`,
       });
       await this.deps.dedupe.whenDurable();
-      if (reply) await this.deps.delivery.deliverText(`cmd:${routed.dedupeKey ?? randomUUID()}`, routed.target, reply);
+      if (reply) await this.deps.delivery.queueText(`cmd:${routed.dedupeKey ?? randomUUID()}`, routed.target, reply);
       return;
     }
 
@@ -130,7 +132,7 @@ export class InboundDispatcher {
       "Ask the bot owner to approve with:",
       `openclaw pairing approve ${channel} ${code}`,
     ].join("\n");
-    await this.deps.delivery.deliverText(`pairing:${channel}:${accountId}:${code}`, { channel, accountId, chatId: envelope.chatId }, text);
+    await this.deps.delivery.queueText(`pairing:${channel}:${accountId}:${code}`, { channel, accountId, chatId: envelope.chatId }, text);
   }
 
   private route(running: RunningAccount, envelope: ChannelEnvelope, entryAgentId: string | undefined, mentioned: boolean): Routed {
@@ -212,6 +214,10 @@ export class InboundDispatcher {
           stopTyping();
           const previewMessageId = await preview?.finish();
           const reply = replyForRun(record);
+          if ("text" in reply && this.deps.sentByMessageTool?.(ctx.SessionKey, last.target, record.startedAt ?? record.acceptedAt, reply.text)) {
+            this.deps.delivery.suppress(runId, "already sent by the message tool");
+            return;
+          }
           if ("suppress" in reply) this.deps.delivery.suppress(runId, reply.suppress);
           else await this.deps.delivery.deliverReply(runId, reply.text, reply.turnId, previewMessageId);
         });
@@ -222,10 +228,10 @@ export class InboundDispatcher {
         void preview?.finish();
         return;
       case "rejected":
-        await this.deps.delivery.deliverReply(runId, `⚠️ ${outcome.notice}`);
+        await this.deps.delivery.queueText(runId, last.target, `⚠️ ${outcome.notice}`);
         return;
       case "command":
-        await this.deps.delivery.deliverReply(runId, outcome.command === "stop" ? (outcome.aborted?.length ? "⏹ Stopped." : "Nothing is running.") : "✅ New session started.");
+        await this.deps.delivery.queueText(runId, last.target, outcome.command === "stop" ? (outcome.aborted?.length ? "⏹ Stopped." : "Nothing is running.") : "✅ New session started.");
         return;
     }
   }

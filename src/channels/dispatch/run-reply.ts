@@ -1,4 +1,10 @@
-import type { RunRecord } from "../../gateway/conversations/run-registry.js";
+import type { RunResult } from "../../agents/types.js";
+
+/** The part of a finished run a reply is made from (a RunRecord, or a sub-agent port's run). */
+export interface FinishedRun {
+  status: string;
+  result?: Partial<Pick<RunResult, "runId" | "payloads" | "error">>;
+}
 
 export type RunReply = { text: string; turnId?: string } | { suppress: string };
 
@@ -7,7 +13,7 @@ export type RunReply = { text: string; turnId?: string } | { suppress: string };
  * user stopped) is not delivered; a failure is, in words the user can act on — OpenClaw's
  * `errorPolicy: always`, so a chat never just goes quiet.
  */
-export function replyForRun(record: RunRecord): RunReply {
+export function replyForRun(record: FinishedRun): RunReply {
   const turnId = record.result?.runId;
   switch (record.status) {
     case "ok": {

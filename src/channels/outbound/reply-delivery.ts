@@ -49,11 +49,28 @@ export class ReplyDelivery {
     if (previewMessageId) this.previews.set(id, previewMessageId);
     if (!text.trim()) return this.suppress(id, "no reply (NO_REPLY or empty)");
     if (turnId && this.alreadyAnswered(turnId, entry.target)) return this.suppress(id, `answered together with ${turnId}`);
+    await this.record(id, text);
+    await this.flush(id);
+  }
+
+  /**
+   * Record a reply durably and send it in the background: for the inbound path, which must not
+   * hold a platform's update loop while a message goes out (the ledger already guarantees it).
+   */
+  async queueText(id: string, target: DeliveryTarget, text: string): Promise<void> {
+    if (!this.deps.ledger.get(id)) this.deps.ledger.expect(id, target, {});
+    await this.record(id, text);
+    void this.flush(id);
+  }
+
+  /** Chunk at the account's limits and write the chunks to the ledger (before anything is sent). */
+  private async record(id: string, text: string): Promise<void> {
+    const entry = this.deps.ledger.get(id);
+    if (!entry || entry.state !== "awaiting-reply") return;
     const limits = this.deps.account(entry.target.channel, entry.target.accountId)?.limits;
     const chunks = limits ? chunkText(text, { maxChars: limits.textChunkLimit, maxLines: limits.maxLinesPerMessage }) : [text];
     this.deps.ledger.recordReply(id, chunks.length > 0 ? chunks : [text]);
     await this.deps.ledger.whenDurable();
-    await this.flush(id);
   }
 
   /** Send a text that needs no run (command answers, pairing codes, `send`): recorded, then delivered. */

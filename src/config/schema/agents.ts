@@ -40,6 +40,16 @@ const SubagentLimits = Type.Object({
   maxSpawnDepth: Type.Optional(integer(0)),
   archiveAfterMinutes: Type.Optional(integer(0)),
   allowAgents: Type.Optional(StringList),
+  runTimeoutSeconds: Type.Optional(integer(0)),
+  model: Type.Optional(NonEmptyString),
+  thinking: Type.Optional(ThinkingLevel),
+});
+
+/** One agent's own sub-agent settings; each key replaces the `agents.defaults.subagents` one. */
+const AgentSubagents = Type.Object({
+  allowAgents: Type.Optional(StringList),
+  model: Type.Optional(NonEmptyString),
+  thinking: Type.Optional(ThinkingLevel),
 });
 
 const AgentsDefaults = Type.Object({
@@ -75,6 +85,7 @@ const agentEntryFields = {
   skills: Type.Optional(StringList),
   identity: Type.Optional(AgentIdentity),
   tools: Type.Optional(AgentTools),
+  subagents: Type.Optional(AgentSubagents),
 };
 
 export const AgentListEntrySchema = Type.Object({ id: AgentId, ...agentEntryFields });

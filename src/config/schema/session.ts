@@ -12,4 +12,6 @@ export const SessionSchema = Type.Object({
   dmScope: Type.Optional(stringEnum(["main", "per-peer", "per-channel-peer", "per-account-channel-peer"])),
   mainKey: Type.Optional(NonEmptyString),
   reset: Type.Optional(SessionReset),
+  /** Reply-back turns of a `sessions_send` exchange between two sessions. */
+  agentToAgent: Type.Optional(Type.Object({ maxPingPongTurns: Type.Optional(integer(0, 5)) })),
 });

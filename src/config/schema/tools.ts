@@ -33,4 +33,8 @@ export const ToolsSchema = Type.Object({
   sandbox: Type.Optional(Type.Object({ tools: Type.Optional(ToolAllowDeny) })),
   loopDetection: Type.Optional(LoopDetection),
   exec: Type.Optional(ExecSettings),
+  /** Cross-agent session tools (sessions_send, sessions_list, …) and which agents they may reach. */
+  agentToAgent: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()), allow: Type.Optional(StringList) })),
+  /** Which sessions the session tools may see: `tree` (default) is the caller and what it spawned. */
+  sessions: Type.Optional(Type.Object({ visibility: Type.Optional(stringEnum(["self", "tree", "agent", "all"])) })),
 });

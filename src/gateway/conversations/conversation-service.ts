@@ -1,11 +1,13 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId } from "../../agents/agent-config.js";
-import { runEmbeddedTurn, warmUpAgentContext } from "../../agents/embedded-turn.js";
+import { runEmbeddedTurn, warmUpAgentContext, type TurnOverrides } from "../../agents/embedded-turn.js";
+import { subagentMaxConcurrent } from "../../agents/subagents/index.js";
 import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../../models/index.js";
 import type { ExecApprovalBroker } from "../../agents/approvals/approval-broker.js";
 import type { AgentEvent, RunResult, StreamModelFn, ToolServices, TranscriptMessage, UserMessage } from "../../agents/types.js";
-import { buildMainSessionKey, normalizeSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
+import { buildMainSessionKey, isSubagentSessionKey, normalizeSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
+import type { InputProvenance } from "../../sessions/provenance.js";
 import { loadHistory } from "../../sessions/history/index.js";
 import { createSessionInbox, LaneScheduler, type InboundMessage, type InboxNotice, type QueueMode, type SessionInbox } from "../../sessions/lanes/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
@@ -14,6 +16,7 @@ import { createRunEventBridge, type RunEventSink } from "./run-event-bridge.js";
 import { RunRegistry, type RunRecord, type RunStatus } from "./run-registry.js";
 import { sessionResetDue } from "./session-reset-policy.js";
 import { orderConversation, userKey } from "./conversation-order.js";
+import { InternalTurnQueue, MERGED_MESSAGE_SEPARATOR, type InternalMessage } from "./internal-turn-queue.js";
 
 export interface ConversationDeps {
   stateDir: string;
@@ -29,6 +32,8 @@ export interface ConversationDeps {
   /** Rotates a transcript that grew too big; called after each turn. */
   maintenance?: { rotateIfLarge(sessionKey: string): boolean };
   streamModel?: StreamModelFn;
+  /** Per-session turn changes (sub-agent sessions: minimal prompt, tool limits, model); read at each turn. */
+  turnOverrides?: (sessionKey: string) => TurnOverrides | undefined;
 }
 
 export interface SubmitInput {
@@ -45,6 +50,15 @@ export interface SubmitInput {
   queueMode?: QueueMode;
   /** Extra per-run listener (the HTTP endpoint streams from it). */
   onEvent?: (event: AgentEvent) => void;
+  /** Where the message came from when not from a person (default: `external_user` by `method`). */
+  provenance?: InputProvenance;
+  /**
+   * Sent by the runtime (a sub-agent announcement, an inter-session message): never steered into,
+   * merged with or dropped by the user's queue; when the session is busy it waits for its own turn.
+   */
+  internal?: { mergeable?: boolean };
+  /** Extra fields stored on the message's transcript line (e.g. `internalEvents`). */
+  transcriptFields?: Record<string, unknown>;
 }
 
 export interface ChannelOrigin {
@@ -97,9 +111,14 @@ export class ConversationService {
   private readonly streamModel: StreamModelFn;
   /** Runs whose messages were summarized (queue overflow) and wait for the turn that carries the summary. */
   private readonly summarizedWaiting = new Map<string, string[]>();
+  private readonly internalQueue = new InternalTurnQueue();
 
   constructor(private readonly deps: ConversationDeps) {
-    this.lanes = new LaneScheduler({ maxConcurrent: deps.config().agents.defaults.maxConcurrent });
+    // Sub-agent sessions run on their own `subagent` lane, under their own cap.
+    this.lanes = new LaneScheduler({
+      maxConcurrent: deps.config().agents.defaults.maxConcurrent,
+      pools: [{ name: "subagent", maxConcurrent: subagentMaxConcurrent(deps.config()), matches: isSubagentSessionKey }],
+    });
     this.streamModel = deps.streamModel ?? createStreamModel();
   }
 
@@ -121,6 +140,7 @@ export class ConversationService {
 
   applyConfig(config: OpenClawConfig): void {
     this.lanes.setMaxConcurrent(config.agents.defaults.maxConcurrent);
+    this.lanes.setPoolMaxConcurrent("subagent", subagentMaxConcurrent(config));
   }
 
   resolveSessionKey(sessionKey: string | undefined, agentId: string | undefined): { sessionKey: string; agentId: string } {
@@ -167,7 +187,8 @@ export class ConversationService {
     this.append(sessionKey, null, [
       {
         role: "user", content: text, timestamp: Date.now(), idempotencyKey: runId,
-        provenance: { kind: "external_user", method: input.method, ...(input.origin ? { channel: input.origin.channel, accountId: input.origin.accountId, senderId: input.origin.senderId } : {}) },
+        provenance: input.provenance ?? { kind: "external_user", method: input.method, ...(input.origin ? { channel: input.origin.channel, accountId: input.origin.accountId, senderId: input.origin.senderId } : {}) },
+        ...input.transcriptFields,
       },
     ]);
     const durable = Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
@@ -193,6 +214,11 @@ export class ConversationService {
       this.startTurn(turn);
       return { kind: "accepted", run, queued: "started" };
     }
+    if (input.internal) {
+      this.internalQueue.add(sessionKey, { runId, agentId, text, mergeable: input.internal.mergeable === true, senderIsOwner: input.senderIsOwner ?? true });
+      await durable;
+      return { kind: "accepted", run, queued: "queued" };
+    }
     const inbox = this.inboxFor(sessionKey, input.queueMode);
     const offer = inbox.offer({ id: runId, text, receivedAt: Date.now(), meta: { agentId, senderIsOwner: input.senderIsOwner ?? true, channel: input.origin?.channel } });
     if (offer.action === "rejected") {
@@ -213,6 +239,7 @@ export class ConversationService {
       const cleared = this.inboxes.get(sessionKey)?.clear();
       for (const m of cleared?.messages ?? []) queued.add(m.id);
       for (const id of this.summarizedWaiting.get(sessionKey) ?? []) queued.add(id);
+      for (const m of this.internalQueue.clear(sessionKey)) queued.add(m.runId);
       this.summarizedWaiting.delete(sessionKey);
       this.steeredCount.delete(sessionKey);
     }
@@ -301,7 +328,8 @@ export class ConversationService {
       this.activeTurns.has(sessionKey) ||
       this.lanes.isActive(sessionKey) ||
       this.lanes.queuedCount(sessionKey) > 0 ||
-      (this.inboxes.get(sessionKey)?.pendingCount() ?? 0) > 0
+      (this.inboxes.get(sessionKey)?.pendingCount() ?? 0) > 0 ||
+      this.internalQueue.pendingCount(sessionKey) > 0
     );
   }
 
@@ -371,6 +399,7 @@ export class ConversationService {
   private afterTurn(sessionKey: string): void {
     this.activeTurns.delete(sessionKey);
     this.steeredCount.delete(sessionKey);
+    if (this.startInternalTurn(sessionKey)) return;
     const inbox = this.inboxes.get(sessionKey);
     if (!inbox) return;
     const next = inbox.nextTurn();
@@ -382,6 +411,22 @@ export class ConversationService {
         if (ready) this.startQueuedTurn(sessionKey, ready.messages, ready.mergedText);
       });
     }
+  }
+
+  /**
+   * Runtime messages that waited for the session go next, as their own turn (announcements that
+   * waited together share one). Steering the finished turn never took becomes followups first,
+   * so user messages keep their order behind it.
+   */
+  private startInternalTurn(sessionKey: string): boolean {
+    const messages: InternalMessage[] | undefined = this.internalQueue.take(sessionKey);
+    if (!messages) return false;
+    this.inboxes.get(sessionKey)?.runEnded();
+    const members = messages.map((m) => m.runId);
+    const onEvents = members.map((id) => this.pendingListeners.get(id)).filter((f): f is (e: AgentEvent) => void => Boolean(f));
+    const text = messages.map((m) => m.text).join(MERGED_MESSAGE_SEPARATOR);
+    this.startTurn({ sessionKey, agentId: messages[0]!.agentId, members, text, onEvents, senderIsOwner: messages.every((m) => m.senderIsOwner) });
+    return true;
   }
 
   private startQueuedTurn(sessionKey: string, messages: InboundMessage[], text: string): void {
@@ -414,6 +459,8 @@ export class ConversationService {
       this.runs.markRunning(id);
       watchRun(id);
     }
+    // A run aborted while it waited for a lane slot fired its abort before anyone listened.
+    if (turn.members.some((id) => this.runs.get(id)?.controller.signal.aborted)) abort();
     const previousOnSteered = turn.onSteered;
     turn.onSteered = (ids) => {
       previousOnSteered?.(ids);
@@ -443,6 +490,9 @@ export class ConversationService {
         extraSystemPrompt: turn.extraSystemPrompt,
         senderIsOwner: turn.senderIsOwner,
         ...(turn.channel ? { channel: turn.channel } : {}),
+        sessionKey,
+        // Last, so a sub-agent's frozen sender policy and limits win over the turn's defaults.
+        ...this.deps.turnOverrides?.(sessionKey),
         signal: controller.signal,
         services: this.deps.services,
         approvals: this.deps.approvals,

@@ -4,6 +4,8 @@ import type { RunRecord } from "../conversations/run-registry.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
 import type { MethodRegistry } from "./registry.js";
+import type { ChatCommands } from "./chat-methods.js";
+import { subagentsCommandArgs } from "../../agents/subagents/index.js";
 
 const Str = Type.Optional(Type.String());
 const Bool = Type.Optional(Type.Boolean());
@@ -31,7 +33,7 @@ const AgentParams = Type.Object(
 );
 
 /** `agent` (two responses: `accepted`, then the result) and `agent.wait` (reference §1.9.3–1.9.4). */
-export function registerAgentMethods(registry: MethodRegistry, conversations: ConversationService): void {
+export function registerAgentMethods(registry: MethodRegistry, conversations: ConversationService, commands: ChatCommands = {}): void {
   registry.register({
     name: "agent",
     scope: "operator.write",
@@ -40,6 +42,12 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       const trimmed = params.message.trim().toLowerCase();
       if ((trimmed === "/new" || trimmed === "/reset") && !scopeSatisfied(caller.scopes, "operator.admin")) throw missingScope("operator.admin");
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
+      const subagentsArgs = commands.subagents ? subagentsCommandArgs(params.message) : undefined;
+      if (subagentsArgs !== undefined && commands.subagents) {
+        const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
+        const reply = await commands.subagents(sessionKey, subagentsArgs);
+        return { runId: params.idempotencyKey, status: "ok", summary: reply, result: { payloads: [{ text: reply }], meta: { durationMs: 0, command: "subagents" } } };
+      }
       const outcome = await conversations.submit({
         message: params.message,
         idempotencyKey: params.idempotencyKey,

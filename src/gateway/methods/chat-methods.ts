@@ -2,13 +2,20 @@ import { Type } from "@sinclair/typebox";
 import type { ConversationService } from "../conversations/conversation-service.js";
 import { displayMessages } from "../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
+import { subagentsCommandArgs } from "../../agents/subagents/index.js";
 import type { MethodRegistry } from "./registry.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
 const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((m) => Type.Literal(m)));
 
+/** Chat commands the gateway answers itself instead of running a turn. */
+export interface ChatCommands {
+  /** `/subagents …`: the caller's session key and what follows the command; resolves to the reply text. */
+  subagents?: (sessionKey: string, args: string) => Promise<string>;
+}
+
 /** `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (reference §1.9.5–1.9.7). */
-export function registerChatMethods(registry: MethodRegistry, conversations: ConversationService): void {
+export function registerChatMethods(registry: MethodRegistry, conversations: ConversationService, commands: ChatCommands = {}): void {
   registry.register({
     name: "chat.send",
     scope: "operator.write",
@@ -42,6 +49,11 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
     handler: async (params) => {
       if (!params.message.trim() && !(params.attachments?.length)) throw invalidRequest("message or attachment required");
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
+      const subagentsArgs = commands.subagents ? subagentsCommandArgs(params.message) : undefined;
+      if (subagentsArgs !== undefined && commands.subagents) {
+        const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
+        return { runId: params.idempotencyKey, status: "ok", command: "subagents", reply: await commands.subagents(sessionKey, subagentsArgs) };
+      }
       const outcome = await conversations.submit({
         message: params.message,
         idempotencyKey: params.idempotencyKey,

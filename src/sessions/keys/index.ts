@@ -18,3 +18,4 @@ export {
   type DmScope,
   type GroupScope,
 } from "./channel-session-key.js";
+export { buildSubagentSessionKey, isMainSessionKey, isSubagentSessionKey, subagentDepth } from "./subagent-session-key.js";

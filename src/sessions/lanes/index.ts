@@ -33,7 +33,7 @@
  * }
  * ```
  */
-export { LaneScheduler, type EnqueueOptions, type LaneSchedulerOptions, type LaneTask } from "./lane-scheduler.js";
+export { LaneScheduler, type EnqueueOptions, type LanePool, type LaneSchedulerOptions, type LaneTask } from "./lane-scheduler.js";
 export { LaneAbortedError, LaneDrainingError } from "./lane-errors.js";
 export {
   createSessionInbox,

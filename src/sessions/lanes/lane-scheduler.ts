@@ -8,6 +8,10 @@
  * longest. A key becomes runnable when it has a queued task and nothing running, so a key that
  * just finished a task goes to the back of the line even if it queued 100 tasks up front. This
  * keeps one chatty session from starving the others.
+ *
+ * Pools: keys may belong to a pool with its own cap instead of the global one (sub-agent
+ * sessions run on the `subagent` pool, reference §2.1), so a burst of background children
+ * neither waits for nor crowds out the conversations people are having.
  */
 import { LaneAbortedError, LaneDrainingError } from "./lane-errors.js";
 
@@ -25,9 +29,17 @@ export interface EnqueueOptions {
   warnAfterMs?: number;
 }
 
-export interface LaneSchedulerOptions {
-  /** Global cap on tasks running at once, across all keys. An integer ≥ 1. */
+/** Keys `matches` selects run under their own cap (the first matching pool wins). */
+export interface LanePool {
+  name: string;
   maxConcurrent: number;
+  matches(key: string): boolean;
+}
+
+export interface LaneSchedulerOptions {
+  /** Cap on tasks running at once across all keys outside the pools. An integer ≥ 1. */
+  maxConcurrent: number;
+  pools?: LanePool[];
   /** Monotonic clock for wait times; injectable for tests. */
   now?: () => number;
 }
@@ -47,14 +59,21 @@ interface Entry {
 
 interface Lane {
   readonly queue: Entry[];
+  /** The pool's name, or "" for the global cap. */
+  readonly pool: string;
   active?: Entry;
 }
+
+const GLOBAL_POOL = "";
 
 export class LaneScheduler {
   private readonly lanes = new Map<string, Lane>();
   /** Keys with a queued task and nothing running, in the order they became runnable. */
   private readonly runnable = new Set<string>();
-  private maxConcurrent: number;
+  private readonly pools: LanePool[];
+  /** Cap and running count per pool name ("" is the global cap). */
+  private readonly caps = new Map<string, number>();
+  private readonly runningIn = new Map<string, number>();
   private running = 0;
   private pumping = false;
   private draining = false;
@@ -62,7 +81,9 @@ export class LaneScheduler {
   private readonly now: () => number;
 
   constructor(options: LaneSchedulerOptions) {
-    this.maxConcurrent = checkedCap(options.maxConcurrent);
+    this.pools = options.pools ?? [];
+    this.caps.set(GLOBAL_POOL, checkedCap(options.maxConcurrent));
+    for (const pool of this.pools) this.caps.set(pool.name, checkedCap(pool.maxConcurrent));
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -80,7 +101,14 @@ export class LaneScheduler {
 
   /** Lowering the cap never stops running tasks; it only holds back the next starts. */
   setMaxConcurrent(maxConcurrent: number): void {
-    this.maxConcurrent = checkedCap(maxConcurrent);
+    this.caps.set(GLOBAL_POOL, checkedCap(maxConcurrent));
+    this.pump();
+  }
+
+  /** The same for one pool; unknown pool names are refused. */
+  setPoolMaxConcurrent(pool: string, maxConcurrent: number): void {
+    if (!this.pools.some((p) => p.name === pool)) throw new RangeError(`unknown lane pool "${pool}"`);
+    this.caps.set(pool, checkedCap(maxConcurrent));
     this.pump();
   }
 
@@ -139,7 +167,7 @@ export class LaneScheduler {
   private laneFor(key: string): Lane {
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = { queue: [] };
+      lane = { queue: [], pool: this.pools.find((p) => p.matches(key))?.name ?? GLOBAL_POOL };
       this.lanes.set(key, lane);
     }
     return lane;
@@ -167,8 +195,8 @@ export class LaneScheduler {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.running < this.maxConcurrent) {
-        const key = firstOf(this.runnable);
+      for (;;) {
+        const key = this.nextStartable();
         if (key === undefined) break;
         this.runnable.delete(key);
         this.start(key);
@@ -178,12 +206,22 @@ export class LaneScheduler {
     }
   }
 
+  /** The longest-runnable key whose pool has room. */
+  private nextStartable(): string | undefined {
+    for (const key of this.runnable) {
+      const pool = this.lanes.get(key)?.pool ?? GLOBAL_POOL;
+      if ((this.runningIn.get(pool) ?? 0) < this.caps.get(pool)!) return key;
+    }
+    return undefined;
+  }
+
   private start(key: string): void {
     const lane = this.lanes.get(key);
     const entry = lane?.queue.shift();
     if (!lane || !entry) return;
     lane.active = entry;
     this.running += 1;
+    this.runningIn.set(lane.pool, (this.runningIn.get(lane.pool) ?? 0) + 1);
     this.reportWait(entry);
     runTask(entry.task, entry.controller.signal).then(
       (value) => this.finish(lane, entry, () => entry.resolve(value)),
@@ -196,6 +234,7 @@ export class LaneScheduler {
     entry.detachCallerSignal();
     lane.active = undefined;
     this.running -= 1;
+    this.runningIn.set(lane.pool, this.runningIn.get(lane.pool)! - 1);
     if (lane.queue.length > 0) this.runnable.add(entry.key);
     this.forgetIfIdle(entry.key, lane);
     settle();
@@ -233,11 +272,6 @@ function runTask(task: LaneTask<unknown>, signal: AbortSignal): Promise<unknown>
     // A task that throws synchronously is treated like one that rejected.
     return Promise.reject(error);
   }
-}
-
-function firstOf(set: Set<string>): string | undefined {
-  for (const value of set) return value;
-  return undefined;
 }
 
 function checkedCap(value: number): number {

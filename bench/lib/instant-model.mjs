@@ -1,0 +1,42 @@
+// An OpenAI-compatible chat completions endpoint that answers every request at once, streaming or
+// not, so a bench measures the gateway and not a model. Shared by the benches that spawn a gateway.
+import http from "node:http";
+import { HOST } from "./spawn-gateway.mjs";
+
+const completion = (content) => ({
+  id: "x", object: "chat.completion", created: 0, model: "m",
+  choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 },
+});
+
+const chunk = (choices) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices })}\n\n`;
+const USAGE_CHUNK = `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } })}\n\n`;
+
+/**
+ * Listens on an ephemeral loopback port. `reply(request)` picks the assistant text from the parsed
+ * request body ("ok" by default), so a bench can make every answer name the message it answers.
+ * Resolves with `{ server, port, count() }`; `count()` is the number of requests answered.
+ */
+export function startInstantModel({ reply = () => "ok" } = {}) {
+  let requests = 0;
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      requests += 1;
+      const parsed = JSON.parse(body || "{}");
+      const content = reply(parsed);
+      if (!parsed.stream) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(completion(content)));
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(chunk([{ index: 0, delta: { role: "assistant", content }, finish_reason: null }]));
+      res.write(chunk([{ index: 0, delta: {}, finish_reason: "stop" }]));
+      res.write(USAGE_CHUNK);
+      res.end("data: [DONE]\n\n");
+    });
+  });
+  return new Promise((resolve) => server.listen(0, HOST, () => resolve({ server, port: server.address().port, count: () => requests })));
+}

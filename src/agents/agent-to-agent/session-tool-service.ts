@@ -1,0 +1,82 @@
+import type { OpenClawConfig } from "../../config/index.js";
+import type { Logger } from "../../infra/logger.js";
+import type { SessionStore } from "../../sessions/store/index.js";
+import { toolError, toolText } from "../tool-result.js";
+import type { SessionToolCaller, SessionToolHost } from "../tools/index.js";
+import type { ToolResult } from "../types.js";
+import type { ConversationPort } from "../subagents/conversation-port.js";
+import type { SpawnRefusal } from "../subagents/spawn-checks.js";
+import { runSubagentsAction } from "../subagents/subagent-control.js";
+import type { SubagentService } from "../subagents/subagent-service.js";
+import { AgentToAgent } from "./agent-to-agent.js";
+import { listSessions, sessionHistory, sessionStatus, type SessionViewDeps } from "./session-views.js";
+
+export interface SessionToolServiceDeps {
+  config: () => OpenClawConfig;
+  store: SessionStore;
+  conversations: ConversationPort;
+  subagents: SubagentService;
+  logger: Logger;
+}
+
+/**
+ * The gateway's `SessionToolHost`: what the six session tools do, turned into tool results
+ * (structured errors with a way forward, JSON the model reads reliably).
+ */
+export class SessionToolService implements SessionToolHost {
+  readonly agentToAgent: AgentToAgent;
+  private readonly views: SessionViewDeps;
+
+  constructor(private readonly deps: SessionToolServiceDeps) {
+    const registry = deps.subagents.registry;
+    const spawnedBy = (caller: string, target: string) => registry.descendantsOf(caller).some((r) => r.childSessionKey === target);
+    this.views = { config: deps.config, store: deps.store, conversations: deps.conversations, registry, spawnedBy };
+    this.agentToAgent = new AgentToAgent({
+      config: deps.config,
+      store: deps.store,
+      conversations: deps.conversations,
+      visibility: spawnedBy,
+      isOwnChild: (caller, target) => registry.forChild(target)?.requesterSessionKey === caller,
+      logger: deps.logger,
+    });
+  }
+
+  async spawn(caller: SessionToolCaller, args: Parameters<SessionToolHost["spawn"]>[1]): Promise<ToolResult> {
+    const outcome = await this.deps.subagents.spawn(caller, args);
+    if ("code" in outcome) return refusal(outcome);
+    return json({ ...outcome, note: "The sub-agent runs in the background. Its result arrives as a message in this session when it finishes — do not poll, sleep or list to wait for it." });
+  }
+
+  async subagents(caller: SessionToolCaller, args: Parameters<SessionToolHost["subagents"]>[1]): Promise<ToolResult> {
+    const result = await runSubagentsAction(this.deps.subagents, caller.sessionKey, args);
+    return result.ok ? toolText(result.text, result.details) : refusal(result);
+  }
+
+  async send(caller: SessionToolCaller, args: Parameters<SessionToolHost["send"]>[1], signal: AbortSignal): Promise<ToolResult> {
+    const outcome = await this.agentToAgent.send(caller, args, signal);
+    if (outcome.status === "refused") return refusal(outcome);
+    return json(outcome);
+  }
+
+  list(caller: SessionToolCaller, args: Parameters<SessionToolHost["list"]>[1]): ToolResult {
+    return json(listSessions(this.views, caller, args));
+  }
+
+  history(caller: SessionToolCaller, args: Parameters<SessionToolHost["history"]>[1]): ToolResult {
+    const result = sessionHistory(this.views, caller, args);
+    return "code" in result ? refusal(result as SpawnRefusal) : json(result);
+  }
+
+  status(caller: SessionToolCaller, args: Parameters<SessionToolHost["status"]>[1]): ToolResult {
+    const result = sessionStatus(this.views, caller, args);
+    return typeof result === "string" ? toolText(result) : refusal(result);
+  }
+}
+
+function json(value: object): ToolResult {
+  return toolText(JSON.stringify(value, null, 2), value);
+}
+
+function refusal(r: SpawnRefusal): ToolResult {
+  return toolError(r.code, r.message, r.suggestion);
+}

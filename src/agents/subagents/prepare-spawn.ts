@@ -1,0 +1,127 @@
+import { randomUUID } from "node:crypto";
+import type { OpenClawConfig } from "../../config/index.js";
+import { resolveModel } from "../../models/index.js";
+import { buildSubagentSessionKey, subagentDepth } from "../../sessions/keys/index.js";
+import { normalizeAgentId } from "../agent-config.js";
+import { resolveWorkspaceDir } from "../context/workspace.js";
+import type { SessionsSpawnArgs, SessionToolCaller } from "../tools/index.js";
+import { decodeAttachments, writeAttachments } from "./attachments.js";
+import { checkSpawn, type SpawnRefusal } from "./spawn-checks.js";
+import { agentToAgentPolicy, configuredAgentIds, resolveSubagentSettings } from "./subagent-config.js";
+import { subagentTaskMessage } from "./subagent-prompt.js";
+import type { SubagentRunRecord } from "./types.js";
+
+const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "adaptive", "max"];
+const MAX_TASK_CHARS = 100_000;
+const MAX_LABEL_CHARS = 200;
+
+export interface PreparedSpawn {
+  record: SubagentRunRecord;
+  /** The child's first message. */
+  taskMessage: string;
+  /** Said back to the model, e.g. that an unknown model fell back to the agent's. */
+  warnings: string[];
+}
+
+export interface PrepareSpawnDeps {
+  config: OpenClawConfig;
+  stateDir: string;
+  env: NodeJS.ProcessEnv;
+  now: number;
+  /** Unfinished children the caller has now. */
+  activeChildren: number;
+  /** The caller's own model when it is itself a sub-agent spawned with one (children inherit it). */
+  inheritedModel?: string;
+}
+
+/**
+ * Validates a `sessions_spawn` call and builds the child's record and first message. Nothing
+ * is started here; attachments are the only thing written, and only once every check passed.
+ */
+export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs, deps: PrepareSpawnDeps): PreparedSpawn | SpawnRefusal {
+  const { config } = deps;
+  if (args.runtime === "acp") return refuse("RUNTIME_UNAVAILABLE", 'runtime "acp" is not available in this gateway yet.', 'Leave runtime out (or use "subagent").');
+  const task = args.task.trim();
+  if (!task) return refuse("INVALID_ARGUMENTS", "task is empty.", "Describe the task the sub-agent should do.");
+  if (task.length > MAX_TASK_CHARS) return refuse("INVALID_ARGUMENTS", `task is ${task.length} characters; at most ${MAX_TASK_CHARS}.`, "Put large inputs in attachments instead.");
+  const label = args.label?.trim();
+  if (label && label.length > MAX_LABEL_CHARS) return refuse("INVALID_ARGUMENTS", `label is ${label.length} characters; at most ${MAX_LABEL_CHARS}.`, "Use a short label.");
+  if (args.thread) {
+    return refuse("THREAD_UNAVAILABLE", "thread: true needs a chat with threads to bind the sub-agent to, and this session has none.", "Spawn without thread; its result still comes back here.");
+  }
+
+  const requesterAgentId = normalizeAgentId(caller.agentId);
+  const settings = resolveSubagentSettings(config, requesterAgentId);
+  const thinking = args.thinking?.trim().toLowerCase() || settings.thinking;
+  if (thinking && !THINKING_LEVELS.includes(thinking)) return refuse("INVALID_ARGUMENTS", `thinking "${thinking}" is not a level.`, `Use one of: ${THINKING_LEVELS.join(", ")}.`);
+  const targetAgentId = normalizeAgentId(args.agentId ?? requesterAgentId);
+  const requesterDepth = subagentDepth(caller.sessionKey);
+  const refusal = checkSpawn({
+    requesterSessionKey: caller.sessionKey,
+    requesterAgentId,
+    requesterDepth,
+    targetAgentId,
+    activeChildren: deps.activeChildren,
+    settings,
+    knownAgents: configuredAgentIds(config),
+    agentToAgent: agentToAgentPolicy(config),
+    sandbox: args.sandbox ?? "inherit",
+    sandboxAvailable: false,
+  });
+  if (refusal) return refusal;
+
+  const warnings: string[] = [];
+  let model = args.model?.trim() || settings.model || deps.inheritedModel;
+  if (model) {
+    const resolved = resolveModel(model, config, deps.env);
+    if (!resolved.ok) {
+      warnings.push(`model "${model}" cannot be used (${resolved.message}); the sub-agent runs on its agent's model instead.`);
+      model = undefined;
+    }
+  }
+
+  const decoded = decodeAttachments(args.attachments ?? []);
+  if (!Array.isArray(decoded)) return decoded;
+  const runId = randomUUID();
+  let written: ReturnType<typeof writeAttachments> = [];
+  if (decoded.length > 0) {
+    const workspace = resolveWorkspaceDir(config, targetAgentId, deps.stateDir, deps.env);
+    written = writeAttachments(workspace, args.attachMountPath?.trim() || `attachments/${runId.slice(0, 8)}`, decoded);
+    if (!Array.isArray(written)) return written;
+  }
+
+  const runTimeoutSeconds = args.runTimeoutSeconds ?? settings.runTimeoutSeconds;
+  const record: SubagentRunRecord = {
+    runId,
+    childSessionKey: buildSubagentSessionKey(targetAgentId, caller.sessionKey, randomUUID()),
+    requesterSessionKey: caller.sessionKey,
+    agentId: targetAgentId,
+    task,
+    ...(label ? { label } : {}),
+    cleanup: args.cleanup ?? "keep",
+    spawnMode: args.mode ?? "run",
+    ...(model ? { model } : {}),
+    ...(thinking ? { thinking } : {}),
+    ...(runTimeoutSeconds > 0 ? { runTimeoutSeconds } : {}),
+    expectsCompletionMessage: args.expectsCompletionMessage ?? true,
+    senderIsOwner: caller.senderIsOwner,
+    depth: requesterDepth + 1,
+    createdAt: deps.now,
+    accumulatedRuntimeMs: 0,
+    runs: { total: 0, ok: 0, failed: 0 },
+    currentRunId: runId,
+    round: 1,
+    roundOpen: true,
+    roundStartedAt: deps.now,
+    steerCount: 0,
+  };
+  return { record, taskMessage: subagentTaskMessage(task, written), warnings };
+}
+
+function refuse(code: string, message: string, suggestion: string): SpawnRefusal {
+  return { code, message, suggestion };
+}
+
+export function isRefusal(value: object): value is SpawnRefusal {
+  return typeof (value as SpawnRefusal).code === "string" && typeof (value as SpawnRefusal).message === "string";
+}

@@ -1,0 +1,513 @@
+import type { OpenClawConfig } from "../../config/index.js";
+import type { Logger } from "../../infra/logger.js";
+import { isMainSessionKey, isSubagentSessionKey, parseSessionKey, SessionKeyError, subagentDepth } from "../../sessions/keys/index.js";
+import type { SessionStore } from "../../sessions/store/index.js";
+import type { TurnOverrides } from "../embedded-turn.js";
+import type { TranscriptMessage } from "../types.js";
+import { maySpawnAtDepth } from "../policy/subagent-tool-limits.js";
+import type { SessionsSpawnArgs, SessionToolCaller } from "../tools/index.js";
+import { buildTaskCompletionEvent, renderTaskCompletion, taskLabel } from "./announce-format.js";
+import { AnnounceQueue, type DeliveryResult } from "./announce-queue.js";
+import { endsWithFinalAnswer, latestReply } from "./child-transcript.js";
+import type { ConversationPort, PortRun } from "./conversation-port.js";
+import { isRefusal, prepareSpawn } from "./prepare-spawn.js";
+import type { SpawnRefusal } from "./spawn-checks.js";
+import { resolveSubagentSettings } from "./subagent-config.js";
+import { subagentContextBlock, subagentSteerMessage } from "./subagent-prompt.js";
+import { isOwed, SubagentRegistry } from "./subagent-registry.js";
+import {
+  ANNOUNCE_HARD_EXPIRY_MS, ANNOUNCE_SOFT_EXPIRY_MS, MAX_STEER_MESSAGE_CHARS, STEER_ABORT_SETTLE_TIMEOUT_MS, STEER_RATE_LIMIT_MS,
+  type SubagentOutcome, type SubagentRunRecord,
+} from "./types.js";
+
+export interface SubagentServiceDeps {
+  stateDir: string;
+  config: () => OpenClawConfig;
+  store: SessionStore;
+  conversations: ConversationPort;
+  logger: Logger;
+  env?: NodeJS.ProcessEnv;
+  now?: () => number;
+  /**
+   * An announcement was accepted into `sessionKey` as `run`. Whatever delivers that session's
+   * replies to a chat (channels) hooks in here to deliver this run's reply too.
+   */
+  onAnnouncementAccepted?: (sessionKey: string, run: PortRun) => void;
+}
+
+export interface SpawnAccepted {
+  status: "accepted";
+  runId: string;
+  childSessionKey: string;
+  mode: "run" | "session";
+  resolvedModel?: string;
+  warnings?: string[];
+}
+
+export type SteerOutcome = { ok: true; restarted: boolean; settled: boolean } | { ok: false; refusal: SpawnRefusal };
+
+const ARCHIVE_SWEEP_MS = 60_000;
+const INTERRUPTED = "the run was interrupted by a gateway restart before it finished";
+
+/**
+ * Sub-agents (seed 000 §6.5): spawn a child into its own session and lane, watch its runs, and
+ * when its round settles — its runs ended and its own children reported in — freeze the result
+ * and push one announcement into the requester's session as its next turn. Everything a restart
+ * must not lose is in the registry; announcements are delivered exactly once by idempotency key.
+ */
+export class SubagentService {
+  readonly registry: SubagentRegistry;
+  private readonly announcer: AnnounceQueue;
+  private readonly now: () => number;
+  private archiveTimer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(private readonly deps: SubagentServiceDeps) {
+    this.now = deps.now ?? Date.now;
+    this.registry = new SubagentRegistry(deps.stateDir, { onWarning: (message) => deps.logger.warn(message) });
+    this.announcer = new AnnounceQueue({
+      registry: this.registry,
+      deliver: (record) => this.deliver(record),
+      onAccepted: (record, result) => this.onAnnouncementAccepted(record, result),
+      onGaveUp: (record) => this.afterAnnouncementSettled(record),
+      logger: deps.logger,
+      now: this.now,
+    });
+  }
+
+  /** Loads the registry and picks up what the last process left: open rounds, owed announcements. */
+  start(): void {
+    this.registry.load();
+    const records = this.registry.all();
+    for (const record of records) delete record.steering;
+    // Children first, so a parent sees which of its children still owe it a result.
+    for (const record of [...records].sort((a, b) => b.depth - a.depth)) if (record.roundOpen) this.recoverRound(record);
+    for (const record of records) {
+      // An accepted announcement whose requester turn never finished is offered again: the
+      // requester's ledger recognises the key, and it is asked to answer (see onAnnouncementAccepted).
+      if (record.announce?.state === "accepted") record.announce.state = "pending";
+      if (record.announce?.state === "pending") this.announcer.schedule(record);
+    }
+    this.registry.changed();
+    this.archiveTimer = setInterval(() => this.sweep(), ARCHIVE_SWEEP_MS);
+    this.archiveTimer.unref();
+  }
+
+  /** Stops reacting before the conversations drain: runs aborted by the shutdown stay open for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.archiveTimer);
+    this.announcer.stop();
+    await this.registry.whenDurable();
+  }
+
+  /** How a sub-agent session's turns differ from a main session's (minimal prompt, limits, frozen model and sender). */
+  turnOverrides(sessionKey: string): TurnOverrides | undefined {
+    const depth = subagentDepth(sessionKey);
+    if (depth === 0) return undefined;
+    const record = this.registry.forChild(sessionKey);
+    if (!record) return { spawnDepth: depth };
+    const canSpawn = maySpawnAtDepth(depth, this.deps.config().agents.defaults.subagents?.maxSpawnDepth);
+    return {
+      spawnDepth: depth,
+      promptMode: "minimal",
+      extraSystemPrompt: subagentContextBlock(record, canSpawn),
+      senderIsOwner: record.senderIsOwner,
+      ...(record.model ? { modelOverride: record.model } : {}),
+      ...(record.runTimeoutSeconds ? { timeoutSeconds: record.runTimeoutSeconds } : {}),
+    };
+  }
+
+  /** Any run of `sessionKey` ended (also ones nobody here started, e.g. an operator's chat.send into a child). */
+  onSessionRunEnded(sessionKey: string): void {
+    if (!isSubagentSessionKey(sessionKey)) return;
+    queueMicrotask(() => {
+      const record = this.registry.forChild(sessionKey);
+      if (record) this.settle(record);
+    });
+  }
+
+  async spawn(caller: SessionToolCaller, args: SessionsSpawnArgs): Promise<SpawnAccepted | SpawnRefusal> {
+    if (this.stopped) return { code: "GATEWAY_STOPPING", message: "The gateway is shutting down.", suggestion: "Try again after it restarted." };
+    const prepared = prepareSpawn(caller, args, {
+      config: this.deps.config(),
+      stateDir: this.deps.stateDir,
+      env: this.deps.env ?? process.env,
+      now: this.now(),
+      activeChildren: this.registry.childrenOf(caller.sessionKey).filter((r) => !r.endedAt).length,
+      inheritedModel: this.registry.forChild(caller.sessionKey)?.model,
+    });
+    if (isRefusal(prepared)) return prepared;
+    const { record, taskMessage } = prepared;
+    const { store } = this.deps;
+    const entry = store.ensure(record.childSessionKey, {
+      agentId: record.agentId,
+      spawnedBy: record.requesterSessionKey,
+      ...(record.label ? { label: record.label } : {}),
+      ...(record.model ? { modelOverride: record.model } : {}),
+      ...(record.thinking ? { thinkingLevel: record.thinking } : {}),
+    });
+    store.patch(record.childSessionKey, { spawnDepth: record.depth });
+    record.childSessionId = entry.sessionId;
+    // On disk before the child starts: a crash from here on still ends in an announcement.
+    this.registry.add(record);
+    await this.registry.whenDurable();
+    try {
+      const outcome = await this.deps.conversations.submit({
+        sessionKey: record.childSessionKey,
+        idempotencyKey: record.runId,
+        message: taskMessage,
+        method: "agent",
+        internal: {},
+        provenance: { kind: "inter_session", sourceSessionKey: caller.sessionKey, originSessionId: store.get(caller.sessionKey)?.sessionId, sourceTool: "sessions_spawn" },
+        senderIsOwner: record.senderIsOwner,
+      });
+      if (outcome.kind !== "accepted") throw new Error(outcome.kind === "rejected" ? outcome.notice : `the child session refused the task (${outcome.kind})`);
+      this.trackRun(record, outcome.run);
+    } catch (err) {
+      record.lastRunStatus = "error";
+      record.lastError = `the sub-agent could not start: ${(err as Error).message}`;
+      this.registry.changed();
+      this.settle(record);
+      return { code: "SPAWN_FAILED", message: record.lastError, suggestion: "Do the task yourself, or try again later." };
+    }
+    return {
+      status: "accepted",
+      runId: record.runId,
+      childSessionKey: record.childSessionKey,
+      mode: record.spawnMode,
+      ...(record.model ? { resolvedModel: record.model } : {}),
+      ...(prepared.warnings.length > 0 ? { warnings: prepared.warnings } : {}),
+    };
+  }
+
+  /** Kills the child and everything below it; only the killed child itself announces (outcome `killed`). */
+  kill(record: SubagentRunRecord): SubagentRunRecord[] {
+    if (record.endedAt) return [];
+    const tree = [record, ...this.registry.descendantsOf(record.childSessionKey)].filter((r) => !r.endedAt);
+    for (const r of tree) {
+      r.killRequested = true;
+      delete r.steering;
+      if (r !== record) r.suppressReason = "an ancestor was killed";
+    }
+    this.registry.changed();
+    for (const r of [...tree].reverse()) this.deps.conversations.abort(r.childSessionKey);
+    for (const r of tree) {
+      if (r.roundOpen) queueMicrotask(() => this.settle(r));
+      else this.endIdle(r, "killed");
+    }
+    return tree;
+  }
+
+  /**
+   * Redirects a child (seed 000 §6.5.5): its current run is aborted (given up to 5 s to stop)
+   * and the new instructions run as its next turn. An idle session-mode child starts a new round.
+   */
+  async steer(record: SubagentRunRecord, message: string, from: string): Promise<SteerOutcome> {
+    const text = message.trim();
+    if (record.endedAt) return refused("SUBAGENT_ENDED", `That sub-agent already ended (${record.outcome ?? "ended"}).`, "Spawn a new one for new work.");
+    if (!text) return refused("INVALID_ARGUMENTS", "The steer message is empty.", "Say what the sub-agent should do instead.");
+    if (text.length > MAX_STEER_MESSAGE_CHARS) return refused("INVALID_ARGUMENTS", `The steer message is ${text.length} characters; at most ${MAX_STEER_MESSAGE_CHARS}.`, "Shorten it.");
+    const since = this.now() - (record.lastSteerAt ?? 0);
+    if (since < STEER_RATE_LIMIT_MS) return refused("STEER_RATE_LIMITED", `Steered ${since} ms ago; one steer per ${STEER_RATE_LIMIT_MS / 1000} s.`, "Wait a moment, then steer again.");
+    record.steerCount += 1;
+    record.lastSteerAt = this.now();
+
+    const child = record.childSessionKey;
+    const active = this.deps.conversations.runs.activeFor(child);
+    let settled = true;
+    if (record.roundOpen && active.length > 0) {
+      record.steering = true;
+      this.deps.conversations.abort(child);
+      settled = await Promise.race([Promise.all(active.map((r) => r.done)).then(() => true), delay(STEER_ABORT_SETTLE_TIMEOUT_MS).then(() => false)]);
+    } else if (!record.roundOpen) {
+      record.round += 1;
+      record.roundOpen = true;
+      record.roundStartedAt = this.now();
+    }
+    const submitted = this.deps.conversations.submit({
+      sessionKey: child,
+      idempotencyKey: `${record.runId}:steer:${record.steerCount}`,
+      message: subagentSteerMessage(text),
+      method: "agent",
+      internal: {},
+      provenance: { kind: "inter_session", sourceSessionKey: from, sourceTool: "subagents" },
+      senderIsOwner: record.senderIsOwner,
+    });
+    // The steer's run exists once submit returns synchronously, so no settle in between can close the round.
+    delete record.steering;
+    this.registry.changed();
+    try {
+      const outcome = await submitted;
+      if (outcome.kind !== "accepted") throw new Error(outcome.kind === "rejected" ? outcome.notice : outcome.kind);
+      this.trackRun(record, outcome.run);
+    } catch (err) {
+      record.lastRunStatus = "error";
+      record.lastError = `steer failed: ${(err as Error).message}`;
+      this.settle(record);
+      return refused("STEER_FAILED", record.lastError, "Kill the sub-agent and spawn a new one.");
+    }
+    return { ok: true, restarted: active.length > 0, settled };
+  }
+
+  /** The child session's transcript messages (empty once its session is archived). */
+  childHistory(record: SubagentRunRecord): readonly TranscriptMessage[] {
+    return this.deps.conversations.history(record.childSessionKey);
+  }
+
+  // ── runs and rounds ─────────────────────────────────────────────────────────────────────────
+
+  private trackRun(record: SubagentRunRecord, run: PortRun): void {
+    record.currentRunId = run.runId;
+    void run.done.then((ended) => this.afterRun(record.runId, ended));
+  }
+
+  private afterRun(recordId: string, run: PortRun): void {
+    const record = this.registry.get(recordId);
+    if (!record || this.stopped) return;
+    this.countRun(record, run);
+    this.settle(record);
+  }
+
+  /** Adds a finished run of the child's session to its stats. */
+  private countRun(record: SubagentRunRecord, run: PortRun): void {
+    record.runs.total += 1;
+    if (run.status === "ok") record.runs.ok += 1;
+    else if (run.status !== "aborted") record.runs.failed += 1;
+    record.accumulatedRuntimeMs += run.result?.durationMs ?? Math.max(0, (run.endedAt ?? this.now()) - (run.startedAt ?? run.acceptedAt));
+    record.lastRunStatus = run.status;
+    if (run.result?.error) record.lastError = run.result.error.message;
+    else delete record.lastError;
+    this.registry.changed();
+  }
+
+  /** Completes the round once nothing in the child is running or queued and no child of its own still owes a result. */
+  private settle(record: SubagentRunRecord | undefined): void {
+    if (!record || this.stopped || !record.roundOpen || record.steering) return;
+    if (this.deps.conversations.runs.activeFor(record.childSessionKey).length > 0) return;
+    if (this.registry.childrenOf(record.childSessionKey).some((c) => c.roundOpen || isOwed(c))) return;
+    this.completeRound(record);
+  }
+
+  private completeRound(record: SubagentRunRecord): void {
+    const now = this.now();
+    const entry = this.deps.store.get(record.childSessionKey);
+    const { outcome, reason, error } = this.roundOutcome(record, entry?.sessionId);
+    const resultText = outcome === "ok" ? latestReply(this.deps.conversations.history(record.childSessionKey), record.roundStartedAt) : "";
+    this.registry.freezeResult(record, resultText);
+    record.tokens = { input: entry?.inputTokens ?? 0, output: entry?.outputTokens ?? 0 };
+    record.roundOpen = false;
+    record.lastRoundEndedAt = now;
+    record.outcome = outcome;
+    record.endedReason = reason;
+    if (error) record.lastError = error;
+    // A session-mode child stays for follow-up steers unless it was killed or its session went away.
+    if (record.spawnMode === "run" || outcome === "killed" || outcome === "reset" || outcome === "deleted") record.endedAt = now;
+    const key = `announce:${record.runId}:${record.round}`;
+    const suppressed = record.suppressReason ?? (!record.expectsCompletionMessage && outcome === "ok" && !resultText ? "no result to report" : undefined);
+    const dueBy = now + (record.expectsCompletionMessage ? ANNOUNCE_HARD_EXPIRY_MS : ANNOUNCE_SOFT_EXPIRY_MS);
+    record.announce = { round: record.round, key, state: suppressed ? "suppressed" : "pending", targetSessionKey: record.requesterSessionKey, attempts: 0, createdAt: now, dueBy };
+    if (suppressed) {
+      record.announce.settledAt = now;
+      record.announce.lastError = suppressed;
+    }
+    this.registry.changed();
+    this.deps.logger.info({ runId: record.runId, child: record.childSessionKey, outcome, reason, announce: record.announce.state }, "sub-agent round ended");
+    if (suppressed) this.afterAnnouncementSettled(record);
+    else this.announcer.schedule(record);
+  }
+
+  private roundOutcome(record: SubagentRunRecord, sessionId: string | undefined): { outcome: SubagentOutcome; reason: SubagentRunRecord["endedReason"] & string; error?: string } {
+    if (record.killRequested) return { outcome: "killed", reason: "subagent-killed" };
+    if (!sessionId) return { outcome: "deleted", reason: "session-delete" };
+    if (record.childSessionId && sessionId !== record.childSessionId) return { outcome: "reset", reason: "session-reset" };
+    switch (record.lastRunStatus) {
+      case "ok":
+        return { outcome: "ok", reason: "subagent-complete" };
+      case "timeout":
+        return { outcome: "timeout", reason: "subagent-error", error: record.lastError ?? "timed out" };
+      case "aborted":
+        return { outcome: "error", reason: "subagent-error", error: record.lastError ?? "the run was aborted" };
+      default:
+        return { outcome: "error", reason: "subagent-error", error: record.lastError ?? "the run failed" };
+    }
+  }
+
+  /** After a restart: the child's runs died with the old process unless its transcript ends in a finished answer. */
+  private recoverRound(record: SubagentRunRecord): void {
+    if (record.killRequested) return this.completeRound(record);
+    // Its own children will report in after the restart, and their results wake it up.
+    if (this.registry.childrenOf(record.childSessionKey).some((c) => c.roundOpen || isOwed(c))) return;
+    if (endsWithFinalAnswer(this.deps.conversations.history(record.childSessionKey), record.roundStartedAt)) {
+      record.lastRunStatus = "ok";
+      delete record.lastError;
+    } else {
+      record.lastRunStatus = "error";
+      record.lastError = INTERRUPTED;
+    }
+    this.completeRound(record);
+  }
+
+  private endIdle(record: SubagentRunRecord, outcome: "killed"): void {
+    record.endedAt = this.now();
+    record.outcome = outcome;
+    record.endedReason = "subagent-killed";
+    this.registry.changed();
+  }
+
+  // ── announcements ───────────────────────────────────────────────────────────────────────────
+
+  private async deliver(record: SubagentRunRecord): Promise<DeliveryResult> {
+    const announce = record.announce!;
+    // A nested requester whose session is gone: the result goes to its own requester (reference §7.3).
+    while (!this.deps.store.get(announce.targetSessionKey)) {
+      const gone = this.registry.forChild(announce.targetSessionKey);
+      if (gone) announce.targetSessionKey = gone.requesterSessionKey;
+      else if (isMainSessionKey(announce.targetSessionKey, this.deps.config().session.mainKey)) break;
+      else return { kind: "permanent", error: `the requester session ${announce.targetSessionKey} no longer exists` };
+    }
+    const target = announce.targetSessionKey;
+    const full = Buffer.byteLength(record.frozenResultText ?? "", "utf8") < (record.frozenResultBytes ?? 0);
+    const resultText = full
+      ? `${record.frozenResultText}\n\n[Cut: the whole result is ${record.frozenResultBytes} bytes; the gateway kept it in ${record.frozenResultFile}.]`
+      : (record.frozenResultText ?? "");
+    const event = buildTaskCompletionEvent({
+      record,
+      outcome: record.outcome ?? "error",
+      error: record.lastError,
+      resultText,
+      stats: { runs: record.runs, durationMs: record.accumulatedRuntimeMs, tokens: record.tokens ?? { input: 0, output: 0 } },
+      nested: isSubagentSessionKey(target),
+    });
+    try {
+      const outcome = await this.deps.conversations.submit({
+        sessionKey: target,
+        idempotencyKey: announce.key,
+        message: renderTaskCompletion(event),
+        method: "agent",
+        internal: { mergeable: true },
+        provenance: { kind: "internal_system", sourceSessionKey: record.childSessionKey, originSessionId: record.childSessionId, sourceTool: "subagent_announce" },
+        transcriptFields: { internalEvents: [event] },
+        senderIsOwner: record.senderIsOwner,
+      });
+      switch (outcome.kind) {
+        case "accepted":
+          return { kind: "accepted", run: outcome.run };
+        case "duplicate":
+          return outcome.run ? { kind: "accepted", run: outcome.run } : { kind: "accepted", previous: outcome.status };
+        case "rejected":
+          return { kind: "transient", error: outcome.notice };
+        case "command":
+          return { kind: "permanent", error: "the announcement was read as a command" };
+      }
+    } catch (err) {
+      if (err instanceof SessionKeyError) return { kind: "permanent", error: err.message };
+      return { kind: "transient", error: (err as Error).message };
+    }
+  }
+
+  private onAnnouncementAccepted(record: SubagentRunRecord, result: Extract<DeliveryResult, { kind: "accepted" }>): void {
+    const target = record.announce!.targetSessionKey;
+    if ("run" in result) {
+      this.deps.onAnnouncementAccepted?.(target, result.run);
+      this.whenAnswered(record, target, result.run);
+      return;
+    }
+    // The requester's turn died with the last process (or was aborted by its shutdown).
+    if (result.previous === "interrupted" || result.previous === "in_flight" || result.previous === "aborted") void this.askAgain(record);
+    else this.markAnswered(record);
+  }
+
+  /** The requester accepted the announcement before a restart, but its turn never finished: ask it to answer now, once. */
+  private async askAgain(record: SubagentRunRecord): Promise<void> {
+    const announce = record.announce!;
+    announce.resumed = true;
+    try {
+      const outcome = await this.deps.conversations.submit({
+        sessionKey: announce.targetSessionKey,
+        idempotencyKey: `${announce.key}:resume`,
+        message: `[Gateway restart] A restart cut your turn short before you answered the sub-agent result for "${taskLabel(record)}" above. Answer it now.`,
+        method: "agent",
+        internal: { mergeable: true },
+        provenance: { kind: "internal_system", sourceSessionKey: record.childSessionKey, sourceTool: "subagent_announce" },
+        senderIsOwner: record.senderIsOwner,
+      });
+      const run = outcome.kind === "accepted" ? outcome.run : outcome.kind === "duplicate" ? outcome.run : undefined;
+      if (run) {
+        this.deps.onAnnouncementAccepted?.(announce.targetSessionKey, run);
+        this.whenAnswered(record, announce.targetSessionKey, run);
+        return;
+      }
+    } catch (err) {
+      this.deps.logger.warn({ runId: record.runId, err: (err as Error).message }, "could not ask the requester to answer a sub-agent result again");
+    }
+    this.markAnswered(record);
+  }
+
+  /**
+   * The requester's turn that answers the announcement ended. A nested requester counts it as
+   * one of its own runs first, so that when the answer lets it settle, its stats include it.
+   */
+  private whenAnswered(record: SubagentRunRecord, target: string, run: PortRun): void {
+    void run.done.then((ended) => {
+      // A turn ended by the shutdown stays "accepted": the next start asks the requester again.
+      if (this.stopped) return;
+      const requester = this.registry.forChild(target);
+      if (requester) this.countRun(requester, ended);
+      this.markAnswered(record);
+    });
+  }
+
+  private markAnswered(record: SubagentRunRecord): void {
+    const announce = record.announce;
+    if (!announce || announce.state === "answered") return;
+    announce.state = "answered";
+    announce.settledAt = this.now();
+    this.registry.changed();
+    this.afterAnnouncementSettled(record);
+  }
+
+  /** The announcement is done with (answered, suppressed, failed, expired): clean up, and wake a waiting requester. */
+  private afterAnnouncementSettled(record: SubagentRunRecord): void {
+    if (record.endedAt && record.cleanup === "delete") this.deleteChildSession(record);
+    this.settle(this.registry.forChild(record.requesterSessionKey));
+    if (record.announce && record.announce.targetSessionKey !== record.requesterSessionKey) this.settle(this.registry.forChild(record.announce.targetSessionKey));
+  }
+
+  // ── archiving ───────────────────────────────────────────────────────────────────────────────
+
+  /** Archives finished children after `archiveAfterMinutes`, and re-checks open rounds nothing woke. */
+  sweep(): void {
+    if (this.stopped) return;
+    const now = this.now();
+    for (const record of this.registry.all()) {
+      if (record.roundOpen) {
+        this.settle(record);
+        continue;
+      }
+      const minutes = resolveSubagentSettings(this.deps.config(), parseSessionKey(record.requesterSessionKey).agentId).archiveAfterMinutes;
+      if (minutes <= 0 || isOwed(record)) continue;
+      const since = record.endedAt ?? record.lastRoundEndedAt ?? record.createdAt;
+      if (now - since < minutes * 60_000) continue;
+      if (!record.endedAt) record.endedAt = now;
+      this.deleteChildSession(record);
+      this.registry.remove(record.runId);
+    }
+  }
+
+  private deleteChildSession(record: SubagentRunRecord): void {
+    try {
+      this.deps.store.delete(record.childSessionKey);
+    } catch (err) {
+      this.deps.logger.warn({ child: record.childSessionKey, err: (err as Error).message }, "sub-agent session not archived");
+    }
+  }
+}
+
+function refused(code: string, message: string, suggestion: string): SteerOutcome {
+  return { ok: false, refusal: { code, message, suggestion } };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

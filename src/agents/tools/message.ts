@@ -1,0 +1,40 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { toolError, toolText } from "../tool-result.js";
+import type { AgentTool } from "../types.js";
+import { getChannelMessenger } from "./channel-messenger.js";
+
+const MessageParameters = Type.Object({
+  message: Type.String({ description: "The text to send (Markdown; converted for the platform).", minLength: 1, maxLength: 20_000 }),
+  to: Type.Optional(Type.String({ description: "Target: a Telegram chat id or @username, channel:<id> / user:<id> (Discord, Slack). Omit to write to the current conversation." })),
+  channel: Type.Optional(Type.String({ description: "telegram, discord or slack. Omit for the current conversation's channel." })),
+  accountId: Type.Optional(Type.String({ description: "The bot account, when the channel has several." })),
+  threadId: Type.Optional(Type.String({ description: "Thread or forum topic to post into." })),
+});
+
+export type MessageArgs = Static<typeof MessageParameters>;
+
+/**
+ * `message`: send a chat message now — a progress note in the current conversation, or a text to
+ * another chat. Owner-only (it speaks as the bot to anyone the bot can reach) and subject to the
+ * tool policy like every tool. A final reply that repeats what it sent to the conversation is
+ * not delivered a second time.
+ */
+export function createMessageTool(): AgentTool<typeof MessageParameters> {
+  return {
+    name: "message",
+    description:
+      "Send a chat message through Telegram, Discord or Slack right away. Use it for a progress note in the current conversation, or to write to another chat the user named. Your final answer is delivered to the conversation anyway: do not use this tool to repeat it.",
+    parameters: MessageParameters,
+    ownerOnly: true,
+    async execute(args, ctx) {
+      const messenger = getChannelMessenger(ctx.services);
+      if (!messenger) return toolError("channels_unavailable", "No chat channel is running on this gateway.", "Answer in your reply instead.");
+      try {
+        const sent = await messenger.send({ ...args, ...(ctx.sessionKey ? { sessionKey: ctx.sessionKey } : {}) });
+        return toolText(`Sent to ${sent.channel} ${sent.chatId} (message ${sent.messageIds.join(", ")}).`, sent);
+      } catch (err) {
+        return toolError("send_failed", (err as Error).message, "Check the target (e.g. channel:<id>, user:<id>, a chat id) or answer in your reply.");
+      }
+    },
+  };
+}

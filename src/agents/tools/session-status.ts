@@ -1,0 +1,17 @@
+import { Type, type Static } from "@sinclair/typebox";
+import type { AgentTool } from "../types.js";
+import { withSessionHost } from "./session-tool-host.js";
+
+const SessionStatusParameters = Type.Object({
+  sessionKey: Type.Optional(Type.String({ description: "Default: current." })),
+});
+export type SessionStatusArgs = Static<typeof SessionStatusParameters>;
+
+export function createSessionStatusTool(): AgentTool<typeof SessionStatusParameters> {
+  return {
+    name: "session_status",
+    description: "A session's status: model, tokens, running or not, its sub-agents, and the exact current time.",
+    parameters: SessionStatusParameters,
+    execute: (args, ctx) => withSessionHost(ctx, (host, caller) => host.status(caller, args)),
+  };
+}

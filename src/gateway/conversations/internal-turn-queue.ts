@@ -1,0 +1,48 @@
+/** A message the runtime (not a person) sent to a busy session: a sub-agent announcement, an inter-session message. */
+export interface InternalMessage {
+  runId: string;
+  agentId: string;
+  text: string;
+  /** Announcements that wait together may share one turn; inter-session messages never merge. */
+  mergeable: boolean;
+  senderIsOwner: boolean;
+}
+
+/** What separates merged messages in one turn's prompt (reference §7.3: events joined with `---`). */
+export const MERGED_MESSAGE_SEPARATOR = "\n\n---\n\n";
+
+/**
+ * Internal messages waiting for their session, kept apart from the user's inbox: they are never
+ * steered into a user's turn, merged with user messages, or dropped or summarized by the queue
+ * cap. Each waits for a turn of its own; mergeable ones that wait together run as one turn.
+ */
+export class InternalTurnQueue {
+  private readonly waiting = new Map<string, InternalMessage[]>();
+
+  add(sessionKey: string, message: InternalMessage): void {
+    const list = this.waiting.get(sessionKey);
+    if (list) list.push(message);
+    else this.waiting.set(sessionKey, [message]);
+  }
+
+  pendingCount(sessionKey: string): number {
+    return this.waiting.get(sessionKey)?.length ?? 0;
+  }
+
+  /** The next turn's messages: the oldest, plus the mergeable ones right behind a mergeable oldest. */
+  take(sessionKey: string): InternalMessage[] | undefined {
+    const list = this.waiting.get(sessionKey);
+    if (!list?.length) return undefined;
+    let count = 1;
+    if (list[0]!.mergeable) while (count < list.length && list[count]!.mergeable) count += 1;
+    const taken = list.splice(0, count);
+    if (list.length === 0) this.waiting.delete(sessionKey);
+    return taken;
+  }
+
+  clear(sessionKey: string): InternalMessage[] {
+    const list = this.waiting.get(sessionKey) ?? [];
+    this.waiting.delete(sessionKey);
+    return list;
+  }
+}

@@ -1,0 +1,94 @@
+import type { ConversationPort, PortRun, PortSubmitInput, PortSubmitOutcome } from "../../../src/agents/subagents/conversation-port.js";
+import type { TranscriptMessage } from "../../../src/agents/types.js";
+import type { SessionStore } from "../../../src/sessions/store/index.js";
+
+interface FakeRun extends PortRun {
+  finish(status: "ok" | "error" | "aborted" | "timeout", text?: string): void;
+}
+
+/**
+ * The conversation service as sub-agents see it, driven by hand: `submit` records the message
+ * (and the key, like the idempotency ledger), `finish` ends a run with a reply. Keys survive
+ * `restart()`, runs do not — as across a real gateway restart.
+ */
+export class FakeConversations implements ConversationPort {
+  readonly submitted: PortSubmitInput[] = [];
+  private readonly ledger = new Map<string, string>();
+  private readonly all = new Map<string, FakeRun>();
+  private readonly histories = new Map<string, TranscriptMessage[]>();
+
+  constructor(private readonly store: SessionStore) {}
+
+  readonly runs = {
+    get: (runId: string) => this.all.get(runId),
+    activeFor: (sessionKey: string) => [...this.all.values()].filter((r) => r.sessionKey === sessionKey && !r.endedAt),
+  };
+
+  async submit(input: PortSubmitInput): Promise<PortSubmitOutcome> {
+    const known = this.ledger.get(input.idempotencyKey);
+    if (known !== undefined) return { kind: "duplicate", runId: input.idempotencyKey, status: known, run: this.all.get(input.idempotencyKey) };
+    this.ledger.set(input.idempotencyKey, "in_flight");
+    this.submitted.push(input);
+    this.store.ensure(input.sessionKey);
+    this.push(input.sessionKey, { role: "user", content: input.message, timestamp: Date.now(), provenance: input.provenance });
+    let resolve!: (r: PortRun) => void;
+    const run: FakeRun = {
+      runId: input.idempotencyKey,
+      sessionKey: input.sessionKey,
+      status: "running",
+      acceptedAt: Date.now(),
+      startedAt: Date.now(),
+      done: new Promise((r) => (resolve = r)),
+      finish: (status, text = "") => {
+        if (run.endedAt) return;
+        run.status = status;
+        run.endedAt = Date.now();
+        run.result = { payloads: text ? [{ text }] : [], usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 }, durationMs: 7, stopReason: status === "ok" ? "stop" : status === "aborted" ? "aborted" : "error" };
+        if (text) this.push(input.sessionKey, { role: "assistant", content: [{ type: "text", text }], timestamp: Date.now(), stopReason: "stop" });
+        this.ledger.set(input.idempotencyKey, status);
+        resolve(run);
+      },
+    };
+    this.all.set(run.runId, run);
+    return { kind: "accepted", run };
+  }
+
+  abort(sessionKey: string): string[] {
+    const active = this.runs.activeFor(sessionKey) as FakeRun[];
+    for (const run of active) run.finish("aborted");
+    return active.map((r) => r.runId);
+  }
+
+  history(sessionKey: string): readonly TranscriptMessage[] {
+    return this.histories.get(sessionKey) ?? [];
+  }
+
+  /** The run started for the message with this key (the spawn's runId, an announcement's key…). */
+  run(key: string): FakeRun {
+    const run = this.all.get(key);
+    if (!run) throw new Error(`no run ${key}; submitted: ${this.submitted.map((s) => s.idempotencyKey).join(", ")}`);
+    return run;
+  }
+
+  /** Messages submitted to a session, in order. */
+  to(sessionKey: string): PortSubmitInput[] {
+    return this.submitted.filter((s) => s.sessionKey === sessionKey);
+  }
+
+  /** A gateway restart: unfinished runs die ("interrupted" in the ledger), finished keys are remembered. */
+  restart(): void {
+    for (const run of this.all.values()) if (!run.endedAt) this.ledger.set(run.runId, "interrupted");
+    this.all.clear();
+  }
+
+  private push(sessionKey: string, message: TranscriptMessage): void {
+    const list = this.histories.get(sessionKey) ?? [];
+    list.push(message);
+    this.histories.set(sessionKey, list);
+  }
+}
+
+/** Lets queued microtasks, promise chains and setImmediate callbacks run. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+}
