@@ -74,7 +74,7 @@ export async function measureConversations({ totalTurns = 10_000 } = {}) {
     await gw.stop(5000, "conversations: SIGTERM").catch(() => {});
     await gw.dispose();
     model.server.close();
-    agent.destroy();
+    chat.close();
   }
 }
 

@@ -135,7 +135,7 @@ export async function measureSubagents({ samples = 20, children = 100 } = {}) {
     await gw.stop(5000, "subagents: SIGTERM").catch(() => {});
     await gw.dispose();
     model.server.close();
-    agent.destroy();
+    chat.close();
   }
 }
 

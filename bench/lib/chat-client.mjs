@@ -3,10 +3,11 @@ import http from "node:http";
 /**
  * One non-streaming `/v1/chat/completions` call per `chat(port, user, text)`, over a keep-alive
  * agent (the benches measure the gateway, not TCP handshakes). Resolves with the parsed body.
+ * `chat.close()` drops the kept-alive sockets.
  */
 export function createChatClient({ host = "127.0.0.1", token, maxSockets = 64 }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets });
-  return function chat(port, user, text) {
+  function chat(port, user, text) {
     const body = JSON.stringify({ model: "openclaw", user, messages: [{ role: "user", content: text }] });
     return new Promise((resolve, reject) => {
       const headers = { "content-type": "application/json", authorization: `Bearer ${token}`, "content-length": Buffer.byteLength(body) };
@@ -18,5 +19,7 @@ export function createChatClient({ host = "127.0.0.1", token, maxSockets = 64 })
       req.on("error", reject);
       req.end(body);
     });
-  };
+  }
+  chat.close = () => agent.destroy();
+  return chat;
 }

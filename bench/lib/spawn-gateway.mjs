@@ -94,6 +94,7 @@ export function assertBuilt() {
 /**
  * The environment the gateway sees: ours minus any OPENCLAW_* (so a developer's own config,
  * port or token cannot leak in) and NODE_OPTIONS, plus the bench's settings.
+ * $BENCH_GATEWAY_NODE_OPTIONS becomes the gateway's NODE_OPTIONS (to compare heap policies).
  */
 function gatewayEnv(extra) {
   const env = {};
@@ -101,6 +102,7 @@ function gatewayEnv(extra) {
     if (key.startsWith("OPENCLAW_") || key === "NODE_OPTIONS") continue;
     env[key] = value;
   }
+  if (process.env.BENCH_GATEWAY_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_GATEWAY_NODE_OPTIONS;
   return { ...env, ...extra };
 }
 

@@ -1,4 +1,4 @@
-import { MessageFlags, type Client, type Message, type MessageCreateOptions, type SendableChannels } from "discord.js";
+import { ChannelType, MessageFlags, ThreadAutoArchiveDuration, type Client, type Message, type MessageCreateOptions, type SendableChannels } from "discord.js";
 import {
   ChannelPermanentError,
   type ChannelAccount,
@@ -13,6 +13,9 @@ import { DiscordConnection } from "./connection.js";
 import { createRedactor, toChannelError, type Redactor } from "./errors.js";
 import { toEnvelope } from "./inbound.js";
 import { parseDiscordTarget } from "./targets.js";
+
+/** Discord's limit on a thread name. */
+const MAX_THREAD_NAME = 100;
 
 /** Nobody gets pinged by what the model writes: no @everyone, roles, users, nor the replied-to author. */
 const NO_MENTIONS = { parse: [], repliedUser: false } as const;
@@ -86,6 +89,23 @@ export class DiscordAccount implements ChannelAccount {
 
   async react(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {
     await this.#rest(async () => (await this.#channel(target)).messages.react(messageId, emoji));
+  }
+
+  /**
+   * A public thread in the target's text channel; inside a thread, in that thread's parent
+   * (threads do not nest). A thread is a channel of its own: its id is both chat and thread.
+   */
+  async createThread(target: OutboundTarget, title: string): Promise<OutboundTarget> {
+    return this.#rest(async () => {
+      const channelId = target.threadId ?? target.chatId;
+      const fetched = await this.#client().channels.fetch(channelId);
+      const channel = fetched?.isThread() ? fetched.parent : fetched;
+      if (channel?.type !== ChannelType.GuildText && channel?.type !== ChannelType.GuildAnnouncement) {
+        throw new ChannelPermanentError(`discord: threads exist only in server text channels, and channel ${channelId} is not one`);
+      }
+      const thread = await channel.threads.create({ name: title.slice(0, MAX_THREAD_NAME), autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
+      return { chatId: thread.id, threadId: thread.id };
+    });
   }
 
   async resolveTarget(raw: string): Promise<OutboundTarget> {

@@ -110,6 +110,12 @@ export class SlackAccount implements ChannelAccount {
     return { messageId: ts };
   }
 
+  /** A Slack thread hangs off a message: post the title as its root in the chat (never inside another thread). */
+  async createThread(target: OutboundTarget, title: string): Promise<OutboundTarget> {
+    const root = await this.send({ chatId: target.chatId }, { markdown: title });
+    return { chatId: target.chatId, threadId: root.messageId };
+  }
+
   async editMessage(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void> {
     const { api } = await this.loadSdk();
     try {

@@ -25,6 +25,11 @@ export function isMessageNotModified(error: unknown): boolean {
   return error instanceof GrammyError && error.error_code === 400 && /message is not modified/i.test(error.description);
 }
 
+/** `createForumTopic` in a group without Topics. */
+export function isNotAForum(error: unknown): boolean {
+  return error instanceof GrammyError && error.error_code === 400 && /not a forum/i.test(error.description);
+}
+
 /** One line saying what went wrong, e.g. `Telegram sendMessage failed (429: Too Many Requests: retry after 3)`. */
 export function describeTelegramError(error: unknown, token: string, method = methodOf(error)): string {
   let detail: string;

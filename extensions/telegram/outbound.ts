@@ -2,13 +2,17 @@ import type { Api } from "grammy";
 import type { ReactionTypeEmoji } from "grammy/types";
 import type { Logger } from "../../src/infra/logger.js";
 import type { OutboundTarget, OutboundText, SentMessage } from "../../src/channels/types.js";
-import { isMessageNotModified, isParseEntitiesError, toChannelError } from "./api-errors.js";
+import { ChannelPermanentError } from "../../src/channels/types.js";
+import { isMessageNotModified, isNotAForum, isParseEntitiesError, toChannelError } from "./api-errors.js";
 import { renderTelegramHtml } from "./render-html.js";
 
 /** Telegram's hard limit per message; the chunker aims at 4000, rendering can add tags. */
 const MAX_MESSAGE_LENGTH = 4096;
 /** The General topic of a forum: Telegram refuses `message_thread_id: 1` on sends. */
 const GENERAL_TOPIC = "1";
+/** Telegram's limit on a forum topic name. */
+const MAX_TOPIC_NAME = 128;
+const TOPICS_NEED_A_FORUM = "Telegram threads are forum topics, which only forum supergroups have";
 
 export interface OutboundDeps {
   api: Api;
@@ -84,5 +88,18 @@ export async function react(deps: OutboundDeps, target: OutboundTarget, messageI
     await deps.api.setMessageReaction(target.chatId, Number(messageId), [{ type: "emoji", emoji: emoji as ReactionTypeEmoji["emoji"] }]);
   } catch (error) {
     throw toChannelError(error, deps.token, "setMessageReaction");
+  }
+}
+
+/** A new forum topic: Telegram's only kind of thread, so only forum supergroups can have one. */
+export async function createTopic(deps: OutboundDeps, target: OutboundTarget, title: string): Promise<OutboundTarget> {
+  // Private chats have positive ids; groups and channels negative ones (or an @username).
+  if (/^\d+$/.test(target.chatId)) throw new ChannelPermanentError(`${TOPICS_NEED_A_FORUM}, and this is a private chat`);
+  try {
+    const topic = await deps.api.createForumTopic(target.chatId, title.slice(0, MAX_TOPIC_NAME));
+    return { chatId: target.chatId, threadId: String(topic.message_thread_id) };
+  } catch (error) {
+    if (isNotAForum(error)) throw new ChannelPermanentError(`${TOPICS_NEED_A_FORUM}, and this group is not a forum (Topics are off in its settings)`);
+    throw toChannelError(error, deps.token, "createForumTopic");
   }
 }

@@ -6,7 +6,7 @@ import { createTelegramApi, grammySignal } from "./api-client.js";
 import { describeTelegramError, isConflict, isTokenRejected } from "./api-errors.js";
 import { ConnectionStatus } from "./connection-status.js";
 import { ALLOWED_UPDATES, translateUpdate, type BotIdentity } from "./inbound.js";
-import { editText, react, sendText, sendTyping, type OutboundDeps } from "./outbound.js";
+import { createTopic, editText, react, sendText, sendTyping, type OutboundDeps } from "./outbound.js";
 import { claimPollingToken, releasePollingToken, UpdatePoller } from "./polling.js";
 import { POLLING_RETRY_MAX_MS, readTelegramSettings, resolveBotToken, type TelegramSettings } from "./settings.js";
 import { supervise, type ErrorVerdict } from "./supervise.js";
@@ -95,6 +95,10 @@ export class TelegramAccount implements ChannelAccount {
 
   react(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {
     return react(this.outboundDeps(), target, messageId, emoji);
+  }
+
+  createThread(target: OutboundTarget, title: string): Promise<OutboundTarget> {
+    return createTopic(this.outboundDeps(), target, title);
   }
 
   async resolveTarget(raw: string): Promise<OutboundTarget> {

@@ -16,7 +16,8 @@ import { ReplyDelivery } from "./outbound/reply-delivery.js";
 import { loadChannelPlugin } from "./plugin-loader.js";
 import { recoverReply } from "./recover-reply.js";
 import { replyForRun, type FinishedRun } from "./dispatch/run-reply.js";
-import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin } from "./types.js";
+import type { ThreadBindingStore, ThreadRef } from "./thread-bindings.js";
+import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, OutboundTarget } from "./types.js";
 import { ChannelSendRefused } from "./send-errors.js";
 import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/tools/channel-messenger.js";
 import { randomUUID } from "node:crypto";
@@ -30,6 +31,9 @@ export interface ChannelManagerDeps {
   store: SessionStore;
   ledger: IdempotencyLedger;
   subagentsCommand?: InboundDispatchDeps["subagentsCommand"];
+  /** Threads bound to sub-agents (`thread: true` spawns, `/focus`); without it chats cannot be bound. */
+  threadBindings?: ThreadBindingStore;
+  focusTarget?: InboundDispatchDeps["focusTarget"];
 }
 
 interface ManagedAccount extends RunningAccount {
@@ -87,6 +91,7 @@ export class ChannelManager {
     this.dispatcher = new InboundDispatcher({
       config: deps.config, conversations: deps.conversations, store: deps.store, dedupe: this.dedupe, pairing: this.pairing,
       delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand,
+      threadBindings: deps.threadBindings, focusTarget: deps.focusTarget,
       sentByMessageTool: (sessionKey, target, since, text) =>
         (this.toolSends.get(sessionKey) ?? []).some(
           (s) => s.at >= since && s.chat === chatKey(target.channel, target.accountId, target.chatId, target.threadId) && s.text === normalizeReply(text),
@@ -207,6 +212,21 @@ export class ChannelManager {
     const reply = replyForRun(finished);
     if ("suppress" in reply) this.delivery.suppress(run.runId, reply.suppress);
     else await this.delivery.deliverReply(run.runId, reply.text, reply.turnId);
+  }
+
+  /** Whether a chat on this account can get a thread now: the account runs and its platform has threads. */
+  threadSupport(channel: string, accountId: string): "ready" | "not-running" | "unsupported" {
+    const running = this.accounts.get(key(channel, accountId));
+    if (!running?.started) return "not-running";
+    return running.account.createThread ? "ready" : "unsupported";
+  }
+
+  /** Opens a thread titled `title` in a chat (a thread-bound sub-agent's); returns where to post in it. */
+  async createThread(route: ThreadRef, title: string): Promise<OutboundTarget> {
+    const running = this.accounts.get(key(route.channel, route.accountId));
+    if (!running?.started) throw new ChannelSendRefused(`channel ${route.channel} account ${route.accountId} is not running`);
+    if (!running.account.createThread) throw new ChannelSendRefused(`${route.channel} has no threads`);
+    return running.account.createThread({ chatId: route.chatId, ...(route.threadId ? { threadId: route.threadId } : {}) }, title);
   }
 
   listPairing(channel?: string, accountId?: string): PairingRequest[] {

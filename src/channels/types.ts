@@ -153,6 +153,13 @@ export interface ChannelAccount {
   editMessage?(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void>;
   react?(target: OutboundTarget, messageId: string, emoji: string): Promise<void>;
   /**
+   * Open a new thread titled `title` in `target`'s chat (thread-bound sub-agents) and return
+   * where to post in it — the same `chatId` / `threadId` inbound messages in that thread carry.
+   * Absent where the platform has no threads; throws `ChannelPermanentError` with the reason
+   * where this chat cannot have one (a Telegram group that is not a forum, a Discord DM).
+   */
+  createThread?(target: OutboundTarget, title: string): Promise<OutboundTarget>;
+  /**
    * Parse a user-written target (`123`, `@name`, `channel:C1`, `user:U1`, `<chatId>:topic:<id>`)
    * into where to send. A `user:` target may need an API call (open the DM channel).
    */

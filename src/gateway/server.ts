@@ -25,7 +25,9 @@ import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { createToolServices } from "../agents/tools/index.js";
 import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
-import { runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
+import { resolveFocusTarget, runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
+import { ThreadBindingStore } from "../channels/thread-bindings.js";
+import { createSubagentThreads } from "../channels/subagent-threads.js";
 import { SessionToolService } from "../agents/agent-to-agent/index.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
 import { buildHealthSnapshot } from "./health-snapshot.js";
@@ -81,6 +83,8 @@ export class GatewayServer {
   /** Built when a channel block is configured (at start or on reload): a gateway without channels loads none of it. */
   private channels?: ChannelManager;
   private channelsStarting?: Promise<void>;
+  /** Chat threads bound to sub-agents; kept apart from the channels so a child's end unbinds even while they are down. */
+  private readonly threadBindings: ThreadBindingStore;
   /** `/subagents …` typed in a chat (WebSocket or channel), for the session it was typed in. */
   private readonly subagentsCommand = (sessionKey: string, args: string) => runSubagentsCommand(sessionKey, args, { service: this.subagents });
   private healthVersion = 0;
@@ -143,8 +147,10 @@ export class GatewayServer {
       },
       turnOverrides: (key) => this.subagents.turnOverrides(key),
     });
+    this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
     this.subagents = new SubagentService({
       stateDir: opts.stateDir, config: () => opts.loadedConfig().config, store: this.sessions, conversations: this.conversations, logger: opts.logger,
+      threads: createSubagentThreads({ channels: () => this.channels, bindings: this.threadBindings, store: this.sessions, logger: opts.logger }),
       // A parent whose conversation is in a chat answers its announcement there.
       onAnnouncementAccepted: (sessionKey, run) => {
         void this.channels?.deliverSessionRun(sessionKey, run).catch((err) => opts.logger.warn({ sessionKey, err: (err as Error).message }, "announcement answer not delivered to the chat"));
@@ -226,6 +232,7 @@ export class GatewayServer {
         this.channels = new ChannelManager({
           stateDir: this.opts.stateDir, env: process.env, logger: this.opts.logger, config: () => this.opts.loadedConfig().config,
           conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand,
+          threadBindings: this.threadBindings, focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
         });
         await this.channels.start();
       } else await this.channels.applyConfig(config);

@@ -33,6 +33,8 @@ export interface FakeDiscord {
   pushMessage(input: PushMessageInput): FakeApiMessage;
   /** Messages the bot POSTed, optionally for one channel. */
   messages(channelId?: string): PostedMessage[];
+  /** Threads the bot started (`POST /channels/:id/threads`), in order; each is a channel messages can be pushed to. */
+  createdThreads(): FakeGuildChannel[];
   /** The next request matching `route` (`"POST /channels/1/messages"`, a bare path, or a RegExp on `METHOD /path`) fails once. */
   failNext(route: string | RegExp, failure: FailureSpec): void;
   /**
@@ -150,6 +152,7 @@ const ERROR_MESSAGES: Record<number, string> = {
   10003: "Unknown Channel",
   10008: "Unknown Message",
   50001: "Missing Access",
+  50024: "Cannot execute action on this channel type",
   50007: "Cannot send messages to this user",
   50013: "Missing Permissions",
 };
@@ -171,6 +174,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   for (const guild of guilds) for (const channel of guild.channels) channels.set(channel.id, { api: apiGuildChannel(guild.id, channel, botId), guildId: guild.id });
   const storedMessages = new Map<string, FakeApiMessage>();
   const posted: PostedMessage[] = [];
+  const createdThreads: FakeGuildChannel[] = [];
   const sent: RecordedRequest[] = [];
   const unhandledRoutes: string[] = [];
   const failures: Array<{ route: string | RegExp; failure: FailureSpec }> = [];
@@ -260,6 +264,26 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         if (body.flags !== undefined) message.flags = Number(body.flags);
         message.edited_timestamp = new Date().toISOString();
         return { status: 200, body: message };
+      },
+    },
+    {
+      // Starting a thread without a message (discord.js `channel.threads.create`): public unless `type` says 12.
+      method: "POST",
+      pattern: /^\/channels\/(\d+)\/threads$/,
+      handle: ([, channelId], body) => {
+        const parent = channels.get(channelId!);
+        if (!parent) return apiError(404, 10003);
+        const parentType = Number(parent.api.type);
+        if (!parent.guildId || (parentType !== 0 && parentType !== 5)) return apiError(400, 50024);
+        const name = typeof body.name === "string" ? body.name : "";
+        if (name.length < 1 || name.length > 100) return apiError(400, 50035, "Invalid Form Body");
+        const thread: FakeGuildChannel = { id: snowflake(), name, type: parentType === 5 ? 10 : body.type === 12 ? 12 : 11, parentId: channelId };
+        const api = apiGuildChannel(parent.guildId, thread, botId);
+        (api.thread_metadata as Json).auto_archive_duration = Number(body.auto_archive_duration ?? 4320);
+        channels.set(thread.id, { api, guildId: parent.guildId });
+        createdThreads.push(thread);
+        if (latestSession) dispatch(latestSession, "THREAD_CREATE", { ...api, newly_created: true });
+        return { status: 201, body: api };
       },
     },
     { method: "POST", pattern: /^\/channels\/(\d+)\/typing$/, handle: ([, channelId]) => (channels.has(channelId!) ? { status: 204 } : apiError(404, 10003)) },
@@ -449,6 +473,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return message;
     },
     messages: (channelId) => posted.filter((m) => channelId === undefined || m.channelId === channelId),
+    createdThreads: () => [...createdThreads],
     failNext(route, failure) {
       failures.push({ route, failure });
     },

@@ -34,6 +34,8 @@ export interface FakeSlack {
   readonly acks: Map<string, number>;
   /** Every `chat.postMessage`, in order. */
   readonly posted: Array<{ channel: string; text: string; thread_ts?: string; unfurl_links?: boolean; unfurl_media?: boolean }>;
+  /** The `ts` Slack gave each `posted` message, same order (a thread's root ts is its `thread_ts`). */
+  readonly postedTs: string[];
   /** Every Web API call, in order, body without the token. */
   readonly calls: Array<{ method: string; body: Record<string, unknown> }>;
   /** Methods the fake does not know (they answer `unknown_method`). */
@@ -84,6 +86,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   const acks = new Map<string, number>();
   const posted: FakeSlack["posted"] = [];
+  const postedTs: string[] = [];
   const calls: FakeSlack["calls"] = [];
   const unknownMethods: string[] = [];
   const failures = new Map<string, FakeSlackFailure[]>();
@@ -160,6 +163,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       case "chat.postMessage": {
         const ts = nextTs();
         posted.push(pickDefined({ channel: String(body.channel), text: String(body.text ?? ""), thread_ts: optionalString(body.thread_ts), unfurl_links: optionalBoolean(body.unfurl_links), unfurl_media: optionalBoolean(body.unfurl_media) }));
+        postedTs.push(ts);
         return { ok: true, channel: body.channel, ts, message: { type: "message", text: body.text, user: botUserId, bot_id: botId, ts } };
       }
       case "chat.update":
@@ -242,6 +246,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     pushEvent,
     acks,
     posted,
+    postedTs,
     calls,
     unknownMethods,
     get socketConnections() {

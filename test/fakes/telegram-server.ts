@@ -7,7 +7,9 @@ import type { AddressInfo, Socket } from "node:net";
  *
  * Implemented methods: getMe, getUpdates (a real long poll), sendMessage, editMessageText,
  * sendChatAction, setMessageReaction, answerCallbackQuery, setWebhook, deleteWebhook,
- * setMyCommands. Bodies may be JSON, form-encoded or a query string. Another token → 401.
+ * setMyCommands, createForumTopic. Bodies may be JSON, form-encoded or a query string. Another
+ * token → 401. A chat is a forum when named in `forumChatIds` or pushed a topic message
+ * (`threadId`); `createForumTopic` elsewhere answers 400 "the chat is not a forum".
  *
  * Like Telegram, it checks `parse_mode: "HTML"` text (known tags, balanced, valid entities) and
  * answers 400 "can't parse entities" otherwise, and refuses texts over 4096 characters.
@@ -50,6 +52,8 @@ export interface FakeTelegram {
   readonly getUpdatesOffsets: Array<number | undefined>;
   /** What the last setWebhook registered; null after deleteWebhook. */
   readonly webhook: { url: string; secretToken?: string } | null;
+  /** Topics `createForumTopic` made, in order. */
+  readonly topics: Array<{ chatId: string; threadId: number; name: string }>;
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -100,7 +104,7 @@ interface PendingPoll {
 
 const MAX_TEXT_LENGTH = 4096;
 
-export async function startFakeTelegram(options: { token?: string; botId?: number; botUsername?: string } = {}): Promise<FakeTelegram> {
+export async function startFakeTelegram(options: { token?: string; botId?: number; botUsername?: string; forumChatIds?: number[] } = {}): Promise<FakeTelegram> {
   const token = options.token ?? "123456:TEST-fake-telegram-token";
   const botId = options.botId ?? 123456;
   const botUsername = options.botUsername ?? "fake_openclaw_bot";
@@ -119,6 +123,9 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
   let nextMessageId = 5000;
   let pollingConflict = false;
   let webhook: { url: string; secretToken?: string } | null = null;
+  const forums = new Set((options.forumChatIds ?? []).map(String));
+  const topics: FakeTelegram["topics"] = [];
+  let nextTopicId = 100;
 
   const botUser = { id: botId, is_bot: true, first_name: "Fake Bot", username: botUsername };
 
@@ -245,6 +252,12 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
       case "setmycommands":
       case "answercallbackquery":
         return ok(res, method, body, true);
+      case "createforumtopic": {
+        if (!forums.has(String(body.chat_id))) return fail(res, method, body, 400, "Bad Request: the chat is not a forum");
+        const topic = { chatId: String(body.chat_id), threadId: nextTopicId++, name: String(body.name ?? "") };
+        topics.push(topic);
+        return ok(res, method, body, { message_thread_id: topic.threadId, name: topic.name, icon_color: 7322096 });
+      }
       default:
         return fail(res, method, body, 404, "Not Found: method not found");
     }
@@ -305,6 +318,7 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     get webhook() {
       return webhook;
     },
+    topics,
     pushUpdate(update) {
       const updateId = update.update_id ?? nextUpdateId;
       nextUpdateId = Math.max(nextUpdateId, updateId + 1);
@@ -314,6 +328,7 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     },
     pushMessage(input) {
       const chatType = input.chatType ?? (input.chatId < 0 ? "supergroup" : "private");
+      if (input.threadId !== undefined) forums.add(String(input.chatId));
       const messageId = input.messageId ?? nextMessageId++;
       const message: Record<string, unknown> = {
         message_id: messageId,

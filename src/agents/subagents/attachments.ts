@@ -73,3 +73,8 @@ export function writeAttachments(workspaceDir: string, mountPath: string, files:
 function refusal(message: string): SpawnRefusal {
   return { code: "INVALID_ATTACHMENTS", message, suggestion: "Fix the attachments and spawn again, or put the content in the task text." };
 }
+
+/** Takes back what `writeAttachments` wrote, for a spawn that failed after writing them. */
+export function removeAttachments(workspaceDir: string, files: readonly WrittenAttachment[]): void {
+  for (const file of files) fs.rmSync(path.join(workspaceDir, file.path), { force: true });
+}

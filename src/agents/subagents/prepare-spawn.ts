@@ -5,7 +5,7 @@ import { buildSubagentSessionKey, subagentDepth } from "../../sessions/keys/inde
 import { normalizeAgentId } from "../agent-config.js";
 import { resolveWorkspaceDir } from "../context/workspace.js";
 import type { SessionsSpawnArgs, SessionToolCaller } from "../tools/index.js";
-import { decodeAttachments, writeAttachments } from "./attachments.js";
+import { decodeAttachments, writeAttachments, type WrittenAttachment } from "./attachments.js";
 import { checkSpawn, type SpawnRefusal } from "./spawn-checks.js";
 import { agentToAgentPolicy, configuredAgentIds, resolveSubagentSettings } from "./subagent-config.js";
 import { subagentTaskMessage } from "./subagent-prompt.js";
@@ -19,6 +19,8 @@ export interface PreparedSpawn {
   record: SubagentRunRecord;
   /** The child's first message. */
   taskMessage: string;
+  /** The attachments written into the child's workspace (removed again if the spawn fails later). */
+  attachments: { workspaceDir: string; files: WrittenAttachment[] };
   /** Said back to the model, e.g. that an unknown model fell back to the agent's. */
   warnings: string[];
 }
@@ -46,9 +48,6 @@ export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs,
   if (task.length > MAX_TASK_CHARS) return refuse("INVALID_ARGUMENTS", `task is ${task.length} characters; at most ${MAX_TASK_CHARS}.`, "Put large inputs in attachments instead.");
   const label = args.label?.trim();
   if (label && label.length > MAX_LABEL_CHARS) return refuse("INVALID_ARGUMENTS", `label is ${label.length} characters; at most ${MAX_LABEL_CHARS}.`, "Use a short label.");
-  if (args.thread) {
-    return refuse("THREAD_UNAVAILABLE", "thread: true needs a chat with threads to bind the sub-agent to, and this session has none.", "Spawn without thread; its result still comes back here.");
-  }
 
   const requesterAgentId = normalizeAgentId(caller.agentId);
   const settings = resolveSubagentSettings(config, requesterAgentId);
@@ -83,10 +82,10 @@ export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs,
   const decoded = decodeAttachments(args.attachments ?? []);
   if (!Array.isArray(decoded)) return decoded;
   const runId = randomUUID();
+  const workspaceDir = resolveWorkspaceDir(config, targetAgentId, deps.stateDir, deps.env);
   let written: ReturnType<typeof writeAttachments> = [];
   if (decoded.length > 0) {
-    const workspace = resolveWorkspaceDir(config, targetAgentId, deps.stateDir, deps.env);
-    written = writeAttachments(workspace, args.attachMountPath?.trim() || `attachments/${runId.slice(0, 8)}`, decoded);
+    written = writeAttachments(workspaceDir, args.attachMountPath?.trim() || `attachments/${runId.slice(0, 8)}`, decoded);
     if (!Array.isArray(written)) return written;
   }
 
@@ -99,7 +98,8 @@ export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs,
     task,
     ...(label ? { label } : {}),
     cleanup: args.cleanup ?? "keep",
-    spawnMode: args.mode ?? "run",
+    // A thread is a conversation: a thread-bound child stays for the messages written there (reference §7.1).
+    spawnMode: args.mode ?? (args.thread ? "session" : "run"),
     ...(model ? { model } : {}),
     ...(thinking ? { thinking } : {}),
     ...(runTimeoutSeconds > 0 ? { runTimeoutSeconds } : {}),
@@ -115,7 +115,7 @@ export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs,
     roundStartedAt: deps.now,
     steerCount: 0,
   };
-  return { record, taskMessage: subagentTaskMessage(task, written), warnings };
+  return { record, taskMessage: subagentTaskMessage(task, written), attachments: { workspaceDir, files: written }, warnings };
 }
 
 function refuse(code: string, message: string, suggestion: string): SpawnRefusal {

@@ -69,7 +69,8 @@ export function statusOf(service: SubagentService, record: SubagentRunRecord): s
   return service.registry.childrenOf(record.childSessionKey).some((c) => c.roundOpen) ? "waiting for its sub-agents" : "running";
 }
 
-function resolveTarget(tree: SubagentRunRecord[], rows: SubagentRunRecord[], target: string): SubagentRunRecord | undefined {
+/** `#n` (in `rows`' order), `last`, a session key, a runId or its prefix (≥ 4 characters), or a label. */
+export function resolveTarget(tree: SubagentRunRecord[], rows: SubagentRunRecord[], target: string): SubagentRunRecord | undefined {
   const lowered = target.toLowerCase();
   if (lowered === "last") return rows[rows.length - 1];
   const index = /^#?(\d+)$/.exec(target);

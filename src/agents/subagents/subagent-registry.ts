@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { fsyncDirectory, writeFileAtomicSync } from "../../infra/atomic-file.js";
 import { ensurePrivateDir } from "../../infra/paths.js";
 import { FROZEN_RESULT_MAX_BYTES, type SubagentRunRecord } from "./types.js";
+import { readTextIfExists } from "../../infra/read-optional.js";
 
 export interface SubagentRegistryOptions {
   /** Records that ended for good kept at most (oldest dropped first), whatever `archiveAfterMinutes` says. */
@@ -42,13 +43,8 @@ export class SubagentRegistry {
   /** Reads the file; a damaged one is set aside (`runs.json.corrupt-<ts>`) and the registry starts empty. */
   load(): void {
     ensurePrivateDir(this.dir);
-    let text: string;
-    try {
-      text = fs.readFileSync(this.file, "utf8");
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
-      throw err;
-    }
+    const text = readTextIfExists(this.file);
+    if (text === undefined) return;
     let runs: unknown;
     try {
       const parsed = JSON.parse(text) as { version?: unknown; runs?: unknown };

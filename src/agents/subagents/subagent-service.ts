@@ -10,11 +10,13 @@ import { buildTaskCompletionEvent, renderTaskCompletion, taskLabel } from "./ann
 import { AnnounceQueue, type DeliveryResult } from "./announce-queue.js";
 import { endsWithFinalAnswer, latestReply } from "./child-transcript.js";
 import type { ConversationPort, PortRun } from "./conversation-port.js";
+import { removeAttachments } from "./attachments.js";
 import { isRefusal, prepareSpawn } from "./prepare-spawn.js";
 import type { SpawnRefusal } from "./spawn-checks.js";
 import { resolveSubagentSettings } from "./subagent-config.js";
 import { subagentContextBlock, subagentSteerMessage } from "./subagent-prompt.js";
 import { isOwed, SubagentRegistry } from "./subagent-registry.js";
+import { threadTitle, type SubagentThreadPort } from "./thread-port.js";
 import {
   ANNOUNCE_HARD_EXPIRY_MS, ANNOUNCE_SOFT_EXPIRY_MS, MAX_STEER_MESSAGE_CHARS, STEER_ABORT_SETTLE_TIMEOUT_MS, STEER_RATE_LIMIT_MS,
   type SubagentOutcome, type SubagentRunRecord,
@@ -33,6 +35,8 @@ export interface SubagentServiceDeps {
    * replies to a chat (channels) hooks in here to deliver this run's reply too.
    */
   onAnnouncementAccepted?: (sessionKey: string, run: PortRun) => void;
+  /** Chat threads for `thread: true` children; without it such spawns are refused. */
+  threads?: SubagentThreadPort;
 }
 
 export interface SpawnAccepted {
@@ -129,6 +133,10 @@ export class SubagentService {
 
   async spawn(caller: SessionToolCaller, args: SessionsSpawnArgs): Promise<SpawnAccepted | SpawnRefusal> {
     if (this.stopped) return { code: "GATEWAY_STOPPING", message: "The gateway is shutting down.", suggestion: "Try again after it restarted." };
+    if (args.thread) {
+      const refusal = this.deps.threads ? this.deps.threads.check(caller.sessionKey) : NO_THREADS;
+      if (refusal) return refusal;
+    }
     const prepared = prepareSpawn(caller, args, {
       config: this.deps.config(),
       stateDir: this.deps.stateDir,
@@ -139,6 +147,14 @@ export class SubagentService {
     });
     if (isRefusal(prepared)) return prepared;
     const { record, taskMessage } = prepared;
+    if (args.thread) {
+      const thread = await this.deps.threads!.open(caller.sessionKey, threadTitle(record.task, record.label));
+      if (isRefusal(thread)) {
+        removeAttachments(prepared.attachments.workspaceDir, prepared.attachments.files);
+        return thread;
+      }
+      record.thread = thread;
+    }
     const { store } = this.deps;
     const entry = store.ensure(record.childSessionKey, {
       agentId: record.agentId,
@@ -146,12 +162,15 @@ export class SubagentService {
       ...(record.label ? { label: record.label } : {}),
       ...(record.model ? { modelOverride: record.model } : {}),
       ...(record.thinking ? { thinkingLevel: record.thinking } : {}),
+      // The thread is where the child's conversation lives: its replies go there.
+      ...(record.thread ? { lastChannel: record.thread.channel, lastTo: record.thread.chatId, lastAccountId: record.thread.accountId, lastThreadId: record.thread.threadId } : {}),
     });
     store.patch(record.childSessionKey, { spawnDepth: record.depth });
     record.childSessionId = entry.sessionId;
     // On disk before the child starts: a crash from here on still ends in an announcement.
     this.registry.add(record);
     await this.registry.whenDurable();
+    if (record.thread) this.deps.threads!.bind(record.thread, record.childSessionKey, taskLabel(record));
     try {
       const outcome = await this.deps.conversations.submit({
         sessionKey: record.childSessionKey,
@@ -259,6 +278,7 @@ export class SubagentService {
 
   private trackRun(record: SubagentRunRecord, run: PortRun): void {
     record.currentRunId = run.runId;
+    if (record.thread) this.deps.threads?.deliverRun(record.childSessionKey, run);
     void run.done.then((ended) => this.afterRun(record.runId, ended));
   }
 
@@ -302,7 +322,7 @@ export class SubagentService {
     record.endedReason = reason;
     if (error) record.lastError = error;
     // A session-mode child stays for follow-up steers unless it was killed or its session went away.
-    if (record.spawnMode === "run" || outcome === "killed" || outcome === "reset" || outcome === "deleted") record.endedAt = now;
+    if (record.spawnMode === "run" || outcome === "killed" || outcome === "reset" || outcome === "deleted") this.markEnded(record, now);
     const key = `announce:${record.runId}:${record.round}`;
     const suppressed = record.suppressReason ?? (!record.expectsCompletionMessage && outcome === "ok" && !resultText ? "no result to report" : undefined);
     const dueBy = now + (record.expectsCompletionMessage ? ANNOUNCE_HARD_EXPIRY_MS : ANNOUNCE_SOFT_EXPIRY_MS);
@@ -349,7 +369,7 @@ export class SubagentService {
   }
 
   private endIdle(record: SubagentRunRecord, outcome: "killed"): void {
-    record.endedAt = this.now();
+    this.markEnded(record, this.now());
     record.outcome = outcome;
     record.endedReason = "subagent-killed";
     this.registry.changed();
@@ -487,12 +507,20 @@ export class SubagentService {
       }
       const minutes = resolveSubagentSettings(this.deps.config(), parseSessionKey(record.requesterSessionKey).agentId).archiveAfterMinutes;
       if (minutes <= 0 || isOwed(record)) continue;
-      const since = record.endedAt ?? record.lastRoundEndedAt ?? record.createdAt;
+      let since = record.endedAt ?? record.lastRoundEndedAt ?? record.createdAt;
+      // A live thread-bound child is idle from the last message in its thread, not from its task's end.
+      if (record.thread && !record.endedAt) since = Math.max(since, this.deps.store.get(record.childSessionKey)?.updatedAt ?? 0);
       if (now - since < minutes * 60_000) continue;
-      if (!record.endedAt) record.endedAt = now;
+      if (!record.endedAt) this.markEnded(record, now);
       this.deleteChildSession(record);
       this.registry.remove(record.runId);
     }
+  }
+
+  /** The child is over for good: nothing reaches it through its thread any more. */
+  private markEnded(record: SubagentRunRecord, now: number): void {
+    record.endedAt = now;
+    if (record.thread) this.deps.threads?.release(record.childSessionKey);
   }
 
   private deleteChildSession(record: SubagentRunRecord): void {
@@ -503,6 +531,12 @@ export class SubagentService {
     }
   }
 }
+
+const NO_THREADS: SpawnRefusal = {
+  code: "THREAD_UNAVAILABLE",
+  message: "thread: true needs a chat channel with threads, and this gateway has none.",
+  suggestion: "Spawn without thread; its result still comes back here.",
+};
 
 function refused(code: string, message: string, suggestion: string): SteerOutcome {
   return { ok: false, refusal: { code, message, suggestion } };

@@ -4,6 +4,8 @@
  * "complete" with an error result.
  */
 
+import type { SubagentThread } from "./thread-port.js";
+
 export type SpawnMode = "run" | "session";
 export type SubagentOutcome = "ok" | "error" | "timeout" | "killed" | "reset" | "deleted";
 export type SubagentEndedReason = "subagent-complete" | "subagent-error" | "subagent-killed" | "session-reset" | "session-delete";
@@ -46,6 +48,8 @@ export interface SubagentRunRecord {
   label?: string;
   cleanup: "delete" | "keep";
   spawnMode: SpawnMode;
+  /** The chat thread this child is bound to (`thread: true`): its runs answer there, messages there reach it. */
+  thread?: SubagentThread;
   model?: string;
   thinking?: string;
   runTimeoutSeconds?: number;

@@ -16,7 +16,7 @@ const SessionsSpawnParameters = Type.Object({
   model: Type.Optional(Type.String({ description: "provider/model" })),
   thinking: Type.Optional(Type.String()),
   runTimeoutSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
-  thread: Type.Optional(Type.Boolean()),
+  thread: Type.Optional(Type.Boolean({ description: "Open a thread for it in this chat (channels with threads): its replies go there and messages there reach it." })),
   mode: Type.Optional(Type.Union([Type.Literal("run"), Type.Literal("session")], { description: "session: stays for later steer messages." })),
   cleanup: Type.Optional(Type.Union([Type.Literal("delete"), Type.Literal("keep")])),
   sandbox: Type.Optional(Type.Union([Type.Literal("inherit"), Type.Literal("require")])),

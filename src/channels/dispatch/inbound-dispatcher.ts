@@ -4,11 +4,12 @@ import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId } from "../../agents/agent-config.js";
 import type { ConversationService } from "../../gateway/conversations/conversation-service.js";
 import type { SessionStore } from "../../sessions/store/index.js";
-import { buildChannelSessionKey, type DmScope } from "../../sessions/keys/index.js";
+import { buildChannelSessionKey, parseSessionKey, type DmScope } from "../../sessions/keys/index.js";
 import { decideAccess, wasMentioned } from "../access/access-policy.js";
 import { allowListMatches, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
 import { parseControlCommand } from "../commands/control-commands.js";
+import type { FocusTargetResolver } from "../commands/focus-command.js";
 import { buildInboundDedupeKey } from "../inbound/dedupe-key.js";
 import type { InboundDedupeCache } from "../inbound/dedupe-cache.js";
 import { finalizeInboundContext, type MsgContext } from "../inbound/msg-context.js";
@@ -17,6 +18,7 @@ import type { ReplyDelivery } from "../outbound/reply-delivery.js";
 import { startTypingLoop } from "../outbound/typing-loop.js";
 import { PreviewStream } from "../outbound/preview-stream.js";
 import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.js";
+import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
 import type { ChannelEnvelope } from "../types.js";
 import { runControlCommand, type CommandDeps } from "./run-control-command.js";
 import { replyForRun } from "./run-reply.js";
@@ -33,6 +35,10 @@ export interface InboundDispatchDeps {
   logger: Logger;
   /** `/subagents …` when the sub-agent registry is present. */
   subagentsCommand?: CommandDeps["subagentsCommand"];
+  /** Threads (or chats) bound to a sub-agent's session: their messages go there instead. */
+  threadBindings?: ThreadBindingStore;
+  /** `/focus <target>`: the sub-agent it names, when the sub-agent registry is present. */
+  focusTarget?: FocusTargetResolver;
   /** The agent's `message` tool already wrote to this chat during the run (its reply is not repeated). */
   sentByMessageTool?(sessionKey: string, target: DeliveryTarget, since: number, text: string): boolean;
 }
@@ -46,6 +52,10 @@ interface Routed {
   dedupeKey: string | null;
   target: DeliveryTarget;
   senderIsOwner: boolean;
+  /** The chat and thread it was written in (what `/focus` binds). */
+  chat: ThreadRef;
+  /** The sessions whose sub-agents `/focus` may bind here: the chat's own and, in a thread, its parent chat's. */
+  ownerSessionKeys: string[];
 }
 
 /**
@@ -77,13 +87,16 @@ export class InboundDispatcher {
     if (access.decision === "pair") return this.offerPairing(running, envelope);
 
     const config = this.deps.config();
-    const mentioned = envelope.chatType === "direct" || wasMentioned(envelope, (account.mentionPatterns as string[] | undefined) ?? config.messages?.groupChat?.mentionPatterns);
+    const chat: ThreadRef = { channel, accountId, chatId: envelope.chatId, ...(envelope.threadId ? { threadId: envelope.threadId } : {}) };
+    const boundSessionKey = this.boundSession(chat);
+    // A bound thread is a conversation with its sub-agent: like a DM, it needs no @mention.
+    const mentioned = envelope.chatType === "direct" || boundSessionKey !== undefined || wasMentioned(envelope, (account.mentionPatterns as string[] | undefined) ?? config.messages?.groupChat?.mentionPatterns);
     if (access.requireMention && !mentioned) {
       log.debug({ channel, chatId: envelope.chatId }, "group message without a mention ignored (requireMention)");
       return;
     }
 
-    const routed = this.route(running, envelope, access.entry?.agentId, mentioned);
+    const routed = this.route(running, envelope, { entryAgentId: access.entry?.agentId, mentioned, chat, boundSessionKey });
     if (routed.dedupeKey && !this.deps.dedupe.claim(routed.dedupeKey)) {
       // Claimed before a crash but maybe never accepted: only the conversation ledger knows.
       if (!this.isAgentBound(routed) || this.deps.conversations.hasAccepted(routed.dedupeKey)) {
@@ -100,6 +113,9 @@ export class InboundDispatcher {
         queueModes: this.queueModes,
         isOwner: routed.senderIsOwner,
         subagentsCommand: this.deps.subagentsCommand,
+        ...(this.deps.threadBindings
+          ? { threadFocus: { bindings: this.deps.threadBindings, chat: routed.chat, ownerSessionKeys: routed.ownerSessionKeys, resolveTarget: this.deps.focusTarget } }
+          : {}),
         idempotencyKey: routed.dedupeKey ?? `${channel}:${randomUUID()}`,
       });
       await this.deps.dedupe.whenDurable();
@@ -135,7 +151,19 @@ export class InboundDispatcher {
     await this.deps.delivery.queueText(`pairing:${channel}:${accountId}:${code}`, { channel, accountId, chatId: envelope.chatId }, text);
   }
 
-  private route(running: RunningAccount, envelope: ChannelEnvelope, entryAgentId: string | undefined, mentioned: boolean): Routed {
+  /** The session `chat` is bound to, unless that session is gone (then the binding goes too). */
+  private boundSession(chat: ThreadRef): string | undefined {
+    const bindings = this.deps.threadBindings;
+    const binding = bindings?.get(chat);
+    if (!binding) return undefined;
+    if (this.deps.store.get(binding.sessionKey)) return binding.sessionKey;
+    bindings!.unbind(chat);
+    this.deps.logger.info({ channel: chat.channel, chatId: chat.chatId, threadId: chat.threadId, sessionKey: binding.sessionKey }, "thread binding dropped: its session no longer exists");
+    return undefined;
+  }
+
+  private route(running: RunningAccount, envelope: ChannelEnvelope, how: { entryAgentId?: string; mentioned: boolean; chat: ThreadRef; boundSessionKey?: string }): Routed {
+    const { entryAgentId, mentioned, chat, boundSessionKey } = how;
     const config = this.deps.config();
     const { channel, accountId } = running;
     // A Discord thread is its own channel (chatId = threadId): its session hangs off the parent
@@ -146,12 +174,17 @@ export class InboundDispatcher {
       channel, accountId, chatType: envelope.chatType, peerId, parentPeerId: envelope.parentChatId,
       guildId: envelope.guildId, teamId: envelope.teamId, memberRoleIds: envelope.memberRoleIds,
     }, defaultAgentId(config));
-    const agentId = (routeAgent.matchedBy === "default" && entryAgentId ? entryAgentId : routeAgent.agentId).toLowerCase();
-    const sessionKey = buildChannelSessionKey({
-      agentId, channel, accountId, chatType: envelope.chatType, peerId, threadId,
+    const routeAgentId = (routeAgent.matchedBy === "default" && entryAgentId ? entryAgentId : routeAgent.agentId).toLowerCase();
+    const keyParams = {
+      agentId: routeAgentId, channel, accountId, chatType: envelope.chatType, peerId,
       dmScope: (config.session.dmScope ?? "main") as DmScope,
       mainKey: config.session.mainKey,
-    });
+    };
+    const ownSessionKey = buildChannelSessionKey({ ...keyParams, threadId });
+    const ownerSessionKeys = threadId ? [ownSessionKey, buildChannelSessionKey(keyParams)] : [ownSessionKey];
+    // A bound thread's messages (and the dedupe key built from them) belong to the bound session.
+    const sessionKey = boundSessionKey ?? ownSessionKey;
+    const agentId = boundSessionKey ? parseSessionKey(boundSessionKey).agentId : routeAgentId;
     const ownerList = config.commands?.ownerAllowFrom;
     const dmAllow = ((running.config.allowFrom as string[] | undefined) ?? []).filter((e) => e.trim() !== "*");
     // With no owner list, the DM allowlist the user wrote names the owner(s).
@@ -166,7 +199,7 @@ export class InboundDispatcher {
       ...(envelope.threadId ? { threadId: envelope.threadId } : {}),
       ...(replyToMode !== "off" ? { replyToMessageId: envelope.messageId } : {}),
     };
-    return { running, envelope, ctx, agentId, dedupeKey: buildInboundDedupeKey(ctx), target, senderIsOwner };
+    return { running, envelope, ctx, agentId, dedupeKey: buildInboundDedupeKey(ctx), target, senderIsOwner, chat, ownerSessionKeys };
   }
 
   /** A draft edited while the model writes (`streaming.mode: partial`), where the platform can edit. */

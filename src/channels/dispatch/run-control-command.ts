@@ -1,6 +1,7 @@
 import type { ConversationService } from "../../gateway/conversations/conversation-service.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { helpText, QUEUE_MODES, type ChatQueueMode, type CommandSpec, type ParsedCommand } from "../commands/control-commands.js";
+import { runFocusCommand, runUnfocusCommand, type ThreadFocusDeps } from "../commands/focus-command.js";
 import type { MsgContext } from "../inbound/msg-context.js";
 
 export interface CommandDeps {
@@ -11,6 +12,8 @@ export interface CommandDeps {
   isOwner: boolean;
   idempotencyKey: string;
   subagentsCommand?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/focus`, `/unfocus`: absent where chats cannot be bound (no binding store). */
+  threadFocus?: ThreadFocusDeps;
 }
 
 /** Run one control command; the returned text is the reply (empty: say nothing). */
@@ -48,6 +51,10 @@ export async function runControlCommand(command: ParsedCommand & { spec: Command
     }
     case "subagents":
       return deps.subagentsCommand ? deps.subagentsCommand(sessionKey, command.args) : "Sub-agents are not available on this gateway.";
+    case "focus":
+      return deps.threadFocus ? runFocusCommand(command.args, deps.threadFocus) : "Sub-agents are not available on this gateway.";
+    case "unfocus":
+      return deps.threadFocus ? runUnfocusCommand(deps.threadFocus) : "Sub-agents are not available on this gateway.";
     default:
       return "";
   }

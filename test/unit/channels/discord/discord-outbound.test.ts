@@ -1,7 +1,7 @@
 import { MessageFlags } from "discord.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ChannelPermanentError, ChannelRateLimitError } from "../../../../src/channels/types.js";
-import { GENERAL_ID, GUILD_ID, startAccount, THREAD_ID, type Running } from "./harness.js";
+import { envelopeFor, GENERAL_ID, GUILD_ID, startAccount, THREAD_ID, type Running } from "./harness.js";
 
 /** One account for the whole file: sends do not change connection state. */
 describe("discord plugin: sending", () => {
@@ -119,6 +119,33 @@ describe("discord plugin: sending", () => {
     for (const bad of ["@alice", "user:abc", "channel:", "#general", "<@&123>", ""]) {
       await expect(running.account.resolveTarget(bad)).rejects.toThrow(/cannot read target/);
     }
+  });
+
+  it("starts a public thread in the text channel; the thread is its own chat, replies go there and messages in it come back as the thread", async () => {
+    const thread = await running.account.createThread!({ chatId: GENERAL_ID }, `Research ${"x".repeat(120)}`);
+    const created = running.fake.createdThreads().at(-1)!;
+    expect(thread).toEqual({ chatId: created.id, threadId: created.id });
+    expect(created).toMatchObject({ parentId: GENERAL_ID, type: 11 });
+    expect(created.name).toHaveLength(100);
+    const request = running.fake.sent.find((r) => r.method === "POST" && r.path === `/channels/${GENERAL_ID}/threads`)!;
+    expect(request.body).toMatchObject({ auto_archive_duration: 1440 });
+
+    const sent = await running.account.send(thread, { markdown: "first finding" });
+    expect(running.fake.messages(created.id).map((m) => m.id)).toEqual([sent.messageId]);
+    const pushed = running.fake.pushMessage({ channelId: created.id, guildId: GUILD_ID, authorId: "42", content: "and then?" });
+    expect(await envelopeFor(running.stub, pushed.id)).toMatchObject({ chatId: created.id, threadId: created.id, parentChatId: GENERAL_ID });
+  });
+
+  it("opens the thread in the parent channel when asked from inside a thread (threads do not nest)", async () => {
+    const thread = await running.account.createThread!({ chatId: THREAD_ID, threadId: THREAD_ID }, "from a thread");
+    expect(running.fake.createdThreads().find((t) => t.id === thread.threadId)).toMatchObject({ parentId: GENERAL_ID });
+  });
+
+  it("refuses a thread in a DM as permanent, saying why", async () => {
+    const dm = await running.account.resolveTarget("user:6161");
+    const error = await rejection(running.account.createThread!(dm, "no threads here"));
+    expect(error).toBeInstanceOf(ChannelPermanentError);
+    expect(error.message).toMatch(/threads exist only in server text channels/);
   });
 
   it("never puts the token into an error", async () => {

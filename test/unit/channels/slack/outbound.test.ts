@@ -105,6 +105,27 @@ describe("Slack outbound", () => {
     });
   });
 
+  describe("createThread", () => {
+    it("posts the title as a root message in the chat and returns its ts as the thread; a reply there lands in it", async () => {
+      const thread = await harness.account.createThread!({ chatId: "C0GENERAL" }, "Research: **the** answer");
+      expect(fake.posted).toEqual([{ channel: "C0GENERAL", text: "Research: *the* answer", unfurl_links: false, unfurl_media: false }]);
+      expect(thread).toEqual({ chatId: "C0GENERAL", threadId: fake.postedTs[0] });
+      await harness.account.send(thread, { markdown: "first finding" });
+      expect(fake.posted[1]).toMatchObject({ channel: "C0GENERAL", text: "first finding", thread_ts: thread.threadId });
+    });
+
+    it("opens a new top-level thread when asked from inside a thread (Slack threads do not nest)", async () => {
+      const thread = await harness.account.createThread!({ chatId: "C0GENERAL", threadId: "1700000000.000100" }, "nested?");
+      expect(fake.posted[0]).not.toHaveProperty("thread_ts");
+      expect(thread.threadId).not.toBe("1700000000.000100");
+    });
+
+    it("reports a channel the bot cannot post in as permanent", async () => {
+      fake.failNext("chat.postMessage", { error: "not_in_channel" });
+      await expect(harness.account.createThread!({ chatId: "C0OTHER" }, "title")).rejects.toBeInstanceOf(ChannelPermanentError);
+    });
+  });
+
   it("has no typing indicator (Slack bots have none in ordinary channels)", () => {
     expect(harness.account.sendTyping).toBeUndefined();
   });

@@ -139,3 +139,28 @@ describe("telegram typing, edits and reactions", () => {
     expect(fake.sent[0]).toMatchObject({ method: "setMessageReaction", body: { chat_id: "42", message_id: 12, reaction: [{ type: "emoji", emoji: "👀" }] } });
   });
 });
+
+describe("telegram threads (forum topics)", () => {
+  it("creates a forum topic in a forum supergroup and returns it as the thread; sends there carry the topic", async () => {
+    await fake.close();
+    fake = await startFakeTelegram({ forumChatIds: [-1001] });
+    const { account } = sender();
+    const thread = await account.createThread!({ chatId: "-1001" }, `Research ${"x".repeat(200)}`);
+    expect(fake.topics).toEqual([{ chatId: "-1001", threadId: expect.any(Number), name: expect.stringMatching(/^Research x+$/) }]);
+    expect(fake.topics[0]!.name).toHaveLength(128);
+    expect(thread).toEqual({ chatId: "-1001", threadId: String(fake.topics[0]!.threadId) });
+    await account.send(thread, { markdown: "first finding" });
+    expect(fake.messages("-1001")[0]).toMatchObject({ message_thread_id: fake.topics[0]!.threadId });
+  });
+
+  it("refuses a group that is not a forum, and a private chat, as permanent with the reason", async () => {
+    const { account } = sender();
+    const group = await failureOf(account.createThread!({ chatId: "-1002" }, "title"));
+    expect(group).toBeInstanceOf(ChannelPermanentError);
+    expect(group.message).toMatch(/only forum supergroups have.*this group is not a forum/);
+    const privateChat = await failureOf(account.createThread!({ chatId: "42" }, "title"));
+    expect(privateChat).toBeInstanceOf(ChannelPermanentError);
+    expect(privateChat.message).toMatch(/this is a private chat/);
+    expect(fake.calls.filter((c) => c.method === "createForumTopic").map((c) => c.body.chat_id)).toEqual(["-1002"]);
+  });
+});
