@@ -6,6 +6,7 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserText, sleep, waitUntil } from "../helpers/reliability.js";
 import { isSubagentRequest, lastMessageOf } from "../helpers/model-request.js";
+import { openOperator } from "../helpers/ws-client.js";
 
 /**
  * Issue 5, Telegram end to end: the real grammY client in the gateway long-polls a fake Bot
@@ -211,6 +212,66 @@ describe("Telegram channel", () => {
     await telegram.waitFor(() => repliesTo(OWNER).length >= 2, 15_000);
     await sleep(500);
     expect(repliesTo(OWNER)).toEqual(["I asked a helper.", "My helper says: 42."]);
+  });
+
+  it("keeps a typing indicator alive while the agent works", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder(() => ({ text: "thought about it", delayMs: 2_500 }));
+    await start({ telegram: { typingIntervalSeconds: 1 } });
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "think hard", messageId: 1 });
+    await telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
+    const typing = telegram.sent.filter((c) => c.method === "sendChatAction" && String(c.body.chat_id) === String(OWNER));
+    expect(typing.length).toBeGreaterThanOrEqual(2);
+    expect(typing.every((c) => c.body.action === "typing")).toBe(true);
+    const replyAt = telegram.sent.find((c) => c.method === "sendMessage")!.at;
+    await sleep(1_500);
+    expect(telegram.sent.filter((c) => c.method === "sendChatAction" && c.at > replyAt + 100)).toEqual([]);
+  });
+
+  it("sends on demand: the send method (idempotent), openclaw message send, channel state in health, pairing methods", async () => {
+    telegram = await startFakeTelegram();
+    const gw = await start();
+    const { sock } = await openOperator(gw.url, gw.token);
+    try {
+      const first = await sock.request("send", { channel: "telegram", to: "4242", message: "**backup** done", idempotencyKey: "send-1" });
+      expect(first.ok).toBe(true);
+      expect(first.payload).toMatchObject({ channel: "telegram", accountId: "default", chatId: "4242" });
+      const again = await sock.request("send", { channel: "telegram", to: "4242", message: "**backup** done", idempotencyKey: "send-1" });
+      expect(again.payload.messageIds).toEqual(first.payload.messageIds);
+      expect(telegram.messages(4242)).toHaveLength(1);
+      expect(telegram.messages(4242)[0]).toMatchObject({ text: "<b>backup</b> done", parse_mode: "HTML" });
+
+      const badChannel = await sock.request("send", { channel: "fax", to: "1", message: "x", idempotencyKey: "send-2" });
+      expect(badChannel.ok).toBe(false);
+      expect(badChannel.error.message).toContain('unknown channel "fax"');
+
+      // "connected" once the first long poll has been answered.
+      let health = await sock.request("health", {});
+      for (let i = 0; i < 50 && !health.payload.channels.telegram?.connected; i++) {
+        await sleep(100);
+        health = await sock.request("health", {});
+      }
+      expect(health.payload.channelOrder).toEqual(["telegram"]);
+      expect(health.payload.channels.telegram).toMatchObject({ configured: true, running: true, connected: true, lastError: null });
+
+      telegram.pushMessage({ chatId: 555, fromId: 555, text: "hello", messageId: 1 });
+      await telegram.waitFor(() => repliesTo(555).length === 1, 10_000);
+      const pending = await sock.request("pairing.list", { channel: "telegram" });
+      const code = pending.payload.requests[0].code as string;
+      expect(pending.payload.requests[0]).toMatchObject({ senderId: "555", accountId: "default" });
+      const wrong = await sock.request("pairing.approve", { channel: "telegram", code: "ZZZZZZZZ" });
+      expect(wrong.ok).toBe(false);
+      const approved = await sock.request("pairing.approve", { channel: "telegram", code });
+      expect(approved.payload.approved).toMatchObject({ senderId: "555" });
+    } finally {
+      sock.close();
+    }
+    const cli = await runCli(["message", "send", "--channel", "telegram", "--target", "4243", "--message", "from the CLI"], {
+      OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port),
+    });
+    expect(cli.code).toBe(0);
+    expect(cli.output).toContain("Sent to telegram 4243");
+    expect(repliesTo(4243)).toEqual(["from the CLI"]);
   });
 
   it("bindings route a peer to its agent", async () => {
