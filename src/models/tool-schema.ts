@@ -48,8 +48,38 @@ const SCHEMA_VALUE_KEYS = new Set(["items", "additionalProperties", "not", "if",
 
 type Json = Record<string, unknown>;
 
+/**
+ * Normalized schemas by source schema object, per api and provider. Tool schemas are module
+ * constants, so this turns a per-request deep copy and rewrite into a lookup; a normalized result
+ * is registered too, so normalizing it again (a provider given ready specs) is free. Results are
+ * shared: callers must treat them as read-only.
+ */
+const normalizedMemo = new WeakMap<object, Map<string, Json>>();
+
 /** A provider-ready tool parameter schema: always an object schema with `properties`. */
 export function normalizeToolSchema(schema: unknown, api: ModelApi, provider: string): Json {
+  const key = `${api}\0${provider}`;
+  const cacheable = typeof schema === "object" && schema !== null;
+  const hit = cacheable ? normalizedMemo.get(schema)?.get(key) : undefined;
+  if (hit) return hit;
+  const result = computeToolSchema(schema, api, provider);
+  if (cacheable) {
+    remember(schema, key, result);
+    remember(result, key, result);
+  }
+  return result;
+}
+
+function remember(schema: object, key: string, result: Json): void {
+  let byTarget = normalizedMemo.get(schema);
+  if (!byTarget) {
+    byTarget = new Map();
+    normalizedMemo.set(schema, byTarget);
+  }
+  byTarget.set(key, result);
+}
+
+function computeToolSchema(schema: unknown, api: ModelApi, provider: string): Json {
   const rules = rulesFor(api, provider);
   const root = normalizeNode(toPlainJson(schema), rules);
   if (!isObject(root)) return { type: "object", properties: {} };

@@ -10,16 +10,16 @@ describe("FsyncBarrier", () => {
   it("shares fsyncs: callers during a running fsync wait for exactly one more", async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "barrier-")), "log");
     fs.writeFileSync(file, "x");
-    const open = vi.spyOn(fs.promises, "open");
+    const fsync = vi.spyOn(fs, "fsync");
     const barrier = new FsyncBarrier();
     const first = barrier.sync(file);
     const second = barrier.sync(file);
     const third = barrier.sync(file);
     expect(second).toBe(third);
     await Promise.all([first, second, third]);
-    expect(open).toHaveBeenCalledTimes(2);
+    expect(fsync).toHaveBeenCalledTimes(2);
     await barrier.sync(file);
-    expect(open).toHaveBeenCalledTimes(3);
+    expect(fsync).toHaveBeenCalledTimes(3);
   });
 
   it("rejects when the file cannot be synced, and recovers for the next call", async () => {
