@@ -48,7 +48,7 @@ describe("runSubagentsCommand", () => {
     expect(await runSubagentsCommand(caller.sessionKey, "list", { service })).toMatch(/^No sub-agents active/);
     const spawned = await service.spawn(caller, { task: "collect shells", label: "beach" });
     if (!("status" in spawned)) throw new Error(spawned.message);
-    expect(await runSubagentsCommand(caller.sessionKey, "list", { service })).toMatch(/^#1 \[running\] "beach" · \d+ms · agent:main:subagent:/);
+    expect(await runSubagentsCommand(caller.sessionKey, "list", { service })).toMatch(/^#1 \[running\] "beach" · [\d.]+m?s · agent:main:subagent:/);
     expect(await runSubagentsCommand(caller.sessionKey, "info #1", { service })).toContain("task: collect shells");
     expect(await runSubagentsCommand(caller.sessionKey, "log beach", { service })).toContain("user: [Subagent Task] collect shells");
     expect(await runSubagentsCommand(caller.sessionKey, "kill #7", { service })).toBe('⚠️ No sub-agent of yours matches "#7". Use /subagents list: use #n, a label, a runId prefix or a session key.');

@@ -52,7 +52,7 @@ describe("InboundDedupeCache", () => {
     const file = tempFile();
     let now = 5_000;
     const first = open(file, { now: () => now, ttlMs: 10_000 });
-    const fsync = vi.spyOn(fs.promises, "open");
+    const fsync = vi.spyOn(fs, "fsync");
     first.claim("a");
     first.claim("b");
     await first.whenDurable();
