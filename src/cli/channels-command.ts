@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { resolveStateDir } from "../config/index.js";
+import { defaultConfigPathForWrite, loadConfig, resolveConfigPath, resolveStateDir } from "../config/index.js";
+import { setConfigValueInFile } from "../config/set-value.js";
 import { PairingStore } from "../channels/access/pairing-store.js";
 import { connectClient, type ClientFlags } from "./client-context.js";
 import { formatDuration } from "./gateway-call.js";
@@ -25,8 +26,24 @@ export function pairingApproveCommand(channel: string, code: string, flags: { ac
   const store = new PairingStore(resolveStateDir(process.env));
   const approved = store.approve(channel.toLowerCase(), code, flags.account?.toLowerCase());
   if (!approved) throw new CliError(`No pending pairing request with code ${code.trim().toUpperCase()} on ${channel} (codes expire after 1 hour)`);
-  if (flags.json) return printJson({ approved });
+  const owner = bootstrapOwner(`${approved.channel}:${approved.senderId}`);
+  if (flags.json) return printJson({ approved, ...(owner ? { ownerAllowFrom: [owner] } : {}) });
   process.stdout.write(`Approved ${channel} sender ${approved.senderId} (account ${approved.accountId}). Their next message reaches the agent.\n`);
+  if (owner) process.stdout.write(`No owner was configured: ${owner} is now the owner (commands.ownerAllowFrom).\n`);
+}
+
+/**
+ * OpenClaw's first-approval rule: with no owner configured, the first sender approved from the
+ * CLI (the person at the machine pairing their own account) becomes the owner, so owner-only
+ * tools and commands work for them. Returns the entry written, or undefined when an owner exists.
+ */
+function bootstrapOwner(entry: string): string | undefined {
+  const stateDir = resolveStateDir(process.env);
+  const loaded = loadConfig({ stateDir, env: process.env });
+  if ((loaded.config.commands?.ownerAllowFrom ?? []).length > 0) return undefined;
+  const file = resolveConfigPath(stateDir, process.env) ?? defaultConfigPathForWrite(stateDir);
+  setConfigValueInFile(file, "commands.ownerAllowFrom", [entry], process.env);
+  return entry;
 }
 
 /** `openclaw channels status`: each channel account's connection, from the gateway. */

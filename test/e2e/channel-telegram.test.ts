@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
@@ -85,6 +86,10 @@ describe("Telegram channel", () => {
     expect(JSON.parse(listed.output).requests).toMatchObject([{ channel: "telegram", senderId: "222", code }]);
     const approved = await runCli(["pairing", "approve", "telegram", code.toLowerCase()], { OPENCLAW_STATE_DIR: gw.stateDir });
     expect(approved.code).toBe(0);
+    // No owner was configured: the first approved sender becomes it (OpenClaw's CLI rule).
+    expect(approved.output).toContain("telegram:222 is now the owner");
+    const config = JSON.parse(fs.readFileSync(path.join(gw.stateDir, "openclaw.json"), "utf8"));
+    expect(config.commands.ownerAllowFrom).toEqual(["telegram:222"]);
     telegram.pushMessage({ chatId: 222, fromId: 222, text: "now?", messageId: 3 });
     await telegram.waitFor(() => repliesTo(222).length === 2, 10_000);
     expect(repliesTo(222)[1]).toBe("welcome");
