@@ -146,6 +146,7 @@ export class GatewayServer {
         this.broadcast("sessions.changed", { key, reason, ts: Date.now() }, { filter: (c) => this.sessionSubscribers.has(c.connId) });
       },
       turnOverrides: (key) => this.subagents.turnOverrides(key),
+      onStop: (key) => this.subagents.stopChildrenOf(key).length,
     });
     this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
     this.subagents = new SubagentService({

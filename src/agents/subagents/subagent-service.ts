@@ -200,6 +200,21 @@ export class SubagentService {
     };
   }
 
+  /**
+   * `/stop` in a session cascades (reference §1.5): every unfinished child of it is killed with
+   * its whole tree. Nothing is announced back: the user asked the session to stop, and an
+   * announcement would start it again. Returns the killed records.
+   */
+  stopChildrenOf(sessionKey: string): SubagentRunRecord[] {
+    const killed: SubagentRunRecord[] = [];
+    for (const child of this.registry.childrenOf(sessionKey)) {
+      if (child.endedAt) continue;
+      child.suppressReason = "the requester was stopped with /stop";
+      killed.push(...this.kill(child));
+    }
+    return killed;
+  }
+
   /** Kills the child and everything below it; only the killed child itself announces (outcome `killed`). */
   kill(record: SubagentRunRecord): SubagentRunRecord[] {
     if (record.endedAt) return [];

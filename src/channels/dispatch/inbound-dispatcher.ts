@@ -264,7 +264,7 @@ export class InboundDispatcher {
         await this.deps.delivery.queueText(runId, last.target, `⚠️ ${outcome.notice}`);
         return;
       case "command":
-        await this.deps.delivery.queueText(runId, last.target, outcome.command === "stop" ? (outcome.aborted?.length ? "⏹ Stopped." : "Nothing is running.") : "✅ New session started.");
+        await this.deps.delivery.queueText(runId, last.target, outcome.command === "stop" ? (outcome.aborted?.length || outcome.subagentsStopped ? "⏹ Stopped." : "Nothing is running.") : "✅ New session started.");
         return;
     }
   }

@@ -22,8 +22,9 @@ export async function runControlCommand(command: ParsedCommand & { spec: Command
   const sessionKey = ctx.SessionKey;
   switch (command.name) {
     case "stop": {
-      const stopped = deps.conversations.abort(sessionKey);
-      return stopped.length > 0 ? "⏹ Stopped." : "Nothing is running.";
+      const stopped = deps.conversations.stop(sessionKey);
+      if (stopped.runIds.length === 0 && stopped.subagents === 0) return "Nothing is running.";
+      return stopped.subagents > 0 ? `⏹ Stopped (and ${stopped.subagents} sub-agent${stopped.subagents === 1 ? "" : "s"}).` : "⏹ Stopped.";
     }
     case "new":
     case "reset": {

@@ -29,6 +29,8 @@ export interface ConversationDeps {
   onSessionChanged: (sessionKey: string, reason: string) => void;
   approvals?: ExecApprovalBroker;
   services?: ToolServices;
+  /** `/stop` cascades: returns how many sub-agents of the session were stopped. */
+  onStop?: (sessionKey: string) => number;
   /** Rotates a transcript that grew too big; called after each turn. */
   maintenance?: { rotateIfLarge(sessionKey: string): boolean };
   streamModel?: StreamModelFn;
@@ -76,7 +78,7 @@ export type SubmitOutcome =
   | { kind: "accepted"; run: RunRecord; queued: "started" | "steered" | "queued" | "interrupt" }
   | { kind: "duplicate"; runId: string; sessionKey: string; status: RunStatus | "in_flight" | "interrupted"; run?: RunRecord; summary?: string }
   | { kind: "rejected"; runId: string; sessionKey: string; notice: string }
-  | { kind: "command"; runId: string; sessionKey: string; command: "reset" | "stop"; aborted?: string[] };
+  | { kind: "command"; runId: string; sessionKey: string; command: "reset" | "stop"; aborted?: string[]; subagentsStopped?: number };
 
 type Turn = {
   sessionKey: string;
@@ -160,7 +162,10 @@ export class ConversationService {
     const text = input.message;
     const trimmed = text.trim().toLowerCase();
 
-    if (STOP_COMMANDS.has(trimmed)) return { kind: "command", runId, sessionKey, command: "stop", aborted: this.abort(sessionKey) };
+    if (STOP_COMMANDS.has(trimmed)) {
+      const stopped = this.stop(sessionKey);
+      return { kind: "command", runId, sessionKey, command: "stop", aborted: stopped.runIds, subagentsStopped: stopped.subagents };
+    }
 
     const begun = this.deps.ledger.begin(runId, { runId, sessionKey, method: input.method }, { deferSync: true });
     if (!begun.fresh) {
@@ -229,6 +234,12 @@ export class ConversationService {
     if (offer.action === "interrupt") this.lanes.abortActive(sessionKey, new Error("interrupted by a newer message"));
     await durable;
     return { kind: "accepted", run, queued: offer.action };
+  }
+
+  /** `/stop`: abort the session's runs and queue, and (through `onStop`) the sub-agents it spawned. */
+  stop(sessionKey: string): { runIds: string[]; subagents: number } {
+    const runIds = this.abort(sessionKey);
+    return { runIds, subagents: this.deps.onStop?.(sessionKey) ?? 0 };
   }
 
   /** Abort the session's active and queued runs; returns the run ids that were stopped. */

@@ -152,6 +152,24 @@ describe("SubagentService", () => {
     expect(service.registry.get(leaf.runId)).toMatchObject({ outcome: "killed", announce: { state: "suppressed" } });
   });
 
+  it("/stop in the requester cascades: every unfinished child tree is killed, and nothing is announced back", async () => {
+    const { conversations, service } = setup();
+    const first = await spawn(service, { label: "one" });
+    const second = await spawn(service, { label: "two" });
+    const grandchild = await spawn(service, { label: "deep" }, callerFor(first.childSessionKey));
+    conversations.run(second.runId).finish("ok", "done already");
+    await settle();
+    const announcedBefore = conversations.to("agent:main:main").length;
+    const killed = service.stopChildrenOf("agent:main:main");
+    expect(killed.map((r) => r.runId).sort()).toEqual([first.runId, grandchild.runId].sort());
+    await settle();
+    expect(conversations.run(first.runId).status).toBe("aborted");
+    expect(conversations.run(grandchild.runId).status).toBe("aborted");
+    expect(conversations.to("agent:main:main")).toHaveLength(announcedBefore);
+    expect(service.registry.get(first.runId)).toMatchObject({ outcome: "killed", announce: { state: "suppressed" } });
+    expect(service.stopChildrenOf("agent:main:main")).toEqual([]);
+  });
+
   it("steer: refuses empty, too long and too frequent messages; restarts a running child; an idle session-mode child starts a new round", async () => {
     const { conversations, service } = setup();
     const child = await spawn(service, { mode: "session" });
