@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
+import { readBody } from "./model-server/http-io.js";
 
 /**
  * A fake Slack for tests: the Web API at `/api/<method>` (form-encoded or JSON bodies, token in
@@ -282,14 +283,6 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
 
 function parseRequestBody(text: string, contentType: string | undefined): Record<string, unknown> {
   if (!text) return {};
