@@ -1,3 +1,5 @@
+import { sleep } from "../../src/infra/sleep.js";
+
 /** What the error handler decides: wait and try again, or stop for good (e.g. token rejected). */
 export type ErrorVerdict = "retry" | "give-up";
 
@@ -30,17 +32,4 @@ export async function supervise(options: SuperviseOptions): Promise<void> {
       await sleep(delay, options.signal);
     }
   }
-}
-
-/** Resolves after `ms`, or at once when the signal aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

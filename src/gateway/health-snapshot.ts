@@ -25,7 +25,7 @@ export function buildHealthSnapshot(runtime: GatewayRuntime): Record<string, unk
     agentId: a.id,
     ...(a.name ? { name: a.name } : {}),
     isDefault: a.isDefault,
-    // Heartbeats are not implemented yet; say so in the shape clients expect.
+    // This build has no heartbeat runner (it belongs with cron): reported as disabled, in the shape clients validate.
     heartbeat: { enabled: false, every: "0m", everyMs: 0 },
     sessions: sessionsFor(a.id),
   }));

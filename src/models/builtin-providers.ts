@@ -11,7 +11,11 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
   openai: { api: "openai-completions", baseUrl: "https://api.openai.com/v1" },
 };
 
-/** The apis this build can talk to; config may name others that are not implemented yet. */
+/**
+ * The apis this build can talk to. A config naming another of OpenClaw's apis
+ * (`openai-responses`, `google-generative-ai`, …) gets a clear "… is not supported yet" error for
+ * that model; those clients are not built.
+ */
 export const SUPPORTED_APIS: readonly ModelApi[] = ["anthropic-messages", "openai-completions"];
 
 /** Capabilities assumed for a model the config does not list. */

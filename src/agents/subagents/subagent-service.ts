@@ -21,6 +21,7 @@ import {
   ANNOUNCE_HARD_EXPIRY_MS, ANNOUNCE_SOFT_EXPIRY_MS, MAX_STEER_MESSAGE_CHARS, STEER_ABORT_SETTLE_TIMEOUT_MS, STEER_RATE_LIMIT_MS,
   type SubagentOutcome, type SubagentRunRecord,
 } from "./types.js";
+import { sleep as delay } from "../../infra/sleep.js";
 
 export interface SubagentServiceDeps {
   stateDir: string;
@@ -557,6 +558,3 @@ function refused(code: string, message: string, suggestion: string): SteerOutcom
   return { ok: false, refusal: { code, message, suggestion } };
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}

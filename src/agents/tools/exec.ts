@@ -7,6 +7,7 @@ import { buildExecEnv } from "./exec-env.js";
 import { ProcessSession } from "./process-session.js";
 import { getExecApprovalGate, getProcessRegistry } from "./tool-services.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
+import { sleep as delay } from "../../infra/sleep.js";
 
 export const EXEC_DEFAULT_TIMEOUT_SECONDS = 120;
 export const EXEC_MAX_TIMEOUT_SECONDS = 3600;
@@ -225,6 +226,3 @@ function isDirectory(absolute: string): boolean {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}

@@ -1,3 +1,4 @@
+import { sleep } from "../../infra/sleep.js";
 import { ChannelPermanentError, ChannelRateLimitError, type ChannelAccount, type OutboundTarget, type OutboundText, type SentMessage } from "../types.js";
 
 export interface RetryPolicy {
@@ -26,7 +27,7 @@ export async function sendWithRetry(
   policy: RetryPolicy = DEFAULT_RETRY_POLICY,
   signal?: AbortSignal,
 ): Promise<SendOutcome> {
-  const sleep = policy.sleep ?? defaultSleep;
+  const wait = policy.sleep ?? sleep;
   let attempts = 0;
   let lastError = "";
   while (attempts < policy.maxAttempts) {
@@ -37,23 +38,13 @@ export async function sendWithRetry(
       lastError = (err as Error).message;
       if (err instanceof ChannelPermanentError) return { ok: false, permanent: true, error: lastError, attempts: attempts + 1 };
       if (err instanceof ChannelRateLimitError && err.retryAfterMs <= policy.maxRateLimitWaitMs) {
-        await sleep(Math.max(0, err.retryAfterMs), signal);
+        await wait(Math.max(0, err.retryAfterMs), signal);
         continue;
       }
       attempts += 1;
-      if (attempts < policy.maxAttempts) await sleep(policy.backoffMs * 2 ** (attempts - 1), signal);
+      if (attempts < policy.maxAttempts) await wait(policy.backoffMs * 2 ** (attempts - 1), signal);
     }
   }
   return { ok: false, permanent: false, error: lastError, attempts };
 }
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
-}
