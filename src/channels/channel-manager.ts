@@ -15,7 +15,7 @@ import { DeliveryLedger } from "./outbound/delivery-ledger.js";
 import { ReplyDelivery } from "./outbound/reply-delivery.js";
 import { loadChannelPlugin } from "./plugin-loader.js";
 import { recoverReply } from "./recover-reply.js";
-import { replyForRun, type FinishedRun } from "./dispatch/run-reply.js";
+import type { FinishedRun } from "./dispatch/run-reply.js";
 import type { ThreadBindingStore, ThreadRef } from "./thread-bindings.js";
 import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, OutboundTarget } from "./types.js";
 import { ChannelSendRefused } from "./send-errors.js";
@@ -70,8 +70,6 @@ export class ChannelManager {
   readonly dispatcher: InboundDispatcher;
   private readonly accounts = new Map<string, ManagedAccount>();
   private readonly routes = new Map<string, ChannelHttpRoute>();
-  /** Chats the `message` tool wrote to, per session: a reply already sent that way is not sent again. */
-  private readonly toolSends = new Map<string, { chat: string; at: number; text: string }[]>();
   private stopped = false;
 
   constructor(private readonly deps: ChannelManagerDeps) {
@@ -92,10 +90,6 @@ export class ChannelManager {
       config: deps.config, conversations: deps.conversations, store: deps.store, dedupe: this.dedupe, pairing: this.pairing,
       delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand,
       threadBindings: deps.threadBindings, focusTarget: deps.focusTarget,
-      sentByMessageTool: (sessionKey, target, since, text) =>
-        (this.toolSends.get(sessionKey) ?? []).some(
-          (s) => s.at >= since && s.chat === chatKey(target.channel, target.accountId, target.chatId, target.threadId) && s.text === normalizeReply(text),
-        ),
     });
   }
 
@@ -187,10 +181,8 @@ export class ChannelManager {
       idempotencyKey: `tool:${randomUUID()}`,
     });
     if (request.sessionKey) {
-      const now = Date.now();
-      const sends = (this.toolSends.get(request.sessionKey) ?? []).filter((s) => now - s.at < 60 * 60_000);
-      sends.push({ chat: chatKey(result.channel, result.accountId, result.chatId, request.threadId ?? (toCurrent ? entry?.lastThreadId : undefined)), at: now, text: normalizeReply(request.message) });
-      this.toolSends.set(request.sessionKey, sends);
+      const threadId = request.threadId ?? (toCurrent ? entry?.lastThreadId : undefined);
+      this.delivery.noteToolSend(request.sessionKey, { channel: result.channel, accountId: result.accountId, chatId: result.chatId, ...(threadId ? { threadId } : {}) }, request.message);
     }
     return { channel: result.channel, accountId: result.accountId, chatId: result.chatId, messageIds: result.messageIds };
   }
@@ -208,10 +200,7 @@ export class ChannelManager {
       ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
     };
     await this.delivery.expect(run.runId, target, { sessionKey, runId: run.runId });
-    const finished = await run.done;
-    const reply = replyForRun(finished);
-    if ("suppress" in reply) this.delivery.suppress(run.runId, reply.suppress);
-    else await this.delivery.deliverReply(run.runId, reply.text, reply.turnId);
+    await this.delivery.deliverRun(run.runId, sessionKey, await run.done);
   }
 
   /** Whether a chat on this account can get a thread now: the account runs and its platform has threads. */
@@ -343,14 +332,6 @@ export class ChannelManager {
 }
 
 
-/** Replies compared for "already sent": whitespace and case do not make a different message. */
-function normalizeReply(text: string): string {
-  return text.replace(/\s+/g, " ").trim().toLowerCase();
-}
-
-function chatKey(channel: string, accountId: string, chatId: string, threadId?: string): string {
-  return `${channel}|${accountId}|${chatId}|${threadId ?? ""}`;
-}
 
 function key(channel: string, accountId: string): string {
   return `${channel}|${accountId}`;

@@ -21,7 +21,6 @@ import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.
 import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
 import type { ChannelEnvelope } from "../types.js";
 import { runControlCommand, type CommandDeps } from "./run-control-command.js";
-import { replyForRun } from "./run-reply.js";
 import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
 
@@ -39,8 +38,6 @@ export interface InboundDispatchDeps {
   threadBindings?: ThreadBindingStore;
   /** `/focus <target>`: the sub-agent it names, when the sub-agent registry is present. */
   focusTarget?: FocusTargetResolver;
-  /** The agent's `message` tool already wrote to this chat during the run (its reply is not repeated). */
-  sentByMessageTool?(sessionKey: string, target: DeliveryTarget, since: number, text: string): boolean;
 }
 
 /** What the rest of the pipeline needs to know about one accepted message. */
@@ -246,13 +243,7 @@ export class InboundDispatcher {
         void outcome.run.done.then(async (record) => {
           stopTyping();
           const previewMessageId = await preview?.finish();
-          const reply = replyForRun(record);
-          if ("text" in reply && this.deps.sentByMessageTool?.(ctx.SessionKey, last.target, record.startedAt ?? record.acceptedAt, reply.text)) {
-            this.deps.delivery.suppress(runId, "already sent by the message tool");
-            return;
-          }
-          if ("suppress" in reply) this.deps.delivery.suppress(runId, reply.suppress);
-          else await this.deps.delivery.deliverReply(runId, reply.text, reply.turnId, previewMessageId);
+          await this.deps.delivery.deliverRun(runId, ctx.SessionKey, record, previewMessageId);
         });
         return;
       }

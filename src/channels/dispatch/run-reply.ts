@@ -3,6 +3,8 @@ import type { RunResult } from "../../agents/types.js";
 /** The part of a finished run a reply is made from (a RunRecord, or a sub-agent port's run). */
 export interface FinishedRun {
   status: string;
+  acceptedAt?: number;
+  startedAt?: number;
   result?: Partial<Pick<RunResult, "runId" | "payloads" | "error">>;
 }
 

@@ -3,6 +3,7 @@ import type { ChannelAccount, ChannelLimits } from "../types.js";
 import { chunkText } from "./chunk-text.js";
 import type { DeliveryEntry, DeliveryLedger, DeliveryTarget } from "./delivery-ledger.js";
 import { DEFAULT_RETRY_POLICY, sendWithRetry, type RetryPolicy } from "./send-with-retry.js";
+import { replyForRun, type FinishedRun } from "../dispatch/run-reply.js";
 
 export interface ReplyDeliveryDeps {
   ledger: DeliveryLedger;
@@ -29,6 +30,8 @@ export class ReplyDelivery {
   private readonly timers = new Set<NodeJS.Timeout>();
   /** Entries whose first chunk replaces a streamed draft (edit instead of a new message). */
   private readonly previews = new Map<string, string>();
+  /** What the agent's `message` tool sent, per session and chat: a final reply repeating it is not sent again. */
+  private readonly toolSends = new Map<string, { chat: string; at: number; text: string }[]>();
   private readonly stopping = new AbortController();
 
   constructor(private readonly deps: ReplyDeliveryDeps) {}
@@ -73,6 +76,32 @@ export class ReplyDelivery {
     await this.deps.ledger.whenDurable();
   }
 
+  /**
+   * A run whose reply belongs to the expected entry `id` ended: deliver what it said, or record
+   * why nothing is sent (NO_REPLY, aborted, or the `message` tool already sent this very text).
+   */
+  async deliverRun(id: string, sessionKey: string, run: FinishedRun, previewMessageId?: string): Promise<void> {
+    const entry = this.deps.ledger.get(id);
+    if (!entry) return;
+    const reply = replyForRun(run);
+    if ("suppress" in reply) return this.suppress(id, reply.suppress);
+    const since = run.startedAt ?? run.acceptedAt ?? 0;
+    const chat = chatKeyOf(entry.target);
+    const text = normalizeReply(reply.text);
+    if ((this.toolSends.get(sessionKey) ?? []).some((s) => s.at >= since && s.chat === chat && s.text === text)) {
+      return this.suppress(id, "already sent by the message tool");
+    }
+    await this.deliverReply(id, reply.text, reply.turnId, previewMessageId);
+  }
+
+  /** The `message` tool posted `text` to `target` for `sessionKey` (OpenClaw's didSendViaMessagingTool). */
+  noteToolSend(sessionKey: string, target: DeliveryTarget, text: string): void {
+    const now = Date.now();
+    const sends = (this.toolSends.get(sessionKey) ?? []).filter((s) => now - s.at < MERGED_MEMORY_MS);
+    sends.push({ chat: chatKeyOf(target), at: now, text: normalizeReply(text) });
+    this.toolSends.set(sessionKey, sends);
+  }
+
   /** Send a text that needs no run (command answers, pairing codes, `send`): recorded, then delivered. */
   async deliverText(id: string, target: DeliveryTarget, text: string): Promise<DeliveryEntry | undefined> {
     const existing = this.deps.ledger.get(id);
@@ -89,7 +118,7 @@ export class ReplyDelivery {
   flush(id: string): Promise<void> {
     const entry = this.deps.ledger.get(id);
     if (!entry) return Promise.resolve();
-    const chat = `${entry.target.channel}|${entry.target.accountId}|${entry.target.chatId}|${entry.target.threadId ?? ""}`;
+    const chat = chatKeyOf(entry.target);
     const previous = this.chains.get(chat) ?? Promise.resolve();
     const next = previous.then(() => this.sendPending(id));
     const tail = next.catch(() => {});
@@ -130,7 +159,7 @@ export class ReplyDelivery {
   private alreadyAnswered(turnId: string, target: DeliveryTarget): boolean {
     const now = Date.now();
     for (const [key, value] of this.answered) if (now - value.at > MERGED_MEMORY_MS) this.answered.delete(key);
-    const chat = `${target.channel}|${target.accountId}|${target.chatId}|${target.threadId ?? ""}`;
+    const chat = chatKeyOf(target);
     const seen = this.answered.get(turnId);
     if (seen?.targets.has(chat)) return true;
     if (seen) seen.targets.add(chat);
@@ -199,4 +228,14 @@ export class ReplyDelivery {
     timer.unref();
     this.timers.add(timer);
   }
+}
+
+/** One chat (and thread) of one bot account. */
+function chatKeyOf(target: DeliveryTarget): string {
+  return `${target.channel}|${target.accountId}|${target.chatId}|${target.threadId ?? ""}`;
+}
+
+/** Replies compared for "already sent": whitespace and case do not make a different message. */
+function normalizeReply(text: string): string {
+  return text.replace(/\s+/g, " ").trim().toLowerCase();
 }
