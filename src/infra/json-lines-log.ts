@@ -71,6 +71,11 @@ export class JsonLinesLog {
     this.lines = lines.length;
   }
 
+  /** Blocks until every line appended so far is on disk (for the rare caller that cannot await). */
+  syncNow(): void {
+    if (this.fd !== undefined) fs.fsyncSync(this.fd);
+  }
+
   /** Resolves once every line appended so far is on disk. */
   whenDurable(): Promise<void> {
     return this.barrier.sync(this.file);

@@ -11,8 +11,8 @@ import {
   type CompleteParams,
   type IdempotencyRecord,
 } from "./idempotency-record.js";
-import { LedgerAppender, replayLedger, writeCompactedLedger } from "./ledger-file.js";
-import { FsyncBarrier } from "../../infra/fsync-barrier.js";
+import { compactedLines, replayLedger, type LedgerLine } from "./ledger-file.js";
+import { JsonLinesLog } from "../../infra/json-lines-log.js";
 
 export interface IdempotencyLedgerOptions {
   now?: () => number;
@@ -34,8 +34,7 @@ export interface IdempotencyLedgerOptions {
 export class IdempotencyLedger {
   readonly file: string;
   private readonly records: Map<string, IdempotencyRecord>;
-  private readonly appender: LedgerAppender;
-  private readonly barrier = new FsyncBarrier();
+  private readonly log: JsonLinesLog;
   private readonly now: () => number;
   private readonly ttlMs: number;
   private readonly maxRecords: number;
@@ -48,7 +47,7 @@ export class IdempotencyLedger {
     const dir = path.join(path.resolve(stateDir), "gateway");
     ensurePrivateDir(dir);
     this.file = path.join(dir, "idempotency.jsonl");
-    this.appender = new LedgerAppender(this.file);
+    this.log = new JsonLinesLog(this.file);
     this.records = replayLedger(this.file).records;
     const now = this.now();
     for (const record of this.records.values()) {
@@ -68,7 +67,8 @@ export class IdempotencyLedger {
     const record: IdempotencyRecord = { key, runId: params.runId, method: params.method, status: "in_flight", startedAt: this.now() };
     if (params.sessionKey !== undefined) record.sessionKey = params.sessionKey;
     // On disk first: if the write fails the key stays free and the caller can report an error.
-    this.appender.append({ op: "begin", key, runId: record.runId, sessionKey: record.sessionKey, method: record.method, at: record.startedAt }, !options.deferSync);
+    this.append({ op: "begin", key, runId: record.runId, sessionKey: record.sessionKey, method: record.method, at: record.startedAt });
+    if (!options.deferSync) this.log.syncNow();
     this.records.delete(key);
     this.records.set(key, record);
     this.afterAppend();
@@ -87,7 +87,8 @@ export class IdempotencyLedger {
     const summary = boundSummary(params.summary);
     const bounded = boundResult(params.result);
     const at = this.now();
-    this.appender.append({ op: "complete", key, status: params.status, at, ...(summary !== undefined ? { summary } : {}), ...bounded }, false);
+    // Not synced: a lost completion reads back as "interrupted", which still never runs twice.
+    this.append({ op: "complete", key, status: params.status, at, ...(summary !== undefined ? { summary } : {}), ...bounded });
     Object.assign(record, { status: params.status, completedAt: at, ...(summary !== undefined ? { summary } : {}), ...bounded });
     this.afterAppend();
     return { ...record };
@@ -95,7 +96,7 @@ export class IdempotencyLedger {
 
   /** Resolves once every line appended so far is on disk (after a `deferSync` begin). */
   whenDurable(): Promise<void> {
-    return this.barrier.sync(this.file);
+    return this.log.whenDurable();
   }
 
   get(key: string): IdempotencyRecord | undefined {
@@ -110,13 +111,16 @@ export class IdempotencyLedger {
   /** Rewrites the file with only the live records (also done on open and as the file grows). */
   compact(): void {
     this.dropExpired();
-    this.appender.close();
-    writeCompactedLedger(this.file, this.records.values());
+    this.log.rewrite(compactedLines(this.records.values()));
     this.linesSinceCompaction = 0;
   }
 
   close(): void {
-    this.appender.close();
+    this.log.close();
+  }
+
+  private append(line: LedgerLine): void {
+    this.log.append(line);
   }
 
   private live(key: string): IdempotencyRecord | undefined {

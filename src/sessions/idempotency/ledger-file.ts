@@ -1,9 +1,8 @@
-import fs from "node:fs";
-import { writeFileAtomicSync } from "../../infra/atomic-file.js";
+import { JsonLinesLog } from "../../infra/json-lines-log.js";
 import type { IdempotencyRecord, IdempotencyStatus } from "./idempotency-record.js";
 
 /**
- * The ledger on disk: JSON lines, appended and fsynced per operation. Three line kinds:
+ * The ledger on disk: JSON lines (a JsonLinesLog), appended per operation. Three line kinds:
  * `begin` and `complete` while running, `record` (a whole record) after compaction. Replaying
  * them in order rebuilds the map; unreadable lines (a torn last write) are skipped.
  */
@@ -13,18 +12,13 @@ export type LedgerLine =
   | { op: "complete"; key: string; status: IdempotencyStatus; summary?: string; result?: unknown; resultOmitted?: boolean; at: number }
   | ({ op: "record" } & IdempotencyRecord);
 
+/** Rebuilds the records from the file's lines, in order; unreadable lines (a torn last write) are skipped. */
 export function replayLedger(file: string): { records: Map<string, IdempotencyRecord>; skippedLines: number } {
   const records = new Map<string, IdempotencyRecord>();
-  let skippedLines = 0;
-  let text = "";
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-  }
-  for (const raw of text.split("\n")) {
-    if (raw.trim().length === 0) continue;
-    const line = parseLine(raw);
+  const read = JsonLinesLog.read(file);
+  let skippedLines = read.skippedLines;
+  for (const value of read.values) {
+    const line = asLedgerLine(value);
     if (!line) {
       skippedLines += 1;
       continue;
@@ -44,36 +38,9 @@ export function replayLedger(file: string): { records: Map<string, IdempotencyRe
   return { records, skippedLines };
 }
 
-/** Replaces the file with one `record` line per record, atomically. */
-export function writeCompactedLedger(file: string, records: Iterable<IdempotencyRecord>): void {
-  const lines: string[] = [];
-  for (const record of records) lines.push(JSON.stringify({ op: "record", ...record }));
-  writeFileAtomicSync(file, lines.length ? lines.join("\n") + "\n" : "", 0o600);
-}
-
-/**
- * An append-only handle: each line is written before `append` returns, and fsynced unless the
- * caller says the line may be lost in a crash (a completion: a lost one reads back as
- * "interrupted", which still never starts a second run).
- */
-export class LedgerAppender {
-  private fd: number | undefined;
-
-  constructor(private readonly file: string) {}
-
-  append(line: LedgerLine, durable = true): void {
-    this.fd ??= fs.openSync(this.file, "a", 0o600);
-    const bytes = Buffer.from(JSON.stringify(line) + "\n", "utf8");
-    let offset = 0;
-    while (offset < bytes.length) offset += fs.writeSync(this.fd, bytes, offset, bytes.length - offset);
-    if (durable) fs.fsyncSync(this.fd);
-  }
-
-  /** Closes the handle (before the file is replaced by compaction, and on shutdown). */
-  close(): void {
-    if (this.fd !== undefined) fs.closeSync(this.fd);
-    this.fd = undefined;
-  }
+/** The compacted form: one `record` line per record. */
+export function compactedLines(records: Iterable<IdempotencyRecord>): LedgerLine[] {
+  return [...records].map((record) => ({ op: "record" as const, ...record }));
 }
 
 function completionFields(line: Extract<LedgerLine, { op: "complete" }>): Partial<IdempotencyRecord> {
@@ -86,13 +53,7 @@ function completionFields(line: Extract<LedgerLine, { op: "complete" }>): Partia
   };
 }
 
-function parseLine(raw: string): LedgerLine | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
+function asLedgerLine(value: unknown): LedgerLine | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const v = value as Record<string, unknown>;
   if (typeof v.key !== "string") return undefined;
