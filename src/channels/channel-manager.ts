@@ -42,6 +42,10 @@ interface ManagedAccount extends RunningAccount {
   problems: string[];
   /** Serialized JSON of the account config, to tell whether a reload changed it. */
   fingerprint: string;
+  /**
+   * `start()` returned and `stop()` was not called yet. Not the same as `status.running`, which
+   * the plugin reports (false after a permanent failure, when `stop()` is still owed).
+   */
   started: boolean;
   /** Routes this account registered on the gateway port; removed when it stops. */
   routeKeys: string[];
