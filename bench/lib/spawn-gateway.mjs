@@ -112,7 +112,16 @@ function gatewayEnv(extra) {
  */
 export function spawnGateway({ label, stateDir, port, token }) {
   const env = { OPENCLAW_STATE_DIR: stateDir, ...(token ? { OPENCLAW_GATEWAY_TOKEN: token } : {}) };
-  return spawnNode({ label, args: [CLI_ENTRY, "gateway", "run", "--port", String(port)], env, stateDir, port });
+  const args = [...gatewayExecArgv(), CLI_ENTRY, "gateway", "run", "--port", String(port)];
+  return spawnNode({ label, args, env, stateDir, port });
+}
+
+/**
+ * $BENCH_GATEWAY_EXEC_ARGV (space-separated) goes before the CLI entry: flags NODE_OPTIONS
+ * refuses, such as `--cpu-prof --cpu-prof-dir=/tmp/prof`, for profiling a bench run.
+ */
+function gatewayExecArgv() {
+  return (process.env.BENCH_GATEWAY_EXEC_ARGV ?? "").split(/\s+/).filter(Boolean);
 }
 
 /**
