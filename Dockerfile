@@ -5,6 +5,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json rolldown.config.mjs ./
+COPY build ./build
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
