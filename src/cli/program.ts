@@ -1,0 +1,177 @@
+import { Command, Option } from "commander";
+import { packageVersion } from "../infra/version.js";
+import { AUTH_CHOICES, BIND_CHOICES, LOG_LEVEL_CHOICES } from "./gateway-run-args.js";
+
+/**
+ * The `openclaw` command. Each action imports its module on demand, so `openclaw --help`
+ * loads only what it uses.
+ */
+const program = new Command("openclaw")
+  .description("OpenClaw gateway: connects chat channels and API clients to LLM agents")
+  .version(packageVersion(), "-V, --version")
+  .addOption(new Option("--log-level <level>", "log level").choices(LOG_LEVEL_CHOICES))
+  .showHelpAfterError();
+
+const gateway = program.command("gateway").description("run and manage the gateway daemon");
+
+const withServerFlags = (cmd: Command) =>
+  cmd
+    .option("--port <port>", "port to listen on (default: OPENCLAW_GATEWAY_PORT, gateway.port, 18789)")
+    .addOption(new Option("--bind <mode>", "bind mode").choices(BIND_CHOICES))
+    .addOption(new Option("--auth <mode>", "auth mode").choices(AUTH_CHOICES))
+    .option("--token <token>", "shared gateway token (default: OPENCLAW_GATEWAY_TOKEN)")
+    .option("--password <password>", "shared gateway password (default: OPENCLAW_GATEWAY_PASSWORD)")
+    .option("--allow-unconfigured", "start even when gateway.mode is not local");
+
+const withClientFlags = (cmd: Command) =>
+  cmd
+    .option("--url <url>", "gateway WebSocket URL (default: ws://127.0.0.1:<port>)")
+    .option("--port <port>", "gateway port")
+    .option("--token <token>", "gateway token")
+    .option("--password <password>", "gateway password")
+    .option("--timeout <ms>", "timeout in milliseconds", "10000")
+    .option("--json", "print JSON");
+
+withServerFlags(gateway.command("run", { isDefault: true }).description("run the gateway in the foreground")).action(async (opts) => {
+  const { gatewayRunCommand } = await import("./gateway-run.js");
+  await gatewayRunCommand({ ...program.opts(), ...opts });
+});
+
+withServerFlags(gateway.command("start").description("start the gateway in the background")).option("--json", "print JSON").action(async (opts) => {
+  const { gatewayStartCommand } = await import("./gateway-daemon.js");
+  await gatewayStartCommand({ ...program.opts(), ...opts });
+});
+
+gateway.command("stop").description("stop the running gateway").option("--json", "print JSON").option("--timeout <ms>", "how long to wait", "10000").action(async (opts) => {
+  const { gatewayStopCommand } = await import("./gateway-daemon.js");
+  await gatewayStopCommand(opts);
+});
+
+withServerFlags(gateway.command("restart").description("stop, then start the gateway in the background")).option("--json", "print JSON").action(async (opts) => {
+  const { gatewayRestartCommand } = await import("./gateway-daemon.js");
+  await gatewayRestartCommand({ ...program.opts(), ...opts });
+});
+
+withClientFlags(gateway.command("status").description("show pid, port and uptime of the running gateway")).action(async (opts) => {
+  const { gatewayStatusCommand } = await import("./gateway-daemon.js");
+  await gatewayStatusCommand(opts);
+});
+
+withClientFlags(gateway.command("call <method>").description("call a gateway RPC method"))
+  .option("--params <json>", "method params as JSON", "{}")
+  .option("--expect-final", "wait for the final response of two-stage methods")
+  .action(async (method, opts) => {
+    const { gatewayCallCommand } = await import("./gateway-call.js");
+    await gatewayCallCommand(method, opts);
+  });
+
+withClientFlags(gateway.command("health").description("query the gateway's health")).action(async (opts) => {
+  const { healthCommand } = await import("./gateway-call.js");
+  await healthCommand(opts);
+});
+
+withClientFlags(program.command("health").description("query the gateway's health")).action(async (opts) => {
+  const { healthCommand } = await import("./gateway-call.js");
+  await healthCommand(opts);
+});
+
+program
+  .command("agent")
+  .description("run one agent turn")
+  .option("-m, --message <text>", "the message to send")
+  .option("--agent <id>", "agent id (default: the default agent)")
+  .option("--session-key <key>", "session to use (default: the agent's main session)")
+  .option("--local", "run the turn in this process instead of through the gateway")
+  .option("--url <url>", "gateway WebSocket URL")
+  .option("--port <port>", "gateway port")
+  .option("--token <token>", "gateway token")
+  .option("--password <password>", "gateway password")
+  .option("--timeout <seconds>", "give up after this many seconds (0 = none)", "600")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { agentCommand } = await import("./agent-command.js");
+    await agentCommand(opts);
+  });
+
+withClientFlags(program.command("sessions").description("list conversation sessions"))
+  .option("--agent <id>", "only this agent's sessions")
+  .option("--limit <n>", "at most this many rows", "100")
+  .action(async (opts) => {
+    const { sessionsCommand } = await import("./sessions-command.js");
+    await sessionsCommand(opts);
+  });
+
+withClientFlags(program.command("status").description("gateway reachability, version and sessions")).action(async (opts) => {
+  const { statusCommand } = await import("./sessions-command.js");
+  await statusCommand(opts);
+});
+
+const pairing = program.command("pairing").description("approve unknown DM senders (dmPolicy: pairing)");
+pairing.command("list [channel]").description("pending pairing requests").option("--channel <id>", "only this channel").option("--account <id>", "only this account").option("--json", "print JSON").action(async (channel, opts) => {
+  const { pairingListCommand } = await import("./channels-command.js");
+  pairingListCommand(channel ?? opts.channel, opts);
+});
+pairing.command("approve <channel> <code>").description("let the sender with this code talk to the agent").option("--account <id>", "account id").option("--json", "print JSON").action(async (channel, code, opts) => {
+  const { pairingApproveCommand } = await import("./channels-command.js");
+  pairingApproveCommand(channel, code, opts);
+});
+
+const channels = program.command("channels").description("Telegram, Discord and Slack accounts");
+withClientFlags(channels.command("status").description("connection state of each channel account")).action(async (opts) => {
+  const { channelsStatusCommand } = await import("./channels-command.js");
+  await channelsStatusCommand(opts);
+});
+
+const message = program.command("message").description("send messages through a channel");
+withClientFlags(message.command("send").description("deliver a text without an agent run"))
+  .option("--channel <id>", "telegram, discord or slack (required when several run)")
+  .option("--account <id>", "channel account")
+  .option("-t, --target <dest>", "chat id, @username, channel:<id>, user:<id>, <chatId>:topic:<id>")
+  .option("--to <dest>", "same as --target")
+  .option("-m, --message <text>", "the text")
+  .option("--thread-id <id>", "thread or topic")
+  .option("--reply-to <id>", "message id to reply to")
+  .action(async (opts) => {
+    const { messageSendCommand } = await import("./channels-command.js");
+    await messageSendCommand(opts);
+  });
+
+program
+  .command("tools")
+  .description("inspect the tools agents get")
+  .command("explain")
+  .description("show which tools an agent gets and which policy layer removed the others")
+  .option("--agent <id>", "agent id")
+  .option("--provider <id>", "model provider (default: from the agent's model)")
+  .option("--model <ref>", "model as provider/model (default: the agent's model)")
+  .option("--channel <id>", "channel the run comes from")
+  .option("--not-owner", "as a sender who is not the owner")
+  .option("--sandboxed", "as a sandboxed run")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { toolsExplainCommand } = await import("./tools-command.js");
+    toolsExplainCommand(opts);
+  });
+
+const config = program.command("config").description("read, change and check the config file");
+config.command("get <path>").description("print a config value (secrets redacted)").option("--json", "print JSON").action(async (keyPath, opts) => {
+  const { configGetCommand } = await import("./config-command.js");
+  configGetCommand(keyPath, opts);
+});
+config.command("set <path> <value>").description("set a config value (JSON5 or a plain string)").option("--json", "print JSON").action(async (keyPath, value, opts) => {
+  const { configSetCommand } = await import("./config-command.js");
+  configSetCommand(keyPath, value, opts);
+});
+config.command("validate").description("check the config file").option("--json", "print JSON").action(async (opts) => {
+  const { configValidateCommand } = await import("./config-command.js");
+  configValidateCommand(opts);
+});
+config.command("file").description("print the config file path").action(async () => {
+  const { configFileCommand } = await import("./config-command.js");
+  configFileCommand();
+});
+
+/** Parses `argv` (process.argv shape) and runs the command it names. */
+export function runProgram(argv: readonly string[]): Promise<unknown> {
+  return program.parseAsync(argv);
+}
