@@ -11,16 +11,22 @@ import type { AgentTool, ModelApi, ToolSpec } from "./types.js";
  */
 export const FRESH_MS = 2_000;
 
-const ensured = new Set<string>();
+/** Per workspace, the creation in flight or done: a warm-up and the first turn share one. */
+const ensured = new Map<string, Promise<void>>();
 const bootstrapCache = new Map<string, { at: number; value: Promise<LoadedBootstrap> }>();
 const skillsCache = new Map<string, { at: number; value: Promise<DiscoveredSkills> }>();
 const specCache = new Map<string, ToolSpec>();
 
 /** Creates the workspace and its default files once per process (it never overwrites). */
-export async function ensureWorkspaceOnce(dir: string): Promise<void> {
-  if (ensured.has(dir)) return;
-  await ensureWorkspace(dir);
-  ensured.add(dir);
+export function ensureWorkspaceOnce(dir: string): Promise<void> {
+  let done = ensured.get(dir);
+  if (!done) {
+    done = ensureWorkspace(dir).then(() => undefined);
+    ensured.set(dir, done);
+    // A failed creation is tried again by the next turn.
+    done.catch(() => ensured.delete(dir));
+  }
+  return done;
 }
 
 export function cachedBootstrap(dir: string, caps: { maxCharsPerFile: number; maxTotalChars: number }): Promise<LoadedBootstrap> {

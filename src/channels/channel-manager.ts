@@ -97,11 +97,6 @@ export class ChannelManager {
     });
   }
 
-  /** True when any channel block is present: the gateway then builds this manager at all. */
-  static anyConfigured(config: OpenClawConfig): boolean {
-    return CHANNEL_IDS.some((c) => config.channels?.[c] !== undefined);
-  }
-
   async start(): Promise<void> {
     const config = this.deps.config();
     const all = CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel));

@@ -1,4 +1,4 @@
-import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { Check } from "@sinclair/typebox/value";
 import { checkCrossFieldRules } from "./cross-field-rules.js";
 import { applyDefaults } from "./defaults.js";
 import { substituteEnvVars } from "./env-substitution.js";
@@ -8,10 +8,6 @@ import { isPlainObject } from "./key-path.js";
 import { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
 import type { OpenClawConfig } from "./types.js";
 import { stripUnknownKeys } from "./unknown-keys.js";
-
-// Compiled on first use rather than at import, so importing the config module (for a type
-// or a path helper) costs nothing; hot reloads then reuse the compiled check.
-let compiledSchema: TypeCheck<typeof OpenClawConfigSchema> | undefined;
 
 /**
  * Parsed file contents → runnable config. Order matters: unknown keys are dropped first (so
@@ -28,8 +24,9 @@ export function validateConfig(
   const known = stripUnknownKeys(OpenClawConfigSchema, raw, warnings);
   const expanded = substituteEnvVars(known, env, warnings);
 
-  compiledSchema ??= TypeCompiler.Compile(OpenClawConfigSchema);
-  if (!compiledSchema.Check(expanded)) {
+  // Checked by walking the schema, not compiled: a config is checked once per start or reload,
+  // and compiling the schema (tens of ms, before the port can open) costs far more than one walk.
+  if (!Check(OpenClawConfigSchema, expanded)) {
     throw ConfigError.fromIssues(collectSchemaIssues(OpenClawConfigSchema, expanded));
   }
   const typed = expanded as RawOpenClawConfig;

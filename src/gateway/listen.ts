@@ -4,22 +4,47 @@ import type { Duplex } from "node:stream";
 export type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 export type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
 
+/** How long a request that arrives while the gateway starts waits for the app before it gets 503. */
+export const DEFAULT_HOLD_LIMIT_MS = 10_000;
+
+/** Probes answer at once while starting: a probe that waited would time out instead of saying "not yet". */
+const LIVENESS_PATHS = new Set(["/health", "/healthz"]);
+const READINESS_PATHS = new Set(["/ready", "/readyz", "/startup", "/startupz"]);
+
+interface PendingUpgrade {
+  req: http.IncomingMessage;
+  socket: Duplex;
+  head: Buffer;
+  onError: () => void;
+}
+
+interface HeldRequest {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  timer: NodeJS.Timeout;
+}
+
 /**
  * The listening socket, opened before the heavy parts of the gateway load so the port is
- * reachable at once. Until the full app attaches, liveness answers 200 and everything else
- * 503 "starting"; WebSocket upgrades wait for the app instead of failing.
+ * reachable at once. Until the app takes over, liveness answers 200 and readiness 503
+ * "starting"; every other request is held (its body unread, so nothing is lost) and handed to
+ * the app the moment it is ready, so a client that connects early is answered as soon as
+ * possible instead of having to retry. One held longer than the hold limit gets 503 "starting".
+ * WebSocket upgrades wait for their own handler, which the app may attach earlier.
  */
 export class EarlyListener {
   readonly server: http.Server;
-  private requestHandler: RequestHandler = bootRequestHandler;
+  private requestHandler: RequestHandler | undefined;
   private upgradeHandler: UpgradeHandler | undefined;
-  private readonly pendingUpgrades: [http.IncomingMessage, Duplex, Buffer][] = [];
+  private readonly pendingUpgrades: PendingUpgrade[] = [];
+  /** In arrival order (a Set iterates in insertion order). */
+  private readonly heldRequests = new Set<HeldRequest>();
 
-  constructor() {
-    this.server = http.createServer((req, res) => this.requestHandler(req, res));
+  constructor(private readonly holdLimitMs = DEFAULT_HOLD_LIMIT_MS) {
+    this.server = http.createServer((req, res) => this.onRequest(req, res));
     this.server.on("upgrade", (req, socket, head) => {
       if (this.upgradeHandler) this.upgradeHandler(req, socket, head);
-      else this.pendingUpgrades.push([req, socket, head]);
+      else this.holdUpgrade(req, socket, head);
     });
     // Idle keep-alive sockets must not hold shutdown open.
     this.server.keepAliveTimeout = 5_000;
@@ -36,23 +61,86 @@ export class EarlyListener {
     });
   }
 
-  attach(requestHandler: RequestHandler, upgradeHandler: UpgradeHandler): void {
-    this.requestHandler = requestHandler;
-    this.upgradeHandler = upgradeHandler;
-    for (const [req, socket, head] of this.pendingUpgrades.splice(0)) upgradeHandler(req, socket, head);
+  /** WebSocket upgrades go to `handler` from now on; those that arrived earlier go first. */
+  attachUpgrades(handler: UpgradeHandler): void {
+    this.upgradeHandler = handler;
+    for (const { req, socket, head, onError } of this.pendingUpgrades.splice(0)) {
+      socket.off("error", onError);
+      if (!socket.destroyed) handler(req, socket, head);
+    }
   }
 
+  /** HTTP requests go to `handler` from now on; held ones go first, in the order they arrived. */
+  attachRequests(handler: RequestHandler): void {
+    this.requestHandler = handler;
+    for (const held of [...this.heldRequests]) {
+      this.release(held);
+      handler(held.req, held.res);
+    }
+  }
+
+  /** Held requests are answered 503 (the app never took over); then every connection closes. */
   close(): Promise<void> {
+    for (const held of [...this.heldRequests]) {
+      this.release(held);
+      answerStarting(held.res, { closing: true });
+    }
+    // Upgraded sockets are no longer the HTTP server's to close, and would keep close() waiting.
+    for (const { socket } of this.pendingUpgrades.splice(0)) socket.destroy();
     return new Promise((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
     });
   }
+
+  private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    if (this.requestHandler) {
+      this.requestHandler(req, res);
+      return;
+    }
+    const path = (req.url ?? "/").split("?")[0]!;
+    if (LIVENESS_PATHS.has(path)) answer(res, 200, { ok: true, status: "live" });
+    else if (READINESS_PATHS.has(path)) answerStarting(res);
+    else this.hold(req, res);
+  }
+
+  private holdUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    // Node drops its own error listener from a socket it hands over for an upgrade; a client that
+    // resets while waiting must not become an uncaught exception.
+    const pending: PendingUpgrade = {
+      req, socket, head,
+      onError: () => socket.destroy(),
+    };
+    socket.on("error", pending.onError);
+    this.pendingUpgrades.push(pending);
+  }
+
+  private hold(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const held: HeldRequest = {
+      req,
+      res,
+      timer: setTimeout(() => {
+        this.release(held);
+        answerStarting(res);
+      }, this.holdLimitMs),
+    };
+    this.heldRequests.add(held);
+    // A client that gives up (or a socket torn down) leaves the queue instead of reaching the app.
+    res.once("close", () => this.release(held));
+  }
+
+  private release(held: HeldRequest): void {
+    clearTimeout(held.timer);
+    this.heldRequests.delete(held);
+  }
 }
 
-function bootRequestHandler(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const path = (req.url ?? "/").split("?")[0];
-  const live = path === "/health" || path === "/healthz";
-  res.writeHead(live ? 200 : 503, { "content-type": "application/json; charset=utf-8" });
-  res.end(JSON.stringify(live ? { ok: true, status: "live" } : { ok: false, status: "starting" }));
+function answerStarting(res: http.ServerResponse, opts: { closing?: boolean } = {}): void {
+  answer(res, 503, { ok: false, status: "starting" }, opts.closing ? { connection: "close" } : {});
+}
+
+function answer(res: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
+  res.end(JSON.stringify(body));
 }

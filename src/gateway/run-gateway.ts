@@ -2,6 +2,7 @@ import { defaultConfigPathForWrite, loadConfig, resolveStateDir, watchConfig, ty
 import { createLogger, isLogLevel, type Logger } from "../infra/logger.js";
 import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 import { packageVersion } from "../infra/version.js";
+import { warmIntlOffThread } from "../infra/warm-intl.js";
 import { resolveServerAuth, type AuthMode } from "./auth/resolve-auth.js";
 import { isLoopbackHost, resolveBindHost, type BindMode } from "./bind-host.js";
 import { EarlyListener } from "./listen.js";
@@ -73,6 +74,8 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   }
   // Milliseconds from process start to an open port: the figure users feel as "start time".
   const portOpenMs = Math.round(performance.now());
+  // After listening, so the port opens no later for it; still long before the first turn's Intl.
+  warmIntlOffThread();
   lock.update({ port: boundPort });
 
   const paths = gatewayStatePaths(stateDir);

@@ -5,7 +5,7 @@ import type { Duplex } from "node:stream";
 import Fastify from "fastify";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Logger } from "../infra/logger.js";
-import type { EarlyListener } from "./listen.js";
+import type { EarlyListener, RequestHandler } from "./listen.js";
 import { GatewayConnection } from "./connection.js";
 import { MethodRegistry } from "./methods/registry.js";
 import { registerSystemMethods } from "./methods/system-methods.js";
@@ -17,6 +17,7 @@ import { registerSessionMethods } from "./methods/session-methods.js";
 import { channelsStatusPayload, registerChannelMethods } from "./methods/channel-methods.js";
 import { registerChannelRoutes } from "./http/channel-routes.js";
 import type { ChannelManager } from "../channels/channel-manager.js";
+import { anyChannelConfigured } from "../channels/config/channel-accounts.js";
 import { registerOpenAiRoutes } from "./http/openai/index.js";
 import { ConversationService } from "./conversations/conversation-service.js";
 import { createHttpTurnRunner } from "./conversations/http-turn.js";
@@ -174,6 +175,8 @@ export class GatewayServer {
   }
 
   async start(): Promise<void> {
+    // Fastify hands over its request handler while it is built (synchronously, below).
+    let requestHandler: RequestHandler | undefined;
     const app = Fastify({
       logger: false,
       // Requests Node's parser refuses (control characters in headers, oversized headers) still
@@ -187,7 +190,9 @@ export class GatewayServer {
       },
       bodyLimit: 1024 * 1024,
       serverFactory: (handler) => {
-        this.opts.listener.attach(handler, (req, socket, head) => this.onUpgrade(req, socket, head));
+        requestHandler = handler;
+        // WebSocket clients need only `ws` and the methods, which are ready now.
+        this.opts.listener.attachUpgrades((req, socket, head) => this.onUpgrade(req, socket, head));
         return this.opts.listener.server;
       },
     });
@@ -217,7 +222,10 @@ export class GatewayServer {
       ts: Date.now(), host: os.hostname(), version: this.opts.version, platform: process.platform,
       mode: "gateway", reason: "self", instanceId: randomUUID(), text: `Gateway: ${os.hostname()}`, onlineSince: this.opts.startedAt,
     });
+    if (!requestHandler) throw new Error("fastify did not build its server through serverFactory");
     this.isReady = true;
+    // HTTP requests that arrived while starting were held; a ready app answers them now.
+    this.opts.listener.attachRequests(requestHandler);
     setImmediate(() => this.conversations.warmUp());
     this.startChannels(this.opts.loadedConfig().config);
   }
@@ -227,9 +235,10 @@ export class GatewayServer {
     this.channelsStarting = (async () => {
       await this.channelsStarting;
       if (this.draining) return;
+      // Checked before the import: a gateway without channels never loads the manager's code.
+      if (!this.channels && !anyChannelConfigured(config)) return;
       const { ChannelManager } = await import("../channels/channel-manager.js");
       if (!this.channels) {
-        if (!ChannelManager.anyConfigured(config)) return;
         this.channels = new ChannelManager({
           stateDir: this.opts.stateDir, env: process.env, logger: this.opts.logger, config: () => this.opts.loadedConfig().config,
           conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand,

@@ -3,6 +3,11 @@ import type { OpenClawConfig } from "../../config/index.js";
 export const CHANNEL_IDS = ["telegram", "discord", "slack"] as const;
 export type ChannelId = (typeof CHANNEL_IDS)[number];
 
+/** True when any channel block is present: the gateway then loads and builds its channel manager at all. */
+export function anyChannelConfigured(config: OpenClawConfig): boolean {
+  return CHANNEL_IDS.some((c) => config.channels?.[c] !== undefined);
+}
+
 export interface ChannelAccountConfig {
   channel: ChannelId;
   accountId: string;

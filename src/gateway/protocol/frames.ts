@@ -88,12 +88,17 @@ export interface Validator<T> {
   firstError(value: unknown): string;
 }
 
+/**
+ * Compiled on first use, not when the module loads: compiling costs milliseconds the gateway
+ * would otherwise spend before it can answer, and a gateway with only HTTP clients never needs them.
+ */
 export function compileValidator<T extends TSchema>(schema: T): Validator<Static<T>> {
-  const compiled: TypeCheck<T> = TypeCompiler.Compile(schema);
+  let compiled: TypeCheck<T> | undefined;
+  const checker = () => (compiled ??= TypeCompiler.Compile(schema));
   return {
-    check: (value: unknown): value is Static<T> => compiled.Check(value),
+    check: (value: unknown): value is Static<T> => checker().Check(value),
     firstError(value: unknown): string {
-      const first = compiled.Errors(value).First();
+      const first = checker().Errors(value).First();
       if (!first) return "invalid value";
       return describeError(first.path, first.message, first.schema);
     },

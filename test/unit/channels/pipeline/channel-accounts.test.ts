@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../../../src/config/index.js";
-import { defaultAccountId, resolveChannelAccounts } from "../../../../src/channels/config/channel-accounts.js";
+import { anyChannelConfigured, defaultAccountId, resolveChannelAccounts } from "../../../../src/channels/config/channel-accounts.js";
 
 describe("channel accounts from config", () => {
   it("a block without accounts is the one default account", () => {
@@ -25,5 +25,11 @@ describe("channel accounts from config", () => {
 
   it("a bad value inside an account is reported with its path", () => {
     expect(() => validateConfig({ channels: { telegram: { accounts: { a: { dmPolicy: "everyone" } } } } }, {})).toThrow(/channels\.telegram\.accounts\.a\.dmPolicy/);
+  });
+
+  it("any channel block, even a disabled one, counts as configured; none means the manager is never loaded", () => {
+    expect(anyChannelConfigured(validateConfig({}, {}).config)).toBe(false);
+    expect(anyChannelConfigured(validateConfig({ channels: { discord: { enabled: false } } }, {}).config)).toBe(true);
+    expect(anyChannelConfigured(validateConfig({ channels: { slack: { botToken: "xoxb-1" } } }, {}).config)).toBe(true);
   });
 });
