@@ -27,6 +27,9 @@ export interface SessionStoreOptions {
   onWarning?: (message: string) => void;
 }
 
+/** How many session keys' parsed forms locate() remembers. */
+const LOCATED_KEYS = 1_024;
+
 /**
  * Sessions of every agent under one state dir, file-era layout (reference §6.1):
  * `agents/<agentId>/sessions/sessions.json` plus one `<sessionId>.jsonl` per session.
@@ -41,6 +44,7 @@ export class SessionStore {
   readonly warnings: string[] = [];
   /** Parent id and newline state per transcript file, so appends need not re-read the file. */
   private readonly tails = new Map<string, TranscriptTail>();
+  private readonly located = new Map<string, Readonly<{ agentId: string; key: string }>>();
   private readonly indexes: AgentIndexes;
   private readonly now: () => number;
   private closed = false;
@@ -59,9 +63,17 @@ export class SessionStore {
   }
 
   get(sessionKey: string): SessionEntry | undefined {
-    const { agentId, key } = this.locate(sessionKey);
-    const entry = this.indexes.entries(agentId).get(key);
+    const entry = this.peek(sessionKey);
     return entry ? { ...entry } : undefined;
+  }
+
+  /**
+   * The live index entry, not a copy: for the hot paths of a turn that only read a field or
+   * two (get() copies the whole entry each call). Callers must not keep or change it.
+   */
+  peek(sessionKey: string): Readonly<SessionEntry> | undefined {
+    const { agentId, key } = this.locate(sessionKey);
+    return this.indexes.entries(agentId).get(key);
   }
 
   /** Sessions of one agent, or of all agents, most recently updated first. */
@@ -209,7 +221,7 @@ export class SessionStore {
 
   /** Resolves once everything appended to the session's transcript so far is on disk (see `deferSync`). */
   whenDurable(sessionKey: string): Promise<void> {
-    const entry = this.get(sessionKey);
+    const entry = this.peek(sessionKey);
     return entry ? this.barrier.sync(entry.sessionFile) : Promise.resolve();
   }
 
@@ -289,9 +301,19 @@ export class SessionStore {
 
   // ── internals ──────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * Parsing a key validates its shape part by part; a turn looks its session up a dozen times,
+   * so the result is remembered for the most recently used keys. Invalid keys throw and are
+   * never remembered.
+   */
   private locate(sessionKey: string): { agentId: string; key: string } {
+    const hit = this.located.get(sessionKey);
+    if (hit) return hit;
     const { agentId, rest } = parseSessionKey(sessionKey);
-    return { agentId, key: `agent:${agentId}:${rest}` };
+    const found = { agentId, key: `agent:${agentId}:${rest}` };
+    this.located.set(sessionKey, found);
+    if (this.located.size > LOCATED_KEYS) this.located.delete(this.located.keys().next().value!);
+    return found;
   }
 
   private require(sessionKey: string): { agentId: string; key: string; entry: SessionEntry } {

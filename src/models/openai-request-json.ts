@@ -1,0 +1,92 @@
+import type { ModelMessage, ModelRequest, ToolSpec } from "../agents/types.js";
+import { toolDefinition, toolImagesMessage, toWire } from "./openai-messages.js";
+
+/**
+ * The Chat Completions body for `request`, exactly `JSON.stringify(toOpenAIParams(request))`,
+ * serialized here instead of by the SDK. A conversation resends its whole history every turn,
+ * but a message never changes once written, so each message's JSON (and each tool's) is built
+ * once per message object and a turn only joins the pieces. Serializing the full params object
+ * per request was the largest single allocation of a gateway turn.
+ */
+export function openAIRequestJson(request: ModelRequest): string {
+  const { model } = request;
+  const imagesAllowed = model.input.includes("image");
+  const messages: string[] = request.systemPrompt ? [systemJson(request.systemPrompt)] : [];
+  let toolImages: string[] = [];
+  const flushToolImages = () => {
+    if (toolImages.length === 0) return;
+    messages.push(toolImagesJson(toolImages));
+    toolImages = [];
+  };
+  for (const message of request.messages) {
+    if (message.role !== "toolResult") flushToolImages();
+    const piece = wirePiece(message, imagesAllowed);
+    if (piece.json !== undefined) messages.push(piece.json);
+    toolImages.push(...piece.toolImages);
+  }
+  flushToolImages();
+
+  const maxTokens = request.maxTokens ?? model.maxTokens;
+  let json = `{"model":${JSON.stringify(model.id)},"messages":[${messages.join(",")}],"stream":true,"stream_options":{"include_usage":true}`;
+  if (maxTokens !== undefined) json += `,"${model.provider === "openai" ? "max_completion_tokens" : "max_tokens"}":${JSON.stringify(maxTokens)}`;
+  if (request.temperature !== undefined) json += `,"temperature":${JSON.stringify(request.temperature)}`;
+  if (request.tools.length > 0) json += `,"tools":[${request.tools.map((tool) => toolJson(tool, model.provider)).join(",")}]`;
+  return `${json}}`;
+}
+
+interface WirePiece {
+  /** The message's JSON; undefined when the message would be empty on the wire. */
+  json?: string;
+  /** JSON of the images a tool result returned, sent after its run of tool messages. */
+  toolImages: string[];
+}
+
+const piecesByImageSupport = { allowed: new WeakMap<ModelMessage, WirePiece>(), refused: new WeakMap<ModelMessage, WirePiece>() };
+
+function wirePiece(message: ModelMessage, imagesAllowed: boolean): WirePiece {
+  const cache = imagesAllowed ? piecesByImageSupport.allowed : piecesByImageSupport.refused;
+  let piece = cache.get(message);
+  if (!piece) {
+    const wire = toWire(message, imagesAllowed);
+    piece = { json: wire.message ? JSON.stringify(wire.message) : undefined, toolImages: wire.toolImages.map((part) => JSON.stringify(part)) };
+    cache.set(message, piece);
+  }
+  return piece;
+}
+
+/** The intro part of the tool-images message, as JSON, without the images. */
+const TOOL_IMAGES_PREFIX = (() => {
+  const json = JSON.stringify(toolImagesMessage([]));
+  return json.slice(0, json.length - "]}".length);
+})();
+
+function toolImagesJson(parts: string[]): string {
+  return `${TOOL_IMAGES_PREFIX},${parts.join(",")}]}`;
+}
+
+// The system prompt changes only when its clock line does; remember the last few.
+const MAX_SYSTEM_JSON = 8;
+const systemJsonCache = new Map<string, string>();
+
+function systemJson(prompt: string): string {
+  let json = systemJsonCache.get(prompt);
+  if (json === undefined) {
+    json = JSON.stringify({ role: "system", content: prompt });
+    systemJsonCache.set(prompt, json);
+    if (systemJsonCache.size > MAX_SYSTEM_JSON) systemJsonCache.delete(systemJsonCache.keys().next().value!);
+  }
+  return json;
+}
+
+const toolJsonCache = new WeakMap<ToolSpec, Map<string, string>>();
+
+function toolJson(tool: ToolSpec, provider: string): string {
+  let byProvider = toolJsonCache.get(tool);
+  if (!byProvider) toolJsonCache.set(tool, (byProvider = new Map()));
+  let json = byProvider.get(provider);
+  if (json === undefined) {
+    json = JSON.stringify(toolDefinition(tool, provider));
+    byProvider.set(provider, json);
+  }
+  return json;
+}
