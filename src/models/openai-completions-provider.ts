@@ -55,7 +55,7 @@ async function* streamOpenAICompletions(request: ModelRequest, signal: AbortSign
     // The same request as `client.chat.completions.create(toOpenAIParams(request))`, with the
     // body serialized by openAIRequestJson (per-message JSON reused across turns) and handed
     // over as bytes, which the SDK and fetch pass through without another copy.
-    const body = Buffer.from(openAIRequestJson(request), "utf8");
+    const body = Buffer.from(openAIRequestJson(request), "latin1"); // all ASCII: see openAIRequestJson
     const stream = await client.post<Stream<OpenAI.ChatCompletionChunk>>("/chat/completions", { body, headers: { "content-type": "application/json" }, stream: true, signal });
     phase = "stream";
     yield* pumpStream(stream, new OpenAIChunkReader(turn), turn, signal, () => classifyModelError(signal.reason, signal, SDK_ERRORS, phase, secrets));

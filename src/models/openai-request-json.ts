@@ -2,11 +2,15 @@ import type { ModelMessage, ModelRequest, ToolSpec } from "../agents/types.js";
 import { toolDefinition, toolImagesMessage, toWire } from "./openai-messages.js";
 
 /**
- * The Chat Completions body for `request`, exactly `JSON.stringify(toOpenAIParams(request))`,
+ * The Chat Completions body for `request`: the same JSON value as `toOpenAIParams(request)`,
  * serialized here instead of by the SDK. A conversation resends its whole history every turn,
  * but a message never changes once written, so each message's JSON (and each tool's) is built
  * once per message object and a turn only joins the pieces. Serializing the full params object
  * per request was the largest single allocation of a gateway turn.
+ *
+ * Every non-ASCII character is written as a `\u` escape (valid JSON for the same text), so the
+ * body is a one-byte string: one "—" in the system prompt would otherwise make V8 store the
+ * whole body, history included, at two bytes per character.
  */
 export function openAIRequestJson(request: ModelRequest): string {
   const { model } = request;
@@ -27,7 +31,7 @@ export function openAIRequestJson(request: ModelRequest): string {
   flushToolImages();
 
   const maxTokens = request.maxTokens ?? model.maxTokens;
-  let json = `{"model":${JSON.stringify(model.id)},"messages":[${messages.join(",")}],"stream":true,"stream_options":{"include_usage":true}`;
+  let json = `{"model":${asciiJson(model.id)},"messages":[${messages.join(",")}],"stream":true,"stream_options":{"include_usage":true}`;
   if (maxTokens !== undefined) json += `,"${model.provider === "openai" ? "max_completion_tokens" : "max_tokens"}":${JSON.stringify(maxTokens)}`;
   if (request.temperature !== undefined) json += `,"temperature":${JSON.stringify(request.temperature)}`;
   if (request.tools.length > 0) json += `,"tools":[${request.tools.map((tool) => toolJson(tool, model.provider)).join(",")}]`;
@@ -38,25 +42,43 @@ interface WirePiece {
   /** The message's JSON; undefined when the message would be empty on the wire. */
   json?: string;
   /** JSON of the images a tool result returned, sent after its run of tool messages. */
-  toolImages: string[];
+  toolImages: readonly string[];
 }
 
-const piecesByImageSupport = { allowed: new WeakMap<ModelMessage, WirePiece>(), refused: new WeakMap<ModelMessage, WirePiece>() };
+/**
+ * Cached per message for as long as the message lives (a session's history stays in memory),
+ * so the common case — no tool images — is kept as the bare JSON string.
+ */
+type CachedPiece = string | WirePiece;
+const piecesByImageSupport = { allowed: new WeakMap<ModelMessage, CachedPiece>(), refused: new WeakMap<ModelMessage, CachedPiece>() };
+const NO_IMAGES: readonly string[] = Object.freeze([]);
+const EMPTY_PIECE: WirePiece = Object.freeze({ toolImages: NO_IMAGES });
 
 function wirePiece(message: ModelMessage, imagesAllowed: boolean): WirePiece {
   const cache = imagesAllowed ? piecesByImageSupport.allowed : piecesByImageSupport.refused;
-  let piece = cache.get(message);
-  if (!piece) {
+  let cached = cache.get(message);
+  if (cached === undefined) {
     const wire = toWire(message, imagesAllowed);
-    piece = { json: wire.message ? JSON.stringify(wire.message) : undefined, toolImages: wire.toolImages.map((part) => JSON.stringify(part)) };
-    cache.set(message, piece);
+    const json = wire.message ? asciiJson(wire.message) : undefined;
+    if (wire.toolImages.length > 0) cached = { json, toolImages: wire.toolImages.map((part) => asciiJson(part)) };
+    else cached = json ?? EMPTY_PIECE;
+    cache.set(message, cached);
   }
-  return piece;
+  return typeof cached === "string" ? { json: cached, toolImages: NO_IMAGES } : cached;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII_ALL = /[^\x00-\x7f]/g;
+
+/** JSON.stringify with non-ASCII characters escaped; surrogate pairs become two escapes, as JSON allows. */
+export function asciiJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  return NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : json;
 }
 
 /** The intro part of the tool-images message, as JSON, without the images. */
 const TOOL_IMAGES_PREFIX = (() => {
-  const json = JSON.stringify(toolImagesMessage([]));
+  const json = asciiJson(toolImagesMessage([]));
   return json.slice(0, json.length - "]}".length);
 })();
 
@@ -71,7 +93,7 @@ const systemJsonCache = new Map<string, string>();
 function systemJson(prompt: string): string {
   let json = systemJsonCache.get(prompt);
   if (json === undefined) {
-    json = JSON.stringify({ role: "system", content: prompt });
+    json = asciiJson({ role: "system", content: prompt });
     systemJsonCache.set(prompt, json);
     if (systemJsonCache.size > MAX_SYSTEM_JSON) systemJsonCache.delete(systemJsonCache.keys().next().value!);
   }
@@ -85,7 +107,7 @@ function toolJson(tool: ToolSpec, provider: string): string {
   if (!byProvider) toolJsonCache.set(tool, (byProvider = new Map()));
   let json = byProvider.get(provider);
   if (json === undefined) {
-    json = JSON.stringify(toolDefinition(tool, provider));
+    json = asciiJson(toolDefinition(tool, provider));
     byProvider.set(provider, json);
   }
   return json;
