@@ -13,8 +13,8 @@ import { sessionsDir, transcriptFile } from "./session-paths.js";
 import { SessionNotFoundError, StaleWriterError } from "./session-store-errors.js";
 import { chainEntries, toJsonLines, type TranscriptEntry, type TranscriptEntryInput, type TranscriptMessageEntry } from "./transcript-lines.js";
 import { readTranscriptFile, readTranscriptTail, type ParsedTranscript, type TranscriptTail } from "./transcript-reader.js";
-import { appendDurably, archiveFile, createTranscript, writeFreshTranscript } from "./transcript-writer.js";
-import { FsyncBarrier } from "../../infra/fsync-barrier.js";
+import { archiveFile, createTranscript, writeFreshTranscript } from "./transcript-writer.js";
+import { AppendFiles } from "../../infra/append-files.js";
 
 export interface SessionStoreOptions {
   /** Clock (tests). */
@@ -48,7 +48,8 @@ export class SessionStore {
   private readonly indexes: AgentIndexes;
   private readonly now: () => number;
   private closed = false;
-  private readonly barrier = new FsyncBarrier();
+  /** Transcripts kept open for appends, with group-committed fsync. */
+  private readonly files = new AppendFiles();
 
   constructor(stateDir: string, private readonly options: SessionStoreOptions = {}) {
     this.stateDir = path.resolve(stateDir);
@@ -207,7 +208,9 @@ export class SessionStore {
     // Serialized before touching the file: a message that cannot be encoded writes nothing.
     const text = (tail.needsNewline ? "\n" : "") + toJsonLines(written);
     try {
-      appendDurably(entry.sessionFile, text, !meta?.deferSync);
+      this.files.append(entry.sessionFile, Buffer.from(text, "utf8"));
+      // Deferred: the caller awaits the group-committed fsync (whenDurable) instead.
+      if (!meta?.deferSync) this.files.syncNow(entry.sessionFile);
     } catch (err) {
       this.tails.delete(entry.sessionFile); // a partial write may have torn the end; re-inspect next time
       throw err;
@@ -222,7 +225,7 @@ export class SessionStore {
   /** Resolves once everything appended to the session's transcript so far is on disk (see `deferSync`). */
   whenDurable(sessionKey: string): Promise<void> {
     const entry = this.peek(sessionKey);
-    return entry ? this.barrier.sync(entry.sessionFile) : Promise.resolve();
+    return entry ? this.files.sync(entry.sessionFile) : Promise.resolve();
   }
 
   /** The transcript as stored; bad lines are skipped and reported in `warnings`, never thrown. */
@@ -296,6 +299,7 @@ export class SessionStore {
     if (this.closed) return;
     this.indexes.flushNow();
     this.indexes.dispose();
+    this.files.closeAll();
     this.closed = true;
   }
 
@@ -337,6 +341,7 @@ export class SessionStore {
   /** Archives a transcript the index no longer references. The index is already durable, so a failure here only leaves a stray file. */
   private retire(entry: SessionEntry, kind: "reset" | "deleted"): void {
     this.tails.delete(entry.sessionFile);
+    this.files.forget(entry.sessionFile);
     try {
       archiveFile(entry.sessionFile, kind, this.now());
     } catch (err) {
@@ -345,9 +350,11 @@ export class SessionStore {
   }
 
   private tailOf(entry: SessionEntry): TranscriptTail {
+    // One stat per append (the append reuses it): a transcript removed behind our back must get
+    // a header again, and one replaced at its path gets the append, not its open predecessor.
+    const present = this.files.exists(entry.sessionFile);
     const cached = this.tails.get(entry.sessionFile);
-    // One stat per append: a transcript removed behind our back must get a header again.
-    if (cached && fs.existsSync(entry.sessionFile)) return cached;
+    if (cached && present) return cached;
     const tail = readTranscriptTail(entry.sessionFile);
     if (tail) return tail;
     // The file vanished behind our back: start it again so the line format stays valid.
