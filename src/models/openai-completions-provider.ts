@@ -4,7 +4,7 @@ import type { ModelRequest, ModelStreamEvent, StreamModelFn } from "../agents/ty
 import { AssistantTurn } from "./assistant-turn.js";
 import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
 import { OpenAIChunkReader } from "./openai-chunks.js";
-import { openAIRequestJson } from "./openai-request-json.js";
+import { openAIRequestBody } from "./openai-request-json.js";
 import type { ProviderModel } from "./types.js";
 import { cachedClient } from "./client-cache.js";
 import { pumpStream } from "./pump-stream.js";
@@ -53,9 +53,9 @@ async function* streamOpenAICompletions(request: ModelRequest, signal: AbortSign
       fetch: nodeHttpFetch,
     }));
     // The same request as `client.chat.completions.create(toOpenAIParams(request))`, with the
-    // body serialized by openAIRequestJson (per-message JSON reused across turns) and handed
+    // body serialized by openAIRequestBody (per-message JSON reused across turns) and handed
     // over as bytes, which the SDK and fetch pass through without another copy.
-    const body = Buffer.from(openAIRequestJson(request), "latin1"); // all ASCII: see openAIRequestJson
+    const body = openAIRequestBody(request);
     const stream = await client.post<Stream<OpenAI.ChatCompletionChunk>>("/chat/completions", { body, headers: { "content-type": "application/json" }, stream: true, signal });
     phase = "stream";
     yield* pumpStream(stream, new OpenAIChunkReader(turn), turn, signal, () => classifyModelError(signal.reason, signal, SDK_ERRORS, phase, secrets));

@@ -13,6 +13,25 @@ import { toolDefinition, toolImagesMessage, toWire } from "./openai-messages.js"
  * whole body, history included, at two bytes per character.
  */
 export function openAIRequestJson(request: ModelRequest): string {
+  return openAIRequestBody(request).toString("latin1");
+}
+
+/**
+ * The same body as bytes, written piece by piece into one buffer: joining the pieces into a
+ * string first would copy the whole history twice more per turn.
+ */
+export function openAIRequestBody(request: ModelRequest): Buffer {
+  const pieces = requestPieces(request);
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  const body = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for (const piece of pieces) offset += body.write(piece, offset, "latin1");
+  return body;
+}
+
+/** The body's JSON text in order, every piece ASCII (so one byte per character). */
+function requestPieces(request: ModelRequest): string[] {
   const { model } = request;
   const imagesAllowed = model.input.includes("image");
   const messages: string[] = request.systemPrompt ? [systemJson(request.systemPrompt)] : [];
@@ -31,11 +50,14 @@ export function openAIRequestJson(request: ModelRequest): string {
   flushToolImages();
 
   const maxTokens = request.maxTokens ?? model.maxTokens;
-  let json = `{"model":${asciiJson(model.id)},"messages":[${messages.join(",")}],"stream":true,"stream_options":{"include_usage":true}`;
-  if (maxTokens !== undefined) json += `,"${model.provider === "openai" ? "max_completion_tokens" : "max_tokens"}":${JSON.stringify(maxTokens)}`;
-  if (request.temperature !== undefined) json += `,"temperature":${JSON.stringify(request.temperature)}`;
-  if (request.tools.length > 0) json += `,"tools":[${request.tools.map((tool) => toolJson(tool, model.provider)).join(",")}]`;
-  return `${json}}`;
+  const pieces = [`{"model":${asciiJson(model.id)},"messages":[`];
+  messages.forEach((message, index) => pieces.push(index === 0 ? message : `,${message}`));
+  let tail = `],"stream":true,"stream_options":{"include_usage":true}`;
+  if (maxTokens !== undefined) tail += `,"${model.provider === "openai" ? "max_completion_tokens" : "max_tokens"}":${JSON.stringify(maxTokens)}`;
+  if (request.temperature !== undefined) tail += `,"temperature":${JSON.stringify(request.temperature)}`;
+  if (request.tools.length > 0) tail += `,"tools":[${request.tools.map((tool) => toolJson(tool, model.provider)).join(",")}]`;
+  pieces.push(`${tail}}`);
+  return pieces;
 }
 
 interface WirePiece {
