@@ -196,7 +196,21 @@ function historyBudget(contextWindow: number, maxTokens: number, systemPromptCha
   return Math.max(1_000, Math.floor(contextWindow - maxTokens - systemPromptChars / 4 - 4_000));
 }
 
+/** Tool descriptions are a small fixed set; their summaries are worked out once each. */
+const summaries = new Map<string, string>();
+const MAX_SUMMARIES = 256;
+
 function firstSentence(text: string): string {
+  let summary = summaries.get(text);
+  if (summary === undefined) {
+    summary = computeFirstSentence(text);
+    summaries.set(text, summary);
+    if (summaries.size > MAX_SUMMARIES) summaries.delete(summaries.keys().next().value!);
+  }
+  return summary;
+}
+
+function computeFirstSentence(text: string): string {
   const match = /^(.+?[.!?])(\s|$)/s.exec(text.trim());
   return (match ? match[1]! : text.trim()).replace(/\s+/g, " ");
 }

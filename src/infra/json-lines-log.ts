@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { writeFileAtomicSync } from "./atomic-file.js";
-import { FsyncBarrier } from "./fsync-barrier.js";
+import { AppendFiles } from "./append-files.js";
 import { ensurePrivateDir } from "./paths.js";
 
 /**
@@ -15,10 +15,10 @@ import { ensurePrivateDir } from "./paths.js";
  * file at open so nothing is ever appended behind a torn fragment.
  */
 export class JsonLinesLog {
-  private fd: number | undefined;
   private lines = 0;
   private closed = false;
-  private readonly barrier = new FsyncBarrier();
+  /** The file stays open between appends; fsyncs go through that descriptor. */
+  private readonly files = new AppendFiles(1);
 
   /** Every line that parses as JSON, in file order; a missing file reads as empty. */
   static read(file: string): { values: unknown[]; skippedLines: number } {
@@ -53,18 +53,16 @@ export class JsonLinesLog {
 
   append(value: unknown): void {
     this.assertOpen();
-    this.fd ??= fs.openSync(this.file, "a", 0o600);
     const bytes = Buffer.from(JSON.stringify(value) + "\n", "utf8");
-    let offset = 0;
-    while (offset < bytes.length) offset += fs.writeSync(this.fd, bytes, offset, bytes.length - offset);
+    if (!this.files.exists(this.file)) fs.closeSync(fs.openSync(this.file, "a", 0o600));
+    this.files.append(this.file, bytes);
     this.lines += 1;
   }
 
   /** Replaces the file with exactly these lines (atomic and fsynced before it returns). */
   rewrite(values: Iterable<unknown>): void {
     this.assertOpen();
-    // The append handle points at the inode being replaced: reopen after the rename.
-    this.closeHandle();
+    // The open descriptor keeps pointing at the replaced inode; the next append notices and reopens.
     const lines: string[] = [];
     for (const value of values) lines.push(JSON.stringify(value));
     writeFileAtomicSync(this.file, lines.length > 0 ? lines.join("\n") + "\n" : "", 0o600);
@@ -73,22 +71,17 @@ export class JsonLinesLog {
 
   /** Blocks until every line appended so far is on disk (for the rare caller that cannot await). */
   syncNow(): void {
-    if (this.fd !== undefined) fs.fsyncSync(this.fd);
+    if (this.files.exists(this.file)) this.files.syncNow(this.file);
   }
 
   /** Resolves once every line appended so far is on disk. */
   whenDurable(): Promise<void> {
-    return this.barrier.sync(this.file);
+    return this.files.sync(this.file);
   }
 
   close(): void {
-    this.closeHandle();
+    this.files.closeAll();
     this.closed = true;
-  }
-
-  private closeHandle(): void {
-    if (this.fd !== undefined) fs.closeSync(this.fd);
-    this.fd = undefined;
   }
 
   private assertOpen(): void {

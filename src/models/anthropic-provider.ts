@@ -6,6 +6,7 @@ import { AssistantTurn } from "./assistant-turn.js";
 import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
 import type { ProviderModel } from "./types.js";
 import { cachedClient } from "./client-cache.js";
+import { nodeHttpFetch } from "./node-http-fetch.js";
 import { pumpStream } from "./pump-stream.js";
 
 const SDK_ERRORS: SdkErrorClasses = {
@@ -51,6 +52,7 @@ async function* streamAnthropic(request: ModelRequest, signal: AbortSignal): Asy
       ...(model.headers ? { defaultHeaders: model.headers } : {}),
       // Failures come back as events; the SDK must not also print them.
       logLevel: "off",
+      fetch: nodeHttpFetch,
     }));
     const stream = await client.messages.create(toAnthropicParams(request), { signal });
     phase = "stream";

@@ -8,8 +8,21 @@ const clients = new Map<string, unknown>();
  * overhead and throws away its connection pool (keep-alive), so they are reused; the key holds
  * only a hash of the API key, never the key itself.
  */
+// Hashing the key on every request showed in profiles; the hash of the last few keys is kept.
+const keyHashes = new Map<string, string>();
+
+function keyHash(apiKey: string): string {
+  let hash = keyHashes.get(apiKey);
+  if (hash === undefined) {
+    hash = createHash("sha256").update(apiKey).digest("hex");
+    keyHashes.set(apiKey, hash);
+    if (keyHashes.size > MAX_CLIENTS) keyHashes.delete(keyHashes.keys().next().value!);
+  }
+  return hash;
+}
+
 export function cachedClient<T>(settings: { kind: string; baseUrl?: string; apiKey: string; timeoutSeconds?: number; headers?: Record<string, string> }, create: () => T): T {
-  const key = JSON.stringify({ ...settings, apiKey: createHash("sha256").update(settings.apiKey).digest("hex") });
+  const key = JSON.stringify({ ...settings, apiKey: keyHash(settings.apiKey) });
   const existing = clients.get(key);
   if (existing) return existing as T;
   const client = create();

@@ -1,12 +1,14 @@
 import OpenAI from "openai";
+import type { Stream } from "openai/streaming";
 import type { ModelRequest, ModelStreamEvent, StreamModelFn } from "../agents/types.js";
 import { AssistantTurn } from "./assistant-turn.js";
 import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
 import { OpenAIChunkReader } from "./openai-chunks.js";
-import { toOpenAIParams } from "./openai-messages.js";
+import { openAIRequestBody } from "./openai-request-json.js";
 import type { ProviderModel } from "./types.js";
 import { cachedClient } from "./client-cache.js";
 import { pumpStream } from "./pump-stream.js";
+import { nodeHttpFetch } from "./node-http-fetch.js";
 
 const SDK_ERRORS: SdkErrorClasses = {
   APIError: OpenAI.APIError,
@@ -48,8 +50,13 @@ async function* streamOpenAICompletions(request: ModelRequest, signal: AbortSign
       ...(model.timeoutSeconds ? { timeout: model.timeoutSeconds * 1000 } : {}),
       ...(model.headers ? { defaultHeaders: model.headers } : {}),
       logLevel: "off",
+      fetch: nodeHttpFetch,
     }));
-    const stream = await client.chat.completions.create(toOpenAIParams(request), { signal });
+    // The same request as `client.chat.completions.create(toOpenAIParams(request))`, with the
+    // body serialized by openAIRequestBody (per-message JSON reused across turns) and handed
+    // over as bytes, which the SDK and fetch pass through without another copy.
+    const body = openAIRequestBody(request);
+    const stream = await client.post<Stream<OpenAI.ChatCompletionChunk>>("/chat/completions", { body, headers: { "content-type": "application/json" }, stream: true, signal });
     phase = "stream";
     yield* pumpStream(stream, new OpenAIChunkReader(turn), turn, signal, () => classifyModelError(signal.reason, signal, SDK_ERRORS, phase, secrets));
   } catch (err) {

@@ -1,9 +1,9 @@
 import type OpenAI from "openai";
-import type { AssistantMessage, ImageBlock, ModelMessage, ModelRequest, TextBlock, ToolResultMessage, UserMessage } from "../agents/types.js";
+import type { AssistantMessage, ImageBlock, ModelMessage, ModelRequest, TextBlock, ToolResultMessage, ToolSpec, UserMessage } from "../agents/types.js";
 import { normalizeToolSchema } from "./tool-schema.js";
 
-type WireMessage = OpenAI.ChatCompletionMessageParam;
-type UserPart = OpenAI.ChatCompletionContentPartText | OpenAI.ChatCompletionContentPartImage;
+export type WireMessage = OpenAI.ChatCompletionMessageParam;
+export type UserPart = OpenAI.ChatCompletionContentPartText | OpenAI.ChatCompletionContentPartImage;
 
 /**
  * Our request → a Chat Completions body. The real OpenAI endpoint wants
@@ -23,16 +23,21 @@ export function toOpenAIParams(request: ModelRequest): OpenAI.ChatCompletionCrea
   };
   if (request.temperature !== undefined) params.temperature = request.temperature;
   if (request.tools.length > 0) {
-    params.tools = request.tools.map((tool) => ({
-      type: "function" as const,
-      function: {
-        name: tool.name,
-        description: tool.description,
-        parameters: normalizeToolSchema(tool.parameters, "openai-completions", model.provider),
-      },
-    }));
+    params.tools = request.tools.map((tool) => toolDefinition(tool, model.provider));
   }
   return params;
+}
+
+/** A tool as Chat Completions declares it, its schema normalized for this provider. */
+export function toolDefinition(tool: ToolSpec, provider: string): OpenAI.ChatCompletionTool {
+  return {
+    type: "function" as const,
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: normalizeToolSchema(tool.parameters, "openai-completions", provider),
+    },
+  };
 }
 
 /**
@@ -44,27 +49,36 @@ export function toOpenAIParams(request: ModelRequest): OpenAI.ChatCompletionCrea
 export function toOpenAIMessages(systemPrompt: string, messages: readonly ModelMessage[], imagesAllowed: boolean): WireMessage[] {
   const wire: WireMessage[] = systemPrompt ? [{ role: "system", content: systemPrompt }] : [];
   let toolImages: UserPart[] = [];
-  const flushToolImages = () => {
-    if (toolImages.length > 0) wire.push({ role: "user", content: [{ type: "text", text: "Images returned by the tools above:" }, ...toolImages] });
-    toolImages = [];
-  };
   for (const message of messages) {
-    if (message.role !== "toolResult") flushToolImages();
-    if (message.role === "user") pushIfAny(wire, userMessage(message, imagesAllowed));
-    else if (message.role === "assistant") pushIfAny(wire, assistantMessage(message));
-    else if (message.role === "toolResult") {
-      const { tool, images } = toolMessage(message, imagesAllowed);
-      wire.push(tool);
-      toolImages.push(...images);
+    if (message.role !== "toolResult" && toolImages.length > 0) {
+      wire.push(toolImagesMessage(toolImages));
+      toolImages = [];
     }
+    const converted = toWire(message, imagesAllowed);
+    if (converted.message) wire.push(converted.message);
+    toolImages.push(...converted.toolImages);
   }
-  flushToolImages();
+  if (toolImages.length > 0) wire.push(toolImagesMessage(toolImages));
   return wire;
 }
 
-function pushIfAny(wire: WireMessage[], message: WireMessage | undefined): void {
-  if (message) wire.push(message);
+/**
+ * One model message on the wire, on its own: the message itself (none when it would be empty)
+ * and, for a tool result, the images that must follow the run of tool messages it belongs to.
+ */
+export function toWire(message: ModelMessage, imagesAllowed: boolean): { message?: WireMessage; toolImages: UserPart[] } {
+  if (message.role === "user") return { message: userMessage(message, imagesAllowed), toolImages: [] };
+  if (message.role === "assistant") return { message: assistantMessage(message), toolImages: [] };
+  const { tool, images } = toolMessage(message, imagesAllowed);
+  return { message: tool, toolImages: images };
 }
+
+/** The user message that carries images tools returned (tool messages may carry only text). */
+export function toolImagesMessage(images: UserPart[]): WireMessage {
+  return { role: "user", content: [{ type: "text", text: TOOL_IMAGES_INTRO }, ...images] };
+}
+
+const TOOL_IMAGES_INTRO = "Images returned by the tools above:";
 
 function userMessage(message: UserMessage, imagesAllowed: boolean): WireMessage | undefined {
   if (typeof message.content === "string") return message.content ? { role: "user", content: message.content } : undefined;

@@ -33,6 +33,18 @@ function parts(now: Date, timeZone: string): Record<string, string> {
  * falls back to UTC rather than failing the whole run.
  */
 export function formatCurrentTime(now: Date, timeZone: string): string {
+  // The text has minute resolution and every turn asks: remember the last answer per zone.
+  const minute = Math.floor(now.getTime() / 60_000);
+  const last = lastFormatted.get(timeZone);
+  if (last?.minute === minute) return last.text;
+  const text = formatUncached(now, timeZone);
+  lastFormatted.set(timeZone, { minute, text });
+  return text;
+}
+
+const lastFormatted = new Map<string, { minute: number; text: string }>();
+
+function formatUncached(now: Date, timeZone: string): string {
   let zone = timeZone.trim() || "UTC";
   let p: Record<string, string>;
   try {

@@ -92,7 +92,7 @@ function bootstrapSection(bootstrap: LoadedBootstrap): string | null {
 
 /**
  * Assembles the system prompt. A pure function of its parameters: it reads no files, no clock
- * and no config, so the same inputs give the same bytes.
+ * and no config, so the same inputs give the same bytes (the stable part is memoized).
  *
  * Order matters for prompt caching (seed 004): providers reuse the longest unchanged prefix, so
  * everything stable comes first (identity, tools, safety, skills, memory rule, workspace, the
@@ -100,8 +100,55 @@ function bootstrapSection(bootstrap: LoadedBootstrap): string | null {
  * which changes every request, comes last.
  */
 export function buildSystemPrompt(params: BuildSystemPromptParams): BuiltSystemPrompt {
-  const sections: { name: PromptSectionName; text: string | null }[] = [{ name: "identity", text: identitySection(params.identityName) }];
+  const sections: Section[] = [...stableSections(params)];
 
+  if (params.mode !== "none") {
+    const full = params.mode === "full";
+    const extra = params.extraSystemPrompt?.trim();
+    if (extra) sections.push({ name: "extra", text: `${full ? "## Group Chat Context" : "## Subagent Context"}\n${extra}` });
+    sections.push({ name: "runtime", text: `## Runtime\n${formatRuntimeLine(params.runtime)}` });
+    sections.push({ name: "datetime", text: `## Current Date & Time\n${formatCurrentTime(params.now, params.timeZone)}` });
+  }
+
+  return {
+    text: sections.map((section) => section.text).join("\n\n"),
+    sections: sections.map((section) => ({ name: section.name, chars: section.text.length })),
+  };
+}
+
+type Section = { name: PromptSectionName; text: string };
+
+/**
+ * The sections before the session-specific ones, which every turn of an agent repeats: built
+ * once per set of inputs. The bootstrap object is reloaded from disk at most every few seconds
+ * (turn-context-cache), so keying on it keeps the cache fresh and lets old entries go.
+ */
+const stableCache = new WeakMap<LoadedBootstrap, Map<string, readonly Section[]>>();
+const MAX_STABLE_PER_BOOTSTRAP = 16;
+
+function stableSections(params: BuildSystemPromptParams): readonly Section[] {
+  const key = [
+    params.mode,
+    params.identityName ?? "",
+    params.workspaceDir,
+    params.memoryToolsAvailable,
+    params.skillsCharBudget ?? "",
+    ...params.tools.map((tool) => `${tool.name}\u0001${tool.summary}`),
+    ...params.skills.map((skill) => `${skill.name}\u0001${skill.filePath}\u0001${skill.description}\u0001${skill.disableModelInvocation ? 1 : 0}`),
+  ].join("\u0000");
+  let byKey = stableCache.get(params.bootstrap);
+  if (!byKey) stableCache.set(params.bootstrap, (byKey = new Map()));
+  let sections = byKey.get(key);
+  if (!sections) {
+    sections = buildStableSections(params);
+    byKey.set(key, sections);
+    if (byKey.size > MAX_STABLE_PER_BOOTSTRAP) byKey.delete(byKey.keys().next().value!);
+  }
+  return sections;
+}
+
+function buildStableSections(params: BuildSystemPromptParams): Section[] {
+  const sections: { name: PromptSectionName; text: string | null }[] = [{ name: "identity", text: identitySection(params.identityName) }];
   if (params.mode !== "none") {
     const full = params.mode === "full";
     sections.push({ name: "tools", text: toolsSection(params.tools) });
@@ -113,15 +160,6 @@ export function buildSystemPrompt(params: BuildSystemPromptParams): BuiltSystemP
     }
     sections.push({ name: "workspace", text: workspaceSection(params.workspaceDir, full) });
     if (full) sections.push({ name: "bootstrap", text: bootstrapSection(params.bootstrap) });
-    const extra = params.extraSystemPrompt?.trim();
-    if (extra) sections.push({ name: "extra", text: `${full ? "## Group Chat Context" : "## Subagent Context"}\n${extra}` });
-    sections.push({ name: "runtime", text: `## Runtime\n${formatRuntimeLine(params.runtime)}` });
-    sections.push({ name: "datetime", text: `## Current Date & Time\n${formatCurrentTime(params.now, params.timeZone)}` });
   }
-
-  const present = sections.filter((section): section is { name: PromptSectionName; text: string } => section.text !== null);
-  return {
-    text: present.map((section) => section.text).join("\n\n"),
-    sections: present.map((section) => ({ name: section.name, chars: section.text.length })),
-  };
+  return sections.filter((section): section is Section => section.text !== null);
 }

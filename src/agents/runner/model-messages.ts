@@ -17,29 +17,47 @@ export function toModelMessages(transcript: readonly TranscriptMessage[]): Model
     const m = raw as Record<string, unknown>;
     if (m.role === "user") {
       closeDangling(Number(m.timestamp) || 0);
-      out.push({ role: "user", content: m.content as UserMessage["content"], timestamp: Number(m.timestamp) || 0 });
+      out.push(project(raw, () => ({ role: "user", content: m.content as UserMessage["content"], timestamp: Number(m.timestamp) || 0 })));
     } else if (m.role === "assistant") {
       closeDangling(Number(m.timestamp) || 0);
       const content = (m.content as AssistantMessage["content"]) ?? [];
       if (content.length === 0) continue;
-      out.push({ role: "assistant", content, timestamp: Number(m.timestamp) || 0 });
+      out.push(project(raw, () => ({ role: "assistant", content, timestamp: Number(m.timestamp) || 0 })));
       for (const block of content) if (block.type === "toolCall") pending.set(block.id, block.name);
     } else if (m.role === "toolResult") {
       const id = m.toolCallId as string;
       if (!pending.has(id)) continue; // a result without its call would be rejected too
       pending.delete(id);
-      out.push({
-        role: "toolResult",
-        toolCallId: id,
-        toolName: m.toolName as string,
-        content: m.content as ToolResultMessage["content"],
-        isError: Boolean(m.isError),
-        timestamp: Number(m.timestamp) || 0,
-      });
+      out.push(
+        project(raw, () => ({
+          role: "toolResult",
+          toolCallId: id,
+          toolName: m.toolName as string,
+          content: m.content as ToolResultMessage["content"],
+          isError: Boolean(m.isError),
+          timestamp: Number(m.timestamp) || 0,
+        })),
+      );
     }
   }
   closeDangling(Date.now());
   return out;
+}
+
+/**
+ * The projection of one transcript message, made once per message object: a message never
+ * changes once written, and keeping the projected object stable lets the provider reuse the
+ * wire JSON it built for it on the previous turn (see openAIRequestJson).
+ */
+const projected = new WeakMap<TranscriptMessage, ModelMessage>();
+
+function project<T extends ModelMessage>(raw: TranscriptMessage, build: () => T): T {
+  let message = projected.get(raw) as T | undefined;
+  if (!message) {
+    message = build();
+    projected.set(raw, message);
+  }
+  return message;
 }
 
 function interruptedResult(toolCallId: string, toolName: string, timestamp: number): ToolResultMessage {

@@ -8,25 +8,32 @@ import type { TranscriptMessage } from "../../agents/types.js";
  * answer. Messages not answered (yet) keep their place.
  */
 export function orderConversation(messages: readonly TranscriptMessage[]): TranscriptMessage[] {
+  // Plain loops: this runs over the whole history on every turn.
   const answeredBy = new Map<string, number>();
-  messages.forEach((m, index) => {
+  for (let index = 0; index < messages.length; index += 1) {
+    const m = messages[index]!;
+    if (m.role !== "assistant") continue;
     const answers = (m as { answers?: unknown }).answers;
-    if (m.role === "assistant" && Array.isArray(answers)) for (const id of answers) if (typeof id === "string" && !answeredBy.has(id)) answeredBy.set(id, index);
-  });
+    if (!Array.isArray(answers)) continue;
+    for (const id of answers) if (typeof id === "string" && !answeredBy.has(id)) answeredBy.set(id, index);
+  }
   if (answeredBy.size === 0) return [...messages];
   const held = new Map<number, TranscriptMessage[]>();
   const out: TranscriptMessage[] = [];
-  messages.forEach((m, index) => {
+  for (let index = 0; index < messages.length; index += 1) {
+    const m = messages[index]!;
     const key = userKey(m);
     const answerAt = key ? answeredBy.get(key) : undefined;
     if (answerAt !== undefined && answerAt > index) {
-      const list = held.get(answerAt) ?? [];
-      list.push(m);
-      held.set(answerAt, list);
-      return;
+      const list = held.get(answerAt);
+      if (list) list.push(m);
+      else held.set(answerAt, [m]);
+      continue;
     }
-    out.push(...(held.get(index) ?? []), m);
-  });
+    const before = held.get(index);
+    if (before) for (const h of before) out.push(h);
+    out.push(m);
+  }
   return out;
 }
 

@@ -182,7 +182,7 @@ export class ConversationService {
       return { kind: "command", runId, sessionKey, command: "reset" };
     }
 
-    const entry = this.deps.store.get(sessionKey);
+    const entry = this.deps.store.peek(sessionKey);
     if (entry && sessionResetDue(entry.updatedAt, this.deps.config().session.reset, Date.now()) && !this.busy(sessionKey)) {
       this.deps.store.reset(sessionKey);
     }
@@ -263,7 +263,7 @@ export class ConversationService {
 
   /** The session's transcript messages, oldest first (read-only: callers must not mutate). */
   history(sessionKey: string): readonly TranscriptMessage[] {
-    const entry = this.deps.store.get(sessionKey);
+    const entry = this.deps.store.peek(sessionKey);
     if (!entry) return [];
     const hit = this.historyCache.get(sessionKey);
     if (hit && hit.sessionId === entry.sessionId) {
@@ -299,7 +299,7 @@ export class ConversationService {
   private append(sessionKey: string, runId: string | null, messages: TranscriptMessage[]): void {
     const written = this.deps.store.appendMessages(sessionKey, runId, messages, { deferSync: true });
     const hit = this.historyCache.get(sessionKey);
-    const entry = this.deps.store.get(sessionKey);
+    const entry = this.deps.store.peek(sessionKey);
     if (hit && entry && hit.sessionId === entry.sessionId) hit.messages.push(...written.map((e) => e.message as TranscriptMessage));
     else this.historyCache.delete(sessionKey);
   }
@@ -311,7 +311,7 @@ export class ConversationService {
 
   /** The session's last inbound route: where its channel conversation lives. */
   private recordOrigin(sessionKey: string, origin: ChannelOrigin): void {
-    const entry = this.deps.store.get(sessionKey);
+    const entry = this.deps.store.peek(sessionKey);
     if (entry?.lastChannel === origin.channel && entry.lastTo === origin.to && entry.lastAccountId === origin.accountId && entry.lastThreadId === origin.threadId) return;
     this.deps.store.patch(sessionKey, {
       channel: entry?.channel ?? origin.channel,
@@ -539,7 +539,7 @@ export class ConversationService {
     const status: RunStatus =
       result.stopReason === "stop" || result.stopReason === "length" ? "ok" : result.stopReason === "timeout" ? "timeout" : result.stopReason === "aborted" ? "aborted" : "error";
     try {
-      const entry = store.get(sessionKey);
+      const entry = store.peek(sessionKey);
       store.patch(sessionKey, {
         updatedAt: Date.now(),
         inputTokens: (entry?.inputTokens ?? 0) + result.usage.input,

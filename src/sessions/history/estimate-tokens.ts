@@ -10,7 +10,22 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** Providers bill an image by its pixels, not its base64 size; this is a typical downscaled photo. */
 export const IMAGE_TOKENS = 1200;
 
+/**
+ * Messages never change once written, and every turn re-estimates its whole history, so each
+ * message object's estimate is worked out once.
+ */
+const estimates = new WeakMap<object, number>();
+
 export function estimateTokens(message: TranscriptMessage | ModelMessage): number {
+  let tokens = estimates.get(message);
+  if (tokens === undefined) {
+    tokens = computeEstimate(message);
+    estimates.set(message, tokens);
+  }
+  return tokens;
+}
+
+function computeEstimate(message: TranscriptMessage | ModelMessage): number {
   const m = message as Record<string, unknown>;
   let chars = 0;
   let tokens = MESSAGE_OVERHEAD_TOKENS;

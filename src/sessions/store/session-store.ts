@@ -13,8 +13,8 @@ import { sessionsDir, transcriptFile } from "./session-paths.js";
 import { SessionNotFoundError, StaleWriterError } from "./session-store-errors.js";
 import { chainEntries, toJsonLines, type TranscriptEntry, type TranscriptEntryInput, type TranscriptMessageEntry } from "./transcript-lines.js";
 import { readTranscriptFile, readTranscriptTail, type ParsedTranscript, type TranscriptTail } from "./transcript-reader.js";
-import { appendDurably, archiveFile, createTranscript, writeFreshTranscript } from "./transcript-writer.js";
-import { FsyncBarrier } from "../../infra/fsync-barrier.js";
+import { archiveFile, createTranscript, writeFreshTranscript } from "./transcript-writer.js";
+import { AppendFiles } from "../../infra/append-files.js";
 
 export interface SessionStoreOptions {
   /** Clock (tests). */
@@ -26,6 +26,9 @@ export interface SessionStoreOptions {
   /** Recovery notes (index rebuilt, torn files) for the log. */
   onWarning?: (message: string) => void;
 }
+
+/** How many session keys' parsed forms locate() remembers. */
+const LOCATED_KEYS = 1_024;
 
 /**
  * Sessions of every agent under one state dir, file-era layout (reference §6.1):
@@ -41,10 +44,12 @@ export class SessionStore {
   readonly warnings: string[] = [];
   /** Parent id and newline state per transcript file, so appends need not re-read the file. */
   private readonly tails = new Map<string, TranscriptTail>();
+  private readonly located = new Map<string, Readonly<{ agentId: string; key: string }>>();
   private readonly indexes: AgentIndexes;
   private readonly now: () => number;
   private closed = false;
-  private readonly barrier = new FsyncBarrier();
+  /** Transcripts kept open for appends, with group-committed fsync. */
+  private readonly files = new AppendFiles();
 
   constructor(stateDir: string, private readonly options: SessionStoreOptions = {}) {
     this.stateDir = path.resolve(stateDir);
@@ -59,9 +64,17 @@ export class SessionStore {
   }
 
   get(sessionKey: string): SessionEntry | undefined {
-    const { agentId, key } = this.locate(sessionKey);
-    const entry = this.indexes.entries(agentId).get(key);
+    const entry = this.peek(sessionKey);
     return entry ? { ...entry } : undefined;
+  }
+
+  /**
+   * The live index entry, not a copy: for the hot paths of a turn that only read a field or
+   * two (get() copies the whole entry each call). Callers must not keep or change it.
+   */
+  peek(sessionKey: string): Readonly<SessionEntry> | undefined {
+    const { agentId, key } = this.locate(sessionKey);
+    return this.indexes.entries(agentId).get(key);
   }
 
   /** Sessions of one agent, or of all agents, most recently updated first. */
@@ -195,7 +208,9 @@ export class SessionStore {
     // Serialized before touching the file: a message that cannot be encoded writes nothing.
     const text = (tail.needsNewline ? "\n" : "") + toJsonLines(written);
     try {
-      appendDurably(entry.sessionFile, text, !meta?.deferSync);
+      this.files.append(entry.sessionFile, Buffer.from(text, "utf8"));
+      // Deferred: the caller awaits the group-committed fsync (whenDurable) instead.
+      if (!meta?.deferSync) this.files.syncNow(entry.sessionFile);
     } catch (err) {
       this.tails.delete(entry.sessionFile); // a partial write may have torn the end; re-inspect next time
       throw err;
@@ -209,8 +224,8 @@ export class SessionStore {
 
   /** Resolves once everything appended to the session's transcript so far is on disk (see `deferSync`). */
   whenDurable(sessionKey: string): Promise<void> {
-    const entry = this.get(sessionKey);
-    return entry ? this.barrier.sync(entry.sessionFile) : Promise.resolve();
+    const entry = this.peek(sessionKey);
+    return entry ? this.files.sync(entry.sessionFile) : Promise.resolve();
   }
 
   /** The transcript as stored; bad lines are skipped and reported in `warnings`, never thrown. */
@@ -284,14 +299,25 @@ export class SessionStore {
     if (this.closed) return;
     this.indexes.flushNow();
     this.indexes.dispose();
+    this.files.closeAll();
     this.closed = true;
   }
 
   // ── internals ──────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * Parsing a key validates its shape part by part; a turn looks its session up a dozen times,
+   * so the result is remembered for the most recently used keys. Invalid keys throw and are
+   * never remembered.
+   */
   private locate(sessionKey: string): { agentId: string; key: string } {
+    const hit = this.located.get(sessionKey);
+    if (hit) return hit;
     const { agentId, rest } = parseSessionKey(sessionKey);
-    return { agentId, key: `agent:${agentId}:${rest}` };
+    const found = { agentId, key: `agent:${agentId}:${rest}` };
+    this.located.set(sessionKey, found);
+    if (this.located.size > LOCATED_KEYS) this.located.delete(this.located.keys().next().value!);
+    return found;
   }
 
   private require(sessionKey: string): { agentId: string; key: string; entry: SessionEntry } {
@@ -315,6 +341,7 @@ export class SessionStore {
   /** Archives a transcript the index no longer references. The index is already durable, so a failure here only leaves a stray file. */
   private retire(entry: SessionEntry, kind: "reset" | "deleted"): void {
     this.tails.delete(entry.sessionFile);
+    this.files.forget(entry.sessionFile);
     try {
       archiveFile(entry.sessionFile, kind, this.now());
     } catch (err) {
@@ -323,9 +350,11 @@ export class SessionStore {
   }
 
   private tailOf(entry: SessionEntry): TranscriptTail {
+    // One stat per append (the append reuses it): a transcript removed behind our back must get
+    // a header again, and one replaced at its path gets the append, not its open predecessor.
+    const present = this.files.exists(entry.sessionFile);
     const cached = this.tails.get(entry.sessionFile);
-    // One stat per append: a transcript removed behind our back must get a header again.
-    if (cached && fs.existsSync(entry.sessionFile)) return cached;
+    if (cached && present) return cached;
     const tail = readTranscriptTail(entry.sessionFile);
     if (tail) return tail;
     // The file vanished behind our back: start it again so the line format stays valid.

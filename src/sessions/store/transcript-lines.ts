@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { TranscriptMessage } from "../../agents/types.js";
 
 /**
@@ -82,7 +82,10 @@ export function chainEntries(inputs: readonly TranscriptEntryInput[], parentId: 
 }
 
 export function newEntryId(): string {
-  return randomBytes(4).toString("hex");
+  // 32 random bits as 8 hex digits. randomUUID draws from a pooled buffer (one
+  // getrandom per 128 ids), where randomBytes(4) paid for a fresh draw on every entry; a
+  // v4 UUID's first 8 digits are all random (its fixed version digit comes later).
+  return randomUUID().slice(0, 8);
 }
 
 /** JSON lines with a trailing newline, so the next append starts on a fresh line. */

@@ -6,29 +6,12 @@ import { buildHeader, toJsonLines } from "./transcript-lines.js";
 import { fsyncDirectory } from "../../infra/atomic-file.js";
 
 /**
- * The only places transcript bytes reach the disk. Appends are one write plus one fsync, so a
- * message the store acknowledged survives a crash or power loss. Replacing a file (rotation,
+ * Where transcript files are created, replaced and archived. Appends go through the store's
+ * AppendFiles (a write, then an fsync before the store acknowledges; never O_CREAT, so a
+ * vanished transcript is never recreated without its header). Replacing a file (rotation,
  * a lost transcript restarted) goes through temp-file + rename, so a reader sees the old file or
  * the new one, never half of either; a brand-new transcript is an exclusive create.
  */
-
-/**
- * Appends `text` and fsyncs before returning. A failure leaves at most a torn last line. The
- * file must exist (no O_CREAT): appending to a vanished transcript would create one without a
- * header.
- */
-export function appendDurably(file: string, text: string, fsyncNow = true): void {
-  const bytes = Buffer.from(text, "utf8");
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND);
-  try {
-    let offset = 0;
-    while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
-    // Deferred: the caller awaits the store's group-committed fsync (whenDurable) instead.
-    if (fsyncNow) fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 /** Creates (or atomically replaces) a transcript with `text`, durable before returning. */
 export function writeTranscriptAtomically(file: string, text: string): void {

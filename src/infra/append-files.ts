@@ -1,0 +1,179 @@
+import fs from "node:fs";
+import { FsyncBarrier } from "./fsync-barrier.js";
+
+/**
+ * Append-only files kept open between appends, with group-committed fsync. A busy gateway
+ * appends to the same few transcripts many times a second; opening and closing the file for
+ * every append and again for every fsync was a tenth of a turn's main-thread time.
+ *
+ * Safety against writing into a file that is no longer at its path (a transcript replaced by
+ * rotation, or recreated after it vanished): every append compares the path's inode with the
+ * open descriptor's and reopens when they differ, so appends always land in the file the path
+ * names now. Descriptors beyond `maxOpen` are closed least recently used first, never while an
+ * fsync on them is running.
+ */
+export class AppendFiles {
+  private readonly handles = new Map<string, Handle>();
+  private readonly fallback = new FsyncBarrier();
+  private readonly syncs = new Map<string, GroupSync>();
+
+  constructor(private readonly maxOpen = 64) {}
+
+  /** Whether `file` exists now (one stat, which the append that follows reuses). */
+  exists(file: string): boolean {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    this.lastStat = stat ? { file, ino: stat.ino, dev: stat.dev } : undefined;
+    return stat !== undefined;
+  }
+
+  /** Writes `bytes` at the end of `file` (which must exist); they reach the page cache, not yet the disk. */
+  append(file: string, bytes: Uint8Array): void {
+    const handle = this.handleFor(file);
+    let offset = 0;
+    while (offset < bytes.length) offset += fs.writeSync(handle.fd, bytes, offset, bytes.length - offset);
+  }
+
+  /** fsync on the calling thread: for the rare append that must be durable before returning. */
+  syncNow(file: string): void {
+    fs.fsyncSync(this.handleFor(file).fd);
+  }
+
+  /**
+   * Resolves once an fsync that started after every append made so far to `file` has finished.
+   * Callers in the same moment share one fsync, which runs on libuv's thread pool.
+   */
+  sync(file: string): Promise<void> {
+    let group = this.syncs.get(file);
+    if (!group) {
+      const created = new GroupSync(
+        () => this.fsyncCurrent(file),
+        () => {
+          if (this.syncs.get(file) === created) this.syncs.delete(file);
+        },
+      );
+      this.syncs.set(file, (group = created));
+    }
+    return group.request();
+  }
+
+  /** Stops using the descriptor for `file` (archived or deleted): closed now or after its fsync. */
+  forget(file: string): void {
+    const handle = this.handles.get(file);
+    if (!handle) return;
+    this.handles.delete(file);
+    this.release(handle);
+  }
+
+  /** Closes every descriptor (in-flight fsyncs close theirs when they finish). */
+  closeAll(): void {
+    for (const handle of this.handles.values()) this.release(handle);
+    this.handles.clear();
+  }
+
+  private lastStat: { file: string; ino: number; dev: number } | undefined;
+
+  private handleFor(file: string): Handle {
+    const stat = this.lastStat?.file === file ? this.lastStat : statOf(file);
+    this.lastStat = undefined;
+    const cached = this.handles.get(file);
+    if (cached) {
+      this.handles.delete(file);
+      if (cached.ino === stat.ino && cached.dev === stat.dev) {
+        this.handles.set(file, cached); // most recently used last
+        return cached;
+      }
+      this.release(cached);
+    }
+    const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND);
+    const handle: Handle = { fd, ino: stat.ino, dev: stat.dev, syncing: 0, released: false };
+    this.handles.set(file, handle);
+    while (this.handles.size > this.maxOpen) {
+      const [oldestFile, oldest] = this.handles.entries().next().value!;
+      this.handles.delete(oldestFile);
+      this.release(oldest);
+    }
+    return handle;
+  }
+
+  /**
+   * fsync through the descriptor open for `file` when it starts, or through a fresh one (the
+   * kernel flushes a file's pages whichever descriptor asks), never through one already released.
+   */
+  private fsyncCurrent(file: string): Promise<void> {
+    const handle = this.handles.get(file);
+    return handle ? this.fsyncHandle(handle) : this.fallback.sync(file);
+  }
+
+  private fsyncHandle(handle: Handle): Promise<void> {
+    handle.syncing += 1;
+    return new Promise<void>((resolve, reject) => {
+      fs.fsync(handle.fd, (err) => {
+        handle.syncing -= 1;
+        if (handle.released && handle.syncing === 0) closeQuietly(handle.fd);
+        if (err) reject(err);
+        else resolve();
+      });
+    });
+  }
+
+  /** Closes now, or when the last fsync on it finishes (its number must not be reused under it). */
+  private release(handle: Handle): void {
+    if (handle.released) return;
+    handle.released = true;
+    if (handle.syncing === 0) closeQuietly(handle.fd);
+  }
+}
+
+interface Handle {
+  fd: number;
+  ino: number;
+  dev: number;
+  /** fsyncs running on this descriptor. */
+  syncing: number;
+  /** No longer used for appends; closed once `syncing` is 0. */
+  released: boolean;
+}
+
+/**
+ * Group commit for one file: a request made while an fsync runs waits for the next one (the
+ * running one may have started before the caller's write); requests made before that next one
+ * starts share it.
+ */
+class GroupSync {
+  private inFlight: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+
+  constructor(
+    private readonly fsync: () => Promise<void>,
+    private readonly onIdle: () => void,
+  ) {}
+
+  request(): Promise<void> {
+    if (this.queued) return this.queued;
+    if (!this.inFlight) return this.start();
+    this.queued = this.inFlight.catch(() => {}).then(() => this.start());
+    return this.queued;
+  }
+
+  private start(): Promise<void> {
+    this.queued = undefined;
+    const run = this.fsync();
+    this.inFlight = run;
+    void run
+      .catch(() => {})
+      .finally(() => {
+        if (this.inFlight === run) this.inFlight = undefined;
+        if (!this.inFlight && !this.queued) this.onIdle();
+      });
+    return run;
+  }
+}
+
+function statOf(file: string): { ino: number; dev: number } {
+  const stat = fs.statSync(file);
+  return { ino: stat.ino, dev: stat.dev };
+}
+
+function closeQuietly(fd: number): void {
+  fs.close(fd, () => {});
+}

@@ -1,0 +1,63 @@
+import http from "node:http";
+import https from "node:https";
+import { Readable } from "node:stream";
+
+/**
+ * A `fetch` for the model SDKs over node:http with keep-alive agents. The global fetch (undici)
+ * costs more main-thread time per request than the rest of a gateway turn's model call: it
+ * builds a WHATWG Request, tees the body for possible redirects and parses responses in wasm.
+ * Model APIs answer in place, so this fetch does not follow redirects (a 3xx reaches the SDK as
+ * an error status). Everything else the SDKs use is standard: the result is a real Response.
+ */
+export function nodeHttpFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  if (typeof input === "object" && !(input instanceof URL)) return fetch(input, init);
+  const url = new URL(input);
+  const client = url.protocol === "https:" ? https : url.protocol === "http:" ? http : undefined;
+  if (!client) return fetch(input, init);
+  const body = requestBody(init.body);
+  if (body === undefined) return fetch(input, init);
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+
+  return new Promise<Response>((resolve, reject) => {
+    const request = client.request(
+      url,
+      { method: init.method ?? "GET", headers: headerRecord(init.headers), agent: client === https ? HTTPS_AGENT : HTTP_AGENT, signal },
+      (response) => {
+        const headers = new Headers();
+        const raw = response.rawHeaders;
+        for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+        const status = response.statusCode ?? 502;
+        const nullBody = status === 204 || status === 205 || status === 304 || init.method === "HEAD";
+        if (nullBody) response.resume();
+        resolve(new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage ?? "", headers }));
+      },
+    );
+    request.once("error", (err) => reject(signal?.aborted ? abortError(signal) : err));
+    request.end(body);
+  });
+}
+
+const HTTP_AGENT = new http.Agent({ keepAlive: true });
+const HTTPS_AGENT = new https.Agent({ keepAlive: true });
+
+/** The bodies the SDKs send as bytes; undefined for anything else (streams, forms), which goes to the global fetch. */
+function requestBody(body: RequestInit["body"]): Uint8Array | string | null | undefined {
+  if (body === undefined || body === null) return null;
+  if (typeof body === "string" || body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  return undefined;
+}
+
+function headerRecord(headers: RequestInit["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  if (headers instanceof Headers) headers.forEach((value, key) => (out[key] = value));
+  else if (Array.isArray(headers)) for (const [key, value] of headers) out[key!.toLowerCase()] = value!;
+  else for (const [key, value] of Object.entries(headers)) if (value !== undefined) out[key.toLowerCase()] = String(value);
+  return out;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}

@@ -1,0 +1,136 @@
+import type { ModelMessage, ModelRequest, ToolSpec } from "../agents/types.js";
+import { toolDefinition, toolImagesMessage, toWire } from "./openai-messages.js";
+
+/**
+ * The Chat Completions body for `request`: the same JSON value as `toOpenAIParams(request)`,
+ * serialized here instead of by the SDK. A conversation resends its whole history every turn,
+ * but a message never changes once written, so each message's JSON (and each tool's) is built
+ * once per message object and a turn only joins the pieces. Serializing the full params object
+ * per request was the largest single allocation of a gateway turn.
+ *
+ * Every non-ASCII character is written as a `\u` escape (valid JSON for the same text), so the
+ * body is a one-byte string: one "—" in the system prompt would otherwise make V8 store the
+ * whole body, history included, at two bytes per character.
+ */
+export function openAIRequestJson(request: ModelRequest): string {
+  return openAIRequestBody(request).toString("latin1");
+}
+
+/**
+ * The same body as bytes, written piece by piece into one buffer: joining the pieces into a
+ * string first would copy the whole history twice more per turn.
+ */
+export function openAIRequestBody(request: ModelRequest): Buffer {
+  const pieces = requestPieces(request);
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  const body = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for (const piece of pieces) offset += body.write(piece, offset, "latin1");
+  return body;
+}
+
+/** The body's JSON text in order, every piece ASCII (so one byte per character). */
+function requestPieces(request: ModelRequest): string[] {
+  const { model } = request;
+  const imagesAllowed = model.input.includes("image");
+  const messages: string[] = request.systemPrompt ? [systemJson(request.systemPrompt)] : [];
+  let toolImages: string[] = [];
+  const flushToolImages = () => {
+    if (toolImages.length === 0) return;
+    messages.push(toolImagesJson(toolImages));
+    toolImages = [];
+  };
+  for (const message of request.messages) {
+    if (message.role !== "toolResult") flushToolImages();
+    const piece = wirePiece(message, imagesAllowed);
+    if (piece.json !== undefined) messages.push(piece.json);
+    toolImages.push(...piece.toolImages);
+  }
+  flushToolImages();
+
+  const maxTokens = request.maxTokens ?? model.maxTokens;
+  const pieces = [`{"model":${asciiJson(model.id)},"messages":[`];
+  messages.forEach((message, index) => pieces.push(index === 0 ? message : `,${message}`));
+  let tail = `],"stream":true,"stream_options":{"include_usage":true}`;
+  if (maxTokens !== undefined) tail += `,"${model.provider === "openai" ? "max_completion_tokens" : "max_tokens"}":${JSON.stringify(maxTokens)}`;
+  if (request.temperature !== undefined) tail += `,"temperature":${JSON.stringify(request.temperature)}`;
+  if (request.tools.length > 0) tail += `,"tools":[${request.tools.map((tool) => toolJson(tool, model.provider)).join(",")}]`;
+  pieces.push(`${tail}}`);
+  return pieces;
+}
+
+interface WirePiece {
+  /** The message's JSON; undefined when the message would be empty on the wire. */
+  json?: string;
+  /** JSON of the images a tool result returned, sent after its run of tool messages. */
+  toolImages: readonly string[];
+}
+
+/**
+ * Cached per message for as long as the message lives (a session's history stays in memory),
+ * so the common case — no tool images — is kept as the bare JSON string.
+ */
+type CachedPiece = string | WirePiece;
+const piecesByImageSupport = { allowed: new WeakMap<ModelMessage, CachedPiece>(), refused: new WeakMap<ModelMessage, CachedPiece>() };
+const NO_IMAGES: readonly string[] = Object.freeze([]);
+const EMPTY_PIECE: WirePiece = Object.freeze({ toolImages: NO_IMAGES });
+
+function wirePiece(message: ModelMessage, imagesAllowed: boolean): WirePiece {
+  const cache = imagesAllowed ? piecesByImageSupport.allowed : piecesByImageSupport.refused;
+  let cached = cache.get(message);
+  if (cached === undefined) {
+    const wire = toWire(message, imagesAllowed);
+    const json = wire.message ? asciiJson(wire.message) : undefined;
+    if (wire.toolImages.length > 0) cached = { json, toolImages: wire.toolImages.map((part) => asciiJson(part)) };
+    else cached = json ?? EMPTY_PIECE;
+    cache.set(message, cached);
+  }
+  return typeof cached === "string" ? { json: cached, toolImages: NO_IMAGES } : cached;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII_ALL = /[^\x00-\x7f]/g;
+
+/** JSON.stringify with non-ASCII characters escaped; surrogate pairs become two escapes, as JSON allows. */
+export function asciiJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  return NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : json;
+}
+
+/** The intro part of the tool-images message, as JSON, without the images. */
+const TOOL_IMAGES_PREFIX = (() => {
+  const json = asciiJson(toolImagesMessage([]));
+  return json.slice(0, json.length - "]}".length);
+})();
+
+function toolImagesJson(parts: string[]): string {
+  return `${TOOL_IMAGES_PREFIX},${parts.join(",")}]}`;
+}
+
+// The system prompt changes only when its clock line does; remember the last few.
+const MAX_SYSTEM_JSON = 8;
+const systemJsonCache = new Map<string, string>();
+
+function systemJson(prompt: string): string {
+  let json = systemJsonCache.get(prompt);
+  if (json === undefined) {
+    json = asciiJson({ role: "system", content: prompt });
+    systemJsonCache.set(prompt, json);
+    if (systemJsonCache.size > MAX_SYSTEM_JSON) systemJsonCache.delete(systemJsonCache.keys().next().value!);
+  }
+  return json;
+}
+
+const toolJsonCache = new WeakMap<ToolSpec, Map<string, string>>();
+
+function toolJson(tool: ToolSpec, provider: string): string {
+  let byProvider = toolJsonCache.get(tool);
+  if (!byProvider) toolJsonCache.set(tool, (byProvider = new Map()));
+  let json = byProvider.get(provider);
+  if (json === undefined) {
+    json = asciiJson(toolDefinition(tool, provider));
+    byProvider.set(provider, json);
+  }
+  return json;
+}

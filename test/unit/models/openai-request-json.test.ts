@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import type { ModelMessage, ModelRequest } from "../../../src/agents/types.js";
+import { toOpenAIParams } from "../../../src/models/openai-messages.js";
+import { asciiJson, openAIRequestJson } from "../../../src/models/openai-request-json.js";
+import type { ProviderModel } from "../../../src/models/types.js";
+import { WEATHER_TOOL } from "./stream-helpers.js";
+
+const t = 1_700_000_000_000;
+const model = (overrides: Partial<ProviderModel> = {}): ProviderModel => ({
+  ref: "fake/m", provider: "fake", id: "m-1", api: "openai-completions", baseUrl: "http://127.0.0.1:1/v1", apiKey: "k",
+  input: ["text", "image"], contextWindow: 128_000, maxTokens: 4096, reasoning: false, ...overrides,
+} as ProviderModel);
+
+const image = { type: "image" as const, mimeType: "image/png", data: "aGVsbG8=" };
+const conversation: ModelMessage[] = [
+  { role: "user", content: [{ type: "text", text: "Look — “quoted”\n\u2028" }, image], timestamp: t },
+  { role: "assistant", content: [{ type: "thinking", thinking: "hmm", signature: "s" }, { type: "toolCall", id: "a", name: "get_weather", arguments: { city: "Zürich" } }, { type: "toolCall", id: "b", name: "get_weather", arguments: {} }], stopReason: "toolUse", timestamp: t },
+  { role: "toolResult", toolCallId: "a", toolName: "get_weather", content: [image], isError: false, timestamp: t },
+  { role: "toolResult", toolCallId: "b", toolName: "get_weather", content: [{ type: "text", text: "boom" }], isError: true, timestamp: t },
+  { role: "assistant", content: [{ type: "text", text: "" }], stopReason: "aborted", timestamp: t },
+  { role: "user", content: "", timestamp: t },
+  { role: "user", content: "and now?", timestamp: t },
+];
+
+const variants: [string, ModelRequest][] = [
+  ["tools, images allowed", { model: model(), systemPrompt: "You are a test.\nUse “tools”.", messages: conversation, tools: [WEATHER_TOOL] }],
+  ["text-only model, no system prompt, no tools", { model: model({ input: ["text"] }), systemPrompt: "", messages: conversation, tools: [] }],
+  ["openai provider, temperature, request max tokens", { model: model({ provider: "openai" }), systemPrompt: "s", messages: conversation, tools: [WEATHER_TOOL], temperature: 0.2, maxTokens: 77 }],
+  ["images at the very end", { model: model(), systemPrompt: "s", messages: conversation.slice(0, 3), tools: [] }],
+];
+
+describe("openAIRequestJson", () => {
+  it.each(variants)("is the JSON of toOpenAIParams(request), key order kept, in ASCII only: %s", (_name, request) => {
+    const json = openAIRequestJson(request);
+    expect(json).toMatch(/^[\x00-\x7f]*$/);
+    expect(JSON.stringify(JSON.parse(json))).toBe(JSON.stringify(toOpenAIParams(request)));
+  });
+
+  it("escapes non-ASCII text, astral characters as surrogate pairs", () => {
+    expect(asciiJson({ t: "Zürich — 😀" })).toBe('{"t":"Z\\u00fcrich \\u2014 \\ud83d\\ude00"}');
+    expect(JSON.parse(asciiJson({ t: "Zürich — 😀" }))).toEqual({ t: "Zürich — 😀" });
+  });
+
+  it("gives the same bytes when the messages' JSON comes from the cache", () => {
+    // (The first call filled the cache; a copy of the message list reuses every piece.)
+    const request = variants[0]![1];
+    const first = openAIRequestJson(request);
+    expect(openAIRequestJson({ ...request, messages: [...request.messages] })).toBe(first);
+    // The same message objects under a text-only model must not reuse the image-allowing JSON.
+    const textOnly = { ...request, model: model({ input: ["text"] }) };
+    expect(JSON.parse(openAIRequestJson(textOnly))).toEqual(toOpenAIParams(textOnly));
+    expect(openAIRequestJson(textOnly)).not.toBe(first);
+  });
+});
