@@ -34,24 +34,32 @@ export function openAIRequestBody(request: ModelRequest): Buffer {
 function requestPieces(request: ModelRequest): string[] {
   const { model } = request;
   const imagesAllowed = model.input.includes("image");
-  const messages: string[] = request.systemPrompt ? [systemJson(request.systemPrompt)] : [];
+  const pieces = [`{"model":${asciiJson(model.id)},"messages":[`];
+  let count = 0;
+  const pushMessage = (json: string) => {
+    if (count++ > 0) pieces.push(",");
+    pieces.push(json);
+  };
+  if (request.systemPrompt) pushMessage(systemJson(request.systemPrompt));
   let toolImages: string[] = [];
   const flushToolImages = () => {
     if (toolImages.length === 0) return;
-    messages.push(toolImagesJson(toolImages));
+    pushMessage(toolImagesJson(toolImages));
     toolImages = [];
   };
   for (const message of request.messages) {
     if (message.role !== "toolResult") flushToolImages();
     const piece = wirePiece(message, imagesAllowed);
-    if (piece.json !== undefined) messages.push(piece.json);
+    if (typeof piece === "string") {
+      pushMessage(piece);
+      continue;
+    }
+    if (piece.json !== undefined) pushMessage(piece.json);
     toolImages.push(...piece.toolImages);
   }
   flushToolImages();
 
   const maxTokens = request.maxTokens ?? model.maxTokens;
-  const pieces = [`{"model":${asciiJson(model.id)},"messages":[`];
-  messages.forEach((message, index) => pieces.push(index === 0 ? message : `,${message}`));
   let tail = `],"stream":true,"stream_options":{"include_usage":true}`;
   if (maxTokens !== undefined) tail += `,"${model.provider === "openai" ? "max_completion_tokens" : "max_tokens"}":${JSON.stringify(maxTokens)}`;
   if (request.temperature !== undefined) tail += `,"temperature":${JSON.stringify(request.temperature)}`;
@@ -76,7 +84,8 @@ const piecesByImageSupport = { allowed: new WeakMap<ModelMessage, CachedPiece>()
 const NO_IMAGES: readonly string[] = Object.freeze([]);
 const EMPTY_PIECE: WirePiece = Object.freeze({ toolImages: NO_IMAGES });
 
-function wirePiece(message: ModelMessage, imagesAllowed: boolean): WirePiece {
+/** The message's JSON alone (the common case), or with the tool images it brings. */
+function wirePiece(message: ModelMessage, imagesAllowed: boolean): CachedPiece {
   const cache = imagesAllowed ? piecesByImageSupport.allowed : piecesByImageSupport.refused;
   let cached = cache.get(message);
   if (cached === undefined) {
@@ -86,7 +95,7 @@ function wirePiece(message: ModelMessage, imagesAllowed: boolean): WirePiece {
     else cached = json ?? EMPTY_PIECE;
     cache.set(message, cached);
   }
-  return typeof cached === "string" ? { json: cached, toolImages: NO_IMAGES } : cached;
+  return cached;
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;

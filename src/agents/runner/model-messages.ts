@@ -8,35 +8,43 @@ import type { AssistantMessage, ModelMessage, ToolResultMessage, TranscriptMessa
  */
 export function toModelMessages(transcript: readonly TranscriptMessage[]): ModelMessage[] {
   const out: ModelMessage[] = [];
-  let pending = new Map<string, string>();
+  const pending = new Map<string, string>();
+  // Runs before every user and assistant message: allocate nothing when nothing dangles.
   const closeDangling = (timestamp: number) => {
+    if (pending.size === 0) return;
     for (const [id, name] of pending) out.push(interruptedResult(id, name, timestamp));
-    pending = new Map();
+    pending.clear();
   };
-  for (const raw of transcript) {
+  // Indexed loops and no closures per message: this walks the whole history every turn.
+  for (let i = 0; i < transcript.length; i += 1) {
+    const raw = transcript[i]!;
     const m = raw as Record<string, unknown>;
     if (m.role === "user") {
       closeDangling(Number(m.timestamp) || 0);
-      out.push(project(raw, () => ({ role: "user", content: m.content as UserMessage["content"], timestamp: Number(m.timestamp) || 0 })));
+      out.push(projected.get(raw) ?? remember(raw, { role: "user", content: m.content as UserMessage["content"], timestamp: Number(m.timestamp) || 0 }));
     } else if (m.role === "assistant") {
       closeDangling(Number(m.timestamp) || 0);
       const content = (m.content as AssistantMessage["content"]) ?? [];
       if (content.length === 0) continue;
-      out.push(project(raw, () => ({ role: "assistant", content, timestamp: Number(m.timestamp) || 0 })));
-      for (const block of content) if (block.type === "toolCall") pending.set(block.id, block.name);
+      out.push(projected.get(raw) ?? remember(raw, { role: "assistant", content, timestamp: Number(m.timestamp) || 0 }));
+      for (let b = 0; b < content.length; b += 1) {
+        const block = content[b]!;
+        if (block.type === "toolCall") pending.set(block.id, block.name);
+      }
     } else if (m.role === "toolResult") {
       const id = m.toolCallId as string;
       if (!pending.has(id)) continue; // a result without its call would be rejected too
       pending.delete(id);
       out.push(
-        project(raw, () => ({
-          role: "toolResult",
-          toolCallId: id,
-          toolName: m.toolName as string,
-          content: m.content as ToolResultMessage["content"],
-          isError: Boolean(m.isError),
-          timestamp: Number(m.timestamp) || 0,
-        })),
+        projected.get(raw) ??
+          remember(raw, {
+            role: "toolResult",
+            toolCallId: id,
+            toolName: m.toolName as string,
+            content: m.content as ToolResultMessage["content"],
+            isError: Boolean(m.isError),
+            timestamp: Number(m.timestamp) || 0,
+          }),
       );
     }
   }
@@ -51,12 +59,8 @@ export function toModelMessages(transcript: readonly TranscriptMessage[]): Model
  */
 const projected = new WeakMap<TranscriptMessage, ModelMessage>();
 
-function project<T extends ModelMessage>(raw: TranscriptMessage, build: () => T): T {
-  let message = projected.get(raw) as T | undefined;
-  if (!message) {
-    message = build();
-    projected.set(raw, message);
-  }
+function remember(raw: TranscriptMessage, message: ModelMessage): ModelMessage {
+  projected.set(raw, message);
   return message;
 }
 

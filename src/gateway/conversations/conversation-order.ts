@@ -5,7 +5,8 @@ import type { TranscriptMessage } from "../../agents/types.js";
  * written when it arrived, before the answers to earlier messages. Each turn's first assistant
  * message names the messages it answers (`answers`: their idempotency keys); this puts every
  * answered user message right before its answer, so history reads question, answer, question,
- * answer. Messages not answered (yet) keep their place.
+ * answer. Messages not answered (yet) keep their place. (ConversationWindow keeps the same
+ * order up to date message by message for turns.)
  */
 export function orderConversation(messages: readonly TranscriptMessage[]): TranscriptMessage[] {
   // Plain loops: this runs over the whole history on every turn.
@@ -22,6 +23,8 @@ export function orderConversation(messages: readonly TranscriptMessage[]): Trans
   const out: TranscriptMessage[] = [];
   for (let index = 0; index < messages.length; index += 1) {
     const m = messages[index]!;
+    const before = held.get(index);
+    if (before) for (const h of before) out.push(h);
     const key = userKey(m);
     const answerAt = key ? answeredBy.get(key) : undefined;
     if (answerAt !== undefined && answerAt > index) {
@@ -30,8 +33,6 @@ export function orderConversation(messages: readonly TranscriptMessage[]): Trans
       else held.set(answerAt, [m]);
       continue;
     }
-    const before = held.get(index);
-    if (before) for (const h of before) out.push(h);
     out.push(m);
   }
   return out;

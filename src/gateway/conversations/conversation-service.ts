@@ -8,14 +8,14 @@ import type { ExecApprovalBroker } from "../../agents/approvals/approval-broker.
 import type { AgentEvent, RunResult, StreamModelFn, ToolServices, TranscriptMessage, UserMessage } from "../../agents/types.js";
 import { buildMainSessionKey, isSubagentSessionKey, normalizeSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import type { InputProvenance } from "../../sessions/provenance.js";
-import { loadHistory } from "../../sessions/history/index.js";
 import { createSessionInbox, LaneScheduler, type InboundMessage, type InboxNotice, type QueueMode, type SessionInbox } from "../../sessions/lanes/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import type { IdempotencyLedger } from "../../sessions/idempotency/index.js";
 import { createRunEventBridge, type RunEventSink } from "./run-event-bridge.js";
 import { RunRegistry, type RunRecord, type RunStatus } from "./run-registry.js";
 import { sessionResetDue } from "./session-reset-policy.js";
-import { orderConversation, userKey } from "./conversation-order.js";
+import { orderConversation } from "./conversation-order.js";
+import { ConversationWindow } from "./conversation-window.js";
 import { InternalTurnQueue, MERGED_MESSAGE_SEPARATOR, type InternalMessage } from "./internal-turn-queue.js";
 
 export interface ConversationDeps {
@@ -109,7 +109,7 @@ export class ConversationService {
   private readonly activeTurns = new Map<string, Turn>();
   private readonly pendingListeners = new Map<string, (e: AgentEvent) => void>();
   /** Parsed transcripts of recently active sessions, so a turn does not re-read its whole file. */
-  private readonly historyCache = new Map<string, { sessionId: string; messages: TranscriptMessage[] }>();
+  private readonly historyCache = new Map<string, { sessionId: string; messages: TranscriptMessage[]; window?: ConversationWindow }>();
   private readonly streamModel: StreamModelFn;
   /** Runs whose messages were summarized (queue overflow) and wait for the turn that carries the summary. */
   private readonly summarizedWaiting = new Map<string, string[]>();
@@ -284,15 +284,18 @@ export class ConversationService {
   }
 
   /**
-   * What a new turn sees as history: the ordered conversation without user messages whose runs
-   * have not finished — the turn's own (they are its prompt) and those still waiting in the queue.
+   * What a new turn sees as history: the newest part of the ordered conversation that fits the
+   * budget, without user messages whose runs have not finished — the turn's own (they are its
+   * prompt) and those still waiting in the queue. Kept up to date message by message
+   * (ConversationWindow), so a long session does not re-walk its whole transcript every turn.
    */
-  private conversationSoFar(sessionKey: string): TranscriptMessage[] {
+  private historyWindow(sessionKey: string, tokenBudget: number): TranscriptMessage[] {
+    const messages = this.history(sessionKey);
+    const hit = this.historyCache.get(sessionKey);
     const waiting = new Set(this.runs.activeFor(sessionKey).map((r) => r.runId));
-    return orderConversation(this.history(sessionKey)).filter((m) => {
-      const key = userKey(m);
-      return !key || !waiting.has(key);
-    });
+    if (!hit || hit.messages !== messages) return new ConversationWindow(messages).window(tokenBudget, waiting);
+    hit.window ??= new ConversationWindow(messages);
+    return hit.window.window(tokenBudget, waiting);
   }
 
   /** Append to the transcript and the cached history; the caller awaits `store.whenDurable` before acknowledging. */
@@ -300,8 +303,12 @@ export class ConversationService {
     const written = this.deps.store.appendMessages(sessionKey, runId, messages, { deferSync: true });
     const hit = this.historyCache.get(sessionKey);
     const entry = this.deps.store.peek(sessionKey);
-    if (hit && entry && hit.sessionId === entry.sessionId) hit.messages.push(...written.map((e) => e.message as TranscriptMessage));
-    else this.historyCache.delete(sessionKey);
+    if (hit && entry && hit.sessionId === entry.sessionId) {
+      for (const e of written) {
+        hit.messages.push(e.message as TranscriptMessage);
+        hit.window?.add(e.message as TranscriptMessage);
+      }
+    } else this.historyCache.delete(sessionKey);
   }
 
   /** True when this idempotency key was ever accepted (also before a restart). */
@@ -512,7 +519,7 @@ export class ConversationService {
           bridge.onEvent(event);
           for (const listener of turn.onEvents) listener(event);
         },
-        history: (tokenBudget) => loadHistory(this.conversationSoFar(sessionKey), { tokenBudget }),
+        history: (tokenBudget) => this.historyWindow(sessionKey, tokenBudget),
         steering: {
           pending: () => (this.steeredCount.get(sessionKey) ?? 0) > 0,
           take: () => this.takeSteering(turn),

@@ -143,7 +143,12 @@ export class IdempotencyLedger {
   /** Drops records past the TTL, then the oldest beyond `maxRecords` (the map is in start order). */
   private dropExpired(): void {
     const cutoff = this.now() - this.ttlMs;
-    for (const [key, record] of this.records) if (record.startedAt < cutoff) this.records.delete(key);
+    // Start order means the expired records come first: stop at the first live one, so a full
+    // ledger does not walk all its records on every append.
+    for (const [key, record] of this.records) {
+      if (record.startedAt >= cutoff) break;
+      this.records.delete(key);
+    }
     let excess = this.records.size - this.maxRecords;
     for (const key of this.records.keys()) {
       if (excess-- <= 0) break;

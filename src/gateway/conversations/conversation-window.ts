@@ -1,0 +1,138 @@
+import type { TranscriptMessage } from "../../agents/types.js";
+import { hasToolCalls, isConversationMessage } from "../../sessions/history/conversation-units.js";
+import { estimateTokens } from "../../sessions/history/estimate-tokens.js";
+import { userKey } from "./conversation-order.js";
+
+/** How a message takes part in the model's history (see groupConversationUnits). */
+const enum Part {
+  /** Not conversation (other roles) or an empty assistant message: never sent. */
+  None = 0,
+  /** A user message, or an assistant message without tool calls: a unit of its own. */
+  Single = 1,
+  /** An assistant message with tool calls: one unit with the tool results right after it. */
+  ToolTurn = 2,
+  /** A tool result: belongs to the tool turn before it, or is dropped. */
+  ToolResult = 3,
+}
+
+/**
+ * One session's conversation kept in the order `orderConversation` gives, updated message by
+ * message, with what the history window needs precomputed per message. A long session's turn
+ * used to re-order, re-filter, re-group and re-estimate its whole transcript — the main cost of
+ * a turn past a few hundred messages, and most of its garbage. `window()` gives exactly
+ * `loadHistory(orderConversation(messages, leaveOut), { tokenBudget })` for transcripts of bare
+ * messages (a gateway's cached history), reading only the messages it keeps.
+ */
+export class ConversationWindow {
+  // Parallel arrays in conversation order: no per-message objects, no property reads per turn.
+  private readonly messages: TranscriptMessage[] = [];
+  private readonly keys: (string | undefined)[] = [];
+  private readonly parts: Part[] = [];
+  private readonly tokens: number[] = [];
+  /** Idempotency keys some assistant message already answers (the first one counts). */
+  private readonly answered = new Set<string>();
+  /** User messages whose answer has not been written yet, by key, in arrival order. */
+  private readonly unanswered = new Map<string, TranscriptMessage[]>();
+
+  constructor(messages: readonly TranscriptMessage[] = []) {
+    for (const message of messages) this.add(message);
+  }
+
+  get size(): number {
+    return this.messages.length;
+  }
+
+  /** Appends a message written to the transcript (in transcript order). */
+  add(message: TranscriptMessage): void {
+    if (message.role === "assistant") this.moveAnsweredBefore(message);
+    const key = userKey(message);
+    if (key !== undefined && !this.answered.has(key)) {
+      const waiting = this.unanswered.get(key);
+      if (waiting) waiting.push(message);
+      else this.unanswered.set(key, [message]);
+    }
+    this.push(message, key);
+  }
+
+  /**
+   * The newest whole units that fit `tokenBudget`, oldest first, leaving out user messages
+   * whose key is in `leaveOut` (runs that have not finished: the turn's own prompt, queued ones).
+   */
+  window(tokenBudget: number, leaveOut: ReadonlySet<string>): TranscriptMessage[] {
+    // NaN would make every comparison false and let everything through; treat it as no room.
+    const budget = Number.isNaN(tokenBudget) ? 0 : tokenBudget;
+    const picked: number[] = []; // indices, strictly descending
+    const results: number[] = []; // tool results seen since the last unit, descending
+    let resultsCost = 0;
+    let used = 0;
+    for (let i = this.messages.length - 1; i >= 0; i -= 1) {
+      const key = this.keys[i];
+      if (key !== undefined && leaveOut.has(key)) continue;
+      const part = this.parts[i]!;
+      if (part === Part.None) continue;
+      if (part === Part.ToolResult) {
+        results.push(i);
+        resultsCost += this.tokens[i]!;
+        continue;
+      }
+      // Results not right after a tool-calling turn lost their call: they are never sent.
+      const withResults = part === Part.ToolTurn;
+      const cost = this.tokens[i]! + (withResults ? resultsCost : 0);
+      if (used + cost > budget) break;
+      used += cost;
+      if (withResults) for (const r of results) picked.push(r);
+      picked.push(i);
+      results.length = 0;
+      resultsCost = 0;
+    }
+    const out = new Array<TranscriptMessage>(picked.length);
+    for (let j = 0; j < picked.length; j += 1) out[j] = this.messages[picked[picked.length - 1 - j]!]!;
+    return out;
+  }
+
+  /** The first answer to a user message puts it (and any others with its key) right before the answer. */
+  private moveAnsweredBefore(message: TranscriptMessage): void {
+    const answers = (message as { answers?: unknown }).answers;
+    if (!Array.isArray(answers)) return;
+    const moving: TranscriptMessage[] = [];
+    for (const id of answers) {
+      if (typeof id !== "string" || this.answered.has(id)) continue;
+      this.answered.add(id);
+      const waiting = this.unanswered.get(id);
+      if (!waiting) continue;
+      this.unanswered.delete(id);
+      moving.push(...waiting);
+    }
+    if (moving.length === 0) return;
+    // Held messages go right before their answer in arrival order, which is their current order
+    // (a message waiting for its answer never moved).
+    const at = moving.map((m) => this.messages.lastIndexOf(m)).sort((a, b) => a - b);
+    const moved = at.map((index) => this.messages[index]!);
+    for (let j = at.length - 1; j >= 0; j -= 1) this.removeAt(at[j]!);
+    for (const m of moved) this.push(m, userKey(m));
+  }
+
+  private removeAt(index: number): void {
+    this.messages.splice(index, 1);
+    this.keys.splice(index, 1);
+    this.parts.splice(index, 1);
+    this.tokens.splice(index, 1);
+  }
+
+  private push(message: TranscriptMessage, key: string | undefined): void {
+    this.messages.push(message);
+    this.keys.push(key);
+    const part = partOf(message);
+    this.parts.push(part);
+    this.tokens.push(part === Part.None ? 0 : estimateTokens(message));
+  }
+}
+
+function partOf(message: TranscriptMessage): Part {
+  if (!isConversationMessage(message)) return Part.None;
+  if (message.role === "toolResult") return Part.ToolResult;
+  if (message.role === "user") return Part.Single;
+  const content = (message as { content?: unknown }).content;
+  if (content === undefined || (Array.isArray(content) && content.length === 0)) return Part.None;
+  return hasToolCalls(message) ? Part.ToolTurn : Part.Single;
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import type { TranscriptMessage } from "../../../src/agents/types.js";
+import { orderConversation, userKey } from "../../../src/gateway/conversations/conversation-order.js";
+import { ConversationWindow } from "../../../src/gateway/conversations/conversation-window.js";
+import { loadHistory } from "../../../src/sessions/history/index.js";
+
+/** A small deterministic PRNG, so a failure names a seed that reproduces it. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** A transcript as a busy gateway writes one: queued and merged turns, tool rounds, stray results, empty answers. */
+function randomTranscript(seed: number, length: number): TranscriptMessage[] {
+  const rnd = prng(seed);
+  const pick = <T>(list: T[]) => list[Math.floor(rnd() * list.length)]!;
+  const out: TranscriptMessage[] = [];
+  const pendingKeys: string[] = [];
+  let n = 0;
+  for (let i = 0; i < length; i += 1) {
+    const r = rnd();
+    const text = "x".repeat(1 + Math.floor(rnd() * 200));
+    if (r < 0.35) {
+      // Sometimes a key repeats or arrives after its answer.
+      const key = rnd() < 0.05 && out.length > 0 ? `k${Math.floor(rnd() * n)}` : `k${n++}`;
+      out.push({ role: "user", content: text, timestamp: 0, idempotencyKey: key } as TranscriptMessage);
+      pendingKeys.push(key);
+    } else if (r < 0.7) {
+      const answers = pendingKeys.length > 0 && rnd() < 0.85 ? pendingKeys.splice(0, 1 + Math.floor(rnd() * Math.min(3, pendingKeys.length))) : undefined;
+      const tools = rnd() < 0.3;
+      const empty = rnd() < 0.05;
+      const content = empty ? [] : [{ type: "text", text }, ...(tools ? [{ type: "toolCall", id: `c${i}`, name: "exec", arguments: { cmd: text } }] : [])];
+      out.push({ role: "assistant", content, timestamp: 0, ...(answers && rnd() < 0.9 ? { answers } : {}) } as TranscriptMessage);
+    } else if (r < 0.92) {
+      out.push({ role: "toolResult", toolCallId: `c${i}`, toolName: "exec", content: [{ type: "text", text }], isError: false, timestamp: 0 } as TranscriptMessage);
+    } else {
+      out.push({ role: pick(["system", "custom"]), content: text, timestamp: 0 } as unknown as TranscriptMessage);
+    }
+  }
+  return out;
+}
+
+const reference = (messages: TranscriptMessage[], budget: number, leaveOut: Set<string>) =>
+  loadHistory(
+    orderConversation(messages).filter((m) => {
+      const key = userKey(m);
+      return key === undefined || !leaveOut.has(key);
+    }),
+    { tokenBudget: budget },
+  );
+
+describe("ConversationWindow", () => {
+  it("gives exactly loadHistory(orderConversation(…)) for random transcripts, budgets and left-out keys, built at once or message by message", () => {
+    for (let seed = 1; seed <= 150; seed += 1) {
+      const rnd = prng(seed * 7919);
+      const messages = randomTranscript(seed, 1 + Math.floor(rnd() * 120));
+      const keys = messages.map(userKey).filter((k): k is string => k !== undefined);
+      const leaveOut = new Set(keys.filter(() => rnd() < 0.15));
+      const incremental = new ConversationWindow();
+      for (let i = 0; i < messages.length; i += 1) {
+        incremental.add(messages[i]!);
+        if (rnd() < 0.2) {
+          const budget = Math.floor(rnd() * 3000);
+          expect(incremental.window(budget, leaveOut), `seed ${seed}, prefix ${i + 1}, budget ${budget}`).toEqual(reference(messages.slice(0, i + 1), budget, leaveOut));
+        }
+      }
+      for (const budget of [0, 50, 500, 5_000, 1e9, Number.NaN]) {
+        expect(new ConversationWindow(messages).window(budget, leaveOut), `seed ${seed}, budget ${budget}`).toEqual(reference(messages, budget, leaveOut));
+        expect(incremental.window(budget, leaveOut), `seed ${seed}, budget ${budget}`).toEqual(reference(messages, budget, leaveOut));
+      }
+    }
+  });
+
+  it("moves a queued message behind the answer it arrived during", () => {
+    const u = (key: string) => ({ role: "user", content: key, timestamp: 0, idempotencyKey: key }) as TranscriptMessage;
+    const a = (text: string, answers: string[]) => ({ role: "assistant", content: [{ type: "text", text }], timestamp: 0, answers }) as TranscriptMessage;
+    const view = new ConversationWindow([u("q1"), u("q2"), a("A1", ["q1"]), a("A2", ["q2"])]);
+    expect(view.window(1e9, new Set()).map((m) => (m.role === "user" ? m.content : (m.content as { text: string }[])[0]!.text))).toEqual(["q1", "A1", "q2", "A2"]);
+    expect(view.window(1e9, new Set(["q2"])).length).toBe(3);
+  });
+});
