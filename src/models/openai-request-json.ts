@@ -17,44 +17,41 @@ export function openAIRequestJson(request: ModelRequest): string {
 }
 
 /**
- * The same body as bytes, written piece by piece into one buffer: joining the pieces into a
- * string first would copy the whole history twice more per turn.
+ * The same body as bytes. The pieces are written straight into a scratch buffer that is reused
+ * from request to request, then copied out once: building an array of pieces (or joining them
+ * into a string) would allocate on the JS heap in proportion to the whole history, every turn.
  */
 export function openAIRequestBody(request: ModelRequest): Buffer {
-  const pieces = requestPieces(request);
-  let length = 0;
-  for (const piece of pieces) length += piece.length;
-  const body = Buffer.allocUnsafe(length);
-  let offset = 0;
-  for (const piece of pieces) offset += body.write(piece, offset, "latin1");
-  return body;
+  const out = new ScratchWriter();
+  writeRequest(request, out);
+  return out.take();
 }
 
 /** The body's JSON text in order, every piece ASCII (so one byte per character). */
-function requestPieces(request: ModelRequest): string[] {
+function writeRequest(request: ModelRequest, out: ScratchWriter): void {
   const { model } = request;
   const imagesAllowed = model.input.includes("image");
-  const pieces = [`{"model":${asciiJson(model.id)},"messages":[`];
+  out.write(`{"model":${asciiJson(model.id)},"messages":[`);
   let count = 0;
-  const pushMessage = (json: string) => {
-    if (count++ > 0) pieces.push(",");
-    pieces.push(json);
+  const writeMessage = (json: string) => {
+    if (count++ > 0) out.write(",");
+    out.write(json);
   };
-  if (request.systemPrompt) pushMessage(systemJson(request.systemPrompt));
+  if (request.systemPrompt) writeMessage(systemJson(request.systemPrompt));
   let toolImages: string[] = [];
   const flushToolImages = () => {
     if (toolImages.length === 0) return;
-    pushMessage(toolImagesJson(toolImages));
+    writeMessage(toolImagesJson(toolImages));
     toolImages = [];
   };
   for (const message of request.messages) {
     if (message.role !== "toolResult") flushToolImages();
     const piece = wirePiece(message, imagesAllowed);
     if (typeof piece === "string") {
-      pushMessage(piece);
+      writeMessage(piece);
       continue;
     }
-    if (piece.json !== undefined) pushMessage(piece.json);
+    if (piece.json !== undefined) writeMessage(piece.json);
     toolImages.push(...piece.toolImages);
   }
   flushToolImages();
@@ -64,8 +61,36 @@ function requestPieces(request: ModelRequest): string[] {
   if (maxTokens !== undefined) tail += `,"${model.provider === "openai" ? "max_completion_tokens" : "max_tokens"}":${JSON.stringify(maxTokens)}`;
   if (request.temperature !== undefined) tail += `,"temperature":${JSON.stringify(request.temperature)}`;
   if (request.tools.length > 0) tail += `,"tools":[${request.tools.map((tool) => toolJson(tool, model.provider)).join(",")}]`;
-  pieces.push(`${tail}}`);
-  return pieces;
+  out.write(`${tail}}`);
+}
+
+/** Scratch space shared by every request (bodies are built synchronously, one at a time). */
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+/** A body bigger than this (huge tool results) does not keep its scratch space afterwards. */
+const MAX_KEPT_SCRATCH = 4 * 1024 * 1024;
+
+class ScratchWriter {
+  private length = 0;
+
+  /** Appends an ASCII piece. */
+  write(piece: string): void {
+    if (this.length + piece.length > scratch.length) {
+      let size = scratch.length * 2;
+      while (size < this.length + piece.length) size *= 2;
+      const bigger = Buffer.allocUnsafeSlow(size);
+      scratch.copy(bigger, 0, 0, this.length);
+      scratch = bigger;
+    }
+    this.length += scratch.write(piece, this.length, "latin1");
+  }
+
+  /** The bytes written, as their own buffer. */
+  take(): Buffer {
+    const body = Buffer.allocUnsafeSlow(this.length);
+    scratch.copy(body, 0, 0, this.length);
+    if (scratch.length > MAX_KEPT_SCRATCH) scratch = Buffer.allocUnsafeSlow(64 * 1024);
+    return body;
+  }
 }
 
 interface WirePiece {

@@ -51,4 +51,11 @@ describe("openAIRequestJson", () => {
     expect(JSON.parse(openAIRequestJson(textOnly))).toEqual(toOpenAIParams(textOnly));
     expect(openAIRequestJson(textOnly)).not.toBe(first);
   });
+
+  it("builds bodies larger than its scratch space, and small ones again after a huge one", () => {
+    const big = (chars: number): ModelRequest => ({ model: model(), systemPrompt: "s", messages: [{ role: "user", content: "é".repeat(chars), timestamp: t }], tools: [] });
+    for (const request of [big(100_000), big(1_500_000), variants[0]![1], big(10)]) {
+      expect(JSON.parse(openAIRequestJson(request))).toEqual(toOpenAIParams(request));
+    }
+  });
 });
