@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { ensurePrivateDir } from "../../infra/paths.js";
 import {
@@ -53,7 +54,9 @@ export class IdempotencyLedger {
     for (const record of this.records.values()) {
       if (record.status === "in_flight") Object.assign(record, { status: "interrupted", completedAt: now });
     }
-    this.compact();
+    // Compacting at open also clears a torn last line before anything is appended behind it.
+    // A fresh state dir has no file yet: nothing to compact, and two fsyncs saved before ready.
+    if (fs.existsSync(this.file)) this.compact();
   }
 
   /**

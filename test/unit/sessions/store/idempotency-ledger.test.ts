@@ -18,6 +18,20 @@ afterEach(() => {
 const lines = (file: string) => fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("IdempotencyLedger", () => {
+  it("writes nothing when opened on a fresh state dir; the first begin creates the file", () => {
+    const state = makeStateDir();
+    const ledger = open(state);
+    expect(fs.existsSync(ledger.file)).toBe(false);
+    ledger.begin("k1", { runId: "k1", method: "agent" });
+    expect(lines(ledger.file)).toMatchObject([{ op: "begin", key: "k1" }]);
+    ledger.close();
+    // Reopened, it compacts what is there (a torn last line included) before appending again.
+    fs.appendFileSync(ledger.file, '{"op":"beg');
+    const reopened = open(state);
+    expect(reopened.get("k1")).toMatchObject({ status: "interrupted" });
+    expect(fs.readFileSync(reopened.file, "utf8").endsWith("\n")).toBe(true);
+  });
+
   it("begin is check-and-set: the first caller starts, every later one gets the record", () => {
     const state = makeStateDir();
     const ledger = open(state, { now: () => 1_000 });
