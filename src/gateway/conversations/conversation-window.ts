@@ -20,7 +20,7 @@ const enum Part {
  * message, with what the history window needs precomputed per message. A long session's turn
  * used to re-order, re-filter, re-group and re-estimate its whole transcript — the main cost of
  * a turn past a few hundred messages, and most of its garbage. `window()` gives exactly
- * `loadHistory(orderConversation(messages, leaveOut), { tokenBudget })` for transcripts of bare
+ * `loadHistory(orderConversation(messages) minus leaveOut, { tokenBudget })` for transcripts of bare
  * messages (a gateway's cached history), reading only the messages it keeps.
  */
 export class ConversationWindow {

@@ -10,36 +10,7 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** Providers bill an image by its pixels, not its base64 size; this is a typical downscaled photo. */
 export const IMAGE_TOKENS = 1200;
 
-/**
- * Messages never change once written, and every turn re-estimates its whole history. Text is
- * measured by its length (cheap), but tool calls and unusual blocks are measured by their JSON:
- * those messages' estimates are remembered per message object. (Remembering every message
- * would cost more memory than the lookups save.)
- */
-const estimates = new WeakMap<object, number>();
-
 export function estimateTokens(message: TranscriptMessage | ModelMessage): number {
-  if (!needsJson(message)) return computeEstimate(message);
-  let tokens = estimates.get(message);
-  if (tokens === undefined) {
-    tokens = computeEstimate(message);
-    estimates.set(message, tokens);
-  }
-  return tokens;
-}
-
-function needsJson(message: TranscriptMessage | ModelMessage): boolean {
-  const content = (message as { content?: unknown }).content;
-  if (typeof content === "string" || content === undefined) return false;
-  if (!Array.isArray(content)) return true;
-  for (const block of content) {
-    const type = (block as { type?: unknown } | null)?.type;
-    if (type !== "text" && type !== "thinking" && type !== "image") return true;
-  }
-  return false;
-}
-
-function computeEstimate(message: TranscriptMessage | ModelMessage): number {
   const m = message as Record<string, unknown>;
   let chars = 0;
   let tokens = MESSAGE_OVERHEAD_TOKENS;

@@ -1,7 +1,7 @@
 import type { TranscriptMessage } from "../../agents/types.js";
 import { groupConversationUnits, isConversationMessage } from "./conversation-units.js";
 import { estimateTokens } from "./estimate-tokens.js";
-import { afterLatestCompaction, toHistoryItems, type HistoryItem, type HistorySource } from "./history-items.js";
+import { afterLatestCompaction, toHistoryItems, type HistorySource } from "./history-items.js";
 
 export interface LoadHistoryOptions {
   /** Tokens the history may use (context window minus system prompt, tools and reply). */
@@ -35,8 +35,8 @@ export function loadHistory(sources: readonly HistorySource[], options: LoadHist
 export function selectHistory(sources: readonly HistorySource[], options: LoadHistoryOptions): HistoryWindow {
   // NaN would make every comparison false and let everything through; treat it as no room.
   const budget = Number.isNaN(options.tokenBudget) ? 0 : options.tokenBudget;
-  const { summary, messages } = splitAtCompaction(sources);
-  const conversation = messages.filter((m) => isConversationMessage(m) && !isEmptyAssistant(m));
+  const { summary, messages } = afterLatestCompaction(toHistoryItems(sources));
+  const conversation = messages.map((item) => item.message).filter((m) => isConversationMessage(m) && !isEmptyAssistant(m));
   const units = groupConversationUnits(conversation, (m) => m);
 
   const head: TranscriptMessage[] = [];
@@ -64,17 +64,6 @@ export function selectHistory(sources: readonly HistorySource[], options: LoadHi
   }
   const total = units.reduce((sum, unit) => sum + unit.length, 0);
   return { messages: [...head, ...picked.reverse().flat()], estimatedTokens: used, omittedMessages: total - kept };
-}
-
-/**
- * The latest compaction's summary and the messages it keeps (see afterLatestCompaction). A
- * gateway turn passes bare messages, never entries, and walks its whole history every turn:
- * that case skips the per-message wrappers.
- */
-function splitAtCompaction(sources: readonly HistorySource[]): { summary?: Extract<HistoryItem, { kind: "compaction" }>; messages: TranscriptMessage[] } {
-  if (sources.every((source) => typeof (source as { role?: unknown }).role === "string")) return { messages: sources as TranscriptMessage[] };
-  const { summary, messages } = afterLatestCompaction(toHistoryItems(sources));
-  return { summary, messages: messages.map((item) => item.message) };
 }
 
 /** A failed or aborted turn may leave an assistant message with nothing in it; it adds nothing. */
