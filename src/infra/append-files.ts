@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { FsyncBarrier } from "./fsync-barrier.js";
+import { FsyncBarrier, fsyncFile } from "./fsync-barrier.js";
 
 /**
  * Append-only files kept open between appends, with group-committed fsync. A busy gateway
@@ -14,8 +14,7 @@ import { FsyncBarrier } from "./fsync-barrier.js";
  */
 export class AppendFiles {
   private readonly handles = new Map<string, Handle>();
-  private readonly fallback = new FsyncBarrier();
-  private readonly syncs = new Map<string, GroupSync>();
+  private readonly barrier = new FsyncBarrier((file) => this.fsyncCurrent(file));
 
   constructor(private readonly maxOpen = 64) {}
 
@@ -43,17 +42,7 @@ export class AppendFiles {
    * Callers in the same moment share one fsync, which runs on libuv's thread pool.
    */
   sync(file: string): Promise<void> {
-    let group = this.syncs.get(file);
-    if (!group) {
-      const created = new GroupSync(
-        () => this.fsyncCurrent(file),
-        () => {
-          if (this.syncs.get(file) === created) this.syncs.delete(file);
-        },
-      );
-      this.syncs.set(file, (group = created));
-    }
-    return group.request();
+    return this.barrier.sync(file);
   }
 
   /** Stops using the descriptor for `file` (archived or deleted): closed now or after its fsync. */
@@ -101,7 +90,7 @@ export class AppendFiles {
    */
   private fsyncCurrent(file: string): Promise<void> {
     const handle = this.handles.get(file);
-    return handle ? this.fsyncHandle(handle) : this.fallback.sync(file);
+    return handle ? this.fsyncHandle(handle) : fsyncFile(file);
   }
 
   private fsyncHandle(handle: Handle): Promise<void> {
@@ -132,41 +121,6 @@ interface Handle {
   syncing: number;
   /** No longer used for appends; closed once `syncing` is 0. */
   released: boolean;
-}
-
-/**
- * Group commit for one file: a request made while an fsync runs waits for the next one (the
- * running one may have started before the caller's write); requests made before that next one
- * starts share it.
- */
-class GroupSync {
-  private inFlight: Promise<void> | undefined;
-  private queued: Promise<void> | undefined;
-
-  constructor(
-    private readonly fsync: () => Promise<void>,
-    private readonly onIdle: () => void,
-  ) {}
-
-  request(): Promise<void> {
-    if (this.queued) return this.queued;
-    if (!this.inFlight) return this.start();
-    this.queued = this.inFlight.catch(() => {}).then(() => this.start());
-    return this.queued;
-  }
-
-  private start(): Promise<void> {
-    this.queued = undefined;
-    const run = this.fsync();
-    this.inFlight = run;
-    void run
-      .catch(() => {})
-      .finally(() => {
-        if (this.inFlight === run) this.inFlight = undefined;
-        if (!this.inFlight && !this.queued) this.onIdle();
-      });
-    return run;
-  }
 }
 
 function statOf(file: string): { ino: number; dev: number } {

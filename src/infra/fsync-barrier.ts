@@ -9,6 +9,9 @@ import fs from "node:fs";
 export class FsyncBarrier {
   private readonly files = new Map<string, { inFlight?: Promise<void>; queued?: Promise<void> }>();
 
+  /** `fsync(file)` does one fsync; by default it opens the path, fsyncs and closes. */
+  constructor(private readonly fsync: (file: string) => Promise<void> = fsyncFile) {}
+
   sync(file: string): Promise<void> {
     let state = this.files.get(file);
     if (!state) {
@@ -20,7 +23,7 @@ export class FsyncBarrier {
     if (s.queued) return s.queued;
     const start = (): Promise<void> => {
       s.queued = undefined;
-      const run = fsyncFile(file);
+      const run = this.fsync(file);
       s.inFlight = run;
       void run.catch(() => {}).finally(() => {
         if (s.inFlight === run) s.inFlight = undefined;
@@ -39,7 +42,7 @@ export class FsyncBarrier {
  * open + fsync + close with the callback API: on a busy gateway this runs several times per
  * message, and the promise API's FileHandle costs about ten times more main-thread time per call.
  */
-function fsyncFile(file: string): Promise<void> {
+export function fsyncFile(file: string): Promise<void> {
   return new Promise((resolve, reject) => {
     fs.open(file, "r", (openErr, fd) => {
       if (openErr) return reject(openErr);
