@@ -52,7 +52,7 @@ async function* streamOpenAICompletions(request: ModelRequest, signal: AbortSign
       logLevel: "off",
       fetch: nodeHttpFetch,
     }));
-    // The same request as `client.chat.completions.create(toOpenAIParams(request))`, with the
+    // The same request as `client.chat.completions.create(params)`, with the
     // body serialized by openAIRequestBody (per-message JSON reused across turns) and handed
     // over as bytes, which the SDK and fetch pass through without another copy.
     const body = openAIRequestBody(request);

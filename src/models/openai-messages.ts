@@ -1,32 +1,9 @@
 import type OpenAI from "openai";
-import type { AssistantMessage, ImageBlock, ModelMessage, ModelRequest, TextBlock, ToolResultMessage, ToolSpec, UserMessage } from "../agents/types.js";
+import type { AssistantMessage, ImageBlock, ModelMessage, TextBlock, ToolResultMessage, ToolSpec, UserMessage } from "../agents/types.js";
 import { normalizeToolSchema } from "./tool-schema.js";
 
 export type WireMessage = OpenAI.ChatCompletionMessageParam;
 export type UserPart = OpenAI.ChatCompletionContentPartText | OpenAI.ChatCompletionContentPartImage;
-
-/**
- * Our request → a Chat Completions body. The real OpenAI endpoint wants
- * `max_completion_tokens` (its reasoning models reject `max_tokens`); OpenAI-compatible
- * servers (vLLM, Ollama, LM Studio, gateways) mostly only know `max_tokens`.
- */
-export function toOpenAIParams(request: ModelRequest): OpenAI.ChatCompletionCreateParamsStreaming {
-  const { model } = request;
-  const maxTokens = request.maxTokens ?? model.maxTokens;
-  const params: OpenAI.ChatCompletionCreateParamsStreaming = {
-    model: model.id,
-    messages: toOpenAIMessages(request.systemPrompt, request.messages, model.input.includes("image")),
-    stream: true,
-    // Without this the stream carries no token counts at all.
-    stream_options: { include_usage: true },
-    ...(model.provider === "openai" ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens }),
-  };
-  if (request.temperature !== undefined) params.temperature = request.temperature;
-  if (request.tools.length > 0) {
-    params.tools = request.tools.map((tool) => toolDefinition(tool, model.provider));
-  }
-  return params;
-}
 
 /** A tool as Chat Completions declares it, its schema normalized for this provider. */
 export function toolDefinition(tool: ToolSpec, provider: string): OpenAI.ChatCompletionTool {
@@ -40,27 +17,13 @@ export function toolDefinition(tool: ToolSpec, provider: string): OpenAI.ChatCom
   };
 }
 
-/**
- * Transcript → wire messages: the system prompt first, thinking dropped (Chat Completions
- * has no way to send it back), tool results as `role: "tool"`. Tool messages may carry only
- * text, so images a tool returned follow in one user message after the run of tool messages
- * (nothing may sit between an assistant's tool_calls and their answers).
+/*
+ * Transcript → wire, one message at a time (openAIRequestBody assembles the body): thinking is
+ * dropped (Chat Completions has no way to send it back), tool results go as `role: "tool"`.
+ * Tool messages may carry only text, so images a tool returned follow in one user message
+ * after the run of tool messages (nothing may sit between an assistant's tool_calls and their
+ * answers).
  */
-export function toOpenAIMessages(systemPrompt: string, messages: readonly ModelMessage[], imagesAllowed: boolean): WireMessage[] {
-  const wire: WireMessage[] = systemPrompt ? [{ role: "system", content: systemPrompt }] : [];
-  let toolImages: UserPart[] = [];
-  for (const message of messages) {
-    if (message.role !== "toolResult" && toolImages.length > 0) {
-      wire.push(toolImagesMessage(toolImages));
-      toolImages = [];
-    }
-    const converted = toWire(message, imagesAllowed);
-    if (converted.message) wire.push(converted.message);
-    toolImages.push(...converted.toolImages);
-  }
-  if (toolImages.length > 0) wire.push(toolImagesMessage(toolImages));
-  return wire;
-}
 
 /**
  * One model message on the wire, on its own: the message itself (none when it would be empty)

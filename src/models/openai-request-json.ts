@@ -2,24 +2,19 @@ import type { ModelMessage, ModelRequest, ToolSpec } from "../agents/types.js";
 import { toolDefinition, toolImagesMessage, toWire } from "./openai-messages.js";
 
 /**
- * The Chat Completions body for `request`: the same JSON value as `toOpenAIParams(request)`,
- * serialized here instead of by the SDK. A conversation resends its whole history every turn,
- * but a message never changes once written, so each message's JSON (and each tool's) is built
- * once per message object and a turn only joins the pieces. Serializing the full params object
- * per request was the largest single allocation of a gateway turn.
+ * The Chat Completions body for `request`, as bytes. A conversation resends its whole history
+ * every turn, but a message never changes once written, so each message's JSON (and each
+ * tool's) is built once per message object and a turn only writes the pieces, straight into a
+ * scratch buffer reused from request to request and copied out once. Serializing the full params
+ * object per request was the largest single allocation of a gateway turn.
  *
  * Every non-ASCII character is written as a `\u` escape (valid JSON for the same text), so the
- * body is a one-byte string: one "—" in the system prompt would otherwise make V8 store the
+ * pieces are one-byte strings: one "—" in the system prompt would otherwise make V8 store the
  * whole body, history included, at two bytes per character.
- */
-export function openAIRequestJson(request: ModelRequest): string {
-  return openAIRequestBody(request).toString("latin1");
-}
-
-/**
- * The same body as bytes. The pieces are written straight into a scratch buffer that is reused
- * from request to request, then copied out once: building an array of pieces (or joining them
- * into a string) would allocate on the JS heap in proportion to the whole history, every turn.
+ *
+ * The real OpenAI endpoint wants `max_completion_tokens` (its reasoning models reject
+ * `max_tokens`); OpenAI-compatible servers (vLLM, Ollama, LM Studio, gateways) mostly only know
+ * `max_tokens`. `stream_options.include_usage` is what makes the stream carry token counts.
  */
 export function openAIRequestBody(request: ModelRequest): Buffer {
   const out = new ScratchWriter();

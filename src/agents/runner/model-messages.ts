@@ -55,7 +55,7 @@ export function toModelMessages(transcript: readonly TranscriptMessage[]): Model
 /**
  * The projection of one transcript message, made once per message object: a message never
  * changes once written, and keeping the projected object stable lets the provider reuse the
- * wire JSON it built for it on the previous turn (see openAIRequestJson).
+ * wire JSON it built for it on the previous turn (see openAIRequestBody).
  */
 const projected = new WeakMap<TranscriptMessage, ModelMessage>();
 

@@ -2,9 +2,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ModelMessage } from "../../../src/agents/types.js";
 import { createStreamModel } from "../../../src/models/index.js";
 import { toAnthropicMessages } from "../../../src/models/anthropic-messages.js";
-import { toOpenAIMessages } from "../../../src/models/openai-messages.js";
+import type { ProviderModel } from "../../../src/models/types.js";
+import { openAIRequestBody } from "../../../src/models/openai-request-json.js";
 import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
 import { fakeModel, last, makeRequest, run, WEATHER_TOOL } from "./stream-helpers.js";
+
+/** The `messages` of the body the OpenAI provider sends (no system prompt, no tools). */
+function toOpenAIMessages(systemPrompt: string, messages: ModelMessage[], imagesAllowed: boolean) {
+  const model = { ...fakeModel(server, "openai-completions"), input: imagesAllowed ? ["text", "image"] : ["text"] } as ProviderModel;
+  return JSON.parse(openAIRequestBody({ model, systemPrompt, messages, tools: [] }).toString("latin1")).messages as Record<string, unknown>[];
+}
 
 let server: FakeModelServer;
 beforeAll(async () => {

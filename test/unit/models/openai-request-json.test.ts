@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ModelMessage, ModelRequest } from "../../../src/agents/types.js";
-import { toOpenAIParams } from "../../../src/models/openai-messages.js";
-import { asciiJson, openAIRequestJson } from "../../../src/models/openai-request-json.js";
+import { asciiJson, openAIRequestBody } from "../../../src/models/openai-request-json.js";
+import { toOpenAIParams } from "./openai-params-oracle.js";
 import type { ProviderModel } from "../../../src/models/types.js";
 import { WEATHER_TOOL } from "./stream-helpers.js";
 
@@ -29,7 +29,9 @@ const variants: [string, ModelRequest][] = [
   ["images at the very end", { model: model(), systemPrompt: "s", messages: conversation.slice(0, 3), tools: [] }],
 ];
 
-describe("openAIRequestJson", () => {
+const openAIRequestJson = (request: ModelRequest) => openAIRequestBody(request).toString("latin1");
+
+describe("openAIRequestBody", () => {
   it.each(variants)("is the JSON of toOpenAIParams(request), key order kept, in ASCII only: %s", (_name, request) => {
     const json = openAIRequestJson(request);
     expect(json).toMatch(/^[\x00-\x7f]*$/);
