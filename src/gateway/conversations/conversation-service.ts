@@ -5,7 +5,7 @@ import { runEmbeddedTurn, warmUpAgentContext, type TurnOverrides } from "../../a
 import { subagentMaxConcurrent } from "../../agents/subagents/index.js";
 import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../../models/index.js";
 import type { ExecApprovalBroker } from "../../agents/approvals/approval-broker.js";
-import type { AgentEvent, RunResult, StreamModelFn, ToolServices, TranscriptMessage, UserMessage } from "../../agents/types.js";
+import type { AgentEvent, ModelMessage, RunResult, StreamModelFn, ToolServices, TranscriptMessage, UserMessage } from "../../agents/types.js";
 import { buildMainSessionKey, isSubagentSessionKey, normalizeSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import type { InputProvenance } from "../../sessions/provenance.js";
 import { createSessionInbox, LaneScheduler, type InboundMessage, type InboxNotice, type QueueMode, type SessionInbox } from "../../sessions/lanes/index.js";
@@ -528,7 +528,7 @@ export class ConversationService {
         onAppend: (message) => {
           if (message.role === "user") return;
           if (message.role === "assistant" && unanswered.length > 0) {
-            this.append(sessionKey, primary, [{ ...message, answers: unanswered } as TranscriptMessage]);
+            this.append(sessionKey, primary, [withAnswers(message, unanswered)]);
             unanswered = [];
           } else this.append(sessionKey, primary, [message as TranscriptMessage]);
         },
@@ -598,4 +598,14 @@ export class ConversationService {
       }
     }
   }
+}
+
+/**
+ * The assistant message with the idempotency keys it answers. Not `{ ...message, answers }`:
+ * once optimized, V8 (Node 20) gives every object built by that spread its own hidden class,
+ * about 400 bytes each that a session's cached history keeps for every turn. Copying into a
+ * fresh literal walks the shared transition tree instead.
+ */
+function withAnswers(message: ModelMessage, answers: string[]): TranscriptMessage {
+  return Object.assign({}, message, { answers }) as unknown as TranscriptMessage;
 }
