@@ -18,7 +18,7 @@ import { createToolResultShaper } from "./tool-result-shaper.js";
 import { getChannelMessenger } from "./tools/channel-messenger.js";
 import { createMessageTool } from "./tools/message.js";
 import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
-import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, TranscriptMessage } from "./types.js";
+import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
 
 export interface EmbeddedTurnInput {
   config: OpenClawConfig;
@@ -28,7 +28,7 @@ export interface EmbeddedTurnInput {
   agentId?: string;
   runId?: string;
   /** Prior messages, or a loader given the token budget left for history once the model is known. */
-  history?: readonly TranscriptMessage[] | ((tokenBudget: number) => readonly TranscriptMessage[]);
+  history?: readonly HistoryMessage[] | ((tokenBudget: number) => readonly HistoryMessage[]);
   steering?: AgentLoopInput["steering"];
   onAppend?: AgentLoopInput["onAppend"];
   channel?: string;

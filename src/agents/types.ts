@@ -60,6 +60,9 @@ export type ModelMessage = UserMessage | AssistantMessage | ToolResultMessage;
  */
 export type TranscriptMessage = (ModelMessage & Record<string, unknown>) | { role: string; [key: string]: unknown };
 
+/** What a turn is given as history: transcript messages, or their model projections (a gateway's cached window). */
+export type HistoryMessage = TranscriptMessage | ModelMessage;
+
 // ── Models ────────────────────────────────────────────────────────────────────────────────────
 export type ModelApi = "anthropic-messages" | "openai-completions";
 

@@ -1,7 +1,7 @@
 import { toolError } from "../tool-result.js";
 import type {
   AgentEvent, AgentTool, ModelMessage, ResolvedModel, RunResult, StopReason, StreamModelFn,
-  ToolCallBlock, ToolContext, ToolHooks, ToolResultMessage, ToolSpec, TranscriptMessage, Usage, UserMessage,
+  ToolCallBlock, ToolContext, ToolHooks, ToolResultMessage, ToolSpec, TranscriptMessage, HistoryMessage, Usage, UserMessage,
 } from "../types.js";
 import { assistantText, isSilentReply, toModelMessages } from "./model-messages.js";
 import { runToolCall } from "./run-tool-call.js";
@@ -11,7 +11,7 @@ export interface AgentLoopInput {
   runId: string;
   model: ResolvedModel;
   systemPrompt: string;
-  history: readonly TranscriptMessage[];
+  history: readonly HistoryMessage[];
   prompt: UserMessage;
   tools: readonly AgentTool[];
   /** The tools as the provider should see them (already normalized for it). */

@@ -1,4 +1,4 @@
-import type { AssistantMessage, ModelMessage, ToolResultMessage, TranscriptMessage, UserMessage } from "../types.js";
+import type { AssistantMessage, HistoryMessage, ModelMessage, ToolResultMessage, UserMessage } from "../types.js";
 
 /**
  * Project a transcript onto what a model may see: only user, assistant and toolResult messages,
@@ -6,7 +6,7 @@ import type { AssistantMessage, ModelMessage, ToolResultMessage, TranscriptMessa
  * result (the process died mid-call) gets a synthetic error result, because every provider
  * rejects a history with a dangling tool call.
  */
-export function toModelMessages(transcript: readonly TranscriptMessage[]): ModelMessage[] {
+export function toModelMessages(transcript: readonly HistoryMessage[]): ModelMessage[] {
   const out: ModelMessage[] = [];
   const pending = new Map<string, string>();
   // Runs before every user and assistant message: allocate nothing when nothing dangles.
@@ -18,34 +18,25 @@ export function toModelMessages(transcript: readonly TranscriptMessage[]): Model
   // Indexed loops and no closures per message: this walks the whole history every turn.
   for (let i = 0; i < transcript.length; i += 1) {
     const raw = transcript[i]!;
-    const m = raw as Record<string, unknown>;
-    if (m.role === "user") {
-      closeDangling(Number(m.timestamp) || 0);
-      out.push(projected.get(raw) ?? remember(raw, { role: "user", content: m.content as UserMessage["content"], timestamp: Number(m.timestamp) || 0 }));
-    } else if (m.role === "assistant") {
-      closeDangling(Number(m.timestamp) || 0);
-      const content = (m.content as AssistantMessage["content"]) ?? [];
+    if (raw.role === "user") {
+      const message = modelProjection(raw)!;
+      closeDangling(message.timestamp);
+      out.push(message);
+    } else if (raw.role === "assistant") {
+      const message = modelProjection(raw) as AssistantMessage;
+      closeDangling(message.timestamp);
+      const content = message.content;
       if (content.length === 0) continue;
-      out.push(projected.get(raw) ?? remember(raw, { role: "assistant", content, timestamp: Number(m.timestamp) || 0 }));
+      out.push(message);
       for (let b = 0; b < content.length; b += 1) {
         const block = content[b]!;
         if (block.type === "toolCall") pending.set(block.id, block.name);
       }
-    } else if (m.role === "toolResult") {
-      const id = m.toolCallId as string;
-      if (!pending.has(id)) continue; // a result without its call would be rejected too
-      pending.delete(id);
-      out.push(
-        projected.get(raw) ??
-          remember(raw, {
-            role: "toolResult",
-            toolCallId: id,
-            toolName: m.toolName as string,
-            content: m.content as ToolResultMessage["content"],
-            isError: Boolean(m.isError),
-            timestamp: Number(m.timestamp) || 0,
-          }),
-      );
+    } else if (raw.role === "toolResult") {
+      const message = modelProjection(raw) as ToolResultMessage;
+      if (!pending.has(message.toolCallId)) continue; // a result without its call would be rejected too
+      pending.delete(message.toolCallId);
+      out.push(message);
     }
   }
   closeDangling(Date.now());
@@ -53,16 +44,36 @@ export function toModelMessages(transcript: readonly TranscriptMessage[]): Model
 }
 
 /**
- * The projection of one transcript message, made once per message object: a message never
- * changes once written, and keeping the projected object stable lets the provider reuse the
- * wire JSON it built for it on the previous turn (see openAIRequestBody).
+ * What a model may see of one transcript message (undefined for roles it never sees), made
+ * once per message object: a message never changes once written, and keeping the projected
+ * object stable lets the provider reuse the wire JSON it built for it on the previous turn
+ * (see openAIRequestBody). A projection is its own projection, so a history kept as
+ * projections (ConversationWindow) passes through `toModelMessages` unchanged.
  */
-const projected = new WeakMap<TranscriptMessage, ModelMessage>();
-
-function remember(raw: TranscriptMessage, message: ModelMessage): ModelMessage {
+export function modelProjection(raw: HistoryMessage): ModelMessage | undefined {
+  const known = projected.get(raw);
+  if (known !== undefined) return known;
+  const m = raw as Record<string, unknown>;
+  const timestamp = Number(m.timestamp) || 0;
+  let message: ModelMessage;
+  if (m.role === "user") message = { role: "user", content: m.content as UserMessage["content"], timestamp };
+  else if (m.role === "assistant") message = { role: "assistant", content: (m.content as AssistantMessage["content"]) ?? [], timestamp };
+  else if (m.role === "toolResult") {
+    message = {
+      role: "toolResult",
+      toolCallId: m.toolCallId as string,
+      toolName: m.toolName as string,
+      content: m.content as ToolResultMessage["content"],
+      isError: Boolean(m.isError),
+      timestamp,
+    };
+  } else return undefined;
   projected.set(raw, message);
+  projected.set(message, message);
   return message;
 }
+
+const projected = new WeakMap<HistoryMessage, ModelMessage>();
 
 function interruptedResult(toolCallId: string, toolName: string, timestamp: number): ToolResultMessage {
   return {

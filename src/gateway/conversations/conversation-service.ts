@@ -16,6 +16,7 @@ import { RunRegistry, type RunRecord, type RunStatus } from "./run-registry.js";
 import { sessionResetDue } from "./session-reset-policy.js";
 import { orderConversation } from "./conversation-order.js";
 import { ConversationWindow } from "./conversation-window.js";
+import { SessionCache } from "./session-cache.js";
 import { InternalTurnQueue, MERGED_MESSAGE_SEPARATOR, type InternalMessage } from "./internal-turn-queue.js";
 
 export interface ConversationDeps {
@@ -93,7 +94,10 @@ type Turn = {
 };
 
 const RESET_COMMANDS = new Set(["/new", "/reset"]);
-const HISTORY_CACHE_SESSIONS = 256;
+/** Sessions whose history window (model projections) stays in memory between turns. */
+const WINDOW_CACHE_SESSIONS = 256;
+/** Sessions whose full transcript stays parsed for readers (chat.history, tools, sub-agents). */
+const TRANSCRIPT_CACHE_SESSIONS = 16;
 const STOP_COMMANDS = new Set(["/stop", "/abort", "stop", "/cancel"]);
 
 /**
@@ -108,8 +112,10 @@ export class ConversationService {
   private readonly steeredCount = new Map<string, number>();
   private readonly activeTurns = new Map<string, Turn>();
   private readonly pendingListeners = new Map<string, (e: AgentEvent) => void>();
-  /** Parsed transcripts of recently active sessions, so a turn does not re-read its whole file. */
-  private readonly historyCache = new Map<string, { sessionId: string; messages: TranscriptMessage[]; window?: ConversationWindow }>();
+  /** History windows of recently active sessions, so a turn does not re-read its whole file. */
+  private readonly windows = new SessionCache<ConversationWindow>(WINDOW_CACHE_SESSIONS);
+  /** Parsed transcripts of sessions recently read whole (history, display, tools). */
+  private readonly transcripts = new SessionCache<TranscriptMessage[]>(TRANSCRIPT_CACHE_SESSIONS);
   private readonly streamModel: StreamModelFn;
   /** Runs whose messages were summarized (queue overflow) and wait for the turn that carries the summary. */
   private readonly summarizedWaiting = new Map<string, string[]>();
@@ -265,17 +271,16 @@ export class ConversationService {
   history(sessionKey: string): readonly TranscriptMessage[] {
     const entry = this.deps.store.peek(sessionKey);
     if (!entry) return [];
-    const hit = this.historyCache.get(sessionKey);
-    if (hit && hit.sessionId === entry.sessionId) {
-      this.historyCache.delete(sessionKey);
-      this.historyCache.set(sessionKey, hit);
-      return hit.messages;
-    }
-    const { entries } = this.deps.store.readTranscript(sessionKey);
-    const messages = entries.filter((e) => e.type === "message").map((e) => e.message as TranscriptMessage);
-    this.historyCache.set(sessionKey, { sessionId: entry.sessionId, messages });
-    if (this.historyCache.size > HISTORY_CACHE_SESSIONS) this.historyCache.delete(this.historyCache.keys().next().value!);
+    const cached = this.transcripts.get(sessionKey, entry.sessionId);
+    if (cached) return cached;
+    const messages = this.readMessages(sessionKey);
+    this.transcripts.set(sessionKey, entry.sessionId, messages);
     return messages;
+  }
+
+  private readMessages(sessionKey: string): TranscriptMessage[] {
+    const { entries } = this.deps.store.readTranscript(sessionKey);
+    return entries.filter((e) => e.type === "message").map((e) => e.message as TranscriptMessage);
   }
 
   /** The conversation as chat surfaces show it: questions before their answers. */
@@ -289,26 +294,29 @@ export class ConversationService {
    * prompt) and those still waiting in the queue. Kept up to date message by message
    * (ConversationWindow), so a long session does not re-walk its whole transcript every turn.
    */
-  private historyWindow(sessionKey: string, tokenBudget: number): TranscriptMessage[] {
-    const messages = this.history(sessionKey);
-    const hit = this.historyCache.get(sessionKey);
+  private historyWindow(sessionKey: string, tokenBudget: number): ModelMessage[] {
     const waiting = new Set(this.runs.activeFor(sessionKey).map((r) => r.runId));
-    if (!hit || hit.messages !== messages) return new ConversationWindow(messages).window(tokenBudget, waiting);
-    hit.window ??= new ConversationWindow(messages);
-    return hit.window.window(tokenBudget, waiting);
+    const entry = this.deps.store.peek(sessionKey);
+    if (!entry) return [];
+    let window = this.windows.get(sessionKey, entry.sessionId);
+    if (!window) {
+      // Built from the parsed transcript when a reader holds it; otherwise read and let go.
+      window = new ConversationWindow(this.transcripts.get(sessionKey, entry.sessionId) ?? this.readMessages(sessionKey));
+      this.windows.set(sessionKey, entry.sessionId, window);
+    }
+    return window.window(tokenBudget, waiting);
   }
 
   /** Append to the transcript and the cached history; the caller awaits `store.whenDurable` before acknowledging. */
   private append(sessionKey: string, runId: string | null, messages: TranscriptMessage[]): void {
     const written = this.deps.store.appendMessages(sessionKey, runId, messages, { deferSync: true });
-    const hit = this.historyCache.get(sessionKey);
-    const entry = this.deps.store.peek(sessionKey);
-    if (hit && entry && hit.sessionId === entry.sessionId) {
-      for (const e of written) {
-        hit.messages.push(e.message as TranscriptMessage);
-        hit.window?.add(e.message as TranscriptMessage);
-      }
-    } else this.historyCache.delete(sessionKey);
+    const sessionId = this.deps.store.peek(sessionKey)?.sessionId;
+    const window = this.windows.peek(sessionKey, sessionId);
+    const transcript = this.transcripts.peek(sessionKey, sessionId);
+    for (const e of written) {
+      window?.add(e.message as TranscriptMessage);
+      transcript?.push(e.message as TranscriptMessage);
+    }
   }
 
   /** True when this idempotency key was ever accepted (also before a restart). */
@@ -561,7 +569,10 @@ export class ConversationService {
     }
     this.finishRuns(turn.members, status, result);
     // A rotated transcript starts over with recent history only; re-read it next time.
-    if (this.deps.maintenance?.rotateIfLarge(sessionKey)) this.historyCache.delete(sessionKey);
+    if (this.deps.maintenance?.rotateIfLarge(sessionKey)) {
+      this.windows.delete(sessionKey);
+      this.transcripts.delete(sessionKey);
+    }
     this.deps.onSessionChanged(sessionKey, "run-ended");
   }
 

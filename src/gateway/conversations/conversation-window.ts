@@ -1,4 +1,5 @@
-import type { TranscriptMessage } from "../../agents/types.js";
+import type { ModelMessage, TranscriptMessage } from "../../agents/types.js";
+import { modelProjection } from "../../agents/runner/model-messages.js";
 import { hasToolCalls, isConversationMessage } from "../../sessions/history/conversation-units.js";
 import { estimateTokens } from "../../sessions/history/estimate-tokens.js";
 import { userKey } from "./conversation-order.js";
@@ -20,19 +21,24 @@ const enum Part {
  * message, with what the history window needs precomputed per message. A long session's turn
  * used to re-order, re-filter, re-group and re-estimate its whole transcript — the main cost of
  * a turn past a few hundred messages, and most of its garbage. `window()` gives exactly
- * `loadHistory(orderConversation(messages) minus leaveOut, { tokenBudget })` for transcripts of bare
- * messages (a gateway's cached history), reading only the messages it keeps.
+ * `loadHistory(orderConversation(messages) minus leaveOut, { tokenBudget })`, each message as
+ * its model projection (`modelProjection`), reading only the messages it keeps.
+ *
+ * Only the projections are kept, not the transcript messages: ids, usage, provenance and the
+ * like are most of a message's memory, and a turn never sends them. A long-running gateway
+ * holds every active session's window.
  */
 export class ConversationWindow {
   // Parallel arrays in conversation order: no per-message objects, no property reads per turn.
-  private readonly messages: TranscriptMessage[] = [];
+  /** Model projections; undefined for messages a model never sees (other roles). */
+  private readonly messages: (ModelMessage | undefined)[] = [];
   private readonly keys: (string | undefined)[] = [];
   private readonly parts: Part[] = [];
   private readonly tokens: number[] = [];
   /** Idempotency keys some assistant message already answers (the first one counts). */
   private readonly answered = new Set<string>();
   /** User messages whose answer has not been written yet, by key, in arrival order. */
-  private readonly unanswered = new Map<string, TranscriptMessage[]>();
+  private readonly unanswered = new Map<string, ModelMessage[]>();
 
   constructor(messages: readonly TranscriptMessage[] = []) {
     for (const message of messages) this.add(message);
@@ -46,19 +52,24 @@ export class ConversationWindow {
   add(message: TranscriptMessage): void {
     if (message.role === "assistant") this.moveAnsweredBefore(message);
     const key = userKey(message);
-    if (key !== undefined && !this.answered.has(key)) {
+    const projection = modelProjection(message);
+    if (key !== undefined && projection !== undefined && !this.answered.has(key)) {
       const waiting = this.unanswered.get(key);
-      if (waiting) waiting.push(message);
-      else this.unanswered.set(key, [message]);
+      if (waiting) waiting.push(projection);
+      else this.unanswered.set(key, [projection]);
     }
-    this.push(message, key);
+    const part = partOf(message);
+    this.messages.push(projection);
+    this.keys.push(key);
+    this.parts.push(part);
+    this.tokens.push(part === Part.None ? 0 : estimateTokens(message));
   }
 
   /**
    * The newest whole units that fit `tokenBudget`, oldest first, leaving out user messages
    * whose key is in `leaveOut` (runs that have not finished: the turn's own prompt, queued ones).
    */
-  window(tokenBudget: number, leaveOut: ReadonlySet<string>): TranscriptMessage[] {
+  window(tokenBudget: number, leaveOut: ReadonlySet<string>): ModelMessage[] {
     // NaN would make every comparison false and let everything through; treat it as no room.
     const budget = Number.isNaN(tokenBudget) ? 0 : tokenBudget;
     const picked: number[] = []; // indices, strictly descending
@@ -85,7 +96,7 @@ export class ConversationWindow {
       results.length = 0;
       resultsCost = 0;
     }
-    const out = new Array<TranscriptMessage>(picked.length);
+    const out = new Array<ModelMessage>(picked.length);
     for (let j = 0; j < picked.length; j += 1) out[j] = this.messages[picked[picked.length - 1 - j]!]!;
     return out;
   }
@@ -94,7 +105,7 @@ export class ConversationWindow {
   private moveAnsweredBefore(message: TranscriptMessage): void {
     const answers = (message as { answers?: unknown }).answers;
     if (!Array.isArray(answers)) return;
-    const moving: TranscriptMessage[] = [];
+    const moving: ModelMessage[] = [];
     for (const id of answers) {
       if (typeof id !== "string" || this.answered.has(id)) continue;
       this.answered.add(id);
@@ -107,9 +118,14 @@ export class ConversationWindow {
     // Held messages go right before their answer in arrival order, which is their current order
     // (a message waiting for its answer never moved).
     const at = moving.map((m) => this.messages.lastIndexOf(m)).sort((a, b) => a - b);
-    const moved = at.map((index) => this.messages[index]!);
+    const moved = at.map((index) => [this.messages[index], this.keys[index], this.parts[index], this.tokens[index]] as const);
     for (let j = at.length - 1; j >= 0; j -= 1) this.removeAt(at[j]!);
-    for (const m of moved) this.push(m, userKey(m));
+    for (const [m, key, part, tokens] of moved) {
+      this.messages.push(m);
+      this.keys.push(key);
+      this.parts.push(part!);
+      this.tokens.push(tokens!);
+    }
   }
 
   private removeAt(index: number): void {
@@ -117,14 +133,6 @@ export class ConversationWindow {
     this.keys.splice(index, 1);
     this.parts.splice(index, 1);
     this.tokens.splice(index, 1);
-  }
-
-  private push(message: TranscriptMessage, key: string | undefined): void {
-    this.messages.push(message);
-    this.keys.push(key);
-    const part = partOf(message);
-    this.parts.push(part);
-    this.tokens.push(part === Part.None ? 0 : estimateTokens(message));
   }
 }
 

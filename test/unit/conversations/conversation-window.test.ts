@@ -3,6 +3,7 @@ import type { TranscriptMessage } from "../../../src/agents/types.js";
 import { orderConversation, userKey } from "../../../src/gateway/conversations/conversation-order.js";
 import { ConversationWindow } from "../../../src/gateway/conversations/conversation-window.js";
 import { loadHistory } from "../../../src/sessions/history/index.js";
+import { modelProjection } from "../../../src/agents/runner/model-messages.js";
 
 /** A small deterministic PRNG, so a failure names a seed that reproduces it. */
 function prng(seed: number): () => number {
@@ -50,7 +51,7 @@ const reference = (messages: TranscriptMessage[], budget: number, leaveOut: Set<
       return key === undefined || !leaveOut.has(key);
     }),
     { tokenBudget: budget },
-  );
+  ).map((m) => modelProjection(m));
 
 describe("ConversationWindow", () => {
   it("gives exactly loadHistory(orderConversation(…)) for random transcripts, budgets and left-out keys, built at once or message by message", () => {
@@ -80,5 +81,16 @@ describe("ConversationWindow", () => {
     const view = new ConversationWindow([u("q1"), u("q2"), a("A1", ["q1"]), a("A2", ["q2"])]);
     expect(view.window(1e9, new Set()).map((m) => (m.role === "user" ? m.content : (m.content as { text: string }[])[0]!.text))).toEqual(["q1", "A1", "q2", "A2"]);
     expect(view.window(1e9, new Set(["q2"])).length).toBe(3);
+  });
+
+  it("keeps model projections, not the transcript messages with their extra fields", () => {
+    const user = { role: "user", content: "hi", timestamp: 1, idempotencyKey: "k1", provenance: { kind: "external_user", method: "http" } } as TranscriptMessage;
+    const answer = { role: "assistant", content: [{ type: "text", text: "hello" }], timestamp: 2, usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, answers: ["k1"] } as TranscriptMessage;
+    const [first, second] = new ConversationWindow([user, answer]).window(1e9, new Set());
+    expect(first).toStrictEqual({ role: "user", content: "hi", timestamp: 1 });
+    expect(second).toStrictEqual({ role: "assistant", content: [{ type: "text", text: "hello" }], timestamp: 2 });
+    // The same objects every turn, so the provider's per-message wire cache keeps hitting.
+    expect(first).toBe(modelProjection(user));
+    expect(modelProjection(first!)).toBe(first);
   });
 });
