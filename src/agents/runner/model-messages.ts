@@ -47,12 +47,26 @@ export function toModelMessages(transcript: readonly HistoryMessage[]): ModelMes
  * What a model may see of one transcript message (undefined for roles it never sees), made
  * once per message object: a message never changes once written, and keeping the projected
  * object stable lets the provider reuse the wire JSON it built for it on the previous turn
- * (see openAIRequestBody). A projection is its own projection, so a history kept as
- * projections (ConversationWindow) passes through `toModelMessages` unchanged.
+ * (see openAIRequestBody).
  */
 export function modelProjection(raw: HistoryMessage): ModelMessage | undefined {
   const known = projected.get(raw);
   if (known !== undefined) return known;
+  const message = newProjection(raw);
+  if (message !== undefined) projected.set(raw, message);
+  return message;
+}
+
+/**
+ * A projection to keep instead of its transcript message (ConversationWindow): not cached by
+ * the message, which its caller lets go, and its own projection, so it passes through
+ * `toModelMessages` unchanged on every turn.
+ */
+export function detachedModelProjection(raw: HistoryMessage): ModelMessage | undefined {
+  return projected.get(raw) ?? newProjection(raw);
+}
+
+function newProjection(raw: HistoryMessage): ModelMessage | undefined {
   const m = raw as Record<string, unknown>;
   const timestamp = Number(m.timestamp) || 0;
   let message: ModelMessage;
@@ -68,7 +82,6 @@ export function modelProjection(raw: HistoryMessage): ModelMessage | undefined {
       timestamp,
     };
   } else return undefined;
-  projected.set(raw, message);
   projected.set(message, message);
   return message;
 }

@@ -154,7 +154,9 @@ export class ConversationService {
   resolveSessionKey(sessionKey: string | undefined, agentId: string | undefined): { sessionKey: string; agentId: string } {
     const config = this.deps.config();
     const fallbackAgent = (agentId ?? defaultAgentId(config)).toLowerCase();
-    const key = sessionKey ? normalizeSessionKey(sessionKey, fallbackAgent) : buildMainSessionKey(fallbackAgent, config.session.mainKey);
+    const built = sessionKey ? normalizeSessionKey(sessionKey, fallbackAgent) : buildMainSessionKey(fallbackAgent, config.session.mainKey);
+    // The store's instance of the key: the run and ledger records kept per turn then share one string.
+    const key = this.deps.store.sharedKey(built);
     return { sessionKey: key, agentId: parseSessionKey(key).agentId };
   }
 

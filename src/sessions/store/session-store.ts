@@ -77,6 +77,16 @@ export class SessionStore {
     return this.indexes.entries(agentId).get(key);
   }
 
+  /**
+   * `sessionKey` itself, as the store's own string instance when it is already the store's
+   * canonical spelling: a key rebuilt per request (`openai-user:<user>`) is otherwise a fresh
+   * string in every record kept about that request.
+   */
+  sharedKey(sessionKey: string): string {
+    const { key } = this.locate(sessionKey);
+    return key === sessionKey ? key : sessionKey;
+  }
+
   /** Sessions of one agent, or of all agents, most recently updated first. */
   list(agentId?: string): SessionEntry[] {
     const ids = agentId === undefined ? this.indexes.knownAgentIds() : [normalizeSafeAgentId(agentId)];

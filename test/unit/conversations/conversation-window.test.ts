@@ -90,7 +90,7 @@ describe("ConversationWindow", () => {
     expect(first).toStrictEqual({ role: "user", content: "hi", timestamp: 1 });
     expect(second).toStrictEqual({ role: "assistant", content: [{ type: "text", text: "hello" }], timestamp: 2 });
     // The same objects every turn, so the provider's per-message wire cache keeps hitting.
-    expect(first).toBe(modelProjection(user));
     expect(modelProjection(first!)).toBe(first);
+    expect(modelProjection(second!)).toBe(second);
   });
 });

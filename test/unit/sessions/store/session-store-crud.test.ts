@@ -131,6 +131,14 @@ describe("SessionStore: ensure / get / list / patch / reset / delete", () => {
     expect(fs.existsSync(path.join(state, "agents"))).toBe(false);
   });
 
+  it("sharedKey gives back the same key text, canonical or not", () => {
+    const store = openStore(makeStateDir());
+    // Only the string instance may differ (not observable); the text never changes.
+    expect(store.sharedKey(KEY)).toBe(KEY);
+    expect(store.sharedKey(`agent:main:${"openai-user"}:${"alice"}`)).toBe("agent:main:openai-user:alice");
+    expect(store.sharedKey("AGENT:Main:Main")).toBe("AGENT:Main:Main");
+  });
+
   it("normalizes key case", () => {
     const store = openStore(makeStateDir());
     store.ensure("agent:Main:Telegram:Group:-100");
