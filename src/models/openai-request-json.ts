@@ -1,5 +1,6 @@
 import type { ModelMessage, ModelRequest, ToolSpec } from "../agents/types.js";
 import { toolDefinition, toolImagesMessage, toWire } from "./openai-messages.js";
+import { ModelProjection } from "../agents/runner/model-projection.js";
 
 /**
  * The Chat Completions body for `request`, as bytes. A conversation resends its whole history
@@ -96,24 +97,28 @@ interface WirePiece {
 }
 
 /**
- * Cached per message for as long as the message lives (a session's history stays in memory),
- * so the common case — no tool images — is kept as the bare JSON string.
+ * Cached per message for as long as the message lives (a session's history stays in memory):
+ * in the message itself when it is a projection (ModelProjection's memo slot), otherwise in a
+ * weak table. The common case — no tool images — is kept as the bare JSON string.
  */
 type CachedPiece = string | WirePiece;
-const piecesByImageSupport = { allowed: new WeakMap<ModelMessage, CachedPiece>(), refused: new WeakMap<ModelMessage, CachedPiece>() };
+const IMAGES_ALLOWED = { name: "openai wire json, images allowed" };
+const IMAGES_REFUSED = { name: "openai wire json, images refused" };
+const otherMessages = { allowed: new WeakMap<ModelMessage, CachedPiece>(), refused: new WeakMap<ModelMessage, CachedPiece>() };
 const NO_IMAGES: readonly string[] = Object.freeze([]);
 const EMPTY_PIECE: WirePiece = Object.freeze({ toolImages: NO_IMAGES });
 
 /** The message's JSON alone (the common case), or with the tool images it brings. */
 function wirePiece(message: ModelMessage, imagesAllowed: boolean): CachedPiece {
-  const cache = imagesAllowed ? piecesByImageSupport.allowed : piecesByImageSupport.refused;
-  let cached = cache.get(message);
+  const tag = imagesAllowed ? IMAGES_ALLOWED : IMAGES_REFUSED;
+  const cache = imagesAllowed ? otherMessages.allowed : otherMessages.refused;
+  let cached = (ModelProjection.memo(message, tag) ?? cache.get(message)) as CachedPiece | undefined;
   if (cached === undefined) {
     const wire = toWire(message, imagesAllowed);
     const json = wire.message ? asciiJson(wire.message) : undefined;
     if (wire.toolImages.length > 0) cached = { json, toolImages: wire.toolImages.map((part) => asciiJson(part)) };
     else cached = json ?? EMPTY_PIECE;
-    cache.set(message, cached);
+    if (!ModelProjection.remember(message, tag, cached)) cache.set(message, cached);
   }
   return cached;
 }

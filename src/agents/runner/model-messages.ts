@@ -1,4 +1,5 @@
-import type { AssistantMessage, HistoryMessage, ModelMessage, ToolResultMessage, UserMessage } from "../types.js";
+import type { AssistantMessage, HistoryMessage, ModelMessage, ToolResultMessage } from "../types.js";
+import { ModelProjection, projectMessage } from "./model-projection.js";
 
 /**
  * Project a transcript onto what a model may see: only user, assistant and toolResult messages,
@@ -44,45 +45,17 @@ export function toModelMessages(transcript: readonly HistoryMessage[]): ModelMes
 }
 
 /**
- * What a model may see of one transcript message (undefined for roles it never sees), made
- * once per message object: a message never changes once written, and keeping the projected
- * object stable lets the provider reuse the wire JSON it built for it on the previous turn
- * (see openAIRequestBody).
+ * The projection of one transcript message (undefined for roles a model never sees), made once
+ * per message object: a message never changes once written, and keeping the projected object
+ * stable lets the provider reuse the wire JSON it built for it on the previous turn (see
+ * openAIRequestBody). A projection is its own projection.
  */
 export function modelProjection(raw: HistoryMessage): ModelMessage | undefined {
+  if (ModelProjection.is(raw)) return raw;
   const known = projected.get(raw);
   if (known !== undefined) return known;
-  const message = newProjection(raw);
+  const message = projectMessage(raw);
   if (message !== undefined) projected.set(raw, message);
-  return message;
-}
-
-/**
- * A projection to keep instead of its transcript message (ConversationWindow): not cached by
- * the message, which its caller lets go, and its own projection, so it passes through
- * `toModelMessages` unchanged on every turn.
- */
-export function detachedModelProjection(raw: HistoryMessage): ModelMessage | undefined {
-  return projected.get(raw) ?? newProjection(raw);
-}
-
-function newProjection(raw: HistoryMessage): ModelMessage | undefined {
-  const m = raw as Record<string, unknown>;
-  const timestamp = Number(m.timestamp) || 0;
-  let message: ModelMessage;
-  if (m.role === "user") message = { role: "user", content: m.content as UserMessage["content"], timestamp };
-  else if (m.role === "assistant") message = { role: "assistant", content: (m.content as AssistantMessage["content"]) ?? [], timestamp };
-  else if (m.role === "toolResult") {
-    message = {
-      role: "toolResult",
-      toolCallId: m.toolCallId as string,
-      toolName: m.toolName as string,
-      content: m.content as ToolResultMessage["content"],
-      isError: Boolean(m.isError),
-      timestamp,
-    };
-  } else return undefined;
-  projected.set(message, message);
   return message;
 }
 

@@ -1,5 +1,5 @@
 import type { ModelMessage, TranscriptMessage } from "../../agents/types.js";
-import { detachedModelProjection } from "../../agents/runner/model-messages.js";
+import { projectMessage } from "../../agents/runner/model-projection.js";
 import { hasToolCalls, isConversationMessage } from "../../sessions/history/conversation-units.js";
 import { estimateTokens } from "../../sessions/history/estimate-tokens.js";
 import { userKey } from "./conversation-order.js";
@@ -22,7 +22,7 @@ const enum Part {
  * used to re-order, re-filter, re-group and re-estimate its whole transcript — the main cost of
  * a turn past a few hundred messages, and most of its garbage. `window()` gives exactly
  * `loadHistory(orderConversation(messages) minus leaveOut, { tokenBudget })`, each message as
- * its model projection (`detachedModelProjection`), reading only the messages it keeps.
+ * its model projection (`projectMessage`), reading only the messages it keeps.
  *
  * Only the projections are kept, not the transcript messages: ids, usage, provenance and the
  * like are most of a message's memory, and a turn never sends them. A long-running gateway
@@ -52,7 +52,7 @@ export class ConversationWindow {
   add(message: TranscriptMessage): void {
     if (message.role === "assistant") this.moveAnsweredBefore(message);
     const key = userKey(message);
-    const projection = detachedModelProjection(message);
+    const projection = projectMessage(message);
     if (key !== undefined && projection !== undefined && !this.answered.has(key)) {
       const waiting = this.unanswered.get(key);
       if (waiting) waiting.push(projection);

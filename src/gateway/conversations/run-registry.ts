@@ -17,6 +17,9 @@ export interface RunRecord {
 }
 
 const KEEP_FINISHED_MS = 10 * 60_000;
+/** What a finished run's `controller` becomes: aborting a run that is over changes nothing. */
+const FINISHED_CONTROLLER = new AbortController();
+const resolved = (): void => {};
 /** Finished runs kept at most, however recent: memory must not grow with traffic. */
 const MAX_FINISHED = 1_000;
 
@@ -66,6 +69,10 @@ export class RunRegistry {
     // The transcript has the messages; keep only what agent.wait and duplicates report.
     run.result = result ? { ...result, messages: [] } : undefined;
     run.resolve(run);
+    // Kept up to 10 minutes for agent.wait, a finished run lets go of what only a live run
+    // needs: its controller (an AbortSignal weighs ~0.5 KB) and the resolver of `done`.
+    run.controller = FINISHED_CONTROLLER;
+    run.resolve = resolved;
     this.finished.push(runId);
     this.evictFinished();
   }

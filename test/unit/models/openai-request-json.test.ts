@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ModelMessage, ModelRequest } from "../../../src/agents/types.js";
 import { asciiJson, openAIRequestBody } from "../../../src/models/openai-request-json.js";
 import { toOpenAIParams } from "./openai-params-oracle.js";
+import { ModelProjection, projectMessage } from "../../../src/agents/runner/model-projection.js";
 import type { ProviderModel } from "../../../src/models/types.js";
 import { WEATHER_TOOL } from "./stream-helpers.js";
 
@@ -32,6 +33,15 @@ const variants: [string, ModelRequest][] = [
 const openAIRequestJson = (request: ModelRequest) => openAIRequestBody(request).toString("latin1");
 
 describe("openAIRequestBody", () => {
+  it("gives the same body for projections (JSON memoized in them) as for plain messages, across image support changes", () => {
+    const projections = conversation.map((m) => projectMessage(m)!);
+    for (const [name, request] of [...variants, ...variants]) {
+      const viaProjections = { ...request, messages: projections.slice(0, request.messages.length) };
+      expect(openAIRequestJson(viaProjections), name).toBe(openAIRequestJson(request));
+    }
+    expect(ModelProjection.memo(projections[6]!, {})).toBeUndefined();
+  });
+
   it.each(variants)("is the JSON of toOpenAIParams(request), key order kept, in ASCII only: %s", (_name, request) => {
     const json = openAIRequestJson(request);
     expect(json).toMatch(/^[\x00-\x7f]*$/);
