@@ -73,8 +73,9 @@ export function statusOf(service: SubagentService, record: SubagentRunRecord): s
 export function resolveTarget(tree: SubagentRunRecord[], rows: SubagentRunRecord[], target: string): SubagentRunRecord | undefined {
   const lowered = target.toLowerCase();
   if (lowered === "last") return rows[rows.length - 1];
-  const index = /^#?(\d+)$/.exec(target);
-  if (index) return rows[Number(index[1]) - 1];
+  const index = /^(#?)(\d+)$/.exec(target);
+  // `#n`, or a bare number within the list; a longer number is a runId prefix made of digits.
+  if (index && (index[1] === "#" || Number(index[2]) <= rows.length)) return rows[Number(index[2]) - 1];
   return (
     tree.find((r) => r.childSessionKey === lowered || r.runId === lowered) ??
     tree.find((r) => r.label?.toLowerCase() === lowered) ??

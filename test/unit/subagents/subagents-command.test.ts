@@ -6,6 +6,8 @@ import { SubagentService } from "../../../src/agents/subagents/subagent-service.
 import { parseSubagentsArgs, runSubagentsCommand, subagentsCommandArgs, SUBAGENTS_COMMAND_HELP } from "../../../src/agents/subagents/subagents-command.js";
 import { SessionStore } from "../../../src/sessions/store/index.js";
 import { FakeConversations, settle } from "./fake-conversations.js";
+import { resolveTarget } from "../../../src/agents/subagents/subagent-control.js";
+import type { SubagentRunRecord } from "../../../src/agents/subagents/types.js";
 import { tempStateDir } from "./helpers.js";
 
 const services: SubagentService[] = [];
@@ -59,5 +61,24 @@ describe("runSubagentsCommand", () => {
     expect(await runSubagentsCommand(caller.sessionKey, "list", { service })).toMatch(/^#1 \[killed\] "beach"/);
     // Another session sees none of them: control is confined to the caller's tree.
     expect(await runSubagentsCommand("agent:main:other", "kill #1", { service })).toMatch(/^⚠️ No sub-agent of yours matches/);
+  });
+});
+
+describe("resolveTarget", () => {
+  const record = (runId: string, label?: string) => ({ runId, childSessionKey: `agent:main:subagent:${runId}`, label }) as unknown as SubagentRunRecord;
+  const digits = record("24368973-aaaa-4bbb-8ccc-000000000000", "beach");
+  const hex = record("abcdef01-aaaa-4bbb-8ccc-000000000000");
+  const rows = [hex, digits];
+
+  it("reads #n and a bare number within the list as a position", () => {
+    expect(resolveTarget(rows, rows, "#2")).toBe(digits);
+    expect(resolveTarget(rows, rows, "1")).toBe(hex);
+    expect(resolveTarget(rows, rows, "#7")).toBeUndefined();
+  });
+
+  it("reads a longer number as a runId prefix made only of digits", () => {
+    expect(resolveTarget(rows, rows, "24368973")).toBe(digits);
+    expect(resolveTarget(rows, rows, "2436")).toBe(digits);
+    expect(resolveTarget(rows, rows, "99999999")).toBeUndefined();
   });
 });
