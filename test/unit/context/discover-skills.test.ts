@@ -37,6 +37,32 @@ describe("discoverSkills", () => {
     expect(found.skills[0]!.baseDir).toBe(path.join(l.workspaceDir, "skills", "dup-in-ws"));
   });
 
+  it("reuses a parsed SKILL.md only while the file is unchanged and settled", async () => {
+    const l = layout();
+    const dir = path.join(l.workspaceDir, "skills");
+    const file = path.join(dir, "cached", "SKILL.md");
+    const options = { workspaceDir: l.workspaceDir, stateDir: l.stateDir, bundledDir: null, env: l.env };
+    const age = (seconds: number) => fs.utimesSync(file, new Date(), new Date(Date.now() - seconds * 1000));
+    writeSkill(dir, "cached", simpleSkill("cached", "First."));
+    age(60);
+    const first = await discoverSkills(options);
+    // Unchanged and settled: the same parsed skill, not read again.
+    expect((await discoverSkills(options)).skills[0]).toBe(first.skills[0]);
+    // Edited (a new mtime): read again.
+    writeSkill(dir, "cached", simpleSkill("cached", "Other."));
+    age(30);
+    expect((await discoverSkills(options)).skills[0]!.description).toBe("Other.");
+    // Modified moments ago: a second edit may keep the same size and mtime (timestamps are
+    // coarse), so such a file is read every time until it settles.
+    const justNow = new Date(Date.now() - 100);
+    writeSkill(dir, "cached", simpleSkill("cached", "Third."));
+    fs.utimesSync(file, new Date(), justNow);
+    expect((await discoverSkills(options)).skills[0]!.description).toBe("Third.");
+    writeSkill(dir, "cached", simpleSkill("cached", "Forth."));
+    fs.utimesSync(file, new Date(), justNow);
+    expect((await discoverSkills(options)).skills[0]!.description).toBe("Forth.");
+  });
+
   it("is stable: same folders, same order, however the directory lists them", async () => {
     const l = layout();
     for (const name of ["zeta", "alpha", "mid"]) writeSkill(path.join(l.workspaceDir, "skills"), name, simpleSkill(name));
