@@ -47,6 +47,12 @@ function writeRequest(request: ModelRequest, out: ScratchWriter): void {
       writeMessage(piece);
       continue;
     }
+    if (piece === PLAIN_USER || piece === PLAIN_ASSISTANT) {
+      writeMessage(piece === PLAIN_USER ? '{"role":"user","content":"' : '{"role":"assistant","content":"');
+      out.write(plainText(message)!);
+      out.write('"}');
+      continue;
+    }
     if (piece.json !== undefined) writeMessage(piece.json);
     toolImages.push(...piece.toolImages);
   }
@@ -108,12 +114,35 @@ const otherMessages = { allowed: new WeakMap<ModelMessage, CachedPiece>(), refus
 const NO_IMAGES: readonly string[] = Object.freeze([]);
 const EMPTY_PIECE: WirePiece = Object.freeze({ toolImages: NO_IMAGES });
 
+/**
+ * A user or assistant message whose whole wire form is its text, when that text is printable
+ * ASCII without `"` or `\\` (short chat lines mostly are): its JSON is the text between a fixed
+ * prefix and suffix, so the message's own string is written and no copy of it is kept.
+ */
+const PLAIN_USER: WirePiece = Object.freeze({ toolImages: NO_IMAGES });
+const PLAIN_ASSISTANT: WirePiece = Object.freeze({ toolImages: NO_IMAGES });
+const NEEDS_NO_ESCAPE = /^[\x20\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/** The text a plain message's wire form carries, or undefined when it has another shape. */
+function plainText(message: ModelMessage): string | undefined {
+  if (message.role === "user") return typeof message.content === "string" ? message.content : undefined;
+  if (message.role !== "assistant" || message.content.length !== 1) return undefined;
+  const block = message.content[0]!;
+  return block.type === "text" ? block.text : undefined;
+}
+
 /** The message's JSON alone (the common case), or with the tool images it brings. */
 function wirePiece(message: ModelMessage, imagesAllowed: boolean): CachedPiece {
   const tag = imagesAllowed ? IMAGES_ALLOWED : IMAGES_REFUSED;
   const cache = imagesAllowed ? otherMessages.allowed : otherMessages.refused;
   let cached = (ModelProjection.memo(message, tag) ?? cache.get(message)) as CachedPiece | undefined;
   if (cached === undefined) {
+    const text = plainText(message);
+    if (text !== undefined && NEEDS_NO_ESCAPE.test(text)) {
+      cached = message.role === "user" ? PLAIN_USER : PLAIN_ASSISTANT;
+      if (!ModelProjection.remember(message, tag, cached)) cache.set(message, cached);
+      return cached;
+    }
     const wire = toWire(message, imagesAllowed);
     const json = wire.message ? asciiJson(wire.message) : undefined;
     if (wire.toolImages.length > 0) cached = { json, toolImages: wire.toolImages.map((part) => asciiJson(part)) };

@@ -23,23 +23,37 @@ const conversation: ModelMessage[] = [
   { role: "user", content: "and now?", timestamp: t },
 ];
 
+// Short chat lines: most are written as their own text between a fixed prefix and suffix.
+const chatLines: ModelMessage[] = [
+  { role: "user", content: "hello there, 1 + 1 = 2? (yes) [a] {b} <c> ~`", timestamp: t },
+  { role: "assistant", content: [{ type: "text", text: "Hi! How can I help?" }], timestamp: t },
+  { role: "user", content: 'say "quoted" and back\\slash', timestamp: t },
+  { role: "assistant", content: [{ type: "text", text: "line\nbreak\ttab" }], timestamp: t },
+  { role: "user", content: "caf\u00e9 \u2028", timestamp: t },
+  { role: "assistant", content: [{ type: "thinking", thinking: "hm" }, { type: "text", text: "plain after thinking" }], timestamp: t },
+  { role: "assistant", content: [{ type: "text", text: "two" }, { type: "text", text: " blocks" }], timestamp: t },
+  { role: "user", content: "\u007f", timestamp: t },
+];
+
 const variants: [string, ModelRequest][] = [
   ["tools, images allowed", { model: model(), systemPrompt: "You are a test.\nUse “tools”.", messages: conversation, tools: [WEATHER_TOOL] }],
   ["text-only model, no system prompt, no tools", { model: model({ input: ["text"] }), systemPrompt: "", messages: conversation, tools: [] }],
   ["openai provider, temperature, request max tokens", { model: model({ provider: "openai" }), systemPrompt: "s", messages: conversation, tools: [WEATHER_TOOL], temperature: 0.2, maxTokens: 77 }],
   ["images at the very end", { model: model(), systemPrompt: "s", messages: conversation.slice(0, 3), tools: [] }],
+  ["plain and escaped chat lines", { model: model(), systemPrompt: "s", messages: chatLines, tools: [] }],
 ];
 
 const openAIRequestJson = (request: ModelRequest) => openAIRequestBody(request).toString("latin1");
 
 describe("openAIRequestBody", () => {
   it("gives the same body for projections (JSON memoized in them) as for plain messages, across image support changes", () => {
-    const projections = conversation.map((m) => projectMessage(m)!);
+    const projected = new Map<ModelMessage, ModelMessage>();
+    const projection = (m: ModelMessage) => projected.get(m) ?? projected.set(m, projectMessage(m)!).get(m)!;
     for (const [name, request] of [...variants, ...variants]) {
-      const viaProjections = { ...request, messages: projections.slice(0, request.messages.length) };
+      const viaProjections = { ...request, messages: request.messages.map(projection) };
       expect(openAIRequestJson(viaProjections), name).toBe(openAIRequestJson(request));
     }
-    expect(ModelProjection.memo(projections[6]!, {})).toBeUndefined();
+    expect(ModelProjection.memo(projection(conversation[6]!), {})).toBeUndefined();
   });
 
   it.each(variants)("is the JSON of toOpenAIParams(request), key order kept, in ASCII only: %s", (_name, request) => {
