@@ -10,8 +10,10 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
+# MALLOC_ARENA_MAX: see docs/architecture.md, "Memory over weeks".
 ENV NODE_ENV=production \
-    OPENCLAW_STATE_DIR=/data
+    OPENCLAW_STATE_DIR=/data \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

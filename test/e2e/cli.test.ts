@@ -22,6 +22,8 @@ describe("gateway start / status / call / stop", () => {
     expect(fs.readFileSync(path.join(stateDir, "gateway.pid"), "utf8").trim()).toBe(String(pid));
     expect(fs.existsSync(path.join(stateDir, "logs", "gateway.out.log"))).toBe(true);
     expect(isProcessAlive(pid)).toBe(true);
+    // The daemon runs with two malloc arenas (docs/architecture.md, "Memory over weeks").
+    if (process.platform === "linux") expect(fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")).toContain("MALLOC_ARENA_MAX=2");
   });
 
   it("refuses to start a second one", async () => {
