@@ -3,7 +3,6 @@ import { createLogger, isLogLevel, type Logger } from "../infra/logger.js";
 import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 import { packageVersion } from "../infra/version.js";
 import { warmIntlOffThread } from "../infra/warm-intl.js";
-import { tuneHeapForDaemon } from "../infra/daemon-heap.js";
 import { resolveServerAuth, type AuthMode } from "./auth/resolve-auth.js";
 import { isLoopbackHost, resolveBindHost, type BindMode } from "./bind-host.js";
 import { EarlyListener } from "./listen.js";
@@ -43,7 +42,6 @@ export class GatewayStartError extends Error {}
  */
 export async function runGateway(opts: RunGatewayOptions): Promise<RunningGateway> {
   const startedAt = Date.now();
-  tuneHeapForDaemon();
   const env = opts.env;
   const stateDir = resolveStateDir(env);
   ensurePrivateDir(stateDir);

@@ -1,5 +1,6 @@
 import type http from "node:http";
 import os from "node:os";
+import { tuneHeapForDaemon } from "../infra/daemon-heap.js";
 import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import Fastify from "fastify";
@@ -227,7 +228,26 @@ export class GatewayServer {
     // HTTP requests that arrived while starting were held; a ready app answers them now.
     this.opts.listener.attachRequests(requestHandler);
     setImmediate(() => this.conversations.warmUp());
+    this.capHeapGrowthAfterStartUp();
     this.startChannels(this.opts.loadedConfig().config);
+  }
+
+  /**
+   * The heap growth cap (tuneHeapForDaemon) is for the weeks a gateway runs, not for start-up:
+   * loading the app and the first turn's model SDK grow the heap fast, and a cap then only adds
+   * full GCs (~70 ms on the first reply). It takes effect once the first turn has ended, or a
+   * minute after ready when no turn comes.
+   */
+  private capHeapGrowthAfterStartUp(): void {
+    let timer: NodeJS.Timeout | undefined;
+    const idle = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 60_000);
+      timer.unref();
+    });
+    void Promise.race([this.conversations.firstTurnEnded, idle]).then(() => {
+      clearTimeout(timer);
+      tuneHeapForDaemon();
+    });
   }
 
   /** Channels start in the background: a slow platform must not hold the gateway's readiness. */

@@ -120,6 +120,9 @@ export class ConversationService {
   /** Runs whose messages were summarized (queue overflow) and wait for the turn that carries the summary. */
   private readonly summarizedWaiting = new Map<string, string[]>();
   private readonly internalQueue = new InternalTurnQueue();
+  private resolveFirstTurnEnded!: () => void;
+  /** Settles when this process's first turn has ended (its model SDK loaded, its caches filled). */
+  readonly firstTurnEnded = new Promise<void>((resolve) => (this.resolveFirstTurnEnded = resolve));
 
   constructor(private readonly deps: ConversationDeps) {
     // Sub-agent sessions run on their own `subagent` lane, under their own cap.
@@ -576,6 +579,7 @@ export class ConversationService {
       this.transcripts.delete(sessionKey);
     }
     this.deps.onSessionChanged(sessionKey, "run-ended");
+    this.resolveFirstTurnEnded();
   }
 
   private takeSteering(turn: Turn): UserMessage[] {
