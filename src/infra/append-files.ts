@@ -128,6 +128,12 @@ function statOf(file: string): { ino: number; dev: number } {
   return { ino: stat.ino, dev: stat.dev };
 }
 
+/** Synchronous: closing a local file does not wait on the disk, and a replaced file's old
+ * descriptor is then gone before the append that noticed the replacement returns. */
 function closeQuietly(fd: number): void {
-  fs.close(fd, () => {});
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // Already closed or invalid: nothing left to release.
+  }
 }
