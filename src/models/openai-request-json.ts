@@ -62,8 +62,18 @@ function writeRequest(request: ModelRequest, out: ScratchWriter): void {
   let tail = `],"stream":true,"stream_options":{"include_usage":true}`;
   if (maxTokens !== undefined) tail += `,"${model.provider === "openai" ? "max_completion_tokens" : "max_tokens"}":${JSON.stringify(maxTokens)}`;
   if (request.temperature !== undefined) tail += `,"temperature":${JSON.stringify(request.temperature)}`;
-  if (request.tools.length > 0) tail += `,"tools":[${request.tools.map((tool) => toolJson(tool, model.provider)).join(",")}]`;
-  out.write(`${tail}}`);
+  if (request.tools.length === 0) {
+    out.write(`${tail}}`);
+    return;
+  }
+  // Each tool's cached JSON goes straight into the buffer: joined first, the tool list (tens of
+  // KB with the default tools) was a fresh string on every request.
+  out.write(`${tail},"tools":[`);
+  for (let i = 0; i < request.tools.length; i += 1) {
+    if (i > 0) out.write(",");
+    out.write(toolJson(request.tools[i]!, model.provider));
+  }
+  out.write("]}");
 }
 
 /** Scratch space shared by every request (bodies are built synchronously, one at a time). */

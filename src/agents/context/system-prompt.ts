@@ -100,21 +100,32 @@ function bootstrapSection(bootstrap: LoadedBootstrap): string | null {
  * which changes every request, comes last.
  */
 export function buildSystemPrompt(params: BuildSystemPromptParams): BuiltSystemPrompt {
-  const sections: Section[] = [...stableSections(params)];
-
+  const stable = stableSections(params);
+  const session: Section[] = [];
   if (params.mode !== "none") {
     const full = params.mode === "full";
     const extra = params.extraSystemPrompt?.trim();
-    if (extra) sections.push({ name: "extra", text: `${full ? "## Group Chat Context" : "## Subagent Context"}\n${extra}` });
-    sections.push({ name: "runtime", text: `## Runtime\n${formatRuntimeLine(params.runtime)}` });
-    sections.push({ name: "datetime", text: `## Current Date & Time\n${formatCurrentTime(params.now, params.timeZone)}` });
+    if (extra) session.push({ name: "extra", text: `${full ? "## Group Chat Context" : "## Subagent Context"}\n${extra}` });
+    session.push({ name: "runtime", text: `## Runtime\n${formatRuntimeLine(params.runtime)}` });
+    session.push({ name: "datetime", text: `## Current Date & Time\n${formatCurrentTime(params.now, params.timeZone)}` });
   }
 
-  return {
+  // Turns of a session within the same minute build the same prompt: give back the same
+  // object, so the tens of KB of text are not joined (and then hashed again) on every turn.
+  const sessionKey = session.map((section) => section.text).join("\u0000");
+  const last = lastBuilt.get(stable);
+  if (last?.sessionKey === sessionKey) return last.built;
+  const sections = [...stable, ...session];
+  const built: BuiltSystemPrompt = {
     text: sections.map((section) => section.text).join("\n\n"),
     sections: sections.map((section) => ({ name: section.name, chars: section.text.length })),
   };
+  lastBuilt.set(stable, { sessionKey, built });
+  return built;
 }
+
+/** The last prompt built on each set of stable sections (read-only for callers). */
+const lastBuilt = new WeakMap<readonly Section[], { sessionKey: string; built: BuiltSystemPrompt }>();
 
 type Section = { name: PromptSectionName; text: string };
 

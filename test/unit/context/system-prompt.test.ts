@@ -117,6 +117,17 @@ describe("buildSystemPrompt", () => {
     expect(later.text.slice(0, cut)).toContain("Be kind.");
   });
 
+  it("gives back the same prompt for a turn with the same session lines, and a new one when a line changes", () => {
+    const first = buildSystemPrompt(params());
+    expect(buildSystemPrompt(params())).toBe(first);
+    const nextMinute = buildSystemPrompt(params({ now: new Date(params().now.getTime() + 60_000) }));
+    expect(nextMinute).not.toBe(first);
+    expect(nextMinute.text).not.toBe(first.text);
+    const withExtra = buildSystemPrompt(params({ extraSystemPrompt: "Group rules." }));
+    expect(withExtra.text).toContain("Group rules.");
+    expect(withExtra.sections.map((section) => section.name)).toContain("extra");
+  });
+
   it("puts the skills index under its budget", () => {
     const skills = Array.from({ length: 20 }, (_, i) => ({ name: `s-${i}`, description: `Use when ${i}.`, filePath: `/ws/skills/s${i}/SKILL.md` }));
     const built = buildSystemPrompt(params({ skills, skillsCharBudget: 600 }));
