@@ -17,6 +17,7 @@ import { sessionResetDue } from "./session-reset-policy.js";
 import { orderConversation } from "./conversation-order.js";
 import { ConversationWindow } from "./conversation-window.js";
 import { SessionCache } from "./session-cache.js";
+import { afterLatestCompaction, compactionSummaryMessage, toHistoryItems } from "../../sessions/history/index.js";
 import { InternalTurnQueue, MERGED_MESSAGE_SEPARATOR, type InternalMessage } from "./internal-turn-queue.js";
 
 export interface ConversationDeps {
@@ -305,8 +306,10 @@ export class ConversationService {
     if (!entry) return [];
     let window = this.windows.get(sessionKey, entry.sessionId);
     if (!window) {
-      // Built from the parsed transcript when a reader holds it; otherwise read and let go.
-      window = new ConversationWindow(this.transcripts.get(sessionKey, entry.sessionId) ?? this.readMessages(sessionKey));
+      // From the file's entries: a compaction summary (kept across rotation) stands for
+      // everything before its first kept message and goes first in every turn's history.
+      const { summary, messages } = afterLatestCompaction(toHistoryItems(this.deps.store.readTranscript(sessionKey).entries));
+      window = new ConversationWindow(messages.map((item) => item.message), summary && compactionSummaryMessage(summary));
       this.windows.set(sessionKey, entry.sessionId, window);
     }
     return window.window(tokenBudget, waiting);

@@ -21,7 +21,8 @@ const enum Part {
  * message, with what the history window needs precomputed per message. A long session's turn
  * used to re-order, re-filter, re-group and re-estimate its whole transcript — the main cost of
  * a turn past a few hundred messages, and most of its garbage. `window()` gives exactly
- * `loadHistory(orderConversation(messages) minus leaveOut, { tokenBudget })`, each message as
+ * `loadHistory(orderConversation(messages) minus leaveOut, { tokenBudget })` (with the latest
+ * compaction summary first, when the transcript has one), each message as
  * its model projection (`projectMessage`), reading only the messages it keeps.
  *
  * Only the projections are kept, not the transcript messages: ids, usage, provenance and the
@@ -40,7 +41,13 @@ export class ConversationWindow {
   /** User messages whose answer has not been written yet, by key, in arrival order. */
   private readonly unanswered = new Map<string, ModelMessage[]>();
 
-  constructor(messages: readonly TranscriptMessage[] = []) {
+  /** A compaction summary standing for everything older: always sent first, whatever the budget. */
+  private readonly head: ModelMessage | undefined;
+  private readonly headTokens: number;
+
+  constructor(messages: readonly TranscriptMessage[] = [], summary?: TranscriptMessage) {
+    this.head = summary ? projectMessage(summary) : undefined;
+    this.headTokens = summary ? estimateTokens(summary) : 0;
     for (const message of messages) this.add(message);
   }
 
@@ -75,7 +82,7 @@ export class ConversationWindow {
     const picked: number[] = []; // indices, strictly descending
     const results: number[] = []; // tool results seen since the last unit, descending
     let resultsCost = 0;
-    let used = 0;
+    let used = this.headTokens;
     for (let i = this.messages.length - 1; i >= 0; i -= 1) {
       const key = this.keys[i];
       if (key !== undefined && leaveOut.has(key)) continue;
@@ -96,8 +103,10 @@ export class ConversationWindow {
       results.length = 0;
       resultsCost = 0;
     }
-    const out = new Array<ModelMessage>(picked.length);
-    for (let j = 0; j < picked.length; j += 1) out[j] = this.messages[picked[picked.length - 1 - j]!]!;
+    const first = this.head ? 1 : 0;
+    const out = new Array<ModelMessage>(first + picked.length);
+    if (this.head) out[0] = this.head;
+    for (let j = 0; j < picked.length; j += 1) out[first + j] = this.messages[picked[picked.length - 1 - j]!]!;
     return out;
   }
 

@@ -42,12 +42,7 @@ export function selectHistory(sources: readonly HistorySource[], options: LoadHi
   const head: TranscriptMessage[] = [];
   let used = 0;
   if (summary) {
-    const summaryMessage: TranscriptMessage = {
-      role: "user",
-      content: [{ type: "text", text: `${COMPACTION_SUMMARY_PREFIX}\n\n<summary>\n${summary.summary}\n</summary>` }],
-      timestamp: summary.timestamp,
-      compactionSummary: true,
-    };
+    const summaryMessage = compactionSummaryMessage(summary);
     head.push(summaryMessage);
     used += estimateTokens(summaryMessage);
   }
@@ -64,6 +59,16 @@ export function selectHistory(sources: readonly HistorySource[], options: LoadHi
   }
   const total = units.reduce((sum, unit) => sum + unit.length, 0);
   return { messages: [...head, ...picked.reverse().flat()], estimatedTokens: used, omittedMessages: total - kept };
+}
+
+/** How a compaction summary reaches the model: a user message framed as earlier context. */
+export function compactionSummaryMessage(summary: { summary: string; timestamp: number }): TranscriptMessage {
+  return {
+    role: "user",
+    content: [{ type: "text", text: `${COMPACTION_SUMMARY_PREFIX}\n\n<summary>\n${summary.summary}\n</summary>` }],
+    timestamp: summary.timestamp,
+    compactionSummary: true,
+  };
 }
 
 /** A failed or aborted turn may leave an assistant message with nothing in it; it adds nothing. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TranscriptMessage } from "../../../src/agents/types.js";
 import { orderConversation, userKey } from "../../../src/gateway/conversations/conversation-order.js";
 import { ConversationWindow } from "../../../src/gateway/conversations/conversation-window.js";
-import { loadHistory } from "../../../src/sessions/history/index.js";
+import { compactionSummaryMessage, loadHistory } from "../../../src/sessions/history/index.js";
 import { modelProjection } from "../../../src/agents/runner/model-messages.js";
 
 /** A small deterministic PRNG, so a failure names a seed that reproduces it. */
@@ -73,6 +73,20 @@ describe("ConversationWindow", () => {
         expect(incremental.window(budget, leaveOut), `seed ${seed}, budget ${budget}`).toEqual(reference(messages, budget, leaveOut));
       }
     }
+  });
+
+  it("puts a compaction summary first, always, as loadHistory does after a compaction entry", () => {
+    const compaction = { type: "compaction", id: "c1", summary: "We agreed on blue.", timestamp: "2026-11-30T00:00:00.000Z" };
+    const summary = compactionSummaryMessage({ summary: compaction.summary, timestamp: Date.parse(compaction.timestamp) });
+    for (let seed = 1; seed <= 40; seed += 1) {
+      const messages = randomTranscript(seed, 60);
+      const view = new ConversationWindow(messages, summary);
+      for (const budget of [0, 300, 3_000, 1e9]) {
+        const expected = loadHistory([compaction as never, ...orderConversation(messages)], { tokenBudget: budget }).map((m) => modelProjection(m));
+        expect(view.window(budget, new Set()), `seed ${seed}, budget ${budget}`).toEqual(expected);
+      }
+    }
+    expect(new ConversationWindow([], summary).window(0, new Set())[0]!.content).toEqual(summary.content);
   });
 
   it("moves a queued message behind the answer it arrived during", () => {
