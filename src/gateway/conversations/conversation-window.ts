@@ -66,10 +66,7 @@ export class ConversationWindow {
       else this.unanswered.set(key, [projection]);
     }
     const part = partOf(message);
-    this.messages.push(projection);
-    this.keys.push(key);
-    this.parts.push(part);
-    this.tokens.push(part === Part.None ? 0 : estimateTokens(message));
+    this.pushSlot(projection, key, part, part === Part.None ? 0 : estimateTokens(message));
   }
 
   /**
@@ -129,12 +126,14 @@ export class ConversationWindow {
     const at = moving.map((m) => this.messages.lastIndexOf(m)).sort((a, b) => a - b);
     const moved = at.map((index) => [this.messages[index], this.keys[index], this.parts[index], this.tokens[index]] as const);
     for (let j = at.length - 1; j >= 0; j -= 1) this.removeAt(at[j]!);
-    for (const [m, key, part, tokens] of moved) {
-      this.messages.push(m);
-      this.keys.push(key);
-      this.parts.push(part!);
-      this.tokens.push(tokens!);
-    }
+    for (const [m, key, part, tokens] of moved) this.pushSlot(m, key, part!, tokens!);
+  }
+
+  private pushSlot(message: ModelMessage | undefined, key: string | undefined, part: Part, tokens: number): void {
+    this.messages.push(message);
+    this.keys.push(key);
+    this.parts.push(part);
+    this.tokens.push(tokens);
   }
 
   private removeAt(index: number): void {
