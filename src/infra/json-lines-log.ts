@@ -17,6 +17,8 @@ import { ensurePrivateDir } from "./paths.js";
 export class JsonLinesLog {
   private lines = 0;
   private closed = false;
+  /** Whether this process appended anything: until then there is nothing for an fsync to cover. */
+  private appended = false;
   /** The file stays open between appends; fsyncs go through that descriptor. */
   private readonly files = new AppendFiles(1);
 
@@ -57,6 +59,7 @@ export class JsonLinesLog {
     if (!this.files.exists(this.file)) fs.closeSync(fs.openSync(this.file, "a", 0o600));
     this.files.append(this.file, bytes);
     this.lines += 1;
+    this.appended = true;
   }
 
   /** Replaces the file with exactly these lines (atomic and fsynced before it returns). */
@@ -74,8 +77,9 @@ export class JsonLinesLog {
     if (this.files.exists(this.file)) this.files.syncNow(this.file);
   }
 
-  /** Resolves once every line appended so far is on disk. */
+  /** Resolves once every line appended so far is on disk (at once when none was: `rewrite` syncs its own). */
   whenDurable(): Promise<void> {
+    if (!this.appended) return Promise.resolve();
     return this.files.sync(this.file);
   }
 

@@ -278,6 +278,9 @@ describe("afterwards the endpoint works with the real openai SDK", () => {
 
     const after = await snapshot();
     expect(after.sessions).toBe(before.sessions + 1);
+    // OpenAI's API has no idempotency key: nobody can re-send a completion's run id, so the
+    // ledger keeps no record of it (in memory or on disk).
+    expect(after.ledger).toBe(before.ledger);
     const history = await rpc.request("chat.history", { sessionKey: "agent:main:openai-user:alice" });
     expect(history.payload.messages.map((m: any) => `${m.role}:${messageText(m)}`)).toEqual([
       "user:first question",

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId } from "../../agents/agent-config.js";
@@ -42,7 +43,12 @@ export interface ConversationDeps {
 
 export interface SubmitInput {
   message: string;
-  idempotencyKey: string;
+  /**
+   * The client's key: the ledger records it, so a re-sent key never starts a second run, also
+   * after a restart. Without one (an HTTP completion) the run gets a fresh id and no ledger
+   * record: nobody can send that id again, so a record would only cost memory and a write.
+   */
+  idempotencyKey?: string;
   sessionKey?: string;
   agentId?: string;
   method: "agent" | "chat.send" | "http" | "channel";
@@ -170,7 +176,7 @@ export class ConversationService {
    */
   async submit(input: SubmitInput): Promise<SubmitOutcome> {
     const { sessionKey, agentId } = this.resolveSessionKey(input.sessionKey, input.agentId);
-    const runId = input.idempotencyKey;
+    const runId = input.idempotencyKey ?? randomUUID();
     const text = input.message;
     const trimmed = text.trim().toLowerCase();
 
@@ -179,11 +185,13 @@ export class ConversationService {
       return { kind: "command", runId, sessionKey, command: "stop", aborted: stopped.runIds, subagentsStopped: stopped.subagents };
     }
 
-    const begun = this.deps.ledger.begin(runId, { runId, sessionKey, method: input.method }, { deferSync: true });
-    if (!begun.fresh) {
-      const run = this.runs.get(runId);
-      if (run) return { kind: "duplicate", runId, sessionKey: run.sessionKey, status: run.endedAt ? run.status : "in_flight", run };
-      return { kind: "duplicate", runId, sessionKey: begun.record.sessionKey ?? sessionKey, status: (begun.record.status ?? "in_flight") as RunStatus, summary: begun.record.summary };
+    if (input.idempotencyKey !== undefined) {
+      const begun = this.deps.ledger.begin(runId, { runId, sessionKey, method: input.method }, { deferSync: true });
+      if (!begun.fresh) {
+        const run = this.runs.get(runId);
+        if (run) return { kind: "duplicate", runId, sessionKey: run.sessionKey, status: run.endedAt ? run.status : "in_flight", run };
+        return { kind: "duplicate", runId, sessionKey: begun.record.sessionKey ?? sessionKey, status: (begun.record.status ?? "in_flight") as RunStatus, summary: begun.record.summary };
+      }
     }
 
     if (RESET_COMMANDS.has(trimmed)) {
@@ -208,7 +216,9 @@ export class ConversationService {
         ...input.transcriptFields,
       },
     ]);
-    const durable = Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
+    const durable = input.idempotencyKey === undefined
+      ? this.deps.store.whenDurable(sessionKey)
+      : Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
     const run = this.runs.create(runId, sessionKey, agentId);
     if (input.onEvent) this.pendingListeners.set(runId, input.onEvent);
 

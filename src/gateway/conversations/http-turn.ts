@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { ChatTurnInput, ChatTurnResult } from "../http/openai/index.js";
 import type { ConversationService } from "./conversation-service.js";
 
@@ -6,6 +5,7 @@ import type { ConversationService } from "./conversation-service.js";
  * `/v1/chat/completions` turns go through the same conversation service as `agent` and
  * `chat.send`: the same session lanes, transcripts and events. Stateless requests (a fresh
  * session) carry their own earlier messages; they are folded into the prompt as context.
+ * OpenAI's API has no idempotency key, so the run gets a fresh id and no ledger record.
  */
 export function createHttpTurnRunner(conversations: ConversationService) {
   return async (input: ChatTurnInput): Promise<ChatTurnResult> => {
@@ -13,7 +13,6 @@ export function createHttpTurnRunner(conversations: ConversationService) {
     const message = prior ? `[Earlier messages in this conversation]\n${prior}\n\n[Current message]\n${input.message}` : input.message;
     const outcome = await conversations.submit({
       message,
-      idempotencyKey: randomUUID(),
       sessionKey: input.sessionKey,
       agentId: input.agentId,
       method: "http",
