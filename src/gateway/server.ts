@@ -233,9 +233,9 @@ export class GatewayServer {
   }
 
   /**
-   * The heap growth cap (tuneHeapForDaemon) is for the weeks a gateway runs, not for start-up:
-   * loading the app and the first turn's model SDK grow the heap fast, and a cap then only adds
-   * full GCs (~70 ms on the first reply). It takes effect once the first turn has ended, or a
+   * The daemon's heap flags (tuneHeapForDaemon: growth cap, compaction) are for the weeks a
+   * gateway runs, not for start-up: loading the app and the first turn's model SDK grow the heap
+   * fast, and a cap then only adds full GCs (~70 ms on the first reply). It takes effect once the first turn has ended, or a
    * minute after ready when no turn comes.
    */
   private capHeapGrowthAfterStartUp(): void {
