@@ -120,7 +120,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     bootstrap,
     runtime: { agentId, host: HOST.name, os: HOST.os, node: process.version, model: model.ref, channel: input.channel },
     now: new Date(),
-    timeZone: HOST.timeZone,
+    timeZone: timeZoneOfHost(),
     extraSystemPrompt: input.extraSystemPrompt,
   });
 
@@ -168,12 +168,22 @@ export async function warmUpAgentContext(config: OpenClawConfig, agentId: string
   ]);
 }
 
-/** Facts about this machine for the runtime line; constant for the process (Intl is slow to ask). */
+/** Facts about this machine for the runtime line; constant for the process. */
 const HOST = {
   name: os.hostname(),
   os: `${os.platform()} ${os.release()}`,
-  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
 };
+
+let hostTimeZone: string | undefined;
+/**
+ * Asked at the first turn, not when this module loads: the first Intl call sets up ICU (20–45 ms)
+ * unless `warmIntlOffThread` already did, and its thread is still starting while the gateway
+ * loads this module.
+ */
+function timeZoneOfHost(): string {
+  hostTimeZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return hostTimeZone;
+}
 
 function failedTurn(runId: string, agentId: string, message: string): EmbeddedTurnResult {
   return {
