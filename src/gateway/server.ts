@@ -1,6 +1,6 @@
 import type http from "node:http";
 import os from "node:os";
-import { tuneHeapForDaemon } from "../infra/daemon-heap.js";
+import { tuneHeapForDaemon, type DaemonHeapTuning } from "../infra/daemon-heap.js";
 import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import Fastify from "fastify";
@@ -82,6 +82,7 @@ export class GatewayServer {
   private readonly runtime: GatewayRuntime;
   private readonly wss: WebSocketServer;
   private readonly timers: NodeJS.Timeout[] = [];
+  private heapTuning: DaemonHeapTuning | undefined;
   /** Built when a channel block is configured (at start or on reload): a gateway without channels loads none of it. */
   private channels?: ChannelManager;
   private channelsStarting?: Promise<void>;
@@ -246,7 +247,8 @@ export class GatewayServer {
     });
     void Promise.race([this.conversations.firstTurnEnded, idle]).then(() => {
       clearTimeout(timer);
-      tuneHeapForDaemon();
+      if (this.draining) return;
+      this.heapTuning = tuneHeapForDaemon();
     });
   }
 
@@ -289,6 +291,7 @@ export class GatewayServer {
     if (this.draining) return;
     this.draining = true;
     for (const t of this.timers) clearInterval(t);
+    this.heapTuning?.stop();
     this.approvals.denyAll();
     // Sub-agents stop reacting first: children aborted by the drain stay open for the next start.
     await this.subagents.stop();
