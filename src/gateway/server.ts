@@ -236,8 +236,8 @@ export class GatewayServer {
   /**
    * The daemon's heap flags (tuneHeapForDaemon: growth cap, compaction) are for the weeks a
    * gateway runs, not for start-up: loading the app and the first turn's model SDK grow the heap
-   * fast, and a cap then only adds full GCs (~70 ms on the first reply). It takes effect once the first turn has ended, or a
-   * minute after ready when no turn comes.
+   * fast, and a cap then only adds full GCs (~70 ms on the first reply). They take effect once
+   * the first turn has ended, or a minute after ready when no turn comes.
    */
   private capHeapGrowthAfterStartUp(): void {
     let timer: NodeJS.Timeout | undefined;
@@ -249,6 +249,7 @@ export class GatewayServer {
       clearTimeout(timer);
       if (this.draining) return;
       this.heapTuning = tuneHeapForDaemon();
+      this.opts.logger.debug({ flags: this.heapTuning.flags }, "daemon heap tuning set");
     });
   }
 
