@@ -20,10 +20,10 @@ const enum Part {
  * One session's conversation kept in the order `orderConversation` gives, updated message by
  * message, with what the history window needs precomputed per message. A long session's turn
  * used to re-order, re-filter, re-group and re-estimate its whole transcript — the main cost of
- * a turn past a few hundred messages, and most of its garbage. `window()` gives exactly
- * `loadHistory(orderConversation(messages) minus leaveOut, { tokenBudget })` (with the latest
- * compaction summary first, when the transcript has one), each message as
- * its model projection (`projectMessage`), reading only the messages it keeps.
+ * a turn past a few hundred messages, and most of its garbage. `window()` gives exactly what
+ * that whole-transcript walk gives (the tests' `loadHistory` in test/helpers/history-oracle.ts,
+ * over `orderConversation(messages)` minus leaveOut, the latest compaction summary first), each
+ * message as its model projection (`projectMessage`), reading only the messages it keeps.
  *
  * Only the projections are kept, not the transcript messages: ids, usage, provenance and the
  * like are most of a message's memory, and a turn never sends them. A long-running gateway

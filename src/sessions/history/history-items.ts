@@ -1,7 +1,7 @@
 import type { ModelMessage, TranscriptMessage } from "../../agents/types.js";
 import type { TranscriptEntry } from "../store/transcript-lines.js";
 
-/** What loadHistory accepts: transcript entries (from readTranscript) or bare messages. */
+/** What history is read from: transcript entries (from readTranscript) or bare messages. */
 export type HistorySource = TranscriptEntry | TranscriptMessage | ModelMessage;
 
 export type HistoryItem =

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { TranscriptMessage } from "../../../src/agents/types.js";
 import { orderConversation, userKey } from "../../../src/gateway/conversations/conversation-order.js";
 import { ConversationWindow } from "../../../src/gateway/conversations/conversation-window.js";
-import { compactionSummaryMessage, loadHistory } from "../../../src/sessions/history/index.js";
+import { compactionSummaryMessage } from "../../../src/sessions/history/index.js";
+import { loadHistory } from "../../helpers/history-oracle.js";
 import { modelProjection } from "../../../src/agents/runner/model-messages.js";
 
 /** A small deterministic PRNG, so a failure names a seed that reproduces it. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TranscriptMessage } from "../../../../src/agents/types.js";
-import { estimateTokens, IMAGE_TOKENS, loadHistory, MESSAGE_OVERHEAD_TOKENS, selectHistory } from "../../../../src/sessions/history/index.js";
+import { estimateTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from "../../../../src/sessions/history/index.js";
+import { loadHistory, selectHistory } from "../../../helpers/history-oracle.js";
 
 let clock = 1_000;
 const user = (text: string): TranscriptMessage => ({ role: "user", content: text, timestamp: clock++ });

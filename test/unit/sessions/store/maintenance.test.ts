@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TranscriptMessage } from "../../../../src/agents/types.js";
-import { loadHistory } from "../../../../src/sessions/history/index.js";
+import { loadHistory } from "../../../helpers/history-oracle.js";
 import { StaleWriterError } from "../../../../src/sessions/store/index.js";
 import { filesIn, makeStateDir, openStore, readIndex, readLines, sessionsDirOf } from "./helpers.js";
 

@@ -1,7 +1,18 @@
-import type { TranscriptMessage } from "../../agents/types.js";
-import { groupConversationUnits, isConversationMessage } from "./conversation-units.js";
-import { estimateTokens } from "./estimate-tokens.js";
-import { afterLatestCompaction, toHistoryItems, type HistorySource } from "./history-items.js";
+import type { TranscriptMessage } from "../../src/agents/types.js";
+import {
+  afterLatestCompaction,
+  compactionSummaryMessage,
+  estimateTokens,
+  groupConversationUnits,
+  isConversationMessage,
+  toHistoryItems,
+  type HistorySource,
+} from "../../src/sessions/history/index.js";
+
+/**
+ * A turn's history worked out the straightforward way, from the whole transcript every time:
+ * the reference the gateway's incremental ConversationWindow must equal.
+ */
 
 export interface LoadHistoryOptions {
   /** Tokens the history may use (context window minus system prompt, tools and reply). */
@@ -15,10 +26,6 @@ export interface HistoryWindow {
   /** Conversation messages left out because they did not fit. */
   omittedMessages: number;
 }
-
-/** Framing of a compaction summary, so the model reads it as context rather than a user request. */
-export const COMPACTION_SUMMARY_PREFIX =
-  "Earlier parts of this conversation were condensed to save space. Summary of what happened before the messages that follow:";
 
 /** The newest conversation messages that fit `tokenBudget`, oldest first (see selectHistory). */
 export function loadHistory(sources: readonly HistorySource[], options: LoadHistoryOptions): TranscriptMessage[] {
@@ -59,16 +66,6 @@ export function selectHistory(sources: readonly HistorySource[], options: LoadHi
   }
   const total = units.reduce((sum, unit) => sum + unit.length, 0);
   return { messages: [...head, ...picked.reverse().flat()], estimatedTokens: used, omittedMessages: total - kept };
-}
-
-/** How a compaction summary reaches the model: a user message framed as earlier context. */
-export function compactionSummaryMessage(summary: { summary: string; timestamp: number }): TranscriptMessage {
-  return {
-    role: "user",
-    content: [{ type: "text", text: `${COMPACTION_SUMMARY_PREFIX}\n\n<summary>\n${summary.summary}\n</summary>` }],
-    timestamp: summary.timestamp,
-    compactionSummary: true,
-  };
 }
 
 /** A failed or aborted turn may leave an assistant message with nothing in it; it adds nothing. */
