@@ -229,7 +229,7 @@ export class GatewayServer {
     // HTTP requests that arrived while starting were held; a ready app answers them now.
     this.opts.listener.attachRequests(requestHandler);
     setImmediate(() => this.conversations.warmUp());
-    this.capHeapGrowthAfterStartUp();
+    this.tuneHeapAfterStartUp();
     this.startChannels(this.opts.loadedConfig().config);
   }
 
@@ -239,7 +239,7 @@ export class GatewayServer {
    * fast, and a cap then only adds full GCs (~70 ms on the first reply). They take effect once
    * the first turn has ended, or a minute after ready when no turn comes.
    */
-  private capHeapGrowthAfterStartUp(): void {
+  private tuneHeapAfterStartUp(): void {
     let timer: NodeJS.Timeout | undefined;
     const idle = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, 60_000);

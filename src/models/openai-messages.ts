@@ -17,17 +17,12 @@ export function toolDefinition(tool: ToolSpec, provider: string): OpenAI.ChatCom
   };
 }
 
-/*
- * Transcript → wire, one message at a time (openAIRequestBody assembles the body): thinking is
- * dropped (Chat Completions has no way to send it back), tool results go as `role: "tool"`.
- * Tool messages may carry only text, so images a tool returned follow in one user message
- * after the run of tool messages (nothing may sit between an assistant's tool_calls and their
- * answers).
- */
-
 /**
- * One model message on the wire, on its own: the message itself (none when it would be empty)
- * and, for a tool result, the images that must follow the run of tool messages it belongs to.
+ * One model message on the wire, on its own (openAIRequestBody assembles the body): the message
+ * itself (none when it would be empty) and, for a tool result, the images that must follow the
+ * run of tool messages it belongs to. Thinking is dropped (Chat Completions has no way to send it
+ * back); tool results go as `role: "tool"`, which may carry only text, so a tool's images follow
+ * in one user message after the run (nothing may sit between tool_calls and their answers).
  */
 export function toWire(message: ModelMessage, imagesAllowed: boolean): { message?: WireMessage; toolImages: UserPart[] } {
   if (message.role === "user") return { message: userMessage(message, imagesAllowed), toolImages: [] };
