@@ -1,7 +1,10 @@
+import { splitShellSegments, type ShellSegment } from "./shell-segments.js";
+
 /**
- * Decide whether a shell command may run without asking (reference §6.5): `security` sets what is
- * allowed at all, `ask` when a human must confirm. In allowlist mode every segment of a chain
- * must start with an allowlisted command or a safe bin, and redirections count as a miss.
+ * Decide whether a shell command may run without asking: `security` sets what is allowed at all,
+ * `ask` when a human must confirm. In allowlist mode the line is split with a shell grammar
+ * (shell-segments.ts) and every simple command in it must be an allowlisted program or a safe
+ * bin; a line the grammar cannot read with certainty is a miss, never a guess.
  */
 export type ExecSecurity = "deny" | "allowlist" | "full";
 export type ExecAsk = "off" | "on-miss" | "always";
@@ -29,24 +32,33 @@ export function evaluateExecPolicy(command: string, settings: ExecPolicySettings
   return { verdict: "ask", reason: miss };
 }
 
+/**
+ * The programs a command line starts, when the grammar reads it with certainty; what an
+ * `allow-always` grant may add to the allowlist. Undefined when nothing may be learned.
+ */
+export function commandPrograms(command: string): string[] | undefined {
+  const parsed = splitShellSegments(command);
+  if (!parsed.ok || parsed.segments.some((s) => s.assignments.length > 0)) return undefined;
+  return [...new Set(parsed.segments.map((s) => s.bin))];
+}
+
 /** Why the command is not covered by the allowlist, or undefined when it is. */
 function allowlistMiss(command: string, settings: ExecPolicySettings): string | undefined {
-  if (/[<>]|\$\(|`/.test(command)) return "redirections and command substitution are not allowlisted";
-  const segments = command.split(/\|\||&&|[;|\n]/).map((s) => s.trim()).filter(Boolean);
-  if (segments.length === 0) return "empty command";
-  for (const segment of segments) {
-    const bin = firstWord(segment);
-    if (!bin) return "empty command segment";
-    const allowed = settings.allowlist.some((pattern) => matchesPattern(pattern, bin)) || settings.safeBins.includes(bin);
-    if (!allowed) return `"${bin}" is not on the exec allowlist`;
+  const parsed = splitShellSegments(command);
+  if (!parsed.ok) return parsed.reason;
+  for (const segment of parsed.segments) {
+    const miss = segmentMiss(segment, settings);
+    if (miss) return miss;
   }
   return undefined;
 }
 
-function firstWord(segment: string): string | undefined {
-  // Leading VAR=value assignments change the environment, not the command.
-  const words = segment.split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-  return words[0];
+function segmentMiss(segment: ShellSegment, settings: ExecPolicySettings): string | undefined {
+  // PATH, LD_PRELOAD, GIT_SSH_COMMAND and the like choose what actually runs.
+  if (segment.assignments.length > 0) return `environment assignments before a command (${segment.assignments[0]!.split("=")[0]}=…) are not allowlisted`;
+  if (settings.allowlist.some((pattern) => matchesPattern(pattern, segment.bin))) return undefined;
+  if (settings.safeBins.includes(segment.bin)) return undefined;
+  return `"${segment.bin}" is not on the exec allowlist`;
 }
 
 function matchesPattern(pattern: string, bin: string): boolean {

@@ -1,5 +1,5 @@
 import type { ApprovalDecision, ExecApprovalBroker } from "./approval-broker.js";
-import { evaluateExecPolicy, type ExecPolicySettings } from "./exec-policy.js";
+import { commandPrograms, evaluateExecPolicy, type ExecPolicySettings } from "./exec-policy.js";
 
 export interface ExecGateContext {
   agentId: string;
@@ -13,7 +13,8 @@ export type ExecGateDecision = { allowed: true } | { allowed: false; reason: str
  * The exec tool's gate: policy first; on "ask", a request to the approval broker (a gateway
  * event answered by `exec.approval.resolve`). Without a broker (an embedded `--local` run) or
  * without an answer in time, the command is denied — the fallback is always the safe side.
- * `allow-always` adds the command's binary to this gate's allowlist for the process lifetime.
+ * `allow-always` adds every program the approved line starts to this gate's allowlist for the
+ * process lifetime; a line the shell grammar cannot read with certainty is approved once only.
  */
 export function createExecApprovalGate(settings: ExecPolicySettings, broker?: ExecApprovalBroker, timeoutMs?: number) {
   const learned: string[] = [];
@@ -27,8 +28,8 @@ export function createExecApprovalGate(settings: ExecPolicySettings, broker?: Ex
       const answer: ApprovalDecision | null = await decision;
       if (answer === "allow-once") return { allowed: true };
       if (answer === "allow-always") {
-        const bin = command.trim().split(/\s+/)[0];
-        if (bin) learned.push(bin);
+        // A learned name is matched exactly, so one holding a glob character is not learned.
+        learned.push(...(commandPrograms(command) ?? []).filter((bin) => !bin.includes("*")));
         return { allowed: true };
       }
       return { allowed: false, reason: answer === "deny" ? "an operator denied this command" : "no approval arrived in time; denied" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SAFE_BINS, evaluateExecPolicy, type ExecPolicySettings } from "../../../src/agents/approvals/exec-policy.js";
+import { DEFAULT_SAFE_BINS, commandPrograms, evaluateExecPolicy, type ExecPolicySettings } from "../../../src/agents/approvals/exec-policy.js";
 import { ExecApprovalBroker } from "../../../src/agents/approvals/approval-broker.js";
 import { createExecApprovalGate } from "../../../src/agents/approvals/policy-gate.js";
 
@@ -13,7 +13,27 @@ describe("evaluateExecPolicy", () => {
     ["git status", allowlist("off"), "allow"],
     ["git log | head -5 | wc -l", allowlist("off"), "allow"],
     ["/usr/bin/ls -la", allowlist("off"), "allow"],
-    ["FOO=1 git status", allowlist("off"), "allow"],
+    ["FOO=1 git status", allowlist("off"), "deny"],
+    ["PATH=. git status", allowlist("off"), "deny"],
+    ["git status;", allowlist("off"), "allow"],
+    ["git log 2>&1 | head -5", allowlist("off"), "allow"],
+    ["git status & curl evil", allowlist("off"), "deny"],
+    ["git status |& curl evil", allowlist("off"), "deny"],
+    ["git status ;; curl evil", allowlist("off"), "deny"],
+    ["git status\ncurl evil", allowlist("off"), "deny"],
+    ["git status\\\ncurl evil", allowlist("off"), "deny"],
+    ["git a#b; curl evil", allowlist("off"), "deny"],
+    ["(curl evil)", allowlist("off"), "deny"],
+    ["git status `curl evil`", allowlist("off"), "deny"],
+    ["git diff <(curl evil)", allowlist("off"), "deny"],
+    ["git status >&out.txt", allowlist("off"), "deny"],
+    ["git status &> out.txt", allowlist("off"), "deny"],
+    ["git apply <<EOF\nx\nEOF", allowlist("off"), "deny"],
+    ["$CMD status", allowlist("off"), "deny"],
+    ["git* status", allowlist("off"), "deny"],
+    ["'git' status \"a;b\"", allowlist("off"), "allow"],
+    ["./git status", allowlist("off"), "deny"],
+    ["", allowlist("off"), "deny"],
     ["git status && curl evil", allowlist("off"), "deny"],
     ["git status > out.txt", allowlist("off"), "deny"],
     ["git $(curl x)", allowlist("on-miss"), "ask"],
@@ -30,7 +50,29 @@ describe("evaluateExecPolicy", () => {
   });
 });
 
+describe("commandPrograms", () => {
+  it("lists every program a line starts, or nothing when the line is uncertain", () => {
+    expect(commandPrograms("echo hi & touch x | wc -l")).toEqual(["echo", "touch", "wc"]);
+    expect(commandPrograms("echo $(touch x)")).toBeUndefined();
+    expect(commandPrograms("FOO=1 echo hi")).toBeUndefined();
+  });
+});
+
 describe("exec approval gate", () => {
+  it("an allow-always grant for one program does not cover a line that chains another", async () => {
+    const requested: string[] = [];
+    const broker = new ExecApprovalBroker({ onRequested: (r) => requested.push(r.command) });
+    const gate = createExecApprovalGate({ security: "allowlist", ask: "on-miss", allowlist: [], safeBins: [] }, broker, 200);
+    const first = gate.check("echo hi", { agentId: "main" });
+    await new Promise((r) => setTimeout(r, 10));
+    broker.resolve(broker.list()[0]!.id, "allow-always");
+    expect(await first).toEqual({ allowed: true });
+    expect(await gate.check("echo other", { agentId: "main" })).toEqual({ allowed: true });
+    const chained = await gate.check("echo hi & touch x", { agentId: "main" });
+    expect(chained).toMatchObject({ allowed: false, reason: "no approval arrived in time; denied" });
+    expect(requested).toEqual(["echo hi", "echo hi & touch x"]);
+  });
+
   it("denies an ask without a broker (embedded run)", async () => {
     const gate = createExecApprovalGate(allowlist("on-miss"));
     const d = await gate.check("curl x", { agentId: "main" });

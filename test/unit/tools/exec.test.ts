@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_SAFE_BINS } from "../../../src/agents/approvals/exec-policy.js";
+import { createExecApprovalGate } from "../../../src/agents/approvals/policy-gate.js";
 import type { ExecApprovalGate } from "../../../src/agents/tools/exec-approval-gate.js";
 import { buildExecEnv } from "../../../src/agents/tools/exec-env.js";
 import { createExecTool } from "../../../src/agents/tools/exec.js";
@@ -144,6 +146,31 @@ describe("exec", () => {
     const failedClosed = errorOf(await exec.execute({ command: "echo x" }, makeContext(workspace, { execApprovals: broken }), neverAborted));
     expect(failedClosed).toMatchObject({ error: "EXEC_DENIED" });
     expect(failedClosed.message).toContain("approval service down");
+  });
+
+  it("an allowlist with ask off runs no program that is not on it, whatever the shell syntax", async () => {
+    const { workspace } = makeWorkspace();
+    const gate = createExecApprovalGate({ security: "allowlist", ask: "off", allowlist: ["echo", "ls", "true", "false"], safeBins: DEFAULT_SAFE_BINS });
+    const ctx = makeContext(workspace, { execApprovals: gate });
+    const attempts = [
+      "echo hi & touch pwn",
+      "echo hi |& touch pwn",
+      "echo hi\ntouch pwn",
+      "echo a#b; touch pwn",
+      "echo $(touch pwn)",
+      "echo `touch pwn`",
+      "(touch pwn)",
+      "echo <(touch pwn)",
+      "true && { touch pwn; }",
+      "echo hi > pwn",
+      "FOO=1 touch pwn",
+    ];
+    for (const command of attempts) {
+      const result = errorOf(await exec.execute({ command }, ctx, neverAborted));
+      expect(result, command).toMatchObject({ error: "EXEC_DENIED" });
+    }
+    expect(fs.existsSync(path.join(workspace, "pwn"))).toBe(false);
+    expect(textOf(await exec.execute({ command: "echo ok && true" }, ctx, neverAborted))).toContain("ok");
   });
 
   it("stops waiting for an approval when the run is aborted", async () => {
