@@ -1,15 +1,19 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { drainRequestBody } from "../drain-request-body.js";
 import { INTERNAL_ERROR, sendOpenAiError } from "./openai-errors.js";
 import type { OpenAiRouteDeps } from "./types.js";
 
 /**
  * Fastify's own failures (body parsing, limits) in OpenAI's error shape. Installed only inside
- * the `/v1` plugin scope, so the rest of the gateway keeps fastify's defaults.
+ * the `/v1` plugin scope, so the rest of the gateway keeps fastify's defaults. A body over the
+ * limit is drained (bounded) before the 413 goes out, so a client still uploading reads the 413
+ * instead of a broken pipe.
  */
 export function openAiErrorHandler(deps: OpenAiRouteDeps) {
-  return (err: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
+  return async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     switch (err.code) {
       case "FST_ERR_CTP_BODY_TOO_LARGE":
+        await drainRequestBody(req.raw);
         return sendOpenAiError(reply, 413, "Payload too large", "invalid_request_error");
       case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
         return sendOpenAiError(reply, 415, "Content-Type must be application/json.", "invalid_request_error");
