@@ -1,10 +1,12 @@
+import { safeBinArgumentsMiss } from "./safe-bin-arguments.js";
 import { splitShellSegments, type ShellSegment } from "./shell-segments.js";
 
 /**
  * Decide whether a shell command may run without asking: `security` sets what is allowed at all,
  * `ask` when a human must confirm. In allowlist mode the line is split with a shell grammar
  * (shell-segments.ts) and every simple command in it must be an allowlisted program or a safe
- * bin; a line the grammar cannot read with certainty is a miss, never a guess.
+ * bin used as a stdin filter (safe-bin-arguments.ts); a line the grammar cannot read with
+ * certainty is a miss, never a guess.
  */
 export type ExecSecurity = "deny" | "allowlist" | "full";
 export type ExecAsk = "off" | "on-miss" | "always";
@@ -57,7 +59,7 @@ function segmentMiss(segment: ShellSegment, settings: ExecPolicySettings): strin
   // PATH, LD_PRELOAD, GIT_SSH_COMMAND and the like choose what actually runs.
   if (segment.assignments.length > 0) return `environment assignments before a command (${segment.assignments[0]!.split("=")[0]}=…) are not allowlisted`;
   if (settings.allowlist.some((pattern) => matchesPattern(pattern, segment.bin))) return undefined;
-  if (settings.safeBins.includes(segment.bin)) return undefined;
+  if (settings.safeBins.includes(segment.bin)) return safeBinArgumentsMiss(segment.bin, segment.args);
   return `"${segment.bin}" is not on the exec allowlist`;
 }
 

@@ -164,6 +164,7 @@ describe("exec", () => {
       "true && { touch pwn; }",
       "echo hi > pwn",
       "FOO=1 touch pwn",
+      "head -n 3 /etc/passwd",
     ];
     for (const command of attempts) {
       const result = errorOf(await exec.execute({ command }, ctx, neverAborted));
