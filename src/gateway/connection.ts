@@ -13,6 +13,7 @@ import type { MethodRegistry } from "./methods/registry.js";
 import type { GatewayRuntime } from "./runtime.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AuthRateLimiter } from "./auth/rate-limiter.js";
+import { raiseMaxPayload } from "./ws-payload-limit.js";
 
 export interface ConnectionDeps {
   runtime: GatewayRuntime;
@@ -130,6 +131,13 @@ export class GatewayConnection {
       return this.close(CLOSE_POLICY_VIOLATION, result.closeReason);
     }
     clearTimeout(this.handshakeTimer);
+    try {
+      raiseMaxPayload(this.ws, MAX_PAYLOAD_BYTES);
+    } catch (err) {
+      this.deps.logger.error({ connId: this.connId, err: (err as Error).message }, "could not raise the frame limit after authentication");
+      this.respondError(frame.id, { code: ErrorCodes.UNAVAILABLE, message: "gateway cannot accept this connection (internal frame limit); see the gateway log" });
+      return this.close(CLOSE_POLICY_VIOLATION, "internal error");
+    }
     this.accepted = result;
     this.state = "open";
     this.sendFrame({ type: "res", id: frame.id, ok: true, payload: this.deps.helloPayload(this, result) });

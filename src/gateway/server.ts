@@ -41,7 +41,8 @@ import type { AcceptedConnect } from "./handshake.js";
 import type { ConfigReloadStatus, GatewayRuntime } from "./runtime.js";
 import type { LoadedConfig } from "../config/index.js";
 import {
-  CLOSE_SERVICE_RESTART, HEALTH_BROADCAST_INTERVAL_MS, MAX_BUFFERED_BYTES, MAX_PAYLOAD_BYTES, NON_PRESENCE_MODES,
+  CLOSE_SERVICE_RESTART, HEALTH_BROADCAST_INTERVAL_MS, MAX_BUFFERED_BYTES, MAX_PAYLOAD_BYTES, MAX_PENDING_HANDSHAKES,
+  MAX_PREAUTH_PAYLOAD_BYTES, NON_PRESENCE_MODES,
 } from "./protocol/constants.js";
 
 export interface GatewayServerOptions {
@@ -173,7 +174,7 @@ export class GatewayServer {
         return this.channels.sendFromTool(request);
       },
     };
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES, perMessageDeflate: false });
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PREAUTH_PAYLOAD_BYTES, perMessageDeflate: false });
   }
 
   async start(): Promise<void> {
@@ -319,7 +320,18 @@ export class GatewayServer {
       socket.end(`HTTP/1.1 ${this.draining ? "503 Service Unavailable" : "404 Not Found"}\r\nConnection: close\r\n\r\n`);
       return;
     }
+    if (this.pendingHandshakes() >= MAX_PENDING_HANDSHAKES) {
+      this.opts.logger.warn({ ip: req.socket.remoteAddress, limit: MAX_PENDING_HANDSHAKES }, "too many unauthenticated connections; upgrade refused");
+      socket.end("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\n\r\n");
+      return;
+    }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, req));
+  }
+
+  private pendingHandshakes(): number {
+    let pending = 0;
+    for (const conn of this.connections) if (!conn.isOpen) pending++;
+    return pending;
   }
 
   private onSocket(ws: WebSocket, req: http.IncomingMessage): void {

@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { TestSocket, connectParams, openOperator } from "../helpers/ws-client.js";
@@ -11,6 +13,24 @@ afterAll(async () => {
 });
 
 describe("before hello", () => {
+  it("unauthenticated connections are capped: past 256 pending handshakes an upgrade gets 503", async () => {
+    // Its own gateway: the shared one times handshakes out after 400 ms, sooner than 256 open.
+    const patient = await startGateway();
+    try {
+      const pending = await Promise.all(Array.from({ length: 256 }, () => TestSocket.open(patient.url)));
+      await Promise.all(pending.map((s) => s.challenge()));
+      await expect(TestSocket.open(patient.url)).rejects.toThrow(/503/);
+      for (const s of pending) s.ws.terminate();
+      // Slots free up as those sockets go; an operator connects again.
+      await waitForUpgrade(patient.url);
+      const { sock } = await openOperator(patient.url, patient.token);
+      expect((await sock.request("health", {})).ok).toBe(true);
+      sock.close();
+    } finally {
+      await patient.stop();
+    }
+  });
+
   it("a non-JSON first frame closes the socket", async () => {
     const sock = await TestSocket.open(gw.url);
     await sock.challenge();
@@ -39,6 +59,36 @@ describe("before hello", () => {
     await sock.challenge();
     sock.send({ type: "req", id: "1", method: "connect", params: { pad: "x".repeat(70 * 1024) } });
     expect((await sock.closed).code).toBe(1009);
+  });
+
+  it("an oversized frame is refused from its header: 1009 before the payload is sent", async () => {
+    const socket = await rawUpgrade(new URL(gw.url).port);
+    const closeFrame = new Promise<Buffer>((resolve) => {
+      let seen = Buffer.alloc(0);
+      socket.on("data", (d: Buffer) => {
+        seen = Buffer.concat([seen, d]);
+        const at = seen.indexOf(0x88); // FIN + close opcode
+        if (at >= 0 && seen.length >= at + 4) resolve(seen.subarray(at));
+      });
+    });
+    // A masked text frame announcing 24 MiB, followed by only 4 KiB of it.
+    const header = Buffer.alloc(14);
+    header[0] = 0x81;
+    header[1] = 0x80 | 127;
+    header.writeBigUInt64BE(BigInt(24 * 1024 * 1024), 2);
+    randomBytes(4).copy(header, 10);
+    socket.write(Buffer.concat([header, Buffer.alloc(4096, 0x20)]));
+    const frame = await closeFrame;
+    expect(frame.readUInt16BE(2)).toBe(1009);
+    socket.destroy();
+  });
+
+  it("after hello-ok a frame over the pre-auth limit is accepted", async () => {
+    const { sock } = await openOperator(gw.url, gw.token);
+    const res = await sock.request("health", { pad: "x".repeat(1024 * 1024) });
+    expect(res.error?.code).toBe("INVALID_REQUEST");
+    expect((await sock.request("health", {})).ok).toBe(true);
+    sock.close();
   });
 
   it("connect params with an unknown field are INVALID_REQUEST", async () => {
@@ -140,3 +190,31 @@ describe("tick", () => {
     sock.close();
   });
 });
+
+/** A WebSocket upgrade over a plain TCP socket, for frames no client library will send. */
+function rawUpgrade(port: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), "127.0.0.1");
+    socket.once("error", reject);
+    socket.write(
+      `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString("base64")}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    );
+    let head = "";
+    const onData = (d: Buffer) => {
+      head += d.toString("latin1");
+      if (!head.includes("\r\n\r\n")) return;
+      socket.off("data", onData);
+      if (!head.startsWith("HTTP/1.1 101")) return reject(new Error(head.split("\r\n")[0]));
+      resolve(socket);
+    };
+    socket.on("data", onData);
+  });
+}
+
+async function waitForUpgrade(url: string): Promise<void> {
+  for (;;) {
+    const sock = await TestSocket.open(url).catch(() => undefined);
+    if (sock) return void sock.ws.terminate();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

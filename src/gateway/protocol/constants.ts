@@ -3,7 +3,14 @@ export const PROTOCOL_VERSION = 4;
 /** Oldest protocol we still speak: v3 clients from early 2026 keep working. */
 export const MIN_PROTOCOL_VERSION = 3;
 
+/** Sockets start with this frame limit (refused from the frame header) until hello-ok. */
 export const MAX_PREAUTH_PAYLOAD_BYTES = 64 * 1024;
+/**
+ * Sockets still in the handshake at once; more upgrades get 503 until some finish or time out.
+ * With the pre-auth frame limit this bounds what unauthenticated peers make the gateway hold
+ * (256 × 64 KiB = 16 MiB of frames at the most).
+ */
+export const MAX_PENDING_HANDSHAKES = 256;
 export const MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
 export const MAX_BUFFERED_BYTES = 50 * 1024 * 1024;
 /** What real OpenClaw 2026.9 advertises (its docs say 15 s; the wire says 30 s). */
