@@ -11,7 +11,19 @@ const isSet = (value: string | undefined): boolean => typeof value === "string" 
  * Each returns user-facing issues; none ever echoes a secret.
  */
 export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
-  return [...checkGatewayAuth(config), ...checkCustomBind(config), ...checkAgentIds(config)];
+  return [...checkGatewayAuth(config), ...checkCustomBind(config), ...checkAgentIds(config), ...checkRedactPatterns(config)];
+}
+
+function checkRedactPatterns(config: RawOpenClawConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  config.logging?.redactPatterns?.forEach((pattern, index) => {
+    try {
+      new RegExp(pattern, "g");
+    } catch (err) {
+      issues.push({ path: formatKeyPath(["logging", "redactPatterns", index]), message: `not a valid regular expression (${(err as Error).message})` });
+    }
+  });
+  return issues;
 }
 
 // With both secrets present, guessing which one clients must present would silently lock

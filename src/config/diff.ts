@@ -49,9 +49,14 @@ function isUnder(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
 }
 
+// The log destination is opened once at start; only its level changes live.
+const RESTART_LOGGING_PREFIXES = ["logging.file", "logging.maxFileBytes", "logging.redactPatterns"];
+
 /** The subset of changed paths that only take effect after a gateway restart. */
 export function restartRequiredPaths(changed: string[]): string[] {
   return changed.filter(
-    (path) => isUnder(path, "gateway") && !HOT_GATEWAY_PREFIXES.some((prefix) => isUnder(path, prefix)),
+    (path) =>
+      (isUnder(path, "gateway") && !HOT_GATEWAY_PREFIXES.some((prefix) => isUnder(path, prefix))) ||
+      RESTART_LOGGING_PREFIXES.some((prefix) => isUnder(path, prefix)),
   );
 }

@@ -80,7 +80,13 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
 
   const paths = gatewayStatePaths(stateDir);
   const level = [opts.logLevel, env.OPENCLAW_LOG_LEVEL, config.logging?.level].find(isLogLevel) ?? "info";
-  const logger = await createLogger({ level, file: config.logging?.file ?? paths.logFile, console: opts.console });
+  const { logger, fileHealth: logFileHealth } = await createLogger({
+    level,
+    file: config.logging?.file ?? paths.logFile,
+    console: opts.console,
+    maxFileBytes: config.logging?.maxFileBytes,
+    redactPatterns: config.logging?.redactPatterns,
+  });
   for (const warning of current.warnings) logger.warn({ configPath: current.path }, warning);
   if (bind.note) logger.warn(bind.note);
   if (auth.generatedTokenFile) {
@@ -93,7 +99,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   const reloadStatus: ConfigReloadStatus = { hotReloadStatus: "off", pendingRestartPaths: [] };
   const { GatewayServer } = await import("./server.js");
   const server = new GatewayServer({
-    listener, host, port: boundPort, stateDir, version, startedAt, logger, auth,
+    listener, host, port: boundPort, stateDir, version, startedAt, logger, logFileHealth, auth,
     loadedConfig: () => current,
     configReloadStatus: () => reloadStatus,
     tickIntervalMs: positiveInt(env.OPENCLAW_TICK_INTERVAL_MS) ?? DEFAULT_TICK_INTERVAL_MS,

@@ -1,3 +1,4 @@
+import type { LogFileHealth } from "../infra/log-file.js";
 import type { Logger } from "../infra/logger.js";
 import type { LoadedConfig, OpenClawConfig } from "../config/index.js";
 import type { PresenceTracker } from "./presence.js";
@@ -15,6 +16,7 @@ export interface GatewayRuntime {
   readonly port: number;
   readonly authMode: AuthMode;
   readonly logger: Logger;
+  logFileHealth(): LogFileHealth;
   readonly presence: PresenceTracker;
   config(): OpenClawConfig;
   loadedConfig(): LoadedConfig;

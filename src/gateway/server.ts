@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import Fastify from "fastify";
 import { WebSocketServer, type WebSocket } from "ws";
+import type { LogFileHealth } from "../infra/log-file.js";
 import type { Logger } from "../infra/logger.js";
 import type { EarlyListener, RequestHandler } from "./listen.js";
 import { GatewayConnection } from "./connection.js";
@@ -53,6 +54,8 @@ export interface GatewayServerOptions {
   version: string;
   startedAt: number;
   logger: Logger;
+  /** Write failures and rotations of the log file (a full disk shows here, not as a crash). */
+  logFileHealth: () => LogFileHealth;
   auth: ResolvedAuth;
   loadedConfig: () => LoadedConfig;
   configReloadStatus: () => ConfigReloadStatus;
@@ -112,6 +115,7 @@ export class GatewayServer {
       port: opts.port,
       authMode: opts.auth.mode,
       logger: opts.logger,
+      logFileHealth: opts.logFileHealth,
       presence: this.presence,
       config: () => opts.loadedConfig().config,
       loadedConfig: opts.loadedConfig,

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Logger, LevelWithSilent, StreamEntry } from "pino";
+import { LogFile, type LogFileHealth } from "./log-file.js";
 
 export type { Logger };
 
@@ -10,6 +11,16 @@ export interface LoggerOptions {
   file: string;
   /** Also write to stdout: pretty one-liners on a TTY, JSON lines otherwise. */
   console: boolean;
+  /** Rotate the file to `<file>.1` past this size; 0 or absent: never. */
+  maxFileBytes?: number;
+  /** Regular expressions whose matches are masked in every line, besides the built-in paths. */
+  redactPatterns?: readonly string[];
+}
+
+export interface GatewayLogger {
+  logger: Logger;
+  /** The log file's write failures and rotations, for `status`. */
+  fileHealth(): LogFileHealth & { consoleErrors: number };
 }
 
 /**
@@ -22,25 +33,40 @@ const REDACT_PATHS = [
   "params.auth", "config.gateway.auth",
 ];
 
-/** pino loads on first use, after the gateway's port is open, to keep cold start short. */
-export async function createLogger(opts: LoggerOptions): Promise<Logger> {
+/**
+ * pino loads on first use, after the gateway's port is open, to keep cold start short. A write
+ * that fails (a full disk, a closed stdout) never reaches the process as an error: the file
+ * drops and counts the line, the console counts its errors.
+ */
+export async function createLogger(opts: LoggerOptions): Promise<GatewayLogger> {
   const { default: pino } = await import("pino");
   fs.mkdirSync(path.dirname(opts.file), { recursive: true, mode: 0o700 });
-  const streams: StreamEntry[] = [
-    { level: "trace", stream: pino.destination({ dest: opts.file, sync: true, mkdir: true }) },
-  ];
+  const file = new LogFile(opts.file, opts.maxFileBytes ?? 0);
+  let consoleErrors = 0;
+  const streams: StreamEntry[] = [{ level: "trace", stream: file }];
   if (opts.console) {
-    if (process.stdout.isTTY) {
-      const { default: pretty } = await import("pino-pretty");
-      streams.push({ level: "trace", stream: pretty({ colorize: true, sync: true, singleLine: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname" }) });
-    } else {
-      streams.push({ level: "trace", stream: pino.destination({ dest: 1, sync: true }) });
-    }
+    const consoleStream = process.stdout.isTTY
+      ? (await import("pino-pretty")).default({ colorize: true, sync: true, singleLine: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname" })
+      : pino.destination({ dest: 1, sync: true });
+    consoleStream.on("error", () => (consoleErrors += 1));
+    streams.push({ level: "trace", stream: consoleStream });
   }
-  return pino(
-    { level: opts.level, base: { pid: process.pid }, redact: { paths: REDACT_PATHS, censor: "[redacted]" } },
+  const masks = compileRedactPatterns(opts.redactPatterns ?? []);
+  const logger = pino(
+    {
+      level: opts.level,
+      base: { pid: process.pid },
+      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      ...(masks.length > 0 ? { hooks: { streamWrite: (line: string) => masks.reduce((text, mask) => text.replace(mask, "[redacted]"), line) } } : {}),
+    },
     pino.multistream(streams),
   );
+  return { logger, fileHealth: () => ({ ...file.health(), consoleErrors }) };
+}
+
+/** `logging.redactPatterns` as global regular expressions (the config check refused invalid ones). */
+function compileRedactPatterns(patterns: readonly string[]): RegExp[] {
+  return patterns.map((pattern) => new RegExp(pattern, "g"));
 }
 
 export const LOG_LEVELS: readonly LevelWithSilent[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];

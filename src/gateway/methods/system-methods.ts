@@ -38,6 +38,7 @@ export function registerSystemMethods(registry: MethodRegistry): void {
         presenceCount: runtime.presence.list().length,
         processMemory: (({ rss, heapTotal, heapUsed, external, arrayBuffers }) => ({ rssBytes: rss, heapTotalBytes: heapTotal, heapUsedBytes: heapUsed, externalBytes: external, arrayBuffersBytes: arrayBuffers }))(process.memoryUsage()),
         sessions: { count: runtime.sessions().list().length },
+        logging: (({ file, ...health }) => (isAdmin ? { file, ...health } : health))(runtime.logFileHealth()),
         // One summary per channel; `channels.status` has the per-account details.
         channels: runtime.channelsStatus().channels,
         configReload: runtime.configReloadStatus(),

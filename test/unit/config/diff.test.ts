@@ -52,4 +52,12 @@ describe("restartRequiredPaths", () => {
     expect(restartRequiredPaths(["gateway"])).toEqual(["gateway"]);
     expect(restartRequiredPaths([])).toEqual([]);
   });
+
+  it("needs a restart for the log destination, not for its level", () => {
+    expect(restartRequiredPaths(["logging.level", "logging.file", "logging.maxFileBytes", "logging.redactPatterns[0]"])).toEqual([
+      "logging.file",
+      "logging.maxFileBytes",
+      "logging.redactPatterns[0]",
+    ]);
+  });
 });

@@ -102,6 +102,12 @@ describe("validateConfig: cross-key rules", () => {
     );
   });
 
+  it("rejects a logging.redactPatterns entry that is not a regular expression", () => {
+    expect(validationError({ logging: { redactPatterns: ["ok-[0-9]+", "broken(["] } }).message).toMatch(
+      /^logging\.redactPatterns\[1\]: not a valid regular expression/,
+    );
+  });
+
   it("rejects duplicate agent ids and bad entry keys", () => {
     expect(validationError({ agents: { list: [{ id: "a" }, { id: "a" }] } }).message).toBe(
       'agents.list[1].id: duplicate agent id "a"',

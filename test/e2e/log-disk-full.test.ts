@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import type { GatewayProcess } from "../helpers/gateway-process.js";
+import { agentConfig, makeAgentState, removeFastTempDirs, startOn } from "../helpers/reliability.js";
+import { Rpc } from "../helpers/rpc.js";
+import { openOperator } from "../helpers/ws-client.js";
+
+/**
+ * A log write that fails is never fatal: `/dev/full` answers every write with ENOSPC, as a full
+ * disk does. The gateway must keep serving turns and report the dropped lines in `status`.
+ */
+const TOKEN = "log-full-token";
+let server: FakeModelServer;
+const gateways: GatewayProcess[] = [];
+
+afterAll(async () => {
+  for (const gw of gateways) await gw.stop();
+  await server?.close();
+  removeFastTempDirs();
+});
+
+async function answer(rpc: Rpc, sessionKey: string, text: string, id: string): Promise<void> {
+  server.enqueue({ text });
+  const res = await rpc.request("agent", { sessionKey, message: "hi", idempotencyKey: id });
+  expect(res.ok, JSON.stringify(res.error)).toBe(true);
+  const waited = await rpc.request("agent.wait", { runId: id, timeoutMs: 10_000 });
+  expect(waited.payload.status).toBe("ok");
+}
+
+describe("the log file", () => {
+  it("on a full disk: lines are dropped and counted, turns are still answered", async () => {
+    server = await startFakeModelServer();
+    const stateDir = makeAgentState(server, { extra: { logging: { file: "/dev/full", level: "debug" } } });
+    const gw = await startOn(stateDir, TOKEN);
+    gateways.push(gw);
+    const rpc = new Rpc((await openOperator(gw.url, TOKEN)).sock);
+    await answer(rpc, "agent:main:main", "still here", "full-1");
+    await answer(rpc, "agent:main:main", "still here twice", "full-2");
+    const status = await rpc.request("status", {});
+    expect(status.payload.logging).toMatchObject({ file: "/dev/full", lastError: { code: "ENOSPC" } });
+    expect(status.payload.logging.droppedLines).toBeGreaterThan(0);
+    expect((await rpc.request("health", {})).ok).toBe(true);
+    rpc.sock.close();
+  });
+
+  it("is created 0600 and masks logging.redactPatterns", async () => {
+    server ??= await startFakeModelServer();
+    const stateDir = makeAgentState(server);
+    const logFile = path.join(stateDir, "logs", "masked.log");
+    // An unknown key's warning carries its name into the log: the pattern must mask it there.
+    const config = { ...agentConfig(server, stateDir), logging: { file: logFile, redactPatterns: ["acct-[0-9]{8}"] }, "acct-12345678": true };
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config));
+    const gw = await startOn(stateDir, TOKEN);
+    gateways.push(gw);
+    const text = fs.readFileSync(logFile, "utf8");
+    expect(text).toContain("[redacted]");
+    expect(text).not.toContain("acct-12345678");
+    expect(fs.statSync(logFile).mode & 0o777).toBe(0o600);
+  });
+});
