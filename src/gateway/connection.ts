@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RawData, WebSocket } from "ws";
 import type { Logger } from "../infra/logger.js";
+import { describeStorageError } from "../infra/storage-errors.js";
 import {
   CLOSE_MESSAGE_TOO_BIG, CLOSE_POLICY_VIOLATION, CLOSE_UNSUPPORTED_DATA, MAX_BUFFERED_BYTES,
   MAX_PAYLOAD_BYTES, MAX_PREAUTH_PAYLOAD_BYTES,
@@ -196,8 +197,9 @@ export class GatewayConnection {
       }
     } catch (err) {
       if (err instanceof GatewayError) return this.respondError(id, err.shape);
-      this.deps.logger.error({ connId: this.connId, method: methodName, err: (err as Error).message }, "method failed");
-      this.respondError(id, { code: ErrorCodes.UNAVAILABLE, message: `${methodName} failed: internal error`, retryable: true });
+      this.deps.logger.error({ connId: this.connId, method: methodName, err: (err as Error).message, code: (err as NodeJS.ErrnoException).code }, "method failed");
+      const storage = describeStorageError(err, this.deps.runtime.stateDir);
+      this.respondError(id, { code: ErrorCodes.UNAVAILABLE, message: `${methodName} failed: ${storage ?? "internal error"}`, retryable: true });
     }
   }
 

@@ -60,3 +60,26 @@ describe("the log file", () => {
     expect(fs.statSync(logFile).mode & 0o777).toBe(0o600);
   });
 });
+
+describe("state writes that fail", () => {
+  it("a new session whose files cannot be written: chat.send names the cause; once fixed, the gateway goes on", async () => {
+    server ??= await startFakeModelServer();
+    const stateDir = makeAgentState(server);
+    const gw = await startOn(stateDir, TOKEN);
+    gateways.push(gw);
+    const rpc = new Rpc((await openOperator(gw.url, TOKEN)).sock);
+    await answer(rpc, "agent:main:main", "first", "nodir-1");
+
+    const sessionsDir = path.join(stateDir, "agents", "main", "sessions");
+    fs.renameSync(sessionsDir, `${sessionsDir}.moved`);
+    fs.writeFileSync(sessionsDir, "a file where the sessions dir belongs");
+    const refused = await rpc.request("chat.send", { sessionKey: "agent:main:other", message: "hi", idempotencyKey: "nodir-2" });
+    expect(refused.ok).toBe(false);
+    expect(refused.error.message).toMatch(/^chat\.send failed: could not write to the state dir \(<state>\/agents\/main\/sessions.*\): a path component is a file where a directory belongs; move it aside$/);
+
+    fs.rmSync(sessionsDir);
+    fs.renameSync(`${sessionsDir}.moved`, sessionsDir);
+    await answer(rpc, "agent:main:other", "fixed", "nodir-3");
+    rpc.sock.close();
+  });
+});
