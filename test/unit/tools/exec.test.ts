@@ -111,13 +111,20 @@ describe("exec", () => {
       DB_PASSWORD: "planted-4",
       OPENCLAW_GATEWAY_TOKEN: "planted-5",
       OPENCLAW_GATEWAY_PASSWORD: "planted-6",
+      AWS_SECRET_ACCESS_KEY: "planted-7",
+      AWS_ACCESS_KEY_ID: "AKIAPLANTED000000008",
+      PGPASSWORD: "planted-9",
+      DATABASE_URL: "postgres://app:planted-10@db.internal:5432/app",
+      INNOCENT_LOOKING: "sk-planted-11-abcdefghijklmnop",
       HARMLESS_SETTING: "visible-value",
+      PLAIN_URL: "https://example.com/path",
     };
     Object.assign(process.env, planted);
     try {
       const text = textOf(await exec.execute({ command: "env" }, makeContext(workspace), neverAborted));
-      for (const value of Object.values(planted).filter((value) => value.includes("planted"))) expect(text).not.toContain(value);
+      for (const value of Object.values(planted).filter((value) => /planted|PLANTED/.test(value))) expect(text).not.toContain(value);
       expect(text).toContain("HARMLESS_SETTING=visible-value");
+      expect(text).toContain("PLAIN_URL=https://example.com/path");
       expect(text).toContain("OPENCLAW_SHELL=exec");
     } finally {
       for (const name of Object.keys(planted)) delete process.env[name];
