@@ -98,6 +98,10 @@ export class AgentIndexes {
     this.writer.flushNow();
   }
 
+  settled(): Promise<void> {
+    return this.writer.settled();
+  }
+
   dispose(): void {
     this.writer.dispose();
   }

@@ -11,6 +11,7 @@
 export class CoalescedIndexWriter {
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly delayMs: number,
@@ -51,16 +52,27 @@ export class CoalescedIndexWriter {
     this.cancelTimer();
   }
 
+  /** Resolves once no write is scheduled or under way (failed writes included). */
+  async settled(): Promise<void> {
+    while (this.timer || this.inFlight.size > 0) {
+      if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+      else await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    }
+  }
+
   private flushInBackground(): void {
     this.timer = undefined;
     for (const agentId of [...this.dirty]) {
       // Changes made while this write is under way mark the agent dirty again (a later write).
       this.dirty.delete(agentId);
-      this.writeAgentInBackground(agentId).catch((err) => {
-        // Dirty again: the next change, flushNow() or close() retries it.
-        this.markDirty(agentId);
-        this.onError(agentId, err);
-      });
+      const write = this.writeAgentInBackground(agentId)
+        .catch((err) => {
+          // Dirty again: the next change, flushNow() or close() retries it.
+          this.markDirty(agentId);
+          this.onError(agentId, err);
+        })
+        .finally(() => this.inFlight.delete(write));
+      this.inFlight.add(write);
     }
   }
 

@@ -304,6 +304,11 @@ export class SessionStore {
     this.indexes.flushNow();
   }
 
+  /** Resolves once the background index writes scheduled so far have finished. */
+  indexWritesSettled(): Promise<void> {
+    return this.indexes.settled();
+  }
+
   /** Flushes and stops the background timer; the store refuses writes afterwards. */
   close(): void {
     if (this.closed) return;

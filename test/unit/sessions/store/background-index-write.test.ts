@@ -27,7 +27,7 @@ describe("background index writes", () => {
       // The coalesced write starts after 1 ms; a structural change lands while it is in flight.
       await sleep(1 + (round % 3));
       store.ensure("agent:main:b");
-      await sleep(30);
+      await store.indexWritesSettled();
       const index = readIndex(stateDir);
       expect(Object.keys(index).sort()).toEqual(["agent:main:a", "agent:main:b"]);
       expect(index["agent:main:a"]!.label).toBe(`round ${round}`);
