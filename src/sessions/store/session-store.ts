@@ -238,9 +238,21 @@ export class SessionStore {
     return entry ? this.files.sync(entry.sessionFile) : Promise.resolve();
   }
 
-  /** The transcript as stored; bad lines are skipped and reported in `warnings`, never thrown. */
+  /**
+   * The transcript as stored; bad lines are skipped and reported in `warnings`, never thrown.
+   * Each skipped line is also passed to `onWarning` once per file, however often it is read.
+   */
   readTranscript(sessionKey: string): ParsedTranscript {
-    return readTranscriptFile(this.require(sessionKey).entry.sessionFile);
+    const file = this.require(sessionKey).entry.sessionFile;
+    const parsed = readTranscriptFile(file);
+    for (const warning of parsed.warnings) {
+      const key = `${file}\u0000${warning}`;
+      if (this.reportedTranscriptWarnings.has(key)) continue;
+      if (this.reportedTranscriptWarnings.size >= 1_000) this.reportedTranscriptWarnings.clear();
+      this.reportedTranscriptWarnings.add(key);
+      this.warn(`${sessionKey}: ${warning}`);
+    }
+    return parsed;
   }
 
   /**
@@ -377,6 +389,8 @@ export class SessionStore {
     this.warn(`${entry.sessionKey}: transcript ${entry.sessionFile} was missing; started it again with a fresh header`);
     return { lastId: null, needsNewline: false };
   }
+
+  private readonly reportedTranscriptWarnings = new Set<string>();
 
   private warn(message: string): void {
     this.warnings.push(message);

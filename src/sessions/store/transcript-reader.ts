@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { messageProblem } from "./transcript-message-check.js";
 import type { TranscriptEntry, TranscriptHeader } from "./transcript-lines.js";
 
 /**
@@ -113,6 +114,7 @@ function entryProblem(value: Record<string, unknown>): string | undefined {
   if (value.type === "message") {
     const message = value.message;
     if (!isObject(message) || typeof message.role !== "string") return "message entry without a valid message";
+    return messageProblem(message);
   }
   return undefined;
 }

@@ -193,6 +193,30 @@ describe("damaged transcripts", () => {
     expect(warnings).toHaveLength(4);
   });
 
+  it("skips message entries a provider could not be sent, with a warning naming the problem", () => {
+    const store = openStore(makeStateDir());
+    const { sessionFile } = store.ensure(KEY);
+    store.appendMessages(KEY, null, [userMsg]);
+    const poisoned = [
+      { role: "assistant", content: 7 },
+      { role: "user", content: [{ type: "text" }] },
+      { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "read", arguments: "not an object" }] },
+      { role: "toolResult", content: [{ type: "text", text: "x" }] },
+      { role: "user", content: [{ type: "video", url: "x" }] },
+    ];
+    fs.appendFileSync(sessionFile, poisoned.map((message, i) => JSON.stringify({ type: "message", id: `p${i}`, parentId: null, timestamp: "x", message })).join("\n") + "\n");
+    store.appendMessages(KEY, null, [{ role: "user", content: "later", timestamp: 6 }, { role: "custom-event", payload: 1, timestamp: 7 }]);
+    const { entries, warnings } = store.readTranscript(KEY);
+    expect(entries.map((e) => (e.message as { role: string }).role)).toEqual(["user", "user", "custom-event"]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/assistant message whose content is neither text nor a list of blocks; skipped$/),
+      expect.stringMatching(/user message with a malformed "text" block; skipped$/),
+      expect.stringMatching(/assistant message with a malformed "toolCall" block; skipped$/),
+      expect.stringMatching(/toolResult message without a toolCallId; skipped$/),
+      expect.stringMatching(/user message with an unknown "video" block; skipped$/),
+    ]);
+  });
+
   it("a missing transcript reads as empty with a warning and gets a fresh header on append", () => {
     const store = openStore(makeStateDir());
     const { sessionFile } = store.ensure(KEY);
