@@ -6,6 +6,7 @@ import type { Duplex } from "node:stream";
 import Fastify from "fastify";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { LogFileHealth } from "../infra/log-file.js";
+import { resolveModel } from "../models/resolve-model.js";
 import type { Logger } from "../infra/logger.js";
 import type { EarlyListener, RequestHandler } from "./listen.js";
 import { GatewayConnection } from "./connection.js";
@@ -212,6 +213,10 @@ export class GatewayServer {
       auth: () => this.opts.auth,
       rateLimiter: this.rateLimiter,
       agents: () => listAgentConfigs(this.opts.loadedConfig().config).map((a) => ({ id: a.id, ...(a.name ? { name: a.name } : {}), isDefault: a.isDefault })),
+      modelProblem: (ref) => {
+        const resolved = resolveModel(ref, this.opts.loadedConfig().config, process.env);
+        return resolved.ok ? undefined : resolved.message;
+      },
       runTurn: createHttpTurnRunner(this.conversations),
       logger: this.opts.logger,
     });

@@ -66,6 +66,8 @@ function byStatus(status: number, message: string, detail: string): ClassifiedMo
   if (status >= 500) return result("server", true);
   if (status === 413 || ((status === 400 || status === 422) && CONTEXT_WORDING.test(detail))) return result("context_length", false);
   if (status === 404) return result("config", false);
+  // The provider refused this request (a parameter it does not take, a malformed message).
+  if (status === 400 || status === 422) return result("bad_request", false);
   return result("unknown", false);
 }
 

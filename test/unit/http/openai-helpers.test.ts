@@ -67,6 +67,7 @@ describe("shapes", () => {
     expect(finishReason("toolUse")).toBe("stop");
     expect(usageOf({ usage: { input: -1, output: Number.NaN } })).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
     expect(turnErrorStatus("network")).toBe(502);
+    expect(turnErrorStatus("bad_request")).toBe(502);
     expect(turnErrorStatus("loop")).toBe(500);
   });
 });

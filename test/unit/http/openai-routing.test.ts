@@ -64,12 +64,21 @@ describe("model contract", () => {
     expect(((await unknown.json()) as { error: { param: string } }).error.param).toBe("x-openclaw-agent-id");
   });
 
-  it("x-openclaw-model is passed on; a malformed one is a 400", async () => {
+  it("x-openclaw-model is passed on; a malformed or unknown one is a 400 and runs nothing", async () => {
     await send({}, { "x-openclaw-model": "anthropic/claude-sonnet-4" });
     expect(server.turns.last.model).toBe("anthropic/claude-sonnet-4");
     await send({});
     expect(server.turns.last.model).toBeUndefined();
+    const turnsBefore = server.turns.inputs.length;
     expect((await send({}, { "x-openclaw-model": "a b" })).status).toBe(400);
+    const unknown = await send({}, { "x-openclaw-model": "nowhere/model-x" });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { error: { code: string; param: string; message: string } }).error).toMatchObject({
+      code: "model_not_found",
+      param: "x-openclaw-model",
+      message: 'Unknown x-openclaw-model: provider "nowhere" is not configured',
+    });
+    expect(server.turns.inputs.length).toBe(turnsBefore);
   });
 });
 

@@ -82,6 +82,8 @@ export async function startOpenAiServer(opts: {
     auth: () => opts.auth ?? { mode: "token", token: TOKEN },
     rateLimiter,
     agents: () => agents,
+    // The models this test gateway knows: anything under the "anthropic" provider.
+    modelProblem: (ref) => (ref.startsWith("anthropic/") ? undefined : `provider "${ref.split("/")[0]}" is not configured`),
     runTurn: turns.run,
     ...(opts.bodyLimitBytes ? { bodyLimitBytes: opts.bodyLimitBytes } : {}),
   });

@@ -89,6 +89,11 @@ describe.each(PROVIDERS)("$api: failures become one final error event", ({ api, 
     expectError(await run(stream, makeRequest(fakeModel(server, api))), "context_length", false);
   });
 
+  it("maps any other 400 to bad_request: the provider refused this request", async () => {
+    server.enqueue({ status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "temperature: must be at most 2" } } });
+    expectError(await run(stream, makeRequest(fakeModel(server, api))), "bad_request", false);
+  });
+
   it("turns a garbage stream into malformed without throwing", async () => {
     server.enqueue({ malformed: "garbage" });
     expectError(await run(stream, makeRequest(fakeModel(server, api))), "malformed", false);

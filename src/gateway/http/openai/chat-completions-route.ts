@@ -18,6 +18,8 @@ export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
     try {
       parsed = parseChatRequest(req.body);
       const headers = readRoutingHeaders(req.headers);
+      const modelProblem = headers.model ? deps.modelProblem(headers.model) : undefined;
+      if (modelProblem) throw new OpenAiRequestError(`Unknown x-openclaw-model: ${modelProblem}`, "x-openclaw-model", "model_not_found");
       const agentId = resolveAgentId(parsed.model, headers.agentId, deps.agents());
       const { sessionKey, stateless } = deriveSessionKey(headers.sessionKey, parsed.user, agentId);
       turn = {

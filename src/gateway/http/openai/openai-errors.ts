@@ -50,4 +50,4 @@ export function turnErrorStatus(kind: string): 500 | 502 {
   return UPSTREAM_KINDS.has(kind) ? 502 : 500;
 }
 
-const UPSTREAM_KINDS = new Set(["auth", "rate_limit", "server", "network", "malformed", "timeout", "context_length"]);
+const UPSTREAM_KINDS = new Set(["auth", "rate_limit", "server", "network", "malformed", "timeout", "context_length", "bad_request"]);

@@ -20,6 +20,8 @@ export interface OpenAiRouteDeps {
   /** Shared with the WebSocket handshake: wrong bearers count, a lockout answers 429 + Retry-After. */
   rateLimiter: AuthRateLimiter;
   agents: () => OpenAiAgentInfo[];
+  /** Why `x-openclaw-model` cannot be used (unknown provider or model), or undefined when it can. */
+  modelProblem: (ref: string) => string | undefined;
   runTurn(input: ChatTurnInput): Promise<ChatTurnResult>;
   /** Request body cap for `POST /v1/chat/completions`; defaults to the reference's 20 MiB. */
   bodyLimitBytes?: number;
