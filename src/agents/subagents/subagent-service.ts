@@ -9,7 +9,7 @@ import type { SessionsSpawnArgs, SessionToolCaller } from "../tools/index.js";
 import { buildTaskCompletionEvent, renderTaskCompletion, taskLabel } from "./announce-format.js";
 import { AnnounceQueue, type DeliveryResult } from "./announce-queue.js";
 import { endsWithFinalAnswer, latestReply } from "./child-transcript.js";
-import type { ConversationPort, PortRun } from "./conversation-port.js";
+import type { AgentConversations, ConversationRun } from "../conversation-port.js";
 import { removeAttachments } from "./attachments.js";
 import { isRefusal, prepareSpawn } from "./prepare-spawn.js";
 import type { SpawnRefusal } from "./spawn-checks.js";
@@ -27,7 +27,7 @@ export interface SubagentServiceDeps {
   stateDir: string;
   config: () => OpenClawConfig;
   store: SessionStore;
-  conversations: ConversationPort;
+  conversations: AgentConversations;
   logger: Logger;
   env?: NodeJS.ProcessEnv;
   now?: () => number;
@@ -35,7 +35,7 @@ export interface SubagentServiceDeps {
    * An announcement was accepted into `sessionKey` as `run`. Whatever delivers that session's
    * replies to a chat (channels) hooks in here to deliver this run's reply too.
    */
-  onAnnouncementAccepted?: (sessionKey: string, run: PortRun) => void;
+  onAnnouncementAccepted?: (sessionKey: string, run: ConversationRun) => void;
   /** Chat threads for `thread: true` children; without it such spawns are refused. */
   threads?: SubagentThreadPort;
 }
@@ -292,13 +292,13 @@ export class SubagentService {
 
   // ── runs and rounds ─────────────────────────────────────────────────────────────────────────
 
-  private trackRun(record: SubagentRunRecord, run: PortRun): void {
+  private trackRun(record: SubagentRunRecord, run: ConversationRun): void {
     record.currentRunId = run.runId;
     if (record.thread) this.deps.threads?.deliverRun(record.childSessionKey, run);
     void run.done.then((ended) => this.afterRun(record.runId, ended));
   }
 
-  private afterRun(recordId: string, run: PortRun): void {
+  private afterRun(recordId: string, run: ConversationRun): void {
     const record = this.registry.get(recordId);
     if (!record || this.stopped) return;
     this.countRun(record, run);
@@ -306,7 +306,7 @@ export class SubagentService {
   }
 
   /** Adds a finished run of the child's session to its stats. */
-  private countRun(record: SubagentRunRecord, run: PortRun): void {
+  private countRun(record: SubagentRunRecord, run: ConversationRun): void {
     record.runs.total += 1;
     if (run.status === "ok") record.runs.ok += 1;
     else if (run.status !== "aborted") record.runs.failed += 1;
@@ -484,7 +484,7 @@ export class SubagentService {
    * The requester's turn that answers the announcement ended. A nested requester counts it as
    * one of its own runs first, so that when the answer lets it settle, its stats include it.
    */
-  private whenAnswered(record: SubagentRunRecord, target: string, run: PortRun): void {
+  private whenAnswered(record: SubagentRunRecord, target: string, run: ConversationRun): void {
     void run.done.then((ended) => {
       // A turn ended by the shutdown stays "accepted": the next start asks the requester again.
       if (this.stopped) return;

@@ -1,24 +1,24 @@
 import { randomUUID } from "node:crypto";
-import type { OpenClawConfig } from "../../config/index.js";
-import type { Logger } from "../../infra/logger.js";
-import { defaultAgentId } from "../../agents/agent-config.js";
-import { runEmbeddedTurn, warmUpAgentContext, type TurnOverrides } from "../../agents/embedded-turn.js";
-import { subagentMaxConcurrent } from "../../agents/subagents/index.js";
-import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../../models/index.js";
-import type { ExecApprovalBroker } from "../../agents/approvals/approval-broker.js";
-import type { AgentEvent, ModelMessage, RunResult, StreamModelFn, ToolServices, TranscriptMessage, UserMessage } from "../../agents/types.js";
-import { buildMainSessionKey, isSubagentSessionKey, normalizeSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
-import type { InputProvenance } from "../../sessions/provenance.js";
-import { createSessionInbox, LaneScheduler, type InboundMessage, type InboxNotice, type QueueMode, type SessionInbox } from "../../sessions/lanes/index.js";
-import type { SessionStore } from "../../sessions/store/index.js";
-import type { IdempotencyLedger } from "../../sessions/idempotency/index.js";
+import type { OpenClawConfig } from "../config/index.js";
+import type { Logger } from "../infra/logger.js";
+import { defaultAgentId } from "../agents/agent-config.js";
+import { runEmbeddedTurn, warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.js";
+import { subagentMaxConcurrent } from "../agents/subagents/index.js";
+import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../models/index.js";
+import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
+import type { AgentEvent, ModelMessage, RunResult, StreamModelFn, ToolServices, TranscriptMessage, UserMessage } from "../agents/types.js";
+import { buildMainSessionKey, isSubagentSessionKey, normalizeSessionKey, parseSessionKey } from "../sessions/keys/index.js";
+import type { ChannelOrigin, ConversationPort, StopOutcome, SubmitInput, SubmitOutcome } from "../agents/conversation-port.js";
+import { createSessionInbox, LaneScheduler, type InboundMessage, type InboxNotice, type QueueMode, type SessionInbox } from "../sessions/lanes/index.js";
+import type { SessionStore } from "../sessions/store/index.js";
+import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { createRunEventBridge, type RunEventSink } from "./run-event-bridge.js";
 import { RunRegistry, type RunRecord, type RunStatus } from "./run-registry.js";
 import { sessionResetDue } from "./session-reset-policy.js";
 import { orderConversation } from "./conversation-order.js";
 import { ConversationWindow } from "./conversation-window.js";
 import { SessionCache } from "./session-cache.js";
-import { afterLatestCompaction, compactionSummaryMessage, toHistoryItems } from "../../sessions/history/index.js";
+import { afterLatestCompaction, compactionSummaryMessage, toHistoryItems } from "../sessions/history/index.js";
 import { InternalTurnQueue, MERGED_MESSAGE_SEPARATOR, type InternalMessage } from "./internal-turn-queue.js";
 
 export interface ConversationDeps {
@@ -40,53 +40,6 @@ export interface ConversationDeps {
   /** Per-session turn changes (sub-agent sessions: minimal prompt, tool limits, model); read at each turn. */
   turnOverrides?: (sessionKey: string) => TurnOverrides | undefined;
 }
-
-export interface SubmitInput {
-  message: string;
-  /**
-   * The client's key: the ledger records it, so a re-sent key never starts a second run, also
-   * after a restart. Without one (an HTTP completion) the run gets a fresh id and no ledger
-   * record: nobody can send that id again, so a record would only cost memory and a write.
-   */
-  idempotencyKey?: string;
-  sessionKey?: string;
-  agentId?: string;
-  method: "agent" | "chat.send" | "http" | "channel";
-  extraSystemPrompt?: string;
-  /** Operator clients and the CLI are the owner; a channel sender is one only when `commands.ownerAllowFrom` (or its DM allowlist) says so. */
-  senderIsOwner?: boolean;
-  /** Where a channel message came from: recorded on the session (`lastChannel`, `lastTo`, …) and in the message's provenance. */
-  origin?: ChannelOrigin;
-  queueMode?: QueueMode;
-  /** Extra per-run listener (the HTTP endpoint streams from it). */
-  onEvent?: (event: AgentEvent) => void;
-  /** Where the message came from when not from a person (default: `external_user` by `method`). */
-  provenance?: InputProvenance;
-  /**
-   * Sent by the runtime (a sub-agent announcement, an inter-session message): never steered into,
-   * merged with or dropped by the user's queue; when the session is busy it waits for its own turn.
-   */
-  internal?: { mergeable?: boolean };
-  /** Extra fields stored on the message's transcript line (e.g. `internalEvents`). */
-  transcriptFields?: Record<string, unknown>;
-}
-
-export interface ChannelOrigin {
-  channel: string;
-  accountId: string;
-  chatType: string;
-  /** The chat a reply goes to. */
-  to: string;
-  threadId?: string;
-  senderId: string;
-  senderName?: string;
-}
-
-export type SubmitOutcome =
-  | { kind: "accepted"; run: RunRecord; queued: "started" | "steered" | "queued" | "interrupt" }
-  | { kind: "duplicate"; runId: string; sessionKey: string; status: RunStatus | "in_flight" | "interrupted"; run?: RunRecord; summary?: string }
-  | { kind: "rejected"; runId: string; sessionKey: string; notice: string }
-  | { kind: "command"; runId: string; sessionKey: string; command: "reset" | "stop"; aborted?: string[]; subagentsStopped?: number };
 
 type Turn = {
   sessionKey: string;
@@ -112,7 +65,7 @@ const STOP_COMMANDS = new Set(["/stop", "/abort", "stop", "/cancel"]);
  * session's lane, stream its events, persist what the run produced, and answer duplicates from
  * the idempotency ledger so a re-sent key never runs twice — also after a restart.
  */
-export class ConversationService {
+export class ConversationService implements ConversationPort {
   readonly runs = new RunRegistry();
   readonly lanes: LaneScheduler;
   private readonly inboxes = new Map<string, SessionInbox>();
@@ -259,7 +212,7 @@ export class ConversationService {
   }
 
   /** `/stop`: abort the session's runs and queue, and (through `onStop`) the sub-agents it spawned. */
-  stop(sessionKey: string): { runIds: string[]; subagents: number } {
+  stop(sessionKey: string): StopOutcome {
     const runIds = this.abort(sessionKey);
     return { runIds, subagents: this.deps.onStop?.(sessionKey) ?? 0 };
   }
