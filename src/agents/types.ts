@@ -5,118 +5,12 @@ import type { Static, TSchema } from "@sinclair/typebox";
  * builder and the policy pipeline code against these types; each rule stated here is binding.
  */
 
-// ── Content blocks (the transcript format of OpenClaw's session files v3) ─────────────────────
-export interface TextBlock { type: "text"; text: string }
-export interface ThinkingBlock { type: "thinking"; thinking: string; signature?: string }
-export interface ImageBlock { type: "image"; data: string; mimeType: string }
-/** A complete tool call: arguments already parsed from the streamed JSON. */
-export interface ToolCallBlock { type: "toolCall"; id: string; name: string; arguments: Record<string, unknown> }
-
-// ── Messages ──────────────────────────────────────────────────────────────────────────────────
-export interface Usage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
-
-/** Why an assistant turn (or a whole run) ended. */
-export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted" | "timeout" | "loop";
-
-export interface UserMessage {
-  role: "user";
-  content: string | (TextBlock | ImageBlock)[];
-  timestamp: number;
-}
-
-export interface AssistantMessage {
-  role: "assistant";
-  content: (TextBlock | ThinkingBlock | ToolCallBlock)[];
-  provider?: string;
-  model?: string;
-  usage?: Usage;
-  stopReason?: StopReason;
-  errorMessage?: string;
-  timestamp: number;
-}
-
-export interface ToolResultMessage {
-  role: "toolResult";
-  toolCallId: string;
-  toolName: string;
-  content: (TextBlock | ImageBlock)[];
-  isError: boolean;
-  /** Structured data for UIs and logs; never sent to the model. */
-  details?: unknown;
-  timestamp: number;
-}
-
-/** The only messages a model ever sees. */
-export type ModelMessage = UserMessage | AssistantMessage | ToolResultMessage;
-
-/**
- * A transcript line's message. It may carry any extra fields (ids, provenance, internal events
- * with other roles); `toModelMessages` keeps only user/assistant/toolResult and strips extras.
- */
-export type TranscriptMessage = (ModelMessage & Record<string, unknown>) | { role: string; [key: string]: unknown };
-
-/** What a turn is given as history: transcript messages, or their model projections (a gateway's cached window). */
-export type HistoryMessage = TranscriptMessage | ModelMessage;
-
-// ── Models ────────────────────────────────────────────────────────────────────────────────────
-export type ModelApi = "anthropic-messages" | "openai-completions";
-
-/** A model ref (`provider/model`) resolved against config and env into what a request needs. */
-export interface ResolvedModel {
-  ref: string;
-  provider: string;
-  id: string;
-  api: ModelApi;
-  baseUrl?: string;
-  apiKey?: string;
-  headers?: Record<string, string>;
-  contextWindow: number;
-  maxTokens: number;
-  reasoning: boolean;
-  input: ("text" | "image")[];
-  /** Per-request timeout from `models.providers.<id>.timeoutSeconds`. */
-  timeoutSeconds?: number;
-}
-
-/** A tool as the model sees it: JSON Schema parameters, normalized per provider by the provider. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
-
-export interface ModelRequest {
-  model: ResolvedModel;
-  systemPrompt: string;
-  messages: ModelMessage[];
-  tools: ToolSpec[];
-  maxTokens?: number;
-  temperature?: number;
-}
-
-export type ModelErrorKind =
-  | "config" | "auth" | "rate_limit" | "server" | "network" | "malformed" | "context_length" | "bad_request" | "aborted" | "timeout" | "unknown";
-
-/**
- * One internal stream for every provider. Rules: a provider's stream function must not throw;
- * every failure (HTTP status, network, a malformed stream, abort) is a final `error` event. A
- * stream ends with exactly one `done` or `error`. Tool calls arrive assembled (`toolcall`), after
- * their argument deltas were joined and parsed.
- */
-export type ModelStreamEvent =
-  | { type: "text_delta"; delta: string }
-  | { type: "thinking_delta"; delta: string }
-  | { type: "toolcall"; call: ToolCallBlock }
-  | { type: "usage"; usage: Usage }
-  | { type: "done"; stopReason: "stop" | "length" | "toolUse"; message: AssistantMessage }
-  | { type: "error"; kind: ModelErrorKind; error: string; retryable: boolean; message: AssistantMessage };
-
-export type StreamModelFn = (request: ModelRequest, signal: AbortSignal) => AsyncIterable<ModelStreamEvent>;
+// Messages and the model stream are defined in the models layer, the lowest that uses them; the
+// runtime's code and its tests keep reading them from this file.
+export type { TextBlock, ThinkingBlock, ImageBlock, ToolCallBlock, Usage, StopReason, UserMessage, AssistantMessage, ToolResultMessage, ModelMessage, TranscriptMessage, HistoryMessage } from "../models/messages.js";
+export type { ModelApi, ResolvedModel, ToolSpec, ModelRequest, ModelErrorKind, ModelStreamEvent, StreamModelFn } from "../models/types.js";
+import type { TextBlock, ImageBlock, ToolCallBlock, Usage, StopReason, AssistantMessage, ModelMessage } from "../models/messages.js";
+import type { ModelErrorKind } from "../models/types.js";
 
 // ── Tools ─────────────────────────────────────────────────────────────────────────────────────
 export interface ToolResult {

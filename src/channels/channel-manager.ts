@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
-import type { ConversationService } from "../gateway/conversations/conversation-service.js";
+import type { ConversationPort } from "../agents/conversation-port.js";
 import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import type { TranscriptMessage } from "../agents/types.js";
@@ -27,7 +27,7 @@ export interface ChannelManagerDeps {
   env: NodeJS.ProcessEnv;
   logger: Logger;
   config(): OpenClawConfig;
-  conversations: ConversationService;
+  conversations: ConversationPort;
   store: SessionStore;
   ledger: IdempotencyLedger;
   subagentsCommand?: InboundDispatchDeps["subagentsCommand"];

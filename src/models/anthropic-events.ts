@@ -1,5 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ModelStreamEvent, Usage } from "../agents/types.js";
+import type { Usage } from "./messages.js";
+import type { ModelStreamEvent } from "./types.js";
 import type { AssistantTurn } from "./assistant-turn.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import type { ReadResult } from "./types.js";

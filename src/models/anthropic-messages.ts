@@ -1,5 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ImageBlock, ModelMessage, ModelRequest, TextBlock } from "../agents/types.js";
+import type { ImageBlock, ModelMessage, TextBlock } from "./messages.js";
+import type { ModelRequest } from "./types.js";
 import { normalizeToolSchema } from "./tool-schema.js";
 
 type WireMessage = Anthropic.MessageParam & { role: "user" | "assistant" };

@@ -1,5 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
-import type { ModelRequest, ModelStreamEvent, StreamModelFn } from "../agents/types.js";
+import type { ModelRequest, ModelStreamEvent, StreamModelFn } from "./types.js";
 import { AnthropicEventReader } from "./anthropic-events.js";
 import { toAnthropicParams } from "./anthropic-messages.js";
 import { AssistantTurn } from "./assistant-turn.js";

@@ -1,6 +1,5 @@
-import type {
-  AssistantMessage, ModelStreamEvent, ResolvedModel, ToolCallBlock, Usage,
-} from "../agents/types.js";
+import type { AssistantMessage, ToolCallBlock, Usage } from "./messages.js";
+import type { ModelStreamEvent, ResolvedModel } from "./types.js";
 import type { ClassifiedModelError } from "./types.js";
 
 type Block = AssistantMessage["content"][number];

@@ -1,4 +1,4 @@
-import type { ModelApi } from "../agents/types.js";
+import type { ModelApi } from "./types.js";
 
 /** Providers that work with nothing but an API key in the environment. */
 export interface BuiltinProvider {

@@ -1,4 +1,4 @@
-import type { ModelErrorKind } from "../agents/types.js";
+import type { ModelErrorKind } from "./types.js";
 import type { ClassifiedModelError } from "./types.js";
 
 /** The SDK's own error classes, passed in so this module loads neither SDK. */

@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import type { ModelStreamEvent } from "../agents/types.js";
+import type { ModelStreamEvent } from "./types.js";
 import type { AssistantTurn } from "./assistant-turn.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import type { ReadResult } from "./types.js";

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { Stream } from "openai/streaming";
-import type { ModelRequest, ModelStreamEvent, StreamModelFn } from "../agents/types.js";
+import type { ModelRequest, ModelStreamEvent, StreamModelFn } from "./types.js";
 import { AssistantTurn } from "./assistant-turn.js";
 import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
 import { OpenAIChunkReader } from "./openai-chunks.js";

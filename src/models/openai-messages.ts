@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
-import type { AssistantMessage, ImageBlock, ModelMessage, TextBlock, ToolResultMessage, ToolSpec, UserMessage } from "../agents/types.js";
+import type { AssistantMessage, ImageBlock, ModelMessage, TextBlock, ToolResultMessage, UserMessage } from "./messages.js";
+import type { ToolSpec } from "./types.js";
 import { normalizeToolSchema } from "./tool-schema.js";
 
 export type WireMessage = OpenAI.ChatCompletionMessageParam;

@@ -1,6 +1,7 @@
-import type { ModelMessage, ModelRequest, ToolSpec } from "../agents/types.js";
+import type { ModelMessage } from "./messages.js";
+import type { ModelRequest, ToolSpec } from "./types.js";
 import { toolDefinition, toolImagesMessage, toWire } from "./openai-messages.js";
-import { ModelProjection } from "../agents/runner/model-projection.js";
+import { ModelProjection } from "../models/model-projection.js";
 
 /**
  * The Chat Completions body for `request`, as bytes. A conversation resends its whole history

@@ -1,4 +1,4 @@
-import type { ModelStreamEvent } from "../agents/types.js";
+import type { ModelStreamEvent } from "./types.js";
 import type { AssistantTurn } from "./assistant-turn.js";
 import type { ClassifiedModelError, ReadResult } from "./types.js";
 

@@ -1,4 +1,4 @@
-import type { ModelApi, ModelRequest, ModelStreamEvent, StreamModelFn } from "../agents/types.js";
+import type { ModelApi, ModelRequest, ModelStreamEvent, StreamModelFn } from "./types.js";
 import { AssistantTurn } from "./assistant-turn.js";
 
 type ProviderLoader = () => Promise<StreamModelFn>;

@@ -1,4 +1,4 @@
-import type { ModelApi } from "../agents/types.js";
+import type { ModelApi } from "./types.js";
 
 /**
  * Tool parameter schemas are written once (typebox) but every provider accepts a different

@@ -1,4 +1,59 @@
-import type { ModelErrorKind, ModelStreamEvent, ResolvedModel } from "../agents/types.js";
+import type { AssistantMessage, ModelMessage, ToolCallBlock, Usage } from "./messages.js";
+
+// ── Models ────────────────────────────────────────────────────────────────────────────────────
+export type ModelApi = "anthropic-messages" | "openai-completions";
+
+/** A model ref (`provider/model`) resolved against config and env into what a request needs. */
+export interface ResolvedModel {
+  ref: string;
+  provider: string;
+  id: string;
+  api: ModelApi;
+  baseUrl?: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  contextWindow: number;
+  maxTokens: number;
+  reasoning: boolean;
+  input: ("text" | "image")[];
+  /** Per-request timeout from `models.providers.<id>.timeoutSeconds`. */
+  timeoutSeconds?: number;
+}
+
+/** A tool as the model sees it: JSON Schema parameters, normalized per provider by the provider. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: ResolvedModel;
+  systemPrompt: string;
+  messages: ModelMessage[];
+  tools: ToolSpec[];
+  maxTokens?: number;
+  temperature?: number;
+}
+
+export type ModelErrorKind =
+  | "config" | "auth" | "rate_limit" | "server" | "network" | "malformed" | "context_length" | "bad_request" | "aborted" | "timeout" | "unknown";
+
+/**
+ * One internal stream for every provider. Rules: a provider's stream function must not throw;
+ * every failure (HTTP status, network, a malformed stream, abort) is a final `error` event. A
+ * stream ends with exactly one `done` or `error`. Tool calls arrive assembled (`toolcall`), after
+ * their argument deltas were joined and parsed.
+ */
+export type ModelStreamEvent =
+  | { type: "text_delta"; delta: string }
+  | { type: "thinking_delta"; delta: string }
+  | { type: "toolcall"; call: ToolCallBlock }
+  | { type: "usage"; usage: Usage }
+  | { type: "done"; stopReason: "stop" | "length" | "toolUse"; message: AssistantMessage }
+  | { type: "error"; kind: ModelErrorKind; error: string; retryable: boolean; message: AssistantMessage };
+
+export type StreamModelFn = (request: ModelRequest, signal: AbortSignal) => AsyncIterable<ModelStreamEvent>;
 
 /**
  * What resolveModel returns: the binding ResolvedModel plus transport settings that only the

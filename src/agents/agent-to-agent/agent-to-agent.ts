@@ -3,8 +3,8 @@ import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import { buildMainSessionKey, normalizeSessionKey, SessionKeyError } from "../../sessions/keys/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
-import type { ConversationPort, PortRun } from "../subagents/conversation-port.js";
-import { runReplyText } from "../subagents/conversation-port.js";
+import type { AgentConversations, ConversationRun } from "../conversation-port.js";
+import { runReplyText } from "../conversation-port.js";
 import type { SpawnRefusal } from "../subagents/spawn-checks.js";
 import { maxPingPongTurns } from "../subagents/subagent-config.js";
 import type { SessionsSendArgs, SessionToolCaller } from "../tools/index.js";
@@ -34,7 +34,7 @@ interface ExchangeTurn {
 export interface AgentToAgentDeps {
   config: () => OpenClawConfig;
   store: SessionStore;
-  conversations: ConversationPort;
+  conversations: AgentConversations;
   visibility: VisibilityContext["spawnedBy"];
   /** True when `target` is a sub-agent `caller` spawned: its results come back by announcement, not by reply-back. */
   isOwnChild(caller: string, target: string): boolean;
@@ -136,12 +136,12 @@ export class AgentToAgent {
     return undefined;
   }
 
-  private watch(run: PortRun): void {
+  private watch(run: ConversationRun): void {
     void run.done.then((ended) => this.replyBack(ended)).catch((err) => this.deps.logger.warn({ err: (err as Error).message }, "agent-to-agent reply not sent back"));
   }
 
   /** A turn that answered an inter-session message ended: send its reply back, unless the exchange is over. */
-  private async replyBack(run: PortRun): Promise<void> {
+  private async replyBack(run: ConversationRun): Promise<void> {
     const turn = this.turns.get(run.runId);
     this.turns.delete(run.runId);
     if (!turn || turn.sentViaTool || run.status !== "ok") return;
@@ -165,11 +165,11 @@ export class AgentToAgent {
 }
 
 /** The run once it ended, or undefined after `ms` or when the caller's turn is aborted. */
-function waitForRun(run: PortRun, ms: number, signal: AbortSignal): Promise<PortRun | undefined> {
+function waitForRun(run: ConversationRun, ms: number, signal: AbortSignal): Promise<ConversationRun | undefined> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => finish(undefined), ms);
     const onAbort = () => finish(undefined);
-    const finish = (value: PortRun | undefined) => {
+    const finish = (value: ConversationRun | undefined) => {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
       resolve(value);

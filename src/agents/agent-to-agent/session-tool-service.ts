@@ -4,7 +4,7 @@ import type { SessionStore } from "../../sessions/store/index.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { SessionToolCaller, SessionToolHost } from "../tools/index.js";
 import type { ToolResult } from "../types.js";
-import type { ConversationPort } from "../subagents/conversation-port.js";
+import type { AgentConversations } from "../conversation-port.js";
 import type { SpawnRefusal } from "../subagents/spawn-checks.js";
 import { runSubagentsAction } from "../subagents/subagent-control.js";
 import type { SubagentService } from "../subagents/subagent-service.js";
@@ -14,7 +14,7 @@ import { listSessions, sessionHistory, sessionStatus, type SessionViewDeps } fro
 export interface SessionToolServiceDeps {
   config: () => OpenClawConfig;
   store: SessionStore;
-  conversations: ConversationPort;
+  conversations: AgentConversations;
   subagents: SubagentService;
   logger: Logger;
 }

@@ -3,7 +3,7 @@ import { isMainSessionKey, normalizeSessionKey, parseSessionKey, SessionKeyError
 import type { SessionStore } from "../../sessions/store/index.js";
 import { formatCurrentTime } from "../context/format-current-time.js";
 import { formatCount } from "../subagents/announce-format.js";
-import type { ConversationPort } from "../subagents/conversation-port.js";
+import type { AgentConversations } from "../conversation-port.js";
 import type { SpawnRefusal } from "../subagents/spawn-checks.js";
 import type { SubagentRegistry } from "../subagents/subagent-registry.js";
 import type { SessionsHistoryArgs, SessionsListArgs, SessionStatusArgs, SessionToolCaller } from "../tools/index.js";
@@ -13,7 +13,7 @@ import { checkSessionVisible } from "./session-visibility.js";
 export interface SessionViewDeps {
   config: () => OpenClawConfig;
   store: SessionStore;
-  conversations: ConversationPort;
+  conversations: AgentConversations;
   registry: SubagentRegistry;
   spawnedBy(caller: string, target: string): boolean;
 }

@@ -1,5 +1,5 @@
 import type { AssistantMessage, HistoryMessage, ModelMessage, ToolResultMessage } from "../types.js";
-import { ModelProjection, projectMessage } from "./model-projection.js";
+import { ModelProjection, projectMessage } from "../../models/model-projection.js";
 
 /**
  * Project a transcript onto what a model may see: only user, assistant and toolResult messages,

@@ -1,5 +1,5 @@
 import type { Logger } from "../../infra/logger.js";
-import type { PortRun } from "./conversation-port.js";
+import type { ConversationRun } from "../conversation-port.js";
 import type { SubagentRegistry } from "./subagent-registry.js";
 import { ANNOUNCE_RETRY_DELAYS_MS, type SubagentRunRecord } from "./types.js";
 
@@ -9,7 +9,7 @@ import { ANNOUNCE_RETRY_DELAYS_MS, type SubagentRunRecord } from "./types.js";
  * that run ended). `transient` failures are retried; `permanent` ones are not.
  */
 export type DeliveryResult =
-  | { kind: "accepted"; run: PortRun }
+  | { kind: "accepted"; run: ConversationRun }
   | { kind: "accepted"; previous: string }
   | { kind: "transient"; error: string }
   | { kind: "permanent"; error: string };

@@ -2,7 +2,6 @@ export { SubagentService, type SpawnAccepted, type SteerOutcome, type SubagentSe
 export { runSubagentsCommand, subagentsCommandArgs, SUBAGENTS_COMMAND_HELP, type SubagentsCommandDeps } from "./subagents-command.js";
 export { resolveFocusTarget, type FocusTarget } from "./focus-target.js";
 export { subagentMaxConcurrent } from "./subagent-config.js";
-export type { ConversationPort, PortRun, PortSubmitInput, PortSubmitOutcome } from "./conversation-port.js";
 export type { SubagentThread, SubagentThreadPort } from "./thread-port.js";
 export type { SpawnRefusal } from "./spawn-checks.js";
 export type { SubagentRunRecord, SubagentOutcome, SubagentEndedReason, TaskCompletionEvent } from "./types.js";

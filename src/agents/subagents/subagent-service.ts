@@ -1,15 +1,15 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
-import { isMainSessionKey, isSubagentSessionKey, parseSessionKey, SessionKeyError, subagentDepth } from "../../sessions/keys/index.js";
+import { isSubagentSessionKey, parseSessionKey, subagentDepth } from "../../sessions/keys/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import type { TurnOverrides } from "../embedded-turn.js";
 import type { TranscriptMessage } from "../types.js";
 import { maySpawnAtDepth } from "../policy/subagent-tool-limits.js";
 import type { SessionsSpawnArgs, SessionToolCaller } from "../tools/index.js";
-import { buildTaskCompletionEvent, renderTaskCompletion, taskLabel } from "./announce-format.js";
-import { AnnounceQueue, type DeliveryResult } from "./announce-queue.js";
+import { taskLabel } from "./announce-format.js";
+import { AnnouncementRound } from "./announcement-round.js";
 import { endsWithFinalAnswer, latestReply } from "./child-transcript.js";
-import type { ConversationPort, PortRun } from "./conversation-port.js";
+import type { AgentConversations, ConversationRun } from "../conversation-port.js";
 import { removeAttachments } from "./attachments.js";
 import { isRefusal, prepareSpawn } from "./prepare-spawn.js";
 import type { SpawnRefusal } from "./spawn-checks.js";
@@ -17,17 +17,14 @@ import { resolveSubagentSettings } from "./subagent-config.js";
 import { subagentContextBlock, subagentSteerMessage } from "./subagent-prompt.js";
 import { isOwed, SubagentRegistry } from "./subagent-registry.js";
 import { threadTitle, type SubagentThreadPort } from "./thread-port.js";
-import {
-  ANNOUNCE_HARD_EXPIRY_MS, ANNOUNCE_SOFT_EXPIRY_MS, MAX_STEER_MESSAGE_CHARS, STEER_ABORT_SETTLE_TIMEOUT_MS, STEER_RATE_LIMIT_MS,
-  type SubagentOutcome, type SubagentRunRecord,
-} from "./types.js";
+import { MAX_STEER_MESSAGE_CHARS, STEER_ABORT_SETTLE_TIMEOUT_MS, STEER_RATE_LIMIT_MS, type SubagentOutcome, type SubagentRunRecord } from "./types.js";
 import { sleep as delay } from "../../infra/sleep.js";
 
 export interface SubagentServiceDeps {
   stateDir: string;
   config: () => OpenClawConfig;
   store: SessionStore;
-  conversations: ConversationPort;
+  conversations: AgentConversations;
   logger: Logger;
   env?: NodeJS.ProcessEnv;
   now?: () => number;
@@ -35,7 +32,7 @@ export interface SubagentServiceDeps {
    * An announcement was accepted into `sessionKey` as `run`. Whatever delivers that session's
    * replies to a chat (channels) hooks in here to deliver this run's reply too.
    */
-  onAnnouncementAccepted?: (sessionKey: string, run: PortRun) => void;
+  onAnnouncementAccepted?: (sessionKey: string, run: ConversationRun) => void;
   /** Chat threads for `thread: true` children; without it such spawns are refused. */
   threads?: SubagentThreadPort;
 }
@@ -62,7 +59,7 @@ const INTERRUPTED = "the run was interrupted by a gateway restart before it fini
  */
 export class SubagentService {
   readonly registry: SubagentRegistry;
-  private readonly announcer: AnnounceQueue;
+  private readonly announcements: AnnouncementRound;
   private readonly now: () => number;
   private archiveTimer?: NodeJS.Timeout;
   private stopped = false;
@@ -70,13 +67,15 @@ export class SubagentService {
   constructor(private readonly deps: SubagentServiceDeps) {
     this.now = deps.now ?? Date.now;
     this.registry = new SubagentRegistry(deps.stateDir, { onWarning: (message) => deps.logger.warn(message) });
-    this.announcer = new AnnounceQueue({
-      registry: this.registry,
-      deliver: (record) => this.deliver(record),
-      onAccepted: (record, result) => this.onAnnouncementAccepted(record, result),
-      onGaveUp: (record) => this.afterAnnouncementSettled(record),
-      logger: deps.logger,
-      now: this.now,
+    this.announcements = new AnnouncementRound({
+      config: deps.config, store: deps.store, conversations: deps.conversations, registry: this.registry, logger: deps.logger, now: this.now,
+      stopped: () => this.stopped,
+      onAccepted: deps.onAnnouncementAccepted,
+      onAnswerRunEnded: (requesterSessionKey, run) => {
+        const requester = this.registry.forChild(requesterSessionKey);
+        if (requester) this.countRun(requester, run);
+      },
+      onSettled: (record) => this.afterAnnouncementSettled(record),
     });
   }
 
@@ -89,9 +88,9 @@ export class SubagentService {
     for (const record of [...records].sort((a, b) => b.depth - a.depth)) if (record.roundOpen) this.recoverRound(record);
     for (const record of records) {
       // An accepted announcement whose requester turn never finished is offered again: the
-      // requester's ledger recognises the key, and it is asked to answer (see onAnnouncementAccepted).
+      // requester's ledger recognises the key, and it is asked to answer again.
       if (record.announce?.state === "accepted") record.announce.state = "pending";
-      if (record.announce?.state === "pending") this.announcer.schedule(record);
+      if (record.announce?.state === "pending") this.announcements.resume(record);
     }
     this.registry.changed();
     this.archiveTimer = setInterval(() => this.sweep(), ARCHIVE_SWEEP_MS);
@@ -102,7 +101,7 @@ export class SubagentService {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.archiveTimer);
-    this.announcer.stop();
+    this.announcements.stop();
     await this.registry.whenDurable();
   }
 
@@ -292,13 +291,13 @@ export class SubagentService {
 
   // ── runs and rounds ─────────────────────────────────────────────────────────────────────────
 
-  private trackRun(record: SubagentRunRecord, run: PortRun): void {
+  private trackRun(record: SubagentRunRecord, run: ConversationRun): void {
     record.currentRunId = run.runId;
     if (record.thread) this.deps.threads?.deliverRun(record.childSessionKey, run);
     void run.done.then((ended) => this.afterRun(record.runId, ended));
   }
 
-  private afterRun(recordId: string, run: PortRun): void {
+  private afterRun(recordId: string, run: ConversationRun): void {
     const record = this.registry.get(recordId);
     if (!record || this.stopped) return;
     this.countRun(record, run);
@@ -306,7 +305,7 @@ export class SubagentService {
   }
 
   /** Adds a finished run of the child's session to its stats. */
-  private countRun(record: SubagentRunRecord, run: PortRun): void {
+  private countRun(record: SubagentRunRecord, run: ConversationRun): void {
     record.runs.total += 1;
     if (run.status === "ok") record.runs.ok += 1;
     else if (run.status !== "aborted") record.runs.failed += 1;
@@ -339,18 +338,7 @@ export class SubagentService {
     if (error) record.lastError = error;
     // A session-mode child stays for follow-up steers unless it was killed or its session went away.
     if (record.spawnMode === "run" || outcome === "killed" || outcome === "reset" || outcome === "deleted") this.markEnded(record, now);
-    const key = `announce:${record.runId}:${record.round}`;
-    const suppressed = record.suppressReason ?? (!record.expectsCompletionMessage && outcome === "ok" && !resultText ? "no result to report" : undefined);
-    const dueBy = now + (record.expectsCompletionMessage ? ANNOUNCE_HARD_EXPIRY_MS : ANNOUNCE_SOFT_EXPIRY_MS);
-    record.announce = { round: record.round, key, state: suppressed ? "suppressed" : "pending", targetSessionKey: record.requesterSessionKey, attempts: 0, createdAt: now, dueBy };
-    if (suppressed) {
-      record.announce.settledAt = now;
-      record.announce.lastError = suppressed;
-    }
-    this.registry.changed();
-    this.deps.logger.info({ runId: record.runId, child: record.childSessionKey, outcome, reason, announce: record.announce.state }, "sub-agent round ended");
-    if (suppressed) this.afterAnnouncementSettled(record);
-    else this.announcer.schedule(record);
+    this.announcements.open(record, { outcome, reason, resultText, endedAt: now });
   }
 
   private roundOutcome(record: SubagentRunRecord, sessionId: string | undefined): { outcome: SubagentOutcome; reason: SubagentRunRecord["endedReason"] & string; error?: string } {
@@ -392,116 +380,6 @@ export class SubagentService {
   }
 
   // ── announcements ───────────────────────────────────────────────────────────────────────────
-
-  private async deliver(record: SubagentRunRecord): Promise<DeliveryResult> {
-    const announce = record.announce!;
-    // A nested requester whose session is gone: the result goes to its own requester (reference §7.3).
-    while (!this.deps.store.get(announce.targetSessionKey)) {
-      const gone = this.registry.forChild(announce.targetSessionKey);
-      if (gone) announce.targetSessionKey = gone.requesterSessionKey;
-      else if (isMainSessionKey(announce.targetSessionKey, this.deps.config().session.mainKey)) break;
-      else return { kind: "permanent", error: `the requester session ${announce.targetSessionKey} no longer exists` };
-    }
-    const target = announce.targetSessionKey;
-    const full = Buffer.byteLength(record.frozenResultText ?? "", "utf8") < (record.frozenResultBytes ?? 0);
-    const resultText = full
-      ? `${record.frozenResultText}\n\n[Cut: the whole result is ${record.frozenResultBytes} bytes; the gateway kept it in ${record.frozenResultFile}.]`
-      : (record.frozenResultText ?? "");
-    const event = buildTaskCompletionEvent({
-      record,
-      outcome: record.outcome ?? "error",
-      error: record.lastError,
-      resultText,
-      stats: { runs: record.runs, durationMs: record.accumulatedRuntimeMs, tokens: record.tokens ?? { input: 0, output: 0 } },
-      nested: isSubagentSessionKey(target),
-    });
-    try {
-      const outcome = await this.deps.conversations.submit({
-        sessionKey: target,
-        idempotencyKey: announce.key,
-        message: renderTaskCompletion(event),
-        method: "agent",
-        internal: { mergeable: true },
-        provenance: { kind: "internal_system", sourceSessionKey: record.childSessionKey, originSessionId: record.childSessionId, sourceTool: "subagent_announce" },
-        transcriptFields: { internalEvents: [event] },
-        senderIsOwner: record.senderIsOwner,
-      });
-      switch (outcome.kind) {
-        case "accepted":
-          return { kind: "accepted", run: outcome.run };
-        case "duplicate":
-          return outcome.run ? { kind: "accepted", run: outcome.run } : { kind: "accepted", previous: outcome.status };
-        case "rejected":
-          return { kind: "transient", error: outcome.notice };
-        case "command":
-          return { kind: "permanent", error: "the announcement was read as a command" };
-      }
-    } catch (err) {
-      if (err instanceof SessionKeyError) return { kind: "permanent", error: err.message };
-      return { kind: "transient", error: (err as Error).message };
-    }
-  }
-
-  private onAnnouncementAccepted(record: SubagentRunRecord, result: Extract<DeliveryResult, { kind: "accepted" }>): void {
-    const target = record.announce!.targetSessionKey;
-    if ("run" in result) {
-      this.deps.onAnnouncementAccepted?.(target, result.run);
-      this.whenAnswered(record, target, result.run);
-      return;
-    }
-    // The requester's turn died with the last process (or was aborted by its shutdown).
-    if (result.previous === "interrupted" || result.previous === "in_flight" || result.previous === "aborted") void this.askAgain(record);
-    else this.markAnswered(record);
-  }
-
-  /** The requester accepted the announcement before a restart, but its turn never finished: ask it to answer now, once. */
-  private async askAgain(record: SubagentRunRecord): Promise<void> {
-    const announce = record.announce!;
-    announce.resumed = true;
-    try {
-      const outcome = await this.deps.conversations.submit({
-        sessionKey: announce.targetSessionKey,
-        idempotencyKey: `${announce.key}:resume`,
-        message: `[Gateway restart] A restart cut your turn short before you answered the sub-agent result for "${taskLabel(record)}" above. Answer it now.`,
-        method: "agent",
-        internal: { mergeable: true },
-        provenance: { kind: "internal_system", sourceSessionKey: record.childSessionKey, sourceTool: "subagent_announce" },
-        senderIsOwner: record.senderIsOwner,
-      });
-      const run = outcome.kind === "accepted" ? outcome.run : outcome.kind === "duplicate" ? outcome.run : undefined;
-      if (run) {
-        this.deps.onAnnouncementAccepted?.(announce.targetSessionKey, run);
-        this.whenAnswered(record, announce.targetSessionKey, run);
-        return;
-      }
-    } catch (err) {
-      this.deps.logger.warn({ runId: record.runId, err: (err as Error).message }, "could not ask the requester to answer a sub-agent result again");
-    }
-    this.markAnswered(record);
-  }
-
-  /**
-   * The requester's turn that answers the announcement ended. A nested requester counts it as
-   * one of its own runs first, so that when the answer lets it settle, its stats include it.
-   */
-  private whenAnswered(record: SubagentRunRecord, target: string, run: PortRun): void {
-    void run.done.then((ended) => {
-      // A turn ended by the shutdown stays "accepted": the next start asks the requester again.
-      if (this.stopped) return;
-      const requester = this.registry.forChild(target);
-      if (requester) this.countRun(requester, ended);
-      this.markAnswered(record);
-    });
-  }
-
-  private markAnswered(record: SubagentRunRecord): void {
-    const announce = record.announce;
-    if (!announce || announce.state === "answered") return;
-    announce.state = "answered";
-    announce.settledAt = this.now();
-    this.registry.changed();
-    this.afterAnnouncementSettled(record);
-  }
 
   /** The announcement is done with (answered, suppressed, failed, expired): clean up, and wake a waiting requester. */
   private afterAnnouncementSettled(record: SubagentRunRecord): void {

@@ -1,4 +1,4 @@
-import type { PortRun } from "./conversation-port.js";
+import type { ConversationRun } from "../conversation-port.js";
 import type { SpawnRefusal } from "./spawn-checks.js";
 
 /**
@@ -17,7 +17,7 @@ export interface SubagentThreadPort {
   /** Messages written in `thread` go to `childSessionKey` from now on. */
   bind(thread: SubagentThread, childSessionKey: string, label: string): void;
   /** A run of the child (its task, a steer) answers into its thread. */
-  deliverRun(childSessionKey: string, run: PortRun): void;
+  deliverRun(childSessionKey: string, run: ConversationRun): void;
   /** The child ended (killed, reset, deleted, archived): its thread goes back to the chat's own session. */
   release(childSessionKey: string): void;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId } from "../../agents/agent-config.js";
-import type { ConversationService } from "../../gateway/conversations/conversation-service.js";
+import type { ConversationPort } from "../../agents/conversation-port.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { buildChannelSessionKey, parseSessionKey, type DmScope } from "../../sessions/keys/index.js";
 import { decideAccess, wasMentioned } from "../access/access-policy.js";
@@ -26,7 +26,7 @@ import { InboundDebouncer } from "./inbound-debouncer.js";
 
 export interface InboundDispatchDeps {
   config(): OpenClawConfig;
-  conversations: ConversationService;
+  conversations: ConversationPort;
   store: SessionStore;
   dedupe: InboundDedupeCache;
   pairing: PairingStore;

@@ -1,11 +1,11 @@
-import type { ConversationService } from "../../gateway/conversations/conversation-service.js";
+import type { ConversationPort } from "../../agents/conversation-port.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { helpText, QUEUE_MODES, type ChatQueueMode, type CommandSpec, type ParsedCommand } from "../commands/control-commands.js";
 import { runFocusCommand, runUnfocusCommand, type ThreadFocusDeps } from "../commands/focus-command.js";
 import type { MsgContext } from "../inbound/msg-context.js";
 
 export interface CommandDeps {
-  conversations: ConversationService;
+  conversations: ConversationPort;
   store: SessionStore;
   /** Per-session `/queue` choices (not persisted, like OpenClaw's session toggles). */
   queueModes: Map<string, ChatQueueMode>;

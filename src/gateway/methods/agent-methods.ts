@@ -1,6 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ConversationService } from "../conversations/conversation-service.js";
-import type { RunRecord } from "../conversations/run-registry.js";
+import type { ConversationPort, ConversationRun } from "../../agents/conversation-port.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
 import type { MethodRegistry } from "./registry.js";
@@ -33,7 +32,7 @@ const AgentParams = Type.Object(
 );
 
 /** `agent` (two responses: `accepted`, then the result) and `agent.wait` (reference §1.9.3–1.9.4). */
-export function registerAgentMethods(registry: MethodRegistry, conversations: ConversationService, commands: ChatCommands = {}): void {
+export function registerAgentMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands = {}): void {
   registry.register({
     name: "agent",
     scope: "operator.write",
@@ -104,7 +103,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
   });
 }
 
-function finalPayload(run: RunRecord): Record<string, unknown> {
+function finalPayload(run: ConversationRun): Record<string, unknown> {
   const result = run.result;
   const payloads = (result?.payloads ?? []).map((p) => ({ text: p.text }));
   return {

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import type { ConversationService } from "../conversations/conversation-service.js";
-import { displayMessages } from "../conversations/display-messages.js";
+import type { ConversationPort } from "../../agents/conversation-port.js";
+import { displayMessages } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { subagentsCommandArgs } from "../../agents/subagents/index.js";
 import type { MethodRegistry } from "./registry.js";
@@ -15,7 +15,7 @@ export interface ChatCommands {
 }
 
 /** `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (reference §1.9.5–1.9.7). */
-export function registerChatMethods(registry: MethodRegistry, conversations: ConversationService, commands: ChatCommands = {}): void {
+export function registerChatMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands = {}): void {
   registry.register({
     name: "chat.send",
     scope: "operator.write",

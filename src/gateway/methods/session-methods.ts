@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ConversationService } from "../conversations/conversation-service.js";
+import type { ConversationPort } from "../../agents/conversation-port.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
 import type { GatewayRuntime } from "../runtime.js";
@@ -8,7 +8,7 @@ const Key = Type.String({ minLength: 1, maxLength: 512 });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 
 /** One session as `sessions.list` shows it (GatewaySessionRow, reference §1.9.9). */
-function sessionRow(entry: Record<string, any>, conversations: ConversationService): Record<string, unknown> {
+function sessionRow(entry: Record<string, any>, conversations: ConversationPort): Record<string, unknown> {
   const key: string = entry.sessionKey;
   const active = conversations.runs.activeFor(key).map((r) => r.runId);
   const rest = key.split(":").slice(2);
@@ -37,7 +37,7 @@ function sessionRow(entry: Record<string, any>, conversations: ConversationServi
 }
 
 /** `sessions.*` (reference §1.9.9–1.9.12) and `sessions.subscribe` for `sessions.changed`. */
-export function registerSessionMethods(registry: MethodRegistry, conversations: ConversationService, subscribers: Set<string>): void {
+export function registerSessionMethods(registry: MethodRegistry, conversations: ConversationPort, subscribers: Set<string>): void {
   const resolve = (key: string) => conversations.resolveSessionKey(key, undefined).sessionKey;
   const mustGet = (runtime: GatewayRuntime, key: string) => {
     const entry = runtime.sessions().get(resolve(key));

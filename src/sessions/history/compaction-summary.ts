@@ -1,4 +1,4 @@
-import type { TranscriptMessage } from "../../agents/types.js";
+import type { TranscriptMessage } from "../../models/messages.js";
 
 /** Framing of a compaction summary, so the model reads it as context rather than a user request. */
 export const COMPACTION_SUMMARY_PREFIX =

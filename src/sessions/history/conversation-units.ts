@@ -1,4 +1,4 @@
-import type { ModelMessage, TranscriptMessage } from "../../agents/types.js";
+import type { ModelMessage, TranscriptMessage } from "../../models/messages.js";
 
 /**
  * Splits a conversation into units that must be kept or dropped whole. An assistant turn that

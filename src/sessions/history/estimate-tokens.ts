@@ -1,4 +1,4 @@
-import type { ModelMessage, TranscriptMessage } from "../../agents/types.js";
+import type { ModelMessage, TranscriptMessage } from "../../models/messages.js";
 
 /**
  * A tokenizer-free estimate: about four characters per token for English text and code, plus a

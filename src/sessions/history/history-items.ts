@@ -1,4 +1,4 @@
-import type { ModelMessage, TranscriptMessage } from "../../agents/types.js";
+import type { ModelMessage, TranscriptMessage } from "../../models/messages.js";
 import type { TranscriptEntry } from "../store/transcript-lines.js";
 
 /** What history is read from: transcript entries (from readTranscript) or bare messages. */

@@ -1,4 +1,4 @@
-import type { Usage } from "../../agents/types.js";
+import type { Usage } from "../../models/messages.js";
 
 /**
  * One row of `sessions.json`: what the gateway knows about a session without reading its

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import type { ModelMessage, TranscriptMessage } from "../../agents/types.js";
+import type { ModelMessage, TranscriptMessage } from "../../models/messages.js";
 import { ensurePrivateDir } from "../../infra/paths.js";
 import { normalizeSafeAgentId, parseSessionKey, SessionKeyError } from "../keys/index.js";
 import { AgentIndexes } from "./agent-indexes.js";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { TranscriptMessage } from "../../agents/types.js";
+import type { TranscriptMessage } from "../../models/messages.js";
 
 /**
  * The transcript line format (pi-coding-agent session format v3): a `session` header, then

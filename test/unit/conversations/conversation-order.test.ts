@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TranscriptMessage } from "../../../src/agents/types.js";
-import { orderConversation } from "../../../src/gateway/conversations/conversation-order.js";
+import { orderConversation } from "../../../src/conversations/conversation-order.js";
 
 const user = (key: string): TranscriptMessage => ({ role: "user", content: key, timestamp: 0, idempotencyKey: key }) as TranscriptMessage;
 const answer = (text: string, answers?: string[]): TranscriptMessage => ({ role: "assistant", content: [{ type: "text", text }], timestamp: 0, ...(answers ? { answers } : {}) }) as TranscriptMessage;

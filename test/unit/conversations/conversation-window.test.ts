@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TranscriptMessage } from "../../../src/agents/types.js";
-import { orderConversation, userKey } from "../../../src/gateway/conversations/conversation-order.js";
-import { ConversationWindow } from "../../../src/gateway/conversations/conversation-window.js";
+import { orderConversation, userKey } from "../../../src/conversations/conversation-order.js";
+import { ConversationWindow } from "../../../src/conversations/conversation-window.js";
 import { compactionSummaryMessage } from "../../../src/sessions/history/index.js";
 import { loadHistory } from "../../helpers/history-oracle.js";
 import { modelProjection } from "../../../src/agents/runner/model-messages.js";

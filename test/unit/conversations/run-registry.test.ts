@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RunRegistry } from "../../../src/gateway/conversations/run-registry.js";
+import { RunRegistry } from "../../../src/conversations/run-registry.js";
 
 describe("RunRegistry", () => {
   it("tracks a run from accepted to finished and resolves done with its outcome", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SessionCache } from "../../../src/gateway/conversations/session-cache.js";
+import { SessionCache } from "../../../src/conversations/session-cache.js";
 
 describe("SessionCache", () => {
   it("serves a value only for the session id it was stored under", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ModelMessage, ModelRequest } from "../../../src/agents/types.js";
 import { asciiJson, openAIRequestBody } from "../../../src/models/openai-request-json.js";
 import { toOpenAIParams } from "./openai-params-oracle.js";
-import { ModelProjection, projectMessage } from "../../../src/agents/runner/model-projection.js";
+import { ModelProjection, projectMessage } from "../../../src/models/model-projection.js";
 import type { ProviderModel } from "../../../src/models/types.js";
 import { WEATHER_TOOL } from "./stream-helpers.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModelMessage, TranscriptMessage } from "../../../src/agents/types.js";
-import { ModelProjection, projectMessage } from "../../../src/agents/runner/model-projection.js";
+import { ModelProjection, projectMessage } from "../../../src/models/model-projection.js";
 import { modelProjection, toModelMessages } from "../../../src/agents/runner/model-messages.js";
 
 const transcriptUser = { role: "user", content: "hi", timestamp: 5, idempotencyKey: "k1", provenance: { kind: "external_user", method: "http" } } as TranscriptMessage;

@@ -1,4 +1,4 @@
-import type { ConversationPort, PortRun, PortSubmitInput, PortSubmitOutcome } from "../../../src/agents/subagents/conversation-port.js";
+import type { AgentConversations as ConversationPort, ConversationRun as PortRun, SubmitInput as PortSubmitInput, SubmitOutcome as PortSubmitOutcome } from "../../../src/agents/conversation-port.js";
 import type { TranscriptMessage } from "../../../src/agents/types.js";
 import type { SessionStore } from "../../../src/sessions/store/index.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildSubagentSessionKey, isMainSessionKey, isSubagentSessionKey, subagentDepth } from "../../../src/sessions/keys/index.js";
-import { InternalTurnQueue } from "../../../src/gateway/conversations/internal-turn-queue.js";
+import { InternalTurnQueue } from "../../../src/conversations/internal-turn-queue.js";
 
 describe("sub-agent session keys", () => {
   it("carry their depth: a child of a child extends its parent's chain", () => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { applyDefaults } from "../../../src/config/defaults.js";
 import type { OpenClawConfig } from "../../../src/config/index.js";
 import { resolveFocusTarget } from "../../../src/agents/subagents/focus-target.js";
-import type { PortRun } from "../../../src/agents/subagents/conversation-port.js";
+import type { ConversationRun as PortRun } from "../../../src/agents/conversation-port.js";
 import type { SpawnRefusal } from "../../../src/agents/subagents/spawn-checks.js";
 import { SubagentService } from "../../../src/agents/subagents/subagent-service.js";
 import { threadTitle, type SubagentThread, type SubagentThreadPort } from "../../../src/agents/subagents/thread-port.js";

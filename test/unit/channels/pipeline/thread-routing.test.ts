@@ -5,7 +5,7 @@ import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyDefaults } from "../../../../src/config/defaults.js";
 import type { OpenClawConfig } from "../../../../src/config/index.js";
-import type { ConversationService } from "../../../../src/gateway/conversations/conversation-service.js";
+import type { ConversationService } from "../../../../src/conversations/conversation-service.js";
 import { PairingStore } from "../../../../src/channels/access/pairing-store.js";
 import type { FocusTargetResolver } from "../../../../src/channels/commands/focus-command.js";
 import { InboundDispatcher } from "../../../../src/channels/dispatch/inbound-dispatcher.js";

@@ -1,7 +1,7 @@
-import type { ModelMessage, TranscriptMessage } from "../../agents/types.js";
-import { projectMessage } from "../../agents/runner/model-projection.js";
-import { hasToolCalls, isConversationMessage } from "../../sessions/history/conversation-units.js";
-import { estimateTokens } from "../../sessions/history/estimate-tokens.js";
+import type { ModelMessage, TranscriptMessage } from "../agents/types.js";
+import { projectMessage } from "../models/model-projection.js";
+import { hasToolCalls, isConversationMessage } from "../sessions/history/conversation-units.js";
+import { estimateTokens } from "../sessions/history/estimate-tokens.js";
 import { userKey } from "./conversation-order.js";
 
 /** How a message takes part in the model's history (see groupConversationUnits). */

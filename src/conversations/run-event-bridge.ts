@@ -1,4 +1,4 @@
-import type { AgentEvent, RunResult } from "../../agents/types.js";
+import type { AgentEvent, RunResult } from "../agents/types.js";
 
 /** Where a run's wire events go; the server fans them out to the connections allowed to see them. */
 export interface RunEventSink {

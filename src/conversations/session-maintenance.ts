@@ -1,5 +1,5 @@
-import type { Logger } from "../../infra/logger.js";
-import type { SessionStore } from "../../sessions/store/index.js";
+import type { Logger } from "../infra/logger.js";
+import type { SessionStore } from "../sessions/store/index.js";
 
 /** OpenClaw's `session.maintenance` defaults: prune after 30 days, at most 500 sessions per agent. */
 export const PRUNE_AFTER_MS = 30 * 24 * 3600_000;

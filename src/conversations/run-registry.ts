@@ -1,17 +1,9 @@
-import type { RunResult } from "../../agents/types.js";
+import type { ConversationRun, RunStatus } from "../agents/conversation-port.js";
 
-export type RunStatus = "queued" | "running" | "ok" | "error" | "timeout" | "aborted";
+export type { RunStatus };
 
-export interface RunRecord {
-  runId: string;
-  sessionKey: string;
-  agentId: string;
-  status: RunStatus;
-  acceptedAt: number;
-  startedAt?: number;
-  endedAt?: number;
-  result?: RunResult & { model?: string };
-  /** Resolves when the run ended, whatever the outcome. */
+/** A run as the core keeps it: what readers see, plus the controller that aborts it. */
+export interface RunRecord extends ConversationRun {
   done: Promise<RunRecord>;
   controller: AbortController;
 }

@@ -1,4 +1,4 @@
-import type { TranscriptMessage } from "../../agents/types.js";
+import type { TranscriptMessage } from "../agents/types.js";
 
 const MAX_ROW_CHARS = 200_000;
 

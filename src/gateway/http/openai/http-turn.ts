@@ -1,5 +1,5 @@
-import type { ChatTurnInput, ChatTurnResult } from "../http/openai/index.js";
-import type { ConversationService } from "./conversation-service.js";
+import type { ConversationPort } from "../../../agents/conversation-port.js";
+import type { ChatTurnInput, ChatTurnResult } from "./types.js";
 
 /**
  * `/v1/chat/completions` turns go through the same conversation service as `agent` and
@@ -7,7 +7,7 @@ import type { ConversationService } from "./conversation-service.js";
  * session) carry their own earlier messages; they are folded into the prompt as context.
  * OpenAI's API has no idempotency key, so the run gets a fresh id and no ledger record.
  */
-export function createHttpTurnRunner(conversations: ConversationService) {
+export function createHttpTurnRunner(conversations: ConversationPort) {
   return async (input: ChatTurnInput): Promise<ChatTurnResult> => {
     const prior = (input.history ?? []).map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.text}`).join("\n\n");
     const message = prior ? `[Earlier messages in this conversation]\n${prior}\n\n[Current message]\n${input.message}` : input.message;

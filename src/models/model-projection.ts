@@ -1,4 +1,4 @@
-import type { AssistantMessage, HistoryMessage, ModelMessage, ToolResultMessage, UserMessage } from "../types.js";
+import type { AssistantMessage, HistoryMessage, ModelMessage, ToolResultMessage, UserMessage } from "./messages.js";
 
 /**
  * What a model may see of one transcript message: role, content, timestamp (and a tool

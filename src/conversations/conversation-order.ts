@@ -1,4 +1,4 @@
-import type { TranscriptMessage } from "../../agents/types.js";
+import type { TranscriptMessage } from "../agents/types.js";
 
 /**
  * The transcript is append-only in arrival order: a message that waited in the queue was

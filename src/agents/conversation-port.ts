@@ -1,0 +1,114 @@
+import type { QueueMode } from "../sessions/lanes/index.js";
+import type { InputProvenance } from "../sessions/provenance.js";
+import type { AgentEvent, RunResult, TranscriptMessage } from "./types.js";
+
+/**
+ * The conversation core's contract: what channels, gateway methods, the OpenAI route, sub-agents
+ * and agent-to-agent messaging may ask of it. `ConversationService` (src/conversations/)
+ * implements it. It is stated here, in the agents layer, because the agent runtime's session
+ * tools (sessions_spawn, sessions_send) call back into conversations and may not import a layer
+ * above them; the layers above read the same port. Unit tests use a small fake.
+ */
+export interface ConversationPort {
+  /**
+   * Accept a message. Resolves once it is acknowledged-safe: its idempotency record (when it has
+   * a key) and its transcript line are on disk.
+   */
+  submit(input: SubmitInput): Promise<SubmitOutcome>;
+  /** Aborts the session's active and queued runs (or only `runId`); returns their ids. */
+  abort(sessionKey: string, runId?: string): string[];
+  /** `/stop`: aborts the session's runs and queue and the sub-agents it spawned. */
+  stop(sessionKey: string): StopOutcome;
+  readonly runs: {
+    get(runId: string): ConversationRun | undefined;
+    /** Unfinished runs of the session (running or waiting for their turn), oldest first. */
+    activeFor(sessionKey: string): ConversationRun[];
+  };
+  /** The session's transcript messages, oldest first (read-only: callers must not mutate). */
+  history(sessionKey: string): readonly TranscriptMessage[];
+  /** The conversation as chat surfaces show it: questions before their answers. */
+  displayHistory(sessionKey: string): TranscriptMessage[];
+  /** A client's session key (or none: the agent's main session) in canonical form, with its agent. */
+  resolveSessionKey(sessionKey: string | undefined, agentId: string | undefined): { sessionKey: string; agentId: string };
+  /** True when this idempotency key was ever accepted (also before a restart). */
+  hasAccepted(idempotencyKey: string): boolean;
+  /** True while a turn of the session runs or is about to. */
+  isActive(sessionKey: string): boolean;
+}
+
+export type RunStatus = "queued" | "running" | "ok" | "error" | "timeout" | "aborted";
+
+/** One accepted message's run, as readers see it. */
+export interface ConversationRun {
+  runId: string;
+  sessionKey: string;
+  agentId: string;
+  status: RunStatus;
+  acceptedAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  result?: RunResult & { model?: string };
+  /** Resolves when the run ended, whatever the outcome. */
+  done: Promise<ConversationRun>;
+}
+
+export interface SubmitInput {
+  message: string;
+  /**
+   * The client's key: the ledger records it, so a re-sent key never starts a second run, also
+   * after a restart. Without one (an HTTP completion) the run gets a fresh id and no ledger
+   * record: nobody can send that id again, so a record would only cost memory and a write.
+   */
+  idempotencyKey?: string;
+  sessionKey?: string;
+  agentId?: string;
+  method: "agent" | "chat.send" | "http" | "channel";
+  extraSystemPrompt?: string;
+  /** Operator clients and the CLI are the owner; a channel sender is one only when `commands.ownerAllowFrom` (or its DM allowlist) says so. */
+  senderIsOwner?: boolean;
+  /** Where a channel message came from: recorded on the session (`lastChannel`, `lastTo`, …) and in the message's provenance. */
+  origin?: ChannelOrigin;
+  queueMode?: QueueMode;
+  /** Extra per-run listener (the HTTP endpoint streams from it). */
+  onEvent?: (event: AgentEvent) => void;
+  /** Where the message came from when not from a person (default: `external_user` by `method`). */
+  provenance?: InputProvenance;
+  /**
+   * Sent by the runtime (a sub-agent announcement, an inter-session message): never steered into,
+   * merged with or dropped by the user's queue; when the session is busy it waits for its own turn.
+   */
+  internal?: { mergeable?: boolean };
+  /** Extra fields stored on the message's transcript line (e.g. `internalEvents`). */
+  transcriptFields?: Record<string, unknown>;
+}
+
+export interface ChannelOrigin {
+  channel: string;
+  accountId: string;
+  chatType: string;
+  /** The chat a reply goes to. */
+  to: string;
+  threadId?: string;
+  senderId: string;
+  senderName?: string;
+}
+
+export interface StopOutcome {
+  runIds: string[];
+  /** Sub-agents of the session that were stopped with it. */
+  subagents: number;
+}
+
+export type SubmitOutcome =
+  | { kind: "accepted"; run: ConversationRun; queued: "started" | "steered" | "queued" | "interrupt" }
+  | { kind: "duplicate"; runId: string; sessionKey: string; status: RunStatus | "in_flight" | "interrupted"; run?: ConversationRun; summary?: string }
+  | { kind: "rejected"; runId: string; sessionKey: string; notice: string }
+  | { kind: "command"; runId: string; sessionKey: string; command: "reset" | "stop"; aborted?: string[]; subagentsStopped?: number };
+
+/** The visible text a finished run produced (empty for NO_REPLY or no text). */
+export function runReplyText(run: ConversationRun): string {
+  return (run.result?.payloads ?? []).map((p) => p.text).join("\n\n").trim();
+}
+
+/** What the agent runtime's session tools (sub-agents, agent-to-agent) use of the port. */
+export type AgentConversations = Pick<ConversationPort, "submit" | "abort" | "runs" | "history">;

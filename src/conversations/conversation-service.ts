@@ -1,0 +1,256 @@
+import { randomUUID } from "node:crypto";
+import type { OpenClawConfig } from "../config/index.js";
+import type { Logger } from "../infra/logger.js";
+import { defaultAgentId } from "../agents/agent-config.js";
+import { warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.js";
+import { subagentMaxConcurrent } from "../agents/subagents/index.js";
+import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../models/index.js";
+import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
+import type { StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
+import type { ChannelOrigin, ConversationPort, StopOutcome, SubmitInput, SubmitOutcome } from "../agents/conversation-port.js";
+import { buildMainSessionKey, isSubagentSessionKey, normalizeSessionKey, parseSessionKey } from "../sessions/keys/index.js";
+import { LaneScheduler } from "../sessions/lanes/index.js";
+import type { SessionStore } from "../sessions/store/index.js";
+import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
+import type { RunEventSink } from "./run-event-bridge.js";
+import { RunRegistry, type RunStatus } from "./run-registry.js";
+import { sessionResetDue } from "./session-reset-policy.js";
+import { HistoryCache } from "./history-cache.js";
+import { RunEndings } from "./run-endings.js";
+import { TurnQueue, type Turn } from "./turn-queue.js";
+import { TurnRunner } from "./turn-runner.js";
+
+export interface ConversationDeps {
+  stateDir: string;
+  config: () => OpenClawConfig;
+  store: SessionStore;
+  ledger: IdempotencyLedger;
+  logger: Logger;
+  sink: RunEventSink;
+  /** Tells clients a session's row changed (`sessions.changed`). */
+  onSessionChanged: (sessionKey: string, reason: string) => void;
+  approvals?: ExecApprovalBroker;
+  services?: ToolServices;
+  /** `/stop` cascades: returns how many sub-agents of the session were stopped. */
+  onStop?: (sessionKey: string) => number;
+  /** Rotates a transcript that grew too big; called after each turn. */
+  maintenance?: { rotateIfLarge(sessionKey: string): boolean };
+  streamModel?: StreamModelFn;
+  /** Per-session turn changes (sub-agent sessions: minimal prompt, tool limits, model); read at each turn. */
+  turnOverrides?: (sessionKey: string) => TurnOverrides | undefined;
+}
+
+const RESET_COMMANDS = new Set(["/new", "/reset"]);
+const STOP_COMMANDS = new Set(["/stop", "/abort", "stop", "/cancel"]);
+
+/**
+ * Conversations: accept a message (persisted before it is acknowledged), run it on its
+ * session's lane, stream its events, persist what the run produced, and answer duplicates from
+ * the idempotency ledger so a re-sent key never runs twice — also after a restart. This class is
+ * the front (`submit`, `abort`, `stop` and the readers); the histories live in `HistoryCache`,
+ * the order of turns in `TurnQueue`, one turn's execution in `TurnRunner`.
+ */
+export class ConversationService implements ConversationPort {
+  readonly runs = new RunRegistry();
+  private readonly lanes: LaneScheduler;
+  private readonly streamModel: StreamModelFn;
+  private readonly historyCache: HistoryCache;
+  private readonly endings: RunEndings;
+  private readonly queue: TurnQueue;
+  private resolveFirstTurnEnded!: () => void;
+  /** Settles when this process's first turn has ended (its model SDK loaded, its caches filled). */
+  readonly firstTurnEnded = new Promise<void>((resolve) => (this.resolveFirstTurnEnded = resolve));
+
+  constructor(private readonly deps: ConversationDeps) {
+    // Sub-agent sessions run on their own `subagent` lane, under their own cap.
+    this.lanes = new LaneScheduler({
+      maxConcurrent: deps.config().agents.defaults.maxConcurrent,
+      pools: [{ name: "subagent", maxConcurrent: subagentMaxConcurrent(deps.config()), matches: isSubagentSessionKey }],
+    });
+    this.streamModel = deps.streamModel ?? createStreamModel();
+    this.historyCache = new HistoryCache(deps.store);
+    this.endings = new RunEndings({ runs: this.runs, ledger: deps.ledger, sink: deps.sink, logger: deps.logger, forgetListener: (id) => this.queue.forgetListener(id) });
+    const runner = new TurnRunner({
+      stateDir: deps.stateDir, config: deps.config, store: deps.store, logger: deps.logger, sink: deps.sink, runs: this.runs, endings: this.endings,
+      history: this.historyCache, queue: { steeringPending: (key) => this.queue.steeringPending(key), takeSteering: (turn) => this.queue.takeSteering(turn) },
+      streamModel: this.streamModel, approvals: deps.approvals, services: deps.services, turnOverrides: deps.turnOverrides, maintenance: deps.maintenance,
+      onSessionChanged: deps.onSessionChanged, onTurnEnded: () => this.resolveFirstTurnEnded(),
+    });
+    this.queue = new TurnQueue({
+      lanes: this.lanes, runs: this.runs, endings: this.endings, sink: deps.sink, config: deps.config, logger: deps.logger,
+      run: (turn, signal) => runner.run(turn, signal),
+    });
+  }
+
+  /**
+   * Load the SDKs of the configured models in the background once the gateway is up, so the
+   * first conversation does not pay for importing them (a few hundred ms).
+   */
+  warmUp(): void {
+    const model = this.streamModel as Partial<StreamModel>;
+    if (!model.warmUp) return;
+    const config = this.deps.config();
+    const apis = new Set(listConfiguredModels(config, process.env).filter((m) => m.available).map((m) => resolveModel(m.ref, config, process.env)).flatMap((r) => (r.ok ? [r.model.api] : [])));
+    model.warmUp(apis);
+    // The default agent's workspace, bootstrap files and skills, read once now instead of by the first turn.
+    void warmUpAgentContext(config, defaultAgentId(config), this.deps.stateDir, process.env).catch((err) =>
+      this.deps.logger.warn({ err: (err as Error).message }, "agent workspace warm-up failed"),
+    );
+  }
+
+  applyConfig(config: OpenClawConfig): void {
+    this.lanes.setMaxConcurrent(config.agents.defaults.maxConcurrent);
+    this.lanes.setPoolMaxConcurrent("subagent", subagentMaxConcurrent(config));
+  }
+
+  resolveSessionKey(sessionKey: string | undefined, agentId: string | undefined): { sessionKey: string; agentId: string } {
+    const config = this.deps.config();
+    const fallbackAgent = (agentId ?? defaultAgentId(config)).toLowerCase();
+    const built = sessionKey ? normalizeSessionKey(sessionKey, fallbackAgent) : buildMainSessionKey(fallbackAgent, config.session.mainKey);
+    // The store's instance of the key: the run and ledger records kept per turn then share one string.
+    const key = this.deps.store.sharedKey(built);
+    return { sessionKey: key, agentId: parseSessionKey(key).agentId };
+  }
+
+  /**
+   * Accept a message. Resolves once it is acknowledged-safe: its ledger record and transcript
+   * line are on disk (fsyncs shared with concurrent submits, off the event loop).
+   */
+  async submit(input: SubmitInput): Promise<SubmitOutcome> {
+    const { sessionKey, agentId } = this.resolveSessionKey(input.sessionKey, input.agentId);
+    const runId = input.idempotencyKey ?? randomUUID();
+    const text = input.message;
+    const trimmed = text.trim().toLowerCase();
+
+    if (STOP_COMMANDS.has(trimmed)) {
+      const stopped = this.stop(sessionKey);
+      return { kind: "command", runId, sessionKey, command: "stop", aborted: stopped.runIds, subagentsStopped: stopped.subagents };
+    }
+
+    if (input.idempotencyKey !== undefined) {
+      const begun = this.deps.ledger.begin(runId, { runId, sessionKey, method: input.method }, { deferSync: true });
+      if (!begun.fresh) {
+        const run = this.runs.get(runId);
+        if (run) return { kind: "duplicate", runId, sessionKey: run.sessionKey, status: run.endedAt ? run.status : "in_flight", run };
+        return { kind: "duplicate", runId, sessionKey: begun.record.sessionKey ?? sessionKey, status: (begun.record.status ?? "in_flight") as RunStatus, summary: begun.record.summary };
+      }
+    }
+
+    if (RESET_COMMANDS.has(trimmed)) {
+      this.abort(sessionKey);
+      this.deps.store.reset(sessionKey);
+      this.deps.ledger.complete(runId, { status: "ok", summary: "session reset" });
+      this.deps.onSessionChanged(sessionKey, "reset");
+      return { kind: "command", runId, sessionKey, command: "reset" };
+    }
+
+    const entry = this.deps.store.peek(sessionKey);
+    if (entry && sessionResetDue(entry.updatedAt, this.deps.config().session.reset, Date.now()) && !this.queue.busy(sessionKey)) {
+      this.deps.store.reset(sessionKey);
+    }
+    this.deps.store.ensure(sessionKey, { agentId });
+    if (input.origin) this.recordOrigin(sessionKey, input.origin);
+    // Durable before anything is acknowledged: a crash after this point keeps the message.
+    this.historyCache.append(sessionKey, null, [
+      {
+        role: "user", content: text, timestamp: Date.now(), idempotencyKey: runId,
+        provenance: input.provenance ?? { kind: "external_user", method: input.method, ...(input.origin ? { channel: input.origin.channel, accountId: input.origin.accountId, senderId: input.origin.senderId } : {}) },
+        ...input.transcriptFields,
+      },
+    ]);
+    const durable = input.idempotencyKey === undefined
+      ? this.deps.store.whenDurable(sessionKey)
+      : Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
+    const run = this.runs.create(runId, sessionKey, agentId);
+    if (input.onEvent) this.queue.listen(runId, input.onEvent);
+    const senderIsOwner = input.senderIsOwner ?? true;
+
+    if (!this.queue.busy(sessionKey)) {
+      const turn: Turn = {
+        sessionKey, agentId, members: [runId], text, onEvents: input.onEvent ? [input.onEvent] : [], extraSystemPrompt: input.extraSystemPrompt,
+        senderIsOwner, channel: input.origin?.channel,
+      };
+      // Hold the session now (later messages queue behind this one), but run only once the
+      // message is on disk, so the acknowledgement always precedes the run's events.
+      this.queue.hold(turn);
+      try {
+        await durable;
+      } catch (err) {
+        this.endings.finish([runId], "error", undefined, (err as Error).message);
+        this.queue.turnEnded(sessionKey);
+        throw err;
+      }
+      this.queue.start(turn);
+      return { kind: "accepted", run, queued: "started" };
+    }
+    if (input.internal) {
+      this.queue.addInternal(sessionKey, { runId, agentId, text, mergeable: input.internal.mergeable === true, senderIsOwner });
+      await durable;
+      return { kind: "accepted", run, queued: "queued" };
+    }
+    const offer = this.queue.offer(sessionKey, input.queueMode, { id: runId, text, receivedAt: Date.now(), meta: { agentId, senderIsOwner, channel: input.origin?.channel } });
+    if (offer.action === "rejected") {
+      const notice = offer.notice ?? "message refused: the session's queue is full";
+      this.endings.endUnstarted(sessionKey, [runId], "error", notice);
+      return { kind: "rejected", runId, sessionKey, notice };
+    }
+    await durable;
+    return { kind: "accepted", run, queued: offer.action };
+  }
+
+  /** `/stop`: abort the session's runs and queue, and (through `onStop`) the sub-agents it spawned. */
+  stop(sessionKey: string): StopOutcome {
+    const runIds = this.abort(sessionKey);
+    return { runIds, subagents: this.deps.onStop?.(sessionKey) ?? 0 };
+  }
+
+  /** Abort the session's active and queued runs; returns the run ids that were stopped. */
+  abort(sessionKey: string, runId?: string): string[] {
+    const targets = this.runs.activeFor(sessionKey).filter((r) => !runId || r.runId === runId);
+    const queued = new Set(runId ? [] : this.queue.clear(sessionKey));
+    // Runs waiting in the inbox never started: they get their terminal events here. Everything
+    // else (running, or queued on the lane) is aborted and ends through its own turn.
+    for (const run of targets) if (!queued.has(run.runId)) run.controller.abort(new Error("aborted"));
+    this.endings.endUnstarted(sessionKey, [...queued], "aborted", "aborted before it ran");
+    return targets.map((r) => r.runId);
+  }
+
+  /** The session's transcript messages, oldest first (read-only: callers must not mutate). */
+  history(sessionKey: string): readonly TranscriptMessage[] {
+    return this.historyCache.history(sessionKey);
+  }
+
+  /** The conversation as chat surfaces show it: questions before their answers. */
+  displayHistory(sessionKey: string): TranscriptMessage[] {
+    return this.historyCache.displayHistory(sessionKey);
+  }
+
+  /** True when this idempotency key was ever accepted (also before a restart). */
+  hasAccepted(idempotencyKey: string): boolean {
+    return this.deps.ledger.get(idempotencyKey) !== undefined;
+  }
+
+  isActive(sessionKey: string): boolean {
+    return this.queue.isActive(sessionKey);
+  }
+
+  async drain(): Promise<void> {
+    for (const run of this.runs.all()) if (!run.endedAt) run.controller.abort(new Error("gateway stopping"));
+    await this.lanes.drain();
+  }
+
+  /** The session's last inbound route: where its channel conversation lives. */
+  private recordOrigin(sessionKey: string, origin: ChannelOrigin): void {
+    const entry = this.deps.store.peek(sessionKey);
+    if (entry?.lastChannel === origin.channel && entry.lastTo === origin.to && entry.lastAccountId === origin.accountId && entry.lastThreadId === origin.threadId) return;
+    this.deps.store.patch(sessionKey, {
+      channel: entry?.channel ?? origin.channel,
+      chatType: entry?.chatType ?? origin.chatType,
+      origin: entry?.origin ?? { provider: origin.channel, surface: origin.channel, chatType: origin.chatType, from: origin.senderId, to: origin.to, accountId: origin.accountId, ...(origin.threadId ? { threadId: origin.threadId } : {}), ...(origin.senderName ? { label: origin.senderName } : {}) },
+      lastChannel: origin.channel,
+      lastTo: origin.to,
+      lastAccountId: origin.accountId,
+      lastThreadId: origin.threadId,
+    });
+  }
+}

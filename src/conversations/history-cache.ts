@@ -1,0 +1,80 @@
+import type { ModelMessage, TranscriptMessage } from "../agents/types.js";
+import { afterLatestCompaction, compactionSummaryMessage, toHistoryItems } from "../sessions/history/index.js";
+import type { SessionStore } from "../sessions/store/index.js";
+import { orderConversation } from "./conversation-order.js";
+import { ConversationWindow } from "./conversation-window.js";
+import { SessionCache } from "./session-cache.js";
+
+/** Sessions whose history window (model projections) stays in memory between turns. */
+const WINDOW_CACHE_SESSIONS = 256;
+/** Sessions whose full transcript stays parsed for readers (chat.history, tools, sub-agents). */
+const TRANSCRIPT_CACHE_SESSIONS = 16;
+
+/**
+ * The sessions' histories as the core reads them: every write goes through `append`, which keeps
+ * the cached windows and transcripts in step with the file, so a turn never re-reads a whole
+ * transcript. Caches belong to a session id: a reset session is read afresh.
+ */
+export class HistoryCache {
+  /** History windows of recently active sessions, so a turn does not re-read its whole file. */
+  private readonly windows = new SessionCache<ConversationWindow>(WINDOW_CACHE_SESSIONS);
+  /** Parsed transcripts of sessions recently read whole (history, display, tools). */
+  private readonly transcripts = new SessionCache<TranscriptMessage[]>(TRANSCRIPT_CACHE_SESSIONS);
+
+  constructor(private readonly store: SessionStore) {}
+
+  /** The session's transcript messages, oldest first (read-only: callers must not mutate). */
+  history(sessionKey: string): readonly TranscriptMessage[] {
+    const entry = this.store.peek(sessionKey);
+    if (!entry) return [];
+    const cached = this.transcripts.get(sessionKey, entry.sessionId);
+    if (cached) return cached;
+    const { entries } = this.store.readTranscript(sessionKey);
+    const messages = entries.filter((e) => e.type === "message").map((e) => e.message as TranscriptMessage);
+    this.transcripts.set(sessionKey, entry.sessionId, messages);
+    return messages;
+  }
+
+  /** The conversation as chat surfaces show it: questions before their answers. */
+  displayHistory(sessionKey: string): TranscriptMessage[] {
+    return orderConversation(this.history(sessionKey));
+  }
+
+  /**
+   * What a new turn sees as history: the newest part of the ordered conversation that fits the
+   * budget, without the user messages of `unfinishedRuns` — the turn's own (they are its prompt)
+   * and those still waiting in the queue. Kept up to date message by message
+   * (ConversationWindow), so a long session does not re-walk its whole transcript every turn.
+   */
+  window(sessionKey: string, tokenBudget: number, unfinishedRuns: ReadonlySet<string>): ModelMessage[] {
+    const entry = this.store.peek(sessionKey);
+    if (!entry) return [];
+    let window = this.windows.get(sessionKey, entry.sessionId);
+    if (!window) {
+      // From the file's entries: a compaction summary (kept across rotation) stands for
+      // everything before its first kept message and goes first in every turn's history.
+      const { summary, messages } = afterLatestCompaction(toHistoryItems(this.store.readTranscript(sessionKey).entries));
+      window = new ConversationWindow(messages.map((item) => item.message), summary && compactionSummaryMessage(summary));
+      this.windows.set(sessionKey, entry.sessionId, window);
+    }
+    return window.window(tokenBudget, unfinishedRuns);
+  }
+
+  /** Append to the transcript and the cached history; the caller awaits `store.whenDurable` before acknowledging. */
+  append(sessionKey: string, runId: string | null, messages: TranscriptMessage[]): void {
+    const written = this.store.appendMessages(sessionKey, runId, messages, { deferSync: true });
+    const sessionId = this.store.peek(sessionKey)?.sessionId;
+    const window = this.windows.peek(sessionKey, sessionId);
+    const transcript = this.transcripts.peek(sessionKey, sessionId);
+    for (const e of written) {
+      window?.add(e.message as TranscriptMessage);
+      transcript?.push(e.message as TranscriptMessage);
+    }
+  }
+
+  /** Drops what is cached for the session (its transcript was rotated): read afresh next time. */
+  forget(sessionKey: string): void {
+    this.windows.delete(sessionKey);
+    this.transcripts.delete(sessionKey);
+  }
+}

@@ -1,0 +1,46 @@
+import type { Logger } from "../infra/logger.js";
+import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
+import type { RunEventSink } from "./run-event-bridge.js";
+import type { RunRecord, RunRegistry, RunStatus } from "./run-registry.js";
+
+export interface RunEndingsDeps {
+  runs: RunRegistry;
+  ledger: IdempotencyLedger;
+  sink: RunEventSink;
+  logger: Logger;
+  /** The run's waiting event listener is no longer needed. */
+  forgetListener(runId: string): void;
+}
+
+/** How runs end: the registry, the idempotency ledger and, for runs that never started, their terminal events. */
+export class RunEndings {
+  constructor(private readonly deps: RunEndingsDeps) {}
+
+  /** Mark runs ended in the registry and the ledger (a duplicate of their key is answered from it). */
+  finish(runIds: string[], status: Exclude<RunStatus, "queued" | "running">, result?: RunRecord["result"], errorMessage?: string): void {
+    const summary = result?.payloads.map((p) => p.text).join("\n").slice(0, 500) ?? errorMessage;
+    for (const id of runIds) {
+      this.deps.forgetListener(id);
+      this.deps.runs.finish(id, status, result);
+      try {
+        this.deps.ledger.complete(id, { status: status === "ok" ? "ok" : status === "aborted" ? "aborted" : "error", ...(summary ? { summary } : {}) });
+      } catch (err) {
+        this.deps.logger.warn({ runId: id, err: (err as Error).message }, "idempotency ledger not updated");
+      }
+    }
+  }
+
+  /** End runs that never started (dropped, aborted while queued) with the events a started run would end with. */
+  endUnstarted(sessionKey: string, runIds: string[], state: "aborted" | "error", message: string): void {
+    const pending = runIds.filter((id) => {
+      const run = this.deps.runs.get(id);
+      return run && !run.endedAt;
+    });
+    for (const id of pending) {
+      const run = this.deps.runs.get(id)!;
+      this.deps.sink.agent({ runId: id, seq: 1, stream: "lifecycle", ts: Date.now(), sessionKey, agentId: run.agentId, data: state === "aborted" ? { phase: "end", aborted: true } : { phase: "error", error: message } });
+      this.deps.sink.chat({ runId: id, sessionKey, agentId: run.agentId, seq: 1, state, ...(state === "error" ? { errorMessage: message } : { stopReason: "rpc" }) });
+    }
+    this.finish(pending, state === "aborted" ? "aborted" : "error", undefined, message);
+  }
+}

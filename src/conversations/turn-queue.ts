@@ -1,0 +1,229 @@
+import type { AgentEvent, UserMessage } from "../agents/types.js";
+import type { OpenClawConfig } from "../config/index.js";
+import type { Logger } from "../infra/logger.js";
+import { parseSessionKey } from "../sessions/keys/index.js";
+import { createSessionInbox, type InboundMessage, type InboxNotice, type LaneScheduler, type OfferResult, type QueueMode, type SessionInbox } from "../sessions/lanes/index.js";
+import { InternalTurnQueue, MERGED_MESSAGE_SEPARATOR, type InternalMessage } from "./internal-turn-queue.js";
+import type { RunEndings } from "./run-endings.js";
+import type { RunEventSink } from "./run-event-bridge.js";
+import type { RunRegistry } from "./run-registry.js";
+
+/** One turn: the runs it answers (`members`, the last names it), its prompt and who listens. */
+export interface Turn {
+  sessionKey: string;
+  agentId: string;
+  members: string[];
+  text: string;
+  onEvents: ((e: AgentEvent) => void)[];
+  extraSystemPrompt?: string;
+  onSteered?: (ids: string[]) => void;
+  senderIsOwner: boolean;
+  channel?: string;
+}
+
+export interface TurnQueueDeps {
+  lanes: LaneScheduler;
+  runs: RunRegistry;
+  endings: RunEndings;
+  sink: RunEventSink;
+  config(): OpenClawConfig;
+  logger: Logger;
+  /** Runs one turn in its lane slot. */
+  run(turn: Turn, signal: AbortSignal): Promise<void>;
+}
+
+/**
+ * Which turn of a session runs next. A session runs one turn at a time on its lane; what arrives
+ * meanwhile waits in the session's inbox (steered into the running turn, queued as a followup,
+ * collected, or interrupting it, by `messages.queue`) or, when the runtime sent it, in the
+ * internal queue, which goes first once the turn ends.
+ */
+export class TurnQueue {
+  private readonly inboxes = new Map<string, SessionInbox>();
+  private readonly steeredCount = new Map<string, number>();
+  private readonly activeTurns = new Map<string, Turn>();
+  /** Event listeners of runs that wait for their turn. */
+  private readonly pendingListeners = new Map<string, (e: AgentEvent) => void>();
+  /** Runs whose messages were summarized (queue overflow) and wait for the turn that carries the summary. */
+  private readonly summarizedWaiting = new Map<string, string[]>();
+  private readonly internalQueue = new InternalTurnQueue();
+
+  constructor(private readonly deps: TurnQueueDeps) {}
+
+  /** True while a turn of the session is held or running. */
+  isActive(sessionKey: string): boolean {
+    return this.activeTurns.has(sessionKey);
+  }
+
+  /** A new message must wait: a turn runs or is due, or older messages wait. */
+  busy(sessionKey: string): boolean {
+    // Waiting inbox messages count too: a newcomer must not overtake an older collected batch.
+    return (
+      this.activeTurns.has(sessionKey) ||
+      this.deps.lanes.isActive(sessionKey) ||
+      this.deps.lanes.queuedCount(sessionKey) > 0 ||
+      (this.inboxes.get(sessionKey)?.pendingCount() ?? 0) > 0 ||
+      this.internalQueue.pendingCount(sessionKey) > 0
+    );
+  }
+
+  listen(runId: string, listener: (e: AgentEvent) => void): void {
+    this.pendingListeners.set(runId, listener);
+  }
+
+  forgetListener(runId: string): void {
+    this.pendingListeners.delete(runId);
+  }
+
+  /** Holds the session for `turn` before it starts: later messages queue behind it. */
+  hold(turn: Turn): void {
+    this.activeTurns.set(turn.sessionKey, turn);
+  }
+
+  /** Runs `turn` on its session's lane; the next waiting turn follows when it ends. */
+  start(turn: Turn): void {
+    // Messages summarized into this turn's prompt are answered by it.
+    const summarized = this.summarizedWaiting.get(turn.sessionKey);
+    if (summarized?.length) {
+      turn.members.unshift(...summarized.filter((id) => !turn.members.includes(id)));
+      this.summarizedWaiting.delete(turn.sessionKey);
+    }
+    this.activeTurns.set(turn.sessionKey, turn);
+    this.deps.lanes
+      .enqueue(turn.sessionKey, (signal) => this.deps.run(turn, signal))
+      .catch((err) => {
+        this.deps.logger.error({ sessionKey: turn.sessionKey, err: (err as Error).message }, "turn failed to run");
+        this.deps.endings.finish(turn.members, "error", undefined, (err as Error).message);
+      })
+      .finally(() => this.turnEnded(turn.sessionKey));
+  }
+
+  /** A runtime message for a busy session: it waits for a turn of its own. */
+  addInternal(sessionKey: string, message: InternalMessage): void {
+    this.internalQueue.add(sessionKey, message);
+  }
+
+  /** A user message for a busy session goes to its inbox; an `interrupt` aborts the running turn. */
+  offer(sessionKey: string, queueMode: QueueMode | undefined, message: InboundMessage): OfferResult {
+    const offer = this.inboxFor(sessionKey, queueMode).offer(message);
+    if (offer.action === "steered") this.steeredCount.set(sessionKey, (this.steeredCount.get(sessionKey) ?? 0) + 1);
+    if (offer.action === "interrupt") this.deps.lanes.abortActive(sessionKey, new Error("interrupted by a newer message"));
+    return offer;
+  }
+
+  /** Empties the session's queues; returns the ids of the runs that were waiting. */
+  clear(sessionKey: string): string[] {
+    const queued: string[] = [];
+    for (const m of this.inboxes.get(sessionKey)?.clear().messages ?? []) queued.push(m.id);
+    queued.push(...(this.summarizedWaiting.get(sessionKey) ?? []));
+    for (const m of this.internalQueue.clear(sessionKey)) queued.push(m.runId);
+    this.summarizedWaiting.delete(sessionKey);
+    this.steeredCount.delete(sessionKey);
+    return queued;
+  }
+
+  /** True when messages were steered into the session's running turn and not yet taken. */
+  steeringPending(sessionKey: string): boolean {
+    return (this.steeredCount.get(sessionKey) ?? 0) > 0;
+  }
+
+  /** The messages steered into `turn` since the last model call; their runs join the turn. */
+  takeSteering(turn: Turn): UserMessage[] {
+    const taken = this.inboxes.get(turn.sessionKey)?.takeSteering() ?? [];
+    this.steeredCount.set(turn.sessionKey, 0);
+    for (const message of taken) {
+      if (message.meta?.synthetic === "queue-summary") {
+        // The summary reaches the model now: the summarized messages are answered by this turn.
+        const ids = (message.meta.summarizedIds as string[] | undefined) ?? this.summarizedWaiting.get(turn.sessionKey) ?? [];
+        this.summarizedWaiting.delete(turn.sessionKey);
+        for (const id of ids) if (!turn.members.includes(id)) turn.members.push(id);
+        turn.onSteered?.(ids);
+        continue;
+      }
+      turn.members.push(message.id);
+      turn.onSteered?.([message.id]);
+      this.deps.runs.markRunning(message.id);
+      const listener = this.pendingListeners.get(message.id);
+      if (listener) turn.onEvents.push(listener);
+    }
+    return taken.map((m) => ({ role: "user", content: m.text, timestamp: m.receivedAt }));
+  }
+
+  /** The session's turn is over (or never started): the next waiting turn, if any, starts. */
+  turnEnded(sessionKey: string): void {
+    this.activeTurns.delete(sessionKey);
+    this.steeredCount.delete(sessionKey);
+    if (this.startInternalTurn(sessionKey)) return;
+    const inbox = this.inboxes.get(sessionKey);
+    if (!inbox) return;
+    const next = inbox.nextTurn();
+    if (next) return this.startQueuedTurn(sessionKey, next.messages, next.mergedText);
+    if (inbox.pendingCount() > 0) {
+      void inbox.whenReady().then(() => {
+        if (this.busy(sessionKey)) return;
+        const ready = inbox.nextTurn();
+        if (ready) this.startQueuedTurn(sessionKey, ready.messages, ready.mergedText);
+      });
+    }
+  }
+
+  private inboxFor(sessionKey: string, override?: QueueMode): SessionInbox {
+    let inbox = this.inboxes.get(sessionKey);
+    if (!inbox || (override && inbox.mode !== override && inbox.pendingCount() === 0)) {
+      const queue = this.deps.config().messages?.queue ?? {};
+      inbox = createSessionInbox({
+        sessionKey,
+        mode: override ?? queue.mode ?? "steer",
+        cap: queue.cap,
+        drop: queue.drop,
+        debounceMs: queue.debounceMs,
+        notify: (notice) => this.onInboxNotice(sessionKey, notice),
+      });
+      this.inboxes.set(sessionKey, inbox);
+    }
+    return inbox;
+  }
+
+  /**
+   * The inbox had to drop or summarize queued messages (past `messages.queue.cap`). The sender
+   * hears about it; a dropped message's run ends now, a summarized one's ends with the turn that
+   * carries its summary — no run is left waiting forever.
+   */
+  private onInboxNotice(sessionKey: string, notice: InboxNotice): void {
+    this.deps.sink.chat({ sessionKey, state: "notice", kind: notice.kind, text: notice.text, messageIds: notice.messageIds, runId: notice.messageIds[0] ?? "" });
+    if (notice.kind === "dropped") this.deps.endings.endUnstarted(sessionKey, notice.messageIds, "error", notice.text);
+    if (notice.kind === "summarized") {
+      const waiting = this.summarizedWaiting.get(sessionKey) ?? [];
+      waiting.push(...notice.messageIds);
+      this.summarizedWaiting.set(sessionKey, waiting);
+    }
+  }
+
+  /**
+   * Runtime messages that waited for the session go next, as their own turn (announcements that
+   * waited together share one). Steering the finished turn never took becomes followups first,
+   * so user messages keep their order behind it.
+   */
+  private startInternalTurn(sessionKey: string): boolean {
+    const messages = this.internalQueue.take(sessionKey);
+    if (!messages) return false;
+    this.inboxes.get(sessionKey)?.runEnded();
+    const members = messages.map((m) => m.runId);
+    const text = messages.map((m) => m.text).join(MERGED_MESSAGE_SEPARATOR);
+    this.start({ sessionKey, agentId: messages[0]!.agentId, members, text, onEvents: this.listenersOf(members), senderIsOwner: messages.every((m) => m.senderIsOwner) });
+    return true;
+  }
+
+  private startQueuedTurn(sessionKey: string, messages: InboundMessage[], text: string): void {
+    const agentId = String(messages[0]?.meta?.agentId ?? parseSessionKey(sessionKey).agentId);
+    const members = messages.map((m) => m.id);
+    // A merged turn runs with the least privilege of the messages in it.
+    const senderIsOwner = messages.every((m) => m.meta?.senderIsOwner !== false);
+    const channel = messages.map((m) => m.meta?.channel).find((c): c is string => typeof c === "string");
+    this.start({ sessionKey, agentId, members, text, onEvents: this.listenersOf(members), senderIsOwner, channel });
+  }
+
+  private listenersOf(runIds: string[]): ((e: AgentEvent) => void)[] {
+    return runIds.map((id) => this.pendingListeners.get(id)).filter((f): f is (e: AgentEvent) => void => Boolean(f));
+  }
+}

@@ -1,0 +1,167 @@
+import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
+import { runEmbeddedTurn, type TurnOverrides } from "../agents/embedded-turn.js";
+import type { ModelMessage, RunResult, StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
+import type { OpenClawConfig } from "../config/index.js";
+import type { Logger } from "../infra/logger.js";
+import type { SessionStore } from "../sessions/store/index.js";
+import type { HistoryCache } from "./history-cache.js";
+import type { RunEndings } from "./run-endings.js";
+import { createRunEventBridge, type RunEventSink } from "./run-event-bridge.js";
+import type { RunRegistry, RunStatus } from "./run-registry.js";
+import type { Turn, TurnQueue } from "./turn-queue.js";
+
+export interface TurnRunnerDeps {
+  stateDir: string;
+  config(): OpenClawConfig;
+  store: SessionStore;
+  logger: Logger;
+  sink: RunEventSink;
+  runs: RunRegistry;
+  endings: RunEndings;
+  history: HistoryCache;
+  queue: Pick<TurnQueue, "steeringPending" | "takeSteering">;
+  streamModel: StreamModelFn;
+  approvals?: ExecApprovalBroker;
+  services?: ToolServices;
+  /** Per-session turn changes (sub-agent sessions: minimal prompt, tool limits, model); read at each turn. */
+  turnOverrides?: (sessionKey: string) => TurnOverrides | undefined;
+  /** Rotates a transcript that grew too big; called after each turn. */
+  maintenance?: { rotateIfLarge(sessionKey: string): boolean };
+  /** Tells clients a session's row changed (`sessions.changed`). */
+  onSessionChanged(sessionKey: string, reason: string): void;
+  /** Called after every turn, once what it wrote is durable and its runs have ended. */
+  onTurnEnded(): void;
+}
+
+/**
+ * Runs one turn: the agent loop with the session's history and steering, its events bridged to
+ * clients, what it produces appended as it comes, then the session's token counts and the runs'
+ * outcomes recorded once the transcript is durable.
+ */
+export class TurnRunner {
+  constructor(private readonly deps: TurnRunnerDeps) {}
+
+  async run(turn: Turn, laneSignal: AbortSignal): Promise<void> {
+    const { deps } = this;
+    const { sessionKey, agentId } = turn;
+    const primary = turn.members[turn.members.length - 1]!;
+    const controller = new AbortController();
+    const abort = () => controller.abort(new Error("aborted"));
+    // Every member run's abort stops the turn. The listeners are removed when the turn ends:
+    // finished runs stay in the registry for a while, and a listener left behind would keep the
+    // whole turn (request, SDK stream, buffers) alive with them.
+    const watched: AbortSignal[] = [laneSignal];
+    laneSignal.addEventListener("abort", abort, { once: true });
+    const watchRun = (id: string) => {
+      const signal = deps.runs.get(id)?.controller.signal;
+      if (!signal) return;
+      signal.addEventListener("abort", abort, { once: true });
+      watched.push(signal);
+    };
+    for (const id of turn.members) {
+      deps.runs.markRunning(id);
+      watchRun(id);
+    }
+    // A run aborted while it waited for a lane slot fired its abort before anyone listened.
+    if (turn.members.some((id) => deps.runs.get(id)?.controller.signal.aborted)) abort();
+    const previousOnSteered = turn.onSteered;
+    turn.onSteered = (ids) => {
+      previousOnSteered?.(ids);
+      ids.forEach(watchRun);
+    };
+    const store = deps.store;
+    store.claimWriter(sessionKey, primary);
+    const bridge = createRunEventBridge({ runId: primary, sessionKey, agentId, sink: deps.sink });
+    // The first assistant message after a prompt records which messages it answers.
+    let unanswered = [...turn.members];
+    const watchSteered = turn.onSteered;
+    turn.onSteered = (ids) => {
+      watchSteered?.(ids);
+      unanswered.push(...ids);
+    };
+
+    let result: RunResult & { model?: string };
+    try {
+      result = await runEmbeddedTurn({
+        config: deps.config(),
+        stateDir: deps.stateDir,
+        env: process.env,
+        message: turn.text,
+        agentId,
+        runId: primary,
+        extraSystemPrompt: turn.extraSystemPrompt,
+        senderIsOwner: turn.senderIsOwner,
+        ...(turn.channel ? { channel: turn.channel } : {}),
+        sessionKey,
+        // Last, so a sub-agent's frozen sender policy and limits win over the turn's defaults.
+        ...deps.turnOverrides?.(sessionKey),
+        signal: controller.signal,
+        services: deps.services,
+        approvals: deps.approvals,
+        streamModel: deps.streamModel,
+        emit: (event) => {
+          bridge.onEvent(event);
+          for (const listener of turn.onEvents) listener(event);
+        },
+        history: (tokenBudget) => deps.history.window(sessionKey, tokenBudget, new Set(deps.runs.activeFor(sessionKey).map((r) => r.runId))),
+        steering: {
+          pending: () => deps.queue.steeringPending(sessionKey),
+          take: () => deps.queue.takeSteering(turn),
+        },
+        // Steering messages were persisted when they arrived; everything else is persisted now.
+        onAppend: (message) => {
+          if (message.role === "user") return;
+          if (message.role === "assistant" && unanswered.length > 0) {
+            deps.history.append(sessionKey, primary, [withAnswers(message, unanswered)]);
+            unanswered = [];
+          } else deps.history.append(sessionKey, primary, [message as TranscriptMessage]);
+        },
+      });
+    } catch (err) {
+      const message = (err as Error).message;
+      deps.logger.error({ sessionKey, runId: primary, err: message }, "agent turn crashed");
+      result = { runId: primary, payloads: [], usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, durationMs: 0, stopReason: "error", error: { kind: "unknown", message }, messages: [] };
+    } finally {
+      for (const signal of watched) signal.removeEventListener("abort", abort);
+    }
+    // What the run wrote is on disk before anyone is told the run is over.
+    await store.whenDurable(sessionKey).catch((err) => deps.logger.error({ sessionKey, err: (err as Error).message }, "transcript sync failed"));
+    bridge.finish(result);
+    const status = runStatus(result);
+    try {
+      const entry = store.peek(sessionKey);
+      store.patch(sessionKey, {
+        updatedAt: Date.now(),
+        inputTokens: (entry?.inputTokens ?? 0) + result.usage.input,
+        outputTokens: (entry?.outputTokens ?? 0) + result.usage.output,
+        totalTokens: (entry?.totalTokens ?? 0) + result.usage.input + result.usage.output,
+        abortedLastRun: status === "aborted",
+        ...(result.model ? { model: result.model } : {}),
+      });
+      store.releaseWriter(sessionKey, primary);
+    } catch (err) {
+      deps.logger.warn({ sessionKey, err: (err as Error).message }, "session metadata not updated");
+    }
+    deps.endings.finish(turn.members, status, result);
+    // A rotated transcript starts over with recent history only; re-read it next time.
+    if (deps.maintenance?.rotateIfLarge(sessionKey)) deps.history.forget(sessionKey);
+    deps.onSessionChanged(sessionKey, "run-ended");
+    deps.onTurnEnded();
+  }
+}
+
+function runStatus(result: RunResult): Exclude<RunStatus, "queued" | "running"> {
+  if (result.stopReason === "stop" || result.stopReason === "length") return "ok";
+  if (result.stopReason === "timeout" || result.stopReason === "aborted") return result.stopReason;
+  return "error";
+}
+
+/**
+ * The assistant message with the idempotency keys it answers. Not `{ ...message, answers }`:
+ * once optimized, V8 (Node 20) gives every object built by that spread its own hidden class,
+ * about 400 bytes each that a session's cached history keeps for every turn. Copying into a
+ * fresh literal walks the shared transition tree instead.
+ */
+function withAnswers(message: ModelMessage, answers: string[]): TranscriptMessage {
+  return Object.assign({}, message, { answers }) as unknown as TranscriptMessage;
+}
