@@ -13,9 +13,8 @@ import { filterSkills } from "./skills/filter-skills.js";
 import { resolveSkillAllowlist } from "./skills/skill-allowlist.js";
 import { resolveEffectiveTools } from "./policy/index.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
-import { createCoreTools, createSessionTools, getSessionToolHost } from "./tools/index.js";
+import { createCoreTools, createSessionTools } from "./tools/index.js";
 import { createToolResultShaper } from "./tool-result-shaper.js";
-import { getChannelMessenger } from "./tools/channel-messenger.js";
 import { createMessageTool } from "./tools/message.js";
 import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
@@ -92,8 +91,8 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const exec = config.tools?.exec ?? {};
   const allTools = [
     ...createCoreTools({ exec: { ...(exec.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {}) } }),
-    ...(input.sessionKey && input.services && getSessionToolHost(input.services) ? createSessionTools() : []),
-    ...(input.services && getChannelMessenger(input.services) ? [createMessageTool()] : []),
+    ...(input.sessionKey && input.services?.sessionTools ? createSessionTools() : []),
+    ...(input.services?.channelMessenger ? [createMessageTool()] : []),
   ];
   const policy = resolveEffectiveTools({
     config,

@@ -1,3 +1,4 @@
+import type { CodedToolError } from "./tool-errors.js";
 import type { ToolResult } from "./types.js";
 
 /** A successful text result. */
@@ -6,10 +7,10 @@ export function toolText(text: string, details?: unknown): ToolResult {
 }
 
 /**
- * A failure the model can act on: a stable code, what went wrong, and what to do instead.
- * Rendered as JSON so the model reads the fields reliably.
+ * A failure the model can act on (an entry of `TOOL_ERRORS`): a stable code, what went wrong, and
+ * what to do instead. Rendered as JSON so the model reads the fields reliably.
  */
-export function toolError(code: string, message: string, suggestion?: string, details?: unknown): ToolResult {
-  const body = { error: code, message, ...(suggestion ? { suggestion } : {}) };
+export function toolError(error: CodedToolError, details?: unknown): ToolResult {
+  const body = { error: error.code, message: error.message, ...(error.suggestion ? { suggestion: error.suggestion } : {}) };
   return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true, ...(details === undefined ? {} : { details }) };
 }

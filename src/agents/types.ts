@@ -1,4 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { ProcessRegistry } from "./tools/process-registry.js";
+import type * as SessionToolArgs from "./tools/session-tool-params.js";
 
 /**
  * Contracts of the agent runtime, in one place. The loop, the providers, the tools, the prompt
@@ -30,8 +32,75 @@ export interface ToolContext {
   services: ToolServices;
 }
 
+/**
+ * What tools reach beyond their arguments. Every service is optional; a tool states what it does
+ * without one (and the session and message tools are not offered at all without theirs).
+ */
 export interface ToolServices {
-  [name: string]: unknown;
+  /** Background shell sessions (exec's `background`/`yieldMs`, the process tool). Absent: exec runs in the foreground. */
+  processes?: ProcessRegistry;
+  /** Consulted before every exec command. Absent: every command is allowed (OpenClaw's `full` mode). */
+  execApprovals?: ExecApprovalGate;
+  /** `true` lets web_fetch reach loopback, private and link-local addresses; anything else refuses them. */
+  webFetchAllowPrivate?: boolean;
+  /** The gateway's sessions, behind the six session tools. */
+  sessionTools?: SessionToolHost;
+  /** The gateway's running channels, behind the message tool. */
+  channelMessenger?: ChannelMessenger;
+}
+
+export type ExecApprovalDecision = { allowed: true } | { allowed: false; reason: string };
+
+/**
+ * Decides whether a shell command may run (allowlists, a human or a reviewer model). The exec
+ * tool asks it before spawning anything.
+ */
+export interface ExecApprovalGate {
+  check(command: string, ctx: ToolContext): Promise<ExecApprovalDecision>;
+}
+
+/** Who is calling a session tool: the session whose turn made the call. */
+export interface SessionToolCaller {
+  sessionKey: string;
+  agentId: string;
+  senderIsOwner: boolean;
+  workspaceDir: string;
+}
+
+/**
+ * What the session tools (`sessions_spawn`, `subagents`, `sessions_send`, `sessions_list`,
+ * `sessions_history`, `session_status`) act through; the gateway provides it.
+ */
+export interface SessionToolHost {
+  spawn(caller: SessionToolCaller, args: SessionToolArgs.SessionsSpawnArgs): Promise<ToolResult>;
+  subagents(caller: SessionToolCaller, args: SessionToolArgs.SubagentsArgs): Promise<ToolResult>;
+  send(caller: SessionToolCaller, args: SessionToolArgs.SessionsSendArgs, signal: AbortSignal): Promise<ToolResult>;
+  list(caller: SessionToolCaller, args: SessionToolArgs.SessionsListArgs): ToolResult;
+  history(caller: SessionToolCaller, args: SessionToolArgs.SessionsHistoryArgs): ToolResult;
+  status(caller: SessionToolCaller, args: SessionToolArgs.SessionStatusArgs): ToolResult;
+}
+
+/** What the `message` tool asks of the gateway's channels. */
+export interface ChannelMessageRequest {
+  message: string;
+  /** Absent: the chat the session's conversation lives in. */
+  to?: string;
+  channel?: string;
+  accountId?: string;
+  threadId?: string;
+  /** The calling session (its last route is the default target). */
+  sessionKey?: string;
+}
+
+export interface ChannelMessageResult {
+  channel: string;
+  accountId: string;
+  chatId: string;
+  messageIds: string[];
+}
+
+export interface ChannelMessenger {
+  send(request: ChannelMessageRequest): Promise<ChannelMessageResult>;
 }
 
 /**

@@ -9,17 +9,17 @@ import type { TranscriptMessage } from "../agents/types.js";
 import { PairingStore, type PairingRequest } from "./access/pairing-store.js";
 import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, type ChannelAccountConfig, type ChannelId } from "./config/channel-accounts.js";
 import { InboundDispatcher, type InboundDispatchDeps } from "./dispatch/inbound-dispatcher.js";
-import type { RunningAccount } from "./dispatch/running-account.js";
 import { InboundDedupeCache } from "./inbound/dedupe-cache.js";
 import { DeliveryLedger } from "./outbound/delivery-ledger.js";
 import { ReplyDelivery } from "./outbound/reply-delivery.js";
+import type { CreatedAccount, IdleAccount, ManagedAccount } from "./managed-account.js";
 import { loadChannelPlugin } from "./plugin-loader.js";
 import { recoverReply } from "./recover-reply.js";
 import type { FinishedRun } from "./dispatch/run-reply.js";
 import type { ThreadBindingStore, ThreadRef } from "./thread-bindings.js";
 import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, OutboundTarget } from "./types.js";
 import { ChannelSendRefused } from "./send-errors.js";
-import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/tools/channel-messenger.js";
+import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/types.js";
 import { randomUUID } from "node:crypto";
 
 export interface ChannelManagerDeps {
@@ -34,21 +34,6 @@ export interface ChannelManagerDeps {
   /** Threads bound to sub-agents (`thread: true` spawns, `/focus`); without it chats cannot be bound. */
   threadBindings?: ThreadBindingStore;
   focusTarget?: InboundDispatchDeps["focusTarget"];
-}
-
-interface ManagedAccount extends RunningAccount {
-  configured: boolean;
-  enabled: boolean;
-  problems: string[];
-  /** Serialized JSON of the account config, to tell whether a reload changed it. */
-  fingerprint: string;
-  /**
-   * `start()` returned and `stop()` was not called yet. Not the same as `status.running`, which
-   * the plugin reports (false after a permanent failure, when `stop()` is still owed).
-   */
-  started: boolean;
-  /** Routes this account registered on the gateway port; removed when it stops. */
-  routeKeys: string[];
 }
 
 export interface SendParams {
@@ -244,7 +229,7 @@ export class ChannelManager {
       plugin = await loadChannelPlugin(spec.channel);
     } catch (err) {
       status.lastError = `plugin failed to load: ${(err as Error).message}`;
-      this.accounts.set(id, this.placeholder(spec, status, [status.lastError]));
+      this.accounts.set(id, this.idle(spec, status, [status.lastError]));
       this.deps.logger.error({ channel: spec.channel, err: (err as Error).message }, "channel plugin failed to load");
       return;
     }
@@ -255,19 +240,16 @@ export class ChannelManager {
     };
     if (!spec.enabled || problems.length > 0) {
       if (problems.length) status.lastError = problems.join("; ");
-      this.accounts.set(id, { ...this.placeholder(spec, status, problems), limits });
+      this.accounts.set(id, { ...this.idle(spec, status, problems), limits });
       if (problems.length) this.deps.logger.warn({ channel: spec.channel, accountId: spec.accountId, problems }, "channel account not started");
       return;
     }
-    const managed: ManagedAccount = {
-      channel: spec.channel, accountId: spec.accountId, config: spec.config, limits, status,
-      configured: true, enabled: true, problems: [], fingerprint: JSON.stringify(spec.config), started: false, routeKeys: [],
-      account: undefined as unknown as ManagedAccount["account"],
-    };
+    const routeKeys: string[] = [];
     const stateDir = path.join(this.deps.stateDir, "channels", spec.channel, spec.accountId);
     fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     const log = this.deps.logger.child({ channel: spec.channel, accountId: spec.accountId });
-    managed.account = plugin.createAccount({
+    // Inbound messages arrive only after start(), when `managed` exists.
+    const account = plugin.createAccount({
       accountId: spec.accountId,
       config: spec.config,
       stateDir,
@@ -276,13 +258,17 @@ export class ChannelManager {
       registerHttpRoute: (route) => {
         const routeKey = `${route.method} ${route.path}`;
         this.routes.set(routeKey, route);
-        managed.routeKeys.push(routeKey);
+        routeKeys.push(routeKey);
       },
       reportStatus: (patch) => {
         Object.assign(status, patch);
         if (patch.connected) status.lastConnectedAt = Date.now();
       },
     }, this.deps.env);
+    const managed: CreatedAccount = {
+      state: "created", channel: spec.channel, accountId: spec.accountId, config: spec.config, limits, status, account,
+      configured: true, enabled: true, problems: [], fingerprint: JSON.stringify(spec.config), started: false, routeKeys,
+    };
     this.accounts.set(id, managed);
     try {
       await managed.account.start();
@@ -295,11 +281,10 @@ export class ChannelManager {
     }
   }
 
-  private placeholder(spec: ChannelAccountConfig, status: ChannelAccountStatus, problems: string[]): ManagedAccount {
+  private idle(spec: ChannelAccountConfig, status: ChannelAccountStatus, problems: string[]): IdleAccount {
     return {
-      channel: spec.channel, accountId: spec.accountId, config: spec.config, status, limits: { textChunkLimit: 4000 },
-      configured: problems.length === 0, enabled: spec.enabled, problems, fingerprint: JSON.stringify(spec.config), started: false, routeKeys: [],
-      account: undefined as unknown as ManagedAccount["account"],
+      state: "idle", channel: spec.channel, accountId: spec.accountId, config: spec.config, status, limits: { textChunkLimit: 4000 },
+      configured: problems.length === 0, enabled: spec.enabled, problems, fingerprint: JSON.stringify(spec.config), started: false,
     };
   }
 

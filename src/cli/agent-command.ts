@@ -65,7 +65,7 @@ export async function agentCommand(flags: AgentFlags): Promise<void> {
   } finally {
     clearTimeout(timer);
     // Background processes cannot be polled once this process is gone.
-    (services.processes as { killAll?: () => void } | undefined)?.killAll?.();
+    services.processes?.killAll();
   }
 }
 

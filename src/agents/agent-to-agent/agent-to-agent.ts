@@ -1,3 +1,4 @@
+import type { ToolErrorCode } from "../tool-errors.js";
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
@@ -69,7 +70,7 @@ export class AgentToAgent {
     if (hidden) return { status: "refused", ...hidden };
     if (!this.deps.store.get(target) && !args.agentId) return refuse("SESSION_NOT_FOUND", `No session ${target}.`, "Call sessions_list to see the sessions that exist.");
     const message = args.message.trim();
-    if (!message) return refuse("INVALID_ARGUMENTS", "message is empty.", "Say something.");
+    if (!message) return refuse("INVALID_ARGUMENT", "message is empty.", "Say something.");
 
     const limit = maxPingPongTurns(config) + 1;
     const exchangeId = replying && current ? current.exchangeId : randomUUID();
@@ -114,11 +115,11 @@ export class AgentToAgent {
       if (args.sessionKey?.trim()) return normalizeSessionKey(args.sessionKey, caller.agentId, { mainKey: config.session.mainKey });
       if (args.agentId?.trim()) return buildMainSessionKey(args.agentId, config.session.mainKey);
     } catch (err) {
-      if (err instanceof SessionKeyError) return { code: "INVALID_ARGUMENTS", message: err.message, suggestion: "Use a key from sessions_list." };
+      if (err instanceof SessionKeyError) return { code: "INVALID_ARGUMENT", message: err.message, suggestion: "Use a key from sessions_list." };
       throw err;
     }
     const label = args.label?.trim().toLowerCase();
-    if (!label) return { code: "INVALID_ARGUMENTS", message: "Name the target: sessionKey, label or agentId.", suggestion: "Call sessions_list to find it." };
+    if (!label) return { code: "INVALID_ARGUMENT", message: "Name the target: sessionKey, label or agentId.", suggestion: "Call sessions_list to find it." };
     const matches = this.deps.store.list().filter((e) => e.label?.toLowerCase() === label && e.sessionKey !== caller.sessionKey);
     const visible = matches.filter((e) => !checkSessionVisible({ config, spawnedBy: this.deps.visibility }, caller.sessionKey, e.sessionKey));
     if (visible.length === 1) return visible[0]!.sessionKey;
@@ -179,6 +180,6 @@ function waitForRun(run: ConversationRun, ms: number, signal: AbortSignal): Prom
   });
 }
 
-function refuse(code: string, message: string, suggestion: string): SendOutcome {
+function refuse(code: ToolErrorCode, message: string, suggestion: string): SendOutcome {
   return { status: "refused", code, message, suggestion };
 }

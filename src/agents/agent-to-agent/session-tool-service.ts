@@ -78,5 +78,5 @@ function json(value: object): ToolResult {
 }
 
 function refusal(r: SpawnRefusal): ToolResult {
-  return toolError(r.code, r.message, r.suggestion);
+  return toolError(r);
 }

@@ -88,7 +88,7 @@ function resolveVisible(deps: SessionViewDeps, caller: SessionToolCaller, raw: s
   try {
     key = normalizeSessionKey(raw, caller.agentId, { mainKey: config.session.mainKey });
   } catch (err) {
-    if (err instanceof SessionKeyError) return { code: "INVALID_ARGUMENTS", message: err.message, suggestion: "Use a key from sessions_list." };
+    if (err instanceof SessionKeyError) return { code: "INVALID_ARGUMENT", message: err.message, suggestion: "Use a key from sessions_list." };
     throw err;
   }
   const hidden = checkSessionVisible({ config, spawnedBy: deps.spawnedBy }, caller.sessionKey, key);

@@ -1,3 +1,4 @@
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError } from "../tool-result.js";
 import type {
   AgentEvent, AgentTool, ModelMessage, ResolvedModel, RunResult, StopReason, StreamModelFn,
@@ -162,7 +163,7 @@ async function runToolCalls(
     emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
     // Once the run is stopping, remaining calls still get a result: providers reject dangling calls.
     const outcome = signal.aborted || stop
-      ? { result: toolError("ABORTED", "the run stopped before this tool ran") }
+      ? { result: toolError(TOOL_ERRORS.abortedBeforeRunning()) }
       : input.steering?.pending()
         ? { result: { content: [{ type: "text" as const, text: "Skipped due to queued user message." }], isError: true } }
         : await runToolCall(call, tools, input.hooks ?? [], input.toolContext, signal, (partial) =>

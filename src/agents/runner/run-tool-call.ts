@@ -1,4 +1,5 @@
 import { Value } from "@sinclair/typebox/value";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError } from "../tool-result.js";
 import type { AgentTool, ToolCallBlock, ToolContext, ToolHooks, ToolResult } from "../types.js";
 
@@ -22,9 +23,9 @@ export async function runToolCall(
 ): Promise<ToolCallOutcome> {
   for (const hook of hooks) {
     const decision = (await hook.beforeToolCall?.(call)) ?? { action: "run" as const };
-    if (decision.action === "stop") return { result: toolError("RUN_STOPPED", decision.reason), stop: decision.reason };
+    if (decision.action === "stop") return { result: toolError(TOOL_ERRORS.runStopped(decision.reason)), stop: decision.reason };
     if (decision.action === "block") {
-      return { result: toolError("TOOL_BLOCKED", decision.reason, "Do not retry this call; choose another approach or ask the user.") };
+      return { result: toolError(TOOL_ERRORS.toolBlocked(decision.reason)) };
     }
   }
   let result = await execute(call, tools, ctx, signal, onUpdate);
@@ -48,18 +49,18 @@ async function execute(
 ): Promise<ToolResult> {
   const tool = tools.get(call.name);
   if (!tool) {
-    return toolError("UNKNOWN_TOOL", `no tool named "${call.name}" is available`, `Use one of: ${[...tools.keys()].join(", ") || "(none)"}.`);
+    return toolError(TOOL_ERRORS.unknownTool(call.name, [...tools.keys()].join(", ")));
   }
   if (!Value.Check(tool.parameters, call.arguments)) {
     const first = Value.Errors(tool.parameters, call.arguments).First();
     const where = first?.path ? first.path.replace(/^\//, "").replaceAll("/", ".") : "arguments";
-    return toolError("INVALID_ARGUMENTS", `${where}: ${first?.message ?? "invalid"}`, "Fix the arguments to match the tool's parameter schema and call it again.");
+    return toolError(TOOL_ERRORS.argumentsInvalid(where, first?.message ?? "invalid"));
   }
   try {
     return await tool.execute(call.arguments as never, ctx, signal, onUpdate);
   } catch (err) {
-    if (signal.aborted) return toolError("ABORTED", "the run was stopped while this tool was running");
-    return toolError("TOOL_FAILED", `${call.name} failed: ${(err as Error).message}`);
+    if (signal.aborted) return toolError(TOOL_ERRORS.abortedWhileRunning());
+    return toolError(TOOL_ERRORS.toolFailed(call.name, (err as Error).message));
   }
 }
 

@@ -1,3 +1,4 @@
+import type { ToolErrorCode } from "../tool-errors.js";
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../../config/index.js";
 import { resolveModel } from "../../models/index.js";
@@ -44,15 +45,15 @@ export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs,
   const { config } = deps;
   if (args.runtime === "acp") return refuse("RUNTIME_UNAVAILABLE", 'runtime "acp" is not available in this gateway yet.', 'Leave runtime out (or use "subagent").');
   const task = args.task.trim();
-  if (!task) return refuse("INVALID_ARGUMENTS", "task is empty.", "Describe the task the sub-agent should do.");
-  if (task.length > MAX_TASK_CHARS) return refuse("INVALID_ARGUMENTS", `task is ${task.length} characters; at most ${MAX_TASK_CHARS}.`, "Put large inputs in attachments instead.");
+  if (!task) return refuse("INVALID_ARGUMENT", "task is empty.", "Describe the task the sub-agent should do.");
+  if (task.length > MAX_TASK_CHARS) return refuse("INVALID_ARGUMENT", `task is ${task.length} characters; at most ${MAX_TASK_CHARS}.`, "Put large inputs in attachments instead.");
   const label = args.label?.trim();
-  if (label && label.length > MAX_LABEL_CHARS) return refuse("INVALID_ARGUMENTS", `label is ${label.length} characters; at most ${MAX_LABEL_CHARS}.`, "Use a short label.");
+  if (label && label.length > MAX_LABEL_CHARS) return refuse("INVALID_ARGUMENT", `label is ${label.length} characters; at most ${MAX_LABEL_CHARS}.`, "Use a short label.");
 
   const requesterAgentId = normalizeAgentId(caller.agentId);
   const settings = resolveSubagentSettings(config, requesterAgentId);
   const thinking = args.thinking?.trim().toLowerCase() || settings.thinking;
-  if (thinking && !THINKING_LEVELS.includes(thinking)) return refuse("INVALID_ARGUMENTS", `thinking "${thinking}" is not a level.`, `Use one of: ${THINKING_LEVELS.join(", ")}.`);
+  if (thinking && !THINKING_LEVELS.includes(thinking)) return refuse("INVALID_ARGUMENT", `thinking "${thinking}" is not a level.`, `Use one of: ${THINKING_LEVELS.join(", ")}.`);
   const targetAgentId = normalizeAgentId(args.agentId ?? requesterAgentId);
   const requesterDepth = subagentDepth(caller.sessionKey);
   const refusal = checkSpawn({
@@ -118,7 +119,7 @@ export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs,
   return { record, taskMessage: subagentTaskMessage(task, written), attachments: { workspaceDir, files: written }, warnings };
 }
 
-function refuse(code: string, message: string, suggestion: string): SpawnRefusal {
+function refuse(code: ToolErrorCode, message: string, suggestion: string): SpawnRefusal {
   return { code, message, suggestion };
 }
 

@@ -1,8 +1,9 @@
+import type { ToolErrorCode } from "../tool-errors.js";
 import type { SubagentSettings } from "./subagent-config.js";
 
 /** A refused spawn: a stable code, what is wrong, and what the model can do instead. */
 export interface SpawnRefusal {
-  code: string;
+  code: ToolErrorCode;
   message: string;
   suggestion: string;
 }

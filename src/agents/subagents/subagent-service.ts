@@ -1,3 +1,4 @@
+import type { ToolErrorCode } from "../tool-errors.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import { isSubagentSessionKey, parseSessionKey, subagentDepth } from "../../sessions/keys/index.js";
@@ -240,8 +241,8 @@ export class SubagentService {
   async steer(record: SubagentRunRecord, message: string, from: string): Promise<SteerOutcome> {
     const text = message.trim();
     if (record.endedAt) return refused("SUBAGENT_ENDED", `That sub-agent already ended (${record.outcome ?? "ended"}).`, "Spawn a new one for new work.");
-    if (!text) return refused("INVALID_ARGUMENTS", "The steer message is empty.", "Say what the sub-agent should do instead.");
-    if (text.length > MAX_STEER_MESSAGE_CHARS) return refused("INVALID_ARGUMENTS", `The steer message is ${text.length} characters; at most ${MAX_STEER_MESSAGE_CHARS}.`, "Shorten it.");
+    if (!text) return refused("INVALID_ARGUMENT", "The steer message is empty.", "Say what the sub-agent should do instead.");
+    if (text.length > MAX_STEER_MESSAGE_CHARS) return refused("INVALID_ARGUMENT", `The steer message is ${text.length} characters; at most ${MAX_STEER_MESSAGE_CHARS}.`, "Shorten it.");
     const since = this.now() - (record.lastSteerAt ?? 0);
     if (since < STEER_RATE_LIMIT_MS) return refused("STEER_RATE_LIMITED", `Steered ${since} ms ago; one steer per ${STEER_RATE_LIMIT_MS / 1000} s.`, "Wait a moment, then steer again.");
     record.steerCount += 1;
@@ -432,7 +433,7 @@ const NO_THREADS: SpawnRefusal = {
   suggestion: "Spawn without thread; its result still comes back here.",
 };
 
-function refused(code: string, message: string, suggestion: string): SteerOutcome {
+function refused(code: ToolErrorCode, message: string, suggestion: string): SteerOutcome {
   return { ok: false, refusal: { code, message, suggestion } };
 }
 

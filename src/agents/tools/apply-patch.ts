@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
 import { assertWritableFileTarget, fileSystemError, looksBinary, readRegularFile } from "./fs-errors.js";
@@ -41,7 +42,7 @@ export function createApplyPatchTool(): AgentTool<typeof ApplyPatchParameters> {
         operations = parsePatch(typeof args.input === "string" ? args.input : "");
       } catch (error) {
         if (!(error instanceof PatchParseError)) throw error;
-        return toolError("PATCH_PARSE_ERROR", `The patch is malformed at ${error.message}`, "Fix that line and send the whole patch again.");
+        return toolError(TOOL_ERRORS.patchMalformed(error.message));
       }
 
       const plan = new Map<string, PlannedFile>();
@@ -77,11 +78,7 @@ function planOperation(
 
   if (operation.kind === "add") {
     if (entry.after !== null) {
-      return toolError(
-        "FILE_EXISTS",
-        `Add File: "${source.relative}" already exists. Nothing was changed.`,
-        "Use *** Update File for an existing file (or *** Delete File before adding it anew).",
-      );
+      return toolError(TOOL_ERRORS.patchAddExisting(source.relative));
     }
     entry.after = operation.contents;
     summary.push(`A ${source.relative}`);
@@ -90,7 +87,7 @@ function planOperation(
 
   if (entry.after === null) {
     const section = operation.kind === "delete" ? "Delete File" : "Update File";
-    return toolError("FILE_NOT_FOUND", `${section}: "${source.relative}" does not exist. Nothing was changed.`, "Check the path; use *** Add File to create a file.");
+    return toolError(TOOL_ERRORS.patchFileMissing(section, source.relative));
   }
 
   if (operation.kind === "delete") {
@@ -101,12 +98,7 @@ function planOperation(
 
   const applied = applyHunks(entry.after, operation.hunks);
   if (!applied.ok) {
-    return toolError(
-      "PATCH_HUNK_FAILED",
-      `Update File: "${source.relative}", hunk ${applied.hunkNumber} (patch line ${applied.patchLine}) does not match the file: ` +
-        `${applied.reason}\nNothing was changed.`,
-      "Read the file again and rebuild that hunk from its current content, with enough unchanged context lines.",
-    );
+    return toolError(TOOL_ERRORS.patchHunkMismatch(source.relative, applied.hunkNumber, applied.patchLine, applied.reason));
   }
 
   if (operation.moveTo === undefined) {
@@ -123,11 +115,7 @@ function planOperation(
   }
   const target = plannedFile(plan, destination.absolute, destination.relative);
   if (target.after !== null) {
-    return toolError(
-      "FILE_EXISTS",
-      `Move to: "${destination.relative}" already exists. Nothing was changed.`,
-      "Move to a new path, or delete the destination first in the same patch.",
-    );
+    return toolError(TOOL_ERRORS.patchMoveOntoExisting(destination.relative));
   }
   entry.after = null;
   target.after = applied.content;
@@ -179,11 +167,7 @@ function commit(files: PlannedFile[], workspaceDir: string): ToolResult | undefi
       }
       const failure = fileSystemError(error, file.relative);
       const text = failure.content[0]?.type === "text" ? failure.content[0].text : "";
-      return toolError(
-        "PATCH_WRITE_FAILED",
-        `Writing "${file.relative}" failed (${text}); the files already written were restored.`,
-        "Check the file's permissions or the disk, then apply the patch again.",
-      );
+      return toolError(TOOL_ERRORS.patchWriteFailed(file.relative, text));
     }
   }
   return undefined;

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { Type, type Static } from "@sinclair/typebox";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool } from "../types.js";
 import { fileSystemError, looksBinary, readRegularFile } from "./fs-errors.js";
@@ -24,17 +25,17 @@ export function createEditTool(): AgentTool<typeof EditParameters> {
       if (!resolved.ok) return resolved.result;
       const { absolute, relative } = resolved;
       if (typeof args.oldText !== "string" || args.oldText.length === 0) {
-        return toolError("INVALID_ARGUMENT", "oldText is empty.", "Copy the exact text to replace from the file (read it first); to create a file use write.");
+        return toolError(TOOL_ERRORS.editOldTextEmpty());
       }
       if (typeof args.newText !== "string") {
-        return toolError("INVALID_ARGUMENT", "newText is missing.", 'Pass the replacement text (an empty string "" deletes oldText).');
+        return toolError(TOOL_ERRORS.editNewTextMissing());
       }
 
       let content: string;
       try {
         const buffer = readRegularFile(absolute);
         if (looksBinary(buffer)) {
-          return toolError("BINARY_FILE", `"${relative}" is a binary file; edit changes text files only.`, "Use exec with a suitable program instead.");
+          return toolError(TOOL_ERRORS.editBinaryFile(relative));
         }
         content = buffer.toString("utf8");
       } catch (error) {
@@ -51,21 +52,13 @@ export function createEditTool(): AgentTool<typeof EditParameters> {
 
       const matches = countOccurrences(content, oldText);
       if (matches === 0) {
-        return toolError(
-          "EDIT_NO_MATCH",
-          `oldText was not found in "${relative}".`,
-          "Read the file again and copy oldText exactly as it is now, including indentation and line breaks.",
-        );
+        return toolError(TOOL_ERRORS.editNoMatch(relative));
       }
       if (matches > 1) {
-        return toolError(
-          "EDIT_AMBIGUOUS",
-          `oldText occurs ${matches} times in "${relative}"; it must occur exactly once.`,
-          "Include more surrounding lines in oldText so that it matches only the place you mean.",
-        );
+        return toolError(TOOL_ERRORS.editAmbiguous(relative, matches));
       }
       if (oldText === newText) {
-        return toolError("EDIT_NO_CHANGE", "oldText and newText are identical; nothing would change.", "Pass the text you want in newText.");
+        return toolError(TOOL_ERRORS.editNoChange());
       }
 
       const index = content.indexOf(oldText);

@@ -1,11 +1,10 @@
 import fs from "node:fs";
 import { Type, type Static } from "@sinclair/typebox";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
-import type { AgentTool, ToolContext, ToolResult } from "../types.js";
-import type { ExecApprovalDecision } from "./exec-approval-gate.js";
+import type { AgentTool, ExecApprovalDecision, ToolContext, ToolResult } from "../types.js";
 import { buildExecEnv } from "./exec-env.js";
 import { ProcessSession } from "./process-session.js";
-import { getExecApprovalGate, getProcessRegistry } from "./tool-services.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 import { sleep as delay } from "../../infra/sleep.js";
 
@@ -58,24 +57,20 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<typeof 
       if (signal.aborted) return abortedBeforeStart();
       const command = typeof args.command === "string" ? args.command : "";
       if (command.trim() === "") {
-        return toolError("INVALID_ARGUMENT", "command is empty.", 'Pass the shell command to run, e.g. {"command": "ls -la"}.');
+        return toolError(TOOL_ERRORS.execCommandEmpty());
       }
 
       const workdir = resolveWorkspacePath(ctx.workspaceDir, args.workdir ?? ".");
       if (!workdir.ok) return workdir.result;
       if (!isDirectory(workdir.absolute)) {
-        return toolError(
-          "WORKDIR_NOT_FOUND",
-          `workdir "${workdir.relative}" is not an existing directory.`,
-          "Omit workdir to run in the workspace root, or create the directory first.",
-        );
+        return toolError(TOOL_ERRORS.execWorkdirMissing(workdir.relative));
       }
 
       const denial = await checkApproval(command, ctx, signal);
       if (denial) return denial;
       if (signal.aborted) return abortedBeforeStart();
 
-      const registry = getProcessRegistry(ctx.services);
+      const registry = ctx.services.processes;
       // Without a registry nobody could follow a background process, so everything runs in front.
       const background = args.background === true && registry !== undefined;
       const session = new ProcessSession({
@@ -109,7 +104,7 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<typeof 
 }
 
 async function checkApproval(command: string, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult | undefined> {
-  const gate = getExecApprovalGate(ctx.services);
+  const gate = ctx.services.execApprovals;
   if (!gate) return undefined;
   let decision: ExecApprovalDecision | "aborted" | undefined;
   let onAbort: (() => void) | undefined;
@@ -129,11 +124,7 @@ async function checkApproval(command: string, ctx: ToolContext, signal: AbortSig
   if (decision === "aborted") return abortedBeforeStart();
   if (decision?.allowed === true) return undefined;
   const reason = decision && typeof decision.reason === "string" && decision.reason !== "" ? decision.reason : "The command was not approved.";
-  return toolError(
-    "EXEC_DENIED",
-    reason,
-    "Do not retry the same command. Ask the user to approve it, or reach the goal another way (read/edit for files).",
-  );
+  return toolError(TOOL_ERRORS.execDenied(reason));
 }
 
 function waitForSession(session: ProcessSession, yieldMs: number, signal: AbortSignal): Promise<"finished" | "yielded" | "aborted"> {
@@ -203,7 +194,7 @@ function runningResult(session: ProcessSession, yielded: boolean): ToolResult {
 }
 
 function abortedBeforeStart(): ToolResult {
-  return toolError("ABORTED", "The run was stopped before the command started.", "Nothing ran; no action is needed.");
+  return toolError(TOOL_ERRORS.execAbortedBeforeStart());
 }
 
 function resolveTimeoutSeconds(requested: number | undefined, fallback: number): number {

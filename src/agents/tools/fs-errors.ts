@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError } from "../tool-result.js";
 import type { ToolResult } from "../types.js";
 
@@ -7,22 +8,18 @@ export function fileSystemError(error: unknown, relativePath: string): ToolResul
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case "ENOENT":
-      return toolError("FILE_NOT_FOUND", `"${relativePath}" does not exist.`, "Check the path; list the directory with exec (ls) if unsure.");
+      return toolError(TOOL_ERRORS.fileNotFound(relativePath));
     case "EISDIR":
-      return toolError("IS_A_DIRECTORY", `"${relativePath}" is a directory, not a file.`, "List directories with exec (ls); pass a file path here.");
+      return toolError(TOOL_ERRORS.isADirectory(relativePath));
     case "ENOTDIR":
-      return toolError("NOT_A_DIRECTORY", `A parent of "${relativePath}" is a file, not a directory.`, "Check the path with exec (ls).");
+      return toolError(TOOL_ERRORS.notADirectory(relativePath));
     case "ENOTREGULAR":
-      return toolError(
-        "NOT_A_REGULAR_FILE",
-        `"${relativePath}" is not a regular file (a pipe, socket or device).`,
-        "Only regular files can be read or changed with this tool; inspect it with exec (ls -l) if needed.",
-      );
+      return toolError(TOOL_ERRORS.notARegularFile(relativePath));
     case "EACCES":
     case "EPERM":
-      return toolError("PERMISSION_DENIED", `Permission denied for "${relativePath}".`, "Choose another file or ask the user to fix the permissions.");
+      return toolError(TOOL_ERRORS.permissionDenied(relativePath));
     default:
-      return toolError("FILE_ERROR", `"${relativePath}": ${(error as Error)?.message ?? String(error)}`);
+      return toolError(TOOL_ERRORS.fileError(relativePath, (error as Error)?.message ?? String(error)));
   }
 }
 

@@ -48,7 +48,6 @@ export function createSessionTools(): AgentTool[] {
 export { createApplyPatchTool, type ApplyPatchArgs } from "./apply-patch.js";
 export { createEditTool, type EditArgs } from "./edit.js";
 export { buildExecEnv, isSecretEnvName } from "./exec-env.js";
-export { isExecApprovalGate, type ExecApprovalDecision, type ExecApprovalGate } from "./exec-approval-gate.js";
 export {
   createExecTool,
   EXEC_DEFAULT_MAX_OUTPUT_CHARS,
@@ -68,13 +67,7 @@ export { killProcessGroup, ProcessSession, type ProcessSessionSummary, type Proc
 export { createProcessTool, type ProcessArgs } from "./process.js";
 export { createReadTool, type ReadArgs } from "./read.js";
 export { stripSchemaFields } from "./strip-schema-fields.js";
-export {
-  createToolServices,
-  getExecApprovalGate,
-  getProcessRegistry,
-  isPrivateWebFetchAllowed,
-  type CoreToolServices,
-} from "./tool-services.js";
+export { createToolServices, getProcessRegistry } from "./tool-services.js";
 export { truncateToolResult, truncateToolText } from "./truncate-output.js";
 export {
   createWebFetchTool,
@@ -86,10 +79,12 @@ export {
 } from "./web-fetch.js";
 export { resolveWorkspacePath, type WorkspacePathResolution } from "./workspace-path.js";
 export { createWriteTool, type WriteArgs } from "./write.js";
-export { getSessionToolHost, type SessionToolCaller, type SessionToolHost } from "./session-tool-host.js";
-export type { SessionsSpawnArgs } from "./sessions-spawn.js";
-export type { SubagentsArgs } from "./subagents.js";
-export type { SessionsSendArgs } from "./sessions-send.js";
-export type { SessionsListArgs } from "./sessions-list.js";
-export type { SessionsHistoryArgs } from "./sessions-history.js";
-export type { SessionStatusArgs } from "./session-status.js";
+export type { ExecApprovalDecision, ExecApprovalGate, SessionToolCaller, SessionToolHost } from "../types.js";
+export type {
+  SessionsHistoryArgs,
+  SessionsListArgs,
+  SessionsSendArgs,
+  SessionsSpawnArgs,
+  SessionStatusArgs,
+  SubagentsArgs,
+} from "./session-tool-params.js";

@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool } from "../types.js";
-import { getChannelMessenger } from "./channel-messenger.js";
 
 const MessageParameters = Type.Object({
   message: Type.String({ description: "The text to send (Markdown; converted for the platform).", minLength: 1, maxLength: 20_000 }),
@@ -27,13 +27,13 @@ export function createMessageTool(): AgentTool<typeof MessageParameters> {
     parameters: MessageParameters,
     ownerOnly: true,
     async execute(args, ctx) {
-      const messenger = getChannelMessenger(ctx.services);
-      if (!messenger) return toolError("channels_unavailable", "No chat channel is running on this gateway.", "Answer in your reply instead.");
+      const messenger = ctx.services.channelMessenger;
+      if (!messenger) return toolError(TOOL_ERRORS.channelsUnavailable());
       try {
         const sent = await messenger.send({ ...args, ...(ctx.sessionKey ? { sessionKey: ctx.sessionKey } : {}) });
         return toolText(`Sent to ${sent.channel} ${sent.chatId} (message ${sent.messageIds.join(", ")}).`, sent);
       } catch (err) {
-        return toolError("send_failed", (err as Error).message, "Check the target (e.g. channel:<id>, user:<id>, a chat id) or answer in your reply.");
+        return toolError(TOOL_ERRORS.channelSendFailed((err as Error).message));
       }
     },
   };

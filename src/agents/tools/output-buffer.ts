@@ -1,4 +1,4 @@
-import { safeCut, truncationMarker } from "./truncate-output.js";
+import { safeCut, truncationMarker } from "./text-cut.js";
 
 /**
  * Output of a running command, kept within a character budget: the first half of the budget

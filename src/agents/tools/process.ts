@@ -1,8 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
 import type { ProcessSession } from "./process-session.js";
-import { getProcessRegistry } from "./tool-services.js";
 
 /** OpenClaw's `process log` default window: the last 200 lines. */
 export const PROCESS_LOG_DEFAULT_LINES = 200;
@@ -27,13 +27,9 @@ export function createProcessTool(): AgentTool<typeof ProcessParameters> {
     parameters: ProcessParameters,
     ownerOnly: true,
     async execute(args, ctx) {
-      const registry = getProcessRegistry(ctx.services);
+      const registry = ctx.services.processes;
       if (!registry) {
-        return toolError(
-          "PROCESS_UNAVAILABLE",
-          "Background processes are not available in this runtime.",
-          "Run commands in the foreground with exec (without background).",
-        );
+        return toolError(TOOL_ERRORS.processUnavailable());
       }
       if (args.action === "list") {
         const sessions = registry.list(ctx.agentId);
@@ -43,15 +39,11 @@ export function createProcessTool(): AgentTool<typeof ProcessParameters> {
       }
 
       if (!args.sessionId) {
-        return toolError("INVALID_ARGUMENT", `action "${String(args.action)}" needs a sessionId.`, 'Call process with action "list" to see the sessions.');
+        return toolError(TOOL_ERRORS.processNeedsSessionId(String(args.action)));
       }
       const session = registry.get(args.sessionId, ctx.agentId);
       if (!session) {
-        return toolError(
-          "SESSION_NOT_FOUND",
-          `No background session "${args.sessionId}" (finished sessions are kept for 30 minutes).`,
-          'Call process with action "list" to see the sessions that exist.',
-        );
+        return toolError(TOOL_ERRORS.processSessionNotFound(args.sessionId));
       }
 
       switch (args.action) {
@@ -62,7 +54,7 @@ export function createProcessTool(): AgentTool<typeof ProcessParameters> {
         case "kill":
           return killSession(session);
         default:
-          return toolError("INVALID_ARGUMENT", `Unknown action "${String(args.action)}".`, 'Use one of "list", "poll", "log", "kill".');
+          return toolError(TOOL_ERRORS.processUnknownAction(String(args.action)));
       }
     },
   };

@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import { Type, type Static } from "@sinclair/typebox";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
 import { fileSystemError, looksBinary, readRegularFile } from "./fs-errors.js";
-import { safeCut } from "./truncate-output.js";
+import { safeCut } from "./text-cut.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 
 export const READ_DEFAULT_LINE_LIMIT = 2_000;
@@ -36,11 +37,7 @@ export function createReadTool(): AgentTool<typeof ReadParameters> {
       try {
         const stats = fs.statSync(absolute);
         if (stats.isFile() && stats.size > READ_MAX_FILE_BYTES) {
-          return toolError(
-            "FILE_TOO_LARGE",
-            `"${relative}" is ${formatBytes(stats.size)}; read loads at most ${formatBytes(READ_MAX_FILE_BYTES)}.`,
-            "Search it with exec (rg, grep) or print a slice with exec (sed -n '100,200p').",
-          );
+          return toolError(TOOL_ERRORS.fileTooLarge(relative, formatBytes(stats.size), formatBytes(READ_MAX_FILE_BYTES)));
         }
         buffer = readRegularFile(absolute);
       } catch (error) {
@@ -50,11 +47,7 @@ export function createReadTool(): AgentTool<typeof ReadParameters> {
       const mimeType = sniffImageMimeType(buffer);
       if (mimeType) return imageResult(buffer, mimeType, relative);
       if (looksBinary(buffer)) {
-        return toolError(
-          "BINARY_FILE",
-          `"${relative}" is a binary file (it contains NUL bytes), not text.`,
-          "Inspect it with exec (file, xxd | head, strings) instead.",
-        );
+        return toolError(TOOL_ERRORS.readBinaryFile(relative));
       }
       return textSlice(buffer.toString("utf8"), relative, args.offset, args.limit);
     },
@@ -69,11 +62,7 @@ function textSlice(content: string, relative: string, offset: number | undefined
   const totalLines = lines.length;
   const startLine = Math.max(1, Math.floor(offset ?? 1));
   if (startLine > totalLines) {
-    return toolError(
-      "OFFSET_OUT_OF_RANGE",
-      `offset ${startLine} is past the end of "${relative}", which has ${totalLines} lines.`,
-      `Use an offset between 1 and ${totalLines}.`,
-    );
+    return toolError(TOOL_ERRORS.offsetOutOfRange(startLine, relative, totalLines));
   }
   const lineLimit = Math.max(1, Math.floor(limit ?? READ_DEFAULT_LINE_LIMIT));
 
@@ -105,11 +94,7 @@ function textSlice(content: string, relative: string, offset: number | undefined
 
 function imageResult(buffer: Buffer, mimeType: string, relative: string): ToolResult {
   if (buffer.length > READ_MAX_IMAGE_BYTES) {
-    return toolError(
-      "IMAGE_TOO_LARGE",
-      `"${relative}" is a ${formatBytes(buffer.length)} image; at most ${formatBytes(READ_MAX_IMAGE_BYTES)} can be viewed.`,
-      "Make a smaller copy with exec (e.g. ImageMagick: convert in.png -resize 1600x1600 out.png) and read that.",
-    );
+    return toolError(TOOL_ERRORS.imageTooLarge(relative, formatBytes(buffer.length), formatBytes(READ_MAX_IMAGE_BYTES)));
   }
   return {
     content: [

@@ -1,11 +1,6 @@
-import { Type, type Static } from "@sinclair/typebox";
 import type { AgentTool } from "../types.js";
 import { withSessionHost } from "./session-tool-host.js";
-
-const SessionStatusParameters = Type.Object({
-  sessionKey: Type.Optional(Type.String({ description: "Default: current." })),
-});
-export type SessionStatusArgs = Static<typeof SessionStatusParameters>;
+import { SessionStatusParameters } from "./session-tool-params.js";
 
 export function createSessionStatusTool(): AgentTool<typeof SessionStatusParameters> {
   return {

@@ -1,14 +1,6 @@
-import { Type, type Static } from "@sinclair/typebox";
 import type { AgentTool } from "../types.js";
 import { withSessionHost } from "./session-tool-host.js";
-
-const SessionsHistoryParameters = Type.Object({
-  sessionKey: Type.String(),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, description: "Page back with nextOffset." })),
-  includeTools: Type.Optional(Type.Boolean()),
-});
-export type SessionsHistoryArgs = Static<typeof SessionsHistoryParameters>;
+import { SessionsHistoryParameters } from "./session-tool-params.js";
 
 export function createSessionsHistoryTool(): AgentTool<typeof SessionsHistoryParameters> {
   return {

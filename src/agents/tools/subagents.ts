@@ -1,14 +1,6 @@
-import { Type, type Static } from "@sinclair/typebox";
 import type { AgentTool } from "../types.js";
 import { withSessionHost } from "./session-tool-host.js";
-
-const SubagentsParameters = Type.Object({
-  action: Type.Union([Type.Literal("list"), Type.Literal("kill"), Type.Literal("steer"), Type.Literal("log"), Type.Literal("info")]),
-  target: Type.Optional(Type.String({ description: "#n from list, label, runId prefix or session key; kill also takes \"all\"." })),
-  message: Type.Optional(Type.String({ description: "steer: new instructions (≤ 4000 chars)." })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: "log: messages (default 20)." })),
-});
-export type SubagentsArgs = Static<typeof SubagentsParameters>;
+import { SubagentsParameters } from "./session-tool-params.js";
 
 export function createSubagentsTool(): AgentTool<typeof SubagentsParameters> {
   return {

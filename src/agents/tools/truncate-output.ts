@@ -1,4 +1,5 @@
 import type { ToolResult } from "../types.js";
+import { safeCut, truncationMarker } from "./text-cut.js";
 
 /**
  * When the end of a long output looks like an error report or a closing JSON bracket, the end is
@@ -9,10 +10,6 @@ const IMPORTANT_TAIL = /error|exception|traceback|failed|\}\s*$|\]\s*$/i;
 const TAIL_INSPECT_CHARS = 2_000;
 /** Share of the budget given to the tail when it is kept. */
 const TAIL_SHARE = 0.3;
-
-export function truncationMarker(droppedChars: number): string {
-  return `\n[… ${droppedChars} chars truncated …]\n`;
-}
 
 /**
  * Shortens `text` to about `maxChars` (the marker comes on top). Keeps the head; keeps the tail
@@ -43,14 +40,4 @@ export function truncateToolResult(result: ToolResult, maxChars: number): ToolRe
     return { ...block, text: truncateToolText(block.text, maxChars) };
   });
   return changed ? { ...result, content } : result;
-}
-
-/** Moves a cut point off the middle of a surrogate pair, so no half emoji reaches the model. */
-export function safeCut(text: string, index: number): number {
-  const clamped = Math.max(0, Math.min(text.length, index));
-  if (clamped > 0 && clamped < text.length) {
-    const code = text.charCodeAt(clamped);
-    if (code >= 0xdc00 && code <= 0xdfff) return clamped - 1;
-  }
-  return clamped;
 }

@@ -4,12 +4,12 @@ import net from "node:net";
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { Type, type Static } from "@sinclair/typebox";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
 import { htmlToText } from "./html-to-text.js";
 import { guardedLookup, isPrivateAddress, PrivateAddressError } from "./network-guard.js";
-import { isPrivateWebFetchAllowed } from "./tool-services.js";
-import { safeCut } from "./truncate-output.js";
+import { safeCut } from "./text-cut.js";
 
 export const WEB_FETCH_DEFAULT_MAX_CHARS = 50_000;
 const WEB_FETCH_MAX_CHARS_CAP = 200_000;
@@ -69,9 +69,9 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
       try {
         url = new URL(String(args.url ?? "").trim());
       } catch {
-        return toolError("INVALID_URL", `"${String(args.url).slice(0, 200)}" is not a valid URL.`, "Pass an absolute URL such as https://example.com/page.");
+        return toolError(TOOL_ERRORS.invalidUrl(String(args.url).slice(0, 200)));
       }
-      const allowPrivate = isPrivateWebFetchAllowed(ctx.services);
+      const allowPrivate = ctx.services.webFetchAllowPrivate === true;
       const maxChars = Math.min(WEB_FETCH_MAX_CHARS_CAP, Math.max(100, Math.floor(args.maxChars ?? WEB_FETCH_DEFAULT_MAX_CHARS)));
 
       // One controller for both the caller's abort and our own timeout, told apart by `reason`.
@@ -89,16 +89,12 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
           const location = response.headers.location;
           if (!REDIRECT_STATUSES.has(response.status) || !location) break;
           if (redirects >= maxRedirects) {
-            return toolError(
-              "TOO_MANY_REDIRECTS",
-              `${args.url} redirected more than ${maxRedirects} times (last to ${location}).`,
-              "The URL probably loops; try the final address directly or another source.",
-            );
+            return toolError(TOOL_ERRORS.tooManyRedirects(args.url, maxRedirects, location));
           }
           try {
             url = new URL(location, url);
           } catch {
-            return toolError("INVALID_REDIRECT", `${url.href} redirected to an invalid address: ${location.slice(0, 200)}.`);
+            return toolError(TOOL_ERRORS.invalidRedirect(url.href, location.slice(0, 200)));
           }
         }
         return renderResponse(response, maxChars, maxResponseBytes, String(args.url));
@@ -114,11 +110,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
 
 function checkTarget(url: URL, allowPrivate: boolean): ToolResult | undefined {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return toolError(
-      "URL_SCHEME_NOT_ALLOWED",
-      `${url.protocol.replace(/:$/, "")}: URLs cannot be fetched (${url.href.slice(0, 200)}); only http and https.`,
-      "Use an http(s) URL. For workspace files use read.",
-    );
+    return toolError(TOOL_ERRORS.urlSchemeNotAllowed(url.protocol.replace(/:$/, ""), url.href.slice(0, 200)));
   }
   // Host names are checked when they resolve (guardedLookup); literal addresses never resolve.
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -197,9 +189,7 @@ function renderResponse(response: FetchedResponse, maxChars: number, maxBytes: n
   const finalUrl = response.url.href;
   if (response.status >= 400) {
     return toolError(
-      "HTTP_ERROR",
-      `${finalUrl} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}.`,
-      httpErrorSuggestion(response.status),
+      TOOL_ERRORS.httpError(finalUrl, `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`, httpErrorSuggestion(response.status)),
       { url: requested, finalUrl, status: response.status },
     );
   }
@@ -207,14 +197,10 @@ function renderResponse(response: FetchedResponse, maxChars: number, maxBytes: n
   const contentType = String(response.headers["content-type"] ?? "");
   const mimeType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
   if (mimeType !== "" && !isTextual(mimeType)) {
-    return toolError(
-      "UNSUPPORTED_CONTENT_TYPE",
-      `${finalUrl} returned ${mimeType}, which cannot be shown as text.`,
-      "web_fetch reads pages and text. For other files, download them with exec (e.g. curl -o) if allowed.",
-    );
+    return toolError(TOOL_ERRORS.notTextContent(finalUrl, mimeType));
   }
   if (mimeType === "" && response.body.includes(0)) {
-    return toolError("UNSUPPORTED_CONTENT_TYPE", `${finalUrl} returned binary data.`, "web_fetch reads pages and text only.");
+    return toolError(TOOL_ERRORS.binaryContent(finalUrl));
   }
 
   const raw = decodeBody(response.body, contentType);
@@ -278,20 +264,16 @@ function fetchFailure(error: unknown, url: URL, signal: AbortSignal): ToolResult
   }
   if (signal.aborted) {
     return signal.reason === "timeout"
-      ? toolError("FETCH_TIMEOUT", `${url.href} did not answer within the time limit.`, "Try again later or use another source.")
-      : toolError("ABORTED", `Fetching ${url.href} was stopped.`, "The run was stopped; no action is needed.");
+      ? toolError(TOOL_ERRORS.fetchTimeout(url.href))
+      : toolError(TOOL_ERRORS.fetchAborted(url.href));
   }
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
-    return toolError("DNS_FAILED", `The host ${url.hostname} could not be found.`, "Check the spelling of the domain.");
+    return toolError(TOOL_ERRORS.dnsFailed(url.hostname));
   }
-  return toolError("FETCH_FAILED", `Fetching ${url.href} failed: ${(error as Error)?.message ?? String(error)}`, "Check the URL or try another source.");
+  return toolError(TOOL_ERRORS.fetchFailed(url.href, (error as Error)?.message ?? String(error)));
 }
 
 function privateAddressRefusal(href: string, address: string): ToolResult {
-  return toolError(
-    "PRIVATE_ADDRESS_BLOCKED",
-    `${href.slice(0, 200)} points to ${address}, a private, loopback or link-local address; web_fetch only reaches public addresses.`,
-    "Fetch a public URL instead. To reach a local service, use exec (e.g. curl) if the user allows it.",
-  );
+  return toolError(TOOL_ERRORS.privateAddressBlocked(href.slice(0, 200), address));
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError } from "../tool-result.js";
 import type { ToolResult } from "../types.js";
 
@@ -23,37 +24,32 @@ export type WorkspacePathResolution =
  */
 export function resolveWorkspacePath(workspaceDir: string, requested: unknown): WorkspacePathResolution {
   const root = realWorkspaceRoot(workspaceDir);
-  const refuse = (code: "PATH_INVALID" | "PATH_OUTSIDE_WORKSPACE", message: string): WorkspacePathResolution => ({
+  const refuse = (kind: "pathInvalid" | "pathOutsideWorkspace", problem: string): WorkspacePathResolution => ({
     ok: false,
-    result: toolError(code, message, workspaceSuggestion(root)),
+    result: toolError(TOOL_ERRORS[kind](problem, root)),
   });
 
-  if (typeof requested !== "string" || requested.trim() === "") return refuse("PATH_INVALID", "The path is empty.");
-  if (requested.includes("\0")) return refuse("PATH_INVALID", "The path contains a NUL byte.");
+  if (typeof requested !== "string" || requested.trim() === "") return refuse("pathInvalid", "The path is empty.");
+  if (requested.includes("\0")) return refuse("pathInvalid", "The path contains a NUL byte.");
   if (requested.length > MAX_PATH_CHARS) {
-    return refuse("PATH_INVALID", `The path is ${requested.length} characters long; at most ${MAX_PATH_CHARS} are accepted.`);
+    return refuse("pathInvalid", `The path is ${requested.length} characters long; at most ${MAX_PATH_CHARS} are accepted.`);
   }
 
   const lexical = path.resolve(root, requested);
   if (!isInside(root, lexical)) {
-    return refuse("PATH_OUTSIDE_WORKSPACE", `"${shorten(requested)}" resolves outside the workspace.`);
+    return refuse("pathOutsideWorkspace", `"${shorten(requested)}" resolves outside the workspace.`);
   }
 
   let real: string;
   try {
     real = realPathAllowingMissing(lexical, 0);
   } catch (error) {
-    return refuse("PATH_INVALID", `"${shorten(requested)}" cannot be resolved: ${errorCode(error)}.`);
+    return refuse("pathInvalid", `"${shorten(requested)}" cannot be resolved: ${errorCode(error)}.`);
   }
   if (!isInside(root, real)) {
-    return refuse("PATH_OUTSIDE_WORKSPACE", `"${shorten(requested)}" goes through a symbolic link that leads outside the workspace.`);
+    return refuse("pathOutsideWorkspace", `"${shorten(requested)}" goes through a symbolic link that leads outside the workspace.`);
   }
   return { ok: true, absolute: real, relative: path.relative(root, real) || "." };
-}
-
-/** The suggestion every refusal carries: where the workspace is and what is allowed. */
-export function workspaceSuggestion(root: string): string {
-  return `The workspace root is ${root}. Use a path relative to it (for example "notes/todo.md"); paths must stay inside the workspace.`;
 }
 
 function realWorkspaceRoot(workspaceDir: string): string {

@@ -13,7 +13,23 @@ export interface InboundMessage {
   id: string;
   text: string;
   receivedAt: number;
-  meta?: Record<string, unknown>;
+  meta?: InboundMessageMeta;
+}
+
+/**
+ * What travels with a message through the inbox, which only carries it: who sent it (so a turn
+ * merged from several messages knows whose it is), or, on the inbox's own summary of dropped
+ * messages, which messages that summary stands for.
+ */
+export interface InboundMessageMeta {
+  agentId?: string;
+  /** `false` when the sender is not the owner; a merged turn is the owner's only if every message is. */
+  senderIsOwner?: boolean;
+  channel?: string;
+  /** Set only on the summary message the inbox makes under drop policy `summarize`. */
+  synthetic?: "queue-summary";
+  /** With `synthetic`: the ids of the messages the summary stands for. */
+  summarizedIds?: string[];
 }
 
 export interface OfferResult {

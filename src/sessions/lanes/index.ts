@@ -46,6 +46,7 @@ export type {
   ClearedInbox,
   DropPolicy,
   InboundMessage,
+  InboundMessageMeta,
   InboxNotice,
   OfferResult,
   QueueMode,

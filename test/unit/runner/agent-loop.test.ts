@@ -104,7 +104,7 @@ describe("runAgentLoop", () => {
     const result = await runAgentLoop(input(stream, { tools: [echoTool, thrower] }));
     expect(result.payloads).toEqual([{ text: "recovered" }]);
     const results = requests[1]!.messages.filter((m) => m.role === "toolResult") as any[];
-    expect(results.map((r) => JSON.parse(r.content[0].text).error)).toEqual(["UNKNOWN_TOOL", "INVALID_ARGUMENTS", "TOOL_FAILED"]);
+    expect(results.map((r) => JSON.parse(r.content[0].text).error)).toEqual(["UNKNOWN_TOOL", "INVALID_ARGUMENT", "TOOL_FAILED"]);
     expect(results.every((r) => r.isError)).toBe(true);
   });
 

@@ -104,7 +104,7 @@ describe("AgentToAgent", () => {
     const { a2a } = setup();
     expect(await a2a.send(caller("agent:main:main"), { sessionKey: "main", message: "x" }, never)).toMatchObject({ code: "SEND_TO_SELF" });
     expect(await a2a.send(caller("agent:main:main"), { sessionKey: "ghost", message: "x" }, never)).toMatchObject({ code: "SESSION_NOT_FOUND" });
-    expect(await a2a.send(caller("agent:main:main"), { sessionKey: "peer", message: " " }, never)).toMatchObject({ code: "INVALID_ARGUMENTS" });
-    expect(await a2a.send(caller("agent:main:main"), { message: "x" }, never)).toMatchObject({ code: "INVALID_ARGUMENTS" });
+    expect(await a2a.send(caller("agent:main:main"), { sessionKey: "peer", message: " " }, never)).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(await a2a.send(caller("agent:main:main"), { message: "x" }, never)).toMatchObject({ code: "INVALID_ARGUMENT" });
   });
 });

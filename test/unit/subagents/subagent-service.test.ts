@@ -174,7 +174,7 @@ describe("SubagentService", () => {
     const { conversations, service } = setup();
     const child = await spawn(service, { mode: "session" });
     const record = service.registry.get(child.runId)!;
-    expect(await service.steer(record, "   ", "agent:main:main")).toMatchObject({ ok: false, refusal: { code: "INVALID_ARGUMENTS" } });
+    expect(await service.steer(record, "   ", "agent:main:main")).toMatchObject({ ok: false, refusal: { code: "INVALID_ARGUMENT" } });
     expect(await service.steer(record, "x".repeat(4_001), "agent:main:main")).toMatchObject({ ok: false, refusal: { message: expect.stringMatching(/4001 characters; at most 4000/) } });
     expect(await service.steer(record, "go left", "agent:main:main")).toEqual({ ok: true, restarted: true, settled: true });
     expect(conversations.run(child.runId).status).toBe("aborted");
@@ -239,8 +239,8 @@ describe("SubagentService", () => {
     expect(outcome.warnings?.[0]).toMatch(/model "nope\/none" cannot be used/);
     expect(outcome.resolvedModel).toBeUndefined();
     const before = conversations.submitted.length;
-    expect(await service.spawn(main, { task: "  " })).toMatchObject({ code: "INVALID_ARGUMENTS" });
-    expect(await service.spawn(main, { task: "x", thinking: "enormous" })).toMatchObject({ code: "INVALID_ARGUMENTS" });
+    expect(await service.spawn(main, { task: "  " })).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(await service.spawn(main, { task: "x", thinking: "enormous" })).toMatchObject({ code: "INVALID_ARGUMENT" });
     expect(await service.spawn(main, { task: "x", runtime: "acp" })).toMatchObject({ code: "RUNTIME_UNAVAILABLE" });
     expect(await service.spawn(main, { task: "x", thread: true })).toMatchObject({ code: "THREAD_UNAVAILABLE" });
     expect(await service.spawn(main, { task: "x", sandbox: "require" })).toMatchObject({ code: "SANDBOX_UNAVAILABLE" });

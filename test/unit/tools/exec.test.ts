@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_SAFE_BINS } from "../../../src/agents/approvals/exec-policy.js";
 import { createExecApprovalGate } from "../../../src/agents/approvals/policy-gate.js";
-import type { ExecApprovalGate } from "../../../src/agents/tools/exec-approval-gate.js";
+import type { ExecApprovalGate } from "../../../src/agents/types.js";
 import { buildExecEnv } from "../../../src/agents/tools/exec-env.js";
 import { createExecTool } from "../../../src/agents/tools/exec.js";
 import { ProcessRegistry } from "../../../src/agents/tools/process-registry.js";

@@ -1,0 +1,211 @@
+/**
+ * Every error a tool can hand the model, in one table: a stable code (part of the wire: the model
+ * and the tests read it), the message built from the facts of the failure, and what to do instead.
+ * A tool returns `toolError(TOOL_ERRORS.someEntry(...facts))`; a new failure gets a new entry here.
+ */
+
+/** The codes a tool result's `error` field may carry. */
+export type ToolErrorCode =
+  // The call itself
+  | "INVALID_ARGUMENT" | "UNKNOWN_TOOL" | "TOOL_BLOCKED" | "TOOL_FAILED" | "RUN_STOPPED" | "ABORTED"
+  // Files and the workspace
+  | "PATH_INVALID" | "PATH_OUTSIDE_WORKSPACE" | "FILE_NOT_FOUND" | "FILE_EXISTS" | "IS_A_DIRECTORY" | "NOT_A_DIRECTORY"
+  | "NOT_A_REGULAR_FILE" | "PERMISSION_DENIED" | "FILE_ERROR" | "FILE_TOO_LARGE" | "IMAGE_TOO_LARGE" | "BINARY_FILE"
+  | "OFFSET_OUT_OF_RANGE" | "EDIT_NO_MATCH" | "EDIT_AMBIGUOUS" | "EDIT_NO_CHANGE"
+  | "PATCH_PARSE_ERROR" | "PATCH_HUNK_FAILED" | "PATCH_WRITE_FAILED"
+  // Shell commands and background processes
+  | "WORKDIR_NOT_FOUND" | "EXEC_DENIED" | "PROCESS_UNAVAILABLE" | "SESSION_NOT_FOUND"
+  // The web
+  | "INVALID_URL" | "URL_SCHEME_NOT_ALLOWED" | "PRIVATE_ADDRESS_BLOCKED" | "TOO_MANY_REDIRECTS" | "INVALID_REDIRECT"
+  | "HTTP_ERROR" | "UNSUPPORTED_CONTENT_TYPE" | "FETCH_TIMEOUT" | "DNS_FAILED" | "FETCH_FAILED"
+  // Sessions and sub-agents (refusals of the session tools)
+  | "SESSIONS_UNAVAILABLE" | "SESSION_NOT_VISIBLE" | "AMBIGUOUS_LABEL" | "SEND_TO_SELF" | "SEND_FAILED" | "A2A_LIMIT"
+  | "UNKNOWN_AGENT" | "AGENT_NOT_ALLOWED" | "SUBAGENTS_DISABLED" | "SPAWN_DEPTH_EXCEEDED" | "TOO_MANY_CHILDREN"
+  | "SANDBOX_UNAVAILABLE" | "RUNTIME_UNAVAILABLE" | "INVALID_ATTACHMENTS" | "SPAWN_FAILED" | "GATEWAY_STOPPING"
+  | "SUBAGENT_NOT_FOUND" | "SUBAGENT_ENDED" | "STEER_RATE_LIMITED" | "STEER_FAILED" | "THREAD_UNAVAILABLE" | "THREAD_FAILED"
+  // Chat channels (the message tool)
+  | "CHANNELS_UNAVAILABLE" | "CHANNEL_SEND_FAILED";
+
+/** A failure as the model reads it. */
+export interface CodedToolError {
+  code: ToolErrorCode;
+  message: string;
+  suggestion?: string;
+}
+
+type Text<A extends unknown[]> = string | ((...facts: A) => string);
+
+function coded<A extends unknown[]>(code: ToolErrorCode, message: Text<A>, suggestion?: Text<A>): (...facts: A) => CodedToolError {
+  return (...facts) => {
+    const error: CodedToolError = { code, message: typeof message === "string" ? message : message(...facts) };
+    const advice = typeof suggestion === "function" ? suggestion(...facts) : suggestion;
+    if (advice) error.suggestion = advice;
+    return error;
+  };
+}
+
+const PROCESS_LIST_HINT = 'Call process with action "list" to see the sessions.';
+
+export const TOOL_ERRORS = {
+  // ── The call itself (the loop and its hooks) ────────────────────────────────────────────────
+  unknownTool: coded("UNKNOWN_TOOL", (name: string, _available: string) => `no tool named "${name}" is available`, (_name, available) => `Use one of: ${available || "(none)"}.`),
+  argumentsInvalid: coded(
+    "INVALID_ARGUMENT",
+    (where: string, problem: string) => `${where}: ${problem}`,
+    "Fix the arguments to match the tool's parameter schema and call it again.",
+  ),
+  toolBlocked: coded("TOOL_BLOCKED", (reason: string) => reason, "Do not retry this call; choose another approach or ask the user."),
+  runStopped: coded("RUN_STOPPED", (reason: string) => reason),
+  toolFailed: coded("TOOL_FAILED", (name: string, problem: string) => `${name} failed: ${problem}`),
+  abortedWhileRunning: coded("ABORTED", "the run was stopped while this tool was running"),
+  abortedBeforeRunning: coded("ABORTED", "the run stopped before this tool ran"),
+
+  // ── Workspace paths ─────────────────────────────────────────────────────────────────────────
+  pathInvalid: coded("PATH_INVALID", (problem: string, _root: string) => problem, (_problem, root) => workspaceAdvice(root)),
+  pathOutsideWorkspace: coded("PATH_OUTSIDE_WORKSPACE", (problem: string, _root: string) => problem, (_problem, root) => workspaceAdvice(root)),
+
+  // ── File system failures (read, write, edit, apply_patch) ───────────────────────────────────
+  fileNotFound: coded("FILE_NOT_FOUND", (file: string) => `"${file}" does not exist.`, "Check the path; list the directory with exec (ls) if unsure."),
+  isADirectory: coded("IS_A_DIRECTORY", (file: string) => `"${file}" is a directory, not a file.`, "List directories with exec (ls); pass a file path here."),
+  notADirectory: coded("NOT_A_DIRECTORY", (file: string) => `A parent of "${file}" is a file, not a directory.`, "Check the path with exec (ls)."),
+  notARegularFile: coded(
+    "NOT_A_REGULAR_FILE",
+    (file: string) => `"${file}" is not a regular file (a pipe, socket or device).`,
+    "Only regular files can be read or changed with this tool; inspect it with exec (ls -l) if needed.",
+  ),
+  permissionDenied: coded("PERMISSION_DENIED", (file: string) => `Permission denied for "${file}".`, "Choose another file or ask the user to fix the permissions."),
+  fileError: coded("FILE_ERROR", (file: string, problem: string) => `"${file}": ${problem}`),
+
+  // ── read ────────────────────────────────────────────────────────────────────────────────────
+  fileTooLarge: coded(
+    "FILE_TOO_LARGE",
+    (file: string, size: string, limit: string) => `"${file}" is ${size}; read loads at most ${limit}.`,
+    "Search it with exec (rg, grep) or print a slice with exec (sed -n '100,200p').",
+  ),
+  readBinaryFile: coded("BINARY_FILE", (file: string) => `"${file}" is a binary file (it contains NUL bytes), not text.`, "Inspect it with exec (file, xxd | head, strings) instead."),
+  offsetOutOfRange: coded(
+    "OFFSET_OUT_OF_RANGE",
+    (offset: number, file: string, lines: number) => `offset ${offset} is past the end of "${file}", which has ${lines} lines.`,
+    (_offset, _file, lines) => `Use an offset between 1 and ${lines}.`,
+  ),
+  imageTooLarge: coded(
+    "IMAGE_TOO_LARGE",
+    (file: string, size: string, limit: string) => `"${file}" is a ${size} image; at most ${limit} can be viewed.`,
+    "Make a smaller copy with exec (e.g. ImageMagick: convert in.png -resize 1600x1600 out.png) and read that.",
+  ),
+
+  // ── edit ────────────────────────────────────────────────────────────────────────────────────
+  editOldTextEmpty: coded("INVALID_ARGUMENT", "oldText is empty.", "Copy the exact text to replace from the file (read it first); to create a file use write."),
+  editNewTextMissing: coded("INVALID_ARGUMENT", "newText is missing.", 'Pass the replacement text (an empty string "" deletes oldText).'),
+  editBinaryFile: coded("BINARY_FILE", (file: string) => `"${file}" is a binary file; edit changes text files only.`, "Use exec with a suitable program instead."),
+  editNoMatch: coded(
+    "EDIT_NO_MATCH",
+    (file: string) => `oldText was not found in "${file}".`,
+    "Read the file again and copy oldText exactly as it is now, including indentation and line breaks.",
+  ),
+  editAmbiguous: coded(
+    "EDIT_AMBIGUOUS",
+    (file: string, matches: number) => `oldText occurs ${matches} times in "${file}"; it must occur exactly once.`,
+    "Include more surrounding lines in oldText so that it matches only the place you mean.",
+  ),
+  editNoChange: coded("EDIT_NO_CHANGE", "oldText and newText are identical; nothing would change.", "Pass the text you want in newText."),
+
+  // ── apply_patch ─────────────────────────────────────────────────────────────────────────────
+  patchMalformed: coded("PATCH_PARSE_ERROR", (where: string) => `The patch is malformed at ${where}`, "Fix that line and send the whole patch again."),
+  patchAddExisting: coded(
+    "FILE_EXISTS",
+    (file: string) => `Add File: "${file}" already exists. Nothing was changed.`,
+    "Use *** Update File for an existing file (or *** Delete File before adding it anew).",
+  ),
+  patchFileMissing: coded(
+    "FILE_NOT_FOUND",
+    (section: string, file: string) => `${section}: "${file}" does not exist. Nothing was changed.`,
+    "Check the path; use *** Add File to create a file.",
+  ),
+  patchHunkMismatch: coded(
+    "PATCH_HUNK_FAILED",
+    (file: string, hunk: number, line: number, reason: string) =>
+      `Update File: "${file}", hunk ${hunk} (patch line ${line}) does not match the file: ${reason}\nNothing was changed.`,
+    "Read the file again and rebuild that hunk from its current content, with enough unchanged context lines.",
+  ),
+  patchMoveOntoExisting: coded(
+    "FILE_EXISTS",
+    (file: string) => `Move to: "${file}" already exists. Nothing was changed.`,
+    "Move to a new path, or delete the destination first in the same patch.",
+  ),
+  patchWriteFailed: coded(
+    "PATCH_WRITE_FAILED",
+    (file: string, problem: string) => `Writing "${file}" failed (${problem}); the files already written were restored.`,
+    "Check the file's permissions or the disk, then apply the patch again.",
+  ),
+
+  // ── exec and process ────────────────────────────────────────────────────────────────────────
+  execCommandEmpty: coded("INVALID_ARGUMENT", "command is empty.", 'Pass the shell command to run, e.g. {"command": "ls -la"}.'),
+  execWorkdirMissing: coded(
+    "WORKDIR_NOT_FOUND",
+    (workdir: string) => `workdir "${workdir}" is not an existing directory.`,
+    "Omit workdir to run in the workspace root, or create the directory first.",
+  ),
+  execDenied: coded(
+    "EXEC_DENIED",
+    (reason: string) => reason,
+    "Do not retry the same command. Ask the user to approve it, or reach the goal another way (read/edit for files).",
+  ),
+  execAbortedBeforeStart: coded("ABORTED", "The run was stopped before the command started.", "Nothing ran; no action is needed."),
+  processUnavailable: coded(
+    "PROCESS_UNAVAILABLE",
+    "Background processes are not available in this runtime.",
+    "Run commands in the foreground with exec (without background).",
+  ),
+  processNeedsSessionId: coded("INVALID_ARGUMENT", (action: string) => `action "${action}" needs a sessionId.`, PROCESS_LIST_HINT),
+  processSessionNotFound: coded(
+    "SESSION_NOT_FOUND",
+    (sessionId: string) => `No background session "${sessionId}" (finished sessions are kept for 30 minutes).`,
+    'Call process with action "list" to see the sessions that exist.',
+  ),
+  processUnknownAction: coded("INVALID_ARGUMENT", (action: string) => `Unknown action "${action}".`, 'Use one of "list", "poll", "log", "kill".'),
+
+  // ── web_fetch ───────────────────────────────────────────────────────────────────────────────
+  invalidUrl: coded("INVALID_URL", (url: string) => `"${url}" is not a valid URL.`, "Pass an absolute URL such as https://example.com/page."),
+  tooManyRedirects: coded(
+    "TOO_MANY_REDIRECTS",
+    (url: string, max: number, last: string) => `${url} redirected more than ${max} times (last to ${last}).`,
+    "The URL probably loops; try the final address directly or another source.",
+  ),
+  invalidRedirect: coded("INVALID_REDIRECT", (url: string, location: string) => `${url} redirected to an invalid address: ${location}.`),
+  urlSchemeNotAllowed: coded(
+    "URL_SCHEME_NOT_ALLOWED",
+    (scheme: string, url: string) => `${scheme}: URLs cannot be fetched (${url}); only http and https.`,
+    "Use an http(s) URL. For workspace files use read.",
+  ),
+  httpError: coded("HTTP_ERROR", (url: string, status: string, _advice: string) => `${url} answered HTTP ${status}.`, (_url, _status, advice) => advice),
+  notTextContent: coded(
+    "UNSUPPORTED_CONTENT_TYPE",
+    (url: string, mimeType: string) => `${url} returned ${mimeType}, which cannot be shown as text.`,
+    "web_fetch reads pages and text. For other files, download them with exec (e.g. curl -o) if allowed.",
+  ),
+  binaryContent: coded("UNSUPPORTED_CONTENT_TYPE", (url: string) => `${url} returned binary data.`, "web_fetch reads pages and text only."),
+  fetchTimeout: coded("FETCH_TIMEOUT", (url: string) => `${url} did not answer within the time limit.`, "Try again later or use another source."),
+  fetchAborted: coded("ABORTED", (url: string) => `Fetching ${url} was stopped.`, "The run was stopped; no action is needed."),
+  dnsFailed: coded("DNS_FAILED", (host: string) => `The host ${host} could not be found.`, "Check the spelling of the domain."),
+  fetchFailed: coded("FETCH_FAILED", (url: string, problem: string) => `Fetching ${url} failed: ${problem}`, "Check the URL or try another source."),
+  privateAddressBlocked: coded(
+    "PRIVATE_ADDRESS_BLOCKED",
+    (url: string, address: string) => `${url} points to ${address}, a private, loopback or link-local address; web_fetch only reaches public addresses.`,
+    "Fetch a public URL instead. To reach a local service, use exec (e.g. curl) if the user allows it.",
+  ),
+
+  // ── Session tools and the message tool ─────────────────────────────────────────────────────
+  sessionsUnavailable: coded("SESSIONS_UNAVAILABLE", "Session tools only work inside the gateway, in a turn of a session.", "Do the work in this turn instead."),
+  channelsUnavailable: coded("CHANNELS_UNAVAILABLE", "No chat channel is running on this gateway.", "Answer in your reply instead."),
+  channelSendFailed: coded(
+    "CHANNEL_SEND_FAILED",
+    (problem: string) => problem,
+    "Check the target (e.g. channel:<id>, user:<id>, a chat id) or answer in your reply.",
+  ),
+};
+
+/** The suggestion every workspace-path refusal carries: where the workspace is and what is allowed. */
+function workspaceAdvice(root: string): string {
+  return `The workspace root is ${root}. Use a path relative to it (for example "notes/todo.md"); paths must stay inside the workspace.`;
+}
