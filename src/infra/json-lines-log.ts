@@ -11,8 +11,8 @@ import { ensurePrivateDir } from "./paths.js";
  * written meanwhile (group commit), so a busy channel pays neither an fsync per message nor a
  * blocked event loop. `rewrite` replaces the whole file atomically: compaction.
  *
- * A crash mid-append leaves at most one torn last line; `read` skips it, and owners rewrite the
- * file at open so nothing is ever appended behind a torn fragment.
+ * A crash mid-append leaves at most one torn last line; `read` skips it, and KeyedJsonLinesLog
+ * rewrites the file at open so nothing is ever appended behind a torn fragment.
  */
 export class JsonLinesLog {
   private lines = 0;

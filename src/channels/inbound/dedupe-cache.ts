@@ -1,4 +1,4 @@
-import { JsonLinesLog } from "../../infra/json-lines-log.js";
+import { KeyedJsonLinesLog, type KeyedLogCompaction } from "../../infra/keyed-json-lines-log.js";
 
 export interface InboundDedupeCacheOptions {
   /** How long a key is remembered (default 20 minutes, longer than any platform's redelivery window). */
@@ -11,10 +11,8 @@ export interface InboundDedupeCacheOptions {
 export const DEFAULT_DEDUPE_TTL_MS = 20 * 60_000;
 export const DEFAULT_DEDUPE_MAX_ENTRIES = 50_000;
 const MAX_KEY_LENGTH = 1_024;
-/** The file is compacted once it holds this many times the live keys… */
-const COMPACT_FACTOR = 4;
-/** …but never for fewer lines than this, so a quiet cache is not rewritten every few claims. */
-const MIN_COMPACT_LINES = 1_000;
+/** A quiet cache is not rewritten every few claims: at least 1 000 lines, and 4 lines per live key. */
+const COMPACTION: KeyedLogCompaction = { factor: 4, minLines: 1_000 };
 
 /** On disk: `{k, t}` records a claim at time t, `{k, r: 1}` a release. */
 type DedupeLine = { k: string; t: number } | { k: string; r: 1 };
@@ -31,7 +29,7 @@ type DedupeLine = { k: string; t: number } | { k: string; r: 1 };
 export class InboundDedupeCache {
   /** key → claim time. Insertion order is claim order, so the oldest keys come first. */
   private readonly claims: Map<string, number>;
-  private readonly log: JsonLinesLog;
+  private readonly log: KeyedJsonLinesLog<number, DedupeLine>;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -44,10 +42,16 @@ export class InboundDedupeCache {
     this.ttlMs = positiveInteger(options.ttlMs ?? DEFAULT_DEDUPE_TTL_MS, "ttlMs");
     this.maxEntries = positiveInteger(options.maxEntries ?? DEFAULT_DEDUPE_MAX_ENTRIES, "maxEntries");
     this.now = options.now ?? Date.now;
-    this.claims = replay(JsonLinesLog.read(file).values);
-    this.log = new JsonLinesLog(file);
-    // Also drops a torn last line before anything is appended behind it.
-    this.compact();
+    this.log = new KeyedJsonLinesLog<number, DedupeLine>(file, {
+      replay: replayLine,
+      recover: restoreTimeOrder,
+      prune: (claims) => {
+        this.dropExpired(claims);
+        this.evictOverflow(claims);
+      },
+      snapshot: (t, k) => ({ k, t }),
+    }, COMPACTION);
+    this.claims = this.log.entries;
   }
 
   /** True when the key was not seen within the TTL (and records it now); false for a duplicate. */
@@ -59,8 +63,8 @@ export class InboundDedupeCache {
     this.log.append({ k: key, t } satisfies DedupeLine);
     this.claims.delete(key);
     this.claims.set(key, t);
-    this.evictOverflow();
-    this.compactIfBloated();
+    this.evictOverflow(this.claims);
+    this.log.compactIfDue();
     return true;
   }
 
@@ -70,11 +74,11 @@ export class InboundDedupeCache {
     if (!this.claims.has(key)) return;
     this.log.append({ k: key, r: 1 } satisfies DedupeLine);
     this.claims.delete(key);
-    this.compactIfBloated();
+    this.log.compactIfDue();
   }
 
   has(key: string): boolean {
-    this.dropExpired();
+    this.dropExpired(this.claims);
     return this.claims.has(key);
   }
 
@@ -88,53 +92,45 @@ export class InboundDedupeCache {
   }
 
   get size(): number {
-    this.dropExpired();
+    this.dropExpired(this.claims);
     return this.claims.size;
   }
 
-  private compact(): void {
-    this.dropExpired();
-    this.evictOverflow();
-    this.log.rewrite(Array.from(this.claims, ([k, t]): DedupeLine => ({ k, t })));
-  }
-
-  private compactIfBloated(): void {
-    if (this.log.lineCount > COMPACT_FACTOR * Math.max(this.claims.size, MIN_COMPACT_LINES)) this.compact();
-  }
-
   /** Claims are in time order, so the expired ones are a prefix of the map. */
-  private dropExpired(): void {
+  private dropExpired(claims: Map<string, number>): void {
     const cutoff = this.now() - this.ttlMs;
-    for (const [key, t] of this.claims) {
+    for (const [key, t] of claims) {
       if (t > cutoff) break;
-      this.claims.delete(key);
+      claims.delete(key);
     }
   }
 
-  private evictOverflow(): void {
-    let excess = this.claims.size - this.maxEntries;
-    for (const key of this.claims.keys()) {
+  private evictOverflow(claims: Map<string, number>): void {
+    let excess = claims.size - this.maxEntries;
+    for (const key of claims.keys()) {
       if (excess-- <= 0) break;
-      this.claims.delete(key);
+      claims.delete(key);
     }
   }
 }
 
-function replay(values: unknown[]): Map<string, number> {
-  const claims = new Map<string, number>();
-  for (const value of values) {
-    if (typeof value !== "object" || value === null) continue;
-    const line = value as Partial<Record<"k" | "t" | "r", unknown>>;
-    if (typeof line.k !== "string") continue;
-    if (line.r === 1) {
-      claims.delete(line.k);
-    } else if (typeof line.t === "number" && Number.isFinite(line.t)) {
-      claims.delete(line.k);
-      claims.set(line.k, line.t);
-    }
+function replayLine(claims: Map<string, number>, value: unknown): void {
+  if (typeof value !== "object" || value === null) return;
+  const line = value as Partial<Record<"k" | "t" | "r", unknown>>;
+  if (typeof line.k !== "string") return;
+  if (line.r === 1) {
+    claims.delete(line.k);
+  } else if (typeof line.t === "number" && Number.isFinite(line.t)) {
+    claims.delete(line.k);
+    claims.set(line.k, line.t);
   }
-  // A clock step backwards would break the time order dropExpired relies on: restore it.
-  return new Map([...claims].sort((a, b) => a[1] - b[1]));
+}
+
+/** A clock step backwards would break the time order dropExpired relies on: restore it. */
+function restoreTimeOrder(claims: Map<string, number>): void {
+  const sorted = [...claims].sort((a, b) => a[1] - b[1]);
+  claims.clear();
+  for (const [key, t] of sorted) claims.set(key, t);
 }
 
 function assertKey(key: string): void {

@@ -1,4 +1,4 @@
-import { JsonLinesLog } from "../../infra/json-lines-log.js";
+import { KeyedJsonLinesLog, type KeyedLogCompaction } from "../../infra/keyed-json-lines-log.js";
 
 export interface DeliveryTarget {
   channel: string;
@@ -40,10 +40,8 @@ export interface DeliveryLedgerOptions {
 export const DEFAULT_DELIVERY_FRESHNESS_MS = 24 * 60 * 60_000;
 export const DEFAULT_DELIVERY_MAX_ATTEMPTS = 3;
 const MAX_ERROR_CHARS = 500;
-/** The file is compacted once it holds this many times the entries owed at the last compaction… */
-const COMPACT_FACTOR = 4;
-/** …but never for fewer lines than this. */
-const MIN_COMPACT_LINES = 1_000;
+/** At least 1 000 lines, and 4 lines per entry owed at the last compaction. */
+const COMPACTION: KeyedLogCompaction = { factor: 4, minLines: 1_000 };
 
 /** One line per change; `entry` lines hold a whole entry (written by compaction). */
 type LedgerLine =
@@ -69,12 +67,10 @@ type FinalState = "delivered" | "failed" | "suppressed";
 export class DeliveryLedger {
   /** Insertion order is creation order. */
   private readonly entries: Map<string, DeliveryEntry>;
-  private readonly log: JsonLinesLog;
+  private readonly log: KeyedJsonLinesLog<DeliveryEntry, LedgerLine>;
   private readonly now: () => number;
   private readonly freshnessMs: number;
   private readonly maxAttempts: number;
-  /** Compact once the file holds more lines than this: a multiple of what was owed at the last compaction. */
-  private compactAtLines = 0;
 
   static open(file: string, options: DeliveryLedgerOptions = {}): DeliveryLedger {
     return new DeliveryLedger(file, options);
@@ -84,10 +80,15 @@ export class DeliveryLedger {
     this.now = options.now ?? Date.now;
     this.freshnessMs = options.freshnessMs ?? DEFAULT_DELIVERY_FRESHNESS_MS;
     this.maxAttempts = options.maxAttempts ?? DEFAULT_DELIVERY_MAX_ATTEMPTS;
-    this.entries = replay(JsonLinesLog.read(file).values);
-    this.log = new JsonLinesLog(file);
-    // Also drops a torn last line before anything is appended behind it.
-    this.compact();
+    // Finished entries stay in memory until the next compaction, which bounds both the file and the map.
+    this.log = new KeyedJsonLinesLog<DeliveryEntry, LedgerLine>(file, {
+      replay: replayLine,
+      prune: (entries) => {
+        for (const [id, entry] of entries) if (!this.isOwed(entry)) entries.delete(id);
+      },
+      snapshot: (entry) => ({ op: "entry", ...entry }),
+    }, COMPACTION);
+    this.entries = this.log.entries;
   }
 
   /** A run was accepted whose answer must go to `target` (before the model runs). Idempotent per id. */
@@ -98,9 +99,9 @@ export class DeliveryLedger {
     const entry: DeliveryEntry = { id, target: checkTarget(target), createdAt: this.now(), sent: {}, attempts: 0, state: "awaiting-reply" };
     if (meta.sessionKey !== undefined) entry.sessionKey = meta.sessionKey;
     if (meta.runId !== undefined) entry.runId = meta.runId;
-    this.log.append({ op: "expect", id, target: entry.target, sessionKey: entry.sessionKey, runId: entry.runId, at: entry.createdAt } satisfies LedgerLine);
+    this.log.append({ op: "expect", id, target: entry.target, sessionKey: entry.sessionKey, runId: entry.runId, at: entry.createdAt });
     this.entries.set(id, entry);
-    this.compactIfBloated();
+    this.log.compactIfDue();
     return copy(entry);
   }
 
@@ -114,10 +115,10 @@ export class DeliveryLedger {
       throw new TypeError(`recordReply(${JSON.stringify(id)}): chunks must be a non-empty array of strings (a silent reply is finish(id, "suppressed"))`);
     }
     if (entry.chunks || isFinal(entry.state)) return copy(entry);
-    this.log.append({ op: "reply", id, chunks } satisfies LedgerLine);
+    this.log.append({ op: "reply", id, chunks });
     entry.chunks = [...chunks];
     entry.state = "pending";
-    this.compactIfBloated();
+    this.log.compactIfDue();
     return copy(entry);
   }
 
@@ -130,9 +131,9 @@ export class DeliveryLedger {
     }
     if (typeof platformMessageId !== "string") throw new TypeError("platformMessageId must be a string");
     if (entry.sent[index] !== undefined) return;
-    this.log.append({ op: "sent", id, index, messageId: platformMessageId } satisfies LedgerLine);
+    this.log.append({ op: "sent", id, index, messageId: platformMessageId });
     entry.sent[index] = platformMessageId;
-    this.compactIfBloated();
+    this.log.compactIfDue();
   }
 
   /** One delivery attempt failed; the entry becomes `failed` once attempts reach `maxAttempts`. */
@@ -141,10 +142,10 @@ export class DeliveryLedger {
     if (isFinal(entry.state)) return copy(entry);
     const bounded = boundError(error);
     const failed = entry.attempts + 1 >= this.maxAttempts;
-    this.log.append({ op: "attempt", id, error: bounded, ...(failed ? { failed: true as const } : {}) } satisfies LedgerLine);
+    this.log.append({ op: "attempt", id, error: bounded, ...(failed ? { failed: true as const } : {}) });
     applyAttempt(entry, bounded, failed);
     const result = copy(entry);
-    this.compactIfBloated();
+    this.log.compactIfDue();
     return result;
   }
 
@@ -154,10 +155,10 @@ export class DeliveryLedger {
     if (!isFinal(state)) throw new TypeError(`finish(${JSON.stringify(id)}): state must be delivered, failed or suppressed, got ${JSON.stringify(state)}`);
     if (isFinal(entry.state)) return;
     const bounded = reason === undefined ? undefined : boundError(reason);
-    this.log.append({ op: "finish", id, state, ...(bounded !== undefined ? { reason: bounded } : {}) } satisfies LedgerLine);
+    this.log.append({ op: "finish", id, state, ...(bounded !== undefined ? { reason: bounded } : {}) });
     entry.state = state;
     if (bounded !== undefined) entry.reason = bounded;
-    this.compactIfBloated();
+    this.log.compactIfDue();
   }
 
   get(id: string): DeliveryEntry | undefined {
@@ -182,21 +183,6 @@ export class DeliveryLedger {
     this.log.close();
   }
 
-  /**
-   * Called after a change is both on file and in memory, so a rewrite includes it. Finished
-   * entries stay in memory until then, which bounds both the file and the map.
-   */
-  private compactIfBloated(): void {
-    if (this.log.lineCount > this.compactAtLines) this.compact();
-  }
-
-  /** Keeps only entries still owed, in memory and on disk. */
-  private compact(): void {
-    for (const [id, entry] of this.entries) if (!this.isOwed(entry)) this.entries.delete(id);
-    this.log.rewrite(Array.from(this.entries.values(), (entry): LedgerLine => ({ op: "entry", ...entry })));
-    this.compactAtLines = COMPACT_FACTOR * Math.max(this.entries.size, MIN_COMPACT_LINES);
-  }
-
   private isOwed(entry: DeliveryEntry): boolean {
     return (
       (entry.state === "awaiting-reply" || entry.state === "pending") &&
@@ -213,40 +199,36 @@ export class DeliveryLedger {
   }
 }
 
-function replay(values: unknown[]): Map<string, DeliveryEntry> {
-  const entries = new Map<string, DeliveryEntry>();
-  for (const value of values) {
-    const line = value as LedgerLine;
-    if (typeof line !== "object" || line === null || typeof line.id !== "string") continue;
-    if (line.op === "entry") {
-      const { op: _op, ...entry } = line;
-      if (isEntryShaped(entry)) entries.set(entry.id, entry);
-      continue;
-    }
-    if (line.op === "expect") {
-      if (!entries.has(line.id) && typeof line.at === "number" && isTargetShaped(line.target)) {
-        const entry: DeliveryEntry = { id: line.id, target: line.target, createdAt: line.at, sent: {}, attempts: 0, state: "awaiting-reply" };
-        if (typeof line.sessionKey === "string") entry.sessionKey = line.sessionKey;
-        if (typeof line.runId === "string") entry.runId = line.runId;
-        entries.set(line.id, entry);
-      }
-      continue;
-    }
-    const entry = entries.get(line.id);
-    if (!entry) continue;
-    if (line.op === "reply" && Array.isArray(line.chunks) && !entry.chunks) {
-      entry.chunks = line.chunks;
-      if (!isFinal(entry.state)) entry.state = "pending";
-    } else if (line.op === "sent" && Number.isInteger(line.index) && typeof line.messageId === "string") {
-      entry.sent[line.index] ??= line.messageId;
-    } else if (line.op === "attempt" && typeof line.error === "string") {
-      applyAttempt(entry, line.error, line.failed === true);
-    } else if (line.op === "finish" && isFinal(line.state) && !isFinal(entry.state)) {
-      entry.state = line.state;
-      if (typeof line.reason === "string") entry.reason = line.reason;
-    }
+function replayLine(entries: Map<string, DeliveryEntry>, value: unknown): void {
+  const line = value as LedgerLine;
+  if (typeof line !== "object" || line === null || typeof line.id !== "string") return;
+  if (line.op === "entry") {
+    const { op: _op, ...entry } = line;
+    if (isEntryShaped(entry)) entries.set(entry.id, entry);
+    return;
   }
-  return entries;
+  if (line.op === "expect") {
+    if (!entries.has(line.id) && typeof line.at === "number" && isTargetShaped(line.target)) {
+      const entry: DeliveryEntry = { id: line.id, target: line.target, createdAt: line.at, sent: {}, attempts: 0, state: "awaiting-reply" };
+      if (typeof line.sessionKey === "string") entry.sessionKey = line.sessionKey;
+      if (typeof line.runId === "string") entry.runId = line.runId;
+      entries.set(line.id, entry);
+    }
+    return;
+  }
+  const entry = entries.get(line.id);
+  if (!entry) return;
+  if (line.op === "reply" && Array.isArray(line.chunks) && !entry.chunks) {
+    entry.chunks = line.chunks;
+    if (!isFinal(entry.state)) entry.state = "pending";
+  } else if (line.op === "sent" && Number.isInteger(line.index) && typeof line.messageId === "string") {
+    entry.sent[line.index] ??= line.messageId;
+  } else if (line.op === "attempt" && typeof line.error === "string") {
+    applyAttempt(entry, line.error, line.failed === true);
+  } else if (line.op === "finish" && isFinal(line.state) && !isFinal(entry.state)) {
+    entry.state = line.state;
+    if (typeof line.reason === "string") entry.reason = line.reason;
+  }
 }
 
 function applyAttempt(entry: DeliveryEntry, error: string, failed: boolean): void {

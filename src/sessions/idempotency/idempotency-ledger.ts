@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import { ensurePrivateDir } from "../../infra/paths.js";
 import {
@@ -12,8 +11,8 @@ import {
   type CompleteParams,
   type IdempotencyRecord,
 } from "./idempotency-record.js";
-import { compactedLines, replayLedger, type LedgerLine } from "./ledger-file.js";
-import { JsonLinesLog } from "../../infra/json-lines-log.js";
+import { compactedLine, replayLedgerLine, type LedgerLine } from "./ledger-file.js";
+import { KeyedJsonLinesLog } from "../../infra/keyed-json-lines-log.js";
 
 export interface IdempotencyLedgerOptions {
   now?: () => number;
@@ -35,11 +34,10 @@ export interface IdempotencyLedgerOptions {
 export class IdempotencyLedger {
   readonly file: string;
   private readonly records: Map<string, IdempotencyRecord>;
-  private readonly log: JsonLinesLog;
+  private readonly log: KeyedJsonLinesLog<IdempotencyRecord, LedgerLine>;
   private readonly now: () => number;
   private readonly ttlMs: number;
   private readonly maxRecords: number;
-  private linesSinceCompaction = 0;
 
   constructor(stateDir: string, options: IdempotencyLedgerOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -48,15 +46,19 @@ export class IdempotencyLedger {
     const dir = path.join(path.resolve(stateDir), "gateway");
     ensurePrivateDir(dir);
     this.file = path.join(dir, "idempotency.jsonl");
-    this.log = new JsonLinesLog(this.file);
-    this.records = replayLedger(this.file).records;
-    const now = this.now();
-    for (const record of this.records.values()) {
-      if (record.status === "in_flight") Object.assign(record, { status: "interrupted", completedAt: now });
-    }
-    // Compacting at open also clears a torn last line before anything is appended behind it.
-    // A fresh state dir has no file yet: nothing to compact, and two fsyncs saved before ready.
-    if (fs.existsSync(this.file)) this.compact();
+    // Memory stays bounded at once (see afterAppend); the file is compacted once it holds about twice the cap.
+    this.log = new KeyedJsonLinesLog<IdempotencyRecord, LedgerLine>(this.file, {
+      replay: replayLedgerLine,
+      recover: (records) => {
+        const now = this.now();
+        for (const record of records.values()) {
+          if (record.status === "in_flight") Object.assign(record, { status: "interrupted", completedAt: now });
+        }
+      },
+      prune: (records) => this.dropExpired(records),
+      snapshot: compactedLine,
+    }, { factor: 2, minLines: this.maxRecords });
+    this.records = this.log.entries;
   }
 
   /**
@@ -113,9 +115,7 @@ export class IdempotencyLedger {
 
   /** Rewrites the file with only the live records (also done on open and as the file grows). */
   compact(): void {
-    this.dropExpired();
-    this.log.rewrite(compactedLines(this.records.values()));
-    this.linesSinceCompaction = 0;
+    this.log.compact();
   }
 
   close(): void {
@@ -137,25 +137,23 @@ export class IdempotencyLedger {
   }
 
   private afterAppend(): void {
-    this.linesSinceCompaction += 1;
-    // Memory stays bounded at once; the file is compacted once it holds about twice the cap.
-    if (this.records.size > this.maxRecords) this.dropExpired();
-    if (this.linesSinceCompaction > this.maxRecords) this.compact();
+    if (this.records.size > this.maxRecords) this.dropExpired(this.records);
+    this.log.compactIfDue();
   }
 
   /** Drops records past the TTL, then the oldest beyond `maxRecords` (the map is in start order). */
-  private dropExpired(): void {
+  private dropExpired(records: Map<string, IdempotencyRecord>): void {
     const cutoff = this.now() - this.ttlMs;
     // Start order means the expired records come first: stop at the first live one, so a full
     // ledger does not walk all its records on every append.
-    for (const [key, record] of this.records) {
+    for (const [key, record] of records) {
       if (record.startedAt >= cutoff) break;
-      this.records.delete(key);
+      records.delete(key);
     }
-    let excess = this.records.size - this.maxRecords;
-    for (const key of this.records.keys()) {
+    let excess = records.size - this.maxRecords;
+    for (const key of records.keys()) {
       if (excess-- <= 0) break;
-      this.records.delete(key);
+      records.delete(key);
     }
   }
 }

@@ -1,10 +1,9 @@
-import { JsonLinesLog } from "../../infra/json-lines-log.js";
 import type { IdempotencyRecord, IdempotencyStatus } from "./idempotency-record.js";
 
 /**
- * The ledger on disk: JSON lines (a JsonLinesLog), appended per operation. Three line kinds:
+ * The ledger on disk: JSON lines (a KeyedJsonLinesLog), appended per operation. Three line kinds:
  * `begin` and `complete` while running, `record` (a whole record) after compaction. Replaying
- * them in order rebuilds the map; unreadable lines (a torn last write) are skipped.
+ * them in order rebuilds the map.
  */
 
 export type LedgerLine =
@@ -12,35 +11,26 @@ export type LedgerLine =
   | { op: "complete"; key: string; status: IdempotencyStatus; summary?: string; result?: unknown; resultOmitted?: boolean; at: number }
   | ({ op: "record" } & IdempotencyRecord);
 
-/** Rebuilds the records from the file's lines, in order; unreadable lines (a torn last write) are skipped. */
-export function replayLedger(file: string): { records: Map<string, IdempotencyRecord>; skippedLines: number } {
-  const records = new Map<string, IdempotencyRecord>();
-  const read = JsonLinesLog.read(file);
-  let skippedLines = read.skippedLines;
-  for (const value of read.values) {
-    const line = asLedgerLine(value);
-    if (!line) {
-      skippedLines += 1;
-      continue;
-    }
-    if (line.op === "begin") {
-      records.delete(line.key); // keep insertion order = start order
-      records.set(line.key, { key: line.key, runId: line.runId, sessionKey: line.sessionKey, method: line.method, status: "in_flight", startedAt: line.at });
-    } else if (line.op === "complete") {
-      const record = records.get(line.key);
-      if (record) Object.assign(record, completionFields(line));
-    } else {
-      const { op: _op, ...record } = line;
-      records.delete(record.key);
-      records.set(record.key, record);
-    }
+/** Applies one line read back from the file; a line of another shape changes nothing. */
+export function replayLedgerLine(records: Map<string, IdempotencyRecord>, value: unknown): void {
+  const line = asLedgerLine(value);
+  if (!line) return;
+  if (line.op === "begin") {
+    records.delete(line.key); // keep insertion order = start order
+    records.set(line.key, { key: line.key, runId: line.runId, sessionKey: line.sessionKey, method: line.method, status: "in_flight", startedAt: line.at });
+  } else if (line.op === "complete") {
+    const record = records.get(line.key);
+    if (record) Object.assign(record, completionFields(line));
+  } else {
+    const { op: _op, ...record } = line;
+    records.delete(record.key);
+    records.set(record.key, record);
   }
-  return { records, skippedLines };
 }
 
 /** The compacted form: one `record` line per record. */
-export function compactedLines(records: Iterable<IdempotencyRecord>): LedgerLine[] {
-  return [...records].map((record) => ({ op: "record" as const, ...record }));
+export function compactedLine(record: IdempotencyRecord): LedgerLine {
+  return { op: "record", ...record };
 }
 
 function completionFields(line: Extract<LedgerLine, { op: "complete" }>): Partial<IdempotencyRecord> {
