@@ -1,3 +1,5 @@
+import { SESSION_TOOL_NAMES } from "./tool-groups.js";
+
 /**
  * The sandbox layer's lists when neither `agents…tools.sandbox.tools` nor
  * `tools.sandbox.tools` sets them (OpenClaw does the same). A sandboxed session keeps the
@@ -13,14 +15,7 @@ export const SANDBOX_DEFAULT_ALLOW: readonly string[] = [
   "edit",
   "apply_patch",
   "image",
-  "sessions_list",
-  "sessions_history",
-  "sessions_search",
-  "sessions_send",
-  "sessions_spawn",
-  "sessions_yield",
-  "subagents",
-  "session_status",
+  ...SESSION_TOOL_NAMES,
 ];
 
 export const SANDBOX_DEFAULT_DENY: readonly string[] = ["browser", "canvas", "computer", "nodes", "cron", "gateway"];

@@ -8,22 +8,23 @@ import { normalizeToolName } from "./tool-names.js";
  * (`bash` is folded onto `exec` by name normalization), `group:web` carries `x_search`,
  * `group:automation` carries `heartbeat_respond`. Members may be wildcards or other groups.
  */
+/** The session tools by name, held by `group:sessions` and by the sandbox's default allow list. */
+export const SESSION_TOOL_NAMES: readonly string[] = [
+  "sessions_list",
+  "sessions_history",
+  "sessions_search",
+  "sessions_send",
+  "sessions_spawn",
+  "sessions_yield",
+  "subagents",
+  "session_status",
+];
+
 export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = {
   "group:fs": ["read", "write", "edit", "apply_patch"],
   "group:runtime": ["exec", "process", "code_execution"],
   "group:web": ["web_search", "x_search", "web_fetch"],
-  "group:sessions": [
-    "sessions",
-    "sessions_list",
-    "sessions_history",
-    "sessions_search",
-    "sessions_send",
-    "sessions_spawn",
-    "sessions_yield",
-    "subagents",
-    "session_status",
-    "conversations_*",
-  ],
+  "group:sessions": ["sessions", ...SESSION_TOOL_NAMES, "conversations_*"],
   "group:memory": ["memory_search", "memory_get"],
   "group:ui": ["browser", "canvas"],
   "group:automation": ["cron", "gateway", "heartbeat_respond"],

@@ -42,16 +42,5 @@ export {
   DEFAULT_QUEUE_CAP,
   MAX_SUMMARY_LINES,
 } from "./inbound-queue.js";
-export type {
-  ClearedInbox,
-  DropPolicy,
-  InboundMessage,
-  InboundMessageMeta,
-  InboxNotice,
-  OfferResult,
-  QueueMode,
-  QueuedTurn,
-  SessionInbox,
-  SessionInboxOptions,
-} from "./inbound-types.js";
+export type * from "./inbound-types.js";
 export { SUMMARY_CHARS } from "./turn-text.js";

@@ -1,0 +1,74 @@
+import type { ModelRequest, ModelStreamEvent } from "./types.js";
+import { AssistantTurn } from "./assistant-turn.js";
+import { cachedClient } from "./client-cache.js";
+import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
+import { nodeHttpFetch } from "./node-http-fetch.js";
+import { pumpStream, type StreamReader } from "./pump-stream.js";
+import type { ProviderModel } from "./types.js";
+
+/** The client options both SDKs take under the same names, set the same way for every provider. */
+export interface SharedClientOptions {
+  apiKey: string;
+  /** Retries and failover are the caller's policy; a hidden SDK retry would double them. */
+  maxRetries: 0;
+  timeout?: number;
+  defaultHeaders?: Record<string, string>;
+  /** Failures come back as events; the SDK must not also print them. */
+  logLevel: "off";
+  fetch: typeof nodeHttpFetch;
+}
+
+/** What one wire format adds to the shared frame: its SDK client, its request and its stream reader. */
+export interface SdkStreamProvider<Client, Item> {
+  /** Tells cached clients of different SDKs apart. */
+  kind: string;
+  errors: SdkErrorClasses;
+  createClient(model: ProviderModel, shared: SharedClientOptions): Client;
+  open(client: Client, request: ModelRequest, signal: AbortSignal): Promise<AsyncIterable<Item>>;
+  reader(turn: AssistantTurn): StreamReader<Item>;
+}
+
+/**
+ * One model request through an SDK: the API key check, the cached client, the request, the
+ * stream read into our events, and every failure (a missing key, HTTP, network, abort) turned
+ * into one final `error` event with secrets redacted. Never throws.
+ */
+export async function* streamThroughSdk<Client, Item>(
+  provider: SdkStreamProvider<Client, Item>,
+  request: ModelRequest,
+  signal: AbortSignal,
+): AsyncGenerator<ModelStreamEvent> {
+  const model = request.model as ProviderModel;
+  const turn = new AssistantTurn(model);
+  const secrets = [model.apiKey, ...secretHeaderValues(model.headers)];
+  let phase: FailurePhase = "request";
+  try {
+    // Without a key the SDK would go looking on its own (env vars, credential files); the
+    // key must come from resolveModel so config and env precedence stay ours.
+    if (!model.apiKey) {
+      yield turn.fail({ kind: "config", retryable: false, message: `no API key for provider "${model.provider}" (resolve the model first)` });
+      return;
+    }
+    const apiKey = model.apiKey;
+    const client = cachedClient(
+      { kind: provider.kind, baseUrl: model.baseUrl, apiKey, timeoutSeconds: model.timeoutSeconds, headers: model.headers },
+      () => provider.createClient(model, sharedClientOptions(model, apiKey)),
+    );
+    const stream = await provider.open(client, request, signal);
+    phase = "stream";
+    yield* pumpStream(stream, provider.reader(turn), turn, signal, () => classifyModelError(signal.reason, signal, provider.errors, phase, secrets));
+  } catch (err) {
+    yield turn.fail(classifyModelError(err, signal, provider.errors, phase, secrets));
+  }
+}
+
+function sharedClientOptions(model: ProviderModel, apiKey: string): SharedClientOptions {
+  return {
+    apiKey,
+    maxRetries: 0,
+    ...(model.timeoutSeconds ? { timeout: model.timeoutSeconds * 1000 } : {}),
+    ...(model.headers ? { defaultHeaders: model.headers } : {}),
+    logLevel: "off",
+    fetch: nodeHttpFetch,
+  };
+}
