@@ -33,8 +33,13 @@ export interface CodedToolError {
   suggestion?: string;
 }
 
+/** A refusal always says what to do instead. */
+export type ToolRefusal = Required<CodedToolError>;
+
 type Text<A extends unknown[]> = string | ((...facts: A) => string);
 
+function coded<A extends unknown[]>(code: ToolErrorCode, message: Text<A>, suggestion: Text<A>): (...facts: A) => ToolRefusal;
+function coded<A extends unknown[]>(code: ToolErrorCode, message: Text<A>): (...facts: A) => CodedToolError;
 function coded<A extends unknown[]>(code: ToolErrorCode, message: Text<A>, suggestion?: Text<A>): (...facts: A) => CodedToolError {
   return (...facts) => {
     const error: CodedToolError = { code, message: typeof message === "string" ? message : message(...facts) };
@@ -45,6 +50,8 @@ function coded<A extends unknown[]>(code: ToolErrorCode, message: Text<A>, sugge
 }
 
 const PROCESS_LIST_HINT = 'Call process with action "list" to see the sessions.';
+const REACHABLE_HINT = "Call sessions_list to see the sessions you may reach.";
+const WITHOUT_THREAD = "Spawn without thread; its result still comes back here.";
 
 export const TOOL_ERRORS = {
   // ── The call itself (the loop and its hooks) ────────────────────────────────────────────────
@@ -195,8 +202,104 @@ export const TOOL_ERRORS = {
     "Fetch a public URL instead. To reach a local service, use exec (e.g. curl) if the user allows it.",
   ),
 
-  // ── Session tools and the message tool ─────────────────────────────────────────────────────
+  // ── Session tools: reaching other sessions ─────────────────────────────────────────────────
   sessionsUnavailable: coded("SESSIONS_UNAVAILABLE", "Session tools only work inside the gateway, in a turn of a session.", "Do the work in this turn instead."),
+  sessionKeyInvalid: coded("INVALID_ARGUMENT", (problem: string) => problem, "Use a key from sessions_list."),
+  sessionNotFound: coded("SESSION_NOT_FOUND", (key: string) => `No session ${key}.`, "Call sessions_list to see the sessions that exist."),
+  sendTargetMissing: coded("INVALID_ARGUMENT", "Name the target: sessionKey, label or agentId.", "Call sessions_list to find it."),
+  labelNotFound: coded("SESSION_NOT_FOUND", (label: string) => `No session you may see is labelled "${label}".`, "Call sessions_list to find it."),
+  labelAmbiguous: coded("AMBIGUOUS_LABEL", (label: string, keys: string) => `Several sessions are labelled "${label}": ${keys}.`, "Use sessionKey instead."),
+  sendToSelf: coded("SEND_TO_SELF", "That is your own session.", "Name another session (see sessions_list)."),
+  sendMessageEmpty: coded("INVALID_ARGUMENT", "message is empty.", "Say something."),
+  exchangeLimit: coded(
+    "A2A_LIMIT",
+    (limit: number) => `This chain of agent-to-agent messages reached its limit (${limit} messages); nothing more is sent.`,
+    "Finish your turn without sending.",
+  ),
+  sendNotAccepted: coded("SEND_FAILED", (why: string) => `The message was not accepted (${why}).`, "Try again later."),
+  otherAgentHidden: coded(
+    "SESSION_NOT_VISIBLE",
+    (target: string, agent: string) =>
+      `Session ${target} belongs to agent "${agent}"; reaching other agents' sessions needs tools.sessions.visibility "all" and tools.agentToAgent.enabled.`,
+    REACHABLE_HINT,
+  ),
+  agentNotInA2aAllow: coded("SESSION_NOT_VISIBLE", (agent: string) => `Agent "${agent}" is not in tools.agentToAgent.allow.`, REACHABLE_HINT),
+  outsideTree: coded(
+    "SESSION_NOT_VISIBLE",
+    (target: string) => `Session ${target} is outside your tree (tools.sessions.visibility is "tree": you see your own session and the ones you spawned).`,
+    REACHABLE_HINT,
+  ),
+  selfOnly: coded("SESSION_NOT_VISIBLE", 'Only your own session is visible (tools.sessions.visibility is "self").', "Work in your own session."),
+
+  // ── Session tools: sub-agents ───────────────────────────────────────────────────────────────
+  subagentsDisabled: coded("SUBAGENTS_DISABLED", "Sub-agents are turned off (agents.defaults.subagents.maxSpawnDepth is 0).", "Do the task yourself in this turn."),
+  spawnTooDeep: coded(
+    "SPAWN_DEPTH_EXCEEDED",
+    (depth: number, childDepth: number, max: number) =>
+      `sessions_spawn is not allowed at depth ${depth}: a child here would be at depth ${childDepth}, and the limit is ${max} (agents.defaults.subagents.maxSpawnDepth).`,
+    "You are a leaf worker: do the work yourself and report the result.",
+  ),
+  tooManyChildren: coded(
+    "TOO_MANY_CHILDREN",
+    (active: number, max: number) => `This session already has ${active} unfinished sub-agents; the limit is ${max} (agents.defaults.subagents.maxChildrenPerAgent).`,
+    "Wait: each result arrives as a message when that sub-agent finishes. Or kill one with the subagents tool.",
+  ),
+  unknownAgent: coded(
+    "UNKNOWN_AGENT",
+    (agent: string, _known: string) => `agentId "${agent}" is not a configured agent.`,
+    (_agent, known) => `Use one of: ${known} — or leave agentId out to spawn as yourself.`,
+  ),
+  agentNotInAllowAgents: coded(
+    "AGENT_NOT_ALLOWED",
+    (agent: string, requester: string, allowed: string) =>
+      `agentId is not allowed for sessions_spawn: "${agent}" is not in the allowAgents of agent "${requester}" (allowed: ${allowed}).`,
+    (agent, requester) => `Leave agentId out to spawn as "${requester}", or ask the owner to add "${agent}" to agents.entries.${requester}.subagents.allowAgents.`,
+  ),
+  spawnAgentNotInA2aAllow: coded(
+    "AGENT_NOT_ALLOWED",
+    (agent: string, _requester: string) => `agentId is not allowed for sessions_spawn: "${agent}" is not in tools.agentToAgent.allow.`,
+    (_agent, requester) => `Leave agentId out to spawn as "${requester}".`,
+  ),
+  sandboxUnavailable: coded(
+    "SANDBOX_UNAVAILABLE",
+    'sandbox "require" cannot be met: this gateway runs agents without a sandbox.',
+    'Spawn with sandbox "inherit" if the task is safe to run unsandboxed, or do not spawn it.',
+  ),
+  acpRuntimeUnavailable: coded("RUNTIME_UNAVAILABLE", 'runtime "acp" is not available in this gateway yet.', 'Leave runtime out (or use "subagent").'),
+  taskEmpty: coded("INVALID_ARGUMENT", "task is empty.", "Describe the task the sub-agent should do."),
+  taskTooLong: coded("INVALID_ARGUMENT", (length: number, max: number) => `task is ${length} characters; at most ${max}.`, "Put large inputs in attachments instead."),
+  labelTooLong: coded("INVALID_ARGUMENT", (length: number, max: number) => `label is ${length} characters; at most ${max}.`, "Use a short label."),
+  thinkingInvalid: coded("INVALID_ARGUMENT", (thinking: string, _levels: string) => `thinking "${thinking}" is not a level.`, (_thinking, levels) => `Use one of: ${levels}.`),
+  attachmentsInvalid: coded("INVALID_ATTACHMENTS", (problem: string) => problem, "Fix the attachments and spawn again, or put the content in the task text."),
+  gatewayStopping: coded("GATEWAY_STOPPING", "The gateway is shutting down.", "Try again after it restarted."),
+  spawnFailed: coded("SPAWN_FAILED", (problem: string) => problem, "Do the task yourself, or try again later."),
+  noThreadChannels: coded("THREAD_UNAVAILABLE", "thread: true needs a chat channel with threads, and this gateway has none.", WITHOUT_THREAD),
+  notInAChat: coded(
+    "THREAD_UNAVAILABLE",
+    "thread: true opens a thread in the chat this conversation happens in, and this session is not in a chat channel (it talks through the gateway API).",
+    WITHOUT_THREAD,
+  ),
+  threadAccountDown: coded(
+    "THREAD_UNAVAILABLE",
+    (channel: string, accountId: string) => `The ${channel} account "${accountId}" this chat uses is not running, so no thread can be opened.`,
+    `${WITHOUT_THREAD} Or try again once the channel is back.`,
+  ),
+  channelHasNoThreads: coded("THREAD_UNAVAILABLE", (channel: string) => `${channel} has no threads to bind a sub-agent to.`, WITHOUT_THREAD),
+  threadRefused: coded("THREAD_UNAVAILABLE", (problem: string) => `No thread can be opened in this chat: ${problem}`, WITHOUT_THREAD),
+  threadFailed: coded("THREAD_FAILED", (problem: string) => `Opening the thread failed: ${problem}`, "Try again, or spawn without thread."),
+  subagentsTargetMissing: coded("INVALID_ARGUMENT", (action: string) => `action "${action}" needs a target.`, 'Call subagents with action "list" to see your sub-agents.'),
+  subagentNotFound: coded(
+    "SUBAGENT_NOT_FOUND",
+    (target: string) => `No sub-agent of yours matches "${target}".`,
+    'Call subagents with action "list": use #n, a label, a runId prefix or a session key.',
+  ),
+  subagentEnded: coded("SUBAGENT_ENDED", (outcome: string) => `That sub-agent already ended (${outcome}).`, "Spawn a new one for new work."),
+  steerEmpty: coded("INVALID_ARGUMENT", "The steer message is empty.", "Say what the sub-agent should do instead."),
+  steerTooLong: coded("INVALID_ARGUMENT", (length: number, max: number) => `The steer message is ${length} characters; at most ${max}.`, "Shorten it."),
+  steerRateLimited: coded("STEER_RATE_LIMITED", (sinceMs: number, everySeconds: number) => `Steered ${sinceMs} ms ago; one steer per ${everySeconds} s.`, "Wait a moment, then steer again."),
+  steerFailed: coded("STEER_FAILED", (problem: string) => problem, "Kill the sub-agent and spawn a new one."),
+
+  // ── The message tool ────────────────────────────────────────────────────────────────────────
   channelsUnavailable: coded("CHANNELS_UNAVAILABLE", "No chat channel is running on this gateway.", "Answer in your reply instead."),
   channelSendFailed: coded(
     "CHANNEL_SEND_FAILED",

@@ -1,4 +1,5 @@
 import type { SpawnRefusal, SubagentThread, SubagentThreadPort } from "../agents/subagents/index.js";
+import { TOOL_ERRORS } from "../agents/tool-errors.js";
 import type { Logger } from "../infra/logger.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import type { ChannelManager } from "./channel-manager.js";
@@ -13,8 +14,6 @@ export interface SubagentThreadsDeps {
   store: SessionStore;
   logger: Logger;
 }
-
-const WITHOUT_THREAD = "Spawn without thread; its result still comes back here.";
 
 /**
  * Thread-bound sub-agents on the chat channels: the thread is opened in the chat the requester's
@@ -31,13 +30,13 @@ export function createSubagentThreads(deps: SubagentThreadsDeps): SubagentThread
   const check = (requesterSessionKey: string): SpawnRefusal | undefined => {
     const chat = chatOf(requesterSessionKey);
     if (!chat) {
-      return refusal("thread: true opens a thread in the chat this conversation happens in, and this session is not in a chat channel (it talks through the gateway API).", WITHOUT_THREAD);
+      return TOOL_ERRORS.notInAChat();
     }
     const support = deps.channels()?.threadSupport(chat.channel, chat.accountId) ?? "not-running";
     if (support === "not-running") {
-      return refusal(`The ${chat.channel} account "${chat.accountId}" this chat uses is not running, so no thread can be opened.`, `${WITHOUT_THREAD} Or try again once the channel is back.`);
+      return TOOL_ERRORS.threadAccountDown(chat.channel, chat.accountId);
     }
-    if (support === "unsupported") return refusal(`${chat.channel} has no threads to bind a sub-agent to.`, WITHOUT_THREAD);
+    if (support === "unsupported") return TOOL_ERRORS.channelHasNoThreads(chat.channel);
     return undefined;
   };
 
@@ -54,8 +53,8 @@ export function createSubagentThreads(deps: SubagentThreadsDeps): SubagentThread
       } catch (err) {
         const message = (err as Error).message;
         // The platform's own reason (not a forum, a DM) will not change by trying again.
-        if (err instanceof ChannelPermanentError) return refusal(`No thread can be opened in this chat: ${message}`, WITHOUT_THREAD);
-        return { code: "THREAD_FAILED", message: `Opening the thread failed: ${message}`, suggestion: "Try again, or spawn without thread." };
+        if (err instanceof ChannelPermanentError) return TOOL_ERRORS.threadRefused(message);
+        return TOOL_ERRORS.threadFailed(message);
       }
     },
     bind(thread, childSessionKey, label) {
@@ -71,8 +70,4 @@ export function createSubagentThreads(deps: SubagentThreadsDeps): SubagentThread
       if (removed > 0) deps.logger.info({ sessionKey: childSessionKey, removed }, "sub-agent ended; its thread binding was removed");
     },
   };
-}
-
-function refusal(message: string, suggestion: string): SpawnRefusal {
-  return { code: "THREAD_UNAVAILABLE", message, suggestion };
 }

@@ -1,4 +1,4 @@
-import type { ToolErrorCode } from "../tool-errors.js";
+import { TOOL_ERRORS, type ToolRefusal } from "../tool-errors.js";
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
@@ -62,21 +62,21 @@ export class AgentToAgent {
     const config = this.deps.config();
     const target = this.resolveTarget(caller, args, config);
     if (typeof target !== "string") return { status: "refused", ...target };
-    if (target === caller.sessionKey) return refuse("SEND_TO_SELF", "That is your own session.", "Name another session (see sessions_list).");
+    if (target === caller.sessionKey) return refuse(TOOL_ERRORS.sendToSelf());
     const current = this.currentTurn(caller.sessionKey);
     // The session whose message started this turn may always be answered.
     const replying = current?.from === target;
     const hidden = replying ? undefined : checkSessionVisible({ config, spawnedBy: this.deps.visibility }, caller.sessionKey, target);
     if (hidden) return { status: "refused", ...hidden };
-    if (!this.deps.store.get(target) && !args.agentId) return refuse("SESSION_NOT_FOUND", `No session ${target}.`, "Call sessions_list to see the sessions that exist.");
+    if (!this.deps.store.get(target) && !args.agentId) return refuse(TOOL_ERRORS.sessionNotFound(target));
     const message = args.message.trim();
-    if (!message) return refuse("INVALID_ARGUMENT", "message is empty.", "Say something.");
+    if (!message) return refuse(TOOL_ERRORS.sendMessageEmpty());
 
     const limit = maxPingPongTurns(config) + 1;
     const exchangeId = replying && current ? current.exchangeId : randomUUID();
     const hop = (current?.hop ?? 0) + 1;
     if (hop > limit) {
-      return refuse("A2A_LIMIT", `This chain of agent-to-agent messages reached its limit (${limit} messages); nothing more is sent.`, "Finish your turn without sending.");
+      return refuse(TOOL_ERRORS.exchangeLimit(limit));
     }
     const outcome = await this.deps.conversations.submit({
       sessionKey: target,
@@ -87,7 +87,7 @@ export class AgentToAgent {
       provenance: { kind: "inter_session", sourceSessionKey: caller.sessionKey, originSessionId: this.deps.store.get(caller.sessionKey)?.sessionId, sourceTool: "sessions_send", exchangeId, hop },
       senderIsOwner: caller.senderIsOwner,
     });
-    if (outcome.kind !== "accepted") return refuse("SEND_FAILED", `The message was not accepted (${outcome.kind === "rejected" ? outcome.notice : outcome.kind}).`, "Try again later.");
+    if (outcome.kind !== "accepted") return refuse(TOOL_ERRORS.sendNotAccepted(outcome.kind === "rejected" ? outcome.notice : outcome.kind));
     // Answering the session that messaged this turn: that answer is this send, not the turn's final text.
     if (replying && current) current.sentViaTool = true;
     const run = outcome.run;
@@ -115,16 +115,16 @@ export class AgentToAgent {
       if (args.sessionKey?.trim()) return normalizeSessionKey(args.sessionKey, caller.agentId, { mainKey: config.session.mainKey });
       if (args.agentId?.trim()) return buildMainSessionKey(args.agentId, config.session.mainKey);
     } catch (err) {
-      if (err instanceof SessionKeyError) return { code: "INVALID_ARGUMENT", message: err.message, suggestion: "Use a key from sessions_list." };
+      if (err instanceof SessionKeyError) return TOOL_ERRORS.sessionKeyInvalid(err.message);
       throw err;
     }
     const label = args.label?.trim().toLowerCase();
-    if (!label) return { code: "INVALID_ARGUMENT", message: "Name the target: sessionKey, label or agentId.", suggestion: "Call sessions_list to find it." };
+    if (!label) return TOOL_ERRORS.sendTargetMissing();
     const matches = this.deps.store.list().filter((e) => e.label?.toLowerCase() === label && e.sessionKey !== caller.sessionKey);
     const visible = matches.filter((e) => !checkSessionVisible({ config, spawnedBy: this.deps.visibility }, caller.sessionKey, e.sessionKey));
     if (visible.length === 1) return visible[0]!.sessionKey;
-    if (visible.length === 0) return { code: "SESSION_NOT_FOUND", message: `No session you may see is labelled "${args.label}".`, suggestion: "Call sessions_list to find it." };
-    return { code: "AMBIGUOUS_LABEL", message: `Several sessions are labelled "${args.label}": ${visible.map((e) => e.sessionKey).join(", ")}.`, suggestion: "Use sessionKey instead." };
+    if (visible.length === 0) return TOOL_ERRORS.labelNotFound(String(args.label));
+    return TOOL_ERRORS.labelAmbiguous(String(args.label), visible.map((e) => e.sessionKey).join(", "));
   }
 
   /** The exchange turn the caller's session is running right now, if an inter-session message started it. */
@@ -180,6 +180,6 @@ function waitForRun(run: ConversationRun, ms: number, signal: AbortSignal): Prom
   });
 }
 
-function refuse(code: ToolErrorCode, message: string, suggestion: string): SendOutcome {
-  return { status: "refused", code, message, suggestion };
+function refuse(refusal: ToolRefusal): SendOutcome {
+  return { status: "refused", ...refusal };
 }

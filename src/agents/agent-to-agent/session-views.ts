@@ -1,3 +1,4 @@
+import { TOOL_ERRORS } from "../tool-errors.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { isMainSessionKey, normalizeSessionKey, parseSessionKey, SessionKeyError, subagentDepth } from "../../sessions/keys/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
@@ -88,12 +89,12 @@ function resolveVisible(deps: SessionViewDeps, caller: SessionToolCaller, raw: s
   try {
     key = normalizeSessionKey(raw, caller.agentId, { mainKey: config.session.mainKey });
   } catch (err) {
-    if (err instanceof SessionKeyError) return { code: "INVALID_ARGUMENT", message: err.message, suggestion: "Use a key from sessions_list." };
+    if (err instanceof SessionKeyError) return TOOL_ERRORS.sessionKeyInvalid(err.message);
     throw err;
   }
   const hidden = checkSessionVisible({ config, spawnedBy: deps.spawnedBy }, caller.sessionKey, key);
   if (hidden) return hidden;
-  if (!deps.store.get(key)) return { code: "SESSION_NOT_FOUND", message: `No session ${key}.`, suggestion: "Call sessions_list to see the sessions that exist." };
+  if (!deps.store.get(key)) return TOOL_ERRORS.sessionNotFound(key);
   return key;
 }
 

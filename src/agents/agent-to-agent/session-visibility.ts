@@ -1,5 +1,6 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import { isMainSessionKey, parseSessionKey, subagentDepth } from "../../sessions/keys/index.js";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import type { SpawnRefusal } from "../subagents/spawn-checks.js";
 import { agentToAgentPolicy } from "../subagents/subagent-config.js";
 
@@ -25,14 +26,13 @@ export function checkSessionVisible(ctx: VisibilityContext, caller: string, targ
   const visibility: SessionVisibility = subagentDepth(caller) > 0 && configured !== "self" ? "tree" : configured;
   const callerAgent = parseSessionKey(caller).agentId;
   const targetAgent = parseSessionKey(target).agentId;
-  const hint = "Call sessions_list to see the sessions you may reach.";
   if (callerAgent !== targetAgent) {
     const a2a = agentToAgentPolicy(ctx.config);
     if (visibility !== "all" || !a2a.enabled) {
-      return { code: "SESSION_NOT_VISIBLE", message: `Session ${target} belongs to agent "${targetAgent}"; reaching other agents' sessions needs tools.sessions.visibility "all" and tools.agentToAgent.enabled.`, suggestion: hint };
+      return TOOL_ERRORS.otherAgentHidden(target, targetAgent);
     }
     if (!a2a.allows(targetAgent) || !a2a.allows(callerAgent)) {
-      return { code: "SESSION_NOT_VISIBLE", message: `Agent "${targetAgent}" is not in tools.agentToAgent.allow.`, suggestion: hint };
+      return TOOL_ERRORS.agentNotInA2aAllow(targetAgent);
     }
     return undefined;
   }
@@ -42,8 +42,8 @@ export function checkSessionVisible(ctx: VisibilityContext, caller: string, targ
       return undefined;
     case "tree":
       if (isMainSessionKey(caller, ctx.config.session.mainKey)) return undefined;
-      return { code: "SESSION_NOT_VISIBLE", message: `Session ${target} is outside your tree (tools.sessions.visibility is "tree": you see your own session and the ones you spawned).`, suggestion: hint };
+      return TOOL_ERRORS.outsideTree(target);
     case "self":
-      return { code: "SESSION_NOT_VISIBLE", message: 'Only your own session is visible (tools.sessions.visibility is "self").', suggestion: "Work in your own session." };
+      return TOOL_ERRORS.selfOnly();
   }
 }

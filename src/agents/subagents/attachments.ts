@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { resolveWorkspacePath } from "../tools/workspace-path.js";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import type { SpawnRefusal } from "./spawn-checks.js";
 
 /** What `sessions_spawn` may carry into a child's workspace (reference §7.1 HEAD caps). */
@@ -71,7 +72,7 @@ export function writeAttachments(workspaceDir: string, mountPath: string, files:
 }
 
 function refusal(message: string): SpawnRefusal {
-  return { code: "INVALID_ATTACHMENTS", message, suggestion: "Fix the attachments and spawn again, or put the content in the task text." };
+  return TOOL_ERRORS.attachmentsInvalid(message);
 }
 
 /** Takes back what `writeAttachments` wrote, for a spawn that failed after writing them. */

@@ -1,4 +1,4 @@
-import type { ToolErrorCode } from "../tool-errors.js";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../../config/index.js";
 import { resolveModel } from "../../models/index.js";
@@ -43,17 +43,17 @@ export interface PrepareSpawnDeps {
  */
 export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs, deps: PrepareSpawnDeps): PreparedSpawn | SpawnRefusal {
   const { config } = deps;
-  if (args.runtime === "acp") return refuse("RUNTIME_UNAVAILABLE", 'runtime "acp" is not available in this gateway yet.', 'Leave runtime out (or use "subagent").');
+  if (args.runtime === "acp") return TOOL_ERRORS.acpRuntimeUnavailable();
   const task = args.task.trim();
-  if (!task) return refuse("INVALID_ARGUMENT", "task is empty.", "Describe the task the sub-agent should do.");
-  if (task.length > MAX_TASK_CHARS) return refuse("INVALID_ARGUMENT", `task is ${task.length} characters; at most ${MAX_TASK_CHARS}.`, "Put large inputs in attachments instead.");
+  if (!task) return TOOL_ERRORS.taskEmpty();
+  if (task.length > MAX_TASK_CHARS) return TOOL_ERRORS.taskTooLong(task.length, MAX_TASK_CHARS);
   const label = args.label?.trim();
-  if (label && label.length > MAX_LABEL_CHARS) return refuse("INVALID_ARGUMENT", `label is ${label.length} characters; at most ${MAX_LABEL_CHARS}.`, "Use a short label.");
+  if (label && label.length > MAX_LABEL_CHARS) return TOOL_ERRORS.labelTooLong(label.length, MAX_LABEL_CHARS);
 
   const requesterAgentId = normalizeAgentId(caller.agentId);
   const settings = resolveSubagentSettings(config, requesterAgentId);
   const thinking = args.thinking?.trim().toLowerCase() || settings.thinking;
-  if (thinking && !THINKING_LEVELS.includes(thinking)) return refuse("INVALID_ARGUMENT", `thinking "${thinking}" is not a level.`, `Use one of: ${THINKING_LEVELS.join(", ")}.`);
+  if (thinking && !THINKING_LEVELS.includes(thinking)) return TOOL_ERRORS.thinkingInvalid(thinking, THINKING_LEVELS.join(", "));
   const targetAgentId = normalizeAgentId(args.agentId ?? requesterAgentId);
   const requesterDepth = subagentDepth(caller.sessionKey);
   const refusal = checkSpawn({
@@ -117,10 +117,6 @@ export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs,
     steerCount: 0,
   };
   return { record, taskMessage: subagentTaskMessage(task, written), attachments: { workspaceDir, files: written }, warnings };
-}
-
-function refuse(code: ToolErrorCode, message: string, suggestion: string): SpawnRefusal {
-  return { code, message, suggestion };
 }
 
 export function isRefusal(value: object): value is SpawnRefusal {

@@ -1,4 +1,4 @@
-import type { ToolErrorCode } from "../tool-errors.js";
+import { TOOL_ERRORS, type ToolRefusal } from "../tool-errors.js";
 import type { SubagentsArgs } from "../tools/index.js";
 import type { TranscriptMessage } from "../types.js";
 import { formatDuration, taskLabel } from "./announce-format.js";
@@ -19,13 +19,13 @@ const LOG_TEXT_CHARS = 500;
 export async function runSubagentsAction(service: SubagentService, callerKey: string, args: SubagentsArgs, now = Date.now()): Promise<ControlResult> {
   const rows = listRows(service, callerKey, now);
   if (args.action === "list") return listResult(service, rows, now);
-  if (!args.target?.trim()) return refuse("INVALID_ARGUMENT", `action "${args.action}" needs a target.`, 'Call subagents with action "list" to see your sub-agents.');
+  if (!args.target?.trim()) return refuse(TOOL_ERRORS.subagentsTargetMissing(args.action));
   if (args.action === "kill" && args.target.trim().toLowerCase() === "all") {
     const killed = rows.filter((r) => !r.endedAt && r.requesterSessionKey === callerKey).flatMap((r) => service.kill(r));
     return { ok: true, text: killed.length > 0 ? `Killed ${killed.length} sub-agent${killed.length === 1 ? "" : "s"}.` : "No sub-agent was running.", details: { killed: killed.map((r) => r.runId) } };
   }
   const record = resolveTarget(service.registry.descendantsOf(callerKey), rows, args.target.trim());
-  if (!record) return refuse("SUBAGENT_NOT_FOUND", `No sub-agent of yours matches "${args.target}".`, 'Call subagents with action "list": use #n, a label, a runId prefix or a session key.');
+  if (!record) return refuse(TOOL_ERRORS.subagentNotFound(args.target));
   switch (args.action) {
     case "kill": {
       const killed = service.kill(record);
@@ -125,6 +125,6 @@ function name(record: SubagentRunRecord): string {
   return `"${taskLabel(record)}"`;
 }
 
-function refuse(code: ToolErrorCode, message: string, suggestion: string): ControlResult {
-  return { ok: false, code, message, suggestion };
+function refuse(refusal: ToolRefusal): ControlResult {
+  return { ok: false, ...refusal };
 }

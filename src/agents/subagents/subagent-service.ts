@@ -1,4 +1,4 @@
-import type { ToolErrorCode } from "../tool-errors.js";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import { isSubagentSessionKey, parseSessionKey, subagentDepth } from "../../sessions/keys/index.js";
@@ -133,7 +133,7 @@ export class SubagentService {
   }
 
   async spawn(caller: SessionToolCaller, args: SessionsSpawnArgs): Promise<SpawnAccepted | SpawnRefusal> {
-    if (this.stopped) return { code: "GATEWAY_STOPPING", message: "The gateway is shutting down.", suggestion: "Try again after it restarted." };
+    if (this.stopped) return TOOL_ERRORS.gatewayStopping();
     if (args.thread) {
       const refusal = this.deps.threads ? this.deps.threads.check(caller.sessionKey) : NO_THREADS;
       if (refusal) return refusal;
@@ -189,7 +189,7 @@ export class SubagentService {
       record.lastError = `the sub-agent could not start: ${(err as Error).message}`;
       this.registry.changed();
       this.settle(record);
-      return { code: "SPAWN_FAILED", message: record.lastError, suggestion: "Do the task yourself, or try again later." };
+      return TOOL_ERRORS.spawnFailed(record.lastError);
     }
     return {
       status: "accepted",
@@ -240,11 +240,11 @@ export class SubagentService {
    */
   async steer(record: SubagentRunRecord, message: string, from: string): Promise<SteerOutcome> {
     const text = message.trim();
-    if (record.endedAt) return refused("SUBAGENT_ENDED", `That sub-agent already ended (${record.outcome ?? "ended"}).`, "Spawn a new one for new work.");
-    if (!text) return refused("INVALID_ARGUMENT", "The steer message is empty.", "Say what the sub-agent should do instead.");
-    if (text.length > MAX_STEER_MESSAGE_CHARS) return refused("INVALID_ARGUMENT", `The steer message is ${text.length} characters; at most ${MAX_STEER_MESSAGE_CHARS}.`, "Shorten it.");
+    if (record.endedAt) return refused(TOOL_ERRORS.subagentEnded(record.outcome ?? "ended"));
+    if (!text) return refused(TOOL_ERRORS.steerEmpty());
+    if (text.length > MAX_STEER_MESSAGE_CHARS) return refused(TOOL_ERRORS.steerTooLong(text.length, MAX_STEER_MESSAGE_CHARS));
     const since = this.now() - (record.lastSteerAt ?? 0);
-    if (since < STEER_RATE_LIMIT_MS) return refused("STEER_RATE_LIMITED", `Steered ${since} ms ago; one steer per ${STEER_RATE_LIMIT_MS / 1000} s.`, "Wait a moment, then steer again.");
+    if (since < STEER_RATE_LIMIT_MS) return refused(TOOL_ERRORS.steerRateLimited(since, STEER_RATE_LIMIT_MS / 1000));
     record.steerCount += 1;
     record.lastSteerAt = this.now();
 
@@ -280,7 +280,7 @@ export class SubagentService {
       record.lastRunStatus = "error";
       record.lastError = `steer failed: ${(err as Error).message}`;
       this.settle(record);
-      return refused("STEER_FAILED", record.lastError, "Kill the sub-agent and spawn a new one.");
+      return refused(TOOL_ERRORS.steerFailed(record.lastError));
     }
     return { ok: true, restarted: active.length > 0, settled };
   }
@@ -427,13 +427,9 @@ export class SubagentService {
   }
 }
 
-const NO_THREADS: SpawnRefusal = {
-  code: "THREAD_UNAVAILABLE",
-  message: "thread: true needs a chat channel with threads, and this gateway has none.",
-  suggestion: "Spawn without thread; its result still comes back here.",
-};
+const NO_THREADS: SpawnRefusal = TOOL_ERRORS.noThreadChannels();
 
-function refused(code: ToolErrorCode, message: string, suggestion: string): SteerOutcome {
-  return { ok: false, refusal: { code, message, suggestion } };
+function refused(refusal: SpawnRefusal): SteerOutcome {
+  return { ok: false, refusal };
 }
 
