@@ -134,7 +134,7 @@ export class TurnQueue {
     for (const message of taken) {
       if (message.meta?.synthetic === "queue-summary") {
         // The summary reaches the model now: the summarized messages are answered by this turn.
-        const ids = (message.meta.summarizedIds as string[] | undefined) ?? this.summarizedWaiting.get(turn.sessionKey) ?? [];
+        const ids = message.meta.summarizedIds ?? this.summarizedWaiting.get(turn.sessionKey) ?? [];
         this.summarizedWaiting.delete(turn.sessionKey);
         for (const id of ids) if (!turn.members.includes(id)) turn.members.push(id);
         turn.onSteered?.(ids);
@@ -215,7 +215,7 @@ export class TurnQueue {
   }
 
   private startQueuedTurn(sessionKey: string, messages: InboundMessage[], text: string): void {
-    const agentId = String(messages[0]?.meta?.agentId ?? parseSessionKey(sessionKey).agentId);
+    const agentId = messages[0]?.meta?.agentId ?? parseSessionKey(sessionKey).agentId;
     const members = messages.map((m) => m.id);
     // A merged turn runs with the least privilege of the messages in it.
     const senderIsOwner = messages.every((m) => m.meta?.senderIsOwner !== false);
