@@ -36,11 +36,15 @@ export function openAgentIndex(ctx: OpenAgentIndexContext): Map<string, SessionE
   let entries: Map<string, SessionEntry>;
   if (loaded.kind === "ok") {
     entries = new Map();
+    let invalid = 0;
     for (const [key, value] of Object.entries(loaded.raw)) {
       const entry = reviveEntry(dir, ctx.agentId, key, value);
-      if (typeof entry === "string") ctx.warn(`${file}: ${entry}; ignored`);
-      else entries.set(key, entry);
+      if (typeof entry === "string") {
+        invalid += 1;
+        ctx.warn(`${file}: ${entry}; rebuilding it from its transcript`);
+      } else entries.set(key, entry);
     }
+    if (invalid > 0) restoreFromTranscripts(ctx, dir, file, entries);
   } else if (loaded.kind === "corrupt" || listLiveTranscripts(dir).length > 0) {
     const kept = loaded.kind === "corrupt" ? archiveFile(file, "corrupt", ctx.now) : undefined;
     entries = rebuildEntriesFromTranscripts(ctx.stateDir, ctx.agentId, dir, ctx.warn);
@@ -60,6 +64,24 @@ export function openAgentIndex(ctx: OpenAgentIndexContext): Map<string, SessionE
     ctx.warn(`${entry.sessionKey}: transcript ${entry.sessionFile} was missing; started it again with a fresh header`);
   }
   return entries;
+}
+
+/**
+ * Sessions whose index entries could not be read come back from their transcript headers, as
+ * for a lost index: a live transcript no valid entry points at, whose header names a key the
+ * index lacks, is that session. Settings kept only in the index (labels, overrides) are lost.
+ */
+function restoreFromTranscripts(ctx: OpenAgentIndexContext, dir: string, file: string, entries: Map<string, SessionEntry>): void {
+  const referenced = new Set([...entries.values()].map((entry) => path.basename(entry.sessionFile)));
+  const rebuilt = rebuildEntriesFromTranscripts(ctx.stateDir, ctx.agentId, dir, ctx.warn);
+  let restored = 0;
+  for (const [key, entry] of rebuilt) {
+    if (entries.has(key) || referenced.has(path.basename(entry.sessionFile))) continue;
+    entries.set(key, entry);
+    restored += 1;
+  }
+  saveIndexFile(file, entries);
+  ctx.warn(`${file}: restored ${restored} session(s) from transcript headers`);
 }
 
 /** Only temp files older than a minute: a younger one may belong to another process writing right now. */

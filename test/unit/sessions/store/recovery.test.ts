@@ -93,7 +93,24 @@ describe("recovery on open", () => {
     const store = openStore(state);
     expect(store.get(KEY)!.sessionFile).toBe(main.sessionFile);
     expect(store.list().map((e) => e.sessionKey).sort()).toEqual([KEY, "agent:main:openai-user:bob"].sort());
-    expect(store.collected.filter((w) => /ignored/.test(w))).toHaveLength(3);
+    expect(store.collected.filter((w) => /rebuilding it from its transcript/.test(w))).toHaveLength(3);
+  });
+
+  it("an entry that cannot be read is rebuilt from its transcript, keeping the conversation", () => {
+    const state = makeStateDir();
+    const { main } = seed(state);
+    const indexPath = path.join(sessionsDirOf(state), "sessions.json");
+    const index = JSON.parse(fs.readFileSync(indexPath, "utf8")) as Record<string, Record<string, unknown>>;
+    index[KEY]!.sessionId = 42; // a hand edit or a bad tool broke this one row
+    fs.writeFileSync(indexPath, JSON.stringify(index));
+
+    const store = openStore(state);
+    expect(store.get(KEY)).toMatchObject({ sessionId: main.sessionId, sessionFile: main.sessionFile, messageCount: 2 });
+    expect(store.readTranscript(KEY).entries).toHaveLength(2);
+    expect(store.list().map((e) => e.sessionKey).sort()).toEqual([KEY, BOB].sort());
+    expect(store.collected.some((w) => /restored 1 session\(s\) from transcript headers/.test(w))).toBe(true);
+    // Written back: the next open needs no repair.
+    expect(JSON.parse(fs.readFileSync(indexPath, "utf8"))[KEY].sessionId).toBe(main.sessionId);
   });
 
   it("keeps the newer transcript when an interrupted reset left two for one key", () => {
