@@ -6,6 +6,8 @@ export type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: B
 
 /** How long a request that arrives while the gateway starts waits for the app before it gets 503. */
 export const DEFAULT_HOLD_LIMIT_MS = 10_000;
+/** A connection that has not sent a whole request (or upgrade) by then is closed. */
+export const DEFAULT_FIRST_REQUEST_TIMEOUT_MS = 15_000;
 
 /** Probes answer at once while starting: a probe that waited would time out instead of saying "not yet". */
 const LIVENESS_PATHS = new Set(["/health", "/healthz"]);
@@ -40,9 +42,19 @@ export class EarlyListener {
   /** In arrival order (a Set iterates in insertion order). */
   private readonly heldRequests = new Set<HeldRequest>();
 
-  constructor(private readonly holdLimitMs = DEFAULT_HOLD_LIMIT_MS) {
-    this.server = http.createServer((req, res) => this.onRequest(req, res));
+  constructor(
+    private readonly holdLimitMs = DEFAULT_HOLD_LIMIT_MS,
+    firstRequestTimeoutMs = DEFAULT_FIRST_REQUEST_TIMEOUT_MS,
+  ) {
+    this.server = http.createServer((req, res) => {
+      req.socket.setTimeout(0);
+      this.onRequest(req, res);
+    });
+    // Until its first request a connection only costs; one that never sends is closed (Node's
+    // own timeout handling destroys a socket whose idle timer fires).
+    this.server.on("connection", (socket: Duplex & { setTimeout(ms: number): void }) => socket.setTimeout(firstRequestTimeoutMs));
     this.server.on("upgrade", (req, socket, head) => {
+      (socket as Duplex & { setTimeout(ms: number): void }).setTimeout(0);
       if (this.upgradeHandler) this.upgradeHandler(req, socket, head);
       else this.holdUpgrade(req, socket, head);
     });

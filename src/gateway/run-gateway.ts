@@ -5,7 +5,7 @@ import { packageVersion } from "../infra/version.js";
 import { warmIntlOffThread } from "../infra/warm-intl.js";
 import { resolveServerAuth, type AuthMode } from "./auth/resolve-auth.js";
 import { isLoopbackHost, resolveBindHost, type BindMode } from "./bind-host.js";
-import { EarlyListener } from "./listen.js";
+import { DEFAULT_FIRST_REQUEST_TIMEOUT_MS, DEFAULT_HOLD_LIMIT_MS, EarlyListener } from "./listen.js";
 import { StateLock } from "./state-lock.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protocol/constants.js";
 import type { ConfigReloadStatus } from "./runtime.js";
@@ -61,7 +61,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
 
   const version = packageVersion();
   const lock = StateLock.acquire(stateDir, { pid: process.pid, host, port, startedAt, version });
-  const listener = new EarlyListener();
+  const listener = new EarlyListener(DEFAULT_HOLD_LIMIT_MS, positiveInt(env.OPENCLAW_HTTP_FIRST_REQUEST_TIMEOUT_MS) ?? DEFAULT_FIRST_REQUEST_TIMEOUT_MS);
   let boundPort: number;
   try {
     boundPort = await listener.listen(port, host);

@@ -7,6 +7,7 @@ import Fastify from "fastify";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { LogFileHealth } from "../infra/log-file.js";
 import { resolveModel } from "../models/resolve-model.js";
+import { clientErrorResponse } from "./http/client-error-response.js";
 import type { Logger } from "../infra/logger.js";
 import type { EarlyListener, RequestHandler } from "./listen.js";
 import { GatewayConnection } from "./connection.js";
@@ -190,11 +191,8 @@ export class GatewayServer {
       // Requests Node's parser refuses (control characters in headers, oversized headers) still
       // get an OpenAI-shaped error body, which every client on this port can read.
       clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
-        const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
-        const body = JSON.stringify({ error: { message: tooLarge ? "Request headers too large" : "Malformed HTTP request", type: "invalid_request_error" } });
-        if (socket.writable) {
-          socket.end(`HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-        } else socket.destroy();
+        if (socket.writable) socket.end(clientErrorResponse(err));
+        else socket.destroy();
       },
       bodyLimit: 1024 * 1024,
       serverFactory: (handler) => {

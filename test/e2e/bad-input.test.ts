@@ -6,10 +6,22 @@ import { TestSocket, connectParams, openOperator } from "../helpers/ws-client.js
 
 let gw: GatewayProcess;
 beforeAll(async () => {
-  gw = await startGateway({ env: { OPENCLAW_HANDSHAKE_TIMEOUT_MS: "400" } });
+  gw = await startGateway({ env: { OPENCLAW_HANDSHAKE_TIMEOUT_MS: "400", OPENCLAW_HTTP_FIRST_REQUEST_TIMEOUT_MS: "500" } });
 });
 afterAll(async () => {
   await gw?.stop();
+});
+
+describe("idle connections", () => {
+  it("a TCP connection that never sends a request is closed; one that does is served", async () => {
+    const port = Number(new URL(gw.url).port);
+    const silent = net.connect(port, "127.0.0.1");
+    silent.on("error", () => {});
+    const closed = new Promise<void>((resolve) => silent.once("close", () => resolve()));
+    await closed;
+    const res = await fetch(`${gw.httpUrl}/healthz`);
+    expect(res.status).toBe(200);
+  });
 });
 
 describe("before hello", () => {
