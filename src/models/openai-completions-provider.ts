@@ -24,12 +24,12 @@ const OPENAI_COMPLETIONS: SdkStreamProvider<OpenAI, OpenAI.ChatCompletionChunk> 
   // The same request as `client.chat.completions.create(params)`, with the body serialized by
   // openAIRequestBody (per-message JSON reused across turns) and handed over as bytes, which
   // the SDK and fetch pass through without another copy.
-  open: (client, request, signal) =>
+  open: (client, request, options) =>
     client.post<Stream<OpenAI.ChatCompletionChunk>>("/chat/completions", {
       body: openAIRequestBody(request),
       headers: { "content-type": "application/json" },
       stream: true,
-      signal,
+      ...options,
     }),
   reader: (turn) => new OpenAIChunkReader(turn),
 };

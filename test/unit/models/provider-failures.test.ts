@@ -66,7 +66,22 @@ describe.each(PROVIDERS)("$api: failures become one final error event", ({ api, 
     server.enqueue({ status: 500 });
     const end = expectError(await run(stream, makeRequest(fakeModel(server, api))), "server", true);
     expect(end.error).toContain("500");
-    // maxRetries is 0: the caller owns retries, so the SDK sent exactly one request.
+    // sdkMaxRetries is 0 (failover has alternatives): the SDK sent exactly one request.
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("lets the SDK retry a 500 when this is the last option (sdkMaxRetries unset)", async () => {
+    server.enqueue({ status: 500, headers: { "retry-after-ms": "10" } });
+    const events = await run(stream, makeRequest(fakeModel(server, api, { sdkMaxRetries: undefined })));
+    expect(last(events).type).toBe("done");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("makes the SDK give up at once on a 429 asking to wait over 60 s, and reports the wait", async () => {
+    server.enqueue({ status: 429, headers: { "retry-after": "120" } });
+    const end = expectError(await run(stream, makeRequest(fakeModel(server, api, { sdkMaxRetries: undefined }))), "rate_limit", true);
+    expect(end.status).toBe(429);
+    expect(end.retryAfterMs).toBe(120_000);
     expect(server.requests).toHaveLength(1);
   });
 

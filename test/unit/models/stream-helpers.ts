@@ -4,7 +4,7 @@ import type { FakeModelServer } from "../../fakes/model-server.js";
 
 export const TEST_KEY = "sk-test-secret-key-123456";
 
-/** A resolved model pointing at the fake server, with the base URL each SDK expects. */
+/** A resolved model pointing at the fake server, with the base URL each SDK expects (no SDK retries). */
 export function fakeModel(server: FakeModelServer, api: ModelApi, overrides: Partial<ProviderModel> = {}): ProviderModel {
   return {
     ref: `fake/${api}`,
@@ -18,6 +18,8 @@ export function fakeModel(server: FakeModelServer, api: ModelApi, overrides: Par
     maxTokens: 1024,
     reasoning: false,
     input: ["text", "image"],
+    // One request per call, as failover asks while it has alternatives; tests of the SDK's own retries set it.
+    sdkMaxRetries: 0,
     ...overrides,
   };
 }
