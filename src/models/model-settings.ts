@@ -18,16 +18,16 @@ export const ANTHROPIC_THINKING_BUDGETS: Record<string, number> = {
   minimal: 1_024, low: 4_096, medium: 10_000, adaptive: 10_000, high: 24_000, xhigh: 32_000, max: 48_000,
 };
 
-/** OpenAI `reasoning_effort` per level. */
+/** OpenAI `reasoning_effort` (Responses: `reasoning.effort`) per level. */
 export const OPENAI_REASONING_EFFORT: Record<string, string> = {
   minimal: "minimal", low: "low", medium: "medium", adaptive: "medium", high: "high", xhigh: "high", max: "high",
 };
 
 // params keys (either spelling) → each API's field; absent = that API has no such field.
 const PARAM_FIELDS: Record<string, Partial<Record<ModelApi, string>>> = {
-  temperature: { "openai-completions": "temperature" },
-  topP: { "openai-completions": "top_p" },
-  top_p: { "openai-completions": "top_p" },
+  temperature: { "openai-completions": "temperature", "openai-responses": "temperature" },
+  topP: { "openai-completions": "top_p", "openai-responses": "top_p" },
+  top_p: { "openai-completions": "top_p", "openai-responses": "top_p" },
   presencePenalty: { "openai-completions": "presence_penalty" },
   presence_penalty: { "openai-completions": "presence_penalty" },
   frequencyPenalty: { "openai-completions": "frequency_penalty" },
@@ -69,6 +69,8 @@ export function wireSettings(request: Pick<ModelRequest, "thinking" | "params" |
     else out.fields.thinking = { type: "enabled", budget_tokens: budget };
     return out;
   }
-  out.fields.reasoning_effort = OPENAI_REASONING_EFFORT[level] ?? "medium";
+  const effort = OPENAI_REASONING_EFFORT[level] ?? "medium";
+  if (model.api === "openai-responses") out.fields.reasoning = { effort };
+  else out.fields.reasoning_effort = effort;
   return out;
 }

@@ -1,7 +1,7 @@
 import type { AssistantMessage, ModelMessage, ToolCallBlock, Usage } from "./messages.js";
 
 // ── Models ────────────────────────────────────────────────────────────────────────────────────
-export type ModelApi = "anthropic-messages" | "openai-completions";
+export type ModelApi = "anthropic-messages" | "openai-completions" | "openai-responses";
 
 /** A model ref (`provider/model`) resolved against config and env into what a request needs. */
 export interface ResolvedModel {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ModelApi, ModelStreamEvent } from "../../../src/agents/types.js";
 import { createAnthropicStream } from "../../../src/models/anthropic-provider.js";
 import { createOpenAICompletionsStream } from "../../../src/models/openai-completions-provider.js";
+import { createOpenAIResponsesStream } from "../../../src/models/openai-responses-provider.js";
 import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
 import { fakeModel, last, makeRequest, run, TEST_KEY, terminalCount, WEATHER_TOOL } from "./stream-helpers.js";
 
@@ -17,6 +18,7 @@ beforeEach(() => server.reset());
 const PROVIDERS = [
   { api: "anthropic-messages" as ModelApi, stream: createAnthropicStream() },
   { api: "openai-completions" as ModelApi, stream: createOpenAICompletionsStream() },
+  { api: "openai-responses" as ModelApi, stream: createOpenAIResponsesStream() },
 ];
 
 function expectError(events: ModelStreamEvent[], kind: string, retryable: boolean) {

@@ -12,7 +12,7 @@ export function fakeModel(server: FakeModelServer, api: ModelApi, overrides: Par
     id: "fake-model",
     api,
     // The OpenAI SDK's base URL includes /v1; the Anthropic one is the origin.
-    baseUrl: api === "openai-completions" ? `${server.url}/v1` : server.url,
+    baseUrl: api === "anthropic-messages" ? server.url : `${server.url}/v1`,
     apiKey: TEST_KEY,
     contextWindow: 128_000,
     maxTokens: 1024,
