@@ -46,8 +46,9 @@ export function collectProfiles(
   add(`${provider}:env`, "api_key", env[base], "env");
   const list = (env[`${base}S`] ?? "").split(/[,;]/).map((k) => k.trim()).filter(Boolean);
   list.forEach((key, i) => add(`${provider}:env-list-${i + 1}`, "api_key", key, "env"));
+  const numberedName = new RegExp(`^${base}_(\\d+)$`);
   const numbered = Object.keys(env)
-    .map((name) => ({ name, n: new RegExp(`^${base}_(\\d+)$`).exec(name)?.[1] }))
+    .map((name) => ({ name, n: numberedName.exec(name)?.[1] }))
     .filter((e): e is { name: string; n: string } => e.n !== undefined)
     .sort((a, b) => Number(a.n) - Number(b.n));
   for (const { name, n } of numbered) add(`${provider}:env-${n}`, "api_key", env[name], "env");
