@@ -178,7 +178,10 @@ export class FailoverTurn {
 
   private record(attempt: AttemptRecord): void {
     this.attempts.push(attempt);
-    this.deps.log?.({ model: attempt.ref, profile: attempt.profileId, reason: attempt.reason, error: attempt.message }, "model attempt failed");
+    const fields = { model: attempt.ref, profile: attempt.profileId, reason: attempt.reason, error: attempt.message };
+    // An abort or a context overflow is not a provider failure: the turn reports it, failover does nothing.
+    if (attempt.reason === "aborted" || attempt.reason === "context_overflow") this.deps.debug?.(fields, "model attempt ended");
+    else this.deps.log?.(fields, "model attempt failed");
     if (this.winnerIndex === 0 && this.fallbackReason === undefined && attempt.ref === this.deps.chain.refs[0] && attempt.reason !== "config") {
       this.fallbackReason = attempt.reason === "cooldown" ? "rate_limit" : attempt.reason;
     }
