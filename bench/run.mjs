@@ -8,6 +8,7 @@ import { measureNodeBaseline, measureStartup } from "./startup.mjs";
 import { measureConnectHello } from "./connect.mjs";
 import { measureIdleClients } from "./idle-clients.mjs";
 import { measureHiRequest, measureLoopOverhead, measurePromptBuild } from "./agent.mjs";
+import { measureFailover } from "./failover.mjs";
 import { measureConversations } from "./conversations.mjs";
 import { measureChannels } from "./channels.mjs";
 import { measureSubagents } from "./subagents.mjs";
@@ -74,6 +75,7 @@ function buildTargets() {
     loopPerToolRoundMs: target(results.agent?.loop?.perToolRoundMs, 5, "ms"),
     promptBuild20SkillsMs: target(results.agent?.prompt?.withDiscoveryAndFiles?.meanMs, 5, "ms"),
     hiRequestKiB: target(results.agent?.hiRequest ? results.agent.hiRequest.requestBytes / 1024 : undefined, 16, "KiB", "real OpenClaw: ~60 KB"),
+    failoverAddedMs: target(results.agent?.failover?.addedMs, 5, "ms beyond the failed attempt"),
     firstReplyMs: target(results.conversations?.firstReplyMs, 600, "ms", "real OpenClaw: 29 s"),
     readyRssMiB: target(results.conversations?.readyRssMiB, 100, "MiB", "real OpenClaw: 1.46 GiB"),
     sequentialTurnP50Ms: target(results.conversations?.sequentialTurnMs?.p50, 15, "ms", "real OpenClaw: 377 ms"),
@@ -104,6 +106,7 @@ function summaryLine(targets) {
     ["tool-round", r.agent?.loop?.perToolRoundMs, fmt(r.agent?.loop?.perToolRoundMs, "ms", 3)],
     ["prompt(20 skills)", r.agent?.prompt?.withDiscoveryAndFiles?.meanMs, fmt(r.agent?.prompt?.withDiscoveryAndFiles?.meanMs, "ms", 2)],
     ["hi-request", r.agent?.hiRequest?.requestBytes, fmt(r.agent?.hiRequest ? r.agent.hiRequest.requestBytes / 1024 : undefined, "KiB", 1)],
+    ["failover +", r.agent?.failover?.addedMs, fmt(r.agent?.failover?.addedMs, "ms", 2)],
     ["first-reply", r.conversations?.firstReplyMs, fmt(r.conversations?.firstReplyMs, "ms")],
     ["turn p50", r.conversations?.sequentialTurnMs?.p50, fmt(r.conversations?.sequentialTurnMs?.p50, "ms", 1)],
     ["10-sessions", r.conversations?.tenSessions?.turnsPerSecond, `${fmt(r.conversations?.tenSessions?.turnsPerSecond, "/s")} p95 ${fmt(r.conversations?.tenSessions?.p95Ms, "ms")}`],
@@ -187,6 +190,7 @@ async function main() {
     loop: await measureLoopOverhead(),
     prompt: await measurePromptBuild(),
     hiRequest: await measureHiRequest(),
+    failover: await measureFailover(),
   };
   results.conversations = await measureConversations({ totalTurns: SOAK_TURNS });
   results.channels = await measureChannels();

@@ -56,3 +56,23 @@ export function agentModelRef(config: AgentsConfigView, agent: AgentConfig | und
   const pick = (m: unknown) => (typeof m === "string" ? m : (m as { primary?: string } | undefined)?.primary);
   return pick(agent?.model) ?? pick(config.agents?.defaults?.model);
 }
+
+/** The models a turn of this agent may use, before a session's own choice is applied. */
+export interface AgentModelChoice {
+  primary: string | undefined;
+  fallbacks: string[];
+}
+
+/**
+ * The agent's model and its fallbacks: its own `model` with its own `fallbacks` (none declared:
+ * none used, the agent's choice is strict), else `agents.defaults.model` and its fallbacks.
+ */
+export function agentModelChoice(config: AgentsConfigView, agent: AgentConfig | undefined): AgentModelChoice {
+  const own = agent?.model;
+  if (own !== undefined) {
+    return typeof own === "string" ? { primary: own, fallbacks: [] } : { primary: own.primary ?? agentModelRef(config, undefined), fallbacks: [...(own.fallbacks ?? [])] };
+  }
+  const defaults = config.agents?.defaults?.model;
+  if (typeof defaults === "string") return { primary: defaults, fallbacks: [] };
+  return { primary: defaults?.primary, fallbacks: [...(defaults?.fallbacks ?? [])] };
+}

@@ -47,7 +47,8 @@ export interface ConversationRun {
   acceptedAt: number;
   startedAt?: number;
   endedAt?: number;
-  result?: RunResult & { model?: string };
+  /** `modelNotice`: a change of model fallback state to tell in DMs; `toolSummary`: the tool calls `/verbose` shows. */
+  result?: RunResult & { model?: string; modelNotice?: string; toolSummary?: string };
   /** Resolves when the run ended, whatever the outcome. */
   done: Promise<ConversationRun>;
 }

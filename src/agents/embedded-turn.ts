@@ -1,8 +1,11 @@
 import os from "node:os";
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../config/index.js";
-import { createStreamModel, resolveModel } from "../models/index.js";
-import { agentModelRef, defaultAgentId, resolveAgentConfig } from "./agent-config.js";
+import { createStreamModel } from "../models/index.js";
+import { sharedModelFailover, type ModelFailover } from "../models/failover/index.js";
+import { defaultAgentId, resolveAgentConfig } from "./agent-config.js";
+import { planTurnModels } from "./turn-models.js";
+import { toolSummaryText } from "./tool-summaries.js";
 import { createExecApprovalGate } from "./approvals/policy-gate.js";
 import { DEFAULT_SAFE_BINS } from "./approvals/exec-policy.js";
 import type { ExecApprovalBroker } from "./approvals/approval-broker.js";
@@ -45,6 +48,14 @@ export interface EmbeddedTurnInput {
   sessionKey?: string;
   /** A `provider/model` that replaces the agent's model (a sub-agent spawned with `model`); an unknown one falls back to the agent's. */
   modelOverride?: string;
+  /** The session's own model choice (`/model`, `sessions.patch`): strict, never swapped for a fallback. */
+  sessionModel?: string;
+  /** The session's thinking level; `agents.defaults.thinkingDefault` when absent. */
+  thinkingLevel?: string;
+  /** `on` / `full`: the result carries a summary of the run's tool calls for chats (`/verbose`). */
+  verboseLevel?: string;
+  /** Failover state shared by the process's turns; the process-wide one for the state dir when absent. */
+  failover?: ModelFailover;
   /** 0 or absent for a main session; 1+ for sub-agents, which get the sub-agent tool limits. */
   spawnDepth?: number;
   /** Replaces `agents.defaults.timeoutSeconds` for this turn (a sub-agent's `runTimeoutSeconds`; 0 = none). */
@@ -52,11 +63,16 @@ export interface EmbeddedTurnInput {
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
-export type TurnOverrides = Partial<Pick<EmbeddedTurnInput, "promptMode" | "extraSystemPrompt" | "modelOverride" | "spawnDepth" | "timeoutSeconds" | "senderIsOwner">>;
+export type TurnOverrides = Partial<Pick<EmbeddedTurnInput, "promptMode" | "extraSystemPrompt" | "modelOverride" | "sessionModel" | "thinkingLevel" | "verboseLevel" | "spawnDepth" | "timeoutSeconds" | "senderIsOwner">>;
 
 export interface EmbeddedTurnResult extends RunResult {
   agentId: string;
+  /** The model that answered (a fallback when the selected one failed). */
   model?: string;
+  /** `↪️ Model Fallback: …` when the session's fallback state changed this turn (DMs show it). */
+  modelNotice?: string;
+  /** The run's tool calls as chat lines, when the session is verbose and tools ran. */
+  toolSummary?: string;
   workspaceDir?: string;
   systemPromptChars?: number;
 }
@@ -73,10 +89,10 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const agent = resolveAgentConfig(config, agentId);
   if (!agent && agentId !== defaultAgentId(config)) return failedTurn(runId, agentId, `Unknown agent "${agentId}". Define it under agents.entries (or agents.list).`);
 
-  const override = input.modelOverride ? resolveModel(input.modelOverride, config, env) : undefined;
-  const resolved = override?.ok ? override : resolveModel(agentModelRef(config, agent), config, env);
-  if (!resolved.ok) return failedTurn(runId, agentId, resolved.message);
-  const model = resolved.model;
+  const failover = input.failover ?? sharedModelFailover(input.stateDir);
+  const planned = planTurnModels({ config, env, agent, store: failover.store(agentId), sessionModel: input.sessionModel, modelOverride: input.modelOverride });
+  if (!planned.ok) return failedTurn(runId, agentId, planned.message);
+  const { chain, model } = planned;
 
   const workspaceDir = resolveWorkspaceDir(config, agentId, input.stateDir, env);
   await ensureWorkspaceOnce(workspaceDir);
@@ -136,6 +152,10 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ),
   };
 
+  const thinking = input.thinkingLevel ?? defaults.thinkingDefault;
+  const modelCalls = failover.beginTurn({
+    chain, config, env, agentId, sessionKey: input.sessionKey, stream: input.streamModel ?? createStreamModel(), ...(thinking ? { thinking } : {}),
+  });
   const result = await runAgentLoop({
     runId,
     model,
@@ -147,13 +167,19 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     tools,
     toolSpecs: tools.map((t) => toolSpecFor(t, model.api, model.provider)),
     toolContext: { agentId, workspaceDir, senderIsOwner: input.senderIsOwner, services, ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}) },
-    streamModel: input.streamModel ?? createStreamModel(),
+    streamModel: modelCalls.stream,
     hooks,
     signal: input.signal,
     timeoutMs: (input.timeoutSeconds ?? defaults.timeoutSeconds ?? 0) * 1000,
     emit: input.emit ?? (() => {}),
   });
-  return { ...result, agentId, model: model.ref, workspaceDir, systemPromptChars: systemPrompt.text.length };
+  const outcome = failover.endTurn(modelCalls, chain, input.sessionKey);
+  const toolSummary = toolSummaryText(result.messages, input.verboseLevel);
+  return {
+    ...result, agentId, model: outcome.modelRef, workspaceDir, systemPromptChars: systemPrompt.text.length,
+    ...(outcome.notice ? { modelNotice: outcome.notice } : {}),
+    ...(toolSummary ? { toolSummary } : {}),
+  };
 }
 
 /** Prepare an agent's workspace and read its bootstrap files and skills into the turn cache. */

@@ -153,6 +153,18 @@ program
     toolsExplainCommand(opts);
   });
 
+program
+  .command("models")
+  .description("model chain, auth profiles and cooldowns")
+  .command("status")
+  .description("the agent's model chain and each provider's keys with their cooldowns (secrets masked)")
+  .option("--agent <id>", "agent id")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { modelsStatusCommand } = await import("./models-command.js");
+    modelsStatusCommand(opts);
+  });
+
 const config = program.command("config").description("read, change and check the config file");
 config.command("get <path>").description("print a config value (secrets redacted)").option("--json", "print JSON").action(async (keyPath, opts) => {
   const { configGetCommand } = await import("./config-command.js");

@@ -4,6 +4,7 @@ import type { Logger } from "../infra/logger.js";
 import { defaultAgentId } from "../agents/agent-config.js";
 import { warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.js";
 import { subagentMaxConcurrent } from "../agents/subagents/index.js";
+import { ModelFailover } from "../models/failover/index.js";
 import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../models/index.js";
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import type { StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
@@ -73,7 +74,7 @@ export class ConversationService implements ConversationPort {
     const runner = new TurnRunner({
       stateDir: deps.stateDir, config: deps.config, store: deps.store, logger: deps.logger, sink: deps.sink, runs: this.runs, endings: this.endings,
       history: this.historyCache, queue: { steeringPending: (key) => this.queue.steeringPending(key), takeSteering: (turn) => this.queue.takeSteering(turn) },
-      streamModel: this.streamModel, approvals: deps.approvals, services: deps.services, turnOverrides: deps.turnOverrides, maintenance: deps.maintenance,
+      streamModel: this.streamModel, failover: new ModelFailover({ stateDir: deps.stateDir, log: deps.logger }), approvals: deps.approvals, services: deps.services, turnOverrides: deps.turnOverrides, maintenance: deps.maintenance,
       onSessionChanged: deps.onSessionChanged, onTurnEnded: () => this.resolveFirstTurnEnded(),
     });
     this.queue = new TurnQueue({

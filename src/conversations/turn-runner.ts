@@ -3,11 +3,13 @@ import { runEmbeddedTurn, type TurnOverrides } from "../agents/embedded-turn.js"
 import type { ModelMessage, RunResult, StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
+import type { ModelFailover } from "../models/failover/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import type { HistoryCache } from "./history-cache.js";
 import type { RunEndings } from "./run-endings.js";
 import { createRunEventBridge, type RunEventSink } from "./run-event-bridge.js";
 import type { RunRegistry, RunStatus } from "./run-registry.js";
+import { sessionTurnSettings } from "./session-turn-settings.js";
 import type { Turn, TurnQueue } from "./turn-queue.js";
 
 export interface TurnRunnerDeps {
@@ -21,6 +23,8 @@ export interface TurnRunnerDeps {
   history: HistoryCache;
   queue: Pick<TurnQueue, "steeringPending" | "takeSteering">;
   streamModel: StreamModelFn;
+  /** Auth profiles, session key pins and fallback notices, shared by every turn. */
+  failover: ModelFailover;
   approvals?: ExecApprovalBroker;
   services?: ToolServices;
   /** Per-session turn changes (sub-agent sessions: minimal prompt, tool limits, model); read at each turn. */
@@ -80,7 +84,7 @@ export class TurnRunner {
       unanswered.push(...ids);
     };
 
-    let result: RunResult & { model?: string };
+    let result: RunResult & { model?: string; modelNotice?: string; toolSummary?: string };
     try {
       result = await runEmbeddedTurn({
         config: deps.config(),
@@ -93,6 +97,8 @@ export class TurnRunner {
         senderIsOwner: turn.senderIsOwner,
         ...(turn.channel ? { channel: turn.channel } : {}),
         sessionKey,
+        failover: deps.failover,
+        ...sessionTurnSettings(store.peek(sessionKey)),
         // Last, so a sub-agent's frozen sender policy and limits win over the turn's defaults.
         ...deps.turnOverrides?.(sessionKey),
         signal: controller.signal,

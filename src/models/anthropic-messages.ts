@@ -2,6 +2,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { ImageBlock, ModelMessage, TextBlock } from "./messages.js";
 import type { ModelRequest } from "./types.js";
 import { normalizeToolSchema } from "./tool-schema.js";
+import { wireSettings } from "./model-settings.js";
 
 type WireMessage = Anthropic.MessageParam & { role: "user" | "assistant" };
 type WireBlock = Anthropic.ContentBlockParam;
@@ -11,15 +12,16 @@ const CACHE_BREAKPOINT: Anthropic.CacheControlEphemeral = { type: "ephemeral" };
 const IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 
 /**
- * Our request → the Messages API body. Note: the 2026-10-21 API version this SDK speaks has
- * no `temperature`, so `request.temperature` is not sent; thinking is left to the model's
- * default (a reasoning level is not part of ModelRequest yet).
+ * Our request → the Messages API body. The 2026-10-21 API version this SDK speaks has no
+ * `temperature` or `top_p`, so those are not sent (wireSettings names them as dropped); the
+ * thinking level becomes a `thinking` budget on reasoning models.
  */
 export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreateParamsStreaming {
   const { model } = request;
+  const settings = request.thinking || request.params ? wireSettings(request) : undefined;
   const params: Anthropic.MessageCreateParamsStreaming = {
     model: model.id,
-    max_tokens: request.maxTokens ?? model.maxTokens,
+    max_tokens: settings?.maxTokens ?? request.maxTokens ?? model.maxTokens,
     messages: toAnthropicMessages(request.messages, model.input.includes("image")),
     stream: true,
   };
@@ -33,6 +35,8 @@ export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreat
       input_schema: normalizeToolSchema(tool.parameters, "anthropic-messages", model.provider) as Anthropic.Tool.InputSchema,
     }));
   }
+  // The thinking budget and the params this API takes (stop_sequences, top_k), already in its names.
+  if (settings) Object.assign(params, settings.fields);
   return params;
 }
 

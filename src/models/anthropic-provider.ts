@@ -12,8 +12,10 @@ const ANTHROPIC: SdkStreamProvider<Anthropic, Anthropic.RawMessageStreamEvent> =
     APIConnectionError: Anthropic.APIConnectionError,
     APIConnectionTimeoutError: Anthropic.APIConnectionTimeoutError,
   },
-  createClient: (model, shared) => new Anthropic({ ...shared, baseURL: anthropicBaseUrl(model.baseUrl) }),
-  open: (client, request, signal) => client.messages.create(toAnthropicParams(request), { signal }),
+  // A `token` profile is a bearer token (Authorization header) instead of an x-api-key.
+  createClient: (model, shared) =>
+    new Anthropic({ ...shared, ...(model.authType === "token" ? { apiKey: null, authToken: shared.apiKey } : {}), baseURL: anthropicBaseUrl(model.baseUrl) }),
+  open: (client, request, options) => client.messages.create(toAnthropicParams(request), options),
   reader: (turn) => new AnthropicEventReader(turn),
 };
 

@@ -82,6 +82,8 @@ export class AssistantTurn {
       kind: error.kind,
       error: error.message,
       retryable: error.retryable,
+      ...(error.status !== undefined ? { status: error.status } : {}),
+      ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
       message: this.snapshot({ stopReason, errorMessage: error.message }),
     };
   }

@@ -13,10 +13,10 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
 
 /**
  * The apis this build can talk to. A config naming another of OpenClaw's apis
- * (`openai-responses`, `google-generative-ai`, …) gets a clear "… is not supported yet" error for
- * that model; those clients are not built.
+ * (`google-generative-ai`, `bedrock-converse-stream`, …) gets a clear "… is not supported yet"
+ * error for that model; those clients are not built.
  */
-export const SUPPORTED_APIS: readonly ModelApi[] = ["anthropic-messages", "openai-completions"];
+export const SUPPORTED_APIS: readonly ModelApi[] = ["anthropic-messages", "openai-completions", "openai-responses"];
 
 /** Capabilities assumed for a model the config does not list. */
 export const MODEL_DEFAULTS = {

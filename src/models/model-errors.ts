@@ -1,5 +1,6 @@
 import type { ModelErrorKind } from "./types.js";
 import type { ClassifiedModelError } from "./types.js";
+import { retryAfterOf } from "./retry-after.js";
 
 /** The SDK's own error classes, passed in so this module loads neither SDK. */
 export interface SdkErrorClasses {
@@ -44,7 +45,10 @@ function classify(err: unknown, signal: AbortSignal, sdk: SdkErrorClasses, phase
   if (err instanceof sdk.APIError) {
     const status = (err as { status?: unknown }).status;
     const detail = apiDetail(err);
-    if (typeof status === "number") return byStatus(status, `HTTP ${status}: ${detail}`, detail);
+    if (typeof status === "number") {
+      const retryAfterMs = retryAfterOf((err as { headers?: unknown }).headers);
+      return { ...byStatus(status, `HTTP ${status}: ${detail}`, detail), status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    }
     return byErrorType(errorType(err), detail);
   }
   if (err instanceof SyntaxError) {

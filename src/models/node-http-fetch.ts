@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
+import { retryAfterOf } from "./retry-after.js";
 
 /**
  * A `fetch` for the model SDKs over node:http with keep-alive agents. The global fetch (undici)
@@ -28,6 +29,7 @@ export function nodeHttpFetch(input: string | URL | Request, init: RequestInit =
         const raw = response.rawHeaders;
         for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
         const status = response.statusCode ?? 502;
+        if (status >= 400 && waitsTooLong(headers)) headers.set("x-should-retry", "false");
         const nullBody = status === 204 || status === 205 || status === 304 || init.method === "HEAD";
         if (nullBody) response.resume();
         resolve(new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage ?? "", headers }));
@@ -36,6 +38,22 @@ export function nodeHttpFetch(input: string | URL | Request, init: RequestInit =
     request.once("error", (err) => reject(signal?.aborted ? abortError(signal) : err));
     request.end(body);
   });
+}
+
+/**
+ * The SDKs honour `retry-after` however long it is, and their wait cannot be aborted. A provider
+ * asking for more than this (seconds; `OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS`, default 60) gets
+ * `x-should-retry: false` added to its answer, so the SDK gives up at once and failover can try
+ * another key or model instead (docs/models.md).
+ */
+function waitsTooLong(headers: Headers): boolean {
+  const waitMs = retryAfterOf(headers);
+  return waitMs !== undefined && waitMs > sdkRetryMaxWaitMs();
+}
+
+function sdkRetryMaxWaitMs(): number {
+  const configured = Number(process.env.OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS);
+  return (Number.isFinite(configured) && configured >= 0 && process.env.OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS ? configured : 60) * 1000;
 }
 
 const HTTP_AGENT = new http.Agent({ keepAlive: true });

@@ -2,6 +2,7 @@ import type { ModelMessage } from "./messages.js";
 import type { ModelRequest, ToolSpec } from "./types.js";
 import { toolDefinition, toolImagesMessage, toWire } from "./openai-messages.js";
 import { ModelProjection } from "../models/model-projection.js";
+import { wireSettings } from "./model-settings.js";
 
 /**
  * The Chat Completions body for `request`, as bytes. A conversation resends its whole history
@@ -59,10 +60,13 @@ function writeRequest(request: ModelRequest, out: ScratchWriter): void {
   }
   flushToolImages();
 
-  const maxTokens = request.maxTokens ?? model.maxTokens;
+  // Thinking level and per-model params, when the turn has any (most have none).
+  const settings = request.thinking || request.params ? wireSettings(request) : undefined;
+  const maxTokens = settings?.maxTokens ?? request.maxTokens ?? model.maxTokens;
   let tail = `],"stream":true,"stream_options":{"include_usage":true}`;
   if (maxTokens !== undefined) tail += `,"${model.provider === "openai" ? "max_completion_tokens" : "max_tokens"}":${JSON.stringify(maxTokens)}`;
-  if (request.temperature !== undefined) tail += `,"temperature":${JSON.stringify(request.temperature)}`;
+  if (request.temperature !== undefined && settings?.fields.temperature === undefined) tail += `,"temperature":${JSON.stringify(request.temperature)}`;
+  for (const [field, value] of Object.entries(settings?.fields ?? {})) tail += `,${asciiJson(field)}:${asciiJson(value)}`;
   if (request.tools.length === 0) {
     out.write(`${tail}}`);
     return;

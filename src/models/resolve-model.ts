@@ -11,9 +11,12 @@ type ProviderModelEntry = NonNullable<ModelProviderConfig["models"]>[number];
 /**
  * A model ref (or the configured default) → everything a request needs: api, endpoint, key,
  * and the model's limits. Every failure is a message telling the user exactly what to set;
- * no message ever contains a key.
+ * no message ever contains a key. With `requireKey: false` a model without a key resolves too
+ * (failover takes its keys from the auth profiles).
  */
-export function resolveModel(ref: string | undefined, config: OpenClawConfig, env: NodeJS.ProcessEnv): ResolveModelResult {
+export function resolveModel(
+  ref: string | undefined, config: OpenClawConfig, env: NodeJS.ProcessEnv, options: { requireKey?: boolean } = {},
+): ResolveModelResult {
   const wanted = ref?.trim() || defaultModelRef(config);
   if (!wanted) {
     return {
@@ -45,7 +48,7 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
   }
   const envVar = apiKeyEnvVar(provider);
   const apiKey = nonEmpty(configured?.apiKey) ?? nonEmpty(env[envVar]);
-  if (!apiKey) {
+  if (!apiKey && options.requireKey !== false) {
     return {
       ok: false,
       message: `No API key for provider "${provider}" (model ${modelRef}). Set ${envVar} in the environment, or models.providers.${provider}.apiKey in the config.`,
@@ -58,7 +61,7 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
     id,
     api,
     baseUrl,
-    apiKey,
+    ...(apiKey ? { apiKey } : {}),
     ...(configured?.headers ? { headers: { ...configured.headers } } : {}),
     ...capabilities(findEntry(configured, id)),
     ...(configured?.timeoutSeconds ? { timeoutSeconds: configured.timeoutSeconds } : {}),

@@ -4,13 +4,13 @@ import { cachedClient } from "./client-cache.js";
 import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
 import { nodeHttpFetch } from "./node-http-fetch.js";
 import { pumpStream, type StreamReader } from "./pump-stream.js";
-import type { ProviderModel } from "./types.js";
+import { sdkRetries, SDK_DEFAULT_RETRIES, type ProviderModel } from "./types.js";
 
 /** The client options both SDKs take under the same names, set the same way for every provider. */
 export interface SharedClientOptions {
   apiKey: string;
-  /** Retries and failover are the caller's policy; a hidden SDK retry would double them. */
-  maxRetries: 0;
+  /** The client's default; each request sets its own (`sdkRetries`): failover allows none while it has another key or model. */
+  maxRetries: number;
   timeout?: number;
   defaultHeaders?: Record<string, string>;
   /** Failures come back as events; the SDK must not also print them. */
@@ -24,7 +24,8 @@ export interface SdkStreamProvider<Client, Item> {
   kind: string;
   errors: SdkErrorClasses;
   createClient(model: ProviderModel, shared: SharedClientOptions): Client;
-  open(client: Client, request: ModelRequest, signal: AbortSignal): Promise<AsyncIterable<Item>>;
+  /** `maxRetries`: the SDK retries this request may make (docs/models.md). */
+  open(client: Client, request: ModelRequest, options: { signal: AbortSignal; maxRetries: number }): Promise<AsyncIterable<Item>>;
   reader(turn: AssistantTurn): StreamReader<Item>;
 }
 
@@ -50,11 +51,13 @@ export async function* streamThroughSdk<Client, Item>(
       return;
     }
     const apiKey = model.apiKey;
+    // A `token` profile's client sends the key differently, so it is cached apart.
+    const kind = model.authType === "token" ? `${provider.kind}-token` : provider.kind;
     const client = cachedClient(
-      { kind: provider.kind, baseUrl: model.baseUrl, apiKey, timeoutSeconds: model.timeoutSeconds, headers: model.headers },
+      { kind, baseUrl: model.baseUrl, apiKey, timeoutSeconds: model.timeoutSeconds, headers: model.headers },
       () => provider.createClient(model, sharedClientOptions(model, apiKey)),
     );
-    const stream = await provider.open(client, request, signal);
+    const stream = await provider.open(client, request, { signal, maxRetries: sdkRetries(model) });
     phase = "stream";
     yield* pumpStream(stream, provider.reader(turn), turn, signal, () => classifyModelError(signal.reason, signal, provider.errors, phase, secrets));
   } catch (err) {
@@ -65,7 +68,7 @@ export async function* streamThroughSdk<Client, Item>(
 function sharedClientOptions(model: ProviderModel, apiKey: string): SharedClientOptions {
   return {
     apiKey,
-    maxRetries: 0,
+    maxRetries: SDK_DEFAULT_RETRIES,
     ...(model.timeoutSeconds ? { timeout: model.timeoutSeconds * 1000 } : {}),
     ...(model.headers ? { defaultHeaders: model.headers } : {}),
     logLevel: "off",

@@ -8,6 +8,7 @@ type ProviderLoader = () => Promise<StreamModelFn>;
 const PROVIDERS: Record<ModelApi, ProviderLoader> = {
   "anthropic-messages": async () => (await import("./anthropic-provider.js")).createAnthropicStream(),
   "openai-completions": async () => (await import("./openai-completions-provider.js")).createOpenAICompletionsStream(),
+  "openai-responses": async () => (await import("./openai-responses-provider.js")).createOpenAIResponsesStream(),
 };
 
 /** A StreamModelFn that can also load a provider ahead of its first request. */

@@ -1,7 +1,7 @@
 import type { AssistantMessage, ModelMessage, ToolCallBlock, Usage } from "./messages.js";
 
 // ── Models ────────────────────────────────────────────────────────────────────────────────────
-export type ModelApi = "anthropic-messages" | "openai-completions";
+export type ModelApi = "anthropic-messages" | "openai-completions" | "openai-responses";
 
 /** A model ref (`provider/model`) resolved against config and env into what a request needs. */
 export interface ResolvedModel {
@@ -34,6 +34,10 @@ export interface ModelRequest {
   tools: ToolSpec[];
   maxTokens?: number;
   temperature?: number;
+  /** The thinking level asked for (session, agent default); each provider maps or drops it (docs/models.md). */
+  thinking?: string;
+  /** `agents.defaults.models.<ref>.params` of the model this request goes to (temperature, maxTokens, top_p, …). */
+  params?: Record<string, unknown>;
 }
 
 export type ModelErrorKind =
@@ -51,7 +55,7 @@ export type ModelStreamEvent =
   | { type: "toolcall"; call: ToolCallBlock }
   | { type: "usage"; usage: Usage }
   | { type: "done"; stopReason: "stop" | "length" | "toolUse"; message: AssistantMessage }
-  | { type: "error"; kind: ModelErrorKind; error: string; retryable: boolean; message: AssistantMessage };
+  | { type: "error"; kind: ModelErrorKind; error: string; retryable: boolean; message: AssistantMessage; status?: number; retryAfterMs?: number };
 
 export type StreamModelFn = (request: ModelRequest, signal: AbortSignal) => AsyncIterable<ModelStreamEvent>;
 
@@ -63,6 +67,21 @@ export type StreamModelFn = (request: ModelRequest, signal: AbortSignal) => Asyn
 export interface ProviderModel extends ResolvedModel {
   /** `models.providers.<id>.timeoutSeconds`; absent = the SDK default. */
   timeoutSeconds?: number;
+  /**
+   * Retries the SDK may make for this request (429, 5xx, connection failures), waiting as the
+   * provider asks up to `OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS`. Failover sets 0 while it has
+   * another key or model to try; absent = the SDK's default.
+   */
+  sdkMaxRetries?: number;
+  /** How `apiKey` is sent: the provider's key header (default), or `Authorization: Bearer` for a `token` profile. */
+  authType?: "api_key" | "token";
+}
+
+/** The SDKs' own default (Anthropic and OpenAI alike). */
+export const SDK_DEFAULT_RETRIES = 2;
+
+export function sdkRetries(model: ProviderModel): number {
+  return model.sdkMaxRetries ?? SDK_DEFAULT_RETRIES;
 }
 
 export type ResolveModelResult = { ok: true; model: ProviderModel } | { ok: false; message: string };
@@ -86,6 +105,10 @@ export interface ClassifiedModelError {
   kind: ModelErrorKind;
   retryable: boolean;
   message: string;
+  /** The HTTP status, when the provider answered with one. */
+  status?: number;
+  /** What the provider's `retry-after` / `retry-after-ms` header asked for. */
+  retryAfterMs?: number;
 }
 
 /** What a provider's stream reader made of one wire event. */

@@ -84,7 +84,8 @@ describe("openclaw agent --local", () => {
 
       it("a provider 500 ends the turn with a clear error and exit 1", async () => {
         const { env } = setup(api);
-        server.enqueue({ status: 500 });
+        // The only model and key: the SDK retries twice (docs/models.md), so the provider fails three times.
+        server.enqueue(...Array.from({ length: 3 }, () => ({ status: 500, headers: { "retry-after-ms": "10" } })));
         const res = await agent(env, "hi");
         expect(res.code).toBe(1);
         expect(res.json.meta.stopReason).toBe("error");

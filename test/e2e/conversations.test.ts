@@ -77,7 +77,8 @@ describe("chat.send", () => {
 
   it("a model error ends the run with a chat error event", async () => {
     const { sock } = await openOperator(gw.url, gw.token);
-    server.enqueue({ status: 500 });
+    // The only model and key: the SDK retries twice (docs/models.md), so the provider fails three times.
+    server.enqueue(...Array.from({ length: 3 }, () => ({ status: 500, headers: { "retry-after-ms": "10" } })));
     const key = randomUUID();
     await sock.request("chat.send", { sessionKey: "chat-d", message: "fail please", idempotencyKey: key });
     const err = await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "error");

@@ -73,7 +73,8 @@ async function expectUsable(sessionKey: string, tag: string, failedText: string)
 
 describe("a failed run ends with a clear chat event and leaves the session usable", () => {
   it("model HTTP 500 → chat error with errorMessage, then a normal answer", async () => {
-    server.enqueue({ status: 500 });
+    // The only model and key: the SDK retries twice (docs/models.md), so the provider fails three times.
+    server.enqueue(...Array.from({ length: 3 }, () => ({ status: 500, headers: { "retry-after-ms": "10" } })));
     await send("errors-500", "this one fails", "e500-1");
     const terminal = await terminalChat("e500-1");
     expect(terminal).toMatchObject({ state: "error", sessionKey: "agent:main:errors-500" });

@@ -287,6 +287,8 @@ describe("control", () => {
     expect(textOfMessage(announcement)).toContain(`${BEGIN}\nsteered result: cats\n${END}`);
     const steerRequest = chatRequests(server.requests).find((r) => lastUserTextOf(r).startsWith("[Subagent Steer]"))!;
     expect(lastUserTextOf(steerRequest)).toMatch(/write about cats instead$/);
+    // The parent's turn on the announcement ends here, under this test's responder, not the next one's.
+    await eventually(async () => expect(textOfMessage((await history("steerer")).at(-1))).toBe("ok"));
   });
 });
 

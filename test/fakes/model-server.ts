@@ -3,13 +3,14 @@ import type { AddressInfo, Socket } from "node:net";
 import { anthropicWire } from "./model-server/anthropic-wire.js";
 import { isGone, pause, readBody, sendJson, writeSse, writeTruncatedJson } from "./model-server/http-io.js";
 import { openaiWire } from "./model-server/openai-wire.js";
+import { responsesWire } from "./model-server/responses-wire.js";
 import { isHttpError, isMalformed, type FakeReply, type RecordedRequest, type Responder, type WireFormat } from "./model-server/types.js";
 
 export type { FakeReply, FakeToolCall, FakeUsage, RecordedRequest, Responder, ScriptedReply } from "./model-server/types.js";
 
 /**
- * A real HTTP server speaking the Anthropic Messages and OpenAI Chat Completions wire
- * formats, so tests drive the real SDKs end to end. Replies are scripted: `enqueue` them in
+ * A real HTTP server speaking the Anthropic Messages, OpenAI Chat Completions and OpenAI
+ * Responses wire formats, so tests drive the real SDKs end to end. Replies are scripted: `enqueue` them in
  * order, or `setResponder` to compute them from the request; with neither, it answers "ok".
  */
 export interface FakeModelServer {
@@ -30,6 +31,7 @@ export interface FakeModelServer {
 const ROUTES: Record<string, WireFormat> = {
   "/v1/messages": anthropicWire,
   "/v1/chat/completions": openaiWire,
+  "/v1/responses": responsesWire,
 };
 
 export async function startFakeModelServer(options: { models?: string[] } = {}): Promise<FakeModelServer> {

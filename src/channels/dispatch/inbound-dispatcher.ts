@@ -105,6 +105,7 @@ export class InboundDispatcher {
     const command = parseControlCommand(routed.ctx.BodyForCommands);
     if (command && config.commands?.text !== false) {
       const reply = await runControlCommand(command, routed.ctx, {
+        config,
         conversations: this.deps.conversations,
         store: this.deps.store,
         queueModes: this.queueModes,
@@ -243,6 +244,12 @@ export class InboundDispatcher {
         void outcome.run.done.then(async (record) => {
           stopTyping();
           const previewMessageId = await preview?.finish();
+          // A change of model fallback state is told in DMs only, once, ahead of the reply.
+          const notice = record.result?.modelNotice;
+          if (notice && ctx.ChatType === "direct") await this.deps.delivery.queueText(`notice:${runId}`, last.target, notice);
+          // `/verbose on|full`: the run's tool calls, ahead of the reply.
+          const tools = record.result?.toolSummary;
+          if (tools) await this.deps.delivery.queueText(`tools:${runId}`, last.target, tools);
           await this.deps.delivery.deliverRun(runId, ctx.SessionKey, record, previewMessageId);
         });
         return;

@@ -3,8 +3,12 @@ import type { SessionStore } from "../../sessions/store/index.js";
 import { helpText, QUEUE_MODES, type ChatQueueMode, type CommandSpec, type ParsedCommand } from "../commands/control-commands.js";
 import { runFocusCommand, runUnfocusCommand, type ThreadFocusDeps } from "../commands/focus-command.js";
 import type { MsgContext } from "../inbound/msg-context.js";
+import type { OpenClawConfig } from "../../config/index.js";
+import { parseSessionKey } from "../../sessions/keys/index.js";
+import { modelCommand, thinkCommand, verboseCommand, type SessionControlDeps } from "../commands/session-control-commands.js";
 
 export interface CommandDeps {
+  config: OpenClawConfig;
   conversations: ConversationPort;
   store: SessionStore;
   /** Per-session `/queue` choices (not persisted, like OpenClaw's session toggles). */
@@ -33,6 +37,12 @@ export async function runControlCommand(command: ParsedCommand & { spec: Command
     }
     case "status":
       return statusText(ctx, deps);
+    case "model":
+    case "think":
+    case "verbose": {
+      const controls = sessionControlDeps(ctx, deps);
+      return command.name === "model" ? modelCommand(command.args, controls) : command.name === "think" ? thinkCommand(command.args, controls) : verboseCommand(command.args, controls);
+    }
     case "help":
       return helpText();
     case "whoami":
@@ -61,12 +71,29 @@ export async function runControlCommand(command: ParsedCommand & { spec: Command
   }
 }
 
+/** The session row the model / think / verbose commands read and change (created if this is the chat's first message). */
+function sessionControlDeps(ctx: MsgContext, deps: CommandDeps): SessionControlDeps {
+  const sessionKey = ctx.SessionKey;
+  return {
+    config: deps.config,
+    env: process.env,
+    sessionKey,
+    entry: deps.store.get(sessionKey),
+    patch: (patch) => {
+      deps.store.ensure(sessionKey, { agentId: parseSessionKey(sessionKey).agentId });
+      deps.store.patch(sessionKey, patch);
+    },
+  };
+}
+
 function statusText(ctx: MsgContext, deps: CommandDeps): string {
   const entry = deps.store.get(ctx.SessionKey);
   const running = deps.conversations.isActive(ctx.SessionKey);
+  const chosen = entry?.modelOverrideSource === "user" ? entry.modelOverride : undefined;
   return [
     `Session: ${ctx.SessionKey}`,
-    `Model: ${entry?.model ?? "default"}`,
+    `Model: ${chosen ? `${chosen} (chosen with /model)` : "the agent's"}${entry?.model ? ` · last answer from ${entry.model}` : ""}`,
+    `Thinking: ${entry?.thinkingLevel ?? deps.config.agents.defaults.thinkingDefault ?? "off"} · verbose ${entry?.verboseLevel ?? "off"}`,
     `Messages: ${entry?.messageCount ?? 0} · tokens in ${entry?.inputTokens ?? 0} / out ${entry?.outputTokens ?? 0}`,
     `Run: ${running ? "active" : "idle"} · queue ${deps.queueModes.get(ctx.SessionKey) ?? "default"}`,
   ].join("\n");

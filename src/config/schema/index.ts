@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { AgentsSchema } from "./agents.js";
+import { AuthSchema } from "./auth.js";
 import { GatewaySchema } from "./gateway.js";
 import { LoggingSchema } from "./logging.js";
 import { ModelsSchema } from "./models.js";
@@ -19,6 +20,7 @@ export const OpenClawConfigSchema = Type.Object({
   logging: Type.Optional(LoggingSchema),
   agents: Type.Optional(AgentsSchema),
   models: Type.Optional(ModelsSchema),
+  auth: Type.Optional(AuthSchema),
   session: Type.Optional(SessionSchema),
   tools: Type.Optional(ToolsSchema),
   messages: Type.Optional(MessagesSchema),

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { invalidRequest } from "../protocol/errors.js";
+import { sessionControlsPatch } from "../../agents/session-controls.js";
 import type { MethodRegistry } from "./registry.js";
 import type { GatewayRuntime } from "../runtime.js";
 
@@ -117,11 +118,11 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
     ),
     handler: (params, { runtime }) => {
       const entry = mustGet(runtime, params.key);
-      const patch: Record<string, unknown> = {};
+      // The model and levels take effect on the session's next turn; bad values change nothing.
+      const controls = sessionControlsPatch({ model: params.model, thinkingLevel: params.thinkingLevel, verboseLevel: params.verboseLevel }, runtime.config(), process.env);
+      if (!controls.ok) throw invalidRequest(controls.message);
+      const patch: Record<string, unknown> = { ...controls.patch };
       if (params.label !== undefined) patch.label = params.label ?? undefined;
-      if (params.thinkingLevel !== undefined) patch.thinkingLevel = params.thinkingLevel ?? undefined;
-      if (params.model !== undefined) patch.modelOverride = params.model ?? undefined;
-      if (params.verboseLevel !== undefined) patch.verboseLevel = params.verboseLevel ?? undefined;
       if (params.reasoningLevel !== undefined) patch.reasoningLevel = params.reasoningLevel ?? undefined;
       if (params.sendPolicy !== undefined) patch.sendPolicy = params.sendPolicy ?? undefined;
       const updated = runtime.sessions().patch(entry.sessionKey, patch as never);

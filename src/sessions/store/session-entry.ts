@@ -38,6 +38,8 @@ export interface SessionEntry {
   lastAccountId?: string;
   lastThreadId?: string;
   modelOverride?: string;
+  /** `user` when a person chose `modelOverride` (`/model`, `sessions.patch`): that choice is strict, no fallback. */
+  modelOverrideSource?: "user" | "spawn";
   providerOverride?: string;
   thinkingLevel?: string;
   skillsSnapshot?: unknown;

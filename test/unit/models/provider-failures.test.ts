@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ModelApi, ModelStreamEvent } from "../../../src/agents/types.js";
 import { createAnthropicStream } from "../../../src/models/anthropic-provider.js";
 import { createOpenAICompletionsStream } from "../../../src/models/openai-completions-provider.js";
+import { createOpenAIResponsesStream } from "../../../src/models/openai-responses-provider.js";
 import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
 import { fakeModel, last, makeRequest, run, TEST_KEY, terminalCount, WEATHER_TOOL } from "./stream-helpers.js";
 
@@ -17,6 +18,7 @@ beforeEach(() => server.reset());
 const PROVIDERS = [
   { api: "anthropic-messages" as ModelApi, stream: createAnthropicStream() },
   { api: "openai-completions" as ModelApi, stream: createOpenAICompletionsStream() },
+  { api: "openai-responses" as ModelApi, stream: createOpenAIResponsesStream() },
 ];
 
 function expectError(events: ModelStreamEvent[], kind: string, retryable: boolean) {
@@ -66,7 +68,22 @@ describe.each(PROVIDERS)("$api: failures become one final error event", ({ api, 
     server.enqueue({ status: 500 });
     const end = expectError(await run(stream, makeRequest(fakeModel(server, api))), "server", true);
     expect(end.error).toContain("500");
-    // maxRetries is 0: the caller owns retries, so the SDK sent exactly one request.
+    // sdkMaxRetries is 0 (failover has alternatives): the SDK sent exactly one request.
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("lets the SDK retry a 500 when this is the last option (sdkMaxRetries unset)", async () => {
+    server.enqueue({ status: 500, headers: { "retry-after-ms": "10" } });
+    const events = await run(stream, makeRequest(fakeModel(server, api, { sdkMaxRetries: undefined })));
+    expect(last(events).type).toBe("done");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("makes the SDK give up at once on a 429 asking to wait over 60 s, and reports the wait", async () => {
+    server.enqueue({ status: 429, headers: { "retry-after": "120" } });
+    const end = expectError(await run(stream, makeRequest(fakeModel(server, api, { sdkMaxRetries: undefined }))), "rate_limit", true);
+    expect(end.status).toBe(429);
+    expect(end.retryAfterMs).toBe(120_000);
     expect(server.requests).toHaveLength(1);
   });
 

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ModelApi } from "../../../src/agents/types.js";
 import { createAnthropicStream } from "../../../src/models/anthropic-provider.js";
 import { createOpenAICompletionsStream } from "../../../src/models/openai-completions-provider.js";
+import { createOpenAIResponsesStream } from "../../../src/models/openai-responses-provider.js";
 import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
-import { fakeModel, last, makeRequest, run, terminalCount, textOf, WEATHER_TOOL } from "./stream-helpers.js";
+import { fakeModel, last, makeRequest, run, terminalCount, textOf, userText, WEATHER_TOOL } from "./stream-helpers.js";
 
 let server: FakeModelServer;
 beforeAll(async () => {
@@ -15,6 +16,7 @@ beforeEach(() => server.reset());
 const PROVIDERS = [
   { api: "anthropic-messages" as ModelApi, stream: createAnthropicStream(), path: "/v1/messages" },
   { api: "openai-completions" as ModelApi, stream: createOpenAICompletionsStream(), path: "/v1/chat/completions" },
+  { api: "openai-responses" as ModelApi, stream: createOpenAIResponsesStream(), path: "/v1/responses" },
 ];
 
 describe.each(PROVIDERS)("$api: replies through the real SDK", ({ api, stream, path }) => {
@@ -94,6 +96,11 @@ describe.each(PROVIDERS)("$api: replies through the real SDK", ({ api, stream, p
       expect(request!.body.system).toEqual([{ type: "text", text: "You are a test.", cache_control: { type: "ephemeral" } }]);
       expect(request!.body.tools).toEqual([{ name: "get_weather", description: WEATHER_TOOL.description, input_schema: WEATHER_TOOL.parameters }]);
       expect(request!.body.max_tokens).toBe(1024);
+    } else if (api === "openai-responses") {
+      expect(request!.body.instructions).toBe("You are a test.");
+      expect(request!.body.input).toEqual([{ role: "user", content: [{ type: "input_text", text: "hi" }] }]);
+      expect(request!.body.tools).toEqual([{ type: "function", name: "get_weather", description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.parameters, strict: false }]);
+      expect(request!.body).toMatchObject({ stream: true, store: false, max_output_tokens: 1024 });
     } else {
       expect(request!.body.messages[0]).toEqual({ role: "system", content: "You are a test." });
       expect(request!.body.tools).toEqual([{ type: "function", function: { name: "get_weather", description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.parameters } }]);
@@ -137,5 +144,38 @@ describe("endpoints", () => {
     await run(createOpenAICompletionsStream(), { ...makeRequest(model), maxTokens: 77, temperature: 0.2 });
     expect(server.requests[0]!.body).toMatchObject({ max_completion_tokens: 77, temperature: 0.2 });
     expect(server.requests[0]!.body.max_tokens).toBeUndefined();
+  });
+});
+
+describe("openai-responses", () => {
+  it("sends a tool round as function_call / function_call_output items and thinking as reasoning.effort", async () => {
+    const stream = createOpenAIResponsesStream();
+    const model = fakeModel(server, "openai-responses", { reasoning: true });
+    const messages = [
+      userText("weather in Paris?"),
+      { role: "assistant" as const, content: [{ type: "text" as const, text: "Checking." }, { type: "toolCall" as const, id: "call_9", name: "get_weather", arguments: { city: "Paris" } }], timestamp: 1 },
+      { role: "toolResult" as const, toolCallId: "call_9", toolName: "get_weather", content: [{ type: "text" as const, text: "sunny" }], isError: false, timestamp: 2 },
+    ];
+    server.enqueue({ thinking: "Easy.", text: "It is sunny." });
+    const events = await run(stream, { ...makeRequest(model, messages, [WEATHER_TOOL]), thinking: "low", params: { temperature: 0.4 } });
+    const done = last(events);
+    expect(done.type === "done" && done.message.content).toEqual([{ type: "thinking", thinking: "Easy." }, { type: "text", text: "It is sunny." }]);
+    const body = server.requests.at(-1)!.body;
+    expect(body.input).toEqual([
+      { role: "user", content: [{ type: "input_text", text: "weather in Paris?" }] },
+      { role: "assistant", content: "Checking." },
+      { type: "function_call", call_id: "call_9", name: "get_weather", arguments: '{"city":"Paris"}' },
+      { type: "function_call_output", call_id: "call_9", output: "sunny" },
+    ]);
+    expect(body.reasoning).toEqual({ effort: "low" });
+    expect(body.temperature).toBe(0.4);
+  });
+
+  it("reads a streamed function call and ends with toolUse", async () => {
+    server.enqueue({ toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Oslo" } }] });
+    const events = await run(createOpenAIResponsesStream(), makeRequest(fakeModel(server, "openai-responses"), undefined, [WEATHER_TOOL]));
+    const done = last(events);
+    expect(done.type === "done" && done.stopReason).toBe("toolUse");
+    expect(events.filter((e) => e.type === "toolcall")).toEqual([{ type: "toolcall", call: { type: "toolCall", id: "call_1", name: "get_weather", arguments: { city: "Oslo" } } }]);
   });
 });

@@ -117,9 +117,10 @@ describe("resolveModel", () => {
     });
   });
 
-  it("rejects an api this build cannot speak, and a custom provider without baseUrl", () => {
+  it("resolves the Responses api, and rejects a custom provider without baseUrl", () => {
     const responses = { models: { providers: { x: { baseUrl: "http://h/v1", apiKey: "k", api: "openai-responses" } } } };
-    expect(resolveError("x/m", responses)).toMatch(/models\.providers\.x\.api "openai-responses" is not supported/);
+    const resolved = resolveModel("x/m", config(responses), {});
+    expect(resolved.ok && resolved.model).toMatchObject({ ref: "x/m", api: "openai-responses", baseUrl: "http://h/v1" });
     expect(resolveError("y/m", { models: { providers: { y: { apiKey: "k" } } } })).toContain("Set models.providers.y.baseUrl");
   });
 

@@ -4,7 +4,7 @@ import type { FakeModelServer } from "../../fakes/model-server.js";
 
 export const TEST_KEY = "sk-test-secret-key-123456";
 
-/** A resolved model pointing at the fake server, with the base URL each SDK expects. */
+/** A resolved model pointing at the fake server, with the base URL each SDK expects (no SDK retries). */
 export function fakeModel(server: FakeModelServer, api: ModelApi, overrides: Partial<ProviderModel> = {}): ProviderModel {
   return {
     ref: `fake/${api}`,
@@ -12,12 +12,14 @@ export function fakeModel(server: FakeModelServer, api: ModelApi, overrides: Par
     id: "fake-model",
     api,
     // The OpenAI SDK's base URL includes /v1; the Anthropic one is the origin.
-    baseUrl: api === "openai-completions" ? `${server.url}/v1` : server.url,
+    baseUrl: api === "anthropic-messages" ? server.url : `${server.url}/v1`,
     apiKey: TEST_KEY,
     contextWindow: 128_000,
     maxTokens: 1024,
     reasoning: false,
     input: ["text", "image"],
+    // One request per call, as failover asks while it has alternatives; tests of the SDK's own retries set it.
+    sdkMaxRetries: 0,
     ...overrides,
   };
 }

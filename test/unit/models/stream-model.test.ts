@@ -22,7 +22,7 @@ describe("createStreamModel", () => {
   });
 
   it("answers an unknown api with a config error event, not a throw", async () => {
-    const model = fakeModel(server, "openai-responses" as ModelApi);
+    const model = fakeModel(server, "google-generative-ai" as ModelApi);
     const events = await run(createStreamModel(), makeRequest(model));
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: "error", kind: "config", retryable: false, message: { stopReason: "error" } });

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { chatCompletionsHandler } from "./chat-completions-route.js";
+import { ResponseSessions } from "./response-sessions.js";
+import { responsesHandler } from "./responses-route.js";
 import { openAiErrorHandler } from "./fastify-error-mapper.js";
 import { getModelHandler, listModelsHandler } from "./models-routes.js";
 import { methodNotAllowed, openAiRequestGuard, type GuardRouteConfig } from "./request-guard.js";
@@ -9,8 +11,8 @@ import type { OpenAiRouteDeps } from "./types.js";
 export const CHAT_COMPLETIONS_BODY_LIMIT = 20 * 1024 * 1024;
 
 /**
- * The OpenAI-compatible surface: `POST /v1/chat/completions`, `GET /v1/models`,
- * `GET /v1/models/{id}`. Everything lives in one encapsulated plugin so its hooks and error
+ * The OpenAI-compatible surface: `POST /v1/chat/completions`, `POST /v1/responses`,
+ * `GET /v1/models`, `GET /v1/models/{id}`. Everything lives in one encapsulated plugin so its hooks and error
  * handler touch no other gateway route. The body limit is set per route; the app's default
  * stays as it is.
  */
@@ -20,12 +22,14 @@ export function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps
     scope.setErrorHandler(openAiErrorHandler(deps));
 
     scope.post("/v1/chat/completions", { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT }, chatCompletionsHandler(deps));
+    scope.post("/v1/responses", { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT }, responsesHandler(deps, new ResponseSessions()));
     scope.get("/v1/models", listModelsHandler(deps));
     scope.get("/v1/models/*", getModelHandler(deps));
 
     const allowPost: GuardRouteConfig = { allow: "POST" };
     const allowGet: GuardRouteConfig = { allow: "GET, HEAD" };
     scope.route({ method: ["GET", "PUT", "PATCH", "DELETE"], url: "/v1/chat/completions", config: allowPost, handler: methodNotAllowed });
+    scope.route({ method: ["GET", "PUT", "PATCH", "DELETE"], url: "/v1/responses", config: allowPost, handler: methodNotAllowed });
     scope.route({ method: ["POST", "PUT", "PATCH", "DELETE"], url: "/v1/models", config: allowGet, handler: methodNotAllowed });
     scope.route({ method: ["POST", "PUT", "PATCH", "DELETE"], url: "/v1/models/*", config: allowGet, handler: methodNotAllowed });
   });

@@ -16,10 +16,12 @@ export function deriveSessionKey(
   headerKey: string | undefined,
   user: string | undefined,
   agentId: string,
+  /** `openai` for chat completions, `openresponses` for the Responses API. */
+  prefix = "openai",
 ): { sessionKey: string; stateless: boolean } {
   if (headerKey !== undefined && headerKey !== "") return { sessionKey: validSessionKey(headerKey), stateless: false };
-  if (user) return { sessionKey: `agent:${agentId}:openai-user:${userKeyPart(user)}`, stateless: false };
-  return { sessionKey: `agent:${agentId}:openai:${randomUUID()}`, stateless: true };
+  if (user) return { sessionKey: `agent:${agentId}:${prefix}-user:${userKeyPart(user)}`, stateless: false };
+  return { sessionKey: `agent:${agentId}:${prefix}:${randomUUID()}`, stateless: true };
 }
 
 function validSessionKey(key: string): string {

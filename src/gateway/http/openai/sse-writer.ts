@@ -24,13 +24,7 @@ export class ChatCompletionSseWriter {
 
   /** Headers and the role chunk go out at once, so clients see the stream start before the model answers. */
   open(): void {
-    this.res.writeHead(200, {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache",
-      Connection: "keep-alive",
-      // Reverse proxies (nginx) buffer responses by default, which would hold back every delta.
-      "X-Accel-Buffering": "no",
-    });
+    writeEventStreamHead(this.res);
     this.event(chunk(this.identity, [{ index: 0, delta: { role: "assistant" } }]));
   }
 
@@ -68,4 +62,15 @@ export class ChatCompletionSseWriter {
     if (this.closed) return;
     this.res.write(`data: ${JSON.stringify(payload)}\n\n`);
   }
+}
+
+/** The 200 and headers of a server-sent event stream. */
+export function writeEventStreamHead(res: ServerResponse): void {
+  res.writeHead(200, {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-cache",
+    Connection: "keep-alive",
+    // Reverse proxies (nginx) buffer responses by default, which would hold back every delta.
+    "X-Accel-Buffering": "no",
+  });
 }

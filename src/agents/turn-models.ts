@@ -1,0 +1,48 @@
+import type { OpenClawConfig } from "../config/index.js";
+import { resolveModel, type ProviderModel } from "../models/index.js";
+import { buildCandidateChain, type AuthProfileStore, type CandidateChain } from "../models/failover/index.js";
+import { agentModelChoice, type AgentConfig } from "./agent-config.js";
+
+export type TurnModelPlan = { ok: true; chain: CandidateChain; model: ProviderModel } | { ok: false; message: string };
+
+/**
+ * Which models a turn may use: the session's own choice alone (strict), else a sub-agent's
+ * model, the agent's fallbacks and its primary, else the agent's primary and fallbacks. `model`
+ * is the first candidate that resolves: the prompt, the tools and the history budget are sized
+ * for it. A turn none of whose candidates has a key fails at once with what to set.
+ */
+export function planTurnModels(input: {
+  config: OpenClawConfig;
+  env: NodeJS.ProcessEnv;
+  agent: AgentConfig | undefined;
+  store: AuthProfileStore;
+  sessionModel?: string;
+  modelOverride?: string;
+}): TurnModelPlan {
+  const { config, env, store } = input;
+  const choice = agentModelChoice(config, input.agent);
+  const requested = input.sessionModel ?? input.modelOverride ?? choice.primary;
+  if (!requested) return resolveModel(undefined, config, env) as { ok: false; message: string };
+  const chain = buildCandidateChain(
+    { requested, strict: input.sessionModel !== undefined, fallbacks: choice.fallbacks, ...(requested !== choice.primary && choice.primary ? { primary: choice.primary } : {}) },
+    config,
+  );
+  let first: ProviderModel | undefined;
+  let firstFailure: string | undefined;
+  let anyKey = false;
+  for (const ref of chain.refs) {
+    const resolved = resolveModel(ref, config, env, { requireKey: false });
+    if (!resolved.ok) {
+      firstFailure ??= resolved.message;
+      continue;
+    }
+    first ??= resolved.model;
+    if (!anyKey && store.ordered(resolved.model.provider, config, env).length > 0) anyKey = true;
+  }
+  if (!first) return { ok: false, message: firstFailure ?? `No usable model for ${requested}.` };
+  if (!anyKey) {
+    const named = resolveModel(first.ref, config, env);
+    return { ok: false, message: named.ok ? `No API key for provider "${first.provider}".` : named.message };
+  }
+  return { ok: true, chain, model: first };
+}

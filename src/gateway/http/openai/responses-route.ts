@@ -1,0 +1,108 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { resolveAgentId } from "./agent-target.js";
+import { abortWhenClientLeaves } from "./client-abort.js";
+import { INTERNAL_ERROR, OpenAiRequestError, sendOpenAiError, sendRequestError, turnErrorStatus } from "./openai-errors.js";
+import { parseResponsesRequest, type ParsedResponsesRequest } from "./parse-responses-request.js";
+import { finishedStatus, newResponseIdentity, responseObject } from "./response-shapes.js";
+import type { ResponseSessions } from "./response-sessions.js";
+import { ResponsesSseWriter } from "./responses-sse-writer.js";
+import { readRoutingHeaders } from "./routing-headers.js";
+import { safeErrorMessage } from "./safe-error-message.js";
+import { deriveSessionKey } from "./session-key.js";
+import type { ChatTurnInput, ChatTurnResult, OpenAiRouteDeps } from "./types.js";
+
+/**
+ * `POST /v1/responses` (OpenResponses): the same agent turn as chat completions, answered as a
+ * `response` object or its event stream. `previous_response_id` continues the session that
+ * response belonged to (docs/http-api.md).
+ */
+export function responsesHandler(deps: OpenAiRouteDeps, sessions: ResponseSessions) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    let parsed: ParsedResponsesRequest;
+    let turn: Omit<ChatTurnInput, "signal" | "onDelta">;
+    try {
+      parsed = parseResponsesRequest(req.body);
+      turn = turnFor(parsed, readRoutingHeaders(req.headers), deps, sessions);
+    } catch (err) {
+      if (err instanceof OpenAiRequestError) return sendRequestError(reply, err);
+      throw err;
+    }
+
+    const identity = newResponseIdentity(parsed);
+    const signal = abortWhenClientLeaves(reply.raw);
+    const { token, password } = deps.auth();
+    const secrets = [token, password];
+    const failed = (err: unknown) => {
+      if (!signal.aborted) deps.logger?.warn({ err, agentId: turn.agentId }, "responses turn threw");
+    };
+    const remember = (result: ChatTurnResult) => {
+      if (!result.error) sessions.remember(identity.id, turn.sessionKey, turn.agentId);
+    };
+
+    if (!parsed.stream) {
+      let result: ChatTurnResult;
+      try {
+        result = await deps.runTurn({ ...turn, signal, onDelta: () => {} });
+      } catch (err) {
+        failed(err);
+        return reply.code(500).send(INTERNAL_ERROR);
+      }
+      if (result.error) {
+        return sendOpenAiError(reply, turnErrorStatus(result.error.kind), safeErrorMessage(result.error.message, secrets), "api_error", { code: result.error.kind });
+      }
+      remember(result);
+      return reply.send(responseObject(identity, finishedStatus(result), result));
+    }
+
+    reply.hijack();
+    const sse = new ResponsesSseWriter(reply.raw, identity);
+    sse.open();
+    try {
+      const result = await deps.runTurn({ ...turn, signal, onDelta: (text) => sse.delta(text) });
+      if (result.error) sse.fail(result.error.kind, safeErrorMessage(result.error.message, secrets));
+      else {
+        remember(result);
+        sse.finish(result);
+      }
+    } catch (err) {
+      failed(err);
+      sse.fail("internal_error", "internal error");
+    }
+    return undefined;
+  };
+}
+
+/** Agent and session: an explicit session header, else the previous response's session, else per user, else fresh. */
+function turnFor(
+  parsed: ParsedResponsesRequest,
+  headers: ReturnType<typeof readRoutingHeaders>,
+  deps: OpenAiRouteDeps,
+  sessions: ResponseSessions,
+): Omit<ChatTurnInput, "signal" | "onDelta"> {
+  const agentId = resolveAgentId(parsed.model, headers.agentId, deps.agents());
+  let sessionKey: string;
+  let stateless = false;
+  const previous = parsed.previousResponseId ? sessions.lookup(parsed.previousResponseId) : undefined;
+  if (parsed.previousResponseId && !headers.sessionKey) {
+    if (!previous) {
+      throw new OpenAiRequestError(
+        `Previous response with id '${parsed.previousResponseId}' not found (this gateway remembers its latest 10,000 responses until it restarts).`,
+        "previous_response_id", "previous_response_not_found", 404,
+      );
+    }
+    if (previous.agentId !== agentId) {
+      throw new OpenAiRequestError(`Previous response '${parsed.previousResponseId}' belongs to agent '${previous.agentId}', not '${agentId}'.`, "previous_response_id");
+    }
+    sessionKey = previous.sessionKey;
+  } else {
+    ({ sessionKey, stateless } = deriveSessionKey(headers.sessionKey, parsed.user, agentId, "openresponses"));
+  }
+  return {
+    agentId,
+    sessionKey,
+    message: parsed.message,
+    ...(parsed.extraSystemPrompt !== undefined ? { extraSystemPrompt: parsed.extraSystemPrompt } : {}),
+    ...(stateless && parsed.history.length > 0 ? { history: parsed.history } : {}),
+    ...(headers.model ? { model: headers.model } : {}),
+  };
+}

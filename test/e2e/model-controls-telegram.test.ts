@@ -1,0 +1,107 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { lastUserText } from "../helpers/reliability.js";
+
+/**
+ * Issue 16 in a Telegram DM: the fallback notice (once per change, then "cleared"), and the
+ * session commands /model, /think, /verbose and /status applying to the next turn.
+ */
+
+const OWNER = 4242;
+let primary: FakeModelServer;
+let backup: FakeModelServer;
+let telegram: FakeTelegram;
+let gw: GatewayProcess;
+let messageId = 1;
+
+beforeAll(async () => {
+  [primary, backup] = await Promise.all([startFakeModelServer(), startFakeModelServer()]);
+  telegram = await startFakeTelegram();
+  const stateDir = makeTempDir();
+  const config = {
+    agents: { defaults: { workspace: path.join(stateDir, "ws"), model: { primary: "primary/m1", fallbacks: ["backup/m2"] } } },
+    models: {
+      providers: {
+        primary: { baseUrl: `${primary.url}/v1`, apiKey: "sk-primary-0000", api: "openai-completions", models: [{ id: "m1", reasoning: true }] },
+        backup: { baseUrl: backup.url, apiKey: "sk-backup-0000", api: "anthropic-messages", models: [{ id: "m2" }] },
+      },
+    },
+    channels: { telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], typingIntervalSeconds: 0 } },
+  };
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
+  await gw.waitForOutput(/channel account started/, 10_000);
+});
+afterAll(async () => {
+  await gw?.stop("SIGKILL");
+  await telegram?.close();
+  await Promise.all([primary?.close(), backup?.close()]);
+});
+
+const replies = () => telegram.messages(OWNER).map((m) => String(m.text));
+const posts = (server: FakeModelServer): RecordedRequest[] => server.requests.filter((r) => r.method === "POST");
+
+/** Sends a DM and returns the bot's messages that answered it (waits for `count` of them). */
+async function dm(text: string, count = 1): Promise<string[]> {
+  const before = replies().length;
+  telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text, messageId: messageId++ });
+  await telegram.waitFor(() => replies().length >= before + count, 15_000);
+  return replies().slice(before);
+}
+
+describe("fallback notices in a DM", () => {
+  it("tells the change once, not on every turn, and tells when the selected model is back", async () => {
+    primary.setResponder(() => ({ status: 500 }));
+    backup.setResponder((req) => ({ text: `backup: ${lastUserText(req) || "?"}` }));
+    expect(await dm("first", 2)).toEqual(["↪️ Model Fallback: backup/m2 (selected primary/m1; server error)", expect.stringMatching(/^backup: /)]);
+    const second = await dm("second", 1);
+    expect(second).toEqual([expect.stringMatching(/^backup: /)]);
+
+    primary.setResponder(() => ({ text: "primary is back" }));
+    expect(await dm("third", 2)).toEqual(["↪️ Model Fallback cleared: primary/m1 answers again", "primary is back"]);
+  });
+});
+
+describe("session commands", () => {
+  it("/model <ref> is used from the next message with no fallback; /model default goes back", async () => {
+    primary.setResponder(() => ({ text: "from primary" }));
+    backup.setResponder(() => ({ text: "from backup" }));
+    expect((await dm("/model nowhere/x"))[0]).toMatch(/Unknown model provider "nowhere"/);
+    expect((await dm("/model backup/m2"))[0]).toContain("Model for this session: backup/m2");
+    expect(await dm("which one?")).toEqual(["from backup"]);
+    expect((await dm("/status"))[0]).toContain("Model: backup/m2 (chosen with /model) · last answer from backup/m2");
+
+    // Strict: the chosen model failing is reported, not replaced by the agent's.
+    const primaryBefore = posts(primary).length;
+    backup.setResponder(() => ({ status: 401 }));
+    const failed = await dm("fail please");
+    expect(failed[0]).not.toBe("from primary");
+    expect(posts(primary)).toHaveLength(primaryBefore);
+
+    expect((await dm("/model default"))[0]).toContain("back to the agent's (primary/m1)");
+    expect(await dm("and now?")).toEqual(["from primary"]);
+  });
+
+  it("/think high reaches the wire as reasoning_effort; a bad level changes nothing", async () => {
+    primary.setResponder(() => ({ text: "thinking done" }));
+    expect((await dm("/think enormous"))[0]).toContain("Unknown thinking level");
+    expect((await dm("/think high"))[0]).toContain("Thinking for this session: high");
+    await dm("think about it");
+    expect(posts(primary).at(-1)!.body.reasoning_effort).toBe("high");
+    expect((await dm("/status"))[0]).toContain("Thinking: high");
+    await dm("/think off");
+    await dm("quick one");
+    expect(posts(primary).at(-1)!.body.reasoning_effort).toBeUndefined();
+  });
+
+  it("/verbose on lists the run's tool calls before the reply; /verbose toggles it off", async () => {
+    let n = 0;
+    primary.setResponder(() => (++n % 2 === 1 ? { toolCalls: [{ name: "read", arguments: { path: "AGENTS.md" } }] } : { text: "read it" }));
+    expect((await dm("/verbose on"))[0]).toContain("Verbose: on");
+    expect(await dm("read your notes", 2)).toEqual(['🔧 read {"path":"AGENTS.md"}', "read it"]);
+    expect((await dm("/verbose"))[0]).toContain("Verbose: off");
+    expect(await dm("again", 1)).toEqual(["read it"]);
+  });
+});
