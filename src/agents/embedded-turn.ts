@@ -15,6 +15,8 @@ import { resolveEffectiveTools } from "./policy/index.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
 import { createCoreTools, createSessionTools } from "./tools/index.js";
 import { createToolResultShaper } from "./tool-result-shaper.js";
+import { evaluateContextWindow, liveToolResultMaxChars } from "./context-window-guard.js";
+import { overflowRecovery, withOverflowAdvice } from "./compaction/overflow-recovery.js";
 import { createMessageTool } from "./tools/message.js";
 import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
@@ -27,7 +29,7 @@ export interface EmbeddedTurnInput {
   agentId?: string;
   runId?: string;
   /** Prior messages, or a loader given the token budget left for history once the model is known. */
-  history?: readonly HistoryMessage[] | ((tokenBudget: number) => readonly HistoryMessage[]);
+  history?: readonly HistoryMessage[] | ((tokenBudget: number, contextWindow: number) => readonly HistoryMessage[]);
   steering?: AgentLoopInput["steering"];
   onAppend?: AgentLoopInput["onAppend"];
   channel?: string;
@@ -49,6 +51,13 @@ export interface EmbeddedTurnInput {
   spawnDepth?: number;
   /** Replaces `agents.defaults.timeoutSeconds` for this turn (a sub-agent's `runTimeoutSeconds`; 0 = none). */
   timeoutSeconds?: number;
+  /**
+   * The provider said the request overflowed its window: compact the session now. True when
+   * the history got smaller; the turn then retries once with the history loaded again.
+   */
+  onContextOverflow?: () => Promise<boolean>;
+  /** Conditions worth a log line that do not stop the turn (a small context window). */
+  onWarning?: (message: string) => void;
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
@@ -57,6 +66,8 @@ export type TurnOverrides = Partial<Pick<EmbeddedTurnInput, "promptMode" | "extr
 export interface EmbeddedTurnResult extends RunResult {
   agentId: string;
   model?: string;
+  /** The model's resolved context window (tokens). */
+  contextWindow?: number;
   workspaceDir?: string;
   systemPromptChars?: number;
 }
@@ -77,6 +88,9 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const resolved = override?.ok ? override : resolveModel(agentModelRef(config, agent), config, env);
   if (!resolved.ok) return failedTurn(runId, agentId, resolved.message);
   const model = resolved.model;
+  const guard = evaluateContextWindow(model.ref, model.contextWindow, config);
+  if (guard.action === "block") return failedTurn(runId, agentId, guard.message);
+  if (guard.action === "warn") input.onWarning?.(guard.message);
 
   const workspaceDir = resolveWorkspaceDir(config, agentId, input.stateDir, env);
   await ensureWorkspaceOnce(workspaceDir);
@@ -123,7 +137,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     extraSystemPrompt: input.extraSystemPrompt,
   });
 
-  const hooks: ToolHooks[] = [createToolResultShaper()];
+  const hooks: ToolHooks[] = [createToolResultShaper(liveToolResultMaxChars(model.contextWindow))];
   const loop = loopDetectionFromConfig(config, agentId);
   if (loop.enabled) hooks.push(createLoopDetector(loop.options));
 
@@ -136,11 +150,14 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ),
   };
 
+  const budget = historyBudget(model.contextWindow, model.maxTokens, systemPrompt.text.length);
+  const loadHistory = input.history;
   const result = await runAgentLoop({
     runId,
     model,
     systemPrompt: systemPrompt.text,
-    history: typeof input.history === "function" ? input.history(historyBudget(model.contextWindow, model.maxTokens, systemPrompt.text.length)) : (input.history ?? []),
+    history: typeof loadHistory === "function" ? loadHistory(budget, model.contextWindow) : (loadHistory ?? []),
+    ...(typeof loadHistory === "function" && input.onContextOverflow ? { recoverOverflow: overflowRecovery(input.onContextOverflow, () => loadHistory(budget, model.contextWindow)) } : {}),
     steering: input.steering,
     onAppend: input.onAppend,
     prompt: { role: "user", content: input.message, timestamp: Date.now() },
@@ -153,7 +170,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     timeoutMs: (input.timeoutSeconds ?? defaults.timeoutSeconds ?? 0) * 1000,
     emit: input.emit ?? (() => {}),
   });
-  return { ...result, agentId, model: model.ref, workspaceDir, systemPromptChars: systemPrompt.text.length };
+  return { ...withOverflowAdvice(result), agentId, model: model.ref, contextWindow: model.contextWindow, workspaceDir, systemPromptChars: systemPrompt.text.length };
 }
 
 /** Prepare an agent's workspace and read its bootstrap files and skills into the turn cache. */

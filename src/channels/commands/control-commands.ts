@@ -20,6 +20,7 @@ export const CONTROL_COMMANDS: readonly CommandSpec[] = [
   { name: "stop", aliases: ["abort", "cancel"], description: "stop the running reply" },
   { name: "new", description: "start a new session (the old transcript is kept on disk)" },
   { name: "reset", description: "same as /new" },
+  { name: "compact", description: "[instructions] — summarize the older part of this conversation now" },
   { name: "status", description: "agent, model, session and token usage" },
   { name: "help", aliases: ["commands"], description: "this list" },
   { name: "whoami", aliases: ["id"], description: "your sender id on this channel" },

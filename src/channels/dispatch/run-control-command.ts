@@ -3,6 +3,7 @@ import type { SessionStore } from "../../sessions/store/index.js";
 import { helpText, QUEUE_MODES, type ChatQueueMode, type CommandSpec, type ParsedCommand } from "../commands/control-commands.js";
 import { runFocusCommand, runUnfocusCommand, type ThreadFocusDeps } from "../commands/focus-command.js";
 import type { MsgContext } from "../inbound/msg-context.js";
+import { runCompactCommand } from "../../conversations/compact-command.js";
 
 export interface CommandDeps {
   conversations: ConversationPort;
@@ -31,6 +32,8 @@ export async function runControlCommand(command: ParsedCommand & { spec: Command
       await deps.conversations.submit({ message: "/reset", idempotencyKey: deps.idempotencyKey, sessionKey, method: "channel", senderIsOwner: deps.isOwner });
       return "✅ New session started.";
     }
+    case "compact":
+      return runCompactCommand(sessionKey, command.args, (key, instructions) => deps.conversations.compact(key, instructions));
     case "status":
       return statusText(ctx, deps);
     case "help":
