@@ -62,6 +62,15 @@ function transcriptLines(file: string): Record<string, any>[] {
   return fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
 }
 
+/** Polls a condition the gateway's frames do not announce (what the fake model has received). */
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const conversationRequests = () => server.requests.filter((r) => r.path.endsWith("/chat/completions") && !isSummaryRequest(r));
 const sentTexts = (request: RecordedRequest) => JSON.stringify(request.body.messages);
 
@@ -229,6 +238,20 @@ describe("manual compaction", () => {
     expect(done.payload.tokensAfter).toBeLessThan(done.payload.tokensBefore);
     const missing = await sock.request("sessions.compact", { key: "agent:main:no-such-session" });
     expect(missing.ok).toBe(false);
+  });
+
+  it("holds a message sent during a compaction and answers it after, with the new history", async () => {
+    const session = "agent:main:during-compaction";
+    server.setResponder(conversationReplies);
+    for (let i = 1; i <= 4; i += 1) await turn(session, `Before ${i}`);
+    server.setResponder((request) => (isSummaryRequest(request) ? { ...fakeSummaryReply(request), delayMs: 700 } : { text: "After compaction." }));
+    const compacting = sock.request("sessions.compact", { key: session }, 15_000);
+    await until(() => server.requests.some(isSummaryRequest));
+    const done = await turn(session, "Sent while compacting");
+    expect(done.payload.state).toBe("final");
+    expect(done.payload.message.content[0].text).toBe("After compaction.");
+    expect((await compacting).payload).toMatchObject({ compacted: true });
+    expect(sentTexts(conversationRequests().at(-1)!)).toContain("condensed");
   });
 
   it("gives up on a summary slower than compaction.timeoutSeconds and keeps the history", async () => {
