@@ -103,6 +103,15 @@ export class ContextMaintenance {
    */
   async afterTurn(turn: Turn, finished: FinishedTurn, contextTokens: number | undefined, bridge: RunEventBridge): Promise<void> {
     this.pruningClock.touch(turn.sessionKey, Date.now());
+    try {
+      await this.maintain(turn, finished, contextTokens, bridge);
+    } catch (err) {
+      // The turn is over and answered: a failure here costs the maintenance, never the turn.
+      this.deps.logger.error({ sessionKey: turn.sessionKey, err: (err as Error).message }, "context maintenance after the turn failed");
+    }
+  }
+
+  private async maintain(turn: Turn, finished: FinishedTurn, contextTokens: number | undefined, bridge: RunEventBridge): Promise<void> {
     if (!finished.ok || contextTokens === undefined || !finished.contextWindow) return;
     const config = this.deps.config();
     const settings = resolveCompactionSettings(config);

@@ -55,7 +55,7 @@ export class SessionCompactor {
     const config = this.deps.config();
     const settings = resolveCompactionSettings(config);
     if (!settings.enabled && request.reason !== "manual") return { ok: false, reason: "compaction is off (agents.defaults.compaction.enabled)" };
-    const entry = this.deps.store.peek(sessionKey);
+    const entry = this.deps.store.get(sessionKey);
     if (!entry) return { ok: false, reason: `session not found: ${sessionKey}` };
     const ref = settings.model ?? request.modelRef ?? entry.modelOverride ?? entry.model ?? agentModelRef(config, resolveAgentConfig(config, parseSessionKey(sessionKey).agentId));
     const resolved = resolveModel(ref, config, process.env);
@@ -81,14 +81,21 @@ export class SessionCompactor {
     } catch (err) {
       outcome = { ok: false as const, reason: (err as Error).message, tokensBefore: 0 };
     }
-    if (!outcome.ok) {
-      const reason = signal.aborted && !request.signal?.aborted ? `the summary took longer than ${settings.timeoutMs / 1000} s (agents.defaults.compaction.timeoutSeconds)` : outcome.reason;
+    const fail = (reason: string): CompactResult => {
       this.deps.logger.warn({ sessionKey, reason: request.reason, err: reason }, "compaction failed; the history is kept as it was");
       if (automatic) request.emit?.({ type: "auto_compaction_end", reason: automatic, ok: false, willRetry: false, error: reason });
       return { ok: false, reason };
+    };
+    if (!outcome.ok) {
+      return fail(signal.aborted && !request.signal?.aborted ? `the summary took longer than ${settings.timeoutMs / 1000} s (agents.defaults.compaction.timeoutSeconds)` : outcome.reason);
     }
-
-    this.deps.store.appendEntries(sessionKey, request.writerRunId, [outcome.entry]);
+    // A reset (/new) while the summary was written starts a new transcript: the summary belongs to the old one.
+    if (this.deps.store.peek(sessionKey)?.sessionId !== entry.sessionId) return fail("the session was reset while its summary was written");
+    try {
+      this.deps.store.appendEntries(sessionKey, request.writerRunId, [outcome.entry]);
+    } catch (err) {
+      return fail(`the compaction could not be written: ${(err as Error).message}`);
+    }
     const compactionCount = (this.deps.store.peek(sessionKey)?.compactionCount ?? 0) + 1;
     this.deps.store.patch(sessionKey, { compactionCount, contextTokens: outcome.tokensAfter });
     this.deps.applied(sessionKey, outcome.entry.firstKeptEntryId as string, outcome.entry.summary as string);

@@ -254,6 +254,23 @@ describe("manual compaction", () => {
     expect(sentTexts(conversationRequests().at(-1)!)).toContain("condensed");
   });
 
+  it("drops a summary whose session was reset (/new) while it was written", async () => {
+    const session = "agent:main:reset-during-compaction";
+    server.setResponder(conversationReplies);
+    for (let i = 1; i <= 4; i += 1) await turn(session, `Old ${i}`);
+    server.setResponder((request) => (isSummaryRequest(request) ? { ...fakeSummaryReply(request), delayMs: 700 } : { text: "ok" }));
+    const compacting = sock.request("sessions.compact", { key: session }, 15_000);
+    await until(() => server.requests.some(isSummaryRequest));
+    const reset = await sock.request("chat.send", { sessionKey: session, message: "/new", idempotencyKey: randomUUID() });
+    expect(reset.payload).toMatchObject({ reset: true });
+    const result = (await compacting).payload;
+    expect(result).toMatchObject({ compacted: false });
+    expect(result.reason).toContain("reset");
+    const row = await sessionRow(session);
+    expect(transcriptLines(row.sessionFile).some((l) => l.type === "compaction")).toBe(false);
+    expect(row.entry.compactionCount).toBeUndefined();
+  });
+
   it("gives up on a summary slower than compaction.timeoutSeconds and keeps the history", async () => {
     const session = "agent:main:slow-summary";
     server.setResponder(conversationReplies);
