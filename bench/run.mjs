@@ -12,6 +12,7 @@ import { measureFailover } from "./failover.mjs";
 import { measureConversations } from "./conversations.mjs";
 import { measureChannels } from "./channels.mjs";
 import { measureSubagents } from "./subagents.mjs";
+import { measureCompactionBookkeeping, measureLongConversation } from "./compaction.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -26,7 +27,9 @@ const SOAK_TURNS = Number(process.env.BENCH_SOAK_TURNS ?? 2_000);
 const CHANNELS_BUDGET_MS = 150_000;
 /** The sub-agent bench: 20 spawn → announce rounds and 100 children at once (about 10 s when idle). */
 const SUBAGENTS_BUDGET_MS = 60_000;
-const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + SOAK_TURNS * 20;
+/** 500 turns against an 8,000-token model, compacting about every ten turns (about 40 s on a busy 2-core machine). */
+const COMPACTION_BUDGET_MS = 120_000;
+const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -87,6 +90,12 @@ function buildTargets() {
     telegramBurstOutOfOrderChats: { target: "0 chats", value: results.channels?.burstFollowup?.outOfOrderChats ?? null, pass: results.channels?.burstFollowup?.outOfOrderChats === 0 },
     spawnToAnnounceP50Ms: target(results.subagents?.spawnToAnnounceMs?.p50, 50, "ms"),
     hundredChildrenRssGrowthMiB: target(results.subagents?.concurrentChildren?.rssGrowthMiB, 30, "MiB for 100 children"),
+    longSession500Turns8kWindow: (() => {
+      const c = results.compaction?.longConversation;
+      const pass = Boolean(c) && c.answered === c.turns && c.compactions > 0 && c.overflowErrors === 0 && c.maxRequestTokens <= c.windowTokens;
+      return { target: "every turn answered, compactions > 0, no request over the window", value: c ? `${c.answered}/${c.turns} answered, ${c.compactions} compactions, max request ${c.maxRequestTokens}/${c.windowTokens} tokens` : null, pass };
+    })(),
+    compactionBookkeepingMs: target(results.compaction?.bookkeeping?.bookkeepingMs?.p50, 20, "ms for a 2,000-message session"),
   };
 }
 
@@ -115,6 +124,8 @@ function summaryLine(targets) {
     ["tg burst", r.channels?.burstFollowup?.messagesPerSecond, `${fmt(r.channels?.burstFollowup?.messagesPerSecond, " msg/s")} (steer ${fmt(r.channels?.burstSteer?.repliesPerMessage, " replies/msg", 2)})`],
     ["spawn→announce p50", r.subagents?.spawnToAnnounceMs?.p50, fmt(r.subagents?.spawnToAnnounceMs?.p50, "ms", 1)],
     ["100-children", r.subagents?.concurrentChildren?.allAnnouncedMs, `${fmt(r.subagents?.concurrentChildren?.allAnnouncedMs, "ms")} +${fmt(r.subagents?.concurrentChildren?.rssGrowthMiB, "MiB", 1)}`],
+    ["500-turns@8k", r.compaction?.longConversation?.compactions, `${r.compaction?.longConversation?.answered ?? "n/a"}/${r.compaction?.longConversation?.turns ?? "n/a"} answered, ${r.compaction?.longConversation?.compactions ?? "n/a"} compactions`],
+    ["compaction bookkeeping p50", r.compaction?.bookkeeping?.bookkeepingMs?.p50, fmt(r.compaction?.bookkeeping?.bookkeepingMs?.p50, "ms", 1)],
   ];
   const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
   if (r.error) {
@@ -195,6 +206,7 @@ async function main() {
   results.conversations = await measureConversations({ totalTurns: SOAK_TURNS });
   results.channels = await measureChannels();
   results.subagents = await measureSubagents();
+  results.compaction = { bookkeeping: await measureCompactionBookkeeping(), longConversation: await measureLongConversation() };
 }
 
 function abort(message, exitCode) {

@@ -1,5 +1,6 @@
 import type { QueueMode } from "../sessions/lanes/index.js";
 import type { InputProvenance } from "../sessions/provenance.js";
+import type { CompactionResult } from "../sessions/compaction/index.js";
 import type { AgentEvent, RunResult, TranscriptMessage } from "./types.js";
 
 /**
@@ -34,6 +35,12 @@ export interface ConversationPort {
   hasAccepted(idempotencyKey: string): boolean;
   /** True while a turn of the session runs or is about to. */
   isActive(sessionKey: string): boolean;
+  /**
+   * `/compact [instructions]`, `sessions.compact`: summarize the session's older turns now, on
+   * its lane after a turn in progress. Never throws for a compaction that cannot be done: the
+   * result says why (docs/sessions.md, "Compaction").
+   */
+  compact(sessionKey: string, instructions?: string): Promise<CompactionResult>;
 }
 
 export type RunStatus = "queued" | "running" | "ok" | "error" | "timeout" | "aborted";

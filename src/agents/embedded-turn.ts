@@ -18,6 +18,8 @@ import { resolveEffectiveTools } from "./policy/index.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
 import { createCoreTools, createSessionTools } from "./tools/index.js";
 import { createToolResultShaper } from "./tool-result-shaper.js";
+import { evaluateContextWindow, liveToolResultMaxChars } from "./context-window-guard.js";
+import { overflowRecovery, withOverflowAdvice } from "./compaction/overflow-recovery.js";
 import { createMessageTool } from "./tools/message.js";
 import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
@@ -30,7 +32,7 @@ export interface EmbeddedTurnInput {
   agentId?: string;
   runId?: string;
   /** Prior messages, or a loader given the token budget left for history once the model is known. */
-  history?: readonly HistoryMessage[] | ((tokenBudget: number) => readonly HistoryMessage[]);
+  history?: readonly HistoryMessage[] | ((tokenBudget: number, contextWindow: number) => readonly HistoryMessage[]);
   steering?: AgentLoopInput["steering"];
   onAppend?: AgentLoopInput["onAppend"];
   channel?: string;
@@ -60,6 +62,13 @@ export interface EmbeddedTurnInput {
   spawnDepth?: number;
   /** Replaces `agents.defaults.timeoutSeconds` for this turn (a sub-agent's `runTimeoutSeconds`; 0 = none). */
   timeoutSeconds?: number;
+  /**
+   * The provider said the request overflowed its window: compact the session now. True when
+   * the history got smaller; the turn then retries once with the history loaded again.
+   */
+  onContextOverflow?: () => Promise<boolean>;
+  /** Conditions worth a log line that do not stop the turn (a small context window). */
+  onWarning?: (message: string) => void;
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
@@ -73,6 +82,8 @@ export interface EmbeddedTurnResult extends RunResult {
   modelNotice?: string;
   /** The run's tool calls as chat lines, when the session is verbose and tools ran. */
   toolSummary?: string;
+  /** The model's resolved context window (tokens). */
+  contextWindow?: number;
   workspaceDir?: string;
   systemPromptChars?: number;
 }
@@ -93,6 +104,9 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const planned = planTurnModels({ config, env, agent, store: failover.store(agentId), sessionModel: input.sessionModel, modelOverride: input.modelOverride });
   if (!planned.ok) return failedTurn(runId, agentId, planned.message);
   const { chain, model } = planned;
+  const guard = evaluateContextWindow(model.ref, model.contextWindow, config);
+  if (guard.action === "block") return failedTurn(runId, agentId, guard.message);
+  if (guard.action === "warn") input.onWarning?.(guard.message);
 
   const workspaceDir = resolveWorkspaceDir(config, agentId, input.stateDir, env);
   await ensureWorkspaceOnce(workspaceDir);
@@ -139,7 +153,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     extraSystemPrompt: input.extraSystemPrompt,
   });
 
-  const hooks: ToolHooks[] = [createToolResultShaper()];
+  const hooks: ToolHooks[] = [createToolResultShaper(liveToolResultMaxChars(model.contextWindow))];
   const loop = loopDetectionFromConfig(config, agentId);
   if (loop.enabled) hooks.push(createLoopDetector(loop.options));
 
@@ -156,11 +170,14 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const modelCalls = failover.beginTurn({
     chain, config, env, agentId, sessionKey: input.sessionKey, stream: input.streamModel ?? createStreamModel(), ...(thinking ? { thinking } : {}),
   });
+  const budget = historyBudget(model.contextWindow, model.maxTokens, systemPrompt.text.length);
+  const loadHistory = input.history;
   const result = await runAgentLoop({
     runId,
     model,
     systemPrompt: systemPrompt.text,
-    history: typeof input.history === "function" ? input.history(historyBudget(model.contextWindow, model.maxTokens, systemPrompt.text.length)) : (input.history ?? []),
+    history: typeof loadHistory === "function" ? loadHistory(budget, model.contextWindow) : (loadHistory ?? []),
+    ...(typeof loadHistory === "function" && input.onContextOverflow ? { recoverOverflow: overflowRecovery(input.onContextOverflow, () => loadHistory(budget, model.contextWindow)) } : {}),
     steering: input.steering,
     onAppend: input.onAppend,
     prompt: { role: "user", content: input.message, timestamp: Date.now() },
@@ -176,7 +193,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const outcome = failover.endTurn(modelCalls, chain, input.sessionKey);
   const toolSummary = toolSummaryText(result.messages, input.verboseLevel);
   return {
-    ...result, agentId, model: outcome.modelRef, workspaceDir, systemPromptChars: systemPrompt.text.length,
+    ...withOverflowAdvice(result), agentId, model: outcome.modelRef, contextWindow: model.contextWindow, workspaceDir, systemPromptChars: systemPrompt.text.length,
     ...(outcome.notice ? { modelNotice: outcome.notice } : {}),
     ...(toolSummary ? { toolSummary } : {}),
   };

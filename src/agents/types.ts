@@ -126,6 +126,8 @@ export type AgentEvent =
   | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
   | { type: "tool_execution_update"; toolCallId: string; toolName: string; partialResult: ToolResult }
   | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolResult; isError: boolean }
+  | { type: "auto_compaction_start"; reason: "threshold" | "overflow" }
+  | { type: "auto_compaction_end"; reason: "threshold" | "overflow"; ok: boolean; willRetry: boolean; tokensBefore?: number; tokensAfter?: number; error?: string }
   | { type: "agent_end"; result: RunResult };
 
 export interface ReplyPayload { text: string }

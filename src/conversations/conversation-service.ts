@@ -20,6 +20,8 @@ import { HistoryCache } from "./history-cache.js";
 import { RunEndings } from "./run-endings.js";
 import { TurnQueue, type Turn } from "./turn-queue.js";
 import { TurnRunner } from "./turn-runner.js";
+import { ContextMaintenance } from "./context-maintenance.js";
+import type { CompactionResult } from "../sessions/compaction/index.js";
 
 export interface ConversationDeps {
   stateDir: string;
@@ -58,6 +60,8 @@ export class ConversationService implements ConversationPort {
   private readonly historyCache: HistoryCache;
   private readonly endings: RunEndings;
   private readonly queue: TurnQueue;
+  /** Long sessions: pruning, compaction, memory flush (docs/sessions.md). */
+  private readonly context: ContextMaintenance;
   private resolveFirstTurnEnded!: () => void;
   /** Settles when this process's first turn has ended (its model SDK loaded, its caches filled). */
   readonly firstTurnEnded = new Promise<void>((resolve) => (this.resolveFirstTurnEnded = resolve));
@@ -71,11 +75,15 @@ export class ConversationService implements ConversationPort {
     this.streamModel = deps.streamModel ?? createStreamModel();
     this.historyCache = new HistoryCache(deps.store);
     this.endings = new RunEndings({ runs: this.runs, ledger: deps.ledger, sink: deps.sink, logger: deps.logger, forgetListener: (id) => this.queue.forgetListener(id) });
+    this.context = new ContextMaintenance({
+      stateDir: deps.stateDir, config: deps.config, store: deps.store, logger: deps.logger, sink: deps.sink, runs: this.runs, history: this.historyCache,
+      streamModel: this.streamModel, services: deps.services, approvals: deps.approvals, turnOverrides: deps.turnOverrides, onSessionChanged: deps.onSessionChanged,
+    });
     const runner = new TurnRunner({
       stateDir: deps.stateDir, config: deps.config, store: deps.store, logger: deps.logger, sink: deps.sink, runs: this.runs, endings: this.endings,
       history: this.historyCache, queue: { steeringPending: (key) => this.queue.steeringPending(key), takeSteering: (turn) => this.queue.takeSteering(turn) },
       streamModel: this.streamModel, failover: new ModelFailover({ stateDir: deps.stateDir, log: deps.logger }), approvals: deps.approvals, services: deps.services, turnOverrides: deps.turnOverrides, maintenance: deps.maintenance,
-      onSessionChanged: deps.onSessionChanged, onTurnEnded: () => this.resolveFirstTurnEnded(),
+      onSessionChanged: deps.onSessionChanged, onTurnEnded: () => this.resolveFirstTurnEnded(), context: this.context,
     });
     this.queue = new TurnQueue({
       lanes: this.lanes, runs: this.runs, endings: this.endings, sink: deps.sink, config: deps.config, logger: deps.logger,
@@ -170,6 +178,7 @@ export class ConversationService implements ConversationPort {
       const turn: Turn = {
         sessionKey, agentId, members: [runId], text, onEvents: input.onEvent ? [input.onEvent] : [], extraSystemPrompt: input.extraSystemPrompt,
         senderIsOwner, channel: input.origin?.channel,
+        runtime: input.internal !== undefined || (input.provenance !== undefined && input.provenance.kind !== "external_user"),
       };
       // Hold the session now (later messages queue behind this one), but run only once the
       // message is on disk, so the acknowledgement always precedes the run's events.
@@ -214,6 +223,18 @@ export class ConversationService implements ConversationPort {
     for (const run of targets) if (!queued.has(run.runId)) run.controller.abort(new Error("aborted"));
     this.endings.endUnstarted(sessionKey, [...queued], "aborted", "aborted before it ran");
     return targets.map((r) => r.runId);
+  }
+
+  /**
+   * `/compact [instructions]`, `sessions.compact`: summarize the session's older turns now. Runs
+   * on the session's lane, after the turn in progress, so nothing writes to it meanwhile.
+   */
+  async compact(sessionKey: string, instructions?: string): Promise<CompactionResult> {
+    if (!this.deps.store.peek(sessionKey)) return { ok: false, reason: `session not found: ${sessionKey}` };
+    const result = await this.lanes.enqueue(sessionKey, (signal) => this.context.compactNow(sessionKey, instructions, signal));
+    // Messages that arrived while the lane was held wait in the inbox: start them now.
+    if (!this.queue.isActive(sessionKey)) this.queue.turnEnded(sessionKey);
+    return result;
   }
 
   /** The session's transcript messages, oldest first (read-only: callers must not mutate). */

@@ -2,6 +2,7 @@ import type { ModelMessage, TranscriptMessage } from "../agents/types.js";
 import { projectMessage } from "../models/model-projection.js";
 import { hasToolCalls, isConversationMessage } from "../sessions/history/conversation-units.js";
 import { estimateTokens } from "../sessions/history/estimate-tokens.js";
+import type { CompactionInput, PlannedMessage } from "../sessions/compaction/index.js";
 import { userKey } from "./conversation-order.js";
 
 /** How a message takes part in the model's history (see groupConversationUnits). */
@@ -36,27 +37,45 @@ export class ConversationWindow {
   private readonly keys: (string | undefined)[] = [];
   private readonly parts: Part[] = [];
   private readonly tokens: number[] = [];
+  /** Transcript entry ids (undefined when unknown): compaction cuts at one. */
+  private readonly ids: (string | undefined)[] = [];
+  /** Transcript order of each message (its arrival number): a queued message moved behind an answer keeps its own. */
+  private readonly positions: number[] = [];
+  private arrivals = 0;
   /** Idempotency keys some assistant message already answers (the first one counts). */
   private readonly answered = new Set<string>();
   /** User messages whose answer has not been written yet, by key, in arrival order. */
   private readonly unanswered = new Map<string, ModelMessage[]>();
 
   /** A compaction summary standing for everything older: always sent first, whatever the budget. */
-  private readonly head: ModelMessage | undefined;
-  private readonly headTokens: number;
+  private head: ModelMessage | undefined;
+  private headTokens: number;
+  /** The summary's own text (what the next compaction folds in). */
+  private summaryText: string | undefined;
+  /** Sum of `tokens` plus the head: the whole context since the latest compaction. */
+  private total = 0;
 
-  constructor(messages: readonly TranscriptMessage[] = [], summary?: TranscriptMessage) {
-    this.head = summary ? projectMessage(summary) : undefined;
-    this.headTokens = summary ? estimateTokens(summary) : 0;
-    for (const message of messages) this.add(message);
+  /** `ids[i]` is the transcript entry id of `messages[i]` (compaction needs them; other uses may omit them). */
+  constructor(messages: readonly TranscriptMessage[] = [], summary?: { message: TranscriptMessage; text: string } | TranscriptMessage, ids?: readonly (string | undefined)[]) {
+    const framed: { message: TranscriptMessage; text?: string } | undefined =
+      summary === undefined ? undefined : typeof (summary as { role?: unknown }).role === "string" ? { message: summary as TranscriptMessage } : (summary as { message: TranscriptMessage; text: string });
+    this.head = framed ? projectMessage(framed.message) : undefined;
+    this.headTokens = framed ? estimateTokens(framed.message) : 0;
+    this.summaryText = framed?.text;
+    for (let i = 0; i < messages.length; i += 1) this.add(messages[i]!, ids?.[i]);
   }
 
   get size(): number {
     return this.messages.length;
   }
 
-  /** Appends a message written to the transcript (in transcript order). */
-  add(message: TranscriptMessage): void {
+  /** Estimated tokens of the whole conversation since the latest compaction (summary included), kept as messages arrive. */
+  get contextTokens(): number {
+    return this.headTokens + this.total;
+  }
+
+  /** Appends a message written to the transcript (in transcript order), with its entry id when known. */
+  add(message: TranscriptMessage, id?: string): void {
     if (message.role === "assistant") this.moveAnsweredBefore(message);
     const key = userKey(message);
     const projection = projectMessage(message);
@@ -66,7 +85,61 @@ export class ConversationWindow {
       else this.unanswered.set(key, [projection]);
     }
     const part = partOf(message);
-    this.pushSlot(projection, key, part, part === Part.None ? 0 : estimateTokens(message));
+    this.pushSlot(projection, key, part, part === Part.None ? 0 : estimateTokens(message), id);
+  }
+
+  /**
+   * What a compaction plans from, without reading the transcript: the summary in force and every
+   * conversation message since, sized, in conversation order, with entry ids and user keys.
+   */
+  compactionInput(): CompactionInput {
+    // A cut is clean where everything before it came earlier in the transcript than the cut's own
+    // message, and nothing after it earlier: the transcript, read again later from that entry
+    // on, then holds exactly the messages kept here.
+    const n = this.messages.length;
+    const laterMin = new Array<number>(n + 1);
+    laterMin[n] = Number.POSITIVE_INFINITY;
+    for (let i = n - 1; i >= 0; i -= 1) laterMin[i] = Math.min(laterMin[i + 1]!, this.positions[i]!);
+    const messages: PlannedMessage[] = [];
+    let earlierMax = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < n; i += 1) {
+      const clean = earlierMax < this.positions[i]! && laterMin[i] === this.positions[i];
+      earlierMax = Math.max(earlierMax, this.positions[i]!);
+      const message = this.messages[i];
+      if (message === undefined || this.parts[i] === Part.None) continue;
+      const id = clean ? this.ids[i] : undefined;
+      const key = this.keys[i];
+      messages.push({ ...(id !== undefined ? { id } : {}), message: (key !== undefined ? { ...message, idempotencyKey: key } : message) as TranscriptMessage, tokens: this.tokens[i]! });
+    }
+    return { ...(this.summaryText !== undefined ? { previousSummary: this.summaryText } : {}), messages, tokensBefore: this.contextTokens };
+  }
+
+  /**
+   * Applies a compaction in memory: the new summary becomes the head and every message before
+   * the entry `firstKeptId` is dropped. False (nothing changed) when that id is not here.
+   */
+  applyCompaction(firstKeptId: string, summary: { message: TranscriptMessage; text: string }): boolean {
+    const cut = this.ids.indexOf(firstKeptId);
+    if (cut < 0) return false;
+    let dropped = 0;
+    for (let i = 0; i < cut; i += 1) dropped += this.tokens[i]!;
+    const gone = new Set(this.messages.slice(0, cut));
+    for (const [key, waiting] of this.unanswered) {
+      const still = waiting.filter((m) => !gone.has(m));
+      if (still.length === 0) this.unanswered.delete(key);
+      else if (still.length !== waiting.length) this.unanswered.set(key, still);
+    }
+    this.messages.splice(0, cut);
+    this.positions.splice(0, cut);
+    this.keys.splice(0, cut);
+    this.parts.splice(0, cut);
+    this.tokens.splice(0, cut);
+    this.ids.splice(0, cut);
+    this.total -= dropped;
+    this.head = projectMessage(summary.message);
+    this.headTokens = estimateTokens(summary.message);
+    this.summaryText = summary.text;
+    return true;
   }
 
   /**
@@ -107,6 +180,23 @@ export class ConversationWindow {
     return out;
   }
 
+  /**
+   * Replaces tool-result projections in memory only (the transcript keeps them whole): `plan`
+   * sees the projections and their estimates and returns replacements by index. Returns how
+   * many were replaced.
+   */
+  rewriteToolResults(plan: (messages: readonly (ModelMessage | undefined)[], tokens: readonly number[]) => Map<number, ModelMessage>): number {
+    const replacements = plan(this.messages, this.tokens);
+    for (const [index, message] of replacements) {
+      if (this.parts[index] !== Part.ToolResult) continue;
+      const tokens = estimateTokens(message);
+      this.total += tokens - this.tokens[index]!;
+      this.tokens[index] = tokens;
+      this.messages[index] = message;
+    }
+    return replacements.size;
+  }
+
   /** The first answer to a user message puts it (and any others with its key) right before the answer. */
   private moveAnsweredBefore(message: TranscriptMessage): void {
     const answers = (message as { answers?: unknown }).answers;
@@ -124,23 +214,29 @@ export class ConversationWindow {
     // Held messages go right before their answer in arrival order, which is their current order
     // (a message waiting for its answer never moved).
     const at = moving.map((m) => this.messages.lastIndexOf(m)).sort((a, b) => a - b);
-    const moved = at.map((index) => [this.messages[index], this.keys[index], this.parts[index], this.tokens[index]] as const);
+    const moved = at.map((index) => [this.messages[index], this.keys[index], this.parts[index], this.tokens[index], this.ids[index], this.positions[index]] as const);
     for (let j = at.length - 1; j >= 0; j -= 1) this.removeAt(at[j]!);
-    for (const [m, key, part, tokens] of moved) this.pushSlot(m, key, part!, tokens!);
+    for (const [m, key, part, tokens, id, position] of moved) this.pushSlot(m, key, part!, tokens!, id, position);
   }
 
-  private pushSlot(message: ModelMessage | undefined, key: string | undefined, part: Part, tokens: number): void {
+  private pushSlot(message: ModelMessage | undefined, key: string | undefined, part: Part, tokens: number, id: string | undefined, position = this.arrivals++): void {
     this.messages.push(message);
+    this.ids.push(id);
+    this.positions.push(position);
     this.keys.push(key);
     this.parts.push(part);
     this.tokens.push(tokens);
+    this.total += tokens;
   }
 
   private removeAt(index: number): void {
+    this.total -= this.tokens[index]!;
     this.messages.splice(index, 1);
     this.keys.splice(index, 1);
     this.parts.splice(index, 1);
     this.tokens.splice(index, 1);
+    this.ids.splice(index, 1);
+    this.positions.splice(index, 1);
   }
 }
 

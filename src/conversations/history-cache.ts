@@ -4,6 +4,7 @@ import type { SessionStore } from "../sessions/store/index.js";
 import { orderConversation } from "./conversation-order.js";
 import { ConversationWindow } from "./conversation-window.js";
 import { SessionCache } from "./session-cache.js";
+import type { CompactionInput } from "../sessions/compaction/index.js";
 
 /** Sessions whose history window (model projections) stays in memory between turns. */
 const WINDOW_CACHE_SESSIONS = 256;
@@ -46,7 +47,7 @@ export class HistoryCache {
    * and those still waiting in the queue. Kept up to date message by message
    * (ConversationWindow), so a long session does not re-walk its whole transcript every turn.
    */
-  window(sessionKey: string, tokenBudget: number, unfinishedRuns: ReadonlySet<string>): ModelMessage[] {
+  window(sessionKey: string, tokenBudget: number, unfinishedRuns: ReadonlySet<string>, beforeSelect?: (window: ConversationWindow) => void): ModelMessage[] {
     const entry = this.store.peek(sessionKey);
     if (!entry) return [];
     let window = this.windows.get(sessionKey, entry.sessionId);
@@ -54,10 +55,35 @@ export class HistoryCache {
       // From the file's entries: a compaction summary (kept across rotation) stands for
       // everything before its first kept message and goes first in every turn's history.
       const { summary, messages } = afterLatestCompaction(toHistoryItems(this.store.readTranscript(sessionKey).entries));
-      window = new ConversationWindow(messages.map((item) => item.message), summary && compactionSummaryMessage(summary));
+      window = new ConversationWindow(
+        messages.map((item) => item.message),
+        summary && { message: compactionSummaryMessage(summary), text: summary.summary },
+        messages.map((item) => item.id),
+      );
       this.windows.set(sessionKey, entry.sessionId, window);
     }
+    beforeSelect?.(window);
     return window.window(tokenBudget, unfinishedRuns);
+  }
+
+  /** The whole context since the latest compaction (summary included), in tokens; undefined when not cached. O(1). */
+  contextTokens(sessionKey: string): number | undefined {
+    return this.cachedWindow(sessionKey)?.contextTokens;
+  }
+
+  /** What a compaction plans from, from the cached window; undefined when not cached (read the transcript then). */
+  compactionInput(sessionKey: string): CompactionInput | undefined {
+    return this.cachedWindow(sessionKey)?.compactionInput();
+  }
+
+  /** A compaction entry was appended: the cached window drops what it summarized (or is read afresh next time). */
+  applyCompaction(sessionKey: string, firstKeptEntryId: string, summary: string): void {
+    const window = this.cachedWindow(sessionKey);
+    if (!window?.applyCompaction(firstKeptEntryId, { message: compactionSummaryMessage({ summary, timestamp: Date.now() }), text: summary })) this.windows.delete(sessionKey);
+  }
+
+  private cachedWindow(sessionKey: string): ConversationWindow | undefined {
+    return this.windows.peek(sessionKey, this.store.peek(sessionKey)?.sessionId);
   }
 
   /** Append to the transcript and the cached history; the caller awaits `store.whenDurable` before acknowledging. */
@@ -67,7 +93,7 @@ export class HistoryCache {
     const window = this.windows.peek(sessionKey, sessionId);
     const transcript = this.transcripts.peek(sessionKey, sessionId);
     for (const e of written) {
-      window?.add(e.message as TranscriptMessage);
+      window?.add(e.message as TranscriptMessage, e.id);
       transcript?.push(e.message as TranscriptMessage);
     }
   }

@@ -50,6 +50,15 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
     replaceNext = false;
   };
 
+  /** A compaction's start and end, as `agent` events on the `compaction` stream. */
+  const compaction = (event: Extract<AgentEvent, { type: "auto_compaction_start" | "auto_compaction_end" }>): void => {
+    if (event.type === "auto_compaction_start") agent("compaction", { phase: "start", reason: event.reason });
+    else {
+      const { type: _type, ...rest } = event;
+      agent("compaction", { phase: "end", ...rest });
+    }
+  };
+
   return {
     onEvent(event: AgentEvent): void {
       if (ended) return;
@@ -83,11 +92,18 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
         case "tool_execution_end":
           agent("tool", { phase: "result", name: event.toolName, toolCallId: event.toolCallId, result: event.result, isError: event.isError }, true);
           break;
+        case "auto_compaction_start":
+        case "auto_compaction_end":
+          compaction(event);
+          break;
         case "message_end":
         case "agent_end":
           break;
       }
     },
+
+    /** Also after the run's terminal events: the threshold compaction runs once the reply is out. */
+    compaction,
 
     /** Emit the terminal events for a finished run (also for runs that failed before the loop). */
     finish(result: Pick<RunResult, "payloads" | "usage" | "stopReason" | "error">): void {

@@ -19,6 +19,8 @@ export interface Turn {
   onSteered?: (ids: string[]) => void;
   senderIsOwner: boolean;
   channel?: string;
+  /** Started by the runtime (announcements, inter-session messages), not by a person. */
+  runtime?: boolean;
 }
 
 export interface TurnQueueDeps {
@@ -210,7 +212,7 @@ export class TurnQueue {
     this.inboxes.get(sessionKey)?.runEnded();
     const members = messages.map((m) => m.runId);
     const text = messages.map((m) => m.text).join(MERGED_MESSAGE_SEPARATOR);
-    this.start({ sessionKey, agentId: messages[0]!.agentId, members, text, onEvents: this.listenersOf(members), senderIsOwner: messages.every((m) => m.senderIsOwner) });
+    this.start({ sessionKey, agentId: messages[0]!.agentId, members, text, onEvents: this.listenersOf(members), senderIsOwner: messages.every((m) => m.senderIsOwner), runtime: true });
     return true;
   }
 

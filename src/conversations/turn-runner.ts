@@ -11,6 +11,7 @@ import { createRunEventBridge, type RunEventSink } from "./run-event-bridge.js";
 import type { RunRegistry, RunStatus } from "./run-registry.js";
 import { sessionTurnSettings } from "./session-turn-settings.js";
 import type { Turn, TurnQueue } from "./turn-queue.js";
+import type { ContextMaintenance } from "./context-maintenance.js";
 
 export interface TurnRunnerDeps {
   stateDir: string;
@@ -35,6 +36,8 @@ export interface TurnRunnerDeps {
   onSessionChanged(sessionKey: string, reason: string): void;
   /** Called after every turn, once what it wrote is durable and its runs have ended. */
   onTurnEnded(): void;
+  /** Long sessions: pruning before the history is taken, compaction on overflow and after the turn. */
+  context: ContextMaintenance;
 }
 
 /**
@@ -84,7 +87,7 @@ export class TurnRunner {
       unanswered.push(...ids);
     };
 
-    let result: RunResult & { model?: string; modelNotice?: string; toolSummary?: string };
+    let result: RunResult & { model?: string; modelNotice?: string; toolSummary?: string; contextWindow?: number; systemPromptChars?: number; workspaceDir?: string };
     try {
       result = await runEmbeddedTurn({
         config: deps.config(),
@@ -109,7 +112,14 @@ export class TurnRunner {
           bridge.onEvent(event);
           for (const listener of turn.onEvents) listener(event);
         },
-        history: (tokenBudget) => deps.history.window(sessionKey, tokenBudget, new Set(deps.runs.activeFor(sessionKey).map((r) => r.runId))),
+        history: (tokenBudget, contextWindow) =>
+          deps.history.window(sessionKey, tokenBudget, new Set(deps.runs.activeFor(sessionKey).map((r) => r.runId)), (window) => deps.context.prune(sessionKey, window, contextWindow)),
+        onContextOverflow: () =>
+          deps.context.compactOnOverflow(sessionKey, primary, (event) => {
+            bridge.onEvent(event);
+            for (const listener of turn.onEvents) listener(event);
+          }),
+        onWarning: (message) => deps.context.warnOnce(message),
         steering: {
           pending: () => deps.queue.steeringPending(sessionKey),
           take: () => deps.queue.takeSteering(turn),
@@ -134,9 +144,11 @@ export class TurnRunner {
     await store.whenDurable(sessionKey).catch((err) => deps.logger.error({ sessionKey, err: (err as Error).message }, "transcript sync failed"));
     bridge.finish(result);
     const status = runStatus(result);
+    const contextTokens = deps.context.contextTokens(sessionKey, result.systemPromptChars);
     try {
       const entry = store.peek(sessionKey);
       store.patch(sessionKey, {
+        ...(contextTokens !== undefined ? { contextTokens } : {}),
         updatedAt: Date.now(),
         inputTokens: (entry?.inputTokens ?? 0) + result.usage.input,
         outputTokens: (entry?.outputTokens ?? 0) + result.usage.output,
@@ -153,7 +165,13 @@ export class TurnRunner {
     if (deps.maintenance?.rotateIfLarge(sessionKey)) deps.history.forget(sessionKey);
     deps.onSessionChanged(sessionKey, "run-ended");
     deps.onTurnEnded();
+    await deps.context.afterTurn(turn, { ok: status === "ok", ...pick(result) }, contextTokens, bridge);
   }
+}
+
+function pick(result: { contextWindow?: number; systemPromptChars?: number; workspaceDir?: string; model?: string }) {
+  const { contextWindow, systemPromptChars, workspaceDir, model } = result;
+  return { contextWindow, systemPromptChars, workspaceDir, model };
 }
 
 function runStatus(result: RunResult): Exclude<RunStatus, "queued" | "running"> {

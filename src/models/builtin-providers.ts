@@ -18,9 +18,8 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
  */
 export const SUPPORTED_APIS: readonly ModelApi[] = ["anthropic-messages", "openai-completions", "openai-responses"];
 
-/** Capabilities assumed for a model the config does not list. */
+/** Capabilities assumed for a model the config does not list (its window: see context-window.ts). */
 export const MODEL_DEFAULTS = {
-  contextWindow: 128_000,
   maxTokens: 8192,
   reasoning: false,
   input: ["text"] as ("text" | "image")[],

@@ -12,3 +12,5 @@ export { createStreamModel, type StreamModel } from "./stream-model.js";
 export { normalizeToolSchema } from "./tool-schema.js";
 export { redactSecrets } from "./model-errors.js";
 export type { ClassifiedModelError, ConfiguredModelInfo, ProviderModel, ResolveModelResult } from "./types.js";
+export { DEFAULT_CONTEXT_TOKENS, resolveContextWindow, type ContextWindowInfo, type ContextWindowSource } from "./context-window.js";
+export { isContextOverflowText } from "./context-overflow.js";

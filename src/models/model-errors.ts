@@ -1,4 +1,5 @@
 import type { ModelErrorKind } from "./types.js";
+import { isContextOverflowText } from "./context-overflow.js";
 import type { ClassifiedModelError } from "./types.js";
 import { retryAfterOf } from "./retry-after.js";
 
@@ -12,9 +13,6 @@ export interface SdkErrorClasses {
 
 /** Where the failure happened: before the response began, or while its stream was read. */
 export type FailurePhase = "request" | "stream";
-
-const CONTEXT_WORDING =
-  /context.{0,20}(length|window|limit)|prompt is too long|too many tokens|maximum.{0,30}tokens|token limit|input.{0,20}too long|exceeds.{0,40}(context|limit)/i;
 
 /**
  * Any thrown value → kind, retryability and a message safe to show and log. Status codes
@@ -64,11 +62,12 @@ function classify(err: unknown, signal: AbortSignal, sdk: SdkErrorClasses, phase
 
 function byStatus(status: number, message: string, detail: string): ClassifiedModelError {
   const result = (kind: ModelErrorKind, retryable: boolean) => ({ kind, retryable, message });
+  // Some servers (Ollama) answer an overflow with a 5xx: the wording decides before the status.
+  if (status === 413 || (status !== 401 && status !== 403 && status !== 429 && isContextOverflowText(detail))) return result("context_length", false);
   if (status === 401 || status === 403 || status === 402) return result("auth", false);
   if (status === 429) return result("rate_limit", true);
   if (status === 408) return result("timeout", true);
   if (status >= 500) return result("server", true);
-  if (status === 413 || ((status === 400 || status === 422) && CONTEXT_WORDING.test(detail))) return result("context_length", false);
   if (status === 404) return result("config", false);
   // The provider refused this request (a parameter it does not take, a malformed message).
   if (status === 400 || status === 422) return result("bad_request", false);
@@ -78,13 +77,10 @@ function byStatus(status: number, message: string, detail: string): ClassifiedMo
 // An error event inside a 200 stream carries a type instead of a status.
 function byErrorType(type: string | undefined, detail: string): ClassifiedModelError {
   const t = (type ?? "").toLowerCase();
+  if (t.includes("request_too_large") || isContextOverflowText(detail)) return { kind: "context_length", retryable: false, message: detail };
   if (t.includes("rate_limit")) return { kind: "rate_limit", retryable: true, message: detail };
   if (t.includes("authentication") || t.includes("permission")) return { kind: "auth", retryable: false, message: detail };
-  if (t.includes("invalid_request") || t.includes("invalid_request_error")) {
-    return CONTEXT_WORDING.test(detail)
-      ? { kind: "context_length", retryable: false, message: detail }
-      : { kind: "unknown", retryable: false, message: detail };
-  }
+  if (t.includes("invalid_request")) return { kind: "unknown", retryable: false, message: detail };
   return { kind: "server", retryable: true, message: detail };
 }
 

@@ -3,6 +3,7 @@ import {
   apiKeyEnvVar, BUILTIN_PROVIDERS, EXAMPLE_MODEL_REF, isSupportedApi, MODEL_DEFAULTS, SUPPORTED_APIS,
   type BuiltinProvider,
 } from "./builtin-providers.js";
+import { resolveContextWindow } from "./context-window.js";
 import { defaultModelFallbacks, defaultModelRef, parseModelRef } from "./model-ref.js";
 import type { ConfiguredModelInfo, ProviderModel, ResolveModelResult } from "./types.js";
 
@@ -63,7 +64,7 @@ export function resolveModel(
     baseUrl,
     ...(apiKey ? { apiKey } : {}),
     ...(configured?.headers ? { headers: { ...configured.headers } } : {}),
-    ...capabilities(findEntry(configured, id)),
+    ...capabilities(findEntry(configured, id), resolveContextWindow(config, provider, id).tokens),
     ...(configured?.timeoutSeconds ? { timeoutSeconds: configured.timeoutSeconds } : {}),
   };
   return { ok: true, model };
@@ -87,7 +88,7 @@ export function listConfiguredModels(config: OpenClawConfig, env: NodeJS.Process
       provider,
       id,
       ...(entry?.name ? { name: entry.name } : {}),
-      ...capabilities(entry),
+      ...capabilities(entry, resolveContextWindow(config, provider, id).tokens),
       available: resolveModel(ref, config, env).ok,
     });
   };
@@ -125,9 +126,9 @@ function findEntry(provider: ModelProviderConfig | undefined, id: string): Provi
   return provider?.models?.find((m) => m.id === id);
 }
 
-function capabilities(entry: ProviderModelEntry | undefined): Pick<ConfiguredModelInfo, "contextWindow" | "maxTokens" | "reasoning" | "input"> {
+function capabilities(entry: ProviderModelEntry | undefined, contextWindow: number): Pick<ConfiguredModelInfo, "contextWindow" | "maxTokens" | "reasoning" | "input"> {
   return {
-    contextWindow: entry?.contextWindow ?? MODEL_DEFAULTS.contextWindow,
+    contextWindow,
     maxTokens: entry?.maxTokens ?? MODEL_DEFAULTS.maxTokens,
     reasoning: entry?.reasoning ?? MODEL_DEFAULTS.reasoning,
     input: entry?.input ? [...entry.input] : [...MODEL_DEFAULTS.input],

@@ -5,7 +5,9 @@ import { isGone, pause, readBody, sendJson, writeSse, writeTruncatedJson } from 
 import { openaiWire } from "./model-server/openai-wire.js";
 import { responsesWire } from "./model-server/responses-wire.js";
 import { isHttpError, isMalformed, type FakeReply, type RecordedRequest, type Responder, type WireFormat } from "./model-server/types.js";
+import { CONTEXT_OVERFLOW_ERRORS, requestTokens, type OverflowFamily } from "./model-server/context-overflow.js";
 
+export { CONTEXT_OVERFLOW_ERRORS, requestTokens, type OverflowFamily } from "./model-server/context-overflow.js";
 export type { FakeReply, FakeToolCall, FakeUsage, RecordedRequest, Responder, ScriptedReply } from "./model-server/types.js";
 
 /**
@@ -34,7 +36,17 @@ const ROUTES: Record<string, WireFormat> = {
   "/v1/responses": responsesWire,
 };
 
-export async function startFakeModelServer(options: { models?: string[] } = {}): Promise<FakeModelServer> {
+export interface FakeModelServerOptions {
+  models?: string[];
+  /**
+   * The model's context window in tokens (counted by `requestTokens`): a request over it gets
+   * the overflow error of `overflowFamily` (default: the wire's own family) instead of a reply.
+   */
+  contextWindow?: number;
+  overflowFamily?: OverflowFamily;
+}
+
+export async function startFakeModelServer(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
   const queue: FakeReply[] = [];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -63,6 +75,13 @@ export async function startFakeModelServer(options: { models?: string[] } = {}):
     const wire = ROUTES[path];
     if (req.method !== "POST" || !wire) {
       sendJson(res, 404, { error: { type: "not_found_error", message: `no route for ${req.method} ${path}` } });
+      return;
+    }
+    request.tokens = requestTokens(request);
+    if (options.contextWindow !== undefined && request.tokens > options.contextWindow) {
+      request.overflowed = true;
+      const family = options.overflowFamily ?? (wire === anthropicWire ? "anthropic" : "openai");
+      await serveReply(res, wire, request, CONTEXT_OVERFLOW_ERRORS[family]);
       return;
     }
     await serveReply(res, wire, request, await nextReply(request));
@@ -146,3 +165,4 @@ function modelList(ids: string[]) {
   }));
   return { object: "list", data, has_more: false, first_id: ids[0] ?? null, last_id: ids[ids.length - 1] ?? null };
 }
+export { fakeSummaryReply, isSummaryRequest, lastUserText, systemPromptOf } from "./model-server/summarizer.js";

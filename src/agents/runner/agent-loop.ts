@@ -35,6 +35,13 @@ export interface AgentLoopInput {
    * superseded writer) stops the run.
    */
   onAppend?: (message: ModelMessage) => void;
+  /**
+   * Called once when the provider says the request overflowed the context window, before the
+   * failed turn is kept. Returns a smaller history (e.g. after compaction) to retry with, or
+   * undefined to fail the run. `runMessages` counts the assistant and tool-result messages this
+   * run appended so far (they follow the history, and the retry keeps them).
+   */
+  recoverOverflow?: (runMessages: number) => Promise<readonly HistoryMessage[] | undefined>;
   emit: (event: AgentEvent) => void;
 }
 
@@ -69,6 +76,8 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
 
   const tools = new Map(input.tools.map((t) => [t.name, t]));
   const messages: ModelMessage[] = [...toModelMessages(input.history), input.prompt];
+  let historyLength = messages.length - 1;
+  let overflowRecovered = false;
   const appended: ModelMessage[] = [];
   const append = (message: ModelMessage) => {
     appended.push(message);
@@ -99,6 +108,16 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
         controller.signal,
         emit,
       );
+      if (turn.error?.kind === "context_length" && input.recoverOverflow && !overflowRecovered && !controller.signal.aborted) {
+        overflowRecovered = true;
+        const history = await input.recoverOverflow(appended.filter((m) => m.role !== "user").length);
+        if (history) {
+          const replacement = toModelMessages(history);
+          messages.splice(0, historyLength, ...replacement);
+          historyLength = replacement.length;
+          continue;
+        }
+      }
       addUsage(usage, turn.message.usage);
       messages.push(turn.message);
       append(turn.message);

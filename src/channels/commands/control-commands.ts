@@ -20,6 +20,7 @@ export const CONTROL_COMMANDS: readonly CommandSpec[] = [
   { name: "stop", aliases: ["abort", "cancel"], description: "stop the running reply" },
   { name: "new", description: "start a new session (the old transcript is kept on disk)" },
   { name: "reset", description: "same as /new" },
+  { name: "compact", description: "[instructions] — summarize the older part of this conversation now" },
   { name: "status", description: "agent, model, session and token usage" },
   { name: "model", description: "show the model | list | <provider/model or alias> for this session | default", ownerOnly: true },
   { name: "think", aliases: ["t"], description: "show | <level> — thinking level for this session (off, minimal, low, medium, high, xhigh, adaptive, max)", ownerOnly: true },

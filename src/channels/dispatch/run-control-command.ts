@@ -4,6 +4,7 @@ import { helpText, QUEUE_MODES, type ChatQueueMode, type CommandSpec, type Parse
 import { runFocusCommand, runUnfocusCommand, type ThreadFocusDeps } from "../commands/focus-command.js";
 import type { MsgContext } from "../inbound/msg-context.js";
 import type { OpenClawConfig } from "../../config/index.js";
+import { runCompactCommand } from "../../conversations/compact-command.js";
 import { parseSessionKey } from "../../sessions/keys/index.js";
 import { modelCommand, thinkCommand, verboseCommand, type SessionControlDeps } from "../commands/session-control-commands.js";
 
@@ -35,6 +36,8 @@ export async function runControlCommand(command: ParsedCommand & { spec: Command
       await deps.conversations.submit({ message: "/reset", idempotencyKey: deps.idempotencyKey, sessionKey, method: "channel", senderIsOwner: deps.isOwner });
       return "✅ New session started.";
     }
+    case "compact":
+      return runCompactCommand(sessionKey, command.args, (key, instructions) => deps.conversations.compact(key, instructions));
     case "status":
       return statusText(ctx, deps);
     case "model":

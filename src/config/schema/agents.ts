@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
+import { Compaction, ContextPruning, ContextWindowGuard } from "./context-management.js";
 import { LoopDetection, ProviderToolPolicy, ToolAllowDeny } from "./tools.js";
 
 export const AGENT_ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
@@ -73,6 +74,11 @@ const AgentsDefaults = Type.Object({
   thinkingDefault: Type.Optional(ThinkingLevel),
   skills: Type.Optional(StringList),
   subagents: Type.Optional(SubagentLimits),
+  /** Caps every model's context window (tokens) when smaller. */
+  contextTokens: Type.Optional(integer(1)),
+  compaction: Type.Optional(Compaction),
+  contextPruning: Type.Optional(ContextPruning),
+  contextWindowGuard: Type.Optional(ContextWindowGuard),
 });
 
 // Shared by both spellings of the agent list; only the array form must carry its id.

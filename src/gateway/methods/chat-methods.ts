@@ -3,6 +3,7 @@ import type { ConversationPort } from "../../agents/conversation-port.js";
 import { displayMessages } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { subagentsCommandArgs } from "../../agents/subagents/index.js";
+import { compactCommandArgs, runCompactCommand } from "../../conversations/compact-command.js";
 import type { MethodRegistry } from "./registry.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
@@ -53,6 +54,11 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       if (subagentsArgs !== undefined && commands.subagents) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
         return { runId: params.idempotencyKey, status: "ok", command: "subagents", reply: await commands.subagents(sessionKey, subagentsArgs) };
+      }
+      const compactArgs = compactCommandArgs(params.message);
+      if (compactArgs !== undefined) {
+        const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
+        return { runId: params.idempotencyKey, status: "ok", command: "compact", reply: await runCompactCommand(sessionKey, compactArgs, (key, i) => conversations.compact(key, i)) };
       }
       const outcome = await conversations.submit({
         message: params.message,

@@ -30,6 +30,8 @@ function sessionRow(entry: Record<string, any>, conversations: ConversationPort)
     inputTokens: entry.inputTokens ?? 0,
     outputTokens: entry.outputTokens ?? 0,
     totalTokens: entry.totalTokens ?? 0,
+    ...(entry.contextTokens !== undefined ? { contextTokens: entry.contextTokens } : {}),
+    ...(entry.compactionCount ? { compactionCount: entry.compactionCount } : {}),
     ...(entry.abortedLastRun ? { abortedLastRun: true } : {}),
     ...(entry.spawnedBy ? { spawnedBy: entry.spawnedBy } : {}),
     hasActiveRun: active.length > 0,
@@ -159,6 +161,18 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       const deleted = runtime.sessions().delete(entry.sessionKey);
       runtime.broadcast("sessions.changed", { key: entry.sessionKey, reason: "delete" }, { filter: (c) => subscribers.has(c.connId) });
       return { ok: true, key: entry.sessionKey, deleted };
+    },
+  });
+
+  registry.register({
+    name: "sessions.compact",
+    scope: "operator.admin",
+    params: Type.Object({ key: Key, instructions: Type.Optional(Type.String({ maxLength: 4_000 })) }, { additionalProperties: false }),
+    handler: async (params, { runtime }) => {
+      const entry = mustGet(runtime, params.key);
+      const result = await conversations.compact(entry.sessionKey, params.instructions?.trim() || undefined);
+      if (!result.ok) return { ok: true, key: entry.sessionKey, compacted: false, reason: result.reason };
+      return { ok: true, key: entry.sessionKey, compacted: true, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, summarizedMessages: result.summarizedMessages, compactionCount: result.compactionCount };
     },
   });
 

@@ -71,6 +71,8 @@ export interface SessionEntry {
   systemSent?: boolean;
   compactionCount?: number;
   memoryFlushAt?: number;
+  /** The `compactionCount` at the last pre-compaction memory flush (one flush per cycle). */
+  memoryFlushCompactionCount?: number;
   archivedAt?: number;
   /** Pinned sessions are never pruned. */
   pinnedAt?: number;

@@ -52,6 +52,10 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body (undefined for GET or an empty body). */
   body: any;
+  /** Model requests: their size as `requestTokens` counts it. */
+  tokens?: number;
+  /** True when the request was over the server's `contextWindow` and got an overflow error. */
+  overflowed?: boolean;
 }
 
 export type Responder = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { TranscriptMessage } from "../../../src/agents/types.js";
 import { orderConversation, userKey } from "../../../src/conversations/conversation-order.js";
 import { ConversationWindow } from "../../../src/conversations/conversation-window.js";
-import { compactionSummaryMessage } from "../../../src/sessions/history/index.js";
+import { afterLatestCompaction, compactionSummaryMessage, toHistoryItems } from "../../../src/sessions/history/index.js";
+import { planCompaction } from "../../../src/sessions/compaction/index.js";
 import { loadHistory } from "../../helpers/history-oracle.js";
 import { modelProjection } from "../../../src/agents/runner/model-messages.js";
 
@@ -88,6 +89,32 @@ describe("ConversationWindow", () => {
       }
     }
     expect(new ConversationWindow([], summary).window(0, new Set())[0]!.content).toEqual(summary.content);
+  });
+
+  it("applies a compaction in memory exactly as a window rebuilt from the transcript sees it", () => {
+    let checked = 0;
+    for (let seed = 1; seed <= 200; seed += 1) {
+      const messages = randomTranscript(seed, 80);
+      // The ledger accepts an idempotency key once: transcripts where one repeats are not ones a gateway writes.
+      const keys = messages.map(userKey).filter((k) => k !== undefined);
+      if (new Set(keys).size !== keys.length) continue;
+      const ids = messages.map((_, i) => `e${i}`);
+      const view = new ConversationWindow(messages, undefined, ids);
+      const plan = planCompaction(view.compactionInput().messages, { keepRecentTokens: 400, minRecentTurns: 3 });
+      if (!plan.ok) continue;
+      const text = `Summary for seed ${seed}.`;
+      expect(view.applyCompaction(plan.firstKeptEntryId, { message: compactionSummaryMessage({ summary: text, timestamp: 0 }), text })).toBe(true);
+      const entries = [
+        ...messages.map((message, i) => ({ type: "message", id: ids[i]!, parentId: null, timestamp: "", message })),
+        { type: "compaction", id: "cmp", parentId: null, timestamp: new Date(0).toISOString(), summary: text, firstKeptEntryId: plan.firstKeptEntryId },
+      ];
+      const { summary, messages: kept } = afterLatestCompaction(toHistoryItems(entries));
+      const rebuilt = new ConversationWindow(kept.map((m) => m.message), summary && { message: compactionSummaryMessage(summary), text: summary.summary }, kept.map((m) => m.id));
+      for (const budget of [300, 3_000, 1e9]) expect(view.window(budget, new Set()), `seed ${seed}, budget ${budget}`).toEqual(rebuilt.window(budget, new Set()));
+      expect(view.compactionInput().previousSummary).toBe(text);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(30);
   });
 
   it("moves a queued message behind the answer it arrived during", () => {

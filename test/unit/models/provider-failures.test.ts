@@ -5,7 +5,7 @@ import type { ModelApi, ModelStreamEvent } from "../../../src/agents/types.js";
 import { createAnthropicStream } from "../../../src/models/anthropic-provider.js";
 import { createOpenAICompletionsStream } from "../../../src/models/openai-completions-provider.js";
 import { createOpenAIResponsesStream } from "../../../src/models/openai-responses-provider.js";
-import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
+import { CONTEXT_OVERFLOW_ERRORS, startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
 import { fakeModel, last, makeRequest, run, TEST_KEY, terminalCount, WEATHER_TOOL } from "./stream-helpers.js";
 
 let server: FakeModelServer;
@@ -103,6 +103,14 @@ describe.each(PROVIDERS)("$api: failures become one final error event", ({ api, 
   it("maps a 400 about the context window to context_length", async () => {
     const message = "prompt is too long: 210000 tokens > 200000 maximum";
     server.enqueue({ status: 400, body: { type: "error", error: { type: "invalid_request_error", message } } });
+    expectError(await run(stream, makeRequest(fakeModel(server, api))), "context_length", false);
+  });
+
+  // The OpenAI SDK keeps an error body's text only from its `error` field; bodies without one
+  // (Bedrock, Mistral) reach us through the Anthropic wire's SDK, which keeps the whole body.
+  const families = Object.entries(CONTEXT_OVERFLOW_ERRORS).filter(([, reply]) => api === "anthropic-messages" || "error" in reply.body).map(([family]) => family);
+  it.each(families)("maps the %s family's context-overflow error to context_length", async (family) => {
+    server.enqueue(CONTEXT_OVERFLOW_ERRORS[family as keyof typeof CONTEXT_OVERFLOW_ERRORS]);
     expectError(await run(stream, makeRequest(fakeModel(server, api))), "context_length", false);
   });
 

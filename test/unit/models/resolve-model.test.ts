@@ -87,7 +87,7 @@ describe("resolveModel", () => {
       id: "claude-sonnet-4-5",
       api: "anthropic-messages",
       apiKey: "sk-ant",
-      contextWindow: 128000,
+      contextWindow: 200000,
       maxTokens: 8192,
       reasoning: false,
       input: ["text"],
@@ -147,7 +147,7 @@ describe("listConfiguredModels", () => {
     };
     expect(listConfiguredModels(config(raw), {})).toEqual([
       { ref: "fake/fake-model", provider: "fake", id: "fake-model", name: "Fake Model", contextWindow: 120000, maxTokens: 8192, reasoning: false, input: ["text"], available: true },
-      { ref: "anthropic/claude-sonnet-4-5", provider: "anthropic", id: "claude-sonnet-4-5", contextWindow: 128000, maxTokens: 8192, reasoning: false, input: ["text"], available: false },
+      { ref: "anthropic/claude-sonnet-4-5", provider: "anthropic", id: "claude-sonnet-4-5", contextWindow: 200000, maxTokens: 8192, reasoning: false, input: ["text"], available: false },
     ]);
     const withKey = listConfiguredModels(config(raw), { ANTHROPIC_API_KEY: "k" });
     expect(withKey.map((m) => m.available)).toEqual([true, true]);

@@ -226,3 +226,61 @@ describe("steering", () => {
     expect(result.payloads).toEqual([{ text: "hi!" }]);
   });
 });
+
+describe("context overflow recovery", () => {
+  /** A provider that overflows on the calls listed (0-based), answering normally otherwise. */
+  function overflowing(overflowAt: number[], steps: Step[]): { stream: StreamModelFn; requests: ModelRequest[] } {
+    const inner = scripted(steps);
+    const requests: ModelRequest[] = [];
+    const stream: StreamModelFn = async function* (request, signal) {
+      const n = requests.length;
+      requests.push(structuredClone(request));
+      if (overflowAt.includes(n)) {
+        yield { type: "error", kind: "context_length", error: "prompt is too long", retryable: false, message: { role: "assistant", content: [], timestamp: 0 } };
+        return;
+      }
+      yield* inner.stream(request, signal);
+    };
+    return { stream, requests };
+  }
+  const old = [
+    { role: "user", content: "old question", timestamp: 0 },
+    { role: "assistant", content: [{ type: "text", text: "old answer" }], timestamp: 0 },
+  ] as const;
+
+  it("retries once with the recovered history and keeps the run's own messages after the prompt", async () => {
+    const { stream, requests } = overflowing([1], [{ calls: [{ name: "echo", arguments: { value: "a" } }] }, { text: "final" }]);
+    const appended: string[] = [];
+    let runMessagesSeen = -1;
+    const result = await runAgentLoop(input(stream, {
+      history: [...old],
+      onAppend: (m) => appended.push(m.role),
+      recoverOverflow: async (runMessages) => {
+        runMessagesSeen = runMessages;
+        return [{ role: "user", content: "SUMMARY", timestamp: 0 }];
+      },
+    }));
+    expect(result.stopReason).toBe("stop");
+    expect(result.payloads).toEqual([{ text: "final" }]);
+    expect(runMessagesSeen).toBe(2);
+    const retried = requests[2]!.messages.map((m) => m.role + ":" + JSON.stringify(m.content).slice(0, 20));
+    expect(retried[0]).toContain("SUMMARY");
+    expect(requests[2]!.messages.map((m) => m.role)).toEqual(["user", "user", "assistant", "toolResult"]);
+    // The overflowed attempt left no message behind.
+    expect(appended).toEqual(["assistant", "toolResult", "assistant"]);
+  });
+
+  it("fails the run when recovery gives nothing, or when the retry overflows again", async () => {
+    const none = overflowing([0], []);
+    const declined = await runAgentLoop(input(none.stream, { recoverOverflow: async () => undefined }));
+    expect(declined.error?.kind).toBe("context_length");
+    expect(none.requests).toHaveLength(1);
+
+    const twice = overflowing([0, 1], []);
+    let recoveries = 0;
+    const failed = await runAgentLoop(input(twice.stream, { history: [...old], recoverOverflow: async () => (recoveries++, []) }));
+    expect(failed.error?.kind).toBe("context_length");
+    expect(recoveries).toBe(1);
+    expect(twice.requests).toHaveLength(2);
+  });
+});

@@ -1,0 +1,18 @@
+import type { CompactResult } from "./session-compactor.js";
+
+/** `/compact` or `/compact <instructions>`: the instructions (possibly empty); undefined when the text is not that command. */
+export function compactCommandArgs(text: string): string | undefined {
+  const match = /^\/compact(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  return match ? (match[1] ?? "").trim() : undefined;
+}
+
+/** The chat reply to `/compact`. */
+export async function runCompactCommand(sessionKey: string, instructions: string, compact: (sessionKey: string, instructions?: string) => Promise<CompactResult>): Promise<string> {
+  const result = await compact(sessionKey, instructions || undefined);
+  if (!result.ok) return `⚠️ Nothing compacted: ${result.reason}.`;
+  return `🧹 Compacted: ${result.summarizedMessages} older messages summarized (context ≈${formatTokens(result.tokensBefore)} → ≈${formatTokens(result.tokensAfter)} tokens; compaction #${result.compactionCount}).`;
+}
+
+function formatTokens(tokens: number): string {
+  return tokens >= 10_000 ? `${Math.round(tokens / 1000)}k` : String(tokens);
+}

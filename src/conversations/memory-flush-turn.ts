@@ -1,0 +1,57 @@
+import { randomUUID } from "node:crypto";
+import type { OpenClawConfig } from "../config/index.js";
+import type { Logger } from "../infra/logger.js";
+import { runEmbeddedTurn, type TurnOverrides } from "../agents/embedded-turn.js";
+import { MEMORY_FLUSH_SYSTEM_PROMPT, memoryFlushPrompt } from "../agents/compaction/memory-flush.js";
+import type { HistoryMessage, StreamModelFn, ToolServices } from "../agents/types.js";
+import type { SessionStore } from "../sessions/store/index.js";
+
+export interface MemoryFlushTurnInput {
+  config: OpenClawConfig;
+  stateDir: string;
+  store: SessionStore;
+  logger: Logger;
+  streamModel: StreamModelFn;
+  services?: ToolServices;
+  sessionKey: string;
+  agentId: string;
+  senderIsOwner: boolean;
+  overrides?: TurnOverrides;
+  history: (tokenBudget: number) => readonly HistoryMessage[];
+  timeoutMs: number;
+}
+
+/**
+ * The silent turn before compaction: the agent gets the conversation and is asked to append
+ * durable notes to today's memory file. Nothing of it reaches anyone: no events, no transcript
+ * lines, and no messaging or session tools (its only way out is the workspace). The session row
+ * records the cycle it ran in, so it runs at most once between two compactions.
+ */
+export async function runMemoryFlushTurn(input: MemoryFlushTurnInput): Promise<void> {
+  const entry = input.store.peek(input.sessionKey);
+  if (!entry) return;
+  const cycle = entry.compactionCount ?? 0;
+  const services: ToolServices = { ...input.services, channelMessenger: undefined, sessionTools: undefined };
+  const result = await runEmbeddedTurn({
+    config: input.config,
+    stateDir: input.stateDir,
+    env: process.env,
+    message: memoryFlushPrompt(new Date()),
+    agentId: input.agentId,
+    runId: `memory-flush:${randomUUID()}`,
+    senderIsOwner: input.senderIsOwner,
+    sessionKey: input.sessionKey,
+    ...input.overrides,
+    extraSystemPrompt: [input.overrides?.extraSystemPrompt, MEMORY_FLUSH_SYSTEM_PROMPT].filter(Boolean).join("\n\n"),
+    timeoutSeconds: Math.ceil(input.timeoutMs / 1000),
+    services,
+    streamModel: input.streamModel,
+    history: input.history,
+  }).catch((err: Error) => ({ stopReason: "error" as const, error: { kind: "unknown", message: err.message }, messages: [] }));
+  input.store.patch(input.sessionKey, { memoryFlushAt: Date.now(), memoryFlushCompactionCount: cycle });
+  if (result.stopReason !== "stop" && result.stopReason !== "length") {
+    input.logger.warn({ sessionKey: input.sessionKey, err: result.error?.message }, "memory flush before compaction failed; compaction goes ahead");
+  } else {
+    input.logger.info({ sessionKey: input.sessionKey, toolCalls: result.messages.filter((m) => m.role === "toolResult").length }, "memory flushed before compaction");
+  }
+}
