@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
+import { isContextOverflowText } from "./context-overflow.js";
 import { retryAfterOf } from "./retry-after.js";
 
 /**
@@ -32,12 +33,33 @@ export function nodeHttpFetch(input: string | URL | Request, init: RequestInit =
         if (status >= 400 && waitsTooLong(headers)) headers.set("x-should-retry", "false");
         const nullBody = status === 204 || status === 205 || status === 304 || init.method === "HEAD";
         if (nullBody) response.resume();
-        resolve(new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage ?? "", headers }));
+        const responseInit = { status, statusText: response.statusMessage ?? "", headers };
+        if (status >= 500 && !nullBody) return void withOverflowChecked(response, headers).then((bytes) => resolve(new Response(bytes as unknown as BodyInit, responseInit)), reject);
+        resolve(new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), responseInit));
       },
     );
     request.once("error", (err) => reject(signal?.aborted ? abortError(signal) : err));
     request.end(body);
   });
+}
+
+const ERROR_BODY_LIMIT = 256 * 1024;
+
+/**
+ * Some servers (Ollama) report a context overflow as a 5xx, which the SDKs would retry in vain:
+ * the same request overflows again. A 5xx body (small, an error) is read here and, when it says
+ * the context overflowed, marked `x-should-retry: false`, so the error reaches compaction at once.
+ */
+async function withOverflowChecked(response: http.IncomingMessage, headers: Headers): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= ERROR_BODY_LIMIT) chunks.push(chunk);
+  }
+  const body = Buffer.concat(chunks);
+  if (isContextOverflowText(body.toString("utf8"))) headers.set("x-should-retry", "false");
+  return body;
 }
 
 /**
