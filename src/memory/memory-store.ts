@@ -1,0 +1,247 @@
+import type { TextChunk } from "./chunker.js";
+import type { SqliteDatabase } from "./sqlite-runtime.js";
+
+/** What the vectors in an index were made with; a change means they no longer compare. */
+export interface IndexIdentity {
+  provider: string;
+  model: string;
+  chunkTokens: number;
+  chunkOverlap: number;
+  sources: string[];
+}
+
+export interface FileRow {
+  path: string;
+  source: string;
+  hash: string;
+  mtime: number;
+  size: number;
+}
+
+export interface ChunkRow {
+  rowid: number;
+  id: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+  path TEXT PRIMARY KEY, source TEXT NOT NULL DEFAULT 'memory', hash TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunks (
+  id TEXT PRIMARY KEY, path TEXT NOT NULL, source TEXT NOT NULL DEFAULT 'memory', start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL, hash TEXT NOT NULL, model TEXT, dims INTEGER, text TEXT NOT NULL, embedding BLOB,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
+CREATE INDEX IF NOT EXISTS chunks_source ON chunks(source);
+CREATE TABLE IF NOT EXISTS embedding_cache (
+  provider TEXT NOT NULL, model TEXT NOT NULL, provider_key TEXT NOT NULL, hash TEXT NOT NULL, embedding BLOB NOT NULL,
+  dims INTEGER NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (provider, model, provider_key, hash)
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+  text, id UNINDEXED, path UNINDEXED, source UNINDEXED, model UNINDEXED, start_line UNINDEXED, end_line UNINDEXED,
+  tokenize = 'trigram'
+);
+`;
+
+/**
+ * The SQL side of one agent's memory index. `chunks.rowid` ties a chunk to its rows in
+ * `chunks_fts` and `chunks_vec`; every write that touches one touches all three in the same
+ * transaction, so a crash leaves no half-indexed chunk.
+ */
+export class MemoryStore {
+  private vecDims: number | undefined;
+  /** Bumped on every chunk write: the in-process vector cache is valid for one version. */
+  version = 0;
+
+  constructor(readonly db: SqliteDatabase, private readonly vecLoaded: boolean) {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.pragma("busy_timeout = 5000");
+    db.exec(SCHEMA);
+    const dims = this.getMeta("dims");
+    if (dims) this.vecDims = Number(dims);
+    if (vecLoaded && this.vecDims) this.ensureVecTable(this.vecDims);
+  }
+
+  get hasVecTable(): boolean {
+    return this.vecLoaded && this.vecDims !== undefined;
+  }
+
+  get dims(): number | undefined {
+    return this.vecDims;
+  }
+
+  getMeta(key: string): string | undefined {
+    return (this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+  }
+
+  identity(): IndexIdentity | undefined {
+    const raw = this.getMeta("identity");
+    return raw ? (JSON.parse(raw) as IndexIdentity) : undefined;
+  }
+
+  setIdentity(identity: IndexIdentity): void {
+    this.setMeta("identity", JSON.stringify(identity));
+  }
+
+  /** Vectors are stored once their size is known; a different size later is refused by the caller. */
+  setDims(dims: number): void {
+    if (this.vecDims === dims) return;
+    this.vecDims = dims;
+    this.setMeta("dims", String(dims));
+    if (this.vecLoaded) this.ensureVecTable(dims);
+  }
+
+  private ensureVecTable(dims: number): void {
+    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[${dims}] distance_metric=cosine)`);
+  }
+
+  files(): Map<string, FileRow> {
+    const rows = this.db.prepare("SELECT path, source, hash, mtime, size FROM files").all() as FileRow[];
+    return new Map(rows.map((row) => [row.path, row]));
+  }
+
+  counts(): { files: number; chunks: number; embedded: number } {
+    const files = (this.db.prepare("SELECT count(*) AS n FROM files").get() as { n: number }).n;
+    const chunks = this.db.prepare("SELECT count(*) AS n, count(embedding) AS e FROM chunks").get() as { n: number; e: number };
+    return { files, chunks: chunks.n, embedded: chunks.e };
+  }
+
+  touchFile(row: FileRow): void {
+    this.db.prepare("UPDATE files SET mtime = ?, size = ? WHERE path = ?").run(row.mtime, row.size, row.path);
+  }
+
+  /** Removes a file and all its chunks, in one transaction. */
+  removeFile(path: string): void {
+    this.db.transaction(() => {
+      this.deleteChunksOf(path);
+      this.db.prepare("DELETE FROM files WHERE path = ?").run(path);
+    })();
+  }
+
+  /**
+   * The first step of re-indexing a file: its old chunks go and its `files` row is dropped, so a
+   * crash before `commitFile` leaves the file unlisted and the next sync indexes it again.
+   */
+  beginFile(path: string): void {
+    this.removeFile(path);
+  }
+
+  /** Adds chunks of a file being indexed (one transaction per call; the caller slices). */
+  insertChunks(path: string, chunks: readonly (TextChunk & { hash: string; embedding?: Float32Array })[], model: string | null): void {
+    const now = Date.now();
+    const insertChunk = this.db.prepare(
+      "INSERT OR REPLACE INTO chunks (id, path, source, start_line, end_line, hash, model, dims, text, embedding, updated_at) VALUES (?, ?, 'memory', ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    const insertFts = this.db.prepare("INSERT INTO chunks_fts (rowid, text, id, path, source, model, start_line, end_line) VALUES (?, ?, ?, ?, 'memory', ?, ?, ?)");
+    this.db.transaction(() => {
+      for (const chunk of chunks) {
+        const id = `${path}#${chunk.startLine}-${chunk.endLine}:${chunk.hash.slice(0, 12)}`;
+        const blob = chunk.embedding ? Buffer.from(chunk.embedding.buffer, chunk.embedding.byteOffset, chunk.embedding.byteLength) : null;
+        const rowid = Number(
+          insertChunk.run(id, path, chunk.startLine, chunk.endLine, chunk.hash, blob ? model : null, chunk.embedding?.length ?? null, chunk.text, blob, now).lastInsertRowid,
+        );
+        insertFts.run(rowid, chunk.text, id, path, model, chunk.startLine, chunk.endLine);
+        if (blob && this.hasVecTable) this.insertVec(rowid, blob);
+      }
+    })();
+    this.version++;
+  }
+
+  commitFile(row: FileRow): void {
+    this.db.prepare("INSERT OR REPLACE INTO files (path, source, hash, mtime, size) VALUES (?, ?, ?, ?, ?)").run(row.path, row.source, row.hash, row.mtime, row.size);
+  }
+
+  /** Chunks indexed without a vector (the provider failed then): filled in once it works. */
+  chunksWithoutEmbedding(limit: number): { rowid: number; hash: string; text: string }[] {
+    return this.db.prepare("SELECT rowid, hash, text FROM chunks WHERE embedding IS NULL LIMIT ?").all(limit) as { rowid: number; hash: string; text: string }[];
+  }
+
+  setEmbeddings(rows: readonly { rowid: number; embedding: Float32Array }[], model: string): void {
+    const update = this.db.prepare("UPDATE chunks SET embedding = ?, model = ?, dims = ? WHERE rowid = ?");
+    const updateFts = this.db.prepare("UPDATE chunks_fts SET model = ? WHERE rowid = ?");
+    this.db.transaction(() => {
+      for (const row of rows) {
+        const blob = Buffer.from(row.embedding.buffer, row.embedding.byteOffset, row.embedding.byteLength);
+        update.run(blob, model, row.embedding.length, row.rowid);
+        updateFts.run(model, row.rowid);
+        if (this.hasVecTable) this.insertVec(row.rowid, blob);
+      }
+    })();
+    this.version++;
+  }
+
+  cachedEmbeddings(provider: string, model: string, key: string, hashes: readonly string[]): Map<string, Float32Array> {
+    const found = new Map<string, Float32Array>();
+    const select = this.db.prepare("SELECT embedding FROM embedding_cache WHERE provider = ? AND model = ? AND provider_key = ? AND hash = ?");
+    for (const hash of hashes) {
+      const row = select.get(provider, model, key, hash) as { embedding: Buffer } | undefined;
+      if (row) found.set(hash, toFloat32(row.embedding));
+    }
+    return found;
+  }
+
+  cacheEmbeddings(provider: string, model: string, key: string, entries: readonly { hash: string; embedding: Float32Array }[]): void {
+    const insert = this.db.prepare(
+      "INSERT OR REPLACE INTO embedding_cache (provider, model, provider_key, hash, embedding, dims, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    const now = Date.now();
+    this.db.transaction(() => {
+      for (const e of entries) insert.run(provider, model, key, e.hash, Buffer.from(e.embedding.buffer, e.embedding.byteOffset, e.embedding.byteLength), e.embedding.length, now);
+    })();
+  }
+
+  chunksByRowid(rowids: readonly number[]): Map<number, ChunkRow> {
+    if (rowids.length === 0) return new Map();
+    const rows = this.db
+      .prepare(`SELECT rowid, id, path, start_line AS startLine, end_line AS endLine, text FROM chunks WHERE rowid IN (${rowids.map(() => "?").join(",")})`)
+      .all(...rowids) as ChunkRow[];
+    return new Map(rows.map((row) => [row.rowid, row]));
+  }
+
+  /** Drops every indexed chunk, file and the vector table (a forced rebuild); the cache stays. */
+  clear(): void {
+    this.db.transaction(() => {
+      this.db.exec("DELETE FROM chunks; DELETE FROM files; DELETE FROM chunks_fts; DELETE FROM meta WHERE key IN ('dims', 'identity');");
+      this.db.exec("DROP TABLE IF EXISTS chunks_vec");
+    })();
+    this.vecDims = undefined;
+    this.version++;
+  }
+
+  private deleteChunksOf(path: string): void {
+    const rowids = (this.db.prepare("SELECT rowid FROM chunks WHERE path = ?").all(path) as { rowid: number }[]).map((r) => r.rowid);
+    if (rowids.length === 0) return;
+    const deleteFts = this.db.prepare("DELETE FROM chunks_fts WHERE rowid = ?");
+    const deleteVec = this.hasVecTable ? this.db.prepare("DELETE FROM chunks_vec WHERE rowid = ?") : undefined;
+    for (const rowid of rowids) {
+      deleteFts.run(rowid);
+      deleteVec?.run(BigInt(rowid));
+    }
+    this.db.prepare("DELETE FROM chunks WHERE path = ?").run(path);
+    this.version++;
+  }
+
+  private insertVec(rowid: number, blob: Buffer): void {
+    if (blob.byteLength / 4 !== this.vecDims) return;
+    // vec0 tables have no REPLACE: delete, then insert.
+    this.db.prepare("DELETE FROM chunks_vec WHERE rowid = ?").run(BigInt(rowid));
+    this.db.prepare("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, ?)").run(BigInt(rowid), blob);
+  }
+}
+
+export function toFloat32(blob: Buffer): Float32Array {
+  const copy = new Uint8Array(blob.byteLength);
+  copy.set(blob);
+  return new Float32Array(copy.buffer);
+}
