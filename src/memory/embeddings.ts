@@ -8,7 +8,8 @@ export interface Embedder {
   readonly provider: string;
   readonly model: string;
   readonly key: string;
-  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /** `retries`: how many of the retry delays to use (a search waits less than an index run). */
+  embed(texts: string[], options?: { signal?: AbortSignal; retries?: number }): Promise<Float32Array[]>;
 }
 
 /**
@@ -39,7 +40,7 @@ export function createRemoteEmbedder(settings: Extract<EmbeddingSettings, { kind
   const key = createHash("sha256").update(`${settings.baseUrl}\n${settings.model}`).digest("hex").slice(0, 16);
   const where = `${settings.provider} (${settings.baseUrl || "no baseUrl"})`;
 
-  const request = async (input: string[], signal?: AbortSignal): Promise<Float32Array[]> => {
+  const request = async (input: string[], signal: AbortSignal | undefined, retries: number): Promise<Float32Array[]> => {
     if (!settings.baseUrl) throw new EmbeddingError("unreachable", `embedding provider "${settings.provider}" has no endpoint: set memory.search.remote.baseUrl or models.providers.${settings.provider}.baseUrl`);
     const body = JSON.stringify({ model: settings.model, input, encoding_format: "float" });
     const headers: Record<string, string> = { "content-type": "application/json" };
@@ -51,13 +52,13 @@ export function createRemoteEmbedder(settings: Extract<EmbeddingSettings, { kind
         response = await fetchFn(url, { method: "POST", headers, body, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
       } catch (error) {
         if (signal?.aborted) throw error;
-        if (attempt < RETRY_DELAYS_MS.length) {
+        if (attempt < retries) {
           await delay(RETRY_DELAYS_MS[attempt]!, signal);
           continue;
         }
         throw new EmbeddingError("unreachable", `embedding provider ${where} is unreachable: ${describeNetworkError(error)}`);
       }
-      if ((response.status === 429 || response.status >= 500) && attempt < RETRY_DELAYS_MS.length) {
+      if ((response.status === 429 || response.status >= 500) && attempt < retries) {
         await response.arrayBuffer().catch(() => undefined);
         await delay(retryAfterMs(response) ?? RETRY_DELAYS_MS[attempt]!, signal);
         continue;
@@ -74,9 +75,10 @@ export function createRemoteEmbedder(settings: Extract<EmbeddingSettings, { kind
     provider: settings.provider,
     model: settings.model,
     key,
-    async embed(texts, signal) {
+    async embed(texts, options = {}) {
+      const retries = Math.min(options.retries ?? RETRY_DELAYS_MS.length, RETRY_DELAYS_MS.length);
       const out: Float32Array[] = [];
-      for (const batch of batches(texts, settings.batchSize)) out.push(...(await request(batch, signal)));
+      for (const batch of batches(texts, settings.batchSize)) out.push(...(await request(batch, options.signal, retries)));
       return out;
     },
   };
@@ -97,9 +99,11 @@ function parseVectors(text: string, expected: number, where: string): Float32Arr
   const vectors = ordered.map((item, i) => {
     const values = item.embedding;
     if (!Array.isArray(values) || values.length === 0) throw new EmbeddingError("bad-response", `embedding provider ${where} returned no vector for input ${i}`);
-    const vector = Float32Array.from(values as number[]);
-    if (vector.some((v) => !Number.isFinite(v))) throw new EmbeddingError("bad-response", `embedding provider ${where} returned a vector with NaN or infinite values`);
-    return vector;
+    // JSON cannot carry NaN: servers send null (or a string) in its place.
+    if (values.some((v) => typeof v !== "number" || !Number.isFinite(v))) {
+      throw new EmbeddingError("bad-response", `embedding provider ${where} returned a vector with NaN, null or infinite values`);
+    }
+    return Float32Array.from(values as number[]);
   });
   const dims = vectors[0]!.length;
   if (vectors.some((v) => v.length !== dims)) throw new EmbeddingError("bad-response", `embedding provider ${where} returned vectors of different sizes`);

@@ -201,7 +201,7 @@ export class MemoryIndex {
       return undefined;
     }
     try {
-      const [vector] = await this.embedder.embed([query]);
+      const [vector] = await this.embedder.embed([query], { retries: 1 });
       checkDims(this.store, [vector!]);
       if (this.embeddingError) this.embeddingError = undefined;
       return vector;

@@ -102,8 +102,16 @@ export class MemoryStore {
     if (this.vecLoaded) this.ensureVecTable(dims);
   }
 
+  /** A vector table made after vectors were stored (sqlite-vec was missing then) is filled from `chunks`. */
   private ensureVecTable(dims: number): void {
-    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[${dims}] distance_metric=cosine)`);
+    const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'chunks_vec'").get();
+    if (exists) return;
+    this.db.exec(`CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[${dims}] distance_metric=cosine)`);
+    const rows = this.db.prepare("SELECT rowid, embedding FROM chunks WHERE embedding IS NOT NULL AND dims = ?").all(dims) as { rowid: number; embedding: Buffer }[];
+    const insert = this.db.prepare("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, ?)");
+    this.db.transaction(() => {
+      for (const row of rows) insert.run(BigInt(row.rowid), row.embedding);
+    })();
   }
 
   files(): Map<string, FileRow> {

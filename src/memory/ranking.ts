@@ -28,6 +28,8 @@ export interface RankedChunk extends Candidate {
   score: number;
 }
 
+/** Added to the score of a file the query names: more than any merged score (at most 1), so it ranks first. */
+const FILE_NAME_BOOST = 2;
 const DAILY_NOTE = /(?:^|\/)memory\/(?:.*\/)?(\d{4})-(\d{2})-(\d{2})(?:-[^/]*)?\.md$/;
 const DAY_MS = 86_400_000;
 
@@ -43,10 +45,9 @@ export function rankCandidates(candidates: readonly Candidate[], options: RankOp
   const wt = options.vectorActive ? options.textWeight / total : 1;
 
   const scored = candidates.map((c) => {
-    let score = wv * (c.vectorScore ?? 0) + wt * (c.textScore ?? 0);
-    // A query naming a file ("what's in 2026-11-30", "MEMORY.md") wants that file first.
-    if (options.fileNameMatches.has(c.path)) score = 1 + score;
-    score *= decayFactor(c.path, options);
+    let score = (wv * (c.vectorScore ?? 0) + wt * (c.textScore ?? 0)) * decayFactor(c.path, options);
+    // A query naming a file ("what's in 2026-11-30", "MEMORY.md") wants that file first, however old.
+    if (options.fileNameMatches.has(c.path)) score += FILE_NAME_BOOST;
     return { ...c, score };
   });
   const kept = scored.filter((c) => c.score >= options.minScore).sort((a, b) => b.score - a.score);

@@ -4,8 +4,10 @@ import { anthropicWire } from "./model-server/anthropic-wire.js";
 import { isGone, pause, readBody, sendJson, writeSse, writeTruncatedJson } from "./model-server/http-io.js";
 import { openaiWire } from "./model-server/openai-wire.js";
 import { responsesWire } from "./model-server/responses-wire.js";
+import { embeddingsResponse, type EmbeddingFault } from "./model-server/fake-embeddings.js";
 import { isHttpError, isMalformed, type FakeReply, type RecordedRequest, type Responder, type WireFormat } from "./model-server/types.js";
 
+export { fakeEmbedding, FAKE_EMBEDDING_DIMS, type EmbeddingFault } from "./model-server/fake-embeddings.js";
 export type { FakeReply, FakeToolCall, FakeUsage, RecordedRequest, Responder, ScriptedReply } from "./model-server/types.js";
 
 /**
@@ -24,6 +26,8 @@ export interface FakeModelServer {
   setResponder(responder: Responder | undefined): void;
   /** Forgets queued replies, recorded requests and the responder (between tests). */
   reset(): void;
+  /** Makes `/v1/embeddings` fail in one way until cleared with `undefined`. */
+  setEmbeddingFault(fault: EmbeddingFault | undefined): void;
   /** Closes the listener and destroys every open connection. */
   close(): Promise<void>;
 }
@@ -39,6 +43,7 @@ export async function startFakeModelServer(options: { models?: string[] } = {}):
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let responder: Responder | undefined;
+  let embeddingFault: EmbeddingFault | undefined;
   const modelIds = options.models ?? ["fake-model"];
 
   const nextReply = async (request: RecordedRequest): Promise<FakeReply> => queue.shift() ?? (responder ? await responder(request) : { text: "ok" });
@@ -58,6 +63,11 @@ export async function startFakeModelServer(options: { models?: string[] } = {}):
 
     if (req.method === "GET" && path === "/v1/models") {
       sendJson(res, 200, modelList(modelIds));
+      return;
+    }
+    if (req.method === "POST" && path === "/v1/embeddings") {
+      const answer = embeddingsResponse(body, embeddingFault);
+      sendJson(res, answer.status, answer.body);
       return;
     }
     const wire = ROUTES[path];
@@ -95,10 +105,12 @@ export async function startFakeModelServer(options: { models?: string[] } = {}):
     requests,
     enqueue: (...replies) => void queue.push(...replies),
     setResponder: (next) => void (responder = next),
+    setEmbeddingFault: (fault) => void (embeddingFault = fault),
     reset: () => {
       queue.length = 0;
       requests.length = 0;
       responder = undefined;
+      embeddingFault = undefined;
     },
     close: () =>
       new Promise<void>((resolve) => {
