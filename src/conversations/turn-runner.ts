@@ -35,6 +35,8 @@ export interface TurnRunnerDeps {
   onSessionChanged(sessionKey: string, reason: string): void;
   /** Called after every turn, once what it wrote is durable and its runs have ended. */
   onTurnEnded(): void;
+  /** True once for the first turn after `/new`: it is offered today's and yesterday's daily notes. */
+  takeFreshStart(sessionKey: string): boolean;
 }
 
 /**
@@ -94,6 +96,7 @@ export class TurnRunner {
         agentId,
         runId: primary,
         extraSystemPrompt: turn.extraSystemPrompt,
+        offerDailyNotes: deps.takeFreshStart(sessionKey),
         senderIsOwner: turn.senderIsOwner,
         ...(turn.channel ? { channel: turn.channel } : {}),
         sessionKey,

@@ -84,6 +84,11 @@ export class MemoryIndex {
     this.dirty = true;
   }
 
+  /** A sync when something changed since the last one (always true for a freshly opened index). */
+  async syncIfDirty(): Promise<void> {
+    if (this.dirty || this.syncing) await this.sync();
+  }
+
   /**
    * Runs a sync, or joins the one under way (which then runs once more to see newer changes).
    * `force` drops the index and rebuilds it with the current identity.

@@ -51,11 +51,11 @@ export class MemoryService {
     return path.join(this.options.stateDir, "memory", `${agentId}.sqlite`);
   }
 
-  /** Session start: open the index and sync it in the background. Never waits and never throws. */
+  /** Session start: open the index and, when files changed, sync it in the background. Never waits or throws. */
   prepare(agentId: string): void {
     if (!this.enabled() || this.closed) return;
     void this.indexFor(agentId)
-      .then((open) => open.index.sync())
+      .then((open) => open.index.syncIfDirty())
       .catch((err) => this.options.logger.warn({ agentId, err: (err as Error).message }, "memory sync at session start failed"));
   }
 
