@@ -42,15 +42,14 @@ export interface MemorySettings {
 type SearchConfig = NonNullable<NonNullable<OpenClawConfig["memory"]>["search"]>;
 
 /**
- * `memory.search` over the older `agents.defaults.memorySearch`, key by key, with defaults.
+ * `memory.search` with defaults (the older `agents.defaults.memorySearch` was moved there when
+ * the config loaded).
  * Embeddings: `provider: none` turns them off; a named provider (or `remote.baseUrl`) is
  * explicit and fails closed when unreachable; nothing configured uses OpenAI when its key is in
  * the environment, and keyword ranking otherwise.
  */
 export function resolveMemorySettings(config: OpenClawConfig, env: NodeJS.ProcessEnv): MemorySettings {
-  const legacy = config.agents?.defaults?.memorySearch as SearchConfig | undefined;
-  const current = config.memory?.search;
-  const merged = mergeSearchConfig(legacy ?? {}, current ?? {});
+  const merged: SearchConfig = config.memory?.search ?? {};
   const query = merged.query ?? {};
   const chunkTokens = merged.chunking?.tokens ?? MEMORY_DEFAULTS.chunkTokens;
   return {
@@ -69,19 +68,6 @@ export function resolveMemorySettings(config: OpenClawConfig, env: NodeJS.Proces
     mmr: { enabled: query.mmr?.enabled ?? true, lambda: query.mmr?.lambda ?? MEMORY_DEFAULTS.mmrLambda },
     decay: { enabled: query.temporalDecay?.enabled ?? true, halfLifeDays: query.temporalDecay?.halfLifeDays ?? MEMORY_DEFAULTS.halfLifeDays },
   };
-}
-
-function mergeSearchConfig(base: SearchConfig, over: SearchConfig): SearchConfig {
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    const prior = out[key];
-    out[key] = isObject(prior) && isObject(value) ? mergeSearchConfig(prior as SearchConfig, value as SearchConfig) : value;
-  }
-  return out as SearchConfig;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function resolveEmbedding(search: SearchConfig, config: OpenClawConfig, env: NodeJS.ProcessEnv): EmbeddingSettings {

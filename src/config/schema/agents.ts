@@ -1,4 +1,3 @@
-import { MemorySearchSchema } from "./memory.js";
 import { Type } from "@sinclair/typebox";
 import { integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
 import { LoopDetection, ProviderToolPolicy, ToolAllowDeny } from "./tools.js";
@@ -74,8 +73,6 @@ const AgentsDefaults = Type.Object({
   thinkingDefault: Type.Optional(ThinkingLevel),
   skills: Type.Optional(StringList),
   subagents: Type.Optional(SubagentLimits),
-  /** The older spelling of `memory.search` (docs/memory.md). */
-  memorySearch: Type.Optional(MemorySearchSchema),
 });
 
 // Shared by both spellings of the agent list; only the array form must carry its id.

@@ -3,8 +3,7 @@ import { integer, NonEmptyString, StringList } from "./primitives.js";
 
 /**
  * `memory.search`: the per-agent memory index and its hybrid retrieval (docs/memory.md). The
- * same object is also read from the older spelling `agents.defaults.memorySearch`; when both are
- * present, `memory.search` wins key by key.
+ * older spelling `agents.defaults.memorySearch` is moved here before validation (legacy-keys.ts).
  */
 export const MemorySearchSchema = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
