@@ -4,6 +4,7 @@ import type { Logger } from "../infra/logger.js";
 import { createRemoteEmbedder, EmbeddingError, type Embedder } from "./embeddings.js";
 import { checkDims, syncMemoryIndex, type SyncProgress, type SyncReport } from "./indexer.js";
 import { MemoryStore, type IndexIdentity } from "./memory-store.js";
+import { listMemoryFiles } from "./memory-files.js";
 import { rankCandidates, type Candidate } from "./ranking.js";
 import { MAX_QUERY_CHARS } from "./query-terms.js";
 import { fileNameMatches, firstChunksOf, InProcessVectors, textLeg, vecLeg } from "./search-legs.js";
@@ -41,6 +42,7 @@ export class MemoryIndex {
   private skipped = new Map<string, string>();
   private readonly inProcess = new InProcessVectors();
   private closed = false;
+  private syncedHere = false;
 
   private constructor(
     private readonly options: MemoryIndexOptions,
@@ -127,6 +129,7 @@ export class MemoryIndex {
       for (const path of [...this.skipped.keys()]) if (!report.skipped.some((s) => s.relPath === path)) this.skipped.delete(path);
       this.noteEmbeddingOutcome(report.embeddingError);
       this.lastSyncAt = this.now();
+      this.syncedHere = true;
       this.store.setMeta("last_sync_at", this.lastSyncAt.toISOString());
     } while (this.syncAgain && !this.closed);
     return report;
@@ -219,7 +222,12 @@ export class MemoryIndex {
     }
   }
 
-  status(): MemoryStatus {
+  /**
+   * Before the first sync of this process, "dirty" is worked out from the files (sizes, mtimes,
+   * the set of paths) instead of assumed; after it, the watcher and syncs keep it current.
+   */
+  async status(): Promise<MemoryStatus> {
+    if (!this.syncedHere && !this.syncing) this.dirty = await this.filesChanged();
     const counts = this.store.counts();
     const embedding = this.options.settings.embedding;
     const ftsOnlyReason = !this.embedder
@@ -247,6 +255,19 @@ export class MemoryIndex {
       ...(this.lastSyncAt ? { lastSyncAt: this.lastSyncAt.toISOString() } : this.store.getMeta("last_sync_at") ? { lastSyncAt: this.store.getMeta("last_sync_at")! } : {}),
       skipped: [...this.skipped].map(([path, reason]) => ({ path, reason })),
     };
+  }
+
+  private async filesChanged(): Promise<boolean> {
+    const listing = await listMemoryFiles(this.options.workspaceDir, this.options.settings.extraPaths);
+    const known = this.store.files();
+    const lastSync = Date.parse(this.store.getMeta("last_sync_at") ?? "") || 0;
+    const listed = new Set(listing.files.map((f) => f.relPath));
+    if ([...known.keys()].some((p) => !listed.has(p))) return true;
+    return listing.files.some((f) => {
+      const row = known.get(f.relPath);
+      // A file the last sync saw but did not index (empty, binary) is unchanged unless newer than that sync.
+      return row ? row.mtime !== f.mtimeMs || row.size !== f.size : f.mtimeMs >= lastSync;
+    });
   }
 
   async close(): Promise<void> {
