@@ -20,6 +20,8 @@ export interface MemoryServiceOptions {
   watch?: boolean;
   /** Replaces the embedder the config describes (benchmarks, an in-process model). */
   embedder?: Embedder | null;
+  /** The clock recency decay is measured against. */
+  now?: () => Date;
 }
 
 interface OpenIndex {
@@ -123,6 +125,7 @@ export class MemoryService {
       settings,
       logger: this.options.logger,
       ...(this.options.embedder !== undefined ? { embedder: this.options.embedder } : {}),
+      ...(this.options.now ? { now: this.options.now } : {}),
       ...(env.OPENCLAW_SQLITE_VEC_PATH ? { vecExtensionPath: env.OPENCLAW_SQLITE_VEC_PATH } : {}),
     });
     if (!(this.options.watch ?? true) || !settings.watch) return { index, fingerprint };

@@ -34,9 +34,9 @@ const DAILY_NOTE = /(?:^|\/)memory\/(?:.*\/)?(\d{4})-(\d{2})-(\d{2})(?:-[^/]*)?\
 const DAY_MS = 86_400_000;
 
 /**
- * Weighted merge of the two legs (weights renormalized to sum to 1), the file-name boost,
- * recency decay for dated daily notes, the `minScore` filter, then MMR to spread the results
- * over different chunks, capped at `maxResults`.
+ * Weighted merge of the two legs (weights renormalized to sum to 1), the `minScore` filter on
+ * that relevance, recency decay for dated daily notes, the file-name boost, then MMR to spread
+ * the results over different chunks, capped at `maxResults`.
  */
 export function rankCandidates(candidates: readonly Candidate[], options: RankOptions): RankedChunk[] {
   const vectorWeight = options.vectorActive ? options.vectorWeight : 0;
@@ -44,13 +44,18 @@ export function rankCandidates(candidates: readonly Candidate[], options: RankOp
   const wv = vectorWeight / total;
   const wt = options.vectorActive ? options.textWeight / total : 1;
 
-  const scored = candidates.map((c) => {
-    let score = (wv * (c.vectorScore ?? 0) + wt * (c.textScore ?? 0)) * decayFactor(c.path, options);
-    // A query naming a file ("what's in 2026-11-30", "MEMORY.md") wants that file first, however old.
-    if (options.fileNameMatches.has(c.path)) score += FILE_NAME_BOOST;
-    return { ...c, score };
-  });
-  const kept = scored.filter((c) => c.score >= options.minScore).sort((a, b) => b.score - a.score);
+  // minScore judges relevance; the decay only orders what is relevant, so a fact written down
+  // months ago is still found when nothing newer matches.
+  const kept = candidates
+    .map((c) => ({ ...c, relevance: wv * (c.vectorScore ?? 0) + wt * (c.textScore ?? 0) }))
+    .filter((c) => c.relevance >= options.minScore || options.fileNameMatches.has(c.path))
+    .map(({ relevance, ...c }) => {
+      let score = relevance * decayFactor(c.path, options);
+      // A query naming a file ("what's in 2026-11-30", "MEMORY.md") wants that file first, however old.
+      if (options.fileNameMatches.has(c.path)) score += FILE_NAME_BOOST;
+      return { ...c, score };
+    })
+    .sort((a, b) => b.score - a.score);
   const ranked = options.mmr.enabled ? diversify(kept, options.mmr.lambda, options.maxResults) : kept.slice(0, options.maxResults);
   return ranked.map((c) => ({ ...c, score: Math.min(1, c.score) }));
 }

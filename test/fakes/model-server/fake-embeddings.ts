@@ -2,8 +2,9 @@
  * A deterministic stand-in for a semantic embedding model. Real embedding models place
  * synonyms and inflections of a word near each other; keyword search (BM25) cannot. This fake
  * models exactly that, and nothing more:
- * - each word is folded to a stem (plural, -ing, -ed, -s dropped) and then through a small fixed
- *   thesaurus to one concept ("rotate", "rotation", "cycled" → rotate);
+ * - function words and numbers carry no meaning here; every other word is folded to a stem
+ *   (plural, -ing, -ed, -s dropped) and then through a small fixed thesaurus to one concept
+ *   ("rotate", "rotation", "cycled" → rotate);
  * - each concept is hashed onto a signed dimension (feature hashing), and each word's character
  *   trigrams onto others with a lower weight, so spelling variants still overlap;
  * - the vector is L2-normalized, so cosine similarity is concept overlap.
@@ -12,7 +13,7 @@
 export const FAKE_EMBEDDING_DIMS = 256;
 
 const THESAURUS: string[][] = [
-  ["rotate", "rotation", "rotat", "cycle", "cycled", "renew", "renewed", "replace", "replaced", "swap", "swapped", "change", "changed", "chang"],
+  ["rotate", "rotation", "cycle", "renew", "replace", "swap", "change"],
   ["deploy", "deployment", "release", "ship", "shipped", "rollout", "launch"],
   ["key", "credential", "secret", "token", "password"],
   ["tuesday", "tuesdays", "weekly", "week"],
@@ -23,7 +24,7 @@ const THESAURUS: string[][] = [
   ["favorite", "favourite", "prefer", "preferred", "like", "likes", "love", "loves"],
   ["coffee", "espresso", "latte", "cappuccino"],
   ["dog", "puppy", "pet", "canine"],
-  ["flight", "plane", "airline", "fly", "flying", "trip", "travel"],
+  ["flight", "airline", "fly", "flying", "trip", "travel"],
   ["budget", "cost", "money", "spend", "spending", "price", "expense"],
   ["meeting", "standup", "sync", "call", "discussion"],
   ["bug", "defect", "issue", "crash", "error", "failure", "broken"],
@@ -55,20 +56,24 @@ const THESAURUS: string[][] = [
   ["密钥", "秘钥", "凭证"],
 ];
 
-const CONCEPT = new Map<string, string>();
-for (const group of THESAURUS) for (const word of group) CONCEPT.set(word, group[0]!);
 
+/** Words a sentence embedding gives next to no weight. */
+const FUNCTION_WORDS = new Set(
+  "the and for are was were what when where which who whom why how does did has have had this that these those with from into about over under you your our their they them she her his him its not but can could should would will may might must any all some than then there here just also very been being is am an of to in on at by or as it be do we i me my a".split(" "),
+);
+
+/** A crude suffix stemmer, applied alike to the thesaurus and to the text: rotates, rotated → rotat. */
 function stem(word: string): string {
-  if (CONCEPT.has(word)) return word;
+  let base = word;
   for (const suffix of ["ing", "ed", "es", "s"]) {
-    if (word.length > suffix.length + 2 && word.endsWith(suffix)) {
-      const base = word.slice(0, -suffix.length);
-      if (CONCEPT.has(base)) return base;
-      if (CONCEPT.has(`${base}e`)) return `${base}e`;
-      return base;
+    if (base.length > suffix.length + 2 && base.endsWith(suffix)) {
+      base = base.slice(0, -suffix.length);
+      // planning → plan, shipped → ship
+      if (base.length > 3 && base.at(-1) === base.at(-2)) base = base.slice(0, -1);
+      break;
     }
   }
-  return word;
+  return base.length > 3 && base.endsWith("e") ? base.slice(0, -1) : base;
 }
 
 function hash(text: string): number {
@@ -85,14 +90,18 @@ function addFeature(vector: number[], feature: string, weight: number): void {
   vector[h % vector.length]! += (h & 0x80000000 ? -1 : 1) * weight;
 }
 
+const CONCEPT = new Map<string, string>();
+for (const group of THESAURUS) for (const word of group) CONCEPT.set(/[a-z]/.test(word) ? stem(word) : word, group[0]!);
+
 const CJK_RUN = /[\u3400-\u9fff]+/g;
 
 export function fakeEmbedding(text: string, dims = FAKE_EMBEDDING_DIMS): number[] {
   const vector = new Array<number>(dims).fill(0);
   const lower = text.toLowerCase();
-  for (const word of lower.match(/[a-z0-9]+/g) ?? []) {
-    if (word.length < 3) continue;
-    const concept = CONCEPT.get(stem(word)) ?? stem(word);
+  for (const word of lower.match(/[a-z]+/g) ?? []) {
+    if (word.length < 3 || FUNCTION_WORDS.has(word)) continue;
+    const stemmed = stem(word);
+    const concept = CONCEPT.get(stemmed) ?? stemmed;
     addFeature(vector, `c:${concept}`, 1);
     for (let i = 0; i + 3 <= word.length; i++) addFeature(vector, `t:${word.slice(i, i + 3)}`, 0.15);
   }
