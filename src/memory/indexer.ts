@@ -6,7 +6,7 @@ import { listMemoryFiles, unreadableReason, type SkippedFile } from "./memory-fi
 import type { MemoryStore } from "./memory-store.js";
 
 /** Chunks written per transaction; the event loop gets a turn between two slices. */
-const CHUNKS_PER_SLICE = 64;
+const CHUNKS_PER_SLICE = 16;
 
 export interface SyncProgress {
   done: number;

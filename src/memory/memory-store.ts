@@ -45,14 +45,24 @@ CREATE TABLE IF NOT EXISTS embedding_cache (
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
   text, id UNINDEXED, path UNINDEXED, source UNINDEXED, model UNINDEXED, start_line UNINDEXED, end_line UNINDEXED,
-  tokenize = 'trigram'
+  tokenize = 'porter unicode61 remove_diacritics 2'
 );
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_cjk USING fts5(text, tokenize = 'trigram');
 `;
+
+/** Runs of CJK characters: word tokenizers see a whole run as one word, so they get a trigram index of their own. */
+const CJK_RUNS = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+/g;
+
+export function cjkText(text: string): string {
+  return (text.match(CJK_RUNS) ?? []).join(" ");
+}
 
 /**
  * The SQL side of one agent's memory index. `chunks.rowid` ties a chunk to its rows in
- * `chunks_fts` and `chunks_vec`; every write that touches one touches all three in the same
- * transaction, so a crash leaves no half-indexed chunk.
+ * `chunks_fts` (words, Porter-stemmed), `chunks_fts_cjk` (trigrams of its CJK text, when it has
+ * any) and `chunks_vec` (a 1-bit-per-dimension copy of its vector, for a fast first pass; the
+ * float vector stays in `chunks.embedding`). Every write that touches one touches all of them in
+ * the same transaction, so a crash leaves no half-indexed chunk.
  */
 export class MemoryStore {
   private vecDims: number | undefined;
@@ -106,9 +116,9 @@ export class MemoryStore {
   private ensureVecTable(dims: number): void {
     const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'chunks_vec'").get();
     if (exists) return;
-    this.db.exec(`CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[${dims}] distance_metric=cosine)`);
+    this.db.exec(`CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding bit[${dims}])`);
     const rows = this.db.prepare("SELECT rowid, embedding FROM chunks WHERE embedding IS NOT NULL AND dims = ?").all(dims) as { rowid: number; embedding: Buffer }[];
-    const insert = this.db.prepare("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, ?)");
+    const insert = this.db.prepare("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, vec_quantize_binary(?))");
     this.db.transaction(() => {
       for (const row of rows) insert.run(BigInt(row.rowid), row.embedding);
     })();
@@ -152,6 +162,7 @@ export class MemoryStore {
       "INSERT OR REPLACE INTO chunks (id, path, source, start_line, end_line, hash, model, dims, text, embedding, updated_at) VALUES (?, ?, 'memory', ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     const insertFts = this.db.prepare("INSERT INTO chunks_fts (rowid, text, id, path, source, model, start_line, end_line) VALUES (?, ?, ?, ?, 'memory', ?, ?, ?)");
+    const insertCjk = this.db.prepare("INSERT INTO chunks_fts_cjk (rowid, text) VALUES (?, ?)");
     this.db.transaction(() => {
       for (const chunk of chunks) {
         const id = `${path}#${chunk.startLine}-${chunk.endLine}:${chunk.hash.slice(0, 12)}`;
@@ -160,6 +171,8 @@ export class MemoryStore {
           insertChunk.run(id, path, chunk.startLine, chunk.endLine, chunk.hash, blob ? model : null, chunk.embedding?.length ?? null, chunk.text, blob, now).lastInsertRowid,
         );
         insertFts.run(rowid, chunk.text, id, path, model, chunk.startLine, chunk.endLine);
+        const cjk = cjkText(chunk.text);
+        if (cjk) insertCjk.run(rowid, cjk);
         if (blob && this.hasVecTable) this.insertVec(rowid, blob);
       }
     })();
@@ -217,10 +230,19 @@ export class MemoryStore {
     return new Map(rows.map((row) => [row.rowid, row]));
   }
 
+  /** The float vectors of these chunks (for the exact re-rank after the 1-bit first pass). */
+  embeddingsByRowid(rowids: readonly number[]): Map<number, Float32Array> {
+    if (rowids.length === 0) return new Map();
+    const rows = this.db
+      .prepare(`SELECT rowid, embedding FROM chunks WHERE embedding IS NOT NULL AND rowid IN (${rowids.map(() => "?").join(",")})`)
+      .all(...rowids) as { rowid: number; embedding: Buffer }[];
+    return new Map(rows.map((row) => [row.rowid, toFloat32(row.embedding)]));
+  }
+
   /** Drops every indexed chunk, file and the vector table (a forced rebuild); the cache stays. */
   clear(): void {
     this.db.transaction(() => {
-      this.db.exec("DELETE FROM chunks; DELETE FROM files; DELETE FROM chunks_fts; DELETE FROM meta WHERE key IN ('dims', 'identity');");
+      this.db.exec("DELETE FROM chunks; DELETE FROM files; DELETE FROM chunks_fts; DELETE FROM chunks_fts_cjk; DELETE FROM meta WHERE key IN ('dims', 'identity');");
       this.db.exec("DROP TABLE IF EXISTS chunks_vec");
     })();
     this.vecDims = undefined;
@@ -231,9 +253,11 @@ export class MemoryStore {
     const rowids = (this.db.prepare("SELECT rowid FROM chunks WHERE path = ?").all(path) as { rowid: number }[]).map((r) => r.rowid);
     if (rowids.length === 0) return;
     const deleteFts = this.db.prepare("DELETE FROM chunks_fts WHERE rowid = ?");
+    const deleteCjk = this.db.prepare("DELETE FROM chunks_fts_cjk WHERE rowid = ?");
     const deleteVec = this.hasVecTable ? this.db.prepare("DELETE FROM chunks_vec WHERE rowid = ?") : undefined;
     for (const rowid of rowids) {
       deleteFts.run(rowid);
+      deleteCjk.run(rowid);
       deleteVec?.run(BigInt(rowid));
     }
     this.db.prepare("DELETE FROM chunks WHERE path = ?").run(path);
@@ -244,7 +268,7 @@ export class MemoryStore {
     if (blob.byteLength / 4 !== this.vecDims) return;
     // vec0 tables have no REPLACE: delete, then insert.
     this.db.prepare("DELETE FROM chunks_vec WHERE rowid = ?").run(BigInt(rowid));
-    this.db.prepare("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, ?)").run(BigInt(rowid), blob);
+    this.db.prepare("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, vec_quantize_binary(?))").run(BigInt(rowid), blob);
   }
 }
 

@@ -11,35 +11,37 @@ const STOPWORDS = new Set(
 const CJK_RUN = /^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+$/;
 
 /**
- * The words of a query as lowercase terms: stopwords and one- or two-letter words dropped
- * (the trigram index cannot match them), CJK runs split into overlapping three-character
- * pieces (CJK text has no spaces to split on). Nothing of the query's own syntax survives.
+ * The terms of a query, lowercase: `words` for the word index (stopwords and one-letter words
+ * dropped) and `cjk`, overlapping three-character pieces of each CJK run for the trigram index
+ * (CJK text has no spaces to split on). Nothing of the query's own syntax survives.
  */
-export function queryTerms(query: string): string[] {
-  const words = query.slice(0, MAX_QUERY_CHARS).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const terms = new Set<string>();
-  for (const word of words) {
-    for (const part of splitScripts(word)) {
+export function queryTerms(query: string): { words: string[]; cjk: string[] } {
+  const found = query.slice(0, MAX_QUERY_CHARS).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = new Set<string>();
+  const cjk = new Set<string>();
+  for (const found_ of found) {
+    for (const part of splitScripts(found_)) {
+      if (words.size + cjk.size >= MAX_TERMS) break;
       if (CJK_RUN.test(part)) {
         const chars = [...part];
-        if (chars.length < 3) continue;
-        for (let i = 0; i + 3 <= chars.length; i++) terms.add(chars.slice(i, i + 3).join(""));
-      } else if ([...part].length >= 3 && !STOPWORDS.has(part)) terms.add(part);
-      if (terms.size >= MAX_TERMS) return [...terms];
+        for (let i = 0; i + 3 <= chars.length; i++) cjk.add(chars.slice(i, i + 3).join(""));
+      } else if ([...part].length >= 2 && !STOPWORDS.has(part)) words.add(part);
     }
   }
-  return [...terms];
+  return { words: [...words], cjk: [...cjk] };
 }
 
 /**
- * An FTS5 MATCH expression for the query: each term a quoted string (so `"`, `*`, `NEAR(`,
- * `AND`, `OR` are plain text), joined with OR so any term can match and BM25 ranks. Undefined
- * when no term is left.
+ * FTS5 MATCH expressions for the query: each term a quoted string (so `"`, `*`, `NEAR(`, `AND`,
+ * `OR` are plain text), joined with OR so any term can match and BM25 ranks. Undefined where no
+ * term is left.
  */
-export function ftsMatchExpression(query: string): string | undefined {
+export function ftsMatchExpressions(query: string): { words?: string; cjk?: string } {
   const terms = queryTerms(query);
-  if (terms.length === 0) return undefined;
-  return terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(" OR ");
+  const expression = (list: string[]) => (list.length === 0 ? undefined : list.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR "));
+  const words = expression(terms.words);
+  const cjk = expression(terms.cjk);
+  return { ...(words ? { words } : {}), ...(cjk ? { cjk } : {}) };
 }
 
 /** "部署key" → ["部署", "key"]: a CJK run and a Latin run inside one word are different terms. */

@@ -1,35 +1,68 @@
 import path from "node:path";
 import type { Candidate } from "./ranking.js";
 import { toFloat32, type MemoryStore } from "./memory-store.js";
-import { ftsMatchExpression } from "./query-terms.js";
+import { ftsMatchExpressions } from "./query-terms.js";
+
+/** How many 1-bit candidates the vector leg re-ranks exactly, per result it returns. */
+const BIT_OVERSAMPLING = 8;
 
 /**
- * BM25 over `chunks_fts`: the best `limit` chunks for the query's terms, scored relative to the
- * best one (1.0) so the score is comparable with cosine similarity in the merge.
+ * BM25 over the word index and, for CJK queries, the trigram index: the best `limit` chunks of
+ * each, scored relative to that index's best hit (1.0) so the score is comparable with cosine
+ * similarity in the merge; a chunk found by both keeps the higher score.
  */
 export function textLeg(store: MemoryStore, query: string, limit: number): Candidate[] {
-  const match = ftsMatchExpression(query);
-  if (!match) return [];
-  const rows = store.db
-    .prepare(
-      `SELECT c.rowid AS rowid, c.path AS path, c.start_line AS startLine, c.end_line AS endLine, c.text AS text, bm25(chunks_fts) AS rank
-       FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`,
-    )
-    .all(match, limit) as (Omit<Candidate, "textScore"> & { rank: number })[];
-  const best = rows.length > 0 ? Math.min(...rows.map((r) => r.rank)) : 0;
-  return rows.map(({ rank, ...row }) => ({ ...row, textScore: best < 0 ? rank / best : 1 }));
+  const match = ftsMatchExpressions(query);
+  const found = new Map<number, Candidate>();
+  const run = (table: "chunks_fts" | "chunks_fts_cjk", expression: string | undefined) => {
+    if (!expression) return;
+    const rows = store.db
+      .prepare(
+        `SELECT c.rowid AS rowid, c.path AS path, c.start_line AS startLine, c.end_line AS endLine, c.text AS text, bm25(${table}) AS rank
+         FROM ${table} JOIN chunks c ON c.rowid = ${table}.rowid WHERE ${table} MATCH ? ORDER BY rank LIMIT ?`,
+      )
+      .all(expression, limit) as (Omit<Candidate, "textScore"> & { rank: number })[];
+    const best = rows.length > 0 ? Math.min(...rows.map((r) => r.rank)) : 0;
+    for (const { rank, ...row } of rows) {
+      const textScore = best < 0 ? rank / best : 1;
+      if ((found.get(row.rowid)?.textScore ?? -1) < textScore) found.set(row.rowid, { ...row, textScore });
+    }
+  };
+  run("chunks_fts", match.words);
+  run("chunks_fts_cjk", match.cjk);
+  return [...found.values()];
 }
 
-/** Cosine-nearest chunks through sqlite-vec's `chunks_vec`. */
+/**
+ * Cosine-nearest chunks through sqlite-vec: a Hamming-distance pass over the 1-bit vectors in
+ * `chunks_vec` picks `limit × 8` candidates, whose float vectors are then compared exactly.
+ */
 export function vecLeg(store: MemoryStore, vector: Float32Array, limit: number): Candidate[] {
   const hits = store.db
-    .prepare("SELECT rowid, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ?")
-    .all(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), limit) as { rowid: number; distance: number }[];
-  const chunks = store.chunksByRowid(hits.map((h) => Number(h.rowid)));
-  return hits.flatMap((hit) => {
-    const chunk = chunks.get(Number(hit.rowid));
-    return chunk ? [{ rowid: chunk.rowid, path: chunk.path, startLine: chunk.startLine, endLine: chunk.endLine, text: chunk.text, vectorScore: Math.max(0, 1 - hit.distance) }] : [];
+    .prepare("SELECT rowid FROM chunks_vec WHERE embedding MATCH vec_quantize_binary(?) AND k = ?")
+    .all(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), limit * BIT_OVERSAMPLING) as { rowid: number | bigint }[];
+  const vectors = store.embeddingsByRowid(hits.map((h) => Number(h.rowid)));
+  const norm = vectorNorm(vector);
+  const top = [...vectors]
+    .map(([rowid, v]) => ({ rowid, score: dot(vector, v) / (norm * (vectorNorm(v) || 1)) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit);
+  const chunks = store.chunksByRowid(top.map((t) => t.rowid));
+  return top.flatMap((t) => {
+    const chunk = chunks.get(t.rowid);
+    return chunk ? [{ rowid: chunk.rowid, path: chunk.path, startLine: chunk.startLine, endLine: chunk.endLine, text: chunk.text, vectorScore: Math.max(0, t.score) }] : [];
   });
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) sum += a[i]! * b[i]!;
+  return sum;
+}
+
+function vectorNorm(v: Float32Array): number {
+  return Math.sqrt(dot(v, v)) || 1;
 }
 
 /**

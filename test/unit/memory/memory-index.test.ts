@@ -120,3 +120,14 @@ describe("memory index: identity", () => {
     expect((await service.status("main")).identityMismatch).toBeUndefined();
   });
 });
+
+describe("memory index: CJK", () => {
+  it("finds Chinese notes through the trigram index, by keywords alone", async () => {
+    fixture = memoryFixture({ provider: "none" });
+    fixture.write("memory/2026-11-30.md", "# 每日记忆\n\n- 部署密钥每周二轮换。\n");
+    fixture.write("MEMORY.md", "- 项目规则：提交信息用英文。\n");
+    await fixture.service.sync("main");
+    const answer = await fixture.service.search("main", "部署密钥什么时候轮换");
+    expect(answer.results[0]!.path).toBe("memory/2026-11-30.md");
+  });
+});

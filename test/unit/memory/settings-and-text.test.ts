@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../../src/config/index.js";
 import { resolveMemorySettings } from "../../../src/memory/index.js";
 import { chunkText, estimateTokens } from "../../../src/memory/chunker.js";
-import { ftsMatchExpression, queryTerms } from "../../../src/memory/query-terms.js";
+import { ftsMatchExpressions, queryTerms } from "../../../src/memory/query-terms.js";
 
 describe("memory settings", () => {
   it("reads the older agents.defaults.memorySearch as memory.search, which wins key by key, with a warning", () => {
@@ -63,13 +63,13 @@ describe("chunking", () => {
 
 describe("query terms", () => {
   it("quotes every term, so FTS5 syntax is plain text", () => {
-    expect(ftsMatchExpression('NEAR("deploy" key*) AND OR')).toBe('"near" OR "deploy" OR "key"');
-    expect(ftsMatchExpression('"')).toBeUndefined();
-    expect(ftsMatchExpression("")).toBeUndefined();
+    expect(ftsMatchExpressions('NEAR("deploy" key*) AND OR')).toEqual({ words: '"near" OR "deploy" OR "key"' });
+    expect(ftsMatchExpressions('"')).toEqual({});
+    expect(ftsMatchExpressions("")).toEqual({});
   });
 
-  it("drops stopwords and short words, and splits CJK runs into trigrams", () => {
-    expect(queryTerms("when does the deploy key rotate")).toEqual(["deploy", "key", "rotate"]);
-    expect(queryTerms("部署密钥轮换")).toEqual(["部署密", "署密钥", "密钥轮", "钥轮换"]);
+  it("drops stopwords and one-letter words, and splits CJK runs into trigrams", () => {
+    expect(queryTerms("when does the deploy key rotate, a b")).toEqual({ words: ["deploy", "key", "rotate"], cjk: [] });
+    expect(queryTerms("部署密钥轮换 deploy")).toEqual({ words: ["deploy"], cjk: ["部署密", "署密钥", "密钥轮", "钥轮换"] });
   });
 });
