@@ -12,6 +12,7 @@ import { measureFailover } from "./failover.mjs";
 import { measureConversations } from "./conversations.mjs";
 import { measureChannels } from "./channels.mjs";
 import { measureSubagents } from "./subagents.mjs";
+import { measureMemory } from "./memory.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -26,7 +27,9 @@ const SOAK_TURNS = Number(process.env.BENCH_SOAK_TURNS ?? 2_000);
 const CHANNELS_BUDGET_MS = 150_000;
 /** The sub-agent bench: 20 spawn → announce rounds and 100 children at once (about 10 s when idle). */
 const SUBAGENTS_BUDGET_MS = 60_000;
-const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + SOAK_TURNS * 20;
+/** The memory bench: builds a 10,000-chunk index (about 20 s when idle) and indexes 1,000 notes. */
+const MEMORY_BUDGET_MS = 180_000;
+const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + MEMORY_BUDGET_MS + SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -87,6 +90,10 @@ function buildTargets() {
     telegramBurstOutOfOrderChats: { target: "0 chats", value: results.channels?.burstFollowup?.outOfOrderChats ?? null, pass: results.channels?.burstFollowup?.outOfOrderChats === 0 },
     spawnToAnnounceP50Ms: target(results.subagents?.spawnToAnnounceMs?.p50, 50, "ms"),
     hundredChildrenRssGrowthMiB: target(results.subagents?.concurrentChildren?.rssGrowthMiB, 30, "MiB for 100 children"),
+    memorySearchP95Ms: target(results.memory?.search?.p95Ms, 15, "ms on 10,000 chunks"),
+    memoryIndex1000NotesMs: target(results.memory?.indexing?.ms, 8000, "ms"),
+    memoryWatcherMs: target(results.memory?.watcher?.maxMs, 2500, "ms from write to searchable"),
+    memoryGatewayRssGrowthMiB: target(results.memory?.gateway?.rssGrowthMiB, 25, "MiB with a 10,000-chunk index open"),
   };
 }
 
@@ -115,6 +122,10 @@ function summaryLine(targets) {
     ["tg burst", r.channels?.burstFollowup?.messagesPerSecond, `${fmt(r.channels?.burstFollowup?.messagesPerSecond, " msg/s")} (steer ${fmt(r.channels?.burstSteer?.repliesPerMessage, " replies/msg", 2)})`],
     ["spawn→announce p50", r.subagents?.spawnToAnnounceMs?.p50, fmt(r.subagents?.spawnToAnnounceMs?.p50, "ms", 1)],
     ["100-children", r.subagents?.concurrentChildren?.allAnnouncedMs, `${fmt(r.subagents?.concurrentChildren?.allAnnouncedMs, "ms")} +${fmt(r.subagents?.concurrentChildren?.rssGrowthMiB, "MiB", 1)}`],
+    ["memory_search p95", r.memory?.search?.p95Ms, fmt(r.memory?.search?.p95Ms, "ms", 1)],
+    ["index 1k notes", r.memory?.indexing?.ms, `${fmt(r.memory?.indexing?.ms, "ms")} (stall ${fmt(r.memory?.indexing?.eventLoopMaxBlockMs, "ms")})`],
+    ["memory watch", r.memory?.watcher?.maxMs, fmt(r.memory?.watcher?.maxMs, "ms")],
+    ["memory rss", r.memory?.gateway?.rssGrowthMiB, `+${fmt(r.memory?.gateway?.rssGrowthMiB, "MiB", 1)}`],
   ];
   const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
   if (r.error) {
@@ -195,6 +206,7 @@ async function main() {
   results.conversations = await measureConversations({ totalTurns: SOAK_TURNS });
   results.channels = await measureChannels();
   results.subagents = await measureSubagents();
+  results.memory = await measureMemory();
 }
 
 function abort(message, exitCode) {
