@@ -16,16 +16,20 @@ const NOTE_BYTES = 2048;
 const BIG_INDEX_CHUNKS = 10_000;
 const SEARCHES = 300;
 const TOKEN = "bench-memory";
+const VOCABULARY = 20_000;
 
 const dist = (rel) => import(pathToFileURL(path.join(REPO_ROOT, "dist", rel)).href);
 
-/** Deterministic prose from a fixed vocabulary, so every run indexes the same text. */
+/** Deterministic prose from a fixed vocabulary of made-up words, so every run indexes the same text. */
 function textGenerator(seed) {
   let state = seed;
   const rand = () => ((state = Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5), ((state >>> 0) % 1_000_000) / 1_000_000);
   const syllables = ["ka", "lo", "mi", "ren", "tas", "vo", "qui", "del", "ar", "no", "ses", "ul", "bri", "gan", "tor", "pe"];
-  const vocabulary = Array.from({ length: 3000 }, () => Array.from({ length: 2 + Math.floor(rand() * 3) }, () => syllables[Math.floor(rand() * syllables.length)]).join(""));
-  const word = () => vocabulary[Math.floor(Math.pow(rand(), 2) * vocabulary.length)];
+  const vocabulary = Array.from({ length: VOCABULARY }, () => Array.from({ length: 2 + Math.floor(rand() * 4) }, () => syllables[Math.floor(rand() * syllables.length)]).join(""));
+  // Zipf-distributed, P(rank r) ∝ 1/(r + 100): the shape of English content words once stopwords
+  // are gone (no word in more than about half the chunks). Sampled by inverting the CDF.
+  const span = Math.log((VOCABULARY + 100) / 100);
+  const word = () => vocabulary[Math.min(VOCABULARY - 1, Math.floor(100 * Math.exp(rand() * span) - 100))];
   return (bytes) => {
     const lines = [];
     let size = 0;

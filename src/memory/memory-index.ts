@@ -168,11 +168,16 @@ export class MemoryIndex {
     const add = (list: Candidate[]) => {
       for (const c of list) merged.set(c.rowid, { ...merged.get(c.rowid), ...c });
     };
-    add(textLeg(this.store, trimmed, perLeg));
-    if (queryVector) add(this.store.hasVecTable ? vecLeg(this.store, queryVector, perLeg) : this.inProcess.search(this.store, queryVector, perLeg));
-    const named = fileNameMatches(this.store, trimmed);
-    const namedWithoutHit = [...named].filter((p) => ![...merged.values()].some((c) => c.path === p));
-    add(firstChunksOf(this.store, namedWithoutHit));
+    let named: Set<string>;
+    try {
+      add(textLeg(this.store, trimmed, perLeg));
+      if (queryVector) add(this.store.hasVecTable ? vecLeg(this.store, queryVector, perLeg) : this.inProcess.search(this.store, queryVector, perLeg));
+      named = fileNameMatches(this.store, trimmed);
+      const namedWithoutHit = [...named].filter((p) => ![...merged.values()].some((c) => c.path === p));
+      add(firstChunksOf(this.store, namedWithoutHit));
+    } catch (error) {
+      throw this.damaged(error);
+    }
 
     const ranked = rankCandidates([...merged.values()], {
       vectorWeight: settings.vectorWeight,
@@ -191,6 +196,15 @@ export class MemoryIndex {
       updating,
       warnings,
     };
+  }
+
+  /** A SQLite error that means the file is damaged becomes an error that says how to rebuild it. */
+  private damaged(error: unknown): unknown {
+    const code = (error as { code?: string }).code ?? "";
+    if (!code.startsWith("SQLITE_CORRUPT") && code !== "SQLITE_NOTADB") return error;
+    return new MemoryUnavailableError(
+      `the memory index ${this.options.dbPath} is damaged (${(error as Error).message}): run openclaw memory index --force, or delete the file to have it rebuilt at the next start`,
+    );
   }
 
   /**
@@ -288,8 +302,9 @@ async function tryOpen(Database: Awaited<ReturnType<typeof loadSqlite>>, options
   try {
     db = new Database(options.dbPath);
     const vec = await loadVectorExtension(db, options.vecExtensionPath);
-    const check = db.pragma("quick_check", { simple: true });
-    if (check !== "ok") throw new Error(`integrity check: ${String(check)}`);
+    // Reading the schema fails on a file that is not a database (or whose first pages are
+    // damaged); a full integrity check would read every page of a large index at each start.
+    db.prepare("SELECT count(*) FROM sqlite_master").get();
     const store = new MemoryStore(db, vec.ok);
     return { db, store, vec };
   } catch (error) {

@@ -66,7 +66,7 @@ export function cjkText(text: string): string {
  */
 export class MemoryStore {
   private vecDims: number | undefined;
-  /** Bumped on every chunk write: the in-process vector cache is valid for one version. */
+  /** Bumped on every write: caches of what the index holds (paths, in-process vectors) are valid for one version. */
   version = 0;
 
   constructor(readonly db: SqliteDatabase, private readonly vecLoaded: boolean) {
@@ -124,6 +124,17 @@ export class MemoryStore {
     })();
   }
 
+  private pathsCache: { version: number; paths: string[] } | undefined;
+
+  /** The indexed paths, cached until the next write. */
+  filePaths(): string[] {
+    if (this.pathsCache?.version !== this.version) {
+      const paths = (this.db.prepare("SELECT path FROM files").all() as { path: string }[]).map((r) => r.path);
+      this.pathsCache = { version: this.version, paths };
+    }
+    return this.pathsCache.paths;
+  }
+
   files(): Map<string, FileRow> {
     const rows = this.db.prepare("SELECT path, source, hash, mtime, size FROM files").all() as FileRow[];
     return new Map(rows.map((row) => [row.path, row]));
@@ -131,7 +142,8 @@ export class MemoryStore {
 
   counts(): { files: number; chunks: number; embedded: number } {
     const files = (this.db.prepare("SELECT count(*) AS n FROM files").get() as { n: number }).n;
-    const chunks = this.db.prepare("SELECT count(*) AS n, count(embedding) AS e FROM chunks").get() as { n: number; e: number };
+    // `dims` is set exactly when `embedding` is, and sits before the text: counting it reads no blobs.
+    const chunks = this.db.prepare("SELECT count(*) AS n, count(dims) AS e FROM chunks").get() as { n: number; e: number };
     return { files, chunks: chunks.n, embedded: chunks.e };
   }
 
@@ -145,6 +157,7 @@ export class MemoryStore {
       this.deleteChunksOf(path);
       this.db.prepare("DELETE FROM files WHERE path = ?").run(path);
     })();
+    this.version++;
   }
 
   /**
@@ -181,11 +194,12 @@ export class MemoryStore {
 
   commitFile(row: FileRow): void {
     this.db.prepare("INSERT OR REPLACE INTO files (path, source, hash, mtime, size) VALUES (?, ?, ?, ?, ?)").run(row.path, row.source, row.hash, row.mtime, row.size);
+    this.version++;
   }
 
   /** Chunks indexed without a vector (the provider failed then): filled in once it works. */
   chunksWithoutEmbedding(limit: number): { rowid: number; hash: string; text: string }[] {
-    return this.db.prepare("SELECT rowid, hash, text FROM chunks WHERE embedding IS NULL LIMIT ?").all(limit) as { rowid: number; hash: string; text: string }[];
+    return this.db.prepare("SELECT rowid, hash, text FROM chunks WHERE dims IS NULL LIMIT ?").all(limit) as { rowid: number; hash: string; text: string }[];
   }
 
   setEmbeddings(rows: readonly { rowid: number; embedding: Float32Array }[], model: string): void {

@@ -4,7 +4,7 @@ import { toFloat32, type MemoryStore } from "./memory-store.js";
 import { ftsMatchExpressions } from "./query-terms.js";
 
 /** How many 1-bit candidates the vector leg re-ranks exactly, per result it returns. */
-const BIT_OVERSAMPLING = 8;
+const BIT_OVERSAMPLING = 4;
 
 /**
  * BM25 over the word index and, for CJK queries, the trigram index: the best `limit` chunks of
@@ -18,8 +18,10 @@ export function textLeg(store: MemoryStore, query: string, limit: number): Candi
     if (!expression) return;
     const rows = store.db
       .prepare(
-        `SELECT c.rowid AS rowid, c.path AS path, c.start_line AS startLine, c.end_line AS endLine, c.text AS text, bm25(${table}) AS rank
-         FROM ${table} JOIN chunks c ON c.rowid = ${table}.rowid WHERE ${table} MATCH ? ORDER BY rank LIMIT ?`,
+        // Rank inside FTS5 first and join only the winners: joining before the LIMIT reads every match's text.
+        `SELECT c.rowid AS rowid, c.path AS path, c.start_line AS startLine, c.end_line AS endLine, c.text AS text, t.rank AS rank
+         FROM (SELECT rowid, bm25(${table}) AS rank FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ?) t
+         JOIN chunks c ON c.rowid = t.rowid ORDER BY t.rank`,
       )
       .all(expression, limit) as (Omit<Candidate, "textScore"> & { rank: number })[];
     const best = rows.length > 0 ? Math.min(...rows.map((r) => r.rank)) : 0;
@@ -35,7 +37,7 @@ export function textLeg(store: MemoryStore, query: string, limit: number): Candi
 
 /**
  * Cosine-nearest chunks through sqlite-vec: a Hamming-distance pass over the 1-bit vectors in
- * `chunks_vec` picks `limit × 8` candidates, whose float vectors are then compared exactly.
+ * `chunks_vec` picks `limit × 4` candidates, whose float vectors are then compared exactly.
  */
 export function vecLeg(store: MemoryStore, vector: Float32Array, limit: number): Candidate[] {
   const hits = store.db
@@ -124,7 +126,7 @@ export class InProcessVectors {
 export function fileNameMatches(store: MemoryStore, query: string): Set<string> {
   const lower = query.toLowerCase();
   const out = new Set<string>();
-  for (const file of store.files().keys()) {
+  for (const file of store.filePaths()) {
     const base = path.posix.basename(file).toLowerCase();
     const stem = base.replace(/\.md$/, "");
     if (lower.includes(file.toLowerCase()) || lower.includes(base) || (stem.length >= 4 && lower.includes(stem))) out.add(file);
