@@ -73,6 +73,9 @@ export class MemoryStore {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("busy_timeout = 5000");
+    // better-sqlite3 defaults to a 16 MB page cache per connection; searches touch few pages
+    // twice, and the OS page cache holds the file anyway.
+    db.pragma("cache_size = -2000");
     db.exec(SCHEMA);
     const dims = this.getMeta("dims");
     if (dims) this.vecDims = Number(dims);
@@ -242,15 +245,6 @@ export class MemoryStore {
       .prepare(`SELECT rowid, id, path, start_line AS startLine, end_line AS endLine, text FROM chunks WHERE rowid IN (${rowids.map(() => "?").join(",")})`)
       .all(...rowids) as ChunkRow[];
     return new Map(rows.map((row) => [row.rowid, row]));
-  }
-
-  /** The float vectors of these chunks (for the exact re-rank after the 1-bit first pass). */
-  embeddingsByRowid(rowids: readonly number[]): Map<number, Float32Array> {
-    if (rowids.length === 0) return new Map();
-    const rows = this.db
-      .prepare(`SELECT rowid, embedding FROM chunks WHERE embedding IS NOT NULL AND rowid IN (${rowids.map(() => "?").join(",")})`)
-      .all(...rowids) as { rowid: number; embedding: Buffer }[];
-    return new Map(rows.map((row) => [row.rowid, toFloat32(row.embedding)]));
   }
 
   /** Drops every indexed chunk, file and the vector table (a forced rebuild); the cache stays. */

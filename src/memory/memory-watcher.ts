@@ -40,11 +40,22 @@ export async function watchMemoryPaths(options: {
     }, options.debounceMs);
   };
 
+  // Directories are tracked by chokidar (new folders are picked up); the files inside them are
+  // not, so a memory folder of thousands of notes costs one watch, not thousands of stat entries.
+  // Their changes arrive as the directory's raw events.
   const watcher = watch([root, memoryDir, ...extras], {
     ignoreInitial: true,
-    ignored: (candidate: string) => !isMemoryPath(candidate),
+    ignored: (candidate: string, stats?: { isFile(): boolean }) => {
+      if (!isMemoryPath(candidate)) return true;
+      return stats?.isFile() === true && path.dirname(path.resolve(candidate)) !== root && !extras.includes(path.resolve(candidate));
+    },
   });
   watcher.on("all", (_event, changed) => onEvent(changed));
+  watcher.on("raw", (_event, rawPath, details) => {
+    const dir = (details as { watchedPath?: string } | undefined)?.watchedPath;
+    if (typeof rawPath !== "string" || !dir || !rawPath.toLowerCase().endsWith(".md")) return;
+    onEvent(path.isAbsolute(rawPath) ? rawPath : path.join(dir, rawPath));
+  });
   watcher.on("error", () => {});
   await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
   return {

@@ -43,28 +43,19 @@ export function vecLeg(store: MemoryStore, vector: Float32Array, limit: number):
   const hits = store.db
     .prepare("SELECT rowid FROM chunks_vec WHERE embedding MATCH vec_quantize_binary(?) AND k = ?")
     .all(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), limit * BIT_OVERSAMPLING) as { rowid: number | bigint }[];
-  const vectors = store.embeddingsByRowid(hits.map((h) => Number(h.rowid)));
-  const norm = vectorNorm(vector);
-  const top = [...vectors]
-    .map(([rowid, v]) => ({ rowid, score: dot(vector, v) / (norm * (vectorNorm(v) || 1)) }))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, limit);
+  const ids = hits.map((h) => Number(h.rowid));
+  // The exact distances are computed inside SQLite: no vector is copied into JavaScript.
+  const top =
+    ids.length === 0
+      ? []
+      : (store.db
+          .prepare(`SELECT rowid, 1 - vec_distance_cosine(embedding, ?) AS score FROM chunks WHERE rowid IN (${ids.map(() => "?").join(",")}) ORDER BY score DESC LIMIT ?`)
+          .all(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), ...ids, limit) as { rowid: number; score: number }[]);
   const chunks = store.chunksByRowid(top.map((t) => t.rowid));
   return top.flatMap((t) => {
     const chunk = chunks.get(t.rowid);
     return chunk ? [{ rowid: chunk.rowid, path: chunk.path, startLine: chunk.startLine, endLine: chunk.endLine, text: chunk.text, vectorScore: Math.max(0, t.score) }] : [];
   });
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) sum += a[i]! * b[i]!;
-  return sum;
-}
-
-function vectorNorm(v: Float32Array): number {
-  return Math.sqrt(dot(v, v)) || 1;
 }
 
 /**
