@@ -105,10 +105,14 @@ async function measureSearch(embeddingsPort) {
   const queries = Array.from({ length: SEARCHES }, () => text(40).split("\n")[0].slice(2, 60));
   for (const q of queries.slice(0, 20)) await memory.search("main", q); // warm-up: statements, page cache
   const samples = [];
+  const cpuSamples = [];
   for (const q of queries) {
+    const cpu = process.cpuUsage();
     const t = now();
     const answer = await memory.search("main", q);
     samples.push(now() - t);
+    const used = process.cpuUsage(cpu);
+    cpuSamples.push((used.user + used.system) / 1000);
     if (answer.mode !== "hybrid") throw new Error(`memory bench: search ran ${answer.mode}: ${answer.warnings.join("; ")}`);
   }
   await memory.close();
@@ -124,6 +128,10 @@ async function measureSearch(embeddingsPort) {
       p50Ms: round(percentile(samples, 50), 2),
       p95Ms: round(percentile(samples, 95), 2),
       maxMs: round(Math.max(...samples), 2),
+      // The process's CPU time per search: what the search costs when other work on the machine
+      // delays it (a loaded machine inflates the wall-clock figures above, not this one).
+      cpuP50Ms: round(percentile(cpuSamples, 50), 2),
+      cpuP95Ms: round(percentile(cpuSamples, 95), 2),
       note: "query embedding excluded: an in-process instant embedder",
     },
   };

@@ -45,9 +45,11 @@ export async function watchMemoryPaths(options: {
   // Their changes arrive as the directory's raw events.
   const watcher = watch([root, memoryDir, ...extras], {
     ignoreInitial: true,
-    ignored: (candidate: string, stats?: { isFile(): boolean }) => {
-      if (!isMemoryPath(candidate)) return true;
-      return stats?.isFile() === true && path.dirname(path.resolve(candidate)) !== root && !extras.includes(path.resolve(candidate));
+    // Decided by name, without a stat: a `.md` under a memory folder is a note, not a folder.
+    ignored: (candidate: string) => {
+      const abs = path.resolve(candidate);
+      if (!isMemoryPath(abs)) return true;
+      return abs.toLowerCase().endsWith(".md") && path.dirname(abs) !== root && !extras.includes(abs);
     },
   });
   watcher.on("all", (_event, changed) => onEvent(changed));
