@@ -28,6 +28,8 @@ export interface FakeModelServer {
   reset(): void;
   /** Makes `/v1/embeddings` fail in one way until cleared with `undefined`. */
   setEmbeddingFault(fault: EmbeddingFault | undefined): void;
+  /** Holds every `/v1/embeddings` request with an input containing `marker` until the returned release is called. */
+  holdEmbeddings(marker: string): () => void;
   /** Closes the listener and destroys every open connection. */
   close(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export async function startFakeModelServer(options: { models?: string[] } = {}):
   const sockets = new Set<Socket>();
   let responder: Responder | undefined;
   let embeddingFault: EmbeddingFault | undefined;
+  const holds = new Map<string, Promise<void>>();
   const modelIds = options.models ?? ["fake-model"];
 
   const nextReply = async (request: RecordedRequest): Promise<FakeReply> => queue.shift() ?? (responder ? await responder(request) : { text: "ok" });
@@ -66,6 +69,8 @@ export async function startFakeModelServer(options: { models?: string[] } = {}):
       return;
     }
     if (req.method === "POST" && path === "/v1/embeddings") {
+      const inputs = JSON.stringify((body as { input?: unknown } | undefined)?.input ?? "");
+      for (const [marker, held] of holds) if (inputs.includes(marker)) await held;
       const answer = embeddingsResponse(body, embeddingFault);
       sendJson(res, answer.status, answer.body);
       return;
@@ -106,6 +111,14 @@ export async function startFakeModelServer(options: { models?: string[] } = {}):
     enqueue: (...replies) => void queue.push(...replies),
     setResponder: (next) => void (responder = next),
     setEmbeddingFault: (fault) => void (embeddingFault = fault),
+    holdEmbeddings: (marker) => {
+      let release!: () => void;
+      holds.set(marker, new Promise<void>((resolve) => (release = resolve)));
+      return () => {
+        holds.delete(marker);
+        release();
+      };
+    },
     reset: () => {
       queue.length = 0;
       requests.length = 0;

@@ -131,3 +131,27 @@ describe("memory index: CJK", () => {
     expect(answer.results[0]!.path).toBe("memory/2026-11-30.md");
   });
 });
+
+describe("memory index: searching while it indexes", () => {
+  it("answers from what is indexed and says the index is updating", async () => {
+    fixture = memoryFixture(fakeEmbeddingSearch(server.url));
+    fixture.write("MEMORY.md", "The lighthouse keeper is called Ines.\n");
+    await fixture.service.sync("main");
+    fixture.write("memory/2026-11-30.md", "SLOW-NOTE: the lighthouse lamp was replaced.\n");
+    const release = server.holdEmbeddings("SLOW-NOTE");
+    const syncing = fixture.service.sync("main");
+    try {
+      const during = await fixture.service.search("main", "lighthouse");
+      expect(during.updating).toBe(true);
+      expect(during.warnings.join(" ")).toContain("the memory index is updating");
+      expect(during.results.map((r) => r.path)).toEqual(["MEMORY.md"]);
+      expect((await fixture.service.status("main")).indexing).toBe(true);
+    } finally {
+      release();
+    }
+    await syncing;
+    const after = await fixture.service.search("main", "lighthouse lamp");
+    expect(after.updating).toBe(false);
+    expect(after.results[0]!.path).toBe("memory/2026-11-30.md");
+  });
+});
