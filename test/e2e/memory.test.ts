@@ -98,6 +98,19 @@ describe("memory end to end", () => {
     expect(results.find((m) => m.tool_call_id === "get-2")!.content).toContain("NOT_FOUND");
   }, 60_000);
 
+  it("memory.* methods: an unknown agent or bad params are a clear error that changes nothing", async () => {
+    const unknown = await sock.request("memory.status", { agentId: "nobody" });
+    expect(unknown.ok).toBe(false);
+    expect(unknown.error).toMatchObject({ code: "INVALID_REQUEST" });
+    expect(unknown.error.message).toContain('unknown agent "nobody"');
+    const bad = await sock.request("memory.search", { query: 42 });
+    expect(bad.ok).toBe(false);
+    expect(bad.error.code).toBe("INVALID_REQUEST");
+    const syntax = await sock.request("memory.search", { query: 'NEAR("deploy" AND OR *' });
+    expect(syntax.ok).toBe(true);
+    expect(syntax.payload.results[0].path).toBe(`memory/${today}.md`);
+  }, 30_000);
+
   it("the first turn after /new is offered today's notes", async () => {
     const reset = await sock.request("chat.send", { sessionKey: "memory-reader", message: "/new", idempotencyKey: randomUUID() });
     expect(reset.ok).toBe(true);
