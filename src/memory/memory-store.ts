@@ -71,7 +71,10 @@ export class MemoryStore {
 
   constructor(readonly db: SqliteDatabase, private readonly vecLoaded: boolean) {
     db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
+    // The index is a cache of the Markdown files: it is written without fsync, so a checkpoint
+    // never stalls the event loop on the disk. A killed process loses nothing (the WAL is in the
+    // OS cache); a power cut may damage the file, which is then rebuilt (docs/memory.md).
+    db.pragma("synchronous = OFF");
     db.pragma("busy_timeout = 5000");
     // better-sqlite3 defaults to a 16 MB page cache per connection; searches touch few pages
     // twice, and the OS page cache holds the file anyway.
