@@ -1,5 +1,5 @@
 import type { TextChunk } from "./chunker.js";
-import type { SqliteDatabase } from "./sqlite-runtime.js";
+import type { SqliteDatabase, Statement } from "./sqlite-runtime.js";
 
 /** What the vectors in an index were made with; a change means they no longer compare. */
 export interface IndexIdentity {
@@ -85,6 +85,18 @@ export class MemoryStore {
     if (vecLoaded && this.vecDims) this.ensureVecTable(this.vecDims);
   }
 
+  private readonly statements = new Map<string, Statement>();
+
+  /** A prepared statement, compiled once per SQL text (SQLite recompiles it after a schema change). */
+  sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   get hasVecTable(): boolean {
     return this.vecLoaded && this.vecDims !== undefined;
   }
@@ -94,11 +106,11 @@ export class MemoryStore {
   }
 
   getMeta(key: string): string | undefined {
-    return (this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value;
+    return (this.sql("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+    this.sql("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
   }
 
   identity(): IndexIdentity | undefined {
@@ -120,11 +132,11 @@ export class MemoryStore {
 
   /** A vector table made after vectors were stored (sqlite-vec was missing then) is filled from `chunks`. */
   private ensureVecTable(dims: number): void {
-    const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'chunks_vec'").get();
+    const exists = this.sql("SELECT 1 FROM sqlite_master WHERE name = 'chunks_vec'").get();
     if (exists) return;
     this.db.exec(`CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding bit[${dims}])`);
-    const rows = this.db.prepare("SELECT rowid, embedding FROM chunks WHERE embedding IS NOT NULL AND dims = ?").all(dims) as { rowid: number; embedding: Buffer }[];
-    const insert = this.db.prepare("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, vec_quantize_binary(?))");
+    const rows = this.sql("SELECT rowid, embedding FROM chunks WHERE embedding IS NOT NULL AND dims = ?").all(dims) as { rowid: number; embedding: Buffer }[];
+    const insert = this.sql("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, vec_quantize_binary(?))");
     this.db.transaction(() => {
       for (const row of rows) insert.run(BigInt(row.rowid), row.embedding);
     })();
@@ -135,33 +147,33 @@ export class MemoryStore {
   /** The indexed paths, cached until the next write. */
   filePaths(): string[] {
     if (this.pathsCache?.version !== this.version) {
-      const paths = (this.db.prepare("SELECT path FROM files").all() as { path: string }[]).map((r) => r.path);
+      const paths = (this.sql("SELECT path FROM files").all() as { path: string }[]).map((r) => r.path);
       this.pathsCache = { version: this.version, paths };
     }
     return this.pathsCache.paths;
   }
 
   files(): Map<string, FileRow> {
-    const rows = this.db.prepare("SELECT path, source, hash, mtime, size FROM files").all() as FileRow[];
+    const rows = this.sql("SELECT path, source, hash, mtime, size FROM files").all() as FileRow[];
     return new Map(rows.map((row) => [row.path, row]));
   }
 
   counts(): { files: number; chunks: number; embedded: number } {
-    const files = (this.db.prepare("SELECT count(*) AS n FROM files").get() as { n: number }).n;
+    const files = (this.sql("SELECT count(*) AS n FROM files").get() as { n: number }).n;
     // `dims` is set exactly when `embedding` is, and sits before the text: counting it reads no blobs.
-    const chunks = this.db.prepare("SELECT count(*) AS n, count(dims) AS e FROM chunks").get() as { n: number; e: number };
+    const chunks = this.sql("SELECT count(*) AS n, count(dims) AS e FROM chunks").get() as { n: number; e: number };
     return { files, chunks: chunks.n, embedded: chunks.e };
   }
 
   touchFile(row: FileRow): void {
-    this.db.prepare("UPDATE files SET mtime = ?, size = ? WHERE path = ?").run(row.mtime, row.size, row.path);
+    this.sql("UPDATE files SET mtime = ?, size = ? WHERE path = ?").run(row.mtime, row.size, row.path);
   }
 
   /** Removes a file and all its chunks, in one transaction. */
   removeFile(path: string): void {
     this.db.transaction(() => {
       this.deleteChunksOf(path);
-      this.db.prepare("DELETE FROM files WHERE path = ?").run(path);
+      this.sql("DELETE FROM files WHERE path = ?").run(path);
     })();
     this.version++;
   }
@@ -177,11 +189,11 @@ export class MemoryStore {
   /** Adds chunks of a file being indexed (one transaction per call; the caller slices). */
   insertChunks(path: string, chunks: readonly (TextChunk & { hash: string; embedding?: Float32Array })[], model: string | null): void {
     const now = Date.now();
-    const insertChunk = this.db.prepare(
+    const insertChunk = this.sql(
       "INSERT OR REPLACE INTO chunks (id, path, source, start_line, end_line, hash, model, dims, text, embedding, updated_at) VALUES (?, ?, 'memory', ?, ?, ?, ?, ?, ?, ?, ?)",
     );
-    const insertFts = this.db.prepare("INSERT INTO chunks_fts (rowid, text, id, path, source, model, start_line, end_line) VALUES (?, ?, ?, ?, 'memory', ?, ?, ?)");
-    const insertCjk = this.db.prepare("INSERT INTO chunks_fts_cjk (rowid, text) VALUES (?, ?)");
+    const insertFts = this.sql("INSERT INTO chunks_fts (rowid, text, id, path, source, model, start_line, end_line) VALUES (?, ?, ?, ?, 'memory', ?, ?, ?)");
+    const insertCjk = this.sql("INSERT INTO chunks_fts_cjk (rowid, text) VALUES (?, ?)");
     this.db.transaction(() => {
       for (const chunk of chunks) {
         const id = `${path}#${chunk.startLine}-${chunk.endLine}:${chunk.hash.slice(0, 12)}`;
@@ -199,18 +211,18 @@ export class MemoryStore {
   }
 
   commitFile(row: FileRow): void {
-    this.db.prepare("INSERT OR REPLACE INTO files (path, source, hash, mtime, size) VALUES (?, ?, ?, ?, ?)").run(row.path, row.source, row.hash, row.mtime, row.size);
+    this.sql("INSERT OR REPLACE INTO files (path, source, hash, mtime, size) VALUES (?, ?, ?, ?, ?)").run(row.path, row.source, row.hash, row.mtime, row.size);
     this.version++;
   }
 
   /** Chunks indexed without a vector (the provider failed then): filled in once it works. */
   chunksWithoutEmbedding(limit: number): { rowid: number; hash: string; text: string }[] {
-    return this.db.prepare("SELECT rowid, hash, text FROM chunks WHERE dims IS NULL LIMIT ?").all(limit) as { rowid: number; hash: string; text: string }[];
+    return this.sql("SELECT rowid, hash, text FROM chunks WHERE dims IS NULL LIMIT ?").all(limit) as { rowid: number; hash: string; text: string }[];
   }
 
   setEmbeddings(rows: readonly { rowid: number; embedding: Float32Array }[], model: string): void {
-    const update = this.db.prepare("UPDATE chunks SET embedding = ?, model = ?, dims = ? WHERE rowid = ?");
-    const updateFts = this.db.prepare("UPDATE chunks_fts SET model = ? WHERE rowid = ?");
+    const update = this.sql("UPDATE chunks SET embedding = ?, model = ?, dims = ? WHERE rowid = ?");
+    const updateFts = this.sql("UPDATE chunks_fts SET model = ? WHERE rowid = ?");
     this.db.transaction(() => {
       for (const row of rows) {
         const blob = Buffer.from(row.embedding.buffer, row.embedding.byteOffset, row.embedding.byteLength);
@@ -224,7 +236,7 @@ export class MemoryStore {
 
   cachedEmbeddings(provider: string, model: string, key: string, hashes: readonly string[]): Map<string, Float32Array> {
     const found = new Map<string, Float32Array>();
-    const select = this.db.prepare("SELECT embedding FROM embedding_cache WHERE provider = ? AND model = ? AND provider_key = ? AND hash = ?");
+    const select = this.sql("SELECT embedding FROM embedding_cache WHERE provider = ? AND model = ? AND provider_key = ? AND hash = ?");
     for (const hash of hashes) {
       const row = select.get(provider, model, key, hash) as { embedding: Buffer } | undefined;
       if (row) found.set(hash, toFloat32(row.embedding));
@@ -233,7 +245,7 @@ export class MemoryStore {
   }
 
   cacheEmbeddings(provider: string, model: string, key: string, entries: readonly { hash: string; embedding: Float32Array }[]): void {
-    const insert = this.db.prepare(
+    const insert = this.sql(
       "INSERT OR REPLACE INTO embedding_cache (provider, model, provider_key, hash, embedding, dims, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
     const now = Date.now();
@@ -244,9 +256,9 @@ export class MemoryStore {
 
   chunksByRowid(rowids: readonly number[]): Map<number, ChunkRow> {
     if (rowids.length === 0) return new Map();
-    const rows = this.db
-      .prepare(`SELECT rowid, id, path, start_line AS startLine, end_line AS endLine, text FROM chunks WHERE rowid IN (${rowids.map(() => "?").join(",")})`)
-      .all(...rowids) as ChunkRow[];
+    const rows = this.sql(
+      "SELECT rowid, id, path, start_line AS startLine, end_line AS endLine, text FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))",
+    ).all(JSON.stringify(rowids)) as ChunkRow[];
     return new Map(rows.map((row) => [row.rowid, row]));
   }
 
@@ -261,25 +273,25 @@ export class MemoryStore {
   }
 
   private deleteChunksOf(path: string): void {
-    const rowids = (this.db.prepare("SELECT rowid FROM chunks WHERE path = ?").all(path) as { rowid: number }[]).map((r) => r.rowid);
+    const rowids = (this.sql("SELECT rowid FROM chunks WHERE path = ?").all(path) as { rowid: number }[]).map((r) => r.rowid);
     if (rowids.length === 0) return;
-    const deleteFts = this.db.prepare("DELETE FROM chunks_fts WHERE rowid = ?");
-    const deleteCjk = this.db.prepare("DELETE FROM chunks_fts_cjk WHERE rowid = ?");
-    const deleteVec = this.hasVecTable ? this.db.prepare("DELETE FROM chunks_vec WHERE rowid = ?") : undefined;
+    const deleteFts = this.sql("DELETE FROM chunks_fts WHERE rowid = ?");
+    const deleteCjk = this.sql("DELETE FROM chunks_fts_cjk WHERE rowid = ?");
+    const deleteVec = this.hasVecTable ? this.sql("DELETE FROM chunks_vec WHERE rowid = ?") : undefined;
     for (const rowid of rowids) {
       deleteFts.run(rowid);
       deleteCjk.run(rowid);
       deleteVec?.run(BigInt(rowid));
     }
-    this.db.prepare("DELETE FROM chunks WHERE path = ?").run(path);
+    this.sql("DELETE FROM chunks WHERE path = ?").run(path);
     this.version++;
   }
 
   private insertVec(rowid: number, blob: Buffer): void {
     if (blob.byteLength / 4 !== this.vecDims) return;
     // vec0 tables have no REPLACE: delete, then insert.
-    this.db.prepare("DELETE FROM chunks_vec WHERE rowid = ?").run(BigInt(rowid));
-    this.db.prepare("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, vec_quantize_binary(?))").run(BigInt(rowid), blob);
+    this.sql("DELETE FROM chunks_vec WHERE rowid = ?").run(BigInt(rowid));
+    this.sql("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, vec_quantize_binary(?))").run(BigInt(rowid), blob);
   }
 }
 

@@ -16,8 +16,8 @@ export function textLeg(store: MemoryStore, query: string, limit: number): Candi
   const found = new Map<number, Candidate>();
   const run = (table: "chunks_fts" | "chunks_fts_cjk", expression: string | undefined) => {
     if (!expression) return;
-    const rows = store.db
-      .prepare(
+    const rows = store
+      .sql(
         // Rank inside FTS5 first and join only the winners: joining before the LIMIT reads every match's text.
         `SELECT c.rowid AS rowid, c.path AS path, c.start_line AS startLine, c.end_line AS endLine, c.text AS text, t.rank AS rank
          FROM (SELECT rowid, bm25(${table}) AS rank FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ?) t
@@ -40,17 +40,17 @@ export function textLeg(store: MemoryStore, query: string, limit: number): Candi
  * `chunks_vec` picks `limit × 4` candidates, whose float vectors are then compared exactly.
  */
 export function vecLeg(store: MemoryStore, vector: Float32Array, limit: number): Candidate[] {
-  const hits = store.db
-    .prepare("SELECT rowid FROM chunks_vec WHERE embedding MATCH vec_quantize_binary(?) AND k = ?")
+  const hits = store
+    .sql("SELECT rowid FROM chunks_vec WHERE embedding MATCH vec_quantize_binary(?) AND k = ?")
     .all(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), limit * BIT_OVERSAMPLING) as { rowid: number | bigint }[];
   const ids = hits.map((h) => Number(h.rowid));
   // The exact distances are computed inside SQLite: no vector is copied into JavaScript.
   const top =
     ids.length === 0
       ? []
-      : (store.db
-          .prepare(`SELECT rowid, 1 - vec_distance_cosine(embedding, ?) AS score FROM chunks WHERE rowid IN (${ids.map(() => "?").join(",")}) ORDER BY score DESC LIMIT ?`)
-          .all(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), ...ids, limit) as { rowid: number; score: number }[]);
+      : (store
+          .sql("SELECT rowid, 1 - vec_distance_cosine(embedding, ?) AS score FROM chunks WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY score DESC LIMIT ?")
+          .all(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), JSON.stringify(ids), limit) as { rowid: number; score: number }[]);
   const chunks = store.chunksByRowid(top.map((t) => t.rowid));
   return top.flatMap((t) => {
     const chunk = chunks.get(t.rowid);
@@ -94,7 +94,7 @@ export class InProcessVectors {
   private load(store: MemoryStore): void {
     if (this.loadedVersion === store.version) return;
     const dims = store.dims ?? 0;
-    const rows = store.db.prepare("SELECT rowid, embedding FROM chunks WHERE embedding IS NOT NULL AND dims = ?").all(dims) as { rowid: number; embedding: Buffer }[];
+    const rows = store.sql("SELECT rowid, embedding FROM chunks WHERE embedding IS NOT NULL AND dims = ?").all(dims) as { rowid: number; embedding: Buffer }[];
     this.dims = dims;
     this.rowids = rows.map((r) => r.rowid);
     this.matrix = new Float32Array(rows.length * dims);
@@ -127,6 +127,6 @@ export function fileNameMatches(store: MemoryStore, query: string): Set<string> 
 
 /** The first chunk of each named file, for a query that names a file but shares no words with it. */
 export function firstChunksOf(store: MemoryStore, paths: Iterable<string>): Candidate[] {
-  const select = store.db.prepare("SELECT rowid, path, start_line AS startLine, end_line AS endLine, text FROM chunks WHERE path = ? ORDER BY start_line LIMIT 1");
+  const select = store.sql("SELECT rowid, path, start_line AS startLine, end_line AS endLine, text FROM chunks WHERE path = ? ORDER BY start_line LIMIT 1");
   return [...paths].flatMap((p) => (select.get(p) as Candidate | undefined) ?? []);
 }

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 
 export type SqliteDatabase = BetterSqlite3.Database;
+export type Statement = BetterSqlite3.Statement;
 type DatabaseConstructor = typeof BetterSqlite3;
 
 let constructorPromise: Promise<DatabaseConstructor> | undefined;
