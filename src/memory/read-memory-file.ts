@@ -6,7 +6,12 @@ import type { MemoryGetResult } from "./types.js";
 export const MEMORY_GET_DEFAULT_LINES = 120;
 export const MEMORY_GET_MAX_CHARS = 12_000;
 
-export type MemoryGetOutcome = { ok: true; result: MemoryGetResult } | { ok: false; code: string; message: string; suggestion: string };
+/** The lines asked for, or why not (the tool turns each refusal into its coded tool error). */
+export type MemoryGetOutcome =
+  | { ok: true; result: MemoryGetResult }
+  | { ok: false; refusal: "not-found" | "not-a-memory-file" }
+  | { ok: false; refusal: "unreadable"; reason: string }
+  | { ok: false; refusal: "offset-out-of-range"; from: number; totalLines: number };
 
 /**
  * Lines of one memory file: MEMORY.md, memory.md, USER.md, a `.md` under `memory/`, or a `.md`
@@ -20,27 +25,21 @@ export async function readMemoryFile(
   from = 1,
   lines = MEMORY_GET_DEFAULT_LINES,
 ): Promise<MemoryGetOutcome> {
-  const refused = (message: string): MemoryGetOutcome => ({
-    ok: false,
-    code: "NOT_A_MEMORY_FILE",
-    message,
-    suggestion: "Pass a path from a memory_search result (MEMORY.md, USER.md or memory/….md).",
-  });
   const absolute = path.resolve(workspaceDir, requested);
   const realWorkspace = await fs.realpath(workspaceDir).catch(() => workspaceDir);
   const real = await fs.realpath(absolute).catch(() => undefined);
-  if (!real) return { ok: false, code: "NOT_FOUND", message: `"${requested}" does not exist.`, suggestion: "Run memory_search to find the right file." };
+  if (!real) return { ok: false, refusal: "not-found" };
   const allowed = await isAllowed(real, realWorkspace, extraPaths.map((p) => path.resolve(workspaceDir, p)));
-  if (!allowed) return refused(`"${requested}" is not a memory file.`);
+  if (!allowed) return { ok: false, refusal: "not-a-memory-file" };
 
   const bytes = await fs.readFile(real);
   const reason = unreadableReason(bytes);
-  if (reason) return refused(`"${requested}" is ${reason}.`);
+  if (reason) return { ok: false, refusal: "unreadable", reason };
   const all = bytes.toString("utf8").split("\n");
   if (all.length > 0 && all[all.length - 1] === "") all.pop();
   const start = Math.max(1, Math.floor(from));
   if (all.length > 0 && start > all.length) {
-    return { ok: false, code: "OFFSET_OUT_OF_RANGE", message: `from ${start} is past the end of "${requested}" (${all.length} lines).`, suggestion: `Use from between 1 and ${all.length}.` };
+    return { ok: false, refusal: "offset-out-of-range", from: start, totalLines: all.length };
   }
   const wanted = all.slice(start - 1, start - 1 + Math.max(1, Math.floor(lines)));
   let text = "";

@@ -88,14 +88,15 @@ describe("memory end to end", () => {
   it("memory_get reads the lines of a memory file and refuses anything else", async () => {
     const before = chatRequests().length;
     server.enqueue(
-      { toolCalls: [{ id: "get-1", name: "memory_get", arguments: { path: `memory/${today}.md`, from: 3, lines: 1 } }, { id: "get-2", name: "memory_get", arguments: { path: "openclaw.json" } }] },
+      { toolCalls: [{ id: "get-1", name: "memory_get", arguments: { path: `memory/${today}.md`, from: 3, lines: 1 } }, { id: "get-2", name: "memory_get", arguments: { path: "memory/nothing.md" } }, { id: "get-3", name: "memory_get", arguments: { path: "AGENTS.md" } }] },
       { text: "Read." },
     );
     await runTurn("memory-getter", "read the note");
     const followUp = chatRequests()[before + 1]!.body as { messages: { role: string; content: string; tool_call_id?: string }[] };
     const results = followUp.messages.filter((m) => m.role === "tool");
     expect(results.find((m) => m.tool_call_id === "get-1")!.content).toBe(NOTE);
-    expect(results.find((m) => m.tool_call_id === "get-2")!.content).toContain("NOT_FOUND");
+    expect(JSON.parse(results.find((m) => m.tool_call_id === "get-2")!.content)).toMatchObject({ error: "FILE_NOT_FOUND" });
+    expect(JSON.parse(results.find((m) => m.tool_call_id === "get-3")!.content)).toMatchObject({ error: "NOT_A_MEMORY_FILE" });
   }, 60_000);
 
   it("memory.* methods: an unknown agent or bad params are a clear error that changes nothing", async () => {

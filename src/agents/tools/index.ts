@@ -52,7 +52,6 @@ export function createMemoryTools(): AgentTool[] {
   return [createMemorySearchTool(), createMemoryGetTool()];
 }
 
-export { getMemoryToolHost, type MemoryToolHost } from "./memory-tool-host.js";
 export type { MemorySearchArgs } from "./memory-search.js";
 export type { MemoryGetArgs } from "./memory-get.js";
 export { createApplyPatchTool, type ApplyPatchArgs } from "./apply-patch.js";

@@ -1,8 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { MemoryUnavailableError } from "../../memory/index.js";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool } from "../types.js";
-import { getMemoryToolHost } from "./memory-tool-host.js";
 
 const MemorySearchParameters = Type.Object({
   query: Type.String({ description: "What to recall, in plain words (a question or keywords)." }),
@@ -20,8 +20,8 @@ export function createMemorySearchTool(): AgentTool<typeof MemorySearchParameter
       "Do not use for files outside memory: use read.",
     parameters: MemorySearchParameters,
     async execute(args, ctx) {
-      const host = getMemoryToolHost(ctx.services);
-      if (!host) return toolError("MEMORY_UNAVAILABLE", "Memory search only works inside the gateway.", "Read MEMORY.md or memory/YYYY-MM-DD.md with read instead.");
+      const host = ctx.services.memory;
+      if (!host) return toolError(TOOL_ERRORS.memoryOutsideGateway());
       try {
         const answer = await host.search(ctx.agentId, args.query, {
           ...(args.maxResults !== undefined ? { maxResults: args.maxResults } : {}),
@@ -37,7 +37,7 @@ export function createMemorySearchTool(): AgentTool<typeof MemorySearchParameter
         return toolText(JSON.stringify(body, null, 2), { count: answer.results.length, mode: answer.mode, updating: answer.updating });
       } catch (error) {
         if (error instanceof MemoryUnavailableError) {
-          return toolError("MEMORY_UNAVAILABLE", error.message, "Answer without memory and say it could not be searched; the operator can check `openclaw memory status`.");
+          return toolError(TOOL_ERRORS.memoryUnavailable(error.message));
         }
         throw error;
       }

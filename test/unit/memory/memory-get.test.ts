@@ -17,7 +17,7 @@ describe("memory_get's reader", () => {
     expect(first).toMatchObject({ ok: true, result: { path: "memory/2026-11-30.md", from: 1, to: 120, totalLines: 300, truncated: true } });
     const slice = await fixture.service.get("main", "memory/2026-11-30.md", 299, 10);
     expect(slice).toMatchObject({ ok: true, result: { from: 299, to: 300, text: "line 299\nline 300", truncated: false } });
-    expect(await fixture.service.get("main", "memory/2026-11-30.md", 400)).toMatchObject({ ok: false, code: "OFFSET_OUT_OF_RANGE" });
+    expect(await fixture.service.get("main", "memory/2026-11-30.md", 400)).toMatchObject({ ok: false, refusal: "offset-out-of-range", from: 400, totalLines: 300 });
   });
 
   it("caps an answer at 12,000 characters", async () => {
@@ -36,8 +36,8 @@ describe("memory_get's reader", () => {
     fs.writeFileSync(outside, "outside\n");
     fs.symlinkSync(outside, path.join(fixture.workspace, "memory", "link.md"));
     for (const requested of ["AGENTS.md", "memory/notes.txt", "../secret.md", outside, "memory/link.md"]) {
-      expect(await fixture.service.get("main", requested)).toMatchObject({ ok: false, code: "NOT_A_MEMORY_FILE" });
+      expect(await fixture.service.get("main", requested)).toMatchObject({ ok: false, refusal: "not-a-memory-file" });
     }
-    expect(await fixture.service.get("main", "memory/none.md")).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    expect(await fixture.service.get("main", "memory/none.md")).toMatchObject({ ok: false, refusal: "not-found" });
   });
 });
