@@ -10,7 +10,9 @@ export default {
   // Native addons cannot be bundled; they load from node_modules at run time. So do the channel
   // SDKs: they resolve platform files at run time (grammY's platform.node), and they are only
   // imported when their channel is configured, so bundling them would buy no start-up time.
-  external: [/\.node$/, /^grammy(\/|$)/, /^discord\.js(\/|$)/, /^@discordjs\//, /^@slack\//],
+  // better-sqlite3 finds its .node file and sqlite-vec its vec0.so relative to their own package
+  // at run time; both load only when an agent first uses memory.
+  external: [/\.node$/, /^grammy(\/|$)/, /^discord\.js(\/|$)/, /^@discordjs\//, /^@slack\//, /^better-sqlite3(\/|$)/, /^sqlite-vec(\/|$)/],
   plugins: [fastifyOnDemand(), eagerModuleFactories()],
   output: {
     dir: "dist/bin",

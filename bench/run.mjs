@@ -13,6 +13,7 @@ import { measureConversations } from "./conversations.mjs";
 import { measureChannels } from "./channels.mjs";
 import { measureSubagents } from "./subagents.mjs";
 import { measureCompactionBookkeeping, measureLongConversation } from "./compaction.mjs";
+import { measureMemory } from "./memory.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -29,7 +30,9 @@ const CHANNELS_BUDGET_MS = 150_000;
 const SUBAGENTS_BUDGET_MS = 60_000;
 /** 500 turns against an 8,000-token model, compacting about every ten turns (about 40 s on a busy 2-core machine). */
 const COMPACTION_BUDGET_MS = 120_000;
-const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + SOAK_TURNS * 20;
+/** The memory bench: builds a 10,000-chunk index (about 20 s when idle) and indexes 1,000 notes. */
+const MEMORY_BUDGET_MS = 180_000;
+const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -96,6 +99,10 @@ function buildTargets() {
       return { target: "every turn answered, compactions > 0, no request over the window", value: c ? `${c.answered}/${c.turns} answered, ${c.compactions} compactions, max request ${c.maxRequestTokens}/${c.windowTokens} tokens` : null, pass };
     })(),
     compactionBookkeepingMs: target(results.compaction?.bookkeeping?.bookkeepingMs?.p50, 20, "ms for a 2,000-message session"),
+    memorySearchP95Ms: target(results.memory?.search?.p95Ms, 15, "ms on 10,000 chunks"),
+    memoryIndex1000NotesMs: target(results.memory?.indexing?.ms, 8000, "ms"),
+    memoryWatcherMs: target(results.memory?.watcher?.maxMs, 2500, "ms from write to searchable"),
+    memoryGatewayRssGrowthMiB: target(results.memory?.gateway?.rssGrowthMiB, 25, "MiB with a 10,000-chunk index open"),
   };
 }
 
@@ -126,6 +133,10 @@ function summaryLine(targets) {
     ["100-children", r.subagents?.concurrentChildren?.allAnnouncedMs, `${fmt(r.subagents?.concurrentChildren?.allAnnouncedMs, "ms")} +${fmt(r.subagents?.concurrentChildren?.rssGrowthMiB, "MiB", 1)}`],
     ["500-turns@8k", r.compaction?.longConversation?.compactions, `${r.compaction?.longConversation?.answered ?? "n/a"}/${r.compaction?.longConversation?.turns ?? "n/a"} answered, ${r.compaction?.longConversation?.compactions ?? "n/a"} compactions`],
     ["compaction bookkeeping p50", r.compaction?.bookkeeping?.bookkeepingMs?.p50, fmt(r.compaction?.bookkeeping?.bookkeepingMs?.p50, "ms", 1)],
+    ["memory_search p95", r.memory?.search?.p95Ms, fmt(r.memory?.search?.p95Ms, "ms", 1)],
+    ["index 1k notes", r.memory?.indexing?.ms, `${fmt(r.memory?.indexing?.ms, "ms")} (stall ${fmt(r.memory?.indexing?.eventLoopMaxBlockMs, "ms")})`],
+    ["memory watch", r.memory?.watcher?.maxMs, fmt(r.memory?.watcher?.maxMs, "ms")],
+    ["memory rss", r.memory?.gateway?.rssGrowthMiB, `+${fmt(r.memory?.gateway?.rssGrowthMiB, "MiB", 1)}`],
   ];
   const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
   if (r.error) {
@@ -207,6 +218,7 @@ async function main() {
   results.channels = await measureChannels();
   results.subagents = await measureSubagents();
   results.compaction = { bookkeeping: await measureCompactionBookkeeping(), longConversation: await measureLongConversation() };
+  results.memory = await measureMemory();
 }
 
 function abort(message, exitCode) {

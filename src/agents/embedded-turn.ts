@@ -16,12 +16,13 @@ import { filterSkills } from "./skills/filter-skills.js";
 import { resolveSkillAllowlist } from "./skills/skill-allowlist.js";
 import { resolveEffectiveTools } from "./policy/index.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
-import { createCoreTools, createSessionTools } from "./tools/index.js";
+import { createCoreTools, createMemoryTools, createSessionTools } from "./tools/index.js";
 import { createToolResultShaper } from "./tool-result-shaper.js";
 import { evaluateContextWindow, liveToolResultMaxChars } from "./context-window-guard.js";
 import { overflowRecovery, withOverflowAdvice } from "./compaction/overflow-recovery.js";
 import { createMessageTool } from "./tools/message.js";
 import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
+import { dailyNotesForNewSession } from "../memory/daily-notes.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
 
 export interface EmbeddedTurnInput {
@@ -69,6 +70,8 @@ export interface EmbeddedTurnInput {
   onContextOverflow?: () => Promise<boolean>;
   /** Conditions worth a log line that do not stop the turn (a small context window). */
   onWarning?: (message: string) => void;
+  /** The first turn after `/new`: with memory on, today's and yesterday's daily notes join the prompt. */
+  offerDailyNotes?: boolean;
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
@@ -119,8 +122,11 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const skills = filterSkills(discovered.skills, { env, config, allowlist: resolveSkillAllowlist(config, agentId) }).kept;
 
   const exec = config.tools?.exec ?? {};
+  const memory = input.services?.memory;
+  const memoryOn = memory?.enabled() === true;
   const allTools = [
     ...createCoreTools({ exec: { ...(exec.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {}) } }),
+    ...(memoryOn ? createMemoryTools() : []),
     ...(input.sessionKey && input.services?.sessionTools ? createSessionTools() : []),
     ...(input.services?.channelMessenger ? [createMessageTool()] : []),
   ];
@@ -137,6 +143,8 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   });
   const allowed = new Set(policy.allowed);
   const tools: AgentTool[] = allTools.filter((t) => allowed.has(t.name));
+  // Session start for memory: the index opens and syncs in the background; the turn never waits.
+  if (memoryOn && allowed.has("memory_search")) memory!.prepare(agentId);
 
   const systemPrompt = buildSystemPrompt({
     mode: input.promptMode ?? "full",
@@ -150,7 +158,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     runtime: { agentId, host: HOST.name, os: HOST.os, node: process.version, model: model.ref, channel: input.channel },
     now: new Date(),
     timeZone: timeZoneOfHost(),
-    extraSystemPrompt: input.extraSystemPrompt,
+    extraSystemPrompt: await withDailyNotes(input.extraSystemPrompt, memoryOn && input.offerDailyNotes === true, workspaceDir),
   });
 
   const hooks: ToolHooks[] = [createToolResultShaper(liveToolResultMaxChars(model.contextWindow))];
@@ -208,6 +216,11 @@ export async function warmUpAgentContext(config: OpenClawConfig, agentId: string
     defaults.skipBootstrap ? undefined : cachedBootstrap(workspaceDir, { maxCharsPerFile: defaults.bootstrapMaxChars, maxTotalChars: defaults.bootstrapTotalMaxChars }),
     cachedSkills(workspaceDir, stateDir, env),
   ]);
+}
+
+async function withDailyNotes(extra: string | undefined, offer: boolean, workspaceDir: string): Promise<string | undefined> {
+  const notes = offer ? await dailyNotesForNewSession(workspaceDir) : undefined;
+  return notes ? (extra ? `${extra}\n\n${notes}` : notes) : extra;
 }
 
 /** Facts about this machine for the runtime line; constant for the process. */

@@ -24,7 +24,9 @@ export type ToolErrorCode =
   | "SANDBOX_UNAVAILABLE" | "RUNTIME_UNAVAILABLE" | "INVALID_ATTACHMENTS" | "SPAWN_FAILED" | "GATEWAY_STOPPING"
   | "SUBAGENT_NOT_FOUND" | "SUBAGENT_ENDED" | "STEER_RATE_LIMITED" | "STEER_FAILED" | "THREAD_UNAVAILABLE" | "THREAD_FAILED"
   // Chat channels (the message tool)
-  | "CHANNELS_UNAVAILABLE" | "CHANNEL_SEND_FAILED";
+  | "CHANNELS_UNAVAILABLE" | "CHANNEL_SEND_FAILED"
+  // Memory (memory_search, memory_get)
+  | "MEMORY_UNAVAILABLE" | "NOT_A_MEMORY_FILE";
 
 /** A failure as the model reads it. */
 export interface CodedToolError {
@@ -306,6 +308,18 @@ export const TOOL_ERRORS = {
     (problem: string) => problem,
     "Check the target (e.g. channel:<id>, user:<id>, a chat id) or answer in your reply.",
   ),
+
+  // ── The memory tools ────────────────────────────────────────────────────────────────────────
+  memoryOutsideGateway: coded("MEMORY_UNAVAILABLE", "The memory tools only work inside the gateway.", "Read MEMORY.md or memory/YYYY-MM-DD.md with read instead."),
+  memoryUnavailable: coded(
+    "MEMORY_UNAVAILABLE",
+    (problem: string) => problem,
+    "Answer without memory and say it could not be searched; the operator can check `openclaw memory status`.",
+  ),
+  notAMemoryFile: coded("NOT_A_MEMORY_FILE", (requested: string) => `"${requested}" is not a memory file.`, "Pass a path from a memory_search result (MEMORY.md, USER.md or memory/….md)."),
+  memoryFileUnreadable: coded("NOT_A_MEMORY_FILE", (requested: string, reason: string) => `"${requested}" is ${reason}.`, "Pass a path from a memory_search result (MEMORY.md, USER.md or memory/….md)."),
+  memoryFileNotFound: coded("FILE_NOT_FOUND", (requested: string) => `"${requested}" does not exist.`, "Run memory_search to find the right file."),
+  memoryOffsetOutOfRange: coded("OFFSET_OUT_OF_RANGE", (from: number, requested: string, lines: number) => `from ${from} is past the end of "${requested}" (${lines} lines).`, "Use a smaller from."),
 };
 
 /** The suggestion every workspace-path refusal carries: where the workspace is and what is allowed. */

@@ -1,5 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ProcessRegistry } from "./tools/process-registry.js";
+import type { MemoryGetOutcome, MemorySearchOptions, MemorySearchResponse } from "../memory/index.js";
 import type * as SessionToolArgs from "./tools/session-tool-params.js";
 
 /**
@@ -47,6 +48,21 @@ export interface ToolServices {
   sessionTools?: SessionToolHost;
   /** The gateway's running channels, behind the message tool. */
   channelMessenger?: ChannelMessenger;
+  /** The gateway's memory service, behind memory_search and memory_get. */
+  memory?: MemoryToolHost;
+}
+
+/**
+ * What `memory_search` and `memory_get` act through (the gateway's MemoryService). Without it (a
+ * local one-off run) the memory tools are not offered.
+ */
+export interface MemoryToolHost {
+  /** False when `memory.search.enabled` is off: the tools are then not offered. */
+  enabled(): boolean;
+  /** Session start: open the agent's index and sync it in the background; never waits. */
+  prepare(agentId: string): void;
+  search(agentId: string, query: string, options: MemorySearchOptions): Promise<MemorySearchResponse>;
+  get(agentId: string, path: string, from?: number, lines?: number): Promise<MemoryGetOutcome>;
 }
 
 export type ExecApprovalDecision = { allowed: true } | { allowed: false; reason: string };

@@ -165,6 +165,20 @@ program
     modelsStatusCommand(opts);
   });
 
+const memory = program.command("memory").description("the agents' memory index (MEMORY.md, memory/*.md)");
+memory.command("status").description("files, chunks, provider, vectors and last sync of an agent's index").option("--agent <id>", "agent id (default: the default agent)").option("--json", "print JSON").action(async (opts) => {
+  const { memoryStatusCommand } = await import("./memory-command.js");
+  await memoryStatusCommand(opts);
+});
+memory.command("index").description("bring the index up to date with the memory files").option("--force", "drop the index and rebuild it (needed after a change of embedding model or chunking)").option("--agent <id>", "agent id (default: the default agent)").option("--json", "print JSON").action(async (opts) => {
+  const { memoryIndexCommand } = await import("./memory-command.js");
+  await memoryIndexCommand(opts);
+});
+memory.command("search <query>").description("search the memory as the memory_search tool does").option("--agent <id>", "agent id (default: the default agent)").option("--max-results <n>", "at most this many results").option("--json", "print JSON").action(async (query, opts) => {
+  const { memorySearchCommand } = await import("./memory-command.js");
+  await memorySearchCommand(query, opts);
+});
+
 const config = program.command("config").description("read, change and check the config file");
 config.command("get <path>").description("print a config value (secrets redacted)").option("--json", "print JSON").action(async (keyPath, opts) => {
   const { configGetCommand } = await import("./config-command.js");

@@ -8,6 +8,7 @@ import { isPlainObject } from "./key-path.js";
 import { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
 import type { OpenClawConfig } from "./types.js";
 import { stripUnknownKeys } from "./unknown-keys.js";
+import { moveLegacyKeys } from "./legacy-keys.js";
 
 /**
  * Parsed file contents → runnable config. Order matters: unknown keys are dropped first (so
@@ -21,7 +22,7 @@ export function validateConfig(
 ): { config: OpenClawConfig; warnings: string[] } {
   if (!isPlainObject(raw)) throw new ConfigError("config root must be an object");
   const warnings: string[] = [];
-  const known = stripUnknownKeys(OpenClawConfigSchema, raw, warnings);
+  const known = stripUnknownKeys(OpenClawConfigSchema, moveLegacyKeys(raw, warnings), warnings);
   const expanded = substituteEnvVars(known, env, warnings);
 
   // Checked by walking the schema, not compiled: a config is checked once per start or reload,

@@ -55,6 +55,8 @@ const STOP_COMMANDS = new Set(["/stop", "/abort", "stop", "/cancel"]);
  */
 export class ConversationService implements ConversationPort {
   readonly runs = new RunRegistry();
+  /** Sessions reset by /new or /reset whose first turn has not started yet. */
+  private readonly freshStarts = new Set<string>();
   private readonly lanes: LaneScheduler;
   private readonly streamModel: StreamModelFn;
   private readonly historyCache: HistoryCache;
@@ -84,6 +86,7 @@ export class ConversationService implements ConversationPort {
       history: this.historyCache, queue: { steeringPending: (key) => this.queue.steeringPending(key), takeSteering: (turn) => this.queue.takeSteering(turn) },
       streamModel: this.streamModel, failover: new ModelFailover({ stateDir: deps.stateDir, log: deps.logger }), approvals: deps.approvals, services: deps.services, turnOverrides: deps.turnOverrides, maintenance: deps.maintenance,
       onSessionChanged: deps.onSessionChanged, onTurnEnded: () => this.resolveFirstTurnEnded(), context: this.context,
+      takeFreshStart: (key) => this.freshStarts.delete(key),
     });
     this.queue = new TurnQueue({
       lanes: this.lanes, runs: this.runs, endings: this.endings, sink: deps.sink, config: deps.config, logger: deps.logger,
@@ -148,6 +151,7 @@ export class ConversationService implements ConversationPort {
     if (RESET_COMMANDS.has(trimmed)) {
       this.abort(sessionKey);
       this.deps.store.reset(sessionKey);
+      this.freshStarts.add(sessionKey);
       this.deps.ledger.complete(runId, { status: "ok", summary: "session reset" });
       this.deps.onSessionChanged(sessionKey, "reset");
       return { kind: "command", runId, sessionKey, command: "reset" };

@@ -38,6 +38,8 @@ export interface TurnRunnerDeps {
   onTurnEnded(): void;
   /** Long sessions: pruning before the history is taken, compaction on overflow and after the turn. */
   context: ContextMaintenance;
+  /** True once for the first turn after `/new`: it is offered today's and yesterday's daily notes. */
+  takeFreshStart(sessionKey: string): boolean;
 }
 
 /**
@@ -97,6 +99,7 @@ export class TurnRunner {
         agentId,
         runId: primary,
         extraSystemPrompt: turn.extraSystemPrompt,
+        offerDailyNotes: deps.takeFreshStart(sessionKey),
         senderIsOwner: turn.senderIsOwner,
         ...(turn.channel ? { channel: turn.channel } : {}),
         sessionKey,

@@ -18,6 +18,9 @@ import { registerCatalogMethods } from "./methods/catalog-methods.js";
 import { registerAgentMethods } from "./methods/agent-methods.js";
 import { registerChatMethods } from "./methods/chat-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
+import { registerMemoryMethods } from "./methods/memory-methods.js";
+import { MemoryService } from "../memory/index.js";
+import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { channelsStatusPayload, registerChannelMethods } from "./methods/channel-methods.js";
 import { registerChannelRoutes } from "./http/channel-routes.js";
 import type { ChannelManager } from "../channels/channel-manager.js";
@@ -82,6 +85,8 @@ export class GatewayServer {
   readonly ledger: IdempotencyLedger;
   readonly conversations: ConversationService;
   readonly subagents: SubagentService;
+  /** Opens nothing until an agent uses memory: the SQLite module loads on first use. */
+  readonly memory: MemoryService;
   private readonly toolServices = createToolServices();
   private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
   private readonly sessionSubscribers = new Set<string>();
@@ -173,6 +178,14 @@ export class GatewayServer {
     registerAgentMethods(this.methods, this.conversations, { subagents: this.subagentsCommand });
     registerChatMethods(this.methods, this.conversations, { subagents: this.subagentsCommand });
     registerSessionMethods(this.methods, this.conversations, this.sessionSubscribers);
+    this.memory = new MemoryService({
+      stateDir: opts.stateDir,
+      config: () => opts.loadedConfig().config,
+      logger: opts.logger,
+      workspaceDirOf: (agentId) => resolveWorkspaceDir(opts.loadedConfig().config, agentId, opts.stateDir, process.env),
+    });
+    this.toolServices.memory = this.memory;
+    registerMemoryMethods(this.methods, this.memory, (runtime) => defaultAgentId(runtime.config()));
     registerChannelMethods(this.methods, () => this.channels);
     this.toolServices.channelMessenger = {
       send: (request: Parameters<ChannelManager["sendFromTool"]>[0]) => {
@@ -309,6 +322,7 @@ export class GatewayServer {
     await this.channelsStarting?.catch(() => {});
     await this.channels?.stop().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "channels did not stop cleanly"));
     this.toolServices.processes?.killAll();
+    await this.memory.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "memory index did not close cleanly"));
     this.maintenance.stop();
     this.sessions.close();
     this.ledger.close();

@@ -4,10 +4,12 @@ import { anthropicWire } from "./model-server/anthropic-wire.js";
 import { isGone, pause, readBody, sendJson, writeSse, writeTruncatedJson } from "./model-server/http-io.js";
 import { openaiWire } from "./model-server/openai-wire.js";
 import { responsesWire } from "./model-server/responses-wire.js";
+import { embeddingsResponse, type EmbeddingFault } from "./model-server/fake-embeddings.js";
 import { isHttpError, isMalformed, type FakeReply, type RecordedRequest, type Responder, type WireFormat } from "./model-server/types.js";
 import { CONTEXT_OVERFLOW_ERRORS, requestTokens, type OverflowFamily } from "./model-server/context-overflow.js";
 
 export { CONTEXT_OVERFLOW_ERRORS, requestTokens, type OverflowFamily } from "./model-server/context-overflow.js";
+export { fakeEmbedding, FAKE_EMBEDDING_DIMS, type EmbeddingFault } from "./model-server/fake-embeddings.js";
 export type { FakeReply, FakeToolCall, FakeUsage, RecordedRequest, Responder, ScriptedReply } from "./model-server/types.js";
 
 /**
@@ -26,6 +28,10 @@ export interface FakeModelServer {
   setResponder(responder: Responder | undefined): void;
   /** Forgets queued replies, recorded requests and the responder (between tests). */
   reset(): void;
+  /** Makes `/v1/embeddings` fail in one way until cleared with `undefined`. */
+  setEmbeddingFault(fault: EmbeddingFault | undefined): void;
+  /** Holds every `/v1/embeddings` request with an input containing `marker` until the returned release is called. */
+  holdEmbeddings(marker: string): () => void;
   /** Closes the listener and destroys every open connection. */
   close(): Promise<void>;
 }
@@ -51,6 +57,8 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let responder: Responder | undefined;
+  let embeddingFault: EmbeddingFault | undefined;
+  const holds = new Map<string, Promise<void>>();
   const modelIds = options.models ?? ["fake-model"];
 
   const nextReply = async (request: RecordedRequest): Promise<FakeReply> => queue.shift() ?? (responder ? await responder(request) : { text: "ok" });
@@ -70,6 +78,13 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
 
     if (req.method === "GET" && path === "/v1/models") {
       sendJson(res, 200, modelList(modelIds));
+      return;
+    }
+    if (req.method === "POST" && path === "/v1/embeddings") {
+      const inputs = JSON.stringify((body as { input?: unknown } | undefined)?.input ?? "");
+      for (const [marker, held] of holds) if (inputs.includes(marker)) await held;
+      const answer = embeddingsResponse(body, embeddingFault);
+      sendJson(res, answer.status, answer.body);
       return;
     }
     const wire = ROUTES[path];
@@ -114,10 +129,20 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     requests,
     enqueue: (...replies) => void queue.push(...replies),
     setResponder: (next) => void (responder = next),
+    setEmbeddingFault: (fault) => void (embeddingFault = fault),
+    holdEmbeddings: (marker) => {
+      let release!: () => void;
+      holds.set(marker, new Promise<void>((resolve) => (release = resolve)));
+      return () => {
+        holds.delete(marker);
+        release();
+      };
+    },
     reset: () => {
       queue.length = 0;
       requests.length = 0;
       responder = undefined;
+      embeddingFault = undefined;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -15,6 +15,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["channels"],
   ["conversations"],
   ["agents"],
+  ["memory"],
   ["sessions"],
   ["models"],
   ["config"],

@@ -12,6 +12,8 @@ import { createSessionsListTool } from "./sessions-list.js";
 import { createSessionsSendTool } from "./sessions-send.js";
 import { createSessionsSpawnTool } from "./sessions-spawn.js";
 import { createSubagentsTool } from "./subagents.js";
+import { createMemoryGetTool } from "./memory-get.js";
+import { createMemorySearchTool } from "./memory-search.js";
 
 /**
  * The seven core tools, in a fixed order: the tool list is part of every model request, and a
@@ -45,6 +47,13 @@ export function createSessionTools(): AgentTool[] {
   ];
 }
 
+/** The memory tools, offered where a `MemoryToolHost` exists and memory is enabled; after the core tools. */
+export function createMemoryTools(): AgentTool[] {
+  return [createMemorySearchTool(), createMemoryGetTool()];
+}
+
+export type { MemorySearchArgs } from "./memory-search.js";
+export type { MemoryGetArgs } from "./memory-get.js";
 export { createApplyPatchTool, type ApplyPatchArgs } from "./apply-patch.js";
 export { createEditTool, type EditArgs } from "./edit.js";
 export { buildExecEnv, isSecretEnvName } from "./exec-env.js";

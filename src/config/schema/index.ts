@@ -7,6 +7,7 @@ import { ModelsSchema } from "./models.js";
 import { SessionSchema } from "./session.js";
 import { ToolsSchema } from "./tools.js";
 import { MessagesSchema } from "./messages.js";
+import { MemorySchema } from "./memory.js";
 import { BindingsSchema, ChannelsSchema, CommandsSchema } from "./channels.js";
 
 /**
@@ -27,6 +28,7 @@ export const OpenClawConfigSchema = Type.Object({
   channels: Type.Optional(ChannelsSchema),
   bindings: Type.Optional(BindingsSchema),
   commands: Type.Optional(CommandsSchema),
+  memory: Type.Optional(MemorySchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */

@@ -1,0 +1,25 @@
+import { isPlainObject } from "./key-path.js";
+
+/**
+ * Older spellings OpenClaw still reads, moved to their current place before validation, with a
+ * warning naming the new key. `agents.defaults.memorySearch` → `memory.search`; when both are
+ * set, `memory.search` wins key by key. The input is not mutated.
+ */
+export function moveLegacyKeys(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
+  const agents = raw.agents;
+  if (!isPlainObject(agents) || !isPlainObject(agents.defaults) || !("memorySearch" in agents.defaults)) return raw;
+  const { memorySearch, ...defaults } = agents.defaults as Record<string, unknown>;
+  warnings.push("agents.defaults.memorySearch is the older spelling of memory.search: it was read as memory.search (move it there)");
+  const memory = isPlainObject(raw.memory) ? raw.memory : {};
+  const search = isPlainObject(memorySearch) && isPlainObject(memory.search) ? deepMerge(memorySearch, memory.search) : (memory.search ?? memorySearch);
+  return { ...raw, agents: { ...agents, defaults }, memory: { ...memory, search } };
+}
+
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const prior = out[key];
+    out[key] = isPlainObject(prior) && isPlainObject(value) ? deepMerge(prior, value) : value;
+  }
+  return out;
+}
