@@ -215,7 +215,7 @@ export class GatewayServer {
         const resolved = resolveModel(ref, this.opts.loadedConfig().config, process.env);
         return resolved.ok ? undefined : resolved.message;
       },
-      runTurn: createHttpTurnRunner(this.conversations),
+      runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, { subagents: this.subagentsCommand }),
       logger: this.opts.logger,
     });
     registerChannelRoutes(app, () => this.channels);
