@@ -20,6 +20,11 @@ export interface ConversationPort {
   abort(sessionKey: string, runId?: string): string[];
   /** `/stop`: aborts the session's runs and queue and the sub-agents it spawned. */
   stop(sessionKey: string): StopOutcome;
+  /**
+   * `/new`: aborts the session's runs and starts it over with a new transcript (the old one stays
+   * on disk). With a key, the ledger records it: the same key resets only once.
+   */
+  reset(input: ResetInput): ResetOutcome;
   readonly runs: {
     get(runId: string): ConversationRun | undefined;
     /** Unfinished runs of the session (running or waiting for their turn), oldest first. */
@@ -60,6 +65,7 @@ export interface ConversationRun {
   done: Promise<ConversationRun>;
 }
 
+/** A message for the agent. Chat commands (`/stop`, `/new`, …) were answered before it got here (src/conversations/commands/). */
 export interface SubmitInput {
   message: string;
   /**
@@ -107,11 +113,18 @@ export interface StopOutcome {
   subagents: number;
 }
 
+export interface ResetInput {
+  sessionKey: string;
+  idempotencyKey?: string;
+  method: SubmitInput["method"];
+}
+
+export type ResetOutcome = { kind: "reset" } | { kind: "duplicate"; status: RunStatus | "in_flight" | "interrupted"; summary?: string };
+
 export type SubmitOutcome =
   | { kind: "accepted"; run: ConversationRun; queued: "started" | "steered" | "queued" | "interrupt" }
   | { kind: "duplicate"; runId: string; sessionKey: string; status: RunStatus | "in_flight" | "interrupted"; run?: ConversationRun; summary?: string }
-  | { kind: "rejected"; runId: string; sessionKey: string; notice: string }
-  | { kind: "command"; runId: string; sessionKey: string; command: "reset" | "stop"; aborted?: string[]; subagentsStopped?: number };
+  | { kind: "rejected"; runId: string; sessionKey: string; notice: string };
 
 /** The visible text a finished run produced (empty for NO_REPLY or no text). */
 export function runReplyText(run: ConversationRun): string {

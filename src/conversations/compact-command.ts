@@ -1,11 +1,5 @@
 import type { CompactResult } from "./session-compactor.js";
 
-/** `/compact` or `/compact <instructions>`: the instructions (possibly empty); undefined when the text is not that command. */
-export function compactCommandArgs(text: string): string | undefined {
-  const match = /^\/compact(?:\s+([\s\S]*))?$/i.exec(text.trim());
-  return match ? (match[1] ?? "").trim() : undefined;
-}
-
 /** The chat reply to `/compact`. */
 export async function runCompactCommand(sessionKey: string, instructions: string, compact: (sessionKey: string, instructions?: string) => Promise<CompactResult>): Promise<string> {
   const result = await compact(sessionKey, instructions || undefined);

@@ -8,7 +8,7 @@ import { ModelFailover } from "../models/failover/index.js";
 import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../models/index.js";
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import type { StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
-import type { ChannelOrigin, ConversationPort, StopOutcome, SubmitInput, SubmitOutcome } from "../agents/conversation-port.js";
+import type { ChannelOrigin, ConversationPort, ResetInput, ResetOutcome, StopOutcome, SubmitInput, SubmitOutcome } from "../agents/conversation-port.js";
 import { buildMainSessionKey, isSubagentSessionKey, normalizeSessionKey, parseSessionKey } from "../sessions/keys/index.js";
 import { LaneScheduler } from "../sessions/lanes/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
@@ -42,9 +42,6 @@ export interface ConversationDeps {
   /** Per-session turn changes (sub-agent sessions: minimal prompt, tool limits, model); read at each turn. */
   turnOverrides?: (sessionKey: string) => TurnOverrides | undefined;
 }
-
-const RESET_COMMANDS = new Set(["/new", "/reset"]);
-const STOP_COMMANDS = new Set(["/stop", "/abort", "stop", "/cancel"]);
 
 /**
  * Conversations: accept a message (persisted before it is acknowledged), run it on its
@@ -132,12 +129,6 @@ export class ConversationService implements ConversationPort {
     const { sessionKey, agentId } = this.resolveSessionKey(input.sessionKey, input.agentId);
     const runId = input.idempotencyKey ?? randomUUID();
     const text = input.message;
-    const trimmed = text.trim().toLowerCase();
-
-    if (STOP_COMMANDS.has(trimmed)) {
-      const stopped = this.stop(sessionKey);
-      return { kind: "command", runId, sessionKey, command: "stop", aborted: stopped.runIds, subagentsStopped: stopped.subagents };
-    }
 
     if (input.idempotencyKey !== undefined) {
       const begun = this.deps.ledger.begin(runId, { runId, sessionKey, method: input.method }, { deferSync: true });
@@ -146,15 +137,6 @@ export class ConversationService implements ConversationPort {
         if (run) return { kind: "duplicate", runId, sessionKey: run.sessionKey, status: run.endedAt ? run.status : "in_flight", run };
         return { kind: "duplicate", runId, sessionKey: begun.record.sessionKey ?? sessionKey, status: (begun.record.status ?? "in_flight") as RunStatus, summary: begun.record.summary };
       }
-    }
-
-    if (RESET_COMMANDS.has(trimmed)) {
-      this.abort(sessionKey);
-      this.deps.store.reset(sessionKey);
-      this.freshStarts.add(sessionKey);
-      this.deps.ledger.complete(runId, { status: "ok", summary: "session reset" });
-      this.deps.onSessionChanged(sessionKey, "reset");
-      return { kind: "command", runId, sessionKey, command: "reset" };
     }
 
     const entry = this.deps.store.peek(sessionKey);
@@ -216,6 +198,20 @@ export class ConversationService implements ConversationPort {
   stop(sessionKey: string): StopOutcome {
     const runIds = this.abort(sessionKey);
     return { runIds, subagents: this.deps.onStop?.(sessionKey) ?? 0 };
+  }
+
+  reset(input: ResetInput): ResetOutcome {
+    const { sessionKey } = input;
+    if (input.idempotencyKey !== undefined) {
+      const begun = this.deps.ledger.begin(input.idempotencyKey, { runId: input.idempotencyKey, sessionKey, method: input.method }, { deferSync: true });
+      if (!begun.fresh) return { kind: "duplicate", status: (begun.record.status ?? "in_flight") as RunStatus, summary: begun.record.summary };
+    }
+    this.abort(sessionKey);
+    this.deps.store.reset(sessionKey);
+    this.freshStarts.add(sessionKey);
+    if (input.idempotencyKey !== undefined) this.deps.ledger.complete(input.idempotencyKey, { status: "ok", summary: "session reset" });
+    this.deps.onSessionChanged(sessionKey, "reset");
+    return { kind: "reset" };
   }
 
   /** Abort the session's active and queued runs; returns the run ids that were stopped. */

@@ -40,6 +40,7 @@ import { SessionToolService } from "../agents/agent-to-agent/index.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
 import { buildHealthSnapshot } from "./health-snapshot.js";
 import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
+import { buildMainSessionKey } from "../sessions/keys/index.js";
 import { PresenceTracker } from "./presence.js";
 import { AuthRateLimiter } from "./auth/rate-limiter.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
@@ -228,7 +229,7 @@ export class GatewayServer {
         const resolved = resolveModel(ref, this.opts.loadedConfig().config, process.env);
         return resolved.ok ? undefined : resolved.message;
       },
-      runTurn: createHttpTurnRunner(this.conversations),
+      runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, { subagents: this.subagentsCommand }),
       logger: this.opts.logger,
     });
     registerChannelRoutes(app, () => this.channels);
@@ -393,7 +394,7 @@ export class GatewayServer {
         sessionDefaults: {
           defaultAgentId: agentId,
           mainKey,
-          mainSessionKey: `agent:${agentId}:${mainKey}`,
+          mainSessionKey: buildMainSessionKey(agentId, mainKey),
           scope: loaded.config.session?.scope ?? "per-sender",
         },
         ...(isAdmin ? { authMode: this.opts.auth.mode } : {}),

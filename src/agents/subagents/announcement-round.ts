@@ -115,8 +115,6 @@ export class AnnouncementRound {
           return outcome.run ? { kind: "accepted", run: outcome.run } : { kind: "accepted", previous: outcome.status };
         case "rejected":
           return { kind: "transient", error: outcome.notice };
-        case "command":
-          return { kind: "permanent", error: "the announcement was read as a command" };
       }
     } catch (err) {
       if (err instanceof SessionKeyError) return { kind: "permanent", error: err.message };

@@ -1,5 +1,5 @@
 export { SubagentService, type SpawnAccepted, type SteerOutcome, type SubagentServiceDeps } from "./subagent-service.js";
-export { runSubagentsCommand, subagentsCommandArgs, SUBAGENTS_COMMAND_HELP, type SubagentsCommandDeps } from "./subagents-command.js";
+export { runSubagentsCommand, SUBAGENTS_COMMAND_HELP, type SubagentsCommandDeps } from "./subagents-command.js";
 export { resolveFocusTarget, type FocusTarget } from "./focus-target.js";
 export { subagentMaxConcurrent } from "./subagent-config.js";
 export type { SubagentThread, SubagentThreadPort } from "./thread-port.js";

@@ -5,11 +5,13 @@ import { defaultAgentId } from "../../agents/agent-config.js";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { buildChannelSessionKey, parseSessionKey, type DmScope } from "../../sessions/keys/index.js";
+import type { QueueMode } from "../../sessions/lanes/index.js";
 import { decideAccess, wasMentioned } from "../access/access-policy.js";
 import { allowListMatches, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
-import { parseControlCommand } from "../commands/control-commands.js";
-import type { FocusTargetResolver } from "../commands/focus-command.js";
+import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
+import type { ChatCommandContext, ChatCommandResult, MatchedCommand } from "../../conversations/commands/chat-command-registry.js";
+import { runFocusCommand, runUnfocusCommand, type FocusTargetResolver } from "../commands/focus-command.js";
 import { buildInboundDedupeKey } from "../inbound/dedupe-key.js";
 import type { InboundDedupeCache } from "../inbound/dedupe-cache.js";
 import { finalizeInboundContext, type MsgContext } from "../inbound/msg-context.js";
@@ -20,7 +22,6 @@ import { PreviewStream } from "../outbound/preview-stream.js";
 import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.js";
 import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
 import type { ChannelEnvelope } from "../types.js";
-import { runControlCommand, type CommandDeps } from "./run-control-command.js";
 import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
 
@@ -33,7 +34,7 @@ export interface InboundDispatchDeps {
   delivery: ReplyDelivery;
   logger: Logger;
   /** `/subagents …` when the sub-agent registry is present. */
-  subagentsCommand?: CommandDeps["subagentsCommand"];
+  subagentsCommand?: (sessionKey: string, args: string) => Promise<string>;
   /** Threads (or chats) bound to a sub-agent's session: their messages go there instead. */
   threadBindings?: ThreadBindingStore;
   /** `/focus <target>`: the sub-agent it names, when the sub-agent registry is present. */
@@ -63,7 +64,8 @@ interface Routed {
  * platform offset; the reply is delivered later, when the run ends.
  */
 export class InboundDispatcher {
-  private readonly queueModes = new Map<string, "steer" | "followup" | "collect" | "interrupt">();
+  /** Per-session `/queue` choices (not persisted, like OpenClaw's session toggles). */
+  private readonly queueModes = new Map<string, QueueMode>();
   private readonly debouncer: InboundDebouncer<Routed>;
 
   constructor(private readonly deps: InboundDispatchDeps) {
@@ -102,20 +104,9 @@ export class InboundDispatcher {
       }
     }
 
-    const command = parseControlCommand(routed.ctx.BodyForCommands);
-    if (command && config.commands?.text !== false) {
-      const reply = await runControlCommand(command, routed.ctx, {
-        config,
-        conversations: this.deps.conversations,
-        store: this.deps.store,
-        queueModes: this.queueModes,
-        isOwner: routed.senderIsOwner,
-        subagentsCommand: this.deps.subagentsCommand,
-        ...(this.deps.threadBindings
-          ? { threadFocus: { bindings: this.deps.threadBindings, chat: routed.chat, ownerSessionKeys: routed.ownerSessionKeys, resolveTarget: this.deps.focusTarget } }
-          : {}),
-        idempotencyKey: routed.dedupeKey ?? `${channel}:${randomUUID()}`,
-      });
+    const command = this.commandIn(routed);
+    if (command) {
+      const reply = commandReply(await CHAT_COMMANDS.run(command, this.commandContext(routed)));
       await this.deps.dedupe.whenDurable();
       if (reply) await this.deps.delivery.queueText(`cmd:${routed.dedupeKey ?? randomUUID()}`, routed.target, reply);
       return;
@@ -211,7 +202,36 @@ export class InboundDispatcher {
   }
 
   private isAgentBound(routed: Routed): boolean {
-    return !parseControlCommand(routed.ctx.BodyForCommands);
+    return !this.commandIn(routed);
+  }
+
+  /** The chat command the message runs, unless text commands are off (`commands.text: false`). */
+  private commandIn(routed: Routed): MatchedCommand | undefined {
+    if (this.deps.config().commands?.text === false) return undefined;
+    return CHAT_COMMANDS.match(routed.ctx.BodyForCommands, "channel");
+  }
+
+  private commandContext(routed: Routed): ChatCommandContext {
+    const { ctx } = routed;
+    const bindings = this.deps.threadBindings;
+    const focusDeps = bindings && { bindings, chat: routed.chat, ownerSessionKeys: routed.ownerSessionKeys, resolveTarget: this.deps.focusTarget };
+    return {
+      surface: "channel",
+      sessionKey: ctx.SessionKey,
+      idempotencyKey: routed.dedupeKey ?? `${routed.running.channel}:${randomUUID()}`,
+      method: "channel",
+      senderIsOwner: routed.senderIsOwner,
+      conversations: this.deps.conversations,
+      config: this.deps.config,
+      sessions: this.deps.store,
+      ...(this.deps.subagentsCommand ? { subagents: this.deps.subagentsCommand } : {}),
+      queueModes: this.queueModes,
+      chat: {
+        channel: ctx.Provider, accountId: ctx.AccountId, senderId: ctx.SenderId, to: ctx.OriginatingTo, chatType: ctx.ChatType,
+        ...(ctx.SenderUsername ? { senderUsername: ctx.SenderUsername } : {}), ...(ctx.MessageThreadId ? { threadId: ctx.MessageThreadId } : {}),
+      },
+      ...(focusDeps ? { focus: { focus: (target: string) => runFocusCommand(target, focusDeps), unfocus: () => runUnfocusCommand(focusDeps) } } : {}),
+    };
   }
 
   /** One turn for one message, or for a debounced burst from one sender (the last message's key names the run). */
@@ -261,10 +281,20 @@ export class InboundDispatcher {
       case "rejected":
         await this.deps.delivery.queueText(runId, last.target, `⚠️ ${outcome.notice}`);
         return;
-      case "command":
-        await this.deps.delivery.queueText(runId, last.target, outcome.command === "stop" ? (outcome.aborted?.length || outcome.subagentsStopped ? "⏹ Stopped." : "Nothing is running.") : "✅ New session started.");
-        return;
     }
+  }
+}
+
+/** A command's answer as the chat shows it. */
+function commandReply(result: ChatCommandResult): string {
+  switch (result.kind) {
+    case "reply":
+      return result.text;
+    case "reset":
+      return "✅ New session started.";
+    case "stopped":
+      if (result.runIds.length === 0 && result.subagents === 0) return "Nothing is running.";
+      return result.subagents > 0 ? `⏹ Stopped (and ${result.subagents} sub-agent${result.subagents === 1 ? "" : "s"}).` : "⏹ Stopped.";
   }
 }
 

@@ -3,8 +3,8 @@ import type { ConversationPort, ConversationRun } from "../../agents/conversatio
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
 import type { MethodRegistry } from "./registry.js";
-import type { ChatCommands } from "./chat-methods.js";
-import { subagentsCommandArgs } from "../../agents/subagents/index.js";
+import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
+import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
 
 const Str = Type.Optional(Type.String());
 const Bool = Type.Optional(Type.Boolean());
@@ -37,15 +37,27 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
     name: "agent",
     scope: "operator.write",
     params: AgentParams,
-    handler: async (params, { ack, caller }) => {
-      const trimmed = params.message.trim().toLowerCase();
-      if ((trimmed === "/new" || trimmed === "/reset") && !scopeSatisfied(caller.scopes, "operator.admin")) throw missingScope("operator.admin");
+    handler: async (params, { ack, caller, runtime }) => {
+      const command = CHAT_COMMANDS.match(params.message, "operator");
+      // Through `agent`, starting a session over is for admins (chat.send lets a writer reset its chat).
+      if ((command?.name === "new" || command?.name === "reset") && !scopeSatisfied(caller.scopes, "operator.admin")) throw missingScope("operator.admin");
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
-      const subagentsArgs = commands.subagents ? subagentsCommandArgs(params.message) : undefined;
-      if (subagentsArgs !== undefined && commands.subagents) {
+      if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
-        const reply = await commands.subagents(sessionKey, subagentsArgs);
-        return { runId: params.idempotencyKey, status: "ok", summary: reply, result: { payloads: [{ text: reply }], meta: { durationMs: 0, command: "subagents" } } };
+        const result = await CHAT_COMMANDS.run(command, operatorCommandContext(conversations, runtime, commands, { sessionKey, idempotencyKey: params.idempotencyKey, method: "agent" }));
+        const done = (summary: string, payloads: { text: string }[], meta: Record<string, unknown>) => ({ runId: params.idempotencyKey, status: "ok", summary, result: { payloads, meta } });
+        switch (result.kind) {
+          case "stopped":
+            return done("stopped", [], { durationMs: 0 });
+          case "reset":
+            if (result.outcome.kind === "reset") return done("session reset", [], { durationMs: 0 });
+            if (result.outcome.status === "interrupted") {
+              throw new GatewayError({ code: ErrorCodes.UNAVAILABLE, message: "this run was interrupted by a gateway restart", details: { code: "CACHED_AGENT_RESULT", runId: params.idempotencyKey } });
+            }
+            return { ...done(result.outcome.summary ?? "", result.outcome.summary ? [{ text: result.outcome.summary }] : [], { cached: true }), status: result.outcome.status === "ok" ? "ok" : "error" };
+          case "reply":
+            return done(result.text, [{ text: result.text }], { durationMs: 0, command: command.name });
+        }
       }
       const outcome = await conversations.submit({
         message: params.message,
@@ -56,9 +68,6 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
         extraSystemPrompt: params.extraSystemPrompt,
       });
       if (outcome.kind === "rejected") throw invalidRequest(outcome.notice, { reason: "queue-full", runId: outcome.runId });
-      if (outcome.kind === "command") {
-        return { runId: outcome.runId, status: "ok", summary: outcome.command === "reset" ? "session reset" : "stopped", result: { payloads: [], meta: { durationMs: 0 } } };
-      }
       if (outcome.kind === "duplicate") {
         if (!outcome.run) {
           if (outcome.status === "interrupted") {

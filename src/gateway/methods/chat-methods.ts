@@ -2,18 +2,12 @@ import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { displayMessages } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
-import { subagentsCommandArgs } from "../../agents/subagents/index.js";
-import { compactCommandArgs, runCompactCommand } from "../../conversations/compact-command.js";
+import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
+import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
 import type { MethodRegistry } from "./registry.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
 const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((m) => Type.Literal(m)));
-
-/** Chat commands the gateway answers itself instead of running a turn. */
-export interface ChatCommands {
-  /** `/subagents …`: the caller's session key and what follows the command; resolves to the reply text. */
-  subagents?: (sessionKey: string, args: string) => Promise<string>;
-}
 
 /** `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (reference §1.9.5–1.9.7). */
 export function registerChatMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands = {}): void {
@@ -47,18 +41,24 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       },
       { additionalProperties: false },
     ),
-    handler: async (params) => {
+    handler: async (params, { runtime }) => {
       if (!params.message.trim() && !(params.attachments?.length)) throw invalidRequest("message or attachment required");
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
-      const subagentsArgs = commands.subagents ? subagentsCommandArgs(params.message) : undefined;
-      if (subagentsArgs !== undefined && commands.subagents) {
+      const command = CHAT_COMMANDS.match(params.message, "operator");
+      if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
-        return { runId: params.idempotencyKey, status: "ok", command: "subagents", reply: await commands.subagents(sessionKey, subagentsArgs) };
-      }
-      const compactArgs = compactCommandArgs(params.message);
-      if (compactArgs !== undefined) {
-        const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
-        return { runId: params.idempotencyKey, status: "ok", command: "compact", reply: await runCompactCommand(sessionKey, compactArgs, (key, i) => conversations.compact(key, i)) };
+        const ctx = operatorCommandContext(conversations, runtime, commands, { sessionKey, idempotencyKey: params.idempotencyKey, method: "chat.send" });
+        const result = await CHAT_COMMANDS.run(command, ctx);
+        switch (result.kind) {
+          case "stopped":
+            return { ok: true, aborted: result.runIds.length > 0, runIds: result.runIds };
+          case "reset":
+            return result.outcome.kind === "reset"
+              ? { runId: params.idempotencyKey, status: "ok", reset: true, sessionKey }
+              : { runId: params.idempotencyKey, status: result.outcome.status };
+          case "reply":
+            return { runId: params.idempotencyKey, status: "ok", command: command.name, reply: result.text };
+        }
       }
       const outcome = await conversations.submit({
         message: params.message,
@@ -75,10 +75,6 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
           return { runId: outcome.runId, status: outcome.status === "in_flight" || outcome.status === "running" || outcome.status === "queued" ? "in_flight" : outcome.status };
         case "rejected":
           throw invalidRequest(outcome.notice, { reason: "queue-full", runId: outcome.runId });
-        case "command":
-          return outcome.command === "stop"
-            ? { ok: true, aborted: (outcome.aborted?.length ?? 0) > 0, runIds: outcome.aborted ?? [] }
-            : { runId: outcome.runId, status: "ok", reset: true, sessionKey: outcome.sessionKey };
       }
     },
   });

@@ -64,6 +64,17 @@ export function buildOpenAiUserSessionKey(agentId: string, user: string): string
   return checked(`${buildPrefix(agentId)}:openai-user:${part(user, "user")}`);
 }
 
+/**
+ * `agent:<agentId>:openai:<id>` (`/v1/chat/completions`) or `agent:<agentId>:openresponses:<id>`
+ * (`/v1/responses`) — a request with neither a session key nor a `user`: a session of its own.
+ */
+export function buildHttpStatelessSessionKey(agentId: string, api: HttpApi, id: string): string {
+  return checked(`${buildPrefix(agentId)}:${api}:${part(id, "request id")}`);
+}
+
+/** The OpenAI-compatible HTTP APIs, as they name their sessions. */
+export type HttpApi = "openai" | "openresponses";
+
 /** `agent:<agentId>:openresponses-user:<user>` — `/v1/responses` requests that name a `user`. */
 export function buildOpenResponsesUserSessionKey(agentId: string, user: string): string {
   return checked(`${buildPrefix(agentId)}:openresponses-user:${part(user, "user")}`);

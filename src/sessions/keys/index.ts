@@ -2,6 +2,7 @@ export { MAX_SESSION_KEY_LENGTH, SessionKeyError, normalizeSafeAgentId } from ".
 export {
   DEFAULT_MAIN_KEY,
   buildMainSessionKey,
+  formatSessionKey,
   isCanonicalSessionKey,
   normalizeSessionKey,
   parseSessionKey,
@@ -11,11 +12,13 @@ export {
 export {
   DEFAULT_ACCOUNT_ID,
   buildChannelSessionKey,
+  buildHttpStatelessSessionKey,
   buildOpenAiUserSessionKey,
   buildOpenResponsesUserSessionKey,
   type ChannelChatType,
   type ChannelSessionKeyParams,
   type DmScope,
   type GroupScope,
+  type HttpApi,
 } from "./channel-session-key.js";
 export { buildSubagentSessionKey, isMainSessionKey, isSubagentSessionKey, subagentDepth } from "./subagent-session-key.js";

@@ -40,7 +40,7 @@ export function normalizeSessionKey(raw: string, defaultAgentId: string, options
   if (raw.length > MAX_RAW_LENGTH) assertKeyText(raw, "session key");
   const key = raw.trim().toLowerCase();
   if (key.length === 0) throw new SessionKeyError("session key is empty");
-  if (key.startsWith(AGENT_PREFIX)) return parsedToKey(parseSessionKey(key));
+  if (key.startsWith(AGENT_PREFIX)) return formatSessionKey(parseSessionKey(key));
   if (key === DEFAULT_MAIN_KEY) return buildMainSessionKey(defaultAgentId, options.mainKey ?? DEFAULT_MAIN_KEY);
   return finish(`${AGENT_PREFIX}${normalizeSafeAgentId(defaultAgentId)}:${key}`);
 }
@@ -64,15 +64,17 @@ export function parseSessionKey(key: string): ParsedSessionKey {
 /** True when `key` is a valid canonical key (no throw). */
 export function isCanonicalSessionKey(key: string): boolean {
   try {
-    return parsedToKey(parseSessionKey(key)) === key;
+    return formatSessionKey(parseSessionKey(key)) === key;
   } catch {
     return false;
   }
 }
 
-function parsedToKey(parsed: ParsedSessionKey): string {
+/** The canonical key of a parsed one (`agent:<agentId>:<rest>`). */
+export function formatSessionKey(parsed: ParsedSessionKey): string {
   return `${AGENT_PREFIX}${parsed.agentId}:${parsed.rest}`;
 }
+
 
 function finish(key: string): string {
   assertSessionKeyShape(key);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { writeFileAtomicSync } from "../../infra/atomic-file.js";
-import { parseSessionKey } from "../keys/index.js";
+import { formatSessionKey, parseSessionKey } from "../keys/index.js";
 import { isValidSessionId, TRANSCRIPT_SUFFIX } from "./session-paths.js";
 import type { SessionEntry } from "./session-entry.js";
 
@@ -62,7 +62,7 @@ export function reviveEntry(sessionsDirPath: string, agentId: string, key: strin
   } catch (err) {
     return `entry "${key.slice(0, 80)}": ${(err as Error).message}`;
   }
-  if (parsed.agentId !== agentId || `agent:${parsed.agentId}:${parsed.rest}` !== key) {
+  if (parsed.agentId !== agentId || formatSessionKey(parsed) !== key) {
     return `entry "${key}" does not belong in agent ${agentId}'s index`;
   }
   const row = value as Record<string, unknown>;

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { parseSessionKey } from "../keys/index.js";
+import { formatSessionKey, parseSessionKey } from "../keys/index.js";
 import type { SessionEntry } from "./session-entry.js";
 import { isValidSessionId, transcriptFile, TRANSCRIPT_SUFFIX } from "./session-paths.js";
 import { isMessageEntry } from "./transcript-lines.js";
@@ -49,7 +49,7 @@ function ownedKey(sessionKey: unknown, agentId: string): string | undefined {
   if (typeof sessionKey !== "string") return undefined;
   try {
     const parsed = parseSessionKey(sessionKey);
-    return parsed.agentId === agentId ? `agent:${parsed.agentId}:${parsed.rest}` : undefined;
+    return parsed.agentId === agentId ? formatSessionKey(parsed) : undefined;
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import type { ModelMessage, TranscriptMessage } from "../../models/messages.js";
 import { ensurePrivateDir } from "../../infra/paths.js";
-import { normalizeSafeAgentId, parseSessionKey, SessionKeyError } from "../keys/index.js";
+import { formatSessionKey, normalizeSafeAgentId, parseSessionKey, SessionKeyError } from "../keys/index.js";
 import { AgentIndexes } from "./agent-indexes.js";
 import { planPrune, type PruneOptions } from "./prune-plan.js";
 import { rotateTranscript, type RotateOptions, type RotateResult } from "./rotate-transcript.js";
@@ -341,7 +341,7 @@ export class SessionStore {
     const hit = this.located.get(sessionKey);
     if (hit) return hit;
     const { agentId, rest } = parseSessionKey(sessionKey);
-    const found = { agentId, key: `agent:${agentId}:${rest}` };
+    const found = { agentId, key: formatSessionKey({ agentId, rest }) };
     this.located.set(sessionKey, found);
     if (this.located.size > LOCATED_KEYS) this.located.delete(this.located.keys().next().value!);
     return found;

@@ -1,16 +1,27 @@
 import type { ConversationPort } from "../../../agents/conversation-port.js";
+import { CHAT_COMMANDS } from "../../../conversations/commands/chat-commands.js";
+import type { OpenClawConfig } from "../../../config/index.js";
+import type { SessionStore } from "../../../sessions/store/index.js";
+import { operatorCommandContext, type ChatCommands } from "../../operator-commands.js";
 import type { ChatTurnInput, ChatTurnResult } from "./types.js";
 
 /**
  * `/v1/chat/completions` turns go through the same conversation service as `agent` and
  * `chat.send`: the same session lanes, transcripts and events. Stateless requests (a fresh
  * session) carry their own earlier messages; they are folded into the prompt as context.
- * OpenAI's API has no idempotency key, so the run gets a fresh id and no ledger record.
+ * OpenAI's API has no idempotency key, so the run gets a fresh id and no ledger record. A chat
+ * command (`/stop`, `/new`, …) runs no turn: its reply, if it has one, is the completion's text.
  */
-export function createHttpTurnRunner(conversations: ConversationPort) {
+export function createHttpTurnRunner(conversations: ConversationPort, gateway: { config(): OpenClawConfig; sessions(): SessionStore }, commands: ChatCommands) {
   return async (input: ChatTurnInput): Promise<ChatTurnResult> => {
     const prior = (input.history ?? []).map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.text}`).join("\n\n");
     const message = prior ? `[Earlier messages in this conversation]\n${prior}\n\n[Current message]\n${input.message}` : input.message;
+    const command = CHAT_COMMANDS.match(message, "operator");
+    if (command) {
+      const { sessionKey } = conversations.resolveSessionKey(input.sessionKey, input.agentId);
+      const result = await CHAT_COMMANDS.run(command, operatorCommandContext(conversations, gateway, commands, { sessionKey, method: "http" }));
+      return { text: result.kind === "reply" ? result.text : "", usage: { input: 0, output: 0 }, stopReason: "stop" };
+    }
     const outcome = await conversations.submit({
       message,
       sessionKey: input.sessionKey,

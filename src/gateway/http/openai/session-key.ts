@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { buildHttpStatelessSessionKey, buildOpenAiUserSessionKey, buildOpenResponsesUserSessionKey, type HttpApi } from "../../../sessions/keys/index.js";
 import { OpenAiRequestError } from "./openai-errors.js";
 
 const SESSION_KEY_CHARS = /^[A-Za-z0-9_:.\-/]+$/;
@@ -17,11 +18,11 @@ export function deriveSessionKey(
   user: string | undefined,
   agentId: string,
   /** `openai` for chat completions, `openresponses` for the Responses API. */
-  prefix = "openai",
+  prefix: HttpApi = "openai",
 ): { sessionKey: string; stateless: boolean } {
   if (headerKey !== undefined && headerKey !== "") return { sessionKey: validSessionKey(headerKey), stateless: false };
-  if (user) return { sessionKey: `agent:${agentId}:${prefix}-user:${userKeyPart(user)}`, stateless: false };
-  return { sessionKey: `agent:${agentId}:${prefix}:${randomUUID()}`, stateless: true };
+  if (user) return { sessionKey: prefix === "openai" ? buildOpenAiUserSessionKey(agentId, userKeyPart(user)) : buildOpenResponsesUserSessionKey(agentId, userKeyPart(user)), stateless: false };
+  return { sessionKey: buildHttpStatelessSessionKey(agentId, prefix, randomUUID()), stateless: true };
 }
 
 function validSessionKey(key: string): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildInboundDedupeKey } from "../../../../src/channels/inbound/dedupe-key.js";
 import { finalizeInboundContext } from "../../../../src/channels/inbound/msg-context.js";
-import { parseControlCommand } from "../../../../src/channels/commands/control-commands.js";
+import { parseControlCommand } from "../../../../src/conversations/commands/chat-commands.js";
 import type { ChannelEnvelope } from "../../../../src/channels/types.js";
 
 const envelope: ChannelEnvelope = { messageId: "456", chatType: "group", chatId: "-100", threadId: "7", senderId: "42", senderName: "Ann", text: "@MyBot /status@MyBot now", timestamp: 1000 };

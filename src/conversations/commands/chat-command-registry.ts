@@ -1,0 +1,123 @@
+import type { ConversationPort, ResetOutcome, SubmitInput } from "../../agents/conversation-port.js";
+import type { QueueMode } from "../../sessions/lanes/index.js";
+import type { OpenClawConfig } from "../../config/index.js";
+import type { SessionStore } from "../../sessions/store/index.js";
+
+/**
+ * Where a message was typed: an operator client (WebSocket `chat.send` / `agent`, the OpenAI
+ * route) or a chat channel (Telegram, Discord, Slack).
+ */
+export type ChatSurface = "operator" | "channel";
+
+/** What a command may use; a surface fills in what it has. */
+export interface ChatCommandContext {
+  surface: ChatSurface;
+  sessionKey: string;
+  /** The message's idempotency key: a command that changes state records it, so a re-sent message does not repeat it. */
+  idempotencyKey?: string;
+  method: SubmitInput["method"];
+  /** Operator clients are the owner; a channel sender is one when `commands.ownerAllowFrom` (or its DM allowlist) says so. */
+  senderIsOwner: boolean;
+  conversations: ConversationPort;
+  config(): OpenClawConfig;
+  /** The session rows (read, and patched by the session commands /model, /think, /verbose). */
+  sessions: SessionStore;
+  /** `/subagents …` for the session; absent when the gateway has no sub-agents. */
+  subagents?: (sessionKey: string, args: string) => Promise<string>;
+  /** The per-session queue choice (`/queue`), where the surface keeps one. */
+  queueModes?: Map<string, QueueMode>;
+  /** The chat message's sender and place (channel surface). */
+  chat?: ChatPlace;
+  /** Binding this chat or thread to a sub-agent (`/focus`, `/unfocus`), where the surface can. */
+  focus?: { focus(target: string): string; unfocus(): string };
+}
+
+export interface ChatPlace {
+  channel: string;
+  accountId: string;
+  senderId: string;
+  senderUsername?: string;
+  /** The chat replies go to. */
+  to: string;
+  chatType: string;
+  threadId?: string;
+}
+
+/** What a command did: a reply to show, or the two outcomes each surface reports in its own shape. */
+export type ChatCommandResult =
+  | { kind: "reply"; text: string }
+  | { kind: "stopped"; runIds: string[]; subagents: number }
+  | { kind: "reset"; outcome: ResetOutcome };
+
+export interface ChatCommand {
+  /** Typed as `/name`; matched without regard to case. */
+  name: string;
+  aliases?: readonly string[];
+  /** One line for `/help`. */
+  description: string;
+  /** Words that run it when they are the whole message, without a slash (`stop`). */
+  bareWords?: readonly string[];
+  /** Only the owner may run it (a channel sender in `commands.ownerAllowFrom`); others are told so. */
+  ownerOnly?: boolean;
+  /** Where it is a command; on other surfaces the text goes to the agent. Default: every surface. */
+  surfaces?: readonly ChatSurface[];
+  handler(args: string, ctx: ChatCommandContext): ChatCommandResult | Promise<ChatCommandResult>;
+}
+
+export interface MatchedCommand {
+  name: string;
+  /** What follows the command, trimmed. */
+  args: string;
+  spec: ChatCommand;
+}
+
+const COMMAND_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+const COMMAND_LINE = /^\/([A-Za-z][A-Za-z0-9_-]*)(?:\s+([\s\S]*))?$/;
+
+/**
+ * Chat commands register here like RPC methods do in the method registry: a name, aliases, who
+ * may run it, where, and a handler. Every surface asks `match` once, before it submits a message
+ * to the conversation core: a standalone message naming a command is answered by the gateway,
+ * any other `/text` goes to the agent as ordinary text (skills and users use slashes too).
+ */
+export class ChatCommandRegistry {
+  private readonly commands: ChatCommand[] = [];
+  private readonly byName = new Map<string, ChatCommand>();
+  private readonly byBareWord = new Map<string, ChatCommand>();
+
+  register(command: ChatCommand): void {
+    const names = [command.name, ...(command.aliases ?? [])].map((n) => n.toLowerCase());
+    for (const name of names) {
+      if (!COMMAND_NAME.test(name)) throw new Error(`chat command name "${name}" is not a word (letters, digits, _ and -, starting with a letter)`);
+      if (this.byName.has(name)) throw new Error(`chat command registered twice: /${name}`);
+    }
+    for (const word of command.bareWords ?? []) if (this.byBareWord.has(word.toLowerCase())) throw new Error(`chat command word registered twice: ${word}`);
+    this.commands.push(command);
+    for (const name of names) this.byName.set(name, command);
+    for (const word of command.bareWords ?? []) this.byBareWord.set(word.toLowerCase(), command);
+  }
+
+  /** The command `text` runs on `surface`, or undefined when it is a message for the agent. */
+  match(text: string, surface: ChatSurface): MatchedCommand | undefined {
+    const trimmed = text.trim();
+    const bare = this.byBareWord.get(trimmed.toLowerCase());
+    const line = bare ? undefined : COMMAND_LINE.exec(trimmed);
+    const spec = bare ?? (line ? this.byName.get(line[1]!.toLowerCase()) : undefined);
+    if (!spec || (spec.surfaces && !spec.surfaces.includes(surface))) return undefined;
+    return { name: spec.name, args: (line?.[2] ?? "").trim(), spec };
+  }
+
+  /** Runs a matched command for the sender in `ctx` (an owner-only command refuses others). */
+  async run(command: MatchedCommand, ctx: ChatCommandContext): Promise<ChatCommandResult> {
+    if (command.spec.ownerOnly && !ctx.senderIsOwner) return { kind: "reply", text: `/${command.name} is for the bot owner only (commands.ownerAllowFrom).` };
+    return command.spec.handler(command.args, ctx);
+  }
+
+  /** The commands of `surface`, as `/help` lists them. */
+  helpText(surface: ChatSurface): string {
+    const lines = this.commands
+      .filter((c) => !c.surfaces || c.surfaces.includes(surface))
+      .map((c) => `/${c.name}${c.aliases?.length ? ` (/${c.aliases.join(", /")})` : ""} — ${c.description}${c.ownerOnly ? " (owner only)" : ""}`);
+    return ["Commands:", ...lines].join("\n");
+  }
+}

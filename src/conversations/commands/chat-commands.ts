@@ -1,0 +1,165 @@
+import { parseSessionKey } from "../../sessions/keys/index.js";
+import { runCompactCommand } from "../compact-command.js";
+import { ChatCommandRegistry, type ChatCommandContext, type ChatCommandResult, type MatchedCommand } from "./chat-command-registry.js";
+import { modelCommand, thinkCommand, verboseCommand, type SessionControlDeps } from "./session-control-commands.js";
+
+export const QUEUE_MODES = ["steer", "followup", "collect", "interrupt"] as const;
+export type ChatQueueMode = (typeof QUEUE_MODES)[number];
+
+const NO_SUBAGENTS = "Sub-agents are not available on this gateway.";
+const reply = (text: string): ChatCommandResult => ({ kind: "reply", text });
+
+/**
+ * Every chat command the gateway answers itself, in `/help` order. A new command is one
+ * `register` call here; its handler gets what it needs from the context (see
+ * docs/architecture.md, "Chat commands").
+ */
+export const CHAT_COMMANDS = new ChatCommandRegistry();
+
+CHAT_COMMANDS.register({
+  name: "stop",
+  aliases: ["abort", "cancel"],
+  bareWords: ["stop"],
+  description: "stop the running reply",
+  handler: (_args, ctx) => {
+    const stopped = ctx.conversations.stop(ctx.sessionKey);
+    return { kind: "stopped", runIds: stopped.runIds, subagents: stopped.subagents };
+  },
+});
+
+const resetSession = (_args: string, ctx: ChatCommandContext): ChatCommandResult => ({
+  kind: "reset",
+  outcome: ctx.conversations.reset({ sessionKey: ctx.sessionKey, idempotencyKey: ctx.idempotencyKey, method: ctx.method }),
+});
+CHAT_COMMANDS.register({ name: "new", description: "start a new session (the old transcript is kept on disk)", handler: resetSession });
+CHAT_COMMANDS.register({ name: "reset", description: "same as /new", handler: resetSession });
+
+CHAT_COMMANDS.register({
+  name: "compact",
+  description: "[instructions] — summarize the older part of this conversation now",
+  handler: async (args, ctx) => reply(await runCompactCommand(ctx.sessionKey, args, (key, instructions) => ctx.conversations.compact(key, instructions))),
+});
+
+CHAT_COMMANDS.register({
+  name: "status",
+  description: "agent, model, session and token usage",
+  surfaces: ["channel"],
+  handler: (_args, ctx) => {
+    const entry = ctx.sessions.get(ctx.sessionKey);
+    const chosen = entry?.modelOverrideSource === "user" ? entry.modelOverride : undefined;
+    return reply([
+      `Session: ${ctx.sessionKey}`,
+      `Model: ${chosen ? `${chosen} (chosen with /model)` : "the agent's"}${entry?.model ? ` · last answer from ${entry.model}` : ""}`,
+      `Thinking: ${entry?.thinkingLevel ?? ctx.config().agents.defaults.thinkingDefault ?? "off"} · verbose ${entry?.verboseLevel ?? "off"}`,
+      `Messages: ${entry?.messageCount ?? 0} · tokens in ${entry?.inputTokens ?? 0} / out ${entry?.outputTokens ?? 0}`,
+      `Run: ${ctx.conversations.isActive(ctx.sessionKey) ? "active" : "idle"} · queue ${ctx.queueModes?.get(ctx.sessionKey) ?? "default"}`,
+    ].join("\n"));
+  },
+});
+
+CHAT_COMMANDS.register({
+  name: "model",
+  description: "show the model | list | <provider/model or alias> for this session | default",
+  ownerOnly: true,
+  surfaces: ["channel"],
+  handler: (args, ctx) => reply(modelCommand(args, sessionControls(ctx))),
+});
+
+CHAT_COMMANDS.register({
+  name: "think",
+  aliases: ["t"],
+  description: "show | <level> — thinking level for this session (off, minimal, low, medium, high, xhigh, adaptive, max)",
+  ownerOnly: true,
+  surfaces: ["channel"],
+  handler: (args, ctx) => reply(thinkCommand(args, sessionControls(ctx))),
+});
+
+CHAT_COMMANDS.register({
+  name: "verbose",
+  aliases: ["v"],
+  description: "on | off | full — list tool calls before replies (no argument toggles)",
+  surfaces: ["channel"],
+  handler: (args, ctx) => reply(verboseCommand(args, sessionControls(ctx))),
+});
+
+CHAT_COMMANDS.register({
+  name: "help",
+  aliases: ["commands"],
+  description: "this list",
+  surfaces: ["channel"],
+  handler: (_args, ctx) => reply(CHAT_COMMANDS.helpText(ctx.surface)),
+});
+
+CHAT_COMMANDS.register({
+  name: "whoami",
+  aliases: ["id"],
+  description: "your sender id on this channel",
+  surfaces: ["channel"],
+  handler: (_args, ctx) => {
+    const chat = ctx.chat;
+    if (!chat) return reply(`Session: ${ctx.sessionKey}`);
+    return reply([
+      `Channel: ${chat.channel} (account ${chat.accountId})`,
+      `Your id: ${chat.senderId}${chat.senderUsername ? ` (@${chat.senderUsername})` : ""}`,
+      `Chat: ${chat.to} (${chat.chatType})${chat.threadId ? `, thread ${chat.threadId}` : ""}`,
+      `Owner: ${ctx.senderIsOwner ? "yes" : "no"}`,
+      `Session: ${ctx.sessionKey}`,
+    ].join("\n"));
+  },
+});
+
+CHAT_COMMANDS.register({
+  name: "queue",
+  description: "how messages sent during a reply are handled: steer | followup | collect | interrupt",
+  ownerOnly: true,
+  surfaces: ["channel"],
+  handler: (args, ctx) => {
+    const modes = ctx.queueModes;
+    if (!modes) return reply("Queue modes are chosen per request here (queueMode), not by command.");
+    const mode = args.toLowerCase();
+    if (!mode) return reply(`Queue mode: ${modes.get(ctx.sessionKey) ?? "default"}. Choose one of: ${QUEUE_MODES.join(", ")}.`);
+    if (!(QUEUE_MODES as readonly string[]).includes(mode)) return reply(`Unknown queue mode "${args}". Choose one of: ${QUEUE_MODES.join(", ")}.`);
+    modes.set(ctx.sessionKey, mode as ChatQueueMode);
+    return reply(`Queue mode for this session: ${mode}.`);
+  },
+});
+
+CHAT_COMMANDS.register({
+  name: "subagents",
+  description: "list | kill <id> | steer <id> <text> | log <id> | info <id>",
+  handler: async (args, ctx) => reply(ctx.subagents ? await ctx.subagents(ctx.sessionKey, args) : NO_SUBAGENTS),
+});
+
+CHAT_COMMANDS.register({
+  name: "focus",
+  description: "<#n|label|id> — send this thread's (or chat's) messages to that sub-agent",
+  surfaces: ["channel"],
+  handler: (args, ctx) => reply(ctx.focus ? ctx.focus.focus(args) : NO_SUBAGENTS),
+});
+
+CHAT_COMMANDS.register({
+  name: "unfocus",
+  description: "this thread (or chat) talks to its own session again",
+  surfaces: ["channel"],
+  handler: (_args, ctx) => reply(ctx.focus ? ctx.focus.unfocus() : NO_SUBAGENTS),
+});
+
+/** The session row the model / think / verbose commands read and change (created if this is the chat's first message). */
+function sessionControls(ctx: ChatCommandContext): SessionControlDeps {
+  const { sessionKey, sessions } = ctx;
+  return {
+    config: ctx.config(),
+    env: process.env,
+    sessionKey,
+    entry: sessions.get(sessionKey),
+    patch: (patch) => {
+      sessions.ensure(sessionKey, { agentId: parseSessionKey(sessionKey).agentId });
+      sessions.patch(sessionKey, patch);
+    },
+  };
+}
+
+/** The chat command a channel message runs (`/status`, `/queue collect`, `stop`); undefined for a message to the agent. */
+export function parseControlCommand(text: string): MatchedCommand | null {
+  return CHAT_COMMANDS.match(text, "channel") ?? null;
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { ChatCommandRegistry, type ChatCommandContext } from "../../../src/conversations/commands/chat-command-registry.js";
+import { CHAT_COMMANDS } from "../../../src/conversations/commands/chat-commands.js";
+
+function context(overrides: Partial<ChatCommandContext> = {}): ChatCommandContext {
+  const stopped: string[] = [];
+  return {
+    surface: "channel", sessionKey: "agent:main:main", method: "channel", senderIsOwner: false,
+    config: () => ({}) as ReturnType<ChatCommandContext["config"]>, sessions: {} as ChatCommandContext["sessions"],
+    conversations: {
+      stop: (key: string) => (stopped.push(key), { runIds: ["r1"], subagents: 2 }),
+      reset: () => ({ kind: "reset" }),
+      isActive: () => false,
+    } as unknown as ChatCommandContext["conversations"],
+    ...overrides,
+  };
+}
+
+describe("ChatCommandRegistry", () => {
+  it("matches a standalone command by name, alias or bare word, any case, with its arguments", () => {
+    expect(CHAT_COMMANDS.match("/STOP", "operator")).toMatchObject({ name: "stop", args: "" });
+    expect(CHAT_COMMANDS.match(" /cancel now ", "channel")).toMatchObject({ name: "stop", args: "now" });
+    expect(CHAT_COMMANDS.match("Stop", "channel")).toMatchObject({ name: "stop" });
+    expect(CHAT_COMMANDS.match("/subagents steer #1 go\nleft", "operator")).toMatchObject({ name: "subagents", args: "steer #1 go\nleft" });
+    expect(CHAT_COMMANDS.match("stop it", "channel")).toBeUndefined();
+    expect(CHAT_COMMANDS.match("please /stop", "channel")).toBeUndefined();
+    expect(CHAT_COMMANDS.match("/weather", "channel")).toBeUndefined();
+  });
+
+  it("keeps channel-only commands off operator surfaces: their text goes to the agent", () => {
+    expect(CHAT_COMMANDS.match("/status", "channel")).toMatchObject({ name: "status" });
+    expect(CHAT_COMMANDS.match("/status", "operator")).toBeUndefined();
+  });
+
+  it("refuses an owner-only command to others and runs it for the owner", async () => {
+    const queueModes = new Map();
+    const command = CHAT_COMMANDS.match("/queue collect", "channel")!;
+    expect(await CHAT_COMMANDS.run(command, context({ queueModes }))).toEqual({ kind: "reply", text: "/queue is for the bot owner only (commands.ownerAllowFrom)." });
+    expect(queueModes.size).toBe(0);
+    expect(await CHAT_COMMANDS.run(command, context({ queueModes, senderIsOwner: true }))).toEqual({ kind: "reply", text: "Queue mode for this session: collect." });
+    expect(queueModes.get("agent:main:main")).toBe("collect");
+  });
+
+  it("reports /stop and /new as outcomes each surface words its own way", async () => {
+    expect(await CHAT_COMMANDS.run(CHAT_COMMANDS.match("/stop", "channel")!, context())).toEqual({ kind: "stopped", runIds: ["r1"], subagents: 2 });
+    expect(await CHAT_COMMANDS.run(CHAT_COMMANDS.match("/new", "operator")!, context({ surface: "operator" }))).toEqual({ kind: "reset", outcome: { kind: "reset" } });
+  });
+
+  it("refuses a name or bare word registered twice, and a name that is not a word", () => {
+    const registry = new ChatCommandRegistry();
+    const handler = () => ({ kind: "reply" as const, text: "" });
+    registry.register({ name: "one", aliases: ["uno"], bareWords: ["one"], description: "", handler });
+    expect(() => registry.register({ name: "UNO", description: "", handler })).toThrow("chat command registered twice: /uno");
+    expect(() => registry.register({ name: "two", bareWords: ["ONE"], description: "", handler })).toThrow("chat command word registered twice: ONE");
+    expect(() => registry.register({ name: "two words", description: "", handler })).toThrow('chat command name "two words" is not a word');
+  });
+
+  it("lists a surface's commands for /help", () => {
+    const help = CHAT_COMMANDS.helpText("channel");
+    expect(help.split("\n")[0]).toBe("Commands:");
+    expect(help).toContain("/stop (/abort, /cancel) — stop the running reply");
+    expect(help).toContain("/queue — how messages sent during a reply are handled: steer | followup | collect | interrupt (owner only)");
+    expect(CHAT_COMMANDS.helpText("operator")).not.toContain("/status");
+  });
+});
