@@ -8,6 +8,7 @@ import { SessionSchema } from "./session.js";
 import { ToolsSchema } from "./tools.js";
 import { MessagesSchema } from "./messages.js";
 import { BindingsSchema, ChannelsSchema, CommandsSchema } from "./channels.js";
+import { AcpSchema, PluginsSchema } from "./acp.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -27,6 +28,8 @@ export const OpenClawConfigSchema = Type.Object({
   channels: Type.Optional(ChannelsSchema),
   bindings: Type.Optional(BindingsSchema),
   commands: Type.Optional(CommandsSchema),
+  acp: Type.Optional(AcpSchema),
+  plugins: Type.Optional(PluginsSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */

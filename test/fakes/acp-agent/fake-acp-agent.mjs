@@ -256,8 +256,9 @@ async function runPrompt(session, text, client) {
     }
   }
   if (has("garbage")) {
-    process.stdout.write("panic: this line is not JSON\n");
-    process.stdout.write(`${"x".repeat(10 * 1024 * 1024)}\n`);
+    // Written straight to stdout, each flushed before the SDK writes again.
+    await new Promise((resolve) => process.stdout.write("panic: this line is not JSON\n", resolve));
+    await new Promise((resolve) => process.stdout.write(`${"x".repeat(10 * 1024 * 1024)}\n`, resolve));
   }
   if (has("crash")) {
     await say("starting… ");
