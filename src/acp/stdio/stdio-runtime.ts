@@ -21,7 +21,7 @@ export interface StdioRuntimeDeps {
   /** The environment agents inherit (scrubbed before use); default the gateway's own. */
   env?: NodeJS.ProcessEnv;
   permissions?: PermissionAsker;
-  /** An agent process started (pid) or ended (undefined) for a session: the control plane records it. */
+  /** An agent process started (pid), or ended or was closed (undefined), for a session: the control plane records it. */
   onProcess?: (sessionKey: string, pid: number | undefined) => void;
 }
 
@@ -87,7 +87,9 @@ export class StdioAcpRuntime implements AcpRuntime {
     this.deps.onProcess?.(input.sessionKey, agent.process.pid);
     const ended = live;
     void agent.process.exited.then((exit) => {
-      if (this.sessions.get(input.sessionKey) === ended) this.deps.logger.info({ agent: input.agent, sessionKey: input.sessionKey, exit }, "acp agent process ended");
+      if (this.sessions.get(input.sessionKey) !== ended) return;
+      this.deps.logger.info({ agent: input.agent, sessionKey: input.sessionKey, exit }, "acp agent process ended");
+      this.deps.onProcess?.(input.sessionKey, undefined);
     });
     return live.handle;
   }
@@ -192,6 +194,13 @@ export class StdioAcpRuntime implements AcpRuntime {
   /** Ends every agent process (gateway shutdown). */
   async closeAll(reason: string): Promise<void> {
     await Promise.all([...this.sessions.values()].map((live) => this.close({ handle: live.handle, reason })));
+  }
+
+  /** The agent-side facts the control plane persists. */
+  describe(sessionKey: string): { loadSession: boolean; pid?: number } | undefined {
+    const live = this.sessions.get(sessionKey);
+    if (!live) return undefined;
+    return { loadSession: live.agent.canLoadSession, ...(live.agent.process.pid ? { pid: live.agent.process.pid } : {}) };
   }
 
   isAlive(sessionKey: string): boolean {
