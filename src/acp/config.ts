@@ -1,3 +1,4 @@
+import { TOOL_ERRORS, type ToolRefusal } from "../agents/tool-errors.js";
 import type { OpenClawConfig } from "../config/index.js";
 
 /**
@@ -84,13 +85,12 @@ export function resolveAcpSettings(config: OpenClawConfig): AcpSettings {
 }
 
 /** Which agent a request means, or why it may not have it. */
-export function pickAgent(settings: AcpSettings, requested: string | undefined): { ok: true; agent: string } | { ok: false; code: "ACP_DISABLED" | "ACP_AGENT_UNKNOWN" | "ACP_AGENT_NOT_ALLOWED"; message: string; suggestion: string } {
-  if (!settings.enabled) return { ok: false, code: "ACP_DISABLED", message: "ACP agents are disabled on this gateway.", suggestion: "Set acp.enabled: true and configure an agent under acp.agents (see docs/acp.md)." };
+export function pickAgent(settings: AcpSettings, requested: string | undefined): { ok: true; agent: string } | { ok: false; refusal: ToolRefusal } {
+  const known = Object.keys(settings.agents).join(", ");
+  if (!settings.enabled) return { ok: false, refusal: TOOL_ERRORS.acpDisabled() };
   const agent = requested?.trim().toLowerCase() || settings.defaultAgent;
-  if (!agent) return { ok: false, code: "ACP_AGENT_UNKNOWN", message: "No ACP agent was named and acp.defaultAgent is not set.", suggestion: `Name one of: ${Object.keys(settings.agents).join(", ")}.` };
-  if (!settings.agents[agent]) return { ok: false, code: "ACP_AGENT_UNKNOWN", message: `ACP agent \`${agent}\` is not configured.`, suggestion: `Add it under acp.agents.${agent}.command, or use one of: ${Object.keys(settings.agents).join(", ")}.` };
-  if (settings.allowedAgents.length > 0 && !settings.allowedAgents.includes(agent)) {
-    return { ok: false, code: "ACP_AGENT_NOT_ALLOWED", message: `ACP agent \`${agent}\` is not in acp.allowedAgents.`, suggestion: `Use one of: ${settings.allowedAgents.join(", ")}.` };
-  }
+  if (!agent) return { ok: false, refusal: TOOL_ERRORS.acpNoAgentNamed(known) };
+  if (!settings.agents[agent]) return { ok: false, refusal: TOOL_ERRORS.acpAgentUnknown(agent, known) };
+  if (settings.allowedAgents.length > 0 && !settings.allowedAgents.includes(agent)) return { ok: false, refusal: TOOL_ERRORS.acpAgentNotAllowed(agent, settings.allowedAgents.join(", ")) };
   return { ok: true, agent };
 }

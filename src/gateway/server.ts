@@ -32,6 +32,9 @@ import { createToolServices } from "../agents/tools/index.js";
 import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { resolveFocusTarget, runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
 import { ThreadBindingStore } from "../channels/thread-bindings.js";
+import { createAcpControlPlane } from "./acp-wiring.js";
+import type { AcpSessionManager } from "../acp/control-plane/manager.js";
+import { canReceiveEvent } from "./protocol/scopes.js";
 import { createSubagentThreads } from "../channels/subagent-threads.js";
 import { SessionToolService } from "../agents/agent-to-agent/index.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
@@ -82,6 +85,7 @@ export class GatewayServer {
   readonly ledger: IdempotencyLedger;
   readonly conversations: ConversationService;
   readonly subagents: SubagentService;
+  readonly acp: AcpSessionManager;
   private readonly toolServices = createToolServices();
   private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
   private readonly sessionSubscribers = new Set<string>();
@@ -159,7 +163,15 @@ export class GatewayServer {
       onStop: (key) => this.subagents.stopChildrenOf(key).length,
     });
     this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
+    const acp = createAcpControlPlane({
+      stateDir: opts.stateDir, config: () => opts.loadedConfig().config, logger: opts.logger, approvals: this.approvals, store: this.sessions,
+      hasApprover: () => [...this.connections].some((c) => c.scopes.length > 0 && canReceiveEvent(c.scopes, "exec.approval.requested")),
+      broadcast: (event, payload) => this.broadcast(event, payload),
+      channels: () => this.channels,
+    });
+    this.acp = acp.manager;
     this.subagents = new SubagentService({
+      acp: acp.children,
       stateDir: opts.stateDir, config: () => opts.loadedConfig().config, store: this.sessions, conversations: this.conversations, logger: opts.logger,
       threads: createSubagentThreads({ channels: () => this.channels, bindings: this.threadBindings, store: this.sessions, logger: opts.logger }),
       // A parent whose conversation is in a chat answers its announcement there.
@@ -221,6 +233,8 @@ export class GatewayServer {
     registerChannelRoutes(app, () => this.channels);
     const interrupted = this.sessions.recoverInterruptedRuns();
     if (interrupted.length > 0) this.opts.logger.warn({ sessions: interrupted }, "runs interrupted by the last shutdown were released");
+    // ACP processes a crash left behind are ended before their sub-agent rounds are settled.
+    this.acp.start();
     // Open sub-agent rounds and owed announcements from the last process are picked up here.
     this.subagents.start();
     await app.ready();
@@ -304,6 +318,7 @@ export class GatewayServer {
     this.approvals.denyAll();
     // Sub-agents stop reacting first: children aborted by the drain stay open for the next start.
     await this.subagents.stop();
+    await this.acp.stop();
     // Let runs stop and persist what they have (they are aborted, not dropped).
     await Promise.race([this.conversations.drain(), new Promise((r) => setTimeout(r, 1_000))]);
     await this.channelsStarting?.catch(() => {});

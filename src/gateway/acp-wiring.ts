@@ -1,0 +1,66 @@
+import { randomUUID } from "node:crypto";
+import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
+import { resolveAcpSettings } from "../acp/config.js";
+import { AcpSessionManager } from "../acp/control-plane/manager.js";
+import { AcpChildren } from "../acp/spawn/acp-children.js";
+import type { PermissionAsker } from "../acp/stdio/permissions.js";
+import { StdioAcpRuntime } from "../acp/stdio/stdio-runtime.js";
+import type { ChannelManager } from "../channels/channel-manager.js";
+import type { OpenClawConfig } from "../config/index.js";
+import type { Logger } from "../infra/logger.js";
+import type { SessionStore } from "../sessions/store/index.js";
+
+export interface AcpWiringDeps {
+  stateDir: string;
+  config: () => OpenClawConfig;
+  logger: Logger;
+  approvals: ExecApprovalBroker;
+  /** True when a connected operator would see `exec.approval.requested`. */
+  hasApprover: () => boolean;
+  broadcast: (event: string, payload: unknown) => void;
+  channels: () => ChannelManager | undefined;
+  store: SessionStore;
+}
+
+/**
+ * Builds the gateway's ACP control plane: the session manager on the stdio runtime, whose
+ * permission questions become exec approvals, and the port sub-agent spawns run ACP children
+ * through, whose `streamTo: "parent"` progress goes to the requester's clients and chat.
+ */
+export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessionManager; children: AcpChildren } {
+  const settings = () => resolveAcpSettings(deps.config());
+  const permissions: PermissionAsker = {
+    async ask(request) {
+      if (!deps.hasApprover()) return "unavailable";
+      const { decision } = deps.approvals.request({
+        command: `ACP agent \`${request.agent}\` asks: ${request.title}`,
+        cwd: request.cwd,
+        agentId: request.agent,
+        sessionKey: request.sessionKey,
+        reason: request.kind ? `acp permission (${request.kind})` : "acp permission",
+      });
+      return (await decision) ?? "deny";
+    },
+  };
+  const manager = new AcpSessionManager({
+    stateDir: deps.stateDir,
+    settings,
+    logger: deps.logger,
+    createRuntime: (hooks) => new StdioAcpRuntime({ settings, logger: deps.logger, permissions, onProcess: hooks.onProcess }),
+  });
+  const children = new AcpChildren({
+    manager,
+    settings,
+    logger: deps.logger,
+    relayProgress: (requesterSessionKey, childSessionKey, text) => {
+      deps.broadcast("agent", { sessionKey: requesterSessionKey, stream: "acp", ts: Date.now(), data: { childSessionKey, text } });
+      const entry = deps.store.get(requesterSessionKey);
+      const channels = deps.channels();
+      if (!channels || !entry?.lastChannel || !entry.lastTo) return;
+      void channels
+        .send({ channel: entry.lastChannel, ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}), to: entry.lastTo, ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}), message: text, idempotencyKey: `acp-progress:${randomUUID()}` })
+        .catch((err: Error) => deps.logger.warn({ sessionKey: requesterSessionKey, err: err.message }, "acp progress not delivered to the chat"));
+    },
+  });
+  return { manager, children };
+}
