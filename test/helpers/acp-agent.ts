@@ -46,3 +46,13 @@ export function processesWithArgument(argument: string): number[] {
   }
   return pids;
 }
+
+/** The process exists and is not a zombie (an orphan killed under a PID 1 that does not reap stays one). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
