@@ -52,14 +52,17 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
     manager,
     settings,
     logger: deps.logger,
-    relayProgress: (requesterSessionKey, childSessionKey, text) => {
+    relayProgress: async (requesterSessionKey, childSessionKey, text) => {
       deps.broadcast("agent", { sessionKey: requesterSessionKey, stream: "acp", ts: Date.now(), data: { childSessionKey, text } });
       const entry = deps.store.get(requesterSessionKey);
       const channels = deps.channels();
       if (!channels || !entry?.lastChannel || !entry.lastTo) return;
-      void channels
+      await channels
         .send({ channel: entry.lastChannel, ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}), to: entry.lastTo, ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}), message: text, idempotencyKey: `acp-progress:${randomUUID()}` })
-        .catch((err: Error) => deps.logger.warn({ sessionKey: requesterSessionKey, err: err.message }, "acp progress not delivered to the chat"));
+        .then(
+          () => {},
+          (err: Error) => deps.logger.warn({ sessionKey: requesterSessionKey, err: err.message }, "acp progress not delivered to the chat"),
+        );
     },
   });
   return { manager, children };

@@ -14,7 +14,7 @@ export interface AcpChildrenDeps {
   settings: () => AcpSettings;
   logger: Logger;
   /** Shows a line of a child's progress to its requester (streamTo: "parent"). */
-  relayProgress?: (requesterSessionKey: string, childSessionKey: string, text: string) => void;
+  relayProgress?: (requesterSessionKey: string, childSessionKey: string, text: string) => Promise<void>;
 }
 
 /**
@@ -52,8 +52,9 @@ export class AcpChildren implements AcpChildPort {
     const relay = input.streamToParent && relayProgress ? new ProgressRelay(this.deps.settings().stream, (text) => relayProgress(input.streamToParent!, input.sessionKey, text)) : undefined;
     const done = this.deps.manager
       .runTurn({ sessionKey: input.sessionKey, text: defuseMarkers(input.text), mode: input.mode, ...(relay ? { onEvent: (event) => relay.push(event) } : {}) })
-      .then((result) => {
-        relay?.flush();
+      // Its progress is out before its result is announced.
+      .then(async (result) => {
+        await relay?.flush();
         return childResult(result);
       })
       .catch((err: Error): AcpChildRunResult => ({ status: "error", text: "", error: err.message, durationMs: 0 }));

@@ -16,10 +16,12 @@ export class ProgressRelay {
   private pending = "";
   private timer?: NodeJS.Timeout;
   private readonly seenTools = new Set<string>();
+  /** Messages go out one after another, in order. */
+  private sending: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly settings: ProgressRelaySettings,
-    private readonly send: (text: string) => void,
+    private readonly send: (text: string) => Promise<void>,
   ) {}
 
   push(event: AcpRuntimeEvent): void {
@@ -27,20 +29,23 @@ export class ProgressRelay {
     if (!line) return;
     this.pending += line;
     if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), this.settings.coalesceIdleMs);
+      this.timer = setTimeout(() => void this.flush(), this.settings.coalesceIdleMs);
       this.timer.unref();
     }
   }
 
-  /** Sends what is gathered now (the turn ended). */
-  flush(): void {
+  /** Sends what is gathered now; resolves once every message so far went out (the turn ended). */
+  flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     const text = this.pending.trim();
     this.pending = "";
-    if (!text) return;
-    const max = this.settings.maxChunkChars;
-    this.send(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+    if (text) {
+      const max = this.settings.maxChunkChars;
+      const message = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+      this.sending = this.sending.then(() => this.send(message)).catch(() => {});
+    }
+    return this.sending;
   }
 
   private describe(event: AcpRuntimeEvent): string | undefined {
