@@ -9,6 +9,9 @@ import type { ChannelManager } from "../channels/channel-manager.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import type { SessionStore } from "../sessions/store/index.js";
+import { parseSessionKey } from "../sessions/keys/index.js";
+import { resolveWorkspaceDir } from "../agents/context/workspace.js";
+import type { SessionToolCaller } from "../agents/tools/index.js";
 
 export interface AcpWiringDeps {
   stateDir: string;
@@ -66,4 +69,15 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
     },
   });
   return { manager, children };
+}
+
+/**
+ * A chat session acting as an ACP spawn's requester: its agent, that agent's workspace; `/acp`
+ * is owner-only, so it runs as the owner. The session is created if the chat has none yet, so
+ * the child's result has somewhere to arrive.
+ */
+export function chatCaller(sessionKey: string, config: OpenClawConfig, stateDir: string, store: SessionStore): SessionToolCaller {
+  const { agentId } = parseSessionKey(sessionKey);
+  store.ensure(sessionKey, { agentId });
+  return { sessionKey, agentId, senderIsOwner: true, workspaceDir: resolveWorkspaceDir(config, agentId, stateDir, process.env) };
 }

@@ -32,7 +32,8 @@ import { createToolServices } from "../agents/tools/index.js";
 import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { resolveFocusTarget, runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
 import { ThreadBindingStore } from "../channels/thread-bindings.js";
-import { createAcpControlPlane } from "./acp-wiring.js";
+import { chatCaller, createAcpControlPlane } from "./acp-wiring.js";
+import { runAcpCommand } from "../acp/commands/acp-command.js";
 import type { AcpSessionManager } from "../acp/control-plane/manager.js";
 import { canReceiveEvent } from "./protocol/scopes.js";
 import { createSubagentThreads } from "../channels/subagent-threads.js";
@@ -100,6 +101,9 @@ export class GatewayServer {
   private readonly threadBindings: ThreadBindingStore;
   /** `/subagents …` typed in a chat (WebSocket or channel), for the session it was typed in. */
   private readonly subagentsCommand = (sessionKey: string, args: string) => runSubagentsCommand(sessionKey, args, { service: this.subagents });
+  /** `/acp …` typed in a chat. */
+  private readonly acpCommand = (sessionKey: string, args: string) =>
+    runAcpCommand(sessionKey, args, { manager: this.acp, subagents: this.subagents, callerFor: (key) => chatCaller(key, this.opts.loadedConfig().config, this.opts.stateDir, this.sessions) });
   private healthVersion = 0;
   private isReady = false;
   private draining = false;
@@ -183,7 +187,7 @@ export class GatewayServer {
       config: () => opts.loadedConfig().config, store: this.sessions, conversations: this.conversations, subagents: this.subagents, logger: opts.logger,
     });
     registerAgentMethods(this.methods, this.conversations, { subagents: this.subagentsCommand });
-    registerChatMethods(this.methods, this.conversations, { subagents: this.subagentsCommand });
+    registerChatMethods(this.methods, this.conversations, { subagents: this.subagentsCommand, acp: this.acpCommand });
     registerSessionMethods(this.methods, this.conversations, this.sessionSubscribers);
     registerChannelMethods(this.methods, () => this.channels);
     this.toolServices.channelMessenger = {
@@ -286,7 +290,7 @@ export class GatewayServer {
       if (!this.channels) {
         this.channels = new ChannelManager({
           stateDir: this.opts.stateDir, env: process.env, logger: this.opts.logger, config: () => this.opts.loadedConfig().config,
-          conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand,
+          conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand, acpCommand: this.acpCommand,
           threadBindings: this.threadBindings, focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
         });
         await this.channels.start();

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
@@ -177,4 +177,52 @@ describe("sessions_spawn runtime acp", () => {
     }
     expect(processesWithArgument(stateDir)).toEqual([]);
   }, 180_000);
+});
+
+describe("/acp chat commands", () => {
+  const command = async (sessionKey: string, message: string): Promise<string> => {
+    const res = await sock.request("chat.send", { sessionKey, message, idempotencyKey: `cmd-${Math.random()}` });
+    expect(res.ok).toBe(true);
+    expect(res.payload.command).toBe("acp");
+    return res.payload.reply;
+  };
+
+  it("spawn, sessions, status, steer, close, doctor and help act on this chat's ACP sessions", async () => {
+    server.setResponder((req) => ({ text: lastMessageOf(req).text.includes(BEGIN) ? "noted" : "?" }));
+    expect(await command("acp-cmd", "/acp help")).toContain("/acp spawn <agent>");
+    expect(await command("acp-cmd", "/acp spawn")).toBe("Name the agent: /acp spawn <agent> <task> (see /acp doctor for the configured ones).");
+    expect(await command("acp-cmd", "/acp spawn fake --mode forever x")).toBe('--mode is oneshot or persistent, not "forever".');
+    const started = await command("acp-cmd", "/acp spawn fake --mode persistent --label helper first task #echo");
+    expect(started).toMatch(/^🚀 Started fake \(agent:fake:acp:[0-9a-f-]{36}\)\. Its result will come back here\.$/);
+    await eventually(async () => expect(await announcements("acp-cmd")).toHaveLength(1));
+    expect(textOf((await announcements("acp-cmd"))[0])).toContain("echo: first task");
+    expect(await command("acp-cmd", "/acp sessions")).toBe('#1 "helper" — fake, ready, persistent');
+    const status = await command("acp-cmd", "/acp status helper");
+    expect(status).toContain('"helper": ready');
+    expect(status).toContain("Agent: fake · mode persistent · turns 1");
+    expect(status).toMatch(/Process: fake: idle/);
+    expect(await command("acp-cmd", "/acp steer #1 second task #echo")).toBe('↪ Steered "helper".');
+    await eventually(async () => expect(await announcements("acp-cmd")).toHaveLength(2));
+    expect(textOf((await announcements("acp-cmd"))[1])).toContain("echo: second task");
+    expect(await command("acp-cmd", "/acp close helper")).toBe('✅ Closed "helper".');
+    await eventually(async () => expect(await command("acp-cmd", "/acp sessions")).toBe('#1 "helper" — fake, closed, persistent'));
+    expect(await command("acp-cmd", "/acp cancel nothing")).toBe('No ACP session "nothing" here. See /acp sessions.');
+    const doctor = await command("acp-cmd", "/acp doctor");
+    expect(doctor).toContain("answers initialize (protocol 1, fake-claude 0.0.1)");
+    expect(doctor).toContain("❌ claude: ACP agent `claude`: command not found (`claude-agent-acp-missing` is not on PATH). Install it: npm install -g @zed-industries/claude-agent-acp");
+  }, 60_000);
+});
+
+describe("openclaw acp doctor", () => {
+  it("reports each agent with its protocol version, the install hint for a missing one, and exits 1 when one fails", async () => {
+    const result = await runCli(["acp", "doctor"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain("ACP agents: enabled");
+    expect(result.output).toMatch(/ok {3}fake: `.*node` answers initialize \(protocol 1, fake-claude 0\.0\.1\)\./);
+    expect(result.output).toContain("FAIL claude: ACP agent `claude`: command not found (`claude-agent-acp-missing` is not on PATH). Install it: npm install -g @zed-industries/claude-agent-acp");
+    const jsonOutput = (await runCli(["acp", "doctor", "--json"], { OPENCLAW_STATE_DIR: stateDir })).output;
+    // stdout's JSON document, then stderr's one-line failure summary.
+    const json = JSON.parse(jsonOutput.slice(0, jsonOutput.indexOf("\n}\n") + 2));
+    expect(json.agents.find((a: any) => a.agent === "fake")).toMatchObject({ ok: true, protocolVersion: 1 });
+  }, 60_000);
 });

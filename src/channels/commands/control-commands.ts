@@ -28,6 +28,7 @@ export const CONTROL_COMMANDS: readonly CommandSpec[] = [
   { name: "whoami", aliases: ["id"], description: "your sender id on this channel" },
   { name: "queue", description: "how messages sent during a reply are handled: steer | followup | collect | interrupt", ownerOnly: true },
   { name: "subagents", description: "list | kill <id> | steer <id> <text> | log <id> | info <id>" },
+  { name: "acp", description: "spawn | cancel | steer | close | status | sessions | doctor | help — external coding agents", ownerOnly: true },
   { name: "focus", description: "<#n|label|id> — send this thread's (or chat's) messages to that sub-agent" },
   { name: "unfocus", description: "this thread (or chat) talks to its own session again" },
 ];

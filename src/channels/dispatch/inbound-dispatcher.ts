@@ -34,6 +34,7 @@ export interface InboundDispatchDeps {
   logger: Logger;
   /** `/subagents …` when the sub-agent registry is present. */
   subagentsCommand?: CommandDeps["subagentsCommand"];
+  acpCommand?: CommandDeps["acpCommand"];
   /** Threads (or chats) bound to a sub-agent's session: their messages go there instead. */
   threadBindings?: ThreadBindingStore;
   /** `/focus <target>`: the sub-agent it names, when the sub-agent registry is present. */
@@ -111,6 +112,7 @@ export class InboundDispatcher {
         queueModes: this.queueModes,
         isOwner: routed.senderIsOwner,
         subagentsCommand: this.deps.subagentsCommand,
+        acpCommand: this.deps.acpCommand,
         ...(this.deps.threadBindings
           ? { threadFocus: { bindings: this.deps.threadBindings, chat: routed.chat, ownerSessionKeys: routed.ownerSessionKeys, resolveTarget: this.deps.focusTarget } }
           : {}),

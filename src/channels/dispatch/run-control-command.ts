@@ -16,6 +16,7 @@ export interface CommandDeps {
   isOwner: boolean;
   idempotencyKey: string;
   subagentsCommand?: (sessionKey: string, args: string) => Promise<string>;
+  acpCommand?: (sessionKey: string, args: string) => Promise<string>;
   /** `/focus`, `/unfocus`: absent where chats cannot be bound (no binding store). */
   threadFocus?: ThreadFocusDeps;
 }
@@ -62,6 +63,8 @@ export async function runControlCommand(command: ParsedCommand & { spec: Command
     }
     case "subagents":
       return deps.subagentsCommand ? deps.subagentsCommand(sessionKey, command.args) : "Sub-agents are not available on this gateway.";
+    case "acp":
+      return deps.acpCommand ? deps.acpCommand(sessionKey, command.args) : "ACP agents are not available on this gateway.";
     case "focus":
       return deps.threadFocus ? runFocusCommand(command.args, deps.threadFocus) : "Sub-agents are not available on this gateway.";
     case "unfocus":

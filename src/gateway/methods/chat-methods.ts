@@ -3,6 +3,7 @@ import type { ConversationPort } from "../../agents/conversation-port.js";
 import { displayMessages } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { subagentsCommandArgs } from "../../agents/subagents/index.js";
+import { acpCommandArgs } from "../../acp/commands/acp-command.js";
 import type { MethodRegistry } from "./registry.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
@@ -12,6 +13,8 @@ const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((
 export interface ChatCommands {
   /** `/subagents …`: the caller's session key and what follows the command; resolves to the reply text. */
   subagents?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/acp …`: the same shape as `subagents`. */
+  acp?: (sessionKey: string, args: string) => Promise<string>;
 }
 
 /** `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (reference §1.9.5–1.9.7). */
@@ -53,6 +56,11 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       if (subagentsArgs !== undefined && commands.subagents) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
         return { runId: params.idempotencyKey, status: "ok", command: "subagents", reply: await commands.subagents(sessionKey, subagentsArgs) };
+      }
+      const acpArgs = commands.acp ? acpCommandArgs(params.message) : undefined;
+      if (acpArgs !== undefined && commands.acp) {
+        const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
+        return { runId: params.idempotencyKey, status: "ok", command: "acp", reply: await commands.acp(sessionKey, acpArgs) };
       }
       const outcome = await conversations.submit({
         message: params.message,
