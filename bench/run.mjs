@@ -12,6 +12,7 @@ import { measureFailover } from "./failover.mjs";
 import { measureConversations } from "./conversations.mjs";
 import { measureChannels } from "./channels.mjs";
 import { measureSubagents } from "./subagents.mjs";
+import { measureAcp } from "./acp.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -26,7 +27,9 @@ const SOAK_TURNS = Number(process.env.BENCH_SOAK_TURNS ?? 2_000);
 const CHANNELS_BUDGET_MS = 150_000;
 /** The sub-agent bench: 20 spawn → announce rounds and 100 children at once (about 10 s when idle). */
 const SUBAGENTS_BUDGET_MS = 60_000;
-const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + SOAK_TURNS * 20;
+/** ACP: 8 agent starts one by one, a 2,000-update turn, 20 agents at once (each start ~1 s of node). */
+const ACP_BUDGET_MS = 90_000;
+const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + ACP_BUDGET_MS + SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -87,6 +90,9 @@ function buildTargets() {
     telegramBurstOutOfOrderChats: { target: "0 chats", value: results.channels?.burstFollowup?.outOfOrderChats ?? null, pass: results.channels?.burstFollowup?.outOfOrderChats === 0 },
     spawnToAnnounceP50Ms: target(results.subagents?.spawnToAnnounceMs?.p50, 50, "ms"),
     hundredChildrenRssGrowthMiB: target(results.subagents?.concurrentChildren?.rssGrowthMiB, 30, "MiB for 100 children"),
+    acpSpawnToPromptOverheadMs: target(results.acp?.spawnToFirstPromptOverheadMs?.p50, 30, "ms beyond the agent's own start"),
+    acpRelayCpuPerUpdateMs: target(results.acp?.relay?.cpuMsPerUpdate, 0.5, "ms"),
+    acpTwentySessionsRssGrowthMiB: target(results.acp?.concurrentSessions?.rssGrowthMiB, 30, "MiB for 20 sessions"),
   };
 }
 
@@ -115,6 +121,9 @@ function summaryLine(targets) {
     ["tg burst", r.channels?.burstFollowup?.messagesPerSecond, `${fmt(r.channels?.burstFollowup?.messagesPerSecond, " msg/s")} (steer ${fmt(r.channels?.burstSteer?.repliesPerMessage, " replies/msg", 2)})`],
     ["spawn→announce p50", r.subagents?.spawnToAnnounceMs?.p50, fmt(r.subagents?.spawnToAnnounceMs?.p50, "ms", 1)],
     ["100-children", r.subagents?.concurrentChildren?.allAnnouncedMs, `${fmt(r.subagents?.concurrentChildren?.allAnnouncedMs, "ms")} +${fmt(r.subagents?.concurrentChildren?.rssGrowthMiB, "MiB", 1)}`],
+    ["acp spawn→prompt", r.acp?.spawnToFirstPromptOverheadMs?.p50, `+${fmt(r.acp?.spawnToFirstPromptOverheadMs?.p50, "ms", 1)} (cpu ${fmt(r.acp?.spawnTurnGatewayCpuMs?.p50, "ms", 1)})`],
+    ["acp relay", r.acp?.relay?.cpuMsPerUpdate, fmt(r.acp?.relay?.cpuMsPerUpdate, "ms/update", 3)],
+    ["acp 20 sessions", r.acp?.concurrentSessions?.rssGrowthMiB, `+${fmt(r.acp?.concurrentSessions?.rssGrowthMiB, "MiB", 1)}`],
   ];
   const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
   if (r.error) {
@@ -195,6 +204,7 @@ async function main() {
   results.conversations = await measureConversations({ totalTurns: SOAK_TURNS });
   results.channels = await measureChannels();
   results.subagents = await measureSubagents();
+  results.acp = await measureAcp();
 }
 
 function abort(message, exitCode) {

@@ -62,7 +62,7 @@ const storeDir = option("--store");
 const logFile = option("--log");
 
 function log(entry) {
-  if (logFile) fs.appendFileSync(logFile, `${JSON.stringify({ pid: process.pid, ts: Date.now(), ...entry })}\n`);
+  if (logFile) fs.appendFileSync(logFile, `${JSON.stringify({ pid: process.pid, ts: Date.now(), hr: performance.timeOrigin + performance.now(), ...entry })}\n`);
 }
 
 /** Sessions this agent knows: in memory, and in --store so a later process can load them. */
@@ -111,7 +111,16 @@ const output = flag("--string-ids")
       },
     })
   : stdoutWeb;
-const stdinWeb = Readable.toWeb(process.stdin);
+/** When the last bytes arrived on stdin: a request's arrival, apart from the time spent parsing it. */
+let lastArrival = 0;
+const stdinWeb = Readable.toWeb(process.stdin).pipeThrough(
+  new TransformStream({
+    transform(chunk, controller) {
+      lastArrival = performance.timeOrigin + performance.now();
+      controller.enqueue(chunk);
+    },
+  }),
+);
 const input = flag("--string-ids")
   ? stdinWeb.pipeThrough(
       new TransformStream({
@@ -151,8 +160,9 @@ const promptText = (prompt) => prompt.map((block) => (block.type === "text" ? bl
 
 const app = agent({ name: "fake-acp-agent" })
   .onRequest("initialize", async ({ params }) => {
-    log({ method: "initialize", protocolVersion: params.protocolVersion, clientCapabilities: params.clientCapabilities, clientInfo: params.clientInfo });
+    log({ method: "initialize", arrivedAt: lastArrival, protocolVersion: params.protocolVersion, clientCapabilities: params.clientCapabilities, clientInfo: params.clientInfo });
     if (flag("--hang-initialize")) await new Promise(() => {});
+    queueMicrotask(() => log({ responded: "initialize" }));
     return {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: { loadSession: canLoad, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
@@ -163,7 +173,8 @@ const app = agent({ name: "fake-acp-agent" })
   .onRequest("session/new", ({ params }) => {
     const sessionId = `fake-${randomUUID()}`;
     remember(sessionId, params.cwd);
-    log({ method: "session/new", sessionId, cwd: params.cwd, mcpServers: params.mcpServers });
+    log({ method: "session/new", arrivedAt: lastArrival, sessionId, cwd: params.cwd, mcpServers: params.mcpServers });
+    queueMicrotask(() => log({ responded: "session/new" }));
     if (!flag("--session-extras")) return { sessionId };
     return {
       sessionId,
@@ -177,7 +188,7 @@ const app = agent({ name: "fake-acp-agent" })
     if (!session) throw RequestError.invalidParams(undefined, `unknown session ${params.sessionId}`);
     session.cancelled = false;
     const text = promptText(params.prompt);
-    log({ method: "session/prompt", sessionId: params.sessionId, text });
+    log({ method: "session/prompt", arrivedAt: lastArrival, sessionId: params.sessionId, text });
     return runPrompt(session, text, client);
   })
   .onNotification("session/cancel", ({ params }) => {
@@ -293,7 +304,7 @@ async function askPermission(session, client, toolCallId) {
 }
 
 const connection = app.connect(ndJsonStream(output, input));
-log({ started: true, argv });
+log({ started: true, argv, processStartedAt: performance.timeOrigin });
 if (flag("--ignore-stdin-end")) setInterval(() => {}, 1 << 30);
 void connection.closed.then(() => {
   log({ closed: true });
