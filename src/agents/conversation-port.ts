@@ -103,7 +103,7 @@ export interface StopOutcome {
 export type SubmitOutcome =
   | { kind: "accepted"; run: ConversationRun; queued: "started" | "steered" | "queued" | "interrupt" }
   | { kind: "duplicate"; runId: string; sessionKey: string; status: RunStatus | "in_flight" | "interrupted"; run?: ConversationRun; summary?: string }
-  | { kind: "rejected"; runId: string; sessionKey: string; notice: string }
+  | { kind: "rejected"; runId: string; sessionKey: string; notice: string; reason?: "acp-session" }
   | { kind: "command"; runId: string; sessionKey: string; command: "reset" | "stop"; aborted?: string[]; subagentsStopped?: number };
 
 /** The visible text a finished run produced (empty for NO_REPLY or no text). */

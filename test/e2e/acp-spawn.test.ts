@@ -103,6 +103,9 @@ describe("sessions_spawn runtime acp", () => {
     // The harness got the task as plain text: the gateway's internal framing never reaches it.
     const prompt = agentLogLines().find((l) => l.method === "session/prompt" && l.text.startsWith("refactor utils"));
     expect(prompt.text).toBe("refactor utils #env [[OPENCLAW_INTERNAL_CONTEXT_BEGIN]]");
+    // Its session is the agent's: a message sent there is refused, never run on an embedded model.
+    const direct = await sock.request("chat.send", { sessionKey: accepted.childSessionKey, message: "hello", idempotencyKey: `direct-${Date.now()}` });
+    expect(JSON.stringify(direct)).toContain("is an ACP agent's session: its turns run on that agent");
     // The ACP session ended with its oneshot turn and its process is gone.
     const records = JSON.parse(fs.readFileSync(path.join(stateDir, "acp", "sessions.json"), "utf8")).sessions;
     expect(records.find((r: any) => r.sessionKey === accepted.childSessionKey)).toMatchObject({ state: "closed", agent: "fake", mode: "oneshot", turns: 1 });

@@ -55,7 +55,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
         method: "agent",
         extraSystemPrompt: params.extraSystemPrompt,
       });
-      if (outcome.kind === "rejected") throw invalidRequest(outcome.notice, { reason: "queue-full", runId: outcome.runId });
+      if (outcome.kind === "rejected") throw invalidRequest(outcome.notice, { reason: outcome.reason ?? "queue-full", runId: outcome.runId });
       if (outcome.kind === "command") {
         return { runId: outcome.runId, status: "ok", summary: outcome.command === "reset" ? "session reset" : "stopped", result: { payloads: [], meta: { durationMs: 0 } } };
       }

@@ -76,7 +76,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         case "duplicate":
           return { runId: outcome.runId, status: outcome.status === "in_flight" || outcome.status === "running" || outcome.status === "queued" ? "in_flight" : outcome.status };
         case "rejected":
-          throw invalidRequest(outcome.notice, { reason: "queue-full", runId: outcome.runId });
+          throw invalidRequest(outcome.notice, { reason: outcome.reason ?? "queue-full", runId: outcome.runId });
         case "command":
           return outcome.command === "stop"
             ? { ok: true, aborted: (outcome.aborted?.length ?? 0) > 0, runIds: outcome.aborted ?? [] }
