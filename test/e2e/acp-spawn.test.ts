@@ -159,7 +159,7 @@ describe("sessions_spawn runtime acp", () => {
     });
     await ask("acp-refusals", "refusals");
     const toolResults = (await history("acp-refusals")).filter((m) => m.role === "toolResult" || m.role === "tool_result" || m.role === "tool").map((m) => JSON.parse(textOf(m)));
-    expect(toolResults.map((r) => r.error ?? r.code)).toEqual(["SANDBOX_UNAVAILABLE", "ACP_AGENT_UNKNOWN", "ACP_COMMAND_NOT_FOUND", "INVALID_ARGUMENTS"]);
+    expect(toolResults.map((r) => r.error ?? r.code)).toEqual(["SANDBOX_UNAVAILABLE", "ACP_AGENT_UNKNOWN", "ACP_COMMAND_NOT_FOUND", "INVALID_ARGUMENT"]);
     expect(toolResults[0].message).toBe('sandbox "require" cannot be met: ACP agents run on the host, outside any sandbox.');
     expect(toolResults[2]).toMatchObject({ message: "ACP agent `claude`: command not found (`claude-agent-acp-missing` is not on PATH).", suggestion: "Install it: npm install -g @zed-industries/claude-agent-acp" });
   });
