@@ -24,6 +24,8 @@ export interface AcpSettings {
   /** Empty: every configured agent may be used. */
   allowedAgents: string[];
   agents: Record<string, AcpAgentCommand>;
+  /** The agent ids the config names (its tables, defaultAgent, allowedAgents), built-ins left out. */
+  configuredAgents: string[];
   timeoutSeconds: number;
   permissionMode: PermissionMode;
   nonInteractivePermissions: NonInteractivePermissions;
@@ -66,8 +68,10 @@ export function resolveAcpSettings(config: OpenClawConfig): AcpSettings {
       agents[id] = { command: entry.command, args: entry.args ?? [], env: entry.env ?? {}, ...(KNOWN_AGENTS[id]?.installHint ? { installHint: KNOWN_AGENTS[id]!.installHint } : {}) };
     }
   }
+  const configuredAgents = [...new Set([...Object.keys(acp.agents ?? {}), ...Object.keys(acpx.agents ?? {}), ...(acp.defaultAgent ? [acp.defaultAgent] : []), ...(acp.allowedAgents ?? [])])];
   return {
     enabled: acp.enabled ?? false,
+    configuredAgents,
     ...(acp.defaultAgent ? { defaultAgent: acp.defaultAgent } : {}),
     allowedAgents: acp.allowedAgents ?? [],
     agents,

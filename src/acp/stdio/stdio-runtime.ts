@@ -226,10 +226,14 @@ export class StdioAcpRuntime implements AcpRuntime {
     };
   }
 
-  /** Checks each usable agent: its command is found, it answers initialize, it speaks protocol 1. */
+  /**
+   * Checks each agent the config names (every known adapter when it names none): its command is
+   * found, it answers initialize, it speaks protocol 1.
+   */
   async doctor(): Promise<AcpRuntimeDoctorReport> {
     const settings = this.deps.settings();
-    const ids = settings.allowedAgents.length > 0 ? settings.allowedAgents.filter((id) => settings.agents[id]) : Object.keys(settings.agents);
+    const named = settings.configuredAgents.length > 0 ? settings.configuredAgents : Object.keys(settings.agents);
+    const ids = named.filter((id) => settings.agents[id]);
     const agents = await Promise.all(ids.map((id) => this.checkAgent(id, settings)));
     return { ok: agents.every((a) => a.ok), agents };
   }
