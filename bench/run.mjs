@@ -14,6 +14,7 @@ import { measureChannels } from "./channels.mjs";
 import { measureSubagents } from "./subagents.mjs";
 import { measureCompactionBookkeeping, measureLongConversation } from "./compaction.mjs";
 import { measureMemory } from "./memory.mjs";
+import { measureAcp } from "./acp.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -32,7 +33,9 @@ const SUBAGENTS_BUDGET_MS = 60_000;
 const COMPACTION_BUDGET_MS = 120_000;
 /** The memory bench: builds a 10,000-chunk index (about 20 s when idle) and indexes 1,000 notes. */
 const MEMORY_BUDGET_MS = 180_000;
-const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + SOAK_TURNS * 20;
+/** ACP: 8 agent starts one by one, a 2,000-update turn, 20 agents at once (each start ~1 s of node). */
+const ACP_BUDGET_MS = 90_000;
+const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + ACP_BUDGET_MS + SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -103,6 +106,9 @@ function buildTargets() {
     memoryIndex1000NotesMs: target(results.memory?.indexing?.ms, 8000, "ms"),
     memoryWatcherMs: target(results.memory?.watcher?.maxMs, 2500, "ms from write to searchable"),
     memoryGatewayRssGrowthMiB: target(results.memory?.gateway?.rssGrowthMiB, 25, "MiB with a 10,000-chunk index open"),
+    acpSpawnToPromptOverheadMs: target(results.acp?.spawnToFirstPromptOverheadMs?.p50, 30, "ms beyond the agent's own start"),
+    acpRelayCpuPerUpdateMs: target(results.acp?.relay?.cpuMsPerUpdate, 0.5, "ms"),
+    acpTwentySessionsRssGrowthMiB: target(results.acp?.concurrentSessions?.rssGrowthMiB, 30, "MiB for 20 sessions"),
   };
 }
 
@@ -137,6 +143,9 @@ function summaryLine(targets) {
     ["index 1k notes", r.memory?.indexing?.ms, `${fmt(r.memory?.indexing?.ms, "ms")} (stall ${fmt(r.memory?.indexing?.eventLoopMaxBlockMs, "ms")})`],
     ["memory watch", r.memory?.watcher?.maxMs, fmt(r.memory?.watcher?.maxMs, "ms")],
     ["memory rss", r.memory?.gateway?.rssGrowthMiB, `+${fmt(r.memory?.gateway?.rssGrowthMiB, "MiB", 1)}`],
+    ["acp spawn→prompt", r.acp?.spawnToFirstPromptOverheadMs?.p50, `+${fmt(r.acp?.spawnToFirstPromptOverheadMs?.p50, "ms", 1)} (cpu ${fmt(r.acp?.spawnTurnGatewayCpuMs?.p50, "ms", 1)})`],
+    ["acp relay", r.acp?.relay?.cpuMsPerUpdate, fmt(r.acp?.relay?.cpuMsPerUpdate, "ms/update", 3)],
+    ["acp 20 sessions", r.acp?.concurrentSessions?.rssGrowthMiB, `+${fmt(r.acp?.concurrentSessions?.rssGrowthMiB, "MiB", 1)}`],
   ];
   const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
   if (r.error) {
@@ -219,6 +228,7 @@ async function main() {
   results.subagents = await measureSubagents();
   results.compaction = { bookkeeping: await measureCompactionBookkeeping(), longConversation: await measureLongConversation() };
   results.memory = await measureMemory();
+  results.acp = await measureAcp();
 }
 
 function abort(message, exitCode) {

@@ -124,7 +124,7 @@ export type ResetOutcome = { kind: "reset" } | { kind: "duplicate"; status: RunS
 export type SubmitOutcome =
   | { kind: "accepted"; run: ConversationRun; queued: "started" | "steered" | "queued" | "interrupt" }
   | { kind: "duplicate"; runId: string; sessionKey: string; status: RunStatus | "in_flight" | "interrupted"; run?: ConversationRun; summary?: string }
-  | { kind: "rejected"; runId: string; sessionKey: string; notice: string };
+  | { kind: "rejected"; runId: string; sessionKey: string; notice: string; reason?: "acp-session" };
 
 /** The visible text a finished run produced (empty for NO_REPLY or no text). */
 export function runReplyText(run: ConversationRun): string {

@@ -23,6 +23,8 @@ export type ToolErrorCode =
   | "UNKNOWN_AGENT" | "AGENT_NOT_ALLOWED" | "SUBAGENTS_DISABLED" | "SPAWN_DEPTH_EXCEEDED" | "TOO_MANY_CHILDREN"
   | "SANDBOX_UNAVAILABLE" | "RUNTIME_UNAVAILABLE" | "INVALID_ATTACHMENTS" | "SPAWN_FAILED" | "GATEWAY_STOPPING"
   | "SUBAGENT_NOT_FOUND" | "SUBAGENT_ENDED" | "STEER_RATE_LIMITED" | "STEER_FAILED" | "THREAD_UNAVAILABLE" | "THREAD_FAILED"
+  // External ACP agents (sessions_spawn with runtime "acp")
+  | "ACP_DISABLED" | "ACP_AGENT_UNKNOWN" | "ACP_AGENT_NOT_ALLOWED" | "ACP_COMMAND_NOT_FOUND" | "ACP_SESSION_FAILED"
   // Chat channels (the message tool)
   | "CHANNELS_UNAVAILABLE" | "CHANNEL_SEND_FAILED"
   // Memory (memory_search, memory_get)
@@ -267,7 +269,37 @@ export const TOOL_ERRORS = {
     'sandbox "require" cannot be met: this gateway runs agents without a sandbox.',
     'Spawn with sandbox "inherit" if the task is safe to run unsandboxed, or do not spawn it.',
   ),
-  acpRuntimeUnavailable: coded("RUNTIME_UNAVAILABLE", 'runtime "acp" is not available in this gateway yet.', 'Leave runtime out (or use "subagent").'),
+  acpRuntimeUnavailable: coded("RUNTIME_UNAVAILABLE", 'runtime "acp" is not available in this gateway.', 'Leave runtime out (or use "subagent").'),
+  acpOnlyOptions: coded("INVALID_ARGUMENT", (names: string) => `${names} only apply to runtime "acp".`, 'Leave them out, or spawn with runtime "acp".'),
+  acpSandboxRequired: coded(
+    "SANDBOX_UNAVAILABLE",
+    'sandbox "require" cannot be met: ACP agents run on the host, outside any sandbox.',
+    'Spawn with runtime "subagent", or without sandbox "require" if the task is safe on the host.',
+  ),
+  acpEmbeddedOnlyOptions: coded(
+    "INVALID_ARGUMENT",
+    (names: string) => `${names} cannot be used with runtime "acp" (the ACP agent chooses its own model, and its turns are limited by plugins.entries.acpx.config.timeoutSeconds).`,
+    (names) => `Leave ${names} out.`,
+  ),
+  acpThreadUnsupported: coded(
+    "THREAD_UNAVAILABLE",
+    'thread: true is not supported for runtime "acp" in this gateway.',
+    'Spawn without thread (use mode "session" to keep the agent for later steers); its result still comes back here.',
+  ),
+  acpDisabled: coded("ACP_DISABLED", "ACP agents are disabled on this gateway.", "Set acp.enabled: true and configure an agent under acp.agents (see docs/acp.md)."),
+  acpNoAgentNamed: coded("ACP_AGENT_UNKNOWN", (_known: string) => "No ACP agent was named and acp.defaultAgent is not set.", (known) => `Name one of: ${known}.`),
+  acpAgentUnknown: coded(
+    "ACP_AGENT_UNKNOWN",
+    (agent: string, _known: string) => `ACP agent \`${agent}\` is not configured.`,
+    (agent, known) => `Add it under acp.agents.${agent}.command, or use one of: ${known}.`,
+  ),
+  acpAgentNotAllowed: coded("ACP_AGENT_NOT_ALLOWED", (agent: string, _allowed: string) => `ACP agent \`${agent}\` is not in acp.allowedAgents.`, (_agent, allowed) => `Use one of: ${allowed}.`),
+  acpCommandNotFound: coded(
+    "ACP_COMMAND_NOT_FOUND",
+    (agent: string, command: string, _installHint: string | undefined) => `ACP agent \`${agent}\`: command not found (\`${command}\` is not on PATH).`,
+    (agent, _command, installHint) => (installHint ? `Install it: ${installHint}` : `Install the agent's ACP adapter, or set acp.agents.${agent}.command to its path.`),
+  ),
+  acpSessionFailed: coded("ACP_SESSION_FAILED", (problem: string) => problem, "Give an existing directory as cwd (relative paths start at your workspace)."),
   taskEmpty: coded("INVALID_ARGUMENT", "task is empty.", "Describe the task the sub-agent should do."),
   taskTooLong: coded("INVALID_ARGUMENT", (length: number, max: number) => `task is ${length} characters; at most ${max}.`, "Put large inputs in attachments instead."),
   labelTooLong: coded("INVALID_ARGUMENT", (length: number, max: number) => `label is ${length} characters; at most ${max}.`, "Use a short label."),

@@ -31,6 +31,7 @@ export interface ChannelManagerDeps {
   store: SessionStore;
   ledger: IdempotencyLedger;
   subagentsCommand?: InboundDispatchDeps["subagentsCommand"];
+  acpCommand?: InboundDispatchDeps["acpCommand"];
   /** Threads bound to sub-agents (`thread: true` spawns, `/focus`); without it chats cannot be bound. */
   threadBindings?: ThreadBindingStore;
   focusTarget?: InboundDispatchDeps["focusTarget"];
@@ -77,7 +78,7 @@ export class ChannelManager {
     });
     this.dispatcher = new InboundDispatcher({
       config: deps.config, conversations: deps.conversations, store: deps.store, dedupe: this.dedupe, pairing: this.pairing,
-      delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand,
+      delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand, acpCommand: deps.acpCommand,
       threadBindings: deps.threadBindings, focusTarget: deps.focusTarget,
     });
   }

@@ -197,6 +197,13 @@ config.command("file").description("print the config file path").action(async ()
   configFileCommand();
 });
 
+// `openclaw acp` is also the IDE bridge's command; `doctor` joins it whichever registers first.
+const acp = program.commands.find((c) => c.name() === "acp") ?? program.command("acp").description("Agent Client Protocol: external coding agents");
+acp.command("doctor").description("check each configured ACP agent: command found, initialize answered, protocol version").option("--json", "print JSON").action(async (opts) => {
+  const { acpDoctorCommand } = await import("./acp-doctor-command.js");
+  await acpDoctorCommand(opts);
+});
+
 /** Parses `argv` (process.argv shape) and runs the command it names. */
 export function runProgram(argv: readonly string[]): Promise<unknown> {
   return program.parseAsync(argv);

@@ -9,7 +9,7 @@ import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import type { StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
 import type { ChannelOrigin, ConversationPort, ResetInput, ResetOutcome, StopOutcome, SubmitInput, SubmitOutcome } from "../agents/conversation-port.js";
-import { buildMainSessionKey, isSubagentSessionKey, normalizeSessionKey, parseSessionKey } from "../sessions/keys/index.js";
+import { buildMainSessionKey, isAcpSessionKey, isSubagentSessionKey, normalizeSessionKey, parseSessionKey } from "../sessions/keys/index.js";
 import { LaneScheduler } from "../sessions/lanes/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
@@ -129,6 +129,11 @@ export class ConversationService implements ConversationPort {
     const { sessionKey, agentId } = this.resolveSessionKey(input.sessionKey, input.agentId);
     const runId = input.idempotencyKey ?? randomUUID();
     const text = input.message;
+
+    // An ACP session's turns run on its external agent (docs/acp.md), never on an embedded model.
+    if (isAcpSessionKey(sessionKey)) {
+      return { kind: "rejected", runId, sessionKey, reason: "acp-session", notice: `${sessionKey} is an ACP agent's session: its turns run on that agent. Steer it with /acp steer or the subagents tool.` };
+    }
 
     if (input.idempotencyKey !== undefined) {
       const begun = this.deps.ledger.begin(runId, { runId, sessionKey, method: input.method }, { deferSync: true });

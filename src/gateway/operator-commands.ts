@@ -7,6 +7,8 @@ import type { SessionStore } from "../sessions/store/index.js";
 export interface ChatCommands {
   /** `/subagents …`: the caller's session key and what follows the command; resolves to the reply text. */
   subagents?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/acp …`: the same shape as `subagents`. */
+  acp?: (sessionKey: string, args: string) => Promise<string>;
 }
 
 /** The context a chat command typed by an operator client runs in: operators are the owner. */
@@ -21,5 +23,6 @@ export function operatorCommandContext(
     config: gateway.config,
     sessions: gateway.sessions(),
     ...(commands.subagents ? { subagents: commands.subagents } : {}),
+    ...(commands.acp ? { acp: commands.acp } : {}),
   };
 }

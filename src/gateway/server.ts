@@ -35,6 +35,10 @@ import { createToolServices } from "../agents/tools/index.js";
 import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { resolveFocusTarget, runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
 import { ThreadBindingStore } from "../channels/thread-bindings.js";
+import { chatCaller, createAcpControlPlane } from "./acp-wiring.js";
+import { runAcpCommand } from "../acp/commands/acp-command.js";
+import type { AcpSessionManager } from "../acp/control-plane/manager.js";
+import { canReceiveEvent } from "./protocol/scopes.js";
 import { createSubagentThreads } from "../channels/subagent-threads.js";
 import { SessionToolService } from "../agents/agent-to-agent/index.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
@@ -88,6 +92,7 @@ export class GatewayServer {
   readonly subagents: SubagentService;
   /** Opens nothing until an agent uses memory: the SQLite module loads on first use. */
   readonly memory: MemoryService;
+  readonly acp: AcpSessionManager;
   private readonly toolServices = createToolServices();
   private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
   private readonly sessionSubscribers = new Set<string>();
@@ -102,6 +107,9 @@ export class GatewayServer {
   private readonly threadBindings: ThreadBindingStore;
   /** `/subagents …` typed in a chat (WebSocket or channel), for the session it was typed in. */
   private readonly subagentsCommand = (sessionKey: string, args: string) => runSubagentsCommand(sessionKey, args, { service: this.subagents });
+  /** `/acp …` typed in a chat. */
+  private readonly acpCommand = (sessionKey: string, args: string) =>
+    runAcpCommand(sessionKey, args, { manager: this.acp, subagents: this.subagents, callerFor: (key) => chatCaller(key, this.opts.loadedConfig().config, this.opts.stateDir, this.sessions) });
   private healthVersion = 0;
   private isReady = false;
   private draining = false;
@@ -165,7 +173,15 @@ export class GatewayServer {
       onStop: (key) => this.subagents.stopChildrenOf(key).length,
     });
     this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
+    const acp = createAcpControlPlane({
+      stateDir: opts.stateDir, config: () => opts.loadedConfig().config, logger: opts.logger, approvals: this.approvals, store: this.sessions,
+      hasApprover: () => [...this.connections].some((c) => c.scopes.length > 0 && canReceiveEvent(c.scopes, "exec.approval.requested")),
+      broadcast: (event, payload) => this.broadcast(event, payload),
+      channels: () => this.channels,
+    });
+    this.acp = acp.manager;
     this.subagents = new SubagentService({
+      acp: acp.children,
       stateDir: opts.stateDir, config: () => opts.loadedConfig().config, store: this.sessions, conversations: this.conversations, logger: opts.logger,
       threads: createSubagentThreads({ channels: () => this.channels, bindings: this.threadBindings, store: this.sessions, logger: opts.logger }),
       // A parent whose conversation is in a chat answers its announcement there.
@@ -176,8 +192,8 @@ export class GatewayServer {
     this.toolServices.sessionTools = new SessionToolService({
       config: () => opts.loadedConfig().config, store: this.sessions, conversations: this.conversations, subagents: this.subagents, logger: opts.logger,
     });
-    registerAgentMethods(this.methods, this.conversations, { subagents: this.subagentsCommand });
-    registerChatMethods(this.methods, this.conversations, { subagents: this.subagentsCommand });
+    registerAgentMethods(this.methods, this.conversations, { subagents: this.subagentsCommand, acp: this.acpCommand });
+    registerChatMethods(this.methods, this.conversations, { subagents: this.subagentsCommand, acp: this.acpCommand });
     registerSessionMethods(this.methods, this.conversations, this.sessionSubscribers);
     this.memory = new MemoryService({
       stateDir: opts.stateDir,
@@ -229,12 +245,14 @@ export class GatewayServer {
         const resolved = resolveModel(ref, this.opts.loadedConfig().config, process.env);
         return resolved.ok ? undefined : resolved.message;
       },
-      runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, { subagents: this.subagentsCommand }),
+      runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, { subagents: this.subagentsCommand, acp: this.acpCommand }),
       logger: this.opts.logger,
     });
     registerChannelRoutes(app, () => this.channels);
     const interrupted = this.sessions.recoverInterruptedRuns();
     if (interrupted.length > 0) this.opts.logger.warn({ sessions: interrupted }, "runs interrupted by the last shutdown were released");
+    // ACP processes a crash left behind are ended before their sub-agent rounds are settled.
+    this.acp.start();
     // Open sub-agent rounds and owed announcements from the last process are picked up here.
     this.subagents.start();
     await app.ready();
@@ -286,7 +304,7 @@ export class GatewayServer {
       if (!this.channels) {
         this.channels = new ChannelManager({
           stateDir: this.opts.stateDir, env: process.env, logger: this.opts.logger, config: () => this.opts.loadedConfig().config,
-          conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand,
+          conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand, acpCommand: this.acpCommand,
           threadBindings: this.threadBindings, focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
         });
         await this.channels.start();
@@ -318,6 +336,7 @@ export class GatewayServer {
     this.approvals.denyAll();
     // Sub-agents stop reacting first: children aborted by the drain stay open for the next start.
     await this.subagents.stop();
+    await this.acp.stop();
     // Let runs stop and persist what they have (they are aborted, not dropped).
     await Promise.race([this.conversations.drain(), new Promise((r) => setTimeout(r, 1_000))]);
     await this.channelsStarting?.catch(() => {});

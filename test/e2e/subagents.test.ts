@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { announcementsIn, askAndWait, chatHistory, eventually as retryUntil, messageText } from "../helpers/chat-session.js";
 import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from "../fakes/model-server.js";
 import { allTextOf, chatRequests, isSubagentRequest, lastMessageOf, lastToolResultOf, lastUserTextOf, systemPromptOf, toolNamesOf } from "../helpers/model-request.js";
 
@@ -33,39 +34,11 @@ afterAll(async () => {
 });
 beforeEach(() => server.reset());
 
-/** Sends a message and waits for the run's final chat event. */
-async function ask(sessionKey: string, message: string, timeoutMs = 10_000) {
-  const key = randomUUID();
-  const res = await sock.request("chat.send", { sessionKey, message, idempotencyKey: key });
-  expect(res.ok).toBe(true);
-  return sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && ["final", "error", "aborted"].includes(f.payload.state), timeoutMs);
-}
-
-async function history(sessionKey: string): Promise<any[]> {
-  return (await sock.request("chat.history", { sessionKey, limit: 1000 })).payload.messages;
-}
-
-/** Transcript messages that are sub-agent announcements. */
-async function announcements(sessionKey: string): Promise<any[]> {
-  return (await history(sessionKey)).filter((m) => m.role === "user" && m.provenance?.kind === "internal_system");
-}
-
-/** Polls until `check` passes (announcements arrive on their own, after the request that caused them). */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
-
-function textOfMessage(m: any): string {
-  return typeof m.content === "string" ? m.content : m.content.map((b: any) => b.text ?? "").join("");
-}
+const ask = (sessionKey: string, message: string, timeoutMs = 10_000) => askAndWait(sock, sessionKey, message, timeoutMs);
+const history = (sessionKey: string) => chatHistory(sock, sessionKey);
+const announcements = (sessionKey: string) => announcementsIn(sock, sessionKey);
+const eventually = <T>(check: () => Promise<T>, timeoutMs = 10_000) => retryUntil(check, timeoutMs);
+const textOfMessage = messageText;
 
 const spawnCall = (args: Record<string, unknown>) => ({ toolCalls: [{ name: "sessions_spawn", arguments: args }] });
 

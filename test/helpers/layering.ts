@@ -14,6 +14,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["gateway"],
   ["channels"],
   ["conversations"],
+  ["acp"],
   ["agents"],
   ["memory"],
   ["sessions"],

@@ -165,17 +165,19 @@ export class AnnouncementRound {
    * one of its own runs first, so that when the answer lets it settle, its stats include it.
    */
   private whenAnswered(record: SubagentRunRecord, target: string, run: ConversationRun): void {
+    // A session-mode child steered right away may have a newer round's announcement by then: only this one is answered.
+    const round = record.announce?.round;
     void run.done.then((ended) => {
       // A turn ended by the shutdown stays "accepted": the next start asks the requester again.
       if (this.deps.stopped()) return;
       this.deps.onAnswerRunEnded(target, ended);
-      this.markAnswered(record);
+      this.markAnswered(record, round);
     });
   }
 
-  private markAnswered(record: SubagentRunRecord): void {
+  private markAnswered(record: SubagentRunRecord, round?: number): void {
     const announce = record.announce;
-    if (!announce || announce.state === "answered") return;
+    if (!announce || announce.state === "answered" || (round !== undefined && announce.round !== round)) return;
     announce.state = "answered";
     announce.settledAt = this.deps.now();
     this.deps.registry.changed();

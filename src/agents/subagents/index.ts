@@ -5,3 +5,4 @@ export { subagentMaxConcurrent } from "./subagent-config.js";
 export type { SubagentThread, SubagentThreadPort } from "./thread-port.js";
 export type { SpawnRefusal } from "./spawn-checks.js";
 export type { SubagentRunRecord, SubagentOutcome, SubagentEndedReason, TaskCompletionEvent } from "./types.js";
+export type { AcpChildPort, AcpChildPrepareInput, AcpChildPrepared, AcpChildRun, AcpChildRunResult } from "./acp-child-port.js";

@@ -43,7 +43,8 @@ export interface PrepareSpawnDeps {
  */
 export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs, deps: PrepareSpawnDeps): PreparedSpawn | SpawnRefusal {
   const { config } = deps;
-  if (args.runtime === "acp") return TOOL_ERRORS.acpRuntimeUnavailable();
+  const acpOnly = (["cwd", "resumeSessionId", "streamTo"] as const).filter((k) => args[k] !== undefined);
+  if (acpOnly.length > 0) return TOOL_ERRORS.acpOnlyOptions(acpOnly.join(", "));
   const task = args.task.trim();
   if (!task) return TOOL_ERRORS.taskEmpty();
   if (task.length > MAX_TASK_CHARS) return TOOL_ERRORS.taskTooLong(task.length, MAX_TASK_CHARS);
@@ -104,19 +105,26 @@ export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs,
     ...(model ? { model } : {}),
     ...(thinking ? { thinking } : {}),
     ...(runTimeoutSeconds > 0 ? { runTimeoutSeconds } : {}),
+    ...firstRoundFields(caller, args, runId, requesterDepth, deps.now),
+  };
+  return { record, taskMessage: subagentTaskMessage(task, written), attachments: { workspaceDir, files: written }, warnings };
+}
+
+/** What every new child's record starts with, whatever runs it: its first round is open. */
+export function firstRoundFields(caller: SessionToolCaller, args: SessionsSpawnArgs, runId: string, requesterDepth: number, now: number) {
+  return {
     expectsCompletionMessage: args.expectsCompletionMessage ?? true,
     senderIsOwner: caller.senderIsOwner,
     depth: requesterDepth + 1,
-    createdAt: deps.now,
+    createdAt: now,
     accumulatedRuntimeMs: 0,
     runs: { total: 0, ok: 0, failed: 0 },
     currentRunId: runId,
     round: 1,
     roundOpen: true,
-    roundStartedAt: deps.now,
+    roundStartedAt: now,
     steerCount: 0,
   };
-  return { record, taskMessage: subagentTaskMessage(task, written), attachments: { workspaceDir, files: written }, warnings };
 }
 
 export function isRefusal(value: object): value is SpawnRefusal {

@@ -19,6 +19,8 @@ import { subagentContextBlock, subagentSteerMessage } from "./subagent-prompt.js
 import { isOwed, SubagentRegistry } from "./subagent-registry.js";
 import { threadTitle, type SubagentThreadPort } from "./thread-port.js";
 import { MAX_STEER_MESSAGE_CHARS, STEER_ABORT_SETTLE_TIMEOUT_MS, STEER_RATE_LIMIT_MS, type SubagentOutcome, type SubagentRunRecord } from "./types.js";
+import type { AcpChildPort, AcpChildRun } from "./acp-child-port.js";
+import { prepareAcpSpawn } from "./prepare-acp-spawn.js";
 import { sleep as delay } from "../../infra/sleep.js";
 
 export interface SubagentServiceDeps {
@@ -36,6 +38,8 @@ export interface SubagentServiceDeps {
   onAnnouncementAccepted?: (sessionKey: string, run: ConversationRun) => void;
   /** Chat threads for `thread: true` children; without it such spawns are refused. */
   threads?: SubagentThreadPort;
+  /** External ACP agents for `runtime: "acp"` children; without it such spawns are refused. */
+  acp?: AcpChildPort;
 }
 
 export interface SpawnAccepted {
@@ -43,6 +47,7 @@ export interface SpawnAccepted {
   runId: string;
   childSessionKey: string;
   mode: "run" | "session";
+  runtime?: "acp";
   resolvedModel?: string;
   warnings?: string[];
 }
@@ -64,6 +69,9 @@ export class SubagentService {
   private readonly now: () => number;
   private archiveTimer?: NodeJS.Timeout;
   private stopped = false;
+  /** ACP children's unfinished turns, and the reply of each one's last finished turn. */
+  private readonly acpRunning = new Map<string, number>();
+  private readonly acpReplies = new Map<string, string>();
 
   constructor(private readonly deps: SubagentServiceDeps) {
     this.now = deps.now ?? Date.now;
@@ -134,6 +142,7 @@ export class SubagentService {
 
   async spawn(caller: SessionToolCaller, args: SessionsSpawnArgs): Promise<SpawnAccepted | SpawnRefusal> {
     if (this.stopped) return TOOL_ERRORS.gatewayStopping();
+    if (args.runtime === "acp") return this.spawnAcp(caller, args);
     if (args.thread) {
       const refusal = this.deps.threads ? this.deps.threads.check(caller.sessionKey) : NO_THREADS;
       if (refusal) return refusal;
@@ -202,6 +211,51 @@ export class SubagentService {
   }
 
   /**
+   * A child on an external ACP agent: the same limits, registry, rounds and announcement as an
+   * embedded child, but its turns run in the ACP control plane. Accepted once its record (and
+   * the ACP session's) is on disk; the agent starts in the background.
+   */
+  private async spawnAcp(caller: SessionToolCaller, args: SessionsSpawnArgs): Promise<SpawnAccepted | SpawnRefusal> {
+    const prepared = prepareAcpSpawn(caller, args, {
+      acp: this.deps.acp,
+      config: this.deps.config(),
+      now: this.now(),
+      activeChildren: this.registry.childrenOf(caller.sessionKey).filter((r) => !r.endedAt).length,
+    });
+    if (isRefusal(prepared)) return prepared;
+    const { record, task } = prepared;
+    const entry = this.deps.store.ensure(record.childSessionKey, { agentId: record.agentId, spawnedBy: record.requesterSessionKey, ...(record.label ? { label: record.label } : {}) });
+    this.deps.store.patch(record.childSessionKey, { spawnDepth: record.depth });
+    record.childSessionId = entry.sessionId;
+    // On disk before the agent starts: a crash from here on still ends in an announcement.
+    this.registry.add(record);
+    await this.registry.whenDurable();
+    this.trackAcpRun(record, this.deps.acp!.run({ sessionKey: record.childSessionKey, text: task, mode: "prompt", ...(record.acp!.streamToParent ? { streamToParent: record.requesterSessionKey } : {}) }));
+    return { status: "accepted", runId: record.runId, childSessionKey: record.childSessionKey, mode: record.spawnMode, runtime: "acp" };
+  }
+
+  private trackAcpRun(record: SubagentRunRecord, run: AcpChildRun): void {
+    const key = record.childSessionKey;
+    this.acpRunning.set(key, (this.acpRunning.get(key) ?? 0) + 1);
+    void run.done.then((result) => {
+      this.acpRunning.set(key, (this.acpRunning.get(key) ?? 1) - 1);
+      const current = this.registry.get(record.runId);
+      if (!current || this.stopped) return;
+      current.runs.total += 1;
+      if (result.status === "ok") current.runs.ok += 1;
+      else if (result.status !== "aborted") current.runs.failed += 1;
+      current.accumulatedRuntimeMs += result.durationMs;
+      current.lastRunStatus = result.status;
+      if (result.error) current.lastError = result.error;
+      else delete current.lastError;
+      if (result.usage) current.tokens = { input: (current.tokens?.input ?? 0) + result.usage.input, output: (current.tokens?.output ?? 0) + result.usage.output };
+      if (result.status === "ok") this.acpReplies.set(key, result.text);
+      this.registry.changed();
+      this.settle(current);
+    });
+  }
+
+  /**
    * `/stop` in a session cascades (reference §1.5): every unfinished child of it is killed with
    * its whole tree. Nothing is announced back: the user asked the session to stop, and an
    * announcement would start it again. Returns the killed records.
@@ -226,7 +280,10 @@ export class SubagentService {
       if (r !== record) r.suppressReason = "an ancestor was killed";
     }
     this.registry.changed();
-    for (const r of [...tree].reverse()) this.deps.conversations.abort(r.childSessionKey);
+    for (const r of [...tree].reverse()) {
+      if (r.runtime === "acp") this.deps.acp?.close(r.childSessionKey, "killed");
+      else this.deps.conversations.abort(r.childSessionKey);
+    }
     for (const r of tree) {
       if (r.roundOpen) queueMicrotask(() => this.settle(r));
       else this.endIdle(r, "killed");
@@ -247,6 +304,7 @@ export class SubagentService {
     if (since < STEER_RATE_LIMIT_MS) return refused(TOOL_ERRORS.steerRateLimited(since, STEER_RATE_LIMIT_MS / 1000));
     record.steerCount += 1;
     record.lastSteerAt = this.now();
+    if (record.runtime === "acp") return this.steerAcp(record, text);
 
     const child = record.childSessionKey;
     const active = this.deps.conversations.runs.activeFor(child);
@@ -285,6 +343,19 @@ export class SubagentService {
     return { ok: true, restarted: active.length > 0, settled };
   }
 
+  /** An ACP child is steered by cancelling its turn and prompting again; the round stays open throughout. */
+  private steerAcp(record: SubagentRunRecord, text: string): SteerOutcome {
+    const restarted = (this.acpRunning.get(record.childSessionKey) ?? 0) > 0;
+    if (!record.roundOpen) {
+      record.round += 1;
+      record.roundOpen = true;
+      record.roundStartedAt = this.now();
+    }
+    this.registry.changed();
+    this.trackAcpRun(record, this.deps.acp!.run({ sessionKey: record.childSessionKey, text, mode: "steer", ...(record.acp?.streamToParent ? { streamToParent: record.requesterSessionKey } : {}) }));
+    return { ok: true, restarted, settled: true };
+  }
+
   /** The child session's transcript messages (empty once its session is archived). */
   childHistory(record: SubagentRunRecord): readonly TranscriptMessage[] {
     return this.deps.conversations.history(record.childSessionKey);
@@ -320,7 +391,7 @@ export class SubagentService {
   /** Completes the round once nothing in the child is running or queued and no child of its own still owes a result. */
   private settle(record: SubagentRunRecord | undefined): void {
     if (!record || this.stopped || !record.roundOpen || record.steering) return;
-    if (this.deps.conversations.runs.activeFor(record.childSessionKey).length > 0) return;
+    if (record.runtime === "acp" ? (this.acpRunning.get(record.childSessionKey) ?? 0) > 0 : this.deps.conversations.runs.activeFor(record.childSessionKey).length > 0) return;
     if (this.registry.childrenOf(record.childSessionKey).some((c) => c.roundOpen || isOwed(c))) return;
     this.completeRound(record);
   }
@@ -329,7 +400,8 @@ export class SubagentService {
     const now = this.now();
     const entry = this.deps.store.get(record.childSessionKey);
     const { outcome, reason, error } = this.roundOutcome(record, entry?.sessionId);
-    const resultText = outcome === "ok" ? latestReply(this.deps.conversations.history(record.childSessionKey), record.roundStartedAt) : "";
+    const resultText = outcome !== "ok" ? "" : record.runtime === "acp" ? (this.acpReplies.get(record.childSessionKey) ?? "") : latestReply(this.deps.conversations.history(record.childSessionKey), record.roundStartedAt);
+    this.acpReplies.delete(record.childSessionKey);
     this.registry.freezeResult(record, resultText);
     record.tokens = { input: entry?.inputTokens ?? 0, output: entry?.outputTokens ?? 0 };
     record.roundOpen = false;

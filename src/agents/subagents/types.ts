@@ -48,6 +48,9 @@ export interface SubagentRunRecord {
   label?: string;
   cleanup: "delete" | "keep";
   spawnMode: SpawnMode;
+  /** The child runs on an external ACP agent (its session key is `agent:<acpAgent>:acp:<uuid>`), not the embedded loop. */
+  runtime?: "acp";
+  acp?: { agent: string; cwd: string; streamToParent: boolean };
   /** The chat thread this child is bound to (`thread: true`): its runs answer there, messages there reach it. */
   thread?: SubagentThread;
   model?: string;

@@ -26,7 +26,10 @@ export const SessionsSpawnParameters = Type.Object({
   expectsCompletionMessage: Type.Optional(Type.Boolean({ description: "false: an empty result is not reported." })),
   attachments: Type.Optional(Type.Array(SessionsSpawnAttachment, { description: "Files for its workspace (≤ 50, 1 MB each)." })),
   attachMountPath: Type.Optional(Type.String()),
-  runtime: Type.Optional(Type.Union([Type.Literal("subagent"), Type.Literal("acp")])),
+  runtime: Type.Optional(Type.Union([Type.Literal("subagent"), Type.Literal("acp")], { description: "acp: an external coding agent (Claude Code, Codex …) named by agentId." })),
+  cwd: Type.Optional(Type.String({ description: "acp only: its working directory; relative paths start at your workspace (default: the workspace)." })),
+  resumeSessionId: Type.Optional(Type.String({ description: "acp only: continue this agent-side session (session/load)." })),
+  streamTo: Type.Optional(Type.Literal("parent", { description: "acp only: relay its progress into this chat while it works." })),
 });
 export type SessionsSpawnArgs = Static<typeof SessionsSpawnParameters>;
 

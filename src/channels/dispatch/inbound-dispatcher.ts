@@ -35,6 +35,8 @@ export interface InboundDispatchDeps {
   logger: Logger;
   /** `/subagents …` when the sub-agent registry is present. */
   subagentsCommand?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/acp …` when the ACP control plane is present. */
+  acpCommand?: (sessionKey: string, args: string) => Promise<string>;
   /** Threads (or chats) bound to a sub-agent's session: their messages go there instead. */
   threadBindings?: ThreadBindingStore;
   /** `/focus <target>`: the sub-agent it names, when the sub-agent registry is present. */
@@ -225,6 +227,7 @@ export class InboundDispatcher {
       config: this.deps.config,
       sessions: this.deps.store,
       ...(this.deps.subagentsCommand ? { subagents: this.deps.subagentsCommand } : {}),
+      ...(this.deps.acpCommand ? { acp: this.deps.acpCommand } : {}),
       queueModes: this.queueModes,
       chat: {
         channel: ctx.Provider, accountId: ctx.AccountId, senderId: ctx.SenderId, to: ctx.OriginatingTo, chatType: ctx.ChatType,

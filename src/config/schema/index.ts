@@ -9,6 +9,7 @@ import { ToolsSchema } from "./tools.js";
 import { MessagesSchema } from "./messages.js";
 import { MemorySchema } from "./memory.js";
 import { BindingsSchema, ChannelsSchema, CommandsSchema } from "./channels.js";
+import { AcpSchema, PluginsSchema } from "./acp.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -29,6 +30,8 @@ export const OpenClawConfigSchema = Type.Object({
   bindings: Type.Optional(BindingsSchema),
   commands: Type.Optional(CommandsSchema),
   memory: Type.Optional(MemorySchema),
+  acp: Type.Optional(AcpSchema),
+  plugins: Type.Optional(PluginsSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */

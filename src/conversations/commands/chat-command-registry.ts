@@ -24,6 +24,8 @@ export interface ChatCommandContext {
   sessions: SessionStore;
   /** `/subagents …` for the session; absent when the gateway has no sub-agents. */
   subagents?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/acp …` for the session; absent when the gateway has no ACP control plane. */
+  acp?: (sessionKey: string, args: string) => Promise<string>;
   /** The per-session queue choice (`/queue`), where the surface keeps one. */
   queueModes?: Map<string, QueueMode>;
   /** The chat message's sender and place (channel surface). */

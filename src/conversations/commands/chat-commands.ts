@@ -131,6 +131,13 @@ CHAT_COMMANDS.register({
 });
 
 CHAT_COMMANDS.register({
+  name: "acp",
+  description: "spawn | cancel | steer | close | status | sessions | doctor | help — external coding agents",
+  ownerOnly: true,
+  handler: async (args, ctx) => reply(ctx.acp ? await ctx.acp(ctx.sessionKey, args) : "ACP is not available on this gateway (acp.enabled is false)."),
+});
+
+CHAT_COMMANDS.register({
   name: "focus",
   description: "<#n|label|id> — send this thread's (or chat's) messages to that sub-agent",
   surfaces: ["channel"],

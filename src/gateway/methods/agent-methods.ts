@@ -67,7 +67,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
         method: "agent",
         extraSystemPrompt: params.extraSystemPrompt,
       });
-      if (outcome.kind === "rejected") throw invalidRequest(outcome.notice, { reason: "queue-full", runId: outcome.runId });
+      if (outcome.kind === "rejected") throw invalidRequest(outcome.notice, { reason: outcome.reason ?? "queue-full", runId: outcome.runId });
       if (outcome.kind === "duplicate") {
         if (!outcome.run) {
           if (outcome.status === "interrupted") {

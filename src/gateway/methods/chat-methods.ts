@@ -74,7 +74,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         case "duplicate":
           return { runId: outcome.runId, status: outcome.status === "in_flight" || outcome.status === "running" || outcome.status === "queued" ? "in_flight" : outcome.status };
         case "rejected":
-          throw invalidRequest(outcome.notice, { reason: "queue-full", runId: outcome.runId });
+          throw invalidRequest(outcome.notice, { reason: outcome.reason ?? "queue-full", runId: outcome.runId });
       }
     },
   });

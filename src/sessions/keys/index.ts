@@ -22,3 +22,4 @@ export {
   type HttpApi,
 } from "./channel-session-key.js";
 export { buildSubagentSessionKey, isMainSessionKey, isSubagentSessionKey, subagentDepth } from "./subagent-session-key.js";
+export { buildAcpSessionKey, isAcpSessionKey } from "./acp-session-key.js";

@@ -44,9 +44,9 @@ describe("${VAR} substitution", () => {
   });
 
   it("substitutes an empty variable as empty, and does not warn about keys that are ignored", () => {
-    const { config, warnings } = validateConfig({ logging: { file: "${EMPTY}" }, plugins: { x: "${MISSING}" } }, { EMPTY: "" });
+    const { config, warnings } = validateConfig({ logging: { file: "${EMPTY}" }, wizard: { x: "${MISSING}" } }, { EMPTY: "" });
     expect(config.logging.file).toBe("");
-    expect(warnings).toEqual(['unknown config key "plugins" (ignored)']);
+    expect(warnings).toEqual(['unknown config key "wizard" (ignored)']);
   });
 
   it("keeps substituted values as strings, so a numeric key still needs a number", () => {

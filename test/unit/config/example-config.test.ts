@@ -71,6 +71,7 @@ const EXAMPLE_ENV = {
   SLACK_BOT_TOKEN: "xoxb-1",
   SLACK_APP_TOKEN: "xapp-1",
   SLACK_SIGNING_SECRET: "s",
+  ANTHROPIC_API_KEY: "sk-ant",
 };
 
 describe("openclaw.example.yaml", () => {

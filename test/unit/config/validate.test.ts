@@ -122,17 +122,17 @@ describe("validateConfig: cross-key rules", () => {
 describe("validateConfig: unknown keys", () => {
   it("warns with the full path, keeps loading and drops the key", () => {
     const { config, warnings } = validateConfig(
-      { gateway: { port: 1234, foo: 1, auth: { mode: "token", extra: { deep: true } } }, plugins: { telegram: {} } },
+      { gateway: { port: 1234, foo: 1, auth: { mode: "token", extra: { deep: true } } }, wizard: { telegram: {} } },
       {},
     );
     expect(warnings).toEqual([
       'unknown config key "gateway.foo" (ignored)',
       'unknown config key "gateway.auth.extra" (ignored)',
-      'unknown config key "plugins" (ignored)',
+      'unknown config key "wizard" (ignored)',
     ]);
     expect(config.gateway.port).toBe(1234);
     expect(config.gateway).not.toHaveProperty("foo");
-    expect(config).not.toHaveProperty("plugins");
+    expect(config).not.toHaveProperty("wizard");
   });
 
   it("finds unknown keys inside arrays, records and the object form of a model", () => {

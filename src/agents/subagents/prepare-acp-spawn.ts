@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import type { OpenClawConfig } from "../../config/index.js";
+import { subagentDepth } from "../../sessions/keys/index.js";
+import { normalizeAgentId } from "../agent-config.js";
+import type { SessionsSpawnArgs, SessionToolCaller } from "../tools/index.js";
+import type { AcpChildPort } from "./acp-child-port.js";
+import { firstRoundFields } from "./prepare-spawn.js";
+import { checkSpawn, type SpawnRefusal } from "./spawn-checks.js";
+import { TOOL_ERRORS } from "../tool-errors.js";
+import { agentToAgentPolicy, resolveSubagentSettings } from "./subagent-config.js";
+import type { SubagentRunRecord } from "./types.js";
+
+const MAX_TASK_CHARS = 100_000;
+const MAX_LABEL_CHARS = 200;
+
+/**
+ * Validates a `sessions_spawn` with `runtime: "acp"` and builds the child's record. ACP agents
+ * run on the host, so a sandbox cannot be required; options that only mean something to the
+ * embedded runtime (model, thinking, attachments, a per-call timeout, a chat thread) are refused
+ * rather than silently dropped. The ACP session is recorded (durably) by the port.
+ */
+export function prepareAcpSpawn(
+  caller: SessionToolCaller,
+  args: SessionsSpawnArgs,
+  deps: { acp: AcpChildPort | undefined; config: OpenClawConfig; now: number; activeChildren: number },
+): { record: SubagentRunRecord; task: string } | SpawnRefusal {
+  if (!deps.acp) return TOOL_ERRORS.acpRuntimeUnavailable();
+  if (args.sandbox === "require") return TOOL_ERRORS.acpSandboxRequired();
+  const unsupported = (["model", "thinking", "attachments", "runTimeoutSeconds", "attachMountPath"] as const).filter((k) => args[k] !== undefined);
+  if (unsupported.length > 0) return TOOL_ERRORS.acpEmbeddedOnlyOptions(unsupported.join(", "));
+  if (args.thread) return TOOL_ERRORS.acpThreadUnsupported();
+  const task = args.task.trim();
+  if (!task) return TOOL_ERRORS.taskEmpty();
+  if (task.length > MAX_TASK_CHARS) return TOOL_ERRORS.taskTooLong(task.length, MAX_TASK_CHARS);
+  const label = args.label?.trim();
+  if (label && label.length > MAX_LABEL_CHARS) return TOOL_ERRORS.labelTooLong(label.length, MAX_LABEL_CHARS);
+
+  const requesterAgentId = normalizeAgentId(caller.agentId);
+  const settings = resolveSubagentSettings(deps.config, requesterAgentId);
+  const requesterDepth = subagentDepth(caller.sessionKey);
+  // Depth and the number of unfinished children are limited like any child; which ACP agents
+  // may be used is acp.allowedAgents' business (checked by the port).
+  const limits = checkSpawn({
+    requesterSessionKey: caller.sessionKey, requesterAgentId, requesterDepth, targetAgentId: requesterAgentId, activeChildren: deps.activeChildren,
+    settings, knownAgents: [requesterAgentId], agentToAgent: agentToAgentPolicy(deps.config), sandbox: "inherit", sandboxAvailable: false,
+  });
+  if (limits) return limits;
+
+  const spawnMode = args.mode ?? "run";
+  const prepared = deps.acp.prepare({
+    requesterSessionKey: caller.sessionKey,
+    ...(args.agentId ? { agentId: args.agentId } : {}),
+    ...(args.cwd ? { cwd: args.cwd } : {}),
+    workspaceDir: caller.workspaceDir,
+    persistent: spawnMode === "session",
+    ...(args.resumeSessionId ? { resumeSessionId: args.resumeSessionId } : {}),
+    ...(label ? { label } : {}),
+  });
+  if ("code" in prepared) return prepared;
+  const runId = randomUUID();
+  const record: SubagentRunRecord = {
+    runId,
+    childSessionKey: prepared.sessionKey,
+    requesterSessionKey: caller.sessionKey,
+    agentId: prepared.agent,
+    task,
+    ...(label ? { label } : {}),
+    cleanup: args.cleanup ?? "keep",
+    spawnMode,
+    runtime: "acp",
+    acp: { agent: prepared.agent, cwd: prepared.cwd, streamToParent: args.streamTo === "parent" },
+    ...firstRoundFields(caller, args, runId, requesterDepth, deps.now),
+  };
+  return { record, task };
+}
+

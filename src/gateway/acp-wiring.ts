@@ -1,0 +1,83 @@
+import { randomUUID } from "node:crypto";
+import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
+import { resolveAcpSettings } from "../acp/config.js";
+import { AcpSessionManager } from "../acp/control-plane/manager.js";
+import { AcpChildren } from "../acp/spawn/acp-children.js";
+import type { PermissionAsker } from "../acp/stdio/permissions.js";
+import { StdioAcpRuntime } from "../acp/stdio/stdio-runtime.js";
+import type { ChannelManager } from "../channels/channel-manager.js";
+import type { OpenClawConfig } from "../config/index.js";
+import type { Logger } from "../infra/logger.js";
+import type { SessionStore } from "../sessions/store/index.js";
+import { parseSessionKey } from "../sessions/keys/index.js";
+import { resolveWorkspaceDir } from "../agents/context/workspace.js";
+import type { SessionToolCaller } from "../agents/tools/index.js";
+
+export interface AcpWiringDeps {
+  stateDir: string;
+  config: () => OpenClawConfig;
+  logger: Logger;
+  approvals: ExecApprovalBroker;
+  /** True when a connected operator would see `exec.approval.requested`. */
+  hasApprover: () => boolean;
+  broadcast: (event: string, payload: unknown) => void;
+  channels: () => ChannelManager | undefined;
+  store: SessionStore;
+}
+
+/**
+ * Builds the gateway's ACP control plane: the session manager on the stdio runtime, whose
+ * permission questions become exec approvals, and the port sub-agent spawns run ACP children
+ * through, whose `streamTo: "parent"` progress goes to the requester's clients and chat.
+ */
+export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessionManager; children: AcpChildren } {
+  const settings = () => resolveAcpSettings(deps.config());
+  const permissions: PermissionAsker = {
+    async ask(request) {
+      if (!deps.hasApprover()) return "unavailable";
+      const { decision } = deps.approvals.request({
+        command: `ACP agent \`${request.agent}\` asks: ${request.title}`,
+        cwd: request.cwd,
+        agentId: request.agent,
+        sessionKey: request.sessionKey,
+        reason: request.kind ? `acp permission (${request.kind})` : "acp permission",
+      });
+      return (await decision) ?? "deny";
+    },
+  };
+  const manager = new AcpSessionManager({
+    stateDir: deps.stateDir,
+    settings,
+    logger: deps.logger,
+    createRuntime: (hooks) => new StdioAcpRuntime({ settings, logger: deps.logger, permissions, onProcess: hooks.onProcess }),
+  });
+  const children = new AcpChildren({
+    manager,
+    settings,
+    logger: deps.logger,
+    relayProgress: async (requesterSessionKey, childSessionKey, text) => {
+      deps.broadcast("agent", { sessionKey: requesterSessionKey, stream: "acp", ts: Date.now(), data: { childSessionKey, text } });
+      const entry = deps.store.get(requesterSessionKey);
+      const channels = deps.channels();
+      if (!channels || !entry?.lastChannel || !entry.lastTo) return;
+      await channels
+        .send({ channel: entry.lastChannel, ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}), to: entry.lastTo, ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}), message: text, idempotencyKey: `acp-progress:${randomUUID()}` })
+        .then(
+          () => {},
+          (err: Error) => deps.logger.warn({ sessionKey: requesterSessionKey, err: err.message }, "acp progress not delivered to the chat"),
+        );
+    },
+  });
+  return { manager, children };
+}
+
+/**
+ * A chat session acting as an ACP spawn's requester: its agent, that agent's workspace; `/acp`
+ * is owner-only, so it runs as the owner. The session is created if the chat has none yet, so
+ * the child's result has somewhere to arrive.
+ */
+export function chatCaller(sessionKey: string, config: OpenClawConfig, stateDir: string, store: SessionStore): SessionToolCaller {
+  const { agentId } = parseSessionKey(sessionKey);
+  store.ensure(sessionKey, { agentId });
+  return { sessionKey, agentId, senderIsOwner: true, workspaceDir: resolveWorkspaceDir(config, agentId, stateDir, process.env) };
+}
