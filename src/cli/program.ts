@@ -1,5 +1,6 @@
 import { Command, Option } from "commander";
 import { packageVersion } from "../infra/version.js";
+import { registerAcpCommand } from "./acp-command.js";
 import { AUTH_CHOICES, BIND_CHOICES, LOG_LEVEL_CHOICES } from "./gateway-run-args.js";
 
 /**
@@ -170,6 +171,8 @@ config.command("file").description("print the config file path").action(async ()
   const { configFileCommand } = await import("./config-command.js");
   configFileCommand();
 });
+
+registerAcpCommand(program);
 
 /** Parses `argv` (process.argv shape) and runs the command it names. */
 export function runProgram(argv: readonly string[]): Promise<unknown> {

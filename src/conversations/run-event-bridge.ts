@@ -16,7 +16,8 @@ export interface RunEventBridgeOptions {
 }
 
 /**
- * Map the loop's events onto the protocol's `agent` events (`lifecycle` / `assistant` / `tool`,
+ * Map the loop's events onto the protocol's `agent` events (`lifecycle` / `assistant` /
+ * `thinking` / `tool`,
  * with a per-run `seq`) and `chat` events (`delta` / `final` / `error` / `aborted`). Exactly one
  * terminal lifecycle event and one terminal chat event per run.
  */
@@ -67,6 +68,10 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
           }
           break;
         case "message_update":
+          if (event.delta.kind === "thinking") {
+            agent("thinking", { delta: event.delta.text });
+            break;
+          }
           if (event.delta.kind !== "text") break;
           text += event.delta.text;
           agent("assistant", { text, delta: event.delta.text });

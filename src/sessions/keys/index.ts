@@ -19,3 +19,4 @@ export {
   type GroupScope,
 } from "./channel-session-key.js";
 export { buildSubagentSessionKey, isMainSessionKey, isSubagentSessionKey, subagentDepth } from "./subagent-session-key.js";
+export { buildAcpBridgeSessionKey, isAcpBridgeSessionKey } from "./acp-bridge-session-key.js";

@@ -1,0 +1,64 @@
+import fs from "node:fs";
+import { serveBridge } from "../acp/bridge/serve.js";
+import { GatewayClient } from "../gateway/client.js";
+import { packageVersion } from "../infra/version.js";
+import { resolveClientTarget } from "./client-context.js";
+import { CliError } from "./output.js";
+
+export interface AcpBridgeFlags {
+  url?: string;
+  port?: string;
+  token?: string;
+  tokenFile?: string;
+  password?: string;
+  passwordFile?: string;
+  session?: string;
+  sessionLabel?: string;
+  requireExisting?: boolean;
+  resetSession?: boolean;
+  prefixCwd?: boolean;
+  verbose?: boolean;
+}
+
+/** `openclaw acp`: ACP on stdio, backed by the gateway over WebSocket (docs/acp.md). */
+export async function acpBridgeCommand(flags: AcpBridgeFlags): Promise<void> {
+  if (flags.token && flags.tokenFile) throw new CliError("use either --token or --token-file, not both");
+  if (flags.password && flags.passwordFile) throw new CliError("use either --password or --password-file, not both");
+  if (flags.session && flags.sessionLabel) throw new CliError("use either --session or --session-label, not both");
+  const token = flags.tokenFile ? readSecret(flags.tokenFile, "--token-file") : flags.token;
+  const password = flags.passwordFile ? readSecret(flags.passwordFile, "--password-file") : flags.password;
+  const target = resolveClientTarget({ url: flags.url, port: flags.port, token, password });
+  // stdout carries the protocol: everything else goes to stderr.
+  const log = flags.verbose ? (line: string) => process.stderr.write(`[openclaw acp] ${line}\n`) : undefined;
+  const connect = () =>
+    GatewayClient.connect({ url: target.url, ...target.credentials, version: packageVersion(), clientId: "cli", mode: "cli", caps: ["tool-events"], timeoutMs: target.timeoutMs });
+  try {
+    await serveBridge({
+      connect,
+      version: packageVersion(),
+      options: {
+        defaultSessionKey: flags.session,
+        defaultSessionLabel: flags.sessionLabel,
+        requireExisting: flags.requireExisting,
+        resetSession: flags.resetSession,
+        prefixCwd: flags.prefixCwd,
+        log,
+      },
+    });
+  } catch (err) {
+    throw new CliError(`openclaw acp: cannot start: ${(err as Error).message} (is the gateway running? \`openclaw gateway status\`)`);
+  }
+  // The IDE closed stdin: nothing is left to serve.
+  process.exit(0);
+}
+
+function readSecret(file: string, flag: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8").trim();
+  } catch (err) {
+    throw new CliError(`${flag}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  if (!text) throw new CliError(`${flag}: ${file} is empty`);
+  return text;
+}
