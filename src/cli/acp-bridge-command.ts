@@ -25,8 +25,11 @@ export async function acpBridgeCommand(flags: AcpBridgeFlags): Promise<void> {
   if (flags.token && flags.tokenFile) throw new CliError("use either --token or --token-file, not both");
   if (flags.password && flags.passwordFile) throw new CliError("use either --password or --password-file, not both");
   if (flags.session && flags.sessionLabel) throw new CliError("use either --session or --session-label, not both");
-  const token = flags.tokenFile ? readSecret(flags.tokenFile, "--token-file") : flags.token;
-  const password = flags.passwordFile ? readSecret(flags.passwordFile, "--password-file") : flags.password;
+  // With --url the local config's and state dir's credentials are not sent to another host;
+  // the environment's are, as the user set them for this process.
+  const fromEnv = (name: string) => (flags.url ? process.env[name] || undefined : undefined);
+  const token = flags.tokenFile ? readSecret(flags.tokenFile, "--token-file") : (flags.token ?? fromEnv("OPENCLAW_GATEWAY_TOKEN"));
+  const password = flags.passwordFile ? readSecret(flags.passwordFile, "--password-file") : (flags.password ?? fromEnv("OPENCLAW_GATEWAY_PASSWORD"));
   const target = resolveClientTarget({ url: flags.url, port: flags.port, token, password });
   // stdout carries the protocol: everything else goes to stderr.
   const log = flags.verbose ? (line: string) => process.stderr.write(`[openclaw acp] ${line}\n`) : undefined;

@@ -17,9 +17,8 @@ export interface RunEventBridgeOptions {
 
 /**
  * Map the loop's events onto the protocol's `agent` events (`lifecycle` / `assistant` /
- * `thinking` / `tool`,
- * with a per-run `seq`) and `chat` events (`delta` / `final` / `error` / `aborted`). Exactly one
- * terminal lifecycle event and one terminal chat event per run.
+ * `thinking` / `tool`, with a per-run `seq`) and `chat` events (`delta` / `final` / `error` /
+ * `aborted`). Exactly one terminal lifecycle event and one terminal chat event per run.
  */
 export function createRunEventBridge(opts: RunEventBridgeOptions) {
   const { runId, sessionKey, agentId, sink } = opts;

@@ -16,6 +16,8 @@ import type { BridgeGateway, BridgeOptions } from "./types.js";
 export const SESSION_CREATE_LIMIT = { maxRequests: 120, windowMs: 10_000 };
 /** Messages replayed by `session/load` (the gateway's chat.history maximum). */
 const REPLAY_LIMIT = 1000;
+/** How long a cancel waits for the gateway run to end before the session takes prompts again. */
+const ABORT_WAIT_MS = 10_000;
 
 /**
  * `openclaw acp`: the ACP agent an IDE talks to, backed by a gateway session. Prompts become
@@ -53,16 +55,25 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
     log(`session ${sessionId} -> ${opened.canonicalKey}`);
     return { session, opened };
   };
-  /** Ends the session's prompt in flight (its response says cancelled) and aborts the gateway run. */
+  /**
+   * Ends the session's prompt in flight (its response says cancelled) and aborts the gateway
+   * run. A prompt sent right after waits until that run has ended: sent earlier, the gateway
+   * would steer it into the run being aborted.
+   */
   const cancelActive = async (sessionId: string) => {
     const run = runs.activeFor(sessionId);
     if (!run) return;
     run.settle({ stopReason: "cancelled" });
-    try {
-      await gateway.call("chat.abort", { sessionKey: run.session.sessionKey, runId: run.runId });
-    } catch (err) {
-      log(`chat.abort ${run.runId} failed: ${(err as Error).message}`);
-    }
+    const ending = (async () => {
+      try {
+        await gateway.call("chat.abort", { sessionKey: run.session.sessionKey, runId: run.runId });
+        await gateway.call("agent.wait", { runId: run.runId, timeoutMs: ABORT_WAIT_MS }, { timeoutMs: ABORT_WAIT_MS + 5_000 });
+      } catch (err) {
+        log(`cancelling run ${run.runId}: ${(err as Error).message}`);
+      }
+    })();
+    run.session.ending = ending;
+    await ending;
   };
   const guarded = <P, R>(handler: (params: P) => Promise<R>) => async ({ params }: { params: P }) => {
     try {
@@ -149,6 +160,7 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
       assertPromptSize(message);
       // A new prompt replaces the one in flight, as in a chat where the user interrupts.
       await cancelActive(session.sessionId);
+      await session.ending;
       const runId = randomUUID();
       const done = runs.start(session, runId);
       const run = runs.get(runId)!;

@@ -8,6 +8,8 @@ export interface BridgeSession {
   /** The gateway's canonical form (`agent:<id>:…`): what its events and approvals carry. */
   canonicalKey: string;
   cwd: string;
+  /** A cancelled run still ending on the gateway: the next prompt waits for it. */
+  ending?: Promise<void>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
