@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import readline from "node:readline";
 import { Readable, Writable } from "node:stream";
+import { setTimeout as wait } from "node:timers/promises";
 import * as acp from "@agentclientprotocol/sdk";
 import { isReadUnderCwd, optionOfKind } from "./permission-policy.js";
 import { renderUpdate, type ClientOutput } from "./render.js";
@@ -115,7 +116,9 @@ export async function runAcpClient(input: RunClientInput): Promise<number> {
     }
     return 0;
   } catch (err) {
-    input.io.err(`openclaw acp client: ${(err as Error).message}\n`);
+    // The agent's stdout closing usually comes just before its exit status: name that when it comes.
+    const how = await Promise.race([exited, wait(1000, undefined)]);
+    input.io.err(`openclaw acp client: ${how ? `the agent exited (${how})` : (err as Error).message}\n`);
     return 1;
   } finally {
     process.off("SIGINT", onSigint);
