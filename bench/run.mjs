@@ -11,6 +11,7 @@ import { measureHiRequest, measureLoopOverhead, measurePromptBuild } from "./age
 import { measureConversations } from "./conversations.mjs";
 import { measureChannels } from "./channels.mjs";
 import { measureSubagents } from "./subagents.mjs";
+import { measureAcpBridge } from "./acp-bridge.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -25,7 +26,9 @@ const SOAK_TURNS = Number(process.env.BENCH_SOAK_TURNS ?? 2_000);
 const CHANNELS_BUDGET_MS = 150_000;
 /** The sub-agent bench: 20 spawn → announce rounds and 100 children at once (about 10 s when idle). */
 const SUBAGENTS_BUDGET_MS = 60_000;
-const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + SOAK_TURNS * 20;
+/** Ten `openclaw acp` starts against one gateway (a few seconds when idle). */
+const ACP_BRIDGE_BUDGET_MS = 30_000;
+const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + ACP_BRIDGE_BUDGET_MS + SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -85,6 +88,7 @@ function buildTargets() {
     telegramBurstOutOfOrderChats: { target: "0 chats", value: results.channels?.burstFollowup?.outOfOrderChats ?? null, pass: results.channels?.burstFollowup?.outOfOrderChats === 0 },
     spawnToAnnounceP50Ms: target(results.subagents?.spawnToAnnounceMs?.p50, 50, "ms"),
     hundredChildrenRssGrowthMiB: target(results.subagents?.concurrentChildren?.rssGrowthMiB, 30, "MiB for 100 children"),
+    acpBridgeInitializeMs: target(results.acpBridge?.spawnToInitializeMs?.median, 300, "ms"),
   };
 }
 
@@ -112,6 +116,7 @@ function summaryLine(targets) {
     ["tg burst", r.channels?.burstFollowup?.messagesPerSecond, `${fmt(r.channels?.burstFollowup?.messagesPerSecond, " msg/s")} (steer ${fmt(r.channels?.burstSteer?.repliesPerMessage, " replies/msg", 2)})`],
     ["spawn→announce p50", r.subagents?.spawnToAnnounceMs?.p50, fmt(r.subagents?.spawnToAnnounceMs?.p50, "ms", 1)],
     ["100-children", r.subagents?.concurrentChildren?.allAnnouncedMs, `${fmt(r.subagents?.concurrentChildren?.allAnnouncedMs, "ms")} +${fmt(r.subagents?.concurrentChildren?.rssGrowthMiB, "MiB", 1)}`],
+    ["acp init", r.acpBridge?.spawnToInitializeMs?.median, fmt(r.acpBridge?.spawnToInitializeMs?.median, "ms")],
   ];
   const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
   if (r.error) {
@@ -191,6 +196,7 @@ async function main() {
   results.conversations = await measureConversations({ totalTurns: SOAK_TURNS });
   results.channels = await measureChannels();
   results.subagents = await measureSubagents();
+  results.acpBridge = await measureAcpBridge();
 }
 
 function abort(message, exitCode) {

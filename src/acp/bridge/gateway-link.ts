@@ -20,8 +20,8 @@ export class ReconnectingGateway implements BridgeGateway {
   constructor(private readonly connect: () => Promise<GatewayClient>, private readonly log: (line: string) => void) {}
 
   /** The first connection: its failure (wrong token, no gateway) is the caller's to report. */
-  async start(): Promise<void> {
-    this.attach(await this.connect());
+  async start(first: Promise<GatewayClient> = this.connect()): Promise<void> {
+    this.attach(await first);
   }
 
   call<T = unknown>(method: string, params: unknown, opts: { timeoutMs?: number } = {}): Promise<T> {

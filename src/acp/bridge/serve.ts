@@ -7,6 +7,8 @@ import type { BridgeOptions } from "./types.js";
 
 export interface ServeBridgeInput {
   connect: () => Promise<GatewayClient>;
+  /** The first connection, when the caller started it already (it overlaps loading the SDK). */
+  firstConnection?: Promise<GatewayClient>;
   options: BridgeOptions;
   version: string;
   input?: NodeJS.ReadableStream;
@@ -20,7 +22,7 @@ export interface ServeBridgeInput {
 export async function serveBridge(input: ServeBridgeInput): Promise<void> {
   const log = input.options.log ?? (() => {});
   const gateway = new ReconnectingGateway(input.connect, log);
-  await gateway.start();
+  await gateway.start(input.firstConnection);
   const agent = createBridgeAgent(gateway, input.options, input.version);
   const stream = acp.ndJsonStream(
     Writable.toWeb((input.output ?? process.stdout) as Writable) as WritableStream<Uint8Array>,
