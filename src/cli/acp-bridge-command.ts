@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { GatewayClient } from "../gateway/client.js";
+import type { ProvenanceMode } from "../acp/bridge/types.js";
 import { packageVersion } from "../infra/version.js";
 
 /** The local gateway's default handshake timeout, as for the other client commands. */
@@ -17,6 +18,7 @@ export interface AcpBridgeFlags {
   requireExisting?: boolean;
   resetSession?: boolean;
   prefixCwd?: boolean;
+  provenance?: ProvenanceMode;
   verbose?: boolean;
 }
 
@@ -54,6 +56,7 @@ export async function acpBridgeCommand(flags: AcpBridgeFlags): Promise<void> {
         requireExisting: flags.requireExisting,
         resetSession: flags.resetSession,
         prefixCwd: flags.prefixCwd,
+        provenance: flags.provenance,
         log,
       },
     });

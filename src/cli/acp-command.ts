@@ -1,4 +1,5 @@
 import { Option, type Command } from "commander";
+import { PROVENANCE_MODES } from "../acp/bridge/types.js";
 
 /**
  * `openclaw acp` (the gateway as an ACP agent on stdio, for IDEs) and `openclaw acp client`
@@ -19,6 +20,7 @@ export function registerAcpCommand(program: Command): Command {
     .option("--require-existing", "fail when --session / --session-label names no existing session")
     .option("--reset-session", "reset the gateway session (new transcript) when the IDE opens it")
     .option("--no-prefix-cwd", "do not start prompts with [Working directory: …]")
+    .addOption(new Option("--provenance <mode>", "tell the gateway where prompts come from (needs operator.admin)").choices(PROVENANCE_MODES).default("off"))
     .option("-v, --verbose", "log bridge activity to stderr")
     .action(async (opts) => {
       const { acpBridgeCommand } = await import("./acp-bridge-command.js");

@@ -6,6 +6,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import { initialize, spawnAcpBridge, type AcpIde } from "../helpers/acp-ide.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { openOperator } from "../helpers/ws-client.js";
 
 let server: FakeModelServer;
 let gw: GatewayProcess;
@@ -222,5 +223,28 @@ describe("openclaw acp as the IDE's agent", () => {
     await existing.agent.request(acp.methods.agent.session.load, { sessionId: reopened.sessionId, cwd: projectDir, mcpServers: [] });
     // Reset: the transcript starts over, so nothing is replayed.
     expect(existing.textOf(reopened.sessionId)).toBe("");
+  });
+
+  it("--provenance meta+receipt: the model reads a receipt and the transcript records the IDE as the source", async () => {
+    const ide = bridge(["--provenance", "meta+receipt", "--no-prefix-cwd"]);
+    await initialize(ide);
+    const { sessionId } = await newSession(ide);
+    server.enqueue({ text: "noted" });
+    await prompt(ide, sessionId, "where am I from?");
+    const seen = lastUserText(modelCalls()[0]!);
+    expect(seen).toMatch(/^\[Source Receipt\]\n/);
+    expect(seen).toContain(`acpSessionId=${sessionId}`);
+    expect(seen.endsWith("[/Source Receipt]\n\nwhere am I from?")).toBe(true);
+
+    const { sock } = await openOperator(gw.url, gw.token);
+    const history = await sock.request("chat.history", { sessionKey: `acp-bridge:${sessionId}` });
+    expect(history.payload.messages[0].provenance).toMatchObject({ kind: "external_user", sourceChannel: "acp", sourceTool: "openclaw_acp", originSessionId: sessionId });
+    sock.close();
+
+    // The gateway takes system provenance only from an admin.
+    const writer = await openOperator(gw.url, gw.token, { scopes: ["operator.write"] });
+    const refused = await writer.sock.request("chat.send", { sessionKey: "p", message: "hi", idempotencyKey: "prov-1", systemInputProvenance: { kind: "internal_system" } });
+    expect(refused.error.message).toContain("system provenance fields require admin scope");
+    writer.sock.close();
   });
 });

@@ -6,6 +6,7 @@ import { DISCONNECT_GRACE_MS, watchGatewayConnection } from "./disconnect-grace.
 import { failed, invalidInput } from "./errors.js";
 import { assertPromptSize, promptToText, withCwdPrefix } from "./prompt-text.js";
 import { PromptRuns } from "./prompt-runs.js";
+import { provenanceParams } from "./provenance.js";
 import { transcriptUpdates } from "./replay.js";
 import { openGatewaySession, parseSessionMeta, type SessionMeta } from "./session-opener.js";
 import { assertAbsoluteCwd, decodeListCursor, encodeListCursor, pageSizeFrom } from "./session-list.js";
@@ -165,7 +166,9 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
       const done = runs.start(session, runId);
       const run = runs.get(runId)!;
       try {
-        const ack = await gateway.call<Record<string, any>>("chat.send", { sessionKey: session.sessionKey, message, idempotencyKey: runId });
+        const ack = await gateway.call<Record<string, any>>("chat.send", {
+          sessionKey: session.sessionKey, message, idempotencyKey: runId, ...provenanceParams(opts.provenance, session),
+        });
         run.accepted = true;
         if (ack.status === "started") run.steered = ack.queued === "steered";
         else {

@@ -3,6 +3,7 @@ import type { ConversationPort } from "../../agents/conversation-port.js";
 import { displayMessages } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { subagentsCommandArgs } from "../../agents/subagents/index.js";
+import { readSystemProvenance } from "./chat-provenance.js";
 import type { MethodRegistry } from "./registry.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
@@ -46,8 +47,9 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       },
       { additionalProperties: false },
     ),
-    handler: async (params) => {
+    handler: async (params, { caller }) => {
       if (!params.message.trim() && !(params.attachments?.length)) throw invalidRequest("message or attachment required");
+      const system = readSystemProvenance(params, caller.scopes);
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
       const subagentsArgs = commands.subagents ? subagentsCommandArgs(params.message) : undefined;
       if (subagentsArgs !== undefined && commands.subagents) {
@@ -55,12 +57,13 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         return { runId: params.idempotencyKey, status: "ok", command: "subagents", reply: await commands.subagents(sessionKey, subagentsArgs) };
       }
       const outcome = await conversations.submit({
-        message: params.message,
+        message: system.receipt ? `${system.receipt}\n\n${params.message}` : params.message,
         idempotencyKey: params.idempotencyKey,
         sessionKey: params.sessionKey,
         agentId: params.agentId,
         method: "chat.send",
         queueMode: params.queueMode as never,
+        ...(system.provenance ? { provenance: { ...system.provenance, method: "chat.send" } } : {}),
       });
       switch (outcome.kind) {
         case "accepted":
