@@ -5,6 +5,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import { initialize, spawnAcpBridge, type AcpIde } from "../helpers/acp-ide.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, spawnCli, startGateway, type CliProcess, type GatewayProcess } from "../helpers/gateway-process.js";
+import { openOperator } from "../helpers/ws-client.js";
 
 let server: FakeModelServer;
 let gw: GatewayProcess;
@@ -70,6 +71,28 @@ describe("openclaw acp limits and faults", () => {
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(120);
     expect(refused).toHaveLength(5);
     for (const r of refused) expect(r.reason.message).toMatch(/too many sessions opened \(limit 120 per 10 s\); retry in \d+ s/);
+  });
+
+  it("when the IDE goes away mid-prompt, the bridge aborts the gateway run and exits", async () => {
+    const ide = bridge();
+    await initialize(ide);
+    const { sessionId } = await newSession(ide);
+    server.enqueue({ text: "nobody is listening", delayMs: 120_000 });
+    const before = server.requests.length;
+    void prompt(ide, sessionId, "long job").catch(() => {});
+    await until(() => server.requests.length > before, "the model request");
+    const { sock } = await openOperator(gw.url, gw.token);
+    const running = await sock.request("chat.history", { sessionKey: `acp-bridge:${sessionId}` });
+    const [runId] = running.payload.sessionInfo.activeRunIds;
+    expect(runId).toBeTruthy();
+
+    const exited = new Promise((resolve) => ide.proc.once("exit", resolve));
+    ide.proc.stdin!.end();
+    expect(await exited).toBe(0);
+    // Left alone, the run would wait two minutes for the model: it ended because it was aborted.
+    const ended = await sock.request("agent.wait", { runId, timeoutMs: 10_000 });
+    expect(ended.payload).toMatchObject({ runId, status: "error", error: "aborted" });
+    sock.close();
   });
 
   it("a connection lost and back within the grace: the prompt in flight still ends with the run's reply", async () => {

@@ -28,11 +28,11 @@ const ABORT_WAIT_MS = 10_000;
 export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, version: string) {
   const log = opts.log ?? (() => {});
   const sessions = new BridgeSessions();
-  const budget = createWindowBudget(opts.sessionCreateLimit?.maxRequests ?? SESSION_CREATE_LIMIT.maxRequests, opts.sessionCreateLimit?.windowMs ?? SESSION_CREATE_LIMIT.windowMs);
+  const budget = createWindowBudget(SESSION_CREATE_LIMIT.maxRequests, SESSION_CREATE_LIMIT.windowMs);
   let ide: acp.AgentContext | undefined;
   const runs = new PromptRuns((notification) => ide!.notify(acp.methods.client.session.update, notification), log);
   const approvals = createApprovalRelay(gateway, runs, (request) => ide!.request(acp.methods.client.session.requestPermission, request), log);
-  watchGatewayConnection(gateway, runs, opts.disconnectGraceMs ?? DISCONNECT_GRACE_MS, log);
+  watchGatewayConnection(gateway, runs, DISCONNECT_GRACE_MS, log);
 
   gateway.onEvent((event, payload) => {
     if (event === "chat") runs.onChat(payload as Record<string, unknown>);
@@ -61,14 +61,14 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
    * run. A prompt sent right after waits until that run has ended: sent earlier, the gateway
    * would steer it into the run being aborted.
    */
-  const cancelActive = async (sessionId: string) => {
+  const cancelActive = async (sessionId: string, waitForEnd = true) => {
     const run = runs.activeFor(sessionId);
     if (!run) return;
     run.settle({ stopReason: "cancelled" });
     const ending = (async () => {
       try {
         await gateway.call("chat.abort", { sessionKey: run.session.sessionKey, runId: run.runId });
-        await gateway.call("agent.wait", { runId: run.runId, timeoutMs: ABORT_WAIT_MS }, { timeoutMs: ABORT_WAIT_MS + 5_000 });
+        if (waitForEnd) await gateway.call("agent.wait", { runId: run.runId, timeoutMs: ABORT_WAIT_MS }, { timeoutMs: ABORT_WAIT_MS + 5_000 });
       } catch (err) {
         log(`cancelling run ${run.runId}: ${(err as Error).message}`);
       }
@@ -84,7 +84,7 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
     }
   };
 
-  return acp
+  const app = acp
     .agent({ name: "openclaw-acp" })
     .onConnect((connection) => {
       ide = connection.client;
@@ -169,7 +169,6 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
         const ack = await gateway.call<Record<string, any>>("chat.send", {
           sessionKey: session.sessionKey, message, idempotencyKey: runId, ...provenanceParams(opts.provenance, session),
         });
-        run.accepted = true;
         if (ack.status === "started") run.steered = ack.queued === "steered";
         else {
           // A chat command the gateway answered itself (/new, /stop, /subagents …): no run follows.
@@ -188,4 +187,12 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
     .onNotification("*", ({ method }) => {
       log(`ignored notification ${method}`);
     });
+
+  return {
+    app,
+    /** The IDE went away: its prompts in flight are cancelled on the gateway too. */
+    async shutdown(): Promise<void> {
+      await Promise.all(runs.all().map((run) => cancelActive(run.session.sessionId, false)));
+    },
+  };
 }

@@ -8,8 +8,6 @@ type Notify = (notification: SessionNotification) => Promise<void>;
 export interface PromptRun {
   session: BridgeSession;
   runId: string;
-  /** chat.send answered: the gateway owns the run. */
-  accepted: boolean;
   /** The gateway steered this prompt into a turn already running: its events carry that turn's runId. */
   steered?: boolean;
   /** Text of the current assistant segment as streamed so far (a tool round starts a new one). */
@@ -34,7 +32,7 @@ export class PromptRuns {
   start(session: BridgeSession, runId: string): Promise<PromptResponse> {
     return new Promise<PromptResponse>((resolve, reject) => {
       const run: PromptRun = {
-        session, runId, accepted: false, segment: "", streamedText: false, toolCalls: new Set(),
+        session, runId, segment: "", streamedText: false, toolCalls: new Set(),
         settle: (result) => {
           if (this.runs.get(runId) !== run) return;
           this.runs.delete(runId);

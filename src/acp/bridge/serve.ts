@@ -23,15 +23,16 @@ export async function serveBridge(input: ServeBridgeInput): Promise<void> {
   const log = input.options.log ?? (() => {});
   const gateway = new ReconnectingGateway(input.connect, log);
   await gateway.start(input.firstConnection);
-  const agent = createBridgeAgent(gateway, input.options, input.version);
+  const bridge = createBridgeAgent(gateway, input.options, input.version);
   const stream = acp.ndJsonStream(
     Writable.toWeb((input.output ?? process.stdout) as Writable) as WritableStream<Uint8Array>,
     Readable.toWeb((input.input ?? process.stdin) as Readable) as ReadableStream<Uint8Array>,
   );
-  const connection = agent.connect(stream);
+  const connection = bridge.app.connect(stream);
   log("ready");
   try {
     await connection.closed;
+    await bridge.shutdown();
   } finally {
     gateway.stop();
   }

@@ -12,10 +12,6 @@ export interface BridgeOptions {
   prefixCwd?: boolean;
   /** `--provenance`: what the bridge tells the gateway about where a prompt came from. */
   provenance?: ProvenanceMode;
-  /** Session creations (new, load, resume) allowed per window. */
-  sessionCreateLimit?: { maxRequests: number; windowMs: number };
-  /** How long pending prompts wait for a lost gateway connection to come back. */
-  disconnectGraceMs?: number;
   log?: (line: string) => void;
 }
 
