@@ -32,10 +32,12 @@ export function registerAcpCommand(program: Command): Command {
     .description("drive an ACP agent from the terminal: prompts from stdin, streamed replies to stdout")
     .argument("[command...]", "the agent command after -- (default: this openclaw's `acp`)")
     .option("--cwd <dir>", "the session's working directory", process.cwd())
-    .addOption(new Option("-v, --verbose", "log protocol activity to stderr"))
-    .action(async (command: string[], opts) => {
+    // `-v` is the `acp` command's own option, which commander also reads after `client`.
+    .addHelpText("after", "\nAlso: -v, --verbose  log protocol activity to stderr")
+    .action(async (command: string[], _opts, cmd: Command) => {
       const { acpClientCommand } = await import("./acp-client-command.js");
-      await acpClientCommand(command, opts);
+      const opts = cmd.optsWithGlobals();
+      await acpClientCommand(command, { cwd: opts.cwd, verbose: opts.verbose });
     });
   return acp;
 }
