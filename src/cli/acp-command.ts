@@ -32,12 +32,12 @@ export function registerAcpCommand(program: Command): Command {
     .description("drive an ACP agent from the terminal: prompts from stdin, streamed replies to stdout")
     .argument("[command...]", "the agent command after -- (default: this openclaw's `acp`)")
     .option("--cwd <dir>", "the session's working directory", process.cwd())
-    // `-v` is the `acp` command's own option, which commander also reads after `client`.
-    .addHelpText("after", "\nAlso: -v, --verbose  log protocol activity to stderr")
+    // commander reads the `acp` command's options after `client` too: -v is the client's verbose,
+    // and without a command the bridge options go to the `openclaw acp` it starts.
+    .addHelpText("after", "\nAlso: -v, --verbose  log protocol activity to stderr; without a command, the `openclaw acp` options\n(--url, --token-file, --session, …) are passed to the bridge it starts.")
     .action(async (command: string[], _opts, cmd: Command) => {
       const { acpClientCommand } = await import("./acp-client-command.js");
-      const opts = cmd.optsWithGlobals();
-      await acpClientCommand(command, { cwd: opts.cwd, verbose: opts.verbose });
+      await acpClientCommand(command, cmd.optsWithGlobals());
     });
   return acp;
 }

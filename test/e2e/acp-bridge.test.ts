@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
@@ -5,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { initialize, spawnAcpBridge, type AcpIde } from "../helpers/acp-ide.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { CLI, cleanEnv, makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { openOperator } from "../helpers/ws-client.js";
 
 let server: FakeModelServer;
@@ -246,5 +247,23 @@ describe("openclaw acp as the IDE's agent", () => {
     const refused = await writer.sock.request("chat.send", { sessionKey: "p", message: "hi", idempotencyKey: "prov-1", systemInputProvenance: { kind: "internal_system" } });
     expect(refused.error.message).toContain("system provenance fields require admin scope");
     writer.sock.close();
+  });
+
+  it("openclaw acp client without a command drives this bridge, with the bridge options passed on", async () => {
+    server.enqueue({ text: "hi from the gateway" });
+    const proc = spawn(process.execPath, [CLI, "acp", "client", "--url", gw.url, "--session", "acp-from-client", "--no-prefix-cwd", "--cwd", projectDir], {
+      env: cleanEnv({ OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_STATE_DIR: gw.stateDir }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    proc.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+    proc.stdin!.end("hello gateway\n");
+    expect(await new Promise((resolve) => proc.on("exit", resolve))).toBe(0);
+    expect(stdout).toContain("hi from the gateway");
+    expect(lastUserText(modelCalls()[0]!)).toBe("hello gateway");
+    const { sock } = await openOperator(gw.url, gw.token);
+    const history = await sock.request("chat.history", { sessionKey: "acp-from-client" });
+    expect(history.payload.messages.map((m: any) => m.role)).toEqual(["user", "assistant"]);
+    sock.close();
   });
 });

@@ -68,4 +68,13 @@ describe("openclaw acp client", () => {
     expect(code).toBe(1);
     expect(stderr).toContain("cannot start openclaw-no-such-agent-binary: ENOENT");
   });
+
+  it("refuses bridge options next to an agent command instead of ignoring them", async () => {
+    const proc = spawn(process.execPath, [CLI, "acp", "client", "--session", "main", "--", process.execPath, FAKE_AGENT], { env: cleanEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    proc.stdin!.end();
+    expect(await new Promise((resolve) => proc.on("exit", resolve))).toBe(1);
+    expect(stderr).toContain("--session: options of the openclaw acp bridge");
+  });
 });
