@@ -111,7 +111,7 @@ describe("openclaw acp as the IDE's agent", () => {
     expect(ide.textOf(sessionId)).toBe("fresh answer");
   });
 
-  it("session/load in a new bridge replays the transcript; session/resume rebinds without replay", async () => {
+  it("session/load in a new bridge replays the transcript; session/resume rebinds without replay; session/close forgets", async () => {
     const first = bridge();
     await initialize(first);
     const { sessionId } = await newSession(first);
@@ -134,6 +134,10 @@ describe("openclaw acp as the IDE's agent", () => {
     // The same gateway session: the model saw the earlier exchange.
     const messages = modelCalls().at(-1)!.body.messages.map((m: any) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
     expect(messages.join("\n")).toContain("Remembered: blue.");
+
+    // Closed: the bridge forgets the session (the gateway keeps it for a later load).
+    await second.agent.request(acp.methods.agent.session.close, { sessionId });
+    await expect(prompt(second, sessionId, "still there?")).rejects.toMatchObject({ message: expect.stringContaining("not open in this bridge") });
   });
 
   it("session/list pages through the gateway's sessions with a cursor", async () => {
