@@ -15,6 +15,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["channels"],
   ["conversations"],
   ["agents"],
+  ["acp"],
   ["sessions"],
   ["models"],
   ["config"],

@@ -1,5 +1,4 @@
-import type { GatewayClient } from "../../gateway/client.js";
-import type { BridgeGateway } from "./types.js";
+import type { BridgeGateway, GatewayConnection } from "./types.js";
 
 /** Waits between reconnect attempts: quick at first, then every 2 s. */
 const BACKOFF_MS = [100, 250, 500, 1000, 2000];
@@ -9,7 +8,7 @@ const BACKOFF_MS = [100, 250, 500, 1000, 2000];
  * reconnects in the background. Calls made while it is down fail at once with a clear error.
  */
 export class ReconnectingGateway implements BridgeGateway {
-  private client: GatewayClient | undefined;
+  private client: GatewayConnection | undefined;
   private readonly eventListeners = new Set<(event: string, payload: unknown) => void>();
   private readonly connectionListeners = new Set<(change: { connected: boolean; reason: string }) => void>();
   private stopped = false;
@@ -17,10 +16,10 @@ export class ReconnectingGateway implements BridgeGateway {
   private retryTimer: NodeJS.Timeout | undefined;
   private lastError = "";
 
-  constructor(private readonly connect: () => Promise<GatewayClient>, private readonly log: (line: string) => void) {}
+  constructor(private readonly connect: () => Promise<GatewayConnection>, private readonly log: (line: string) => void) {}
 
   /** The first connection: its failure (wrong token, no gateway) is the caller's to report. */
-  async start(first: Promise<GatewayClient> = this.connect()): Promise<void> {
+  async start(first: Promise<GatewayConnection> = this.connect()): Promise<void> {
     this.attach(await first);
   }
 
@@ -46,7 +45,7 @@ export class ReconnectingGateway implements BridgeGateway {
     this.client = undefined;
   }
 
-  private attach(client: GatewayClient): void {
+  private attach(client: GatewayConnection): void {
     this.client = client;
     this.attempt = 0;
     client.onEvent((event, payload) => {

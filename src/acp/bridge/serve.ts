@@ -1,14 +1,13 @@
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
-import type { GatewayClient } from "../../gateway/client.js";
 import { createBridgeAgent } from "./bridge-agent.js";
 import { ReconnectingGateway } from "./gateway-link.js";
-import type { BridgeOptions } from "./types.js";
+import type { BridgeOptions, GatewayConnection } from "./types.js";
 
 export interface ServeBridgeInput {
-  connect: () => Promise<GatewayClient>;
+  connect: () => Promise<GatewayConnection>;
   /** The first connection, when the caller started it already (it overlaps loading the SDK). */
-  firstConnection?: Promise<GatewayClient>;
+  firstConnection?: Promise<GatewayConnection>;
   options: BridgeOptions;
   version: string;
   input?: NodeJS.ReadableStream;
