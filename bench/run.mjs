@@ -15,6 +15,7 @@ import { measureSubagents } from "./subagents.mjs";
 import { measureCompactionBookkeeping, measureLongConversation } from "./compaction.mjs";
 import { measureMemory } from "./memory.mjs";
 import { measureAcp } from "./acp.mjs";
+import { measureAcpBridge } from "./acp-bridge.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -35,7 +36,9 @@ const COMPACTION_BUDGET_MS = 120_000;
 const MEMORY_BUDGET_MS = 180_000;
 /** ACP: 8 agent starts one by one, a 2,000-update turn, 20 agents at once (each start ~1 s of node). */
 const ACP_BUDGET_MS = 90_000;
-const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + ACP_BUDGET_MS + SOAK_TURNS * 20;
+/** Ten `openclaw acp` starts against one gateway (a few seconds when idle). */
+const ACP_BRIDGE_BUDGET_MS = 30_000;
+const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + ACP_BUDGET_MS + ACP_BRIDGE_BUDGET_MS + SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -109,6 +112,7 @@ function buildTargets() {
     acpSpawnToPromptOverheadMs: target(results.acp?.spawnToFirstPromptOverheadMs?.p50, 30, "ms beyond the agent's own start"),
     acpRelayCpuPerUpdateMs: target(results.acp?.relay?.cpuMsPerUpdate, 0.5, "ms"),
     acpTwentySessionsRssGrowthMiB: target(results.acp?.concurrentSessions?.rssGrowthMiB, 30, "MiB for 20 sessions"),
+    acpBridgeInitializeMs: target(results.acpBridge?.spawnToInitializeMs?.median, 300, "ms"),
   };
 }
 
@@ -146,6 +150,7 @@ function summaryLine(targets) {
     ["acp spawn→prompt", r.acp?.spawnToFirstPromptOverheadMs?.p50, `+${fmt(r.acp?.spawnToFirstPromptOverheadMs?.p50, "ms", 1)} (cpu ${fmt(r.acp?.spawnTurnGatewayCpuMs?.p50, "ms", 1)})`],
     ["acp relay", r.acp?.relay?.cpuMsPerUpdate, fmt(r.acp?.relay?.cpuMsPerUpdate, "ms/update", 3)],
     ["acp 20 sessions", r.acp?.concurrentSessions?.rssGrowthMiB, `+${fmt(r.acp?.concurrentSessions?.rssGrowthMiB, "MiB", 1)}`],
+    ["acp init", r.acpBridge?.spawnToInitializeMs?.median, fmt(r.acpBridge?.spawnToInitializeMs?.median, "ms")],
   ];
   const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
   if (r.error) {
@@ -229,6 +234,7 @@ async function main() {
   results.compaction = { bookkeeping: await measureCompactionBookkeeping(), longConversation: await measureLongConversation() };
   results.memory = await measureMemory();
   results.acp = await measureAcp();
+  results.acpBridge = await measureAcpBridge();
 }
 
 function abort(message, exitCode) {

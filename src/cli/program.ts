@@ -1,5 +1,6 @@
 import { Command, Option } from "commander";
 import { packageVersion } from "../infra/version.js";
+import { registerAcpCommand } from "./acp-command.js";
 import { AUTH_CHOICES, BIND_CHOICES, LOG_LEVEL_CHOICES } from "./gateway-run-args.js";
 
 /**
@@ -197,8 +198,8 @@ config.command("file").description("print the config file path").action(async ()
   configFileCommand();
 });
 
-// `openclaw acp` is also the IDE bridge's command; `doctor` joins it whichever registers first.
-const acp = program.commands.find((c) => c.name() === "acp") ?? program.command("acp").description("Agent Client Protocol: external coding agents");
+// `openclaw acp` (the IDE bridge) and `openclaw acp client`; `doctor` joins the same command.
+const acp = registerAcpCommand(program);
 acp.command("doctor").description("check each configured ACP agent: command found, initialize answered, protocol version").option("--json", "print JSON").action(async (opts) => {
   const { acpDoctorCommand } = await import("./acp-doctor-command.js");
   await acpDoctorCommand(opts);

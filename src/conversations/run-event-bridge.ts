@@ -16,9 +16,9 @@ export interface RunEventBridgeOptions {
 }
 
 /**
- * Map the loop's events onto the protocol's `agent` events (`lifecycle` / `assistant` / `tool`,
- * with a per-run `seq`) and `chat` events (`delta` / `final` / `error` / `aborted`). Exactly one
- * terminal lifecycle event and one terminal chat event per run.
+ * Map the loop's events onto the protocol's `agent` events (`lifecycle` / `assistant` /
+ * `thinking` / `tool`, with a per-run `seq`) and `chat` events (`delta` / `final` / `error` /
+ * `aborted`). Exactly one terminal lifecycle event and one terminal chat event per run.
  */
 export function createRunEventBridge(opts: RunEventBridgeOptions) {
   const { runId, sessionKey, agentId, sink } = opts;
@@ -76,6 +76,10 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
           }
           break;
         case "message_update":
+          if (event.delta.kind === "thinking") {
+            agent("thinking", { delta: event.delta.text });
+            break;
+          }
           if (event.delta.kind !== "text") break;
           text += event.delta.text;
           agent("assistant", { text, delta: event.delta.text });

@@ -32,6 +32,7 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; time
 export class GatewayClient {
   private readonly pending = new Map<string, Pending>();
   private readonly listeners = new Set<(event: string, payload: unknown) => void>();
+  private readonly closeListeners = new Set<(code: number, reason: string) => void>();
   hello: Record<string, unknown> = {};
 
   private constructor(private readonly ws: WebSocket) {}
@@ -57,6 +58,7 @@ export class GatewayClient {
       ws.on("close", (code, reason) => {
         finish(new GatewayClientError(`gateway closed the connection (${code}): ${reason.toString() || "no reason"}`, undefined, code));
         client.failAll(new GatewayClientError(`gateway connection closed (${code})`, undefined, code));
+        for (const listener of client.closeListeners) listener(code, reason.toString());
       });
       ws.on("message", (data) => {
         const frame = JSON.parse(data.toString()) as Record<string, unknown>;
@@ -82,6 +84,7 @@ export class GatewayClient {
   call<T = unknown>(method: string, params: unknown = {}, opts: { timeoutMs?: number; expectFinal?: boolean } = {}): Promise<T> {
     const id = randomUUID();
     const timeoutMs = opts.timeoutMs ?? 30_000;
+    if (this.ws.readyState !== WebSocket.OPEN) return Promise.reject(new GatewayClientError(`${method}: the gateway connection is closed`));
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -95,6 +98,12 @@ export class GatewayClient {
   onEvent(listener: (event: string, payload: unknown) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Called once when an established connection closes (either side). */
+  onClose(listener: (code: number, reason: string) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
   }
 
   close(): void {

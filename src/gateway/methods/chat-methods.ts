@@ -4,6 +4,7 @@ import { displayMessages } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
+import { readSystemProvenance } from "./chat-provenance.js";
 import type { MethodRegistry } from "./registry.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
@@ -41,8 +42,9 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       },
       { additionalProperties: false },
     ),
-    handler: async (params, { runtime }) => {
+    handler: async (params, { runtime, caller }) => {
       if (!params.message.trim() && !(params.attachments?.length)) throw invalidRequest("message or attachment required");
+      const system = readSystemProvenance(params, caller.scopes);
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
       const command = CHAT_COMMANDS.match(params.message, "operator");
       if (command) {
@@ -61,12 +63,13 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         }
       }
       const outcome = await conversations.submit({
-        message: params.message,
+        message: system.receipt ? `${system.receipt}\n\n${params.message}` : params.message,
         idempotencyKey: params.idempotencyKey,
         sessionKey: params.sessionKey,
         agentId: params.agentId,
         method: "chat.send",
         queueMode: params.queueMode as never,
+        ...(system.provenance ? { provenance: { ...system.provenance, method: "chat.send" } } : {}),
       });
       switch (outcome.kind) {
         case "accepted":

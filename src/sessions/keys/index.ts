@@ -23,3 +23,4 @@ export {
 } from "./channel-session-key.js";
 export { buildSubagentSessionKey, isMainSessionKey, isSubagentSessionKey, subagentDepth } from "./subagent-session-key.js";
 export { buildAcpSessionKey, isAcpSessionKey } from "./acp-session-key.js";
+export { buildAcpBridgeSessionKey, isAcpBridgeSessionKey } from "./acp-bridge-session-key.js";

@@ -23,6 +23,7 @@
  *   #tool-update-only  only a final tool_call_update, never a tool_call
  *   #permission        asks session/request_permission (after a tool_call) and says what it got
  *   #permission-first  asks before any tool_call
+ *   #permission-read:PATH  asks for a read (kind "read", the path resolved against the cwd as its location)
  *   #read:PATH         fs/read_text_file, replies with the text or the error
  *   #write:PATH=TEXT   fs/write_text_file, replies "wrote" or the error
  *   #plan #usage #all-updates   those session/update kinds (all-updates: every kind)
@@ -258,6 +259,10 @@ async function runPrompt(session, text, client) {
         () => `wrote ${file}`,
         (err) => `write refused: ${err.message}`,
       );
+    }
+    if (step.name === "permission-read") {
+      const target = path.resolve(session.cwd, step.value);
+      reply = await askPermission(session, client, "read-1", { title: `Read ${step.value}`, kind: "read", locations: [{ path: target }] });
     }
     if (step.name === "slow") {
       if (await sleep(Number(step.value), session)) return { stopReason: "cancelled" };

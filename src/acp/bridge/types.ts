@@ -1,0 +1,35 @@
+/** How `openclaw acp` maps IDE sessions onto gateway sessions; see docs/acp.md. */
+export interface BridgeOptions {
+  /** `--session`: every IDE session without its own `_meta.sessionKey` uses this gateway key. */
+  defaultSessionKey?: string;
+  /** `--session-label`: like `defaultSessionKey`, found by the label of an existing session. */
+  defaultSessionLabel?: string;
+  /** `--require-existing`: a key or label that names no existing session is an error. */
+  requireExisting?: boolean;
+  /** `--reset-session`: the gateway session is reset (new transcript) when the IDE opens it. */
+  resetSession?: boolean;
+  /** Prompts start with `[Working directory: <cwd>]` (default true; `--no-prefix-cwd`). */
+  prefixCwd?: boolean;
+  /** `--provenance`: what the bridge tells the gateway about where a prompt came from. */
+  provenance?: ProvenanceMode;
+  log?: (line: string) => void;
+}
+
+export const PROVENANCE_MODES = ["off", "meta", "meta+receipt"] as const;
+export type ProvenanceMode = (typeof PROVENANCE_MODES)[number];
+
+/** One gateway connection (the CLI passes the WebSocket `GatewayClient`). */
+export interface GatewayConnection {
+  call<T = unknown>(method: string, params: unknown, opts?: { timeoutMs?: number }): Promise<T>;
+  onEvent(listener: (event: string, payload: unknown) => void): () => void;
+  /** Called once when the established connection closes. */
+  onClose(listener: (code: number, reason: string) => void): () => void;
+  close(): void;
+}
+
+/** The gateway as the bridge needs it: calls, pushed events, and connection state changes. */
+export interface BridgeGateway {
+  call<T = unknown>(method: string, params: unknown, opts?: { timeoutMs?: number }): Promise<T>;
+  onEvent(listener: (event: string, payload: unknown) => void): () => void;
+  onConnectionChange(listener: (change: { connected: boolean; reason: string }) => void): () => void;
+}
