@@ -296,10 +296,10 @@ async function runPrompt(session, text, client) {
   return response;
 }
 
-async function askPermission(session, client, toolCallId) {
+async function askPermission(session, client, toolCallId, call = { title: "Edit src/utils.ts", kind: "edit" }) {
   const response = await client.request("session/request_permission", {
     sessionId: session.id,
-    toolCall: { toolCallId, title: "Edit src/utils.ts", kind: "edit", status: "pending" },
+    toolCall: { toolCallId, status: "pending", ...call },
     options: permissionOptions,
   });
   log({ permission: response.outcome });
