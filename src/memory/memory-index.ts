@@ -64,7 +64,11 @@ export class MemoryIndex {
       opened = await tryOpen(Database, options);
       if ("error" in opened) throw new MemoryUnavailableError(`the memory index ${options.dbPath} cannot be created: ${opened.error}`);
     } else if (!existed) {
-      options.logger.warn({ dbPath: options.dbPath }, "memory index not found: building it from the Markdown files");
+      // A marker beside the index tells a lost index (a warning) from the first one (news).
+      const marker = `${options.dbPath}.created`;
+      if (fs.existsSync(marker)) options.logger.warn({ dbPath: options.dbPath }, "memory index not found: building it from the Markdown files");
+      else options.logger.info({ dbPath: options.dbPath }, "memory index created: indexing the Markdown files");
+      fs.writeFileSync(marker, `${new Date().toISOString()}\n`, { mode: 0o600 });
     }
     const { db, store, vec } = opened;
     const embedder = options.embedder === undefined ? defaultEmbedder(options.settings) : (options.embedder ?? undefined);
