@@ -12,8 +12,8 @@ export type SlackWebClient = webApi.WebClient;
 let boltModule: Promise<SlackBolt> | undefined;
 
 /**
- * @slack/bolt drags in express, the OAuth installer and more (~0.5 s to load): it is imported on
- * first use, so checking the config of a Slack account that then does not start never loads it.
+ * @slack/bolt drags in express, the OAuth installer and more, and is slow to load (see
+ * docs/architecture.md, "Measured costs"): it is imported on first use, so checking the config of a Slack account that then does not start never loads it.
  */
 export function loadBolt(): Promise<SlackBolt> {
   boltModule ??= importBolt();

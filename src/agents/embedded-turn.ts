@@ -231,9 +231,9 @@ const HOST = {
 
 let hostTimeZone: string | undefined;
 /**
- * Asked at the first turn, not when this module loads: the first Intl call sets up ICU (20–45 ms)
- * unless `warmIntlOffThread` already did, and its thread is still starting while the gateway
- * loads this module.
+ * Asked at the first turn, not when this module loads: the first Intl call sets up ICU (costly; see
+ * docs/architecture.md, "Measured costs") unless `warmIntlOffThread` already did, and its thread is
+ * still starting while the gateway loads this module.
  */
 function timeZoneOfHost(): string {
   hostTimeZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;

@@ -5,8 +5,9 @@ import type { ToolHooks } from "./types.js";
 export const MAX_TOOL_RESULT_CHARS = 50_000;
 
 /**
- * The after-call hook every run gets: oversized results are cut before they reach the model and
- * the transcript, and `schema`/`$schema` fields are stripped from details (seed 003 §2.5).
+ * The after-call hook every run gets: oversized results are cut before they reach the model and the
+ * transcript, and `schema`/`$schema` fields are stripped from details (strip-schema-fields.ts says
+ * why).
  */
 export function createToolResultShaper(maxChars = MAX_TOOL_RESULT_CHARS): ToolHooks {
   return {

@@ -2,9 +2,9 @@ import type { ChannelId } from "./config/channel-accounts.js";
 import type { ChannelPlugin } from "./types.js";
 
 /**
- * Plugins are imported only when their channel is configured: a gateway without Discord never
- * loads discord.js (it alone costs ~20 MiB and ~150 ms). The bundler turns each import into
- * its own chunk.
+ * Plugins are imported only when their channel is configured: a gateway without Discord never loads
+ * discord.js, the heaviest of them (see docs/architecture.md, "Measured costs"). The bundler turns
+ * each import into its own chunk.
  */
 const LOADERS: Record<ChannelId, () => Promise<{ default: ChannelPlugin }>> = {
   telegram: () => import("../../extensions/telegram/index.js"),

@@ -23,11 +23,12 @@ export interface ThreadBinding extends ThreadRef {
 const FILE_VERSION = 1;
 
 /**
- * Thread bindings (reference §7.5, `/focus`): a chat thread whose messages go to a sub-agent's
- * session instead of the chat's own. Persisted at `<state>/channels/thread-bindings.json`, one
- * atomic rewrite per change (they are rare: a spawn, a `/focus`, a child's end), so a restart
- * keeps every thread talking to its child. A damaged file is set aside and the store starts empty:
- * losing bindings sends thread messages to the chat's normal session, never to a wrong one.
+ * Thread bindings (`/focus`, see docs/subagents.md): a chat thread whose messages go to a
+ * sub-agent's session instead of the chat's own. Persisted at
+ * `<state>/channels/thread-bindings.json`, one atomic rewrite per change (they are rare: a spawn, a
+ * `/focus`, a child's end), so a restart keeps every thread talking to its child. A damaged file is
+ * set aside and the store starts empty: losing bindings sends thread messages to the chat's normal
+ * session, never to a wrong one.
  */
 export class ThreadBindingStore {
   readonly file: string;

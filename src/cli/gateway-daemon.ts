@@ -106,10 +106,11 @@ export async function gatewayStatusCommand(flags: ClientFlags): Promise<void> {
 /** Secrets travel by environment, not argv: argv is visible to every local user in `ps`. */
 function childEnv(env: NodeJS.ProcessEnv, flags: ServerFlags): NodeJS.ProcessEnv {
   return {
-    // glibc gives each thread that allocates its own malloc arena; V8's compiler and GC
-    // threads then fragment several of them, and a long-running gateway's RSS grows by ~5 MiB
-    // per 10,000 turns for that alone. Two arenas keep that flat (other libcs ignore it). Read
-    // only when a process starts, so it is set here, for the daemon, unless already given.
+    // glibc gives each thread that allocates its own malloc arena; V8's compiler and GC threads
+    // then fragment several of them, and a long-running gateway's RSS keeps growing for that alone
+    // (docs/architecture.md, "Memory over weeks"). Two arenas keep that flat (other libcs ignore
+    // it). Read only when a process starts, so it is set here, for the daemon, unless already
+    // given.
     MALLOC_ARENA_MAX: "2",
     ...env,
     ...(flags.token ? { OPENCLAW_GATEWAY_TOKEN: flags.token } : {}),

@@ -3,9 +3,9 @@ import { parseGatewayRunArgs } from "./gateway-run-args.js";
 
 /**
  * The `openclaw` command. A plain `gateway run` line (how users, the daemon and the benches start
- * the gateway) goes straight to the gateway: building the commander program would add ~15 ms to
- * every cold start. Every other line goes through commander, and each command's module is
- * imported on demand, so `openclaw --help` loads only what it uses.
+ * the gateway) goes straight to the gateway: building the commander program would slow every cold
+ * start. Every other line goes through commander, and each command's module is imported on demand,
+ * so `openclaw --help` loads only what it uses.
  */
 const gatewayRun = parseGatewayRunArgs(process.argv.slice(2));
 const command = gatewayRun

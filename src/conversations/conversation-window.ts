@@ -19,12 +19,12 @@ const enum Part {
 
 /**
  * One session's conversation kept in the order `orderConversation` gives, updated message by
- * message, with what the history window needs precomputed per message. A long session's turn
- * used to re-order, re-filter, re-group and re-estimate its whole transcript — the main cost of
- * a turn past a few hundred messages, and most of its garbage. `window()` gives exactly what
- * that whole-transcript walk gives (the tests' `loadHistory` in test/helpers/history-oracle.ts,
- * over `orderConversation(messages)` minus leaveOut, the latest compaction summary first), each
- * message as its model projection (`projectMessage`), reading only the messages it keeps.
+ * message, with what the history window needs precomputed per message, so a turn never re-orders,
+ * re-filters, re-groups or re-estimates a long session's whole transcript. `window()` gives exactly
+ * what that whole-transcript walk would give (the tests' `loadHistory` in
+ * test/helpers/history-oracle.ts, over `orderConversation(messages)` minus leaveOut, the latest
+ * compaction summary first), each message as its model projection (`projectMessage`), reading only
+ * the messages it keeps.
  *
  * Only the projections are kept, not the transcript messages: ids, usage, provenance and the
  * like are most of a message's memory, and a turn never sends them. A long-running gateway

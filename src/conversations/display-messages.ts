@@ -3,7 +3,7 @@ import type { TranscriptMessage } from "../agents/types.js";
 const MAX_ROW_CHARS = 200_000;
 
 /**
- * Transcript messages as chat surfaces show them (reference §1.9.6): only user / assistant /
+ * Transcript messages as chat surfaces show them (`chat.history`): only user / assistant /
  * toolResult, `NO_REPLY` answers omitted, oversized rows replaced by a note, newest `limit`.
  */
 export function displayMessages(messages: readonly TranscriptMessage[], opts: { limit: number; maxChars?: number }): Record<string, unknown>[] {

@@ -8,7 +8,7 @@ export interface InternalMessage {
   senderIsOwner: boolean;
 }
 
-/** What separates merged messages in one turn's prompt (reference §7.3: events joined with `---`). */
+/** What separates merged messages in one turn's prompt: a `---` rule between them. */
 export const MERGED_MESSAGE_SEPARATOR = "\n\n---\n\n";
 
 /**

@@ -4,8 +4,8 @@ export type BindMode = "loopback" | "lan" | "auto" | "tailnet" | "custom";
 export const BIND_MODES: readonly BindMode[] = ["loopback", "lan", "auto", "tailnet", "custom"];
 
 /**
- * Map a bind mode to the address we listen on (reference §3). Host literals are not bind
- * modes; `custom` takes its address from `gateway.customBindHost`.
+ * Map a bind mode to the address we listen on (see docs/configuration.md, `gateway.bind`). Host
+ * literals are not bind modes; `custom` takes its address from `gateway.customBindHost`.
  */
 export function resolveBindHost(mode: BindMode, customBindHost: string | undefined): { host: string; note?: string } {
   switch (mode) {

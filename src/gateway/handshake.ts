@@ -111,8 +111,8 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
 }
 
 /**
- * A shared-secret client holds the gateway's full authority, so it gets the scopes it asks for
- * (reference §8 #3); asking for none means the CLI's default set. Unknown scope names grant nothing.
+ * A shared-secret client holds the gateway's full authority, so it gets the scopes it asks for;
+ * asking for none means the CLI's default set. Unknown scope names grant nothing.
  */
 function grantOperatorScopes(requested: string[] | undefined): string[] {
   if (!requested) return [...DEFAULT_OPERATOR_SCOPES];
@@ -121,8 +121,9 @@ function grantOperatorScopes(requested: string[] | undefined): string[] {
 }
 
 /**
- * Client ids and modes are matched case-insensitively, and the `mode: "operator"` that the
- * upstream docs' example shows is read as `cli` rather than rejected (reference §8 #2).
+ * Client ids and modes are matched case-insensitively, and the `mode: "operator"` that the upstream
+ * docs' example shows is read as `cli` rather than rejected, so clients built from those docs can
+ * connect.
  */
 function normalizeConnectParams(raw: unknown): unknown {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return raw;

@@ -5,7 +5,7 @@ import type { GatewayRuntime } from "./runtime.js";
 const RECENT_SESSIONS = 5;
 
 /**
- * HealthSnapshot (reference §1.3.3), in the closed shape real OpenClaw 2026.9 clients validate:
+ * HealthSnapshot, in the closed shape real OpenClaw 2026.9 clients validate:
  * `ok: true` means "snapshot produced". Process facts (pid, port, memory) live in `status`.
  */
 export function buildHealthSnapshot(runtime: GatewayRuntime): Record<string, unknown> {

@@ -1,4 +1,4 @@
-/** PresenceEntry of the wire protocol (reference §1.3.3); all but `ts` optional. */
+/** PresenceEntry of the wire protocol; all but `ts` optional. */
 export interface PresenceEntry {
   ts: number;
   host?: string;

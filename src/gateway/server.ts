@@ -274,10 +274,10 @@ export class GatewayServer {
   }
 
   /**
-   * The daemon's heap flags (tuneHeapForDaemon: growth cap, compaction) are for the weeks a
-   * gateway runs, not for start-up: loading the app and the first turn's model SDK grow the heap
-   * fast, and a cap then only adds full GCs (~70 ms on the first reply). They take effect once
-   * the first turn has ended, or a minute after ready when no turn comes.
+   * The daemon's heap flags (tuneHeapForDaemon: growth cap, compaction) are for the weeks a gateway
+   * runs, not for start-up: loading the app and the first turn's model SDK grow the heap fast, and
+   * a cap then only adds full GCs that delay the first reply. They take effect once the first turn
+   * has ended, or a minute after ready when no turn comes.
    */
   private tuneHeapAfterStartUp(): void {
     let timer: NodeJS.Timeout | undefined;

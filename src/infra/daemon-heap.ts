@@ -5,7 +5,7 @@ export const DAEMON_HEAP_GROWING_PERCENT = 30;
 
 /**
  * Compaction on every full GC moves every live object of the old generation, so its pause grows
- * with the heap: ~40 ms for ~25 MiB on a slow 2-core machine. Above this much in use it is
+ * with the heap (docs/architecture.md, "Memory over weeks"). Above this much in use it is
  * switched off (V8's own choice of pages again), and back on below the lower mark.
  */
 export const COMPACT_EVERY_GC_UP_TO_MIB = 64;
@@ -16,15 +16,16 @@ const COMPACTION_CHECK_INTERVAL_MS = 10_000;
 const COMPACT_FLAG = /compact[-_]on[-_]every[-_]full[-_]gc/;
 
 /**
- * A gateway is a daemon that lives for weeks, so it trades a little GC time for memory:
+ * A gateway is a daemon that lives for weeks, so it trades a little GC time for memory (the
+ * measurements are in docs/architecture.md, "Memory over weeks"):
  * - Left to itself, V8 on a machine with several GB of RAM lets the old generation grow to up
  *   to 4× what survived the last full GC before collecting again, and the pages it grew into
- *   stay resident: a conversation soak held ~40 MiB more than it used. Capped at 30 %, a busy
- *   gateway runs one more full GC every second or so (5–15 ms each, mostly off the main thread).
+ *   stay resident. Capped at 30 %, a busy gateway runs more full GCs (mostly off the main
+ *   thread) and keeps far fewer unused pages resident.
  * - A full GC normally moves objects only off its most fragmented pages, so the old generation's
- *   pages fill with holes as a session's messages are kept among a turn's garbage: over 10,000
- *   turns it held ~10 MiB of pages for ~3 MiB more live data. Compacting on every full GC keeps
- *   the pages as full as the data, for a longer pause (see COMPACT_EVERY_GC_UP_TO_MIB).
+ *   pages fill with holes as a session's messages are kept among a turn's garbage, until it holds
+ *   far more pages than live data. Compacting on every full GC keeps the pages as full as the
+ *   data, for a longer pause (see COMPACT_EVERY_GC_UP_TO_MIB).
  *
  * Both flags are read at every GC, so setting them after start-up takes effect. A flag the user
  * gave node (command line or NODE_OPTIONS, either spelling, with or without `--no-`) is left

@@ -4,11 +4,12 @@ import { Worker } from "node:worker_threads";
 const FIRST_INTL_CALL = "Intl.DateTimeFormat().resolvedOptions().timeZone;";
 
 /**
- * ICU, the library behind `Intl`, sets itself up on first use: 20–45 ms here, once per process
- * rather than per thread. Every turn needs it (the system prompt states the local time and
- * zone), so a short-lived thread pays that cost on the other core while the main thread is busy
- * loading the gateway; the main thread's first Intl call then finds ICU ready. Best effort: if
- * the thread cannot start, Intl simply sets itself up on first use, as it would anyway.
+ * ICU, the library behind `Intl`, sets itself up on first use, once per process rather than per
+ * thread, and that first use is slow (see docs/architecture.md, "Measured costs"). Every turn needs
+ * it (the system prompt states the local time and zone), so a short-lived thread pays that cost on
+ * the other core while the main thread is busy loading the gateway; the main thread's first Intl
+ * call then finds ICU ready. Best effort: if the thread cannot start, Intl simply sets itself up on
+ * first use, as it would anyway.
  */
 export function warmIntlOffThread(): void {
   try {

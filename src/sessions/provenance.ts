@@ -1,8 +1,7 @@
 /**
- * Where a user-role message came from (seed 000 §6.8.2), stored on its transcript line. A model
- * sees only the text; the gateway reads the provenance to keep other sessions' and the
- * runtime's messages apart from what a person typed, and to stop messages bouncing between
- * sessions for ever.
+ * Where a user-role message came from, stored on its transcript line. A model sees only the text;
+ * the gateway reads the provenance to keep other sessions' and the runtime's messages apart from
+ * what a person typed, and to stop messages bouncing between sessions for ever.
  */
 export type InputProvenanceKind = "external_user" | "inter_session" | "internal_system";
 

@@ -45,13 +45,13 @@ export interface AgentToAgentDeps {
 const SKIP_REPLIES = new Set(["REPLY_SKIP", "NO_REPLY", "ANNOUNCE_SKIP"]);
 
 /**
- * `sessions_send` and its reply-back loop (seed 000 §6.7.2, §6.8.2). A message to another
- * session runs there as its own turn, marked as inter-session. A waited send returns the reply
- * as the tool result and stops there (it was delivered). Otherwise the reply goes back to the
- * sender as a message, whose reply goes back again — at most `session.agentToAgent.maxPingPongTurns`
- * times (5), or until a side answers REPLY_SKIP. Every message carries its exchange and hop, and
- * a send made from a turn that an inter-session message started continues that chain's count,
- * so no pair or ring of sessions can echo for ever.
+ * `sessions_send` and its reply-back loop (see docs/subagents.md, "Agent to agent"). A message to
+ * another session runs there as its own turn, marked as inter-session. A waited send returns the
+ * reply as the tool result and stops there (it was delivered). Otherwise the reply goes back to the
+ * sender as a message, whose reply goes back again — at most
+ * `session.agentToAgent.maxPingPongTurns` times (5), or until a side answers REPLY_SKIP. Every
+ * message carries its exchange and hop, and a send made from a turn that an inter-session message
+ * started continues that chain's count, so no pair or ring of sessions can echo for ever.
  */
 export class AgentToAgent {
   private readonly turns = new Map<string, ExchangeTurn>();

@@ -21,7 +21,7 @@ export interface SessionViewDeps {
 
 type Kind = "main" | "group" | "subagent" | "other";
 
-/** Per text block and per response: history is read to check facts, not to copy a transcript (reference §6.1). */
+/** Per text block and per response: history is read to check facts, not to copy a transcript. */
 const BLOCK_CHARS = 4_000;
 const RESPONSE_BYTES = 80 * 1024;
 

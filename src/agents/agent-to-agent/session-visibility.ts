@@ -13,7 +13,7 @@ export interface VisibilityContext {
 }
 
 /**
- * Which sessions the session tools may see (reference §6.6, `tools.sessions.visibility`):
+ * Which sessions the session tools may see (`tools.sessions.visibility`, see docs/subagents.md):
  * `self`; `tree` (default): the caller and what it spawned, and an agent's main session sees
  * every session of its agent; `agent`; `all`. Reaching another agent's sessions also needs
  * `tools.agentToAgent.enabled` (and its `allow` list) — except for a child the caller spawned

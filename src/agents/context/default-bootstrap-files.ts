@@ -1,7 +1,7 @@
 /**
  * What a new workspace starts with. Every file here is injected into the system prompt on every
  * turn, so each one is deliberately short: a plain "hi" must stay well under 16 KB on the wire,
- * tool schemas included (real OpenClaw ships ~24 KB of default prompt; see peers.md §3 #11).
+ * tool schemas included.
  * Users grow these files; we only seed them.
  */
 

@@ -18,7 +18,7 @@ function clean(value: string | undefined): string {
 
 /**
  * `Runtime: agent=main | host=box | os=linux (x64) | node=v20.19.0 | model=anthropic/claude-x`
- * (reference §4.3). Empty fields are left out; capabilities are shown only with a channel,
+ * (see docs/agents.md). Empty fields are left out; capabilities are shown only with a channel,
  * because they describe what that channel can render.
  */
 export function formatRuntimeLine(runtime: RuntimeInfo): string {

@@ -94,10 +94,10 @@ function bootstrapSection(bootstrap: LoadedBootstrap): string | null {
  * Assembles the system prompt. A pure function of its parameters: it reads no files, no clock
  * and no config, so the same inputs give the same bytes (the stable part is memoized).
  *
- * Order matters for prompt caching (seed 004): providers reuse the longest unchanged prefix, so
- * everything stable comes first (identity, tools, safety, skills, memory rule, workspace, the
- * bootstrap files), then what varies by session (extra context, runtime line), and the clock,
- * which changes every request, comes last.
+ * Order matters for prompt caching: providers reuse the longest unchanged prefix, so everything
+ * stable comes first (identity, tools, safety, skills, memory rule, workspace, the bootstrap
+ * files), then what varies by session (extra context, runtime line), and the clock, which changes
+ * every request, comes last.
  */
 export function buildSystemPrompt(params: BuildSystemPromptParams): BuiltSystemPrompt {
   const stable = stableSections(params);

@@ -1,6 +1,6 @@
 /**
  * OpenClaw lists core tools in this fixed order and every other tool after them alphabetically
- * (reference §4.2). A fixed order keeps the prompt byte-identical however the tool registry
+ * (see docs/agents.md). A fixed order keeps the prompt byte-identical however the tool registry
  * happened to be filled (plugin load order, a Map), which is what prompt caching needs.
  */
 export const CORE_TOOL_ORDER: readonly string[] = [

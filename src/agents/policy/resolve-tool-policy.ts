@@ -28,7 +28,7 @@ import type { EffectiveTools, PolicyStage, ToolPolicyInput } from "./types.js";
  *                agent's own `tools.byProvider` the same way
  *   7. sandbox   when sandboxed: `agents…tools.sandbox.tools`, else `tools.sandbox.tools`, else
  *                the built-in sandbox lists
- *   8. subagent  sub-agent sessions only: the built-in limits of reference §7.2 (leaves lose more)
+ *   8. subagent  sub-agent sessions only: the built-in limits of subagent-tool-limits.ts (leaves lose more)
  * Each layer only removes from what the previous one left, so the result is the intersection
  * of every layer; the order matters only for which layer an explanation blames.
  */

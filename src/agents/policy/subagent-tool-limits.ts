@@ -1,5 +1,5 @@
 /**
- * What a sub-agent may not use (reference §7.2), on top of every configured layer. The lists
+ * What a sub-agent may not use (see docs/tools.md), on top of every configured layer. The lists
  * are built in, not config, so no allow entry can lift them: a child is a background worker for
  * one task, not a second main agent.
  */

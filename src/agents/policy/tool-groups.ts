@@ -3,10 +3,10 @@ import { normalizeToolName } from "./tool-names.js";
 
 /**
  * `group:*` shorthands usable anywhere a tool list is accepted (profiles, allow, deny, every
- * layer). Members follow the current OpenClaw reference (agent-runtime.md §6.3) where it
- * differs from older write-ups: `group:runtime` carries `code_execution` rather than `bash`
- * (`bash` is folded onto `exec` by name normalization), `group:web` carries `x_search`,
- * `group:automation` carries `heartbeat_respond`. Members may be wildcards or other groups.
+ * layer). Members follow current OpenClaw (see docs/tools.md) where it differs from older
+ * write-ups: `group:runtime` carries `code_execution` rather than `bash` (`bash` is folded onto
+ * `exec` by name normalization), `group:web` carries `x_search`, `group:automation` carries
+ * `heartbeat_respond`. Members may be wildcards or other groups.
  */
 /** The session tools by name, held by `group:sessions` and by the sandbox's default allow list. */
 export const SESSION_TOOL_NAMES: readonly string[] = [

@@ -1,6 +1,6 @@
 /**
- * `tools.profile` presets: the base allow list every later layer narrows. Contents follow the
- * current reference (agent-runtime.md §6.2); `full` means no restriction, like no profile.
+ * `tools.profile` presets: the base allow list every later layer narrows. Contents follow current
+ * OpenClaw (see docs/tools.md); `full` means no restriction, like no profile.
  */
 export const TOOL_PROFILE_NAMES = ["minimal", "coding", "messaging", "full"] as const;
 export type ToolProfileName = (typeof TOOL_PROFILE_NAMES)[number];

@@ -26,7 +26,7 @@ export interface AgentLoopInput {
   /**
    * Messages that arrived for this session while the run was active (queue mode `steer`). They
    * are taken at each model boundary and appended before the next model call; while any are
-   * waiting, tool calls not yet started are skipped (reference §2.3).
+   * waiting, tool calls not yet started are skipped (see docs/sessions.md, `messages.queue`).
    */
   steering?: { pending(): boolean; take(): UserMessage[] };
   /**

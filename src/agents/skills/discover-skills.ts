@@ -6,7 +6,7 @@ import { resolveBundledSkillsDir } from "./bundled-skills-dir.js";
 import { parseSkillFile } from "./parse-skill.js";
 import type { DiscoveredSkill, SkillSource } from "./skill-types.js";
 
-/** OpenClaw's discovery limits (reference §5.3): a runaway folder cannot stall start-up. */
+/** OpenClaw's discovery limits (see docs/skills.md): a runaway folder cannot stall start-up. */
 export const MAX_CANDIDATES_PER_ROOT = 300;
 export const MAX_SKILLS_LOADED_PER_SOURCE = 200;
 export const MAX_SKILL_FILE_BYTES = 256_000;
@@ -40,7 +40,7 @@ function expandHome(input: string, home: string): string {
   return input.startsWith("~/") ? path.join(home, input.slice(2)) : input;
 }
 
-/** Every place skills are read from, highest precedence first (reference §5.2). */
+/** Every place skills are read from, highest precedence first (see docs/skills.md, "Where skills come from"). */
 export function skillRoots(options: DiscoverSkillsOptions): SkillRoot[] {
   const env = options.env ?? process.env;
   const home = env.HOME?.trim() || os.homedir();
@@ -103,10 +103,10 @@ async function loadCandidate(rootReal: string, root: SkillRoot, folder: string):
 }
 
 /**
- * Parsed SKILL.md files by path, with the file version (inode, size, mtime) they were parsed
- * from. Skills are discovered for every turn's prompt; a file's stat is cheap, while reading it
- * and parsing its YAML front matter was most of the cost (20 skills: 5.5 → 2 ms). An edited file
- * changes its version and is read again. Candidates are shared: callers never mutate them.
+ * Parsed SKILL.md files by path, with the file version (inode, size, mtime) they were parsed from.
+ * Skills are discovered for every turn's prompt; a file's stat is cheap, while reading it and
+ * parsing its YAML front matter is not, so a file is parsed again only when it changes. An edited
+ * file changes its version and is read again. Candidates are shared: callers never mutate them.
  */
 const parsedFiles = new Map<string, { version: string; candidate: Candidate }>();
 const MAX_PARSED_FILES = 2_000;

@@ -2,7 +2,7 @@ import { getConfigValue } from "../../config/index.js";
 import { createBinaryLookup } from "./binary-on-path.js";
 import type { DiscoveredSkill } from "./skill-types.js";
 
-/** `skills.entries.<key>` (reference §5.1). The clone's config schema has no `skills` section yet. */
+/** `skills.entries.<key>`, OpenClaw's per-skill settings. The clone's config schema has no `skills` section yet. */
 export interface SkillEntryConfig {
   enabled?: boolean;
   apiKey?: string;

@@ -1,7 +1,7 @@
 import type { SkillIndexEntry } from "./skills-index.js";
 
 /**
- * Where a skill was found, highest precedence first (reference §5.2). A skill name found in
+ * Where a skill was found, highest precedence first (see docs/skills.md). A skill name found in
  * several places is taken from the highest one; that is how a user overrides a bundled skill.
  */
 export const SKILL_SOURCES = ["workspace", "workspace-agents", "personal-agents", "managed", "bundled", "extra"] as const;

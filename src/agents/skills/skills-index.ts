@@ -10,7 +10,7 @@ export interface SkillIndexEntry {
   disableModelInvocation?: boolean;
 }
 
-/** `maxSkillsPromptChars` and `maxSkillsInPrompt` defaults of OpenClaw (reference §5.3). */
+/** `maxSkillsPromptChars` and `maxSkillsInPrompt` defaults of OpenClaw (see docs/skills.md, "The index in the prompt"). */
 export const DEFAULT_SKILLS_PROMPT_CHARS = 18_000;
 export const MAX_SKILLS_IN_PROMPT = 150;
 

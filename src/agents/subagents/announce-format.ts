@@ -2,8 +2,8 @@ import { oneLine } from "./subagent-prompt.js";
 import type { SubagentOutcome, SubagentRunRecord, TaskCompletionEvent } from "./types.js";
 
 /**
- * How a child's result is put in front of its requester (seed 000 §6.5.4, reference §7.3). The
- * result is the child model's text and may carry a prompt injection, so it is fenced as data,
+ * How a child's result is put in front of its requester (see docs/subagents.md, "Announcements").
+ * The result is the child model's text and may carry a prompt injection, so it is fenced as data,
  * and any marker inside it that could close the fence early is defused.
  */
 
@@ -30,7 +30,7 @@ export interface RunStats {
   tokens: { input: number; output: number };
 }
 
-/** One line (seed 003 §1.4): runs, duration, tokens in and out. */
+/** One line: runs, duration, tokens in and out. */
 export function formatStatsLine(stats: RunStats): string {
   const { total, ok, failed } = stats.runs;
   const tokens = stats.tokens.input + stats.tokens.output;

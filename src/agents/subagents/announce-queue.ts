@@ -26,11 +26,11 @@ export interface AnnounceQueueDeps {
 }
 
 /**
- * Push delivery of completion announcements (seed 000 §6.5.4): an attempt at once, transient
- * failures retried after 5, 10 and 20 s and then every 20 s until the announcement's deadline,
- * permanent failures never retried. Exactly once comes from the idempotency key each
- * announcement carries: a retry — in this process or after a restart — of a message the
- * requester already accepted is recognised, not delivered again.
+ * Push delivery of completion announcements: an attempt at once, transient failures retried after
+ * 5, 10 and 20 s and then every 20 s until the announcement's deadline, permanent failures never
+ * retried. Exactly once comes from the idempotency key each announcement carries: a retry — in this
+ * process or after a restart — of a message the requester already accepted is recognised, not
+ * delivered again.
  */
 export class AnnounceQueue {
   private readonly timers = new Map<string, NodeJS.Timeout>();

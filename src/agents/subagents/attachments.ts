@@ -4,7 +4,7 @@ import { resolveWorkspacePath } from "../tools/workspace-path.js";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import type { SpawnRefusal } from "./spawn-checks.js";
 
-/** What `sessions_spawn` may carry into a child's workspace (reference §7.1 HEAD caps). */
+/** What `sessions_spawn` may carry into a child's workspace; the caps keep one spawn from filling the disk. */
 export const MAX_ATTACHMENTS = 50;
 export const MAX_ATTACHMENT_BYTES = 1024 * 1024;
 export const MAX_ATTACHMENTS_TOTAL_BYTES = 5 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { TranscriptMessage } from "../types.js";
 
-/** Replies that mean "nothing to report" (reference §7.3). */
+/** Replies that mean "nothing to report"; never taken as a child's result. */
 const SILENT = new Set(["NO_REPLY", "ANNOUNCE_SKIP"]);
 
 interface Block {

@@ -100,7 +100,7 @@ export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs,
     task,
     ...(label ? { label } : {}),
     cleanup: args.cleanup ?? "keep",
-    // A thread is a conversation: a thread-bound child stays for the messages written there (reference §7.1).
+    // A thread is a conversation: a thread-bound child stays for the messages written there.
     spawnMode: args.mode ?? (args.thread ? "session" : "run"),
     ...(model ? { model } : {}),
     ...(thinking ? { thinking } : {}),

@@ -21,8 +21,8 @@ export interface SpawnCheckInput {
 }
 
 /**
- * Everything that must hold before a child is created (seed 002 "创建 subAgent": depth,
- * concurrency, allowlist, sandbox), in that order; the first failure is reported.
+ * Everything that must hold before a child is created (depth, concurrency, allowlist, sandbox), in
+ * that order; the first failure is reported.
  */
 export function checkSpawn(input: SpawnCheckInput): SpawnRefusal | undefined {
   const { settings } = input;

@@ -2,7 +2,7 @@ import type { OpenClawConfig } from "../../config/index.js";
 import { findAgentEntry, listAgentConfigs, normalizeAgentId } from "../agent-config.js";
 import { effectiveMaxSpawnDepth } from "../policy/subagent-tool-limits.js";
 
-/** The sub-agent settings that apply to one requesting agent, defaults filled in (reference §7.2). */
+/** The sub-agent settings that apply to one requesting agent, defaults filled in (see docs/configuration.md, `agents`). */
 export interface SubagentSettings {
   /** 0 (no sub-agents), 1 or 2: the deepest level that may exist. */
   maxDepth: number;

@@ -13,8 +13,8 @@ const LOG_DEFAULT_LIMIT = 20;
 const LOG_TEXT_CHARS = 500;
 
 /**
- * The `subagents` tool and the `/subagents` command (seed 000 §6.5.5): list, kill, steer, log,
- * info — always confined to the caller's own tree of sub-agents.
+ * The `subagents` tool and the `/subagents` command (see docs/subagents.md, "Control"): list, kill,
+ * steer, log, info — always confined to the caller's own tree of sub-agents.
  */
 export async function runSubagentsAction(service: SubagentService, callerKey: string, args: SubagentsArgs, now = Date.now()): Promise<ControlResult> {
   const rows = listRows(service, callerKey, now);

@@ -5,8 +5,8 @@ import type { SubagentRunRecord } from "./types.js";
 const TASK_IN_PROMPT_CHARS = 2_000;
 
 /**
- * The `## Subagent Context` block of a child's `minimal` prompt (reference §7.4, in our own
- * words): what it is for and its boundaries — stay on task, do not initiate, be ephemeral.
+ * The `## Subagent Context` block of a child's `minimal` prompt (see docs/subagents.md): what it is
+ * for and its boundaries — stay on task, do not initiate, be ephemeral.
  */
 export function subagentContextBlock(record: SubagentRunRecord, canSpawn: boolean): string {
   const task = record.task.length > TASK_IN_PROMPT_CHARS ? `${record.task.slice(0, TASK_IN_PROMPT_CHARS)}…` : record.task;

@@ -58,8 +58,8 @@ const ARCHIVE_SWEEP_MS = 60_000;
 const INTERRUPTED = "the run was interrupted by a gateway restart before it finished";
 
 /**
- * Sub-agents (seed 000 §6.5): spawn a child into its own session and lane, watch its runs, and
- * when its round settles — its runs ended and its own children reported in — freeze the result
+ * Sub-agents (see docs/subagents.md): spawn a child into its own session and lane, watch its runs,
+ * and when its round settles — its runs ended and its own children reported in — freeze the result
  * and push one announcement into the requester's session as its next turn. Everything a restart
  * must not lose is in the registry; announcements are delivered exactly once by idempotency key.
  */
@@ -256,9 +256,9 @@ export class SubagentService {
   }
 
   /**
-   * `/stop` in a session cascades (reference §1.5): every unfinished child of it is killed with
-   * its whole tree. Nothing is announced back: the user asked the session to stop, and an
-   * announcement would start it again. Returns the killed records.
+   * `/stop` in a session cascades: every unfinished child of it is killed with its whole tree.
+   * Nothing is announced back: the user asked the session to stop, and an announcement would start
+   * it again. Returns the killed records.
    */
   stopChildrenOf(sessionKey: string): SubagentRunRecord[] {
     const killed: SubagentRunRecord[] = [];
@@ -292,8 +292,8 @@ export class SubagentService {
   }
 
   /**
-   * Redirects a child (seed 000 §6.5.5): its current run is aborted (given up to 5 s to stop)
-   * and the new instructions run as its next turn. An idle session-mode child starts a new round.
+   * Redirects a child (`subagents steer`): its current run is aborted (given up to 5 s to stop) and
+   * the new instructions run as its next turn. An idle session-mode child starts a new round.
    */
   async steer(record: SubagentRunRecord, message: string, from: string): Promise<SteerOutcome> {
     const text = message.trim();

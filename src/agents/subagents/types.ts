@@ -1,7 +1,6 @@
 /**
- * The sub-agent registry's records (seed 000 §6.5.2–6.5.3). Why a run ended (`endedReason`) is
- * kept apart from what came of it (`outcome`): a run can be killed after useful work, or end
- * "complete" with an error result.
+ * The sub-agent registry's records. Why a run ended (`endedReason`) is kept apart from what came of
+ * it (`outcome`): a run can be killed after useful work, or end "complete" with an error result.
  */
 
 import type { SubagentThread } from "./thread-port.js";
@@ -92,7 +91,7 @@ export interface SubagentRunRecord {
   announce?: SubagentAnnouncement;
 }
 
-/** `task_completion` (seed 000 §6.8.1): how a child's end reaches its requester. */
+/** `task_completion`: how a child's end reaches its requester. */
 export interface TaskCompletionEvent {
   type: "task_completion";
   source: "subagent";

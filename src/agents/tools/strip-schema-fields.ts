@@ -1,8 +1,8 @@
 /**
- * Removes `schema` and `$schema` keys at any depth before tool arguments or results are
- * persisted: tools sometimes echo whole JSON Schemas, which bloat the transcript and every later
- * request while carrying nothing the conversation needs (seed 003 §2.5). Returns a copy; the
- * input is not modified. Non-plain objects (Dates, Buffers, class instances) are kept as they are.
+ * Removes `schema` and `$schema` keys at any depth before tool arguments or results are persisted:
+ * tools sometimes echo whole JSON Schemas, which bloat the transcript and every later request while
+ * carrying nothing the conversation needs. Returns a copy; the input is not modified. Non-plain
+ * objects (Dates, Buffers, class instances) are kept as they are.
  */
 export function stripSchemaFields<T>(value: T): T {
   return stripValue(value, new WeakMap()) as T;

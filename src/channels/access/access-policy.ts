@@ -28,7 +28,7 @@ export interface AccessInput {
 }
 
 /**
- * Who may reach the agent (reference §7.1–7.2). DMs: `dmPolicy` with `allowFrom` ∪ approved
+ * Who may reach the agent (see docs/channels.md). DMs: `dmPolicy` with `allowFrom` ∪ approved
  * pairings; an unknown sender under `pairing` gets a code, under `allowlist` nothing. Groups:
  * `groupPolicy` and the platform's chat map first (no map + `allowlist` blocks every group),
  * then the sender filter; mention gating is the caller's next step (`requireMention`).

@@ -44,9 +44,10 @@ interface StoredRequest {
 }
 
 /**
- * DM pairing (reference §7.2): an unknown sender gets a code, the owner approves it from the CLI,
- * and the sender lands in the account's allowFrom file. Files use OpenClaw's legacy layout under
- * `<state>/credentials/`, so existing installs and community tools keep working:
+ * DM pairing (see docs/channels.md, "Who may talk to the bot"): an unknown sender gets a code, the
+ * owner approves it from the CLI, and the sender lands in the account's allowFrom file. Files use
+ * OpenClaw's legacy layout under `<state>/credentials/`, so existing installs and community tools
+ * keep working:
  *   `<channel>-pairing.json`                 `{ version: 1, requests: [{ id, code, createdAt, lastSeenAt, meta: { accountId } }] }`
  *   `<channel>-<accountId>-allowFrom.json`   `{ version: 1, allowFrom: ["123", …] }`
  *

@@ -59,11 +59,11 @@ interface Routed {
 }
 
 /**
- * The inbound pipeline (seed 002): adapter envelope → access (pairing, allowlists, mention
- * gating) → route to an agent and session → `finalizeInboundContext` → dedupe → commands →
- * the conversation lane → the reply back to the same chat through the delivery ledger.
- * `dispatch` resolves once the message is safely recorded, so adapters may then commit their
- * platform offset; the reply is delivered later, when the run ends.
+ * The inbound pipeline (see docs/channels.md): adapter envelope → access (pairing, allowlists,
+ * mention gating) → route to an agent and session → `finalizeInboundContext` → dedupe → commands →
+ * the conversation lane → the reply back to the same chat through the delivery ledger. `dispatch`
+ * resolves once the message is safely recorded, so adapters may then commit their platform offset;
+ * the reply is delivered later, when the run ends.
  */
 export class InboundDispatcher {
   /** Per-session `/queue` choices (not persisted, like OpenClaw's session toggles). */

@@ -1,7 +1,7 @@
 import type { MsgContext } from "./msg-context.js";
 
 /**
- * The identity of one inbound platform message (seed 002 "去重"):
+ * The identity of one inbound platform message:
  * `{provider}|{accountId}|{sessionKey}|{peerId}|{threadId}|{messageId}`, empty parts dropped.
  * Platforms redeliver (webhook retries, a poller restarted before its offset was committed,
  * a Discord RESUME replay); the same key is processed once. Null when the message has no id:

@@ -1,7 +1,7 @@
 import type { ChannelChatKind, ChannelEnvelope } from "../types.js";
 
 /**
- * The one shape every inbound channel message takes inside the gateway (seed 002 "消息进门"):
+ * The one shape every inbound channel message takes inside the gateway:
  * whatever the platform, the pipeline after the adapter only reads this. Field names follow
  * OpenClaw's `MsgContext` so code and docs can be compared line by line.
  */

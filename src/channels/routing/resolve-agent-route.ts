@@ -28,10 +28,10 @@ export interface RouteInput {
 export type RouteMatch = "peer" | "guild+roles" | "guild" | "team" | "account" | "channel" | "default";
 
 /**
- * Which agent handles a channel conversation (seed 000 §6.1.3, seed 002 "路由系统"). The most
- * specific binding wins, whatever its position: exact peer → guild with roles → guild → team →
- * account → channel → the default agent. Among bindings of the same rank the first listed wins.
- * A binding that names an account only matches that account.
+ * Which agent handles a channel conversation (see docs/channels.md, "Which agent and which
+ * session"). The most specific binding wins, whatever its position: exact peer → guild with roles →
+ * guild → team → account → channel → the default agent. Among bindings of the same rank the first
+ * listed wins. A binding that names an account only matches that account.
  */
 export function resolveAgentRoute(bindings: readonly Binding[] | undefined, input: RouteInput, defaultAgentId: string): { agentId: string; matchedBy: RouteMatch } {
   const candidates = (bindings ?? []).filter((b) => sameId(b.match.channel, input.channel) && (!b.match.accountId || sameId(b.match.accountId, input.accountId)));

@@ -22,9 +22,9 @@ export type DeviceCheck =
   | { ok: false; detailsCode: string; reason: string; message: string };
 
 /**
- * Verify a device's Ed25519 proof (reference §1.3.2): the id is the SHA-256 of the raw public
- * key, the nonce is the one we issued, the signature is fresh and covers the v3 (or legacy v2)
- * payload.
+ * Verify a device's Ed25519 proof (see docs/protocol.md, "Device identity"): the id is the SHA-256
+ * of the raw public key, the nonce is the one we issued, the signature is fresh and covers the v3
+ * (or legacy v2) payload.
  */
 export function verifyDeviceProof(device: DeviceProof, ctx: DeviceSignatureContext): DeviceCheck {
   const rawKey = decodePublicKey(device.publicKey);

@@ -1,7 +1,7 @@
 /**
- * Per-address backoff after failed authentication (reference §1.13): `maxAttempts` wrong
- * credentials inside `windowMs` lock the address out for `lockoutMs`. Only wrong credentials
- * count, never missing ones. Loopback is exempt unless configured otherwise.
+ * Per-address backoff after failed authentication (see docs/protocol.md, "Authentication"):
+ * `maxAttempts` wrong credentials inside `windowMs` lock the address out for `lockoutMs`. Only
+ * wrong credentials count, never missing ones. Loopback is exempt unless configured otherwise.
  */
 export interface RateLimitSettings {
   maxAttempts: number;

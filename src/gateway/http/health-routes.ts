@@ -3,8 +3,8 @@ import { isLoopbackAddress } from "../auth/rate-limiter.js";
 import type { GatewayRuntime } from "../runtime.js";
 
 /**
- * Unauthenticated probes (reference §1.14). Remote callers learn only `{ok, status}`; local
- * callers also get the version and uptime.
+ * Unauthenticated probes (see docs/protocol.md, "HTTP on the same port"). Remote callers learn only
+ * `{ok, status}`; local callers also get the version and uptime.
  */
 export function registerHealthRoutes(app: FastifyInstance, runtime: GatewayRuntime, isDraining: () => boolean): void {
   const details = (ip: string) =>

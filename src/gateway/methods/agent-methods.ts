@@ -9,7 +9,7 @@ import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
 const Str = Type.Optional(Type.String());
 const Bool = Type.Optional(Type.Boolean());
 
-/** AgentParams (reference §1.9.3): the fields real clients send; unknown fields are rejected. */
+/** AgentParams: the fields real clients send; unknown fields are rejected. */
 const AgentParams = Type.Object(
   {
     message: Type.String({ minLength: 1, maxLength: 4 * 1024 * 1024 }),
@@ -31,7 +31,7 @@ const AgentParams = Type.Object(
   { additionalProperties: false },
 );
 
-/** `agent` (two responses: `accepted`, then the result) and `agent.wait` (reference §1.9.3–1.9.4). */
+/** `agent` (two responses: `accepted`, then the result) and `agent.wait` (see docs/protocol.md, "Methods"). */
 export function registerAgentMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands = {}): void {
   registry.register({
     name: "agent",

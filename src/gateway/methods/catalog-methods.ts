@@ -3,7 +3,7 @@ import { listAgentConfigs } from "../../agents/agent-config.js";
 import { listConfiguredModels } from "../../models/index.js";
 import type { MethodRegistry } from "./registry.js";
 
-/** `models.list`, `agents.list`, `agent.identity.get` (reference §1.9.18–19). */
+/** `models.list`, `agents.list`, `agent.identity.get`. */
 export function registerCatalogMethods(registry: MethodRegistry): void {
   registry.register({
     name: "models.list",

@@ -8,9 +8,8 @@ import type { MethodRegistry } from "./registry.js";
 const LABELS: Record<string, string> = { telegram: "Telegram", discord: "Discord", slack: "Slack" };
 
 /**
- * `send` (direct delivery, reference §1.9.14), `channels.status` (§1.9.20), and the DM pairing
- * methods behind `openclaw pairing list|approve`. `channels()` is undefined while no channel is
- * configured.
+ * `send` (direct delivery, see docs/channels.md), `channels.status`, and the DM pairing methods
+ * behind `openclaw pairing list|approve`. `channels()` is undefined while no channel is configured.
  */
 export function registerChannelMethods(registry: MethodRegistry, channels: () => ChannelManager | undefined): void {
   const require = (): ChannelManager => {

@@ -10,7 +10,7 @@ import type { MethodRegistry } from "./registry.js";
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
 const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((m) => Type.Literal(m)));
 
-/** `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (reference §1.9.5–1.9.7). */
+/** `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (see docs/protocol.md). */
 export function registerChatMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands = {}): void {
   registry.register({
     name: "chat.send",

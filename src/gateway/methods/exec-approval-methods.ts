@@ -9,7 +9,7 @@ function notFound(id: string): GatewayError {
   return new GatewayError({ code: ErrorCodes.APPROVAL_NOT_FOUND, message: `approval not found or expired: ${id}` });
 }
 
-/** Exec approvals over the wire (reference §1.9.21, §6.5): request, wait, list, resolve. */
+/** Exec approvals over the wire (see docs/tools.md, "Exec approvals"): request, wait, list, resolve. */
 export function registerExecApprovalMethods(registry: MethodRegistry, broker: ExecApprovalBroker): void {
   registry.register({
     name: "exec.approval.request",

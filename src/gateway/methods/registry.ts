@@ -26,7 +26,7 @@ export interface MethodContext {
 
 export interface MethodDefinition<S extends TSchema = TSchema> {
   name: string;
-  /** Least operator scope needed (reference §1.6). */
+  /** Least operator scope needed; a client without it gets a scope error. */
   scope: string;
   params: S;
   handler(params: Static<S>, ctx: MethodContext): unknown | Promise<unknown>;

@@ -8,7 +8,7 @@ import type { GatewayRuntime } from "../runtime.js";
 const Key = Type.String({ minLength: 1, maxLength: 512 });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 
-/** One session as `sessions.list` shows it (GatewaySessionRow, reference §1.9.9). */
+/** One session as `sessions.list` shows it (GatewaySessionRow). */
 function sessionRow(entry: Record<string, any>, conversations: ConversationPort): Record<string, unknown> {
   const key: string = entry.sessionKey;
   const active = conversations.runs.activeFor(key).map((r) => r.runId);
@@ -39,7 +39,7 @@ function sessionRow(entry: Record<string, any>, conversations: ConversationPort)
   };
 }
 
-/** `sessions.*` (reference §1.9.9–1.9.12) and `sessions.subscribe` for `sessions.changed`. */
+/** `sessions.*` (see docs/protocol.md, "Methods") and `sessions.subscribe` for `sessions.changed`. */
 export function registerSessionMethods(registry: MethodRegistry, conversations: ConversationPort, subscribers: Set<string>): void {
   const resolve = (key: string) => conversations.resolveSessionKey(key, undefined).sessionKey;
   const mustGet = (runtime: GatewayRuntime, key: string) => {

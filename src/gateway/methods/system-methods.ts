@@ -4,7 +4,7 @@ import type { MethodRegistry } from "./registry.js";
 
 const Empty = Type.Object({}, { additionalProperties: false });
 
-/** `health`, `status` and `system-presence`: the gateway describing itself (reference §1.9.2, §1.9.20). */
+/** `health`, `status` and `system-presence`: the gateway describing itself. */
 export function registerSystemMethods(registry: MethodRegistry): void {
   registry.register({
     name: "health",

@@ -1,4 +1,4 @@
-/** Wire constants of the OpenClaw gateway protocol (reference §1.4, §1.12). */
+/** Wire constants of the OpenClaw gateway protocol; docs/protocol.md describes them. */
 export const PROTOCOL_VERSION = 4;
 /** Oldest protocol we still speak: v3 clients from early 2026 keep working. */
 export const MIN_PROTOCOL_VERSION = 3;

@@ -1,4 +1,4 @@
-/** Error shape and codes of the wire protocol (reference §1.5). */
+/** Error shape and codes of the wire protocol (see docs/protocol.md). */
 export const ErrorCodes = {
   NOT_LINKED: "NOT_LINKED",
   NOT_PAIRED: "NOT_PAIRED",

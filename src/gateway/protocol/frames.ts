@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { CLIENT_IDS, CLIENT_MODES } from "./constants.js";
 
-/** Frame and connect schemas (reference §1.2, §1.3.1). Params objects reject unknown fields. */
+/** Frame and connect schemas (see docs/protocol.md). Params objects reject unknown fields. */
 const NonEmpty = Type.String({ minLength: 1 });
 
 export const RequestFrameSchema = Type.Object(

@@ -1,10 +1,11 @@
 import { parseSessionKey } from "./session-key.js";
 
 /**
- * Sub-agent session keys carry their nesting (seed 003 §1.3): a child of a main session is
- * `agent:<agentId>:subagent:<id>`, a child of that child `agent:<agentId>:subagent:<id>:subagent:<id>`.
- * The depth is read from the key itself, so it survives restarts and needs no lookup, and a key
- * nobody spawned that merely looks like a sub-agent's only ever gets the stricter treatment.
+ * Sub-agent session keys carry their nesting: a child of a main session is
+ * `agent:<agentId>:subagent:<id>`, a child of that child
+ * `agent:<agentId>:subagent:<id>:subagent:<id>`. The depth is read from the key itself, so it
+ * survives restarts and needs no lookup, and a key nobody spawned that merely looks like a
+ * sub-agent's only ever gets the stricter treatment.
  */
 
 const SEGMENT = "subagent";

@@ -1,7 +1,7 @@
 /**
- * Per-session inbox for messages that arrive while the session's run is active
- * (`messages.queue`, reference §2.2–2.3). It only decides *where* a message waits and *how*
- * waiting messages become turns; running turns is the lane scheduler's job.
+ * Per-session inbox for messages that arrive while the session's run is active (`messages.queue`,
+ * see docs/sessions.md). It only decides *where* a message waits and *how* waiting messages become
+ * turns; running turns is the lane scheduler's job.
  *
  * Modes:
  * - `steer`: the message waits in a steering buffer that the active run drains at its next model

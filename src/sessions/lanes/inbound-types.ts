@@ -1,6 +1,6 @@
 /**
- * Shapes shared by the session inbox (`messages.queue`, reference §2.2): what arrives, what the
- * inbox says it did with it, and the notices it raises when it has to drop or refuse something.
+ * Shapes shared by the session inbox (`messages.queue`, see docs/sessions.md): what arrives, what
+ * the inbox says it did with it, and the notices it raises when it has to drop or refuse something.
  */
 
 /** What to do with a message that arrives while the session's run is active. */

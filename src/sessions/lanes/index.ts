@@ -1,5 +1,5 @@
 /**
- * Session lanes and the per-session inbox (reference §2).
+ * Session lanes and the per-session inbox (see docs/sessions.md).
  *
  * One `LaneScheduler` serves the whole gateway (keyed by session key); each session gets its own
  * `SessionInbox` built from `messages.queue`. A caller combines them like this:

@@ -1,17 +1,17 @@
 /**
- * Session lanes (reference §2.1): every key (a session key) is a FIFO that runs one task at a
- * time, so two turns of one conversation never overlap or reorder; all keys together share a
- * global cap (`agents.defaults.maxConcurrent`) so a burst of conversations cannot overload the
- * process. Pure promises, no workers.
+ * Session lanes (see docs/sessions.md, "Lanes"): every key (a session key) is a FIFO that runs one
+ * task at a time, so two turns of one conversation never overlap or reorder; all keys together
+ * share a global cap (`agents.defaults.maxConcurrent`) so a burst of conversations cannot overload
+ * the process. Pure promises, no workers.
  *
  * Fairness: when the cap is full, the next start goes to the key that has been *runnable* the
  * longest. A key becomes runnable when it has a queued task and nothing running, so a key that
  * just finished a task goes to the back of the line even if it queued 100 tasks up front. This
  * keeps one chatty session from starving the others.
  *
- * Pools: keys may belong to a pool with its own cap instead of the global one (sub-agent
- * sessions run on the `subagent` pool, reference §2.1), so a burst of background children
- * neither waits for nor crowds out the conversations people are having.
+ * Pools: keys may belong to a pool with its own cap instead of the global one (sub-agent sessions
+ * run on the `subagent` pool), so a burst of background children neither waits for nor crowds out
+ * the conversations people are having.
  */
 import { LaneAbortedError, LaneDrainingError } from "./lane-errors.js";
 

@@ -56,7 +56,7 @@ export interface SessionEntry {
   spawnDepth?: number;
   /** Transcript `message` lines written for this sessionId. */
   messageCount: number;
-  // Less central §6.3 fields, typed so callers can patch them without casts.
+  // Less central fields, typed so callers can patch them without casts.
   lastInteractionAt?: number;
   lastActivityAt?: number;
   subject?: string;

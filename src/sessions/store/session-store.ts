@@ -31,7 +31,7 @@ export interface SessionStoreOptions {
 const LOCATED_KEYS = 1_024;
 
 /**
- * Sessions of every agent under one state dir, file-era layout (reference §6.1):
+ * Sessions of every agent under one state dir, file-era layout (see docs/sessions.md, "On disk"):
  * `agents/<agentId>/sessions/sessions.json` plus one `<sessionId>.jsonl` per session.
  *
  * Everything is synchronous: each call finishes its disk work (and fsync) before it returns,

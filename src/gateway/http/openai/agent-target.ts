@@ -2,7 +2,7 @@ import { OpenAiRequestError } from "./openai-errors.js";
 import type { OpenAiAgentInfo } from "./types.js";
 
 const AGENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
-/** `openclaw/<id>`, `openclaw:<id>` and the compatibility alias `agent:<id>` (reference §2.2). */
+/** `openclaw/<id>`, `openclaw:<id>` and the compatibility alias `agent:<id>` (see docs/http-api.md). */
 const AGENT_MODEL = /^(?:openclaw[/:]|agent:)(.*)$/i;
 
 export function defaultAgent(agents: OpenAiAgentInfo[]): string {
@@ -10,10 +10,11 @@ export function defaultAgent(agents: OpenAiAgentInfo[]): string {
 }
 
 /**
- * Which agent answers. The `x-openclaw-agent-id` header wins over `model` (reference §8 #18).
- * `openclaw` / `openclaw/default` mean the default agent; a `model` that names no agent at all
- * (say `gpt-4o` from a client with a hard-coded model) also falls back to the default agent, as
- * upstream does; but naming an agent that does not exist is an error, never a silent reroute.
+ * Which agent answers. The `x-openclaw-agent-id` header wins over `model`, so a client with a fixed
+ * model name can still pick an agent. `openclaw` / `openclaw/default` mean the default agent; a
+ * `model` that names no agent at all (say `gpt-4o` from a client with a hard-coded model) also
+ * falls back to the default agent, as upstream does; but naming an agent that does not exist is an
+ * error, never a silent reroute.
  */
 export function resolveAgentId(model: string | undefined, headerAgent: string | undefined, agents: OpenAiAgentInfo[]): string {
   if (headerAgent !== undefined && headerAgent.trim() !== "") return knownAgent(headerAgent.trim(), agents, "x-openclaw-agent-id");

@@ -5,9 +5,9 @@ import { secretsEqual } from "../../auth/secret-compare.js";
 export type BearerOutcome = { ok: true } | { ok: false; status: 401 } | { ok: false; status: 429; retryAfterSeconds: number };
 
 /**
- * Shared-secret bearer check for the HTTP APIs (reference §2.1, §1.13, §3). A locked-out
- * address is refused before its credential is even looked at, like the WebSocket handshake; only
- * a wrong credential counts toward the lockout, a missing one does not.
+ * Shared-secret bearer check for the HTTP APIs (see docs/http-api.md, "Authentication"). A
+ * locked-out address is refused before its credential is even looked at, like the WebSocket
+ * handshake; only a wrong credential counts toward the lockout, a missing one does not.
  */
 export function checkBearer(
   authorization: string | undefined,

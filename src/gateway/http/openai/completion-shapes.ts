@@ -8,7 +8,7 @@ export interface CompletionIdentity {
   model: string;
 }
 
-/** Upstream's reply when a run produced no text (reference §2.3). */
+/** The reply when a run produced no text, worded as OpenClaw words it. */
 export const EMPTY_REPLY = "No response from OpenClaw.";
 
 export function newCompletionIdentity(model: string | undefined): CompletionIdentity {

@@ -4,7 +4,7 @@ import type { OpenAiAgentInfo, OpenAiRouteDeps } from "./types.js";
 
 /**
  * The model ids a client may send: `openclaw`, the stable `openclaw/default`, and
- * `openclaw/<agentId>` for every top-level agent (reference §2.4). Provider models are not
+ * `openclaw/<agentId>` for every top-level agent (see docs/http-api.md). Provider models are not
  * listed: the agent chooses its own, and `x-openclaw-model` overrides it.
  */
 export function modelIds(agents: OpenAiAgentInfo[]): string[] {

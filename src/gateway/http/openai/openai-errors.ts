@@ -36,7 +36,7 @@ export function sendRequestError(reply: FastifyReply, err: OpenAiRequestError): 
   return sendOpenAiError(reply, err.status, err.message, err.type, { param: err.param, code: err.code });
 }
 
-/** The exact bodies reference §2.1 shows; clients match on them. */
+/** OpenClaw's exact bodies (see docs/http-api.md, "Errors"); clients match on them. */
 export const UNAUTHORIZED = openAiError("Unauthorized", "unauthorized");
 export const RATE_LIMITED = openAiError("Too many failed authentication attempts. Please try again later.", "rate_limited");
 export const INTERNAL_ERROR = openAiError("internal error", "api_error");

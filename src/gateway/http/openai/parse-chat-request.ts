@@ -118,7 +118,7 @@ function streamOptions(body: Record<string, unknown>): boolean {
   return optionalBoolean(options, "include_usage", "stream_options.include_usage") ?? false;
 }
 
-/** Ranges as upstream enforces them (reference §2.3); the values themselves are not used yet. */
+/** OpenClaw's accepted ranges, so a request it refuses is refused here too; the values themselves are not used yet. */
 function checkSamplingOptions(body: Record<string, unknown>): void {
   const range = (name: string, min: number, max: number) => {
     const v = body[name];

@@ -7,7 +7,7 @@ import { getModelHandler, listModelsHandler } from "./models-routes.js";
 import { methodNotAllowed, openAiRequestGuard, type GuardRouteConfig } from "./request-guard.js";
 import type { OpenAiRouteDeps } from "./types.js";
 
-/** Reference §2.3: chat completions accept bodies up to 20 MB (long histories). */
+/** Chat completions accept bodies up to 20 MB (long histories). */
 export const CHAT_COMPLETIONS_BODY_LIMIT = 20 * 1024 * 1024;
 
 /**

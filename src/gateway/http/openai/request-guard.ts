@@ -3,7 +3,7 @@ import { checkBearer } from "./bearer-auth.js";
 import { NOT_FOUND, RATE_LIMITED, sendOpenAiError, UNAUTHORIZED } from "./openai-errors.js";
 import type { OpenAiRouteDeps } from "./types.js";
 
-/** Reference §2.1: on every HTTP API response. */
+/** Sent on every HTTP API response. */
 const BASELINE_HEADERS: [string, string][] = [
   ["X-Content-Type-Options", "nosniff"],
   ["Referrer-Policy", "no-referrer"],
@@ -44,7 +44,7 @@ function isJsonContentType(header: string | undefined): boolean {
   return header?.split(";", 1)[0]?.trim().toLowerCase() === "application/json";
 }
 
-/** 405 with a plain-text body and `Allow`, as upstream answers a wrong method (reference §2.1). */
+/** 405 with a plain-text body and `Allow`, as OpenClaw answers a wrong method; clients may depend on it. */
 export async function methodNotAllowed(req: FastifyRequest, reply: FastifyReply) {
   const allow = (req.routeOptions.config as GuardRouteConfig).allow ?? "";
   return reply.code(405).header("Allow", allow).type("text/plain; charset=utf-8").send("Method Not Allowed");

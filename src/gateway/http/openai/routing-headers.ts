@@ -13,8 +13,8 @@ export interface RoutingHeaders {
 const MAX_MODEL_REF = 256;
 
 /**
- * The `x-openclaw-*` routing headers (reference §2.2). A shared-secret bearer is a full operator,
- * so the admin-only `x-openclaw-model` needs no extra scope check here.
+ * The `x-openclaw-*` routing headers (see docs/http-api.md, "Routing headers"). A shared-secret
+ * bearer is a full operator, so the admin-only `x-openclaw-model` needs no extra scope check here.
  */
 export function readRoutingHeaders(headers: IncomingHttpHeaders): RoutingHeaders {
   const agentId = single(headers["x-openclaw-agent-id"]) ?? single(headers["x-openclaw-agent"]);

@@ -4,7 +4,7 @@ import { OpenAiRequestError } from "./openai-errors.js";
 
 const SESSION_KEY_CHARS = /^[A-Za-z0-9_:.\-/]+$/;
 const MAX_SESSION_KEY = 512;
-/** Sessions the gateway itself owns; an HTTP caller must not write into them (reference §2.2). */
+/** Sessions the gateway itself owns; an HTTP caller must not write into them (see docs/http-api.md, "Sessions"). */
 const RESERVED_PREFIXES = ["subagent:", "cron:", "acp:"];
 const PLAIN_USER = /^[A-Za-z0-9_.-]{1,128}$/;
 

@@ -3,8 +3,9 @@ import { chunk, EMPTY_REPLY, finishReason, usageOf, type CompletionIdentity } fr
 import type { ChatTurnResult } from "./types.js";
 
 /**
- * Writes one streamed chat completion as server-sent events (reference §2.3): a role chunk, content
- * deltas, a chunk carrying `finish_reason`, an optional usage chunk, then `data: [DONE]`.
+ * Writes one streamed chat completion as server-sent events (see docs/http-api.md, "Streaming"): a
+ * role chunk, content deltas, a chunk carrying `finish_reason`, an optional usage chunk, then
+ * `data: [DONE]`.
  *
  * Deltas are small and arrive at model speed, so Node's own write buffer is enough back-pressure;
  * a vanished client makes every later write a no-op instead of an error.

@@ -13,7 +13,7 @@ export interface OpenAiAgentInfo {
  * reload is a function, read once per request.
  */
 export interface OpenAiRouteDeps {
-  /** `gateway.http.endpoints.chatCompletions.enabled` (reference §2.1: `/v1/*` is off by default). */
+  /** `gateway.http.endpoints.chatCompletions.enabled`; off by default. */
   enabled: () => boolean;
   /** Bearer must equal the token (token mode) or the password (password mode); mode `none` is open. */
   auth: () => ResolvedAuth;
@@ -23,7 +23,7 @@ export interface OpenAiRouteDeps {
   /** Why `x-openclaw-model` cannot be used (unknown provider or model), or undefined when it can. */
   modelProblem: (ref: string) => string | undefined;
   runTurn(input: ChatTurnInput): Promise<ChatTurnResult>;
-  /** Request body cap for `POST /v1/chat/completions`; defaults to the reference's 20 MiB. */
+  /** Request body cap for `POST /v1/chat/completions`; defaults to 20 MiB (long histories). */
   bodyLimitBytes?: number;
   /** Where unexpected failures go (the client only ever sees `internal error`). */
   logger?: { warn(obj: object, msg: string): void };
@@ -33,7 +33,8 @@ export interface ChatTurnInput {
   agentId: string;
   /**
    * `x-openclaw-session-key` verbatim, else `agent:<agentId>:openai-user:<user>` when the request
-   * names a `user`, else a fresh `agent:<agentId>:openai:<uuid>` (stateless, reference §2.2).
+   * names a `user`, else a fresh `agent:<agentId>:openai:<uuid>` (stateless; see docs/http-api.md,
+   * "Sessions").
    */
   sessionKey: string;
   /** The last user message's text. */
