@@ -1,50 +1,27 @@
-import type { ChannelChatKind, ChannelEnvelope } from "../types.js";
+import type { InboundMessage } from "../types.js";
 
 /**
- * The one shape every inbound channel message takes inside the gateway (seed 002 "消息进门"):
- * whatever the platform, the pipeline after the adapter only reads this. Field names follow
- * OpenClaw's `MsgContext` so code and docs can be compared line by line.
+ * An inbound message once the pipeline has routed it: the adapter's `InboundMessage`, enriched
+ * in place of a second type. Nothing here crosses the wire or reaches a template, so the
+ * fields keep the gateway's own camelCase names.
  */
-export interface MsgContext {
-  /** The text as the user wrote it. */
-  Body: string;
-  /** What the agent sees: the body with the bot's own mention stripped. */
-  BodyForAgent: string;
+export interface FinalizedInbound extends InboundMessage {
+  channel: string;
+  accountId: string;
+  sessionKey: string;
+  /** What the agent sees: the text with the bot's own mention stripped. */
+  bodyForAgent: string;
   /** What command parsing sees: trimmed, mention stripped, `/cmd@bot` reduced to `/cmd`. */
-  BodyForCommands: string;
-  RawBody: string;
-  SessionKey: string;
-  Provider: string;
-  Surface: string;
-  ChatType: ChannelChatKind;
-  SenderId: string;
-  SenderName?: string;
-  SenderUsername?: string;
-  OriginatingChannel: string;
-  /** The chat a reply goes to. */
-  OriginatingTo: string;
-  AccountId: string;
-  MessageThreadId?: string;
+  bodyForCommands: string;
+  wasMentioned: boolean;
   /** The sender may run owner-only commands (`commands.ownerAllowFrom`). */
-  CommandAuthorized: boolean;
-  /** The platform message id. */
-  MessageSid: string;
-  /** Present for group/channel messages: the group or channel id. */
-  GroupId?: string;
-  GuildId?: string;
-  TeamId?: string;
-  MemberRoleIds: string[];
-  WasMentioned: boolean;
-  ReplyToId?: string;
-  ReplyToBody?: string;
-  ReplyToSender?: string;
-  Timestamp: number;
+  commandAuthorized: boolean;
 }
 
 export interface FinalizeParams {
   channel: string;
   accountId: string;
-  envelope: ChannelEnvelope;
+  message: InboundMessage;
   sessionKey: string;
   wasMentioned: boolean;
   commandAuthorized: boolean;
@@ -56,39 +33,24 @@ export interface FinalizeParams {
 /**
  * Last normalization before the message enters the pipeline proper: fill what adapters leave
  * out, strip the bot's own mention from what the agent and the command parser see, and keep
- * the raw text for the transcript.
+ * `text` as the user wrote it for the transcript.
  */
-export function finalizeInboundContext(params: FinalizeParams): MsgContext {
-  const { envelope: e } = params;
-  const raw = e.text ?? "";
-  const stripped = stripBotMention(raw, params.botUsername, params.botId);
+export function finalizeInbound(params: FinalizeParams): FinalizedInbound {
+  const { message } = params;
+  const text = message.text ?? "";
+  const stripped = stripBotMention(text, params.botUsername, params.botId);
   return {
-    Body: raw,
-    BodyForAgent: stripped.length > 0 ? stripped : raw.trim(),
-    BodyForCommands: commandText(stripped, params.botUsername),
-    RawBody: raw,
-    SessionKey: params.sessionKey,
-    Provider: params.channel,
-    Surface: params.channel,
-    ChatType: e.chatType,
-    SenderId: String(e.senderId),
-    SenderName: e.senderName,
-    SenderUsername: e.senderUsername,
-    OriginatingChannel: params.channel,
-    OriginatingTo: String(e.chatId),
-    AccountId: params.accountId,
-    MessageThreadId: e.threadId === undefined || e.threadId === "" ? undefined : String(e.threadId),
-    CommandAuthorized: params.commandAuthorized,
-    MessageSid: String(e.messageId),
-    GroupId: e.chatType === "direct" ? undefined : String(e.chatId),
-    GuildId: e.guildId,
-    TeamId: e.teamId,
-    MemberRoleIds: e.memberRoleIds ?? [],
-    WasMentioned: params.wasMentioned,
-    ReplyToId: e.replyTo?.messageId,
-    ReplyToBody: e.replyTo?.body,
-    ReplyToSender: e.replyTo?.senderId,
-    Timestamp: e.timestamp || Date.now(),
+    ...message,
+    text,
+    threadId: message.threadId === "" ? undefined : message.threadId,
+    timestamp: message.timestamp || Date.now(),
+    channel: params.channel,
+    accountId: params.accountId,
+    sessionKey: params.sessionKey,
+    bodyForAgent: stripped.length > 0 ? stripped : text.trim(),
+    bodyForCommands: commandText(stripped, params.botUsername),
+    wasMentioned: params.wasMentioned,
+    commandAuthorized: params.commandAuthorized,
   };
 }
 
