@@ -11,7 +11,7 @@ import {
 import type { DiscordSettingsResult } from "./config.js";
 import { DiscordConnection } from "./connection.js";
 import { createRedactor, toChannelError, type Redactor } from "./errors.js";
-import { toEnvelope } from "./inbound.js";
+import { toInboundMessage } from "./inbound.js";
 import { parseDiscordTarget } from "./targets.js";
 
 /** Discord's limit on a thread name. */
@@ -157,7 +157,7 @@ export class DiscordAccount implements ChannelAccount {
   #deliverInbound(message: Message, botId: string): void {
     let envelope;
     try {
-      envelope = toEnvelope(message, botId);
+      envelope = toInboundMessage(message, botId);
     } catch (error) {
       this.#context.logger.error({ messageId: message.id }, `discord: could not read an inbound message: ${this.#redact(String(error))}`);
       return;

@@ -1,21 +1,21 @@
 import { ChannelType, type Message } from "discord.js";
-import type { ChannelEnvelope } from "../../src/channels/types.js";
+import type { InboundMessage } from "../../src/channels/types.js";
 
 /** Stands in for each attachment, so the model knows something was sent it cannot see. */
 const ATTACHMENT_PLACEHOLDER = "<media:attachment>";
 
 /**
- * One gateway MESSAGE_CREATE as the pipeline's envelope, or null for messages nobody wrote to the
+ * One gateway MESSAGE_CREATE as the pipeline's inbound message, or null for messages nobody wrote to the
  * bot: its own (Discord echoes everything the bot posts back over the gateway) and system notices
  * (joins, pins, "thread created"). Other bots are kept and flagged (`senderIsBot`): the core
  * applies `allowBots`.
  */
-export function toEnvelope(message: Message, botId: string): ChannelEnvelope | null {
+export function toInboundMessage(message: Message, botId: string): InboundMessage | null {
   if (message.author.id === botId || message.system) return null;
   const { channel, mentions } = message;
   const referenceId = message.reference?.messageId;
   const repliedToBot = referenceId !== undefined && mentions.repliedUser?.id === botId;
-  const envelope: ChannelEnvelope = {
+  const envelope: InboundMessage = {
     messageId: message.id,
     chatType: channel.type === ChannelType.DM ? "direct" : "channel",
     // For Discord a thread IS a channel: replies go to the thread's own id, which is also its

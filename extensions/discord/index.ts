@@ -5,7 +5,7 @@ import { checkDiscordKeys, MISSING_TOKEN, readDiscordSettings, resolveDiscordTok
 const DEFAULT_LIMITS: ChannelLimits = { textChunkLimit: 2000, maxLinesPerMessage: 17 };
 
 /**
- * Discord over the bot gateway (discord.js 14). Inbound MESSAGE_CREATEs become envelopes; outbound
+ * Discord over the bot gateway (discord.js 14). MESSAGE_CREATEs become inbound messages; outbound
  * chunks are posted as Markdown with embeds suppressed and every mention disabled.
  */
 const discordPlugin: ChannelPlugin = {

@@ -13,7 +13,7 @@ import { BoundedMap } from "./bounded-map.js";
 import { SlackDirectory } from "./directory.js";
 import { slackEmojiName } from "./emoji-names.js";
 import { SlackHttpReceiver } from "./http-receiver.js";
-import { chatKindOf, isDeliverable, profileFromEvent, toEnvelope, type BotIdentity, type SlackMessageEvent } from "./inbound.js";
+import { chatKindOf, isDeliverable, profileFromEvent, toInboundMessage, type BotIdentity, type SlackMessageEvent } from "./inbound.js";
 import { markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackSettings } from "./settings.js";
 import { createBoltLogger, deliveryClientOptions, loadBolt, socketClientOptions, type SlackBolt, type SlackWebClient } from "./slack-sdk.js";
@@ -34,7 +34,7 @@ interface SlackSdk {
 
 /**
  * One Slack bot: Socket Mode (default) or HTTP Events through the gateway's own port, both fed to
- * a bolt App that only translates events into envelopes. Sends go through a WebClient that never
+ * a bolt App that only translates events into inbound messages. Sends go through a WebClient that never
  * retries on its own (the delivery ledger does).
  */
 export class SlackAccount implements ChannelAccount {
@@ -49,7 +49,7 @@ export class SlackAccount implements ChannelAccount {
   /**
    * A mention arrives twice, as `message` and as `app_mention`, and only the first is passed on.
    * Leaving it to the core's dedupe is not safe: `app_mention` has no `channel_type`, so the two
-   * envelopes could disagree on the chat kind and land in different sessions.
+   * inbound messages could disagree on the chat kind and land in different sessions.
    */
   private readonly recentMessages = new BoundedMap<string, true>(RECENT_MESSAGES);
 
@@ -269,7 +269,7 @@ export class SlackAccount implements ChannelAccount {
       const { directory } = await this.loadSdk();
       const chatType = chatKindOf(event.channel_type) ?? (await directory.chatKind(event.channel));
       const sender = profileFromEvent(event) ?? (await directory.profile(event.user));
-      await this.context.onInbound(toEnvelope(event, { bot, chatType, sender, teamId }));
+      await this.context.onInbound(toInboundMessage(event, { bot, chatType, sender, teamId }));
     } catch (error) {
       this.context.logger.error({ chatId: event.channel, messageId: event.ts }, `Slack message was not handed over: ${error instanceof Error ? error.message : String(error)}`);
     }

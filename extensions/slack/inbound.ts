@@ -1,4 +1,4 @@
-import type { ChannelChatKind, ChannelEnvelope } from "../../src/channels/types.js";
+import type { ChannelChatKind, InboundMessage } from "../../src/channels/types.js";
 
 /** The fields of a Slack `message` / `app_mention` event this adapter reads. */
 export interface SlackMessageEvent {
@@ -57,7 +57,7 @@ export function chatKindOf(channelType: string | undefined): ChannelChatKind | u
   }
 }
 
-export interface EnvelopeDetails {
+export interface InboundDetails {
   bot: BotIdentity;
   /** Resolved by the caller: `app_mention` events carry no `channel_type`. */
   chatType: ChannelChatKind;
@@ -66,11 +66,11 @@ export interface EnvelopeDetails {
   teamId?: string;
 }
 
-export function toEnvelope(event: DeliverableEvent, details: EnvelopeDetails): ChannelEnvelope {
+export function toInboundMessage(event: DeliverableEvent, details: InboundDetails): InboundMessage {
   const { bot } = details;
   // A thread root carries `thread_ts === ts` once it has replies; it is not itself "in" the thread.
   const threadId = event.thread_ts && event.thread_ts !== event.ts ? event.thread_ts : undefined;
-  const envelope: ChannelEnvelope = {
+  const envelope: InboundMessage = {
     messageId: event.ts,
     chatType: details.chatType,
     chatId: event.channel,

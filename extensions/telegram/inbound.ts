@@ -1,5 +1,5 @@
 import type { CallbackQuery, Chat, Message, MessageEntity, Update, User } from "grammy/types";
-import type { ChannelChatKind, ChannelEnvelope } from "../../src/channels/types.js";
+import type { ChannelChatKind, InboundMessage } from "../../src/channels/types.js";
 
 /** Who the bot is, from `getMe`: needed to see mentions of it and replies to it. */
 export interface BotIdentity {
@@ -14,10 +14,10 @@ export const ALLOWED_UPDATES = ["message", "edited_message", "callback_query"] a
 const MEDIA_KINDS = ["photo", "video", "animation", "video_note", "voice", "audio", "document", "sticker", "location", "venue", "contact", "poll", "dice"] as const;
 
 /**
- * One Telegram update as a channel envelope, or undefined for updates that are not messages to
+ * One Telegram update as an inbound message, or undefined for updates that are not messages to
  * the agent (service messages such as members joining, other update kinds).
  */
-export function translateUpdate(update: Update, bot: BotIdentity): ChannelEnvelope | undefined {
+export function translateUpdate(update: Update, bot: BotIdentity): InboundMessage | undefined {
   const message = update.message ?? update.edited_message;
   if (message) return translateMessage(message, bot);
   if (update.callback_query) return translateCallback(update.callback_query, bot);
@@ -25,7 +25,7 @@ export function translateUpdate(update: Update, bot: BotIdentity): ChannelEnvelo
 }
 
 /** An inline button press reaches the agent as text; the press itself is the message. */
-function translateCallback(callback: CallbackQuery, bot: BotIdentity): ChannelEnvelope | undefined {
+function translateCallback(callback: CallbackQuery, bot: BotIdentity): InboundMessage | undefined {
   const anchor = callback.message;
   if (callback.data === undefined || !anchor) return undefined;
   // An old message Telegram no longer shows the bot has `date: 0` and nothing but its chat and id.
@@ -42,11 +42,11 @@ function translateCallback(callback: CallbackQuery, bot: BotIdentity): ChannelEn
   };
 }
 
-function translateMessage(message: Message, bot: BotIdentity): ChannelEnvelope | undefined {
+function translateMessage(message: Message, bot: BotIdentity): InboundMessage | undefined {
   const text = messageText(message);
   const from = message.from ?? senderChatAsUser(message.sender_chat);
   if (text === undefined || !from) return undefined;
-  const envelope: ChannelEnvelope = {
+  const envelope: InboundMessage = {
     messageId: String(message.message_id),
     chatType: chatKind(message.chat),
     chatId: String(message.chat.id),
@@ -89,7 +89,7 @@ function topicOf(message: Message): { threadId?: string } {
   return message.is_topic_message && message.message_thread_id !== undefined ? { threadId: String(message.message_thread_id) } : {};
 }
 
-function sender(user: User): Pick<ChannelEnvelope, "senderId" | "senderName" | "senderUsername" | "senderIsBot"> {
+function sender(user: User): Pick<InboundMessage, "senderId" | "senderName" | "senderUsername" | "senderIsBot"> {
   const name = [user.first_name, user.last_name].filter(Boolean).join(" ");
   return {
     senderId: String(user.id),

@@ -25,7 +25,7 @@ interface Client {
 
 /**
  * One bot. Updates arrive by long polling (default) or by webhook when `webhookUrl` is set;
- * either way each becomes an envelope for `context.onInbound`. Sending works without `start`
+ * either way each becomes an inbound message for `context.onInbound`. Sending works without `start`
  * (the CLI posts through an account that never polls).
  */
 export class TelegramAccount implements ChannelAccount {

@@ -1,6 +1,6 @@
 /**
  * The channel contract. A channel plugin (extensions/telegram, extensions/discord,
- * extensions/slack) only translates: platform updates become `ChannelEnvelope`s handed to
+ * extensions/slack) only translates: platform updates become `InboundMessage`s handed to
  * `ChannelAccountContext.onInbound`, and `send` turns an outbound text chunk into one platform
  * message. Plugins never touch sessions, transcripts or the model; access control, dedupe,
  * commands, routing, chunking and the delivery ledger live in src/channels and are shared.
@@ -11,7 +11,7 @@ import type { Logger } from "../infra/logger.js";
 export type ChannelChatKind = "direct" | "group" | "channel";
 
 /** One inbound platform message, normalized by its adapter. Ids are strings, as the platform gives them. */
-export interface ChannelEnvelope {
+export interface InboundMessage {
   /** Platform message id (Telegram `message_id`, Discord snowflake, Slack `ts`). */
   messageId: string;
   chatType: ChannelChatKind;
@@ -133,7 +133,7 @@ export interface ChannelAccountContext {
    * Hand one inbound message to the gateway. Resolves once it is safely recorded (deduped,
    * persisted, queued): only then may a plugin commit its platform offset / ack.
    */
-  onInbound(envelope: ChannelEnvelope): Promise<void>;
+  onInbound(envelope: InboundMessage): Promise<void>;
   /** Serve a route on the gateway's HTTP port (Slack HTTP Events, Telegram webhook). */
   registerHttpRoute(route: ChannelHttpRoute): void;
   /** The plugin reports connection changes; the gateway shows them in health/status. */

@@ -14,14 +14,14 @@ import type { ChatCommandContext, ChatCommandResult, MatchedCommand } from "../.
 import { runFocusCommand, runUnfocusCommand, type FocusTargetResolver } from "../commands/focus-command.js";
 import { buildInboundDedupeKey } from "../inbound/dedupe-key.js";
 import type { InboundDedupeCache } from "../inbound/dedupe-cache.js";
-import { finalizeInboundContext, type MsgContext } from "../inbound/msg-context.js";
+import { finalizeInbound, type FinalizedInbound } from "../inbound/finalize-inbound.js";
 import type { DeliveryTarget } from "../outbound/delivery-ledger.js";
 import type { ReplyDelivery } from "../outbound/reply-delivery.js";
 import { startTypingLoop } from "../outbound/typing-loop.js";
 import { PreviewStream } from "../outbound/preview-stream.js";
 import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.js";
 import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
-import type { ChannelEnvelope } from "../types.js";
+import type { InboundMessage } from "../types.js";
 import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
 
@@ -46,12 +46,10 @@ export interface InboundDispatchDeps {
 /** What the rest of the pipeline needs to know about one accepted message. */
 interface Routed {
   running: RunningAccount;
-  envelope: ChannelEnvelope;
-  ctx: MsgContext;
+  message: FinalizedInbound;
   agentId: string;
   dedupeKey: string | null;
   target: DeliveryTarget;
-  senderIsOwner: boolean;
   /** The chat and thread it was written in (what `/focus` binds). */
   chat: ThreadRef;
   /** The sessions whose sub-agents `/focus` may bind here: the chat's own and, in a thread, its parent chat's. */
@@ -59,11 +57,11 @@ interface Routed {
 }
 
 /**
- * The inbound pipeline (see docs/channels.md): adapter envelope → access (pairing, allowlists,
- * mention gating) → route to an agent and session → `finalizeInboundContext` → dedupe → commands →
- * the conversation lane → the reply back to the same chat through the delivery ledger. `dispatch`
- * resolves once the message is safely recorded, so adapters may then commit their platform offset;
- * the reply is delivered later, when the run ends.
+ * The inbound pipeline (see docs/channels.md): adapter message → access (pairing, allowlists,
+ * mention gating) → route to an agent and session → `finalizeInbound` → dedupe → commands →
+ * the conversation lane → the reply back to the same chat through the delivery ledger.
+ * `dispatch` resolves once the message is safely recorded, so adapters may then commit their
+ * platform offset; the reply is delivered later, when the run ends.
  */
 export class InboundDispatcher {
   /** Per-session `/queue` choices (not persisted, like OpenClaw's session toggles). */
@@ -74,30 +72,30 @@ export class InboundDispatcher {
     this.debouncer = new InboundDebouncer<Routed>((batch) => this.submitToAgent(batch));
   }
 
-  async dispatch(running: RunningAccount, envelope: ChannelEnvelope): Promise<void> {
+  async dispatch(running: RunningAccount, message: InboundMessage): Promise<void> {
     const { channel, accountId, config: account } = running;
     const log = this.deps.logger;
-    if (envelope.senderIsBot && account.allowBots !== true) return;
-    if (running.status.botId && envelope.senderId === running.status.botId) return;
+    if (message.senderIsBot && account.allowBots !== true) return;
+    if (running.status.botId && message.senderId === running.status.botId) return;
 
-    const access = decideAccess({ channel, account, envelope, pairedSenders: envelope.chatType === "direct" ? this.deps.pairing.approvedSenders(channel, accountId) : [] });
+    const access = decideAccess({ channel, account, message, pairedSenders: message.chatType === "direct" ? this.deps.pairing.approvedSenders(channel, accountId) : [] });
     if (access.decision === "drop") {
-      log.debug({ channel, accountId, chatId: envelope.chatId, senderId: envelope.senderId, reason: access.reason }, "inbound message ignored");
+      log.debug({ channel, accountId, chatId: message.chatId, senderId: message.senderId, reason: access.reason }, "inbound message ignored");
       return;
     }
-    if (access.decision === "pair") return this.offerPairing(running, envelope);
+    if (access.decision === "pair") return this.offerPairing(running, message);
 
     const config = this.deps.config();
-    const chat: ThreadRef = { channel, accountId, chatId: envelope.chatId, ...(envelope.threadId ? { threadId: envelope.threadId } : {}) };
+    const chat: ThreadRef = { channel, accountId, chatId: message.chatId, ...(message.threadId ? { threadId: message.threadId } : {}) };
     const boundSessionKey = this.boundSession(chat);
     // A bound thread is a conversation with its sub-agent: like a DM, it needs no @mention.
-    const mentioned = envelope.chatType === "direct" || boundSessionKey !== undefined || wasMentioned(envelope, (account.mentionPatterns as string[] | undefined) ?? config.messages?.groupChat?.mentionPatterns);
+    const mentioned = message.chatType === "direct" || boundSessionKey !== undefined || wasMentioned(message, (account.mentionPatterns as string[] | undefined) ?? config.messages?.groupChat?.mentionPatterns);
     if (access.requireMention && !mentioned) {
-      log.debug({ channel, chatId: envelope.chatId }, "group message without a mention ignored (requireMention)");
+      log.debug({ channel, chatId: message.chatId }, "group message without a mention ignored (requireMention)");
       return;
     }
 
-    const routed = this.route(running, envelope, { entryAgentId: access.entry?.agentId, mentioned, chat, boundSessionKey });
+    const routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentioned, chat, boundSessionKey });
     if (routed.dedupeKey && !this.deps.dedupe.claim(routed.dedupeKey)) {
       // Claimed before a crash but maybe never accepted: only the conversation ledger knows.
       if (!this.isAgentBound(routed) || this.deps.conversations.hasAccepted(routed.dedupeKey)) {
@@ -115,31 +113,31 @@ export class InboundDispatcher {
     }
 
     const debounceMs = config.messages?.inbound?.debounceMs ?? 0;
-    if (debounceMs > 0) return this.debouncer.add(`${routed.ctx.SessionKey}|${routed.ctx.SenderId}`, routed, debounceMs);
+    if (debounceMs > 0) return this.debouncer.add(`${routed.message.sessionKey}|${routed.message.senderId}`, routed, debounceMs);
     return this.submitToAgent([routed]);
   }
 
   /** An unknown DM sender under `dmPolicy: pairing`: one code, one reply, never the agent. */
-  private async offerPairing(running: RunningAccount, envelope: ChannelEnvelope): Promise<void> {
+  private async offerPairing(running: RunningAccount, message: InboundMessage): Promise<void> {
     const { channel, accountId } = running;
-    const outcome = this.deps.pairing.request(channel, accountId, envelope.senderId, { senderName: envelope.senderName });
+    const outcome = this.deps.pairing.request(channel, accountId, message.senderId, { senderName: message.senderName });
     if (outcome.status !== "created") {
-      this.deps.logger.info({ channel, accountId, senderId: envelope.senderId, status: outcome.status }, "pairing request not re-sent");
+      this.deps.logger.info({ channel, accountId, senderId: message.senderId, status: outcome.status }, "pairing request not re-sent");
       return;
     }
     const { code } = outcome.request;
-    this.deps.logger.info({ channel, accountId, senderId: envelope.senderId, code }, "pairing requested");
+    this.deps.logger.info({ channel, accountId, senderId: message.senderId, code }, "pairing requested");
     const text = [
       "OpenClaw: access not configured.",
       "",
-      running.account.describeSender(envelope.senderId),
+      running.account.describeSender(message.senderId),
       "",
       `Pairing code: ${code}`,
       "",
       "Ask the bot owner to approve with:",
       `openclaw pairing approve ${channel} ${code}`,
     ].join("\n");
-    await this.deps.delivery.queueText(`pairing:${channel}:${accountId}:${code}`, { channel, accountId, chatId: envelope.chatId }, text);
+    await this.deps.delivery.queueText(`pairing:${channel}:${accountId}:${code}`, { channel, accountId, chatId: message.chatId }, text);
   }
 
   /** The session `chat` is bound to, unless that session is gone (then the binding goes too). */
@@ -153,21 +151,21 @@ export class InboundDispatcher {
     return undefined;
   }
 
-  private route(running: RunningAccount, envelope: ChannelEnvelope, how: { entryAgentId?: string; mentioned: boolean; chat: ThreadRef; boundSessionKey?: string }): Routed {
+  private route(running: RunningAccount, message: InboundMessage, how: { entryAgentId?: string; mentioned: boolean; chat: ThreadRef; boundSessionKey?: string }): Routed {
     const { entryAgentId, mentioned, chat, boundSessionKey } = how;
     const config = this.deps.config();
     const { channel, accountId } = running;
     // A Discord thread is its own channel (chatId = threadId): its session hangs off the parent
     // channel's key (`…:channel:<parent>:thread:<thread>`), as Slack and Telegram threads do.
-    const threadId = envelope.threadId && (envelope.threadId !== envelope.chatId || envelope.parentChatId) ? envelope.threadId : undefined;
-    const peerId = envelope.chatType === "direct" ? envelope.senderId : (envelope.parentChatId ?? envelope.chatId);
+    const threadId = message.threadId && (message.threadId !== message.chatId || message.parentChatId) ? message.threadId : undefined;
+    const peerId = message.chatType === "direct" ? message.senderId : (message.parentChatId ?? message.chatId);
     const routeAgent = resolveAgentRoute(config.bindings as Binding[] | undefined, {
-      channel, accountId, chatType: envelope.chatType, peerId, parentPeerId: envelope.parentChatId,
-      guildId: envelope.guildId, teamId: envelope.teamId, memberRoleIds: envelope.memberRoleIds,
+      channel, accountId, chatType: message.chatType, peerId, parentPeerId: message.parentChatId,
+      guildId: message.guildId, teamId: message.teamId, memberRoleIds: message.memberRoleIds,
     }, defaultAgentId(config));
     const routeAgentId = (routeAgent.matchedBy === "default" && entryAgentId ? entryAgentId : routeAgent.agentId).toLowerCase();
     const keyParams = {
-      agentId: routeAgentId, channel, accountId, chatType: envelope.chatType, peerId,
+      agentId: routeAgentId, channel, accountId, chatType: message.chatType, peerId,
       dmScope: (config.session.dmScope ?? "main") as DmScope,
       mainKey: config.session.mainKey,
     };
@@ -179,18 +177,18 @@ export class InboundDispatcher {
     const ownerList = config.commands?.ownerAllowFrom;
     const dmAllow = ((running.config.allowFrom as string[] | undefined) ?? []).filter((e) => e.trim() !== "*");
     // With no owner list, the DM allowlist the user wrote names the owner(s).
-    const senderIsOwner = ownerList?.length ? isOwner(ownerList, channel, envelope.senderId) : allowListMatches(channel, dmAllow, envelope.senderId, envelope.senderUsername);
-    const ctx = finalizeInboundContext({
-      channel, accountId, envelope, sessionKey, wasMentioned: mentioned, commandAuthorized: senderIsOwner,
+    const senderIsOwner = ownerList?.length ? isOwner(ownerList, channel, message.senderId) : allowListMatches(channel, dmAllow, message.senderId, message.senderUsername);
+    const finalized = finalizeInbound({
+      channel, accountId, message, sessionKey, wasMentioned: mentioned, commandAuthorized: senderIsOwner,
       botUsername: running.status.botUsername, botId: running.status.botId,
     });
     const replyToMode = (running.config.replyToMode as string | undefined) ?? "off";
     const target: DeliveryTarget = {
-      channel, accountId, chatId: envelope.chatId,
-      ...(envelope.threadId ? { threadId: envelope.threadId } : {}),
-      ...(replyToMode !== "off" ? { replyToMessageId: envelope.messageId } : {}),
+      channel, accountId, chatId: message.chatId,
+      ...(message.threadId ? { threadId: message.threadId } : {}),
+      ...(replyToMode !== "off" ? { replyToMessageId: message.messageId } : {}),
     };
-    return { running, envelope, ctx, agentId, dedupeKey: buildInboundDedupeKey(ctx), target, senderIsOwner, chat, ownerSessionKeys };
+    return { running, message: finalized, agentId, dedupeKey: buildInboundDedupeKey(finalized), target, chat, ownerSessionKeys };
   }
 
   /** A draft edited while the model writes (`streaming.mode: partial`), where the platform can edit. */
@@ -210,19 +208,19 @@ export class InboundDispatcher {
   /** The chat command the message runs, unless text commands are off (`commands.text: false`). */
   private commandIn(routed: Routed): MatchedCommand | undefined {
     if (this.deps.config().commands?.text === false) return undefined;
-    return CHAT_COMMANDS.match(routed.ctx.BodyForCommands, "channel");
+    return CHAT_COMMANDS.match(routed.message.bodyForCommands, "channel");
   }
 
   private commandContext(routed: Routed): ChatCommandContext {
-    const { ctx } = routed;
+    const { message } = routed;
     const bindings = this.deps.threadBindings;
     const focusDeps = bindings && { bindings, chat: routed.chat, ownerSessionKeys: routed.ownerSessionKeys, resolveTarget: this.deps.focusTarget };
     return {
       surface: "channel",
-      sessionKey: ctx.SessionKey,
+      sessionKey: message.sessionKey,
       idempotencyKey: routed.dedupeKey ?? `${routed.running.channel}:${randomUUID()}`,
       method: "channel",
-      senderIsOwner: routed.senderIsOwner,
+      senderIsOwner: message.commandAuthorized,
       conversations: this.deps.conversations,
       config: this.deps.config,
       sessions: this.deps.store,
@@ -230,8 +228,8 @@ export class InboundDispatcher {
       ...(this.deps.acpCommand ? { acp: this.deps.acpCommand } : {}),
       queueModes: this.queueModes,
       chat: {
-        channel: ctx.Provider, accountId: ctx.AccountId, senderId: ctx.SenderId, to: ctx.OriginatingTo, chatType: ctx.ChatType,
-        ...(ctx.SenderUsername ? { senderUsername: ctx.SenderUsername } : {}), ...(ctx.MessageThreadId ? { threadId: ctx.MessageThreadId } : {}),
+        channel: message.channel, accountId: message.accountId, senderId: message.senderId, to: message.chatId, chatType: message.chatType,
+        ...(message.senderUsername ? { senderUsername: message.senderUsername } : {}), ...(message.threadId ? { threadId: message.threadId } : {}),
       },
       ...(focusDeps ? { focus: { focus: (target: string) => runFocusCommand(target, focusDeps), unfocus: () => runUnfocusCommand(focusDeps) } } : {}),
     };
@@ -240,23 +238,23 @@ export class InboundDispatcher {
   /** One turn for one message, or for a debounced burst from one sender (the last message's key names the run). */
   private async submitToAgent(batch: Routed[]): Promise<void> {
     const last = batch[batch.length - 1]!;
-    const { ctx, running } = last;
+    const { message, running } = last;
     const runId = last.dedupeKey ?? `${running.channel}:${running.accountId}:${randomUUID()}`;
-    const text = batch.map((r) => agentText(r.ctx)).join("\n");
-    await this.deps.delivery.expect(runId, last.target, { sessionKey: ctx.SessionKey, runId });
+    const text = batch.map((r) => agentText(r.message)).join("\n");
+    await this.deps.delivery.expect(runId, last.target, { sessionKey: message.sessionKey, runId });
     const preview = this.previewFor(running, last.target);
     const outcome = await this.deps.conversations.submit({
       message: text,
       idempotencyKey: runId,
-      sessionKey: ctx.SessionKey,
+      sessionKey: message.sessionKey,
       agentId: last.agentId,
       method: "channel",
-      senderIsOwner: batch.every((r) => r.senderIsOwner),
-      queueMode: this.queueModes.get(ctx.SessionKey),
+      senderIsOwner: batch.every((r) => r.message.commandAuthorized),
+      queueMode: this.queueModes.get(message.sessionKey),
       ...(preview ? { onEvent: preview.onEvent } : {}),
       origin: {
-        channel: running.channel, accountId: running.accountId, chatType: ctx.ChatType, to: ctx.OriginatingTo,
-        threadId: ctx.MessageThreadId, senderId: ctx.SenderId, senderName: ctx.SenderName,
+        channel: running.channel, accountId: running.accountId, chatType: message.chatType, to: message.chatId,
+        threadId: message.threadId, senderId: message.senderId, senderName: message.senderName,
       },
     });
     await this.deps.dedupe.whenDurable();
@@ -269,11 +267,11 @@ export class InboundDispatcher {
           const previewMessageId = await preview?.finish();
           // A change of model fallback state is told in DMs only, once, ahead of the reply.
           const notice = record.result?.modelNotice;
-          if (notice && ctx.ChatType === "direct") await this.deps.delivery.queueText(`notice:${runId}`, last.target, notice);
+          if (notice && message.chatType === "direct") await this.deps.delivery.queueText(`notice:${runId}`, last.target, notice);
           // `/verbose on|full`: the run's tool calls, ahead of the reply.
           const tools = record.result?.toolSummary;
           if (tools) await this.deps.delivery.queueText(`tools:${runId}`, last.target, tools);
-          await this.deps.delivery.deliverRun(runId, ctx.SessionKey, record, previewMessageId);
+          await this.deps.delivery.deliverRun(runId, message.sessionKey, record, previewMessageId);
         });
         return;
       }
@@ -302,10 +300,11 @@ function commandReply(result: ChatCommandResult): string {
 }
 
 /** What the agent reads: in groups it must know who is speaking, and a quoted message is context. */
-function agentText(ctx: MsgContext): string {
-  const who = ctx.SenderName ?? (ctx.SenderUsername ? `@${ctx.SenderUsername}` : ctx.SenderId);
-  const body = ctx.ChatType === "direct" ? ctx.BodyForAgent : `[${who}] ${ctx.BodyForAgent}`;
-  if (!ctx.ReplyToBody) return body;
-  const quoted = ctx.ReplyToBody.length > 500 ? `${ctx.ReplyToBody.slice(0, 500)}…` : ctx.ReplyToBody;
+function agentText(message: FinalizedInbound): string {
+  const who = message.senderName ?? (message.senderUsername ? `@${message.senderUsername}` : message.senderId);
+  const body = message.chatType === "direct" ? message.bodyForAgent : `[${who}] ${message.bodyForAgent}`;
+  const replyToBody = message.replyTo?.body;
+  if (!replyToBody) return body;
+  const quoted = replyToBody.length > 500 ? `${replyToBody.slice(0, 500)}…` : replyToBody;
   return `${body}\n\n(in reply to: "${quoted}")`;
 }

@@ -1,4 +1,4 @@
-import type { MsgContext } from "./msg-context.js";
+import type { FinalizedInbound } from "./finalize-inbound.js";
 
 /**
  * The identity of one inbound platform message:
@@ -7,18 +7,17 @@ import type { MsgContext } from "./msg-context.js";
  * a Discord RESUME replay); the same key is processed once. Null when the message has no id:
  * such a message cannot be deduplicated and is processed as it comes.
  */
-export function buildInboundDedupeKey(ctx: MsgContext): string | null {
-  const provider = (ctx.OriginatingChannel ?? ctx.Provider ?? ctx.Surface)?.trim().toLowerCase();
-  const messageId = ctx.MessageSid?.trim();
+export function buildInboundDedupeKey(message: FinalizedInbound): string | null {
+  const provider = message.channel.trim().toLowerCase();
+  const messageId = message.messageId.trim();
   if (!provider || !messageId) return null;
-  const peerId = resolveInboundPeerId(ctx);
+  const peerId = resolveInboundPeerId(message);
   if (!peerId) return null;
-  const threadId = ctx.MessageThreadId ? String(ctx.MessageThreadId) : "";
-  return [provider, ctx.AccountId?.trim() ?? "", ctx.SessionKey?.trim() ?? "", peerId, threadId, messageId].filter(Boolean).join("|");
+  return [provider, message.accountId.trim(), message.sessionKey.trim(), peerId, message.threadId ?? "", messageId].filter(Boolean).join("|");
 }
 
 /** The conversation a message belongs to: the group or channel, else the sender of the DM. */
-export function resolveInboundPeerId(ctx: MsgContext): string | null {
-  const peer = ctx.ChatType === "direct" ? ctx.SenderId : (ctx.GroupId ?? ctx.OriginatingTo);
-  return peer?.trim() || null;
+export function resolveInboundPeerId(message: FinalizedInbound): string | null {
+  const peer = message.chatType === "direct" ? message.senderId : message.chatId;
+  return peer.trim() || null;
 }

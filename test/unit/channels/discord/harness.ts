@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import discordPlugin from "../../../../extensions/discord/index.js";
-import type { ChannelAccount, ChannelAccountContext, ChannelAccountStatus, ChannelEnvelope } from "../../../../src/channels/types.js";
+import type { ChannelAccount, ChannelAccountContext, ChannelAccountStatus, InboundMessage } from "../../../../src/channels/types.js";
 import { startFakeDiscord, waitFor, type FakeDiscord, type FakeDiscordOptions } from "../../../fakes/discord-server.js";
 
 export const BOT_ID = "900000000000000001";
@@ -36,21 +36,21 @@ export const FAKE_OPTIONS: FakeDiscordOptions = {
 /** A stub `ChannelAccountContext` that records what the plugin hands the core. */
 export interface StubContext {
   context: ChannelAccountContext;
-  envelopes: ChannelEnvelope[];
+  envelopes: InboundMessage[];
   status: Partial<ChannelAccountStatus>;
   /** Every log line, as written (JSON). */
   logs: string[];
   stateDir: string;
   /** Replaces the default `onInbound` (which records the envelope and resolves). */
-  setOnInbound(handler: (envelope: ChannelEnvelope) => Promise<void>): void;
+  setOnInbound(handler: (envelope: InboundMessage) => Promise<void>): void;
 }
 
 export function stubContext(config: Record<string, unknown>, accountId = "default"): StubContext {
-  const envelopes: ChannelEnvelope[] = [];
+  const envelopes: InboundMessage[] = [];
   const status: Partial<ChannelAccountStatus> = {};
   const logs: string[] = [];
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "discord-plugin-"));
-  let onInbound = async (envelope: ChannelEnvelope) => {
+  let onInbound = async (envelope: InboundMessage) => {
     envelopes.push(envelope);
   };
   const logger = pino({ level: "trace" }, { write: (line: string) => void logs.push(line) });
@@ -104,7 +104,7 @@ export async function startAccount(options: { config?: Record<string, unknown>; 
 }
 
 /** Waits until an envelope with this message id arrived and returns it. */
-export async function envelopeFor(stub: StubContext, messageId: string): Promise<ChannelEnvelope> {
+export async function envelopeFor(stub: StubContext, messageId: string): Promise<InboundMessage> {
   await waitFor(() => stub.envelopes.some((e) => e.messageId === messageId), 3000, `envelope ${messageId}`);
   return stub.envelopes.find((e) => e.messageId === messageId)!;
 }

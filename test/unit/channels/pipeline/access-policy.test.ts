@@ -1,49 +1,49 @@
 import { describe, expect, it } from "vitest";
 import { decideAccess, wasMentioned } from "../../../../src/channels/access/access-policy.js";
 import { isOwner } from "../../../../src/channels/access/allow-list.js";
-import type { ChannelEnvelope } from "../../../../src/channels/types.js";
+import type { InboundMessage } from "../../../../src/channels/types.js";
 
-const dm: ChannelEnvelope = { messageId: "1", chatType: "direct", chatId: "42", senderId: "42", text: "hi", timestamp: 0 };
-const group: ChannelEnvelope = { messageId: "2", chatType: "group", chatId: "-100", senderId: "42", text: "hi", timestamp: 0 };
+const dm: InboundMessage = { messageId: "1", chatType: "direct", chatId: "42", senderId: "42", text: "hi", timestamp: 0 };
+const group: InboundMessage = { messageId: "2", chatType: "group", chatId: "-100", senderId: "42", text: "hi", timestamp: 0 };
 
 describe("DM access", () => {
   it("pairing (the default) offers a code to strangers and lets allowFrom and approved pairings in", () => {
-    expect(decideAccess({ channel: "telegram", account: {}, envelope: dm, pairedSenders: [] }).decision).toBe("pair");
-    expect(decideAccess({ channel: "telegram", account: { allowFrom: ["tg:42"] }, envelope: dm, pairedSenders: [] }).decision).toBe("allow");
-    expect(decideAccess({ channel: "telegram", account: {}, envelope: dm, pairedSenders: ["42"] }).decision).toBe("allow");
+    expect(decideAccess({ channel: "telegram", account: {}, message: dm, pairedSenders: [] }).decision).toBe("pair");
+    expect(decideAccess({ channel: "telegram", account: { allowFrom: ["tg:42"] }, message: dm, pairedSenders: [] }).decision).toBe("allow");
+    expect(decideAccess({ channel: "telegram", account: {}, message: dm, pairedSenders: ["42"] }).decision).toBe("allow");
   });
 
   it("allowlist drops strangers silently; open lets anyone in; disabled nobody", () => {
-    expect(decideAccess({ channel: "telegram", account: { dmPolicy: "allowlist", allowFrom: ["7"] }, envelope: dm, pairedSenders: [] }).decision).toBe("drop");
-    expect(decideAccess({ channel: "telegram", account: { dmPolicy: "open" }, envelope: dm, pairedSenders: [] }).decision).toBe("allow");
-    expect(decideAccess({ channel: "telegram", account: { dmPolicy: "disabled", allowFrom: ["42"] }, envelope: dm, pairedSenders: [] }).decision).toBe("drop");
+    expect(decideAccess({ channel: "telegram", account: { dmPolicy: "allowlist", allowFrom: ["7"] }, message: dm, pairedSenders: [] }).decision).toBe("drop");
+    expect(decideAccess({ channel: "telegram", account: { dmPolicy: "open" }, message: dm, pairedSenders: [] }).decision).toBe("allow");
+    expect(decideAccess({ channel: "telegram", account: { dmPolicy: "disabled", allowFrom: ["42"] }, message: dm, pairedSenders: [] }).decision).toBe("drop");
   });
 });
 
 describe("group access", () => {
   it("allowlist without a groups map blocks every group; '*' opens them with mention gating on by default", () => {
-    expect(decideAccess({ channel: "telegram", account: {}, envelope: group, pairedSenders: [] }).decision).toBe("drop");
-    expect(decideAccess({ channel: "telegram", account: { groups: { "*": {} } }, envelope: group, pairedSenders: [] })).toEqual({ decision: "allow", entry: {}, requireMention: true });
-    expect(decideAccess({ channel: "telegram", account: { groups: { "-100": { requireMention: false } } }, envelope: group, pairedSenders: [] })).toMatchObject({ decision: "allow", requireMention: false });
+    expect(decideAccess({ channel: "telegram", account: {}, message: group, pairedSenders: [] }).decision).toBe("drop");
+    expect(decideAccess({ channel: "telegram", account: { groups: { "*": {} } }, message: group, pairedSenders: [] })).toEqual({ decision: "allow", entry: {}, requireMention: true });
+    expect(decideAccess({ channel: "telegram", account: { groups: { "-100": { requireMention: false } } }, message: group, pairedSenders: [] })).toMatchObject({ decision: "allow", requireMention: false });
   });
 
   it("groupPolicy open needs no map; a sender filter still applies, and DM pairings never grant group access", () => {
-    expect(decideAccess({ channel: "telegram", account: { groupPolicy: "open" }, envelope: group, pairedSenders: [] }).decision).toBe("allow");
-    expect(decideAccess({ channel: "telegram", account: { groupPolicy: "open", groupAllowFrom: ["7"] }, envelope: group, pairedSenders: ["42"] }).decision).toBe("drop");
+    expect(decideAccess({ channel: "telegram", account: { groupPolicy: "open" }, message: group, pairedSenders: [] }).decision).toBe("allow");
+    expect(decideAccess({ channel: "telegram", account: { groupPolicy: "open", groupAllowFrom: ["7"] }, message: group, pairedSenders: ["42"] }).decision).toBe("drop");
   });
 
   it("Discord: a guild without channels allows all of them; listing channels makes it an allowlist; roles admit members", () => {
-    const msg: ChannelEnvelope = { ...group, chatType: "channel", chatId: "c1", guildId: "g1", memberRoleIds: ["r1"] };
-    expect(decideAccess({ channel: "discord", account: { guilds: { g1: {} } }, envelope: msg, pairedSenders: [] }).decision).toBe("allow");
-    expect(decideAccess({ channel: "discord", account: { guilds: { g1: { channels: { c2: {} } } } }, envelope: msg, pairedSenders: [] }).decision).toBe("drop");
-    expect(decideAccess({ channel: "discord", account: { guilds: { g1: { roles: ["r1"], users: ["9"] } } }, envelope: msg, pairedSenders: [] }).decision).toBe("allow");
-    expect(decideAccess({ channel: "discord", account: { guilds: { g1: { roles: ["r2"], users: ["9"] } } }, envelope: msg, pairedSenders: [] }).decision).toBe("drop");
+    const msg: InboundMessage = { ...group, chatType: "channel", chatId: "c1", guildId: "g1", memberRoleIds: ["r1"] };
+    expect(decideAccess({ channel: "discord", account: { guilds: { g1: {} } }, message: msg, pairedSenders: [] }).decision).toBe("allow");
+    expect(decideAccess({ channel: "discord", account: { guilds: { g1: { channels: { c2: {} } } } }, message: msg, pairedSenders: [] }).decision).toBe("drop");
+    expect(decideAccess({ channel: "discord", account: { guilds: { g1: { roles: ["r1"], users: ["9"] } } }, message: msg, pairedSenders: [] }).decision).toBe("allow");
+    expect(decideAccess({ channel: "discord", account: { guilds: { g1: { roles: ["r2"], users: ["9"] } } }, message: msg, pairedSenders: [] }).decision).toBe("drop");
   });
 
   it("Telegram forum topics inherit their group and may override it", () => {
     const topic = { ...group, threadId: "7" };
     const account = { groups: { "-100": { requireMention: true, topics: { "7": { requireMention: false, agentId: "coder" } } } } };
-    expect(decideAccess({ channel: "telegram", account, envelope: topic, pairedSenders: [] })).toMatchObject({ decision: "allow", requireMention: false, entry: { agentId: "coder" } });
+    expect(decideAccess({ channel: "telegram", account, message: topic, pairedSenders: [] })).toMatchObject({ decision: "allow", requireMention: false, entry: { agentId: "coder" } });
   });
 });
 

@@ -14,7 +14,7 @@ import { InboundDedupeCache } from "../../../../src/channels/inbound/dedupe-cach
 import type { DeliveryTarget } from "../../../../src/channels/outbound/delivery-ledger.js";
 import type { ReplyDelivery } from "../../../../src/channels/outbound/reply-delivery.js";
 import { ThreadBindingStore } from "../../../../src/channels/thread-bindings.js";
-import type { ChannelEnvelope } from "../../../../src/channels/types.js";
+import type { InboundMessage } from "../../../../src/channels/types.js";
 import { SessionStore } from "../../../../src/sessions/store/index.js";
 
 /**
@@ -77,7 +77,7 @@ function setup(resolveTarget?: FocusTargetResolver) {
     status: { accountId: "default", running: true, connected: true, reconnectAttempts: 0, lastConnectedAt: null, lastError: null, botId: "UBOT" },
   };
   let nextTs = 1;
-  const say = (text: string, extra: Partial<ChannelEnvelope> = {}) =>
+  const say = (text: string, extra: Partial<InboundMessage> = {}) =>
     dispatcher.dispatch(running, {
       messageId: `1700000001.${String(nextTs++).padStart(6, "0")}`, chatType: "channel", chatId: "C1", threadId: THREAD_TS,
       senderId: "U1", text, timestamp: Date.now(), mentionedBot: text.includes("<@UBOT>"), ...extra,

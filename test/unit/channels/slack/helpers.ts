@@ -1,12 +1,12 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import slackPlugin from "../../../../extensions/slack/index.js";
-import type { ChannelAccount, ChannelAccountContext, ChannelAccountStatus, ChannelEnvelope, ChannelHttpRoute } from "../../../../src/channels/types.js";
+import type { ChannelAccount, ChannelAccountContext, ChannelAccountStatus, InboundMessage, ChannelHttpRoute } from "../../../../src/channels/types.js";
 import type { FakeSlack } from "../../../fakes/slack-server.js";
 
 export interface SlackHarness {
   account: ChannelAccount;
-  inbound: ChannelEnvelope[];
+  inbound: InboundMessage[];
   status: Partial<ChannelAccountStatus>;
   routes: ChannelHttpRoute[];
   /** Every log line at any level (SDK debug chatter included), for secret-leak checks. */
@@ -20,9 +20,9 @@ export interface SlackHarness {
 export function createSlackHarness(
   fake: FakeSlack,
   config: Record<string, unknown> = {},
-  onInbound?: (envelope: ChannelEnvelope) => Promise<void>,
+  onInbound?: (envelope: InboundMessage) => Promise<void>,
 ): SlackHarness {
-  const inbound: ChannelEnvelope[] = [];
+  const inbound: InboundMessage[] = [];
   const status: Partial<ChannelAccountStatus> = {};
   const routes: ChannelHttpRoute[] = [];
   const logs: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chatKindOf, isDeliverable, profileFromEvent, toEnvelope, type BotIdentity, type DeliverableEvent } from "../../../../extensions/slack/inbound.js";
+import { chatKindOf, isDeliverable, profileFromEvent, toInboundMessage, type BotIdentity, type DeliverableEvent } from "../../../../extensions/slack/inbound.js";
 
 const bot: BotIdentity = { userId: "U0BOT", botId: "B0BOT", teamId: "T0BOT" };
 
@@ -19,36 +19,36 @@ describe("Slack inbound translation", () => {
   });
 
   it("stamps the time from ts in epoch milliseconds", () => {
-    expect(toEnvelope(message(), { bot, chatType: "channel" }).timestamp).toBe(1_700_000_000_123);
+    expect(toInboundMessage(message(), { bot, chatType: "channel" }).timestamp).toBe(1_700_000_000_123);
   });
 
   it("detects the bot's mention in either form, and app_mention events", () => {
-    expect(toEnvelope(message({ text: "<@U0BOT> hi" }), { bot, chatType: "channel" }).mentionedBot).toBe(true);
-    expect(toEnvelope(message({ text: "<@U0BOT|openclaw> hi" }), { bot, chatType: "channel" }).mentionedBot).toBe(true);
-    expect(toEnvelope(message({ type: "app_mention", text: "hey" }), { bot, chatType: "channel" }).mentionedBot).toBe(true);
-    expect(toEnvelope(message({ text: "<@U0OTHER> hi" }), { bot, chatType: "channel" }).mentionedBot).toBeUndefined();
+    expect(toInboundMessage(message({ text: "<@U0BOT> hi" }), { bot, chatType: "channel" }).mentionedBot).toBe(true);
+    expect(toInboundMessage(message({ text: "<@U0BOT|openclaw> hi" }), { bot, chatType: "channel" }).mentionedBot).toBe(true);
+    expect(toInboundMessage(message({ type: "app_mention", text: "hey" }), { bot, chatType: "channel" }).mentionedBot).toBe(true);
+    expect(toInboundMessage(message({ text: "<@U0OTHER> hi" }), { bot, chatType: "channel" }).mentionedBot).toBeUndefined();
   });
 
   it("marks replies in the bot's own thread as replyToBot", () => {
-    const envelope = toEnvelope(message({ thread_ts: "1699999999.000001", parent_user_id: "U0BOT" }), { bot, chatType: "channel" });
+    const envelope = toInboundMessage(message({ thread_ts: "1699999999.000001", parent_user_id: "U0BOT" }), { bot, chatType: "channel" });
     expect(envelope).toMatchObject({ threadId: "1699999999.000001", replyToBot: true, replyTo: { messageId: "1699999999.000001", senderId: "U0BOT" } });
-    expect(toEnvelope(message({ thread_ts: "1699999999.000001", parent_user_id: "U0ALICE" }), { bot, chatType: "channel" }).replyToBot).toBeUndefined();
+    expect(toInboundMessage(message({ thread_ts: "1699999999.000001", parent_user_id: "U0ALICE" }), { bot, chatType: "channel" }).replyToBot).toBeUndefined();
   });
 
   it("gives a thread's root message no threadId", () => {
-    const root = toEnvelope(message({ thread_ts: "1700000000.123456" }), { bot, chatType: "channel" });
+    const root = toInboundMessage(message({ thread_ts: "1700000000.123456" }), { bot, chatType: "channel" });
     expect(root.threadId).toBeUndefined();
   });
 
   it("adds one placeholder per file", () => {
-    expect(toEnvelope(message({ text: "", files: [{}, {}] }), { bot, chatType: "direct" }).text).toBe("<media:file>\n<media:file>");
+    expect(toInboundMessage(message({ text: "", files: [{}, {}] }), { bot, chatType: "direct" }).text).toBe("<media:file>\n<media:file>");
   });
 
   it("flags other bots and takes the team from the event callback when the event has none", () => {
-    const envelope = toEnvelope(message({ bot_id: "B0OTHER" }), { bot, chatType: "channel", teamId: "T0CALLBACK" });
+    const envelope = toInboundMessage(message({ bot_id: "B0OTHER" }), { bot, chatType: "channel", teamId: "T0CALLBACK" });
     expect(envelope).toMatchObject({ senderIsBot: true, teamId: "T0CALLBACK" });
-    expect(toEnvelope(message(), { bot, chatType: "channel" }).teamId).toBe("T0BOT");
-    expect(toEnvelope(message({ team: "T0EVENT" }), { bot, chatType: "channel", teamId: "T0CALLBACK" }).teamId).toBe("T0EVENT");
+    expect(toInboundMessage(message(), { bot, chatType: "channel" }).teamId).toBe("T0BOT");
+    expect(toInboundMessage(message({ team: "T0EVENT" }), { bot, chatType: "channel", teamId: "T0CALLBACK" }).teamId).toBe("T0EVENT");
   });
 
   it("skips our own posts, edits and other subtypes, keeps shares and broadcasts", () => {

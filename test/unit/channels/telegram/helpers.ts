@@ -1,12 +1,12 @@
 import pino from "pino";
-import type { ChannelAccount, ChannelAccountContext, ChannelAccountStatus, ChannelEnvelope, ChannelHttpRoute } from "../../../../src/channels/types.js";
+import type { ChannelAccount, ChannelAccountContext, ChannelAccountStatus, InboundMessage, ChannelHttpRoute } from "../../../../src/channels/types.js";
 import telegramPlugin from "../../../../extensions/telegram/index.js";
 import type { FakeTelegram } from "../../../fakes/telegram-server.js";
 
 export interface StubContext {
   context: ChannelAccountContext;
   /** Envelopes `onInbound` accepted, in order. */
-  inbound: ChannelEnvelope[];
+  inbound: InboundMessage[];
   routes: ChannelHttpRoute[];
   /** The status as the gateway would see it: every patch merged. */
   status: Partial<ChannelAccountStatus>;
@@ -15,16 +15,16 @@ export interface StubContext {
   /** Every log line (JSON), for checks that no token leaks. */
   logs: string[];
   /** Replaces what `onInbound` does (default: record and resolve). */
-  setInbound(handler: (envelope: ChannelEnvelope) => Promise<void>): void;
+  setInbound(handler: (envelope: InboundMessage) => Promise<void>): void;
 }
 
 export function createStubContext(config: Record<string, unknown>, accountId = "default"): StubContext {
-  const inbound: ChannelEnvelope[] = [];
+  const inbound: InboundMessage[] = [];
   const routes: ChannelHttpRoute[] = [];
   const status: Partial<ChannelAccountStatus> = {};
   const statusPatches: Array<Partial<ChannelAccountStatus>> = [];
   const logs: string[] = [];
-  let handler = async (envelope: ChannelEnvelope) => {
+  let handler = async (envelope: InboundMessage) => {
     inbound.push(envelope);
   };
   const logger = pino({ level: "trace" }, { write: (line: string) => logs.push(line) });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ChannelEnvelope } from "../../../../src/channels/types.js";
+import type { InboundMessage } from "../../../../src/channels/types.js";
 import { ChannelPermanentError } from "../../../../src/channels/types.js";
 import { startFakeTelegram, type FakeTelegram } from "../../../fakes/telegram-server.js";
 import { accountFactory, fakeConfig, waitUntil } from "./helpers.js";
@@ -73,7 +73,7 @@ describe("telegram long polling: offsets and failures", () => {
     let finish!: () => void;
     const handled: string[] = [];
     setInbound(
-      (envelope: ChannelEnvelope) =>
+      (envelope: InboundMessage) =>
         new Promise((resolve) => {
           finish = () => {
             handled.push(envelope.messageId);
