@@ -276,5 +276,5 @@ describe("kill -9 while turns are in flight, restart on the same state dir (20 c
       await gw.stop();
     }
     expect(fs.existsSync(path.join(stateDir, "gateway.lock"))).toBe(false);
-  }, 80_000);
+  }, 180_000);
 });
