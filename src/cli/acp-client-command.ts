@@ -1,22 +1,10 @@
 import path from "node:path";
 import { runAcpClient } from "../acp/client/run-client.js";
 import { packageVersion } from "../infra/version.js";
+import type { AcpBridgeFlags } from "./acp-bridge-command.js";
 
 /** The `openclaw acp` options given around `client`, as commander parsed them. */
-export interface BridgeFlagsSeen {
-  url?: string;
-  port?: string;
-  token?: string;
-  tokenFile?: string;
-  password?: string;
-  passwordFile?: string;
-  session?: string;
-  sessionLabel?: string;
-  requireExisting?: boolean;
-  resetSession?: boolean;
-  prefixCwd?: boolean;
-  provenance?: string;
-}
+export type BridgeFlagsSeen = Omit<AcpBridgeFlags, "provenance" | "verbose"> & { provenance?: string };
 
 /** The same options as arguments for a spawned `openclaw acp`. */
 function bridgeArgs(flags: BridgeFlagsSeen): string[] {
