@@ -4,7 +4,7 @@ import { resolveAcpSettings } from "../acp/config.js";
 import { AcpSessionManager } from "../acp/control-plane/manager.js";
 import { AcpChildren } from "../acp/spawn/acp-children.js";
 import type { PermissionAsker } from "../acp/stdio/permissions.js";
-import { StdioAcpRuntime } from "../acp/stdio/stdio-runtime.js";
+import { LazyAcpRuntime } from "../acp/control-plane/lazy-runtime.js";
 import type { ChannelManager } from "../channels/channel-manager.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
@@ -49,7 +49,12 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
     stateDir: deps.stateDir,
     settings,
     logger: deps.logger,
-    createRuntime: (hooks) => new StdioAcpRuntime({ settings, logger: deps.logger, permissions, onProcess: hooks.onProcess }),
+    // The stdio backend (and the ACP SDK) loads when the first ACP session starts.
+    createRuntime: (hooks) =>
+      new LazyAcpRuntime(async () => {
+        const { StdioAcpRuntime } = await import("../acp/stdio/stdio-runtime.js");
+        return new StdioAcpRuntime({ settings, logger: deps.logger, permissions, onProcess: hooks.onProcess });
+      }),
   });
   const children = new AcpChildren({
     manager,
