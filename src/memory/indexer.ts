@@ -54,6 +54,13 @@ export async function syncMemoryIndex(input: SyncInput): Promise<SyncReport> {
     report.removed++;
     await yieldToLoop();
   }
+  // Chunks of a file whose indexing was cut off (the process killed before its `files` row was
+  // written): a file still on disk is indexed again below, one that is gone must not linger.
+  for (const path of store.unlistedChunkPaths()) {
+    if (present.has(path)) continue;
+    store.removeFile(path);
+    report.removed++;
+  }
 
   let embedder = input.embedder;
   const total = listing.files.length;

@@ -178,6 +178,12 @@ export class MemoryStore {
     this.version++;
   }
 
+  /** Paths with chunks but no `files` row: a sync killed between `beginFile` and `commitFile`. */
+  unlistedChunkPaths(): string[] {
+    const rows = this.sql("SELECT DISTINCT path FROM chunks WHERE path NOT IN (SELECT path FROM files)").all() as { path: string }[];
+    return rows.map((r) => r.path);
+  }
+
   /**
    * The first step of re-indexing a file: its old chunks go and its `files` row is dropped, so a
    * crash before `commitFile` leaves the file unlisted and the next sync indexes it again.

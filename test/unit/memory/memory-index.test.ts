@@ -30,6 +30,22 @@ function chunkRows(f: MemoryFixture): { path: string; n: number }[] {
 }
 
 describe("memory index: sync and hybrid search", () => {
+  it("chunks left by a sync killed before it listed their file go when the file is gone", async () => {
+    fixture = memoryFixture();
+    fixture.write("MEMORY.md", "# Memory\n\nKept.\n");
+    fixture.write("memory/cut-off.md", "# Cut off\n\nIndexed when the process died.\n");
+    await fixture.service.sync("main");
+    await fixture.service.close();
+    // What a kill between the chunks and the files row leaves: chunks whose file is unlisted.
+    const db = new Database(path.join(fixture.stateDir, "memory", "main.sqlite"));
+    db.prepare("DELETE FROM files WHERE path = 'memory/cut-off.md'").run();
+    db.close();
+    fs.rmSync(path.join(fixture.workspace, "memory", "cut-off.md"));
+    await fixture.reopen();
+    await fixture.service.sync("main");
+    expect(chunkRows(fixture).map((r) => r.path)).toEqual(["MEMORY.md"]);
+  });
+
   it("indexes MEMORY.md, USER.md and daily notes, and finds a line by meaning", async () => {
     fixture = memoryFixture(fakeEmbeddingSearch(server.url));
     fixture.write("MEMORY.md", "# Memory\n\nThe team prefers espresso over tea.\n");
