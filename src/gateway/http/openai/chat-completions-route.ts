@@ -2,13 +2,14 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { resolveAgentId } from "./agent-target.js";
 import { abortWhenClientLeaves } from "./client-abort.js";
 import { chatCompletion, newCompletionIdentity } from "./completion-shapes.js";
-import { INTERNAL_ERROR, OpenAiRequestError, sendOpenAiError, sendRequestError, turnErrorStatus } from "./openai-errors.js";
+import { OpenAiRequestError, sendRequestError } from "./openai-errors.js";
 import { parseChatRequest } from "./parse-chat-request.js";
 import { readRoutingHeaders } from "./routing-headers.js";
+import { runBlockingTurn } from "./run-blocking-turn.js";
 import { safeErrorMessage } from "./safe-error-message.js";
 import { deriveSessionKey } from "./session-key.js";
 import { ChatCompletionSseWriter } from "./sse-writer.js";
-import type { ChatTurnInput, ChatTurnResult, OpenAiRouteDeps } from "./types.js";
+import type { ChatTurnInput, OpenAiRouteDeps } from "./types.js";
 
 /** `POST /v1/chat/completions`: validate, pick agent and session, run one turn, answer as JSON or SSE. */
 export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
@@ -45,19 +46,8 @@ export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
     };
 
     if (!parsed.stream) {
-      let result: ChatTurnResult;
-      try {
-        result = await deps.runTurn({ ...turn, signal, onDelta: () => {} });
-      } catch (err) {
-        failed(err);
-        return reply.code(500).send(INTERNAL_ERROR);
-      }
-      if (result.error) {
-        return sendOpenAiError(reply, turnErrorStatus(result.error.kind), safeErrorMessage(result.error.message, secrets), "api_error", {
-          code: result.error.kind,
-        });
-      }
-      return reply.send(chatCompletion(identity, result));
+      const result = await runBlockingTurn(deps, { ...turn, signal }, reply, secrets, failed);
+      return result ? reply.send(chatCompletion(identity, result)) : reply;
     }
 
     reply.hijack();

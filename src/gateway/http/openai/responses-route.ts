@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { resolveAgentId } from "./agent-target.js";
 import { abortWhenClientLeaves } from "./client-abort.js";
-import { INTERNAL_ERROR, OpenAiRequestError, sendOpenAiError, sendRequestError, turnErrorStatus } from "./openai-errors.js";
+import { OpenAiRequestError, sendRequestError } from "./openai-errors.js";
 import { parseResponsesRequest, type ParsedResponsesRequest } from "./parse-responses-request.js";
 import { finishedStatus, newResponseIdentity, responseObject } from "./response-shapes.js";
 import type { ResponseSessions } from "./response-sessions.js";
 import { ResponsesSseWriter } from "./responses-sse-writer.js";
 import { readRoutingHeaders } from "./routing-headers.js";
+import { runBlockingTurn } from "./run-blocking-turn.js";
 import { safeErrorMessage } from "./safe-error-message.js";
 import { deriveSessionKey } from "./session-key.js";
 import type { ChatTurnInput, ChatTurnResult, OpenAiRouteDeps } from "./types.js";
@@ -40,16 +41,8 @@ export function responsesHandler(deps: OpenAiRouteDeps, sessions: ResponseSessio
     };
 
     if (!parsed.stream) {
-      let result: ChatTurnResult;
-      try {
-        result = await deps.runTurn({ ...turn, signal, onDelta: () => {} });
-      } catch (err) {
-        failed(err);
-        return reply.code(500).send(INTERNAL_ERROR);
-      }
-      if (result.error) {
-        return sendOpenAiError(reply, turnErrorStatus(result.error.kind), safeErrorMessage(result.error.message, secrets), "api_error", { code: result.error.kind });
-      }
+      const result = await runBlockingTurn(deps, { ...turn, signal }, reply, secrets, failed);
+      if (!result) return reply;
       remember(result);
       return reply.send(responseObject(identity, finishedStatus(result), result));
     }
