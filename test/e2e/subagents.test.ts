@@ -238,7 +238,8 @@ describe("control", () => {
     server.setResponder((req) => {
       if (isSubagentRequest(req)) {
         const text = lastUserTextOf(req);
-        if (text.startsWith("[Subagent Steer]")) return { text: `steered result: ${text.includes("cats") ? "cats" : "?"}` };
+        // Still running when the second steer arrives, so only the rate limit can refuse it.
+        if (text.startsWith("[Subagent Steer]")) return { text: `steered result: ${text.includes("cats") ? "cats" : "?"}`, delayMs: 1_500 };
         return { text: "dogs are great", delayMs: 8_000 };
       }
       const last = lastMessageOf(req);
