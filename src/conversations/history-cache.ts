@@ -1,7 +1,7 @@
 import type { ModelMessage, TranscriptMessage } from "../agents/types.js";
 import { afterLatestCompaction, compactionSummaryMessage, toHistoryItems } from "../sessions/history/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
-import { orderConversation } from "./conversation-order.js";
+import { orderForDisplay } from "./conversation-order.js";
 import { ConversationWindow } from "./conversation-window.js";
 import { SessionCache } from "./session-cache.js";
 import type { CompactionInput } from "../sessions/compaction/index.js";
@@ -36,9 +36,9 @@ export class HistoryCache {
     return messages;
   }
 
-  /** The conversation as chat surfaces show it: questions before their answers. */
+  /** The conversation as chat surfaces show it: questions before their answers, waiting messages after earlier ones. */
   displayHistory(sessionKey: string): TranscriptMessage[] {
-    return orderConversation(this.history(sessionKey));
+    return orderForDisplay(this.history(sessionKey));
   }
 
   /**

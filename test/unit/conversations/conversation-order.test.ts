@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TranscriptMessage } from "../../../src/agents/types.js";
-import { orderConversation } from "../../../src/conversations/conversation-order.js";
+import { orderConversation, orderForDisplay } from "../../../src/conversations/conversation-order.js";
 
 const user = (key: string): TranscriptMessage => ({ role: "user", content: key, timestamp: 0, idempotencyKey: key }) as TranscriptMessage;
 const answer = (text: string, answers?: string[]): TranscriptMessage => ({ role: "assistant", content: [{ type: "text", text }], timestamp: 0, ...(answers ? { answers } : {}) }) as TranscriptMessage;
@@ -28,5 +28,28 @@ describe("orderConversation", () => {
     const ordered = orderConversation(stored);
     expect(ordered).toEqual(stored);
     expect(ordered).not.toBe(stored);
+  });
+});
+
+describe("orderForDisplay", () => {
+  it("shows a message still waiting for its answer after the turn that was running when it arrived", () => {
+    // q2 arrived while q1's turn ran (tool call and result included) and is not answered yet.
+    const toolResult = { role: "toolResult", content: [{ type: "text", text: "R" }], timestamp: 0 } as unknown as TranscriptMessage;
+    const stored = [user("q1"), user("q2"), answer("call", ["q1"]), toolResult, answer("A1")];
+    expect(orderForDisplay(stored).map((m) => (m.role === "toolResult" ? "tool" : labels([m])[0]))).toEqual(["u:q1", "a:call", "tool", "a:A1", "u:q2"]);
+    // Once answered it sits right before its answer, as orderConversation puts it.
+    const answered = [...stored, answer("A2", ["q2"])];
+    expect(labels(orderForDisplay(answered).filter((m) => m.role !== "toolResult"))).toEqual(["u:q1", "a:call", "a:A1", "u:q2", "a:A2"]);
+    expect(orderForDisplay(answered)).toEqual(orderConversation(answered));
+  });
+
+  it("releases a waiting message before the next turn starts, and keeps arrival order among waiting messages", () => {
+    const stored = [user("q1"), user("w1"), user("w2"), answer("A", ["q1"]), user("q3"), answer("B", ["q3"])];
+    expect(labels(orderForDisplay(stored))).toEqual(["u:q1", "a:A", "u:w1", "u:w2", "u:q3", "a:B"]);
+  });
+
+  it("orders like orderConversation when no message waits behind an earlier one", () => {
+    const stored = [user("q1"), answer("A", ["q1"]), user("q2"), user("q3"), answer("B", ["q2", "q3"])];
+    expect(orderForDisplay(stored)).toEqual(orderConversation(stored));
   });
 });
