@@ -21,6 +21,8 @@ import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, OutboundTar
 import { ChannelSendRefused } from "./send-errors.js";
 import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/types.js";
 import { randomUUID } from "node:crypto";
+import { AcpBoundChats, type AcpBoundChatsDeps } from "./acp-bound-chats.js";
+import { startTypingLoop } from "./outbound/typing-loop.js";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -35,6 +37,8 @@ export interface ChannelManagerDeps {
   /** Threads bound to sub-agents (`thread: true` spawns, `/focus`); without it chats cannot be bound. */
   threadBindings?: ThreadBindingStore;
   focusTarget?: InboundDispatchDeps["focusTarget"];
+  /** The ACP control plane, for chats bound to an ACP agent (`bindings[]` of `type: "acp"`). */
+  acp?: Pick<AcpBoundChatsDeps, "manager" | "settings" | "defaultCwd">;
 }
 
 export interface SendParams {
@@ -58,6 +62,7 @@ export class ChannelManager {
   readonly deliveryLedger: DeliveryLedger;
   readonly delivery: ReplyDelivery;
   readonly dispatcher: InboundDispatcher;
+  private readonly acpBound?: AcpBoundChats;
   private readonly accounts = new Map<string, ManagedAccount>();
   private readonly routes = new Map<string, ChannelHttpRoute>();
   private stopped = false;
@@ -76,10 +81,23 @@ export class ChannelManager {
         return running?.started ? { account: running.account, limits: running.limits } : undefined;
       },
     });
+    if (deps.acp) {
+      this.acpBound = new AcpBoundChats({
+        ...deps.acp,
+        stateDir: deps.stateDir,
+        logger: deps.logger,
+        deliver: (id, target, text) => this.delivery.queueText(id, target, text),
+        typing: (target) => {
+          const running = this.accounts.get(key(target.channel, target.accountId));
+          const seconds = (running?.config.typingIntervalSeconds as number | undefined) ?? 6;
+          return running?.started ? startTypingLoop(running.account, { chatId: target.chatId, threadId: target.threadId }, seconds * 1000) : () => {};
+        },
+      });
+    }
     this.dispatcher = new InboundDispatcher({
       config: deps.config, conversations: deps.conversations, store: deps.store, dedupe: this.dedupe, pairing: this.pairing,
       delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand, acpCommand: deps.acpCommand,
-      threadBindings: deps.threadBindings, focusTarget: deps.focusTarget,
+      threadBindings: deps.threadBindings, focusTarget: deps.focusTarget, ...(this.acpBound ? { acpBound: this.acpBound } : {}),
     });
   }
 
@@ -88,6 +106,7 @@ export class ChannelManager {
     const all = CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel));
     await Promise.all(all.map((account) => this.startAccount(account)));
     await this.recoverDeliveries();
+    await this.acpBound?.recover();
   }
 
   async stop(): Promise<void> {
@@ -96,6 +115,7 @@ export class ChannelManager {
     await this.delivery.close();
     this.dedupe.close();
     this.deliveryLedger.close();
+    this.acpBound?.close();
   }
 
   /** Hot reload: restart only the accounts whose config changed; start new ones, stop removed ones. */

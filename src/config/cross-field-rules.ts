@@ -11,7 +11,17 @@ const isSet = (value: string | undefined): boolean => typeof value === "string" 
  * Each returns user-facing issues; none ever echoes a secret.
  */
 export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
-  return [...checkGatewayAuth(config), ...checkCustomBind(config), ...checkAgentIds(config), ...checkRedactPatterns(config)];
+  return [...checkGatewayAuth(config), ...checkCustomBind(config), ...checkAgentIds(config), ...checkRedactPatterns(config), ...checkAcpBindings(config)];
+}
+
+/** An ACP binding serves one peer's chat: it needs that peer, and `acp` settings belong to ACP bindings only. */
+function checkAcpBindings(config: RawOpenClawConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  config.bindings?.forEach((binding, index) => {
+    if (binding.type === "acp" && !binding.match.peer) issues.push({ path: formatKeyPath(["bindings", index, "match", "peer"]), message: 'required for a binding of type "acp" (it binds one chat)' });
+    if (binding.type !== "acp" && binding.acp) issues.push({ path: formatKeyPath(["bindings", index, "acp"]), message: 'only a binding of type "acp" takes ACP settings' });
+  });
+  return issues;
 }
 
 function checkRedactPatterns(config: RawOpenClawConfig): ConfigIssue[] {

@@ -36,6 +36,7 @@ import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { resolveFocusTarget, runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
 import { ThreadBindingStore } from "../channels/thread-bindings.js";
 import { chatCaller, createAcpControlPlane } from "./acp-wiring.js";
+import { resolveAcpSettings } from "../acp/config.js";
 import { runAcpCommand } from "../acp/commands/acp-command.js";
 import type { AcpSessionManager } from "../acp/control-plane/manager.js";
 import { canReceiveEvent } from "./protocol/scopes.js";
@@ -306,6 +307,11 @@ export class GatewayServer {
           stateDir: this.opts.stateDir, env: process.env, logger: this.opts.logger, config: () => this.opts.loadedConfig().config,
           conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand, acpCommand: this.acpCommand,
           threadBindings: this.threadBindings, focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
+          acp: {
+            manager: this.acp,
+            settings: () => resolveAcpSettings(this.opts.loadedConfig().config),
+            defaultCwd: () => { const config = this.opts.loadedConfig().config; return resolveWorkspaceDir(config, defaultAgentId(config), this.opts.stateDir, process.env); },
+          },
         });
         await this.channels.start();
       } else await this.channels.applyConfig(config);

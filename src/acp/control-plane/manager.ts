@@ -39,6 +39,8 @@ export interface AcpCreateSessionInput {
   resumeSessionId?: string;
   label?: string;
   requesterSessionKey?: string;
+  /** The `type: "acp"` binding whose chat this session serves. */
+  binding?: string;
 }
 
 export interface AcpRunTurnInput {
@@ -148,6 +150,7 @@ export class AcpSessionManager {
       ...(input.resumeSessionId ? { backendSessionId: input.resumeSessionId } : {}),
       ...(input.label ? { label: input.label } : {}),
       ...(input.requesterSessionKey ? { requesterSessionKey: input.requesterSessionKey } : {}),
+      ...(input.binding ? { binding: input.binding } : {}),
       createdAt: now,
       lastActiveAt: now,
       turns: 0,

@@ -27,6 +27,8 @@ export interface AcpSessionRecord {
   label?: string;
   /** The session that started it (a sub-agent requester, or a chat). */
   requesterSessionKey?: string;
+  /** The `type: "acp"` binding (its id) whose chat this session serves. */
+  binding?: string;
   createdAt: number;
   lastActiveAt: number;
   turns: number;

@@ -20,6 +20,8 @@ import type { ReplyDelivery } from "../outbound/reply-delivery.js";
 import { startTypingLoop } from "../outbound/typing-loop.js";
 import { PreviewStream } from "../outbound/preview-stream.js";
 import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.js";
+import { findAcpBinding, type AcpBinding } from "../routing/acp-binding.js";
+import type { AcpBoundChats } from "../acp-bound-chats.js";
 import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
 import type { InboundMessage } from "../types.js";
 import type { RunningAccount } from "./running-account.js";
@@ -41,6 +43,8 @@ export interface InboundDispatchDeps {
   threadBindings?: ThreadBindingStore;
   /** `/focus <target>`: the sub-agent it names, when the sub-agent registry is present. */
   focusTarget?: FocusTargetResolver;
+  /** Chats bound to an ACP agent (`bindings[]` of `type: "acp"`), when the ACP control plane is present. */
+  acpBound?: Pick<AcpBoundChats, "submit">;
 }
 
 /** What the rest of the pipeline needs to know about one accepted message. */
@@ -54,6 +58,8 @@ interface Routed {
   chat: ThreadRef;
   /** The sessions whose sub-agents `/focus` may bind here: the chat's own and, in a thread, its parent chat's. */
   ownerSessionKeys: string[];
+  /** The chat is bound to an ACP agent: what is not a command goes there. */
+  acpBinding?: AcpBinding;
 }
 
 /**
@@ -97,8 +103,9 @@ export class InboundDispatcher {
 
     const routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentioned, chat, boundSessionKey });
     if (routed.dedupeKey && !this.deps.dedupe.claim(routed.dedupeKey)) {
-      // Claimed before a crash but maybe never accepted: only the conversation ledger knows.
-      if (!this.isAgentBound(routed) || this.deps.conversations.hasAccepted(routed.dedupeKey)) {
+      // Claimed before a crash but maybe never accepted: only the conversation ledger knows. A
+      // bound ACP turn is recorded before its claim is acknowledged, so a claimed one was taken.
+      if (!this.isAgentBound(routed) || routed.acpBinding || this.deps.conversations.hasAccepted(routed.dedupeKey)) {
         log.debug({ channel, dedupeKey: routed.dedupeKey }, "duplicate inbound message dropped");
         return;
       }
@@ -109,6 +116,14 @@ export class InboundDispatcher {
       const reply = commandReply(await CHAT_COMMANDS.run(command, this.commandContext(routed)));
       await this.deps.dedupe.whenDurable();
       if (reply) await this.deps.delivery.queueText(`cmd:${routed.dedupeKey ?? randomUUID()}`, routed.target, reply);
+      return;
+    }
+
+    if (routed.acpBinding && this.deps.acpBound) {
+      await this.deps.acpBound.submit({
+        binding: routed.acpBinding, key: routed.dedupeKey ?? `${channel}:${accountId}:${randomUUID()}`, text: agentText(routed.message), target: routed.target, chatSessionKey: routed.message.sessionKey,
+      });
+      await this.deps.dedupe.whenDurable();
       return;
     }
 
@@ -159,10 +174,13 @@ export class InboundDispatcher {
     // channel's key (`…:channel:<parent>:thread:<thread>`), as Slack and Telegram threads do.
     const threadId = message.threadId && (message.threadId !== message.chatId || message.parentChatId) ? message.threadId : undefined;
     const peerId = message.chatType === "direct" ? message.senderId : (message.parentChatId ?? message.chatId);
-    const routeAgent = resolveAgentRoute(config.bindings as Binding[] | undefined, {
+    const routeInput = {
       channel, accountId, chatType: message.chatType, peerId, parentPeerId: message.parentChatId,
       guildId: message.guildId, teamId: message.teamId, memberRoleIds: message.memberRoleIds,
-    }, defaultAgentId(config));
+    };
+    const routeAgent = resolveAgentRoute(config.bindings as Binding[] | undefined, routeInput, defaultAgentId(config));
+    // A thread bound to a sub-agent (`/focus`) wins over the chat's ACP binding.
+    const acpBinding = boundSessionKey ? undefined : findAcpBinding(config.bindings as Binding[] | undefined, routeInput);
     const routeAgentId = (routeAgent.matchedBy === "default" && entryAgentId ? entryAgentId : routeAgent.agentId).toLowerCase();
     const keyParams = {
       agentId: routeAgentId, channel, accountId, chatType: message.chatType, peerId,
@@ -188,7 +206,7 @@ export class InboundDispatcher {
       ...(message.threadId ? { threadId: message.threadId } : {}),
       ...(replyToMode !== "off" ? { replyToMessageId: message.messageId } : {}),
     };
-    return { running, message: finalized, agentId, dedupeKey: buildInboundDedupeKey(finalized), target, chat, ownerSessionKeys };
+    return { running, message: finalized, agentId, dedupeKey: buildInboundDedupeKey(finalized), target, chat, ownerSessionKeys, ...(acpBinding ? { acpBinding } : {}) };
   }
 
   /** A draft edited while the model writes (`streaming.mode: partial`), where the platform can edit. */

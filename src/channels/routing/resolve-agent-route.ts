@@ -1,6 +1,8 @@
 import type { ChannelChatKind } from "../types.js";
 
 export interface Binding {
+  /** `acp` bindings bind a chat to an external ACP agent (acp-binding.ts); they never route to an agent. */
+  type?: "route" | "acp";
   agentId: string;
   match: {
     channel: string;
@@ -34,7 +36,7 @@ export type RouteMatch = "peer" | "guild+roles" | "guild" | "team" | "account" |
  * listed wins. A binding that names an account only matches that account.
  */
 export function resolveAgentRoute(bindings: readonly Binding[] | undefined, input: RouteInput, defaultAgentId: string): { agentId: string; matchedBy: RouteMatch } {
-  const candidates = (bindings ?? []).filter((b) => sameId(b.match.channel, input.channel) && (!b.match.accountId || sameId(b.match.accountId, input.accountId)));
+  const candidates = (bindings ?? []).filter((b) => b.type !== "acp" && sameId(b.match.channel, input.channel) && (!b.match.accountId || sameId(b.match.accountId, input.accountId)));
   const ranks: [RouteMatch, (b: Binding) => boolean][] = [
     ["peer", (b) => Boolean(b.match.peer) && peerMatches(b.match.peer!, input)],
     ["guild+roles", (b) => !b.match.peer && Boolean(b.match.guildId && b.match.roles?.length) && sameId(b.match.guildId!, input.guildId) && b.match.roles!.some((r) => input.memberRoleIds?.includes(r))],
@@ -54,11 +56,11 @@ function isChannelWide(b: Binding): boolean {
   return !b.match.peer && !b.match.guildId && !b.match.teamId && !b.match.roles?.length;
 }
 
-function peerMatches(peer: { kind?: ChannelChatKind; id: string }, input: RouteInput): boolean {
+export function peerMatches(peer: { kind?: ChannelChatKind; id: string }, input: RouteInput): boolean {
   if (peer.kind && peer.kind !== input.chatType) return false;
   return sameId(peer.id, input.peerId) || (input.parentPeerId !== undefined && sameId(peer.id, input.parentPeerId));
 }
 
-function sameId(a: string, b: string | undefined): boolean {
+export function sameId(a: string, b: string | undefined): boolean {
   return b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
 }

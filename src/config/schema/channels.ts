@@ -97,10 +97,24 @@ export const ChannelsSchema = Type.Object({
 
 const PeerKind = stringEnum(["direct", "group", "channel"]);
 
-/** `bindings[]`: route a channel conversation to an agent (most specific match wins). */
+/**
+ * `bindings[]`: route a channel conversation to an agent (most specific match wins), or with
+ * `type: "acp"` bind one peer's chat to a persistent session of an external ACP agent.
+ */
 export const BindingsSchema = Type.Array(
   Type.Object({
+    type: Type.Optional(stringEnum(["route", "acp"])),
     agentId: NonEmptyString,
+    acp: Type.Optional(
+      Type.Object(
+        {
+          mode: Type.Optional(stringEnum(["persistent", "oneshot"])),
+          label: Type.Optional(NonEmptyString),
+          cwd: Type.Optional(NonEmptyString),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     match: Type.Object({
       channel: NonEmptyString,
       accountId: Type.Optional(NonEmptyString),

@@ -53,6 +53,16 @@ describe("validateConfig: bad values", () => {
     ]);
   });
 
+  it("an ACP binding needs its peer, and only ACP bindings take acp settings", () => {
+    const err = validationError({
+      bindings: [
+        { type: "acp", agentId: "codex", match: { channel: "telegram" } },
+        { agentId: "main", match: { channel: "telegram", peer: { id: "1" } }, acp: { label: "x" } },
+      ],
+    });
+    expect(err.message.split("\n")).toEqual(['bindings[0].match.peer: required for a binding of type "acp" (it binds one chat)', 'bindings[1].acp: only a binding of type "acp" takes ACP settings']);
+  });
+
   it("quotes record keys that are not plain words", () => {
     const err = validationError({ agents: { defaults: { models: { "openai/gpt-4.1": { alias: 5 } } } } });
     expect(err.message).toBe('agents.defaults.models["openai/gpt-4.1"].alias: expected string');

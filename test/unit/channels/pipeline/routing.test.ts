@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveAgentRoute, type Binding } from "../../../../src/channels/routing/resolve-agent-route.js";
+import { acpBindingId, findAcpBinding } from "../../../../src/channels/routing/acp-binding.js";
 
 const base = { channel: "discord", accountId: "default", chatType: "channel" as const, peerId: "c1", guildId: "g1", memberRoleIds: ["r1"] };
 
@@ -33,5 +34,28 @@ describe("resolveAgentRoute", () => {
     expect(resolveAgentRoute(b, { channel: "telegram", accountId: "default", chatType: "direct", peerId: "42" }, "main").agentId).toBe("dm");
     expect(resolveAgentRoute(b, { channel: "telegram", accountId: "default", chatType: "group", peerId: "42" }, "main").agentId).toBe("main");
     expect(resolveAgentRoute(b, { channel: "slack", accountId: "default", chatType: "channel", peerId: "C1", teamId: "t1" }, "main")).toEqual({ agentId: "team", matchedBy: "team" });
+  });
+});
+
+describe("ACP bindings", () => {
+  const dm = { channel: "telegram", accountId: "default", chatType: "direct" as const, peerId: "42" };
+  const bindings: Binding[] = [
+    { type: "acp", agentId: "codex", match: { channel: "telegram", peer: { kind: "direct", id: "42" } } },
+    { agentId: "work", match: { channel: "telegram", peer: { id: "42" } } },
+  ];
+
+  it("binds only its own peer's chat, and never routes to an agent", () => {
+    expect(findAcpBinding(bindings, dm)?.agentId).toBe("codex");
+    expect(findAcpBinding(bindings, { ...dm, peerId: "43" })).toBeUndefined();
+    expect(findAcpBinding(bindings, { ...dm, chatType: "group" })).toBeUndefined();
+    expect(findAcpBinding(bindings, { ...dm, channel: "discord" })).toBeUndefined();
+    expect(resolveAgentRoute(bindings, dm, "main")).toEqual({ agentId: "work", matchedBy: "peer" });
+    expect(resolveAgentRoute([bindings[0]!], dm, "main")).toEqual({ agentId: "main", matchedBy: "default" });
+  });
+
+  it("names a binding by its match, whatever its agent or letter case", () => {
+    const one = findAcpBinding(bindings, dm)!;
+    expect(acpBindingId(one)).toBe("telegram:*:direct:42");
+    expect(acpBindingId({ ...one, agentId: "claude", match: { channel: "Telegram", peer: { kind: "direct", id: "42" } } })).toBe("telegram:*:direct:42");
   });
 });

@@ -1,0 +1,25 @@
+import type { Binding, RouteInput } from "./resolve-agent-route.js";
+import { peerMatches, sameId } from "./resolve-agent-route.js";
+
+/** A `bindings[]` entry of `type: "acp"`: one peer's chat talks to a session of the ACP agent `agentId`. */
+export interface AcpBinding extends Binding {
+  type: "acp";
+  acp?: { mode?: "persistent" | "oneshot"; label?: string; cwd?: string };
+}
+
+/**
+ * The ACP binding for a chat: the first `type: "acp"` binding whose channel, account (when it
+ * names one) and peer match. A thread of a bound chat is bound too.
+ */
+export function findAcpBinding(bindings: readonly Binding[] | undefined, input: RouteInput): AcpBinding | undefined {
+  return (bindings ?? []).find(
+    (b): b is AcpBinding =>
+      b.type === "acp" && Boolean(b.match.peer) && sameId(b.match.channel, input.channel) && (!b.match.accountId || sameId(b.match.accountId, input.accountId)) && peerMatches(b.match.peer!, input),
+  );
+}
+
+/** A binding's identity across restarts and config edits that leave its match alone. */
+export function acpBindingId(binding: AcpBinding): string {
+  const { channel, accountId, peer } = binding.match;
+  return [channel, accountId ?? "*", peer?.kind ?? "*", peer?.id ?? ""].map((part) => part.trim().toLowerCase()).join(":");
+}

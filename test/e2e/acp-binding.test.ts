@@ -1,0 +1,98 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { fakeAgentCommand, isRunning, processesWithArgument } from "../helpers/acp-agent.js";
+import { eventually } from "../helpers/chat-session.js";
+
+/**
+ * A `type: "acp"` binding: the bound Telegram DM talks straight to a persistent session of the
+ * ACP agent (no model turn), chat commands stay with the gateway, an unbound chat still reaches
+ * the model, and a restart in the middle of a bound turn tells the chat once that the answer was
+ * lost instead of running the message again.
+ */
+
+const BOUND = 5151;
+const OTHER = 6262;
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let gw: GatewayProcess;
+let stateDir: string;
+let agentLog: string;
+
+const agentLines = () => (fs.existsSync(agentLog) ? fs.readFileSync(agentLog, "utf8").trim().split("\n").map((l) => JSON.parse(l)) : []);
+const texts = (chat: number) => telegram.messages(chat).map((m) => String(m.text));
+
+function config(): string {
+  return fakeModelConfig(model, stateDir, {
+    channels: {
+      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(BOUND), String(OTHER)], typingIntervalSeconds: 0 },
+    },
+    acp: { enabled: true, agents: { coder: fakeAgentCommand("--log", agentLog, "--store", path.join(stateDir, "agent-store"), "--marker", stateDir) } },
+    bindings: [{ type: "acp", agentId: "coder", match: { channel: "telegram", peer: { kind: "direct", id: String(BOUND) } }, acp: { label: "bound coder" } }],
+  });
+}
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  telegram = await startFakeTelegram();
+  stateDir = makeTempDir();
+  agentLog = path.join(stateDir, "agent.log");
+  model.setResponder(() => ({ text: "the model answered" }));
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config() } });
+  await gw.waitForOutput(/channel account started/, 10_000);
+});
+afterAll(async () => {
+  await gw?.stop();
+  await telegram?.close();
+  await model?.close();
+});
+
+describe('bindings[] type "acp"', () => {
+  it("sends the bound chat's messages to one persistent ACP session and its replies back, never to the model", async () => {
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "first #echo", messageId: 1 });
+    await telegram.waitFor(() => texts(BOUND).includes("echo: first"), 30_000);
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "second #echo", messageId: 2 });
+    await telegram.waitFor(() => texts(BOUND).includes("echo: second"), 30_000);
+    expect(texts(BOUND)).toEqual(["echo: first", "echo: second"]);
+    expect(model.requests).toHaveLength(0);
+    // One session: created once, prompted twice, in the configured agent's process.
+    const lines = agentLines();
+    expect(lines.filter((l) => l.method === "session/new")).toHaveLength(1);
+    const prompts = lines.filter((l) => l.method === "session/prompt");
+    expect(prompts).toHaveLength(2);
+    expect(new Set(prompts.map((p) => p.params?.sessionId ?? p.sessionId)).size).toBe(1);
+  }, 60_000);
+
+  it("leaves chat commands to the gateway: /acp sessions lists the bound session", async () => {
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "/acp sessions", messageId: 3 });
+    await telegram.waitFor(() => texts(BOUND).length === 3, 30_000);
+    expect(texts(BOUND)[2]).toBe('#1 "bound coder" — coder, ready, persistent');
+    expect(agentLines().filter((l) => l.method === "session/prompt")).toHaveLength(2);
+  }, 60_000);
+
+  it("routes an unbound chat to the model as before", async () => {
+    telegram.pushMessage({ chatId: OTHER, fromId: OTHER, text: "hello model", messageId: 4 });
+    await telegram.waitFor(() => texts(OTHER).includes("the model answered"), 30_000);
+    expect(model.requests.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("after a SIGKILL mid-turn the chat is told once that the answer was lost, and the message does not run again", async () => {
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "long job #slow:600000", messageId: 5 });
+    await eventually(async () => expect(agentLines().filter((l) => l.method === "session/prompt")).toHaveLength(3), 30_000);
+    await gw.stop("SIGKILL");
+    gw = await startGateway({ stateDir, token: gw.token });
+    // Telegram shows the Markdown code span as HTML.
+    const notice = "⚠️ The gateway restarted while ACP agent <code>coder</code> was working on your message, and its answer was lost. Send the message again if you still need it.";
+    await telegram.waitFor(() => texts(BOUND).includes(notice), 30_000);
+    // The orphaned agent is ended; the next message gets a working session again.
+    await eventually(async () => expect(processesWithArgument(stateDir).filter(isRunning)).toHaveLength(0), 30_000);
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "after #echo", messageId: 6 });
+    await telegram.waitFor(() => texts(BOUND).includes("echo: after"), 30_000);
+    expect(texts(BOUND).filter((t) => t === notice)).toHaveLength(1);
+    expect(agentLines().filter((l) => l.method === "session/prompt" && JSON.stringify(l).includes("long job"))).toHaveLength(1);
+  }, 120_000);
+});
