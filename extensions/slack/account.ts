@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { App, Receiver } from "@slack/bolt";
 import {
   ChannelPermanentError,
@@ -9,7 +10,6 @@ import {
   type SentMessage,
 } from "../../src/channels/types.js";
 import { describeSlackError, isAuthError, SlackStartError, slackErrorCode, toChannelError } from "./api-errors.js";
-import { BoundedMap } from "./bounded-map.js";
 import { SlackDirectory } from "./directory.js";
 import { slackEmojiName } from "./emoji-names.js";
 import { SlackHttpReceiver } from "./http-receiver.js";
@@ -51,7 +51,7 @@ export class SlackAccount implements ChannelAccount {
    * Leaving it to the core's dedupe is not safe: `app_mention` has no `channel_type`, so the two
    * inbound messages could disagree on the chat kind and land in different sessions.
    */
-  private readonly recentMessages = new BoundedMap<string, true>(RECENT_MESSAGES);
+  private readonly recentMessages = new LRUCache<string, true>({ max: RECENT_MESSAGES });
 
   constructor(
     private readonly context: ChannelAccountContext,

@@ -1,7 +1,7 @@
+import { LRUCache } from "lru-cache";
 import type { ChannelChatKind } from "../../src/channels/types.js";
 import type { Logger } from "../../src/infra/logger.js";
 import { describeSlackError } from "./api-errors.js";
-import { BoundedMap } from "./bounded-map.js";
 import type { SenderProfile } from "./inbound.js";
 import type { SlackWebClient } from "./slack-sdk.js";
 
@@ -9,9 +9,9 @@ const CACHE_SIZE = 2_000;
 /** A failed lookup is asked again after this long (a missing scope should not cost a call per message). */
 const FAILED_LOOKUP_TTL_MS = 10 * 60_000;
 
+/** A lookup in flight or done; boxed because the cache holds no `undefined`. */
 interface CachedLookup<T> {
   value: Promise<T>;
-  expiresAt: number;
 }
 
 interface ConversationInfo {
@@ -31,14 +31,19 @@ interface UserInfo {
  * fails the message goes on with a fallback, and the failure is remembered for a while.
  */
 export class SlackDirectory {
-  private readonly chatKinds = new BoundedMap<string, CachedLookup<ChannelChatKind>>(CACHE_SIZE);
-  private readonly profiles = new BoundedMap<string, CachedLookup<SenderProfile | undefined>>(CACHE_SIZE);
+  private readonly chatKinds: LRUCache<string, CachedLookup<ChannelChatKind>>;
+  private readonly profiles: LRUCache<string, CachedLookup<SenderProfile | undefined>>;
 
+  /** `now` is the clock failed lookups expire by (milliseconds, monotonic); injectable for tests. */
   constructor(
     private readonly api: SlackWebClient,
     private readonly logger: Logger,
     private readonly secrets: readonly string[],
-  ) {}
+    now: () => number = () => performance.now(),
+  ) {
+    this.chatKinds = new LRUCache({ max: CACHE_SIZE, perf: { now }, ttlResolution: 0 });
+    this.profiles = new LRUCache({ max: CACHE_SIZE, perf: { now }, ttlResolution: 0 });
+  }
 
   chatKind(channelId: string): Promise<ChannelChatKind> {
     return this.cached(this.chatKinds, channelId, () => this.lookUpChatKind(channelId));
@@ -48,14 +53,15 @@ export class SlackDirectory {
     return this.cached(this.profiles, userId, () => this.lookUpProfile(userId));
   }
 
-  private cached<T>(cache: BoundedMap<string, CachedLookup<T>>, key: string, lookUp: () => Promise<{ value: T; ok: boolean }>): Promise<T> {
+  private cached<T>(cache: LRUCache<string, CachedLookup<T>>, key: string, lookUp: () => Promise<{ value: T; ok: boolean }>): Promise<T> {
     const hit = cache.get(key);
-    if (hit && hit.expiresAt > Date.now()) return hit.value;
+    if (hit) return hit.value;
     const value = lookUp().then((result) => {
-      if (!result.ok) entry.expiresAt = Date.now() + FAILED_LOOKUP_TTL_MS;
+      // A failed answer is kept for a while only; a good one until the cache lets it go.
+      if (!result.ok && cache.peek(key) === entry) cache.set(key, entry, { ttl: FAILED_LOOKUP_TTL_MS });
       return result.value;
     });
-    const entry: CachedLookup<T> = { value, expiresAt: Number.POSITIVE_INFINITY };
+    const entry: CachedLookup<T> = { value };
     cache.set(key, entry);
     return value;
   }

@@ -38,7 +38,7 @@ export class SlackHttpReceiver implements Receiver {
   async stop(): Promise<void> {}
 
   async handle(request: RouteRequest): Promise<RouteResponse> {
-    const check = verifySlackSignature({
+    const check = await verifySlackSignature({
       signingSecret: this.options.signingSecret,
       timestamp: header(request.headers, "x-slack-request-timestamp"),
       signature: header(request.headers, "x-slack-signature"),

@@ -35,7 +35,9 @@ export interface UpdatePollerDeps {
  * Long polling with an at-least-once guarantee. Telegram forgets updates only when a later
  * `getUpdates` carries `offset` above them, and the offset here moves past an update only after
  * `handleUpdate` resolved for it: if the process dies mid-batch, Telegram hands the batch out
- * again and the gateway's dedupe absorbs what was already recorded.
+ * again and the gateway's dedupe absorbs what was already recorded. Written here rather than
+ * with grammY's `bot.start()` or runner, so that this offset rule (and chats handled side by
+ * side, each in order) is a guarantee of this file, not a detail of a library's polling loop.
  */
 export class UpdatePoller {
   /** Kept across stop/start of the account, so a restart does not re-fetch handled updates. */

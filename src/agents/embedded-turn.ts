@@ -24,6 +24,7 @@ import { createMessageTool } from "./tools/message.js";
 import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
 import { dailyNotesForNewSession } from "../memory/daily-notes.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
+import { LRUCache } from "lru-cache";
 
 export interface EmbeddedTurnInput {
   config: OpenClawConfig;
@@ -262,15 +263,13 @@ function historyBudget(contextWindow: number, maxTokens: number, systemPromptCha
 }
 
 /** Tool descriptions are a small fixed set; their summaries are worked out once each. */
-const summaries = new Map<string, string>();
-const MAX_SUMMARIES = 256;
+const summaries = new LRUCache<string, string>({ max: 256 });
 
 function firstSentence(text: string): string {
   let summary = summaries.get(text);
   if (summary === undefined) {
     summary = computeFirstSentence(text);
     summaries.set(text, summary);
-    if (summaries.size > MAX_SUMMARIES) summaries.delete(summaries.keys().next().value!);
   }
   return summary;
 }

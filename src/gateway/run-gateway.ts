@@ -143,7 +143,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   );
 
   let stopping: Promise<void> | undefined;
-  return {
+  const handle = {
     host,
     port: boundPort,
     stateDir,
@@ -160,6 +160,12 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
       return stopping;
     },
   };
+  // Writing beside another gateway would corrupt the sessions: a gateway that lost its lock stops.
+  lock.onLost((error) => {
+    logger.error({ err: error }, "gateway lock lost");
+    void handle.stop("state lock lost");
+  });
+  return handle;
 }
 
 function resolvePort(flag: number | undefined, envValue: string | undefined, configured: number | undefined): number {

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import lockfile from "proper-lockfile";
 import { isProcessAlive } from "../infra/process-alive.js";
 import { gatewayStatePaths } from "../infra/paths.js";
 
@@ -13,46 +14,83 @@ export interface LockInfo {
 export class StateLockError extends Error {}
 
 /**
- * One gateway per state dir: two would write the same session files. The lock is a file
- * created with O_EXCL holding the owner's pid; a lock whose pid is dead (kill -9, crash) is
- * reclaimed.
+ * The lock's directory has its mtime refreshed every UPDATE_MS by its holder; one not refreshed
+ * for STALE_MS belongs to a process that is gone or frozen, and proper-lockfile takes it over.
+ */
+const STALE_MS = 30_000;
+const UPDATE_MS = 10_000;
+
+/**
+ * One gateway per state dir: two would write the same session files. The lock is
+ * proper-lockfile's (an atomically created directory whose mtime the holder keeps fresh); beside
+ * it, `gateway.lock` says who holds it (pid, host, port) for the CLI. A lock whose holder's pid is
+ * dead (kill -9, crash) is reclaimed at once rather than after the staleness window; so is one
+ * naming this very pid (a container restarted as pid 1 again).
  */
 export class StateLock {
-  private constructor(private readonly file: string, private info: LockInfo) {}
+  private lostHandler: (error: Error) => void = (error) => {
+    process.stderr.write(`openclaw: ${error.message}\n`);
+  };
+
+  private constructor(
+    private readonly paths: { lockFile: string; lockDir: string },
+    private info: LockInfo,
+  ) {}
 
   static acquire(stateDir: string, info: LockInfo): StateLock {
-    const file = gatewayStatePaths(stateDir).lockFile;
+    const { lockFile, lockDir } = gatewayStatePaths(stateDir);
+    let lock: StateLock | undefined;
+    const options: lockfile.LockOptions = {
+      realpath: false,
+      lockfilePath: lockDir,
+      stale: STALE_MS,
+      update: UPDATE_MS,
+      onCompromised: (error) => lock?.lostHandler(new StateLockError(`the gateway lock ${lockDir} was lost (${error.message}); another gateway may now own ${stateDir}`)),
+    };
     for (let attempt = 0; attempt < 3; attempt += 1) {
       try {
-        const fd = fs.openSync(file, "wx", 0o600);
-        fs.writeSync(fd, JSON.stringify(info));
-        fs.closeSync(fd);
-        return new StateLock(file, info);
+        lockfile.lockSync(lockFile, options);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+        if ((err as NodeJS.ErrnoException).code !== "ELOCKED") throw err;
+        const holder = readLockFile(lockFile);
+        if (!holder || (holder.pid !== process.pid && isProcessAlive(holder.pid))) {
+          const who = holder ? `pid ${holder.pid}, port ${holder.port}` : "a gateway that is starting";
+          throw new StateLockError(
+            `another gateway is already running for state dir ${stateDir} (${who}); ` +
+              "stop it with `openclaw gateway stop` or use a different OPENCLAW_STATE_DIR",
+          );
+        }
+        // The holder is gone: take its lock over.
+        fs.rmSync(lockDir, { recursive: true, force: true });
+        continue;
       }
-      const holder = readLock(stateDir);
-      if (holder && holder.pid !== process.pid && isProcessAlive(holder.pid)) {
-        throw new StateLockError(
-          `another gateway is already running for state dir ${stateDir} (pid ${holder.pid}, port ${holder.port}); ` +
-            "stop it with `openclaw gateway stop` or use a different OPENCLAW_STATE_DIR",
-        );
-      }
-      // Stale (owner gone) or unreadable: take it over.
-      fs.rmSync(file, { force: true });
+      lock = new StateLock({ lockFile, lockDir }, info);
+      fs.writeFileSync(lockFile, JSON.stringify(info), { mode: 0o600 });
+      return lock;
     }
-    throw new StateLockError(`could not acquire the gateway lock ${file}`);
+    throw new StateLockError(`could not acquire the gateway lock ${lockDir}`);
+  }
+
+  /** Called when the lock is lost while held (this process froze past the staleness window). */
+  onLost(handler: (error: Error) => void): void {
+    this.lostHandler = handler;
   }
 
   /** Record the bound port once known (with --port 0 it is only known after listen). */
   update(patch: Partial<LockInfo>): void {
     this.info = { ...this.info, ...patch };
-    fs.writeFileSync(this.file, JSON.stringify(this.info), { mode: 0o600 });
+    fs.writeFileSync(this.paths.lockFile, JSON.stringify(this.info), { mode: 0o600 });
   }
 
   release(): void {
-    const current = readLockFile(this.file);
-    if (current?.pid === process.pid) fs.rmSync(this.file, { force: true });
+    const current = readLockFile(this.paths.lockFile);
+    if (current?.pid === process.pid) fs.rmSync(this.paths.lockFile, { force: true });
+    try {
+      lockfile.unlockSync(this.paths.lockFile, { realpath: false, lockfilePath: this.paths.lockDir });
+    } catch (err) {
+      // Already released, or lost to another gateway: nothing of ours is left to remove.
+      if ((err as NodeJS.ErrnoException).code !== "ENOTACQUIRED") throw err;
+    }
   }
 }
 

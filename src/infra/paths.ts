@@ -6,6 +6,8 @@ export function gatewayStatePaths(stateDir: string) {
   return {
     stateDir,
     lockFile: path.join(stateDir, "gateway.lock"),
+    /** The lock itself (a directory, made atomically by proper-lockfile); `lockFile` says who holds it. */
+    lockDir: path.join(stateDir, "gateway.lock.d"),
     pidFile: path.join(stateDir, "gateway.pid"),
     logDir: path.join(stateDir, "logs"),
     logFile: path.join(stateDir, "logs", "gateway.log"),

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 
 const MAX_CLIENTS = 32;
-const clients = new Map<string, unknown>();
+const clients = new LRUCache<string, object>({ max: MAX_CLIENTS });
 
 /**
  * SDK clients per provider settings. Building one per request costs more than the request's own
@@ -9,14 +10,13 @@ const clients = new Map<string, unknown>();
  * only a hash of the API key, never the key itself.
  */
 // Hashing the key on every request showed in profiles; the hash of the last few keys is kept.
-const keyHashes = new Map<string, string>();
+const keyHashes = new LRUCache<string, string>({ max: MAX_CLIENTS });
 
 function keyHash(apiKey: string): string {
   let hash = keyHashes.get(apiKey);
   if (hash === undefined) {
     hash = createHash("sha256").update(apiKey).digest("hex");
     keyHashes.set(apiKey, hash);
-    if (keyHashes.size > MAX_CLIENTS) keyHashes.delete(keyHashes.keys().next().value!);
   }
   return hash;
 }
@@ -26,7 +26,6 @@ export function cachedClient<T>(settings: { kind: string; baseUrl?: string; apiK
   const existing = clients.get(key);
   if (existing) return existing as T;
   const client = create();
-  clients.set(key, client);
-  if (clients.size > MAX_CLIENTS) clients.delete(clients.keys().next().value!);
+  clients.set(key, client as object);
   return client;
 }

@@ -3,6 +3,7 @@ import type { ModelRequest, ToolSpec } from "./types.js";
 import { toolDefinition, toolImagesMessage, toWire } from "./openai-messages.js";
 import { ModelProjection } from "../models/model-projection.js";
 import { wireSettings } from "./model-settings.js";
+import { LRUCache } from "lru-cache";
 
 /**
  * The Chat Completions body for `request`, as bytes. A conversation resends its whole history
@@ -187,15 +188,13 @@ function toolImagesJson(parts: string[]): string {
 }
 
 // The system prompt changes only when its clock line does; remember the last few.
-const MAX_SYSTEM_JSON = 8;
-const systemJsonCache = new Map<string, string>();
+const systemJsonCache = new LRUCache<string, string>({ max: 8 });
 
 function systemJson(prompt: string): string {
   let json = systemJsonCache.get(prompt);
   if (json === undefined) {
     json = asciiJson({ role: "system", content: prompt });
     systemJsonCache.set(prompt, json);
-    if (systemJsonCache.size > MAX_SYSTEM_JSON) systemJsonCache.delete(systemJsonCache.keys().next().value!);
   }
   return json;
 }

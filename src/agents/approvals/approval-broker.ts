@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { LRUCache } from "lru-cache";
 
 export type ApprovalDecision = "allow-once" | "allow-always" | "deny";
 
@@ -35,7 +36,7 @@ const RECENT_LIMIT = 200;
  */
 export class ExecApprovalBroker {
   private readonly pending = new Map<string, Pending>();
-  private readonly recent = new Map<string, ApprovalResolution>();
+  private readonly recent = new LRUCache<string, ApprovalResolution>({ max: RECENT_LIMIT });
 
   constructor(
     private readonly hooks: {
@@ -91,7 +92,6 @@ export class ExecApprovalBroker {
     clearTimeout(pending.timer);
     const resolution: ApprovalResolution = { id, decision, ...(resolvedBy ? { resolvedBy } : {}), ts: Date.now() };
     this.recent.set(id, resolution);
-    if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
     for (const waiter of pending.waiters) waiter(decision);
     this.hooks.onResolved?.(resolution);
   }

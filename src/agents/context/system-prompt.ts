@@ -14,6 +14,7 @@ import {
 } from "./prompt-texts.js";
 import { formatRuntimeLine, type RuntimeInfo } from "./runtime-line.js";
 import { orderToolsForPrompt } from "./tool-order.js";
+import { LRUCache } from "lru-cache";
 
 /** `full` for main sessions, `minimal` for sub-agents, `none` for a bare identity line. */
 export type PromptMode = "full" | "minimal" | "none";
@@ -134,7 +135,7 @@ type Section = { name: PromptSectionName; text: string };
  * once per set of inputs. The bootstrap object is reloaded from disk at most every few seconds
  * (turn-context-cache), so keying on it keeps the cache fresh and lets old entries go.
  */
-const stableCache = new WeakMap<LoadedBootstrap, Map<string, readonly Section[]>>();
+const stableCache = new WeakMap<LoadedBootstrap, LRUCache<string, readonly Section[]>>();
 const MAX_STABLE_PER_BOOTSTRAP = 16;
 
 function stableSections(params: BuildSystemPromptParams): readonly Section[] {
@@ -148,12 +149,11 @@ function stableSections(params: BuildSystemPromptParams): readonly Section[] {
     ...params.skills.map((skill) => `${skill.name}\u0001${skill.filePath}\u0001${skill.description}\u0001${skill.disableModelInvocation ? 1 : 0}`),
   ].join("\u0000");
   let byKey = stableCache.get(params.bootstrap);
-  if (!byKey) stableCache.set(params.bootstrap, (byKey = new Map()));
+  if (!byKey) stableCache.set(params.bootstrap, (byKey = new LRUCache({ max: MAX_STABLE_PER_BOOTSTRAP })));
   let sections = byKey.get(key);
   if (!sections) {
     sections = buildStableSections(params);
     byKey.set(key, sections);
-    if (byKey.size > MAX_STABLE_PER_BOOTSTRAP) byKey.delete(byKey.keys().next().value!);
   }
   return sections;
 }

@@ -1,5 +1,6 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import type { PruneOptions } from "./prune-tool-results.js";
+import { LRUCache } from "lru-cache";
 
 /** `agents.defaults.contextPruning` resolved; undefined when the mode is `off` (the default). */
 export interface PruningSettings extends Omit<PruneOptions, "windowTokens"> {
@@ -32,7 +33,8 @@ export function parseDurationMs(text: string): number {
  * has expired (the ttl since the last call), so a warm cache is never invalidated by it.
  */
 export class PruningClock {
-  private readonly lastCallAt = new Map<string, number>();
+  /** Bounded like the history windows: the least recently active sessions are forgotten. */
+  private readonly lastCallAt = new LRUCache<string, number>({ max: 1_024 });
 
   due(sessionKey: string, ttlMs: number, now: number): boolean {
     const last = this.lastCallAt.get(sessionKey);
@@ -40,9 +42,6 @@ export class PruningClock {
   }
 
   touch(sessionKey: string, now: number): void {
-    this.lastCallAt.delete(sessionKey);
     this.lastCallAt.set(sessionKey, now);
-    // Bounded like the history windows: the least recently active sessions are forgotten.
-    if (this.lastCallAt.size > 1_024) this.lastCallAt.delete(this.lastCallAt.keys().next().value!);
   }
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import { resolveBundledSkillsDir } from "./bundled-skills-dir.js";
 import { parseSkillFile } from "./parse-skill.js";
 import type { DiscoveredSkill, SkillSource } from "./skill-types.js";
+import { LRUCache } from "lru-cache";
 
 /** OpenClaw's discovery limits (see docs/skills.md): a runaway folder cannot stall start-up. */
 export const MAX_CANDIDATES_PER_ROOT = 300;
@@ -97,7 +98,6 @@ async function loadCandidate(rootReal: string, root: SkillRoot, folder: string):
   parsedFiles.delete(key);
   if (settled) {
     parsedFiles.set(key, { version, candidate });
-    if (parsedFiles.size > MAX_PARSED_FILES) parsedFiles.delete(parsedFiles.keys().next().value!);
   }
   return candidate;
 }
@@ -108,8 +108,7 @@ async function loadCandidate(rootReal: string, root: SkillRoot, folder: string):
  * parsing its YAML front matter is not, so a file is parsed again only when it changes. An edited
  * file changes its version and is read again. Candidates are shared: callers never mutate them.
  */
-const parsedFiles = new Map<string, { version: string; candidate: Candidate }>();
-const MAX_PARSED_FILES = 2_000;
+const parsedFiles = new LRUCache<string, { version: string; candidate: Candidate }>({ max: 2_000 });
 const SETTLED_AFTER_MS = 2_000;
 
 /** One root's skills: `<root>/<folder>/SKILL.md`, folders in name order for a stable result. */

@@ -24,7 +24,9 @@ type DedupeLine = { k: string; t: number } | { k: string; r: 1 };
  *
  * `claim` is check-and-set in one synchronous call, decided by the in-memory map, so two
  * deliveries of one message in this process can never both pass. The line it appends is durable
- * once `whenDurable()` resolves; a plugin acks the platform only after that.
+ * once `whenDurable()` resolves; a plugin acks the platform only after that. The keys live in a
+ * plain Map, not an LRU cache, because that Map is also the on-disk log's replay and compaction
+ * state and its insertion order is claim order, which expiry relies on.
  */
 export class InboundDedupeCache {
   /** key → claim time. Insertion order is claim order, so the oldest keys come first. */

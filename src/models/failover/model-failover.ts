@@ -4,6 +4,7 @@ import { AuthProfileStore, authProfilesPath } from "./auth-profile-store.js";
 import type { CandidateChain } from "./candidate-chain.js";
 import { REASON_TEXT } from "./failure-reason.js";
 import { FailoverTurn, type OverloadRetry } from "./failover-turn.js";
+import { LRUCache } from "lru-cache";
 
 export interface ModelFailoverOptions {
   stateDir: string;
@@ -37,8 +38,8 @@ const MAX_SESSIONS = 4_096;
  */
 export class ModelFailover {
   private readonly stores = new Map<string, AuthProfileStore>();
-  private readonly pins = new Map<string, Map<string, string>>();
-  private readonly onFallback = new Map<string, string>();
+  private readonly pins = new LRUCache<string, Map<string, string>>({ max: MAX_SESSIONS });
+  private readonly onFallback = new LRUCache<string, string>({ max: MAX_SESSIONS });
 
   constructor(private readonly options: ModelFailoverOptions) {}
 
@@ -95,7 +96,6 @@ export class ModelFailover {
         if (!byProvider) {
           byProvider = new Map();
           this.pins.set(sessionKey, byProvider);
-          if (this.pins.size > MAX_SESSIONS) this.pins.delete(this.pins.keys().next().value!);
         }
         byProvider.set(provider, profileId);
       },
@@ -103,9 +103,7 @@ export class ModelFailover {
   }
 
   private remember(sessionKey: string, ref: string): void {
-    this.onFallback.delete(sessionKey);
     this.onFallback.set(sessionKey, ref);
-    if (this.onFallback.size > MAX_SESSIONS) this.onFallback.delete(this.onFallback.keys().next().value!);
   }
 }
 

@@ -7,7 +7,8 @@
  * Fairness: when the cap is full, the next start goes to the key that has been *runnable* the
  * longest. A key becomes runnable when it has a queued task and nothing running, so a key that
  * just finished a task goes to the back of the line even if it queued 100 tasks up front. This
- * keeps one chatty session from starving the others.
+ * keeps one chatty session from starving the others. Hand-written because queue libraries
+ * (p-queue, p-limit) order by arrival or priority and do not give this per-key fairness.
  *
  * Pools: keys may belong to a pool with its own cap instead of the global one (sub-agent sessions
  * run on the `subagent` pool), so a burst of background children neither waits for nor crowds out

@@ -15,6 +15,7 @@ import { chainEntries, toJsonLines, type TranscriptEntry, type TranscriptEntryIn
 import { readTranscriptFile, readTranscriptTail, type ParsedTranscript, type TranscriptTail } from "./transcript-reader.js";
 import { archiveFile, createTranscript, writeFreshTranscript } from "./transcript-writer.js";
 import { AppendFiles } from "../../infra/append-files.js";
+import { LRUCache } from "lru-cache";
 
 export interface SessionStoreOptions {
   /** Clock (tests). */
@@ -44,7 +45,7 @@ export class SessionStore {
   readonly warnings: string[] = [];
   /** Parent id and newline state per transcript file, so appends need not re-read the file. */
   private readonly tails = new Map<string, TranscriptTail>();
-  private readonly located = new Map<string, Readonly<{ agentId: string; key: string }>>();
+  private readonly located = new LRUCache<string, Readonly<{ agentId: string; key: string }>>({ max: LOCATED_KEYS });
   private readonly indexes: AgentIndexes;
   private readonly now: () => number;
   private closed = false;
@@ -343,7 +344,6 @@ export class SessionStore {
     const { agentId, rest } = parseSessionKey(sessionKey);
     const found = { agentId, key: formatSessionKey({ agentId, rest }) };
     this.located.set(sessionKey, found);
-    if (this.located.size > LOCATED_KEYS) this.located.delete(this.located.keys().next().value!);
     return found;
   }
 

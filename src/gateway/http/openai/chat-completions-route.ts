@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ChatCompletionBody } from "./chat-request-schema.js";
 import { resolveAgentId } from "./agent-target.js";
 import { abortWhenClientLeaves } from "./client-abort.js";
 import { chatCompletion, newCompletionIdentity } from "./completion-shapes.js";
@@ -13,7 +14,7 @@ import type { ChatTurnInput, OpenAiRouteDeps } from "./types.js";
 
 /** `POST /v1/chat/completions`: validate, pick agent and session, run one turn, answer as JSON or SSE. */
 export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
-  return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+  return async (req: FastifyRequest<{ Body: ChatCompletionBody }>, reply: FastifyReply): Promise<unknown> => {
     let turn: Omit<ChatTurnInput, "signal" | "onDelta">;
     let parsed: ReturnType<typeof parseChatRequest>;
     try {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { drainRequestBody } from "../drain-request-body.js";
-import { INTERNAL_ERROR, sendOpenAiError } from "./openai-errors.js";
+import { INTERNAL_ERROR, OpenAiRequestError, sendOpenAiError, sendRequestError } from "./openai-errors.js";
 import type { OpenAiRouteDeps } from "./types.js";
 
 /**
@@ -11,6 +11,8 @@ import type { OpenAiRouteDeps } from "./types.js";
  */
 export function openAiErrorHandler(deps: OpenAiRouteDeps) {
   return async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    // A body that fails its route's schema (openai-body-validator.ts).
+    if (err instanceof OpenAiRequestError) return sendRequestError(reply, err);
     switch (err.code) {
       case "FST_ERR_CTP_BODY_TOO_LARGE":
         await drainRequestBody(req.raw);

@@ -1,4 +1,6 @@
+import type { ChatCompletionBody, ChatMessage } from "./chat-request-schema.js";
 import { OpenAiRequestError } from "./openai-errors.js";
+import { checkToolChoice } from "./request-fields.js";
 
 export interface ParsedChatRequest {
   /** The `model` string as sent; echoed back in responses. */
@@ -13,30 +15,18 @@ export interface ParsedChatRequest {
   history: { role: "user" | "assistant"; text: string }[];
 }
 
-type Role = "system" | "developer" | "user" | "assistant" | "tool" | "function";
-const ROLES = new Set<Role>(["system", "developer", "user", "assistant", "tool", "function"]);
+type Role = ChatMessage["role"];
 const TEXT_PARTS = new Set(["text", "input_text"]);
 const MEDIA_PARTS = new Set(["image_url", "input_image", "input_audio", "file", "input_file"]);
 
 /**
- * Validate a `POST /v1/chat/completions` body. Only what the gateway acts on is checked strictly;
- * fields it does not use are ignored, because OpenAI clients send many (`logprobs`, `metadata`, …).
- * Sampling fields are range-checked like upstream does, so a client learns about its own typo.
+ * The rules of a `POST /v1/chat/completions` body that its shape cannot state; the shape itself
+ * (types, ranges, roles) is the route's schema, checked before this runs (chat-request-schema.ts).
  */
-export function parseChatRequest(body: unknown): ParsedChatRequest {
-  if (!isRecord(body)) throw new OpenAiRequestError("Request body must be a JSON object.");
-  const model = optionalString(body, "model");
-  const user = optionalString(body, "user");
-  const stream = optionalBoolean(body, "stream") ?? false;
-  const includeUsage = streamOptions(body);
-  checkSamplingOptions(body);
+export function parseChatRequest(body: ChatCompletionBody): ParsedChatRequest {
   checkToolChoice(body.tool_choice);
-
-  const messages = body.messages;
-  if (!Array.isArray(messages) || messages.length === 0) {
-    throw new OpenAiRequestError("`messages` must be a non-empty array.", "messages");
-  }
-  const parsed = messages.map((m, i) => parseMessage(m, i, i === messages.length - 1));
+  const stream = body.stream ?? false;
+  const parsed = body.messages.map((m, i) => parseMessage(m, `messages[${i}]`, i === body.messages.length - 1));
   const last = parsed[parsed.length - 1]!;
   if (last.role !== "user") throw new OpenAiRequestError("The last message in `messages` must have role 'user'.", "messages");
   if (last.text.trim() === "") throw new OpenAiRequestError("Missing user message in `messages`.", "messages");
@@ -44,10 +34,10 @@ export function parseChatRequest(body: unknown): ParsedChatRequest {
   const system = parsed.filter((m) => m.role === "system" || m.role === "developer").map((m) => m.text).filter((t) => t.trim() !== "");
   const history = parsed.slice(0, -1).flatMap(historyEntry);
   return {
-    ...(model ? { model } : {}),
-    ...(user ? { user } : {}),
+    ...(body.model ? { model: body.model } : {}),
+    ...(body.user ? { user: body.user } : {}),
     stream,
-    includeUsage: stream && includeUsage,
+    includeUsage: stream && (body.stream_options?.include_usage ?? false),
     message: last.text,
     ...(system.length > 0 ? { extraSystemPrompt: system.join("\n\n") } : {}),
     history,
@@ -61,33 +51,26 @@ interface ParsedMessage {
   source?: string;
 }
 
-function parseMessage(raw: unknown, index: number, isLast: boolean): ParsedMessage {
-  const param = `messages[${index}]`;
-  if (!isRecord(raw)) throw new OpenAiRequestError(`${param} must be an object.`, param);
-  const role = raw.role;
-  if (typeof role !== "string" || !ROLES.has(role as Role)) {
-    throw new OpenAiRequestError(`${param}.role must be one of ${[...ROLES].join(", ")}.`, `${param}.role`);
-  }
-  const text = contentText(raw.content, role as Role, `${param}.content`, isLast);
+function parseMessage(raw: ChatMessage, param: string, isLast: boolean): ParsedMessage {
+  const text = contentText(raw.content, raw.role, `${param}.content`, isLast);
   const source = typeof raw.name === "string" ? raw.name : typeof raw.tool_call_id === "string" ? raw.tool_call_id : undefined;
-  return { role: role as Role, text, ...(source ? { source } : {}) };
+  return { role: raw.role, text, ...(source ? { source } : {}) };
 }
 
 /**
- * String content, or an array of parts whose text parts are joined. Upstream reads images only
- * from the latest user message; this gateway cannot pass media to a turn yet, so media there is
- * refused rather than dropped, and media in older messages is dropped as upstream does.
+ * String content, or the joined text of its parts. Upstream reads images only from the latest
+ * user message; this gateway cannot pass media to a turn yet, so media there is refused rather
+ * than dropped, and media in older messages is dropped as upstream does.
  */
-function contentText(content: unknown, role: Role, param: string, isLast: boolean): string {
+function contentText(content: ChatMessage["content"], role: Role, param: string, isLast: boolean): string {
   if (typeof content === "string") return content;
-  // An assistant message that only carried tool_calls has null content.
-  if ((content === null || content === undefined) && role !== "user" && role !== "system" && role !== "developer") return "";
-  if (!Array.isArray(content)) throw new OpenAiRequestError(`${param} must be a string or an array of content parts.`, param);
+  if (content === null || content === undefined) {
+    // An assistant message that only carried tool_calls has null content.
+    if (role !== "user" && role !== "system" && role !== "developer") return "";
+    throw new OpenAiRequestError(`${param} must be a string or an array of content parts.`, param);
+  }
   const texts: string[] = [];
   content.forEach((part, i) => {
-    if (!isRecord(part) || typeof part.type !== "string") {
-      throw new OpenAiRequestError(`${param}[${i}] must be an object with a string 'type'.`, `${param}[${i}]`);
-    }
     if (TEXT_PARTS.has(part.type)) {
       if (typeof part.text !== "string") throw new OpenAiRequestError(`${param}[${i}].text must be a string.`, `${param}[${i}].text`);
       texts.push(part.text);
@@ -109,68 +92,4 @@ function historyEntry(m: ParsedMessage): ParsedChatRequest["history"] {
   if (m.role === "user" || m.role === "assistant") return [{ role: m.role, text: m.text }];
   if (m.role === "tool" || m.role === "function") return [{ role: "user", text: `Tool result${m.source ? ` (${m.source})` : ""}:\n${m.text}` }];
   return [];
-}
-
-function streamOptions(body: Record<string, unknown>): boolean {
-  const options = body.stream_options;
-  if (options === undefined || options === null) return false;
-  if (!isRecord(options)) throw new OpenAiRequestError("`stream_options` must be an object.", "stream_options");
-  return optionalBoolean(options, "include_usage", "stream_options.include_usage") ?? false;
-}
-
-/** OpenClaw's accepted ranges, so a request it refuses is refused here too; the values themselves are not used yet. */
-function checkSamplingOptions(body: Record<string, unknown>): void {
-  const range = (name: string, min: number, max: number) => {
-    const v = body[name];
-    if (v === undefined || v === null) return;
-    if (typeof v !== "number" || !Number.isFinite(v) || v < min || v > max) {
-      throw new OpenAiRequestError(`\`${name}\` must be a number between ${min} and ${max}.`, name);
-    }
-  };
-  const integer = (name: string, min: number) => {
-    const v = body[name];
-    if (v === undefined || v === null) return;
-    if (typeof v !== "number" || !Number.isInteger(v) || v < min) {
-      throw new OpenAiRequestError(`\`${name}\` must be an integer${min > Number.MIN_SAFE_INTEGER ? ` of at least ${min}` : ""}.`, name);
-    }
-  };
-  range("temperature", 0, 2);
-  range("top_p", 0, 1);
-  range("frequency_penalty", -2, 2);
-  range("presence_penalty", -2, 2);
-  integer("max_tokens", 1);
-  integer("max_completion_tokens", 1);
-  integer("seed", Number.MIN_SAFE_INTEGER);
-  if (body.n !== undefined && body.n !== null && body.n !== 1) throw new OpenAiRequestError("Only `n: 1` is supported.", "n");
-  const stop = body.stop;
-  const stopOk = stop === undefined || stop === null || typeof stop === "string" ||
-    (Array.isArray(stop) && stop.length <= 4 && stop.every((s) => typeof s === "string"));
-  if (!stopOk) throw new OpenAiRequestError("`stop` must be a string or an array of at most 4 strings.", "stop");
-}
-
-/**
- * Client-side tools are not forwarded to the agent yet. `tools` alone is ignored (the agent just
- * answers in text), but a client that *demands* a tool call would wait for one that never comes.
- */
-export function checkToolChoice(choice: unknown): void {
-  if (choice === undefined || choice === null || choice === "auto" || choice === "none") return;
-  throw new OpenAiRequestError("`tool_choice` other than 'auto' or 'none' is not supported yet: client tools are not forwarded to the agent.", "tool_choice");
-}
-
-export function optionalString(obj: Record<string, unknown>, key: string): string | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string") throw new OpenAiRequestError(`\`${key}\` must be a string.`, key);
-  return v;
-}
-
-export function optionalBoolean(obj: Record<string, unknown>, key: string, param = key): boolean | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "boolean") throw new OpenAiRequestError(`\`${param}\` must be a boolean.`, param);
-  return v;
-}
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -1,4 +1,4 @@
-import { checkToolChoice, isRecord, optionalBoolean, optionalString } from "./parse-chat-request.js";
+import { checkToolChoice, isRecord, optionalBoolean, optionalString } from "./request-fields.js";
 import { OpenAiRequestError } from "./openai-errors.js";
 
 export interface ParsedResponsesRequest {

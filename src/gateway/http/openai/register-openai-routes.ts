@@ -1,4 +1,7 @@
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyInstance } from "fastify";
+import { ChatCompletionRequest } from "./chat-request-schema.js";
+import { openAiBodyValidator } from "./openai-body-validator.js";
 import { chatCompletionsHandler } from "./chat-completions-route.js";
 import { ResponseSessions } from "./response-sessions.js";
 import { responsesHandler } from "./responses-route.js";
@@ -21,7 +24,11 @@ export function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps
     scope.addHook("onRequest", openAiRequestGuard(deps));
     scope.setErrorHandler(openAiErrorHandler(deps));
 
-    scope.post("/v1/chat/completions", { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT }, chatCompletionsHandler(deps));
+    scope.withTypeProvider<TypeBoxTypeProvider>().post(
+      "/v1/chat/completions",
+      { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT, schema: { body: ChatCompletionRequest }, validatorCompiler: openAiBodyValidator },
+      chatCompletionsHandler(deps),
+    );
     scope.post("/v1/responses", { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT }, responsesHandler(deps, new ResponseSessions()));
     scope.get("/v1/models", listModelsHandler(deps));
     scope.get("/v1/models/*", getModelHandler(deps));

@@ -7,7 +7,7 @@ describe("markdownToMrkdwn", () => {
     ["__bold__", "*bold*"],
     ["*italic*", "_italic_"],
     ["_italic_", "_italic_"],
-    ["***both***", "*_both_*"],
+    ["***both***", "_*both*_"],
     ["~~gone~~", "~gone~"],
     ["**bold with *italic* inside**", "*bold with _italic_ inside*"],
     ["[the docs](https://example.com/docs)", "<https://example.com/docs|the docs>"],
@@ -18,6 +18,9 @@ describe("markdownToMrkdwn", () => {
     ["### Heading with **bold** ###", "*Heading with bold*"],
     ["- one\n* two\n  + nested", "• one\n• two\n  • nested"],
     ["> quoted **text**", "&gt; quoted *text*"],
+    ["> two\n> lines", "&gt; two\n&gt; lines"],
+    ["1. first\n2. second", "1. first\n2. second"],
+    ["para one\n\npara two", "para one\n\npara two"],
   ])("%j → %j", (markdown, mrkdwn) => {
     expect(markdownToMrkdwn(markdown)).toBe(mrkdwn);
   });

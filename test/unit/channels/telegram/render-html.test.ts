@@ -31,7 +31,8 @@ describe("renderTelegramHtml", () => {
   });
 
   it("nests emphasis", () => {
-    expect(renderTelegramHtml("***both***")).toBe("<b><i>both</i></b>");
+    // CommonMark nests `***x***` as emphasis around strong.
+    expect(renderTelegramHtml("***both***")).toBe("<i><b>both</b></i>");
     expect(renderTelegramHtml("*a **b** c*")).toBe("<i>a <b>b</b> c</i>");
     expect(renderTelegramHtml("**bold *it***")).toBe("<b>bold <i>it</i></b>");
   });
@@ -75,7 +76,13 @@ describe("renderTelegramHtml", () => {
     expect(renderTelegramHtml("[x](https://a b)")).toBe("[x](https://a b)");
   });
 
-  it("leaves headings, lists and quotes as escaped text", () => {
-    expect(renderTelegramHtml("# Title\n- item\n> quoted")).toBe("# Title\n- item\n&gt; quoted");
+  it("renders headings bold, list items with bullets or numbers, quotes as blockquote", () => {
+    expect(renderTelegramHtml("# Title\n- item\n> quoted")).toBe("<b>Title</b>\n• item\n<blockquote>quoted</blockquote>");
+    expect(renderTelegramHtml("3. third\n4. fourth\n   - inner <x>")).toBe("3. third\n4. fourth\n  • inner &lt;x&gt;");
+  });
+
+  it("keeps tables and bare URLs as escaped text, and `*` between digits as arithmetic", () => {
+    expect(renderTelegramHtml("| a | b |\n|---|---|\n| 1 | <2> |")).toBe("| a | b |\n|---|---|\n| 1 | &lt;2&gt; |");
+    expect(renderTelegramHtml("see https://example.com/a_b_c and 2*3*4")).toBe("see https://example.com/a_b_c and 2*3*4");
   });
 });

@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readLiveLock, StateLock, StateLockError } from "../../../src/gateway/state-lock.js";
+
+const info = (pid: number) => ({ pid, host: "127.0.0.1", port: 18789, startedAt: Date.now(), version: "test" });
+
+async function exitedPid(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", ""]);
+  await new Promise((resolve) => child.once("exit", resolve));
+  return child.pid!;
+}
+
+describe("StateLock", () => {
+  let stateDir: string;
+  let lockFile: string;
+  let lockDir: string;
+  const children: ChildProcess[] = [];
+
+  beforeEach(() => {
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "openclaw-lock-"));
+    lockFile = path.join(stateDir, "gateway.lock");
+    lockDir = path.join(stateDir, "gateway.lock.d");
+  });
+
+  afterEach(() => {
+    for (const child of children.splice(0)) child.kill("SIGKILL");
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  /** What a gateway in another, still running process leaves on disk. */
+  function heldByLiveProcess(): number {
+    const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    children.push(child);
+    fs.mkdirSync(lockDir);
+    fs.writeFileSync(lockFile, JSON.stringify(info(child.pid!)));
+    return child.pid!;
+  }
+
+  it("takes a free lock, tells readers who holds it, and leaves nothing behind on release", () => {
+    const lock = StateLock.acquire(stateDir, info(process.pid));
+    expect(fs.existsSync(lockDir)).toBe(true);
+    expect(readLiveLock(stateDir)).toMatchObject({ pid: process.pid, port: 18789 });
+    lock.update({ port: 4321 });
+    expect(readLiveLock(stateDir)?.port).toBe(4321);
+    lock.release();
+    expect(fs.existsSync(lockDir)).toBe(false);
+    expect(fs.existsSync(lockFile)).toBe(false);
+  });
+
+  it("refuses a lock held by a live gateway, naming its pid and the fix", () => {
+    const pid = heldByLiveProcess();
+    expect(() => StateLock.acquire(stateDir, info(process.pid))).toThrow(StateLockError);
+    expect(() => StateLock.acquire(stateDir, info(process.pid))).toThrow(new RegExp(`pid ${pid}, port 18789.*openclaw gateway stop`));
+    expect(JSON.parse(fs.readFileSync(lockFile, "utf8")).pid).toBe(pid);
+  });
+
+  it("reclaims at once a lock whose holder died (kill -9 leaves both files)", async () => {
+    fs.mkdirSync(lockDir);
+    fs.writeFileSync(lockFile, JSON.stringify(info(await exitedPid())));
+    const lock = StateLock.acquire(stateDir, info(process.pid));
+    expect(readLiveLock(stateDir)?.pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it("refuses a fresh lock whose holder has not said who it is yet, and takes it once stale", () => {
+    fs.mkdirSync(lockDir);
+    expect(() => StateLock.acquire(stateDir, info(process.pid))).toThrow(/a gateway that is starting/);
+    const longAgo = new Date(Date.now() - 5 * 60_000);
+    fs.utimesSync(lockDir, longAgo, longAgo);
+    const lock = StateLock.acquire(stateDir, info(process.pid));
+    expect(readLiveLock(stateDir)?.pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it("takes over a bare gateway.lock left by an older version whose pid is gone", async () => {
+    fs.writeFileSync(lockFile, JSON.stringify(info(await exitedPid())));
+    const lock = StateLock.acquire(stateDir, info(process.pid));
+    expect(readLiveLock(stateDir)?.pid).toBe(process.pid);
+    lock.release();
+  });
+});
