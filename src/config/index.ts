@@ -25,3 +25,4 @@ export { watchConfig, type ConfigChange, type ConfigWatchHandle, type ConfigWatc
 export { configFileFormat, readConfigFileSnapshot, type ConfigFileFormat, type ConfigFileSnapshot } from "./config-snapshot.js";
 export { ConfigBaseHashRequiredError, ConfigConflictError, patchConfigFile, replaceConfigFile, type ConfigEditResult } from "./config-file-edit.js";
 export { configUiHints, type ConfigUiHint } from "./ui-hints.js";
+export { isSecretEntry } from "./redact.js";
