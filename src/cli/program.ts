@@ -206,7 +206,7 @@ acp.command("doctor").description("check each configured ACP agent: command foun
   await acpDoctorCommand(opts);
 });
 
-registerOpsCommands(program);
+registerOpsCommands(program, withClientFlags);
 
 /** Parses `argv` (process.argv shape) and runs the command it names. */
 export function runProgram(argv: readonly string[]): Promise<unknown> {
