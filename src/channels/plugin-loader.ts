@@ -1,5 +1,5 @@
 import type { ChannelId } from "./config/channel-accounts.js";
-import type { ChannelPlugin } from "./types.js";
+import type { ChannelAccountProber, ChannelPlugin } from "./types.js";
 
 /**
  * Plugins are imported only when their channel is configured: a gateway without Discord never loads
@@ -21,4 +21,15 @@ export function loadChannelPlugin(channel: ChannelId): Promise<ChannelPlugin> {
     loaded.set(channel, plugin);
   }
   return plugin;
+}
+
+const PROBES: Record<ChannelId, () => Promise<{ probeAccount: ChannelAccountProber }>> = {
+  telegram: () => import("../../extensions/telegram/probe.js"),
+  discord: () => import("../../extensions/discord/probe.js"),
+  slack: () => import("../../extensions/slack/probe.js"),
+};
+
+/** The channel's credential check, without its SDK (see ChannelAccountProber). */
+export async function loadChannelProber(channel: ChannelId): Promise<ChannelAccountProber> {
+  return (await PROBES[channel]()).probeAccount;
 }

@@ -184,3 +184,15 @@ export interface ChannelPlugin {
   checkAccountConfig(config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, accountId?: string): string[];
   createAccount(context: ChannelAccountContext, env: NodeJS.ProcessEnv): ChannelAccount;
 }
+
+/** What a channel account's credential check found: who the token belongs to, or why it failed. */
+export type ChannelAccountProbe = { ok: true; identity: string } | { ok: false; problem: string };
+
+/**
+ * One cheap authenticated request with an account's token (Telegram `getMe`, Discord
+ * `users/@me`, Slack `auth.test`), for `openclaw doctor`. A module of its own per channel, so a
+ * check never loads the channel's SDK. Problems never quote the token.
+ */
+export type ChannelAccountProber = (
+  config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, accountId: string, signal: AbortSignal,
+) => Promise<ChannelAccountProbe>;

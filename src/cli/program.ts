@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { packageVersion } from "../infra/version.js";
 import { registerAcpCommand } from "./acp-command.js";
+import { registerOpsCommands } from "./ops-commands.js";
 import { AUTH_CHOICES, BIND_CHOICES, LOG_LEVEL_CHOICES } from "./gateway-run-args.js";
 
 /**
@@ -204,6 +205,8 @@ acp.command("doctor").description("check each configured ACP agent: command foun
   const { acpDoctorCommand } = await import("./acp-doctor-command.js");
   await acpDoctorCommand(opts);
 });
+
+registerOpsCommands(program, withClientFlags);
 
 /** Parses `argv` (process.argv shape) and runs the command it names. */
 export function runProgram(argv: readonly string[]): Promise<unknown> {

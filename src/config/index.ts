@@ -13,7 +13,7 @@ export type {
 } from "./types.js";
 export { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
 export { defaultConfigPathForWrite, resolveConfigPath, resolveStateDir } from "./paths.js";
-export { loadConfig, type LoadedConfig } from "./load.js";
+export { hashConfigBytes, loadConfig, loadConfigFromBytes, type LoadedConfig } from "./load.js";
 export { parseConfigText } from "./parse.js";
 export { validateConfig } from "./validate.js";
 export { defaultConfig, DEFAULT_GATEWAY_PORT } from "./defaults.js";
@@ -22,3 +22,7 @@ export { redactConfig, REDACTED } from "./redact.js";
 export { parseCliValue, setConfigValueInFile } from "./set-value.js";
 export { diffConfigPaths, restartRequiredPaths } from "./diff.js";
 export { watchConfig, type ConfigChange, type ConfigWatchHandle, type ConfigWatchOptions } from "./watch.js";
+export { configFileFormat, readConfigFileSnapshot, type ConfigFileFormat, type ConfigFileSnapshot } from "./config-snapshot.js";
+export { ConfigBaseHashRequiredError, ConfigConflictError, patchConfigFile, replaceConfigFile, type ConfigEditResult } from "./config-file-edit.js";
+export { configUiHints, type ConfigUiHint } from "./ui-hints.js";
+export { isSecretEntry } from "./redact.js";

@@ -29,7 +29,8 @@ function normalize(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, "");
 }
 
-function shouldRedact(key: string, value: unknown): boolean {
+/** Whether `value`, stored under `key`, is a credential that redaction hides. */
+export function isSecretEntry(key: string, value: unknown): boolean {
   if (NOT_SECRET.has(key)) return false;
   // "${VAR}" names where the secret lives; showing it helps and leaks nothing.
   if (typeof value === "string" && (value === "" || isEnvReference(value))) return false;
@@ -51,7 +52,7 @@ function redactValue(value: unknown): unknown {
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    setOwnProperty(out, key, shouldRedact(key, child) ? REDACTED : redactValue(child));
+    setOwnProperty(out, key, isSecretEntry(key, child) ? REDACTED : redactValue(child));
   }
   return out;
 }

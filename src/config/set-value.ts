@@ -129,6 +129,15 @@ export function setConfigValueInFile(
   const text = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : null;
   const { data, output } = isYamlPath(filePath) ? renderYaml(text, edit) : renderJson(text, edit);
 
+  return validateAndWriteConfig(filePath, target, data, output, env);
+}
+
+/**
+ * Validates the data an edit produced and only then replaces `target` (the config file, or the
+ * file its symlink points at) with `output`, atomically and mode 0600. Throws ConfigError,
+ * attributed to `filePath`, leaving the file untouched.
+ */
+export function validateAndWriteConfig(filePath: string, target: string, data: unknown, output: string, env: NodeJS.ProcessEnv): { warnings: string[] } {
   let warnings: string[];
   try {
     warnings = validateConfig(data, env).warnings;

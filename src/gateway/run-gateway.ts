@@ -1,4 +1,8 @@
-import { defaultConfigPathForWrite, loadConfig, resolveStateDir, watchConfig, type LoadedConfig } from "../config/index.js";
+import fs from "node:fs";
+import {
+  defaultConfigPathForWrite, diffConfigPaths, loadConfig, loadConfigFromBytes, resolveStateDir, restartRequiredPaths, watchConfig,
+  type ConfigChange, type LoadedConfig,
+} from "../config/index.js";
 import { createLogger, isLogLevel, type Logger } from "../infra/logger.js";
 import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 import { packageVersion } from "../infra/version.js";
@@ -8,7 +12,7 @@ import { isLoopbackHost, resolveBindHost, type BindMode } from "./bind-host.js";
 import { DEFAULT_FIRST_REQUEST_TIMEOUT_MS, DEFAULT_HOLD_LIMIT_MS, EarlyListener } from "./listen.js";
 import { StateLock } from "./state-lock.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protocol/constants.js";
-import type { ConfigReloadStatus } from "./runtime.js";
+import type { ConfigReloadOutcome, ConfigReloadStatus } from "./runtime.js";
 
 export interface RunGatewayOptions {
   env: NodeJS.ProcessEnv;
@@ -97,38 +101,55 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   }
 
   const reloadStatus: ConfigReloadStatus = { hotReloadStatus: "off", pendingRestartPaths: [] };
+  const hotReload = config.gateway?.reload?.mode !== "off";
+  // Without a file, watch (and let config.* create) where `config set` would, so a first config applies live.
+  const configFile = current.path ?? defaultConfigPathForWrite(stateDir);
+  const applyChange = (change: ConfigChange): void => {
+    current = change.loaded;
+    reloadStatus.lastReloadAt = Date.now();
+    delete reloadStatus.lastError;
+    const newLevel = opts.logLevel ?? env.OPENCLAW_LOG_LEVEL ?? change.loaded.config.logging?.level;
+    if (isLogLevel(newLevel)) logger.level = newLevel;
+    server.applyConfig(change.loaded);
+    for (const warning of change.loaded.warnings) logger.warn(warning);
+    logger.info({ changedPaths: change.changedPaths }, "config reloaded");
+    if (change.restartRequiredPaths.length > 0) {
+      reloadStatus.pendingRestartPaths = [...new Set([...reloadStatus.pendingRestartPaths, ...change.restartRequiredPaths])];
+      logger.warn({ paths: change.restartRequiredPaths }, "config change requires gateway restart to take effect");
+    }
+  };
+  // A config.* write applies at once instead of waiting for the watcher's debounce; the watcher
+  // then sees the hash it already has and does nothing.
+  const reloadConfigNow = (): ConfigReloadOutcome => {
+    const loaded = loadConfigFromBytes(fs.readFileSync(configFile), configFile, env);
+    const changedPaths = loaded.hash === current.hash ? [] : diffConfigPaths(current.config, loaded.config);
+    const change: ConfigChange = { loaded, changedPaths, restartRequiredPaths: restartRequiredPaths(changedPaths) };
+    if (!hotReload) return { applied: false, changedPaths, restartRequiredPaths: change.restartRequiredPaths };
+    if (changedPaths.length > 0) applyChange(change);
+    else current = loaded; // same keys (comments, formatting): the new hash is what clients edit against
+    return { applied: true, changedPaths, restartRequiredPaths: change.restartRequiredPaths };
+  };
+
   const { GatewayServer } = await import("./server.js");
   const server = new GatewayServer({
     listener, host, port: boundPort, stateDir, version, startedAt, logger, logFileHealth, auth,
     loadedConfig: () => current,
     configReloadStatus: () => reloadStatus,
+    configFilePath: () => configFile,
+    reloadConfigNow,
     tickIntervalMs: positiveInt(env.OPENCLAW_TICK_INTERVAL_MS) ?? DEFAULT_TICK_INTERVAL_MS,
     handshakeTimeoutMs: positiveInt(env.OPENCLAW_HANDSHAKE_TIMEOUT_MS) ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
   });
   await server.start();
 
   let watcher: { close(): Promise<void> } | undefined;
-  if (config.gateway?.reload?.mode !== "off") {
-    // Without a file, watch where `config set` would create one, so a first config applies live.
+  if (hotReload) {
     watcher = await watchConfig({
-      path: current.path ?? defaultConfigPathForWrite(stateDir),
+      path: configFile,
       stateDir,
       env,
       current: () => current,
-      onChange: (change) => {
-        current = change.loaded;
-        reloadStatus.lastReloadAt = Date.now();
-        delete reloadStatus.lastError;
-        const newLevel = opts.logLevel ?? env.OPENCLAW_LOG_LEVEL ?? change.loaded.config.logging?.level;
-        if (isLogLevel(newLevel)) logger.level = newLevel;
-        server.applyConfig(change.loaded);
-        for (const warning of change.loaded.warnings) logger.warn(warning);
-        logger.info({ changedPaths: change.changedPaths }, "config reloaded");
-        if (change.restartRequiredPaths.length > 0) {
-          reloadStatus.pendingRestartPaths = [...new Set([...reloadStatus.pendingRestartPaths, ...change.restartRequiredPaths])];
-          logger.warn({ paths: change.restartRequiredPaths }, "config change requires gateway restart to take effect");
-        }
-      },
+      onChange: applyChange,
       onInvalid: (err) => {
         reloadStatus.lastError = err.message;
         logger.error({ error: err.message }, "config reload skipped (invalid config); keeping the running config");

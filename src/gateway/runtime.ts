@@ -21,6 +21,10 @@ export interface GatewayRuntime {
   config(): OpenClawConfig;
   loadedConfig(): LoadedConfig;
   configReloadStatus(): ConfigReloadStatus;
+  /** The file config edits write: the loaded one, or where a first one is created. */
+  configFilePath(): string;
+  /** Re-reads the config file now and applies it as the file watcher would (after a config.* write). */
+  reloadConfigNow(): ConfigReloadOutcome;
   connectionCount(): number;
   ready(): boolean;
   sessions(): import("../sessions/store/index.js").SessionStore;
@@ -35,4 +39,11 @@ export interface ConfigReloadStatus {
   lastReloadAt?: number;
   lastError?: string;
   pendingRestartPaths: string[];
+}
+
+export interface ConfigReloadOutcome {
+  /** False when hot reload is off (gateway.reload.mode: off): the change waits for a restart. */
+  applied: boolean;
+  changedPaths: string[];
+  restartRequiredPaths: string[];
 }

@@ -15,6 +15,8 @@ import { MethodRegistry } from "./methods/registry.js";
 import { registerSystemMethods } from "./methods/system-methods.js";
 import { registerExecApprovalMethods } from "./methods/exec-approval-methods.js";
 import { registerCatalogMethods } from "./methods/catalog-methods.js";
+import { registerConfigMethods } from "./methods/config-methods.js";
+import { registerLogMethods } from "./methods/log-methods.js";
 import { registerAgentMethods } from "./methods/agent-methods.js";
 import { registerChatMethods } from "./methods/chat-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
@@ -50,7 +52,7 @@ import { PresenceTracker } from "./presence.js";
 import { AuthRateLimiter } from "./auth/rate-limiter.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AcceptedConnect } from "./handshake.js";
-import type { ConfigReloadStatus, GatewayRuntime } from "./runtime.js";
+import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime } from "./runtime.js";
 import type { LoadedConfig } from "../config/index.js";
 import {
   CLOSE_SERVICE_RESTART, HEALTH_BROADCAST_INTERVAL_MS, MAX_BUFFERED_BYTES, MAX_PAYLOAD_BYTES, MAX_PENDING_HANDSHAKES,
@@ -70,12 +72,14 @@ export interface GatewayServerOptions {
   auth: ResolvedAuth;
   loadedConfig: () => LoadedConfig;
   configReloadStatus: () => ConfigReloadStatus;
+  configFilePath: () => string;
+  reloadConfigNow: () => ConfigReloadOutcome;
   tickIntervalMs: number;
   handshakeTimeoutMs: number;
 }
 
 /** Events this gateway really emits; advertised in hello-ok. */
-const EVENTS = ["connect.challenge", "tick", "presence", "health", "shutdown", "exec.approval.requested", "exec.approval.resolved"];
+const EVENTS = ["connect.challenge", "tick", "presence", "health", "shutdown", "exec.approval.requested", "exec.approval.resolved", "config.changed"];
 
 /**
  * The gateway's WebSocket and HTTP surface on one port: fastify for HTTP routes, `ws` for
@@ -137,6 +141,8 @@ export class GatewayServer {
       config: () => opts.loadedConfig().config,
       loadedConfig: opts.loadedConfig,
       configReloadStatus: opts.configReloadStatus,
+      configFilePath: opts.configFilePath,
+      reloadConfigNow: opts.reloadConfigNow,
       connectionCount: () => this.connections.size,
       ready: () => this.isReady && !this.draining,
       broadcast: (event, payload, opts) => this.broadcast(event, payload, opts),
@@ -153,6 +159,8 @@ export class GatewayServer {
     registerSystemMethods(this.methods);
     registerExecApprovalMethods(this.methods, this.approvals);
     registerCatalogMethods(this.methods);
+    registerConfigMethods(this.methods);
+    registerLogMethods(this.methods);
     this.conversations = new ConversationService({
       stateDir: opts.stateDir,
       config: () => opts.loadedConfig().config,

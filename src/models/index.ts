@@ -14,3 +14,4 @@ export { redactSecrets } from "./model-errors.js";
 export type { ClassifiedModelError, ConfiguredModelInfo, ProviderModel, ResolveModelResult } from "./types.js";
 export { DEFAULT_CONTEXT_TOKENS, resolveContextWindow, type ContextWindowInfo, type ContextWindowSource } from "./context-window.js";
 export { isContextOverflowText } from "./context-overflow.js";
+export { probeProvider, type ProviderProbe } from "./provider-probe.js";

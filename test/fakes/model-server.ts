@@ -50,6 +50,11 @@ export interface FakeModelServerOptions {
    */
   contextWindow?: number;
   overflowFamily?: OverflowFamily;
+  /**
+   * When set, the only key accepted (as `Authorization: Bearer` or `x-api-key`): any other
+   * request gets 401, as a provider answers a wrong key.
+   */
+  apiKey?: string;
 }
 
 export async function startFakeModelServer(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
@@ -76,6 +81,13 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     const request: RecordedRequest = { method: req.method ?? "GET", path, headers: req.headers, body };
     requests.push(request);
 
+    if (options.apiKey !== undefined) {
+      const presented = req.headers["x-api-key"] ?? req.headers.authorization?.replace(/^Bearer /, "");
+      if (presented !== options.apiKey) {
+        sendJson(res, 401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
+        return;
+      }
+    }
     if (req.method === "GET" && path === "/v1/models") {
       sendJson(res, 200, modelList(modelIds));
       return;

@@ -1,0 +1,74 @@
+import { Argument, Option, type Command } from "commander";
+import { COMPLETION_SHELLS, LOGS_LEVEL_CHOICES } from "./ops-choices.js";
+
+/**
+ * The operator's commands for setting up and looking after an installation: doctor, security
+ * audit (and, as they land, logs, dashboard, service install, completion, onboard, devices).
+ */
+export function registerOpsCommands(program: Command, withClientFlags: (cmd: Command) => Command): void {
+  program
+    .command("doctor")
+    .description("check this installation (node, config, permissions, port, provider, channels, memory, ACP) and say how to fix it")
+    .option("--fix", "apply the safe repairs (file modes, stale lock/pid files, a missing state dir) and say what changed")
+    .option("--json", "print JSON")
+    .action(async (opts) => {
+      const { doctorCommand } = await import("./doctor-command.js");
+      await doctorCommand(opts);
+    });
+
+  program
+    .command("security")
+    .description("security checks")
+    .command("audit")
+    .description("findings about access, exposure and secrets, with severity and fix (exit 1 on critical)")
+    .option("--deep", "also probe the running gateway without credentials")
+    .option("--json", "print JSON")
+    .action(async (opts) => {
+      const { securityAuditCommand } = await import("./security-audit-command.js");
+      await securityAuditCommand(opts);
+    });
+
+  withClientFlags(program.command("logs").description("the gateway's log, through the gateway (logs.tail)"))
+    .option("-f, --follow", "keep printing new lines until Ctrl-C")
+    .addOption(new Option("--level <level>", "only lines at this level or above").choices([...LOGS_LEVEL_CHOICES]))
+    .option("--limit <n>", "how many of the last lines to start with (1-5000)", "200")
+    .action(async (opts) => {
+      const { logsCommand } = await import("./logs-command.js");
+      await logsCommand(opts);
+    });
+
+  withClientFlags(program.command("dashboard").description("print the Control UI's URL with the gateway token")).action(async (opts) => {
+    const { dashboardCommand } = await import("./dashboard-command.js");
+    dashboardCommand(opts);
+  });
+
+  const gateway = program.commands.find((cmd) => cmd.name() === "gateway");
+  if (!gateway) throw new Error("the gateway command must be registered before the operator commands");
+  gateway
+    .command("install")
+    .description("run the gateway as a service: systemd user unit (Linux) or launchd agent (macOS), restarted on failure")
+    .option("--port <port>", "port the service's gateway listens on (default: as configured)")
+    .option("--force", "rewrite an installed service")
+    .option("--json", "print JSON")
+    .action(async (opts) => {
+      const { gatewayInstallCommand } = await import("./service/service-command.js");
+      gatewayInstallCommand(opts);
+    });
+  gateway
+    .command("uninstall")
+    .description("stop the gateway service and remove it")
+    .option("--json", "print JSON")
+    .action(async (opts) => {
+      const { gatewayUninstallCommand } = await import("./service/service-command.js");
+      gatewayUninstallCommand(opts);
+    });
+
+  program
+    .command("completion")
+    .description("print a shell completion script")
+    .addArgument(new Argument("<shell>", "the shell").choices([...COMPLETION_SHELLS]))
+    .action(async (shell: string) => {
+      const { completionCommand } = await import("./completion-command.js");
+      completionCommand(shell, program);
+    });
+}

@@ -1,0 +1,99 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { loadConfig, resolveStateDir } from "../../config/index.js";
+import { writeFileAtomicSync } from "../../infra/atomic-file.js";
+import { gatewayStatePaths } from "../../infra/paths.js";
+import { CliError, parsePortFlag, printJson } from "../output.js";
+import {
+  homeDir, LAUNCHD_LABEL, launchdPlistPath, renderLaunchdPlist, renderSystemdUnit, SYSTEMD_UNIT_NAME, systemdUnitPath,
+  type ServiceSpec,
+} from "./service-spec.js";
+
+type Platform = "linux" | "darwin";
+
+interface InstallFlags {
+  port?: string;
+  force?: boolean;
+  json?: boolean;
+}
+
+function supportedPlatform(platform: NodeJS.Platform): Platform {
+  if (platform === "linux" || platform === "darwin") return platform;
+  throw new CliError(`gateway install supports Linux (systemd) and macOS (launchd), not ${platform}; run \`openclaw gateway start\` instead`);
+}
+
+/** Runs a service manager command; its failure is the install's failure, with the tool's own words. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): void {
+  const result = spawnSync(command, args, { encoding: "utf8", env });
+  if (result.error) {
+    const missing = (result.error as NodeJS.ErrnoException).code === "ENOENT";
+    throw new CliError(missing ? `${command} not found on PATH; the service file was written but not loaded` : `${command} ${args.join(" ")} failed: ${result.error.message}`);
+  }
+  if (result.status !== 0) throw new CliError(`${command} ${args.join(" ")} failed (exit ${result.status}): ${(result.stderr || result.stdout).trim()}`);
+}
+
+function serviceSpec(env: NodeJS.ProcessEnv, flags: InstallFlags): ServiceSpec {
+  const stateDir = resolveStateDir(env);
+  loadConfig({ stateDir, env }); // a broken config fails here, not in a restart loop
+  const port = parsePortFlag(flags.port);
+  const serviceEnv: Record<string, string> = { MALLOC_ARENA_MAX: "2", OPENCLAW_STATE_DIR: stateDir };
+  if (env.OPENCLAW_CONFIG_PATH?.trim()) serviceEnv.OPENCLAW_CONFIG_PATH = path.resolve(env.OPENCLAW_CONFIG_PATH.trim());
+  if (env.PATH) serviceEnv.PATH = env.PATH; // tools the agents run (exec, ACP adapters) are found as in this shell
+  return {
+    node: process.execPath,
+    script: path.resolve(process.argv[1]!),
+    args: ["gateway", "run", ...(port !== undefined ? ["--port", String(port)] : [])],
+    env: serviceEnv,
+    workingDir: homeDir(env),
+    logFile: gatewayStatePaths(stateDir).daemonOutFile,
+  };
+}
+
+/**
+ * `openclaw gateway install`: a systemd user unit (Linux) or a launchd agent (macOS) that runs
+ * `gateway run` with this CLI's node and script, restarts it when it fails (not when its config
+ * is invalid: exit 78), and gives it MALLOC_ARENA_MAX=2. The token is not written into it: the
+ * gateway reads it from the state dir.
+ */
+export function gatewayInstallCommand(flags: InstallFlags, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): void {
+  const os = supportedPlatform(platform);
+  const spec = serviceSpec(env, flags);
+  const file = os === "linux" ? systemdUnitPath(env) : launchdPlistPath(env);
+  if (fs.existsSync(file) && !flags.force) throw new CliError(`the gateway service is already installed (${file}); pass --force to rewrite it`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(spec.logFile), { recursive: true, mode: 0o700 });
+  writeFileAtomicSync(file, os === "linux" ? renderSystemdUnit(spec) : renderLaunchdPlist(spec), 0o644);
+  if (os === "linux") {
+    run("systemctl", ["--user", "daemon-reload"], env);
+    run("systemctl", ["--user", "enable", "--now", SYSTEMD_UNIT_NAME], env);
+  } else {
+    const domain = `gui/${process.getuid?.() ?? 0}`;
+    if (flags.force) spawnSync("launchctl", ["bootout", `${domain}/${LAUNCHD_LABEL}`], { env }); // not loaded yet is fine
+    run("launchctl", ["bootstrap", domain, file], env);
+  }
+  const manager = os === "linux" ? `systemd (user unit ${SYSTEMD_UNIT_NAME})` : `launchd (${LAUNCHD_LABEL})`;
+  if (flags.json) return printJson({ ok: true, manager: os === "linux" ? "systemd" : "launchd", file, started: true });
+  process.stdout.write(
+    `Installed and started the gateway under ${manager}: ${file}\n` +
+      (os === "linux" ? "It starts at login; `loginctl enable-linger $USER` keeps it running after logout.\n" : "") +
+      "`openclaw gateway status` shows it; `openclaw logs --follow` tails its log.\n",
+  );
+}
+
+/** `openclaw gateway uninstall`: stops the service and removes its file. */
+export function gatewayUninstallCommand(flags: { json?: boolean }, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): void {
+  const os = supportedPlatform(platform);
+  const file = os === "linux" ? systemdUnitPath(env) : launchdPlistPath(env);
+  if (!fs.existsSync(file)) throw new CliError(`the gateway service is not installed (no ${file})`);
+  if (os === "linux") {
+    run("systemctl", ["--user", "disable", "--now", SYSTEMD_UNIT_NAME], env);
+    fs.rmSync(file);
+    run("systemctl", ["--user", "daemon-reload"], env);
+  } else {
+    spawnSync("launchctl", ["bootout", `gui/${process.getuid?.() ?? 0}/${LAUNCHD_LABEL}`], { env });
+    fs.rmSync(file);
+  }
+  if (flags.json) return printJson({ ok: true, removed: file });
+  process.stdout.write(`Stopped the gateway service and removed ${file}\n`);
+}

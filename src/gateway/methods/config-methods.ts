@@ -1,0 +1,108 @@
+import { Type } from "@sinclair/typebox";
+import {
+  configUiHints, ConfigBaseHashRequiredError, ConfigConflictError, ConfigError, OpenClawConfigSchema, patchConfigFile, readConfigFileSnapshot,
+  replaceConfigFile, type ConfigEditResult,
+} from "../../config/index.js";
+import { invalidRequest } from "../protocol/errors.js";
+import type { GatewayRuntime } from "../runtime.js";
+import type { MethodRegistry } from "./registry.js";
+
+const Empty = Type.Object({}, { additionalProperties: false });
+const MAX_RAW_CHARS = 1_000_000;
+
+const Replace = Type.Object(
+  {
+    raw: Type.String({ maxLength: MAX_RAW_CHARS }),
+    baseHash: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  },
+  { additionalProperties: false },
+);
+
+const Patch = Type.Object(
+  {
+    raw: Type.String({ maxLength: MAX_RAW_CHARS }),
+    baseHash: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    replacePaths: Type.Optional(Type.Array(Type.String({ maxLength: 512 }), { maxItems: 256 })),
+  },
+  { additionalProperties: false },
+);
+
+/** A config error as the wire shows it: the reason per key path, and the hash to re-read against. */
+function editFailed(err: unknown): never {
+  if (err instanceof ConfigConflictError) {
+    throw invalidRequest(err.message, { code: "CONFIG_CONFLICT", currentHash: err.currentHash });
+  }
+  if (err instanceof ConfigBaseHashRequiredError) throw invalidRequest(err.message, { code: "CONFIG_BASE_HASH_REQUIRED" });
+  if (err instanceof ConfigError) throw invalidRequest(`config not saved: ${err.message}`, { code: "CONFIG_INVALID", issues: err.issues });
+  throw err;
+}
+
+function written(runtime: GatewayRuntime, result: ConfigEditResult) {
+  const outcome = runtime.reloadConfigNow();
+  runtime.broadcast("config.changed", { path: result.path, hash: result.hash, ts: Date.now() });
+  runtime.logger.info({ configPath: result.path, changedPaths: outcome.changedPaths }, "config written through the gateway");
+  return { ok: true, path: result.path, hash: result.hash, warnings: result.warnings, ...outcome };
+}
+
+/**
+ * `config.get|set|apply|patch|schema`: the config file read and edited over the protocol (the
+ * Control UI's config view). Edits are compare-and-swap on the file's hash, validated before
+ * anything is written, and applied at once by the same reload the file watcher runs.
+ * See docs/configuration.md ("Editing over the gateway").
+ */
+export function registerConfigMethods(registry: MethodRegistry): void {
+  registry.register({
+    name: "config.get",
+    scope: "operator.read",
+    params: Empty,
+    handler: (_params, { runtime }) => {
+      try {
+        return { ...readConfigFileSnapshot(runtime.configFilePath(), process.env), appliedConfigHash: runtime.loadedConfig().hash };
+      } catch (err) {
+        if (err instanceof ConfigError) throw invalidRequest(err.message);
+        throw err;
+      }
+    },
+  });
+
+  const edit = (write: () => ConfigEditResult, runtime: GatewayRuntime) => {
+    let result: ConfigEditResult;
+    try {
+      result = write();
+    } catch (err) {
+      editFailed(err);
+    }
+    return written(runtime, result);
+  };
+
+  // set and apply are one operation here: a write is applied live (keys that need a restart are listed).
+  for (const name of ["config.set", "config.apply"]) {
+    registry.register({
+      name,
+      scope: "operator.admin",
+      params: Replace,
+      handler: (params, { runtime }) =>
+        edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, { baseHash: params.baseHash, env: process.env }), runtime),
+    });
+  }
+
+  registry.register({
+    name: "config.patch",
+    scope: "operator.admin",
+    params: Patch,
+    handler: (params, { runtime }) =>
+      edit(() => patchConfigFile(runtime.configFilePath(), params.raw, { baseHash: params.baseHash, replacePaths: params.replacePaths, env: process.env }), runtime),
+  });
+
+  registry.register({
+    name: "config.schema",
+    scope: "operator.admin",
+    params: Empty,
+    handler: (_params, { runtime }) => ({
+      schema: OpenClawConfigSchema,
+      uiHints: configUiHints(OpenClawConfigSchema),
+      version: runtime.version,
+      generatedAt: new Date().toISOString(),
+    }),
+  });
+}

@@ -1,0 +1,57 @@
+import type { ProviderModel } from "./types.js";
+
+export type ProviderProbe =
+  | { ok: true; url: string; status: number; modelListed: boolean | undefined }
+  | { ok: false; url: string; problem: string; fix: string };
+
+const ANTHROPIC_VERSION = "2023-06-01";
+
+/** The provider's model list: free, needs the key, and proves endpoint and key in one request. */
+function modelListRequest(model: ProviderModel): { url: string; headers: Record<string, string> } {
+  const base = (model.baseUrl ?? "").replace(/\/+$/, "");
+  const headers: Record<string, string> = { ...(model.headers ?? {}) };
+  if (model.api === "anthropic-messages") {
+    if (model.apiKey) {
+      if (model.authType === "token") headers.authorization = `Bearer ${model.apiKey}`;
+      else headers["x-api-key"] = model.apiKey;
+    }
+    headers["anthropic-version"] = ANTHROPIC_VERSION;
+    return { url: `${base}/v1/models`, headers };
+  }
+  if (model.apiKey) headers.authorization = `Bearer ${model.apiKey}`;
+  return { url: `${base}/models`, headers };
+}
+
+/**
+ * One cheap request to the model's provider (GET its model list): reachable, key accepted, and
+ * whether the model is listed. Never says the key. Used by `openclaw doctor` and `openclaw onboard`.
+ */
+export async function probeProvider(model: ProviderModel, timeoutMs = 10_000): Promise<ProviderProbe> {
+  const { url, headers } = modelListRequest(model);
+  let res: Response;
+  try {
+    res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
+    return {
+      ok: false, url,
+      problem: `provider "${model.provider}" is not reachable at ${url} (${cause === "TimeoutError" ? `no answer in ${timeoutMs / 1000} s` : cause})`,
+      fix: `check models.providers.${model.provider}.baseUrl and the network`,
+    };
+  }
+  const body = await res.text().catch(() => "");
+  if (res.status === 401 || res.status === 403) {
+    return { ok: false, url, problem: `provider "${model.provider}" refused the API key (HTTP ${res.status})`, fix: `set a valid key in models.providers.${model.provider}.apiKey or its environment variable` };
+  }
+  if (!res.ok) {
+    return { ok: false, url, problem: `provider "${model.provider}" answered HTTP ${res.status} to ${url}`, fix: `check models.providers.${model.provider}.baseUrl and api` };
+  }
+  let modelListed: boolean | undefined;
+  try {
+    const data = (JSON.parse(body) as { data?: { id?: string }[] }).data;
+    if (Array.isArray(data)) modelListed = data.some((entry) => entry.id === model.id);
+  } catch {
+    modelListed = undefined;
+  }
+  return { ok: true, url, status: res.status, modelListed };
+}

@@ -1,0 +1,125 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { openOperator, type TestSocket } from "../helpers/ws-client.js";
+
+const YAML = "# hand-written\ngateway:\n  mode: local\nlogging:\n  level: info # keep quiet\n";
+
+let gw: GatewayProcess;
+let file: string;
+let admin: TestSocket;
+beforeAll(async () => {
+  gw = await startGateway({ configFile: { name: "openclaw.yaml", content: YAML } });
+  file = path.join(gw.stateDir, "openclaw.yaml");
+  admin = (await openOperator(gw.url, gw.token)).sock;
+});
+afterAll(async () => {
+  admin?.close();
+  await gw?.stop();
+});
+
+describe("config.* over the gateway", () => {
+  it("config.get returns the file, its hash and the applied hash", async () => {
+    const res = await admin.request("config.get", {});
+    expect(res.ok).toBe(true);
+    expect(res.payload).toMatchObject({ path: file, exists: true, format: "yaml", valid: true });
+    expect(res.payload.raw).toContain("# keep quiet");
+    expect(res.payload.hash).toBe(res.payload.appliedConfigHash);
+  });
+
+  it("config.patch applies live and tells watchers with config.changed", async () => {
+    const { payload: snap } = await admin.request("config.get", {});
+    const res = await admin.request("config.patch", { raw: "{ logging: { level: 'debug' } }", baseHash: snap.hash });
+    expect(res.ok).toBe(true);
+    expect(res.payload).toMatchObject({ applied: true, changedPaths: ["logging.level"], restartRequiredPaths: [] });
+    await admin.waitFor((f) => f.type === "event" && f.event === "config.changed" && f.payload.hash === res.payload.hash);
+    expect(fs.readFileSync(file, "utf8")).toContain("level: debug # keep quiet");
+    const status = await admin.request("status", {});
+    expect(status.payload.configHash).toBe(res.payload.hash);
+  });
+
+  it("two editors racing on config.set from the same hash: one wins, the other gets a conflict", async () => {
+    const other = (await openOperator(gw.url, gw.token)).sock;
+    try {
+      const { payload: snap } = await admin.request("config.get", {});
+      const [a, b] = await Promise.all([
+        admin.request("config.set", { raw: snap.raw.replace("level: debug", "level: warn"), baseHash: snap.hash }),
+        other.request("config.set", { raw: snap.raw.replace("level: debug", "level: error"), baseHash: snap.hash }),
+      ]);
+      const winner = a.ok ? a : b;
+      const loser = a.ok ? b : a;
+      expect(winner.ok).toBe(true);
+      expect(loser.ok).toBe(false);
+      expect(loser.error.details).toMatchObject({ code: "CONFIG_CONFLICT", currentHash: winner.payload.hash });
+      expect(loser.error.message).toMatch(/changed since it was read/);
+      const after = await admin.request("config.get", {});
+      expect(after.payload.hash).toBe(winner.payload.hash);
+    } finally {
+      other.close();
+    }
+  });
+
+  it("an edit with an error is rejected at its key path and nothing is written", async () => {
+    const { payload: snap } = await admin.request("config.get", {});
+    const before = fs.readFileSync(file, "utf8");
+    const res = await admin.request("config.set", { raw: "gateway:\n  mode: local\n  bind: everywhere\n", baseHash: snap.hash });
+    expect(res.ok).toBe(false);
+    expect(res.error.details.code).toBe("CONFIG_INVALID");
+    expect(res.error.details.issues[0].path).toBe("gateway.bind");
+    expect(fs.readFileSync(file, "utf8")).toBe(before);
+    expect((await admin.request("config.get", {})).payload.hash).toBe(snap.hash);
+  });
+
+  it("says which keys need a restart and keeps serving", async () => {
+    const { payload: snap } = await admin.request("config.get", {});
+    const res = await admin.request("config.patch", { raw: "{ gateway: { port: 18799 } }", baseHash: snap.hash });
+    expect(res.payload.restartRequiredPaths).toEqual(["gateway.port"]);
+    expect((await admin.request("health", {})).ok).toBe(true);
+  });
+
+  it("writes need operator.admin; reading needs operator.read", async () => {
+    const reader = (await openOperator(gw.url, gw.token, { scopes: ["operator.read"] })).sock;
+    try {
+      const { payload: snap } = await reader.request("config.get", {});
+      expect(JSON.stringify(snap)).not.toContain(gw.token);
+      const res = await reader.request("config.set", { raw: "{}", baseHash: snap.hash });
+      expect(res.error).toMatchObject({ code: "FORBIDDEN", details: { missingScope: "operator.admin" } });
+      expect((await reader.request("config.schema", {})).ok).toBe(false);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it("config.schema lists the schema and marks credentials sensitive", async () => {
+    const res = await admin.request("config.schema", {});
+    expect(res.payload.schema.properties.gateway).toBeTruthy();
+    expect(res.payload.uiHints["gateway.auth.token"]).toEqual({ sensitive: true });
+  });
+});
+
+describe("logs.tail", () => {
+  it("returns the last lines, then follows with the cursor", async () => {
+    const first = await admin.request("logs.tail", { limit: 50 });
+    expect(first.ok).toBe(true);
+    expect(first.payload.lines.some((l: string) => l.includes('"msg":"gateway listening"'))).toBe(true);
+    // Something new gets logged: a config write logs "config reloaded".
+    const { payload: snap } = await admin.request("config.get", {});
+    await admin.request("config.patch", { raw: "{ logging: { level: 'info' } }", baseHash: snap.hash });
+    let lines: string[] = [];
+    let cursor = first.payload.cursor;
+    // The log file is written synchronously before the response; one read suffices, a second covers slow disks.
+    for (let i = 0; i < 50 && !lines.some((l) => l.includes("config reloaded")); i++) {
+      const next = await admin.request("logs.tail", { cursor });
+      lines = lines.concat(next.payload.lines);
+      cursor = next.payload.cursor;
+    }
+    expect(lines.some((l) => l.includes("config reloaded"))).toBe(true);
+    expect(lines.some((l) => l.includes("gateway listening"))).toBe(false);
+  });
+
+  it("rejects out-of-range params", async () => {
+    const res = await admin.request("logs.tail", { limit: 0 });
+    expect(res.error.code).toBe("INVALID_REQUEST");
+  });
+});

@@ -1,0 +1,156 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir, runCli, spawnCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { openOperator } from "../helpers/ws-client.js";
+
+let gw: GatewayProcess;
+beforeAll(async () => {
+  gw = await startGateway({ configFile: { name: "openclaw.yaml", content: "gateway:\n  mode: local\n  controlUi:\n    basePath: /console\n" } });
+});
+afterAll(async () => {
+  await gw?.stop();
+});
+
+const env = () => ({ OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token });
+
+describe("openclaw logs", () => {
+  it("prints the last lines, raw with --json and readable without", async () => {
+    const json = await runCli(["logs", "--json", "--limit", "50"], env());
+    expect(json.code).toBe(0);
+    const listening = json.output.split("\n").find((l) => l.includes('"msg":"gateway listening"'));
+    expect(JSON.parse(listening!).port).toBe(gw.port);
+    const pretty = await runCli(["logs", "--limit", "50"], env());
+    expect(pretty.output).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  gateway listening .*port=\d+/m);
+  });
+
+  it("--level keeps only lines at that level or above", async () => {
+    const { output } = await runCli(["logs", "--json", "--level", "warn", "--limit", "500"], env());
+    const levels = output.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l).level as number);
+    expect(levels.every((level) => level >= 40)).toBe(true);
+    expect(output).not.toContain("gateway listening");
+  });
+
+  it("--follow prints what the gateway logs next and stops cleanly on Ctrl-C", async () => {
+    const follower = spawnCli(["logs", "--follow", "--json", "--limit", "1"], env());
+    try {
+      await follower.waitForOutput(/\n/, 15_000); // the starting tail is printed
+      const { sock } = await openOperator(gw.url, gw.token);
+      const { payload: snap } = await sock.request("config.get", {});
+      await sock.request("config.patch", { raw: "{ logging: { level: 'info' } }", baseHash: snap.hash });
+      sock.close();
+      await follower.waitForOutput("config written through the gateway", 15_000);
+      expect(await follower.stop("SIGINT")).toBe(0);
+    } finally {
+      await follower.stop("SIGKILL");
+    }
+  });
+
+  it("an unknown level is refused with the choices", async () => {
+    const { code, output } = await runCli(["logs", "--level", "loud"], env());
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/Allowed choices are trace, debug, info, warn, error, fatal/);
+  });
+});
+
+describe("openclaw dashboard", () => {
+  it("prints the Control UI URL under gateway.controlUi.basePath with the token", async () => {
+    const { code, output } = await runCli(["dashboard"], env());
+    expect(code).toBe(0);
+    expect(output.trim()).toBe(`http://127.0.0.1:${gw.port}/console/?token=${encodeURIComponent(gw.token!)}`);
+  });
+
+  it("says so when the Control UI is turned off", async () => {
+    const dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, "openclaw.yaml"), "gateway:\n  controlUi:\n    enabled: false\n");
+    const { code, output } = await runCli(["dashboard"], { OPENCLAW_STATE_DIR: dir, OPENCLAW_GATEWAY_TOKEN: "t" });
+    expect(code).toBe(1);
+    expect(output).toContain("gateway.controlUi.enabled");
+  });
+});
+
+describe("openclaw gateway install | uninstall (systemd)", () => {
+  /** A HOME with a fake `systemctl` first on PATH that records its arguments. */
+  function fakeHome(exitCode = 0) {
+    const home = makeTempDir();
+    const bin = path.join(home, "bin");
+    fs.mkdirSync(bin);
+    const record = path.join(home, "systemctl.log");
+    fs.writeFileSync(path.join(bin, "systemctl"), `#!/bin/sh\necho "$*" >> "${record}"\n${exitCode ? `echo "Failed to connect to bus" >&2\nexit ${exitCode}\n` : ""}`, { mode: 0o755 });
+    const stateDir = path.join(home, ".openclaw");
+    const env = { HOME: home, PATH: `${bin}:${process.env.PATH}`, OPENCLAW_STATE_DIR: stateDir, XDG_CONFIG_HOME: undefined };
+    return { home, env, stateDir, unit: path.join(home, ".config", "systemd", "user", "openclaw-gateway.service"), calls: () => fs.readFileSync(record, "utf8").trim().split("\n") };
+  }
+
+  it("writes a user unit with MALLOC_ARENA_MAX=2 and restart-on-failure, then enables and starts it", async () => {
+    const h = fakeHome();
+    const { code, output } = await runCli(["gateway", "install", "--port", "18800"], h.env);
+    expect(code).toBe(0);
+    expect(output).toContain(h.unit);
+    const unit = fs.readFileSync(h.unit, "utf8");
+    expect(unit).toMatch(/^ExecStart=\S*node\S* \S+openclaw\.js gateway run --port 18800$/m);
+    expect(unit).toContain("Environment=MALLOC_ARENA_MAX=2");
+    expect(unit).toContain(`Environment=OPENCLAW_STATE_DIR=${h.stateDir}`);
+    expect(unit).toContain("Restart=on-failure");
+    expect(unit).toContain("RestartPreventExitStatus=78");
+    expect(unit).toContain("WantedBy=default.target");
+    expect(unit).not.toMatch(/TOKEN/);
+    expect(h.calls()).toEqual(["--user daemon-reload", "--user enable --now openclaw-gateway.service"]);
+
+    const again = await runCli(["gateway", "install"], h.env);
+    expect(again.code).toBe(1);
+    expect(again.output).toContain("already installed");
+    expect((await runCli(["gateway", "install", "--force"], h.env)).code).toBe(0);
+    expect(fs.readFileSync(h.unit, "utf8")).toMatch(/gateway run$/m);
+
+    const removed = await runCli(["gateway", "uninstall"], h.env);
+    expect(removed.code).toBe(0);
+    expect(fs.existsSync(h.unit)).toBe(false);
+    expect(h.calls().slice(-2)).toEqual(["--user disable --now openclaw-gateway.service", "--user daemon-reload"]);
+  });
+
+  it("reports systemctl's own failure", async () => {
+    const h = fakeHome(1);
+    const { code, output } = await runCli(["gateway", "install"], h.env);
+    expect(code).toBe(1);
+    expect(output).toContain("systemctl --user daemon-reload failed (exit 1): Failed to connect to bus");
+  });
+
+  it("refuses to install over a broken config", async () => {
+    const h = fakeHome();
+    fs.mkdirSync(h.stateDir, { recursive: true });
+    fs.writeFileSync(path.join(h.stateDir, "openclaw.yaml"), "gateway:\n  bind: everywhere\n");
+    const { code, output } = await runCli(["gateway", "install"], h.env);
+    expect(code).toBe(78);
+    expect(output).toContain("gateway.bind");
+    expect(fs.existsSync(h.unit)).toBe(false);
+  });
+});
+
+describe("openclaw completion", () => {
+  it("bash: completes subcommands and options from the real command tree", async () => {
+    const { code, output: script } = await runCli(["completion", "bash"], {});
+    expect(code).toBe(0);
+    const complete = (...words: string[]) => {
+      const line = `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _openclaw_completion; echo "\${COMPREPLY[*]}"`;
+      return spawnSync("bash", ["-c", line], { encoding: "utf8" }).stdout.trim().split(" ");
+    };
+    expect(complete("openclaw", "gat")).toEqual(["gateway"]);
+    expect(complete("openclaw", "gateway", "in")).toEqual(["install"]);
+    expect(complete("openclaw", "doctor", "--f")).toEqual(["--fix"]);
+    expect(complete("openclaw", "security", "")).toEqual(["audit", "--help"]);
+  });
+
+  it("zsh and fish scripts name the same commands; an unknown shell is refused", async () => {
+    const zsh = (await runCli(["completion", "zsh"], {})).output;
+    expect(zsh).toMatch(/^#compdef openclaw/);
+    expect(zsh).toContain("'gateway install')");
+    const fish = (await runCli(["completion", "fish"], {})).output;
+    expect(fish).toContain("complete -c openclaw -n '__fish_use_subcommand' -a 'doctor'");
+    expect(fish).toContain("-a 'install'");
+    const bad = await runCli(["completion", "tcsh"], {});
+    expect(bad.code).not.toBe(0);
+    expect(bad.output).toContain("Allowed choices are bash, zsh, fish");
+  });
+});

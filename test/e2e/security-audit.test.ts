@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeTempDir, runCli, startGateway } from "../helpers/gateway-process.js";
+
+function stateWith(config: Record<string, unknown>, mode = 0o600): string {
+  const dir = makeTempDir();
+  fs.chmodSync(dir, 0o700);
+  const file = path.join(dir, "openclaw.json");
+  fs.writeFileSync(file, JSON.stringify(config, null, 2));
+  fs.chmodSync(file, mode);
+  return dir;
+}
+
+async function audit(stateDir: string, ...args: string[]) {
+  const { code, output } = await runCli(["security", "audit", "--json", ...args], { OPENCLAW_STATE_DIR: stateDir, TELEGRAM_BOT_TOKEN: "1:env-token" });
+  const report = JSON.parse(output.slice(output.indexOf("{")));
+  return { code, report, ids: report.findings.map((f: { id: string }) => f.id) as string[], output };
+}
+
+describe("openclaw security audit", () => {
+  it("an open DM policy with exec unrestricted is critical, with the fix, and exits 1", async () => {
+    const dir = stateWith({ gateway: { mode: "local" }, channels: { telegram: { dmPolicy: "open", allowFrom: ["*"] } } });
+    const { code, report, ids } = await audit(dir);
+    expect(code).toBe(1);
+    expect(report.ok).toBe(false);
+    expect(report.findings[0]).toMatchObject({ id: "tools.exec.open-to-strangers", severity: "critical", fix: expect.stringContaining("tools.exec.security") });
+    expect(ids).toContain("channels.dm-open");
+  });
+
+  it("a world-readable config holding a token in clear text: critical permissions, warned secret, secret not printed", async () => {
+    const dir = stateWith({ gateway: { mode: "local", auth: { token: "a-literal-token-that-is-long-enough-1234" } } }, 0o644);
+    const { code, report, ids, output } = await audit(dir);
+    expect(code).toBe(1);
+    expect(report.findings.find((f: { id: string }) => f.id === "files.permissions")).toMatchObject({ severity: "critical", fix: expect.stringContaining("chmod 600") });
+    expect(ids).toContain("config.literal-secrets");
+    expect(output).toContain("gateway.auth.token");
+    expect(output).not.toContain("a-literal-token-that-is-long-enough-1234");
+  });
+
+  it("auth none on a LAN bind and a short token are named", async () => {
+    const none = await audit(stateWith({ gateway: { mode: "local", bind: "lan", auth: { mode: "none" } } }));
+    expect(none.report.findings[0]).toMatchObject({ id: "gateway.auth.none", severity: "critical" });
+    const weak = await audit(stateWith({ gateway: { mode: "local", auth: { token: "abc123" } } }), "--deep");
+    expect(weak.report.findings.find((f: { id: string }) => f.id === "gateway.auth.weak-token")).toMatchObject({ severity: "warn", title: expect.stringContaining("6 characters") });
+    expect(weak.ids).toContain("deep.not-running");
+  });
+
+  it("a private, loopback, pairing installation has no critical finding and exits 0", async () => {
+    const { code, report } = await audit(stateWith({ gateway: { mode: "local" }, channels: { telegram: { dmPolicy: "pairing" } } }));
+    expect(code).toBe(0);
+    expect(report.counts.critical).toBe(0);
+  });
+
+  it("--deep asks the running gateway: one with a token turns a stranger away, one with auth none does not", async () => {
+    const guarded = await startGateway({ configFile: { name: "openclaw.json", content: '{"gateway":{"mode":"local"}}' } });
+    try {
+      const { ids } = await audit(guarded.stateDir, "--deep");
+      expect(ids).not.toContain("deep.ws-open");
+      expect(ids).not.toContain("deep.not-running");
+    } finally {
+      await guarded.stop();
+    }
+    const open = await startGateway({ token: null, args: ["--auth", "none"] });
+    try {
+      const { ids, report } = await audit(open.stateDir, "--deep");
+      expect(ids).toContain("deep.ws-open");
+      expect(report.findings.find((f: { id: string }) => f.id === "deep.ws-open").title).toContain("without credentials");
+    } finally {
+      await open.stop();
+    }
+  });
+});

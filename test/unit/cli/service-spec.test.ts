@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { gatewayInstallCommand, gatewayUninstallCommand } from "../../../src/cli/service/service-command.js";
+import { renderLaunchdPlist, renderSystemdUnit, type ServiceSpec } from "../../../src/cli/service/service-spec.js";
+
+const spec: ServiceSpec = {
+  node: "/opt/node 20/bin/node",
+  script: "/srv/openclaw/dist/bin/openclaw.js",
+  args: ["gateway", "run"],
+  env: { MALLOC_ARENA_MAX: "2", OPENCLAW_STATE_DIR: "/home/a b/.openclaw" },
+  workingDir: "/home/a b",
+  logFile: "/home/a b/.openclaw/logs/gateway.out.log",
+};
+
+describe("service files", () => {
+  it("systemd: quotes paths with spaces", () => {
+    const unit = renderSystemdUnit(spec);
+    expect(unit).toContain('ExecStart="/opt/node 20/bin/node" /srv/openclaw/dist/bin/openclaw.js gateway run');
+    expect(unit).toContain('Environment="OPENCLAW_STATE_DIR=/home/a b/.openclaw"');
+  });
+
+  it("launchd: program, MALLOC_ARENA_MAX and restart on failure (KeepAlive SuccessfulExit false)", () => {
+    const plist = renderLaunchdPlist({ ...spec, env: { ...spec.env, X: "<&>" } });
+    expect(plist).toContain("<string>/opt/node 20/bin/node</string>");
+    expect(plist).toMatch(/<key>MALLOC_ARENA_MAX<\/key>\s*<string>2<\/string>/);
+    expect(plist).toMatch(/<key>KeepAlive<\/key>\s*<dict>\s*<key>SuccessfulExit<\/key>\s*<false\/>/);
+    expect(plist).toContain("<string>&lt;&amp;&gt;</string>");
+  });
+
+  it("macOS install writes the agent into ~/Library/LaunchAgents and bootstraps it with launchctl", () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "launchd-"));
+    const bin = path.join(home, "bin");
+    fs.mkdirSync(bin);
+    const record = path.join(home, "launchctl.log");
+    fs.writeFileSync(path.join(bin, "launchctl"), `#!/bin/sh\necho "$*" >> "${record}"\n`, { mode: 0o755 });
+    const env = { HOME: home, PATH: `${bin}:${process.env.PATH}`, OPENCLAW_STATE_DIR: path.join(home, ".openclaw") };
+    const out: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string) => out.push(chunk) > 0) as typeof process.stdout.write;
+    try {
+      gatewayInstallCommand({}, "darwin", env);
+      const plist = path.join(home, "Library", "LaunchAgents", "ai.openclaw.gateway.plist");
+      expect(fs.readFileSync(plist, "utf8")).toContain("<string>ai.openclaw.gateway</string>");
+      expect(fs.readFileSync(record, "utf8")).toMatch(/^bootstrap gui\/\d+ .*ai\.openclaw\.gateway\.plist$/m);
+      gatewayUninstallCommand({}, "darwin", env);
+      expect(fs.existsSync(plist)).toBe(false);
+      expect(fs.readFileSync(record, "utf8")).toMatch(/^bootout gui\/\d+\/ai\.openclaw\.gateway$/m);
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(out.join("")).toContain("launchd");
+  });
+
+  it("refuses platforms without a supported service manager", () => {
+    expect(() => gatewayInstallCommand({}, "win32", {})).toThrow(/Linux \(systemd\) and macOS \(launchd\)/);
+  });
+});
