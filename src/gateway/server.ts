@@ -23,6 +23,9 @@ import { registerCronMethods } from "./methods/cron-methods.js";
 import { CronService } from "../cron/cron-service.js";
 import type { CronClock } from "../cron/clock.js";
 import { createCronChannelPort, createCronToolHost } from "./cron-wiring.js";
+import { HeartbeatRunner } from "../cron/heartbeat/heartbeat-runner.js";
+import { systemClock } from "../cron/clock.js";
+import { registerHeartbeatMethods } from "./methods/heartbeat-methods.js";
 import { MemoryService } from "../memory/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { channelsStatusPayload, registerChannelMethods } from "./methods/channel-methods.js";
@@ -80,7 +83,7 @@ export interface GatewayServerOptions {
 }
 
 /** Events this gateway really emits; advertised in hello-ok. */
-const EVENTS = ["connect.challenge", "tick", "presence", "health", "shutdown", "exec.approval.requested", "exec.approval.resolved", "cron"];
+const EVENTS = ["connect.challenge", "tick", "presence", "health", "shutdown", "exec.approval.requested", "exec.approval.resolved", "cron", "heartbeat"];
 
 /**
  * The gateway's WebSocket and HTTP surface on one port: fastify for HTTP routes, `ws` for
@@ -101,6 +104,7 @@ export class GatewayServer {
   readonly acp: AcpSessionManager;
   /** Scheduled jobs; SQLite loads only once a job exists. */
   readonly cron: CronService;
+  readonly heartbeat: HeartbeatRunner;
   private cronStarting?: Promise<void>;
   private readonly toolServices = createToolServices();
   private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
@@ -150,6 +154,7 @@ export class GatewayServer {
       broadcast: (event, payload, opts) => this.broadcast(event, payload, opts),
       sessions: () => this.sessions,
       channelsStatus: () => channelsStatusPayload(this.channels),
+      heartbeats: () => this.heartbeat.settings(),
     };
     this.sessions = new SessionStore(opts.stateDir, { onWarning: (warning) => opts.logger.warn(warning) });
     this.ledger = new IdempotencyLedger(opts.stateDir);
@@ -224,7 +229,19 @@ export class GatewayServer {
       channels: () => this.cronChannels,
       emit: (event) => this.broadcast("cron", { ...event, ts: Date.now() }),
       ...(opts.cronClock ? { clock: opts.cronClock } : {}),
+      queueForHeartbeat: (agentId, _sessionKey, text) => {
+        if (!this.heartbeat.beats(agentId)) return false;
+        this.heartbeat.queueEvent(agentId, text);
+        return true;
+      },
     });
+    this.heartbeat = new HeartbeatRunner({
+      config: () => opts.loadedConfig().config, conversations: this.conversations, channels: () => this.cronChannels, logger: opts.logger,
+      clock: opts.cronClock ?? systemClock,
+      workspaceDirOf: (agentId) => resolveWorkspaceDir(opts.loadedConfig().config, agentId, opts.stateDir, process.env),
+      emit: (event) => this.broadcast("heartbeat", event),
+    });
+    registerHeartbeatMethods(this.methods, this.heartbeat, this.conversations);
     this.toolServices.cron = createCronToolHost(this.cron);
     registerCronMethods(this.methods, this.cron);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PREAUTH_PAYLOAD_BYTES, perMessageDeflate: false });
@@ -291,7 +308,9 @@ export class GatewayServer {
     // After the channels: a reply owed from before a restart needs its chat running.
     this.cronStarting = (async () => {
       await this.channelsStarting;
-      if (!this.draining) await this.cron.start();
+      if (this.draining) return;
+      this.heartbeat.start();
+      await this.cron.start();
     })().catch((err) => this.opts.logger.error({ err: (err as Error).message }, "cron failed to start"));
   }
 
@@ -346,6 +365,7 @@ export class GatewayServer {
     this.conversations.applyConfig(loaded.config);
     if (this.isReady) this.startChannels(loaded.config);
     if (this.isReady) void this.cronStarting?.then(() => this.cron.applyConfig());
+    if (this.isReady) this.heartbeat.applyConfig();
     const rateLimit = loaded.config.gateway?.auth?.rateLimit;
     if (rateLimit) {
       this.rateLimiter.update({
@@ -369,6 +389,7 @@ export class GatewayServer {
     // Scheduled runs the drain aborts stay marked running: the next start records them as interrupted.
     await this.cronStarting;
     const cronStopped = this.cron.stop();
+    this.heartbeat.stop();
     await this.acp.stop();
     // Let runs stop and persist what they have (they are aborted, not dropped).
     await Promise.race([this.conversations.drain(), new Promise((r) => setTimeout(r, 1_000))]);

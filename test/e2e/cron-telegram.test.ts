@@ -5,6 +5,9 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli } from "../helpers/gateway-process.js";
 import { startInProcessGateway, type InProcessGateway } from "../helpers/in-process-gateway.js";
 import { ManualClock } from "../helpers/manual-clock.js";
+import fs from "node:fs";
+import path from "node:path";
+import { systemPromptOf } from "../helpers/model-request.js";
 import { lastUserText, waitUntil } from "../helpers/reliability.js";
 
 /**
@@ -97,4 +100,37 @@ describe("cron end to end", () => {
     const list = await runCli(["cron", "list", "--all", "--json"], gateway.cliEnv);
     expect(JSON.parse(list.output).jobs).toEqual([]);
   });
+
+  for (const [tasks, reply, expected] of [
+    ["- Nothing to check: reply HEARTBEAT_OK", "HEARTBEAT_OK", []],
+    ["- remind me to stretch", "Time to stretch!", ["Time to stretch!"]],
+  ] as const) {
+    it(`a heartbeat with HEARTBEAT.md "${tasks}" sends ${expected.length === 0 ? "nothing" : "the reminder"} to the chat`, async () => {
+      const clock = new ManualClock(Date.parse("2026-06-01T10:00:00Z"));
+      const stateDir = makeTempDir("openclaw-heartbeat-e2e-");
+      fs.mkdirSync(path.join(stateDir, "workspace"), { recursive: true });
+      fs.writeFileSync(path.join(stateDir, "workspace", "HEARTBEAT.md"), `# Heartbeat\n${tasks}\n`);
+      let sawTasks = false;
+      model.setResponder((req) => {
+        sawTasks = systemPromptOf(req).includes(tasks);
+        return { text: reply };
+      });
+      const chat = 200 + expected.length;
+      const channels = { telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(chat)], typingIntervalSeconds: 0 } };
+      const agents = { defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/fake-model" }, heartbeat: { every: "30m", target: "telegram", to: String(chat) } } };
+      gateway = await startInProcessGateway({ stateDir, config: fakeModelConfig(model, stateDir, { channels, agents }), cronClock: clock });
+      await waitUntil(() => /channel account started/.test(gateway!.log()), 15_000);
+      const before = telegram.messages(chat).length;
+      clock.advance(30 * 60_000);
+      await waitUntil(() => /"msg":"heartbeat"/.test(gateway!.log()), 20_000, "the heartbeat to finish");
+      const last = await runCli(["gateway", "call", "last-heartbeat"], gateway.cliEnv);
+      expect(JSON.parse(last.output)).toMatchObject({ agentId: "main", status: expected.length === 0 ? "ok-token" : "sent" });
+      expect(sawTasks).toBe(true);
+      if (expected.length > 0) await telegram.waitFor(() => telegram.messages(chat).length > before, 10_000);
+      expect(telegram.messages(chat).slice(before).map((m) => String(m.text))).toEqual(expected);
+      const health = JSON.parse((await runCli(["gateway", "call", "health"], gateway.cliEnv)).output);
+      expect(health.agents[0].heartbeat).toMatchObject({ enabled: true, every: "30m", everyMs: 1_800_000, target: "telegram" });
+      expect(health.heartbeatSeconds).toBe(1800);
+    });
+  }
 });
