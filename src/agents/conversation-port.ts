@@ -94,6 +94,11 @@ export interface SubmitInput {
   internal?: { mergeable?: boolean };
   /** Extra fields stored on the message's transcript line (e.g. `internalEvents`). */
   transcriptFields?: Record<string, unknown>;
+  /**
+   * Settings for this message's own turn (a heartbeat's `model`, `lightContext`). Applied when the
+   * message starts a turn at once; one that waits behind a busy session runs with the session's settings.
+   */
+  turnSettings?: { modelOverride?: string; lightContext?: boolean };
 }
 
 export interface ChannelOrigin {

@@ -21,6 +21,7 @@ import { createToolResultShaper } from "./tool-result-shaper.js";
 import { evaluateContextWindow, liveToolResultMaxChars } from "./context-window-guard.js";
 import { overflowRecovery, withOverflowAdvice } from "./compaction/overflow-recovery.js";
 import { createMessageTool } from "./tools/message.js";
+import { createCronTool } from "./tools/cron.js";
 import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
 import { dailyNotesForNewSession } from "../memory/daily-notes.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
@@ -73,10 +74,12 @@ export interface EmbeddedTurnInput {
   onWarning?: (message: string) => void;
   /** The first turn after `/new`: with memory on, today's and yesterday's daily notes join the prompt. */
   offerDailyNotes?: boolean;
+  /** Leave the workspace bootstrap files out of this turn's prompt (a scheduled job's or heartbeat's `lightContext`). */
+  lightContext?: boolean;
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
-export type TurnOverrides = Partial<Pick<EmbeddedTurnInput, "promptMode" | "extraSystemPrompt" | "modelOverride" | "sessionModel" | "thinkingLevel" | "verboseLevel" | "spawnDepth" | "timeoutSeconds" | "senderIsOwner">>;
+export type TurnOverrides = Partial<Pick<EmbeddedTurnInput, "promptMode" | "extraSystemPrompt" | "modelOverride" | "sessionModel" | "thinkingLevel" | "verboseLevel" | "spawnDepth" | "timeoutSeconds" | "senderIsOwner" | "lightContext">>;
 
 export interface EmbeddedTurnResult extends RunResult {
   agentId: string;
@@ -115,7 +118,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const workspaceDir = resolveWorkspaceDir(config, agentId, input.stateDir, env);
   await ensureWorkspaceOnce(workspaceDir);
   const defaults = config.agents.defaults;
-  const bootstrap = defaults.skipBootstrap
+  const bootstrap = defaults.skipBootstrap || input.lightContext
     ? { files: [], warnings: [] }
     : await cachedBootstrap(workspaceDir, { maxCharsPerFile: defaults.bootstrapMaxChars, maxTotalChars: defaults.bootstrapTotalMaxChars });
 
@@ -130,6 +133,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ...(memoryOn ? createMemoryTools() : []),
     ...(input.sessionKey && input.services?.sessionTools ? createSessionTools() : []),
     ...(input.services?.channelMessenger ? [createMessageTool()] : []),
+    ...(input.services?.cron ? [createCronTool()] : []),
   ];
   const policy = resolveEffectiveTools({
     config,

@@ -25,6 +25,8 @@ export type ToolErrorCode =
   | "SUBAGENT_NOT_FOUND" | "SUBAGENT_ENDED" | "STEER_RATE_LIMITED" | "STEER_FAILED" | "THREAD_UNAVAILABLE" | "THREAD_FAILED"
   // External ACP agents (sessions_spawn with runtime "acp")
   | "ACP_DISABLED" | "ACP_AGENT_UNKNOWN" | "ACP_AGENT_NOT_ALLOWED" | "ACP_COMMAND_NOT_FOUND" | "ACP_SESSION_FAILED"
+  // Scheduled jobs (the cron tool)
+  | "CRON_UNAVAILABLE" | "CRON_REFUSED"
   // Chat channels (the message tool)
   | "CHANNELS_UNAVAILABLE" | "CHANNEL_SEND_FAILED"
   // Memory (memory_search, memory_get)
@@ -351,6 +353,9 @@ export const TOOL_ERRORS = {
   notAMemoryFile: coded("NOT_A_MEMORY_FILE", (requested: string) => `"${requested}" is not a memory file.`, "Pass a path from a memory_search result (MEMORY.md, USER.md or memory/….md)."),
   memoryFileUnreadable: coded("NOT_A_MEMORY_FILE", (requested: string, reason: string) => `"${requested}" is ${reason}.`, "Pass a path from a memory_search result (MEMORY.md, USER.md or memory/….md)."),
   memoryFileNotFound: coded("FILE_NOT_FOUND", (requested: string) => `"${requested}" does not exist.`, "Run memory_search to find the right file."),
+  // ── The cron tool ───────────────────────────────────────────────────────────────────────────
+  cronUnavailable: coded("CRON_UNAVAILABLE", (problem: string) => problem, "Tell the user scheduling is off here; the operator can enable cron (docs/automation.md)."),
+  cronRefused: coded("CRON_REFUSED", (problem: string) => problem, "Fix the named field and call cron again; action status or list shows what exists."),
   memoryOffsetOutOfRange: coded("OFFSET_OUT_OF_RANGE", (from: number, requested: string, lines: number) => `from ${from} is past the end of "${requested}" (${lines} lines).`, "Use a smaller from."),
 };
 

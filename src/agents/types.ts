@@ -50,6 +50,25 @@ export interface ToolServices {
   channelMessenger?: ChannelMessenger;
   /** The gateway's memory service, behind memory_search and memory_get. */
   memory?: MemoryToolHost;
+  /** The gateway's scheduler, behind the cron tool (owner-only). */
+  cron?: CronToolHost;
+}
+
+export type CronToolAction = "status" | "list" | "get" | "add" | "update" | "remove" | "run" | "runs";
+
+/**
+ * What the `cron` tool acts through (the gateway's CronService): an action and its arguments as
+ * `cron.*` takes them, on behalf of `agentId`. Throws `CronToolRefusal` for bad input or a
+ * disabled scheduler; without a host (a local one-off run) the tool is not offered.
+ */
+export interface CronToolHost {
+  call(action: CronToolAction, args: Record<string, unknown>, agentId: string): Promise<unknown>;
+}
+
+export class CronToolRefusal extends Error {
+  constructor(message: string, readonly unavailable = false) {
+    super(message);
+  }
 }
 
 /**

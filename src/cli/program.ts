@@ -181,6 +181,63 @@ memory.command("search <query>").description("search the memory as the memory_se
   await memorySearchCommand(query, opts);
 });
 
+// `openclaw cron` and its alias `openclaw automations`: scheduled jobs on the running gateway (docs/automation.md).
+const cron = program.command("cron").alias("automations").description("scheduled jobs on the gateway: reminders, reports, checks");
+const withJobFlags = (cmd: Command) =>
+  withClientFlags(cmd)
+    .option("--name <name>", "job name")
+    .option("--description <text>", "what the job is for")
+    .option("--at <when>", "run once: an ISO time (UTC unless --tz) or a delay such as 20m")
+    .option("--every <duration>", "run every 30m, 2h, 1d …")
+    .option("--cron <expr>", "cron expression, 5 fields (or 6 with seconds)")
+    .option("--tz <zone>", "IANA time zone for --at and --cron (default UTC)")
+    .option("--exact", "no stagger for on-the-hour cron expressions")
+    .option("--message <text>", "an agent turn with this message")
+    .option("--system-event <text>", "text for the main session instead of an agent turn")
+    .option("--session <target>", "main, isolated or session:<key> (default: isolated for --message, main for --system-event)")
+    .option("--wake <mode>", "system events: now or next-heartbeat")
+    .option("--agent <id>", "agent id (default: the default agent)")
+    .option("--model <provider/model>", "isolated runs: model for the turn")
+    .option("--thinking <level>", "isolated runs: thinking level")
+    .option("--timeout-seconds <n>", "isolated runs: turn time limit")
+    .option("--light-context", "isolated runs: leave the bootstrap files out of the prompt")
+    .option("--announce", "send the reply to a chat (with --channel and --to; default channel: the main session's last chat)")
+    .option("--channel <id>", "chat channel for the reply (telegram, discord, slack, last)")
+    .option("--to <chat>", "chat to send the reply to")
+    .option("--account <id>", "channel account")
+    .option("--best-effort", "run even when the chat cannot be reached")
+    .option("--webhook <url>", "POST the reply to this URL")
+    .option("--no-deliver", "keep the reply in the run history only")
+    .option("--delete-after-run", "remove a one-shot job after it ran");
+withJobFlags(cron.command("add").description("add a job")).option("--disabled", "add it switched off").action(async (opts) => {
+  const { cronAddCommand } = await import("./cron-command.js");
+  await cronAddCommand({ ...opts, noDeliver: opts.deliver === false });
+});
+withJobFlags(cron.command("edit <id>").description("change a job (only the flags given)")).option("--enable", "switch it on").option("--disable", "switch it off").action(async (id, opts) => {
+  const { cronEditCommand } = await import("./cron-command.js");
+  await cronEditCommand(id, { ...opts, noDeliver: opts.deliver === false });
+});
+withClientFlags(cron.command("list").description("jobs with their schedule and next run")).option("--all", "include disabled jobs").action(async (opts) => {
+  const { cronListCommand } = await import("./cron-command.js");
+  await cronListCommand(opts);
+});
+withClientFlags(cron.command("rm <id>").alias("remove").description("remove a job and its run history")).action(async (id, opts) => {
+  const { cronRemoveCommand } = await import("./cron-command.js");
+  await cronRemoveCommand(id, opts);
+});
+withClientFlags(cron.command("run <id>").description("start a run now")).option("--due", "only when the job is due").action(async (id, opts) => {
+  const { cronRunCommand } = await import("./cron-command.js");
+  await cronRunCommand(id, opts);
+});
+withClientFlags(cron.command("runs [id]").description("run history, newest first")).option("--limit <n>", "at most this many runs", "20").action(async (id, opts) => {
+  const { cronRunsCommand } = await import("./cron-command.js");
+  await cronRunsCommand(id, opts);
+});
+withClientFlags(cron.command("status").description("is the scheduler on, how many jobs, the next run")).action(async (opts) => {
+  const { cronStatusCommand } = await import("./cron-command.js");
+  await cronStatusCommand(opts);
+});
+
 const config = program.command("config").description("read, change and check the config file");
 config.command("get <path>").description("print a config value (secrets redacted)").option("--json", "print JSON").action(async (keyPath, opts) => {
   const { configGetCommand } = await import("./config-command.js");

@@ -168,6 +168,7 @@ export class ConversationService implements ConversationPort {
     if (!this.queue.busy(sessionKey)) {
       const turn: Turn = {
         sessionKey, agentId, members: [runId], text, onEvents: input.onEvent ? [input.onEvent] : [], extraSystemPrompt: input.extraSystemPrompt,
+        ...(input.turnSettings ? { settings: input.turnSettings } : {}),
         senderIsOwner, channel: input.origin?.channel,
         runtime: input.internal !== undefined || (input.provenance !== undefined && input.provenance.kind !== "external_user"),
       };

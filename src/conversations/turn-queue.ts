@@ -16,6 +16,8 @@ export interface Turn {
   text: string;
   onEvents: ((e: AgentEvent) => void)[];
   extraSystemPrompt?: string;
+  /** Per-message turn settings (SubmitInput.turnSettings). */
+  settings?: { modelOverride?: string; lightContext?: boolean };
   onSteered?: (ids: string[]) => void;
   senderIsOwner: boolean;
   channel?: string;

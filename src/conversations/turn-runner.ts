@@ -105,6 +105,7 @@ export class TurnRunner {
         sessionKey,
         failover: deps.failover,
         ...sessionTurnSettings(store.peek(sessionKey)),
+        ...turn.settings,
         // Last, so a sub-agent's frozen sender policy and limits win over the turn's defaults.
         ...deps.turnOverrides?.(sessionKey),
         signal: controller.signal,

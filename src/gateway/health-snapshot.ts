@@ -1,6 +1,16 @@
 import path from "node:path";
 import { listAgentConfigs } from "../agents/agent-config.js";
 import type { GatewayRuntime } from "./runtime.js";
+import type { HeartbeatSettings } from "../cron/heartbeat/heartbeat-settings.js";
+
+/** An agent's heartbeat as health reports it: what the runner really does (off shows as 0m). */
+function heartbeatOf(settings: HeartbeatSettings | undefined): Record<string, unknown> {
+  if (!settings?.enabled) return { enabled: false, every: "0m", everyMs: 0 };
+  return {
+    enabled: true, every: settings.every, everyMs: settings.everyMs, prompt: settings.prompt, target: settings.target,
+    ...(settings.model ? { model: settings.model } : {}), session: settings.isolatedSession ? "isolated" : "main", ackMaxChars: settings.ackMaxChars,
+  };
+}
 
 const RECENT_SESSIONS = 5;
 
@@ -21,12 +31,12 @@ export function buildHealthSnapshot(runtime: GatewayRuntime): Record<string, unk
       recent: entries.slice(0, RECENT_SESSIONS).map((e) => ({ key: e.sessionKey, updatedAt: e.updatedAt, age: now - e.updatedAt })),
     };
   };
+  const heartbeats = new Map(runtime.heartbeats().map((h) => [h.agentId, h]));
   const agents = listAgentConfigs(config).map((a) => ({
     agentId: a.id,
     ...(a.name ? { name: a.name } : {}),
     isDefault: a.isDefault,
-    // This build has no heartbeat runner (it belongs with cron): reported as disabled, in the shape clients validate.
-    heartbeat: { enabled: false, every: "0m", everyMs: 0 },
+    heartbeat: heartbeatOf(heartbeats.get(a.id)),
     sessions: sessionsFor(a.id),
   }));
   const reload = runtime.configReloadStatus();
@@ -37,7 +47,7 @@ export function buildHealthSnapshot(runtime: GatewayRuntime): Record<string, unk
     defaultAgentId: agents.find((a) => a.isDefault)!.agentId,
     agents,
     sessions: sessionsFor(),
-    heartbeatSeconds: 0,
+    heartbeatSeconds: Math.round(((agents.find((a) => a.isDefault)!.heartbeat.everyMs as number) ?? 0) / 1000),
     channels: channels.channels,
     channelOrder: channels.channelOrder,
     channelLabels: channels.channelLabels,

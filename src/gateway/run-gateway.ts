@@ -13,6 +13,7 @@ import { DEFAULT_FIRST_REQUEST_TIMEOUT_MS, DEFAULT_HOLD_LIMIT_MS, EarlyListener 
 import { StateLock } from "./state-lock.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protocol/constants.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus } from "./runtime.js";
+import type { CronClock } from "../cron/clock.js";
 
 export interface RunGatewayOptions {
   env: NodeJS.ProcessEnv;
@@ -27,6 +28,11 @@ export interface RunGatewayOptions {
   console: boolean;
   /** Where the one-time generated-token notice goes. */
   notice: (text: string) => void;
+  /**
+   * The scheduler's clock when the gateway runs inside another program (tests drive it by hand).
+   * Not reachable from the command line or the environment: `openclaw gateway run` always uses the system clock.
+   */
+  cronClock?: CronClock;
 }
 
 export interface RunningGateway {
@@ -139,6 +145,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     reloadConfigNow,
     tickIntervalMs: positiveInt(env.OPENCLAW_TICK_INTERVAL_MS) ?? DEFAULT_TICK_INTERVAL_MS,
     handshakeTimeoutMs: positiveInt(env.OPENCLAW_HANDSHAKE_TIMEOUT_MS) ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
+    ...(opts.cronClock ? { cronClock: opts.cronClock } : {}),
   });
   await server.start();
 

@@ -3,6 +3,7 @@ import type { Logger } from "../infra/logger.js";
 import type { LoadedConfig, OpenClawConfig } from "../config/index.js";
 import type { PresenceTracker } from "./presence.js";
 import type { AuthMode } from "./auth/resolve-auth.js";
+import type { HeartbeatSettings } from "../cron/heartbeat/heartbeat-settings.js";
 
 /**
  * What RPC methods may see of the running gateway. Methods get this, never the server object,
@@ -28,6 +29,8 @@ export interface GatewayRuntime {
   connectionCount(): number;
   ready(): boolean;
   sessions(): import("../sessions/store/index.js").SessionStore;
+  /** Each agent's heartbeat settings, as the heartbeat runner applies them (docs/automation.md#heartbeat). */
+  heartbeats(): readonly HeartbeatSettings[];
   /** The `channels.status` payload (empty lists when no channel is configured). */
   channelsStatus(): Record<string, unknown>;
   /** Push an event to every authenticated connection allowed to see it (and passing `filter`). */

@@ -21,6 +21,13 @@ import { registerAgentMethods } from "./methods/agent-methods.js";
 import { registerChatMethods } from "./methods/chat-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
 import { registerMemoryMethods } from "./methods/memory-methods.js";
+import { registerCronMethods } from "./methods/cron-methods.js";
+import { CronService } from "../cron/cron-service.js";
+import type { CronClock } from "../cron/clock.js";
+import { createCronChannelPort, createCronToolHost } from "./cron-wiring.js";
+import { HeartbeatRunner } from "../cron/heartbeat/heartbeat-runner.js";
+import { systemClock } from "../cron/clock.js";
+import { registerHeartbeatMethods } from "./methods/heartbeat-methods.js";
 import { MemoryService } from "../memory/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { channelsStatusPayload, registerChannelMethods } from "./methods/channel-methods.js";
@@ -76,10 +83,12 @@ export interface GatewayServerOptions {
   reloadConfigNow: () => ConfigReloadOutcome;
   tickIntervalMs: number;
   handshakeTimeoutMs: number;
+  /** The scheduler's clock (the system clock unless the gateway runs inside a test). */
+  cronClock?: CronClock;
 }
 
 /** Events this gateway really emits; advertised in hello-ok. */
-const EVENTS = ["connect.challenge", "tick", "presence", "health", "shutdown", "exec.approval.requested", "exec.approval.resolved", "config.changed"];
+const EVENTS = ["connect.challenge", "tick", "presence", "health", "shutdown", "exec.approval.requested", "exec.approval.resolved", "config.changed", "cron", "heartbeat"];
 
 /**
  * The gateway's WebSocket and HTTP surface on one port: fastify for HTTP routes, `ws` for
@@ -98,6 +107,10 @@ export class GatewayServer {
   /** Opens nothing until an agent uses memory: the SQLite module loads on first use. */
   readonly memory: MemoryService;
   readonly acp: AcpSessionManager;
+  /** Scheduled jobs; SQLite loads only once a job exists. */
+  readonly cron: CronService;
+  readonly heartbeat: HeartbeatRunner;
+  private cronStarting?: Promise<void>;
   private readonly toolServices = createToolServices();
   private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
   private readonly sessionSubscribers = new Set<string>();
@@ -148,6 +161,7 @@ export class GatewayServer {
       broadcast: (event, payload, opts) => this.broadcast(event, payload, opts),
       sessions: () => this.sessions,
       channelsStatus: () => channelsStatusPayload(this.channels),
+      heartbeats: () => this.heartbeat.settings(),
     };
     this.sessions = new SessionStore(opts.stateDir, { onWarning: (warning) => opts.logger.warn(warning) });
     this.ledger = new IdempotencyLedger(opts.stateDir);
@@ -178,7 +192,7 @@ export class GatewayServer {
         if (reason === "run-ended") this.subagents.onSessionRunEnded(key);
         this.broadcast("sessions.changed", { key, reason, ts: Date.now() }, { filter: (c) => this.sessionSubscribers.has(c.connId) });
       },
-      turnOverrides: (key) => this.subagents.turnOverrides(key),
+      turnOverrides: (key) => this.subagents.turnOverrides(key) ?? this.cron.turnOverrides(key),
       onStop: (key) => this.subagents.stopChildrenOf(key).length,
     });
     this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
@@ -219,6 +233,26 @@ export class GatewayServer {
         return this.channels.sendFromTool(request);
       },
     };
+    this.cron = new CronService({
+      stateDir: opts.stateDir, config: () => opts.loadedConfig().config, conversations: this.conversations, logger: opts.logger, env: process.env,
+      channels: () => this.cronChannels,
+      emit: (event) => this.broadcast("cron", { ...event, ts: Date.now() }),
+      ...(opts.cronClock ? { clock: opts.cronClock } : {}),
+      queueForHeartbeat: (agentId, _sessionKey, text) => {
+        if (!this.heartbeat.beats(agentId)) return false;
+        this.heartbeat.queueEvent(agentId, text);
+        return true;
+      },
+    });
+    this.heartbeat = new HeartbeatRunner({
+      config: () => opts.loadedConfig().config, conversations: this.conversations, channels: () => this.cronChannels, logger: opts.logger,
+      clock: opts.cronClock ?? systemClock,
+      workspaceDirOf: (agentId) => resolveWorkspaceDir(opts.loadedConfig().config, agentId, opts.stateDir, process.env),
+      emit: (event) => this.broadcast("heartbeat", event),
+    });
+    registerHeartbeatMethods(this.methods, this.heartbeat, this.conversations);
+    this.toolServices.cron = createCronToolHost(this.cron);
+    registerCronMethods(this.methods, this.cron);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PREAUTH_PAYLOAD_BYTES, perMessageDeflate: false });
   }
 
@@ -280,7 +314,21 @@ export class GatewayServer {
     setImmediate(() => this.conversations.warmUp());
     this.tuneHeapAfterStartUp();
     this.startChannels(this.opts.loadedConfig().config);
+    // After the channels: a reply owed from before a restart needs its chat running.
+    this.cronStarting = (async () => {
+      await this.channelsStarting;
+      if (this.draining) return;
+      this.heartbeat.start();
+      await this.cron.start();
+    })().catch((err) => this.opts.logger.error({ err: (err as Error).message }, "cron failed to start"));
   }
+
+  /** Chat delivery for scheduled runs, once any channel is configured. */
+  private get cronChannels() {
+    if (!anyChannelConfigured(this.opts.loadedConfig().config)) return undefined;
+    return (this.cronChannelPort ??= createCronChannelPort({ channels: () => this.channels, config: () => this.opts.loadedConfig().config, sessions: this.sessions }));
+  }
+  private cronChannelPort?: ReturnType<typeof createCronChannelPort>;
 
   /**
    * The daemon's heap flags (tuneHeapForDaemon: growth cap, compaction) are for the weeks a gateway
@@ -330,6 +378,8 @@ export class GatewayServer {
   applyConfig(loaded: LoadedConfig): void {
     this.conversations.applyConfig(loaded.config);
     if (this.isReady) this.startChannels(loaded.config);
+    if (this.isReady) void this.cronStarting?.then(() => this.cron.applyConfig());
+    if (this.isReady) this.heartbeat.applyConfig();
     const rateLimit = loaded.config.gateway?.auth?.rateLimit;
     if (rateLimit) {
       this.rateLimiter.update({
@@ -350,9 +400,14 @@ export class GatewayServer {
     this.approvals.denyAll();
     // Sub-agents stop reacting first: children aborted by the drain stay open for the next start.
     await this.subagents.stop();
+    // Scheduled runs the drain aborts stay marked running: the next start records them as interrupted.
+    await this.cronStarting;
+    const cronStopped = this.cron.stop();
+    this.heartbeat.stop();
     await this.acp.stop();
     // Let runs stop and persist what they have (they are aborted, not dropped).
     await Promise.race([this.conversations.drain(), new Promise((r) => setTimeout(r, 1_000))]);
+    await cronStopped;
     await this.channelsStarting?.catch(() => {});
     await this.channels?.stop().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "channels did not stop cleanly"));
     this.toolServices.processes?.killAll();

@@ -12,7 +12,7 @@ import { parseSync } from "rolldown/utils";
 export const LAYERS: readonly (readonly string[])[] = [
   ["cli"],
   ["gateway"],
-  ["channels"],
+  ["channels", "cron"],
   ["conversations"],
   ["acp"],
   ["agents"],

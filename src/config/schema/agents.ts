@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
 import { Compaction, ContextPruning, ContextWindowGuard } from "./context-management.js";
 import { LoopDetection, ProviderToolPolicy, ToolAllowDeny } from "./tools.js";
+import { HeartbeatSchema } from "./automation.js";
 
 export const AGENT_ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
 export const AGENT_ID_DESCRIPTION = "an agent id: 1-64 of a-z, 0-9, _ or -, starting with a letter or digit";
@@ -79,6 +80,7 @@ const AgentsDefaults = Type.Object({
   compaction: Type.Optional(Compaction),
   contextPruning: Type.Optional(ContextPruning),
   contextWindowGuard: Type.Optional(ContextWindowGuard),
+  heartbeat: Type.Optional(HeartbeatSchema),
 });
 
 // Shared by both spellings of the agent list; only the array form must carry its id.
@@ -92,6 +94,8 @@ const agentEntryFields = {
   identity: Type.Optional(AgentIdentity),
   tools: Type.Optional(AgentTools),
   subagents: Type.Optional(AgentSubagents),
+  /** This agent's heartbeat, key by key over `agents.defaults.heartbeat`. When any agent has one, only those agents beat. */
+  heartbeat: Type.Optional(HeartbeatSchema),
 };
 
 export const AgentListEntrySchema = Type.Object({ id: AgentId, ...agentEntryFields });

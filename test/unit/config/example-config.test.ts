@@ -72,6 +72,7 @@ const EXAMPLE_ENV = {
   SLACK_APP_TOKEN: "xapp-1",
   SLACK_SIGNING_SECRET: "s",
   ANTHROPIC_API_KEY: "sk-ant",
+  CRON_WEBHOOK_TOKEN: "w",
 };
 
 describe("openclaw.example.yaml", () => {

@@ -1,0 +1,216 @@
+import type { CronJobInput, CronJobPatch } from "../cron/job-input.js";
+import { describeSchedule } from "../cron/schedule.js";
+import type { CronJob, CronRunEntry } from "../cron/types.js";
+import { connectClient, type ClientFlags } from "./client-context.js";
+import { formatDuration } from "./gateway-call.js";
+import { CliError, printJson } from "./output.js";
+
+/** The flags of `openclaw cron add` and `cron edit` (commander's camelCase names). */
+export interface CronJobFlags {
+  name?: string;
+  description?: string;
+  at?: string;
+  every?: string;
+  cron?: string;
+  tz?: string;
+  exact?: boolean;
+  message?: string;
+  systemEvent?: string;
+  session?: string;
+  wake?: string;
+  agent?: string;
+  model?: string;
+  thinking?: string;
+  timeoutSeconds?: string;
+  lightContext?: boolean;
+  announce?: boolean;
+  channel?: string;
+  to?: string;
+  account?: string;
+  webhook?: string;
+  noDeliver?: boolean;
+  bestEffort?: boolean;
+  deleteAfterRun?: boolean;
+  disabled?: boolean;
+  enable?: boolean;
+  disable?: boolean;
+}
+
+/** `cron add` flags → a `cron.add` job. The gateway checks the values; this only assembles them. */
+export function jobInputFromFlags(flags: CronJobFlags): CronJobInput {
+  if (!flags.name) throw new CliError("--name is required");
+  const schedule = scheduleFromFlags(flags);
+  if (!schedule) throw new CliError("give a schedule: --at <time|20m>, --every <30m> or --cron <expr>");
+  const payload = payloadFromFlags(flags);
+  if (!payload) throw new CliError("give what to do: --message <text> (an agent turn) or --system-event <text> (into the main session)");
+  const input: CronJobInput = {
+    name: flags.name,
+    schedule,
+    sessionTarget: flags.session ?? (payload.kind === "systemEvent" ? "main" : "isolated"),
+    payload,
+    ...(flags.wake ? { wakeMode: flags.wake } : {}),
+    ...(flags.description ? { description: flags.description } : {}),
+    ...(flags.agent ? { agentId: flags.agent } : {}),
+    ...(flags.deleteAfterRun ? { deleteAfterRun: true } : {}),
+    ...(flags.disabled ? { enabled: false } : {}),
+  };
+  const delivery = deliveryFromFlags(flags);
+  if (delivery) input.delivery = delivery;
+  return input;
+}
+
+/** `cron edit` flags → a `cron.update` patch of only the fields named. */
+export function jobPatchFromFlags(flags: CronJobFlags): CronJobPatch {
+  if (flags.enable && flags.disable) throw new CliError("--enable and --disable contradict each other");
+  const patch: CronJobPatch = {};
+  if (flags.name) patch.name = flags.name;
+  if (flags.description !== undefined) patch.description = flags.description;
+  const schedule = scheduleFromFlags(flags);
+  if (schedule) patch.schedule = schedule;
+  const payload = payloadFromFlags(flags);
+  if (payload) patch.payload = payload;
+  if (flags.session) patch.sessionTarget = flags.session;
+  if (flags.wake) patch.wakeMode = flags.wake;
+  if (flags.agent) patch.agentId = flags.agent;
+  const delivery = deliveryFromFlags(flags);
+  if (delivery) patch.delivery = delivery;
+  if (flags.enable) patch.enabled = true;
+  if (flags.disable) patch.enabled = false;
+  if (flags.deleteAfterRun) patch.deleteAfterRun = true;
+  if (Object.keys(patch).length === 0) throw new CliError("nothing to change: give at least one flag (see openclaw cron edit --help)");
+  return patch;
+}
+
+function scheduleFromFlags(flags: CronJobFlags): CronJobInput["schedule"] | undefined {
+  const given = [flags.at, flags.every, flags.cron].filter((v) => v !== undefined).length;
+  if (given > 1) throw new CliError("--at, --every and --cron are alternatives: give one");
+  if (flags.at !== undefined) return { kind: "at", at: flags.at, ...(flags.tz ? { tz: flags.tz } : {}) };
+  if (flags.every !== undefined) {
+    if (flags.tz) throw new CliError("--tz applies to --at and --cron, not --every");
+    return { kind: "every", every: flags.every };
+  }
+  if (flags.cron !== undefined) return { kind: "cron", expr: flags.cron, ...(flags.tz ? { tz: flags.tz } : {}), ...(flags.exact ? { exact: true } : {}) };
+  if (flags.tz || flags.exact) throw new CliError("--tz and --exact go with --at or --cron");
+  return undefined;
+}
+
+function payloadFromFlags(flags: CronJobFlags): CronJobInput["payload"] | undefined {
+  if (flags.message !== undefined && flags.systemEvent !== undefined) throw new CliError("--message and --system-event are alternatives: give one");
+  if (flags.systemEvent !== undefined) return { kind: "systemEvent", text: flags.systemEvent };
+  if (flags.message === undefined) {
+    if (flags.model || flags.thinking || flags.timeoutSeconds || flags.lightContext) throw new CliError("--model, --thinking, --timeout-seconds and --light-context go with --message");
+    return undefined;
+  }
+  const timeoutSeconds = flags.timeoutSeconds === undefined ? undefined : Number(flags.timeoutSeconds);
+  if (timeoutSeconds !== undefined && (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 0)) throw new CliError("--timeout-seconds: expected a whole number of seconds");
+  return {
+    kind: "agentTurn", message: flags.message,
+    ...(flags.model ? { model: flags.model } : {}), ...(flags.thinking ? { thinking: flags.thinking } : {}),
+    ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}), ...(flags.lightContext ? { lightContext: true } : {}),
+  };
+}
+
+function deliveryFromFlags(flags: CronJobFlags): CronJobInput["delivery"] | undefined {
+  const modes = [flags.announce || flags.channel || flags.to ? "announce" : undefined, flags.webhook ? "webhook" : undefined, flags.noDeliver ? "none" : undefined].filter(Boolean);
+  if (modes.length > 1) throw new CliError("--announce/--channel/--to, --webhook and --no-deliver are alternatives: give one");
+  if (flags.webhook) return { mode: "webhook", to: flags.webhook };
+  if (flags.noDeliver) return { mode: "none" };
+  if (modes[0] === "announce") {
+    return {
+      mode: "announce", ...(flags.channel ? { channel: flags.channel } : {}), ...(flags.to ? { to: flags.to } : {}),
+      ...(flags.account ? { accountId: flags.account } : {}), ...(flags.bestEffort ? { bestEffort: true } : {}),
+    };
+  }
+  return undefined;
+}
+
+async function withGateway<T>(flags: ClientFlags, use: (call: (method: string, params: unknown) => Promise<any>) => Promise<T>): Promise<T> {
+  const client = await connectClient(flags);
+  try {
+    return await use((method, params) => client.call(method, params));
+  } finally {
+    client.close();
+  }
+}
+
+export async function cronListCommand(flags: ClientFlags & { all?: boolean }): Promise<void> {
+  await withGateway(flags, async (call) => {
+    const res = (await call("cron.list", { enabled: flags.all ? "all" : "enabled", limit: 200 })) as { jobs: CronJob[]; total: number };
+    if (flags.json) return printJson(res);
+    if (res.jobs.length === 0) return void process.stdout.write(flags.all ? "No cron jobs\n" : "No enabled cron jobs (--all shows disabled ones)\n");
+    const now = Date.now();
+    const rows = res.jobs.map((j) => [
+      j.id, j.name, describeSchedule(j.schedule), j.enabled ? (j.state.nextRunAtMs ? `in ${formatDuration(Math.max(0, j.state.nextRunAtMs - now))}` : "-") : `disabled${j.state.disabledReason ? ` (${j.state.disabledReason})` : ""}`,
+      j.state.lastStatus ?? "-", j.sessionTarget,
+    ]);
+    table(["ID", "NAME", "SCHEDULE", "NEXT", "LAST", "TARGET"], rows);
+  });
+}
+
+export async function cronAddCommand(flags: ClientFlags & CronJobFlags): Promise<void> {
+  const job = jobInputFromFlags(flags);
+  await withGateway(flags, async (call) => {
+    const res = (await call("cron.add", job)) as { job: CronJob };
+    if (flags.json) return printJson(res);
+    process.stdout.write(`Added ${res.job.id} (${res.job.name}): ${describeSchedule(res.job.schedule)}${nextLine(res.job)}\n`);
+  });
+}
+
+export async function cronEditCommand(id: string, flags: ClientFlags & CronJobFlags): Promise<void> {
+  const patch = jobPatchFromFlags(flags);
+  await withGateway(flags, async (call) => {
+    const res = (await call("cron.update", { id, patch })) as { job: CronJob };
+    if (flags.json) return printJson(res);
+    process.stdout.write(`Updated ${res.job.id} (${res.job.name}): ${describeSchedule(res.job.schedule)}${res.job.enabled ? nextLine(res.job) : ", disabled"}\n`);
+  });
+}
+
+export async function cronRemoveCommand(id: string, flags: ClientFlags): Promise<void> {
+  await withGateway(flags, async (call) => {
+    const res = (await call("cron.remove", { id })) as { removed: boolean };
+    if (flags.json) return printJson(res);
+    if (!res.removed) throw new CliError(`no cron job ${id} (openclaw cron list --all shows the ids)`);
+    process.stdout.write(`Removed ${id}\n`);
+  });
+}
+
+export async function cronRunCommand(id: string, flags: ClientFlags & { due?: boolean }): Promise<void> {
+  await withGateway(flags, async (call) => {
+    const res = (await call("cron.run", { id, mode: flags.due ? "due" : "force" })) as { ran: boolean; runId?: string; reason?: string };
+    if (flags.json) return printJson(res);
+    if (!res.ran) return void process.stdout.write(`Not started: ${res.reason}\n`);
+    process.stdout.write(`Started run ${res.runId} (openclaw cron runs ${id} shows how it ended)\n`);
+  });
+}
+
+export async function cronRunsCommand(id: string | undefined, flags: ClientFlags & { limit?: string }): Promise<void> {
+  const limit = Number(flags.limit ?? 20);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new CliError("--limit: expected an integer from 1 to 200");
+  await withGateway(flags, async (call) => {
+    const res = (await call("cron.runs", { ...(id ? { id } : {}), limit })) as { entries: CronRunEntry[]; total: number };
+    if (flags.json) return printJson(res);
+    if (res.entries.length === 0) return void process.stdout.write("No runs yet\n");
+    const rows = res.entries.map((r) => [new Date(r.runAtMs).toISOString(), r.jobName, r.status, `${(r.durationMs / 1000).toFixed(1)}s`, r.deliveryStatus, (r.error ?? r.summary ?? "").replace(/\s+/g, " ").slice(0, 80)]);
+    table(["STARTED", "JOB", "STATUS", "TOOK", "DELIVERY", "DETAIL"], rows);
+  });
+}
+
+export async function cronStatusCommand(flags: ClientFlags): Promise<void> {
+  await withGateway(flags, async (call) => {
+    const res = (await call("cron.status", {})) as { enabled: boolean; jobs: number; enabledJobs: number; running: number; nextRunAtMs?: number };
+    if (flags.json) return printJson(res);
+    process.stdout.write(
+      `Cron: ${res.enabled ? "on" : "off"}; ${res.jobs} job(s), ${res.enabledJobs} enabled, ${res.running} running` +
+        `${res.nextRunAtMs ? `; next run ${new Date(res.nextRunAtMs).toISOString()}` : ""}\n`,
+    );
+  });
+}
+
+function nextLine(job: CronJob): string {
+  return job.state.nextRunAtMs ? `, next run ${new Date(job.state.nextRunAtMs).toISOString()}` : "";
+}
+
+function table(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()}\n`);
+}

@@ -1,0 +1,219 @@
+import fs from "node:fs";
+import path from "node:path";
+import { runReplyText } from "../../agents/conversation-port.js";
+import type { OpenClawConfig } from "../../config/index.js";
+import type { Logger } from "../../infra/logger.js";
+import type { CronClock, CronTimer } from "../clock.js";
+import { stripHeartbeatToken } from "../heartbeat-token.js";
+import type { ChatRoute, CronChannelPort, CronConversations } from "../ports.js";
+import { isHeartbeatFileEmpty, resolveHeartbeats, withinActiveHours, type HeartbeatSettings } from "./heartbeat-settings.js";
+
+/** What one heartbeat did, as `last-heartbeat` and the `heartbeat` event report it. */
+export interface HeartbeatEvent {
+  ts: number;
+  agentId: string;
+  status: "sent" | "ok-token" | "ok-empty" | "skipped" | "failed";
+  reason?: string;
+  preview?: string;
+  durationMs?: number;
+  channel?: string;
+  to?: string;
+}
+
+export interface HeartbeatDeps {
+  config: () => OpenClawConfig;
+  conversations: CronConversations;
+  channels: () => CronChannelPort | undefined;
+  workspaceDirOf: (agentId: string) => string;
+  logger: Logger;
+  clock: CronClock;
+  emit: (event: HeartbeatEvent) => void;
+  /** True while a scheduled run of the agent is going (a heartbeat then waits). */
+  cronBusy?: (agentId: string) => boolean;
+}
+
+/** A busy session is looked at again after this long. */
+const BUSY_RETRY_MS = 60_000;
+const PREVIEW_CHARS = 200;
+
+/**
+ * Heartbeats (docs/automation.md#heartbeat): per agent, a turn every `every` in its main session
+ * with the heartbeat prompt and any system events queued for it. A reply that only acknowledges
+ * (HEARTBEAT_OK) is dropped; anything else goes to the configured target. A session at work is
+ * not interrupted: the beat waits until it is idle.
+ */
+export class HeartbeatRunner {
+  private readonly timers = new Map<string, CronTimer>();
+  private readonly nextAt = new Map<string, number>();
+  private readonly running = new Set<string>();
+  private readonly pendingEvents = new Map<string, string[]>();
+  private last?: HeartbeatEvent;
+  private enabled = true;
+  private started = false;
+
+  constructor(private readonly deps: HeartbeatDeps) {}
+
+  start(): void {
+    this.started = true;
+    this.plan();
+  }
+
+  stop(): void {
+    this.started = false;
+    for (const timer of this.timers.values()) timer.cancel();
+    this.timers.clear();
+  }
+
+  /** `set-heartbeats`: switch every agent's heartbeat on or off until the next restart. */
+  setEnabled(enabled: boolean): void {
+    this.enabled = enabled;
+    this.plan();
+  }
+
+  /** Config reloaded: intervals and targets may have changed. */
+  applyConfig(): void {
+    this.plan();
+  }
+
+  lastEvent(): HeartbeatEvent | undefined {
+    return this.last;
+  }
+
+  settings(): HeartbeatSettings[] {
+    return resolveHeartbeats(this.deps.config()).map((s) => ({ ...s, enabled: s.enabled && this.enabled }));
+  }
+
+  /** True when the agent beats: a `next-heartbeat` system event for it then waits for its next beat. */
+  beats(agentId: string): boolean {
+    return this.enabled && this.started && this.settings().some((s) => s.agentId === agentId && s.enabled);
+  }
+
+  /** Text for the agent's next heartbeat (a `wake` or a cron system event with `next-heartbeat`). */
+  queueEvent(agentId: string, text: string): void {
+    const list = this.pendingEvents.get(agentId) ?? [];
+    list.push(text);
+    this.pendingEvents.set(agentId, list);
+  }
+
+  /** `wake` with mode `now`: beat at once (or as soon as the session is idle). */
+  wakeNow(agentId: string): void {
+    const settings = this.settings().find((s) => s.agentId === agentId);
+    if (settings) this.arm(settings, 0);
+  }
+
+  private plan(): void {
+    if (!this.started) return;
+    const now = this.deps.clock.now();
+    const wanted = new Set<string>();
+    for (const settings of this.settings()) {
+      if (!settings.enabled) continue;
+      wanted.add(settings.agentId);
+      const due = this.nextAt.get(settings.agentId);
+      // A shorter interval after a reload takes effect now; an unchanged one keeps its slot.
+      this.arm(settings, due !== undefined && due - now <= settings.everyMs ? Math.max(0, due - now) : settings.everyMs);
+    }
+    for (const [agentId, timer] of this.timers) {
+      if (wanted.has(agentId)) continue;
+      timer.cancel();
+      this.timers.delete(agentId);
+      this.nextAt.delete(agentId);
+    }
+  }
+
+  private arm(settings: HeartbeatSettings, delayMs: number): void {
+    this.timers.get(settings.agentId)?.cancel();
+    this.nextAt.set(settings.agentId, this.deps.clock.now() + delayMs);
+    this.timers.set(settings.agentId, this.deps.clock.setTimer(() => void this.beat(settings.agentId), delayMs));
+  }
+
+  private async beat(agentId: string): Promise<void> {
+    const settings = this.settings().find((s) => s.agentId === agentId);
+    if (!this.started || !settings || (!settings.enabled && !this.pendingEvents.has(agentId))) return;
+    const { conversations } = this.deps;
+    const { sessionKey: mainKey } = conversations.resolveSessionKey(undefined, agentId);
+    const now = this.deps.clock.now();
+    if (this.running.has(agentId) || conversations.isActive(mainKey) || this.deps.cronBusy?.(agentId)) {
+      this.record({ ts: now, agentId, status: "skipped", reason: "busy: the session is at work; trying again in a minute" });
+      return this.arm(settings, BUSY_RETRY_MS);
+    }
+    this.arm(settings, settings.everyMs);
+    if (!inWindow(settings, now, this.deps.logger)) return this.record({ ts: now, agentId, status: "skipped", reason: "outside activeHours" });
+    const events = this.pendingEvents.get(agentId) ?? [];
+    const file = readHeartbeatFile(this.deps.workspaceDirOf(agentId));
+    if (events.length === 0 && isHeartbeatFileEmpty(file)) return this.record({ ts: now, agentId, status: "skipped", reason: "HEARTBEAT.md has no tasks" });
+    this.pendingEvents.delete(agentId);
+    this.running.add(agentId);
+    try {
+      await this.runTurn(settings, mainKey, events, now);
+    } catch (err) {
+      this.record({ ts: now, agentId, status: "failed", reason: (err as Error).message });
+    } finally {
+      this.running.delete(agentId);
+    }
+  }
+
+  private async runTurn(settings: HeartbeatSettings, mainKey: string, events: string[], startedAt: number): Promise<void> {
+    const { conversations } = this.deps;
+    const agentId = settings.agentId;
+    const sessionKey = settings.isolatedSession ? conversations.resolveSessionKey("heartbeat", agentId).sessionKey : mainKey;
+    if (settings.isolatedSession) conversations.reset({ sessionKey, method: "agent" });
+    const message = events.length > 0 ? `${settings.prompt}\n\nSystem events since the last heartbeat:\n${events.map((e) => `- ${e}`).join("\n")}` : settings.prompt;
+    const outcome = await conversations.submit({
+      message, sessionKey, agentId, idempotencyKey: `heartbeat:${agentId}:${startedAt}:${Math.random().toString(36).slice(2, 8)}`, method: "agent",
+      internal: { mergeable: false }, provenance: { kind: "internal_system", sourceTool: "heartbeat" },
+      turnSettings: { ...(settings.model ? { modelOverride: settings.model } : {}), ...(settings.lightContext ? { lightContext: true } : {}) },
+    });
+    const run = outcome.kind === "accepted" ? outcome.run : outcome.kind === "duplicate" ? outcome.run : undefined;
+    if (!run) return this.record({ ts: startedAt, agentId, status: "failed", reason: outcome.kind === "rejected" ? outcome.notice : "not accepted" });
+    const ended = await run.done;
+    const durationMs = this.deps.clock.now() - startedAt;
+    if (ended.status !== "ok") return this.record({ ts: startedAt, agentId, status: "failed", reason: ended.result?.error?.message ?? ended.status, durationMs });
+    const reply = runReplyText(ended);
+    const { text, acked } = stripHeartbeatToken(reply);
+    if (!text) return this.record({ ts: startedAt, agentId, status: acked ? "ok-token" : "ok-empty", durationMs });
+    if (acked && text.length <= settings.ackMaxChars) return this.record({ ts: startedAt, agentId, status: "ok-token", reason: "acknowledged; the short remainder was dropped", durationMs });
+    const route = this.route(settings, mainKey);
+    const preview = text.slice(0, PREVIEW_CHARS);
+    if ("none" in route) return this.record({ ts: startedAt, agentId, status: "ok-empty", reason: route.none, preview, durationMs });
+    await this.deps.channels()!.send(route, text, `heartbeat:${run.runId}`);
+    this.record({ ts: startedAt, agentId, status: "sent", preview, durationMs, channel: route.channel, to: route.to });
+  }
+
+  private route(settings: HeartbeatSettings, mainKey: string): ChatRoute | { none: string } {
+    if (settings.target === "none") return { none: "target is none: the reply stays in the session" };
+    const channels = this.deps.channels();
+    if (!channels) return { none: "no chat channel is configured" };
+    let route: ChatRoute | undefined;
+    if (settings.target === "last") route = channels.lastRoute(mainKey);
+    else if (settings.to) route = { channel: settings.target, to: settings.to };
+    if (!route) return { none: settings.target === "last" ? "the main session has no chat yet" : `target ${settings.target} needs heartbeat.to (the chat to send to)` };
+    if (settings.accountId) route.accountId = settings.accountId;
+    if (settings.to && settings.target === "last") route.to = settings.to;
+    const check = channels.check(route);
+    return check.ok ? route : { none: check.reason };
+  }
+
+  private record(event: HeartbeatEvent): void {
+    this.last = event;
+    if (event.status === "failed") this.deps.logger.warn({ agentId: event.agentId, reason: event.reason }, "heartbeat failed");
+    else this.deps.logger.debug({ ...event }, "heartbeat");
+    this.deps.emit(event);
+  }
+}
+
+function readHeartbeatFile(workspaceDir: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(workspaceDir, "HEARTBEAT.md"), "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function inWindow(settings: HeartbeatSettings, now: number, logger: Logger): boolean {
+  try {
+    return withinActiveHours(settings.activeHours, now);
+  } catch (err) {
+    logger.warn({ agentId: settings.agentId, err: (err as Error).message }, "heartbeat activeHours has an unknown time zone; beating at any hour");
+    return true;
+  }
+}

@@ -1,0 +1,80 @@
+import { listAgentConfigs } from "../../agents/agent-config.js";
+import type { OpenClawConfig } from "../../config/index.js";
+import { parseDuration } from "../duration.js";
+
+export const DEFAULT_HEARTBEAT_EVERY = "30m";
+export const DEFAULT_ACK_MAX_CHARS = 300;
+
+/** The heartbeat's user message when the config gives none. */
+export const DEFAULT_HEARTBEAT_PROMPT =
+  "This is a scheduled heartbeat check. If HEARTBEAT.md appears in your workspace context, do exactly what it asks and nothing more. " +
+  "Do not pick up tasks from earlier conversations on your own. When nothing needs the user's attention, answer with HEARTBEAT_OK only.";
+
+export interface HeartbeatSettings {
+  agentId: string;
+  enabled: boolean;
+  every: string;
+  everyMs: number;
+  activeHours?: { start: string; end: string; timezone?: string };
+  model?: string;
+  target: string;
+  to?: string;
+  accountId?: string;
+  prompt: string;
+  lightContext: boolean;
+  isolatedSession: boolean;
+  ackMaxChars: number;
+}
+
+/**
+ * Each agent's heartbeat: `agents.defaults.heartbeat` overlaid with the agent's own block. When
+ * any agent has a block of its own, only those agents beat.
+ */
+export function resolveHeartbeats(config: OpenClawConfig): HeartbeatSettings[] {
+  const agents = listAgentConfigs(config);
+  const defaults = config.agents.defaults.heartbeat ?? {};
+  const anyOwn = agents.some((a) => a.heartbeat !== undefined);
+  return agents.map((agent) => {
+    const merged = { ...defaults, ...(agent.heartbeat ?? {}) };
+    const every = merged.every ?? DEFAULT_HEARTBEAT_EVERY;
+    const everyMs = parseDuration(every) ?? 0;
+    const settings: HeartbeatSettings = {
+      agentId: agent.id,
+      enabled: everyMs > 0 && (!anyOwn || agent.heartbeat !== undefined),
+      every,
+      everyMs,
+      target: merged.target ?? "none",
+      prompt: merged.prompt ?? DEFAULT_HEARTBEAT_PROMPT,
+      lightContext: merged.lightContext === true,
+      isolatedSession: merged.isolatedSession === true,
+      ackMaxChars: merged.ackMaxChars ?? DEFAULT_ACK_MAX_CHARS,
+    };
+    if (merged.activeHours) settings.activeHours = merged.activeHours;
+    if (merged.model) settings.model = merged.model;
+    if (merged.to) settings.to = merged.to;
+    if (merged.accountId) settings.accountId = merged.accountId;
+    return settings;
+  });
+}
+
+/** True when `now` falls in the active window (local times in its zone; a window may cross midnight). */
+export function withinActiveHours(window: HeartbeatSettings["activeHours"], now: number): boolean {
+  if (!window) return true;
+  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: window.timezone ?? "UTC", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(new Date(now));
+  const minutes = Number(parts.find((p) => p.type === "hour")!.value) * 60 + Number(parts.find((p) => p.type === "minute")!.value);
+  const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+  const start = toMinutes(window.start);
+  const end = toMinutes(window.end);
+  if (start === end) return true;
+  return start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end;
+}
+
+/** HEARTBEAT.md with only headings, comments and empty list items asks for nothing: no turn is spent on it. */
+export function isHeartbeatFileEmpty(text: string | undefined): boolean {
+  if (text === undefined) return false;
+  const withoutComments = text.replace(/<!--[\s\S]*?-->/g, "");
+  return withoutComments.split("\n").every((line) => {
+    const t = line.trim();
+    return t === "" || /^#+(\s|$)/.test(t) || /^[-*+]\s*(\[[ xX]?\])?\s*$/.test(t);
+  });
+}

@@ -1,0 +1,35 @@
+import type { ConversationPort, ConversationRun } from "../agents/conversation-port.js";
+
+/** What scheduled runs need of the conversation core. */
+export type CronConversations = Pick<ConversationPort, "submit" | "reset" | "resolveSessionKey" | "runs" | "isActive">;
+
+/** Where a reply goes in a chat. */
+export interface ChatRoute {
+  channel: string;
+  to: string;
+  accountId?: string;
+  threadId?: string;
+}
+
+export type RouteCheck = { ok: true } | { ok: false; reason: string; /** The route can never work as written (channel not configured), not a passing outage. */ permanent: boolean };
+
+/**
+ * Chat delivery as the scheduler needs it; the gateway fills it with the channel manager, whose
+ * delivery ledger makes each `idempotencyKey` go out once, also across a crash and a retry.
+ */
+export interface CronChannelPort {
+  check(route: ChatRoute): RouteCheck;
+  send(route: ChatRoute, text: string, idempotencyKey: string): Promise<void>;
+  /** The chat a session's conversation last came from (`channel: "last"`). */
+  lastRoute(sessionKey: string): ChatRoute | undefined;
+  /** A run the runtime started in a session that lives in a chat: its answer goes there (through the ledger). */
+  deliverSessionRun(sessionKey: string, run: ConversationRun): void;
+}
+
+/** Events the scheduler tells operators about (the gateway broadcasts them as `cron`). */
+export type CronEvent =
+  | { action: "added" | "updated" | "removed"; jobId: string }
+  | { action: "started"; jobId: string; runId: string; runAtMs: number }
+  | { action: "finished"; jobId: string; runId: string; status: string; error?: string; durationMs: number; nextRunAtMs?: number; deliveryStatus: string }
+  | { action: "alert"; jobId: string; jobName: string; consecutiveErrors: number; lastError?: string }
+  | { action: "disabled"; jobId: string; reason: string };

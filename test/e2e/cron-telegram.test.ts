@@ -1,0 +1,136 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, runCli } from "../helpers/gateway-process.js";
+import { startInProcessGateway, type InProcessGateway } from "../helpers/in-process-gateway.js";
+import { ManualClock } from "../helpers/manual-clock.js";
+import fs from "node:fs";
+import path from "node:path";
+import { systemPromptOf } from "../helpers/model-request.js";
+import { lastUserText, waitUntil } from "../helpers/reliability.js";
+
+/**
+ * A job made with `openclaw cron add` ("every day at 09:00 Europe/Berlin") runs when the
+ * scheduler's clock reaches 09:00 in Berlin: an isolated turn whose answer arrives once in the
+ * Telegram chat. The gateway runs in this process so the test can move the scheduler's clock;
+ * the CLI, the model and Telegram are real processes and servers.
+ */
+
+const CHAT = 111;
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let gateway: InProcessGateway | undefined;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  telegram = await startFakeTelegram();
+});
+afterAll(async () => {
+  await telegram.close();
+  await model.close();
+});
+afterEach(async () => {
+  await gateway?.stop();
+  gateway = undefined;
+});
+
+const textsIn = (chatId: number) => telegram.messages(chatId).map((m) => String(m.text));
+
+describe("cron end to end", () => {
+  it("a daily 09:00 Europe/Berlin job made by the CLI answers once in the Telegram chat when the clock gets there", async () => {
+    // 08:00 in Berlin (CEST, UTC+2) on 1 June 2026.
+    const clock = new ManualClock(Date.parse("2026-06-01T06:00:00Z"));
+    const stateDir = makeTempDir("openclaw-cron-e2e-");
+    let turns = 0;
+    model.setResponder((req) => {
+      turns++;
+      return { text: `Report #${turns}: ${lastUserText(req)}` };
+    });
+    const channels = { telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 } };
+    gateway = await startInProcessGateway({ stateDir, config: fakeModelConfig(model, stateDir, { channels }), cronClock: clock });
+    await waitUntil(() => /channel account started/.test(gateway!.log()), 15_000);
+
+    const added = await runCli(
+      ["cron", "add", "--name", "morning report", "--cron", "0 9 * * *", "--tz", "Europe/Berlin", "--message", "Write the morning report", "--channel", "telegram", "--to", String(CHAT), "--json"],
+      gateway.cliEnv,
+    );
+    expect(added.code, added.output).toBe(0);
+    const job = JSON.parse(added.output).job;
+    expect(job.sessionTarget).toBe("isolated");
+    // 09:00 in Berlin is 07:00 UTC, plus the job's stagger (under 5 minutes: the expression is on the hour).
+    expect(job.state.nextRunAtMs - Date.parse("2026-06-01T07:00:00Z")).toBe(job.schedule.staggerMs);
+    expect(job.schedule.staggerMs).toBeLessThan(5 * 60_000);
+
+    clock.advance(59 * 60_000);
+    expect(turns).toBe(0);
+    clock.setTo(Date.parse("2026-06-01T07:05:00Z"));
+    await telegram.waitFor(() => textsIn(CHAT).length === 1, 20_000);
+    expect(textsIn(CHAT)).toEqual(["Report #1: Write the morning report"]);
+
+    // The run row settles after the send: poll the CLI until it shows the delivery.
+    let entry: Record<string, unknown> | undefined;
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+      const runs = await runCli(["cron", "runs", job.id, "--json"], gateway.cliEnv);
+      entry = JSON.parse(runs.output).entries[0];
+      if (entry?.deliveryStatus === "delivered") break;
+    }
+    expect(entry).toMatchObject({ status: "ok", deliveryStatus: "delivered", sessionKey: `agent:main:cron:${job.id}` });
+
+    // A day later it runs again, once; nothing in between.
+    clock.setTo(Date.parse("2026-06-02T06:59:00Z"));
+    expect(textsIn(CHAT)).toHaveLength(1);
+    clock.setTo(Date.parse("2026-06-02T07:05:00Z"));
+    await telegram.waitFor(() => textsIn(CHAT).length === 2, 20_000);
+    expect(textsIn(CHAT)).toEqual(["Report #1: Write the morning report", "Report #2: Write the morning report"]);
+    expect(turns).toBe(2);
+  });
+
+  it("the CLI refuses a job with an invalid expression or time zone and the gateway keeps none", async () => {
+    const clock = new ManualClock(Date.parse("2026-06-01T06:00:00Z"));
+    const stateDir = makeTempDir("openclaw-cron-e2e-");
+    gateway = await startInProcessGateway({ stateDir, config: fakeModelConfig(model, stateDir), cronClock: clock });
+    const badExpr = await runCli(["cron", "add", "--name", "x", "--cron", "0 9 * *", "--message", "m"], gateway.cliEnv);
+    expect(badExpr.code).not.toBe(0);
+    expect(badExpr.output).toMatch(/has 4 fields; write 5/);
+    const badZone = await runCli(["cron", "add", "--name", "x", "--cron", "0 9 * * *", "--tz", "Europe/Atlantis", "--message", "m"], gateway.cliEnv);
+    expect(badZone.output).toMatch(/unknown time zone "Europe\/Atlantis"/);
+    const feb30 = await runCli(["automations", "add", "--name", "x", "--at", "2026-02-30T09:00", "--message", "m"], gateway.cliEnv);
+    expect(feb30.output).toMatch(/month 2 of 2026 has 28 days/);
+    const list = await runCli(["cron", "list", "--all", "--json"], gateway.cliEnv);
+    expect(JSON.parse(list.output).jobs).toEqual([]);
+  });
+
+  for (const [tasks, reply, expected] of [
+    ["- Nothing to check: reply HEARTBEAT_OK", "HEARTBEAT_OK", []],
+    ["- remind me to stretch", "Time to stretch!", ["Time to stretch!"]],
+  ] as const) {
+    it(`a heartbeat with HEARTBEAT.md "${tasks}" sends ${expected.length === 0 ? "nothing" : "the reminder"} to the chat`, async () => {
+      const clock = new ManualClock(Date.parse("2026-06-01T10:00:00Z"));
+      const stateDir = makeTempDir("openclaw-heartbeat-e2e-");
+      fs.mkdirSync(path.join(stateDir, "workspace"), { recursive: true });
+      fs.writeFileSync(path.join(stateDir, "workspace", "HEARTBEAT.md"), `# Heartbeat\n${tasks}\n`);
+      let sawTasks = false;
+      model.setResponder((req) => {
+        sawTasks = systemPromptOf(req).includes(tasks);
+        return { text: reply };
+      });
+      const chat = 200 + expected.length;
+      const channels = { telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(chat)], typingIntervalSeconds: 0 } };
+      const agents = { defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/fake-model" }, heartbeat: { every: "30m", target: "telegram", to: String(chat) } } };
+      gateway = await startInProcessGateway({ stateDir, config: fakeModelConfig(model, stateDir, { channels, agents }), cronClock: clock });
+      await waitUntil(() => /channel account started/.test(gateway!.log()), 15_000);
+      const before = telegram.messages(chat).length;
+      clock.advance(30 * 60_000);
+      await waitUntil(() => /"msg":"heartbeat"/.test(gateway!.log()), 20_000, "the heartbeat to finish");
+      const last = await runCli(["gateway", "call", "last-heartbeat"], gateway.cliEnv);
+      expect(JSON.parse(last.output)).toMatchObject({ agentId: "main", status: expected.length === 0 ? "ok-token" : "sent" });
+      expect(sawTasks).toBe(true);
+      if (expected.length > 0) await telegram.waitFor(() => telegram.messages(chat).length > before, 10_000);
+      expect(telegram.messages(chat).slice(before).map((m) => String(m.text))).toEqual(expected);
+      const health = JSON.parse((await runCli(["gateway", "call", "health"], gateway.cliEnv)).output);
+      expect(health.agents[0].heartbeat).toMatchObject({ enabled: true, every: "30m", everyMs: 1_800_000, target: "telegram" });
+      expect(health.heartbeatSeconds).toBe(1800);
+    });
+  }
+});

@@ -1,0 +1,126 @@
+import fs from "node:fs";
+import path from "node:path";
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import { applyDefaults } from "../../../src/config/defaults.js";
+import { HeartbeatRunner, type HeartbeatEvent } from "../../../src/cron/heartbeat/heartbeat-runner.js";
+import { isHeartbeatFileEmpty, resolveHeartbeats, withinActiveHours } from "../../../src/cron/heartbeat/heartbeat-settings.js";
+import { stripHeartbeatToken } from "../../../src/cron/heartbeat-token.js";
+import { ManualClock } from "../../helpers/manual-clock.js";
+import { FakeChannels, tempStateDir } from "./cron-harness.js";
+import { FakeCronConversations } from "./fake-cron-conversations.js";
+
+function setup(heartbeat: Record<string, unknown>, heartbeatMd?: string) {
+  const workspace = tempStateDir();
+  if (heartbeatMd !== undefined) fs.writeFileSync(path.join(workspace, "HEARTBEAT.md"), heartbeatMd);
+  const config = applyDefaults({ agents: { defaults: { heartbeat } } } as never);
+  const clock = new ManualClock(Date.parse("2026-06-01T10:00:00Z"));
+  const conversations = new FakeCronConversations();
+  const channels = new FakeChannels();
+  const events: HeartbeatEvent[] = [];
+  const runner = new HeartbeatRunner({
+    config: () => config, conversations, channels: () => channels, workspaceDirOf: () => workspace, logger: pino({ level: "silent" }), clock,
+    emit: (e) => events.push(e),
+  });
+  runner.start();
+  return { clock, conversations, channels, events, runner };
+}
+
+async function settled(): Promise<void> {
+  for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+}
+
+describe("heartbeat", () => {
+  it("a HEARTBEAT_OK answer sends nothing", async () => {
+    const h = setup({ every: "30m", target: "telegram", to: "111" }, "# Checks\n- reply HEARTBEAT_OK\n");
+    h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK" });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.conversations.submitted).toHaveLength(1);
+    expect(h.conversations.submitted[0]).toMatchObject({ sessionKey: "agent:main:main", provenance: { kind: "internal_system", sourceTool: "heartbeat" } });
+    expect(h.channels.sent).toEqual([]);
+    expect(h.runner.lastEvent()).toMatchObject({ status: "ok-token" });
+  });
+
+  it("a reminder is sent to the target chat once", async () => {
+    const h = setup({ every: "30m", target: "telegram", to: "111" }, "- remind me to stretch\n");
+    h.conversations.autoReply = () => ({ status: "ok", text: "Time to stretch!" });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.channels.sent).toEqual([{ route: { channel: "telegram", to: "111" }, text: "Time to stretch!", key: expect.stringMatching(/^heartbeat:/) }]);
+    expect(h.runner.lastEvent()).toMatchObject({ status: "sent", channel: "telegram", to: "111", preview: "Time to stretch!" });
+  });
+
+  it("drops an ack whose remainder is short and sends one whose remainder is long", async () => {
+    const h = setup({ every: "30m", target: "telegram", to: "111", ackMaxChars: 10 }, "- check\n");
+    h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK all fine" });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.channels.sent).toEqual([]);
+    h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK but the disk is 95% full, clean up" });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.channels.sent.map((s) => s.text)).toEqual(["but the disk is 95% full, clean up"]);
+  });
+
+  it("waits while the main session is at work, and beats once it is idle", async () => {
+    const h = setup({ every: "30m" }, "- check\n");
+    await h.conversations.submit({ message: "user question", sessionKey: "agent:main:main", method: "chat.send", idempotencyKey: "user-1" });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.conversations.submitted).toHaveLength(1);
+    expect(h.events.at(-1)).toMatchObject({ status: "skipped", reason: expect.stringMatching(/^busy/) });
+    h.conversations.all.get("user-1")!.finish("ok", "answer");
+    h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK" });
+    h.clock.advance(60_000);
+    await settled();
+    expect(h.conversations.submitted).toHaveLength(2);
+  });
+
+  it("spends no turn on a HEARTBEAT.md without tasks, nor outside activeHours", async () => {
+    const empty = setup({ every: "30m" }, "# HEARTBEAT.md\n\n<!-- nothing yet -->\n- \n");
+    empty.clock.advance(30 * 60_000);
+    await settled();
+    expect(empty.conversations.submitted).toEqual([]);
+    expect(empty.runner.lastEvent()).toMatchObject({ status: "skipped", reason: "HEARTBEAT.md has no tasks" });
+    // 10:00 UTC is 12:00 in Berlin: outside 22:00-07:00.
+    const night = setup({ every: "30m", activeHours: { start: "22:00", end: "07:00", timezone: "Europe/Berlin" } }, "- check\n");
+    night.clock.advance(30 * 60_000);
+    await settled();
+    expect(night.conversations.submitted).toEqual([]);
+    expect(night.runner.lastEvent()).toMatchObject({ status: "skipped", reason: "outside activeHours" });
+  });
+
+  it("carries queued system events into the next beat, even with an empty HEARTBEAT.md", async () => {
+    const h = setup({ every: "30m" }, "# nothing\n");
+    h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK" });
+    expect(h.runner.beats("main")).toBe(true);
+    h.runner.queueEvent("main", "[Scheduled: backup] check the backup log");
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.conversations.submitted[0]!.message).toContain("- [Scheduled: backup] check the backup log");
+  });
+
+  it("settings: 30m by default, 0m off, only agents with their own block when any has one; set-heartbeats switches all", () => {
+    expect(resolveHeartbeats(applyDefaults({} as never))[0]).toMatchObject({ enabled: true, every: "30m", everyMs: 1_800_000, target: "none", ackMaxChars: 300 });
+    expect(resolveHeartbeats(applyDefaults({ agents: { defaults: { heartbeat: { every: "0m" } } } } as never))[0]!.enabled).toBe(false);
+    const two = resolveHeartbeats(applyDefaults({ agents: { entries: { main: {}, ops: { heartbeat: { every: "1h" } } } } } as never));
+    expect(two.map((s) => [s.agentId, s.enabled, s.every])).toEqual([["main", false, "30m"], ["ops", true, "1h"]]);
+    const h = setup({ every: "30m" }, "- check\n");
+    h.runner.setEnabled(false);
+    expect(h.runner.settings()[0]!.enabled).toBe(false);
+    h.clock.advance(60 * 60_000);
+    expect(h.conversations.submitted).toEqual([]);
+  });
+
+  it("reads the token only at the start or end, and HEARTBEAT.md emptiness and active hours as documented", () => {
+    expect(stripHeartbeatToken("**HEARTBEAT_OK**")).toEqual({ text: "", acked: true });
+    expect(stripHeartbeatToken("All good. HEARTBEAT_OK")).toEqual({ text: "All good.", acked: true });
+    expect(stripHeartbeatToken("say HEARTBEAT_OK to me later")).toEqual({ text: "say HEARTBEAT_OK to me later", acked: false });
+    expect(isHeartbeatFileEmpty("# Title\n<!-- c -->\n- [ ]\n")).toBe(true);
+    expect(isHeartbeatFileEmpty("- remind me to stretch")).toBe(false);
+    expect(isHeartbeatFileEmpty(undefined)).toBe(false);
+    expect(withinActiveHours({ start: "09:00", end: "17:00", timezone: "Europe/Berlin" }, Date.parse("2026-06-01T06:59:00Z"))).toBe(false);
+    expect(withinActiveHours({ start: "09:00", end: "17:00", timezone: "Europe/Berlin" }, Date.parse("2026-06-01T07:00:00Z"))).toBe(true);
+  });
+});

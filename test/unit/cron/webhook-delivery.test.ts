@@ -1,0 +1,55 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { cronHarness, settle, type Harness } from "./cron-harness.js";
+
+const open: Harness[] = [];
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const h of open.splice(0)) await h.service.stop();
+  for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
+});
+
+async function receiver(): Promise<{ url: string; requests: { headers: http.IncomingHttpHeaders; body: any }[] }> {
+  const requests: { headers: http.IncomingHttpHeaders; body: any }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      requests.push({ headers: req.headers, body: JSON.parse(body) });
+      res.end("ok");
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, requests };
+}
+
+describe("cron webhook delivery", () => {
+  it("refuses a loopback webhook unless cron.webhookAllowPrivateNetwork is set, and says which key to set", async () => {
+    const target = await receiver();
+    const h = await cronHarness();
+    open.push(h);
+    h.conversations.autoReply = () => ({ status: "ok", text: "result" });
+    const job = await h.service.add({ name: "w", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" }, delivery: { mode: "webhook", to: target.url } });
+    h.clock.advance(3_600_000);
+    await settle(h.service);
+    expect(target.requests).toEqual([]);
+    expect(h.service.get(job.id)!.state).toMatchObject({ lastStatus: "ok", lastDeliveryStatus: "not-delivered", lastDeliveryError: expect.stringMatching(/private, loopback or link-local.*cron.webhookAllowPrivateNetwork/) });
+  });
+
+  it("POSTs the reply with the bearer token and the run id as Idempotency-Key", async () => {
+    const target = await receiver();
+    const h = await cronHarness({ cron: { webhookAllowPrivateNetwork: true, webhookToken: "hook-secret" } });
+    open.push(h);
+    h.conversations.autoReply = () => ({ status: "ok", text: "result" });
+    const job = await h.service.add({ name: "w", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" }, delivery: { mode: "webhook", to: target.url } });
+    h.clock.advance(3_600_000);
+    await settle(h.service);
+    const [run] = h.service.runs({ jobId: job.id }).entries;
+    expect(target.requests).toHaveLength(1);
+    expect(target.requests[0]!.headers).toMatchObject({ authorization: "Bearer hook-secret", "idempotency-key": run!.runId });
+    expect(target.requests[0]!.body).toMatchObject({ jobId: job.id, runId: run!.runId, status: "ok", text: "result" });
+    expect(run!.deliveryStatus).toBe("delivered");
+  });
+});
