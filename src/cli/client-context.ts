@@ -1,6 +1,6 @@
 import { loadConfig, resolveStateDir, type LoadedConfig } from "../config/index.js";
 import { resolveClientCredentials } from "../gateway/auth/resolve-auth.js";
-import { GatewayClient } from "../gateway/client.js";
+import { GatewayClient, GatewayClientError } from "../gateway/client.js";
 import { readLiveLock } from "../gateway/state-lock.js";
 import { packageVersion } from "../infra/version.js";
 import { CliError, parsePortFlag } from "./output.js";
@@ -34,14 +34,26 @@ export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv =
   return { stateDir, loaded, url: `ws://${host}:${port}`, timeoutMs, credentials };
 }
 
-export async function connectClient(flags: ClientFlags): Promise<GatewayClient> {
+/**
+ * A connected client. Nobody listening at the address is the usual first failure, so it comes
+ * with the command that starts a gateway (`alternative` adds one, e.g. `agent --local`).
+ */
+export async function connectClient(flags: ClientFlags, alternative?: string): Promise<GatewayClient> {
   const target = resolveClientTarget(flags);
-  return GatewayClient.connect({
-    url: target.url,
-    ...target.credentials,
-    version: packageVersion(),
-    clientId: "cli",
-    mode: "cli",
-    timeoutMs: target.timeoutMs,
-  });
+  try {
+    return await GatewayClient.connect({
+      url: target.url,
+      ...target.credentials,
+      version: packageVersion(),
+      clientId: "cli",
+      mode: "cli",
+      timeoutMs: target.timeoutMs,
+    });
+  } catch (err) {
+    if (err instanceof GatewayClientError && err.networkCode === "ECONNREFUSED") {
+      const elsewhere = flags.url || flags.port ? "" : " (or pass --url / --port for a gateway elsewhere)";
+      throw new CliError(`${err.message}: no gateway is running there. Start one with \`openclaw gateway start\`${elsewhere}${alternative ? `, ${alternative}` : ""}.`);
+    }
+    throw err;
+  }
 }
