@@ -1,4 +1,4 @@
-import { loadConfig, resolveStateDir, type LoadedConfig } from "../config/index.js";
+import { loadConfigForClient, resolveStateDir, type LoadedConfig } from "../config/index.js";
 import { resolveClientCredentials } from "../gateway/auth/resolve-auth.js";
 import { GatewayClient, GatewayClientError } from "../gateway/client.js";
 import { readLiveLock } from "../gateway/state-lock.js";
@@ -20,7 +20,7 @@ export interface ClientFlags {
  */
 export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env) {
   const stateDir = resolveStateDir(env);
-  const loaded: LoadedConfig = loadConfig({ stateDir, env });
+  const loaded = clientConfig(stateDir, env);
   const timeoutMs = Number(flags.timeout ?? 10_000);
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new CliError(`--timeout: expected a positive number of milliseconds`);
   if (flags.url) {
@@ -57,3 +57,20 @@ export async function connectClient(flags: ClientFlags, alternative?: string): P
     throw err;
   }
 }
+
+/**
+ * The config a client command uses. An invalid file does not stop a command that only needs the
+ * port and the token: it runs with a warning naming the broken keys (once per process).
+ */
+function clientConfig(stateDir: string, env: NodeJS.ProcessEnv): LoadedConfig {
+  const { loaded, invalid, fallback } = loadConfigForClient({ stateDir, env });
+  if (invalid && !warnedAbout.has(invalid.filePath ?? "")) {
+    warnedAbout.add(invalid.filePath ?? "");
+    const keys = invalid.issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ");
+    const using = fallback === "gateway-section" ? "its gateway section only" : "the built-in gateway defaults, env and the stored token";
+    process.stderr.write(`warning: config file ${invalid.filePath ?? ""} is invalid (${keys}); this command uses ${using}. Fix it, then check with \`openclaw config validate\`.\n`);
+  }
+  return loaded;
+}
+
+const warnedAbout = new Set<string>();

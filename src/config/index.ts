@@ -14,6 +14,7 @@ export type {
 export { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
 export { defaultConfigPathForWrite, resolveConfigPath, resolveStateDir } from "./paths.js";
 export { loadConfig, type LoadedConfig } from "./load.js";
+export { loadConfigForClient, type ClientConfig } from "./client-config.js";
 export { parseConfigText } from "./parse.js";
 export { validateConfig } from "./validate.js";
 export { defaultConfig, DEFAULT_GATEWAY_PORT } from "./defaults.js";
