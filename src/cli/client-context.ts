@@ -15,8 +15,9 @@ export interface ClientFlags {
 }
 
 /**
- * Where the gateway is and how to authenticate: flags → env → the running gateway's lock
- * (its real port) → config → defaults. With --url, no config or env credentials are used.
+ * Where the gateway is and how to authenticate: flags → env → `gateway.remote.url` when
+ * `gateway.mode` is `remote` → the running gateway's lock (its real port) → config → defaults.
+ * With --url, no config or env credentials are used.
  */
 export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env) {
   const stateDir = resolveStateDir(env);
@@ -25,6 +26,12 @@ export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv =
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new CliError(`--timeout: expected a positive number of milliseconds`);
   if (flags.url) {
     return { stateDir, loaded, url: flags.url, timeoutMs, credentials: { token: flags.token, password: flags.password } };
+  }
+  const remoteUrl = loaded.config.gateway.mode === "remote" ? loaded.config.gateway.remote?.url?.trim() : undefined;
+  if (remoteUrl && !flags.port && !env.OPENCLAW_GATEWAY_PORT) {
+    // This machine is a client: the gateway it talks to is the configured remote one.
+    const credentials = resolveClientCredentials(loaded.config, stateDir, env, flags);
+    return { stateDir, loaded, url: remoteUrl, timeoutMs, credentials };
   }
   const lock = readLiveLock(stateDir);
   const envPort = env.OPENCLAW_GATEWAY_PORT ? parsePortFlag(env.OPENCLAW_GATEWAY_PORT) : undefined;

@@ -11,7 +11,25 @@ const isSet = (value: string | undefined): boolean => typeof value === "string" 
  * Each returns user-facing issues; none ever echoes a secret.
  */
 export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
-  return [...checkGatewayAuth(config), ...checkCustomBind(config), ...checkAgentIds(config), ...checkRedactPatterns(config)];
+  return [...checkGatewayAuth(config), ...checkCustomBind(config), ...checkAgentIds(config), ...checkRedactPatterns(config), ...checkTelegramWebhooks(config)];
+}
+
+// Telegram echoes the secret in X-Telegram-Bot-Api-Secret-Token; without one, forged updates
+// could not be told apart. An account inherits the channel block's keys.
+function checkTelegramWebhooks(config: RawOpenClawConfig): ConfigIssue[] {
+  const block = config.channels?.telegram;
+  if (!block) return [];
+  const issues: ConfigIssue[] = [];
+  if (isSet(block.webhookUrl) && !isSet(block.webhookSecret)) {
+    issues.push({ path: "channels.telegram.webhookSecret", message: "required when webhookUrl is set (it is how forged updates are refused)" });
+  }
+  for (const [id, account] of Object.entries(block.accounts ?? {})) {
+    const url = account.webhookUrl ?? block.webhookUrl;
+    if (isSet(url) && !isSet(account.webhookSecret ?? block.webhookSecret) && !(url === block.webhookUrl && issues.length > 0)) {
+      issues.push({ path: formatKeyPath(["channels", "telegram", "accounts", id, "webhookSecret"]), message: "required when webhookUrl is set (it is how forged updates are refused)" });
+    }
+  }
+  return issues;
 }
 
 function checkRedactPatterns(config: RawOpenClawConfig): ConfigIssue[] {

@@ -20,6 +20,7 @@ export { validateConfig } from "./validate.js";
 export { defaultConfig, DEFAULT_GATEWAY_PORT } from "./defaults.js";
 export { getConfigValue } from "./key-path.js";
 export { redactConfig, REDACTED } from "./redact.js";
-export { parseCliValue, setConfigValueInFile } from "./set-value.js";
+export { parseCliValue, setConfigValueInFile, unsetConfigValueInFile } from "./set-value.js";
+export { UNKNOWN_KEY_PREFIX } from "./unknown-keys.js";
 export { diffConfigPaths, restartRequiredPaths } from "./diff.js";
 export { watchConfig, type ConfigChange, type ConfigWatchHandle, type ConfigWatchOptions } from "./watch.js";

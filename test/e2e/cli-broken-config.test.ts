@@ -22,6 +22,14 @@ describe("client commands with an invalid config file", () => {
     await gw?.stop();
   });
 
+  it("a client machine (gateway.mode remote) reaches the gateway at gateway.remote.url", async () => {
+    const client = makeTempDir();
+    fs.writeFileSync(path.join(client, "openclaw.yaml"), `gateway:\n  mode: remote\n  remote:\n    url: ${gw.url}\n    token: file-token-123456\n`);
+    const res = await runCli(["health", "--json"], { OPENCLAW_STATE_DIR: client });
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.output)).toMatchObject({ ok: true });
+  });
+
   it("a broken key outside gateway: status, health and call work with its gateway section, and warn", async () => {
     fs.appendFileSync(file, "logging:\n  level: loud\n");
     const env = { OPENCLAW_STATE_DIR: gw.stateDir };
