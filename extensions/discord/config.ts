@@ -30,30 +30,13 @@ export function resolveDiscordToken(config: Readonly<Record<string, unknown>>, e
   return env.DISCORD_BOT_TOKEN?.trim() || undefined;
 }
 
-/** Problems with the non-token keys, as messages naming the key. */
-export function checkDiscordKeys(config: Readonly<Record<string, unknown>>): string[] {
-  const problems: string[] = [];
-  const url = config.restApiUrl;
-  if (url !== undefined && (typeof url !== "string" || !isHttpUrl(url))) problems.push("channels.discord: restApiUrl must be an http(s) URL");
-  for (const key of ["reconnectWatchdogMs", "reconnectBackoffMaxMs"] as const) {
-    const value = config[key];
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0)) problems.push(`channels.discord: ${key} must be a positive integer (milliseconds)`);
-  }
-  if (config.suppressEmbeds !== undefined && typeof config.suppressEmbeds !== "boolean") problems.push("channels.discord: suppressEmbeds must be true or false");
-  const intents = config.intents;
-  if (intents !== undefined && (typeof intents !== "object" || intents === null || !["boolean", "undefined"].includes(typeof (intents as Record<string, unknown>).messageContent))) {
-    problems.push("channels.discord: intents.messageContent must be true or false");
-  }
-  return problems;
-}
-
 /** Settings with defaults filled in, or every reason the block cannot run an account. */
 export type DiscordSettingsResult = { ok: true; settings: DiscordSettings } | { ok: false; problems: string[] };
 
 export function readDiscordSettings(config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, accountId: string): DiscordSettingsResult {
   const token = resolveDiscordToken(config, env, accountId);
-  const problems = [...(token ? [] : [MISSING_TOKEN]), ...checkDiscordKeys(config)];
-  if (!token || problems.length > 0) return { ok: false, problems };
+  // The other keys' shapes (an http(s) restApiUrl, integer milliseconds) are checked by the config schema.
+  if (!token) return { ok: false, problems: [MISSING_TOKEN] };
   const intents = config.intents as { messageContent?: boolean } | undefined;
   return {
     ok: true,

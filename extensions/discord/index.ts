@@ -1,6 +1,6 @@
 import type { ChannelLimits, ChannelPlugin } from "../../src/channels/types.js";
 import { DiscordAccount } from "./account.js";
-import { checkDiscordKeys, MISSING_TOKEN, readDiscordSettings, resolveDiscordToken } from "./config.js";
+import { MISSING_TOKEN, readDiscordSettings, resolveDiscordToken } from "./config.js";
 
 const DEFAULT_LIMITS: ChannelLimits = { textChunkLimit: 2000, maxLinesPerMessage: 17 };
 
@@ -16,7 +16,7 @@ const discordPlugin: ChannelPlugin = {
   // The check does not know the account id, so DISCORD_BOT_TOKEN counts here for every account;
   // `createAccount` then applies it to the default account only.
   checkAccountConfig(config, env) {
-    return [...(resolveDiscordToken(config, env) ? [] : [MISSING_TOKEN]), ...checkDiscordKeys(config)];
+    return resolveDiscordToken(config, env) ? [] : [MISSING_TOKEN];
   },
 
   createAccount(context, env) {

@@ -15,11 +15,11 @@ const slackPlugin: ChannelPlugin = {
   label: "Slack",
   defaultLimits: DEFAULT_LIMITS,
   checkAccountConfig(config, env, accountId) {
-    return findSettingsProblems(config, readSlackSettings(config, env, accountId));
+    return findSettingsProblems(readSlackSettings(config, env, accountId));
   },
   createAccount(context, env) {
     const settings = readSlackSettings(context.config, env, context.accountId);
-    return new SlackAccount(context, settings, findSettingsProblems(context.config, settings), limitsFrom(context.config));
+    return new SlackAccount(context, settings, findSettingsProblems(settings), limitsFrom(context.config));
   },
 };
 

@@ -1,5 +1,5 @@
 import type { ChannelPlugin } from "../../src/channels/types.js";
-import { readTelegramSettings, resolveBotToken } from "./settings.js";
+import { resolveBotToken } from "./settings.js";
 import { TelegramAccount } from "./telegram-account.js";
 
 /**
@@ -14,7 +14,7 @@ const telegramPlugin: ChannelPlugin = {
   defaultLimits: { textChunkLimit: 4000 },
   checkAccountConfig(config, env, accountId = "default") {
     const token = resolveBotToken(config, env, accountId);
-    return [...("problem" in token ? [token.problem] : []), ...readTelegramSettings(config).problems];
+    return "problem" in token ? [token.problem] : [];
   },
   createAccount(context, env) {
     return new TelegramAccount(context, env);

@@ -114,8 +114,7 @@ export class TelegramAccount implements ChannelAccount {
     if (this.client) return this.client;
     const token = resolveBotToken(this.context.config, this.env, this.context.accountId);
     if ("problem" in token) throw new ChannelPermanentError(token.problem);
-    const { settings, problems } = readTelegramSettings(this.context.config);
-    if (problems.length > 0) throw new ChannelPermanentError(problems.join("; "));
+    const settings = readTelegramSettings(this.context.config);
     const api = createTelegramApi(token.token, settings);
     this.client = { api, token: token.token, settings };
     return this.client;

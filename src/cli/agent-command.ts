@@ -59,7 +59,10 @@ export async function agentCommand(flags: AgentFlags): Promise<void> {
     if (flags.json) printJson({ payloads: result.payloads.map((p) => ({ text: p.text, mediaUrl: null })), meta });
     else {
       for (const payload of result.payloads) process.stdout.write(`${payload.text}\n`);
-      if (result.error && result.error.kind !== "config") process.stderr.write(`openclaw: run ended (${result.stopReason}): ${result.error.message}\n`);
+      // A turn that failed before the model ran already carries its message as the reply.
+      if (result.error && !result.payloads.some((p) => p.text === result.error!.message)) {
+        process.stderr.write(`openclaw: run ended (${result.stopReason}): ${result.error.message}\n`);
+      }
     }
     if (result.stopReason !== "stop" && result.stopReason !== "length") process.exitCode = 1;
   } finally {
@@ -76,7 +79,7 @@ export async function agentCommand(flags: AgentFlags): Promise<void> {
 async function agentViaGateway(flags: AgentFlags): Promise<void> {
   const timeoutSeconds = flags.timeout === undefined ? 600 : Number(flags.timeout);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw new CliError("--timeout: expected seconds (0 = none)");
-  const client = await connectClient({ url: flags.url, port: flags.port, token: flags.token, password: flags.password });
+  const client = await connectClient({ url: flags.url, port: flags.port, token: flags.token, password: flags.password }, "or run the turn in this process with `openclaw agent --local`");
   const idempotencyKey = randomUUID();
   let sessionKey = flags.sessionKey;
   const onSignal = (code: number) => {

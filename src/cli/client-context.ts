@@ -1,6 +1,6 @@
-import { loadConfig, resolveStateDir, type LoadedConfig } from "../config/index.js";
+import { loadConfigForClient, resolveStateDir, type LoadedConfig } from "../config/index.js";
 import { resolveClientCredentials } from "../gateway/auth/resolve-auth.js";
-import { GatewayClient } from "../gateway/client.js";
+import { GatewayClient, GatewayClientError } from "../gateway/client.js";
 import { readLiveLock } from "../gateway/state-lock.js";
 import { packageVersion } from "../infra/version.js";
 import { CliError, parsePortFlag } from "./output.js";
@@ -15,16 +15,23 @@ export interface ClientFlags {
 }
 
 /**
- * Where the gateway is and how to authenticate: flags → env → the running gateway's lock
- * (its real port) → config → defaults. With --url, no config or env credentials are used.
+ * Where the gateway is and how to authenticate: flags → env → `gateway.remote.url` when
+ * `gateway.mode` is `remote` → the running gateway's lock (its real port) → config → defaults.
+ * With --url, no config or env credentials are used.
  */
 export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env) {
   const stateDir = resolveStateDir(env);
-  const loaded: LoadedConfig = loadConfig({ stateDir, env });
+  const loaded = clientConfig(stateDir, env);
   const timeoutMs = Number(flags.timeout ?? 10_000);
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new CliError(`--timeout: expected a positive number of milliseconds`);
   if (flags.url) {
     return { stateDir, loaded, url: flags.url, timeoutMs, credentials: { token: flags.token, password: flags.password } };
+  }
+  const remoteUrl = loaded.config.gateway.mode === "remote" ? loaded.config.gateway.remote?.url?.trim() : undefined;
+  if (remoteUrl && !flags.port && !env.OPENCLAW_GATEWAY_PORT) {
+    // This machine is a client: the gateway it talks to is the configured remote one.
+    const credentials = resolveClientCredentials(loaded.config, stateDir, env, flags);
+    return { stateDir, loaded, url: remoteUrl, timeoutMs, credentials };
   }
   const lock = readLiveLock(stateDir);
   const envPort = env.OPENCLAW_GATEWAY_PORT ? parsePortFlag(env.OPENCLAW_GATEWAY_PORT) : undefined;
@@ -34,14 +41,43 @@ export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv =
   return { stateDir, loaded, url: `ws://${host}:${port}`, timeoutMs, credentials };
 }
 
-export async function connectClient(flags: ClientFlags): Promise<GatewayClient> {
+/**
+ * A connected client. Nobody listening at the address is the usual first failure, so it comes
+ * with the command that starts a gateway (`alternative` adds one, e.g. `agent --local`).
+ */
+export async function connectClient(flags: ClientFlags, alternative?: string): Promise<GatewayClient> {
   const target = resolveClientTarget(flags);
-  return GatewayClient.connect({
-    url: target.url,
-    ...target.credentials,
-    version: packageVersion(),
-    clientId: "cli",
-    mode: "cli",
-    timeoutMs: target.timeoutMs,
-  });
+  try {
+    return await GatewayClient.connect({
+      url: target.url,
+      ...target.credentials,
+      version: packageVersion(),
+      clientId: "cli",
+      mode: "cli",
+      timeoutMs: target.timeoutMs,
+    });
+  } catch (err) {
+    if (err instanceof GatewayClientError && err.networkCode === "ECONNREFUSED") {
+      const elsewhere = flags.url || flags.port ? "" : " (or pass --url / --port for a gateway elsewhere)";
+      throw new CliError(`${err.message}: no gateway is running there. Start one with \`openclaw gateway start\`${elsewhere}${alternative ? `, ${alternative}` : ""}.`);
+    }
+    throw err;
+  }
 }
+
+/**
+ * The config a client command uses. An invalid file does not stop a command that only needs the
+ * port and the token: it runs with a warning naming the broken keys (once per process).
+ */
+function clientConfig(stateDir: string, env: NodeJS.ProcessEnv): LoadedConfig {
+  const { loaded, invalid, fallback } = loadConfigForClient({ stateDir, env });
+  if (invalid && !warnedAbout.has(invalid.filePath ?? "")) {
+    warnedAbout.add(invalid.filePath ?? "");
+    const keys = invalid.issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ");
+    const using = fallback === "gateway-section" ? "its gateway section only" : "the built-in gateway defaults, env and the stored token";
+    process.stderr.write(`warning: config file ${invalid.filePath ?? ""} is invalid (${keys}); this command uses ${using}. Fix it, then check with \`openclaw config validate\`.\n`);
+  }
+  return loaded;
+}
+
+const warnedAbout = new Set<string>();

@@ -247,7 +247,11 @@ config.command("set <path> <value>").description("set a config value (JSON5 or a
   const { configSetCommand } = await import("./config-command.js");
   configSetCommand(keyPath, value, opts);
 });
-config.command("validate").description("check the config file").option("--json", "print JSON").action(async (opts) => {
+config.command("unset <path>").description("remove a config value").option("--json", "print JSON").action(async (keyPath, opts) => {
+  const { configUnsetCommand } = await import("./config-command.js");
+  configUnsetCommand(keyPath, opts);
+});
+config.command("validate").description("check the config file (exit 78 when invalid)").option("--strict", "unknown keys are errors, not warnings").option("--json", "print JSON").action(async (opts) => {
   const { configValidateCommand } = await import("./config-command.js");
   configValidateCommand(opts);
 });

@@ -11,7 +11,9 @@ const isSet = (value: string | undefined): boolean => typeof value === "string" 
  * Each returns user-facing issues; none ever echoes a secret.
  */
 export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
-  return [...checkGatewayAuth(config), ...checkCustomBind(config), ...checkAgentIds(config), ...checkRedactPatterns(config), ...checkAcpBindings(config)];
+  return [
+    ...checkGatewayAuth(config), ...checkCustomBind(config), ...checkAgentIds(config), ...checkRedactPatterns(config), ...checkTelegramWebhooks(config), ...checkAcpBindings(config),
+  ];
 }
 
 /** An ACP binding serves one peer's chat: it needs that peer, and `acp` settings belong to ACP bindings only. */
@@ -21,6 +23,24 @@ function checkAcpBindings(config: RawOpenClawConfig): ConfigIssue[] {
     if (binding.type === "acp" && !binding.match.peer) issues.push({ path: formatKeyPath(["bindings", index, "match", "peer"]), message: 'required for a binding of type "acp" (it binds one chat)' });
     if (binding.type !== "acp" && binding.acp) issues.push({ path: formatKeyPath(["bindings", index, "acp"]), message: 'only a binding of type "acp" takes ACP settings' });
   });
+  return issues;
+}
+
+// Telegram echoes the secret in X-Telegram-Bot-Api-Secret-Token; without one, forged updates
+// could not be told apart. An account inherits the channel block's keys.
+function checkTelegramWebhooks(config: RawOpenClawConfig): ConfigIssue[] {
+  const block = config.channels?.telegram;
+  if (!block) return [];
+  const issues: ConfigIssue[] = [];
+  if (isSet(block.webhookUrl) && !isSet(block.webhookSecret)) {
+    issues.push({ path: "channels.telegram.webhookSecret", message: "required when webhookUrl is set (it is how forged updates are refused)" });
+  }
+  for (const [id, account] of Object.entries(block.accounts ?? {})) {
+    const url = account.webhookUrl ?? block.webhookUrl;
+    if (isSet(url) && !isSet(account.webhookSecret ?? block.webhookSecret) && !(url === block.webhookUrl && issues.length > 0)) {
+      issues.push({ path: formatKeyPath(["channels", "telegram", "accounts", id, "webhookSecret"]), message: "required when webhookUrl is set (it is how forged updates are refused)" });
+    }
+  }
   return issues;
 }
 

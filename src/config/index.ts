@@ -14,12 +14,14 @@ export type {
 export { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
 export { defaultConfigPathForWrite, resolveConfigPath, resolveStateDir } from "./paths.js";
 export { hashConfigBytes, loadConfig, loadConfigFromBytes, type LoadedConfig } from "./load.js";
+export { loadConfigForClient, type ClientConfig } from "./client-config.js";
 export { parseConfigText } from "./parse.js";
 export { validateConfig } from "./validate.js";
 export { defaultConfig, DEFAULT_GATEWAY_PORT } from "./defaults.js";
 export { getConfigValue } from "./key-path.js";
 export { redactConfig, REDACTED } from "./redact.js";
-export { parseCliValue, setConfigValueInFile } from "./set-value.js";
+export { parseCliValue, setConfigValueInFile, unsetConfigValueInFile } from "./set-value.js";
+export { UNKNOWN_KEY_PREFIX } from "./unknown-keys.js";
 export { diffConfigPaths, restartRequiredPaths } from "./diff.js";
 export { watchConfig, type ConfigChange, type ConfigWatchHandle, type ConfigWatchOptions } from "./watch.js";
 export { configFileFormat, readConfigFileSnapshot, type ConfigFileFormat, type ConfigFileSnapshot } from "./config-snapshot.js";

@@ -124,10 +124,64 @@ export function setConfigValueInFile(
   if (segments.length === 0) throw new ConfigError("config set needs a key path");
   const edit: Edit = { filePath, keyPath, segments, value };
 
+  return rewriteConfigFile(filePath, env, (text) => (isYamlPath(filePath) ? renderYaml(text, edit) : renderJson(text, edit)));
+}
+
+/**
+ * `openclaw config unset`: removes one key (an array item shifts the ones after it), with the
+ * same checks and atomic write as `config set`. Throws ConfigError, leaving the file untouched,
+ * when the file or the key does not exist or the result is invalid.
+ */
+export function unsetConfigValueInFile(filePath: string, keyPath: string, env: NodeJS.ProcessEnv = process.env): { warnings: string[] } {
+  const segments = parseKeyPath(keyPath);
+  if (segments.length === 0) throw new ConfigError("config unset needs a key path");
+  if (!fs.existsSync(filePath)) throw new ConfigError(`no config file at ${filePath}; nothing to unset`, { filePath });
+  const notFound = () => new ConfigError(`Config path not found: ${keyPath}`, { filePath });
+  return rewriteConfigFile(filePath, env, (text) => {
+    if (isYamlPath(filePath)) {
+      const doc = parseYamlDocument(text ?? "", filePath);
+      const resolved = existingSegments(yamlDocumentToData(doc, filePath), segments);
+      if (!resolved) throw notFound();
+      doc.deleteIn(resolved);
+      return { data: yamlDocumentToData(doc, filePath), output: doc.toString(YAML_OUTPUT) };
+    }
+    const data = structuredClone(requireObjectRoot(parseConfigText(text ?? "", filePath), filePath));
+    const resolved = existingSegments(data, segments);
+    if (!resolved) throw notFound();
+    const parent = resolved.slice(0, -1).reduce<unknown>((node, key) => (node as Record<string, unknown>)[String(key)], data);
+    const last = resolved.at(-1)!;
+    if (Array.isArray(parent)) parent.splice(last as number, 1);
+    else delete (parent as Record<string, unknown>)[String(last)];
+    return { data, output: `${JSON.stringify(data, null, 2)}\n` };
+  });
+}
+
+/** The segments of a key that exists in `data` (array indexes as numbers), else undefined. */
+function existingSegments(data: unknown, segments: KeyPathSegment[]): KeyPathSegment[] | undefined {
+  const resolved: KeyPathSegment[] = [];
+  let current = data;
+  for (const segment of segments) {
+    if (Array.isArray(current)) {
+      const index = typeof segment === "number" ? segment : /^\d+$/.test(segment) ? Number(segment) : NaN;
+      if (!(index >= 0 && index < current.length)) return undefined;
+      resolved.push(index);
+      current = current[index];
+    } else if (isPlainObject(current) && Object.prototype.hasOwnProperty.call(current, String(segment))) {
+      resolved.push(String(segment));
+      current = current[String(segment)];
+    } else {
+      return undefined;
+    }
+  }
+  return resolved;
+}
+
+/** Renders the new file from the current text, validates the result, then replaces the file. */
+function rewriteConfigFile(filePath: string, env: NodeJS.ProcessEnv, render: (text: string | null) => { data: unknown; output: string }): { warnings: string[] } {
   // Write through a symlink to its target instead of replacing the link with a plain file.
   const target = fs.existsSync(filePath) ? fs.realpathSync(filePath) : filePath;
   const text = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : null;
-  const { data, output } = isYamlPath(filePath) ? renderYaml(text, edit) : renderJson(text, edit);
+  const { data, output } = render(text);
 
   return validateAndWriteConfig(filePath, target, data, output, env);
 }

@@ -18,6 +18,9 @@ export interface GatewayClientOptions {
 
 /** An RPC failure or a refused/lost connection, with the gateway's error shape when there is one. */
 export class GatewayClientError extends Error {
+  /** The socket error's code (ECONNREFUSED, ENOTFOUND …) when the gateway could not be reached. */
+  networkCode?: string;
+
   constructor(message: string, readonly error?: ErrorShape, readonly closeCode?: number) {
     super(message);
   }
@@ -54,7 +57,12 @@ export class GatewayClient {
       };
       const timer = setTimeout(() => finish(new GatewayClientError(`gateway handshake timed out after ${timeoutMs} ms (${opts.url})`)), timeoutMs);
       const connectId = randomUUID();
-      ws.on("error", (err) => finish(new GatewayClientError(`cannot reach gateway at ${opts.url}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)));
+      ws.on("error", (err) => {
+        const code = (err as NodeJS.ErrnoException).code;
+        const failure = new GatewayClientError(`cannot reach gateway at ${opts.url}: ${code ?? err.message}`);
+        failure.networkCode = code;
+        finish(failure);
+      });
       ws.on("close", (code, reason) => {
         finish(new GatewayClientError(`gateway closed the connection (${code}): ${reason.toString() || "no reason"}`, undefined, code));
         client.failAll(new GatewayClientError(`gateway connection closed (${code})`, undefined, code));

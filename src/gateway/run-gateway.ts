@@ -10,6 +10,7 @@ import { warmIntlOffThread } from "../infra/warm-intl.js";
 import { resolveServerAuth, type AuthMode } from "./auth/resolve-auth.js";
 import { isLoopbackHost, resolveBindHost, type BindMode } from "./bind-host.js";
 import { DEFAULT_FIRST_REQUEST_TIMEOUT_MS, DEFAULT_HOLD_LIMIT_MS, EarlyListener } from "./listen.js";
+import { noModelNotice } from "./no-model-notice.js";
 import { StateLock } from "./state-lock.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protocol/constants.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus } from "./runtime.js";
@@ -104,6 +105,13 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
       `Generated a gateway token (shown once): ${auth.token}\n` +
         `It is stored in ${auth.generatedTokenFile} (mode 0600); local CLI commands read it from there.\n`,
     );
+  }
+
+  const configPathForEdits = current.path ?? defaultConfigPathForWrite(stateDir);
+  const missingModel = noModelNotice(config, configPathForEdits);
+  if (missingModel) {
+    logger.warn({ configPath: configPathForEdits }, "no model configured: agent turns fail until agents.defaults.model is set");
+    opts.notice(missingModel);
   }
 
   const reloadStatus: ConfigReloadStatus = { hotReloadStatus: "off", pendingRestartPaths: [] };

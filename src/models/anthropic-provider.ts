@@ -17,6 +17,7 @@ const ANTHROPIC: SdkStreamProvider<Anthropic, Anthropic.RawMessageStreamEvent> =
     new Anthropic({ ...shared, ...(model.authType === "token" ? { apiKey: null, authToken: shared.apiKey } : {}), baseURL: anthropicBaseUrl(model.baseUrl) }),
   open: (client, request, options) => client.messages.create(toAnthropicParams(request), options),
   reader: (turn) => new AnthropicEventReader(turn),
+  endpoint: (model) => (model.baseUrl ? { baseUrl: anthropicBaseUrl(model.baseUrl)!, path: "/v1/messages", baseUrlCarriesVersion: false } : undefined),
 };
 
 /** A StreamModelFn for `api: "anthropic-messages"` through the official SDK. */

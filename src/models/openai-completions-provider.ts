@@ -21,6 +21,7 @@ const OPENAI_COMPLETIONS: SdkStreamProvider<OpenAI, OpenAI.ChatCompletionChunk> 
       ...options,
     }),
   reader: (turn) => new OpenAIChunkReader(turn),
+  endpoint: (model) => (model.baseUrl ? { baseUrl: model.baseUrl, path: "/chat/completions", baseUrlCarriesVersion: true } : undefined),
 };
 
 /**

@@ -11,6 +11,7 @@ const OPENAI_RESPONSES: SdkStreamProvider<OpenAI, OpenAI.Responses.ResponseStrea
   createClient: createOpenAIClient,
   open: (client, request, options) => client.responses.create(toResponsesBody(request), options),
   reader: (turn) => new ResponsesEventReader(turn),
+  endpoint: (model) => (model.baseUrl ? { baseUrl: model.baseUrl, path: "/responses", baseUrlCarriesVersion: true } : undefined),
 };
 
 /**

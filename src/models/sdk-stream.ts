@@ -1,6 +1,7 @@
 import type { ModelRequest, ModelStreamEvent } from "./types.js";
 import { AssistantTurn } from "./assistant-turn.js";
 import { cachedClient } from "./client-cache.js";
+import { withFailureHint, type EndpointShape } from "./failure-hints.js";
 import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
 import { nodeHttpFetch } from "./node-http-fetch.js";
 import { pumpStream, type StreamReader } from "./pump-stream.js";
@@ -27,6 +28,8 @@ export interface SdkStreamProvider<Client, Item> {
   /** `maxRetries`: the SDK retries this request may make (docs/models.md). */
   open(client: Client, request: ModelRequest, options: { signal: AbortSignal; maxRetries: number }): Promise<AsyncIterable<Item>>;
   reader(turn: AssistantTurn): StreamReader<Item>;
+  /** Where requests go, for the message of a 404 (undefined: the SDK's own default host). */
+  endpoint(model: ProviderModel): EndpointShape | undefined;
 }
 
 /**
@@ -61,7 +64,9 @@ export async function* streamThroughSdk<Client, Item>(
     phase = "stream";
     yield* pumpStream(stream, provider.reader(turn), turn, signal, () => classifyModelError(signal.reason, signal, provider.errors, phase, secrets));
   } catch (err) {
-    yield turn.fail(classifyModelError(err, signal, provider.errors, phase, secrets));
+    const classified = classifyModelError(err, signal, provider.errors, phase, secrets);
+    const endpoint = provider.endpoint(model);
+    yield turn.fail(endpoint ? withFailureHint(classified, endpoint, model) : classified);
   }
 }
 

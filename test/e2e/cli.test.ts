@@ -123,8 +123,32 @@ describe("config get / set / validate", () => {
     expect(ok.output).toContain(`Config valid: ${file}`);
     fs.appendFileSync(file, "logging:\n  level: loud\n");
     const invalid = await runCli(["config", "validate", "--json"], env);
-    expect(invalid.code).toBe(1);
+    expect(invalid.code).toBe(78);
     expect(JSON.parse(invalid.output).issues[0].path).toBe("logging.level");
+  });
+
+  it("validate names unknown keys with a suggestion, --strict makes them errors; set warns; unset removes", async () => {
+    const stateDir = makeTempDir();
+    const env = { OPENCLAW_STATE_DIR: stateDir };
+    const file = path.join(stateDir, "openclaw.yaml");
+    fs.writeFileSync(file, "# my gateway\ngateway:\n  prot: 19000\n  port: 19001 # the port\n");
+    const lenient = await runCli(["config", "validate"], env);
+    expect(lenient.code).toBe(0);
+    expect(lenient.output).toContain('warning: unknown config key "gateway.prot" (ignored; did you mean "gateway.port"?)');
+    const strict = await runCli(["config", "validate", "--strict"], env);
+    expect(strict.code).toBe(78);
+    expect(strict.output).toContain('gateway.prot: unknown config key "gateway.prot" (ignored; did you mean "gateway.port"?)');
+
+    const typo = await runCli(["config", "set", "gateway.auth.tokn", "abc"], env);
+    expect(typo.code).toBe(0);
+    expect(typo.output).toContain('warning: unknown config key "gateway.auth.tokn" (ignored; did you mean "gateway.auth.token"?)');
+
+    for (const key of ["gateway.prot", "gateway.auth.tokn"]) expect((await runCli(["config", "unset", key], env)).code).toBe(0);
+    expect(fs.readFileSync(file, "utf8")).toBe("# my gateway\ngateway:\n  port: 19001 # the port\n  auth: {}\n");
+    expect((await runCli(["config", "validate", "--strict"], env)).code).toBe(0);
+    const missing = await runCli(["config", "unset", "gateway.nope"], env);
+    expect(missing.code).toBe(1);
+    expect(missing.output).toContain("Config path not found: gateway.nope");
   });
 
   it("--version and --help work", async () => {

@@ -22,7 +22,6 @@ const ThinkingLevel = stringEnum(["off", "minimal", "low", "medium", "high", "xh
 
 const AgentIdentity = Type.Object({
   name: Type.Optional(Type.String()),
-  theme: Type.Optional(Type.String()),
   emoji: Type.Optional(Type.String()),
   avatar: Type.Optional(Type.String()),
 });
@@ -88,7 +87,6 @@ const agentEntryFields = {
   default: Type.Optional(Type.Boolean()),
   name: Type.Optional(Type.String()),
   workspace: Type.Optional(Type.String()),
-  agentDir: Type.Optional(Type.String()),
   model: Type.Optional(ModelRef),
   skills: Type.Optional(StringList),
   identity: Type.Optional(AgentIdentity),

@@ -1,5 +1,13 @@
 import { Type, type TProperties } from "@sinclair/typebox";
-import { integer, NonEmptyString, StringList, stringEnum } from "./primitives.js";
+import { integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
+
+const HttpUrl = withExpected(Type.String({ pattern: "^https?://\\S+$" }), "an http(s) URL");
+const UrlPath = withExpected(Type.String({ pattern: "^/" }), 'a path starting with "/"');
+const TelegramBotToken = withExpected(Type.String({ pattern: "^\\d+:[A-Za-z0-9_-]+$" }), "a bot token from @BotFather (<digits>:<secret>)");
+/** Telegram's own rule for `secret_token`. */
+const TelegramWebhookSecret = withExpected(Type.String({ pattern: "^[A-Za-z0-9_-]{1,256}$" }), "1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)");
+const SlackBotToken = withExpected(Type.String({ pattern: "^xoxb-" }), "the bot token that starts with xoxb- (OAuth & Permissions page of the Slack app)");
+const SlackAppToken = withExpected(Type.String({ pattern: "^xapp-" }), "an app-level token that starts with xapp- (Basic Information → App-Level Tokens)");
 
 const DmPolicy = stringEnum(["pairing", "allowlist", "open", "disabled"]);
 const GroupPolicy = stringEnum(["allowlist", "open", "disabled"]);
@@ -37,11 +45,11 @@ const commonKeys = {
 };
 
 const telegramKeys = {
-  botToken: Type.Optional(Type.String()),
+  botToken: Type.Optional(TelegramBotToken),
   tokenFile: Type.Optional(Type.String()),
-  apiRoot: Type.Optional(NonEmptyString),
-  webhookUrl: Type.Optional(NonEmptyString),
-  webhookSecret: Type.Optional(Type.String()),
+  apiRoot: Type.Optional(HttpUrl),
+  webhookUrl: Type.Optional(HttpUrl),
+  webhookSecret: Type.Optional(TelegramWebhookSecret),
   webhookPath: Type.Optional(NonEmptyString),
   pollingTimeoutSeconds: Type.Optional(integer(0, 50)),
   pollingRetryBaseMs: Type.Optional(integer(10, 600_000)),
@@ -51,7 +59,7 @@ const telegramKeys = {
 
 const discordKeys = {
   token: Type.Optional(Type.String()),
-  restApiUrl: Type.Optional(NonEmptyString),
+  restApiUrl: Type.Optional(HttpUrl),
   suppressEmbeds: Type.Optional(Type.Boolean()),
   reconnectWatchdogMs: Type.Optional(integer(100, 3_600_000)),
   reconnectBackoffMaxMs: Type.Optional(integer(100, 3_600_000)),
@@ -71,11 +79,11 @@ const discordKeys = {
 
 const slackKeys = {
   mode: Type.Optional(stringEnum(["socket", "http"])),
-  botToken: Type.Optional(Type.String()),
-  appToken: Type.Optional(Type.String()),
+  botToken: Type.Optional(SlackBotToken),
+  appToken: Type.Optional(SlackAppToken),
   signingSecret: Type.Optional(Type.String()),
-  slackApiUrl: Type.Optional(NonEmptyString),
-  webhookPath: Type.Optional(NonEmptyString),
+  slackApiUrl: Type.Optional(HttpUrl),
+  webhookPath: Type.Optional(UrlPath),
   unfurlLinks: Type.Optional(Type.Boolean()),
   channels: Type.Optional(Type.Record(Type.String(), ChatEntry)),
 };

@@ -51,5 +51,4 @@ export const GatewaySchema = Type.Object({
   http: Type.Optional(GatewayHttp),
   remote: Type.Optional(GatewayRemote),
   controlUi: Type.Optional(GatewayControlUi),
-  trustedProxies: Type.Optional(StringList),
 });

@@ -11,7 +11,6 @@ export const MessagesSchema = Type.Object({
       cap: Type.Optional(integer(1, 1000)),
       drop: Type.Optional(stringEnum(["summarize", "old", "new"])),
       debounceMs: Type.Optional(integer(0, 60_000)),
-      byChannel: Type.Optional(Type.Record(Type.String(), QueueMode)),
     }),
   ),
   inbound: Type.Optional(Type.Object({ debounceMs: Type.Optional(integer(0, 60_000)) })),

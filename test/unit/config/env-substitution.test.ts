@@ -6,14 +6,15 @@ describe("${VAR} substitution", () => {
     const env = { GW_TOKEN: "tok-123", HOST: "10.0.0.5", KEY: "sk-x" };
     const { config, warnings } = validateConfig(
       {
-        gateway: { auth: { token: "${GW_TOKEN}" }, trustedProxies: ["${HOST}", "127.0.0.1"] },
+        gateway: { auth: { token: "${GW_TOKEN}" } },
+        tools: { allow: ["${HOST}", "127.0.0.1"] },
         models: { providers: { p: { baseUrl: "http://${HOST}:8080/v1", headers: { "x-key": "Bearer ${KEY}" } } } },
       },
       env,
     );
     expect(warnings).toEqual([]);
     expect(config.gateway.auth.token).toBe("tok-123");
-    expect(config.gateway.trustedProxies).toEqual(["10.0.0.5", "127.0.0.1"]);
+    expect(config.tools?.allow).toEqual(["10.0.0.5", "127.0.0.1"]);
     expect(config.models.providers?.p?.baseUrl).toBe("http://10.0.0.5:8080/v1");
     expect(config.models.providers?.p?.headers).toEqual({ "x-key": "Bearer sk-x" });
   });

@@ -4,6 +4,7 @@ import { Kind, type TSchema } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { loadConfig, OpenClawConfigSchema, parseConfigText, validateConfig } from "../../../src/config/index.js";
 import { makeTempDir, writeFile } from "./temp-dir.js";
+import { schemaKeyPaths } from "../../helpers/schema-key-paths.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const exampleText = fs.readFileSync(path.join(repoRoot, "openclaw.example.yaml"), "utf8");
@@ -11,26 +12,6 @@ const docsText = fs.readFileSync(path.join(repoRoot, "docs/configuration.md"), "
 
 type Node = TSchema & { properties?: Record<string, TSchema>; patternProperties?: Record<string, TSchema>; items?: TSchema };
 const kindOf = (schema: TSchema) => (schema as { [Kind]?: string })[Kind];
-
-/**
- * Every key path the schema implements, with "*" for a key of a record of objects and "[]"
- * for an item of an array of objects. Records of plain values (headers, params) and
- * "string or object" unions count as one key each. Agent list items are folded into
- * keyed entries, since both spellings take the same keys.
- */
-function schemaKeyPaths(schema: TSchema, prefix = ""): string[] {
-  const node = schema as Node;
-  const join = (key: string) => (prefix ? `${prefix}.${key}` : key);
-  if (kindOf(schema) === "Object") {
-    return Object.entries(node.properties ?? {}).flatMap(([key, child]) => schemaKeyPaths(child, join(key)));
-  }
-  if (kindOf(schema) === "Record") {
-    const valueSchema = Object.values(node.patternProperties ?? {})[0]!;
-    return kindOf(valueSchema) === "Object" ? schemaKeyPaths(valueSchema, join("*")) : [prefix];
-  }
-  if (kindOf(schema) === "Array" && kindOf(node.items!) === "Object") return schemaKeyPaths(node.items!, `${prefix}[]`);
-  return [prefix];
-}
 
 /** Leaf paths of parsed data in the notation of schemaKeyPaths. */
 function dataKeyPaths(value: unknown, schema: TSchema, prefix = ""): string[] {

@@ -85,7 +85,7 @@ describe("setConfigValueInFile (YAML)", () => {
 
   it("returns warnings such as unknown keys, but still writes", () => {
     const file = writeFile(makeTempDir(), "openclaw.yaml", "");
-    expect(setConfigValueInFile(file, "gatway.port", 1, {})).toEqual({ warnings: ['unknown config key "gatway" (ignored)'] });
+    expect(setConfigValueInFile(file, "gatway.port", 1, {})).toEqual({ warnings: ['unknown config key "gatway" (ignored; did you mean "gateway"?)'] });
     expect(fs.readFileSync(file, "utf8")).toContain("gatway:");
   });
 

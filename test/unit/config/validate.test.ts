@@ -129,7 +129,54 @@ describe("validateConfig: cross-key rules", () => {
   });
 });
 
+describe("validateConfig: channel settings", () => {
+  const TOKEN = "123:abc_DEF-456";
+
+  it("checks token shapes, URLs and paths without repeating the values", () => {
+    const message = validationError({
+      channels: {
+        telegram: { botToken: "xoxb-not-telegram", apiRoot: "ftp://x", webhookUrl: "https://x.example/hook", webhookSecret: "has spaces" },
+        discord: { restApiUrl: "not a url", reconnectWatchdogMs: 0 },
+        slack: { mode: "rtm", botToken: "xapp-wrong", appToken: "xoxb-wrong", slackApiUrl: "slack.com", webhookPath: "events" },
+      },
+    }).message;
+    expect(message.split("\n")).toEqual([
+      "channels.telegram.botToken: expected a bot token from @BotFather (<digits>:<secret>)",
+      "channels.telegram.apiRoot: expected an http(s) URL",
+      "channels.telegram.webhookSecret: expected 1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)",
+      "channels.discord.restApiUrl: expected an http(s) URL",
+      "channels.discord.reconnectWatchdogMs: expected integer 100-3600000",
+      'channels.slack.mode: expected one of "socket", "http"',
+      "channels.slack.botToken: expected the bot token that starts with xoxb- (OAuth & Permissions page of the Slack app)",
+      "channels.slack.appToken: expected an app-level token that starts with xapp- (Basic Information → App-Level Tokens)",
+      "channels.slack.slackApiUrl: expected an http(s) URL",
+      'channels.slack.webhookPath: expected a path starting with "/"',
+    ]);
+    expect(message).not.toContain("xoxb-not-telegram");
+  });
+
+  it("a Telegram webhookUrl needs a webhookSecret, on the block or the account", () => {
+    expect(validationError({ channels: { telegram: { botToken: TOKEN, webhookUrl: "https://x.example/hook" } } }).message).toBe(
+      "channels.telegram.webhookSecret: required when webhookUrl is set (it is how forged updates are refused)",
+    );
+    expect(validationError({ channels: { telegram: { accounts: { work: { botToken: TOKEN, webhookUrl: "https://x.example/hook" } } } } }).message).toBe(
+      "channels.telegram.accounts.work.webhookSecret: required when webhookUrl is set (it is how forged updates are refused)",
+    );
+    const ok = validateConfig({ channels: { telegram: { webhookSecret: "s3cret", accounts: { work: { botToken: TOKEN, webhookUrl: "https://x.example/hook" } } } } }, {});
+    expect(ok.warnings).toEqual([]);
+  });
+});
+
 describe("validateConfig: unknown keys", () => {
+  it("suggests the known key a typo is closest to", () => {
+    const { warnings } = validateConfig({ gateway: { prot: 1 }, agents: { defaults: { modle: "a/b" } }, gatewya: {} }, {});
+    expect(warnings).toEqual([
+      'unknown config key "gateway.prot" (ignored; did you mean "gateway.port"?)',
+      'unknown config key "agents.defaults.modle" (ignored; did you mean "agents.defaults.model"?)',
+      'unknown config key "gatewya" (ignored; did you mean "gateway"?)',
+    ]);
+  });
+
   it("warns with the full path, keeps loading and drops the key", () => {
     const { config, warnings } = validateConfig(
       { gateway: { port: 1234, foo: 1, auth: { mode: "token", extra: { deep: true } } }, wizard: { telegram: {} } },
@@ -160,7 +207,7 @@ describe("validateConfig: unknown keys", () => {
     expect(warnings).toEqual([
       'unknown config key "agents.defaults.model.typo" (ignored)',
       'unknown config key "agents.list[0].colour" (ignored)',
-      'unknown config key "agents.entries.ops.nmae" (ignored)',
+      'unknown config key "agents.entries.ops.nmae" (ignored; did you mean "agents.entries.ops.name"?)',
       'unknown config key "models.providers.fake.models[0].price" (ignored)',
     ]);
   });

@@ -19,20 +19,6 @@ describe("discord plugin: config, targets, wording", () => {
     expect(discordPlugin.checkAccountConfig({}, { DISCORD_BOT_TOKEN: "abc" })).toEqual([]);
   });
 
-  it("names each malformed key", () => {
-    const problems = discordPlugin.checkAccountConfig(
-      { token: "abc", restApiUrl: "not a url", reconnectWatchdogMs: 0, reconnectBackoffMaxMs: "5", suppressEmbeds: "yes", intents: { messageContent: 1 } },
-      {},
-    );
-    expect(problems).toEqual([
-      "channels.discord: restApiUrl must be an http(s) URL",
-      "channels.discord: reconnectWatchdogMs must be a positive integer (milliseconds)",
-      "channels.discord: reconnectBackoffMaxMs must be a positive integer (milliseconds)",
-      "channels.discord: suppressEmbeds must be true or false",
-      "channels.discord: intents.messageContent must be true or false",
-    ]);
-  });
-
   it("uses DISCORD_BOT_TOKEN for the default account only: a named account without a token refuses to start", async () => {
     const env = { DISCORD_BOT_TOKEN: "env-token" };
     const named = discordPlugin.createAccount(stubContext({}, "work").context, env);

@@ -50,16 +50,6 @@ describe("telegram checkAccountConfig", () => {
     const problems = telegramPlugin.checkAccountConfig({ botToken: "xoxb-slack-token" }, {});
     expect(problems).toEqual(["channels.telegram: botToken does not look like a bot token from @BotFather (<digits>:<secret>)"]);
   });
-
-  it("requires a well-formed webhookSecret with webhookUrl, and http(s) URLs", () => {
-    expect(telegramPlugin.checkAccountConfig({ botToken: TOKEN, webhookUrl: "https://x.example/hook" }, {})).toEqual([
-      "channels.telegram: webhookUrl needs webhookSecret (Telegram echoes it in X-Telegram-Bot-Api-Secret-Token, which is how forged updates are refused)",
-    ]);
-    expect(telegramPlugin.checkAccountConfig({ botToken: TOKEN, webhookUrl: "https://x.example/hook", webhookSecret: "has spaces" }, {})).toEqual([
-      "channels.telegram: webhookSecret must be 1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)",
-    ]);
-    expect(telegramPlugin.checkAccountConfig({ botToken: TOKEN, apiRoot: "ftp://x" }, {})).toEqual(["channels.telegram: apiRoot must be an http(s) URL"]);
-  });
 });
 
 describe("telegram token sources at start", () => {

@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir, runCli, startGateway } from "../helpers/gateway-process.js";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+
+let server: FakeModelServer;
+beforeAll(async () => {
+  server = await startFakeModelServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A provider whose baseUrl lacks `/v1`: the fake server, like Ollama, has no `/chat/completions`. */
+function configWithoutV1(stateDir: string): string {
+  return JSON.stringify({
+    agents: { defaults: { workspace: path.join(stateDir, "ws"), model: { primary: "local/llama" } } },
+    models: { providers: { local: { baseUrl: server.url, apiKey: "sk-local-secret", api: "openai-completions", models: [{ id: "llama" }] } } },
+  });
+}
+
+/** A port nothing listens on: one the system handed out and took back. */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as net.AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe("every failed turn says what failed and the likely fix", () => {
+  it("agent --local with a baseUrl without /v1: the URL it called and the baseUrl to use", async () => {
+    const stateDir = makeTempDir();
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), configWithoutV1(stateDir));
+    const res = await runCli(["agent", "--local", "-m", "hi"], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
+    expect(res.code).toBe(1);
+    expect(res.output).toContain(`called POST ${server.url}/chat/completions`);
+    expect(res.output).toContain(`did you mean models.providers.local.baseUrl: "${server.url}/v1"?`);
+    expect(res.output).not.toContain("sk-local-secret");
+  });
+
+  it("the same failure through the gateway says the same", async () => {
+    const stateDir = makeTempDir();
+    const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configWithoutV1(stateDir) } });
+    try {
+      const res = await runCli(["agent", "-m", "hi", "--port", String(gw.port), "--token", gw.token!], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
+      expect(res.code).toBe(1);
+      expect(res.output).toContain(`called POST ${server.url}/chat/completions`);
+      expect(res.output).toContain(`did you mean models.providers.local.baseUrl: "${server.url}/v1"?`);
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it("agent -m without a running gateway suggests `openclaw gateway start` and --local", async () => {
+    const res = await runCli(["agent", "-m", "hi"], { OPENCLAW_STATE_DIR: makeTempDir(), OPENCLAW_GATEWAY_PORT: String(await closedPort()) });
+    expect(res.code).toBe(1);
+    expect(res.output).toContain("ECONNREFUSED");
+    expect(res.output).toContain("openclaw gateway start");
+    expect(res.output).toContain("openclaw agent --local");
+  });
+
+  it("a gateway started without a model says so, with the two lines to add to its config file", async () => {
+    const gw = await startGateway();
+    try {
+      const output = gw.output();
+      expect(output).toContain("No model configured");
+      expect(output).toContain(`Add these two lines to ${path.join(gw.stateDir, "openclaw.yaml")}:\nagents:\n  defaults: { model: anthropic/claude-sonnet-4-5 }\n`);
+      expect(output).toContain("ANTHROPIC_API_KEY");
+    } finally {
+      await gw.stop();
+    }
+  });
+});
