@@ -19,6 +19,8 @@ import { registerAgentMethods } from "./methods/agent-methods.js";
 import { registerChatMethods } from "./methods/chat-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
 import { registerMemoryMethods } from "./methods/memory-methods.js";
+import { registerTraceMethods } from "./methods/trace-methods.js";
+import { TraceRecorder } from "../traces/index.js";
 import { MemoryService } from "../memory/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { channelsStatusPayload, registerChannelMethods } from "./methods/channel-methods.js";
@@ -89,6 +91,8 @@ export class GatewayServer {
   readonly sessions: SessionStore;
   readonly ledger: IdempotencyLedger;
   readonly conversations: ConversationService;
+  /** Every run's trace (docs/traces.md). */
+  readonly traces: TraceRecorder;
   readonly subagents: SubagentService;
   /** Opens nothing until an agent uses memory: the SQLite module loads on first use. */
   readonly memory: MemoryService;
@@ -152,6 +156,8 @@ export class GatewayServer {
     registerSystemMethods(this.methods);
     registerExecApprovalMethods(this.methods, this.approvals);
     registerCatalogMethods(this.methods);
+    this.traces = new TraceRecorder({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, env: process.env, logger: opts.logger });
+    registerTraceMethods(this.methods, this.traces);
     this.conversations = new ConversationService({
       stateDir: opts.stateDir,
       config: () => opts.loadedConfig().config,
@@ -171,6 +177,7 @@ export class GatewayServer {
       },
       turnOverrides: (key) => this.subagents.turnOverrides(key),
       onStop: (key) => this.subagents.stopChildrenOf(key).length,
+      tracer: this.traces,
     });
     this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
     const acp = createAcpControlPlane({
@@ -178,6 +185,7 @@ export class GatewayServer {
       hasApprover: () => [...this.connections].some((c) => c.scopes.length > 0 && canReceiveEvent(c.scopes, "exec.approval.requested")),
       broadcast: (event, payload) => this.broadcast(event, payload),
       channels: () => this.channels,
+      tracer: this.traces,
     });
     this.acp = acp.manager;
     this.subagents = new SubagentService({
@@ -344,6 +352,7 @@ export class GatewayServer {
     this.toolServices.processes?.killAll();
     await this.memory.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "memory index did not close cleanly"));
     this.maintenance.stop();
+    await this.traces.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "run traces did not close cleanly"));
     this.sessions.close();
     this.ledger.close();
     for (const conn of this.connections) {

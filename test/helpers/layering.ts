@@ -15,6 +15,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["channels"],
   ["conversations"],
   ["acp"],
+  ["traces"],
   ["agents"],
   ["memory"],
   ["sessions"],

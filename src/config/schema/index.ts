@@ -10,6 +10,7 @@ import { MessagesSchema } from "./messages.js";
 import { MemorySchema } from "./memory.js";
 import { BindingsSchema, ChannelsSchema, CommandsSchema } from "./channels.js";
 import { AcpSchema, PluginsSchema } from "./acp.js";
+import { DiagnosticsSchema } from "./diagnostics.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -32,6 +33,7 @@ export const OpenClawConfigSchema = Type.Object({
   memory: Type.Optional(MemorySchema),
   acp: Type.Optional(AcpSchema),
   plugins: Type.Optional(PluginsSchema),
+  diagnostics: Type.Optional(DiagnosticsSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */
