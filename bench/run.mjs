@@ -16,6 +16,7 @@ import { measureCompactionBookkeeping, measureLongConversation } from "./compact
 import { measureMemory } from "./memory.mjs";
 import { measureAcp } from "./acp.mjs";
 import { measureAcpBridge } from "./acp-bridge.mjs";
+import { measureAgainstFloor } from "./floor-compare.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -38,7 +39,9 @@ const MEMORY_BUDGET_MS = 180_000;
 const ACP_BUDGET_MS = 90_000;
 /** Ten `openclaw acp` starts against one gateway (a few seconds when idle). */
 const ACP_BRIDGE_BUDGET_MS = 30_000;
-const WATCHDOG_MS = 80_000 + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + ACP_BUDGET_MS + ACP_BRIDGE_BUDGET_MS + SOAK_TURNS * 20;
+/** The gateway beside bench/floor.mjs: two alternating rounds of each plus ten spawns (about a minute on a busy machine). */
+const FLOOR_BUDGET_MS = 150_000;
+const WATCHDOG_MS = 80_000 + FLOOR_BUDGET_MS + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + ACP_BUDGET_MS + ACP_BRIDGE_BUDGET_MS + SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -113,6 +116,11 @@ function buildTargets() {
     acpRelayCpuPerUpdateMs: target(results.acp?.relay?.cpuMsPerUpdate, 0.5, "ms"),
     acpTwentySessionsRssGrowthMiB: target(results.acp?.concurrentSessions?.rssGrowthMiB, 30, "MiB for 20 sessions"),
     acpBridgeInitializeMs: target(results.acpBridge?.spawnToInitializeMs?.median, 300, "ms"),
+    // Ratios to bench/floor.mjs measured in the same run (docs in bench/README.md).
+    turnP50VsFloor: target(results.floor?.ratios?.turnP50, 1.5, "× the floor's turn p50", results.floor ? `floor ${results.floor.floor.turnP50Ms} ms, gateway ${results.floor.gateway.turnP50Ms} ms` : undefined),
+    throughputVsFloor: { target: ">= 0.7 × the floor's turns/s", value: results.floor?.ratios?.throughput ?? null, pass: (results.floor?.ratios?.throughput ?? 0) >= 0.7, ...(results.floor ? { reference: `floor ${results.floor.floor.turnsPerSecond}/s, gateway ${results.floor.gateway.turnsPerSecond}/s` } : {}) },
+    rssVsFloor: target(results.floor?.ratios?.rss, 1.5, "× the floor's RSS after load", results.floor ? `floor ${results.floor.floor.rssMiB} MiB, gateway ${results.floor.gateway.rssMiB} MiB` : undefined),
+    portOpenVsBareNode: target(results.floor?.ratios?.portOpenVsBareNode, 1.2, "× a bare Node listener", results.floor ? `bare node ${results.floor.bareListenerPortOpenMs} ms, gateway ${results.floor.gatewayPortOpenMs} ms` : undefined),
   };
 }
 
@@ -151,6 +159,7 @@ function summaryLine(targets) {
     ["acp relay", r.acp?.relay?.cpuMsPerUpdate, fmt(r.acp?.relay?.cpuMsPerUpdate, "ms/update", 3)],
     ["acp 20 sessions", r.acp?.concurrentSessions?.rssGrowthMiB, `+${fmt(r.acp?.concurrentSessions?.rssGrowthMiB, "MiB", 1)}`],
     ["acp init", r.acpBridge?.spawnToInitializeMs?.median, fmt(r.acpBridge?.spawnToInitializeMs?.median, "ms")],
+    ["vs floor", r.floor?.ratios?.turnP50, `p50 ×${fmt(r.floor?.ratios?.turnP50, "", 2)} (${fmt(r.floor?.gateway?.turnP50Ms, "ms", 1)} / floor ${fmt(r.floor?.floor?.turnP50Ms, "ms", 1)}) turns/s ×${fmt(r.floor?.ratios?.throughput, "", 2)} (${fmt(r.floor?.gateway?.turnsPerSecond, "")} / floor ${fmt(r.floor?.floor?.turnsPerSecond, "")}) rss ×${fmt(r.floor?.ratios?.rss, "", 2)}`],
   ];
   const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
   if (r.error) {
@@ -229,6 +238,7 @@ async function main() {
     failover: await measureFailover(),
   };
   results.conversations = await measureConversations({ totalTurns: SOAK_TURNS });
+  results.floor = await measureAgainstFloor();
   results.channels = await measureChannels();
   results.subagents = await measureSubagents();
   results.compaction = { bookkeeping: await measureCompactionBookkeeping(), longConversation: await measureLongConversation() };

@@ -133,6 +133,11 @@ export function spawnBareListener({ label, port }) {
   return spawnNode({ label, args: ["-e", code], env: {}, port });
 }
 
+/** A bench script of its own (bench/floor.mjs) as a child process with the gateway's environment rules. */
+export function spawnScript({ label, script, env, port, stateDir }) {
+  return spawnNode({ label, args: [...gatewayExecArgv(), script], env, port, stateDir });
+}
+
 function spawnNode({ label, args, env, stateDir, port }) {
   const fullEnv = gatewayEnv(env);
   const spawnedAt = now();

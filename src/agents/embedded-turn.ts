@@ -24,6 +24,7 @@ import { createMessageTool } from "./tools/message.js";
 import { createCronTool } from "./tools/cron.js";
 import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
 import { dailyNotesForNewSession } from "../memory/daily-notes.js";
+import { traceEmitter } from "./trace-events.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
 import { LRUCache } from "lru-cache";
 
@@ -166,9 +167,10 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     extraSystemPrompt: await withDailyNotes(input.extraSystemPrompt, memoryOn && input.offerDailyNotes === true, workspaceDir),
   });
 
+  const trace = traceEmitter(input.emit);
   const hooks: ToolHooks[] = [createToolResultShaper(liveToolResultMaxChars(model.contextWindow))];
   const loop = loopDetectionFromConfig(config, agentId);
-  if (loop.enabled) hooks.push(createLoopDetector(loop.options));
+  if (loop.enabled) hooks.push(trace.observeDecisions(createLoopDetector(loop.options)));
 
   const services: ToolServices = {
     ...(input.services ?? {}),
@@ -176,13 +178,16 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       { security: exec.security ?? "full", ask: exec.ask ?? "off", allowlist: exec.allowlist ?? [], safeBins: exec.safeBins ?? DEFAULT_SAFE_BINS },
       input.approvals,
       (exec.approvalTimeoutSeconds ?? 1800) * 1000,
+      input.emit ? trace.approval : undefined,
     ),
   };
 
   const thinking = input.thinkingLevel ?? defaults.thinkingDefault;
   const modelCalls = failover.beginTurn({
     chain, config, env, agentId, sessionKey: input.sessionKey, stream: input.streamModel ?? createStreamModel(), ...(thinking ? { thinking } : {}),
+    ...(input.emit ? { onAttempt: trace.attempt } : {}),
   });
+  if (input.emit) trace.context(systemPrompt.text, model.ref, tools.map((t) => t.name));
   const budget = historyBudget(model.contextWindow, model.maxTokens, systemPrompt.text.length);
   const loadHistory = input.history;
   const result = await runAgentLoop({

@@ -163,7 +163,13 @@ export type AgentEvent =
   | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolResult; isError: boolean }
   | { type: "auto_compaction_start"; reason: "threshold" | "overflow" }
   | { type: "auto_compaction_end"; reason: "threshold" | "overflow"; ok: boolean; willRetry: boolean; tokensBefore?: number; tokensAfter?: number; error?: string }
-  | { type: "agent_end"; result: RunResult };
+  | { type: "agent_end"; result: RunResult }
+  // Emitted around the loop by the embedded turn, not by the loop: what a run's trace needs
+  // that the loop does not know (docs/traces.md).
+  | { type: "run_context"; systemPrompt: string; model: string; tools: string[] }
+  | { type: "model_attempt"; ref: string; profileId?: string; ok: boolean; reason?: string; message?: string }
+  | { type: "tool_decision"; toolCallId: string; toolName: string; action: "block" | "stop"; reason: string }
+  | { type: "exec_approval"; command: string; policy: "allow" | "deny" | "ask"; answer?: string; allowed: boolean; reason?: string };
 
 export interface ReplyPayload { text: string }
 

@@ -167,6 +167,20 @@ program
     modelsStatusCommand(opts);
   });
 
+const traces = program.command("traces").description("run traces: model calls, tool calls, outcome (docs/traces.md)");
+traces.command("list").description("recent runs, newest first").option("--session <key>", "only this session's runs").option("--since <when>", "only runs since a duration ago (30m, 2h, 7d) or a date").option("--limit <n>", "at most this many runs (default 50)").option("--json", "print JSON").action(async (opts) => {
+  const { tracesListCommand } = await import("./traces-command.js");
+  await tracesListCommand(opts);
+});
+traces.command("show <runId>").description("one run's trace as a tree").option("--json", "print the whole trace as JSON").action(async (runId, opts) => {
+  const { tracesShowCommand } = await import("./traces-command.js");
+  await tracesShowCommand(runId, opts);
+});
+const evals = program.command("eval").description("run eval suites against the agent (docs/evals.md)");
+evals.command("run <suite>").description("run every task of a suite folder, each in fresh sessions and workspaces").option("--trials <n>", "trials per task (default 1)").option("--model <ref>", "provider/model for every task").option("--baseline <file>", "an earlier --json report: exit 1 when a task's pass@1 fell below it").option("--json", "print the report as JSON").action(async (suite, opts) => {
+  const { evalRunCommand } = await import("./eval-command.js");
+  await evalRunCommand(suite, opts);
+});
 const memory = program.command("memory").description("the agents' memory index (MEMORY.md, memory/*.md)");
 memory.command("status").description("files, chunks, provider, vectors and last sync of an agent's index").option("--agent <id>", "agent id (default: the default agent)").option("--json", "print JSON").action(async (opts) => {
   const { memoryStatusCommand } = await import("./memory-command.js");

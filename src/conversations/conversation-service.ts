@@ -22,6 +22,7 @@ import { TurnQueue, type Turn } from "./turn-queue.js";
 import { TurnRunner } from "./turn-runner.js";
 import { ContextMaintenance } from "./context-maintenance.js";
 import type { CompactionResult } from "../sessions/compaction/index.js";
+import type { RunTracer } from "../traces/index.js";
 
 export interface ConversationDeps {
   stateDir: string;
@@ -41,6 +42,8 @@ export interface ConversationDeps {
   streamModel?: StreamModelFn;
   /** Per-session turn changes (sub-agent sessions: minimal prompt, tool limits, model); read at each turn. */
   turnOverrides?: (sessionKey: string) => TurnOverrides | undefined;
+  /** Records every run's trace (docs/traces.md); absent: none are kept. */
+  tracer?: RunTracer;
 }
 
 /**
@@ -84,6 +87,7 @@ export class ConversationService implements ConversationPort {
       streamModel: this.streamModel, failover: new ModelFailover({ stateDir: deps.stateDir, log: deps.logger }), approvals: deps.approvals, services: deps.services, turnOverrides: deps.turnOverrides, maintenance: deps.maintenance,
       onSessionChanged: deps.onSessionChanged, onTurnEnded: () => this.resolveFirstTurnEnded(), context: this.context,
       takeFreshStart: (key) => this.freshStarts.delete(key),
+      ...(deps.tracer ? { tracer: deps.tracer } : {}),
     });
     this.queue = new TurnQueue({
       lanes: this.lanes, runs: this.runs, endings: this.endings, sink: deps.sink, config: deps.config, logger: deps.logger,
@@ -161,7 +165,7 @@ export class ConversationService implements ConversationPort {
     const durable = input.idempotencyKey === undefined
       ? this.deps.store.whenDurable(sessionKey)
       : Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
-    const run = this.runs.create(runId, sessionKey, agentId);
+    const run = this.runs.create(runId, sessionKey, agentId, input.method);
     if (input.onEvent) this.queue.listen(runId, input.onEvent);
     const senderIsOwner = input.senderIsOwner ?? true;
 

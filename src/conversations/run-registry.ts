@@ -6,6 +6,8 @@ export type { RunStatus };
 export interface RunRecord extends ConversationRun {
   done: Promise<RunRecord>;
   controller: AbortController;
+  /** How the message arrived (`chat.send`, `http`, `channel`, …): its trace's source. */
+  method?: string;
 }
 
 const KEEP_FINISHED_MS = 10 * 60_000;
@@ -24,10 +26,10 @@ export class RunRegistry {
   /** Unfinished runs by session, in creation order: looked up on every turn, so not a scan. */
   private readonly unfinished = new Map<string, Set<RunRecord>>();
 
-  create(runId: string, sessionKey: string, agentId: string): RunRecord {
+  create(runId: string, sessionKey: string, agentId: string, method?: string): RunRecord {
     let resolve!: (r: RunRecord) => void;
     const done = new Promise<RunRecord>((r) => (resolve = r));
-    const record = { runId, sessionKey, agentId, status: "queued" as RunStatus, acceptedAt: Date.now(), done, controller: new AbortController(), resolve };
+    const record = { runId, sessionKey, agentId, status: "queued" as RunStatus, acceptedAt: Date.now(), done, controller: new AbortController(), resolve, method };
     this.runs.set(runId, record);
     let active = this.unfinished.get(sessionKey);
     if (!active) {

@@ -12,6 +12,8 @@ import type { RunRegistry, RunStatus } from "./run-registry.js";
 import { sessionTurnSettings } from "./session-turn-settings.js";
 import type { Turn, TurnQueue } from "./turn-queue.js";
 import type { ContextMaintenance } from "./context-maintenance.js";
+import type { RunTracer } from "../traces/index.js";
+import { traceSource } from "./trace-source.js";
 
 export interface TurnRunnerDeps {
   stateDir: string;
@@ -40,6 +42,8 @@ export interface TurnRunnerDeps {
   context: ContextMaintenance;
   /** True once for the first turn after `/new`: it is offered today's and yesterday's daily notes. */
   takeFreshStart(sessionKey: string): boolean;
+  /** Records the run's trace from its events (docs/traces.md). */
+  tracer?: RunTracer;
 }
 
 /**
@@ -81,6 +85,7 @@ export class TurnRunner {
     const store = deps.store;
     store.claimWriter(sessionKey, primary);
     const bridge = createRunEventBridge({ runId: primary, sessionKey, agentId, sink: deps.sink });
+    const trace = deps.tracer?.begin({ runId: primary, sessionKey, agentId, source: traceSource(deps.runs.get(primary)?.method, sessionKey, turn.runtime === true), input: turn.text });
     // The first assistant message after a prompt records which messages it answers.
     let unanswered = [...turn.members];
     const watchSteered = turn.onSteered;
@@ -114,6 +119,7 @@ export class TurnRunner {
         streamModel: deps.streamModel,
         emit: (event) => {
           bridge.onEvent(event);
+          trace?.event(event);
           for (const listener of turn.onEvents) listener(event);
         },
         history: (tokenBudget, contextWindow) =>
@@ -121,6 +127,7 @@ export class TurnRunner {
         onContextOverflow: () =>
           deps.context.compactOnOverflow(sessionKey, primary, (event) => {
             bridge.onEvent(event);
+            trace?.event(event);
             for (const listener of turn.onEvents) listener(event);
           }),
         onWarning: (message) => deps.context.warnOnce(message),
@@ -148,6 +155,7 @@ export class TurnRunner {
     await store.whenDurable(sessionKey).catch((err) => deps.logger.error({ sessionKey, err: (err as Error).message }, "transcript sync failed"));
     bridge.finish(result);
     const status = runStatus(result);
+    trace?.end({ result, outcome: status });
     const contextTokens = deps.context.contextTokens(sessionKey, result.systemPromptChars);
     try {
       const entry = store.peek(sessionKey);

@@ -12,6 +12,7 @@ import type { SessionStore } from "../sessions/store/index.js";
 import { parseSessionKey } from "../sessions/keys/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import type { SessionToolCaller } from "../agents/tools/index.js";
+import type { RunTracer } from "../traces/index.js";
 
 export interface AcpWiringDeps {
   stateDir: string;
@@ -23,6 +24,8 @@ export interface AcpWiringDeps {
   broadcast: (event: string, payload: unknown) => void;
   channels: () => ChannelManager | undefined;
   store: SessionStore;
+  /** Records each ACP child's turn as a trace. */
+  tracer?: RunTracer;
 }
 
 /**
@@ -60,6 +63,7 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
     manager,
     settings,
     logger: deps.logger,
+    ...(deps.tracer ? { tracer: deps.tracer } : {}),
     relayProgress: async (requesterSessionKey, childSessionKey, text) => {
       deps.broadcast("agent", { sessionKey: requesterSessionKey, stream: "acp", ts: Date.now(), data: { childSessionKey, text } });
       const entry = deps.store.get(requesterSessionKey);

@@ -28,6 +28,8 @@ import { createCronChannelPort, createCronToolHost } from "./cron-wiring.js";
 import { HeartbeatRunner } from "../cron/heartbeat/heartbeat-runner.js";
 import { systemClock } from "../cron/clock.js";
 import { registerHeartbeatMethods } from "./methods/heartbeat-methods.js";
+import { registerTraceMethods } from "./methods/trace-methods.js";
+import { TraceRecorder } from "../traces/index.js";
 import { MemoryService } from "../memory/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { channelsStatusPayload, registerChannelMethods } from "./methods/channel-methods.js";
@@ -103,6 +105,8 @@ export class GatewayServer {
   readonly sessions: SessionStore;
   readonly ledger: IdempotencyLedger;
   readonly conversations: ConversationService;
+  /** Every run's trace (docs/traces.md). */
+  readonly traces: TraceRecorder;
   readonly subagents: SubagentService;
   /** Opens nothing until an agent uses memory: the SQLite module loads on first use. */
   readonly memory: MemoryService;
@@ -175,6 +179,8 @@ export class GatewayServer {
     registerCatalogMethods(this.methods);
     registerConfigMethods(this.methods);
     registerLogMethods(this.methods);
+    this.traces = new TraceRecorder({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, env: process.env, logger: opts.logger });
+    registerTraceMethods(this.methods, this.traces);
     this.conversations = new ConversationService({
       stateDir: opts.stateDir,
       config: () => opts.loadedConfig().config,
@@ -194,6 +200,7 @@ export class GatewayServer {
       },
       turnOverrides: (key) => this.subagents.turnOverrides(key) ?? this.cron.turnOverrides(key),
       onStop: (key) => this.subagents.stopChildrenOf(key).length,
+      tracer: this.traces,
     });
     this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
     const acp = createAcpControlPlane({
@@ -201,6 +208,7 @@ export class GatewayServer {
       hasApprover: () => [...this.connections].some((c) => c.scopes.length > 0 && canReceiveEvent(c.scopes, "exec.approval.requested")),
       broadcast: (event, payload) => this.broadcast(event, payload),
       channels: () => this.channels,
+      tracer: this.traces,
     });
     this.acp = acp.manager;
     this.subagents = new SubagentService({
@@ -413,6 +421,7 @@ export class GatewayServer {
     this.toolServices.processes?.killAll();
     await this.memory.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "memory index did not close cleanly"));
     this.maintenance.stop();
+    await this.traces.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "run traces did not close cleanly"));
     this.sessions.close();
     this.ledger.close();
     for (const conn of this.connections) {

@@ -65,7 +65,7 @@ export async function createLogger(opts: LoggerOptions): Promise<GatewayLogger> 
 }
 
 /** `logging.redactPatterns` as global regular expressions (the config check refused invalid ones). */
-function compileRedactPatterns(patterns: readonly string[]): RegExp[] {
+export function compileRedactPatterns(patterns: readonly string[]): RegExp[] {
   return patterns.map((pattern) => new RegExp(pattern, "g"));
 }
 

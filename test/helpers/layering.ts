@@ -15,6 +15,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["channels", "cron"],
   ["conversations"],
   ["acp"],
+  ["traces"],
   ["agents"],
   ["memory"],
   ["sessions"],

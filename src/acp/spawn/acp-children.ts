@@ -4,10 +4,13 @@ import { defuseMarkers } from "../../agents/subagents/announce-format.js";
 import type { Logger } from "../../infra/logger.js";
 import { pickAgent, type AcpSettings } from "../config.js";
 import type { AcpSessionManager, AcpTurnResult } from "../control-plane/manager.js";
+import type { AcpRuntimeEvent } from "../runtime/types.js";
 import { TOOL_ERRORS } from "../../agents/tool-errors.js";
 import { buildAgentEnv } from "../stdio/agent-env.js";
 import { findCommand } from "../stdio/command-lookup.js";
 import { ProgressRelay } from "./progress-relay.js";
+import { traceAcpTurn } from "./acp-child-trace.js";
+import type { RunTracer } from "../../traces/index.js";
 
 export interface AcpChildrenDeps {
   manager: AcpSessionManager;
@@ -15,6 +18,8 @@ export interface AcpChildrenDeps {
   logger: Logger;
   /** Shows a line of a child's progress to its requester (streamTo: "parent"). */
   relayProgress?: (requesterSessionKey: string, childSessionKey: string, text: string) => Promise<void>;
+  /** Records each child turn as a trace (source `acp`). */
+  tracer?: RunTracer;
 }
 
 /**
@@ -50,14 +55,26 @@ export class AcpChildren implements AcpChildPort {
   run(input: { sessionKey: string; text: string; mode: "prompt" | "steer"; streamToParent?: string }): AcpChildRun {
     const { relayProgress } = this.deps;
     const relay = input.streamToParent && relayProgress ? new ProgressRelay(this.deps.settings().stream, (text) => relayProgress(input.streamToParent!, input.sessionKey, text)) : undefined;
+    const text = defuseMarkers(input.text);
+    const trace = traceAcpTurn(this.deps.tracer, input.sessionKey, text);
+    const onEvent = relay || trace ? (event: AcpRuntimeEvent) => {
+      relay?.push(event);
+      trace?.event(event);
+    } : undefined;
     const done = this.deps.manager
-      .runTurn({ sessionKey: input.sessionKey, text: defuseMarkers(input.text), mode: input.mode, ...(relay ? { onEvent: (event) => relay.push(event) } : {}) })
+      .runTurn({ sessionKey: input.sessionKey, text, mode: input.mode, ...(onEvent ? { onEvent } : {}) })
       // Its progress is out before its result is announced.
       .then(async (result) => {
         await relay?.flush();
-        return childResult(result);
+        const child = childResult(result);
+        trace?.end(child);
+        return child;
       })
-      .catch((err: Error): AcpChildRunResult => ({ status: "error", text: "", error: err.message, durationMs: 0 }));
+      .catch((err: Error): AcpChildRunResult => {
+        const child: AcpChildRunResult = { status: "error", text: "", error: err.message, durationMs: 0 };
+        trace?.end(child);
+        return child;
+      });
     return { done };
   }
 

@@ -9,6 +9,15 @@ export interface ExecGateContext {
 
 export type ExecGateDecision = { allowed: true } | { allowed: false; reason: string };
 
+/** How one command was decided: the policy's verdict, the operator's answer when it asked, the outcome. */
+export interface ExecGateReport {
+  command: string;
+  policy: "allow" | "deny" | "ask";
+  answer?: ApprovalDecision | "timeout" | "no-approver";
+  allowed: boolean;
+  reason?: string;
+}
+
 /**
  * The exec tool's gate: policy first; on "ask", a request to the approval broker (a gateway
  * event answered by `exec.approval.resolve`). Without a broker (an embedded `--local` run) or
@@ -16,23 +25,28 @@ export type ExecGateDecision = { allowed: true } | { allowed: false; reason: str
  * `allow-always` adds every program the approved line starts to this gate's allowlist for the
  * process lifetime; a line the shell grammar cannot read with certainty is approved once only.
  */
-export function createExecApprovalGate(settings: ExecPolicySettings, broker?: ExecApprovalBroker, timeoutMs?: number) {
+export function createExecApprovalGate(settings: ExecPolicySettings, broker?: ExecApprovalBroker, timeoutMs?: number, observe?: (report: ExecGateReport) => void) {
   const learned: string[] = [];
+  const decide = async (command: string, ctx: ExecGateContext): Promise<ExecGateReport> => {
+    const verdict = evaluateExecPolicy(command, { ...settings, allowlist: [...settings.allowlist, ...learned] });
+    if (verdict.verdict === "allow") return { command, policy: "allow", allowed: true };
+    if (verdict.verdict === "deny") return { command, policy: "deny", allowed: false, reason: verdict.reason };
+    if (!broker) return { command, policy: "ask", answer: "no-approver", allowed: false, reason: `approval required (${verdict.reason}) but no approver is connected; denied` };
+    const { decision } = broker.request({ command, cwd: ctx.cwd, agentId: ctx.agentId, sessionKey: ctx.sessionKey, reason: verdict.reason }, timeoutMs);
+    const answer: ApprovalDecision | null = await decision;
+    if (answer === "allow-once") return { command, policy: "ask", answer, allowed: true };
+    if (answer === "allow-always") {
+      // A learned name is matched exactly, so one holding a glob character is not learned.
+      learned.push(...(commandPrograms(command) ?? []).filter((bin) => !bin.includes("*")));
+      return { command, policy: "ask", answer, allowed: true };
+    }
+    return { command, policy: "ask", answer: answer ?? "timeout", allowed: false, reason: answer === "deny" ? "an operator denied this command" : "no approval arrived in time; denied" };
+  };
   return {
     async check(command: string, ctx: ExecGateContext): Promise<ExecGateDecision> {
-      const verdict = evaluateExecPolicy(command, { ...settings, allowlist: [...settings.allowlist, ...learned] });
-      if (verdict.verdict === "allow") return { allowed: true };
-      if (verdict.verdict === "deny") return { allowed: false, reason: verdict.reason };
-      if (!broker) return { allowed: false, reason: `approval required (${verdict.reason}) but no approver is connected; denied` };
-      const { decision } = broker.request({ command, cwd: ctx.cwd, agentId: ctx.agentId, sessionKey: ctx.sessionKey, reason: verdict.reason }, timeoutMs);
-      const answer: ApprovalDecision | null = await decision;
-      if (answer === "allow-once") return { allowed: true };
-      if (answer === "allow-always") {
-        // A learned name is matched exactly, so one holding a glob character is not learned.
-        learned.push(...(commandPrograms(command) ?? []).filter((bin) => !bin.includes("*")));
-        return { allowed: true };
-      }
-      return { allowed: false, reason: answer === "deny" ? "an operator denied this command" : "no approval arrived in time; denied" };
+      const report = await decide(command, ctx);
+      observe?.(report);
+      return report.allowed ? { allowed: true } : { allowed: false, reason: report.reason! };
     },
   };
 }

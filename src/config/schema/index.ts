@@ -11,6 +11,7 @@ import { MemorySchema } from "./memory.js";
 import { BindingsSchema, ChannelsSchema, CommandsSchema } from "./channels.js";
 import { AcpSchema, PluginsSchema } from "./acp.js";
 import { CronSchema } from "./automation.js";
+import { DiagnosticsSchema } from "./diagnostics.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -34,6 +35,7 @@ export const OpenClawConfigSchema = Type.Object({
   acp: Type.Optional(AcpSchema),
   plugins: Type.Optional(PluginsSchema),
   cron: Type.Optional(CronSchema),
+  diagnostics: Type.Optional(DiagnosticsSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */

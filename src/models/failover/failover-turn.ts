@@ -34,7 +34,12 @@ export interface FailoverTurnDeps {
   log?: (fields: Record<string, unknown>, message: string) => void;
   debug?: (fields: Record<string, unknown>, message: string) => void;
   overload?: OverloadRetry;
+  /** Told of every attempt as it ends: the failed ones and the one that answered (run traces). */
+  onAttempt?: (attempt: AttemptReport) => void;
 }
+
+/** One attempt as observers see it: which model and key, and whether it answered. */
+export type AttemptReport = { ok: true; ref: string; profileId: string } | ({ ok: false } & AttemptRecord);
 
 /** When every candidate was only overloaded, the whole chain is tried again after a pause. */
 export interface OverloadRetry {
@@ -138,6 +143,7 @@ export class FailoverTurn {
           this.deps.pins?.set(model.provider, profile.id);
           this.winnerIndex = i;
           this.answeredBy = model.ref;
+          this.deps.onAttempt?.({ ok: true, ref: model.ref, profileId: profile.id });
           return { kind: "answered", done: outcome.event };
         }
         const reason = failoverReason({ kind: outcome.error.kind, message: outcome.error.error, status: outcome.error.status });
@@ -178,6 +184,7 @@ export class FailoverTurn {
 
   private record(attempt: AttemptRecord): void {
     this.attempts.push(attempt);
+    this.deps.onAttempt?.({ ok: false, ...attempt });
     const fields = { model: attempt.ref, profile: attempt.profileId, reason: attempt.reason, error: attempt.message };
     // An abort or a context overflow is not a provider failure: the turn reports it, failover does nothing.
     if (attempt.reason === "aborted" || attempt.reason === "context_overflow") this.deps.debug?.(fields, "model attempt ended");

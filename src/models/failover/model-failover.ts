@@ -3,7 +3,7 @@ import type { OpenClawConfig } from "../../config/index.js";
 import { AuthProfileStore, authProfilesPath } from "./auth-profile-store.js";
 import type { CandidateChain } from "./candidate-chain.js";
 import { REASON_TEXT } from "./failure-reason.js";
-import { FailoverTurn, type OverloadRetry } from "./failover-turn.js";
+import { FailoverTurn, type FailoverTurnDeps, type OverloadRetry } from "./failover-turn.js";
 import { LRUCache } from "lru-cache";
 
 export interface ModelFailoverOptions {
@@ -20,6 +20,7 @@ export interface TurnStart {
   sessionKey?: string;
   stream: StreamModelFn;
   thinking?: string;
+  onAttempt?: FailoverTurnDeps["onAttempt"];
 }
 
 /** How a turn's model calls went, for the session row and the user. */
@@ -69,6 +70,7 @@ export class ModelFailover {
         }
         : {}),
       ...(this.options.overload ? { overload: this.options.overload } : {}),
+      ...(start.onAttempt ? { onAttempt: start.onAttempt } : {}),
     });
   }
 

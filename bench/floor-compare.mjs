@@ -1,0 +1,128 @@
+// The gateway beside the floor (bench/floor.mjs: the least a Node process must do for one
+// /v1/chat/completions turn): the same instant model, the same client, the same load, measured in
+// the same run, alternating, best of the rounds. Reported as ratios to the floor.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createChatClient } from "./lib/chat-client.mjs";
+import { startInstantModel } from "./lib/instant-model.mjs";
+import { freePort, HOST, makeTempDir, spawnBareListener, spawnGateway, spawnScript } from "./lib/spawn-gateway.mjs";
+import { MiB, median, now, percentile, round, sleep } from "./lib/util.mjs";
+
+const FLOOR_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), "floor.mjs");
+const TOKEN = "bench-floor";
+
+/** One target under load: warm-up, sequential turns (p50), 10 sessions at once (turns/s), RSS after. */
+async function measureTarget(kind, model, { sequentialTurns, sessions, turnsPerSession }) {
+  const stateDir = makeTempDir(`floor-${kind}`);
+  const port = await freePort();
+  let proc;
+  if (kind === "floor") {
+    proc = spawnScript({ label: "floor", script: FLOOR_SCRIPT, env: { PORT: String(port), LLM_PORT: String(model.port), STATE: stateDir, TOKEN }, port, stateDir });
+  } else {
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify({
+      gateway: { auth: { token: TOKEN }, http: { endpoints: { chatCompletions: { enabled: true } } } },
+      agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model" } },
+      models: { providers: { fake: { baseUrl: `http://${HOST}:${model.port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
+    }));
+    proc = spawnGateway({ label: "gateway-vs-floor", stateDir, port });
+  }
+  const chat = createChatClient({ host: HOST, token: TOKEN, maxSockets: 64 });
+  try {
+    const portOpenMs = await proc.waitForPortOpen(15_000, `${kind}: spawn → port open`);
+    // Warm-up: the first turns load SDKs and fill caches on the gateway.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await chat(port, "warm", "hi");
+        break;
+      } catch (err) {
+        if (attempt > 2000) throw err;
+        await sleep(2);
+      }
+    }
+    for (let i = 0; i < 20; i++) await chat(port, `warm-${i % 10}`, `warm ${i}`);
+    const sequential = [];
+    for (let i = 0; i < sequentialTurns; i++) {
+      const t = now();
+      await chat(port, "sequential", `turn ${i}`);
+      sequential.push(now() - t);
+    }
+    const started = now();
+    await Promise.all(Array.from({ length: sessions }, async (_, s) => {
+      for (let i = 0; i < turnsPerSession; i++) await chat(port, `concurrent-${s}`, `message ${i}`);
+    }));
+    const turnsPerSecond = (sessions * turnsPerSession) / ((now() - started) / 1000);
+    await sleep(300);
+    const rssMiB = proc.rssBytes(`${kind}: rss after load`) / MiB;
+    return { portOpenMs, turnP50Ms: percentile(sequential, 50), turnsPerSecond, rssMiB };
+  } finally {
+    chat.close();
+    await proc.stop?.(5000, `${kind}: SIGTERM`).catch(() => {});
+    await proc.dispose();
+  }
+}
+
+/** Best of the rounds: the lowest p50 and RSS, the highest throughput (noise only ever adds cost). */
+function best(runs) {
+  return {
+    turnP50Ms: round(Math.min(...runs.map((r) => r.turnP50Ms)), 2),
+    turnsPerSecond: round(Math.max(...runs.map((r) => r.turnsPerSecond)), 1),
+    rssMiB: round(Math.min(...runs.map((r) => r.rssMiB)), 1),
+    portOpenMs: round(median(runs.map((r) => r.portOpenMs)), 1),
+  };
+}
+
+export async function measureAgainstFloor({ rounds = 2, sequentialTurns = 200, sessions = 10, turnsPerSession = 20, bareRuns = 5 } = {}) {
+  const model = await startInstantModel();
+  const load = { sequentialTurns, sessions, turnsPerSession };
+  const runs = { floor: [], gateway: [] };
+  try {
+    for (let round_ = 0; round_ < rounds; round_++) {
+      for (const kind of round_ % 2 === 0 ? ["floor", "gateway"] : ["gateway", "floor"]) runs[kind].push(await measureTarget(kind, model, load));
+    }
+  } finally {
+    model.server.close();
+  }
+  const bare = [];
+  for (let i = 0; i < bareRuns; i++) {
+    const proc = spawnBareListener({ label: `bare-listener#${i}`, port: await freePort() });
+    try {
+      bare.push(await proc.waitForPortOpen(10_000));
+    } finally {
+      await proc.dispose();
+    }
+  }
+  const gatewaySpawns = [];
+  for (let i = 0; i < bareRuns; i++) {
+    const stateDir = makeTempDir("floor-spawn");
+    const proc = spawnGateway({ label: `gateway-spawn#${i}`, stateDir, port: await freePort(), token: TOKEN });
+    try {
+      gatewaySpawns.push(await proc.waitForPortOpen(10_000));
+    } finally {
+      await proc.stop?.(5000).catch(() => {});
+      await proc.dispose();
+    }
+  }
+  const floor = best(runs.floor);
+  const gateway = best(runs.gateway);
+  const bareMs = round(median(bare), 1);
+  const gatewayPortOpenMs = round(median(gatewaySpawns), 1);
+  return {
+    load: { ...load, rounds, instantModel: true },
+    floor,
+    gateway,
+    bareListenerPortOpenMs: bareMs,
+    gatewayPortOpenMs,
+    ratios: {
+      turnP50: round(gateway.turnP50Ms / floor.turnP50Ms, 2),
+      throughput: round(gateway.turnsPerSecond / floor.turnsPerSecond, 2),
+      rss: round(gateway.rssMiB / floor.rssMiB, 2),
+      portOpenVsBareNode: round(gatewayPortOpenMs / bareMs, 2),
+    },
+    runs,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await measureAgainstFloor({ rounds: Number(process.env.BENCH_FLOOR_ROUNDS ?? 2) }), null, 2));
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { GatewayClient } from "../../gateway/client.js";
+import type { TraceRecord } from "../../traces/index.js";
+import { grade, type GraderResult, type RubricJudge, type TrialOutput } from "./graders.js";
+import { passMetrics } from "./metrics.js";
+import type { EvalTask } from "./task-file.js";
+
+export interface TrialResult {
+  trial: number;
+  pass: boolean;
+  runIds: string[];
+  graders: GraderResult[];
+  durationMs: number;
+  tokensIn: number;
+  tokensOut: number;
+  /** A run that did not end `ok` (error, timeout). */
+  error?: string;
+}
+
+export interface TaskReport {
+  name: string;
+  trials: number;
+  passes: number;
+  passAt1: number;
+  passAtK: number;
+  passHatK: number;
+  meanDurationMs: number;
+  meanTokensIn: number;
+  meanTokensOut: number;
+  results: TrialResult[];
+}
+
+export const JUDGE_AGENT = "eval-judge";
+
+/** The agent id of one trial of one task: each trial gets its own agent, workspace and session. */
+export function trialAgentId(taskIndex: number, trial: number): string {
+  return `eval-t${taskIndex + 1}-${trial}`;
+}
+
+/** Runs every trial of a task, one after the other, and grades it. */
+export async function runTask(client: GatewayClient, task: EvalTask, taskIndex: number, trials: number, workspaceOf: (agentId: string) => string, judge: RubricJudge): Promise<TaskReport> {
+  const results: TrialResult[] = [];
+  for (let trial = 1; trial <= trials; trial += 1) {
+    const agentId = trialAgentId(taskIndex, trial);
+    results.push(await runTrial(client, task, trial, agentId, workspaceOf(agentId), judge));
+  }
+  const passes = results.filter((r) => r.pass).length;
+  const mean = (pick: (r: TrialResult) => number) => Math.round(results.reduce((sum, r) => sum + pick(r), 0) / results.length);
+  return {
+    name: task.name, trials, passes, ...passMetrics(trials, passes),
+    meanDurationMs: mean((r) => r.durationMs), meanTokensIn: mean((r) => r.tokensIn), meanTokensOut: mean((r) => r.tokensOut),
+    results,
+  };
+}
+
+async function runTrial(client: GatewayClient, task: EvalTask, trial: number, agentId: string, workspaceDir: string, judge: RubricJudge): Promise<TrialResult> {
+  const sessionKey = `agent:${agentId}:eval`;
+  const runIds: string[] = [];
+  let finalText = "";
+  let error: string | undefined;
+  for (const message of task.messages) {
+    const runId = randomUUID();
+    runIds.push(runId);
+    const final = (await client.call("agent", { message, idempotencyKey: runId, agentId, sessionKey }, { expectFinal: true, timeoutMs: task.timeoutSeconds * 1000 })) as {
+      status: string; summary?: string; result?: { payloads?: { text: string }[] };
+    };
+    finalText = (final.result?.payloads ?? []).map((p) => p.text).join("\n\n");
+    if (final.status !== "ok") {
+      error = `run ${runId} ended ${final.status}${final.summary ? `: ${final.summary}` : ""}`;
+      break;
+    }
+  }
+  const traces: TraceRecord[] = [];
+  for (const runId of runIds) {
+    const found = (await client.call("traces.get", { runId })) as { trace: TraceRecord };
+    traces.push(found.trace);
+  }
+  const output: TrialOutput = { finalText, traces, workspaceDir };
+  const graders = error ? [{ grader: "run ended ok", pass: false, detail: error }] : await grade(task.graders, output, judge);
+  return {
+    trial, pass: graders.every((g) => g.pass), runIds, graders,
+    durationMs: traces.reduce((sum, t) => sum + t.durationMs, 0),
+    tokensIn: traces.reduce((sum, t) => sum + t.usage.input, 0),
+    tokensOut: traces.reduce((sum, t) => sum + t.usage.output, 0),
+    ...(error ? { error } : {}),
+  };
+}
+
+/** A trial's workspace: empty, or a copy of the task's fixture. */
+export function prepareWorkspace(dir: string, fixture: string | undefined): void {
+  fs.mkdirSync(dir, { recursive: true });
+  if (fixture) fs.cpSync(fixture, dir, { recursive: true });
+}
+
+/** The rubric grader: the judge agent (no tools) reads the rubric and the reply in a fresh session each time. */
+export function rubricJudge(client: GatewayClient, messages: readonly string[]): RubricJudge {
+  return async (rubric, output) => {
+    const runId = randomUUID();
+    const prompt = [
+      "You grade an AI agent's answer against a rubric. Judge only by the rubric.",
+      `Rubric:\n${rubric}`,
+      `The messages the agent was sent:\n${messages.map((m) => `- ${m}`).join("\n")}`,
+      `The agent's final answer:\n${output.finalText || "(no text)"}`,
+      "Reply with PASS or FAIL as the first word, then one sentence saying why.",
+    ].join("\n\n");
+    const final = (await client.call("agent", { message: prompt, idempotencyKey: runId, agentId: JUDGE_AGENT, sessionKey: `agent:${JUDGE_AGENT}:judge-${runId}` }, { expectFinal: true, timeoutMs: 300_000 })) as {
+      status: string; result?: { payloads?: { text: string }[] };
+    };
+    const verdict = (final.result?.payloads ?? []).map((p) => p.text).join(" ").trim();
+    const word = /^\W*(PASS|FAIL)\b/i.exec(verdict)?.[1]?.toUpperCase();
+    if (!word) return { pass: false, reason: `the judge gave no PASS/FAIL verdict (run ${runId}): ${verdict.slice(0, 200) || final.status}` };
+    return { pass: word === "PASS", reason: `judge (run ${runId}): ${verdict.slice(0, 300)}` };
+  };
+}
+
+export function workspaceRoot(stateDir: string): string {
+  return path.join(stateDir, "workspaces");
+}

@@ -1,0 +1,75 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { TraceRecord } from "../../traces/index.js";
+import type { GraderSpec } from "./task-file.js";
+
+/** What a trial produced, as the graders see it. */
+export interface TrialOutput {
+  /** The last reply's text. */
+  finalText: string;
+  /** The traces of the trial's runs, in order. */
+  traces: TraceRecord[];
+  workspaceDir: string;
+}
+
+export interface GraderResult {
+  grader: string;
+  pass: boolean;
+  /** Why it failed, in words. */
+  detail?: string;
+}
+
+/** Asks a model to judge the reply against a rubric; resolves with its verdict. */
+export type RubricJudge = (rubric: string, output: TrialOutput) => Promise<{ pass: boolean; reason: string }>;
+
+/** Runs the code graders first; a rubric grader only when the task has one (it costs a model call). */
+export async function grade(graders: readonly GraderSpec[], output: TrialOutput, judge: RubricJudge): Promise<GraderResult[]> {
+  const results: GraderResult[] = [];
+  const tools = output.traces.flatMap((t) => t.toolCalls);
+  for (const g of graders) {
+    if ("contains" in g) results.push(check(`contains ${JSON.stringify(g.contains)}`, output.finalText.includes(g.contains), `the reply was ${quote(output.finalText)}`));
+    else if ("notContains" in g) results.push(check(`notContains ${JSON.stringify(g.notContains)}`, !output.finalText.includes(g.notContains), `the reply was ${quote(output.finalText)}`));
+    else if ("matches" in g) results.push(check(`matches /${g.matches}/`, new RegExp(g.matches).test(output.finalText), `the reply was ${quote(output.finalText)}`));
+    else if ("file" in g) results.push(fileCheck(g.file, output.workspaceDir));
+    else if ("toolCalled" in g) results.push(check(`toolCalled ${g.toolCalled}`, tools.some((t) => t.name === g.toolCalled), `tools called: ${names(tools)}`));
+    else if ("toolNotCalled" in g) results.push(check(`toolNotCalled ${g.toolNotCalled}`, !tools.some((t) => t.name === g.toolNotCalled), `tools called: ${names(tools)}`));
+    else if ("maxToolCalls" in g) results.push(check(`maxToolCalls ${g.maxToolCalls}`, tools.length <= g.maxToolCalls, `${tools.length} tool calls: ${names(tools)}`));
+    else if ("noApprovalRequested" in g) {
+      const asked = tools.filter((t) => t.approval?.policy === "ask");
+      results.push(check("noApprovalRequested", asked.length === 0, `approval asked for: ${asked.map((t) => t.approval!.command).join("; ")}`));
+    } else {
+      const verdict = await judge(g.rubric, output);
+      results.push(check(`rubric ${JSON.stringify(short(g.rubric))}`, verdict.pass, verdict.reason));
+    }
+  }
+  return results;
+}
+
+function fileCheck(spec: { path: string; contains?: string; equals?: string; exists?: boolean }, workspaceDir: string): GraderResult {
+  const label = `file ${spec.path}`;
+  const full = path.resolve(workspaceDir, spec.path);
+  if (!full.startsWith(path.resolve(workspaceDir) + path.sep)) return { grader: label, pass: false, detail: "the path leaves the workspace" };
+  const exists = fs.existsSync(full);
+  if (spec.exists === false) return check(`${label} absent`, !exists, "the file exists");
+  if (!exists) return { grader: label, pass: false, detail: "the file does not exist" };
+  const content = fs.readFileSync(full, "utf8");
+  if (spec.equals !== undefined) return check(`${label} equals`, content === spec.equals || content === `${spec.equals}\n`, `the file holds ${quote(content)}`);
+  if (spec.contains !== undefined) return check(`${label} contains ${JSON.stringify(spec.contains)}`, content.includes(spec.contains), `the file holds ${quote(content)}`);
+  return { grader: `${label} exists`, pass: true };
+}
+
+function check(grader: string, pass: boolean, detail: string): GraderResult {
+  return pass ? { grader, pass } : { grader, pass, detail };
+}
+
+function names(tools: { name: string }[]): string {
+  return tools.length === 0 ? "none" : tools.map((t) => t.name).join(", ");
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+}
+
+function short(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}

@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import { CliError } from "../output.js";
+import type { TaskReport } from "./eval-runner.js";
+
+export interface EvalReport {
+  suite: string;
+  model?: string;
+  trials: number;
+  startedAt: string;
+  /** The eval gateway's state dir: its traces and the trials' workspaces. */
+  stateDir: string;
+  tasks: TaskReport[];
+}
+
+export interface Regression {
+  task: string;
+  baseline: number;
+  now: number | undefined;
+}
+
+/** Tasks whose pass@1 fell below the baseline's, or that the baseline has and this run lacks. */
+export function compareToBaseline(report: EvalReport, baselineFile: string): Regression[] {
+  let baseline: EvalReport;
+  try {
+    baseline = JSON.parse(fs.readFileSync(baselineFile, "utf8")) as EvalReport;
+  } catch (err) {
+    throw new CliError(`--baseline ${baselineFile}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not an eval report (${(err as Error).message})`}. Write one with \`openclaw eval run <suite> --json > ${baselineFile}\`.`);
+  }
+  if (!Array.isArray(baseline.tasks)) throw new CliError(`--baseline ${baselineFile}: not an eval report (no tasks). Write one with \`openclaw eval run <suite> --json\`.`);
+  const now = new Map(report.tasks.map((t) => [t.name, t.passAt1]));
+  return baseline.tasks
+    .filter((t) => !now.has(t.name) || now.get(t.name)! < t.passAt1)
+    .map((t) => ({ task: t.name, baseline: t.passAt1, now: now.get(t.name) }));
+}
+
+/** The report for a terminal: one line per task, then each failure with the command that shows its trace. */
+export function renderReport(report: EvalReport, regressions: Regression[] | undefined): string {
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  const header = ["TASK", "PASS", "pass@1", `pass@${report.trials}`, `pass^${report.trials}`, "TIME", "TOKENS IN/OUT"];
+  const rows = report.tasks.map((t) => [t.name, `${t.passes}/${t.trials}`, pct(t.passAt1), pct(t.passAtK), pct(t.passHatK), `${t.meanDurationMs}ms`, `${t.meanTokensIn}/${t.meanTokensOut}`]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  const out = [`Suite ${report.suite}: ${report.tasks.length} task(s) × ${report.trials} trial(s)${report.model ? `, model ${report.model}` : ""}`, "", line(header), ...rows.map(line)];
+  const failures = report.tasks.flatMap((t) => t.results.filter((r) => !r.pass).map((r) => ({ task: t.name, r })));
+  if (failures.length > 0) {
+    out.push("", "Failures:");
+    for (const { task, r } of failures) {
+      out.push(`  ${task} trial ${r.trial}:`);
+      for (const g of r.graders.filter((x) => !x.pass)) out.push(`    ✗ ${g.grader}${g.detail ? ` — ${g.detail}` : ""}`);
+      for (const runId of r.runIds) out.push(`    trace: OPENCLAW_STATE_DIR=${report.stateDir} openclaw traces show ${runId}`);
+    }
+  }
+  if (regressions) {
+    out.push("");
+    if (regressions.length === 0) out.push("No regression against the baseline.");
+    else for (const r of regressions) out.push(`REGRESSION ${r.task}: pass@1 ${pct(r.baseline)} in the baseline, ${r.now === undefined ? "missing now" : pct(r.now)}`);
+  }
+  return `${out.join("\n")}\n`;
+}

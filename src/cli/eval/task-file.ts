@@ -1,0 +1,109 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { parse as parseYaml } from "yaml";
+import { CliError } from "../output.js";
+
+const StringList = Type.Array(Type.String({ minLength: 1 }));
+
+/** One check of a trial. Exactly one key per grader. */
+const Grader = Type.Union([
+  Type.Object({ contains: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  Type.Object({ notContains: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  Type.Object({ matches: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  Type.Object({ file: Type.Object({ path: Type.String({ minLength: 1 }), contains: Type.Optional(Type.String()), equals: Type.Optional(Type.String()), exists: Type.Optional(Type.Boolean()) }, { additionalProperties: false }) }, { additionalProperties: false }),
+  Type.Object({ toolCalled: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  Type.Object({ toolNotCalled: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  Type.Object({ maxToolCalls: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+  Type.Object({ noApprovalRequested: Type.Literal(true) }, { additionalProperties: false }),
+  Type.Object({ rubric: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+]);
+
+const TaskSchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1 })),
+    description: Type.Optional(Type.String()),
+    /** One message; or `conversation`, several sent in order (graders look at the last reply). */
+    prompt: Type.Optional(Type.String({ minLength: 1 })),
+    conversation: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
+    agent: Type.Optional(
+      Type.Object(
+        {
+          model: Type.Optional(Type.String({ minLength: 1 })),
+          tools: Type.Optional(Type.Object({ profile: Type.Optional(Type.Union([Type.Literal("minimal"), Type.Literal("coding"), Type.Literal("messaging"), Type.Literal("full")])), allow: Type.Optional(StringList), deny: Type.Optional(StringList) }, { additionalProperties: false })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** A folder (relative to the task file) copied into each trial's fresh workspace. */
+    workspace: Type.Optional(Type.String({ minLength: 1 })),
+    timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
+    graders: Type.Array(Grader, { minItems: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+export type GraderSpec = Static<typeof Grader>;
+
+export interface EvalTask {
+  /** The task's name: `name`, else its file name without extension. */
+  name: string;
+  file: string;
+  messages: string[];
+  agent: NonNullable<Static<typeof TaskSchema>["agent"]>;
+  /** Absolute path of the fixture folder, when the task has one. */
+  workspace?: string;
+  timeoutSeconds: number;
+  graders: GraderSpec[];
+}
+
+/** Every `*.yaml` / `*.yml` task of a suite folder, in name order. Any invalid file fails the whole suite. */
+export function loadSuite(dir: string): EvalTask[] {
+  const root = path.resolve(dir);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new CliError(`eval suite ${dir}: not a folder. Give the folder that holds the task files (evals/basic).`);
+  const files = fs.readdirSync(root).filter((f) => /\.ya?ml$/.test(f)).sort();
+  if (files.length === 0) throw new CliError(`eval suite ${dir}: no task files (*.yaml) in it`);
+  const tasks = files.map((f) => loadTask(path.join(root, f)));
+  const seen = new Set<string>();
+  for (const task of tasks) {
+    if (seen.has(task.name)) throw new CliError(`eval suite ${dir}: two tasks are named "${task.name}"; names must be unique`);
+    seen.add(task.name);
+  }
+  return tasks;
+}
+
+export function loadTask(file: string): EvalTask {
+  let raw: unknown;
+  try {
+    raw = parseYaml(fs.readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new CliError(`eval task ${file}: not valid YAML: ${(err as Error).message.split("\n")[0]}`);
+  }
+  if (!Value.Check(TaskSchema, raw)) {
+    const first = [...Value.Errors(TaskSchema, raw)][0];
+    throw new CliError(`eval task ${file}: ${first ? `${first.path || "/"}: ${first.message}` : "invalid"} (docs/evals.md lists the fields)`);
+  }
+  const task = raw as Static<typeof TaskSchema>;
+  if (!task.prompt === !task.conversation) throw new CliError(`eval task ${file}: give exactly one of prompt or conversation`);
+  for (const grader of task.graders) {
+    if ("matches" in grader) {
+      try {
+        new RegExp(grader.matches);
+      } catch (err) {
+        throw new CliError(`eval task ${file}: matches: ${(err as Error).message}`);
+      }
+    }
+  }
+  const workspace = task.workspace ? path.resolve(path.dirname(file), task.workspace) : undefined;
+  if (workspace && !fs.existsSync(workspace)) throw new CliError(`eval task ${file}: workspace ${task.workspace} does not exist (relative to the task file)`);
+  return {
+    name: task.name ?? path.basename(file).replace(/\.ya?ml$/, ""),
+    file,
+    messages: task.conversation ?? [task.prompt!],
+    agent: task.agent ?? {},
+    ...(workspace ? { workspace } : {}),
+    timeoutSeconds: task.timeoutSeconds ?? 300,
+    graders: task.graders,
+  };
+}

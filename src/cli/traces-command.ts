@@ -1,0 +1,45 @@
+import { loadConfig, resolveStateDir } from "../config/index.js";
+import { renderTraceList, renderTraceTree, TraceStore, tracesDbPath } from "../traces/index.js";
+import { CliError, printJson } from "./output.js";
+
+/**
+ * `openclaw traces …` reads the trace store of the state dir directly: no gateway needed (SQLite's
+ * WAL lets a running gateway keep writing meanwhile). A run's trace is written a moment after it ends.
+ */
+async function withStore<T>(use: (store: TraceStore | undefined) => T): Promise<T> {
+  const stateDir = resolveStateDir(process.env);
+  loadConfig({ stateDir, env: process.env });
+  const store = await TraceStore.open(tracesDbPath(stateDir), { create: false }).catch((err: Error) => {
+    throw new CliError(err.message);
+  });
+  try {
+    return use(store);
+  } finally {
+    store?.close();
+  }
+}
+
+export async function tracesListCommand(flags: { session?: string; since?: string; limit?: string; json?: boolean }): Promise<void> {
+  const since = flags.since === undefined ? undefined : parseSince(flags.since, Date.now());
+  const limit = flags.limit === undefined ? 50 : Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError(`--limit: expected an integer from 1 to 1000, got "${flags.limit}"`);
+  const traces = await withStore((store) => store?.list({ ...(flags.session ? { sessionKey: flags.session } : {}), ...(since !== undefined ? { since } : {}), limit }) ?? []);
+  if (flags.json) return printJson({ traces });
+  process.stdout.write(renderTraceList(traces));
+}
+
+export async function tracesShowCommand(runId: string, flags: { json?: boolean }): Promise<void> {
+  const found = await withStore((store) => store?.get(runId));
+  if (!found) throw new CliError(`no trace for run ${runId}: see \`openclaw traces list\` (tracing may be off, diagnostics.traces.enabled, or retention deleted it)`);
+  if (flags.json) return printJson(found);
+  process.stdout.write(renderTraceTree(found.trace, found.systemPrompt, { color: process.stdout.isTTY === true }));
+}
+
+/** `--since`: a duration back from now (`30m`, `2h`, `7d`) or a date (`2026-12-01`, ISO 8601). */
+export function parseSince(value: string, now: number): number {
+  const duration = /^(\d+)(s|m|h|d)$/.exec(value.trim());
+  if (duration) return now - Number(duration[1]) * { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[duration[2] as "s" | "m" | "h" | "d"];
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) throw new CliError(`--since: expected a duration such as 30m, 2h or 7d, or a date such as 2026-12-01, got "${value}"`);
+  return date;
+}

@@ -1,0 +1,43 @@
+import { Type } from "@sinclair/typebox";
+import type { TraceRecorder } from "../../traces/index.js";
+import { invalidRequest, unavailable } from "../protocol/errors.js";
+import type { MethodRegistry } from "./registry.js";
+
+/** `traces.list` and `traces.get`: the run traces `openclaw traces` shows (docs/traces.md). */
+export function registerTraceMethods(registry: MethodRegistry, traces: TraceRecorder): void {
+  const failed = (error: unknown): never => {
+    throw unavailable(`traces unavailable: ${(error as Error).message}`);
+  };
+
+  registry.register({
+    name: "traces.list",
+    scope: "operator.read",
+    params: Type.Object(
+      {
+        sessionKey: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+        since: Type.Optional(Type.Integer({ minimum: 0 })),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+      },
+      { additionalProperties: false },
+    ),
+    handler: async (params) => {
+      const traces_ = await traces.list({
+        ...(params.sessionKey ? { sessionKey: params.sessionKey } : {}),
+        ...(params.since !== undefined ? { since: params.since } : {}),
+        limit: params.limit ?? 50,
+      }).catch(failed);
+      return { traces: traces_ };
+    },
+  });
+
+  registry.register({
+    name: "traces.get",
+    scope: "operator.read",
+    params: Type.Object({ runId: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
+    handler: async (params) => {
+      const found = await traces.get(params.runId).catch(failed);
+      if (!found) throw invalidRequest(`no trace for run ${params.runId}: it never ran here, tracing was off (diagnostics.traces.enabled), or retention deleted it`);
+      return found;
+    },
+  });
+}

@@ -1,0 +1,5 @@
+export type { RunTracer, RunTraceHandle, TraceStart, TraceEnd, TraceRecord, TraceSummary, TraceSource, TraceOutcome, ExternalTraceEvent, ModelCallTrace, ToolCallTrace } from "./types.js";
+export { TraceRecorder, type TraceRecorderDeps } from "./trace-recorder.js";
+export { TraceStore, tracesDbPath, type TraceQuery } from "./trace-store.js";
+export { traceSettings, type TraceSettings } from "./settings.js";
+export { renderTraceTree, renderTraceList } from "./render-tree.js";

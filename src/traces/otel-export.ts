@@ -1,0 +1,102 @@
+import { SpanKind, SpanStatusCode, trace as otelTrace, ROOT_CONTEXT, type Attributes } from "@opentelemetry/api";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import type { TraceRecord } from "./types.js";
+
+/**
+ * Run traces as OpenTelemetry spans over OTLP/HTTP, with the GenAI semantic conventions: one
+ * `invoke_agent` span per run, a `chat` span per model call and an `execute_tool` span per tool
+ * call beneath it. This module is imported only when `diagnostics.otel.endpoint` is set.
+ */
+export class OtelTraceExporter {
+  private readonly provider: TracerProvider;
+  private readonly tracer;
+
+  constructor(settings: { endpoint: string; headers: Record<string, string>; serviceName: string; version: string }) {
+    const exporter = new OTLPTraceExporter({ url: settings.endpoint, headers: settings.headers });
+    this.provider = new TracerProvider({
+      resource: resourceFromAttributes({ "service.name": settings.serviceName, "service.version": settings.version }),
+      spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: 1_000 })],
+    });
+    this.tracer = this.provider.getTracer("openclaw", settings.version);
+  }
+
+  export(record: TraceRecord): void {
+    const root = this.tracer.startSpan(`invoke_agent ${record.agentId}`, {
+      kind: SpanKind.INTERNAL,
+      startTime: record.startedAt,
+      attributes: compact({
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.agent.name": record.agentId,
+        "gen_ai.conversation.id": record.sessionKey,
+        "gen_ai.request.model": modelId(record.model),
+        "gen_ai.usage.input_tokens": record.usage.input,
+        "gen_ai.usage.output_tokens": record.usage.output,
+        "openclaw.run_id": record.runId,
+        "openclaw.source": record.source,
+        "openclaw.outcome": record.outcome,
+      }),
+    });
+    const parent = otelTrace.setSpan(ROOT_CONTEXT, root);
+    for (const call of record.modelCalls) {
+      const span = this.tracer.startSpan(`chat ${call.model ?? ""}`.trim(), {
+        kind: SpanKind.CLIENT,
+        startTime: call.startedAt,
+        attributes: compact({
+          "gen_ai.operation.name": "chat",
+          "gen_ai.provider.name": call.provider,
+          "gen_ai.request.model": call.model,
+          "gen_ai.response.model": call.model,
+          "gen_ai.usage.input_tokens": call.usage?.input,
+          "gen_ai.usage.output_tokens": call.usage?.output,
+          "gen_ai.usage.cache_read.input_tokens": call.usage?.cacheRead,
+          "gen_ai.usage.cache_creation.input_tokens": call.usage?.cacheWrite,
+          "gen_ai.response.finish_reasons": call.stopReason ? [call.stopReason] : undefined,
+          "openclaw.auth_profile": call.authProfile,
+          "openclaw.ttft_ms": call.ttftMs,
+          "openclaw.failover_attempts": call.failover.length,
+        }),
+      }, parent);
+      if (call.error) span.setStatus({ code: SpanStatusCode.ERROR, message: call.error });
+      span.end(call.startedAt + call.latencyMs);
+    }
+    for (const tool of record.toolCalls) {
+      const span = this.tracer.startSpan(`execute_tool ${tool.name}`, {
+        kind: SpanKind.INTERNAL,
+        startTime: tool.startedAt,
+        attributes: compact({
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.tool.name": tool.name,
+          "gen_ai.tool.call.id": tool.id,
+          "openclaw.tool.decision": tool.decision,
+          "openclaw.tool.result_chars": tool.resultChars,
+          "openclaw.tool.approval": tool.approval ? (tool.approval.answer ?? tool.approval.policy) : undefined,
+        }),
+      }, parent);
+      if (tool.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: tool.decisionReason ?? "tool error" });
+      span.end(tool.startedAt + (tool.durationMs ?? 0));
+    }
+    if (record.outcome !== "ok") root.setStatus({ code: SpanStatusCode.ERROR, message: record.error ?? record.outcome });
+    root.end(record.endedAt);
+  }
+
+  /** Sends what is batched. */
+  flush(): Promise<void> {
+    return this.provider.forceFlush();
+  }
+
+  shutdown(): Promise<void> {
+    return this.provider.shutdown();
+  }
+}
+
+function modelId(ref: string | undefined): string | undefined {
+  return ref?.includes("/") ? ref.slice(ref.indexOf("/") + 1) : ref;
+}
+
+function compact(attributes: Record<string, string | number | string[] | undefined>): Attributes {
+  const out: Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value;
+  return out;
+}

@@ -1,0 +1,187 @@
+import type { AgentEvent } from "../agents/types.js";
+import type { OpenClawConfig } from "../config/index.js";
+import type { Logger } from "../infra/logger.js";
+import { packageVersion } from "../infra/version.js";
+import { TraceRedactor } from "./redaction.js";
+import { traceSettings, type TraceSettings } from "./settings.js";
+import { buildTrace, type TimedEvent } from "./trace-builder.js";
+import { TraceStore, tracesDbPath, type StoredTrace, type TraceQuery } from "./trace-store.js";
+import type { ExternalTraceEvent, RunTraceHandle, RunTracer, TraceEnd, TraceRecord, TraceStart, TraceSummary } from "./types.js";
+import type { OtelTraceExporter } from "./otel-export.js";
+
+export interface TraceRecorderDeps {
+  stateDir: string;
+  config(): OpenClawConfig;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+}
+
+/** A run that ended and waits to be built and written. */
+interface EndedRun {
+  start: TraceStart;
+  startedAt: number;
+  events: TimedEvent[];
+  end: TraceEnd;
+  endedAt: number;
+}
+
+/** Finished runs are written together, this long after the first of them ended. */
+const WRITE_DELAY_MS = 50;
+/** Retention runs after this many writes, and at start. */
+const PRUNE_EVERY_WRITES = 200;
+
+/**
+ * Records every run's trace (docs/traces.md). During a run the handle only keeps the loop's
+ * events with their times; once the run has ended, the traces are built, redacted and written
+ * in one transaction a moment later, and exported over OTLP when `diagnostics.otel.endpoint`
+ * is set. The SQLite module and the exporter load with the first trace, never at start-up.
+ */
+export class TraceRecorder implements RunTracer {
+  private pending: EndedRun[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private store: Promise<TraceStore> | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  private writesSincePrune = 0;
+  private otel: Promise<OtelTraceExporter> | undefined;
+  private otelEndpoint: string | undefined;
+  private redactor: { config: OpenClawConfig; redactor: TraceRedactor } | undefined;
+  private closed = false;
+
+  constructor(private readonly deps: TraceRecorderDeps) {}
+
+  begin(start: TraceStart): RunTraceHandle | undefined {
+    if (this.closed || !traceSettings(this.deps.config()).enabled) return undefined;
+    const events: TimedEvent[] = [];
+    const startedAt = Date.now();
+    let awaitingToken = false;
+    let ended = false;
+    return {
+      event: (event: AgentEvent) => {
+        if (ended) return;
+        // Deltas are not kept (the call's final message has the text); only the first one's time.
+        if (event.type === "message_update") {
+          if (awaitingToken) {
+            awaitingToken = false;
+            events.push({ at: Date.now(), firstToken: true });
+          }
+          return;
+        }
+        if (event.type === "tool_execution_update" || event.type === "agent_end") return;
+        if (event.type === "message_start") awaitingToken = true;
+        events.push({ at: Date.now(), event });
+      },
+      external: (event: ExternalTraceEvent) => {
+        if (!ended) events.push({ at: Date.now(), external: event });
+      },
+      end: (end: TraceEnd) => {
+        if (ended) return;
+        ended = true;
+        this.pending.push({ start, startedAt, events, end, endedAt: Date.now() });
+        this.timer ??= setTimeout(() => this.flush(), WRITE_DELAY_MS);
+      },
+    };
+  }
+
+  /** Newest first. */
+  async list(query: TraceQuery): Promise<TraceSummary[]> {
+    await this.flush();
+    return (await this.openStore()).list(query);
+  }
+
+  async get(runId: string): Promise<{ trace: TraceRecord; systemPrompt?: string } | undefined> {
+    await this.flush();
+    return (await this.openStore()).get(runId);
+  }
+
+  /** Writes what is pending now; resolves once it is written. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length > 0) this.writing = this.writing.then(() => this.write(batch));
+    return this.writing;
+  }
+
+  /** Writes what is pending and closes the store and the exporter. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+    const store = this.store;
+    this.store = undefined;
+    if (store) (await store.catch(() => undefined))?.close();
+    const otel = this.otel;
+    this.otel = undefined;
+    if (otel) await (await otel.catch(() => undefined))?.shutdown().catch(() => undefined);
+  }
+
+  private async write(batch: EndedRun[]): Promise<void> {
+    const config = this.deps.config();
+    const settings = traceSettings(config);
+    try {
+      const redactor = this.redactorFor(config);
+      const traces = batch.map((run) => redactTrace(buildTrace(run.start, run.startedAt, run.events, run.end, run.endedAt), redactor));
+      const store = await this.openStore();
+      store.write(traces);
+      this.writesSincePrune += traces.length;
+      if (this.writesSincePrune >= PRUNE_EVERY_WRITES) this.prune(store, settings);
+      if (settings.otel) await this.export(settings.otel, traces.map((t) => t.record));
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message, runs: batch.length }, "run traces not written");
+    }
+  }
+
+  private openStore(): Promise<TraceStore> {
+    this.store ??= TraceStore.open(tracesDbPath(this.deps.stateDir), { create: true }).then((opened) => {
+      const store = opened!;
+      this.prune(store, traceSettings(this.deps.config()));
+      return store;
+    });
+    this.store.catch(() => (this.store = undefined));
+    return this.store;
+  }
+
+  private prune(store: TraceStore, settings: TraceSettings): void {
+    this.writesSincePrune = 0;
+    const deleted = store.prune({ retentionDays: settings.retentionDays, maxBytes: settings.maxBytes, now: Date.now() });
+    if (deleted > 0) this.deps.logger.info({ deleted }, "old run traces deleted");
+  }
+
+  private async export(settings: NonNullable<TraceSettings["otel"]>, records: TraceRecord[]): Promise<void> {
+    if (this.otelEndpoint !== settings.endpoint) {
+      const previous = this.otel;
+      this.otel = import("./otel-export.js").then(({ OtelTraceExporter }) => new OtelTraceExporter({ ...settings, version: packageVersion() }));
+      this.otelEndpoint = settings.endpoint;
+      if (previous) void previous.then((p) => p.shutdown()).catch(() => undefined);
+    }
+    const exporter = await this.otel!;
+    for (const record of records) exporter.export(record);
+  }
+
+  private redactorFor(config: OpenClawConfig): TraceRedactor {
+    if (this.redactor?.config !== config) this.redactor = { config, redactor: new TraceRedactor(config, this.deps.env) };
+    return this.redactor.redactor;
+  }
+}
+
+/** Every text of a trace that may carry a secret, redacted. */
+function redactTrace(built: ReturnType<typeof buildTrace>, r: TraceRedactor): StoredTrace {
+  const record = built.record;
+  record.input = record.input.map((t) => r.text(t));
+  record.output = r.text(record.output);
+  record.thinking = record.thinking.map((t) => r.text(t));
+  if (record.error) record.error = r.text(record.error);
+  for (const call of record.modelCalls) {
+    if (call.error) call.error = r.text(call.error);
+    for (const attempt of call.failover) attempt.message = r.text(attempt.message);
+  }
+  for (const tool of record.toolCalls) {
+    tool.args = r.value(tool.args);
+    if (tool.resultHead !== undefined) tool.resultHead = r.text(tool.resultHead);
+    if (tool.decisionReason) tool.decisionReason = r.text(tool.decisionReason);
+    if (tool.approval) tool.approval.command = r.text(tool.approval.command);
+  }
+  if (!built.systemPrompt) return { record };
+  // The hash names the prompt as the model saw it; the stored text is the redacted one.
+  return { record, systemPrompt: { hash: built.systemPrompt.hash, text: r.text(built.systemPrompt.text) } };
+}

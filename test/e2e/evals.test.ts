@@ -1,0 +1,106 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir, runCli } from "../helpers/gateway-process.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { startFakeModelServer, type FakeModelServer, type FakeReply, type RecordedRequest } from "../fakes/model-server.js";
+
+const SUITE = path.resolve("evals/basic");
+let server: FakeModelServer;
+
+type Message = { role: string; content: unknown };
+const text = (m: Message | undefined): string => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""));
+
+/**
+ * A small scripted agent behind the fake model: it answers the tasks of evals/basic the way a
+ * capable model would (tools first where the task needs them), and judges rubrics.
+ */
+function capableModel(request: RecordedRequest): FakeReply {
+  const messages = (request.body as { messages: Message[] }).messages;
+  const last = messages[messages.length - 1];
+  const lastUser = [...messages].reverse().find((m) => m.role === "user");
+  const prompt = text(lastUser);
+  if (prompt.includes("You grade an AI agent's answer")) return { text: /final answer:\s*[^\n]*Ada/.test(prompt) ? "PASS It names Ada." : "FAIL It does not name Ada." };
+  if (last?.role === "tool") {
+    const result = text(last);
+    const number = /secret number: (\d+)/.exec(result)?.[1];
+    return { text: number ?? "Done." };
+  }
+  if (prompt.includes("PONG")) return { text: "PONG", usage: { input: 50, output: 1 } };
+  if (prompt.includes("hello.txt")) return { toolCalls: [{ name: "write", arguments: { path: "hello.txt", content: "hello world\n" } }] };
+  if (prompt.includes("ledger.txt")) return { toolCalls: [{ name: "read", arguments: { path: "ledger.txt" } }] };
+  if (prompt.includes("My name is Ada")) return { text: "Hello, Ada!" };
+  if (prompt.includes("What is my name")) {
+    const name = messages.map(text).join("\n").match(/My name is (\w+)/)?.[1];
+    return { text: name ? `Your name is ${name}.` : "I don't know." };
+  }
+  return { text: "ok" };
+}
+
+function evalEnv(stateDir: string): Record<string, string> {
+  fs.writeFileSync(path.join(stateDir, "openclaw.json"), fakeModelConfig(server, stateDir));
+  return { OPENCLAW_STATE_DIR: stateDir };
+}
+
+beforeAll(async () => {
+  server = await startFakeModelServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("openclaw eval run", () => {
+  it("runs the shipped suite through a gateway of its own: every task passes against a capable (fake) model, with pass@k, tokens and traces", async () => {
+    server.setResponder(capableModel);
+    const stateDir = makeTempDir();
+    const { code, output } = await runCli(["eval", "run", SUITE, "--trials", "2", "--json"], evalEnv(stateDir), 120_000);
+    expect(code, output).toBe(0);
+    const report = JSON.parse(output.slice(output.indexOf("{")));
+    expect(report.tasks.map((t: { name: string }) => t.name)).toEqual(["read-fixture", "remember-name", "reply-exact", "write-file"]);
+    for (const task of report.tasks) {
+      expect(task, JSON.stringify(task.results.flatMap((r: { graders: unknown[] }) => r.graders))).toMatchObject({ trials: 2, passes: 2, passAt1: 1, passAtK: 1, passHatK: 1 });
+      expect(task.meanDurationMs).toBeGreaterThanOrEqual(0);
+    }
+    const pong = report.tasks.find((t: { name: string }) => t.name === "reply-exact");
+    expect(pong.meanTokensIn).toBe(50);
+    // Each trial ran in its own workspace and left its trace in the eval's state dir.
+    const write = report.tasks.find((t: { name: string }) => t.name === "write-file");
+    expect(fs.readFileSync(path.join(report.stateDir, "workspaces", "eval-t4-2", "hello.txt"), "utf8")).toBe("hello world\n");
+    const traced = await runCli(["traces", "show", write.results[0].runIds[0], "--json"], { OPENCLAW_STATE_DIR: report.stateDir });
+    expect(JSON.parse(traced.output).trace.toolCalls[0]).toMatchObject({ name: "write", decision: "allowed" });
+  }, 180_000);
+
+  it("reports failures with their graders and traces, and exits 1 when a task regressed against the baseline", async () => {
+    const suite = makeTempDir("eval-suite-");
+    fs.copyFileSync(path.join(SUITE, "reply-exact.yaml"), path.join(suite, "reply-exact.yaml"));
+    const stateDir = makeTempDir();
+    const env = evalEnv(stateDir);
+    server.setResponder(capableModel);
+    const good = await runCli(["eval", "run", suite, "--trials", "2", "--json"], env, 120_000);
+    expect(good.code, good.output).toBe(0);
+    const baseline = path.join(stateDir, "baseline.json");
+    fs.writeFileSync(baseline, good.output.slice(good.output.indexOf("{")));
+
+    // The model gets worse: it answers the wrong word.
+    server.setResponder(() => ({ text: "PING" }));
+    const bad = await runCli(["eval", "run", suite, "--trials", "2", "--baseline", baseline], env, 120_000);
+    expect(bad.code, bad.output).toBe(1);
+    expect(bad.output).toContain('✗ contains "PONG" — the reply was "PING"');
+    expect(bad.output).toMatch(/trace: OPENCLAW_STATE_DIR=\S+ openclaw traces show [0-9a-f-]{36}/);
+    expect(bad.output).toContain("REGRESSION reply-exact: pass@1 100% in the baseline, 0%");
+
+    const missing = await runCli(["eval", "run", suite, "--baseline", path.join(stateDir, "nope.json")], env);
+    expect(missing.code).toBe(1);
+    expect(missing.output).toContain("--baseline");
+    expect(missing.output).toContain("no such file");
+  }, 240_000);
+
+  it("refuses an invalid task file, naming the file and the field", async () => {
+    const suite = makeTempDir("eval-suite-");
+    fs.writeFileSync(path.join(suite, "broken.yaml"), "prompt: hi\ngraders:\n  - containz: x\n");
+    const { code, output } = await runCli(["eval", "run", suite], { OPENCLAW_STATE_DIR: makeTempDir() });
+    expect(code).toBe(1);
+    expect(output).toContain("broken.yaml");
+    expect(output).toContain("/graders/0");
+  });
+});

@@ -1,0 +1,110 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { openOperator, type TestSocket } from "../helpers/ws-client.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeOtlpCollector, type FakeOtlpCollector } from "../fakes/otlp-collector.js";
+
+let server: FakeModelServer;
+let collector: FakeOtlpCollector;
+let gw: GatewayProcess;
+let sock: TestSocket;
+let stateDir: string;
+
+beforeAll(async () => {
+  server = await startFakeModelServer();
+  collector = await startFakeOtlpCollector();
+  stateDir = makeTempDir();
+  fs.mkdirSync(path.join(stateDir, "workspace"), { recursive: true });
+  fs.writeFileSync(path.join(stateDir, "workspace", "notes.txt"), "the launch code is blue\n");
+  const diagnostics = { otel: { endpoint: collector.endpoint, headers: { "x-ingest-key": "collector-key-123" } } };
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(server, stateDir, { diagnostics }) } });
+  ({ sock } = await openOperator(gw.url, gw.token));
+});
+afterAll(async () => {
+  sock?.close();
+  await gw?.stop();
+  await server?.close();
+  await collector?.close();
+});
+
+async function chat(sessionKey: string, message: string): Promise<string> {
+  const runId = randomUUID();
+  await sock.request("chat.send", { sessionKey, message, idempotencyKey: runId });
+  await sock.waitFor((f) => f.event === "chat" && f.payload.runId === runId && f.payload.state === "final", 20_000);
+  return runId;
+}
+
+describe("run traces end to end", () => {
+  it("a chat run with a tool call is traced: traces.list / traces.get, the CLI, and OTLP spans with GenAI attributes", async () => {
+    server.enqueue(
+      { thinking: "I will read the notes", toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }], usage: { input: 120, output: 12 } },
+      { text: "The code is blue.", usage: { input: 160, output: 6 } },
+    );
+    const runId = await chat("traced", "what is in notes.txt?");
+
+    const listed = await sock.request("traces.list", { sessionKey: "agent:main:traced" });
+    expect(listed.ok).toBe(true);
+    expect(listed.payload.traces[0]).toMatchObject({ runId, source: "chat", outcome: "ok", modelCalls: 2, toolCalls: 1, model: "fake/fake-model" });
+
+    const got = await sock.request("traces.get", { runId });
+    expect(got.ok).toBe(true);
+    const trace = got.payload.trace;
+    expect(trace.input).toEqual(["what is in notes.txt?"]);
+    expect(trace.modelCalls.map((c: { stopReason: string }) => c.stopReason)).toEqual(["toolUse", "stop"]);
+    expect(trace.modelCalls[0]).toMatchObject({ provider: "fake", model: "fake-model", usage: { input: 120, output: 12 } });
+    expect(trace.modelCalls[0].latencyMs).toBeGreaterThanOrEqual(trace.modelCalls[0].ttftMs);
+    expect(trace.toolCalls[0]).toMatchObject({ name: "read", args: { path: "notes.txt" }, decision: "allowed", isError: false });
+    expect(trace.toolCalls[0].resultHead).toContain("the launch code is blue");
+    expect(trace.thinking).toEqual(["I will read the notes"]);
+    expect(trace.output).toBe("The code is blue.");
+    expect(got.payload.systemPrompt).toContain("read");
+    expect(trace.systemPromptHash).toMatch(/^[0-9a-f]{64}$/);
+
+    const missing = await sock.request("traces.get", { runId: "no-such-run" });
+    expect(missing.ok).toBe(false);
+    expect(missing.error.message).toContain("no trace for run no-such-run");
+
+    const env = { OPENCLAW_STATE_DIR: stateDir };
+    const list = await runCli(["traces", "list", "--session", "agent:main:traced", "--json"], env);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.output).traces.map((t: { runId: string }) => t.runId)).toEqual([runId]);
+    const show = await runCli(["traces", "show", runId], env);
+    expect(show.code).toBe(0);
+    expect(show.output).toContain(`run ${runId}`);
+    expect(show.output).toMatch(/tool read \{"path":"notes.txt"\}/);
+    expect(show.output).toContain("reply The code is blue.");
+    const bad = await runCli(["traces", "list", "--since", "yesterday-ish"], env);
+    expect(bad.code).toBe(1);
+    expect(bad.output).toContain("--since: expected a duration");
+
+    const spans = await collector.waitFor((s) => s.some((span) => span.attributes["openclaw.run_id"] === runId));
+    const root = spans.find((s) => s.attributes["openclaw.run_id"] === runId)!;
+    expect(root).toMatchObject({ name: "invoke_agent main", attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "main", "gen_ai.usage.input_tokens": 280 } });
+    expect(root.resource["service.name"]).toBe("openclaw-gateway");
+    const children = await collector.waitFor((s) => s.filter((span) => span.parentSpanId === root.spanId).length === 3);
+    const under = children.filter((s) => s.parentSpanId === root.spanId);
+    expect(under.map((s) => s.name).sort()).toEqual(["chat fake-model", "chat fake-model", "execute_tool read"]);
+    expect(under.find((s) => s.name === "execute_tool read")!.attributes).toMatchObject({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "read" });
+    expect(under.find((s) => s.name === "chat fake-model")!.attributes).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.provider.name": "fake", "gen_ai.request.model": "fake-model" });
+    expect(collector.headers[0]!["x-ingest-key"]).toBe("collector-key-123");
+  });
+
+  it("an HTTP completion is traced with source http", async () => {
+    server.enqueue({ text: "pong" });
+    const res = await fetch(`${gw.httpUrl}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${gw.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "openclaw", messages: [{ role: "user", content: "ping" }] }),
+    });
+    expect(res.status).toBe(200);
+    const listed = await sock.request("traces.list", { limit: 5 });
+    const http = listed.payload.traces.find((t: { source: string }) => t.source === "http");
+    expect(http).toMatchObject({ outcome: "ok", modelCalls: 1, toolCalls: 0 });
+    const got = await sock.request("traces.get", { runId: http.runId });
+    expect(got.payload.trace.output).toBe("pong");
+  });
+});
