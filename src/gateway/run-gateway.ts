@@ -9,6 +9,7 @@ import { DEFAULT_FIRST_REQUEST_TIMEOUT_MS, DEFAULT_HOLD_LIMIT_MS, EarlyListener 
 import { StateLock } from "./state-lock.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protocol/constants.js";
 import type { ConfigReloadStatus } from "./runtime.js";
+import { controlUiUrl, resolveControlUiSettings, type ControlUiSettings } from "./http/control-ui/control-ui-settings.js";
 
 export interface RunGatewayOptions {
   env: NodeJS.ProcessEnv;
@@ -21,8 +22,13 @@ export interface RunGatewayOptions {
   allowUnconfigured?: boolean;
   /** Mirror logs to stdout (foreground runs). */
   console: boolean;
-  /** Where the one-time generated-token notice goes. */
+  /** Where the one-time generated-token notice and the Control UI link go. */
   notice: (text: string) => void;
+  /**
+   * Print the Control UI's address after start: `with-token` only where the notice reaches a
+   * person's terminal (the link then signs the browser in), never into a log file.
+   */
+  controlUiLink?: "with-token" | "plain" | "off";
 }
 
 export interface RunningGateway {
@@ -57,6 +63,13 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   const auth = resolveServerAuth(config, stateDir, env, { mode: opts.authMode, token: opts.token, password: opts.password });
   if (auth.mode === "none" && !isLoopbackHost(host)) {
     throw new GatewayStartError(`refusing to bind gateway to ${host}:${port} without auth (set gateway.auth.mode to "token" or "password")`);
+  }
+
+  let controlUi: ControlUiSettings;
+  try {
+    controlUi = resolveControlUiSettings(config);
+  } catch (err) {
+    throw new GatewayStartError((err as Error).message);
   }
 
   const version = packageVersion();
@@ -141,6 +154,10 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     { host, port: boundPort, authMode: auth.mode, stateDir, configPath: current.path, portOpenMs, readyMs: Math.round(performance.now()) },
     "gateway listening",
   );
+  if (controlUi.enabled && opts.controlUiLink !== "off") {
+    const token = opts.controlUiLink === "with-token" && auth.mode === "token" ? auth.token : undefined;
+    opts.notice(`Control UI: ${controlUiUrl(host, boundPort, controlUi.basePath, token)}\n`);
+  }
 
   let stopping: Promise<void> | undefined;
   return {
