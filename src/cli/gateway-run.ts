@@ -49,7 +49,7 @@ export async function gatewayRunCommand(flags: ServerFlags): Promise<void> {
       console: true,
       notice: (text) => process.stdout.write(text),
       // A terminal gets the link with the token; redirected output (a daemon's log file) does not.
-      controlUiLink: process.stdout.isTTY ? "with-token" : "plain",
+      controlUiLinkWithToken: process.stdout.isTTY === true,
     });
   } catch (err) {
     if (err instanceof GatewayStartError || err instanceof StateLockError) throw new CliError(err.message);

@@ -24,11 +24,8 @@ export interface RunGatewayOptions {
   console: boolean;
   /** Where the one-time generated-token notice and the Control UI link go. */
   notice: (text: string) => void;
-  /**
-   * Print the Control UI's address after start: `with-token` only where the notice reaches a
-   * person's terminal (the link then signs the browser in), never into a log file.
-   */
-  controlUiLink?: "with-token" | "plain" | "off";
+  /** Print the Control UI link with the token (it signs the browser in): only when the notice reaches a terminal. */
+  controlUiLinkWithToken?: boolean;
 }
 
 export interface RunningGateway {
@@ -150,13 +147,14 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     reloadStatus.hotReloadStatus = "watching";
   }
 
+  const controlUiLink = controlUi.enabled && server.controlUiServed ? controlUiUrl(host, boundPort, controlUi.basePath) : undefined;
   logger.info(
-    { host, port: boundPort, authMode: auth.mode, stateDir, configPath: current.path, portOpenMs, readyMs: Math.round(performance.now()) },
+    { host, port: boundPort, authMode: auth.mode, stateDir, configPath: current.path, portOpenMs, readyMs: Math.round(performance.now()), ...(controlUiLink ? { controlUi: controlUiLink } : {}) },
     "gateway listening",
   );
-  if (controlUi.enabled && opts.controlUiLink !== "off") {
-    const token = opts.controlUiLink === "with-token" && auth.mode === "token" ? auth.token : undefined;
-    opts.notice(`Control UI: ${controlUiUrl(host, boundPort, controlUi.basePath, token)}\n`);
+  // The link that signs a browser in carries the token: for a person's terminal only, never a log.
+  if (controlUiLink && opts.controlUiLinkWithToken && auth.mode === "token") {
+    opts.notice(`Control UI: ${controlUiUrl(host, boundPort, controlUi.basePath, auth.token)}\n`);
   }
 
   let stopping: Promise<void> | undefined;

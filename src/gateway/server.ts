@@ -115,6 +115,8 @@ export class GatewayServer {
   private healthVersion = 0;
   /** Where the Control UI is mounted; its page opens the WebSocket there as well as at "/". */
   private controlUiBasePath = "/";
+  /** True once the built UI is mounted (enabled and its files found). */
+  controlUiServed = false;
   private isReady = false;
   private draining = false;
 
@@ -288,6 +290,7 @@ export class GatewayServer {
       return;
     }
     this.controlUiBasePath = settings.basePath;
+    this.controlUiServed = true;
     void app.register(async (scope: ReturnType<typeof Fastify>) => registerControlUiRoutes(scope, { dir, basePath: settings.basePath, logger: this.opts.logger }));
   }
 
