@@ -1,7 +1,12 @@
 import DOMPurify from "dompurify";
 import { Marked } from "marked";
 
-const marked = new Marked({ gfm: true, breaks: true, async: false });
+// HTML written into the Markdown is shown as the text it is, never as markup.
+const marked = new Marked({ gfm: true, breaks: true, async: false, renderer: { html: (token) => escapeHtml(token.text) } });
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
 
 // Links leave the page in a new tab and cannot reach back to it.
 DOMPurify.addHook("afterSanitizeAttributes", (node) => {
@@ -12,9 +17,9 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
 });
 
 /**
- * Markdown from a model or a tool, as HTML that is safe to insert: marked parses it, DOMPurify
- * removes scripts, event handlers, `javascript:` links, forms, frames and inline styles. Raw
- * HTML in the text never runs; it is shown only as far as the sanitizer lets plain markup through.
+ * Markdown from a model, as HTML that is safe to insert: marked renders it with any raw HTML
+ * escaped to text, then DOMPurify removes what Markdown itself can still produce that could run
+ * or mislead (`javascript:` links, event handlers, forms, frames, inline styles).
  */
 export function renderMarkdown(text: string): string {
   const html = marked.parse(text) as string;
