@@ -48,6 +48,8 @@ export async function gatewayRunCommand(flags: ServerFlags): Promise<void> {
       allowUnconfigured: flags.allowUnconfigured,
       console: true,
       notice: (text) => process.stdout.write(text),
+      // A terminal gets the link with the token; redirected output (a daemon's log file) does not.
+      controlUiLinkWithToken: process.stdout.isTTY === true,
     });
   } catch (err) {
     if (err instanceof GatewayStartError || err instanceof StateLockError) throw new CliError(err.message);

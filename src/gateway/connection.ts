@@ -15,6 +15,7 @@ import type { GatewayRuntime } from "./runtime.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AuthRateLimiter } from "./auth/rate-limiter.js";
 import { raiseMaxPayload } from "./ws-payload-limit.js";
+import { checkBrowserOrigin } from "./auth/browser-origin.js";
 
 export interface ConnectionDeps {
   runtime: GatewayRuntime;
@@ -49,6 +50,8 @@ export class GatewayConnection {
     private readonly ws: WebSocket,
     readonly remoteAddress: string,
     private readonly deps: ConnectionDeps,
+    /** The upgrade's `Origin` header: browsers send one, other clients none. */
+    private readonly origin?: string,
   ) {
     ws.on("message", (data, isBinary) => this.onMessage(data, isBinary));
     ws.on("close", () => this.onClosed());
@@ -117,6 +120,12 @@ export class GatewayConnection {
       const message = "invalid handshake: first frame must be a connect request";
       if (id) this.respondError(id, invalidRequest(message).shape);
       return this.close(CLOSE_POLICY_VIOLATION, message);
+    }
+    const origin = checkBrowserOrigin(this.origin, this.deps.runtime.config().gateway?.controlUi?.allowedOrigins ?? []);
+    if (!origin.ok) {
+      this.deps.logger.info({ connId: this.connId, ip: this.remoteAddress, reason: "CONTROL_UI_ORIGIN_NOT_ALLOWED" }, "connect rejected");
+      this.respondError(frame.id, origin.error);
+      return this.close(CLOSE_POLICY_VIOLATION, "origin not allowed");
     }
     const result = evaluateConnect({
       params: frame.params,

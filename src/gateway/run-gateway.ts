@@ -15,6 +15,7 @@ import { StateLock } from "./state-lock.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protocol/constants.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus } from "./runtime.js";
 import type { CronClock } from "../cron/clock.js";
+import { controlUiUrl, resolveControlUiSettings, type ControlUiSettings } from "./http/control-ui/control-ui-settings.js";
 
 export interface RunGatewayOptions {
   env: NodeJS.ProcessEnv;
@@ -27,13 +28,15 @@ export interface RunGatewayOptions {
   allowUnconfigured?: boolean;
   /** Mirror logs to stdout (foreground runs). */
   console: boolean;
-  /** Where the one-time generated-token notice goes. */
+  /** Where the one-time generated-token notice and the Control UI link go. */
   notice: (text: string) => void;
   /**
    * The scheduler's clock when the gateway runs inside another program (tests drive it by hand).
    * Not reachable from the command line or the environment: `openclaw gateway run` always uses the system clock.
    */
   cronClock?: CronClock;
+  /** Print the Control UI link with the token (it signs the browser in): only when the notice reaches a terminal. */
+  controlUiLinkWithToken?: boolean;
 }
 
 export interface RunningGateway {
@@ -68,6 +71,13 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   const auth = resolveServerAuth(config, stateDir, env, { mode: opts.authMode, token: opts.token, password: opts.password });
   if (auth.mode === "none" && !isLoopbackHost(host)) {
     throw new GatewayStartError(`refusing to bind gateway to ${host}:${port} without auth (set gateway.auth.mode to "token" or "password")`);
+  }
+
+  let controlUi: ControlUiSettings;
+  try {
+    controlUi = resolveControlUiSettings(config);
+  } catch (err) {
+    throw new GatewayStartError((err as Error).message);
   }
 
   const version = packageVersion();
@@ -173,10 +183,15 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     reloadStatus.hotReloadStatus = "watching";
   }
 
+  const controlUiLink = controlUi.enabled && server.controlUiServed ? controlUiUrl(host, boundPort, controlUi.basePath) : undefined;
   logger.info(
-    { host, port: boundPort, authMode: auth.mode, stateDir, configPath: current.path, portOpenMs, readyMs: Math.round(performance.now()) },
+    { host, port: boundPort, authMode: auth.mode, stateDir, configPath: current.path, portOpenMs, readyMs: Math.round(performance.now()), ...(controlUiLink ? { controlUi: controlUiLink } : {}) },
     "gateway listening",
   );
+  // The link that signs a browser in carries the token: for a person's terminal only, never a log.
+  if (controlUiLink && opts.controlUiLinkWithToken && auth.mode === "token") {
+    opts.notice(`Control UI: ${controlUiUrl(host, boundPort, controlUi.basePath, auth.token)}\n`);
+  }
 
   let stopping: Promise<void> | undefined;
   const handle = {

@@ -34,6 +34,8 @@ import { MemoryService } from "../memory/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { channelsStatusPayload, registerChannelMethods } from "./methods/channel-methods.js";
 import { registerChannelRoutes } from "./http/channel-routes.js";
+import { findControlUiDir, registerControlUiRoutes } from "./http/control-ui/control-ui-routes.js";
+import { resolveControlUiSettings } from "./http/control-ui/control-ui-settings.js";
 import type { ChannelManager } from "../channels/channel-manager.js";
 import { anyChannelConfigured } from "../channels/config/channel-accounts.js";
 import { registerOpenAiRoutes } from "./http/openai/index.js";
@@ -133,6 +135,10 @@ export class GatewayServer {
   private readonly acpCommand = (sessionKey: string, args: string) =>
     runAcpCommand(sessionKey, args, { manager: this.acp, subagents: this.subagents, callerFor: (key) => chatCaller(key, this.opts.loadedConfig().config, this.opts.stateDir, this.sessions) });
   private healthVersion = 0;
+  /** Where the Control UI is mounted; its page opens the WebSocket there as well as at "/". */
+  private controlUiBasePath = "/";
+  /** True once the built UI is mounted (enabled and its files found). */
+  controlUiServed = false;
   private isReady = false;
   private draining = false;
 
@@ -300,6 +306,7 @@ export class GatewayServer {
       logger: this.opts.logger,
     });
     registerChannelRoutes(app, () => this.channels);
+    this.registerControlUi(app);
     const interrupted = this.sessions.recoverInterruptedRuns();
     if (interrupted.length > 0) this.opts.logger.warn({ sessions: interrupted }, "runs interrupted by the last shutdown were released");
     // ACP processes a crash left behind are ended before their sub-agent rounds are settled.
@@ -337,6 +344,19 @@ export class GatewayServer {
     return (this.cronChannelPort ??= createCronChannelPort({ channels: () => this.channels, config: () => this.opts.loadedConfig().config, sessions: this.sessions }));
   }
   private cronChannelPort?: ReturnType<typeof createCronChannelPort>;
+  /** The browser UI, when enabled and built; a gateway without the built files says so once and serves the rest. */
+  private registerControlUi(app: ReturnType<typeof Fastify>): void {
+    const settings = resolveControlUiSettings(this.opts.loadedConfig().config);
+    if (!settings.enabled) return;
+    const dir = findControlUiDir();
+    if (!dir) {
+      this.opts.logger.warn("gateway.controlUi is enabled but the UI files are not built (dist/control-ui/index.html is missing); run `npm run build`");
+      return;
+    }
+    this.controlUiBasePath = settings.basePath;
+    this.controlUiServed = true;
+    void app.register(async (scope: ReturnType<typeof Fastify>) => registerControlUiRoutes(scope, { dir, basePath: settings.basePath, logger: this.opts.logger }));
+  }
 
   /**
    * The daemon's heap flags (tuneHeapForDaemon: growth cap, compaction) are for the weeks a gateway
@@ -434,8 +454,9 @@ export class GatewayServer {
   }
 
   private onUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
-    const path = (req.url ?? "/").split("?")[0];
-    if (path !== "/" || this.draining) {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const wsPath = path === "/" || path === this.controlUiBasePath || `${path}/` === this.controlUiBasePath;
+    if (!wsPath || this.draining) {
       socket.end(`HTTP/1.1 ${this.draining ? "503 Service Unavailable" : "404 Not Found"}\r\nConnection: close\r\n\r\n`);
       return;
     }
@@ -464,7 +485,7 @@ export class GatewayServer {
       helloPayload: (c, accepted) => this.helloPayload(c, accepted),
       onOpen: (c) => this.onConnectionOpen(c),
       onClose: (c) => this.onConnectionClose(c),
-    });
+    }, req.headers.origin);
     this.connections.add(conn);
     ws.on("close", () => this.connections.delete(conn));
   }

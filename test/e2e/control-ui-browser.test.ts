@@ -1,0 +1,237 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { launchChromium, SCREENSHOT_DIR, startRelay } from "../helpers/browser.js";
+import { openOperator, type TestSocket } from "../helpers/ws-client.js";
+
+/**
+ * The Control UI in a real headless Chromium against the built gateway and the fake model.
+ * The browser reaches the gateway through a TCP relay the tests can cut.
+ */
+
+const WAIT = { timeout: 30_000 };
+let server: FakeModelServer;
+let gw: GatewayProcess;
+let relay: Awaited<ReturnType<typeof startRelay>>;
+let browser: Browser;
+let operator: TestSocket;
+let base: string;
+
+beforeAll(async () => {
+  server = await startFakeModelServer();
+  const stateDir = makeTempDir();
+  const config = JSON.parse(fakeModelConfig(server, stateDir));
+  config.tools = { exec: { ask: "always" } };
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
+  relay = await startRelay(gw.port);
+  base = `http://127.0.0.1:${relay.port}/`;
+  browser = await launchChromium();
+  operator = (await openOperator(gw.url, gw.token, { scopes: ["operator.admin", "operator.read", "operator.write", "operator.approvals"] })).sock;
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+}, 60_000);
+
+afterAll(async () => {
+  operator?.close();
+  await browser?.close();
+  await relay?.close();
+  await gw?.stop();
+  await server?.close();
+});
+
+/** A fresh browser profile; page errors and CSP violations are collected to assert there were none. */
+async function openPage(url: string, viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error" && /Content Security Policy|Refused to/.test(msg.text())) problems.push(msg.text());
+  });
+  await page.goto(url);
+  return { context, page, problems };
+}
+
+async function signedIn(page: Page): Promise<void> {
+  await page.locator('[data-testid="connection"].ok').waitFor(WAIT);
+}
+
+async function sendInChat(page: Page, text: string): Promise<void> {
+  await page.locator("#chat-input").fill(text);
+  await page.locator("#chat-input").press("Enter");
+}
+
+// A loaded 2-core machine runs a browser, a gateway and a model turn per test: generous bounds.
+describe("Control UI in Chromium", { timeout: 90_000 }, () => {
+  it("a wrong token shows the sign-in screen with the gateway's reason, and the right one signs in", async () => {
+    const { context, page, problems } = await openPage(`${base}?token=not-the-token`);
+    await page.getByTestId("sign-in-error").waitFor(WAIT);
+    expect(await page.getByTestId("sign-in-error").textContent()).toContain("refused the token");
+    expect(page.url()).toBe(base);
+    expect(await page.evaluate(() => localStorage.getItem("openclaw.controlUi.token"))).toBeNull();
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "sign-in.png") });
+
+    await page.locator("#token").fill(gw.token!);
+    await page.locator("#token").press("Enter");
+    await signedIn(page);
+    expect(await page.evaluate(() => localStorage.getItem("openclaw.controlUi.token"))).toBe(gw.token);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("the ?token= link signs in, leaves the address bar, and the token is remembered on the next visit", async () => {
+    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}#/sessions`);
+    await signedIn(page);
+    expect(page.url()).toBe(`${base}#/sessions`);
+    const again = await context.newPage();
+    await again.goto(base);
+    await signedIn(again);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("sends a message and shows the answer while it streams, then once in the transcript", async () => {
+    server.enqueue({ text: "Streaming **answer** arrives in many small pieces over time.", chunkDelayMs: 120 });
+    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
+    await signedIn(page);
+    await page.locator("button", { hasText: "New session" }).click();
+    await sendInChat(page, "hello from the browser");
+    const live = page.getByTestId("streaming");
+    await live.locator(".md").waitFor(WAIT);
+    const partial = await live.locator(".md").textContent();
+    // Whatever part had arrived (an unfinished **bold** shows its asterisks until it closes).
+    expect("Streaming answer arrives in many small pieces over time.".startsWith(partial!.replace(/\*/g, "").trim())).toBe(true);
+    await page.locator(".msg.assistant:not(.live) strong", { hasText: "answer" }).waitFor(WAIT);
+    await live.waitFor({ state: "detached", ...WAIT });
+    expect(await page.locator(".msg.user").allTextContents()).toEqual([expect.stringContaining("hello from the browser")]);
+    expect(await page.locator(".msg.assistant").count()).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("an exec request from the agent appears live in Approvals; Allow once lets the command run", async () => {
+    server.enqueue({ toolCalls: [{ name: "exec", arguments: { command: "echo approved-by-browser" } }] }, { text: "The command ran." });
+    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}#/approvals`);
+    await signedIn(page);
+    const sent = await operator.request("chat.send", { sessionKey: "agent:main:approvals-test", message: "run it", idempotencyKey: `approve-${Date.now()}` });
+    expect(sent.ok).toBe(true);
+    const card = page.locator(".approval", { hasText: "echo approved-by-browser" });
+    await card.waitFor(WAIT);
+    expect(await page.locator(".nav .badge").textContent()).toBe("1");
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "approvals.png") });
+    await card.locator("button", { hasText: "Allow once" }).click();
+    await card.waitFor({ state: "detached", ...WAIT });
+    const final = await operator.waitFor((f) => f.event === "chat" && f.payload.sessionKey === "agent:main:approvals-test" && f.payload.state === "final", 30_000);
+    expect(final.payload.state).toBe("final");
+    const history = await operator.request("chat.history", { sessionKey: "agent:main:approvals-test" });
+    const result = history.payload.messages.find((m: any) => m.role === "toolResult");
+    expect(JSON.stringify(result.content)).toContain("approved-by-browser");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("a dropped WebSocket mid-answer reconnects and the answer shows once, complete", async () => {
+    const text = "This reply keeps streaming while the network drops and comes back again.";
+    server.enqueue({ text, chunkDelayMs: 250 });
+    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
+    await signedIn(page);
+    await page.locator("button", { hasText: "New session" }).click();
+    await sendInChat(page, "keep going");
+    await page.getByTestId("streaming").locator(".md").waitFor(WAIT);
+    relay.cut();
+    await page.locator('[data-testid="connection"].down').waitFor(WAIT);
+    await signedIn(page);
+    await page.locator(".msg.assistant:not(.live)", { hasText: text }).waitFor(WAIT);
+    await page.getByTestId("streaming").waitFor({ state: "detached", ...WAIT });
+    expect(await page.locator(".msg.user").count()).toBe(1);
+    expect(await page.locator(".msg.assistant").count()).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("markup in a message, a tool result and a session label is shown as text and never runs", async () => {
+    const payload = `<img src=x onerror="window.__xss='msg'"><script>window.__xss='script'</script>`;
+    server.enqueue(
+      { toolCalls: [{ name: "exec", arguments: { command: `echo '<img src=x onerror="window.__xss=1">'` } }] },
+      { text: `Answer with ${payload} and [a link](javascript:window.__xss='link')` },
+    );
+    const key = "agent:main:xss-test";
+    const waiting = operator.waitFor((f) => f.event === "exec.approval.requested" && f.payload.sessionKey === key, 30_000);
+    await operator.request("chat.send", { sessionKey: key, message: payload, idempotencyKey: `xss-${Date.now()}` });
+    const approval = await waiting;
+    await operator.request("exec.approval.resolve", { id: approval.payload.id, decision: "allow-once" });
+    await operator.waitFor((f) => f.event === "chat" && f.payload.sessionKey === key && f.payload.state === "final", 30_000);
+    await operator.request("sessions.patch", { key, label: `<img src=x onerror="window.__xss='label'">` });
+
+    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
+    await signedIn(page);
+    await page.locator("#session-pick").selectOption(key);
+    await page.locator(".msg.user", { hasText: "<img src=x" }).waitFor(WAIT);
+    // The model's HTML is shown as text too, and its javascript: link lost its target.
+    await page.locator(".msg.assistant .md", { hasText: `<script>window.__xss='script'</script>` }).waitFor(WAIT);
+    expect(await page.locator('.msg.assistant .md a[href^="javascript"]').count()).toBe(0);
+    expect(await page.locator("main img").count()).toBe(0);
+    await page.locator(".tool-result summary").first().click();
+    await page.locator(".tool-result pre", { hasText: "onerror" }).waitFor(WAIT);
+    await page.goto(`${base}#/sessions`);
+    await page.locator("td .label", { hasText: "onerror" }).waitFor(WAIT);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+    expect(await page.locator("main img").count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("a long history opens on the newest page and pages back on request", async () => {
+    const key = "agent:main:long-history";
+    for (let i = 0; i < 40; i++) {
+      const done = operator.waitFor((f) => f.event === "chat" && f.payload.sessionKey === key && f.payload.state === "final" && f.payload.runId === `long-${i}`, 30_000);
+      await operator.request("chat.send", { sessionKey: key, message: `message number ${i}`, idempotencyKey: `long-${i}` });
+      await done;
+    }
+    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
+    await signedIn(page);
+    await page.locator("#session-pick").selectOption(key);
+    await page.locator(".msg.user", { hasText: "message number 39" }).waitFor(WAIT);
+    expect(await page.locator(".transcript .msg").count()).toBe(50);
+    await page.locator("button.older").click();
+    await page.locator(".msg.user", { hasText: "message number 0" }).waitFor(WAIT);
+    expect(await page.locator(".transcript .msg").count()).toBe(80);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it("every view renders (screenshots at desktop and phone width), and views without methods say so", async () => {
+    for (const [label, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
+      const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`, viewport);
+      await signedIn(page);
+      for (const view of ["chat", "sessions", "approvals", "channels", "agents", "logs", "usage", "config", "cron", "memory"]) {
+        await page.goto(`${base}#/${view}`);
+        await page.locator(`.nav a[href="#/${view}"][aria-current="page"]`).waitFor(WAIT);
+        await page.locator("main.view h2, main.view .chat").first().waitFor(WAIT);
+        await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${view}-${label}.png`), fullPage: true });
+      }
+      await page.goto(`${base}#/usage`);
+      const hasUsage = (await operator.request("usage.cost", {})).ok;
+      if (!hasUsage) await page.locator(".unavailable", { hasText: "usage.cost" }).waitFor(WAIT);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+    expect(fs.readdirSync(SCREENSHOT_DIR).filter((f) => f.endsWith(".png")).length).toBeGreaterThanOrEqual(20);
+  }, 120_000);
+
+  it("works from the keyboard alone: Tab reaches the nav and Enter opens a view", async () => {
+    const { context, page } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
+    await signedIn(page);
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press("Tab");
+      if ((await page.evaluate(() => document.activeElement?.getAttribute("href"))) === "#/sessions") break;
+    }
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("href"))).toBe("#/sessions");
+    await page.keyboard.press("Enter");
+    await page.locator("section[aria-label=Sessions]").waitFor(WAIT);
+    await context.close();
+  });
+});

@@ -1,0 +1,151 @@
+import { html, LitElement, nothing } from "lit";
+import { GatewayClient, type ConnectionState } from "./gateway-client.js";
+import { forgetToken, loadToken, saveToken, takeTokenFromAddress } from "./token-store.js";
+import { ApprovalsStore } from "./approvals-store.js";
+import { VIEWS, viewFromHash, type ViewId } from "./routes.js";
+import "./views/index.js";
+
+/**
+ * The Control UI: a sign-in screen until the gateway accepts the token, then the views. The
+ * connection line at the top says when the link is down and when it will try again.
+ */
+export class OpenClawApp extends LitElement {
+  static properties = { conn: { state: true }, view: { state: true }, generation: { state: true }, signInError: { state: true }, pendingApprovals: { state: true } };
+  declare conn: ConnectionState | undefined;
+  declare view: ViewId;
+  declare generation: number;
+  declare signInError: string | undefined;
+  declare pendingApprovals: number;
+  private client: GatewayClient | undefined;
+  private readonly approvals = new ApprovalsStore(() => (this.pendingApprovals = this.approvals.pending.length));
+
+  constructor() {
+    super();
+    this.view = viewFromHash(window.location.hash);
+    this.generation = 0;
+    this.pendingApprovals = 0;
+  }
+
+  protected createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  connectedCallback(): void {
+    super.connectedCallback();
+    const linked = takeTokenFromAddress();
+    if (linked) saveToken(linked);
+    const token = linked ?? loadToken();
+    if (token) this.connect(token);
+    window.addEventListener("hashchange", () => (this.view = viewFromHash(window.location.hash)));
+  }
+
+  private connect(token: string): void {
+    this.client?.stop();
+    const client = new GatewayClient(websocketUrl(), token, __UI_VERSION__);
+    this.client = client;
+    this.approvals.attach(client);
+    client.onState((state) => {
+      if (client !== this.client) return;
+      this.conn = state;
+      if (state.kind === "open") this.generation += 1;
+      if (state.kind === "auth-failed") {
+        forgetToken();
+        this.signInError = state.message;
+      }
+    });
+    client.start();
+  }
+
+  private signIn(event: SubmitEvent): void {
+    event.preventDefault();
+    const input = (event.target as HTMLFormElement).elements.namedItem("token") as HTMLInputElement;
+    const token = input.value.trim();
+    if (!token) {
+      this.signInError = "Paste the gateway token (it is in the gateway's start output, or run: openclaw config get gateway.auth.token).";
+      return;
+    }
+    this.signInError = undefined;
+    saveToken(token);
+    this.connect(token);
+  }
+
+  private signOut(): void {
+    forgetToken();
+    this.client?.stop();
+    this.client = undefined;
+    this.conn = undefined;
+  }
+
+  protected render() {
+    const signedIn = this.client && this.conn && this.conn.kind !== "auth-failed";
+    return signedIn ? this.renderShell() : this.renderSignIn();
+  }
+
+  private renderSignIn() {
+    return html`<main class="sign-in">
+      <h1>OpenClaw Control</h1>
+      <form @submit=${this.signIn} aria-label="Sign in">
+        <label for="token">Gateway token</label>
+        <input id="token" name="token" type="password" autocomplete="off" spellcheck="false" autofocus />
+        <button type="submit">Connect</button>
+      </form>
+      ${this.signInError ? html`<p class="error" role="alert" data-testid="sign-in-error">The gateway refused the token: ${this.signInError}</p>` : nothing}
+      <p class="hint">The token is kept in this browser only. <code>npm start</code> prints a link that signs you in.</p>
+    </main>`;
+  }
+
+  private renderShell() {
+    const client = this.client!;
+    return html`<div class="shell">
+      <header class="topbar">
+        <strong>OpenClaw</strong>
+        ${this.renderConnection()}
+        <button class="link" @click=${this.signOut}>Sign out</button>
+      </header>
+      <nav class="nav" aria-label="Views">
+        ${VIEWS.map(
+          (v) => html`<a href="#/${v.id}" aria-current=${v.id === this.view ? "page" : "false"}
+            >${v.label}${v.id === "approvals" && this.pendingApprovals > 0 ? html` <span class="badge" aria-label="pending">${this.pendingApprovals}</span>` : nothing}</a
+          >`,
+        )}
+      </nav>
+      <main class="view" id="view">${this.renderView(client)}</main>
+    </div>`;
+  }
+
+  private renderConnection() {
+    const conn = this.conn;
+    if (!conn) return nothing;
+    if (conn.kind === "open") return html`<span class="conn ok" data-testid="connection">connected · gateway ${conn.hello.server.version}</span>`;
+    if (conn.kind === "connecting") return html`<span class="conn" data-testid="connection">connecting…</span>`;
+    if (conn.kind === "closed") return html`<span class="conn down" role="status" data-testid="connection">disconnected (${conn.reason}); retrying in ${Math.round(conn.retryInMs / 100) / 10} s</span>`;
+    return nothing;
+  }
+
+  private renderView(client: GatewayClient) {
+    const g = this.generation;
+    switch (this.view) {
+      case "chat": return html`<oc-chat-view .client=${client} .generation=${g}></oc-chat-view>`;
+      case "sessions": return html`<oc-sessions-view .client=${client} .generation=${g}></oc-sessions-view>`;
+      case "approvals": return html`<oc-approvals-view .client=${client} .generation=${g} .store=${this.approvals} .pendingCount=${this.pendingApprovals}></oc-approvals-view>`;
+      case "channels": return html`<oc-channels-view .client=${client} .generation=${g}></oc-channels-view>`;
+      case "agents": return html`<oc-agents-view .client=${client} .generation=${g}></oc-agents-view>`;
+      case "logs": return html`<oc-logs-view .client=${client} .generation=${g}></oc-logs-view>`;
+      case "usage": return html`<oc-usage-view .client=${client} .generation=${g}></oc-usage-view>`;
+      case "config": return html`<oc-config-view .client=${client} .generation=${g}></oc-config-view>`;
+      case "cron": return html`<oc-cron-view .client=${client} .generation=${g}></oc-cron-view>`;
+      case "memory": return html`<oc-memory-view .client=${client} .generation=${g}></oc-memory-view>`;
+    }
+  }
+}
+
+/** The WebSocket lives where the page does (the root, or gateway.controlUi.basePath). */
+function websocketUrl(): string {
+  const url = new URL(".", window.location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  url.search = "";
+  url.hash = "";
+  return url.toString();
+}
+
+customElements.define("openclaw-app", OpenClawApp);

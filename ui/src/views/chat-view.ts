@@ -1,0 +1,255 @@
+import { html, nothing } from "lit";
+import { repeat } from "lit/directives/repeat.js";
+import { ViewElement } from "./view-element.js";
+import { renderLive, renderMessage, type ChatMessage, type LiveTool } from "./chat-message.js";
+import { errorBox } from "../view-helpers.js";
+import { randomId } from "../ids.js";
+
+const PAGE = 50;
+const FIRST_FETCH = 200;
+/** chat.history answers at most this many of the newest messages. */
+const MAX_FETCH = 1000;
+const SESSION_KEY_STORAGE = "openclaw.controlUi.chatSession";
+
+interface LiveRun {
+  text: string;
+  tools: LiveTool[];
+}
+
+/**
+ * WebChat: one session's transcript, newest last, with the answer streaming in below it. The
+ * transcript is the gateway's (chat.history); a live run shows only until its final event, then
+ * the transcript is read again, so a reconnect or a repeated event never shows a message twice.
+ */
+export class ChatView extends ViewElement {
+  static properties = {
+    ...ViewElement.properties,
+    sessionKey: { state: true },
+    sessions: { state: true },
+    messages: { state: true },
+    visible: { state: true },
+    live: { state: true },
+    error: { state: true },
+    busy: { state: true },
+  };
+  declare sessionKey: string;
+  declare sessions: { key: string; label?: string; displayName?: string }[];
+  declare messages: ChatMessage[];
+  declare visible: number;
+  declare live: Map<string, LiveRun>;
+  declare error: string | undefined;
+  declare busy: boolean;
+  private fetched = FIRST_FETCH;
+  private unsubscribe: (() => void) | undefined;
+  private subscribedClient: unknown;
+
+  constructor() {
+    super();
+    this.sessionKey = "";
+    this.sessions = [];
+    this.messages = [];
+    this.visible = PAGE;
+    this.live = new Map();
+    this.busy = false;
+  }
+
+  disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.subscribedClient = undefined;
+  }
+
+  protected async load(): Promise<void> {
+    if (this.subscribedClient !== this.client) {
+      this.unsubscribe?.();
+      this.unsubscribe = this.client.onEvent((event, payload) => this.onEvent(event, payload));
+      this.subscribedClient = this.client;
+    }
+    if (!this.sessionKey) {
+      this.sessionKey = localStorage.getItem(SESSION_KEY_STORAGE) ?? this.client.hello?.snapshot.sessionDefaults?.mainSessionKey ?? "main";
+    }
+    // Runs that ended while the link was down send no more events: start clean, read the transcript.
+    this.live = new Map();
+    await Promise.all([this.loadSessions(), this.loadHistory()]);
+  }
+
+  private async loadSessions(): Promise<void> {
+    try {
+      const res = await this.client.request<{ sessions: { key: string; label?: string; displayName?: string }[] }>("sessions.list", { limit: 200 });
+      this.sessions = res.sessions;
+    } catch (err) {
+      this.error = `sessions.list failed: ${(err as Error).message}`;
+    }
+  }
+
+  private async loadHistory(): Promise<void> {
+    const key = this.sessionKey;
+    try {
+      const res = await this.client.request<{ sessionKey: string; messages: ChatMessage[] }>("chat.history", { sessionKey: key, limit: this.fetched });
+      if (key !== this.sessionKey) return;
+      this.sessionKey = res.sessionKey;
+      this.messages = res.messages;
+      this.error = undefined;
+      this.scrollToEnd();
+    } catch (err) {
+      this.error = `chat.history failed: ${(err as Error).message}`;
+    }
+  }
+
+  private onEvent(event: string, payload: any): void {
+    if (!payload || payload.sessionKey !== this.sessionKey) return;
+    if (event === "chat") this.onChat(payload);
+    else if (event === "agent" && payload.stream === "tool") this.onTool(payload.runId, payload.data ?? {});
+    else if (event === "agent" && payload.stream === "lifecycle" && payload.data?.phase === "start") this.runOf(payload.runId);
+  }
+
+  private onChat(payload: any): void {
+    const runId: string = payload.runId;
+    if (payload.state === "delta") {
+      const run = this.runOf(runId);
+      const cumulative = payload.message?.content?.find?.((b: { type: string }) => b.type === "text")?.text;
+      // The cumulative text is the truth; it also heals a stream joined half-way after a reconnect.
+      run.text = typeof cumulative === "string" ? cumulative : payload.replace ? payload.deltaText : run.text + (payload.deltaText ?? "");
+      this.live = new Map(this.live);
+      this.scrollToEnd();
+      return;
+    }
+    this.live.delete(runId);
+    this.live = new Map(this.live);
+    if (payload.state === "error") this.error = `The run failed: ${payload.errorMessage ?? "unknown error"}`;
+    void this.loadHistory();
+  }
+
+  private onTool(runId: string, data: { phase?: string; name?: string; toolCallId?: string; args?: unknown; result?: unknown; isError?: boolean }): void {
+    const run = this.runOf(runId);
+    const id = data.toolCallId ?? "";
+    const existing = run.tools.find((t) => t.toolCallId === id);
+    if (data.phase === "start" && !existing) run.tools.push({ toolCallId: id, name: data.name ?? "tool", args: data.args, done: false });
+    if (data.phase === "result") {
+      const tool = existing ?? { toolCallId: id, name: data.name ?? "tool", done: false };
+      Object.assign(tool, { result: data.result, isError: data.isError, done: true });
+      if (!existing) run.tools.push(tool);
+    }
+    this.live = new Map(this.live);
+  }
+
+  private runOf(runId: string): LiveRun {
+    let run = this.live.get(runId);
+    if (!run) {
+      run = { text: "", tools: [] };
+      this.live.set(runId, run);
+      this.live = new Map(this.live);
+    }
+    return run;
+  }
+
+  private async send(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const input = form.elements.namedItem("message") as HTMLTextAreaElement;
+    const message = input.value;
+    if (!message.trim()) return;
+    this.busy = true;
+    try {
+      const res = await this.client.request<{ runId?: string; status?: string; reply?: string }>("chat.send", { sessionKey: this.sessionKey, message, idempotencyKey: randomId() });
+      input.value = "";
+      this.error = undefined;
+      // Commands (/new, /status…) answer at once and start no run.
+      if (res.status !== "started") void this.loadHistory();
+      else {
+        this.messages = [...this.messages, { role: "user", content: [{ type: "text", text: message }], timestamp: Date.now() }];
+        if (res.runId) this.runOf(res.runId);
+        this.scrollToEnd();
+      }
+      if (res.reply) this.error = undefined;
+    } catch (err) {
+      this.error = `Not sent: ${(err as Error).message}`;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async abort(): Promise<void> {
+    try {
+      await this.client.request("chat.abort", { sessionKey: this.sessionKey });
+    } catch (err) {
+      this.error = `chat.abort failed: ${(err as Error).message}`;
+    }
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      (event.target as HTMLTextAreaElement).form?.requestSubmit();
+    }
+  }
+
+  private pick(event: Event): void {
+    this.switchTo((event.target as HTMLSelectElement).value);
+  }
+
+  private newSession(): void {
+    const agentId = this.client.hello?.snapshot.sessionDefaults?.defaultAgentId ?? "main";
+    this.switchTo(`agent:${agentId}:webchat-${Date.now().toString(36)}`);
+  }
+
+  private switchTo(key: string): void {
+    this.sessionKey = key;
+    localStorage.setItem(SESSION_KEY_STORAGE, key);
+    this.messages = [];
+    this.live = new Map();
+    this.visible = PAGE;
+    this.fetched = FIRST_FETCH;
+    void this.loadHistory();
+  }
+
+  private async showOlder(): Promise<void> {
+    this.visible += PAGE;
+    if (this.visible > this.messages.length && this.messages.length >= this.fetched && this.fetched < MAX_FETCH) {
+      this.fetched = Math.min(MAX_FETCH, this.fetched * 2);
+      await this.loadHistory();
+    }
+  }
+
+  private scrollToEnd(): void {
+    void this.updateComplete.then(() => {
+      const log = this.querySelector(".transcript");
+      if (log) log.scrollTop = log.scrollHeight;
+    });
+  }
+
+  protected render() {
+    const shown = this.messages.slice(-this.visible);
+    const hidden = this.messages.length - shown.length;
+    const canFetchMore = this.messages.length >= this.fetched && this.fetched < MAX_FETCH;
+    const keys = this.sessions.some((s) => s.key === this.sessionKey) ? this.sessions : [{ key: this.sessionKey }, ...this.sessions];
+    return html`<section class="chat" aria-label="Chat">
+      <div class="toolbar">
+        <label for="session-pick">Session</label>
+        <select id="session-pick" @change=${this.pick} .value=${this.sessionKey}>
+          ${keys.map((s) => html`<option value=${s.key} ?selected=${s.key === this.sessionKey}>${"label" in s && s.label ? `${s.label} (${s.key})` : s.key}</option>`)}
+        </select>
+        <button type="button" @click=${this.newSession}>New session</button>
+      </div>
+      ${errorBox(this.error)}
+      <div class="transcript" role="log" aria-label="Transcript" tabindex="0">
+        ${hidden > 0 || canFetchMore
+          ? html`<button type="button" class="older" @click=${this.showOlder}>Show older messages${hidden > 0 ? ` (${hidden} more loaded)` : ""}</button>`
+          : this.messages.length >= MAX_FETCH
+            ? html`<p class="hint">Only the newest ${MAX_FETCH} messages are available here.</p>`
+            : nothing}
+        ${repeat(shown, (_m, i) => this.messages.length - shown.length + i, (m) => renderMessage(m))}
+        ${[...this.live.entries()].map(([, run]) => renderLive(run.text, run.tools))}
+      </div>
+      <form class="composer" @submit=${this.send}>
+        <label class="visually-hidden" for="chat-input">Message</label>
+        <textarea id="chat-input" name="message" rows="2" placeholder="Message (Enter sends, Shift+Enter for a new line)" @keydown=${this.onKey}></textarea>
+        <button type="submit" ?disabled=${this.busy}>Send</button>
+        <button type="button" class="danger" ?disabled=${this.live.size === 0} @click=${this.abort}>Stop</button>
+      </form>
+    </section>`;
+  }
+}
+
+customElements.define("oc-chat-view", ChatView);

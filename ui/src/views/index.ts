@@ -1,0 +1,10 @@
+import "./chat-view.js";
+import "./sessions-view.js";
+import "./approvals-view.js";
+import "./channels-view.js";
+import "./agents-view.js";
+import "./logs-view.js";
+import "./usage-view.js";
+import "./config-view.js";
+import "./cron-view.js";
+import "./memory-view.js";
