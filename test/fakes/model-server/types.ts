@@ -17,6 +17,8 @@ export interface FakeUsage {
 /** A normal model turn, streamed in several chunks per piece of content. */
 export interface ScriptedReply {
   text?: string;
+  /** How many stream chunks carry `text` (default 3). */
+  textChunks?: number;
   toolCalls?: FakeToolCall[];
   thinking?: string;
   /** Wait this long before the first byte (status line included). */
