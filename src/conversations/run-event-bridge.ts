@@ -11,7 +11,10 @@ export interface RunEventBridgeOptions {
   sessionKey: string;
   agentId: string;
   sink: RunEventSink;
-  /** Chat deltas are coalesced to at most one per interval (the first goes out at once). */
+  /**
+   * Streamed text (chat deltas, `agent` assistant and thinking events) is coalesced to at most
+   * one event per interval (the first goes out at once).
+   */
   chatDeltaIntervalMs?: number;
 }
 
@@ -20,6 +23,9 @@ export interface RunEventBridgeOptions {
  * `thinking` / `tool`, with a per-run `seq`) and `chat` events (`delta` / `final` / `error` /
  * `aborted`). Exactly one terminal lifecycle event and one terminal chat event per run.
  */
+/** The cumulative text is sent again once the reply grew by 1/4 of what was last sent. */
+const CUMULATIVE_GROWTH = 4;
+
 export function createRunEventBridge(opts: RunEventBridgeOptions) {
   const { runId, sessionKey, agentId, sink } = opts;
   const interval = opts.chatDeltaIntervalMs ?? 100;
@@ -27,6 +33,9 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
   let chatSeq = 0;
   let text = "";
   let pendingDelta = "";
+  let pendingThinking = "";
+  /** Length of the text when its cumulative copy was last sent. */
+  let cumulativeSent = 0;
   let replaceNext = false;
   let lastChatAt = 0;
   let flushTimer: NodeJS.Timeout | undefined;
@@ -40,14 +49,32 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
   const chatBase = () => ({ runId, sessionKey, agentId, seq: ++chatSeq });
   const chatMessage = (body: string) => ({ role: "assistant", content: [{ type: "text", text: body }], timestamp: Date.now() });
 
-  const flushDelta = () => {
+  const flushDelta = (final = false) => {
     clearTimeout(flushTimer);
     flushTimer = undefined;
-    if (!pendingDelta) return;
     lastChatAt = Date.now();
-    sink.chat({ ...chatBase(), state: "delta", deltaText: pendingDelta, replace: replaceNext, message: chatMessage(text) });
+    if (pendingThinking) agent("thinking", { delta: pendingThinking });
+    pendingThinking = "";
+    if (!pendingDelta) {
+      // The reply's last event carries all of its text, even when its last delta went out earlier.
+      if (final && cumulativeSent < text.length) {
+        cumulativeSent = text.length;
+        agent("assistant", { delta: "", text });
+      }
+      return;
+    }
+    // The cumulative copy rides along only once the reply grew by a fraction of what was last
+    // sent (and on a replace or the last flush): bytes on the wire stay linear in the reply.
+    const withCumulative = final || replaceNext || text.length - cumulativeSent >= cumulativeSent / CUMULATIVE_GROWTH;
+    if (withCumulative) cumulativeSent = text.length;
+    agent("assistant", { delta: pendingDelta, ...(withCumulative ? { text } : {}), ...(replaceNext ? { replace: true } : {}) });
+    sink.chat({ ...chatBase(), state: "delta", deltaText: pendingDelta, replace: replaceNext, ...(withCumulative ? { message: chatMessage(text) } : {}) });
     pendingDelta = "";
     replaceNext = false;
+  };
+  const scheduleFlush = () => {
+    if (Date.now() - lastChatAt >= interval) flushDelta();
+    else flushTimer ??= setTimeout(flushDelta, interval);
   };
 
   /** A compaction's start and end, as `agent` events on the `compaction` stream. */
@@ -70,24 +97,25 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
         case "message_start":
           // A new assistant turn after tool calls: its text replaces what the user saw so far.
           if (text) {
-            flushDelta();
+            flushDelta(true);
             text = "";
+            cumulativeSent = 0;
             replaceNext = true;
           }
           break;
         case "message_update":
           if (event.delta.kind === "thinking") {
-            agent("thinking", { delta: event.delta.text });
+            pendingThinking += event.delta.text;
+            scheduleFlush();
             break;
           }
           if (event.delta.kind !== "text") break;
           text += event.delta.text;
-          agent("assistant", { text, delta: event.delta.text });
           pendingDelta += event.delta.text;
-          if (Date.now() - lastChatAt >= interval) flushDelta();
-          else flushTimer ??= setTimeout(flushDelta, interval);
+          scheduleFlush();
           break;
         case "tool_execution_start":
+          flushDelta(true);
           agent("tool", { phase: "start", name: event.toolName, toolCallId: event.toolCallId, args: event.args }, true);
           break;
         case "tool_execution_update":
@@ -112,7 +140,7 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
     /** Emit the terminal events for a finished run (also for runs that failed before the loop). */
     finish(result: Pick<RunResult, "payloads" | "usage" | "stopReason" | "error">): void {
       if (ended) return;
-      flushDelta();
+      flushDelta(true);
       ended = true;
       const endedAt = Date.now();
       const finalText = result.payloads.map((p) => p.text).join("\n\n");

@@ -1,3 +1,4 @@
+import { describeStorageError } from "../infra/storage-errors.js";
 import type http from "node:http";
 import os from "node:os";
 import { tuneHeapForDaemon, type DaemonHeapTuning } from "../infra/daemon-heap.js";
@@ -302,6 +303,7 @@ export class GatewayServer {
         const resolved = resolveModel(ref, this.opts.loadedConfig().config, process.env);
         return resolved.ok ? undefined : resolved.message;
       },
+      explainFailure: (err) => describeStorageError(err, this.runtime.stateDir),
       runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, { subagents: this.subagentsCommand, acp: this.acpCommand }),
       logger: this.opts.logger,
     });

@@ -20,9 +20,14 @@ export class AppendFiles {
 
   /** Whether `file` exists now (one stat, which the append that follows reuses). */
   exists(file: string): boolean {
+    return this.presence(file) !== "missing";
+  }
+
+  /** What stands at `file` now: a regular file, nothing, or something else (a directory). */
+  presence(file: string): "file" | "missing" | "other" {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     this.lastStat = stat ? { file, ino: stat.ino, dev: stat.dev } : undefined;
-    return stat !== undefined;
+    return !stat ? "missing" : stat.isFile() ? "file" : "other";
   }
 
   /** Writes `bytes` at the end of `file` (which must exist); they reach the page cache, not yet the disk. */

@@ -18,8 +18,10 @@ export async function* pumpStream<T>(
   turn: AssistantTurn,
   signal: AbortSignal,
   classifyAbort: () => ClassifiedModelError,
+  onItem: (item: T) => void = () => {},
 ): AsyncGenerator<ModelStreamEvent> {
   for await (const item of stream) {
+    onItem(item);
     const { events, failure } = reader.read(item);
     yield* events;
     // Leaving the loop early closes the SDK stream, which aborts the HTTP request.

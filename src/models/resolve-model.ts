@@ -66,6 +66,8 @@ export function resolveModel(
     ...(configured?.headers ? { headers: { ...configured.headers } } : {}),
     ...capabilities(findEntry(configured, id), resolveContextWindow(config, provider, id).tokens),
     ...(configured?.timeoutSeconds ? { timeoutSeconds: configured.timeoutSeconds } : {}),
+    ...(configured?.firstByteTimeoutSeconds ? { firstByteTimeoutSeconds: configured.firstByteTimeoutSeconds } : {}),
+    ...(configured?.idleTimeoutSeconds ? { idleTimeoutSeconds: configured.idleTimeoutSeconds } : {}),
   };
   return { ok: true, model };
 }

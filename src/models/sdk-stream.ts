@@ -5,6 +5,7 @@ import { withFailureHint, type EndpointShape } from "./failure-hints.js";
 import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
 import { nodeHttpFetch } from "./node-http-fetch.js";
 import { pumpStream, type StreamReader } from "./pump-stream.js";
+import { streamDeadlines, StreamWatchdog } from "./stream-watchdog.js";
 import { sdkRetries, SDK_DEFAULT_RETRIES, type ProviderModel } from "./types.js";
 
 /** The client options both SDKs take under the same names, set the same way for every provider. */
@@ -35,7 +36,8 @@ export interface SdkStreamProvider<Client, Item> {
 /**
  * One model request through an SDK: the API key check, the cached client, the request, the
  * stream read into our events, and every failure (a missing key, HTTP, network, abort) turned
- * into one final `error` event with secrets redacted. Never throws.
+ * into one final `error` event with secrets redacted. A stalled call (no first event, or no
+ * progress between events, within the model's deadlines) ends as a `timeout`. Never throws.
  */
 export async function* streamThroughSdk<Client, Item>(
   provider: SdkStreamProvider<Client, Item>,
@@ -46,6 +48,8 @@ export async function* streamThroughSdk<Client, Item>(
   const turn = new AssistantTurn(model);
   const secrets = [model.apiKey, ...secretHeaderValues(model.headers)];
   let phase: FailurePhase = "request";
+  const watchdog = new StreamWatchdog(model, streamDeadlines(model), signal);
+  const classify = (err: unknown) => watchdog.expired ?? classifyModelError(err, watchdog.signal, provider.errors, phase, secrets);
   try {
     // Without a key the SDK would go looking on its own (env vars, credential files); the
     // key must come from resolveModel so config and env precedence stay ours.
@@ -60,13 +64,21 @@ export async function* streamThroughSdk<Client, Item>(
       { kind, baseUrl: model.baseUrl, apiKey, timeoutSeconds: model.timeoutSeconds, headers: model.headers },
       () => provider.createClient(model, sharedClientOptions(model, apiKey)),
     );
-    const stream = await provider.open(client, request, { signal, maxRetries: sdkRetries(model) });
+    const stream = await provider.open(client, request, { signal: watchdog.signal, maxRetries: sdkRetries(model) });
     phase = "stream";
-    yield* pumpStream(stream, provider.reader(turn), turn, signal, () => classifyModelError(signal.reason, signal, provider.errors, phase, secrets));
+    // Keep-alives (SSE comments, Anthropic `ping` events) never become items: only real events are progress.
+    const onItem = () => watchdog.progress();
+    for await (const event of pumpStream(stream, provider.reader(turn), turn, watchdog.signal, () => classify(watchdog.signal.reason), onItem)) {
+      // The call is over once its last event is out, however long the consumer takes with it.
+      if (event.type === "done" || event.type === "error") watchdog.dispose();
+      yield event;
+    }
   } catch (err) {
-    const classified = classifyModelError(err, signal, provider.errors, phase, secrets);
+    const classified = classify(err);
     const endpoint = provider.endpoint(model);
     yield turn.fail(endpoint ? withFailureHint(classified, endpoint, model) : classified);
+  } finally {
+    watchdog.dispose();
   }
 }
 

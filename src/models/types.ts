@@ -67,6 +67,10 @@ export type StreamModelFn = (request: ModelRequest, signal: AbortSignal) => Asyn
 export interface ProviderModel extends ResolvedModel {
   /** `models.providers.<id>.timeoutSeconds`; absent = the SDK default. */
   timeoutSeconds?: number;
+  /** `models.providers.<id>.firstByteTimeoutSeconds`: the wait for the first stream event (stream-watchdog.ts has the default). */
+  firstByteTimeoutSeconds?: number;
+  /** `models.providers.<id>.idleTimeoutSeconds`: the wait between stream events once the reply began. */
+  idleTimeoutSeconds?: number;
   /**
    * Retries the SDK may make for this request (429, 5xx, connection failures), waiting as the
    * provider asks up to `OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS`. Failover sets 0 while it has

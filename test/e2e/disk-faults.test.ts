@@ -82,4 +82,38 @@ describe("state writes that fail", () => {
     await answer(rpc, "agent:main:other", "fixed", "nodir-3");
     rpc.sock.close();
   });
+
+  it("a new /v1 session whose files cannot be written: the answer names the cause, not \"internal error\"", async () => {
+    server ??= await startFakeModelServer();
+    const stateDir = makeAgentState(server, { http: true });
+    const gw = await startOn(stateDir, TOKEN);
+    gateways.push(gw);
+    const rpc = new Rpc((await openOperator(gw.url, TOKEN)).sock);
+    await answer(rpc, "agent:main:main", "first", "v1nodir-1");
+    rpc.sock.close();
+
+    const sessionsDir = path.join(stateDir, "agents", "main", "sessions");
+    fs.renameSync(sessionsDir, `${sessionsDir}.moved`);
+    fs.writeFileSync(sessionsDir, "a file where the sessions dir belongs");
+    const cause = /could not write to the state dir \(<state>\/agents\/main\/sessions.*\): a path component is a file where a directory belongs; move it aside/;
+    const post = (stream: boolean) =>
+      fetch(`${gw.httpUrl}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "openclaw", stream, messages: [{ role: "user", content: "hi" }] }),
+      });
+    const blocking = await post(false);
+    expect(blocking.status).toBe(503);
+    const body = (await blocking.json()) as { error: { message: string; type: string; code: string } };
+    expect(body.error).toMatchObject({ type: "api_error", code: "state_write_failed" });
+    expect(body.error.message).toMatch(cause);
+    const streamed = await (await post(true)).text();
+    expect(streamed).toMatch(cause);
+    expect(streamed).not.toContain("internal error");
+
+    fs.rmSync(sessionsDir);
+    fs.renameSync(`${sessionsDir}.moved`, sessionsDir);
+    const fixed = await post(false);
+    expect(fixed.status).toBe(200);
+  });
 });

@@ -55,3 +55,33 @@ describe("a poisoned transcript line", () => {
     rpc.sock.close();
   });
 });
+
+describe("a transcript path taken by a directory", () => {
+  it("is moved aside with a warning; the session starts a fresh transcript and answers", async () => {
+    server ??= await startFakeModelServer();
+    const stateDir = makeAgentState(server);
+    gw = await startOn(stateDir, TOKEN);
+    const rpc = new Rpc((await openOperator(gw.url, TOKEN)).sock);
+    await turn(rpc, "before", "d-1");
+
+    const [file] = transcriptFiles(stateDir);
+    fs.rmSync(file!);
+    fs.mkdirSync(file!);
+    fs.writeFileSync(`${file}/inside.txt`, "whatever was put here");
+
+    await turn(rpc, "after", "d-2");
+    await turn(rpc, "still fine", "d-3");
+    expect(fs.statSync(file!).isFile()).toBe(true);
+    const lines = fs.readFileSync(file!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines[0].type).toBe("session");
+    expect(lines.filter((l) => l.type === "message").map((l) => l.message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    const aside = fs.readdirSync(`${stateDir}/agents/main/sessions`).filter((n) => n.includes(".corrupt."));
+    expect(aside).toHaveLength(1);
+    expect(fs.readFileSync(`${stateDir}/agents/main/sessions/${aside[0]}/inside.txt`, "utf8")).toBe("whatever was put here");
+    const log = fs.readFileSync(`${stateDir}/logs/gateway.log`, "utf8");
+    expect(log).toMatch(/was not a file; moved it aside as .*\.corrupt\..* and started a fresh transcript/);
+    rpc.sock.close();
+    await gw.stop();
+    gw = undefined;
+  });
+});

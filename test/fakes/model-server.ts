@@ -1,16 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { anthropicWire } from "./model-server/anthropic-wire.js";
-import { isGone, pause, readBody, sendJson, writeSse, writeTruncatedJson } from "./model-server/http-io.js";
+import { isGone, pause, readBody, sendJson, writeSse, writeStalledSse, writeTruncatedJson } from "./model-server/http-io.js";
 import { openaiWire } from "./model-server/openai-wire.js";
 import { responsesWire } from "./model-server/responses-wire.js";
 import { embeddingsResponse, type EmbeddingFault } from "./model-server/fake-embeddings.js";
-import { isHttpError, isMalformed, type FakeReply, type RecordedRequest, type Responder, type WireFormat } from "./model-server/types.js";
+import { isHttpError, isMalformed, isStall, type FakeReply, type RecordedRequest, type Responder, type WireFormat } from "./model-server/types.js";
 import { CONTEXT_OVERFLOW_ERRORS, requestTokens, type OverflowFamily } from "./model-server/context-overflow.js";
 
 export { CONTEXT_OVERFLOW_ERRORS, requestTokens, type OverflowFamily } from "./model-server/context-overflow.js";
 export { fakeEmbedding, FAKE_EMBEDDING_DIMS, type EmbeddingFault } from "./model-server/fake-embeddings.js";
-export type { FakeReply, FakeToolCall, FakeUsage, RecordedRequest, Responder, ScriptedReply } from "./model-server/types.js";
+export type { FakeReply, FakeToolCall, FakeUsage, RecordedRequest, Responder, ScriptedReply, StallReply } from "./model-server/types.js";
 
 /**
  * A real HTTP server speaking the Anthropic Messages, OpenAI Chat Completions and OpenAI
@@ -170,6 +170,11 @@ async function serveReply(res: ServerResponse, wire: WireFormat, request: Record
   const streaming = request.body?.stream === true;
   if (isHttpError(reply)) {
     sendJson(res, reply.status, reply.body ?? wire.errorBody(reply.status), reply.headers);
+    return;
+  }
+  if (isStall(reply)) {
+    const frames = reply.stall === "mid-reply" ? wire.streamFrames({ text: "This reply stops half-way through" }, request).slice(0, 3) : [];
+    await writeStalledSse(res, frames, reply.keepAliveMs);
     return;
   }
   if (isMalformed(reply)) {

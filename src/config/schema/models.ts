@@ -29,6 +29,8 @@ const ModelProvider = Type.Object({
   api: Type.Optional(stringEnum(MODEL_APIS)),
   headers: Type.Optional(Type.Record(Type.String(), Type.String())),
   timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  firstByteTimeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  idleTimeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   models: Type.Optional(Type.Array(ProviderModel)),
 });
 

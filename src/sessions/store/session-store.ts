@@ -379,15 +379,31 @@ export class SessionStore {
   private tailOf(entry: SessionEntry): TranscriptTail {
     // One stat per append (the append reuses it): a transcript removed behind our back must get
     // a header again, and one replaced at its path gets the append, not its open predecessor.
-    const present = this.files.exists(entry.sessionFile);
+    let presence = this.files.presence(entry.sessionFile);
+    if (presence === "other") {
+      this.replaceNonFile(entry);
+      presence = this.files.presence(entry.sessionFile);
+    }
     const cached = this.tails.get(entry.sessionFile);
-    if (cached && present) return cached;
+    if (cached && presence === "file") return cached;
     const tail = readTranscriptTail(entry.sessionFile);
     if (tail) return tail;
     // The file vanished behind our back: start it again so the line format stays valid.
     writeFreshTranscript(entry, this.options.cwd ?? process.cwd(), this.now());
     this.warn(`${entry.sessionKey}: transcript ${entry.sessionFile} was missing; started it again with a fresh header`);
     return { lastId: null, needsNewline: false };
+  }
+
+  /**
+   * Something other than a file (a directory) took the transcript's path: it is renamed to
+   * `<file>.corrupt.<ts>`, untouched, and the session starts a fresh transcript with a warning.
+   */
+  private replaceNonFile(entry: SessionEntry): void {
+    this.tails.delete(entry.sessionFile);
+    this.files.forget(entry.sessionFile);
+    const aside = archiveFile(entry.sessionFile, "corrupt", this.now());
+    writeFreshTranscript(entry, this.options.cwd ?? process.cwd(), this.now());
+    this.warn(`${entry.sessionKey}: transcript ${entry.sessionFile} was not a file; moved it aside as ${aside} and started a fresh transcript`);
   }
 
   private readonly reportedTranscriptWarnings = new Set<string>();

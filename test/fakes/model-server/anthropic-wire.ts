@@ -51,7 +51,7 @@ export const anthropicWire: WireFormat = {
     }
     if (reply.text) {
       frames.push(event("content_block_start", { index, content_block: { type: "text", text: "" } }));
-      for (const piece of splitIntoPieces(reply.text)) {
+      for (const piece of splitIntoPieces(reply.text, reply.textChunks)) {
         frames.push(event("content_block_delta", { index, delta: { type: "text_delta", text: piece } }));
       }
       frames.push(event("content_block_stop", { index }));

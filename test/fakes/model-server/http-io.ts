@@ -61,3 +61,21 @@ export function writeTruncatedJson(res: ServerResponse, text: string): void {
   res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) * 2 });
   res.write(text.slice(0, Math.floor(text.length / 2)), () => res.socket?.destroy());
 }
+
+/**
+ * Writes the response headers and `frames`, then holds the stream open, writing an SSE comment
+ * every `keepAliveMs` when set, until the client goes away.
+ */
+export async function writeStalledSse(res: ServerResponse, frames: string[], keepAliveMs: number | undefined): Promise<void> {
+  if (isGone(res)) return;
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.flushHeaders();
+  for (const frame of frames) res.write(frame);
+  await new Promise<void>((resolve) => {
+    const timer = keepAliveMs ? setInterval(() => isGone(res) || res.write(": keep-alive\n\n"), keepAliveMs) : undefined;
+    res.on("close", () => {
+      clearInterval(timer);
+      resolve();
+    });
+  });
+}

@@ -31,7 +31,7 @@ export const openaiWire: WireFormat = {
     const chunk = chunkFactory(request);
     const frames = [chunk({ role: "assistant", content: "" })];
     for (const piece of splitIntoPieces(reply.thinking ?? "")) frames.push(chunk({ reasoning_content: piece }));
-    for (const piece of splitIntoPieces(reply.text ?? "")) frames.push(chunk({ content: piece }));
+    for (const piece of splitIntoPieces(reply.text ?? "", reply.textChunks)) frames.push(chunk({ content: piece }));
 
     // The first fragment of each call names it; the remaining argument fragments of all
     // calls are interleaved, so a client must key fragments by index, not by arrival order.

@@ -40,7 +40,7 @@ export const responsesWire: WireFormat = {
       } else if (item.type === "message") {
         frames.push(frame("response.output_item.added", { output_index: index, item: { ...item, status: "in_progress", content: [] } }));
         frames.push(frame("response.content_part.added", { item_id: item.id, output_index: index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }));
-        for (const piece of splitIntoPieces(reply.text ?? "")) frames.push(frame("response.output_text.delta", { item_id: item.id, output_index: index, content_index: 0, delta: piece, logprobs: [] }));
+        for (const piece of splitIntoPieces(reply.text ?? "", reply.textChunks)) frames.push(frame("response.output_text.delta", { item_id: item.id, output_index: index, content_index: 0, delta: piece, logprobs: [] }));
         frames.push(frame("response.output_text.done", { item_id: item.id, output_index: index, content_index: 0, text: reply.text, logprobs: [] }));
       } else {
         frames.push(frame("response.output_item.added", { output_index: index, item: { ...item, arguments: "", status: "in_progress" } }));

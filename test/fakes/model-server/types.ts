@@ -17,6 +17,8 @@ export interface FakeUsage {
 /** A normal model turn, streamed in several chunks per piece of content. */
 export interface ScriptedReply {
   text?: string;
+  /** How many stream chunks carry `text` (default 3). */
+  textChunks?: number;
   toolCalls?: FakeToolCall[];
   thinking?: string;
   /** Wait this long before the first byte (status line included). */
@@ -43,7 +45,18 @@ export interface MalformedReply {
   chunkDelayMs?: number;
 }
 
-export type FakeReply = ScriptedReply | HttpErrorReply | MalformedReply;
+/**
+ * A stream that stalls and stays open until the client gives up: after the response headers
+ * (`"headers"`) or after the first frames of a reply (`"mid-reply"`). With `keepAliveMs`, an SSE
+ * comment (`: keep-alive`) is written at that interval while it stalls.
+ */
+export interface StallReply {
+  stall: "headers" | "mid-reply";
+  keepAliveMs?: number;
+  delayMs?: number;
+}
+
+export type FakeReply = ScriptedReply | HttpErrorReply | MalformedReply | StallReply;
 
 /** One request as the server received it. */
 export interface RecordedRequest {
@@ -80,4 +93,8 @@ export function isHttpError(reply: FakeReply): reply is HttpErrorReply {
 
 export function isMalformed(reply: FakeReply): reply is MalformedReply {
   return typeof (reply as MalformedReply).malformed === "string";
+}
+
+export function isStall(reply: FakeReply): reply is StallReply {
+  return typeof (reply as StallReply).stall === "string";
 }

@@ -6,7 +6,7 @@ import { chatCompletion, newCompletionIdentity } from "./completion-shapes.js";
 import { OpenAiRequestError, sendRequestError } from "./openai-errors.js";
 import { parseChatRequest } from "./parse-chat-request.js";
 import { readRoutingHeaders } from "./routing-headers.js";
-import { runBlockingTurn } from "./run-blocking-turn.js";
+import { runBlockingTurn, thrownFailure } from "./run-blocking-turn.js";
 import { safeErrorMessage } from "./safe-error-message.js";
 import { deriveSessionKey } from "./session-key.js";
 import { ChatCompletionSseWriter } from "./sse-writer.js";
@@ -60,7 +60,7 @@ export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
       else sse.finish(result);
     } catch (err) {
       failed(err);
-      sse.fail("internal error");
+      sse.fail(thrownFailure(deps, err).message);
     }
     return undefined;
   };

@@ -7,7 +7,7 @@ import { finishedStatus, newResponseIdentity, responseObject } from "./response-
 import type { ResponseSessions } from "./response-sessions.js";
 import { ResponsesSseWriter } from "./responses-sse-writer.js";
 import { readRoutingHeaders } from "./routing-headers.js";
-import { runBlockingTurn } from "./run-blocking-turn.js";
+import { runBlockingTurn, thrownFailure } from "./run-blocking-turn.js";
 import { safeErrorMessage } from "./safe-error-message.js";
 import { deriveSessionKey } from "./session-key.js";
 import type { ChatTurnInput, ChatTurnResult, OpenAiRouteDeps } from "./types.js";
@@ -59,7 +59,8 @@ export function responsesHandler(deps: OpenAiRouteDeps, sessions: ResponseSessio
       }
     } catch (err) {
       failed(err);
-      sse.fail("internal_error", "internal error");
+      const failure = thrownFailure(deps, err);
+      sse.fail(failure.code ?? "internal_error", failure.message);
     }
     return undefined;
   };

@@ -3,13 +3,21 @@ import { INTERNAL_ERROR, sendOpenAiError, turnErrorStatus } from "./openai-error
 import { safeErrorMessage } from "./safe-error-message.js";
 import type { ChatTurnInput, ChatTurnResult, OpenAiRouteDeps } from "./types.js";
 
+/** A turn that threw, as the client is told: a state write that failed names its cause, anything else is `internal error`. */
+export function thrownFailure(deps: Pick<OpenAiRouteDeps, "explainFailure">, err: unknown): { status: 500 | 503; message: string; code?: string } {
+  const cause = deps.explainFailure?.(err);
+  return cause ? { status: 503, message: cause, code: STATE_WRITE_FAILED } : { status: 500, message: "internal error" };
+}
+
+export const STATE_WRITE_FAILED = "state_write_failed";
+
 /**
  * A non-streaming `/v1` turn: its result, or undefined once its failure was answered — a failed
- * turn as an OpenAI error naming its kind (secrets blanked), a thrown one as `internal error`
- * (reported to `onThrow`, the client is told nothing about it).
+ * turn as an OpenAI error naming its kind (secrets blanked), a thrown one as `thrownFailure`
+ * says (reported to `onThrow`).
  */
 export async function runBlockingTurn(
-  deps: Pick<OpenAiRouteDeps, "runTurn">,
+  deps: Pick<OpenAiRouteDeps, "runTurn" | "explainFailure">,
   turn: Omit<ChatTurnInput, "onDelta">,
   reply: FastifyReply,
   secrets: (string | undefined)[],
@@ -20,7 +28,9 @@ export async function runBlockingTurn(
     result = await deps.runTurn({ ...turn, onDelta: () => {} });
   } catch (err) {
     onThrow(err);
-    reply.code(500).send(INTERNAL_ERROR);
+    const failure = thrownFailure(deps, err);
+    if (failure.code) sendOpenAiError(reply, failure.status, failure.message, "api_error", { code: failure.code });
+    else reply.code(500).send(INTERNAL_ERROR);
     return undefined;
   }
   if (result.error) {

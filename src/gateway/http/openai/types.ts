@@ -25,7 +25,9 @@ export interface OpenAiRouteDeps {
   runTurn(input: ChatTurnInput): Promise<ChatTurnResult>;
   /** Request body cap for `POST /v1/chat/completions`; defaults to 20 MiB (long histories). */
   bodyLimitBytes?: number;
-  /** Where unexpected failures go (the client only ever sees `internal error`). */
+  /** A thrown failure the operator can fix (a state write that failed), told as its cause; undefined keeps it `internal error`. */
+  explainFailure?: (err: unknown) => string | undefined;
+  /** Where unexpected failures go (the client sees `internal error`, or what `explainFailure` says). */
   logger?: { warn(obj: object, msg: string): void };
 }
 
