@@ -5,7 +5,7 @@ import { readTelegramSettings, resolveBotToken } from "./settings.js";
 export const probeAccount: ChannelAccountProber = async (config, env, accountId, signal) => {
   const token = resolveBotToken(config, env, accountId);
   if ("problem" in token) return { ok: false, problem: token.problem };
-  const { apiRoot } = readTelegramSettings(config).settings;
+  const { apiRoot } = readTelegramSettings(config);
   try {
     const res = await fetch(`${apiRoot}/bot${token.token}/getMe`, { signal });
     const body = (await res.json().catch(() => ({}))) as { ok?: boolean; description?: string; result?: { username?: string; id?: number } };
