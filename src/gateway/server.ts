@@ -1,3 +1,4 @@
+import path from "node:path";
 import { describeStorageError } from "../infra/storage-errors.js";
 import type http from "node:http";
 import os from "node:os";
@@ -292,6 +293,7 @@ export class GatewayServer {
     });
     registerHealthRoutes(app, this.runtime, () => this.draining);
     registerOpenAiRoutes(app, {
+      responseSessionsFile: path.join(this.opts.stateDir, "http", "response-sessions.jsonl"),
       enabled: () => {
         const endpoints = this.opts.loadedConfig().config.gateway.http.endpoints;
         return endpoints.chatCompletions.enabled || endpoints.responses.enabled;

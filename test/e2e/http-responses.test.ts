@@ -15,9 +15,11 @@ let model: FakeModelServer;
 let gw: GatewayProcess;
 let client: OpenAI;
 
+let stateDir: string;
+
 beforeAll(async () => {
   model = await startFakeModelServer();
-  const stateDir = makeTempDir();
+  stateDir = makeTempDir();
   const config = {
     agents: { defaults: { workspace: path.join(stateDir, "ws"), model: "resp/r1" } },
     models: { providers: { resp: { baseUrl: `${model.url}/v1`, apiKey: "sk-resp-backend-9999", api: "openai-responses", models: [{ id: "r1" }] } } },
@@ -84,6 +86,17 @@ describe("POST /v1/responses through the gateway (openai SDK client, openai-resp
     expect(error.code).toBe("previous_response_not_found");
     expect(error.param).toBe("previous_response_id");
   });
+
+  it("previous_response_id still continues its session after a gateway restart", async () => {
+    model.enqueue({ text: "Noted: the code word is heron." }, { text: "The code word is heron." });
+    const first = await client.responses.create({ model: "openclaw", input: "remember the code word heron" });
+    await gw.stop("SIGKILL");
+    gw = await startGateway({ stateDir, token: gw.token });
+    client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
+    const second = await client.responses.create({ model: "openclaw", input: "what is the code word?", previous_response_id: first.id });
+    expect(second.output_text).toBe("The code word is heron.");
+    expect(inputTexts(backendCalls().at(-1)!)).toEqual(["remember the code word heron", "what is the code word?"]);
+  }, 60_000);
 
   it("bad input is a 400 naming the field, and nothing runs", async () => {
     const error = await client.responses.create({ model: "openclaw", input: 5 as never }).catch((e) => e);

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect } from "vitest";
 import Fastify, { type FastifyInstance } from "fastify";
 import { AuthRateLimiter, type RateLimitSettings } from "../../../src/gateway/auth/rate-limiter.js";
@@ -85,6 +88,7 @@ export async function startOpenAiServer(opts: {
     // The models this test gateway knows: anything under the "anthropic" provider.
     modelProblem: (ref) => (ref.startsWith("anthropic/") ? undefined : `provider "${ref.split("/")[0]}" is not configured`),
     runTurn: turns.run,
+    responseSessionsFile: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "openclaw-responses-")), "response-sessions.jsonl"),
     ...(opts.bodyLimitBytes ? { bodyLimitBytes: opts.bodyLimitBytes } : {}),
   });
   // A neighbour outside the plugin: it must keep fastify's default behaviour.

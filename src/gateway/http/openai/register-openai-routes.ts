@@ -29,7 +29,11 @@ export function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps
       { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT, schema: { body: ChatCompletionRequest }, validatorCompiler: openAiBodyValidator },
       chatCompletionsHandler(deps),
     );
-    scope.post("/v1/responses", { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT }, responsesHandler(deps, new ResponseSessions()));
+    // Opened with the first /v1/responses request: a gateway nobody calls there never reads the file.
+    let responseSessions: ResponseSessions | undefined;
+    const responses = responsesHandler(deps, () => (responseSessions ??= new ResponseSessions(deps.responseSessionsFile)));
+    scope.addHook("onClose", async () => responseSessions?.close());
+    scope.post("/v1/responses", { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT }, responses);
     scope.get("/v1/models", listModelsHandler(deps));
     scope.get("/v1/models/*", getModelHandler(deps));
 

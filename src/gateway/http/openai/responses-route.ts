@@ -17,8 +17,9 @@ import type { ChatTurnInput, ChatTurnResult, OpenAiRouteDeps } from "./types.js"
  * `response` object or its event stream. `previous_response_id` continues the session that
  * response belonged to (docs/http-api.md).
  */
-export function responsesHandler(deps: OpenAiRouteDeps, sessions: ResponseSessions) {
+export function responsesHandler(deps: OpenAiRouteDeps, responseSessions: () => ResponseSessions) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const sessions = responseSessions();
     let parsed: ParsedResponsesRequest;
     let turn: Omit<ChatTurnInput, "signal" | "onDelta">;
     try {
@@ -36,14 +37,14 @@ export function responsesHandler(deps: OpenAiRouteDeps, sessions: ResponseSessio
     const failed = (err: unknown) => {
       if (!signal.aborted) deps.logger?.warn({ err, agentId: turn.agentId }, "responses turn threw");
     };
-    const remember = (result: ChatTurnResult) => {
-      if (!result.error) sessions.remember(identity.id, turn.sessionKey, turn.agentId);
+    const remember = async (result: ChatTurnResult) => {
+      if (!result.error) await sessions.remember(identity.id, turn.sessionKey, turn.agentId);
     };
 
     if (!parsed.stream) {
       const result = await runBlockingTurn(deps, { ...turn, signal }, reply, secrets, failed);
       if (!result) return reply;
-      remember(result);
+      await remember(result);
       return reply.send(responseObject(identity, finishedStatus(result), result));
     }
 
@@ -54,7 +55,7 @@ export function responsesHandler(deps: OpenAiRouteDeps, sessions: ResponseSessio
       const result = await deps.runTurn({ ...turn, signal, onDelta: (text) => sse.delta(text) });
       if (result.error) sse.fail(result.error.kind, safeErrorMessage(result.error.message, secrets));
       else {
-        remember(result);
+        await remember(result);
         sse.finish(result);
       }
     } catch (err) {
@@ -80,7 +81,7 @@ function turnFor(
   if (parsed.previousResponseId && !headers.sessionKey) {
     if (!previous) {
       throw new OpenAiRequestError(
-        `Previous response with id '${parsed.previousResponseId}' not found (this gateway remembers its latest 10,000 responses until it restarts).`,
+        `Previous response with id '${parsed.previousResponseId}' not found (this gateway remembers its latest 10,000 responses).`,
         "previous_response_id", "previous_response_not_found", 404,
       );
     }

@@ -23,6 +23,8 @@ export interface OpenAiRouteDeps {
   /** Why `x-openclaw-model` cannot be used (unknown provider or model), or undefined when it can. */
   modelProblem: (ref: string) => string | undefined;
   runTurn(input: ChatTurnInput): Promise<ChatTurnResult>;
+  /** Where `/v1/responses` keeps which session each response id continued (`<state>/http/response-sessions.jsonl`). */
+  responseSessionsFile: string;
   /** Request body cap for `POST /v1/chat/completions`; defaults to 20 MiB (long histories). */
   bodyLimitBytes?: number;
   /** A thrown failure the operator can fix (a state write that failed), told as its cause; undefined keeps it `internal error`. */
