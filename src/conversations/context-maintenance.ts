@@ -29,6 +29,8 @@ export interface ContextMaintenanceDeps {
   approvals?: ExecApprovalBroker;
   turnOverrides?: (sessionKey: string) => TurnOverrides | undefined;
   onSessionChanged(sessionKey: string, reason: string): void;
+  /** The session's chat channel, for `compaction.notifyUser` (once per `key`). */
+  notifyChat?: (sessionKey: string, text: string, key: string) => void;
 }
 
 /** What the turn runner reports about a finished turn. */
@@ -61,7 +63,11 @@ export class ContextMaintenance {
       cachedInput: (sessionKey) => deps.history.compactionInput(sessionKey),
       applied: (sessionKey, firstKeptEntryId, summary) => deps.history.applyCompaction(sessionKey, firstKeptEntryId, summary),
       onSessionChanged: (sessionKey, reason) => deps.onSessionChanged(sessionKey, reason),
-      notify: (sessionKey, text) => deps.sink.chat({ sessionKey, state: "notice", kind: "compaction", text, runId: "" }),
+      notify: (sessionKey, text) => {
+        deps.sink.chat({ sessionKey, state: "notice", kind: "compaction", text, runId: "" });
+        const count = deps.store.peek(sessionKey)?.compactionCount ?? 0;
+        deps.notifyChat?.(sessionKey, text, `compaction:${deps.store.peek(sessionKey)?.sessionId ?? sessionKey}:${count}`);
+      },
     });
   }
 

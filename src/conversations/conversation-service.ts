@@ -44,6 +44,8 @@ export interface ConversationDeps {
   turnOverrides?: (sessionKey: string) => TurnOverrides | undefined;
   /** Records every run's trace (docs/traces.md); absent: none are kept. */
   tracer?: RunTracer;
+  /** Tells the chat a session last talked in (a channel) something the runtime did, once per `key`. */
+  notifyChat?: (sessionKey: string, text: string, key: string) => void;
 }
 
 /**
@@ -80,6 +82,7 @@ export class ConversationService implements ConversationPort {
     this.context = new ContextMaintenance({
       stateDir: deps.stateDir, config: deps.config, store: deps.store, logger: deps.logger, sink: deps.sink, runs: this.runs, history: this.historyCache,
       streamModel: this.streamModel, services: deps.services, approvals: deps.approvals, turnOverrides: deps.turnOverrides, onSessionChanged: deps.onSessionChanged,
+      ...(deps.notifyChat ? { notifyChat: deps.notifyChat } : {}),
     });
     const runner = new TurnRunner({
       stateDir: deps.stateDir, config: deps.config, store: deps.store, logger: deps.logger, sink: deps.sink, runs: this.runs, endings: this.endings,

@@ -209,6 +209,7 @@ export class GatewayServer {
       turnOverrides: (key) => this.subagents.turnOverrides(key) ?? this.cron.turnOverrides(key),
       onStop: (key) => this.subagents.stopChildrenOf(key).length,
       tracer: this.traces,
+      notifyChat: (key, text, noticeKey) => this.notifyChat(key, text, noticeKey),
     });
     this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
     const acp = createAcpControlPlane({
@@ -404,6 +405,16 @@ export class GatewayServer {
         await this.channels.start();
       } else await this.channels.applyConfig(config);
     })().catch((err) => this.opts.logger.error({ err: (err as Error).message }, "channels failed to start"));
+  }
+
+  /** A runtime notice (an automatic compaction) to the chat the session last talked in, once per key; nothing for sessions without a channel route. */
+  private notifyChat(sessionKey: string, text: string, noticeKey: string): void {
+    const entry = this.sessions.get(sessionKey);
+    const channels = this.channels;
+    if (!channels || !entry?.lastChannel || !entry.lastTo) return;
+    channels
+      .send({ channel: entry.lastChannel, ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}), to: entry.lastTo, ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}), message: text, idempotencyKey: `notice:${noticeKey}` })
+      .catch((err: Error) => this.opts.logger.warn({ sessionKey, err: err.message }, "notice not delivered to the chat"));
   }
 
   /** Settings that may change on hot reload without a restart. */
