@@ -6,7 +6,9 @@ import { listMemoryFiles, unreadableReason, type SkippedFile } from "./memory-fi
 import type { MemoryStore } from "./memory-store.js";
 
 /** Chunks written per transaction; the event loop gets a turn between two slices. */
-const CHUNKS_PER_SLICE = 16;
+export const CHUNKS_PER_SLICE = 16;
+/** Where indexed session transcripts live in the index's path space (never a workspace file). */
+export const SESSION_PATH_PREFIX = "sessions/";
 
 export interface SyncProgress {
   done: number;
@@ -43,7 +45,7 @@ export interface SyncReport {
 export async function syncMemoryIndex(input: SyncInput): Promise<SyncReport> {
   const { store } = input;
   const listing = await listMemoryFiles(input.workspaceDir, input.extraPaths);
-  const known = store.files();
+  const known = store.files("memory");
   const report: SyncReport = { indexed: 0, removed: 0, unchanged: 0, skipped: [...listing.skipped] };
   for (const skipped of listing.skipped) input.onSkip?.(skipped);
 
@@ -57,7 +59,7 @@ export async function syncMemoryIndex(input: SyncInput): Promise<SyncReport> {
   // Chunks of a file whose indexing was cut off (the process killed before its `files` row was
   // written): a file still on disk is indexed again below, one that is gone must not linger.
   for (const path of store.unlistedChunkPaths()) {
-    if (present.has(path)) continue;
+    if (present.has(path) || path.startsWith(SESSION_PATH_PREFIX)) continue;
     store.removeFile(path);
     report.removed++;
   }
@@ -163,6 +165,6 @@ export function sha256(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-function yieldToLoop(): Promise<void> {
+export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }

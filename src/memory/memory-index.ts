@@ -5,6 +5,7 @@ import { createRemoteEmbedder, EmbeddingError, type Embedder } from "./embedding
 import { checkDims, syncMemoryIndex, type SyncProgress, type SyncReport } from "./indexer.js";
 import { MemoryStore, type IndexIdentity } from "./memory-store.js";
 import { listMemoryFiles } from "./memory-files.js";
+import { sessionTranscriptsChanged, syncSessionTranscripts } from "./session-transcripts.js";
 import { rankCandidates, type Candidate } from "./ranking.js";
 import { MAX_QUERY_CHARS } from "./query-terms.js";
 import { fileNameMatches, firstChunksOf, InProcessVectors, textLeg, vecLeg } from "./search-legs.js";
@@ -19,6 +20,8 @@ const FRESHNESS_WAIT_MS = 500;
 export interface MemoryIndexOptions {
   agentId: string;
   workspaceDir: string;
+  /** The agent's transcripts (`<state>/agents/<agentId>/sessions`), indexed with the `sessions` source. */
+  sessionsDir?: string;
   dbPath: string;
   settings: MemorySettings;
   logger: Pick<Logger, "warn" | "info" | "debug">;
@@ -92,6 +95,7 @@ export class MemoryIndex {
 
   /** A sync when something changed since the last one (always true for a freshly opened index). */
   async syncIfDirty(): Promise<void> {
+    if (!this.dirty && !this.syncing && (await this.sessionsGrew())) this.dirty = true;
     if (this.dirty || this.syncing) await this.sync();
   }
 
@@ -99,19 +103,19 @@ export class MemoryIndex {
    * Runs a sync, or joins the one under way (which then runs once more to see newer changes).
    * `force` drops the index and rebuilds it with the current identity.
    */
-  sync(options: { force?: boolean; onProgress?: (progress: SyncProgress) => void } = {}): Promise<SyncReport> {
+  sync(options: { force?: boolean; allSessionChanges?: boolean; onProgress?: (progress: SyncProgress) => void } = {}): Promise<SyncReport> {
     if (options.force) return this.rebuild(options.onProgress);
     if (this.syncing) {
       this.syncAgain = true;
       return this.syncing;
     }
-    this.syncing = this.runSyncs(options.onProgress).finally(() => {
+    this.syncing = this.runSyncs(options.onProgress, options.allSessionChanges === true).finally(() => {
       this.syncing = undefined;
     });
     return this.syncing;
   }
 
-  private async runSyncs(onProgress?: (progress: SyncProgress) => void): Promise<SyncReport> {
+  private async runSyncs(onProgress?: (progress: SyncProgress) => void, allSessionChanges = false): Promise<SyncReport> {
     let report: SyncReport;
     do {
       this.syncAgain = false;
@@ -130,6 +134,15 @@ export class MemoryIndex {
           this.options.logger.warn({ agentId: this.options.agentId, path: file.relPath, reason: file.reason }, "memory file not indexed");
         },
       });
+      const sessionsDir = this.sessionsSource();
+      if (sessionsDir) {
+        const sessions = await syncSessionTranscripts({
+          store: this.store, sessionsDir, chunkTokens: this.options.settings.chunkTokens, chunkOverlap: this.options.settings.chunkOverlap,
+          ...(this.vectorsUsable && !report.embeddingError ? { embedder: this.embedder } : {}), all: allSessionChanges,
+        });
+        report = { ...report, indexed: report.indexed + sessions.indexed, removed: report.removed + sessions.removed, unchanged: report.unchanged + sessions.unchanged };
+        if (sessions.embeddingError && !report.embeddingError) report.embeddingError = sessions.embeddingError;
+      } else this.dropSessionTranscripts(report);
       for (const path of [...this.skipped.keys()]) if (!report.skipped.some((s) => s.relPath === path)) this.skipped.delete(path);
       this.noteEmbeddingOutcome(report.embeddingError);
       this.lastSyncAt = this.now();
@@ -159,6 +172,7 @@ export class MemoryIndex {
     const warnings: string[] = [];
     const trimmed = query.trim().slice(0, MAX_QUERY_CHARS);
     if (query.length > MAX_QUERY_CHARS) warnings.push(`the query was cut to its first ${MAX_QUERY_CHARS} characters`);
+    if (!this.dirty && !this.syncing && (await this.sessionsGrew())) this.dirty = true;
     if (this.dirty && !this.syncing) void this.sync().catch((err) => this.options.logger.warn({ err: (err as Error).message }, "memory sync failed"));
     if (this.syncing) await Promise.race([this.syncing.catch(() => undefined), new Promise((r) => setTimeout(r, FRESHNESS_WAIT_MS).unref())]);
     const updating = this.syncing !== undefined;
@@ -275,9 +289,30 @@ export class MemoryIndex {
     };
   }
 
+  /** A transcript grew past the re-index threshold (nothing watches transcripts: they change every turn). */
+  private async sessionsGrew(): Promise<boolean> {
+    const sessionsDir = this.sessionsSource();
+    return sessionsDir !== undefined && (await sessionTranscriptsChanged(this.store, sessionsDir));
+  }
+
+  /** The transcripts dir when the `sessions` source is on. */
+  private sessionsSource(): string | undefined {
+    return this.options.settings.sources.includes("sessions") ? this.options.sessionsDir : undefined;
+  }
+
+  /** With the `sessions` source off, transcripts indexed while it was on leave the index. */
+  private dropSessionTranscripts(report: SyncReport): void {
+    for (const relPath of this.store.files("sessions").keys()) {
+      this.store.removeFile(relPath);
+      report.removed++;
+    }
+  }
+
   private async filesChanged(): Promise<boolean> {
+    const sessionsDir = this.sessionsSource();
+    if (sessionsDir && (await sessionTranscriptsChanged(this.store, sessionsDir))) return true;
     const listing = await listMemoryFiles(this.options.workspaceDir, this.options.settings.extraPaths);
-    const known = this.store.files();
+    const known = this.store.files("memory");
     const lastSync = Date.parse(this.store.getMeta("last_sync_at") ?? "") || 0;
     const listed = new Set(listing.files.map((f) => f.relPath));
     if ([...known.keys()].some((p) => !listed.has(p))) return true;
@@ -337,7 +372,7 @@ function identityOf(settings: MemorySettings, embedder: Embedder | undefined): I
     model: embedder?.model ?? "none",
     chunkTokens: settings.chunkTokens,
     chunkOverlap: settings.chunkOverlap,
-    sources: ["memory"],
+    sources: [...settings.sources],
   };
 }
 

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
+import { sessionsDir } from "../sessions/store/session-paths.js";
 import type { Embedder } from "./embeddings.js";
 import type { SyncProgress, SyncReport } from "./indexer.js";
 import type { MemoryIndex } from "./memory-index.js";
@@ -75,9 +76,10 @@ export class MemoryService {
     return index.status();
   }
 
+  /** `openclaw memory index`, `memory.index`: every change is indexed now, transcripts below their threshold too. */
   async sync(agentId: string, options: { force?: boolean; onProgress?: (progress: SyncProgress) => void } = {}): Promise<SyncReport> {
     const { index } = await this.indexFor(agentId);
-    return index.sync(options);
+    return index.sync({ ...options, allSessionChanges: true });
   }
 
   async close(): Promise<void> {
@@ -121,6 +123,7 @@ export class MemoryService {
     const index = await MemoryIndex.open({
       agentId,
       workspaceDir,
+      sessionsDir: sessionsDir(this.options.stateDir, agentId),
       dbPath: this.dbPathOf(agentId),
       settings,
       logger: this.options.logger,

@@ -153,8 +153,9 @@ export class MemoryStore {
     return this.pathsCache.paths;
   }
 
-  files(): Map<string, FileRow> {
-    const rows = this.sql("SELECT path, source, hash, mtime, size FROM files").all() as FileRow[];
+  /** The indexed files (of one source when named: `memory` files or `sessions` transcripts). */
+  files(source?: string): Map<string, FileRow> {
+    const rows = (source ? this.sql("SELECT path, source, hash, mtime, size FROM files WHERE source = ?").all(source) : this.sql("SELECT path, source, hash, mtime, size FROM files").all()) as FileRow[];
     return new Map(rows.map((row) => [row.path, row]));
   }
 
@@ -193,21 +194,21 @@ export class MemoryStore {
   }
 
   /** Adds chunks of a file being indexed (one transaction per call; the caller slices). */
-  insertChunks(path: string, chunks: readonly (TextChunk & { hash: string; embedding?: Float32Array })[], model: string | null): void {
+  insertChunks(path: string, chunks: readonly (TextChunk & { hash: string; embedding?: Float32Array })[], model: string | null, source = "memory"): void {
     const now = Date.now();
     const insertChunk = this.sql(
-      "INSERT OR REPLACE INTO chunks (id, path, source, start_line, end_line, hash, model, dims, text, embedding, updated_at) VALUES (?, ?, 'memory', ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT OR REPLACE INTO chunks (id, path, source, start_line, end_line, hash, model, dims, text, embedding, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
-    const insertFts = this.sql("INSERT INTO chunks_fts (rowid, text, id, path, source, model, start_line, end_line) VALUES (?, ?, ?, ?, 'memory', ?, ?, ?)");
+    const insertFts = this.sql("INSERT INTO chunks_fts (rowid, text, id, path, source, model, start_line, end_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     const insertCjk = this.sql("INSERT INTO chunks_fts_cjk (rowid, text) VALUES (?, ?)");
     this.db.transaction(() => {
       for (const chunk of chunks) {
         const id = `${path}#${chunk.startLine}-${chunk.endLine}:${chunk.hash.slice(0, 12)}`;
         const blob = chunk.embedding ? Buffer.from(chunk.embedding.buffer, chunk.embedding.byteOffset, chunk.embedding.byteLength) : null;
         const rowid = Number(
-          insertChunk.run(id, path, chunk.startLine, chunk.endLine, chunk.hash, blob ? model : null, chunk.embedding?.length ?? null, chunk.text, blob, now).lastInsertRowid,
+          insertChunk.run(id, path, source, chunk.startLine, chunk.endLine, chunk.hash, blob ? model : null, chunk.embedding?.length ?? null, chunk.text, blob, now).lastInsertRowid,
         );
-        insertFts.run(rowid, chunk.text, id, path, model, chunk.startLine, chunk.endLine);
+        insertFts.run(rowid, chunk.text, id, path, source, model, chunk.startLine, chunk.endLine);
         const cjk = cjkText(chunk.text);
         if (cjk) insertCjk.run(rowid, cjk);
         if (blob && this.hasVecTable) this.insertVec(rowid, blob);

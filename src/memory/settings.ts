@@ -25,6 +25,8 @@ export type EmbeddingSettings =
 export interface MemorySettings {
   enabled: boolean;
   embedding: EmbeddingSettings;
+  /** What is indexed: `memory` (the Markdown files) and, when asked, `sessions` (the agent's transcripts). */
+  sources: ("memory" | "sessions")[];
   extraPaths: string[];
   chunkTokens: number;
   chunkOverlap: number;
@@ -55,6 +57,7 @@ export function resolveMemorySettings(config: OpenClawConfig, env: NodeJS.Proces
   return {
     enabled: merged.enabled ?? true,
     embedding: resolveEmbedding(merged, config, env),
+    sources: merged.sources?.includes("sessions") ? ["memory", "sessions"] : ["memory"],
     extraPaths: merged.extraPaths ?? [],
     chunkTokens,
     chunkOverlap: Math.min(merged.chunking?.overlap ?? MEMORY_DEFAULTS.chunkOverlap, Math.floor(chunkTokens / 2)),

@@ -17,6 +17,8 @@ export const MemorySearchSchema = Type.Object({
       batchSize: Type.Optional(integer(1, 2048)),
     }),
   ),
+  /** `memory` (always) and the opt-in `sessions`: the agent's own transcripts. */
+  sources: Type.Optional(Type.Array(Type.Union([Type.Literal("memory"), Type.Literal("sessions")]), { uniqueItems: true })),
   extraPaths: Type.Optional(StringList),
   chunking: Type.Optional(
     Type.Object({
