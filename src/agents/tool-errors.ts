@@ -283,11 +283,6 @@ export const TOOL_ERRORS = {
     (names: string) => `${names} cannot be used with runtime "acp" (the ACP agent chooses its own model, and its turns are limited by plugins.entries.acpx.config.timeoutSeconds).`,
     (names) => `Leave ${names} out.`,
   ),
-  acpThreadUnsupported: coded(
-    "THREAD_UNAVAILABLE",
-    'thread: true is not supported for runtime "acp" in this gateway.',
-    'Spawn without thread (use mode "session" to keep the agent for later steers); its result still comes back here.',
-  ),
   acpDisabled: coded("ACP_DISABLED", "ACP agents are disabled on this gateway.", "Set acp.enabled: true and configure an agent under acp.agents (see docs/acp.md)."),
   acpNoAgentNamed: coded("ACP_AGENT_UNKNOWN", (_known: string) => "No ACP agent was named and acp.defaultAgent is not set.", (known) => `Name one of: ${known}.`),
   acpAgentUnknown: coded(

@@ -37,6 +37,7 @@ export interface ChannelManagerDeps {
   /** Threads bound to sub-agents (`thread: true` spawns, `/focus`); without it chats cannot be bound. */
   threadBindings?: ThreadBindingStore;
   focusTarget?: InboundDispatchDeps["focusTarget"];
+  acpThreadFollowUp?: InboundDispatchDeps["acpThreadFollowUp"];
   /** The ACP control plane, for chats bound to an ACP agent (`bindings[]` of `type: "acp"`). */
   acp?: Pick<AcpBoundChatsDeps, "manager" | "settings" | "defaultCwd">;
 }
@@ -98,6 +99,7 @@ export class ChannelManager {
       config: deps.config, conversations: deps.conversations, store: deps.store, dedupe: this.dedupe, pairing: this.pairing,
       delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand, acpCommand: deps.acpCommand,
       threadBindings: deps.threadBindings, focusTarget: deps.focusTarget, ...(this.acpBound ? { acpBound: this.acpBound } : {}),
+      ...(deps.acpThreadFollowUp ? { acpThreadFollowUp: deps.acpThreadFollowUp } : {}),
     });
   }
 

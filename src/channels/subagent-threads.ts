@@ -65,6 +65,13 @@ export function createSubagentThreads(deps: SubagentThreadsDeps): SubagentThread
       if (!channels) return;
       void channels.deliverSessionRun(childSessionKey, run).catch((err) => deps.logger.warn({ sessionKey: childSessionKey, err: (err as Error).message }, "sub-agent reply not delivered to its thread"));
     },
+    deliverText(thread, text, idempotencyKey) {
+      const channels = deps.channels();
+      if (!channels) return;
+      channels
+        .send({ channel: thread.channel, accountId: thread.accountId, to: thread.chatId, threadId: thread.threadId, message: text, idempotencyKey })
+        .catch((err: Error) => deps.logger.warn({ thread: thread.threadId, err: err.message }, "ACP child reply not delivered to its thread"));
+    },
     release(childSessionKey) {
       const removed = deps.bindings.unbindSession(childSessionKey);
       if (removed > 0) deps.logger.info({ sessionKey: childSessionKey, removed }, "sub-agent ended; its thread binding was removed");

@@ -396,6 +396,7 @@ export class GatewayServer {
           stateDir: this.opts.stateDir, env: process.env, logger: this.opts.logger, config: () => this.opts.loadedConfig().config,
           conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand, acpCommand: this.acpCommand,
           threadBindings: this.threadBindings, focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
+          acpThreadFollowUp: (childSessionKey, text) => this.subagents.followUpInThread(childSessionKey, text),
           acp: {
             manager: this.acp,
             settings: () => resolveAcpSettings(this.opts.loadedConfig().config),

@@ -16,7 +16,7 @@ const MAX_LABEL_CHARS = 200;
 /**
  * Validates a `sessions_spawn` with `runtime: "acp"` and builds the child's record. ACP agents
  * run on the host, so a sandbox cannot be required; options that only mean something to the
- * embedded runtime (model, thinking, attachments, a per-call timeout, a chat thread) are refused
+ * embedded runtime (model, thinking, attachments, a per-call timeout) are refused
  * rather than silently dropped. The ACP session is recorded (durably) by the port.
  */
 export function prepareAcpSpawn(
@@ -28,7 +28,6 @@ export function prepareAcpSpawn(
   if (args.sandbox === "require") return TOOL_ERRORS.acpSandboxRequired();
   const unsupported = (["model", "thinking", "attachments", "runTimeoutSeconds", "attachMountPath"] as const).filter((k) => args[k] !== undefined);
   if (unsupported.length > 0) return TOOL_ERRORS.acpEmbeddedOnlyOptions(unsupported.join(", "));
-  if (args.thread) return TOOL_ERRORS.acpThreadUnsupported();
   const task = args.task.trim();
   if (!task) return TOOL_ERRORS.taskEmpty();
   if (task.length > MAX_TASK_CHARS) return TOOL_ERRORS.taskTooLong(task.length, MAX_TASK_CHARS);
@@ -46,7 +45,8 @@ export function prepareAcpSpawn(
   });
   if (limits) return limits;
 
-  const spawnMode = args.mode ?? "run";
+  // A thread is a conversation: a thread-bound child stays (a persistent ACP session) for the messages written there.
+  const spawnMode = args.mode ?? (args.thread ? "session" : "run");
   const prepared = deps.acp.prepare({
     requesterSessionKey: caller.sessionKey,
     ...(args.agentId ? { agentId: args.agentId } : {}),

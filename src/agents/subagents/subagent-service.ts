@@ -216,6 +216,10 @@ export class SubagentService {
    * the ACP session's) is on disk; the agent starts in the background.
    */
   private async spawnAcp(caller: SessionToolCaller, args: SessionsSpawnArgs): Promise<SpawnAccepted | SpawnRefusal> {
+    if (args.thread) {
+      const refusal = this.deps.threads ? this.deps.threads.check(caller.sessionKey) : NO_THREADS;
+      if (refusal) return refusal;
+    }
     const prepared = prepareAcpSpawn(caller, args, {
       acp: this.deps.acp,
       config: this.deps.config(),
@@ -224,12 +228,26 @@ export class SubagentService {
     });
     if (isRefusal(prepared)) return prepared;
     const { record, task } = prepared;
-    const entry = this.deps.store.ensure(record.childSessionKey, { agentId: record.agentId, spawnedBy: record.requesterSessionKey, ...(record.label ? { label: record.label } : {}) });
+    if (args.thread) {
+      const thread = await this.deps.threads!.open(caller.sessionKey, threadTitle(record.task, record.label));
+      if (isRefusal(thread)) {
+        this.deps.acp!.close(record.childSessionKey, "its thread could not be opened");
+        return thread;
+      }
+      record.thread = thread;
+    }
+    const entry = this.deps.store.ensure(record.childSessionKey, {
+      agentId: record.agentId,
+      spawnedBy: record.requesterSessionKey,
+      ...(record.label ? { label: record.label } : {}),
+      ...(record.thread ? { lastChannel: record.thread.channel, lastTo: record.thread.chatId, lastAccountId: record.thread.accountId, lastThreadId: record.thread.threadId } : {}),
+    });
     this.deps.store.patch(record.childSessionKey, { spawnDepth: record.depth });
     record.childSessionId = entry.sessionId;
     // On disk before the agent starts: a crash from here on still ends in an announcement.
     this.registry.add(record);
     await this.registry.whenDurable();
+    if (record.thread) this.deps.threads!.bind(record.thread, record.childSessionKey, taskLabel(record));
     this.trackAcpRun(record, this.deps.acp!.run({ sessionKey: record.childSessionKey, text: task, mode: "prompt", ...(record.acp!.streamToParent ? { streamToParent: record.requesterSessionKey } : {}) }));
     return { status: "accepted", runId: record.runId, childSessionKey: record.childSessionKey, mode: record.spawnMode, runtime: "acp" };
   }
@@ -251,6 +269,8 @@ export class SubagentService {
       if (result.usage) current.tokens = { input: (current.tokens?.input ?? 0) + result.usage.input, output: (current.tokens?.output ?? 0) + result.usage.output };
       if (result.status === "ok") this.acpReplies.set(key, result.text);
       this.registry.changed();
+      // A thread-bound child talks in its thread: each reply goes there as it comes.
+      if (current.thread && result.status === "ok" && result.text.trim()) this.deps.threads?.deliverText(current.thread, result.text, `acp-thread:${current.runId}:${current.runs.total}`);
       this.settle(current);
     });
   }
@@ -341,6 +361,25 @@ export class SubagentService {
       return refused(TOOL_ERRORS.steerFailed(record.lastError));
     }
     return { ok: true, restarted: active.length > 0, settled };
+  }
+
+  /**
+   * A message written in a thread-bound ACP child's thread: its next prompt, queued behind a
+   * running turn (not a steer: nothing is cancelled). Undefined when it went to the agent,
+   * else why not, for the chat.
+   */
+  followUpInThread(childSessionKey: string, text: string): string | undefined {
+    const record = this.registry.forChild(childSessionKey);
+    if (!record || record.runtime !== "acp" || !record.thread) return "This thread no longer belongs to a running ACP agent.";
+    if (record.endedAt) return `This agent's session has ended (${record.outcome ?? "ended"}); start a new one from the chat.`;
+    if (!record.roundOpen) {
+      record.round += 1;
+      record.roundOpen = true;
+      record.roundStartedAt = this.now();
+    }
+    this.registry.changed();
+    this.trackAcpRun(record, this.deps.acp!.run({ sessionKey: childSessionKey, text, mode: "prompt" }));
+    return undefined;
   }
 
   /** An ACP child is steered by cancelling its turn and prompting again; the round stays open throughout. */

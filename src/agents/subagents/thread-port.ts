@@ -18,6 +18,8 @@ export interface SubagentThreadPort {
   bind(thread: SubagentThread, childSessionKey: string, label: string): void;
   /** A run of the child (its task, a steer) answers into its thread. */
   deliverRun(childSessionKey: string, run: ConversationRun): void;
+  /** A reply of a child whose turns run elsewhere (an ACP agent) goes into its thread, once per `idempotencyKey`. */
+  deliverText(thread: SubagentThread, text: string, idempotencyKey: string): void;
   /** The child ended (killed, reset, deleted, archived): its thread goes back to the chat's own session. */
   release(childSessionKey: string): void;
 }

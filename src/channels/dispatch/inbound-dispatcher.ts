@@ -4,7 +4,7 @@ import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId } from "../../agents/agent-config.js";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import type { SessionStore } from "../../sessions/store/index.js";
-import { buildChannelSessionKey, parseSessionKey, type DmScope } from "../../sessions/keys/index.js";
+import { buildChannelSessionKey, isAcpSessionKey, parseSessionKey, type DmScope } from "../../sessions/keys/index.js";
 import type { QueueMode } from "../../sessions/lanes/index.js";
 import { decideAccess, wasMentioned } from "../access/access-policy.js";
 import { allowListMatches, isOwner } from "../access/allow-list.js";
@@ -45,6 +45,8 @@ export interface InboundDispatchDeps {
   focusTarget?: FocusTargetResolver;
   /** Chats bound to an ACP agent (`bindings[]` of `type: "acp"`), when the ACP control plane is present. */
   acpBound?: Pick<AcpBoundChats, "submit">;
+  /** A message in the thread of a thread-bound ACP child: its next prompt; a refusal text for the chat, else undefined. */
+  acpThreadFollowUp?: (childSessionKey: string, text: string) => string | undefined;
 }
 
 /** What the rest of the pipeline needs to know about one accepted message. */
@@ -60,6 +62,8 @@ interface Routed {
   ownerSessionKeys: string[];
   /** The chat is bound to an ACP agent: what is not a command goes there. */
   acpBinding?: AcpBinding;
+  /** The thread is bound to a sub-agent's session (`thread: true`, `/focus`). */
+  bound?: boolean;
 }
 
 /**
@@ -119,6 +123,12 @@ export class InboundDispatcher {
       return;
     }
 
+    if (routed.bound && isAcpSessionKey(routed.message.sessionKey) && this.deps.acpThreadFollowUp) {
+      const refusal = this.deps.acpThreadFollowUp(routed.message.sessionKey, agentText(routed.message));
+      await this.deps.dedupe.whenDurable();
+      if (refusal) await this.deps.delivery.queueText(`acp-thread:${routed.dedupeKey ?? randomUUID()}`, routed.target, `⚠️ ${refusal}`);
+      return;
+    }
     if (routed.acpBinding && this.deps.acpBound) {
       await this.deps.acpBound.submit({
         binding: routed.acpBinding, key: routed.dedupeKey ?? `${channel}:${accountId}:${randomUUID()}`, text: agentText(routed.message), target: routed.target, chatSessionKey: routed.message.sessionKey,
@@ -206,7 +216,7 @@ export class InboundDispatcher {
       ...(message.threadId ? { threadId: message.threadId } : {}),
       ...(replyToMode !== "off" ? { replyToMessageId: message.messageId } : {}),
     };
-    return { running, message: finalized, agentId, dedupeKey: buildInboundDedupeKey(finalized), target, chat, ownerSessionKeys, ...(acpBinding ? { acpBinding } : {}) };
+    return { running, message: finalized, agentId, dedupeKey: buildInboundDedupeKey(finalized), target, chat, ownerSessionKeys, ...(acpBinding ? { acpBinding } : {}), ...(boundSessionKey ? { bound: true } : {}) };
   }
 
   /** A draft edited while the model writes (`streaming.mode: partial`), where the platform can edit. */
