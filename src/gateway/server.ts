@@ -28,7 +28,8 @@ import type { CronClock } from "../cron/clock.js";
 import { createCronChannelPort, createCronToolHost } from "./cron-wiring.js";
 import { HeartbeatRunner } from "../cron/heartbeat/heartbeat-runner.js";
 import { systemClock } from "../cron/clock.js";
-import { registerHeartbeatMethods } from "./methods/heartbeat-methods.js";
+import { registerHeartbeatMethods, wake } from "./methods/heartbeat-methods.js";
+import { registerHooksRoutes } from "./http/hooks-routes.js";
 import { registerTraceMethods } from "./methods/trace-methods.js";
 import { TraceRecorder } from "../traces/index.js";
 import { MemoryService } from "../memory/index.js";
@@ -306,6 +307,10 @@ export class GatewayServer {
       explainFailure: (err) => describeStorageError(err, this.runtime.stateDir),
       runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, { subagents: this.subagentsCommand, acp: this.acpCommand }),
       logger: this.opts.logger,
+    });
+    registerHooksRoutes(app, {
+      config: () => this.opts.loadedConfig().config, conversations: this.conversations, channels: () => this.cronChannels, logger: this.opts.logger,
+      wake: (target, text, mode) => wake(this.heartbeat, this.conversations, target, text, mode),
     });
     registerChannelRoutes(app, () => this.channels);
     this.registerControlUi(app);
