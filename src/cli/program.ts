@@ -221,6 +221,7 @@ const withJobFlags = (cmd: Command) =>
     .option("--account <id>", "channel account")
     .option("--best-effort", "run even when the chat cannot be reached")
     .option("--webhook <url>", "POST the reply to this URL")
+    .option("--report-to <session>", "isolated runs: report the result to this session (main or a session key), whose agent answers there")
     .option("--no-deliver", "keep the reply in the run history only")
     .option("--delete-after-run", "remove a one-shot job after it ran");
 withJobFlags(cron.command("add").description("add a job")).option("--disabled", "add it switched off").action(async (opts) => {
