@@ -36,7 +36,7 @@ function post(path: string, body: string | object, headers: Record<string, strin
   });
 }
 
-describe("webhooks", () => {
+describe("webhooks", { timeout: 90_000 }, () => {
   it("authenticates by header only and locks an address out after 20 failures", async () => {
     await start({ enabled: true, token: HOOK_TOKEN });
     expect((await post("/hooks/wake", { text: "x" }, {})).status).toBe(401);
