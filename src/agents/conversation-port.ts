@@ -122,6 +122,8 @@ export interface ResetInput {
   sessionKey: string;
   idempotencyKey?: string;
   method: SubmitInput["method"];
+  /** The chat command that asked for it (internal hooks hear `command:new` or `command:reset`). */
+  command?: "new" | "reset";
 }
 
 export type ResetOutcome = { kind: "reset" } | { kind: "duplicate"; status: RunStatus | "in_flight" | "interrupted"; summary?: string };

@@ -253,6 +253,25 @@ withClientFlags(cron.command("status").description("is the scheduler on, how man
   await cronStatusCommand(opts);
 });
 
+// `openclaw hooks`: file-based internal hooks (docs/automation.md#internal-hooks).
+const hooks = program.command("hooks").description("internal hooks: list, inspect, enable and disable");
+hooks.command("list").description("discovered hooks, whether each is on, and its events").option("--json", "print JSON").action(async (opts) => {
+  const { hooksListCommand } = await import("./hooks-command.js");
+  hooksListCommand(opts);
+});
+hooks.command("info <name>").description("one hook: its folder, handler, events and state").option("--json", "print JSON").action(async (name, opts) => {
+  const { hooksInfoCommand } = await import("./hooks-command.js");
+  hooksInfoCommand(name, opts);
+});
+hooks.command("enable <name>").description("turn a hook on (hooks.internal.entries.<name>.enabled: true)").option("--json", "print JSON").action(async (name, opts) => {
+  const { hooksSetEnabledCommand } = await import("./hooks-command.js");
+  hooksSetEnabledCommand(name, true, opts);
+});
+hooks.command("disable <name>").description("turn a hook off").option("--json", "print JSON").action(async (name, opts) => {
+  const { hooksSetEnabledCommand } = await import("./hooks-command.js");
+  hooksSetEnabledCommand(name, false, opts);
+});
+
 const config = program.command("config").description("read, change and check the config file");
 config.command("get <path>").description("print a config value (secrets redacted)").option("--json", "print JSON").action(async (keyPath, opts) => {
   const { configGetCommand } = await import("./config-command.js");

@@ -80,4 +80,16 @@ export const HooksSchema = Type.Object({
   allowedSessionKeyPrefixes: Type.Optional(Type.Array(NonEmptyString)),
   /** Session for `/hooks/agent` requests that name none (default a fresh `hook:<uuid>` each). */
   defaultSessionKey: Type.Optional(NonEmptyString),
+  /** File-based hooks run on gateway events (docs/automation.md#internal-hooks). */
+  internal: Type.Optional(
+    Type.Object({
+      /** false: no internal hook runs (default true; each hook still needs its own entry). */
+      enabled: Type.Optional(Type.Boolean()),
+      /** `<name>: { enabled: true }` turns a discovered hook on; every hook is off until enabled. */
+      entries: Type.Optional(Type.Record(Type.String(), Type.Object({ enabled: Type.Optional(Type.Boolean()) }))),
+      load: Type.Optional(Type.Object({ extraDirs: Type.Optional(Type.Array(NonEmptyString)) })),
+      /** Time a handler may take before it is stopped (default 5000 ms). */
+      timeoutMs: Type.Optional(integer(100, 120_000)),
+    }),
+  ),
 });
