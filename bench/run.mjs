@@ -17,6 +17,7 @@ import { measureMemory } from "./memory.mjs";
 import { measureAcp } from "./acp.mjs";
 import { measureAcpBridge } from "./acp-bridge.mjs";
 import { measureAgainstFloor } from "./floor-compare.mjs";
+import { measureAutomation } from "./automation.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -41,7 +42,9 @@ const ACP_BUDGET_MS = 90_000;
 const ACP_BRIDGE_BUDGET_MS = 30_000;
 /** The gateway beside bench/floor.mjs: two alternating rounds of each plus ten spawns (about a minute on a busy machine). */
 const FLOOR_BUDGET_MS = 150_000;
-const WATCHDOG_MS = 80_000 + FLOOR_BUDGET_MS + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + ACP_BUDGET_MS + ACP_BRIDGE_BUDGET_MS + SOAK_TURNS * 20;
+/** 10,000 cron jobs added to a real store, two gateway starts for RSS, 300 webhooks (about 30 s when idle). */
+const AUTOMATION_BUDGET_MS = 90_000;
+const WATCHDOG_MS = 80_000 + FLOOR_BUDGET_MS + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + ACP_BUDGET_MS + ACP_BRIDGE_BUDGET_MS + AUTOMATION_BUDGET_MS + SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -121,6 +124,10 @@ function buildTargets() {
     throughputVsFloor: { target: ">= 0.7 × the floor's turns/s", value: results.floor?.ratios?.throughput ?? null, pass: (results.floor?.ratios?.throughput ?? 0) >= 0.7, ...(results.floor ? { reference: `floor ${results.floor.floor.turnsPerSecond}/s, gateway ${results.floor.gateway.turnsPerSecond}/s` } : {}) },
     rssVsFloor: target(results.floor?.ratios?.rss, 1.5, "× the floor's RSS after load", results.floor ? `floor ${results.floor.floor.rssMiB} MiB, gateway ${results.floor.gateway.rssMiB} MiB` : undefined),
     portOpenVsBareNode: target(results.floor?.ratios?.portOpenVsBareNode, 1.2, "× a bare Node listener", results.floor ? `bare node ${results.floor.bareListenerPortOpenMs} ms, gateway ${results.floor.gatewayPortOpenMs} ms` : undefined),
+    cronTickWith10kJobsMs: target(results.automation?.scheduler?.tickMs?.p95, 1, "ms of event-loop time per tick (p95)"),
+    cron10kJobsRssMiB: target(results.automation?.scheduler?.rssGrowthMiB, 20, "MiB with 10,000 jobs loaded"),
+    cronDueStartLatencyMs: target(results.automation?.scheduler?.dueStartLatencyMs?.p95, 50, "ms from due time to the turn's submit (p95)"),
+    webhookAcceptP95Ms: target(results.automation?.webhooks?.acceptMs?.p95, 5, "ms"),
   };
 }
 
@@ -160,6 +167,9 @@ function summaryLine(targets) {
     ["acp 20 sessions", r.acp?.concurrentSessions?.rssGrowthMiB, `+${fmt(r.acp?.concurrentSessions?.rssGrowthMiB, "MiB", 1)}`],
     ["acp init", r.acpBridge?.spawnToInitializeMs?.median, fmt(r.acpBridge?.spawnToInitializeMs?.median, "ms")],
     ["vs floor", r.floor?.ratios?.turnP50, `p50 ×${fmt(r.floor?.ratios?.turnP50, "", 2)} (${fmt(r.floor?.gateway?.turnP50Ms, "ms", 1)} / floor ${fmt(r.floor?.floor?.turnP50Ms, "ms", 1)}) turns/s ×${fmt(r.floor?.ratios?.throughput, "", 2)} (${fmt(r.floor?.gateway?.turnsPerSecond, "")} / floor ${fmt(r.floor?.floor?.turnsPerSecond, "")}) rss ×${fmt(r.floor?.ratios?.rss, "", 2)}`],
+    ["cron tick@10k", r.automation?.scheduler?.tickMs?.p95, `${fmt(r.automation?.scheduler?.tickMs?.p95, "ms", 3)} +${fmt(r.automation?.scheduler?.rssGrowthMiB, "MiB", 1)}`],
+    ["cron due→start p95", r.automation?.scheduler?.dueStartLatencyMs?.p95, fmt(r.automation?.scheduler?.dueStartLatencyMs?.p95, "ms", 1)],
+    ["webhook p95", r.automation?.webhooks?.acceptMs?.p95, fmt(r.automation?.webhooks?.acceptMs?.p95, "ms", 2)],
   ];
   const text = (list) => list.map(([name, , shown]) => `${name} ${shown}`).join(" ");
   if (r.error) {
@@ -245,6 +255,7 @@ async function main() {
   results.memory = await measureMemory();
   results.acp = await measureAcp();
   results.acpBridge = await measureAcpBridge();
+  results.automation = await measureAutomation();
 }
 
 function abort(message, exitCode) {

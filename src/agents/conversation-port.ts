@@ -98,7 +98,7 @@ export interface SubmitInput {
    * Settings for this message's own turn (a heartbeat's `model`, `lightContext`). Applied when the
    * message starts a turn at once; one that waits behind a busy session runs with the session's settings.
    */
-  turnSettings?: { modelOverride?: string; lightContext?: boolean };
+  turnSettings?: { modelOverride?: string; lightContext?: boolean; thinkingLevel?: string; timeoutSeconds?: number };
 }
 
 export interface ChannelOrigin {
@@ -122,6 +122,8 @@ export interface ResetInput {
   sessionKey: string;
   idempotencyKey?: string;
   method: SubmitInput["method"];
+  /** The chat command that asked for it (internal hooks hear `command:new` or `command:reset`). */
+  command?: "new" | "reset";
 }
 
 export type ResetOutcome = { kind: "reset" } | { kind: "duplicate"; status: RunStatus | "in_flight" | "interrupted"; summary?: string };

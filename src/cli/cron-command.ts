@@ -28,6 +28,7 @@ export interface CronJobFlags {
   to?: string;
   account?: string;
   webhook?: string;
+  reportTo?: string;
   noDeliver?: boolean;
   bestEffort?: boolean;
   deleteAfterRun?: boolean;
@@ -111,9 +112,12 @@ function payloadFromFlags(flags: CronJobFlags): CronJobInput["payload"] | undefi
 }
 
 function deliveryFromFlags(flags: CronJobFlags): CronJobInput["delivery"] | undefined {
-  const modes = [flags.announce || flags.channel || flags.to ? "announce" : undefined, flags.webhook ? "webhook" : undefined, flags.noDeliver ? "none" : undefined].filter(Boolean);
-  if (modes.length > 1) throw new CliError("--announce/--channel/--to, --webhook and --no-deliver are alternatives: give one");
+  const modes = [
+    flags.announce || flags.channel || flags.to ? "announce" : undefined, flags.webhook ? "webhook" : undefined, flags.reportTo ? "session" : undefined, flags.noDeliver ? "none" : undefined,
+  ].filter(Boolean);
+  if (modes.length > 1) throw new CliError("--announce/--channel/--to, --webhook, --report-to and --no-deliver are alternatives: give one");
   if (flags.webhook) return { mode: "webhook", to: flags.webhook };
+  if (flags.reportTo) return { mode: "session", to: flags.reportTo };
   if (flags.noDeliver) return { mode: "none" };
   if (modes[0] === "announce") {
     return {

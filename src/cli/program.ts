@@ -221,6 +221,7 @@ const withJobFlags = (cmd: Command) =>
     .option("--account <id>", "channel account")
     .option("--best-effort", "run even when the chat cannot be reached")
     .option("--webhook <url>", "POST the reply to this URL")
+    .option("--report-to <session>", "isolated runs: report the result to this session (main or a session key), whose agent answers there")
     .option("--no-deliver", "keep the reply in the run history only")
     .option("--delete-after-run", "remove a one-shot job after it ran");
 withJobFlags(cron.command("add").description("add a job")).option("--disabled", "add it switched off").action(async (opts) => {
@@ -250,6 +251,25 @@ withClientFlags(cron.command("runs [id]").description("run history, newest first
 withClientFlags(cron.command("status").description("is the scheduler on, how many jobs, the next run")).action(async (opts) => {
   const { cronStatusCommand } = await import("./cron-command.js");
   await cronStatusCommand(opts);
+});
+
+// `openclaw hooks`: file-based internal hooks (docs/automation.md#internal-hooks).
+const hooks = program.command("hooks").description("internal hooks: list, inspect, enable and disable");
+hooks.command("list").description("discovered hooks, whether each is on, and its events").option("--json", "print JSON").action(async (opts) => {
+  const { hooksListCommand } = await import("./hooks-command.js");
+  hooksListCommand(opts);
+});
+hooks.command("info <name>").description("one hook: its folder, handler, events and state").option("--json", "print JSON").action(async (name, opts) => {
+  const { hooksInfoCommand } = await import("./hooks-command.js");
+  hooksInfoCommand(name, opts);
+});
+hooks.command("enable <name>").description("turn a hook on (hooks.internal.entries.<name>.enabled: true)").option("--json", "print JSON").action(async (name, opts) => {
+  const { hooksSetEnabledCommand } = await import("./hooks-command.js");
+  hooksSetEnabledCommand(name, true, opts);
+});
+hooks.command("disable <name>").description("turn a hook off").option("--json", "print JSON").action(async (name, opts) => {
+  const { hooksSetEnabledCommand } = await import("./hooks-command.js");
+  hooksSetEnabledCommand(name, false, opts);
 });
 
 const config = program.command("config").description("read, change and check the config file");

@@ -12,7 +12,7 @@ const isSet = (value: string | undefined): boolean => typeof value === "string" 
  */
 export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
   return [
-    ...checkGatewayAuth(config), ...checkCustomBind(config), ...checkAgentIds(config), ...checkRedactPatterns(config), ...checkTelegramWebhooks(config), ...checkAcpBindings(config),
+    ...checkGatewayAuth(config), ...checkCustomBind(config), ...checkAgentIds(config), ...checkRedactPatterns(config), ...checkTelegramWebhooks(config), ...checkAcpBindings(config), ...checkHooks(config),
   ];
 }
 
@@ -42,6 +42,15 @@ function checkTelegramWebhooks(config: RawOpenClawConfig): ConfigIssue[] {
     }
   }
   return issues;
+}
+
+// Webhook callers are outside services: their secret must be its own, so leaking it does not open the gateway.
+function checkHooks(config: RawOpenClawConfig): ConfigIssue[] {
+  const hooks = config.hooks;
+  if (!hooks?.enabled) return [];
+  if (!isSet(hooks.token)) return [{ path: "hooks.token", message: "required when hooks.enabled is true (a secret webhook callers send)" }];
+  if (hooks.token === config.gateway?.auth?.token) return [{ path: "hooks.token", message: "must differ from gateway.auth.token" }];
+  return [];
 }
 
 function checkRedactPatterns(config: RawOpenClawConfig): ConfigIssue[] {

@@ -23,6 +23,9 @@ import { TurnRunner } from "./turn-runner.js";
 import { ContextMaintenance } from "./context-maintenance.js";
 import type { CompactionResult } from "../sessions/compaction/index.js";
 import type { RunTracer } from "../traces/index.js";
+import type { InternalHookSink } from "../hooks/internal/types.js";
+import { messageText } from "../sessions/compaction/identifiers.js";
+import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 
 export interface ConversationDeps {
   stateDir: string;
@@ -46,7 +49,12 @@ export interface ConversationDeps {
   tracer?: RunTracer;
   /** Tells the chat a session last talked in (a channel) something the runtime did, once per `key`. */
   notifyChat?: (sessionKey: string, text: string, key: string) => void;
+  /** Internal hooks hear `/new`, `/reset` and `/stop` (docs/automation.md#internal-hooks). */
+  hooks?: InternalHookSink;
 }
+
+/** Messages a `command:new` / `command:reset` hook receives: the session's last ones, as text. */
+const HOOK_MESSAGES = 15;
 
 /**
  * Conversations: accept a message (persisted before it is acknowledged), run it on its
@@ -210,6 +218,7 @@ export class ConversationService implements ConversationPort {
   /** `/stop`: abort the session's runs and queue, and (through `onStop`) the sub-agents it spawned. */
   stop(sessionKey: string): StopOutcome {
     const runIds = this.abort(sessionKey);
+    this.deps.hooks?.emit({ type: "command", action: "stop", sessionKey, context: { runIds } });
     return { runIds, subagents: this.deps.onStop?.(sessionKey) ?? 0 };
   }
 
@@ -220,11 +229,24 @@ export class ConversationService implements ConversationPort {
       if (!begun.fresh) return { kind: "duplicate", status: (begun.record.status ?? "in_flight") as RunStatus, summary: begun.record.summary };
     }
     this.abort(sessionKey);
+    if (this.deps.hooks) this.emitReset(input);
     this.deps.store.reset(sessionKey);
     this.freshStarts.add(sessionKey);
     if (input.idempotencyKey !== undefined) this.deps.ledger.complete(input.idempotencyKey, { status: "ok", summary: "session reset" });
     this.deps.onSessionChanged(sessionKey, "reset");
     return { kind: "reset" };
+  }
+
+  /** `command:new` / `command:reset` for internal hooks, with the session's last messages (before they are put aside). */
+  private emitReset(input: ResetInput): void {
+    const agentId = parseSessionKey(input.sessionKey).agentId;
+    const messages = this.history(input.sessionKey)
+      .filter((m) => m.role === "user" || m.role === "assistant")
+      .slice(-HOOK_MESSAGES)
+      .map((m) => ({ role: m.role, text: messageText(m) }))
+      .filter((m) => m.text.trim() !== "");
+    const workspaceDir = resolveWorkspaceDir(this.deps.config(), agentId, this.deps.stateDir, process.env);
+    this.deps.hooks!.emit({ type: "command", action: input.command ?? "new", sessionKey: input.sessionKey, context: { agentId, workspaceDir, messages, commandSource: input.method } });
   }
 
   /** Abort the session's active and queued runs; returns the run ids that were stopped. */

@@ -17,7 +17,7 @@ export interface Turn {
   onEvents: ((e: AgentEvent) => void)[];
   extraSystemPrompt?: string;
   /** Per-message turn settings (SubmitInput.turnSettings). */
-  settings?: { modelOverride?: string; lightContext?: boolean };
+  settings?: { modelOverride?: string; lightContext?: boolean; thinkingLevel?: string; timeoutSeconds?: number };
   onSteered?: (ids: string[]) => void;
   senderIsOwner: boolean;
   channel?: string;

@@ -36,7 +36,19 @@ function loadSqlite(): Promise<typeof BetterSqlite3> {
  * The file is created with the first job: a gateway without jobs never loads SQLite.
  */
 export class CronStore {
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+
   private constructor(private readonly db: Database) {}
+
+  /** Prepared once per SQL text: a store with 10,000 jobs writes often. */
+  private sql(text: string): BetterSqlite3.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
 
   static fileIn(stateDir: string): string {
     return path.join(stateDir, "cron", "cron.sqlite");
@@ -74,7 +86,7 @@ export class CronStore {
   loadJobs(): { jobs: CronJob[]; unreadable: string[] } {
     const jobs: CronJob[] = [];
     const unreadable: string[] = [];
-    for (const row of this.db.prepare("SELECT id, json FROM jobs").all() as { id: string; json: string }[]) {
+    for (const row of this.sql("SELECT id, json FROM jobs").all() as { id: string; json: string }[]) {
       try {
         jobs.push(JSON.parse(row.json) as CronJob);
       } catch {
@@ -85,11 +97,11 @@ export class CronStore {
   }
 
   saveJob(job: CronJob): void {
-    this.db.prepare("INSERT INTO jobs (id, json) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json").run(job.id, JSON.stringify(job));
+    this.sql("INSERT INTO jobs (id, json) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json").run(job.id, JSON.stringify(job));
   }
 
   saveJobs(jobs: readonly CronJob[]): void {
-    const save = this.db.prepare("INSERT INTO jobs (id, json) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json");
+    const save = this.sql("INSERT INTO jobs (id, json) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json");
     this.db.transaction(() => {
       for (const job of jobs) save.run(job.id, JSON.stringify(job));
     })();
@@ -97,8 +109,8 @@ export class CronStore {
 
   deleteJob(id: string): void {
     this.db.transaction(() => {
-      this.db.prepare("DELETE FROM jobs WHERE id = ?").run(id);
-      this.db.prepare("DELETE FROM runs WHERE job_id = ?").run(id);
+      this.sql("DELETE FROM jobs WHERE id = ?").run(id);
+      this.sql("DELETE FROM runs WHERE job_id = ?").run(id);
     })();
   }
 
@@ -109,29 +121,29 @@ export class CronStore {
         .prepare("INSERT OR IGNORE INTO runs (run_id, job_id, ts, status, delivery_status, pending, json) VALUES (?, ?, ?, ?, ?, ?, ?)")
         .run(entry.runId, entry.jobId, entry.ts, entry.status, entry.deliveryStatus, entry.pendingDelivery === undefined ? 0 : 1, JSON.stringify(entry));
       if (job) this.saveJob(job);
-      else this.db.prepare("DELETE FROM jobs WHERE id = ?").run(entry.jobId);
+      else this.sql("DELETE FROM jobs WHERE id = ?").run(entry.jobId);
     })();
   }
 
   hasRun(runId: string): boolean {
-    return this.db.prepare("SELECT 1 FROM runs WHERE run_id = ?").get(runId) !== undefined;
+    return this.sql("SELECT 1 FROM runs WHERE run_id = ?").get(runId) !== undefined;
   }
 
   /** The delivery of a recorded run settled: the owed text is dropped from the row. */
   settleDelivery(runId: string, status: CronDeliveryStatus, error?: string): CronRunEntry | undefined {
-    const row = this.db.prepare("SELECT json FROM runs WHERE run_id = ?").get(runId) as { json: string } | undefined;
+    const row = this.sql("SELECT json FROM runs WHERE run_id = ?").get(runId) as { json: string } | undefined;
     if (!row) return undefined;
     const entry = JSON.parse(row.json) as CronRunEntry;
     delete entry.pendingDelivery;
     entry.deliveryStatus = status;
     if (error) entry.deliveryError = error;
-    this.db.prepare("UPDATE runs SET delivery_status = ?, pending = 0, json = ? WHERE run_id = ?").run(status, JSON.stringify(entry), runId);
+    this.sql("UPDATE runs SET delivery_status = ?, pending = 0, json = ? WHERE run_id = ?").run(status, JSON.stringify(entry), runId);
     return entry;
   }
 
   /** Runs whose reply was recorded but not yet delivered (a crash came in between). */
   owedDeliveries(): CronRunEntry[] {
-    return (this.db.prepare("SELECT json FROM runs WHERE pending = 1 ORDER BY ts").all() as { json: string }[]).map((r) => JSON.parse(r.json) as CronRunEntry);
+    return (this.sql("SELECT json FROM runs WHERE pending = 1 ORDER BY ts").all() as { json: string }[]).map((r) => JSON.parse(r.json) as CronRunEntry);
   }
 
   listRuns(query: RunQuery): { entries: CronRunEntry[]; total: number } {
@@ -158,7 +170,7 @@ export class CronStore {
       params.push(query.query.toLowerCase());
     }
     const clause = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM runs ${clause}`).get(...params) as { n: number }).n;
+    const total = (this.sql(`SELECT count(*) AS n FROM runs ${clause}`).get(...params) as { n: number }).n;
     const rows = this.db
       .prepare(`SELECT json FROM runs ${clause} ORDER BY ts ${query.sortDir === "asc" ? "ASC" : "DESC"}, rowid ${query.sortDir === "asc" ? "ASC" : "DESC"} LIMIT ? OFFSET ?`)
       .all(...params, query.limit, query.offset) as { json: string }[];
@@ -169,14 +181,13 @@ export class CronStore {
   prune(now: number, jobIds: readonly string[]): number {
     let removed = 0;
     this.db.transaction(() => {
-      removed += this.db.prepare("DELETE FROM runs WHERE ts < ? AND pending = 0").run(now - RUN_RETENTION_MS).changes;
-      const overflow = this.db.prepare(
+      removed += this.sql("DELETE FROM runs WHERE ts < ? AND pending = 0").run(now - RUN_RETENTION_MS).changes;
+      const overflow = this.sql(
         "DELETE FROM runs WHERE job_id = ? AND pending = 0 AND rowid NOT IN (SELECT rowid FROM runs WHERE job_id = ? ORDER BY ts DESC, rowid DESC LIMIT ?)",
       );
-      const count = this.db.prepare("SELECT count(*) AS n FROM runs WHERE job_id = ?");
-      for (const id of jobIds) {
-        if ((count.get(id) as { n: number }).n > MAX_RUNS_PER_JOB) removed += overflow.run(id, id, MAX_RUNS_PER_JOB).changes;
-      }
+      const known = new Set(jobIds);
+      const over = this.sql("SELECT job_id AS id FROM runs GROUP BY job_id HAVING count(*) > ?").all(MAX_RUNS_PER_JOB) as { id: string }[];
+      for (const { id } of over) if (known.has(id)) removed += overflow.run(id, id, MAX_RUNS_PER_JOB).changes;
     })();
     return removed;
   }

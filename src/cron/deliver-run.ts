@@ -2,6 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { guardedLookup, isPrivateAddress } from "../agents/tools/network-guard.js";
+import { reportToSession } from "./report-to-session.js";
 import { resolveAnnounceRoute, type RunJobDeps } from "./run-job.js";
 import type { CronDeliveryStatus, CronJob, CronRunEntry } from "./types.js";
 
@@ -29,6 +30,10 @@ export async function deliverRun(job: CronJob, entry: CronRunEntry, text: string
     }
     if (job.delivery.mode === "webhook") {
       await postWebhook(job.delivery.to, { jobId: job.id, jobName: job.name, runId: entry.runId, status: entry.status, runAtMs: entry.runAtMs, durationMs: entry.durationMs, text }, entry.runId, deps);
+      return { status: "delivered" };
+    }
+    if (job.delivery.mode === "session") {
+      await reportToSession(job, entry, text, deps);
       return { status: "delivered" };
     }
     return { status: "not-requested" };

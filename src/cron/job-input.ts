@@ -148,7 +148,8 @@ function delivery(input: CronJobInput["delivery"]): CronDelivery {
     if (url.username || url.password) throw new JobInputError("delivery.to: put credentials in cron.webhookToken, not in the URL");
     return { mode: "webhook", to: url.href };
   }
-  if (input.mode !== "announce") throw new JobInputError(`delivery.mode: expected "none", "announce" or "webhook", got ${JSON.stringify(input.mode)}`);
+  if (input.mode === "session") return { mode: "session", to: input.to === undefined ? "main" : text(input.to, "delivery.to", 500) };
+  if (input.mode !== "announce") throw new JobInputError(`delivery.mode: expected "none", "announce", "webhook" or "session", got ${JSON.stringify(input.mode)}`);
   const out: CronDelivery = { mode: "announce" };
   const channel = input.channel ?? "last";
   if (typeof channel !== "string" || !/^[a-z][a-z0-9_-]*$/.test(channel)) throw new JobInputError(`delivery.channel: expected a channel id (telegram, discord, slack) or "last"`);
@@ -165,6 +166,9 @@ function delivery(input: CronJobInput["delivery"]): CronDelivery {
 function checkCombination(job: CronJob): void {
   if (job.sessionTarget === "main" && job.payload.kind !== "systemEvent") {
     throw new JobInputError('sessionTarget "main" takes a systemEvent payload (text for the main session); use "isolated" for an agentTurn');
+  }
+  if (job.delivery.mode === "session" && job.sessionTarget !== "isolated") {
+    throw new JobInputError('delivery "session" reports an isolated run to a session; use sessionTarget "isolated"');
   }
   if (job.sessionTarget !== "main" && job.payload.kind !== "agentTurn") {
     throw new JobInputError(`sessionTarget "${job.sessionTarget}" takes an agentTurn payload (a message for the agent); systemEvent goes to "main"`);

@@ -237,6 +237,8 @@ export class CronRunPipeline {
 
 function deliveryPlan(job: CronJob, outcome: CronRunOutcome): { status: CronDeliveryStatus; error?: string } {
   if (job.delivery.mode === "none") return { status: "not-requested" };
+  // A session hears about failures too: its agent can tell the user the job did not work.
+  if (job.delivery.mode === "session" && outcome.status !== "ok") return { status: "unknown" };
   if (outcome.status !== "ok") return { status: "not-delivered", error: "the run failed" };
   if (!outcome.text) return { status: "not-delivered", error: "nothing to deliver (silent reply or HEARTBEAT_OK)" };
   return { status: "unknown" };

@@ -24,7 +24,9 @@ export type CronPayload =
 export type CronDelivery =
   | { mode: "none" }
   | { mode: "announce"; channel?: string; to?: string; accountId?: string; threadId?: string; bestEffort?: boolean }
-  | { mode: "webhook"; to: string };
+  | { mode: "webhook"; to: string }
+  /** The result goes into a session (`main` or a session key) as a task_completion event; that session's agent answers there. */
+  | { mode: "session"; to: string };
 
 /** `main`: the agent's main session; `isolated`: a fresh `cron:<jobId>` session each run; `session:<key>`: that session. */
 export type CronSessionTarget = "main" | "isolated" | `session:${string}`;

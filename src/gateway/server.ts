@@ -29,7 +29,10 @@ import type { CronClock } from "../cron/clock.js";
 import { createCronChannelPort, createCronToolHost } from "./cron-wiring.js";
 import { HeartbeatRunner } from "../cron/heartbeat/heartbeat-runner.js";
 import { systemClock } from "../cron/clock.js";
-import { registerHeartbeatMethods } from "./methods/heartbeat-methods.js";
+import { registerHeartbeatMethods, wake } from "./methods/heartbeat-methods.js";
+import { registerHooksRoutes } from "./http/hooks-routes.js";
+import { InternalHookRunner } from "../hooks/internal/hook-runner.js";
+import { resolveBundledHooksDir } from "../hooks/internal/bundled-hooks-dir.js";
 import { registerTraceMethods } from "./methods/trace-methods.js";
 import { TraceRecorder } from "../traces/index.js";
 import { MemoryService } from "../memory/index.js";
@@ -118,6 +121,8 @@ export class GatewayServer {
   /** Scheduled jobs; SQLite loads only once a job exists. */
   readonly cron: CronService;
   readonly heartbeat: HeartbeatRunner;
+  /** File-based hooks on gateway events (docs/automation.md#internal-hooks). */
+  readonly internalHooks: InternalHookRunner;
   private cronStarting?: Promise<void>;
   private readonly toolServices = createToolServices();
   private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
@@ -189,6 +194,11 @@ export class GatewayServer {
     registerLogMethods(this.methods);
     this.traces = new TraceRecorder({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, env: process.env, logger: opts.logger });
     registerTraceMethods(this.methods, this.traces);
+    this.internalHooks = new InternalHookRunner({
+      config: () => opts.loadedConfig().config, stateDir: opts.stateDir, bundledDir: resolveBundledHooksDir(), logger: opts.logger,
+      workspaceDirOf: (agentId) => resolveWorkspaceDir(opts.loadedConfig().config, agentId, opts.stateDir, process.env),
+      defaultAgentId: () => defaultAgentId(opts.loadedConfig().config),
+    });
     this.conversations = new ConversationService({
       stateDir: opts.stateDir,
       config: () => opts.loadedConfig().config,
@@ -207,6 +217,7 @@ export class GatewayServer {
         this.broadcast("sessions.changed", { key, reason, ts: Date.now() }, { filter: (c) => this.sessionSubscribers.has(c.connId) });
       },
       turnOverrides: (key) => this.subagents.turnOverrides(key) ?? this.cron.turnOverrides(key),
+      hooks: this.internalHooks,
       onStop: (key) => this.subagents.stopChildrenOf(key).length,
       tracer: this.traces,
       notifyChat: (key, text, noticeKey) => this.notifyChat(key, text, noticeKey),
@@ -310,6 +321,10 @@ export class GatewayServer {
       runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, { subagents: this.subagentsCommand, acp: this.acpCommand }),
       logger: this.opts.logger,
     });
+    registerHooksRoutes(app, {
+      config: () => this.opts.loadedConfig().config, conversations: this.conversations, channels: () => this.cronChannels, logger: this.opts.logger,
+      wake: (target, text, mode) => wake(this.heartbeat, this.conversations, target, text, mode),
+    });
     registerChannelRoutes(app, () => this.channels);
     this.registerControlUi(app);
     const interrupted = this.sessions.recoverInterruptedRuns();
@@ -332,6 +347,7 @@ export class GatewayServer {
     // HTTP requests that arrived while starting were held; a ready app answers them now.
     this.opts.listener.attachRequests(requestHandler);
     setImmediate(() => this.conversations.warmUp());
+    this.internalHooks.emit({ type: "gateway", action: "startup", context: { port: this.opts.port } });
     this.tuneHeapAfterStartUp();
     this.startChannels(this.opts.loadedConfig().config);
     // After the channels: a reply owed from before a restart needs its chat running.
@@ -441,6 +457,8 @@ export class GatewayServer {
     this.draining = true;
     for (const t of this.timers) clearInterval(t);
     this.heapTuning?.stop();
+    // Hooks hear the shutdown first, within their time budget.
+    await this.internalHooks.emitAndWait({ type: "gateway", action: "shutdown", context: { reason } });
     this.approvals.denyAll();
     // Sub-agents stop reacting first: children aborted by the drain stay open for the next start.
     await this.subagents.stop();

@@ -37,7 +37,7 @@ afterEach(async () => {
 
 const textsIn = (chatId: number) => telegram.messages(chatId).map((m) => String(m.text));
 
-describe("cron end to end", () => {
+describe("cron end to end", { timeout: 120_000 }, () => {
   it("a daily 09:00 Europe/Berlin job made by the CLI answers once in the Telegram chat when the clock gets there", async () => {
     // 08:00 in Berlin (CEST, UTC+2) on 1 June 2026.
     const clock = new ManualClock(Date.parse("2026-06-01T06:00:00Z"));

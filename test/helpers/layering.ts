@@ -14,7 +14,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["gateway"],
   ["channels", "cron"],
   ["conversations"],
-  ["acp"],
+  ["acp", "hooks"],
   ["traces"],
   ["agents"],
   ["memory"],

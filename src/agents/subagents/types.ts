@@ -94,10 +94,11 @@ export interface SubagentRunRecord {
 /** `task_completion`: how a child's end reaches its requester. */
 export interface TaskCompletionEvent {
   type: "task_completion";
-  source: "subagent";
+  /** `subagent`: a child's round ended; `cron`: an isolated scheduled run reports to a session. */
+  source: "subagent" | "cron";
   childSessionKey: string;
   childSessionId?: string;
-  announceType: "subagent task";
+  announceType: "subagent task" | "cron job";
   taskLabel: string;
   status: "ok" | "timeout" | "error" | "unknown";
   statusLabel: string;

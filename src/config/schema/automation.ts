@@ -41,3 +41,55 @@ export const HeartbeatSchema = Type.Object({
   /** A reply with HEARTBEAT_OK at its start or end is dropped when at most this many characters remain (default 300). */
   ackMaxChars: Type.Optional(integer(0, 20_000)),
 });
+
+/** One `POST <hooks.path>/<name>` route: what a matching request does. */
+const HookMapping = Type.Object({
+  match: Type.Object({
+    /** The `<name>` after the hooks path. */
+    path: Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$" }),
+    /** Only requests whose JSON body has this `source`. */
+    source: Type.Optional(NonEmptyString),
+  }),
+  action: Type.Union([Type.Literal("agent"), Type.Literal("wake")]),
+  name: Type.Optional(NonEmptyString),
+  agentId: Type.Optional(NonEmptyString),
+  /** Template for the session key, e.g. `hook:gmail:{{messages[0].id}}`; default a fresh `hook:<uuid>`. */
+  sessionKey: Type.Optional(NonEmptyString),
+  /** Template for the agent's message (action agent) or the wake text (action wake), e.g. `New mail from {{from}}: {{subject}}`. */
+  messageTemplate: Type.Optional(NonEmptyString),
+  wakeMode: Type.Optional(Type.Union([Type.Literal("now"), Type.Literal("next-heartbeat")])),
+  deliver: Type.Optional(Type.Boolean()),
+  channel: Type.Optional(NonEmptyString),
+  to: Type.Optional(NonEmptyString),
+  model: Type.Optional(NonEmptyString),
+});
+
+/** HTTP webhooks on the gateway's port (docs/automation.md#webhooks). */
+export const HooksSchema = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  /** Required when enabled; must differ from the gateway token. Sent as `Authorization: Bearer …` or `x-openclaw-token`. */
+  token: Type.Optional(NonEmptyString),
+  /** Where the routes live (default `/hooks`; not `/`). Read at start. */
+  path: Type.Optional(Type.String({ pattern: "^/[A-Za-z0-9._~/-]*[A-Za-z0-9._~-]$" })),
+  /** Largest request body accepted (default 262144 bytes). Read at start. */
+  maxBodyBytes: Type.Optional(integer(1_024, 16 * 1024 * 1024)),
+  mappings: Type.Optional(Type.Array(HookMapping)),
+  /** Let a request name its own `sessionKey` (default false). */
+  allowRequestSessionKey: Type.Optional(Type.Boolean()),
+  /** When requests may name a session key: only keys starting with one of these. */
+  allowedSessionKeyPrefixes: Type.Optional(Type.Array(NonEmptyString)),
+  /** Session for `/hooks/agent` requests that name none (default a fresh `hook:<uuid>` each). */
+  defaultSessionKey: Type.Optional(NonEmptyString),
+  /** File-based hooks run on gateway events (docs/automation.md#internal-hooks). */
+  internal: Type.Optional(
+    Type.Object({
+      /** false: no internal hook runs (default true; each hook still needs its own entry). */
+      enabled: Type.Optional(Type.Boolean()),
+      /** `<name>: { enabled: true }` turns a discovered hook on; every hook is off until enabled. */
+      entries: Type.Optional(Type.Record(Type.String(), Type.Object({ enabled: Type.Optional(Type.Boolean()) }))),
+      load: Type.Optional(Type.Object({ extraDirs: Type.Optional(Type.Array(NonEmptyString)) })),
+      /** Time a handler may take before it is stopped (default 5000 ms). */
+      timeoutMs: Type.Optional(integer(100, 120_000)),
+    }),
+  ),
+});

@@ -10,7 +10,7 @@ import { MessagesSchema } from "./messages.js";
 import { MemorySchema } from "./memory.js";
 import { BindingsSchema, ChannelsSchema, CommandsSchema } from "./channels.js";
 import { AcpSchema, PluginsSchema } from "./acp.js";
-import { CronSchema } from "./automation.js";
+import { CronSchema, HooksSchema } from "./automation.js";
 import { DiagnosticsSchema } from "./diagnostics.js";
 
 /**
@@ -36,6 +36,7 @@ export const OpenClawConfigSchema = Type.Object({
   plugins: Type.Optional(PluginsSchema),
   cron: Type.Optional(CronSchema),
   diagnostics: Type.Optional(DiagnosticsSchema),
+  hooks: Type.Optional(HooksSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */

@@ -27,12 +27,12 @@ CHAT_COMMANDS.register({
   },
 });
 
-const resetSession = (_args: string, ctx: ChatCommandContext): ChatCommandResult => ({
+const resetSession = (command: "new" | "reset") => (_args: string, ctx: ChatCommandContext): ChatCommandResult => ({
   kind: "reset",
-  outcome: ctx.conversations.reset({ sessionKey: ctx.sessionKey, idempotencyKey: ctx.idempotencyKey, method: ctx.method }),
+  outcome: ctx.conversations.reset({ sessionKey: ctx.sessionKey, idempotencyKey: ctx.idempotencyKey, method: ctx.method, command }),
 });
-CHAT_COMMANDS.register({ name: "new", description: "start a new session (the old transcript is kept on disk)", handler: resetSession });
-CHAT_COMMANDS.register({ name: "reset", description: "same as /new", handler: resetSession });
+CHAT_COMMANDS.register({ name: "new", description: "start a new session (the old transcript is kept on disk)", handler: resetSession("new") });
+CHAT_COMMANDS.register({ name: "reset", description: "same as /new", handler: resetSession("reset") });
 
 CHAT_COMMANDS.register({
   name: "compact",

@@ -33,7 +33,7 @@ const Payload = Type.Object(
 );
 const Delivery = Type.Object(
   {
-    mode: Type.Union([Type.Literal("none"), Type.Literal("announce"), Type.Literal("webhook")]),
+    mode: Type.Union([Type.Literal("none"), Type.Literal("announce"), Type.Literal("webhook"), Type.Literal("session")]),
     channel: Type.Optional(Type.String()),
     to: Type.Optional(Type.String()),
     accountId: Type.Optional(Type.String()),

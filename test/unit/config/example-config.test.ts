@@ -54,6 +54,7 @@ const EXAMPLE_ENV = {
   SLACK_SIGNING_SECRET: "s",
   ANTHROPIC_API_KEY: "sk-ant",
   CRON_WEBHOOK_TOKEN: "w",
+  HOOKS_TOKEN: "h",
 };
 
 describe("openclaw.example.yaml", () => {

@@ -255,3 +255,27 @@ describe("cron service", () => {
     expect(h.service.runs({ jobId: job.id }).entries[0]!.runId).toBe((first as { runId: string }).runId);
   });
 });
+
+describe("cron reports to a session", () => {
+  it("an isolated run's result goes into the main session once as a task_completion with source cron", async () => {
+    const h = await cronHarness();
+    open.push(h.service);
+    h.conversations.autoReply = (input) => (input.sessionKey.includes(":cron:") ? { status: "ok", text: "3 new issues" } : undefined);
+    const job = await h.service.add(isolatedJob({ delivery: { mode: "session", to: "main" } }));
+    h.clock.advance(3_600_000);
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    const report = () => h.conversations.submitted.filter((s) => s.sessionKey === "agent:main:main");
+    for (let i = 0; i < 20 && report().length === 0; i++) await new Promise((r) => setImmediate(r));
+    expect(report()).toHaveLength(1);
+    const [submitted] = report();
+    expect(submitted!.idempotencyKey).toMatch(/^cron-report:/);
+    expect(submitted!.message).toContain("source: cron");
+    expect(submitted!.message).toContain("3 new issues");
+    expect(submitted!.transcriptFields).toMatchObject({ internalEvents: [{ type: "task_completion", source: "cron", announceType: "cron job", taskLabel: "report", status: "ok" }] });
+    h.conversations.active()[0]!.finish("ok", "You have 3 new issues.");
+    await settle(h.service);
+    expect(h.service.runs({ jobId: job.id }).entries[0]).toMatchObject({ deliveryStatus: "delivered" });
+    await expect(h.service.add(isolatedJob({ sessionTarget: "session:x", delivery: { mode: "session" } }))).rejects.toThrow(/use sessionTarget "isolated"/);
+  });
+});

@@ -1,0 +1,70 @@
+import { defaultAgentId } from "../agents/agent-config.js";
+import { resolveWorkspaceDir } from "../agents/context/workspace.js";
+import { ConfigError, defaultConfigPathForWrite, loadConfig, resolveConfigPath, resolveStateDir, setConfigValueInFile, type OpenClawConfig } from "../config/index.js";
+import { resolveBundledHooksDir } from "../hooks/internal/bundled-hooks-dir.js";
+import { discoverHooks, type DiscoveredHook } from "../hooks/internal/discover-hooks.js";
+import { hookEnabled } from "../hooks/internal/hook-runner.js";
+import { CliError, printJson } from "./output.js";
+
+/** `openclaw hooks …` reads the hook folders and the config file directly; a running gateway picks changes up on reload. */
+function discovered(): { config: OpenClawConfig; stateDir: string; hooks: DiscoveredHook[] } {
+  const stateDir = resolveStateDir(process.env);
+  const { config } = loadConfig({ stateDir, env: process.env });
+  const hooks = discoverHooks({
+    bundledDir: resolveBundledHooksDir(), stateDir, extraDirs: config.hooks?.internal?.load?.extraDirs ?? [],
+    workspaceDir: resolveWorkspaceDir(config, defaultAgentId(config), stateDir, process.env),
+  });
+  return { config, stateDir, hooks };
+}
+
+function describe(hook: DiscoveredHook, config: OpenClawConfig) {
+  return {
+    name: hook.name, description: hook.description, source: hook.source, events: hook.events, enabled: hookEnabled(config, hook.name), dir: hook.dir,
+    ...(hook.emoji ? { emoji: hook.emoji } : {}), ...(hook.handlerPath ? { handler: hook.handlerPath } : {}), ...(hook.problem ? { problem: hook.problem } : {}),
+  };
+}
+
+export function hooksListCommand(flags: { json?: boolean }): void {
+  const { config, hooks } = discovered();
+  const rows = hooks.map((h) => describe(h, config));
+  if (flags.json) return printJson({ internalEnabled: config.hooks?.internal?.enabled !== false, hooks: rows });
+  if (rows.length === 0) return void process.stdout.write("No hooks found\n");
+  for (const h of rows) {
+    process.stdout.write(`${h.enabled ? "on " : "off"}  ${h.emoji ?? " "} ${h.name.padEnd(20)} ${h.source.padEnd(9)} ${h.events.join(", ")}${h.problem ? `  (cannot run: ${h.problem})` : ""}\n`);
+  }
+  if (config.hooks?.internal?.enabled === false) process.stdout.write("hooks.internal.enabled is false: no hook runs\n");
+}
+
+export function hooksInfoCommand(name: string, flags: { json?: boolean }): void {
+  const { config, hooks } = discovered();
+  const hook = find(hooks, name);
+  const info = describe(hook, config);
+  if (flags.json) return printJson(info);
+  process.stdout.write(
+    [
+      `${info.emoji ? `${info.emoji} ` : ""}${info.name} (${info.source}, ${info.enabled ? "enabled" : "disabled"})`,
+      info.description, `Events: ${info.events.join(", ") || "none"}`, `Folder: ${info.dir}`,
+      info.handler ? `Handler: ${info.handler}` : `Cannot run: ${info.problem}`, "",
+    ].join("\n"),
+  );
+}
+
+export function hooksSetEnabledCommand(name: string, enabled: boolean, flags: { json?: boolean }): void {
+  const { stateDir, hooks } = discovered();
+  const hook = find(hooks, name);
+  const file = resolveConfigPath(stateDir, process.env) ?? defaultConfigPathForWrite(stateDir);
+  try {
+    setConfigValueInFile(file, `hooks.internal.entries.${hook.name}.enabled`, enabled, process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(`not saved: ${err.message}`);
+    throw err;
+  }
+  if (flags.json) return printJson({ ok: true, name: hook.name, enabled, file, ...(hook.problem ? { problem: hook.problem } : {}) });
+  process.stdout.write(`${enabled ? "Enabled" : "Disabled"} ${hook.name} in ${file}${hook.problem && enabled ? ` (it cannot run yet: ${hook.problem})` : ""}\n`);
+}
+
+function find(hooks: DiscoveredHook[], name: string): DiscoveredHook {
+  const hook = hooks.find((h) => h.name === name);
+  if (!hook) throw new CliError(`no hook named "${name}" (openclaw hooks list shows them)`);
+  return hook;
+}

@@ -1,0 +1,92 @@
+import type { OpenClawConfig } from "../../config/index.js";
+import type { Logger } from "../../infra/logger.js";
+import { discoverHooks, listensTo, type DiscoveredHook } from "./discover-hooks.js";
+import { runHandlerInWorker } from "./run-in-worker.js";
+import type { InternalHookEvent, InternalHookSink } from "./types.js";
+
+export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
+/** How long a discovery is reused before the folders are read again. */
+const DISCOVERY_TTL_MS = 5_000;
+
+export interface HookRunnerDeps {
+  config: () => OpenClawConfig;
+  stateDir: string;
+  bundledDir: string | null;
+  workspaceDirOf: (agentId: string) => string;
+  defaultAgentId: () => string;
+  logger: Logger;
+}
+
+/** Whether a discovered hook runs: internal hooks on, and its own entry enabled (every hook is off until enabled). */
+export function hookEnabled(config: OpenClawConfig, name: string): boolean {
+  const internal = config.hooks?.internal;
+  return internal?.enabled !== false && internal?.entries?.[name]?.enabled === true;
+}
+
+/**
+ * Internal hooks (docs/automation.md#internal-hooks): on each event, every enabled hook listening
+ * to it runs in its own worker thread within the time budget. `emit` returns at once; what a
+ * handler does, throws or takes too long is logged and never reaches the turn that caused it.
+ */
+export class InternalHookRunner implements InternalHookSink {
+  private cached?: { at: number; hooks: DiscoveredHook[] };
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: HookRunnerDeps) {}
+
+  hooks(): DiscoveredHook[] {
+    const now = Date.now();
+    if (!this.cached || now - this.cached.at > DISCOVERY_TTL_MS) {
+      const config = this.deps.config();
+      this.cached = {
+        at: now,
+        hooks: discoverHooks({
+          bundledDir: this.deps.bundledDir, stateDir: this.deps.stateDir, extraDirs: config.hooks?.internal?.load?.extraDirs ?? [],
+          workspaceDir: this.deps.workspaceDirOf(this.deps.defaultAgentId()),
+        }),
+      };
+    }
+    return this.cached.hooks;
+  }
+
+  emit(input: Pick<InternalHookEvent, "type" | "action" | "sessionKey" | "context">): void {
+    void this.track(this.dispatch(input));
+  }
+
+  /** Emits and waits for the handlers (within their budget): for `gateway:shutdown`, and tests. */
+  async emitAndWait(input: Pick<InternalHookEvent, "type" | "action" | "sessionKey" | "context">): Promise<void> {
+    await this.track(this.dispatch(input));
+  }
+
+  /** Resolves when every handler started so far has ended. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+    return work;
+  }
+
+  private async dispatch(input: Pick<InternalHookEvent, "type" | "action" | "sessionKey" | "context">): Promise<void> {
+    const config = this.deps.config();
+    if (config.hooks?.internal?.enabled === false) return;
+    let hooks: DiscoveredHook[];
+    try {
+      hooks = this.hooks().filter((h) => h.handlerPath && hookEnabled(config, h.name) && listensTo(h.events, input.type, input.action));
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message }, "internal hooks could not be discovered");
+      return;
+    }
+    if (hooks.length === 0) return;
+    const timeoutMs = config.hooks?.internal?.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+    await Promise.all(hooks.map(async (hook) => {
+      const event: InternalHookEvent = { type: input.type, action: input.action, timestamp: Date.now(), messages: [], context: { ...input.context, stateDir: this.deps.stateDir }, ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}) };
+      const outcome = await runHandlerInWorker(hook.handlerPath!, event, timeoutMs);
+      const where = { hook: hook.name, event: `${input.type}:${input.action}`, ms: outcome.ms };
+      if (!outcome.ok) this.deps.logger.warn({ ...where, err: outcome.error }, "internal hook failed");
+      else this.deps.logger.debug({ ...where, messages: outcome.messages }, "internal hook ran");
+    }));
+  }
+}

@@ -1,0 +1,108 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js";
+
+/** `/hooks` webhooks against the built gateway: auth, lockout, body cap, bad bodies, replays, mappings. */
+
+const HOOK_TOKEN = "hook-secret-0123456789";
+let model: FakeModelServer;
+let gw: GatewayProcess | undefined;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+});
+afterAll(async () => {
+  await model.close();
+});
+afterEach(async () => {
+  await gw?.stop("SIGKILL");
+  gw = undefined;
+  model.reset();
+});
+
+async function start(hooks: Record<string, unknown>): Promise<GatewayProcess> {
+  const stateDir = makeTempDir("openclaw-hooks-");
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { hooks }) } });
+  return gw;
+}
+
+function post(path: string, body: string | object, headers: Record<string, string> = { authorization: `Bearer ${HOOK_TOKEN}` }) {
+  return fetch(`${gw!.httpUrl}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+describe("webhooks", { timeout: 90_000 }, () => {
+  it("authenticates by header only and locks an address out after 20 failures", async () => {
+    await start({ enabled: true, token: HOOK_TOKEN });
+    expect((await post("/hooks/wake", { text: "x" }, {})).status).toBe(401);
+    const query = await post(`/hooks/wake?token=${HOOK_TOKEN}`, { text: "x" }, {});
+    expect(query.status).toBe(400);
+    expect(await query.json()).toMatchObject({ ok: false, error: expect.stringMatching(/query string are refused/) });
+    expect((await post("/hooks/wake", { text: "hello" }, { "x-openclaw-token": HOOK_TOKEN })).status).toBe(200);
+    for (let i = 0; i < 18; i++) expect((await post("/hooks/wake", { text: "x" }, { authorization: "Bearer wrong" })).status).toBe(401);
+    const locked = await post("/hooks/wake", { text: "x" });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("refuses huge, malformed and non-object bodies, and unknown hooks, without running anything", async () => {
+    await start({ enabled: true, token: HOOK_TOKEN, maxBodyBytes: 4096 });
+    const huge = await post("/hooks/agent", { message: "x".repeat(10_000) });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ ok: false, error: expect.stringMatching(/over 4096 bytes \(hooks.maxBodyBytes\)/) });
+    const malformed = await post("/hooks/agent", "{ not json");
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ error: "the body is not valid JSON" });
+    expect((await post("/hooks/agent", "[1,2]")).status).toBe(400);
+    expect(await (await post("/hooks/agent", { message: "" })).json()).toMatchObject({ error: "message is required (a non-empty string)" });
+    expect(await (await post("/hooks/agent", { message: "m", sessionKey: "agent:main:main" })).json()).toMatchObject({ error: expect.stringMatching(/hooks.allowRequestSessionKey/) });
+    expect(await (await post("/hooks/agent", { message: "m", deliver: true, channel: "telegram", to: "1" })).json()).toMatchObject({ error: expect.stringMatching(/no chat channel is configured/) });
+    expect((await post("/hooks/nope", { a: 1 })).status).toBe(404);
+    expect(chatRequests(model)).toHaveLength(0);
+  });
+
+  it("runs /hooks/agent in a fresh hook session, and a replayed Idempotency-Key runs it once", async () => {
+    await start({ enabled: true, token: HOOK_TOKEN });
+    model.setResponder((req) => ({ text: `seen: ${lastUserText(req)}` }));
+    const headers = { authorization: `Bearer ${HOOK_TOKEN}`, "idempotency-key": "delivery-42" };
+    const first = await post("/hooks/agent", { message: "build finished", name: "CI" }, headers);
+    expect(first.status).toBe(200);
+    const body = await first.json();
+    expect(body).toMatchObject({ ok: true, sessionKey: expect.stringMatching(/^agent:main:hook:/) });
+    const again = await post("/hooks/agent", { message: "build finished", name: "CI" }, headers);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replay")).toBe("true");
+    expect(await again.json()).toEqual(body);
+    await waitUntil(() => chatRequests(model).length === 1, 15_000, "the hook's turn");
+    expect(lastUserText(chatRequests(model)[0]!)).toBe("[Webhook: CI] build finished");
+    const other = await post("/hooks/agent", { message: "second" });
+    expect((await other.json()).sessionKey).not.toBe(body.sessionKey);
+  });
+
+  it("a mapping turns a service's payload into an agent turn through its template", async () => {
+    await start({
+      enabled: true, token: HOOK_TOKEN,
+      mappings: [{ match: { path: "gmail" }, action: "agent", name: "Gmail", sessionKey: "hook:gmail:{{messages[0].id}}", messageTemplate: "Mail from {{messages[0].from}}: {{messages[0].subject}}" }],
+    });
+    const res = await post("/hooks/gmail", { messages: [{ id: "m1", from: "ann@example.com", subject: "Lunch?" }] });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ sessionKey: "agent:main:hook:gmail:m1" });
+    await waitUntil(() => chatRequests(model).length === 1, 15_000, "the mapped turn");
+    expect(lastUserText(chatRequests(model)[0]!)).toBe("[Webhook: Gmail] Mail from ann@example.com: Lunch?");
+  });
+
+  it("/hooks/wake hands the text to the agent now; with hooks disabled the routes do not exist", async () => {
+    await start({ enabled: true, token: HOOK_TOKEN });
+    model.setResponder(() => ({ text: "HEARTBEAT_OK" }));
+    expect((await post("/hooks/wake", { text: "the deploy finished", mode: "now" })).status).toBe(200);
+    await waitUntil(() => chatRequests(model).some((r) => JSON.stringify(r.body).includes("the deploy finished")), 15_000, "the wake turn");
+    await gw!.stop("SIGKILL");
+    await start({ enabled: false, token: HOOK_TOKEN });
+    expect((await post("/hooks/wake", { text: "x" })).status).toBe(404);
+  });
+});
