@@ -12,6 +12,8 @@ export interface ClientFlags {
   password?: string;
   timeout?: string;
   json?: boolean;
+  /** Capabilities to announce (`tool-events` to receive tool events). */
+  caps?: string[];
 }
 
 /**
@@ -55,6 +57,7 @@ export async function connectClient(flags: ClientFlags, alternative?: string): P
       clientId: "cli",
       mode: "cli",
       timeoutMs: target.timeoutMs,
+      ...(flags.caps ? { caps: flags.caps } : {}),
     });
   } catch (err) {
     if (err instanceof GatewayClientError && err.networkCode === "ECONNREFUSED") {
