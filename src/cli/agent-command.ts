@@ -3,7 +3,7 @@ import { loadConfig, resolveStateDir } from "../config/index.js";
 import type { AgentFinalPayload } from "../gateway/methods/agent-final-payload.js";
 import { AgentRunPrinter, agentJsonOutput, type AgentEventPayload } from "./agent-output.js";
 import { connectClient } from "./client-context.js";
-import { CliError, printJson } from "./output.js";
+import { CliError, parseTimeoutSeconds, printJson } from "./output.js";
 
 export interface AgentFlags {
   message?: string;
@@ -26,8 +26,7 @@ export interface AgentFlags {
  */
 export async function agentCommand(flags: AgentFlags): Promise<void> {
   if (!flags.message?.trim()) throw new CliError("--message is required");
-  const timeoutSeconds = flags.timeout === undefined ? 600 : Number(flags.timeout);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw new CliError("--timeout: expected seconds (0 = none)");
+  const timeoutSeconds = parseTimeoutSeconds(flags.timeout, 600, { allowZero: true }) / 1000;
   const printer = new AgentRunPrinter(flags.json ? { write: () => true } : process.stdout);
   const final = flags.local ? await agentLocal(flags, timeoutSeconds, printer) : await agentViaGateway(flags, timeoutSeconds, printer);
   if (flags.json) printJson(agentJsonOutput(final));
