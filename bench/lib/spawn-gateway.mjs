@@ -121,8 +121,17 @@ export function spawnGateway({ label, stateDir, port, token }) {
  * refuses, such as `--cpu-prof --cpu-prof-dir=/tmp/prof`, for profiling a bench run.
  */
 function gatewayExecArgv() {
-  return (process.env.BENCH_GATEWAY_EXEC_ARGV ?? "").split(/\s+/).filter(Boolean);
+  const extra = (process.env.BENCH_GATEWAY_EXEC_ARGV ?? "").split(/\s+/).filter(Boolean);
+  const own = extra.join(" ").replace(/_/g, "-");
+  return [...DAEMON_EXEC_ARGV.filter((flag) => !own.includes(flag.split("=")[0])), ...extra];
 }
+
+/**
+ * The V8 flags `openclaw gateway start` and the Docker image give the gateway (the list in
+ * src/infra/daemon-node-flags.ts; a unit test keeps the two equal), so the bench measures it as
+ * it runs. A flag of the same name in $BENCH_GATEWAY_EXEC_ARGV replaces it.
+ */
+export const DAEMON_EXEC_ARGV = ["--heap-growing-percent=30"];
 
 /**
  * The floor for spawnToPortOpenMs on this machine: a bare `node -e` that only listens on `port`.

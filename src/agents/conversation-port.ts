@@ -78,6 +78,11 @@ export interface SubmitInput {
   agentId?: string;
   method: "agent" | "chat.send" | "http" | "channel";
   extraSystemPrompt?: string;
+  /**
+   * The session exists for this message only: once its turn has ended, its row and transcript
+   * are removed, with no archive (an anonymous `/v1/chat/completions` request keeps nothing).
+   */
+  ephemeral?: boolean;
   /** Operator clients and the CLI are the owner; a channel sender is one only when `commands.ownerAllowFrom` (or its DM allowlist) says so. */
   senderIsOwner?: boolean;
   /** Where a channel message came from: recorded on the session (`lastChannel`, `lastTo`, …) and in the message's provenance. */

@@ -1,9 +1,9 @@
-import { loadConfig, resolveStateDir } from "../config/index.js";
-import { runEmbeddedTurn } from "../agents/embedded-turn.js";
-import { createToolServices } from "../agents/tools/index.js";
 import { randomUUID } from "node:crypto";
+import { loadConfig, resolveStateDir } from "../config/index.js";
+import type { AgentFinalPayload } from "../gateway/methods/agent-final-payload.js";
+import { AgentRunPrinter, agentJsonOutput, type AgentEventPayload } from "./agent-output.js";
 import { connectClient } from "./client-context.js";
-import { CliError, printJson } from "./output.js";
+import { CliError, parseTimeoutSeconds, printJson } from "./output.js";
 
 export interface AgentFlags {
   message?: string;
@@ -19,67 +19,52 @@ export interface AgentFlags {
 }
 
 /**
- * `openclaw agent --local -m TEXT`: one embedded turn in this process (same config and
- * workspace as the gateway), the reply printed. Exit 0 when the turn completed, 1 otherwise.
+ * `openclaw agent -m TEXT`: one turn, through the running gateway or (`--local`) in this process
+ * on the same sessions. On a terminal the answer streams with a line per tool call; `--json`
+ * prints one final object of the same shape for both paths. Exit 0 when the turn completed, 1
+ * otherwise.
  */
 export async function agentCommand(flags: AgentFlags): Promise<void> {
   if (!flags.message?.trim()) throw new CliError("--message is required");
-  if (!flags.local) return agentViaGateway(flags);
-  const env = process.env;
-  const stateDir = resolveStateDir(env);
-  const { config } = loadConfig({ stateDir, env });
+  const timeoutSeconds = parseTimeoutSeconds(flags.timeout, 600, { allowZero: true }) / 1000;
+  const printer = new AgentRunPrinter(flags.json ? { write: () => true } : process.stdout);
+  const final = flags.local ? await agentLocal(flags, timeoutSeconds, printer) : await agentViaGateway(flags, timeoutSeconds, printer);
+  if (flags.json) printJson(agentJsonOutput(final));
+  else printer.finish(final, process.stderr);
+  if (final.status !== "ok") process.exitCode = 1;
+}
+
+async function agentLocal(flags: AgentFlags, timeoutSeconds: number, printer: AgentRunPrinter): Promise<AgentFinalPayload> {
+  const stateDir = resolveStateDir(process.env);
+  const { config } = loadConfig({ stateDir, env: process.env });
   const controller = new AbortController();
-  const timeoutSeconds = flags.timeout === undefined ? 600 : Number(flags.timeout);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw new CliError("--timeout: expected seconds (0 = none)");
   const timer = timeoutSeconds > 0 ? setTimeout(() => controller.abort(new Error("timeout")), timeoutSeconds * 1000) : undefined;
   const onSignal = () => controller.abort(new Error("interrupted"));
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-
-  const services = createToolServices();
+  const { runLocalTurn } = await import("./agent-local-run.js");
   try {
-    const result = await runEmbeddedTurn({
-      config,
-      stateDir,
-      env,
-      message: flags.message,
-      agentId: flags.agent,
-      senderIsOwner: true,
-      signal: controller.signal,
-      services,
+    return await runLocalTurn({
+      config, stateDir, message: flags.message!, agentId: flags.agent, sessionKey: flags.sessionKey, signal: controller.signal,
+      onEvent: (payload) => printer.onEvent(payload),
     });
-    const meta = {
-      agentId: result.agentId,
-      model: result.model,
-      durationMs: result.durationMs,
-      stopReason: result.stopReason,
-      usage: result.usage,
-      ...(result.error ? { error: result.error } : {}),
-    };
-    if (flags.json) printJson({ payloads: result.payloads.map((p) => ({ text: p.text, mediaUrl: null })), meta });
-    else {
-      for (const payload of result.payloads) process.stdout.write(`${payload.text}\n`);
-      // A turn that failed before the model ran already carries its message as the reply.
-      if (result.error && !result.payloads.some((p) => p.text === result.error!.message)) {
-        process.stderr.write(`openclaw: run ended (${result.stopReason}): ${result.error.message}\n`);
-      }
-    }
-    if (result.stopReason !== "stop" && result.stopReason !== "length") process.exitCode = 1;
   } finally {
     clearTimeout(timer);
-    // Background processes cannot be polled once this process is gone.
-    services.processes?.killAll();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
 }
 
 /**
  * The turn through the running gateway's `agent` method: an `accepted` response, then the
- * result. Ctrl-C sends `chat.abort` for the accepted run before exiting 130.
+ * result; its `agent` events stream in between. Ctrl-C sends `chat.abort` for the accepted run
+ * before exiting 130.
  */
-async function agentViaGateway(flags: AgentFlags): Promise<void> {
-  const timeoutSeconds = flags.timeout === undefined ? 600 : Number(flags.timeout);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw new CliError("--timeout: expected seconds (0 = none)");
-  const client = await connectClient({ url: flags.url, port: flags.port, token: flags.token, password: flags.password }, "or run the turn in this process with `openclaw agent --local`");
+async function agentViaGateway(flags: AgentFlags, timeoutSeconds: number, printer: AgentRunPrinter): Promise<AgentFinalPayload> {
+  const client = await connectClient(
+    { url: flags.url, port: flags.port, token: flags.token, password: flags.password, caps: printer.live ? ["tool-events"] : [] },
+    "or run the turn in this process with `openclaw agent --local`",
+  );
   const idempotencyKey = randomUUID();
   let sessionKey = flags.sessionKey;
   const onSignal = (code: number) => {
@@ -90,20 +75,17 @@ async function agentViaGateway(flags: AgentFlags): Promise<void> {
   };
   process.once("SIGINT", () => onSignal(130));
   process.once("SIGTERM", () => onSignal(143));
+  client.onEvent((event, payload) => {
+    if (event === "agent" && (payload as AgentEventPayload).runId === idempotencyKey) printer.onEvent(payload as AgentEventPayload);
+  });
   try {
     const final = (await client.call(
       "agent",
       { message: flags.message, idempotencyKey, ...(flags.agent ? { agentId: flags.agent } : {}), ...(sessionKey ? { sessionKey } : {}) },
       { expectFinal: true, timeoutMs: timeoutSeconds > 0 ? timeoutSeconds * 1000 : 2 ** 31 - 1 },
-    )) as { status: string; summary?: string; result?: { payloads?: { text: string }[]; meta?: Record<string, any> } };
-    sessionKey = final.result?.meta?.agentMeta?.sessionKey ?? sessionKey;
-    const payloads = final.result?.payloads ?? [];
-    if (flags.json) printJson({ payloads: payloads.map((p) => ({ text: p.text, mediaUrl: null })), meta: final.result?.meta ?? {}, status: final.status });
-    else {
-      for (const p of payloads) process.stdout.write(`${p.text}\n`);
-      if (final.status !== "ok") process.stderr.write(`openclaw: run ended (${final.status}): ${final.summary ?? ""}\n`);
-    }
-    if (final.status !== "ok") process.exitCode = 1;
+    )) as AgentFinalPayload;
+    sessionKey = (final.result?.meta?.agentMeta as { sessionKey?: string } | undefined)?.sessionKey ?? sessionKey;
+    return { ...final, result: { payloads: final.result?.payloads ?? [], meta: final.result?.meta ?? {} } };
   } finally {
     client.close();
   }

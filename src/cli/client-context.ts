@@ -3,7 +3,7 @@ import { resolveClientCredentials } from "../gateway/auth/resolve-auth.js";
 import { GatewayClient, GatewayClientError } from "../gateway/client.js";
 import { readLiveLock } from "../gateway/state-lock.js";
 import { packageVersion } from "../infra/version.js";
-import { CliError, parsePortFlag } from "./output.js";
+import { CliError, parsePortFlag, parseTimeoutSeconds } from "./output.js";
 
 export interface ClientFlags {
   url?: string;
@@ -12,6 +12,8 @@ export interface ClientFlags {
   password?: string;
   timeout?: string;
   json?: boolean;
+  /** Capabilities to announce (`tool-events` to receive tool events). */
+  caps?: string[];
 }
 
 /**
@@ -22,8 +24,7 @@ export interface ClientFlags {
 export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env) {
   const stateDir = resolveStateDir(env);
   const loaded = clientConfig(stateDir, env);
-  const timeoutMs = Number(flags.timeout ?? 10_000);
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new CliError(`--timeout: expected a positive number of milliseconds`);
+  const timeoutMs = parseTimeoutSeconds(flags.timeout, 10);
   if (flags.url) {
     return { stateDir, loaded, url: flags.url, timeoutMs, credentials: { token: flags.token, password: flags.password } };
   }
@@ -55,6 +56,7 @@ export async function connectClient(flags: ClientFlags, alternative?: string): P
       clientId: "cli",
       mode: "cli",
       timeoutMs: target.timeoutMs,
+      ...(flags.caps ? { caps: flags.caps } : {}),
     });
   } catch (err) {
     if (err instanceof GatewayClientError && err.networkCode === "ECONNREFUSED") {

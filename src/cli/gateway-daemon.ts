@@ -3,12 +3,13 @@ import { spawn } from "node:child_process";
 import { loadConfig, resolveStateDir } from "../config/index.js";
 import { resolveServerAuth } from "../gateway/auth/resolve-auth.js";
 import { readLiveLock, type LockInfo } from "../gateway/state-lock.js";
+import { daemonNodeFlags } from "../infra/daemon-node-flags.js";
 import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 import { isProcessAlive, waitForExit } from "../infra/process-alive.js";
 import { connectClient, type ClientFlags } from "./client-context.js";
 import { formatDuration } from "./gateway-call.js";
 import type { ServerFlags } from "./gateway-run.js";
-import { CliError, parsePortFlag, printJson } from "./output.js";
+import { CliError, parsePortFlag, parseTimeoutSeconds, printJson } from "./output.js";
 
 const START_TIMEOUT_MS = 15_000;
 
@@ -20,7 +21,13 @@ export async function gatewayStartCommand(flags: ServerFlags & { json?: boolean 
   const env = process.env;
   const stateDir = resolveStateDir(env);
   const running = readLiveLock(stateDir);
-  if (running) throw new CliError(`gateway is already running (pid ${running.pid}, port ${running.port})`);
+  if (running) {
+    // The wanted state is reached: say where it runs, and succeed.
+    const host = running.host === "0.0.0.0" ? "127.0.0.1" : running.host;
+    if (flags.json) printJson({ ok: true, alreadyRunning: true, pid: running.pid, host: running.host, port: running.port });
+    else process.stdout.write(`Gateway already running (pid ${running.pid}) on ws://${host}:${running.port}\n`);
+    return;
+  }
   ensurePrivateDir(stateDir);
   // Fail here, in the user's terminal, rather than in a log file nobody reads.
   const loaded = loadConfig({ stateDir, env });
@@ -34,9 +41,11 @@ export async function gatewayStartCommand(flags: ServerFlags & { json?: boolean 
   const paths = gatewayStatePaths(stateDir);
   fs.mkdirSync(paths.logDir, { recursive: true, mode: 0o700 });
   const out = fs.openSync(paths.daemonOutFile, "a", 0o600);
+  fs.fchmodSync(out, 0o600); // a file left by an older version may be wider
   // The script this CLI runs from (bundled or not) is the one the daemon runs.
   const mainScript = process.argv[1]!;
-  const child = spawn(process.execPath, [mainScript, "gateway", "run", ...forwardedFlags(flags)], {
+  // V8 reads its flags when the process starts: the daemon's go on its command line.
+  const child = spawn(process.execPath, [...daemonNodeFlags(), mainScript, "gateway", "run", ...forwardedFlags(flags)], {
     detached: true,
     stdio: ["ignore", out, out],
     env: childEnv(env, flags),
@@ -67,9 +76,10 @@ export async function gatewayStopCommand(flags: { json?: boolean; timeout?: stri
     else process.stdout.write("Gateway is not running\n");
     return;
   }
+  const timeoutMs = parseTimeoutSeconds(flags.timeout, 10);
   process.kill(lock.pid, "SIGTERM");
-  const exited = await waitForExit(lock.pid, Number(flags.timeout ?? 10_000));
-  if (!exited) throw new CliError(`gateway (pid ${lock.pid}) did not exit within ${flags.timeout ?? 10_000} ms`);
+  const exited = await waitForExit(lock.pid, timeoutMs);
+  if (!exited) throw new CliError(`gateway (pid ${lock.pid}) did not exit within ${timeoutMs / 1000} s; it may still be finishing runs (try again, or kill -9 ${lock.pid})`);
   fs.rmSync(paths.pidFile, { force: true });
   if (flags.json) printJson({ ok: true, stopped: true, pid: lock.pid });
   else process.stdout.write(`Gateway stopped (pid ${lock.pid})\n`);
@@ -113,6 +123,9 @@ function childEnv(env: NodeJS.ProcessEnv, flags: ServerFlags): NodeJS.ProcessEnv
     // given.
     MALLOC_ARENA_MAX: "2",
     ...env,
+    // The log goes to <state>/logs/gateway.log; the output file keeps only what is not a log
+    // line (start-up notices, a crash's stack), not a second copy of every line.
+    OPENCLAW_LOG_CONSOLE: "off",
     ...(flags.token ? { OPENCLAW_GATEWAY_TOKEN: flags.token } : {}),
     ...(flags.password ? { OPENCLAW_GATEWAY_PASSWORD: flags.password } : {}),
   };

@@ -35,6 +35,8 @@ export async function gatewayRunCommand(flags: ServerFlags): Promise<void> {
   };
   process.on("SIGTERM", () => onSignal("SIGTERM"));
   process.on("SIGINT", () => onSignal("SIGINT"));
+  // SIGHUP reloads the config (the daemon convention), instead of Node's default of exiting.
+  process.on("SIGHUP", () => gateway?.reloadConfig());
 
   try {
     gateway = await runGateway({
@@ -46,7 +48,8 @@ export async function gatewayRunCommand(flags: ServerFlags): Promise<void> {
       password: flags.password,
       logLevel: flags.logLevel,
       allowUnconfigured: flags.allowUnconfigured,
-      console: true,
+      // `gateway start` turns the mirror off: its output file would be a second copy of the log.
+      console: process.env.OPENCLAW_LOG_CONSOLE !== "off",
       notice: (text) => process.stdout.write(text),
       // A terminal gets the link with the token; redirected output (a daemon's log file) does not.
       controlUiLinkWithToken: process.stdout.isTTY === true,

@@ -22,6 +22,17 @@ export function reportCliError(err: unknown, json: boolean): never {
   process.exit(exitCode);
 }
 
+/**
+ * A `--timeout` flag: every command takes seconds (as OpenClaw's CLI does), fractions allowed.
+ * `allowZero`: 0 means "no limit". Returns milliseconds.
+ */
+export function parseTimeoutSeconds(value: string | undefined, defaultSeconds: number, opts: { allowZero?: boolean } = {}): number {
+  const seconds = value === undefined ? defaultSeconds : Number(value);
+  const ok = Number.isFinite(seconds) && (opts.allowZero ? seconds >= 0 : seconds > 0);
+  if (!ok || value?.trim() === "") throw new CliError(`--timeout: expected ${opts.allowZero ? "seconds (0 = none)" : "a positive number of seconds"}, got "${value}"`);
+  return Math.round(seconds * 1000);
+}
+
 export function parsePortFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);

@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import { closestName } from "../infra/closest-name.js";
 import { packageVersion } from "../infra/version.js";
 import { registerAcpCommand } from "./acp-command.js";
 import { registerOpsCommands } from "./ops-commands.js";
@@ -31,7 +32,7 @@ const withClientFlags = (cmd: Command) =>
     .option("--port <port>", "gateway port")
     .option("--token <token>", "gateway token")
     .option("--password <password>", "gateway password")
-    .option("--timeout <ms>", "timeout in milliseconds", "10000")
+    .option("--timeout <seconds>", "give up after this many seconds", "10")
     .option("--json", "print JSON");
 
 withServerFlags(gateway.command("run", { isDefault: true }).description("run the gateway in the foreground")).action(async (opts) => {
@@ -44,7 +45,7 @@ withServerFlags(gateway.command("start").description("start the gateway in the b
   await gatewayStartCommand({ ...program.opts(), ...opts });
 });
 
-gateway.command("stop").description("stop the running gateway").option("--json", "print JSON").option("--timeout <ms>", "how long to wait", "10000").action(async (opts) => {
+gateway.command("stop").description("stop the running gateway").option("--json", "print JSON").option("--timeout <seconds>", "how long to wait for it to exit", "10").action(async (opts) => {
   const { gatewayStopCommand } = await import("./gateway-daemon.js");
   await gatewayStopCommand(opts);
 });
@@ -304,6 +305,26 @@ acp.command("doctor").description("check each configured ACP agent: command foun
 registerOpsCommands(program, withClientFlags);
 
 /** Parses `argv` (process.argv shape) and runs the command it names. */
-export function runProgram(argv: readonly string[]): Promise<unknown> {
+export async function runProgram(argv: readonly string[]): Promise<unknown> {
+  const typo = unknownGatewaySubcommand(argv.slice(2));
+  if (typo) {
+    const { CliError } = await import("./output.js");
+    throw new CliError(typo);
+  }
   return program.parseAsync(argv);
+}
+
+/**
+ * `openclaw gateway` alone runs `gateway run`, so commander would read `gateway strat` as `run`
+ * with an extra argument. A word there that names no gateway command is a typo: say so, with the
+ * nearest command, as commander does for every other level.
+ */
+function unknownGatewaySubcommand(args: readonly string[]): string | undefined {
+  const at = args[0] === "--log-level" ? 2 : 0;
+  const word = args[at + 1];
+  if (args[at] !== "gateway" || !word || word.startsWith("-") || word === "help") return undefined;
+  const names = gateway.commands.map((command) => command.name());
+  if (names.includes(word)) return undefined;
+  const suggestion = closestName(word, names);
+  return `unknown command 'gateway ${word}'${suggestion ? ` (did you mean 'gateway ${suggestion}'?)` : ""}; gateway commands: ${names.join(", ")}`;
 }

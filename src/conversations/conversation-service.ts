@@ -65,6 +65,8 @@ const HOOK_MESSAGES = 15;
  */
 export class ConversationService implements ConversationPort {
   readonly runs = new RunRegistry();
+  /** Sessions kept only until their turn has settled (SubmitInput.ephemeral). */
+  private readonly ephemeralSessions = new Set<string>();
   /** Sessions reset by /new or /reset whose first turn has not started yet. */
   private readonly freshStarts = new Set<string>();
   private readonly lanes: LaneScheduler;
@@ -97,6 +99,7 @@ export class ConversationService implements ConversationPort {
       history: this.historyCache, queue: { steeringPending: (key) => this.queue.steeringPending(key), takeSteering: (turn) => this.queue.takeSteering(turn) },
       streamModel: this.streamModel, failover: new ModelFailover({ stateDir: deps.stateDir, log: deps.logger }), approvals: deps.approvals, services: deps.services, turnOverrides: deps.turnOverrides, maintenance: deps.maintenance,
       onSessionChanged: deps.onSessionChanged, onTurnEnded: () => this.resolveFirstTurnEnded(), context: this.context,
+      onTurnSettled: (key) => this.discardIfEphemeral(key),
       takeFreshStart: (key) => this.freshStarts.delete(key),
       ...(deps.tracer ? { tracer: deps.tracer } : {}),
     });
@@ -164,6 +167,7 @@ export class ConversationService implements ConversationPort {
       this.deps.store.reset(sessionKey);
     }
     this.deps.store.ensure(sessionKey, { agentId });
+    if (input.ephemeral) this.ephemeralSessions.add(sessionKey);
     if (input.origin) this.recordOrigin(sessionKey, input.origin);
     // Durable before anything is acknowledged: a crash after this point keeps the message.
     this.historyCache.append(sessionKey, null, [
@@ -289,6 +293,16 @@ export class ConversationService implements ConversationPort {
 
   isActive(sessionKey: string): boolean {
     return this.queue.isActive(sessionKey);
+  }
+
+  private discardIfEphemeral(sessionKey: string): void {
+    if (!this.ephemeralSessions.delete(sessionKey)) return;
+    this.historyCache.forget(sessionKey);
+    try {
+      this.deps.store.discard(sessionKey);
+    } catch (err) {
+      this.deps.logger.warn({ sessionKey, err: (err as Error).message }, "one-off session not removed");
+    }
   }
 
   async drain(): Promise<void> {

@@ -38,6 +38,8 @@ export interface TurnRunnerDeps {
   onSessionChanged(sessionKey: string, reason: string): void;
   /** Called after every turn, once what it wrote is durable and its runs have ended. */
   onTurnEnded(): void;
+  /** The turn and its after-work (compaction, memory flush) are over: nothing more is written. */
+  onTurnSettled(sessionKey: string): void;
   /** Long sessions: pruning before the history is taken, compaction on overflow and after the turn. */
   context: ContextMaintenance;
   /** True once for the first turn after `/new`: it is offered today's and yesterday's daily notes. */
@@ -178,6 +180,7 @@ export class TurnRunner {
     deps.onSessionChanged(sessionKey, "run-ended");
     deps.onTurnEnded();
     await deps.context.afterTurn(turn, { ok: status === "ok", ...pick(result) }, contextTokens, bridge);
+    deps.onTurnSettled(sessionKey);
   }
 }
 

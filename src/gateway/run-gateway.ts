@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import {
-  defaultConfigPathForWrite, diffConfigPaths, loadConfig, loadConfigFromBytes, resolveStateDir, restartRequiredPaths, watchConfig,
+  ConfigError, defaultConfigPathForWrite, diffConfigPaths, loadConfig, loadConfigFromBytes, resolveStateDir, restartRequiredPaths, watchConfig,
   type ConfigChange, type LoadedConfig,
 } from "../config/index.js";
 import { createLogger, isLogLevel, type Logger } from "../infra/logger.js";
@@ -44,6 +44,8 @@ export interface RunningGateway {
   port: number;
   stateDir: string;
   logger: Logger;
+  /** Read the config file now and apply it as a hot reload would (SIGHUP). */
+  reloadConfig(): void;
   stop(reason: string): Promise<void>;
 }
 
@@ -142,6 +144,10 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
       logger.warn({ paths: change.restartRequiredPaths }, "config change requires gateway restart to take effect");
     }
   };
+  const rejectChange = (err: ConfigError): void => {
+    reloadStatus.lastError = err.message;
+    logger.error({ error: err.message }, "config reload skipped (invalid config); keeping the running config");
+  };
   // A config.* write applies at once instead of waiting for the watcher's debounce; the watcher
   // then sees the hash it already has and does nothing.
   const reloadConfigNow = (): ConfigReloadOutcome => {
@@ -175,10 +181,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
       env,
       current: () => current,
       onChange: applyChange,
-      onInvalid: (err) => {
-        reloadStatus.lastError = err.message;
-        logger.error({ error: err.message }, "config reload skipped (invalid config); keeping the running config");
-      },
+      onInvalid: rejectChange,
     });
     reloadStatus.hotReloadStatus = "watching";
   }
@@ -199,6 +202,19 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     port: boundPort,
     stateDir,
     logger,
+    reloadConfig() {
+      // Read the file now, whatever gateway.reload.mode says: SIGHUP is an explicit request.
+      let loaded: LoadedConfig;
+      try {
+        loaded = loadConfig({ stateDir, env });
+      } catch (err) {
+        if (err instanceof ConfigError) return rejectChange(err);
+        throw err;
+      }
+      const changedPaths = diffConfigPaths(current.config, loaded.config);
+      if (changedPaths.length === 0) return void logger.info({ configPath: loaded.path }, "config reload requested: no change");
+      applyChange({ loaded, changedPaths, restartRequiredPaths: restartRequiredPaths(changedPaths) });
+    },
     stop(reason: string) {
       stopping ??= (async () => {
         logger.info({ reason }, "gateway stopping");

@@ -2,7 +2,6 @@ import path from "node:path";
 import { describeStorageError } from "../infra/storage-errors.js";
 import type http from "node:http";
 import os from "node:os";
-import { tuneHeapForDaemon, type DaemonHeapTuning } from "../infra/daemon-heap.js";
 import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import Fastify from "fastify";
@@ -130,7 +129,6 @@ export class GatewayServer {
   private readonly runtime: GatewayRuntime;
   private readonly wss: WebSocketServer;
   private readonly timers: NodeJS.Timeout[] = [];
-  private heapTuning: DaemonHeapTuning | undefined;
   /** Built when a channel block is configured (at start or on reload): a gateway without channels loads none of it. */
   private channels?: ChannelManager;
   private channelsStarting?: Promise<void>;
@@ -348,7 +346,6 @@ export class GatewayServer {
     this.opts.listener.attachRequests(requestHandler);
     setImmediate(() => this.conversations.warmUp());
     this.internalHooks.emit({ type: "gateway", action: "startup", context: { port: this.opts.port } });
-    this.tuneHeapAfterStartUp();
     this.startChannels(this.opts.loadedConfig().config);
     // After the channels: a reply owed from before a restart needs its chat running.
     this.cronStarting = (async () => {
@@ -377,26 +374,6 @@ export class GatewayServer {
     this.controlUiBasePath = settings.basePath;
     this.controlUiServed = true;
     void app.register(async (scope: ReturnType<typeof Fastify>) => registerControlUiRoutes(scope, { dir, basePath: settings.basePath, logger: this.opts.logger }));
-  }
-
-  /**
-   * The daemon's heap flags (tuneHeapForDaemon: growth cap, compaction) are for the weeks a gateway
-   * runs, not for start-up: loading the app and the first turn's model SDK grow the heap fast, and
-   * a cap then only adds full GCs that delay the first reply. They take effect once the first turn
-   * has ended, or a minute after ready when no turn comes.
-   */
-  private tuneHeapAfterStartUp(): void {
-    let timer: NodeJS.Timeout | undefined;
-    const idle = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, 60_000);
-      timer.unref();
-    });
-    void Promise.race([this.conversations.firstTurnEnded, idle]).then(() => {
-      clearTimeout(timer);
-      if (this.draining) return;
-      this.heapTuning = tuneHeapForDaemon();
-      this.opts.logger.debug({ flags: this.heapTuning.flags }, "daemon heap tuning set");
-    });
   }
 
   /** Channels start in the background: a slow platform must not hold the gateway's readiness. */
@@ -456,7 +433,6 @@ export class GatewayServer {
     if (this.draining) return;
     this.draining = true;
     for (const t of this.timers) clearInterval(t);
-    this.heapTuning?.stop();
     // Hooks hear the shutdown first, within their time budget.
     await this.internalHooks.emitAndWait({ type: "gateway", action: "shutdown", context: { reason } });
     this.approvals.denyAll();

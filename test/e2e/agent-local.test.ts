@@ -53,7 +53,7 @@ describe("openclaw agent --local", () => {
         const res = await agent(env, "hi");
         expect(res.code).toBe(0);
         expect(res.json.payloads).toEqual([{ text: "Hello from the fake model.", mediaUrl: null }]);
-        expect(res.json.meta).toMatchObject({ agentId: "main", model: "fake/fake-model", stopReason: "stop" });
+        expect(res.json).toMatchObject({ status: "ok", meta: { stopReason: "stop", agentMeta: { agentId: "main", sessionKey: "agent:main:main", model: "fake/fake-model" } } });
         const request = server.requests.at(-1)!;
         const body = JSON.stringify(request.body);
         expect(Buffer.byteLength(body)).toBeLessThan(16 * 1024);

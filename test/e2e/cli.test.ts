@@ -26,10 +26,23 @@ describe("gateway start / status / call / stop", () => {
     if (process.platform === "linux") expect(fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")).toContain("MALLOC_ARENA_MAX=2");
   });
 
-  it("refuses to start a second one", async () => {
+  it("a second start says where the running one is, and succeeds", async () => {
     const res = await runCli(["gateway", "start"], env);
-    expect(res.code).toBe(1);
-    expect(res.output).toContain(`gateway is already running (pid ${pid}`);
+    expect(res.code).toBe(0);
+    expect(res.output).toMatch(new RegExp(`Gateway already running \\(pid ${pid}\\) on ws://127\\.0\\.0\\.1:\\d+`));
+    const json = await runCli(["gateway", "start", "--json"], env);
+    expect(JSON.parse(json.output)).toMatchObject({ ok: true, alreadyRunning: true, pid });
+  });
+
+  it("the daemon gets its V8 flags on its command line and writes one private log", async () => {
+    if (process.platform === "linux") expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toContain("--heap-growing-percent=30");
+    const log = path.join(stateDir, "logs", "gateway.log");
+    const out = path.join(stateDir, "logs", "gateway.out.log");
+    expect(fs.readFileSync(log, "utf8")).toContain('"msg":"gateway listening"');
+    // The output file keeps what is not a log line; it is not a second copy of the log.
+    expect(fs.readFileSync(out, "utf8")).not.toContain('"msg":"gateway listening"');
+    expect(fs.statSync(log).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(out).mode & 0o777).toBe(0o600);
   });
 
   it("status shows pid, port and uptime from the health RPC", async () => {

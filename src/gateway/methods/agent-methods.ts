@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import type { ConversationPort, ConversationRun } from "../../agents/conversation-port.js";
+import type { ConversationPort } from "../../agents/conversation-port.js";
+import { agentFinalPayload } from "./agent-final-payload.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
 import type { MethodRegistry } from "./registry.js";
@@ -76,10 +77,10 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
           return { runId: outcome.runId, status: outcome.status === "ok" ? "ok" : "error", summary: outcome.summary ?? "", result: { payloads: outcome.summary ? [{ text: outcome.summary }] : [], meta: { cached: true } } };
         }
         ack({ runId: outcome.runId, status: outcome.run.endedAt ? outcome.run.status : "in_flight", acceptedAt: outcome.run.acceptedAt });
-        return finalPayload(await outcome.run.done);
+        return agentFinalPayload(await outcome.run.done);
       }
       ack({ runId: outcome.run.runId, status: "accepted", acceptedAt: outcome.run.acceptedAt });
-      return finalPayload(await outcome.run.done);
+      return agentFinalPayload(await outcome.run.done);
     },
   });
 
@@ -110,23 +111,4 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       };
     },
   });
-}
-
-function finalPayload(run: ConversationRun): Record<string, unknown> {
-  const result = run.result;
-  const payloads = (result?.payloads ?? []).map((p) => ({ text: p.text }));
-  return {
-    runId: run.runId,
-    status: run.status === "ok" ? "ok" : run.status === "timeout" ? "timeout" : "error",
-    summary: payloads.map((p) => p.text).join("\n\n") || result?.error?.message || run.status,
-    result: {
-      payloads,
-      meta: {
-        durationMs: result?.durationMs ?? (run.endedAt ?? Date.now()) - (run.startedAt ?? run.acceptedAt),
-        stopReason: result?.stopReason ?? run.status,
-        agentMeta: { agentId: run.agentId, sessionKey: run.sessionKey, ...(result?.model ? { model: result.model } : {}), usage: result?.usage },
-        ...(result?.error ? { error: result.error } : {}),
-      },
-    },
-  };
 }

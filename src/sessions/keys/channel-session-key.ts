@@ -72,6 +72,11 @@ export function buildHttpStatelessSessionKey(agentId: string, api: HttpApi, id: 
   return checked(`${buildPrefix(agentId)}:${api}:${part(id, "request id")}`);
 }
 
+/** True for a session made for one anonymous HTTP request (`agent:<id>:openai:<id>`, `…:openresponses:<id>`). */
+export function isHttpStatelessSessionKey(sessionKey: string): boolean {
+  return /^agent:[^:]+:(openai|openresponses):[^:]+$/i.test(sessionKey);
+}
+
 /** The OpenAI-compatible HTTP APIs, as they name their sessions. */
 export type HttpApi = "openai" | "openresponses";
 

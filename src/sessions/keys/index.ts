@@ -13,6 +13,7 @@ export {
   DEFAULT_ACCOUNT_ID,
   buildChannelSessionKey,
   buildHttpStatelessSessionKey,
+  isHttpStatelessSessionKey,
   buildOpenAiUserSessionKey,
   buildOpenResponsesUserSessionKey,
   type ChannelChatType,

@@ -144,14 +144,32 @@ export class SessionStore {
 
   /** Removes the session; its transcript is kept as `<file>.deleted.<ts>`. False when absent. */
   delete(sessionKey: string): boolean {
+    const old = this.removeEntry(sessionKey);
+    if (old) this.retire(old, "deleted");
+    return old !== undefined;
+  }
+
+  /**
+   * Removes the session and its transcript outright, keeping no archive: for a session that was
+   * never meant to be kept (an anonymous HTTP request's). False when absent.
+   */
+  discard(sessionKey: string): boolean {
+    const old = this.removeEntry(sessionKey);
+    if (!old) return false;
+    this.tails.delete(old.sessionFile);
+    this.files.forget(old.sessionFile);
+    fs.rmSync(old.sessionFile, { force: true });
+    return true;
+  }
+
+  /** Takes the session out of its agent's index (committed); its transcript is the caller's. */
+  private removeEntry(sessionKey: string): SessionEntry | undefined {
     this.assertOpen();
     const { agentId, key } = this.locate(sessionKey);
     const entries = this.indexes.entries(agentId);
     const old = entries.get(key);
-    if (!old) return false;
-    this.indexes.commit(agentId, () => entries.delete(key), () => entries.set(key, old));
-    this.retire(old, "deleted");
-    return true;
+    if (old) this.indexes.commit(agentId, () => entries.delete(key), () => entries.set(key, old));
+    return old;
   }
 
   /**

@@ -30,6 +30,7 @@ export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
         message: parsed.message,
         ...(parsed.extraSystemPrompt !== undefined ? { extraSystemPrompt: parsed.extraSystemPrompt } : {}),
         ...(stateless && parsed.history.length > 0 ? { history: parsed.history } : {}),
+        ...(stateless ? { stateless: true } : {}),
         ...(headers.model ? { model: headers.model } : {}),
       };
     } catch (err) {

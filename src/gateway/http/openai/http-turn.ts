@@ -28,6 +28,7 @@ export function createHttpTurnRunner(conversations: ConversationPort, gateway: {
       agentId: input.agentId,
       method: "http",
       extraSystemPrompt: input.extraSystemPrompt,
+      ...(input.stateless ? { ephemeral: true } : {}),
       onEvent: (event) => {
         if (event.type === "message_update" && event.delta.kind === "text") input.onDelta(event.delta.text);
       },

@@ -8,6 +8,7 @@ import { responsesHandler } from "./responses-route.js";
 import { openAiErrorHandler } from "./fastify-error-mapper.js";
 import { getModelHandler, listModelsHandler } from "./models-routes.js";
 import { methodNotAllowed, openAiRequestGuard, type GuardRouteConfig } from "./request-guard.js";
+import { sendOpenAiError } from "./openai-errors.js";
 import type { OpenAiRouteDeps } from "./types.js";
 
 /** Chat completions accept bodies up to 20 MB (long histories). */
@@ -43,5 +44,11 @@ export function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps
     scope.route({ method: ["GET", "PUT", "PATCH", "DELETE"], url: "/v1/responses", config: allowPost, handler: methodNotAllowed });
     scope.route({ method: ["POST", "PUT", "PATCH", "DELETE"], url: "/v1/models", config: allowGet, handler: methodNotAllowed });
     scope.route({ method: ["POST", "PUT", "PATCH", "DELETE"], url: "/v1/models/*", config: allowGet, handler: methodNotAllowed });
+    // Any other /v1 path: the OpenAI error shape the SDKs read, not the web server's default.
+    scope.route({
+      method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+      url: "/v1/*",
+      handler: (req, reply) => sendOpenAiError(reply, 404, `Unknown endpoint: ${req.method} ${req.url.split("?", 1)[0]}`, "invalid_request_error", { code: "unknown_url" }),
+    });
   });
 }

@@ -46,6 +46,12 @@ export interface ChatTurnInput {
   /** `system` / `developer` messages from the request, joined by blank lines. */
   extraSystemPrompt?: string;
   /**
+   * A chat completion with neither a session key nor a `user`: its session is removed once the
+   * turn is over, so the gateway keeps nothing of it (the Responses API keeps its sessions for
+   * `previous_response_id`).
+   */
+  stateless?: boolean;
+  /**
    * Earlier request messages, only for stateless requests: a stateful session already holds its
    * own transcript, so replaying the client's copy would duplicate it.
    */

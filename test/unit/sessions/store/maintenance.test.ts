@@ -45,6 +45,37 @@ describe("prune", () => {
     expect(store.list("ops").map((e) => e.sessionKey)).toEqual(["agent:ops:d", "agent:ops:c"]);
     expect(store.prune({ maxEntries: 2, maxAgeMs: 1e9 })).toEqual([]);
   });
+
+  it("over the cap, anonymous HTTP sessions go first: newer ones never outlive a chat's session", () => {
+    const state = makeStateDir();
+    let now = 0;
+    const store = openStore(state, { now: () => now });
+    store.ensure("agent:main:telegram:direct:42");
+    store.ensure("agent:main:main");
+    for (let i = 0; i < 3; i += 1) {
+      now += 1_000;
+      store.ensure(`agent:main:openai:req-${i}`);
+    }
+    store.ensure("agent:main:openresponses:resp-1");
+    const removed = store.prune({ maxEntries: 3 });
+    expect(removed.sort()).toEqual(["agent:main:openai:req-0", "agent:main:openai:req-1", "agent:main:openai:req-2"]);
+    expect(store.list("main").map((e) => e.sessionKey).sort()).toEqual(["agent:main:main", "agent:main:openresponses:resp-1", "agent:main:telegram:direct:42"]);
+  });
+});
+
+describe("discard", () => {
+  it("removes the session and its transcript with no archive left behind", () => {
+    const state = makeStateDir();
+    const store = openStore(state);
+    const entry = store.ensure("agent:main:openai:one-off");
+    store.appendMessages("agent:main:openai:one-off", null, [{ role: "user", content: "hi", timestamp: 1 }]);
+    store.flush();
+    expect(store.discard("agent:main:openai:one-off")).toBe(true);
+    expect(store.get("agent:main:openai:one-off")).toBeUndefined();
+    expect(filesIn(sessionsDirOf(state)).filter((f) => f.startsWith(path.basename(entry.sessionFile, ".jsonl")))).toEqual([]);
+    expect(Object.keys(readIndex(state))).toEqual([]);
+    expect(store.discard("agent:main:openai:one-off")).toBe(false);
+  });
 });
 
 describe("rotateIfLarge", () => {

@@ -1,0 +1,22 @@
+/**
+ * V8 flags for a gateway that lives for weeks, given to `node` where the process starts (they
+ * are read at start-up; switching V8 flags in a running process is documented as unsafe):
+ * `openclaw gateway start` adds them to the daemon's command line and the Docker image's CMD
+ * has them; a supervisor that runs `gateway run` itself (systemd, launchd, pm2) puts them on its
+ * `node` command line (docs/architecture.md, "Memory over weeks", has the measurements).
+ *
+ * - `--heap-growing-percent=30`: left to itself, V8 on a machine with several GB of RAM lets the
+ *   old generation grow to up to 4× what survived the last full GC before collecting, and the
+ *   pages it grew into stay resident. Capped, a busy gateway runs more full GCs (mostly off the
+ *   main thread) and keeps far fewer unused pages.
+ */
+export const DAEMON_NODE_FLAGS: readonly string[] = ["--heap-growing-percent=30"];
+
+/**
+ * The daemon flags the user did not already give node (on its command line or in
+ * NODE_OPTIONS, either spelling, with or without `--no-`): theirs win.
+ */
+export function daemonNodeFlags(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ""): string[] {
+  const given = [...execArgv, nodeOptions].join(" ").replace(/_/g, "-");
+  return DAEMON_NODE_FLAGS.filter((flag) => !given.includes(flag.replace(/^--/, "").split("=")[0]!));
+}

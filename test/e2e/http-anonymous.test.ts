@@ -1,0 +1,69 @@
+import fs from "node:fs";
+import path from "node:path";
+import OpenAI from "openai";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { openOperator } from "../helpers/ws-client.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+
+let server: FakeModelServer;
+let gw: GatewayProcess;
+beforeAll(async () => {
+  server = await startFakeModelServer();
+  const stateDir = makeTempDir();
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(server, stateDir) } });
+});
+afterAll(async () => {
+  await gw?.stop();
+  await server?.close();
+});
+beforeEach(() => server.reset());
+
+const sessionsDir = () => path.join(gw.stateDir, "agents", "main", "sessions");
+const transcripts = () => (fs.existsSync(sessionsDir()) ? fs.readdirSync(sessionsDir()).filter((f) => f.includes(".jsonl")) : []);
+
+async function sessionKeys(): Promise<string[]> {
+  const { sock } = await openOperator(gw.url, gw.token);
+  const list = await sock.request("sessions.list", {});
+  sock.close();
+  return list.payload.sessions.map((s: { key: string }) => s.key);
+}
+
+describe("/v1/chat/completions without a session key or user", () => {
+  it("answers, streamed and not, and keeps no session: no row, no transcript, nothing toward the cap", async () => {
+    const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
+    const before = transcripts();
+    server.enqueue({ text: "one" }, { text: "two" });
+    const completion = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "hi" }] });
+    expect(completion.choices[0]!.message.content).toBe("one");
+    const stream = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "again" }], stream: true });
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
+    expect(text).toBe("two");
+
+    // The session goes once its turn has settled, just after the answer.
+    await expect.poll(async () => (await sessionKeys()).filter((k) => k.includes(":openai:")), { timeout: 10_000 }).toEqual([]);
+    expect(transcripts()).toEqual(before);
+  });
+
+  it("with a user, the session is kept as before", async () => {
+    const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
+    server.enqueue({ text: "kept" });
+    await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "hi" }], user: "bob" });
+    expect(await sessionKeys()).toContain("agent:main:openai-user:bob");
+  });
+});
+
+describe("/v1 paths that do not exist", () => {
+  it("answer 404 in OpenAI's error shape", async () => {
+    const res = await fetch(`${gw.httpUrl}/v1/embeddings/nope?x=1`, { headers: { authorization: `Bearer ${gw.token}` } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(await res.json()).toEqual({ error: { message: "Unknown endpoint: GET /v1/embeddings/nope", type: "invalid_request_error", code: "unknown_url" } });
+    const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
+    await expect(client.embeddings.create({ model: "x", input: "y" })).rejects.toMatchObject({ status: 404, type: "invalid_request_error" });
+    // Without the token nothing about the routes is told.
+    expect((await fetch(`${gw.httpUrl}/v1/nope`)).status).toBe(401);
+  });
+});
