@@ -71,4 +71,22 @@ export function registerOpsCommands(program: Command, withClientFlags: (cmd: Com
       const { completionCommand } = await import("./completion-command.js");
       completionCommand(shell, program);
     });
+
+  program
+    .command("onboard")
+    .description("first set-up: a commented config, the gateway token, and a provider check (interactive on a terminal)")
+    .option("--non-interactive", "take every answer from the flags below")
+    .option("--provider <id>", "anthropic, openai, or your own id (then --base-url and --api)")
+    .option("--api-key-env <name>", "environment variable holding the provider's key (default: <PROVIDER>_API_KEY)")
+    .option("--model <id>", "model id at the provider (default for anthropic: claude-sonnet-4-5, openai: gpt-4.1)")
+    .option("--base-url <url>", "the provider's endpoint (needed for a provider that is not built in)")
+    .option("--api <api>", "wire format: anthropic-messages, openai-completions or openai-responses")
+    .option("--port <port>", "gateway port (default 18789)")
+    .option("--force", "replace an existing config (the old file is kept as .bak)")
+    .option("--skip-check", "write without asking the provider (offline set-up)")
+    .option("--json", "print JSON (with --non-interactive)")
+    .action(async (opts) => {
+      const { onboardCommand } = await import("./onboard/onboard-command.js");
+      await onboardCommand(opts);
+    });
 }
