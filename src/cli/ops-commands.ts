@@ -89,4 +89,24 @@ export function registerOpsCommands(program: Command, withClientFlags: (cmd: Com
       const { onboardCommand } = await import("./onboard/onboard-command.js");
       await onboardCommand(opts);
     });
+
+  const devices = program.command("devices").description("devices that connect with their own key and token instead of the shared secret");
+  withClientFlags(devices.command("list").description("pending pairing requests and paired devices")).action(async (opts) => {
+    const { devicesListCommand } = await import("./devices-command.js");
+    await devicesListCommand(opts);
+  });
+  withClientFlags(devices.command("approve [requestId]").description("approve a pairing request; the device gets its token on its next connect"))
+    .option("--latest", "approve the newest pending request")
+    .action(async (requestId, opts) => {
+      const { devicesApproveCommand } = await import("./devices-command.js");
+      await devicesApproveCommand(requestId, opts);
+    });
+  withClientFlags(devices.command("reject <requestId>").description("refuse a pairing request")).action(async (requestId, opts) => {
+    const { devicesRejectCommand } = await import("./devices-command.js");
+    await devicesRejectCommand(requestId, opts);
+  });
+  withClientFlags(devices.command("revoke <deviceId>").description("unpair a device: its token stops working and its connections close")).action(async (deviceId, opts) => {
+    const { devicesRevokeCommand } = await import("./devices-command.js");
+    await devicesRevokeCommand(deviceId, opts);
+  });
 }
