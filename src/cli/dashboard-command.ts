@@ -1,11 +1,6 @@
+import { controlUiUrl, resolveControlUiSettings } from "../gateway/http/control-ui/control-ui-settings.js";
 import { resolveClientTarget, type ClientFlags } from "./client-context.js";
 import { CliError, printJson } from "./output.js";
-
-/** `gateway.controlUi.basePath` as a URL path: leading and trailing slash, default `/`. */
-export function controlUiPath(basePath: string | undefined): string {
-  const trimmed = (basePath ?? "").trim().replace(/^\/+|\/+$/g, "");
-  return trimmed ? `/${trimmed}/` : "/";
-}
 
 /**
  * `openclaw dashboard`: the Control UI's address on this gateway, with the token in `?token=` so
@@ -14,12 +9,19 @@ export function controlUiPath(basePath: string | undefined): string {
  */
 export function dashboardCommand(flags: ClientFlags): void {
   const target = resolveClientTarget(flags);
-  const ui = target.loaded.config.gateway?.controlUi;
-  if (ui?.enabled === false) throw new CliError("the Control UI is disabled (gateway.controlUi.enabled: false); `openclaw config set gateway.controlUi.enabled true` turns it on");
-  const http = new URL(target.url.replace(/^ws/, "http"));
-  const base = `${http.origin}${controlUiPath(ui?.basePath)}`;
+  let ui;
+  try {
+    ui = resolveControlUiSettings(target.loaded.config);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  if (!ui.enabled) throw new CliError("the Control UI is disabled (gateway.controlUi.enabled: false); `openclaw config set gateway.controlUi.enabled true` turns it on");
+  const ws = new URL(target.url);
   const token = target.credentials.token;
-  const url = token ? `${base}?token=${encodeURIComponent(token)}` : base;
+  const port = Number(ws.port) || (ws.protocol === "wss:" ? 443 : 80);
+  const plain = controlUiUrl(ws.hostname.replace(/^\[|\]$/g, ""), port, ui.basePath, token);
+  // A gateway reached over wss:// (remote mode behind TLS) serves its page over https.
+  const url = ws.protocol === "wss:" ? plain.replace(/^http:/, "https:") : plain;
   if (flags.json) return printJson({ url, authenticated: Boolean(token) });
   process.stdout.write(`${url}\n`);
   if (!token) process.stderr.write("No gateway token found here: the page will ask for the gateway's token or password.\n");

@@ -71,4 +71,42 @@ export function registerOpsCommands(program: Command, withClientFlags: (cmd: Com
       const { completionCommand } = await import("./completion-command.js");
       completionCommand(shell, program);
     });
+
+  program
+    .command("onboard")
+    .description("first set-up: a commented config, the gateway token, and a provider check (interactive on a terminal)")
+    .option("--non-interactive", "take every answer from the flags below")
+    .option("--provider <id>", "anthropic, openai, or your own id (then --base-url and --api)")
+    .option("--api-key-env <name>", "environment variable holding the provider's key (default: <PROVIDER>_API_KEY)")
+    .option("--model <id>", "model id at the provider (default for anthropic: claude-sonnet-4-5, openai: gpt-4.1)")
+    .option("--base-url <url>", "the provider's endpoint (needed for a provider that is not built in)")
+    .option("--api <api>", "wire format: anthropic-messages, openai-completions or openai-responses")
+    .option("--port <port>", "gateway port (default 18789)")
+    .option("--force", "replace an existing config (the old file is kept as .bak)")
+    .option("--skip-check", "write without asking the provider (offline set-up)")
+    .option("--json", "print JSON (with --non-interactive)")
+    .action(async (opts) => {
+      const { onboardCommand } = await import("./onboard/onboard-command.js");
+      await onboardCommand(opts);
+    });
+
+  const devices = program.command("devices").description("devices that connect with their own key and token instead of the shared secret");
+  withClientFlags(devices.command("list").description("pending pairing requests and paired devices")).action(async (opts) => {
+    const { devicesListCommand } = await import("./devices-command.js");
+    await devicesListCommand(opts);
+  });
+  withClientFlags(devices.command("approve [requestId]").description("approve a pairing request; the device gets its token on its next connect"))
+    .option("--latest", "approve the newest pending request")
+    .action(async (requestId, opts) => {
+      const { devicesApproveCommand } = await import("./devices-command.js");
+      await devicesApproveCommand(requestId, opts);
+    });
+  withClientFlags(devices.command("reject <requestId>").description("refuse a pairing request")).action(async (requestId, opts) => {
+    const { devicesRejectCommand } = await import("./devices-command.js");
+    await devicesRejectCommand(requestId, opts);
+  });
+  withClientFlags(devices.command("revoke <deviceId>").description("unpair a device: its token stops working and its connections close")).action(async (deviceId, opts) => {
+    const { devicesRevokeCommand } = await import("./devices-command.js");
+    await devicesRevokeCommand(deviceId, opts);
+  });
 }

@@ -12,7 +12,7 @@ export type {
   OpenClawConfig,
 } from "./types.js";
 export { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
-export { defaultConfigPathForWrite, resolveConfigPath, resolveStateDir } from "./paths.js";
+export { defaultConfigPathForWrite, existingConfigCandidates, resolveConfigPath, resolveStateDir } from "./paths.js";
 export { hashConfigBytes, loadConfig, loadConfigFromBytes, type LoadedConfig } from "./load.js";
 export { loadConfigForClient, type ClientConfig } from "./client-config.js";
 export { parseConfigText } from "./parse.js";

@@ -9,7 +9,7 @@ import {
 import { ErrorCodes, GatewayError, invalidRequest, missingScope, type ErrorShape } from "./protocol/errors.js";
 import { cancelFrameValidator, requestFrameValidator } from "./protocol/frames.js";
 import { scopeSatisfied, canReceiveEvent } from "./protocol/scopes.js";
-import { evaluateConnect, type AcceptedConnect } from "./handshake.js";
+import { evaluateConnect, type AcceptedConnect, type DevicePairing } from "./handshake.js";
 import type { MethodRegistry } from "./methods/registry.js";
 import type { GatewayRuntime } from "./runtime.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
@@ -24,6 +24,7 @@ export interface ConnectionDeps {
   auth: () => ResolvedAuth;
   logger: Logger;
   handshakeTimeoutMs: number;
+  devices: DevicePairing;
   helloPayload: (conn: GatewayConnection, accepted: AcceptedConnect) => Record<string, unknown>;
   onOpen: (conn: GatewayConnection) => void;
   onClose: (conn: GatewayConnection) => void;
@@ -134,6 +135,7 @@ export class GatewayConnection {
       auth: this.deps.auth(),
       rateLimiter: this.deps.rateLimiter,
       now: Date.now(),
+      devices: this.deps.devices,
     });
     if (!result.ok) {
       this.deps.logger.info({ connId: this.connId, ip: this.remoteAddress, reason: result.error.details?.code ?? result.error.code }, "connect rejected");

@@ -7,6 +7,7 @@ import { checkSharedSecret } from "./auth/connect-auth.js";
 import { verifyDeviceProof } from "./auth/device-auth.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AuthRateLimiter } from "./auth/rate-limiter.js";
+import type { DeviceDescriptor, DeviceRegistry, PairingReason } from "./auth/device-registry.js";
 
 export interface HandshakeInput {
   params: unknown;
@@ -15,7 +16,12 @@ export interface HandshakeInput {
   auth: ResolvedAuth;
   rateLimiter: AuthRateLimiter;
   now: number;
+  /** Paired devices; without it, device proofs are checked but nothing is paired. */
+  devices?: DevicePairing;
 }
+
+/** What the handshake needs of the device registry. */
+export type DevicePairing = Pick<DeviceRegistry, "get" | "tokenMatches" | "issueToken" | "touch" | "pairTrusted" | "requestPairing">;
 
 export interface AcceptedConnect {
   ok: true;
@@ -25,6 +31,10 @@ export interface AcceptedConnect {
   scopes: string[];
   caps: string[];
   deviceId?: string;
+  /** How the client proved itself: the gateway's shared secret (or auth none), or a paired device's token. */
+  authVia: "shared-secret" | "device-token";
+  /** Issued on this connect: goes to the client once, in hello-ok.auth. */
+  deviceToken?: { token: string; issuedAtMs: number };
 }
 
 export interface RejectedConnect {
@@ -36,7 +46,9 @@ export interface RejectedConnect {
 
 /**
  * Decide whether a `connect` request may open a session: shape, protocol range, role,
- * rate limit, shared secret, then the optional device proof. Pure apart from the limiter.
+ * rate limit, the optional device proof, then the shared secret or, without it, the device's token
+ * or a pairing request (docs/protocol.md, "Device pairing"). Pure apart from the limiter and the
+ * device registry.
  */
 export function evaluateConnect(input: HandshakeInput): AcceptedConnect | RejectedConnect {
   const params = normalizeConnectParams(input.params);
@@ -69,20 +81,9 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
   }
 
   const secret = checkSharedSecret(input.auth, params.auth);
-  if (!secret.ok) {
-    if (secret.countsAsFailure) input.rateLimiter.recordFailure(input.remoteAddress);
-    return reject(ErrorCodes.INVALID_REQUEST, secret.message, {
-      code: secret.detailsCode,
-      authReason: secret.detailsCode.toLowerCase().replace(/^auth_/, ""),
-      recommendedNextStep: "update_auth_credentials",
-      canRetryWithDeviceToken: false,
-    });
-  }
-
-  const scopes = role === "operator" ? grantOperatorScopes(params.scopes) : [];
-  let deviceId: string | undefined;
+  let device: DeviceDescriptor | undefined;
   if (params.device) {
-    const device = verifyDeviceProof(params.device, {
+    const proof = verifyDeviceProof(params.device, {
       nonce: input.nonce,
       clientId: params.client.id,
       clientMode: params.client.mode,
@@ -93,21 +94,97 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
       deviceFamily: params.client.deviceFamily,
       now: input.now,
     });
-    if (!device.ok) {
-      return reject(ErrorCodes.INVALID_REQUEST, device.message, { code: device.detailsCode, reason: device.reason });
+    if (!proof.ok) {
+      return reject(ErrorCodes.INVALID_REQUEST, proof.message, { code: proof.detailsCode, reason: proof.reason });
     }
-    deviceId = device.deviceId;
+    device = {
+      deviceId: proof.deviceId, publicKey: params.device.publicKey, clientId: params.client.id, clientMode: params.client.mode,
+      platform: params.client.platform, ...(params.client.displayName ? { displayName: params.client.displayName } : {}),
+      role, scopes: role === "operator" ? knownScopes(params.scopes ?? []) : [], remoteAddress: input.remoteAddress,
+    };
   }
+
+  if (!secret.ok) {
+    // Without the shared secret, only a device with its key proof can get in: by its device token, or by pairing.
+    if (device && input.devices) return deviceConnect(input, params, role, device);
+    if (secret.countsAsFailure) input.rateLimiter.recordFailure(input.remoteAddress);
+    return reject(ErrorCodes.INVALID_REQUEST, secret.message, {
+      code: secret.detailsCode,
+      authReason: secret.detailsCode.toLowerCase().replace(/^auth_/, ""),
+      recommendedNextStep: "update_auth_credentials",
+      canRetryWithDeviceToken: false,
+    });
+  }
+
+  const scopes = role === "operator" ? grantOperatorScopes(params.scopes) : [];
   input.rateLimiter.recordSuccess(input.remoteAddress);
-  return {
-    ok: true,
-    params,
-    protocol: Math.min(PROTOCOL_VERSION, params.maxProtocol),
-    role,
-    scopes,
-    caps: params.caps ?? [],
-    ...(deviceId ? { deviceId } : {}),
+  const accepted: AcceptedConnect = { ok: true, params, protocol: Math.min(PROTOCOL_VERSION, params.maxProtocol), role, scopes, caps: params.caps ?? [], authVia: "shared-secret" };
+  if (!device) return accepted;
+  accepted.deviceId = device.deviceId;
+  if (!input.devices) return accepted;
+  // A shared-secret holder could approve its own device, so its device is paired at once; it gets a
+  // token when it has none or did not present the one it has.
+  input.devices.pairTrusted({ ...device, scopes });
+  const presented = params.auth?.deviceToken;
+  if (!presented || !input.devices.tokenMatches(device.deviceId, presented)) accepted.deviceToken = input.devices.issueToken(device.deviceId);
+  else input.devices.touch(device.deviceId);
+  return accepted;
+}
+
+/** A device without the shared secret: its token, its first token after approval, or a pairing request. */
+function deviceConnect(input: HandshakeInput, params: ConnectParams, role: string, device: DeviceDescriptor): AcceptedConnect | RejectedConnect {
+  const devices = input.devices!;
+  const paired = devices.get(device.deviceId);
+  const askPairing = (reason: PairingReason): RejectedConnect => {
+    const request = devices.requestPairing(device, reason);
+    if (!request) {
+      return { ok: false, closeReason: "pairing queue full", error: { code: ErrorCodes.UNAVAILABLE, message: "too many pairing requests are waiting; try again later", retryable: true, retryAfterMs: 60_000 } };
+    }
+    const message = `pairing required: ${reason === "not-paired" ? "this device is not paired with the gateway" : `the device asks for more than it was approved for (${reason})`}; approve it with \`openclaw devices approve ${request.requestId}\``;
+    return {
+      ok: false,
+      closeReason: `pairing required (requestId: ${request.requestId})`,
+      error: {
+        code: ErrorCodes.NOT_PAIRED, message,
+        details: {
+          code: "PAIRING_REQUIRED", reason, requestId: request.requestId, deviceId: device.deviceId, requestedRole: role, requestedScopes: device.scopes,
+          ...(paired ? { approvedRoles: [paired.role], approvedScopes: paired.scopes } : {}),
+          recommendedNextStep: "wait_then_retry", waitForResolution: true, retryable: true,
+        },
+      },
+    };
   };
+  if (!paired || paired.publicKey !== device.publicKey) return askPairing("not-paired");
+  const presented = params.auth?.deviceToken ?? params.auth?.token;
+  if (paired.tokenHash) {
+    if (!presented) {
+      return reject(ErrorCodes.INVALID_REQUEST, "unauthorized: device token missing (send the device token this gateway issued in auth.token)", {
+        code: "AUTH_TOKEN_MISSING", authReason: "token_missing", recommendedNextStep: "retry_with_device_token", canRetryWithDeviceToken: true,
+      });
+    }
+    if (!devices.tokenMatches(device.deviceId, presented)) {
+      input.rateLimiter.recordFailure(input.remoteAddress);
+      return reject(ErrorCodes.INVALID_REQUEST, "unauthorized: device token mismatch (pair the device again: `openclaw devices list`)", {
+        code: "AUTH_DEVICE_TOKEN_MISMATCH", authReason: "device_token_mismatch", recommendedNextStep: "update_auth_credentials", canRetryWithDeviceToken: false,
+      });
+    }
+  }
+  if (role !== paired.role) return askPairing("role-upgrade");
+  const requested = params.scopes === undefined ? paired.scopes : device.scopes;
+  if (!requested.every((scope) => paired.scopes.includes(scope))) return askPairing("scope-upgrade");
+  input.rateLimiter.recordSuccess(input.remoteAddress);
+  const accepted: AcceptedConnect = {
+    ok: true, params, protocol: Math.min(PROTOCOL_VERSION, params.maxProtocol), role, scopes: requested, caps: params.caps ?? [], deviceId: device.deviceId, authVia: "device-token",
+  };
+  // Approved but never connected since: this connect proves the key, and the device gets its token.
+  if (!paired.tokenHash) accepted.deviceToken = devices.issueToken(device.deviceId);
+  else devices.touch(device.deviceId);
+  return accepted;
+}
+
+function knownScopes(requested: readonly string[]): string[] {
+  const known = new Set<string>(OPERATOR_SCOPES);
+  return [...new Set(requested.filter((s) => known.has(s)))];
 }
 
 /**
@@ -115,9 +192,7 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
  * asking for none means the CLI's default set. Unknown scope names grant nothing.
  */
 function grantOperatorScopes(requested: string[] | undefined): string[] {
-  if (!requested) return [...DEFAULT_OPERATOR_SCOPES];
-  const known = new Set<string>(OPERATOR_SCOPES);
-  return [...new Set(requested.filter((s) => known.has(s)))];
+  return requested ? knownScopes(requested) : [...DEFAULT_OPERATOR_SCOPES];
 }
 
 /**

@@ -18,6 +18,8 @@ import { registerExecApprovalMethods } from "./methods/exec-approval-methods.js"
 import { registerCatalogMethods } from "./methods/catalog-methods.js";
 import { registerConfigMethods } from "./methods/config-methods.js";
 import { registerLogMethods } from "./methods/log-methods.js";
+import { registerDeviceMethods } from "./methods/device-methods.js";
+import { DeviceRegistry } from "./auth/device-registry.js";
 import { registerAgentMethods } from "./methods/agent-methods.js";
 import { registerChatMethods } from "./methods/chat-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
@@ -70,7 +72,7 @@ import type { AcceptedConnect } from "./handshake.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime } from "./runtime.js";
 import type { LoadedConfig } from "../config/index.js";
 import {
-  CLOSE_SERVICE_RESTART, HEALTH_BROADCAST_INTERVAL_MS, MAX_BUFFERED_BYTES, MAX_PAYLOAD_BYTES, MAX_PENDING_HANDSHAKES,
+  CLOSE_POLICY_VIOLATION, CLOSE_SERVICE_RESTART, HEALTH_BROADCAST_INTERVAL_MS, MAX_BUFFERED_BYTES, MAX_PAYLOAD_BYTES, MAX_PENDING_HANDSHAKES,
   MAX_PREAUTH_PAYLOAD_BYTES, NON_PRESENCE_MODES,
 } from "./protocol/constants.js";
 
@@ -96,7 +98,7 @@ export interface GatewayServerOptions {
 }
 
 /** Events this gateway really emits; advertised in hello-ok. */
-const EVENTS = ["connect.challenge", "tick", "presence", "health", "shutdown", "exec.approval.requested", "exec.approval.resolved", "config.changed", "cron", "heartbeat"];
+const EVENTS = ["connect.challenge", "tick", "presence", "health", "shutdown", "exec.approval.requested", "exec.approval.resolved", "config.changed", "cron", "heartbeat", "device.pair.requested", "device.pair.resolved"];
 
 /**
  * The gateway's WebSocket and HTTP surface on one port: fastify for HTTP routes, `ws` for
@@ -108,6 +110,8 @@ export class GatewayServer {
   private readonly rateLimiter: AuthRateLimiter;
   private readonly presence: PresenceTracker;
   readonly approvals: ExecApprovalBroker;
+  /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
+  readonly devices: DeviceRegistry;
   readonly sessions: SessionStore;
   readonly ledger: IdempotencyLedger;
   readonly conversations: ConversationService;
@@ -185,7 +189,13 @@ export class GatewayServer {
       onRequested: (request) => this.broadcast("exec.approval.requested", request),
       onResolved: (resolution) => this.broadcast("exec.approval.resolved", resolution),
     });
+    this.devices = new DeviceRegistry(opts.stateDir, {
+      onRequested: (request) => this.broadcast("device.pair.requested", request),
+      onResolved: (resolution) => this.broadcast("device.pair.resolved", resolution),
+      onRevoked: (deviceId) => this.closeDeviceConnections(deviceId),
+    });
     registerSystemMethods(this.methods);
+    registerDeviceMethods(this.methods, this.devices);
     registerExecApprovalMethods(this.methods, this.approvals);
     registerCatalogMethods(this.methods);
     registerConfigMethods(this.methods);
@@ -492,6 +502,7 @@ export class GatewayServer {
       auth: () => this.opts.auth,
       logger: this.opts.logger,
       handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
+      devices: this.devices,
       helloPayload: (c, accepted) => this.helloPayload(c, accepted),
       onOpen: (c) => this.onConnectionOpen(c),
       onClose: (c) => this.onConnectionClose(c),
@@ -527,7 +538,11 @@ export class GatewayServer {
         },
         ...(isAdmin ? { authMode: this.opts.auth.mode } : {}),
       },
-      auth: { role: accepted.role, scopes: accepted.scopes },
+      auth: {
+        role: accepted.role,
+        scopes: accepted.scopes,
+        ...(accepted.deviceToken ? { deviceToken: accepted.deviceToken.token, issuedAtMs: accepted.deviceToken.issuedAtMs } : {}),
+      },
       policy: { maxPayload: MAX_PAYLOAD_BYTES, maxBufferedBytes: MAX_BUFFERED_BYTES, tickIntervalMs: this.opts.tickIntervalMs },
     };
   }
@@ -559,6 +574,13 @@ export class GatewayServer {
     this.presence.remove(conn.connId);
     this.sessionSubscribers.delete(conn.connId);
     this.opts.logger.debug({ connId: conn.connId }, "client disconnected");
+  }
+
+  /** A revoked device's sockets that came in on its token are closed (shared-secret ones keep their authority). */
+  private closeDeviceConnections(deviceId: string): void {
+    for (const conn of this.connections) {
+      if (conn.accepted?.deviceId === deviceId && conn.accepted.authVia === "device-token") conn.close(CLOSE_POLICY_VIOLATION, "device token revoked");
+    }
   }
 
   private stateVersion(): { presence: number; health: number } {

@@ -28,14 +28,20 @@ function modelListRequest(model: ProviderModel): { url: string; headers: Record<
  */
 export async function probeProvider(model: ProviderModel, timeoutMs = 10_000): Promise<ProviderProbe> {
   const { url, headers } = modelListRequest(model);
+  // An unset variable stays in the config as its literal reference; sending that would only earn a 401.
+  const unset = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(model.apiKey ?? "")?.[1];
+  if (unset) {
+    return { ok: false, url, problem: `the key of provider "${model.provider}" comes from the environment variable ${unset}, which is not set`, fix: `export ${unset}=<your key> (for a service: set it in the service's environment)` };
+  }
   let res: Response;
   try {
     res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    const reason = cause?.code ?? cause?.message ?? (err as Error).name;
     return {
       ok: false, url,
-      problem: `provider "${model.provider}" is not reachable at ${url} (${cause === "TimeoutError" ? `no answer in ${timeoutMs / 1000} s` : cause})`,
+      problem: `provider "${model.provider}" is not reachable at ${url} (${reason === "TimeoutError" ? `no answer in ${timeoutMs / 1000} s` : reason})`,
       fix: `check models.providers.${model.provider}.baseUrl and the network`,
     };
   }

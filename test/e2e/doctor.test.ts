@@ -120,12 +120,14 @@ describe("openclaw doctor", () => {
     await new Promise((resolve) => dead.once("exit", resolve));
     fs.writeFileSync(path.join(dir, "gateway.lock"), JSON.stringify({ pid: dead.pid, host: "127.0.0.1", port: 1, startedAt: 0, version: "x" }));
     fs.writeFileSync(path.join(dir, "gateway.pid"), `${dead.pid}\n`);
+    fs.mkdirSync(path.join(dir, "gateway.lock.d"));
     const first = await doctor(dir);
     expect(first.one("lock")).toMatchObject({ status: "warn", message: expect.stringContaining(`pid ${dead.pid} is not running`) });
     const fixed = await doctor(dir, "--fix");
     expect(fixed.one("lock").fixed).toContain("gateway.lock");
     expect(fs.existsSync(path.join(dir, "gateway.lock"))).toBe(false);
     expect(fs.existsSync(path.join(dir, "gateway.pid"))).toBe(false);
+    expect(fs.existsSync(path.join(dir, "gateway.lock.d"))).toBe(false);
   });
 
   it("prints a readable report without --json", async () => {

@@ -98,6 +98,9 @@ export function checkStaleFiles(ctx: DoctorContext): DoctorCheck {
   }
   const check: DoctorCheck = { id: "lock", status: "warn", message: `stale ${stale.join(" and ")}`, fix: "`openclaw doctor --fix` removes them (the gateway also reclaims a stale lock on start)" };
   if (!ctx.fix) return check;
-  for (const entry of stale) fs.rmSync(entry.split(" (")[0]!, { force: true });
-  return { ...check, status: "ok", fixed: `removed ${stale.map((s) => s.split(" (")[0]).join(", ")}` };
+  const removed = stale.map((entry) => entry.split(" (")[0]!);
+  // The lock's directory (held by a live gateway, refreshed by it) goes with a dead holder's lock file.
+  if (removed.includes(paths.lockFile) && fs.existsSync(paths.lockDir)) removed.push(paths.lockDir);
+  for (const file of removed) fs.rmSync(file, { recursive: true, force: true });
+  return { ...check, status: "ok", fixed: `removed ${removed.join(", ")}` };
 }

@@ -1,0 +1,44 @@
+import { BUILTIN_PROVIDERS } from "../../models/index.js";
+import { needsProviderBlock, type OnboardPlan } from "./onboard-plan.js";
+
+const yamlString = (value: string) => JSON.stringify(value);
+
+/**
+ * The config `openclaw onboard` writes: YAML with a comment on every key, no secret in it (the
+ * provider key is a ${VAR} reference, the gateway token lives in credentials/gateway.token).
+ */
+export function renderOnboardConfig(plan: OnboardPlan, writtenAt: Date): string {
+  const lines = [
+    `# OpenClaw gateway configuration, written by \`openclaw onboard\` on ${writtenAt.toISOString().slice(0, 10)}.`,
+    "# Every key is described in docs/configuration.md; `openclaw doctor` checks this file and the",
+    "# installation around it. The gateway applies most edits live (hot reload).",
+    "",
+    "gateway:",
+    "  mode: local            # this machine runs the gateway",
+    `  port: ${plan.port}`,
+    "  bind: loopback         # only this machine can connect; read docs/configuration.md before opening it",
+    "  auth:",
+    "    mode: token          # the token is in credentials/gateway.token (mode 0600), not in this file",
+    "",
+    "agents:",
+    "  defaults:",
+    "    model:",
+    `      primary: ${yamlString(`${plan.provider}/${plan.model}`)}   # provider/model every agent uses unless it says otherwise`,
+  ];
+  if (needsProviderBlock(plan)) {
+    const builtin = BUILTIN_PROVIDERS[plan.provider];
+    lines.push(
+      "",
+      "models:",
+      "  providers:",
+      `    ${plan.provider}:`,
+      `      baseUrl: ${yamlString(plan.baseUrl ?? builtin!.baseUrl)}`,
+      `      api: ${plan.api ?? builtin!.api}`,
+      `      apiKey: ${yamlString(`\${${plan.apiKeyEnv}}`)}   # read from the environment when the gateway starts`,
+    );
+    if (!builtin) lines.push("      models:", `        - id: ${yamlString(plan.model)}`);
+  } else {
+    lines.push("", `# The ${plan.provider} key is read from ${plan.apiKeyEnv} in the gateway's environment.`);
+  }
+  return `${lines.join("\n")}\n`;
+}
