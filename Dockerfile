@@ -11,6 +11,7 @@ COPY tsconfig.json rolldown.config.mjs ./
 COPY build ./build
 COPY src ./src
 COPY extensions ./extensions
+COPY ui ./ui
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:24-bookworm-slim
@@ -22,6 +23,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/bin ./dist/bin
+COPY --from=build /app/dist/control-ui ./dist/control-ui
 COPY skills ./skills
 RUN mkdir -p /data && chown node:node /data
 USER node
