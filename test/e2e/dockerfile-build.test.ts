@@ -55,6 +55,7 @@ describe("Dockerfile", () => {
     const image = path.join(workDir, "image");
     for (const copy of runtime!.copies) copyInto(copy.fromStage === "build" ? buildApp : ROOT, image, copy.sources, copy.dest);
     expect(fs.existsSync(path.join(image, "dist/bin/openclaw.js"))).toBe(true);
+    expect(fs.existsSync(path.join(image, "dist/control-ui/index.html")), "the image serves the built Control UI").toBe(true);
     expect(fs.existsSync(path.join(image, "dist/src")), "the image carries the bundle, not tsc's intermediate output").toBe(false);
 
     const stateDir = makeTempDir();
