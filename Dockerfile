@@ -1,15 +1,20 @@
 # Small image for the OpenClaw gateway: build in one stage, run as a non-root user in another.
 # State (config, token, sessions, logs) lives in the /data volume.
-FROM node:20-bookworm-slim AS build
+# test/e2e/dockerfile-build.test.ts runs this file's build steps on exactly the files it copies.
+FROM node:24-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts
+# better-sqlite3 is the one native addon: its install script fetches a prebuilt binary or compiles
+# it (the full bookworm image has python3, make and g++ for that).
+RUN npm ci --ignore-scripts && npm rebuild better-sqlite3
 COPY tsconfig.json rolldown.config.mjs ./
 COPY build ./build
 COPY src ./src
+COPY extensions ./extensions
+COPY ui ./ui
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 # MALLOC_ARENA_MAX: see docs/architecture.md, "Memory over weeks".
 ENV NODE_ENV=production \
     OPENCLAW_STATE_DIR=/data \
@@ -17,10 +22,9 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
+COPY --from=build /app/dist/bin ./dist/bin
+COPY --from=build /app/dist/control-ui ./dist/control-ui
 COPY skills ./skills
-COPY extensions ./extensions
-COPY openclaw.example.yaml ./
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -22,6 +22,8 @@ export async function verifySlackSignature(params: { signingSecret: string; time
     });
     return { ok: true };
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    // Bolt prefixes every reason with "Failed to verify authenticity: "; the caller says that already.
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: message.replace(/^Failed to verify authenticity:\s*/, "") };
   }
 }

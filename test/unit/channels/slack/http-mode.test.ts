@@ -66,6 +66,7 @@ describe("Slack HTTP Events mode", () => {
     const response = await post(body, fake.signEvent(body, "not-the-signing-secret"));
     expect(response.status).toBe(401);
     expect(harness.inbound).toEqual([]);
+    expect(harness.logs.join("")).toContain("Slack HTTP event refused: signature mismatch");
   });
 
   it("refuses a body changed after signing with 401", async () => {

@@ -1,0 +1,95 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { builtinModules } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+  license: string;
+  keywords?: string[];
+  files: string[];
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+/** Optional peers of `ws`: it tries them and works without. */
+const OPTIONAL_AT_RUN_TIME = new Set(["bufferutil", "utf-8-validate"]);
+
+const PACKAGE_NAME = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(\/[\w./-]*)?$/;
+
+/**
+ * What a chunk loads: its top-level `import … from "x"` lines, `import("x")`, and the CommonJS
+ * `__require("x")` / `require.resolve("x")` rolldown leaves for externals. Strings that merely
+ * look like paths inside bundled code are not matched.
+ */
+function importSpecifiers(code: string): string[] {
+  const patterns = [/^(?:import|export)\b[^;\n]*?\bfrom\s*"([^"]+)"/gm, /^import\s*"([^"]+)"/gm, /\bimport\(\s*"([^"]+)"\s*\)/g, /\b__require\(\s*"([^"]+)"\s*\)/g, /(?<![\w$])(?:__)?require\.resolve\(\s*"([^"]+)"\s*\)/g];
+  const withoutCommentLines = code.replace(/^\s*(?:\*|\/\/|\/\*).*$/gm, "");
+  return patterns.flatMap((pattern) => [...withoutCommentLines.matchAll(pattern)].map((m) => m[1]!));
+}
+
+function packedFiles(): string[] {
+  // --ignore-scripts: prepack would rebuild; dist/ is already built for the e2e suite.
+  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" });
+  return (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path).sort();
+}
+
+/** Bare module names the bundle imports or requires at run time (node built-ins excluded). */
+function bundleExternals(files: string[]): Set<string> {
+  const names = new Set<string>();
+  for (const file of files.filter((f) => f.startsWith("dist/bin/") && f.endsWith(".js"))) {
+    const code = fs.readFileSync(path.join(ROOT, file), "utf8");
+    for (const spec of importSpecifiers(code)) {
+      if (!PACKAGE_NAME.test(spec)) continue;
+      if (spec.startsWith("node:") || builtinModules.includes(spec.split("/")[0]!)) continue;
+      names.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!);
+    }
+  }
+  return names;
+}
+
+describe("npm package", () => {
+  const files = packedFiles();
+
+  it("ships the bundle, the built Control UI, the bundled skills, README, LICENSE and package.json, nothing else", () => {
+    const unexpected = files.filter(
+      (f) => !["package.json", "README.md", "LICENSE"].includes(f) && !/^dist\/bin\/[^/]+\.js$/.test(f) && !f.startsWith("dist/control-ui/") && !f.startsWith("skills/"),
+    );
+    expect(unexpected).toEqual([]);
+    expect(files).toContain("dist/bin/openclaw.js");
+    expect(files).toContain("dist/control-ui/index.html");
+    expect(files.some((f) => f.endsWith(".ts")), "no TypeScript sources").toBe(false);
+  });
+
+  it("holds every chunk the bundle imports", () => {
+    for (const file of files.filter((f) => f.startsWith("dist/bin/"))) {
+      const code = fs.readFileSync(path.join(ROOT, file), "utf8");
+      for (const spec of importSpecifiers(code).filter((s) => s.startsWith("./"))) {
+        expect(files, `${file} imports ${spec}`).toContain(path.posix.join("dist/bin", spec));
+      }
+    }
+  });
+
+  it("depends at run time on exactly what the bundle leaves external", () => {
+    const external = bundleExternals(files);
+    const runtime = Object.keys(pkg.dependencies);
+    for (const name of external) if (!OPTIONAL_AT_RUN_TIME.has(name)) expect(runtime, `the bundle loads ${name} at run time`).toContain(name);
+    for (const name of runtime) expect([...external], `${name} is bundled, so it belongs in devDependencies`).toContain(name);
+  });
+
+  it("pins every direct dependency to an exact version (the lockfile pins the rest)", () => {
+    const ranged = Object.entries({ ...pkg.dependencies, ...pkg.devDependencies }).filter(([, v]) => !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(v));
+    expect(ranged).toEqual([]);
+  });
+
+  it("builds on pack, not on install, and carries its license and keywords", () => {
+    expect(pkg.scripts.prepack).toBeDefined();
+    expect(pkg.scripts.prepare).toBeUndefined();
+    expect(pkg.license).toBe("MIT");
+    expect(fs.readFileSync(path.join(ROOT, "LICENSE"), "utf8")).toMatch(/^MIT License/);
+    expect(pkg.keywords?.length).toBeGreaterThan(0);
+  });
+});
