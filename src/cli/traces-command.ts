@@ -1,4 +1,4 @@
-import { loadConfig, resolveStateDir } from "../config/index.js";
+import { resolveStateDir } from "../config/index.js";
 import { renderTraceList, renderTraceTree, TraceStore, tracesDbPath } from "../traces/index.js";
 import { CliError, printJson } from "./output.js";
 
@@ -8,7 +8,6 @@ import { CliError, printJson } from "./output.js";
  */
 async function withStore<T>(use: (store: TraceStore | undefined) => T): Promise<T> {
   const stateDir = resolveStateDir(process.env);
-  loadConfig({ stateDir, env: process.env });
   const store = await TraceStore.open(tracesDbPath(stateDir), { create: false }).catch((err: Error) => {
     throw new CliError(err.message);
   });

@@ -180,7 +180,8 @@ export class ConversationService implements ConversationPort {
     const durable = input.idempotencyKey === undefined
       ? this.deps.store.whenDurable(sessionKey)
       : Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
-    const run = this.runs.create(runId, sessionKey, agentId, input.method);
+    // A scheduled job's message says so in its provenance; its trace is filed as a cron run.
+    const run = this.runs.create(runId, sessionKey, agentId, input.provenance?.sourceTool === "cron" ? "cron" : input.method);
     if (input.onEvent) this.queue.listen(runId, input.onEvent);
     const senderIsOwner = input.senderIsOwner ?? true;
 

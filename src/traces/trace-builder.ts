@@ -65,7 +65,7 @@ export function buildTrace(start: TraceStart, startedAt: number, events: readonl
     const e = item.event;
     switch (e.type) {
       case "run_context":
-        systemPrompt = { hash: sha256(e.systemPrompt), text: e.systemPrompt };
+        systemPrompt = { hash: promptHash(e.systemPrompt), text: e.systemPrompt };
         record.systemPromptHash = systemPrompt.hash;
         record.systemPromptChars = e.systemPrompt.length;
         record.tools = e.tools;
@@ -152,4 +152,18 @@ function resultText(result: ToolResult): string {
 
 export function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
+}
+
+/** A session's turns send the same few prompts over and over: their hashes are remembered. */
+const promptHashes = new Map<string, string>();
+const MAX_PROMPT_HASHES = 32;
+
+function promptHash(prompt: string): string {
+  let hash = promptHashes.get(prompt);
+  if (hash === undefined) {
+    hash = sha256(prompt);
+    promptHashes.set(prompt, hash);
+    if (promptHashes.size > MAX_PROMPT_HASHES) promptHashes.delete(promptHashes.keys().next().value!);
+  }
+  return hash;
 }

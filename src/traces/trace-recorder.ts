@@ -26,7 +26,7 @@ interface EndedRun {
 }
 
 /** Finished runs are written together, this long after the first of them ended. */
-const WRITE_DELAY_MS = 50;
+const WRITE_DELAY_MS = 250;
 /** Retention runs after this many writes, and at start. */
 const PRUNE_EVERY_WRITES = 200;
 
@@ -46,6 +46,8 @@ export class TraceRecorder implements RunTracer {
   private otelEndpoint: string | undefined;
   private redactor: { config: OpenClawConfig; redactor: TraceRedactor } | undefined;
   private closed = false;
+  /** Prompts this process wrote (or found) in the store: their text is not redacted and sent again. */
+  private readonly storedPrompts = new Set<string>();
 
   constructor(private readonly deps: TraceRecorderDeps) {}
 
@@ -120,13 +122,14 @@ export class TraceRecorder implements RunTracer {
     const settings = traceSettings(config);
     try {
       const redactor = this.redactorFor(config);
-      const traces = batch.map((run) => redactTrace(buildTrace(run.start, run.startedAt, run.events, run.end, run.endedAt), redactor));
+      const traces = batch.map((run) => redactTrace(buildTrace(run.start, run.startedAt, run.events, run.end, run.endedAt), redactor, this.storedPrompts));
       const store = await this.openStore();
       store.write(traces);
       this.writesSincePrune += traces.length;
       if (this.writesSincePrune >= PRUNE_EVERY_WRITES) this.prune(store, settings);
       if (settings.otel) await this.export(settings.otel, traces.map((t) => t.record));
     } catch (err) {
+      this.storedPrompts.clear();
       this.deps.logger.warn({ err: (err as Error).message, runs: batch.length }, "run traces not written");
     }
   }
@@ -143,6 +146,8 @@ export class TraceRecorder implements RunTracer {
 
   private prune(store: TraceStore, settings: TraceSettings): void {
     this.writesSincePrune = 0;
+    // Retention may delete prompts: the next trace of each writes its prompt again.
+    this.storedPrompts.clear();
     const deleted = store.prune({ retentionDays: settings.retentionDays, maxBytes: settings.maxBytes, now: Date.now() });
     if (deleted > 0) this.deps.logger.info({ deleted }, "old run traces deleted");
   }
@@ -165,7 +170,7 @@ export class TraceRecorder implements RunTracer {
 }
 
 /** Every text of a trace that may carry a secret, redacted. */
-function redactTrace(built: ReturnType<typeof buildTrace>, r: TraceRedactor): StoredTrace {
+function redactTrace(built: ReturnType<typeof buildTrace>, r: TraceRedactor, storedPrompts: Set<string>): StoredTrace {
   const record = built.record;
   record.input = record.input.map((t) => r.text(t));
   record.output = r.text(record.output);
@@ -181,7 +186,9 @@ function redactTrace(built: ReturnType<typeof buildTrace>, r: TraceRedactor): St
     if (tool.decisionReason) tool.decisionReason = r.text(tool.decisionReason);
     if (tool.approval) tool.approval.command = r.text(tool.approval.command);
   }
-  if (!built.systemPrompt) return { record };
+  if (!built.systemPrompt || storedPrompts.has(built.systemPrompt.hash)) return { record };
+  if (storedPrompts.size >= 1_000) storedPrompts.clear();
+  storedPrompts.add(built.systemPrompt.hash);
   // The hash names the prompt as the model saw it; the stored text is the redacted one.
   return { record, systemPrompt: { hash: built.systemPrompt.hash, text: r.text(built.systemPrompt.text) } };
 }

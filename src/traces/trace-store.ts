@@ -61,7 +61,15 @@ function loadSqlite(): Promise<typeof BetterSqlite3> {
  * columns and the full trace as JSON, and each distinct system prompt once, by its hash.
  */
 export class TraceStore {
-  private constructor(private readonly db: Database) {}
+  private readonly putPrompt;
+  private readonly putTrace;
+
+  private constructor(private readonly db: Database) {
+    this.putPrompt = db.prepare("INSERT OR IGNORE INTO prompts (hash, text, bytes) VALUES (?, ?, ?)");
+    this.putTrace = db.prepare(`INSERT OR REPLACE INTO traces
+      (run_id, session_key, agent_id, source, started_at, duration_ms, outcome, model, input_tokens, output_tokens, model_calls, tool_calls, prompt_hash, body, bytes)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  }
 
   /** Opens (creating when `create`) the store; undefined when it does not exist and `create` is false. */
   static async open(file: string, opts: { create: boolean }): Promise<TraceStore | undefined> {
@@ -84,10 +92,7 @@ export class TraceStore {
 
   /** Writes traces in one transaction; a run written twice keeps its latest trace. */
   write(traces: readonly StoredTrace[]): void {
-    const putPrompt = this.db.prepare("INSERT OR IGNORE INTO prompts (hash, text, bytes) VALUES (?, ?, ?)");
-    const putTrace = this.db.prepare(`INSERT OR REPLACE INTO traces
-      (run_id, session_key, agent_id, source, started_at, duration_ms, outcome, model, input_tokens, output_tokens, model_calls, tool_calls, prompt_hash, body, bytes)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const { putPrompt, putTrace } = this;
     this.db.transaction(() => {
       for (const { record: r, systemPrompt } of traces) {
         if (systemPrompt) putPrompt.run(systemPrompt.hash, systemPrompt.text, Buffer.byteLength(systemPrompt.text));

@@ -20,7 +20,7 @@ import { LRUCache } from "lru-cache";
 export interface SessionStoreOptions {
   /** Clock (tests). */
   now?: () => number;
-  /** Upper bound on how long a metadata-only index update may wait (default 100 ms). */
+  /** Upper bound on how long a metadata-only index update may wait (default 1 s). */
   flushDelayMs?: number;
   /** `cwd` written into new transcript headers when ensure() names none. */
   cwd?: string;
@@ -59,7 +59,7 @@ export class SessionStore {
       stateDir: this.stateDir,
       now: this.now,
       cwd: options.cwd ?? process.cwd(),
-      flushDelayMs: options.flushDelayMs ?? 100,
+      flushDelayMs: options.flushDelayMs ?? 1_000,
       warn: (message) => this.warn(message),
     });
   }
