@@ -275,7 +275,7 @@ export class GatewayServer {
     this.toolServices.memory = this.memory;
     registerMemoryMethods(this.methods, this.memory, (runtime) => defaultAgentId(runtime.config()));
     registerChannelMethods(this.methods, () => this.channels);
-    registerToolMethods(this.methods, this.conversations, () => ({ memory: this.memory.enabled(), messenger: this.channels !== undefined }));
+    registerToolMethods(this.methods, this.conversations, () => ({ memory: this.memory.enabled(), messenger: this.channels !== undefined, cron: this.toolServices.cron !== undefined }));
     this.toolServices.channelMessenger = {
       send: (request: Parameters<ChannelManager["sendFromTool"]>[0]) => {
         if (!this.channels) throw new Error("no chat channel is configured on this gateway");

@@ -13,9 +13,10 @@ import { sessionModelRef, splitModelRef } from "./session-row.js";
 export interface ToolAvailability {
   memory: boolean;
   messenger: boolean;
+  cron: boolean;
 }
 
-const GROUP_LABELS: Record<string, string> = { fs: "Files", runtime: "Runtime", web: "Web", sessions: "Sessions", memory: "Memory", messaging: "Messaging" };
+const GROUP_LABELS: Record<string, string> = { fs: "Files", runtime: "Runtime", web: "Web", sessions: "Sessions", memory: "Memory", messaging: "Messaging", automation: "Automation" };
 const PROFILE_LABELS: Record<string, string> = { minimal: "Minimal", coding: "Coding", messaging: "Messaging", full: "Full" };
 
 function groupOf(tool: string): string {
