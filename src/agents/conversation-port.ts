@@ -34,6 +34,8 @@ export interface ConversationPort {
   history(sessionKey: string): readonly TranscriptMessage[];
   /** The conversation as chat surfaces show it: questions before their answers. */
   displayHistory(sessionKey: string): TranscriptMessage[];
+  /** The transcript entry id of a message `history` or `displayHistory` returned (undefined for others). */
+  entryIdOf(message: TranscriptMessage): string | undefined;
   /** A client's session key (or none: the agent's main session) in canonical form, with its agent. */
   resolveSessionKey(sessionKey: string | undefined, agentId: string | undefined): { sessionKey: string; agentId: string };
   /** True when this idempotency key was ever accepted (also before a restart). */
@@ -49,6 +51,12 @@ export interface ConversationPort {
 }
 
 export type RunStatus = "queued" | "running" | "ok" | "error" | "timeout" | "aborted";
+
+/** What a `sessions.changed` notice says beyond the key and reason: the runs a turn ended, and how. */
+export interface SessionChangeDetail {
+  runIds?: readonly string[];
+  phase?: "end" | "error";
+}
 
 /** One accepted message's run, as readers see it. */
 export interface ConversationRun {

@@ -16,12 +16,10 @@ import { filterSkills } from "./skills/filter-skills.js";
 import { resolveSkillAllowlist } from "./skills/skill-allowlist.js";
 import { resolveEffectiveTools } from "./policy/index.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
-import { createCoreTools, createMemoryTools, createSessionTools } from "./tools/index.js";
+import { createAvailableTools } from "./tools/index.js";
 import { createToolResultShaper } from "./tool-result-shaper.js";
 import { evaluateContextWindow, liveToolResultMaxChars } from "./context-window-guard.js";
 import { overflowRecovery, withOverflowAdvice } from "./compaction/overflow-recovery.js";
-import { createMessageTool } from "./tools/message.js";
-import { createCronTool } from "./tools/cron.js";
 import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
 import { dailyNotesForNewSession } from "../memory/daily-notes.js";
 import { traceEmitter } from "./trace-events.js";
@@ -129,13 +127,13 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const exec = config.tools?.exec ?? {};
   const memory = input.services?.memory;
   const memoryOn = memory?.enabled() === true;
-  const allTools = [
-    ...createCoreTools({ exec: { ...(exec.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {}) } }),
-    ...(memoryOn ? createMemoryTools() : []),
-    ...(input.sessionKey && input.services?.sessionTools ? createSessionTools() : []),
-    ...(input.services?.channelMessenger ? [createMessageTool()] : []),
-    ...(input.services?.cron ? [createCronTool()] : []),
-  ];
+  const allTools = createAvailableTools({
+    exec: { ...(exec.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {}) },
+    memory: memoryOn,
+    sessionTools: Boolean(input.sessionKey && input.services?.sessionTools),
+    messenger: Boolean(input.services?.channelMessenger),
+    cron: Boolean(input.services?.cron),
+  });
   const policy = resolveEffectiveTools({
     config,
     agentId,

@@ -8,7 +8,7 @@ import { ModelFailover } from "../models/failover/index.js";
 import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../models/index.js";
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import type { StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
-import type { ChannelOrigin, ConversationPort, ResetInput, ResetOutcome, StopOutcome, SubmitInput, SubmitOutcome } from "../agents/conversation-port.js";
+import type { ChannelOrigin, ConversationPort, ResetInput, ResetOutcome, SessionChangeDetail, StopOutcome, SubmitInput, SubmitOutcome } from "../agents/conversation-port.js";
 import { buildMainSessionKey, isAcpSessionKey, isSubagentSessionKey, normalizeSessionKey, parseSessionKey } from "../sessions/keys/index.js";
 import { LaneScheduler } from "../sessions/lanes/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
@@ -35,7 +35,7 @@ export interface ConversationDeps {
   logger: Logger;
   sink: RunEventSink;
   /** Tells clients a session's row changed (`sessions.changed`). */
-  onSessionChanged: (sessionKey: string, reason: string) => void;
+  onSessionChanged: (sessionKey: string, reason: string, detail?: SessionChangeDetail) => void;
   approvals?: ExecApprovalBroker;
   services?: ToolServices;
   /** `/stop` cascades: returns how many sub-agents of the session were stopped. */
@@ -210,7 +210,7 @@ export class ConversationService implements ConversationPort {
       await durable;
       return { kind: "accepted", run, queued: "queued" };
     }
-    const offer = this.queue.offer(sessionKey, input.queueMode, { id: runId, text, receivedAt: Date.now(), meta: { agentId, senderIsOwner, channel: input.origin?.channel } });
+    const offer = this.queue.offer(sessionKey, input.queueMode ?? this.deps.store.peek(sessionKey)?.queueMode, { id: runId, text, receivedAt: Date.now(), meta: { agentId, senderIsOwner, channel: input.origin?.channel } });
     if (offer.action === "rejected") {
       const notice = offer.notice ?? "message refused: the session's queue is full";
       this.endings.endUnstarted(sessionKey, [runId], "error", notice);
@@ -283,6 +283,10 @@ export class ConversationService implements ConversationPort {
   }
 
   /** The conversation as chat surfaces show it: questions before their answers. */
+  entryIdOf(message: TranscriptMessage): string | undefined {
+    return this.historyCache.entryIdOf(message);
+  }
+
   displayHistory(sessionKey: string): TranscriptMessage[] {
     return this.historyCache.displayHistory(sessionKey);
   }

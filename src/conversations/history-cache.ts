@@ -21,6 +21,8 @@ export class HistoryCache {
   private readonly windows = new SessionCache<ConversationWindow>(WINDOW_CACHE_SESSIONS);
   /** Parsed transcripts of sessions recently read whole (history, display, tools). */
   private readonly transcripts = new SessionCache<TranscriptMessage[]>(TRANSCRIPT_CACHE_SESSIONS);
+  /** Each cached transcript message's entry id (`chat.history` rows carry it; `chat.message.get` looks it up). */
+  private readonly entryIds = new WeakMap<object, string>();
 
   constructor(private readonly store: SessionStore) {}
 
@@ -31,9 +33,19 @@ export class HistoryCache {
     const cached = this.transcripts.get(sessionKey, entry.sessionId);
     if (cached) return cached;
     const { entries } = this.store.readTranscript(sessionKey);
-    const messages = entries.filter((e) => e.type === "message").map((e) => e.message as TranscriptMessage);
+    const messages = entries.filter((e) => e.type === "message").map((e) => this.remember(e.message as TranscriptMessage, e.id));
     this.transcripts.set(sessionKey, entry.sessionId, messages);
     return messages;
+  }
+
+  /** The transcript entry id of a message `history` or `displayHistory` returned. */
+  entryIdOf(message: TranscriptMessage): string | undefined {
+    return this.entryIds.get(message);
+  }
+
+  private remember(message: TranscriptMessage, id: string): TranscriptMessage {
+    this.entryIds.set(message, id);
+    return message;
   }
 
   /** The conversation as chat surfaces show it: questions before their answers, waiting messages after earlier ones. */
@@ -94,7 +106,7 @@ export class HistoryCache {
     const transcript = this.transcripts.peek(sessionKey, sessionId);
     for (const e of written) {
       window?.add(e.message as TranscriptMessage, e.id);
-      transcript?.push(e.message as TranscriptMessage);
+      transcript?.push(this.remember(e.message as TranscriptMessage, e.id));
     }
   }
 

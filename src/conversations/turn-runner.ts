@@ -14,6 +14,9 @@ import type { Turn, TurnQueue } from "./turn-queue.js";
 import type { ContextMaintenance } from "./context-maintenance.js";
 import type { RunTracer } from "../traces/index.js";
 import { traceSource } from "./trace-source.js";
+import { estimateCostUsd, modelCostRates } from "../models/model-cost.js";
+import { sessionUsagePatch } from "./session-usage.js";
+import type { SessionChangeDetail } from "../agents/conversation-port.js";
 
 export interface TurnRunnerDeps {
   stateDir: string;
@@ -35,7 +38,7 @@ export interface TurnRunnerDeps {
   /** Rotates a transcript that grew too big; called after each turn. */
   maintenance?: { rotateIfLarge(sessionKey: string): boolean };
   /** Tells clients a session's row changed (`sessions.changed`). */
-  onSessionChanged(sessionKey: string, reason: string): void;
+  onSessionChanged(sessionKey: string, reason: string, detail?: SessionChangeDetail): void;
   /** Called after every turn, once what it wrote is durable and its runs have ended. */
   onTurnEnded(): void;
   /** The turn and its after-work (compaction, memory flush) are over: nothing more is written. */
@@ -164,9 +167,7 @@ export class TurnRunner {
       store.patch(sessionKey, {
         ...(contextTokens !== undefined ? { contextTokens } : {}),
         updatedAt: Date.now(),
-        inputTokens: (entry?.inputTokens ?? 0) + result.usage.input,
-        outputTokens: (entry?.outputTokens ?? 0) + result.usage.output,
-        totalTokens: (entry?.totalTokens ?? 0) + result.usage.input + result.usage.output,
+        ...sessionUsagePatch(entry, result.usage, estimateCostUsd(result.usage, modelCostRates(result.model, deps.config()))),
         abortedLastRun: status === "aborted",
         ...(result.model ? { model: result.model } : {}),
       });
@@ -177,7 +178,7 @@ export class TurnRunner {
     deps.endings.finish(turn.members, status, result);
     // A rotated transcript starts over with recent history only; re-read it next time.
     if (deps.maintenance?.rotateIfLarge(sessionKey)) deps.history.forget(sessionKey);
-    deps.onSessionChanged(sessionKey, "run-ended");
+    deps.onSessionChanged(sessionKey, "run-ended", { runIds: turn.members, phase: status === "error" || status === "timeout" ? "error" : "end" });
     deps.onTurnEnded();
     await deps.context.afterTurn(turn, { ok: status === "ok", ...pick(result) }, contextTokens, bridge);
     deps.onTurnSettled(sessionKey);

@@ -36,6 +36,16 @@ import { InternalHookRunner } from "../hooks/internal/hook-runner.js";
 import { resolveBundledHooksDir } from "../hooks/internal/bundled-hooks-dir.js";
 import { registerTraceMethods } from "./methods/trace-methods.js";
 import { TraceRecorder } from "../traces/index.js";
+import { registerSessionCreateMethods } from "./methods/session-create-methods.js";
+import { registerSessionReadMethods } from "./methods/session-read-methods.js";
+import { registerCommandMethods } from "./methods/command-methods.js";
+import { registerQuestionMethods } from "./methods/question-methods.js";
+import { registerAgentFileMethods } from "./methods/agent-file-methods.js";
+import { registerToolMethods } from "./methods/tool-methods.js";
+import { registerUsageMethods } from "./methods/usage-methods.js";
+import { UsageRecords } from "../sessions/usage/usage-records.js";
+import { QuestionBroker } from "../agents/questions/question-broker.js";
+import { sessionChangedPayload, type SessionEvents } from "./session-change-events.js";
 import { MemoryService } from "../memory/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { channelsStatusPayload, registerChannelMethods } from "./methods/channel-methods.js";
@@ -98,7 +108,10 @@ export interface GatewayServerOptions {
 }
 
 /** Events this gateway really emits; advertised in hello-ok. */
-const EVENTS = ["connect.challenge", "tick", "presence", "health", "shutdown", "exec.approval.requested", "exec.approval.resolved", "config.changed", "cron", "heartbeat", "device.pair.requested", "device.pair.resolved"];
+const EVENTS = [
+  "connect.challenge", "tick", "presence", "health", "shutdown", "exec.approval.requested", "exec.approval.resolved", "config.changed", "cron", "heartbeat",
+  "device.pair.requested", "device.pair.resolved", "agent", "chat", "sessions.changed", "question.requested", "question.resolved",
+];
 
 /**
  * The gateway's WebSocket and HTTP surface on one port: fastify for HTTP routes, `ws` for
@@ -129,7 +142,19 @@ export class GatewayServer {
   private cronStarting?: Promise<void>;
   private readonly toolServices = createToolServices();
   private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
-  private readonly sessionSubscribers = new Set<string>();
+  private readonly sessionEvents: SessionEvents = {
+    subscribers: new Set<string>(),
+    changed: (key, reason, detail) => {
+      if (this.sessionEvents.subscribers.size === 0) return;
+      const payload = sessionChangedPayload(key, reason, detail, { sessions: this.sessions, conversations: this.conversations, config: this.opts.loadedConfig().config });
+      this.broadcast("sessions.changed", payload, { filter: (c) => this.sessionEvents.subscribers.has(c.connId) });
+    },
+  };
+  readonly questions = new QuestionBroker({
+    onRequested: (record) => this.broadcast("question.requested", record),
+    onResolved: (id, outcome) =>
+      this.broadcast("question.resolved", outcome.status === "answered" ? { id, status: "answered", answers: { answers: outcome.answers } } : { id, status: outcome.status }),
+  });
   private readonly runtime: GatewayRuntime;
   private readonly wss: WebSocketServer;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -220,9 +245,9 @@ export class GatewayServer {
         agent: (payload, o) => this.broadcast("agent", payload, o?.toolEvent ? { filter: (c) => c.caps.includes("tool-events") } : {}),
         chat: (payload) => this.broadcast("chat", payload),
       },
-      onSessionChanged: (key, reason) => {
+      onSessionChanged: (key, reason, detail) => {
         if (reason === "run-ended") this.subagents.onSessionRunEnded(key);
-        this.broadcast("sessions.changed", { key, reason, ts: Date.now() }, { filter: (c) => this.sessionSubscribers.has(c.connId) });
+        this.sessionEvents.changed(key, reason, detail);
       },
       turnOverrides: (key) => this.subagents.turnOverrides(key) ?? this.cron.turnOverrides(key),
       hooks: this.internalHooks,
@@ -253,7 +278,13 @@ export class GatewayServer {
     });
     registerAgentMethods(this.methods, this.conversations, { subagents: this.subagentsCommand, acp: this.acpCommand });
     registerChatMethods(this.methods, this.conversations, { subagents: this.subagentsCommand, acp: this.acpCommand });
-    registerSessionMethods(this.methods, this.conversations, this.sessionSubscribers);
+    registerSessionMethods(this.methods, this.conversations, this.sessionEvents);
+    registerSessionCreateMethods(this.methods, this.conversations, (key, reason) => this.sessionEvents.changed(key, reason));
+    registerSessionReadMethods(this.methods, this.conversations);
+    registerCommandMethods(this.methods);
+    registerQuestionMethods(this.methods, this.questions);
+    registerAgentFileMethods(this.methods);
+    registerUsageMethods(this.methods, new UsageRecords(opts.stateDir));
     this.memory = new MemoryService({
       stateDir: opts.stateDir,
       config: () => opts.loadedConfig().config,
@@ -263,6 +294,7 @@ export class GatewayServer {
     this.toolServices.memory = this.memory;
     registerMemoryMethods(this.methods, this.memory, (runtime) => defaultAgentId(runtime.config()));
     registerChannelMethods(this.methods, () => this.channels);
+    registerToolMethods(this.methods, this.conversations, () => ({ memory: this.memory.enabled(), messenger: this.channels !== undefined, cron: this.toolServices.cron !== undefined }));
     this.toolServices.channelMessenger = {
       send: (request: Parameters<ChannelManager["sendFromTool"]>[0]) => {
         if (!this.channels) throw new Error("no chat channel is configured on this gateway");
@@ -446,6 +478,7 @@ export class GatewayServer {
     // Hooks hear the shutdown first, within their time budget.
     await this.internalHooks.emitAndWait({ type: "gateway", action: "shutdown", context: { reason } });
     this.approvals.denyAll();
+    this.questions.cancelAll();
     // Sub-agents stop reacting first: children aborted by the drain stay open for the next start.
     await this.subagents.stop();
     // Scheduled runs the drain aborts stay marked running: the next start records them as interrupted.
@@ -572,7 +605,7 @@ export class GatewayServer {
 
   private onConnectionClose(conn: GatewayConnection): void {
     this.presence.remove(conn.connId);
-    this.sessionSubscribers.delete(conn.connId);
+    this.sessionEvents.subscribers.delete(conn.connId);
     this.opts.logger.debug({ connId: conn.connId }, "client disconnected");
   }
 

@@ -41,7 +41,7 @@ async function turn(sock: TestSocket, text: string) {
 }
 
 function transcriptOf(sock: TestSocket) {
-  return sock.request("sessions.describe", { key: SESSION }).then((r) => r.payload.sessionFile as string);
+  return sock.request("sessions.describe", { key: SESSION }).then((r) => r.payload.session.sessionFile as string);
 }
 
 function lastConversationRequest(): string {

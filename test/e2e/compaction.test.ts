@@ -55,7 +55,7 @@ function compactionEvents(session: string): Frame[] {
 
 async function sessionRow(session: string): Promise<Frame> {
   const res = await sock.request("sessions.describe", { key: session });
-  return res.payload;
+  return res.payload.session;
 }
 
 function transcriptLines(file: string): Record<string, any>[] {
@@ -217,7 +217,7 @@ describe("manual compaction", () => {
     for (let i = 1; i <= 4; i += 1) await turn(session, `Point ${i}`);
     expect(compactionEvents(session)).toHaveLength(0);
     const res = await sock.request("chat.send", { sessionKey: session, message: "/compact focus on the decisions", idempotencyKey: randomUUID() }, 15_000);
-    expect(res.payload).toMatchObject({ status: "ok", command: "compact" });
+    expect(res.payload).toMatchObject({ status: "started", command: "compact" });
     expect(res.payload.reply).toMatch(/^🧹 Compacted: \d+ older messages summarized/);
     const summary = server.requests.find(isSummaryRequest)!;
     expect(lastUserText(summary)).toContain("<instructions>\nfocus on the decisions\n</instructions>");

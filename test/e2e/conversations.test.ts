@@ -150,7 +150,7 @@ describe("sessions.*", () => {
     expect(row).toMatchObject({ kind: "direct", hasActiveRun: false });
     expect(row.totalTokens).toBeGreaterThanOrEqual(0);
     const described = await sock.request("sessions.describe", { key: "manage-me" });
-    expect(described.payload.messageCount).toBe(2);
+    expect(described.payload.session.messageCount).toBe(2);
     const patched = await sock.request("sessions.patch", { key: "manage-me", label: "Important" });
     expect(patched.payload.entry.label).toBe("Important");
     const oldId = row.sessionId;
@@ -158,7 +158,7 @@ describe("sessions.*", () => {
     expect(reset.payload.entry.sessionId).not.toBe(oldId);
     expect((await sock.request("chat.history", { sessionKey: "manage-me" })).payload.messages).toEqual([]);
     expect((await sock.request("sessions.delete", { key: "manage-me" })).payload.deleted).toBe(true);
-    expect((await sock.request("sessions.describe", { key: "manage-me" })).error.code).toBe("INVALID_REQUEST");
+    expect((await sock.request("sessions.describe", { key: "manage-me" })).payload).toEqual({ session: null });
     expect((await sock.request("sessions.delete", { key: "main" })).error.message).toMatch(/main session cannot be deleted/);
     sock.close();
   });

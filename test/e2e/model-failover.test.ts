@@ -94,7 +94,7 @@ async function historyRows(sessionKey: string): Promise<string[]> {
 async function sessionRow(sessionKey: string): Promise<any> {
   const res = await rpc.request("sessions.describe", { key: sessionKey });
   expect(res.ok, JSON.stringify(res.error)).toBe(true);
-  return res.payload.entry;
+  return res.payload.session.entry;
 }
 
 describe("failover through the gateway", () => {

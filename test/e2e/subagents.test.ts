@@ -219,7 +219,7 @@ describe("control", () => {
     const list = await sock.request("chat.send", { sessionKey: "killer", message: "/subagents list", idempotencyKey: randomUUID() });
     expect(list.payload.reply).toMatch(/^#1 \[running\] "slowpoke"/);
     const killed = await sock.request("chat.send", { sessionKey: "killer", message: "/subagents kill #1", idempotencyKey: randomUUID() });
-    expect(killed.payload).toMatchObject({ status: "ok", command: "subagents" });
+    expect(killed.payload).toMatchObject({ status: "started", command: "subagents" });
     expect(killed.payload.reply).toMatch(/^Killed "slowpoke"/);
     const [announcement] = await eventually(async () => {
       const list = await announcements("killer");

@@ -14,6 +14,8 @@ import { createSessionsSpawnTool } from "./sessions-spawn.js";
 import { createSubagentsTool } from "./subagents.js";
 import { createMemoryGetTool } from "./memory-get.js";
 import { createMemorySearchTool } from "./memory-search.js";
+import { createMessageTool } from "./message.js";
+import { createCronTool } from "./cron.js";
 
 /**
  * The seven core tools, in a fixed order: the tool list is part of every model request, and a
@@ -50,6 +52,20 @@ export function createSessionTools(): AgentTool[] {
 /** The memory tools, offered where a `MemoryToolHost` exists and memory is enabled; after the core tools. */
 export function createMemoryTools(): AgentTool[] {
   return [createMemorySearchTool(), createMemoryGetTool()];
+}
+
+/**
+ * Every tool a turn may be offered before the tool policy: the core tools, then memory, session
+ * and message tools where their services exist. Turns and the `tools.*` methods list the same set.
+ */
+export function createAvailableTools(options: { exec?: ExecToolOptions; memory: boolean; sessionTools: boolean; messenger: boolean; cron: boolean }): AgentTool[] {
+  return [
+    ...createCoreTools({ exec: options.exec }),
+    ...(options.memory ? createMemoryTools() : []),
+    ...(options.sessionTools ? createSessionTools() : []),
+    ...(options.messenger ? [createMessageTool()] : []),
+    ...(options.cron ? [createCronTool()] : []),
+  ];
 }
 
 export type { MemorySearchArgs } from "./memory-search.js";

@@ -74,8 +74,6 @@ interface Routed {
  * platform offset; the reply is delivered later, when the run ends.
  */
 export class InboundDispatcher {
-  /** Per-session `/queue` choices (not persisted, like OpenClaw's session toggles). */
-  private readonly queueModes = new Map<string, QueueMode>();
   private readonly debouncer: InboundDebouncer<Routed>;
 
   constructor(private readonly deps: InboundDispatchDeps) {
@@ -254,7 +252,6 @@ export class InboundDispatcher {
       sessions: this.deps.store,
       ...(this.deps.subagentsCommand ? { subagents: this.deps.subagentsCommand } : {}),
       ...(this.deps.acpCommand ? { acp: this.deps.acpCommand } : {}),
-      queueModes: this.queueModes,
       chat: {
         channel: message.channel, accountId: message.accountId, senderId: message.senderId, to: message.chatId, chatType: message.chatType,
         ...(message.senderUsername ? { senderUsername: message.senderUsername } : {}), ...(message.threadId ? { threadId: message.threadId } : {}),
@@ -278,7 +275,6 @@ export class InboundDispatcher {
       agentId: last.agentId,
       method: "channel",
       senderIsOwner: batch.every((r) => r.message.commandAuthorized),
-      queueMode: this.queueModes.get(message.sessionKey),
       ...(preview ? { onEvent: preview.onEvent } : {}),
       origin: {
         channel: running.channel, accountId: running.accountId, chatType: message.chatType, to: message.chatId,

@@ -26,8 +26,6 @@ export interface ChatCommandContext {
   subagents?: (sessionKey: string, args: string) => Promise<string>;
   /** `/acp …` for the session; absent when the gateway has no ACP control plane. */
   acp?: (sessionKey: string, args: string) => Promise<string>;
-  /** The per-session queue choice (`/queue`), where the surface keeps one. */
-  queueModes?: Map<string, QueueMode>;
   /** The chat message's sender and place (channel surface). */
   chat?: ChatPlace;
   /** Binding this chat or thread to a sub-agent (`/focus`, `/unfocus`), where the surface can. */
@@ -57,6 +55,10 @@ export interface ChatCommand {
   aliases?: readonly string[];
   /** One line for `/help`. */
   description: string;
+  /** What follows the name, for menus and `/help` (`<mode>`, `[instructions]`); absent: it takes none. */
+  args?: string;
+  /** How `commands.list` groups it. */
+  category?: "session" | "options" | "status" | "management" | "media" | "tools";
   /** Words that run it when they are the whole message, without a slash (`stop`). */
   bareWords?: readonly string[];
   /** Only the owner may run it (a channel sender in `commands.ownerAllowFrom`); others are told so. */
@@ -115,11 +117,16 @@ export class ChatCommandRegistry {
     return command.spec.handler(command.args, ctx);
   }
 
+  /** Every registered command, in registration order. */
+  all(): readonly ChatCommand[] {
+    return this.commands;
+  }
+
   /** The commands of `surface`, as `/help` lists them. */
   helpText(surface: ChatSurface): string {
     const lines = this.commands
       .filter((c) => !c.surfaces || c.surfaces.includes(surface))
-      .map((c) => `/${c.name}${c.aliases?.length ? ` (/${c.aliases.join(", /")})` : ""} — ${c.description}${c.ownerOnly ? " (owner only)" : ""}`);
+      .map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}${c.aliases?.length ? ` (/${c.aliases.join(", /")})` : ""} — ${c.description}${c.ownerOnly ? " (owner only)" : ""}`);
     return ["Commands:", ...lines].join("\n");
   }
 }

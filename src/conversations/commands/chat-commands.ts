@@ -2,6 +2,7 @@ import { parseSessionKey } from "../../sessions/keys/index.js";
 import { runCompactCommand } from "../compact-command.js";
 import { ChatCommandRegistry, type ChatCommandContext, type ChatCommandResult, type MatchedCommand } from "./chat-command-registry.js";
 import { modelCommand, thinkCommand, verboseCommand, type SessionControlDeps } from "./session-control-commands.js";
+import { contextText, statusCard, usageText } from "./status-card.js";
 
 export const QUEUE_MODES = ["steer", "followup", "collect", "interrupt"] as const;
 export type ChatQueueMode = (typeof QUEUE_MODES)[number];
@@ -42,26 +43,30 @@ CHAT_COMMANDS.register({
 
 CHAT_COMMANDS.register({
   name: "status",
-  description: "agent, model, session and token usage",
-  surfaces: ["channel"],
-  handler: (_args, ctx) => {
-    const entry = ctx.sessions.get(ctx.sessionKey);
-    const chosen = entry?.modelOverrideSource === "user" ? entry.modelOverride : undefined;
-    return reply([
-      `Session: ${ctx.sessionKey}`,
-      `Model: ${chosen ? `${chosen} (chosen with /model)` : "the agent's"}${entry?.model ? ` · last answer from ${entry.model}` : ""}`,
-      `Thinking: ${entry?.thinkingLevel ?? ctx.config().agents.defaults.thinkingDefault ?? "off"} · verbose ${entry?.verboseLevel ?? "off"}`,
-      `Messages: ${entry?.messageCount ?? 0} · tokens in ${entry?.inputTokens ?? 0} / out ${entry?.outputTokens ?? 0}`,
-      `Run: ${ctx.conversations.isActive(ctx.sessionKey) ? "active" : "idle"} · queue ${ctx.queueModes?.get(ctx.sessionKey) ?? "default"}`,
-    ].join("\n"));
-  },
+  description: "model, tokens, context use, cost, queue mode and session age",
+  category: "status",
+  handler: (_args, ctx) => reply(statusCard(ctx)),
+});
+
+CHAT_COMMANDS.register({
+  name: "usage",
+  description: "tokens and estimated cost of this session",
+  args: "[cost]",
+  category: "status",
+  handler: (args, ctx) => reply(usageText(args, ctx)),
+});
+
+CHAT_COMMANDS.register({
+  name: "context",
+  description: "how much of the model's context window this session uses",
+  category: "status",
+  handler: (_args, ctx) => reply(contextText(ctx)),
 });
 
 CHAT_COMMANDS.register({
   name: "model",
   description: "show the model | list | <provider/model or alias> for this session | default",
   ownerOnly: true,
-  surfaces: ["channel"],
   handler: (args, ctx) => reply(modelCommand(args, sessionControls(ctx))),
 });
 
@@ -70,7 +75,6 @@ CHAT_COMMANDS.register({
   aliases: ["t"],
   description: "show | <level> — thinking level for this session (off, minimal, low, medium, high, xhigh, adaptive, max)",
   ownerOnly: true,
-  surfaces: ["channel"],
   handler: (args, ctx) => reply(thinkCommand(args, sessionControls(ctx))),
 });
 
@@ -78,7 +82,6 @@ CHAT_COMMANDS.register({
   name: "verbose",
   aliases: ["v"],
   description: "on | off | full — list tool calls before replies (no argument toggles)",
-  surfaces: ["channel"],
   handler: (args, ctx) => reply(verboseCommand(args, sessionControls(ctx))),
 });
 
@@ -86,7 +89,6 @@ CHAT_COMMANDS.register({
   name: "help",
   aliases: ["commands"],
   description: "this list",
-  surfaces: ["channel"],
   handler: (_args, ctx) => reply(CHAT_COMMANDS.helpText(ctx.surface)),
 });
 
@@ -94,10 +96,9 @@ CHAT_COMMANDS.register({
   name: "whoami",
   aliases: ["id"],
   description: "your sender id on this channel",
-  surfaces: ["channel"],
   handler: (_args, ctx) => {
     const chat = ctx.chat;
-    if (!chat) return reply(`Session: ${ctx.sessionKey}`);
+    if (!chat) return reply([`You: the operator of this gateway (${ctx.method} client)`, `Owner: ${ctx.senderIsOwner ? "yes" : "no"}`, `Session: ${ctx.sessionKey}`].join("\n"));
     return reply([
       `Channel: ${chat.channel} (account ${chat.accountId})`,
       `Your id: ${chat.senderId}${chat.senderUsername ? ` (@${chat.senderUsername})` : ""}`,
@@ -110,17 +111,17 @@ CHAT_COMMANDS.register({
 
 CHAT_COMMANDS.register({
   name: "queue",
-  description: "how messages sent during a reply are handled: steer | followup | collect | interrupt",
+  description: "how messages sent during a reply are handled: steer | followup | collect | interrupt | default",
+  args: "<mode>",
+  category: "options",
   ownerOnly: true,
-  surfaces: ["channel"],
   handler: (args, ctx) => {
-    const modes = ctx.queueModes;
-    if (!modes) return reply("Queue modes are chosen per request here (queueMode), not by command.");
     const mode = args.toLowerCase();
-    if (!mode) return reply(`Queue mode: ${modes.get(ctx.sessionKey) ?? "default"}. Choose one of: ${QUEUE_MODES.join(", ")}.`);
-    if (!(QUEUE_MODES as readonly string[]).includes(mode)) return reply(`Unknown queue mode "${args}". Choose one of: ${QUEUE_MODES.join(", ")}.`);
-    modes.set(ctx.sessionKey, mode as ChatQueueMode);
-    return reply(`Queue mode for this session: ${mode}.`);
+    const current = ctx.sessions.get(ctx.sessionKey)?.queueMode;
+    if (!mode) return reply(`Queue mode: ${current ?? "default"}. Choose one of: ${QUEUE_MODES.join(", ")}, default.`);
+    if (mode !== "default" && !(QUEUE_MODES as readonly string[]).includes(mode)) return reply(`Unknown queue mode "${args}". Choose one of: ${QUEUE_MODES.join(", ")}, default.`);
+    sessionControls(ctx).patch({ queueMode: mode === "default" ? null : (mode as ChatQueueMode) });
+    return reply(mode === "default" ? "Queue mode for this session: back to the default." : `Queue mode for this session: ${mode}.`);
   },
 });
 

@@ -2,14 +2,20 @@ import { Type } from "@sinclair/typebox";
 import { listAgentConfigs } from "../../agents/agent-config.js";
 import { listConfiguredModels } from "../../models/index.js";
 import type { MethodRegistry } from "./registry.js";
+import { invalidRequest } from "../protocol/errors.js";
+import { loadOrCreateGatewayIdentity } from "../gateway-identity.js";
 
-/** `models.list`, `agents.list`, `agent.identity.get`. */
+/** `models.list`, `gateway.identity.get`, `agents.list`, `agent.identity.get`. */
 export function registerCatalogMethods(registry: MethodRegistry): void {
   registry.register({
     name: "models.list",
     scope: "operator.read",
     params: Type.Object(
       {
+        agentId: Type.Optional(Type.String({ minLength: 1 })),
+        sessionKey: Type.Optional(Type.String({ minLength: 1 })),
+        provider: Type.Optional(Type.String({ minLength: 1 })),
+        includeDetails: Type.Optional(Type.Boolean()),
         view: Type.Optional(Type.Union(["default", "configured", "provider-config", "all"].map((v) => Type.Literal(v)))),
         preparedOnly: Type.Optional(Type.Boolean()),
         refresh: Type.Optional(Type.Boolean()),
@@ -17,7 +23,12 @@ export function registerCatalogMethods(registry: MethodRegistry): void {
       { additionalProperties: false },
     ),
     handler: (params, { runtime }) => {
-      const rows = listConfiguredModels(runtime.config(), process.env);
+      if (params.preparedOnly && params.refresh) throw invalidRequest("preparedOnly and refresh cannot both be true");
+      const config = runtime.config();
+      // Every agent sees the same configured models here; an agent id is still checked so a typo is an error.
+      const agentId = params.agentId?.toLowerCase() ?? (params.sessionKey?.startsWith("agent:") ? params.sessionKey.split(":")[1] : undefined);
+      if (agentId && !listAgentConfigs(config).some((a) => a.id === agentId)) throw invalidRequest(`unknown agent "${agentId}"`);
+      const rows = listConfiguredModels(config, process.env).filter((m) => !params.provider || m.provider === params.provider);
       const visible = params.view === "configured" || params.preparedOnly ? rows.filter((m) => m.available) : rows;
       return {
         models: visible.map((m) => ({
@@ -32,6 +43,13 @@ export function registerCatalogMethods(registry: MethodRegistry): void {
         })),
       };
     },
+  });
+
+  registry.register({
+    name: "gateway.identity.get",
+    scope: "operator.read",
+    params: Type.Object({}, { additionalProperties: false }),
+    handler: (_params, { runtime }) => loadOrCreateGatewayIdentity(runtime.stateDir),
   });
 
   registry.register({

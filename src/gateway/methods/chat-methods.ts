@@ -10,6 +10,15 @@ import type { MethodRegistry } from "./registry.js";
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
 const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((m) => Type.Literal(m)));
 
+/** The one `chat` event of a chat command's answer: a `final` whose message is marked `command: true`. */
+function commandReplyEvent(runId: string, sessionKey: string, text: string): Record<string, unknown> {
+  const agentId = sessionKey.startsWith("agent:") ? sessionKey.split(":")[1] : undefined;
+  return {
+    runId, sessionKey, ...(agentId ? { agentId } : {}), seq: 1, state: "final",
+    message: { role: "assistant", content: [{ type: "text", text }], command: true, timestamp: Date.now() },
+  };
+}
+
 /** `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (see docs/protocol.md). */
 export function registerChatMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands = {}): void {
   registry.register({
@@ -59,7 +68,10 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
               ? { runId: params.idempotencyKey, status: "ok", reset: true, sessionKey }
               : { runId: params.idempotencyKey, status: result.outcome.status };
           case "reply":
-            return { runId: params.idempotencyKey, status: "ok", command: command.name, reply: result.text };
+            // Chat clients show a command's answer from the run's `final` event (marked `command`),
+            // sent right after this acknowledgement, as they do for a reply of the agent.
+            setImmediate(() => runtime.broadcast("chat", commandReplyEvent(params.idempotencyKey, sessionKey, result.text)));
+            return { runId: params.idempotencyKey, status: "started", command: command.name, reply: result.text };
         }
       }
       const outcome = await conversations.submit({
@@ -99,7 +111,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       const store = runtime.sessions();
       const entry = store.get(sessionKey);
       if (!entry) return { sessionKey, sessionId: null, messages: [] };
-      const messages = displayMessages(conversations.displayHistory(sessionKey), { limit: params.limit ?? 200, maxChars: params.maxChars });
+      const messages = displayMessages(conversations.displayHistory(sessionKey), { limit: params.limit ?? 200, maxChars: params.maxChars, idOf: (m) => conversations.entryIdOf(m) });
       const active = conversations.runs.activeFor(sessionKey).map((r) => r.runId);
       return {
         sessionKey,
@@ -115,7 +127,13 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
     name: "chat.abort",
     scope: "operator.write",
     params: Type.Object(
-      { sessionKey: SessionKey, agentId: Type.Optional(Type.String()), runId: Type.Optional(Type.String()) },
+      {
+        sessionKey: SessionKey,
+        agentId: Type.Optional(Type.String()),
+        runId: Type.Optional(Type.String()),
+        // Side runs (OpenClaw's `/btw`) do not exist here, so keeping them changes nothing.
+        preserveSideRuns: Type.Optional(Type.Boolean()),
+      },
       { additionalProperties: false },
     ),
     handler: (params) => {

@@ -3,47 +3,20 @@ import type { ConversationPort } from "../../agents/conversation-port.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { sessionControlsPatch } from "../../agents/session-controls.js";
 import type { MethodRegistry } from "./registry.js";
+import type { SessionEvents } from "../session-change-events.js";
 import type { GatewayRuntime } from "../runtime.js";
+import { sessionModelRef, sessionRow, splitModelRef } from "./session-row.js";
+import { resolveContextWindow } from "../../models/index.js";
 
 const Key = Type.String({ minLength: 1, maxLength: 512 });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 
-/** One session as `sessions.list` shows it (GatewaySessionRow). */
-function sessionRow(entry: Record<string, any>, conversations: ConversationPort): Record<string, unknown> {
-  const key: string = entry.sessionKey;
-  const active = conversations.runs.activeFor(key).map((r) => r.runId);
-  const rest = key.split(":").slice(2);
-  const kind = rest.includes("group") || rest.includes("channel") ? "group" : rest.includes("direct") || rest[0] === "main" || rest.length === 1 ? "direct" : "unknown";
-  return {
-    key,
-    kind,
-    sessionId: entry.sessionId,
-    updatedAt: entry.updatedAt ?? null,
-    ...(entry.label ? { label: entry.label } : {}),
-    ...(entry.displayName ? { displayName: entry.displayName } : {}),
-    ...(entry.chatType ? { chatType: entry.chatType } : {}),
-    ...(entry.channel ? { channel: entry.channel } : {}),
-    ...(entry.origin ? { origin: entry.origin } : {}),
-    ...(entry.lastChannel ? { lastChannel: entry.lastChannel, lastTo: entry.lastTo, lastAccountId: entry.lastAccountId } : {}),
-    ...(entry.thinkingLevel ? { thinkingLevel: entry.thinkingLevel } : {}),
-    ...(entry.modelOverride ? { model: entry.modelOverride } : entry.model ? { model: entry.model } : {}),
-    inputTokens: entry.inputTokens ?? 0,
-    outputTokens: entry.outputTokens ?? 0,
-    totalTokens: entry.totalTokens ?? 0,
-    ...(entry.contextTokens !== undefined ? { contextTokens: entry.contextTokens } : {}),
-    ...(entry.compactionCount ? { compactionCount: entry.compactionCount } : {}),
-    ...(entry.abortedLastRun ? { abortedLastRun: true } : {}),
-    ...(entry.spawnedBy ? { spawnedBy: entry.spawnedBy } : {}),
-    hasActiveRun: active.length > 0,
-    activeRunIds: active,
-  };
-}
-
 /** `sessions.*` (see docs/protocol.md, "Methods") and `sessions.subscribe` for `sessions.changed`. */
-export function registerSessionMethods(registry: MethodRegistry, conversations: ConversationPort, subscribers: Set<string>): void {
-  const resolve = (key: string) => conversations.resolveSessionKey(key, undefined).sessionKey;
-  const mustGet = (runtime: GatewayRuntime, key: string) => {
-    const entry = runtime.sessions().get(resolve(key));
+export function registerSessionMethods(registry: MethodRegistry, conversations: ConversationPort, events: SessionEvents): void {
+  const { subscribers } = events;
+  const resolve = (key: string, agentId?: string) => conversations.resolveSessionKey(key, agentId).sessionKey;
+  const mustGet = (runtime: GatewayRuntime, key: string, agentId?: string) => {
+    const entry = runtime.sessions().get(resolve(key, agentId));
     if (!entry) throw invalidRequest(`session not found: ${key}`);
     return entry;
   };
@@ -79,6 +52,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       }
       const limit = params.limit ?? 100;
       const config = runtime.config();
+      const defaultModel = splitModelRef(sessionModelRef({ agentId: params.agentId?.toLowerCase() ?? "main" }, config), config);
       return {
         ts: now,
         path: `${runtime.stateDir}/agents`,
@@ -86,8 +60,12 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
         totalCount: entries.length,
         limitApplied: limit,
         hasMore: entries.length > limit,
-        defaults: { model: typeof config.agents.defaults.model === "string" ? config.agents.defaults.model : (config.agents.defaults.model?.primary ?? null) },
-        sessions: entries.slice(0, limit).map((e) => sessionRow(e, conversations)),
+        defaults: {
+          modelProvider: defaultModel?.provider ?? null,
+          model: defaultModel?.id ?? null,
+          contextTokens: defaultModel ? resolveContextWindow(config, defaultModel.provider, defaultModel.id).tokens : null,
+        },
+        sessions: entries.slice(0, limit).map((e) => sessionRow(e as never, conversations, config)),
       };
     },
   });
@@ -95,11 +73,24 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
   registry.register({
     name: "sessions.describe",
     scope: "operator.read",
-    params: Type.Object({ key: Key }, { additionalProperties: false }),
+    params: Type.Object(
+      { key: Key, agentId: Type.Optional(Type.String()), includeDerivedTitles: Type.Optional(Type.Boolean()), includeLastMessage: Type.Optional(Type.Boolean()) },
+      { additionalProperties: false },
+    ),
     handler: (params, { runtime }) => {
-      const entry = mustGet(runtime, params.key) as Record<string, any>;
+      // An unknown session is `{session: null}`, not an error: clients describe a key before its first message.
+      const entry = runtime.sessions().get(resolve(params.key, params.agentId));
+      if (!entry) return { session: null };
       const messages = conversations.history(entry.sessionKey);
-      return { ...sessionRow(entry, conversations), sessionFile: entry.sessionFile, sessionStartedAt: entry.sessionStartedAt, messageCount: messages.length, entry };
+      return {
+        session: {
+          ...sessionRow(entry, conversations, runtime.config()),
+          sessionFile: entry.sessionFile,
+          sessionStartedAt: entry.sessionStartedAt,
+          messageCount: messages.length,
+          entry,
+        },
+      };
     },
   });
 
@@ -109,17 +100,23 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
     params: Type.Object(
       {
         key: Key,
+        agentId: Type.Optional(Type.String()),
         label: Nullable(Type.String({ maxLength: 512 })),
         thinkingLevel: Nullable(Type.String()),
         model: Nullable(Type.String()),
         verboseLevel: Nullable(Type.String()),
         reasoningLevel: Nullable(Type.String()),
         sendPolicy: Type.Optional(Type.Union([Type.Literal("allow"), Type.Literal("deny"), Type.Null()])),
+        // Sent by OpenClaw's TUI for `/usage`; refused below with the reason instead of as an unknown field.
+        responseUsage: Nullable(Type.String()),
       },
       { additionalProperties: false },
     ),
     handler: (params, { runtime }) => {
-      const entry = mustGet(runtime, params.key);
+      if (params.responseUsage !== undefined) {
+        throw invalidRequest("per-reply usage footers (responseUsage) are not supported by this gateway; /status and /usage show the session's tokens and cost");
+      }
+      const entry = mustGet(runtime, params.key, params.agentId);
       // The model and levels take effect on the session's next turn; bad values change nothing.
       const controls = sessionControlsPatch({ model: params.model, thinkingLevel: params.thinkingLevel, verboseLevel: params.verboseLevel }, runtime.config(), process.env);
       if (!controls.ok) throw invalidRequest(controls.message);
@@ -128,7 +125,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       if (params.reasoningLevel !== undefined) patch.reasoningLevel = params.reasoningLevel ?? undefined;
       if (params.sendPolicy !== undefined) patch.sendPolicy = params.sendPolicy ?? undefined;
       const updated = runtime.sessions().patch(entry.sessionKey, patch as never);
-      runtime.broadcast("sessions.changed", { key: entry.sessionKey, reason: "patch" }, { filter: (c) => subscribers.has(c.connId) });
+      events.changed(entry.sessionKey, "patch");
       return { ok: true, path: updated.sessionFile, key: entry.sessionKey, entry: updated };
     },
   });
@@ -136,12 +133,15 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
   registry.register({
     name: "sessions.reset",
     scope: "operator.admin",
-    params: Type.Object({ key: Key, reason: Type.Optional(Type.Union([Type.Literal("new"), Type.Literal("reset")])) }, { additionalProperties: false }),
+    params: Type.Object(
+      { key: Key, agentId: Type.Optional(Type.String()), reason: Type.Optional(Type.Union([Type.Literal("new"), Type.Literal("reset")])) },
+      { additionalProperties: false },
+    ),
     handler: (params, { runtime }) => {
-      const entry = mustGet(runtime, params.key);
+      const entry = mustGet(runtime, params.key, params.agentId);
       conversations.abort(entry.sessionKey);
       const updated = runtime.sessions().reset(entry.sessionKey);
-      runtime.broadcast("sessions.changed", { key: entry.sessionKey, reason: "reset" }, { filter: (c) => subscribers.has(c.connId) });
+      events.changed(entry.sessionKey, "reset");
       return { ok: true, key: entry.sessionKey, entry: updated };
     },
   });
@@ -159,7 +159,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       const entry = mustGet(runtime, key);
       conversations.abort(entry.sessionKey);
       const deleted = runtime.sessions().delete(entry.sessionKey);
-      runtime.broadcast("sessions.changed", { key: entry.sessionKey, reason: "delete" }, { filter: (c) => subscribers.has(c.connId) });
+      events.changed(entry.sessionKey, "delete");
       return { ok: true, key: entry.sessionKey, deleted };
     },
   });

@@ -11,7 +11,8 @@ const UNRESTRICTED_EVENTS = new Set(["tick", "presence", "heartbeat", "health", 
 
 export function canReceiveEvent(granted: readonly string[], event: string): boolean {
   if (UNRESTRICTED_EVENTS.has(event)) return true;
-  if (event.startsWith("exec.approval.")) return scopeSatisfied(granted, "operator.approvals");
+  if (event.startsWith("exec.approval.") || event.startsWith("plugin.approval.")) return scopeSatisfied(granted, "operator.approvals");
   if (event.startsWith("device.pair.")) return scopeSatisfied(granted, "operator.pairing");
+  if (event.startsWith("question.")) return scopeSatisfied(granted, "operator.questions");
   return scopeSatisfied(granted, "operator.read");
 }

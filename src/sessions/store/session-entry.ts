@@ -49,6 +49,12 @@ export interface SessionEntry {
   totalTokens: number;
   /** Size of the latest prompt, as reported by the runner (for "context used" displays). */
   contextTokens?: number;
+  /** Prompt tokens served from the provider's cache, summed over this sessionId's runs (also counted in inputTokens). */
+  cacheRead?: number;
+  /** Prompt tokens written to the provider's cache, summed over this sessionId's runs (also counted in inputTokens). */
+  cacheWrite?: number;
+  /** Estimated US dollars of this sessionId's runs at the models' configured `cost`; absent while no run had a priced model. */
+  estimatedCostUsd?: number;
   abortedLastRun?: boolean;
   /** The run allowed to append (writer fencing); absent when no run holds the session. */
   activeWriterRunId?: string;
@@ -65,6 +71,8 @@ export interface SessionEntry {
   elevatedLevel?: string;
   sendPolicy?: "allow" | "deny";
   groupActivation?: "mention" | "always";
+  /** `/queue <mode>`: how messages that arrive during a reply are handled in this session; absent: the configured default. */
+  queueMode?: "steer" | "followup" | "collect" | "interrupt";
   model?: string;
   modelProvider?: string;
   deliveryContext?: { channel?: string; to?: string; accountId?: string; threadId?: string };
@@ -102,7 +110,7 @@ type StoreOwned = (typeof STORE_OWNED_FIELDS)[number];
  * fields a newer build wrote — carries over to the new generation.
  */
 export const PER_GENERATION_FIELDS = [
-  "updatedAt", "inputTokens", "outputTokens", "totalTokens", "contextTokens", "messageCount", "abortedLastRun",
+  "updatedAt", "inputTokens", "outputTokens", "totalTokens", "contextTokens", "cacheRead", "cacheWrite", "estimatedCostUsd", "messageCount", "abortedLastRun",
   "activeWriterRunId", "skillsSnapshot", "compactionCount", "memoryFlushAt", "memoryFlushCompactionCount", "systemSent",
   "lastInteractionAt", "lastActivityAt", "archivedAt", "model", "modelProvider",
 ] as const;

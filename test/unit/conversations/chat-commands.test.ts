@@ -1,4 +1,8 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { SessionStore } from "../../../src/sessions/store/index.js";
 import { ChatCommandRegistry, type ChatCommandContext } from "../../../src/conversations/commands/chat-command-registry.js";
 import { CHAT_COMMANDS } from "../../../src/conversations/commands/chat-commands.js";
 
@@ -27,18 +31,23 @@ describe("ChatCommandRegistry", () => {
     expect(CHAT_COMMANDS.match("/weather", "channel")).toBeUndefined();
   });
 
-  it("keeps channel-only commands off operator surfaces: their text goes to the agent", () => {
+  it("answers the same commands on every surface, keeping chat-only ones (thread focus) off operator clients", () => {
     expect(CHAT_COMMANDS.match("/status", "channel")).toMatchObject({ name: "status" });
-    expect(CHAT_COMMANDS.match("/status", "operator")).toBeUndefined();
+    expect(CHAT_COMMANDS.match("/status", "operator")).toMatchObject({ name: "status" });
+    expect(CHAT_COMMANDS.match("/focus #1", "operator")).toBeUndefined();
   });
 
-  it("refuses an owner-only command to others and runs it for the owner", async () => {
-    const queueModes = new Map();
+  it("refuses an owner-only command to others and runs it for the owner; /queue is kept on the session row", async () => {
+    const sessions = new SessionStore(fs.mkdtempSync(path.join(os.tmpdir(), "chat-commands-")));
     const command = CHAT_COMMANDS.match("/queue collect", "channel")!;
-    expect(await CHAT_COMMANDS.run(command, context({ queueModes }))).toEqual({ kind: "reply", text: "/queue is for the bot owner only (commands.ownerAllowFrom)." });
-    expect(queueModes.size).toBe(0);
-    expect(await CHAT_COMMANDS.run(command, context({ queueModes, senderIsOwner: true }))).toEqual({ kind: "reply", text: "Queue mode for this session: collect." });
-    expect(queueModes.get("agent:main:main")).toBe("collect");
+    expect(await CHAT_COMMANDS.run(command, context({ sessions }))).toEqual({ kind: "reply", text: "/queue is for the bot owner only (commands.ownerAllowFrom)." });
+    expect(sessions.get("agent:main:main")).toBeUndefined();
+    expect(await CHAT_COMMANDS.run(command, context({ sessions, senderIsOwner: true }))).toEqual({ kind: "reply", text: "Queue mode for this session: collect." });
+    expect(sessions.get("agent:main:main")?.queueMode).toBe("collect");
+    const back = CHAT_COMMANDS.match("/queue default", "channel")!;
+    expect(await CHAT_COMMANDS.run(back, context({ sessions, senderIsOwner: true }))).toEqual({ kind: "reply", text: "Queue mode for this session: back to the default." });
+    expect(sessions.get("agent:main:main")?.queueMode).toBeUndefined();
+    sessions.close();
   });
 
   it("reports /stop and /new as outcomes each surface words its own way", async () => {
@@ -59,7 +68,7 @@ describe("ChatCommandRegistry", () => {
     const help = CHAT_COMMANDS.helpText("channel");
     expect(help.split("\n")[0]).toBe("Commands:");
     expect(help).toContain("/stop (/abort, /cancel) — stop the running reply");
-    expect(help).toContain("/queue — how messages sent during a reply are handled: steer | followup | collect | interrupt (owner only)");
-    expect(CHAT_COMMANDS.helpText("operator")).not.toContain("/status");
+    expect(help).toContain("/queue <mode> — how messages sent during a reply are handled: steer | followup | collect | interrupt | default (owner only)");
+    expect(CHAT_COMMANDS.helpText("operator")).not.toContain("/focus");
   });
 });

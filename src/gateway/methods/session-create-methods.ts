@@ -1,0 +1,112 @@
+import { Type } from "@sinclair/typebox";
+import { randomUUID } from "node:crypto";
+import type { ConversationPort } from "../../agents/conversation-port.js";
+import { sessionControlsPatch } from "../../agents/session-controls.js";
+import type { SessionEntry } from "../../sessions/store/index.js";
+import { invalidRequest } from "../protocol/errors.js";
+import type { MethodRegistry } from "./registry.js";
+import { sessionRow } from "./session-row.js";
+
+const NonEmpty = Type.String({ minLength: 1, maxLength: 512 });
+const Label = Type.String({ minLength: 1, maxLength: 512 });
+
+/**
+ * `sessions.create` (a new session, or the existing one under that key) and `sessions.resolve`
+ * (key, id or label → the canonical key). See docs/protocol.md, "Methods".
+ */
+export function registerSessionCreateMethods(registry: MethodRegistry, conversations: ConversationPort, onChanged: (key: string, reason: string) => void): void {
+  registry.register({
+    name: "sessions.create",
+    scope: "operator.write",
+    params: Type.Object(
+      {
+        key: Type.Optional(NonEmpty),
+        idempotencyKey: Type.Optional(NonEmpty),
+        agentId: Type.Optional(NonEmpty),
+        label: Type.Optional(Label),
+        displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+        model: Type.Optional(NonEmpty),
+        thinkingLevel: Type.Optional(NonEmpty),
+        parentSessionKey: Type.Optional(NonEmpty),
+        // OpenClaw's TUI sends these with `/new`: this gateway has no session-end hooks, so they change nothing.
+        succeedsParent: Type.Optional(Type.Boolean()),
+        emitCommandHooks: Type.Optional(Type.Boolean()),
+        message: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+        timeoutMs: Type.Optional(Type.Integer({ minimum: 0 })),
+      },
+      { additionalProperties: false },
+    ),
+    handler: async (params, { runtime }) => {
+      if (params.succeedsParent !== undefined && !params.parentSessionKey) throw invalidRequest("succeedsParent needs parentSessionKey");
+      const config = runtime.config();
+      const store = runtime.sessions();
+      const { sessionKey, agentId } = conversations.resolveSessionKey(params.key ?? `session-${params.idempotencyKey ?? randomUUID()}`, params.agentId?.toLowerCase());
+      if (params.parentSessionKey) {
+        const parent = conversations.resolveSessionKey(params.parentSessionKey, params.agentId?.toLowerCase()).sessionKey;
+        if (!store.get(parent)) throw invalidRequest(`parent session not found: ${params.parentSessionKey}`);
+      }
+      const existing = store.get(sessionKey);
+      if (!existing) {
+        const controls = sessionControlsPatch({ model: params.model, thinkingLevel: params.thinkingLevel }, config, process.env);
+        if (!controls.ok) throw invalidRequest(controls.message);
+        if (params.label) assertLabelFree(store.list(agentId), params.label, sessionKey);
+        store.ensure(sessionKey, { agentId, ...(params.label ? { label: params.label } : {}), ...(params.displayName ? { displayName: params.displayName } : {}) });
+        if (Object.keys(controls.patch).length > 0) store.patch(sessionKey, controls.patch as never);
+        onChanged(sessionKey, "create");
+      }
+      const entry = store.get(sessionKey)!;
+      const started = params.message?.trim()
+        ? await conversations.submit({ message: params.message, idempotencyKey: params.idempotencyKey, sessionKey, agentId, method: "chat.send" })
+        : undefined;
+      return {
+        ok: true,
+        key: sessionKey,
+        sessionId: entry.sessionId,
+        entry: sessionRow(entry, conversations, config),
+        ...(started?.kind === "accepted" ? { runStarted: true, runId: started.run.runId } : started ? { runStarted: false } : {}),
+      };
+    },
+  });
+
+  registry.register({
+    name: "sessions.resolve",
+    scope: "operator.read",
+    params: Type.Object(
+      {
+        key: Type.Optional(NonEmpty),
+        sessionId: Type.Optional(NonEmpty),
+        label: Type.Optional(Label),
+        agentId: Type.Optional(NonEmpty),
+        spawnedBy: Type.Optional(NonEmpty),
+        includeGlobal: Type.Optional(Type.Boolean()),
+        includeUnknown: Type.Optional(Type.Boolean()),
+        allowMissing: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    handler: (params, { runtime }) => {
+      const selectors = [params.key, params.sessionId, params.label].filter((v) => v !== undefined).length;
+      if (selectors !== 1) throw invalidRequest("sessions.resolve needs exactly one of key, sessionId or label");
+      const store = runtime.sessions();
+      const agentId = params.agentId?.toLowerCase();
+      let matches: SessionEntry[];
+      if (params.key !== undefined) {
+        const entry = store.get(conversations.resolveSessionKey(params.key, agentId).sessionKey);
+        matches = entry ? [entry] : [];
+      } else {
+        const rows = store.list(agentId).filter((e) => !params.spawnedBy || e.spawnedBy === params.spawnedBy);
+        matches = params.sessionId !== undefined ? rows.filter((e) => e.sessionId === params.sessionId) : rows.filter((e) => e.label === params.label);
+      }
+      const candidate = (e: SessionEntry) => ({ key: e.sessionKey, agentId: e.agentId, ...(e.displayName ? { displayName: e.displayName } : {}) });
+      if (matches.length === 1) return { ok: true, ...candidate(matches[0]!) };
+      if (matches.length > 1) return { ok: false, candidates: matches.slice(0, 10).map(candidate) };
+      if (params.allowMissing) return { ok: false };
+      throw invalidRequest(`no session matches ${params.key !== undefined ? `key ${params.key}` : params.sessionId !== undefined ? `sessionId ${params.sessionId}` : `label "${params.label}"`}`);
+    },
+  });
+}
+
+function assertLabelFree(entries: readonly SessionEntry[], label: string, sessionKey: string): void {
+  const holder = entries.find((e) => e.label === label && e.sessionKey !== sessionKey);
+  if (holder) throw invalidRequest(`label "${label}" is already used by session ${holder.sessionKey}`);
+}

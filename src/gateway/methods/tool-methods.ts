@@ -1,0 +1,124 @@
+import { Type } from "@sinclair/typebox";
+import type { ConversationPort } from "../../agents/conversation-port.js";
+import { defaultAgentId, resolveAgentConfig } from "../../agents/agent-config.js";
+import { compileToolList, profileAllowList, resolveEffectiveTools, TOOL_GROUPS, TOOL_PROFILE_NAMES } from "../../agents/policy/index.js";
+import { createAvailableTools } from "../../agents/tools/index.js";
+import type { AgentTool } from "../../agents/types.js";
+import type { OpenClawConfig } from "../../config/index.js";
+import { invalidRequest } from "../protocol/errors.js";
+import type { MethodRegistry } from "./registry.js";
+import { sessionModelRef, splitModelRef } from "./session-row.js";
+
+/** Which optional tool families this gateway can offer right now. */
+export interface ToolAvailability {
+  memory: boolean;
+  messenger: boolean;
+  cron: boolean;
+}
+
+const GROUP_LABELS: Record<string, string> = { fs: "Files", runtime: "Runtime", web: "Web", sessions: "Sessions", memory: "Memory", messaging: "Messaging", automation: "Automation" };
+const PROFILE_LABELS: Record<string, string> = { minimal: "Minimal", coding: "Coding", messaging: "Messaging", full: "Full" };
+
+function groupOf(tool: string): string {
+  for (const [group, members] of Object.entries(TOOL_GROUPS)) {
+    const id = group.slice("group:".length);
+    if (GROUP_LABELS[id] && members.includes(tool)) return id;
+  }
+  return "other";
+}
+
+function firstSentence(text: string): string {
+  const end = text.search(/\.(\s|$)/);
+  return end === -1 ? text : text.slice(0, end + 1);
+}
+
+/** Tools grouped the way OpenClaw's catalog shows them, in the gateway's fixed tool order. */
+function grouped<T>(tools: readonly AgentTool[], entry: (tool: AgentTool) => T): { id: string; label: string; source: "core"; tools: T[] }[] {
+  const groups = new Map<string, T[]>();
+  for (const tool of tools) {
+    const id = groupOf(tool.name);
+    groups.set(id, [...(groups.get(id) ?? []), entry(tool)]);
+  }
+  return [...groups].map(([id, list]) => ({ id, label: GROUP_LABELS[id] ?? "Other", source: "core" as const, tools: list }));
+}
+
+function knownAgent(config: OpenClawConfig, requested: string | undefined): string {
+  const agentId = (requested ?? defaultAgentId(config)).toLowerCase();
+  if (!resolveAgentConfig(config, agentId) && agentId !== defaultAgentId(config)) throw invalidRequest(`unknown agent "${agentId}"`);
+  return agentId;
+}
+
+/** `tools.catalog` (every tool this gateway can offer) and `tools.effective` (what a session's next turn gets). */
+export function registerToolMethods(registry: MethodRegistry, conversations: ConversationPort, availability: () => ToolAvailability): void {
+  const available = () => createAvailableTools({ ...availability(), sessionTools: true });
+
+  registry.register({
+    name: "tools.catalog",
+    scope: "operator.read",
+    params: Type.Object({ agentId: Type.Optional(Type.String({ minLength: 1 })), includePlugins: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    handler: (params, { runtime }) => {
+      const agentId = knownAgent(runtime.config(), params.agentId);
+      const profiles = TOOL_PROFILE_NAMES.map((id) => ({ id, matcher: profileAllowList(id) ? compileToolList(profileAllowList(id)!) : undefined }));
+      return {
+        agentId,
+        profiles: TOOL_PROFILE_NAMES.map((id) => ({ id, label: PROFILE_LABELS[id]! })),
+        groups: grouped(available(), (tool) => ({
+          id: tool.name,
+          label: tool.name,
+          description: firstSentence(tool.description),
+          source: "core",
+          ...(tool.ownerOnly ? { risk: "high" } : {}),
+          fullDescription: tool.description,
+          defaultProfiles: profiles.filter((p) => !p.matcher || p.matcher.matchOf(tool.name) !== undefined).map((p) => p.id),
+        })),
+      };
+    },
+  });
+
+  registry.register({
+    name: "tools.effective",
+    scope: "operator.read",
+    params: Type.Object({ agentId: Type.Optional(Type.String({ minLength: 1 })), sessionKey: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
+    handler: (params, { runtime }) => {
+      const config = runtime.config();
+      const resolved = conversations.resolveSessionKey(params.sessionKey, params.agentId?.toLowerCase());
+      const agentId = knownAgent(config, resolved.agentId);
+      const entry = runtime.sessions().get(resolved.sessionKey);
+      const model = splitModelRef(sessionModelRef({ agentId, modelOverride: entry?.modelOverride }, config), config);
+      const tools = available();
+      const policy = resolveEffectiveTools({
+        config,
+        agentId,
+        provider: model?.provider,
+        modelId: model?.id,
+        channel: entry?.lastChannel ?? entry?.channel,
+        // Operator clients are the owner; channel senders who are not are narrowed further per message.
+        senderIsOwner: true,
+        spawnDepth: entry?.spawnDepth,
+        ownerOnlyTools: tools.filter((t) => t.ownerOnly).map((t) => t.name),
+        available: tools.map((t) => t.name),
+      });
+      const allowed = new Set(policy.allowed);
+      const profile = (config as { tools?: { profile?: string } }).tools?.profile ?? "full";
+      return {
+        agentId,
+        profile,
+        groups: [
+          {
+            id: "core",
+            label: "Core",
+            source: "core",
+            tools: tools.filter((t) => allowed.has(t.name)).map((tool) => ({
+              id: tool.name,
+              label: tool.name,
+              description: firstSentence(tool.description),
+              rawDescription: tool.description,
+              source: "core",
+            })),
+          },
+        ],
+        ...(policy.warnings.length > 0 ? { notices: policy.warnings.map((message, i) => ({ id: `policy-${i + 1}`, severity: "warning", message })) } : {}),
+      };
+    },
+  });
+}
