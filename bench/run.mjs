@@ -17,6 +17,7 @@ import { measureMemory } from "./memory.mjs";
 import { measureAcp } from "./acp.mjs";
 import { measureAcpBridge } from "./acp-bridge.mjs";
 import { measureAgainstFloor } from "./floor-compare.mjs";
+import { measureControlUi } from "./control-ui.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -41,7 +42,9 @@ const ACP_BUDGET_MS = 90_000;
 const ACP_BRIDGE_BUDGET_MS = 30_000;
 /** The gateway beside bench/floor.mjs: two alternating rounds of each plus ten spawns (about a minute on a busy machine). */
 const FLOOR_BUDGET_MS = 150_000;
-const WATCHDOG_MS = 80_000 + FLOOR_BUDGET_MS + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + ACP_BUDGET_MS + ACP_BRIDGE_BUDGET_MS + SOAK_TURNS * 20;
+/** The Control UI: six gateways for the RSS comparison, then Chromium for paint and streaming (about 20 s when idle). */
+const CONTROL_UI_BUDGET_MS = 90_000;
+const WATCHDOG_MS = 80_000 + FLOOR_BUDGET_MS + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + ACP_BUDGET_MS + ACP_BRIDGE_BUDGET_MS + CONTROL_UI_BUDGET_MS + SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -121,6 +124,10 @@ function buildTargets() {
     throughputVsFloor: { target: ">= 0.7 × the floor's turns/s", value: results.floor?.ratios?.throughput ?? null, pass: (results.floor?.ratios?.throughput ?? 0) >= 0.7, ...(results.floor ? { reference: `floor ${results.floor.floor.turnsPerSecond}/s, gateway ${results.floor.gateway.turnsPerSecond}/s` } : {}) },
     rssVsFloor: target(results.floor?.ratios?.rss, 1.5, "× the floor's RSS after load", results.floor ? `floor ${results.floor.floor.rssMiB} MiB, gateway ${results.floor.gateway.rssMiB} MiB` : undefined),
     portOpenVsBareNode: target(results.floor?.ratios?.portOpenVsBareNode, 1.2, "× a bare Node listener", results.floor ? `bare node ${results.floor.bareListenerPortOpenMs} ms, gateway ${results.floor.gatewayPortOpenMs} ms` : undefined),
+    controlUiBundleGzipKiB: target(results.controlUi?.bundle?.gzipKiB, 150, "KiB"),
+    controlUiFirstPaintMs: target(results.controlUi?.firstContentfulPaintMs, 500, "ms"),
+    controlUiStreamedTextToPageP50Ms: target(results.controlUi?.streamedTextToPageMs?.p50, 30, "ms"),
+    controlUiStaticRouteRssMiB: target(results.controlUi?.staticRoute?.addedMiB, 2, "MiB"),
   };
 }
 
@@ -245,6 +252,7 @@ async function main() {
   results.memory = await measureMemory();
   results.acp = await measureAcp();
   results.acpBridge = await measureAcpBridge();
+  results.controlUi = await measureControlUi();
 }
 
 function abort(message, exitCode) {

@@ -360,7 +360,7 @@ export class GatewayServer {
     }
     this.controlUiBasePath = settings.basePath;
     this.controlUiServed = true;
-    void app.register(async (scope: ReturnType<typeof Fastify>) => registerControlUiRoutes(scope, { dir, basePath: settings.basePath, logger: this.opts.logger }));
+    registerControlUiRoutes(app, { dir, basePath: settings.basePath, logger: this.opts.logger });
   }
 
   /**
