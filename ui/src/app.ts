@@ -85,7 +85,7 @@ export class OpenClawApp extends LitElement {
     return html`<main class="sign-in">
       <h1>OpenClaw Control</h1>
       <form @submit=${this.signIn} aria-label="Sign in">
-        <label for="token">Gateway token</label>
+        <label for="token">Gateway token (or password)</label>
         <input id="token" name="token" type="password" autocomplete="off" spellcheck="false" autofocus />
         <button type="submit">Connect</button>
       </form>
