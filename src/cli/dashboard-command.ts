@@ -1,11 +1,6 @@
+import { resolveControlUiSettings } from "../gateway/http/control-ui/control-ui-settings.js";
 import { resolveClientTarget, type ClientFlags } from "./client-context.js";
 import { CliError, printJson } from "./output.js";
-
-/** `gateway.controlUi.basePath` as a URL path: leading and trailing slash, default `/`. */
-export function controlUiPath(basePath: string | undefined): string {
-  const trimmed = (basePath ?? "").trim().replace(/^\/+|\/+$/g, "");
-  return trimmed ? `/${trimmed}/` : "/";
-}
 
 /**
  * `openclaw dashboard`: the Control UI's address on this gateway, with the token in `?token=` so
@@ -14,10 +9,15 @@ export function controlUiPath(basePath: string | undefined): string {
  */
 export function dashboardCommand(flags: ClientFlags): void {
   const target = resolveClientTarget(flags);
-  const ui = target.loaded.config.gateway?.controlUi;
-  if (ui?.enabled === false) throw new CliError("the Control UI is disabled (gateway.controlUi.enabled: false); `openclaw config set gateway.controlUi.enabled true` turns it on");
+  let ui: ReturnType<typeof resolveControlUiSettings>;
+  try {
+    ui = resolveControlUiSettings(target.loaded.config);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  if (!ui.enabled) throw new CliError("the Control UI is disabled (gateway.controlUi.enabled: false); `openclaw config set gateway.controlUi.enabled true` turns it on");
   const http = new URL(target.url.replace(/^ws/, "http"));
-  const base = `${http.origin}${controlUiPath(ui?.basePath)}`;
+  const base = `${http.origin}${ui.basePath}`;
   const token = target.credentials.token;
   const url = token ? `${base}?token=${encodeURIComponent(token)}` : base;
   if (flags.json) return printJson({ url, authenticated: Boolean(token) });
