@@ -32,6 +32,8 @@ export class OpenClawApp extends LitElement {
 
   connectedCallback(): void {
     super.connectedCallback();
+    // The page's static "loading" line paints before any script runs; the app takes over here.
+    document.querySelector(".boot")?.remove();
     const linked = takeTokenFromAddress();
     if (linked) saveToken(linked);
     const token = linked ?? loadToken();
