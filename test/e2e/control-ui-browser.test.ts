@@ -69,7 +69,7 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
   it("a wrong token shows the sign-in screen with the gateway's reason, and the right one signs in", async () => {
     const { context, page, problems } = await openPage(`${base}?token=not-the-token`);
     await page.getByTestId("sign-in-error").waitFor(WAIT);
-    expect(await page.getByTestId("sign-in-error").textContent()).toContain("refused the token");
+    expect(await page.getByTestId("sign-in-error").textContent()).toMatch(/refused to connect: unauthorized: gateway token mismatch/);
     expect(page.url()).toBe(base);
     expect(await page.evaluate(() => localStorage.getItem("openclaw.controlUi.token"))).toBeNull();
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "sign-in.png") });

@@ -91,7 +91,7 @@ export class OpenClawApp extends LitElement {
         <input id="token" name="token" type="password" autocomplete="off" spellcheck="false" autofocus />
         <button type="submit">Connect</button>
       </form>
-      ${this.signInError ? html`<p class="error" role="alert" data-testid="sign-in-error">The gateway refused the token: ${this.signInError}</p>` : nothing}
+      ${this.signInError ? html`<p class="error" role="alert" data-testid="sign-in-error">The gateway refused to connect: ${this.signInError}</p>` : nothing}
       <p class="hint">The token is kept in this browser only. <code>npm start</code> prints a link that signs you in.</p>
     </main>`;
   }
