@@ -18,6 +18,7 @@ import { measureAcp } from "./acp.mjs";
 import { measureAcpBridge } from "./acp-bridge.mjs";
 import { measureAgainstFloor } from "./floor-compare.mjs";
 import { measureAutomation } from "./automation.mjs";
+import { measureControlUi } from "./control-ui.mjs";
 import {
   assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
 } from "./lib/spawn-gateway.mjs";
@@ -44,7 +45,9 @@ const ACP_BRIDGE_BUDGET_MS = 30_000;
 const FLOOR_BUDGET_MS = 150_000;
 /** 10,000 cron jobs added to a real store, two gateway starts for RSS, 300 webhooks (about 30 s when idle). */
 const AUTOMATION_BUDGET_MS = 90_000;
-const WATCHDOG_MS = 80_000 + FLOOR_BUDGET_MS + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + ACP_BUDGET_MS + ACP_BRIDGE_BUDGET_MS + AUTOMATION_BUDGET_MS + SOAK_TURNS * 20;
+/** The Control UI: six gateways for the RSS comparison, then Chromium for paint and streaming (about 20 s when idle). */
+const CONTROL_UI_BUDGET_MS = 90_000;
+const WATCHDOG_MS = 80_000 + FLOOR_BUDGET_MS + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + ACP_BUDGET_MS + ACP_BRIDGE_BUDGET_MS + AUTOMATION_BUDGET_MS + CONTROL_UI_BUDGET_MS + SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -128,6 +131,10 @@ function buildTargets() {
     cron10kJobsRssMiB: target(results.automation?.scheduler?.rssGrowthMiB, 20, "MiB with 10,000 jobs loaded"),
     cronDueStartLatencyMs: target(results.automation?.scheduler?.dueStartLatencyMs?.p95, 50, "ms from due time to the turn's submit (p95)"),
     webhookAcceptP95Ms: target(results.automation?.webhooks?.acceptMs?.p95, 5, "ms"),
+    controlUiBundleGzipKiB: target(results.controlUi?.bundle?.gzipKiB, 150, "KiB"),
+    controlUiFirstPaintMs: target(results.controlUi?.firstContentfulPaintMs, 500, "ms"),
+    controlUiStreamedTextToPageP50Ms: target(results.controlUi?.streamedTextToPageMs?.p50, 30, "ms"),
+    controlUiStaticRouteRssMiB: target(results.controlUi?.staticRoute?.addedMiB, 2, "MiB"),
   };
 }
 
@@ -256,6 +263,7 @@ async function main() {
   results.acp = await measureAcp();
   results.acpBridge = await measureAcpBridge();
   results.automation = await measureAutomation();
+  results.controlUi = await measureControlUi();
 }
 
 function abort(message, exitCode) {

@@ -415,7 +415,7 @@ export class GatewayServer {
     }
     this.controlUiBasePath = settings.basePath;
     this.controlUiServed = true;
-    void app.register(async (scope: ReturnType<typeof Fastify>) => registerControlUiRoutes(scope, { dir, basePath: settings.basePath, logger: this.opts.logger }));
+    registerControlUiRoutes(app, { dir, basePath: settings.basePath, logger: this.opts.logger });
   }
 
   /** Channels start in the background: a slow platform must not hold the gateway's readiness. */

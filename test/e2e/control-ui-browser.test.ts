@@ -69,7 +69,7 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
   it("a wrong token shows the sign-in screen with the gateway's reason, and the right one signs in", async () => {
     const { context, page, problems } = await openPage(`${base}?token=not-the-token`);
     await page.getByTestId("sign-in-error").waitFor(WAIT);
-    expect(await page.getByTestId("sign-in-error").textContent()).toContain("refused the token");
+    expect(await page.getByTestId("sign-in-error").textContent()).toMatch(/refused to connect: unauthorized: gateway token mismatch/);
     expect(page.url()).toBe(base);
     expect(await page.evaluate(() => localStorage.getItem("openclaw.controlUi.token"))).toBeNull();
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "sign-in.png") });
@@ -221,6 +221,39 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     }
     expect(fs.readdirSync(SCREENSHOT_DIR).filter((f) => f.endsWith(".png")).length).toBeGreaterThanOrEqual(20);
   }, 120_000);
+
+  it("edits a config key; a refused value is shown at its key and a concurrent edit is refused, nothing written", async () => {
+    const configPath = path.join(gw.stateDir, "openclaw.json");
+    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}#/config`);
+    await signedIn(page);
+    await page.locator("pre.config").waitFor(WAIT);
+    const edit = async (key: string, value: string) => {
+      await page.getByLabel("Key path").fill(key);
+      await page.getByLabel("Value").fill(value);
+      await page.getByLabel("Value").press("Enter");
+    };
+
+    await edit("gateway.port", '"not a port"');
+    await page.locator(".issues li", { hasText: "gateway.port" }).waitFor(WAIT);
+    const before = fs.readFileSync(configPath, "utf8");
+
+    await edit("logging.level", '"debug"');
+    await page.locator(".notice", { hasText: "Saved logging.level" }).waitFor(WAIT);
+    expect(JSON.parse(fs.readFileSync(configPath, "utf8")).logging.level).toBe("debug");
+    expect(before).not.toContain('"debug"');
+
+    // Another editor writes after this page read the config: this page's next save is refused.
+    const current = await operator.request("config.get", {});
+    const other = await operator.request("config.patch", { raw: JSON.stringify({ logging: { level: "info" } }), baseHash: current.payload.hash });
+    expect(other.ok).toBe(true);
+    const afterOther = fs.readFileSync(configPath, "utf8");
+    await edit("logging.level", '"warn"');
+    await page.locator(".error", { hasText: /changed|conflict|hash/i }).waitFor(WAIT);
+    expect(fs.readFileSync(configPath, "utf8")).toBe(afterOther);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "config-conflict.png") });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 
   it("works from the keyboard alone: Tab reaches the nav and Enter opens a view", async () => {
     const { context, page } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);

@@ -44,6 +44,11 @@ describe("Control UI served at the root", () => {
     expect(js.status).toBe(200);
     expect(js.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(js.headers.get("content-encoding")).toBe("br");
+    expect(js.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    // A revalidation with the ETag costs no body.
+    const again = await fetch(`${gw.httpUrl}/`, { headers: { "if-none-match": page.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
   });
 
   it("sends the build's gzip twin to a gzip-only client, byte for byte", async () => {

@@ -32,6 +32,8 @@ export class OpenClawApp extends LitElement {
 
   connectedCallback(): void {
     super.connectedCallback();
+    // The page's static "loading" line paints before any script runs; the app takes over here.
+    document.querySelector(".boot")?.remove();
     const linked = takeTokenFromAddress();
     if (linked) saveToken(linked);
     const token = linked ?? loadToken();
@@ -85,11 +87,11 @@ export class OpenClawApp extends LitElement {
     return html`<main class="sign-in">
       <h1>OpenClaw Control</h1>
       <form @submit=${this.signIn} aria-label="Sign in">
-        <label for="token">Gateway token</label>
+        <label for="token">Gateway token (or password)</label>
         <input id="token" name="token" type="password" autocomplete="off" spellcheck="false" autofocus />
         <button type="submit">Connect</button>
       </form>
-      ${this.signInError ? html`<p class="error" role="alert" data-testid="sign-in-error">The gateway refused the token: ${this.signInError}</p>` : nothing}
+      ${this.signInError ? html`<p class="error" role="alert" data-testid="sign-in-error">The gateway refused to connect: ${this.signInError}</p>` : nothing}
       <p class="hint">The token is kept in this browser only. <code>npm start</code> prints a link that signs you in.</p>
     </main>`;
   }

@@ -19,7 +19,6 @@ export interface ExecApprovalRequest {
 export class ApprovalsStore {
   pending: ExecApprovalRequest[] = [];
   private client: GatewayClient | undefined;
-  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly onChange: () => void) {}
 
@@ -42,11 +41,6 @@ export class ApprovalsStore {
     });
   }
 
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
   async resolve(id: string, decision: "allow-once" | "allow-always" | "deny"): Promise<void> {
     if (!this.client) throw new Error("not connected");
     await this.client.request("exec.approval.resolve", { id, decision });
@@ -66,6 +60,5 @@ export class ApprovalsStore {
 
   private changed(): void {
     this.onChange();
-    for (const listener of this.listeners) listener();
   }
 }

@@ -179,7 +179,8 @@ export class GatewayClient {
       role: "operator",
       scopes: SCOPES,
       caps: ["tool-events"],
-      auth: { token: this.token },
+      // One secret field in the UI: a token gateway reads `token`, a password gateway `password`.
+      auth: { token: this.token, password: this.token },
       userAgent: navigator.userAgent.slice(0, 256),
       locale: navigator.language,
     };

@@ -30,6 +30,7 @@ export class ChatView extends ViewElement {
     visible: { state: true },
     live: { state: true },
     error: { state: true },
+    notice: { state: true },
     busy: { state: true },
   };
   declare sessionKey: string;
@@ -38,6 +39,8 @@ export class ChatView extends ViewElement {
   declare visible: number;
   declare live: Map<string, LiveRun>;
   declare error: string | undefined;
+  /** A chat command's answer (/status, /help …): shown above the composer, not part of the transcript. */
+  declare notice: string | undefined;
   declare busy: boolean;
   private fetched = FIRST_FETCH;
   private unsubscribe: (() => void) | undefined;
@@ -155,6 +158,7 @@ export class ChatView extends ViewElement {
       const res = await this.client.request<{ runId?: string; status?: string; reply?: string }>("chat.send", { sessionKey: this.sessionKey, message, idempotencyKey: randomId() });
       input.value = "";
       this.error = undefined;
+      this.notice = res.reply;
       // Commands (/new, /status…) answer at once and start no run.
       if (res.status !== "started") void this.loadHistory();
       else {
@@ -162,7 +166,6 @@ export class ChatView extends ViewElement {
         if (res.runId) this.runOf(res.runId);
         this.scrollToEnd();
       }
-      if (res.reply) this.error = undefined;
     } catch (err) {
       this.error = `Not sent: ${(err as Error).message}`;
     } finally {
@@ -242,6 +245,7 @@ export class ChatView extends ViewElement {
         ${repeat(shown, (_m, i) => this.messages.length - shown.length + i, (m) => renderMessage(m))}
         ${[...this.live.entries()].map(([, run]) => renderLive(run.text, run.tools))}
       </div>
+      ${this.notice ? html`<pre class="notice command-reply" role="status">${this.notice}</pre>` : nothing}
       <form class="composer" @submit=${this.send}>
         <label class="visually-hidden" for="chat-input">Message</label>
         <textarea id="chat-input" name="message" rows="2" placeholder="Message (Enter sends, Shift+Enter for a new line)" @keydown=${this.onKey}></textarea>

@@ -2,6 +2,8 @@ import { svg, html, type TemplateResult } from "lit";
 
 export interface UsageBar {
   label: string;
+  /** Shown under the bar when there is room (defaults to the label). */
+  axis?: string;
   value: number;
   note?: string;
 }
@@ -21,7 +23,7 @@ export function barChart(bars: readonly UsageBar[], caption: string): TemplateRe
         const h = ((HEIGHT - PAD_BOTTOM) * b.value) / max;
         const x = i * slot + (slot - barWidth) / 2;
         return svg`<g><rect class="bar" x=${x} y=${HEIGHT - PAD_BOTTOM - h} width=${barWidth} height=${h}><title>${b.label}: ${b.value.toLocaleString()}${b.note ? ` (${b.note})` : ""}</title></rect>
-          ${bars.length <= 16 ? svg`<text class="axis" x=${x + barWidth / 2} y=${HEIGHT - 8} text-anchor="middle">${b.label.slice(5)}</text>` : ""}</g>`;
+          ${bars.length <= 16 ? svg`<text class="axis" x=${x + barWidth / 2} y=${HEIGHT - 8} text-anchor="middle">${(b.axis ?? b.label).slice(0, 14)}</text>` : ""}</g>`;
       })}
     </svg>
     <figcaption>${caption}</figcaption>

@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "../../../infra/logger.js";
 
 /**
@@ -24,6 +25,27 @@ export const CONTROL_UI_CSP = [
 /** Built file names under assets/ carry a content hash: they never change, so browsers keep them for a year. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".json": "application/json",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+/** One built file, held in memory with the compressed twins the build wrote beside it. */
+interface BuiltFile {
+  rel: string;
+  contentType: string;
+  immutable: boolean;
+  etag: string;
+  bodies: { identity: Buffer; br?: Buffer; gzip?: Buffer };
+}
+
 /**
  * Where `npm run build` put the UI: `dist/control-ui/` beside the bundled CLI (dist/bin/) or
  * beside the compiled sources (dist/src/…). Undefined when the UI was not built.
@@ -40,37 +62,68 @@ export function findControlUiDir(from = path.dirname(fileURLToPath(import.meta.u
 }
 
 /**
- * Serve the built Control UI at `basePath` with @fastify/static: one route per built file (so
- * the other routes on this port, /v1/* and channel webhooks, keep their own 404s), the gzip or
- * brotli file the build wrote when the browser accepts it, and the headers above. The page
- * itself is public; everything it shows comes over the WebSocket, which asks for the token.
+ * Serve the built Control UI at `basePath`: one route per built file (so the other routes on this
+ * port, /v1/* and channel webhooks, keep their own 404s), the brotli or gzip twin the build wrote
+ * when the browser accepts it, an ETag per file, and the headers above. The files (a few hundred
+ * KiB with their twins) are read once at start and sent from memory: a file sender's streams
+ * (@fastify/static, @fastify/send) cost the gateway 5-7 MiB of RSS for the same few files (see
+ * docs/control-ui.md). The page is public; what it shows comes over the WebSocket, which asks for the token.
  */
-export async function registerControlUiRoutes(app: FastifyInstance, opts: { dir: string; basePath: string; logger: Logger }): Promise<void> {
-  const { default: fastifyStatic } = await import("@fastify/static");
-  await app.register(fastifyStatic, {
-    root: opts.dir,
-    prefix: opts.basePath,
-    wildcard: false,
-    preCompressed: true,
-    cacheControl: false,
-    etag: true,
-    lastModified: false,
-    index: ["index.html"],
-    // The compressed twins are sent in place of their originals, never under their own names.
-    globIgnore: ["**/*.gz", "**/*.br"],
-    setHeaders: (reply, filePath) => {
-      const isAsset = filePath.includes(`${path.sep}assets${path.sep}`);
-      reply.header("Cache-Control", isAsset ? IMMUTABLE : "no-cache");
-      reply.header("Content-Security-Policy", CONTROL_UI_CSP);
-      reply.header("X-Content-Type-Options", "nosniff");
-      reply.header("Referrer-Policy", "no-referrer");
-      reply.header("X-Frame-Options", "DENY");
-    },
-  });
+export function registerControlUiRoutes(app: FastifyInstance, opts: { dir: string; basePath: string; logger: Logger }): void {
+  const files = builtFiles(opts.dir);
+  for (const file of files) app.get(opts.basePath + file.rel, (request, reply) => serve(file, request, reply));
+  const index = files.find((f) => f.rel === "index.html");
+  if (index) app.get(opts.basePath, (request, reply) => serve(index, request, reply));
   // Relative asset URLs only resolve below the slash: /openclaw → /openclaw/.
   if (opts.basePath !== "/") {
     const bare = opts.basePath.slice(0, -1);
-    app.get(bare, (req, reply) => reply.redirect(opts.basePath + (req.url.slice(bare.length).startsWith("?") ? req.url.slice(bare.length) : ""), 301));
+    app.get(bare, (request, reply) => reply.redirect(opts.basePath + (request.url.slice(bare.length).startsWith("?") ? request.url.slice(bare.length) : ""), 301));
   }
-  opts.logger.debug({ basePath: opts.basePath, dir: opts.dir }, "control UI served");
+  opts.logger.debug({ basePath: opts.basePath, dir: opts.dir, files: files.length }, "control UI served");
+}
+
+function serve(file: BuiltFile, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const encoding = pickEncoding(request.headers["accept-encoding"], file);
+  reply.header("Vary", "Accept-Encoding");
+  reply.header("Cache-Control", file.immutable ? IMMUTABLE : "no-cache");
+  reply.header("Content-Security-Policy", CONTROL_UI_CSP);
+  reply.header("X-Content-Type-Options", "nosniff");
+  reply.header("Referrer-Policy", "no-referrer");
+  reply.header("X-Frame-Options", "DENY");
+  reply.header("ETag", file.etag);
+  const ifNoneMatch = request.headers["if-none-match"];
+  if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === file.etag)) return reply.code(304).send();
+  reply.header("Content-Type", file.contentType);
+  if (encoding !== "identity") reply.header("Content-Encoding", encoding);
+  return reply.send(file.bodies[encoding]);
+}
+
+/** Brotli when the browser takes it and the build wrote it, else gzip, else the plain file. */
+function pickEncoding(acceptEncoding: string | undefined, file: BuiltFile): "br" | "gzip" | "identity" {
+  const accepted = new Set((acceptEncoding ?? "").split(",").map((part) => part.split(";")[0]!.trim().toLowerCase()));
+  if (file.bodies.br && accepted.has("br")) return "br";
+  if (file.bodies.gzip && (accepted.has("gzip") || accepted.has("*"))) return "gzip";
+  return "identity";
+}
+
+/** The build's files, read once at start; their .gz/.br twins are sent in their place, never by name. */
+function builtFiles(dir: string, prefix = ""): BuiltFile[] {
+  const files: BuiltFile[] = [];
+  for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) files.push(...builtFiles(dir, rel));
+    else if (!/\.(gz|br)$/.test(entry.name)) {
+      const full = path.join(dir, rel);
+      const identity = fs.readFileSync(full);
+      const twin = (suffix: string) => (fs.existsSync(full + suffix) ? fs.readFileSync(full + suffix) : undefined);
+      files.push({
+        rel,
+        contentType: CONTENT_TYPES[path.extname(entry.name).toLowerCase()] ?? "application/octet-stream",
+        immutable: rel.startsWith("assets/"),
+        etag: `"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`,
+        bodies: { identity, br: twin(".br"), gzip: twin(".gz") },
+      });
+    }
+  }
+  return files;
 }
