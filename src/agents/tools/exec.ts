@@ -80,6 +80,7 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<typeof 
         timeoutMs: resolveTimeoutSeconds(args.timeoutSeconds, background ? EXEC_MAX_TIMEOUT_SECONDS : defaultTimeoutSeconds) * 1000,
         maxOutputChars,
         agentId: ctx.agentId,
+        sessionKey: ctx.sessionKey,
       });
 
       if (background) {

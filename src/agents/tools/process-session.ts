@@ -14,8 +14,9 @@ export interface StartProcessOptions {
   /** 0 or less: no timeout. */
   timeoutMs: number;
   maxOutputChars: number;
-  /** Owner of the session; the process tool only shows an agent its own sessions. */
+  /** Owner of the session: the process tool only shows a conversation the sessions it started. */
   agentId?: string;
+  sessionKey?: string;
 }
 
 /** SIGTERM first so programs can clean up; whatever ignores it gets SIGKILL after this. */
@@ -35,6 +36,7 @@ export class ProcessSession {
   readonly command: string;
   readonly cwd: string;
   readonly agentId: string | undefined;
+  readonly sessionKey: string | undefined;
   readonly startedAt = Date.now();
   readonly pid: number | undefined;
   readonly output: OutputBuffer;
@@ -56,6 +58,7 @@ export class ProcessSession {
     this.command = options.command;
     this.cwd = options.cwd;
     this.agentId = options.agentId;
+    this.sessionKey = options.sessionKey;
     this.output = new OutputBuffer(options.maxOutputChars);
 
     // `exec 2>&1` first: stdout and stderr share one pipe, so the model sees them in the order
