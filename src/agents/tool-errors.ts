@@ -278,8 +278,13 @@ export const TOOL_ERRORS = {
   ),
   sandboxUnavailable: coded(
     "SANDBOX_UNAVAILABLE",
-    'sandbox "require" cannot be met: this gateway runs agents without a sandbox.',
-    'Spawn with sandbox "inherit" if the task is safe to run unsandboxed, or do not spawn it.',
+    (why: string) => `sandbox "require" cannot be met: ${why}.`,
+    'Spawn with sandbox "inherit" if the task is safe to run unsandboxed, or ask the owner to set agents.defaults.sandbox.mode (docs/security.md).',
+  ),
+  sandboxBackendMissing: coded(
+    "SANDBOX_UNAVAILABLE",
+    (backend: string, hint: string) => `this run is sandboxed but its backend "${backend}" is not installed, so the command did not run (it never runs unsandboxed instead); the owner must ${hint}.`,
+    "Tell the user the sandbox backend is missing; do not retry the command.",
   ),
   acpRuntimeUnavailable: coded("RUNTIME_UNAVAILABLE", 'runtime "acp" is not available in this gateway.', 'Leave runtime out (or use "subagent").'),
   acpOnlyOptions: coded("INVALID_ARGUMENT", (names: string) => `${names} only apply to runtime "acp".`, 'Leave them out, or spawn with runtime "acp".'),
