@@ -195,6 +195,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   if (input.emit) trace.context(systemPrompt.text, model.ref, tools.map((t) => t.name));
   const budget = historyBudget(model.contextWindow, model.maxTokens, systemPrompt.text.length);
   const loadHistory = input.history;
+  // Whatever the run started in its sandbox ends with it (background jobs included).
   const result = await runAgentLoop({
     runId,
     model,
@@ -216,9 +217,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     signal: input.signal,
     timeoutMs: (input.timeoutSeconds ?? defaults.timeoutSeconds ?? 0) * 1000,
     emit: input.emit ?? (() => {}),
-  });
-  // Whatever the run started in its sandbox ends with it (background jobs included).
-  sandboxed.sandbox?.endTurn();
+  }).finally(() => sandboxed.sandbox?.endTurn());
   const outcome = failover.endTurn(modelCalls, chain, input.sessionKey);
   const toolSummary = toolSummaryText(result.messages, input.verboseLevel);
   return {
