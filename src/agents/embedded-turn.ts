@@ -9,6 +9,7 @@ import { toolSummaryText } from "./tool-summaries.js";
 import { createExecApprovalGate } from "./approvals/policy-gate.js";
 import { DEFAULT_SAFE_BINS } from "./approvals/exec-policy.js";
 import type { ExecApprovalBroker } from "./approvals/approval-broker.js";
+import { prepareTurnSandbox } from "./sandbox/turn-sandbox.js";
 import { resolveWorkspaceDir } from "./context/workspace.js";
 import { cachedBootstrap, cachedSkills, ensureWorkspaceOnce, toolSpecFor } from "./turn-context-cache.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
@@ -114,8 +115,10 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   if (guard.action === "block") return failedTurn(runId, agentId, guard.message);
   if (guard.action === "warn") input.onWarning?.(guard.message);
 
-  const workspaceDir = resolveWorkspaceDir(config, agentId, input.stateDir, env);
-  await ensureWorkspaceOnce(workspaceDir);
+  const agentWorkspaceDir = resolveWorkspaceDir(config, agentId, input.stateDir, env);
+  await ensureWorkspaceOnce(agentWorkspaceDir);
+  const sandboxed = prepareTurnSandbox({ config, agentId, sessionKey: input.sessionKey, workspaceDir: agentWorkspaceDir, stateDir: input.stateDir, env });
+  const workspaceDir = sandboxed.workspaceDir;
   const defaults = config.agents.defaults;
   const bootstrap = defaults.skipBootstrap || input.lightContext
     ? { files: [], warnings: [] }
@@ -144,8 +147,10 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     spawnDepth: input.spawnDepth,
     ownerOnlyTools: allTools.filter((t) => t.ownerOnly).map((t) => t.name),
     available: allTools.map((t) => t.name),
+    sandboxed: sandboxed.decision.sandboxed,
   });
   const allowed = new Set(policy.allowed);
+  for (const name of sandboxed.withheld?.tools ?? []) allowed.delete(name);
   const tools: AgentTool[] = allTools.filter((t) => allowed.has(t.name));
   // Session start for memory: the index opens and syncs in the background; the turn never waits.
   if (memoryOn && allowed.has("memory_search")) memory!.prepare(agentId);
@@ -188,6 +193,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   if (input.emit) trace.context(systemPrompt.text, model.ref, tools.map((t) => t.name));
   const budget = historyBudget(model.contextWindow, model.maxTokens, systemPrompt.text.length);
   const loadHistory = input.history;
+  // Whatever the run started in its sandbox ends with it (background jobs included).
   const result = await runAgentLoop({
     runId,
     model,
@@ -199,13 +205,17 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     prompt: { role: "user", content: input.message, timestamp: Date.now() },
     tools,
     toolSpecs: tools.map((t) => toolSpecFor(t, model.api, model.provider)),
-    toolContext: { agentId, workspaceDir, senderIsOwner: input.senderIsOwner, services, ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}) },
+    toolContext: {
+      agentId, workspaceDir, senderIsOwner: input.senderIsOwner, services,
+      ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}),
+      ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
+    },
     streamModel: modelCalls.stream,
     hooks,
     signal: input.signal,
     timeoutMs: (input.timeoutSeconds ?? defaults.timeoutSeconds ?? 0) * 1000,
     emit: input.emit ?? (() => {}),
-  });
+  }).finally(() => sandboxed.sandbox?.endTurn());
   const outcome = failover.endTurn(modelCalls, chain, input.sessionKey);
   const toolSummary = toolSummaryText(result.messages, input.verboseLevel);
   return {

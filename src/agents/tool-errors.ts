@@ -9,7 +9,7 @@ export type ToolErrorCode =
   // The call itself
   | "INVALID_ARGUMENT" | "UNKNOWN_TOOL" | "TOOL_BLOCKED" | "TOOL_FAILED" | "RUN_STOPPED" | "ABORTED"
   // Files and the workspace
-  | "PATH_INVALID" | "PATH_OUTSIDE_WORKSPACE" | "FILE_NOT_FOUND" | "FILE_EXISTS" | "IS_A_DIRECTORY" | "NOT_A_DIRECTORY"
+  | "PATH_INVALID" | "PATH_OUTSIDE_WORKSPACE" | "PATH_HARD_LINKED" | "FILE_NOT_FOUND" | "FILE_EXISTS" | "IS_A_DIRECTORY" | "NOT_A_DIRECTORY"
   | "NOT_A_REGULAR_FILE" | "PERMISSION_DENIED" | "FILE_ERROR" | "FILE_TOO_LARGE" | "IMAGE_TOO_LARGE" | "BINARY_FILE"
   | "OFFSET_OUT_OF_RANGE" | "EDIT_NO_MATCH" | "EDIT_AMBIGUOUS" | "EDIT_NO_CHANGE"
   | "PATCH_PARSE_ERROR" | "PATCH_HUNK_FAILED" | "PATCH_WRITE_FAILED"
@@ -67,6 +67,11 @@ export const TOOL_ERRORS = {
     (where: string, problem: string) => `${where}: ${problem}`,
     "Fix the arguments to match the tool's parameter schema and call it again.",
   ),
+  argumentsUnreadable: coded(
+    "INVALID_ARGUMENT",
+    (name: string, problem: string) => `the ${name} call's ${problem}; it did not run`,
+    "Call the tool again with its arguments as one JSON object matching its parameter schema.",
+  ),
   toolBlocked: coded("TOOL_BLOCKED", (reason: string) => reason, "Do not retry this call; choose another approach or ask the user."),
   runStopped: coded("RUN_STOPPED", (reason: string) => reason),
   toolFailed: coded("TOOL_FAILED", (name: string, problem: string) => `${name} failed: ${problem}`),
@@ -76,6 +81,11 @@ export const TOOL_ERRORS = {
   // ── Workspace paths ─────────────────────────────────────────────────────────────────────────
   pathInvalid: coded("PATH_INVALID", (problem: string, _root: string) => problem, (_problem, root) => workspaceAdvice(root)),
   pathOutsideWorkspace: coded("PATH_OUTSIDE_WORKSPACE", (problem: string, _root: string) => problem, (_problem, root) => workspaceAdvice(root)),
+  pathHardLinked: coded(
+    "PATH_HARD_LINKED",
+    (file: string, links: number) => `"${file}" has ${links} hard links: its content may be a file outside the workspace, so the file tools neither read nor write it.`,
+    "Ask the user to replace it with a copy (cp --remove-destination) if it belongs to the workspace.",
+  ),
 
   // ── File system failures (read, write, edit, apply_patch) ───────────────────────────────────
   fileNotFound: coded("FILE_NOT_FOUND", (file: string) => `"${file}" does not exist.`, "Check the path; list the directory with exec (ls) if unsure."),
@@ -173,7 +183,7 @@ export const TOOL_ERRORS = {
   processNeedsSessionId: coded("INVALID_ARGUMENT", (action: string) => `action "${action}" needs a sessionId.`, PROCESS_LIST_HINT),
   processSessionNotFound: coded(
     "SESSION_NOT_FOUND",
-    (sessionId: string) => `No background session "${sessionId}" (finished sessions are kept for 30 minutes).`,
+    (sessionId: string) => `No background session "${sessionId}" in this conversation (each conversation sees only the sessions it started; finished ones are kept for 30 minutes).`,
     'Call process with action "list" to see the sessions that exist.',
   ),
   processUnknownAction: coded("INVALID_ARGUMENT", (action: string) => `Unknown action "${action}".`, 'Use one of "list", "poll", "log", "kill".'),
@@ -204,7 +214,7 @@ export const TOOL_ERRORS = {
   fetchFailed: coded("FETCH_FAILED", (url: string, problem: string) => `Fetching ${url} failed: ${problem}`, "Check the URL or try another source."),
   privateAddressBlocked: coded(
     "PRIVATE_ADDRESS_BLOCKED",
-    (url: string, address: string) => `${url} points to ${address}, a private, loopback or link-local address; web_fetch only reaches public addresses.`,
+    (url: string, address: string) => `${url} points to ${address}, a private, loopback or link-local address or one of this host's own; web_fetch only reaches public addresses of other hosts.`,
     "Fetch a public URL instead. To reach a local service, use exec (e.g. curl) if the user allows it.",
   ),
 
@@ -268,8 +278,13 @@ export const TOOL_ERRORS = {
   ),
   sandboxUnavailable: coded(
     "SANDBOX_UNAVAILABLE",
-    'sandbox "require" cannot be met: this gateway runs agents without a sandbox.',
-    'Spawn with sandbox "inherit" if the task is safe to run unsandboxed, or do not spawn it.',
+    (why: string) => `sandbox "require" cannot be met: ${why}.`,
+    'Spawn with sandbox "inherit" if the task is safe to run unsandboxed, or ask the owner to set agents.defaults.sandbox.mode (docs/security.md).',
+  ),
+  sandboxBackendMissing: coded(
+    "SANDBOX_UNAVAILABLE",
+    (backend: string, hint: string) => `this run is sandboxed but its backend "${backend}" is not installed, so the command did not run (it never runs unsandboxed instead); the owner must ${hint}.`,
+    "Tell the user the sandbox backend is missing; do not retry the command.",
   ),
   acpRuntimeUnavailable: coded("RUNTIME_UNAVAILABLE", 'runtime "acp" is not available in this gateway.', 'Leave runtime out (or use "subagent").'),
   acpOnlyOptions: coded("INVALID_ARGUMENT", (names: string) => `${names} only apply to runtime "acp".`, 'Leave them out, or spawn with runtime "acp".'),

@@ -1,3 +1,4 @@
+import type { ExecSandbox } from "./sandbox/exec-sandbox.js";
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ProcessRegistry } from "./tools/process-registry.js";
 import type { MemoryGetOutcome, MemorySearchOptions, MemorySearchResponse } from "../memory/index.js";
@@ -31,6 +32,8 @@ export interface ToolContext {
   senderIsOwner: boolean;
   /** Everything else a tool may need (process registry, approvals, config) goes in services. */
   services: ToolServices;
+  /** Set when this run is sandboxed: `exec` runs its commands in it (docs/security.md, "The exec sandbox"). */
+  sandbox?: ExecSandbox;
 }
 
 /**

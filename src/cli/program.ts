@@ -157,6 +157,19 @@ program
   });
 
 program
+  .command("sandbox")
+  .description("the exec sandbox (bubblewrap or Docker)")
+  .command("explain")
+  .description("show whether an agent's run in a session is sandboxed, with which backend, mounts, network and tools")
+  .option("--agent <id>", "agent id (default: the default agent)")
+  .option("--session <key>", "session key (default: the agent's main session)")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { sandboxExplainCommand } = await import("./sandbox-command.js");
+    sandboxExplainCommand(opts);
+  });
+
+program
   .command("models")
   .description("model chain, auth profiles and cooldowns")
   .command("status")

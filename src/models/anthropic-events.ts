@@ -2,7 +2,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "./messages.js";
 import type { ModelStreamEvent } from "./types.js";
 import type { AssistantTurn } from "./assistant-turn.js";
-import { parseToolArguments } from "./tool-arguments.js";
+import { toolCallArguments } from "./tool-arguments.js";
 import type { ReadResult } from "./types.js";
 
 interface PendingToolUse {
@@ -98,11 +98,7 @@ export class AnthropicEventReader {
     if (!pending) return { events: [] };
     this.toolUses.delete(index);
     const raw = pending.json || initialJson(pending.initialInput);
-    const parsed = parseToolArguments(raw);
-    if (!parsed.ok) {
-      return { events: [], failure: { kind: "malformed", retryable: false, message: `tool call ${pending.name} (${pending.id}): ${parsed.error}` } };
-    }
-    const call = { type: "toolCall" as const, id: pending.id, name: pending.name, arguments: parsed.value };
+    const call = { type: "toolCall" as const, id: pending.id, name: pending.name, ...toolCallArguments(raw) };
     this.turn.addToolCall(call);
     return { events: [{ type: "toolcall", call }] };
   }

@@ -9,7 +9,14 @@ export interface TextBlock { type: "text"; text: string }
 export interface ThinkingBlock { type: "thinking"; thinking: string; signature?: string }
 export interface ImageBlock { type: "image"; data: string; mimeType: string }
 /** A complete tool call: arguments already parsed from the streamed JSON. */
-export interface ToolCallBlock { type: "toolCall"; id: string; name: string; arguments: Record<string, unknown> }
+export interface ToolCallBlock {
+  type: "toolCall";
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Why the model's arguments could not be read (not JSON, not an object): the call then answers with this error instead of running. */
+  argumentsError?: string;
+}
 
 // ── Messages ──────────────────────────────────────────────────────────────────────────────────
 export interface Usage {

@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import type { ModelStreamEvent } from "./types.js";
 import type { AssistantTurn } from "./assistant-turn.js";
-import { parseToolArguments } from "./tool-arguments.js";
+import { toolCallArguments } from "./tool-arguments.js";
 import type { ReadResult } from "./types.js";
 
 interface PendingCall {
@@ -82,16 +82,12 @@ export class OpenAIChunkReader {
     const ordered = [...this.calls.entries()].sort(([a], [b]) => a - b);
     this.calls.clear();
     for (const [index, pending] of ordered) {
-      const parsed = parseToolArguments(pending.json);
       // Some servers omit ids; the transcript needs one to pair the result with the call.
       const id = pending.id || `call_${index}_${Date.now().toString(36)}`;
-      if (!parsed.ok) {
-        return { events, failure: { kind: "malformed", retryable: false, message: `tool call ${pending.name || "?"} (${id}): ${parsed.error}` } };
-      }
       if (!pending.name) {
         return { events, failure: { kind: "malformed", retryable: false, message: `tool call ${id} has no function name` } };
       }
-      const call = { type: "toolCall" as const, id, name: pending.name, arguments: parsed.value };
+      const call = { type: "toolCall" as const, id, name: pending.name, ...toolCallArguments(pending.json) };
       this.turn.addToolCall(call);
       events.push({ type: "toolcall", call });
     }

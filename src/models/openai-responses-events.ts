@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import type { ModelStreamEvent } from "./types.js";
 import type { AssistantTurn } from "./assistant-turn.js";
-import { parseToolArguments } from "./tool-arguments.js";
+import { toolCallArguments } from "./tool-arguments.js";
 import type { ReadResult } from "./types.js";
 
 interface PendingCall {
@@ -73,9 +73,7 @@ export class ResponsesEventReader {
     const pending = this.calls.get(key);
     this.calls.delete(key);
     const raw = item.arguments || pending?.json || "";
-    const parsed = parseToolArguments(raw);
-    if (!parsed.ok) return { events: [], failure: { kind: "malformed", retryable: false, message: `tool call ${item.name} (${item.call_id}): ${parsed.error}` } };
-    const call = { type: "toolCall" as const, id: item.call_id, name: item.name, arguments: parsed.value };
+    const call = { type: "toolCall" as const, id: item.call_id, name: item.name, ...toolCallArguments(raw) };
     this.turn.addToolCall(call);
     return { events: [{ type: "toolcall", call }] };
   }

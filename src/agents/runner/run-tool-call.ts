@@ -51,6 +51,7 @@ async function execute(
   if (!tool) {
     return toolError(TOOL_ERRORS.unknownTool(call.name, [...tools.keys()].join(", ")));
   }
+  if (call.argumentsError) return toolError(TOOL_ERRORS.argumentsUnreadable(call.name, call.argumentsError));
   if (!Value.Check(tool.parameters, call.arguments)) {
     const first = Value.Errors(tool.parameters, call.arguments).First();
     const where = first?.path ? first.path.replace(/^\//, "").replaceAll("/", ".") : "arguments";

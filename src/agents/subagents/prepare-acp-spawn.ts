@@ -41,7 +41,7 @@ export function prepareAcpSpawn(
   // may be used is acp.allowedAgents' business (checked by the port).
   const limits = checkSpawn({
     requesterSessionKey: caller.sessionKey, requesterAgentId, requesterDepth, targetAgentId: requesterAgentId, activeChildren: deps.activeChildren,
-    settings, knownAgents: [requesterAgentId], agentToAgent: agentToAgentPolicy(deps.config), sandbox: "inherit", sandboxAvailable: false,
+    settings, knownAgents: [requesterAgentId], agentToAgent: agentToAgentPolicy(deps.config), sandbox: "inherit", sandboxProblem: undefined,
   });
   if (limits) return limits;
 

@@ -10,6 +10,7 @@ import { decodeAttachments, writeAttachments, type WrittenAttachment } from "./a
 import { checkSpawn, type SpawnRefusal } from "./spawn-checks.js";
 import { agentToAgentPolicy, configuredAgentIds, resolveSubagentSettings } from "./subagent-config.js";
 import { subagentTaskMessage } from "./subagent-prompt.js";
+import { childSandboxProblem } from "../sandbox/sandbox-explain.js";
 import type { SubagentRunRecord } from "./types.js";
 
 const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "adaptive", "max"];
@@ -67,7 +68,8 @@ export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs,
     knownAgents: configuredAgentIds(config),
     agentToAgent: agentToAgentPolicy(config),
     sandbox: args.sandbox ?? "inherit",
-    sandboxAvailable: false,
+    // Sub-agent sessions are never their agent's main session: mode non-main or all sandboxes them.
+    sandboxProblem: args.sandbox === "require" ? childSandboxProblem(config, targetAgentId, deps.env) : undefined,
   });
   if (refusal) return refusal;
 

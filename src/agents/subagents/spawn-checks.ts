@@ -16,8 +16,8 @@ export interface SpawnCheckInput {
   knownAgents: readonly string[];
   agentToAgent: { allows(agentId: string): boolean };
   sandbox: "inherit" | "require";
-  /** No sandbox runtime exists in this gateway yet, so every run is unsandboxed. */
-  sandboxAvailable: boolean;
+  /** Why the child would not run sandboxed (its agent's sandbox mode, a missing backend); undefined when it would. */
+  sandboxProblem: string | undefined;
 }
 
 /**
@@ -49,8 +49,8 @@ export function checkSpawn(input: SpawnCheckInput): SpawnRefusal | undefined {
       return TOOL_ERRORS.spawnAgentNotInA2aAllow(target, input.requesterAgentId);
     }
   }
-  if (input.sandbox === "require" && !input.sandboxAvailable) {
-    return TOOL_ERRORS.sandboxUnavailable();
+  if (input.sandbox === "require" && input.sandboxProblem !== undefined) {
+    return TOOL_ERRORS.sandboxUnavailable(input.sandboxProblem);
   }
   return undefined;
 }

@@ -70,18 +70,26 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<typeof 
       if (denial) return denial;
       if (signal.aborted) return abortedBeforeStart();
 
+      const env = buildExecEnv();
+      const sandboxed = ctx.sandbox?.launch(workdir.absolute, definedOnly(env));
+      // A sandboxed run never falls back to the host.
+      if (sandboxed && !sandboxed.ok) return toolError(TOOL_ERRORS.sandboxBackendMissing(sandboxed.backend, sandboxed.hint));
+
       const registry = ctx.services.processes;
       // Without a registry nobody could follow a background process, so everything runs in front.
       const background = args.background === true && registry !== undefined;
       const session = new ProcessSession({
         command,
         cwd: workdir.absolute,
-        env: buildExecEnv(),
+        env,
+        ...(sandboxed ? { launch: sandboxed.launch, onKill: sandboxed.cleanup } : {}),
         timeoutMs: resolveTimeoutSeconds(args.timeoutSeconds, background ? EXEC_MAX_TIMEOUT_SECONDS : defaultTimeoutSeconds) * 1000,
         maxOutputChars,
         agentId: ctx.agentId,
+        sessionKey: ctx.sessionKey,
       });
 
+      ctx.sandbox?.track(session);
       if (background) {
         registry.adopt(session);
         return runningResult(session, false);
@@ -217,3 +225,9 @@ function isDirectory(absolute: string): boolean {
   }
 }
 
+
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}

@@ -1,5 +1,6 @@
 import dns from "node:dns";
 import net from "node:net";
+import os from "node:os";
 
 /**
  * Addresses web_fetch must not reach unless private access is allowed: a model steered by a web
@@ -33,6 +34,24 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, "ipv6");
 }
 
+/**
+ * An address web_fetch refuses: private, loopback or link-local, or one of this host's own
+ * addresses (a public address of the gateway's machine reaches services bound to 0.0.0.0 as
+ * surely as 127.0.0.1 does). The interfaces are read on every check: addresses come and go.
+ */
+export function isBlockedAddress(address: string, interfaces: NodeJS.Dict<os.NetworkInterfaceInfo[]> = os.networkInterfaces()): boolean {
+  if (isPrivateAddress(address)) return true;
+  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "").toLowerCase();
+  const embedded = EMBEDDED_IPV4.exec(normalizeIpv6(bare))?.[1];
+  for (const list of Object.values(interfaces)) {
+    for (const info of list ?? []) {
+      const own = info.address.replace(/%.*$/, "").toLowerCase();
+      if (own === bare || own === embedded) return true;
+    }
+  }
+  return false;
+}
+
 /** IPv6 forms that carry an IPv4 address: mapped (::ffff:a.b.c.d), NAT64 (64:ff9b::/96), compatible (::a.b.c.d). */
 const EMBEDDED_IPV4 = /^(?:::ffff:|64:ff9b::|::)((?:\d{1,3}\.){3}\d{1,3})$/i;
 
@@ -57,7 +76,7 @@ function normalizeIpv6(address: string): string {
 }
 
 /**
- * A `lookup` for http.request that refuses private addresses at connect time. Checking here,
+ * A `lookup` for http.request that refuses blocked addresses (isBlockedAddress) at connect time. Checking here,
  * rather than resolving once beforehand, means a DNS answer that changes between the check and
  * the connection (DNS rebinding) is still caught.
  */
@@ -69,7 +88,7 @@ export function guardedLookup(
   dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, "");
     const list = addresses as dns.LookupAddress[];
-    const refused = list.find((entry) => isPrivateAddress(entry.address));
+    const refused = list.find((entry) => isBlockedAddress(entry.address));
     if (refused) {
       return callback(new PrivateAddressError(hostname, refused.address), "");
     }
@@ -86,6 +105,6 @@ export class PrivateAddressError extends Error {
     readonly hostname: string,
     readonly address: string,
   ) {
-    super(`${hostname} resolves to ${address}, a private, loopback or link-local address`);
+    super(`${hostname} resolves to ${address}, a private, loopback or link-local address or one of this host's own`);
   }
 }

@@ -11,6 +11,18 @@ export interface ProcessRegistryOptions {
 const DEFAULT_FINISHED_TTL_MS = 30 * 60_000;
 const DEFAULT_MAX_FINISHED = 50;
 
+/** The conversation asking: an agent's session (docs/security.md, "The process tool"). */
+export interface ProcessOwner {
+  agentId: string;
+  /** Absent for a caller outside any session: it sees only sessions started outside one too. */
+  sessionKey?: string;
+}
+
+function ownedBy(session: ProcessSession, owner: ProcessOwner | undefined): boolean {
+  if (!owner) return true;
+  return (session.agentId === undefined || session.agentId === owner.agentId) && (session.sessionKey === undefined || session.sessionKey === owner.sessionKey);
+}
+
 /**
  * Background shell sessions of one gateway process, in memory: exec hands a command over when it
  * is started with `background` or outlives `yieldMs`, and the process tool reads and kills them.
@@ -34,20 +46,17 @@ export class ProcessRegistry {
     this.sessions.set(session.id, session);
   }
 
-  /** A session by id; with `agentId`, only if that agent owns it. */
-  get(sessionId: string, agentId?: string): ProcessSession | undefined {
+  /** A session by id; with `owner`, only if that conversation started it. */
+  get(sessionId: string, owner?: ProcessOwner): ProcessSession | undefined {
     this.prune();
     const session = this.sessions.get(sessionId);
-    if (!session || (agentId !== undefined && session.agentId !== undefined && session.agentId !== agentId)) return undefined;
-    return session;
+    return session && ownedBy(session, owner) ? session : undefined;
   }
 
-  /** Sessions oldest first; with `agentId`, only that agent's. */
-  list(agentId?: string): ProcessSession[] {
+  /** Sessions oldest first; with `owner`, only those that conversation started. */
+  list(owner?: ProcessOwner): ProcessSession[] {
     this.prune();
-    return [...this.sessions.values()].filter(
-      (session) => agentId === undefined || session.agentId === undefined || session.agentId === agentId,
-    );
+    return [...this.sessions.values()].filter((session) => ownedBy(session, owner));
   }
 
   /** Kills every running session: for gateway shutdown. */

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import type { SandboxLaunch } from "../sandbox/sandbox-backends.js";
 import { StringDecoder } from "node:string_decoder";
 import { OutputBuffer } from "./output-buffer.js";
 
@@ -14,8 +15,13 @@ export interface StartProcessOptions {
   /** 0 or less: no timeout. */
   timeoutMs: number;
   maxOutputChars: number;
-  /** Owner of the session; the process tool only shows an agent its own sessions. */
+  /** Owner of the session: the process tool only shows a conversation the sessions it started. */
   agentId?: string;
+  sessionKey?: string;
+  /** Runs the shell inside a sandbox: this program and its arguments come before `/bin/sh -c`. */
+  launch?: SandboxLaunch;
+  /** Called when the session is killed (removes what the sandbox left behind). */
+  onKill?: () => void;
 }
 
 /** SIGTERM first so programs can clean up; whatever ignores it gets SIGKILL after this. */
@@ -35,6 +41,7 @@ export class ProcessSession {
   readonly command: string;
   readonly cwd: string;
   readonly agentId: string | undefined;
+  readonly sessionKey: string | undefined;
   readonly startedAt = Date.now();
   readonly pid: number | undefined;
   readonly output: OutputBuffer;
@@ -50,17 +57,22 @@ export class ProcessSession {
   /** Why we killed it, if we did; decides the final status. */
   private killReason: "killed" | "timed_out" | undefined;
   private pollOffset = 0;
+  private readonly onKill: (() => void) | undefined;
   private timeoutTimer: NodeJS.Timeout | undefined;
 
   constructor(options: StartProcessOptions) {
     this.command = options.command;
     this.cwd = options.cwd;
     this.agentId = options.agentId;
+    this.sessionKey = options.sessionKey;
     this.output = new OutputBuffer(options.maxOutputChars);
 
     // `exec 2>&1` first: stdout and stderr share one pipe, so the model sees them in the order
     // they were written. Two pipes read side by side would reorder them under load.
-    const child = spawn("/bin/sh", ["-c", `exec 2>&1; ${options.command}`], {
+    const shell = ["/bin/sh", "-c", `exec 2>&1; ${options.command}`];
+    const [file, args] = options.launch ? [options.launch.file, [...options.launch.args, ...shell]] : [shell[0]!, shell.slice(1)];
+    this.onKill = options.onKill;
+    const child = spawn(file, args, {
       cwd: options.cwd,
       env: options.env,
       detached: true,
@@ -123,6 +135,7 @@ export class ProcessSession {
     if (!this.running || this.pid === undefined) return;
     this.killReason ??= reason;
     killProcessGroup(this.pid, "SIGTERM");
+    this.onKill?.();
     const pid = this.pid;
     // Sent even if the shell already died: grandchildren that ignore SIGTERM are still in the group.
     setTimeout(() => killProcessGroup(pid, "SIGKILL"), KILL_GRACE_MS).unref();

@@ -2,6 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
+import type { ProcessOwner } from "./process-registry.js";
 import type { ProcessSession } from "./process-session.js";
 
 /** OpenClaw's `process log` default window: the last 200 lines. */
@@ -10,7 +11,7 @@ const LIST_COMMAND_CHARS = 120;
 
 const ProcessParameters = Type.Object({
   action: Type.Union([Type.Literal("list"), Type.Literal("poll"), Type.Literal("log"), Type.Literal("kill")], {
-    description: "list: all sessions; poll: new output + status; log: output lines; kill: stop the session.",
+    description: "list: the sessions this conversation started; poll: new output + status; log: output lines; kill: stop the session.",
   }),
   sessionId: Type.Optional(Type.String({ description: "The sessionId exec returned (not needed for list)." })),
   offset: Type.Optional(Type.Integer({ description: "log: first line to show, 1-based (default: the last 200 lines).", minimum: 1 })),
@@ -32,7 +33,7 @@ export function createProcessTool(): AgentTool<typeof ProcessParameters> {
         return toolError(TOOL_ERRORS.processUnavailable());
       }
       if (args.action === "list") {
-        const sessions = registry.list(ctx.agentId);
+        const sessions = registry.list(ownerOf(ctx));
         if (sessions.length === 0) return toolText("No background sessions.", { sessions: [] });
         const lines = sessions.map((session) => `${session.id}  ${session.describeStatus()}  $ ${shortCommand(session.command)}`);
         return toolText(lines.join("\n"), { sessions: sessions.map((session) => session.summary()) });
@@ -41,7 +42,7 @@ export function createProcessTool(): AgentTool<typeof ProcessParameters> {
       if (!args.sessionId) {
         return toolError(TOOL_ERRORS.processNeedsSessionId(String(args.action)));
       }
-      const session = registry.get(args.sessionId, ctx.agentId);
+      const session = registry.get(args.sessionId, ownerOf(ctx));
       if (!session) {
         return toolError(TOOL_ERRORS.processSessionNotFound(args.sessionId));
       }
@@ -58,6 +59,10 @@ export function createProcessTool(): AgentTool<typeof ProcessParameters> {
       }
     },
   };
+}
+
+function ownerOf(ctx: { agentId: string; sessionKey?: string }): ProcessOwner {
+  return { agentId: ctx.agentId, ...(ctx.sessionKey ? { sessionKey: ctx.sessionKey } : {}) };
 }
 
 function pollSession(session: ProcessSession): ToolResult {

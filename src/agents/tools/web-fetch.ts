@@ -8,7 +8,7 @@ import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
 import { htmlToText } from "./html-to-text.js";
-import { guardedLookup, isPrivateAddress, PrivateAddressError } from "./network-guard.js";
+import { guardedLookup, isBlockedAddress, PrivateAddressError } from "./network-guard.js";
 import { safeCut } from "./text-cut.js";
 
 export const WEB_FETCH_DEFAULT_MAX_CHARS = 50_000;
@@ -114,7 +114,7 @@ function checkTarget(url: URL, allowPrivate: boolean): ToolResult | undefined {
   }
   // Host names are checked when they resolve (guardedLookup); literal addresses never resolve.
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (!allowPrivate && net.isIP(host) && isPrivateAddress(host)) return privateAddressRefusal(url.href, host);
+  if (!allowPrivate && net.isIP(host) && isBlockedAddress(host)) return privateAddressRefusal(url.href, host);
   return undefined;
 }
 

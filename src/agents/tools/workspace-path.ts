@@ -18,7 +18,8 @@ export type WorkspacePathResolution =
  * Maps a path the model asked for onto the real file system, refusing anything that would leave
  * the workspace. Relative paths resolve against the workspace; absolute ones must already lie in
  * it. The check runs on real paths (symlinks followed, including a dangling last link and links
- * in parent directories), so a link inside the workspace cannot smuggle a read or write outside.
+ * in parent directories), so a link inside the workspace cannot smuggle a read or write outside;
+ * a regular file with more than one hard link is refused for the same reason.
  * `absolute` is that real path: callers use it directly, which keeps the window between the check
  * and the file operation as small as it can be without O_NOFOLLOW gymnastics.
  */
@@ -49,6 +50,10 @@ export function resolveWorkspacePath(workspaceDir: string, requested: unknown): 
   if (!isInside(root, real)) {
     return refuse("pathOutsideWorkspace", `"${shorten(requested)}" goes through a symbolic link that leads outside the workspace.`);
   }
+  // A second hard link can be anywhere on the same file system: reading or writing through it
+  // would reach a file outside the workspace (docs/security.md, "File tools").
+  const links = fs.statSync(real, { throwIfNoEntry: false });
+  if (links?.isFile() && links.nlink > 1) return { ok: false, result: toolError(TOOL_ERRORS.pathHardLinked(shorten(requested), links.nlink)) };
   return { ok: true, absolute: real, relative: path.relative(root, real) || "." };
 }
 

@@ -35,6 +35,16 @@ const AgentTools = Type.Object({
   loopDetection: Type.Optional(LoopDetection),
 });
 
+/** Where `exec` runs: on the host, or in a bubblewrap / Docker sandbox (docs/security.md, "The exec sandbox"). */
+export const SandboxSettings = Type.Object({
+  mode: Type.Optional(stringEnum(["off", "non-main", "all"])),
+  backend: Type.Optional(stringEnum(["bwrap", "docker"])),
+  scope: Type.Optional(stringEnum(["agent", "session", "shared"])),
+  workspaceAccess: Type.Optional(stringEnum(["none", "ro", "rw"])),
+  network: Type.Optional(stringEnum(["none", "host"])),
+  docker: Type.Optional(Type.Object({ image: Type.Optional(NonEmptyString) })),
+});
+
 const SubagentLimits = Type.Object({
   maxConcurrent: Type.Optional(integer(1)),
   maxChildrenPerAgent: Type.Optional(integer(1)),
@@ -80,6 +90,7 @@ const AgentsDefaults = Type.Object({
   contextPruning: Type.Optional(ContextPruning),
   contextWindowGuard: Type.Optional(ContextWindowGuard),
   heartbeat: Type.Optional(HeartbeatSchema),
+  sandbox: Type.Optional(SandboxSettings),
 });
 
 // Shared by both spellings of the agent list; only the array form must carry its id.
@@ -94,6 +105,8 @@ const agentEntryFields = {
   subagents: Type.Optional(AgentSubagents),
   /** This agent's heartbeat, key by key over `agents.defaults.heartbeat`. When any agent has one, only those agents beat. */
   heartbeat: Type.Optional(HeartbeatSchema),
+  /** Each key replaces the `agents.defaults.sandbox` one. */
+  sandbox: Type.Optional(SandboxSettings),
 };
 
 export const AgentListEntrySchema = Type.Object({ id: AgentId, ...agentEntryFields });

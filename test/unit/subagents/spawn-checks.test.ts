@@ -15,7 +15,7 @@ function input(overrides: Partial<SpawnCheckInput> = {}): SpawnCheckInput {
     knownAgents: ["main", "worker"],
     agentToAgent: { allows: () => true },
     sandbox: "inherit",
-    sandboxAvailable: false,
+    sandboxProblem: "agent main has sandbox.mode off",
     ...overrides,
   };
 }
@@ -54,6 +54,6 @@ describe("checkSpawn", () => {
 
   it("sandbox: require cannot be met by a gateway without a sandbox", () => {
     expect(checkSpawn(input({ sandbox: "require" }))).toMatchObject({ code: "SANDBOX_UNAVAILABLE" });
-    expect(checkSpawn(input({ sandbox: "require", sandboxAvailable: true }))).toBeUndefined();
+    expect(checkSpawn(input({ sandbox: "require", sandboxProblem: undefined }))).toBeUndefined();
   });
 });

@@ -84,9 +84,21 @@ describe("process", () => {
     await startBackground(ctx, "sleep 5");
     const other: ToolContext = { ...ctx, agentId: "other" };
     expect(textOf(await processTool.execute({ action: "list" }, other, neverAborted))).toBe("No background sessions.");
-    expect(processes.list("main")).toHaveLength(1);
+    expect(processes.list({ agentId: "main", sessionKey: "agent:main:main" })).toHaveLength(1);
     const mine = await processTool.execute({ action: "list" }, ctx, neverAborted);
     expect(textOf(mine)).toMatch(/^proc_[0-9a-f]{8} {2}running for .* \$ sleep 5$/);
+  });
+
+  it("another session of the same agent can neither list, read nor kill a conversation's jobs", async () => {
+    const { ctx } = setup();
+    const { sessionId } = await startBackground(ctx, "sleep 5");
+    const sibling: ToolContext = { ...ctx, sessionKey: "agent:main:other-chat" };
+    expect(textOf(await processTool.execute({ action: "list" }, sibling, neverAborted))).toBe("No background sessions.");
+    for (const action of ["poll", "log", "kill"] as const) {
+      expect(errorOf(await processTool.execute({ action, sessionId }, sibling, neverAborted)).error).toBe("SESSION_NOT_FOUND");
+    }
+    const still = await processTool.execute({ action: "poll", sessionId }, ctx, neverAborted);
+    expect(still.details).toMatchObject({ status: "running" });
   });
 
   it("gives structured errors for unknown sessions, a missing sessionId, and no registry", async () => {

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { htmlToText } from "../../../src/agents/tools/html-to-text.js";
-import { isPrivateAddress } from "../../../src/agents/tools/network-guard.js";
+import os from "node:os";
+import { isBlockedAddress, isPrivateAddress } from "../../../src/agents/tools/network-guard.js";
 import { createWebFetchTool } from "../../../src/agents/tools/web-fetch.js";
 import { errorOf, makeContext, makeTempDir, neverAborted, textOf } from "./helpers.js";
 
@@ -155,6 +156,32 @@ describe("isPrivateAddress", () => {
     }
     for (const address of ["8.8.8.8", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) {
       expect(isPrivateAddress(address), address).toBe(false);
+    }
+  });
+});
+
+describe("the host's own addresses", () => {
+  it("are blocked like loopback, whatever their range, in every written form", () => {
+    const interfaces = { eth0: [{ address: "203.0.113.7", family: "IPv4" }, { address: "2001:db8::7", family: "IPv6" }] } as unknown as NodeJS.Dict<os.NetworkInterfaceInfo[]>;
+    for (const address of ["203.0.113.7", "::ffff:203.0.113.7", "[2001:db8::7]", "2001:DB8::7"]) expect(isBlockedAddress(address, interfaces), address).toBe(true);
+    for (const address of ["203.0.113.8", "2001:db8::8"]) expect(isBlockedAddress(address, interfaces), address).toBe(false);
+  });
+
+  it("web_fetch refuses a service bound to 0.0.0.0 through each of this host's non-loopback addresses", async () => {
+    const local = http.createServer((_req, res) => res.end("host-local secret"));
+    await new Promise<void>((resolve) => local.listen(0, "0.0.0.0", resolve));
+    const port = (local.address() as AddressInfo).port;
+    try {
+      const own = Object.values(os.networkInterfaces()).flatMap((list) => list ?? []).filter((i) => !i.internal && i.family === "IPv4");
+      expect(own.length).toBeGreaterThan(0);
+      for (const { address } of own) {
+        const result = await fetchTool.execute({ url: `http://${address}:${port}/` }, makeContext(makeTempDir()), neverAborted);
+        expect(result.isError, address).toBe(true);
+        expect(textOf(result)).toContain("one of this host's own");
+        expect(textOf(result)).not.toContain("host-local secret");
+      }
+    } finally {
+      await new Promise((resolve) => local.close(resolve));
     }
   });
 });

@@ -1,8 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { createEditTool } from "../../../src/agents/tools/edit.js";
+import { createReadTool } from "../../../src/agents/tools/read.js";
 import { resolveWorkspacePath } from "../../../src/agents/tools/workspace-path.js";
-import { makeWorkspace } from "./helpers.js";
+import { createWriteTool } from "../../../src/agents/tools/write.js";
+import { makeContext, makeWorkspace, neverAborted } from "./helpers.js";
 
 function refusal(workspace: string, requested: unknown): { error: string; message: string; suggestion: string } {
   const resolved = resolveWorkspacePath(workspace, requested);
@@ -44,6 +47,26 @@ describe("resolveWorkspacePath", () => {
     expect(refusal(workspace, "linkdir/secret.txt").error).toBe("PATH_OUTSIDE_WORKSPACE");
     expect(refusal(workspace, "linkdir/new/file.txt").error).toBe("PATH_OUTSIDE_WORKSPACE");
     expect(refusal(workspace, "dangling.txt").error).toBe("PATH_OUTSIDE_WORKSPACE");
+  });
+
+  it("refuses a regular file with more than one hard link: read, write and edit could reach a file outside", async () => {
+    const { workspace, outside } = makeWorkspace();
+    fs.writeFileSync(path.join(outside, "secret.txt"), "outside secret");
+    fs.linkSync(path.join(outside, "secret.txt"), path.join(workspace, "innocent.txt"));
+    const refused = refusal(workspace, "innocent.txt");
+    expect(refused.error).toBe("PATH_HARD_LINKED");
+    expect(refused.message).toBe('"innocent.txt" has 2 hard links: its content may be a file outside the workspace, so the file tools neither read nor write it.');
+    const ctx = makeContext(workspace);
+    const read = await createReadTool().execute({ path: "innocent.txt" }, ctx, neverAborted);
+    expect(read.isError).toBe(true);
+    expect(JSON.stringify(read.content)).not.toContain("outside secret");
+    expect((await createWriteTool().execute({ path: "innocent.txt", content: "pwned" }, ctx, neverAborted)).isError).toBe(true);
+    expect((await createEditTool().execute({ path: "innocent.txt", oldText: "outside", newText: "pwned" }, ctx, neverAborted)).isError).toBe(true);
+    expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("outside secret");
+    // A file with one link, and directories (always several links), are fine.
+    fs.writeFileSync(path.join(workspace, "plain.txt"), "x");
+    expect(resolveWorkspacePath(workspace, "plain.txt")).toMatchObject({ ok: true });
+    expect(resolveWorkspacePath(workspace, ".")).toMatchObject({ ok: true });
   });
 
   it("follows symlinks that stay inside the workspace to their real target", () => {

@@ -1,0 +1,76 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { backendBinary, bwrapLaunch, chooseBackend, dockerLaunch, INSTALL_HINTS, type SandboxLaunch } from "./sandbox-backends.js";
+import type { SandboxBackendName, SandboxSettings } from "./sandbox-settings.js";
+
+/** A running command the sandbox must end with the turn. */
+export interface SandboxedJob {
+  readonly running: boolean;
+  kill(reason?: "killed" | "timed_out"): void;
+}
+
+export type SandboxLaunchResult =
+  | { ok: true; launch: SandboxLaunch; /** Removes what the launch left behind (a Docker container). */ cleanup: () => void }
+  | { ok: false; backend: SandboxBackendName; hint: string };
+
+/**
+ * The sandbox of one turn: how its `exec` commands start, and the jobs to end with the turn.
+ * A missing backend is never a reason to run on the host: `launch` then refuses, naming the
+ * backend and how to install it.
+ */
+export class ExecSandbox {
+  readonly backend: SandboxBackendName;
+  private readonly binary: string | undefined;
+  private readonly jobs = new Set<SandboxedJob>();
+
+  constructor(
+    readonly settings: SandboxSettings,
+    /** The directory the sandbox mounts: the agent's workspace, or its sandbox copy. */
+    readonly workspaceDir: string,
+    /** Whether that directory is writable inside (`rw`, or a sandbox copy). */
+    readonly writable: boolean,
+    env: NodeJS.ProcessEnv,
+  ) {
+    this.backend = chooseBackend(settings, env);
+    this.binary = backendBinary(this.backend, env);
+  }
+
+  get available(): boolean {
+    return this.binary !== undefined;
+  }
+
+  /** One line for prompts and `openclaw sandbox explain`. */
+  describe(): string {
+    const access = this.writable ? "writable" : "read-only";
+    return `${this.backend} sandbox: ${this.workspaceDir} ${access}, network ${this.settings.network}, scope ${this.settings.scope}`;
+  }
+
+  launch(cwd: string, env: Record<string, string>): SandboxLaunchResult {
+    if (!this.binary) return { ok: false, backend: this.backend, hint: INSTALL_HINTS[this.backend] };
+    const containerName = `openclaw-sandbox-${randomBytes(6).toString("hex")}`;
+    const plan = { workspaceDir: this.workspaceDir, writable: this.writable, cwd, network: this.settings.network, env: { ...env, HOME: "/tmp" }, containerName, image: this.settings.dockerImage };
+    if (this.backend === "bwrap") return { ok: true, launch: bwrapLaunch(this.binary, plan), cleanup: () => {} };
+    const binary = this.binary;
+    return {
+      ok: true,
+      launch: dockerLaunch(binary, plan),
+      // Killing the docker client does not always stop its container: remove it by name.
+      cleanup: () => {
+        const child = spawn(binary, ["rm", "-f", containerName], { stdio: "ignore", detached: true });
+        child.on("error", () => {});
+        child.unref();
+      },
+    };
+  }
+
+  /** A command started in this sandbox: it is ended with the turn if still running then. */
+  track(job: SandboxedJob): void {
+    this.jobs.add(job);
+  }
+
+  /** The turn is over: every command it started in the sandbox is killed. */
+  endTurn(): void {
+    for (const job of this.jobs) if (job.running) job.kill("killed");
+    this.jobs.clear();
+  }
+}
