@@ -50,6 +50,8 @@ const USABLE: ReadonlySet<AcpSessionRecord["state"]> = new Set(["starting", "rea
  */
 export class AcpBoundChats {
   private readonly pending: KeyedJsonLinesLog<PendingTurn, PendingLine>;
+  /** Each bound session's chat, from its latest message (where a permission question goes). */
+  private readonly chats = new Map<string, DeliveryTarget>();
 
   constructor(private readonly deps: AcpBoundChatsDeps) {
     this.pending = new KeyedJsonLinesLog<PendingTurn, PendingLine>(
@@ -76,9 +78,9 @@ export class AcpBoundChats {
     }
   }
 
-  /** Whether this message was already taken (a platform's redelivery after a restart). */
-  has(key: string): boolean {
-    return this.pending.entries.has(key);
+  /** The chat a bound session talks in, if it is one. */
+  chatOf(sessionKey: string): DeliveryTarget | undefined {
+    return this.chats.get(sessionKey);
   }
 
   /**
@@ -101,6 +103,9 @@ export class AcpBoundChats {
     let reply: string;
     try {
       const sessionKey = this.sessionFor(message, agent);
+      this.chats.delete(sessionKey);
+      this.chats.set(sessionKey, target);
+      if (this.chats.size > 1_000) this.chats.delete(this.chats.keys().next().value!);
       const result = await this.deps.manager.runTurn({ sessionKey, text: message.text, mode: "prompt" });
       reply = result.ok ? result.text.trim() || `(ACP agent \`${agent}\` finished without a reply.)` : `⚠️ ACP agent \`${agent}\`: ${result.error?.message ?? "the turn failed"}`;
     } catch (err) {

@@ -22,6 +22,7 @@ import { ChannelSendRefused } from "./send-errors.js";
 import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/types.js";
 import { randomUUID } from "node:crypto";
 import { AcpBoundChats, type AcpBoundChatsDeps } from "./acp-bound-chats.js";
+import type { DeliveryTarget } from "./outbound/delivery-ledger.js";
 import { startTypingLoop } from "./outbound/typing-loop.js";
 
 export interface ChannelManagerDeps {
@@ -118,6 +119,11 @@ export class ChannelManager {
     this.dedupe.close();
     this.deliveryLedger.close();
     this.acpBound?.close();
+  }
+
+  /** The chat a `type: "acp"` binding's session talks in (its latest message's), if it is one. */
+  acpChatOf(acpSessionKey: string): DeliveryTarget | undefined {
+    return this.acpBound?.chatOf(acpSessionKey);
   }
 
   /** Hot reload: restart only the accounts whose config changed; start new ones, stop removed ones. */

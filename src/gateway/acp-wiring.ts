@@ -14,6 +14,13 @@ import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import type { SessionToolCaller } from "../agents/tools/index.js";
 import type { RunTracer } from "../traces/index.js";
 
+interface ChatRoute {
+  channel: string;
+  accountId?: string;
+  to: string;
+  threadId?: string;
+}
+
 export interface AcpWiringDeps {
   stateDir: string;
   config: () => OpenClawConfig;
@@ -35,16 +42,33 @@ export interface AcpWiringDeps {
  */
 export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessionManager; children: AcpChildren } {
   const settings = () => resolveAcpSettings(deps.config());
+  // The chat an ACP session answers to: a bound chat's, else its requester's last route.
+  const chatOf = (sessionKey: string): ChatRoute | undefined => {
+    const bound = deps.channels()?.acpChatOf(sessionKey);
+    if (bound) return { channel: bound.channel, accountId: bound.accountId, to: bound.chatId, ...(bound.threadId ? { threadId: bound.threadId } : {}) };
+    const requester = manager.records.get(sessionKey)?.requesterSessionKey;
+    const entry = requester ? deps.store.get(requester) : undefined;
+    if (!entry?.lastChannel || !entry.lastTo) return undefined;
+    return { channel: entry.lastChannel, ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}), to: entry.lastTo, ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}) };
+  };
   const permissions: PermissionAsker = {
     async ask(request) {
-      if (!deps.hasApprover()) return "unavailable";
-      const { decision } = deps.approvals.request({
+      const chat = deps.channels() ? chatOf(request.sessionKey) : undefined;
+      if (!deps.hasApprover() && !chat) return "unavailable";
+      const { id, decision } = deps.approvals.request({
         command: `ACP agent \`${request.agent}\` asks: ${request.title}`,
         cwd: request.cwd,
         agentId: request.agent,
         sessionKey: request.sessionKey,
         reason: request.kind ? `acp permission (${request.kind})` : "acp permission",
       });
+      // The person in the chat can answer too, with /approve (owners only).
+      if (chat) {
+        const question = `🔐 ACP agent \`${request.agent}\` asks: ${request.title}\nReply /approve ${id} allow-once | allow-always | deny`;
+        deps.channels()!
+          .send({ ...chat, message: question, idempotencyKey: `acp-permission:${id}` })
+          .catch((err: Error) => deps.logger.warn({ sessionKey: request.sessionKey, err: err.message }, "acp permission question not delivered to the chat"));
+      }
       return (await decision) ?? "deny";
     },
   };

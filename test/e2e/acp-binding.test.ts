@@ -74,6 +74,19 @@ describe('bindings[] type "acp"', () => {
     expect(agentLines().filter((l) => l.method === "session/prompt")).toHaveLength(2);
   }, 60_000);
 
+  it("asks the chat when the agent wants permission, and /approve there answers it", async () => {
+    const before = texts(BOUND).length;
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "tidy up #permission", messageId: 10 });
+    await telegram.waitFor(() => texts(BOUND).slice(before).some((t) => t.startsWith("🔐")), 30_000);
+    const question = texts(BOUND).slice(before).find((t) => t.startsWith("🔐"))!;
+    expect(question).toMatch(/^🔐 ACP agent <code>coder<\/code> asks: Edit src\/utils\.ts\nReply \/approve [0-9a-f-]{36} allow-once \| allow-always \| deny$/);
+    const id = /\/approve ([0-9a-f-]{36})/.exec(question)![1]!;
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: `/approve ${id} allow-once`, messageId: 11 });
+    await telegram.waitFor(() => texts(BOUND).slice(before).some((t) => t.startsWith("permission: ")), 30_000);
+    expect(texts(BOUND).slice(before).find((t) => t.startsWith("permission: "))).toBe("permission: allow-once (allow_once)");
+    expect(model.requests).toHaveLength(0);
+  }, 60_000);
+
   it("routes an unbound chat to the model as before", async () => {
     telegram.pushMessage({ chatId: OTHER, fromId: OTHER, text: "hello model", messageId: 4 });
     await telegram.waitFor(() => texts(OTHER).includes("the model answered"), 30_000);
@@ -82,7 +95,7 @@ describe('bindings[] type "acp"', () => {
 
   it("after a SIGKILL mid-turn the chat is told once that the answer was lost, and the message does not run again", async () => {
     telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "long job #slow:600000", messageId: 5 });
-    await eventually(async () => expect(agentLines().filter((l) => l.method === "session/prompt")).toHaveLength(3), 30_000);
+    await eventually(async () => expect(agentLines().filter((l) => l.method === "session/prompt")).toHaveLength(4), 30_000);
     await gw.stop("SIGKILL");
     gw = await startGateway({ stateDir, token: gw.token });
     // Telegram shows the Markdown code span as HTML.
