@@ -24,6 +24,7 @@ import { randomUUID } from "node:crypto";
 import { AcpBoundChats, type AcpBoundChatsDeps } from "./acp-bound-chats.js";
 import type { DeliveryTarget } from "./outbound/delivery-ledger.js";
 import { startTypingLoop } from "./outbound/typing-loop.js";
+import { nativeCommandMenu } from "./commands/native-command-menu.js";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -35,6 +36,7 @@ export interface ChannelManagerDeps {
   ledger: IdempotencyLedger;
   subagentsCommand?: InboundDispatchDeps["subagentsCommand"];
   acpCommand?: InboundDispatchDeps["acpCommand"];
+  approveCommand?: InboundDispatchDeps["approveCommand"];
   /** Threads bound to sub-agents (`thread: true` spawns, `/focus`); without it chats cannot be bound. */
   threadBindings?: ThreadBindingStore;
   focusTarget?: InboundDispatchDeps["focusTarget"];
@@ -98,7 +100,7 @@ export class ChannelManager {
     }
     this.dispatcher = new InboundDispatcher({
       config: deps.config, conversations: deps.conversations, store: deps.store, dedupe: this.dedupe, pairing: this.pairing,
-      delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand, acpCommand: deps.acpCommand,
+      delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand, acpCommand: deps.acpCommand, approveCommand: deps.approveCommand,
       threadBindings: deps.threadBindings, focusTarget: deps.focusTarget, ...(this.acpBound ? { acpBound: this.acpBound } : {}),
       ...(deps.acpThreadFollowUp ? { acpThreadFollowUp: deps.acpThreadFollowUp } : {}),
     });
@@ -293,6 +295,7 @@ export class ChannelManager {
         Object.assign(status, patch);
         if (patch.connected) status.lastConnectedAt = Date.now();
       },
+      nativeCommands: () => nativeCommandMenu(this.deps.config()),
     }, this.deps.env);
     const managed: CreatedAccount = {
       state: "created", channel: spec.channel, accountId: spec.accountId, config: spec.config, limits, status, account,
