@@ -47,7 +47,7 @@ function startWindowedModel() {
         const ids = /<identifiers>\n([\s\S]*?)\n<\/identifiers>/.exec(String(last.content))?.[1] ?? "";
         content = `## Active tasks\nA long chat about numbered topics.\n## Facts for later\n${ids.split("\n").join(" ")}`;
       } else {
-        content = `Noted: ${String(last.content).slice(0, 40)}. ` + "Some detail about it. ".repeat(36);
+        content = `Noted: ${String(last.content).slice(0, 40)}. ${"Some detail about it. ".repeat(36)}`;
       }
       const chunk = (choices) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices })}\n\n`;
       res.writeHead(200, { "content-type": "text/event-stream" });
@@ -130,7 +130,7 @@ export async function measureCompactionBookkeeping({ messages = 2_000, runs = 20
   const batch = [];
   for (let i = 0; i < messages / 2; i += 1) {
     batch.push({ role: "user", content: `Message ${i} about item ITEM-${i} with some ordinary words to make it a realistic size.`, timestamp: i, idempotencyKey: `k${i}` });
-    batch.push({ role: "assistant", content: [{ type: "text", text: `Answer ${i}: ` + "a sentence of reply text. ".repeat(20) }], timestamp: i, answers: [`k${i}`] });
+    batch.push({ role: "assistant", content: [{ type: "text", text: `Answer ${i}: ${"a sentence of reply text. ".repeat(20)}` }], timestamp: i, answers: [`k${i}`] });
   }
   const written = store.appendMessages(key, null, batch);
   // The gateway's cached history of the session (built once per session, not per compaction).

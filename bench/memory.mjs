@@ -38,7 +38,7 @@ function textGenerator(seed) {
       lines.push(line);
       size += line.length + 1;
     }
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   };
 }
 

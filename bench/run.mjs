@@ -204,7 +204,7 @@ function report() {
   try {
     const dir = path.join(REPO_ROOT, "bench", "results");
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "latest.json"), json + "\n");
+    fs.writeFileSync(path.join(dir, "latest.json"), `${json}\n`);
   } catch (err) {
     process.stderr.write(`bench: could not write bench/results/latest.json: ${err.message}\n`);
   }

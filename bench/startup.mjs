@@ -66,7 +66,7 @@ export async function measureStartup({ runs = 5, token, timeoutMs = 10_000 }) {
       try {
         const port = await freePort();
         if (withConfig) {
-          fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(benchConfig(stateDir, port), null, 2) + "\n");
+          fs.writeFileSync(path.join(stateDir, "openclaw.json"), `${JSON.stringify(benchConfig(stateDir, port), null, 2)}\n`);
         }
         gw = spawnGateway({ label, stateDir, port, token: withConfig ? undefined : token });
         m.portOpen.push(await gw.waitForPortOpen(timeoutMs));

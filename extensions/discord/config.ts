@@ -51,7 +51,7 @@ export function readDiscordSettings(config: Readonly<Record<string, unknown>>, e
   };
 }
 
-function isHttpUrl(value: string): boolean {
+function _isHttpUrl(value: string): boolean {
   try {
     const { protocol } = new URL(value);
     return protocol === "http:" || protocol === "https:";

@@ -174,7 +174,7 @@ export class ChannelManager {
       ...((params.threadId ?? target.threadId) ? { threadId: params.threadId ?? target.threadId } : {}),
       ...(params.replyToId ? { replyToMessageId: params.replyToId } : {}),
     }, params.message);
-    if (!entry || entry.state !== "delivered") throw new ChannelSendRefused(`delivery failed: ${entry?.lastError ?? "unknown error"}`);
+    if (entry?.state !== "delivered") throw new ChannelSendRefused(`delivery failed: ${entry?.lastError ?? "unknown error"}`);
     return { runId: params.idempotencyKey, channel, accountId, chatId: target.chatId, messageIds: Object.values(entry.sent) };
   }
 

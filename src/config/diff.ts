@@ -14,8 +14,8 @@ function compare(a: unknown, b: unknown, path: KeyPathSegment[], out: string[]):
   if (Object.is(a, b)) return;
   if (isPlainObject(a) && isPlainObject(b)) {
     for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      const inA = Object.prototype.hasOwnProperty.call(a, key);
-      const inB = Object.prototype.hasOwnProperty.call(b, key);
+      const inA = Object.hasOwn(a, key);
+      const inB = Object.hasOwn(b, key);
       if (inA && inB) compare(a[key], b[key], [...path, key], out);
       else pushLeaves(inA ? a[key] : b[key], [...path, key], out);
     }

@@ -12,8 +12,8 @@ export function isEnvReference(value: string): boolean {
 
 function substituteString(text: string, env: NodeJS.ProcessEnv, at: string, warnings: string[]): string {
   if (!text.includes("${")) return text;
-  return text.replace(REFERENCE, (whole: string, escape: string, name: string) => {
-    if (escape) return whole.slice(1);
+  return text.replace(REFERENCE, (whole: string, escaped: string, name: string) => {
+    if (escaped) return whole.slice(1);
     const value = env[name];
     if (value === undefined) {
       warnings.push(`environment variable ${name} is not set (left "\${${name}}" as is) at ${at}`);

@@ -101,7 +101,7 @@ export function getConfigValue(obj: unknown, keyPath: string): { found: boolean;
       const index = typeof segment === "number" ? segment : /^\d+$/.test(segment) ? Number(segment) : -1;
       if (index < 0 || index >= current.length) return { found: false };
       current = current[index];
-    } else if (isPlainObject(current) && Object.prototype.hasOwnProperty.call(current, String(segment))) {
+    } else if (isPlainObject(current) && Object.hasOwn(current, String(segment))) {
       current = current[String(segment)];
     } else {
       return { found: false };

@@ -166,7 +166,7 @@ function existingSegments(data: unknown, segments: KeyPathSegment[]): KeyPathSeg
       if (!(index >= 0 && index < current.length)) return undefined;
       resolved.push(index);
       current = current[index];
-    } else if (isPlainObject(current) && Object.prototype.hasOwnProperty.call(current, String(segment))) {
+    } else if (isPlainObject(current) && Object.hasOwn(current, String(segment))) {
       resolved.push(String(segment));
       current = current[String(segment)];
     } else {

@@ -60,7 +60,7 @@ function stripObject(
   const required = new Set(node.required ?? []);
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    const childSchema = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
+    const childSchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (!childSchema) {
       const suggestion = closestName(key, Object.keys(properties));
       const hint = suggestion ? `; did you mean "${formatKeyPath([...path, suggestion])}"?` : "";

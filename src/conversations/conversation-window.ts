@@ -6,7 +6,7 @@ import type { CompactionInput, PlannedMessage } from "../sessions/compaction/ind
 import { userKey } from "./conversation-order.js";
 
 /** How a message takes part in the model's history (see groupConversationUnits). */
-const enum Part {
+enum Part {
   /** Not conversation (other roles) or an empty assistant message: never sent. */
   None = 0,
   /** A user message, or an assistant message without tool calls: a unit of its own. */

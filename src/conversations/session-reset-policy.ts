@@ -7,7 +7,7 @@ export interface SessionResetSettings {
 
 /** True when a session last active at `updatedAt` should start over before the next message. */
 export function sessionResetDue(updatedAt: number, settings: SessionResetSettings | undefined, now: number): boolean {
-  if (!settings || !settings.mode || settings.mode === "none") return false;
+  if (!settings?.mode || settings.mode === "none") return false;
   if (settings.mode === "idle") return now - updatedAt >= (settings.idleMinutes ?? 240) * 60_000;
   // Daily: reset when the most recent boundary (today's atHour, or yesterday's if not reached yet) lies after the last activity.
   const boundary = new Date(now);

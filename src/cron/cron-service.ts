@@ -215,7 +215,7 @@ export class CronService {
   turnOverrides(sessionKey: string): TurnOverrides | undefined {
     const match = /(?:^|:)cron:([^:]+)$/.exec(sessionKey);
     const job = match ? this.jobs.get(match[1]!) : undefined;
-    if (!job || job.sessionTarget !== "isolated" || job.payload.kind !== "agentTurn") return undefined;
+    if (job?.sessionTarget !== "isolated" || job.payload.kind !== "agentTurn") return undefined;
     const p = job.payload;
     return {
       senderIsOwner: false,

@@ -269,5 +269,5 @@ function frameId(frame: unknown): string | undefined {
 function truncateCloseReason(reason: string): string {
   const buf = Buffer.from(reason, "utf8");
   if (buf.length <= 123) return reason;
-  return buf.subarray(0, 120).toString("utf8").replace(/\uFFFD$/, "") + "...";
+  return `${buf.subarray(0, 120).toString("utf8").replace(/\uFFFD$/, "")}...`;
 }

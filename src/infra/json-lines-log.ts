@@ -55,7 +55,7 @@ export class JsonLinesLog {
 
   append(value: unknown): void {
     this.assertOpen();
-    const bytes = Buffer.from(JSON.stringify(value) + "\n", "utf8");
+    const bytes = Buffer.from(`${JSON.stringify(value)}\n`, "utf8");
     if (!this.files.exists(this.file)) fs.closeSync(fs.openSync(this.file, "a", 0o600));
     this.files.append(this.file, bytes);
     this.lines += 1;
@@ -68,7 +68,7 @@ export class JsonLinesLog {
     // The open descriptor keeps pointing at the replaced inode; the next append notices and reopens.
     const lines: string[] = [];
     for (const value of values) lines.push(JSON.stringify(value));
-    writeFileAtomicSync(this.file, lines.length > 0 ? lines.join("\n") + "\n" : "", 0o600);
+    writeFileAtomicSync(this.file, lines.length > 0 ? `${lines.join("\n")}\n` : "", 0o600);
     this.lines = lines.length;
   }
 

@@ -68,7 +68,7 @@ export function decayFactor(path: string, options: Pick<RankOptions, "decay" | "
   const dated = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
   if (Number.isNaN(dated)) return 1;
   const ageDays = Math.max(0, (options.now.getTime() - dated) / DAY_MS - 1);
-  return Math.pow(0.5, ageDays / options.decay.halfLifeDays);
+  return 0.5 ** (ageDays / options.decay.halfLifeDays);
 }
 
 /** Maximal marginal relevance: λ·relevance − (1−λ)·(highest Jaccard similarity to what is already picked). */

@@ -130,12 +130,12 @@ describe("HTTP probes on the same port", () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ ok: true, status: "live" });
     }
-    const ready = await fetch(gw.httpUrl + "/readyz");
+    const ready = await fetch(`${gw.httpUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ ok: true, status: "ready" });
   });
 
   it("WebSocket upgrades on other paths are refused", async () => {
-    await expect(TestSocket.open(gw.url + "/not-here")).rejects.toThrow(/404/);
+    await expect(TestSocket.open(`${gw.url}/not-here`)).rejects.toThrow(/404/);
   });
 });

@@ -12,7 +12,7 @@ describe("one gateway per state dir", () => {
       expect(second.code).toBe(1);
       expect(second.output).toContain(`another gateway is already running for state dir ${first.stateDir} (pid ${first.proc.pid}`);
       // The first one is untouched.
-      expect((await fetch(first.httpUrl + "/readyz")).status).toBe(200);
+      expect((await fetch(`${first.httpUrl}/readyz`)).status).toBe(200);
     } finally {
       await first.stop();
     }
@@ -24,7 +24,7 @@ describe("one gateway per state dir", () => {
     await killed.stop("SIGKILL");
     expect(fs.existsSync(path.join(stateDir, "gateway.lock"))).toBe(true);
     const next = await startGateway({ stateDir });
-    expect((await fetch(next.httpUrl + "/readyz")).status).toBe(200);
+    expect((await fetch(`${next.httpUrl}/readyz`)).status).toBe(200);
     await next.stop();
     expect(fs.existsSync(path.join(stateDir, "gateway.lock"))).toBe(false);
   });
@@ -91,7 +91,7 @@ describe("config at start-up", () => {
   it("an unknown key is a warning naming it, and start-up continues", async () => {
     const gw = await startGateway({ configFile: { name: "openclaw.yaml", content: "gateway:\n  mode: local\n  colour: blue\n" } });
     expect(gw.output()).toContain("gateway.colour");
-    expect((await fetch(gw.httpUrl + "/readyz")).status).toBe(200);
+    expect((await fetch(`${gw.httpUrl}/readyz`)).status).toBe(200);
     await gw.stop();
   });
 

@@ -105,7 +105,7 @@ describe("openclaw onboard (interactive, on a pseudo-terminal)", () => {
     await term.waitFor("Model");
     term.send(`fake-model${KEYS.enter}`);
     await term.waitFor("Environment variable that holds the API key");
-    term.send("\x7f".repeat(20) + `FAKE_KEY${KEYS.enter}`);
+    term.send(`${"\x7f".repeat(20)}FAKE_KEY${KEYS.enter}`);
     await term.waitFor("Gateway port");
     term.send(KEYS.enter);
     await term.waitFor("Done.");

@@ -22,7 +22,7 @@ describe("openclaw logs", () => {
     const listening = json.output.split("\n").find((l) => l.includes('"msg":"gateway listening"'));
     expect(JSON.parse(listening!).port).toBe(gw.port);
     const pretty = await runCli(["logs", "--limit", "50"], env());
-    expect(pretty.output).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  gateway listening .*port=\d+/m);
+    expect(pretty.output).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}gateway listening .*port=\d+/m);
   });
 
   it("--level keeps only lines at that level or above", async () => {

@@ -300,7 +300,7 @@ describe("a burst beyond one session's queue cap (default cap 20, drop: summariz
       );
       // agent.wait answers as soon as a run ends; a run still going after 20 s (far beyond any
       // load this suite meets) never ends.
-      waits = await Promise.all(acks.map((a, i) => rpc.request("agent.wait", { runId: `burst-${i}`, timeoutMs: 20_000 }, 25_000)));
+      waits = await Promise.all(acks.map((_a, i) => rpc.request("agent.wait", { runId: `burst-${i}`, timeoutMs: 20_000 }, 25_000)));
       history = await rpc.request("chat.history", { sessionKey: "overflow", limit: 1000 });
       prompts = chatRequests(server).map(lastUserText);
       rpc.sock.close();

@@ -5,7 +5,7 @@ import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gatew
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { announcementsIn, askAndWait, chatHistory, eventually as retryUntil, messageText } from "../helpers/chat-session.js";
-import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from "../fakes/model-server.js";
+import { startFakeModelServer, type FakeModelServer, } from "../fakes/model-server.js";
 import { allTextOf, chatRequests, isSubagentRequest, lastMessageOf, lastToolResultOf, lastUserTextOf, systemPromptOf, toolNamesOf } from "../helpers/model-request.js";
 
 const BEGIN = "<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>";

@@ -24,17 +24,17 @@ export interface FakeOtlpCollector {
 
 type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: AnyValue[] } };
 
-function valueOf(v: AnyValue): unknown {
+function anyValueOf(v: AnyValue): unknown {
   if (v.stringValue !== undefined) return v.stringValue;
   if (v.intValue !== undefined) return Number(v.intValue);
   if (v.doubleValue !== undefined) return v.doubleValue;
   if (v.boolValue !== undefined) return v.boolValue;
-  if (v.arrayValue) return (v.arrayValue.values ?? []).map(valueOf);
+  if (v.arrayValue) return (v.arrayValue.values ?? []).map(anyValueOf);
   return undefined;
 }
 
 function flatten(attributes: { key: string; value: AnyValue }[] | undefined): Record<string, unknown> {
-  return Object.fromEntries((attributes ?? []).map((a) => [a.key, valueOf(a.value)]));
+  return Object.fromEntries((attributes ?? []).map((a) => [a.key, anyValueOf(a.value)]));
 }
 
 /** A real HTTP server accepting OTLP/HTTP JSON trace exports at /v1/traces. */

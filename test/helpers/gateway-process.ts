@@ -46,7 +46,7 @@ export interface StartOptions {
 export async function startGateway(opts: StartOptions = {}): Promise<GatewayProcess> {
   const stateDir = opts.stateDir ?? makeTempDir();
   if (opts.configFile) fs.writeFileSync(path.join(stateDir, opts.configFile.name), opts.configFile.content);
-  const token = opts.token === null ? undefined : (opts.token ?? "test-token-" + Math.random().toString(36).slice(2));
+  const token = opts.token === null ? undefined : (opts.token ?? `test-token-${Math.random().toString(36).slice(2)}`);
   const child = spawnCli(["gateway", "run", "--port", "0", ...(opts.args ?? [])], {
     OPENCLAW_STATE_DIR: stateDir,
     OPENCLAW_GATEWAY_TOKEN: token,

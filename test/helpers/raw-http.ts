@@ -57,5 +57,5 @@ function dechunk(body: string): string {
 export function rawJsonPost(pathname: string, body: string, headerLines: string[]): Buffer {
   const bytes = Buffer.from(body, "utf8");
   const head = [`POST ${pathname} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: application/json", `Content-Length: ${bytes.length}`, "Connection: close", ...headerLines].join("\r\n");
-  return Buffer.concat([Buffer.from(head + "\r\n\r\n", "latin1"), bytes]);
+  return Buffer.concat([Buffer.from(`${head}\r\n\r\n`, "latin1"), bytes]);
 }

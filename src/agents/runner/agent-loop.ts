@@ -2,7 +2,7 @@ import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError } from "../tool-result.js";
 import type {
   AgentEvent, AgentTool, ModelMessage, ResolvedModel, RunResult, StopReason, StreamModelFn,
-  ToolCallBlock, ToolContext, ToolHooks, ToolResultMessage, ToolSpec, TranscriptMessage, HistoryMessage, Usage, UserMessage,
+  ToolCallBlock, ToolContext, ToolHooks, ToolResultMessage, ToolSpec, HistoryMessage, Usage, UserMessage,
 } from "../types.js";
 import { assistantText, isSilentReply, toModelMessages } from "./model-messages.js";
 import { runToolCall } from "./run-tool-call.js";

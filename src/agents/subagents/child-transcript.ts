@@ -46,7 +46,7 @@ export function latestReply(history: readonly TranscriptMessage[], roundStartedA
 /** True when the transcript ends in a finished final answer of this round (nothing after it waits for a turn). */
 export function endsWithFinalAnswer(history: readonly TranscriptMessage[], roundStartedAt: number): boolean {
   const last = history[history.length - 1];
-  if (!last || last.role !== "assistant" || !since(last, roundStartedAt) || callsTools(last)) return false;
+  if (last?.role !== "assistant" || !since(last, roundStartedAt) || callsTools(last)) return false;
   const stopReason = (last as { stopReason?: unknown }).stopReason;
   return stopReason === undefined || stopReason === "stop" || stopReason === "length";
 }

@@ -370,7 +370,7 @@ export class SubagentService {
    */
   followUpInThread(childSessionKey: string, text: string): string | undefined {
     const record = this.registry.forChild(childSessionKey);
-    if (!record || record.runtime !== "acp" || !record.thread) return "This thread no longer belongs to a running ACP agent.";
+    if (record?.runtime !== "acp" || !record.thread) return "This thread no longer belongs to a running ACP agent.";
     if (record.endedAt) return `This agent's session has ended (${record.outcome ?? "ended"}); start a new one from the chat.`;
     if (!record.roundOpen) {
       record.round += 1;

@@ -196,7 +196,7 @@ export class PairingStore {
 
   private writeJson(file: string, content: unknown): void {
     ensurePrivateDir(this.credentialsDir);
-    writeFileAtomicSync(file, JSON.stringify(content, null, 2) + "\n", 0o600);
+    writeFileAtomicSync(file, `${JSON.stringify(content, null, 2)}\n`, 0o600);
     // Not cached: another process may replace the file before we could stat ours. The next read re-parses.
     this.cache.delete(file);
   }

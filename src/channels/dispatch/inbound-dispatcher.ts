@@ -5,7 +5,6 @@ import { defaultAgentId } from "../../agents/agent-config.js";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { buildChannelSessionKey, isAcpSessionKey, parseSessionKey, type DmScope } from "../../sessions/keys/index.js";
-import type { QueueMode } from "../../sessions/lanes/index.js";
 import { decideAccess, wasMentioned } from "../access/access-policy.js";
 import { allowListMatches, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";

@@ -69,7 +69,7 @@ export class ReplyDelivery {
   /** Chunk at the account's limits and write the chunks to the ledger (before anything is sent). */
   private async record(id: string, text: string): Promise<void> {
     const entry = this.deps.ledger.get(id);
-    if (!entry || entry.state !== "awaiting-reply") return;
+    if (entry?.state !== "awaiting-reply") return;
     const limits = this.deps.account(entry.target.channel, entry.target.accountId)?.limits;
     const chunks = limits ? chunkText(text, { maxChars: limits.textChunkLimit, maxLines: limits.maxLinesPerMessage }) : [text];
     this.deps.ledger.recordReply(id, chunks.length > 0 ? chunks : [text]);
@@ -169,7 +169,7 @@ export class ReplyDelivery {
 
   private async sendPending(id: string): Promise<void> {
     const entry = this.deps.ledger.get(id);
-    if (!entry || entry.state !== "pending" || !entry.chunks) return;
+    if (entry?.state !== "pending" || !entry.chunks) return;
     const running = this.deps.account(entry.target.channel, entry.target.accountId);
     if (!running) {
       this.deps.logger.warn({ deliveryId: id, channel: entry.target.channel, accountId: entry.target.accountId }, "channel account not running; reply kept for redelivery");

@@ -1,5 +1,4 @@
 import type { ConversationPort, ResetOutcome, SubmitInput } from "../../agents/conversation-port.js";
-import type { QueueMode } from "../../sessions/lanes/index.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 

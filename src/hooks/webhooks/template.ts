@@ -16,7 +16,7 @@ function lookup(root: unknown, path: string): unknown {
   for (const part of path.replace(/\[(\d+)\]/g, ".$1").split(".").filter(Boolean)) {
     if (current === null || typeof current !== "object") return undefined;
     // Own properties only: a template must not reach prototypes.
-    if (!Object.prototype.hasOwnProperty.call(current, part)) return undefined;
+    if (!Object.hasOwn(current, part)) return undefined;
     current = (current as Record<string, unknown>)[part];
   }
   return current;

@@ -51,7 +51,7 @@ export function afterFailure(
 }
 
 /** A request with the key succeeded: its failures are forgiven. */
-export function afterSuccess(usage: ProfileUsage, now: number): ProfileUsage {
+export function afterSuccess(_usage: ProfileUsage, now: number): ProfileUsage {
   return { lastUsed: now };
 }
 

@@ -1,6 +1,6 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import { resolveModel } from "../resolve-model.js";
-import { AuthProfileStore } from "./auth-profile-store.js";
+import type { AuthProfileStore } from "./auth-profile-store.js";
 import type { CandidateChain } from "./candidate-chain.js";
 import { blockedUntil } from "./cooldowns.js";
 import { maskSecret } from "./profile-sources.js";

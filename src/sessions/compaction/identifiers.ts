@@ -25,7 +25,7 @@ export function extractIdentifiers(text: string): string[] {
 }
 
 const URL = /\bhttps?:\/\/[^\s<>"'`]+/gi;
-const DELIMITERS = /[\s"'`(){}\[\],;=<>|]+/;
+const DELIMITERS = /[\s"'`(){}[\],;=<>|]+/;
 /** `/etc/hosts`, `~/notes.md`, `src/app/main.ts`: at least one slash between word characters. */
 const PATH = /^(~|\.{1,2})?\/?[\w.@+-]+(\/[\w.@+-]+)+\/?$/;
 

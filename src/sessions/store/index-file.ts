@@ -46,7 +46,7 @@ export function saveIndexFile(file: string, entries: ReadonlyMap<string, Session
 export function serializeIndex(entries: ReadonlyMap<string, SessionEntry>): string {
   const out: Record<string, SessionEntry> = {};
   for (const [key, entry] of entries) out[key] = entry;
-  return JSON.stringify(out) + "\n";
+  return `${JSON.stringify(out)}\n`;
 }
 
 /**

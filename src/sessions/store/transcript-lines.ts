@@ -90,5 +90,5 @@ export function newEntryId(): string {
 
 /** JSON lines with a trailing newline, so the next append starts on a fresh line. */
 export function toJsonLines(lines: readonly unknown[]): string {
-  return lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+  return `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
 }

@@ -1,5 +1,5 @@
 import { argumentsText, effectiveStopReason, effectiveUsage, splitIntoPieces, sseFrame } from "./chunking.js";
-import type { FakeUsage, RecordedRequest, ScriptedReply, WireFormat } from "./types.js";
+import type { FakeUsage, RecordedRequest, WireFormat } from "./types.js";
 
 /** The OpenAI Chat Completions wire format (`POST /v1/chat/completions`), streaming and not. */
 

@@ -87,7 +87,7 @@ describe("docs/configuration.md", () => {
         .split("*")
         .map((part) => part.replace(/[.[\]$]/g, "\\$&"))
         .join("<[a-zA-Z]+>");
-      return new RegExp("`" + pattern + "`").test(docsText);
+      return new RegExp(`\`${pattern}\``).test(docsText);
     };
     expect(schemaKeyPaths(OpenClawConfigSchema).filter((key) => !documented(key))).toEqual([]);
   });

@@ -40,7 +40,7 @@ const sources = [...sourceFiles(path.join(repoRoot, "src")), ...sourceFiles(path
     return { rel: path.relative(repoRoot, file), text, lower: text.toLowerCase() };
   });
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const readersByName = new Map<string, typeof sources>();
 
@@ -48,7 +48,7 @@ const readersByName = new Map<string, typeof sources>();
 function filesReading(name: string): typeof sources {
   let found = readersByName.get(name);
   if (!found) {
-    const n = escape(name);
+    const n = escapeRegex(name);
     const pattern = new RegExp(`\\??\\.${n}\\b|[{,]\\s*${n}\\s*[,}:=]|\\[\\s*"${n}"\\s*\\]|\\b${n}\\s*[,}]`);
     found = sources.filter((s) => s.text.includes(name) && pattern.test(s.text));
     readersByName.set(name, found);

@@ -19,7 +19,7 @@ describe("session maintenance", () => {
       expect(store.get("agent:main:stale")).toBeUndefined();
       expect(store.get("agent:main:fresh")).toBeDefined();
       expect(fs.existsSync(stale.sessionFile)).toBe(false);
-      expect(fs.readdirSync(path.dirname(stale.sessionFile)).some((f) => f.startsWith(path.basename(stale.sessionFile) + ".deleted."))).toBe(true);
+      expect(fs.readdirSync(path.dirname(stale.sessionFile)).some((f) => f.startsWith(`${path.basename(stale.sessionFile)}.deleted.`))).toBe(true);
       expect(maintenance.rotateIfLarge("agent:main:fresh")).toBe(false);
     } finally {
       maintenance.stop();

@@ -51,7 +51,7 @@ describe("internal hooks", () => {
     writeHook(root, "hanger", ["command:new"], "export default () => new Promise(() => { setInterval(() => {}, 1000); });");
     writeHook(root, "exiter", ["command:new"], "export default async () => { process.exit(3); };");
     writeHook(root, "good", ["command"], `import fs from "node:fs"; export default async (event) => { fs.writeFileSync(${JSON.stringify(marker)}, event.type + ":" + event.action); };`);
-    writeHook(root, "off", ["command:new"], `import fs from "node:fs"; export default async () => { fs.writeFileSync(${JSON.stringify(marker + ".off")}, "x"); };`);
+    writeHook(root, "off", ["command:new"], `import fs from "node:fs"; export default async () => { fs.writeFileSync(${JSON.stringify(`${marker}.off`)}, "x"); };`);
     const { hooks, warnings } = runner(stateDir, tempDir(), { thrower: { enabled: true }, hanger: { enabled: true }, exiter: { enabled: true }, good: { enabled: true } }, 3_000);
     await hooks.emitAndWait({ type: "command", action: "new", sessionKey: "agent:main:main", context: {} });
     expect(fs.readFileSync(marker, "utf8")).toBe("command:new");

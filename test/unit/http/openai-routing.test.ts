@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import OpenAI from "openai";
-import { postJson, startOpenAiServer, TOKEN, userMessage, type TestServer } from "./openai-test-server.js";
+import { postJson, startOpenAiServer, TOKEN, type TestServer } from "./openai-test-server.js";
 
 let server: TestServer;
 let client: OpenAI;

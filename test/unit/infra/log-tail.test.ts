@@ -38,7 +38,7 @@ describe("readLogTail", () => {
 
   it("drops the partial first line when only the end of a big file is read", () => {
     const file = tempFile();
-    fs.writeFileSync(file, "x".repeat(100) + "\nlast\n");
+    fs.writeFileSync(file, `${"x".repeat(100)}\nlast\n`);
     expect(readLogTail(file, { maxBytes: 20 }).lines).toEqual(["last"]);
   });
 

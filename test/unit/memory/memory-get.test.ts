@@ -12,7 +12,7 @@ afterEach(async () => {
 describe("memory_get's reader", () => {
   it("reads a window of lines, 120 by default, and says where to continue", async () => {
     fixture = memoryFixture();
-    fixture.write("memory/2026-11-30.md", Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
+    fixture.write("memory/2026-11-30.md", `${Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n")}\n`);
     const first = await fixture.service.get("main", "memory/2026-11-30.md");
     expect(first).toMatchObject({ ok: true, result: { path: "memory/2026-11-30.md", from: 1, to: 120, totalLines: 300, truncated: true } });
     const slice = await fixture.service.get("main", "memory/2026-11-30.md", 299, 10);

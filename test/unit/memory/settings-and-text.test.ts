@@ -39,7 +39,7 @@ describe("memory settings", () => {
 describe("chunking", () => {
   it("makes ~400-token chunks with ~80 tokens of overlap and exact line ranges", () => {
     const lines = Array.from({ length: 200 }, (_, i) => `line ${i + 1} ${"word ".repeat(12)}`.trim());
-    const chunks = chunkText(lines.join("\n") + "\n", 400, 80);
+    const chunks = chunkText(`${lines.join("\n")}\n`, 400, 80);
     expect(chunks.length).toBeGreaterThan(3);
     for (const chunk of chunks) {
       expect(estimateTokens(chunk.text)).toBeLessThanOrEqual(400);

@@ -263,7 +263,7 @@ describe("context overflow recovery", () => {
     expect(result.stopReason).toBe("stop");
     expect(result.payloads).toEqual([{ text: "final" }]);
     expect(runMessagesSeen).toBe(2);
-    const retried = requests[2]!.messages.map((m) => m.role + ":" + JSON.stringify(m.content).slice(0, 20));
+    const retried = requests[2]!.messages.map((m) => `${m.role}:${JSON.stringify(m.content).slice(0, 20)}`);
     expect(retried[0]).toContain("SUMMARY");
     expect(requests[2]!.messages.map((m) => m.role)).toEqual(["user", "user", "assistant", "toolResult"]);
     // The overflowed attempt left no message behind.

@@ -5,7 +5,7 @@ import { ConversationWindow } from "../../../src/conversations/conversation-wind
 import { applyDefaults } from "../../../src/config/defaults.js";
 import type { ModelMessage, TranscriptMessage } from "../../../src/agents/types.js";
 
-const big = (n: number, mark: string) => `${mark}-head ` + "x".repeat(n) + ` ${mark}-tail`;
+const big = (n: number, mark: string) => `${mark}-head ${"x".repeat(n)} ${mark}-tail`;
 
 /** n rounds of: user asks, assistant calls a tool, the tool returns `size` characters, assistant answers. */
 function rounds(n: number, size: number): TranscriptMessage[] {

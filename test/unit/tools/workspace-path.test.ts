@@ -28,10 +28,10 @@ describe("resolveWorkspacePath", () => {
 
   it("refuses .. escapes and absolute paths outside, naming the workspace root in the suggestion", () => {
     const { workspace } = makeWorkspace();
-    const escape = refusal(workspace, "../../etc/passwd");
-    expect(escape.error).toBe("PATH_OUTSIDE_WORKSPACE");
-    expect(escape.suggestion).toContain(workspace);
-    expect(escape.suggestion).toContain("inside the workspace");
+    const outside = refusal(workspace, "../../etc/passwd");
+    expect(outside.error).toBe("PATH_OUTSIDE_WORKSPACE");
+    expect(outside.suggestion).toContain(workspace);
+    expect(outside.suggestion).toContain("inside the workspace");
     expect(refusal(workspace, "/etc/passwd").error).toBe("PATH_OUTSIDE_WORKSPACE");
     // A sibling whose name starts with the workspace's name is still outside.
     expect(refusal(workspace, `${workspace}-evil/x`).error).toBe("PATH_OUTSIDE_WORKSPACE");

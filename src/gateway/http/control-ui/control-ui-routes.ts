@@ -92,7 +92,7 @@ function serve(file: BuiltFile, request: FastifyRequest, reply: FastifyReply): F
   reply.header("X-Frame-Options", "DENY");
   reply.header("ETag", file.etag);
   const ifNoneMatch = request.headers["if-none-match"];
-  if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === file.etag)) return reply.code(304).send();
+  if (ifNoneMatch?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === file.etag)) return reply.code(304).send();
   reply.header("Content-Type", file.contentType);
   if (encoding !== "identity") reply.header("Content-Encoding", encoding);
   return reply.send(file.bodies[encoding]);

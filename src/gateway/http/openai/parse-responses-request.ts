@@ -47,7 +47,7 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
 
   const items = inputItems(body.input);
   const last = items[items.length - 1];
-  if (!last || last.role !== "user" || last.text.trim() === "") {
+  if (last?.role !== "user" || last.text.trim() === "") {
     throw new OpenAiRequestError("Missing user input: `input` must be a string or end with a user message that has text.", "input");
   }
   const system = [instructions ?? "", ...items.filter((m) => m.role === "system" || m.role === "developer").map((m) => m.text)].filter((t) => t.trim() !== "");

@@ -83,7 +83,7 @@ describe("chunkText", () => {
 
   it("honours Discord's 2 000 characters and 17 lines, fence lines included", () => {
     const list = Array.from({ length: 50 }, (_, i) => `- item ${i}: ${"detail ".repeat(i % 4)}`.trimEnd()).join("\n");
-    const code = "```py\n" + Array.from({ length: 30 }, (_, i) => `print(${i})`).join("\n") + "\n```";
+    const code = `\`\`\`py\n${Array.from({ length: 30 }, (_, i) => `print(${i})`).join("\n")}\n\`\`\``;
     const text = `${list}\n\n${code}\n\nDone.`;
     const chunks = chunkText(text, { maxChars: 2_000, maxLines: 17 });
     expectWithinLimits(chunks, 2_000, 17);
@@ -101,7 +101,7 @@ describe("chunkText", () => {
   });
 
   it("never splits a surrogate pair at a hard cut", () => {
-    const text = "ab" + "😀".repeat(20);
+    const text = `ab${"😀".repeat(20)}`;
     for (const maxChars of [3, 4, 5, 7]) {
       const chunks = chunkText(text, { maxChars });
       expect(chunks.join("")).toBe(text);
@@ -113,7 +113,7 @@ describe("chunkText", () => {
   });
 
   it("throws a clear error when maxChars cannot hold a fence line plus one character", () => {
-    const text = "```typescript\n" + "let x = 1;\n".repeat(10) + "```";
+    const text = `\`\`\`typescript\n${"let x = 1;\n".repeat(10)}\`\`\``;
     expect(() => chunkText(text, { maxChars: 16 })).toThrow(/too small to split a code block.*"```typescript"/);
     expect(() => chunkText(text, { maxChars: 60, maxLines: 2 })).toThrow(/3 lines/);
     // Just enough room: the opening and closing fence lines plus one character of code.
@@ -128,13 +128,13 @@ describe("chunkText", () => {
   });
 
   it("reopens ~~~ fences and unclosed fences the same way", () => {
-    const tilde = "~~~sh\n" + "echo one two three\n".repeat(8) + "~~~";
+    const tilde = `~~~sh\n${"echo one two three\n".repeat(8)}~~~`;
     const chunks = chunkText(tilde, { maxChars: 60 });
     for (const chunk of chunks) {
       expect(chunk.startsWith("~~~sh\n")).toBe(true);
       expect(chunk.endsWith("\n~~~")).toBe(true);
     }
-    const unclosed = "```\n" + "x = 1\n".repeat(20);
+    const unclosed = `\`\`\`\n${"x = 1\n".repeat(20)}`;
     const parts = chunkText(unclosed, { maxChars: 40 });
     expectWithinLimits(parts, 40);
     expect(parts.slice(0, -1).every((chunk) => chunk.endsWith("\n```"))).toBe(true);

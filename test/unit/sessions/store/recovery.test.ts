@@ -120,7 +120,7 @@ describe("recovery on open", () => {
     const newerId = "0f0f0f0f-0000-4000-8000-000000000001";
     fs.writeFileSync(
       path.join(dir, `${newerId}.jsonl`),
-      JSON.stringify({ type: "session", version: 3, id: newerId, timestamp: new Date(Date.now() + 60_000).toISOString(), cwd: "/", sessionKey: KEY, agentId: "main" }) + "\n",
+      `${JSON.stringify({ type: "session", version: 3, id: newerId, timestamp: new Date(Date.now() + 60_000).toISOString(), cwd: "/", sessionKey: KEY, agentId: "main" })}\n`,
     );
     fs.rmSync(path.join(dir, "sessions.json"));
     const store = openStore(state);

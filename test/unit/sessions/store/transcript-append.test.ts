@@ -204,7 +204,7 @@ describe("damaged transcripts", () => {
       { role: "toolResult", content: [{ type: "text", text: "x" }] },
       { role: "user", content: [{ type: "video", url: "x" }] },
     ];
-    fs.appendFileSync(sessionFile, poisoned.map((message, i) => JSON.stringify({ type: "message", id: `p${i}`, parentId: null, timestamp: "x", message })).join("\n") + "\n");
+    fs.appendFileSync(sessionFile, `${poisoned.map((message, i) => JSON.stringify({ type: "message", id: `p${i}`, parentId: null, timestamp: "x", message })).join("\n")}\n`);
     store.appendMessages(KEY, null, [{ role: "user", content: "later", timestamp: 6 }, { role: "custom-event", payload: 1, timestamp: 7 }]);
     const { entries, warnings } = store.readTranscript(KEY);
     expect(entries.map((e) => (e.message as { role: string }).role)).toEqual(["user", "user", "custom-event"]);
