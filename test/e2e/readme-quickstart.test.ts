@@ -44,5 +44,5 @@ describe("README quick start", () => {
     expect(res.code).toBe(0);
     expect(res.output).toBe("Hello there, nice to meet.\n");
     expect(server.requests.at(-1)!.body.model).toBe("llama3.2");
-  });
+  }, 120_000);
 });
