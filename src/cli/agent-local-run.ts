@@ -59,7 +59,9 @@ export async function runLocalTurn(input: LocalTurnInput): Promise<AgentFinalPay
     });
     if (outcome.kind !== "accepted") throw new CliError(outcome.kind === "rejected" ? outcome.notice : `run ${outcome.runId} was already sent`);
     const onAbort = () => conversations.abort(outcome.run.sessionKey, outcome.run.runId);
-    input.signal.addEventListener("abort", onAbort, { once: true });
+    // The timeout may have passed while the message was being accepted.
+    if (input.signal.aborted) onAbort();
+    else input.signal.addEventListener("abort", onAbort, { once: true });
     const run = await outcome.run.done;
     input.signal.removeEventListener("abort", onAbort);
     return agentFinalPayload(run);

@@ -54,7 +54,7 @@ describe("openclaw agent on a terminal", () => {
     } finally {
       await gw.stop();
     }
-  });
+  }, 120_000);
 
   it("without a terminal only the answer is printed", async () => {
     const { env } = stateWithModel();
@@ -96,5 +96,5 @@ describe("openclaw agent --local sessions", () => {
     } finally {
       await gw.stop();
     }
-  });
+  }, 120_000);
 });

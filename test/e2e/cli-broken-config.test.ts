@@ -45,7 +45,7 @@ describe("client commands with an invalid config file", () => {
     expect(call.code).toBe(0);
     // One warning per command, not one per lookup.
     expect(call.output.match(/warning: config file/g)).toHaveLength(1);
-  });
+  }, 120_000);
 
   it("a broken gateway key: the lock's port, the env token and the defaults still reach it", async () => {
     fs.writeFileSync(file, "gateway:\n  port: not-a-port\n");

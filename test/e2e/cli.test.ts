@@ -162,7 +162,7 @@ describe("config get / set / validate", () => {
     const missing = await runCli(["config", "unset", "gateway.nope"], env);
     expect(missing.code).toBe(1);
     expect(missing.output).toContain("Config path not found: gateway.nope");
-  });
+  }, 120_000);
 
   it("--version and --help work", async () => {
     const version = await runCli(["--version"], {});

@@ -45,5 +45,5 @@ describe("daemon manners", () => {
       const help = await runCli(args, {});
       expect(help.output).toContain("--timeout <seconds>");
     }
-  });
+  }, 120_000);
 });

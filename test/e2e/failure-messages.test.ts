@@ -52,7 +52,7 @@ describe("every failed turn says what failed and the likely fix", () => {
     } finally {
       await gw.stop();
     }
-  });
+  }, 120_000);
 
   it("agent -m without a running gateway suggests `openclaw gateway start` and --local", async () => {
     const res = await runCli(["agent", "-m", "hi"], { OPENCLAW_STATE_DIR: makeTempDir(), OPENCLAW_GATEWAY_PORT: String(await closedPort()) });

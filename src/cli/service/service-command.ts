@@ -1,3 +1,4 @@
+import { daemonNodeFlags } from "../../infra/daemon-node-flags.js";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -37,11 +38,13 @@ function serviceSpec(env: NodeJS.ProcessEnv, flags: InstallFlags): ServiceSpec {
   const stateDir = resolveStateDir(env);
   loadConfig({ stateDir, env }); // a broken config fails here, not in a restart loop
   const port = parsePortFlag(flags.port);
-  const serviceEnv: Record<string, string> = { MALLOC_ARENA_MAX: "2", OPENCLAW_STATE_DIR: stateDir };
+  // The service's output file keeps what is not a log line, not a second copy of the log.
+  const serviceEnv: Record<string, string> = { MALLOC_ARENA_MAX: "2", OPENCLAW_LOG_CONSOLE: "off", OPENCLAW_STATE_DIR: stateDir };
   if (env.OPENCLAW_CONFIG_PATH?.trim()) serviceEnv.OPENCLAW_CONFIG_PATH = path.resolve(env.OPENCLAW_CONFIG_PATH.trim());
   if (env.PATH) serviceEnv.PATH = env.PATH; // tools the agents run (exec, ACP adapters) are found as in this shell
   return {
     node: process.execPath,
+    nodeArgs: daemonNodeFlags(),
     script: path.resolve(process.argv[1]!),
     args: ["gateway", "run", ...(port !== undefined ? ["--port", String(port)] : [])],
     env: serviceEnv,
@@ -53,7 +56,7 @@ function serviceSpec(env: NodeJS.ProcessEnv, flags: InstallFlags): ServiceSpec {
 /**
  * `openclaw gateway install`: a systemd user unit (Linux) or a launchd agent (macOS) that runs
  * `gateway run` with this CLI's node and script, restarts it when it fails (not when its config
- * is invalid: exit 78), and gives it MALLOC_ARENA_MAX=2. The token is not written into it: the
+ * is invalid: exit 78), and gives it MALLOC_ARENA_MAX=2 and the daemon's V8 flags. The token is not written into it: the
  * gateway reads it from the state dir.
  */
 export function gatewayInstallCommand(flags: InstallFlags, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): void {

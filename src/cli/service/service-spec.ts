@@ -5,6 +5,8 @@ import path from "node:path";
 export interface ServiceSpec {
   /** Absolute path of the node binary. */
   node: string;
+  /** Flags for node itself, before the script (the daemon's V8 flags, read at start-up). */
+  nodeArgs?: string[];
   /** Absolute path of the openclaw script. */
   script: string;
   args: string[];
@@ -50,7 +52,7 @@ export function renderSystemdUnit(spec: ServiceSpec): string {
     "",
     "[Service]",
     "Type=simple",
-    `ExecStart=${[spec.node, spec.script, ...spec.args].map(systemdQuote).join(" ")}`,
+    `ExecStart=${[spec.node, ...(spec.nodeArgs ?? []), spec.script, ...spec.args].map(systemdQuote).join(" ")}`,
     `WorkingDirectory=${systemdQuote(spec.workingDir)}`,
     ...env,
     "Restart=on-failure",
@@ -82,7 +84,7 @@ export function renderLaunchdPlist(spec: ServiceSpec): string {
     <string>${LAUNCHD_LABEL}</string>
     <key>ProgramArguments</key>
     <array>
-${strings([spec.node, spec.script, ...spec.args], "      ")}
+${strings([spec.node, ...(spec.nodeArgs ?? []), spec.script, ...spec.args], "      ")}
     </array>
     <key>WorkingDirectory</key>
     <string>${xml(spec.workingDir)}</string>

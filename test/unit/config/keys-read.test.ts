@@ -19,9 +19,6 @@ const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
 /** Keys another piece of work in progress implements; each names who and why it stays. */
 const IMPLEMENTED_ELSEWHERE: Record<string, string> = {
-  "gateway.controlUi.enabled": "the Control UI (issue 18) serves it",
-  "gateway.controlUi.basePath": "the Control UI (issue 18) serves it",
-  "gateway.controlUi.allowedOrigins": "the Control UI (issue 18) serves it",
   "agents.defaults.mediaMaxMb": "inbound media (issue 20) enforces it",
 };
 
