@@ -16,7 +16,7 @@ const PAD_BOTTOM = 28;
 export function barChart(bars: readonly UsageBar[], caption: string): TemplateResult {
   const max = Math.max(1, ...bars.map((b) => b.value));
   const slot = bars.length > 0 ? WIDTH / bars.length : WIDTH;
-  const barWidth = Math.max(2, slot * 0.7);
+  const barWidth = Math.min(48, Math.max(2, slot * 0.7));
   return html`<figure class="chart">
     <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label=${caption} preserveAspectRatio="none">
       ${bars.map((b, i) => {
