@@ -40,6 +40,8 @@ export interface AcceptedConnect {
 export interface RejectedConnect {
   ok: false;
   error: ErrorShape;
+  /** The rejection already counted as a failed attempt for the address's lockout. */
+  countedFailure?: boolean;
   /** Close reason for the 1008 that follows the error response. */
   closeReason: string;
 }
@@ -106,7 +108,13 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
 
   if (!secret.ok) {
     // Without the shared secret, only a device with its key proof can get in: by its device token, or by pairing.
-    if (device && input.devices) return deviceConnect(input, params, role, device);
+    if (device && input.devices) {
+      const result = deviceConnect(input, params, role, device);
+      // A wrong shared secret still counts toward the lockout when the device does not get in:
+      // a key proof must not turn the secret into something that can be guessed freely.
+      if (!result.ok && secret.countsAsFailure && !result.countedFailure) input.rateLimiter.recordFailure(input.remoteAddress);
+      return result;
+    }
     if (secret.countsAsFailure) input.rateLimiter.recordFailure(input.remoteAddress);
     return reject(ErrorCodes.INVALID_REQUEST, secret.message, {
       code: secret.detailsCode,
@@ -164,9 +172,12 @@ function deviceConnect(input: HandshakeInput, params: ConnectParams, role: strin
     }
     if (!devices.tokenMatches(device.deviceId, presented)) {
       input.rateLimiter.recordFailure(input.remoteAddress);
-      return reject(ErrorCodes.INVALID_REQUEST, "unauthorized: device token mismatch (pair the device again: `openclaw devices list`)", {
-        code: "AUTH_DEVICE_TOKEN_MISMATCH", authReason: "device_token_mismatch", recommendedNextStep: "update_auth_credentials", canRetryWithDeviceToken: false,
-      });
+      return {
+        ...reject(ErrorCodes.INVALID_REQUEST, "unauthorized: device token mismatch (pair the device again: `openclaw devices list`)", {
+          code: "AUTH_DEVICE_TOKEN_MISMATCH", authReason: "device_token_mismatch", recommendedNextStep: "update_auth_credentials", canRetryWithDeviceToken: false,
+        }),
+        countedFailure: true,
+      };
     }
   }
   if (role !== paired.role) return askPairing("role-upgrade");

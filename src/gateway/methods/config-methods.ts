@@ -55,9 +55,12 @@ export function registerConfigMethods(registry: MethodRegistry): void {
     name: "config.get",
     scope: "operator.read",
     params: Empty,
-    handler: (_params, { runtime }) => {
+    handler: (_params, { runtime, caller }) => {
       try {
-        return { ...readConfigFileSnapshot(runtime.configFilePath(), process.env), appliedConfigHash: runtime.loadedConfig().hash };
+        const snapshot = readConfigFileSnapshot(runtime.configFilePath(), process.env);
+        // Paths describe the operator's machine: admins only, as in `status`.
+        const path = caller.scopes.includes("operator.admin") ? snapshot.path : "";
+        return { ...snapshot, path, appliedConfigHash: runtime.loadedConfig().hash };
       } catch (err) {
         if (err instanceof ConfigError) throw invalidRequest(err.message);
         throw err;
