@@ -34,7 +34,7 @@ export function nodeHttpFetch(input: string | URL | Request, init: RequestInit =
         const nullBody = status === 204 || status === 205 || status === 304 || init.method === "HEAD";
         if (nullBody) response.resume();
         const responseInit = { status, statusText: response.statusMessage ?? "", headers };
-        if (status >= 500 && !nullBody) return void withOverflowChecked(response, headers).then((bytes) => resolve(new Response(bytes as unknown as BodyInit, responseInit)), reject);
+        if (status >= 400 && !nullBody) return void readErrorBody(response, headers, status).then((bytes) => resolve(new Response(bytes as unknown as BodyInit, responseInit)), reject);
         resolve(new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), responseInit));
       },
     );
@@ -46,11 +46,15 @@ export function nodeHttpFetch(input: string | URL | Request, init: RequestInit =
 const ERROR_BODY_LIMIT = 256 * 1024;
 
 /**
- * Some servers (Ollama) report a context overflow as a 5xx, which the SDKs would retry in vain:
- * the same request overflows again. A 5xx body (small, an error) is read here and, when it says
- * the context overflowed, marked `x-should-retry: false`, so the error reaches compaction at once.
+ * An error answer (small) is read whole here, for two rules:
+ * - Some servers (Ollama) report a context overflow as a 5xx, which the SDKs would retry in vain:
+ *   the same request overflows again. Such an answer is marked `x-should-retry: false`, so the
+ *   error reaches compaction at once.
+ * - OpenAI-compatible servers that answer `{message: …}` without OpenAI's `error` envelope
+ *   (Mistral, Bedrock's gateway) would lose their text in the OpenAI SDK, which reads only
+ *   `error`: the body is wrapped as `{error: {…}}`, which every SDK here reads.
  */
-async function withOverflowChecked(response: http.IncomingMessage, headers: Headers): Promise<Uint8Array> {
+async function readErrorBody(response: http.IncomingMessage, headers: Headers, status: number): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response as AsyncIterable<Buffer>) {
@@ -58,8 +62,24 @@ async function withOverflowChecked(response: http.IncomingMessage, headers: Head
     if (size <= ERROR_BODY_LIMIT) chunks.push(chunk);
   }
   const body = Buffer.concat(chunks);
-  if (isContextOverflowText(body.toString("utf8"))) headers.set("x-should-retry", "false");
-  return body;
+  const text = body.toString("utf8");
+  if (status >= 500 && isContextOverflowText(text)) headers.set("x-should-retry", "false");
+  const wrapped = withErrorEnvelope(text);
+  if (wrapped === undefined) return body;
+  headers.delete("content-length");
+  return Buffer.from(wrapped, "utf8");
+}
+
+function withErrorEnvelope(text: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed) || "error" in parsed) return undefined;
+  if (typeof (parsed as { message?: unknown }).message !== "string") return undefined;
+  return JSON.stringify({ error: parsed });
 }
 
 /**
