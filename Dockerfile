@@ -25,6 +25,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/bin ./dist/bin
 COPY --from=build /app/dist/control-ui ./dist/control-ui
 COPY skills ./skills
+COPY hooks ./hooks
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

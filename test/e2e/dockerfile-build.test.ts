@@ -56,6 +56,7 @@ describe("Dockerfile", () => {
     for (const copy of runtime!.copies) copyInto(copy.fromStage === "build" ? buildApp : ROOT, image, copy.sources, copy.dest);
     expect(fs.existsSync(path.join(image, "dist/bin/openclaw.js"))).toBe(true);
     expect(fs.existsSync(path.join(image, "dist/control-ui/index.html")), "the image serves the built Control UI").toBe(true);
+    for (const runtimeDir of ["skills", "hooks"]) expect(fs.existsSync(path.join(image, runtimeDir)), `the image has the bundled ${runtimeDir}`).toBe(true);
     expect(fs.existsSync(path.join(image, "dist/src")), "the image carries the bundle, not tsc's intermediate output").toBe(false);
 
     const stateDir = makeTempDir();

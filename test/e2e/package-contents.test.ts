@@ -54,13 +54,14 @@ function bundleExternals(files: string[]): Set<string> {
 describe("npm package", () => {
   const files = packedFiles();
 
-  it("ships the bundle, the built Control UI, the bundled skills, README, LICENSE and package.json, nothing else", () => {
+  it("ships the bundle, the built Control UI, the bundled skills and hooks, README, LICENSE and package.json, nothing else", () => {
     const unexpected = files.filter(
-      (f) => !["package.json", "README.md", "LICENSE"].includes(f) && !/^dist\/bin\/[^/]+\.js$/.test(f) && !f.startsWith("dist/control-ui/") && !f.startsWith("skills/"),
+      (f) => !["package.json", "README.md", "LICENSE"].includes(f) && !/^dist\/bin\/[^/]+\.js$/.test(f) && !f.startsWith("dist/control-ui/") && !f.startsWith("skills/") && !f.startsWith("hooks/"),
     );
     expect(unexpected).toEqual([]);
     expect(files).toContain("dist/bin/openclaw.js");
     expect(files).toContain("dist/control-ui/index.html");
+    expect(files).toContain("hooks/session-memory/HOOK.md");
     expect(files.some((f) => f.endsWith(".ts")), "no TypeScript sources").toBe(false);
   });
 
