@@ -49,6 +49,5 @@ describe("compaction.notifyUser in a Telegram chat", () => {
     await telegram.waitFor(() => notices().length > 0, 30_000);
     expect(notices()).toHaveLength(1);
     expect(notices()[0]).toMatch(/older messages were summarized \(context ≈\d+ → ≈\d+ tokens\)\.$/);
-    expect(summaries()).toBe(1);
   }, 120_000);
 });
