@@ -9,6 +9,8 @@ export interface ChatCommands {
   subagents?: (sessionKey: string, args: string) => Promise<string>;
   /** `/acp …`: the same shape as `subagents`. */
   acp?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/approve <id> <decision>`: answers a pending exec approval; resolves to the reply text. */
+  approve?: ChatCommandContext["approve"];
 }
 
 /** The context a chat command typed by an operator client runs in: operators are the owner. */
@@ -24,5 +26,6 @@ export function operatorCommandContext(
     sessions: gateway.sessions(),
     ...(commands.subagents ? { subagents: commands.subagents } : {}),
     ...(commands.acp ? { acp: commands.acp } : {}),
+    ...(commands.approve ? { approve: commands.approve } : {}),
   };
 }

@@ -46,6 +46,8 @@ import { registerUsageMethods } from "./methods/usage-methods.js";
 import { UsageRecords } from "../sessions/usage/usage-records.js";
 import { QuestionBroker } from "../agents/questions/question-broker.js";
 import { sessionChangedPayload, type SessionEvents } from "./session-change-events.js";
+import type { ChatCommands } from "./operator-commands.js";
+import { isApprovalDecision } from "../agents/approvals/approval-broker.js";
 import { MemoryService } from "../memory/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { channelsStatusPayload, registerChannelMethods } from "./methods/channel-methods.js";
@@ -168,6 +170,12 @@ export class GatewayServer {
   /** `/acp …` typed in a chat. */
   private readonly acpCommand = (sessionKey: string, args: string) =>
     runAcpCommand(sessionKey, args, { manager: this.acp, subagents: this.subagents, callerFor: (key) => chatCaller(key, this.opts.loadedConfig().config, this.opts.stateDir, this.sessions) });
+  /** `/approve <id> <decision>` typed in a chat: answers a pending exec approval. */
+  private readonly approveCommand = (id: string, decision: string, by: string): string => {
+    if (!isApprovalDecision(decision)) return `Unknown decision "${decision}". Use allow-once, allow-always or deny.`;
+    return this.approvals.resolve(id, decision, by) ? `Approval ${id}: ${decision}.` : `No pending approval ${id} (it was answered already or expired).`;
+  };
+  private readonly operatorCommands: ChatCommands = { subagents: this.subagentsCommand, acp: this.acpCommand, approve: this.approveCommand };
   private healthVersion = 0;
   /** Where the Control UI is mounted; its page opens the WebSocket there as well as at "/". */
   private controlUiBasePath = "/";
@@ -276,8 +284,8 @@ export class GatewayServer {
     this.toolServices.sessionTools = new SessionToolService({
       config: () => opts.loadedConfig().config, store: this.sessions, conversations: this.conversations, subagents: this.subagents, logger: opts.logger,
     });
-    registerAgentMethods(this.methods, this.conversations, { subagents: this.subagentsCommand, acp: this.acpCommand });
-    registerChatMethods(this.methods, this.conversations, { subagents: this.subagentsCommand, acp: this.acpCommand });
+    registerAgentMethods(this.methods, this.conversations, this.operatorCommands);
+    registerChatMethods(this.methods, this.conversations, this.operatorCommands);
     registerSessionMethods(this.methods, this.conversations, this.sessionEvents);
     registerSessionCreateMethods(this.methods, this.conversations, (key, reason) => this.sessionEvents.changed(key, reason));
     registerSessionReadMethods(this.methods, this.conversations);
@@ -358,7 +366,7 @@ export class GatewayServer {
         return resolved.ok ? undefined : resolved.message;
       },
       explainFailure: (err) => describeStorageError(err, this.runtime.stateDir),
-      runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, { subagents: this.subagentsCommand, acp: this.acpCommand }),
+      runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, this.operatorCommands),
       logger: this.opts.logger,
     });
     registerHooksRoutes(app, {
@@ -429,7 +437,7 @@ export class GatewayServer {
       if (!this.channels) {
         this.channels = new ChannelManager({
           stateDir: this.opts.stateDir, env: process.env, logger: this.opts.logger, config: () => this.opts.loadedConfig().config,
-          conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand, acpCommand: this.acpCommand,
+          conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand, acpCommand: this.acpCommand, approveCommand: this.approveCommand,
           threadBindings: this.threadBindings, focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
           acpThreadFollowUp: (childSessionKey, text) => this.subagents.followUpInThread(childSessionKey, text),
           acp: {

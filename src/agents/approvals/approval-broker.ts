@@ -3,6 +3,10 @@ import { LRUCache } from "lru-cache";
 
 export type ApprovalDecision = "allow-once" | "allow-always" | "deny";
 
+export function isApprovalDecision(value: string): value is ApprovalDecision {
+  return value === "allow-once" || value === "allow-always" || value === "deny";
+}
+
 export interface ExecApprovalRequest {
   id: string;
   command: string;

@@ -39,6 +39,8 @@ export interface InboundDispatchDeps {
   subagentsCommand?: (sessionKey: string, args: string) => Promise<string>;
   /** `/acp …` when the ACP control plane is present. */
   acpCommand?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/approve <id> <decision>`: exec approvals answered from a chat. */
+  approveCommand?: (id: string, decision: string, by: string) => string;
   /** Threads (or chats) bound to a sub-agent's session: their messages go there instead. */
   threadBindings?: ThreadBindingStore;
   /** `/focus <target>`: the sub-agent it names, when the sub-agent registry is present. */
@@ -98,12 +100,13 @@ export class InboundDispatcher {
     const boundSessionKey = this.boundSession(chat);
     // A bound thread is a conversation with its sub-agent: like a DM, it needs no @mention.
     const mentioned = message.chatType === "direct" || boundSessionKey !== undefined || wasMentioned(message, (account.mentionPatterns as string[] | undefined) ?? config.messages?.groupChat?.mentionPatterns);
-    if (access.requireMention && !mentioned) {
+    const routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentioned, chat, boundSessionKey });
+    // `/activation always` makes one group's session answer without a mention; the owner's commands need none either.
+    const ownerCommand = routed.message.commandAuthorized && this.commandIn(routed) !== undefined;
+    if (access.requireMention && !mentioned && !ownerCommand && this.deps.store.peek(routed.message.sessionKey)?.groupActivation !== "always") {
       log.debug({ channel, chatId: message.chatId }, "group message without a mention ignored (requireMention)");
       return;
     }
-
-    const routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentioned, chat, boundSessionKey });
     if (routed.dedupeKey && !this.deps.dedupe.claim(routed.dedupeKey)) {
       // Claimed before a crash but maybe never accepted: only the conversation ledger knows. A
       // bound ACP turn is recorded before its claim is acknowledged, so a claimed one was taken.
@@ -252,6 +255,7 @@ export class InboundDispatcher {
       sessions: this.deps.store,
       ...(this.deps.subagentsCommand ? { subagents: this.deps.subagentsCommand } : {}),
       ...(this.deps.acpCommand ? { acp: this.deps.acpCommand } : {}),
+      ...(this.deps.approveCommand ? { approve: this.deps.approveCommand } : {}),
       chat: {
         channel: message.channel, accountId: message.accountId, senderId: message.senderId, to: message.chatId, chatType: message.chatType,
         ...(message.senderUsername ? { senderUsername: message.senderUsername } : {}), ...(message.threadId ? { threadId: message.threadId } : {}),

@@ -26,6 +26,8 @@ export interface ChatCommandContext {
   subagents?: (sessionKey: string, args: string) => Promise<string>;
   /** `/acp …` for the session; absent when the gateway has no ACP control plane. */
   acp?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/approve <id> <decision>`: answers a pending exec approval as `by`; returns the reply text. */
+  approve?: (id: string, decision: string, by: string) => string;
   /** The chat message's sender and place (channel surface). */
   chat?: ChatPlace;
   /** Binding this chat or thread to a sub-agent (`/focus`, `/unfocus`), where the surface can. */

@@ -2,6 +2,7 @@ import { parseSessionKey } from "../../sessions/keys/index.js";
 import { runCompactCommand } from "../compact-command.js";
 import { ChatCommandRegistry, type ChatCommandContext, type ChatCommandResult, type MatchedCommand } from "./chat-command-registry.js";
 import { modelCommand, thinkCommand, verboseCommand, type SessionControlDeps } from "./session-control-commands.js";
+import { checkModelChoice } from "../../agents/session-controls.js";
 import { contextText, statusCard, usageText } from "./status-card.js";
 
 export const QUEUE_MODES = ["steer", "followup", "collect", "interrupt"] as const;
@@ -28,12 +29,66 @@ CHAT_COMMANDS.register({
   },
 });
 
-const resetSession = (command: "new" | "reset") => (_args: string, ctx: ChatCommandContext): ChatCommandResult => ({
-  kind: "reset",
-  outcome: ctx.conversations.reset({ sessionKey: ctx.sessionKey, idempotencyKey: ctx.idempotencyKey, method: ctx.method, command }),
+/** `/new [model]`, `/reset`: a new transcript for the session; a model named with /new is checked first and chosen for it. */
+const resetSession = (command: "new" | "reset") => (args: string, ctx: ChatCommandContext): ChatCommandResult => {
+  const model = args.trim();
+  if (model) {
+    if (!ctx.senderIsOwner) return reply("Choosing a model with /new is for the bot owner only (commands.ownerAllowFrom); /new alone starts over.");
+    const checked = checkModelChoice(model, ctx.config(), process.env);
+    if (!checked.ok) return reply(checked.message);
+    sessionControls(ctx).patch({ modelOverride: checked.ref, modelOverrideSource: "user" });
+  }
+  return { kind: "reset", outcome: ctx.conversations.reset({ sessionKey: ctx.sessionKey, idempotencyKey: ctx.idempotencyKey, method: ctx.method, command }) };
+};
+CHAT_COMMANDS.register({ name: "new", args: "[model]", category: "session", description: "start a new session (the old transcript is kept on disk), optionally with another model", handler: resetSession("new") });
+CHAT_COMMANDS.register({ name: "reset", category: "session", description: "start a new session, same model", handler: (_args, ctx) => resetSession("reset")("", ctx) });
+
+CHAT_COMMANDS.register({
+  name: "steer",
+  args: "<message>",
+  category: "session",
+  description: "hand a message to the reply being written, at its next model call",
+  handler: async (args, ctx) => {
+    if (!args) return reply("Usage: /steer <message>");
+    if (!ctx.conversations.isActive(ctx.sessionKey)) return reply("Nothing is running to steer; send it as a normal message.");
+    const outcome = await ctx.conversations.submit({
+      message: args, sessionKey: ctx.sessionKey, method: ctx.method, queueMode: "steer", senderIsOwner: ctx.senderIsOwner,
+      ...(ctx.idempotencyKey ? { idempotencyKey: `${ctx.idempotencyKey}:steer` } : {}),
+    });
+    return reply(outcome.kind === "rejected" ? outcome.notice : "Steering the current reply.");
+  },
 });
-CHAT_COMMANDS.register({ name: "new", description: "start a new session (the old transcript is kept on disk)", handler: resetSession("new") });
-CHAT_COMMANDS.register({ name: "reset", description: "same as /new", handler: resetSession("reset") });
+
+CHAT_COMMANDS.register({
+  name: "approve",
+  args: "<id> <allow-once|allow-always|deny>",
+  category: "tools",
+  ownerOnly: true,
+  description: "answer a pending exec approval",
+  handler: (args, ctx) => {
+    const [id, decision] = args.split(/\s+/);
+    if (!id || !decision) return reply("Usage: /approve <id> <allow-once|allow-always|deny>");
+    if (!ctx.approve) return reply("Exec approvals are not available here.");
+    return reply(ctx.approve(id, decision.toLowerCase(), ctx.chat ? `${ctx.chat.channel}:${ctx.chat.senderId}` : ctx.method));
+  },
+});
+
+CHAT_COMMANDS.register({
+  name: "activation",
+  args: "<always|mention>",
+  category: "options",
+  ownerOnly: true,
+  description: "in this group: answer every message, or only when mentioned",
+  handler: (args, ctx) => {
+    const mode = args.toLowerCase();
+    const current = ctx.sessions.get(ctx.sessionKey)?.groupActivation ?? "mention";
+    if (!mode) return reply(`Activation: ${current}. Choose always or mention.`);
+    if (mode !== "always" && mode !== "mention") return reply(`Unknown activation "${args}". Choose always or mention.`);
+    if (ctx.chat && ctx.chat.chatType === "direct") return reply("Activation applies to groups; direct messages are always answered.");
+    sessionControls(ctx).patch({ groupActivation: mode === "mention" ? null : "always" });
+    return reply(mode === "always" ? "Activation: always — every message in this group is answered." : "Activation: mention — only messages that mention the bot are answered.");
+  },
+});
 
 CHAT_COMMANDS.register({
   name: "compact",

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { lastUserText } from "../helpers/reliability.js";
+
+/** The gateway's chat commands in a Telegram DM and group (the same registry as chat.send). */
+const OWNER = 777;
+const GROUP = -100777;
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let gw: GatewayProcess;
+let messageId = 1;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  model.setResponder((req) => ({ text: `model: ${lastUserText(req)}`, usage: { input: 900, output: 20 } }));
+  telegram = await startFakeTelegram({ botUsername: "claw_bot" });
+  const stateDir = makeTempDir();
+  const telegramConfig = { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], groups: { "*": {} }, typingIntervalSeconds: 0 };
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig } }) } });
+  await gw.waitForOutput(/channel account started/, 10_000);
+});
+afterAll(async () => {
+  await gw?.stop("SIGKILL");
+  await telegram?.close();
+  await model?.close();
+});
+
+const repliesIn = (chatId: number) => telegram.messages(chatId).map((m) => String(m.text));
+
+async function say(chatId: number, text: string, count = 1): Promise<string[]> {
+  const before = repliesIn(chatId).length;
+  telegram.pushMessage({ chatId, fromId: OWNER, fromName: "Owner", text, messageId: messageId++ });
+  await telegram.waitFor(() => repliesIn(chatId).length >= before + count, 15_000);
+  return repliesIn(chatId).slice(before);
+}
+
+describe("chat commands in Telegram", () => {
+  it("/status shows the card with tokens and context; /usage and /context answer from the row", async () => {
+    expect(await say(OWNER, "hello")).toEqual(["model: hello"]);
+    const [card] = await say(OWNER, "/status");
+    expect(card).toContain("Model: fake/fake-model · last answer from fake/fake-model");
+    expect(card).toContain("Tokens: 900 in / 20 out · cache 0 read / 0 write");
+    expect(card).toMatch(/Context: [\d.k]+ \/ 120k \(\d+%\)/);
+    expect(card).toContain("Cost: unknown (no cost configured for the model)");
+    expect(card).toContain("Queue: default · run idle");
+    expect((await say(OWNER, "/usage"))[0]).toContain("Tokens: 900 in / 20 out");
+    expect((await say(OWNER, "/context"))[0]).toMatch(/^Context · fake\/fake-model\nIn use: /);
+  });
+
+  it("/new <model> checks the model first; /steer needs a running reply; /approve names what it could not find", async () => {
+    expect((await say(OWNER, "/new nope/none"))[0]).toMatch(/nope/);
+    expect((await say(OWNER, "/status"))[0]).toContain("Tokens: 900 in");
+    await say(OWNER, "/new fake/fake-model");
+    const [card] = await say(OWNER, "/status");
+    expect(card).toContain("Model: fake/fake-model (chosen with /model)");
+    expect(card).toContain("Tokens: 0 in / 0 out");
+    expect(card).toContain("Session: 0 messages");
+    expect(await say(OWNER, "/steer go left")).toEqual(["Nothing is running to steer; send it as a normal message."]);
+    expect(await say(OWNER, "/approve 1234 deny")).toEqual(["No pending approval 1234 (it was answered already or expired)."]);
+    expect(await say(OWNER, "/approve 1234 maybe")).toEqual(['Unknown decision "maybe". Use allow-once, allow-always or deny.']);
+  });
+
+  it("/activation always answers every group message without a mention; /activation mention goes back", async () => {
+    expect(await say(GROUP, "/activation always")).toEqual(["Activation: always — every message in this group is answered."]);
+    expect(await say(GROUP, "anyone there")).toEqual(["model: [Owner] anyone there"]);
+    expect(await say(GROUP, "/activation mention")).toEqual(["Activation: mention — only messages that mention the bot are answered."]);
+    const before = model.requests.length;
+    telegram.pushMessage({ chatId: GROUP, fromId: OWNER, fromName: "Owner", text: "not for the bot", messageId: messageId++ });
+    // A later message that is answered proves the earlier one was read and ignored.
+    expect(await say(GROUP, "/status")).toEqual([expect.stringContaining("Status")]);
+    expect(model.requests.length).toBe(before);
+  });
+});
