@@ -137,6 +137,19 @@ export class TelegramAccount implements ChannelAccount {
     } else {
       await client.api.deleteWebhook({}, grammySignal(signal));
     }
+    await this.publishCommandMenu(client, signal);
+  }
+
+  /** The gateway's chat commands in Telegram's `/` menu; a refusal is logged, never fatal. */
+  private async publishCommandMenu(client: Client, signal: AbortSignal): Promise<void> {
+    const commands = this.context.nativeCommands();
+    if (commands.length === 0) return;
+    try {
+      await client.api.setMyCommands([...commands], {}, grammySignal(signal));
+    } catch (err) {
+      if (signal.aborted) throw err;
+      this.context.logger.warn({ err: (err as Error).message }, "telegram command menu not set (setMyCommands failed); commands still work when typed");
+    }
   }
 
   /**

@@ -23,6 +23,7 @@ import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/type
 import { randomUUID } from "node:crypto";
 import { AcpBoundChats, type AcpBoundChatsDeps } from "./acp-bound-chats.js";
 import { startTypingLoop } from "./outbound/typing-loop.js";
+import { nativeCommandMenu } from "./commands/native-command-menu.js";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -288,6 +289,7 @@ export class ChannelManager {
         Object.assign(status, patch);
         if (patch.connected) status.lastConnectedAt = Date.now();
       },
+      nativeCommands: () => nativeCommandMenu(this.deps.config()),
     }, this.deps.env);
     const managed: CreatedAccount = {
       state: "created", channel: spec.channel, accountId: spec.accountId, config: spec.config, limits, status, account,

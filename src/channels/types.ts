@@ -138,6 +138,17 @@ export interface ChannelAccountContext {
   registerHttpRoute(route: ChannelHttpRoute): void;
   /** The plugin reports connection changes; the gateway shows them in health/status. */
   reportStatus(patch: Partial<Omit<ChannelAccountStatus, "accountId">>): void;
+  /**
+   * The chat commands to show in the platform's own command menu (Telegram `setMyCommands`), read
+   * when the account connects; empty when `commands.native` or `commands.text` is off.
+   */
+  nativeCommands(): readonly NativeCommand[];
+}
+
+/** One entry of a platform's command menu: a lowercase name (no slash) and a short description. */
+export interface NativeCommand {
+  command: string;
+  description: string;
 }
 
 /** One running bot account on one platform. */

@@ -74,3 +74,14 @@ describe("chat commands in Telegram", () => {
     expect(model.requests.length).toBe(before);
   });
 });
+
+describe("Telegram's command menu", () => {
+  it("is set from the same registry when the account connects (commands.native: auto)", () => {
+    const set = telegram.calls.filter((c) => c.method === "setMyCommands");
+    expect(set.length).toBeGreaterThanOrEqual(1);
+    const commands = (typeof set[0]!.body.commands === "string" ? JSON.parse(set[0]!.body.commands) : set[0]!.body.commands) as { command: string; description: string }[];
+    expect(commands.map((c) => c.command)).toEqual(expect.arrayContaining(["stop", "new", "status", "usage", "whoami", "queue", "activation", "focus"]));
+    expect(commands.find((c) => c.command === "queue")!.description).toBe("<mode> — how messages sent during a reply are handled: steer | followup | collect | interrupt | default (owner only)");
+    expect(commands.every((c) => /^[a-z0-9_]{1,32}$/.test(c.command) && c.description.length <= 256)).toBe(true);
+  });
+});

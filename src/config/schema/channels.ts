@@ -137,5 +137,6 @@ export const BindingsSchema = Type.Array(
 /** `commands.*`: slash commands typed in chats. */
 export const CommandsSchema = Type.Object({
   text: Type.Optional(Type.Boolean()),
+  native: Type.Optional(Type.Union([Type.Literal("auto"), Type.Boolean()])),
   ownerAllowFrom: Type.Optional(StringList),
 });

@@ -10,7 +10,7 @@ describe("Slack account config", () => {
   });
 
   it("applies the account's limit overrides", () => {
-    const context = { accountId: "default", config: { textChunkLimit: 3000, maxLinesPerMessage: 40 }, stateDir: "/nonexistent", logger: pino({ level: "silent" }), onInbound: async () => {}, registerHttpRoute: () => {}, reportStatus: () => {} };
+    const context = { accountId: "default", config: { textChunkLimit: 3000, maxLinesPerMessage: 40 }, stateDir: "/nonexistent", logger: pino({ level: "silent" }), onInbound: async () => {}, registerHttpRoute: () => {}, reportStatus: () => {}, nativeCommands: () => [] };
     expect(slackPlugin.createAccount(context, {}).limits).toEqual({ textChunkLimit: 3000, maxLinesPerMessage: 40 });
     expect(slackPlugin.createAccount({ ...context, config: {} }, {}).limits).toEqual({ textChunkLimit: 8000 });
   });

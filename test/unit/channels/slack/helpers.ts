@@ -43,6 +43,7 @@ export function createSlackHarness(
     },
     registerHttpRoute: (route) => void routes.push(route),
     reportStatus: (patch) => void Object.assign(status, patch),
+    nativeCommands: () => [],
   };
   return { account: slackPlugin.createAccount(context, {}), inbound, status, routes, logs };
 }

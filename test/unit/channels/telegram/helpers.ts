@@ -39,6 +39,7 @@ export function createStubContext(config: Record<string, unknown>, accountId = "
       statusPatches.push(patch);
       Object.assign(status, patch);
     },
+    nativeCommands: () => [],
   };
   return {
     context,
