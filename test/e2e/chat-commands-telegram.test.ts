@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
@@ -19,6 +21,11 @@ beforeAll(async () => {
   telegram = await startFakeTelegram({ botUsername: "claw_bot" });
   const stateDir = makeTempDir();
   const telegramConfig = { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], groups: { "*": {} }, typingIntervalSeconds: 0 };
+  for (const [name, invocable] of [["haiku", true], ["secret-ops", false]] as const) {
+    const dir = path.join(stateDir, "workspace", "skills", name);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: Use when asked for a ${name}.\n${invocable ? "" : "user-invocable: false\n"}---\nWrite it.\n`);
+  }
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig } }) } });
   await gw.waitForOutput(/channel account started/, 10_000);
 });
@@ -72,6 +79,19 @@ describe("chat commands in Telegram", () => {
     // A later message that is answered proves the earlier one was read and ignored.
     expect(await say(GROUP, "/status")).toEqual([expect.stringContaining("Status")]);
     expect(model.requests.length).toBe(before);
+  });
+});
+
+describe("/skill", () => {
+  it("hands the agent a user-invocable skill with the input; others are not offered", async () => {
+    const [answer] = await say(OWNER, "/skill haiku about lobsters");
+    expect(answer).toMatch(/^model: Use the skill "haiku": read .*skills\/haiku\/SKILL\.md first and follow it\.\n\nabout lobsters$/);
+    // The bundled skills are offered too; the one marked user-invocable: false is not.
+    const [refused] = await say(OWNER, "/skill secret-ops");
+    expect(refused).toMatch(/^No skill "secret-ops" for this agent\. Skills: haiku, /);
+    expect(refused.split("Skills: ")[1]).not.toContain("secret-ops");
+    // Replies go out as Telegram HTML, so the placeholder's brackets arrive escaped.
+    expect((await say(OWNER, "/skill"))[0]).toMatch(/^Usage: \/skill &lt;name&gt; \[input\]\. Skills: haiku, /);
   });
 });
 

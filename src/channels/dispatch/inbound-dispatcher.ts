@@ -26,6 +26,7 @@ import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
 import type { InboundMessage } from "../types.js";
 import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
+import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 
 export interface InboundDispatchDeps {
   config(): OpenClawConfig;
@@ -39,6 +40,8 @@ export interface InboundDispatchDeps {
   subagentsCommand?: (sessionKey: string, args: string) => Promise<string>;
   /** `/acp …` when the ACP control plane is present. */
   acpCommand?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/skill`: the skills a user may run for an agent. */
+  skillsCommand?: (agentId: string) => Promise<readonly InvocableSkill[]>;
   /** `/approve <id> <decision>`: exec approvals answered from a chat. */
   approveCommand?: (id: string, decision: string, by: string) => string;
   /** Threads (or chats) bound to a sub-agent's session: their messages go there instead. */
@@ -100,7 +103,7 @@ export class InboundDispatcher {
     const boundSessionKey = this.boundSession(chat);
     // A bound thread is a conversation with its sub-agent: like a DM, it needs no @mention.
     const mentioned = message.chatType === "direct" || boundSessionKey !== undefined || wasMentioned(message, (account.mentionPatterns as string[] | undefined) ?? config.messages?.groupChat?.mentionPatterns);
-    const routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentioned, chat, boundSessionKey });
+    let routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentioned, chat, boundSessionKey });
     // `/activation always` makes one group's session answer without a mention; the owner's commands need none either.
     const ownerCommand = routed.message.commandAuthorized && this.commandIn(routed) !== undefined;
     if (access.requireMention && !mentioned && !ownerCommand && this.deps.store.peek(routed.message.sessionKey)?.groupActivation !== "always") {
@@ -118,10 +121,15 @@ export class InboundDispatcher {
 
     const command = this.commandIn(routed);
     if (command) {
-      const reply = commandReply(await CHAT_COMMANDS.run(command, this.commandContext(routed)));
-      await this.deps.dedupe.whenDurable();
-      if (reply) await this.deps.delivery.queueText(`cmd:${routed.dedupeKey ?? randomUUID()}`, routed.target, reply);
-      return;
+      const result = await CHAT_COMMANDS.run(command, this.commandContext(routed));
+      // A command that hands the agent a message (`/skill`) goes on like one the person typed.
+      if (result.kind === "agent") routed = { ...routed, message: { ...routed.message, bodyForAgent: result.text } };
+      else {
+        const reply = commandReply(result);
+        await this.deps.dedupe.whenDurable();
+        if (reply) await this.deps.delivery.queueText(`cmd:${routed.dedupeKey ?? randomUUID()}`, routed.target, reply);
+        return;
+      }
     }
 
     if (routed.bound && isAcpSessionKey(routed.message.sessionKey) && this.deps.acpThreadFollowUp) {
@@ -256,6 +264,7 @@ export class InboundDispatcher {
       ...(this.deps.subagentsCommand ? { subagents: this.deps.subagentsCommand } : {}),
       ...(this.deps.acpCommand ? { acp: this.deps.acpCommand } : {}),
       ...(this.deps.approveCommand ? { approve: this.deps.approveCommand } : {}),
+      ...(this.deps.skillsCommand ? { skills: this.deps.skillsCommand } : {}),
       chat: {
         channel: message.channel, accountId: message.accountId, senderId: message.senderId, to: message.chatId, chatType: message.chatType,
         ...(message.senderUsername ? { senderUsername: message.senderUsername } : {}), ...(message.threadId ? { threadId: message.threadId } : {}),
@@ -315,7 +324,7 @@ export class InboundDispatcher {
 }
 
 /** A command's answer as the chat shows it. */
-function commandReply(result: ChatCommandResult): string {
+function commandReply(result: Exclude<ChatCommandResult, { kind: "agent" }>): string {
   switch (result.kind) {
     case "reply":
       return result.text;

@@ -60,6 +60,24 @@ CHAT_COMMANDS.register({
 });
 
 CHAT_COMMANDS.register({
+  name: "skill",
+  args: "<name> [input]",
+  category: "tools",
+  description: "run one of the agent's skills (skills marked user-invocable: false are not offered)",
+  handler: async (args, ctx) => {
+    if (!ctx.skills) return reply("Skills are not available here.");
+    const skills = await ctx.skills(parseSessionKey(ctx.sessionKey).agentId);
+    const [name, ...rest] = args.split(/\s+/);
+    const list = skills.length ? `Skills: ${skills.map((s) => s.name).join(", ")}.` : "This agent has no skills a user may run.";
+    if (!name) return reply(`Usage: /skill <name> [input]. ${list}`);
+    const skill = skills.find((s) => s.name.toLowerCase() === name.toLowerCase());
+    if (!skill) return reply(`No skill "${name}" for this agent. ${list}`);
+    const input = rest.join(" ").trim();
+    return { kind: "agent", text: `Use the skill "${skill.name}": read ${skill.filePath} first and follow it.${input ? `\n\n${input}` : ""}` };
+  },
+});
+
+CHAT_COMMANDS.register({
   name: "approve",
   args: "<id> <allow-once|allow-always|deny>",
   category: "tools",
