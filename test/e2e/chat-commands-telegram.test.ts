@@ -26,7 +26,7 @@ beforeAll(async () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: Use when asked for a ${name}.\n${invocable ? "" : "user-invocable: false\n"}---\nWrite it.\n`);
   }
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig } }) } });
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { ackReaction: "👀" } }) } });
   await gw.waitForOutput(/channel account started/, 10_000);
 });
 afterAll(async () => {
@@ -92,6 +92,23 @@ describe("/skill", () => {
     expect(refused.split("Skills: ")[1]).not.toContain("secret-ops");
     // Replies go out as Telegram HTML, so the placeholder's brackets arrive escaped.
     expect((await say(OWNER, "/skill"))[0]).toMatch(/^Usage: \/skill &lt;name&gt; \[input\]\. Skills: haiku, /);
+  });
+});
+
+describe("ack reactions", () => {
+  it("react to an accepted group message that mentions the bot (messages.ackReactionScope: group-mentions), not to DMs", async () => {
+    const reactions = () => telegram.sent.filter((c) => c.method === "setMessageReaction");
+    const mentionId = messageId++;
+    const before = repliesIn(GROUP).length;
+    telegram.pushMessage({ chatId: GROUP, fromId: OWNER, fromName: "Owner", text: "@claw_bot ping", messageId: mentionId, entities: [{ type: "mention", offset: 0, length: 9 }] });
+    await telegram.waitFor(() => repliesIn(GROUP).length > before, 15_000);
+    await telegram.waitFor(() => reactions().some((c) => Number(c.body.message_id) === mentionId), 15_000);
+    const reaction = reactions().find((c) => Number(c.body.message_id) === mentionId)!;
+    expect(String(reaction.body.chat_id)).toBe(String(GROUP));
+    expect(JSON.stringify(reaction.body.reaction)).toContain("👀");
+    const dmIds = telegram.messages(OWNER).length;
+    expect(dmIds).toBeGreaterThan(0);
+    expect(reactions().every((c) => String(c.body.chat_id) === String(GROUP))).toBe(true);
   });
 });
 

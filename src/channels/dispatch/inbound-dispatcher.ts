@@ -228,6 +228,24 @@ export class InboundDispatcher {
     return { running, message: finalized, agentId, dedupeKey: buildInboundDedupeKey(finalized), target, chat, ownerSessionKeys, ...(acpBinding ? { acpBinding } : {}), ...(boundSessionKey ? { bound: true } : {}) };
   }
 
+  /**
+   * `messages.ackReaction`: the bot reacts to a message it accepted for the agent, within
+   * `messages.ackReactionScope` (default `group-mentions`). Best effort: a platform that refuses
+   * (or has no reactions) is logged, and the reply still comes.
+   */
+  private async acknowledge(running: RunningAccount, routed: Routed): Promise<void> {
+    const { ackReaction: emoji, ackReactionScope: scope = "group-mentions" } = this.deps.config().messages ?? {};
+    if (!emoji || !running.account.react) return;
+    const direct = routed.message.chatType === "direct";
+    const wanted = scope === "all" || (scope === "direct" ? direct : !direct && (scope === "group-all" || routed.message.wasMentioned));
+    if (!wanted) return;
+    try {
+      await running.account.react({ chatId: routed.target.chatId, ...(routed.target.threadId ? { threadId: routed.target.threadId } : {}) }, routed.message.messageId, emoji);
+    } catch (err) {
+      this.deps.logger.warn({ channel: running.channel, chatId: routed.target.chatId, err: (err as Error).message }, "ack reaction not set");
+    }
+  }
+
   /** A draft edited while the model writes (`streaming.mode: partial`), where the platform can edit. */
   private previewFor(running: RunningAccount, target: DeliveryTarget): PreviewStream | undefined {
     const streaming = running.config.streaming as { mode?: string; throttleMs?: number } | undefined;
@@ -297,6 +315,7 @@ export class InboundDispatcher {
     await this.deps.dedupe.whenDurable();
     switch (outcome.kind) {
       case "accepted": {
+        void this.acknowledge(running, last);
         const interval = ((running.config.typingIntervalSeconds as number | undefined) ?? 6) * 1000;
         const stopTyping = startTypingLoop(running.account, { chatId: last.target.chatId, threadId: last.target.threadId }, interval);
         void outcome.run.done.then(async (record) => {
