@@ -37,6 +37,7 @@ export interface ChannelManagerDeps {
   subagentsCommand?: InboundDispatchDeps["subagentsCommand"];
   acpCommand?: InboundDispatchDeps["acpCommand"];
   approveCommand?: InboundDispatchDeps["approveCommand"];
+  skillsCommand?: InboundDispatchDeps["skillsCommand"];
   /** Threads bound to sub-agents (`thread: true` spawns, `/focus`); without it chats cannot be bound. */
   threadBindings?: ThreadBindingStore;
   focusTarget?: InboundDispatchDeps["focusTarget"];
@@ -100,7 +101,7 @@ export class ChannelManager {
     }
     this.dispatcher = new InboundDispatcher({
       config: deps.config, conversations: deps.conversations, store: deps.store, dedupe: this.dedupe, pairing: this.pairing,
-      delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand, acpCommand: deps.acpCommand, approveCommand: deps.approveCommand,
+      delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand, acpCommand: deps.acpCommand, approveCommand: deps.approveCommand, skillsCommand: deps.skillsCommand,
       threadBindings: deps.threadBindings, focusTarget: deps.focusTarget, ...(this.acpBound ? { acpBound: this.acpBound } : {}),
       ...(deps.acpThreadFollowUp ? { acpThreadFollowUp: deps.acpThreadFollowUp } : {}),
     });

@@ -11,6 +11,8 @@ export interface ChatCommands {
   acp?: (sessionKey: string, args: string) => Promise<string>;
   /** `/approve <id> <decision>`: answers a pending exec approval; resolves to the reply text. */
   approve?: ChatCommandContext["approve"];
+  /** `/skill`: the skills a user may run for an agent. */
+  skills?: ChatCommandContext["skills"];
 }
 
 /** The context a chat command typed by an operator client runs in: operators are the owner. */
@@ -27,5 +29,6 @@ export function operatorCommandContext(
     ...(commands.subagents ? { subagents: commands.subagents } : {}),
     ...(commands.acp ? { acp: commands.acp } : {}),
     ...(commands.approve ? { approve: commands.approve } : {}),
+    ...(commands.skills ? { skills: commands.skills } : {}),
   };
 }

@@ -47,6 +47,7 @@ import { UsageRecords } from "../sessions/usage/usage-records.js";
 import { QuestionBroker } from "../agents/questions/question-broker.js";
 import { sessionChangedPayload, type SessionEvents } from "./session-change-events.js";
 import type { ChatCommands } from "./operator-commands.js";
+import { listInvocableSkills } from "../agents/skills/invocable-skills.js";
 import { isApprovalDecision } from "../agents/approvals/approval-broker.js";
 import { MemoryService } from "../memory/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
@@ -175,7 +176,9 @@ export class GatewayServer {
     if (!isApprovalDecision(decision)) return `Unknown decision "${decision}". Use allow-once, allow-always or deny.`;
     return this.approvals.resolve(id, decision, by) ? `Approval ${id}: ${decision}.` : `No pending approval ${id} (it was answered already or expired).`;
   };
-  private readonly operatorCommands: ChatCommands = { subagents: this.subagentsCommand, acp: this.acpCommand, approve: this.approveCommand };
+  /** `/skill`: the skills a user may run for an agent. */
+  private readonly skillsCommand = (agentId: string) => listInvocableSkills(this.opts.loadedConfig().config, agentId, this.opts.stateDir, process.env);
+  private readonly operatorCommands: ChatCommands = { subagents: this.subagentsCommand, acp: this.acpCommand, approve: this.approveCommand, skills: this.skillsCommand };
   private healthVersion = 0;
   /** Where the Control UI is mounted; its page opens the WebSocket there as well as at "/". */
   private controlUiBasePath = "/";
@@ -437,7 +440,7 @@ export class GatewayServer {
       if (!this.channels) {
         this.channels = new ChannelManager({
           stateDir: this.opts.stateDir, env: process.env, logger: this.opts.logger, config: () => this.opts.loadedConfig().config,
-          conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand, acpCommand: this.acpCommand, approveCommand: this.approveCommand,
+          conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand, acpCommand: this.acpCommand, approveCommand: this.approveCommand, skillsCommand: this.skillsCommand,
           threadBindings: this.threadBindings, focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
           acpThreadFollowUp: (childSessionKey, text) => this.subagents.followUpInThread(childSessionKey, text),
           acp: {

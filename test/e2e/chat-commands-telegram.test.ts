@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
@@ -19,7 +21,12 @@ beforeAll(async () => {
   telegram = await startFakeTelegram({ botUsername: "claw_bot" });
   const stateDir = makeTempDir();
   const telegramConfig = { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], groups: { "*": {} }, typingIntervalSeconds: 0 };
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig } }) } });
+  for (const [name, invocable] of [["haiku", true], ["secret-ops", false]] as const) {
+    const dir = path.join(stateDir, "workspace", "skills", name);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: Use when asked for a ${name}.\n${invocable ? "" : "user-invocable: false\n"}---\nWrite it.\n`);
+  }
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { ackReaction: "👀" } }) } });
   await gw.waitForOutput(/channel account started/, 10_000);
 });
 afterAll(async () => {
@@ -72,6 +79,36 @@ describe("chat commands in Telegram", () => {
     // A later message that is answered proves the earlier one was read and ignored.
     expect(await say(GROUP, "/status")).toEqual([expect.stringContaining("Status")]);
     expect(model.requests.length).toBe(before);
+  });
+});
+
+describe("/skill", () => {
+  it("hands the agent a user-invocable skill with the input; others are not offered", async () => {
+    const [answer] = await say(OWNER, "/skill haiku about lobsters");
+    expect(answer).toMatch(/^model: Use the skill "haiku": read .*skills\/haiku\/SKILL\.md first and follow it\.\n\nabout lobsters$/);
+    // The bundled skills are offered too; the one marked user-invocable: false is not.
+    const [refused] = await say(OWNER, "/skill secret-ops");
+    expect(refused).toMatch(/^No skill "secret-ops" for this agent\. Skills: haiku, /);
+    expect(refused.split("Skills: ")[1]).not.toContain("secret-ops");
+    // Replies go out as Telegram HTML, so the placeholder's brackets arrive escaped.
+    expect((await say(OWNER, "/skill"))[0]).toMatch(/^Usage: \/skill &lt;name&gt; \[input\]\. Skills: haiku, /);
+  });
+});
+
+describe("ack reactions", () => {
+  it("react to an accepted group message that mentions the bot (messages.ackReactionScope: group-mentions), not to DMs", async () => {
+    const reactions = () => telegram.sent.filter((c) => c.method === "setMessageReaction");
+    const mentionId = messageId++;
+    const before = repliesIn(GROUP).length;
+    telegram.pushMessage({ chatId: GROUP, fromId: OWNER, fromName: "Owner", text: "@claw_bot ping", messageId: mentionId, entities: [{ type: "mention", offset: 0, length: 9 }] });
+    await telegram.waitFor(() => repliesIn(GROUP).length > before, 15_000);
+    await telegram.waitFor(() => reactions().some((c) => Number(c.body.message_id) === mentionId), 15_000);
+    const reaction = reactions().find((c) => Number(c.body.message_id) === mentionId)!;
+    expect(String(reaction.body.chat_id)).toBe(String(GROUP));
+    expect(JSON.stringify(reaction.body.reaction)).toContain("👀");
+    const dmIds = telegram.messages(OWNER).length;
+    expect(dmIds).toBeGreaterThan(0);
+    expect(reactions().every((c) => String(c.body.chat_id) === String(GROUP))).toBe(true);
   });
 });
 

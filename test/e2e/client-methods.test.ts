@@ -15,6 +15,9 @@ let stateDir: string;
 beforeAll(async () => {
   server = await startFakeModelServer();
   stateDir = makeTempDir();
+  const skillDir = path.join(stateDir, "workspace", "skills", "summarize");
+  fs.mkdirSync(skillDir, { recursive: true });
+  fs.writeFileSync(path.join(skillDir, "SKILL.md"), "---\nname: summarize\ndescription: Use when asked to summarize.\n---\nSummarize.\n");
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(server, stateDir) } });
   ({ sock } = await openOperator(gw.url, gw.token, { scopes: ["operator.admin"] }));
 });
@@ -75,6 +78,18 @@ describe("session reading methods", () => {
     const withMessage = await sock.request("sessions.create", { key: "kickoff", message: "go", idempotencyKey: "kickoff-1" });
     expect(withMessage.payload).toMatchObject({ ok: true, runStarted: true, runId: "kickoff-1" });
     await sock.waitFor((f) => f.event === "chat" && f.payload.runId === "kickoff-1" && f.payload.state === "final", 15_000);
+  });
+});
+
+describe("/skill through chat.send", () => {
+  it("runs a turn whose message tells the agent to use the skill", async () => {
+    server.enqueue({ text: "summary done" });
+    const key = randomUUID();
+    const res = await sock.request("chat.send", { sessionKey: "skills", message: "/skill summarize the meeting notes", idempotencyKey: key });
+    expect(res.payload).toEqual({ runId: key, status: "started" });
+    await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "final", 15_000);
+    const history = (await sock.request("chat.history", { sessionKey: "skills" })).payload.messages;
+    expect(history[0].content[0].text).toMatch(/^Use the skill "summarize": read .*SKILL\.md first and follow it\.\n\nthe meeting notes$/);
   });
 });
 

@@ -74,7 +74,7 @@ describe("OpenClaw's TUI frames, replayed", () => {
     expect(answerTo(sentOf("plugin.approval.list")[0]!).payload).toEqual([]);
     const commands = answerTo(sentOf("commands.list")[0]!).payload.commands as Frame[];
     expect(commands.map((c) => c.name)).toEqual(expect.arrayContaining(["help", "status", "whoami", "new", "reset", "stop", "queue"]));
-    expect(commands.find((c) => c.name === "whoami")).toMatchObject({ textAliases: ["/whoami", "/id"], source: "native", scope: "text", acceptsArgs: false });
+    expect(commands.find((c) => c.name === "whoami")).toMatchObject({ textAliases: ["/whoami", "/id"], source: "native", scope: "both", acceptsArgs: false });
     expect(answerTo(sentOf("sessions.describe")[0]!).payload).toEqual({ session: null });
   });
 

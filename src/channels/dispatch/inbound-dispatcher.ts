@@ -25,6 +25,7 @@ import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
 import type { InboundMessage } from "../types.js";
 import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
+import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 
 export interface InboundDispatchDeps {
   config(): OpenClawConfig;
@@ -38,6 +39,8 @@ export interface InboundDispatchDeps {
   subagentsCommand?: (sessionKey: string, args: string) => Promise<string>;
   /** `/acp …` when the ACP control plane is present. */
   acpCommand?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/skill`: the skills a user may run for an agent. */
+  skillsCommand?: (agentId: string) => Promise<readonly InvocableSkill[]>;
   /** `/approve <id> <decision>`: exec approvals answered from a chat. */
   approveCommand?: (id: string, decision: string, by: string) => string;
   /** Threads (or chats) bound to a sub-agent's session: their messages go there instead. */
@@ -99,7 +102,7 @@ export class InboundDispatcher {
     const boundSessionKey = this.boundSession(chat);
     // A bound thread is a conversation with its sub-agent: like a DM, it needs no @mention.
     const mentioned = message.chatType === "direct" || boundSessionKey !== undefined || wasMentioned(message, (account.mentionPatterns as string[] | undefined) ?? config.messages?.groupChat?.mentionPatterns);
-    const routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentioned, chat, boundSessionKey });
+    let routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentioned, chat, boundSessionKey });
     // `/activation always` makes one group's session answer without a mention; the owner's commands need none either.
     const ownerCommand = routed.message.commandAuthorized && this.commandIn(routed) !== undefined;
     if (access.requireMention && !mentioned && !ownerCommand && this.deps.store.peek(routed.message.sessionKey)?.groupActivation !== "always") {
@@ -117,10 +120,15 @@ export class InboundDispatcher {
 
     const command = this.commandIn(routed);
     if (command) {
-      const reply = commandReply(await CHAT_COMMANDS.run(command, this.commandContext(routed)));
-      await this.deps.dedupe.whenDurable();
-      if (reply) await this.deps.delivery.queueText(`cmd:${routed.dedupeKey ?? randomUUID()}`, routed.target, reply);
-      return;
+      const result = await CHAT_COMMANDS.run(command, this.commandContext(routed));
+      // A command that hands the agent a message (`/skill`) goes on like one the person typed.
+      if (result.kind === "agent") routed = { ...routed, message: { ...routed.message, bodyForAgent: result.text } };
+      else {
+        const reply = commandReply(result);
+        await this.deps.dedupe.whenDurable();
+        if (reply) await this.deps.delivery.queueText(`cmd:${routed.dedupeKey ?? randomUUID()}`, routed.target, reply);
+        return;
+      }
     }
 
     if (routed.bound && isAcpSessionKey(routed.message.sessionKey) && this.deps.acpThreadFollowUp) {
@@ -219,6 +227,24 @@ export class InboundDispatcher {
     return { running, message: finalized, agentId, dedupeKey: buildInboundDedupeKey(finalized), target, chat, ownerSessionKeys, ...(acpBinding ? { acpBinding } : {}), ...(boundSessionKey ? { bound: true } : {}) };
   }
 
+  /**
+   * `messages.ackReaction`: the bot reacts to a message it accepted for the agent, within
+   * `messages.ackReactionScope` (default `group-mentions`). Best effort: a platform that refuses
+   * (or has no reactions) is logged, and the reply still comes.
+   */
+  private async acknowledge(running: RunningAccount, routed: Routed): Promise<void> {
+    const { ackReaction: emoji, ackReactionScope: scope = "group-mentions" } = this.deps.config().messages ?? {};
+    if (!emoji || !running.account.react) return;
+    const direct = routed.message.chatType === "direct";
+    const wanted = scope === "all" || (scope === "direct" ? direct : !direct && (scope === "group-all" || routed.message.wasMentioned));
+    if (!wanted) return;
+    try {
+      await running.account.react({ chatId: routed.target.chatId, ...(routed.target.threadId ? { threadId: routed.target.threadId } : {}) }, routed.message.messageId, emoji);
+    } catch (err) {
+      this.deps.logger.warn({ channel: running.channel, chatId: routed.target.chatId, err: (err as Error).message }, "ack reaction not set");
+    }
+  }
+
   /** A draft edited while the model writes (`streaming.mode: partial`), where the platform can edit. */
   private previewFor(running: RunningAccount, target: DeliveryTarget): PreviewStream | undefined {
     const streaming = running.config.streaming as { mode?: string; throttleMs?: number } | undefined;
@@ -255,6 +281,7 @@ export class InboundDispatcher {
       ...(this.deps.subagentsCommand ? { subagents: this.deps.subagentsCommand } : {}),
       ...(this.deps.acpCommand ? { acp: this.deps.acpCommand } : {}),
       ...(this.deps.approveCommand ? { approve: this.deps.approveCommand } : {}),
+      ...(this.deps.skillsCommand ? { skills: this.deps.skillsCommand } : {}),
       chat: {
         channel: message.channel, accountId: message.accountId, senderId: message.senderId, to: message.chatId, chatType: message.chatType,
         ...(message.senderUsername ? { senderUsername: message.senderUsername } : {}), ...(message.threadId ? { threadId: message.threadId } : {}),
@@ -287,6 +314,7 @@ export class InboundDispatcher {
     await this.deps.dedupe.whenDurable();
     switch (outcome.kind) {
       case "accepted": {
+        void this.acknowledge(running, last);
         const interval = ((running.config.typingIntervalSeconds as number | undefined) ?? 6) * 1000;
         const stopTyping = startTypingLoop(running.account, { chatId: last.target.chatId, threadId: last.target.threadId }, interval);
         void outcome.run.done.then(async (record) => {
@@ -314,7 +342,7 @@ export class InboundDispatcher {
 }
 
 /** A command's answer as the chat shows it. */
-function commandReply(result: ChatCommandResult): string {
+function commandReply(result: Exclude<ChatCommandResult, { kind: "agent" }>): string {
   switch (result.kind) {
     case "reply":
       return result.text;

@@ -1,6 +1,7 @@
 import type { ConversationPort, ResetOutcome, SubmitInput } from "../../agents/conversation-port.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
+import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 
 /**
  * Where a message was typed: an operator client (WebSocket `chat.send` / `agent`, the OpenAI
@@ -25,6 +26,8 @@ export interface ChatCommandContext {
   subagents?: (sessionKey: string, args: string) => Promise<string>;
   /** `/acp …` for the session; absent when the gateway has no ACP control plane. */
   acp?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/skill`: the skills a user may run for an agent; absent where the surface cannot list them. */
+  skills?: (agentId: string) => Promise<readonly InvocableSkill[]>;
   /** `/approve <id> <decision>`: answers a pending exec approval as `by`; returns the reply text. */
   approve?: (id: string, decision: string, by: string) => string;
   /** The chat message's sender and place (channel surface). */
@@ -48,7 +51,9 @@ export interface ChatPlace {
 export type ChatCommandResult =
   | { kind: "reply"; text: string }
   | { kind: "stopped"; runIds: string[]; subagents: number }
-  | { kind: "reset"; outcome: ResetOutcome };
+  | { kind: "reset"; outcome: ResetOutcome }
+  /** Not answered by the gateway: this text goes to the agent instead of the typed command (`/skill`). */
+  | { kind: "agent"; text: string };
 
 export interface ChatCommand {
   /** Typed as `/name`; matched without regard to case. */

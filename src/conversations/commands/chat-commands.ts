@@ -32,13 +32,11 @@ CHAT_COMMANDS.register({
 /** `/new [model]`, `/reset`: a new transcript for the session; a model named with /new is checked first and chosen for it. */
 const resetSession = (command: "new" | "reset") => (args: string, ctx: ChatCommandContext): ChatCommandResult => {
   const model = args.trim();
-  let controls: SessionControlDeps | undefined;
   if (model) {
     if (!ctx.senderIsOwner) return reply("Choosing a model with /new is for the bot owner only (commands.ownerAllowFrom); /new alone starts over.");
     const checked = checkModelChoice(model, ctx.config(), process.env);
     if (!checked.ok) return reply(checked.message);
-    controls = sessionControls(ctx);
-    controls.patch({ modelOverride: checked.ref, modelOverrideSource: "user" });
+    sessionControls(ctx).patch({ modelOverride: checked.ref, modelOverrideSource: "user" });
   }
   return { kind: "reset", outcome: ctx.conversations.reset({ sessionKey: ctx.sessionKey, idempotencyKey: ctx.idempotencyKey, method: ctx.method, command }) };
 };
@@ -58,6 +56,24 @@ CHAT_COMMANDS.register({
       ...(ctx.idempotencyKey ? { idempotencyKey: `${ctx.idempotencyKey}:steer` } : {}),
     });
     return reply(outcome.kind === "rejected" ? outcome.notice : "Steering the current reply.");
+  },
+});
+
+CHAT_COMMANDS.register({
+  name: "skill",
+  args: "<name> [input]",
+  category: "tools",
+  description: "run one of the agent's skills (skills marked user-invocable: false are not offered)",
+  handler: async (args, ctx) => {
+    if (!ctx.skills) return reply("Skills are not available here.");
+    const skills = await ctx.skills(parseSessionKey(ctx.sessionKey).agentId);
+    const [name, ...rest] = args.split(/\s+/);
+    const list = skills.length ? `Skills: ${skills.map((s) => s.name).join(", ")}.` : "This agent has no skills a user may run.";
+    if (!name) return reply(`Usage: /skill <name> [input]. ${list}`);
+    const skill = skills.find((s) => s.name.toLowerCase() === name.toLowerCase());
+    if (!skill) return reply(`No skill "${name}" for this agent. ${list}`);
+    const input = rest.join(" ").trim();
+    return { kind: "agent", text: `Use the skill "${skill.name}": read ${skill.filePath} first and follow it.${input ? `\n\n${input}` : ""}` };
   },
 });
 

@@ -43,11 +43,14 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       // Through `agent`, starting a session over is for admins (chat.send lets a writer reset its chat).
       if ((command?.name === "new" || command?.name === "reset") && !scopeSatisfied(caller.scopes, "operator.admin")) throw missingScope("operator.admin");
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
+      let message = params.message;
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
         const result = await CHAT_COMMANDS.run(command, operatorCommandContext(conversations, runtime, commands, { sessionKey, idempotencyKey: params.idempotencyKey, method: "agent" }));
         const done = (summary: string, payloads: { text: string }[], meta: Record<string, unknown>) => ({ runId: params.idempotencyKey, status: "ok", summary, result: { payloads, meta } });
-        switch (result.kind) {
+        // `/skill` hands the agent a message in place of the typed command.
+        if (result.kind === "agent") message = result.text;
+        else switch (result.kind) {
           case "stopped":
             return done("stopped", [], { durationMs: 0 });
           case "reset":
@@ -61,7 +64,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
         }
       }
       const outcome = await conversations.submit({
-        message: params.message,
+        message,
         idempotencyKey: params.idempotencyKey,
         sessionKey: params.sessionKey,
         agentId: params.agentId,

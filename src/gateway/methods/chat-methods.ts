@@ -55,12 +55,15 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       if (!params.message.trim() && !(params.attachments?.length)) throw invalidRequest("message or attachment required");
       const system = readSystemProvenance(params, caller.scopes);
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
+      let message = params.message;
       const command = CHAT_COMMANDS.match(params.message, "operator");
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
         const ctx = operatorCommandContext(conversations, runtime, commands, { sessionKey, idempotencyKey: params.idempotencyKey, method: "chat.send" });
         const result = await CHAT_COMMANDS.run(command, ctx);
-        switch (result.kind) {
+        // `/skill` hands the agent a message in place of the typed command.
+        if (result.kind === "agent") message = result.text;
+        else switch (result.kind) {
           case "stopped":
             return { ok: true, aborted: result.runIds.length > 0, runIds: result.runIds };
           case "reset":
@@ -75,7 +78,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         }
       }
       const outcome = await conversations.submit({
-        message: system.receipt ? `${system.receipt}\n\n${params.message}` : params.message,
+        message: system.receipt ? `${system.receipt}\n\n${message}` : message,
         idempotencyKey: params.idempotencyKey,
         sessionKey: params.sessionKey,
         agentId: params.agentId,

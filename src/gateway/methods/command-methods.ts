@@ -1,13 +1,14 @@
 import { Type } from "@sinclair/typebox";
 import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
+import { nativeCommandMenu } from "../../channels/commands/native-command-menu.js";
 import type { MethodRegistry } from "./registry.js";
 
 const Scope = Type.Union([Type.Literal("text"), Type.Literal("native"), Type.Literal("both")]);
 
 /**
  * `commands.list`: the gateway's chat commands (one registry, the same on every surface), in the
- * shape OpenClaw clients use for their `/` menus. Every command is typed as text; none is a
- * native menu entry yet, so `scope: "native"` lists nothing.
+ * shape OpenClaw clients use for their `/` menus. Commands that chat platforms also list in their
+ * own menu (Telegram's, see native-command-menu.ts) have `scope: "both"`; the rest `"text"`.
  */
 export function registerCommandMethods(registry: MethodRegistry): void {
   registry.register({
@@ -23,16 +24,17 @@ export function registerCommandMethods(registry: MethodRegistry): void {
       },
       { additionalProperties: false },
     ),
-    handler: (params) => {
-      if (params.scope === "native") return { commands: [] };
+    handler: (params, { runtime }) => {
+      const native = new Set(nativeCommandMenu(runtime.config()).map((c) => c.command));
+      const listed = CHAT_COMMANDS.all().filter((c) => params.scope !== "native" || native.has(c.name));
       return {
-        commands: CHAT_COMMANDS.all().map((command) => ({
+        commands: listed.map((command) => ({
           name: command.name,
           textAliases: [command.name, ...(command.aliases ?? [])].map((n) => `/${n}`),
           description: command.ownerOnly ? `${command.description} (owner only)` : command.description,
           ...(command.category ? { category: command.category } : {}),
           source: "native",
-          scope: "text",
+          scope: native.has(command.name) ? "both" : "text",
           acceptsArgs: command.args !== undefined,
           ...(params.includeArgs && command.args ? { args: [{ name: "args", description: command.args, type: "string" }] } : {}),
         })),

@@ -15,12 +15,14 @@ import type { ChatTurnInput, ChatTurnResult } from "./types.js";
 export function createHttpTurnRunner(conversations: ConversationPort, gateway: { config(): OpenClawConfig; sessions(): SessionStore }, commands: ChatCommands) {
   return async (input: ChatTurnInput): Promise<ChatTurnResult> => {
     const prior = (input.history ?? []).map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.text}`).join("\n\n");
-    const message = prior ? `[Earlier messages in this conversation]\n${prior}\n\n[Current message]\n${input.message}` : input.message;
+    let message = prior ? `[Earlier messages in this conversation]\n${prior}\n\n[Current message]\n${input.message}` : input.message;
     const command = CHAT_COMMANDS.match(message, "operator");
     if (command) {
       const { sessionKey } = conversations.resolveSessionKey(input.sessionKey, input.agentId);
       const result = await CHAT_COMMANDS.run(command, operatorCommandContext(conversations, gateway, commands, { sessionKey, method: "http" }));
-      return { text: result.kind === "reply" ? result.text : "", usage: { input: 0, output: 0 }, stopReason: "stop" };
+      // `/skill` hands the agent a message in place of the typed command.
+      if (result.kind === "agent") message = result.text;
+      else return { text: result.kind === "reply" ? result.text : "", usage: { input: 0, output: 0 }, stopReason: "stop" };
     }
     const outcome = await conversations.submit({
       message,
