@@ -31,12 +31,19 @@ export async function measureAcp({ spawnRuns = 8, chunks = 2000, concurrent = 20
   });
   const logger = pino({ level: "silent" });
   const manager = new AcpSessionManager({
-    stateDir: dir, settings: () => settings, logger,
+    stateDir: dir,
+    settings: () => settings,
+    logger,
     createRuntime: (hooks) => new StdioAcpRuntime({ settings: () => settings, logger, onProcess: hooks.onProcess }),
   });
   manager.start();
   const children = new AcpChildren({ manager, settings: () => settings, logger, relayProgress: async () => {} });
-  const lines = () => fs.readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const lines = () =>
+    fs
+      .readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
   try {
     // 1. spawn → first prompt, minus the agent's own start.
     const overheads = [];
@@ -76,7 +83,9 @@ export async function measureAcp({ spawnRuns = 8, chunks = 2000, concurrent = 20
     // 3. 20 concurrent sessions.
     globalThis.gc?.();
     const rssBefore = process.memoryUsage().rss;
-    const sessions = Array.from({ length: concurrent }, (_, i) => children.prepare({ requesterSessionKey: "agent:main:main", agentId: "fake", workspaceDir: dir, persistent: true, label: `c-${i}` }));
+    const sessions = Array.from({ length: concurrent }, (_, i) =>
+      children.prepare({ requesterSessionKey: "agent:main:main", agentId: "fake", workspaceDir: dir, persistent: true, label: `c-${i}` }),
+    );
     const results = await Promise.all(sessions.map((s, i) => children.run({ sessionKey: s.sessionKey, text: `job-${i} #echo`, mode: "prompt" }).done));
     const rssLive = process.memoryUsage().rss;
     const mixedUp = results.filter((r, i) => r.text !== `echo: job-${i}`).length;
@@ -87,12 +96,37 @@ export async function measureAcp({ spawnRuns = 8, chunks = 2000, concurrent = 20
       spawnTurnGatewayCpuMs: { p50: round(percentile(cpuMs, 50), 1) },
       spawnToFirstPromptTotalMs: { p50: round(percentile(agentStarts, 50), 0) },
       overheadShareMs: {
-        beforeProcess: round(percentile(shares.map((s) => s.beforeProcess), 50), 1),
-        afterInitialize: round(percentile(shares.map((s) => s.afterInitialize), 50), 1),
-        afterSessionNew: round(percentile(shares.map((s) => s.afterSessionNew), 50), 1),
+        beforeProcess: round(
+          percentile(
+            shares.map((s) => s.beforeProcess),
+            50,
+          ),
+          1,
+        ),
+        afterInitialize: round(
+          percentile(
+            shares.map((s) => s.afterInitialize),
+            50,
+          ),
+          1,
+        ),
+        afterSessionNew: round(
+          percentile(
+            shares.map((s) => s.afterSessionNew),
+            50,
+          ),
+          1,
+        ),
       },
       relay: { updates: chunks, cpuMsPerUpdate: round((cpu.user + cpu.system) / 1000 / chunks, 3), turnWallMs: round(wallMs, 0) },
-      concurrentSessions: { sessions: concurrent, liveProcesses: live, mixedUp, rssBeforeMiB: round(rssBefore / MiB, 1), rssLiveMiB: round(rssLive / MiB, 1), rssGrowthMiB: round((rssLive - rssBefore) / MiB, 1) },
+      concurrentSessions: {
+        sessions: concurrent,
+        liveProcesses: live,
+        mixedUp,
+        rssBeforeMiB: round(rssBefore / MiB, 1),
+        rssLiveMiB: round(rssLive / MiB, 1),
+        rssGrowthMiB: round((rssLive - rssBefore) / MiB, 1),
+      },
     };
   } finally {
     await manager.stop();
@@ -104,5 +138,7 @@ export async function measureAcp({ spawnRuns = 8, chunks = 2000, concurrent = 20
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const result = await measureAcp();
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  process.stdout.write(`acp: spawn→prompt overhead p50 ${result.spawnToFirstPromptOverheadMs.p50} ms (of ${result.spawnToFirstPromptTotalMs.p50} ms in all; gateway CPU for the whole spawn+turn ${result.spawnTurnGatewayCpuMs.p50} ms) · relay ${result.relay.cpuMsPerUpdate} ms CPU/update · ${result.concurrentSessions.sessions} sessions +${result.concurrentSessions.rssGrowthMiB} MiB RSS\n`);
+  process.stdout.write(
+    `acp: spawn→prompt overhead p50 ${result.spawnToFirstPromptOverheadMs.p50} ms (of ${result.spawnToFirstPromptTotalMs.p50} ms in all; gateway CPU for the whole spawn+turn ${result.spawnTurnGatewayCpuMs.p50} ms) · relay ${result.relay.cpuMsPerUpdate} ms CPU/update · ${result.concurrentSessions.sessions} sessions +${result.concurrentSessions.rssGrowthMiB} MiB RSS\n`,
+  );
 }

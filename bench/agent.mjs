@@ -18,7 +18,11 @@ function instantModel(withTool) {
   return async function* (request) {
     const lastIsUser = request.messages.at(-1).role === "user";
     if (withTool && lastIsUser) {
-      yield { type: "done", stopReason: "toolUse", message: { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "echo", arguments: { value: "x" } }], usage: ZERO_USAGE, timestamp: 0 } };
+      yield {
+        type: "done",
+        stopReason: "toolUse",
+        message: { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "echo", arguments: { value: "x" } }], usage: ZERO_USAGE, timestamp: 0 },
+      };
       return;
     }
     yield { type: "text_delta", delta: "ok" };
@@ -35,7 +39,11 @@ async function timeRuns(fn, iterations) {
     samples.push(performance.now() - t);
   }
   samples.sort((a, b) => a - b);
-  return { meanMs: round(samples.reduce((a, b) => a + b, 0) / samples.length, 4), p50Ms: round(samples[Math.floor(samples.length / 2)], 4), p95Ms: round(samples[Math.floor(samples.length * 0.95)], 4) };
+  return {
+    meanMs: round(samples.reduce((a, b) => a + b, 0) / samples.length, 4),
+    p50Ms: round(samples[Math.floor(samples.length / 2)], 4),
+    p95Ms: round(samples[Math.floor(samples.length * 0.95)], 4),
+  };
 }
 
 export async function measureLoopOverhead() {
@@ -73,13 +81,27 @@ export async function measurePromptBuild() {
     for (let i = 0; i < 20; i++) {
       const dir = path.join(workspaceDir, "skills", `skill-${i}`);
       fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(path.join(dir, "SKILL.md"), `---\nname: skill-${i}\ndescription: Use when the user asks about topic ${i}. Not for anything else.\n---\n# Skill ${i}\nSteps.\n`);
+      fs.writeFileSync(
+        path.join(dir, "SKILL.md"),
+        `---\nname: skill-${i}\ndescription: Use when the user asks about topic ${i}. Not for anything else.\n---\n# Skill ${i}\nSteps.\n`,
+      );
     }
     const tools = ["read", "write", "edit", "apply_patch", "exec", "process", "web_fetch"].map((name) => ({ name, summary: `The ${name} tool.` }));
     const bootstrap = await loadBootstrapFiles(workspaceDir, { maxCharsPerFile: 20000, maxTotalChars: 60000 });
     const discovered = await discoverSkills({ workspaceDir, stateDir: root, bundledDir: null });
     const skills = filterSkills(discovered.skills, {}).kept;
-    const params = () => ({ mode: "full", agentId: "main", tools, skills, memoryToolsAvailable: false, workspaceDir, bootstrap, runtime: { agentId: "main", host: "h", os: "linux", node: process.version, model: "a/b" }, now: new Date(), timeZone: "UTC" });
+    const params = () => ({
+      mode: "full",
+      agentId: "main",
+      tools,
+      skills,
+      memoryToolsAvailable: false,
+      workspaceDir,
+      bootstrap,
+      runtime: { agentId: "main", host: "h", os: "linux", node: process.version, model: "a/b" },
+      now: new Date(),
+      timeZone: "UTC",
+    });
     const buildOnly = await timeRuns(async () => buildSystemPrompt(params()), 2000);
     const withDiscovery = await timeRuns(async () => {
       const found = await discoverSkills({ workspaceDir, stateDir: root, bundledDir: null });
@@ -101,7 +123,9 @@ function captureServer() {
     req.on("end", () => {
       bodies.push(body);
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.write(`data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { role: "assistant", content: "hello" }, finish_reason: null }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { role: "assistant", content: "hello" }, finish_reason: null }] })}\n\n`,
+      );
       res.write(`data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`);
       res.end("data: [DONE]\n\n");
     });
@@ -115,10 +139,13 @@ export async function measureHiRequest() {
   const { server, bodies, port } = await captureServer();
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-hi-"));
   try {
-    const { config } = validateConfig({
-      agents: { defaults: { model: "fake/fake-model" } },
-      models: { providers: { fake: { baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
-    }, {});
+    const { config } = validateConfig(
+      {
+        agents: { defaults: { model: "fake/fake-model" } },
+        models: { providers: { fake: { baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
+      },
+      {},
+    );
     const result = await runEmbeddedTurn({ config, stateDir, env: {}, message: "hi", senderIsOwner: true });
     const body = bodies.at(-1) ?? "";
     const parsed = JSON.parse(body || "{}");

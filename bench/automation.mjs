@@ -41,14 +41,24 @@ async function measureScheduler() {
   const submitted = new Map();
   const stateDir = makeTempDir("automation");
   const service = new CronService({
-    stateDir, config: () => config, logger, env: {}, emit: () => {}, channels: () => undefined,
+    stateDir,
+    config: () => config,
+    logger,
+    env: {},
+    emit: () => {},
+    channels: () => undefined,
     conversations: instantConversations((input) => submitted.set(input.message, Date.now())),
   });
   await service.start();
   // The store and SQLite itself load with the first job: measured before the 10,000 are added.
   await service.add({ name: "warm", schedule: { kind: "every", every: "1d" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "warm" } });
   for (let i = 0; i < JOBS; i++) {
-    await service.add({ name: `job ${i}`, schedule: i % 2 ? { kind: "every", every: `${1 + (i % 50)}h` } : { kind: "cron", expr: `${i % 60} ${i % 24} * * *`, tz: "Europe/Berlin" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: `job ${i}` } });
+    await service.add({
+      name: `job ${i}`,
+      schedule: i % 2 ? { kind: "every", every: `${1 + (i % 50)}h` } : { kind: "cron", expr: `${i % 60} ${i % 24} * * *`, tz: "Europe/Berlin" },
+      sessionTarget: "isolated",
+      payload: { kind: "agentTurn", message: `job ${i}` },
+    });
   }
   // A tick with nothing due: the scan for due jobs and the re-armed timer, on the event loop.
   const ticks = [];
@@ -63,7 +73,12 @@ async function measureScheduler() {
   const latencies = [];
   for (let i = 0; i < DUE_JOBS; i++) {
     const dueAt = Date.now() + 100;
-    await service.add({ name: `due ${i}`, schedule: { kind: "at", at: new Date(dueAt).toISOString() }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: `due ${i}` } });
+    await service.add({
+      name: `due ${i}`,
+      schedule: { kind: "at", at: new Date(dueAt).toISOString() },
+      sessionTarget: "isolated",
+      payload: { kind: "agentTurn", message: `due ${i}` },
+    });
     const deadline = Date.now() + 5_000;
     while (!submitted.has(`due ${i}`) && Date.now() < deadline) await sleep(5);
     if (submitted.has(`due ${i}`)) latencies.push(submitted.get(`due ${i}`) - dueAt);
@@ -106,17 +121,31 @@ async function measureWebhooks() {
     await gateway.waitForReady(15_000);
     // A keep-alive client, as a service posting many webhooks would use: the figure is the gateway's, not TCP set-up.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const post = (i) => new Promise((resolve, reject) => {
-      const body = JSON.stringify({ text: `event ${i}`, mode: "next-heartbeat" });
-      const req = http.request({ host: HOST, port, path: "/hooks/wake", method: "POST", agent, headers: {
-        authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", "content-length": Buffer.byteLength(body), "idempotency-key": `bench-${i}`,
-      } }, (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode));
+    const post = (i) =>
+      new Promise((resolve, reject) => {
+        const body = JSON.stringify({ text: `event ${i}`, mode: "next-heartbeat" });
+        const req = http.request(
+          {
+            host: HOST,
+            port,
+            path: "/hooks/wake",
+            method: "POST",
+            agent,
+            headers: {
+              authorization: `Bearer ${HOOK_TOKEN}`,
+              "content-type": "application/json",
+              "content-length": Buffer.byteLength(body),
+              "idempotency-key": `bench-${i}`,
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
       });
-      req.on("error", reject);
-      req.end(body);
-    });
     for (let i = 0; i < 50; i++) await post(`warm-${i}`);
     const samples = [];
     for (let i = 0; i < WEBHOOKS; i++) {

@@ -31,7 +31,11 @@ const tagFor = (sender, n) => `tg-${sender}-${n}`;
 function answerNamingMessages(request) {
   const messages = request.messages ?? [];
   const lastAssistant = messages.findLastIndex((m) => m.role === "assistant");
-  const asked = messages.slice(lastAssistant + 1).filter((m) => m.role === "user").map((m) => contentText(m.content)).join("\n");
+  const asked = messages
+    .slice(lastAssistant + 1)
+    .filter((m) => m.role === "user")
+    .map((m) => contentText(m.content))
+    .join("\n");
   const tags = asked.match(MESSAGE_TAG) ?? [];
   return tags.length > 0 ? `ack ${tags.join(" ")}` : "ack (no tagged message)";
 }
@@ -88,7 +92,12 @@ class ReplyLog {
       };
       const timer = setTimeout(() => {
         finish();
-        reject(new StepError(step, `${remaining.length} of ${tags.length} messages got no reply within ${timeoutMs} ms (e.g. ${remaining.slice(0, 5).join(", ")}); ${this.untagged.length} untagged replies${this.untagged[0] ? `, first: ${JSON.stringify(this.untagged[0].text)}` : ""}`));
+        reject(
+          new StepError(
+            step,
+            `${remaining.length} of ${tags.length} messages got no reply within ${timeoutMs} ms (e.g. ${remaining.slice(0, 5).join(", ")}); ${this.untagged.length} untagged replies${this.untagged[0] ? `, first: ${JSON.stringify(this.untagged[0].text)}` : ""}`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.add(check);
       check();
@@ -114,18 +123,21 @@ async function startTelegramGateway({ label, modelPort, senders, queueMode }) {
   const fake = await startFakeTelegram({ token: BOT_TOKEN });
   const stateDir = makeTempDir(label);
   const port = await freePort();
-  fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify({
-    gateway: { auth: { token: GATEWAY_TOKEN } },
-    agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model" } },
-    models: { providers: { fake: { baseUrl: `http://${HOST}:${modelPort}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
-    // One session per sender: under the default `main` scope every DM shares one session, and the
-    // 50 chats would be one conversation answered one message at a time.
-    session: { dmScope: "per-channel-peer" },
-    ...(queueMode ? { messages: { queue: { mode: queueMode } } } : {}),
-    channels: {
-      telegram: { botToken: BOT_TOKEN, apiRoot: fake.url, pollingTimeoutSeconds: 1, allowFrom: senders.map(String), typingIntervalSeconds: 0 },
-    },
-  }));
+  fs.writeFileSync(
+    path.join(stateDir, "openclaw.json"),
+    JSON.stringify({
+      gateway: { auth: { token: GATEWAY_TOKEN } },
+      agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model" } },
+      models: { providers: { fake: { baseUrl: `http://${HOST}:${modelPort}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
+      // One session per sender: under the default `main` scope every DM shares one session, and the
+      // 50 chats would be one conversation answered one message at a time.
+      session: { dmScope: "per-channel-peer" },
+      ...(queueMode ? { messages: { queue: { mode: queueMode } } } : {}),
+      channels: {
+        telegram: { botToken: BOT_TOKEN, apiRoot: fake.url, pollingTimeoutSeconds: 1, allowFrom: senders.map(String), typingIntervalSeconds: 0 },
+      },
+    }),
+  );
   const gw = spawnGateway({ label, stateDir, port });
   const replies = new ReplyLog(fake);
   try {
@@ -261,7 +273,10 @@ async function measureSteerBurst(ctx, { senders, perChat }) {
     if (named() === burst.tags.length) break;
     if (replies.count > burst.repliesBefore && now() - replies.lastAt > STEER_QUIET_MS) break;
     if (now() > deadline) {
-      throw new StepError(`${label}: steer burst`, `after ${BURST_TIMEOUT_MS} ms ${named()} of ${burst.tags.length} messages are named by a reply (${replies.count - burst.repliesBefore} replies) and replies have not stopped`);
+      throw new StepError(
+        `${label}: steer burst`,
+        `after ${BURST_TIMEOUT_MS} ms ${named()} of ${burst.tags.length} messages are named by a reply (${replies.count - burst.repliesBefore} replies) and replies have not stopped`,
+      );
     }
     await sleep(20);
   }

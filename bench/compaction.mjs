@@ -36,7 +36,15 @@ function startWindowedModel() {
       if (tokens > WINDOW) {
         stats.overflows += 1;
         res.writeHead(400, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: { message: `This model's maximum context length is ${WINDOW} tokens. However, your messages resulted in ${tokens} tokens.`, type: "invalid_request_error", code: "context_length_exceeded" } }));
+        res.end(
+          JSON.stringify({
+            error: {
+              message: `This model's maximum context length is ${WINDOW} tokens. However, your messages resulted in ${tokens} tokens.`,
+              type: "invalid_request_error",
+              code: "context_length_exceeded",
+            },
+          }),
+        );
         return;
       }
       const system = body.messages?.[0]?.role === "system" ? String(body.messages[0].content) : "";
@@ -63,17 +71,31 @@ export async function measureLongConversation({ turns = 500 } = {}) {
   const model = await startWindowedModel();
   const stateDir = makeTempDir("compaction");
   const port = await freePort();
-  fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify({
-    gateway: { auth: { token: TOKEN }, http: { endpoints: { chatCompletions: { enabled: true } } } },
-    agents: {
-      defaults: {
-        workspace: path.join(stateDir, "workspace"), model: "small/small-model", skipBootstrap: true,
-        // An 8,000-token model is below the guard's default floor: lowered on purpose here.
-        contextWindowGuard: { hardMinTokens: 4_000, warnBelowTokens: 4_000 },
+  fs.writeFileSync(
+    path.join(stateDir, "openclaw.json"),
+    JSON.stringify({
+      gateway: { auth: { token: TOKEN }, http: { endpoints: { chatCompletions: { enabled: true } } } },
+      agents: {
+        defaults: {
+          workspace: path.join(stateDir, "workspace"),
+          model: "small/small-model",
+          skipBootstrap: true,
+          // An 8,000-token model is below the guard's default floor: lowered on purpose here.
+          contextWindowGuard: { hardMinTokens: 4_000, warnBelowTokens: 4_000 },
+        },
       },
-    },
-    models: { providers: { small: { baseUrl: `http://${HOST}:${model.port}/v1`, apiKey: "sk-bench", api: "openai-completions", models: [{ id: "small-model", contextWindow: WINDOW, maxTokens: 512 }] } } },
-  }));
+      models: {
+        providers: {
+          small: {
+            baseUrl: `http://${HOST}:${model.port}/v1`,
+            apiKey: "sk-bench",
+            api: "openai-completions",
+            models: [{ id: "small-model", contextWindow: WINDOW, maxTokens: 512 }],
+          },
+        },
+      },
+    }),
+  );
   const gw = spawnGateway({ label: "compaction", stateDir, port, token: TOKEN });
   const chat = createChatClient({ host: HOST, token: TOKEN, maxSockets: 4 });
   try {
@@ -88,7 +110,9 @@ export async function measureLongConversation({ turns = 500 } = {}) {
     const index = JSON.parse(fs.readFileSync(path.join(stateDir, "agents", "main", "sessions", "sessions.json"), "utf8"));
     const entry = Object.values(index).find((e) => String(e.sessionKey).includes("long-session"));
     return {
-      turns, answered, seconds: round(seconds, 1),
+      turns,
+      answered,
+      seconds: round(seconds, 1),
       compactions: entry?.compactionCount ?? 0,
       summaryRequests: model.stats.summaries,
       overflowErrors: model.stats.overflows,
@@ -134,7 +158,12 @@ export async function measureCompactionBookkeeping({ messages = 2_000, runs = 20
   }
   const written = store.appendMessages(key, null, batch);
   // The gateway's cached history of the session (built once per session, not per compaction).
-  const cachedWindow = () => new ConversationWindow(written.map((e) => e.message), undefined, written.map((e) => e.id));
+  const cachedWindow = () =>
+    new ConversationWindow(
+      written.map((e) => e.message),
+      undefined,
+      written.map((e) => e.id),
+    );
   const bookkeeping = [];
   const appends = [];
   const whole = [];
@@ -148,7 +177,15 @@ export async function measureCompactionBookkeeping({ messages = 2_000, runs = 20
     const ids = guardedIdentifiers(summarized, input.previousSummary);
     const summary = summaryFor(ids);
     if (missingIdentifiers(summary, ids).length > 0) throw new Error("bookkeeping bench: identifiers lost");
-    const entry = compactionEntry({ summary, firstKeptEntryId: plan.firstKeptEntryId, tokensBefore: input.tokensBefore, tokensAfter: plan.keptTokens, reason: "manual", summarizedMessages: summarized.length, model: model.ref });
+    const entry = compactionEntry({
+      summary,
+      firstKeptEntryId: plan.firstKeptEntryId,
+      tokensBefore: input.tokensBefore,
+      tokensAfter: plan.keptTokens,
+      reason: "manual",
+      summarizedMessages: summarized.length,
+      model: model.ref,
+    });
     const a = now();
     store.appendEntries(key, null, [entry]);
     if (r >= 3) appends.push(now() - a);
@@ -159,8 +196,14 @@ export async function measureCompactionBookkeeping({ messages = 2_000, runs = 20
     window = cachedWindow();
     t = now();
     const outcome = await compactSession({
-      source: window.compactionInput(), reason: "manual", keepRecentTokens: 20_000, summaryMaxTokens: 4_096, unfinishedRunIds: new Set(),
-      streamModel: instantSummary, model, signal: new AbortController().signal,
+      source: window.compactionInput(),
+      reason: "manual",
+      keepRecentTokens: 20_000,
+      summaryMaxTokens: 4_096,
+      unfinishedRunIds: new Set(),
+      streamModel: instantSummary,
+      model,
+      signal: new AbortController().signal,
     });
     if (!outcome.ok) throw new Error(`bookkeeping bench: ${outcome.reason}`);
     store.appendEntries(key, null, [outcome.entry]);

@@ -60,7 +60,10 @@ async function startUiGateway(label, { enabled = true, modelPort } = {}) {
 
 /** RSS with the UI served and fetched, minus RSS with it switched off (same requests, which 404): medians of fresh gateways. */
 async function measureStaticRouteRss() {
-  const files = fs.readdirSync(path.join(UI_DIR, "assets")).filter((f) => !/\.(gz|br)$/.test(f)).map((f) => `/assets/${f}`);
+  const files = fs
+    .readdirSync(path.join(UI_DIR, "assets"))
+    .filter((f) => !/\.(gz|br)$/.test(f))
+    .map((f) => `/assets/${f}`);
   const paths = ["/", ...files];
   const sample = async (enabled) => {
     const { gw, port } = await startUiGateway(`control-ui-rss-${enabled ? "on" : "off"}`, { enabled });
@@ -140,7 +143,9 @@ async function measureInBrowser() {
       await page.locator('[data-testid="streaming"]').waitFor({ state: "detached", timeout: 30_000 });
     }
     const { emitted, shown } = await page.evaluate(() => window.__bench);
-    const lags = Object.values(emitted).map((t, i) => shown[i] - t).filter((v) => Number.isFinite(v));
+    const lags = Object.values(emitted)
+      .map((t, i) => shown[i] - t)
+      .filter((v) => Number.isFinite(v));
     await context.close();
     return {
       firstContentfulPaintMs: round(median(firstContentfulPaint), 1),

@@ -16,11 +16,14 @@ export async function measureConversations({ totalTurns = 10_000 } = {}) {
   const model = await startInstantModel();
   const stateDir = makeTempDir("conversations");
   const port = await freePort();
-  fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify({
-    gateway: { auth: { token: TOKEN }, http: { endpoints: { chatCompletions: { enabled: true } } } },
-    agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model" } },
-    models: { providers: { fake: { baseUrl: `http://${HOST}:${model.port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
-  }));
+  fs.writeFileSync(
+    path.join(stateDir, "openclaw.json"),
+    JSON.stringify({
+      gateway: { auth: { token: TOKEN }, http: { endpoints: { chatCompletions: { enabled: true } } } },
+      agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model" } },
+      models: { providers: { fake: { baseUrl: `http://${HOST}:${model.port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
+    }),
+  );
   const gw = spawnGateway({ label: "conversations", stateDir, port });
   try {
     // Spawn → first reply: retry until the gateway answers a real turn.
@@ -47,15 +50,22 @@ export async function measureConversations({ totalTurns = 10_000 } = {}) {
     const runConcurrent = async (turnsPerSession) => {
       const latencies = [];
       const started = now();
-      await Promise.all(Array.from({ length: 10 }, async (_, s) => {
-        for (let i = 0; i < turnsPerSession; i++) {
-          const t = now();
-          await chat(port, `concurrent-${s}`, `message ${i}`);
-          latencies.push(now() - t);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, s) => {
+          for (let i = 0; i < turnsPerSession; i++) {
+            const t = now();
+            await chat(port, `concurrent-${s}`, `message ${i}`);
+            latencies.push(now() - t);
+          }
+        }),
+      );
       const seconds = (now() - started) / 1000;
-      return { turns: latencies.length, turnsPerSecond: round(latencies.length / seconds, 1), p50Ms: round(percentile(latencies, 50), 2), p95Ms: round(percentile(latencies, 95), 2) };
+      return {
+        turns: latencies.length,
+        turnsPerSecond: round(latencies.length / seconds, 1),
+        p50Ms: round(percentile(latencies, 50), 2),
+        p95Ms: round(percentile(latencies, 95), 2),
+      };
     };
     const concurrent = await runConcurrent(100);
     const rssBeforeMiB = gw.rssBytes("rss before soak") / MiB;

@@ -54,15 +54,18 @@ export async function measureFailover({ iterations = 300 } = {}) {
   const { child, ports } = await startServers();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-failover-"));
   try {
-    const { config } = validateConfig({
-      agents: { defaults: { model: { primary: "down/m", fallbacks: ["up/m"] } } },
-      models: {
-        providers: {
-          down: { baseUrl: `http://127.0.0.1:${ports.down}/v1`, apiKey: "sk-bench-down", api: "openai-completions" },
-          up: { baseUrl: `http://127.0.0.1:${ports.up}/v1`, apiKey: "sk-bench-up", api: "openai-completions" },
+    const { config } = validateConfig(
+      {
+        agents: { defaults: { model: { primary: "down/m", fallbacks: ["up/m"] } } },
+        models: {
+          providers: {
+            down: { baseUrl: `http://127.0.0.1:${ports.down}/v1`, apiKey: "sk-bench-down", api: "openai-completions" },
+            up: { baseUrl: `http://127.0.0.1:${ports.up}/v1`, apiKey: "sk-bench-up", api: "openai-completions" },
+          },
         },
       },
-    }, {});
+      {},
+    );
     const stream = createStreamModel();
     const store = new AuthProfileStore(path.join(dir, "auth-profiles.json"));
     const model = { ref: "down/m", provider: "down", id: "m", api: "openai-completions", contextWindow: 100000, maxTokens: 1000, reasoning: false, input: ["text"] };

@@ -20,11 +20,14 @@ async function measureTarget(kind, model, { sequentialTurns, sessions, turnsPerS
   if (kind === "floor") {
     proc = spawnScript({ label: "floor", script: FLOOR_SCRIPT, env: { PORT: String(port), LLM_PORT: String(model.port), STATE: stateDir, TOKEN }, port, stateDir });
   } else {
-    fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify({
-      gateway: { auth: { token: TOKEN }, http: { endpoints: { chatCompletions: { enabled: true } } } },
-      agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model" } },
-      models: { providers: { fake: { baseUrl: `http://${HOST}:${model.port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
-    }));
+    fs.writeFileSync(
+      path.join(stateDir, "openclaw.json"),
+      JSON.stringify({
+        gateway: { auth: { token: TOKEN }, http: { endpoints: { chatCompletions: { enabled: true } } } },
+        agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model" } },
+        models: { providers: { fake: { baseUrl: `http://${HOST}:${model.port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
+      }),
+    );
     proc = spawnGateway({ label: "gateway-vs-floor", stateDir, port });
   }
   const chat = createChatClient({ host: HOST, token: TOKEN, maxSockets: 64 });
@@ -48,9 +51,11 @@ async function measureTarget(kind, model, { sequentialTurns, sessions, turnsPerS
       sequential.push(now() - t);
     }
     const started = now();
-    await Promise.all(Array.from({ length: sessions }, async (_, s) => {
-      for (let i = 0; i < turnsPerSession; i++) await chat(port, `concurrent-${s}`, `message ${i}`);
-    }));
+    await Promise.all(
+      Array.from({ length: sessions }, async (_, s) => {
+        for (let i = 0; i < turnsPerSession; i++) await chat(port, `concurrent-${s}`, `message ${i}`);
+      }),
+    );
     const turnsPerSecond = (sessions * turnsPerSession) / ((now() - started) / 1000);
     await sleep(300);
     const rssMiB = proc.rssBytes(`${kind}: rss after load`) / MiB;

@@ -13,9 +13,7 @@ export async function measureIdleClients({ gw, url, token, idleRssBytes, count =
     for (let offset = 0; offset < count; offset += batchSize) {
       const step = `idle-clients: open clients ${offset + 1}-${Math.min(count, offset + batchSize)}`;
       gw.ensureRunning(step);
-      const batch = Array.from({ length: Math.min(batchSize, count - offset) }, (_, i) =>
-        connectHello(url, token, { timeoutMs: 10_000, step: `${step} (#${offset + i + 1})` }),
-      );
+      const batch = Array.from({ length: Math.min(batchSize, count - offset) }, (_, i) => connectHello(url, token, { timeoutMs: 10_000, step: `${step} (#${offset + i + 1})` }));
       const settled = await Promise.allSettled(batch);
       for (const r of settled) if (r.status === "fulfilled") clients.push(r.value.ws);
       const failed = settled.find((r) => r.status === "rejected");

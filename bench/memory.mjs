@@ -60,7 +60,12 @@ async function service(stateDir, workspace, embeddingsPort, { watch = false } = 
   const { applyDefaults } = await dist("src/config/defaults.js");
   const config = applyDefaults(memoryConfig(embeddingsPort));
   return new MemoryService({
-    stateDir, config: () => config, env: {}, watch, workspaceDirOf: () => workspace, embedder: instantEmbedder(DIMS),
+    stateDir,
+    config: () => config,
+    env: {},
+    watch,
+    workspaceDirOf: () => workspace,
+    embedder: instantEmbedder(DIMS),
     logger: { warn() {}, info() {}, debug() {} },
   });
 }

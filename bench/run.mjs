@@ -19,9 +19,7 @@ import { measureAcpBridge } from "./acp-bridge.mjs";
 import { measureAgainstFloor } from "./floor-compare.mjs";
 import { measureAutomation } from "./automation.mjs";
 import { measureControlUi } from "./control-ui.mjs";
-import {
-  assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway,
-} from "./lib/spawn-gateway.mjs";
+import { assertBuilt, cleanupAllSync, CLI_ENTRY, displayPath, freePort, gatewayIssues, HOST, makeTempDir, REPO_ROOT, spawnGateway } from "./lib/spawn-gateway.mjs";
 import { MiB, now, round, sleep } from "./lib/util.mjs";
 
 /** Turns in the RSS soak; `npm run bench:soak` runs the 10,000 the issue names. */
@@ -47,7 +45,18 @@ const FLOOR_BUDGET_MS = 150_000;
 const AUTOMATION_BUDGET_MS = 90_000;
 /** The Control UI: six gateways for the RSS comparison, then Chromium for paint and streaming (about 20 s when idle). */
 const CONTROL_UI_BUDGET_MS = 90_000;
-const WATCHDOG_MS = 80_000 + FLOOR_BUDGET_MS + CHANNELS_BUDGET_MS + SUBAGENTS_BUDGET_MS + COMPACTION_BUDGET_MS + MEMORY_BUDGET_MS + ACP_BUDGET_MS + ACP_BRIDGE_BUDGET_MS + AUTOMATION_BUDGET_MS + CONTROL_UI_BUDGET_MS + SOAK_TURNS * 20;
+const WATCHDOG_MS =
+  80_000 +
+  FLOOR_BUDGET_MS +
+  CHANNELS_BUDGET_MS +
+  SUBAGENTS_BUDGET_MS +
+  COMPACTION_BUDGET_MS +
+  MEMORY_BUDGET_MS +
+  ACP_BUDGET_MS +
+  ACP_BRIDGE_BUDGET_MS +
+  AUTOMATION_BUDGET_MS +
+  CONTROL_UI_BUDGET_MS +
+  SOAK_TURNS * 20;
 const STARTUP_RUNS = 5;
 const HELLO_CONNECTIONS = 50;
 const IDLE_CLIENTS = 1000;
@@ -101,17 +110,30 @@ function buildTargets() {
     readyRssMiB: target(results.conversations?.readyRssMiB, 100, "MiB", "real OpenClaw: 1.46 GiB"),
     sequentialTurnP50Ms: target(results.conversations?.sequentialTurnMs?.p50, 15, "ms", "real OpenClaw: 377 ms"),
     tenSessionsP95Ms: target(results.conversations?.tenSessions?.p95Ms, 100, "ms", "real OpenClaw: 4.2 s"),
-    tenSessionsTurnsPerSecond: { target: ">= 200 turns/s", value: results.conversations?.tenSessions?.turnsPerSecond ?? null, pass: (results.conversations?.tenSessions?.turnsPerSecond ?? 0) >= 200, reference: "real OpenClaw: 3.2 turns/s" },
+    tenSessionsTurnsPerSecond: {
+      target: ">= 200 turns/s",
+      value: results.conversations?.tenSessions?.turnsPerSecond ?? null,
+      pass: (results.conversations?.tenSessions?.turnsPerSecond ?? 0) >= 200,
+      reference: "real OpenClaw: 3.2 turns/s",
+    },
     soakRssGrowthMiB: target(results.conversations?.soak?.rssGrowthMiB, 20, `MiB over ${SOAK_TURNS} turns`),
     telegramReplyP50Ms: target(results.channels?.replyLatencyMs?.p50, 50, "ms"),
     // `followup` answers a session's messages oldest first; a reply overtaking an older one is a bug.
-    telegramBurstOutOfOrderChats: { target: "0 chats", value: results.channels?.burstFollowup?.outOfOrderChats ?? null, pass: results.channels?.burstFollowup?.outOfOrderChats === 0 },
+    telegramBurstOutOfOrderChats: {
+      target: "0 chats",
+      value: results.channels?.burstFollowup?.outOfOrderChats ?? null,
+      pass: results.channels?.burstFollowup?.outOfOrderChats === 0,
+    },
     spawnToAnnounceP50Ms: target(results.subagents?.spawnToAnnounceMs?.p50, 50, "ms"),
     hundredChildrenRssGrowthMiB: target(results.subagents?.concurrentChildren?.rssGrowthMiB, 30, "MiB for 100 children"),
     longSession500Turns8kWindow: (() => {
       const c = results.compaction?.longConversation;
       const pass = Boolean(c) && c.answered === c.turns && c.compactions > 0 && c.overflowErrors === 0 && c.maxRequestTokens <= c.windowTokens;
-      return { target: "every turn answered, compactions > 0, no request over the window", value: c ? `${c.answered}/${c.turns} answered, ${c.compactions} compactions, max request ${c.maxRequestTokens}/${c.windowTokens} tokens` : null, pass };
+      return {
+        target: "every turn answered, compactions > 0, no request over the window",
+        value: c ? `${c.answered}/${c.turns} answered, ${c.compactions} compactions, max request ${c.maxRequestTokens}/${c.windowTokens} tokens` : null,
+        pass,
+      };
     })(),
     compactionBookkeepingMs: target(results.compaction?.bookkeeping?.bookkeepingMs?.p50, 20, "ms for a 2,000-message session"),
     memorySearchP95Ms: target(results.memory?.search?.p95Ms, 15, "ms on 10,000 chunks"),
@@ -123,10 +145,30 @@ function buildTargets() {
     acpTwentySessionsRssGrowthMiB: target(results.acp?.concurrentSessions?.rssGrowthMiB, 30, "MiB for 20 sessions"),
     acpBridgeInitializeMs: target(results.acpBridge?.spawnToInitializeMs?.median, 300, "ms"),
     // Ratios to bench/floor.mjs measured in the same run (docs in bench/README.md).
-    turnP50VsFloor: target(results.floor?.ratios?.turnP50, 1.5, "× the floor's turn p50", results.floor ? `floor ${results.floor.floor.turnP50Ms} ms, gateway ${results.floor.gateway.turnP50Ms} ms` : undefined),
-    throughputVsFloor: { target: ">= 0.7 × the floor's turns/s", value: results.floor?.ratios?.throughput ?? null, pass: (results.floor?.ratios?.throughput ?? 0) >= 0.7, ...(results.floor ? { reference: `floor ${results.floor.floor.turnsPerSecond}/s, gateway ${results.floor.gateway.turnsPerSecond}/s` } : {}) },
-    rssVsFloor: target(results.floor?.ratios?.rss, 1.5, "× the floor's RSS after load", results.floor ? `floor ${results.floor.floor.rssMiB} MiB, gateway ${results.floor.gateway.rssMiB} MiB` : undefined),
-    portOpenVsBareNode: target(results.floor?.ratios?.portOpenVsBareNode, 1.2, "× a bare Node listener", results.floor ? `bare node ${results.floor.bareListenerPortOpenMs} ms, gateway ${results.floor.gatewayPortOpenMs} ms` : undefined),
+    turnP50VsFloor: target(
+      results.floor?.ratios?.turnP50,
+      1.5,
+      "× the floor's turn p50",
+      results.floor ? `floor ${results.floor.floor.turnP50Ms} ms, gateway ${results.floor.gateway.turnP50Ms} ms` : undefined,
+    ),
+    throughputVsFloor: {
+      target: ">= 0.7 × the floor's turns/s",
+      value: results.floor?.ratios?.throughput ?? null,
+      pass: (results.floor?.ratios?.throughput ?? 0) >= 0.7,
+      ...(results.floor ? { reference: `floor ${results.floor.floor.turnsPerSecond}/s, gateway ${results.floor.gateway.turnsPerSecond}/s` } : {}),
+    },
+    rssVsFloor: target(
+      results.floor?.ratios?.rss,
+      1.5,
+      "× the floor's RSS after load",
+      results.floor ? `floor ${results.floor.floor.rssMiB} MiB, gateway ${results.floor.gateway.rssMiB} MiB` : undefined,
+    ),
+    portOpenVsBareNode: target(
+      results.floor?.ratios?.portOpenVsBareNode,
+      1.2,
+      "× a bare Node listener",
+      results.floor ? `bare node ${results.floor.bareListenerPortOpenMs} ms, gateway ${results.floor.gatewayPortOpenMs} ms` : undefined,
+    ),
     cronTickWith10kJobsMs: target(results.automation?.scheduler?.tickMs?.p95, 1, "ms of event-loop time per tick (p95)"),
     cron10kJobsRssMiB: target(results.automation?.scheduler?.rssGrowthMiB, 20, "MiB with 10,000 jobs loaded"),
     cronDueStartLatencyMs: target(results.automation?.scheduler?.dueStartLatencyMs?.p95, 50, "ms from due time to the turn's submit (p95)"),
@@ -157,23 +199,47 @@ function summaryLine(targets) {
     ["failover +", r.agent?.failover?.addedMs, fmt(r.agent?.failover?.addedMs, "ms", 2)],
     ["first-reply", r.conversations?.firstReplyMs, fmt(r.conversations?.firstReplyMs, "ms")],
     ["turn p50", r.conversations?.sequentialTurnMs?.p50, fmt(r.conversations?.sequentialTurnMs?.p50, "ms", 1)],
-    ["10-sessions", r.conversations?.tenSessions?.turnsPerSecond, `${fmt(r.conversations?.tenSessions?.turnsPerSecond, "/s")} p95 ${fmt(r.conversations?.tenSessions?.p95Ms, "ms")}`],
+    [
+      "10-sessions",
+      r.conversations?.tenSessions?.turnsPerSecond,
+      `${fmt(r.conversations?.tenSessions?.turnsPerSecond, "/s")} p95 ${fmt(r.conversations?.tenSessions?.p95Ms, "ms")}`,
+    ],
     ["soak-growth", r.conversations?.soak?.rssGrowthMiB, fmt(r.conversations?.soak?.rssGrowthMiB, "MiB", 1)],
     ["tg reply p50", r.channels?.replyLatencyMs?.p50, fmt(r.channels?.replyLatencyMs?.p50, "ms", 1)],
-    ["tg burst", r.channels?.burstFollowup?.messagesPerSecond, `${fmt(r.channels?.burstFollowup?.messagesPerSecond, " msg/s")} (steer ${fmt(r.channels?.burstSteer?.repliesPerMessage, " replies/msg", 2)})`],
+    [
+      "tg burst",
+      r.channels?.burstFollowup?.messagesPerSecond,
+      `${fmt(r.channels?.burstFollowup?.messagesPerSecond, " msg/s")} (steer ${fmt(r.channels?.burstSteer?.repliesPerMessage, " replies/msg", 2)})`,
+    ],
     ["spawn→announce p50", r.subagents?.spawnToAnnounceMs?.p50, fmt(r.subagents?.spawnToAnnounceMs?.p50, "ms", 1)],
-    ["100-children", r.subagents?.concurrentChildren?.allAnnouncedMs, `${fmt(r.subagents?.concurrentChildren?.allAnnouncedMs, "ms")} +${fmt(r.subagents?.concurrentChildren?.rssGrowthMiB, "MiB", 1)}`],
-    ["500-turns@8k", r.compaction?.longConversation?.compactions, `${r.compaction?.longConversation?.answered ?? "n/a"}/${r.compaction?.longConversation?.turns ?? "n/a"} answered, ${r.compaction?.longConversation?.compactions ?? "n/a"} compactions`],
+    [
+      "100-children",
+      r.subagents?.concurrentChildren?.allAnnouncedMs,
+      `${fmt(r.subagents?.concurrentChildren?.allAnnouncedMs, "ms")} +${fmt(r.subagents?.concurrentChildren?.rssGrowthMiB, "MiB", 1)}`,
+    ],
+    [
+      "500-turns@8k",
+      r.compaction?.longConversation?.compactions,
+      `${r.compaction?.longConversation?.answered ?? "n/a"}/${r.compaction?.longConversation?.turns ?? "n/a"} answered, ${r.compaction?.longConversation?.compactions ?? "n/a"} compactions`,
+    ],
     ["compaction bookkeeping p50", r.compaction?.bookkeeping?.bookkeepingMs?.p50, fmt(r.compaction?.bookkeeping?.bookkeepingMs?.p50, "ms", 1)],
     ["memory_search p95", r.memory?.search?.p95Ms, fmt(r.memory?.search?.p95Ms, "ms", 1)],
     ["index 1k notes", r.memory?.indexing?.ms, `${fmt(r.memory?.indexing?.ms, "ms")} (stall ${fmt(r.memory?.indexing?.eventLoopMaxBlockMs, "ms")})`],
     ["memory watch", r.memory?.watcher?.maxMs, fmt(r.memory?.watcher?.maxMs, "ms")],
     ["memory rss", r.memory?.gateway?.rssGrowthMiB, `+${fmt(r.memory?.gateway?.rssGrowthMiB, "MiB", 1)}`],
-    ["acp spawn→prompt", r.acp?.spawnToFirstPromptOverheadMs?.p50, `+${fmt(r.acp?.spawnToFirstPromptOverheadMs?.p50, "ms", 1)} (cpu ${fmt(r.acp?.spawnTurnGatewayCpuMs?.p50, "ms", 1)})`],
+    [
+      "acp spawn→prompt",
+      r.acp?.spawnToFirstPromptOverheadMs?.p50,
+      `+${fmt(r.acp?.spawnToFirstPromptOverheadMs?.p50, "ms", 1)} (cpu ${fmt(r.acp?.spawnTurnGatewayCpuMs?.p50, "ms", 1)})`,
+    ],
     ["acp relay", r.acp?.relay?.cpuMsPerUpdate, fmt(r.acp?.relay?.cpuMsPerUpdate, "ms/update", 3)],
     ["acp 20 sessions", r.acp?.concurrentSessions?.rssGrowthMiB, `+${fmt(r.acp?.concurrentSessions?.rssGrowthMiB, "MiB", 1)}`],
     ["acp init", r.acpBridge?.spawnToInitializeMs?.median, fmt(r.acpBridge?.spawnToInitializeMs?.median, "ms")],
-    ["vs floor", r.floor?.ratios?.turnP50, `p50 ×${fmt(r.floor?.ratios?.turnP50, "", 2)} (${fmt(r.floor?.gateway?.turnP50Ms, "ms", 1)} / floor ${fmt(r.floor?.floor?.turnP50Ms, "ms", 1)}) turns/s ×${fmt(r.floor?.ratios?.throughput, "", 2)} (${fmt(r.floor?.gateway?.turnsPerSecond, "")} / floor ${fmt(r.floor?.floor?.turnsPerSecond, "")}) rss ×${fmt(r.floor?.ratios?.rss, "", 2)}`],
+    [
+      "vs floor",
+      r.floor?.ratios?.turnP50,
+      `p50 ×${fmt(r.floor?.ratios?.turnP50, "", 2)} (${fmt(r.floor?.gateway?.turnP50Ms, "ms", 1)} / floor ${fmt(r.floor?.floor?.turnP50Ms, "ms", 1)}) turns/s ×${fmt(r.floor?.ratios?.throughput, "", 2)} (${fmt(r.floor?.gateway?.turnsPerSecond, "")} / floor ${fmt(r.floor?.floor?.turnsPerSecond, "")}) rss ×${fmt(r.floor?.ratios?.rss, "", 2)}`,
+    ],
     ["cron tick@10k", r.automation?.scheduler?.tickMs?.p95, `${fmt(r.automation?.scheduler?.tickMs?.p95, "ms", 3)} +${fmt(r.automation?.scheduler?.rssGrowthMiB, "MiB", 1)}`],
     ["cron due→start p95", r.automation?.scheduler?.dueStartLatencyMs?.p95, fmt(r.automation?.scheduler?.dueStartLatencyMs?.p95, "ms", 1)],
     ["webhook p95", r.automation?.webhooks?.acceptMs?.p95, fmt(r.automation?.webhooks?.acceptMs?.p95, "ms", 2)],

@@ -93,12 +93,10 @@ export async function measureStartup({ runs = 5, token, timeoutMs = 10_000 }) {
  * the log line carries.
  */
 async function checkStartedGateway(gw, port, reported) {
-  const listening = await gw
-    .waitForLogEntry("gateway listening", 3000, `${gw.label}: "gateway listening" log line`)
-    .catch((err) => {
-      gw.addIssue({ stream: "check", text: err.message });
-      return undefined;
-    });
+  const listening = await gw.waitForLogEntry("gateway listening", 3000, `${gw.label}: "gateway listening" log line`).catch((err) => {
+    gw.addIssue({ stream: "check", text: err.message });
+    return undefined;
+  });
   if (listening) {
     if (listening.port !== port) gw.addIssue({ stream: "check", text: `"gateway listening" says port ${listening.port}, expected ${port}` });
     for (const field of REPORTED_FIELDS) {

@@ -67,15 +67,24 @@ function startScriptedModel() {
 
 function writeStream(res, reply) {
   res.writeHead(200, { "content-type": "text/event-stream" });
-  const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const chunk = (delta, finish = null) =>
+    `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   if (reply.toolCalls) {
-    res.write(chunk({ role: "assistant", content: null, tool_calls: reply.toolCalls.map((c, index) => ({ index, id: `call_${index}`, type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } })) }));
+    res.write(
+      chunk({
+        role: "assistant",
+        content: null,
+        tool_calls: reply.toolCalls.map((c, index) => ({ index, id: `call_${index}`, type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+      }),
+    );
     res.write(chunk({}, "tool_calls"));
   } else {
     res.write(chunk({ role: "assistant", content: reply.text }));
     res.write(chunk({}, "stop"));
   }
-  res.write(`data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } })}\n\n`);
+  res.write(
+    `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } })}\n\n`,
+  );
   res.end("data: [DONE]\n\n");
 }
 
@@ -85,11 +94,14 @@ export async function measureSubagents({ samples = 20, children = 100 } = {}) {
   const model = await startScriptedModel();
   const stateDir = makeTempDir("subagents");
   const port = await freePort();
-  fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify({
-    gateway: { auth: { token: TOKEN }, http: { endpoints: { chatCompletions: { enabled: true } } } },
-    agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model", subagents: { maxChildrenPerAgent: children } } },
-    models: { providers: { fake: { baseUrl: `http://${HOST}:${model.port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
-  }));
+  fs.writeFileSync(
+    path.join(stateDir, "openclaw.json"),
+    JSON.stringify({
+      gateway: { auth: { token: TOKEN }, http: { endpoints: { chatCompletions: { enabled: true } } } },
+      agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model", subagents: { maxChildrenPerAgent: children } } },
+      models: { providers: { fake: { baseUrl: `http://${HOST}:${model.port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
+    }),
+  );
   const gw = spawnGateway({ label: "subagents", stateDir, port });
   try {
     for (let attempt = 0; ; attempt++) {

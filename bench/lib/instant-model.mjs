@@ -4,7 +4,10 @@ import http from "node:http";
 import { HOST } from "./spawn-gateway.mjs";
 
 const completion = (content) => ({
-  id: "x", object: "chat.completion", created: 0, model: "m",
+  id: "x",
+  object: "chat.completion",
+  created: 0,
+  model: "m",
   choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
   usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 },
 });

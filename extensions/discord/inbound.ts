@@ -28,9 +28,7 @@ export function toInboundMessage(message: Message, botId: string): InboundMessag
     text: [message.content, ...message.attachments.map(() => ATTACHMENT_PLACEHOLDER)].filter((part) => part !== "").join("\n"),
     // A reply that pings the bot lists it in `mentions` as well; that is `replyToBot`, not an
     // @mention written in the text, hence `ignoreRepliedUser`.
-    mentionedBot:
-      mentions.has(botId, { ignoreEveryone: true, ignoreRoles: true, ignoreRepliedUser: true }) ||
-      mentions.roles.some((role) => role.tags?.botId === botId),
+    mentionedBot: mentions.has(botId, { ignoreEveryone: true, ignoreRoles: true, ignoreRepliedUser: true }) || mentions.roles.some((role) => role.tags?.botId === botId),
     replyToBot: repliedToBot,
     timestamp: message.createdTimestamp,
   };

@@ -48,6 +48,10 @@ const SLACK_MRKDWN: MarkdownRules = {
   },
   // The heading is bold already; bold inside it would close the outer `*` early.
   heading: (_inner, plainText) => (plainText ? `*${text(plainText)}*` : ""),
-  blockquote: (inner) => inner.split("\n").map((line) => `&gt; ${line}`).join("\n"),
+  blockquote: (inner) =>
+    inner
+      .split("\n")
+      .map((line) => `&gt; ${line}`)
+      .join("\n"),
   listItem: (inner, marker) => `${marker} ${inner}`,
 };

@@ -8,7 +8,13 @@ export type SignatureCheck = { ok: true } | { ok: false; reason: string };
  * older than five minutes refused). The headers are checked for presence and shape first, since
  * bolt expects both to be there.
  */
-export async function verifySlackSignature(params: { signingSecret: string; timestamp: string | undefined; signature: string | undefined; rawBody: Buffer; nowMs?: number }): Promise<SignatureCheck> {
+export async function verifySlackSignature(params: {
+  signingSecret: string;
+  timestamp: string | undefined;
+  signature: string | undefined;
+  rawBody: Buffer;
+  nowMs?: number;
+}): Promise<SignatureCheck> {
   const { timestamp, signature } = params;
   if (!timestamp || !signature) return { ok: false, reason: "missing X-Slack-Request-Timestamp or X-Slack-Signature" };
   if (!/^\d+$/.test(timestamp)) return { ok: false, reason: "malformed X-Slack-Request-Timestamp" };

@@ -102,7 +102,12 @@ function sender(user: User): Pick<InboundMessage, "senderId" | "senderName" | "s
 /** Anonymous admins and linked channels post as a chat; the chat then stands in for the sender. */
 function senderChatAsUser(chat: Chat | undefined): User | undefined {
   if (!chat) return undefined;
-  return { id: chat.id, is_bot: false, first_name: "title" in chat && chat.title ? chat.title : String(chat.id), ...("username" in chat && chat.username ? { username: chat.username } : {}) };
+  return {
+    id: chat.id,
+    is_bot: false,
+    first_name: "title" in chat && chat.title ? chat.title : String(chat.id),
+    ...("username" in chat && chat.username ? { username: chat.username } : {}),
+  };
 }
 
 /**

@@ -14,7 +14,9 @@ const pollingAccounts = new Map<string, string>();
 export function claimPollingToken(token: string, accountId: string): void {
   const holder = pollingAccounts.get(token);
   if (holder !== undefined && holder !== accountId) {
-    throw new Error(`channels.telegram: account "${accountId}" uses the same bot token as account "${holder}", which already polls in this process (Telegram allows one poller per bot)`);
+    throw new Error(
+      `channels.telegram: account "${accountId}" uses the same bot token as account "${holder}", which already polls in this process (Telegram allows one poller per bot)`,
+    );
   }
   pollingAccounts.set(token, accountId);
 }

@@ -58,7 +58,13 @@ export class TelegramAccount implements ChannelAccount {
     const abort = new AbortController();
     const firstConnect = this.connectAtStart(client, abort.signal);
     // Set before awaiting, so a `stop` during start aborts the connect instead of missing it.
-    this.running = { abort, loop: firstConnect.then((connected) => this.superviseConnection(client, abort.signal, connected), () => undefined) };
+    this.running = {
+      abort,
+      loop: firstConnect.then(
+        (connected) => this.superviseConnection(client, abort.signal, connected),
+        () => undefined,
+      ),
+    };
     try {
       await firstConnect;
     } catch (error) {

@@ -65,10 +65,17 @@ export function resolveAcpSettings(config: OpenClawConfig): AcpSettings {
   const agents: Record<string, AcpAgentCommand> = { ...KNOWN_AGENTS };
   for (const table of [acp.agents ?? {}, acpx.agents ?? {}]) {
     for (const [id, entry] of Object.entries(table)) {
-      agents[id] = { command: entry.command, args: entry.args ?? [], env: entry.env ?? {}, ...(KNOWN_AGENTS[id]?.installHint ? { installHint: KNOWN_AGENTS[id]!.installHint } : {}) };
+      agents[id] = {
+        command: entry.command,
+        args: entry.args ?? [],
+        env: entry.env ?? {},
+        ...(KNOWN_AGENTS[id]?.installHint ? { installHint: KNOWN_AGENTS[id]!.installHint } : {}),
+      };
     }
   }
-  const configuredAgents = [...new Set([...Object.keys(acp.agents ?? {}), ...Object.keys(acpx.agents ?? {}), ...(acp.defaultAgent ? [acp.defaultAgent] : []), ...(acp.allowedAgents ?? [])])];
+  const configuredAgents = [
+    ...new Set([...Object.keys(acp.agents ?? {}), ...Object.keys(acpx.agents ?? {}), ...(acp.defaultAgent ? [acp.defaultAgent] : []), ...(acp.allowedAgents ?? [])]),
+  ];
   return {
     enabled: acp.enabled ?? false,
     configuredAgents,
@@ -95,6 +102,7 @@ export function pickAgent(settings: AcpSettings, requested: string | undefined):
   const agent = requested?.trim().toLowerCase() || settings.defaultAgent;
   if (!agent) return { ok: false, refusal: TOOL_ERRORS.acpNoAgentNamed(known) };
   if (!settings.agents[agent]) return { ok: false, refusal: TOOL_ERRORS.acpAgentUnknown(agent, known) };
-  if (settings.allowedAgents.length > 0 && !settings.allowedAgents.includes(agent)) return { ok: false, refusal: TOOL_ERRORS.acpAgentNotAllowed(agent, settings.allowedAgents.join(", ")) };
+  if (settings.allowedAgents.length > 0 && !settings.allowedAgents.includes(agent))
+    return { ok: false, refusal: TOOL_ERRORS.acpAgentNotAllowed(agent, settings.allowedAgents.join(", ")) };
   return { ok: true, agent };
 }

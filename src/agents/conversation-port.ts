@@ -148,7 +148,10 @@ export type SubmitOutcome =
 
 /** The visible text a finished run produced (empty for NO_REPLY or no text). */
 export function runReplyText(run: ConversationRun): string {
-  return (run.result?.payloads ?? []).map((p) => p.text).join("\n\n").trim();
+  return (run.result?.payloads ?? [])
+    .map((p) => p.text)
+    .join("\n\n")
+    .trim();
 }
 
 /** What the agent runtime's session tools (sub-agents, agent-to-agent) use of the port. */

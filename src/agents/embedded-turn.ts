@@ -79,7 +79,12 @@ export interface EmbeddedTurnInput {
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
-export type TurnOverrides = Partial<Pick<EmbeddedTurnInput, "promptMode" | "extraSystemPrompt" | "modelOverride" | "sessionModel" | "thinkingLevel" | "verboseLevel" | "spawnDepth" | "timeoutSeconds" | "senderIsOwner" | "lightContext">>;
+export type TurnOverrides = Partial<
+  Pick<
+    EmbeddedTurnInput,
+    "promptMode" | "extraSystemPrompt" | "modelOverride" | "sessionModel" | "thinkingLevel" | "verboseLevel" | "spawnDepth" | "timeoutSeconds" | "senderIsOwner" | "lightContext"
+  >
+>;
 
 export interface EmbeddedTurnResult extends RunResult {
   agentId: string;
@@ -120,9 +125,10 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const sandboxed = prepareTurnSandbox({ config, agentId, sessionKey: input.sessionKey, workspaceDir: agentWorkspaceDir, stateDir: input.stateDir, env });
   const workspaceDir = sandboxed.workspaceDir;
   const defaults = config.agents.defaults;
-  const bootstrap = defaults.skipBootstrap || input.lightContext
-    ? { files: [], warnings: [] }
-    : await cachedBootstrap(workspaceDir, { maxCharsPerFile: defaults.bootstrapMaxChars, maxTotalChars: defaults.bootstrapTotalMaxChars });
+  const bootstrap =
+    defaults.skipBootstrap || input.lightContext
+      ? { files: [], warnings: [] }
+      : await cachedBootstrap(workspaceDir, { maxCharsPerFile: defaults.bootstrapMaxChars, maxTotalChars: defaults.bootstrapTotalMaxChars });
 
   const discovered = await cachedSkills(workspaceDir, input.stateDir, env);
   const skills = filterSkills(discovered.skills, { env, config, allowlist: resolveSkillAllowlist(config, agentId) }).kept;
@@ -187,10 +193,21 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
 
   const thinking = input.thinkingLevel ?? defaults.thinkingDefault;
   const modelCalls = failover.beginTurn({
-    chain, config, env, agentId, sessionKey: input.sessionKey, stream: input.streamModel ?? createStreamModel(), ...(thinking ? { thinking } : {}),
+    chain,
+    config,
+    env,
+    agentId,
+    sessionKey: input.sessionKey,
+    stream: input.streamModel ?? createStreamModel(),
+    ...(thinking ? { thinking } : {}),
     ...(input.emit ? { onAttempt: trace.attempt } : {}),
   });
-  if (input.emit) trace.context(systemPrompt.text, model.ref, tools.map((t) => t.name));
+  if (input.emit)
+    trace.context(
+      systemPrompt.text,
+      model.ref,
+      tools.map((t) => t.name),
+    );
   const budget = historyBudget(model.contextWindow, model.maxTokens, systemPrompt.text.length);
   const loadHistory = input.history;
   // Whatever the run started in its sandbox ends with it (background jobs included).
@@ -199,14 +216,19 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     model,
     systemPrompt: systemPrompt.text,
     history: typeof loadHistory === "function" ? loadHistory(budget, model.contextWindow) : (loadHistory ?? []),
-    ...(typeof loadHistory === "function" && input.onContextOverflow ? { recoverOverflow: overflowRecovery(input.onContextOverflow, () => loadHistory(budget, model.contextWindow)) } : {}),
+    ...(typeof loadHistory === "function" && input.onContextOverflow
+      ? { recoverOverflow: overflowRecovery(input.onContextOverflow, () => loadHistory(budget, model.contextWindow)) }
+      : {}),
     steering: input.steering,
     onAppend: input.onAppend,
     prompt: { role: "user", content: input.message, timestamp: Date.now() },
     tools,
     toolSpecs: tools.map((t) => toolSpecFor(t, model.api, model.provider)),
     toolContext: {
-      agentId, workspaceDir, senderIsOwner: input.senderIsOwner, services,
+      agentId,
+      workspaceDir,
+      senderIsOwner: input.senderIsOwner,
+      services,
       ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}),
       ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
     },
@@ -219,7 +241,12 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const outcome = failover.endTurn(modelCalls, chain, input.sessionKey);
   const toolSummary = toolSummaryText(result.messages, input.verboseLevel);
   return {
-    ...withOverflowAdvice(result), agentId, model: outcome.modelRef, contextWindow: model.contextWindow, workspaceDir, systemPromptChars: systemPrompt.text.length,
+    ...withOverflowAdvice(result),
+    agentId,
+    model: outcome.modelRef,
+    contextWindow: model.contextWindow,
+    workspaceDir,
+    systemPromptChars: systemPrompt.text.length,
     ...(outcome.notice ? { modelNotice: outcome.notice } : {}),
     ...(toolSummary ? { toolSummary } : {}),
   };

@@ -7,30 +7,87 @@
 /** The codes a tool result's `error` field may carry. */
 export type ToolErrorCode =
   // The call itself
-  | "INVALID_ARGUMENT" | "UNKNOWN_TOOL" | "TOOL_BLOCKED" | "TOOL_FAILED" | "RUN_STOPPED" | "ABORTED"
+  | "INVALID_ARGUMENT"
+  | "UNKNOWN_TOOL"
+  | "TOOL_BLOCKED"
+  | "TOOL_FAILED"
+  | "RUN_STOPPED"
+  | "ABORTED"
   // Files and the workspace
-  | "PATH_INVALID" | "PATH_OUTSIDE_WORKSPACE" | "PATH_HARD_LINKED" | "FILE_NOT_FOUND" | "FILE_EXISTS" | "IS_A_DIRECTORY" | "NOT_A_DIRECTORY"
-  | "NOT_A_REGULAR_FILE" | "PERMISSION_DENIED" | "FILE_ERROR" | "FILE_TOO_LARGE" | "IMAGE_TOO_LARGE" | "BINARY_FILE"
-  | "OFFSET_OUT_OF_RANGE" | "EDIT_NO_MATCH" | "EDIT_AMBIGUOUS" | "EDIT_NO_CHANGE"
-  | "PATCH_PARSE_ERROR" | "PATCH_HUNK_FAILED" | "PATCH_WRITE_FAILED"
+  | "PATH_INVALID"
+  | "PATH_OUTSIDE_WORKSPACE"
+  | "PATH_HARD_LINKED"
+  | "FILE_NOT_FOUND"
+  | "FILE_EXISTS"
+  | "IS_A_DIRECTORY"
+  | "NOT_A_DIRECTORY"
+  | "NOT_A_REGULAR_FILE"
+  | "PERMISSION_DENIED"
+  | "FILE_ERROR"
+  | "FILE_TOO_LARGE"
+  | "IMAGE_TOO_LARGE"
+  | "BINARY_FILE"
+  | "OFFSET_OUT_OF_RANGE"
+  | "EDIT_NO_MATCH"
+  | "EDIT_AMBIGUOUS"
+  | "EDIT_NO_CHANGE"
+  | "PATCH_PARSE_ERROR"
+  | "PATCH_HUNK_FAILED"
+  | "PATCH_WRITE_FAILED"
   // Shell commands and background processes
-  | "WORKDIR_NOT_FOUND" | "EXEC_DENIED" | "PROCESS_UNAVAILABLE" | "SESSION_NOT_FOUND"
+  | "WORKDIR_NOT_FOUND"
+  | "EXEC_DENIED"
+  | "PROCESS_UNAVAILABLE"
+  | "SESSION_NOT_FOUND"
   // The web
-  | "INVALID_URL" | "URL_SCHEME_NOT_ALLOWED" | "PRIVATE_ADDRESS_BLOCKED" | "TOO_MANY_REDIRECTS" | "INVALID_REDIRECT"
-  | "HTTP_ERROR" | "UNSUPPORTED_CONTENT_TYPE" | "FETCH_TIMEOUT" | "DNS_FAILED" | "FETCH_FAILED"
+  | "INVALID_URL"
+  | "URL_SCHEME_NOT_ALLOWED"
+  | "PRIVATE_ADDRESS_BLOCKED"
+  | "TOO_MANY_REDIRECTS"
+  | "INVALID_REDIRECT"
+  | "HTTP_ERROR"
+  | "UNSUPPORTED_CONTENT_TYPE"
+  | "FETCH_TIMEOUT"
+  | "DNS_FAILED"
+  | "FETCH_FAILED"
   // Sessions and sub-agents (refusals of the session tools)
-  | "SESSIONS_UNAVAILABLE" | "SESSION_NOT_VISIBLE" | "AMBIGUOUS_LABEL" | "SEND_TO_SELF" | "SEND_FAILED" | "A2A_LIMIT"
-  | "UNKNOWN_AGENT" | "AGENT_NOT_ALLOWED" | "SUBAGENTS_DISABLED" | "SPAWN_DEPTH_EXCEEDED" | "TOO_MANY_CHILDREN"
-  | "SANDBOX_UNAVAILABLE" | "RUNTIME_UNAVAILABLE" | "INVALID_ATTACHMENTS" | "SPAWN_FAILED" | "GATEWAY_STOPPING"
-  | "SUBAGENT_NOT_FOUND" | "SUBAGENT_ENDED" | "STEER_RATE_LIMITED" | "STEER_FAILED" | "THREAD_UNAVAILABLE" | "THREAD_FAILED"
+  | "SESSIONS_UNAVAILABLE"
+  | "SESSION_NOT_VISIBLE"
+  | "AMBIGUOUS_LABEL"
+  | "SEND_TO_SELF"
+  | "SEND_FAILED"
+  | "A2A_LIMIT"
+  | "UNKNOWN_AGENT"
+  | "AGENT_NOT_ALLOWED"
+  | "SUBAGENTS_DISABLED"
+  | "SPAWN_DEPTH_EXCEEDED"
+  | "TOO_MANY_CHILDREN"
+  | "SANDBOX_UNAVAILABLE"
+  | "RUNTIME_UNAVAILABLE"
+  | "INVALID_ATTACHMENTS"
+  | "SPAWN_FAILED"
+  | "GATEWAY_STOPPING"
+  | "SUBAGENT_NOT_FOUND"
+  | "SUBAGENT_ENDED"
+  | "STEER_RATE_LIMITED"
+  | "STEER_FAILED"
+  | "THREAD_UNAVAILABLE"
+  | "THREAD_FAILED"
   // External ACP agents (sessions_spawn with runtime "acp")
-  | "ACP_DISABLED" | "ACP_AGENT_UNKNOWN" | "ACP_AGENT_NOT_ALLOWED" | "ACP_COMMAND_NOT_FOUND" | "ACP_SESSION_FAILED"
+  | "ACP_DISABLED"
+  | "ACP_AGENT_UNKNOWN"
+  | "ACP_AGENT_NOT_ALLOWED"
+  | "ACP_COMMAND_NOT_FOUND"
+  | "ACP_SESSION_FAILED"
   // Scheduled jobs (the cron tool)
-  | "CRON_UNAVAILABLE" | "CRON_REFUSED"
+  | "CRON_UNAVAILABLE"
+  | "CRON_REFUSED"
   // Chat channels (the message tool)
-  | "CHANNELS_UNAVAILABLE" | "CHANNEL_SEND_FAILED"
+  | "CHANNELS_UNAVAILABLE"
+  | "CHANNEL_SEND_FAILED"
   // Memory (memory_search, memory_get)
-  | "MEMORY_UNAVAILABLE" | "NOT_A_MEMORY_FILE";
+  | "MEMORY_UNAVAILABLE"
+  | "NOT_A_MEMORY_FILE";
 
 /** A failure as the model reads it. */
 export interface CodedToolError {
@@ -61,7 +118,11 @@ const WITHOUT_THREAD = "Spawn without thread; its result still comes back here."
 
 export const TOOL_ERRORS = {
   // ── The call itself (the loop and its hooks) ────────────────────────────────────────────────
-  unknownTool: coded("UNKNOWN_TOOL", (name: string, _available: string) => `no tool named "${name}" is available`, (_name, available) => `Use one of: ${available || "(none)"}.`),
+  unknownTool: coded(
+    "UNKNOWN_TOOL",
+    (name: string, _available: string) => `no tool named "${name}" is available`,
+    (_name, available) => `Use one of: ${available || "(none)"}.`,
+  ),
   argumentsInvalid: coded(
     "INVALID_ARGUMENT",
     (where: string, problem: string) => `${where}: ${problem}`,
@@ -79,8 +140,16 @@ export const TOOL_ERRORS = {
   abortedBeforeRunning: coded("ABORTED", "the run stopped before this tool ran"),
 
   // ── Workspace paths ─────────────────────────────────────────────────────────────────────────
-  pathInvalid: coded("PATH_INVALID", (problem: string, _root: string) => problem, (_problem, root) => workspaceAdvice(root)),
-  pathOutsideWorkspace: coded("PATH_OUTSIDE_WORKSPACE", (problem: string, _root: string) => problem, (_problem, root) => workspaceAdvice(root)),
+  pathInvalid: coded(
+    "PATH_INVALID",
+    (problem: string, _root: string) => problem,
+    (_problem, root) => workspaceAdvice(root),
+  ),
+  pathOutsideWorkspace: coded(
+    "PATH_OUTSIDE_WORKSPACE",
+    (problem: string, _root: string) => problem,
+    (_problem, root) => workspaceAdvice(root),
+  ),
   pathHardLinked: coded(
     "PATH_HARD_LINKED",
     (file: string, links: number) => `"${file}" has ${links} hard links: its content may be a file outside the workspace, so the file tools neither read nor write it.`,
@@ -105,7 +174,11 @@ export const TOOL_ERRORS = {
     (file: string, size: string, limit: string) => `"${file}" is ${size}; read loads at most ${limit}.`,
     "Search it with exec (rg, grep) or print a slice with exec (sed -n '100,200p').",
   ),
-  readBinaryFile: coded("BINARY_FILE", (file: string) => `"${file}" is a binary file (it contains NUL bytes), not text.`, "Inspect it with exec (file, xxd | head, strings) instead."),
+  readBinaryFile: coded(
+    "BINARY_FILE",
+    (file: string) => `"${file}" is a binary file (it contains NUL bytes), not text.`,
+    "Inspect it with exec (file, xxd | head, strings) instead.",
+  ),
   offsetOutOfRange: coded(
     "OFFSET_OUT_OF_RANGE",
     (offset: number, file: string, lines: number) => `offset ${offset} is past the end of "${file}", which has ${lines} lines.`,
@@ -169,21 +242,14 @@ export const TOOL_ERRORS = {
     (workdir: string) => `workdir "${workdir}" is not an existing directory.`,
     "Omit workdir to run in the workspace root, or create the directory first.",
   ),
-  execDenied: coded(
-    "EXEC_DENIED",
-    (reason: string) => reason,
-    "Do not retry the same command. Ask the user to approve it, or reach the goal another way (read/edit for files).",
-  ),
+  execDenied: coded("EXEC_DENIED", (reason: string) => reason, "Do not retry the same command. Ask the user to approve it, or reach the goal another way (read/edit for files)."),
   execAbortedBeforeStart: coded("ABORTED", "The run was stopped before the command started.", "Nothing ran; no action is needed."),
-  processUnavailable: coded(
-    "PROCESS_UNAVAILABLE",
-    "Background processes are not available in this runtime.",
-    "Run commands in the foreground with exec (without background).",
-  ),
+  processUnavailable: coded("PROCESS_UNAVAILABLE", "Background processes are not available in this runtime.", "Run commands in the foreground with exec (without background)."),
   processNeedsSessionId: coded("INVALID_ARGUMENT", (action: string) => `action "${action}" needs a sessionId.`, PROCESS_LIST_HINT),
   processSessionNotFound: coded(
     "SESSION_NOT_FOUND",
-    (sessionId: string) => `No background session "${sessionId}" in this conversation (each conversation sees only the sessions it started; finished ones are kept for 30 minutes).`,
+    (sessionId: string) =>
+      `No background session "${sessionId}" in this conversation (each conversation sees only the sessions it started; finished ones are kept for 30 minutes).`,
     'Call process with action "list" to see the sessions that exist.',
   ),
   processUnknownAction: coded("INVALID_ARGUMENT", (action: string) => `Unknown action "${action}".`, 'Use one of "list", "poll", "log", "kill".'),
@@ -201,7 +267,11 @@ export const TOOL_ERRORS = {
     (scheme: string, url: string) => `${scheme}: URLs cannot be fetched (${url}); only http and https.`,
     "Use an http(s) URL. For workspace files use read.",
   ),
-  httpError: coded("HTTP_ERROR", (url: string, status: string, _advice: string) => `${url} answered HTTP ${status}.`, (_url, _status, advice) => advice),
+  httpError: coded(
+    "HTTP_ERROR",
+    (url: string, status: string, _advice: string) => `${url} answered HTTP ${status}.`,
+    (_url, _status, advice) => advice,
+  ),
   notTextContent: coded(
     "UNSUPPORTED_CONTENT_TYPE",
     (url: string, mimeType: string) => `${url} returned ${mimeType}, which cannot be shown as text.`,
@@ -214,7 +284,8 @@ export const TOOL_ERRORS = {
   fetchFailed: coded("FETCH_FAILED", (url: string, problem: string) => `Fetching ${url} failed: ${problem}`, "Check the URL or try another source."),
   privateAddressBlocked: coded(
     "PRIVATE_ADDRESS_BLOCKED",
-    (url: string, address: string) => `${url} points to ${address}, a private, loopback or link-local address or one of this host's own; web_fetch only reaches public addresses of other hosts.`,
+    (url: string, address: string) =>
+      `${url} points to ${address}, a private, loopback or link-local address or one of this host's own; web_fetch only reaches public addresses of other hosts.`,
     "Fetch a public URL instead. To reach a local service, use exec (e.g. curl) if the user allows it.",
   ),
 
@@ -283,7 +354,8 @@ export const TOOL_ERRORS = {
   ),
   sandboxBackendMissing: coded(
     "SANDBOX_UNAVAILABLE",
-    (backend: string, hint: string) => `this run is sandboxed but its backend "${backend}" is not installed, so the command did not run (it never runs unsandboxed instead); the owner must ${hint}.`,
+    (backend: string, hint: string) =>
+      `this run is sandboxed but its backend "${backend}" is not installed, so the command did not run (it never runs unsandboxed instead); the owner must ${hint}.`,
     "Tell the user the sandbox backend is missing; do not retry the command.",
   ),
   acpRuntimeUnavailable: coded("RUNTIME_UNAVAILABLE", 'runtime "acp" is not available in this gateway.', 'Leave runtime out (or use "subagent").'),
@@ -299,13 +371,21 @@ export const TOOL_ERRORS = {
     (names) => `Leave ${names} out.`,
   ),
   acpDisabled: coded("ACP_DISABLED", "ACP agents are disabled on this gateway.", "Set acp.enabled: true and configure an agent under acp.agents (see docs/acp.md)."),
-  acpNoAgentNamed: coded("ACP_AGENT_UNKNOWN", (_known: string) => "No ACP agent was named and acp.defaultAgent is not set.", (known) => `Name one of: ${known}.`),
+  acpNoAgentNamed: coded(
+    "ACP_AGENT_UNKNOWN",
+    (_known: string) => "No ACP agent was named and acp.defaultAgent is not set.",
+    (known) => `Name one of: ${known}.`,
+  ),
   acpAgentUnknown: coded(
     "ACP_AGENT_UNKNOWN",
     (agent: string, _known: string) => `ACP agent \`${agent}\` is not configured.`,
     (agent, known) => `Add it under acp.agents.${agent}.command, or use one of: ${known}.`,
   ),
-  acpAgentNotAllowed: coded("ACP_AGENT_NOT_ALLOWED", (agent: string, _allowed: string) => `ACP agent \`${agent}\` is not in acp.allowedAgents.`, (_agent, allowed) => `Use one of: ${allowed}.`),
+  acpAgentNotAllowed: coded(
+    "ACP_AGENT_NOT_ALLOWED",
+    (agent: string, _allowed: string) => `ACP agent \`${agent}\` is not in acp.allowedAgents.`,
+    (_agent, allowed) => `Use one of: ${allowed}.`,
+  ),
   acpCommandNotFound: coded(
     "ACP_COMMAND_NOT_FOUND",
     (agent: string, command: string, _installHint: string | undefined) => `ACP agent \`${agent}\`: command not found (\`${command}\` is not on PATH).`,
@@ -315,7 +395,11 @@ export const TOOL_ERRORS = {
   taskEmpty: coded("INVALID_ARGUMENT", "task is empty.", "Describe the task the sub-agent should do."),
   taskTooLong: coded("INVALID_ARGUMENT", (length: number, max: number) => `task is ${length} characters; at most ${max}.`, "Put large inputs in attachments instead."),
   labelTooLong: coded("INVALID_ARGUMENT", (length: number, max: number) => `label is ${length} characters; at most ${max}.`, "Use a short label."),
-  thinkingInvalid: coded("INVALID_ARGUMENT", (thinking: string, _levels: string) => `thinking "${thinking}" is not a level.`, (_thinking, levels) => `Use one of: ${levels}.`),
+  thinkingInvalid: coded(
+    "INVALID_ARGUMENT",
+    (thinking: string, _levels: string) => `thinking "${thinking}" is not a level.`,
+    (_thinking, levels) => `Use one of: ${levels}.`,
+  ),
   attachmentsInvalid: coded("INVALID_ATTACHMENTS", (problem: string) => problem, "Fix the attachments and spawn again, or put the content in the task text."),
   gatewayStopping: coded("GATEWAY_STOPPING", "The gateway is shutting down.", "Try again after it restarted."),
   spawnFailed: coded("SPAWN_FAILED", (problem: string) => problem, "Do the task yourself, or try again later."),
@@ -342,16 +426,16 @@ export const TOOL_ERRORS = {
   subagentEnded: coded("SUBAGENT_ENDED", (outcome: string) => `That sub-agent already ended (${outcome}).`, "Spawn a new one for new work."),
   steerEmpty: coded("INVALID_ARGUMENT", "The steer message is empty.", "Say what the sub-agent should do instead."),
   steerTooLong: coded("INVALID_ARGUMENT", (length: number, max: number) => `The steer message is ${length} characters; at most ${max}.`, "Shorten it."),
-  steerRateLimited: coded("STEER_RATE_LIMITED", (sinceMs: number, everySeconds: number) => `Steered ${sinceMs} ms ago; one steer per ${everySeconds} s.`, "Wait a moment, then steer again."),
+  steerRateLimited: coded(
+    "STEER_RATE_LIMITED",
+    (sinceMs: number, everySeconds: number) => `Steered ${sinceMs} ms ago; one steer per ${everySeconds} s.`,
+    "Wait a moment, then steer again.",
+  ),
   steerFailed: coded("STEER_FAILED", (problem: string) => problem, "Kill the sub-agent and spawn a new one."),
 
   // ── The message tool ────────────────────────────────────────────────────────────────────────
   channelsUnavailable: coded("CHANNELS_UNAVAILABLE", "No chat channel is running on this gateway.", "Answer in your reply instead."),
-  channelSendFailed: coded(
-    "CHANNEL_SEND_FAILED",
-    (problem: string) => problem,
-    "Check the target (e.g. channel:<id>, user:<id>, a chat id) or answer in your reply.",
-  ),
+  channelSendFailed: coded("CHANNEL_SEND_FAILED", (problem: string) => problem, "Check the target (e.g. channel:<id>, user:<id>, a chat id) or answer in your reply."),
 
   // ── The memory tools ────────────────────────────────────────────────────────────────────────
   memoryOutsideGateway: coded("MEMORY_UNAVAILABLE", "The memory tools only work inside the gateway.", "Read MEMORY.md or memory/YYYY-MM-DD.md with read instead."),
@@ -360,13 +444,25 @@ export const TOOL_ERRORS = {
     (problem: string) => problem,
     "Answer without memory and say it could not be searched; the operator can check `openclaw memory status`.",
   ),
-  notAMemoryFile: coded("NOT_A_MEMORY_FILE", (requested: string) => `"${requested}" is not a memory file.`, "Pass a path from a memory_search result (MEMORY.md, USER.md or memory/….md)."),
-  memoryFileUnreadable: coded("NOT_A_MEMORY_FILE", (requested: string, reason: string) => `"${requested}" is ${reason}.`, "Pass a path from a memory_search result (MEMORY.md, USER.md or memory/….md)."),
+  notAMemoryFile: coded(
+    "NOT_A_MEMORY_FILE",
+    (requested: string) => `"${requested}" is not a memory file.`,
+    "Pass a path from a memory_search result (MEMORY.md, USER.md or memory/….md).",
+  ),
+  memoryFileUnreadable: coded(
+    "NOT_A_MEMORY_FILE",
+    (requested: string, reason: string) => `"${requested}" is ${reason}.`,
+    "Pass a path from a memory_search result (MEMORY.md, USER.md or memory/….md).",
+  ),
   memoryFileNotFound: coded("FILE_NOT_FOUND", (requested: string) => `"${requested}" does not exist.`, "Run memory_search to find the right file."),
   // ── The cron tool ───────────────────────────────────────────────────────────────────────────
   cronUnavailable: coded("CRON_UNAVAILABLE", (problem: string) => problem, "Tell the user scheduling is off here; the operator can enable cron (docs/automation.md)."),
   cronRefused: coded("CRON_REFUSED", (problem: string) => problem, "Fix the named field and call cron again; action status or list shows what exists."),
-  memoryOffsetOutOfRange: coded("OFFSET_OUT_OF_RANGE", (from: number, requested: string, lines: number) => `from ${from} is past the end of "${requested}" (${lines} lines).`, "Use a smaller from."),
+  memoryOffsetOutOfRange: coded(
+    "OFFSET_OUT_OF_RANGE",
+    (from: number, requested: string, lines: number) => `from ${from} is past the end of "${requested}" (${lines} lines).`,
+    "Use a smaller from.",
+  ),
 };
 
 /** The suggestion every workspace-path refusal carries: where the workspace is and what is allowed. */

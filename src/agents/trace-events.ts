@@ -21,7 +21,8 @@ export function traceEmitter(emit: ((event: AgentEvent) => void) | undefined) {
     },
     attempt(report: AttemptReport): void {
       if (report.ok) send({ type: "model_attempt", ref: report.ref, profileId: report.profileId, ok: true });
-      else send({ type: "model_attempt", ref: report.ref, ...(report.profileId ? { profileId: report.profileId } : {}), ok: false, reason: report.reason, message: report.message });
+      else
+        send({ type: "model_attempt", ref: report.ref, ...(report.profileId ? { profileId: report.profileId } : {}), ok: false, reason: report.reason, message: report.message });
     },
     approval(report: ExecGateReport): void {
       send({ type: "exec_approval", ...report });

@@ -11,7 +11,20 @@ import type * as SessionToolArgs from "./tools/session-tool-params.js";
 
 // Messages and the model stream are defined in the models layer, the lowest that uses them; the
 // runtime's code and its tests keep reading them from this file.
-export type { TextBlock, ThinkingBlock, ImageBlock, ToolCallBlock, Usage, StopReason, UserMessage, AssistantMessage, ToolResultMessage, ModelMessage, TranscriptMessage, HistoryMessage } from "../models/messages.js";
+export type {
+  TextBlock,
+  ThinkingBlock,
+  ImageBlock,
+  ToolCallBlock,
+  Usage,
+  StopReason,
+  UserMessage,
+  AssistantMessage,
+  ToolResultMessage,
+  ModelMessage,
+  TranscriptMessage,
+  HistoryMessage,
+} from "../models/messages.js";
 export type { ModelApi, ResolvedModel, ToolSpec, ModelRequest, ModelErrorKind, ModelStreamEvent, StreamModelFn } from "../models/types.js";
 import type { TextBlock, ImageBlock, ToolCallBlock, Usage, StopReason, AssistantMessage, ModelMessage } from "../models/messages.js";
 import type { ModelErrorKind } from "../models/types.js";
@@ -69,7 +82,10 @@ export interface CronToolHost {
 }
 
 export class CronToolRefusal extends Error {
-  constructor(message: string, readonly unavailable = false) {
+  constructor(
+    message: string,
+    readonly unavailable = false,
+  ) {
     super(message);
   }
 }
@@ -174,7 +190,9 @@ export type AgentEvent =
   | { type: "tool_decision"; toolCallId: string; toolName: string; action: "block" | "stop"; reason: string }
   | { type: "exec_approval"; command: string; policy: "allow" | "deny" | "ask"; answer?: string; allowed: boolean; reason?: string };
 
-export interface ReplyPayload { text: string }
+export interface ReplyPayload {
+  text: string;
+}
 
 export interface RunResult {
   runId: string;
@@ -198,10 +216,7 @@ export interface ToolHooks {
   afterToolCall?(call: ToolCallBlock, result: ToolResult): Promise<AfterToolCallOutcome> | AfterToolCallOutcome;
 }
 
-export type BeforeToolCallDecision =
-  | { action: "run" }
-  | { action: "block"; reason: string }
-  | { action: "stop"; reason: string };
+export type BeforeToolCallDecision = { action: "run" } | { action: "block"; reason: string } | { action: "stop"; reason: string };
 
 export interface AfterToolCallOutcome {
   result: ToolResult;

@@ -73,7 +73,11 @@ export class AcpBoundChats {
   /** Tells each chat whose bound turn the last process left unfinished that its answer was lost. */
   async recover(): Promise<void> {
     for (const [key, turn] of [...this.pending.entries]) {
-      await this.deps.deliver(`acp-bound:${key}`, turn.target, `⚠️ The gateway restarted while ACP agent \`${turn.agent}\` was working on your message, and its answer was lost. Send the message again if you still need it.`);
+      await this.deps.deliver(
+        `acp-bound:${key}`,
+        turn.target,
+        `⚠️ The gateway restarted while ACP agent \`${turn.agent}\` was working on your message, and its answer was lost. Send the message again if you still need it.`,
+      );
       this.finish(key);
     }
   }

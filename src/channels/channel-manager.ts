@@ -100,9 +100,20 @@ export class ChannelManager {
       });
     }
     this.dispatcher = new InboundDispatcher({
-      config: deps.config, conversations: deps.conversations, store: deps.store, dedupe: this.dedupe, pairing: this.pairing,
-      delivery: this.delivery, logger: deps.logger, subagentsCommand: deps.subagentsCommand, acpCommand: deps.acpCommand, approveCommand: deps.approveCommand, skillsCommand: deps.skillsCommand,
-      threadBindings: deps.threadBindings, focusTarget: deps.focusTarget, ...(this.acpBound ? { acpBound: this.acpBound } : {}),
+      config: deps.config,
+      conversations: deps.conversations,
+      store: deps.store,
+      dedupe: this.dedupe,
+      pairing: this.pairing,
+      delivery: this.delivery,
+      logger: deps.logger,
+      subagentsCommand: deps.subagentsCommand,
+      acpCommand: deps.acpCommand,
+      approveCommand: deps.approveCommand,
+      skillsCommand: deps.skillsCommand,
+      threadBindings: deps.threadBindings,
+      focusTarget: deps.focusTarget,
+      ...(this.acpBound ? { acpBound: this.acpBound } : {}),
       ...(deps.acpThreadFollowUp ? { acpThreadFollowUp: deps.acpThreadFollowUp } : {}),
     });
   }
@@ -170,11 +181,20 @@ export class ChannelManager {
     const target = await running.account.resolveTarget(params.to);
     const id = `send:${params.idempotencyKey}`;
     const existing = this.deliveryLedger.get(id);
-    const entry = existing?.state === "delivered" ? existing : await this.delivery.deliverText(id, {
-      channel, accountId, chatId: target.chatId,
-      ...((params.threadId ?? target.threadId) ? { threadId: params.threadId ?? target.threadId } : {}),
-      ...(params.replyToId ? { replyToMessageId: params.replyToId } : {}),
-    }, params.message);
+    const entry =
+      existing?.state === "delivered"
+        ? existing
+        : await this.delivery.deliverText(
+            id,
+            {
+              channel,
+              accountId,
+              chatId: target.chatId,
+              ...((params.threadId ?? target.threadId) ? { threadId: params.threadId ?? target.threadId } : {}),
+              ...(params.replyToId ? { replyToMessageId: params.replyToId } : {}),
+            },
+            params.message,
+          );
     if (entry?.state !== "delivered") throw new ChannelSendRefused(`delivery failed: ${entry?.lastError ?? "unknown error"}`);
     return { runId: params.idempotencyKey, channel, accountId, chatId: target.chatId, messageIds: Object.values(entry.sent) };
   }
@@ -198,7 +218,11 @@ export class ChannelManager {
     });
     if (request.sessionKey) {
       const threadId = request.threadId ?? (toCurrent ? entry?.lastThreadId : undefined);
-      this.delivery.noteToolSend(request.sessionKey, { channel: result.channel, accountId: result.accountId, chatId: result.chatId, ...(threadId ? { threadId } : {}) }, request.message);
+      this.delivery.noteToolSend(
+        request.sessionKey,
+        { channel: result.channel, accountId: result.accountId, chatId: result.chatId, ...(threadId ? { threadId } : {}) },
+        request.message,
+      );
     }
     return { channel: result.channel, accountId: result.accountId, chatId: result.chatId, messageIds: result.messageIds };
   }
@@ -212,7 +236,9 @@ export class ChannelManager {
     const entry = this.deps.store.get(sessionKey);
     if (!entry?.lastChannel || !entry.lastTo || !isChannelId(entry.lastChannel)) return;
     const target = {
-      channel: entry.lastChannel, accountId: entry.lastAccountId ?? "default", chatId: entry.lastTo,
+      channel: entry.lastChannel,
+      accountId: entry.lastAccountId ?? "default",
+      chatId: entry.lastTo,
       ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
     };
     await this.delivery.expect(run.runId, target, { sessionKey, runId: run.runId });
@@ -281,26 +307,40 @@ export class ChannelManager {
     fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     const log = this.deps.logger.child({ channel: spec.channel, accountId: spec.accountId });
     // Inbound messages arrive only after start(), when `managed` exists.
-    const account = plugin.createAccount({
+    const account = plugin.createAccount(
+      {
+        accountId: spec.accountId,
+        config: spec.config,
+        stateDir,
+        logger: log,
+        onInbound: (envelope) => this.dispatcher.dispatch(managed, envelope),
+        registerHttpRoute: (route) => {
+          const routeKey = `${route.method} ${route.path}`;
+          this.routes.set(routeKey, route);
+          routeKeys.push(routeKey);
+        },
+        reportStatus: (patch) => {
+          Object.assign(status, patch);
+          if (patch.connected) status.lastConnectedAt = Date.now();
+        },
+        nativeCommands: () => nativeCommandMenu(this.deps.config()),
+      },
+      this.deps.env,
+    );
+    const managed: CreatedAccount = {
+      state: "created",
+      channel: spec.channel,
       accountId: spec.accountId,
       config: spec.config,
-      stateDir,
-      logger: log,
-      onInbound: (envelope) => this.dispatcher.dispatch(managed, envelope),
-      registerHttpRoute: (route) => {
-        const routeKey = `${route.method} ${route.path}`;
-        this.routes.set(routeKey, route);
-        routeKeys.push(routeKey);
-      },
-      reportStatus: (patch) => {
-        Object.assign(status, patch);
-        if (patch.connected) status.lastConnectedAt = Date.now();
-      },
-      nativeCommands: () => nativeCommandMenu(this.deps.config()),
-    }, this.deps.env);
-    const managed: CreatedAccount = {
-      state: "created", channel: spec.channel, accountId: spec.accountId, config: spec.config, limits, status, account,
-      configured: true, enabled: true, problems: [], fingerprint: JSON.stringify(spec.config), started: false, routeKeys,
+      limits,
+      status,
+      account,
+      configured: true,
+      enabled: true,
+      problems: [],
+      fingerprint: JSON.stringify(spec.config),
+      started: false,
+      routeKeys,
     };
     this.accounts.set(id, managed);
     try {
@@ -316,8 +356,17 @@ export class ChannelManager {
 
   private idle(spec: ChannelAccountConfig, status: ChannelAccountStatus, problems: string[]): IdleAccount {
     return {
-      state: "idle", channel: spec.channel, accountId: spec.accountId, config: spec.config, status, limits: { textChunkLimit: 4000 },
-      configured: problems.length === 0, enabled: spec.enabled, problems, fingerprint: JSON.stringify(spec.config), started: false,
+      state: "idle",
+      channel: spec.channel,
+      accountId: spec.accountId,
+      config: spec.config,
+      status,
+      limits: { textChunkLimit: 4000 },
+      configured: problems.length === 0,
+      enabled: spec.enabled,
+      problems,
+      fingerprint: JSON.stringify(spec.config),
+      started: false,
     };
   }
 
@@ -332,9 +381,7 @@ export class ChannelManager {
 
   /** Replies owed from before a restart: send what was recorded, and answer what was accepted but never recorded. */
   private async recoverDeliveries(): Promise<void> {
-    const resumed = await this.delivery.recover((entry) =>
-      recoverReply(entry.runId ? this.deps.ledger.get(entry.runId) : undefined, () => this.transcriptOf(entry.sessionKey)),
-    );
+    const resumed = await this.delivery.recover((entry) => recoverReply(entry.runId ? this.deps.ledger.get(entry.runId) : undefined, () => this.transcriptOf(entry.sessionKey)));
     if (resumed > 0) this.deps.logger.info({ resumed }, "channel replies owed from before the restart are being delivered");
   }
 
@@ -347,8 +394,6 @@ export class ChannelManager {
     }
   }
 }
-
-
 
 function key(channel: string, accountId: string): string {
   return `${channel}|${accountId}`;

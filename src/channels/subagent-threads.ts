@@ -63,7 +63,9 @@ export function createSubagentThreads(deps: SubagentThreadsDeps): SubagentThread
     deliverRun(childSessionKey, run) {
       const channels = deps.channels();
       if (!channels) return;
-      void channels.deliverSessionRun(childSessionKey, run).catch((err) => deps.logger.warn({ sessionKey: childSessionKey, err: (err as Error).message }, "sub-agent reply not delivered to its thread"));
+      void channels
+        .deliverSessionRun(childSessionKey, run)
+        .catch((err) => deps.logger.warn({ sessionKey: childSessionKey, err: (err as Error).message }, "sub-agent reply not delivered to its thread"));
     },
     deliverText(thread, text, idempotencyKey) {
       const channels = deps.channels();

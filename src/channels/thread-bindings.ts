@@ -34,7 +34,10 @@ export class ThreadBindingStore {
   readonly file: string;
   private readonly bindings = new Map<string, ThreadBinding>();
 
-  constructor(stateDir: string, private readonly onWarning: (message: string) => void = () => {}) {
+  constructor(
+    stateDir: string,
+    private readonly onWarning: (message: string) => void = () => {},
+  ) {
     this.file = path.join(path.resolve(stateDir), "channels", "thread-bindings.json");
     this.load();
   }
@@ -116,9 +119,13 @@ function refKey(ref: ThreadRef): string {
 function isBinding(value: unknown): value is ThreadBinding {
   const b = value as Partial<ThreadBinding> | null;
   return (
-    typeof b === "object" && b !== null &&
-    typeof b.channel === "string" && typeof b.accountId === "string" && typeof b.chatId === "string" &&
+    typeof b === "object" &&
+    b !== null &&
+    typeof b.channel === "string" &&
+    typeof b.accountId === "string" &&
+    typeof b.chatId === "string" &&
     (b.threadId === undefined || typeof b.threadId === "string") &&
-    typeof b.sessionKey === "string" && typeof b.createdAt === "number"
+    typeof b.sessionKey === "string" &&
+    typeof b.createdAt === "number"
   );
 }

@@ -204,6 +204,4 @@ export type ChannelAccountProbe = { ok: true; identity: string } | { ok: false; 
  * `users/@me`, Slack `auth.test`), for `openclaw doctor`. A module of its own per channel, so a
  * check never loads the channel's SDK. Problems never quote the token.
  */
-export type ChannelAccountProber = (
-  config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, accountId: string, signal: AbortSignal,
-) => Promise<ChannelAccountProbe>;
+export type ChannelAccountProber = (config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, accountId: string, signal: AbortSignal) => Promise<ChannelAccountProbe>;

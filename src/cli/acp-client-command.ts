@@ -9,8 +9,14 @@ export type BridgeFlagsSeen = Omit<AcpBridgeFlags, "provenance" | "verbose"> & {
 /** The same options as arguments for a spawned `openclaw acp`. */
 function bridgeArgs(flags: BridgeFlagsSeen): string[] {
   const valued: [keyof BridgeFlagsSeen, string][] = [
-    ["url", "--url"], ["port", "--port"], ["token", "--token"], ["tokenFile", "--token-file"], ["password", "--password"],
-    ["passwordFile", "--password-file"], ["session", "--session"], ["sessionLabel", "--session-label"],
+    ["url", "--url"],
+    ["port", "--port"],
+    ["token", "--token"],
+    ["tokenFile", "--token-file"],
+    ["password", "--password"],
+    ["passwordFile", "--password-file"],
+    ["session", "--session"],
+    ["sessionLabel", "--session-label"],
   ];
   const args = valued.flatMap(([key, flag]) => (typeof flags[key] === "string" ? [flag, flags[key] as string] : []));
   if (flags.requireExisting) args.push("--require-existing");

@@ -34,7 +34,10 @@ export function registerAcpCommand(program: Command): Command {
     .option("--cwd <dir>", "the session's working directory", process.cwd())
     // commander reads the `acp` command's options after `client` too: -v is the client's verbose,
     // and without a command the bridge options go to the `openclaw acp` it starts.
-    .addHelpText("after", "\nAlso: -v, --verbose  log protocol activity to stderr; without a command, the `openclaw acp` options\n(--url, --token-file, --session, …) are passed to the bridge it starts.")
+    .addHelpText(
+      "after",
+      "\nAlso: -v, --verbose  log protocol activity to stderr; without a command, the `openclaw acp` options\n(--url, --token-file, --session, …) are passed to the bridge it starts.",
+    )
     .action(async (command: string[], _opts, cmd: Command) => {
       const { acpClientCommand } = await import("./acp-client-command.js");
       await acpClientCommand(command, cmd.optsWithGlobals());

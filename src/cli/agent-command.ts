@@ -45,7 +45,12 @@ async function agentLocal(flags: AgentFlags, timeoutSeconds: number, printer: Ag
   const { runLocalTurn } = await import("./agent-local-run.js");
   try {
     return await runLocalTurn({
-      config, stateDir, message: flags.message!, agentId: flags.agent, sessionKey: flags.sessionKey, signal: controller.signal,
+      config,
+      stateDir,
+      message: flags.message!,
+      agentId: flags.agent,
+      sessionKey: flags.sessionKey,
+      signal: controller.signal,
       onEvent: (payload) => printer.onEvent(payload),
     });
   } finally {

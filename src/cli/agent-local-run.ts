@@ -29,9 +29,7 @@ export interface LocalTurnInput {
 export async function runLocalTurn(input: LocalTurnInput): Promise<AgentFinalPayload> {
   const running = readLiveLock(input.stateDir);
   if (running) {
-    throw new CliError(
-      `a gateway (pid ${running.pid}, port ${running.port}) owns the sessions in ${input.stateDir}; run the turn through it: drop --local`,
-    );
+    throw new CliError(`a gateway (pid ${running.pid}, port ${running.port}) owns the sessions in ${input.stateDir}; run the turn through it: drop --local`);
   }
   // A failed model attempt is in the turn's own error message; only errors are worth a log line,
   // and they go to stderr, never into the answer.

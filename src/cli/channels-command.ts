@@ -18,7 +18,9 @@ export function pairingListCommand(channel: string | undefined, flags: { account
   if (pending.length === 0) return void process.stdout.write("No pending pairing requests\n");
   const now = Date.now();
   for (const r of pending) {
-    process.stdout.write(`${r.channel}  ${r.code}  account ${r.accountId}  sender ${r.senderId}${r.senderName ? ` (${r.senderName})` : ""}  expires in ${formatDuration(r.expiresAt - now)}\n`);
+    process.stdout.write(
+      `${r.channel}  ${r.code}  account ${r.accountId}  sender ${r.senderId}${r.senderName ? ` (${r.senderName})` : ""}  expires in ${formatDuration(r.expiresAt - now)}\n`,
+    );
   }
 }
 
@@ -52,14 +54,19 @@ export async function channelsStatusCommand(flags: ClientFlags): Promise<void> {
   try {
     const res = (await client.call("channels.status", {})) as {
       channelOrder: string[];
-      channelAccounts: Record<string, { accountId: string; running: boolean; connected: boolean; reconnectAttempts: number; lastError: string | null; mode?: string; botUsername?: string; dmPolicy: string }[]>;
+      channelAccounts: Record<
+        string,
+        { accountId: string; running: boolean; connected: boolean; reconnectAttempts: number; lastError: string | null; mode?: string; botUsername?: string; dmPolicy: string }[]
+      >;
     };
     if (flags.json) return printJson(res);
     if (res.channelOrder.length === 0) return void process.stdout.write("No channels configured\n");
     for (const channel of res.channelOrder) {
       for (const a of res.channelAccounts[channel] ?? []) {
         const state = a.connected ? "connected" : a.running ? "connecting" : "stopped";
-        const extras = [a.mode, a.botUsername ? `@${a.botUsername}` : undefined, `dm ${a.dmPolicy}`, a.reconnectAttempts ? `${a.reconnectAttempts} reconnects` : undefined].filter(Boolean).join(", ");
+        const extras = [a.mode, a.botUsername ? `@${a.botUsername}` : undefined, `dm ${a.dmPolicy}`, a.reconnectAttempts ? `${a.reconnectAttempts} reconnects` : undefined]
+          .filter(Boolean)
+          .join(", ");
         process.stdout.write(`${channel}/${a.accountId}: ${state} (${extras})${a.lastError ? ` — last error: ${a.lastError}` : ""}\n`);
       }
     }
@@ -69,14 +76,18 @@ export async function channelsStatusCommand(flags: ClientFlags): Promise<void> {
 }
 
 /** `openclaw message send`: deliver a text through a channel, without an agent run. */
-export async function messageSendCommand(flags: ClientFlags & { channel?: string; account?: string; target?: string; to?: string; message?: string; threadId?: string; replyTo?: string }): Promise<void> {
+export async function messageSendCommand(
+  flags: ClientFlags & { channel?: string; account?: string; target?: string; to?: string; message?: string; threadId?: string; replyTo?: string },
+): Promise<void> {
   const to = flags.target ?? flags.to;
   if (!to) throw new CliError("--target <dest> is required (e.g. a Telegram chat id, channel:<id>, user:<id>)");
   if (!flags.message) throw new CliError("--message <text> is required");
   const client = await connectClient(flags);
   try {
     const res = (await client.call("send", {
-      to, message: flags.message, idempotencyKey: randomUUID(),
+      to,
+      message: flags.message,
+      idempotencyKey: randomUUID(),
       ...(flags.channel ? { channel: flags.channel } : {}),
       ...(flags.account ? { accountId: flags.account } : {}),
       ...(flags.threadId ? { threadId: flags.threadId } : {}),

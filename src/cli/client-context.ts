@@ -77,7 +77,9 @@ function clientConfig(stateDir: string, env: NodeJS.ProcessEnv): LoadedConfig {
     warnedAbout.add(invalid.filePath ?? "");
     const keys = invalid.issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ");
     const using = fallback === "gateway-section" ? "its gateway section only" : "the built-in gateway defaults, env and the stored token";
-    process.stderr.write(`warning: config file ${invalid.filePath ?? ""} is invalid (${keys}); this command uses ${using}. Fix it, then check with \`openclaw config validate\`.\n`);
+    process.stderr.write(
+      `warning: config file ${invalid.filePath ?? ""} is invalid (${keys}); this command uses ${using}. Fix it, then check with \`openclaw config validate\`.\n`,
+    );
   }
   return loaded;
 }

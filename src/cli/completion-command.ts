@@ -48,7 +48,10 @@ ${cases.join("\n")}
 }
 _openclaw_is_command() {
   case "$1" in
-${nodes.filter((n) => n.path).map((n) => `    ${shellWord(n.path)}) return 0 ;;`).join("\n")}
+${nodes
+  .filter((n) => n.path)
+  .map((n) => `    ${shellWord(n.path)}) return 0 ;;`)
+  .join("\n")}
   esac
   return 1
 }
@@ -57,8 +60,7 @@ complete -F _openclaw_completion openclaw
 }
 
 function zsh(nodes: CommandNode[]): string {
-  const describe = (n: CommandNode) =>
-    n.subcommands.map((s) => shellWord(`${s.name.replace(/:/g, "\\:")}:${s.description}`)).join(" ");
+  const describe = (n: CommandNode) => n.subcommands.map((s) => shellWord(`${s.name.replace(/:/g, "\\:")}:${s.description}`)).join(" ");
   const cases = nodes.map((n) => `    ${shellWord(n.path)}) subs=(${describe(n)}); opts=(${n.options.map(shellWord).join(" ")}) ;;`);
   return `#compdef openclaw
 # zsh completion for openclaw (openclaw completion zsh)
@@ -70,7 +72,10 @@ _openclaw() {
     word="\${words[i]}"
     [[ "$word" == -* ]] && continue
     case "\${cmdpath:+$cmdpath }$word" in
-${nodes.filter((n) => n.path).map((n) => `      ${shellWord(n.path)}) cmdpath="\${cmdpath:+$cmdpath }$word" ;;`).join("\n")}
+${nodes
+  .filter((n) => n.path)
+  .map((n) => `      ${shellWord(n.path)}) cmdpath="\${cmdpath:+$cmdpath }$word" ;;`)
+  .join("\n")}
     esac
   done
   case "$cmdpath" in
@@ -83,13 +88,18 @@ compdef _openclaw openclaw
 }
 
 function fish(nodes: CommandNode[]): string {
-  const lines = ["# fish completion for openclaw (openclaw completion fish)", "# Install: openclaw completion fish > ~/.config/fish/completions/openclaw.fish", "complete -c openclaw -f"];
+  const lines = [
+    "# fish completion for openclaw (openclaw completion fish)",
+    "# Install: openclaw completion fish > ~/.config/fish/completions/openclaw.fish",
+    "complete -c openclaw -f",
+  ];
   for (const n of nodes) {
     const words = n.path ? n.path.split(" ") : [];
     // A command path is "seen" when each of its words is on the line and no sibling deeper yet.
-    const condition = words.length === 0
-      ? "__fish_use_subcommand"
-      : `__fish_seen_subcommand_from ${words.at(-1)}; and not __fish_seen_subcommand_from ${n.subcommands.map((s) => s.name).join(" ") || "--"}`;
+    const condition =
+      words.length === 0
+        ? "__fish_use_subcommand"
+        : `__fish_seen_subcommand_from ${words.at(-1)}; and not __fish_seen_subcommand_from ${n.subcommands.map((s) => s.name).join(" ") || "--"}`;
     for (const sub of n.subcommands) lines.push(`complete -c openclaw -n ${shellWord(condition)} -a ${shellWord(sub.name)} -d ${shellWord(sub.description)}`);
     for (const option of n.options.filter((o) => o.startsWith("--"))) lines.push(`complete -c openclaw -n ${shellWord(condition)} -l ${shellWord(option.slice(2))}`);
   }

@@ -1,6 +1,15 @@
 import {
-  ConfigError, defaultConfigPathForWrite, getConfigValue, loadConfig, parseCliValue, redactConfig,
-  resolveConfigPath, resolveStateDir, setConfigValueInFile, UNKNOWN_KEY_PREFIX, unsetConfigValueInFile,
+  ConfigError,
+  defaultConfigPathForWrite,
+  getConfigValue,
+  loadConfig,
+  parseCliValue,
+  redactConfig,
+  resolveConfigPath,
+  resolveStateDir,
+  setConfigValueInFile,
+  UNKNOWN_KEY_PREFIX,
+  unsetConfigValueInFile,
 } from "../config/index.js";
 import { CliError, EXIT_CONFIG_INVALID, printJson } from "./output.js";
 

@@ -99,21 +99,28 @@ function payloadFromFlags(flags: CronJobFlags): CronJobInput["payload"] | undefi
   if (flags.message !== undefined && flags.systemEvent !== undefined) throw new CliError("--message and --system-event are alternatives: give one");
   if (flags.systemEvent !== undefined) return { kind: "systemEvent", text: flags.systemEvent };
   if (flags.message === undefined) {
-    if (flags.model || flags.thinking || flags.timeoutSeconds || flags.lightContext) throw new CliError("--model, --thinking, --timeout-seconds and --light-context go with --message");
+    if (flags.model || flags.thinking || flags.timeoutSeconds || flags.lightContext)
+      throw new CliError("--model, --thinking, --timeout-seconds and --light-context go with --message");
     return undefined;
   }
   const timeoutSeconds = flags.timeoutSeconds === undefined ? undefined : Number(flags.timeoutSeconds);
   if (timeoutSeconds !== undefined && (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 0)) throw new CliError("--timeout-seconds: expected a whole number of seconds");
   return {
-    kind: "agentTurn", message: flags.message,
-    ...(flags.model ? { model: flags.model } : {}), ...(flags.thinking ? { thinking: flags.thinking } : {}),
-    ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}), ...(flags.lightContext ? { lightContext: true } : {}),
+    kind: "agentTurn",
+    message: flags.message,
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.thinking ? { thinking: flags.thinking } : {}),
+    ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
+    ...(flags.lightContext ? { lightContext: true } : {}),
   };
 }
 
 function deliveryFromFlags(flags: CronJobFlags): CronJobInput["delivery"] | undefined {
   const modes = [
-    flags.announce || flags.channel || flags.to ? "announce" : undefined, flags.webhook ? "webhook" : undefined, flags.reportTo ? "session" : undefined, flags.noDeliver ? "none" : undefined,
+    flags.announce || flags.channel || flags.to ? "announce" : undefined,
+    flags.webhook ? "webhook" : undefined,
+    flags.reportTo ? "session" : undefined,
+    flags.noDeliver ? "none" : undefined,
   ].filter(Boolean);
   if (modes.length > 1) throw new CliError("--announce/--channel/--to, --webhook, --report-to and --no-deliver are alternatives: give one");
   if (flags.webhook) return { mode: "webhook", to: flags.webhook };
@@ -121,8 +128,11 @@ function deliveryFromFlags(flags: CronJobFlags): CronJobInput["delivery"] | unde
   if (flags.noDeliver) return { mode: "none" };
   if (modes[0] === "announce") {
     return {
-      mode: "announce", ...(flags.channel ? { channel: flags.channel } : {}), ...(flags.to ? { to: flags.to } : {}),
-      ...(flags.account ? { accountId: flags.account } : {}), ...(flags.bestEffort ? { bestEffort: true } : {}),
+      mode: "announce",
+      ...(flags.channel ? { channel: flags.channel } : {}),
+      ...(flags.to ? { to: flags.to } : {}),
+      ...(flags.account ? { accountId: flags.account } : {}),
+      ...(flags.bestEffort ? { bestEffort: true } : {}),
     };
   }
   return undefined;
@@ -144,8 +154,16 @@ export async function cronListCommand(flags: ClientFlags & { all?: boolean }): P
     if (res.jobs.length === 0) return void process.stdout.write(flags.all ? "No cron jobs\n" : "No enabled cron jobs (--all shows disabled ones)\n");
     const now = Date.now();
     const rows = res.jobs.map((j) => [
-      j.id, j.name, describeSchedule(j.schedule), j.enabled ? (j.state.nextRunAtMs ? `in ${formatDuration(Math.max(0, j.state.nextRunAtMs - now))}` : "-") : `disabled${j.state.disabledReason ? ` (${j.state.disabledReason})` : ""}`,
-      j.state.lastStatus ?? "-", j.sessionTarget,
+      j.id,
+      j.name,
+      describeSchedule(j.schedule),
+      j.enabled
+        ? j.state.nextRunAtMs
+          ? `in ${formatDuration(Math.max(0, j.state.nextRunAtMs - now))}`
+          : "-"
+        : `disabled${j.state.disabledReason ? ` (${j.state.disabledReason})` : ""}`,
+      j.state.lastStatus ?? "-",
+      j.sessionTarget,
     ]);
     table(["ID", "NAME", "SCHEDULE", "NEXT", "LAST", "TARGET"], rows);
   });
@@ -194,7 +212,14 @@ export async function cronRunsCommand(id: string | undefined, flags: ClientFlags
     const res = (await call("cron.runs", { ...(id ? { id } : {}), limit })) as { entries: CronRunEntry[]; total: number };
     if (flags.json) return printJson(res);
     if (res.entries.length === 0) return void process.stdout.write("No runs yet\n");
-    const rows = res.entries.map((r) => [new Date(r.runAtMs).toISOString(), r.jobName, r.status, `${(r.durationMs / 1000).toFixed(1)}s`, r.deliveryStatus, (r.error ?? r.summary ?? "").replace(/\s+/g, " ").slice(0, 80)]);
+    const rows = res.entries.map((r) => [
+      new Date(r.runAtMs).toISOString(),
+      r.jobName,
+      r.status,
+      `${(r.durationMs / 1000).toFixed(1)}s`,
+      r.deliveryStatus,
+      (r.error ?? r.summary ?? "").replace(/\s+/g, " ").slice(0, 80),
+    ]);
     table(["STARTED", "JOB", "STATUS", "TOOK", "DELIVERY", "DETAIL"], rows);
   });
 }
@@ -216,5 +241,11 @@ function nextLine(job: CronJob): string {
 
 function table(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()}\n`);
+  for (const row of [header, ...rows])
+    process.stdout.write(
+      `${row
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd()}\n`,
+    );
 }

@@ -42,11 +42,15 @@ export async function devicesListCommand(flags: ClientFlags): Promise<void> {
   if (flags.json) return printJson({ pending, paired });
   const lines = [`Pending (${pending.length}):`];
   for (const p of pending) {
-    lines.push(`  ${p.requestId}  ${p.displayName ?? p.clientId} (${p.platform}) from ${p.remoteAddress}, ${p.role} [${p.scopes.join(", ")}], ${p.reason}, device ${short(p.deviceId)}`);
+    lines.push(
+      `  ${p.requestId}  ${p.displayName ?? p.clientId} (${p.platform}) from ${p.remoteAddress}, ${p.role} [${p.scopes.join(", ")}], ${p.reason}, device ${short(p.deviceId)}`,
+    );
   }
   lines.push(`Paired (${paired.length}):`);
   for (const d of paired) {
-    lines.push(`  ${d.deviceId}  ${d.displayName ?? d.clientId} (${d.platform}), ${d.role} [${d.scopes.join(", ")}], ${d.hasToken ? `last seen ${when(d.lastSeenAtMs)}` : "approved, token not yet issued"}`);
+    lines.push(
+      `  ${d.deviceId}  ${d.displayName ?? d.clientId} (${d.platform}), ${d.role} [${d.scopes.join(", ")}], ${d.hasToken ? `last seen ${when(d.lastSeenAtMs)}` : "approved, token not yet issued"}`,
+    );
   }
   if (pending.length > 0) lines.push("", "Approve with `openclaw devices approve <requestId>` (or --latest), refuse with `openclaw devices reject <requestId>`.");
   process.stdout.write(`${lines.join("\n")}\n`);
@@ -64,7 +68,9 @@ export async function devicesApproveCommand(requestId: string | undefined, flags
   }
   const result = await call<{ device: Paired }>(flags, "device.pair.approve", { requestId: id });
   if (flags.json) return printJson(result);
-  process.stdout.write(`Approved ${result.device.displayName ?? result.device.clientId} (device ${short(result.device.deviceId)}) as ${result.device.role} [${result.device.scopes.join(", ")}]; it receives its token when it reconnects.\n`);
+  process.stdout.write(
+    `Approved ${result.device.displayName ?? result.device.clientId} (device ${short(result.device.deviceId)}) as ${result.device.role} [${result.device.scopes.join(", ")}]; it receives its token when it reconnects.\n`,
+  );
 }
 
 export async function devicesRejectCommand(requestId: string, flags: ClientFlags): Promise<void> {

@@ -41,7 +41,10 @@ export async function doctorCommand(flags: { fix?: boolean; json?: boolean }): P
     const lines = checks.map((c) => `${MARK[c.status]} ${c.message}${c.fixed ? `\n     fixed: ${c.fixed}` : c.fix && c.status !== "ok" ? `\n     fix: ${c.fix}` : ""}`);
     const failed = checks.filter((c) => c.status === "fail").length;
     const warned = checks.filter((c) => c.status === "warn").length;
-    lines.push("", failed || warned ? `${failed} problem(s), ${warned} warning(s)${ctx.fix ? "" : "; `openclaw doctor --fix` repairs what is safe to repair"}` : "Everything looks fine.");
+    lines.push(
+      "",
+      failed || warned ? `${failed} problem(s), ${warned} warning(s)${ctx.fix ? "" : "; `openclaw doctor --fix` repairs what is safe to repair"}` : "Everything looks fine.",
+    );
     process.stdout.write(`${lines.join("\n")}\n`);
   }
   if (!ok) process.exitCode = 1;

@@ -21,7 +21,8 @@ export interface EvalRunFlags {
 export async function evalRunCommand(suiteDir: string, flags: EvalRunFlags): Promise<void> {
   const trials = flags.trials === undefined ? 1 : Number(flags.trials);
   if (!Number.isInteger(trials) || trials < 1 || trials > 100) throw new CliError(`--trials: expected an integer from 1 to 100, got "${flags.trials}"`);
-  if (flags.baseline && !fs.existsSync(flags.baseline)) throw new CliError(`--baseline ${flags.baseline}: no such file. Write one with \`openclaw eval run ${suiteDir} --json > ${flags.baseline}\`.`);
+  if (flags.baseline && !fs.existsSync(flags.baseline))
+    throw new CliError(`--baseline ${flags.baseline}: no such file. Write one with \`openclaw eval run ${suiteDir} --json > ${flags.baseline}\`.`);
   const tasks = loadSuite(suiteDir);
   const userStateDir = resolveStateDir(process.env);
   const { config } = loadConfig({ stateDir: userStateDir, env: process.env });

@@ -104,7 +104,8 @@ export async function gatewayStatusCommand(flags: ClientFlags): Promise<void> {
   try {
     await client.call("health", {});
     const gw = (await client.call("status", {})) as Record<string, any>;
-    if (flags.json) return printJson({ ok: true, running: true, pid: gw.pid, host: gw.host, port: gw.port, uptimeMs: gw.uptimeMs, version: gw.version, connections: gw.connections });
+    if (flags.json)
+      return printJson({ ok: true, running: true, pid: gw.pid, host: gw.host, port: gw.port, uptimeMs: gw.uptimeMs, version: gw.version, connections: gw.connections });
     process.stdout.write(
       `Gateway: running\nPID: ${gw.pid}\nListening: ws://${gw.host}:${gw.port}\nUptime: ${formatDuration(gw.uptimeMs)}\nVersion: ${gw.version}\nConnections: ${gw.connections}\n`,
     );

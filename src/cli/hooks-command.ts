@@ -11,7 +11,9 @@ function discovered(): { config: OpenClawConfig; stateDir: string; hooks: Discov
   const stateDir = resolveStateDir(process.env);
   const { config } = loadConfig({ stateDir, env: process.env });
   const hooks = discoverHooks({
-    bundledDir: resolveBundledHooksDir(), stateDir, extraDirs: config.hooks?.internal?.load?.extraDirs ?? [],
+    bundledDir: resolveBundledHooksDir(),
+    stateDir,
+    extraDirs: config.hooks?.internal?.load?.extraDirs ?? [],
     workspaceDir: resolveWorkspaceDir(config, defaultAgentId(config), stateDir, process.env),
   });
   return { config, stateDir, hooks };
@@ -19,8 +21,15 @@ function discovered(): { config: OpenClawConfig; stateDir: string; hooks: Discov
 
 function describe(hook: DiscoveredHook, config: OpenClawConfig) {
   return {
-    name: hook.name, description: hook.description, source: hook.source, events: hook.events, enabled: hookEnabled(config, hook.name), dir: hook.dir,
-    ...(hook.emoji ? { emoji: hook.emoji } : {}), ...(hook.handlerPath ? { handler: hook.handlerPath } : {}), ...(hook.problem ? { problem: hook.problem } : {}),
+    name: hook.name,
+    description: hook.description,
+    source: hook.source,
+    events: hook.events,
+    enabled: hookEnabled(config, hook.name),
+    dir: hook.dir,
+    ...(hook.emoji ? { emoji: hook.emoji } : {}),
+    ...(hook.handlerPath ? { handler: hook.handlerPath } : {}),
+    ...(hook.problem ? { problem: hook.problem } : {}),
   };
 }
 
@@ -30,7 +39,9 @@ export function hooksListCommand(flags: { json?: boolean }): void {
   if (flags.json) return printJson({ internalEnabled: config.hooks?.internal?.enabled !== false, hooks: rows });
   if (rows.length === 0) return void process.stdout.write("No hooks found\n");
   for (const h of rows) {
-    process.stdout.write(`${h.enabled ? "on " : "off"}  ${h.emoji ?? " "} ${h.name.padEnd(20)} ${h.source.padEnd(9)} ${h.events.join(", ")}${h.problem ? `  (cannot run: ${h.problem})` : ""}\n`);
+    process.stdout.write(
+      `${h.enabled ? "on " : "off"}  ${h.emoji ?? " "} ${h.name.padEnd(20)} ${h.source.padEnd(9)} ${h.events.join(", ")}${h.problem ? `  (cannot run: ${h.problem})` : ""}\n`,
+    );
   }
   if (config.hooks?.internal?.enabled === false) process.stdout.write("hooks.internal.enabled is false: no hook runs\n");
 }
@@ -43,8 +54,11 @@ export function hooksInfoCommand(name: string, flags: { json?: boolean }): void 
   process.stdout.write(
     [
       `${info.emoji ? `${info.emoji} ` : ""}${info.name} (${info.source}, ${info.enabled ? "enabled" : "disabled"})`,
-      info.description, `Events: ${info.events.join(", ") || "none"}`, `Folder: ${info.dir}`,
-      info.handler ? `Handler: ${info.handler}` : `Cannot run: ${info.problem}`, "",
+      info.description,
+      `Events: ${info.events.join(", ") || "none"}`,
+      `Folder: ${info.dir}`,
+      info.handler ? `Handler: ${info.handler}` : `Cannot run: ${info.problem}`,
+      "",
     ].join("\n"),
   );
 }

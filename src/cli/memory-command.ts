@@ -106,7 +106,10 @@ function progressBar(): { update: (p: SyncProgress) => void; done: () => void } 
 }
 
 function indent(text: string): string {
-  return text.split("\n").map((line) => `    ${line}`).join("\n");
+  return text
+    .split("\n")
+    .map((line) => `    ${line}`)
+    .join("\n");
 }
 
 function describe(obj: unknown): string {

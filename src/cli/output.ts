@@ -5,7 +5,10 @@ export const EXIT_CONFIG_INVALID = 78;
 
 /** A failure the CLI reports as one message and an exit code, without a stack trace. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
   }
 }

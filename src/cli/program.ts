@@ -40,20 +40,29 @@ withServerFlags(gateway.command("run", { isDefault: true }).description("run the
   await gatewayRunCommand({ ...program.opts(), ...opts });
 });
 
-withServerFlags(gateway.command("start").description("start the gateway in the background")).option("--json", "print JSON").action(async (opts) => {
-  const { gatewayStartCommand } = await import("./gateway-daemon.js");
-  await gatewayStartCommand({ ...program.opts(), ...opts });
-});
+withServerFlags(gateway.command("start").description("start the gateway in the background"))
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { gatewayStartCommand } = await import("./gateway-daemon.js");
+    await gatewayStartCommand({ ...program.opts(), ...opts });
+  });
 
-gateway.command("stop").description("stop the running gateway").option("--json", "print JSON").option("--timeout <seconds>", "how long to wait for it to exit", "10").action(async (opts) => {
-  const { gatewayStopCommand } = await import("./gateway-daemon.js");
-  await gatewayStopCommand(opts);
-});
+gateway
+  .command("stop")
+  .description("stop the running gateway")
+  .option("--json", "print JSON")
+  .option("--timeout <seconds>", "how long to wait for it to exit", "10")
+  .action(async (opts) => {
+    const { gatewayStopCommand } = await import("./gateway-daemon.js");
+    await gatewayStopCommand(opts);
+  });
 
-withServerFlags(gateway.command("restart").description("stop, then start the gateway in the background")).option("--json", "print JSON").action(async (opts) => {
-  const { gatewayRestartCommand } = await import("./gateway-daemon.js");
-  await gatewayRestartCommand({ ...program.opts(), ...opts });
-});
+withServerFlags(gateway.command("restart").description("stop, then start the gateway in the background"))
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { gatewayRestartCommand } = await import("./gateway-daemon.js");
+    await gatewayRestartCommand({ ...program.opts(), ...opts });
+  });
 
 withClientFlags(gateway.command("status").description("show pid, port and uptime of the running gateway")).action(async (opts) => {
   const { gatewayStatusCommand } = await import("./gateway-daemon.js");
@@ -110,14 +119,25 @@ withClientFlags(program.command("status").description("gateway reachability, ver
 });
 
 const pairing = program.command("pairing").description("approve unknown DM senders (dmPolicy: pairing)");
-pairing.command("list [channel]").description("pending pairing requests").option("--channel <id>", "only this channel").option("--account <id>", "only this account").option("--json", "print JSON").action(async (channel, opts) => {
-  const { pairingListCommand } = await import("./channels-command.js");
-  pairingListCommand(channel ?? opts.channel, opts);
-});
-pairing.command("approve <channel> <code>").description("let the sender with this code talk to the agent").option("--account <id>", "account id").option("--json", "print JSON").action(async (channel, code, opts) => {
-  const { pairingApproveCommand } = await import("./channels-command.js");
-  pairingApproveCommand(channel, code, opts);
-});
+pairing
+  .command("list [channel]")
+  .description("pending pairing requests")
+  .option("--channel <id>", "only this channel")
+  .option("--account <id>", "only this account")
+  .option("--json", "print JSON")
+  .action(async (channel, opts) => {
+    const { pairingListCommand } = await import("./channels-command.js");
+    pairingListCommand(channel ?? opts.channel, opts);
+  });
+pairing
+  .command("approve <channel> <code>")
+  .description("let the sender with this code talk to the agent")
+  .option("--account <id>", "account id")
+  .option("--json", "print JSON")
+  .action(async (channel, code, opts) => {
+    const { pairingApproveCommand } = await import("./channels-command.js");
+    pairingApproveCommand(channel, code, opts);
+  });
 
 const channels = program.command("channels").description("Telegram, Discord and Slack accounts");
 withClientFlags(channels.command("status").description("connection state of each channel account")).action(async (opts) => {
@@ -182,32 +202,67 @@ program
   });
 
 const traces = program.command("traces").description("run traces: model calls, tool calls, outcome (docs/traces.md)");
-traces.command("list").description("recent runs, newest first").option("--session <key>", "only this session's runs").option("--since <when>", "only runs since a duration ago (30m, 2h, 7d) or a date").option("--limit <n>", "at most this many runs (default 50)").option("--json", "print JSON").action(async (opts) => {
-  const { tracesListCommand } = await import("./traces-command.js");
-  await tracesListCommand(opts);
-});
-traces.command("show <runId>").description("one run's trace as a tree").option("--json", "print the whole trace as JSON").action(async (runId, opts) => {
-  const { tracesShowCommand } = await import("./traces-command.js");
-  await tracesShowCommand(runId, opts);
-});
+traces
+  .command("list")
+  .description("recent runs, newest first")
+  .option("--session <key>", "only this session's runs")
+  .option("--since <when>", "only runs since a duration ago (30m, 2h, 7d) or a date")
+  .option("--limit <n>", "at most this many runs (default 50)")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { tracesListCommand } = await import("./traces-command.js");
+    await tracesListCommand(opts);
+  });
+traces
+  .command("show <runId>")
+  .description("one run's trace as a tree")
+  .option("--json", "print the whole trace as JSON")
+  .action(async (runId, opts) => {
+    const { tracesShowCommand } = await import("./traces-command.js");
+    await tracesShowCommand(runId, opts);
+  });
 const evals = program.command("eval").description("run eval suites against the agent (docs/evals.md)");
-evals.command("run <suite>").description("run every task of a suite folder, each in fresh sessions and workspaces").option("--trials <n>", "trials per task (default 1)").option("--model <ref>", "provider/model for every task").option("--baseline <file>", "an earlier --json report: exit 1 when a task's pass@1 fell below it").option("--json", "print the report as JSON").action(async (suite, opts) => {
-  const { evalRunCommand } = await import("./eval-command.js");
-  await evalRunCommand(suite, opts);
-});
+evals
+  .command("run <suite>")
+  .description("run every task of a suite folder, each in fresh sessions and workspaces")
+  .option("--trials <n>", "trials per task (default 1)")
+  .option("--model <ref>", "provider/model for every task")
+  .option("--baseline <file>", "an earlier --json report: exit 1 when a task's pass@1 fell below it")
+  .option("--json", "print the report as JSON")
+  .action(async (suite, opts) => {
+    const { evalRunCommand } = await import("./eval-command.js");
+    await evalRunCommand(suite, opts);
+  });
 const memory = program.command("memory").description("the agents' memory index (MEMORY.md, memory/*.md)");
-memory.command("status").description("files, chunks, provider, vectors and last sync of an agent's index").option("--agent <id>", "agent id (default: the default agent)").option("--json", "print JSON").action(async (opts) => {
-  const { memoryStatusCommand } = await import("./memory-command.js");
-  await memoryStatusCommand(opts);
-});
-memory.command("index").description("bring the index up to date with the memory files").option("--force", "drop the index and rebuild it (needed after a change of embedding model or chunking)").option("--agent <id>", "agent id (default: the default agent)").option("--json", "print JSON").action(async (opts) => {
-  const { memoryIndexCommand } = await import("./memory-command.js");
-  await memoryIndexCommand(opts);
-});
-memory.command("search <query>").description("search the memory as the memory_search tool does").option("--agent <id>", "agent id (default: the default agent)").option("--max-results <n>", "at most this many results").option("--json", "print JSON").action(async (query, opts) => {
-  const { memorySearchCommand } = await import("./memory-command.js");
-  await memorySearchCommand(query, opts);
-});
+memory
+  .command("status")
+  .description("files, chunks, provider, vectors and last sync of an agent's index")
+  .option("--agent <id>", "agent id (default: the default agent)")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { memoryStatusCommand } = await import("./memory-command.js");
+    await memoryStatusCommand(opts);
+  });
+memory
+  .command("index")
+  .description("bring the index up to date with the memory files")
+  .option("--force", "drop the index and rebuild it (needed after a change of embedding model or chunking)")
+  .option("--agent <id>", "agent id (default: the default agent)")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { memoryIndexCommand } = await import("./memory-command.js");
+    await memoryIndexCommand(opts);
+  });
+memory
+  .command("search <query>")
+  .description("search the memory as the memory_search tool does")
+  .option("--agent <id>", "agent id (default: the default agent)")
+  .option("--max-results <n>", "at most this many results")
+  .option("--json", "print JSON")
+  .action(async (query, opts) => {
+    const { memorySearchCommand } = await import("./memory-command.js");
+    await memorySearchCommand(query, opts);
+  });
 
 // `openclaw cron` and its alias `openclaw automations`: scheduled jobs on the running gateway (docs/automation.md).
 const cron = program.command("cron").alias("automations").description("scheduled jobs on the gateway: reminders, reports, checks");
@@ -238,30 +293,41 @@ const withJobFlags = (cmd: Command) =>
     .option("--report-to <session>", "isolated runs: report the result to this session (main or a session key), whose agent answers there")
     .option("--no-deliver", "keep the reply in the run history only")
     .option("--delete-after-run", "remove a one-shot job after it ran");
-withJobFlags(cron.command("add").description("add a job")).option("--disabled", "add it switched off").action(async (opts) => {
-  const { cronAddCommand } = await import("./cron-command.js");
-  await cronAddCommand({ ...opts, noDeliver: opts.deliver === false });
-});
-withJobFlags(cron.command("edit <id>").description("change a job (only the flags given)")).option("--enable", "switch it on").option("--disable", "switch it off").action(async (id, opts) => {
-  const { cronEditCommand } = await import("./cron-command.js");
-  await cronEditCommand(id, { ...opts, noDeliver: opts.deliver === false });
-});
-withClientFlags(cron.command("list").description("jobs with their schedule and next run")).option("--all", "include disabled jobs").action(async (opts) => {
-  const { cronListCommand } = await import("./cron-command.js");
-  await cronListCommand(opts);
-});
+withJobFlags(cron.command("add").description("add a job"))
+  .option("--disabled", "add it switched off")
+  .action(async (opts) => {
+    const { cronAddCommand } = await import("./cron-command.js");
+    await cronAddCommand({ ...opts, noDeliver: opts.deliver === false });
+  });
+withJobFlags(cron.command("edit <id>").description("change a job (only the flags given)"))
+  .option("--enable", "switch it on")
+  .option("--disable", "switch it off")
+  .action(async (id, opts) => {
+    const { cronEditCommand } = await import("./cron-command.js");
+    await cronEditCommand(id, { ...opts, noDeliver: opts.deliver === false });
+  });
+withClientFlags(cron.command("list").description("jobs with their schedule and next run"))
+  .option("--all", "include disabled jobs")
+  .action(async (opts) => {
+    const { cronListCommand } = await import("./cron-command.js");
+    await cronListCommand(opts);
+  });
 withClientFlags(cron.command("rm <id>").alias("remove").description("remove a job and its run history")).action(async (id, opts) => {
   const { cronRemoveCommand } = await import("./cron-command.js");
   await cronRemoveCommand(id, opts);
 });
-withClientFlags(cron.command("run <id>").description("start a run now")).option("--due", "only when the job is due").action(async (id, opts) => {
-  const { cronRunCommand } = await import("./cron-command.js");
-  await cronRunCommand(id, opts);
-});
-withClientFlags(cron.command("runs [id]").description("run history, newest first")).option("--limit <n>", "at most this many runs", "20").action(async (id, opts) => {
-  const { cronRunsCommand } = await import("./cron-command.js");
-  await cronRunsCommand(id, opts);
-});
+withClientFlags(cron.command("run <id>").description("start a run now"))
+  .option("--due", "only when the job is due")
+  .action(async (id, opts) => {
+    const { cronRunCommand } = await import("./cron-command.js");
+    await cronRunCommand(id, opts);
+  });
+withClientFlags(cron.command("runs [id]").description("run history, newest first"))
+  .option("--limit <n>", "at most this many runs", "20")
+  .action(async (id, opts) => {
+    const { cronRunsCommand } = await import("./cron-command.js");
+    await cronRunsCommand(id, opts);
+  });
 withClientFlags(cron.command("status").description("is the scheduler on, how many jobs, the next run")).action(async (opts) => {
   const { cronStatusCommand } = await import("./cron-command.js");
   await cronStatusCommand(opts);
@@ -269,51 +335,91 @@ withClientFlags(cron.command("status").description("is the scheduler on, how man
 
 // `openclaw hooks`: file-based internal hooks (docs/automation.md#internal-hooks).
 const hooks = program.command("hooks").description("internal hooks: list, inspect, enable and disable");
-hooks.command("list").description("discovered hooks, whether each is on, and its events").option("--json", "print JSON").action(async (opts) => {
-  const { hooksListCommand } = await import("./hooks-command.js");
-  hooksListCommand(opts);
-});
-hooks.command("info <name>").description("one hook: its folder, handler, events and state").option("--json", "print JSON").action(async (name, opts) => {
-  const { hooksInfoCommand } = await import("./hooks-command.js");
-  hooksInfoCommand(name, opts);
-});
-hooks.command("enable <name>").description("turn a hook on (hooks.internal.entries.<name>.enabled: true)").option("--json", "print JSON").action(async (name, opts) => {
-  const { hooksSetEnabledCommand } = await import("./hooks-command.js");
-  hooksSetEnabledCommand(name, true, opts);
-});
-hooks.command("disable <name>").description("turn a hook off").option("--json", "print JSON").action(async (name, opts) => {
-  const { hooksSetEnabledCommand } = await import("./hooks-command.js");
-  hooksSetEnabledCommand(name, false, opts);
-});
+hooks
+  .command("list")
+  .description("discovered hooks, whether each is on, and its events")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { hooksListCommand } = await import("./hooks-command.js");
+    hooksListCommand(opts);
+  });
+hooks
+  .command("info <name>")
+  .description("one hook: its folder, handler, events and state")
+  .option("--json", "print JSON")
+  .action(async (name, opts) => {
+    const { hooksInfoCommand } = await import("./hooks-command.js");
+    hooksInfoCommand(name, opts);
+  });
+hooks
+  .command("enable <name>")
+  .description("turn a hook on (hooks.internal.entries.<name>.enabled: true)")
+  .option("--json", "print JSON")
+  .action(async (name, opts) => {
+    const { hooksSetEnabledCommand } = await import("./hooks-command.js");
+    hooksSetEnabledCommand(name, true, opts);
+  });
+hooks
+  .command("disable <name>")
+  .description("turn a hook off")
+  .option("--json", "print JSON")
+  .action(async (name, opts) => {
+    const { hooksSetEnabledCommand } = await import("./hooks-command.js");
+    hooksSetEnabledCommand(name, false, opts);
+  });
 
 const config = program.command("config").description("read, change and check the config file");
-config.command("get <path>").description("print a config value (secrets redacted)").option("--json", "print JSON").action(async (keyPath, opts) => {
-  const { configGetCommand } = await import("./config-command.js");
-  configGetCommand(keyPath, opts);
-});
-config.command("set <path> <value>").description("set a config value (JSON5 or a plain string)").option("--json", "print JSON").action(async (keyPath, value, opts) => {
-  const { configSetCommand } = await import("./config-command.js");
-  configSetCommand(keyPath, value, opts);
-});
-config.command("unset <path>").description("remove a config value").option("--json", "print JSON").action(async (keyPath, opts) => {
-  const { configUnsetCommand } = await import("./config-command.js");
-  configUnsetCommand(keyPath, opts);
-});
-config.command("validate").description("check the config file (exit 78 when invalid)").option("--strict", "unknown keys are errors, not warnings").option("--json", "print JSON").action(async (opts) => {
-  const { configValidateCommand } = await import("./config-command.js");
-  configValidateCommand(opts);
-});
-config.command("file").description("print the config file path").action(async () => {
-  const { configFileCommand } = await import("./config-command.js");
-  configFileCommand();
-});
+config
+  .command("get <path>")
+  .description("print a config value (secrets redacted)")
+  .option("--json", "print JSON")
+  .action(async (keyPath, opts) => {
+    const { configGetCommand } = await import("./config-command.js");
+    configGetCommand(keyPath, opts);
+  });
+config
+  .command("set <path> <value>")
+  .description("set a config value (JSON5 or a plain string)")
+  .option("--json", "print JSON")
+  .action(async (keyPath, value, opts) => {
+    const { configSetCommand } = await import("./config-command.js");
+    configSetCommand(keyPath, value, opts);
+  });
+config
+  .command("unset <path>")
+  .description("remove a config value")
+  .option("--json", "print JSON")
+  .action(async (keyPath, opts) => {
+    const { configUnsetCommand } = await import("./config-command.js");
+    configUnsetCommand(keyPath, opts);
+  });
+config
+  .command("validate")
+  .description("check the config file (exit 78 when invalid)")
+  .option("--strict", "unknown keys are errors, not warnings")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { configValidateCommand } = await import("./config-command.js");
+    configValidateCommand(opts);
+  });
+config
+  .command("file")
+  .description("print the config file path")
+  .action(async () => {
+    const { configFileCommand } = await import("./config-command.js");
+    configFileCommand();
+  });
 
 // `openclaw acp` (the IDE bridge) and `openclaw acp client`; `doctor` joins the same command.
 const acp = registerAcpCommand(program);
-acp.command("doctor").description("check each configured ACP agent: command found, initialize answered, protocol version").option("--json", "print JSON").action(async (opts) => {
-  const { acpDoctorCommand } = await import("./acp-doctor-command.js");
-  await acpDoctorCommand(opts);
-});
+acp
+  .command("doctor")
+  .description("check each configured ACP agent: command found, initialize answered, protocol version")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { acpDoctorCommand } = await import("./acp-doctor-command.js");
+    await acpDoctorCommand(opts);
+  });
 
 registerOpsCommands(program, withClientFlags);
 

@@ -24,7 +24,10 @@ export function sandboxExplainCommand(flags: SandboxExplainFlags): void {
   const explanation = explainSandbox({ config, agentId, sessionKey, workspaceDir, stateDir, env: process.env });
   const tools = createCoreTools();
   const policy = resolveEffectiveTools({
-    config, agentId, senderIsOwner: true, sandboxed: explanation.sandboxed,
+    config,
+    agentId,
+    senderIsOwner: true,
+    sandboxed: explanation.sandboxed,
     ownerOnlyTools: tools.filter((t) => t.ownerOnly).map((t) => t.name),
     available: tools.map((t) => t.name),
   });

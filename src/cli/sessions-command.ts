@@ -16,10 +16,22 @@ export async function sessionsCommand(flags: ClientFlags & { agent?: string; lim
     if (flags.json) return printJson(res);
     if (res.sessions.length === 0) return void process.stdout.write("No sessions yet\n");
     const now = Date.now();
-    const rows = res.sessions.map((s) => [s.key, s.updatedAt ? `${formatDuration(now - s.updatedAt)} ago` : "-", String(s.totalTokens ?? 0), s.model ?? "-", s.hasActiveRun ? "running" : ""]);
+    const rows = res.sessions.map((s) => [
+      s.key,
+      s.updatedAt ? `${formatDuration(now - s.updatedAt)} ago` : "-",
+      String(s.totalTokens ?? 0),
+      s.model ?? "-",
+      s.hasActiveRun ? "running" : "",
+    ]);
     const header = ["KEY", "UPDATED", "TOKENS", "MODEL", ""];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()}\n`);
+    for (const row of [header, ...rows])
+      process.stdout.write(
+        `${row
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join("  ")
+          .trimEnd()}\n`,
+      );
     if (res.totalCount > res.count) process.stdout.write(`(${res.count} of ${res.totalCount} shown)\n`);
   } finally {
     client.close();

@@ -61,7 +61,11 @@ export function replaceConfigFile(filePath: string, raw: string, opts: ConfigEdi
       for (const { segments, value } of restored.paths) doc.setIn(segments, value);
       output = doc.toString(YAML_OUTPUT);
     } else {
-      output = restoreInJson5Text(raw, restored.paths.map((p) => p.value)) ?? `${JSON.stringify(data, null, 2)}\n`;
+      output =
+        restoreInJson5Text(
+          raw,
+          restored.paths.map((p) => p.value),
+        ) ?? `${JSON.stringify(data, null, 2)}\n`;
     }
   }
   return validateAndWrite(filePath, current.target, data, output.endsWith("\n") ? output : `${output}\n`, opts.env);
@@ -180,7 +184,10 @@ function mergePatch(target: unknown, patch: unknown, segments: KeyPathSegment[],
     if (Array.isArray(patch) && Array.isArray(target) && !replacePaths.has(formatKeyPath(segments))) {
       const dropped = target.filter((old) => !patch.some((item) => JSON.stringify(item) === JSON.stringify(old)));
       if (dropped.length > 0) {
-        issues.push({ path: formatKeyPath(segments), message: `the patch would remove ${dropped.length} entr${dropped.length === 1 ? "y" : "ies"} of this list; add "${formatKeyPath(segments)}" to replacePaths to replace it` });
+        issues.push({
+          path: formatKeyPath(segments),
+          message: `the patch would remove ${dropped.length} entr${dropped.length === 1 ? "y" : "ies"} of this list; add "${formatKeyPath(segments)}" to replacePaths to replace it`,
+        });
       }
     }
     return patch;

@@ -12,7 +12,13 @@ const isSet = (value: string | undefined): boolean => typeof value === "string" 
  */
 export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
   return [
-    ...checkGatewayAuth(config), ...checkCustomBind(config), ...checkAgentIds(config), ...checkRedactPatterns(config), ...checkTelegramWebhooks(config), ...checkAcpBindings(config), ...checkHooks(config),
+    ...checkGatewayAuth(config),
+    ...checkCustomBind(config),
+    ...checkAgentIds(config),
+    ...checkRedactPatterns(config),
+    ...checkTelegramWebhooks(config),
+    ...checkAcpBindings(config),
+    ...checkHooks(config),
   ];
 }
 
@@ -20,7 +26,8 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
 function checkAcpBindings(config: RawOpenClawConfig): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   config.bindings?.forEach((binding, index) => {
-    if (binding.type === "acp" && !binding.match.peer) issues.push({ path: formatKeyPath(["bindings", index, "match", "peer"]), message: 'required for a binding of type "acp" (it binds one chat)' });
+    if (binding.type === "acp" && !binding.match.peer)
+      issues.push({ path: formatKeyPath(["bindings", index, "match", "peer"]), message: 'required for a binding of type "acp" (it binds one chat)' });
     if (binding.type !== "acp" && binding.acp) issues.push({ path: formatKeyPath(["bindings", index, "acp"]), message: 'only a binding of type "acp" takes ACP settings' });
   });
   return issues;
@@ -38,7 +45,10 @@ function checkTelegramWebhooks(config: RawOpenClawConfig): ConfigIssue[] {
   for (const [id, account] of Object.entries(block.accounts ?? {})) {
     const url = account.webhookUrl ?? block.webhookUrl;
     if (isSet(url) && !isSet(account.webhookSecret ?? block.webhookSecret) && !(url === block.webhookUrl && issues.length > 0)) {
-      issues.push({ path: formatKeyPath(["channels", "telegram", "accounts", id, "webhookSecret"]), message: "required when webhookUrl is set (it is how forged updates are refused)" });
+      issues.push({
+        path: formatKeyPath(["channels", "telegram", "accounts", id, "webhookSecret"]),
+        message: "required when webhookUrl is set (it is how forged updates are refused)",
+      });
     }
   }
   return issues;

@@ -55,8 +55,6 @@ const RESTART_LOGGING_PREFIXES = ["logging.file", "logging.maxFileBytes", "loggi
 /** The subset of changed paths that only take effect after a gateway restart. */
 export function restartRequiredPaths(changed: string[]): string[] {
   return changed.filter(
-    (path) =>
-      (isUnder(path, "gateway") && !HOT_GATEWAY_PREFIXES.some((prefix) => isUnder(path, prefix))) ||
-      RESTART_LOGGING_PREFIXES.some((prefix) => isUnder(path, prefix)),
+    (path) => (isUnder(path, "gateway") && !HOT_GATEWAY_PREFIXES.some((prefix) => isUnder(path, prefix))) || RESTART_LOGGING_PREFIXES.some((prefix) => isUnder(path, prefix)),
   );
 }

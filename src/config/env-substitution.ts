@@ -28,12 +28,7 @@ function substituteString(text: string, env: NodeJS.ProcessEnv, at: string, warn
  * Missing variables stay literal and add a warning naming the key path. Substituted values
  * remain strings: this is meant for secrets, URLs and paths.
  */
-export function substituteEnvVars(
-  value: unknown,
-  env: NodeJS.ProcessEnv,
-  warnings: string[],
-  path: KeyPathSegment[] = [],
-): unknown {
+export function substituteEnvVars(value: unknown, env: NodeJS.ProcessEnv, warnings: string[], path: KeyPathSegment[] = []): unknown {
   if (typeof value === "string") return substituteString(value, env, formatKeyPath(path) || "(root)", warnings);
   if (Array.isArray(value)) return value.map((item, index) => substituteEnvVars(item, env, warnings, [...path, index]));
   if (isPlainObject(value)) {

@@ -110,8 +110,7 @@ function collect(schema: TSchema, value: unknown, prefix: KeyPathSegment[], out:
       }
     }
     const key = formatKeyPath(segments);
-    const reason =
-      error.type === ValueErrorType.ObjectRequiredProperty ? "required" : `expected ${describeSchema(error.schema)}`;
+    const reason = error.type === ValueErrorType.ObjectRequiredProperty ? "required" : `expected ${describeSchema(error.schema)}`;
     // typebox reports a missing required key twice (missing, then wrong type): keep "required".
     if (!out.has(key) || reason === "required") out.set(key, reason);
   }

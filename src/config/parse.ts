@@ -50,7 +50,13 @@ function parseJson5(text: string, filePath: string): unknown {
   } catch (err) {
     const e = err as SyntaxError & { lineNumber?: number; columnNumber?: number };
     // A file holding only comments is as empty as a blank one.
-    if (text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/[^\n]*/g, "").trim() === "") return {};
+    if (
+      text
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/\/\/[^\n]*/g, "")
+        .trim() === ""
+    )
+      return {};
     const reason = e.message.replace(/^JSON5: /, "").replace(/ at \d+:\d+$/, "");
     if (typeof e.lineNumber === "number" && typeof e.columnNumber === "number") {
       throw positionedError(filePath, e.lineNumber, e.columnNumber, reason);
@@ -67,9 +73,7 @@ function parseJson5(text: string, filePath: string): unknown {
 export function parseConfigText(text: string, filePath: string): unknown {
   const clean = stripBom(text);
   if (clean.trim() === "") return {};
-  const data = isYamlPath(filePath)
-    ? yamlDocumentToData(parseYamlDocument(clean, filePath), filePath)
-    : parseJson5(clean, filePath);
+  const data = isYamlPath(filePath) ? yamlDocumentToData(parseYamlDocument(clean, filePath), filePath) : parseJson5(clean, filePath);
   if (data === null || data === undefined) return {}; // a YAML file of comments only
   if (typeof data !== "object" || Array.isArray(data)) {
     throw new ConfigError(`${filePath}: config root must be an object`, { filePath });

@@ -5,17 +5,7 @@ export const REDACTED = "__OPENCLAW_REDACTED__";
 
 // Compared after lower-casing and dropping "-"/"_", so "api_key", "API-KEY" and "apiKey"
 // are one name. Header names like Authorization carry credentials in provider configs.
-const SECRET_NAMES = new Set([
-  "token",
-  "password",
-  "apikey",
-  "secret",
-  "bottoken",
-  "apptoken",
-  "signingsecret",
-  "authorization",
-  "cookie",
-]);
+const SECRET_NAMES = new Set(["token", "password", "apikey", "secret", "bottoken", "apptoken", "signingsecret", "authorization", "cookie"]);
 
 // camelCase endings (botToken; case-sensitive so "monkey" stays readable) and
 // kebab/snake endings (x-api-key, CLIENT_SECRET).

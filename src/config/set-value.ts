@@ -114,12 +114,7 @@ function renderJson(text: string | null, edit: Edit): { data: unknown; output: s
  * unset variables) for the caller to show. Throws ConfigError, leaving the file untouched,
  * when the path or the resulting config is invalid.
  */
-export function setConfigValueInFile(
-  filePath: string,
-  keyPath: string,
-  value: unknown,
-  env: NodeJS.ProcessEnv = process.env,
-): { warnings: string[] } {
+export function setConfigValueInFile(filePath: string, keyPath: string, value: unknown, env: NodeJS.ProcessEnv = process.env): { warnings: string[] } {
   const segments = parseKeyPath(keyPath);
   if (segments.length === 0) throw new ConfigError("config set needs a key path");
   const edit: Edit = { filePath, keyPath, segments, value };

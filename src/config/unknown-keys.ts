@@ -22,12 +22,7 @@ function isObjectSchema(schema: TSchema): boolean {
  * what commenting out every child of a section produces. Values of the wrong type are
  * kept as they are: reporting them is the validator's job.
  */
-export function stripUnknownKeys(
-  schema: TSchema,
-  value: unknown,
-  warnings: string[],
-  path: KeyPathSegment[] = [],
-): unknown {
+export function stripUnknownKeys(schema: TSchema, value: unknown, warnings: string[], path: KeyPathSegment[] = []): unknown {
   const node = schema as SchemaNode;
   switch (kindOf(schema)) {
     case "Object":
@@ -50,12 +45,7 @@ export function stripUnknownKeys(
   }
 }
 
-function stripObject(
-  node: SchemaNode,
-  value: Record<string, unknown>,
-  warnings: string[],
-  path: KeyPathSegment[],
-): Record<string, unknown> {
+function stripObject(node: SchemaNode, value: Record<string, unknown>, warnings: string[], path: KeyPathSegment[]): Record<string, unknown> {
   const properties = node.properties ?? {};
   const required = new Set(node.required ?? []);
   const out: Record<string, unknown> = {};
@@ -73,12 +63,7 @@ function stripObject(
   return out;
 }
 
-function stripRecord(
-  node: SchemaNode,
-  value: Record<string, unknown>,
-  warnings: string[],
-  path: KeyPathSegment[],
-): Record<string, unknown> {
+function stripRecord(node: SchemaNode, value: Record<string, unknown>, warnings: string[], path: KeyPathSegment[]): Record<string, unknown> {
   const valueSchema = Object.values(node.patternProperties ?? {})[0];
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {

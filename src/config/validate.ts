@@ -16,10 +16,7 @@ import { moveLegacyKeys } from "./legacy-keys.js";
  * expanded, then the shape is checked, then cross-key rules, then defaults.
  * Throws ConfigError listing every problem; warnings never stop a load.
  */
-export function validateConfig(
-  raw: unknown,
-  env: NodeJS.ProcessEnv = process.env,
-): { config: OpenClawConfig; warnings: string[] } {
+export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): { config: OpenClawConfig; warnings: string[] } {
   if (!isPlainObject(raw)) throw new ConfigError("config root must be an object");
   const warnings: string[] = [];
   const known = stripUnknownKeys(OpenClawConfigSchema, moveLegacyKeys(raw, warnings), warnings);

@@ -85,7 +85,13 @@ export class ContextMaintenance {
 
   /** The loop's overflow recovery: compact inside the run (it holds the writer claim); true when the history shrank. */
   async compactOnOverflow(sessionKey: string, runId: string, emit: (event: AgentEvent) => void): Promise<boolean> {
-    const result = await this.compactor.compact(sessionKey, { reason: "overflow", writerRunId: runId, unfinishedRunIds: this.unfinished(sessionKey), ...this.modelOf(sessionKey), emit });
+    const result = await this.compactor.compact(sessionKey, {
+      reason: "overflow",
+      writerRunId: runId,
+      unfinishedRunIds: this.unfinished(sessionKey),
+      ...this.modelOf(sessionKey),
+      emit,
+    });
     return result.ok;
   }
 
@@ -124,7 +130,9 @@ export class ContextMaintenance {
     const thresholds = compactionThresholds(finished.contextWindow, settings);
     const entry = this.deps.store.peek(turn.sessionKey);
     const flush = memoryFlushDue({
-      contextTokens, thresholds, settings,
+      contextTokens,
+      thresholds,
+      settings,
       compactionCount: entry?.compactionCount,
       memoryFlushCompactionCount: entry?.memoryFlushCompactionCount,
       runtimeTurn: turn.runtime === true,
@@ -132,9 +140,15 @@ export class ContextMaintenance {
     });
     if (flush) {
       await runMemoryFlushTurn({
-        config, stateDir: this.deps.stateDir, store: this.deps.store, logger: this.deps.logger, streamModel: this.deps.streamModel,
+        config,
+        stateDir: this.deps.stateDir,
+        store: this.deps.store,
+        logger: this.deps.logger,
+        streamModel: this.deps.streamModel,
         ...(this.deps.services ? { services: this.deps.services } : {}),
-        sessionKey: turn.sessionKey, agentId: turn.agentId, senderIsOwner: turn.senderIsOwner,
+        sessionKey: turn.sessionKey,
+        agentId: turn.agentId,
+        senderIsOwner: turn.senderIsOwner,
         overrides: this.deps.turnOverrides?.(turn.sessionKey),
         history: (tokenBudget) => this.deps.history.window(turn.sessionKey, tokenBudget, this.unfinished(turn.sessionKey)),
         timeoutMs: settings.timeoutMs,

@@ -90,21 +90,50 @@ export class ConversationService implements ConversationPort {
     this.historyCache = new HistoryCache(deps.store);
     this.endings = new RunEndings({ runs: this.runs, ledger: deps.ledger, sink: deps.sink, logger: deps.logger, forgetListener: (id) => this.queue.forgetListener(id) });
     this.context = new ContextMaintenance({
-      stateDir: deps.stateDir, config: deps.config, store: deps.store, logger: deps.logger, sink: deps.sink, runs: this.runs, history: this.historyCache,
-      streamModel: this.streamModel, services: deps.services, approvals: deps.approvals, turnOverrides: deps.turnOverrides, onSessionChanged: deps.onSessionChanged,
+      stateDir: deps.stateDir,
+      config: deps.config,
+      store: deps.store,
+      logger: deps.logger,
+      sink: deps.sink,
+      runs: this.runs,
+      history: this.historyCache,
+      streamModel: this.streamModel,
+      services: deps.services,
+      approvals: deps.approvals,
+      turnOverrides: deps.turnOverrides,
+      onSessionChanged: deps.onSessionChanged,
       ...(deps.notifyChat ? { notifyChat: deps.notifyChat } : {}),
     });
     const runner = new TurnRunner({
-      stateDir: deps.stateDir, config: deps.config, store: deps.store, logger: deps.logger, sink: deps.sink, runs: this.runs, endings: this.endings,
-      history: this.historyCache, queue: { steeringPending: (key) => this.queue.steeringPending(key), takeSteering: (turn) => this.queue.takeSteering(turn) },
-      streamModel: this.streamModel, failover: new ModelFailover({ stateDir: deps.stateDir, log: deps.logger }), approvals: deps.approvals, services: deps.services, turnOverrides: deps.turnOverrides, maintenance: deps.maintenance,
-      onSessionChanged: deps.onSessionChanged, onTurnEnded: () => this.resolveFirstTurnEnded(), context: this.context,
+      stateDir: deps.stateDir,
+      config: deps.config,
+      store: deps.store,
+      logger: deps.logger,
+      sink: deps.sink,
+      runs: this.runs,
+      endings: this.endings,
+      history: this.historyCache,
+      queue: { steeringPending: (key) => this.queue.steeringPending(key), takeSteering: (turn) => this.queue.takeSteering(turn) },
+      streamModel: this.streamModel,
+      failover: new ModelFailover({ stateDir: deps.stateDir, log: deps.logger }),
+      approvals: deps.approvals,
+      services: deps.services,
+      turnOverrides: deps.turnOverrides,
+      maintenance: deps.maintenance,
+      onSessionChanged: deps.onSessionChanged,
+      onTurnEnded: () => this.resolveFirstTurnEnded(),
+      context: this.context,
       onTurnSettled: (key) => this.discardIfEphemeral(key),
       takeFreshStart: (key) => this.freshStarts.delete(key),
       ...(deps.tracer ? { tracer: deps.tracer } : {}),
     });
     this.queue = new TurnQueue({
-      lanes: this.lanes, runs: this.runs, endings: this.endings, sink: deps.sink, config: deps.config, logger: deps.logger,
+      lanes: this.lanes,
+      runs: this.runs,
+      endings: this.endings,
+      sink: deps.sink,
+      config: deps.config,
+      logger: deps.logger,
       run: (turn, signal) => runner.run(turn, signal),
     });
   }
@@ -117,7 +146,12 @@ export class ConversationService implements ConversationPort {
     const model = this.streamModel as Partial<StreamModel>;
     if (!model.warmUp) return;
     const config = this.deps.config();
-    const apis = new Set(listConfiguredModels(config, process.env).filter((m) => m.available).map((m) => resolveModel(m.ref, config, process.env)).flatMap((r) => (r.ok ? [r.model.api] : [])));
+    const apis = new Set(
+      listConfiguredModels(config, process.env)
+        .filter((m) => m.available)
+        .map((m) => resolveModel(m.ref, config, process.env))
+        .flatMap((r) => (r.ok ? [r.model.api] : [])),
+    );
     model.warmUp(apis);
     // The default agent's workspace, bootstrap files and skills, read once now instead of by the first turn.
     void warmUpAgentContext(config, defaultAgentId(config), this.deps.stateDir, process.env).catch((err) =>
@@ -150,7 +184,13 @@ export class ConversationService implements ConversationPort {
 
     // An ACP session's turns run on its external agent (docs/acp.md), never on an embedded model.
     if (isAcpSessionKey(sessionKey)) {
-      return { kind: "rejected", runId, sessionKey, reason: "acp-session", notice: `${sessionKey} is an ACP agent's session: its turns run on that agent. Steer it with /acp steer or the subagents tool.` };
+      return {
+        kind: "rejected",
+        runId,
+        sessionKey,
+        reason: "acp-session",
+        notice: `${sessionKey} is an ACP agent's session: its turns run on that agent. Steer it with /acp steer or the subagents tool.`,
+      };
     }
 
     if (input.idempotencyKey !== undefined) {
@@ -158,7 +198,13 @@ export class ConversationService implements ConversationPort {
       if (!begun.fresh) {
         const run = this.runs.get(runId);
         if (run) return { kind: "duplicate", runId, sessionKey: run.sessionKey, status: run.endedAt ? run.status : "in_flight", run };
-        return { kind: "duplicate", runId, sessionKey: begun.record.sessionKey ?? sessionKey, status: (begun.record.status ?? "in_flight") as RunStatus, summary: begun.record.summary };
+        return {
+          kind: "duplicate",
+          runId,
+          sessionKey: begun.record.sessionKey ?? sessionKey,
+          status: (begun.record.status ?? "in_flight") as RunStatus,
+          summary: begun.record.summary,
+        };
       }
     }
 
@@ -172,14 +218,20 @@ export class ConversationService implements ConversationPort {
     // Durable before anything is acknowledged: a crash after this point keeps the message.
     this.historyCache.append(sessionKey, null, [
       {
-        role: "user", content: text, timestamp: Date.now(), idempotencyKey: runId,
-        provenance: input.provenance ?? { kind: "external_user", method: input.method, ...(input.origin ? { channel: input.origin.channel, accountId: input.origin.accountId, senderId: input.origin.senderId } : {}) },
+        role: "user",
+        content: text,
+        timestamp: Date.now(),
+        idempotencyKey: runId,
+        provenance: input.provenance ?? {
+          kind: "external_user",
+          method: input.method,
+          ...(input.origin ? { channel: input.origin.channel, accountId: input.origin.accountId, senderId: input.origin.senderId } : {}),
+        },
         ...input.transcriptFields,
       },
     ]);
-    const durable = input.idempotencyKey === undefined
-      ? this.deps.store.whenDurable(sessionKey)
-      : Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
+    const durable =
+      input.idempotencyKey === undefined ? this.deps.store.whenDurable(sessionKey) : Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
     // A scheduled job's message says so in its provenance; its trace is filed as a cron run.
     const run = this.runs.create(runId, sessionKey, agentId, input.provenance?.sourceTool === "cron" ? "cron" : input.method);
     if (input.onEvent) this.queue.listen(runId, input.onEvent);
@@ -187,9 +239,15 @@ export class ConversationService implements ConversationPort {
 
     if (!this.queue.busy(sessionKey)) {
       const turn: Turn = {
-        sessionKey, agentId, members: [runId], text, onEvents: input.onEvent ? [input.onEvent] : [], extraSystemPrompt: input.extraSystemPrompt,
+        sessionKey,
+        agentId,
+        members: [runId],
+        text,
+        onEvents: input.onEvent ? [input.onEvent] : [],
+        extraSystemPrompt: input.extraSystemPrompt,
         ...(input.turnSettings ? { settings: input.turnSettings } : {}),
-        senderIsOwner, channel: input.origin?.channel,
+        senderIsOwner,
+        channel: input.origin?.channel,
         runtime: input.internal !== undefined || (input.provenance !== undefined && input.provenance.kind !== "external_user"),
       };
       // Hold the session now (later messages queue behind this one), but run only once the
@@ -210,7 +268,12 @@ export class ConversationService implements ConversationPort {
       await durable;
       return { kind: "accepted", run, queued: "queued" };
     }
-    const offer = this.queue.offer(sessionKey, input.queueMode ?? this.deps.store.peek(sessionKey)?.queueMode, { id: runId, text, receivedAt: Date.now(), meta: { agentId, senderIsOwner, channel: input.origin?.channel } });
+    const offer = this.queue.offer(sessionKey, input.queueMode ?? this.deps.store.peek(sessionKey)?.queueMode, {
+      id: runId,
+      text,
+      receivedAt: Date.now(),
+      meta: { agentId, senderIsOwner, channel: input.origin?.channel },
+    });
     if (offer.action === "rejected") {
       const notice = offer.notice ?? "message refused: the session's queue is full";
       this.endings.endUnstarted(sessionKey, [runId], "error", notice);
@@ -251,7 +314,12 @@ export class ConversationService implements ConversationPort {
       .map((m) => ({ role: m.role, text: messageText(m) }))
       .filter((m) => m.text.trim() !== "");
     const workspaceDir = resolveWorkspaceDir(this.deps.config(), agentId, this.deps.stateDir, process.env);
-    this.deps.hooks!.emit({ type: "command", action: input.command ?? "new", sessionKey: input.sessionKey, context: { agentId, workspaceDir, messages, commandSource: input.method } });
+    this.deps.hooks!.emit({
+      type: "command",
+      action: input.command ?? "new",
+      sessionKey: input.sessionKey,
+      context: { agentId, workspaceDir, messages, commandSource: input.method },
+    });
   }
 
   /** Abort the session's active and queued runs; returns the run ids that were stopped. */
@@ -322,7 +390,16 @@ export class ConversationService implements ConversationPort {
     this.deps.store.patch(sessionKey, {
       channel: entry?.channel ?? origin.channel,
       chatType: entry?.chatType ?? origin.chatType,
-      origin: entry?.origin ?? { provider: origin.channel, surface: origin.channel, chatType: origin.chatType, from: origin.senderId, to: origin.to, accountId: origin.accountId, ...(origin.threadId ? { threadId: origin.threadId } : {}), ...(origin.senderName ? { label: origin.senderName } : {}) },
+      origin: entry?.origin ?? {
+        provider: origin.channel,
+        surface: origin.channel,
+        chatType: origin.chatType,
+        from: origin.senderId,
+        to: origin.to,
+        accountId: origin.accountId,
+        ...(origin.threadId ? { threadId: origin.threadId } : {}),
+        ...(origin.senderName ? { label: origin.senderName } : {}),
+      },
       lastChannel: origin.channel,
       lastTo: origin.to,
       lastAccountId: origin.accountId,

@@ -58,7 +58,11 @@ export class ConversationWindow {
   /** `ids[i]` is the transcript entry id of `messages[i]` (compaction needs them; other uses may omit them). */
   constructor(messages: readonly TranscriptMessage[] = [], summary?: { message: TranscriptMessage; text: string } | TranscriptMessage, ids?: readonly (string | undefined)[]) {
     const framed: { message: TranscriptMessage; text?: string } | undefined =
-      summary === undefined ? undefined : typeof (summary as { role?: unknown }).role === "string" ? { message: summary as TranscriptMessage } : (summary as { message: TranscriptMessage; text: string });
+      summary === undefined
+        ? undefined
+        : typeof (summary as { role?: unknown }).role === "string"
+          ? { message: summary as TranscriptMessage }
+          : (summary as { message: TranscriptMessage; text: string });
     this.head = framed ? projectMessage(framed.message) : undefined;
     this.headTokens = framed ? estimateTokens(framed.message) : 0;
     this.summaryText = framed?.text;
@@ -109,7 +113,11 @@ export class ConversationWindow {
       if (message === undefined || this.parts[i] === Part.None) continue;
       const id = clean ? this.ids[i] : undefined;
       const key = this.keys[i];
-      messages.push({ ...(id !== undefined ? { id } : {}), message: (key !== undefined ? { ...message, idempotencyKey: key } : message) as TranscriptMessage, tokens: this.tokens[i]! });
+      messages.push({
+        ...(id !== undefined ? { id } : {}),
+        message: (key !== undefined ? { ...message, idempotencyKey: key } : message) as TranscriptMessage,
+        tokens: this.tokens[i]!,
+      });
     }
     return { ...(this.summaryText !== undefined ? { previousSummary: this.summaryText } : {}), messages, tokensBefore: this.contextTokens };
   }

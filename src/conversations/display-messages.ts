@@ -19,14 +19,20 @@ export function displayMessages(
     const id = opts.idOf?.(message);
     const row = { ...m, content, ...(id ? { __openclaw: { id } } : {}) };
     const size = JSON.stringify(row).length;
-    rows.push(size > (opts.maxChars ?? MAX_ROW_CHARS) ? { role: m.role, content: [{ type: "text", text: "[chat.history omitted: message too large]" }], timestamp: m.timestamp } : row);
+    rows.push(
+      size > (opts.maxChars ?? MAX_ROW_CHARS) ? { role: m.role, content: [{ type: "text", text: "[chat.history omitted: message too large]" }], timestamp: m.timestamp } : row,
+    );
   }
   return rows.slice(-opts.limit);
 }
 
 function isSilent(content: unknown): boolean {
   if (!Array.isArray(content)) return false;
-  const text = content.filter((b) => b?.type === "text").map((b) => b.text).join("").trim();
+  const text = content
+    .filter((b) => b?.type === "text")
+    .map((b) => b.text)
+    .join("")
+    .trim();
   const hasCalls = content.some((b) => b?.type === "toolCall");
   return !hasCalls && text.toUpperCase() === "NO_REPLY";
 }

@@ -18,7 +18,11 @@ export class RunEndings {
 
   /** Mark runs ended in the registry and the ledger (a duplicate of their key is answered from it). */
   finish(runIds: string[], status: Exclude<RunStatus, "queued" | "running">, result?: RunRecord["result"], errorMessage?: string): void {
-    const summary = result?.payloads.map((p) => p.text).join("\n").slice(0, 500) ?? errorMessage;
+    const summary =
+      result?.payloads
+        .map((p) => p.text)
+        .join("\n")
+        .slice(0, 500) ?? errorMessage;
     for (const id of runIds) {
       this.deps.forgetListener(id);
       this.deps.runs.finish(id, status, result);
@@ -38,7 +42,15 @@ export class RunEndings {
     });
     for (const id of pending) {
       const run = this.deps.runs.get(id)!;
-      this.deps.sink.agent({ runId: id, seq: 1, stream: "lifecycle", ts: Date.now(), sessionKey, agentId: run.agentId, data: state === "aborted" ? { phase: "end", aborted: true } : { phase: "error", error: message } });
+      this.deps.sink.agent({
+        runId: id,
+        seq: 1,
+        stream: "lifecycle",
+        ts: Date.now(),
+        sessionKey,
+        agentId: run.agentId,
+        data: state === "aborted" ? { phase: "end", aborted: true } : { phase: "error", error: message },
+      });
       this.deps.sink.chat({ runId: id, sessionKey, agentId: run.agentId, seq: 1, state, ...(state === "error" ? { errorMessage: message } : { stopReason: "rpc" }) });
     }
     this.finish(pending, state === "aborted" ? "aborted" : "error", undefined, message);

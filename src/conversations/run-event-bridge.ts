@@ -150,8 +150,12 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
       } else if (result.error && result.stopReason !== "stop") {
         agent("lifecycle", { phase: "error", startedAt, endedAt, error: result.error.message });
         sink.chat({
-          ...chatBase(), state: "error", errorMessage: result.error.message, errorKind: errorKind(result.error.kind),
-          usage: result.usage, stopReason: result.stopReason,
+          ...chatBase(),
+          state: "error",
+          errorMessage: result.error.message,
+          errorKind: errorKind(result.error.kind),
+          usage: result.usage,
+          stopReason: result.stopReason,
           // A config error's message is also the reply the user should read.
           ...(finalText ? { message: chatMessage(finalText) } : {}),
         });

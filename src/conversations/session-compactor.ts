@@ -4,7 +4,14 @@ import { agentModelRef, resolveAgentConfig } from "../agents/agent-config.js";
 import { compactSession } from "../agents/compaction/compact-session.js";
 import type { AgentEvent, StreamModelFn } from "../agents/types.js";
 import { resolveModel } from "../models/index.js";
-import { compactionInput, compactionThresholds, resolveCompactionSettings, type CompactionInput, type CompactionReason, type CompactionResult } from "../sessions/compaction/index.js";
+import {
+  compactionInput,
+  compactionThresholds,
+  resolveCompactionSettings,
+  type CompactionInput,
+  type CompactionReason,
+  type CompactionResult,
+} from "../sessions/compaction/index.js";
 import { parseSessionKey } from "../sessions/keys/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 
@@ -87,7 +94,9 @@ export class SessionCompactor {
       return { ok: false, reason };
     };
     if (!outcome.ok) {
-      return fail(signal.aborted && !request.signal?.aborted ? `the summary took longer than ${settings.timeoutMs / 1000} s (agents.defaults.compaction.timeoutSeconds)` : outcome.reason);
+      return fail(
+        signal.aborted && !request.signal?.aborted ? `the summary took longer than ${settings.timeoutMs / 1000} s (agents.defaults.compaction.timeoutSeconds)` : outcome.reason,
+      );
     }
     // A reset (/new) while the summary was written starts a new transcript: the summary belongs to the old one.
     if (this.deps.store.peek(sessionKey)?.sessionId !== entry.sessionId) return fail("the session was reset while its summary was written");
@@ -99,12 +108,25 @@ export class SessionCompactor {
     const compactionCount = (this.deps.store.peek(sessionKey)?.compactionCount ?? 0) + 1;
     this.deps.store.patch(sessionKey, { compactionCount, contextTokens: outcome.tokensAfter });
     this.deps.applied(sessionKey, outcome.entry.firstKeptEntryId as string, outcome.entry.summary as string);
-    this.deps.logger.info({ sessionKey, reason: request.reason, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter, summarized: outcome.summarizedMessages }, "session compacted");
+    this.deps.logger.info(
+      { sessionKey, reason: request.reason, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter, summarized: outcome.summarizedMessages },
+      "session compacted",
+    );
     if (automatic) {
-      request.emit?.({ type: "auto_compaction_end", reason: automatic, ok: true, willRetry: automatic === "overflow", tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter });
+      request.emit?.({
+        type: "auto_compaction_end",
+        reason: automatic,
+        ok: true,
+        willRetry: automatic === "overflow",
+        tokensBefore: outcome.tokensBefore,
+        tokensAfter: outcome.tokensAfter,
+      });
     }
     if (automatic && settings.notifyUser) {
-      this.deps.notify(sessionKey, `🧹 The conversation was getting long: ${outcome.summarizedMessages} older messages were summarized (context ≈${outcome.tokensBefore} → ≈${outcome.tokensAfter} tokens).`);
+      this.deps.notify(
+        sessionKey,
+        `🧹 The conversation was getting long: ${outcome.summarizedMessages} older messages were summarized (context ≈${outcome.tokensBefore} → ≈${outcome.tokensAfter} tokens).`,
+      );
     }
     this.deps.onSessionChanged(sessionKey, "compact");
     return { ok: true, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter, summarizedMessages: outcome.summarizedMessages, compactionCount };

@@ -214,7 +214,15 @@ export class TurnQueue {
     this.inboxes.get(sessionKey)?.runEnded();
     const members = messages.map((m) => m.runId);
     const text = messages.map((m) => m.text).join(MERGED_MESSAGE_SEPARATOR);
-    this.start({ sessionKey, agentId: messages[0]!.agentId, members, text, onEvents: this.listenersOf(members), senderIsOwner: messages.every((m) => m.senderIsOwner), runtime: true });
+    this.start({
+      sessionKey,
+      agentId: messages[0]!.agentId,
+      members,
+      text,
+      onEvents: this.listenersOf(members),
+      senderIsOwner: messages.every((m) => m.senderIsOwner),
+      runtime: true,
+    });
     return true;
   }
 

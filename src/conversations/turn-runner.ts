@@ -90,7 +90,13 @@ export class TurnRunner {
     const store = deps.store;
     store.claimWriter(sessionKey, primary);
     const bridge = createRunEventBridge({ runId: primary, sessionKey, agentId, sink: deps.sink });
-    const trace = deps.tracer?.begin({ runId: primary, sessionKey, agentId, source: traceSource(deps.runs.get(primary)?.method, sessionKey, turn.runtime === true), input: turn.text });
+    const trace = deps.tracer?.begin({
+      runId: primary,
+      sessionKey,
+      agentId,
+      source: traceSource(deps.runs.get(primary)?.method, sessionKey, turn.runtime === true),
+      input: turn.text,
+    });
     // The first assistant message after a prompt records which messages it answers.
     let unanswered = [...turn.members];
     const watchSteered = turn.onSteered;
@@ -128,7 +134,9 @@ export class TurnRunner {
           for (const listener of turn.onEvents) listener(event);
         },
         history: (tokenBudget, contextWindow) =>
-          deps.history.window(sessionKey, tokenBudget, new Set(deps.runs.activeFor(sessionKey).map((r) => r.runId)), (window) => deps.context.prune(sessionKey, window, contextWindow)),
+          deps.history.window(sessionKey, tokenBudget, new Set(deps.runs.activeFor(sessionKey).map((r) => r.runId)), (window) =>
+            deps.context.prune(sessionKey, window, contextWindow),
+          ),
         onContextOverflow: () =>
           deps.context.compactOnOverflow(sessionKey, primary, (event) => {
             bridge.onEvent(event);
@@ -152,7 +160,15 @@ export class TurnRunner {
     } catch (err) {
       const message = (err as Error).message;
       deps.logger.error({ sessionKey, runId: primary, err: message }, "agent turn crashed");
-      result = { runId: primary, payloads: [], usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, durationMs: 0, stopReason: "error", error: { kind: "unknown", message }, messages: [] };
+      result = {
+        runId: primary,
+        payloads: [],
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        durationMs: 0,
+        stopReason: "error",
+        error: { kind: "unknown", message },
+        messages: [],
+      };
     } finally {
       for (const signal of watched) signal.removeEventListener("abort", abort);
     }

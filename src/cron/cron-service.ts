@@ -59,9 +59,17 @@ export class CronService {
   constructor(private readonly deps: CronServiceDeps) {
     this.clock = deps.clock ?? systemClock;
     this.pipeline = new CronRunPipeline({
-      clock: this.clock, logger: deps.logger, emit: deps.emit, conversations: deps.conversations, channels: deps.channels,
-      config: deps.config, queueForHeartbeat: deps.queueForHeartbeat,
-      store: () => this.store!, job: (id) => this.jobs.get(id), forget: (id) => this.jobs.delete(id), stopping: () => this.stopping,
+      clock: this.clock,
+      logger: deps.logger,
+      emit: deps.emit,
+      conversations: deps.conversations,
+      channels: deps.channels,
+      config: deps.config,
+      queueForHeartbeat: deps.queueForHeartbeat,
+      store: () => this.store!,
+      job: (id) => this.jobs.get(id),
+      forget: (id) => this.jobs.delete(id),
+      stopping: () => this.stopping,
     });
     this.scheduler = new CronScheduler({
       clock: this.clock,
@@ -137,18 +145,26 @@ export class CronService {
       if (job.state.nextRunAtMs !== undefined && (next === undefined || job.state.nextRunAtMs < next)) next = job.state.nextRunAtMs;
     }
     return {
-      enabled: this.enabled, jobs: this.jobs.size, enabledJobs, running: this.scheduler.runningCount, queued: this.scheduler.queuedCount,
-      ...(next !== undefined ? { nextRunAtMs: next } : {}), storePath: CronStore.fileIn(this.deps.stateDir),
+      enabled: this.enabled,
+      jobs: this.jobs.size,
+      enabledJobs,
+      running: this.scheduler.runningCount,
+      queued: this.scheduler.queuedCount,
+      ...(next !== undefined ? { nextRunAtMs: next } : {}),
+      storePath: CronStore.fileIn(this.deps.stateDir),
     };
   }
 
   list(query: ListQuery = {}): { jobs: CronJob[]; total: number; offset: number; limit: number } {
     const filter = query.enabled ?? (query.includeDisabled === false ? "enabled" : "all");
     const needle = query.query?.toLowerCase();
-    let jobs = [...this.jobs.values()].filter((job) => (filter === "all" || (filter === "enabled") === job.enabled) && (!needle || `${job.name} ${job.description ?? ""} ${job.id}`.toLowerCase().includes(needle)));
+    let jobs = [...this.jobs.values()].filter(
+      (job) => (filter === "all" || (filter === "enabled") === job.enabled) && (!needle || `${job.name} ${job.description ?? ""} ${job.id}`.toLowerCase().includes(needle)),
+    );
     const sortBy = query.sortBy ?? "nextRunAtMs";
     const dir = query.sortDir === "desc" ? -1 : 1;
-    const key = (job: CronJob): number | string => (sortBy === "name" ? job.name.toLowerCase() : sortBy === "updatedAtMs" ? job.updatedAtMs : (job.state.nextRunAtMs ?? Number.MAX_SAFE_INTEGER));
+    const key = (job: CronJob): number | string =>
+      sortBy === "name" ? job.name.toLowerCase() : sortBy === "updatedAtMs" ? job.updatedAtMs : (job.state.nextRunAtMs ?? Number.MAX_SAFE_INTEGER);
     jobs.sort((a, b) => (key(a) < key(b) ? -dir : key(a) > key(b) ? dir : a.createdAtMs - b.createdAtMs));
     const total = jobs.length;
     const offset = query.offset ?? 0;

@@ -23,10 +23,12 @@ export interface RunQuery {
 let sqliteModule: Promise<typeof BetterSqlite3> | undefined;
 
 function loadSqlite(): Promise<typeof BetterSqlite3> {
-  sqliteModule ??= import("better-sqlite3").then((mod) => (mod.default ?? mod) as typeof BetterSqlite3).catch((error: unknown) => {
-    sqliteModule = undefined;
-    throw new Error(`cron unavailable: the SQLite module (better-sqlite3) did not load: ${(error as Error).message}. Reinstall with npm ci.`);
-  });
+  sqliteModule ??= import("better-sqlite3")
+    .then((mod) => (mod.default ?? mod) as typeof BetterSqlite3)
+    .catch((error: unknown) => {
+      sqliteModule = undefined;
+      throw new Error(`cron unavailable: the SQLite module (better-sqlite3) did not load: ${(error as Error).message}. Reinstall with npm ci.`);
+    });
   return sqliteModule;
 }
 

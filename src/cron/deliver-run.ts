@@ -29,7 +29,12 @@ export async function deliverRun(job: CronJob, entry: CronRunEntry, text: string
       return { status: "delivered" };
     }
     if (job.delivery.mode === "webhook") {
-      await postWebhook(job.delivery.to, { jobId: job.id, jobName: job.name, runId: entry.runId, status: entry.status, runAtMs: entry.runAtMs, durationMs: entry.durationMs, text }, entry.runId, deps);
+      await postWebhook(
+        job.delivery.to,
+        { jobId: job.id, jobName: job.name, runId: entry.runId, status: entry.status, runAtMs: entry.runAtMs, durationMs: entry.durationMs, text },
+        entry.runId,
+        deps,
+      );
       return { status: "delivered" };
     }
     if (job.delivery.mode === "session") {
@@ -58,7 +63,8 @@ async function postWebhook(url: string, body: unknown, idempotencyKey: string, d
       if (status < 500 && status !== 429) break;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      lastError = code === "EPRIVATEADDRESS" ? `${(err as Error).message}; set cron.webhookAllowPrivateNetwork: true to allow it` : `webhook ${target.origin}: ${(err as Error).message}`;
+      lastError =
+        code === "EPRIVATEADDRESS" ? `${(err as Error).message}; set cron.webhookAllowPrivateNetwork: true to allow it` : `webhook ${target.origin}: ${(err as Error).message}`;
       if (code === "EPRIVATEADDRESS") break;
     }
   }
@@ -68,23 +74,27 @@ async function postWebhook(url: string, body: unknown, idempotencyKey: string, d
 function post(url: URL, payload: Buffer, idempotencyKey: string, deps: DeliverDeps): Promise<number> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === "https:" ? https : http;
-    const request = client.request(url, {
-      method: "POST",
-      // A fresh connection per request: no pooled socket skips the address check.
-      agent: false,
-      timeout: WEBHOOK_TIMEOUT_MS,
-      headers: {
-        "content-type": "application/json",
-        "content-length": payload.length,
-        "idempotency-key": idempotencyKey,
-        ...(deps.webhookToken ? { authorization: `Bearer ${deps.webhookToken}` } : {}),
+    const request = client.request(
+      url,
+      {
+        method: "POST",
+        // A fresh connection per request: no pooled socket skips the address check.
+        agent: false,
+        timeout: WEBHOOK_TIMEOUT_MS,
+        headers: {
+          "content-type": "application/json",
+          "content-length": payload.length,
+          "idempotency-key": idempotencyKey,
+          ...(deps.webhookToken ? { authorization: `Bearer ${deps.webhookToken}` } : {}),
+        },
+        ...(deps.webhookAllowPrivateNetwork ? {} : { lookup: guardedLookup }),
       },
-      ...(deps.webhookAllowPrivateNetwork ? {} : { lookup: guardedLookup }),
-    }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode ?? 0));
-      response.on("error", reject);
-    });
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("error", reject);
+      },
+    );
     request.on("timeout", () => request.destroy(new Error(`no answer within ${WEBHOOK_TIMEOUT_MS / 1000}s`)));
     request.on("error", reject);
     request.end(payload);

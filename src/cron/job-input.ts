@@ -118,7 +118,8 @@ function payload(input: CronJobInput["payload"]): CronPayload {
   if (input.kind !== "agentTurn") throw new JobInputError(`payload.kind: expected "systemEvent" or "agentTurn", got ${JSON.stringify(input.kind)}`);
   const out: CronPayload = { kind: "agentTurn", message: text(input.message, "payload.message", MAX_TEXT_CHARS) };
   if (input.model !== undefined) {
-    if (typeof input.model !== "string" || !/^[^/\s]+\/\S+$/.test(input.model)) throw new JobInputError(`payload.model: expected provider/model, got ${JSON.stringify(input.model)}`);
+    if (typeof input.model !== "string" || !/^[^/\s]+\/\S+$/.test(input.model))
+      throw new JobInputError(`payload.model: expected provider/model, got ${JSON.stringify(input.model)}`);
     out.model = input.model;
   }
   if (input.thinking !== undefined) {

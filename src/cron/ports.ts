@@ -11,7 +11,9 @@ export interface ChatRoute {
   threadId?: string;
 }
 
-export type RouteCheck = { ok: true } | { ok: false; reason: string; /** The route can never work as written (channel not configured), not a passing outage. */ permanent: boolean };
+export type RouteCheck =
+  | { ok: true }
+  | { ok: false; reason: string /** The route can never work as written (channel not configured), not a passing outage. */; permanent: boolean };
 
 /**
  * Chat delivery as the scheduler needs it; the gateway fills it with the channel manager, whose

@@ -27,11 +27,17 @@ export async function reportToSession(
     statusLabel: entry.status === "ok" ? "completed successfully" : `failed: ${entry.error ?? "unknown error"}`,
     result: text,
     statsLine: `Stats: scheduled run · duration ${Math.round(entry.durationMs / 1000)}s`,
-    replyInstruction: "Turn this scheduled job's result into a normal-voice update for the user now. Keep internal details private. Reply NO_REPLY if there is nothing worth telling.",
+    replyInstruction:
+      "Turn this scheduled job's result into a normal-voice update for the user now. Keep internal details private. Reply NO_REPLY if there is nothing worth telling.",
   };
   const outcome = await deps.conversations.submit({
-    message: renderTaskCompletion(event), sessionKey, agentId, idempotencyKey: `cron-report:${entry.runId}`, method: "agent",
-    internal: { mergeable: true }, provenance: { kind: "internal_system", sourceSessionKey: entry.sessionKey, sourceTool: "cron" },
+    message: renderTaskCompletion(event),
+    sessionKey,
+    agentId,
+    idempotencyKey: `cron-report:${entry.runId}`,
+    method: "agent",
+    internal: { mergeable: true },
+    provenance: { kind: "internal_system", sourceSessionKey: entry.sessionKey, sourceTool: "cron" },
     transcriptFields: { internalEvents: [event] },
   });
   if (outcome.kind === "rejected") throw new Error(`session ${sessionKey} refused the report: ${outcome.notice}`);

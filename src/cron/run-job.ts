@@ -48,7 +48,11 @@ export async function runJob(job: CronJob, runId: string, deps: RunJobDeps): Pro
   const { sessionKey, agentId } = resolved;
   if (isolated) conversations.reset({ sessionKey, method: "agent" });
   const outcome = await conversations.submit({
-    message: job.payload.message, sessionKey, agentId, idempotencyKey: `cron:${runId}`, method: "agent",
+    message: job.payload.message,
+    sessionKey,
+    agentId,
+    idempotencyKey: `cron:${runId}`,
+    method: "agent",
     // A scheduled run speaks for nobody: owner-only tools stay closed to it.
     senderIsOwner: false,
     ...(isolated ? {} : { internal: { mergeable: false } }),

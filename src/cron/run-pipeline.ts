@@ -51,9 +51,16 @@ export class CronRunPipeline {
   skip(job: CronJob, now: number): void {
     const runningSince = job.state.runningAtMs;
     const entry: CronRunEntry = {
-      runId: randomUUID(), jobId: job.id, jobName: job.name, ts: now, action: "finished", status: "skipped",
+      runId: randomUUID(),
+      jobId: job.id,
+      jobName: job.name,
+      ts: now,
+      action: "finished",
+      status: "skipped",
       error: `the previous run (started ${runningSince ? new Date(runningSince).toISOString() : "earlier"}) is still running; this slot was skipped so runs never overlap`,
-      runAtMs: job.state.nextRunAtMs ?? now, durationMs: 0, deliveryStatus: "not-requested",
+      runAtMs: job.state.nextRunAtMs ?? now,
+      durationMs: 0,
+      deliveryStatus: "not-requested",
     };
     const next = nextRunAt(job.schedule, now, job.createdAtMs);
     if (next === undefined) delete job.state.nextRunAtMs;
@@ -61,7 +68,16 @@ export class CronRunPipeline {
     if (next !== undefined) entry.nextRunAtMs = next;
     this.deps.store().recordRun(entry, job);
     this.deps.logger.warn({ jobId: job.id, name: job.name }, "cron slot skipped: the previous run is still running");
-    this.deps.emit({ action: "finished", jobId: job.id, runId: entry.runId, status: "skipped", error: entry.error, durationMs: 0, deliveryStatus: entry.deliveryStatus, ...(next !== undefined ? { nextRunAtMs: next } : {}) });
+    this.deps.emit({
+      action: "finished",
+      jobId: job.id,
+      runId: entry.runId,
+      status: "skipped",
+      error: entry.error,
+      durationMs: 0,
+      deliveryStatus: entry.deliveryStatus,
+      ...(next !== undefined ? { nextRunAtMs: next } : {}),
+    });
   }
 
   /** Runs the last process left marked running: each is recorded once as interrupted and the job goes on. */
@@ -85,8 +101,16 @@ export class CronRunPipeline {
         if (next !== undefined) job.state.nextRunAtMs = next;
       }
       const entry: CronRunEntry = {
-        runId, jobId: job.id, jobName: job.name, ts: now, action: "finished", status: "interrupted", error: INTERRUPTED,
-        runAtMs: startedAt, durationMs: Math.max(0, now - startedAt), deliveryStatus: job.delivery.mode === "none" ? "not-requested" : "not-delivered",
+        runId,
+        jobId: job.id,
+        jobName: job.name,
+        ts: now,
+        action: "finished",
+        status: "interrupted",
+        error: INTERRUPTED,
+        runAtMs: startedAt,
+        durationMs: Math.max(0, now - startedAt),
+        deliveryStatus: job.delivery.mode === "none" ? "not-requested" : "not-delivered",
         ...(job.state.nextRunAtMs !== undefined ? { nextRunAtMs: job.state.nextRunAtMs } : {}),
       };
       this.deps.store().recordRun(entry, job);
@@ -147,8 +171,14 @@ export class CronRunPipeline {
     deps.store().recordRun(entry, removeJob ? undefined : job);
     if (removeJob) deps.forget(job.id);
     deps.emit({
-      action: "finished", jobId: job.id, runId, status: entry.status, durationMs: entry.durationMs, deliveryStatus: entry.deliveryStatus,
-      ...(entry.error ? { error: entry.error } : {}), ...(entry.nextRunAtMs !== undefined ? { nextRunAtMs: entry.nextRunAtMs } : {}),
+      action: "finished",
+      jobId: job.id,
+      runId,
+      status: entry.status,
+      durationMs: entry.durationMs,
+      deliveryStatus: entry.deliveryStatus,
+      ...(entry.error ? { error: entry.error } : {}),
+      ...(entry.nextRunAtMs !== undefined ? { nextRunAtMs: entry.nextRunAtMs } : {}),
     });
     if (entry.pendingDelivery !== undefined) await this.deliver(job, entry, entry.pendingDelivery);
   }
@@ -188,7 +218,14 @@ export class CronRunPipeline {
     if (delivery.error) state.lastDeliveryError = delivery.error;
     else delete state.lastDeliveryError;
     const entry: CronRunEntry = {
-      runId, jobId: job.id, jobName: job.name, ts: endedAt, action: "finished", status: outcome.status, runAtMs: startedAt, durationMs: endedAt - startedAt,
+      runId,
+      jobId: job.id,
+      jobName: job.name,
+      ts: endedAt,
+      action: "finished",
+      status: outcome.status,
+      runAtMs: startedAt,
+      durationMs: endedAt - startedAt,
       deliveryStatus: delivery.status,
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(outcome.text ? { summary: outcome.text.slice(0, SUMMARY_CHARS) } : {}),
@@ -205,7 +242,8 @@ export class CronRunPipeline {
     const { deps } = this;
     const config = deps.config().cron;
     const result = await deliverRun(job, entry, text, {
-      channels: deps.channels, conversations: deps.conversations,
+      channels: deps.channels,
+      conversations: deps.conversations,
       ...(config?.webhookToken ? { webhookToken: config.webhookToken } : {}),
       webhookAllowPrivateNetwork: config?.webhookAllowPrivateNetwork === true,
     });
@@ -224,7 +262,13 @@ export class CronRunPipeline {
   private alert(job: CronJob, now: number): void {
     job.state.lastAlertAtMs = now;
     this.deps.logger.warn({ jobId: job.id, name: job.name, consecutiveErrors: job.state.consecutiveErrors, err: job.state.lastError }, "cron job keeps failing");
-    this.deps.emit({ action: "alert", jobId: job.id, jobName: job.name, consecutiveErrors: job.state.consecutiveErrors ?? 0, ...(job.state.lastError ? { lastError: job.state.lastError } : {}) });
+    this.deps.emit({
+      action: "alert",
+      jobId: job.id,
+      jobName: job.name,
+      consecutiveErrors: job.state.consecutiveErrors ?? 0,
+      ...(job.state.lastError ? { lastError: job.state.lastError } : {}),
+    });
   }
 
   private disable(job: CronJob, reason: string): void {

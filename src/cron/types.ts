@@ -4,10 +4,7 @@
  * tool speak it.
  */
 
-export type CronSchedule =
-  | { kind: "at"; at: string }
-  | { kind: "every"; everyMs: number; anchorMs?: number }
-  | { kind: "cron"; expr: string; tz?: string; staggerMs?: number };
+export type CronSchedule = { kind: "at"; at: string } | { kind: "every"; everyMs: number; anchorMs?: number } | { kind: "cron"; expr: string; tz?: string; staggerMs?: number };
 
 export type CronPayload =
   | { kind: "systemEvent"; text: string }

@@ -15,7 +15,14 @@ function zoneFormatter(tz: string): Intl.DateTimeFormat {
   if (!formatter) {
     try {
       formatter = new Intl.DateTimeFormat("en-US", {
-        timeZone: tz, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric",
+        timeZone: tz,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
       });
     } catch {
       throw new RangeError(`unknown time zone "${tz}": use an IANA name such as Europe/Berlin or America/New_York`);

@@ -49,7 +49,12 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
     const requester = manager.records.get(sessionKey)?.requesterSessionKey;
     const entry = requester ? deps.store.get(requester) : undefined;
     if (!entry?.lastChannel || !entry.lastTo) return undefined;
-    return { channel: entry.lastChannel, ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}), to: entry.lastTo, ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}) };
+    return {
+      channel: entry.lastChannel,
+      ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}),
+      to: entry.lastTo,
+      ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
+    };
   };
   const permissions: PermissionAsker = {
     async ask(request) {
@@ -65,7 +70,8 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
       // The person in the chat can answer too, with /approve (owners only).
       if (chat) {
         const question = `🔐 ACP agent \`${request.agent}\` asks: ${request.title}\nReply /approve ${id} allow-once | allow-always | deny`;
-        deps.channels()!
+        deps
+          .channels()!
           .send({ ...chat, message: question, idempotencyKey: `acp-permission:${id}` })
           .catch((err: Error) => deps.logger.warn({ sessionKey: request.sessionKey, err: err.message }, "acp permission question not delivered to the chat"));
       }
@@ -94,7 +100,14 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
       const channels = deps.channels();
       if (!channels || !entry?.lastChannel || !entry.lastTo) return;
       await channels
-        .send({ channel: entry.lastChannel, ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}), to: entry.lastTo, ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}), message: text, idempotencyKey: `acp-progress:${randomUUID()}` })
+        .send({
+          channel: entry.lastChannel,
+          ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}),
+          to: entry.lastTo,
+          ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
+          message: text,
+          idempotencyKey: `acp-progress:${randomUUID()}`,
+        })
         .then(
           () => {},
           (err: Error) => deps.logger.warn({ sessionKey: requesterSessionKey, err: err.message }, "acp progress not delivered to the chat"),

@@ -18,7 +18,7 @@ export function resolveBindHost(mode: BindMode, customBindHost: string | undefin
     case "tailnet":
       return { host: "127.0.0.1", note: "tailnet bind is not supported by this gateway; listening on loopback" };
     case "custom":
-      if (!customBindHost) throw new Error("gateway.bind is \"custom\" but gateway.customBindHost is not set");
+      if (!customBindHost) throw new Error('gateway.bind is "custom" but gateway.customBindHost is not set');
       return { host: customBindHost };
   }
 }

@@ -21,7 +21,11 @@ export class GatewayClientError extends Error {
   /** The socket error's code (ECONNREFUSED, ENOTFOUND …) when the gateway could not be reached. */
   networkCode?: string;
 
-  constructor(message: string, readonly error?: ErrorShape, readonly closeCode?: number) {
+  constructor(
+    message: string,
+    readonly error?: ErrorShape,
+    readonly closeCode?: number,
+  ) {
     super(message);
   }
 }

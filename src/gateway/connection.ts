@@ -2,10 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { RawData, WebSocket } from "ws";
 import type { Logger } from "../infra/logger.js";
 import { describeStorageError } from "../infra/storage-errors.js";
-import {
-  CLOSE_MESSAGE_TOO_BIG, CLOSE_POLICY_VIOLATION, CLOSE_UNSUPPORTED_DATA, MAX_BUFFERED_BYTES,
-  MAX_PAYLOAD_BYTES, MAX_PREAUTH_PAYLOAD_BYTES,
-} from "./protocol/constants.js";
+import { CLOSE_MESSAGE_TOO_BIG, CLOSE_POLICY_VIOLATION, CLOSE_UNSUPPORTED_DATA, MAX_BUFFERED_BYTES, MAX_PAYLOAD_BYTES, MAX_PREAUTH_PAYLOAD_BYTES } from "./protocol/constants.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope, type ErrorShape } from "./protocol/errors.js";
 import { cancelFrameValidator, requestFrameValidator } from "./protocol/frames.js";
 import { scopeSatisfied, canReceiveEvent } from "./protocol/scopes.js";
@@ -269,5 +266,8 @@ function frameId(frame: unknown): string | undefined {
 function truncateCloseReason(reason: string): string {
   const buf = Buffer.from(reason, "utf8");
   if (buf.length <= 123) return reason;
-  return `${buf.subarray(0, 120).toString("utf8").replace(/\uFFFD$/, "")}...`;
+  return `${buf
+    .subarray(0, 120)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "")}...`;
 }

@@ -13,10 +13,12 @@ export function createCronChannelPort(deps: { channels: () => ChannelManager | u
     check(route: ChatRoute): RouteCheck {
       if (!isChannelId(route.channel)) return { ok: false, reason: `unknown channel "${route.channel}" (expected one of: ${CHANNEL_IDS.join(", ")})`, permanent: true };
       const accounts = resolveChannelAccounts(deps.config(), route.channel);
-      if (accounts.length === 0) return { ok: false, reason: `channel ${route.channel} is not configured (add channels.${route.channel}, or change the job's delivery)`, permanent: true };
+      if (accounts.length === 0)
+        return { ok: false, reason: `channel ${route.channel} is not configured (add channels.${route.channel}, or change the job's delivery)`, permanent: true };
       const accountId = route.accountId?.toLowerCase() ?? defaultAccountId(deps.config(), route.channel);
       const account = accounts.find((a) => a.accountId === accountId);
-      if (!account) return { ok: false, reason: `channel ${route.channel} has no account "${accountId}" (accounts: ${accounts.map((a) => a.accountId).join(", ")})`, permanent: true };
+      if (!account)
+        return { ok: false, reason: `channel ${route.channel} has no account "${accountId}" (accounts: ${accounts.map((a) => a.accountId).join(", ")})`, permanent: true };
       if (!account.enabled) return { ok: false, reason: `channel ${route.channel} account ${account.accountId} is disabled (enabled: false)`, permanent: true };
       return { ok: true };
     },
@@ -24,17 +26,29 @@ export function createCronChannelPort(deps: { channels: () => ChannelManager | u
       const channels = deps.channels();
       if (!channels) throw new Error("the chat channels have not started");
       await channels.send({
-        channel: route.channel, to: route.to, message: text, idempotencyKey,
-        ...(route.accountId ? { accountId: route.accountId } : {}), ...(route.threadId ? { threadId: route.threadId } : {}),
+        channel: route.channel,
+        to: route.to,
+        message: text,
+        idempotencyKey,
+        ...(route.accountId ? { accountId: route.accountId } : {}),
+        ...(route.threadId ? { threadId: route.threadId } : {}),
       });
     },
     lastRoute(sessionKey) {
       const entry = deps.sessions.get(sessionKey);
       if (!entry?.lastChannel || !entry.lastTo) return undefined;
-      return { channel: entry.lastChannel, to: entry.lastTo, ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}), ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}) };
+      return {
+        channel: entry.lastChannel,
+        to: entry.lastTo,
+        ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}),
+        ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
+      };
     },
     deliverSessionRun(sessionKey, run) {
-      void deps.channels()?.deliverSessionRun(sessionKey, run).catch(() => {});
+      void deps
+        .channels()
+        ?.deliverSessionRun(sessionKey, run)
+        .catch(() => {});
     },
   };
 }

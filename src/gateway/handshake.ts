@@ -1,6 +1,4 @@
-import {
-  CLIENT_MODES, DEFAULT_OPERATOR_SCOPES, MIN_PROTOCOL_VERSION, OPERATOR_SCOPES, PROTOCOL_VERSION,
-} from "./protocol/constants.js";
+import { CLIENT_MODES, DEFAULT_OPERATOR_SCOPES, MIN_PROTOCOL_VERSION, OPERATOR_SCOPES, PROTOCOL_VERSION } from "./protocol/constants.js";
 import { ErrorCodes, type ErrorShape } from "./protocol/errors.js";
 import { connectParamsValidator, type ConnectParams } from "./protocol/frames.js";
 import { checkSharedSecret } from "./auth/connect-auth.js";
@@ -58,11 +56,16 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
     return reject(ErrorCodes.INVALID_REQUEST, `invalid connect params: ${connectParamsValidator.firstError(params)}`);
   }
   if (params.maxProtocol < MIN_PROTOCOL_VERSION || params.minProtocol > PROTOCOL_VERSION || params.minProtocol > params.maxProtocol) {
-    return reject(ErrorCodes.INVALID_REQUEST, `protocol mismatch: gateway speaks ${MIN_PROTOCOL_VERSION}..${PROTOCOL_VERSION}, client asked ${params.minProtocol}..${params.maxProtocol}`, {
-      code: "PROTOCOL_MISMATCH",
-      serverProtocol: PROTOCOL_VERSION,
-      minProtocol: MIN_PROTOCOL_VERSION,
-    }, "protocol mismatch");
+    return reject(
+      ErrorCodes.INVALID_REQUEST,
+      `protocol mismatch: gateway speaks ${MIN_PROTOCOL_VERSION}..${PROTOCOL_VERSION}, client asked ${params.minProtocol}..${params.maxProtocol}`,
+      {
+        code: "PROTOCOL_MISMATCH",
+        serverProtocol: PROTOCOL_VERSION,
+        minProtocol: MIN_PROTOCOL_VERSION,
+      },
+      "protocol mismatch",
+    );
   }
   const role = params.role ?? "operator";
   if (role !== "operator" && role !== "node") {
@@ -76,7 +79,10 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
       ok: false,
       closeReason: message,
       error: {
-        code: ErrorCodes.INVALID_REQUEST, message, retryable: true, retryAfterMs,
+        code: ErrorCodes.INVALID_REQUEST,
+        message,
+        retryable: true,
+        retryAfterMs,
         details: { code: "AUTH_RATE_LIMITED", authReason: "rate_limited", recommendedNextStep: "wait_then_retry" },
       },
     };
@@ -100,9 +106,15 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
       return reject(ErrorCodes.INVALID_REQUEST, proof.message, { code: proof.detailsCode, reason: proof.reason });
     }
     device = {
-      deviceId: proof.deviceId, publicKey: params.device.publicKey, clientId: params.client.id, clientMode: params.client.mode,
-      platform: params.client.platform, ...(params.client.displayName ? { displayName: params.client.displayName } : {}),
-      role, scopes: role === "operator" ? knownScopes(params.scopes ?? []) : [], remoteAddress: input.remoteAddress,
+      deviceId: proof.deviceId,
+      publicKey: params.device.publicKey,
+      clientId: params.client.id,
+      clientMode: params.client.mode,
+      platform: params.client.platform,
+      ...(params.client.displayName ? { displayName: params.client.displayName } : {}),
+      role,
+      scopes: role === "operator" ? knownScopes(params.scopes ?? []) : [],
+      remoteAddress: input.remoteAddress,
     };
   }
 
@@ -146,18 +158,30 @@ function deviceConnect(input: HandshakeInput, params: ConnectParams, role: strin
   const askPairing = (reason: PairingReason): RejectedConnect => {
     const request = devices.requestPairing(device, reason);
     if (!request) {
-      return { ok: false, closeReason: "pairing queue full", error: { code: ErrorCodes.UNAVAILABLE, message: "too many pairing requests are waiting; try again later", retryable: true, retryAfterMs: 60_000 } };
+      return {
+        ok: false,
+        closeReason: "pairing queue full",
+        error: { code: ErrorCodes.UNAVAILABLE, message: "too many pairing requests are waiting; try again later", retryable: true, retryAfterMs: 60_000 },
+      };
     }
     const message = `pairing required: ${reason === "not-paired" ? "this device is not paired with the gateway" : `the device asks for more than it was approved for (${reason})`}; approve it with \`openclaw devices approve ${request.requestId}\``;
     return {
       ok: false,
       closeReason: `pairing required (requestId: ${request.requestId})`,
       error: {
-        code: ErrorCodes.NOT_PAIRED, message,
+        code: ErrorCodes.NOT_PAIRED,
+        message,
         details: {
-          code: "PAIRING_REQUIRED", reason, requestId: request.requestId, deviceId: device.deviceId, requestedRole: role, requestedScopes: device.scopes,
+          code: "PAIRING_REQUIRED",
+          reason,
+          requestId: request.requestId,
+          deviceId: device.deviceId,
+          requestedRole: role,
+          requestedScopes: device.scopes,
           ...(paired ? { approvedRoles: [paired.role], approvedScopes: paired.scopes } : {}),
-          recommendedNextStep: "wait_then_retry", waitForResolution: true, retryable: true,
+          recommendedNextStep: "wait_then_retry",
+          waitForResolution: true,
+          retryable: true,
         },
       },
     };
@@ -167,14 +191,20 @@ function deviceConnect(input: HandshakeInput, params: ConnectParams, role: strin
   if (paired.tokenHash) {
     if (!presented) {
       return reject(ErrorCodes.INVALID_REQUEST, "unauthorized: device token missing (send the device token this gateway issued in auth.token)", {
-        code: "AUTH_TOKEN_MISSING", authReason: "token_missing", recommendedNextStep: "retry_with_device_token", canRetryWithDeviceToken: true,
+        code: "AUTH_TOKEN_MISSING",
+        authReason: "token_missing",
+        recommendedNextStep: "retry_with_device_token",
+        canRetryWithDeviceToken: true,
       });
     }
     if (!devices.tokenMatches(device.deviceId, presented)) {
       input.rateLimiter.recordFailure(input.remoteAddress);
       return {
         ...reject(ErrorCodes.INVALID_REQUEST, "unauthorized: device token mismatch (pair the device again: `openclaw devices list`)", {
-          code: "AUTH_DEVICE_TOKEN_MISMATCH", authReason: "device_token_mismatch", recommendedNextStep: "update_auth_credentials", canRetryWithDeviceToken: false,
+          code: "AUTH_DEVICE_TOKEN_MISMATCH",
+          authReason: "device_token_mismatch",
+          recommendedNextStep: "update_auth_credentials",
+          canRetryWithDeviceToken: false,
         }),
         countedFailure: true,
       };
@@ -185,7 +215,14 @@ function deviceConnect(input: HandshakeInput, params: ConnectParams, role: strin
   if (!requested.every((scope) => paired.scopes.includes(scope))) return askPairing("scope-upgrade");
   input.rateLimiter.recordSuccess(input.remoteAddress);
   const accepted: AcceptedConnect = {
-    ok: true, params, protocol: Math.min(PROTOCOL_VERSION, params.maxProtocol), role, scopes: requested, caps: params.caps ?? [], deviceId: device.deviceId, authVia: "device-token",
+    ok: true,
+    params,
+    protocol: Math.min(PROTOCOL_VERSION, params.maxProtocol),
+    role,
+    scopes: requested,
+    caps: params.caps ?? [],
+    deviceId: device.deviceId,
+    authVia: "device-token",
   };
   // Approved but never connected since: this connect proves the key, and the device gets its token.
   if (!paired.tokenHash) accepted.deviceToken = devices.issueToken(device.deviceId);

@@ -7,8 +7,14 @@ import type { HeartbeatSettings } from "../cron/heartbeat/heartbeat-settings.js"
 function heartbeatOf(settings: HeartbeatSettings | undefined): Record<string, unknown> {
   if (!settings?.enabled) return { enabled: false, every: "0m", everyMs: 0 };
   return {
-    enabled: true, every: settings.every, everyMs: settings.everyMs, prompt: settings.prompt, target: settings.target,
-    ...(settings.model ? { model: settings.model } : {}), session: settings.isolatedSession ? "isolated" : "main", ackMaxChars: settings.ackMaxChars,
+    enabled: true,
+    every: settings.every,
+    everyMs: settings.everyMs,
+    prompt: settings.prompt,
+    target: settings.target,
+    ...(settings.model ? { model: settings.model } : {}),
+    session: settings.isolatedSession ? "isolated" : "main",
+    ackMaxChars: settings.ackMaxChars,
   };
 }
 

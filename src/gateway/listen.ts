@@ -120,7 +120,9 @@ export class EarlyListener {
     // Node drops its own error listener from a socket it hands over for an upgrade; a client that
     // resets while waiting must not become an uncaught exception.
     const pending: PendingUpgrade = {
-      req, socket, head,
+      req,
+      socket,
+      head,
       onError: () => socket.destroy(),
     };
     socket.on("error", pending.onError);

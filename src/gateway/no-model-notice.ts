@@ -13,9 +13,7 @@ export function noModelNotice(config: OpenClawConfig, configPath: string): strin
   const entries = [...(config.agents.list ?? []), ...Object.values(config.agents.entries ?? {})];
   if (entries.some((agent) => agent.model !== undefined)) return undefined;
   const json = /\.json5?$/.test(configPath);
-  const lines = json
-    ? [`  "agents": {`, `    "defaults": { "model": "${EXAMPLE_MODEL}" } },`]
-    : [`agents:`, `  defaults: { model: ${EXAMPLE_MODEL} }`];
+  const lines = json ? [`  "agents": {`, `    "defaults": { "model": "${EXAMPLE_MODEL}" } },`] : [`agents:`, `  defaults: { model: ${EXAMPLE_MODEL} }`];
   return [
     `No model configured: the gateway runs, but every agent turn will fail until one is set.`,
     `Add these two lines to ${configPath}${json ? " (inside its top-level object)" : ""}:`,

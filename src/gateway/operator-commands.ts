@@ -23,7 +23,10 @@ export function operatorCommandContext(
   how: { sessionKey: string; idempotencyKey?: string; method: ChatCommandContext["method"] },
 ): ChatCommandContext {
   return {
-    surface: "operator", senderIsOwner: true, conversations, ...how,
+    surface: "operator",
+    senderIsOwner: true,
+    conversations,
+    ...how,
     config: gateway.config,
     sessions: gateway.sessions(),
     ...(commands.subagents ? { subagents: commands.subagents } : {}),

@@ -1,7 +1,15 @@
 import fs from "node:fs";
 import {
-  ConfigError, defaultConfigPathForWrite, diffConfigPaths, loadConfig, loadConfigFromBytes, resolveStateDir, restartRequiredPaths, watchConfig,
-  type ConfigChange, type LoadedConfig,
+  ConfigError,
+  defaultConfigPathForWrite,
+  diffConfigPaths,
+  loadConfig,
+  loadConfigFromBytes,
+  resolveStateDir,
+  restartRequiredPaths,
+  watchConfig,
+  type ConfigChange,
+  type LoadedConfig,
 } from "../config/index.js";
 import { createLogger, isLogLevel, type Logger } from "../infra/logger.js";
 import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
@@ -113,10 +121,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   for (const warning of current.warnings) logger.warn({ configPath: current.path }, warning);
   if (bind.note) logger.warn(bind.note);
   if (auth.generatedTokenFile) {
-    opts.notice(
-      `Generated a gateway token (shown once): ${auth.token}\n` +
-        `It is stored in ${auth.generatedTokenFile} (mode 0600); local CLI commands read it from there.\n`,
-    );
+    opts.notice(`Generated a gateway token (shown once): ${auth.token}\n` + `It is stored in ${auth.generatedTokenFile} (mode 0600); local CLI commands read it from there.\n`);
   }
 
   const configPathForEdits = current.path ?? defaultConfigPathForWrite(stateDir);
@@ -162,7 +167,15 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
 
   const { GatewayServer } = await import("./server.js");
   const server = new GatewayServer({
-    listener, host, port: boundPort, stateDir, version, startedAt, logger, logFileHealth, auth,
+    listener,
+    host,
+    port: boundPort,
+    stateDir,
+    version,
+    startedAt,
+    logger,
+    logFileHealth,
+    auth,
     loadedConfig: () => current,
     configReloadStatus: () => reloadStatus,
     configFilePath: () => configFile,
@@ -188,7 +201,16 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
 
   const controlUiLink = controlUi.enabled && server.controlUiServed ? controlUiUrl(host, boundPort, controlUi.basePath) : undefined;
   logger.info(
-    { host, port: boundPort, authMode: auth.mode, stateDir, configPath: current.path, portOpenMs, readyMs: Math.round(performance.now()), ...(controlUiLink ? { controlUi: controlUiLink } : {}) },
+    {
+      host,
+      port: boundPort,
+      authMode: auth.mode,
+      stateDir,
+      configPath: current.path,
+      portOpenMs,
+      readyMs: Math.round(performance.now()),
+      ...(controlUiLink ? { controlUi: controlUiLink } : {}),
+    },
     "gateway listening",
   );
   // The link that signs a browser in carries the token: for a person's terminal only, never a log.

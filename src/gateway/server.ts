@@ -85,8 +85,14 @@ import type { AcceptedConnect } from "./handshake.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime } from "./runtime.js";
 import type { LoadedConfig } from "../config/index.js";
 import {
-  CLOSE_POLICY_VIOLATION, CLOSE_SERVICE_RESTART, HEALTH_BROADCAST_INTERVAL_MS, MAX_BUFFERED_BYTES, MAX_PAYLOAD_BYTES, MAX_PENDING_HANDSHAKES,
-  MAX_PREAUTH_PAYLOAD_BYTES, NON_PRESENCE_MODES,
+  CLOSE_POLICY_VIOLATION,
+  CLOSE_SERVICE_RESTART,
+  HEALTH_BROADCAST_INTERVAL_MS,
+  MAX_BUFFERED_BYTES,
+  MAX_PAYLOAD_BYTES,
+  MAX_PENDING_HANDSHAKES,
+  MAX_PREAUTH_PAYLOAD_BYTES,
+  NON_PRESENCE_MODES,
 } from "./protocol/constants.js";
 
 export interface GatewayServerOptions {
@@ -112,8 +118,23 @@ export interface GatewayServerOptions {
 
 /** Events this gateway really emits; advertised in hello-ok. */
 const EVENTS = [
-  "connect.challenge", "tick", "presence", "health", "shutdown", "exec.approval.requested", "exec.approval.resolved", "config.changed", "cron", "heartbeat",
-  "device.pair.requested", "device.pair.resolved", "agent", "chat", "sessions.changed", "question.requested", "question.resolved",
+  "connect.challenge",
+  "tick",
+  "presence",
+  "health",
+  "shutdown",
+  "exec.approval.requested",
+  "exec.approval.resolved",
+  "config.changed",
+  "cron",
+  "heartbeat",
+  "device.pair.requested",
+  "device.pair.resolved",
+  "agent",
+  "chat",
+  "sessions.changed",
+  "question.requested",
+  "question.resolved",
 ];
 
 /**
@@ -170,7 +191,11 @@ export class GatewayServer {
   private readonly subagentsCommand = (sessionKey: string, args: string) => runSubagentsCommand(sessionKey, args, { service: this.subagents });
   /** `/acp …` typed in a chat. */
   private readonly acpCommand = (sessionKey: string, args: string) =>
-    runAcpCommand(sessionKey, args, { manager: this.acp, subagents: this.subagents, callerFor: (key) => chatCaller(key, this.opts.loadedConfig().config, this.opts.stateDir, this.sessions) });
+    runAcpCommand(sessionKey, args, {
+      manager: this.acp,
+      subagents: this.subagents,
+      callerFor: (key) => chatCaller(key, this.opts.loadedConfig().config, this.opts.stateDir, this.sessions),
+    });
   /** `/approve <id> <decision>` typed in a chat: answers a pending exec approval. */
   private readonly approveCommand = (id: string, decision: string, by: string): string => {
     if (!isApprovalDecision(decision)) return `Unknown decision "${decision}". Use allow-once, allow-always or deny.`;
@@ -239,7 +264,10 @@ export class GatewayServer {
     this.traces = new TraceRecorder({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, env: process.env, logger: opts.logger });
     registerTraceMethods(this.methods, this.traces);
     this.internalHooks = new InternalHookRunner({
-      config: () => opts.loadedConfig().config, stateDir: opts.stateDir, bundledDir: resolveBundledHooksDir(), logger: opts.logger,
+      config: () => opts.loadedConfig().config,
+      stateDir: opts.stateDir,
+      bundledDir: resolveBundledHooksDir(),
+      logger: opts.logger,
       workspaceDirOf: (agentId) => resolveWorkspaceDir(opts.loadedConfig().config, agentId, opts.stateDir, process.env),
       defaultAgentId: () => defaultAgentId(opts.loadedConfig().config),
     });
@@ -268,7 +296,11 @@ export class GatewayServer {
     });
     this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
     const acp = createAcpControlPlane({
-      stateDir: opts.stateDir, config: () => opts.loadedConfig().config, logger: opts.logger, approvals: this.approvals, store: this.sessions,
+      stateDir: opts.stateDir,
+      config: () => opts.loadedConfig().config,
+      logger: opts.logger,
+      approvals: this.approvals,
+      store: this.sessions,
       hasApprover: () => [...this.connections].some((c) => c.scopes.length > 0 && canReceiveEvent(c.scopes, "exec.approval.requested")),
       broadcast: (event, payload) => this.broadcast(event, payload),
       channels: () => this.channels,
@@ -277,15 +309,25 @@ export class GatewayServer {
     this.acp = acp.manager;
     this.subagents = new SubagentService({
       acp: acp.children,
-      stateDir: opts.stateDir, config: () => opts.loadedConfig().config, store: this.sessions, conversations: this.conversations, logger: opts.logger,
+      stateDir: opts.stateDir,
+      config: () => opts.loadedConfig().config,
+      store: this.sessions,
+      conversations: this.conversations,
+      logger: opts.logger,
       threads: createSubagentThreads({ channels: () => this.channels, bindings: this.threadBindings, store: this.sessions, logger: opts.logger }),
       // A parent whose conversation is in a chat answers its announcement there.
       onAnnouncementAccepted: (sessionKey, run) => {
-        void this.channels?.deliverSessionRun(sessionKey, run).catch((err) => opts.logger.warn({ sessionKey, err: (err as Error).message }, "announcement answer not delivered to the chat"));
+        void this.channels
+          ?.deliverSessionRun(sessionKey, run)
+          .catch((err) => opts.logger.warn({ sessionKey, err: (err as Error).message }, "announcement answer not delivered to the chat"));
       },
     });
     this.toolServices.sessionTools = new SessionToolService({
-      config: () => opts.loadedConfig().config, store: this.sessions, conversations: this.conversations, subagents: this.subagents, logger: opts.logger,
+      config: () => opts.loadedConfig().config,
+      store: this.sessions,
+      conversations: this.conversations,
+      subagents: this.subagents,
+      logger: opts.logger,
     });
     registerAgentMethods(this.methods, this.conversations, this.operatorCommands);
     registerChatMethods(this.methods, this.conversations, this.operatorCommands);
@@ -305,7 +347,11 @@ export class GatewayServer {
     this.toolServices.memory = this.memory;
     registerMemoryMethods(this.methods, this.memory, (runtime) => defaultAgentId(runtime.config()));
     registerChannelMethods(this.methods, () => this.channels);
-    registerToolMethods(this.methods, this.conversations, () => ({ memory: this.memory.enabled(), messenger: this.channels !== undefined, cron: this.toolServices.cron !== undefined }));
+    registerToolMethods(this.methods, this.conversations, () => ({
+      memory: this.memory.enabled(),
+      messenger: this.channels !== undefined,
+      cron: this.toolServices.cron !== undefined,
+    }));
     this.toolServices.channelMessenger = {
       send: (request: Parameters<ChannelManager["sendFromTool"]>[0]) => {
         if (!this.channels) throw new Error("no chat channel is configured on this gateway");
@@ -313,7 +359,11 @@ export class GatewayServer {
       },
     };
     this.cron = new CronService({
-      stateDir: opts.stateDir, config: () => opts.loadedConfig().config, conversations: this.conversations, logger: opts.logger, env: process.env,
+      stateDir: opts.stateDir,
+      config: () => opts.loadedConfig().config,
+      conversations: this.conversations,
+      logger: opts.logger,
+      env: process.env,
       channels: () => this.cronChannels,
       emit: (event) => this.broadcast("cron", { ...event, ts: Date.now() }),
       ...(opts.cronClock ? { clock: opts.cronClock } : {}),
@@ -324,7 +374,10 @@ export class GatewayServer {
       },
     });
     this.heartbeat = new HeartbeatRunner({
-      config: () => opts.loadedConfig().config, conversations: this.conversations, channels: () => this.cronChannels, logger: opts.logger,
+      config: () => opts.loadedConfig().config,
+      conversations: this.conversations,
+      channels: () => this.cronChannels,
+      logger: opts.logger,
       clock: opts.cronClock ?? systemClock,
       workspaceDirOf: (agentId) => resolveWorkspaceDir(opts.loadedConfig().config, agentId, opts.stateDir, process.env),
       emit: (event) => this.broadcast("heartbeat", event),
@@ -373,7 +426,10 @@ export class GatewayServer {
       logger: this.opts.logger,
     });
     registerHooksRoutes(app, {
-      config: () => this.opts.loadedConfig().config, conversations: this.conversations, channels: () => this.cronChannels, logger: this.opts.logger,
+      config: () => this.opts.loadedConfig().config,
+      conversations: this.conversations,
+      channels: () => this.cronChannels,
+      logger: this.opts.logger,
       wake: (target, text, mode) => wake(this.heartbeat, this.conversations, target, text, mode),
     });
     registerChannelRoutes(app, () => this.channels);
@@ -390,8 +446,15 @@ export class GatewayServer {
     for (const t of this.timers) t.unref();
     // Real gateways list themselves in presence; clients show the entry as "this gateway".
     this.presence.upsert("gateway-self", {
-      ts: Date.now(), host: os.hostname(), version: this.opts.version, platform: process.platform,
-      mode: "gateway", reason: "self", instanceId: randomUUID(), text: `Gateway: ${os.hostname()}`, onlineSince: this.opts.startedAt,
+      ts: Date.now(),
+      host: os.hostname(),
+      version: this.opts.version,
+      platform: process.platform,
+      mode: "gateway",
+      reason: "self",
+      instanceId: randomUUID(),
+      text: `Gateway: ${os.hostname()}`,
+      onlineSince: this.opts.startedAt,
     });
     if (!requestHandler) throw new Error("fastify did not build its server through serverFactory");
     this.isReady = true;
@@ -439,14 +502,27 @@ export class GatewayServer {
       const { ChannelManager } = await import("../channels/channel-manager.js");
       if (!this.channels) {
         this.channels = new ChannelManager({
-          stateDir: this.opts.stateDir, env: process.env, logger: this.opts.logger, config: () => this.opts.loadedConfig().config,
-          conversations: this.conversations, store: this.sessions, ledger: this.ledger, subagentsCommand: this.subagentsCommand, acpCommand: this.acpCommand, approveCommand: this.approveCommand, skillsCommand: this.skillsCommand,
-          threadBindings: this.threadBindings, focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
+          stateDir: this.opts.stateDir,
+          env: process.env,
+          logger: this.opts.logger,
+          config: () => this.opts.loadedConfig().config,
+          conversations: this.conversations,
+          store: this.sessions,
+          ledger: this.ledger,
+          subagentsCommand: this.subagentsCommand,
+          acpCommand: this.acpCommand,
+          approveCommand: this.approveCommand,
+          skillsCommand: this.skillsCommand,
+          threadBindings: this.threadBindings,
+          focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
           acpThreadFollowUp: (childSessionKey, text) => this.subagents.followUpInThread(childSessionKey, text),
           acp: {
             manager: this.acp,
             settings: () => resolveAcpSettings(this.opts.loadedConfig().config),
-            defaultCwd: () => { const config = this.opts.loadedConfig().config; return resolveWorkspaceDir(config, defaultAgentId(config), this.opts.stateDir, process.env); },
+            defaultCwd: () => {
+              const config = this.opts.loadedConfig().config;
+              return resolveWorkspaceDir(config, defaultAgentId(config), this.opts.stateDir, process.env);
+            },
           },
         });
         await this.channels.start();
@@ -460,7 +536,14 @@ export class GatewayServer {
     const channels = this.channels;
     if (!channels || !entry?.lastChannel || !entry.lastTo) return;
     channels
-      .send({ channel: entry.lastChannel, ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}), to: entry.lastTo, ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}), message: text, idempotencyKey: `notice:${noticeKey}` })
+      .send({
+        channel: entry.lastChannel,
+        ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}),
+        to: entry.lastTo,
+        ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
+        message: text,
+        idempotencyKey: `notice:${noticeKey}`,
+      })
       .catch((err: Error) => this.opts.logger.warn({ sessionKey, err: err.message }, "notice not delivered to the chat"));
   }
 
@@ -539,18 +622,23 @@ export class GatewayServer {
   }
 
   private onSocket(ws: WebSocket, req: http.IncomingMessage): void {
-    const conn = new GatewayConnection(ws, req.socket.remoteAddress ?? "", {
-      runtime: this.runtime,
-      methods: this.methods,
-      rateLimiter: this.rateLimiter,
-      auth: () => this.opts.auth,
-      logger: this.opts.logger,
-      handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
-      devices: this.devices,
-      helloPayload: (c, accepted) => this.helloPayload(c, accepted),
-      onOpen: (c) => this.onConnectionOpen(c),
-      onClose: (c) => this.onConnectionClose(c),
-    }, req.headers.origin);
+    const conn = new GatewayConnection(
+      ws,
+      req.socket.remoteAddress ?? "",
+      {
+        runtime: this.runtime,
+        methods: this.methods,
+        rateLimiter: this.rateLimiter,
+        auth: () => this.opts.auth,
+        logger: this.opts.logger,
+        handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
+        devices: this.devices,
+        helloPayload: (c, accepted) => this.helloPayload(c, accepted),
+        onOpen: (c) => this.onConnectionOpen(c),
+        onClose: (c) => this.onConnectionClose(c),
+      },
+      req.headers.origin,
+    );
     this.connections.add(conn);
     ws.on("close", () => this.connections.delete(conn));
   }

@@ -15,7 +15,9 @@ export interface SessionEvents {
  * any more) — unless it was deleted. A turn's end also names its last run (`runId`, `phase`).
  */
 export function sessionChangedPayload(
-  sessionKey: string, reason: string, detail: SessionChangeDetail | undefined,
+  sessionKey: string,
+  reason: string,
+  detail: SessionChangeDetail | undefined,
   deps: { sessions: SessionStore; conversations: ConversationPort; config: OpenClawConfig },
 ): Record<string, unknown> {
   const entry = reason === "delete" ? undefined : deps.sessions.get(sessionKey);

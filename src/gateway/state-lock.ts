@@ -56,8 +56,7 @@ export class StateLock {
         if (!holder || (holder.pid !== process.pid && isProcessAlive(holder.pid))) {
           const who = holder ? `pid ${holder.pid}, port ${holder.port}` : "a gateway that is starting";
           throw new StateLockError(
-            `another gateway is already running for state dir ${stateDir} (${who}); ` +
-              "stop it with `openclaw gateway stop` or use a different OPENCLAW_STATE_DIR",
+            `another gateway is already running for state dir ${stateDir} (${who}); stop it with \`openclaw gateway stop\` or use a different OPENCLAW_STATE_DIR`,
           );
         }
         // The holder is gone: take its lock over.

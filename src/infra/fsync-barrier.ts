@@ -25,10 +25,12 @@ export class FsyncBarrier {
       s.queued = undefined;
       const run = this.fsync(file);
       s.inFlight = run;
-      void run.catch(() => {}).finally(() => {
-        if (s.inFlight === run) s.inFlight = undefined;
-        if (!s.inFlight && !s.queued) this.files.delete(file);
-      });
+      void run
+        .catch(() => {})
+        .finally(() => {
+          if (s.inFlight === run) s.inFlight = undefined;
+          if (!s.inFlight && !s.queued) this.files.delete(file);
+        });
       return run;
     };
     if (!s.inFlight) return start();

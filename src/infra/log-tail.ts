@@ -60,7 +60,10 @@ function tail(fd: number, file: string, size: number, limit: number, maxBytes: n
   const text = readRange(fd, start, size - start).toString("utf8");
   const end = text.lastIndexOf("\n") + 1;
   // A read that starts mid-file begins mid-line: that first piece is dropped.
-  const complete = text.slice(0, end).split("\n").slice(start > 0 ? 1 : 0, -1);
+  const complete = text
+    .slice(0, end)
+    .split("\n")
+    .slice(start > 0 ? 1 : 0, -1);
   const lines = complete.slice(-limit);
   const cursor = start + Buffer.byteLength(text.slice(0, end));
   return { file, cursor, size, lines, ...(start > 0 || complete.length > lines.length ? { truncated: true } : {}) };

@@ -28,9 +28,18 @@ export interface GatewayLogger {
  * of defence for objects logged whole (configs, connect params).
  */
 const REDACT_PATHS = [
-  "token", "password", "apiKey", "auth.token", "auth.password",
-  "*.token", "*.password", "*.apiKey", "*.auth.token", "*.auth.password",
-  "params.auth", "config.gateway.auth",
+  "token",
+  "password",
+  "apiKey",
+  "auth.token",
+  "auth.password",
+  "*.token",
+  "*.password",
+  "*.apiKey",
+  "*.auth.token",
+  "*.auth.password",
+  "params.auth",
+  "config.gateway.auth",
 ];
 
 /**

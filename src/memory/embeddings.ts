@@ -17,7 +17,10 @@ export interface Embedder {
  * after retries, or vectors that are missing, of the wrong size, or not finite numbers.
  */
 export class EmbeddingError extends Error {
-  constructor(readonly kind: "unreachable" | "bad-response", message: string) {
+  constructor(
+    readonly kind: "unreachable" | "bad-response",
+    message: string,
+  ) {
     super(message);
     this.name = "EmbeddingError";
   }
@@ -41,7 +44,11 @@ export function createRemoteEmbedder(settings: Extract<EmbeddingSettings, { kind
   const where = `${settings.provider} (${settings.baseUrl || "no baseUrl"})`;
 
   const request = async (input: string[], signal: AbortSignal | undefined, retries: number): Promise<Float32Array[]> => {
-    if (!settings.baseUrl) throw new EmbeddingError("unreachable", `embedding provider "${settings.provider}" has no endpoint: set memory.search.remote.baseUrl or models.providers.${settings.provider}.baseUrl`);
+    if (!settings.baseUrl)
+      throw new EmbeddingError(
+        "unreachable",
+        `embedding provider "${settings.provider}" has no endpoint: set memory.search.remote.baseUrl or models.providers.${settings.provider}.baseUrl`,
+      );
     const body = JSON.stringify({ model: settings.model, input, encoding_format: "float" });
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
@@ -139,9 +146,13 @@ function describeNetworkError(error: unknown): string {
 function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

@@ -124,7 +124,10 @@ async function backfillEmbeddings(store: MemoryStore, embedder: Embedder, report
     if (missing.length === 0) return;
     try {
       const vectors = await embedWithCache(store, embedder, missing);
-      store.setEmbeddings(missing.map((m, i) => ({ rowid: m.rowid, embedding: vectors[i]! })), embedder.model);
+      store.setEmbeddings(
+        missing.map((m, i) => ({ rowid: m.rowid, embedding: vectors[i]! })),
+        embedder.model,
+      );
     } catch (error) {
       if (!(error instanceof EmbeddingError)) throw error;
       report.embeddingError = error;
@@ -139,12 +142,22 @@ async function backfillEmbeddings(store: MemoryStore, embedder: Embedder, report
  * before, else from the provider. A vector of a size other than the index's is an error.
  */
 export async function embedWithCache(store: MemoryStore, embedder: Embedder, chunks: readonly { hash: string; text: string }[]): Promise<Float32Array[]> {
-  const cached = store.cachedEmbeddings(embedder.provider, embedder.model, embedder.key, chunks.map((c) => c.hash));
+  const cached = store.cachedEmbeddings(
+    embedder.provider,
+    embedder.model,
+    embedder.key,
+    chunks.map((c) => c.hash),
+  );
   const missing = chunks.filter((c) => !cached.has(c.hash));
   if (missing.length > 0) {
     const fresh = await embedder.embed(missing.map((c) => c.text));
     checkDims(store, fresh);
-    store.cacheEmbeddings(embedder.provider, embedder.model, embedder.key, missing.map((c, i) => ({ hash: c.hash, embedding: fresh[i]! })));
+    store.cacheEmbeddings(
+      embedder.provider,
+      embedder.model,
+      embedder.key,
+      missing.map((c, i) => ({ hash: c.hash, embedding: fresh[i]! })),
+    );
     missing.forEach((c, i) => cached.set(c.hash, fresh[i]!));
   }
   const vectors = chunks.map((c) => cached.get(c.hash)!);
@@ -157,7 +170,10 @@ export function checkDims(store: MemoryStore, vectors: readonly Float32Array[]):
   if (dims === undefined) return;
   if (store.dims === undefined) store.setDims(dims);
   else if (store.dims !== dims) {
-    throw new EmbeddingError("bad-response", `embedding provider returned ${dims}-dimensional vectors, but this index holds ${store.dims}-dimensional ones (run openclaw memory index --force after changing the model)`);
+    throw new EmbeddingError(
+      "bad-response",
+      `embedding provider returned ${dims}-dimensional vectors, but this index holds ${store.dims}-dimensional ones (run openclaw memory index --force after changing the model)`,
+    );
   }
 }
 

@@ -80,7 +80,8 @@ export class MemoryIndex {
     let mismatch: string | undefined;
     if (!stored || store.counts().chunks === 0) store.setIdentity(identity);
     else mismatch = describeMismatch(stored, identity);
-    if (mismatch) options.logger.warn({ agentId: options.agentId, change: mismatch }, "memory index identity changed: vector search is paused until `openclaw memory index --force`");
+    if (mismatch)
+      options.logger.warn({ agentId: options.agentId, change: mismatch }, "memory index identity changed: vector search is paused until `openclaw memory index --force`");
     return new MemoryIndex(options, db, store, embedder, vec.ok ? undefined : vec.reason, mismatch);
   }
 
@@ -137,8 +138,12 @@ export class MemoryIndex {
       const sessionsDir = this.sessionsSource();
       if (sessionsDir) {
         const sessions = await syncSessionTranscripts({
-          store: this.store, sessionsDir, chunkTokens: this.options.settings.chunkTokens, chunkOverlap: this.options.settings.chunkOverlap,
-          ...(this.vectorsUsable && !report.embeddingError ? { embedder: this.embedder } : {}), all: allSessionChanges,
+          store: this.store,
+          sessionsDir,
+          chunkTokens: this.options.settings.chunkTokens,
+          chunkOverlap: this.options.settings.chunkOverlap,
+          ...(this.vectorsUsable && !report.embeddingError ? { embedder: this.embedder } : {}),
+          all: allSessionChanges,
         });
         report = { ...report, indexed: report.indexed + sessions.indexed, removed: report.removed + sessions.removed, unchanged: report.unchanged + sessions.unchanged };
         if (sessions.embeddingError && !report.embeddingError) report.embeddingError = sessions.embeddingError;
@@ -263,7 +268,9 @@ export class MemoryIndex {
     const counts = this.store.counts();
     const embedding = this.options.settings.embedding;
     const ftsOnlyReason = !this.embedder
-      ? embedding.kind === "none" ? embedding.reason : "no embedder"
+      ? embedding.kind === "none"
+        ? embedding.reason
+        : "no embedder"
       : this.identityMismatch
         ? `vector search paused: ${this.identityMismatch} (run openclaw memory index --force)`
         : this.embeddingError;

@@ -86,11 +86,13 @@ export class MemoryService {
     this.closed = true;
     const all = [...this.open.values()];
     this.open.clear();
-    await Promise.all(all.map(async (pending) => {
-      const open = await pending.catch(() => undefined);
-      await open?.watcher?.close();
-      await open?.index.close();
-    }));
+    await Promise.all(
+      all.map(async (pending) => {
+        const open = await pending.catch(() => undefined);
+        await open?.watcher?.close();
+        await open?.index.close();
+      }),
+    );
   }
 
   private async indexFor(agentId: string): Promise<OpenIndex> {

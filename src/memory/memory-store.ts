@@ -69,7 +69,10 @@ export class MemoryStore {
   /** Bumped on every write: caches of what the index holds (paths, in-process vectors) are valid for one version. */
   version = 0;
 
-  constructor(readonly db: SqliteDatabase, private readonly vecLoaded: boolean) {
+  constructor(
+    readonly db: SqliteDatabase,
+    private readonly vecLoaded: boolean,
+  ) {
     db.pragma("journal_mode = WAL");
     // The index is a cache of the Markdown files: it is written without fsync, so a checkpoint
     // never stalls the event loop on the disk. A killed process loses nothing (the WAL is in the
@@ -155,7 +158,9 @@ export class MemoryStore {
 
   /** The indexed files (of one source when named: `memory` files or `sessions` transcripts). */
   files(source?: string): Map<string, FileRow> {
-    const rows = (source ? this.sql("SELECT path, source, hash, mtime, size FROM files WHERE source = ?").all(source) : this.sql("SELECT path, source, hash, mtime, size FROM files").all()) as FileRow[];
+    const rows = (
+      source ? this.sql("SELECT path, source, hash, mtime, size FROM files WHERE source = ?").all(source) : this.sql("SELECT path, source, hash, mtime, size FROM files").all()
+    ) as FileRow[];
     return new Map(rows.map((row) => [row.path, row]));
   }
 
@@ -206,7 +211,8 @@ export class MemoryStore {
         const id = `${path}#${chunk.startLine}-${chunk.endLine}:${chunk.hash.slice(0, 12)}`;
         const blob = chunk.embedding ? Buffer.from(chunk.embedding.buffer, chunk.embedding.byteOffset, chunk.embedding.byteLength) : null;
         const rowid = Number(
-          insertChunk.run(id, path, source, chunk.startLine, chunk.endLine, chunk.hash, blob ? model : null, chunk.embedding?.length ?? null, chunk.text, blob, now).lastInsertRowid,
+          insertChunk.run(id, path, source, chunk.startLine, chunk.endLine, chunk.hash, blob ? model : null, chunk.embedding?.length ?? null, chunk.text, blob, now)
+            .lastInsertRowid,
         );
         insertFts.run(rowid, chunk.text, id, path, source, model, chunk.startLine, chunk.endLine);
         const cjk = cjkText(chunk.text);
@@ -252,9 +258,7 @@ export class MemoryStore {
   }
 
   cacheEmbeddings(provider: string, model: string, key: string, entries: readonly { hash: string; embedding: Float32Array }[]): void {
-    const insert = this.sql(
-      "INSERT OR REPLACE INTO embedding_cache (provider, model, provider_key, hash, embedding, dims, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
+    const insert = this.sql("INSERT OR REPLACE INTO embedding_cache (provider, model, provider_key, hash, embedding, dims, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
     const now = Date.now();
     this.db.transaction(() => {
       for (const e of entries) insert.run(provider, model, key, e.hash, Buffer.from(e.embedding.buffer, e.embedding.byteOffset, e.embedding.byteLength), e.embedding.length, now);
@@ -263,9 +267,9 @@ export class MemoryStore {
 
   chunksByRowid(rowids: readonly number[]): Map<number, ChunkRow> {
     if (rowids.length === 0) return new Map();
-    const rows = this.sql(
-      "SELECT rowid, id, path, start_line AS startLine, end_line AS endLine, text FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))",
-    ).all(JSON.stringify(rowids)) as ChunkRow[];
+    const rows = this.sql("SELECT rowid, id, path, start_line AS startLine, end_line AS endLine, text FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))").all(
+      JSON.stringify(rowids),
+    ) as ChunkRow[];
     return new Map(rows.map((row) => [row.rowid, row]));
   }
 

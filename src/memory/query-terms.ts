@@ -3,9 +3,11 @@ export const MAX_QUERY_CHARS = 4_000;
 const MAX_TERMS = 32;
 
 const STOPWORDS = new Set(
-  ("the and for are was were what when where which who whom why how does did has have had this that these those with from into " +
+  (
+    "the and for are was were what when where which who whom why how does did has have had this that these those with from into " +
     "about over under you your yours our ours their theirs they them she her his him its not but can could should would will " +
-    "shall may might must any all some than then there here just also very been being is am an of to in on at by or as it be do we i me my a").split(" "),
+    "shall may might must any all some than then there here just also very been being is am an of to in on at by or as it be do we i me my a"
+  ).split(" "),
 );
 
 const CJK_RUN = /^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+$/;
@@ -16,7 +18,11 @@ const CJK_RUN = /^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\u
  * (CJK text has no spaces to split on). Nothing of the query's own syntax survives.
  */
 export function queryTerms(query: string): { words: string[]; cjk: string[] } {
-  const found = query.slice(0, MAX_QUERY_CHARS).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const found =
+    query
+      .slice(0, MAX_QUERY_CHARS)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   const words = new Set<string>();
   const cjk = new Set<string>();
   for (const found_ of found) {

@@ -29,7 +29,11 @@ export async function readMemoryFile(
   const realWorkspace = await fs.realpath(workspaceDir).catch(() => workspaceDir);
   const real = await fs.realpath(absolute).catch(() => undefined);
   if (!real) return { ok: false, refusal: "not-found" };
-  const allowed = await isAllowed(real, realWorkspace, extraPaths.map((p) => path.resolve(workspaceDir, p)));
+  const allowed = await isAllowed(
+    real,
+    realWorkspace,
+    extraPaths.map((p) => path.resolve(workspaceDir, p)),
+  );
   if (!allowed) return { ok: false, refusal: "not-a-memory-file" };
 
   const bytes = await fs.readFile(real);
@@ -57,7 +61,10 @@ export async function readMemoryFile(
   }
   const to = start + Math.max(shown, 1) - 1;
   const relPath = path.relative(realWorkspace, real).split(path.sep).join("/");
-  return { ok: true, result: { path: relPath.startsWith("..") ? real : relPath, from: start, to, totalLines: all.length, text, truncated: to < all.length || shown < wanted.length } };
+  return {
+    ok: true,
+    result: { path: relPath.startsWith("..") ? real : relPath, from: start, to, totalLines: all.length, text, truncated: to < all.length || shown < wanted.length },
+  };
 }
 
 async function isAllowed(real: string, workspace: string, extras: string[]): Promise<boolean> {

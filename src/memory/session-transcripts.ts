@@ -124,7 +124,10 @@ async function grewEnough(file: TranscriptFile, indexedSize: number): Promise<bo
   try {
     const buffer = Buffer.alloc(delta);
     await handle.read(buffer, 0, delta, indexedSize);
-    const messages = buffer.toString("utf8").split("\n").filter((line) => line.includes('"type":"message"')).length;
+    const messages = buffer
+      .toString("utf8")
+      .split("\n")
+      .filter((line) => line.includes('"type":"message"')).length;
     return messages >= SESSION_DELTA_MESSAGES;
   } finally {
     await handle.close();
@@ -147,5 +150,7 @@ export function conversationText(transcript: string): string {
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.map((block) => (block && typeof block === "object" && (block as { type?: unknown }).type === "text" ? String((block as { text?: unknown }).text ?? "") : "")).join("");
+  return content
+    .map((block) => (block && typeof block === "object" && (block as { type?: unknown }).type === "text" ? String((block as { text?: unknown }).text ?? "") : ""))
+    .join("");
 }

@@ -75,7 +75,7 @@ export function resolveMemorySettings(config: OpenClawConfig, env: NodeJS.Proces
 
 function resolveEmbedding(search: SearchConfig, config: OpenClawConfig, env: NodeJS.ProcessEnv): EmbeddingSettings {
   const named = search.provider?.trim();
-  if (named === "none") return { kind: "none", reason: "memory.search.provider is \"none\": keyword ranking only" };
+  if (named === "none") return { kind: "none", reason: 'memory.search.provider is "none": keyword ranking only' };
   const explicit = (named !== undefined && named !== "auto") || search.remote?.baseUrl !== undefined;
   const provider = named && named !== "auto" ? named : "openai";
   const configured = config.models?.providers?.[provider];

@@ -11,10 +11,12 @@ let constructorPromise: Promise<DatabaseConstructor> | undefined;
  * touch memory pays nothing for the native module.
  */
 export function loadSqlite(): Promise<DatabaseConstructor> {
-  constructorPromise ??= import("better-sqlite3").then((mod) => (mod.default ?? mod) as DatabaseConstructor).catch((error: unknown) => {
-    constructorPromise = undefined;
-    throw new Error(`memory unavailable: the SQLite module (better-sqlite3) did not load: ${(error as Error).message}. Reinstall with npm ci.`);
-  });
+  constructorPromise ??= import("better-sqlite3")
+    .then((mod) => (mod.default ?? mod) as DatabaseConstructor)
+    .catch((error: unknown) => {
+      constructorPromise = undefined;
+      throw new Error(`memory unavailable: the SQLite module (better-sqlite3) did not load: ${(error as Error).message}. Reinstall with npm ci.`);
+    });
   return constructorPromise;
 }
 

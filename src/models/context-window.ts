@@ -34,9 +34,7 @@ export interface ContextWindowInfo {
  */
 export function resolveContextWindow(config: OpenClawConfig, provider: string, modelId: string): ContextWindowInfo {
   const configured = config.models?.providers?.[provider]?.models?.find((m) => m.id === modelId)?.contextWindow;
-  const base: ContextWindowInfo = configured
-    ? { tokens: configured, source: "modelsConfig" }
-    : catalogWindow(modelId) ?? { tokens: DEFAULT_CONTEXT_TOKENS, source: "default" };
+  const base: ContextWindowInfo = configured ? { tokens: configured, source: "modelsConfig" } : (catalogWindow(modelId) ?? { tokens: DEFAULT_CONTEXT_TOKENS, source: "default" });
   const cap = config.agents?.defaults?.contextTokens;
   return cap !== undefined && cap < base.tokens ? { tokens: cap, source: "agentContextTokens" } : base;
 }

@@ -5,9 +5,20 @@
  */
 
 // ── Content blocks (the transcript format of OpenClaw's session files v3) ─────────────────────
-export interface TextBlock { type: "text"; text: string }
-export interface ThinkingBlock { type: "thinking"; thinking: string; signature?: string }
-export interface ImageBlock { type: "image"; data: string; mimeType: string }
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+export interface ThinkingBlock {
+  type: "thinking";
+  thinking: string;
+  signature?: string;
+}
+export interface ImageBlock {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
 /** A complete tool call: arguments already parsed from the streamed JSON. */
 export interface ToolCallBlock {
   type: "toolCall";

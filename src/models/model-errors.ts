@@ -19,13 +19,7 @@ export type FailurePhase = "request" | "stream";
  * decide first; connection-level failures and aborts come from the SDK's classes; anything
  * unrecognised while reading the body is a broken stream. `secrets` are scrubbed from the text.
  */
-export function classifyModelError(
-  err: unknown,
-  signal: AbortSignal,
-  sdk: SdkErrorClasses,
-  phase: FailurePhase,
-  secrets: readonly (string | undefined)[],
-): ClassifiedModelError {
+export function classifyModelError(err: unknown, signal: AbortSignal, sdk: SdkErrorClasses, phase: FailurePhase, secrets: readonly (string | undefined)[]): ClassifiedModelError {
   const classified = classify(err, signal, sdk, phase);
   return { ...classified, message: redactSecrets(classified.message, secrets) };
 }
@@ -123,8 +117,10 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
 
 /** Header values that may carry credentials, for redaction. */
 export function secretHeaderValues(headers: Record<string, string> | undefined): string[] {
-  return Object.entries(headers ?? {})
-    .filter(([name]) => /auth|key|token|secret|cookie/i.test(name))
-    // "Bearer sk-…" may be echoed without its scheme, so the bare credential is scrubbed too.
-    .flatMap(([, value]) => [value, value.replace(/^(bearer|basic|token)\s+/i, "")]);
+  return (
+    Object.entries(headers ?? {})
+      .filter(([name]) => /auth|key|token|secret|cookie/i.test(name))
+      // "Bearer sk-…" may be echoed without its scheme, so the bare credential is scrubbed too.
+      .flatMap(([, value]) => [value, value.replace(/^(bearer|basic|token)\s+/i, "")])
+  );
 }

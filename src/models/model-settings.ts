@@ -15,12 +15,24 @@ export interface WireSettings {
 
 /** Anthropic thinking budgets per level (tokens). */
 export const ANTHROPIC_THINKING_BUDGETS: Record<string, number> = {
-  minimal: 1_024, low: 4_096, medium: 10_000, adaptive: 10_000, high: 24_000, xhigh: 32_000, max: 48_000,
+  minimal: 1_024,
+  low: 4_096,
+  medium: 10_000,
+  adaptive: 10_000,
+  high: 24_000,
+  xhigh: 32_000,
+  max: 48_000,
 };
 
 /** OpenAI `reasoning_effort` (Responses: `reasoning.effort`) per level. */
 export const OPENAI_REASONING_EFFORT: Record<string, string> = {
-  minimal: "minimal", low: "low", medium: "medium", adaptive: "medium", high: "high", xhigh: "high", max: "high",
+  minimal: "minimal",
+  low: "low",
+  medium: "medium",
+  adaptive: "medium",
+  high: "high",
+  xhigh: "high",
+  max: "high",
 };
 
 // params keys (either spelling) → each API's field; absent = that API has no such field.

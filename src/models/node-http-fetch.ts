@@ -34,7 +34,8 @@ export function nodeHttpFetch(input: string | URL | Request, init: RequestInit =
         const nullBody = status === 204 || status === 205 || status === 304 || init.method === "HEAD";
         if (nullBody) response.resume();
         const responseInit = { status, statusText: response.statusMessage ?? "", headers };
-        if (status >= 400 && !nullBody) return void readErrorBody(response, headers, status).then((bytes) => resolve(new Response(bytes as unknown as BodyInit, responseInit)), reject);
+        if (status >= 400 && !nullBody)
+          return void readErrorBody(response, headers, status).then((bytes) => resolve(new Response(bytes as unknown as BodyInit, responseInit)), reject);
         resolve(new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), responseInit));
       },
     );

@@ -47,7 +47,7 @@ export class OpenAIChunkReader {
     }
     // OpenAI-compatible servers report a failed generation this way; it behaves like a 500.
     if ((this.finishReason as string) === "error") {
-      return this.turn.fail({ kind: "server", retryable: true, message: "provider ended the stream with finish_reason \"error\"" });
+      return this.turn.fail({ kind: "server", retryable: true, message: 'provider ended the stream with finish_reason "error"' });
     }
     if (this.finishReason === "length") return this.turn.done("length");
     // Some compatible servers say "stop" even when the turn ends in tool calls.

@@ -42,9 +42,12 @@ export function toResponsesInput(messages: readonly ModelMessage[], imagesAllowe
   const items: InputItem[] = [];
   for (const message of messages) {
     if (message.role === "user") {
-      const content = typeof message.content === "string"
-        ? (message.content ? [{ type: "input_text" as const, text: message.content }] : [])
-        : message.content.map((b) => (b.type === "text" ? { type: "input_text" as const, text: b.text } : imagePart(b.data, b.mimeType, imagesAllowed)));
+      const content =
+        typeof message.content === "string"
+          ? message.content
+            ? [{ type: "input_text" as const, text: message.content }]
+            : []
+          : message.content.map((b) => (b.type === "text" ? { type: "input_text" as const, text: b.text } : imagePart(b.data, b.mimeType, imagesAllowed)));
       if (content.length > 0) items.push({ role: "user", content } as InputItem);
       continue;
     }

@@ -1,8 +1,6 @@
 import type { ProviderModel } from "./types.js";
 
-export type ProviderProbe =
-  | { ok: true; url: string; status: number; modelListed: boolean | undefined }
-  | { ok: false; url: string; problem: string; fix: string };
+export type ProviderProbe = { ok: true; url: string; status: number; modelListed: boolean | undefined } | { ok: false; url: string; problem: string; fix: string };
 
 const ANTHROPIC_VERSION = "2023-06-01";
 
@@ -31,7 +29,12 @@ export async function probeProvider(model: ProviderModel, timeoutMs = 10_000): P
   // An unset variable stays in the config as its literal reference; sending that would only earn a 401.
   const unset = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(model.apiKey ?? "")?.[1];
   if (unset) {
-    return { ok: false, url, problem: `the key of provider "${model.provider}" comes from the environment variable ${unset}, which is not set`, fix: `export ${unset}=<your key> (for a service: set it in the service's environment)` };
+    return {
+      ok: false,
+      url,
+      problem: `the key of provider "${model.provider}" comes from the environment variable ${unset}, which is not set`,
+      fix: `export ${unset}=<your key> (for a service: set it in the service's environment)`,
+    };
   }
   let res: Response;
   try {
@@ -40,14 +43,20 @@ export async function probeProvider(model: ProviderModel, timeoutMs = 10_000): P
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const reason = cause?.code ?? cause?.message ?? (err as Error).name;
     return {
-      ok: false, url,
+      ok: false,
+      url,
       problem: `provider "${model.provider}" is not reachable at ${url} (${reason === "TimeoutError" ? `no answer in ${timeoutMs / 1000} s` : reason})`,
       fix: `check models.providers.${model.provider}.baseUrl and the network`,
     };
   }
   const body = await res.text().catch(() => "");
   if (res.status === 401 || res.status === 403) {
-    return { ok: false, url, problem: `provider "${model.provider}" refused the API key (HTTP ${res.status})`, fix: `set a valid key in models.providers.${model.provider}.apiKey or its environment variable` };
+    return {
+      ok: false,
+      url,
+      problem: `provider "${model.provider}" refused the API key (HTTP ${res.status})`,
+      fix: `set a valid key in models.providers.${model.provider}.apiKey or its environment variable`,
+    };
   }
   if (!res.ok) {
     return { ok: false, url, problem: `provider "${model.provider}" answered HTTP ${res.status} to ${url}`, fix: `check models.providers.${model.provider}.baseUrl and api` };

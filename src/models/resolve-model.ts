@@ -1,8 +1,5 @@
 import type { ModelProviderConfig, OpenClawConfig } from "../config/index.js";
-import {
-  apiKeyEnvVar, BUILTIN_PROVIDERS, EXAMPLE_MODEL_REF, isSupportedApi, MODEL_DEFAULTS, SUPPORTED_APIS,
-  type BuiltinProvider,
-} from "./builtin-providers.js";
+import { apiKeyEnvVar, BUILTIN_PROVIDERS, EXAMPLE_MODEL_REF, isSupportedApi, MODEL_DEFAULTS, SUPPORTED_APIS, type BuiltinProvider } from "./builtin-providers.js";
 import { resolveContextWindow } from "./context-window.js";
 import { defaultModelFallbacks, defaultModelRef, parseModelRef } from "./model-ref.js";
 import type { ConfiguredModelInfo, ProviderModel, ResolveModelResult } from "./types.js";
@@ -15,16 +12,12 @@ type ProviderModelEntry = NonNullable<ModelProviderConfig["models"]>[number];
  * no message ever contains a key. With `requireKey: false` a model without a key resolves too
  * (failover takes its keys from the auth profiles).
  */
-export function resolveModel(
-  ref: string | undefined, config: OpenClawConfig, env: NodeJS.ProcessEnv, options: { requireKey?: boolean } = {},
-): ResolveModelResult {
+export function resolveModel(ref: string | undefined, config: OpenClawConfig, env: NodeJS.ProcessEnv, options: { requireKey?: boolean } = {}): ResolveModelResult {
   const wanted = ref?.trim() || defaultModelRef(config);
   if (!wanted) {
     return {
       ok: false,
-      message:
-        `No model configured. Set agents.defaults.model (e.g. "${EXAMPLE_MODEL_REF}") and ANTHROPIC_API_KEY, ` +
-        "or add a provider under models.providers.",
+      message: `No model configured. Set agents.defaults.model (e.g. "${EXAMPLE_MODEL_REF}") and ANTHROPIC_API_KEY, or add a provider under models.providers.`,
     };
   }
   const parsed = parseModelRef(wanted, config);
@@ -113,14 +106,10 @@ function builtinFor(provider: string, config: OpenClawConfig): BuiltinProvider |
 }
 
 function unknownProviderMessage(provider: string, modelRef: string, config: OpenClawConfig): string {
-  const known = [
-    ...(config.models?.mode === "replace" ? [] : Object.keys(BUILTIN_PROVIDERS)),
-    ...Object.keys(config.models?.providers ?? {}),
-  ];
+  const known = [...(config.models?.mode === "replace" ? [] : Object.keys(BUILTIN_PROVIDERS)), ...Object.keys(config.models?.providers ?? {})];
   const choices = known.length > 0 ? ` Known providers: ${[...new Set(known)].join(", ")}.` : "";
   return (
-    `Unknown model provider "${provider}" (model ${modelRef}). ` +
-    `Add it under models.providers.${provider} with baseUrl, api and apiKey, or pick another provider.${choices}`
+    `Unknown model provider "${provider}" (model ${modelRef}). ` + `Add it under models.providers.${provider} with baseUrl, api and apiKey, or pick another provider.${choices}`
   );
 }
 

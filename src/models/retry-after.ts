@@ -3,8 +3,7 @@
  * HTTP date. Undefined when absent or unreadable.
  */
 export function retryAfterOf(headers: unknown): number | undefined {
-  const get = (name: string): string | null | undefined =>
-    headers instanceof Headers ? headers.get(name) : (headers as Record<string, string | undefined> | undefined)?.[name];
+  const get = (name: string): string | null | undefined => (headers instanceof Headers ? headers.get(name) : (headers as Record<string, string | undefined> | undefined)?.[name]);
   const msText = get("retry-after-ms");
   const ms = Number(msText);
   if (msText && Number.isFinite(ms) && ms >= 0) return ms;

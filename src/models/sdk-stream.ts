@@ -39,11 +39,7 @@ export interface SdkStreamProvider<Client, Item> {
  * into one final `error` event with secrets redacted. A stalled call (no first event, or no
  * progress between events, within the model's deadlines) ends as a `timeout`. Never throws.
  */
-export async function* streamThroughSdk<Client, Item>(
-  provider: SdkStreamProvider<Client, Item>,
-  request: ModelRequest,
-  signal: AbortSignal,
-): AsyncGenerator<ModelStreamEvent> {
+export async function* streamThroughSdk<Client, Item>(provider: SdkStreamProvider<Client, Item>, request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
   const model = request.model as ProviderModel;
   const turn = new AssistantTurn(model);
   const secrets = [model.apiKey, ...secretHeaderValues(model.headers)];
@@ -60,9 +56,8 @@ export async function* streamThroughSdk<Client, Item>(
     const apiKey = model.apiKey;
     // A `token` profile's client sends the key differently, so it is cached apart.
     const kind = model.authType === "token" ? `${provider.kind}-token` : provider.kind;
-    const client = cachedClient(
-      { kind, baseUrl: model.baseUrl, apiKey, timeoutSeconds: model.timeoutSeconds, headers: model.headers },
-      () => provider.createClient(model, sharedClientOptions(model, apiKey)),
+    const client = cachedClient({ kind, baseUrl: model.baseUrl, apiKey, timeoutSeconds: model.timeoutSeconds, headers: model.headers }, () =>
+      provider.createClient(model, sharedClientOptions(model, apiKey)),
     );
     const stream = await provider.open(client, request, { signal: watchdog.signal, maxRetries: sdkRetries(model) });
     phase = "stream";

@@ -38,11 +38,7 @@ export function createStreamModel(): StreamModel {
   });
 }
 
-async function* dispatch(
-  request: ModelRequest,
-  signal: AbortSignal,
-  load: (api: ModelApi) => Promise<StreamModelFn>,
-): AsyncGenerator<ModelStreamEvent> {
+async function* dispatch(request: ModelRequest, signal: AbortSignal, load: (api: ModelApi) => Promise<StreamModelFn>): AsyncGenerator<ModelStreamEvent> {
   const api = request.model.api;
   if (!Object.hasOwn(PROVIDERS, api)) {
     yield new AssistantTurn(request.model).fail({ kind: "config", retryable: false, message: `model api "${String(api)}" is not supported` });

@@ -5,9 +5,7 @@ import type { ToolCallBlock } from "./messages.js";
  * joined text. Broken JSON is never a throw and never a call with guessed arguments: the call
  * carries the problem (`argumentsError`) and goes back to the model as a tool error.
  */
-export function parseToolArguments(
-  raw: string,
-): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+export function parseToolArguments(raw: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   // Providers send nothing at all for a call without parameters.
   if (raw.trim() === "") return { ok: true, value: {} };
   let value: unknown;

@@ -40,8 +40,7 @@ export interface ModelRequest {
   params?: Record<string, unknown>;
 }
 
-export type ModelErrorKind =
-  | "config" | "auth" | "rate_limit" | "server" | "network" | "malformed" | "context_length" | "bad_request" | "aborted" | "timeout" | "unknown";
+export type ModelErrorKind = "config" | "auth" | "rate_limit" | "server" | "network" | "malformed" | "context_length" | "bad_request" | "aborted" | "timeout" | "unknown";
 
 /**
  * One internal stream for every provider. Rules: a provider's stream function must not throw;

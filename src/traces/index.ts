@@ -1,4 +1,16 @@
-export type { RunTracer, RunTraceHandle, TraceStart, TraceEnd, TraceRecord, TraceSummary, TraceSource, TraceOutcome, ExternalTraceEvent, ModelCallTrace, ToolCallTrace } from "./types.js";
+export type {
+  RunTracer,
+  RunTraceHandle,
+  TraceStart,
+  TraceEnd,
+  TraceRecord,
+  TraceSummary,
+  TraceSource,
+  TraceOutcome,
+  ExternalTraceEvent,
+  ModelCallTrace,
+  ToolCallTrace,
+} from "./types.js";
 export { TraceRecorder, type TraceRecorderDeps } from "./trace-recorder.js";
 export { TraceStore, tracesDbPath, type TraceQuery } from "./trace-store.js";
 export { traceSettings, type TraceSettings } from "./settings.js";

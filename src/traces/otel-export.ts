@@ -40,40 +40,48 @@ export class OtelTraceExporter {
     });
     const parent = otelTrace.setSpan(ROOT_CONTEXT, root);
     for (const call of record.modelCalls) {
-      const span = this.tracer.startSpan(`chat ${call.model ?? ""}`.trim(), {
-        kind: SpanKind.CLIENT,
-        startTime: call.startedAt,
-        attributes: compact({
-          "gen_ai.operation.name": "chat",
-          "gen_ai.provider.name": call.provider,
-          "gen_ai.request.model": call.model,
-          "gen_ai.response.model": call.model,
-          "gen_ai.usage.input_tokens": call.usage?.input,
-          "gen_ai.usage.output_tokens": call.usage?.output,
-          "gen_ai.usage.cache_read.input_tokens": call.usage?.cacheRead,
-          "gen_ai.usage.cache_creation.input_tokens": call.usage?.cacheWrite,
-          "gen_ai.response.finish_reasons": call.stopReason ? [call.stopReason] : undefined,
-          "openclaw.auth_profile": call.authProfile,
-          "openclaw.ttft_ms": call.ttftMs,
-          "openclaw.failover_attempts": call.failover.length,
-        }),
-      }, parent);
+      const span = this.tracer.startSpan(
+        `chat ${call.model ?? ""}`.trim(),
+        {
+          kind: SpanKind.CLIENT,
+          startTime: call.startedAt,
+          attributes: compact({
+            "gen_ai.operation.name": "chat",
+            "gen_ai.provider.name": call.provider,
+            "gen_ai.request.model": call.model,
+            "gen_ai.response.model": call.model,
+            "gen_ai.usage.input_tokens": call.usage?.input,
+            "gen_ai.usage.output_tokens": call.usage?.output,
+            "gen_ai.usage.cache_read.input_tokens": call.usage?.cacheRead,
+            "gen_ai.usage.cache_creation.input_tokens": call.usage?.cacheWrite,
+            "gen_ai.response.finish_reasons": call.stopReason ? [call.stopReason] : undefined,
+            "openclaw.auth_profile": call.authProfile,
+            "openclaw.ttft_ms": call.ttftMs,
+            "openclaw.failover_attempts": call.failover.length,
+          }),
+        },
+        parent,
+      );
       if (call.error) span.setStatus({ code: SpanStatusCode.ERROR, message: call.error });
       span.end(call.startedAt + call.latencyMs);
     }
     for (const tool of record.toolCalls) {
-      const span = this.tracer.startSpan(`execute_tool ${tool.name}`, {
-        kind: SpanKind.INTERNAL,
-        startTime: tool.startedAt,
-        attributes: compact({
-          "gen_ai.operation.name": "execute_tool",
-          "gen_ai.tool.name": tool.name,
-          "gen_ai.tool.call.id": tool.id,
-          "openclaw.tool.decision": tool.decision,
-          "openclaw.tool.result_chars": tool.resultChars,
-          "openclaw.tool.approval": tool.approval ? (tool.approval.answer ?? tool.approval.policy) : undefined,
-        }),
-      }, parent);
+      const span = this.tracer.startSpan(
+        `execute_tool ${tool.name}`,
+        {
+          kind: SpanKind.INTERNAL,
+          startTime: tool.startedAt,
+          attributes: compact({
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": tool.name,
+            "gen_ai.tool.call.id": tool.id,
+            "openclaw.tool.decision": tool.decision,
+            "openclaw.tool.result_chars": tool.resultChars,
+            "openclaw.tool.approval": tool.approval ? (tool.approval.answer ?? tool.approval.policy) : undefined,
+          }),
+        },
+        parent,
+      );
       if (tool.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: tool.decisionReason ?? "tool error" });
       span.end(tool.startedAt + (tool.durationMs ?? 0));
     }

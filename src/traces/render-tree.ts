@@ -12,8 +12,13 @@ export function renderTraceTree(trace: TraceRecord, systemPrompt: string | undef
   const c = colours(opts.color);
   const lines: string[] = [];
   lines.push(`${c.bold(`run ${trace.runId}`)}  ${outcomeText(trace, c)}  ${ms(trace.durationMs)}  ${trace.source}  ${trace.sessionKey}`);
-  lines.push(`├─ started ${new Date(trace.startedAt).toISOString()}${trace.model ? `  model ${trace.model}` : ""}  tokens in ${trace.usage.input} / out ${trace.usage.output}${cacheText(trace.usage)}`);
-  if (trace.systemPromptHash) lines.push(`├─ system prompt ${trace.systemPromptHash.slice(0, 12)} (${trace.systemPromptChars ?? systemPrompt?.length ?? 0} chars)${trace.tools?.length ? `  tools: ${trace.tools.join(", ")}` : ""}`);
+  lines.push(
+    `├─ started ${new Date(trace.startedAt).toISOString()}${trace.model ? `  model ${trace.model}` : ""}  tokens in ${trace.usage.input} / out ${trace.usage.output}${cacheText(trace.usage)}`,
+  );
+  if (trace.systemPromptHash)
+    lines.push(
+      `├─ system prompt ${trace.systemPromptHash.slice(0, 12)} (${trace.systemPromptChars ?? systemPrompt?.length ?? 0} chars)${trace.tools?.length ? `  tools: ${trace.tools.join(", ")}` : ""}`,
+    );
   for (const input of trace.input) lines.push(`├─ ${c.cyan("user")} ${oneLine(input)}`);
   const steps = [
     ...trace.modelCalls.map((call) => ({ at: call.startedAt, line: () => modelLine(call, c), children: () => modelChildren(call) })),
@@ -24,7 +29,10 @@ export function renderTraceTree(trace: TraceRecord, systemPrompt: string | undef
     for (const child of step.children()) lines.push(`│  ${c.dim(child)}`);
   }
   for (const thought of trace.thinking) lines.push(`├─ ${c.dim(`thinking ${oneLine(thought)}`)}`);
-  for (const compaction of trace.compactions) lines.push(`├─ compaction (${compaction.reason}) ${compaction.ok ? "ok" : "failed"}${compaction.tokensBefore !== undefined ? ` ${compaction.tokensBefore} → ${compaction.tokensAfter ?? "?"} tokens` : ""}`);
+  for (const compaction of trace.compactions)
+    lines.push(
+      `├─ compaction (${compaction.reason}) ${compaction.ok ? "ok" : "failed"}${compaction.tokensBefore !== undefined ? ` ${compaction.tokensBefore} → ${compaction.tokensAfter ?? "?"} tokens` : ""}`,
+    );
   if (trace.error) lines.push(`├─ ${c.red(`error ${trace.error}`)}`);
   lines.push(`└─ ${c.green("reply")} ${trace.output ? oneLine(trace.output) : c.dim("(no text)")}`);
   return `${lines.join("\n")}\n`;
@@ -34,12 +42,23 @@ export function renderTraceTree(trace: TraceRecord, systemPrompt: string | undef
 export function renderTraceList(traces: readonly TraceSummary[]): string {
   if (traces.length === 0) return "No traces.\n";
   const rows = traces.map((t) => [
-    new Date(t.startedAt).toISOString().replace("T", " ").slice(0, 19), t.runId, t.outcome, ms(t.durationMs), t.source, t.sessionKey,
-    t.model ?? "-", `${t.inputTokens}/${t.outputTokens}`, `${t.modelCalls}/${t.toolCalls}`,
+    new Date(t.startedAt).toISOString().replace("T", " ").slice(0, 19),
+    t.runId,
+    t.outcome,
+    ms(t.durationMs),
+    t.source,
+    t.sessionKey,
+    t.model ?? "-",
+    `${t.inputTokens}/${t.outputTokens}`,
+    `${t.modelCalls}/${t.toolCalls}`,
   ]);
   const header = ["STARTED", "RUN", "OUTCOME", "TIME", "SOURCE", "SESSION", "MODEL", "TOKENS IN/OUT", "CALLS MODEL/TOOL"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const format = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd();
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   return `${[format(header), ...rows.map(format)].join("\n")}\n`;
 }
 

@@ -20,14 +20,24 @@ export interface BuiltTrace {
 /** Turns what a run collected into its trace. Pure: the redactor is applied by the caller. */
 export function buildTrace(start: TraceStart, startedAt: number, events: readonly TimedEvent[], end: TraceEnd, endedAt: number): BuiltTrace {
   const record: TraceRecord = {
-    runId: start.runId, sessionKey: start.sessionKey, agentId: start.agentId, source: start.source,
-    startedAt, endedAt, durationMs: endedAt - startedAt, outcome: end.outcome,
+    runId: start.runId,
+    sessionKey: start.sessionKey,
+    agentId: start.agentId,
+    source: start.source,
+    startedAt,
+    endedAt,
+    durationMs: endedAt - startedAt,
+    outcome: end.outcome,
     ...(end.result.stopReason ? { stopReason: end.result.stopReason } : {}),
     ...(end.result.error ? { error: end.result.error.message } : {}),
     ...(end.result.model ? { model: end.result.model } : {}),
-    input: [start.input], modelCalls: [], toolCalls: [], thinking: [],
+    input: [start.input],
+    modelCalls: [],
+    toolCalls: [],
+    thinking: [],
     output: end.result.payloads.map((p) => p.text).join("\n\n"),
-    usage: { ...end.result.usage }, compactions: [],
+    usage: { ...end.result.usage },
+    compactions: [],
   };
   let systemPrompt: BuiltTrace["systemPrompt"];
   let failover: FailoverAttemptTrace[] = [];
@@ -113,7 +123,8 @@ export function buildTrace(start: TraceStart, startedAt: number, events: readonl
       case "exec_approval": {
         // The gate is asked by the exec call that is running: the latest one without a result.
         const tool = [...openTools.values()].reverse().find((t) => t.durationMs === undefined);
-        if (tool) tool.approval = { command: e.command, policy: e.policy, ...(e.answer ? { answer: e.answer } : {}), allowed: e.allowed, ...(e.reason ? { reason: e.reason } : {}) };
+        if (tool)
+          tool.approval = { command: e.command, policy: e.policy, ...(e.answer ? { answer: e.answer } : {}), allowed: e.allowed, ...(e.reason ? { reason: e.reason } : {}) };
         break;
       }
       case "tool_execution_end": {
@@ -127,7 +138,12 @@ export function buildTrace(start: TraceStart, startedAt: number, events: readonl
         break;
       }
       case "auto_compaction_end":
-        record.compactions.push({ reason: e.reason, ok: e.ok, ...(e.tokensBefore !== undefined ? { tokensBefore: e.tokensBefore } : {}), ...(e.tokensAfter !== undefined ? { tokensAfter: e.tokensAfter } : {}) });
+        record.compactions.push({
+          reason: e.reason,
+          ok: e.ok,
+          ...(e.tokensBefore !== undefined ? { tokensBefore: e.tokensBefore } : {}),
+          ...(e.tokensAfter !== undefined ? { tokensAfter: e.tokensAfter } : {}),
+        });
         break;
       default:
         break;

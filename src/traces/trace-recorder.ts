@@ -127,7 +127,11 @@ export class TraceRecorder implements RunTracer {
       store.write(traces);
       this.writesSincePrune += traces.length;
       if (this.writesSincePrune >= PRUNE_EVERY_WRITES) this.prune(store, settings);
-      if (settings.otel) await this.export(settings.otel, traces.map((t) => t.record));
+      if (settings.otel)
+        await this.export(
+          settings.otel,
+          traces.map((t) => t.record),
+        );
     } catch (err) {
       this.storedPrompts.clear();
       this.deps.logger.warn({ err: (err as Error).message, runs: batch.length }, "run traces not written");

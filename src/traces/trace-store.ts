@@ -49,10 +49,12 @@ let sqlite: Promise<typeof BetterSqlite3> | undefined;
 
 /** better-sqlite3 loads with the first trace written or read, never at start-up. */
 function loadSqlite(): Promise<typeof BetterSqlite3> {
-  sqlite ??= import("better-sqlite3").then((mod) => (mod.default ?? mod) as typeof BetterSqlite3).catch((error: unknown) => {
-    sqlite = undefined;
-    throw new Error(`traces unavailable: the SQLite module (better-sqlite3) did not load: ${(error as Error).message}. Reinstall with npm ci.`);
-  });
+  sqlite ??= import("better-sqlite3")
+    .then((mod) => (mod.default ?? mod) as typeof BetterSqlite3)
+    .catch((error: unknown) => {
+      sqlite = undefined;
+      throw new Error(`traces unavailable: the SQLite module (better-sqlite3) did not load: ${(error as Error).message}. Reinstall with npm ci.`);
+    });
   return sqlite;
 }
 
@@ -97,8 +99,23 @@ export class TraceStore {
       for (const { record: r, systemPrompt } of traces) {
         if (systemPrompt) putPrompt.run(systemPrompt.hash, systemPrompt.text, Buffer.byteLength(systemPrompt.text));
         const body = JSON.stringify(r);
-        putTrace.run(r.runId, r.sessionKey, r.agentId, r.source, r.startedAt, r.durationMs, r.outcome, r.model ?? null, r.usage.input, r.usage.output,
-          r.modelCalls.length, r.toolCalls.length, r.systemPromptHash ?? null, body, Buffer.byteLength(body));
+        putTrace.run(
+          r.runId,
+          r.sessionKey,
+          r.agentId,
+          r.source,
+          r.startedAt,
+          r.durationMs,
+          r.outcome,
+          r.model ?? null,
+          r.usage.input,
+          r.usage.output,
+          r.modelCalls.length,
+          r.toolCalls.length,
+          r.systemPromptHash ?? null,
+          body,
+          Buffer.byteLength(body),
+        );
       }
     })();
   }
@@ -122,7 +139,9 @@ export class TraceStore {
 
   /** A run's trace with its system prompt's text. */
   get(runId: string): { trace: TraceRecord; systemPrompt?: string } | undefined {
-    const row = this.db.prepare("SELECT t.body AS body, p.text AS prompt FROM traces t LEFT JOIN prompts p ON p.hash = t.prompt_hash WHERE t.run_id = ?").get(runId) as { body: string; prompt: string | null } | undefined;
+    const row = this.db.prepare("SELECT t.body AS body, p.text AS prompt FROM traces t LEFT JOIN prompts p ON p.hash = t.prompt_hash WHERE t.run_id = ?").get(runId) as
+      | { body: string; prompt: string | null }
+      | undefined;
     if (!row) return undefined;
     return { trace: JSON.parse(row.body) as TraceRecord, ...(row.prompt !== null ? { systemPrompt: row.prompt } : {}) };
   }

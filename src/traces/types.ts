@@ -123,9 +123,7 @@ export interface TraceEnd {
 }
 
 /** An ACP agent's turn, as its trace sees it. */
-export type ExternalTraceEvent =
-  | { type: "text"; text: string; thought?: boolean }
-  | { type: "tool"; toolCallId?: string; title?: string; status?: string; text: string };
+export type ExternalTraceEvent = { type: "text"; text: string; thought?: boolean } | { type: "tool"; toolCallId?: string; title?: string; status?: string; text: string };
 
 /**
  * The port runs are recorded through. `begin` returns undefined when tracing is off; the handle

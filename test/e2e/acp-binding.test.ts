@@ -23,13 +23,27 @@ let gw: GatewayProcess;
 let stateDir: string;
 let agentLog: string;
 
-const agentLines = () => (fs.existsSync(agentLog) ? fs.readFileSync(agentLog, "utf8").trim().split("\n").map((l) => JSON.parse(l)) : []);
+const agentLines = () =>
+  fs.existsSync(agentLog)
+    ? fs
+        .readFileSync(agentLog, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+    : [];
 const texts = (chat: number) => telegram.messages(chat).map((m) => String(m.text));
 
 function config(): string {
   return fakeModelConfig(model, stateDir, {
     channels: {
-      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(BOUND), String(OTHER)], typingIntervalSeconds: 0 },
+      telegram: {
+        botToken: telegram.token,
+        apiRoot: telegram.url,
+        pollingTimeoutSeconds: 1,
+        pollingRetryBaseMs: 50,
+        allowFrom: [String(BOUND), String(OTHER)],
+        typingIntervalSeconds: 0,
+      },
     },
     acp: { enabled: true, agents: { coder: fakeAgentCommand("--log", agentLog, "--store", path.join(stateDir, "agent-store"), "--marker", stateDir) } },
     bindings: [{ type: "acp", agentId: "coder", match: { channel: "telegram", peer: { kind: "direct", id: String(BOUND) } }, acp: { label: "bound coder" } }],
@@ -77,13 +91,31 @@ describe('bindings[] type "acp"', () => {
   it("asks the chat when the agent wants permission, and /approve there answers it", async () => {
     const before = texts(BOUND).length;
     telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "tidy up #permission", messageId: 10 });
-    await telegram.waitFor(() => texts(BOUND).slice(before).some((t) => t.startsWith("🔐")), 30_000);
-    const question = texts(BOUND).slice(before).find((t) => t.startsWith("🔐"))!;
+    await telegram.waitFor(
+      () =>
+        texts(BOUND)
+          .slice(before)
+          .some((t) => t.startsWith("🔐")),
+      30_000,
+    );
+    const question = texts(BOUND)
+      .slice(before)
+      .find((t) => t.startsWith("🔐"))!;
     expect(question).toMatch(/^🔐 ACP agent <code>coder<\/code> asks: Edit src\/utils\.ts\nReply \/approve [0-9a-f-]{36} allow-once \| allow-always \| deny$/);
     const id = /\/approve ([0-9a-f-]{36})/.exec(question)![1]!;
     telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: `/approve ${id} allow-once`, messageId: 11 });
-    await telegram.waitFor(() => texts(BOUND).slice(before).some((t) => t.startsWith("permission: ")), 30_000);
-    expect(texts(BOUND).slice(before).find((t) => t.startsWith("permission: "))).toBe("permission: allow-once (allow_once)");
+    await telegram.waitFor(
+      () =>
+        texts(BOUND)
+          .slice(before)
+          .some((t) => t.startsWith("permission: ")),
+      30_000,
+    );
+    expect(
+      texts(BOUND)
+        .slice(before)
+        .find((t) => t.startsWith("permission: ")),
+    ).toBe("permission: allow-once (allow_once)");
     expect(model.requests).toHaveLength(0);
   }, 60_000);
 

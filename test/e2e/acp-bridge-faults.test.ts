@@ -41,7 +41,11 @@ async function startRelay(port: number) {
   return {
     url: `ws://127.0.0.1:${(relay.address() as net.AddressInfo).port}`,
     cut: () => sockets.forEach((s) => s.destroy()),
-    close: () => new Promise<void>((resolve) => { sockets.forEach((s) => s.destroy()); relay.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        sockets.forEach((s) => s.destroy());
+        relay.close(() => resolve());
+      }),
   };
 }
 
@@ -51,8 +55,7 @@ function bridge(url = gw.url): AcpIde {
   return ide;
 }
 const newSession = (ide: AcpIde) => ide.agent.request(acp.methods.agent.session.new, { cwd: projectDir, mcpServers: [] });
-const prompt = (ide: AcpIde, sessionId: string, text: string) =>
-  ide.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+const prompt = (ide: AcpIde, sessionId: string, text: string) => ide.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
 
 async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -119,7 +122,10 @@ describe("openclaw acp limits and faults", () => {
     server.enqueue({ text: "never delivered", delayMs: 120_000 });
     const before = server.requests.length;
     const pending = prompt(ide, sessionId, "long task");
-    const outcome = pending.then(() => "resolved", (err: Error) => err.message);
+    const outcome = pending.then(
+      () => "resolved",
+      (err: Error) => err.message,
+    );
     await until(() => server.requests.length > before, "the model request");
 
     const port = gw.port;

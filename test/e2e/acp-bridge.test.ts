@@ -37,10 +37,8 @@ function bridge(args: string[] = []): AcpIde {
   return ide;
 }
 
-const newSession = (ide: AcpIde, extra: Partial<acp.NewSessionRequest> = {}) =>
-  ide.agent.request(acp.methods.agent.session.new, { cwd: projectDir, mcpServers: [], ...extra });
-const prompt = (ide: AcpIde, sessionId: string, text: string) =>
-  ide.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+const newSession = (ide: AcpIde, extra: Partial<acp.NewSessionRequest> = {}) => ide.agent.request(acp.methods.agent.session.new, { cwd: projectDir, mcpServers: [], ...extra });
+const prompt = (ide: AcpIde, sessionId: string, text: string) => ide.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
 const modelCalls = () => server.requests.filter((r) => r.path.endsWith("/chat/completions"));
 const lastUserText = (request: { body: any }) => {
   const user = request.body.messages.filter((m: any) => m.role === "user").at(-1);
@@ -132,7 +130,9 @@ describe("openclaw acp as the IDE's agent", () => {
     server.enqueue({ text: "Still blue." });
     await prompt(second, sessionId, "which colour?");
     // The same gateway session: the model saw the earlier exchange.
-    const messages = modelCalls().at(-1)!.body.messages.map((m: any) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+    const messages = modelCalls()
+      .at(-1)!
+      .body.messages.map((m: any) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
     expect(messages.join("\n")).toContain("Remembered: blue.");
 
     // Closed: the bridge forgets the session (the gateway keeps it for a later load).
@@ -186,23 +186,27 @@ describe("openclaw acp as the IDE's agent", () => {
     expect(asked.sessionId).toBe(sessionId);
     expect(asked.toolCall).toMatchObject({ kind: "execute", title: "exec: echo approved-run" });
     expect(asked.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
-    const result = ide.updates.find((n) => n.update.sessionUpdate === "tool_call_update" && (n.update as any).toolCallId === "call_exec_1" && (n.update as any).status !== "in_progress");
+    const result = ide.updates.find(
+      (n) => n.update.sessionUpdate === "tool_call_update" && (n.update as any).toolCallId === "call_exec_1" && (n.update as any).status !== "in_progress",
+    );
     expect(JSON.stringify(result?.update)).toContain("approved-run");
 
     // A denial reaches the tool as a refusal.
     ide.answerPermissions((request) => ({ outcome: { outcome: "selected", optionId: request.options.find((o) => o.kind === "reject_once")!.optionId } }));
     server.enqueue({ toolCalls: [{ id: "call_exec_2", name: "exec", arguments: { command: "echo denied-run" } }] }, { text: "It was denied." });
     await prompt(ide, sessionId, "run it again");
-    const denied = ide.updates.find((n) => n.update.sessionUpdate === "tool_call_update" && (n.update as any).toolCallId === "call_exec_2" && (n.update as any).status === "failed");
+    const denied = ide.updates.find(
+      (n) => n.update.sessionUpdate === "tool_call_update" && (n.update as any).toolCallId === "call_exec_2" && (n.update as any).status === "failed",
+    );
     expect(JSON.stringify(denied?.update)).toContain("denied");
   });
 
   it("refuses per-session MCP servers and prompts over 2 MB, with clear errors and nothing sent", async () => {
     const ide = bridge();
     await initialize(ide);
-    await expect(
-      newSession(ide, { mcpServers: [{ name: "fs", command: "mcp-fs", args: [], env: [] }] }),
-    ).rejects.toMatchObject({ message: expect.stringContaining("per-session MCP servers") });
+    await expect(newSession(ide, { mcpServers: [{ name: "fs", command: "mcp-fs", args: [], env: [] }] })).rejects.toMatchObject({
+      message: expect.stringContaining("per-session MCP servers"),
+    });
     const { sessionId } = await newSession(ide);
     const huge = "x".repeat(2 * 1024 * 1024 + 1);
     await expect(prompt(ide, sessionId, huge)).rejects.toMatchObject({ message: expect.stringContaining("2 MB") });

@@ -32,7 +32,8 @@ describe("gateway SIGKILLed while an ACP child runs", () => {
     });
     server.setResponder((req) => {
       const last = lastMessageOf(req);
-      if (last.role === "user" && last.text === "long job") return { toolCalls: [{ name: "sessions_spawn", arguments: { runtime: "acp", task: "refactor everything #slow:600000", label: "long" } }] };
+      if (last.role === "user" && last.text === "long job")
+        return { toolCalls: [{ name: "sessions_spawn", arguments: { runtime: "acp", task: "refactor everything #slow:600000", label: "long" } }] };
       if (last.role === "tool") return { text: "started" };
       if (last.text.includes("<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>")) return { text: "the long job did not finish" };
       return { text: "?" };
@@ -41,7 +42,12 @@ describe("gateway SIGKILLed while an ACP child runs", () => {
     sock = (await openOperator(gw.url, gw.token)).sock;
     await askAndWait(sock, "crash-parent", "long job");
     const prompt = await eventually(async () => {
-      const line = fs.readFileSync(agentLog, "utf8").trim().split("\n").map((l) => JSON.parse(l)).find((l) => l.method === "session/prompt");
+      const line = fs
+        .readFileSync(agentLog, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .find((l) => l.method === "session/prompt");
       expect(line).toBeDefined();
       return line;
     });

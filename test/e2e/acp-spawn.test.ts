@@ -59,7 +59,14 @@ const history = (sessionKey: string) => chatHistory(sock, sessionKey);
 const announcements = (sessionKey: string) => announcementsIn(sock, sessionKey);
 const textOf = messageText;
 
-const agentLogLines = () => (fs.existsSync(agentLog) ? fs.readFileSync(agentLog, "utf8").trim().split("\n").map((l) => JSON.parse(l)) : []);
+const agentLogLines = () =>
+  fs.existsSync(agentLog)
+    ? fs
+        .readFileSync(agentLog, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+    : [];
 
 /** The parent spawns `args` when told `trigger`, and answers the announcement by quoting it. */
 function scriptParent(trigger: string, args: Record<string, unknown> | Record<string, unknown>[]) {
@@ -80,7 +87,9 @@ describe("sessions_spawn runtime acp", () => {
     scriptParent("go", { task: "refactor utils #env <<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>", label: "refactor" });
     const first = await ask("acp-basic", "go");
     expect(textOf(first.payload.message)).toBe("started");
-    const accepted = chatRequests(server.requests).map(lastToolResultOf).find((r) => r?.status === "accepted")!;
+    const accepted = chatRequests(server.requests)
+      .map(lastToolResultOf)
+      .find((r) => r?.status === "accepted")!;
     expect(accepted).toMatchObject({ status: "accepted", mode: "run", runtime: "acp" });
     expect(accepted.childSessionKey).toMatch(/^agent:fake:acp:[0-9a-f-]{36}$/);
 
@@ -114,7 +123,9 @@ describe("sessions_spawn runtime acp", () => {
   it("an agent that crashes mid-turn: one error, one announcement saying so, the session stale", async () => {
     scriptParent("crash", { task: "work #crash" });
     await ask("acp-crash", "crash");
-    const accepted = chatRequests(server.requests).map(lastToolResultOf).find((r) => r?.status === "accepted")!;
+    const accepted = chatRequests(server.requests)
+      .map(lastToolResultOf)
+      .find((r) => r?.status === "accepted")!;
     const [announcement] = await eventually(async () => {
       const list = await announcements("acp-crash");
       expect(list).toHaveLength(1);
@@ -161,12 +172,18 @@ describe("sessions_spawn runtime acp", () => {
     const toolResults = (await history("acp-refusals")).filter((m) => m.role === "toolResult" || m.role === "tool_result" || m.role === "tool").map((m) => JSON.parse(textOf(m)));
     expect(toolResults.map((r) => r.error ?? r.code)).toEqual(["SANDBOX_UNAVAILABLE", "ACP_AGENT_UNKNOWN", "ACP_COMMAND_NOT_FOUND", "INVALID_ARGUMENT"]);
     expect(toolResults[0].message).toBe('sandbox "require" cannot be met: ACP agents run on the host, outside any sandbox.');
-    expect(toolResults[2]).toMatchObject({ message: "ACP agent `claude`: command not found (`claude-agent-acp-missing` is not on PATH).", suggestion: "Install it: npm install -g @zed-industries/claude-agent-acp" });
+    expect(toolResults[2]).toMatchObject({
+      message: "ACP agent `claude`: command not found (`claude-agent-acp-missing` is not on PATH).",
+      suggestion: "Install it: npm install -g @zed-industries/claude-agent-acp",
+    });
   });
 
   it("20 ACP children at once all complete, each announcing its own result", async () => {
     const jobs = Array.from({ length: 20 }, (_, i) => `job-${i}`);
-    scriptParent("fan out", jobs.map((job) => ({ task: `${job} #echo`, label: job })));
+    scriptParent(
+      "fan out",
+      jobs.map((job) => ({ task: `${job} #echo`, label: job })),
+    );
     await ask("acp-fanout", "fan out", 60_000);
     const announced = await eventually(async () => {
       const list = await announcements("acp-fanout");
@@ -212,7 +229,9 @@ describe("/acp chat commands", () => {
     expect(await command("acp-cmd", "/acp cancel nothing")).toBe('No ACP session "nothing" here. See /acp sessions.');
     const doctor = await command("acp-cmd", "/acp doctor");
     expect(doctor).toContain("answers initialize (protocol 1, fake-claude 0.0.1)");
-    expect(doctor).toContain("❌ claude: ACP agent `claude`: command not found (`claude-agent-acp-missing` is not on PATH). Install it: npm install -g @zed-industries/claude-agent-acp");
+    expect(doctor).toContain(
+      "❌ claude: ACP agent `claude`: command not found (`claude-agent-acp-missing` is not on PATH). Install it: npm install -g @zed-industries/claude-agent-acp",
+    );
   }, 60_000);
 });
 
@@ -222,7 +241,9 @@ describe("openclaw acp doctor", () => {
     expect(result.code).toBe(1);
     expect(result.output).toContain("ACP agents: enabled");
     expect(result.output).toMatch(/ok {3}fake: `.*node` answers initialize \(protocol 1, fake-claude 0\.0\.1\)\./);
-    expect(result.output).toContain("FAIL claude: ACP agent `claude`: command not found (`claude-agent-acp-missing` is not on PATH). Install it: npm install -g @zed-industries/claude-agent-acp");
+    expect(result.output).toContain(
+      "FAIL claude: ACP agent `claude`: command not found (`claude-agent-acp-missing` is not on PATH). Install it: npm install -g @zed-industries/claude-agent-acp",
+    );
     const jsonOutput = (await runCli(["acp", "doctor", "--json"], { OPENCLAW_STATE_DIR: stateDir })).output;
     // stdout's JSON document, then stderr's one-line failure summary.
     const json = JSON.parse(jsonOutput.slice(0, jsonOutput.indexOf("\n}\n") + 2));

@@ -55,10 +55,12 @@ describe("Telegram → main agent → sessions_spawn(runtime acp) → Claude Cod
       const last = lastMessageOf(req);
       if (last.role === "user" && last.text.includes("refactor src/utils.ts")) {
         return {
-          toolCalls: [{
-            name: "sessions_spawn",
-            arguments: { runtime: "acp", agentId: "claude", task: "Refactor src/utils.ts #tool #read:src/utils.ts", cwd: project, label: "refactor utils", streamTo: "parent" },
-          }],
+          toolCalls: [
+            {
+              name: "sessions_spawn",
+              arguments: { runtime: "acp", agentId: "claude", task: "Refactor src/utils.ts #tool #read:src/utils.ts", cwd: project, label: "refactor utils", streamTo: "parent" },
+            },
+          ],
         };
       }
       if (last.role === "tool") return { text: "Claude Code is on it." };

@@ -25,7 +25,15 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   slack = await startFakeSlack();
   const stateDir = makeTempDir();
-  const slackConfig = { mode: "socket", botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, typingIntervalSeconds: 0, allowFrom: [OWNER], channels: { "*": {} } };
+  const slackConfig = {
+    mode: "socket",
+    botToken: slack.botToken,
+    appToken: slack.appToken,
+    slackApiUrl: slack.apiUrl,
+    typingIntervalSeconds: 0,
+    allowFrom: [OWNER],
+    channels: { "*": {} },
+  };
   const config = fakeModelConfig(model, stateDir, {
     channels: { slack: slackConfig },
     acp: { enabled: true, defaultAgent: "coder", agents: { coder: fakeAgentCommand("--log", path.join(stateDir, "agent.log"), "--marker", stateDir) } },
@@ -39,8 +47,7 @@ afterAll(async () => {
   await model?.close();
 });
 
-const postsIn = (threadTs?: string) =>
-  slack.posted.map((p, i) => ({ ...p, ts: slack.postedTs[i]! })).filter((p) => p.channel === CHANNEL && p.thread_ts === threadTs);
+const postsIn = (threadTs?: string) => slack.posted.map((p, i) => ({ ...p, ts: slack.postedTs[i]! })).filter((p) => p.channel === CHANNEL && p.thread_ts === threadTs);
 const say = (text: string, threadTs?: string) => slack.pushMessage({ channel: CHANNEL, channelType: "channel", user: OWNER, text, ...(threadTs ? { threadTs } : {}) });
 
 describe('sessions_spawn runtime "acp" with thread: true (Slack)', () => {
@@ -49,7 +56,8 @@ describe('sessions_spawn runtime "acp" with thread: true (Slack)', () => {
       const last = lastMessageOf(req);
       if (last.role === "tool") return { text: lastToolResultOf(req)?.status === "accepted" ? "Started the coder in a thread." : `refused: ${lastToolResultOf(req)?.error}` };
       if (last.text.includes(BEGIN)) return { text: "parent: the coder reported back" };
-      if (last.text.includes("check the build")) return { toolCalls: [{ name: "sessions_spawn", arguments: { runtime: "acp", task: "check the build #echo", label: "build checker", thread: true } }] };
+      if (last.text.includes("check the build"))
+        return { toolCalls: [{ name: "sessions_spawn", arguments: { runtime: "acp", task: "check the build #echo", label: "build checker", thread: true } }] };
       return { text: `parent heard: ${last.text}` };
     });
     say(`<@${slack.botUserId}> please check the build`);
@@ -65,7 +73,11 @@ describe('sessions_spawn runtime "acp" with thread: true (Slack)', () => {
     expect(postsIn(root.ts)[1]!.text).toBe("echo: [user-u200] and run the tests");
     // The thread's message went to the agent, not to a model turn; the parent hears of the new round once.
     await waitUntil(() => postsIn().filter((p) => p.text === "parent: the coder reported back").length >= 2, 20_000, "the second round's announcement answered");
-    expect(chatRequests(model.requests).slice(modelCalls).every((r) => JSON.stringify(r.body).includes(BEGIN))).toBe(true);
+    expect(
+      chatRequests(model.requests)
+        .slice(modelCalls)
+        .every((r) => JSON.stringify(r.body).includes(BEGIN)),
+    ).toBe(true);
     expect(postsIn(root.ts)).toHaveLength(2);
     expect(slack.unknownMethods).toEqual([]);
   }, 90_000);

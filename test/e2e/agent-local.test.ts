@@ -69,7 +69,12 @@ describe("openclaw agent --local", () => {
         const { env, workspace } = setup(api);
         server.enqueue(
           { toolCalls: [{ name: "write", arguments: { path: "notes/todo.txt", content: "buy milk" } }] },
-          { toolCalls: [{ name: "read", arguments: { path: "notes/todo.txt" } }, { name: "read", arguments: { path: "../../etc/passwd" } }] },
+          {
+            toolCalls: [
+              { name: "read", arguments: { path: "notes/todo.txt" } },
+              { name: "read", arguments: { path: "../../etc/passwd" } },
+            ],
+          },
           { text: "Saved and read back." },
         );
         const res = await agent(env, "save a note");

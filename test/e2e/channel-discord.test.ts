@@ -37,27 +37,36 @@ beforeAll(async () => {
   discord = await startFakeDiscord({
     botId: BOT,
     botName: "clawbot",
-    guilds: [{
-      id: GUILD,
-      name: "Claw Guild",
-      channels: [{ id: MENTION_CHANNEL, name: "general", type: 0 }, { id: ROUTED_CHANNEL, name: "vip-lounge", type: 0 }],
-      roles: [{ id: VIP_ROLE, name: "vip" }],
-    }],
+    guilds: [
+      {
+        id: GUILD,
+        name: "Claw Guild",
+        channels: [
+          { id: MENTION_CHANNEL, name: "general", type: 0 },
+          { id: ROUTED_CHANNEL, name: "vip-lounge", type: 0 },
+        ],
+        roles: [{ id: VIP_ROLE, name: "vip" }],
+      },
+    ],
   });
   const stateDir = makeTempDir();
   const discordConfig = {
-    token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0,
+    token: discord.token,
+    restApiUrl: discord.restUrl,
+    typingIntervalSeconds: 0,
     allowFrom: Array.from({ length: OWNER_COUNT }, (_, i) => owner(i).userId),
     // The guild sets no requireMention: the default (mention required) applies.
     guilds: { [GUILD]: {} },
   };
-  const config = JSON.parse(fakeModelConfig(model, stateDir, {
-    channels: { discord: discordConfig },
-    // Debug lines too, so the token check at the end covers everything the gateway can log.
-    logging: { level: "debug" },
-    session: { dmScope: "per-channel-peer" },
-    bindings: [{ agentId: "vip", match: { channel: "discord", guildId: GUILD, roles: [VIP_ROLE] } }],
-  }));
+  const config = JSON.parse(
+    fakeModelConfig(model, stateDir, {
+      channels: { discord: discordConfig },
+      // Debug lines too, so the token check at the end covers everything the gateway can log.
+      logging: { level: "debug" },
+      session: { dmScope: "per-channel-peer" },
+      bindings: [{ agentId: "vip", match: { channel: "discord", guildId: GUILD, roles: [VIP_ROLE] } }],
+    }),
+  );
   // Added beside `agents.defaults` (which holds the fake model), not in place of it.
   config.agents.list = [{ id: "main", default: true }, { id: "vip" }];
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config, null, 2) } });

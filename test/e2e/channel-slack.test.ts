@@ -29,7 +29,11 @@ async function startSlackGateway(mode: "socket" | "http"): Promise<GatewayProces
   const stateDir = makeTempDir();
   const secrets = mode === "socket" ? { appToken: slack.appToken } : { signingSecret: SIGNING_SECRET };
   const slackConfig = {
-    mode, botToken: slack.botToken, ...secrets, slackApiUrl: slack.apiUrl, typingIntervalSeconds: 0,
+    mode,
+    botToken: slack.botToken,
+    ...secrets,
+    slackApiUrl: slack.apiUrl,
+    typingIntervalSeconds: 0,
     allowFrom: Array.from({ length: OWNER_COUNT }, (_, i) => owner(i).userId),
     channels: { "*": {} },
   };

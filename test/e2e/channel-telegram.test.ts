@@ -21,8 +21,14 @@ const gateways: GatewayProcess[] = [];
 
 function telegramConfig(extra: Record<string, unknown> = {}) {
   return {
-    botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50,
-    allowFrom: [String(OWNER)], groups: { "*": {} }, typingIntervalSeconds: 0, ...extra,
+    botToken: telegram.token,
+    apiRoot: telegram.url,
+    pollingTimeoutSeconds: 1,
+    pollingRetryBaseMs: 50,
+    allowFrom: [String(OWNER)],
+    groups: { "*": {} },
+    typingIntervalSeconds: 0,
+    ...extra,
   };
 }
 
@@ -103,7 +109,11 @@ describe("Telegram channel", () => {
     await start();
     telegram.pushMessage({ chatId: -100123, fromId: OWNER, fromName: "Ann", text: "just chatting", messageId: 5 });
     telegram.pushMessage({
-      chatId: -100123, fromId: OWNER, fromName: "Ann", text: "@claw_bot what time is it", messageId: 6,
+      chatId: -100123,
+      fromId: OWNER,
+      fromName: "Ann",
+      text: "@claw_bot what time is it",
+      messageId: 6,
       entities: [{ type: "mention", offset: 0, length: 9 }],
     });
     await telegram.waitFor(() => repliesTo(-100123).length === 1, 10_000);
@@ -272,7 +282,9 @@ describe("Telegram channel", () => {
       sock.close();
     }
     const cli = await runCli(["message", "send", "--channel", "telegram", "--target", "4243", "--message", "from the CLI"], {
-      OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port),
+      OPENCLAW_STATE_DIR: gw.stateDir,
+      OPENCLAW_GATEWAY_TOKEN: gw.token,
+      OPENCLAW_GATEWAY_PORT: String(gw.port),
     });
     expect(cli.code).toBe(0);
     expect(cli.output).toContain("Sent to telegram 4243");
@@ -302,4 +314,3 @@ describe("Telegram channel", () => {
     expect(JSON.parse(status.output).channelAccounts.telegram[0]).toMatchObject({ accountId: "default", running: true, connected: true });
   });
 });
-

@@ -20,13 +20,27 @@ beforeAll(async () => {
   model.setResponder((req) => ({ text: `model: ${lastUserText(req)}`, usage: { input: 900, output: 20 } }));
   telegram = await startFakeTelegram({ botUsername: "claw_bot" });
   const stateDir = makeTempDir();
-  const telegramConfig = { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], groups: { "*": {} }, typingIntervalSeconds: 0 };
-  for (const [name, invocable] of [["haiku", true], ["secret-ops", false]] as const) {
+  const telegramConfig = {
+    botToken: telegram.token,
+    apiRoot: telegram.url,
+    pollingTimeoutSeconds: 1,
+    pollingRetryBaseMs: 50,
+    allowFrom: [String(OWNER)],
+    groups: { "*": {} },
+    typingIntervalSeconds: 0,
+  };
+  for (const [name, invocable] of [
+    ["haiku", true],
+    ["secret-ops", false],
+  ] as const) {
     const dir = path.join(stateDir, "workspace", "skills", name);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "SKILL.md"), `---\nname: ${name}\ndescription: Use when asked for a ${name}.\n${invocable ? "" : "user-invocable: false\n"}---\nWrite it.\n`);
   }
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { ackReaction: "👀" } }) } });
+  gw = await startGateway({
+    stateDir,
+    configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { ackReaction: "👀" } }) },
+  });
   await gw.waitForOutput(/channel account started/, 10_000);
 });
 afterAll(async () => {
@@ -118,7 +132,9 @@ describe("Telegram's command menu", () => {
     expect(set.length).toBeGreaterThanOrEqual(1);
     const commands = (typeof set[0]!.body.commands === "string" ? JSON.parse(set[0]!.body.commands) : set[0]!.body.commands) as { command: string; description: string }[];
     expect(commands.map((c) => c.command)).toEqual(expect.arrayContaining(["stop", "new", "status", "usage", "whoami", "queue", "activation", "focus"]));
-    expect(commands.find((c) => c.command === "queue")!.description).toBe("<mode> — how messages sent during a reply are handled: steer | followup | collect | interrupt | default (owner only)");
+    expect(commands.find((c) => c.command === "queue")!.description).toBe(
+      "<mode> — how messages sent during a reply are handled: steer | followup | collect | interrupt | default (owner only)",
+    );
     expect(commands.every((c) => /^[a-z0-9_]{1,32}$/.test(c.command) && c.description.length <= 256)).toBe(true);
   });
 });

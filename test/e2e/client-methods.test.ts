@@ -44,7 +44,14 @@ describe("session reading methods", () => {
 
     const preview = await sock.request("sessions.preview", { keys: ["geo", "nobody-here"], maxChars: 20 });
     expect(preview.payload.previews).toEqual([
-      { key: "geo", status: "ok", items: [{ role: "user", text: "What is the capit..." }, { role: "assistant", text: "Paris is the capi..." }] },
+      {
+        key: "geo",
+        status: "ok",
+        items: [
+          { role: "user", text: "What is the capit..." },
+          { role: "assistant", text: "Paris is the capi..." },
+        ],
+      },
       { key: "nobody-here", status: "missing", items: [] },
     ]);
 
@@ -152,11 +159,17 @@ describe("questions to the operator", () => {
     expect(requested.payload).toMatchObject({ status: "pending", questions: [{ questionId: "target" }] });
     expect((await sock.request("question.list", {})).payload.questions.map((q: any) => q.id)).toEqual(["q-deploy"]);
     const waiting = sock.request("question.waitAnswer", { id: "q-deploy", timeoutMs: 30_000 }, 35_000);
-    expect((await sock.request("question.resolve", { id: "q-deploy", answers: { answers: { nope: ["x"] } } })).error.message).toBe("answers name questions this request did not ask: nope");
+    expect((await sock.request("question.resolve", { id: "q-deploy", answers: { answers: { nope: ["x"] } } })).error.message).toBe(
+      "answers name questions this request did not ask: nope",
+    );
     const resolved = await sock.request("question.resolve", { id: "q-deploy", answers: { answers: { target: ["staging"] } } });
     expect(resolved.payload).toEqual({ status: "answered", answers: { answers: { target: ["staging"] } } });
     expect((await waiting).payload).toEqual({ status: "answered", answers: { answers: { target: ["staging"] } } });
-    expect((await sock.waitFor((f) => f.event === "question.resolved" && f.payload.id === "q-deploy")).payload).toEqual({ id: "q-deploy", status: "answered", answers: { answers: { target: ["staging"] } } });
+    expect((await sock.waitFor((f) => f.event === "question.resolved" && f.payload.id === "q-deploy")).payload).toEqual({
+      id: "q-deploy",
+      status: "answered",
+      answers: { answers: { target: ["staging"] } },
+    });
     expect((await sock.request("question.get", { id: "q-deploy" })).payload.question).toMatchObject({ status: "answered", resolvedBy: expect.any(String) });
     expect((await sock.request("question.resolve", { id: "q-deploy", cancel: true })).error.message).toBe("question not found or no longer pending: q-deploy");
     expect((await sock.request("question.list", {})).payload.questions).toEqual([]);

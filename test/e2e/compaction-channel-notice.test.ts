@@ -20,7 +20,9 @@ beforeAll(async () => {
   const stateDir = makeTempDir();
   const config = JSON.parse(
     fakeModelConfig(model, stateDir, {
-      channels: { telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 } },
+      channels: {
+        telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 },
+      },
     }),
   );
   config.models.providers.fake.models = [{ id: "fake-model", contextWindow: 20_000, maxTokens: 1024 }];

@@ -1,7 +1,15 @@
 import fs from "node:fs";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CONTEXT_OVERFLOW_ERRORS, fakeSummaryReply, isSummaryRequest, lastUserText, startFakeModelServer, type FakeModelServer, type RecordedRequest } from "../fakes/model-server.js";
+import {
+  CONTEXT_OVERFLOW_ERRORS,
+  fakeSummaryReply,
+  isSummaryRequest,
+  lastUserText,
+  startFakeModelServer,
+  type FakeModelServer,
+  type RecordedRequest,
+} from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
@@ -59,7 +67,11 @@ async function sessionRow(session: string): Promise<Frame> {
 }
 
 function transcriptLines(file: string): Record<string, any>[] {
-  return fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
 /** Polls a condition the gateway's frames do not announce (what the fake model has received). */
@@ -305,10 +317,7 @@ describe("context overflow from the provider", () => {
     expect(done.payload.state).toBe("final");
     expect(done.payload.message.content[0].text).toBe("Answered after compaction.");
     const data = compactionEvents(session).map((f) => f.payload.data);
-    expect(data).toEqual([
-      { phase: "start", reason: "overflow" },
-      expect.objectContaining({ phase: "end", reason: "overflow", ok: true, willRetry: true }),
-    ]);
+    expect(data).toEqual([{ phase: "start", reason: "overflow" }, expect.objectContaining({ phase: "end", reason: "overflow", ok: true, willRetry: true })]);
     // The retry carried the summary and the prompt once; the failed attempt left nothing in the transcript.
     const retry = conversationRequests().at(-1)!;
     expect(sentTexts(retry)).toContain("condensed");

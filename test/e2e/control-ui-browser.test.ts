@@ -204,7 +204,10 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
   }, 120_000);
 
   it("every view renders (screenshots at desktop and phone width), and views without methods say so", async () => {
-    for (const [label, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
+    for (const [label, viewport] of [
+      ["desktop", { width: 1280, height: 800 }],
+      ["phone", { width: 390, height: 844 }],
+    ] as const) {
       const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`, viewport);
       await signedIn(page);
       for (const view of ["chat", "sessions", "approvals", "channels", "agents", "logs", "usage", "config", "cron", "memory"]) {

@@ -192,7 +192,13 @@ describe("OpenAI-compatible HTTP through the gateway", () => {
     const completion = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "hi" }], user: "alice" });
     expect(completion.choices[0]!.message.content).toBe("plain answer");
     server.enqueue({ text: "streamed answer" });
-    const stream = await client.chat.completions.create({ model: "openclaw/main", messages: [{ role: "user", content: "again" }], user: "alice", stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: "openclaw/main",
+      messages: [{ role: "user", content: "again" }],
+      user: "alice",
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = "";
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
     expect(text).toBe("streamed answer");

@@ -47,12 +47,30 @@ describe("cron end to end", { timeout: 120_000 }, () => {
       turns++;
       return { text: `Report #${turns}: ${lastUserText(req)}` };
     });
-    const channels = { telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 } };
+    const channels = {
+      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 },
+    };
     gateway = await startInProcessGateway({ stateDir, config: fakeModelConfig(model, stateDir, { channels }), cronClock: clock });
     await waitUntil(() => /channel account started/.test(gateway!.log()), 15_000);
 
     const added = await runCli(
-      ["cron", "add", "--name", "morning report", "--cron", "0 9 * * *", "--tz", "Europe/Berlin", "--message", "Write the morning report", "--channel", "telegram", "--to", String(CHAT), "--json"],
+      [
+        "cron",
+        "add",
+        "--name",
+        "morning report",
+        "--cron",
+        "0 9 * * *",
+        "--tz",
+        "Europe/Berlin",
+        "--message",
+        "Write the morning report",
+        "--channel",
+        "telegram",
+        "--to",
+        String(CHAT),
+        "--json",
+      ],
       gateway.cliEnv,
     );
     expect(added.code, added.output).toBe(0);
@@ -116,8 +134,12 @@ describe("cron end to end", { timeout: 120_000 }, () => {
         return { text: reply };
       });
       const chat = 200 + expected.length;
-      const channels = { telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(chat)], typingIntervalSeconds: 0 } };
-      const agents = { defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/fake-model" }, heartbeat: { every: "30m", target: "telegram", to: String(chat) } } };
+      const channels = {
+        telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(chat)], typingIntervalSeconds: 0 },
+      };
+      const agents = {
+        defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/fake-model" }, heartbeat: { every: "30m", target: "telegram", to: String(chat) } },
+      };
       gateway = await startInProcessGateway({ stateDir, config: fakeModelConfig(model, stateDir, { channels, agents }), cronClock: clock });
       await waitUntil(() => /channel account started/.test(gateway!.log()), 15_000);
       const before = telegram.messages(chat).length;
@@ -127,7 +149,12 @@ describe("cron end to end", { timeout: 120_000 }, () => {
       expect(JSON.parse(last.output)).toMatchObject({ agentId: "main", status: expected.length === 0 ? "ok-token" : "sent" });
       expect(sawTasks).toBe(true);
       if (expected.length > 0) await telegram.waitFor(() => telegram.messages(chat).length > before, 10_000);
-      expect(telegram.messages(chat).slice(before).map((m) => String(m.text))).toEqual(expected);
+      expect(
+        telegram
+          .messages(chat)
+          .slice(before)
+          .map((m) => String(m.text)),
+      ).toEqual(expected);
       const health = JSON.parse((await runCli(["gateway", "call", "health"], gateway.cliEnv)).output);
       expect(health.agents[0].heartbeat).toMatchObject({ enabled: true, every: "30m", everyMs: 1_800_000, target: "telegram" });
       expect(health.heartbeatSeconds).toBe(1800);

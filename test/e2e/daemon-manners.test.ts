@@ -41,7 +41,12 @@ describe("daemon manners", () => {
     const bad = await runCli(["health", "--timeout", "10000ms"], { OPENCLAW_STATE_DIR: stateDir });
     expect(bad.code).toBe(1);
     expect(bad.output).toContain('--timeout: expected a positive number of seconds, got "10000ms"');
-    for (const args of [["gateway", "status", "--help"], ["gateway", "stop", "--help"], ["health", "--help"], ["agent", "--help"]]) {
+    for (const args of [
+      ["gateway", "status", "--help"],
+      ["gateway", "stop", "--help"],
+      ["health", "--help"],
+      ["agent", "--help"],
+    ]) {
       const help = await runCli(args, {});
       expect(help.output).toContain("--timeout <seconds>");
     }

@@ -27,7 +27,11 @@ async function connectDevice(url: string, device: Device, opts: { auth?: Frame; 
   const fields = ["v3", device.id, client.id, client.mode, "operator", scopes.join(","), String(signedAt), opts.auth?.token ?? "", challenge.nonce, "ios", "iphone"];
   const signature = sign(null, Buffer.from(fields.join("|")), device.privateKey).toString("base64url");
   const res = await sock.request("connect", {
-    minProtocol: 3, maxProtocol: 4, client, role: "operator", scopes,
+    minProtocol: 3,
+    maxProtocol: 4,
+    client,
+    role: "operator",
+    scopes,
     ...(opts.auth ? { auth: opts.auth } : {}),
     device: { id: device.id, publicKey: device.publicKey, signature, signedAt, nonce: challenge.nonce },
   });
@@ -142,7 +146,12 @@ describe("device pairing", () => {
     const fields = ["v3", desktop.id, client.id, client.mode, "operator", scopes.join(","), String(signedAt), gw.token!, challenge.nonce, "linux", ""];
     const signature = sign(null, Buffer.from(fields.join("|")), desktop.privateKey).toString("base64url");
     const res = await sock.request("connect", {
-      minProtocol: 4, maxProtocol: 4, client, role: "operator", scopes, auth: { token: gw.token },
+      minProtocol: 4,
+      maxProtocol: 4,
+      client,
+      role: "operator",
+      scopes,
+      auth: { token: gw.token },
       device: { id: desktop.id, publicKey: desktop.publicKey, signature, signedAt, nonce: challenge.nonce },
     });
     expect(res.ok).toBe(true);

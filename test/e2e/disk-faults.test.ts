@@ -75,7 +75,9 @@ describe("state writes that fail", () => {
     fs.writeFileSync(sessionsDir, "a file where the sessions dir belongs");
     const refused = await rpc.request("chat.send", { sessionKey: "agent:main:other", message: "hi", idempotencyKey: "nodir-2" });
     expect(refused.ok).toBe(false);
-    expect(refused.error.message).toMatch(/^chat\.send failed: could not write to the state dir \(<state>\/agents\/main\/sessions.*\): a path component is a file where a directory belongs; move it aside$/);
+    expect(refused.error.message).toMatch(
+      /^chat\.send failed: could not write to the state dir \(<state>\/agents\/main\/sessions.*\): a path component is a file where a directory belongs; move it aside$/,
+    );
 
     fs.rmSync(sessionsDir);
     fs.renameSync(`${sessionsDir}.moved`, sessionsDir);
@@ -83,7 +85,7 @@ describe("state writes that fail", () => {
     rpc.sock.close();
   });
 
-  it("a new /v1 session whose files cannot be written: the answer names the cause, not \"internal error\"", async () => {
+  it('a new /v1 session whose files cannot be written: the answer names the cause, not "internal error"', async () => {
     server ??= await startFakeModelServer();
     const stateDir = makeAgentState(server, { http: true });
     const gw = await startOn(stateDir, TOKEN);

@@ -104,13 +104,19 @@ describe("openclaw doctor", () => {
   });
 
   it("a port taken by another process: names the process and the fix", async () => {
-    const holder = spawn(process.execPath, ["-e", "const s=require('net').createServer().listen(0,'127.0.0.1',()=>console.log(s.address().port))"], { stdio: ["ignore", "pipe", "inherit"] });
+    const holder = spawn(process.execPath, ["-e", "const s=require('net').createServer().listen(0,'127.0.0.1',()=>console.log(s.address().port))"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     children.push(holder);
     const port = await new Promise<number>((resolve) => holder.stdout!.once("data", (d: Buffer) => resolve(Number(d.toString().trim()))));
     const dir = stateWith(fakeProvider("sk-right", port));
     const { code, one } = await doctor(dir);
     expect(code).toBe(1);
-    expect(one("port")).toMatchObject({ status: "fail", message: expect.stringContaining(`port ${port} on 127.0.0.1 is in use by pid ${holder.pid}`), fix: expect.stringContaining("gateway.port") });
+    expect(one("port")).toMatchObject({
+      status: "fail",
+      message: expect.stringContaining(`port ${port} on 127.0.0.1 is in use by pid ${holder.pid}`),
+      fix: expect.stringContaining("gateway.port"),
+    });
     expect(one("port").message).toContain("createServer");
   });
 

@@ -31,7 +31,10 @@ function capableModel(request: RecordedRequest): FakeReply {
   if (prompt.includes("ledger.txt")) return { toolCalls: [{ name: "read", arguments: { path: "ledger.txt" } }] };
   if (prompt.includes("My name is Ada")) return { text: "Hello, Ada!" };
   if (prompt.includes("What is my name")) {
-    const name = messages.map(text).join("\n").match(/My name is (\w+)/)?.[1];
+    const name = messages
+      .map(text)
+      .join("\n")
+      .match(/My name is (\w+)/)?.[1];
     return { text: name ? `Your name is ${name}.` : "I don't know." };
   }
   return { text: "ok" };

@@ -102,7 +102,17 @@ describe("fuzz lane", () => {
     // 2. /v1 bodies: mutated chat completions and responses requests.
     const bodies = [
       { path: "/v1/chat/completions", body: { model: "openclaw", messages: [{ role: "user", content: "hi" }] } },
-      { path: "/v1/chat/completions", body: { model: "openclaw", stream: true, messages: [{ role: "system", content: "s" }, { role: "user", content: [{ type: "text", text: "hi" }] }] } },
+      {
+        path: "/v1/chat/completions",
+        body: {
+          model: "openclaw",
+          stream: true,
+          messages: [
+            { role: "system", content: "s" },
+            { role: "user", content: [{ type: "text", text: "hi" }] },
+          ],
+        },
+      },
       { path: "/v1/responses", body: { model: "openclaw", input: "hi" } },
       { path: "/v1/responses", body: { model: "openclaw", stream: true, input: [{ role: "user", content: "hi" }] } },
     ];
@@ -158,7 +168,11 @@ describe("fuzz lane", () => {
     expect((await rpc.request("agent.wait", { runId: "tr-1", timeoutMs: 20_000 }, 25_000)).payload.status).toBe("ok");
     const before = new Set(transcriptFiles(stateDir));
     const file = [...before].find((f) => fs.readFileSync(f, "utf8").includes('"first"'))!;
-    const sample = fs.readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const sample = fs
+      .readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     for (let i = 0; i < 60; i += 1) {
       const line = JSON.stringify(mutateValue(rng, rng.pick(sample))) ?? "null";
       fs.appendFileSync(file, `${rng.chance(0.2) ? mutateText(rng, line) : line}\n`);

@@ -88,7 +88,7 @@ describe("handshake", () => {
     sock.close();
   });
 
-  it("accepts mode \"operator\" from the upstream docs' example and upper-case client ids", async () => {
+  it('accepts mode "operator" from the upstream docs\' example and upper-case client ids', async () => {
     const { sock, hello } = await openOperator(gw.url, gw.token, {
       client: { id: "CLI", version: "1", platform: "linux", mode: "operator" },
     });

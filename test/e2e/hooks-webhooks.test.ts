@@ -60,8 +60,12 @@ describe("webhooks", { timeout: 90_000 }, () => {
     expect(await malformed.json()).toMatchObject({ error: "the body is not valid JSON" });
     expect((await post("/hooks/agent", "[1,2]")).status).toBe(400);
     expect(await (await post("/hooks/agent", { message: "" })).json()).toMatchObject({ error: "message is required (a non-empty string)" });
-    expect(await (await post("/hooks/agent", { message: "m", sessionKey: "agent:main:main" })).json()).toMatchObject({ error: expect.stringMatching(/hooks.allowRequestSessionKey/) });
-    expect(await (await post("/hooks/agent", { message: "m", deliver: true, channel: "telegram", to: "1" })).json()).toMatchObject({ error: expect.stringMatching(/no chat channel is configured/) });
+    expect(await (await post("/hooks/agent", { message: "m", sessionKey: "agent:main:main" })).json()).toMatchObject({
+      error: expect.stringMatching(/hooks.allowRequestSessionKey/),
+    });
+    expect(await (await post("/hooks/agent", { message: "m", deliver: true, channel: "telegram", to: "1" })).json()).toMatchObject({
+      error: expect.stringMatching(/no chat channel is configured/),
+    });
     expect((await post("/hooks/nope", { a: 1 })).status).toBe(404);
     expect(chatRequests(model)).toHaveLength(0);
   });
@@ -86,8 +90,17 @@ describe("webhooks", { timeout: 90_000 }, () => {
 
   it("a mapping turns a service's payload into an agent turn through its template", async () => {
     await start({
-      enabled: true, token: HOOK_TOKEN,
-      mappings: [{ match: { path: "gmail" }, action: "agent", name: "Gmail", sessionKey: "hook:gmail:{{messages[0].id}}", messageTemplate: "Mail from {{messages[0].from}}: {{messages[0].subject}}" }],
+      enabled: true,
+      token: HOOK_TOKEN,
+      mappings: [
+        {
+          match: { path: "gmail" },
+          action: "agent",
+          name: "Gmail",
+          sessionKey: "hook:gmail:{{messages[0].id}}",
+          messageTemplate: "Mail from {{messages[0].from}}: {{messages[0].subject}}",
+        },
+      ],
     });
     const res = await post("/hooks/gmail", { messages: [{ id: "m1", from: "ann@example.com", subject: "Lunch?" }] });
     expect(res.status).toBe(200);

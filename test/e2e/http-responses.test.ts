@@ -35,8 +35,7 @@ afterAll(async () => {
 beforeEach(() => model.reset());
 
 const backendCalls = (): RecordedRequest[] => model.requests.filter((r) => r.path === "/v1/responses");
-const inputTexts = (r: RecordedRequest): string[] =>
-  (r.body.input as any[]).filter((i) => i.role === "user").map((i) => (i.content as any[]).map((p) => p.text).join(""));
+const inputTexts = (r: RecordedRequest): string[] => (r.body.input as any[]).filter((i) => i.role === "user").map((i) => (i.content as any[]).map((p) => p.text).join(""));
 
 describe("POST /v1/responses through the gateway (openai SDK client, openai-responses backend)", () => {
   it("answers a plain request as a response object", async () => {

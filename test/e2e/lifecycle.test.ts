@@ -101,7 +101,27 @@ describe("config at start-up", () => {
       gateway: { mode: "local", bind: "loopback", port: 18789, auth: { mode: "token", token: "bench-token" }, http: { endpoints: { chatCompletions: { enabled: true } } } },
       logging: { file: path.join(dir, "gateway.log") },
       agents: { defaults: { workspace: path.join(dir, "workspace"), model: { primary: "fake/fake-model" } } },
-      models: { mode: "merge", providers: { fake: { baseUrl: "http://127.0.0.1:18999/v1", apiKey: "sk-local", api: "openai-completions", models: [{ id: "fake-model", name: "Fake Model", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 120000, maxTokens: 8192 }] } } },
+      models: {
+        mode: "merge",
+        providers: {
+          fake: {
+            baseUrl: "http://127.0.0.1:18999/v1",
+            apiKey: "sk-local",
+            api: "openai-completions",
+            models: [
+              {
+                id: "fake-model",
+                name: "Fake Model",
+                reasoning: false,
+                input: ["text"],
+                cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+                contextWindow: 120000,
+                maxTokens: 8192,
+              },
+            ],
+          },
+        },
+      },
     };
     const gw = await startGateway({ stateDir: dir, token: null, configFile: { name: "openclaw.json", content: JSON.stringify(config, null, 2) } });
     expect(gw.output()).not.toMatch(/"level":40/);

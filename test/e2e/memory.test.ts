@@ -54,10 +54,7 @@ describe("memory end to end", () => {
     // Open and sync the index first, so that what follows can only reach it through the watcher.
     await sock.request("memory.search", { query: "warm up" });
     const settled = await waitForStatus((s) => s.dirty === false && s.indexing === false);
-    server.enqueue(
-      { toolCalls: [{ name: "write", arguments: { path: `memory/${today}.md`, content: `# ${today}\n\n${NOTE}\n` } }] },
-      { text: "Noted." },
-    );
+    server.enqueue({ toolCalls: [{ name: "write", arguments: { path: `memory/${today}.md`, content: `# ${today}\n\n${NOTE}\n` } }] }, { text: "Noted." });
     await runTurn("memory-writer", "remember: the deploy key rotates on Tuesdays");
     const first = chatRequests()[0]!.body as { tools: { function: { name: string } }[]; messages: { role: string; content: string }[] };
     const toolNames = first.tools.map((t) => t.function.name);
@@ -88,7 +85,13 @@ describe("memory end to end", () => {
   it("memory_get reads the lines of a memory file and refuses anything else", async () => {
     const before = chatRequests().length;
     server.enqueue(
-      { toolCalls: [{ id: "get-1", name: "memory_get", arguments: { path: `memory/${today}.md`, from: 3, lines: 1 } }, { id: "get-2", name: "memory_get", arguments: { path: "memory/nothing.md" } }, { id: "get-3", name: "memory_get", arguments: { path: "AGENTS.md" } }] },
+      {
+        toolCalls: [
+          { id: "get-1", name: "memory_get", arguments: { path: `memory/${today}.md`, from: 3, lines: 1 } },
+          { id: "get-2", name: "memory_get", arguments: { path: "memory/nothing.md" } },
+          { id: "get-3", name: "memory_get", arguments: { path: "AGENTS.md" } },
+        ],
+      },
       { text: "Read." },
     );
     await runTurn("memory-getter", "read the note");

@@ -29,7 +29,9 @@ beforeAll(async () => {
         backup: { baseUrl: backup.url, apiKey: "sk-backup-0000", api: "anthropic-messages", models: [{ id: "m2" }] },
       },
     },
-    channels: { telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], typingIntervalSeconds: 0 } },
+    channels: {
+      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], typingIntervalSeconds: 0 },
+    },
   };
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
   await gw.waitForOutput(/channel account started/, 10_000);

@@ -27,7 +27,11 @@ describe("openclaw logs", () => {
 
   it("--level keeps only lines at that level or above", async () => {
     const { output } = await runCli(["logs", "--json", "--level", "warn", "--limit", "500"], env());
-    const levels = output.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l).level as number);
+    const levels = output
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).level as number);
     expect(levels.every((level) => level >= 40)).toBe(true);
     expect(output).not.toContain("gateway listening");
   });
@@ -77,10 +81,18 @@ describe("openclaw gateway install | uninstall (systemd)", () => {
     const bin = path.join(home, "bin");
     fs.mkdirSync(bin);
     const record = path.join(home, "systemctl.log");
-    fs.writeFileSync(path.join(bin, "systemctl"), `#!/bin/sh\necho "$*" >> "${record}"\n${exitCode ? `echo "Failed to connect to bus" >&2\nexit ${exitCode}\n` : ""}`, { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, "systemctl"), `#!/bin/sh\necho "$*" >> "${record}"\n${exitCode ? `echo "Failed to connect to bus" >&2\nexit ${exitCode}\n` : ""}`, {
+      mode: 0o755,
+    });
     const stateDir = path.join(home, ".openclaw");
     const env = { HOME: home, PATH: `${bin}:${process.env.PATH}`, OPENCLAW_STATE_DIR: stateDir, XDG_CONFIG_HOME: undefined };
-    return { home, env, stateDir, unit: path.join(home, ".config", "systemd", "user", "openclaw-gateway.service"), calls: () => fs.readFileSync(record, "utf8").trim().split("\n") };
+    return {
+      home,
+      env,
+      stateDir,
+      unit: path.join(home, ".config", "systemd", "user", "openclaw-gateway.service"),
+      calls: () => fs.readFileSync(record, "utf8").trim().split("\n"),
+    };
   }
 
   it("writes a user unit with MALLOC_ARENA_MAX=2 and restart-on-failure, then enables and starts it", async () => {

@@ -26,7 +26,13 @@ const PACKAGE_NAME = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(\/[\w./-]*)?$/;
  * look like paths inside bundled code are not matched.
  */
 function importSpecifiers(code: string): string[] {
-  const patterns = [/^(?:import|export)\b[^;\n]*?\bfrom\s*"([^"]+)"/gm, /^import\s*"([^"]+)"/gm, /\bimport\(\s*"([^"]+)"\s*\)/g, /\b__require\(\s*"([^"]+)"\s*\)/g, /(?<![\w$])(?:__)?require\.resolve\(\s*"([^"]+)"\s*\)/g];
+  const patterns = [
+    /^(?:import|export)\b[^;\n]*?\bfrom\s*"([^"]+)"/gm,
+    /^import\s*"([^"]+)"/gm,
+    /\bimport\(\s*"([^"]+)"\s*\)/g,
+    /\b__require\(\s*"([^"]+)"\s*\)/g,
+    /(?<![\w$])(?:__)?require\.resolve\(\s*"([^"]+)"\s*\)/g,
+  ];
   const withoutCommentLines = code.replace(/^\s*(?:\*|\/\/|\/\*).*$/gm, "");
   return patterns.flatMap((pattern) => [...withoutCommentLines.matchAll(pattern)].map((m) => m[1]!));
 }
@@ -56,13 +62,21 @@ describe("npm package", () => {
 
   it("ships the bundle, the built Control UI, the bundled skills and hooks, README, LICENSE and package.json, nothing else", () => {
     const unexpected = files.filter(
-      (f) => !["package.json", "README.md", "LICENSE"].includes(f) && !/^dist\/bin\/[^/]+\.js$/.test(f) && !f.startsWith("dist/control-ui/") && !f.startsWith("skills/") && !f.startsWith("hooks/"),
+      (f) =>
+        !["package.json", "README.md", "LICENSE"].includes(f) &&
+        !/^dist\/bin\/[^/]+\.js$/.test(f) &&
+        !f.startsWith("dist/control-ui/") &&
+        !f.startsWith("skills/") &&
+        !f.startsWith("hooks/"),
     );
     expect(unexpected).toEqual([]);
     expect(files).toContain("dist/bin/openclaw.js");
     expect(files).toContain("dist/control-ui/index.html");
     expect(files).toContain("hooks/session-memory/HOOK.md");
-    expect(files.some((f) => f.endsWith(".ts")), "no TypeScript sources").toBe(false);
+    expect(
+      files.some((f) => f.endsWith(".ts")),
+      "no TypeScript sources",
+    ).toBe(false);
   });
 
   it("holds every chunk the bundle imports", () => {

@@ -40,7 +40,10 @@ describe("a poisoned transcript line", () => {
     await gw.stop();
 
     const [file] = transcriptFiles(stateDir);
-    fs.appendFileSync(file!, `${JSON.stringify({ type: "message", id: "bad00001", parentId: null, timestamp: new Date().toISOString(), message: { role: "assistant", content: 7 } })}\n`);
+    fs.appendFileSync(
+      file!,
+      `${JSON.stringify({ type: "message", id: "bad00001", parentId: null, timestamp: new Date().toISOString(), message: { role: "assistant", content: 7 } })}\n`,
+    );
 
     gw = await startOn(stateDir, TOKEN);
     rpc = new Rpc((await openOperator(gw.url, TOKEN)).sock);
@@ -48,7 +51,11 @@ describe("a poisoned transcript line", () => {
     await turn(rpc, "still fine", "p-3");
     const sent = requestMessages(chatRequests(server).at(-1)!).filter((m) => m.role !== "system");
     expect(sent.map((m) => m.text)).toEqual(["ask p-1", "before", "ask p-2", "after", "ask p-3"]);
-    const lines = fs.readFileSync(file!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(file!, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.message?.errorMessage)).toEqual([]);
     const log = fs.readFileSync(`${stateDir}/logs/gateway.log`, "utf8");
     expect(log).toMatch(/assistant message whose content is neither text nor a list of blocks; skipped/);
@@ -72,7 +79,11 @@ describe("a transcript path taken by a directory", () => {
     await turn(rpc, "after", "d-2");
     await turn(rpc, "still fine", "d-3");
     expect(fs.statSync(file!).isFile()).toBe(true);
-    const lines = fs.readFileSync(file!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(file!, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0].type).toBe("session");
     expect(lines.filter((l) => l.type === "message").map((l) => l.message.role)).toEqual(["user", "assistant", "user", "assistant"]);
     const aside = fs.readdirSync(`${stateDir}/agents/main/sessions`).filter((n) => n.includes(".corrupt."));

@@ -61,9 +61,7 @@ async function blast(server: FakeModelServer, mode: "steer" | "followup"): Promi
       }
     }
     const acks = await Promise.all(pending);
-    const waits = await Promise.all(
-      acks.map((ack, i) => socks[i % SOCKETS]!.request("agent.wait", { runId: ack.payload?.runId ?? "missing", timeoutMs: 30_000 }, 35_000)),
-    );
+    const waits = await Promise.all(acks.map((ack, i) => socks[i % SOCKETS]!.request("agent.wait", { runId: ack.payload?.runId ?? "missing", timeoutMs: 30_000 }, 35_000)));
     const elapsedMs = Date.now() - started;
     const histories = new Map<number, any[]>();
     await Promise.all(
@@ -121,8 +119,14 @@ for (const mode of ["steer", "followup"] as const) {
     it("keeps every message and answer exactly once in each session's history", () => {
       for (let s = 0; s < SESSIONS; s += 1) {
         const rows = run.histories.get(s)!;
-        const users = rows.filter((r) => r.role === "user").map(messageText).sort();
-        const answers = rows.filter((r) => r.role === "assistant").map(messageText).sort();
+        const users = rows
+          .filter((r) => r.role === "user")
+          .map(messageText)
+          .sort();
+        const answers = rows
+          .filter((r) => r.role === "assistant")
+          .map(messageText)
+          .sort();
         const qs = Array.from({ length: PER_SESSION }, (_, i) => question(s, i + 1)).sort();
         expect(users, `session ${s} user rows`).toEqual(qs);
         expect(answers, `session ${s} answers`).toEqual(qs.map(answer).sort());
@@ -133,7 +137,9 @@ for (const mode of ["steer", "followup"] as const) {
       const problems: string[] = [];
       for (const req of run.requests) {
         const prompt = parseQuestion(lastUserText(req))!;
-        const convo = requestMessages(req).filter((m) => m.role === "user" || m.role === "assistant").map((m) => `${m.role}:${m.text}`);
+        const convo = requestMessages(req)
+          .filter((m) => m.role === "user" || m.role === "assistant")
+          .map((m) => `${m.role}:${m.text}`);
         const expected: string[] = [];
         for (let m = 1; m < prompt.m; m += 1) expected.push(`user:${question(prompt.s, m)}`, `assistant:${answer(question(prompt.s, m))}`);
         expected.push(`user:${question(prompt.s, prompt.m)}`);
@@ -175,7 +181,8 @@ for (const mode of ["steer", "followup"] as const) {
           if (msg.role !== "assistant") return;
           const q = parseQuestion(messageText(msg).replace(/^A:/, ""))!;
           const key = `${mode}-${s}-${q.m}`;
-          if (JSON.stringify(msg.answers) !== JSON.stringify([key])) problems.push(`session ${s}: "${messageText(msg)}" has answers ${JSON.stringify(msg.answers)}, expected ["${key}"]`);
+          if (JSON.stringify(msg.answers) !== JSON.stringify([key]))
+            problems.push(`session ${s}: "${messageText(msg)}" has answers ${JSON.stringify(msg.answers)}, expected ["${key}"]`);
           if (!((userAt.get(key) ?? Infinity) < i)) problems.push(`session ${s}: "${messageText(msg)}" is not after its question`);
           answerOrder.push(q.m);
         });
@@ -210,7 +217,10 @@ describe("steer mode with tool rounds: merged messages are each answered exactly
     msgs.forEach((m, i) => {
       if (m.role === "assistant" && messageText(m).startsWith("A:")) from = i + 1;
     });
-    return msgs.slice(from).filter((m) => m.role === "user").map(messageText);
+    return msgs
+      .slice(from)
+      .filter((m) => m.role === "user")
+      .map(messageText);
   }
 
   beforeAll(async () => {
@@ -268,7 +278,10 @@ describe("steer mode with tool rounds: merged messages are each answered exactly
         for (const q of messageText(r).slice(2).split("+")) expected.push(`user:${q}`);
         expected.push(`assistant:${messageText(r)}`);
       }
-      expect(rows.map((r) => `${r.role}:${messageText(r)}`), `session ${s}`).toEqual(expected);
+      expect(
+        rows.map((r) => `${r.role}:${messageText(r)}`),
+        `session ${s}`,
+      ).toEqual(expected);
     }
   });
 });
@@ -294,9 +307,7 @@ describe("a burst beyond one session's queue cap (default cap 20, drop: summariz
         if (f.event === "chat" && f.payload?.state === "notice") notices.push(f.payload);
       });
       acks = await Promise.all(
-        Array.from({ length: BURST }, (_, i) =>
-          rpc.request("chat.send", { sessionKey: "overflow", message: `burst-${i}`, idempotencyKey: `burst-${i}`, queueMode: "followup" }),
-        ),
+        Array.from({ length: BURST }, (_, i) => rpc.request("chat.send", { sessionKey: "overflow", message: `burst-${i}`, idempotencyKey: `burst-${i}`, queueMode: "followup" })),
       );
       // agent.wait answers as soon as a run ends; a run still going after 20 s (far beyond any
       // load this suite meets) never ends.

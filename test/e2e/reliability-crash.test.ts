@@ -88,13 +88,19 @@ function checkStoreOnDisk(stateDir: string, iteration: number): void {
       expect(parsed.lines[0]?.type, `iteration ${iteration}: header of ${path.basename(file)}`).toBe("session");
     } else {
       orphans.add(path.basename(file));
-      expect(parsed.lines.filter((l) => l.type === "message"), `iteration ${iteration}: unindexed ${path.basename(file)} holds messages`).toEqual([]);
+      expect(
+        parsed.lines.filter((l) => l.type === "message"),
+        `iteration ${iteration}: unindexed ${path.basename(file)} holds messages`,
+      ).toEqual([]);
     }
   }
   // The idempotency ledger is JSON lines as well.
   const ledger = path.join(stateDir, "gateway", "idempotency.jsonl");
   if (fs.existsSync(ledger)) {
-    const lines = fs.readFileSync(ledger, "utf8").split("\n").filter((l) => l.trim());
+    const lines = fs
+      .readFileSync(ledger, "utf8")
+      .split("\n")
+      .filter((l) => l.trim());
     const bad = lines.filter((l, i) => {
       try {
         JSON.parse(l);
@@ -147,9 +153,7 @@ describe("kill -9 while turns are in flight, restart on the same state dir (20 c
         const rpc = new Rpc((await openOperator(gw.url, TOKEN)).sock);
 
         // ── every acknowledged message is in its session's history, exactly once ─────────
-        const histories = await Promise.all(
-          Array.from({ length: SESSIONS }, (_, s) => rpc.request("chat.history", { sessionKey: sessionKey(s), limit: 1000 })),
-        );
+        const histories = await Promise.all(Array.from({ length: SESSIONS }, (_, s) => rpc.request("chat.history", { sessionKey: sessionKey(s), limit: 1000 })));
         for (let s = 0; s < SESSIONS; s += 1) {
           const res = histories[s]!;
           expect(res.ok, JSON.stringify(res.error)).toBe(true);
@@ -169,9 +173,7 @@ describe("kill -9 while turns are in flight, restart on the same state dir (20 c
 
         // ── re-sending every acknowledged key starts nothing ──────────────────────────────
         const requestsBefore = chatRequests(server).length;
-        const resent = await Promise.all(
-          acked.map((a) => rpc.request("chat.send", { sessionKey: sessionKey(a.session), message: a.text, idempotencyKey: a.key })),
-        );
+        const resent = await Promise.all(acked.map((a) => rpc.request("chat.send", { sessionKey: sessionKey(a.session), message: a.text, idempotencyKey: a.key })));
         resent.forEach((res, i) => {
           expect(res.ok, `re-send of ${acked[i]!.key}: ${JSON.stringify(res.error)}`).toBe(true);
           expect(res.payload.runId).toBe(acked[i]!.key);

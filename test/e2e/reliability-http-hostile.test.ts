@@ -173,7 +173,17 @@ describe("hostile input to POST /v1/chat/completions", () => {
       ["message not an object", { model: "openclaw", messages: ["hi"] }, "messages[0]"],
       ["role unknown", { model: "openclaw", messages: [{ role: "robot", content: "hi" }] }, "messages[0].role"],
       ["content a number", { model: "openclaw", messages: [{ role: "user", content: 7 }] }, "messages[0].content"],
-      ["last message from the assistant", { model: "openclaw", messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }] }, "messages"],
+      [
+        "last message from the assistant",
+        {
+          model: "openclaw",
+          messages: [
+            { role: "user", content: "hi" },
+            { role: "assistant", content: "hello" },
+          ],
+        },
+        "messages",
+      ],
       ["last message from system", { model: "openclaw", messages: [{ role: "system", content: "be nice" }] }, "messages"],
       ["last user message blank", { model: "openclaw", messages: [{ role: "user", content: "   " }] }, "messages"],
       ["stream_options not an object", { ...VALID, stream: true, stream_options: "yes" }, "stream_options"],
@@ -220,7 +230,10 @@ describe("hostile input to POST /v1/chat/completions", () => {
     // Bytes no HTTP client library will send; Node's HTTP parser refuses them before any route
     // runs, so the gateway's server-level client-error handler decides the body.
     for (const ctl of ["\u0001", "\u001b[31m", "\u0000", "\u007f"]) {
-      const res = await rawHttp(gw.port, rawJsonPost("/v1/chat/completions", JSON.stringify(VALID), [`Authorization: Bearer ${TOKEN}`, `x-openclaw-session-key: agent:main:a${ctl}b`]));
+      const res = await rawHttp(
+        gw.port,
+        rawJsonPost("/v1/chat/completions", JSON.stringify(VALID), [`Authorization: Bearer ${TOKEN}`, `x-openclaw-session-key: agent:main:a${ctl}b`]),
+      );
       let json: any;
       try {
         json = JSON.parse(res.body);

@@ -43,7 +43,10 @@ async function probe(sessionKey: string, id: string): Promise<string> {
   const waited = await rpc.request("agent.wait", { runId: id, timeoutMs: 30_000 }, 35_000);
   expect(waited.payload.status).toBe("ok");
   const followUp = chatRequests(server).at(-1)!;
-  return requestMessages(followUp).filter((m) => m.role === "tool").map((m) => m.text).join("\n");
+  return requestMessages(followUp)
+    .filter((m) => m.role === "tool")
+    .map((m) => m.text)
+    .join("\n");
 }
 
 describe("the exec sandbox in a running gateway", () => {

@@ -42,7 +42,10 @@ describe("openclaw security audit", () => {
     const none = await audit(stateWith({ gateway: { mode: "local", bind: "lan", auth: { mode: "none" } } }));
     expect(none.report.findings[0]).toMatchObject({ id: "gateway.auth.none", severity: "critical" });
     const weak = await audit(stateWith({ gateway: { mode: "local", auth: { token: "abc123" } } }), "--deep");
-    expect(weak.report.findings.find((f: { id: string }) => f.id === "gateway.auth.weak-token")).toMatchObject({ severity: "warn", title: expect.stringContaining("6 characters") });
+    expect(weak.report.findings.find((f: { id: string }) => f.id === "gateway.auth.weak-token")).toMatchObject({
+      severity: "warn",
+      title: expect.stringContaining("6 characters"),
+    });
     expect(weak.ids).toContain("deep.not-running");
   });
 

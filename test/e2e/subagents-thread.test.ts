@@ -28,7 +28,15 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   slack = await startFakeSlack();
   const stateDir = makeTempDir();
-  const slackConfig = { mode: "socket", botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, typingIntervalSeconds: 0, allowFrom: [OWNER], channels: { "*": {} } };
+  const slackConfig = {
+    mode: "socket",
+    botToken: slack.botToken,
+    appToken: slack.appToken,
+    slackApiUrl: slack.apiUrl,
+    typingIntervalSeconds: 0,
+    allowFrom: [OWNER],
+    channels: { "*": {} },
+  };
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { slack: slackConfig } }) } });
   await gw.waitForOutput(/Slack Socket Mode connected/, 10_000);
   sock = (await openOperator(gw.url, gw.token)).sock;
@@ -61,8 +69,7 @@ function script(): void {
   });
 }
 
-const postsIn = (threadTs?: string) =>
-  slack.posted.map((p, i) => ({ ...p, ts: slack.postedTs[i]! })).filter((p) => p.channel === CHANNEL && p.thread_ts === threadTs);
+const postsIn = (threadTs?: string) => slack.posted.map((p, i) => ({ ...p, ts: slack.postedTs[i]! })).filter((p) => p.channel === CHANNEL && p.thread_ts === threadTs);
 const say = (text: string, threadTs?: string) => slack.pushMessage({ channel: CHANNEL, channelType: "channel", user: OWNER, text, ...(threadTs ? { threadTs } : {}) });
 const mention = (text: string) => `<@${slack.botUserId}> ${text}`;
 
@@ -82,7 +89,9 @@ describe("sessions_spawn with thread: true (Slack)", () => {
     expect(await replyInThread(root.ts, 1, "the child's reply in its thread")).toBe("child: the logs show 3 errors");
     await waitUntil(() => postsIn().some((p) => p.text === "parent: the helper found 3 errors"), 15_000, "the parent's answer to the announcement");
     expect(postsIn().map((p) => p.text)).toEqual(["log digger", "Started a helper in a thread.", "parent: the helper found 3 errors"]);
-    const spawned = chatRequests(model.requests).map(lastToolResultOf).find((r) => r?.status === "accepted")!;
+    const spawned = chatRequests(model.requests)
+      .map(lastToolResultOf)
+      .find((r) => r?.status === "accepted")!;
     expect(spawned).toMatchObject({ status: "accepted", mode: "session" });
 
     // A message in the thread reaches the child (a sub-agent request), without any @mention.
@@ -118,7 +127,9 @@ describe("sessions_spawn with thread: true (Slack)", () => {
     expect((await sock.request("chat.send", { sessionKey: "ws-only", message: "dig into the logs", idempotencyKey })).ok).toBe(true);
     const final = await sock.waitFor((f) => f.event === "chat" && f.payload.runId === idempotencyKey && f.payload.state === "final", 15_000);
     expect(final.payload.message.content[0].text).toBe("spawn refused: THREAD_UNAVAILABLE");
-    const refusal = chatRequests(model.requests).map(lastToolResultOf).find((r) => r?.error === "THREAD_UNAVAILABLE")!;
+    const refusal = chatRequests(model.requests)
+      .map(lastToolResultOf)
+      .find((r) => r?.error === "THREAD_UNAVAILABLE")!;
     expect(refusal.message).toMatch(/not in a chat channel/);
     expect(refusal.suggestion).toMatch(/Spawn without thread/);
   });

@@ -5,7 +5,7 @@ import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gatew
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { announcementsIn, askAndWait, chatHistory, eventually as retryUntil, messageText } from "../helpers/chat-session.js";
-import { startFakeModelServer, type FakeModelServer, } from "../fakes/model-server.js";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { allTextOf, chatRequests, isSubagentRequest, lastMessageOf, lastToolResultOf, lastUserTextOf, systemPromptOf, toolNamesOf } from "../helpers/model-request.js";
 
 const BEGIN = "<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>";
@@ -54,7 +54,9 @@ describe("sessions_spawn → announcement", () => {
     });
     const first = await ask("spawn-basic", "please research the answer");
     expect(first.payload.message.content[0].text).toBe("I started a helper.");
-    const spawned = chatRequests(server.requests).map(lastToolResultOf).find((r) => r?.status === "accepted")!;
+    const spawned = chatRequests(server.requests)
+      .map(lastToolResultOf)
+      .find((r) => r?.status === "accepted")!;
     expect(spawned).toMatchObject({ status: "accepted", mode: "run" });
     expect(spawned.childSessionKey).toMatch(/^agent:main:subagent:[0-9a-f-]{36}$/);
 
@@ -69,7 +71,13 @@ describe("sessions_spawn → announcement", () => {
     expect(text).toContain("task: answer-hunt");
     expect(text).toContain("status: completed successfully");
     expect(announcement.provenance).toMatchObject({ kind: "internal_system", sourceSessionKey: spawned.childSessionKey, sourceTool: "subagent_announce" });
-    expect(announcement.internalEvents[0]).toMatchObject({ type: "task_completion", source: "subagent", childSessionKey: spawned.childSessionKey, taskLabel: "answer-hunt", status: "ok" });
+    expect(announcement.internalEvents[0]).toMatchObject({
+      type: "task_completion",
+      source: "subagent",
+      childSessionKey: spawned.childSessionKey,
+      taskLabel: "answer-hunt",
+      status: "ok",
+    });
 
     // The parent's answer to it is a turn of its own, and it is the last word.
     const replies = await eventually(async () => {
@@ -188,7 +196,12 @@ describe("spawn refusals", () => {
       if (isSubagentRequest(req)) return { text: "worker done" };
       const last = lastMessageOf(req);
       if (last.role === "user" && last.text === "use other agents") {
-        return { toolCalls: [{ name: "sessions_spawn", arguments: { task: "a", agentId: "secret" } }, { name: "sessions_spawn", arguments: { task: "b", agentId: "worker" } }] };
+        return {
+          toolCalls: [
+            { name: "sessions_spawn", arguments: { task: "a", agentId: "secret" } },
+            { name: "sessions_spawn", arguments: { task: "b", agentId: "worker" } },
+          ],
+        };
       }
       if (last.role === "tool") return { text: "ok" };
       return { text: "noted" };
@@ -283,7 +296,10 @@ describe("session views", () => {
     });
     await ask("viewer-parent", "look around");
     await eventually(async () => expect(textOfMessage((await history("viewer-parent")).at(-1))).toBe("seen"));
-    const results = chatRequests(server.requests).filter((r) => !isSubagentRequest(r)).map(lastToolResultOf).filter(Boolean) as Record<string, any>[];
+    const results = chatRequests(server.requests)
+      .filter((r) => !isSubagentRequest(r))
+      .map(lastToolResultOf)
+      .filter(Boolean) as Record<string, any>[];
     const listed = results.find((r) => r.sessions)!;
     expect(listed.sessions).toHaveLength(1);
     expect(listed.sessions[0]).toMatchObject({ kind: "subagent", label: "viewer", spawnedBy: "agent:main:viewer-parent", active: false });
@@ -347,7 +363,8 @@ describe("agent-to-agent", () => {
     server.setResponder((req) => {
       const last = lastMessageOf(req);
       if (last.role === "user" && last.text.startsWith("[Inter-session")) return { text: `pong ${++interSession}` };
-      if (last.role === "user" && last.text === "talk to the peer") return { toolCalls: [{ name: "sessions_send", arguments: { sessionKey: "agent:main:pp-peer", message: "ping" } }] };
+      if (last.role === "user" && last.text === "talk to the peer")
+        return { toolCalls: [{ name: "sessions_send", arguments: { sessionKey: "agent:main:pp-peer", message: "ping" } }] };
       if (last.role === "tool") return { text: "sent" };
       return { text: "hi" };
     });
@@ -371,7 +388,8 @@ describe("agent-to-agent", () => {
     server.setResponder((req) => {
       const last = lastMessageOf(req);
       if (last.role === "user" && last.text.startsWith("[Inter-session")) return { text: "the answer is blue" };
-      if (last.role === "user" && last.text === "ask the peer and wait") return { toolCalls: [{ name: "sessions_send", arguments: { sessionKey: "agent:main:wait-peer", message: "what colour?", timeoutSeconds: 10 } }] };
+      if (last.role === "user" && last.text === "ask the peer and wait")
+        return { toolCalls: [{ name: "sessions_send", arguments: { sessionKey: "agent:main:wait-peer", message: "what colour?", timeoutSeconds: 10 } }] };
       if (last.role === "tool") return { text: `peer said: ${lastToolResultOf(req)?.reply}` };
       return { text: "hi" };
     });
@@ -400,7 +418,10 @@ describe("agent-to-agent", () => {
 
 describe("the gateway's log", () => {
   it("holds no warning or error from any of the above", () => {
-    const problems = gw.output().split("\n").filter((line) => /"level":(40|50|60)/.test(line));
+    const problems = gw
+      .output()
+      .split("\n")
+      .filter((line) => /"level":(40|50|60)/.test(line));
     expect(problems).toEqual([]);
   });
 });

@@ -83,13 +83,20 @@ describe("run traces end to end", () => {
 
     const spans = await collector.waitFor((s) => s.some((span) => span.attributes["openclaw.run_id"] === runId));
     const root = spans.find((s) => s.attributes["openclaw.run_id"] === runId)!;
-    expect(root).toMatchObject({ name: "invoke_agent main", attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "main", "gen_ai.usage.input_tokens": 280 } });
+    expect(root).toMatchObject({
+      name: "invoke_agent main",
+      attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "main", "gen_ai.usage.input_tokens": 280 },
+    });
     expect(root.resource["service.name"]).toBe("openclaw-gateway");
     const children = await collector.waitFor((s) => s.filter((span) => span.parentSpanId === root.spanId).length === 3);
     const under = children.filter((s) => s.parentSpanId === root.spanId);
     expect(under.map((s) => s.name).sort()).toEqual(["chat fake-model", "chat fake-model", "execute_tool read"]);
     expect(under.find((s) => s.name === "execute_tool read")!.attributes).toMatchObject({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "read" });
-    expect(under.find((s) => s.name === "chat fake-model")!.attributes).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.provider.name": "fake", "gen_ai.request.model": "fake-model" });
+    expect(under.find((s) => s.name === "chat fake-model")!.attributes).toMatchObject({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.provider.name": "fake",
+      "gen_ai.request.model": "fake-model",
+    });
     expect(collector.headers[0]!["x-ingest-key"]).toBe("collector-key-123");
   });
 

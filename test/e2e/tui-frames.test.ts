@@ -14,7 +14,11 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
  * `final` chat event and its token footer from the session row.
  */
 const FIXTURE = fileURLToPath(new URL("../fixtures/tui/openclaw-tui-2026.9.6.jsonl", import.meta.url));
-const frames: Frame[] = fs.readFileSync(FIXTURE, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+const frames: Frame[] = fs
+  .readFileSync(FIXTURE, "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line));
 
 let server: FakeModelServer;
 let gw: GatewayProcess;
@@ -30,7 +34,9 @@ beforeAll(async () => {
     models: {
       providers: {
         fake: {
-          baseUrl: `${server.url}/v1`, apiKey: "sk-fake", api: "openai-completions",
+          baseUrl: `${server.url}/v1`,
+          apiKey: "sk-fake",
+          api: "openai-completions",
           models: [{ id: "fake-model", contextWindow: 120000, maxTokens: 4096, cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }],
         },
       },
@@ -64,9 +70,7 @@ const chatSend = (message: string) => frames.find((f) => f.method === "chat.send
 describe("OpenClaw's TUI frames, replayed", () => {
   it("every request the TUI sends is answered; only the per-reply usage footer is refused, with the reason", () => {
     const failed = frames.filter((f) => !answerTo(f).ok).map((f) => `${f.method}: ${answerTo(f).error.message}`);
-    expect(failed).toEqual([
-      "sessions.patch: per-reply usage footers (responseUsage) are not supported by this gateway; /status and /usage show the session's tokens and cost",
-    ]);
+    expect(failed).toEqual(["sessions.patch: per-reply usage footers (responseUsage) are not supported by this gateway; /status and /usage show the session's tokens and cost"]);
   });
 
   it("start-up: no pending questions or plugin approvals, the command menu, and describe answers {session} (null before the first message)", () => {
@@ -81,8 +85,16 @@ describe("OpenClaw's TUI frames, replayed", () => {
   it("after a turn the session row carries tokens, cache, context use against the window and the estimated cost", () => {
     const afterTurn = answerTo(sentOf("sessions.describe")[1]!).payload.session;
     expect(afterTurn).toMatchObject({
-      key: "agent:main:main", modelProvider: "fake", model: "fake-model",
-      inputTokens: 1200, outputTokens: 30, cacheRead: 200, cacheWrite: 0, contextTokens: 120000, hasActiveRun: false, activeRunIds: [],
+      key: "agent:main:main",
+      modelProvider: "fake",
+      model: "fake-model",
+      inputTokens: 1200,
+      outputTokens: 30,
+      cacheRead: 200,
+      cacheWrite: 0,
+      contextTokens: 120000,
+      hasActiveRun: false,
+      activeRunIds: [],
     });
     expect(afterTurn.totalTokens).toBeGreaterThan(0);
     // 1000 uncached × $3 + 30 out × $15 + 200 cache reads × $0.30, per million tokens.

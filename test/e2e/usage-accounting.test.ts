@@ -77,8 +77,15 @@ describe("token and cost accounting", () => {
     expect(all.totals).toMatchObject({ input: 3400, output: 440, cacheRead: 500, cacheWrite: 0, totalTokens: 4340, calls: 3, missingCostEntries: 1 });
     expect(all.totals.totalCost).toBeCloseTo(0.01025, 10);
     expect(all.daily).toEqual([expect.objectContaining({ date: today, calls: 3 })]);
-    expect(all.byAgent).toEqual(expect.arrayContaining([expect.objectContaining({ agentId: "main", calls: 2 }), expect.objectContaining({ agentId: "helper", calls: 1, totalCost: 0 })]));
-    expect(all.byModel).toEqual(expect.arrayContaining([expect.objectContaining({ provider: "priced", model: "p-model", input: 3000 }), expect.objectContaining({ provider: "free", model: "f-model", missingCostEntries: 1 })]));
+    expect(all.byAgent).toEqual(
+      expect.arrayContaining([expect.objectContaining({ agentId: "main", calls: 2 }), expect.objectContaining({ agentId: "helper", calls: 1, totalCost: 0 })]),
+    );
+    expect(all.byModel).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ provider: "priced", model: "p-model", input: 3000 }),
+        expect.objectContaining({ provider: "free", model: "f-model", missingCostEntries: 1 }),
+      ]),
+    );
     const helperOnly = (await sock.request("usage.cost", { agentId: "helper" })).payload;
     expect(helperOnly.totals).toMatchObject({ calls: 1, input: 400 });
     expect((await sock.request("usage.cost", { startDate: "2020-01-01", endDate: "2020-01-31", agentScope: "all" })).payload.totals.calls).toBe(0);

@@ -397,7 +397,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const port = (server.address() as AddressInfo).port;
   const gatewayUrl = `ws://127.0.0.1:${port}`;
 
-  const buildMessage = (input: { id: string; channel: ChannelRecord; author: Json; content: string; flags?: number; referenced?: FakeApiMessage; mentions?: Json[]; mentionRoleIds?: string[]; memberRoles?: string[]; attachments?: string[] }): FakeApiMessage => {
+  const buildMessage = (input: {
+    id: string;
+    channel: ChannelRecord;
+    author: Json;
+    content: string;
+    flags?: number;
+    referenced?: FakeApiMessage;
+    mentions?: Json[];
+    mentionRoleIds?: string[];
+    memberRoles?: string[];
+    attachments?: string[];
+  }): FakeApiMessage => {
     const { channel, referenced } = input;
     const guildId = channel.guildId;
     const timestamp = new Date(Number((BigInt(input.id) >> 22n) + DISCORD_EPOCH)).toISOString();
@@ -413,7 +424,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       mention_everyone: false,
       mentions: input.mentions ?? [],
       mention_roles: input.mentionRoleIds ?? [],
-      attachments: (input.attachments ?? []).map((filename) => ({ id: snowflake(), filename, size: 1, url: `https://cdn.fake/${filename}`, proxy_url: `https://cdn.fake/${filename}` })),
+      attachments: (input.attachments ?? []).map((filename) => ({
+        id: snowflake(),
+        filename,
+        size: 1,
+        url: `https://cdn.fake/${filename}`,
+        proxy_url: `https://cdn.fake/${filename}`,
+      })),
       embeds: [],
       pinned: false,
       type: referenced ? 19 : 0,
@@ -604,4 +621,3 @@ function respond(res: ServerResponse, { status, body }: RouteResult): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
 }
-

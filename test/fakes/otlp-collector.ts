@@ -51,12 +51,21 @@ export async function startFakeOtlpCollector(): Promise<FakeOtlpCollector> {
         return;
       }
       headers.push(req.headers);
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { resourceSpans?: { resource?: { attributes?: never }; scopeSpans?: { spans?: Record<string, never>[] }[] }[] };
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        resourceSpans?: { resource?: { attributes?: never }; scopeSpans?: { spans?: Record<string, never>[] }[] }[];
+      };
       for (const rs of body.resourceSpans ?? []) {
         const resource = flatten(rs.resource?.attributes);
         for (const ss of rs.scopeSpans ?? []) {
           for (const s of ss.spans ?? []) {
-            spans.push({ name: s.name, traceId: s.traceId, spanId: s.spanId, ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}), attributes: flatten(s.attributes), resource });
+            spans.push({
+              name: s.name,
+              traceId: s.traceId,
+              spanId: s.spanId,
+              ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}),
+              attributes: flatten(s.attributes),
+              resource,
+            });
           }
         }
       }

@@ -111,7 +111,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const frame = parseJson(data.toString());
       if (frame && typeof frame.envelope_id === "string") acks.set(frame.envelope_id, Date.now());
     });
-    socket.send(JSON.stringify({ type: "hello", num_connections: openSockets.size, debug_info: { host: "fake-slack", approximate_connection_time: 18060 }, connection_info: { app_id: "A0FAKEAPP" } }));
+    socket.send(
+      JSON.stringify({
+        type: "hello",
+        num_connections: openSockets.size,
+        debug_info: { host: "fake-slack", approximate_connection_time: 18060 },
+        connection_info: { app_id: "A0FAKEAPP" },
+      }),
+    );
     for (const envelope of pendingEnvelopes.splice(0)) socket.send(envelope);
   });
 
@@ -163,7 +170,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         return { ok: true, url: `ws://127.0.0.1:${port}/socket?ticket=${randomUUID()}&app_id=A0FAKEAPP` };
       case "chat.postMessage": {
         const ts = nextTs();
-        posted.push(pickDefined({ channel: String(body.channel), text: String(body.text ?? ""), thread_ts: optionalString(body.thread_ts), unfurl_links: optionalBoolean(body.unfurl_links), unfurl_media: optionalBoolean(body.unfurl_media) }));
+        posted.push(
+          pickDefined({
+            channel: String(body.channel),
+            text: String(body.text ?? ""),
+            thread_ts: optionalString(body.thread_ts),
+            unfurl_links: optionalBoolean(body.unfurl_links),
+            unfurl_media: optionalBoolean(body.unfurl_media),
+          }),
+        );
         postedTs.push(ts);
         return { ok: true, channel: body.channel, ts, message: { type: "message", text: body.text, user: botUserId, bot_id: botId, ts } };
       }
@@ -176,11 +191,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       case "conversations.info": {
         const id = String(body.channel);
         const type = channelTypes.get(id) ?? CHANNEL_TYPE_BY_PREFIX[id[0] ?? ""] ?? "channel";
-        return { ok: true, channel: { id, is_im: type === "im", is_mpim: type === "mpim", is_channel: type === "channel", is_group: type === "group", is_private: type !== "channel" } };
+        return {
+          ok: true,
+          channel: { id, is_im: type === "im", is_mpim: type === "mpim", is_channel: type === "channel", is_group: type === "group", is_private: type !== "channel" },
+        };
       }
       case "users.info": {
         const id = String(body.user);
-        return { ok: true, user: { id, name: id.toLowerCase(), real_name: `User ${id}`, is_bot: false, profile: { display_name: `user-${id.toLowerCase()}`, real_name: `User ${id}` } } };
+        return {
+          ok: true,
+          user: { id, name: id.toLowerCase(), real_name: `User ${id}`, is_bot: false, profile: { display_name: `user-${id.toLowerCase()}`, real_name: `User ${id}` } },
+        };
       }
       default:
         unknownMethods.push(method);
@@ -282,7 +303,6 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }),
   };
 }
-
 
 function parseRequestBody(text: string, contentType: string | undefined): Record<string, unknown> {
   if (!text) return {};

@@ -83,12 +83,7 @@ export interface RecordedCall {
   at: number;
 }
 
-export type FakeFailure =
-  | { status: 429; retryAfter: number }
-  | { status: 409 }
-  | { status: 400 | 403; description: string }
-  | { status: 401 }
-  | { status: 500 };
+export type FakeFailure = { status: 429; retryAfter: number } | { status: 409 } | { status: 400 | 403; description: string } | { status: 401 } | { status: 500 };
 
 interface QueuedUpdate {
   update: FakeUpdate & { update_id: number };
@@ -172,8 +167,7 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
   };
 
   /** True when a getUpdates with this offset would hand out something right now. */
-  const hasUpdatesFor = (offset: number | undefined) =>
-    queue.some((entry) => !(entry.handedOut && offset !== undefined && entry.update.update_id < offset));
+  const hasUpdatesFor = (offset: number | undefined) => queue.some((entry) => !(entry.handedOut && offset !== undefined && entry.update.update_id < offset));
 
   const answerPoll = (poll: PendingPoll) => {
     clearTimeout(poll.timer);
@@ -223,11 +217,23 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     const checked = checkText(body);
     if ("error" in checked) return fail(res, "editMessageText", body, 400, checked.error);
     if (previous === String(body.text)) {
-      return fail(res, "editMessageText", body, 400, "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message");
+      return fail(
+        res,
+        "editMessageText",
+        body,
+        400,
+        "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+      );
     }
     botMessages.set(key, String(body.text));
     sent.push({ method: "editMessageText", body, at: Date.now() });
-    ok(res, "editMessageText", body, { message_id: Number(body.message_id), date: Math.floor(Date.now() / 1000), chat: chatFor(body.chat_id), from: botUser, text: checked.visibleText });
+    ok(res, "editMessageText", body, {
+      message_id: Number(body.message_id),
+      date: Math.floor(Date.now() / 1000),
+      chat: chatFor(body.chat_id),
+      from: botUser,
+      text: checked.visibleText,
+    });
   };
 
   const dispatch = (res: ServerResponse, method: string, body: Record<string, unknown>) => {
@@ -334,7 +340,10 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
       const message: Record<string, unknown> = {
         message_id: messageId,
         date: Math.floor(Date.now() / 1000),
-        chat: chatType === "private" ? { id: input.chatId, type: chatType, first_name: `User ${input.fromId}` } : { id: input.chatId, type: chatType, title: `Chat ${input.chatId}`, ...(input.threadId !== undefined ? { is_forum: true } : {}) },
+        chat:
+          chatType === "private"
+            ? { id: input.chatId, type: chatType, first_name: `User ${input.fromId}` }
+            : { id: input.chatId, type: chatType, title: `Chat ${input.chatId}`, ...(input.threadId !== undefined ? { is_forum: true } : {}) },
         from: { id: input.fromId, is_bot: false, first_name: input.fromName ?? `User ${input.fromId}`, ...(input.fromUsername ? { username: input.fromUsername } : {}) },
         text: input.text,
       };
@@ -399,7 +408,6 @@ function optionalNumber(value: unknown): number | undefined {
   const parsed = Number(value);
   return Number.isFinite(parsed) ? parsed : undefined;
 }
-
 
 /** JSON or form-encoded, as Telegram accepts; form values holding JSON objects/arrays are parsed. */
 function parseBody(contentType: string | undefined, text: string): Record<string, unknown> {

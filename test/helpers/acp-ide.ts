@@ -65,7 +65,7 @@ export function spawnAcpBridge(args: string[], env: Record<string, string | unde
     textOf: (sessionId, kind = "agent_message_chunk") =>
       updates
         .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === kind)
-        .map((n) => ((n.update as { content: { type: string; text?: string } }).content.text ?? ""))
+        .map((n) => (n.update as { content: { type: string; text?: string } }).content.text ?? "")
         .join(""),
     close: async () => {
       connection.close();

@@ -32,8 +32,25 @@ export class Rng {
 }
 
 const AWKWARD_STRINGS = [
-  "", " ", "\u0000", "\uffff", "\ud800", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "__proto__", "constructor", "../../etc/passwd", "%s%n%x", "${HOME}",
-  "<script>alert(1)</script>", "'; DROP TABLE sessions; --", "\r\n\r\n", "a".repeat(10_000), "NaN", "-1", "1e309", "null",
+  "",
+  " ",
+  "\u0000",
+  "\uffff",
+  "\ud800",
+  "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+  "__proto__",
+  "constructor",
+  "../../etc/passwd",
+  "%s%n%x",
+  "${HOME}",
+  "<script>alert(1)</script>",
+  "'; DROP TABLE sessions; --",
+  "\r\n\r\n",
+  "a".repeat(10_000),
+  "NaN",
+  "-1",
+  "1e309",
+  "null",
 ];
 const AWKWARD_NUMBERS = [0, -1, 1, 2 ** 31, 2 ** 53 + 1, -(2 ** 63), 1e308, 0.5, -0.0, 65_536];
 
@@ -48,12 +65,17 @@ export function randomString(rng: Rng): string {
 export function randomValue(rng: Rng, depth = 0): unknown {
   const kind = rng.int(depth > 3 ? 5 : 7);
   switch (kind) {
-    case 0: return null;
-    case 1: return rng.chance(0.5);
-    case 2: return rng.pick(AWKWARD_NUMBERS);
+    case 0:
+      return null;
+    case 1:
+      return rng.chance(0.5);
+    case 2:
+      return rng.pick(AWKWARD_NUMBERS);
     case 3:
-    case 4: return randomString(rng);
-    case 5: return Array.from({ length: rng.int(4) }, () => randomValue(rng, depth + 1));
+    case 4:
+      return randomString(rng);
+    case 5:
+      return Array.from({ length: rng.int(4) }, () => randomValue(rng, depth + 1));
     default: {
       const out: Record<string, unknown> = {};
       for (let i = rng.int(4); i > 0; i -= 1) out[randomString(rng).slice(0, 20)] = randomValue(rng, depth + 1);
@@ -95,9 +117,13 @@ function mutateOnce(rng: Rng, value: unknown, depth: number): unknown {
 export function mutateText(rng: Rng, text: string): string {
   const at = rng.int(Math.max(1, text.length));
   switch (rng.int(4)) {
-    case 0: return text.slice(0, at);
-    case 1: return text.slice(0, at) + String.fromCharCode(rng.int(128)) + text.slice(at + 1);
-    case 2: return text.slice(0, at) + randomString(rng) + text.slice(at);
-    default: return text;
+    case 0:
+      return text.slice(0, at);
+    case 1:
+      return text.slice(0, at) + String.fromCharCode(rng.int(128)) + text.slice(at + 1);
+    case 2:
+      return text.slice(0, at) + randomString(rng) + text.slice(at);
+    default:
+      return text;
   }
 }

@@ -28,8 +28,11 @@ export async function startInProcessGateway(opts: { stateDir: string; config: st
   const gateway = await runGateway({ env, port: 0, console: false, notice: () => {}, logLevel: "debug", cronClock: opts.cronClock });
   const logFile = path.join(opts.stateDir, "logs", "gateway.log");
   return {
-    gateway, stateDir: opts.stateDir, token,
-    url: `ws://127.0.0.1:${gateway.port}`, httpUrl: `http://127.0.0.1:${gateway.port}`,
+    gateway,
+    stateDir: opts.stateDir,
+    token,
+    url: `ws://127.0.0.1:${gateway.port}`,
+    httpUrl: `http://127.0.0.1:${gateway.port}`,
     cliEnv: { OPENCLAW_STATE_DIR: opts.stateDir, OPENCLAW_GATEWAY_TOKEN: token, OPENCLAW_GATEWAY_PORT: String(gateway.port) },
     log: () => {
       try {

@@ -37,7 +37,9 @@ export function lastUserTextOf(request: RecordedRequest): string {
 
 /** Every message's text, joined: for "does this request contain X". */
 export function allTextOf(request: RecordedRequest): string {
-  return messagesOf(request).map((m) => textOf(m.content)).join("\n");
+  return messagesOf(request)
+    .map((m) => textOf(m.content))
+    .join("\n");
 }
 
 export function toolNamesOf(request: RecordedRequest): string[] {

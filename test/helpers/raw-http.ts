@@ -56,6 +56,8 @@ function dechunk(body: string): string {
 /** A POST with a JSON body and the given extra header lines, byte for byte. */
 export function rawJsonPost(pathname: string, body: string, headerLines: string[]): Buffer {
   const bytes = Buffer.from(body, "utf8");
-  const head = [`POST ${pathname} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: application/json", `Content-Length: ${bytes.length}`, "Connection: close", ...headerLines].join("\r\n");
+  const head = [`POST ${pathname} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: application/json", `Content-Length: ${bytes.length}`, "Connection: close", ...headerLines].join(
+    "\r\n",
+  );
   return Buffer.concat([Buffer.from(`${head}\r\n\r\n`, "latin1"), bytes]);
 }

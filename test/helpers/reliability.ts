@@ -84,7 +84,10 @@ export function readIndex(stateDir: string, agentId = "main"): Record<string, an
 export function transcriptFiles(stateDir: string, agentId = "main"): string[] {
   const dir = sessionsDir(stateDir, agentId);
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((n) => n.endsWith(".jsonl")).map((n) => path.join(dir, n));
+  return fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith(".jsonl"))
+    .map((n) => path.join(dir, n));
 }
 
 /** Every file under the sessions dir (archives and temp files included). */
@@ -121,7 +124,11 @@ export function parseTranscriptFile(file: string): TranscriptCheck {
 /** Text of a transcript / history message (string content or text blocks). */
 export function messageText(message: any): string {
   if (typeof message?.content === "string") return message.content;
-  if (Array.isArray(message?.content)) return message.content.filter((b: any) => b?.type === "text").map((b: any) => b.text).join("");
+  if (Array.isArray(message?.content))
+    return message.content
+      .filter((b: any) => b?.type === "text")
+      .map((b: any) => b.text)
+      .join("");
   return "";
 }
 

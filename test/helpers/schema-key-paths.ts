@@ -22,4 +22,3 @@ export function schemaKeyPaths(schema: TSchema, prefix = ""): string[] {
   if (kindOf(schema) === "Array" && kindOf(node.items!) === "Object") return schemaKeyPaths(node.items!, `${prefix}[]`);
   return [prefix];
 }
-

@@ -120,23 +120,34 @@ export class OpenClawApp extends LitElement {
     if (!conn) return nothing;
     if (conn.kind === "open") return html`<span class="conn ok" data-testid="connection">connected · gateway ${conn.hello.server.version}</span>`;
     if (conn.kind === "connecting") return html`<span class="conn" data-testid="connection">connecting…</span>`;
-    if (conn.kind === "closed") return html`<span class="conn down" role="status" data-testid="connection">disconnected (${conn.reason}); retrying in ${Math.round(conn.retryInMs / 100) / 10} s</span>`;
+    if (conn.kind === "closed")
+      return html`<span class="conn down" role="status" data-testid="connection">disconnected (${conn.reason}); retrying in ${Math.round(conn.retryInMs / 100) / 10} s</span>`;
     return nothing;
   }
 
   private renderView(client: GatewayClient) {
     const g = this.generation;
     switch (this.view) {
-      case "chat": return html`<oc-chat-view .client=${client} .generation=${g}></oc-chat-view>`;
-      case "sessions": return html`<oc-sessions-view .client=${client} .generation=${g}></oc-sessions-view>`;
-      case "approvals": return html`<oc-approvals-view .client=${client} .generation=${g} .store=${this.approvals} .pendingCount=${this.pendingApprovals}></oc-approvals-view>`;
-      case "channels": return html`<oc-channels-view .client=${client} .generation=${g}></oc-channels-view>`;
-      case "agents": return html`<oc-agents-view .client=${client} .generation=${g}></oc-agents-view>`;
-      case "logs": return html`<oc-logs-view .client=${client} .generation=${g}></oc-logs-view>`;
-      case "usage": return html`<oc-usage-view .client=${client} .generation=${g}></oc-usage-view>`;
-      case "config": return html`<oc-config-view .client=${client} .generation=${g}></oc-config-view>`;
-      case "cron": return html`<oc-cron-view .client=${client} .generation=${g}></oc-cron-view>`;
-      case "memory": return html`<oc-memory-view .client=${client} .generation=${g}></oc-memory-view>`;
+      case "chat":
+        return html`<oc-chat-view .client=${client} .generation=${g}></oc-chat-view>`;
+      case "sessions":
+        return html`<oc-sessions-view .client=${client} .generation=${g}></oc-sessions-view>`;
+      case "approvals":
+        return html`<oc-approvals-view .client=${client} .generation=${g} .store=${this.approvals} .pendingCount=${this.pendingApprovals}></oc-approvals-view>`;
+      case "channels":
+        return html`<oc-channels-view .client=${client} .generation=${g}></oc-channels-view>`;
+      case "agents":
+        return html`<oc-agents-view .client=${client} .generation=${g}></oc-agents-view>`;
+      case "logs":
+        return html`<oc-logs-view .client=${client} .generation=${g}></oc-logs-view>`;
+      case "usage":
+        return html`<oc-usage-view .client=${client} .generation=${g}></oc-usage-view>`;
+      case "config":
+        return html`<oc-config-view .client=${client} .generation=${g}></oc-config-view>`;
+      case "cron":
+        return html`<oc-cron-view .client=${client} .generation=${g}></oc-cron-view>`;
+      case "memory":
+        return html`<oc-memory-view .client=${client} .generation=${g}></oc-memory-view>`;
     }
   }
 }

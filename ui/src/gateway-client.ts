@@ -166,9 +166,12 @@ export class GatewayClient {
   /** Ticks arrive every tickIntervalMs; two missed in a row mean a dead link the OS has not noticed. */
   private watchLiveness(ws: WebSocket, tickIntervalMs: number): void {
     window.clearInterval(this.livenessTimer);
-    this.livenessTimer = window.setInterval(() => {
-      if (Date.now() - this.lastFrameAt > tickIntervalMs * 2.5) ws.close(4000, "no tick from the gateway");
-    }, Math.max(1_000, tickIntervalMs / 2));
+    this.livenessTimer = window.setInterval(
+      () => {
+        if (Date.now() - this.lastFrameAt > tickIntervalMs * 2.5) ws.close(4000, "no tick from the gateway");
+      },
+      Math.max(1_000, tickIntervalMs / 2),
+    );
   }
 
   private connectParams(): Record<string, unknown> {

@@ -11,7 +11,11 @@ export function errorBox(error: string | undefined): TemplateResult | typeof not
 }
 
 /** Call a method; `unavailable` when the gateway does not know it, so the view can say so honestly. */
-export async function call<T>(client: GatewayClient, method: string, params: Record<string, unknown> = {}): Promise<{ ok: true; value: T } | { ok: false; unavailable: boolean; message: string }> {
+export async function call<T>(
+  client: GatewayClient,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<{ ok: true; value: T } | { ok: false; unavailable: boolean; message: string }> {
   if (client.hello && !client.has(method)) return { ok: false, unavailable: true, message: `unknown method: ${method}` };
   try {
     return { ok: true, value: await client.request<T>(method, params) };

@@ -42,7 +42,10 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
 
   const takeCreation = (method: string) => {
     const verdict = budget.take();
-    if (!verdict.allowed) throw invalidInput(`${method}: too many sessions opened (limit ${SESSION_CREATE_LIMIT.maxRequests} per ${SESSION_CREATE_LIMIT.windowMs / 1000} s); retry in ${Math.ceil(verdict.retryAfterMs / 1000)} s`);
+    if (!verdict.allowed)
+      throw invalidInput(
+        `${method}: too many sessions opened (limit ${SESSION_CREATE_LIMIT.maxRequests} per ${SESSION_CREATE_LIMIT.windowMs / 1000} s); retry in ${Math.ceil(verdict.retryAfterMs / 1000)} s`,
+      );
   };
   const refuseMcpServers = (servers: unknown[] | undefined) => {
     if (servers && servers.length > 0) {
@@ -76,13 +79,15 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
     run.session.ending = ending;
     await ending;
   };
-  const guarded = <P, R>(handler: (params: P) => Promise<R>) => async ({ params }: { params: P }) => {
-    try {
-      return await handler(params);
-    } catch (err) {
-      throw failed(err);
-    }
-  };
+  const guarded =
+    <P, R>(handler: (params: P) => Promise<R>) =>
+    async ({ params }: { params: P }) => {
+      try {
+        return await handler(params);
+      } catch (err) {
+        throw failed(err);
+      }
+    };
 
   const app = acp
     .agent({ name: "openclaw-acp" })
@@ -100,87 +105,108 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
       agentInfo: { name: "openclaw", title: "OpenClaw", version },
       authMethods: [],
     }))
-    .onRequest(acp.methods.agent.session.new, guarded(async (params: acp.NewSessionRequest) => {
-      refuseMcpServers(params.mcpServers);
-      assertAbsoluteCwd(params.cwd, "session/new");
-      const meta = parseSessionMeta(params._meta);
-      takeCreation("session/new");
-      const sessionId = randomUUID();
-      await open(sessionId, params.cwd, meta, sessionKeyForId(sessionId), 1);
-      return { sessionId };
-    }))
-    .onRequest(acp.methods.agent.session.load, guarded(async (params: acp.LoadSessionRequest) => {
-      refuseMcpServers(params.mcpServers);
-      assertAbsoluteCwd(params.cwd, "session/load");
-      const meta = parseSessionMeta(params._meta);
-      if (!sessions.get(params.sessionId)) takeCreation("session/load");
-      await cancelActive(params.sessionId);
-      const { opened } = await open(params.sessionId, params.cwd, meta, sessionKeyForId(params.sessionId), REPLAY_LIMIT);
-      for (const update of transcriptUpdates(opened.messages)) await ide!.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
-      return {};
-    }))
-    .onRequest(acp.methods.agent.session.resume, guarded(async (params: acp.ResumeSessionRequest) => {
-      refuseMcpServers(params.mcpServers);
-      assertAbsoluteCwd(params.cwd, "session/resume");
-      const meta = parseSessionMeta(params._meta);
-      const existing = sessions.get(params.sessionId);
-      if (!existing) takeCreation("session/resume");
-      await open(params.sessionId, params.cwd, meta, existing?.sessionKey ?? sessionKeyForId(params.sessionId), 1);
-      return {};
-    }))
-    .onRequest(acp.methods.agent.session.close, guarded(async (params: acp.CloseSessionRequest) => {
-      sessions.mustGet(params.sessionId);
-      await cancelActive(params.sessionId);
-      sessions.delete(params.sessionId);
-      return {};
-    }))
-    .onRequest(acp.methods.agent.session.list, guarded(async (params: acp.ListSessionsRequest) => {
-      const cwd = params.cwd ?? undefined;
-      if (cwd) assertAbsoluteCwd(cwd, "session/list");
-      const cursor = decodeListCursor(params.cursor, cwd);
-      const pageSize = pageSizeFrom(params._meta);
-      const end = cursor.offset + pageSize;
-      const listed = await gateway.call<{ sessions: Record<string, any>[] }>("sessions.list", { limit: Math.min(end + 1, 10_000) });
-      const rows = listed.sessions
-        .map((row) => ({
-          sessionId: row.key as string,
-          cwd: sessions.cwdOf(row.key) ?? process.cwd(),
-          title: (row.label ?? row.displayName ?? row.key) as string,
-          updatedAt: typeof row.updatedAt === "number" ? new Date(row.updatedAt).toISOString() : null,
-        }))
-        .filter((row) => !cwd || row.cwd === cwd);
-      return {
-        sessions: rows.slice(cursor.offset, end),
-        nextCursor: rows.length > end ? encodeListCursor({ offset: end, ...(cwd ? { cwd } : {}) }) : null,
-      };
-    }))
-    .onRequest(acp.methods.agent.session.prompt, guarded(async (params: acp.PromptRequest) => {
-      const session = sessions.mustGet(params.sessionId);
-      const text = promptToText(params.prompt);
-      const message = opts.prefixCwd === false ? text : withCwdPrefix(text, session.cwd);
-      assertPromptSize(message);
-      // A new prompt replaces the one in flight, as in a chat where the user interrupts.
-      await cancelActive(session.sessionId);
-      await session.ending;
-      const runId = randomUUID();
-      const done = runs.start(session, runId);
-      const run = runs.get(runId)!;
-      try {
-        const ack = await gateway.call<Record<string, any>>("chat.send", {
-          sessionKey: session.sessionKey, message, idempotencyKey: runId, ...provenanceParams(opts.provenance, session),
-        });
-        if (ack.status === "started") run.steered = ack.queued === "steered";
-        else {
-          // A chat command the gateway answered itself (/new, /stop, /subagents …): no run follows.
-          if (typeof ack.reply === "string") runs.sendText(run, ack.reply);
-          run.settle({ stopReason: "end_turn" });
+    .onRequest(
+      acp.methods.agent.session.new,
+      guarded(async (params: acp.NewSessionRequest) => {
+        refuseMcpServers(params.mcpServers);
+        assertAbsoluteCwd(params.cwd, "session/new");
+        const meta = parseSessionMeta(params._meta);
+        takeCreation("session/new");
+        const sessionId = randomUUID();
+        await open(sessionId, params.cwd, meta, sessionKeyForId(sessionId), 1);
+        return { sessionId };
+      }),
+    )
+    .onRequest(
+      acp.methods.agent.session.load,
+      guarded(async (params: acp.LoadSessionRequest) => {
+        refuseMcpServers(params.mcpServers);
+        assertAbsoluteCwd(params.cwd, "session/load");
+        const meta = parseSessionMeta(params._meta);
+        if (!sessions.get(params.sessionId)) takeCreation("session/load");
+        await cancelActive(params.sessionId);
+        const { opened } = await open(params.sessionId, params.cwd, meta, sessionKeyForId(params.sessionId), REPLAY_LIMIT);
+        for (const update of transcriptUpdates(opened.messages)) await ide!.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
+        return {};
+      }),
+    )
+    .onRequest(
+      acp.methods.agent.session.resume,
+      guarded(async (params: acp.ResumeSessionRequest) => {
+        refuseMcpServers(params.mcpServers);
+        assertAbsoluteCwd(params.cwd, "session/resume");
+        const meta = parseSessionMeta(params._meta);
+        const existing = sessions.get(params.sessionId);
+        if (!existing) takeCreation("session/resume");
+        await open(params.sessionId, params.cwd, meta, existing?.sessionKey ?? sessionKeyForId(params.sessionId), 1);
+        return {};
+      }),
+    )
+    .onRequest(
+      acp.methods.agent.session.close,
+      guarded(async (params: acp.CloseSessionRequest) => {
+        sessions.mustGet(params.sessionId);
+        await cancelActive(params.sessionId);
+        sessions.delete(params.sessionId);
+        return {};
+      }),
+    )
+    .onRequest(
+      acp.methods.agent.session.list,
+      guarded(async (params: acp.ListSessionsRequest) => {
+        const cwd = params.cwd ?? undefined;
+        if (cwd) assertAbsoluteCwd(cwd, "session/list");
+        const cursor = decodeListCursor(params.cursor, cwd);
+        const pageSize = pageSizeFrom(params._meta);
+        const end = cursor.offset + pageSize;
+        const listed = await gateway.call<{ sessions: Record<string, any>[] }>("sessions.list", { limit: Math.min(end + 1, 10_000) });
+        const rows = listed.sessions
+          .map((row) => ({
+            sessionId: row.key as string,
+            cwd: sessions.cwdOf(row.key) ?? process.cwd(),
+            title: (row.label ?? row.displayName ?? row.key) as string,
+            updatedAt: typeof row.updatedAt === "number" ? new Date(row.updatedAt).toISOString() : null,
+          }))
+          .filter((row) => !cwd || row.cwd === cwd);
+        return {
+          sessions: rows.slice(cursor.offset, end),
+          nextCursor: rows.length > end ? encodeListCursor({ offset: end, ...(cwd ? { cwd } : {}) }) : null,
+        };
+      }),
+    )
+    .onRequest(
+      acp.methods.agent.session.prompt,
+      guarded(async (params: acp.PromptRequest) => {
+        const session = sessions.mustGet(params.sessionId);
+        const text = promptToText(params.prompt);
+        const message = opts.prefixCwd === false ? text : withCwdPrefix(text, session.cwd);
+        assertPromptSize(message);
+        // A new prompt replaces the one in flight, as in a chat where the user interrupts.
+        await cancelActive(session.sessionId);
+        await session.ending;
+        const runId = randomUUID();
+        const done = runs.start(session, runId);
+        const run = runs.get(runId)!;
+        try {
+          const ack = await gateway.call<Record<string, any>>("chat.send", {
+            sessionKey: session.sessionKey,
+            message,
+            idempotencyKey: runId,
+            ...provenanceParams(opts.provenance, session),
+          });
+          if (ack.status === "started") run.steered = ack.queued === "steered";
+          else {
+            // A chat command the gateway answered itself (/new, /stop, /subagents …): no run follows.
+            if (typeof ack.reply === "string") runs.sendText(run, ack.reply);
+            run.settle({ stopReason: "end_turn" });
+          }
+        } catch (err) {
+          // A dropped connection is the disconnect watcher's to resolve; anything else fails the prompt.
+          if (!(err as { closeCode?: number }).closeCode) run.settle(err as Error);
         }
-      } catch (err) {
-        // A dropped connection is the disconnect watcher's to resolve; anything else fails the prompt.
-        if (!(err as { closeCode?: number }).closeCode) run.settle(err as Error);
-      }
-      return await done;
-    }))
+        return await done;
+      }),
+    )
     .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
       await cancelActive(params.sessionId);
     })

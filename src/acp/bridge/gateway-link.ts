@@ -16,7 +16,10 @@ export class ReconnectingGateway implements BridgeGateway {
   private retryTimer: NodeJS.Timeout | undefined;
   private lastError = "";
 
-  constructor(private readonly connect: () => Promise<GatewayConnection>, private readonly log: (line: string) => void) {}
+  constructor(
+    private readonly connect: () => Promise<GatewayConnection>,
+    private readonly log: (line: string) => void,
+  ) {}
 
   /** The first connection: its failure (wrong token, no gateway) is the caller's to report. */
   async start(first: Promise<GatewayConnection> = this.connect()): Promise<void> {

@@ -27,12 +27,19 @@ export class PromptRuns {
   private readonly runs = new Map<string, PromptRun>();
   private sendChain: Promise<void> = Promise.resolve();
 
-  constructor(private readonly notify: Notify, private readonly log: (line: string) => void) {}
+  constructor(
+    private readonly notify: Notify,
+    private readonly log: (line: string) => void,
+  ) {}
 
   start(session: BridgeSession, runId: string): Promise<PromptResponse> {
     return new Promise<PromptResponse>((resolve, reject) => {
       const run: PromptRun = {
-        session, runId, segment: "", streamedText: false, toolCalls: new Set(),
+        session,
+        runId,
+        segment: "",
+        streamedText: false,
+        toolCalls: new Set(),
         settle: (result) => {
           if (this.runs.get(runId) !== run) return;
           this.runs.delete(runId);
@@ -128,16 +135,24 @@ export class PromptRuns {
       run.toolCalls.add(toolCallId);
       const locations = toolLocations(data.args);
       this.send(run, {
-        sessionUpdate: "tool_call", toolCallId, title: toolTitle(data.name, data.args), kind: toolKind(data.name), status: "in_progress",
-        rawInput: data.args, ...(locations ? { locations } : {}),
+        sessionUpdate: "tool_call",
+        toolCallId,
+        title: toolTitle(data.name, data.args),
+        kind: toolKind(data.name),
+        status: "in_progress",
+        rawInput: data.args,
+        ...(locations ? { locations } : {}),
       });
     } else if (data.phase === "update" || data.phase === "result") {
       const done = data.phase === "result";
       const output = done ? data.result : data.partialResult;
       const content = toolContent(output);
       this.send(run, {
-        sessionUpdate: "tool_call_update", toolCallId, status: done ? (data.isError ? "failed" : "completed") : "in_progress",
-        rawOutput: output, ...(content ? { content } : {}),
+        sessionUpdate: "tool_call_update",
+        toolCallId,
+        status: done ? (data.isError ? "failed" : "completed") : "in_progress",
+        rawOutput: output,
+        ...(content ? { content } : {}),
       });
       if (done) run.toolCalls.delete(toolCallId);
     }
@@ -155,5 +170,8 @@ export function messageText(message: unknown): string {
   const content = (message as { content?: unknown } | undefined)?.content;
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.filter((b) => b?.type === "text" && typeof b.text === "string").map((b) => b.text).join("");
+  return content
+    .filter((b) => b?.type === "text" && typeof b.text === "string")
+    .map((b) => b.text)
+    .join("");
 }

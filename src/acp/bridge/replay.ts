@@ -24,8 +24,13 @@ export function transcriptUpdates(messages: unknown[]): SessionUpdate[] {
       } else if (message.role === "assistant" && block?.type === "toolCall" && typeof block.id === "string") {
         const locations = toolLocations(block.arguments);
         updates.push({
-          sessionUpdate: "tool_call", toolCallId: block.id, title: toolTitle(block.name, block.arguments), kind: toolKind(block.name),
-          status: "in_progress", rawInput: block.arguments, ...(locations ? { locations } : {}),
+          sessionUpdate: "tool_call",
+          toolCallId: block.id,
+          title: toolTitle(block.name, block.arguments),
+          kind: toolKind(block.name),
+          status: "in_progress",
+          rawInput: block.arguments,
+          ...(locations ? { locations } : {}),
         });
       }
     }

@@ -36,13 +36,7 @@ export interface OpenedSession {
  * `--session-label` / `--session`, else `fallbackKey`. With --require-existing a key or label
  * that names nothing is an error; with a reset requested, an existing session starts over.
  */
-export async function openGatewaySession(
-  gateway: BridgeGateway,
-  opts: BridgeOptions,
-  meta: SessionMeta,
-  fallbackKey: string,
-  history: { limit: number },
-): Promise<OpenedSession> {
+export async function openGatewaySession(gateway: BridgeGateway, opts: BridgeOptions, meta: SessionMeta, fallbackKey: string, history: { limit: number }): Promise<OpenedSession> {
   const explicit = Boolean(meta.sessionKey || meta.sessionLabel || opts.defaultSessionKey || opts.defaultSessionLabel);
   const label = meta.sessionLabel ?? (meta.sessionKey ? undefined : opts.defaultSessionLabel);
   let sessionKey: string;

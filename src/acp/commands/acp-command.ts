@@ -37,7 +37,9 @@ export async function runAcpCommand(sessionKey: string, argsText: string, deps: 
     case "cancel": {
       const record = resolveTarget(sessionKey, rest[0], deps.manager);
       if (typeof record === "string") return record;
-      return (await deps.manager.cancel(record.sessionKey, "cancelled with /acp cancel")) ? `⏹ Cancelled the turn of ${describe(record)}.` : `${describe(record)} has no turn running.`;
+      return (await deps.manager.cancel(record.sessionKey, "cancelled with /acp cancel"))
+        ? `⏹ Cancelled the turn of ${describe(record)}.`
+        : `${describe(record)} has no turn running.`;
     }
     case "steer": {
       const record = resolveTarget(sessionKey, rest[0], deps.manager);
@@ -47,7 +49,9 @@ export async function runAcpCommand(sessionKey: string, argsText: string, deps: 
       const child = deps.subagents.registry.forChild(record.sessionKey);
       if (!child) return `${describe(record)} was not started from a chat or a spawn, so it has no one to report to; steer it from where it was started.`;
       const outcome = await deps.subagents.steer(child, message, sessionKey);
-      return outcome.ok ? `↪ Steered ${describe(record)}${outcome.restarted ? " (its turn was cancelled first)" : ""}.` : `⚠️ ${outcome.refusal.message} ${outcome.refusal.suggestion}`;
+      return outcome.ok
+        ? `↪ Steered ${describe(record)}${outcome.restarted ? " (its turn was cancelled first)" : ""}.`
+        : `⚠️ ${outcome.refusal.message} ${outcome.refusal.suggestion}`;
     }
     case "close": {
       const record = resolveTarget(sessionKey, rest[0], deps.manager);
@@ -60,7 +64,10 @@ export async function runAcpCommand(sessionKey: string, argsText: string, deps: 
     case "status": {
       const sessions = mine(sessionKey, deps.manager);
       if (!rest[0]) {
-        return [`ACP: ${deps.manager.activeProcesses} agent process(es) running, ${deps.manager.queuedStarts} waiting for a slot.`, `This chat: ${sessions.length} session(s).`].join("\n");
+        return [
+          `ACP: ${deps.manager.activeProcesses} agent process(es) running, ${deps.manager.queuedStarts} waiting for a slot.`,
+          `This chat: ${sessions.length} session(s).`,
+        ].join("\n");
       }
       const record = resolveTarget(sessionKey, rest[0], deps.manager);
       if (typeof record === "string") return record;
@@ -116,7 +123,10 @@ async function spawn(sessionKey: string, argsText: string, deps: AcpCommandDeps)
 }
 
 function mine(sessionKey: string, manager: AcpSessionManager): AcpSessionRecord[] {
-  return manager.list().filter((r) => r.requesterSessionKey === sessionKey).sort((a, b) => a.createdAt - b.createdAt);
+  return manager
+    .list()
+    .filter((r) => r.requesterSessionKey === sessionKey)
+    .sort((a, b) => a.createdAt - b.createdAt);
 }
 
 function resolveTarget(sessionKey: string, target: string | undefined, manager: AcpSessionManager): AcpSessionRecord | string {

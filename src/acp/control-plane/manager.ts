@@ -5,7 +5,13 @@ import { buildAcpSessionKey } from "../../sessions/keys/index.js";
 import type { AcpSettings } from "../config.js";
 import {
   AcpRuntimeError,
-  type AcpRuntime, type AcpRuntimeDoctorReport, type AcpRuntimeEvent, type AcpRuntimeHandle, type AcpRuntimePromptMode, type AcpRuntimeSessionMode, type AcpTurnUsage,
+  type AcpRuntime,
+  type AcpRuntimeDoctorReport,
+  type AcpRuntimeEvent,
+  type AcpRuntimeHandle,
+  type AcpRuntimePromptMode,
+  type AcpRuntimeSessionMode,
+  type AcpTurnUsage,
 } from "../runtime/types.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
 import { endOrphanAgent } from "./orphans.js";
@@ -96,7 +102,10 @@ export class AcpSessionManager {
       const resumable = record.mode === "persistent" && record.backendSessionId !== undefined && record.loadSession === true;
       if (resumable) this.records.update(record.sessionKey, { state: "idle", pid: undefined });
       else {
-        const why = record.mode === "oneshot" ? "its turn was interrupted by a gateway restart" : `the gateway restarted and ACP agent \`${record.agent}\` cannot resume sessions (no session/load)`;
+        const why =
+          record.mode === "oneshot"
+            ? "its turn was interrupted by a gateway restart"
+            : `the gateway restarted and ACP agent \`${record.agent}\` cannot resume sessions (no session/load)`;
         this.records.update(record.sessionKey, { state: "stale", pid: undefined, lastError: why });
       }
     }
@@ -115,7 +124,12 @@ export class AcpSessionManager {
   resolve(sessionKey: string): AcpSessionResolution {
     const record = this.records.get(sessionKey);
     if (!record || record.state === "closed") return { kind: "none", sessionKey };
-    if (record.state === "stale") return { kind: "stale", sessionKey, error: new AcpRuntimeError("ACP_SESSION_STALE", `ACP session ${sessionKey} cannot continue: ${record.lastError ?? "its agent is gone"}.`) };
+    if (record.state === "stale")
+      return {
+        kind: "stale",
+        sessionKey,
+        error: new AcpRuntimeError("ACP_SESSION_STALE", `ACP session ${sessionKey} cannot continue: ${record.lastError ?? "its agent is gone"}.`),
+      };
     return { kind: "ready", sessionKey, meta: record };
   }
 
@@ -225,8 +239,10 @@ export class AcpSessionManager {
       }
       this.records.update(record.sessionKey, patch);
       const durationMs = this.now() - started;
-      if (ending?.type === "done") return { ok: true, text, ...(ending.stopReason ? { stopReason: ending.stopReason } : {}), ...(ending.usage ? { usage: ending.usage } : {}), durationMs };
-      const error = ending?.type === "error" ? { code: ending.code ?? "ACP_TURN_FAILED", message: ending.message } : { code: "ACP_TURN_FAILED", message: "the turn ended without an outcome" };
+      if (ending?.type === "done")
+        return { ok: true, text, ...(ending.stopReason ? { stopReason: ending.stopReason } : {}), ...(ending.usage ? { usage: ending.usage } : {}), durationMs };
+      const error =
+        ending?.type === "error" ? { code: ending.code ?? "ACP_TURN_FAILED", message: ending.message } : { code: "ACP_TURN_FAILED", message: "the turn ended without an outcome" };
       return { ok: false, text, error, durationMs };
     } finally {
       input.signal?.removeEventListener("abort", onAbort);
@@ -241,11 +257,22 @@ export class AcpSessionManager {
     const resume = record.backendSessionId;
     const release = await this.gate.acquire(signal);
     try {
-      const handle = await this.runtime.ensureSession({ sessionKey: record.sessionKey, agent: record.agent, mode: record.mode, cwd: record.cwd, ...(resume ? { resumeSessionId: resume } : {}) });
+      const handle = await this.runtime.ensureSession({
+        sessionKey: record.sessionKey,
+        agent: record.agent,
+        mode: record.mode,
+        cwd: record.cwd,
+        ...(resume ? { resumeSessionId: resume } : {}),
+      });
       this.slots.set(record.sessionKey, release);
       this.handles.set(record.sessionKey, handle);
       const facts = this.runtime.describe(record.sessionKey);
-      this.records.update(record.sessionKey, { state: "ready", backendSessionId: handle.backendSessionId, loadSession: facts?.loadSession ?? false, ...(facts?.pid ? { pid: facts.pid } : {}) });
+      this.records.update(record.sessionKey, {
+        state: "ready",
+        backendSessionId: handle.backendSessionId,
+        loadSession: facts?.loadSession ?? false,
+        ...(facts?.pid ? { pid: facts.pid } : {}),
+      });
       return handle;
     } catch (err) {
       release();

@@ -47,7 +47,10 @@ export class AcpSessionRecords {
   readonly file: string;
   private readonly records = new Map<string, AcpSessionRecord>();
 
-  constructor(stateDir: string, private readonly onWarning: (message: string) => void) {
+  constructor(
+    stateDir: string,
+    private readonly onWarning: (message: string) => void,
+  ) {
     this.file = path.join(path.resolve(stateDir), "acp", "sessions.json");
   }
 
@@ -92,7 +95,9 @@ export class AcpSessionRecords {
   }
 
   private flush(): void {
-    const ended = this.all().filter((r) => r.state === "closed" || r.state === "stale").sort((a, b) => a.lastActiveAt - b.lastActiveAt);
+    const ended = this.all()
+      .filter((r) => r.state === "closed" || r.state === "stale")
+      .sort((a, b) => a.lastActiveAt - b.lastActiveAt);
     for (const record of ended.slice(0, Math.max(0, ended.length - MAX_ENDED))) this.records.delete(record.sessionKey);
     ensurePrivateDir(path.dirname(this.file));
     writeFileAtomicSync(this.file, JSON.stringify({ version: FILE_VERSION, sessions: this.all() }, null, 1));

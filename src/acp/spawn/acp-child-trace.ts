@@ -15,7 +15,13 @@ export function traceAcpTurn(tracer: RunTracer | undefined, sessionKey: string, 
     event(event: AcpRuntimeEvent): void {
       if (event.type === "text_delta") handle.external({ type: "text", text: event.text, ...(event.stream === "thought" ? { thought: true } : {}) });
       else if (event.type === "tool_call") {
-        handle.external({ type: "tool", text: event.text, ...(event.toolCallId ? { toolCallId: event.toolCallId } : {}), ...(event.title ? { title: event.title } : {}), ...(event.status ? { status: event.status } : {}) });
+        handle.external({
+          type: "tool",
+          text: event.text,
+          ...(event.toolCallId ? { toolCallId: event.toolCallId } : {}),
+          ...(event.title ? { title: event.title } : {}),
+          ...(event.status ? { status: event.status } : {}),
+        });
       }
     },
     end(result: AcpChildRunResult): void {

@@ -54,13 +54,17 @@ export class AcpChildren implements AcpChildPort {
 
   run(input: { sessionKey: string; text: string; mode: "prompt" | "steer"; streamToParent?: string }): AcpChildRun {
     const { relayProgress } = this.deps;
-    const relay = input.streamToParent && relayProgress ? new ProgressRelay(this.deps.settings().stream, (text) => relayProgress(input.streamToParent!, input.sessionKey, text)) : undefined;
+    const relay =
+      input.streamToParent && relayProgress ? new ProgressRelay(this.deps.settings().stream, (text) => relayProgress(input.streamToParent!, input.sessionKey, text)) : undefined;
     const text = defuseMarkers(input.text);
     const trace = traceAcpTurn(this.deps.tracer, input.sessionKey, text);
-    const onEvent = relay || trace ? (event: AcpRuntimeEvent) => {
-      relay?.push(event);
-      trace?.event(event);
-    } : undefined;
+    const onEvent =
+      relay || trace
+        ? (event: AcpRuntimeEvent) => {
+            relay?.push(event);
+            trace?.event(event);
+          }
+        : undefined;
     const done = this.deps.manager
       .runTurn({ sessionKey: input.sessionKey, text, mode: input.mode, ...(onEvent ? { onEvent } : {}) })
       // Its progress is out before its result is announced.

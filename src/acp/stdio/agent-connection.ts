@@ -1,5 +1,14 @@
 import { Readable, Writable } from "node:stream";
-import { client, ndJsonStream, PROTOCOL_VERSION, RequestError, type AnyMessage, type ClientConnection, type InitializeResponse, type SessionUpdate } from "@agentclientprotocol/sdk";
+import {
+  client,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AnyMessage,
+  type ClientConnection,
+  type InitializeResponse,
+  type SessionUpdate,
+} from "@agentclientprotocol/sdk";
 import type { Logger } from "../../infra/logger.js";
 import type { AcpAgentCommand, NonInteractivePermissions, PermissionMode } from "../config.js";
 import { AcpRuntimeError } from "../runtime/types.js";
@@ -44,7 +53,10 @@ export class AgentConnection {
   sessionId?: string;
   initialize?: InitializeResponse;
 
-  private constructor(private readonly opts: AgentConnectionOptions, executable: string) {
+  private constructor(
+    private readonly opts: AgentConnectionOptions,
+    executable: string,
+  ) {
     const env = buildAgentEnv(opts.baseEnv, opts.command.env);
     this.process = new AgentProcess(executable, opts.command.args, {
       cwd: opts.cwd,
@@ -104,16 +116,25 @@ export class AgentConnection {
     const env = buildAgentEnv(opts.baseEnv, opts.command.env);
     const executable = findCommand(opts.command.command, env, opts.cwd);
     if (!executable) {
-      const hint = opts.command.installHint ? ` Install it: ${opts.command.installHint}` : ` Install the agent's ACP adapter, or set acp.agents.${opts.agentId}.command to its path.`;
+      const hint = opts.command.installHint
+        ? ` Install it: ${opts.command.installHint}`
+        : ` Install the agent's ACP adapter, or set acp.agents.${opts.agentId}.command to its path.`;
       throw new AcpRuntimeError("ACP_COMMAND_NOT_FOUND", `ACP agent \`${opts.agentId}\`: command not found (\`${opts.command.command}\` is not on PATH).${hint}`);
     }
     const agent = new AgentConnection(opts, executable);
     try {
       const init = await agent.request<InitializeResponse>("initialize", () =>
-        agent.connection.agent.request("initialize", { protocolVersion: PROTOCOL_VERSION, clientCapabilities: CLIENT_CAPABILITIES, clientInfo: { name: "openclaw", version: "1" } }),
+        agent.connection.agent.request("initialize", {
+          protocolVersion: PROTOCOL_VERSION,
+          clientCapabilities: CLIENT_CAPABILITIES,
+          clientInfo: { name: "openclaw", version: "1" },
+        }),
       );
       if (init.protocolVersion !== PROTOCOL_VERSION) {
-        throw new AcpRuntimeError("ACP_PROTOCOL_MISMATCH", `ACP agent \`${opts.agentId}\` speaks protocol version ${init.protocolVersion}; this gateway speaks ${PROTOCOL_VERSION}. Update the agent's ACP adapter.`);
+        throw new AcpRuntimeError(
+          "ACP_PROTOCOL_MISMATCH",
+          `ACP agent \`${opts.agentId}\` speaks protocol version ${init.protocolVersion}; this gateway speaks ${PROTOCOL_VERSION}. Update the agent's ACP adapter.`,
+        );
       }
       agent.initialize = init;
       return agent;
@@ -134,7 +155,8 @@ export class AgentConnection {
   }
 
   async resumeSession(sessionId: string): Promise<void> {
-    if (!this.canLoadSession) throw new AcpRuntimeError("ACP_RESUME_UNSUPPORTED", `ACP agent \`${this.opts.agentId}\` cannot resume sessions (it does not advertise session/load).`);
+    if (!this.canLoadSession)
+      throw new AcpRuntimeError("ACP_RESUME_UNSUPPORTED", `ACP agent \`${this.opts.agentId}\` cannot resume sessions (it does not advertise session/load).`);
     this.sessionId = sessionId;
     try {
       await this.request("session/load", () => this.connection.agent.request("session/load", { sessionId, cwd: this.opts.cwd, mcpServers: [] }));
@@ -150,7 +172,10 @@ export class AgentConnection {
     if (this.process.hasExited) throw new AcpRuntimeError("ACP_AGENT_EXITED", `ACP agent \`${this.opts.agentId}\` is not running.`);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new AcpRuntimeError("ACP_TIMEOUT", `ACP agent \`${this.opts.agentId}\` did not answer ${what} within ${Math.round(timeoutMs / 1000)} s.`, true)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new AcpRuntimeError("ACP_TIMEOUT", `ACP agent \`${this.opts.agentId}\` did not answer ${what} within ${Math.round(timeoutMs / 1000)} s.`, true)),
+        timeoutMs,
+      );
     });
     const exit = this.process.exited.then((e) => {
       throw new AcpRuntimeError("ACP_AGENT_EXITED", `ACP agent \`${this.opts.agentId}\` ${this.process.describeExit(e)} during ${what}.`, true);

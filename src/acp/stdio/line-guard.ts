@@ -64,6 +64,8 @@ function firstVisibleByte(parts: Uint8Array[]): number | undefined {
 }
 
 function sample(parts: Uint8Array[]): string {
-  const text = Buffer.concat(parts.map((p) => p.subarray(0, 120))).toString("utf8").slice(0, 120);
+  const text = Buffer.concat(parts.map((p) => p.subarray(0, 120)))
+    .toString("utf8")
+    .slice(0, 120);
   return text.replace(/[^\x20-\x7e]/g, "?");
 }

@@ -4,8 +4,15 @@ import type { AcpSettings } from "../config.js";
 import { EventQueue } from "../runtime/event-queue.js";
 import {
   AcpRuntimeError,
-  type AcpRuntime, type AcpRuntimeCapabilities, type AcpRuntimeDoctorCheck, type AcpRuntimeDoctorReport, type AcpRuntimeEnsureInput,
-  type AcpRuntimeEvent, type AcpRuntimeHandle, type AcpRuntimeStatus, type AcpRuntimeTurnInput,
+  type AcpRuntime,
+  type AcpRuntimeCapabilities,
+  type AcpRuntimeDoctorCheck,
+  type AcpRuntimeDoctorReport,
+  type AcpRuntimeEnsureInput,
+  type AcpRuntimeEvent,
+  type AcpRuntimeHandle,
+  type AcpRuntimeStatus,
+  type AcpRuntimeTurnInput,
 } from "../runtime/types.js";
 import { AgentConnection } from "./agent-connection.js";
 import type { PermissionAsker } from "./permissions.js";
@@ -65,7 +72,9 @@ export class StdioAcpRuntime implements AcpRuntime {
       timeoutMs: settings.timeoutSeconds * 1000,
       permissions: () => ({ mode: this.deps.settings().permissionMode, nonInteractive: this.deps.settings().nonInteractivePermissions }),
       ask: (title, kind) =>
-        this.deps.permissions ? this.deps.permissions.ask({ sessionKey: input.sessionKey, agent: input.agent, cwd: input.cwd, title, ...(kind ? { kind } : {}) }) : Promise.resolve("unavailable"),
+        this.deps.permissions
+          ? this.deps.permissions.ask({ sessionKey: input.sessionKey, agent: input.agent, cwd: input.cwd, title, ...(kind ? { kind } : {}) })
+          : Promise.resolve("unavailable"),
       onUpdate: (update) => live && this.onUpdate(live, update),
       onPermissionFailure: (message) => {
         if (!live?.turn) return;
@@ -122,7 +131,12 @@ export class StdioAcpRuntime implements AcpRuntime {
     const timeoutMs = this.deps.settings().timeoutSeconds * 1000;
     const prompt = agent.connection.agent.request("session/prompt", { sessionId: handle.backendSessionId, prompt: [{ type: "text", text: input.text }] });
     prompt.catch(() => {});
-    type Ending = { kind: "answered"; stopReason: string; usage?: unknown } | { kind: "refused"; message: string } | { kind: "exited"; message: string } | { kind: "timeout" } | { kind: "aborted" };
+    type Ending =
+      | { kind: "answered"; stopReason: string; usage?: unknown }
+      | { kind: "refused"; message: string }
+      | { kind: "exited"; message: string }
+      | { kind: "timeout" }
+      | { kind: "aborted" };
     const answered = prompt.then(
       (res): Ending => ({ kind: "answered", stopReason: res.stopReason, usage: (res as { usage?: unknown }).usage }),
       (err: Error): Ending => ({ kind: "refused", message: err.message }),
@@ -147,7 +161,7 @@ export class StdioAcpRuntime implements AcpRuntime {
       if (ending.kind === "refused") {
         // A refusal caused by the agent dying (its stdout closed first) is reported as its exit.
         if (agent.connection.signal.aborted) await Promise.race([exited, new Promise((r) => setTimeout(r, CANCEL_GRACE_MS).unref())]);
-        if (agent.process.hasExited) return turn.queue.push({ type: "error", code: "ACP_AGENT_EXITED", message: (await exited as { message: string }).message, retryable: true });
+        if (agent.process.hasExited) return turn.queue.push({ type: "error", code: "ACP_AGENT_EXITED", message: ((await exited) as { message: string }).message, retryable: true });
         return turn.queue.push({ type: "error", code: "ACP_TURN_FAILED", message: `${name} failed the prompt: ${ending.message}` });
       }
       return turn.queue.push({ type: "done", stopReason: ending.stopReason, ...usageOf(ending.usage) });
@@ -162,7 +176,12 @@ export class StdioAcpRuntime implements AcpRuntime {
       await agent.dispose();
     }
     if (ending.kind === "timeout") {
-      return turn.queue.push({ type: "error", code: "ACP_TIMEOUT", message: `${name} did not finish the turn within ${Math.round(timeoutMs / 1000)} s (plugins.entries.acpx.config.timeoutSeconds); it was cancelled${stopped ? "" : " and its process killed"}.`, retryable: true });
+      return turn.queue.push({
+        type: "error",
+        code: "ACP_TIMEOUT",
+        message: `${name} did not finish the turn within ${Math.round(timeoutMs / 1000)} s (plugins.entries.acpx.config.timeoutSeconds); it was cancelled${stopped ? "" : " and its process killed"}.`,
+        retryable: true,
+      });
     }
     turn.queue.push({ type: "done", stopReason: "cancelled" });
   }
@@ -242,13 +261,25 @@ export class StdioAcpRuntime implements AcpRuntime {
     const command = settings.agents[agentId]!;
     try {
       const agent = await AgentConnection.start({
-        agentId, command, cwd: process.cwd(), baseEnv: this.deps.env ?? process.env, logger: this.deps.logger,
+        agentId,
+        command,
+        cwd: process.cwd(),
+        baseEnv: this.deps.env ?? process.env,
+        logger: this.deps.logger,
         timeoutMs: Math.min(DOCTOR_TIMEOUT_MS, settings.timeoutSeconds * 1000),
-        permissions: () => ({ mode: "deny-all", nonInteractive: "deny" }), ask: async () => "unavailable", onUpdate: () => {}, onPermissionFailure: () => {},
+        permissions: () => ({ mode: "deny-all", nonInteractive: "deny" }),
+        ask: async () => "unavailable",
+        onUpdate: () => {},
+        onPermissionFailure: () => {},
       });
       const info = agent.initialize?.agentInfo;
       await agent.dispose();
-      return { agent: agentId, ok: true, protocolVersion: agent.initialize!.protocolVersion, message: `\`${command.command}\` answers initialize (protocol ${agent.initialize!.protocolVersion}${info ? `, ${info.name} ${info.version}` : ""}).` };
+      return {
+        agent: agentId,
+        ok: true,
+        protocolVersion: agent.initialize!.protocolVersion,
+        message: `\`${command.command}\` answers initialize (protocol ${agent.initialize!.protocolVersion}${info ? `, ${info.name} ${info.version}` : ""}).`,
+      };
     } catch (err) {
       const e = err as AcpRuntimeError;
       return { agent: agentId, ok: false, ...(e.code ? { code: e.code } : {}), message: e.message, ...(command.installHint ? { installCommand: command.installHint } : {}) };

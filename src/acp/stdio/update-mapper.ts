@@ -22,7 +22,14 @@ export function mapSessionUpdate(update: SessionUpdate): AcpRuntimeEvent | undef
     case "tool_call_update": {
       const title = update.title ?? undefined;
       const status = update.status ?? undefined;
-      return { type: "tool_call", text: [title, status].filter(Boolean).join(": ") || update.toolCallId, tag, toolCallId: update.toolCallId, ...(title ? { title } : {}), ...(status ? { status } : {}) };
+      return {
+        type: "tool_call",
+        text: [title, status].filter(Boolean).join(": ") || update.toolCallId,
+        tag,
+        toolCallId: update.toolCallId,
+        ...(title ? { title } : {}),
+        ...(status ? { status } : {}),
+      };
     }
     case "plan":
       return { type: "status", text: update.entries.map((e) => `[${e.status}] ${e.content}`).join("\n"), tag };

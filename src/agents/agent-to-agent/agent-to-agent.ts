@@ -84,7 +84,14 @@ export class AgentToAgent {
       message: `[Inter-session message from ${caller.sessionKey} via sessions_send · isUser=false]\n${message}\n\n(Your final reply goes back to that session. Reply REPLY_SKIP to send nothing back.)`,
       method: "agent",
       internal: {},
-      provenance: { kind: "inter_session", sourceSessionKey: caller.sessionKey, originSessionId: this.deps.store.get(caller.sessionKey)?.sessionId, sourceTool: "sessions_send", exchangeId, hop },
+      provenance: {
+        kind: "inter_session",
+        sourceSessionKey: caller.sessionKey,
+        originSessionId: this.deps.store.get(caller.sessionKey)?.sessionId,
+        sourceTool: "sessions_send",
+        exchangeId,
+        hop,
+      },
       senderIsOwner: caller.senderIsOwner,
     });
     if (outcome.kind !== "accepted") return refuse(TOOL_ERRORS.sendNotAccepted(outcome.kind === "rejected" ? outcome.notice : outcome.kind));
@@ -106,7 +113,9 @@ export class AgentToAgent {
     }
     if (replyBack) this.watch(run);
     else this.turns.delete(run.runId);
-    const note = replyBack ? "Its reply comes back to you as a message; do not poll for it." : "That is your own sub-agent: its reply is not sent back (wait with timeoutSeconds, or steer it with subagents).";
+    const note = replyBack
+      ? "Its reply comes back to you as a message; do not poll for it."
+      : "That is your own sub-agent: its reply is not sent back (wait with timeoutSeconds, or steer it with subagents).";
     return { status: waitMs > 0 ? "timeout" : "accepted", runId: run.runId, sessionKey: target, note };
   }
 

@@ -44,7 +44,10 @@ export class SessionToolService implements SessionToolHost {
   async spawn(caller: SessionToolCaller, args: Parameters<SessionToolHost["spawn"]>[1]): Promise<ToolResult> {
     const outcome = await this.deps.subagents.spawn(caller, args);
     if ("code" in outcome) return refusal(outcome);
-    return json({ ...outcome, note: "The sub-agent runs in the background. Its result arrives as a message in this session when it finishes — do not poll, sleep or list to wait for it." });
+    return json({
+      ...outcome,
+      note: "The sub-agent runs in the background. Its result arrives as a message in this session when it finishes — do not poll, sleep or list to wait for it.",
+    });
   }
 
   async subagents(caller: SessionToolCaller, args: Parameters<SessionToolHost["subagents"]>[1]): Promise<ToolResult> {

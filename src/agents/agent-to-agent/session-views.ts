@@ -136,4 +136,3 @@ function sanitize(messages: readonly TranscriptMessage[], includeTools: boolean)
 function cut(text: string): string {
   return text.length > BLOCK_CHARS ? `${text.slice(0, BLOCK_CHARS)}… [${text.length - BLOCK_CHARS} more characters]` : text;
 }
-

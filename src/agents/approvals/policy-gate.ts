@@ -40,7 +40,13 @@ export function createExecApprovalGate(settings: ExecPolicySettings, broker?: Ex
       learned.push(...(commandPrograms(command) ?? []).filter((bin) => !bin.includes("*")));
       return { command, policy: "ask", answer, allowed: true };
     }
-    return { command, policy: "ask", answer: answer ?? "timeout", allowed: false, reason: answer === "deny" ? "an operator denied this command" : "no approval arrived in time; denied" };
+    return {
+      command,
+      policy: "ask",
+      answer: answer ?? "timeout",
+      allowed: false,
+      reason: answer === "deny" ? "an operator denied this command" : "no approval arrived in time; denied",
+    };
   };
   return {
     async check(command: string, ctx: ExecGateContext): Promise<ExecGateDecision> {

@@ -17,8 +17,18 @@ interface FilterSyntax {
 }
 
 const GNU_FILTERS: Record<string, FilterSyntax> = {
-  head: { valueOptions: ["-n", "-c", "--lines", "--bytes"], flagOptions: ["-q", "-v", "-z", "--quiet", "--silent", "--verbose", "--zero-terminated"], operands: "none", numericShortOption: true },
-  tail: { valueOptions: ["-n", "-c", "--lines", "--bytes"], flagOptions: ["-q", "-v", "-z", "--quiet", "--silent", "--verbose", "--zero-terminated"], operands: "none", numericShortOption: true },
+  head: {
+    valueOptions: ["-n", "-c", "--lines", "--bytes"],
+    flagOptions: ["-q", "-v", "-z", "--quiet", "--silent", "--verbose", "--zero-terminated"],
+    operands: "none",
+    numericShortOption: true,
+  },
+  tail: {
+    valueOptions: ["-n", "-c", "--lines", "--bytes"],
+    flagOptions: ["-q", "-v", "-z", "--quiet", "--silent", "--verbose", "--zero-terminated"],
+    operands: "none",
+    numericShortOption: true,
+  },
   wc: { valueOptions: [], flagOptions: ["-c", "-m", "-l", "-L", "-w", "--bytes", "--chars", "--lines", "--max-line-length", "--words"], operands: "none" },
   cut: {
     valueOptions: ["-b", "-c", "-d", "-f", "--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"],

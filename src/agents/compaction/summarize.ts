@@ -40,7 +40,10 @@ export async function summarizeConversation(input: SummarizeInput): Promise<Summ
     if (!retry.ok) return retry;
     const stillMissing = missingIdentifiers(retry.text, identifiers);
     if (stillMissing.length > 0) {
-      return { ok: false, reason: `the summary dropped ${stillMissing.length} identifier(s) the conversation relies on (${stillMissing.slice(0, 5).join(", ")}${stillMissing.length > 5 ? ", …" : ""})` };
+      return {
+        ok: false,
+        reason: `the summary dropped ${stillMissing.length} identifier(s) the conversation relies on (${stillMissing.slice(0, 5).join(", ")}${stillMissing.length > 5 ? ", …" : ""})`,
+      };
     }
     summary = retry.text;
   }

@@ -34,5 +34,8 @@ export function formatRuntimeLine(runtime: RuntimeInfo): string {
     const capabilities = (runtime.capabilities ?? []).map(clean).filter(Boolean);
     fields.push(["capabilities", capabilities.length > 0 ? capabilities.join(",") : "none"]);
   }
-  return `Runtime: ${fields.filter(([, value]) => value !== "").map(([key, value]) => `${key}=${value}`).join(" | ")}`;
+  return `Runtime: ${fields
+    .filter(([, value]) => value !== "")
+    .map(([key, value]) => `${key}=${value}`)
+    .join(" | ")}`;
 }

@@ -1,17 +1,7 @@
 import { renderSkillsIndex, type SkillIndexEntry } from "../skills/skills-index.js";
 import type { LoadedBootstrap } from "./bootstrap-files.js";
 import { formatCurrentTime } from "./format-current-time.js";
-import {
-  DAILY_NOTES_NOTE,
-  IDENTITY_LINE,
-  MEMORY_RECALL_TEXT,
-  NO_TOOLS,
-  PROJECT_CONTEXT_INTRO,
-  SAFETY_RULES,
-  SOUL_NOTE,
-  TOOLS_INTRO,
-  TOOLS_NOTE,
-} from "./prompt-texts.js";
+import { DAILY_NOTES_NOTE, IDENTITY_LINE, MEMORY_RECALL_TEXT, NO_TOOLS, PROJECT_CONTEXT_INTRO, SAFETY_RULES, SOUL_NOTE, TOOLS_INTRO, TOOLS_NOTE } from "./prompt-texts.js";
 import { formatRuntimeLine, type RuntimeInfo } from "./runtime-line.js";
 import { orderToolsForPrompt } from "./tool-order.js";
 import { LRUCache } from "lru-cache";
@@ -19,17 +9,7 @@ import { LRUCache } from "lru-cache";
 /** `full` for main sessions, `minimal` for sub-agents, `none` for a bare identity line. */
 export type PromptMode = "full" | "minimal" | "none";
 
-export type PromptSectionName =
-  | "identity"
-  | "tools"
-  | "safety"
-  | "skills"
-  | "memory"
-  | "workspace"
-  | "bootstrap"
-  | "extra"
-  | "runtime"
-  | "datetime";
+export type PromptSectionName = "identity" | "tools" | "safety" | "skills" | "memory" | "workspace" | "bootstrap" | "extra" | "runtime" | "datetime";
 
 export interface BuildSystemPromptParams {
   mode: PromptMode;

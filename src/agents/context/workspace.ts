@@ -23,12 +23,7 @@ function absolute(input: string, env: NodeJS.ProcessEnv): string {
  * 4. For any other agent: `<state>/workspace-<agentId>`. `agents.defaults.workspace` is not
  *    used here on purpose: agents sharing one folder would share one MEMORY.md and persona.
  */
-export function resolveWorkspaceDir(
-  config: AgentsConfigView,
-  agentId: string,
-  stateDir: string,
-  env: NodeJS.ProcessEnv = process.env,
-): string {
+export function resolveWorkspaceDir(config: AgentsConfigView, agentId: string, stateDir: string, env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env.OPENCLAW_WORKSPACE_DIR?.trim();
   if (fromEnv) return absolute(fromEnv, env);
   const own = findAgentEntry(config, agentId)?.workspace?.trim();

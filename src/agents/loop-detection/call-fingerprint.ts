@@ -9,20 +9,7 @@ export function callSignature(call: ToolCallBlock): string {
 
 // Fields that differ on every run of an otherwise identical call (timings, process ids,
 // message ids). Left in, they would make a stuck call look like progress.
-const VOLATILE_KEYS = new Set([
-  "durationms",
-  "duration",
-  "elapsedms",
-  "tookms",
-  "pid",
-  "cwd",
-  "messageid",
-  "ts",
-  "timestamp",
-  "startedat",
-  "endedat",
-  "finishedat",
-]);
+const VOLATILE_KEYS = new Set(["durationms", "duration", "elapsedms", "tookms", "pid", "cwd", "messageid", "ts", "timestamp", "startedat", "endedat", "finishedat"]);
 
 // The same in plain text: tools print elapsed times and process ids in their status lines
 // ("[exit code 1 · 0.3 s]", "[running for 12.4 s (pid 812)]") and timestamps in output.
@@ -39,9 +26,7 @@ const VOLATILE_TEXT: readonly [RegExp, string][] = [
  * `details` is ignored: it is for UIs and logs, never seen by the model.
  */
 export function resultFingerprint(result: ToolResult): string {
-  const content = result.content.map((block) =>
-    block.type === "text" ? { text: stableText(block.text) } : { image: block.mimeType, data: digest(block.data) },
-  );
+  const content = result.content.map((block) => (block.type === "text" ? { text: stableText(block.text) } : { image: block.mimeType, data: digest(block.data) }));
   return digest(canonicalJson({ isError: result.isError === true, content }));
 }
 

@@ -24,13 +24,7 @@ export function formatToolPolicyExplanation(result: EffectiveTools, options: { j
   if (result.allowed.length === 0) lines.push("  No tool is left: a run with this policy fails before calling the model.");
 
   lines.push("", "Layers:");
-  const rows = result.steps.map((step, i) => [
-    String(i + 1),
-    step.stage,
-    step.source,
-    step.applied ? `${step.before.length} → ${step.after.length}` : "-",
-    step.detail,
-  ]);
+  const rows = result.steps.map((step, i) => [String(i + 1), step.stage, step.source, step.applied ? `${step.before.length} → ${step.after.length}` : "-", step.detail]);
   lines.push(...table([["#", "layer", "source", "tools", "rule"], ...rows]).map((line) => `  ${line}`));
 
   const removed = explainToolPolicy(result).filter((v) => !v.allowed);

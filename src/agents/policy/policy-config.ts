@@ -92,12 +92,7 @@ export function findKeyedBlock(map: unknown, mapPath: string, key: string | unde
  * a bare `provider` key, so one model can be singled out of a provider's policy. A model id
  * that carries its own provider prefix ("openai/gpt-5") is split when no provider was given.
  */
-export function findProviderBlock(
-  byProvider: unknown,
-  mapPath: string,
-  provider: string | undefined,
-  modelId: string | undefined,
-): LocatedBlock | undefined {
+export function findProviderBlock(byProvider: unknown, mapPath: string, provider: string | undefined, modelId: string | undefined): LocatedBlock | undefined {
   let p = provider?.trim();
   let m = modelId?.trim();
   if (!p && m && m.includes("/")) {

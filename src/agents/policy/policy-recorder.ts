@@ -58,12 +58,7 @@ export class PolicyRecorder {
   }
 
   /** Remove each tool for which `why` returns a reason. */
-  removeWhere(
-    stage: PolicyStage,
-    source: string,
-    detail: string,
-    why: (tool: string) => { layer: string; reason: string } | undefined,
-  ): void {
+  removeWhere(stage: PolicyStage, source: string, detail: string, why: (tool: string) => { layer: string; reason: string } | undefined): void {
     const before = [...this.current];
     const kept: string[] = [];
     for (const tool of before) {

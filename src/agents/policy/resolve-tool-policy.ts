@@ -63,11 +63,7 @@ export function resolveEffectiveTools(input: ToolPolicyInput): EffectiveTools {
   };
 }
 
-function applyProfileLayer(
-  recorder: PolicyRecorder,
-  tools: ConfigRecord | undefined,
-  agent: { path: string; tools: ConfigRecord } | undefined,
-): void {
+function applyProfileLayer(recorder: PolicyRecorder, tools: ConfigRecord | undefined, agent: { path: string; tools: ConfigRecord } | undefined): void {
   // The agent's profile replaces the global one rather than stacking on it: an agent set to
   // "coding" under a global "messaging" gets coding tools (later layers still narrow).
   const agentProfile = agent ? readPolicyBlock(agent.tools).profile : undefined;
@@ -123,12 +119,7 @@ function applyChannelLayer(recorder: PolicyRecorder, tools: ConfigRecord | undef
   applyScope(recorder, "channel", found.path, found.block);
 }
 
-function applyProviderLayer(
-  recorder: PolicyRecorder,
-  tools: ConfigRecord | undefined,
-  agent: { path: string; tools: ConfigRecord } | undefined,
-  input: ToolPolicyInput,
-): void {
+function applyProviderLayer(recorder: PolicyRecorder, tools: ConfigRecord | undefined, agent: { path: string; tools: ConfigRecord } | undefined, input: ToolPolicyInput): void {
   const scopes: LocatedBlock[] = [];
   const global = findProviderBlock(readRecord(tools, "byProvider"), "tools.byProvider", input.provider, input.modelId);
   if (global) scopes.push(global);
@@ -146,12 +137,7 @@ function applyProviderLayer(
   }
 }
 
-function applySandboxLayer(
-  recorder: PolicyRecorder,
-  tools: ConfigRecord | undefined,
-  agent: { path: string; tools: ConfigRecord } | undefined,
-  sandboxed: boolean,
-): void {
+function applySandboxLayer(recorder: PolicyRecorder, tools: ConfigRecord | undefined, agent: { path: string; tools: ConfigRecord } | undefined, sandboxed: boolean): void {
   if (!sandboxed) {
     recorder.unchanged("sandbox", "tools.sandbox.tools", "not sandboxed");
     return;

@@ -7,15 +7,6 @@ import { SESSION_TOOL_NAMES } from "./tool-groups.js";
  * outside world: a browser, canvas and node/computer control, cron and the gateway.
  * Each list is replaced separately: configuring only `deny` keeps the default `allow`.
  */
-export const SANDBOX_DEFAULT_ALLOW: readonly string[] = [
-  "exec",
-  "process",
-  "read",
-  "write",
-  "edit",
-  "apply_patch",
-  "image",
-  ...SESSION_TOOL_NAMES,
-];
+export const SANDBOX_DEFAULT_ALLOW: readonly string[] = ["exec", "process", "read", "write", "edit", "apply_patch", "image", ...SESSION_TOOL_NAMES];
 
 export const SANDBOX_DEFAULT_DENY: readonly string[] = ["browser", "canvas", "computer", "nodes", "cron", "gateway"];

@@ -5,15 +5,7 @@
  */
 
 /** Every sub-agent loses these: gateway control, scheduled jobs, talking to other sessions or people. */
-export const SUBAGENT_DENIED_TOOLS: readonly string[] = [
-  "gateway",
-  "agents_list",
-  "session_status",
-  "cron",
-  "message",
-  "sessions_send",
-  "conversations_*",
-];
+export const SUBAGENT_DENIED_TOOLS: readonly string[] = ["gateway", "agents_list", "session_status", "cron", "message", "sessions_send", "conversations_*"];
 
 /** A leaf (a child that may not spawn) also loses the tools for managing children of its own. */
 export const SUBAGENT_LEAF_DENIED_TOOLS: readonly string[] = ["sessions_spawn", "subagents", "sessions_list", "sessions_history"];

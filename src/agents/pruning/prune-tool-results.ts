@@ -55,7 +55,10 @@ export function planToolResultPruning(messages: readonly (ModelMessage | undefin
   for (const i of candidates) {
     const m = messages[i] as ToolResultMessage;
     if (!m.content.some((b) => b.type === "text" && b.text.length > PRUNING.softTrimOverChars)) continue;
-    const trimmed: ToolResultMessage = { ...m, content: m.content.map((b) => (b.type === "text" && b.text.length > PRUNING.softTrimOverChars ? { type: "text", text: trimText(b.text) } : b)) };
+    const trimmed: ToolResultMessage = {
+      ...m,
+      content: m.content.map((b) => (b.type === "text" && b.text.length > PRUNING.softTrimOverChars ? { type: "text", text: trimText(b.text) } : b)),
+    };
     replacements.set(i, trimmed);
     context += estimateTokens(trimmed) - tokens[i]!;
   }

@@ -58,8 +58,14 @@ export class QuestionBroker {
     const now = Date.now();
     const { questions, agentId, sessionKey, runId } = input;
     const record: QuestionRecord = {
-      id, questions, ...(agentId ? { agentId } : {}), ...(sessionKey ? { sessionKey } : {}), ...(runId ? { runId } : {}),
-      createdAtMs: now, expiresAtMs: now + timeoutMs, status: "pending",
+      id,
+      questions,
+      ...(agentId ? { agentId } : {}),
+      ...(sessionKey ? { sessionKey } : {}),
+      ...(runId ? { runId } : {}),
+      createdAtMs: now,
+      expiresAtMs: now + timeoutMs,
+      status: "pending",
     };
     const timer = setTimeout(() => this.finish(id, { status: "expired" }), timeoutMs);
     timer.unref();

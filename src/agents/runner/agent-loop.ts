@@ -1,8 +1,21 @@
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError } from "../tool-result.js";
 import type {
-  AgentEvent, AgentTool, ModelMessage, ResolvedModel, RunResult, StopReason, StreamModelFn,
-  ToolCallBlock, ToolContext, ToolHooks, ToolResultMessage, ToolSpec, HistoryMessage, Usage, UserMessage,
+  AgentEvent,
+  AgentTool,
+  ModelMessage,
+  ResolvedModel,
+  RunResult,
+  StopReason,
+  StreamModelFn,
+  ToolCallBlock,
+  ToolContext,
+  ToolHooks,
+  ToolResultMessage,
+  ToolSpec,
+  HistoryMessage,
+  Usage,
+  UserMessage,
 } from "../types.js";
 import { assistantText, isSilentReply, toModelMessages } from "./model-messages.js";
 import { runToolCall } from "./run-tool-call.js";
@@ -181,13 +194,14 @@ async function runToolCalls(
   for (const call of calls) {
     emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
     // Once the run is stopping, remaining calls still get a result: providers reject dangling calls.
-    const outcome = signal.aborted || stop
-      ? { result: toolError(TOOL_ERRORS.abortedBeforeRunning()) }
-      : input.steering?.pending()
-        ? { result: { content: [{ type: "text" as const, text: "Skipped due to queued user message." }], isError: true } }
-        : await runToolCall(call, tools, input.hooks ?? [], input.toolContext, signal, (partial) =>
-          emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, partialResult: partial }),
-        );
+    const outcome =
+      signal.aborted || stop
+        ? { result: toolError(TOOL_ERRORS.abortedBeforeRunning()) }
+        : input.steering?.pending()
+          ? { result: { content: [{ type: "text" as const, text: "Skipped due to queued user message." }], isError: true } }
+          : await runToolCall(call, tools, input.hooks ?? [], input.toolContext, signal, (partial) =>
+              emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, partialResult: partial }),
+            );
     const isError = Boolean(outcome.result.isError);
     emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result: outcome.result, isError });
     const message: ToolResultMessage = {

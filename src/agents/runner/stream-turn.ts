@@ -9,12 +9,7 @@ export interface TurnOutcome {
  * Consume one model stream into an assistant message, emitting message_start/update/end as it
  * goes. The provider contract says streams do not throw; a throw anyway becomes an error outcome.
  */
-export async function streamAssistantTurn(
-  streamModel: StreamModelFn,
-  request: ModelRequest,
-  signal: AbortSignal,
-  emit: (event: AgentEvent) => void,
-): Promise<TurnOutcome> {
+export async function streamAssistantTurn(streamModel: StreamModelFn, request: ModelRequest, signal: AbortSignal, emit: (event: AgentEvent) => void): Promise<TurnOutcome> {
   const partial: AssistantMessage = {
     role: "assistant",
     content: [],
@@ -53,9 +48,15 @@ export async function streamAssistantTurn(
       if (outcome) break;
     }
   } catch (err) {
-    outcome = { message: { ...partial, stopReason: "error", errorMessage: String((err as Error)?.message ?? err) }, error: { kind: "unknown", message: String((err as Error)?.message ?? err) } };
+    outcome = {
+      message: { ...partial, stopReason: "error", errorMessage: String((err as Error)?.message ?? err) },
+      error: { kind: "unknown", message: String((err as Error)?.message ?? err) },
+    };
   }
-  outcome ??= { message: { ...partial, stopReason: "error", errorMessage: "model stream ended without a result" }, error: { kind: "malformed", message: "model stream ended without a result" } };
+  outcome ??= {
+    message: { ...partial, stopReason: "error", errorMessage: "model stream ended without a result" },
+    error: { kind: "malformed", message: "model stream ended without a result" },
+  };
   emit({ type: "message_end", message: outcome.message });
   return outcome;
 }

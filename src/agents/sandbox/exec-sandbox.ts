@@ -10,7 +10,7 @@ export interface SandboxedJob {
 }
 
 export type SandboxLaunchResult =
-  | { ok: true; launch: SandboxLaunch; /** Removes what the launch left behind (a Docker container). */ cleanup: () => void }
+  | { ok: true; launch: SandboxLaunch /** Removes what the launch left behind (a Docker container). */; cleanup: () => void }
   | { ok: false; backend: SandboxBackendName; hint: string };
 
 /**
@@ -48,7 +48,15 @@ export class ExecSandbox {
   launch(cwd: string, env: Record<string, string>): SandboxLaunchResult {
     if (!this.binary) return { ok: false, backend: this.backend, hint: INSTALL_HINTS[this.backend] };
     const containerName = `openclaw-sandbox-${randomBytes(6).toString("hex")}`;
-    const plan = { workspaceDir: this.workspaceDir, writable: this.writable, cwd, network: this.settings.network, env: { ...env, HOME: "/tmp" }, containerName, image: this.settings.dockerImage };
+    const plan = {
+      workspaceDir: this.workspaceDir,
+      writable: this.writable,
+      cwd,
+      network: this.settings.network,
+      env: { ...env, HOME: "/tmp" },
+      containerName,
+      image: this.settings.dockerImage,
+    };
     if (this.backend === "bwrap") return { ok: true, launch: bwrapLaunch(this.binary, plan), cleanup: () => {} };
     const binary = this.binary;
     return {

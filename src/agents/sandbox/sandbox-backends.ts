@@ -90,11 +90,26 @@ export function bwrapLaunch(binary: string, plan: SandboxPlan): SandboxLaunch {
  */
 export function dockerLaunch(binary: string, plan: SandboxPlan): SandboxLaunch {
   const args = [
-    "run", "--rm", "--init", "--name", plan.containerName,
-    "--network", plan.network === "host" ? "host" : "none",
-    "--read-only", "--tmpfs", "/tmp", "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--pids-limit", "512",
-    "-v", `${plan.workspaceDir}:${plan.workspaceDir}:${plan.writable ? "rw" : "ro"}`,
-    "-w", plan.cwd,
+    "run",
+    "--rm",
+    "--init",
+    "--name",
+    plan.containerName,
+    "--network",
+    plan.network === "host" ? "host" : "none",
+    "--read-only",
+    "--tmpfs",
+    "/tmp",
+    "--cap-drop",
+    "ALL",
+    "--security-opt",
+    "no-new-privileges",
+    "--pids-limit",
+    "512",
+    "-v",
+    `${plan.workspaceDir}:${plan.workspaceDir}:${plan.writable ? "rw" : "ro"}`,
+    "-w",
+    plan.cwd,
   ];
   for (const [key, value] of Object.entries(plan.env)) args.push("-e", `${key}=${value}`);
   args.push(plan.image);

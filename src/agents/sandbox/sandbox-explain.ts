@@ -23,12 +23,25 @@ export interface SandboxExplanation {
   withheldTools: readonly string[];
 }
 
-export function explainSandbox(input: { config: OpenClawConfig; agentId: string; sessionKey: string; workspaceDir: string; stateDir: string; env: NodeJS.ProcessEnv }): SandboxExplanation {
+export function explainSandbox(input: {
+  config: OpenClawConfig;
+  agentId: string;
+  sessionKey: string;
+  workspaceDir: string;
+  stateDir: string;
+  env: NodeJS.ProcessEnv;
+}): SandboxExplanation {
   const turn = prepareTurnSandbox(input, { createCopy: false });
   const { settings } = turn.decision;
   const base = {
-    agentId: input.agentId, sessionKey: input.sessionKey, sandboxed: turn.decision.sandboxed, reason: turn.decision.reason,
-    mode: settings.mode, scope: settings.scope, workspaceAccess: settings.workspaceAccess, network: settings.network,
+    agentId: input.agentId,
+    sessionKey: input.sessionKey,
+    sandboxed: turn.decision.sandboxed,
+    reason: turn.decision.reason,
+    mode: settings.mode,
+    scope: settings.scope,
+    workspaceAccess: settings.workspaceAccess,
+    network: settings.network,
   };
   if (!turn.sandbox) return { ...base, workspace: input.workspaceDir, writable: true, withheldTools: [] };
   const sandbox = turn.sandbox;

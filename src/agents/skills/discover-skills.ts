@@ -131,9 +131,9 @@ async function scanRoot(root: SkillRoot, warnings: string[]): Promise<Discovered
     warnings.push(`${root.dir}: ${folders.length} folders, only the first ${MAX_CANDIDATES_PER_ROOT} are scanned`);
   }
   const candidates = await Promise.all(
-    folders.slice(0, MAX_CANDIDATES_PER_ROOT).map((folder) =>
-      loadCandidate(rootReal, root, folder).catch((error: Error): Candidate => ({ warning: `${path.join(root.dir, folder)}: skipped, ${error.message}` })),
-    ),
+    folders
+      .slice(0, MAX_CANDIDATES_PER_ROOT)
+      .map((folder) => loadCandidate(rootReal, root, folder).catch((error: Error): Candidate => ({ warning: `${path.join(root.dir, folder)}: skipped, ${error.message}` }))),
   );
 
   const skills: DiscoveredSkill[] = [];

@@ -65,8 +65,7 @@ function dropReason(skill: DiscoveredSkill, ctx: Required<Pick<SkillFilterContex
   if (requires.anyBins.length > 0 && !requires.anyBins.some((bin) => ctx.hasBinary(bin))) {
     return `needs one of on PATH: ${requires.anyBins.join(", ")}`;
   }
-  const supplied = (name: string) =>
-    isSet(ctx.env[name]) || isSet(entry?.env?.[name]) || (name === primaryEnv && isSet(entry?.apiKey));
+  const supplied = (name: string) => isSet(ctx.env[name]) || isSet(entry?.env?.[name]) || (name === primaryEnv && isSet(entry?.apiKey));
   const missingEnv = requires.env.filter((name) => !supplied(name));
   if (missingEnv.length > 0) return `missing env: ${missingEnv.join(", ")}`;
   const falsy = requires.config.filter((keyPath) => !configTruthy(ctx.config, keyPath));

@@ -57,16 +57,11 @@ export interface RenderedSkillsIndex {
  * `discoverSkills` returns them): when the index exceeds `budgetChars` or MAX_SKILLS_IN_PROMPT,
  * entries are dropped from the end, so the lowest-precedence skills go first.
  */
-export function renderSkillsIndex(
-  entries: readonly SkillIndexEntry[],
-  options: { workspaceDir: string; budgetChars?: number },
-): RenderedSkillsIndex {
+export function renderSkillsIndex(entries: readonly SkillIndexEntry[], options: { workspaceDir: string; budgetChars?: number }): RenderedSkillsIndex {
   const budget = options.budgetChars ?? DEFAULT_SKILLS_PROMPT_CHARS;
   const visible = entries.filter((entry) => !entry.disableModelInvocation);
   if (visible.length === 0) return { text: "", included: 0, omitted: 0 };
-  const lines = visible.map(
-    (entry) => `- ${oneLine(entry.name)}: ${skillUseWhen(entry.description)} → ${skillDisplayPath(entry.filePath, options.workspaceDir)}`,
-  );
+  const lines = visible.map((entry) => `- ${oneLine(entry.name)}: ${skillUseWhen(entry.description)} → ${skillDisplayPath(entry.filePath, options.workspaceDir)}`);
 
   // Cumulative length of the instruction plus the first k lines, each joined with "\n".
   let length = SKILLS_INSTRUCTION.length;

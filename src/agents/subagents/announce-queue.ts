@@ -98,7 +98,10 @@ export class AnnounceQueue {
     if (this.now() + delay >= announce.dueBy) return this.giveUp(record, "expired", result.error);
     announce.nextAttemptAt = this.now() + delay;
     registry.changed();
-    logger.warn({ runId: record.runId, target: announce.targetSessionKey, attempt: announce.attempts, retryInMs: delay, err: result.error }, "sub-agent announcement not delivered; will retry");
+    logger.warn(
+      { runId: record.runId, target: announce.targetSessionKey, attempt: announce.attempts, retryInMs: delay, err: result.error },
+      "sub-agent announcement not delivered; will retry",
+    );
     this.schedule(record);
   }
 

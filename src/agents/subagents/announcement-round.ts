@@ -60,7 +60,10 @@ export class AnnouncementRound {
       record.announce.lastError = suppressed;
     }
     this.deps.registry.changed();
-    this.deps.logger.info({ runId: record.runId, child: record.childSessionKey, outcome: round.outcome, reason: round.reason, announce: record.announce.state }, "sub-agent round ended");
+    this.deps.logger.info(
+      { runId: record.runId, child: record.childSessionKey, outcome: round.outcome, reason: round.reason, announce: record.announce.state },
+      "sub-agent round ended",
+    );
     if (suppressed) this.deps.onSettled(record);
     else this.queue.schedule(record);
   }

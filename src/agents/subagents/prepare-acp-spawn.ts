@@ -40,8 +40,16 @@ export function prepareAcpSpawn(
   // Depth and the number of unfinished children are limited like any child; which ACP agents
   // may be used is acp.allowedAgents' business (checked by the port).
   const limits = checkSpawn({
-    requesterSessionKey: caller.sessionKey, requesterAgentId, requesterDepth, targetAgentId: requesterAgentId, activeChildren: deps.activeChildren,
-    settings, knownAgents: [requesterAgentId], agentToAgent: agentToAgentPolicy(deps.config), sandbox: "inherit", sandboxProblem: undefined,
+    requesterSessionKey: caller.sessionKey,
+    requesterAgentId,
+    requesterDepth,
+    targetAgentId: requesterAgentId,
+    activeChildren: deps.activeChildren,
+    settings,
+    knownAgents: [requesterAgentId],
+    agentToAgent: agentToAgentPolicy(deps.config),
+    sandbox: "inherit",
+    sandboxProblem: undefined,
   });
   if (limits) return limits;
 
@@ -73,4 +81,3 @@ export function prepareAcpSpawn(
   };
   return { record, task };
 }
-

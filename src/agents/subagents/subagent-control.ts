@@ -22,7 +22,11 @@ export async function runSubagentsAction(service: SubagentService, callerKey: st
   if (!args.target?.trim()) return refuse(TOOL_ERRORS.subagentsTargetMissing(args.action));
   if (args.action === "kill" && args.target.trim().toLowerCase() === "all") {
     const killed = rows.filter((r) => !r.endedAt && r.requesterSessionKey === callerKey).flatMap((r) => service.kill(r));
-    return { ok: true, text: killed.length > 0 ? `Killed ${killed.length} sub-agent${killed.length === 1 ? "" : "s"}.` : "No sub-agent was running.", details: { killed: killed.map((r) => r.runId) } };
+    return {
+      ok: true,
+      text: killed.length > 0 ? `Killed ${killed.length} sub-agent${killed.length === 1 ? "" : "s"}.` : "No sub-agent was running.",
+      details: { killed: killed.map((r) => r.runId) },
+    };
   }
   const record = resolveTarget(service.registry.descendantsOf(callerKey), rows, args.target.trim());
   if (!record) return refuse(TOOL_ERRORS.subagentNotFound(args.target));
@@ -31,12 +35,20 @@ export async function runSubagentsAction(service: SubagentService, callerKey: st
       const killed = service.kill(record);
       if (killed.length === 0) return { ok: true, text: `${name(record)} had already ended (${record.outcome ?? "ended"}).` };
       const below = killed.length - 1;
-      return { ok: true, text: `Killed ${name(record)}${below > 0 ? ` and ${below} sub-agent${below === 1 ? "" : "s"} below it` : ""}; its announcement will say so.`, details: { killed: killed.map((r) => r.runId) } };
+      return {
+        ok: true,
+        text: `Killed ${name(record)}${below > 0 ? ` and ${below} sub-agent${below === 1 ? "" : "s"} below it` : ""}; its announcement will say so.`,
+        details: { killed: killed.map((r) => r.runId) },
+      };
     }
     case "steer": {
       const outcome = await service.steer(record, args.message ?? "", callerKey);
       if (!outcome.ok) return { ok: false, ...outcome.refusal };
-      const how = !outcome.restarted ? "its next turn has the new instructions" : outcome.settled ? "its run was stopped and restarted with the new instructions" : "its run is still stopping (not within 5 s); the new instructions run next";
+      const how = !outcome.restarted
+        ? "its next turn has the new instructions"
+        : outcome.settled
+          ? "its run was stopped and restarted with the new instructions"
+          : "its run is still stopping (not within 5 s); the new instructions run next";
       return { ok: true, text: `Steered ${name(record)}: ${how}.` };
     }
     case "log":
@@ -61,7 +73,11 @@ function listResult(service: SubagentService, rows: SubagentRunRecord[], now: nu
     const indent = "  ".repeat(Math.max(0, r.depth - (rows[0]?.depth ?? 1)));
     return `${indent}#${i + 1} [${statusOf(service, r)}] ${name(r)} · ${formatDuration((r.endedAt ?? now) - r.createdAt)} · ${r.childSessionKey}`;
   });
-  return { ok: true, text: lines.join("\n"), details: { subagents: rows.map((r) => ({ runId: r.runId, childSessionKey: r.childSessionKey, label: r.label, status: statusOf(service, r), outcome: r.outcome })) } };
+  return {
+    ok: true,
+    text: lines.join("\n"),
+    details: { subagents: rows.map((r) => ({ runId: r.runId, childSessionKey: r.childSessionKey, label: r.label, status: statusOf(service, r), outcome: r.outcome })) },
+  };
 }
 
 export function statusOf(service: SubagentService, record: SubagentRunRecord): string {

@@ -33,7 +33,10 @@ export class SubagentRegistry {
   private nextFlush?: { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void };
   private inFlight?: Promise<void>;
 
-  constructor(stateDir: string, private readonly options: SubagentRegistryOptions = {}) {
+  constructor(
+    stateDir: string,
+    private readonly options: SubagentRegistryOptions = {},
+  ) {
     this.dir = path.join(path.resolve(stateDir), "subagents");
     this.file = path.join(this.dir, "runs.json");
     this.resultsDir = path.join(this.dir, "results");
@@ -139,13 +142,15 @@ export class SubagentRegistry {
     this.nextFlush = flush;
     const previous = this.inFlight ?? Promise.resolve();
     setImmediate(() => {
-      void previous.catch(() => {}).then(() => {
-        this.nextFlush = undefined;
-        const text = this.serialize();
-        const write = writeAtomic(this.file, text);
-        this.inFlight = write;
-        write.then(flush.resolve, flush.reject);
-      });
+      void previous
+        .catch(() => {})
+        .then(() => {
+          this.nextFlush = undefined;
+          const text = this.serialize();
+          const write = writeAtomic(this.file, text);
+          this.inFlight = write;
+          write.then(flush.resolve, flush.reject);
+        });
     });
   }
 

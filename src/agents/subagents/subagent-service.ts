@@ -77,7 +77,12 @@ export class SubagentService {
     this.now = deps.now ?? Date.now;
     this.registry = new SubagentRegistry(deps.stateDir, { onWarning: (message) => deps.logger.warn(message) });
     this.announcements = new AnnouncementRound({
-      config: deps.config, store: deps.store, conversations: deps.conversations, registry: this.registry, logger: deps.logger, now: this.now,
+      config: deps.config,
+      store: deps.store,
+      conversations: deps.conversations,
+      registry: this.registry,
+      logger: deps.logger,
+      now: this.now,
       stopped: () => this.stopped,
       onAccepted: deps.onAnnouncementAccepted,
       onAnswerRunEnded: (requesterSessionKey, run) => {
@@ -248,7 +253,10 @@ export class SubagentService {
     this.registry.add(record);
     await this.registry.whenDurable();
     if (record.thread) this.deps.threads!.bind(record.thread, record.childSessionKey, taskLabel(record));
-    this.trackAcpRun(record, this.deps.acp!.run({ sessionKey: record.childSessionKey, text: task, mode: "prompt", ...(record.acp!.streamToParent ? { streamToParent: record.requesterSessionKey } : {}) }));
+    this.trackAcpRun(
+      record,
+      this.deps.acp!.run({ sessionKey: record.childSessionKey, text: task, mode: "prompt", ...(record.acp!.streamToParent ? { streamToParent: record.requesterSessionKey } : {}) }),
+    );
     return { status: "accepted", runId: record.runId, childSessionKey: record.childSessionKey, mode: record.spawnMode, runtime: "acp" };
   }
 
@@ -270,7 +278,8 @@ export class SubagentService {
       if (result.status === "ok") this.acpReplies.set(key, result.text);
       this.registry.changed();
       // A thread-bound child talks in its thread: each reply goes there as it comes.
-      if (current.thread && result.status === "ok" && result.text.trim()) this.deps.threads?.deliverText(current.thread, result.text, `acp-thread:${current.runId}:${current.runs.total}`);
+      if (current.thread && result.status === "ok" && result.text.trim())
+        this.deps.threads?.deliverText(current.thread, result.text, `acp-thread:${current.runId}:${current.runs.total}`);
       this.settle(current);
     });
   }
@@ -391,7 +400,10 @@ export class SubagentService {
       record.roundStartedAt = this.now();
     }
     this.registry.changed();
-    this.trackAcpRun(record, this.deps.acp!.run({ sessionKey: record.childSessionKey, text, mode: "steer", ...(record.acp?.streamToParent ? { streamToParent: record.requesterSessionKey } : {}) }));
+    this.trackAcpRun(
+      record,
+      this.deps.acp!.run({ sessionKey: record.childSessionKey, text, mode: "steer", ...(record.acp?.streamToParent ? { streamToParent: record.requesterSessionKey } : {}) }),
+    );
     return { ok: true, restarted, settled: true };
   }
 
@@ -439,7 +451,12 @@ export class SubagentService {
     const now = this.now();
     const entry = this.deps.store.get(record.childSessionKey);
     const { outcome, reason, error } = this.roundOutcome(record, entry?.sessionId);
-    const resultText = outcome !== "ok" ? "" : record.runtime === "acp" ? (this.acpReplies.get(record.childSessionKey) ?? "") : latestReply(this.deps.conversations.history(record.childSessionKey), record.roundStartedAt);
+    const resultText =
+      outcome !== "ok"
+        ? ""
+        : record.runtime === "acp"
+          ? (this.acpReplies.get(record.childSessionKey) ?? "")
+          : latestReply(this.deps.conversations.history(record.childSessionKey), record.roundStartedAt);
     this.acpReplies.delete(record.childSessionKey);
     this.registry.freezeResult(record, resultText);
     record.tokens = { input: entry?.inputTokens ?? 0, output: entry?.outputTokens ?? 0 };
@@ -543,4 +560,3 @@ const NO_THREADS: SpawnRefusal = TOOL_ERRORS.noThreadChannels();
 function refused(refusal: SpawnRefusal): SteerOutcome {
   return { ok: false, refusal };
 }
-

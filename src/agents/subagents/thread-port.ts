@@ -36,6 +36,12 @@ export interface SubagentThread {
 export const MAX_THREAD_TITLE_CHARS = 100;
 
 export function threadTitle(task: string, label: string | undefined): string {
-  const source = label?.trim() || task.split("\n").map((line) => line.trim()).find(Boolean) || "Sub-agent";
+  const source =
+    label?.trim() ||
+    task
+      .split("\n")
+      .map((line) => line.trim())
+      .find(Boolean) ||
+    "Sub-agent";
   return source.length > MAX_THREAD_TITLE_CHARS ? `${source.slice(0, MAX_THREAD_TITLE_CHARS - 1)}…` : source;
 }

@@ -66,12 +66,7 @@ export function createApplyPatchTool(): AgentTool<typeof ApplyPatchParameters> {
 }
 
 /** Checks one operation against the files (and earlier operations) and records its outcome. */
-function planOperation(
-  operation: PatchOperation,
-  workspaceDir: string,
-  plan: Map<string, PlannedFile>,
-  summary: string[],
-): ToolResult | undefined {
+function planOperation(operation: PatchOperation, workspaceDir: string, plan: Map<string, PlannedFile>, summary: string[]): ToolResult | undefined {
   const source = resolveWorkspacePath(workspaceDir, operation.path);
   if (!source.ok) return source.result;
   const entry = plannedFile(plan, source.absolute, source.relative);

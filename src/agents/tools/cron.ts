@@ -10,13 +10,16 @@ const CronParameters = Type.Object({
   ),
   jobId: Type.Optional(Type.String({ description: "The job for get, update, remove, run and runs." })),
   job: Type.Optional(
-    Type.Object({}, {
-      additionalProperties: true,
-      description:
-        'For add: {name, schedule, sessionTarget, payload, delivery?}. schedule: {kind:"at", at:"20m" | ISO, tz?} | {kind:"every", every:"30m"} | {kind:"cron", expr:"0 9 * * 1-5", tz:"Europe/Berlin"}. ' +
-        'A reminder for this chat: sessionTarget "main" with payload {kind:"systemEvent", text}. Work on its own: sessionTarget "isolated" with payload {kind:"agentTurn", message} and ' +
-        'delivery {mode:"announce", channel, to} or {mode:"none"}.',
-    }),
+    Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'For add: {name, schedule, sessionTarget, payload, delivery?}. schedule: {kind:"at", at:"20m" | ISO, tz?} | {kind:"every", every:"30m"} | {kind:"cron", expr:"0 9 * * 1-5", tz:"Europe/Berlin"}. ' +
+          'A reminder for this chat: sessionTarget "main" with payload {kind:"systemEvent", text}. Work on its own: sessionTarget "isolated" with payload {kind:"agentTurn", message} and ' +
+          'delivery {mode:"announce", channel, to} or {mode:"none"}.',
+      },
+    ),
   ),
   patch: Type.Optional(Type.Object({}, { additionalProperties: true, description: "For update: the fields to change (same shape as job)." })),
 });

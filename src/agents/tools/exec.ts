@@ -22,15 +22,9 @@ const ABORT_SETTLE_MS = 3_000;
 const ExecParameters = Type.Object({
   command: Type.String({ description: "Shell command; runs with /bin/sh -c." }),
   workdir: Type.Optional(Type.String({ description: "Directory to run in, relative to the workspace (default: workspace root)." })),
-  timeoutSeconds: Type.Optional(
-    Type.Number({ description: "Kill the command after this many seconds (default 120, max 3600).", minimum: 0 }),
-  ),
-  background: Type.Optional(
-    Type.Boolean({ description: "Return at once with a sessionId; follow the command with the process tool." }),
-  ),
-  yieldMs: Type.Optional(
-    Type.Number({ description: "If still running after this many ms (default 10000), continue in the background.", minimum: 0 }),
-  ),
+  timeoutSeconds: Type.Optional(Type.Number({ description: "Kill the command after this many seconds (default 120, max 3600).", minimum: 0 })),
+  background: Type.Optional(Type.Boolean({ description: "Return at once with a sessionId; follow the command with the process tool." })),
+  yieldMs: Type.Optional(Type.Number({ description: "If still running after this many ms (default 10000), continue in the background.", minimum: 0 })),
 });
 export type ExecArgs = Static<typeof ExecParameters>;
 
@@ -159,9 +153,7 @@ function finishedResult(session: ProcessSession, relativeCwd: string, how: "fini
   if (how === "aborted") {
     footer = `[aborted after ${seconds}: the run was stopped and the process group killed]`;
   } else if (session.status === "timed_out") {
-    footer =
-      `[timed out after ${seconds}: the process group was killed. Use a larger timeoutSeconds, or ` +
-      "background:true and the process tool for long-running commands]";
+    footer = `[timed out after ${seconds}: the process group was killed. Use a larger timeoutSeconds, or background:true and the process tool for long-running commands]`;
   } else if (session.status === "failed") {
     footer = "[the command could not be started]";
   } else if (session.exitSignal) {
@@ -224,7 +216,6 @@ function isDirectory(absolute: string): boolean {
     return false;
   }
 }
-
 
 function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};

@@ -23,15 +23,7 @@ import { createCronTool } from "./cron.js";
  * `ctx.services` (see `createToolServices`).
  */
 export function createCoreTools(options: { exec?: ExecToolOptions } = {}): AgentTool[] {
-  return [
-    createReadTool(),
-    createWriteTool(),
-    createEditTool(),
-    createApplyPatchTool(),
-    createExecTool(options.exec),
-    createProcessTool(),
-    createWebFetchTool(),
-  ];
+  return [createReadTool(), createWriteTool(), createEditTool(), createApplyPatchTool(), createExecTool(options.exec), createProcessTool(), createWebFetchTool()];
 }
 
 /**
@@ -39,14 +31,7 @@ export function createCoreTools(options: { exec?: ExecToolOptions } = {}): Agent
  * a fixed order, after the core tools, so adding them leaves the core tools' cached prefix intact.
  */
 export function createSessionTools(): AgentTool[] {
-  return [
-    createSessionsSpawnTool(),
-    createSubagentsTool(),
-    createSessionsSendTool(),
-    createSessionsListTool(),
-    createSessionsHistoryTool(),
-    createSessionStatusTool(),
-  ];
+  return [createSessionsSpawnTool(), createSubagentsTool(), createSessionsSendTool(), createSessionsListTool(), createSessionsHistoryTool(), createSessionStatusTool()];
 }
 
 /** The memory tools, offered where a `MemoryToolHost` exists and memory is enabled; after the core tools. */

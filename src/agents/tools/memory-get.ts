@@ -26,7 +26,13 @@ export function createMemoryGetTool(): AgentTool<typeof MemoryGetParameters> {
       if (!outcome.ok) return refusal(outcome, args.path);
       const { result } = outcome;
       const footer = result.truncated ? `\n\n[Lines ${result.from}-${result.to} of ${result.totalLines}. Use from=${result.to + 1} to continue.]` : "";
-      return toolText((result.text || "(the file is empty)") + footer, { path: result.path, from: result.from, to: result.to, totalLines: result.totalLines, truncated: result.truncated });
+      return toolText((result.text || "(the file is empty)") + footer, {
+        path: result.path,
+        from: result.from,
+        to: result.to,
+        totalLines: result.totalLines,
+        truncated: result.truncated,
+      });
     },
   };
 }

@@ -41,7 +41,10 @@ for (const [network, prefix] of [
  */
 export function isBlockedAddress(address: string, interfaces: NodeJS.Dict<os.NetworkInterfaceInfo[]> = os.networkInterfaces()): boolean {
   if (isPrivateAddress(address)) return true;
-  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "").toLowerCase();
+  const bare = address
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "")
+    .toLowerCase();
   const embedded = EMBEDDED_IPV4.exec(normalizeIpv6(bare))?.[1];
   for (const list of Object.values(interfaces)) {
     for (const info of list ?? []) {

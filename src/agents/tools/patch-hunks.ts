@@ -55,11 +55,7 @@ export function applyHunks(original: string, hunks: PatchHunk[]): HunkApplicatio
   return { ok: true, content: result.length > 0 && endsWithEol ? text + eol : text };
 }
 
-const LINE_COMPARISONS: ((a: string, b: string) => boolean)[] = [
-  (a, b) => a === b,
-  (a, b) => a.trimEnd() === b.trimEnd(),
-  (a, b) => a.trim() === b.trim(),
-];
+const LINE_COMPARISONS: ((a: string, b: string) => boolean)[] = [(a, b) => a === b, (a, b) => a.trimEnd() === b.trimEnd(), (a, b) => a.trim() === b.trim()];
 
 /** First index at or after `from` where `pattern` matches; at the end of the file first if asked. */
 function findSequence(lines: string[], pattern: string[], from: number, preferEnd: boolean): number {

@@ -58,8 +58,7 @@ export function parsePatch(input: string): PatchOperation[] {
   const operations: PatchOperation[] = [];
   let index = first + 1;
   const lineAt = (i: number): string => lines[i] ?? "";
-  const isFileMarker = (line: string): boolean =>
-    line.startsWith(ADD) || line.startsWith(DELETE) || line.startsWith(UPDATE) || line.trim() === END;
+  const isFileMarker = (line: string): boolean => line.startsWith(ADD) || line.startsWith(DELETE) || line.startsWith(UPDATE) || line.trim() === END;
   /** Blank lines that only separate one file's section from the next belong to neither. */
   const onlyBlankUntilNextFile = (from: number): boolean => {
     let i = from;
@@ -118,10 +117,7 @@ export function parsePatch(input: string): PatchOperation[] {
         } else {
           const kind = hunkLine.startsWith("+") ? "add" : hunkLine.startsWith("-") ? "remove" : hunkLine.startsWith(" ") || hunkLine === "" ? "context" : undefined;
           if (!kind) {
-            throw new PatchParseError(
-              index + 1,
-              `hunk lines must start with " ", "-", "+" or "@@" (in Update File: ${path}); got "${hunkLine.slice(0, 80)}".`,
-            );
+            throw new PatchParseError(index + 1, `hunk lines must start with " ", "-", "+" or "@@" (in Update File: ${path}); got "${hunkLine.slice(0, 80)}".`);
           }
           if (!current || current.endOfFile) {
             // The first hunk may omit its "@@" line.
@@ -141,10 +137,7 @@ export function parsePatch(input: string): PatchOperation[] {
       operations.push({ kind: "update", path, moveTo, hunks });
       continue;
     }
-    throw new PatchParseError(
-      patchLine,
-      `expected "${ADD.trim()}", "${DELETE.trim()}", "${UPDATE.trim()}" or "${END}"; got "${line.slice(0, 80)}".`,
-    );
+    throw new PatchParseError(patchLine, `expected "${ADD.trim()}", "${DELETE.trim()}", "${UPDATE.trim()}" or "${END}"; got "${line.slice(0, 80)}".`);
   }
   if (operations.length === 0) throw new PatchParseError(first + 1, "the patch contains no file operations.");
   return operations;

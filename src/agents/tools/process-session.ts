@@ -160,9 +160,7 @@ export class ProcessSession {
       case "running":
         return `running for ${seconds} (pid ${this.pid ?? "?"})`;
       case "exited":
-        return this.exitSignal
-          ? `ended by signal ${this.exitSignal} after ${seconds}`
-          : `exited with code ${this.exitCode} after ${seconds}`;
+        return this.exitSignal ? `ended by signal ${this.exitSignal} after ${seconds}` : `exited with code ${this.exitCode} after ${seconds}`;
       case "killed":
         return `killed after ${seconds}`;
       case "timed_out":

@@ -35,7 +35,7 @@ export type SessionsSpawnArgs = Static<typeof SessionsSpawnParameters>;
 
 export const SubagentsParameters = Type.Object({
   action: Type.Union([Type.Literal("list"), Type.Literal("kill"), Type.Literal("steer"), Type.Literal("log"), Type.Literal("info")]),
-  target: Type.Optional(Type.String({ description: "#n from list, label, runId prefix or session key; kill also takes \"all\"." })),
+  target: Type.Optional(Type.String({ description: '#n from list, label, runId prefix or session key; kill also takes "all".' })),
   message: Type.Optional(Type.String({ description: "steer: new instructions (≤ 4000 chars)." })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: "log: messages (default 20)." })),
 });

@@ -10,9 +10,7 @@ export const MAX_PATH_CHARS = 4096;
 /** A symlink chain this long is a loop, or an attack; the kernel gives up at 40 as well. */
 const MAX_SYMLINK_HOPS = 40;
 
-export type WorkspacePathResolution =
-  | { ok: true; absolute: string; relative: string }
-  | { ok: false; result: ToolResult };
+export type WorkspacePathResolution = { ok: true; absolute: string; relative: string } | { ok: false; result: ToolResult };
 
 /**
  * Maps a path the model asked for onto the real file system, refusing anything that would leave

@@ -13,10 +13,7 @@ export interface ChatEntry {
   agentId?: string;
 }
 
-export type AccessDecision =
-  | { decision: "allow"; entry?: ChatEntry; requireMention: boolean }
-  | { decision: "pair" }
-  | { decision: "drop"; reason: string };
+export type AccessDecision = { decision: "allow"; entry?: ChatEntry; requireMention: boolean } | { decision: "pair" } | { decision: "drop"; reason: string };
 
 export interface AccessInput {
   channel: string;

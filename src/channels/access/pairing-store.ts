@@ -267,8 +267,7 @@ function parsePending(raw: unknown, file: string): StoredRequest[] {
   if (!Array.isArray(requests)) throw new Error(`${file} must be { "version": 1, "requests": [...] }; fix or remove it`);
   // A hand-edited entry that is not a request is skipped rather than blocking every other sender.
   return requests.filter(
-    (r): r is StoredRequest =>
-      typeof r === "object" && r !== null && typeof r.id === "string" && typeof r.code === "string" && Number.isFinite(Date.parse(r.createdAt)),
+    (r): r is StoredRequest => typeof r === "object" && r !== null && typeof r.id === "string" && typeof r.code === "string" && Number.isFinite(Date.parse(r.createdAt)),
   );
 }
 
@@ -282,7 +281,9 @@ function parseAllowFrom(raw: unknown, file: string): string[] {
 
 function assertSafeId(id: string, what: "channel" | "account"): string {
   if (typeof id !== "string" || !SAFE_ID.test(id)) {
-    throw new TypeError(`invalid ${what} id ${JSON.stringify(String(id)).slice(0, 80)}: expected lowercase letters, digits, "_" or "-" (at most 64, starting with a letter or digit)`);
+    throw new TypeError(
+      `invalid ${what} id ${JSON.stringify(String(id)).slice(0, 80)}: expected lowercase letters, digits, "_" or "-" (at most 64, starting with a letter or digit)`,
+    );
   }
   return id;
 }

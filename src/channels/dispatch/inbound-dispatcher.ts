@@ -101,7 +101,10 @@ export class InboundDispatcher {
     const chat: ThreadRef = { channel, accountId, chatId: message.chatId, ...(message.threadId ? { threadId: message.threadId } : {}) };
     const boundSessionKey = this.boundSession(chat);
     // A bound thread is a conversation with its sub-agent: like a DM, it needs no @mention.
-    const mentioned = message.chatType === "direct" || boundSessionKey !== undefined || wasMentioned(message, (account.mentionPatterns as string[] | undefined) ?? config.messages?.groupChat?.mentionPatterns);
+    const mentioned =
+      message.chatType === "direct" ||
+      boundSessionKey !== undefined ||
+      wasMentioned(message, (account.mentionPatterns as string[] | undefined) ?? config.messages?.groupChat?.mentionPatterns);
     let routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentioned, chat, boundSessionKey });
     // `/activation always` makes one group's session answer without a mention; the owner's commands need none either.
     const ownerCommand = routed.message.commandAuthorized && this.commandIn(routed) !== undefined;
@@ -139,7 +142,11 @@ export class InboundDispatcher {
     }
     if (routed.acpBinding && this.deps.acpBound) {
       await this.deps.acpBound.submit({
-        binding: routed.acpBinding, key: routed.dedupeKey ?? `${channel}:${accountId}:${randomUUID()}`, text: agentText(routed.message), target: routed.target, chatSessionKey: routed.message.sessionKey,
+        binding: routed.acpBinding,
+        key: routed.dedupeKey ?? `${channel}:${accountId}:${randomUUID()}`,
+        text: agentText(routed.message),
+        target: routed.target,
+        chatSessionKey: routed.message.sessionKey,
       });
       await this.deps.dedupe.whenDurable();
       return;
@@ -180,7 +187,10 @@ export class InboundDispatcher {
     if (!binding) return undefined;
     if (this.deps.store.get(binding.sessionKey)) return binding.sessionKey;
     bindings!.unbind(chat);
-    this.deps.logger.info({ channel: chat.channel, chatId: chat.chatId, threadId: chat.threadId, sessionKey: binding.sessionKey }, "thread binding dropped: its session no longer exists");
+    this.deps.logger.info(
+      { channel: chat.channel, chatId: chat.chatId, threadId: chat.threadId, sessionKey: binding.sessionKey },
+      "thread binding dropped: its session no longer exists",
+    );
     return undefined;
   }
 
@@ -193,15 +203,25 @@ export class InboundDispatcher {
     const threadId = message.threadId && (message.threadId !== message.chatId || message.parentChatId) ? message.threadId : undefined;
     const peerId = message.chatType === "direct" ? message.senderId : (message.parentChatId ?? message.chatId);
     const routeInput = {
-      channel, accountId, chatType: message.chatType, peerId, parentPeerId: message.parentChatId,
-      guildId: message.guildId, teamId: message.teamId, memberRoleIds: message.memberRoleIds,
+      channel,
+      accountId,
+      chatType: message.chatType,
+      peerId,
+      parentPeerId: message.parentChatId,
+      guildId: message.guildId,
+      teamId: message.teamId,
+      memberRoleIds: message.memberRoleIds,
     };
     const routeAgent = resolveAgentRoute(config.bindings as Binding[] | undefined, routeInput, defaultAgentId(config));
     // A thread bound to a sub-agent (`/focus`) wins over the chat's ACP binding.
     const acpBinding = boundSessionKey ? undefined : findAcpBinding(config.bindings as Binding[] | undefined, routeInput);
     const routeAgentId = (routeAgent.matchedBy === "default" && entryAgentId ? entryAgentId : routeAgent.agentId).toLowerCase();
     const keyParams = {
-      agentId: routeAgentId, channel, accountId, chatType: message.chatType, peerId,
+      agentId: routeAgentId,
+      channel,
+      accountId,
+      chatType: message.chatType,
+      peerId,
       dmScope: (config.session.dmScope ?? "main") as DmScope,
       mainKey: config.session.mainKey,
     };
@@ -215,16 +235,34 @@ export class InboundDispatcher {
     // With no owner list, the DM allowlist the user wrote names the owner(s).
     const senderIsOwner = ownerList?.length ? isOwner(ownerList, channel, message.senderId) : allowListMatches(channel, dmAllow, message.senderId, message.senderUsername);
     const finalized = finalizeInbound({
-      channel, accountId, message, sessionKey, wasMentioned: mentioned, commandAuthorized: senderIsOwner,
-      botUsername: running.status.botUsername, botId: running.status.botId,
+      channel,
+      accountId,
+      message,
+      sessionKey,
+      wasMentioned: mentioned,
+      commandAuthorized: senderIsOwner,
+      botUsername: running.status.botUsername,
+      botId: running.status.botId,
     });
     const replyToMode = (running.config.replyToMode as string | undefined) ?? "off";
     const target: DeliveryTarget = {
-      channel, accountId, chatId: message.chatId,
+      channel,
+      accountId,
+      chatId: message.chatId,
       ...(message.threadId ? { threadId: message.threadId } : {}),
       ...(replyToMode !== "off" ? { replyToMessageId: message.messageId } : {}),
     };
-    return { running, message: finalized, agentId, dedupeKey: buildInboundDedupeKey(finalized), target, chat, ownerSessionKeys, ...(acpBinding ? { acpBinding } : {}), ...(boundSessionKey ? { bound: true } : {}) };
+    return {
+      running,
+      message: finalized,
+      agentId,
+      dedupeKey: buildInboundDedupeKey(finalized),
+      target,
+      chat,
+      ownerSessionKeys,
+      ...(acpBinding ? { acpBinding } : {}),
+      ...(boundSessionKey ? { bound: true } : {}),
+    };
   }
 
   /**
@@ -249,10 +287,14 @@ export class InboundDispatcher {
   private previewFor(running: RunningAccount, target: DeliveryTarget): PreviewStream | undefined {
     const streaming = running.config.streaming as { mode?: string; throttleMs?: number } | undefined;
     if (streaming?.mode !== "partial" || !running.account.editMessage) return undefined;
-    return new PreviewStream(running.account, { chatId: target.chatId, threadId: target.threadId }, {
-      throttleMs: streaming.throttleMs ?? 1_000,
-      maxChars: running.limits.textChunkLimit,
-    });
+    return new PreviewStream(
+      running.account,
+      { chatId: target.chatId, threadId: target.threadId },
+      {
+        throttleMs: streaming.throttleMs ?? 1_000,
+        maxChars: running.limits.textChunkLimit,
+      },
+    );
   }
 
   private isAgentBound(routed: Routed): boolean {
@@ -283,8 +325,13 @@ export class InboundDispatcher {
       ...(this.deps.approveCommand ? { approve: this.deps.approveCommand } : {}),
       ...(this.deps.skillsCommand ? { skills: this.deps.skillsCommand } : {}),
       chat: {
-        channel: message.channel, accountId: message.accountId, senderId: message.senderId, to: message.chatId, chatType: message.chatType,
-        ...(message.senderUsername ? { senderUsername: message.senderUsername } : {}), ...(message.threadId ? { threadId: message.threadId } : {}),
+        channel: message.channel,
+        accountId: message.accountId,
+        senderId: message.senderId,
+        to: message.chatId,
+        chatType: message.chatType,
+        ...(message.senderUsername ? { senderUsername: message.senderUsername } : {}),
+        ...(message.threadId ? { threadId: message.threadId } : {}),
       },
       ...(focusDeps ? { focus: { focus: (target: string) => runFocusCommand(target, focusDeps), unfocus: () => runUnfocusCommand(focusDeps) } } : {}),
     };
@@ -307,8 +354,13 @@ export class InboundDispatcher {
       senderIsOwner: batch.every((r) => r.message.commandAuthorized),
       ...(preview ? { onEvent: preview.onEvent } : {}),
       origin: {
-        channel: running.channel, accountId: running.accountId, chatType: message.chatType, to: message.chatId,
-        threadId: message.threadId, senderId: message.senderId, senderName: message.senderName,
+        channel: running.channel,
+        accountId: running.accountId,
+        chatType: message.chatType,
+        to: message.chatId,
+        threadId: message.threadId,
+        senderId: message.senderId,
+        senderName: message.senderName,
       },
     });
     await this.deps.dedupe.whenDurable();

@@ -19,7 +19,10 @@ export function replyForRun(record: FinishedRun): RunReply {
   const turnId = record.result?.runId;
   switch (record.status) {
     case "ok": {
-      const text = (record.result?.payloads ?? []).map((p) => p.text).filter((t) => t.trim()).join("\n\n");
+      const text = (record.result?.payloads ?? [])
+        .map((p) => p.text)
+        .filter((t) => t.trim())
+        .join("\n\n");
       return text ? { text, turnId } : { suppress: "no reply (NO_REPLY or empty)" };
     }
     case "aborted":

@@ -44,15 +44,19 @@ export class InboundDedupeCache {
     this.ttlMs = positiveInteger(options.ttlMs ?? DEFAULT_DEDUPE_TTL_MS, "ttlMs");
     this.maxEntries = positiveInteger(options.maxEntries ?? DEFAULT_DEDUPE_MAX_ENTRIES, "maxEntries");
     this.now = options.now ?? Date.now;
-    this.log = new KeyedJsonLinesLog<number, DedupeLine>(file, {
-      replay: replayLine,
-      recover: restoreTimeOrder,
-      prune: (claims) => {
-        this.dropExpired(claims);
-        this.evictOverflow(claims);
+    this.log = new KeyedJsonLinesLog<number, DedupeLine>(
+      file,
+      {
+        replay: replayLine,
+        recover: restoreTimeOrder,
+        prune: (claims) => {
+          this.dropExpired(claims);
+          this.evictOverflow(claims);
+        },
+        snapshot: (t, k) => ({ k, t }),
       },
-      snapshot: (t, k) => ({ k, t }),
-    }, COMPACTION);
+      COMPACTION,
+    );
     this.claims = this.log.entries;
   }
 

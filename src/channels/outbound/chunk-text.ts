@@ -58,7 +58,10 @@ class Chunker {
   /** The fence the previous chunk ended inside: this chunk starts by reopening it. */
   private openFence: Fence | undefined;
 
-  constructor(private readonly text: string, private readonly limits: Limits) {
+  constructor(
+    private readonly text: string,
+    private readonly limits: Limits,
+  ) {
     this.fences = findFences(text);
     this.nonSpace = new Int32Array(text.length + 1);
     for (let i = 0; i < text.length; i += 1) {

@@ -81,13 +81,17 @@ export class DeliveryLedger {
     this.freshnessMs = options.freshnessMs ?? DEFAULT_DELIVERY_FRESHNESS_MS;
     this.maxAttempts = options.maxAttempts ?? DEFAULT_DELIVERY_MAX_ATTEMPTS;
     // Finished entries stay in memory until the next compaction, which bounds both the file and the map.
-    this.log = new KeyedJsonLinesLog<DeliveryEntry, LedgerLine>(file, {
-      replay: replayLine,
-      prune: (entries) => {
-        for (const [id, entry] of entries) if (!this.isOwed(entry)) entries.delete(id);
+    this.log = new KeyedJsonLinesLog<DeliveryEntry, LedgerLine>(
+      file,
+      {
+        replay: replayLine,
+        prune: (entries) => {
+          for (const [id, entry] of entries) if (!this.isOwed(entry)) entries.delete(id);
+        },
+        snapshot: (entry) => ({ op: "entry", ...entry }),
       },
-      snapshot: (entry) => ({ op: "entry", ...entry }),
-    }, COMPACTION);
+      COMPACTION,
+    );
     this.entries = this.log.entries;
   }
 
@@ -184,11 +188,7 @@ export class DeliveryLedger {
   }
 
   private isOwed(entry: DeliveryEntry): boolean {
-    return (
-      (entry.state === "awaiting-reply" || entry.state === "pending") &&
-      this.now() - entry.createdAt <= this.freshnessMs &&
-      entry.attempts < this.maxAttempts
-    );
+    return (entry.state === "awaiting-reply" || entry.state === "pending") && this.now() - entry.createdAt <= this.freshnessMs && entry.attempts < this.maxAttempts;
   }
 
   private require(id: string): DeliveryEntry {

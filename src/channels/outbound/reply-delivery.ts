@@ -221,10 +221,13 @@ export class ReplyDelivery {
     const after = this.deps.ledger.markAttemptFailed(id, error);
     await this.deps.ledger.whenDurable();
     if (after.state === "failed" || this.stopping.signal.aborted) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void this.flush(id);
-    }, (this.deps.redeliverAfterMs ?? 30_000) * after.attempts);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        void this.flush(id);
+      },
+      (this.deps.redeliverAfterMs ?? 30_000) * after.attempts,
+    );
     timer.unref();
     this.timers.add(timer);
   }

@@ -47,4 +47,3 @@ export async function sendWithRetry(
   }
   return { ok: false, permanent: false, error: lastError, attempts };
 }
-

@@ -14,7 +14,11 @@ export interface AcpBinding extends Binding {
 export function findAcpBinding(bindings: readonly Binding[] | undefined, input: RouteInput): AcpBinding | undefined {
   return (bindings ?? []).find(
     (b): b is AcpBinding =>
-      b.type === "acp" && Boolean(b.match.peer) && sameId(b.match.channel, input.channel) && (!b.match.accountId || sameId(b.match.accountId, input.accountId)) && peerMatches(b.match.peer!, input),
+      b.type === "acp" &&
+      Boolean(b.match.peer) &&
+      sameId(b.match.channel, input.channel) &&
+      (!b.match.accountId || sameId(b.match.accountId, input.accountId)) &&
+      peerMatches(b.match.peer!, input),
   );
 }
 

@@ -36,10 +36,19 @@ export type RouteMatch = "peer" | "guild+roles" | "guild" | "team" | "account" |
  * listed wins. A binding that names an account only matches that account.
  */
 export function resolveAgentRoute(bindings: readonly Binding[] | undefined, input: RouteInput, defaultAgentId: string): { agentId: string; matchedBy: RouteMatch } {
-  const candidates = (bindings ?? []).filter((b) => b.type !== "acp" && sameId(b.match.channel, input.channel) && (!b.match.accountId || sameId(b.match.accountId, input.accountId)));
+  const candidates = (bindings ?? []).filter(
+    (b) => b.type !== "acp" && sameId(b.match.channel, input.channel) && (!b.match.accountId || sameId(b.match.accountId, input.accountId)),
+  );
   const ranks: [RouteMatch, (b: Binding) => boolean][] = [
     ["peer", (b) => Boolean(b.match.peer) && peerMatches(b.match.peer!, input)],
-    ["guild+roles", (b) => !b.match.peer && Boolean(b.match.guildId && b.match.roles?.length) && sameId(b.match.guildId!, input.guildId) && b.match.roles!.some((r) => input.memberRoleIds?.includes(r))],
+    [
+      "guild+roles",
+      (b) =>
+        !b.match.peer &&
+        Boolean(b.match.guildId && b.match.roles?.length) &&
+        sameId(b.match.guildId!, input.guildId) &&
+        b.match.roles!.some((r) => input.memberRoleIds?.includes(r)),
+    ],
     ["guild", (b) => !b.match.peer && !b.match.roles?.length && Boolean(b.match.guildId) && sameId(b.match.guildId!, input.guildId)],
     ["team", (b) => !b.match.peer && !b.match.guildId && Boolean(b.match.teamId) && sameId(b.match.teamId!, input.teamId)],
     ["account", (b) => isChannelWide(b) && Boolean(b.match.accountId)],

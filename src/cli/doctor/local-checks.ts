@@ -26,10 +26,16 @@ export function checkConfig(ctx: DoctorContext): DoctorCheck {
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     const where = err.issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ");
-    return { id: "config", status: "fail", message: `config ${file} is invalid: ${where}`, fix: `edit ${file} (or \`openclaw config set <key> <value>\`), then \`openclaw config validate\`` };
+    return {
+      id: "config",
+      status: "fail",
+      message: `config ${file} is invalid: ${where}`,
+      fix: `edit ${file} (or \`openclaw config set <key> <value>\`), then \`openclaw config validate\``,
+    };
   }
   const warnings = ctx.loaded.warnings;
-  if (warnings.length > 0) return { id: "config", status: "warn", message: `config ${file} is valid with ${warnings.length} warning(s): ${warnings.join("; ")}`, fix: "remove or correct the keys named" };
+  if (warnings.length > 0)
+    return { id: "config", status: "warn", message: `config ${file} is valid with ${warnings.length} warning(s): ${warnings.join("; ")}`, fix: "remove or correct the keys named" };
   return { id: "config", status: "ok", message: `config ${file} is valid` };
 }
 
@@ -47,7 +53,12 @@ const octal = (mode: number) => `0${mode.toString(8)}`;
 function privatePath(ctx: DoctorContext, id: string, file: string, wanted: number, what: string): DoctorCheck | undefined {
   const mode = modeOf(file);
   if (mode === undefined || (mode & 0o077) === 0) return undefined;
-  const check: DoctorCheck = { id, status: "fail", message: `${what} ${file} is mode ${octal(mode)}: other users on this machine can ${mode & 0o044 ? "read" : "enter"} it`, fix: `chmod ${octal(wanted)} ${file}` };
+  const check: DoctorCheck = {
+    id,
+    status: "fail",
+    message: `${what} ${file} is mode ${octal(mode)}: other users on this machine can ${mode & 0o044 ? "read" : "enter"} it`,
+    fix: `chmod ${octal(wanted)} ${file}`,
+  };
   if (!ctx.fix) return check;
   fs.chmodSync(file, wanted);
   return { ...check, status: "ok", fixed: `chmod ${octal(wanted)} ${file}` };
@@ -57,7 +68,12 @@ function privatePath(ctx: DoctorContext, id: string, file: string, wanted: numbe
 export function checkPermissions(ctx: DoctorContext): DoctorCheck[] {
   const paths = gatewayStatePaths(ctx.stateDir);
   if (!fs.existsSync(ctx.stateDir)) {
-    const check: DoctorCheck = { id: "state-dir", status: "warn", message: `state dir ${ctx.stateDir} does not exist yet`, fix: "run `openclaw onboard` or start the gateway once" };
+    const check: DoctorCheck = {
+      id: "state-dir",
+      status: "warn",
+      message: `state dir ${ctx.stateDir} does not exist yet`,
+      fix: "run `openclaw onboard` or start the gateway once",
+    };
     if (!ctx.fix) return [check];
     fs.mkdirSync(ctx.stateDir, { recursive: true, mode: 0o700 });
     return [{ ...check, status: "ok", fixed: `created ${ctx.stateDir} (mode 0700)` }];
@@ -96,7 +112,12 @@ export function checkStaleFiles(ctx: DoctorContext): DoctorCheck {
   if (stale.length === 0) {
     return { id: "lock", status: "ok", message: lock ? `gateway running (pid ${lock.pid}, port ${lock.port})` : "no gateway running; no stale lock or pid file" };
   }
-  const check: DoctorCheck = { id: "lock", status: "warn", message: `stale ${stale.join(" and ")}`, fix: "`openclaw doctor --fix` removes them (the gateway also reclaims a stale lock on start)" };
+  const check: DoctorCheck = {
+    id: "lock",
+    status: "warn",
+    message: `stale ${stale.join(" and ")}`,
+    fix: "`openclaw doctor --fix` removes them (the gateway also reclaims a stale lock on start)",
+  };
   if (!ctx.fix) return check;
   const removed = stale.map((entry) => entry.split(" (")[0]!);
   // The lock's directory (held by a live gateway, refreshed by it) goes with a dead holder's lock file.

@@ -25,7 +25,12 @@ export async function checkPort(ctx: DoctorContext): Promise<DoctorCheck> {
   if (probe.code === "EADDRINUSE") {
     const owner = findPortOwner(port);
     const who = owner ? `pid ${owner.pid}${owner.command ? ` (${owner.command})` : ""}` : "another process (not one of this user's, or not visible here)";
-    return { id: "port", status: "fail", message: `port ${port} on ${host} is in use by ${who}`, fix: `stop that process, or move the gateway: \`openclaw config set gateway.port ${port + 1}\`` };
+    return {
+      id: "port",
+      status: "fail",
+      message: `port ${port} on ${host} is in use by ${who}`,
+      fix: `stop that process, or move the gateway: \`openclaw config set gateway.port ${port + 1}\``,
+    };
   }
   return { id: "port", status: "fail", message: `cannot listen on ${host}:${port} (${probe.code})`, fix: "choose another gateway.port or gateway.bind" };
 }
@@ -39,7 +44,12 @@ export async function checkProvider(ctx: DoctorContext): Promise<DoctorCheck> {
   if (!probe.ok) return { id: "provider", status: "fail", message: probe.problem, fix: probe.fix };
   const ref = resolved.model.ref;
   if (probe.modelListed === false) {
-    return { id: "provider", status: "warn", message: `provider "${resolved.model.provider}" accepted the key, but does not list model ${resolved.model.id}`, fix: `check the model id in agents.defaults.model (now ${ref})` };
+    return {
+      id: "provider",
+      status: "warn",
+      message: `provider "${resolved.model.provider}" accepted the key, but does not list model ${resolved.model.id}`,
+      fix: `check the model id in agents.defaults.model (now ${ref})`,
+    };
   }
   return { id: "provider", status: "ok", message: `${ref}: provider reachable and the key accepted` };
 }
@@ -55,9 +65,16 @@ export async function checkChannels(ctx: DoctorContext): Promise<DoctorCheck[]> 
     for (const account of accounts) {
       const id = `channel:${channel}:${account.accountId}`;
       const result = await probe(account.config, ctx.env, account.accountId, AbortSignal.timeout(ctx.timeoutMs));
-      checks.push(result.ok
-        ? { id, status: "ok", message: `${channel} account "${account.accountId}": token accepted (${result.identity})` }
-        : { id, status: "fail", message: `${channel} account "${account.accountId}": ${result.problem}`, fix: `fix the token in channels.${channel}, or set enabled: false on the account` });
+      checks.push(
+        result.ok
+          ? { id, status: "ok", message: `${channel} account "${account.accountId}": token accepted (${result.identity})` }
+          : {
+              id,
+              status: "fail",
+              message: `${channel} account "${account.accountId}": ${result.problem}`,
+              fix: `fix the token in channels.${channel}, or set enabled: false on the account`,
+            },
+      );
     }
   }
   return checks;

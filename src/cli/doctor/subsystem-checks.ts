@@ -13,7 +13,10 @@ export async function checkMemory(ctx: DoctorContext): Promise<DoctorCheck> {
   const config = ctx.loaded.config;
   const silent = pino({ level: "silent" });
   const memory = new MemoryService({
-    stateDir: ctx.stateDir, config: () => config, logger: silent, watch: false,
+    stateDir: ctx.stateDir,
+    config: () => config,
+    logger: silent,
+    watch: false,
     workspaceDirOf: (id) => resolveWorkspaceDir(config, id, ctx.stateDir, ctx.env),
   });
   if (!memory.enabled()) return { id: "memory", status: "skip", message: "memory is disabled (memory.search.enabled: false)" };
@@ -25,12 +28,25 @@ export async function checkMemory(ctx: DoctorContext): Promise<DoctorCheck> {
   try {
     const status = await memory.status(agentId);
     const summary = `memory of agent "${agentId}": ${status.files} file(s), ${status.chunks} chunk(s), ${status.mode}`;
-    if (status.identityMismatch) return { id: "memory", status: "warn", message: `${summary}; ${status.identityMismatch}`, fix: "`openclaw memory index --force` rebuilds the index" };
-    if (status.dirty) return { id: "memory", status: "warn", message: `${summary}; the index is behind the memory files`, fix: "`openclaw memory index` (the gateway also catches up on the next search)" };
-    if (status.ftsOnlyReason) return { id: "memory", status: "warn", message: `${summary}; keyword search only: ${status.ftsOnlyReason}`, fix: "see docs/memory.md (embedding provider)" };
+    if (status.identityMismatch)
+      return { id: "memory", status: "warn", message: `${summary}; ${status.identityMismatch}`, fix: "`openclaw memory index --force` rebuilds the index" };
+    if (status.dirty)
+      return {
+        id: "memory",
+        status: "warn",
+        message: `${summary}; the index is behind the memory files`,
+        fix: "`openclaw memory index` (the gateway also catches up on the next search)",
+      };
+    if (status.ftsOnlyReason)
+      return { id: "memory", status: "warn", message: `${summary}; keyword search only: ${status.ftsOnlyReason}`, fix: "see docs/memory.md (embedding provider)" };
     return { id: "memory", status: "ok", message: summary };
   } catch (err) {
-    return { id: "memory", status: "fail", message: `memory index of agent "${agentId}" cannot be opened: ${(err as Error).message}`, fix: "`openclaw memory index --force` rebuilds it" };
+    return {
+      id: "memory",
+      status: "fail",
+      message: `memory index of agent "${agentId}" cannot be opened: ${(err as Error).message}`,
+      fix: "`openclaw memory index --force` rebuilds it",
+    };
   } finally {
     await memory.close().catch(() => {});
   }

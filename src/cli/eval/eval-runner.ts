@@ -40,7 +40,14 @@ export function trialAgentId(taskIndex: number, trial: number): string {
 }
 
 /** Runs every trial of a task, one after the other, and grades it. */
-export async function runTask(client: GatewayClient, task: EvalTask, taskIndex: number, trials: number, workspaceOf: (agentId: string) => string, judge: RubricJudge): Promise<TaskReport> {
+export async function runTask(
+  client: GatewayClient,
+  task: EvalTask,
+  taskIndex: number,
+  trials: number,
+  workspaceOf: (agentId: string) => string,
+  judge: RubricJudge,
+): Promise<TaskReport> {
   const results: TrialResult[] = [];
   for (let trial = 1; trial <= trials; trial += 1) {
     const agentId = trialAgentId(taskIndex, trial);
@@ -49,8 +56,13 @@ export async function runTask(client: GatewayClient, task: EvalTask, taskIndex: 
   const passes = results.filter((r) => r.pass).length;
   const mean = (pick: (r: TrialResult) => number) => Math.round(results.reduce((sum, r) => sum + pick(r), 0) / results.length);
   return {
-    name: task.name, trials, passes, ...passMetrics(trials, passes),
-    meanDurationMs: mean((r) => r.durationMs), meanTokensIn: mean((r) => r.tokensIn), meanTokensOut: mean((r) => r.tokensOut),
+    name: task.name,
+    trials,
+    passes,
+    ...passMetrics(trials, passes),
+    meanDurationMs: mean((r) => r.durationMs),
+    meanTokensIn: mean((r) => r.tokensIn),
+    meanTokensOut: mean((r) => r.tokensOut),
     results,
   };
 }
@@ -64,7 +76,9 @@ async function runTrial(client: GatewayClient, task: EvalTask, trial: number, ag
     const runId = randomUUID();
     runIds.push(runId);
     const final = (await client.call("agent", { message, idempotencyKey: runId, agentId, sessionKey }, { expectFinal: true, timeoutMs: task.timeoutSeconds * 1000 })) as {
-      status: string; summary?: string; result?: { payloads?: { text: string }[] };
+      status: string;
+      summary?: string;
+      result?: { payloads?: { text: string }[] };
     };
     finalText = (final.result?.payloads ?? []).map((p) => p.text).join("\n\n");
     if (final.status !== "ok") {
@@ -80,7 +94,10 @@ async function runTrial(client: GatewayClient, task: EvalTask, trial: number, ag
   const output: TrialOutput = { finalText, traces, workspaceDir };
   const graders = error ? [{ grader: "run ended ok", pass: false, detail: error }] : await grade(task.graders, output, judge);
   return {
-    trial, pass: graders.every((g) => g.pass), runIds, graders,
+    trial,
+    pass: graders.every((g) => g.pass),
+    runIds,
+    graders,
     durationMs: traces.reduce((sum, t) => sum + t.durationMs, 0),
     tokensIn: traces.reduce((sum, t) => sum + t.usage.input, 0),
     tokensOut: traces.reduce((sum, t) => sum + t.usage.output, 0),
@@ -105,10 +122,18 @@ export function rubricJudge(client: GatewayClient, messages: readonly string[]):
       `The agent's final answer:\n${output.finalText || "(no text)"}`,
       "Reply with PASS or FAIL as the first word, then one sentence saying why.",
     ].join("\n\n");
-    const final = (await client.call("agent", { message: prompt, idempotencyKey: runId, agentId: JUDGE_AGENT, sessionKey: `agent:${JUDGE_AGENT}:judge-${runId}` }, { expectFinal: true, timeoutMs: 300_000 })) as {
-      status: string; result?: { payloads?: { text: string }[] };
+    const final = (await client.call(
+      "agent",
+      { message: prompt, idempotencyKey: runId, agentId: JUDGE_AGENT, sessionKey: `agent:${JUDGE_AGENT}:judge-${runId}` },
+      { expectFinal: true, timeoutMs: 300_000 },
+    )) as {
+      status: string;
+      result?: { payloads?: { text: string }[] };
     };
-    const verdict = (final.result?.payloads ?? []).map((p) => p.text).join(" ").trim();
+    const verdict = (final.result?.payloads ?? [])
+      .map((p) => p.text)
+      .join(" ")
+      .trim();
     const word = /^\W*(PASS|FAIL)\b/i.exec(verdict)?.[1]?.toUpperCase();
     if (!word) return { pass: false, reason: `the judge gave no PASS/FAIL verdict (run ${runId}): ${verdict.slice(0, 200) || final.status}` };
     return { pass: word === "PASS", reason: `judge (run ${runId}): ${verdict.slice(0, 300)}` };

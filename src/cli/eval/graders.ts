@@ -28,10 +28,18 @@ export async function grade(graders: readonly GraderSpec[], output: TrialOutput,
   const tools = output.traces.flatMap((t) => t.toolCalls);
   for (const g of graders) {
     if ("contains" in g) results.push(check(`contains ${JSON.stringify(g.contains)}`, output.finalText.includes(g.contains), `the reply was ${quote(output.finalText)}`));
-    else if ("notContains" in g) results.push(check(`notContains ${JSON.stringify(g.notContains)}`, !output.finalText.includes(g.notContains), `the reply was ${quote(output.finalText)}`));
+    else if ("notContains" in g)
+      results.push(check(`notContains ${JSON.stringify(g.notContains)}`, !output.finalText.includes(g.notContains), `the reply was ${quote(output.finalText)}`));
     else if ("matches" in g) results.push(check(`matches /${g.matches}/`, new RegExp(g.matches).test(output.finalText), `the reply was ${quote(output.finalText)}`));
     else if ("file" in g) results.push(fileCheck(g.file, output.workspaceDir));
-    else if ("toolCalled" in g) results.push(check(`toolCalled ${g.toolCalled}`, tools.some((t) => t.name === g.toolCalled), `tools called: ${names(tools)}`));
+    else if ("toolCalled" in g)
+      results.push(
+        check(
+          `toolCalled ${g.toolCalled}`,
+          tools.some((t) => t.name === g.toolCalled),
+          `tools called: ${names(tools)}`,
+        ),
+      );
     else if ("toolNotCalled" in g) results.push(check(`toolNotCalled ${g.toolNotCalled}`, !tools.some((t) => t.name === g.toolNotCalled), `tools called: ${names(tools)}`));
     else if ("maxToolCalls" in g) results.push(check(`maxToolCalls ${g.maxToolCalls}`, tools.length <= g.maxToolCalls, `${tools.length} tool calls: ${names(tools)}`));
     else if ("noApprovalRequested" in g) {

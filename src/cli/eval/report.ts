@@ -24,23 +24,40 @@ export function compareToBaseline(report: EvalReport, baselineFile: string): Reg
   try {
     baseline = JSON.parse(fs.readFileSync(baselineFile, "utf8")) as EvalReport;
   } catch (err) {
-    throw new CliError(`--baseline ${baselineFile}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not an eval report (${(err as Error).message})`}. Write one with \`openclaw eval run <suite> --json > ${baselineFile}\`.`);
+    throw new CliError(
+      `--baseline ${baselineFile}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not an eval report (${(err as Error).message})`}. Write one with \`openclaw eval run <suite> --json > ${baselineFile}\`.`,
+    );
   }
   if (!Array.isArray(baseline.tasks)) throw new CliError(`--baseline ${baselineFile}: not an eval report (no tasks). Write one with \`openclaw eval run <suite> --json\`.`);
   const now = new Map(report.tasks.map((t) => [t.name, t.passAt1]));
-  return baseline.tasks
-    .filter((t) => !now.has(t.name) || now.get(t.name)! < t.passAt1)
-    .map((t) => ({ task: t.name, baseline: t.passAt1, now: now.get(t.name) }));
+  return baseline.tasks.filter((t) => !now.has(t.name) || now.get(t.name)! < t.passAt1).map((t) => ({ task: t.name, baseline: t.passAt1, now: now.get(t.name) }));
 }
 
 /** The report for a terminal: one line per task, then each failure with the command that shows its trace. */
 export function renderReport(report: EvalReport, regressions: Regression[] | undefined): string {
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const header = ["TASK", "PASS", "pass@1", `pass@${report.trials}`, `pass^${report.trials}`, "TIME", "TOKENS IN/OUT"];
-  const rows = report.tasks.map((t) => [t.name, `${t.passes}/${t.trials}`, pct(t.passAt1), pct(t.passAtK), pct(t.passHatK), `${t.meanDurationMs}ms`, `${t.meanTokensIn}/${t.meanTokensOut}`]);
+  const rows = report.tasks.map((t) => [
+    t.name,
+    `${t.passes}/${t.trials}`,
+    pct(t.passAt1),
+    pct(t.passAtK),
+    pct(t.passHatK),
+    `${t.meanDurationMs}ms`,
+    `${t.meanTokensIn}/${t.meanTokensOut}`,
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
-  const out = [`Suite ${report.suite}: ${report.tasks.length} task(s) × ${report.trials} trial(s)${report.model ? `, model ${report.model}` : ""}`, "", line(header), ...rows.map(line)];
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
+  const out = [
+    `Suite ${report.suite}: ${report.tasks.length} task(s) × ${report.trials} trial(s)${report.model ? `, model ${report.model}` : ""}`,
+    "",
+    line(header),
+    ...rows.map(line),
+  ];
   const failures = report.tasks.flatMap((t) => t.results.filter((r) => !r.pass).map((r) => ({ task: t.name, r })));
   if (failures.length > 0) {
     out.push("", "Failures:");

@@ -12,7 +12,15 @@ const Grader = Type.Union([
   Type.Object({ contains: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
   Type.Object({ notContains: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
   Type.Object({ matches: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
-  Type.Object({ file: Type.Object({ path: Type.String({ minLength: 1 }), contains: Type.Optional(Type.String()), equals: Type.Optional(Type.String()), exists: Type.Optional(Type.Boolean()) }, { additionalProperties: false }) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      file: Type.Object(
+        { path: Type.String({ minLength: 1 }), contains: Type.Optional(Type.String()), equals: Type.Optional(Type.String()), exists: Type.Optional(Type.Boolean()) },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false },
+  ),
   Type.Object({ toolCalled: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
   Type.Object({ toolNotCalled: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
   Type.Object({ maxToolCalls: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
@@ -31,7 +39,16 @@ const TaskSchema = Type.Object(
       Type.Object(
         {
           model: Type.Optional(Type.String({ minLength: 1 })),
-          tools: Type.Optional(Type.Object({ profile: Type.Optional(Type.Union([Type.Literal("minimal"), Type.Literal("coding"), Type.Literal("messaging"), Type.Literal("full")])), allow: Type.Optional(StringList), deny: Type.Optional(StringList) }, { additionalProperties: false })),
+          tools: Type.Optional(
+            Type.Object(
+              {
+                profile: Type.Optional(Type.Union([Type.Literal("minimal"), Type.Literal("coding"), Type.Literal("messaging"), Type.Literal("full")])),
+                allow: Type.Optional(StringList),
+                deny: Type.Optional(StringList),
+              },
+              { additionalProperties: false },
+            ),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -62,7 +79,10 @@ export interface EvalTask {
 export function loadSuite(dir: string): EvalTask[] {
   const root = path.resolve(dir);
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new CliError(`eval suite ${dir}: not a folder. Give the folder that holds the task files (evals/basic).`);
-  const files = fs.readdirSync(root).filter((f) => /\.ya?ml$/.test(f)).sort();
+  const files = fs
+    .readdirSync(root)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort();
   if (files.length === 0) throw new CliError(`eval suite ${dir}: no task files (*.yaml) in it`);
   const tasks = files.map((f) => loadTask(path.join(root, f)));
   const seen = new Set<string>();

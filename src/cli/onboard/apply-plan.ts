@@ -35,7 +35,10 @@ export function onboardTarget(opts: Pick<OnboardOptions, "stateDir" | "env">): {
 }
 
 /** The provider check alone: the config as it would be written, one request to the provider. */
-export async function checkPlanProvider(plan: OnboardPlan, opts: Pick<OnboardOptions, "stateDir" | "env">): Promise<ProviderProbe | { ok: false; problem: string; fix: string; url: string }> {
+export async function checkPlanProvider(
+  plan: OnboardPlan,
+  opts: Pick<OnboardOptions, "stateDir" | "env">,
+): Promise<ProviderProbe | { ok: false; problem: string; fix: string; url: string }> {
   const { file } = onboardTarget(opts);
   let config;
   try {

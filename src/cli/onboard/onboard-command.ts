@@ -35,8 +35,14 @@ function report(result: OnboardResult, plan: OnboardPlan, json: boolean): void {
   const steps = nextSteps(plan, process.env);
   if (json) {
     printJson({
-      ok: true, configFile: result.configFile, backups: result.backups, tokenFile: result.tokenFile, tokenGenerated: result.tokenGenerated,
-      model: `${plan.provider}/${plan.model}`, providerCheck: result.check === "skipped" ? "skipped" : "ok", next: steps,
+      ok: true,
+      configFile: result.configFile,
+      backups: result.backups,
+      tokenFile: result.tokenFile,
+      tokenGenerated: result.tokenGenerated,
+      model: `${plan.provider}/${plan.model}`,
+      providerCheck: result.check === "skipped" ? "skipped" : "ok",
+      next: steps,
     });
     return;
   }

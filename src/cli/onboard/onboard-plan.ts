@@ -20,7 +20,7 @@ export const PROVIDER_ID = /^[a-z0-9][a-z0-9-]*$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function isBuiltinProvider(provider: string): boolean {
-  return  Object.hasOwn(BUILTIN_PROVIDERS, provider);
+  return Object.hasOwn(BUILTIN_PROVIDERS, provider);
 }
 
 /** Checks a plan made from flags; every problem names the flag to change. */

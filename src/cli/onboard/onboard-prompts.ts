@@ -18,28 +18,36 @@ const validPort = (value: string | undefined) => {
 };
 
 async function askPlan(env: NodeJS.ProcessEnv, preset: { port?: number }): Promise<OnboardPlan> {
-  const choice = answer(await select({
-    message: "Which model provider?",
-    options: [
-      { value: "anthropic", label: "Anthropic", hint: "ANTHROPIC_API_KEY" },
-      { value: "openai", label: "OpenAI", hint: "OPENAI_API_KEY" },
-      { value: "custom", label: "Another server", hint: "OpenAI- or Anthropic-compatible, e.g. a local model" },
-    ],
-  }));
+  const choice = answer(
+    await select({
+      message: "Which model provider?",
+      options: [
+        { value: "anthropic", label: "Anthropic", hint: "ANTHROPIC_API_KEY" },
+        { value: "openai", label: "OpenAI", hint: "OPENAI_API_KEY" },
+        { value: "custom", label: "Another server", hint: "OpenAI- or Anthropic-compatible, e.g. a local model" },
+      ],
+    }),
+  );
   let provider: string = choice;
   let baseUrl: string | undefined;
   let api: string | undefined;
   if (choice === "custom") {
-    provider = answer(await text({ message: "A short id for it", placeholder: "local", validate: (v) => (PROVIDER_ID.test(v ?? "") ? undefined : "lower-case letters, digits and -") }));
-    baseUrl = answer(await text({ message: "Its base URL", placeholder: "http://127.0.0.1:11434/v1", validate: (v) => (/^https?:\/\/\S+$/.test(v ?? "") ? undefined : "an http(s) URL") }));
+    provider = answer(
+      await text({ message: "A short id for it", placeholder: "local", validate: (v) => (PROVIDER_ID.test(v ?? "") ? undefined : "lower-case letters, digits and -") }),
+    );
+    baseUrl = answer(
+      await text({ message: "Its base URL", placeholder: "http://127.0.0.1:11434/v1", validate: (v) => (/^https?:\/\/\S+$/.test(v ?? "") ? undefined : "an http(s) URL") }),
+    );
     api = answer(await select({ message: "Which wire format does it speak?", options: SUPPORTED_APIS.map((value) => ({ value, label: value })) }));
   }
   const model = answer(await text({ message: "Model", initialValue: DEFAULT_MODELS[provider] ?? "", validate: (v) => (v?.trim() && !/\s/.test(v) ? undefined : "a model id") }));
-  const apiKeyEnv = answer(await text({
-    message: "Environment variable that holds the API key",
-    initialValue: defaultKeyEnv(provider),
-    validate: (v) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v ?? "") ? undefined : "a variable name"),
-  }));
+  const apiKeyEnv = answer(
+    await text({
+      message: "Environment variable that holds the API key",
+      initialValue: defaultKeyEnv(provider),
+      validate: (v) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v ?? "") ? undefined : "a variable name"),
+    }),
+  );
   if (!env[apiKeyEnv]) log.warn(`${apiKeyEnv} is not set in this shell, so the provider cannot be checked now.`);
   const port = preset.port ?? Number(answer(await text({ message: "Gateway port", initialValue: String(DEFAULT_GATEWAY_PORT), validate: validPort })));
   return { provider, model: model.trim(), apiKeyEnv, ...(baseUrl ? { baseUrl } : {}), ...(api ? { api } : {}), port };

@@ -19,24 +19,47 @@ export function gatewayFindings(config: OpenClawConfig, env: NodeJS.ProcessEnv):
   const mode = gateway?.auth?.mode ?? "token";
   if (mode === "none") {
     findings.push({
-      id: "gateway.auth.none", severity: exposed ? "critical" : "warn",
-      title: exposed ? `gateway.auth.mode is "none" while the gateway listens on ${host}: anyone on the network controls it` : 'gateway.auth.mode is "none": every local process and user can drive the agents',
+      id: "gateway.auth.none",
+      severity: exposed ? "critical" : "warn",
+      title: exposed
+        ? `gateway.auth.mode is "none" while the gateway listens on ${host}: anyone on the network controls it`
+        : 'gateway.auth.mode is "none": every local process and user can drive the agents',
       fix: "openclaw config set gateway.auth.mode token (a token is generated on the next start)",
     });
   }
   if (exposed) {
-    findings.push({ id: "gateway.bind.exposed", severity: "info", title: `the gateway listens on ${host} (gateway.bind: ${gateway?.bind ?? "loopback"}): it is reachable from other machines`, fix: "openclaw config set gateway.bind loopback, unless remote clients need it" });
+    findings.push({
+      id: "gateway.bind.exposed",
+      severity: "info",
+      title: `the gateway listens on ${host} (gateway.bind: ${gateway?.bind ?? "loopback"}): it is reachable from other machines`,
+      fix: "openclaw config set gateway.bind loopback, unless remote clients need it",
+    });
     if (gateway?.http?.endpoints?.chatCompletions?.enabled || gateway?.http?.endpoints?.responses?.enabled) {
-      findings.push({ id: "gateway.http.exposed", severity: "warn", title: "the OpenAI-compatible /v1 endpoints are on and reachable from other machines (the token gives full operator access)", fix: "turn off gateway.http.endpoints.* or bind to loopback" });
+      findings.push({
+        id: "gateway.http.exposed",
+        severity: "warn",
+        title: "the OpenAI-compatible /v1 endpoints are on and reachable from other machines (the token gives full operator access)",
+        fix: "turn off gateway.http.endpoints.* or bind to loopback",
+      });
     }
   }
   const token = env.OPENCLAW_GATEWAY_TOKEN || gateway?.auth?.token;
   if (mode === "token" && token && token.length < MIN_TOKEN_LENGTH) {
-    findings.push({ id: "gateway.auth.weak-token", severity: exposed ? "critical" : "warn", title: `the gateway token has ${token.length} characters; guessable tokens let anyone who reaches the port in`, fix: `use a random token of at least ${MIN_TOKEN_LENGTH} characters (openssl rand -hex 24)` });
+    findings.push({
+      id: "gateway.auth.weak-token",
+      severity: exposed ? "critical" : "warn",
+      title: `the gateway token has ${token.length} characters; guessable tokens let anyone who reaches the port in`,
+      fix: `use a random token of at least ${MIN_TOKEN_LENGTH} characters (openssl rand -hex 24)`,
+    });
   }
   const origins = gateway?.controlUi?.allowedOrigins ?? [];
   if (origins.includes("*")) {
-    findings.push({ id: "gateway.controlUi.any-origin", severity: "warn", title: 'gateway.controlUi.allowedOrigins contains "*": any web page may open the Control UI socket', fix: "list the exact origins instead" });
+    findings.push({
+      id: "gateway.controlUi.any-origin",
+      severity: "warn",
+      title: 'gateway.controlUi.allowedOrigins contains "*": any web page may open the Control UI socket',
+      fix: "list the exact origins instead",
+    });
   }
   return findings;
 }
@@ -51,7 +74,11 @@ function channelPolicies(config: OpenClawConfig): ChannelPolicy[] {
   const policies: ChannelPolicy[] = [];
   for (const channel of CHANNEL_IDS) {
     for (const account of resolveChannelAccounts(config, channel).filter((a) => a.enabled)) {
-      policies.push({ where: `channels.${channel} (account "${account.accountId}")`, dmOpen: account.config.dmPolicy === "open", groupOpen: account.config.groupPolicy === "open" });
+      policies.push({
+        where: `channels.${channel} (account "${account.accountId}")`,
+        dmOpen: account.config.dmPolicy === "open",
+        groupOpen: account.config.groupPolicy === "open",
+      });
     }
   }
   return policies;
@@ -62,8 +89,20 @@ export function exposureFindings(config: OpenClawConfig): Finding[] {
   const findings: Finding[] = [];
   const policies = channelPolicies(config);
   for (const p of policies) {
-    if (p.dmOpen) findings.push({ id: "channels.dm-open", severity: "warn", title: `${p.where}: dmPolicy "open" lets anyone who finds the bot talk to the agent`, fix: 'use dmPolicy "pairing" (the default) or "allowlist" with allowFrom' });
-    if (p.groupOpen) findings.push({ id: "channels.group-open", severity: "warn", title: `${p.where}: groupPolicy "open" answers in every group the bot is added to`, fix: 'use groupPolicy "allowlist" (the default) and list the groups' });
+    if (p.dmOpen)
+      findings.push({
+        id: "channels.dm-open",
+        severity: "warn",
+        title: `${p.where}: dmPolicy "open" lets anyone who finds the bot talk to the agent`,
+        fix: 'use dmPolicy "pairing" (the default) or "allowlist" with allowFrom',
+      });
+    if (p.groupOpen)
+      findings.push({
+        id: "channels.group-open",
+        severity: "warn",
+        title: `${p.where}: groupPolicy "open" answers in every group the bot is added to`,
+        fix: 'use groupPolicy "allowlist" (the default) and list the groups',
+      });
   }
   const exec = config.tools?.exec;
   const execFull = (exec?.security ?? "full") === "full";
@@ -71,15 +110,26 @@ export function exposureFindings(config: OpenClawConfig): Finding[] {
   const strangers = policies.filter((p) => p.dmOpen || p.groupOpen);
   if (execFull && noApprovals && strangers.length > 0) {
     findings.push({
-      id: "tools.exec.open-to-strangers", severity: "critical",
+      id: "tools.exec.open-to-strangers",
+      severity: "critical",
       title: `exec runs any command without approval (tools.exec.security "full", ask "off") and ${strangers.map((p) => p.where).join(", ")} accept(s) messages from anyone: a stranger can run shell commands here`,
       fix: 'set tools.exec.security "allowlist" (or ask "on-miss"), or close the open channel policies',
     });
   } else if (execFull && noApprovals && policies.length > 0) {
-    findings.push({ id: "tools.exec.no-approvals", severity: "info", title: 'exec runs any command without approval (tools.exec.security "full", ask "off"); only paired or allowlisted chat users reach it', fix: 'tools.exec.ask "on-miss" with security "allowlist" asks before unknown commands' });
+    findings.push({
+      id: "tools.exec.no-approvals",
+      severity: "info",
+      title: 'exec runs any command without approval (tools.exec.security "full", ask "off"); only paired or allowlisted chat users reach it',
+      fix: 'tools.exec.ask "on-miss" with security "allowlist" asks before unknown commands',
+    });
   }
   if (config.tools?.profile === "full" && strangers.length > 0) {
-    findings.push({ id: "tools.profile.full-open", severity: "warn", title: 'tools.profile "full" gives every tool to agents that strangers can reach', fix: 'use tools.profile "messaging" for public bots' });
+    findings.push({
+      id: "tools.profile.full-open",
+      severity: "warn",
+      title: 'tools.profile "full" gives every tool to agents that strangers can reach',
+      fix: 'use tools.profile "messaging" for public bots',
+    });
   }
   return findings;
 }
@@ -89,13 +139,23 @@ export function webhookFindings(config: OpenClawConfig, env: NodeJS.ProcessEnv):
   const findings: Finding[] = [];
   for (const account of resolveChannelAccounts(config, "telegram").filter((a) => a.enabled)) {
     if (account.config.webhookUrl && !account.config.webhookSecret) {
-      findings.push({ id: "channels.telegram.webhook-secret", severity: "warn", title: `channels.telegram (account "${account.accountId}"): webhook without webhookSecret; anyone who learns the URL can post fake updates`, fix: "set webhookSecret (1-256 of A-Z a-z 0-9 _ -)" });
+      findings.push({
+        id: "channels.telegram.webhook-secret",
+        severity: "warn",
+        title: `channels.telegram (account "${account.accountId}"): webhook without webhookSecret; anyone who learns the URL can post fake updates`,
+        fix: "set webhookSecret (1-256 of A-Z a-z 0-9 _ -)",
+      });
     }
   }
   for (const account of resolveChannelAccounts(config, "slack").filter((a) => a.enabled)) {
     const secret = account.config.signingSecret ?? (account.accountId === "default" ? env.SLACK_SIGNING_SECRET : undefined);
     if (account.config.mode === "http" && !secret) {
-      findings.push({ id: "channels.slack.signing-secret", severity: "critical", title: `channels.slack (account "${account.accountId}"): HTTP mode without signingSecret; events cannot be verified`, fix: "set signingSecret (Basic Information → Signing Secret) or SLACK_SIGNING_SECRET" });
+      findings.push({
+        id: "channels.slack.signing-secret",
+        severity: "critical",
+        title: `channels.slack (account "${account.accountId}"): HTTP mode without signingSecret; events cannot be verified`,
+        fix: "set signingSecret (Basic Information → Signing Secret) or SLACK_SIGNING_SECRET",
+      });
     }
   }
   return findings;

@@ -8,15 +8,33 @@ import type { Finding } from "./finding.js";
  */
 export async function liveFindings(stateDir: string, timeoutMs: number): Promise<Finding[]> {
   const live = readLiveLock(stateDir);
-  if (!live) return [{ id: "deep.not-running", severity: "info", title: "no gateway is running for this state dir; the live checks were skipped", fix: "start it (`openclaw gateway start`) and run the audit again" }];
+  if (!live)
+    return [
+      {
+        id: "deep.not-running",
+        severity: "info",
+        title: "no gateway is running for this state dir; the live checks were skipped",
+        fix: "start it (`openclaw gateway start`) and run the audit again",
+      },
+    ];
   const host = live.host === "0.0.0.0" || live.host === "::" ? "127.0.0.1" : live.host;
   const findings: Finding[] = [];
   if (await connectsWithoutToken(`ws://${host}:${live.port}`, timeoutMs)) {
-    findings.push({ id: "deep.ws-open", severity: live.host.startsWith("127.") ? "warn" : "critical", title: `the running gateway (pid ${live.pid}) accepted a WebSocket connect without credentials`, fix: "set gateway.auth.mode token and restart the gateway" });
+    findings.push({
+      id: "deep.ws-open",
+      severity: live.host.startsWith("127.") ? "warn" : "critical",
+      title: `the running gateway (pid ${live.pid}) accepted a WebSocket connect without credentials`,
+      fix: "set gateway.auth.mode token and restart the gateway",
+    });
   }
   const res = await fetch(`http://${host}:${live.port}/v1/models`, { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
   if (res?.status === 200) {
-    findings.push({ id: "deep.http-open", severity: "critical", title: "the running gateway answered /v1/models without credentials", fix: "set gateway.auth.mode token and restart the gateway" });
+    findings.push({
+      id: "deep.http-open",
+      severity: "critical",
+      title: "the running gateway answered /v1/models without credentials",
+      fix: "set gateway.auth.mode token and restart the gateway",
+    });
   }
   return findings;
 }
@@ -35,10 +53,14 @@ function connectsWithoutToken(url: string, timeoutMs: number): Promise<boolean> 
     ws.on("message", (data) => {
       const frame = JSON.parse(data.toString()) as { type?: string; event?: string; id?: string; ok?: boolean };
       if (frame.type === "event" && frame.event === "connect.challenge") {
-        ws.send(JSON.stringify({
-          type: "req", id: "audit", method: "connect",
-          params: { minProtocol: 3, maxProtocol: 4, client: { id: "openclaw-probe", version: "audit", platform: process.platform, mode: "probe" }, role: "operator", scopes: [] },
-        }));
+        ws.send(
+          JSON.stringify({
+            type: "req",
+            id: "audit",
+            method: "connect",
+            params: { minProtocol: 3, maxProtocol: 4, client: { id: "openclaw-probe", version: "audit", platform: process.platform, mode: "probe" }, role: "operator", scopes: [] },
+          }),
+        );
       } else if (frame.type === "res" && frame.id === "audit") done(frame.ok === true);
     });
   });

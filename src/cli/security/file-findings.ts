@@ -17,7 +17,8 @@ function permissionFinding(file: string, what: string, wanted: string): Finding 
   if (mode === undefined || (mode & 0o077) === 0) return undefined;
   const world = (mode & 0o007) !== 0;
   return {
-    id: "files.permissions", severity: world ? "critical" : "warn",
+    id: "files.permissions",
+    severity: world ? "critical" : "warn",
     title: `${what} ${file} is mode 0${mode.toString(8)}: ${world ? "every user" : "the group"} on this machine can read it`,
     fix: `chmod ${wanted} ${file} (or \`openclaw doctor --fix\`)`,
   };
@@ -56,9 +57,12 @@ export function literalSecretFindings(configFile: string | null): Finding[] {
   };
   walk(data, "");
   if (keys.length === 0) return [];
-  return [{
-    id: "config.literal-secrets", severity: "warn",
-    title: `the config file holds ${keys.length} secret(s) in clear text: ${keys.join(", ")}; it ends up in backups and screen shares`,
-    fix: 'reference environment variables instead ("${OPENCLAW_GATEWAY_TOKEN}", "${TELEGRAM_BOT_TOKEN}", …) or use tokenFile',
-  }];
+  return [
+    {
+      id: "config.literal-secrets",
+      severity: "warn",
+      title: `the config file holds ${keys.length} secret(s) in clear text: ${keys.join(", ")}; it ends up in backups and screen shares`,
+      fix: 'reference environment variables instead ("${OPENCLAW_GATEWAY_TOKEN}", "${TELEGRAM_BOT_TOKEN}", …) or use tokenFile',
+    },
+  ];
 }

@@ -6,10 +6,7 @@ import { loadConfig, resolveStateDir } from "../../config/index.js";
 import { writeFileAtomicSync } from "../../infra/atomic-file.js";
 import { gatewayStatePaths } from "../../infra/paths.js";
 import { CliError, parsePortFlag, printJson } from "../output.js";
-import {
-  homeDir, LAUNCHD_LABEL, launchdPlistPath, renderLaunchdPlist, renderSystemdUnit, SYSTEMD_UNIT_NAME, systemdUnitPath,
-  type ServiceSpec,
-} from "./service-spec.js";
+import { homeDir, LAUNCHD_LABEL, launchdPlistPath, renderLaunchdPlist, renderSystemdUnit, SYSTEMD_UNIT_NAME, systemdUnitPath, type ServiceSpec } from "./service-spec.js";
 
 type Platform = "linux" | "darwin";
 

@@ -74,7 +74,9 @@ function xml(text: string): string {
 
 export function renderLaunchdPlist(spec: ServiceSpec): string {
   const strings = (values: string[], indent: string) => values.map((v) => `${indent}<string>${xml(v)}</string>`).join("\n");
-  const env = Object.entries(spec.env).map(([key, value]) => `      <key>${xml(key)}</key>\n      <string>${xml(value)}</string>`).join("\n");
+  const env = Object.entries(spec.env)
+    .map(([key, value]) => `      <key>${xml(key)}</key>\n      <string>${xml(value)}</string>`)
+    .join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
 <!-- Written by \`openclaw gateway install\`; \`openclaw gateway uninstall\` removes it. -->

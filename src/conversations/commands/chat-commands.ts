@@ -30,17 +30,25 @@ CHAT_COMMANDS.register({
 });
 
 /** `/new [model]`, `/reset`: a new transcript for the session; a model named with /new is checked first and chosen for it. */
-const resetSession = (command: "new" | "reset") => (args: string, ctx: ChatCommandContext): ChatCommandResult => {
-  const model = args.trim();
-  if (model) {
-    if (!ctx.senderIsOwner) return reply("Choosing a model with /new is for the bot owner only (commands.ownerAllowFrom); /new alone starts over.");
-    const checked = checkModelChoice(model, ctx.config(), process.env);
-    if (!checked.ok) return reply(checked.message);
-    sessionControls(ctx).patch({ modelOverride: checked.ref, modelOverrideSource: "user" });
-  }
-  return { kind: "reset", outcome: ctx.conversations.reset({ sessionKey: ctx.sessionKey, idempotencyKey: ctx.idempotencyKey, method: ctx.method, command }) };
-};
-CHAT_COMMANDS.register({ name: "new", args: "[model]", category: "session", description: "start a new session (the old transcript is kept on disk), optionally with another model", handler: resetSession("new") });
+const resetSession =
+  (command: "new" | "reset") =>
+  (args: string, ctx: ChatCommandContext): ChatCommandResult => {
+    const model = args.trim();
+    if (model) {
+      if (!ctx.senderIsOwner) return reply("Choosing a model with /new is for the bot owner only (commands.ownerAllowFrom); /new alone starts over.");
+      const checked = checkModelChoice(model, ctx.config(), process.env);
+      if (!checked.ok) return reply(checked.message);
+      sessionControls(ctx).patch({ modelOverride: checked.ref, modelOverrideSource: "user" });
+    }
+    return { kind: "reset", outcome: ctx.conversations.reset({ sessionKey: ctx.sessionKey, idempotencyKey: ctx.idempotencyKey, method: ctx.method, command }) };
+  };
+CHAT_COMMANDS.register({
+  name: "new",
+  args: "[model]",
+  category: "session",
+  description: "start a new session (the old transcript is kept on disk), optionally with another model",
+  handler: resetSession("new"),
+});
 CHAT_COMMANDS.register({ name: "reset", category: "session", description: "start a new session, same model", handler: (_args, ctx) => resetSession("reset")("", ctx) });
 
 CHAT_COMMANDS.register({
@@ -52,7 +60,11 @@ CHAT_COMMANDS.register({
     if (!args) return reply("Usage: /steer <message>");
     if (!ctx.conversations.isActive(ctx.sessionKey)) return reply("Nothing is running to steer; send it as a normal message.");
     const outcome = await ctx.conversations.submit({
-      message: args, sessionKey: ctx.sessionKey, method: ctx.method, queueMode: "steer", senderIsOwner: ctx.senderIsOwner,
+      message: args,
+      sessionKey: ctx.sessionKey,
+      method: ctx.method,
+      queueMode: "steer",
+      senderIsOwner: ctx.senderIsOwner,
       ...(ctx.idempotencyKey ? { idempotencyKey: `${ctx.idempotencyKey}:steer` } : {}),
     });
     return reply(outcome.kind === "rejected" ? outcome.notice : "Steering the current reply.");
@@ -172,13 +184,15 @@ CHAT_COMMANDS.register({
   handler: (_args, ctx) => {
     const chat = ctx.chat;
     if (!chat) return reply([`You: the operator of this gateway (${ctx.method} client)`, `Owner: ${ctx.senderIsOwner ? "yes" : "no"}`, `Session: ${ctx.sessionKey}`].join("\n"));
-    return reply([
-      `Channel: ${chat.channel} (account ${chat.accountId})`,
-      `Your id: ${chat.senderId}${chat.senderUsername ? ` (@${chat.senderUsername})` : ""}`,
-      `Chat: ${chat.to} (${chat.chatType})${chat.threadId ? `, thread ${chat.threadId}` : ""}`,
-      `Owner: ${ctx.senderIsOwner ? "yes" : "no"}`,
-      `Session: ${ctx.sessionKey}`,
-    ].join("\n"));
+    return reply(
+      [
+        `Channel: ${chat.channel} (account ${chat.accountId})`,
+        `Your id: ${chat.senderId}${chat.senderUsername ? ` (@${chat.senderUsername})` : ""}`,
+        `Chat: ${chat.to} (${chat.chatType})${chat.threadId ? `, thread ${chat.threadId}` : ""}`,
+        `Owner: ${ctx.senderIsOwner ? "yes" : "no"}`,
+        `Session: ${ctx.sessionKey}`,
+      ].join("\n"),
+    );
   },
 });
 

@@ -36,7 +36,9 @@ export function modelCommand(args: string, deps: SessionControlDeps): string {
   const checked = sessionControlsPatch({ model: clear ? null : arg }, deps.config, deps.env);
   if (!checked.ok) return checked.message;
   deps.patch(checked.patch as SessionPatch);
-  return clear ? `Model: back to the agent's (${choice.primary ?? "not configured"}).` : `Model for this session: ${checked.patch.modelOverride}. It is used from the next message, with no fallback.`;
+  return clear
+    ? `Model: back to the agent's (${choice.primary ?? "not configured"}).`
+    : `Model for this session: ${checked.patch.modelOverride}. It is used from the next message, with no fallback.`;
 }
 
 /** `/think` (show) or `/think <level>`: the thinking level of this session's next turns. */
@@ -58,6 +60,7 @@ export function verboseCommand(args: string, deps: SessionControlDeps): string {
   const checked = sessionControlsPatch({ verboseLevel: next }, deps.config, deps.env);
   if (!checked.ok) return checked.message;
   deps.patch({ verboseLevel: next === "off" ? null : next });
-  const what = next === "off" ? "replies only" : next === "on" ? "each tool call is listed before the reply" : "each tool call and the start of its result are listed before the reply";
+  const what =
+    next === "off" ? "replies only" : next === "on" ? "each tool call is listed before the reply" : "each tool call and the start of its result are listed before the reply";
   return `Verbose: ${next} (${what}). Levels: ${VERBOSE_LEVELS.join(", ")}.`;
 }

@@ -50,8 +50,12 @@ export function statusCard(ctx: ChatCommandContext): string {
   } else {
     const context = entry.contextTokens;
     const use = context !== undefined && window ? ` (${Math.min(999, Math.round((context / window) * 100))}%)` : "";
-    lines.push(`Tokens: ${formatTokens(entry.inputTokens)} in / ${formatTokens(entry.outputTokens)} out · cache ${formatTokens(entry.cacheRead ?? 0)} read / ${formatTokens(entry.cacheWrite ?? 0)} write`);
-    lines.push(`Context: ${context !== undefined ? formatTokens(context) : "?"} / ${window ? formatTokens(window) : "?"}${use}${entry.compactionCount ? ` · compactions ${entry.compactionCount}` : ""}`);
+    lines.push(
+      `Tokens: ${formatTokens(entry.inputTokens)} in / ${formatTokens(entry.outputTokens)} out · cache ${formatTokens(entry.cacheRead ?? 0)} read / ${formatTokens(entry.cacheWrite ?? 0)} write`,
+    );
+    lines.push(
+      `Context: ${context !== undefined ? formatTokens(context) : "?"} / ${window ? formatTokens(window) : "?"}${use}${entry.compactionCount ? ` · compactions ${entry.compactionCount}` : ""}`,
+    );
     lines.push(`Cost: ${entry.estimatedCostUsd !== undefined ? `${formatUsd(entry.estimatedCostUsd)} (estimated)` : "unknown (no cost configured for the model)"}`);
     lines.push(`Session: ${entry.messageCount} messages · started ${formatAge(now - entry.sessionStartedAt)} ago · last activity ${formatAge(now - entry.updatedAt)} ago`);
   }

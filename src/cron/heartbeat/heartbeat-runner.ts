@@ -123,7 +123,10 @@ export class HeartbeatRunner {
   private arm(settings: HeartbeatSettings, delayMs: number): void {
     this.timers.get(settings.agentId)?.cancel();
     this.nextAt.set(settings.agentId, this.deps.clock.now() + delayMs);
-    this.timers.set(settings.agentId, this.deps.clock.setTimer(() => void this.beat(settings.agentId), delayMs));
+    this.timers.set(
+      settings.agentId,
+      this.deps.clock.setTimer(() => void this.beat(settings.agentId), delayMs),
+    );
   }
 
   private async beat(agentId: string): Promise<void> {
@@ -159,8 +162,13 @@ export class HeartbeatRunner {
     if (settings.isolatedSession) conversations.reset({ sessionKey, method: "agent" });
     const message = events.length > 0 ? `${settings.prompt}\n\nSystem events since the last heartbeat:\n${events.map((e) => `- ${e}`).join("\n")}` : settings.prompt;
     const outcome = await conversations.submit({
-      message, sessionKey, agentId, idempotencyKey: `heartbeat:${agentId}:${startedAt}:${Math.random().toString(36).slice(2, 8)}`, method: "agent",
-      internal: { mergeable: false }, provenance: { kind: "internal_system", sourceTool: "heartbeat" },
+      message,
+      sessionKey,
+      agentId,
+      idempotencyKey: `heartbeat:${agentId}:${startedAt}:${Math.random().toString(36).slice(2, 8)}`,
+      method: "agent",
+      internal: { mergeable: false },
+      provenance: { kind: "internal_system", sourceTool: "heartbeat" },
       turnSettings: { ...(settings.model ? { modelOverride: settings.model } : {}), ...(settings.lightContext ? { lightContext: true } : {}) },
     });
     const run = outcome.kind === "accepted" ? outcome.run : outcome.kind === "duplicate" ? outcome.run : undefined;
@@ -171,7 +179,8 @@ export class HeartbeatRunner {
     const reply = runReplyText(ended);
     const { text, acked } = stripHeartbeatToken(reply);
     if (!text) return this.record({ ts: startedAt, agentId, status: acked ? "ok-token" : "ok-empty", durationMs });
-    if (acked && text.length <= settings.ackMaxChars) return this.record({ ts: startedAt, agentId, status: "ok-token", reason: "acknowledged; the short remainder was dropped", durationMs });
+    if (acked && text.length <= settings.ackMaxChars)
+      return this.record({ ts: startedAt, agentId, status: "ok-token", reason: "acknowledged; the short remainder was dropped", durationMs });
     const route = this.route(settings, mainKey);
     const preview = text.slice(0, PREVIEW_CHARS);
     if ("none" in route) return this.record({ ts: startedAt, agentId, status: "ok-empty", reason: route.none, preview, durationMs });

@@ -1,9 +1,7 @@
 import type { ResolvedAuth } from "./resolve-auth.js";
 import { secretsEqual } from "./secret-compare.js";
 
-export type CredentialCheck =
-  | { ok: true }
-  | { ok: false; message: string; detailsCode: string; countsAsFailure: boolean };
+export type CredentialCheck = { ok: true } | { ok: false; message: string; detailsCode: string; countsAsFailure: boolean };
 
 /**
  * Check the shared secret a connecting client presents. Messages keep OpenClaw's
@@ -18,13 +16,23 @@ export function checkSharedSecret(auth: ResolvedAuth, provided: { token?: string
       return { ok: false, message: "unauthorized: gateway token missing (pass --token or set gateway.remote.token)", detailsCode: "AUTH_TOKEN_MISSING", countsAsFailure: false };
     }
     if (!auth.token || !secretsEqual(token, auth.token)) {
-      return { ok: false, message: "unauthorized: gateway token mismatch (use this gateway's gateway.auth.token or pair the device)", detailsCode: "AUTH_TOKEN_MISMATCH", countsAsFailure: true };
+      return {
+        ok: false,
+        message: "unauthorized: gateway token mismatch (use this gateway's gateway.auth.token or pair the device)",
+        detailsCode: "AUTH_TOKEN_MISMATCH",
+        countsAsFailure: true,
+      };
     }
     return { ok: true };
   }
   const password = provided?.password;
   if (!password) {
-    return { ok: false, message: "unauthorized: gateway password missing (pass --password or set gateway.remote.password)", detailsCode: "AUTH_PASSWORD_MISSING", countsAsFailure: false };
+    return {
+      ok: false,
+      message: "unauthorized: gateway password missing (pass --password or set gateway.remote.password)",
+      detailsCode: "AUTH_PASSWORD_MISSING",
+      countsAsFailure: false,
+    };
   }
   if (!auth.password || !secretsEqual(password, auth.password)) {
     return { ok: false, message: "unauthorized: gateway password mismatch", detailsCode: "AUTH_PASSWORD_MISMATCH", countsAsFailure: true };

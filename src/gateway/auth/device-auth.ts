@@ -17,9 +17,7 @@ export interface DeviceSignatureContext {
   now: number;
 }
 
-export type DeviceCheck =
-  | { ok: true; deviceId: string; version: "v2" | "v3" }
-  | { ok: false; detailsCode: string; reason: string; message: string };
+export type DeviceCheck = { ok: true; deviceId: string; version: "v2" | "v3" } | { ok: false; detailsCode: string; reason: string; message: string };
 
 /**
  * Verify a device's Ed25519 proof (see docs/protocol.md, "Device identity"): the id is the SHA-256
@@ -50,10 +48,7 @@ export function verifyDeviceProof(device: DeviceProof, ctx: DeviceSignatureConte
 }
 
 /** The `|`-joined string a device signs. Exported so tests and clients build it the same way. */
-export function buildDeviceAuthPayload(
-  version: "v2" | "v3",
-  p: Omit<DeviceSignatureContext, "now"> & { deviceId: string; signedAt: number },
-): string {
+export function buildDeviceAuthPayload(version: "v2" | "v3", p: Omit<DeviceSignatureContext, "now"> & { deviceId: string; signedAt: number }): string {
   const base = [version, p.deviceId, p.clientId, p.clientMode, p.role, p.scopes.join(","), String(p.signedAt), p.token, p.nonce];
   if (version === "v2") return base.join("|");
   return [...base, asciiLower(p.platform), asciiLower(p.deviceFamily)].join("|");

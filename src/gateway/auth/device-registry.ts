@@ -105,7 +105,12 @@ export class DeviceRegistry {
   pairTrusted(descriptor: DeviceDescriptor): PairedDevice {
     const { remoteAddress: _remote, ...rest } = descriptor;
     const existing = this.data.paired[descriptor.deviceId];
-    const device: PairedDevice = { ...existing, ...rest, scopes: [...new Set([...(existing?.scopes ?? []), ...descriptor.scopes])], approvedAtMs: existing?.approvedAtMs ?? this.now() };
+    const device: PairedDevice = {
+      ...existing,
+      ...rest,
+      scopes: [...new Set([...(existing?.scopes ?? []), ...descriptor.scopes])],
+      approvedAtMs: existing?.approvedAtMs ?? this.now(),
+    };
     this.data.paired[descriptor.deviceId] = device;
     this.dropPendingOf(descriptor.deviceId);
     this.save();

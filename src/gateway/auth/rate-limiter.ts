@@ -20,7 +20,10 @@ const MAX_TRACKED_ADDRESSES = 10_000;
 export class AuthRateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
-  constructor(private settings: RateLimitSettings, private readonly now: () => number = Date.now) {}
+  constructor(
+    private settings: RateLimitSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   update(settings: RateLimitSettings): void {
     this.settings = settings;

@@ -21,16 +21,10 @@ export interface AuthOverrides {
  * The server's credentials. Precedence: CLI flag → OPENCLAW_GATEWAY_TOKEN/PASSWORD → config →
  * the token persisted by an earlier start → a newly generated one (token mode only).
  */
-export function resolveServerAuth(
-  config: OpenClawConfig,
-  stateDir: string,
-  env: NodeJS.ProcessEnv,
-  overrides: AuthOverrides = {},
-): ResolvedAuth {
+export function resolveServerAuth(config: OpenClawConfig, stateDir: string, env: NodeJS.ProcessEnv, overrides: AuthOverrides = {}): ResolvedAuth {
   const auth = config.gateway?.auth ?? {};
   const token = nonEmpty(overrides.token) ?? nonEmpty(env.OPENCLAW_GATEWAY_TOKEN) ?? nonEmpty(auth.token);
-  const password =
-    nonEmpty(overrides.password) ?? nonEmpty(env.OPENCLAW_GATEWAY_PASSWORD) ?? nonEmpty(auth.password);
+  const password = nonEmpty(overrides.password) ?? nonEmpty(env.OPENCLAW_GATEWAY_PASSWORD) ?? nonEmpty(auth.password);
   // The config layer defaults mode to "token" (or "password" when the file holds only a
   // password); a password given only by flag or env, with no token anywhere, means password mode too.
   const configured = (auth.mode as AuthMode | undefined) ?? "token";
@@ -38,7 +32,7 @@ export function resolveServerAuth(
 
   if (mode === "none") return { mode };
   if (mode === "password") {
-    if (!password) throw new Error("gateway.auth.mode is \"password\" but no password is set (gateway.auth.password or OPENCLAW_GATEWAY_PASSWORD)");
+    if (!password) throw new Error('gateway.auth.mode is "password" but no password is set (gateway.auth.password or OPENCLAW_GATEWAY_PASSWORD)');
     return { mode, password };
   }
   if (token) return { mode, token };
@@ -62,11 +56,7 @@ export function resolveClientCredentials(
     nonEmpty(config.gateway?.remote?.token) ??
     nonEmpty(config.gateway?.auth?.token) ??
     readPersistedToken(stateDir);
-  const password =
-    nonEmpty(flags.password) ??
-    nonEmpty(env.OPENCLAW_GATEWAY_PASSWORD) ??
-    nonEmpty(config.gateway?.remote?.password) ??
-    nonEmpty(config.gateway?.auth?.password);
+  const password = nonEmpty(flags.password) ?? nonEmpty(env.OPENCLAW_GATEWAY_PASSWORD) ?? nonEmpty(config.gateway?.remote?.password) ?? nonEmpty(config.gateway?.auth?.password);
   return { ...(token ? { token } : {}), ...(password ? { password } : {}) };
 }
 

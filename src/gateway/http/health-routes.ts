@@ -7,8 +7,7 @@ import type { GatewayRuntime } from "../runtime.js";
  * `{ok, status}`; local callers also get the version and uptime.
  */
 export function registerHealthRoutes(app: FastifyInstance, runtime: GatewayRuntime, isDraining: () => boolean): void {
-  const details = (ip: string) =>
-    isLoopbackAddress(ip) ? { version: runtime.version, uptimeMs: Date.now() - runtime.startedAt } : {};
+  const details = (ip: string) => (isLoopbackAddress(ip) ? { version: runtime.version, uptimeMs: Date.now() - runtime.startedAt } : {});
 
   for (const url of ["/health", "/healthz"]) {
     app.get(url, async (req) => ({ ok: true, status: "live", ...details(req.ip) }));

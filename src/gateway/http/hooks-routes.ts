@@ -116,10 +116,14 @@ async function runAgent(request: AgentRequest, hooks: NonNullable<OpenClawConfig
   const route = request.deliver ? deliveryRoute(request, deps, agentId) : undefined;
   const outcome = await deps.conversations.submit({
     message: request.name ? `[Webhook: ${request.name}] ${request.message}` : request.message,
-    sessionKey, agentId, method: "http", senderIsOwner: false,
+    sessionKey,
+    agentId,
+    method: "http",
+    senderIsOwner: false,
     idempotencyKey: `hook:${idempotencyKey ?? randomUUID()}`,
     turnSettings: {
-      ...(request.model ? { modelOverride: request.model } : {}), ...(request.thinking ? { thinkingLevel: request.thinking } : {}),
+      ...(request.model ? { modelOverride: request.model } : {}),
+      ...(request.thinking ? { thinkingLevel: request.thinking } : {}),
       ...(request.timeoutSeconds !== undefined ? { timeoutSeconds: request.timeoutSeconds } : {}),
     },
   });
@@ -127,11 +131,13 @@ async function runAgent(request: AgentRequest, hooks: NonNullable<OpenClawConfig
   if (outcome.kind === "duplicate") return { status: 200, body: { ok: true, runId: outcome.runId, sessionKey: outcome.sessionKey, duplicate: true } };
   const run = outcome.run;
   if (route) {
-    void run.done.then(async (ended) => {
-      const text = runReplyText(ended);
-      if (ended.status !== "ok" || !text) return;
-      await deps.channels()!.send(route, text, `hook:${run.runId}`);
-    }).catch((err) => deps.logger.warn({ runId: run.runId, err: (err as Error).message }, "webhook run's reply not delivered"));
+    void run.done
+      .then(async (ended) => {
+        const text = runReplyText(ended);
+        if (ended.status !== "ok" || !text) return;
+        await deps.channels()!.send(route, text, `hook:${run.runId}`);
+      })
+      .catch((err) => deps.logger.warn({ runId: run.runId, err: (err as Error).message }, "webhook run's reply not delivered"));
   }
   return { status: 200, body: { ok: true, runId: run.runId, sessionKey } };
 }

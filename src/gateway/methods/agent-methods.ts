@@ -15,19 +15,40 @@ const AgentParams = Type.Object(
   {
     message: Type.String({ minLength: 1, maxLength: 4 * 1024 * 1024 }),
     idempotencyKey: Type.String({ minLength: 1, maxLength: 256 }),
-    agentId: Str, provider: Str, model: Str, to: Str, replyTo: Str, sessionId: Str,
+    agentId: Str,
+    provider: Str,
+    model: Str,
+    to: Str,
+    replyTo: Str,
+    sessionId: Str,
     sessionKey: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
-    thinking: Str, deliver: Bool, attachments: Type.Optional(Type.Array(Type.Unknown())), channel: Str,
-    replyChannel: Str, accountId: Str, replyAccountId: Str, threadId: Type.Optional(Type.Union([Type.String(), Type.Number()])),
-    groupId: Str, groupChannel: Str, groupSpace: Str, timeout: Type.Optional(Type.Integer({ minimum: 0 })),
-    bestEffortDeliver: Bool, lane: Str, extraSystemPrompt: Str,
+    thinking: Str,
+    deliver: Bool,
+    attachments: Type.Optional(Type.Array(Type.Unknown())),
+    channel: Str,
+    replyChannel: Str,
+    accountId: Str,
+    replyAccountId: Str,
+    threadId: Type.Optional(Type.Union([Type.String(), Type.Number()])),
+    groupId: Str,
+    groupChannel: Str,
+    groupSpace: Str,
+    timeout: Type.Optional(Type.Integer({ minimum: 0 })),
+    bestEffortDeliver: Bool,
+    lane: Str,
+    extraSystemPrompt: Str,
     promptMode: Type.Optional(Type.Union([Type.Literal("full"), Type.Literal("minimal"), Type.Literal("none")])),
     bootstrapContextMode: Type.Optional(Type.Union([Type.Literal("full"), Type.Literal("lightweight")])),
-    inputProvenance: Type.Optional(Type.Unknown()), label: Type.Optional(Type.String({ maxLength: 512 })),
-    internalEvents: Type.Optional(Type.Unknown()), suppressPromptPersistence: Bool,
+    inputProvenance: Type.Optional(Type.Unknown()),
+    label: Type.Optional(Type.String({ maxLength: 512 })),
+    internalEvents: Type.Optional(Type.Unknown()),
+    suppressPromptPersistence: Bool,
     sessionEffects: Type.Optional(Type.Union([Type.Literal("visible"), Type.Literal("internal")])),
     sourceReplyDeliveryMode: Type.Optional(Type.Union([Type.Literal("automatic"), Type.Literal("message_tool_only")])),
-    disableMessageTool: Bool, voiceWakeTrigger: Str, modelRun: Type.Optional(Type.Unknown()), cleanupBundleMcpOnRunEnd: Bool,
+    disableMessageTool: Bool,
+    voiceWakeTrigger: Str,
+    modelRun: Type.Optional(Type.Unknown()),
+    cleanupBundleMcpOnRunEnd: Bool,
   },
   { additionalProperties: false },
 );
@@ -46,22 +67,38 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       let message = params.message;
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
-        const result = await CHAT_COMMANDS.run(command, operatorCommandContext(conversations, runtime, commands, { sessionKey, idempotencyKey: params.idempotencyKey, method: "agent" }));
-        const done = (summary: string, payloads: { text: string }[], meta: Record<string, unknown>) => ({ runId: params.idempotencyKey, status: "ok", summary, result: { payloads, meta } });
+        const result = await CHAT_COMMANDS.run(
+          command,
+          operatorCommandContext(conversations, runtime, commands, { sessionKey, idempotencyKey: params.idempotencyKey, method: "agent" }),
+        );
+        const done = (summary: string, payloads: { text: string }[], meta: Record<string, unknown>) => ({
+          runId: params.idempotencyKey,
+          status: "ok",
+          summary,
+          result: { payloads, meta },
+        });
         // `/skill` hands the agent a message in place of the typed command.
         if (result.kind === "agent") message = result.text;
-        else switch (result.kind) {
-          case "stopped":
-            return done("stopped", [], { durationMs: 0 });
-          case "reset":
-            if (result.outcome.kind === "reset") return done("session reset", [], { durationMs: 0 });
-            if (result.outcome.status === "interrupted") {
-              throw new GatewayError({ code: ErrorCodes.UNAVAILABLE, message: "this run was interrupted by a gateway restart", details: { code: "CACHED_AGENT_RESULT", runId: params.idempotencyKey } });
-            }
-            return { ...done(result.outcome.summary ?? "", result.outcome.summary ? [{ text: result.outcome.summary }] : [], { cached: true }), status: result.outcome.status === "ok" ? "ok" : "error" };
-          case "reply":
-            return done(result.text, [{ text: result.text }], { durationMs: 0, command: command.name });
-        }
+        else
+          switch (result.kind) {
+            case "stopped":
+              return done("stopped", [], { durationMs: 0 });
+            case "reset":
+              if (result.outcome.kind === "reset") return done("session reset", [], { durationMs: 0 });
+              if (result.outcome.status === "interrupted") {
+                throw new GatewayError({
+                  code: ErrorCodes.UNAVAILABLE,
+                  message: "this run was interrupted by a gateway restart",
+                  details: { code: "CACHED_AGENT_RESULT", runId: params.idempotencyKey },
+                });
+              }
+              return {
+                ...done(result.outcome.summary ?? "", result.outcome.summary ? [{ text: result.outcome.summary }] : [], { cached: true }),
+                status: result.outcome.status === "ok" ? "ok" : "error",
+              };
+            case "reply":
+              return done(result.text, [{ text: result.text }], { durationMs: 0, command: command.name });
+          }
       }
       const outcome = await conversations.submit({
         message,
@@ -75,9 +112,18 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       if (outcome.kind === "duplicate") {
         if (!outcome.run) {
           if (outcome.status === "interrupted") {
-            throw new GatewayError({ code: ErrorCodes.UNAVAILABLE, message: "this run was interrupted by a gateway restart", details: { code: "CACHED_AGENT_RESULT", runId: outcome.runId } });
+            throw new GatewayError({
+              code: ErrorCodes.UNAVAILABLE,
+              message: "this run was interrupted by a gateway restart",
+              details: { code: "CACHED_AGENT_RESULT", runId: outcome.runId },
+            });
           }
-          return { runId: outcome.runId, status: outcome.status === "ok" ? "ok" : "error", summary: outcome.summary ?? "", result: { payloads: outcome.summary ? [{ text: outcome.summary }] : [], meta: { cached: true } } };
+          return {
+            runId: outcome.runId,
+            status: outcome.status === "ok" ? "ok" : "error",
+            summary: outcome.summary ?? "",
+            result: { payloads: outcome.summary ? [{ text: outcome.summary }] : [], meta: { cached: true } },
+          };
         }
         ack({ runId: outcome.runId, status: outcome.run.endedAt ? outcome.run.status : "in_flight", acceptedAt: outcome.run.acceptedAt });
         return agentFinalPayload(await outcome.run.done);

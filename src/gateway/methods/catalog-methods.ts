@@ -86,7 +86,7 @@ export function registerCatalogMethods(registry: MethodRegistry): void {
       const agent = agents.find((a) => a.id === id);
       return {
         agentId: id,
-        ...(agent?.identity?.name ?? agent?.name ? { name: agent?.identity?.name ?? agent?.name } : {}),
+        ...((agent?.identity?.name ?? agent?.name) ? { name: agent?.identity?.name ?? agent?.name } : {}),
         ...(agent?.identity?.emoji ? { emoji: agent.identity.emoji } : {}),
         ...(agent?.identity?.avatar ? { avatar: agent.identity.avatar, avatarStatus: "local" } : { avatarStatus: "none" }),
       };

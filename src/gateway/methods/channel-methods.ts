@@ -21,15 +21,18 @@ export function registerChannelMethods(registry: MethodRegistry, channels: () =>
   registry.register({
     name: "send",
     scope: "operator.write",
-    params: Type.Object({
-      to: Type.String({ minLength: 1 }),
-      message: Type.String({ minLength: 1, maxLength: 100_000 }),
-      idempotencyKey: Type.String({ minLength: 1, maxLength: 256 }),
-      channel: Type.Optional(Type.String()),
-      accountId: Type.Optional(Type.String()),
-      threadId: Type.Optional(Type.String()),
-      replyToId: Type.Optional(Type.String()),
-    }, { additionalProperties: true }),
+    params: Type.Object(
+      {
+        to: Type.String({ minLength: 1 }),
+        message: Type.String({ minLength: 1, maxLength: 100_000 }),
+        idempotencyKey: Type.String({ minLength: 1, maxLength: 256 }),
+        channel: Type.Optional(Type.String()),
+        accountId: Type.Optional(Type.String()),
+        threadId: Type.Optional(Type.String()),
+        replyToId: Type.Optional(Type.String()),
+      },
+      { additionalProperties: true },
+    ),
     handler: async (params) => {
       try {
         return await require().send(params);
@@ -57,10 +60,14 @@ export function registerChannelMethods(registry: MethodRegistry, channels: () =>
   registry.register({
     name: "pairing.approve",
     scope: "operator.admin",
-    params: Type.Object({ channel: Type.String({ minLength: 1 }), code: Type.String({ minLength: 1, maxLength: 32 }), accountId: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    params: Type.Object(
+      { channel: Type.String({ minLength: 1 }), code: Type.String({ minLength: 1, maxLength: 32 }), accountId: Type.Optional(Type.String()) },
+      { additionalProperties: false },
+    ),
     handler: (params) => {
       const approved = require().approvePairing(params.channel.toLowerCase(), params.code, params.accountId?.toLowerCase());
-      if (!approved) throw invalidRequest(`no pending pairing request with code ${params.code.trim().toUpperCase()} on ${params.channel} (expired after 1 hour, or already approved)`);
+      if (!approved)
+        throw invalidRequest(`no pending pairing request with code ${params.code.trim().toUpperCase()} on ${params.channel} (expired after 1 hour, or already approved)`);
       return { approved };
     },
   });

@@ -14,7 +14,11 @@ const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((
 function commandReplyEvent(runId: string, sessionKey: string, text: string): Record<string, unknown> {
   const agentId = sessionKey.startsWith("agent:") ? sessionKey.split(":")[1] : undefined;
   return {
-    runId, sessionKey, ...(agentId ? { agentId } : {}), seq: 1, state: "final",
+    runId,
+    sessionKey,
+    ...(agentId ? { agentId } : {}),
+    seq: 1,
+    state: "final",
     message: { role: "assistant", content: [{ type: "text", text }], command: true, timestamp: Date.now() },
   };
 }
@@ -52,7 +56,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       { additionalProperties: false },
     ),
     handler: async (params, { runtime, caller }) => {
-      if (!params.message.trim() && !(params.attachments?.length)) throw invalidRequest("message or attachment required");
+      if (!params.message.trim() && !params.attachments?.length) throw invalidRequest("message or attachment required");
       const system = readSystemProvenance(params, caller.scopes);
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
       let message = params.message;
@@ -63,19 +67,20 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         const result = await CHAT_COMMANDS.run(command, ctx);
         // `/skill` hands the agent a message in place of the typed command.
         if (result.kind === "agent") message = result.text;
-        else switch (result.kind) {
-          case "stopped":
-            return { ok: true, aborted: result.runIds.length > 0, runIds: result.runIds };
-          case "reset":
-            return result.outcome.kind === "reset"
-              ? { runId: params.idempotencyKey, status: "ok", reset: true, sessionKey }
-              : { runId: params.idempotencyKey, status: result.outcome.status };
-          case "reply":
-            // Chat clients show a command's answer from the run's `final` event (marked `command`),
-            // sent right after this acknowledgement, as they do for a reply of the agent.
-            setImmediate(() => runtime.broadcast("chat", commandReplyEvent(params.idempotencyKey, sessionKey, result.text)));
-            return { runId: params.idempotencyKey, status: "started", command: command.name, reply: result.text };
-        }
+        else
+          switch (result.kind) {
+            case "stopped":
+              return { ok: true, aborted: result.runIds.length > 0, runIds: result.runIds };
+            case "reset":
+              return result.outcome.kind === "reset"
+                ? { runId: params.idempotencyKey, status: "ok", reset: true, sessionKey }
+                : { runId: params.idempotencyKey, status: result.outcome.status };
+            case "reply":
+              // Chat clients show a command's answer from the run's `final` event (marked `command`),
+              // sent right after this acknowledgement, as they do for a reply of the agent.
+              setImmediate(() => runtime.broadcast("chat", commandReplyEvent(params.idempotencyKey, sessionKey, result.text)));
+              return { runId: params.idempotencyKey, status: "started", command: command.name, reply: result.text };
+          }
       }
       const outcome = await conversations.submit({
         message: system.receipt ? `${system.receipt}\n\n${message}` : message,
@@ -114,7 +119,11 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       const store = runtime.sessions();
       const entry = store.get(sessionKey);
       if (!entry) return { sessionKey, sessionId: null, messages: [] };
-      const messages = displayMessages(conversations.displayHistory(sessionKey), { limit: params.limit ?? 200, maxChars: params.maxChars, idOf: (m) => conversations.entryIdOf(m) });
+      const messages = displayMessages(conversations.displayHistory(sessionKey), {
+        limit: params.limit ?? 200,
+        maxChars: params.maxChars,
+        idOf: (m) => conversations.entryIdOf(m),
+      });
       const active = conversations.runs.activeFor(sessionKey).map((r) => r.runId);
       return {
         sessionKey,

@@ -1,7 +1,14 @@
 import { Type } from "@sinclair/typebox";
 import {
-  configUiHints, ConfigBaseHashRequiredError, ConfigConflictError, ConfigError, OpenClawConfigSchema, patchConfigFile, readConfigFileSnapshot,
-  replaceConfigFile, type ConfigEditResult,
+  configUiHints,
+  ConfigBaseHashRequiredError,
+  ConfigConflictError,
+  ConfigError,
+  OpenClawConfigSchema,
+  patchConfigFile,
+  readConfigFileSnapshot,
+  replaceConfigFile,
+  type ConfigEditResult,
 } from "../../config/index.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { GatewayRuntime } from "../runtime.js";
@@ -84,8 +91,7 @@ export function registerConfigMethods(registry: MethodRegistry): void {
       name,
       scope: "operator.admin",
       params: Replace,
-      handler: (params, { runtime }) =>
-        edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, { baseHash: params.baseHash, env: process.env }), runtime),
+      handler: (params, { runtime }) => edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, { baseHash: params.baseHash, env: process.env }), runtime),
     });
   }
 

@@ -168,7 +168,16 @@ export function registerCronMethods(registry: MethodRegistry, cron: CronService)
       const jobId = params.id ?? params.jobId;
       if (params.scope === "job" && !jobId) throw invalidRequest('scope "job" needs id (or jobId)');
       const statuses = params.statuses ?? (params.status ? [params.status] : undefined);
-      return cron.runs({ jobId, runId: params.runId, limit: params.limit, offset: params.offset, statuses, deliveryStatus: params.deliveryStatus, query: params.query, sortDir: params.sortDir });
+      return cron.runs({
+        jobId,
+        runId: params.runId,
+        limit: params.limit,
+        offset: params.offset,
+        statuses,
+        deliveryStatus: params.deliveryStatus,
+        query: params.query,
+        sortDir: params.sortDir,
+      });
     },
   });
 }

@@ -63,8 +63,12 @@ export async function wake(
     return { ok: true, queued: mode };
   }
   const outcome = await conversations.submit({
-    message: `[System event] ${text}`, sessionKey: target.sessionKey, agentId: target.agentId, method: "agent",
-    internal: { mergeable: true }, provenance: { kind: "internal_system", sourceTool: "wake" },
+    message: `[System event] ${text}`,
+    sessionKey: target.sessionKey,
+    agentId: target.agentId,
+    method: "agent",
+    internal: { mergeable: true },
+    provenance: { kind: "internal_system", sourceTool: "wake" },
   });
   return { ok: true, queued: "now", ...(outcome.kind === "accepted" ? { runId: outcome.run.runId } : {}) };
 }

@@ -62,7 +62,10 @@ export function registerQuestionMethods(registry: MethodRegistry, broker: Questi
   registry.register({
     name: "question.waitAnswer",
     scope: "operator.questions",
-    params: Type.Object({ id: NonEmpty, timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMEOUT_MS })), includeResolutionId: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    params: Type.Object(
+      { id: NonEmpty, timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMEOUT_MS })), includeResolutionId: Type.Optional(Type.Boolean()) },
+      { additionalProperties: false },
+    ),
     handler: async (params, { signal }) => {
       const waiting = broker.wait(params.id);
       if (!waiting) throw notFound(params.id);
@@ -83,7 +86,10 @@ export function registerQuestionMethods(registry: MethodRegistry, broker: Questi
     name: "question.resolve",
     scope: "operator.questions",
     params: Type.Union([
-      Type.Object({ id: NonEmpty, answers: Answers, resolvedBy: Type.Optional(NonEmpty), resolutionId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }, { additionalProperties: false }),
+      Type.Object(
+        { id: NonEmpty, answers: Answers, resolvedBy: Type.Optional(NonEmpty), resolutionId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) },
+        { additionalProperties: false },
+      ),
       Type.Object({ id: NonEmpty, cancel: Type.Literal(true), resolvedBy: Type.Optional(NonEmpty) }, { additionalProperties: false }),
     ]),
     handler: (params, { caller }) => {

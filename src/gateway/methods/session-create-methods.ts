@@ -101,7 +101,9 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
       if (matches.length === 1) return { ok: true, ...candidate(matches[0]!) };
       if (matches.length > 1) return { ok: false, candidates: matches.slice(0, 10).map(candidate) };
       if (params.allowMissing) return { ok: false };
-      throw invalidRequest(`no session matches ${params.key !== undefined ? `key ${params.key}` : params.sessionId !== undefined ? `sessionId ${params.sessionId}` : `label "${params.label}"`}`);
+      throw invalidRequest(
+        `no session matches ${params.key !== undefined ? `key ${params.key}` : params.sessionId !== undefined ? `sessionId ${params.sessionId}` : `label "${params.label}"`}`,
+      );
     },
   });
 }

@@ -172,7 +172,15 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       const entry = mustGet(runtime, params.key);
       const result = await conversations.compact(entry.sessionKey, params.instructions?.trim() || undefined);
       if (!result.ok) return { ok: true, key: entry.sessionKey, compacted: false, reason: result.reason };
-      return { ok: true, key: entry.sessionKey, compacted: true, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, summarizedMessages: result.summarizedMessages, compactionCount: result.compactionCount };
+      return {
+        ok: true,
+        key: entry.sessionKey,
+        compacted: true,
+        tokensBefore: result.tokensBefore,
+        tokensAfter: result.tokensAfter,
+        summarizedMessages: result.summarizedMessages,
+        compactionCount: result.compactionCount,
+      };
     },
   });
 

@@ -14,7 +14,11 @@ function messageText(message: TranscriptMessage): string | undefined {
   if (m.role !== "user" && m.role !== "assistant") return undefined;
   if (typeof m.content === "string") return m.content.trim() || undefined;
   if (!Array.isArray(m.content)) return undefined;
-  const text = m.content.filter((b) => b?.type === "text" && typeof b.text === "string").map((b) => b.text as string).join("\n").trim();
+  const text = m.content
+    .filter((b) => b?.type === "text" && typeof b.text === "string")
+    .map((b) => b.text as string)
+    .join("\n")
+    .trim();
   return text && text.toUpperCase() !== "NO_REPLY" ? text : undefined;
 }
 

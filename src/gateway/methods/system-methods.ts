@@ -17,10 +17,7 @@ export function registerSystemMethods(registry: MethodRegistry): void {
     name: "status",
     scope: "operator.read",
     // Fields the OpenClaw CLI sends; this summary always includes what it has.
-    params: Type.Object(
-      { includeChannelSummary: Type.Optional(Type.Boolean()), includeCliProjection: Type.Optional(Type.Boolean()) },
-      { additionalProperties: false },
-    ),
+    params: Type.Object({ includeChannelSummary: Type.Optional(Type.Boolean()), includeCliProjection: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     handler: (_params, { runtime, caller }) => {
       const loaded = runtime.loadedConfig();
       const isAdmin = caller.scopes.includes("operator.admin");
@@ -36,7 +33,13 @@ export function registerSystemMethods(registry: MethodRegistry): void {
         authMode: runtime.authMode,
         connections: runtime.connectionCount(),
         presenceCount: runtime.presence.list().length,
-        processMemory: (({ rss, heapTotal, heapUsed, external, arrayBuffers }) => ({ rssBytes: rss, heapTotalBytes: heapTotal, heapUsedBytes: heapUsed, externalBytes: external, arrayBuffersBytes: arrayBuffers }))(process.memoryUsage()),
+        processMemory: (({ rss, heapTotal, heapUsed, external, arrayBuffers }) => ({
+          rssBytes: rss,
+          heapTotalBytes: heapTotal,
+          heapUsedBytes: heapUsed,
+          externalBytes: external,
+          arrayBuffersBytes: arrayBuffers,
+        }))(process.memoryUsage()),
         sessions: { count: runtime.sessions().list().length },
         logging: (({ file, ...health }) => (isAdmin ? { file, ...health } : health))(runtime.logFileHealth()),
         // One summary per channel; `channels.status` has the per-account details.
@@ -55,4 +58,3 @@ export function registerSystemMethods(registry: MethodRegistry): void {
     handler: (_params, { runtime }) => runtime.presence.list(),
   });
 }
-

@@ -16,7 +16,15 @@ export interface ToolAvailability {
   cron: boolean;
 }
 
-const GROUP_LABELS: Record<string, string> = { fs: "Files", runtime: "Runtime", web: "Web", sessions: "Sessions", memory: "Memory", messaging: "Messaging", automation: "Automation" };
+const GROUP_LABELS: Record<string, string> = {
+  fs: "Files",
+  runtime: "Runtime",
+  web: "Web",
+  sessions: "Sessions",
+  memory: "Memory",
+  messaging: "Messaging",
+  automation: "Automation",
+};
 const PROFILE_LABELS: Record<string, string> = { minimal: "Minimal", coding: "Coding", messaging: "Messaging", full: "Full" };
 
 function groupOf(tool: string): string {
@@ -108,13 +116,15 @@ export function registerToolMethods(registry: MethodRegistry, conversations: Con
             id: "core",
             label: "Core",
             source: "core",
-            tools: tools.filter((t) => allowed.has(t.name)).map((tool) => ({
-              id: tool.name,
-              label: tool.name,
-              description: firstSentence(tool.description),
-              rawDescription: tool.description,
-              source: "core",
-            })),
+            tools: tools
+              .filter((t) => allowed.has(t.name))
+              .map((tool) => ({
+                id: tool.name,
+                label: tool.name,
+                description: firstSentence(tool.description),
+                rawDescription: tool.description,
+                source: "core",
+              })),
           },
         ],
         ...(policy.warnings.length > 0 ? { notices: policy.warnings.map((message, i) => ({ id: `policy-${i + 1}`, severity: "warning", message })) } : {}),

@@ -21,11 +21,13 @@ export function registerTraceMethods(registry: MethodRegistry, traces: TraceReco
       { additionalProperties: false },
     ),
     handler: async (params) => {
-      const traces_ = await traces.list({
-        ...(params.sessionKey ? { sessionKey: params.sessionKey } : {}),
-        ...(params.since !== undefined ? { since: params.since } : {}),
-        limit: params.limit ?? 50,
-      }).catch(failed);
+      const traces_ = await traces
+        .list({
+          ...(params.sessionKey ? { sessionKey: params.sessionKey } : {}),
+          ...(params.since !== undefined ? { since: params.since } : {}),
+          limit: params.limit ?? 50,
+        })
+        .catch(failed);
       return { traces: traces_ };
     },
   });

@@ -131,7 +131,11 @@ export function registerUsageMethods(registry: MethodRegistry, records: UsageRec
     handler: (params, { runtime }) => {
       if (params.agentScope === "all" && (params.agentId || params.key)) throw invalidRequest("agentScope=all cannot be combined with key or agentId");
       const range = dateRange(params);
-      const key = params.key ? (params.key.startsWith("agent:") ? params.key.toLowerCase() : `agent:${(params.agentId ?? "main").toLowerCase()}:${params.key.toLowerCase()}`) : undefined;
+      const key = params.key
+        ? params.key.startsWith("agent:")
+          ? params.key.toLowerCase()
+          : `agent:${(params.agentId ?? "main").toLowerCase()}:${params.key.toLowerCase()}`
+        : undefined;
       const agentId = key ? key.split(":")[1] : params.agentId?.toLowerCase();
       const rows = records.read({ ...range, agentId }).filter((r) => !key || r.sessionKey === key);
       const config = runtime.config();

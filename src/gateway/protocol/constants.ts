@@ -25,22 +25,40 @@ export const CLOSE_SERVICE_RESTART = 1012;
 export const CLOSE_UNSUPPORTED_DATA = 1003;
 
 export const CLIENT_IDS = [
-  "webchat-ui", "openclaw-control-ui", "openclaw-browser-copilot", "openclaw-tui", "webchat", "cli",
-  "gateway-client", "openclaw-macos", "openclaw-linux", "openclaw-ios", "openclaw-watchos",
-  "openclaw-android", "node-host", "openclaw-worker", "test", "fingerprint", "openclaw-probe",
+  "webchat-ui",
+  "openclaw-control-ui",
+  "openclaw-browser-copilot",
+  "openclaw-tui",
+  "webchat",
+  "cli",
+  "gateway-client",
+  "openclaw-macos",
+  "openclaw-linux",
+  "openclaw-ios",
+  "openclaw-watchos",
+  "openclaw-android",
+  "node-host",
+  "openclaw-worker",
+  "test",
+  "fingerprint",
+  "openclaw-probe",
 ] as const;
 
 export const CLIENT_MODES = ["webchat", "cli", "ui", "backend", "node", "worker", "probe", "test"] as const;
 
 export const OPERATOR_SCOPES = [
-  "operator.read", "operator.write", "operator.admin", "operator.approvals",
-  "operator.pairing", "operator.talk", "operator.talk.secrets", "operator.questions",
+  "operator.read",
+  "operator.write",
+  "operator.admin",
+  "operator.approvals",
+  "operator.pairing",
+  "operator.talk",
+  "operator.talk.secrets",
+  "operator.questions",
 ] as const;
 
 /** What a shared-secret client gets when it names no scopes: the CLI's default request. */
-export const DEFAULT_OPERATOR_SCOPES = [
-  "operator.admin", "operator.read", "operator.write", "operator.approvals", "operator.pairing",
-];
+export const DEFAULT_OPERATOR_SCOPES = ["operator.admin", "operator.read", "operator.write", "operator.approvals", "operator.pairing"];
 
 /** Connections in these modes are tools, not people: they do not appear in presence. */
 export const NON_PRESENCE_MODES = new Set(["cli", "backend", "probe"]);

@@ -17,10 +17,7 @@ export const RequestFrameSchema = Type.Object(
 );
 export type RequestFrame = Static<typeof RequestFrameSchema>;
 
-export const CancelFrameSchema = Type.Object(
-  { type: Type.Literal("cancel"), id: NonEmpty },
-  { additionalProperties: false },
-);
+export const CancelFrameSchema = Type.Object({ type: Type.Literal("cancel"), id: NonEmpty }, { additionalProperties: false });
 
 const ClientInfoSchema = Type.Object(
   {
@@ -113,9 +110,7 @@ function describeError(pointer: string, message: string, schema: TSchema): strin
   }
   const anyOf = (schema as unknown as { anyOf?: { const?: unknown }[] }).anyOf;
   if (anyOf) {
-    const options = anyOf
-      .map((s) => s.const)
-      .filter((c) => c !== undefined);
+    const options = anyOf.map((s) => s.const).filter((c) => c !== undefined);
     if (options.length > 0) return `${where}: must be one of ${options.map((o) => JSON.stringify(o)).join(", ")}`;
   }
   return `${where}: ${message.toLowerCase()}`;

@@ -55,10 +55,12 @@ function readRoot(root: string, source: HookSource): DiscoveredHook[] {
   } catch {
     return [];
   }
-  return entries.filter((e) => e.isDirectory()).flatMap((e) => {
-    const hook = readHook(path.join(root, e.name), source);
-    return hook ? [hook] : [];
-  });
+  return entries
+    .filter((e) => e.isDirectory())
+    .flatMap((e) => {
+      const hook = readHook(path.join(root, e.name), source);
+      return hook ? [hook] : [];
+    });
 }
 
 /** One hook folder: HOOK.md with YAML frontmatter, and its handler. */
@@ -90,7 +92,9 @@ export function readHook(dir: string, source: HookSource): DiscoveredHook | unde
     name: typeof meta.name === "string" && meta.name.trim() ? meta.name.trim() : fallbackName,
     description: typeof meta.description === "string" ? meta.description : "",
     ...(typeof openclaw.emoji === "string" ? { emoji: openclaw.emoji } : {}),
-    events, source, dir,
+    events,
+    source,
+    dir,
     ...(handler && !problem ? { handlerPath: handler } : {}),
     ...(problem ? { problem } : {}),
   };

@@ -41,7 +41,9 @@ export class InternalHookRunner implements InternalHookSink {
       this.cached = {
         at: now,
         hooks: discoverHooks({
-          bundledDir: this.deps.bundledDir, stateDir: this.deps.stateDir, extraDirs: config.hooks?.internal?.load?.extraDirs ?? [],
+          bundledDir: this.deps.bundledDir,
+          stateDir: this.deps.stateDir,
+          extraDirs: config.hooks?.internal?.load?.extraDirs ?? [],
           workspaceDir: this.deps.workspaceDirOf(this.deps.defaultAgentId()),
         }),
       };
@@ -81,12 +83,21 @@ export class InternalHookRunner implements InternalHookSink {
     }
     if (hooks.length === 0) return;
     const timeoutMs = config.hooks?.internal?.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-    await Promise.all(hooks.map(async (hook) => {
-      const event: InternalHookEvent = { type: input.type, action: input.action, timestamp: Date.now(), messages: [], context: { ...input.context, stateDir: this.deps.stateDir }, ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}) };
-      const outcome = await runHandlerInWorker(hook.handlerPath!, event, timeoutMs);
-      const where = { hook: hook.name, event: `${input.type}:${input.action}`, ms: outcome.ms };
-      if (!outcome.ok) this.deps.logger.warn({ ...where, err: outcome.error }, "internal hook failed");
-      else this.deps.logger.debug({ ...where, messages: outcome.messages }, "internal hook ran");
-    }));
+    await Promise.all(
+      hooks.map(async (hook) => {
+        const event: InternalHookEvent = {
+          type: input.type,
+          action: input.action,
+          timestamp: Date.now(),
+          messages: [],
+          context: { ...input.context, stateDir: this.deps.stateDir },
+          ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}),
+        };
+        const outcome = await runHandlerInWorker(hook.handlerPath!, event, timeoutMs);
+        const where = { hook: hook.name, event: `${input.type}:${input.action}`, ms: outcome.ms };
+        if (!outcome.ok) this.deps.logger.warn({ ...where, err: outcome.error }, "internal hook failed");
+        else this.deps.logger.debug({ ...where, messages: outcome.messages }, "internal hook ran");
+      }),
+    );
   }
 }

@@ -1,9 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { InternalHookEvent } from "./types.js";
 
-export type HandlerOutcome =
-  | { ok: true; messages: string[]; ms: number }
-  | { ok: false; error: string; ms: number };
+export type HandlerOutcome = { ok: true; messages: string[]; ms: number } | { ok: false; error: string; ms: number };
 
 // Runs in the worker: load the handler module, call it with the event, report what it did.
 const WORKER_SOURCE = `
@@ -43,7 +41,8 @@ export function runHandlerInWorker(handlerPath: string, event: InternalHookEvent
     worker.unref();
     const timer = setTimeout(() => finish({ ok: false, error: `did not finish within ${timeoutMs} ms (hooks.internal.timeoutMs); stopped`, ms: ms() }), timeoutMs);
     worker.on("message", (message: { ok: boolean; messages?: string[]; error?: string }) =>
-      finish(message.ok ? { ok: true, messages: message.messages ?? [], ms: ms() } : { ok: false, error: message.error ?? "failed", ms: ms() }));
+      finish(message.ok ? { ok: true, messages: message.messages ?? [], ms: ms() } : { ok: false, error: message.error ?? "failed", ms: ms() }),
+    );
     worker.on("error", (err) => finish({ ok: false, error: err.message, ms: ms() }));
     worker.on("exit", (code) => finish({ ok: false, error: `the handler ended its thread (exit code ${code}) before finishing`, ms: ms() }));
   });

@@ -30,7 +30,10 @@ export interface AgentRequest {
 export type HookRequest = WakeRequest | AgentRequest;
 
 export class HookRequestError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -51,9 +54,15 @@ export function readHookRequest(name: string, body: unknown, hooks: HooksConfig)
   const sessionKey = mapping.sessionKey ? renderTemplate(mapping.sessionKey, body).trim() || undefined : undefined;
   if (mapping.action === "wake") return { kind: "wake", text, mode: mapping.wakeMode ?? "now", ...(mapping.agentId ? { agentId: mapping.agentId } : {}) };
   return {
-    kind: "agent", message: text, deliver: mapping.deliver === true,
-    ...(mapping.name ? { name: mapping.name } : {}), ...(mapping.agentId ? { agentId: mapping.agentId } : {}), ...(sessionKey ? { sessionKey } : {}),
-    ...(mapping.channel ? { channel: mapping.channel } : {}), ...(mapping.to ? { to: mapping.to } : {}), ...(mapping.model ? { model: mapping.model } : {}),
+    kind: "agent",
+    message: text,
+    deliver: mapping.deliver === true,
+    ...(mapping.name ? { name: mapping.name } : {}),
+    ...(mapping.agentId ? { agentId: mapping.agentId } : {}),
+    ...(sessionKey ? { sessionKey } : {}),
+    ...(mapping.channel ? { channel: mapping.channel } : {}),
+    ...(mapping.to ? { to: mapping.to } : {}),
+    ...(mapping.model ? { model: mapping.model } : {}),
   };
 }
 
@@ -72,13 +81,22 @@ function readAgent(fields: Record<string, unknown>, hooks: HooksConfig): AgentRe
   if (sessionMode !== "isolated" && sessionMode !== "persistent") throw new HookRequestError(400, 'sessionMode must be "isolated" or "persistent"');
   if (fields.deliver !== undefined && typeof fields.deliver !== "boolean") throw new HookRequestError(400, "deliver must be true or false");
   if (fields.thinking !== undefined && !THINKING.has(String(fields.thinking))) throw new HookRequestError(400, `thinking must be one of ${[...THINKING].join(", ")}`);
-  if (fields.timeoutSeconds !== undefined && (!Number.isInteger(fields.timeoutSeconds) || (fields.timeoutSeconds as number) < 0)) throw new HookRequestError(400, "timeoutSeconds must be a whole number of seconds");
+  if (fields.timeoutSeconds !== undefined && (!Number.isInteger(fields.timeoutSeconds) || (fields.timeoutSeconds as number) < 0))
+    throw new HookRequestError(400, "timeoutSeconds must be a whole number of seconds");
   const session = requestSessionKey(fields, hooks);
-  if (sessionMode === "persistent" && !session.sessionKey && !hooks.defaultSessionKey) throw new HookRequestError(400, 'sessionMode "persistent" needs a sessionKey (or hooks.defaultSessionKey)');
+  if (sessionMode === "persistent" && !session.sessionKey && !hooks.defaultSessionKey)
+    throw new HookRequestError(400, 'sessionMode "persistent" needs a sessionKey (or hooks.defaultSessionKey)');
   return {
-    kind: "agent", message, deliver: fields.deliver === true,
-    ...optionalString(fields, "name"), ...optionalString(fields, "agentId"), ...session,
-    ...optionalString(fields, "channel"), ...optionalString(fields, "to"), ...optionalString(fields, "accountId"), ...optionalString(fields, "model"),
+    kind: "agent",
+    message,
+    deliver: fields.deliver === true,
+    ...optionalString(fields, "name"),
+    ...optionalString(fields, "agentId"),
+    ...session,
+    ...optionalString(fields, "channel"),
+    ...optionalString(fields, "to"),
+    ...optionalString(fields, "accountId"),
+    ...optionalString(fields, "model"),
     ...(fields.thinking !== undefined ? { thinking: String(fields.thinking) } : {}),
     ...(fields.timeoutSeconds !== undefined ? { timeoutSeconds: fields.timeoutSeconds as number } : {}),
   };
@@ -91,7 +109,8 @@ function requestSessionKey(fields: Record<string, unknown>, hooks: HooksConfig):
   if (hooks.allowRequestSessionKey !== true) throw new HookRequestError(400, "this gateway does not let webhook requests choose a sessionKey (hooks.allowRequestSessionKey)");
   const key = fields.sessionKey.trim();
   const prefixes = hooks.allowedSessionKeyPrefixes;
-  if (prefixes && !prefixes.some((p) => key.startsWith(p))) throw new HookRequestError(400, `sessionKey must start with one of: ${prefixes.join(", ")} (hooks.allowedSessionKeyPrefixes)`);
+  if (prefixes && !prefixes.some((p) => key.startsWith(p)))
+    throw new HookRequestError(400, `sessionKey must start with one of: ${prefixes.join(", ")} (hooks.allowedSessionKeyPrefixes)`);
   return { sessionKey: key };
 }
 

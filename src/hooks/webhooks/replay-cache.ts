@@ -5,7 +5,11 @@
 export class ReplayCache<T> {
   private readonly answers = new Map<string, { at: number; value: T }>();
 
-  constructor(private readonly maxEntries = 10_000, private readonly ttlMs = 24 * 60 * 60_000, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly maxEntries = 10_000,
+    private readonly ttlMs = 24 * 60 * 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get(key: string): T | undefined {
     const hit = this.answers.get(key);

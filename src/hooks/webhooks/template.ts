@@ -13,7 +13,10 @@ export function renderTemplate(template: string, body: unknown): string {
 
 function lookup(root: unknown, path: string): unknown {
   let current: unknown = root;
-  for (const part of path.replace(/\[(\d+)\]/g, ".$1").split(".").filter(Boolean)) {
+  for (const part of path
+    .replace(/\[(\d+)\]/g, ".$1")
+    .split(".")
+    .filter(Boolean)) {
     if (current === null || typeof current !== "object") return undefined;
     // Own properties only: a template must not reach prototypes.
     if (!Object.hasOwn(current, part)) return undefined;

@@ -43,14 +43,20 @@ export async function* streamAttempt(stream: StreamModelFn, request: ModelReques
     // The provider contract says streams do not throw; one that does is a failed attempt all the same.
     const message = String((err as Error)?.message ?? err);
     const error: ErrorEvent = {
-      type: "error", kind: "unknown", error: message, retryable: false,
+      type: "error",
+      kind: "unknown",
+      error: message,
+      retryable: false,
       message: { role: "assistant", content: [], provider: request.model.provider, model: request.model.id, stopReason: "error", errorMessage: message, timestamp: Date.now() },
     };
     return started ? { kind: "failedAfterOutput", error } : { kind: "failed", error };
   }
   const message = "model stream ended without a result";
   const error: ErrorEvent = {
-    type: "error", kind: "malformed", error: message, retryable: true,
+    type: "error",
+    kind: "malformed",
+    error: message,
+    retryable: true,
     message: { role: "assistant", content: [], provider: request.model.provider, model: request.model.id, stopReason: "error", errorMessage: message, timestamp: Date.now() },
   };
   return started ? { kind: "failedAfterOutput", error } : { kind: "failed", error };

@@ -50,7 +50,10 @@ export class AuthProfileStore {
   /** Why the file on disk could not be read, while that is so. */
   loadError: string | undefined;
 
-  constructor(readonly file: string, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly file: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Keys for `provider` to use with `modelId`: pinned first if usable, then the order (docs/models.md), then those waiting. */
   choose(provider: string, modelId: string, config: OpenClawConfig, env: NodeJS.ProcessEnv, pinnedId?: string): ProfileChoice {
@@ -83,7 +86,10 @@ export class AuthProfileStore {
     // Tokens before API keys, then the least recently used first, so sessions spread over keys.
     const typeRank = (p: AuthProfile) => (p.type === "token" ? 0 : 1);
     const lastUsed = (p: AuthProfile) => this.data.usageStats[p.id]?.lastUsed ?? 0;
-    return found.map((p, i) => ({ p, i })).sort((a, b) => typeRank(a.p) - typeRank(b.p) || lastUsed(a.p) - lastUsed(b.p) || a.i - b.i).map((e) => e.p);
+    return found
+      .map((p, i) => ({ p, i }))
+      .sort((a, b) => typeRank(a.p) - typeRank(b.p) || lastUsed(a.p) - lastUsed(b.p) || a.i - b.i)
+      .map((e) => e.p);
   }
 
   usage(profileId: string): ProfileUsage | undefined {
@@ -147,18 +153,20 @@ export class AuthProfileStore {
   private persist(): void {
     const version = ++this.writeVersion;
     const text = `${JSON.stringify(this.data, null, 2)}\n`;
-    this.writing = this.writing.then(async () => {
-      if (version !== this.writeVersion) return;
-      ensurePrivateDir(path.dirname(this.file));
-      await writeFileAtomicAsync(this.file, text, 0o600, () => version === this.writeVersion);
-      try {
-        this.loadedMtimeMs = fs.statSync(this.file).mtimeMs;
-      } catch {
-        // Removed meanwhile: the next refresh finds nothing and keeps memory.
-      }
-    }).catch(() => {
-      // A failed write keeps the state in memory; the next failure tries again.
-    });
+    this.writing = this.writing
+      .then(async () => {
+        if (version !== this.writeVersion) return;
+        ensurePrivateDir(path.dirname(this.file));
+        await writeFileAtomicAsync(this.file, text, 0o600, () => version === this.writeVersion);
+        try {
+          this.loadedMtimeMs = fs.statSync(this.file).mtimeMs;
+        } catch {
+          // Removed meanwhile: the next refresh finds nothing and keeps memory.
+        }
+      })
+      .catch(() => {
+        // A failed write keeps the state in memory; the next failure tries again.
+      });
   }
 }
 

@@ -29,9 +29,7 @@ const LADDER_MS = [30_000, 60_000, 300_000] as const;
 const HOUR_MS = 3_600_000;
 
 /** The usage after a failure of `reason` on `modelId` at `now`. */
-export function afterFailure(
-  usage: ProfileUsage, reason: FailoverReason, modelId: string, now: number, settings: CooldownSettings, retryAfterMs?: number,
-): ProfileUsage {
+export function afterFailure(usage: ProfileUsage, reason: FailoverReason, modelId: string, now: number, settings: CooldownSettings, retryAfterMs?: number): ProfileUsage {
   const inWindow = usage.lastFailureAt !== undefined && now - usage.lastFailureAt < settings.failureWindowHours * HOUR_MS;
   const next: ProfileUsage = { ...usage, lastFailureAt: now };
   if (reason === "billing") {

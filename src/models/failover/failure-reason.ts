@@ -3,9 +3,7 @@ import type { ModelErrorKind } from "../types.js";
 /**
  * Why one model attempt failed, as the failover policy sees it (docs/models.md has the table).
  */
-export type FailoverReason =
-  | "auth" | "billing" | "rate_limit" | "overloaded" | "timeout" | "server" | "network" | "format"
-  | "context_overflow" | "aborted" | "config" | "unknown";
+export type FailoverReason = "auth" | "billing" | "rate_limit" | "overloaded" | "timeout" | "server" | "network" | "format" | "context_overflow" | "aborted" | "config" | "unknown";
 
 export interface AttemptFailure {
   kind: ModelErrorKind;

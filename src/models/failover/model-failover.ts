@@ -65,9 +65,9 @@ export class ModelFailover {
       ...(start.sessionKey ? { pins: this.pinsOf(start.sessionKey) } : {}),
       ...(log
         ? {
-          log: (fields, message) => log.warn({ sessionKey: start.sessionKey, ...fields }, message),
-          debug: (fields, message) => log.debug({ sessionKey: start.sessionKey, ...fields }, message),
-        }
+            log: (fields, message) => log.warn({ sessionKey: start.sessionKey, ...fields }, message),
+            debug: (fields, message) => log.debug({ sessionKey: start.sessionKey, ...fields }, message),
+          }
         : {}),
       ...(this.options.overload ? { overload: this.options.overload } : {}),
       ...(start.onAttempt ? { onAttempt: start.onAttempt } : {}),

@@ -31,7 +31,12 @@ export interface ModelsStatus {
 
 /** `openclaw models status`: the chain a turn of this agent walks, and each provider's keys with their cooldowns. */
 export function modelsStatus(input: {
-  config: OpenClawConfig; env: NodeJS.ProcessEnv; agentId: string; chain: CandidateChain; store: AuthProfileStore; now?: number;
+  config: OpenClawConfig;
+  env: NodeJS.ProcessEnv;
+  agentId: string;
+  chain: CandidateChain;
+  store: AuthProfileStore;
+  now?: number;
 }): ModelsStatus {
   const { config, env, store, chain } = input;
   const now = input.now ?? Date.now();
@@ -69,7 +74,12 @@ export function modelsStatus(input: {
 
 /** The status as lines for a terminal. */
 export function formatModelsStatus(status: ModelsStatus): string {
-  const lines = [`Agent: ${status.agentId}`, `Auth profiles: ${status.profilesFile}${status.profilesFileError ? ` (unreadable: ${status.profilesFileError})` : ""}`, "", "Model chain:"];
+  const lines = [
+    `Agent: ${status.agentId}`,
+    `Auth profiles: ${status.profilesFile}${status.profilesFileError ? ` (unreadable: ${status.profilesFileError})` : ""}`,
+    "",
+    "Model chain:",
+  ];
   status.chain.forEach((row, i) => lines.push(`  ${i + 1}. ${row.ref}${row.resolves ? "" : ` — ${row.problem}`}`));
   for (const [provider, profiles] of Object.entries(status.providers)) {
     lines.push("", `${provider}:`);

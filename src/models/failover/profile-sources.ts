@@ -26,9 +26,7 @@ export interface StoredProfile {
  * then the environment: `<P>_API_KEY`, each key of `<P>_API_KEYS` (comma or semicolon separated),
  * and `<P>_API_KEY_1`, `<P>_API_KEY_2`, …. The same secret found twice is one profile.
  */
-export function collectProfiles(
-  provider: string, stored: Readonly<Record<string, StoredProfile>>, config: OpenClawConfig, env: NodeJS.ProcessEnv,
-): AuthProfile[] {
+export function collectProfiles(provider: string, stored: Readonly<Record<string, StoredProfile>>, config: OpenClawConfig, env: NodeJS.ProcessEnv): AuthProfile[] {
   const out: AuthProfile[] = [];
   const seen = new Set<string>();
   const add = (id: string, type: AuthProfile["type"], secret: string | undefined, source: AuthProfile["source"]) => {
@@ -44,7 +42,10 @@ export function collectProfiles(
   add(`${provider}:config`, "api_key", config.models?.providers?.[provider]?.apiKey, "config");
   const base = apiKeyEnvVar(provider);
   add(`${provider}:env`, "api_key", env[base], "env");
-  const list = (env[`${base}S`] ?? "").split(/[,;]/).map((k) => k.trim()).filter(Boolean);
+  const list = (env[`${base}S`] ?? "")
+    .split(/[,;]/)
+    .map((k) => k.trim())
+    .filter(Boolean);
   list.forEach((key, i) => add(`${provider}:env-list-${i + 1}`, "api_key", key, "env"));
   const numberedName = new RegExp(`^${base}_(\\d+)$`);
   const numbered = Object.keys(env)

@@ -51,6 +51,4 @@ export function compactionEntry(fields: {
 }
 
 /** What a compaction request came to: what it freed, or why nothing was compacted. */
-export type CompactionResult =
-  | { ok: true; tokensBefore: number; tokensAfter: number; summarizedMessages: number; compactionCount: number }
-  | { ok: false; reason: string };
+export type CompactionResult = { ok: true; tokensBefore: number; tokensAfter: number; summarizedMessages: number; compactionCount: number } | { ok: false; reason: string };

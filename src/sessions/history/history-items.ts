@@ -38,7 +38,10 @@ export function toHistoryItems(sources: readonly HistorySource[]): HistoryItem[]
  * `firstKeptEntryId`, so only the messages from there on remain. The kept entry is searched
  * backwards from the compaction (nearest match), which also makes a rare id repeat harmless.
  */
-export function afterLatestCompaction(items: readonly HistoryItem[]): { summary?: Extract<HistoryItem, { kind: "compaction" }>; messages: Extract<HistoryItem, { kind: "message" }>[] } {
+export function afterLatestCompaction(items: readonly HistoryItem[]): {
+  summary?: Extract<HistoryItem, { kind: "compaction" }>;
+  messages: Extract<HistoryItem, { kind: "message" }>[];
+} {
   let at = -1;
   for (let i = items.length - 1; i >= 0; i -= 1) {
     if (items[i]!.kind === "compaction") {

@@ -47,17 +47,21 @@ export class IdempotencyLedger {
     ensurePrivateDir(dir);
     this.file = path.join(dir, "idempotency.jsonl");
     // Memory stays bounded at once (see afterAppend); the file is compacted once it holds about twice the cap.
-    this.log = new KeyedJsonLinesLog<IdempotencyRecord, LedgerLine>(this.file, {
-      replay: replayLedgerLine,
-      recover: (records) => {
-        const now = this.now();
-        for (const record of records.values()) {
-          if (record.status === "in_flight") Object.assign(record, { status: "interrupted", completedAt: now });
-        }
+    this.log = new KeyedJsonLinesLog<IdempotencyRecord, LedgerLine>(
+      this.file,
+      {
+        replay: replayLedgerLine,
+        recover: (records) => {
+          const now = this.now();
+          for (const record of records.values()) {
+            if (record.status === "in_flight") Object.assign(record, { status: "interrupted", completedAt: now });
+          }
+        },
+        prune: (records) => this.dropExpired(records),
+        snapshot: compactedLine,
       },
-      prune: (records) => this.dropExpired(records),
-      snapshot: compactedLine,
-    }, { factor: 2, minLines: this.maxRecords });
+      { factor: 2, minLines: this.maxRecords },
+    );
     this.records = this.log.entries;
   }
 

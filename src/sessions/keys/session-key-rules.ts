@@ -48,9 +48,7 @@ export function assertSessionKeyShape(key: string): void {
 export function normalizeSafeAgentId(agentId: string): string {
   const id = agentId.trim().toLowerCase();
   if (!AGENT_ID_PATTERN.test(id)) {
-    throw new SessionKeyError(
-      `agent id "${id.slice(0, 80)}" is not valid: use 1-64 characters a-z, 0-9, "_" or "-", starting with a letter or digit`,
-    );
+    throw new SessionKeyError(`agent id "${id.slice(0, 80)}" is not valid: use 1-64 characters a-z, 0-9, "_" or "-", starting with a letter or digit`);
   }
   return id;
 }

@@ -75,7 +75,6 @@ export function formatSessionKey(parsed: ParsedSessionKey): string {
   return `${AGENT_PREFIX}${parsed.agentId}:${parsed.rest}`;
 }
 
-
 function finish(key: string): string {
   assertSessionKeyShape(key);
   return key;

@@ -31,7 +31,13 @@ export function isSubagentSessionKey(sessionKey: string): boolean {
 /** The child's key: under the target agent, extending the requester's chain when it is itself a sub-agent. */
 export function buildSubagentSessionKey(targetAgentId: string, requesterSessionKey: string, childId: string): string {
   const depth = subagentDepth(requesterSessionKey);
-  const chain = depth > 0 ? `${parseSessionKey(requesterSessionKey).rest.split(":").slice(0, depth * 2).join(":")}:` : "";
+  const chain =
+    depth > 0
+      ? `${parseSessionKey(requesterSessionKey)
+          .rest.split(":")
+          .slice(0, depth * 2)
+          .join(":")}:`
+      : "";
   return `agent:${targetAgentId}:${chain}${SEGMENT}:${childId}`;
 }
 

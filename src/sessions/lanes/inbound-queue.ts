@@ -17,17 +17,7 @@
  * `old` drops the oldest waiting one, `summarize` drops the oldest but keeps a one-line summary
  * that is delivered with the next turn or steering batch. Each case calls `notify`.
  */
-import type {
-  ClearedInbox,
-  DropPolicy,
-  InboundMessage,
-  InboxNotice,
-  OfferResult,
-  QueueMode,
-  QueuedTurn,
-  SessionInbox,
-  SessionInboxOptions,
-} from "./inbound-types.js";
+import type { ClearedInbox, DropPolicy, InboundMessage, InboxNotice, OfferResult, QueueMode, QueuedTurn, SessionInbox, SessionInboxOptions } from "./inbound-types.js";
 import { droppedNotice, rejectedNotice, summarizedNotice } from "./overflow-notices.js";
 import { QuietWindow } from "./quiet-window.js";
 import { collectedText, interruptText, summaryBlock, summaryLine, withSummary } from "./turn-text.js";

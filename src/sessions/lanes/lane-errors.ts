@@ -7,7 +7,10 @@
 export class LaneAbortedError extends Error {
   override readonly name = "LaneAbortedError";
 
-  constructor(readonly key: string, reason?: unknown) {
+  constructor(
+    readonly key: string,
+    reason?: unknown,
+  ) {
     super(`Lane "${key}": task was aborted before it started`, { cause: reason });
   }
 }

@@ -5,7 +5,10 @@
 export class QuietWindow {
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly ms: number, private readonly onQuiet: () => void) {}
+  constructor(
+    private readonly ms: number,
+    private readonly onQuiet: () => void,
+  ) {}
 
   get quiet(): boolean {
     return this.timer === undefined;

@@ -10,10 +10,7 @@ import type { SessionEntry } from "./session-entry.js";
  * valid JSON on disk; read defensively, because it is also a file users and tools edit.
  */
 
-export type IndexLoad =
-  | { kind: "ok"; raw: Record<string, unknown> }
-  | { kind: "missing" }
-  | { kind: "corrupt"; reason: string };
+export type IndexLoad = { kind: "ok"; raw: Record<string, unknown> } | { kind: "missing" } | { kind: "corrupt"; reason: string };
 
 export function loadIndexFile(file: string): IndexLoad {
   let text: string;

@@ -23,9 +23,7 @@ export function planPrune(entries: readonly SessionEntry[], options: PruneOption
   if (options.maxEntries !== undefined) {
     let remaining = entries.length - remove.size;
     const anonymousFirst = (e: SessionEntry) => (isHttpStatelessSessionKey(e.sessionKey) ? 0 : 1);
-    const oldestFirst = entries
-      .filter((e) => !remove.has(e.sessionKey) && removable(e))
-      .sort((a, b) => anonymousFirst(a) - anonymousFirst(b) || a.updatedAt - b.updatedAt);
+    const oldestFirst = entries.filter((e) => !remove.has(e.sessionKey) && removable(e)).sort((a, b) => anonymousFirst(a) - anonymousFirst(b) || a.updatedAt - b.updatedAt);
     for (const e of oldestFirst) {
       if (remaining <= Math.max(0, options.maxEntries)) break;
       remove.add(e.sessionKey);

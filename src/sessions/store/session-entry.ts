@@ -90,8 +90,20 @@ export interface SessionEntry {
 export type SessionInit = Partial<
   Pick<
     SessionEntry,
-    | "label" | "displayName" | "chatType" | "channel" | "origin" | "lastChannel" | "lastTo" | "lastAccountId"
-    | "lastThreadId" | "modelOverride" | "providerOverride" | "thinkingLevel" | "skillsSnapshot" | "spawnedBy"
+    | "label"
+    | "displayName"
+    | "chatType"
+    | "channel"
+    | "origin"
+    | "lastChannel"
+    | "lastTo"
+    | "lastAccountId"
+    | "lastThreadId"
+    | "modelOverride"
+    | "providerOverride"
+    | "thinkingLevel"
+    | "skillsSnapshot"
+    | "spawnedBy"
   >
 > & {
   /** Working directory recorded in the transcript header (the agent's workspace). */
@@ -110,9 +122,27 @@ type StoreOwned = (typeof STORE_OWNED_FIELDS)[number];
  * fields a newer build wrote — carries over to the new generation.
  */
 export const PER_GENERATION_FIELDS = [
-  "updatedAt", "inputTokens", "outputTokens", "totalTokens", "contextTokens", "cacheRead", "cacheWrite", "estimatedCostUsd", "messageCount", "abortedLastRun",
-  "activeWriterRunId", "skillsSnapshot", "compactionCount", "memoryFlushAt", "memoryFlushCompactionCount", "systemSent",
-  "lastInteractionAt", "lastActivityAt", "archivedAt", "model", "modelProvider",
+  "updatedAt",
+  "inputTokens",
+  "outputTokens",
+  "totalTokens",
+  "contextTokens",
+  "cacheRead",
+  "cacheWrite",
+  "estimatedCostUsd",
+  "messageCount",
+  "abortedLastRun",
+  "activeWriterRunId",
+  "skillsSnapshot",
+  "compactionCount",
+  "memoryFlushAt",
+  "memoryFlushCompactionCount",
+  "systemSent",
+  "lastInteractionAt",
+  "lastActivityAt",
+  "archivedAt",
+  "model",
+  "modelProvider",
 ] as const;
 
 /** A metadata update: a field set to `null` is removed (how `sessions.patch` clears a setting). */

@@ -52,7 +52,10 @@ export class SessionStore {
   /** Transcripts kept open for appends, with group-committed fsync. */
   private readonly files = new AppendFiles();
 
-  constructor(stateDir: string, private readonly options: SessionStoreOptions = {}) {
+  constructor(
+    stateDir: string,
+    private readonly options: SessionStoreOptions = {},
+  ) {
     this.stateDir = path.resolve(stateDir);
     this.now = options.now ?? Date.now;
     this.indexes = new AgentIndexes({
@@ -108,7 +111,11 @@ export class SessionStore {
     if (existing) return { ...existing };
     const { cwd, agentId: _agent, ...fields } = init;
     const entry = this.startGeneration(agentId, key, fields, cwd);
-    this.indexes.commit(agentId, () => entries.set(key, entry), () => entries.delete(key));
+    this.indexes.commit(
+      agentId,
+      () => entries.set(key, entry),
+      () => entries.delete(key),
+    );
     return { ...entry };
   }
 
@@ -134,10 +141,14 @@ export class SessionStore {
     const carried: Record<string, unknown> = { ...old };
     for (const field of [...STORE_OWNED_FIELDS, ...PER_GENERATION_FIELDS]) delete carried[field];
     const fresh = this.startGeneration(agentId, key, carried, undefined);
-    this.indexes.commit(agentId, () => entries.set(key, fresh), () => {
-      entries.set(key, old);
-      fs.rmSync(fresh.sessionFile, { force: true });
-    });
+    this.indexes.commit(
+      agentId,
+      () => entries.set(key, fresh),
+      () => {
+        entries.set(key, old);
+        fs.rmSync(fresh.sessionFile, { force: true });
+      },
+    );
     this.retire(old, "reset");
     return { ...fresh };
   }
@@ -168,7 +179,12 @@ export class SessionStore {
     const { agentId, key } = this.locate(sessionKey);
     const entries = this.indexes.entries(agentId);
     const old = entries.get(key);
-    if (old) this.indexes.commit(agentId, () => entries.delete(key), () => entries.set(key, old));
+    if (old)
+      this.indexes.commit(
+        agentId,
+        () => entries.delete(key),
+        () => entries.set(key, old),
+      );
     return old;
   }
 
@@ -214,7 +230,12 @@ export class SessionStore {
         throw new TypeError("appendMessages: every message needs a string role");
       }
     }
-    return this.appendEntries(sessionKey, runId, messages.map((message) => ({ type: "message", message })), meta) as TranscriptMessageEntry[];
+    return this.appendEntries(
+      sessionKey,
+      runId,
+      messages.map((message) => ({ type: "message", message })),
+      meta,
+    ) as TranscriptMessageEntry[];
   }
 
   /** Appends entries of any type (`custom`, `compaction`, …) with the same fencing and durability. */
@@ -228,7 +249,7 @@ export class SessionStore {
     }
     if (runId !== null && entry.activeWriterRunId !== runId) throw new StaleWriterError(key, runId, entry.activeWriterRunId);
     for (const input of inputs) {
-      if (typeof input?.type !== "string" || input.type === "session") throw new TypeError("appendEntries: every entry needs a type other than \"session\"");
+      if (typeof input?.type !== "string" || input.type === "session") throw new TypeError('appendEntries: every entry needs a type other than "session"');
     }
     if (inputs.length === 0) return [];
 
@@ -287,7 +308,11 @@ export class SessionStore {
       const keys = planPrune([...entries.values()], options, this.now());
       if (keys.length === 0) continue;
       const gone = keys.map((k) => entries.get(k)!);
-      this.indexes.commit(agentId, () => keys.forEach((k) => entries.delete(k)), () => gone.forEach((e) => entries.set(e.sessionKey, e)));
+      this.indexes.commit(
+        agentId,
+        () => keys.forEach((k) => entries.delete(k)),
+        () => gone.forEach((e) => entries.set(e.sessionKey, e)),
+      );
       for (const old of gone) this.retire(old, "deleted");
       removed.push(...keys);
     }

@@ -25,11 +25,7 @@ export function parseTranscript(text: string): ParsedTranscript {
     const isLast = i === lines.length - 1;
     const value = tryParse(line);
     if (!isObject(value)) {
-      result.warnings.push(
-        isLast && !endsCleanly
-          ? `line ${i + 1}: incomplete last line (an interrupted write) skipped`
-          : `line ${i + 1}: not a JSON object; skipped`,
-      );
+      result.warnings.push(isLast && !endsCleanly ? `line ${i + 1}: incomplete last line (an interrupted write) skipped` : `line ${i + 1}: not a JSON object; skipped`);
       sawFirst = true;
       continue;
     }

@@ -103,12 +103,21 @@ export class UsageRecords {
     for (const entry of parsed.entries) {
       const message = entry.message as { role?: string; usage?: Record<string, unknown>; provider?: string; model?: string; timestamp?: number } | undefined;
       if (entry.type !== "message" || message?.role !== "assistant" || !message.usage) continue;
-      const usage: Usage = { input: num(message.usage.input), output: num(message.usage.output), cacheRead: num(message.usage.cacheRead), cacheWrite: num(message.usage.cacheWrite) };
+      const usage: Usage = {
+        input: num(message.usage.input),
+        output: num(message.usage.output),
+        cacheRead: num(message.usage.cacheRead),
+        cacheWrite: num(message.usage.cacheWrite),
+      };
       if (usage.input + usage.output + usage.cacheRead + usage.cacheWrite === 0) continue;
       records.push({
-        entryId: entry.id, agentId, sessionId, ...(sessionKey ? { sessionKey } : {}),
+        entryId: entry.id,
+        agentId,
+        sessionId,
+        ...(sessionKey ? { sessionKey } : {}),
         ts: typeof message.timestamp === "number" ? message.timestamp : Date.parse(entry.timestamp),
-        ...(message.provider ? { provider: message.provider } : {}), ...(message.model ? { model: message.model } : {}),
+        ...(message.provider ? { provider: message.provider } : {}),
+        ...(message.model ? { model: message.model } : {}),
         usage,
       });
     }

@@ -113,13 +113,19 @@ export const anthropicWire: WireFormat = {
 
   errorBody(status) {
     const type =
-      status === 401 ? "authentication_error"
-      : status === 403 ? "permission_error"
-      : status === 404 ? "not_found_error"
-      : status === 429 ? "rate_limit_error"
-      : status === 529 ? "overloaded_error"
-      : status >= 500 ? "api_error"
-      : "invalid_request_error";
+      status === 401
+        ? "authentication_error"
+        : status === 403
+          ? "permission_error"
+          : status === 404
+            ? "not_found_error"
+            : status === 429
+              ? "rate_limit_error"
+              : status === 529
+                ? "overloaded_error"
+                : status >= 500
+                  ? "api_error"
+                  : "invalid_request_error";
     return { type: "error", error: { type, message: `fake ${status} error` } };
   },
 };

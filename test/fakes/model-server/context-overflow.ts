@@ -13,15 +13,31 @@ export const CONTEXT_OVERFLOW_ERRORS = {
     body: {
       error: {
         message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
-        type: "invalid_request_error", param: "messages", code: "context_length_exceeded",
+        type: "invalid_request_error",
+        param: "messages",
+        code: "context_length_exceeded",
       },
     },
   },
-  google: { status: 400, body: { error: { code: 400, message: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", status: "INVALID_ARGUMENT" } } },
-  vertex: { status: 400, body: { error: { code: 400, message: "Input token count exceeds the maximum number of input tokens allowed for this model.", status: "INVALID_ARGUMENT" } } },
+  google: {
+    status: 400,
+    body: { error: { code: 400, message: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", status: "INVALID_ARGUMENT" } },
+  },
+  vertex: {
+    status: 400,
+    body: { error: { code: 400, message: "Input token count exceeds the maximum number of input tokens allowed for this model.", status: "INVALID_ARGUMENT" } },
+  },
   bedrock: { status: 400, body: { message: "Input is too long for requested model." } },
   ollama: { status: 500, body: { error: { message: "ollama error: context length exceeded", type: "api_error" } } },
-  mistral: { status: 400, body: { object: "error", message: "Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length", type: "invalid_request_error", code: 3051 } },
+  mistral: {
+    status: 400,
+    body: {
+      object: "error",
+      message: "Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length",
+      type: "invalid_request_error",
+      code: 3051,
+    },
+  },
   generic: { status: 400, body: { error: { message: "input exceeds the maximum number of tokens for this model", type: "invalid_request_error" } } },
 } satisfies Record<string, HttpErrorReply>;
 

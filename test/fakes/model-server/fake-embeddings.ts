@@ -56,10 +56,11 @@ const THESAURUS: string[][] = [
   ["密钥", "秘钥", "凭证"],
 ];
 
-
 /** Words a sentence embedding gives next to no weight. */
 const FUNCTION_WORDS = new Set(
-  "the and for are was were what when where which who whom why how does did has have had this that these those with from into about over under you your our their they them she her his him its not but can could should would will may might must any all some than then there here just also very been being is am an of to in on at by or as it be do we i me my a".split(" "),
+  "the and for are was were what when where which who whom why how does did has have had this that these those with from into about over under you your our their they them she her his him its not but can could should would will may might must any all some than then there here just also very been being is am an of to in on at by or as it be do we i me my a".split(
+    " ",
+  ),
 );
 
 /** A crude suffix stemmer, applied alike to the thesaurus and to the text: rotates, rotated → rotat. */
@@ -121,7 +122,8 @@ export type EmbeddingFault = "http-500" | "wrong-dims" | "nan";
 export function embeddingsResponse(body: unknown, fault: EmbeddingFault | undefined): { status: number; body: unknown } {
   const request = (body ?? {}) as { input?: unknown; model?: string; dimensions?: number };
   const inputs = Array.isArray(request.input) ? request.input : [request.input];
-  if (inputs.some((i) => typeof i !== "string")) return { status: 400, body: { error: { message: "input must be a string or an array of strings", type: "invalid_request_error" } } };
+  if (inputs.some((i) => typeof i !== "string"))
+    return { status: 400, body: { error: { message: "input must be a string or an array of strings", type: "invalid_request_error" } } };
   if (fault === "http-500") return { status: 500, body: { error: { message: "embedding backend down", type: "server_error" } } };
   const dims = typeof request.dimensions === "number" ? request.dimensions : FAKE_EMBEDDING_DIMS;
   const data = (inputs as string[]).map((text, index) => {

@@ -17,7 +17,9 @@ describe("acp client permission policy", () => {
     expect(isReadUnderCwd(read({ locations: [{ path: "a.txt" }] }), "/work/p")).toBe(false);
     expect(isReadUnderCwd(read({ locations: [{ path: "/work/p/a" }], rawInput: { path: "/etc/passwd" } }), "/work/p")).toBe(false);
     expect(isReadUnderCwd(read({}), "/work/p")).toBe(false);
-    expect(isReadUnderCwd({ ...read({ locations: [{ path: "/work/p/a" }] }), toolCall: { toolCallId: "t", kind: "edit", locations: [{ path: "/work/p/a" }] } }, "/work/p")).toBe(false);
+    expect(isReadUnderCwd({ ...read({ locations: [{ path: "/work/p/a" }] }), toolCall: { toolCallId: "t", kind: "edit", locations: [{ path: "/work/p/a" }] } }, "/work/p")).toBe(
+      false,
+    );
   });
 
   it("picks options by kind in the order asked", () => {
@@ -69,7 +71,13 @@ describe("acp bridge pieces", () => {
     expect(sessionKeyForId("agent:main:main")).toBe("agent:main:main");
     const updates = transcriptUpdates([
       { role: "user", content: [{ type: "text", text: "hi" }] },
-      { role: "assistant", content: [{ type: "thinking", thinking: "hm" }, { type: "toolCall", id: "c1", name: "exec", arguments: { command: "ls" } }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "hm" },
+          { type: "toolCall", id: "c1", name: "exec", arguments: { command: "ls" } },
+        ],
+      },
       { role: "toolResult", toolCallId: "c1", isError: false, content: [{ type: "text", text: "a.txt" }] },
       { role: "assistant", content: [{ type: "text", text: "one file" }] },
     ]);

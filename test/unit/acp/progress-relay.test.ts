@@ -4,7 +4,10 @@ import { ProgressRelay } from "../../../src/acp/spawn/progress-relay.js";
 
 function relay(overrides: Partial<{ maxChunkChars: number; tagVisibility: Record<string, boolean> }> = {}) {
   const sent: string[] = [];
-  const r = new ProgressRelay({ coalesceIdleMs: 3_600_000, maxChunkChars: overrides.maxChunkChars ?? 800, tagVisibility: { ...DEFAULT_TAG_VISIBILITY, ...overrides.tagVisibility } }, async (t) => void sent.push(t));
+  const r = new ProgressRelay(
+    { coalesceIdleMs: 3_600_000, maxChunkChars: overrides.maxChunkChars ?? 800, tagVisibility: { ...DEFAULT_TAG_VISIBILITY, ...overrides.tagVisibility } },
+    async (t) => void sent.push(t),
+  );
   return { r, sent };
 }
 

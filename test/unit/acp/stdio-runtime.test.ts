@@ -38,8 +38,17 @@ async function turn(rt: StdioAcpRuntime, handle: AcpRuntimeHandle, text: string,
   return events;
 }
 
-const output = (events: AcpRuntimeEvent[]) => events.filter((e) => e.type === "text_delta" && e.stream === "output").map((e) => (e as { text: string }).text).join("");
-const logLines = (file: string) => fs.readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const output = (events: AcpRuntimeEvent[]) =>
+  events
+    .filter((e) => e.type === "text_delta" && e.stream === "output")
+    .map((e) => (e as { text: string }).text)
+    .join("");
+const logLines = (file: string) =>
+  fs
+    .readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 
 describe("stdio ACP runtime", () => {
   it("initializes with protocol 1 and only the capabilities it serves, and maps every session/update kind to a tagged event", async () => {
@@ -53,8 +62,18 @@ describe("stdio ACP runtime", () => {
     expect(init.clientCapabilities).toMatchObject({ fs: { readTextFile: true, writeTextFile: true }, terminal: false });
     expect(init.clientCapabilities.elicitation).toBeUndefined();
     expect(events.map((e) => ("tag" in e ? e.tag : e.type))).toEqual([
-      "agent_thought_chunk", "plan", "available_commands_update", "current_mode_update", "config_option_update", "session_info_update",
-      "tool_call", "tool_call_update", "tool_call_update", "usage_update", "agent_message_chunk", "done",
+      "agent_thought_chunk",
+      "plan",
+      "available_commands_update",
+      "current_mode_update",
+      "config_option_update",
+      "session_info_update",
+      "tool_call",
+      "tool_call_update",
+      "tool_call_update",
+      "usage_update",
+      "agent_message_chunk",
+      "done",
     ]);
     expect(events[0]).toMatchObject({ type: "text_delta", stream: "thought", text: "Let me think." });
     expect(events[6]).toMatchObject({ type: "tool_call", toolCallId: "call-1", title: "Edit src/utils.ts", status: "pending" });
@@ -92,7 +111,11 @@ describe("stdio ACP runtime", () => {
     const h1 = await failing.ensureSession({ sessionKey: "k", agent: "a", mode: "oneshot", cwd: dir });
     const events = await turn(failing, h1, "#permission");
     expect(events.filter((e) => e.type === "done" || e.type === "error")).toEqual([
-      expect.objectContaining({ type: "error", code: "ACP_PERMISSION_UNAVAILABLE", message: expect.stringContaining('nobody could answer it (no operator connected); nonInteractivePermissions is "fail"') }),
+      expect.objectContaining({
+        type: "error",
+        code: "ACP_PERMISSION_UNAVAILABLE",
+        message: expect.stringContaining('nobody could answer it (no operator connected); nonInteractivePermissions is "fail"'),
+      }),
     ]);
     await failing.closeAll("next");
     const denying = makeRuntime({ a: [] }, { nonInteractivePermissions: "deny" }).runtime;
@@ -108,7 +131,9 @@ describe("stdio ACP runtime", () => {
     const { runtime: rt } = makeRuntime({ a: [] });
     const handle = await rt.ensureSession({ sessionKey: "k", agent: "a", mode: "oneshot", cwd: dir });
     expect(output(await turn(rt, handle, "#read:a.txt"))).toBe("read: inside");
-    expect(output(await turn(rt, handle, `#read:${path.join(outside, "secret.txt")}`))).toMatch(/^read refused: .*outside the workspace.*Only files inside the session's working directory/);
+    expect(output(await turn(rt, handle, `#read:${path.join(outside, "secret.txt")}`))).toMatch(
+      /^read refused: .*outside the workspace.*Only files inside the session's working directory/,
+    );
     expect(output(await turn(rt, handle, "#read:link.txt"))).toMatch(/^read refused: .*symbolic link/);
     expect(output(await turn(rt, handle, "#write:out/b.txt=hello"))).toBe("wrote out/b.txt");
     expect(fs.readFileSync(path.join(dir, "out/b.txt"), "utf8")).toBe("hello");
@@ -156,7 +181,10 @@ describe("stdio ACP runtime", () => {
 
   it("an agent that never answers initialize times out and leaves no process", async () => {
     const { runtime: rt } = makeRuntime({ a: ["--hang-initialize", "--ignore-stdin-end", "--marker", dir] }, { timeoutSeconds: 1 });
-    await expect(rt.ensureSession({ sessionKey: "k", agent: "a", mode: "oneshot", cwd: dir })).rejects.toMatchObject({ code: "ACP_TIMEOUT", message: expect.stringContaining("did not answer initialize within 1 s") });
+    await expect(rt.ensureSession({ sessionKey: "k", agent: "a", mode: "oneshot", cwd: dir })).rejects.toMatchObject({
+      code: "ACP_TIMEOUT",
+      message: expect.stringContaining("did not answer initialize within 1 s"),
+    });
     expect(processesWithArgument(dir)).toEqual([]);
   });
 
@@ -178,7 +206,9 @@ describe("stdio ACP runtime", () => {
     const log = recordingLogger();
     runtime = new StdioAcpRuntime({ settings: () => settings, logger: log.logger, env });
     const handle = await runtime.ensureSession({ sessionKey: "k", agent: "a", mode: "oneshot", cwd: dir });
-    const names = output(await turn(runtime, handle, "#env")).replace("env: ", "").split(",");
+    const names = output(await turn(runtime, handle, "#env"))
+      .replace("env: ", "")
+      .split(",");
     expect(names).toContain("PATH");
     expect(names).toContain("ANTHROPIC_API_KEY");
     expect(names).not.toContain("OPENCLAW_GATEWAY_TOKEN");
@@ -194,7 +224,9 @@ describe("stdio ACP runtime", () => {
     expect(resumed.backendSessionId).toBe(first.backendSessionId);
     expect(resumed.pid).not.toBe(first.pid);
     expect(output(await turn(rt, resumed, "still here #echo"))).toBe("echo: still here");
-    await expect(rt.ensureSession({ sessionKey: "k2", agent: "a", mode: "persistent", cwd: dir, resumeSessionId: "fake-unknown" })).rejects.toMatchObject({ code: "ACP_RESUME_FAILED" });
+    await expect(rt.ensureSession({ sessionKey: "k2", agent: "a", mode: "persistent", cwd: dir, resumeSessionId: "fake-unknown" })).rejects.toMatchObject({
+      code: "ACP_RESUME_FAILED",
+    });
     await expect(rt.ensureSession({ sessionKey: "k3", agent: "old", mode: "persistent", cwd: dir, resumeSessionId: first.backendSessionId })).rejects.toMatchObject({
       code: "ACP_RESUME_UNSUPPORTED",
       message: "ACP agent `old` cannot resume sessions (it does not advertise session/load).",

@@ -47,7 +47,11 @@ describe("build stamp (npm start / npm test rebuild only when an input changed)"
     write("src/cli/main.ts", "export const a = 1;");
     expect(isUpToDate(root)).toBe(true);
 
-    for (const [file, text] of [["extensions/slack/index.ts", "export default { x: 1 };"], ["package-lock.json", '{"v":2}'], ["src/new-file.ts", ""]] as const) {
+    for (const [file, text] of [
+      ["extensions/slack/index.ts", "export default { x: 1 };"],
+      ["package-lock.json", '{"v":2}'],
+      ["src/new-file.ts", ""],
+    ] as const) {
       built();
       write(file, text);
       expect(isUpToDate(root), file).toBe(false);

@@ -2,7 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  ConfigBaseHashRequiredError, ConfigConflictError, ConfigError, hashConfigBytes, patchConfigFile, readConfigFileSnapshot, REDACTED,
+  ConfigBaseHashRequiredError,
+  ConfigConflictError,
+  ConfigError,
+  hashConfigBytes,
+  patchConfigFile,
+  readConfigFileSnapshot,
+  REDACTED,
   replaceConfigFile,
 } from "../../../src/config/index.js";
 import { makeTempDir, writeFile } from "./temp-dir.js";
@@ -89,7 +95,14 @@ describe("replaceConfigFile", () => {
     const dir = makeTempDir();
     const file = path.join(dir, "openclaw.json");
     replaceConfigFile(file, "{ logging: { level: 'warn' } }", { env: {} });
-    expect(JSON.parse(fs.readFileSync(file, "utf8").replace(/'/g, '"').replace(/(\w+):/g, '"$1":'))).toEqual({ logging: { level: "warn" } });
+    expect(
+      JSON.parse(
+        fs
+          .readFileSync(file, "utf8")
+          .replace(/'/g, '"')
+          .replace(/(\w+):/g, '"$1":'),
+      ),
+    ).toEqual({ logging: { level: "warn" } });
     expect(() => replaceConfigFile(file, "{}", { env: {} })).toThrow(ConfigBaseHashRequiredError);
   });
 

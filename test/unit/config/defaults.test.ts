@@ -27,10 +27,7 @@ describe("defaults", () => {
   });
 
   it("keeps configured values and fills only the gaps", () => {
-    const { config } = validateConfig(
-      { gateway: { port: 3000, auth: { rateLimit: { maxAttempts: 3 } } }, session: { dmScope: "per-peer" } },
-      {},
-    );
+    const { config } = validateConfig({ gateway: { port: 3000, auth: { rateLimit: { maxAttempts: 3 } } }, session: { dmScope: "per-peer" } }, {});
     expect(config.gateway.port).toBe(3000);
     expect(config.gateway.bind).toBe("loopback");
     expect(config.gateway.auth.rateLimit).toEqual({ maxAttempts: 3, windowMs: 60000, lockoutMs: 300000, exemptLoopback: true });

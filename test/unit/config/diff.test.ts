@@ -10,14 +10,7 @@ describe("diffConfigPaths", () => {
       agents: { list: [{ id: "main" }, { id: "ops", name: "Ops" }] },
       session: { reset: { mode: "daily" } },
     };
-    expect(diffConfigPaths(a, b)).toEqual([
-      "agents.list[1].id",
-      "agents.list[1].name",
-      "gateway.auth.token",
-      "gateway.port",
-      "logging.file",
-      "session.reset.mode",
-    ]);
+    expect(diffConfigPaths(a, b)).toEqual(["agents.list[1].id", "agents.list[1].name", "gateway.auth.token", "gateway.port", "logging.file", "session.reset.mode"]);
   });
 
   it("returns nothing for equal configs and the path itself when the kind changes", () => {
@@ -43,12 +36,7 @@ describe("restartRequiredPaths", () => {
       "logging.level",
       "models.providers.fake.apiKey",
     ];
-    expect(restartRequiredPaths(changed)).toEqual([
-      "gateway.auth.token",
-      "gateway.port",
-      "gateway.remoteness",
-      "gateway.trustedProxies[0]",
-    ]);
+    expect(restartRequiredPaths(changed)).toEqual(["gateway.auth.token", "gateway.port", "gateway.remoteness", "gateway.trustedProxies[0]"]);
     expect(restartRequiredPaths(["gateway"])).toEqual(["gateway"]);
     expect(restartRequiredPaths([])).toEqual([]);
   });

@@ -22,9 +22,7 @@ describe("${VAR} substitution", () => {
   it("leaves a missing variable literally and warns with the key path", () => {
     const { config, warnings } = validateConfig({ gateway: { auth: { token: "${MISSING_TOKEN}" } } }, {});
     expect(config.gateway.auth.token).toBe("${MISSING_TOKEN}");
-    expect(warnings).toEqual([
-      'environment variable MISSING_TOKEN is not set (left "${MISSING_TOKEN}" as is) at gateway.auth.token',
-    ]);
+    expect(warnings).toEqual(['environment variable MISSING_TOKEN is not set (left "${MISSING_TOKEN}" as is) at gateway.auth.token']);
   });
 
   it("names array positions in the warning", () => {
@@ -51,8 +49,6 @@ describe("${VAR} substitution", () => {
   });
 
   it("keeps substituted values as strings, so a numeric key still needs a number", () => {
-    expect(() => validateConfig({ gateway: { port: "${PORT}" } }, { PORT: "1234" })).toThrow(
-      "gateway.port: expected integer 1-65535",
-    );
+    expect(() => validateConfig({ gateway: { port: "${PORT}" } }, { PORT: "1234" })).toThrow("gateway.port: expected integer 1-65535");
   });
 });

@@ -60,10 +60,14 @@ function readersOf(keyPath: string): string[] {
   if (!leaf) return ["(editor key)"];
   const channel = /^channels\.(telegram|discord|slack)\./.exec(keyPath)?.[1];
   if (channel) {
-    return filesReading(leaf).filter((s) => s.rel.startsWith("src/channels/") || s.rel.startsWith(`extensions/${channel}/`)).map((s) => s.rel);
+    return filesReading(leaf)
+      .filter((s) => s.rel.startsWith("src/channels/") || s.rel.startsWith(`extensions/${channel}/`))
+      .map((s) => s.rel);
   }
   const parent = names.at(-2);
-  return filesReading(leaf).filter((s) => parent === undefined || s.lower.includes(parent.toLowerCase())).map((s) => s.rel);
+  return filesReading(leaf)
+    .filter((s) => parent === undefined || s.lower.includes(parent.toLowerCase()))
+    .map((s) => s.rel);
 }
 
 describe("every config key is read by something", () => {
@@ -77,7 +81,9 @@ describe("every config key is read by something", () => {
 
   it("no key is accepted that no code reads", () => {
     const unread = keys.filter((key) => !(key in IMPLEMENTED_ELSEWHERE) && readersOf(key).length === 0);
-    expect(unread, "these keys are in the schema but nothing reads them: implement them or remove them from the schema, openclaw.example.yaml and docs/configuration.md").toEqual([]);
+    expect(unread, "these keys are in the schema but nothing reads them: implement them or remove them from the schema, openclaw.example.yaml and docs/configuration.md").toEqual(
+      [],
+    );
   });
 
   it("the exceptions are schema keys still waiting for their reader", () => {

@@ -59,9 +59,7 @@ describe("loadConfig", () => {
     const state = makeTempDir();
     writeFile(state, "openclaw.yaml", "");
     const json = writeFile(state, "openclaw.json", "{}");
-    expect(loadConfig({ stateDir: state, env: {} }).warnings).toEqual([
-      `config file ${json} is ignored because openclaw.yaml takes precedence`,
-    ]);
+    expect(loadConfig({ stateDir: state, env: {} }).warnings).toEqual([`config file ${json} is ignored because openclaw.yaml takes precedence`]);
   });
 
   it("attaches the file path to validation errors and keeps the message key-first", () => {

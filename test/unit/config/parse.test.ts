@@ -34,7 +34,7 @@ describe("parseConfigText", () => {
   });
 
   it("reports JSON5 syntax errors as file:line:column", () => {
-    const err = parseError('{\n  gateway: {\n    port: 18789,,\n  }\n}', jsonFile);
+    const err = parseError("{\n  gateway: {\n    port: 18789,,\n  }\n}", jsonFile);
     expect(err.message).toBe("/cfg/openclaw.json:3:17: invalid character ','");
     expect(err).toMatchObject({ filePath: jsonFile, line: 3, column: 17 });
   });

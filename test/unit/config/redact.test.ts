@@ -30,8 +30,13 @@ describe("redactConfig", () => {
   });
 
   it("redacts numeric secrets but keeps non-string values under suffix names, env references and empty strings", () => {
-    expect(
-      redactConfig({ password: 123456, maxTokens: 10, someKey: 5, token: "${GW_TOKEN}", apiKey: "", nested: { token: { source: "env", id: "X" } } }),
-    ).toEqual({ password: R, maxTokens: 10, someKey: 5, token: "${GW_TOKEN}", apiKey: "", nested: { token: { source: "env", id: "X" } } });
+    expect(redactConfig({ password: 123456, maxTokens: 10, someKey: 5, token: "${GW_TOKEN}", apiKey: "", nested: { token: { source: "env", id: "X" } } })).toEqual({
+      password: R,
+      maxTokens: 10,
+      someKey: 5,
+      token: "${GW_TOKEN}",
+      apiKey: "",
+      nested: { token: { source: "env", id: "X" } },
+    });
   });
 });

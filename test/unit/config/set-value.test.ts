@@ -40,9 +40,7 @@ describe("setConfigValueInFile (YAML)", () => {
     const before = fs.readFileSync(file);
     expect(() => setConfigValueInFile(file, "gateway.port", 70000, {})).toThrow("gateway.port: expected integer 1-65535");
     expect(() => setConfigValueInFile(file, "gateway.bind", "everywhere", {})).toThrow(ConfigError);
-    expect(() => setConfigValueInFile(file, "gateway.bind.host", "x", {})).toThrow(
-      "cannot set gateway.bind.host: gateway.bind is a string, not an object",
-    );
+    expect(() => setConfigValueInFile(file, "gateway.bind.host", "x", {})).toThrow("cannot set gateway.bind.host: gateway.bind is a string, not an object");
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(modeOf(file)).toBe(0o644);
     expect(fs.readdirSync(path.dirname(file))).toEqual(["openclaw.yaml"]); // no temp file left behind
@@ -107,9 +105,7 @@ describe("setConfigValueInFile (JSON/JSON5)", () => {
     );
     const before = fs.readFileSync(file);
     expect(() => setConfigValueInFile(file, "gateway.auth.password", "p", {})).not.toThrow();
-    expect(() => setConfigValueInFile(file, "gateway.auth.token", "t", {})).toThrow(
-      "gateway.auth.mode: required when both token and password are set",
-    );
+    expect(() => setConfigValueInFile(file, "gateway.auth.token", "t", {})).toThrow("gateway.auth.mode: required when both token and password are set");
     expect(fs.readFileSync(file).equals(before)).toBe(false); // the password write went through
     expect(modeOf(file)).toBe(0o600);
   });

@@ -21,9 +21,7 @@ describe("validateConfig: bad values", () => {
   });
 
   it("lists the choices for a bad enum value", () => {
-    expect(validationError({ gateway: { bind: "0.0.0.0" } }).message).toBe(
-      'gateway.bind: expected one of "loopback", "lan", "auto", "tailnet", "custom"',
-    );
+    expect(validationError({ gateway: { bind: "0.0.0.0" } }).message).toBe('gateway.bind: expected one of "loopback", "lan", "auto", "tailnet", "custom"');
     expect(validationError({ logging: { level: "verbose" } }).message).toMatch(/^logging\.level: expected one of "fatal"/);
   });
 
@@ -44,7 +42,16 @@ describe("validateConfig: bad values", () => {
 
   it("uses bracket paths inside arrays and reports missing required keys", () => {
     const err = validationError({
-      models: { providers: { fake: { models: [{ id: "a", contextWindow: 0 }, { name: "no id", input: ["audio"] }] } } },
+      models: {
+        providers: {
+          fake: {
+            models: [
+              { id: "a", contextWindow: 0 },
+              { name: "no id", input: ["audio"] },
+            ],
+          },
+        },
+      },
     });
     expect(err.message.split("\n")).toEqual([
       "models.providers.fake.models[0].contextWindow: expected integer >= 1",
@@ -60,7 +67,10 @@ describe("validateConfig: bad values", () => {
         { agentId: "main", match: { channel: "telegram", peer: { id: "1" } }, acp: { label: "x" } },
       ],
     });
-    expect(err.message.split("\n")).toEqual(['bindings[0].match.peer: required for a binding of type "acp" (it binds one chat)', 'bindings[1].acp: only a binding of type "acp" takes ACP settings']);
+    expect(err.message.split("\n")).toEqual([
+      'bindings[0].match.peer: required for a binding of type "acp" (it binds one chat)',
+      'bindings[1].acp: only a binding of type "acp" takes ACP settings',
+    ]);
   });
 
   it("quotes record keys that are not plain words", () => {
@@ -69,21 +79,15 @@ describe("validateConfig: bad values", () => {
   });
 
   it("explains number bounds and patterns", () => {
-    expect(validationError({ agents: { defaults: { mediaMaxMb: 0 } } }).message).toBe(
-      "agents.defaults.mediaMaxMb: expected number > 0",
-    );
+    expect(validationError({ agents: { defaults: { mediaMaxMb: 0 } } }).message).toBe("agents.defaults.mediaMaxMb: expected number > 0");
     expect(validationError({ agents: { list: [{ id: "Main" }] } }).message).toBe(
       "agents.list[0].id: expected an agent id: 1-64 of a-z, 0-9, _ or -, starting with a letter or digit",
     );
   });
 
   it("reports inside the object form of a string-or-object model", () => {
-    expect(validationError({ agents: { defaults: { model: { primary: "a/b", fallbacks: "c/d" } } } }).message).toBe(
-      "agents.defaults.model.fallbacks: expected array",
-    );
-    expect(validationError({ agents: { defaults: { model: 42 } } }).message).toBe(
-      "agents.defaults.model: expected non-empty string or object",
-    );
+    expect(validationError({ agents: { defaults: { model: { primary: "a/b", fallbacks: "c/d" } } } }).message).toBe("agents.defaults.model.fallbacks: expected array");
+    expect(validationError({ agents: { defaults: { model: 42 } } }).message).toBe("agents.defaults.model: expected non-empty string or object");
   });
 
   it("says which section has the wrong type", () => {
@@ -101,31 +105,21 @@ describe("validateConfig: cross-key rules", () => {
   it("requires gateway.auth.mode when both token and password are set", () => {
     const err = validationError({ gateway: { auth: { token: "t", password: "p" } } });
     expect(err.message).toBe("gateway.auth.mode: required when both token and password are set");
-    expect(validateConfig({ gateway: { auth: { token: "t", password: "p", mode: "password" } } }, {}).config.gateway.auth.mode).toBe(
-      "password",
-    );
+    expect(validateConfig({ gateway: { auth: { token: "t", password: "p", mode: "password" } } }, {}).config.gateway.auth.mode).toBe("password");
   });
 
   it("requires customBindHost for bind custom", () => {
-    expect(validationError({ gateway: { bind: "custom" } }).message).toBe(
-      'gateway.customBindHost: required when gateway.bind is "custom"',
-    );
+    expect(validationError({ gateway: { bind: "custom" } }).message).toBe('gateway.customBindHost: required when gateway.bind is "custom"');
   });
 
   it("rejects a logging.redactPatterns entry that is not a regular expression", () => {
-    expect(validationError({ logging: { redactPatterns: ["ok-[0-9]+", "broken(["] } }).message).toMatch(
-      /^logging\.redactPatterns\[1\]: not a valid regular expression/,
-    );
+    expect(validationError({ logging: { redactPatterns: ["ok-[0-9]+", "broken(["] } }).message).toMatch(/^logging\.redactPatterns\[1\]: not a valid regular expression/);
   });
 
   it("rejects duplicate agent ids and bad entry keys", () => {
-    expect(validationError({ agents: { list: [{ id: "a" }, { id: "a" }] } }).message).toBe(
-      'agents.list[1].id: duplicate agent id "a"',
-    );
+    expect(validationError({ agents: { list: [{ id: "a" }, { id: "a" }] } }).message).toBe('agents.list[1].id: duplicate agent id "a"');
     expect(validationError({ agents: { entries: { "Bad Id": {} } } }).message).toMatch(/^agents\.entries\["Bad Id"\]: key must be an agent id/);
-    expect(validationError({ agents: { entries: { main: { id: "other" } } } }).message).toBe(
-      'agents.entries.main.id: must match its key "main"',
-    );
+    expect(validationError({ agents: { entries: { main: { id: "other" } } } }).message).toBe('agents.entries.main.id: must match its key "main"');
   });
 });
 
@@ -178,15 +172,8 @@ describe("validateConfig: unknown keys", () => {
   });
 
   it("warns with the full path, keeps loading and drops the key", () => {
-    const { config, warnings } = validateConfig(
-      { gateway: { port: 1234, foo: 1, auth: { mode: "token", extra: { deep: true } } }, wizard: { telegram: {} } },
-      {},
-    );
-    expect(warnings).toEqual([
-      'unknown config key "gateway.foo" (ignored)',
-      'unknown config key "gateway.auth.extra" (ignored)',
-      'unknown config key "wizard" (ignored)',
-    ]);
+    const { config, warnings } = validateConfig({ gateway: { port: 1234, foo: 1, auth: { mode: "token", extra: { deep: true } } }, wizard: { telegram: {} } }, {});
+    expect(warnings).toEqual(['unknown config key "gateway.foo" (ignored)', 'unknown config key "gateway.auth.extra" (ignored)', 'unknown config key "wizard" (ignored)']);
     expect(config.gateway.port).toBe(1234);
     expect(config.gateway).not.toHaveProperty("foo");
     expect(config).not.toHaveProperty("wizard");

@@ -1,14 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  loadConfig,
-  watchConfig,
-  type ConfigChange,
-  type ConfigError,
-  type ConfigWatchHandle,
-  type LoadedConfig,
-} from "../../../src/config/index.js";
+import { loadConfig, watchConfig, type ConfigChange, type ConfigError, type ConfigWatchHandle, type LoadedConfig } from "../../../src/config/index.js";
 import { makeTempDir, waitFor } from "./temp-dir.js";
 
 const handles: ConfigWatchHandle[] = [];

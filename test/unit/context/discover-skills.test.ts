@@ -29,10 +29,7 @@ describe("discoverSkills", () => {
       ["only-managed", "managed", "Use when testing only-managed. Extra detail here."],
       ["only-extra", "extra", "Use when testing only-extra. Extra detail here."],
     ]);
-    expect(found.overridden.map((o) => o.filePath)).toEqual([
-      path.join(l.stateDir, "skills", "dup", "SKILL.md"),
-      path.join(l.extra, "dup", "SKILL.md"),
-    ]);
+    expect(found.overridden.map((o) => o.filePath)).toEqual([path.join(l.stateDir, "skills", "dup", "SKILL.md"), path.join(l.extra, "dup", "SKILL.md")]);
     expect(found.skills[0]!.filePath).toBe(path.join(l.workspaceDir, "skills", "dup-in-ws", "SKILL.md"));
     expect(found.skills[0]!.baseDir).toBe(path.join(l.workspaceDir, "skills", "dup-in-ws"));
   });
@@ -207,10 +204,7 @@ Body`;
   it("accepts flat key: value lines that YAML rejects (a colon inside the description)", () => {
     const text = `---\nname: colon\ndescription: Use when: the gateway is down. Not for: code.\ndisable-model-invocation: true\n---\n`;
     const parsed = parseSkillFile(text, file, "workspace");
-    expect("skill" in parsed && [parsed.skill.description, parsed.skill.disableModelInvocation]).toEqual([
-      "Use when: the gateway is down. Not for: code.",
-      true,
-    ]);
+    expect("skill" in parsed && [parsed.skill.description, parsed.skill.disableModelInvocation]).toEqual(["Use when: the gateway is down. Not for: code.", true]);
   });
 
   it("handles CRLF line endings and a byte-order mark", () => {

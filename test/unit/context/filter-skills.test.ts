@@ -8,7 +8,11 @@ import { resolveSkillAllowlist } from "../../../src/agents/skills/skill-allowlis
 import type { DiscoveredSkill, SkillGating } from "../../../src/agents/skills/skill-types.js";
 import { makeTempDir, writeFile } from "./temp-dir.js";
 
-function skill(name: string, gating: Partial<Omit<SkillGating, "requires">> & { requires?: Partial<SkillGating["requires"]> } = {}, source: DiscoveredSkill["source"] = "workspace"): DiscoveredSkill {
+function skill(
+  name: string,
+  gating: Partial<Omit<SkillGating, "requires">> & { requires?: Partial<SkillGating["requires"]> } = {},
+  source: DiscoveredSkill["source"] = "workspace",
+): DiscoveredSkill {
   return {
     name,
     description: `Use when ${name}.`,
@@ -92,10 +96,11 @@ describe("filterSkills", () => {
   });
 
   it("lets `always` skip the requirements but not the os check", () => {
-    const result = filterSkills(
-      [skill("always", { always: true, requires: { bins: ["nope"], env: ["NOPE"] } }), skill("always-wrong-os", { always: true, os: ["win32"] })],
-      { platform: "linux", env: {}, hasBinary: noBins },
-    );
+    const result = filterSkills([skill("always", { always: true, requires: { bins: ["nope"], env: ["NOPE"] } }), skill("always-wrong-os", { always: true, os: ["win32"] })], {
+      platform: "linux",
+      env: {},
+      hasBinary: noBins,
+    });
     expect(result.kept.map((s) => s.name)).toEqual(["always"]);
     expect(result.dropped).toEqual([{ name: "always-wrong-os", reason: "needs os win32 (this is linux)" }]);
   });

@@ -1,12 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  MAX_SKILLS_IN_PROMPT,
-  renderSkillsIndex,
-  SKILLS_INSTRUCTION,
-  skillUseWhen,
-  type SkillIndexEntry,
-} from "../../../src/agents/skills/skills-index.js";
+import { MAX_SKILLS_IN_PROMPT, renderSkillsIndex, SKILLS_INSTRUCTION, skillUseWhen, type SkillIndexEntry } from "../../../src/agents/skills/skills-index.js";
 
 const workspaceDir = "/home/u/ws";
 

@@ -83,9 +83,7 @@ describe("buildSystemPrompt", () => {
       text: "You are a personal assistant running inside OpenClaw.",
       sections: [{ name: "identity", chars: 53 }],
     });
-    expect(buildSystemPrompt(params({ mode: "none", identityName: "Molty" })).text).toBe(
-      "You are a personal assistant running inside OpenClaw.\nYour name is Molty.",
-    );
+    expect(buildSystemPrompt(params({ mode: "none", identityName: "Molty" })).text).toBe("You are a personal assistant running inside OpenClaw.\nYour name is Molty.");
   });
 
   it("leaves out empty optional sections", () => {
@@ -99,7 +97,10 @@ describe("buildSystemPrompt", () => {
     const b = buildSystemPrompt(params({ tools: [...CORE_TOOLS].reverse() }));
     expect(Buffer.from(b.text).equals(Buffer.from(a.text))).toBe(true);
     const withExtras = buildSystemPrompt(params({ tools: [{ name: "zeta", summary: "z" }, ...CORE_TOOLS, { name: "alpha", summary: "a" }, { name: "read", summary: "dup" }] }));
-    const toolLines = withExtras.text.split("\n").filter((line) => line.startsWith("- ") && line.includes(" — ")).map((line) => line.split(" — ")[0]);
+    const toolLines = withExtras.text
+      .split("\n")
+      .filter((line) => line.startsWith("- ") && line.includes(" — "))
+      .map((line) => line.split(" — ")[0]);
     expect(toolLines).toEqual(["- read", "- write", "- edit", "- apply_patch", "- exec", "- process", "- web_fetch", "- alpha", "- zeta"]);
   });
 

@@ -9,8 +9,12 @@ import { CHAT_COMMANDS } from "../../../src/conversations/commands/chat-commands
 function context(overrides: Partial<ChatCommandContext> = {}): ChatCommandContext {
   const stopped: string[] = [];
   return {
-    surface: "channel", sessionKey: "agent:main:main", method: "channel", senderIsOwner: false,
-    config: () => ({}) as ReturnType<ChatCommandContext["config"]>, sessions: {} as ChatCommandContext["sessions"],
+    surface: "channel",
+    sessionKey: "agent:main:main",
+    method: "channel",
+    senderIsOwner: false,
+    config: () => ({}) as ReturnType<ChatCommandContext["config"]>,
+    sessions: {} as ChatCommandContext["sessions"],
     conversations: {
       stop: (key: string) => (stopped.push(key), { runIds: ["r1"], subagents: 2 }),
       reset: () => ({ kind: "reset" }),

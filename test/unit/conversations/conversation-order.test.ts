@@ -3,7 +3,8 @@ import type { TranscriptMessage } from "../../../src/agents/types.js";
 import { orderConversation, orderForDisplay } from "../../../src/conversations/conversation-order.js";
 
 const user = (key: string): TranscriptMessage => ({ role: "user", content: key, timestamp: 0, idempotencyKey: key }) as TranscriptMessage;
-const answer = (text: string, answers?: string[]): TranscriptMessage => ({ role: "assistant", content: [{ type: "text", text }], timestamp: 0, ...(answers ? { answers } : {}) }) as TranscriptMessage;
+const answer = (text: string, answers?: string[]): TranscriptMessage =>
+  ({ role: "assistant", content: [{ type: "text", text }], timestamp: 0, ...(answers ? { answers } : {}) }) as TranscriptMessage;
 const labels = (messages: TranscriptMessage[]) => messages.map((m) => (m.role === "user" ? `u:${m.content as string}` : `a:${(m.content as { text: string }[])[0]!.text}`));
 
 describe("orderConversation", () => {

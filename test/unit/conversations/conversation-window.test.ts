@@ -109,7 +109,11 @@ describe("ConversationWindow", () => {
         { type: "compaction", id: "cmp", parentId: null, timestamp: new Date(0).toISOString(), summary: text, firstKeptEntryId: plan.firstKeptEntryId },
       ];
       const { summary, messages: kept } = afterLatestCompaction(toHistoryItems(entries));
-      const rebuilt = new ConversationWindow(kept.map((m) => m.message), summary && { message: compactionSummaryMessage(summary), text: summary.summary }, kept.map((m) => m.id));
+      const rebuilt = new ConversationWindow(
+        kept.map((m) => m.message),
+        summary && { message: compactionSummaryMessage(summary), text: summary.summary },
+        kept.map((m) => m.id),
+      );
       for (const budget of [300, 3_000, 1e9]) expect(view.window(budget, new Set()), `seed ${seed}, budget ${budget}`).toEqual(rebuilt.window(budget, new Set()));
       expect(view.compactionInput().previousSummary).toBe(text);
       checked += 1;
@@ -127,7 +131,13 @@ describe("ConversationWindow", () => {
 
   it("keeps model projections, not the transcript messages with their extra fields", () => {
     const user = { role: "user", content: "hi", timestamp: 1, idempotencyKey: "k1", provenance: { kind: "external_user", method: "http" } } as TranscriptMessage;
-    const answer = { role: "assistant", content: [{ type: "text", text: "hello" }], timestamp: 2, usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, answers: ["k1"] } as TranscriptMessage;
+    const answer = {
+      role: "assistant",
+      content: [{ type: "text", text: "hello" }],
+      timestamp: 2,
+      usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+      answers: ["k1"],
+    } as TranscriptMessage;
     const [first, second] = new ConversationWindow([user, answer]).window(1e9, new Set());
     expect(JSON.stringify(first)).toBe('{"role":"user","content":"hi","timestamp":1}');
     expect(JSON.stringify(second)).toBe('{"role":"assistant","content":[{"type":"text","text":"hello"}],"timestamp":2}');

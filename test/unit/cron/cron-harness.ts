@@ -63,13 +63,25 @@ export async function cronHarness(options: { now?: number; cron?: Record<string,
   const config = applyDefaults({ ...(options.cron ? { cron: options.cron } : {}) } as never);
   const make = () =>
     new CronService({
-      stateDir, config: () => config, conversations, channels: () => channels, logger: pino({ level: "silent" }), env: options.env ?? {},
-      emit: (event) => events.push(event), clock,
+      stateDir,
+      config: () => config,
+      conversations,
+      channels: () => channels,
+      logger: pino({ level: "silent" }),
+      env: options.env ?? {},
+      emit: (event) => events.push(event),
+      clock,
     });
   const service = make();
   await service.start();
   return {
-    stateDir, clock, conversations, channels, events, service, config,
+    stateDir,
+    clock,
+    conversations,
+    channels,
+    events,
+    service,
+    config,
     async restart() {
       const next = make();
       await next.start();

@@ -128,7 +128,8 @@ describe("cron service", () => {
     let peak = 0;
     h.conversations.autoReply = () => undefined;
     const at = new Date(h.clock.now() + 1_000).toISOString();
-    for (let i = 0; i < 1_000; i++) await h.service.add({ name: `j${i}`, schedule: { kind: "at", at }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: `m${i}` } });
+    for (let i = 0; i < 1_000; i++)
+      await h.service.add({ name: `j${i}`, schedule: { kind: "at", at }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: `m${i}` } });
     h.clock.advance(1_000);
     while (h.conversations.active().length > 0) {
       running = h.conversations.active().length;
@@ -272,7 +273,9 @@ describe("cron reports to a session", () => {
     expect(submitted!.idempotencyKey).toMatch(/^cron-report:/);
     expect(submitted!.message).toContain("source: cron");
     expect(submitted!.message).toContain("3 new issues");
-    expect(submitted!.transcriptFields).toMatchObject({ internalEvents: [{ type: "task_completion", source: "cron", announceType: "cron job", taskLabel: "report", status: "ok" }] });
+    expect(submitted!.transcriptFields).toMatchObject({
+      internalEvents: [{ type: "task_completion", source: "cron", announceType: "cron job", taskLabel: "report", status: "ok" }],
+    });
     h.conversations.active()[0]!.finish("ok", "You have 3 new issues.");
     await settle(h.service);
     expect(h.service.runs({ jobId: job.id }).entries[0]).toMatchObject({ deliveryStatus: "delivered" });

@@ -20,10 +20,20 @@ describe("the cron tool", () => {
   it("schedules a reminder into the main session of the calling agent", async () => {
     const h = await cronHarness();
     open.push(h);
-    const { isError, body } = await callTool(h, {
-      action: "add",
-      job: { name: "stretch", schedule: { kind: "at", at: "20m" }, sessionTarget: "main", payload: { kind: "systemEvent", text: "Remind the user to stretch" }, agentId: "other" },
-    }, "main");
+    const { isError, body } = await callTool(
+      h,
+      {
+        action: "add",
+        job: {
+          name: "stretch",
+          schedule: { kind: "at", at: "20m" },
+          sessionTarget: "main",
+          payload: { kind: "systemEvent", text: "Remind the user to stretch" },
+          agentId: "other",
+        },
+      },
+      "main",
+    );
     expect(isError).toBe(false);
     expect(body).toMatchObject({ name: "stretch", agentId: "main", sessionTarget: "main", state: { nextRunAtMs: h.clock.now() + 20 * 60_000 } });
     expect((await callTool(h, { action: "list" })).body.total).toBe(1);
@@ -32,12 +42,22 @@ describe("the cron tool", () => {
   it("refuses bad input with a code and the field, and says when scheduling is off", async () => {
     const h = await cronHarness();
     open.push(h);
-    const bad = await callTool(h, { action: "add", job: { name: "x", schedule: { kind: "every", every: "0s" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" } } });
+    const bad = await callTool(h, {
+      action: "add",
+      job: { name: "x", schedule: { kind: "every", every: "0s" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" } },
+    });
     expect(bad.isError).toBe(true);
     expect(bad.body).toMatchObject({ error: "CRON_REFUSED", message: expect.stringMatching(/too short/) });
     expect((await callTool(h, { action: "remove" })).body).toMatchObject({ error: "CRON_REFUSED", message: "jobId is required for this action" });
     const off = await cronHarness({ env: { OPENCLAW_SKIP_CRON: "1" } });
     open.push(off);
-    expect((await callTool(off, { action: "add", job: { name: "x", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" } } })).body).toMatchObject({ error: "CRON_UNAVAILABLE" });
+    expect(
+      (
+        await callTool(off, {
+          action: "add",
+          job: { name: "x", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" } },
+        })
+      ).body,
+    ).toMatchObject({ error: "CRON_UNAVAILABLE" });
   });
 });

@@ -54,8 +54,13 @@ export class FakeCronConversations implements CronConversations {
         run.status = status;
         run.endedAt = Date.now();
         run.result = {
-          runId: run.runId, payloads: text ? [{ text }] : [], usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, durationMs: 1, stopReason: status === "ok" ? "stop" : "error",
-          messages: [], ...(status === "error" ? { error: { kind: "tool" as const, message: text || "model failed" } } : {}),
+          runId: run.runId,
+          payloads: text ? [{ text }] : [],
+          usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+          durationMs: 1,
+          stopReason: status === "ok" ? "stop" : "error",
+          messages: [],
+          ...(status === "error" ? { error: { kind: "tool" as const, message: text || "model failed" } } : {}),
         };
         resolve(run);
       },

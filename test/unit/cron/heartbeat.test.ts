@@ -19,7 +19,12 @@ function setup(heartbeat: Record<string, unknown>, heartbeatMd?: string) {
   const channels = new FakeChannels();
   const events: HeartbeatEvent[] = [];
   const runner = new HeartbeatRunner({
-    config: () => config, conversations, channels: () => channels, workspaceDirOf: () => workspace, logger: pino({ level: "silent" }), clock,
+    config: () => config,
+    conversations,
+    channels: () => channels,
+    workspaceDirOf: () => workspace,
+    logger: pino({ level: "silent" }),
+    clock,
     emit: (e) => events.push(e),
   });
   runner.start();
@@ -105,7 +110,10 @@ describe("heartbeat", () => {
     expect(resolveHeartbeats(applyDefaults({} as never))[0]).toMatchObject({ enabled: true, every: "30m", everyMs: 1_800_000, target: "none", ackMaxChars: 300 });
     expect(resolveHeartbeats(applyDefaults({ agents: { defaults: { heartbeat: { every: "0m" } } } } as never))[0]!.enabled).toBe(false);
     const two = resolveHeartbeats(applyDefaults({ agents: { entries: { main: {}, ops: { heartbeat: { every: "1h" } } } } } as never));
-    expect(two.map((s) => [s.agentId, s.enabled, s.every])).toEqual([["main", false, "30m"], ["ops", true, "1h"]]);
+    expect(two.map((s) => [s.agentId, s.enabled, s.every])).toEqual([
+      ["main", false, "30m"],
+      ["ops", true, "1h"],
+    ]);
     const h = setup({ every: "30m" }, "- check\n");
     h.runner.setEnabled(false);
     expect(h.runner.settings()[0]!.enabled).toBe(false);

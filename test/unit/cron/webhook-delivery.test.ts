@@ -31,11 +31,21 @@ describe("cron webhook delivery", () => {
     const h = await cronHarness();
     open.push(h);
     h.conversations.autoReply = () => ({ status: "ok", text: "result" });
-    const job = await h.service.add({ name: "w", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" }, delivery: { mode: "webhook", to: target.url } });
+    const job = await h.service.add({
+      name: "w",
+      schedule: { kind: "every", every: "1h" },
+      sessionTarget: "isolated",
+      payload: { kind: "agentTurn", message: "m" },
+      delivery: { mode: "webhook", to: target.url },
+    });
     h.clock.advance(3_600_000);
     await settle(h.service);
     expect(target.requests).toEqual([]);
-    expect(h.service.get(job.id)!.state).toMatchObject({ lastStatus: "ok", lastDeliveryStatus: "not-delivered", lastDeliveryError: expect.stringMatching(/private, loopback or link-local.*cron.webhookAllowPrivateNetwork/) });
+    expect(h.service.get(job.id)!.state).toMatchObject({
+      lastStatus: "ok",
+      lastDeliveryStatus: "not-delivered",
+      lastDeliveryError: expect.stringMatching(/private, loopback or link-local.*cron.webhookAllowPrivateNetwork/),
+    });
   });
 
   it("POSTs the reply with the bearer token and the run id as Idempotency-Key", async () => {
@@ -43,7 +53,13 @@ describe("cron webhook delivery", () => {
     const h = await cronHarness({ cron: { webhookAllowPrivateNetwork: true, webhookToken: "hook-secret" } });
     open.push(h);
     h.conversations.autoReply = () => ({ status: "ok", text: "result" });
-    const job = await h.service.add({ name: "w", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" }, delivery: { mode: "webhook", to: target.url } });
+    const job = await h.service.add({
+      name: "w",
+      schedule: { kind: "every", every: "1h" },
+      sessionTarget: "isolated",
+      payload: { kind: "agentTurn", message: "m" },
+      delivery: { mode: "webhook", to: target.url },
+    });
     h.clock.advance(3_600_000);
     await settle(h.service);
     const [run] = h.service.runs({ jobId: job.id }).entries;

@@ -16,9 +16,24 @@ function deviceParams(token: string) {
   const raw = publicKey.export({ format: "der", type: "spki" }).subarray(-32);
   const id = createHash("sha256").update(raw).digest("hex");
   const signedAt = Date.now();
-  const payload = buildDeviceAuthPayload("v3", { deviceId: id, clientId: client.id, clientMode: client.mode, role: "operator", scopes: [], token, nonce: "n", platform: "ios", signedAt });
+  const payload = buildDeviceAuthPayload("v3", {
+    deviceId: id,
+    clientId: client.id,
+    clientMode: client.mode,
+    role: "operator",
+    scopes: [],
+    token,
+    nonce: "n",
+    platform: "ios",
+    signedAt,
+  });
   return {
-    minProtocol: 4, maxProtocol: 4, client, role: "operator", scopes: [], auth: { token },
+    minProtocol: 4,
+    maxProtocol: 4,
+    client,
+    role: "operator",
+    scopes: [],
+    auth: { token },
     device: { id, publicKey: raw.toString("base64url"), signature: sign(null, Buffer.from(payload), privateKey).toString("base64url"), signedAt, nonce: "n" },
   };
 }
@@ -27,7 +42,16 @@ describe("evaluateConnect with device pairing", () => {
   it("a key proof does not let anyone guess the shared token past the lockout", () => {
     const rateLimiter = new AuthRateLimiter({ maxAttempts: 2, windowMs: 60_000, lockoutMs: 60_000, exemptLoopback: true });
     const devices = new DeviceRegistry(fs.mkdtempSync(path.join(os.tmpdir(), "hs-devices-")));
-    const attempt = (token: string) => evaluateConnect({ params: deviceParams(token), nonce: "n", remoteAddress: "10.9.8.7", auth: { mode: "token", token: "the-real-token" }, rateLimiter, now: Date.now(), devices });
+    const attempt = (token: string) =>
+      evaluateConnect({
+        params: deviceParams(token),
+        nonce: "n",
+        remoteAddress: "10.9.8.7",
+        auth: { mode: "token", token: "the-real-token" },
+        rateLimiter,
+        now: Date.now(),
+        devices,
+      });
     const first = attempt("guess-1");
     expect(!first.ok && first.error.details?.code).toBe("PAIRING_REQUIRED");
     attempt("guess-2");

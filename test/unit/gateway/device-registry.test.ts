@@ -6,7 +6,14 @@ import { DeviceRegistry, MAX_PENDING_PAIRINGS, PAIRING_REQUEST_TTL_MS, type Devi
 
 const stateDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "devices-"));
 const descriptor = (deviceId: string, scopes = ["operator.read"]): DeviceDescriptor => ({
-  deviceId, publicKey: `key-${deviceId}`, clientId: "openclaw-ios", clientMode: "ui", platform: "ios", role: "operator", scopes, remoteAddress: "10.0.0.2",
+  deviceId,
+  publicKey: `key-${deviceId}`,
+  clientId: "openclaw-ios",
+  clientMode: "ui",
+  platform: "ios",
+  role: "operator",
+  scopes,
+  remoteAddress: "10.0.0.2",
 });
 
 describe("DeviceRegistry", () => {

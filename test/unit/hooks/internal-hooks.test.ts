@@ -22,7 +22,14 @@ function runner(stateDir: string, workspace: string, entries: Record<string, { e
   const warnings: { hook?: string; err?: string }[] = [];
   const logger = { warn: (obj: { hook?: string; err?: string }) => warnings.push(obj), debug() {}, info() {}, error() {} } as never;
   const config = applyDefaults({ hooks: { internal: { entries, timeoutMs } } } as never);
-  const hooks = new InternalHookRunner({ config: () => config, stateDir, bundledDir: resolveBundledHooksDir(), logger, workspaceDirOf: () => workspace, defaultAgentId: () => "main" });
+  const hooks = new InternalHookRunner({
+    config: () => config,
+    stateDir,
+    bundledDir: resolveBundledHooksDir(),
+    logger,
+    workspaceDirOf: () => workspace,
+    defaultAgentId: () => "main",
+  });
   return { hooks, warnings };
 }
 
@@ -50,7 +57,12 @@ describe("internal hooks", () => {
     writeHook(root, "thrower", ["command:new"], "export default async () => { throw new Error('boom'); };");
     writeHook(root, "hanger", ["command:new"], "export default () => new Promise(() => { setInterval(() => {}, 1000); });");
     writeHook(root, "exiter", ["command:new"], "export default async () => { process.exit(3); };");
-    writeHook(root, "good", ["command"], `import fs from "node:fs"; export default async (event) => { fs.writeFileSync(${JSON.stringify(marker)}, event.type + ":" + event.action); };`);
+    writeHook(
+      root,
+      "good",
+      ["command"],
+      `import fs from "node:fs"; export default async (event) => { fs.writeFileSync(${JSON.stringify(marker)}, event.type + ":" + event.action); };`,
+    );
     writeHook(root, "off", ["command:new"], `import fs from "node:fs"; export default async () => { fs.writeFileSync(${JSON.stringify(`${marker}.off`)}, "x"); };`);
     const { hooks, warnings } = runner(stateDir, tempDir(), { thrower: { enabled: true }, hanger: { enabled: true }, exiter: { enabled: true }, good: { enabled: true } }, 3_000);
     await hooks.emitAndWait({ type: "command", action: "new", sessionKey: "agent:main:main", context: {} });
@@ -76,7 +88,11 @@ describe("internal hooks", () => {
     const text = fs.readFileSync(path.join(workspace, "memory", files[0]!), "utf8");
     expect(text).toContain("**user:** line 0");
     expect(text).toContain("**assistant:** line 13");
-    const log = fs.readFileSync(path.join(stateDir, "logs", "commands.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const log = fs
+      .readFileSync(path.join(stateDir, "logs", "commands.log"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(log).toEqual([expect.objectContaining({ action: "reset", sessionKey: "agent:main:main", source: "chat.send" })]);
   });
 });

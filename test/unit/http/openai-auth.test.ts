@@ -50,8 +50,7 @@ describe("/v1 auth", () => {
 
   it("locks out repeated wrong bearers with 429 + Retry-After; missing bearers do not count", async () => {
     server = await startOpenAiServer({ rateLimit: { maxAttempts: 3, lockoutMs: 90_000, exemptLoopback: false } });
-    const models = (authorization?: string) =>
-      fetch(`${server!.base}/v1/models`, { headers: authorization ? { authorization } : {} });
+    const models = (authorization?: string) => fetch(`${server!.base}/v1/models`, { headers: authorization ? { authorization } : {} });
     for (let i = 0; i < 5; i++) expect((await models()).status).toBe(401);
     for (let i = 0; i < 3; i++) expect((await models("Bearer wrong")).status).toBe(401);
     const locked = await models("Bearer wrong");

@@ -47,9 +47,7 @@ describe("POST /v1/chat/completions with the openai SDK", () => {
   });
 
   it("surfaces a failed turn as APIError with status 502 and the safe message", async () => {
-    const err = await client.chat.completions
-      .create({ model: "openclaw", messages: [{ role: "user", content: "fail:server:provider answered 503" }] })
-      .catch((e: unknown) => e);
+    const err = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "fail:server:provider answered 503" }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIError);
     expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
     expect((err as InstanceType<typeof OpenAI.APIError>).message).toContain("provider answered 503");
@@ -79,9 +77,7 @@ describe("POST /v1/chat/completions over plain HTTP", () => {
     const events = sseData(await res.text());
     expect(JSON.parse(events[1]!).choices[0].delta.content).toBe("No response from OpenClaw.");
     const plain = await postJson(server.base, "/v1/chat/completions", userMessage("silent"));
-    expect(((await plain.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe(
-      "No response from OpenClaw.",
-    );
+    expect(((await plain.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("No response from OpenClaw.");
   });
 
   it("a turn failing mid-stream ends with an Error content chunk, finish_reason stop, then [DONE]", async () => {

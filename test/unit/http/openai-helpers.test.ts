@@ -25,7 +25,10 @@ describe("deriveSessionKey", () => {
 });
 
 describe("resolveAgentId", () => {
-  const agents = [{ id: "main", isDefault: true }, { id: "x", isDefault: false }];
+  const agents = [
+    { id: "main", isDefault: true },
+    { id: "x", isDefault: false },
+  ];
   it("blank header falls back to model; unknown names throw", () => {
     expect(resolveAgentId("openclaw/x", "  ", agents)).toBe("x");
     expect(() => resolveAgentId("openclaw/", undefined, agents)).toThrow(/does not exist/);

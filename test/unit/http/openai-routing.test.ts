@@ -53,10 +53,7 @@ describe("model contract", () => {
     expect(server.turns.last.agentId).toBe("ops-bot");
     await send({ model: "openclaw/main" }, { "x-openclaw-agent": "home" });
     expect(server.turns.last.agentId).toBe("home");
-    const completion = await client.chat.completions.create(
-      { model: "openclaw/home", messages: [{ role: "user", content: "x" }] },
-      { headers: { "x-openclaw-agent-id": "main" } },
-    );
+    const completion = await client.chat.completions.create({ model: "openclaw/home", messages: [{ role: "user", content: "x" }] }, { headers: { "x-openclaw-agent-id": "main" } });
     expect(completion.model).toBe("openclaw/home");
     expect(server.turns.last.agentId).toBe("main");
     const unknown = await send({ model: "openclaw/main" }, { "x-openclaw-agent-id": "ghost" });
@@ -147,7 +144,13 @@ describe("prompt building", () => {
     { role: "assistant", content: "first answer" },
     { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
     { role: "tool", tool_call_id: "c1", content: "42" },
-    { role: "user", content: [{ type: "text", text: "second" }, { type: "input_text", text: "question" }] },
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "second" },
+        { type: "input_text", text: "question" },
+      ],
+    },
   ];
 
   it("stateless: last user text is the message, system/developer the extra prompt, earlier turns the history", async () => {
@@ -173,7 +176,13 @@ describe("prompt building", () => {
   it("ignores unknown fields and images in older messages", async () => {
     const res = await send({
       messages: [
-        { role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }, { type: "text", text: "look" }] },
+        {
+          role: "user",
+          content: [
+            { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+            { type: "text", text: "look" },
+          ],
+        },
         { role: "user", content: "and now?" },
       ],
       logprobs: false,

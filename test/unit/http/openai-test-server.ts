@@ -65,12 +65,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startOpenAiServer(opts: {
-  auth?: ResolvedAuth;
-  rateLimit?: Partial<RateLimitSettings>;
-  agents?: OpenAiAgentInfo[];
-  bodyLimitBytes?: number;
-} = {}): Promise<TestServer> {
+export async function startOpenAiServer(
+  opts: { auth?: ResolvedAuth; rateLimit?: Partial<RateLimitSettings>; agents?: OpenAiAgentInfo[]; bodyLimitBytes?: number } = {},
+): Promise<TestServer> {
   let enabled = true;
   const turns = new FakeTurns();
   // The same app-wide 1 MiB limit as src/gateway/server.ts: the route must raise its own.

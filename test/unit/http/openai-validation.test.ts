@@ -33,13 +33,38 @@ describe("request validation", () => {
     ["text part without text", { messages: [{ role: "user", content: [{ type: "text" }] }] }, /text must be a string/],
     ["unknown part type", { messages: [{ role: "user", content: [{ type: "hologram" }] }] }, /not a supported content part/],
     ["image in the last message", { messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] }] }, /'image_url' are not supported yet/],
-    ["last message not user", { messages: [{ role: "user", content: "q" }, { role: "assistant", content: "a" }] }, /must have role 'user'/, "messages"],
+    [
+      "last message not user",
+      {
+        messages: [
+          { role: "user", content: "q" },
+          { role: "assistant", content: "a" },
+        ],
+      },
+      /must have role 'user'/,
+      "messages",
+    ],
     ["empty user text", { messages: [{ role: "user", content: "   " }] }, /Missing user message/],
     ["stream not boolean", { ...userMessage("x"), stream: "yes" }, /`stream` must be a boolean/, "stream"],
     ["stream as the string 'true' (no type coercion)", { ...userMessage("x"), stream: "true" }, /`stream` must be a boolean/, "stream"],
     ["temperature as a numeric string", { ...userMessage("x"), temperature: "0.5" }, /between 0 and 2/, "temperature"],
-    ["a bad part after a good one", { messages: [{ role: "user", content: [{ type: "text", text: "a" }, 5] }] }, /messages\[0\]\.content\[1\] must be an object/, "messages[0].content[1]"],
-    ["a bad second message", { messages: [{ role: "user", content: "a" }, { role: "user", content: 7 }] }, /messages\[1\]\.content must be a string/, "messages[1].content"],
+    [
+      "a bad part after a good one",
+      { messages: [{ role: "user", content: [{ type: "text", text: "a" }, 5] }] },
+      /messages\[0\]\.content\[1\] must be an object/,
+      "messages[0].content[1]",
+    ],
+    [
+      "a bad second message",
+      {
+        messages: [
+          { role: "user", content: "a" },
+          { role: "user", content: 7 },
+        ],
+      },
+      /messages\[1\]\.content must be a string/,
+      "messages[1].content",
+    ],
     ["stream_options not object", { ...userMessage("x"), stream: true, stream_options: 1 }, /must be an object/, "stream_options"],
     ["include_usage not boolean", { ...userMessage("x"), stream: true, stream_options: { include_usage: "y" } }, /boolean/, "stream_options.include_usage"],
     ["model not a string", { ...userMessage("x"), model: 4 }, /`model` must be a string/, "model"],
@@ -89,9 +114,7 @@ describe("request validation", () => {
 
   it("the SDK sees validation failures as BadRequestError", async () => {
     const client = new OpenAI({ baseURL: `${server.base}/v1`, apiKey: TOKEN, maxRetries: 0 });
-    const err = await client.chat.completions
-      .create({ model: "openclaw", messages: [{ role: "assistant", content: "no user" }] })
-      .catch((e: unknown) => e);
+    const err = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "assistant", content: "no user" }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
   });
 });

@@ -16,7 +16,14 @@ afterEach(() => {
 });
 
 const bytes = (text: string) => Buffer.from(text, "utf8");
-const openFds = () => fs.readdirSync("/proc/self/fd").map((fd) => { try { return fs.readlinkSync(`/proc/self/fd/${fd}`); } catch { return ""; } });
+const openFds = () =>
+  fs.readdirSync("/proc/self/fd").map((fd) => {
+    try {
+      return fs.readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return "";
+    }
+  });
 const fdsOn = (file: string) => openFds().filter((target) => target.startsWith(file)).length;
 
 function touch(name: string, text = ""): string {

@@ -35,7 +35,12 @@ const open = (minLines = 10) => {
   opened.push(log);
   return log;
 };
-const fileLines = () => fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Line);
+const fileLines = () =>
+  fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 
 /** Appends a change, applies it, then lets the log compact: the order every owner follows. */
 function set(log: KeyedJsonLinesLog<Counter, Line>, key: string, n: number): void {
@@ -90,7 +95,10 @@ describe("KeyedJsonLinesLog", () => {
     const reopened = open();
     expect([...reopened.entries.keys()]).toEqual(["a"]);
     set(reopened, "c", 3);
-    expect(fileLines()).toEqual([{ k: "a", n: 1 }, { k: "c", n: 3 }]);
+    expect(fileLines()).toEqual([
+      { k: "a", n: 1 },
+      { k: "c", n: 3 },
+    ]);
   });
 
   it("runs recover after replay and before the compaction at open", () => {
@@ -99,7 +107,10 @@ describe("KeyedJsonLinesLog", () => {
     first.close();
     const recovering = new KeyedJsonLinesLog(file, { ...schema, recover: (entries) => entries.set("recovered", { n: 0, done: false }) }, { factor: 2, minLines: 10 });
     opened.push(recovering);
-    expect(fileLines()).toEqual([{ k: "a", n: 1 }, { k: "recovered", n: 0 }]);
+    expect(fileLines()).toEqual([
+      { k: "a", n: 1 },
+      { k: "recovered", n: 0 },
+    ]);
   });
 
   it("compacts once the file holds more than factor × max(kept entries, minLines) lines", () => {
@@ -122,6 +133,10 @@ describe("KeyedJsonLinesLog", () => {
     set(log, "k8", 8);
     expect(fileLines()).toHaveLength(14);
     set(log, "k9", 9);
-    expect(fileLines()).toEqual([{ k: "same", n: 10 }, { k: "k8", n: 8 }, { k: "k9", n: 9 }]);
+    expect(fileLines()).toEqual([
+      { k: "same", n: 10 },
+      { k: "k8", n: 8 },
+      { k: "k9", n: 9 },
+    ]);
   });
 });

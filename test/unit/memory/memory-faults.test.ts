@@ -41,7 +41,10 @@ describe("memory: files that are not indexed", () => {
     expect(reasons["memory/latin1.md"]).toContain("not valid UTF-8");
     expect(reasons["memory/link.md"]).toContain("symlink that leads out of the workspace");
     expect(reasons["memory/empty.md"]).toBeUndefined();
-    const logged = fixture.warnings.filter((w) => w.msg === "memory file not indexed").map((w) => (w.obj as { path: string }).path).sort();
+    const logged = fixture.warnings
+      .filter((w) => w.msg === "memory file not indexed")
+      .map((w) => (w.obj as { path: string }).path)
+      .sort();
     expect(logged).toEqual(["memory/binary.md", "memory/huge.md", "memory/latin1.md", "memory/link.md"]);
     const status = await fixture.service.status("main");
     expect(status.files).toBe(1);
@@ -95,7 +98,24 @@ describe("memory: hostile queries", () => {
     fixture = memoryFixture(fakeEmbeddingSearch(server.url));
     fixture.write("MEMORY.md", 'He said "near" the AND gate, OR maybe NEAR(it) * star.\n');
     await fixture.service.sync("main");
-    const queries = ["", "   ", "x".repeat(100 * 1024), '"', '"unbalanced', "*", "NEAR(", "NEAR(a b", "AND OR", "AND", "OR NOT", "col:text", "^start", "(((", "'; DROP TABLE chunks; --", "\u0000"];
+    const queries = [
+      "",
+      "   ",
+      "x".repeat(100 * 1024),
+      '"',
+      '"unbalanced',
+      "*",
+      "NEAR(",
+      "NEAR(a b",
+      "AND OR",
+      "AND",
+      "OR NOT",
+      "col:text",
+      "^start",
+      "(((",
+      "'; DROP TABLE chunks; --",
+      "\u0000",
+    ];
     for (const query of queries) {
       const answer = await fixture.service.search("main", query);
       expect(Array.isArray(answer.results)).toBe(true);

@@ -99,7 +99,7 @@ describe("memory index: sync and hybrid search", () => {
     await fixture.service.sync("main");
     const status = await fixture.service.status("main");
     expect(status).toMatchObject({ mode: "fts-only", provider: "none" });
-    expect(status.ftsOnlyReason).toContain("provider is \"none\"");
+    expect(status.ftsOnlyReason).toContain('provider is "none"');
     const answer = await fixture.service.search("main", "deploy key");
     expect(answer).toMatchObject({ mode: "fts-only" });
     expect(answer.results[0]!.path).toBe("MEMORY.md");

@@ -33,9 +33,24 @@ async function turn(extra: RawOpenClawConfig, options: { withMemory?: boolean } 
     models: { providers: { fake: { baseUrl: `${server.url}/v1`, apiKey: "sk-fake", api: "openai-completions", models: [{ id: "fake-model" }] } } },
     ...extra,
   } as RawOpenClawConfig);
-  const memory = new MemoryService({ stateDir: root, config: () => config, env: {}, logger: { warn() {}, info() {}, debug() {} } as never, workspaceDirOf: () => workspace, watch: false });
+  const memory = new MemoryService({
+    stateDir: root,
+    config: () => config,
+    env: {},
+    logger: { warn() {}, info() {}, debug() {} } as never,
+    workspaceDirOf: () => workspace,
+    watch: false,
+  });
   services.push(memory);
-  const result = await runEmbeddedTurn({ config, stateDir: root, env: {}, message: "what do you remember?", senderIsOwner: true, sessionKey: "agent:main:main", services: options.withMemory === false ? {} : { memory } });
+  const result = await runEmbeddedTurn({
+    config,
+    stateDir: root,
+    env: {},
+    message: "what do you remember?",
+    senderIsOwner: true,
+    sessionKey: "agent:main:main",
+    services: options.withMemory === false ? {} : { memory },
+  });
   const request = server.requests.find((r) => r.path === "/v1/chat/completions")!.body as { tools: { function: { name: string } }[]; messages: { content: string }[] };
   return { result, tools: request.tools.map((t) => t.function.name), prompt: request.messages[0]!.content, workspace, memory };
 }

@@ -40,8 +40,13 @@ async function evaluate(name: string, search: Record<string, unknown>): Promise<
   fs.cpSync(path.join(FIXTURES, "workspace"), workspace, { recursive: true });
   const config = applyDefaults({ memory: { search } } as RawOpenClawConfig);
   const memory = new MemoryService({
-    stateDir: path.join(root, name, "state"), config: () => config, env: {}, watch: false, workspaceDirOf: () => workspace,
-    logger: { warn() {}, info() {}, debug() {} } as never, now: () => new Date(now),
+    stateDir: path.join(root, name, "state"),
+    config: () => config,
+    env: {},
+    watch: false,
+    workspaceDirOf: () => workspace,
+    logger: { warn() {}, info() {}, debug() {} } as never,
+    now: () => new Date(now),
   });
   try {
     await memory.sync("main");

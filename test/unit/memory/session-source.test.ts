@@ -49,7 +49,11 @@ describe('memory.search.sources: ["sessions"]', () => {
     await fixture.service.sync("main");
     expect((await fixture.service.search("main", "ospreys")).results).toHaveLength(1);
 
-    store.appendMessages("agent:main:main", null, Array.from({ length: SESSION_DELTA_MESSAGES }, (_, i) => user(`filler ${i} plus herons`)));
+    store.appendMessages(
+      "agent:main:main",
+      null,
+      Array.from({ length: SESSION_DELTA_MESSAGES }, (_, i) => user(`filler ${i} plus herons`)),
+    );
     const search = async () => (await fixture!.service.search("main", "herons")).results;
     // The search notices the growth and starts a sync; the next one sees its result.
     await search();

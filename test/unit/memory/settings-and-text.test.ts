@@ -19,15 +19,36 @@ describe("memory settings", () => {
     const settingsOf = (search: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => resolveMemorySettings(validateConfig({ memory: { search } }, env).config, env).embedding;
     expect(settingsOf({ provider: "none" })).toMatchObject({ kind: "none" });
     expect(settingsOf({})).toMatchObject({ kind: "none", reason: expect.stringContaining("OPENAI_API_KEY is not set") });
-    expect(settingsOf({}, { OPENAI_API_KEY: "sk-x" })).toMatchObject({ kind: "remote", provider: "openai", baseUrl: "https://api.openai.com/v1", model: "text-embedding-3-small", explicit: false });
-    expect(settingsOf({ provider: "local", remote: { baseUrl: "http://127.0.0.1:11434/v1/" } })).toMatchObject({ kind: "remote", provider: "local", baseUrl: "http://127.0.0.1:11434/v1", explicit: true });
+    expect(settingsOf({}, { OPENAI_API_KEY: "sk-x" })).toMatchObject({
+      kind: "remote",
+      provider: "openai",
+      baseUrl: "https://api.openai.com/v1",
+      model: "text-embedding-3-small",
+      explicit: false,
+    });
+    expect(settingsOf({ provider: "local", remote: { baseUrl: "http://127.0.0.1:11434/v1/" } })).toMatchObject({
+      kind: "remote",
+      provider: "local",
+      baseUrl: "http://127.0.0.1:11434/v1",
+      explicit: true,
+    });
   });
 
   it("has the documented defaults", () => {
     const settings = resolveMemorySettings(validateConfig({}, {}).config, {});
     expect(settings).toMatchObject({
-      enabled: true, chunkTokens: 400, chunkOverlap: 80, maxResults: 6, minScore: 0.35, vectorWeight: 0.7, textWeight: 0.3,
-      candidateMultiplier: 4, mmr: { enabled: true, lambda: 0.7 }, decay: { enabled: true, halfLifeDays: 30 }, watch: true, watchDebounceMs: 1500,
+      enabled: true,
+      chunkTokens: 400,
+      chunkOverlap: 80,
+      maxResults: 6,
+      minScore: 0.35,
+      vectorWeight: 0.7,
+      textWeight: 0.3,
+      candidateMultiplier: 4,
+      mmr: { enabled: true, lambda: 0.7 },
+      decay: { enabled: true, halfLifeDays: 30 },
+      watch: true,
+      watchDebounceMs: 1500,
     });
   });
 

@@ -20,13 +20,20 @@ describe("withFailureHint", () => {
   });
 
   it("Anthropic's base URL is an origin: no /v1 suggestion", () => {
-    const hinted = withFailureHint({ kind: "config", retryable: false, status: 404, message: "HTTP 404: not found" }, { baseUrl: "https://proxy.example", path: "/v1/messages", baseUrlCarriesVersion: false }, { provider: "anthropic", id: "claude" });
+    const hinted = withFailureHint(
+      { kind: "config", retryable: false, status: 404, message: "HTTP 404: not found" },
+      { baseUrl: "https://proxy.example", path: "/v1/messages", baseUrlCarriesVersion: false },
+      { provider: "anthropic", id: "claude" },
+    );
     expect(hinted.message).toContain("called POST https://proxy.example/v1/messages");
     expect(hinted.message).not.toContain("did you mean");
   });
 
   it("a refused key names where the key comes from; an unreachable server names baseUrl", () => {
-    const auth = withFailureHint({ kind: "auth", retryable: false, status: 401, message: "HTTP 401: invalid key" }, openai("https://api.openai.com/v1"), { provider: "openai", id: "gpt-4o" });
+    const auth = withFailureHint({ kind: "auth", retryable: false, status: 401, message: "HTTP 401: invalid key" }, openai("https://api.openai.com/v1"), {
+      provider: "openai",
+      id: "gpt-4o",
+    });
     expect(auth.message).toContain("OPENAI_API_KEY, models.providers.openai.apiKey or auth-profiles.json");
     const network = withFailureHint({ kind: "network", retryable: true, message: "connection failed: ECONNREFUSED" }, openai("http://127.0.0.1:1/v1"), model);
     expect(network.message).toContain("is the server running there? Check models.providers.ollama.baseUrl");

@@ -24,7 +24,10 @@ describe("fake model server", () => {
   it("answers non-streaming Messages and Chat Completions requests", async () => {
     server.enqueue({ text: "plain", toolCalls: [{ id: "t1", name: "f", arguments: { a: 1 } }] }, { text: "plain too" });
     const message = await anthropic().messages.create({ model: "fake-model", max_tokens: 10, messages: [{ role: "user", content: "hi" }] });
-    expect(message.content).toMatchObject([{ type: "text", text: "plain" }, { type: "tool_use", id: "t1", name: "f", input: { a: 1 } }]);
+    expect(message.content).toMatchObject([
+      { type: "text", text: "plain" },
+      { type: "tool_use", id: "t1", name: "f", input: { a: 1 } },
+    ]);
     expect(message.stop_reason).toBe("tool_use");
     const completion = await openai().chat.completions.create({ model: "fake-model", messages: [{ role: "user", content: "hi" }] });
     expect(completion.choices[0]!.message.content).toBe("plain too");
@@ -60,10 +63,7 @@ describe("fake model server", () => {
   it("survives clients that abort mid-stream, and keeps serving", async () => {
     server.enqueue({ text: "slow slow slow", chunkDelayMs: 100 });
     const controller = new AbortController();
-    const stream = await openai().chat.completions.create(
-      { model: "m", stream: true, messages: [{ role: "user", content: "x" }] },
-      { signal: controller.signal },
-    );
+    const stream = await openai().chat.completions.create({ model: "m", stream: true, messages: [{ role: "user", content: "x" }] }, { signal: controller.signal });
     for await (const _chunk of stream) {
       controller.abort();
     }

@@ -118,7 +118,10 @@ describe("conversion details", () => {
     expect(wire.map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "user"]);
     expect(wire[0]).toEqual({
       role: "user",
-      content: [{ type: "text", text: "Look:" }, { type: "image_url", image_url: { url: "data:image/png;base64,aGVsbG8=" } }],
+      content: [
+        { type: "text", text: "Look:" },
+        { type: "image_url", image_url: { url: "data:image/png;base64,aGVsbG8=" } },
+      ],
     });
     expect(wire[1]).toMatchObject({ content: null, tool_calls: [{ id: "a" }, { id: "b" }] });
     expect(wire[2]).toEqual({ role: "tool", tool_call_id: "a", content: "[1 image(s) attached in the next message]" });

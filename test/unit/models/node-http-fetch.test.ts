@@ -29,7 +29,11 @@ afterAll(() => {
 
 describe("nodeHttpFetch", () => {
   it("sends method, headers and a byte body; answers with a real Response", async () => {
-    const res = await nodeHttpFetch(`${base}/x`, { method: "POST", headers: new Headers({ "Content-Type": "application/json", Authorization: "Bearer k" }), body: Buffer.from('{"a":"ü"}') });
+    const res = await nodeHttpFetch(`${base}/x`, {
+      method: "POST",
+      headers: new Headers({ "Content-Type": "application/json", Authorization: "Bearer k" }),
+      body: Buffer.from('{"a":"ü"}'),
+    });
     expect(res).toBeInstanceOf(Response);
     expect(res.status).toBe(201);
     expect(res.ok).toBe(true);

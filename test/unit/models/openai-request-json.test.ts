@@ -7,15 +7,34 @@ import type { ProviderModel } from "../../../src/models/types.js";
 import { WEATHER_TOOL } from "./stream-helpers.js";
 
 const t = 1_700_000_000_000;
-const model = (overrides: Partial<ProviderModel> = {}): ProviderModel => ({
-  ref: "fake/m", provider: "fake", id: "m-1", api: "openai-completions", baseUrl: "http://127.0.0.1:1/v1", apiKey: "k",
-  input: ["text", "image"], contextWindow: 128_000, maxTokens: 4096, reasoning: false, ...overrides,
-} as ProviderModel);
+const model = (overrides: Partial<ProviderModel> = {}): ProviderModel =>
+  ({
+    ref: "fake/m",
+    provider: "fake",
+    id: "m-1",
+    api: "openai-completions",
+    baseUrl: "http://127.0.0.1:1/v1",
+    apiKey: "k",
+    input: ["text", "image"],
+    contextWindow: 128_000,
+    maxTokens: 4096,
+    reasoning: false,
+    ...overrides,
+  }) as ProviderModel;
 
 const image = { type: "image" as const, mimeType: "image/png", data: "aGVsbG8=" };
 const conversation: ModelMessage[] = [
   { role: "user", content: [{ type: "text", text: "Look — “quoted”\n\u2028" }, image], timestamp: t },
-  { role: "assistant", content: [{ type: "thinking", thinking: "hmm", signature: "s" }, { type: "toolCall", id: "a", name: "get_weather", arguments: { city: "Zürich" } }, { type: "toolCall", id: "b", name: "get_weather", arguments: {} }], stopReason: "toolUse", timestamp: t },
+  {
+    role: "assistant",
+    content: [
+      { type: "thinking", thinking: "hmm", signature: "s" },
+      { type: "toolCall", id: "a", name: "get_weather", arguments: { city: "Zürich" } },
+      { type: "toolCall", id: "b", name: "get_weather", arguments: {} },
+    ],
+    stopReason: "toolUse",
+    timestamp: t,
+  },
   { role: "toolResult", toolCallId: "a", toolName: "get_weather", content: [image], isError: false, timestamp: t },
   { role: "toolResult", toolCallId: "b", toolName: "get_weather", content: [{ type: "text", text: "boom" }], isError: true, timestamp: t },
   { role: "assistant", content: [{ type: "text", text: "" }], stopReason: "aborted", timestamp: t },
@@ -30,15 +49,32 @@ const chatLines: ModelMessage[] = [
   { role: "user", content: 'say "quoted" and back\\slash', timestamp: t },
   { role: "assistant", content: [{ type: "text", text: "line\nbreak\ttab" }], timestamp: t },
   { role: "user", content: "caf\u00e9 \u2028", timestamp: t },
-  { role: "assistant", content: [{ type: "thinking", thinking: "hm" }, { type: "text", text: "plain after thinking" }], timestamp: t },
-  { role: "assistant", content: [{ type: "text", text: "two" }, { type: "text", text: " blocks" }], timestamp: t },
+  {
+    role: "assistant",
+    content: [
+      { type: "thinking", thinking: "hm" },
+      { type: "text", text: "plain after thinking" },
+    ],
+    timestamp: t,
+  },
+  {
+    role: "assistant",
+    content: [
+      { type: "text", text: "two" },
+      { type: "text", text: " blocks" },
+    ],
+    timestamp: t,
+  },
   { role: "user", content: "\u007f", timestamp: t },
 ];
 
 const variants: [string, ModelRequest][] = [
   ["tools, images allowed", { model: model(), systemPrompt: "You are a test.\nUse “tools”.", messages: conversation, tools: [WEATHER_TOOL] }],
   ["text-only model, no system prompt, no tools", { model: model({ input: ["text"] }), systemPrompt: "", messages: conversation, tools: [] }],
-  ["openai provider, temperature, request max tokens", { model: model({ provider: "openai" }), systemPrompt: "s", messages: conversation, tools: [WEATHER_TOOL], temperature: 0.2, maxTokens: 77 }],
+  [
+    "openai provider, temperature, request max tokens",
+    { model: model({ provider: "openai" }), systemPrompt: "s", messages: conversation, tools: [WEATHER_TOOL], temperature: 0.2, maxTokens: 77 },
+  ],
   ["images at the very end", { model: model(), systemPrompt: "s", messages: conversation.slice(0, 3), tools: [] }],
   ["plain and escaped chat lines", { model: model(), systemPrompt: "s", messages: chatLines, tools: [] }],
 ];

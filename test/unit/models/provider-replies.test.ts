@@ -128,7 +128,10 @@ describe("thinking", () => {
     const events = await run(createOpenAICompletionsStream(), makeRequest(fakeModel(server, "openai-completions")));
     expect(textOf(events, "thinking_delta")).toBe("pondering");
     const done = last(events);
-    expect(done.type === "done" && done.message.content).toEqual([{ type: "thinking", thinking: "pondering" }, { type: "text", text: "done" }]);
+    expect(done.type === "done" && done.message.content).toEqual([
+      { type: "thinking", thinking: "pondering" },
+      { type: "text", text: "done" },
+    ]);
   });
 });
 
@@ -153,13 +156,23 @@ describe("openai-responses", () => {
     const model = fakeModel(server, "openai-responses", { reasoning: true });
     const messages = [
       userText("weather in Paris?"),
-      { role: "assistant" as const, content: [{ type: "text" as const, text: "Checking." }, { type: "toolCall" as const, id: "call_9", name: "get_weather", arguments: { city: "Paris" } }], timestamp: 1 },
+      {
+        role: "assistant" as const,
+        content: [
+          { type: "text" as const, text: "Checking." },
+          { type: "toolCall" as const, id: "call_9", name: "get_weather", arguments: { city: "Paris" } },
+        ],
+        timestamp: 1,
+      },
       { role: "toolResult" as const, toolCallId: "call_9", toolName: "get_weather", content: [{ type: "text" as const, text: "sunny" }], isError: false, timestamp: 2 },
     ];
     server.enqueue({ thinking: "Easy.", text: "It is sunny." });
     const events = await run(stream, { ...makeRequest(model, messages, [WEATHER_TOOL]), thinking: "low", params: { temperature: 0.4 } });
     const done = last(events);
-    expect(done.type === "done" && done.message.content).toEqual([{ type: "thinking", thinking: "Easy." }, { type: "text", text: "It is sunny." }]);
+    expect(done.type === "done" && done.message.content).toEqual([
+      { type: "thinking", thinking: "Easy." },
+      { type: "text", text: "It is sunny." },
+    ]);
     const body = server.requests.at(-1)!.body;
     expect(body.input).toEqual([
       { role: "user", content: [{ type: "input_text", text: "weather in Paris?" }] },

@@ -146,8 +146,27 @@ describe("listConfiguredModels", () => {
       agents: { defaults: { model: { primary: "fake/fake-model", fallbacks: ["anthropic/claude-sonnet-4-5"] } } },
     };
     expect(listConfiguredModels(config(raw), {})).toEqual([
-      { ref: "fake/fake-model", provider: "fake", id: "fake-model", name: "Fake Model", contextWindow: 120000, maxTokens: 8192, reasoning: false, input: ["text"], available: true },
-      { ref: "anthropic/claude-sonnet-4-5", provider: "anthropic", id: "claude-sonnet-4-5", contextWindow: 200000, maxTokens: 8192, reasoning: false, input: ["text"], available: false },
+      {
+        ref: "fake/fake-model",
+        provider: "fake",
+        id: "fake-model",
+        name: "Fake Model",
+        contextWindow: 120000,
+        maxTokens: 8192,
+        reasoning: false,
+        input: ["text"],
+        available: true,
+      },
+      {
+        ref: "anthropic/claude-sonnet-4-5",
+        provider: "anthropic",
+        id: "claude-sonnet-4-5",
+        contextWindow: 200000,
+        maxTokens: 8192,
+        reasoning: false,
+        input: ["text"],
+        available: false,
+      },
     ]);
     const withKey = listConfiguredModels(config(raw), { ANTHROPIC_API_KEY: "k" });
     expect(withKey.map((m) => m.available)).toEqual([true, true]);

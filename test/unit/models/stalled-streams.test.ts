@@ -73,7 +73,8 @@ describe("stream deadlines", () => {
   });
 
   it("knows self-hosted addresses", () => {
-    for (const url of ["http://localhost:1234", "http://10.1.2.3", "http://192.168.1.5:8080", "http://[::1]:11434", "http://gpu.local", "http://172.20.0.2"]) expect(isSelfHosted(url)).toBe(true);
+    for (const url of ["http://localhost:1234", "http://10.1.2.3", "http://192.168.1.5:8080", "http://[::1]:11434", "http://gpu.local", "http://172.20.0.2"])
+      expect(isSelfHosted(url)).toBe(true);
     for (const url of ["https://api.anthropic.com", "https://8.8.8.8", "http://172.32.0.1", undefined]) expect(isSelfHosted(url)).toBe(false);
   });
 });

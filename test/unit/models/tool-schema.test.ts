@@ -19,7 +19,10 @@ describe("normalizeToolSchema", () => {
     const schema = Type.Object({
       mode: Type.Union([Type.Literal("read"), Type.Literal("write")], { description: "Access mode" }),
     });
-    for (const [api, provider] of [["anthropic-messages", "anthropic"], ["openai-completions", "openai"]] as const) {
+    for (const [api, provider] of [
+      ["anthropic-messages", "anthropic"],
+      ["openai-completions", "openai"],
+    ] as const) {
       expect(normalizeToolSchema(schema, api, provider).properties).toEqual({
         mode: { description: "Access mode", type: "string", enum: ["read", "write"] },
       });

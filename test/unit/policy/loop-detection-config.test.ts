@@ -18,7 +18,12 @@ describe("loopDetectionFromConfig", () => {
   it("the agent's own loopDetection overrides key by key", () => {
     const config = {
       tools: { loopDetection: { enabled: true, maxConsecutiveCalls: 3, maxSameFileReads: 5 } },
-      agents: { list: [{ id: "coder", tools: { loopDetection: { maxSameFileReads: 8 } } }, { id: "quiet", tools: { loopDetection: { enabled: false } } }] },
+      agents: {
+        list: [
+          { id: "coder", tools: { loopDetection: { maxSameFileReads: 8 } } },
+          { id: "quiet", tools: { loopDetection: { enabled: false } } },
+        ],
+      },
     };
     expect(loopDetectionFromConfig(config, "coder")).toEqual({ enabled: true, options: { repeatThreshold: 3, readThreshold: 8 } });
     expect(loopDetectionFromConfig(config, "quiet").enabled).toBe(false);

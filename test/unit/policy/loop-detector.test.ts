@@ -43,13 +43,29 @@ describe("repeated call", () => {
   it("argument key order does not make a different call", () => {
     const a = call("exec", { command: "ls", workdir: "." });
     const b = call("exec", { workdir: ".", command: "ls" });
-    expect(summary(run([[a, text("x")], [b, text("x")], [a, text("x")]]))).toEqual(["-", "-", "remind"]);
+    expect(
+      summary(
+        run([
+          [a, text("x")],
+          [b, text("x")],
+          [a, text("x")],
+        ]),
+      ),
+    ).toEqual(["-", "-", "remind"]);
   });
 
   it("nested argument key order is ignored too; tool name case as well", () => {
     const a = call("read", { path: "a", opts: { x: 1, y: [1, { b: 2, a: 1 }] } });
     const b = call("Read", { opts: { y: [1, { a: 1, b: 2 }], x: 1 }, path: "a" });
-    expect(summary(run([[a, text("x")], [b, text("x")], [a, text("x")]]))).toEqual(["-", "-", "remind"]);
+    expect(
+      summary(
+        run([
+          [a, text("x")],
+          [b, text("x")],
+          [a, text("x")],
+        ]),
+      ),
+    ).toEqual(["-", "-", "remind"]);
   });
 
   it("different arguments break the streak", () => {
@@ -68,12 +84,7 @@ describe("repeated call", () => {
   });
 
   it("elapsed times, pids and timestamps in text do not count as a change", () => {
-    const outcomes = run(
-      times(3, (i) => [
-        call("exec", { command: "make" }),
-        text(`make: *** [all] Error 2\nat 2026-11-29T19:3${i}:05Z\n\n[exit code 2 · ${i + 0.3} s]`, true),
-      ]),
-    );
+    const outcomes = run(times(3, (i) => [call("exec", { command: "make" }), text(`make: *** [all] Error 2\nat 2026-11-29T19:3${i}:05Z\n\n[exit code 2 · ${i + 0.3} s]`, true)]));
     expect(summary(outcomes)).toEqual(["-", "-", "remind"]);
   });
 
@@ -107,7 +118,7 @@ describe("polling a background process", () => {
   let elapsed = 0;
   const poll = (): [ToolCallBlock, ToolResult] => [
     call("process", { action: "poll", sessionId: "s1" }),
-    text(`(no new output)\n\n[running for ${(elapsed += 30.1).toFixed(1)} s (pid 812)]`),
+    text(`(no new output)\n\n[running for ${((elapsed += 30.1)).toFixed(1)} s (pid 812)]`),
   ];
 
   it("waits longer before reminding (10) and stopping (20)", () => {
@@ -176,7 +187,12 @@ describe("same file read", () => {
   });
 
   it("new content (changed from outside) restarts the count", () => {
-    const steps: [ToolCallBlock, ToolResult][] = [...interleaved(5), filler(99), read("src/a.ts", "changed"), ...times(4, (i) => [filler(200 + i), read("src/a.ts", "changed")]).flat()] as [ToolCallBlock, ToolResult][];
+    const steps: [ToolCallBlock, ToolResult][] = [
+      ...interleaved(5),
+      filler(99),
+      read("src/a.ts", "changed"),
+      ...times(4, (i) => [filler(200 + i), read("src/a.ts", "changed")]).flat(),
+    ] as [ToolCallBlock, ToolResult][];
     expect(summary(run(steps)).every((s) => s === "-")).toBe(true);
   });
 
@@ -212,7 +228,10 @@ describe("ping-pong", () => {
 describe("rules together", () => {
   it("a reminder from two rules is joined; a stop wins over reminders", () => {
     // Same read back to back: the repeat rule reminds at 3; with readThreshold 2 the read rule too.
-    const outcomes = run(times(3, () => [call("read", { path: "a.ts" }), text("x")]), { readThreshold: 2 });
+    const outcomes = run(
+      times(3, () => [call("read", { path: "a.ts" }), text("x")]),
+      { readThreshold: 2 },
+    );
     expect(outcomes[2]?.reminder).toContain("3 times in a row");
     expect(outcomes[2]?.reminder).toContain("read `a.ts` 3 times");
     const stopped = run(times(6, () => [call("read", { path: "a.ts" }), text("x")]));

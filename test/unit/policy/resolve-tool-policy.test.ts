@@ -103,7 +103,12 @@ const cases: Case[] = [
   // (5) channel
   { name: "byChannel applies to its channel", config: { tools: { byChannel: { telegram: { deny: ["browser"] } } } }, input: { channel: "Telegram" }, allowed: without("browser") },
   { name: "byChannel ignores other channels", config: { tools: { byChannel: { telegram: { deny: ["browser"] } } } }, input: { channel: "discord" }, allowed: AVAILABLE },
-  { name: "byChannel allow", config: { tools: { byChannel: { voice: { allow: ["message", "session_status"] } } } }, input: { channel: "voice" }, allowed: ["session_status", "message"] },
+  {
+    name: "byChannel allow",
+    config: { tools: { byChannel: { voice: { allow: ["message", "session_status"] } } } },
+    input: { channel: "voice" },
+    allowed: ["session_status", "message"],
+  },
 
   // (6) provider
   {
@@ -196,10 +201,7 @@ describe("resolveEffectiveTools", () => {
   });
 
   it("names the layer and the entry that removed each tool", () => {
-    const result = resolve(
-      { tools: { allow: ["read", "write", "exec", "browser"], deny: ["group:ui"] }, ...agent({ deny: ["exec"] }) },
-      { provider: "openai", modelId: "gpt-5" },
-    );
+    const result = resolve({ tools: { allow: ["read", "write", "exec", "browser"], deny: ["group:ui"] }, ...agent({ deny: ["exec"] }) }, { provider: "openai", modelId: "gpt-5" });
     const byTool = Object.fromEntries(result.removed.map((r) => [r.tool, r]));
     expect(byTool.browser).toMatchObject({ layer: "tools.deny", reason: 'matches deny entry "group:ui"', stage: "global" });
     expect(byTool.edit).toMatchObject({ layer: "tools.allow", reason: "not in the allow list", stage: "global" });

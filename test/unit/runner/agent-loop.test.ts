@@ -18,7 +18,14 @@ function scripted(steps: Step[]): { stream: StreamModelFn; requests: ModelReques
     if (step.hangMs) {
       await new Promise((resolve) => {
         const t = setTimeout(resolve, step.hangMs);
-        signal.addEventListener("abort", () => { clearTimeout(t); resolve(undefined); }, { once: true });
+        signal.addEventListener(
+          "abort",
+          () => {
+            clearTimeout(t);
+            resolve(undefined);
+          },
+          { once: true },
+        );
       });
       if (signal.aborted) {
         yield { type: "error", kind: "aborted", error: "aborted", retryable: false, message } satisfies ModelStreamEvent;
@@ -81,7 +88,12 @@ describe("runAgentLoop", () => {
 
   it("runs tool calls, feeds results back, and finishes with text", async () => {
     const { stream, requests } = scripted([
-      { calls: [{ name: "echo", arguments: { value: "a" } }, { name: "echo", arguments: { value: "b" } }] },
+      {
+        calls: [
+          { name: "echo", arguments: { value: "a" } },
+          { name: "echo", arguments: { value: "b" } },
+        ],
+      },
       { text: "got both" },
     ]);
     const inp = input(stream);
@@ -96,9 +108,22 @@ describe("runAgentLoop", () => {
   });
 
   it("turns unknown tools, invalid arguments and throwing tools into errors the model sees", async () => {
-    const thrower: AgentTool = { name: "boom", description: "", parameters: Type.Object({}), execute: async () => { throw new Error("kaput"); } };
+    const thrower: AgentTool = {
+      name: "boom",
+      description: "",
+      parameters: Type.Object({}),
+      execute: async () => {
+        throw new Error("kaput");
+      },
+    };
     const { stream, requests } = scripted([
-      { calls: [{ name: "nope", arguments: {} }, { name: "echo", arguments: { value: 3 } }, { name: "boom", arguments: {} }] },
+      {
+        calls: [
+          { name: "nope", arguments: {} },
+          { name: "echo", arguments: { value: 3 } },
+          { name: "boom", arguments: {} },
+        ],
+      },
       { text: "recovered" },
     ]);
     const result = await runAgentLoop(input(stream, { tools: [echoTool, thrower] }));
@@ -133,11 +158,26 @@ describe("runAgentLoop", () => {
 
     let toolSawAbort = false;
     const slow: AgentTool = {
-      name: "slow", description: "", parameters: Type.Object({}),
-      execute: (_a, _c, signal) => new Promise((resolve) => signal.addEventListener("abort", () => { toolSawAbort = true; resolve(toolText("stopped")); })),
+      name: "slow",
+      description: "",
+      parameters: Type.Object({}),
+      execute: (_a, _c, signal) =>
+        new Promise((resolve) =>
+          signal.addEventListener("abort", () => {
+            toolSawAbort = true;
+            resolve(toolText("stopped"));
+          }),
+        ),
     };
     const c2 = new AbortController();
-    const s2 = scripted([{ calls: [{ name: "slow", arguments: {} }, { name: "echo", arguments: { value: "x" } }] }]);
+    const s2 = scripted([
+      {
+        calls: [
+          { name: "slow", arguments: {} },
+          { name: "echo", arguments: { value: "x" } },
+        ],
+      },
+    ]);
     setTimeout(() => c2.abort(), 50);
     const r2 = await runAgentLoop(input(s2.stream, { tools: [slow, echoTool], signal: c2.signal }));
     expect(toolSawAbort).toBe(true);
@@ -161,15 +201,19 @@ describe("runAgentLoop", () => {
       { text: "never" },
     ]);
     let afterCount = 0;
-    const result = await runAgentLoop(input(stream, {
-      hooks: [{
-        beforeToolCall: (call) => (call.arguments.value === "blocked" ? { action: "block", reason: "not allowed here" } : { action: "run" }),
-        afterToolCall: (_call, result) => {
-          afterCount += 1;
-          return afterCount === 1 ? { result, reminder: "you are repeating yourself" } : { result, stop: "loop cap reached" };
-        },
-      }],
-    }));
+    const result = await runAgentLoop(
+      input(stream, {
+        hooks: [
+          {
+            beforeToolCall: (call) => (call.arguments.value === "blocked" ? { action: "block", reason: "not allowed here" } : { action: "run" }),
+            afterToolCall: (_call, result) => {
+              afterCount += 1;
+              return afterCount === 1 ? { result, reminder: "you are repeating yourself" } : { result, stop: "loop cap reached" };
+            },
+          },
+        ],
+      }),
+    );
     const blocked = requests[1]!.messages.at(-1) as any;
     expect(JSON.parse(blocked.content[0].text)).toMatchObject({ error: "TOOL_BLOCKED", message: "not allowed here" });
     const reminded = requests[2]!.messages.at(-1) as any;
@@ -181,13 +225,15 @@ describe("runAgentLoop", () => {
 
   it("only user, assistant and toolResult reach the model, stripped of extra fields", async () => {
     const { stream, requests } = scripted([{ text: "ok" }]);
-    await runAgentLoop(input(stream, {
-      history: [
-        { role: "user", content: "earlier", timestamp: 1, id: "m1", provenance: { kind: "external_user" } },
-        { role: "system_event", text: "internal" },
-        { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "echo", arguments: { value: "z" } }], timestamp: 2 },
-      ],
-    }));
+    await runAgentLoop(
+      input(stream, {
+        history: [
+          { role: "user", content: "earlier", timestamp: 1, id: "m1", provenance: { kind: "external_user" } },
+          { role: "system_event", text: "internal" },
+          { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "echo", arguments: { value: "z" } }], timestamp: 2 },
+        ],
+      }),
+    );
     const sent = requests[0]!.messages;
     expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "user"]);
     expect(Object.keys(sent[0]!).sort()).toEqual(["content", "role", "timestamp"]);
@@ -208,15 +254,29 @@ describe("steering", () => {
   it("injects queued user messages at the next model boundary and skips unstarted tool calls", async () => {
     const queue: any[] = [];
     let echoRuns = 0;
-    const countingEcho: AgentTool = { ...echoTool, execute: async (a: any) => { echoRuns += 1; queue.push({ role: "user", content: "actually, stop and say hi", timestamp: 5 }); return toolText(`echo:${a.value}`); } };
+    const countingEcho: AgentTool = {
+      ...echoTool,
+      execute: async (a: any) => {
+        echoRuns += 1;
+        queue.push({ role: "user", content: "actually, stop and say hi", timestamp: 5 });
+        return toolText(`echo:${a.value}`);
+      },
+    };
     const { stream, requests } = scripted([
-      { calls: [{ name: "echo", arguments: { value: "first" } }, { name: "echo", arguments: { value: "second" } }] },
+      {
+        calls: [
+          { name: "echo", arguments: { value: "first" } },
+          { name: "echo", arguments: { value: "second" } },
+        ],
+      },
       { text: "hi!" },
     ]);
-    const result = await runAgentLoop(input(stream, {
-      tools: [countingEcho],
-      steering: { pending: () => queue.length > 0, take: () => queue.splice(0) },
-    }));
+    const result = await runAgentLoop(
+      input(stream, {
+        tools: [countingEcho],
+        steering: { pending: () => queue.length > 0, take: () => queue.splice(0) },
+      }),
+    );
     expect(echoRuns).toBe(1);
     const second = requests[1]!.messages;
     expect(second.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "toolResult", "user"]);
@@ -252,14 +312,16 @@ describe("context overflow recovery", () => {
     const { stream, requests } = overflowing([1], [{ calls: [{ name: "echo", arguments: { value: "a" } }] }, { text: "final" }]);
     const appended: string[] = [];
     let runMessagesSeen = -1;
-    const result = await runAgentLoop(input(stream, {
-      history: [...old],
-      onAppend: (m) => appended.push(m.role),
-      recoverOverflow: async (runMessages) => {
-        runMessagesSeen = runMessages;
-        return [{ role: "user", content: "SUMMARY", timestamp: 0 }];
-      },
-    }));
+    const result = await runAgentLoop(
+      input(stream, {
+        history: [...old],
+        onAppend: (m) => appended.push(m.role),
+        recoverOverflow: async (runMessages) => {
+          runMessagesSeen = runMessages;
+          return [{ role: "user", content: "SUMMARY", timestamp: 0 }];
+        },
+      }),
+    );
     expect(result.stopReason).toBe("stop");
     expect(result.payloads).toEqual([{ text: "final" }]);
     expect(runMessagesSeen).toBe(2);

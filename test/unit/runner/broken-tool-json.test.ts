@@ -27,7 +27,12 @@ describe.each(PROVIDERS)("$api", ({ api, stream }) => {
   it("a tool call with arguments that are not JSON is answered with an error the model sees, and the turn finishes", async () => {
     server.reset();
     let ran = 0;
-    const echo: AgentTool = { name: "echo", description: "echo", parameters: Type.Object({ value: Type.String() }), execute: async (args: any) => (ran++, toolText(`echo:${args.value}`)) };
+    const echo: AgentTool = {
+      name: "echo",
+      description: "echo",
+      parameters: Type.Object({ value: Type.String() }),
+      execute: async (args: any) => (ran++, toolText(`echo:${args.value}`)),
+    };
     server.enqueue({ toolCalls: [{ id: "call_bad", name: "echo", arguments: '{"value": "unterminated' }] }, { text: "I fixed my call" });
     const result = await runAgentLoop({
       runId: "r1",

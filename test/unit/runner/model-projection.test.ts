@@ -5,7 +5,13 @@ import { modelProjection, toModelMessages } from "../../../src/agents/runner/mod
 
 const transcriptUser = { role: "user", content: "hi", timestamp: 5, idempotencyKey: "k1", provenance: { kind: "external_user", method: "http" } } as TranscriptMessage;
 const transcriptResult = {
-  role: "toolResult", toolCallId: "c1", toolName: "exec", content: [{ type: "text", text: "done" }], isError: false, details: { exitCode: 0 }, timestamp: 7,
+  role: "toolResult",
+  toolCallId: "c1",
+  toolName: "exec",
+  content: [{ type: "text", text: "done" }],
+  isError: false,
+  details: { exitCode: 0 },
+  timestamp: 7,
 } as TranscriptMessage;
 
 describe("model projections", () => {

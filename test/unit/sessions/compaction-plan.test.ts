@@ -1,11 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { compactionThresholds, extractIdentifiers, guardedIdentifiers, planCompaction, resolveCompactionSettings, type PlannedMessage } from "../../../src/sessions/compaction/index.js";
+import {
+  compactionThresholds,
+  extractIdentifiers,
+  guardedIdentifiers,
+  planCompaction,
+  resolveCompactionSettings,
+  type PlannedMessage,
+} from "../../../src/sessions/compaction/index.js";
 import { defaultConfig } from "../../../src/config/index.js";
 
 const user = (id: string, text: string, tokens = 10): PlannedMessage => ({ id, message: { role: "user", content: text, timestamp: 0 }, tokens });
 const said = (id: string, text: string, tokens = 10): PlannedMessage => ({ id, message: { role: "assistant", content: [{ type: "text", text }], timestamp: 0 }, tokens });
-const calls = (id: string, tokens = 10): PlannedMessage => ({ id, message: { role: "assistant", content: [{ type: "toolCall", id: `c${id}`, name: "read", arguments: {} }], timestamp: 0 }, tokens });
-const result = (id: string, tokens = 10): PlannedMessage => ({ id, message: { role: "toolResult", toolCallId: `c${id}`, toolName: "read", content: [{ type: "text", text: "x" }], isError: false, timestamp: 0 }, tokens });
+const calls = (id: string, tokens = 10): PlannedMessage => ({
+  id,
+  message: { role: "assistant", content: [{ type: "toolCall", id: `c${id}`, name: "read", arguments: {} }], timestamp: 0 },
+  tokens,
+});
+const result = (id: string, tokens = 10): PlannedMessage => ({
+  id,
+  message: { role: "toolResult", toolCallId: `c${id}`, toolName: "read", content: [{ type: "text", text: "x" }], isError: false, timestamp: 0 },
+  tokens,
+});
 
 describe("planCompaction", () => {
   const conversation = [user("u1", "a"), said("a1", "b"), user("u2", "c"), said("a2", "d"), user("u3", "e"), said("a3", "f"), user("u4", "g"), said("a4", "h")];
@@ -57,7 +72,9 @@ describe("compactionThresholds", () => {
 
 describe("identifiers", () => {
   it("finds URLs, paths, ids and long numbers, not ordinary words", () => {
-    const found = extractIdentifiers('See https://example.com/a?b=1&c=2, file src/app/main.ts and /etc/hosts. Invoice INV-2024-0042 costs 1234.50 on read({"path":"/a/b.txt"}) id 9f8e7d6c at 3pm.');
+    const found = extractIdentifiers(
+      'See https://example.com/a?b=1&c=2, file src/app/main.ts and /etc/hosts. Invoice INV-2024-0042 costs 1234.50 on read({"path":"/a/b.txt"}) id 9f8e7d6c at 3pm.',
+    );
     expect(found).toEqual(["https://example.com/a?b=1&c=2", "src/app/main.ts", "/etc/hosts", "INV-2024-0042", "1234.50", "/a/b.txt", "9f8e7d6c"]);
   });
 

@@ -6,8 +6,13 @@ import { SessionStore } from "../../../src/sessions/store/index.js";
 import { UsageRecords } from "../../../src/sessions/usage/usage-records.js";
 
 const answer = (model: string, input: number, timestamp: number) => ({
-  role: "assistant" as const, content: [{ type: "text" as const, text: "ok" }], provider: "p", model,
-  usage: { input, output: 10, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop" as const, timestamp,
+  role: "assistant" as const,
+  content: [{ type: "text" as const, text: "ok" }],
+  provider: "p",
+  model,
+  usage: { input, output: 10, cacheRead: 0, cacheWrite: 0 },
+  stopReason: "stop" as const,
+  timestamp,
 });
 
 describe("UsageRecords", () => {

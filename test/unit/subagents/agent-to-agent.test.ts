@@ -41,7 +41,12 @@ describe("AgentToAgent", () => {
       if (conversations.submitted.length === hop) break;
     }
     expect(conversations.submitted.map((s) => `${s.sessionKey}#${s.provenance.hop}`)).toEqual([
-      "agent:main:peer#1", "agent:main:main#2", "agent:main:peer#3", "agent:main:main#4", "agent:main:peer#5", "agent:main:main#6",
+      "agent:main:peer#1",
+      "agent:main:main#2",
+      "agent:main:peer#3",
+      "agent:main:main#4",
+      "agent:main:peer#5",
+      "agent:main:main#6",
     ]);
     expect(conversations.submitted[1]!.message).toMatch(/^\[Inter-session reply from agent:main:peer · reply 1 of 5 · isUser=false\]\nreply 1/);
   });

@@ -9,7 +9,11 @@ const logger = pino({ level: "silent" });
 
 function pending(dueInMs: number): SubagentRunRecord {
   const now = Date.now();
-  return makeRecord({ roundOpen: false, endedAt: now, announce: { round: 1, key: "announce:r:1", state: "pending", targetSessionKey: "agent:main:main", attempts: 0, createdAt: now, dueBy: now + dueInMs } });
+  return makeRecord({
+    roundOpen: false,
+    endedAt: now,
+    announce: { round: 1, key: "announce:r:1", state: "pending", targetSessionKey: "agent:main:main", attempts: 0, createdAt: now, dueBy: now + dueInMs },
+  });
 }
 
 function queueWith(deliver: (record: SubagentRunRecord) => Promise<DeliveryResult>) {

@@ -7,7 +7,10 @@ import { tempStateDir } from "./helpers.js";
 describe("sessions_spawn attachments", () => {
   it("decodes utf8 and base64 and writes them under the mount path in the workspace", () => {
     const workspace = tempStateDir();
-    const decoded = decodeAttachments([{ name: "notes.txt", content: "héllo" }, { name: "data.bin", content: Buffer.from([1, 2, 3]).toString("base64"), encoding: "base64", mimeType: "application/octet-stream" }]);
+    const decoded = decodeAttachments([
+      { name: "notes.txt", content: "héllo" },
+      { name: "data.bin", content: Buffer.from([1, 2, 3]).toString("base64"), encoding: "base64", mimeType: "application/octet-stream" },
+    ]);
     if (!Array.isArray(decoded)) throw new Error(decoded.message);
     const written = writeAttachments(workspace, "inbox/run1", decoded);
     expect(written).toEqual([
@@ -20,7 +23,12 @@ describe("sessions_spawn attachments", () => {
 
   it("refuses folders in names, duplicates, bad base64 and files over the caps", () => {
     expect(decodeAttachments([{ name: "../evil", content: "x" }])).toMatchObject({ code: "INVALID_ATTACHMENTS" });
-    expect(decodeAttachments([{ name: "a", content: "x" }, { name: "a", content: "y" }])).toMatchObject({ message: 'two attachments are named "a".' });
+    expect(
+      decodeAttachments([
+        { name: "a", content: "x" },
+        { name: "a", content: "y" },
+      ]),
+    ).toMatchObject({ message: 'two attachments are named "a".' });
     expect(decodeAttachments([{ name: "a", content: "!!!", encoding: "base64" }])).toMatchObject({ message: 'attachment "a" is not valid base64.' });
     expect(decodeAttachments([{ name: "big", content: "x".repeat(MAX_ATTACHMENT_BYTES + 1) }])).toMatchObject({ code: "INVALID_ATTACHMENTS" });
     expect(decodeAttachments(Array.from({ length: 51 }, (_, i) => ({ name: `f${i}`, content: "" })))).toMatchObject({ message: "51 attachments; at most 50 are accepted." });

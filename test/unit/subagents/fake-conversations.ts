@@ -1,4 +1,9 @@
-import type { AgentConversations as ConversationPort, ConversationRun as PortRun, SubmitInput as PortSubmitInput, SubmitOutcome as PortSubmitOutcome } from "../../../src/agents/conversation-port.js";
+import type {
+  AgentConversations as ConversationPort,
+  ConversationRun as PortRun,
+  SubmitInput as PortSubmitInput,
+  SubmitOutcome as PortSubmitOutcome,
+} from "../../../src/agents/conversation-port.js";
 import type { TranscriptMessage } from "../../../src/agents/types.js";
 import type { SessionStore } from "../../../src/sessions/store/index.js";
 
@@ -43,7 +48,12 @@ export class FakeConversations implements ConversationPort {
         if (run.endedAt) return;
         run.status = status;
         run.endedAt = Date.now();
-        run.result = { payloads: text ? [{ text }] : [], usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 }, durationMs: 7, stopReason: status === "ok" ? "stop" : status === "aborted" ? "aborted" : "error" };
+        run.result = {
+          payloads: text ? [{ text }] : [],
+          usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 },
+          durationMs: 7,
+          stopReason: status === "ok" ? "stop" : status === "aborted" ? "aborted" : "error",
+        };
         if (text) this.push(input.sessionKey, { role: "assistant", content: [{ type: "text", text }], timestamp: Date.now(), stopReason: "stop" });
         this.ledger.set(input.idempotencyKey, status);
         resolve(run);

@@ -48,7 +48,9 @@ describe("checkSpawn", () => {
     expect(refusal?.suggestion).toMatch(/agents\.entries\.main\.subagents\.allowAgents/);
     expect(checkSpawn(input({ targetAgentId: "worker", settings: { ...settings, allowAgents: ["main", "worker"] } }))).toBeUndefined();
     expect(checkSpawn(input({ targetAgentId: "worker", settings: { ...settings, allowAgents: ["*"] } }))).toBeUndefined();
-    expect(checkSpawn(input({ targetAgentId: "worker", settings: { ...settings, allowAgents: ["*"] }, agentToAgent: { allows: () => false } }))?.message).toMatch(/tools\.agentToAgent\.allow/);
+    expect(checkSpawn(input({ targetAgentId: "worker", settings: { ...settings, allowAgents: ["*"] }, agentToAgent: { allows: () => false } }))?.message).toMatch(
+      /tools\.agentToAgent\.allow/,
+    );
     expect(checkSpawn(input({ targetAgentId: "ghost", settings: { ...settings, allowAgents: ["*"] } }))).toMatchObject({ code: "UNKNOWN_AGENT" });
   });
 

@@ -77,10 +77,29 @@ describe("SubagentRegistry", () => {
     const registry = new SubagentRegistry(tempStateDir(), { maxEnded: 3 });
     registry.load();
     for (let i = 0; i < 5; i++) {
-      registry.add(makeRecord({ runId: `r${i}`, endedAt: 1_000 + i, roundOpen: false, announce: { round: 1, key: `k${i}`, state: "answered", targetSessionKey: "agent:main:main", attempts: 1, createdAt: 0, dueBy: 0 } }));
+      registry.add(
+        makeRecord({
+          runId: `r${i}`,
+          endedAt: 1_000 + i,
+          roundOpen: false,
+          announce: { round: 1, key: `k${i}`, state: "answered", targetSessionKey: "agent:main:main", attempts: 1, createdAt: 0, dueBy: 0 },
+        }),
+      );
     }
     // One whose announcement is still owed is never dropped, however old.
-    registry.add(makeRecord({ runId: "owed", endedAt: 1, roundOpen: false, announce: { round: 1, key: "ko", state: "pending", targetSessionKey: "agent:main:main", attempts: 0, createdAt: 0, dueBy: 0 } }));
-    expect(registry.all().map((r) => r.runId).sort()).toEqual(["owed", "r2", "r3", "r4"]);
+    registry.add(
+      makeRecord({
+        runId: "owed",
+        endedAt: 1,
+        roundOpen: false,
+        announce: { round: 1, key: "ko", state: "pending", targetSessionKey: "agent:main:main", attempts: 0, createdAt: 0, dueBy: 0 },
+      }),
+    );
+    expect(
+      registry
+        .all()
+        .map((r) => r.runId)
+        .sort(),
+    ).toEqual(["owed", "r2", "r3", "r4"]);
   });
 });

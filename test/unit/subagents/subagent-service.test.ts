@@ -38,7 +38,10 @@ describe("SubagentService", () => {
     const { conversations, service, store } = setup();
     const child = await spawn(service, { label: "hunt" });
     const task = conversations.run(child.runId);
-    expect(conversations.to(child.childSessionKey)[0]).toMatchObject({ message: "[Subagent Task]\ndo the thing", provenance: { kind: "inter_session", sourceTool: "sessions_spawn" } });
+    expect(conversations.to(child.childSessionKey)[0]).toMatchObject({
+      message: "[Subagent Task]\ndo the thing",
+      provenance: { kind: "inter_session", sourceTool: "sessions_spawn" },
+    });
     expect(store.get(child.childSessionKey)).toMatchObject({ spawnedBy: "agent:main:main", spawnDepth: 1, label: "hunt" });
     task.finish("ok", "found it");
     await settle();
@@ -84,10 +87,21 @@ describe("SubagentService", () => {
     const first = setup();
     const child = await spawn(first.service);
     // The answer was written, but the process died before the run was reported over.
-    (first.conversations.history(child.childSessionKey) as unknown as object[]).push({ role: "assistant", content: [{ type: "text", text: "done before the crash" }], timestamp: Date.now(), stopReason: "stop" });
+    (first.conversations.history(child.childSessionKey) as unknown as object[]).push({
+      role: "assistant",
+      content: [{ type: "text", text: "done before the crash" }],
+      timestamp: Date.now(),
+      stopReason: "stop",
+    });
     await first.service.stop();
     first.conversations.restart();
-    const second = new SubagentService({ stateDir: first.stateDir, config: () => applyDefaults({}) as OpenClawConfig, store: first.store, conversations: first.conversations, logger });
+    const second = new SubagentService({
+      stateDir: first.stateDir,
+      config: () => applyDefaults({}) as OpenClawConfig,
+      store: first.store,
+      conversations: first.conversations,
+      logger,
+    });
     services.push(second);
     second.start();
     await settle();
@@ -104,7 +118,13 @@ describe("SubagentService", () => {
     expect(first.conversations.to("agent:main:main")).toHaveLength(1);
     await first.service.stop();
     first.conversations.restart();
-    const second = new SubagentService({ stateDir: first.stateDir, config: () => applyDefaults({}) as OpenClawConfig, store: first.store, conversations: first.conversations, logger });
+    const second = new SubagentService({
+      stateDir: first.stateDir,
+      config: () => applyDefaults({}) as OpenClawConfig,
+      store: first.store,
+      conversations: first.conversations,
+      logger,
+    });
     services.push(second);
     second.start();
     await settle();
@@ -175,7 +195,10 @@ describe("SubagentService", () => {
     const child = await spawn(service, { mode: "session" });
     const record = service.registry.get(child.runId)!;
     expect(await service.steer(record, "   ", "agent:main:main")).toMatchObject({ ok: false, refusal: { code: "INVALID_ARGUMENT" } });
-    expect(await service.steer(record, "x".repeat(4_001), "agent:main:main")).toMatchObject({ ok: false, refusal: { message: expect.stringMatching(/4001 characters; at most 4000/) } });
+    expect(await service.steer(record, "x".repeat(4_001), "agent:main:main")).toMatchObject({
+      ok: false,
+      refusal: { message: expect.stringMatching(/4001 characters; at most 4000/) },
+    });
     expect(await service.steer(record, "go left", "agent:main:main")).toEqual({ ok: true, restarted: true, settled: true });
     expect(conversations.run(child.runId).status).toBe("aborted");
     expect(await service.steer(record, "go right", "agent:main:main")).toMatchObject({ ok: false, refusal: { code: "STEER_RATE_LIMITED" } });

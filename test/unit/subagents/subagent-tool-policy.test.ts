@@ -16,7 +16,11 @@ describe("the sub-agent tool limits", () => {
   it("take from every sub-agent the tools for talking to other sessions and the gateway", () => {
     const leaf = resolve(1);
     expect(leaf.allowed).toEqual(["read", "write", "exec"]);
-    expect(leaf.removed.find((r) => r.tool === "sessions_send")).toMatchObject({ stage: "subagent", layer: "sub-agent limits", reason: "not available to a leaf sub-agent at depth 1" });
+    expect(leaf.removed.find((r) => r.tool === "sessions_send")).toMatchObject({
+      stage: "subagent",
+      layer: "sub-agent limits",
+      reason: "not available to a leaf sub-agent at depth 1",
+    });
   });
 
   it("let a depth-1 orchestrator (maxSpawnDepth 2) keep its spawning tools; depth 2 is always a leaf", () => {

@@ -53,7 +53,9 @@ describe("runSubagentsCommand", () => {
     expect(await runSubagentsCommand(caller.sessionKey, "list", { service })).toMatch(/^#1 \[running\] "beach" · [\d.]+m?s · agent:main:subagent:/);
     expect(await runSubagentsCommand(caller.sessionKey, "info #1", { service })).toContain("task: collect shells");
     expect(await runSubagentsCommand(caller.sessionKey, "log beach", { service })).toContain("user: [Subagent Task] collect shells");
-    expect(await runSubagentsCommand(caller.sessionKey, "kill #7", { service })).toBe('⚠️ No sub-agent of yours matches "#7". Use /subagents list: use #n, a label, a runId prefix or a session key.');
+    expect(await runSubagentsCommand(caller.sessionKey, "kill #7", { service })).toBe(
+      '⚠️ No sub-agent of yours matches "#7". Use /subagents list: use #n, a label, a runId prefix or a session key.',
+    );
     expect(await runSubagentsCommand(caller.sessionKey, "steer beach", { service })).toMatch(/^⚠️ The steer message is empty/);
     expect(await runSubagentsCommand(caller.sessionKey, `kill ${spawned.runId.slice(0, 8)}`, { service })).toMatch(/^Killed "beach"/);
     await settle();

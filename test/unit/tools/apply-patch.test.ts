@@ -71,11 +71,7 @@ describe("apply_patch", () => {
 
   it("applies several hunks to one file, in order, tolerating trailing-whitespace differences", async () => {
     const workspace = workspaceWith({ "list.txt": "a\nb  \nc\nd\ne\nf\n" });
-    const result = await applyPatch.execute(
-      { input: patch("*** Update File: list.txt", "@@", "-b", "+B", "@@", " e", "-f", "+F") },
-      makeContext(workspace),
-      neverAborted,
-    );
+    const result = await applyPatch.execute({ input: patch("*** Update File: list.txt", "@@", "-b", "+B", "@@", " e", "-f", "+F") }, makeContext(workspace), neverAborted);
     expect(result.isError).toBeUndefined();
     expect(fs.readFileSync(path.join(workspace, "list.txt"), "utf8")).toBe("a\nB\nc\nd\ne\nF\n");
   });
@@ -155,9 +151,7 @@ describe("apply_patch", () => {
 
 describe("parsePatch", () => {
   it("reads anchors, end-of-file marks and blank context lines, and ignores unified-diff ranges", () => {
-    const operations = parsePatch(
-      patch("*** Update File: a.py", "@@ def f():", "     x = 1", "", "-    return x", "+    return 2", "*** End of File", "@@ -1,2 +1,2 @@", " y"),
-    );
+    const operations = parsePatch(patch("*** Update File: a.py", "@@ def f():", "     x = 1", "", "-    return x", "+    return 2", "*** End of File", "@@ -1,2 +1,2 @@", " y"));
     expect(operations).toEqual([
       {
         kind: "update",

@@ -16,7 +16,15 @@ import { errorOf, isProcessGone, makeContext, makeTempDir, makeWorkspace, neverA
  */
 
 const exec = createExecTool();
-const settings = (over: Partial<SandboxSettings> = {}): SandboxSettings => ({ mode: "all", backend: "bwrap", scope: "session", workspaceAccess: "rw", network: "none", dockerImage: "debian:bookworm-slim", ...over });
+const settings = (over: Partial<SandboxSettings> = {}): SandboxSettings => ({
+  mode: "all",
+  backend: "bwrap",
+  scope: "session",
+  workspaceAccess: "rw",
+  network: "none",
+  dockerImage: "debian:bookworm-slim",
+  ...over,
+});
 const registries: ProcessRegistry[] = [];
 afterEach(() => {
   for (const registry of registries.splice(0)) registry.killAll();

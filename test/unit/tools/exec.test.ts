@@ -55,11 +55,7 @@ describe("exec", () => {
   it("kills the whole process group on timeout", async () => {
     const { workspace } = makeWorkspace();
     const started = Date.now();
-    const result = await exec.execute(
-      { command: "sleep 30 & echo $! > child.pid; echo started; wait", timeoutSeconds: 1 },
-      makeContext(workspace),
-      neverAborted,
-    );
+    const result = await exec.execute({ command: "sleep 30 & echo $! > child.pid; echo started; wait", timeoutSeconds: 1 }, makeContext(workspace), neverAborted);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(result.isError).toBe(true);
     expect(result.details).toMatchObject({ timedOut: true, status: "timed_out" });

@@ -67,10 +67,14 @@ describe("process", () => {
     const { ctx, processes } = setup();
     const { sessionId, pid } = await startBackground(ctx, "sleep 30 & echo $!; wait");
     let childPid = 0;
-    await waitFor(() => {
-      childPid = Number(processes.get(sessionId)?.output.text().trim());
-      return childPid > 0;
-    }, 3000, "the child pid");
+    await waitFor(
+      () => {
+        childPid = Number(processes.get(sessionId)?.output.text().trim());
+        return childPid > 0;
+      },
+      3000,
+      "the child pid",
+    );
     const killed = await processTool.execute({ action: "kill", sessionId }, ctx, neverAborted);
     expect(textOf(killed)).toContain("killed");
     await waitFor(() => isProcessGone(childPid) && isProcessGone(pid), 4000, "the group to die");

@@ -6,10 +6,7 @@ import { createReadTool } from "../../../src/agents/tools/read.js";
 import { errorOf, makeContext, makeWorkspace, neverAborted, textOf } from "./helpers.js";
 
 const read = createReadTool();
-const PNG_1x1 = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
+const PNG_1x1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
 describe("read", () => {
   it("returns a text file whole", async () => {

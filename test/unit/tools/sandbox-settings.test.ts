@@ -13,7 +13,13 @@ const configWith = (sandbox: Record<string, unknown> | undefined, agentSandbox?:
 
 describe("sandbox settings", () => {
   it("defaults: off, session scope, no workspace access, no network; an agent's keys replace the defaults'", () => {
-    expect(resolveSandboxSettings(configWith(undefined), "main")).toEqual({ mode: "off", scope: "session", workspaceAccess: "none", network: "none", dockerImage: "debian:bookworm-slim" });
+    expect(resolveSandboxSettings(configWith(undefined), "main")).toEqual({
+      mode: "off",
+      scope: "session",
+      workspaceAccess: "none",
+      network: "none",
+      dockerImage: "debian:bookworm-slim",
+    });
     const merged = resolveSandboxSettings(configWith({ mode: "all", network: "host" }, { network: "none", backend: "docker" }), "main");
     expect(merged).toMatchObject({ mode: "all", network: "none", backend: "docker" });
   });
@@ -29,13 +35,34 @@ describe("sandbox settings", () => {
     const { workspace } = makeWorkspace();
     fs.writeFileSync(path.join(workspace, "AGENTS.md"), "rules");
     const stateDir = makeTempDir();
-    const none = prepareTurnSandbox({ config: configWith({ mode: "all", backend: "bwrap" }), agentId: "main", sessionKey: "agent:main:x", workspaceDir: workspace, stateDir, env: process.env });
+    const none = prepareTurnSandbox({
+      config: configWith({ mode: "all", backend: "bwrap" }),
+      agentId: "main",
+      sessionKey: "agent:main:x",
+      workspaceDir: workspace,
+      stateDir,
+      env: process.env,
+    });
     expect(none.workspaceDir.startsWith(fs.realpathSync(path.join(stateDir, "sandboxes")))).toBe(true);
     expect(fs.readFileSync(path.join(none.workspaceDir, "AGENTS.md"), "utf8")).toBe("rules");
     expect(none.sandbox?.writable).toBe(true);
-    const other = prepareTurnSandbox({ config: configWith({ mode: "all", backend: "bwrap" }), agentId: "main", sessionKey: "agent:main:y", workspaceDir: workspace, stateDir, env: process.env });
+    const other = prepareTurnSandbox({
+      config: configWith({ mode: "all", backend: "bwrap" }),
+      agentId: "main",
+      sessionKey: "agent:main:y",
+      workspaceDir: workspace,
+      stateDir,
+      env: process.env,
+    });
     expect(other.workspaceDir).not.toBe(none.workspaceDir);
-    const ro = prepareTurnSandbox({ config: configWith({ mode: "all", workspaceAccess: "ro" }), agentId: "main", sessionKey: "agent:main:x", workspaceDir: workspace, stateDir, env: process.env });
+    const ro = prepareTurnSandbox({
+      config: configWith({ mode: "all", workspaceAccess: "ro" }),
+      agentId: "main",
+      sessionKey: "agent:main:x",
+      workspaceDir: workspace,
+      stateDir,
+      env: process.env,
+    });
     expect(ro.workspaceDir).toBe(workspace);
     expect(ro.withheld?.tools).toEqual(["write", "edit", "apply_patch"]);
   });

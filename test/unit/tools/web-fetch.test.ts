@@ -151,7 +151,22 @@ describe("web_fetch", () => {
 
 describe("isPrivateAddress", () => {
   it("covers loopback, private, link-local and IPv4-in-IPv6 forms, and lets public addresses through", () => {
-    for (const address of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0", "100.64.0.1", "::1", "::", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "[::1]"]) {
+    for (const address of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "0.0.0.0",
+      "100.64.0.1",
+      "::1",
+      "::",
+      "fe80::1",
+      "fd00::1",
+      "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "[::1]",
+    ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
     for (const address of ["8.8.8.8", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) {
@@ -162,7 +177,12 @@ describe("isPrivateAddress", () => {
 
 describe("the host's own addresses", () => {
   it("are blocked like loopback, whatever their range, in every written form", () => {
-    const interfaces = { eth0: [{ address: "203.0.113.7", family: "IPv4" }, { address: "2001:db8::7", family: "IPv6" }] } as unknown as NodeJS.Dict<os.NetworkInterfaceInfo[]>;
+    const interfaces = {
+      eth0: [
+        { address: "203.0.113.7", family: "IPv4" },
+        { address: "2001:db8::7", family: "IPv6" },
+      ],
+    } as unknown as NodeJS.Dict<os.NetworkInterfaceInfo[]>;
     for (const address of ["203.0.113.7", "::ffff:203.0.113.7", "[2001:db8::7]", "2001:DB8::7"]) expect(isBlockedAddress(address, interfaces), address).toBe(true);
     for (const address of ["203.0.113.8", "2001:db8::8"]) expect(isBlockedAddress(address, interfaces), address).toBe(false);
   });
@@ -172,7 +192,9 @@ describe("the host's own addresses", () => {
     await new Promise<void>((resolve) => local.listen(0, "0.0.0.0", resolve));
     const port = (local.address() as AddressInfo).port;
     try {
-      const own = Object.values(os.networkInterfaces()).flatMap((list) => list ?? []).filter((i) => !i.internal && i.family === "IPv4");
+      const own = Object.values(os.networkInterfaces())
+        .flatMap((list) => list ?? [])
+        .filter((i) => !i.internal && i.family === "IPv4");
       expect(own.length).toBeGreaterThan(0);
       for (const { address } of own) {
         const result = await fetchTool.execute({ url: `http://${address}:${port}/` }, makeContext(makeTempDir()), neverAborted);

@@ -26,7 +26,12 @@ function recorder(config: OpenClawConfig, env: NodeJS.ProcessEnv = {}) {
 }
 
 const assistant = (content: AssistantMessage["content"], extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
-  role: "assistant", content, provider: "fake", model: "fake-model", timestamp: Date.now(), ...extra,
+  role: "assistant",
+  content,
+  provider: "fake",
+  model: "fake-model",
+  timestamp: Date.now(),
+  ...extra,
 });
 
 /** A run with one failed attempt, a tool call blocked by policy, an exec approval and a final answer. */
@@ -40,10 +45,22 @@ function scriptedRun(secret: string): AgentEvent[] {
     { type: "message_start", message: assistant([]) },
     { type: "message_update", message: assistant([]), delta: { kind: "thinking", text: "hmm" } },
     { type: "message_update", message: assistant([]), delta: { kind: "text", text: "x" } },
-    { type: "message_end", message: assistant([{ type: "thinking", thinking: "I should run curl" }, toolCall], { stopReason: "toolUse", usage: { input: 100, output: 20, cacheRead: 5, cacheWrite: 0 } }) },
+    {
+      type: "message_end",
+      message: assistant([{ type: "thinking", thinking: "I should run curl" }, toolCall], {
+        stopReason: "toolUse",
+        usage: { input: 100, output: 20, cacheRead: 5, cacheWrite: 0 },
+      }),
+    },
     { type: "tool_execution_start", toolCallId: "call-1", toolName: "exec", args: toolCall.arguments },
     { type: "exec_approval", command: toolCall.arguments.command, policy: "ask", answer: "deny", allowed: false, reason: "an operator denied this command" },
-    { type: "tool_execution_end", toolCallId: "call-1", toolName: "exec", result: { content: [{ type: "text", text: "denied: an operator denied this command" }], isError: true }, isError: true },
+    {
+      type: "tool_execution_end",
+      toolCallId: "call-1",
+      toolName: "exec",
+      result: { content: [{ type: "text", text: "denied: an operator denied this command" }], isError: true },
+      isError: true,
+    },
     { type: "tool_execution_start", toolCallId: "call-2", toolName: "read", args: { path: "a.txt" } },
     { type: "tool_decision", toolCallId: "call-2", toolName: "read", action: "block", reason: "loop detected" },
     { type: "tool_execution_end", toolCallId: "call-2", toolName: "read", result: { content: [{ type: "text", text: "blocked" }], isError: true }, isError: true },
@@ -59,10 +76,25 @@ describe("TraceRecorder", () => {
     const { r } = recorder(config);
     const handle = r.begin({ runId: "run-1", sessionKey: "agent:main:main", agentId: "main", source: "chat", input: `use ${secret} please` })!;
     for (const event of scriptedRun(secret)) handle.event(event);
-    handle.end({ outcome: "ok", result: { payloads: [{ text: "done" }], usage: { input: 250, output: 25, cacheRead: 5, cacheWrite: 0 }, stopReason: "stop", model: "fake/fake-model" } });
+    handle.end({
+      outcome: "ok",
+      result: { payloads: [{ text: "done" }], usage: { input: 250, output: 25, cacheRead: 5, cacheWrite: 0 }, stopReason: "stop", model: "fake/fake-model" },
+    });
 
     const list = await r.list({});
-    expect(list).toEqual([expect.objectContaining({ runId: "run-1", sessionKey: "agent:main:main", source: "chat", outcome: "ok", model: "fake/fake-model", inputTokens: 250, outputTokens: 25, modelCalls: 2, toolCalls: 2 })]);
+    expect(list).toEqual([
+      expect.objectContaining({
+        runId: "run-1",
+        sessionKey: "agent:main:main",
+        source: "chat",
+        outcome: "ok",
+        model: "fake/fake-model",
+        inputTokens: 250,
+        outputTokens: 25,
+        modelCalls: 2,
+        toolCalls: 2,
+      }),
+    ]);
     const found = (await r.get("run-1"))!;
     const t = found.trace;
     expect(t.modelCalls[0]).toMatchObject({ provider: "fake", model: "fake-model", authProfile: "fake:b", stopReason: "toolUse", usage: { input: 100, output: 20, cacheRead: 5 } });
@@ -120,12 +152,30 @@ describe("TraceStore retention", () => {
     const day = 86_400_000;
     const record = (runId: string, startedAt: number, output = "x") => ({
       record: {
-        runId, sessionKey: "agent:main:main", agentId: "main", source: "chat" as const, startedAt, endedAt: startedAt + 1, durationMs: 1, outcome: "ok" as const,
-        input: ["hi"], modelCalls: [], toolCalls: [], thinking: [], output, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, compactions: [],
+        runId,
+        sessionKey: "agent:main:main",
+        agentId: "main",
+        source: "chat" as const,
+        startedAt,
+        endedAt: startedAt + 1,
+        durationMs: 1,
+        outcome: "ok" as const,
+        input: ["hi"],
+        modelCalls: [],
+        toolCalls: [],
+        thinking: [],
+        output,
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        compactions: [],
       },
     });
     try {
-      store.write([record("old", now - 20 * day), record("a", now - 3 * day, "a".repeat(5_000)), record("b", now - 2 * day, "b".repeat(5_000)), record("c", now - day, "c".repeat(5_000))]);
+      store.write([
+        record("old", now - 20 * day),
+        record("a", now - 3 * day, "a".repeat(5_000)),
+        record("b", now - 2 * day, "b".repeat(5_000)),
+        record("c", now - day, "c".repeat(5_000)),
+      ]);
       expect(store.prune({ retentionDays: 14, maxBytes: 1_000_000, now })).toBe(1);
       expect(store.list({}).map((t) => t.runId)).toEqual(["c", "b", "a"]);
       // Two 5 KB traces fit in 12 KB; the oldest goes.

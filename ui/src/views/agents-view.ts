@@ -21,7 +21,12 @@ export class AgentsView extends ViewElement {
       call<Record<string, unknown>>(this.client, "tools.effective"),
     ]);
     this.sections = [
-      section("Agents", "agents.list", agents, (v) => recordTable(v.agents.map((a) => ({ ...a, default: a.id === v.defaultId })), ["id", "name", "default", "model", "workspace"])),
+      section("Agents", "agents.list", agents, (v) =>
+        recordTable(
+          v.agents.map((a) => ({ ...a, default: a.id === v.defaultId })),
+          ["id", "name", "default", "model", "workspace"],
+        ),
+      ),
       section("Models", "models.list", models, (v) => recordTable(v.models, ["id", "name", "provider", "contextWindow", "reasoning"])),
       section("Tools", "tools.effective", tools, (v) => recordTable(toolRows(v))),
     ];
@@ -30,9 +35,7 @@ export class AgentsView extends ViewElement {
   protected render() {
     return html`<section aria-label="Agents and tools">
       <h2>Agents & tools</h2>
-      ${this.sections.map(
-        (s) => html`<h3>${s.title}</h3>${s.missing ? unavailable(s.method) : nothing}${errorBox(s.error)}${s.body ?? nothing}`,
-      )}
+      ${this.sections.map((s) => html`<h3>${s.title}</h3>${s.missing ? unavailable(s.method) : nothing}${errorBox(s.error)}${s.body ?? nothing}`)}
     </section>`;
   }
 }

@@ -13,7 +13,14 @@ interface PairingRequest {
 
 /** Each channel account's state, and people waiting to be let in (pairing codes) with Approve. */
 export class ChannelsView extends ViewElement {
-  static properties = { ...ViewElement.properties, status: { state: true }, requests: { state: true }, error: { state: true }, pairingError: { state: true }, notice: { state: true } };
+  static properties = {
+    ...ViewElement.properties,
+    status: { state: true },
+    requests: { state: true },
+    error: { state: true },
+    pairingError: { state: true },
+    notice: { state: true },
+  };
   declare status: { channelOrder: string[]; channelAccounts: Record<string, Record<string, unknown>[]> } | undefined;
   declare requests: PairingRequest[];
   declare error: string | undefined;

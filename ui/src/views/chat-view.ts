@@ -237,12 +237,18 @@ export class ChatView extends ViewElement {
       </div>
       ${errorBox(this.error)}
       <div class="transcript" role="log" aria-label="Transcript" tabindex="0">
-        ${hidden > 0 || canFetchMore
-          ? html`<button type="button" class="older" @click=${this.showOlder}>Show older messages${hidden > 0 ? ` (${hidden} more loaded)` : ""}</button>`
-          : this.messages.length >= MAX_FETCH
-            ? html`<p class="hint">Only the newest ${MAX_FETCH} messages are available here.</p>`
-            : nothing}
-        ${repeat(shown, (_m, i) => this.messages.length - shown.length + i, (m) => renderMessage(m))}
+        ${
+          hidden > 0 || canFetchMore
+            ? html`<button type="button" class="older" @click=${this.showOlder}>Show older messages${hidden > 0 ? ` (${hidden} more loaded)` : ""}</button>`
+            : this.messages.length >= MAX_FETCH
+              ? html`<p class="hint">Only the newest ${MAX_FETCH} messages are available here.</p>`
+              : nothing
+        }
+        ${repeat(
+          shown,
+          (_m, i) => this.messages.length - shown.length + i,
+          (m) => renderMessage(m),
+        )}
         ${[...this.live.entries()].map(([, run]) => renderLive(run.text, run.tools))}
       </div>
       ${this.notice ? html`<pre class="notice command-reply" role="status">${this.notice}</pre>` : nothing}

@@ -67,17 +67,21 @@ export class ConfigView extends ViewElement {
       ${this.missing ? unavailable("config.get") : nothing} ${errorBox(this.error)}
       ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
       ${this.issues.length > 0 ? html`<ul class="issues" role="alert">${this.issues.map((i) => html`<li><code>${i.path ?? ""}</code>: ${i.message ?? ""}</li>`)}</ul>` : nothing}
-      ${this.snapshot
-        ? html`<p class="hint">${this.snapshot.path ?? "no config file yet"}${this.snapshot.valid === false ? " (invalid)" : ""}</p>
-            ${this.client.has("config.patch")
-              ? html`<form class="inline" @submit=${this.edit} aria-label="Edit one key">
+      ${
+        this.snapshot
+          ? html`<p class="hint">${this.snapshot.path ?? "no config file yet"}${this.snapshot.valid === false ? " (invalid)" : ""}</p>
+            ${
+              this.client.has("config.patch")
+                ? html`<form class="inline" @submit=${this.edit} aria-label="Edit one key">
                   <input name="key" placeholder="key path, e.g. gateway.reload.mode" aria-label="Key path" />
                   <input name="value" placeholder="value (JSON, or plain text)" aria-label="Value" />
                   <button type="submit">Save</button>
                 </form>`
-              : unavailable("config.patch")}
+                : unavailable("config.patch")
+            }
             <pre class="config">${JSON.stringify(this.snapshot.config ?? null, null, 2)}</pre>`
-        : nothing}
+          : nothing
+      }
     </section>`;
   }
 }

@@ -25,7 +25,10 @@ export class CronView extends ViewElement {
   }
 
   protected async load(): Promise<void> {
-    const [list, status] = await Promise.all([call<{ jobs: CronJob[] }>(this.client, "cron.list", { includeDisabled: true }), call<Record<string, unknown>>(this.client, "cron.status")]);
+    const [list, status] = await Promise.all([
+      call<{ jobs: CronJob[] }>(this.client, "cron.list", { includeDisabled: true }),
+      call<Record<string, unknown>>(this.client, "cron.status"),
+    ]);
     this.missing = !list.ok && list.unavailable;
     if (list.ok) this.jobs = list.value.jobs ?? [];
     else if (!list.unavailable) this.error = list.message;

@@ -42,7 +42,10 @@ export class LogsView extends ViewElement {
   }
 
   private async poll(): Promise<void> {
-    const res = await call<{ cursor: number; lines: string[]; reset?: boolean }>(this.client, "logs.tail", { limit: 500, ...(this.cursor !== undefined ? { cursor: this.cursor } : {}) });
+    const res = await call<{ cursor: number; lines: string[]; reset?: boolean }>(this.client, "logs.tail", {
+      limit: 500,
+      ...(this.cursor !== undefined ? { cursor: this.cursor } : {}),
+    });
     if (!res.ok) {
       this.missing = res.unavailable;
       this.error = res.unavailable ? undefined : res.message;

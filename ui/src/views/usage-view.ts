@@ -40,15 +40,30 @@ export class UsageView extends ViewElement {
     return html`<section aria-label="Usage">
       <h2>Usage</h2>
       ${this.missing ? unavailable("usage.cost") : nothing} ${errorBox(this.error)}
-      ${this.usage
-        ? html`<label>Days <select @change=${(e: Event) => { this.days = Number((e.target as HTMLSelectElement).value); void this.load(); }}>
+      ${
+        this.usage
+          ? html`<label>Days <select @change=${(e: Event) => {
+              this.days = Number((e.target as HTMLSelectElement).value);
+              void this.load();
+            }}>
               ${[7, 30, 90].map((d) => html`<option value=${d} ?selected=${d === this.days}>${d}</option>`)}
             </select></label>
-            ${barChart(daily.map((d) => ({ label: d.date, axis: d.date.slice(5), value: d.totalTokens ?? 0, note: costNote(d.totalCost) })), `Tokens per day (UTC), last ${this.days} days`)}
-            ${perModel.length > 0 ? barChart(perModel.map((m) => ({ label: String(m.model ?? "unknown"), value: Number(m.totalTokens ?? 0), note: costNote(m.totalCost as number | undefined) })), "Tokens per model") : nothing}
+            ${barChart(
+              daily.map((d) => ({ label: d.date, axis: d.date.slice(5), value: d.totalTokens ?? 0, note: costNote(d.totalCost) })),
+              `Tokens per day (UTC), last ${this.days} days`,
+            )}
+            ${
+              perModel.length > 0
+                ? barChart(
+                    perModel.map((m) => ({ label: String(m.model ?? "unknown"), value: Number(m.totalTokens ?? 0), note: costNote(m.totalCost as number | undefined) })),
+                    "Tokens per model",
+                  )
+                : nothing
+            }
             ${this.usage.totals ? html`<h3>Totals</h3>${recordTable([this.usage.totals], ["calls", "input", "output", "cacheRead", "cacheWrite", "totalTokens", "totalCost"])}` : nothing}
             ${perModel.length > 0 ? html`<h3>Per model</h3>${recordTable(perModel, ["provider", "model", "calls", "input", "output", "totalTokens", "totalCost"])}` : nothing}`
-        : nothing}
+          : nothing
+      }
     </section>`;
   }
 }

@@ -31,9 +31,5 @@ function knownAgent(raw: string, agents: OpenAiAgentInfo[], param: string): stri
   const id = raw.toLowerCase();
   if (AGENT_ID.test(id) && agents.some((a) => a.id.toLowerCase() === id)) return id;
   const shown = raw.length > 80 ? `${raw.slice(0, 80)}…` : raw;
-  throw new OpenAiRequestError(
-    `The agent '${shown}' does not exist. GET /v1/models lists the available agents.`,
-    param,
-    "model_not_found",
-  );
+  throw new OpenAiRequestError(`The agent '${shown}' does not exist. GET /v1/models lists the available agents.`, param, "model_not_found");
 }

@@ -9,12 +9,7 @@ export type BearerOutcome = { ok: true } | { ok: false; status: 401 } | { ok: fa
  * locked-out address is refused before its credential is even looked at, like the WebSocket
  * handshake; only a wrong credential counts toward the lockout, a missing one does not.
  */
-export function checkBearer(
-  authorization: string | undefined,
-  auth: ResolvedAuth,
-  rateLimiter: AuthRateLimiter,
-  address: string,
-): BearerOutcome {
+export function checkBearer(authorization: string | undefined, auth: ResolvedAuth, rateLimiter: AuthRateLimiter, address: string): BearerOutcome {
   if (auth.mode === "none") return { ok: true };
   const retryAfterMs = rateLimiter.retryAfterMs(address);
   if (retryAfterMs > 0) return { ok: false, status: 429, retryAfterSeconds: Math.ceil(retryAfterMs / 1000) };

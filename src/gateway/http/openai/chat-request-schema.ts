@@ -8,8 +8,7 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
  * a client sees when it fails; `{param}` becomes the field's path (`messages[0].role`).
  */
 const nullable = <T extends TSchema>(schema: T, errorMessage: string) => Type.Optional(Type.Union([schema, Type.Null()], { errorMessage }));
-const between = (name: string, minimum: number, maximum: number) =>
-  nullable(Type.Number({ minimum, maximum }), `\`${name}\` must be a number between ${minimum} and ${maximum}.`);
+const between = (name: string, minimum: number, maximum: number) => nullable(Type.Number({ minimum, maximum }), `\`${name}\` must be a number between ${minimum} and ${maximum}.`);
 
 export const CHAT_ROLES = ["system", "developer", "user", "assistant", "tool", "function"] as const;
 
@@ -23,7 +22,10 @@ const ContentPart = Type.Object(
 
 const Message = Type.Object(
   {
-    role: Type.Union(CHAT_ROLES.map((role) => Type.Literal(role)), { errorMessage: `{param} must be one of ${CHAT_ROLES.join(", ")}.` }),
+    role: Type.Union(
+      CHAT_ROLES.map((role) => Type.Literal(role)),
+      { errorMessage: `{param} must be one of ${CHAT_ROLES.join(", ")}.` },
+    ),
     content: Type.Optional(Type.Union([Type.String(), Type.Array(ContentPart), Type.Null()], { errorMessage: "{param} must be a string or an array of content parts." })),
     name: Type.Optional(Type.Unknown()),
     tool_call_id: Type.Optional(Type.Unknown()),
@@ -37,10 +39,7 @@ export const ChatCompletionRequest = Type.Object(
     model: nullable(Type.String(), "`model` must be a string."),
     user: nullable(Type.String(), "`user` must be a string."),
     stream: nullable(Type.Boolean(), "`stream` must be a boolean."),
-    stream_options: nullable(
-      Type.Object({ include_usage: nullable(Type.Boolean(), "`stream_options.include_usage` must be a boolean.") }),
-      "`stream_options` must be an object.",
-    ),
+    stream_options: nullable(Type.Object({ include_usage: nullable(Type.Boolean(), "`stream_options.include_usage` must be a boolean.") }), "`stream_options` must be an object."),
     temperature: between("temperature", 0, 2),
     top_p: between("top_p", 0, 1),
     frequency_penalty: between("frequency_penalty", -2, 2),

@@ -32,9 +32,7 @@ export function chatCompletion(identity: CompletionIdentity, result: ChatTurnRes
     object: "chat.completion",
     created: identity.created,
     model: identity.model,
-    choices: [
-      { index: 0, message: { role: "assistant", content: result.text || EMPTY_REPLY }, finish_reason: finishReason(result.stopReason) },
-    ],
+    choices: [{ index: 0, message: { role: "assistant", content: result.text || EMPTY_REPLY }, finish_reason: finishReason(result.stopReason) }],
     usage: usageOf(result),
   };
 }

@@ -22,14 +22,11 @@ export function openAiError(message: string, type: string, extra: { param?: stri
   return { error: { message, type, ...(extra.param ? { param: extra.param } : {}), ...(extra.code ? { code: extra.code } : {}) } };
 }
 
-export function sendOpenAiError(
-  reply: FastifyReply,
-  status: number,
-  message: string,
-  type: string,
-  extra: { param?: string; code?: string } = {},
-): FastifyReply {
-  return reply.code(status).type("application/json; charset=utf-8").send(openAiError(message, type, extra));
+export function sendOpenAiError(reply: FastifyReply, status: number, message: string, type: string, extra: { param?: string; code?: string } = {}): FastifyReply {
+  return reply
+    .code(status)
+    .type("application/json; charset=utf-8")
+    .send(openAiError(message, type, extra));
 }
 
 export function sendRequestError(reply: FastifyReply, err: OpenAiRequestError): FastifyReply {

@@ -31,7 +31,10 @@ export function parseChatRequest(body: ChatCompletionBody): ParsedChatRequest {
   if (last.role !== "user") throw new OpenAiRequestError("The last message in `messages` must have role 'user'.", "messages");
   if (last.text.trim() === "") throw new OpenAiRequestError("Missing user message in `messages`.", "messages");
 
-  const system = parsed.filter((m) => m.role === "system" || m.role === "developer").map((m) => m.text).filter((t) => t.trim() !== "");
+  const system = parsed
+    .filter((m) => m.role === "system" || m.role === "developer")
+    .map((m) => m.text)
+    .filter((t) => t.trim() !== "");
   const history = parsed.slice(0, -1).flatMap(historyEntry);
   return {
     ...(body.model ? { model: body.model } : {}),

@@ -51,9 +51,7 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
     throw new OpenAiRequestError("Missing user input: `input` must be a string or end with a user message that has text.", "input");
   }
   const system = [instructions ?? "", ...items.filter((m) => m.role === "system" || m.role === "developer").map((m) => m.text)].filter((t) => t.trim() !== "");
-  const history = items
-    .slice(0, -1)
-    .filter((m): m is { role: "user" | "assistant"; text: string } => (m.role === "user" || m.role === "assistant") && m.text.trim() !== "");
+  const history = items.slice(0, -1).filter((m): m is { role: "user" | "assistant"; text: string } => (m.role === "user" || m.role === "assistant") && m.text.trim() !== "");
   return {
     ...(model ? { model } : {}),
     ...(user ? { user } : {}),

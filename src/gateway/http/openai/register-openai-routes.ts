@@ -25,11 +25,13 @@ export function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps
     scope.addHook("onRequest", openAiRequestGuard(deps));
     scope.setErrorHandler(openAiErrorHandler(deps));
 
-    scope.withTypeProvider<TypeBoxTypeProvider>().post(
-      "/v1/chat/completions",
-      { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT, schema: { body: ChatCompletionRequest }, validatorCompiler: openAiBodyValidator },
-      chatCompletionsHandler(deps),
-    );
+    scope
+      .withTypeProvider<TypeBoxTypeProvider>()
+      .post(
+        "/v1/chat/completions",
+        { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT, schema: { body: ChatCompletionRequest }, validatorCompiler: openAiBodyValidator },
+        chatCompletionsHandler(deps),
+      );
     // Opened with the first /v1/responses request: a gateway nobody calls there never reads the file.
     let responseSessions: ResponseSessions | undefined;
     const responses = responsesHandler(deps, () => (responseSessions ??= new ResponseSessions(deps.responseSessionsFile)));

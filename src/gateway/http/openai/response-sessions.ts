@@ -21,7 +21,10 @@ export const REMEMBERED_RESPONSES = 10_000;
 export class ResponseSessions {
   private readonly log: KeyedJsonLinesLog<ResponseSession, ResponseLine>;
 
-  constructor(file: string, private readonly max = REMEMBERED_RESPONSES) {
+  constructor(
+    file: string,
+    private readonly max = REMEMBERED_RESPONSES,
+  ) {
     ensurePrivateDir(path.dirname(file));
     this.log = new KeyedJsonLinesLog<ResponseSession, ResponseLine>(
       file,

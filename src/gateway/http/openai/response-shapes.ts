@@ -34,12 +34,7 @@ export function outputText(text: string) {
 }
 
 /** The `response` object (OpenAI's shape), for the JSON answer and the lifecycle events. */
-export function responseObject(
-  identity: ResponseIdentity,
-  status: ResponseStatus,
-  result?: ChatTurnResult,
-  error?: { code: string; message: string },
-) {
+export function responseObject(identity: ResponseIdentity, status: ResponseStatus, result?: ChatTurnResult, error?: { code: string; message: string }) {
   const { request } = identity;
   const text = result ? result.text || EMPTY_REPLY : "";
   const input = Math.max(0, Math.round(result?.usage.input ?? 0));

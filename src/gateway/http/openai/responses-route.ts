@@ -82,7 +82,9 @@ function turnFor(
     if (!previous) {
       throw new OpenAiRequestError(
         `Previous response with id '${parsed.previousResponseId}' not found (this gateway remembers its latest 10,000 responses).`,
-        "previous_response_id", "previous_response_not_found", 404,
+        "previous_response_id",
+        "previous_response_not_found",
+        404,
       );
     }
     if (previous.agentId !== agentId) {

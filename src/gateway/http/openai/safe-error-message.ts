@@ -4,11 +4,7 @@
  * errors sometimes quote part of an API key or an Authorization header back at us.
  */
 const MAX_LENGTH = 500;
-const SECRET_PATTERNS: RegExp[] = [
-  /\b(bearer|basic)\s+[^\s"',]+/gi,
-  /\bsk-[A-Za-z0-9_-]{6,}/g,
-  /\b(api[_-]?key|token|password|secret)(["']?\s*[:=]\s*["']?)[^\s"',]+/gi,
-];
+const SECRET_PATTERNS: RegExp[] = [/\b(bearer|basic)\s+[^\s"',]+/gi, /\bsk-[A-Za-z0-9_-]{6,}/g, /\b(api[_-]?key|token|password|secret)(["']?\s*[:=]\s*["']?)[^\s"',]+/gi];
 
 export function safeErrorMessage(message: unknown, secrets: (string | undefined)[] = []): string {
   let text = typeof message === "string" ? message : "";
@@ -16,10 +12,7 @@ export function safeErrorMessage(message: unknown, secrets: (string | undefined)
   for (const secret of secrets) {
     if (secret && secret.length >= 4) text = text.split(secret).join("[redacted]");
   }
-  text = text
-    .replace(SECRET_PATTERNS[0]!, "$1 [redacted]")
-    .replace(SECRET_PATTERNS[1]!, "[redacted]")
-    .replace(SECRET_PATTERNS[2]!, "$1$2[redacted]");
+  text = text.replace(SECRET_PATTERNS[0]!, "$1 [redacted]").replace(SECRET_PATTERNS[1]!, "[redacted]").replace(SECRET_PATTERNS[2]!, "$1$2[redacted]");
   if (text.length > MAX_LENGTH) text = `${text.slice(0, MAX_LENGTH)}…`;
   return text || "internal error";
 }

@@ -21,7 +21,11 @@ export function deriveSessionKey(
   prefix: HttpApi = "openai",
 ): { sessionKey: string; stateless: boolean } {
   if (headerKey !== undefined && headerKey !== "") return { sessionKey: validSessionKey(headerKey), stateless: false };
-  if (user) return { sessionKey: prefix === "openai" ? buildOpenAiUserSessionKey(agentId, userKeyPart(user)) : buildOpenResponsesUserSessionKey(agentId, userKeyPart(user)), stateless: false };
+  if (user)
+    return {
+      sessionKey: prefix === "openai" ? buildOpenAiUserSessionKey(agentId, userKeyPart(user)) : buildOpenResponsesUserSessionKey(agentId, userKeyPart(user)),
+      stateless: false,
+    };
   return { sessionKey: buildHttpStatelessSessionKey(agentId, prefix, randomUUID()), stateless: true };
 }
 

@@ -20,7 +20,7 @@ function prose(chars: number): string {
   let out = "";
   let sentence = 0;
   while (out.length < chars) {
-    const length = 4 + (sentence * 7) % 13;
+    const length = 4 + ((sentence * 7) % 13);
     const text = Array.from({ length }, (_, i) => words[(sentence + i * 3) % words.length]).join(" ");
     out += text[0]!.toUpperCase() + text.slice(1) + (sentence % 5 === 4 ? "!" : ".");
     out += sentence % 6 === 5 ? "\n\n" : sentence % 3 === 2 ? "\n" : " ";
@@ -76,7 +76,10 @@ describe("chunkText", () => {
       expect(chunk.endsWith("\n```")).toBe(true);
     }
     // The code lines come back intact and in order, indentation included.
-    const codeBack = chunks.join("\n").split("\n").filter((line) => line.startsWith("  const"));
+    const codeBack = chunks
+      .join("\n")
+      .split("\n")
+      .filter((line) => line.startsWith("  const"));
     expect(codeBack).toEqual(code);
     expect(chunks.at(-1)!.endsWith("That is all.")).toBe(true);
   });
@@ -88,7 +91,11 @@ describe("chunkText", () => {
     const chunks = chunkText(text, { maxChars: 2_000, maxLines: 17 });
     expectWithinLimits(chunks, 2_000, 17);
     for (const chunk of chunks) expect(fenceLines(chunk).length % 2).toBe(0);
-    const added = chunks.join("\n").split("\n").filter((line) => line.startsWith("```")).length - 2;
+    const added =
+      chunks
+        .join("\n")
+        .split("\n")
+        .filter((line) => line.startsWith("```")).length - 2;
     expect(added % 2).toBe(0);
     expect(withoutWhitespace(chunks.join("").replaceAll("```py", "").replaceAll("```", ""))).toBe(withoutWhitespace(text.replaceAll("```py", "").replaceAll("```", "")));
   });
@@ -148,7 +155,11 @@ describe("chunkText", () => {
       return seed % n;
     };
     const pieces = ["Word", "word.", "ok!", "why?", "😀", "  ", "\n", "\n\n", "- item\n", "a".repeat(30)];
-    const stripFences = (text: string) => text.split("\n").filter((line) => !/^```\w*\s*$/.test(line)).join("\n");
+    const stripFences = (text: string) =>
+      text
+        .split("\n")
+        .filter((line) => !/^```\w*\s*$/.test(line))
+        .join("\n");
     for (let round = 0; round < 300; round += 1) {
       let text = "";
       const parts = 5 + random(60);
@@ -159,7 +170,15 @@ describe("chunkText", () => {
       const maxChars = 20 + random(200);
       const maxLines = random(2) ? 3 + random(15) : undefined;
       const chunks = chunkText(text, { maxChars, maxLines });
-      const broken = chunks.filter((chunk) => chunk.length > maxChars || lineCount(chunk) > (maxLines ?? Infinity) || fenceLines(chunk).length % 2 !== 0 || chunk !== chunk.trimEnd() || /^\s*\n/.test(chunk) || !chunk.isWellFormed());
+      const broken = chunks.filter(
+        (chunk) =>
+          chunk.length > maxChars ||
+          lineCount(chunk) > (maxLines ?? Infinity) ||
+          fenceLines(chunk).length % 2 !== 0 ||
+          chunk !== chunk.trimEnd() ||
+          /^\s*\n/.test(chunk) ||
+          !chunk.isWellFormed(),
+      );
       expect(broken, `round ${round}`).toEqual([]);
       expect(withoutWhitespace(stripFences(chunks.join("\n")))).toBe(withoutWhitespace(stripFences(text)));
     }

@@ -63,7 +63,10 @@ describe("DeliveryLedger", () => {
     ledger.expect("late", TARGET);
     now = 500;
     ledger.expect("early", { ...TARGET, chatId: "9" });
-    expect(ledger.unfinished().map((e) => [e.id, e.state])).toEqual([["early", "awaiting-reply"], ["late", "awaiting-reply"]]);
+    expect(ledger.unfinished().map((e) => [e.id, e.state])).toEqual([
+      ["early", "awaiting-reply"],
+      ["late", "awaiting-reply"],
+    ]);
   });
 
   it("is idempotent: a second expect returns the first entry, a second recordReply keeps the first chunks", () => {
@@ -157,7 +160,11 @@ describe("DeliveryLedger", () => {
     expect(fileLines(file).length).toBeLessThan(4_000);
     expect(ledger.unfinished().map((e) => e.id)).toEqual(["run-3"]);
     ledger.close();
-    expect(open(file).unfinished().map((e) => e.id)).toEqual(["run-3"]);
+    expect(
+      open(file)
+        .unfinished()
+        .map((e) => e.id),
+    ).toEqual(["run-3"]);
   });
 
   it("keeps two ledgers apart", () => {

@@ -128,7 +128,9 @@ describe("PairingStore", () => {
     const pending = JSON.parse(fs.readFileSync(path.join(credentials, "telegram-pairing.json"), "utf8"));
     expect(pending).toEqual({
       version: 1,
-      requests: [{ id: "456", code: other.code, createdAt: new Date(other.createdAt).toISOString(), lastSeenAt: new Date(other.createdAt).toISOString(), meta: { accountId: "default" } }],
+      requests: [
+        { id: "456", code: other.code, createdAt: new Date(other.createdAt).toISOString(), lastSeenAt: new Date(other.createdAt).toISOString(), meta: { accountId: "default" } },
+      ],
     });
   });
 

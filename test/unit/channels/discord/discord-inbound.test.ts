@@ -17,7 +17,8 @@ describe("discord plugin: login and inbound messages", () => {
     expect(stub.status.lastConnectedAt).toEqual(expect.any(Number));
     expect(fake.identifyCount).toBe(1);
     const intents = fake.lastIdentifyIntents!;
-    for (const bit of [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, GatewayIntentBits.MessageContent]) expect(intents & bit).toBe(bit);
+    for (const bit of [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, GatewayIntentBits.MessageContent])
+      expect(intents & bit).toBe(bit);
     expect(fake.sent.map((r) => `${r.method} ${r.path}`)).toContain("GET /gateway/bot");
     expect(fake.unhandledRoutes).toEqual([]);
   });
@@ -78,9 +79,20 @@ describe("discord plugin: login and inbound messages", () => {
     const replyToBot = fake.pushMessage({ channelId: GENERAL_ID, guildId: GUILD_ID, authorId: "42", content: "answering the bot", referencedMessageId: botMessageId });
     const replyToUser = fake.pushMessage({ channelId: GENERAL_ID, guildId: GUILD_ID, authorId: "42", content: "answering 43", referencedMessageId: userMessage.id });
     // A reply that pings lists the replied-to author in `mentions` without writing `<@id>`.
-    const pingingReply = fake.pushMessage({ channelId: GENERAL_ID, guildId: GUILD_ID, authorId: "42", content: "ping reply", referencedMessageId: botMessageId, mentionsBot: true });
+    const pingingReply = fake.pushMessage({
+      channelId: GENERAL_ID,
+      guildId: GUILD_ID,
+      authorId: "42",
+      content: "ping reply",
+      referencedMessageId: botMessageId,
+      mentionsBot: true,
+    });
 
-    expect(await envelopeFor(stub, replyToBot.id)).toMatchObject({ replyToBot: true, mentionedBot: false, replyTo: { messageId: botMessageId, senderId: BOT_ID, body: "I am the bot" } });
+    expect(await envelopeFor(stub, replyToBot.id)).toMatchObject({
+      replyToBot: true,
+      mentionedBot: false,
+      replyTo: { messageId: botMessageId, senderId: BOT_ID, body: "I am the bot" },
+    });
     expect(await envelopeFor(stub, pingingReply.id)).toMatchObject({ replyToBot: true, mentionedBot: false });
     expect(await envelopeFor(stub, replyToUser.id)).toMatchObject({ replyToBot: false, replyTo: { messageId: userMessage.id, senderId: "43", body: "someone else" } });
   });

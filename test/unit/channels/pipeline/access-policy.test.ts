@@ -23,8 +23,15 @@ describe("DM access", () => {
 describe("group access", () => {
   it("allowlist without a groups map blocks every group; '*' opens them with mention gating on by default", () => {
     expect(decideAccess({ channel: "telegram", account: {}, message: group, pairedSenders: [] }).decision).toBe("drop");
-    expect(decideAccess({ channel: "telegram", account: { groups: { "*": {} } }, message: group, pairedSenders: [] })).toEqual({ decision: "allow", entry: {}, requireMention: true });
-    expect(decideAccess({ channel: "telegram", account: { groups: { "-100": { requireMention: false } } }, message: group, pairedSenders: [] })).toMatchObject({ decision: "allow", requireMention: false });
+    expect(decideAccess({ channel: "telegram", account: { groups: { "*": {} } }, message: group, pairedSenders: [] })).toEqual({
+      decision: "allow",
+      entry: {},
+      requireMention: true,
+    });
+    expect(decideAccess({ channel: "telegram", account: { groups: { "-100": { requireMention: false } } }, message: group, pairedSenders: [] })).toMatchObject({
+      decision: "allow",
+      requireMention: false,
+    });
   });
 
   it("groupPolicy open needs no map; a sender filter still applies, and DM pairings never grant group access", () => {
@@ -43,7 +50,11 @@ describe("group access", () => {
   it("Telegram forum topics inherit their group and may override it", () => {
     const topic = { ...group, threadId: "7" };
     const account = { groups: { "-100": { requireMention: true, topics: { "7": { requireMention: false, agentId: "coder" } } } } };
-    expect(decideAccess({ channel: "telegram", account, message: topic, pairedSenders: [] })).toMatchObject({ decision: "allow", requireMention: false, entry: { agentId: "coder" } });
+    expect(decideAccess({ channel: "telegram", account, message: topic, pairedSenders: [] })).toMatchObject({
+      decision: "allow",
+      requireMention: false,
+      entry: { agentId: "coder" },
+    });
   });
 });
 

@@ -12,7 +12,16 @@ describe("channel accounts from config", () => {
 
   it("accounts override the block's keys and inherit the rest; enabled:false at either level stops one", () => {
     const { config } = validateConfig(
-      { channels: { slack: { dmPolicy: "allowlist", allowFrom: ["U1"], accounts: { Work: { botToken: "xoxb-w", allowFrom: ["U2"] }, home: { botToken: "xoxb-h", enabled: false } }, defaultAccount: "work" } } },
+      {
+        channels: {
+          slack: {
+            dmPolicy: "allowlist",
+            allowFrom: ["U1"],
+            accounts: { Work: { botToken: "xoxb-w", allowFrom: ["U2"] }, home: { botToken: "xoxb-h", enabled: false } },
+            defaultAccount: "work",
+          },
+        },
+      },
       {},
     );
     const accounts = resolveChannelAccounts(config, "slack");

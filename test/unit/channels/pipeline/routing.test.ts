@@ -33,7 +33,10 @@ describe("resolveAgentRoute", () => {
     ];
     expect(resolveAgentRoute(b, { channel: "telegram", accountId: "default", chatType: "direct", peerId: "42" }, "main").agentId).toBe("dm");
     expect(resolveAgentRoute(b, { channel: "telegram", accountId: "default", chatType: "group", peerId: "42" }, "main").agentId).toBe("main");
-    expect(resolveAgentRoute(b, { channel: "slack", accountId: "default", chatType: "channel", peerId: "C1", teamId: "t1" }, "main")).toEqual({ agentId: "team", matchedBy: "team" });
+    expect(resolveAgentRoute(b, { channel: "slack", accountId: "default", chatType: "channel", peerId: "C1", teamId: "t1" }, "main")).toEqual({
+      agentId: "team",
+      matchedBy: "team",
+    });
   });
 });
 

@@ -68,19 +68,36 @@ function setup(resolveTarget?: FocusTargetResolver) {
   } as unknown as ReplyDelivery;
   const config = applyDefaults({ agents: { entries: { main: { default: true }, worker: {} } } } as never) as OpenClawConfig;
   const dispatcher = new InboundDispatcher({
-    config: () => config, conversations, store, dedupe, pairing: new PairingStore(stateDir), delivery,
-    logger: pino({ level: "silent" }), threadBindings: bindings, focusTarget: resolveTarget,
+    config: () => config,
+    conversations,
+    store,
+    dedupe,
+    pairing: new PairingStore(stateDir),
+    delivery,
+    logger: pino({ level: "silent" }),
+    threadBindings: bindings,
+    focusTarget: resolveTarget,
   });
   const running: RunningAccount = {
-    channel: "slack", accountId: "default", config: { channels: { "*": {} } },
-    account: { limits: { textChunkLimit: 4000 } } as RunningAccount["account"], limits: { textChunkLimit: 4000 },
+    channel: "slack",
+    accountId: "default",
+    config: { channels: { "*": {} } },
+    account: { limits: { textChunkLimit: 4000 } } as RunningAccount["account"],
+    limits: { textChunkLimit: 4000 },
     status: { accountId: "default", running: true, connected: true, reconnectAttempts: 0, lastConnectedAt: null, lastError: null, botId: "UBOT" },
   };
   let nextTs = 1;
   const say = (text: string, extra: Partial<InboundMessage> = {}) =>
     dispatcher.dispatch(running, {
-      messageId: `1700000001.${String(nextTs++).padStart(6, "0")}`, chatType: "channel", chatId: "C1", threadId: THREAD_TS,
-      senderId: "U1", text, timestamp: Date.now(), mentionedBot: text.includes("<@UBOT>"), ...extra,
+      messageId: `1700000001.${String(nextTs++).padStart(6, "0")}`,
+      chatType: "channel",
+      chatId: "C1",
+      threadId: THREAD_TS,
+      senderId: "U1",
+      text,
+      timestamp: Date.now(),
+      mentionedBot: text.includes("<@UBOT>"),
+      ...extra,
     });
   return { store, bindings, submitted, replies, say };
 }
@@ -120,7 +137,10 @@ describe("thread bindings in the inbound pipeline", () => {
     expect(replies.at(-1)!.text).toBe('⚠️ No sub-agent of this chat matches "nobody".');
     await say("<@UBOT> /focus research");
     expect(asked.at(-1)).toEqual({ owners: [THREAD_KEY, CHANNEL_KEY], target: "research" });
-    expect(replies.at(-1)).toEqual({ target: expect.objectContaining({ chatId: "C1", threadId: THREAD_TS }), text: expect.stringMatching(/^🎯 Focused: messages in this thread now go to sub-agent "research"/) });
+    expect(replies.at(-1)).toEqual({
+      target: expect.objectContaining({ chatId: "C1", threadId: THREAD_TS }),
+      text: expect.stringMatching(/^🎯 Focused: messages in this thread now go to sub-agent "research"/),
+    });
     expect(bindings.get(thread)).toMatchObject({ sessionKey: CHILD, label: "research" });
     await say("follow-up");
     expect(submitted.map((s) => s.sessionKey)).toEqual([CHILD]);

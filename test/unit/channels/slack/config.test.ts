@@ -10,7 +10,16 @@ describe("Slack account config", () => {
   });
 
   it("applies the account's limit overrides", () => {
-    const context = { accountId: "default", config: { textChunkLimit: 3000, maxLinesPerMessage: 40 }, stateDir: "/nonexistent", logger: pino({ level: "silent" }), onInbound: async () => {}, registerHttpRoute: () => {}, reportStatus: () => {}, nativeCommands: () => [] };
+    const context = {
+      accountId: "default",
+      config: { textChunkLimit: 3000, maxLinesPerMessage: 40 },
+      stateDir: "/nonexistent",
+      logger: pino({ level: "silent" }),
+      onInbound: async () => {},
+      registerHttpRoute: () => {},
+      reportStatus: () => {},
+      nativeCommands: () => [],
+    };
     expect(slackPlugin.createAccount(context, {}).limits).toEqual({ textChunkLimit: 3000, maxLinesPerMessage: 40 });
     expect(slackPlugin.createAccount({ ...context, config: {} }, {}).limits).toEqual({ textChunkLimit: 8000 });
   });
@@ -33,7 +42,10 @@ describe("Slack account config", () => {
   });
 
   it("spots environment tokens in the wrong slot (the config schema checks the file's own)", () => {
-    expect(check({}, { SLACK_BOT_TOKEN: "xapp-1", SLACK_APP_TOKEN: "xoxb-1" })).toEqual([expect.stringMatching(/botToken must .*xoxb-/), expect.stringMatching(/appToken must .*xapp-/)]);
+    expect(check({}, { SLACK_BOT_TOKEN: "xapp-1", SLACK_APP_TOKEN: "xoxb-1" })).toEqual([
+      expect.stringMatching(/botToken must .*xoxb-/),
+      expect.stringMatching(/appToken must .*xapp-/),
+    ]);
   });
 
   it("takes SLACK_* variables for the default account only", () => {

@@ -17,11 +17,7 @@ export interface SlackHarness {
  * A Slack account against the fake, with a stub gateway context that records what the plugin
  * hands over. `onInbound` can be replaced to make the "gateway" slow.
  */
-export function createSlackHarness(
-  fake: FakeSlack,
-  config: Record<string, unknown> = {},
-  onInbound?: (envelope: InboundMessage) => Promise<void>,
-): SlackHarness {
+export function createSlackHarness(fake: FakeSlack, config: Record<string, unknown> = {}, onInbound?: (envelope: InboundMessage) => Promise<void>): SlackHarness {
   const inbound: InboundMessage[] = [];
   const status: Partial<ChannelAccountStatus> = {};
   const routes: ChannelHttpRoute[] = [];

@@ -80,7 +80,16 @@ describe("Slack Socket Mode", () => {
     fake.pushEvent({ type: "message", channel: "C0GENERAL", channel_type: "channel", bot_id: fake.botId, user: "U0OTHER", text: "also mine", ts: "1700000000.000002" });
     fake.pushEvent({ type: "message", subtype: "channel_join", channel: "C0GENERAL", channel_type: "channel", user: "U0ALICE", text: "joined", ts: "1700000000.000003" });
     fake.pushEvent({ type: "message", subtype: "message_changed", channel: "C0GENERAL", channel_type: "channel", ts: "1700000000.000004" });
-    fake.pushEvent({ type: "message", subtype: "file_share", channel: "C0GENERAL", channel_type: "channel", user: "U0ALICE", text: "look", files: [{ id: "F1" }], ts: "1700000000.000005" });
+    fake.pushEvent({
+      type: "message",
+      subtype: "file_share",
+      channel: "C0GENERAL",
+      channel_type: "channel",
+      user: "U0ALICE",
+      text: "look",
+      files: [{ id: "F1" }],
+      ts: "1700000000.000005",
+    });
     await fake.waitFor(() => inbound.length === 1 && fake.acks.size === 5);
     expect(inbound[0]).toMatchObject({ messageId: "1700000000.000005", text: "look\n<media:file>" });
   });

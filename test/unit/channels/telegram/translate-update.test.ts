@@ -61,7 +61,12 @@ describe("translateUpdate", () => {
   });
 
   it("does not report a topic's opening message as a reply", () => {
-    const inTopic = message({ text: "hi", message_thread_id: 40, is_topic_message: true, reply_to_message: { message_id: 40, date: 1, chat, from, forum_topic_created: { name: "T", icon_color: 1 } } });
+    const inTopic = message({
+      text: "hi",
+      message_thread_id: 40,
+      is_topic_message: true,
+      reply_to_message: { message_id: 40, date: 1, chat, from, forum_topic_created: { name: "T", icon_color: 1 } },
+    });
     const envelope = translateUpdate(inTopic, bot);
     expect(envelope?.threadId).toBe("40");
     expect(envelope?.replyTo).toBeUndefined();
@@ -72,7 +77,10 @@ describe("translateUpdate", () => {
   });
 
   it("stands the sender chat in for an anonymous sender and marks bots", () => {
-    const anonymous = { update_id: 1, message: { message_id: 3, date: 1, chat, sender_chat: { id: -100777, type: "supergroup", title: "Team" }, text: "admin here" } } as unknown as Update;
+    const anonymous = {
+      update_id: 1,
+      message: { message_id: 3, date: 1, chat, sender_chat: { id: -100777, type: "supergroup", title: "Team" }, text: "admin here" },
+    } as unknown as Update;
     expect(translateUpdate(anonymous, bot)).toMatchObject({ senderId: "-100777", senderName: "Team" });
     expect(translateUpdate(message({ text: "beep", from: { id: 6, is_bot: true, first_name: "Other" } }), bot)?.senderIsBot).toBe(true);
   });

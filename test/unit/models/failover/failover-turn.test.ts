@@ -36,16 +36,19 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function config(extra: Record<string, unknown> = {}): OpenClawConfig {
-  return validateConfig({
-    agents: { defaults: { model: { primary: "primary/m1", fallbacks: ["backup/m2"] } } },
-    models: {
-      providers: {
-        primary: { baseUrl: `${primary.url}/v1`, api: "openai-completions", timeoutSeconds: 1, models: [{ id: "m1", maxTokens: 512 }] },
-        backup: { baseUrl: backup.url, api: "anthropic-messages", models: [{ id: "m2", maxTokens: 256 }] },
+  return validateConfig(
+    {
+      agents: { defaults: { model: { primary: "primary/m1", fallbacks: ["backup/m2"] } } },
+      models: {
+        providers: {
+          primary: { baseUrl: `${primary.url}/v1`, api: "openai-completions", timeoutSeconds: 1, models: [{ id: "m1", maxTokens: 512 }] },
+          backup: { baseUrl: backup.url, api: "anthropic-messages", models: [{ id: "m2", maxTokens: 256 }] },
+        },
       },
+      ...extra,
     },
-    ...extra,
-  }, {}).config;
+    {},
+  ).config;
 }
 
 const NO_WAIT: OverloadRetry = { retries: 0, firstDelayMs: 1, maxDelayMs: 1 };
@@ -58,7 +61,16 @@ function turnFor(cfg: OpenClawConfig, options: { strict?: boolean; overload?: Ov
 }
 
 function request(cfg: OpenClawConfig): ModelRequest {
-  const model = { ref: "primary/m1", provider: "primary", id: "m1", api: "openai-completions" as const, contextWindow: 100_000, maxTokens: 512, reasoning: false, input: ["text" as const] };
+  const model = {
+    ref: "primary/m1",
+    provider: "primary",
+    id: "m1",
+    api: "openai-completions" as const,
+    contextWindow: 100_000,
+    maxTokens: 512,
+    reasoning: false,
+    input: ["text" as const],
+  };
   void cfg;
   return { model, systemPrompt: "test", messages: [{ role: "user", content: "hello", timestamp: 1 }], tools: [], maxTokens: 512 };
 }
@@ -74,7 +86,11 @@ async function call(turn: FailoverTurn, cfg: OpenClawConfig, signal = new AbortC
 }
 
 const keyOf = (server: FakeModelServer, i: number) => String(server.requests[i]?.headers.authorization ?? server.requests[i]?.headers["x-api-key"] ?? "");
-const text = (events: ModelStreamEvent[]) => events.filter((e) => e.type === "text_delta").map((e) => (e as { delta: string }).delta).join("");
+const text = (events: ModelStreamEvent[]) =>
+  events
+    .filter((e) => e.type === "text_delta")
+    .map((e) => (e as { delta: string }).delta)
+    .join("");
 const terminal = (events: ModelStreamEvent[]) => events.filter((e) => e.type === "done" || e.type === "error");
 
 describe("failover: each failure leads to its documented step", () => {

@@ -31,7 +31,10 @@ describe("auth profile sources and order", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "profiles-"));
     try {
       const file = path.join(dir, "auth-profiles.json");
-      fs.writeFileSync(file, JSON.stringify({ version: 1, profiles: { "p:tok": { type: "token", provider: "p", token: "tok-1" } }, usageStats: { "p:env-list-1": { lastUsed: 500 } } }));
+      fs.writeFileSync(
+        file,
+        JSON.stringify({ version: 1, profiles: { "p:tok": { type: "token", provider: "p", token: "tok-1" } }, usageStats: { "p:env-list-1": { lastUsed: 500 } } }),
+      );
       const store = new AuthProfileStore(file);
       const env = { P_API_KEYS: "a1,a2" };
       expect(store.ordered("p", config(), env).map((p) => p.id)).toEqual(["p:tok", "p:env-list-2", "p:env-list-1"]);
@@ -95,8 +98,16 @@ describe("failure reasons", () => {
 });
 
 describe("thinking levels and params on the wire", () => {
-  const model = (api: "anthropic-messages" | "openai-completions" | "openai-responses", reasoning: boolean, maxTokens = 8192) =>
-    ({ ref: `p/m`, provider: "p", id: "m", api, contextWindow: 100_000, maxTokens, reasoning, input: ["text" as const] });
+  const model = (api: "anthropic-messages" | "openai-completions" | "openai-responses", reasoning: boolean, maxTokens = 8192) => ({
+    ref: `p/m`,
+    provider: "p",
+    id: "m",
+    api,
+    contextWindow: 100_000,
+    maxTokens,
+    reasoning,
+    input: ["text" as const],
+  });
 
   it("maps a level per API, capping the Anthropic budget below max_tokens", () => {
     expect(wireSettings({ model: model("anthropic-messages", true), thinking: "high" }).fields.thinking).toEqual({ type: "enabled", budget_tokens: 7_168 });

@@ -89,9 +89,7 @@ describe("channel session keys (reference §7.3)", () => {
       expect(buildChannelSessionKey({ agentId: "main", channel: "telegram", chatType: "group", peerId: "-1001234567890", dmScope })).toBe(
         "agent:main:telegram:group:-1001234567890",
       );
-      expect(buildChannelSessionKey({ agentId: "main", channel: "discord", chatType: "channel", peerId: "987654321", dmScope })).toBe(
-        "agent:main:discord:channel:987654321",
-      );
+      expect(buildChannelSessionKey({ agentId: "main", channel: "discord", chatType: "channel", peerId: "987654321", dmScope })).toBe("agent:main:discord:channel:987654321");
     }
   });
 
@@ -114,9 +112,7 @@ describe("channel session keys (reference §7.3)", () => {
   it("identityLinks give one person one session across channels (not for dmScope main)", () => {
     const identityLinks = { alice: ["telegram:12345", "discord:999"] };
     expect(dm("per-channel-peer", { identityLinks })).toBe("agent:main:telegram:direct:alice");
-    expect(buildChannelSessionKey({ agentId: "main", channel: "discord", chatType: "direct", peerId: "999", dmScope: "per-peer", identityLinks })).toBe(
-      "agent:main:direct:alice",
-    );
+    expect(buildChannelSessionKey({ agentId: "main", channel: "discord", chatType: "direct", peerId: "999", dmScope: "per-peer", identityLinks })).toBe("agent:main:direct:alice");
     expect(dm("main", { identityLinks })).toBe("agent:main:main");
   });
 

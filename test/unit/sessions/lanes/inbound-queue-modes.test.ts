@@ -179,9 +179,7 @@ describe("inbox: interrupt", () => {
     expect(box.offer(msg("b", "no wait, use rust"))).toEqual({ action: "interrupt", position: 2 });
     const turn = box.nextTurn();
     expect(ids(turn?.messages)).toEqual(["a", "b"]);
-    expect(turn?.mergedText).toBe(
-      "[Earlier messages, sent before the interrupt]\nuse python\n\n[Latest message]\nno wait, use rust",
-    );
+    expect(turn?.mergedText).toBe("[Earlier messages, sent before the interrupt]\nuse python\n\n[Latest message]\nno wait, use rust");
     expect(notices).toEqual([]); // nothing was dropped
     expect(box.nextTurn()).toBeUndefined();
   });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  createSessionInbox,
-  DEFAULT_QUEUE_CAP,
-  MAX_SUMMARY_LINES,
-  type InboundMessage,
-  type InboxNotice,
-  type SessionInboxOptions,
-} from "../../../../src/sessions/lanes/index.js";
+import { createSessionInbox, DEFAULT_QUEUE_CAP, MAX_SUMMARY_LINES, type InboundMessage, type InboxNotice, type SessionInboxOptions } from "../../../../src/sessions/lanes/index.js";
 
 function msg(id: string, text = `text ${id}`): InboundMessage {
   return { id, text, receivedAt: Number(id.replace(/\D/g, "")) || 0 };

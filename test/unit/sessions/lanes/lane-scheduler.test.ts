@@ -157,13 +157,7 @@ describe("LaneScheduler: fairness", () => {
       gates.set(name, g);
       return g.promise;
     };
-    const all = [
-      lanes.enqueue("a", hold("a1")),
-      lanes.enqueue("b", hold("b1")),
-      lanes.enqueue("a", hold("a2")),
-      lanes.enqueue("c", hold("c1")),
-      lanes.enqueue("d", hold("d1")),
-    ];
+    const all = [lanes.enqueue("a", hold("a1")), lanes.enqueue("b", hold("b1")), lanes.enqueue("a", hold("a2")), lanes.enqueue("c", hold("c1")), lanes.enqueue("d", hold("d1"))];
     expect(order).toEqual(["a1", "b1"]);
     gates.get("a1")!.resolve();
     await flush();
@@ -228,12 +222,16 @@ describe("LaneScheduler: abort", () => {
   it("abortActive aborts the running task's signal with the given reason; the next task still runs", async () => {
     const lanes = new LaneScheduler({ maxConcurrent: 1 });
     let seenReason: unknown;
-    const running = lanes.enqueue("k", (signal) => new Promise<string>((_, reject) => {
-      signal.addEventListener("abort", () => {
-        seenReason = signal.reason;
-        reject(new Error("stopped"));
-      });
-    }));
+    const running = lanes.enqueue(
+      "k",
+      (signal) =>
+        new Promise<string>((_, reject) => {
+          signal.addEventListener("abort", () => {
+            seenReason = signal.reason;
+            reject(new Error("stopped"));
+          });
+        }),
+    );
     const next = lanes.enqueue("k", async (signal) => signal.aborted);
     expect(lanes.abortActive("k", "interrupt")).toBe(true);
     await expect(running).rejects.toThrow("stopped");
@@ -245,11 +243,9 @@ describe("LaneScheduler: abort", () => {
   it("the caller's signal firing while the task runs aborts the task's signal", async () => {
     const lanes = new LaneScheduler({ maxConcurrent: 1 });
     const controller = new AbortController();
-    const promise = lanes.enqueue(
-      "k",
-      (signal) => new Promise<unknown>((resolve) => signal.addEventListener("abort", () => resolve(signal.reason))),
-      { signal: controller.signal },
-    );
+    const promise = lanes.enqueue("k", (signal) => new Promise<unknown>((resolve) => signal.addEventListener("abort", () => resolve(signal.reason))), {
+      signal: controller.signal,
+    });
     await flush();
     controller.abort("client went away");
     await expect(promise).resolves.toBe("client went away");
@@ -280,13 +276,17 @@ describe("LaneScheduler: errors and waits", () => {
     const a = lanes.enqueue("k", () => first.promise, { onWait: (ms) => waits.push(["a", ms]) });
     const b = lanes.enqueue("k", async () => undefined, { onWait: (ms) => waits.push(["b", ms]) });
     const c = lanes.enqueue("j", async () => undefined, { onWait: (ms) => waits.push(["c", ms]), warnAfterMs: 5_000 });
-    const d = lanes.enqueue("i", async () => {
-      throw new Error("d failed");
-    }, {
-      onWait: () => {
-        throw new Error("observer bug");
+    const d = lanes.enqueue(
+      "i",
+      async () => {
+        throw new Error("d failed");
       },
-    });
+      {
+        onWait: () => {
+          throw new Error("observer bug");
+        },
+      },
+    );
     now = 2_500;
     first.resolve();
     await Promise.all([a, b, c]);

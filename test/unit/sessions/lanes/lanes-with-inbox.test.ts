@@ -3,13 +3,7 @@
  * scheduler and the inbox together answer every message exactly once and in order.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  createSessionInbox,
-  LaneScheduler,
-  type InboundMessage,
-  type InboxNotice,
-  type QueueMode,
-} from "../../../../src/sessions/lanes/index.js";
+import { createSessionInbox, LaneScheduler, type InboundMessage, type InboxNotice, type QueueMode } from "../../../../src/sessions/lanes/index.js";
 
 interface Run {
   prompt: string;

@@ -15,7 +15,12 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const lines = (file: string) => fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (file: string) =>
+  fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("IdempotencyLedger", () => {
   it("writes nothing when opened on a fresh state dir; the first begin creates the file", () => {

@@ -59,7 +59,12 @@ describe("prune", () => {
     store.ensure("agent:main:openresponses:resp-1");
     const removed = store.prune({ maxEntries: 3 });
     expect(removed.sort()).toEqual(["agent:main:openai:req-0", "agent:main:openai:req-1", "agent:main:openai:req-2"]);
-    expect(store.list("main").map((e) => e.sessionKey).sort()).toEqual(["agent:main:main", "agent:main:openresponses:resp-1", "agent:main:telegram:direct:42"]);
+    expect(
+      store
+        .list("main")
+        .map((e) => e.sessionKey)
+        .sort(),
+    ).toEqual(["agent:main:main", "agent:main:openresponses:resp-1", "agent:main:telegram:direct:42"]);
   });
 });
 

@@ -42,8 +42,23 @@ describe("perf (reported)", () => {
       const sessionKey = `agent:main:openai-user:u${i}`;
       const sessionId = randomUUID();
       const sessionFile = path.join(dir, `${sessionId}.jsonl`);
-      fs.writeFileSync(sessionFile, `${JSON.stringify({ type: "session", version: 3, id: sessionId, timestamp: new Date(i).toISOString(), cwd: "/", sessionKey, agentId: "main" })}\n`);
-      index[sessionKey] = { sessionId, sessionKey, agentId: "main", sessionFile, updatedAt: i, sessionStartedAt: i, inputTokens: 0, outputTokens: 0, totalTokens: 0, messageCount: 0, label: `user ${i}` };
+      fs.writeFileSync(
+        sessionFile,
+        `${JSON.stringify({ type: "session", version: 3, id: sessionId, timestamp: new Date(i).toISOString(), cwd: "/", sessionKey, agentId: "main" })}\n`,
+      );
+      index[sessionKey] = {
+        sessionId,
+        sessionKey,
+        agentId: "main",
+        sessionFile,
+        updatedAt: i,
+        sessionStartedAt: i,
+        inputTokens: 0,
+        outputTokens: 0,
+        totalTokens: 0,
+        messageCount: 0,
+        label: `user ${i}`,
+      };
     }
     fs.writeFileSync(path.join(dir, "sessions.json"), JSON.stringify(index));
 

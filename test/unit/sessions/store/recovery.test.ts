@@ -92,7 +92,12 @@ describe("recovery on open", () => {
 
     const store = openStore(state);
     expect(store.get(KEY)!.sessionFile).toBe(main.sessionFile);
-    expect(store.list().map((e) => e.sessionKey).sort()).toEqual([KEY, "agent:main:openai-user:bob"].sort());
+    expect(
+      store
+        .list()
+        .map((e) => e.sessionKey)
+        .sort(),
+    ).toEqual([KEY, "agent:main:openai-user:bob"].sort());
     expect(store.collected.filter((w) => /rebuilding it from its transcript/.test(w))).toHaveLength(3);
   });
 
@@ -107,7 +112,12 @@ describe("recovery on open", () => {
     const store = openStore(state);
     expect(store.get(KEY)).toMatchObject({ sessionId: main.sessionId, sessionFile: main.sessionFile, messageCount: 2 });
     expect(store.readTranscript(KEY).entries).toHaveLength(2);
-    expect(store.list().map((e) => e.sessionKey).sort()).toEqual([KEY, BOB].sort());
+    expect(
+      store
+        .list()
+        .map((e) => e.sessionKey)
+        .sort(),
+    ).toEqual([KEY, BOB].sort());
     expect(store.collected.some((w) => /restored 1 session\(s\) from transcript headers/.test(w))).toBe(true);
     // Written back: the next open needs no repair.
     expect(JSON.parse(fs.readFileSync(indexPath, "utf8"))[KEY].sessionId).toBe(main.sessionId);

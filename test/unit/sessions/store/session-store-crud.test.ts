@@ -13,7 +13,16 @@ describe("SessionStore: ensure / get / list / patch / reset / delete", () => {
     let t = 1_000;
     const store = openStore(state, { now: () => t });
     const entry = store.ensure(KEY, { label: "Main chat", channel: "telegram", cwd: "/ws" });
-    expect(entry).toMatchObject({ sessionKey: KEY, agentId: "main", label: "Main chat", channel: "telegram", updatedAt: 1_000, sessionStartedAt: 1_000, messageCount: 0, inputTokens: 0 });
+    expect(entry).toMatchObject({
+      sessionKey: KEY,
+      agentId: "main",
+      label: "Main chat",
+      channel: "telegram",
+      updatedAt: 1_000,
+      sessionStartedAt: 1_000,
+      messageCount: 0,
+      inputTokens: 0,
+    });
     expect(entry.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(entry.sessionFile).toBe(path.join(sessionsDirOf(state), `${entry.sessionId}.jsonl`));
 
@@ -46,7 +55,11 @@ describe("SessionStore: ensure / get / list / patch / reset / delete", () => {
     expect(store.list().map((e) => e.sessionKey)).toEqual(["agent:main:c", "agent:ops:b", "agent:main:a"]);
     expect(store.list("OPS").map((e) => e.sessionKey)).toEqual(["agent:ops:b"]);
     // A fresh store sees agents it has not touched yet.
-    expect(openStore(state).list().map((e) => e.sessionKey)).toEqual(["agent:main:c", "agent:ops:b", "agent:main:a"]);
+    expect(
+      openStore(state)
+        .list()
+        .map((e) => e.sessionKey),
+    ).toEqual(["agent:main:c", "agent:ops:b", "agent:main:a"]);
   });
 
   it("patch sets and clears fields but never store-owned ones", () => {

@@ -19,7 +19,15 @@ const toolCall: TranscriptMessage = {
   stopReason: "toolUse",
   timestamp: 2,
 };
-const toolResult: TranscriptMessage = { role: "toolResult", toolCallId: "call_1", toolName: "read", content: [{ type: "text", text: "# rules" }], isError: false, details: { bytes: 7 }, timestamp: 3 };
+const toolResult: TranscriptMessage = {
+  role: "toolResult",
+  toolCallId: "call_1",
+  toolName: "read",
+  content: [{ type: "text", text: "# rules" }],
+  isError: false,
+  details: { bytes: 7 },
+  timestamp: 3,
+};
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -205,7 +213,10 @@ describe("damaged transcripts", () => {
       { role: "user", content: [{ type: "video", url: "x" }] },
     ];
     fs.appendFileSync(sessionFile, `${poisoned.map((message, i) => JSON.stringify({ type: "message", id: `p${i}`, parentId: null, timestamp: "x", message })).join("\n")}\n`);
-    store.appendMessages(KEY, null, [{ role: "user", content: "later", timestamp: 6 }, { role: "custom-event", payload: 1, timestamp: 7 }]);
+    store.appendMessages(KEY, null, [
+      { role: "user", content: "later", timestamp: 6 },
+      { role: "custom-event", payload: 1, timestamp: 7 },
+    ]);
     const { entries, warnings } = store.readTranscript(KEY);
     expect(entries.map((e) => (e.message as { role: string }).role)).toEqual(["user", "user", "custom-event"]);
     expect(warnings).toEqual([
