@@ -68,7 +68,6 @@ export function applyDefaults(input: RawOpenClawConfig): OpenClawConfig {
         ...agentDefaults,
         timeoutSeconds: agentDefaults.timeoutSeconds ?? 172_800,
         maxConcurrent: agentDefaults.maxConcurrent ?? defaultMaxConcurrent(),
-        mediaMaxMb: agentDefaults.mediaMaxMb ?? 20,
         bootstrapMaxChars: agentDefaults.bootstrapMaxChars ?? 20_000,
         bootstrapTotalMaxChars: agentDefaults.bootstrapTotalMaxChars ?? 60_000,
       },

@@ -26,7 +26,7 @@ export type GatewayConfig = WithDefaults<RawGateway, "mode" | "port" | "bind"> &
   };
 };
 
-export type AgentDefaultsConfig = WithDefaults<RawAgentDefaults, "timeoutSeconds" | "maxConcurrent" | "mediaMaxMb" | "bootstrapMaxChars" | "bootstrapTotalMaxChars">;
+export type AgentDefaultsConfig = WithDefaults<RawAgentDefaults, "timeoutSeconds" | "maxConcurrent" | "bootstrapMaxChars" | "bootstrapTotalMaxChars">;
 
 export type AgentsConfig = Omit<RawAgents, "defaults"> & { defaults: AgentDefaultsConfig };
 export type AgentListEntry = NonNullable<RawAgents["list"]>[number];

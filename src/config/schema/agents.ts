@@ -77,7 +77,6 @@ const AgentsDefaults = Type.Object({
   ),
   timeoutSeconds: Type.Optional(integer(0)),
   maxConcurrent: Type.Optional(integer(1)),
-  mediaMaxMb: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   bootstrapMaxChars: Type.Optional(integer(0)),
   bootstrapTotalMaxChars: Type.Optional(integer(0)),
   skipBootstrap: Type.Optional(Type.Boolean()),

@@ -18,7 +18,6 @@ describe("defaults", () => {
     expect(config.agents.defaults).toEqual({
       timeoutSeconds: 172800,
       maxConcurrent: Math.min(16, Math.max(8, os.cpus().length)),
-      mediaMaxMb: 20,
       bootstrapMaxChars: 20000,
       bootstrapTotalMaxChars: 60000,
     });

@@ -18,9 +18,7 @@ import { schemaKeyPaths } from "../../helpers/schema-key-paths.js";
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
 /** Keys another piece of work in progress implements; each names who and why it stays. */
-const IMPLEMENTED_ELSEWHERE: Record<string, string> = {
-  "agents.defaults.mediaMaxMb": "inbound media (issue 20) enforces it",
-};
+const IMPLEMENTED_ELSEWHERE: Record<string, string> = {};
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -79,7 +79,7 @@ describe("validateConfig: bad values", () => {
   });
 
   it("explains number bounds and patterns", () => {
-    expect(validationError({ agents: { defaults: { mediaMaxMb: 0 } } }).message).toBe("agents.defaults.mediaMaxMb: expected number > 0");
+    expect(validationError({ agents: { defaults: { maxConcurrent: 0 } } }).message).toBe("agents.defaults.maxConcurrent: expected integer >= 1");
     expect(validationError({ agents: { list: [{ id: "Main" }] } }).message).toBe(
       "agents.list[0].id: expected an agent id: 1-64 of a-z, 0-9, _ or -, starting with a letter or digit",
     );
