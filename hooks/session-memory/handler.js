@@ -13,14 +13,22 @@ export default async function sessionMemory(event) {
   await fs.mkdir(dir, { recursive: true });
   const lines = [`# Session before /${event.action} (${at.toISOString()})`, "", `Session: ${event.sessionKey ?? "unknown"}`, ""];
   for (const message of messages) lines.push(`**${message.role}:** ${String(message.text).trim()}`, "");
-  for (let n = 1; ; n++) {
-    const file = path.join(dir, n === 1 ? `${stamp}.md` : `${stamp}-${n}.md`);
-    try {
-      await fs.writeFile(file, lines.join("\n"), { flag: "wx" });
-      event.messages.push(`saved ${messages.length} messages to memory/${path.basename(file)}`);
-      return;
-    } catch (err) {
-      if (err.code !== "EEXIST") throw err;
+  // Written whole under a temporary name, then linked into place: a reader (the memory index,
+  // a person) never sees a half-written note, and an existing note is never replaced.
+  const temp = path.join(dir, `.session-memory-${process.pid}-${Date.now()}.tmp`);
+  await fs.writeFile(temp, lines.join("\n"), { flag: "wx" });
+  try {
+    for (let n = 1; ; n++) {
+      const file = path.join(dir, n === 1 ? `${stamp}.md` : `${stamp}-${n}.md`);
+      try {
+        await fs.link(temp, file);
+        event.messages.push(`saved ${messages.length} messages to memory/${path.basename(file)}`);
+        return;
+      } catch (err) {
+        if (err.code !== "EEXIST") throw err;
+      }
     }
+  } finally {
+    await fs.rm(temp, { force: true });
   }
 }
