@@ -9,17 +9,11 @@ import type { ChannelManager } from "../channels/channel-manager.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import type { SessionStore } from "../sessions/store/index.js";
+import { sessionChatRoute, type SessionChatRoute } from "./session-chat-route.js";
 import { parseSessionKey } from "../sessions/keys/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import type { SessionToolCaller } from "../agents/tools/index.js";
 import type { RunTracer } from "../traces/index.js";
-
-interface ChatRoute {
-  channel: string;
-  accountId?: string;
-  to: string;
-  threadId?: string;
-}
 
 export interface AcpWiringDeps {
   stateDir: string;
@@ -43,18 +37,11 @@ export interface AcpWiringDeps {
 export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessionManager; children: AcpChildren } {
   const settings = () => resolveAcpSettings(deps.config());
   // The chat an ACP session answers to: a bound chat's, else its requester's last route.
-  const chatOf = (sessionKey: string): ChatRoute | undefined => {
+  const chatOf = (sessionKey: string): SessionChatRoute | undefined => {
     const bound = deps.channels()?.acpChatOf(sessionKey);
     if (bound) return { channel: bound.channel, accountId: bound.accountId, to: bound.chatId, ...(bound.threadId ? { threadId: bound.threadId } : {}) };
     const requester = manager.records.get(sessionKey)?.requesterSessionKey;
-    const entry = requester ? deps.store.get(requester) : undefined;
-    if (!entry?.lastChannel || !entry.lastTo) return undefined;
-    return {
-      channel: entry.lastChannel,
-      ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}),
-      to: entry.lastTo,
-      ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
-    };
+    return requester ? sessionChatRoute(deps.store.get(requester)) : undefined;
   };
   const permissions: PermissionAsker = {
     async ask(request) {
@@ -96,15 +83,12 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
     ...(deps.tracer ? { tracer: deps.tracer } : {}),
     relayProgress: async (requesterSessionKey, childSessionKey, text) => {
       deps.broadcast("agent", { sessionKey: requesterSessionKey, stream: "acp", ts: Date.now(), data: { childSessionKey, text } });
-      const entry = deps.store.get(requesterSessionKey);
+      const route = sessionChatRoute(deps.store.get(requesterSessionKey));
       const channels = deps.channels();
-      if (!channels || !entry?.lastChannel || !entry.lastTo) return;
+      if (!channels || !route) return;
       await channels
         .send({
-          channel: entry.lastChannel,
-          ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}),
-          to: entry.lastTo,
-          ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
+          ...route,
           message: text,
           idempotencyKey: `acp-progress:${randomUUID()}`,
         })

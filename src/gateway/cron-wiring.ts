@@ -6,6 +6,7 @@ import { CronNotFoundError, CronUnavailableError, JobInputError, type CronServic
 import type { CronJobInput, CronJobPatch } from "../cron/job-input.js";
 import type { ChatRoute, CronChannelPort, RouteCheck } from "../cron/ports.js";
 import type { SessionStore } from "../sessions/store/index.js";
+import { sessionChatRoute } from "./session-chat-route.js";
 
 /** Chat delivery for scheduled runs: the channel manager's `send`, whose ledger keeps each key to one message. */
 export function createCronChannelPort(deps: { channels: () => ChannelManager | undefined; config: () => OpenClawConfig; sessions: SessionStore }): CronChannelPort {
@@ -35,14 +36,7 @@ export function createCronChannelPort(deps: { channels: () => ChannelManager | u
       });
     },
     lastRoute(sessionKey) {
-      const entry = deps.sessions.get(sessionKey);
-      if (!entry?.lastChannel || !entry.lastTo) return undefined;
-      return {
-        channel: entry.lastChannel,
-        to: entry.lastTo,
-        ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}),
-        ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
-      };
+      return sessionChatRoute(deps.sessions.get(sessionKey));
     },
     deliverSessionRun(sessionKey, run) {
       void deps

@@ -69,6 +69,7 @@ import { resolveFocusTarget, runSubagentsCommand, SubagentService } from "../age
 import { ThreadBindingStore } from "../channels/thread-bindings.js";
 import { chatCaller, createAcpControlPlane } from "./acp-wiring.js";
 import { resolveAcpSettings } from "../acp/config.js";
+import { sessionChatRoute } from "./session-chat-route.js";
 import { runAcpCommand } from "../acp/commands/acp-command.js";
 import type { AcpSessionManager } from "../acp/control-plane/manager.js";
 import { canReceiveEvent } from "./protocol/scopes.js";
@@ -532,15 +533,12 @@ export class GatewayServer {
 
   /** A runtime notice (an automatic compaction) to the chat the session last talked in, once per key; nothing for sessions without a channel route. */
   private notifyChat(sessionKey: string, text: string, noticeKey: string): void {
-    const entry = this.sessions.get(sessionKey);
+    const route = sessionChatRoute(this.sessions.get(sessionKey));
     const channels = this.channels;
-    if (!channels || !entry?.lastChannel || !entry.lastTo) return;
+    if (!channels || !route) return;
     channels
       .send({
-        channel: entry.lastChannel,
-        ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}),
-        to: entry.lastTo,
-        ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
+        ...route,
         message: text,
         idempotencyKey: `notice:${noticeKey}`,
       })
