@@ -3,10 +3,10 @@ import fs from "node:fs/promises";
 import { chunkText } from "./chunker.js";
 import { EmbeddingError, type Embedder } from "./embeddings.js";
 import { listMemoryFiles, unreadableReason, type SkippedFile } from "./memory-files.js";
-import type { MemoryStore } from "./memory-store.js";
+import type { FileRow, MemoryStore } from "./memory-store.js";
 
 /** Chunks written per transaction; the event loop gets a turn between two slices. */
-export const CHUNKS_PER_SLICE = 16;
+const CHUNKS_PER_SLICE = 16;
 /** Where indexed session transcripts live in the index's path space (never a workspace file). */
 export const SESSION_PATH_PREFIX = "sessions/";
 
@@ -92,29 +92,51 @@ export async function syncMemoryIndex(input: SyncInput): Promise<SyncReport> {
       report.unchanged++;
       continue;
     }
-    const chunks = chunkText(bytes.toString("utf8"), input.chunkTokens, input.chunkOverlap).map((c) => ({ ...c, hash: sha256(c.text) }));
-    let vectors: (Float32Array | undefined)[] = [];
-    if (embedder) {
-      try {
-        vectors = await embedWithCache(store, embedder, chunks);
-      } catch (error) {
-        if (!(error instanceof EmbeddingError)) throw error;
-        report.embeddingError = error;
-        embedder = undefined; // the rest of this sync indexes text only; the next one retries
-      }
+    const failed = await indexDocument(store, row, bytes.toString("utf8"), { chunkTokens: input.chunkTokens, chunkOverlap: input.chunkOverlap, ...(embedder ? { embedder } : {}) });
+    if (failed) {
+      report.embeddingError = failed;
+      embedder = undefined; // the rest of this sync indexes text only; the next one retries
     }
-    store.beginFile(file.relPath);
-    for (let start = 0; start < chunks.length; start += CHUNKS_PER_SLICE) {
-      const slice = chunks.slice(start, start + CHUNKS_PER_SLICE).map((c, i) => ({ ...c, embedding: vectors[start + i] }));
-      store.insertChunks(file.relPath, slice, embedder?.model ?? null);
-      await yieldToLoop();
-    }
-    store.commitFile(row);
     report.indexed++;
   }
   if (embedder) await backfillEmbeddings(store, embedder, report);
   input.onProgress?.({ done: total, total });
   return report;
+}
+
+/**
+ * Replaces one document's chunks (a memory file, a transcript) with those of `text`, embedded
+ * when an embedder is given, written in slices with a yield between them, and lists it as `row`.
+ * Returns the embedding failure when the provider failed: the chunks are then indexed for
+ * keyword search only.
+ */
+export async function indexDocument(
+  store: MemoryStore,
+  row: FileRow,
+  text: string,
+  options: { chunkTokens: number; chunkOverlap: number; embedder?: Embedder },
+): Promise<EmbeddingError | undefined> {
+  const chunks = chunkText(text, options.chunkTokens, options.chunkOverlap).map((c) => ({ ...c, hash: sha256(c.text) }));
+  let embedder = options.embedder;
+  let failure: EmbeddingError | undefined;
+  let vectors: (Float32Array | undefined)[] = [];
+  if (embedder) {
+    try {
+      vectors = await embedWithCache(store, embedder, chunks);
+    } catch (error) {
+      if (!(error instanceof EmbeddingError)) throw error;
+      failure = error;
+      embedder = undefined;
+    }
+  }
+  store.beginFile(row.path);
+  for (let start = 0; start < chunks.length; start += CHUNKS_PER_SLICE) {
+    const slice = chunks.slice(start, start + CHUNKS_PER_SLICE).map((c, i) => ({ ...c, embedding: vectors[start + i] }));
+    store.insertChunks(row.path, slice, embedder?.model ?? null, row.source);
+    await yieldToLoop();
+  }
+  store.commitFile(row);
+  return failure;
 }
 
 /** Vectors for chunks indexed while the provider was failing. */
@@ -181,6 +203,6 @@ export function sha256(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-export function yieldToLoop(): Promise<void> {
+function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }

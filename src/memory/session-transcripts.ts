@@ -1,9 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isMessageEntry, parseTranscript } from "../sessions/store/index.js";
-import { chunkText } from "./chunker.js";
-import { EmbeddingError, type Embedder } from "./embeddings.js";
-import { CHUNKS_PER_SLICE, embedWithCache, SESSION_PATH_PREFIX, sha256, yieldToLoop, type SyncReport } from "./indexer.js";
+import type { Embedder } from "./embeddings.js";
+import { indexDocument, SESSION_PATH_PREFIX, sha256, type SyncReport } from "./indexer.js";
 import type { MemoryStore } from "./memory-store.js";
 
 /** A transcript is indexed again once it grew by this many bytes… */
@@ -66,24 +65,11 @@ export async function syncSessionTranscripts(input: SessionSyncInput): Promise<P
       store.commitFile(row);
       continue;
     }
-    const chunks = chunkText(text, input.chunkTokens, input.chunkOverlap).map((c) => ({ ...c, hash: sha256(c.text) }));
-    let vectors: (Float32Array | undefined)[] = [];
-    if (embedder) {
-      try {
-        vectors = await embedWithCache(store, embedder, chunks);
-      } catch (error) {
-        if (!(error instanceof EmbeddingError)) throw error;
-        report.embeddingError = error;
-        embedder = undefined;
-      }
+    const failed = await indexDocument(store, row, text, { chunkTokens: input.chunkTokens, chunkOverlap: input.chunkOverlap, ...(embedder ? { embedder } : {}) });
+    if (failed) {
+      report.embeddingError = failed;
+      embedder = undefined;
     }
-    store.beginFile(file.relPath);
-    for (let start = 0; start < chunks.length; start += CHUNKS_PER_SLICE) {
-      const slice = chunks.slice(start, start + CHUNKS_PER_SLICE).map((c, i) => ({ ...c, embedding: vectors[start + i] }));
-      store.insertChunks(file.relPath, slice, embedder?.model ?? null, "sessions");
-      await yieldToLoop();
-    }
-    store.commitFile(row);
     report.indexed++;
   }
   return report;
