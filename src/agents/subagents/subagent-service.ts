@@ -342,11 +342,7 @@ export class SubagentService {
       record.steering = true;
       this.deps.conversations.abort(child);
       settled = await Promise.race([Promise.all(active.map((r) => r.done)).then(() => true), delay(STEER_ABORT_SETTLE_TIMEOUT_MS).then(() => false)]);
-    } else if (!record.roundOpen) {
-      record.round += 1;
-      record.roundOpen = true;
-      record.roundStartedAt = this.now();
-    }
+    } else this.openRound(record);
     const submitted = this.deps.conversations.submit({
       sessionKey: child,
       idempotencyKey: `${record.runId}:steer:${record.steerCount}`,
@@ -381,24 +377,24 @@ export class SubagentService {
     const record = this.registry.forChild(childSessionKey);
     if (record?.runtime !== "acp" || !record.thread) return "This thread no longer belongs to a running ACP agent.";
     if (record.endedAt) return `This agent's session has ended (${record.outcome ?? "ended"}); start a new one from the chat.`;
-    if (!record.roundOpen) {
-      record.round += 1;
-      record.roundOpen = true;
-      record.roundStartedAt = this.now();
-    }
+    this.openRound(record);
     this.registry.changed();
     this.trackAcpRun(record, this.deps.acp!.run({ sessionKey: childSessionKey, text, mode: "prompt" }));
     return undefined;
   }
 
+  /** An idle session-mode child starts its next round (an open round goes on). */
+  private openRound(record: SubagentRunRecord): void {
+    if (record.roundOpen) return;
+    record.round += 1;
+    record.roundOpen = true;
+    record.roundStartedAt = this.now();
+  }
+
   /** An ACP child is steered by cancelling its turn and prompting again; the round stays open throughout. */
   private steerAcp(record: SubagentRunRecord, text: string): SteerOutcome {
     const restarted = (this.acpRunning.get(record.childSessionKey) ?? 0) > 0;
-    if (!record.roundOpen) {
-      record.round += 1;
-      record.roundOpen = true;
-      record.roundStartedAt = this.now();
-    }
+    this.openRound(record);
     this.registry.changed();
     this.trackAcpRun(
       record,
