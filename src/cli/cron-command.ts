@@ -138,7 +138,7 @@ function deliveryFromFlags(flags: CronJobFlags): CronJobInput["delivery"] | unde
   return undefined;
 }
 
-async function withGateway<T>(flags: ClientFlags, use: (call: (method: string, params: unknown) => Promise<any>) => Promise<T>): Promise<T> {
+async function withGateway<T>(flags: ClientFlags, use: (call: (method: string, params: unknown) => Promise<unknown>) => Promise<T>): Promise<T> {
   const client = await connectClient(flags);
   try {
     return await use((method, params) => client.call(method, params));

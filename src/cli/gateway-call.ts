@@ -1,6 +1,7 @@
 import JSON5 from "json5";
 import { connectClient, resolveClientTarget, type ClientFlags } from "./client-context.js";
 import { CliError, printJson } from "./output.js";
+import { agentSessionCounts, type GatewayStatusSnapshot, type HealthSnapshot } from "./gateway-snapshots.js";
 
 /** `openclaw gateway call <method>`: one raw RPC, its payload printed as JSON. */
 export async function gatewayCallCommand(method: string, flags: ClientFlags & { params?: string; expectFinal?: boolean }): Promise<void> {
@@ -25,18 +26,16 @@ export async function healthCommand(flags: ClientFlags): Promise<void> {
   const client = await connectClient(flags);
   try {
     const timeoutMs = resolveClientTarget(flags).timeoutMs;
-    const health = (await client.call("health", {}, { timeoutMs })) as Record<string, any>;
+    const health = (await client.call("health", {}, { timeoutMs })) as HealthSnapshot;
     if (flags.json) return printJson(health);
-    const gw = (await client.call("status", {}, { timeoutMs })) as Record<string, any>;
-    const agents = (health.agents ?? []).map(
-      (a: { agentId: string; isDefault: boolean; sessions?: { count: number } }) => `${a.agentId}${a.isDefault ? " (default)" : ""}: ${a.sessions?.count ?? 0} sessions`,
-    );
+    const gw = (await client.call("status", {}, { timeoutMs })) as GatewayStatusSnapshot;
+    const agents = agentSessionCounts(health);
     process.stdout.write(
       [
         `Gateway: ok (version ${gw.version}, pid ${gw.pid}, ${gw.host}:${gw.port}, up ${formatDuration(gw.uptimeMs)})`,
         `Connections: ${gw.connections}`,
         `Agents: ${agents.join(", ") || "none"}`,
-        `Channels: ${(health.channelOrder ?? []).length === 0 ? "none configured" : health.channelOrder.join(", ")}`,
+        `Channels: ${health.channelOrder?.length ? health.channelOrder.join(", ") : "none configured"}`,
         "",
       ].join("\n"),
     );

@@ -10,6 +10,7 @@ import { connectClient, type ClientFlags } from "./client-context.js";
 import { formatDuration } from "./gateway-call.js";
 import type { ServerFlags } from "./gateway-run.js";
 import { CliError, parsePortFlag, parseTimeoutSeconds, printJson } from "./output.js";
+import type { GatewayStatusSnapshot } from "./gateway-snapshots.js";
 
 const START_TIMEOUT_MS = 15_000;
 
@@ -103,7 +104,7 @@ export async function gatewayStatusCommand(flags: ClientFlags): Promise<void> {
   const client = await connectClient(flags);
   try {
     await client.call("health", {});
-    const gw = (await client.call("status", {})) as Record<string, any>;
+    const gw = (await client.call("status", {})) as GatewayStatusSnapshot;
     if (flags.json)
       return printJson({ ok: true, running: true, pid: gw.pid, host: gw.host, port: gw.port, uptimeMs: gw.uptimeMs, version: gw.version, connections: gw.connections });
     process.stdout.write(

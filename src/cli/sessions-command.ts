@@ -1,6 +1,7 @@
 import { connectClient, type ClientFlags } from "./client-context.js";
 import { formatDuration } from "./gateway-call.js";
 import { CliError, printJson } from "./output.js";
+import { agentSessionCounts, type GatewayStatusSnapshot, type HealthSnapshot } from "./gateway-snapshots.js";
 
 /** `openclaw sessions`: the gateway's `sessions.list`, as a table or JSON. */
 export async function sessionsCommand(flags: ClientFlags & { agent?: string; limit?: string }): Promise<void> {
@@ -42,10 +43,10 @@ export async function sessionsCommand(flags: ClientFlags & { agent?: string; lim
 export async function statusCommand(flags: ClientFlags): Promise<void> {
   const client = await connectClient(flags);
   try {
-    const status = (await client.call("status", {})) as Record<string, any>;
-    const health = (await client.call("health", {})) as Record<string, any>;
+    const status = (await client.call("status", {})) as GatewayStatusSnapshot;
+    const health = (await client.call("health", {})) as HealthSnapshot;
     if (flags.json) return printJson({ gateway: status, health });
-    const agents = (health.agents ?? []).map((a: any) => `${a.agentId}${a.isDefault ? " (default)" : ""}: ${a.sessions?.count ?? 0} sessions`);
+    const agents = agentSessionCounts(health);
     process.stdout.write(
       [
         `Gateway: reachable (version ${status.version}, pid ${status.pid}, ${status.host}:${status.port}, up ${formatDuration(status.uptimeMs)})`,
@@ -61,7 +62,7 @@ export async function statusCommand(flags: ClientFlags): Promise<void> {
   }
 }
 
-function channelLines(channels: Record<string, { connected?: boolean; running?: boolean; lastError?: string | null }> | undefined): string[] {
+function channelLines(channels: GatewayStatusSnapshot["channels"]): string[] {
   const entries = Object.entries(channels ?? {});
   if (entries.length === 0) return [];
   const parts = entries.map(([name, c]) => `${name} ${c.connected ? "connected" : c.running ? "connecting" : "stopped"}${c.lastError ? ` (${c.lastError})` : ""}`);

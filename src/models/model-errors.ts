@@ -78,8 +78,16 @@ function byErrorType(type: string | undefined, detail: string): ClassifiedModelE
   return { kind: "server", retryable: true, message: detail };
 }
 
+/** The error body an SDK error carries: `{ error: { message, type } }` or the fields flat. */
+interface ApiErrorBody {
+  error?: { message?: unknown; type?: unknown };
+  message?: unknown;
+  type?: unknown;
+  code?: unknown;
+}
+
 function apiDetail(err: Error): string {
-  const body = (err as { error?: unknown }).error as Record<string, any> | undefined;
+  const body = (err as { error?: unknown }).error as ApiErrorBody | undefined;
   const nested = body?.error?.message ?? body?.message;
   if (typeof nested === "string" && nested) return nested;
   const apiMessage = (err as { apiMessage?: unknown }).apiMessage;
@@ -88,7 +96,7 @@ function apiDetail(err: Error): string {
 }
 
 function errorType(err: Error): string | undefined {
-  const body = (err as { error?: unknown }).error as Record<string, any> | undefined;
+  const body = (err as { error?: unknown }).error as ApiErrorBody | undefined;
   const candidates = [(err as { type?: unknown }).type, body?.error?.type, body?.type, body?.code];
   return candidates.find((c): c is string => typeof c === "string");
 }

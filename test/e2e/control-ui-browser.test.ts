@@ -94,7 +94,9 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
   });
 
   it("sends a message and shows the answer while it streams, then once in the transcript", async () => {
-    server.enqueue({ text: "Streaming **answer** arrives in many small pieces over time.", chunkDelayMs: 120 });
+    let release!: () => void;
+    const holdMidway = new Promise<void>((resolve) => (release = resolve));
+    server.enqueue({ text: "Streaming **answer** arrives in many small pieces over time.", textChunks: 8, holdMidway });
     const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
     await signedIn(page);
     await page.locator("button", { hasText: "New session" }).click();
@@ -104,6 +106,8 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     const partial = await live.locator(".md").textContent();
     // Whatever part had arrived (an unfinished **bold** shows its asterisks until it closes).
     expect("Streaming answer arrives in many small pieces over time.".startsWith(partial!.replace(/\*/g, "").trim())).toBe(true);
+    expect(partial!.replace(/\*/g, "").trim().length).toBeLessThan("Streaming answer arrives in many small pieces over time.".length);
+    release();
     await page.locator(".msg.assistant:not(.live) strong", { hasText: "answer" }).waitFor(WAIT);
     await live.waitFor({ state: "detached", ...WAIT });
     expect(await page.locator(".msg.user").allTextContents()).toEqual([expect.stringContaining("hello from the browser")]);

@@ -190,7 +190,7 @@ async function serveReply(res: ServerResponse, wire: WireFormat, request: Record
     }
     return;
   }
-  if (streaming) await writeSse(res, wire.streamFrames(reply, request), { chunkDelayMs: reply.chunkDelayMs });
+  if (streaming) await writeSse(res, wire.streamFrames(reply, request), { chunkDelayMs: reply.chunkDelayMs, holdMidway: reply.holdMidway });
   else sendJson(res, 200, wire.jsonBody(reply, request));
 }
 

@@ -31,7 +31,7 @@ export type ConnectionState =
   | { kind: "closed"; reason: string; retryInMs: number };
 
 interface Pending {
-  resolve: (payload: any) => void;
+  resolve: (payload: unknown) => void;
   reject: (err: Error) => void;
 }
 
@@ -46,7 +46,7 @@ const MAX_BACKOFF_MS = 10_000;
 export class GatewayClient {
   private ws: WebSocket | undefined;
   private readonly pending = new Map<string, Pending>();
-  private readonly eventListeners = new Set<(event: string, payload: any) => void>();
+  private readonly eventListeners = new Set<(event: string, payload: unknown) => void>();
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
   private nextId = 1;
   private attempt = 0;
@@ -80,7 +80,7 @@ export class GatewayClient {
     this.ws?.close(4000, "dropped");
   }
 
-  onEvent(listener: (event: string, payload: any) => void): () => void {
+  onEvent(listener: (event: string, payload: unknown) => void): () => void {
     this.eventListeners.add(listener);
     return () => this.eventListeners.delete(listener);
   }
@@ -98,7 +98,7 @@ export class GatewayClient {
     return this.hello?.features.methods.includes(method) ?? false;
   }
 
-  request<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+  request<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {
     const ws = this.ws;
     if (this.state.kind !== "open" || !ws || ws.readyState !== WebSocket.OPEN) {
       return Promise.reject(new GatewayRequestError("UNAVAILABLE", "not connected to the gateway"));
@@ -109,7 +109,7 @@ export class GatewayClient {
   private send<T>(ws: WebSocket, method: string, params: Record<string, unknown>): Promise<T> {
     const id = `ui-${this.nextId++}`;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve: resolve as (payload: unknown) => void, reject });
       ws.send(JSON.stringify({ type: "req", id, method, params }));
     });
   }
@@ -141,7 +141,7 @@ export class GatewayClient {
           });
         return;
       }
-      if (frame.type === "res") {
+      if (frame.type === "res" && frame.id) {
         const pending = this.pending.get(frame.id);
         if (!pending) return;
         this.pending.delete(frame.id);
@@ -149,7 +149,7 @@ export class GatewayClient {
         else pending.reject(new GatewayRequestError(frame.error?.code ?? "UNAVAILABLE", frame.error?.message ?? "request failed", frame.error?.details ?? {}));
         return;
       }
-      if (frame.type === "event") for (const listener of this.eventListeners) listener(frame.event, frame.payload);
+      if (frame.type === "event" && frame.event) for (const listener of this.eventListeners) listener(frame.event, frame.payload);
     };
     ws.onclose = (close) => {
       if (this.ws !== ws) return;
@@ -195,7 +195,17 @@ export class GatewayClient {
   }
 }
 
-function parseFrame(data: unknown): any {
+/** A frame from the gateway: a request's answer or a pushed event. */
+interface Frame {
+  type?: string;
+  id?: string;
+  ok?: boolean;
+  payload?: unknown;
+  error?: { code?: string; message?: string; details?: Record<string, unknown> };
+  event?: string;
+}
+
+function parseFrame(data: unknown): Frame | undefined {
   if (typeof data !== "string") return undefined;
   try {
     return JSON.parse(data);

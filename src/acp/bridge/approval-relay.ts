@@ -21,8 +21,8 @@ interface ApprovalRequest {
 /** The gateway broadcasts the request itself; OpenClaw nests it under `request`. Both are read. */
 function parseRequest(payload: unknown): ApprovalRequest | undefined {
   if (!payload || typeof payload !== "object") return undefined;
-  const p = payload as Record<string, any>;
-  const body = p.request && typeof p.request === "object" ? p.request : p;
+  const p = payload as { id?: unknown; request?: unknown };
+  const body = (p.request && typeof p.request === "object" ? p.request : p) as { command?: unknown; sessionKey?: unknown };
   if (typeof p.id !== "string") return undefined;
   return {
     id: p.id,

@@ -11,7 +11,7 @@ import { transcriptUpdates } from "./replay.js";
 import { openGatewaySession, parseSessionMeta, type SessionMeta } from "./session-opener.js";
 import { assertAbsoluteCwd, decodeListCursor, encodeListCursor, pageSizeFrom } from "./session-list.js";
 import { BridgeSessions, sessionKeyForId, type BridgeSession } from "./sessions.js";
-import type { BridgeGateway, BridgeOptions } from "./types.js";
+import type { AgentEventPayload, BridgeGateway, BridgeOptions, ChatEventPayload, ChatSendAck, ListedSessionRow } from "./types.js";
 
 /** Session creations (new, load, resume) allowed per 10 s window. */
 export const SESSION_CREATE_LIMIT = { maxRequests: 120, windowMs: 10_000 };
@@ -35,8 +35,8 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
   watchGatewayConnection(gateway, runs, DISCONNECT_GRACE_MS, log);
 
   gateway.onEvent((event, payload) => {
-    if (event === "chat") runs.onChat(payload as Record<string, unknown>);
-    else if (event === "agent") runs.onAgent(payload as Record<string, unknown>);
+    if (event === "chat") runs.onChat(payload as ChatEventPayload);
+    else if (event === "agent") runs.onAgent(payload as AgentEventPayload);
     else if (event === "exec.approval.requested") void approvals.onRequested(payload);
   });
 
@@ -159,12 +159,12 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
         const cursor = decodeListCursor(params.cursor, cwd);
         const pageSize = pageSizeFrom(params._meta);
         const end = cursor.offset + pageSize;
-        const listed = await gateway.call<{ sessions: Record<string, any>[] }>("sessions.list", { limit: Math.min(end + 1, 10_000) });
+        const listed = await gateway.call<{ sessions: ListedSessionRow[] }>("sessions.list", { limit: Math.min(end + 1, 10_000) });
         const rows = listed.sessions
           .map((row) => ({
-            sessionId: row.key as string,
+            sessionId: row.key,
             cwd: sessions.cwdOf(row.key) ?? process.cwd(),
-            title: (row.label ?? row.displayName ?? row.key) as string,
+            title: row.label ?? row.displayName ?? row.key,
             updatedAt: typeof row.updatedAt === "number" ? new Date(row.updatedAt).toISOString() : null,
           }))
           .filter((row) => !cwd || row.cwd === cwd);
@@ -188,7 +188,7 @@ export function createBridgeAgent(gateway: BridgeGateway, opts: BridgeOptions, v
         const done = runs.start(session, runId);
         const run = runs.get(runId)!;
         try {
-          const ack = await gateway.call<Record<string, any>>("chat.send", {
+          const ack = await gateway.call<ChatSendAck>("chat.send", {
             sessionKey: session.sessionKey,
             message,
             idempotencyKey: runId,

@@ -1,6 +1,7 @@
 import type { PromptResponse, SessionNotification, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { BridgeSession } from "./sessions.js";
 import { toolContent, toolKind, toolLocations, toolTitle } from "./tool-calls.js";
+import type { AgentEventPayload, ChatEventPayload } from "./types.js";
 
 type Notify = (notification: SessionNotification) => Promise<void>;
 
@@ -79,7 +80,7 @@ export class PromptRuns {
   }
 
   /** The prompt a gateway event belongs to: by its runId, or the steered prompt of its session. */
-  private runFor(payload: Record<string, any>): PromptRun | undefined {
+  private runFor(payload: ChatEventPayload | AgentEventPayload): PromptRun | undefined {
     if (typeof payload?.runId !== "string") return undefined;
     const own = this.runs.get(payload.runId);
     if (own) return own;
@@ -88,7 +89,7 @@ export class PromptRuns {
   }
 
   /** A gateway `chat` event: deltas stream, a terminal state ends the prompt. */
-  onChat(payload: Record<string, any>): void {
+  onChat(payload: ChatEventPayload): void {
     const run = this.runFor(payload);
     if (!run) return;
     switch (payload.state) {
@@ -120,7 +121,7 @@ export class PromptRuns {
   }
 
   /** A gateway `agent` event: tool calls and thinking. */
-  onAgent(payload: Record<string, any>): void {
+  onAgent(payload: AgentEventPayload): void {
     const run = this.runFor(payload);
     const data = payload?.data;
     if (!run || !data || typeof data !== "object") return;

@@ -16,7 +16,7 @@ export function transcriptUpdates(messages: unknown[]): SessionUpdate[] {
       continue;
     }
     if (message.role !== "user" && message.role !== "assistant") continue;
-    for (const block of blocks as Record<string, any>[]) {
+    for (const block of blocks as { type?: unknown; text?: unknown; thinking?: unknown; id?: unknown; name?: string; arguments?: unknown }[]) {
       if (block?.type === "text" && typeof block.text === "string" && block.text) {
         updates.push({ sessionUpdate: message.role === "user" ? "user_message_chunk" : "agent_message_chunk", content: { type: "text", text: block.text } });
       } else if (message.role === "assistant" && block?.type === "thinking" && typeof block.thinking === "string" && block.thinking) {

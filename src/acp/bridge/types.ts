@@ -33,3 +33,48 @@ export interface BridgeGateway {
   onEvent(listener: (event: string, payload: unknown) => void): () => void;
   onConnectionChange(listener: (change: { connected: boolean; reason: string }) => void): () => void;
 }
+
+/** The fields of a `sessions.list` row the bridge reads. */
+export interface ListedSessionRow {
+  key: string;
+  label?: string;
+  displayName?: string;
+  updatedAt?: number;
+}
+
+/** `chat.send`'s answer: a run started (maybe steered into one in flight) or a command's reply. */
+export interface ChatSendAck {
+  status?: string;
+  queued?: string;
+  reply?: unknown;
+}
+
+/** A gateway `chat` event as the bridge reads it; every field is checked before use. */
+export interface ChatEventPayload {
+  runId?: unknown;
+  sessionKey?: unknown;
+  state?: unknown;
+  deltaText?: unknown;
+  replace?: unknown;
+  message?: unknown;
+  stopReason?: unknown;
+  errorMessage?: unknown;
+  errorKind?: unknown;
+}
+
+/** A gateway `agent` event: a `thinking` delta or a `tool` phase. */
+export interface AgentEventPayload {
+  runId?: unknown;
+  sessionKey?: unknown;
+  stream?: unknown;
+  data?: {
+    delta?: unknown;
+    toolCallId?: unknown;
+    phase?: unknown;
+    name?: string;
+    args?: unknown;
+    result?: unknown;
+    partialResult?: unknown;
+    isError?: unknown;
+  };
+}

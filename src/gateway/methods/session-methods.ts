@@ -41,7 +41,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       { additionalProperties: false },
     ),
     handler: (params, { runtime }) => {
-      let entries = runtime.sessions().list(params.agentId?.toLowerCase()) as Record<string, any>[];
+      let entries = runtime.sessions().list(params.agentId?.toLowerCase());
       const now = Date.now();
       if (params.activeMinutes) entries = entries.filter((e) => now - (e.updatedAt ?? 0) <= params.activeMinutes! * 60_000);
       if (params.label) entries = entries.filter((e) => e.label === params.label);
@@ -65,7 +65,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
           model: defaultModel?.id ?? null,
           contextTokens: defaultModel ? resolveContextWindow(config, defaultModel.provider, defaultModel.id).tokens : null,
         },
-        sessions: entries.slice(0, limit).map((e) => sessionRow(e as never, conversations, config)),
+        sessions: entries.slice(0, limit).map((e) => sessionRow(e, conversations, config)),
       };
     },
   });

@@ -176,14 +176,14 @@ export function cooldownSettings(config: OpenClawConfig): CooldownSettings {
 
 /** Reads auth-profiles.json; a file that is not valid JSON is an error naming the file. */
 export function parseProfilesFile(text: string, file: string): AuthProfilesFile {
-  let raw: any;
+  let raw: { profiles?: unknown; order?: unknown; usageStats?: unknown } | null;
   try {
     raw = JSON.parse(text);
   } catch (err) {
     throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix or remove it.`);
   }
   const profiles: Record<string, StoredProfile> = {};
-  for (const [id, p] of Object.entries((raw?.profiles ?? {}) as Record<string, any>)) {
+  for (const [id, p] of Object.entries((raw?.profiles ?? {}) as Record<string, { provider?: unknown; type?: unknown; token?: unknown; key?: unknown } | null>)) {
     if (!p || typeof p.provider !== "string") continue;
     if (p.type === "token" && typeof p.token === "string") profiles[id] = { type: "token", provider: p.provider, token: p.token };
     else if ((p.type === "api_key" || p.type === undefined) && typeof p.key === "string") profiles[id] = { type: "api_key", provider: p.provider, key: p.key };
@@ -191,8 +191,8 @@ export function parseProfilesFile(text: string, file: string): AuthProfilesFile 
   return {
     version: 1,
     profiles,
-    ...(raw?.order && typeof raw.order === "object" ? { order: raw.order } : {}),
-    usageStats: raw?.usageStats && typeof raw.usageStats === "object" ? raw.usageStats : {},
+    ...(raw?.order && typeof raw.order === "object" ? { order: raw.order as Record<string, string[]> } : {}),
+    usageStats: raw?.usageStats && typeof raw.usageStats === "object" ? (raw.usageStats as Record<string, ProfileUsage>) : {},
   };
 }
 

@@ -34,15 +34,17 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 /**
  * Writes SSE frames one by one with `chunkDelayMs` between them, flushing each so the client
- * really receives them separately. With `cutOff`, the socket is destroyed after the last
+ * really receives them separately. With `holdMidway`, the second half waits for that promise.
+ * With `cutOff`, the socket is destroyed after the last
  * frame instead of ending the response: the client sees a body that breaks off.
  */
-export async function writeSse(res: ServerResponse, frames: string[], options: { chunkDelayMs?: number; cutOff?: boolean }): Promise<void> {
+export async function writeSse(res: ServerResponse, frames: string[], options: { chunkDelayMs?: number; cutOff?: boolean; holdMidway?: Promise<void> }): Promise<void> {
   if (isGone(res)) return;
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   res.flushHeaders();
   for (const [i, frame] of frames.entries()) {
     if (i > 0) await pause(options.chunkDelayMs, res);
+    if (options.holdMidway && i === Math.floor(frames.length / 2)) await options.holdMidway;
     if (isGone(res)) return;
     res.write(frame);
   }

@@ -25,6 +25,8 @@ export interface ScriptedReply {
   delayMs?: number;
   /** Wait this long between stream chunks. */
   chunkDelayMs?: number;
+  /** Streams the first half of the frames, then waits for this promise before the rest. */
+  holdMidway?: Promise<void>;
   /** Defaults: "toolUse" when there are tool calls, else "stop". */
   stopReason?: "stop" | "length" | "toolUse";
   usage?: Partial<FakeUsage>;

@@ -16,6 +16,19 @@ interface LiveRun {
   tools: LiveTool[];
 }
 
+/** A `chat` or `agent` event of a run, as the chat view reads it. */
+interface RunEventPayload {
+  sessionKey?: string;
+  runId: string;
+  state?: string;
+  stream?: string;
+  replace?: boolean;
+  deltaText?: string;
+  errorMessage?: string;
+  message?: { content?: { type: string; text?: string }[] | string };
+  data?: { phase?: string; name?: string; toolCallId?: string; args?: unknown; result?: unknown; isError?: boolean };
+}
+
 /**
  * WebChat: one session's transcript, newest last, with the answer streaming in below it. The
  * transcript is the gateway's (chat.history); a live run shows only until its final event, then
@@ -100,20 +113,22 @@ export class ChatView extends ViewElement {
     }
   }
 
-  private onEvent(event: string, payload: any): void {
+  private onEvent(event: string, raw: unknown): void {
+    const payload = raw as RunEventPayload | undefined;
     if (!payload || payload.sessionKey !== this.sessionKey) return;
     if (event === "chat") this.onChat(payload);
     else if (event === "agent" && payload.stream === "tool") this.onTool(payload.runId, payload.data ?? {});
     else if (event === "agent" && payload.stream === "lifecycle" && payload.data?.phase === "start") this.runOf(payload.runId);
   }
 
-  private onChat(payload: any): void {
-    const runId: string = payload.runId;
+  private onChat(payload: RunEventPayload): void {
+    const runId = payload.runId;
     if (payload.state === "delta") {
       const run = this.runOf(runId);
-      const cumulative = payload.message?.content?.find?.((b: { type: string }) => b.type === "text")?.text;
+      const content = payload.message?.content;
+      const cumulative = Array.isArray(content) ? content.find((b) => b.type === "text")?.text : undefined;
       // The cumulative text is the truth; it also heals a stream joined half-way after a reconnect.
-      run.text = typeof cumulative === "string" ? cumulative : payload.replace ? payload.deltaText : run.text + (payload.deltaText ?? "");
+      run.text = typeof cumulative === "string" ? cumulative : payload.replace ? (payload.deltaText ?? "") : run.text + (payload.deltaText ?? "");
       this.live = new Map(this.live);
       this.scrollToEnd();
       return;
