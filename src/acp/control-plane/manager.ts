@@ -119,6 +119,7 @@ export class AcpSessionManager {
     clearInterval(this.sweepTimer);
     for (const controller of this.turns.values()) controller.abort(new Error("the gateway is stopping"));
     await this.runtime.closeAll("gateway stopping");
+    await this.records.settled();
   }
 
   resolve(sessionKey: string): AcpSessionResolution {
@@ -209,7 +210,8 @@ export class AcpSessionManager {
         this.records.update(record.sessionKey, { state: "stale", lastError: error.message, lastActiveAt: this.now() });
         return fail(error);
       }
-      this.records.update(record.sessionKey, { state: "running", lastActiveAt: this.now() });
+      // Written in the background: the prompt goes out first (the record is on disk since createSession).
+      this.records.note(record.sessionKey, { state: "running", lastActiveAt: this.now() });
       let text = "";
       let ending: AcpRuntimeEvent | undefined;
       for await (const event of this.runtime.runTurn({ handle, text: input.text, mode: input.mode, requestId: randomUUID(), signal: controller.signal })) {
@@ -267,7 +269,7 @@ export class AcpSessionManager {
       this.slots.set(record.sessionKey, release);
       this.handles.set(record.sessionKey, handle);
       const facts = this.runtime.describe(record.sessionKey);
-      this.records.update(record.sessionKey, {
+      this.records.note(record.sessionKey, {
         state: "ready",
         backendSessionId: handle.backendSessionId,
         loadSession: facts?.loadSession ?? false,

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { writeFileAtomicSync } from "../../infra/atomic-file.js";
+import { writeFileAtomicAsync, writeFileAtomicSync } from "../../infra/atomic-file.js";
 import { ensurePrivateDir } from "../../infra/paths.js";
 import { readTextIfExists } from "../../infra/read-optional.js";
 import type { AcpRuntimeSessionMode } from "../runtime/types.js";
@@ -41,11 +41,17 @@ const MAX_ENDED = 200;
 /**
  * Every ACP session this gateway knows, at `<state>/acp/sessions.json`, written atomically on
  * each change: a record is on disk before its process starts, so a crash always leaves enough
- * to end the orphan and tell what became of the session.
+ * to end the orphan and tell what became of the session. `put` and `update` write before they
+ * return; `note` writes soon after, off the event loop, for facts that must not hold up the
+ * agent (what a turn's start learns, right before its prompt goes out).
  */
 export class AcpSessionRecords {
   readonly file: string;
   private readonly records = new Map<string, AcpSessionRecord>();
+  /** Counts changes; `written` is the change the file on disk holds. A late write never replaces newer content. */
+  private changes = 0;
+  private written = 0;
+  private background?: Promise<void>;
 
   constructor(
     stateDir: string,
@@ -86,20 +92,59 @@ export class AcpSessionRecords {
   }
 
   update(sessionKey: string, patch: Partial<AcpSessionRecord>): AcpSessionRecord | undefined {
+    const record = this.apply(sessionKey, patch);
+    if (record) this.flush();
+    return record;
+  }
+
+  /** Changes a record now and writes the file on the next turn of the event loop, on the thread pool. */
+  note(sessionKey: string, patch: Partial<AcpSessionRecord>): void {
+    if (!this.apply(sessionKey, patch)) return;
+    this.background ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.writeInBackground());
+  }
+
+  /** Resolves once every noted change is on disk. */
+  async settled(): Promise<void> {
+    while (this.background) await this.background;
+  }
+
+  private apply(sessionKey: string, patch: Partial<AcpSessionRecord>): AcpSessionRecord | undefined {
     const record = this.records.get(sessionKey);
     if (!record) return undefined;
     Object.assign(record, patch);
     for (const [key, value] of Object.entries(patch)) if (value === undefined) delete (record as unknown as Record<string, unknown>)[key];
-    this.flush();
+    this.changes += 1;
     return record;
   }
 
+  private async writeInBackground(): Promise<void> {
+    try {
+      while (this.written < this.changes) {
+        const change = this.changes;
+        const data = this.serialize();
+        // A synchronous write since this one started holds newer content: it stays.
+        if (await writeFileAtomicAsync(this.file, data, 0o600, () => this.written < change)) this.written = change;
+      }
+    } catch (err) {
+      this.onWarning(`ACP session records not written to ${this.file} (${(err as Error).message}); the next change tries again`);
+    } finally {
+      this.background = undefined;
+    }
+  }
+
   private flush(): void {
+    this.changes += 1;
+    const change = this.changes;
+    writeFileAtomicSync(this.file, this.serialize());
+    this.written = change;
+  }
+
+  private serialize(): string {
     const ended = this.all()
       .filter((r) => r.state === "closed" || r.state === "stale")
       .sort((a, b) => a.lastActiveAt - b.lastActiveAt);
     for (const record of ended.slice(0, Math.max(0, ended.length - MAX_ENDED))) this.records.delete(record.sessionKey);
     ensurePrivateDir(path.dirname(this.file));
-    writeFileAtomicSync(this.file, JSON.stringify({ version: FILE_VERSION, sessions: this.all() }, null, 1));
+    return JSON.stringify({ version: FILE_VERSION, sessions: this.all() }, null, 1);
   }
 }

@@ -56,8 +56,8 @@ export class AgentConnection {
   private constructor(
     private readonly opts: AgentConnectionOptions,
     executable: string,
+    env: NodeJS.ProcessEnv,
   ) {
-    const env = buildAgentEnv(opts.baseEnv, opts.command.env);
     this.process = new AgentProcess(executable, opts.command.args, {
       cwd: opts.cwd,
       env,
@@ -121,7 +121,7 @@ export class AgentConnection {
         : ` Install the agent's ACP adapter, or set acp.agents.${opts.agentId}.command to its path.`;
       throw new AcpRuntimeError("ACP_COMMAND_NOT_FOUND", `ACP agent \`${opts.agentId}\`: command not found (\`${opts.command.command}\` is not on PATH).${hint}`);
     }
-    const agent = new AgentConnection(opts, executable);
+    const agent = new AgentConnection(opts, executable, env);
     try {
       const init = await agent.request<InitializeResponse>("initialize", () =>
         agent.connection.agent.request("initialize", {

@@ -114,6 +114,12 @@ const output = flag("--string-ids")
   : stdoutWeb;
 /** When the last bytes arrived on stdin: a request's arrival, apart from the time spent parsing it. */
 let lastArrival = 0;
+/**
+ * The answer to `initialize` / `session/new` is logged (`responded`) once its bytes have been
+ * handed to stdout, so the bench counts from the moment the gateway could read it: the SDK's
+ * own work to validate and serialize the answer is this agent's, not the gateway's.
+ */
+let awaitingWrite;
 const stdinWeb = Readable.toWeb(process.stdin).pipeThrough(
   new TransformStream({
     transform(chunk, controller) {
@@ -163,7 +169,7 @@ const app = agent({ name: "fake-acp-agent" })
   .onRequest("initialize", async ({ params }) => {
     log({ method: "initialize", arrivedAt: lastArrival, protocolVersion: params.protocolVersion, clientCapabilities: params.clientCapabilities, clientInfo: params.clientInfo });
     if (flag("--hang-initialize")) await new Promise(() => {});
-    queueMicrotask(() => log({ responded: "initialize" }));
+    awaitingWrite = "initialize";
     return {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: { loadSession: canLoad, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
@@ -175,7 +181,7 @@ const app = agent({ name: "fake-acp-agent" })
     const sessionId = `fake-${randomUUID()}`;
     remember(sessionId, params.cwd);
     log({ method: "session/new", arrivedAt: lastArrival, sessionId, cwd: params.cwd, mcpServers: params.mcpServers });
-    queueMicrotask(() => log({ responded: "session/new" }));
+    awaitingWrite = "session/new";
     if (!flag("--session-extras")) return { sessionId };
     return {
       sessionId,
@@ -308,7 +314,21 @@ async function askPermission(session, client, toolCallId, call = { title: "Edit 
   return `permission: ${response.outcome.optionId} (${chosen?.kind ?? "unknown option"})`;
 }
 
-const connection = app.connect(ndJsonStream(output, input));
+const timedOutput = new WritableStream({
+  async write(bytes) {
+    const writer = output.getWriter();
+    try {
+      await writer.write(bytes);
+    } finally {
+      writer.releaseLock();
+    }
+    if (awaitingWrite && new TextDecoder().decode(bytes).includes('"result"')) {
+      log({ responded: awaitingWrite });
+      awaitingWrite = undefined;
+    }
+  },
+});
+const connection = app.connect(ndJsonStream(timedOutput, input));
 log({ started: true, argv, processStartedAt: performance.timeOrigin });
 if (flag("--ignore-stdin-end")) setInterval(() => {}, 1 << 30);
 void connection.closed.then(() => {

@@ -1,0 +1,67 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
+const require = createRequire(import.meta.url);
+/** The real `acpx` CLI from npm (a devDependency). */
+export const ACPX_CLI = path.join(path.dirname(require.resolve("acpx/package.json")), "dist", "cli.js");
+/** acpx's own floor (its package.json `engines`): it uses APIs newer Nodes have. */
+const ACPX_MIN_NODE = [22, 13] as const;
+
+/**
+ * The Node that runs acpx: this one when it is new enough, else Node 24 from the npm package
+ * that build/node24.mjs installs (the same the Node 24 e2e stage of .ci/run uses). Never a skip:
+ * if neither is possible the test fails saying why.
+ */
+export function acpxNode(): string {
+  const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
+  if (major > ACPX_MIN_NODE[0] || (major === ACPX_MIN_NODE[0] && minor >= ACPX_MIN_NODE[1])) return process.execPath;
+  try {
+    const dir = execFileSync(process.execPath, [path.join(REPO, "build", "node24.mjs")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+    return path.join(dir, "bin", "node");
+  } catch (err) {
+    const stderr = String((err as { stderr?: unknown }).stderr ?? "").trim();
+    throw new Error(
+      `acpx needs Node >= ${ACPX_MIN_NODE.join(".")}; this is ${process.version} and build/node24.mjs could not provide Node 24: ${stderr || (err as Error).message}`,
+    );
+  }
+}
+
+export interface AcpxRun {
+  proc: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Exit code (or signal name) once acpx has exited. */
+  exited: Promise<number | string>;
+}
+
+/** Spawns `acpx <args>` under `node`, in `cwd`, with exactly `env`. */
+export function runAcpx(node: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): AcpxRun {
+  const proc = spawn(node, [ACPX_CLI, ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | string>((resolve) => proc.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
+  return { proc, stdout: () => out, stderr: () => err, exited };
+}
+
+/**
+ * Kills the queue owners acpx left running for this HOME (each one's lock file under
+ * ~/.acpx/queues names its pid); `openclaw acp` ends when its owner's pipe closes.
+ */
+export function stopQueueOwners(home: string): void {
+  const queues = path.join(home, ".acpx", "queues");
+  if (!fs.existsSync(queues)) return;
+  for (const file of fs.readdirSync(queues).filter((f) => f.endsWith(".lock"))) {
+    try {
+      const { pid } = JSON.parse(fs.readFileSync(path.join(queues, file), "utf8")) as { pid?: number };
+      if (typeof pid === "number") process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone, or a lock being rewritten: nothing of ours left to stop.
+    }
+  }
+}
