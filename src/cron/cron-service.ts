@@ -236,6 +236,8 @@ export class CronService {
     return {
       senderIsOwner: false,
       ...(p.model ? { modelOverride: p.model } : {}),
+      ...(p.fallbacks ? { modelFallbacks: p.fallbacks } : {}),
+      ...(p.tools ? { runToolAllow: { source: `cron job ${job.id} payload.tools`, entries: p.tools } } : {}),
       ...(p.thinking ? { thinkingLevel: p.thinking } : {}),
       ...(p.timeoutSeconds !== undefined ? { timeoutSeconds: p.timeoutSeconds } : {}),
       ...(p.lightContext ? { lightContext: true } : {}),

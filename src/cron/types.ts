@@ -16,6 +16,10 @@ export type CronPayload =
       timeoutSeconds?: number;
       /** Leave the workspace bootstrap files (AGENTS.md, SOUL.md, …) out of the prompt. */
       lightContext?: boolean;
+      /** Models tried in order when `model` (or the agent's model) fails, in place of the agent's fallbacks. */
+      fallbacks?: string[];
+      /** The run may use only these tools (names or `group:*`), within what policy already allows. */
+      tools?: string[];
     };
 
 export type CronDelivery =
