@@ -98,6 +98,7 @@ export class CronService {
       this.pipeline.recoverInterrupted([...this.jobs.values()]);
       this.planMissing();
       this.pipeline.resumeOwedDeliveries();
+      this.pipeline.resumeOwedAlerts([...this.jobs.values()]);
       this.prune();
     }
     if (this.stopping) return;

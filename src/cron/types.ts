@@ -51,6 +51,8 @@ export interface CronJobState {
   lastDeliveryError?: string;
   /** When the last failure alert was logged and broadcast (alerts repeat at most hourly). */
   lastAlertAtMs?: number;
+  /** The run whose failure alert is owed to a chat (kept until sent: a crash in between sends it once at the next start). */
+  pendingAlertRunId?: string;
   /** Why the scheduler turned the job off (too many failures, a schedule that never fires again). */
   disabledReason?: string;
 }
