@@ -53,6 +53,8 @@ export interface EmbeddedTurnInput {
   sessionKey?: string;
   /** A `provider/model` that replaces the agent's model (a sub-agent spawned with `model`); an unknown one falls back to the agent's. */
   modelOverride?: string;
+  /** Models tried after `modelOverride` fails, in place of the agent's own fallbacks (a scheduled job's `fallbacks`). */
+  modelFallbacks?: string[];
   /** The session's own model choice (`/model`, `sessions.patch`): strict, never swapped for a fallback. */
   sessionModel?: string;
   /** The session's thinking level; `agents.defaults.thinkingDefault` when absent. */
@@ -76,13 +78,15 @@ export interface EmbeddedTurnInput {
   offerDailyNotes?: boolean;
   /** Leave the workspace bootstrap files out of this turn's prompt (a scheduled job's or heartbeat's `lightContext`). */
   lightContext?: boolean;
+  /** This run may use only these tools (names or `group:*`), after every other policy layer (a scheduled job's `tools`). */
+  runToolAllow?: { source: string; entries: string[] };
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
 export type TurnOverrides = Partial<
   Pick<
     EmbeddedTurnInput,
-    "promptMode" | "extraSystemPrompt" | "modelOverride" | "sessionModel" | "thinkingLevel" | "verboseLevel" | "spawnDepth" | "timeoutSeconds" | "senderIsOwner" | "lightContext"
+    "promptMode" | "extraSystemPrompt" | "modelOverride" | "sessionModel" | "thinkingLevel" | "verboseLevel" | "spawnDepth" | "timeoutSeconds" | "senderIsOwner" | "lightContext" | "modelFallbacks" | "runToolAllow"
   >
 >;
 
@@ -113,7 +117,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   if (!agent && agentId !== defaultAgentId(config)) return failedTurn(runId, agentId, `Unknown agent "${agentId}". Define it under agents.entries (or agents.list).`);
 
   const failover = input.failover ?? sharedModelFailover(input.stateDir);
-  const planned = planTurnModels({ config, env, agent, store: failover.store(agentId), sessionModel: input.sessionModel, modelOverride: input.modelOverride });
+  const planned = planTurnModels({ config, env, agent, store: failover.store(agentId), sessionModel: input.sessionModel, modelOverride: input.modelOverride, modelFallbacks: input.modelFallbacks });
   if (!planned.ok) return failedTurn(runId, agentId, planned.message);
   const { chain, model } = planned;
   const guard = evaluateContextWindow(model.ref, model.contextWindow, config);
@@ -154,6 +158,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ownerOnlyTools: allTools.filter((t) => t.ownerOnly).map((t) => t.name),
     available: allTools.map((t) => t.name),
     sandboxed: sandboxed.decision.sandboxed,
+    ...(input.runToolAllow ? { runAllow: input.runToolAllow } : {}),
   });
   const allowed = new Set(policy.allowed);
   for (const name of sandboxed.withheld?.tools ?? []) allowed.delete(name);

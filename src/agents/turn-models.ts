@@ -18,13 +18,15 @@ export function planTurnModels(input: {
   store: AuthProfileStore;
   sessionModel?: string;
   modelOverride?: string;
+  /** Replaces the agent's fallbacks for this turn. */
+  modelFallbacks?: string[];
 }): TurnModelPlan {
   const { config, env, store } = input;
   const choice = agentModelChoice(config, input.agent);
   const requested = input.sessionModel ?? input.modelOverride ?? choice.primary;
   if (!requested) return resolveModel(undefined, config, env) as { ok: false; message: string };
   const chain = buildCandidateChain(
-    { requested, strict: input.sessionModel !== undefined, fallbacks: choice.fallbacks, ...(requested !== choice.primary && choice.primary ? { primary: choice.primary } : {}) },
+    { requested, strict: input.sessionModel !== undefined, fallbacks: input.modelFallbacks ?? choice.fallbacks, ...(requested !== choice.primary && choice.primary ? { primary: choice.primary } : {}) },
     config,
   );
   let first: ProviderModel | undefined;

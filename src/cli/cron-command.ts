@@ -21,6 +21,8 @@ export interface CronJobFlags {
   agent?: string;
   model?: string;
   thinking?: string;
+  fallbacks?: string;
+  tools?: string;
   timeoutSeconds?: string;
   lightContext?: boolean;
   announce?: boolean;
@@ -99,8 +101,8 @@ function payloadFromFlags(flags: CronJobFlags): CronJobInput["payload"] | undefi
   if (flags.message !== undefined && flags.systemEvent !== undefined) throw new CliError("--message and --system-event are alternatives: give one");
   if (flags.systemEvent !== undefined) return { kind: "systemEvent", text: flags.systemEvent };
   if (flags.message === undefined) {
-    if (flags.model || flags.thinking || flags.timeoutSeconds || flags.lightContext)
-      throw new CliError("--model, --thinking, --timeout-seconds and --light-context go with --message");
+    if (flags.model || flags.fallbacks || flags.tools || flags.thinking || flags.timeoutSeconds || flags.lightContext)
+      throw new CliError("--model, --fallbacks, --tools, --thinking, --timeout-seconds and --light-context go with --message");
     return undefined;
   }
   const timeoutSeconds = flags.timeoutSeconds === undefined ? undefined : Number(flags.timeoutSeconds);
@@ -109,10 +111,19 @@ function payloadFromFlags(flags: CronJobFlags): CronJobInput["payload"] | undefi
     kind: "agentTurn",
     message: flags.message,
     ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.fallbacks !== undefined ? { fallbacks: commaList(flags.fallbacks) } : {}),
+    ...(flags.tools !== undefined ? { tools: commaList(flags.tools) } : {}),
     ...(flags.thinking ? { thinking: flags.thinking } : {}),
     ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
     ...(flags.lightContext ? { lightContext: true } : {}),
   };
+}
+
+function commaList(value: string): string[] {
+  return value
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 function deliveryFromFlags(flags: CronJobFlags): CronJobInput["delivery"] | undefined {

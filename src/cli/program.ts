@@ -281,6 +281,8 @@ const withJobFlags = (cmd: Command) =>
     .option("--wake <mode>", "system events: now or next-heartbeat")
     .option("--agent <id>", "agent id (default: the default agent)")
     .option("--model <provider/model>", "isolated runs: model for the turn")
+    .option("--fallbacks <models>", "isolated runs: comma-separated provider/model list tried when the model fails")
+    .option("--tools <names>", "isolated runs: comma-separated tools (or group:*) the turn may use")
     .option("--thinking <level>", "isolated runs: thinking level")
     .option("--timeout-seconds <n>", "isolated runs: turn time limit")
     .option("--light-context", "isolated runs: leave the bootstrap files out of the prompt")

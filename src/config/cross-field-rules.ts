@@ -19,7 +19,15 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkTelegramWebhooks(config),
     ...checkAcpBindings(config),
     ...checkHooks(config),
+    ...checkCronFailureAlert(config),
   ];
+}
+
+/** A chat for failure alerts is a channel and a chat in it: one without the other names no chat. */
+function checkCronFailureAlert(config: RawOpenClawConfig): ConfigIssue[] {
+  const alert = config.cron?.failureAlert;
+  if (!alert || isSet(alert.channel) === isSet(alert.to)) return [];
+  return [{ path: isSet(alert.channel) ? "cron.failureAlert.to" : "cron.failureAlert.channel", message: "cron.failureAlert.channel and cron.failureAlert.to go together (the chat alerts are sent to)" }];
 }
 
 /** An ACP binding serves one peer's chat: it needs that peer, and `acp` settings belong to ACP bindings only. */

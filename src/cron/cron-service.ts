@@ -98,6 +98,7 @@ export class CronService {
       this.pipeline.recoverInterrupted([...this.jobs.values()]);
       this.planMissing();
       this.pipeline.resumeOwedDeliveries();
+      this.pipeline.resumeOwedAlerts([...this.jobs.values()]);
       this.prune();
     }
     if (this.stopping) return;
@@ -236,6 +237,8 @@ export class CronService {
     return {
       senderIsOwner: false,
       ...(p.model ? { modelOverride: p.model } : {}),
+      ...(p.fallbacks ? { modelFallbacks: p.fallbacks } : {}),
+      ...(p.tools ? { runToolAllow: { source: `cron job ${job.id} payload.tools`, entries: p.tools } } : {}),
       ...(p.thinking ? { thinkingLevel: p.thinking } : {}),
       ...(p.timeoutSeconds !== undefined ? { timeoutSeconds: p.timeoutSeconds } : {}),
       ...(p.lightContext ? { lightContext: true } : {}),

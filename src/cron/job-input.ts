@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { isKnownToolGroup, isToolGroup } from "../agents/policy/tool-groups.js";
 import { normalizeSchedule, ScheduleError, type ScheduleInput } from "./schedule.js";
 import type { CronDelivery, CronJob, CronPayload, CronSessionTarget, CronWakeMode } from "./types.js";
 
@@ -12,7 +13,7 @@ export interface CronJobInput {
   schedule: ScheduleInput;
   sessionTarget: string;
   wakeMode?: string;
-  payload: { kind: string; text?: string; message?: string; model?: string; thinking?: string; timeoutSeconds?: number; lightContext?: boolean };
+  payload: { kind: string; text?: string; message?: string; model?: string; thinking?: string; timeoutSeconds?: number; lightContext?: boolean; fallbacks?: string[]; tools?: string[] };
   delivery?: { mode: string; channel?: string; to?: string; accountId?: string; threadId?: string; bestEffort?: boolean };
 }
 
@@ -22,6 +23,7 @@ export type CronJobPatch = Partial<Omit<CronJobInput, "sessionTarget">> & { sess
 export class JobInputError extends Error {}
 
 const THINKING = new Set(["off", "minimal", "low", "medium", "high", "xhigh", "adaptive", "max"]);
+const AGENT_TURN_FIELDS = new Set(["kind", "message", "model", "fallbacks", "thinking", "timeoutSeconds", "lightContext", "tools"]);
 const MAX_NAME_CHARS = 200;
 const MAX_TEXT_CHARS = 20_000;
 
@@ -116,12 +118,12 @@ function payload(input: CronJobInput["payload"]): CronPayload {
   if (typeof input !== "object" || input === null) throw new JobInputError("payload: expected an object with kind systemEvent or agentTurn");
   if (input.kind === "systemEvent") return { kind: "systemEvent", text: text(input.text, "payload.text", MAX_TEXT_CHARS) };
   if (input.kind !== "agentTurn") throw new JobInputError(`payload.kind: expected "systemEvent" or "agentTurn", got ${JSON.stringify(input.kind)}`);
+  const unknown = Object.keys(input).filter((key) => !AGENT_TURN_FIELDS.has(key));
+  if (unknown.length > 0) throw new JobInputError(`payload.${unknown[0]}: not a field of an agentTurn payload (${[...AGENT_TURN_FIELDS].join(", ")})`);
   const out: CronPayload = { kind: "agentTurn", message: text(input.message, "payload.message", MAX_TEXT_CHARS) };
-  if (input.model !== undefined) {
-    if (typeof input.model !== "string" || !/^[^/\s]+\/\S+$/.test(input.model))
-      throw new JobInputError(`payload.model: expected provider/model, got ${JSON.stringify(input.model)}`);
-    out.model = input.model;
-  }
+  if (input.model !== undefined) out.model = modelRef(input.model, "payload.model");
+  if (input.fallbacks !== undefined) out.fallbacks = list(input.fallbacks, "payload.fallbacks", (ref, i) => modelRef(ref, `payload.fallbacks[${i}]`));
+  if (input.tools !== undefined) out.tools = list(input.tools, "payload.tools", toolEntry);
   if (input.thinking !== undefined) {
     if (!THINKING.has(input.thinking)) throw new JobInputError(`payload.thinking: expected one of ${[...THINKING].join(", ")}`);
     out.thinking = input.thinking;
@@ -132,6 +134,29 @@ function payload(input: CronJobInput["payload"]): CronPayload {
   }
   if (input.lightContext !== undefined) out.lightContext = input.lightContext === true;
   return out;
+}
+
+function modelRef(value: unknown, what: string): string {
+  if (typeof value !== "string" || !/^[^/\s]+\/\S+$/.test(value)) throw new JobInputError(`${what}: expected provider/model, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+const MAX_LIST_ENTRIES = 50;
+
+function list(value: unknown, what: string, check: (entry: unknown, index: number) => string): string[] {
+  if (!Array.isArray(value)) throw new JobInputError(`${what}: expected a list`);
+  if (value.length === 0) throw new JobInputError(`${what} must name at least one entry (leave it out for the agent's own)`);
+  if (value.length > MAX_LIST_ENTRIES) throw new JobInputError(`${what} has ${value.length} entries; the limit is ${MAX_LIST_ENTRIES}`);
+  return [...new Set(value.map(check))];
+}
+
+/** A tool name (wildcards allowed) or a known `group:*`. */
+function toolEntry(value: unknown, index: number): string {
+  const what = `payload.tools[${index}]`;
+  if (typeof value !== "string" || !/^[a-z0-9_*:.-]{1,100}$/i.test(value.trim())) throw new JobInputError(`${what}: expected a tool name or group:<name>, got ${JSON.stringify(value)}`);
+  const entry = value.trim().toLowerCase();
+  if (isToolGroup(entry) && !isKnownToolGroup(entry)) throw new JobInputError(`${what}: unknown tool group "${entry}" (see docs/tools.md for the groups)`);
+  return entry;
 }
 
 function delivery(input: CronJobInput["delivery"]): CronDelivery {
@@ -175,7 +200,7 @@ function checkCombination(job: CronJob): void {
     throw new JobInputError(`sessionTarget "${job.sessionTarget}" takes an agentTurn payload (a message for the agent); systemEvent goes to "main"`);
   }
   if (job.payload.kind === "agentTurn" && job.sessionTarget !== "isolated") {
-    const own = (["model", "thinking", "timeoutSeconds", "lightContext"] as const).filter((k) => (job.payload as Record<string, unknown>)[k] !== undefined);
+    const own = (["model", "fallbacks", "thinking", "timeoutSeconds", "lightContext", "tools"] as const).filter((k) => (job.payload as Record<string, unknown>)[k] !== undefined);
     if (own.length > 0) throw new JobInputError(`payload.${own[0]} applies to isolated runs only: a shared session keeps its own settings`);
   }
   if (job.payload.kind === "systemEvent" && job.delivery.mode !== "none") {

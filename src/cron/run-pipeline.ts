@@ -4,6 +4,7 @@ import type { Logger } from "../infra/logger.js";
 import type { CronClock } from "./clock.js";
 import type { CronStore } from "./cron-store.js";
 import { deliverRun } from "./deliver-run.js";
+import { failureAlertKey, failureAlertRoute, failureAlertText } from "./failure-alert.js";
 import { onFailure } from "./failure-policy.js";
 import type { CronChannelPort, CronConversations, CronEvent } from "./ports.js";
 import { runJob } from "./run-job.js";
@@ -181,6 +182,7 @@ export class CronRunPipeline {
       ...(entry.nextRunAtMs !== undefined ? { nextRunAtMs: entry.nextRunAtMs } : {}),
     });
     if (entry.pendingDelivery !== undefined) await this.deliver(job, entry, entry.pendingDelivery);
+    if (job.state.pendingAlertRunId !== undefined) await this.sendAlert(job);
   }
 
   /** The job's state after a run, and the run's row. */
@@ -200,7 +202,7 @@ export class CronRunPipeline {
       state.lastError = outcome.error ?? "error";
       const decision = onFailure(job, endedAt, outcome.permanent === true);
       if (decision.notBefore !== undefined) next = Math.max(next ?? 0, decision.notBefore);
-      if (decision.alert) this.alert(job, endedAt);
+      if (decision.alert) this.alert(job, endedAt, runId);
       if (decision.disable) {
         this.disable(job, decision.disable);
         next = undefined;
@@ -259,8 +261,32 @@ export class CronRunPipeline {
     if (result.status !== "delivered") deps.logger.warn({ jobId: job.id, runId: entry.runId, err: result.error }, "cron run reply not delivered");
   }
 
-  private alert(job: CronJob, now: number): void {
+  /** Failure alerts recorded before a crash but not sent go out now (the ledger keeps each to once). */
+  resumeOwedAlerts(jobs: readonly CronJob[]): void {
+    for (const job of jobs) if (job.state.pendingAlertRunId !== undefined) void this.track(this.sendAlert(job));
+  }
+
+  /** The owed alert to the job's chat (or `cron.failureAlert`'s), once per run through the delivery ledger. */
+  private async sendAlert(job: CronJob): Promise<void> {
+    const runId = job.state.pendingAlertRunId!;
+    const { deps } = this;
+    const route = failureAlertRoute(job, deps.config(), deps);
+    try {
+      if (route && "error" in route) deps.logger.warn({ jobId: job.id, runId, err: route.error }, "cron failure alert has no chat to go to");
+      else if (route) await deps.channels()!.send(route, failureAlertText(job), failureAlertKey(runId));
+    } catch (err) {
+      deps.logger.warn({ jobId: job.id, runId, err: (err as Error).message }, "cron failure alert could not be sent");
+    }
+    if (deps.stopping()) return;
+    const current = deps.job(job.id);
+    if (current?.state.pendingAlertRunId !== runId) return;
+    delete current.state.pendingAlertRunId;
+    deps.store().saveJob(current);
+  }
+
+  private alert(job: CronJob, now: number, runId: string): void {
     job.state.lastAlertAtMs = now;
+    if (this.deps.config().cron?.failureAlert?.enabled !== false) job.state.pendingAlertRunId = runId;
     this.deps.logger.warn({ jobId: job.id, name: job.name, consecutiveErrors: job.state.consecutiveErrors, err: job.state.lastError }, "cron job keeps failing");
     this.deps.emit({
       action: "alert",

@@ -16,6 +16,10 @@ export type CronPayload =
       timeoutSeconds?: number;
       /** Leave the workspace bootstrap files (AGENTS.md, SOUL.md, …) out of the prompt. */
       lightContext?: boolean;
+      /** Models tried in order when `model` (or the agent's model) fails, in place of the agent's fallbacks. */
+      fallbacks?: string[];
+      /** The run may use only these tools (names or `group:*`), within what policy already allows. */
+      tools?: string[];
     };
 
 export type CronDelivery =
@@ -47,6 +51,8 @@ export interface CronJobState {
   lastDeliveryError?: string;
   /** When the last failure alert was logged and broadcast (alerts repeat at most hourly). */
   lastAlertAtMs?: number;
+  /** The run whose failure alert is owed to a chat (kept until sent: a crash in between sends it once at the next start). */
+  pendingAlertRunId?: string;
   /** Why the scheduler turned the job off (too many failures, a schedule that never fires again). */
   disabledReason?: string;
 }

@@ -1,5 +1,5 @@
 /** The layers of the tool policy, in the order they are applied. */
-export type PolicyStage = "profile" | "global" | "agent" | "owner" | "channel" | "provider" | "sandbox" | "subagent";
+export type PolicyStage = "profile" | "global" | "agent" | "owner" | "channel" | "provider" | "sandbox" | "subagent" | "run";
 
 export interface ToolPolicyInput {
   /** The validated OpenClawConfig; read defensively because some tool keys are not typed yet. */
@@ -16,6 +16,8 @@ export interface ToolPolicyInput {
   spawnDepth?: number;
   /** Tools flagged `ownerOnly` at registration, on top of the built-in owner-only set. */
   ownerOnlyTools: string[];
+  /** This run's own allow list (a scheduled job's `tools`), applied last; `source` names where it was set. */
+  runAllow?: { source: string; entries: string[] };
   /** Every tool registered for this run, before any policy. */
   available: string[];
 }

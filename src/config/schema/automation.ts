@@ -11,6 +11,16 @@ export const CronSchema = Type.Object({
   webhookToken: Type.Optional(NonEmptyString),
   /** Let webhook deliveries reach private, loopback and link-local addresses (default false). */
   webhookAllowPrivateNetwork: Type.Optional(Type.Boolean()),
+  /** Where a job that keeps failing is reported in a chat when it announces to none of its own. */
+  failureAlert: Type.Optional(
+    Type.Object({
+      /** false: failures are only logged and broadcast, never sent to a chat. Default true. */
+      enabled: Type.Optional(Type.Boolean()),
+      channel: Type.Optional(NonEmptyString),
+      to: Type.Optional(NonEmptyString),
+      accountId: Type.Optional(NonEmptyString),
+    }),
+  ),
 });
 
 const Duration = Type.String({ pattern: "^(\\d+(ms|s|m|h|d))+$" });

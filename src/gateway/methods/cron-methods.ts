@@ -28,6 +28,8 @@ const Payload = Type.Object(
     thinking: Type.Optional(Type.String()),
     timeoutSeconds: Type.Optional(Type.Number()),
     lightContext: Type.Optional(Type.Boolean()),
+    fallbacks: Type.Optional(Type.Array(Type.String())),
+    tools: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,113 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from "../fakes/model-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, runCli } from "../helpers/gateway-process.js";
+import { startInProcessGateway, type InProcessGateway } from "../helpers/in-process-gateway.js";
+import { ManualClock } from "../helpers/manual-clock.js";
+import { waitUntil } from "../helpers/reliability.js";
+
+/**
+ * An agentTurn job's own `fallbacks` and `tools` reach its isolated run: the job's backup model
+ * answers when its model fails, and the model is offered only the tools the job names. Jobs are
+ * made with the real CLI against the real gateway; the models are a fake server.
+ */
+
+let model: FakeModelServer;
+let gateway: InProcessGateway | undefined;
+
+beforeAll(async () => {
+  model = await startFakeModelServer({ models: ["fake-model", "backup-model"] });
+});
+afterAll(async () => {
+  await model.close();
+});
+afterEach(async () => {
+  await gateway?.stop();
+  gateway = undefined;
+  model.reset();
+});
+
+const providers = (server: FakeModelServer) => ({
+  providers: {
+    fake: {
+      baseUrl: `${server.url}/v1`,
+      apiKey: "sk-fake",
+      api: "openai-completions",
+      models: [
+        { id: "fake-model", contextWindow: 120000, maxTokens: 4096 },
+        { id: "backup-model", contextWindow: 120000, maxTokens: 4096 },
+      ],
+    },
+  },
+});
+
+const modelCalls = (): RecordedRequest[] => model.requests.filter((r) => r.method === "POST" && r.body?.messages);
+const toolNames = (r: RecordedRequest): string[] => (r.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name).sort();
+
+async function start(): Promise<InProcessGateway> {
+  const stateDir = makeTempDir("openclaw-cron-options-");
+  gateway = await startInProcessGateway({
+    stateDir,
+    config: fakeModelConfig(model, stateDir, { models: providers(model) }),
+    cronClock: new ManualClock(Date.parse("2026-06-01T06:00:00Z")),
+  });
+  return gateway;
+}
+
+async function runAndWait(gw: InProcessGateway, jobId: string): Promise<Record<string, unknown>> {
+  const ran = await runCli(["cron", "run", jobId, "--json"], gw.cliEnv);
+  expect(ran.code, ran.output).toBe(0);
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+    const runs = await runCli(["cron", "runs", jobId, "--json"], gw.cliEnv);
+    const entry = JSON.parse(runs.output).entries[0];
+    if (entry) return entry;
+  }
+  throw new Error(`no run of ${jobId} was recorded within 20 s`);
+}
+
+describe("agentTurn fallbacks and tools", { timeout: 120_000 }, () => {
+  it("the job's fallback answers when its model fails, and the run is offered only the job's tools", async () => {
+    model.setResponder((req) => (req.body.model === "fake-model" ? { status: 500 } : { text: `answered by ${req.body.model}` }));
+    const gw = await start();
+    const added = await runCli(
+      ["cron", "add", "--name", "narrow", "--every", "1d", "--message", "Check the logs", "--model", "fake/fake-model", "--fallbacks", "fake/backup-model", "--tools", "read,group:memory", "--json"],
+      gw.cliEnv,
+    );
+    expect(added.code, added.output).toBe(0);
+    const job = JSON.parse(added.output).job;
+    expect(job.payload).toMatchObject({ fallbacks: ["fake/backup-model"], tools: ["read", "group:memory"] });
+
+    const entry = await runAndWait(gw, job.id);
+    expect(entry).toMatchObject({ status: "ok", summary: "answered by backup-model", model: "fake/backup-model" });
+    const calls = modelCalls();
+    expect(calls.map((c) => c.body.model)).toEqual(["fake-model", "backup-model"]);
+    for (const call of calls) expect(toolNames(call)).toEqual(["memory_get", "memory_search", "read"]);
+
+    // The same job without its tool list is offered the (non-owner) default set again.
+    const edited = await runCli(["cron", "edit", job.id, "--message", "Check the logs", "--model", "fake/backup-model", "--json"], gw.cliEnv);
+    expect(edited.code, edited.output).toBe(0);
+    model.reset();
+    model.setResponder(() => ({ text: "wide" }));
+    await runCli(["cron", "run", job.id], gw.cliEnv);
+    await waitUntil(() => modelCalls().length > 0, 20_000, "the second run's model call");
+    expect(toolNames(modelCalls()[0]!)).toEqual(expect.arrayContaining(["read", "write", "edit"]));
+  });
+
+  it("bad fallbacks and tools are refused with the field named, and nothing is stored", async () => {
+    const gw = await start();
+    const badGroup = await runCli(["cron", "add", "--name", "x", "--every", "1h", "--message", "m", "--tools", "read,group:nope"], gw.cliEnv);
+    expect(badGroup.code).not.toBe(0);
+    expect(badGroup.output).toMatch(/payload\.tools\[1\]: unknown tool group "group:nope"/);
+    const badRef = await runCli(["cron", "add", "--name", "x", "--every", "1h", "--message", "m", "--fallbacks", "backup-model"], gw.cliEnv);
+    expect(badRef.output).toMatch(/payload\.fallbacks\[0\]: expected provider\/model/);
+    const shared = await runCli(["cron", "add", "--name", "x", "--every", "1h", "--message", "m", "--session", "session:ops", "--tools", "read"], gw.cliEnv);
+    expect(shared.output).toMatch(/payload\.tools applies to isolated runs only/);
+    const unknownField = await runCli(
+      ["gateway", "call", "cron.add", "--params", JSON.stringify({ name: "x", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m", deliver: true } })],
+      gw.cliEnv,
+    );
+    expect(unknownField.code).not.toBe(0);
+    const list = await runCli(["cron", "list", "--all", "--json"], gw.cliEnv);
+    expect(JSON.parse(list.output).jobs).toEqual([]);
+  });
+});
