@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { displayMessages } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
+import { scopeSatisfied } from "../protocol/scopes.js";
 import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
 import { readSystemProvenance } from "./chat-provenance.js";
@@ -63,7 +64,13 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       const command = CHAT_COMMANDS.match(params.message, "operator");
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
-        const ctx = operatorCommandContext(conversations, runtime, commands, { sessionKey, idempotencyKey: params.idempotencyKey, method: "chat.send" });
+        const ctx = operatorCommandContext(
+          conversations,
+          runtime,
+          commands,
+          { sessionKey, idempotencyKey: params.idempotencyKey, method: "chat.send" },
+          scopeSatisfied(caller.scopes, "operator.admin"),
+        );
         const result = await CHAT_COMMANDS.run(command, ctx);
         // `/skill` hands the agent a message in place of the typed command.
         if (result.kind === "agent") message = result.text;
