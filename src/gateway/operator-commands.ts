@@ -1,4 +1,4 @@
-import type { ConversationPort } from "../agents/conversation-port.js";
+import type { ConversationPort, ConversationRun } from "../agents/conversation-port.js";
 import type { ChatCommandContext } from "../conversations/commands/chat-command-registry.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
@@ -16,6 +16,15 @@ export interface ChatCommands {
   skills?: ChatCommandContext["skills"];
   /** `/config`, `/allowlist`, `/restart`, `/bash`: the gateway's administration. */
   admin?: ChatCommandContext["admin"];
+  /** `chat.send` with `deliver: true`: the reply also goes to the chat the session last talked in. */
+  deliverToChat?: ChatDelivery;
+}
+
+export interface ChatDelivery {
+  /** Why a reply of this session cannot go to a chat (none yet, channels down); undefined when it can. */
+  refusal(sessionKey: string): string | undefined;
+  /** Sends the run's reply to the session's chat once the run has ended. */
+  after(run: ConversationRun): void;
 }
 
 /** The context a chat command typed by an operator client runs in: operators are the owner. */

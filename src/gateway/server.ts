@@ -85,6 +85,7 @@ import type { ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AcceptedConnect } from "./handshake.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime } from "./runtime.js";
 import { createGatewayAdminPort } from "./chat-admin-port.js";
+import { createChatDelivery } from "./chat-delivery.js";
 import type { LoadedConfig } from "../config/index.js";
 import {
   CLOSE_POLICY_VIOLATION,
@@ -213,6 +214,11 @@ export class GatewayServer {
     approve: this.approveCommand,
     skills: this.skillsCommand,
     admin: this.adminCommands,
+    deliverToChat: createChatDelivery({
+      sessions: () => this.sessions,
+      send: () => this.channels && ((params) => this.channels!.send(params)),
+      logger: () => this.opts.logger,
+    }),
   };
   private healthVersion = 0;
   /** Where the Control UI is mounted; its page opens the WebSocket there as well as at "/". */
