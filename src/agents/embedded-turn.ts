@@ -6,8 +6,7 @@ import { sharedModelFailover, type ModelFailover } from "../models/failover/inde
 import { defaultAgentId, resolveAgentConfig } from "./agent-config.js";
 import { planTurnModels } from "./turn-models.js";
 import { toolSummaryText } from "./tool-summaries.js";
-import { createExecApprovalGate } from "./approvals/policy-gate.js";
-import { DEFAULT_SAFE_BINS } from "./approvals/exec-policy.js";
+import { execGateFromConfig } from "./approvals/exec-gate-from-config.js";
 import type { ExecApprovalBroker } from "./approvals/approval-broker.js";
 import { prepareTurnSandbox } from "./sandbox/turn-sandbox.js";
 import { resolveWorkspaceDir } from "./context/workspace.js";
@@ -188,12 +187,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
 
   const services: ToolServices = {
     ...(input.services ?? {}),
-    execApprovals: createExecApprovalGate(
-      { security: exec.security ?? "full", ask: exec.ask ?? "off", allowlist: exec.allowlist ?? [], safeBins: exec.safeBins ?? DEFAULT_SAFE_BINS },
-      input.approvals,
-      (exec.approvalTimeoutSeconds ?? 1800) * 1000,
-      input.emit ? trace.approval : undefined,
-    ),
+    execApprovals: execGateFromConfig(config, input.approvals, input.emit ? trace.approval : undefined),
   };
 
   const thinking = input.thinkingLevel ?? defaults.thinkingDefault;

@@ -38,6 +38,7 @@ export interface ChannelManagerDeps {
   acpCommand?: InboundDispatchDeps["acpCommand"];
   approveCommand?: InboundDispatchDeps["approveCommand"];
   skillsCommand?: InboundDispatchDeps["skillsCommand"];
+  adminCommands?: InboundDispatchDeps["adminCommands"];
   /** Threads bound to sub-agents (`thread: true` spawns, `/focus`); without it chats cannot be bound. */
   threadBindings?: ThreadBindingStore;
   focusTarget?: InboundDispatchDeps["focusTarget"];
@@ -111,6 +112,7 @@ export class ChannelManager {
       acpCommand: deps.acpCommand,
       approveCommand: deps.approveCommand,
       skillsCommand: deps.skillsCommand,
+      adminCommands: deps.adminCommands,
       threadBindings: deps.threadBindings,
       focusTarget: deps.focusTarget,
       ...(this.acpBound ? { acpBound: this.acpBound } : {}),
@@ -348,6 +350,7 @@ export class ChannelManager {
       managed.started = !this.stopped;
       status.running = true;
       log.info("channel account started");
+      this.delivery.resumeAccount(spec.channel, spec.accountId);
     } catch (err) {
       status.lastError = (err as Error).message;
       log.error({ err: status.lastError }, "channel account failed to start");

@@ -1,7 +1,8 @@
-import type { ConversationPort } from "../agents/conversation-port.js";
+import type { ConversationPort, ConversationRun } from "../agents/conversation-port.js";
 import type { ChatCommandContext } from "../conversations/commands/chat-command-registry.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
+import { readOnlyAdminPort } from "./chat-admin-port.js";
 
 /** What chat commands typed by operator clients (`chat.send`, `agent`, the OpenAI route) may use beyond the conversation core. */
 export interface ChatCommands {
@@ -13,6 +14,17 @@ export interface ChatCommands {
   approve?: ChatCommandContext["approve"];
   /** `/skill`: the skills a user may run for an agent. */
   skills?: ChatCommandContext["skills"];
+  /** `/config`, `/allowlist`, `/restart`, `/bash`: the gateway's administration. */
+  admin?: ChatCommandContext["admin"];
+  /** `chat.send` with `deliver: true`: the reply also goes to the chat the session last talked in. */
+  deliverToChat?: ChatDelivery;
+}
+
+export interface ChatDelivery {
+  /** Why a reply of this session cannot go to a chat (none yet, channels down); undefined when it can. */
+  refusal(sessionKey: string): string | undefined;
+  /** Sends the run's reply to the session's chat once the run has ended. */
+  after(run: ConversationRun): void;
 }
 
 /** The context a chat command typed by an operator client runs in: operators are the owner. */
@@ -21,7 +33,10 @@ export function operatorCommandContext(
   gateway: { config(): OpenClawConfig; sessions(): SessionStore },
   commands: ChatCommands,
   how: { sessionKey: string; idempotencyKey?: string; method: ChatCommandContext["method"] },
+  /** False for a client without `operator.admin`: the administration commands may read but not change. */
+  adminScope = true,
 ): ChatCommandContext {
+  const admin = commands.admin && (adminScope ? commands.admin : readOnlyAdminPort(commands.admin));
   return {
     surface: "operator",
     senderIsOwner: true,
@@ -33,5 +48,6 @@ export function operatorCommandContext(
     ...(commands.acp ? { acp: commands.acp } : {}),
     ...(commands.approve ? { approve: commands.approve } : {}),
     ...(commands.skills ? { skills: commands.skills } : {}),
+    ...(admin ? { admin } : {}),
   };
 }

@@ -84,6 +84,8 @@ import { AuthRateLimiter } from "./auth/rate-limiter.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AcceptedConnect } from "./handshake.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime } from "./runtime.js";
+import { createGatewayAdminPort } from "./chat-admin-port.js";
+import { createChatDelivery } from "./chat-delivery.js";
 import type { LoadedConfig } from "../config/index.js";
 import {
   CLOSE_POLICY_VIOLATION,
@@ -204,7 +206,20 @@ export class GatewayServer {
   };
   /** `/skill`: the skills a user may run for an agent. */
   private readonly skillsCommand = (agentId: string) => listInvocableSkills(this.opts.loadedConfig().config, agentId, this.opts.stateDir, process.env);
-  private readonly operatorCommands: ChatCommands = { subagents: this.subagentsCommand, acp: this.acpCommand, approve: this.approveCommand, skills: this.skillsCommand };
+  /** `/config`, `/allowlist`, `/restart`, `/bash` typed in a chat (owner only). */
+  private readonly adminCommands = createGatewayAdminPort({ runtime: () => this.runtime, approvals: () => this.approvals });
+  private readonly operatorCommands: ChatCommands = {
+    subagents: this.subagentsCommand,
+    acp: this.acpCommand,
+    approve: this.approveCommand,
+    skills: this.skillsCommand,
+    admin: this.adminCommands,
+    deliverToChat: createChatDelivery({
+      sessions: () => this.sessions,
+      send: () => this.channels && ((params) => this.channels!.send(params)),
+      logger: () => this.opts.logger,
+    }),
+  };
   private healthVersion = 0;
   /** Where the Control UI is mounted; its page opens the WebSocket there as well as at "/". */
   private controlUiBasePath = "/";
@@ -514,6 +529,7 @@ export class GatewayServer {
           acpCommand: this.acpCommand,
           approveCommand: this.approveCommand,
           skillsCommand: this.skillsCommand,
+          adminCommands: this.adminCommands,
           threadBindings: this.threadBindings,
           focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
           acpThreadFollowUp: (childSessionKey, text) => this.subagents.followUpInThread(childSessionKey, text),

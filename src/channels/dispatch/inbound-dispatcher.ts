@@ -43,6 +43,8 @@ export interface InboundDispatchDeps {
   skillsCommand?: (agentId: string) => Promise<readonly InvocableSkill[]>;
   /** `/approve <id> <decision>`: exec approvals answered from a chat. */
   approveCommand?: (id: string, decision: string, by: string) => string;
+  /** `/config`, `/allowlist`, `/restart`, `/bash`: the gateway's administration, for the owner. */
+  adminCommands?: ChatCommandContext["admin"];
   /** Threads (or chats) bound to a sub-agent's session: their messages go there instead. */
   threadBindings?: ThreadBindingStore;
   /** `/focus <target>`: the sub-agent it names, when the sub-agent registry is present. */
@@ -324,6 +326,7 @@ export class InboundDispatcher {
       ...(this.deps.acpCommand ? { acp: this.deps.acpCommand } : {}),
       ...(this.deps.approveCommand ? { approve: this.deps.approveCommand } : {}),
       ...(this.deps.skillsCommand ? { skills: this.deps.skillsCommand } : {}),
+      ...(this.deps.adminCommands ? { admin: this.deps.adminCommands } : {}),
       chat: {
         channel: message.channel,
         accountId: message.accountId,

@@ -129,6 +129,13 @@ export class ReplyDelivery {
     return next;
   }
 
+  /** An account (re)started, e.g. after a config change: what waits for it goes out now, not at its next retry. */
+  resumeAccount(channel: string, accountId: string): void {
+    for (const entry of this.deps.ledger.unfinished()) {
+      if (entry.state === "pending" && entry.target.channel === channel && entry.target.accountId === accountId) void this.flush(entry.id);
+    }
+  }
+
   /** After a restart: send what was recorded but not sent. Entries still waiting for their run's reply are left to `resolvePending`. */
   async recover(resolveAwaiting: (entry: DeliveryEntry) => { text: string; turnId?: string } | { suppress: string } | { drop: string } | null): Promise<number> {
     let resumed = 0;

@@ -139,4 +139,8 @@ export const CommandsSchema = Type.Object({
   text: Type.Optional(Type.Boolean()),
   native: Type.Optional(Type.Union([Type.Literal("auto"), Type.Boolean()])),
   ownerAllowFrom: Type.Optional(StringList),
+  /** `/bash` and `! cmd` for the owner, through the exec tool's policy and approvals (default off). */
+  bash: Type.Optional(Type.Boolean()),
+  /** `/config` and `/allowlist add|remove`, which write the config file (default off). */
+  config: Type.Optional(Type.Boolean()),
 });

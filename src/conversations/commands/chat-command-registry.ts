@@ -2,6 +2,7 @@ import type { ConversationPort, ResetOutcome, SubmitInput } from "../../agents/c
 import type { OpenClawConfig } from "../../config/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
+import type { GatewayAdminPort } from "./gateway-admin-port.js";
 
 /**
  * Where a message was typed: an operator client (WebSocket `chat.send` / `agent`, the OpenAI
@@ -32,6 +33,8 @@ export interface ChatCommandContext {
   approve?: (id: string, decision: string, by: string) => string;
   /** The chat message's sender and place (channel surface). */
   chat?: ChatPlace;
+  /** The gateway's config file, restart and shell, for the owner's `/config`, `/allowlist`, `/restart`, `/bash`. */
+  admin?: GatewayAdminPort;
   /** Binding this chat or thread to a sub-agent (`/focus`, `/unfocus`), where the surface can. */
   focus?: { focus(target: string): string; unfocus(): string };
 }
@@ -67,6 +70,8 @@ export interface ChatCommand {
   category?: "session" | "options" | "status" | "management" | "media" | "tools";
   /** Words that run it when they are the whole message, without a slash (`stop`). */
   bareWords?: readonly string[];
+  /** A sign that runs it when a message starts with it, the rest being the arguments (`!` for /bash). */
+  prefix?: string;
   /** Only the owner may run it (a channel sender in `commands.ownerAllowFrom`); others are told so. */
   ownerOnly?: boolean;
   /** Where it is a command; on other surfaces the text goes to the agent. Default: every surface. */
@@ -94,6 +99,7 @@ export class ChatCommandRegistry {
   private readonly commands: ChatCommand[] = [];
   private readonly byName = new Map<string, ChatCommand>();
   private readonly byBareWord = new Map<string, ChatCommand>();
+  private readonly byPrefix = new Map<string, ChatCommand>();
 
   register(command: ChatCommand): void {
     const names = [command.name, ...(command.aliases ?? [])].map((n) => n.toLowerCase());
@@ -102,7 +108,9 @@ export class ChatCommandRegistry {
       if (this.byName.has(name)) throw new Error(`chat command registered twice: /${name}`);
     }
     for (const word of command.bareWords ?? []) if (this.byBareWord.has(word.toLowerCase())) throw new Error(`chat command word registered twice: ${word}`);
+    if (command.prefix && this.byPrefix.has(command.prefix)) throw new Error(`chat command prefix registered twice: ${command.prefix}`);
     this.commands.push(command);
+    if (command.prefix) this.byPrefix.set(command.prefix, command);
     for (const name of names) this.byName.set(name, command);
     for (const word of command.bareWords ?? []) this.byBareWord.set(word.toLowerCase(), command);
   }
@@ -112,9 +120,11 @@ export class ChatCommandRegistry {
     const trimmed = text.trim();
     const bare = this.byBareWord.get(trimmed.toLowerCase());
     const line = bare ? undefined : COMMAND_LINE.exec(trimmed);
-    const spec = bare ?? (line ? this.byName.get(line[1]!.toLowerCase()) : undefined);
+    const prefixed = bare || line ? undefined : [...this.byPrefix].find(([sign]) => trimmed.startsWith(sign));
+    const spec = bare ?? (line ? this.byName.get(line[1]!.toLowerCase()) : prefixed?.[1]);
     if (!spec || (spec.surfaces && !spec.surfaces.includes(surface))) return undefined;
-    return { name: spec.name, args: (line?.[2] ?? "").trim(), spec };
+    const args = prefixed ? trimmed.slice(prefixed[0].length) : (line?.[2] ?? "");
+    return { name: spec.name, args: args.trim(), spec };
   }
 
   /** Runs a matched command for the sender in `ctx` (an owner-only command refuses others). */

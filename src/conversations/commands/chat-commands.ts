@@ -4,6 +4,9 @@ import { ChatCommandRegistry, type ChatCommandContext, type ChatCommandResult, t
 import { modelCommand, thinkCommand, verboseCommand, type SessionControlDeps } from "./session-control-commands.js";
 import { checkModelChoice } from "../../agents/session-controls.js";
 import { contextText, statusCard, usageText } from "./status-card.js";
+import { runConfigCommand } from "./config-command.js";
+import { runAllowlistCommand } from "./allowlist-command.js";
+import { runBashCommand } from "./bash-command.js";
 
 export const QUEUE_MODES = ["steer", "followup", "collect", "interrupt"] as const;
 export type ChatQueueMode = (typeof QUEUE_MODES)[number];
@@ -210,6 +213,33 @@ CHAT_COMMANDS.register({
     sessionControls(ctx).patch({ queueMode: mode === "default" ? null : (mode as ChatQueueMode) });
     return reply(mode === "default" ? "Queue mode for this session: back to the default." : `Queue mode for this session: ${mode}.`);
   },
+});
+
+CHAT_COMMANDS.register({
+  name: "allowlist",
+  args: "[list|add|remove] [dm|group|all] [entry]",
+  category: "management",
+  description: "who may reach the bot on this channel: list, or (owner, commands.config) add and remove",
+  handler: (args, ctx) => reply(runAllowlistCommand(args, ctx)),
+});
+
+CHAT_COMMANDS.register({
+  name: "config",
+  args: "show [path] | get <path> | set <path>=<value> | unset <path>",
+  category: "management",
+  ownerOnly: true,
+  description: "read or change the gateway's config file (commands.config: true)",
+  handler: (args, ctx) => reply(runConfigCommand(args, ctx)),
+});
+
+CHAT_COMMANDS.register({
+  name: "bash",
+  args: "<command>",
+  prefix: "!",
+  category: "tools",
+  ownerOnly: true,
+  description: "run a shell command as the agent's exec would (commands.bash: true; also `! <command>`)",
+  handler: async (args, ctx) => reply(await runBashCommand(args, ctx)),
 });
 
 CHAT_COMMANDS.register({

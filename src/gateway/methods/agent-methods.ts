@@ -69,7 +69,13 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
         const result = await CHAT_COMMANDS.run(
           command,
-          operatorCommandContext(conversations, runtime, commands, { sessionKey, idempotencyKey: params.idempotencyKey, method: "agent" }),
+          operatorCommandContext(
+            conversations,
+            runtime,
+            commands,
+            { sessionKey, idempotencyKey: params.idempotencyKey, method: "agent" },
+            scopeSatisfied(caller.scopes, "operator.admin"),
+          ),
         );
         const done = (summary: string, payloads: { text: string }[], meta: Record<string, unknown>) => ({
           runId: params.idempotencyKey,

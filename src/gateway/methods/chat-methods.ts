@@ -2,9 +2,11 @@ import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { displayMessages } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
+import { scopeSatisfied } from "../protocol/scopes.js";
 import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
 import { readSystemProvenance } from "./chat-provenance.js";
+import { checkExpectedLeaf, readChatSendOptions } from "./chat-send-options.js";
 import type { MethodRegistry } from "./registry.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
@@ -59,11 +61,22 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       if (!params.message.trim() && !params.attachments?.length) throw invalidRequest("message or attachment required");
       const system = readSystemProvenance(params, caller.scopes);
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
+      const options = readChatSendOptions(params, caller.scopes);
+      const target = conversations.resolveSessionKey(params.sessionKey, params.agentId).sessionKey;
+      const refusal = !options.deliver ? undefined : commands.deliverToChat ? commands.deliverToChat.refusal(target) : "this gateway has no chat channels";
+      if (refusal) throw invalidRequest(`deliver: ${refusal}`);
+      checkExpectedLeaf(conversations, target, params.expectedLeafEntryId);
       let message = params.message;
-      const command = CHAT_COMMANDS.match(params.message, "operator");
+      const command = options.suppressCommands ? undefined : CHAT_COMMANDS.match(params.message, "operator");
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
-        const ctx = operatorCommandContext(conversations, runtime, commands, { sessionKey, idempotencyKey: params.idempotencyKey, method: "chat.send" });
+        const ctx = operatorCommandContext(
+          conversations,
+          runtime,
+          commands,
+          { sessionKey, idempotencyKey: params.idempotencyKey, method: "chat.send" },
+          scopeSatisfied(caller.scopes, "operator.admin"),
+        );
         const result = await CHAT_COMMANDS.run(command, ctx);
         // `/skill` hands the agent a message in place of the typed command.
         if (result.kind === "agent") message = result.text;
@@ -90,9 +103,11 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         method: "chat.send",
         queueMode: params.queueMode as never,
         ...(system.provenance ? { provenance: { ...system.provenance, method: "chat.send" } } : {}),
+        ...(Object.keys(options.turnSettings).length ? { turnSettings: options.turnSettings } : {}),
       });
       switch (outcome.kind) {
         case "accepted":
+          if (options.deliver && commands.deliverToChat) commands.deliverToChat.after(outcome.run);
           return { runId: outcome.run.runId, status: "started", ...(outcome.queued !== "started" ? { queued: outcome.queued } : {}) };
         case "duplicate":
           return { runId: outcome.runId, status: outcome.status === "in_flight" || outcome.status === "running" || outcome.status === "queued" ? "in_flight" : outcome.status };

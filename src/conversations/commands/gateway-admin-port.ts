@@ -1,0 +1,27 @@
+/**
+ * What the owner's administration commands (`/config`, `/allowlist`, `/restart`, `/bash`) need
+ * from the gateway that runs them. The gateway fills it in for every surface; a command without
+ * it says the surface cannot do that.
+ */
+export interface GatewayAdminPort {
+  /** Set when the caller may read but not change the gateway (an operator client without `operator.admin`): writes answer this. */
+  writeRefusal?: string;
+  /** The config file `/config` and `/allowlist` edit. */
+  configFilePath(): string;
+  /** Applies the file just written the way `config.set` does (live reload, `config.changed`); the keys that wait for a restart. */
+  configWritten(): { applied: boolean; restartRequiredPaths: string[] };
+  /** The DM senders approved by pairing on a channel account. */
+  pairedSenders(channel: string, accountId: string): string[];
+  /** `/restart`: starts a graceful restart once the reply is out; a refusal text when this gateway cannot restart itself. */
+  restart(reason: string): { ok: true } | { ok: false; message: string };
+  /** `/bash`: runs `command` as the session's agent would run `exec` (its tool policy, sandbox and exec approvals); the text to show. */
+  shell(input: ShellCommandInput): Promise<string>;
+}
+
+export interface ShellCommandInput {
+  sessionKey: string;
+  command: string;
+  senderIsOwner: boolean;
+  /** The channel the command was typed in (tool policy may differ per channel); absent for operator clients. */
+  channel?: string;
+}

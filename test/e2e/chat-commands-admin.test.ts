@@ -1,0 +1,179 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { startFakeDiscord, type FakeDiscord } from "../fakes/discord-server.js";
+import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { lastUserText, waitUntil } from "../helpers/reliability.js";
+import { openOperator, type TestSocket } from "../helpers/ws-client.js";
+
+/**
+ * The owner's administration commands — /config, /allowlist, /bash (`! cmd`), /restart — on every
+ * surface of one gateway: chat.send (WebChat and the TUI), Telegram, Discord and Slack fakes.
+ * Owners are named in commands.ownerAllowFrom; a guest may talk to the bot but not administer it.
+ */
+
+const TG_OWNER = 777;
+const TG_GUEST = 778;
+const TG_NEWCOMER = 779;
+const DC_BOT = "100000000000000800";
+const DC_OWNER = "100000000000000111";
+const DC_OWNER_DM = "100000000000000711";
+const SLACK_OWNER = "U100";
+const SLACK_DM = "D100";
+const SECRET_KEY = "sk-fake";
+
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let discord: FakeDiscord;
+let slack: FakeSlack;
+let gw: GatewayProcess;
+let sock: TestSocket;
+let configPath: string;
+let messageId = 1;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  model.setResponder((req) => ({ text: `model: ${lastUserText(req)}` }));
+  telegram = await startFakeTelegram({ botUsername: "claw_bot" });
+  discord = await startFakeDiscord({ botId: DC_BOT, botName: "clawbot" });
+  slack = await startFakeSlack();
+  const stateDir = makeTempDir();
+  configPath = path.join(stateDir, "openclaw.json");
+  const channels = {
+    telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, dmPolicy: "allowlist", allowFrom: [String(TG_OWNER), String(TG_GUEST)], typingIntervalSeconds: 0 },
+    discord: { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [DC_OWNER] },
+    slack: { mode: "socket", botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, typingIntervalSeconds: 0, allowFrom: [SLACK_OWNER] },
+  };
+  const content = fakeModelConfig(model, stateDir, {
+    channels,
+    commands: { config: true, bash: true, ownerAllowFrom: [`telegram:${TG_OWNER}`, `discord:${DC_OWNER}`, `slack:${SLACK_OWNER}`] },
+    tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
+  });
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
+  await waitUntil(() => (gw.output().match(/channel account started/g) ?? []).length >= 2, 15_000, "the channel accounts");
+  await gw.waitForOutput(/Slack Socket Mode connected/, 15_000);
+  await waitUntil(() => discord.identifyCount === 1, 15_000, "the Discord IDENTIFY");
+  sock = (await openOperator(gw.url, gw.token)).sock;
+});
+afterAll(async () => {
+  sock?.close();
+  await gw?.stop("SIGKILL");
+  await Promise.all([telegram?.close(), discord?.close(), slack?.close(), model?.close()]);
+});
+
+const fileConfig = () => JSON.parse(fs.readFileSync(configPath, "utf8"));
+
+/** A chat.send of `message`; resolves to the command's reply text (from the acknowledgement). */
+async function operatorSays(message: string, socket: TestSocket = sock): Promise<string> {
+  const res = await socket.request("chat.send", { sessionKey: "agent:main:main", message, idempotencyKey: randomUUID(), deliver: false });
+  expect(res.ok).toBe(true);
+  return String(res.payload.reply);
+}
+
+async function telegramSays(fromId: number, text: string): Promise<string> {
+  const before = telegram.messages(fromId).length;
+  telegram.pushMessage({ chatId: fromId, fromId, fromName: "Someone", text, messageId: messageId++ });
+  await telegram.waitFor(() => telegram.messages(fromId).length > before, 20_000);
+  return String(telegram.messages(fromId)[before]!.text);
+}
+
+async function discordSays(content: string): Promise<string> {
+  const before = discord.messages(DC_OWNER_DM).length;
+  discord.pushMessage({ channelId: DC_OWNER_DM, authorId: DC_OWNER, authorName: "Owner", content });
+  await waitUntil(() => discord.messages(DC_OWNER_DM).length > before, 20_000, "the Discord reply");
+  return discord.messages(DC_OWNER_DM)[before]!.content;
+}
+
+async function slackSays(text: string): Promise<string> {
+  const inDm = () => slack.posted.filter((p) => p.channel === SLACK_DM);
+  const before = inDm().length;
+  slack.pushMessage({ channel: SLACK_DM, channelType: "im", user: SLACK_OWNER, text });
+  await waitUntil(() => inDm().length > before, 20_000, "the Slack reply");
+  return inDm()[before]!.text;
+}
+
+describe("/config", () => {
+  it("shows keys with secrets hidden, sets and unsets through the validated write, and refuses what does not validate", async () => {
+    const shown = await operatorSays("/config show models.providers.fake");
+    expect(shown).toContain('"apiKey": "[hidden]"');
+    expect(shown).not.toContain(SECRET_KEY);
+    expect(await operatorSays("/config get commands.bash")).toBe("commands.bash =:\ntrue");
+
+    expect(await operatorSays("/config set agents.defaults.thinkingDefault=low")).toBe('Set agents.defaults.thinkingDefault = "low". Applied.');
+    expect(fileConfig().agents.defaults.thinkingDefault).toBe("low");
+    const got = await sock.request("config.get", {});
+    expect(got.payload.parsed.agents.defaults.thinkingDefault).toBe("low");
+
+    const before = fs.readFileSync(configPath, "utf8");
+    expect(await operatorSays("/config set agents.defaults.thinkingDefault=loud")).toMatch(/^Config not changed: agents\.defaults\.thinkingDefault: /);
+    expect(await telegramSays(TG_OWNER, "/config set gateway.port=eighty")).toMatch(/^Config not changed: gateway\.port/);
+    expect(fs.readFileSync(configPath, "utf8")).toBe(before);
+
+    expect(await discordSays("/config unset agents.defaults.thinkingDefault")).toBe("Removed agents.defaults.thinkingDefault. Applied.");
+    expect(fileConfig().agents.defaults.thinkingDefault).toBeUndefined();
+    expect(await slackSays("/config set models.providers.fake.apiKey=sk-other")).toBe("Set models.providers.fake.apiKey = [hidden]. Applied.");
+    expect(fileConfig().models.providers.fake.apiKey).toBe("sk-other");
+    expect(await slackSays(`/config set models.providers.fake.apiKey=${SECRET_KEY}`)).toBe("Set models.providers.fake.apiKey = [hidden]. Applied.");
+    expect(gw.output()).not.toContain("sk-other");
+  });
+
+  it("is the owner's: a guest is refused, and a client without operator.admin may read but not write", async () => {
+    expect(await telegramSays(TG_GUEST, "/config show")).toBe("/config is for the bot owner only (commands.ownerAllowFrom).");
+    const writer = (await openOperator(gw.url, gw.token, { scopes: ["operator.read", "operator.write"] })).sock;
+    try {
+      expect(await operatorSays("/config get commands.config", writer)).toBe("commands.config =:\ntrue");
+      expect(await operatorSays("/config set agents.defaults.thinkingDefault=high", writer)).toBe(
+        "Changing the gateway from a chat command needs the operator.admin scope on this connection.",
+      );
+      expect(fileConfig().agents.defaults.thinkingDefault).toBeUndefined();
+    } finally {
+      writer.close();
+    }
+  });
+});
+
+describe("/allowlist", () => {
+  it("lists the channel's allowlists; the owner adds a sender, who is answered at once, and removes them again", async () => {
+    const list = await telegramSays(TG_GUEST, "/allowlist");
+    expect(list).toBe(["Allowlist", "Channel: telegram (account default)", "DM policy: allowlist · group policy: allowlist", `DM allowFrom (config): ${TG_OWNER}, ${TG_GUEST}`].join("\n"));
+    expect(await telegramSays(TG_GUEST, `/allowlist add ${TG_NEWCOMER}`)).toBe("/allowlist add and remove are for the bot owner only (commands.ownerAllowFrom).");
+
+    expect(await telegramSays(TG_OWNER, `/allowlist add ${TG_NEWCOMER}`)).toBe(`DM allowlist added: ${TG_NEWCOMER} (channels.telegram.allowFrom).`);
+    expect(fileConfig().channels.telegram.allowFrom).toEqual([String(TG_OWNER), String(TG_GUEST), String(TG_NEWCOMER)]);
+    expect(await telegramSays(TG_NEWCOMER, "hello")).toBe("model: hello");
+
+    expect(await operatorSays(`/allowlist remove ${TG_NEWCOMER} channel=telegram`)).toBe(`DM allowlist removed: ${TG_NEWCOMER} (channels.telegram.allowFrom).`);
+    expect(fileConfig().channels.telegram.allowFrom).toEqual([String(TG_OWNER), String(TG_GUEST)]);
+    expect(await operatorSays("/allowlist remove 12345 channel=telegram")).toBe("12345 is not in channels.telegram.allowFrom.");
+    expect(await slackSays("/allowlist add group U200")).toBe("group allowlist added: U200 (channels.slack.groupAllowFrom).");
+    expect(await discordSays("/allowlist all")).toContain(`DM allowFrom (config): ${DC_OWNER}\nGroup allowFrom (config): (none)`);
+    expect(await operatorSays("/allowlist")).toMatch(/^Name the channel: \/allowlist channel=<telegram\|discord\|slack>/);
+  });
+});
+
+describe("/bash and ! <command>", () => {
+  it("runs an allowlisted command and shows its output; a miss waits for an exec approval and a denial is said", async () => {
+    expect(await discordSays("! echo hello from bash")).toMatch(/^\$ echo hello from bash\nhello from bash\n\n\[exit code 0 · [\d.]+ s\]$/);
+    expect(await operatorSays("/bash echo via chat.send")).toMatch(/^\$ echo via chat\.send\nvia chat\.send\n/);
+
+    const requested = sock.waitFor((f) => f.type === "event" && f.event === "exec.approval.requested", 20_000);
+    const reply = slackSays("! ls /");
+    const approval = await requested;
+    expect(approval.payload.command).toBe("ls /");
+    const resolved = await sock.request("exec.approval.resolve", { id: approval.payload.id, decision: "deny" });
+    expect(resolved.ok).toBe(true);
+    expect(await reply).toBe("Not run: an operator denied this command");
+  });
+
+  it("is the owner's, and off when commands.bash is not true", async () => {
+    expect(await telegramSays(TG_GUEST, "! echo hi")).toBe("/bash is for the bot owner only (commands.ownerAllowFrom).");
+    expect(await operatorSays("/config set commands.bash=false")).toBe("Set commands.bash = false. Applied.");
+    expect(await telegramSays(TG_OWNER, "! echo hi")).toMatch(/^\/bash is off on this gateway/);
+    expect(await operatorSays("/config set commands.bash=true")).toBe("Set commands.bash = true. Applied.");
+  });
+});

@@ -1,0 +1,125 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { chatRequests, lastUserText } from "../helpers/reliability.js";
+import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
+
+/**
+ * The optional fields of `chat.send` that real clients send: each one does what OpenClaw does
+ * with it (`thinking`, `timeoutMs`, `deliver`, `suppressCommandInterpretation`,
+ * `expectedLeafEntryId`) or is refused with "not supported: <field>" before anything runs.
+ */
+
+const OWNER = 4242;
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let gw: GatewayProcess;
+let sock: TestSocket;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  model.setResponder((req) => ({ text: `model: ${lastUserText(req)}` }));
+  telegram = await startFakeTelegram({ botUsername: "claw_bot" });
+  const stateDir = makeTempDir();
+  const config = {
+    agents: { defaults: { workspace: `${stateDir}/workspace`, model: { primary: "fake/thinker" } } },
+    models: { providers: { fake: { baseUrl: `${model.url}/v1`, apiKey: "sk-fake", api: "openai-completions", models: [{ id: "thinker", reasoning: true }] } } },
+    channels: { telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], typingIntervalSeconds: 0 } },
+  };
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
+  await gw.waitForOutput(/channel account started/, 15_000);
+  sock = (await openOperator(gw.url, gw.token)).sock;
+});
+afterAll(async () => {
+  sock?.close();
+  await gw?.stop("SIGKILL");
+  await telegram?.close();
+  await model?.close();
+});
+
+async function send(params: Frame, socket: TestSocket = sock): Promise<Frame> {
+  return socket.request("chat.send", { idempotencyKey: randomUUID(), ...params });
+}
+
+/** Sends and waits for the run's last chat event (final, error or aborted). */
+async function turn(params: Frame): Promise<Frame> {
+  const key = randomUUID();
+  const res = await send({ ...params, idempotencyKey: key });
+  expect(res.error).toBeUndefined();
+  return sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && ["final", "error", "aborted"].includes(f.payload.state), 20_000);
+}
+
+describe("chat.send fields", () => {
+  it("thinking sets this turn's thinking level on the wire; the next turn is back to the session's", async () => {
+    await turn({ sessionKey: "think", message: "ponder", thinking: "high" });
+    expect(chatRequests(model).at(-1)!.body.reasoning_effort).toBe("high");
+    await turn({ sessionKey: "think", message: "again" });
+    expect(chatRequests(model).at(-1)!.body.reasoning_effort).toBeUndefined();
+    const bad = await send({ sessionKey: "think", message: "x", thinking: "enormous" });
+    expect(bad.error.message).toMatch(/^invalid thinking "enormous": use one of off, minimal/);
+  });
+
+  it("timeoutMs bounds the run: a model that never answers ends in a timeout error", async () => {
+    model.setResponder(() => ({ stall: "headers" }));
+    try {
+      const end = await turn({ sessionKey: "slow", message: "take forever", timeoutMs: 1500 });
+      expect(end.payload.state).toBe("error");
+      expect(end.payload.errorMessage).toMatch(/timed out/);
+    } finally {
+      model.setResponder((req) => ({ text: `model: ${lastUserText(req)}` }));
+    }
+  });
+
+  it("deliver: true sends the reply to the chat the session last talked in; a session with no chat is refused", async () => {
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, fromName: "Owner", text: "hi from telegram", messageId: 1 });
+    await telegram.waitFor(() => telegram.messages(OWNER).length === 1, 20_000);
+    await turn({ sessionKey: "agent:main:main", message: "tell the phone", deliver: true });
+    await telegram.waitFor(() => telegram.messages(OWNER).length === 2, 20_000);
+    expect(String(telegram.messages(OWNER)[1]!.text)).toBe("model: tell the phone");
+    // What the TUI sends (deliver: false) stays in the operator client.
+    await turn({ sessionKey: "agent:main:main", message: "just here", deliver: false });
+    const refused = await send({ sessionKey: "no-chat", message: "x", deliver: true });
+    expect(refused.error.message).toBe("deliver: session agent:main:no-chat has no chat to deliver to (no channel message reached it yet)");
+    expect(telegram.messages(OWNER)).toHaveLength(2);
+  });
+
+  it("refuses the fields this gateway has no feature for, naming the field, and runs nothing", async () => {
+    const before = chatRequests(model).length;
+    for (const [field, value] of [
+      ["replyToId", "m1"],
+      ["originatingChannel", "telegram"],
+      ["originatingTo", "123"],
+      ["clarification", { id: "q1" }],
+      ["fastAutoOnSeconds", 10],
+      ["fastMode", true],
+    ] as const) {
+      const res = await send({ sessionKey: "refused", message: "hello", [field]: value });
+      expect(res.error.message).toMatch(new RegExp(`^not supported: ${field} `));
+    }
+    expect((await turn({ sessionKey: "refused", message: "plain", fastMode: false })).payload.state).toBe("final");
+    expect(chatRequests(model).length).toBe(before + 1);
+  });
+
+  it("suppressCommandInterpretation (admin) hands a /text to the agent; a writer may not send it", async () => {
+    const end = await turn({ sessionKey: "literal", message: "/status", suppressCommandInterpretation: true });
+    expect(end.payload.message.content[0].text).toBe("model: /status");
+    const writer = (await openOperator(gw.url, gw.token, { scopes: ["operator.read", "operator.write"] })).sock;
+    try {
+      const res = await send({ sessionKey: "literal", message: "/status", suppressCommandInterpretation: true }, writer);
+      expect(res.error.message).toBe("suppressCommandInterpretation requires admin scope (operator.admin)");
+    } finally {
+      writer.close();
+    }
+  });
+
+  it("expectedLeafEntryId: accepted while it is the latest entry, refused once the transcript moved on", async () => {
+    await turn({ sessionKey: "leaf", message: "first" });
+    const history = await sock.request("chat.history", { sessionKey: "leaf" });
+    const leaf = history.payload.messages.at(-1).__openclaw.id as string;
+    expect((await turn({ sessionKey: "leaf", message: "second", expectedLeafEntryId: leaf })).payload.state).toBe("final");
+    const stale = await send({ sessionKey: "leaf", message: "third", expectedLeafEntryId: leaf });
+    expect(stale.error.message).toMatch(/^the session changed: its latest entry is \S+, not expectedLeafEntryId /);
+  });
+});
