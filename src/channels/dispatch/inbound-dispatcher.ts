@@ -250,7 +250,7 @@ export class InboundDispatcher {
       accountId,
       chatId: message.chatId,
       ...(message.threadId ? { threadId: message.threadId } : {}),
-      ...(replyToMode !== "off" ? { replyToMessageId: message.messageId } : {}),
+      ...(replyToMode !== "off" || message.nativeCommand ? { replyToMessageId: message.messageId } : {}),
     };
     return {
       running,
