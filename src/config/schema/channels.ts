@@ -86,6 +86,13 @@ const slackKeys = {
   webhookPath: Type.Optional(UrlPath),
   unfurlLinks: Type.Optional(Type.Boolean()),
   channels: Type.Optional(Type.Record(Type.String(), ChatEntry)),
+  slashCommand: Type.Optional(
+    Type.Object({
+      enabled: Type.Optional(Type.Boolean()),
+      name: Type.Optional(withExpected(Type.String({ pattern: "^/?[a-z0-9_-]{1,31}$" }), "a Slack command name such as openclaw (lowercase letters, digits, - and _)")),
+      ephemeral: Type.Optional(Type.Boolean()),
+    }),
+  ),
 };
 
 /**
