@@ -31,6 +31,7 @@ const commonKeys = {
   groupAllowFrom: Type.Optional(StringList),
   requireMention: Type.Optional(Type.Boolean()),
   mentionPatterns: Type.Optional(StringList),
+  historyLimit: Type.Optional(integer(0, 1_000)),
   allowBots: Type.Optional(Type.Boolean()),
   textChunkLimit: Type.Optional(integer(100, 100_000)),
   maxLinesPerMessage: Type.Optional(integer(1, 10_000)),
