@@ -1,4 +1,13 @@
-import { ChannelType, MessageFlags, ThreadAutoArchiveDuration, type Client, type Message, type MessageCreateOptions, type SendableChannels } from "discord.js";
+import {
+  ChannelType,
+  MessageFlags,
+  ThreadAutoArchiveDuration,
+  type ChatInputCommandInteraction,
+  type Client,
+  type Message,
+  type MessageCreateOptions,
+  type SendableChannels,
+} from "discord.js";
 import {
   ChannelPermanentError,
   type ChannelAccount,
@@ -12,10 +21,14 @@ import type { DiscordSettingsResult } from "./config.js";
 import { DiscordConnection } from "./connection.js";
 import { createRedactor, toChannelError, type Redactor } from "./errors.js";
 import { toInboundMessage } from "./inbound.js";
+import { interactionToInbound, toApplicationCommands } from "./application-commands.js";
 import { parseDiscordTarget } from "./targets.js";
 
 /** Discord's limit on a thread name. */
 const MAX_THREAD_NAME = 100;
+
+/** An interaction's token answers for 15 minutes; after that a reply goes to the channel as a plain message. */
+const INTERACTION_TOKEN_MS = 15 * 60_000;
 
 /** Nobody gets pinged by what the model writes: no @everyone, roles, users, nor the replied-to author. */
 const NO_MENTIONS = { parse: [], repliedUser: false } as const;
@@ -32,6 +45,8 @@ export class DiscordAccount implements ChannelAccount {
   readonly #redact: Redactor;
   readonly #connection: DiscordConnection | null;
   readonly #problems: string[];
+  /** Slash commands deferred and waiting for their answer, by interaction id (the inbound message id). */
+  readonly #interactions = new Map<string, ChatInputCommandInteraction>();
 
   constructor(context: ChannelAccountContext, config: DiscordSettingsResult, limits: ChannelLimits) {
     this.limits = limits;
@@ -53,6 +68,8 @@ export class DiscordAccount implements ChannelAccount {
       redact: this.#redact,
       reportStatus: (patch) => context.reportStatus(patch),
       onMessage: (message, botId) => this.#deliverInbound(message, botId),
+      onCommand: (interaction) => void this.#deliverCommand(interaction),
+      onReady: (client) => void this.#publishCommands(client),
     });
   }
 
@@ -65,6 +82,15 @@ export class DiscordAccount implements ChannelAccount {
   }
 
   async send(target: OutboundTarget, text: OutboundText): Promise<SentMessage> {
+    const interaction = target.replyToMessageId === undefined ? undefined : this.#interactions.get(target.replyToMessageId);
+    if (interaction && Date.now() - interaction.createdTimestamp < INTERACTION_TOKEN_MS) {
+      // The deferred answer ("… is thinking") becomes the reply; later replies to it follow up.
+      return this.#rest(async () => {
+        const options = { content: text.markdown, allowedMentions: NO_MENTIONS };
+        const message = interaction.replied ? await interaction.followUp(options) : await interaction.editReply(options);
+        return { messageId: message.id };
+      });
+    }
     return this.#rest(async () => {
       const channel = await this.#channel(target);
       // Discord renders Markdown itself: the text goes out exactly as the model wrote it.
@@ -151,6 +177,40 @@ export class DiscordAccount implements ChannelAccount {
     } catch (error) {
       throw toChannelError(error, this.#redact);
     }
+  }
+
+  /**
+   * `commands.native`: the chat commands as Discord application commands, set (replacing what was
+   * there) each time a new client is READY. A refusal is logged, never fatal: typed commands still work.
+   */
+  async #publishCommands(client: Client): Promise<void> {
+    const commands = this.#context.nativeCommands();
+    if (commands.length === 0 || !client.application) return;
+    try {
+      await client.application.commands.set(toApplicationCommands(commands));
+      this.#context.logger.info({ count: commands.length }, "discord application commands registered");
+    } catch (error) {
+      this.#context.logger.warn(`discord: application commands not registered (typed commands still work): ${this.#redact(String(error))}`);
+    }
+  }
+
+  /**
+   * A slash command: Discord wants an answer within 3 seconds, so it is deferred at once and the
+   * command's reply edits the deferred answer. The command itself runs through the inbound pipeline.
+   */
+  async #deliverCommand(interaction: ChatInputCommandInteraction): Promise<void> {
+    for (const [id, pending] of this.#interactions) if (Date.now() - pending.createdTimestamp >= INTERACTION_TOKEN_MS) this.#interactions.delete(id);
+    try {
+      await interaction.deferReply();
+    } catch (error) {
+      this.#context.logger.warn({ interactionId: interaction.id }, `discord: slash command not acknowledged: ${this.#redact(String(error))}`);
+      return;
+    }
+    this.#interactions.set(interaction.id, interaction);
+    const envelope = interactionToInbound(interaction);
+    this.#context.onInbound(envelope).catch((error: unknown) => {
+      this.#context.logger.error({ interactionId: interaction.id, chatId: envelope.chatId }, `discord: slash command not accepted: ${this.#redact(String(error))}`);
+    });
   }
 
   /** Inbound failures are logged here and never thrown back into discord.js's event loop. */

@@ -1,4 +1,4 @@
-import { Events, type Client, type Message } from "discord.js";
+import { Events, type ChatInputCommandInteraction, type Client, type Message } from "discord.js";
 import { ChannelPermanentError, type ChannelAccountStatus } from "../../src/channels/types.js";
 import type { Logger } from "../../src/infra/logger.js";
 import { createDiscordClient } from "./client-factory.js";
@@ -12,6 +12,10 @@ export interface DiscordConnectionOptions {
   reportStatus(patch: Partial<Omit<ChannelAccountStatus, "accountId">>): void;
   /** Every MESSAGE_CREATE of the current client, with the bot's own user id. */
   onMessage(message: Message, botId: string): void;
+  /** Every slash command a user ran (INTERACTION_CREATE of a chat-input command) on the current client. */
+  onCommand(interaction: ChatInputCommandInteraction): void;
+  /** A new client became READY (not a resume): the moment to publish what Discord should know. */
+  onReady(client: Client): void;
 }
 
 /** First delay before building a new client; it doubles up to `reconnectBackoffMaxMs`. */
@@ -77,7 +81,11 @@ export class DiscordConnection {
     const client = createDiscordClient(this.#options.settings);
     this.#client = client;
     const current = () => generation === this.#generation;
-    client.on(Events.ShardReady, () => current() && this.#onReady(client));
+    client.on(Events.ShardReady, () => {
+      if (!current()) return;
+      this.#onReady(client);
+      this.#options.onReady(client);
+    });
     client.on(Events.ShardResume, () => current() && this.#onReady(client));
     client.on(Events.ShardReconnecting, () => current() && this.#onSocketLost());
     client.on(Events.ShardDisconnect, ({ code }) => current() && this.#onShardGaveUp(code));
@@ -86,6 +94,9 @@ export class DiscordConnection {
     client.on(Events.Error, (error) => this.#options.logger.warn(`discord: client error: ${this.#options.redact(error.message)}`));
     client.on(Events.MessageCreate, (message) => {
       if (current() && client.user) this.#options.onMessage(message, client.user.id);
+    });
+    client.on(Events.InteractionCreate, (interaction) => {
+      if (current() && interaction.isChatInputCommand()) this.#options.onCommand(interaction);
     });
     this.#armWatchdog();
     client.login(this.#options.settings.token).catch((error: unknown) => {

@@ -18,6 +18,7 @@ import { markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackSettings } from "./settings.js";
 import { createBoltLogger, deliveryClientOptions, loadBolt, socketClientOptions, type SlackBolt, type SlackWebClient } from "./slack-sdk.js";
 import { SocketSupervisor } from "./socket-supervisor.js";
+import { SlashCommandReplies, type SlashCommandPayload } from "./slash-command.js";
 import { parseSlackTarget } from "./targets.js";
 
 /** Slack closes a socket whose pongs stop for this long (OpenClaw uses a fixed 15 s). */
@@ -52,6 +53,7 @@ export class SlackAccount implements ChannelAccount {
    * inbound messages could disagree on the chat kind and land in different sessions.
    */
   private readonly recentMessages = new LRUCache<string, true>({ max: RECENT_MESSAGES });
+  private readonly slashReplies: SlashCommandReplies;
 
   constructor(
     private readonly context: ChannelAccountContext,
@@ -59,6 +61,7 @@ export class SlackAccount implements ChannelAccount {
     private readonly configProblems: string[],
     readonly limits: ChannelLimits,
   ) {
+    this.slashReplies = new SlashCommandReplies(settings.slashCommand);
     this.secrets = [settings.botToken, settings.appToken, settings.signingSecret].filter((secret): secret is string => Boolean(secret));
   }
 
@@ -91,6 +94,13 @@ export class SlackAccount implements ChannelAccount {
   }
 
   async send(target: OutboundTarget, text: OutboundText): Promise<SentMessage> {
+    let answered: string | false;
+    try {
+      answered = await this.slashReplies.answer(target.replyToMessageId, markdownToMrkdwn(text.markdown));
+    } catch (error) {
+      throw toChannelError("response_url", error, this.secrets);
+    }
+    if (answered) return { messageId: answered };
     const { api } = await this.loadSdk();
     let ts: string | undefined;
     try {
@@ -255,6 +265,13 @@ export class SlackAccount implements ChannelAccount {
     const onEvent = async ({ event, body }: { event: unknown; body: { team_id?: string } }) => this.handleEvent(event as SlackMessageEvent, body.team_id);
     app.event("message", onEvent);
     app.event("app_mention", onEvent);
+    const slash = this.settings.slashCommand;
+    if (slash.enabled) {
+      app.command(`/${slash.name}`, async ({ command, ack, respond }) => {
+        await ack();
+        await this.handleSlashCommand(command, respond);
+      });
+    }
     return app;
   }
 
@@ -272,6 +289,24 @@ export class SlackAccount implements ChannelAccount {
       await this.context.onInbound(toInboundMessage(event, { bot, chatType, sender, teamId }));
     } catch (error) {
       this.context.logger.error({ chatId: event.channel, messageId: event.ts }, `Slack message was not handed over: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /**
+   * `channels.slack.slashCommand`: `/openclaw <text>` is a message to the bot in the channel it was
+   * run in (a chat command when the text is one); the answer goes to the command's `response_url`.
+   * Bolt has acked it already.
+   */
+  private async handleSlashCommand(command: SlashCommandPayload, respond: Parameters<SlashCommandReplies["accept"]>[1]): Promise<void> {
+    try {
+      if (!command.text.trim()) {
+        await respond(this.slashReplies.usage());
+        return;
+      }
+      const { directory } = await this.loadSdk();
+      await this.context.onInbound(await this.slashReplies.accept(command, respond, directory));
+    } catch (error) {
+      this.context.logger.error({ chatId: command.channel_id }, `Slack slash command was not handed over: ${describeSlackError(command.command, error, this.secrets)}`);
     }
   }
 

@@ -1,4 +1,5 @@
 import { DEFAULT_ACCOUNT_ID } from "../../src/sessions/keys/index.js";
+import { readSlashCommandSettings, type SlashCommandSettings } from "./slash-command.js";
 
 export type SlackMode = "socket" | "http";
 
@@ -11,6 +12,7 @@ export interface SlackSettings {
   slackApiUrl: string;
   webhookPath: string;
   unfurlLinks: boolean;
+  slashCommand: SlashCommandSettings;
   /** The `SLACK_*` environment variables apply (default account only). */
   usesEnv: boolean;
 }
@@ -34,6 +36,7 @@ export function readSlackSettings(config: Readonly<Record<string, unknown>>, env
     slackApiUrl: text(config.slackApiUrl) ?? DEFAULT_API_URL,
     webhookPath: text(config.webhookPath) ?? DEFAULT_WEBHOOK_PATH,
     unfurlLinks: config.unfurlLinks === true,
+    slashCommand: readSlashCommandSettings(config.slashCommand),
     usesEnv,
   };
 }

@@ -36,6 +36,12 @@ export interface InboundMessage {
   memberRoleIds?: string[];
   /** The platform itself says the bot was @mentioned (native mention entity / `<@botId>` / app_mention). */
   mentionedBot?: boolean;
+  /**
+   * The message is a platform-native command (a Discord application command): the platform
+   * waits for an answer to it, so the reply always goes back to it (`replyToMessageId`), whatever
+   * `replyToMode` says, and it needs no @mention.
+   */
+  nativeCommand?: boolean;
   /** The message replies to one of the bot's own messages (implicit mention). */
   replyToBot?: boolean;
   replyTo?: { messageId: string; body?: string; senderId?: string };
@@ -149,6 +155,8 @@ export interface ChannelAccountContext {
 export interface NativeCommand {
   command: string;
   description: string;
+  /** What the command takes after its name (`<mode>`, `[model]`), when it takes anything. */
+  args?: string;
 }
 
 /** One running bot account on one platform. */

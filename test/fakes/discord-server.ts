@@ -32,6 +32,15 @@ export interface FakeDiscord {
   readonly lastIdentifyIntents: number | null;
   /** Dispatches MESSAGE_CREATE from a user; queued for RESUME replay while the socket is down. */
   pushMessage(input: PushMessageInput): FakeApiMessage;
+  /**
+   * Dispatches INTERACTION_CREATE for an application (slash) command a user ran; returns the
+   * interaction id. Its answers (callback, `@original` edits, follow-ups) land in `interactionReplies`.
+   */
+  pushCommand(input: PushCommandInput): string;
+  /** The application commands the bot registered last (`PUT /applications/:id/commands`), as sent. */
+  registeredCommands(): Json[];
+  /** What the bot answered to interaction `id`, in order. */
+  interactionReplies(id: string): InteractionReply[];
   /** Messages the bot POSTed, optionally for one channel. */
   messages(channelId?: string): PostedMessage[];
   /** Threads the bot started (`POST /channels/:id/threads`), in order; each is a channel messages can be pushed to. */
@@ -100,6 +109,27 @@ export interface PushMessageInput {
   /** A message the fake knows (pushed or posted by the bot) that this one replies to. */
   referencedMessageId?: string;
   attachments?: string[];
+}
+
+export interface PushCommandInput {
+  channelId: string;
+  /** Omitted for DMs; then `channelId` names a DM channel with the user (created if new). */
+  guildId?: string;
+  userId: string;
+  userName?: string;
+  memberRoles?: string[];
+  /** A command name the bot registered. */
+  name: string;
+  /** The value of the command's `args` option, if the user gave one. */
+  args?: string;
+}
+
+/** One answer to an interaction: the initial callback (`type` 4 reply, 5 deferred), an edit of the original response, or a follow-up. */
+export interface InteractionReply {
+  kind: "callback" | "original" | "followup";
+  type?: number;
+  content?: string;
+  flags?: number;
 }
 
 export interface RecordedRequest {
@@ -180,6 +210,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const unhandledRoutes: string[] = [];
   const failures: Array<{ route: string | RegExp; failure: FailureSpec }> = [];
   const sessions = new Map<string, GatewaySession>();
+  let registeredCommands: Json[] = [];
+  const interactions = new Map<string, { token: string; channel: ChannelRecord; replies: InteractionReply[] }>();
+  const interactionByToken = (interactionToken: string) => [...interactions.values()].find((i) => i.token === interactionToken);
   let latestSession: GatewaySession | null = null;
   let stalled = false;
   const counters = { connections: 0, identifies: 0, resumes: 0, lastIntents: null as number | null };
@@ -295,6 +328,54 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     },
   ];
 
+  routes.push(
+    {
+      method: "PUT",
+      pattern: /^\/applications\/(\d+)\/commands$/,
+      handle: ([, applicationId], body) => {
+        if (applicationId !== botId) return apiError(403, 50001);
+        const list = body as unknown as Json[];
+        if (!Array.isArray(list)) return apiError(400, 50035, "Invalid Form Body");
+        registeredCommands = list;
+        return { status: 200, body: list.map((command) => ({ ...command, id: snowflake(), application_id: botId, type: 1, version: snowflake() })) };
+      },
+    },
+    {
+      method: "POST",
+      pattern: /^\/interactions\/(\d+)\/([^/]+)\/callback$/,
+      handle: ([, interactionId, interactionToken], body) => {
+        const interaction = interactions.get(interactionId!);
+        if (!interaction || interaction.token !== interactionToken) return apiError(404, 10062, "Unknown interaction");
+        if (interaction.replies.some((r) => r.kind === "callback")) return apiError(400, 40060, "Interaction has already been acknowledged.");
+        const data = (body.data ?? {}) as Json;
+        interaction.replies.push({ kind: "callback", type: Number(body.type), ...(typeof data.content === "string" ? { content: data.content } : {}), flags: Number(data.flags ?? 0) });
+        return { status: 204 };
+      },
+    },
+    {
+      method: "PATCH",
+      pattern: /^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/,
+      handle: ([, , interactionToken], body) => {
+        const interaction = interactionByToken(interactionToken!);
+        if (!interaction?.replies.some((r) => r.kind === "callback")) return apiError(404, 10008);
+        const content = typeof body.content === "string" ? body.content : "";
+        interaction.replies.push({ kind: "original", content });
+        return { status: 200, body: buildMessage({ id: snowflake(), channel: interaction.channel, author: botUser, content }) };
+      },
+    },
+    {
+      method: "POST",
+      pattern: /^\/webhooks\/(\d+)\/([^/]+)$/,
+      handle: ([, , interactionToken], body) => {
+        const interaction = interactionByToken(interactionToken!);
+        if (!interaction?.replies.some((r) => r.kind === "callback")) return apiError(404, 10015, "Unknown Webhook");
+        const content = typeof body.content === "string" ? body.content : "";
+        interaction.replies.push({ kind: "followup", content, flags: Number(body.flags ?? 0) });
+        return { status: 200, body: buildMessage({ id: snowflake(), channel: interaction.channel, author: botUser, content }) };
+      },
+    },
+  );
+
   const takeFailure = (method: string, path: string): FailureSpec | undefined => {
     const index = failures.findIndex(({ route }) => (route instanceof RegExp ? route.test(`${method} ${path}`) : route === `${method} ${path}` || route === path));
     return index < 0 ? undefined : failures.splice(index, 1)[0]!.failure;
@@ -312,7 +393,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return respond(res, apiError(400, 50109, "The request body contains invalid JSON."));
     }
     sent.push({ method, path, body: text ? body : undefined });
-    if (req.headers.authorization !== `Bot ${token}`) return respond(res, { status: 401, body: { message: "401: Unauthorized", code: 0 } });
+    // Interaction callbacks and webhook follow-ups authenticate with the interaction token in the path, not the bot token.
+    const tokenInPath = /^\/(interactions|webhooks)\//.test(path);
+    if (!tokenInPath && req.headers.authorization !== `Bot ${token}`) return respond(res, { status: 401, body: { message: "401: Unauthorized", code: 0 } });
     const failure = takeFailure(method, path);
     if (failure) return respondFailure(res, failure);
     for (const route of routes) {
@@ -490,6 +573,50 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       storeAndDispatch(message);
       return message;
     },
+    pushCommand(input) {
+      if (!latestSession) throw new Error("fake discord: no gateway session yet (wait until identifyCount > 0)");
+      const user = apiUser(input.userId, input.userName ?? `user${input.userId}`, false);
+      users.set(input.userId, user);
+      let channel = channels.get(input.channelId);
+      if (!channel && input.guildId) throw new Error(`fake discord: guild channel ${input.channelId} is not configured`);
+      channel ??= dmChannelWith(user, input.channelId);
+      const registered = registeredCommands.find((c) => c.name === input.name);
+      if (!registered) throw new Error(`fake discord: the bot registered no command "${input.name}"`);
+      const id = snowflake();
+      const interactionToken = `interaction-token-${id}`;
+      interactions.set(id, { token: interactionToken, channel, replies: [] });
+      const { guildId } = channel;
+      const payload: Json = {
+        id,
+        application_id: botId,
+        type: 2,
+        token: interactionToken,
+        version: 1,
+        locale: "en-US",
+        app_permissions: "0",
+        entitlements: [],
+        authorizing_integration_owners: {},
+        context: guildId ? 0 : 1,
+        channel_id: channel.api.id,
+        channel: channel.api,
+        data: {
+          id: snowflake(),
+          name: input.name,
+          type: 1,
+          ...(input.args !== undefined ? { options: [{ name: "args", type: 3, value: input.args }] } : {}),
+        },
+      };
+      if (guildId) {
+        payload.guild_id = guildId;
+        payload.member = { user, roles: input.memberRoles ?? [], permissions: "0", joined_at: new Date().toISOString(), deaf: false, mute: false, nick: null, flags: 0 };
+      } else {
+        payload.user = user;
+      }
+      dispatch(latestSession, "INTERACTION_CREATE", payload);
+      return id;
+    },
+    registeredCommands: () => [...registeredCommands],
+    interactionReplies: (id) => [...(interactions.get(id)?.replies ?? [])],
     messages: (channelId) => posted.filter((m) => channelId === undefined || m.channelId === channelId),
     createdThreads: () => [...createdThreads],
     failNext(route, failure) {

@@ -31,6 +31,13 @@ export interface FakeSlack {
   pushMessage(message: FakeSlackMessage): { envelopeId: string; ts: string };
   /** Deliver any event object as-is (bot messages, subtypes, files …). */
   pushEvent(event: Record<string, unknown>): { envelopeId: string };
+  /**
+   * A user ran a slash command: its form fields (what Slack POSTs to a Request URL), with a
+   * `response_url` on this fake. `deliverSocket` sends them as a `slash_commands` envelope.
+   */
+  slashCommand(input: FakeSlashCommand): { fields: Record<string, string>; envelopeId: string; deliverSocket(): void };
+  /** What the app POSTed to a slash command's `response_url`, by its `trigger_id`. */
+  responses(triggerId: string): Array<{ text: string; response_type?: string }>;
   /** envelope id → `Date.now()` when its ack arrived. */
   readonly acks: Map<string, number>;
   /** Every `chat.postMessage`, in order. */
@@ -66,6 +73,13 @@ export interface FakeSlackMessage {
   appMention?: boolean;
 }
 
+export interface FakeSlashCommand {
+  command: string;
+  text: string;
+  user: string;
+  channel: string;
+}
+
 export type FakeSlackFailure = { error: "ratelimited"; retryAfter: number } | { error: string } | { status: number };
 
 export interface FakeSlackOptions {
@@ -98,6 +112,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let socketConnections = 0;
   let tsCounter = 0;
   let eventCounter = 0;
+  let triggerCounter = 0;
+  const slashResponses = new Map<string, Array<{ text: string; response_type?: string }>>();
 
   // Slack ts values are "<seconds>.<6 digits>" and strictly increase within a channel.
   const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++tsCounter).padStart(6, "0")}`;
@@ -212,6 +228,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   const handle = async (req: IncomingMessage, res: ServerResponse, port: number) => {
     const path = (req.url ?? "/").split("?")[0]!;
+    const responseUrl = /^\/commands\/([^/]+)$/.exec(path);
+    if (responseUrl && req.method === "POST") {
+      const list = slashResponses.get(decodeURIComponent(responseUrl[1]!));
+      const body = parseJson(await readBody(req));
+      if (!list || !body) return sendJson(res, 404, { ok: false, error: "expired_url" });
+      list.push(pickDefined({ text: String(body.text ?? ""), response_type: optionalString(body.response_type) }));
+      return sendJson(res, 200, { ok: true });
+    }
     const method = path.startsWith("/api/") ? path.slice("/api/".length) : "";
     if (req.method !== "POST" || !method) {
       sendJson(res, 404, { ok: false, error: "not_found" });
@@ -266,6 +290,29 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     teamId,
     pushMessage,
     pushEvent,
+    slashCommand(input) {
+      const triggerId = `${++triggerCounter}.${Date.now()}.fake`;
+      slashResponses.set(triggerId, []);
+      const fields = {
+        token: "fake-verification-token",
+        team_id: teamId,
+        team_domain: "fake",
+        channel_id: input.channel,
+        channel_name: input.channel.startsWith("D") ? "directmessage" : "general",
+        user_id: input.user,
+        user_name: input.user.toLowerCase(),
+        command: input.command,
+        text: input.text,
+        api_app_id: "A0FAKEAPP",
+        is_enterprise_install: "false",
+        response_url: `http://127.0.0.1:${port}/commands/${encodeURIComponent(triggerId)}`,
+        trigger_id: triggerId,
+      };
+      const envelopeId = randomUUID();
+      const envelope = JSON.stringify({ envelope_id: envelopeId, type: "slash_commands", accepts_response_payload: true, payload: fields });
+      return { fields, envelopeId, deliverSocket: () => deliver(envelope) };
+    },
+    responses: (triggerId) => [...(slashResponses.get(triggerId) ?? [])],
     acks,
     posted,
     postedTs,

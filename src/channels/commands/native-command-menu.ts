@@ -21,6 +21,7 @@ export function nativeCommandMenu(config: OpenClawConfig): NativeCommand[] {
     .slice(0, MAX_COMMANDS)
     .map((c) => {
       const text = `${c.args ? `${c.args} — ` : ""}${c.description}${c.ownerOnly ? " (owner only)" : ""}`;
-      return { command: c.name, description: text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1)}…` : text };
+      const description = text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1)}…` : text;
+      return c.args ? { command: c.name, description, args: c.args } : { command: c.name, description };
     });
 }

@@ -25,6 +25,7 @@ import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
 import type { InboundMessage } from "../types.js";
 import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
+import { DEFAULT_GROUP_HISTORY_LIMIT, GroupHistory, withGroupHistory } from "./group-history.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 
 export interface InboundDispatchDeps {
@@ -81,6 +82,8 @@ interface Routed {
  */
 export class InboundDispatcher {
   private readonly debouncer: InboundDebouncer<Routed>;
+  /** Unmentioned group messages, handed to the model with the next mention (`historyLimit`). */
+  private readonly history = new GroupHistory();
 
   constructor(private readonly deps: InboundDispatchDeps) {
     this.debouncer = new InboundDebouncer<Routed>((batch) => this.submitToAgent(batch));
@@ -111,6 +114,8 @@ export class InboundDispatcher {
     // `/activation always` makes one group's session answer without a mention; the owner's commands need none either.
     const ownerCommand = routed.message.commandAuthorized && this.commandIn(routed) !== undefined;
     if (access.requireMention && !mentioned && !ownerCommand && this.deps.store.peek(routed.message.sessionKey)?.groupActivation !== "always") {
+      const historyLimit = (account.historyLimit as number | undefined) ?? config.messages?.groupChat?.historyLimit ?? DEFAULT_GROUP_HISTORY_LIMIT;
+      this.history.record(routed.message.sessionKey, message.messageId, agentText(routed.message), historyLimit);
       log.debug({ channel, chatId: message.chatId }, "group message without a mention ignored (requireMention)");
       return;
     }
@@ -252,7 +257,7 @@ export class InboundDispatcher {
       accountId,
       chatId: message.chatId,
       ...(message.threadId ? { threadId: message.threadId } : {}),
-      ...(replyToMode !== "off" ? { replyToMessageId: message.messageId } : {}),
+      ...(replyToMode !== "off" || message.nativeCommand ? { replyToMessageId: message.messageId } : {}),
     };
     return {
       running,
@@ -345,7 +350,8 @@ export class InboundDispatcher {
     const last = batch[batch.length - 1]!;
     const { message, running } = last;
     const runId = last.dedupeKey ?? `${running.channel}:${running.accountId}:${randomUUID()}`;
-    const text = batch.map((r) => agentText(r.message)).join("\n");
+    const said = batch.map((r) => agentText(r.message)).join("\n");
+    const text = message.chatType === "direct" ? said : withGroupHistory(this.history.take(message.sessionKey), said);
     await this.deps.delivery.expect(runId, last.target, { sessionKey: message.sessionKey, runId });
     const preview = this.previewFor(running, last.target);
     const outcome = await this.deps.conversations.submit({

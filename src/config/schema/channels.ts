@@ -31,6 +31,7 @@ const commonKeys = {
   groupAllowFrom: Type.Optional(StringList),
   requireMention: Type.Optional(Type.Boolean()),
   mentionPatterns: Type.Optional(StringList),
+  historyLimit: Type.Optional(integer(0, 1_000)),
   allowBots: Type.Optional(Type.Boolean()),
   textChunkLimit: Type.Optional(integer(100, 100_000)),
   maxLinesPerMessage: Type.Optional(integer(1, 10_000)),
@@ -86,6 +87,13 @@ const slackKeys = {
   webhookPath: Type.Optional(UrlPath),
   unfurlLinks: Type.Optional(Type.Boolean()),
   channels: Type.Optional(Type.Record(Type.String(), ChatEntry)),
+  slashCommand: Type.Optional(
+    Type.Object({
+      enabled: Type.Optional(Type.Boolean()),
+      name: Type.Optional(withExpected(Type.String({ pattern: "^/?[a-z0-9_-]{1,31}$" }), "a Slack command name such as openclaw (lowercase letters, digits, - and _)")),
+      ephemeral: Type.Optional(Type.Boolean()),
+    }),
+  ),
 };
 
 /**

@@ -14,7 +14,12 @@ export const MessagesSchema = Type.Object({
     }),
   ),
   inbound: Type.Optional(Type.Object({ debounceMs: Type.Optional(integer(0, 60_000)) })),
-  groupChat: Type.Optional(Type.Object({ mentionPatterns: Type.Optional(Type.Array(Type.String())) })),
+  groupChat: Type.Optional(
+    Type.Object({
+      mentionPatterns: Type.Optional(Type.Array(Type.String())),
+      historyLimit: Type.Optional(integer(0, 1_000)),
+    }),
+  ),
   /** An emoji the bot reacts with to a chat message it accepted for the agent (absent or "": none). */
   ackReaction: Type.Optional(Type.String({ maxLength: 32 })),
   /** Which accepted messages get `ackReaction`. */

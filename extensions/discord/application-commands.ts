@@ -1,0 +1,52 @@
+import { ApplicationCommandOptionType, type ChatInputCommandInteraction, type RESTPostAPIChatInputApplicationCommandsJSONBody } from "discord.js";
+import type { InboundMessage, NativeCommand } from "../../src/channels/types.js";
+
+/** Discord's limits: descriptions of 1–100 characters, at most 100 global commands. */
+const MAX_DESCRIPTION = 100;
+const MAX_COMMANDS = 100;
+/** The one option a command that takes arguments gets: the rest of the line, as typed after the name. */
+const ARGS_OPTION = "args";
+
+/** The gateway's chat command menu as Discord application commands (`PUT /applications/:id/commands`). */
+export function toApplicationCommands(commands: readonly NativeCommand[]): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
+  return commands.slice(0, MAX_COMMANDS).map((c) => {
+    const description = c.description.length > MAX_DESCRIPTION ? `${c.description.slice(0, MAX_DESCRIPTION - 1)}…` : c.description;
+    const body: RESTPostAPIChatInputApplicationCommandsJSONBody = { name: c.command, description };
+    if (c.args) body.options = [{ type: ApplicationCommandOptionType.String, name: ARGS_OPTION, description: c.args.slice(0, MAX_DESCRIPTION), required: false }];
+    return body;
+  });
+}
+
+/**
+ * A slash command a user ran, as the inbound message the pipeline runs: the text is the command
+ * line (`/queue steer`), so it goes through the same registry as a typed command. It is
+ * addressed to the bot, so it counts as a mention.
+ */
+export function interactionToInbound(interaction: ChatInputCommandInteraction): InboundMessage {
+  const args = interaction.options.getString(ARGS_OPTION)?.trim();
+  const channel = interaction.channel;
+  const envelope: InboundMessage = {
+    messageId: interaction.id,
+    chatType: interaction.inGuild() ? "channel" : "direct",
+    chatId: interaction.channelId,
+    senderId: interaction.user.id,
+    senderName: interaction.inCachedGuild() ? interaction.member.displayName : interaction.user.displayName,
+    senderUsername: interaction.user.tag,
+    senderIsBot: interaction.user.bot,
+    text: args ? `/${interaction.commandName} ${args}` : `/${interaction.commandName}`,
+    mentionedBot: true,
+    nativeCommand: true,
+    timestamp: interaction.createdTimestamp,
+  };
+  if (channel?.isThread()) {
+    envelope.threadId = channel.id;
+    if (channel.parentId) envelope.parentChatId = channel.parentId;
+  }
+  if (interaction.guildId) {
+    envelope.guildId = interaction.guildId;
+    const roles = interaction.member?.roles;
+    const roleIds = Array.isArray(roles) ? roles : roles ? [...roles.cache.keys()] : [];
+    envelope.memberRoleIds = roleIds.filter((id) => id !== interaction.guildId);
+  }
+  return envelope;
+}
