@@ -112,6 +112,13 @@ export interface SubmitInput {
    * message starts a turn at once; one that waits behind a busy session runs with the session's settings.
    */
   turnSettings?: { modelOverride?: string; lightContext?: boolean; thinkingLevel?: string; timeoutSeconds?: number };
+  /**
+   * The caller acknowledges the message only with its run's answer (an HTTP completion). A turn
+   * it starts at once then runs without waiting for the message's own fsync: the run's
+   * end-of-turn fsync covers the message too, and a run whose transcript could not be synced
+   * ends as an error, so no answer acknowledges what a crash could lose.
+   */
+  acknowledgedWithAnswer?: boolean;
 }
 
 export interface ChannelOrigin {

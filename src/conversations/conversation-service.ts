@@ -230,7 +230,7 @@ export class ConversationService implements ConversationPort {
         ...input.transcriptFields,
       },
     ]);
-    const durable =
+    const onDisk = () =>
       input.idempotencyKey === undefined ? this.deps.store.whenDurable(sessionKey) : Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
     // A scheduled job's message says so in its provenance; its trace is filed as a cron run.
     const run = this.runs.create(runId, sessionKey, agentId, input.provenance?.sourceTool === "cron" ? "cron" : input.method);
@@ -250,11 +250,16 @@ export class ConversationService implements ConversationPort {
         channel: input.origin?.channel,
         runtime: input.internal !== undefined || (input.provenance !== undefined && input.provenance.kind !== "external_user"),
       };
+      // The answer is the acknowledgement: the run's end-of-turn fsync covers the message too.
+      if (input.acknowledgedWithAnswer) {
+        this.queue.start(turn);
+        return { kind: "accepted", run, queued: "started" };
+      }
       // Hold the session now (later messages queue behind this one), but run only once the
       // message is on disk, so the acknowledgement always precedes the run's events.
       this.queue.hold(turn);
       try {
-        await durable;
+        await onDisk();
       } catch (err) {
         this.endings.finish([runId], "error", undefined, (err as Error).message);
         this.queue.turnEnded(sessionKey);
@@ -265,7 +270,7 @@ export class ConversationService implements ConversationPort {
     }
     if (input.internal) {
       this.queue.addInternal(sessionKey, { runId, agentId, text, mergeable: input.internal.mergeable === true, senderIsOwner });
-      await durable;
+      await onDisk();
       return { kind: "accepted", run, queued: "queued" };
     }
     const offer = this.queue.offer(sessionKey, input.queueMode ?? this.deps.store.peek(sessionKey)?.queueMode, {
@@ -279,7 +284,7 @@ export class ConversationService implements ConversationPort {
       this.endings.endUnstarted(sessionKey, [runId], "error", notice);
       return { kind: "rejected", runId, sessionKey, notice };
     }
-    await durable;
+    await onDisk();
     return { kind: "accepted", run, queued: offer.action };
   }
 

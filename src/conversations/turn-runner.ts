@@ -172,8 +172,16 @@ export class TurnRunner {
     } finally {
       for (const signal of watched) signal.removeEventListener("abort", abort);
     }
-    // What the run wrote is on disk before anyone is told the run is over.
-    await store.whenDurable(sessionKey).catch((err) => deps.logger.error({ sessionKey, err: (err as Error).message }, "transcript sync failed"));
+    // What the run wrote is on disk before anyone is told the run is over; a run whose
+    // transcript could not be synced is not reported as a success.
+    const notSynced = await store.whenDurable(sessionKey).then(
+      () => undefined,
+      (err: Error) => err,
+    );
+    if (notSynced) {
+      deps.logger.error({ sessionKey, err: notSynced.message }, "transcript sync failed");
+      result = unsavedResult(result, notSynced);
+    }
     bridge.finish(result);
     const status = runStatus(result);
     trace?.end({ result, outcome: status });
@@ -199,6 +207,11 @@ export class TurnRunner {
     await deps.context.afterTurn(turn, { ok: status === "ok", ...pick(result) }, contextTokens, bridge);
     deps.onTurnSettled(sessionKey);
   }
+}
+
+function unsavedResult<T extends RunResult>(result: T, err: Error): T {
+  const message = `the session transcript could not be synced to disk (${err.message}); check that the state dir's disk is writable and not full`;
+  return { ...result, stopReason: "error", error: { kind: "unknown", message } };
 }
 
 function pick(result: { contextWindow?: number; systemPromptChars?: number; workspaceDir?: string; model?: string }) {

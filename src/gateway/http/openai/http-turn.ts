@@ -31,6 +31,7 @@ export function createHttpTurnRunner(conversations: ConversationPort, gateway: {
       method: "http",
       extraSystemPrompt: input.extraSystemPrompt,
       ...(input.stateless ? { ephemeral: true } : {}),
+      acknowledgedWithAnswer: true,
       onEvent: (event) => {
         if (event.type === "message_update" && event.delta.kind === "text") input.onDelta(event.delta.text);
       },
