@@ -151,7 +151,11 @@ export class TelegramAccount implements ChannelAccount {
     const commands = this.context.nativeCommands();
     if (commands.length === 0) return;
     try {
-      await client.api.setMyCommands(commands.map(({ command, description }) => ({ command, description })), {}, grammySignal(signal));
+      await client.api.setMyCommands(
+        commands.map(({ command, description }) => ({ command, description })),
+        {},
+        grammySignal(signal),
+      );
     } catch (err) {
       if (signal.aborted) throw err;
       this.context.logger.warn({ err: (err as Error).message }, "telegram command menu not set (setMyCommands failed); commands still work when typed");

@@ -85,6 +85,9 @@ function refusalOf(text: string): string | undefined {
 function formatShellReply(command: string, text: string): string {
   // The output's own last newline before exec's footer would show as an empty line.
   const output = text.replace(/\n{3,}(\[[^\n]*\])$/, "\n\n$1");
-  const cut = output.length > CHAT_SHELL_MAX_OUTPUT_CHARS ? `…(${output.length - CHAT_SHELL_MAX_OUTPUT_CHARS} earlier characters cut)\n${output.slice(-CHAT_SHELL_MAX_OUTPUT_CHARS)}` : output;
+  const cut =
+    output.length > CHAT_SHELL_MAX_OUTPUT_CHARS
+      ? `…(${output.length - CHAT_SHELL_MAX_OUTPUT_CHARS} earlier characters cut)\n${output.slice(-CHAT_SHELL_MAX_OUTPUT_CHARS)}`
+      : output;
   return `$ ${command}\n${cut}`;
 }

@@ -85,7 +85,18 @@ export interface EmbeddedTurnInput {
 export type TurnOverrides = Partial<
   Pick<
     EmbeddedTurnInput,
-    "promptMode" | "extraSystemPrompt" | "modelOverride" | "sessionModel" | "thinkingLevel" | "verboseLevel" | "spawnDepth" | "timeoutSeconds" | "senderIsOwner" | "lightContext" | "modelFallbacks" | "runToolAllow"
+    | "promptMode"
+    | "extraSystemPrompt"
+    | "modelOverride"
+    | "sessionModel"
+    | "thinkingLevel"
+    | "verboseLevel"
+    | "spawnDepth"
+    | "timeoutSeconds"
+    | "senderIsOwner"
+    | "lightContext"
+    | "modelFallbacks"
+    | "runToolAllow"
   >
 >;
 
@@ -116,7 +127,15 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   if (!agent && agentId !== defaultAgentId(config)) return failedTurn(runId, agentId, `Unknown agent "${agentId}". Define it under agents.entries (or agents.list).`);
 
   const failover = input.failover ?? sharedModelFailover(input.stateDir);
-  const planned = planTurnModels({ config, env, agent, store: failover.store(agentId), sessionModel: input.sessionModel, modelOverride: input.modelOverride, modelFallbacks: input.modelFallbacks });
+  const planned = planTurnModels({
+    config,
+    env,
+    agent,
+    store: failover.store(agentId),
+    sessionModel: input.sessionModel,
+    modelOverride: input.modelOverride,
+    modelFallbacks: input.modelFallbacks,
+  });
   if (!planned.ok) return failedTurn(runId, agentId, planned.message);
   const { chain, model } = planned;
   const guard = evaluateContextWindow(model.ref, model.contextWindow, config);

@@ -26,7 +26,12 @@ export function planTurnModels(input: {
   const requested = input.sessionModel ?? input.modelOverride ?? choice.primary;
   if (!requested) return resolveModel(undefined, config, env) as { ok: false; message: string };
   const chain = buildCandidateChain(
-    { requested, strict: input.sessionModel !== undefined, fallbacks: input.modelFallbacks ?? choice.fallbacks, ...(requested !== choice.primary && choice.primary ? { primary: choice.primary } : {}) },
+    {
+      requested,
+      strict: input.sessionModel !== undefined,
+      fallbacks: input.modelFallbacks ?? choice.fallbacks,
+      ...(requested !== choice.primary && choice.primary ? { primary: choice.primary } : {}),
+    },
     config,
   );
   let first: ProviderModel | undefined;

@@ -27,7 +27,12 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
 function checkCronFailureAlert(config: RawOpenClawConfig): ConfigIssue[] {
   const alert = config.cron?.failureAlert;
   if (!alert || isSet(alert.channel) === isSet(alert.to)) return [];
-  return [{ path: isSet(alert.channel) ? "cron.failureAlert.to" : "cron.failureAlert.channel", message: "cron.failureAlert.channel and cron.failureAlert.to go together (the chat alerts are sent to)" }];
+  return [
+    {
+      path: isSet(alert.channel) ? "cron.failureAlert.to" : "cron.failureAlert.channel",
+      message: "cron.failureAlert.channel and cron.failureAlert.to go together (the chat alerts are sent to)",
+    },
+  ];
 }
 
 /** An ACP binding serves one peer's chat: it needs that peer, and `acp` settings belong to ACP bindings only. */

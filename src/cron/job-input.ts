@@ -13,7 +13,17 @@ export interface CronJobInput {
   schedule: ScheduleInput;
   sessionTarget: string;
   wakeMode?: string;
-  payload: { kind: string; text?: string; message?: string; model?: string; thinking?: string; timeoutSeconds?: number; lightContext?: boolean; fallbacks?: string[]; tools?: string[] };
+  payload: {
+    kind: string;
+    text?: string;
+    message?: string;
+    model?: string;
+    thinking?: string;
+    timeoutSeconds?: number;
+    lightContext?: boolean;
+    fallbacks?: string[];
+    tools?: string[];
+  };
   delivery?: { mode: string; channel?: string; to?: string; accountId?: string; threadId?: string; bestEffort?: boolean };
 }
 
@@ -153,7 +163,8 @@ function list(value: unknown, what: string, check: (entry: unknown, index: numbe
 /** A tool name (wildcards allowed) or a known `group:*`. */
 function toolEntry(value: unknown, index: number): string {
   const what = `payload.tools[${index}]`;
-  if (typeof value !== "string" || !/^[a-z0-9_*:.-]{1,100}$/i.test(value.trim())) throw new JobInputError(`${what}: expected a tool name or group:<name>, got ${JSON.stringify(value)}`);
+  if (typeof value !== "string" || !/^[a-z0-9_*:.-]{1,100}$/i.test(value.trim()))
+    throw new JobInputError(`${what}: expected a tool name or group:<name>, got ${JSON.stringify(value)}`);
   const entry = value.trim().toLowerCase();
   if (isToolGroup(entry) && !isKnownToolGroup(entry)) throw new JobInputError(`${what}: unknown tool group "${entry}" (see docs/tools.md for the groups)`);
   return entry;

@@ -20,7 +20,10 @@ export function createChatDelivery(deps: { sessions(): SessionStore; send(): Cha
     },
     after: (run) => {
       void run.done.then(async (ended: ConversationRun) => {
-        const text = (ended.result?.payloads ?? []).map((p) => p.text).join("\n\n").trim();
+        const text = (ended.result?.payloads ?? [])
+          .map((p) => p.text)
+          .join("\n\n")
+          .trim();
         const route = sessionChatRoute(deps.sessions().get(ended.sessionKey));
         const send = deps.send();
         if (!text || !route || !send) return;

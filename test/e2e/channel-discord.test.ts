@@ -118,7 +118,9 @@ describe("Discord channel", () => {
     expect(chatRequests(model)).toHaveLength(1);
     // The unmentioned message is not answered, but it is the next reply's context (historyLimit).
     const [reply] = repliesIn(MENTION_CHANNEL);
-    expect(reply).toMatch(/^guild: \[Chat messages since your last reply - for context\][\s\S]*\n\[Ann\] just chatting\n[\s\S]*\[Current message - respond to this\]\n\[Ann\] what time is it$/);
+    expect(reply).toMatch(
+      /^guild: \[Chat messages since your last reply - for context\][\s\S]*\n\[Ann\] just chatting\n[\s\S]*\[Current message - respond to this\]\n\[Ann\] what time is it$/,
+    );
   });
 
   it("sends a 9,000-character reply as chunks of at most 2000 characters and 17 lines, in order", async () => {

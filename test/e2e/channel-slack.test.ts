@@ -115,7 +115,11 @@ describe("Slack channel (Socket Mode)", () => {
     // The unmentioned message is not answered, but it is the next reply's context (historyLimit).
     const [reply] = repliesIn(CHANNEL);
     expect(reply).toContain(`[user-${author.toLowerCase()}] just chatting`);
-    expect(reply).toMatch(new RegExp(`^channel: \\[Chat messages since your last reply - for context\\][\\s\\S]*\\[Current message - respond to this\\]\\n\\[user-${author.toLowerCase()}\\] what time is it$`));
+    expect(reply).toMatch(
+      new RegExp(
+        `^channel: \\[Chat messages since your last reply - for context\\][\\s\\S]*\\[Current message - respond to this\\]\\n\\[user-${author.toLowerCase()}\\] what time is it$`,
+      ),
+    );
   });
 
   it("waits Retry-After when chat.postMessage is rate limited, then delivers", async () => {

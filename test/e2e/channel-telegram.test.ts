@@ -120,7 +120,9 @@ describe("Telegram channel", () => {
     await sleep(300);
     expect(chatRequests(model)).toHaveLength(1);
     // The unmentioned message is not answered, but it is the next reply's context (historyLimit).
-    expect(repliesTo(-100123)[0]).toMatch(/^group: \[Chat messages since your last reply - for context\][\s\S]*\n\[Ann\] just chatting\n[\s\S]*\[Current message - respond to this\]\n\[Ann\] what time is it$/);
+    expect(repliesTo(-100123)[0]).toMatch(
+      /^group: \[Chat messages since your last reply - for context\][\s\S]*\n\[Ann\] just chatting\n[\s\S]*\[Current message - respond to this\]\n\[Ann\] what time is it$/,
+    );
   });
 
   it("/stop aborts the running turn and says so", async () => {

@@ -45,7 +45,15 @@ beforeAll(async () => {
   const stateDir = makeTempDir();
   configPath = path.join(stateDir, "openclaw.json");
   const channels = {
-    telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, dmPolicy: "allowlist", allowFrom: [String(TG_OWNER), String(TG_GUEST)], typingIntervalSeconds: 0 },
+    telegram: {
+      botToken: telegram.token,
+      apiRoot: telegram.url,
+      pollingTimeoutSeconds: 1,
+      pollingRetryBaseMs: 50,
+      dmPolicy: "allowlist",
+      allowFrom: [String(TG_OWNER), String(TG_GUEST)],
+      typingIntervalSeconds: 0,
+    },
     discord: { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [DC_OWNER] },
     slack: { mode: "socket", botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, typingIntervalSeconds: 0, allowFrom: [SLACK_OWNER] },
   };
@@ -140,7 +148,9 @@ describe("/config", () => {
 describe("/allowlist", () => {
   it("lists the channel's allowlists; the owner adds a sender, who is answered at once, and removes them again", async () => {
     const list = await telegramSays(TG_GUEST, "/allowlist");
-    expect(list).toBe(["Allowlist", "Channel: telegram (account default)", "DM policy: allowlist · group policy: allowlist", `DM allowFrom (config): ${TG_OWNER}, ${TG_GUEST}`].join("\n"));
+    expect(list).toBe(
+      ["Allowlist", "Channel: telegram (account default)", "DM policy: allowlist · group policy: allowlist", `DM allowFrom (config): ${TG_OWNER}, ${TG_GUEST}`].join("\n"),
+    );
     expect(await telegramSays(TG_GUEST, `/allowlist add ${TG_NEWCOMER}`)).toBe("/allowlist add and remove are for the bot owner only (commands.ownerAllowFrom).");
 
     expect(await telegramSays(TG_OWNER, `/allowlist add ${TG_NEWCOMER}`)).toBe(`DM allowlist added: ${TG_NEWCOMER} (channels.telegram.allowFrom).`);

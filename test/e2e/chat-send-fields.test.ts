@@ -26,7 +26,9 @@ beforeAll(async () => {
   const config = {
     agents: { defaults: { workspace: `${stateDir}/workspace`, model: { primary: "fake/thinker" } } },
     models: { providers: { fake: { baseUrl: `${model.url}/v1`, apiKey: "sk-fake", api: "openai-completions", models: [{ id: "thinker", reasoning: true }] } } },
-    channels: { telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], typingIntervalSeconds: 0 } },
+    channels: {
+      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], typingIntervalSeconds: 0 },
+    },
   };
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
   await gw.waitForOutput(/channel account started/, 15_000);

@@ -70,7 +70,23 @@ describe("agentTurn fallbacks and tools", { timeout: 120_000 }, () => {
     model.setResponder((req) => (req.body.model === "fake-model" ? { status: 500 } : { text: `answered by ${req.body.model}` }));
     const gw = await start();
     const added = await runCli(
-      ["cron", "add", "--name", "narrow", "--every", "1d", "--message", "Check the logs", "--model", "fake/fake-model", "--fallbacks", "fake/backup-model", "--tools", "read,group:memory", "--json"],
+      [
+        "cron",
+        "add",
+        "--name",
+        "narrow",
+        "--every",
+        "1d",
+        "--message",
+        "Check the logs",
+        "--model",
+        "fake/fake-model",
+        "--fallbacks",
+        "fake/backup-model",
+        "--tools",
+        "read,group:memory",
+        "--json",
+      ],
       gw.cliEnv,
     );
     expect(added.code, added.output).toBe(0);
@@ -103,7 +119,13 @@ describe("agentTurn fallbacks and tools", { timeout: 120_000 }, () => {
     const shared = await runCli(["cron", "add", "--name", "x", "--every", "1h", "--message", "m", "--session", "session:ops", "--tools", "read"], gw.cliEnv);
     expect(shared.output).toMatch(/payload\.tools applies to isolated runs only/);
     const unknownField = await runCli(
-      ["gateway", "call", "cron.add", "--params", JSON.stringify({ name: "x", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m", deliver: true } })],
+      [
+        "gateway",
+        "call",
+        "cron.add",
+        "--params",
+        JSON.stringify({ name: "x", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m", deliver: true } }),
+      ],
       gw.cliEnv,
     );
     expect(unknownField.code).not.toBe(0);

@@ -348,7 +348,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         if (!interaction || interaction.token !== interactionToken) return apiError(404, 10062, "Unknown interaction");
         if (interaction.replies.some((r) => r.kind === "callback")) return apiError(400, 40060, "Interaction has already been acknowledged.");
         const data = (body.data ?? {}) as Json;
-        interaction.replies.push({ kind: "callback", type: Number(body.type), ...(typeof data.content === "string" ? { content: data.content } : {}), flags: Number(data.flags ?? 0) });
+        interaction.replies.push({
+          kind: "callback",
+          type: Number(body.type),
+          ...(typeof data.content === "string" ? { content: data.content } : {}),
+          flags: Number(data.flags ?? 0),
+        });
         return { status: 204 };
       },
     },

@@ -47,7 +47,8 @@ export function resolveEffectiveTools(input: ToolPolicyInput): EffectiveTools {
   applyProviderLayer(recorder, tools, agent, input);
   applySandboxLayer(recorder, tools, agent, input.sandboxed === true);
   applySubagentLayer(recorder, input);
-  if (input.runAllow) recorder.applyAllowDeny("run", input.runAllow.source, { path: input.runAllow.source, entries: input.runAllow.entries, name: input.runAllow.source }, undefined);
+  if (input.runAllow)
+    recorder.applyAllowDeny("run", input.runAllow.source, { path: input.runAllow.source, entries: input.runAllow.entries, name: input.runAllow.source }, undefined);
 
   return {
     context: {

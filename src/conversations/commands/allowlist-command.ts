@@ -76,7 +76,8 @@ export function runAllowlistCommand(args: string, ctx: ChatCommandContext): stri
   if (!ctx.senderIsOwner) return "/allowlist add and remove are for the bot owner only (commands.ownerAllowFrom).";
   if (!parsed.entry) return USAGE;
   if (parsed.scope === "all") return "/allowlist add|remove needs dm or group.";
-  if (ctx.config().commands?.config !== true) return "/allowlist add and remove write the config file, which is off on this gateway. The owner can enable it with commands.config: true.";
+  if (ctx.config().commands?.config !== true)
+    return "/allowlist add and remove write the config file, which is off on this gateway. The owner can enable it with commands.config: true.";
   const admin = ctx.admin;
   if (!admin) return "/allowlist cannot change the config here.";
   if (admin.writeRefusal) return admin.writeRefusal;
@@ -97,7 +98,8 @@ export function runAllowlistCommand(args: string, ctx: ChatCommandContext): stri
   try {
     setConfigValueInFile(admin.configFilePath(), keyPath, next, process.env);
   } catch (err) {
-    if (err instanceof ConfigError) return `Allowlist not changed: ${err.issues.length ? err.issues.map((i) => `${i.path ? `${i.path}: ` : ""}${i.message}`).join("; ") : err.message}`;
+    if (err instanceof ConfigError)
+      return `Allowlist not changed: ${err.issues.length ? err.issues.map((i) => `${i.path ? `${i.path}: ` : ""}${i.message}`).join("; ") : err.message}`;
     throw err;
   }
   const outcome = admin.configWritten();

@@ -2,7 +2,8 @@ import type { ChatCommandContext } from "./chat-command-registry.js";
 
 /** `/bash <command>` and `! <command>`: off unless `commands.bash: true`; the command meets exec's policy and approvals (see the admin port). */
 export async function runBashCommand(args: string, ctx: ChatCommandContext): Promise<string> {
-  if (ctx.config().commands?.bash !== true) return "/bash is off on this gateway. The owner can enable it with commands.bash: true; commands then run under the exec tool's policy and approvals.";
+  if (ctx.config().commands?.bash !== true)
+    return "/bash is off on this gateway. The owner can enable it with commands.bash: true; commands then run under the exec tool's policy and approvals.";
   const admin = ctx.admin;
   if (!admin) return "/bash is not available here.";
   if (admin.writeRefusal) return admin.writeRefusal;

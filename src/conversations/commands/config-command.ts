@@ -71,11 +71,14 @@ function writeConfig(admin: GatewayAdminPort, write: () => { warnings: string[] 
   try {
     warnings = write().warnings;
   } catch (err) {
-    if (err instanceof ConfigError) return `Config not changed: ${err.issues.length ? err.issues.map((i) => `${i.path ? `${i.path}: ` : ""}${i.message}`).join("; ") : err.message}`;
+    if (err instanceof ConfigError)
+      return `Config not changed: ${err.issues.length ? err.issues.map((i) => `${i.path ? `${i.path}: ` : ""}${i.message}`).join("; ") : err.message}`;
     throw err;
   }
   const outcome = admin.configWritten();
-  const waits = outcome.restartRequiredPaths.length ? ` ${outcome.restartRequiredPaths.join(", ")} take${outcome.restartRequiredPaths.length === 1 ? "s" : ""} effect after a restart (/restart).` : "";
+  const waits = outcome.restartRequiredPaths.length
+    ? ` ${outcome.restartRequiredPaths.join(", ")} take${outcome.restartRequiredPaths.length === 1 ? "s" : ""} effect after a restart (/restart).`
+    : "";
   const applied = outcome.applied ? " Applied." : " Saved; hot reload is off (gateway.reload.mode), so it applies after a restart.";
   return `${done}${applied}${waits}${warnings.length ? `\nWarnings: ${warnings.join("; ")}` : ""}`;
 }

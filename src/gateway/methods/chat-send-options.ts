@@ -50,7 +50,8 @@ export function readChatSendOptions(params: ChatSendFields, callerScopes: readon
   for (const field of UNSUPPORTED) {
     if (params[field] !== undefined) throw invalidRequest(`not supported: ${field} (this gateway has no such feature; send the message without it)`);
   }
-  if (params.fastMode !== undefined && params.fastMode !== false) throw invalidRequest("not supported: fastMode (this gateway has no fast mode; send fastMode: false or leave it out)");
+  if (params.fastMode !== undefined && params.fastMode !== false)
+    throw invalidRequest("not supported: fastMode (this gateway has no fast mode; send fastMode: false or leave it out)");
   const turnSettings: ChatSendOptions["turnSettings"] = {};
   if (params.thinking !== undefined) {
     const level = params.thinking.trim().toLowerCase();

@@ -9,7 +9,8 @@ describe("group history context", () => {
       ["2", "[Bob] two"],
       ["2", "[Bob] two"],
       ["3", "[Ann] three"],
-    ]) history.record("chat-a", id!, line!, 2);
+    ])
+      history.record("chat-a", id!, line!, 2);
     history.record("chat-b", "9", "[Cy] elsewhere", 2);
     expect(history.take("chat-a").map((e) => e.line)).toEqual(["[Bob] two", "[Ann] three"]);
     expect(history.take("chat-a")).toEqual([]);
