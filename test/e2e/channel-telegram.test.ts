@@ -174,8 +174,8 @@ describe("Telegram channel", () => {
     telegram.hangNext("sendMessage");
     telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "remember me", messageId: 1 });
     await waitUntil(() => chatRequests(model).length === 1, 10_000, "the model request");
-    // The model answered at once; give the gateway time to record the reply and reach the hung send.
-    await sleep(700);
+    // The reply is recorded before it is sent, so the hung send proves it is on disk.
+    await telegram.waitFor(() => telegram.calls.some((c) => c.method === "sendMessage" && c.status === 0), 10_000);
     await gw.stop("SIGKILL");
     telegram.release();
     expect(repliesTo(OWNER)).toEqual([]);
