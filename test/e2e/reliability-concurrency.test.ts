@@ -61,7 +61,15 @@ async function blast(server: FakeModelServer, mode: "steer" | "followup"): Promi
       }
     }
     const acks = await Promise.all(pending);
-    const waits = await Promise.all(acks.map((ack, i) => socks[i % SOCKETS]!.request("agent.wait", { runId: ack.payload?.runId ?? "missing", timeoutMs: 30_000 }, 35_000)));
+    // Every run must end; how long 500 turns take on a loaded 2-core machine is the bench's
+    // business, so a wait that times out is asked again (up to 3 minutes in all).
+    const waitEnd = async (ack: Frame, i: number): Promise<Frame> => {
+      for (let round = 0; ; round += 1) {
+        const res = await socks[i % SOCKETS]!.request("agent.wait", { runId: ack.payload?.runId ?? "missing", timeoutMs: 30_000 }, 35_000);
+        if (res.payload?.status !== "timeout" || round === 5) return res;
+      }
+    };
+    const waits = await Promise.all(acks.map(waitEnd));
     const elapsedMs = Date.now() - started;
     const histories = new Map<number, any[]>();
     await Promise.all(
@@ -98,7 +106,7 @@ for (const mode of ["steer", "followup"] as const) {
     beforeAll(async () => {
       run = await blast(server, mode);
       console.log(`[reliability-concurrency] ${mode}: ${SESSIONS * PER_SESSION} turns in ${run.elapsedMs} ms`);
-    }, 60_000);
+    }, 240_000);
 
     it("acknowledges every chat.send as started and every run ends ok", () => {
       expect(run.acks.map((a) => a.ok)).toEqual(run.acks.map(() => true));
