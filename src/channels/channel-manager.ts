@@ -270,6 +270,10 @@ export class ChannelManager {
     return this.pairing.approve(channel, code, accountId);
   }
 
+  rejectPairing(channel: string, code: string, accountId?: string): PairingRequest | null {
+    return this.pairing.reject(channel, code, accountId);
+  }
+
   private pickChannel(requested?: string): ChannelId {
     if (requested) {
       const id = requested.toLowerCase();

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
-import { displayMessages } from "../../conversations/display-messages.js";
+import { displayPage } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
 import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
@@ -126,6 +126,8 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         agentId: Type.Optional(Type.String()),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
         maxChars: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000 })),
+        // Paging back: skip this many of the newest messages (the previous answer's nextOffset).
+        offset: Type.Optional(Type.Integer({ minimum: 0 })),
       },
       { additionalProperties: false },
     ),
@@ -133,9 +135,11 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
       const store = runtime.sessions();
       const entry = store.get(sessionKey);
-      if (!entry) return { sessionKey, sessionId: null, messages: [] };
-      const messages = displayMessages(conversations.displayHistory(sessionKey), {
+      if (!entry) return { sessionKey, sessionId: null, messages: [], hasMore: false };
+      const offset = params.offset ?? 0;
+      const { messages, hasMore } = displayPage(conversations.displayHistory(sessionKey), {
         limit: params.limit ?? 200,
+        offset,
         maxChars: params.maxChars,
         idOf: (m) => conversations.entryIdOf(m),
       });
@@ -144,6 +148,8 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         sessionKey,
         sessionId: entry.sessionId,
         messages,
+        hasMore,
+        ...(hasMore ? { nextOffset: offset + messages.length } : {}),
         ...(entry.thinkingLevel ? { thinkingLevel: entry.thinkingLevel } : {}),
         sessionInfo: { hasActiveRun: active.length > 0, activeRunIds: active },
       };
