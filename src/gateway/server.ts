@@ -83,7 +83,7 @@ import { PresenceTracker } from "./presence.js";
 import { AuthRateLimiter } from "./auth/rate-limiter.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AcceptedConnect } from "./handshake.js";
-import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime } from "./runtime.js";
+import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime, RestartPlan } from "./runtime.js";
 import { createGatewayAdminPort } from "./chat-admin-port.js";
 import { createChatDelivery } from "./chat-delivery.js";
 import type { LoadedConfig } from "../config/index.js";
@@ -113,6 +113,7 @@ export interface GatewayServerOptions {
   configReloadStatus: () => ConfigReloadStatus;
   configFilePath: () => string;
   reloadConfigNow: () => ConfigReloadOutcome;
+  requestRestart: (reason: string, delayMs: number) => RestartPlan;
   tickIntervalMs: number;
   handshakeTimeoutMs: number;
   /** The scheduler's clock (the system clock unless the gateway runs inside a test). */
@@ -207,7 +208,11 @@ export class GatewayServer {
   /** `/skill`: the skills a user may run for an agent. */
   private readonly skillsCommand = (agentId: string) => listInvocableSkills(this.opts.loadedConfig().config, agentId, this.opts.stateDir, process.env);
   /** `/config`, `/allowlist`, `/restart`, `/bash` typed in a chat (owner only). */
-  private readonly adminCommands = createGatewayAdminPort({ runtime: () => this.runtime, approvals: () => this.approvals });
+  private readonly adminCommands = createGatewayAdminPort({
+    runtime: () => this.runtime,
+    approvals: () => this.approvals,
+    requestRestart: (reason, delayMs) => this.runtime.requestRestart(reason, delayMs),
+  });
   private readonly operatorCommands: ChatCommands = {
     subagents: this.subagentsCommand,
     acp: this.acpCommand,
@@ -252,6 +257,7 @@ export class GatewayServer {
       configReloadStatus: opts.configReloadStatus,
       configFilePath: opts.configFilePath,
       reloadConfigNow: opts.reloadConfigNow,
+      requestRestart: opts.requestRestart,
       connectionCount: () => this.connections.size,
       ready: () => this.isReady && !this.draining,
       broadcast: (event, payload, opts) => this.broadcast(event, payload, opts),
@@ -579,7 +585,7 @@ export class GatewayServer {
   }
 
   /** Tell every client we are going, close with 1012, and give sockets a moment to say goodbye. */
-  async stop(reason: string): Promise<void> {
+  async stop(reason: string, restartExpectedMs?: number): Promise<void> {
     if (this.draining) return;
     this.draining = true;
     for (const t of this.timers) clearInterval(t);
@@ -606,7 +612,7 @@ export class GatewayServer {
     this.sessions.close();
     this.ledger.close();
     for (const conn of this.connections) {
-      conn.sendEvent("shutdown", { reason }, {});
+      conn.sendEvent("shutdown", { reason, ...(restartExpectedMs !== undefined ? { restartExpectedMs } : {}) }, {});
       conn.close(CLOSE_SERVICE_RESTART, "service restart");
     }
     await waitUntil(() => this.wss.clients.size === 0, 500);
