@@ -5,7 +5,7 @@ import { renderLive, renderMessage, type ChatMessage, type LiveTool } from "./ch
 import { errorBox } from "../view-helpers.js";
 import { randomId } from "../ids.js";
 
-/** Messages added to the page per "Show older" (or scroll to the top). */
+/** Messages added to the page per "Show older messages". */
 const PAGE = 50;
 /** Messages asked of chat.history per request: the newest on open, then older pages by offset. */
 const FETCH = 200;
@@ -264,11 +264,6 @@ export class ChatView extends ViewElement {
     if (log) log.scrollTop = log.scrollHeight - fromBottom;
   }
 
-  private onScroll(event: Event): void {
-    const log = event.target as HTMLElement;
-    if (log.scrollTop === 0 && log.scrollHeight > log.clientHeight && (this.messages.length > this.visible || this.hasOlder)) void this.showOlder();
-  }
-
   private scrollToEnd(): void {
     void this.updateComplete.then(() => {
       const log = this.querySelector(".transcript");
@@ -289,7 +284,7 @@ export class ChatView extends ViewElement {
         <button type="button" @click=${this.newSession}>New session</button>
       </div>
       ${errorBox(this.error)}
-      <div class="transcript" role="log" aria-label="Transcript" tabindex="0" @scroll=${this.onScroll}>
+      <div class="transcript" role="log" aria-label="Transcript" tabindex="0">
         ${
           hidden > 0 || this.hasOlder
             ? html`<button type="button" class="older" @click=${this.showOlder}>Show older messages${hidden > 0 ? ` (${hidden} more loaded)` : ""}</button>`

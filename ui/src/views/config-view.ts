@@ -26,7 +26,16 @@ interface ApplyAnswer {
  * is shown at its key with nothing written.
  */
 export class ConfigView extends ViewElement {
-  static properties = { ...ViewElement.properties, snapshot: { state: true }, error: { state: true }, missing: { state: true }, issues: { state: true }, notice: { state: true }, rawIssues: { state: true }, rawError: { state: true } };
+  static properties = {
+    ...ViewElement.properties,
+    snapshot: { state: true },
+    error: { state: true },
+    missing: { state: true },
+    issues: { state: true },
+    notice: { state: true },
+    rawIssues: { state: true },
+    rawError: { state: true },
+  };
   declare snapshot: ConfigSnapshot | undefined;
   declare error: string | undefined;
   declare missing: boolean;
@@ -141,7 +150,8 @@ export class ConfigView extends ViewElement {
 /** What a save did, in words: applied live, waiting for a restart, or restarting now. */
 function describeSave(res: ApplyAnswer): string {
   const changed = res.changedPaths?.length ? `Saved (${res.changedPaths.join(", ")}).` : "Saved (no key changed).";
-  if (res.restart?.scheduled) return `${changed} The gateway restarts in ${Math.round((res.restart.delayMs ?? 0) / 100) / 10} s to apply ${(res.restart.paths ?? []).join(", ")}; this page reconnects.`;
+  if (res.restart?.scheduled)
+    return `${changed} The gateway restarts in ${Math.round((res.restart.delayMs ?? 0) / 100) / 10} s to apply ${(res.restart.paths ?? []).join(", ")}; this page reconnects.`;
   if (res.restart) return `${changed} Applied; ${res.restart.reason ?? "no restart"}.`;
   if (res.restartRequiredPaths?.length) return `${changed} Waiting for a restart: ${res.restartRequiredPaths.join(", ")} (Save and apply restarts).`;
   return changed;

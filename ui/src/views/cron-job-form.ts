@@ -35,7 +35,14 @@ export function formValueOf(job: CronJob): CronFormValue {
   const unit = UNITS.find(([, ms]) => every > 0 && every % ms === 0);
   const scheduleValue = kind === "cron" ? (s.expr ?? "") : kind === "at" ? (s.at ?? "") : unit ? `${every / unit[1]}${unit[0]}` : `${every}ms`;
   const what = job.payload?.kind === "systemEvent" ? "systemEvent" : "agentTurn";
-  return { name: job.name ?? "", what, text: (what === "systemEvent" ? job.payload?.text : job.payload?.message) ?? "", scheduleKind: kind, scheduleValue, enabled: job.enabled !== false };
+  return {
+    name: job.name ?? "",
+    what,
+    text: (what === "systemEvent" ? job.payload?.text : job.payload?.message) ?? "",
+    scheduleKind: kind,
+    scheduleValue,
+    enabled: job.enabled !== false,
+  };
 }
 
 /**

@@ -86,7 +86,12 @@ export class CronView extends ViewElement {
         canChange && !this.missing
           ? keyed(
               this.formGeneration,
-              renderJobForm(this.editing ? formValueOf(this.editing) : EMPTY_FORM, Boolean(this.editing), (e) => void this.submit(e), () => this.resetForm()),
+              renderJobForm(
+                this.editing ? formValueOf(this.editing) : EMPTY_FORM,
+                Boolean(this.editing),
+                (e) => void this.submit(e),
+                () => this.resetForm(),
+              ),
             )
           : nothing
       }
