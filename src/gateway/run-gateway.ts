@@ -117,7 +117,11 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
 
   const paths = gatewayStatePaths(stateDir);
   const level = [opts.logLevel, env.OPENCLAW_LOG_LEVEL, config.logging?.level].find(isLogLevel) ?? "info";
-  const { logger, fileHealth: logFileHealth, close: closeLogFile } = await createLogger({
+  const {
+    logger,
+    fileHealth: logFileHealth,
+    close: closeLogFile,
+  } = await createLogger({
     level,
     file: config.logging?.file ?? paths.logFile,
     console: opts.console,
