@@ -78,6 +78,7 @@ import { SessionToolService } from "../agents/agent-to-agent/index.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
 import { buildHealthSnapshot } from "./health-snapshot.js";
 import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
+import { hookAgentTurnRunner } from "./hook-agent-turns.js";
 import { buildMainSessionKey } from "../sessions/keys/index.js";
 import { PresenceTracker } from "./presence.js";
 import { AuthRateLimiter } from "./auth/rate-limiter.js";
@@ -286,6 +287,7 @@ export class GatewayServer {
       logger: opts.logger,
       workspaceDirOf: (agentId) => resolveWorkspaceDir(opts.loadedConfig().config, agentId, opts.stateDir, process.env),
       defaultAgentId: () => defaultAgentId(opts.loadedConfig().config),
+      agentTurns: hookAgentTurnRunner(() => this.conversations, opts.logger),
     });
     this.conversations = new ConversationService({
       stateDir: opts.stateDir,
@@ -477,7 +479,9 @@ export class GatewayServer {
     // HTTP requests that arrived while starting were held; a ready app answers them now.
     this.opts.listener.attachRequests(requestHandler);
     setImmediate(() => this.conversations.warmUp());
-    this.internalHooks.emit({ type: "gateway", action: "startup", context: { port: this.opts.port } });
+    const config = this.opts.loadedConfig().config;
+    const agents = listAgentConfigs(config).map((a) => ({ agentId: a.id, workspaceDir: resolveWorkspaceDir(config, a.id, this.opts.stateDir, process.env) }));
+    this.internalHooks.emit({ type: "gateway", action: "startup", context: { port: this.opts.port, agents } });
     this.startChannels(this.opts.loadedConfig().config);
     // After the channels: a reply owed from before a restart needs its chat running.
     this.cronStarting = (async () => {

@@ -2,7 +2,7 @@ import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import { discoverHooks, listensTo, type DiscoveredHook } from "./discover-hooks.js";
 import { runHandlerInWorker } from "./run-in-worker.js";
-import type { InternalHookEvent, InternalHookSink } from "./types.js";
+import type { HookAgentTurnRunner, InternalHookEvent, InternalHookSink } from "./types.js";
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
 /** How long a discovery is reused before the folders are read again. */
@@ -15,6 +15,8 @@ export interface HookRunnerDeps {
   workspaceDirOf: (agentId: string) => string;
   defaultAgentId: () => string;
   logger: Logger;
+  /** Where the agent turns handlers ask for go; without it they are logged and dropped. */
+  agentTurns?: HookAgentTurnRunner;
 }
 
 /** Whether a discovered hook runs: internal hooks on, and its own entry enabled (every hook is off until enabled). */
@@ -90,13 +92,20 @@ export class InternalHookRunner implements InternalHookSink {
           action: input.action,
           timestamp: Date.now(),
           messages: [],
+          agentTurns: [],
           context: { ...input.context, stateDir: this.deps.stateDir },
           ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}),
         };
         const outcome = await runHandlerInWorker(hook.handlerPath!, event, timeoutMs);
         const where = { hook: hook.name, event: `${input.type}:${input.action}`, ms: outcome.ms };
         if (!outcome.ok) this.deps.logger.warn({ ...where, err: outcome.error }, "internal hook failed");
-        else this.deps.logger.debug({ ...where, messages: outcome.messages }, "internal hook ran");
+        else {
+          this.deps.logger.debug({ ...where, messages: outcome.messages }, "internal hook ran");
+          for (const request of outcome.agentTurns) {
+            if (this.deps.agentTurns) this.deps.agentTurns(hook.name, request);
+            else this.deps.logger.warn(where, "internal hook asked for an agent turn where none can run");
+          }
+        }
       }),
     );
   }
