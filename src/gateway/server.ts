@@ -63,7 +63,7 @@ import { startSessionMaintenance } from "../conversations/session-maintenance.js
 import { createHttpTurnRunner } from "./http/openai/http-turn.js";
 import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
-import { createToolServices } from "../agents/tools/index.js";
+import { createToolServices, getProcessRegistry } from "../agents/tools/index.js";
 import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { resolveFocusTarget, runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
 import { ThreadBindingStore } from "../channels/thread-bindings.js";
@@ -79,6 +79,7 @@ import { registerHealthRoutes } from "./http/health-routes.js";
 import { buildHealthSnapshot } from "./health-snapshot.js";
 import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
 import { hookAgentTurnRunner } from "./hook-agent-turns.js";
+import { wakeHeartbeatOnExit } from "../cron/heartbeat/exec-completion-wake.js";
 import { buildMainSessionKey } from "../sessions/keys/index.js";
 import { PresenceTracker } from "./presence.js";
 import { AuthRateLimiter } from "./auth/rate-limiter.js";
@@ -401,6 +402,7 @@ export class GatewayServer {
       emit: (event) => this.broadcast("heartbeat", event),
     });
     registerHeartbeatMethods(this.methods, this.heartbeat, this.conversations);
+    getProcessRegistry(this.toolServices)?.onFinished(wakeHeartbeatOnExit(this.heartbeat, this.conversations, () => defaultAgentId(opts.loadedConfig().config)));
     this.toolServices.cron = createCronToolHost(this.cron);
     registerCronMethods(this.methods, this.cron);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PREAUTH_PAYLOAD_BYTES, perMessageDeflate: false });
