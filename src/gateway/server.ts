@@ -174,6 +174,7 @@ export class GatewayServer {
   private readonly sessionEvents: SessionEvents = {
     subscribers: new Set<string>(),
     changed: (key, reason, detail) => {
+      if (reason === "patch") this.emitSessionPatch(key);
       if (this.sessionEvents.subscribers.size === 0) return;
       const payload = sessionChangedPayload(key, reason, detail, { sessions: this.sessions, conversations: this.conversations, config: this.opts.loadedConfig().config });
       this.broadcast("sessions.changed", payload, { filter: (c) => this.sessionEvents.subscribers.has(c.connId) });
@@ -539,6 +540,7 @@ export class GatewayServer {
           threadBindings: this.threadBindings,
           focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
           acpThreadFollowUp: (childSessionKey, text) => this.subagents.followUpInThread(childSessionKey, text),
+          hooks: this.internalHooks,
           acp: {
             manager: this.acp,
             settings: () => resolveAcpSettings(this.opts.loadedConfig().config),
@@ -554,6 +556,14 @@ export class GatewayServer {
   }
 
   /** A runtime notice (an automatic compaction) to the chat the session last talked in, once per key; nothing for sessions without a channel route. */
+  /** `session:patch` for internal hooks: the session's settings as they are after `sessions.patch`. */
+  private emitSessionPatch(sessionKey: string): void {
+    const entry = this.sessions.peek(sessionKey);
+    if (!entry) return;
+    const settings = { model: entry.modelOverride, thinkingLevel: entry.thinkingLevel, verboseLevel: entry.verboseLevel, label: entry.label, sendPolicy: entry.sendPolicy };
+    this.internalHooks.emit({ type: "session", action: "patch", sessionKey, context: { agentId: entry.agentId, ...stripUndefinedFields(settings) } });
+  }
+
   private notifyChat(sessionKey: string, text: string, noticeKey: string): void {
     const route = sessionChatRoute(this.sessions.get(sessionKey));
     const channels = this.channels;
@@ -756,4 +766,8 @@ export class GatewayServer {
 async function waitUntil(predicate: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+}
+
+function stripUndefinedFields(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
 }

@@ -45,7 +45,7 @@ describe("internal hooks", () => {
     writeHook(path.join(stateDir, "hooks"), "typed", ["command"], "export default async () => {};", "handler.ts");
     writeHook(path.join(stateDir, "hooks"), "silent", [], "export default async () => {};");
     const found = new Map(discoverHooks({ bundledDir: resolveBundledHooksDir(), stateDir, extraDirs: [], workspaceDir: workspace }).map((h) => [h.name, h]));
-    expect(found.get("session-memory")).toMatchObject({ source: "bundled", events: ["command:new", "command:reset"] });
+    expect(found.get("session-memory")).toMatchObject({ source: "bundled", events: ["command:new", "command:reset", "session:auto-reset"] });
     expect(found.get("command-logger")).toMatchObject({ source: "managed" });
     expect(found.get("mine")).toMatchObject({ source: "workspace" });
     expect(found.get("typed")).toMatchObject({ problem: "handler.ts needs compiling: the gateway loads handler.js (or index.js)" });
