@@ -138,7 +138,14 @@ export class SessionCompactor {
       type: "session",
       action: "compact:after",
       sessionKey,
-      context: { agentId, reason: request.reason, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter, summarizedMessages: outcome.summarizedMessages, compactionCount },
+      context: {
+        agentId,
+        reason: request.reason,
+        tokensBefore: outcome.tokensBefore,
+        tokensAfter: outcome.tokensAfter,
+        summarizedMessages: outcome.summarizedMessages,
+        compactionCount,
+      },
     });
     return { ok: true, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter, summarizedMessages: outcome.summarizedMessages, compactionCount };
   }

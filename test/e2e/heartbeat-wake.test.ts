@@ -42,7 +42,8 @@ describe("heartbeat early wake", { timeout: 120_000 }, () => {
       const text = lastUserText(req);
       if (lastRole(req) === "tool") return { text: "Started the build in the background." };
       // The command ends once the test says so: after the turn that started it is over.
-      if (text.includes("Start the build")) return { toolCalls: [{ name: "exec", arguments: { command: `while [ ! -f ${goFile} ]; do sleep 0.1; done; echo build finished`, background: true } }] };
+      if (text.includes("Start the build"))
+        return { toolCalls: [{ name: "exec", arguments: { command: `while [ ! -f ${goFile} ]; do sleep 0.1; done; echo build finished`, background: true } }] };
       if (text.includes("System events since the last heartbeat")) {
         heartbeatMessages.push(text);
         return { text: "The build finished." };

@@ -87,7 +87,10 @@ describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
     telegram.pushMessage({ chatId: CHAT, fromId: CHAT, text: "Hello from Telegram", messageId: 7 });
     await waitUntil(() => events().some((e) => e.action === "sent"), 30_000, "message:sent");
     const received = events().find((e) => e.type === "message" && e.action === "received")!;
-    expect(received).toMatchObject({ sessionKey: "agent:main:main", context: { channel: "telegram", from: String(CHAT), conversationId: String(CHAT), content: "Hello from Telegram", messageId: "7" } });
+    expect(received).toMatchObject({
+      sessionKey: "agent:main:main",
+      context: { channel: "telegram", from: String(CHAT), conversationId: String(CHAT), content: "Hello from Telegram", messageId: "7" },
+    });
     const sent = events().find((e) => e.type === "message" && e.action === "sent")!;
     expect(sent).toMatchObject({ sessionKey: "agent:main:main", context: { channel: "telegram", to: String(CHAT), content: "Hi there.", success: true } });
 

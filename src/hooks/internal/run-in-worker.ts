@@ -47,7 +47,11 @@ export function runHandlerInWorker(handlerPath: string, event: InternalHookEvent
     worker.unref();
     const timer = setTimeout(() => finish({ ok: false, error: `did not finish within ${timeoutMs} ms (hooks.internal.timeoutMs); stopped`, ms: ms() }), timeoutMs);
     worker.on("message", (message: { ok: boolean; messages?: string[]; agentTurns?: HookAgentTurnRequest[]; error?: string }) =>
-      finish(message.ok ? { ok: true, messages: message.messages ?? [], agentTurns: boundedTurns(message.agentTurns), ms: ms() } : { ok: false, error: message.error ?? "failed", ms: ms() }),
+      finish(
+        message.ok
+          ? { ok: true, messages: message.messages ?? [], agentTurns: boundedTurns(message.agentTurns), ms: ms() }
+          : { ok: false, error: message.error ?? "failed", ms: ms() },
+      ),
     );
     worker.on("error", (err) => finish({ ok: false, error: err.message, ms: ms() }));
     worker.on("exit", (code) => finish({ ok: false, error: `the handler ended its thread (exit code ${code}) before finishing`, ms: ms() }));
