@@ -106,6 +106,7 @@ export class ConversationService implements ConversationPort {
       ...(deps.hooks ? { hooks: deps.hooks } : {}),
     });
     const runner = new TurnRunner({
+      ...(deps.hooks ? { hooks: deps.hooks } : {}),
       stateDir: deps.stateDir,
       config: deps.config,
       store: deps.store,

@@ -5,6 +5,7 @@ import { fakeSummaryReply, isSummaryRequest, startFakeModelServer, type FakeMode
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { systemPromptOf } from "../helpers/model-request.js";
 import { lastUserText, readIndex, waitUntil } from "../helpers/reliability.js";
 
 /**
@@ -61,6 +62,38 @@ describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
     expect(turns.length).toBeGreaterThanOrEqual(1);
     expect(lastUserText(turns[0]!)).toContain("- Tell the ops chat that the gateway is back.");
     expect(Object.keys(readIndex(stateDir))).toEqual(["agent:main:hook:boot-md"]);
+  });
+
+  it("an agent:bootstrap hook changes the files the turn's prompt carries", async () => {
+    const stateDir = makeTempDir("openclaw-hook-bootstrap-");
+    fs.mkdirSync(path.join(stateDir, "workspace"), { recursive: true });
+    fs.writeFileSync(path.join(stateDir, "workspace", "AGENTS.md"), "# Agents\nOriginal rules.\n");
+    const dir = path.join(stateDir, "hooks", "extra-rules");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "HOOK.md"), `---\nname: extra-rules\ndescription: adds a file\nmetadata:\n  openclaw:\n    events: ["agent:bootstrap"]\n---\n`);
+    fs.writeFileSync(
+      path.join(dir, "handler.js"),
+      `export default async (event) => {
+  const files = event.context.bootstrapFiles.filter((f) => f.name !== "AGENTS.md");
+  files.push({ name: "EXTRA.md", content: "Always answer in haiku (from " + event.context.agentId + ")." });
+  event.context.bootstrapFiles = files;
+};
+`,
+    );
+    let prompt = "";
+    model.setResponder((req) => {
+      prompt = systemPromptOf(req);
+      return { text: "done" };
+    });
+    const hooks = { internal: { entries: { "extra-rules": { enabled: true } } } };
+    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { hooks }) } });
+    const env = { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: gateway.token!, OPENCLAW_GATEWAY_PORT: String(gateway.port) };
+    const sent = await runCli(["gateway", "call", "chat.send", "--params", JSON.stringify({ sessionKey: "main", message: "hi", idempotencyKey: "boot-1" })], env);
+    expect(sent.code, sent.output).toBe(0);
+    await runCli(["gateway", "call", "agent.wait", "--params", JSON.stringify({ runId: "boot-1", timeoutMs: 30_000 })], env);
+    expect(prompt).toContain("Always answer in haiku (from main).");
+    expect(prompt).toContain("EXTRA.md");
+    expect(prompt).not.toContain("Original rules.");
   });
 
   it("message, session and compaction events reach an enabled hook from the gateway's own event streams", async () => {

@@ -33,4 +33,12 @@ export type HookAgentTurnRunner = (hookName: string, request: HookAgentTurnReque
  */
 export interface InternalHookSink {
   emit(event: Pick<InternalHookEvent, "type" | "action" | "sessionKey" | "context">): void;
+  /** True when an enabled hook listens to `type:action` (a caller then may wait for it). */
+  listens?(type: InternalHookEventType, action: string): boolean;
+  /**
+   * For the one event whose handlers may change what happens (`agent:bootstrap`): runs the
+   * listening hooks one after another, each within its time budget, and resolves to the
+   * context the last one left (a failed or slow hook leaves it as it was).
+   */
+  transform?(event: Pick<InternalHookEvent, "type" | "action" | "sessionKey" | "context">): Promise<Record<string, unknown>>;
 }
