@@ -103,6 +103,8 @@ export class InternalHookRunner implements InternalHookSink {
   private listeners(input: Pick<EventInput, "type" | "action">): DiscoveredHook[] {
     const config = this.deps.config();
     if (config.hooks?.internal?.enabled === false) return [];
+    // Every hook is off until enabled: with none enabled, the folders are not even read.
+    if (!Object.values(config.hooks?.internal?.entries ?? {}).some((entry) => entry?.enabled === true)) return [];
     return this.hooks().filter((h) => h.handlerPath && hookEnabled(config, h.name) && listensTo(h.events, input.type, input.action));
   }
 
