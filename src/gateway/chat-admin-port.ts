@@ -1,8 +1,8 @@
-import { runChatShellCommand } from "../agents/chat-shell.js";
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { PairingStore } from "../channels/access/pairing-store.js";
 import type { GatewayAdminPort } from "../conversations/commands/gateway-admin-port.js";
-import { parseSessionKey } from "../sessions/keys/index.js";
+import type { ChatSender } from "./chat-delivery.js";
+import { createChatShellRunner } from "./chat-shell-runner.js";
 import type { GatewayRuntime } from "./runtime.js";
 
 /** How long `/restart` waits so its announcement reaches the chat before the gateway goes down. */
@@ -16,6 +16,8 @@ export const RESTART_ANNOUNCE_DELAY_MS = 1_000;
 export function createGatewayAdminPort(deps: {
   runtime(): GatewayRuntime;
   approvals(): ExecApprovalBroker;
+  /** Sends a text to a chat (the channel manager), for a `/bash` result that comes after the reply. */
+  send(): ChatSender | undefined;
   /** Stops this gateway and starts it again after `delayMs`; absent when it runs inside another program and cannot restart itself. */
   requestRestart?: (reason: string, delayMs: number) => { scheduled: true } | { scheduled: false; reason: string };
 }): GatewayAdminPort {
@@ -38,20 +40,7 @@ export function createGatewayAdminPort(deps: {
       const plan = deps.requestRestart(reason, RESTART_ANNOUNCE_DELAY_MS);
       return plan.scheduled ? { ok: true } : { ok: false, message: `Not restarted: ${plan.reason}.` };
     },
-    shell: (input) => {
-      const runtime = deps.runtime();
-      return runChatShellCommand({
-        config: runtime.config(),
-        env: process.env,
-        stateDir: runtime.stateDir,
-        agentId: parseSessionKey(input.sessionKey).agentId,
-        sessionKey: input.sessionKey,
-        command: input.command,
-        senderIsOwner: input.senderIsOwner,
-        ...(input.channel ? { channel: input.channel } : {}),
-        approvals: deps.approvals(),
-      });
-    },
+    shell: createChatShellRunner(deps),
   };
 }
 

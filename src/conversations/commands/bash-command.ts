@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { ChatCommandContext } from "./chat-command-registry.js";
 
 /** `/bash <command>` and `! <command>`: off unless `commands.bash: true`; the command meets exec's policy and approvals (see the admin port). */
@@ -9,5 +10,12 @@ export async function runBashCommand(args: string, ctx: ChatCommandContext): Pro
   if (admin.writeRefusal) return admin.writeRefusal;
   const command = args.trim();
   if (!command) return "Usage: /bash <command> (or ! <command>)";
-  return admin.shell({ sessionKey: ctx.sessionKey, command, senderIsOwner: ctx.senderIsOwner, ...(ctx.chat ? { channel: ctx.chat.channel } : {}) });
+  const chat = ctx.chat && { channel: ctx.chat.channel, accountId: ctx.chat.accountId, to: ctx.chat.to, ...(ctx.chat.threadId ? { threadId: ctx.chat.threadId } : {}) };
+  return admin.shell({
+    sessionKey: ctx.sessionKey,
+    command,
+    senderIsOwner: ctx.senderIsOwner,
+    replyKey: ctx.idempotencyKey ?? randomUUID(),
+    ...(chat ? { chat } : {}),
+  });
 }

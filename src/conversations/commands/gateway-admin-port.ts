@@ -22,6 +22,8 @@ export interface ShellCommandInput {
   sessionKey: string;
   command: string;
   senderIsOwner: boolean;
-  /** The channel the command was typed in (tool policy may differ per channel); absent for operator clients. */
-  channel?: string;
+  /** The chat the command was typed in (tool policy may differ per channel; a late result goes there); absent for operator clients. */
+  chat?: { channel: string; accountId: string; to: string; threadId?: string };
+  /** The command message's key: a result that comes after the reply is sent under it, once. */
+  replyKey: string;
 }
