@@ -1,7 +1,6 @@
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { PairingStore } from "../channels/access/pairing-store.js";
 import type { GatewayAdminPort } from "../conversations/commands/gateway-admin-port.js";
-import type { ChatSender } from "./chat-delivery.js";
 import { createChatShellRunner } from "./chat-shell-runner.js";
 import type { GatewayRuntime } from "./runtime.js";
 
@@ -16,8 +15,6 @@ export const RESTART_ANNOUNCE_DELAY_MS = 1_000;
 export function createGatewayAdminPort(deps: {
   runtime(): GatewayRuntime;
   approvals(): ExecApprovalBroker;
-  /** Sends a text to a chat (the channel manager), for a `/bash` result that comes after the reply. */
-  send(): ChatSender | undefined;
   /** Stops this gateway and starts it again after `delayMs`; absent when it runs inside another program and cannot restart itself. */
   requestRestart?: (reason: string, delayMs: number) => { scheduled: true } | { scheduled: false; reason: string };
 }): GatewayAdminPort {

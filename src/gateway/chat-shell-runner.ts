@@ -2,8 +2,6 @@ import { runChatShellCommand } from "../agents/chat-shell.js";
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import type { ShellCommandInput } from "../conversations/commands/gateway-admin-port.js";
 import { parseSessionKey } from "../sessions/keys/index.js";
-import type { ChatSender } from "./chat-delivery.js";
-import { commandReplyEvent } from "./methods/command-reply-event.js";
 import type { GatewayRuntime } from "./runtime.js";
 
 /** How long `/bash` answers with the result itself unless `commands.bashForegroundMs` says otherwise; a longer command (or one waiting for an approval) reports when it ends. */
@@ -12,12 +10,11 @@ export const SHELL_FOREGROUND_MS = 2_000;
 /**
  * `/bash` for a chat: the command runs through the exec tool (runChatShellCommand). A result
  * within `commands.bashForegroundMs` is the reply; otherwise the reply says it is running — or names the
- * exec approval it waits for, so `/approve <id> …` in the same chat can answer it — and the result
- * follows in the chat (a channel message, or a `chat` event for operator clients) when it ends.
- * The chat is never held while a command runs.
+ * exec approval it waits for, so `/approve <id> …` in the same chat can answer it — and the output
+ * is the reply's follow-up, which the surface sends after it. The chat is never held meanwhile.
  */
-export function createChatShellRunner(deps: { runtime(): GatewayRuntime; approvals(): ExecApprovalBroker; send(): ChatSender | undefined }) {
-  return async (input: ShellCommandInput): Promise<string> => {
+export function createChatShellRunner(deps: { runtime(): GatewayRuntime; approvals(): ExecApprovalBroker }) {
+  return async (input: ShellCommandInput): Promise<{ text: string; followUp?: Promise<string> }> => {
     const runtime = deps.runtime();
     let approvalId: ((id: string) => void) | undefined;
     const waitsForApproval = new Promise<string>((resolve) => (approvalId = resolve));
@@ -29,7 +26,7 @@ export function createChatShellRunner(deps: { runtime(): GatewayRuntime; approva
       sessionKey: input.sessionKey,
       command: input.command,
       senderIsOwner: input.senderIsOwner,
-      ...(input.chat ? { channel: input.chat.channel } : {}),
+      ...(input.channel ? { channel: input.channel } : {}),
       approvals: deps.approvals(),
       onApprovalRequested: (id) => approvalId?.(id),
     }).catch((err: Error) => `Not run: ${err.message}`);
@@ -44,24 +41,13 @@ export function createChatShellRunner(deps: { runtime(): GatewayRuntime; approva
         : new Promise<{ kind: "running" }>((resolve) => (timer = setTimeout(() => resolve({ kind: "running" }), foregroundMs))),
     ]);
     clearTimeout(timer);
-    if (first.kind === "done") return first.text;
-    void result.then((text) => deliverLate(deps, runtime, input, text));
-    return first.kind === "approval"
-      ? `Waiting for an exec approval: /approve ${first.id} allow-once|allow-always|deny. The output comes here when the command ends.`
-      : `Still running: ${input.command}. The output comes here when it ends.`;
+    if (first.kind === "done") return { text: first.text };
+    return {
+      text:
+        first.kind === "approval"
+          ? `Waiting for an exec approval: /approve ${first.id} allow-once|allow-always|deny. The output comes here when the command ends.`
+          : `Still running: ${input.command}. The output comes here when it ends.`,
+      followUp: result,
+    };
   };
-}
-
-async function deliverLate(deps: { send(): ChatSender | undefined }, runtime: GatewayRuntime, input: ShellCommandInput, text: string): Promise<void> {
-  if (!input.chat) {
-    runtime.broadcast("chat", commandReplyEvent(`${input.replyKey}:bash`, input.sessionKey, text));
-    return;
-  }
-  const send = deps.send();
-  try {
-    if (!send) throw new Error("the chat channels are not running");
-    await send({ ...input.chat, message: text, idempotencyKey: `bash:${input.replyKey}` });
-  } catch (err) {
-    runtime.logger.warn({ sessionKey: input.sessionKey, err: (err as Error).message }, "/bash result not delivered to the chat");
-  }
 }

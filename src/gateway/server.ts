@@ -207,11 +207,7 @@ export class GatewayServer {
   /** `/skill`: the skills a user may run for an agent. */
   private readonly skillsCommand = (agentId: string) => listInvocableSkills(this.opts.loadedConfig().config, agentId, this.opts.stateDir, process.env);
   /** `/config`, `/allowlist`, `/restart`, `/bash` typed in a chat (owner only). */
-  private readonly adminCommands = createGatewayAdminPort({
-    runtime: () => this.runtime,
-    approvals: () => this.approvals,
-    send: () => this.channels && ((params) => this.channels!.send(params)),
-  });
+  private readonly adminCommands = createGatewayAdminPort({ runtime: () => this.runtime, approvals: () => this.approvals });
   private readonly operatorCommands: ChatCommands = {
     subagents: this.subagentsCommand,
     acp: this.acpCommand,

@@ -63,7 +63,7 @@ beforeAll(async () => {
     tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
   });
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
-  await waitUntil(() => (gw.output().match(/channel account started/g) ?? []).length >= 2, 15_000, "the channel accounts");
+  await waitUntil(() => (gw.output().match(/channel account started/g) ?? []).length >= 2, 30_000, "the channel accounts");
   await gw.waitForOutput(/Slack Socket Mode connected/, 15_000);
   await waitUntil(() => discord.identifyCount === 1, 15_000, "the Discord IDENTIFY");
   sock = (await openOperator(gw.url, gw.token)).sock;
@@ -191,10 +191,17 @@ describe("/bash and ! <command>", () => {
     // Answered from the same chat with /approve: the output follows.
     const waitingTg = await telegramSays(TG_OWNER, "! printf approved");
     const id = /\/approve (\S+) /.exec(waitingTg)![1]!;
+    // The approval's answer and the command's output come in either order.
     const before = telegram.messages(TG_OWNER).length;
-    expect(await telegramSays(TG_OWNER, `/approve ${id} allow-once`)).toBe(`Approval ${id}: allow-once.`);
+    telegram.pushMessage({ chatId: TG_OWNER, fromId: TG_OWNER, fromName: "Owner", text: `/approve ${id} allow-once`, messageId: messageId++ });
     await telegram.waitFor(() => telegram.messages(TG_OWNER).length >= before + 2, 20_000);
-    expect(String(telegram.messages(TG_OWNER)[before + 1]!.text)).toMatch(/^\$ printf approved\napproved\n\n\[exit code 0 · /);
+    const [a, b] = telegram
+      .messages(TG_OWNER)
+      .slice(before)
+      .map((m) => String(m.text));
+    const [answer, output] = a!.startsWith("Approval") ? [a, b] : [b, a];
+    expect(answer).toBe(`Approval ${id}: allow-once.`);
+    expect(output).toMatch(/^\$ printf approved\napproved\n\n\[exit code 0 · /);
   });
 
   it("answers at once when the command outlasts commands.bashForegroundMs, and posts the output when it ends", async () => {

@@ -239,7 +239,7 @@ CHAT_COMMANDS.register({
   category: "tools",
   ownerOnly: true,
   description: "run a shell command as the agent's exec would (commands.bash: true; also `! <command>`)",
-  handler: async (args, ctx) => reply(await runBashCommand(args, ctx)),
+  handler: async (args, ctx) => ({ kind: "reply", ...(await runBashCommand(args, ctx)) }),
 });
 
 CHAT_COMMANDS.register({

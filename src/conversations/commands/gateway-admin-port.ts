@@ -14,16 +14,14 @@ export interface GatewayAdminPort {
   pairedSenders(channel: string, accountId: string): string[];
   /** `/restart`: starts a graceful restart once the reply is out; a refusal text when this gateway cannot restart itself. */
   restart(reason: string): { ok: true } | { ok: false; message: string };
-  /** `/bash`: runs `command` as the session's agent would run `exec` (its tool policy, sandbox and exec approvals); the text to show. */
-  shell(input: ShellCommandInput): Promise<string>;
+  /** `/bash`: runs `command` as the session's agent would run `exec` (its tool policy, sandbox and exec approvals); the reply, and the output later when it comes after the reply. */
+  shell(input: ShellCommandInput): Promise<{ text: string; followUp?: Promise<string> }>;
 }
 
 export interface ShellCommandInput {
   sessionKey: string;
   command: string;
   senderIsOwner: boolean;
-  /** The chat the command was typed in (tool policy may differ per channel; a late result goes there); absent for operator clients. */
-  chat?: { channel: string; accountId: string; to: string; threadId?: string };
-  /** The command message's key: a result that comes after the reply is sent under it, once. */
-  replyKey: string;
+  /** The channel the command was typed in (tool policy may differ per channel); absent for operator clients. */
+  channel?: string;
 }

@@ -79,7 +79,11 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
             case "reply":
               // Chat clients show a command's answer from the run's `final` event (marked `command`),
               // sent right after this acknowledgement, as they do for a reply of the agent.
-              setImmediate(() => runtime.broadcast("chat", commandReplyEvent(params.idempotencyKey, sessionKey, result.text)));
+              setImmediate(() => {
+                runtime.broadcast("chat", commandReplyEvent(params.idempotencyKey, sessionKey, result.text));
+                // A follow-up (a long `/bash`'s output) is its own `final`, after the reply.
+                void result.followUp?.then((text) => runtime.broadcast("chat", commandReplyEvent(`${params.idempotencyKey}:more`, sessionKey, text)));
+              });
               return { runId: params.idempotencyKey, status: "started", command: command.name, reply: result.text };
           }
       }
