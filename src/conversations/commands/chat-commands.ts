@@ -7,6 +7,7 @@ import { contextText, statusCard, usageText } from "./status-card.js";
 import { runConfigCommand } from "./config-command.js";
 import { runAllowlistCommand } from "./allowlist-command.js";
 import { runBashCommand } from "./bash-command.js";
+import { runRestartCommand } from "./restart-command.js";
 
 export const QUEUE_MODES = ["steer", "followup", "collect", "interrupt"] as const;
 export type ChatQueueMode = (typeof QUEUE_MODES)[number];
@@ -230,6 +231,14 @@ CHAT_COMMANDS.register({
   ownerOnly: true,
   description: "read or change the gateway's config file (commands.config: true)",
   handler: (args, ctx) => reply(runConfigCommand(args, ctx)),
+});
+
+CHAT_COMMANDS.register({
+  name: "restart",
+  category: "management",
+  ownerOnly: true,
+  description: "restart the gateway gracefully (commands.restart)",
+  handler: (_args, ctx) => reply(runRestartCommand(ctx)),
 });
 
 CHAT_COMMANDS.register({
