@@ -157,7 +157,10 @@ export class InboundDispatcher {
       else {
         const reply = commandReply(result);
         await this.deps.dedupe.whenDurable();
-        if (reply) await this.deps.delivery.queueText(`cmd:${routed.dedupeKey ?? randomUUID()}`, routed.target, reply);
+        const replyId = `cmd:${routed.dedupeKey ?? randomUUID()}`;
+        if (reply) await this.deps.delivery.queueText(replyId, routed.target, reply);
+        // Queued after the reply, so the chat shows them in order.
+        if (result.kind === "reply" && result.followUp) void result.followUp.then((text) => this.deps.delivery.queueText(`${replyId}:more`, routed.target, text));
         return;
       }
     }

@@ -7,23 +7,11 @@ import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
 import { readSystemProvenance } from "./chat-provenance.js";
 import { checkExpectedLeaf, readChatSendOptions } from "./chat-send-options.js";
+import { commandReplyEvent } from "./command-reply-event.js";
 import type { MethodRegistry } from "./registry.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
 const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((m) => Type.Literal(m)));
-
-/** The one `chat` event of a chat command's answer: a `final` whose message is marked `command: true`. */
-function commandReplyEvent(runId: string, sessionKey: string, text: string): Record<string, unknown> {
-  const agentId = sessionKey.startsWith("agent:") ? sessionKey.split(":")[1] : undefined;
-  return {
-    runId,
-    sessionKey,
-    ...(agentId ? { agentId } : {}),
-    seq: 1,
-    state: "final",
-    message: { role: "assistant", content: [{ type: "text", text }], command: true, timestamp: Date.now() },
-  };
-}
 
 /** `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (see docs/protocol.md). */
 export function registerChatMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands = {}): void {
@@ -91,7 +79,11 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
             case "reply":
               // Chat clients show a command's answer from the run's `final` event (marked `command`),
               // sent right after this acknowledgement, as they do for a reply of the agent.
-              setImmediate(() => runtime.broadcast("chat", commandReplyEvent(params.idempotencyKey, sessionKey, result.text)));
+              setImmediate(() => {
+                runtime.broadcast("chat", commandReplyEvent(params.idempotencyKey, sessionKey, result.text));
+                // A follow-up (a long `/bash`'s output) is its own `final`, after the reply.
+                void result.followUp?.then((text) => runtime.broadcast("chat", commandReplyEvent(`${params.idempotencyKey}:more`, sessionKey, text)));
+              });
               return { runId: params.idempotencyKey, status: "started", command: command.name, reply: result.text };
           }
       }
