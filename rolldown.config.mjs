@@ -1,5 +1,6 @@
 import { eagerModuleFactories } from "./build/eager-module-factories.mjs";
 import { fastifyOnDemand } from "./build/fastify-on-demand.mjs";
+import { lazyAcpSchemas } from "./build/lazy-acp-schemas.mjs";
 
 // One bundled CLI: the gateway starts about twice as fast and ~20 MiB smaller than when Node
 // resolves and compiles hundreds of separate dependency files (see docs/architecture.md).
@@ -13,7 +14,7 @@ export default {
   // better-sqlite3 finds its .node file and sqlite-vec its vec0.so relative to their own package
   // at run time; both load only when an agent first uses memory.
   external: [/\.node$/, /^grammy(\/|$)/, /^discord\.js(\/|$)/, /^@discordjs\//, /^@slack\//, /^better-sqlite3(\/|$)/, /^sqlite-vec(\/|$)/],
-  plugins: [fastifyOnDemand(), eagerModuleFactories()],
+  plugins: [fastifyOnDemand(), eagerModuleFactories(), lazyAcpSchemas()],
   output: {
     dir: "dist/bin",
     format: "esm",

@@ -21,13 +21,15 @@ export interface ChatShellInput {
   channel?: string;
   /** Where an `ask` verdict goes for a human answer; without it such a command is denied. */
   approvals?: ExecApprovalBroker;
+  /** Told the id of the exec approval the command waits for, so the chat can say how to answer it. */
+  onApprovalRequested?: (id: string) => void;
 }
 
 /**
  * `/bash <command>` and `! <command>`: one command run exactly as the session's agent would run
  * it with `exec` — the agent's tool policy must offer `exec` to this sender on this channel, the
- * session's sandbox applies, and `tools.exec` security, allowlist and exec approvals decide — in
- * the foreground, bounded by `tools.exec.timeoutSeconds`. Returns the text to show in the chat.
+ * session's sandbox applies, and `tools.exec` security, allowlist and exec approvals decide —
+ * bounded by `tools.exec.timeoutSeconds`. Resolves to the text to show in the chat.
  */
 export async function runChatShellCommand(input: ChatShellInput, signal: AbortSignal = new AbortController().signal): Promise<string> {
   const { config, env, agentId, sessionKey } = input;
@@ -57,7 +59,7 @@ export async function runChatShellCommand(input: ChatShellInput, signal: AbortSi
         sessionKey,
         workspaceDir: sandboxed.workspaceDir,
         senderIsOwner: input.senderIsOwner,
-        services: { execApprovals: execGateFromConfig(config, input.approvals) },
+        services: { execApprovals: execGateFromConfig(config, observedBroker(input)) },
         ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
       },
       signal,
@@ -68,6 +70,19 @@ export async function runChatShellCommand(input: ChatShellInput, signal: AbortSi
   } finally {
     sandboxed.sandbox?.endTurn();
   }
+}
+
+/** The broker, telling `onApprovalRequested` the id of each request it takes. */
+function observedBroker(input: ChatShellInput): Pick<ExecApprovalBroker, "request"> | undefined {
+  const { approvals, onApprovalRequested } = input;
+  if (!approvals || !onApprovalRequested) return approvals;
+  return {
+    request: (request, timeoutMs) => {
+      const pending = approvals.request(request, timeoutMs);
+      onApprovalRequested(pending.id);
+      return pending;
+    },
+  };
 }
 
 /** The message of a coded tool error (denied, sandbox missing, empty command); undefined for a command's own output. */

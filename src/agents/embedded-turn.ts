@@ -11,6 +11,7 @@ import type { ExecApprovalBroker } from "./approvals/approval-broker.js";
 import { prepareTurnSandbox } from "./sandbox/turn-sandbox.js";
 import { resolveWorkspaceDir } from "./context/workspace.js";
 import { cachedBootstrap, cachedSkills, ensureWorkspaceOnce, toolSpecFor } from "./turn-context-cache.js";
+import type { BootstrapFile } from "./context/bootstrap-files.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
 import { filterSkills } from "./skills/filter-skills.js";
 import { resolveSkillAllowlist } from "./skills/skill-allowlist.js";
@@ -77,6 +78,16 @@ export interface EmbeddedTurnInput {
   offerDailyNotes?: boolean;
   /** Leave the workspace bootstrap files out of this turn's prompt (a scheduled job's or heartbeat's `lightContext`). */
   lightContext?: boolean;
+  /**
+   * Sees (and may replace) the bootstrap files before the prompt is built: internal hooks'
+   * `agent:bootstrap`. Resolves to the files to use, or undefined to keep them.
+   */
+  bootstrapHook?: (view: {
+    agentId: string;
+    sessionKey?: string;
+    workspaceDir: string;
+    files: { name: string; content: string }[];
+  }) => Promise<{ name: string; content: string }[] | undefined>;
   /** This run may use only these tools (names or `group:*`), after every other policy layer (a scheduled job's `tools`). */
   runToolAllow?: { source: string; entries: string[] };
 }
@@ -147,10 +158,19 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const sandboxed = prepareTurnSandbox({ config, agentId, sessionKey: input.sessionKey, workspaceDir: agentWorkspaceDir, stateDir: input.stateDir, env });
   const workspaceDir = sandboxed.workspaceDir;
   const defaults = config.agents.defaults;
-  const bootstrap =
+  let bootstrap =
     defaults.skipBootstrap || input.lightContext
       ? { files: [], warnings: [] }
       : await cachedBootstrap(workspaceDir, { maxCharsPerFile: defaults.bootstrapMaxChars, maxTotalChars: defaults.bootstrapTotalMaxChars });
+  if (input.bootstrapHook && !defaults.skipBootstrap && !input.lightContext) {
+    const files = await input.bootstrapHook({
+      agentId,
+      ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}),
+      workspaceDir,
+      files: bootstrap.files.map((f) => ({ name: f.name, content: f.content })),
+    });
+    if (files) bootstrap = { files: hookBootstrapFiles(files, defaults.bootstrapMaxChars), warnings: bootstrap.warnings };
+  }
 
   const discovered = await cachedSkills(workspaceDir, input.stateDir, env);
   const skills = filterSkills(discovered.skills, { env, config, allowlist: resolveSkillAllowlist(config, agentId) }).kept;
@@ -339,4 +359,9 @@ function firstSentence(text: string): string {
 function computeFirstSentence(text: string): string {
   const match = /^(.+?[.!?])(\s|$)/s.exec(text.trim());
   return (match ? match[1]! : text.trim()).replace(/\s+/g, " ");
+}
+
+/** Files a hook handed back, each cut to the per-file limit like the ones read from the workspace. */
+function hookBootstrapFiles(files: { name: string; content: string }[], maxCharsPerFile: number): BootstrapFile[] {
+  return files.map((f) => ({ name: f.name, content: f.content.slice(0, maxCharsPerFile), truncated: f.content.length > maxCharsPerFile, originalChars: f.content.length }));
 }

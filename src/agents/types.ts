@@ -78,7 +78,8 @@ export type CronToolAction = "status" | "list" | "get" | "add" | "update" | "rem
  * disabled scheduler; without a host (a local one-off run) the tool is not offered.
  */
 export interface CronToolHost {
-  call(action: CronToolAction, args: Record<string, unknown>, agentId: string): Promise<unknown>;
+  /** `sessionKey`: the calling session, which a job's `sessionTarget: "current"` names. */
+  call(action: CronToolAction, args: Record<string, unknown>, agentId: string, sessionKey?: string): Promise<unknown>;
 }
 
 export class CronToolRefusal extends Error {

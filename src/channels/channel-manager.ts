@@ -1,3 +1,4 @@
+import type { InternalHookSink } from "../hooks/internal/types.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { OpenClawConfig } from "../config/index.js";
@@ -45,6 +46,8 @@ export interface ChannelManagerDeps {
   acpThreadFollowUp?: InboundDispatchDeps["acpThreadFollowUp"];
   /** The ACP control plane, for chats bound to an ACP agent (`bindings[]` of `type: "acp"`). */
   acp?: Pick<AcpBoundChatsDeps, "manager" | "settings" | "defaultCwd">;
+  /** Internal hooks hear `message:received` and `message:sent` (docs/automation.md#internal-hooks). */
+  hooks?: InternalHookSink;
 }
 
 export interface SendParams {
@@ -82,6 +85,7 @@ export class ChannelManager {
     this.delivery = new ReplyDelivery({
       ledger: this.deliveryLedger,
       logger: deps.logger,
+      ...(deps.hooks ? { hooks: deps.hooks } : {}),
       account: (channel, accountId) => {
         const running = this.accounts.get(key(channel, accountId));
         return running?.started ? { account: running.account, limits: running.limits } : undefined;
@@ -101,6 +105,7 @@ export class ChannelManager {
       });
     }
     this.dispatcher = new InboundDispatcher({
+      ...(deps.hooks ? { hooks: deps.hooks } : {}),
       config: deps.config,
       conversations: deps.conversations,
       store: deps.store,
@@ -268,6 +273,10 @@ export class ChannelManager {
 
   approvePairing(channel: string, code: string, accountId?: string): PairingRequest | null {
     return this.pairing.approve(channel, code, accountId);
+  }
+
+  rejectPairing(channel: string, code: string, accountId?: string): PairingRequest | null {
+    return this.pairing.reject(channel, code, accountId);
   }
 
   private pickChannel(requested?: string): ChannelId {

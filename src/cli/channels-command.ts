@@ -7,7 +7,7 @@ import { formatDuration } from "./gateway-call.js";
 import { CliError, printJson } from "./output.js";
 
 /**
- * `openclaw pairing list|approve` work on the pairing files under the state dir, like
+ * `openclaw pairing list|approve|reject` work on the pairing files under the state dir, like
  * OpenClaw's: they need no running gateway, and a running one sees the change on its next
  * message (it re-reads the files when they change).
  */
@@ -32,6 +32,16 @@ export function pairingApproveCommand(channel: string, code: string, flags: { ac
   if (flags.json) return printJson({ approved, ...(owner ? { ownerAllowFrom: [owner] } : {}) });
   process.stdout.write(`Approved ${channel} sender ${approved.senderId} (account ${approved.accountId}). Their next message reaches the agent.\n`);
   if (owner) process.stdout.write(`No owner was configured: ${owner} is now the owner (commands.ownerAllowFrom).\n`);
+}
+
+/** `openclaw pairing reject`: drop a request so the sender stays out; they can ask again with a new message. */
+export function pairingRejectCommand(channel: string, code: string, flags: { account?: string; json?: boolean }): void {
+  const store = new PairingStore(resolveStateDir(process.env));
+  const rejected = store.reject(channel.toLowerCase(), code, flags.account?.toLowerCase());
+  if (!rejected) throw new CliError(`No pending pairing request with code ${code.trim().toUpperCase()} on ${channel} (codes expire after 1 hour)`);
+  if (flags.json) return printJson({ rejected });
+  process.stdout.write(`Rejected ${channel} sender ${rejected.senderId} (account ${rejected.accountId}). A new message from them creates a new request.
+`);
 }
 
 /**

@@ -1,13 +1,15 @@
 import { controlUiUrl, resolveControlUiSettings } from "../gateway/http/control-ui/control-ui-settings.js";
 import { resolveClientTarget, type ClientFlags } from "./client-context.js";
+import { openInBrowser } from "./open-in-browser.js";
 import { CliError, printJson } from "./output.js";
 
 /**
  * `openclaw dashboard`: the Control UI's address on this gateway, with the token in `?token=` so
- * the page signs in at once (it keeps the token and removes it from the address bar). With
- * password auth the link has no credential and the page asks for the password.
+ * the page signs in at once (it keeps the token and removes it from the address bar), printed and
+ * opened in the browser (not with `--no-open` or `--json`). With password auth the link has no
+ * credential and the page asks for the password.
  */
-export function dashboardCommand(flags: ClientFlags): void {
+export async function dashboardCommand(flags: ClientFlags & { open?: boolean }): Promise<void> {
   const target = resolveClientTarget(flags);
   let ui;
   try {
@@ -25,4 +27,8 @@ export function dashboardCommand(flags: ClientFlags): void {
   if (flags.json) return printJson({ url, authenticated: Boolean(token) });
   process.stdout.write(`${url}\n`);
   if (!token) process.stderr.write("No gateway token found here: the page will ask for the gateway's token or password.\n");
+  if (flags.open === false) return;
+  const outcome = await openInBrowser(url);
+  if (outcome.opened) process.stderr.write(`Opened in your browser (${outcome.opener}).\n`);
+  else process.stderr.write(`Not opened: ${outcome.reason}. Open the link above in a browser.\n`);
 }

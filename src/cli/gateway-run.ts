@@ -14,7 +14,10 @@ export interface ServerFlags {
   logLevel?: string;
 }
 
-/** `openclaw gateway run`: serve in the foreground until SIGINT/SIGTERM. */
+/** How long clients are told to wait for the new gateway after a restart's `shutdown` event. */
+const RESTART_EXPECTED_MS = 3_000;
+
+/** `openclaw gateway run`: serve in the foreground until SIGINT/SIGTERM; a requested restart (config.apply) starts a new gateway in this process. */
 export async function gatewayRunCommand(flags: ServerFlags): Promise<void> {
   let gateway: RunningGateway | undefined;
   let stopSignal: string | undefined;
@@ -38,25 +41,46 @@ export async function gatewayRunCommand(flags: ServerFlags): Promise<void> {
   // SIGHUP reloads the config (the daemon convention), instead of Node's default of exiting.
   process.on("SIGHUP", () => gateway?.reloadConfig());
 
-  try {
-    gateway = await runGateway({
-      env: process.env,
-      port: parsePortFlag(flags.port),
-      bind: flags.bind,
-      authMode: flags.auth,
-      token: flags.token,
-      password: flags.password,
-      logLevel: flags.logLevel,
-      allowUnconfigured: flags.allowUnconfigured,
-      // `gateway start` turns the mirror off: its output file would be a second copy of the log.
-      console: process.env.OPENCLAW_LOG_CONSOLE !== "off",
-      notice: (text) => process.stdout.write(text),
-      // A terminal gets the link with the token; redirected output (a daemon's log file) does not.
-      controlUiLinkWithToken: process.stdout.isTTY === true,
-    });
-  } catch (err) {
-    if (err instanceof GatewayStartError || err instanceof StateLockError) throw new CliError(err.message);
-    throw err;
-  }
+  const start = async (port = parsePortFlag(flags.port)): Promise<RunningGateway> => {
+    try {
+      return await runGateway({
+        env: process.env,
+        port,
+        bind: flags.bind,
+        authMode: flags.auth,
+        token: flags.token,
+        password: flags.password,
+        logLevel: flags.logLevel,
+        allowUnconfigured: flags.allowUnconfigured,
+        // `gateway start` turns the mirror off: its output file would be a second copy of the log.
+        console: process.env.OPENCLAW_LOG_CONSOLE !== "off",
+        notice: (text) => process.stdout.write(text),
+        // A terminal gets the link with the token; redirected output (a daemon's log file) does not.
+        controlUiLinkWithToken: process.stdout.isTTY === true,
+        restart: (reason) => void restart(reason),
+      });
+    } catch (err) {
+      if (err instanceof GatewayStartError || err instanceof StateLockError) throw new CliError(err.message);
+      throw err;
+    }
+  };
+
+  // Same process, same pid (a service manager sees no exit); the new gateway reads the config afresh.
+  const restart = async (reason: string): Promise<void> => {
+    const old = gateway;
+    if (!old || stopSignal) return;
+    gateway = undefined;
+    await old.stop(`gateway restarting (${reason})`, RESTART_EXPECTED_MS);
+    try {
+      // `--port 0` picked a free port: keep it, so clients find the new gateway where the old one was.
+      gateway = await start(parsePortFlag(flags.port) === 0 ? old.port : undefined);
+    } catch (err) {
+      process.stderr.write(`openclaw: the gateway did not come back after a restart: ${(err as Error).message}\n`);
+      process.exit(1);
+    }
+    if (stopSignal) stopAndExit(gateway, stopSignal);
+  };
+
+  gateway = await start();
   if (stopSignal) stopAndExit(gateway, stopSignal);
 }

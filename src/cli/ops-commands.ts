@@ -37,10 +37,12 @@ export function registerOpsCommands(program: Command, withClientFlags: (cmd: Com
       await logsCommand(opts);
     });
 
-  withClientFlags(program.command("dashboard").description("print the Control UI's URL with the gateway token")).action(async (opts) => {
-    const { dashboardCommand } = await import("./dashboard-command.js");
-    dashboardCommand(opts);
-  });
+  withClientFlags(program.command("dashboard").description("open the Control UI in the browser (and print its URL with the gateway token)"))
+    .option("--no-open", "only print the URL")
+    .action(async (opts) => {
+      const { dashboardCommand } = await import("./dashboard-command.js");
+      await dashboardCommand(opts);
+    });
 
   const gateway = program.commands.find((cmd) => cmd.name() === "gateway");
   if (!gateway) throw new Error("the gateway command must be registered before the operator commands");

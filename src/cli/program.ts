@@ -138,6 +138,16 @@ pairing
     const { pairingApproveCommand } = await import("./channels-command.js");
     pairingApproveCommand(channel, code, opts);
   });
+pairing
+  .command("reject <channel> <code>")
+  .alias("deny")
+  .description("refuse the request with this code (the sender stays out)")
+  .option("--account <id>", "account id")
+  .option("--json", "print JSON")
+  .action(async (channel, code, opts) => {
+    const { pairingRejectCommand } = await import("./channels-command.js");
+    pairingRejectCommand(channel, code, opts);
+  });
 
 const channels = program.command("channels").description("Telegram, Discord and Slack accounts");
 withClientFlags(channels.command("status").description("connection state of each channel account")).action(async (opts) => {

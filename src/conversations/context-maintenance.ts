@@ -1,3 +1,4 @@
+import type { InternalHookSink } from "../hooks/internal/types.js";
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import type { TurnOverrides } from "../agents/embedded-turn.js";
 import { isWorkspaceWritable, memoryFlushDue } from "../agents/compaction/memory-flush.js";
@@ -31,6 +32,8 @@ export interface ContextMaintenanceDeps {
   onSessionChanged(sessionKey: string, reason: string): void;
   /** The session's chat channel, for `compaction.notifyUser` (once per `key`). */
   notifyChat?: (sessionKey: string, text: string, key: string) => void;
+  /** Internal hooks hear `session:compact:before` and `session:compact:after`. */
+  hooks?: InternalHookSink;
 }
 
 /** What the turn runner reports about a finished turn. */
@@ -63,6 +66,7 @@ export class ContextMaintenance {
       cachedInput: (sessionKey) => deps.history.compactionInput(sessionKey),
       applied: (sessionKey, firstKeptEntryId, summary) => deps.history.applyCompaction(sessionKey, firstKeptEntryId, summary),
       onSessionChanged: (sessionKey, reason) => deps.onSessionChanged(sessionKey, reason),
+      ...(deps.hooks ? { hooks: deps.hooks } : {}),
       notify: (sessionKey, text) => {
         deps.sink.chat({ sessionKey, state: "notice", kind: "compaction", text, runId: "" });
         const count = deps.store.peek(sessionKey)?.compactionCount ?? 0;

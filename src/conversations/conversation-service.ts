@@ -49,7 +49,7 @@ export interface ConversationDeps {
   tracer?: RunTracer;
   /** Tells the chat a session last talked in (a channel) something the runtime did, once per `key`. */
   notifyChat?: (sessionKey: string, text: string, key: string) => void;
-  /** Internal hooks hear `/new`, `/reset` and `/stop` (docs/automation.md#internal-hooks). */
+  /** Internal hooks hear `/new`, `/reset`, `/stop`, automatic resets and compactions (docs/automation.md#internal-hooks). */
   hooks?: InternalHookSink;
 }
 
@@ -103,8 +103,10 @@ export class ConversationService implements ConversationPort {
       turnOverrides: deps.turnOverrides,
       onSessionChanged: deps.onSessionChanged,
       ...(deps.notifyChat ? { notifyChat: deps.notifyChat } : {}),
+      ...(deps.hooks ? { hooks: deps.hooks } : {}),
     });
     const runner = new TurnRunner({
+      ...(deps.hooks ? { hooks: deps.hooks } : {}),
       stateDir: deps.stateDir,
       config: deps.config,
       store: deps.store,
@@ -210,6 +212,7 @@ export class ConversationService implements ConversationPort {
 
     const entry = this.deps.store.peek(sessionKey);
     if (entry && sessionResetDue(entry.updatedAt, this.deps.config().session.reset, Date.now()) && !this.queue.busy(sessionKey)) {
+      if (this.deps.hooks) this.emitSessionEnding(sessionKey, "session", "auto-reset", input.method);
       this.deps.store.reset(sessionKey);
     }
     this.deps.store.ensure(sessionKey, { agentId });
@@ -302,7 +305,8 @@ export class ConversationService implements ConversationPort {
       if (!begun.fresh) return { kind: "duplicate", status: (begun.record.status ?? "in_flight") as RunStatus, summary: begun.record.summary };
     }
     this.abort(sessionKey);
-    if (this.deps.hooks) this.emitReset(input);
+    // Chat commands only: a scheduled run's or a hook's fresh session is not news to hooks.
+    if (this.deps.hooks && input.command) this.emitSessionEnding(sessionKey, "command", input.command, input.method);
     this.deps.store.reset(sessionKey);
     this.freshStarts.add(sessionKey);
     if (input.idempotencyKey !== undefined) this.deps.ledger.complete(input.idempotencyKey, { status: "ok", summary: "session reset" });
@@ -310,21 +314,19 @@ export class ConversationService implements ConversationPort {
     return { kind: "reset" };
   }
 
-  /** `command:new` / `command:reset` for internal hooks, with the session's last messages (before they are put aside). */
-  private emitReset(input: ResetInput): void {
-    const agentId = parseSessionKey(input.sessionKey).agentId;
-    const messages = this.history(input.sessionKey)
+  /**
+   * `command:new` / `command:reset` / `session:auto-reset` for internal hooks, with the session's
+   * last messages (before they are put aside).
+   */
+  private emitSessionEnding(sessionKey: string, type: "command" | "session", action: string, source: SubmitInput["method"]): void {
+    const agentId = parseSessionKey(sessionKey).agentId;
+    const messages = this.history(sessionKey)
       .filter((m) => m.role === "user" || m.role === "assistant")
       .slice(-HOOK_MESSAGES)
       .map((m) => ({ role: m.role, text: messageText(m) }))
       .filter((m) => m.text.trim() !== "");
     const workspaceDir = resolveWorkspaceDir(this.deps.config(), agentId, this.deps.stateDir, process.env);
-    this.deps.hooks!.emit({
-      type: "command",
-      action: input.command ?? "new",
-      sessionKey: input.sessionKey,
-      context: { agentId, workspaceDir, messages, commandSource: input.method },
-    });
+    this.deps.hooks!.emit({ type, action, sessionKey, context: { agentId, workspaceDir, messages, commandSource: source } });
   }
 
   /** Abort the session's active and queued runs; returns the run ids that were stopped. */

@@ -10,20 +10,35 @@ export function displayMessages(
   messages: readonly TranscriptMessage[],
   opts: { limit: number; maxChars?: number; idOf?: (message: TranscriptMessage) => string | undefined },
 ): Record<string, unknown>[] {
-  const rows: Record<string, unknown>[] = [];
-  for (const message of messages) {
+  return displayPage(messages, { ...opts, offset: 0 }).messages;
+}
+
+/**
+ * One page of the displayed conversation, counted from the newest message: `offset` newest
+ * messages are skipped, then the `limit` before them are returned oldest first. `hasMore` says
+ * older ones exist; `offset + messages.length` asks for the next page back.
+ */
+export function displayPage(
+  messages: readonly TranscriptMessage[],
+  opts: { limit: number; offset: number; maxChars?: number; idOf?: (message: TranscriptMessage) => string | undefined },
+): { messages: Record<string, unknown>[]; hasMore: boolean } {
+  const shown = messages.filter((message) => {
     const m = message as Record<string, unknown>;
-    if (m.role !== "user" && m.role !== "assistant" && m.role !== "toolResult") continue;
-    if (m.role === "assistant" && isSilent(m.content)) continue;
+    if (m.role !== "user" && m.role !== "assistant" && m.role !== "toolResult") return false;
+    return !(m.role === "assistant" && isSilent(m.content));
+  });
+  const end = Math.max(0, shown.length - opts.offset);
+  const start = Math.max(0, end - opts.limit);
+  const rows = shown.slice(start, end).map((message) => {
+    const m = message as Record<string, unknown>;
     const content = typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
     const id = opts.idOf?.(message);
     const row = { ...m, content, ...(id ? { __openclaw: { id } } : {}) };
-    const size = JSON.stringify(row).length;
-    rows.push(
-      size > (opts.maxChars ?? MAX_ROW_CHARS) ? { role: m.role, content: [{ type: "text", text: "[chat.history omitted: message too large]" }], timestamp: m.timestamp } : row,
-    );
-  }
-  return rows.slice(-opts.limit);
+    return JSON.stringify(row).length > (opts.maxChars ?? MAX_ROW_CHARS)
+      ? { role: m.role, content: [{ type: "text", text: "[chat.history omitted: message too large]" }], timestamp: m.timestamp }
+      : row;
+  });
+  return { messages: rows, hasMore: start > 0 };
 }
 
 function isSilent(content: unknown): boolean {

@@ -1,4 +1,5 @@
 import type { OpenClawConfig } from "../config/index.js";
+import type { InternalHookSink } from "../hooks/internal/types.js";
 import type { Logger } from "../infra/logger.js";
 import { agentModelRef, resolveAgentConfig } from "../agents/agent-config.js";
 import { compactSession } from "../agents/compaction/compact-session.js";
@@ -27,6 +28,8 @@ export interface SessionCompactorDeps {
   onSessionChanged: (sessionKey: string, reason: string) => void;
   /** `compaction.notifyUser`: tell the session's clients an automatic compaction happened. */
   notify: (sessionKey: string, text: string) => void;
+  /** Internal hooks hear `session:compact:before` (a summary is about to be written) and `session:compact:after` (it was). */
+  hooks?: InternalHookSink;
 }
 
 export interface CompactRequest {
@@ -70,6 +73,8 @@ export class SessionCompactor {
     const thresholds = compactionThresholds(resolved.model.contextWindow, settings);
     const automatic = request.reason !== "manual" ? request.reason : undefined;
     if (automatic) request.emit?.({ type: "auto_compaction_start", reason: automatic });
+    const agentId = parseSessionKey(sessionKey).agentId;
+    this.deps.hooks?.emit({ type: "session", action: "compact:before", sessionKey, context: { agentId, reason: request.reason, model: resolved.model.ref } });
 
     const signal = request.signal ? AbortSignal.any([request.signal, AbortSignal.timeout(settings.timeoutMs)]) : AbortSignal.timeout(settings.timeoutMs);
     let outcome;
@@ -129,6 +134,19 @@ export class SessionCompactor {
       );
     }
     this.deps.onSessionChanged(sessionKey, "compact");
+    this.deps.hooks?.emit({
+      type: "session",
+      action: "compact:after",
+      sessionKey,
+      context: {
+        agentId,
+        reason: request.reason,
+        tokensBefore: outcome.tokensBefore,
+        tokensAfter: outcome.tokensAfter,
+        summarizedMessages: outcome.summarizedMessages,
+        compactionCount,
+      },
+    });
     return { ok: true, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter, summarizedMessages: outcome.summarizedMessages, compactionCount };
   }
 }

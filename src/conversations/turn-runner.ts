@@ -17,8 +17,12 @@ import { traceSource } from "./trace-source.js";
 import { estimateCostUsd, modelCostRates } from "../models/model-cost.js";
 import { sessionUsagePatch } from "./session-usage.js";
 import type { SessionChangeDetail } from "../agents/conversation-port.js";
+import type { InternalHookSink } from "../hooks/internal/types.js";
+import { bootstrapHookFor } from "./bootstrap-hook.js";
 
 export interface TurnRunnerDeps {
+  /** Internal hooks: `agent:bootstrap` may change a turn's bootstrap files. */
+  hooks?: InternalHookSink;
   stateDir: string;
   config(): OpenClawConfig;
   store: SessionStore;
@@ -124,6 +128,7 @@ export class TurnRunner {
         ...turn.settings,
         // Last, so a sub-agent's frozen sender policy and limits win over the turn's defaults.
         ...deps.turnOverrides?.(sessionKey),
+        ...withBootstrapHook(bootstrapHookFor(deps.hooks, deps.logger)),
         signal: controller.signal,
         services: deps.services,
         approvals: deps.approvals,
@@ -233,4 +238,8 @@ function runStatus(result: RunResult): Exclude<RunStatus, "queued" | "running"> 
  */
 function withAnswers(message: ModelMessage, answers: string[]): TranscriptMessage {
   return Object.assign({}, message, { answers }) as unknown as TranscriptMessage;
+}
+
+function withBootstrapHook(hook: ReturnType<typeof bootstrapHookFor>): { bootstrapHook?: NonNullable<ReturnType<typeof bootstrapHookFor>> } {
+  return hook ? { bootstrapHook: hook } : {};
 }

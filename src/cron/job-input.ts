@@ -115,6 +115,7 @@ function agentId(value: unknown): string {
 function sessionTarget(value: unknown): CronSessionTarget {
   if (value === "main" || value === "isolated") return value;
   if (typeof value === "string" && value.startsWith("session:") && value.length > "session:".length && !/\s/.test(value)) return value as CronSessionTarget;
+  if (value === "current") throw new JobInputError('sessionTarget "current" is the session the agent\'s cron tool is called from; here, name the session with "session:<key>"');
   throw new JobInputError(`sessionTarget: expected "main", "isolated" or "session:<key>", got ${JSON.stringify(value)}`);
 }
 

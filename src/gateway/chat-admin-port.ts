@@ -1,8 +1,7 @@
-import { runChatShellCommand } from "../agents/chat-shell.js";
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { PairingStore } from "../channels/access/pairing-store.js";
 import type { GatewayAdminPort } from "../conversations/commands/gateway-admin-port.js";
-import { parseSessionKey } from "../sessions/keys/index.js";
+import { createChatShellRunner } from "./chat-shell-runner.js";
 import type { GatewayRuntime } from "./runtime.js";
 
 /** How long `/restart` waits so its announcement reaches the chat before the gateway goes down. */
@@ -38,20 +37,7 @@ export function createGatewayAdminPort(deps: {
       const plan = deps.requestRestart(reason, RESTART_ANNOUNCE_DELAY_MS);
       return plan.scheduled ? { ok: true } : { ok: false, message: `Not restarted: ${plan.reason}.` };
     },
-    shell: (input) => {
-      const runtime = deps.runtime();
-      return runChatShellCommand({
-        config: runtime.config(),
-        env: process.env,
-        stateDir: runtime.stateDir,
-        agentId: parseSessionKey(input.sessionKey).agentId,
-        sessionKey: input.sessionKey,
-        command: input.command,
-        senderIsOwner: input.senderIsOwner,
-        ...(input.channel ? { channel: input.channel } : {}),
-        approvals: deps.approvals(),
-      });
-    },
+    shell: createChatShellRunner(deps),
   };
 }
 

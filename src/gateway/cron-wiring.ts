@@ -53,7 +53,7 @@ export function createCronToolHost(cron: CronService): CronToolHost {
     if (typeof args.jobId !== "string" || args.jobId === "") throw new CronToolRefusal("jobId is required for this action");
     return args.jobId;
   };
-  const act = async (action: CronToolAction, args: Record<string, unknown>, agentId: string): Promise<unknown> => {
+  const act = async (action: CronToolAction, args: Record<string, unknown>, agentId: string, sessionKey: string | undefined): Promise<unknown> => {
     switch (action) {
       case "status":
         return cron.status();
@@ -66,11 +66,11 @@ export function createCronToolHost(cron: CronService): CronToolHost {
       }
       case "add": {
         if (typeof args.job !== "object" || args.job === null) throw new CronToolRefusal("add needs job: {name, schedule, sessionTarget, payload}");
-        return cron.add({ ...(args.job as CronJobInput), agentId });
+        return cron.add(withCurrentSession({ ...(args.job as CronJobInput), agentId }, sessionKey));
       }
       case "update":
         if (typeof args.patch !== "object" || args.patch === null) throw new CronToolRefusal("update needs patch: the fields to change");
-        return cron.update(jobIdOf(args), args.patch as CronJobPatch);
+        return cron.update(jobIdOf(args), withCurrentSession(args.patch as CronJobPatch, sessionKey));
       case "remove":
         return cron.remove(jobIdOf(args));
       case "run":
@@ -82,9 +82,9 @@ export function createCronToolHost(cron: CronService): CronToolHost {
     }
   };
   return {
-    async call(action, args, agentId) {
+    async call(action, args, agentId, sessionKey) {
       try {
-        return await act(action, args, agentId);
+        return await act(action, args, agentId, sessionKey);
       } catch (error) {
         if (error instanceof JobInputError || error instanceof CronNotFoundError) throw new CronToolRefusal(error.message);
         if (error instanceof CronUnavailableError) throw new CronToolRefusal(error.message, true);
@@ -92,4 +92,11 @@ export function createCronToolHost(cron: CronService): CronToolHost {
       }
     },
   };
+}
+
+/** `sessionTarget: "current"` from the tool: the session the agent is talking in, named for good. */
+function withCurrentSession<T extends { sessionTarget?: string }>(job: T, sessionKey: string | undefined): T {
+  if (job.sessionTarget !== "current") return job;
+  if (!sessionKey) throw new CronToolRefusal('sessionTarget "current" needs a calling session; name one with "session:<key>"');
+  return { ...job, sessionTarget: `session:${sessionKey}` };
 }

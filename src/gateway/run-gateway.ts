@@ -21,7 +21,7 @@ import { DEFAULT_FIRST_REQUEST_TIMEOUT_MS, DEFAULT_HOLD_LIMIT_MS, EarlyListener 
 import { noModelNotice } from "./no-model-notice.js";
 import { StateLock } from "./state-lock.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protocol/constants.js";
-import type { ConfigReloadOutcome, ConfigReloadStatus } from "./runtime.js";
+import type { ConfigReloadOutcome, ConfigReloadStatus, RestartPlan } from "./runtime.js";
 import type { CronClock } from "../cron/clock.js";
 import { controlUiUrl, resolveControlUiSettings, type ControlUiSettings } from "./http/control-ui/control-ui-settings.js";
 
@@ -45,6 +45,11 @@ export interface RunGatewayOptions {
   cronClock?: CronClock;
   /** Print the Control UI link with the token (it signs the browser in): only when the notice reaches a terminal. */
   controlUiLinkWithToken?: boolean;
+  /**
+   * Stop this gateway and start a new one in its place (`openclaw gateway run` does). Without it
+   * the gateway cannot restart itself, and `config.apply` says a restart is needed instead.
+   */
+  restart?: (reason: string) => void;
 }
 
 export interface RunningGateway {
@@ -54,7 +59,8 @@ export interface RunningGateway {
   logger: Logger;
   /** Read the config file now and apply it as a hot reload would (SIGHUP). */
   reloadConfig(): void;
-  stop(reason: string): Promise<void>;
+  /** `restartExpectedMs` tells clients (in the `shutdown` event) that a new gateway follows. */
+  stop(reason: string, restartExpectedMs?: number): Promise<void>;
 }
 
 /** Start failures the CLI reports as a message, without a stack trace. */
@@ -111,7 +117,11 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
 
   const paths = gatewayStatePaths(stateDir);
   const level = [opts.logLevel, env.OPENCLAW_LOG_LEVEL, config.logging?.level].find(isLogLevel) ?? "info";
-  const { logger, fileHealth: logFileHealth } = await createLogger({
+  const {
+    logger,
+    fileHealth: logFileHealth,
+    close: closeLogFile,
+  } = await createLogger({
     level,
     file: config.logging?.file ?? paths.logFile,
     console: opts.console,
@@ -165,6 +175,18 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     return { applied: true, changedPaths, restartRequiredPaths: change.restartRequiredPaths };
   };
 
+  let restartTimer: NodeJS.Timeout | undefined;
+  const requestRestart = (reason: string, delayMs: number): RestartPlan => {
+    const restart = opts.restart;
+    if (!restart) return { scheduled: false, reason: "this gateway runs inside another program and cannot restart itself: restart it to apply the change" };
+    if (!restartTimer) {
+      logger.warn({ reason, delayMs }, "gateway restart scheduled");
+      restartTimer = setTimeout(() => restart(reason), delayMs);
+      restartTimer.unref();
+    }
+    return { scheduled: true, delayMs };
+  };
+
   const { GatewayServer } = await import("./server.js");
   const server = new GatewayServer({
     listener,
@@ -180,6 +202,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     configReloadStatus: () => reloadStatus,
     configFilePath: () => configFile,
     reloadConfigNow,
+    requestRestart,
     tickIntervalMs: positiveInt(env.OPENCLAW_TICK_INTERVAL_MS) ?? DEFAULT_TICK_INTERVAL_MS,
     handshakeTimeoutMs: positiveInt(env.OPENCLAW_HANDSHAKE_TIMEOUT_MS) ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
     ...(opts.cronClock ? { cronClock: opts.cronClock } : {}),
@@ -237,14 +260,16 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
       if (changedPaths.length === 0) return void logger.info({ configPath: loaded.path }, "config reload requested: no change");
       applyChange({ loaded, changedPaths, restartRequiredPaths: restartRequiredPaths(changedPaths) });
     },
-    stop(reason: string) {
+    stop(reason: string, restartExpectedMs?: number) {
       stopping ??= (async () => {
+        clearTimeout(restartTimer);
         logger.info({ reason }, "gateway stopping");
         await watcher?.close().catch(() => {});
-        await server.stop(reason);
+        await server.stop(reason, restartExpectedMs);
         await listener.close();
         lock.release();
         logger.info("gateway stopped");
+        closeLogFile();
       })();
       return stopping;
     },

@@ -26,6 +26,12 @@ export interface GatewayRuntime {
   configFilePath(): string;
   /** Re-reads the config file now and applies it as the file watcher would (after a config.* write). */
   reloadConfigNow(): ConfigReloadOutcome;
+  /**
+   * Restart the whole gateway in this process after `delayMs` (clients get `shutdown` with
+   * `restartExpectedMs`, then reconnect). Not scheduled when this gateway cannot restart itself
+   * (it runs inside another program) — `reason` then says so.
+   */
+  requestRestart(reason: string, delayMs: number): RestartPlan;
   connectionCount(): number;
   ready(): boolean;
   sessions(): import("../sessions/store/index.js").SessionStore;
@@ -43,6 +49,8 @@ export interface ConfigReloadStatus {
   lastError?: string;
   pendingRestartPaths: string[];
 }
+
+export type RestartPlan = { scheduled: true; delayMs: number } | { scheduled: false; reason: string };
 
 export interface ConfigReloadOutcome {
   /** False when hot reload is off (gateway.reload.mode: off): the change waits for a restart. */

@@ -63,7 +63,7 @@ import { startSessionMaintenance } from "../conversations/session-maintenance.js
 import { createHttpTurnRunner } from "./http/openai/http-turn.js";
 import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
-import { createToolServices } from "../agents/tools/index.js";
+import { createToolServices, getProcessRegistry } from "../agents/tools/index.js";
 import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { resolveFocusTarget, runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
 import { ThreadBindingStore } from "../channels/thread-bindings.js";
@@ -78,12 +78,14 @@ import { SessionToolService } from "../agents/agent-to-agent/index.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
 import { buildHealthSnapshot } from "./health-snapshot.js";
 import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
+import { hookAgentTurnRunner } from "./hook-agent-turns.js";
+import { wakeHeartbeatOnExit } from "../cron/heartbeat/exec-completion-wake.js";
 import { buildMainSessionKey } from "../sessions/keys/index.js";
 import { PresenceTracker } from "./presence.js";
 import { AuthRateLimiter } from "./auth/rate-limiter.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AcceptedConnect } from "./handshake.js";
-import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime } from "./runtime.js";
+import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime, RestartPlan } from "./runtime.js";
 import { createGatewayAdminPort } from "./chat-admin-port.js";
 import { createChatDelivery } from "./chat-delivery.js";
 import type { LoadedConfig } from "../config/index.js";
@@ -113,6 +115,7 @@ export interface GatewayServerOptions {
   configReloadStatus: () => ConfigReloadStatus;
   configFilePath: () => string;
   reloadConfigNow: () => ConfigReloadOutcome;
+  requestRestart: (reason: string, delayMs: number) => RestartPlan;
   tickIntervalMs: number;
   handshakeTimeoutMs: number;
   /** The scheduler's clock (the system clock unless the gateway runs inside a test). */
@@ -172,6 +175,7 @@ export class GatewayServer {
   private readonly sessionEvents: SessionEvents = {
     subscribers: new Set<string>(),
     changed: (key, reason, detail) => {
+      if (reason === "patch") this.emitSessionPatch(key);
       if (this.sessionEvents.subscribers.size === 0) return;
       const payload = sessionChangedPayload(key, reason, detail, { sessions: this.sessions, conversations: this.conversations, config: this.opts.loadedConfig().config });
       this.broadcast("sessions.changed", payload, { filter: (c) => this.sessionEvents.subscribers.has(c.connId) });
@@ -207,7 +211,11 @@ export class GatewayServer {
   /** `/skill`: the skills a user may run for an agent. */
   private readonly skillsCommand = (agentId: string) => listInvocableSkills(this.opts.loadedConfig().config, agentId, this.opts.stateDir, process.env);
   /** `/config`, `/allowlist`, `/restart`, `/bash` typed in a chat (owner only). */
-  private readonly adminCommands = createGatewayAdminPort({ runtime: () => this.runtime, approvals: () => this.approvals });
+  private readonly adminCommands = createGatewayAdminPort({
+    runtime: () => this.runtime,
+    approvals: () => this.approvals,
+    requestRestart: (reason, delayMs) => this.runtime.requestRestart(reason, delayMs),
+  });
   private readonly operatorCommands: ChatCommands = {
     subagents: this.subagentsCommand,
     acp: this.acpCommand,
@@ -252,6 +260,7 @@ export class GatewayServer {
       configReloadStatus: opts.configReloadStatus,
       configFilePath: opts.configFilePath,
       reloadConfigNow: opts.reloadConfigNow,
+      requestRestart: opts.requestRestart,
       connectionCount: () => this.connections.size,
       ready: () => this.isReady && !this.draining,
       broadcast: (event, payload, opts) => this.broadcast(event, payload, opts),
@@ -286,6 +295,7 @@ export class GatewayServer {
       logger: opts.logger,
       workspaceDirOf: (agentId) => resolveWorkspaceDir(opts.loadedConfig().config, agentId, opts.stateDir, process.env),
       defaultAgentId: () => defaultAgentId(opts.loadedConfig().config),
+      agentTurns: hookAgentTurnRunner(() => this.conversations, opts.logger),
     });
     this.conversations = new ConversationService({
       stateDir: opts.stateDir,
@@ -399,6 +409,7 @@ export class GatewayServer {
       emit: (event) => this.broadcast("heartbeat", event),
     });
     registerHeartbeatMethods(this.methods, this.heartbeat, this.conversations);
+    getProcessRegistry(this.toolServices)?.onFinished(wakeHeartbeatOnExit(this.heartbeat, this.conversations, () => defaultAgentId(opts.loadedConfig().config)));
     this.toolServices.cron = createCronToolHost(this.cron);
     registerCronMethods(this.methods, this.cron);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PREAUTH_PAYLOAD_BYTES, perMessageDeflate: false });
@@ -477,7 +488,9 @@ export class GatewayServer {
     // HTTP requests that arrived while starting were held; a ready app answers them now.
     this.opts.listener.attachRequests(requestHandler);
     setImmediate(() => this.conversations.warmUp());
-    this.internalHooks.emit({ type: "gateway", action: "startup", context: { port: this.opts.port } });
+    const config = this.opts.loadedConfig().config;
+    const agents = listAgentConfigs(config).map((a) => ({ agentId: a.id, workspaceDir: resolveWorkspaceDir(config, a.id, this.opts.stateDir, process.env) }));
+    this.internalHooks.emit({ type: "gateway", action: "startup", context: { port: this.opts.port, agents } });
     this.startChannels(this.opts.loadedConfig().config);
     // After the channels: a reply owed from before a restart needs its chat running.
     this.cronStarting = (async () => {
@@ -533,6 +546,7 @@ export class GatewayServer {
           threadBindings: this.threadBindings,
           focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
           acpThreadFollowUp: (childSessionKey, text) => this.subagents.followUpInThread(childSessionKey, text),
+          hooks: this.internalHooks,
           acp: {
             manager: this.acp,
             settings: () => resolveAcpSettings(this.opts.loadedConfig().config),
@@ -548,6 +562,14 @@ export class GatewayServer {
   }
 
   /** A runtime notice (an automatic compaction) to the chat the session last talked in, once per key; nothing for sessions without a channel route. */
+  /** `session:patch` for internal hooks: the session's settings as they are after `sessions.patch`. */
+  private emitSessionPatch(sessionKey: string): void {
+    const entry = this.sessions.peek(sessionKey);
+    if (!entry) return;
+    const settings = { model: entry.modelOverride, thinkingLevel: entry.thinkingLevel, verboseLevel: entry.verboseLevel, label: entry.label, sendPolicy: entry.sendPolicy };
+    this.internalHooks.emit({ type: "session", action: "patch", sessionKey, context: { agentId: entry.agentId, ...stripUndefinedFields(settings) } });
+  }
+
   private notifyChat(sessionKey: string, text: string, noticeKey: string): void {
     const route = sessionChatRoute(this.sessions.get(sessionKey));
     const channels = this.channels;
@@ -579,7 +601,7 @@ export class GatewayServer {
   }
 
   /** Tell every client we are going, close with 1012, and give sockets a moment to say goodbye. */
-  async stop(reason: string): Promise<void> {
+  async stop(reason: string, restartExpectedMs?: number): Promise<void> {
     if (this.draining) return;
     this.draining = true;
     for (const t of this.timers) clearInterval(t);
@@ -606,7 +628,7 @@ export class GatewayServer {
     this.sessions.close();
     this.ledger.close();
     for (const conn of this.connections) {
-      conn.sendEvent("shutdown", { reason }, {});
+      conn.sendEvent("shutdown", { reason, ...(restartExpectedMs !== undefined ? { restartExpectedMs } : {}) }, {});
       conn.close(CLOSE_SERVICE_RESTART, "service restart");
     }
     await waitUntil(() => this.wss.clients.size === 0, 500);
@@ -750,4 +772,8 @@ export class GatewayServer {
 async function waitUntil(predicate: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+}
+
+function stripUndefinedFields(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
 }

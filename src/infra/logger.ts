@@ -21,6 +21,8 @@ export interface GatewayLogger {
   logger: Logger;
   /** The log file's write failures and rotations, for `status`. */
   fileHealth(): LogFileHealth & { consoleErrors: number };
+  /** Closes the log file (a gateway restarted in the same process opens its own). */
+  close(): void;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function createLogger(opts: LoggerOptions): Promise<GatewayLogger> 
     },
     pino.multistream(streams),
   );
-  return { logger, fileHealth: () => ({ ...file.health(), consoleErrors }) };
+  return { logger, fileHealth: () => ({ ...file.health(), consoleErrors }), close: () => file.close() };
 }
 
 /** `logging.redactPatterns` as global regular expressions (the config check refused invalid ones). */

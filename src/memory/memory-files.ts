@@ -34,13 +34,13 @@ export async function listMemoryFiles(workspaceDir: string, extraPaths: readonly
   const skipped: SkippedFile[] = [];
   const roots = await allowedRoots(workspaceDir, extraPaths);
 
-  const consider = async (absPath: string): Promise<void> => {
+  // `linkChecked`: the directory listing already said this is no symlink, so one stat is enough.
+  const consider = async (absPath: string, linkChecked = false): Promise<void> => {
     const relPath = memoryRelPath(workspaceDir, absPath);
     if (files.has(relPath)) return;
     let stat;
     try {
-      const link = await fs.lstat(absPath);
-      if (link.isSymbolicLink()) {
+      if (!linkChecked && (await fs.lstat(absPath)).isSymbolicLink()) {
         const target = await fs.realpath(absPath);
         if (!roots.some((root) => isInside(root, target))) {
           skipped.push({ relPath, reason: "a symlink that leads out of the workspace" });
@@ -92,7 +92,7 @@ function isInside(root: string, target: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
-async function walkMarkdown(dir: string, visit: (absPath: string) => Promise<void>, depth = 0): Promise<void> {
+async function walkMarkdown(dir: string, visit: (absPath: string, linkChecked: boolean) => Promise<void>, depth = 0): Promise<void> {
   if (depth > 8) return;
   let entries;
   try {
@@ -105,7 +105,7 @@ async function walkMarkdown(dir: string, visit: (absPath: string) => Promise<voi
     if (entry.name.startsWith(".")) continue;
     const absPath = path.join(dir, entry.name);
     if (entry.isDirectory()) await walkMarkdown(absPath, visit, depth + 1);
-    else if (entry.name.toLowerCase().endsWith(".md") && (entry.isFile() || entry.isSymbolicLink())) await visit(absPath);
+    else if (entry.name.toLowerCase().endsWith(".md") && (entry.isFile() || entry.isSymbolicLink())) await visit(absPath, entry.isFile());
   }
 }
 

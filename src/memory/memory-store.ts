@@ -145,15 +145,18 @@ export class MemoryStore {
     })();
   }
 
-  private pathsCache: { version: number; paths: string[] } | undefined;
+  private namesCache: { version: number; names: FileNames[] } | undefined;
 
-  /** The indexed paths, cached until the next write. */
-  filePaths(): string[] {
-    if (this.pathsCache?.version !== this.version) {
-      const paths = (this.sql("SELECT path FROM files").all() as { path: string }[]).map((r) => r.path);
-      this.pathsCache = { version: this.version, paths };
+  /**
+   * The indexed paths with the lower-case forms a query is matched against, cached until the
+   * next write: a search compares them with every file and allocates nothing per file.
+   */
+  fileNames(): readonly FileNames[] {
+    if (this.namesCache?.version !== this.version) {
+      const names = (this.sql("SELECT path FROM files").all() as { path: string }[]).map((r) => fileNamesOf(r.path));
+      this.namesCache = { version: this.version, names };
     }
-    return this.pathsCache.paths;
+    return this.namesCache.names;
   }
 
   /** The indexed files (of one source when named: `memory` files or `sessions` transcripts). */
@@ -304,6 +307,20 @@ export class MemoryStore {
     this.sql("DELETE FROM chunks_vec WHERE rowid = ?").run(BigInt(rowid));
     this.sql("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, vec_quantize_binary(?))").run(BigInt(rowid), blob);
   }
+}
+
+/** An indexed path and the lower-case forms of it a query can spell: the path, its file name, that name without `.md`. */
+export interface FileNames {
+  path: string;
+  lowerPath: string;
+  lowerBase: string;
+  lowerStem: string;
+}
+
+function fileNamesOf(path: string): FileNames {
+  const lowerPath = path.toLowerCase();
+  const lowerBase = lowerPath.slice(lowerPath.lastIndexOf("/") + 1);
+  return { path, lowerPath, lowerBase, lowerStem: lowerBase.replace(/\.md$/, "") };
 }
 
 export function toFloat32(blob: Buffer): Float32Array {

@@ -1,4 +1,3 @@
-import path from "node:path";
 import type { Candidate } from "./ranking.js";
 import { toFloat32, type MemoryStore } from "./memory-store.js";
 import { ftsMatchExpressions } from "./query-terms.js";
@@ -117,10 +116,8 @@ export class InProcessVectors {
 export function fileNameMatches(store: MemoryStore, query: string): Set<string> {
   const lower = query.toLowerCase();
   const out = new Set<string>();
-  for (const file of store.filePaths()) {
-    const base = path.posix.basename(file).toLowerCase();
-    const stem = base.replace(/\.md$/, "");
-    if (lower.includes(file.toLowerCase()) || lower.includes(base) || (stem.length >= 4 && lower.includes(stem))) out.add(file);
+  for (const file of store.fileNames()) {
+    if (lower.includes(file.lowerPath) || lower.includes(file.lowerBase) || (file.lowerStem.length >= 4 && lower.includes(file.lowerStem))) out.add(file.path);
   }
   return out;
 }

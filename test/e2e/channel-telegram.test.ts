@@ -103,6 +103,29 @@ describe("Telegram channel", () => {
     expect(again.code).not.toBe(0);
   });
 
+  it("`pairing reject` (alias deny) drops a request: the sender stays out, and a later DM gets a new code", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder(() => ({ text: "should not run" }));
+    const gw = await start();
+    telegram.pushMessage({ chatId: 333, fromId: 333, text: "let me in", messageId: 1 });
+    await telegram.waitFor(() => repliesTo(333).length === 1, 10_000);
+    const code = /Pairing code: ([A-Z2-9]{8})/.exec(repliesTo(333)[0]!)![1]!;
+    const unknown = await runCli(["pairing", "reject", "telegram", "ZZZZZZZZ"], { OPENCLAW_STATE_DIR: gw.stateDir });
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.output).toContain("No pending pairing request with code ZZZZZZZZ on telegram");
+    const denied = await runCli(["pairing", "deny", "telegram", code, "--json"], { OPENCLAW_STATE_DIR: gw.stateDir });
+    expect(denied.code).toBe(0);
+    expect(JSON.parse(denied.output).rejected).toMatchObject({ channel: "telegram", senderId: "333", code });
+    const listed = await runCli(["pairing", "list", "telegram", "--json"], { OPENCLAW_STATE_DIR: gw.stateDir });
+    expect(JSON.parse(listed.output).requests).toEqual([]);
+    expect(fs.existsSync(path.join(gw.stateDir, "credentials", "telegram-default-allowFrom.json"))).toBe(false);
+    telegram.pushMessage({ chatId: 333, fromId: 333, text: "again", messageId: 2 });
+    await telegram.waitFor(() => repliesTo(333).length === 2, 10_000);
+    const second = /Pairing code: ([A-Z2-9]{8})/.exec(repliesTo(333)[1]!)![1]!;
+    expect(second).not.toBe(code);
+    expect(chatRequests(model)).toHaveLength(0);
+  });
+
   it("ignores a group message without a mention when requireMention, and answers a mention", async () => {
     telegram = await startFakeTelegram({ botUsername: "claw_bot" });
     model.setResponder((req) => ({ text: `group: ${lastUserText(req)}` }));

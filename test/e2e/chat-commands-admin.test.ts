@@ -59,11 +59,11 @@ beforeAll(async () => {
   };
   const content = fakeModelConfig(model, stateDir, {
     channels,
-    commands: { config: true, bash: true, ownerAllowFrom: [`telegram:${TG_OWNER}`, `discord:${DC_OWNER}`, `slack:${SLACK_OWNER}`] },
+    commands: { config: true, bash: true, bashForegroundMs: 30_000, ownerAllowFrom: [`telegram:${TG_OWNER}`, `discord:${DC_OWNER}`, `slack:${SLACK_OWNER}`] },
     tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
   });
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
-  await waitUntil(() => (gw.output().match(/channel account started/g) ?? []).length >= 2, 15_000, "the channel accounts");
+  await waitUntil(() => (gw.output().match(/channel account started/g) ?? []).length >= 2, 30_000, "the channel accounts");
   await gw.waitForOutput(/Slack Socket Mode connected/, 15_000);
   await waitUntil(() => discord.identifyCount === 1, 15_000, "the Discord IDENTIFY");
   sock = (await openOperator(gw.url, gw.token)).sock;
@@ -103,6 +103,13 @@ async function slackSays(text: string): Promise<string> {
   slack.pushMessage({ channel: SLACK_DM, channelType: "im", user: SLACK_OWNER, text });
   await waitUntil(() => inDm().length > before, 20_000, "the Slack reply");
   return inDm()[before]!.text;
+}
+
+/** The Slack DM message posted after the one reading `after`. */
+async function slackPost(after: string): Promise<string> {
+  const inDm = () => slack.posted.filter((p) => p.channel === SLACK_DM).map((p) => p.text);
+  await waitUntil(() => inDm().indexOf(after) >= 0 && inDm().length > inDm().indexOf(after) + 1, 20_000, "the late Slack post");
+  return inDm()[inDm().indexOf(after) + 1]!;
 }
 
 describe("/config", () => {
@@ -171,13 +178,44 @@ describe("/bash and ! <command>", () => {
     expect(await discordSays("! echo hello from bash")).toMatch(/^\$ echo hello from bash\nhello from bash\n\n\[exit code 0 · [\d.]+ s\]$/);
     expect(await operatorSays("/bash echo via chat.send")).toMatch(/^\$ echo via chat\.send\nvia chat\.send\n/);
 
+    // A miss asks a human; the chat is told the approval's id at once and is not held meanwhile.
     const requested = sock.waitFor((f) => f.type === "event" && f.event === "exec.approval.requested", 20_000);
-    const reply = slackSays("! ls /");
+    const waiting = await slackSays("! ls /");
     const approval = await requested;
     expect(approval.payload.command).toBe("ls /");
+    expect(waiting).toBe(`Waiting for an exec approval: /approve ${approval.payload.id} allow-once|allow-always|deny. The output comes here when the command ends.`);
     const resolved = await sock.request("exec.approval.resolve", { id: approval.payload.id, decision: "deny" });
     expect(resolved.ok).toBe(true);
-    expect(await reply).toBe("Not run: an operator denied this command");
+    expect(await slackPost(waiting)).toBe("Not run: an operator denied this command");
+
+    // Answered from the same chat with /approve: the output follows.
+    const waitingTg = await telegramSays(TG_OWNER, "! printf approved");
+    const id = /\/approve (\S+) /.exec(waitingTg)![1]!;
+    // The approval's answer and the command's output come in either order.
+    const before = telegram.messages(TG_OWNER).length;
+    telegram.pushMessage({ chatId: TG_OWNER, fromId: TG_OWNER, fromName: "Owner", text: `/approve ${id} allow-once`, messageId: messageId++ });
+    await telegram.waitFor(() => telegram.messages(TG_OWNER).length >= before + 2, 20_000);
+    const [a, b] = telegram
+      .messages(TG_OWNER)
+      .slice(before)
+      .map((m) => String(m.text));
+    const [answer, output] = a!.startsWith("Approval") ? [a, b] : [b, a];
+    expect(answer).toBe(`Approval ${id}: allow-once.`);
+    expect(output).toMatch(/^\$ printf approved\napproved\n\n\[exit code 0 · /);
+  });
+
+  it("answers at once when the command outlasts commands.bashForegroundMs, and posts the output when it ends", async () => {
+    expect(await operatorSays("/config set commands.bashForegroundMs=0")).toBe("Set commands.bashForegroundMs = 0. Applied.");
+    try {
+      const late = sock.waitFor((f) => f.event === "chat" && f.payload.message?.content?.[0]?.text?.startsWith("$ echo later"), 20_000);
+      expect(await operatorSays("! echo later")).toBe("Still running: echo later. The output comes here when it ends.");
+      expect((await late).payload.message.content[0].text).toMatch(/^\$ echo later\nlater\n\n\[exit code 0 · /);
+      const waiting = await discordSays("! echo in discord");
+      expect(waiting).toBe("Still running: echo in discord. The output comes here when it ends.");
+      await waitUntil(() => discord.messages(DC_OWNER_DM).some((m) => m.content.startsWith("$ echo in discord\nin discord")), 20_000, "the late Discord output");
+    } finally {
+      await operatorSays("/config set commands.bashForegroundMs=30000");
+    }
   });
 
   it("is the owner's, and off when commands.bash is not true", async () => {

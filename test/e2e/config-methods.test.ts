@@ -123,3 +123,41 @@ describe("logs.tail", () => {
     expect(res.error.code).toBe("INVALID_REQUEST");
   });
 });
+
+describe("config.apply", () => {
+  it("answers what will happen, then restarts the gateway in the same process when a changed key needs it", async () => {
+    const own = await startGateway({ configFile: { name: "openclaw.yaml", content: YAML } });
+    let sock = (await openOperator(own.url, own.token)).sock;
+    try {
+      let snap = (await sock.request("config.get", {})).payload;
+      const live = await sock.request("config.apply", { raw: snap.raw.replace("level: info", "level: debug"), baseHash: snap.hash });
+      expect(live.payload).toMatchObject({ applied: true, changedPaths: ["logging.level"], restart: { scheduled: false, reason: "nothing that changed needs a restart" } });
+
+      const refused = await sock.request("config.apply", { raw: "gateway:\n  bind: everywhere\n", baseHash: live.payload.hash });
+      expect(refused.error.details).toMatchObject({ code: "CONFIG_INVALID", issues: [expect.objectContaining({ path: "gateway.bind" })] });
+
+      snap = (await sock.request("config.get", {})).payload;
+      const raw = snap.raw.replace("  mode: local\n", '  mode: local\n  controlUi:\n    allowedOrigins: ["http://example.test"]\n');
+      const shutdown = sock.waitFor((f) => f.type === "event" && f.event === "shutdown", 20_000);
+      const res = await sock.request("config.apply", { raw, baseHash: snap.hash, restartDelayMs: 100 });
+      expect(res.payload).toMatchObject({
+        restartRequiredPaths: ["gateway.controlUi.allowedOrigins[0]"],
+        restart: { scheduled: true, delayMs: 100, paths: ["gateway.controlUi.allowedOrigins[0]"] },
+      });
+      expect((await shutdown).payload).toMatchObject({ reason: expect.stringContaining("config.apply"), restartExpectedMs: 3000 });
+      await own.waitForOutput(/gateway listening[\s\S]*gateway stopping[\s\S]*"msg":"gateway listening"/, 20_000);
+      sock.close();
+
+      // The same process on the same port, with the new config in force and nothing waiting for a restart.
+      sock = (await openOperator(own.url, own.token)).sock;
+      const status = await sock.request("status", {});
+      expect(status.payload.configHash).toBe(res.payload.hash);
+      expect(status.payload.configReload.pendingRestartPaths).toEqual([]);
+      expect(own.proc.exitCode).toBeNull();
+      expect((await sock.request("config.get", {})).payload.config.gateway.controlUi.allowedOrigins).toEqual(["http://example.test"]);
+    } finally {
+      sock.close();
+      await own.stop();
+    }
+  }, 60_000);
+});

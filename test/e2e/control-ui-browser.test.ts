@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { launchChromium, SCREENSHOT_DIR, startRelay } from "../helpers/browser.js";
+import { launchChromium, openWatchedPage, SCREENSHOT_DIR, startRelay } from "../helpers/browser.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 
 /**
@@ -42,17 +42,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** A fresh browser profile; page errors and CSP violations are collected to assert there were none. */
-async function openPage(url: string, viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error" && /Content Security Policy|Refused to/.test(msg.text())) problems.push(msg.text());
-  });
-  await page.goto(url);
-  return { context, page, problems };
+function openPage(url: string, viewport = { width: 1280, height: 800 }) {
+  return openWatchedPage(browser, url, viewport);
 }
 
 async function signedIn(page: Page): Promise<void> {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, runCli, spawnCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { openOperator } from "../helpers/ws-client.js";
+import { waitUntil } from "../helpers/reliability.js";
 
 let gw: GatewayProcess;
 beforeAll(async () => {
@@ -60,9 +61,42 @@ describe("openclaw logs", () => {
 
 describe("openclaw dashboard", () => {
   it("prints the Control UI URL under gateway.controlUi.basePath with the token", async () => {
-    const { code, output } = await runCli(["dashboard"], env());
+    const { code, output } = await runCli(["dashboard", "--no-open"], env());
     expect(code).toBe(0);
     expect(output.trim()).toBe(`http://127.0.0.1:${gw.port}/console/?token=${encodeURIComponent(gw.token!)}`);
+  });
+
+  /** A directory with a fake `xdg-open` that records the URL it was given. */
+  function fakeOpener() {
+    const bin = makeTempDir();
+    const record = path.join(bin, "opened.txt");
+    fs.writeFileSync(path.join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > "${record}.tmp" && mv "${record}.tmp" "${record}"\n`, { mode: 0o755 });
+    return { bin, record };
+  }
+
+  it("opens the link with the platform opener when there is a display", async () => {
+    const { bin, record } = fakeOpener();
+    const { code, output } = await runCli(["dashboard"], { ...env(), PATH: `${bin}:${process.env.PATH}`, DISPLAY: ":99" });
+    expect(code).toBe(0);
+    const url = `http://127.0.0.1:${gw.port}/console/?token=${encodeURIComponent(gw.token!)}`;
+    expect(output).toContain(`${url}\nOpened in your browser (xdg-open).`);
+    // The opener runs detached and may finish after the command: wait for what it recorded.
+    await waitUntil(() => fs.existsSync(record), 10_000);
+    expect(fs.readFileSync(record, "utf8")).toBe(url);
+  });
+
+  it("prints the link and says why when nothing can open it", async () => {
+    const { bin, record } = fakeOpener();
+    const noDisplay = await runCli(["dashboard"], { ...env(), PATH: `${bin}:${process.env.PATH}`, DISPLAY: "", WAYLAND_DISPLAY: "" });
+    expect(noDisplay.code).toBe(0);
+    expect(noDisplay.output).toContain(`/console/?token=`);
+    expect(noDisplay.output).toContain("Not opened: there is no display here (DISPLAY and WAYLAND_DISPLAY are unset). Open the link above in a browser.");
+    const noOpener = await runCli(["dashboard"], { ...env(), PATH: makeTempDir(), DISPLAY: ":99" });
+    expect(noOpener.code).toBe(0);
+    expect(noOpener.output).toContain("Not opened: xdg-open is not installed here");
+    const printOnly = await runCli(["dashboard", "--no-open"], { ...env(), PATH: `${bin}:${process.env.PATH}`, DISPLAY: ":99" });
+    expect(printOnly.output).not.toContain("Opened");
+    expect(fs.existsSync(record)).toBe(false);
   });
 
   it("says so when the Control UI is turned off", async () => {
@@ -101,7 +135,7 @@ describe("openclaw gateway install | uninstall (systemd)", () => {
     expect(code).toBe(0);
     expect(output).toContain(h.unit);
     const unit = fs.readFileSync(h.unit, "utf8");
-    expect(unit).toMatch(/^ExecStart=\S*node\S* --heap-growing-percent=30 \S+openclaw\.js gateway run --port 18800$/m);
+    expect(unit).toMatch(/^ExecStart=\S*node\S* --heap-growing-percent=30 --max-semi-space-size=4 \S+openclaw\.js gateway run --port 18800$/m);
     expect(unit).toContain("Environment=MALLOC_ARENA_MAX=2");
     expect(unit).toContain(`Environment=OPENCLAW_STATE_DIR=${h.stateDir}`);
     expect(unit).toContain("Restart=on-failure");

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 /** Debian's `chromium` package (`.ci/run` installs it); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -15,6 +15,27 @@ export async function launchChromium(): Promise<Browser> {
   }
   // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+}
+
+/**
+ * A page in a fresh browser profile that collects page errors and CSP refusals into `problems`
+ * (tests assert it stays empty); `confirm()` dialogs are accepted.
+ */
+export async function openWatchedPage(
+  browser: Browser,
+  url: string,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error" && /Content Security Policy|Refused to/.test(msg.text())) problems.push(msg.text());
+  });
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.goto(url);
+  return { context, page, problems };
 }
 
 /**

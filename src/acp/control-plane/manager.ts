@@ -28,7 +28,7 @@ export interface AcpSessionManagerDeps {
   stateDir: string;
   settings: () => AcpSettings;
   logger: Logger;
-  /** Builds the runtime; `onProcess` must be called when a session's process starts or ends. */
+  /** Builds the runtime; `onProcess` must be called when a session's process is spawned (its pid) and when it ends or fails to start (undefined). */
   createRuntime: (hooks: { onProcess: (sessionKey: string, pid: number | undefined) => void }) => AcpManagedRuntime;
   now?: () => number;
 }
@@ -82,6 +82,8 @@ export class AcpSessionManager {
   private readonly slots = new Map<string, () => void>();
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly turns = new Map<string, AbortController>();
+  /** The record change that holds each live process's pid: on disk before its first prompt. */
+  private readonly pidWrites = new Map<string, number>();
   private readonly now: () => number;
   private sweepTimer?: NodeJS.Timeout;
   private stopped = false;
@@ -210,8 +212,12 @@ export class AcpSessionManager {
         this.records.update(record.sessionKey, { state: "stale", lastError: error.message, lastActiveAt: this.now() });
         return fail(error);
       }
-      // Written in the background: the prompt goes out first (the record is on disk since createSession).
+      // Written in the background: the prompt goes out first (the record is on disk since
+      // createSession). The pid, noted when the process started, must be on disk by now, so a
+      // gateway killed mid-turn leaves enough to end the orphan; its write overlapped the
+      // agent's own start-up, so this rarely waits.
       this.records.note(record.sessionKey, { state: "running", lastActiveAt: this.now() });
+      await this.records.writtenThrough(this.pidWrites.get(record.sessionKey) ?? 0);
       let text = "";
       let ending: AcpRuntimeEvent | undefined;
       for await (const event of this.runtime.runTurn({ handle, text: input.text, mode: input.mode, requestId: randomUUID(), signal: controller.signal })) {
@@ -269,11 +275,12 @@ export class AcpSessionManager {
       this.slots.set(record.sessionKey, release);
       this.handles.set(record.sessionKey, handle);
       const facts = this.runtime.describe(record.sessionKey);
+      // In the background: a gateway killed before this is on disk leaves the session stale
+      // instead of resumable (the pid, for ending the orphan, was noted at spawn).
       this.records.note(record.sessionKey, {
         state: "ready",
         backendSessionId: handle.backendSessionId,
         loadSession: facts?.loadSession ?? false,
-        ...(facts?.pid ? { pid: facts.pid } : {}),
       });
       return handle;
     } catch (err) {
@@ -283,7 +290,11 @@ export class AcpSessionManager {
   }
 
   private onProcess(sessionKey: string, pid: number | undefined): void {
-    if (pid !== undefined) return;
+    if (pid !== undefined) {
+      this.pidWrites.set(sessionKey, this.records.note(sessionKey, { pid }));
+      return;
+    }
+    this.pidWrites.delete(sessionKey);
     this.slots.get(sessionKey)?.();
     this.slots.delete(sessionKey);
     this.handles.delete(sessionKey);

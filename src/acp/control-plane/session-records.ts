@@ -97,10 +97,19 @@ export class AcpSessionRecords {
     return record;
   }
 
-  /** Changes a record now and writes the file on the next turn of the event loop, on the thread pool. */
-  note(sessionKey: string, patch: Partial<AcpSessionRecord>): void {
-    if (!this.apply(sessionKey, patch)) return;
+  /**
+   * Changes a record now and writes the file on the next turn of the event loop, on the thread
+   * pool. Returns the change's number for `writtenThrough` (0: no such record).
+   */
+  note(sessionKey: string, patch: Partial<AcpSessionRecord>): number {
+    if (!this.apply(sessionKey, patch)) return 0;
     this.background ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.writeInBackground());
+    return this.changes;
+  }
+
+  /** Resolves once change `change` is on disk, or its write failed (and was logged). */
+  async writtenThrough(change: number): Promise<void> {
+    while (this.written < change && this.background) await this.background;
   }
 
   /** Resolves once every noted change is on disk. */

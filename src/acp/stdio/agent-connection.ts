@@ -39,6 +39,8 @@ export interface AgentConnectionOptions {
   onUpdate: (update: SessionUpdate) => void;
   /** A permission could not be asked and policy says the turn fails. */
   onPermissionFailure: (message: string) => void;
+  /** The process was spawned (before `initialize`): its pid. */
+  onSpawn?: (pid: number) => void;
 }
 
 /**
@@ -122,6 +124,7 @@ export class AgentConnection {
       throw new AcpRuntimeError("ACP_COMMAND_NOT_FOUND", `ACP agent \`${opts.agentId}\`: command not found (\`${opts.command.command}\` is not on PATH).${hint}`);
     }
     const agent = new AgentConnection(opts, executable, env);
+    if (agent.process.pid) opts.onSpawn?.(agent.process.pid);
     try {
       const init = await agent.request<InitializeResponse>("initialize", () =>
         agent.connection.agent.request("initialize", {

@@ -28,7 +28,7 @@ export interface StdioRuntimeDeps {
   /** The environment agents inherit (scrubbed before use); default the gateway's own. */
   env?: NodeJS.ProcessEnv;
   permissions?: PermissionAsker;
-  /** An agent process started (pid), or ended or was closed (undefined), for a session: the control plane records it. */
+  /** An agent process was spawned (pid), or ended, was closed or failed to start (undefined), for a session: the control plane records it. */
   onProcess?: (sessionKey: string, pid: number | undefined) => void;
 }
 
@@ -63,6 +63,11 @@ export class StdioAcpRuntime implements AcpRuntime {
     const command = settings.agents[input.agent];
     if (!command) throw new AcpRuntimeError("ACP_AGENT_UNKNOWN", `ACP agent \`${input.agent}\` is not configured.`);
     let live: LiveSession | undefined;
+    let spawned = false;
+    const startFailed = (err: unknown) => {
+      if (spawned) this.deps.onProcess?.(input.sessionKey, undefined);
+      throw err;
+    };
     const agent = await AgentConnection.start({
       agentId: input.agent,
       command,
@@ -81,7 +86,11 @@ export class StdioAcpRuntime implements AcpRuntime {
         live.turn.permissionFailure ??= message;
         live.agent.cancel();
       },
-    });
+      onSpawn: (pid) => {
+        spawned = true;
+        this.deps.onProcess?.(input.sessionKey, pid);
+      },
+    }).catch(startFailed);
     try {
       const backendSessionId = input.resumeSessionId ? (await agent.resumeSession(input.resumeSessionId), input.resumeSessionId) : await agent.newSession();
       live = {
@@ -90,10 +99,9 @@ export class StdioAcpRuntime implements AcpRuntime {
       };
     } catch (err) {
       await agent.dispose();
-      throw err;
+      return startFailed(err);
     }
     this.sessions.set(input.sessionKey, live);
-    this.deps.onProcess?.(input.sessionKey, agent.process.pid);
     const ended = live;
     void agent.process.exited.then((exit) => {
       if (this.sessions.get(input.sessionKey) !== ended) return;

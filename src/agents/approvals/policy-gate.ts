@@ -25,7 +25,7 @@ export interface ExecGateReport {
  * `allow-always` adds every program the approved line starts to this gate's allowlist for the
  * process lifetime; a line the shell grammar cannot read with certainty is approved once only.
  */
-export function createExecApprovalGate(settings: ExecPolicySettings, broker?: ExecApprovalBroker, timeoutMs?: number, observe?: (report: ExecGateReport) => void) {
+export function createExecApprovalGate(settings: ExecPolicySettings, broker?: Pick<ExecApprovalBroker, "request">, timeoutMs?: number, observe?: (report: ExecGateReport) => void) {
   const learned: string[] = [];
   const decide = async (command: string, ctx: ExecGateContext): Promise<ExecGateReport> => {
     const verdict = evaluateExecPolicy(command, { ...settings, allowlist: [...settings.allowlist, ...learned] });

@@ -17,6 +17,7 @@ const CronParameters = Type.Object({
         description:
           'For add: {name, schedule, sessionTarget, payload, delivery?}. schedule: {kind:"at", at:"20m" | ISO, tz?} | {kind:"every", every:"30m"} | {kind:"cron", expr:"0 9 * * 1-5", tz:"Europe/Berlin"}. ' +
           'A reminder for this chat: sessionTarget "main" with payload {kind:"systemEvent", text}. Work on its own: sessionTarget "isolated" with payload {kind:"agentTurn", message} and ' +
+          'A turn in this very session: sessionTarget "current" with an agentTurn payload. ' +
           'delivery {mode:"announce", channel, to} or {mode:"none"}.',
       },
     ),
@@ -39,7 +40,7 @@ export function createCronTool(): AgentTool<typeof CronParameters> {
       if (!host) return toolError(TOOL_ERRORS.cronUnavailable("scheduling only works inside the gateway"));
       const { action, ...rest } = args;
       try {
-        const answer = await host.call(action as never, rest as Record<string, unknown>, ctx.agentId);
+        const answer = await host.call(action as never, rest as Record<string, unknown>, ctx.agentId, ctx.sessionKey);
         return toolText(JSON.stringify(answer, null, 2));
       } catch (error) {
         if (error instanceof CronToolRefusal) return toolError(error.unavailable ? TOOL_ERRORS.cronUnavailable(error.message) : TOOL_ERRORS.cronRefused(error.message));

@@ -34,6 +34,7 @@ export class ProcessRegistry {
   private readonly finishedTtlMs: number;
   private readonly maxFinished: number;
   private readonly now: () => number;
+  private readonly finishListeners = new Set<(session: ProcessSession) => void>();
 
   constructor(options: ProcessRegistryOptions = {}) {
     this.finishedTtlMs = options.finishedTtlMs ?? DEFAULT_FINISHED_TTL_MS;
@@ -44,6 +45,15 @@ export class ProcessRegistry {
   adopt(session: ProcessSession): void {
     this.prune();
     this.sessions.set(session.id, session);
+    void session.finished.then(() => {
+      for (const listener of this.finishListeners) listener(session);
+    });
+  }
+
+  /** Called when a background session ends (the heartbeat wakes on it); returns the unsubscribe. */
+  onFinished(listener: (session: ProcessSession) => void): () => void {
+    this.finishListeners.add(listener);
+    return () => this.finishListeners.delete(listener);
   }
 
   /** A session by id; with `owner`, only if that conversation started it. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../../config/index.js";
+import type { InternalHookSink } from "../../hooks/internal/types.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId } from "../../agents/agent-config.js";
 import type { ConversationPort } from "../../agents/conversation-port.js";
@@ -54,6 +55,8 @@ export interface InboundDispatchDeps {
   acpBound?: Pick<AcpBoundChats, "submit">;
   /** A message in the thread of a thread-bound ACP child: its next prompt; a refusal text for the chat, else undefined. */
   acpThreadFollowUp?: (childSessionKey: string, text: string) => string | undefined;
+  /** Internal hooks hear `message:received` for each accepted message (not a duplicate, not ignored). */
+  hooks?: InternalHookSink;
 }
 
 /** What the rest of the pipeline needs to know about one accepted message. */
@@ -128,6 +131,24 @@ export class InboundDispatcher {
       }
     }
 
+    this.deps.hooks?.emit({
+      type: "message",
+      action: "received",
+      sessionKey: routed.message.sessionKey,
+      context: {
+        channel,
+        accountId,
+        from: message.senderId,
+        ...(message.senderName ? { senderName: message.senderName } : {}),
+        chatType: message.chatType,
+        conversationId: message.chatId,
+        ...(message.threadId ? { threadId: message.threadId } : {}),
+        messageId: message.messageId,
+        content: message.text,
+        timestamp: message.timestamp,
+        agentId: routed.agentId,
+      },
+    });
     const command = this.commandIn(routed);
     if (command) {
       const result = await CHAT_COMMANDS.run(command, this.commandContext(routed));
@@ -136,7 +157,10 @@ export class InboundDispatcher {
       else {
         const reply = commandReply(result);
         await this.deps.dedupe.whenDurable();
-        if (reply) await this.deps.delivery.queueText(`cmd:${routed.dedupeKey ?? randomUUID()}`, routed.target, reply);
+        const replyId = `cmd:${routed.dedupeKey ?? randomUUID()}`;
+        if (reply) await this.deps.delivery.queueText(replyId, routed.target, reply);
+        // Queued after the reply, so the chat shows them in order.
+        if (result.kind === "reply" && result.followUp) void result.followUp.then((text) => this.deps.delivery.queueText(`${replyId}:more`, routed.target, text));
         return;
       }
     }

@@ -1,3 +1,4 @@
+import type { InternalHookSink } from "../../hooks/internal/types.js";
 import type { Logger } from "../../infra/logger.js";
 import type { ChannelAccount, ChannelLimits } from "../types.js";
 import { chunkText } from "./chunk-text.js";
@@ -13,6 +14,8 @@ export interface ReplyDeliveryDeps {
   retry?: RetryPolicy;
   /** Wait before a failed delivery is tried again (multiplied by the attempts so far). */
   redeliverAfterMs?: number;
+  /** Internal hooks hear `message:sent` once per delivery, when it went out or finally failed. */
+  hooks?: InternalHookSink;
 }
 
 /** How long a merged turn remembers which chats it already answered. */
@@ -213,6 +216,7 @@ export class ReplyDelivery {
         if (outcome.permanent) {
           this.deps.ledger.finish(id, "failed", outcome.error);
           await this.deps.ledger.whenDurable();
+          this.emitSent(entry, false, outcome.error);
           return;
         }
         return this.retryLater(id, outcome.error);
@@ -222,6 +226,27 @@ export class ReplyDelivery {
     }
     this.deps.ledger.finish(id, "delivered");
     await this.deps.ledger.whenDurable();
+    this.emitSent(entry, true);
+  }
+
+  private emitSent(entry: DeliveryEntry, success: boolean, error?: string): void {
+    const { target } = entry;
+    this.deps.hooks?.emit({
+      type: "message",
+      action: "sent",
+      ...(entry.sessionKey ? { sessionKey: entry.sessionKey } : {}),
+      context: {
+        channel: target.channel,
+        accountId: target.accountId,
+        to: target.chatId,
+        ...(target.threadId ? { threadId: target.threadId } : {}),
+        content: (entry.chunks ?? []).join("\n"),
+        success,
+        ...(error ? { error } : {}),
+        deliveryId: entry.id,
+        ...(entry.runId ? { runId: entry.runId } : {}),
+      },
+    });
   }
 
   private async retryLater(id: string, error: string): Promise<void> {

@@ -149,6 +149,10 @@ export const CommandsSchema = Type.Object({
   ownerAllowFrom: Type.Optional(StringList),
   /** `/bash` and `! cmd` for the owner, through the exec tool's policy and approvals (default off). */
   bash: Type.Optional(Type.Boolean()),
+  /** How long `/bash` waits for a command's result before it answers "still running" (ms, 0 to 30000; default 2000). */
+  bashForegroundMs: Type.Optional(integer(0, 30_000)),
   /** `/config` and `/allowlist add|remove`, which write the config file (default off). */
   config: Type.Optional(Type.Boolean()),
+  /** `/restart` (default on). */
+  restart: Type.Optional(Type.Boolean()),
 });

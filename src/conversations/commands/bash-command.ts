@@ -1,13 +1,17 @@
 import type { ChatCommandContext } from "./chat-command-registry.js";
 
 /** `/bash <command>` and `! <command>`: off unless `commands.bash: true`; the command meets exec's policy and approvals (see the admin port). */
-export async function runBashCommand(args: string, ctx: ChatCommandContext): Promise<string> {
+export async function runBashCommand(args: string, ctx: ChatCommandContext): Promise<{ text: string; followUp?: Promise<string> }> {
+  const refusal = bashRefusal(args, ctx);
+  if (refusal) return { text: refusal };
+  return ctx.admin!.shell({ sessionKey: ctx.sessionKey, command: args.trim(), senderIsOwner: ctx.senderIsOwner, ...(ctx.chat ? { channel: ctx.chat.channel } : {}) });
+}
+
+function bashRefusal(args: string, ctx: ChatCommandContext): string | undefined {
   if (ctx.config().commands?.bash !== true)
     return "/bash is off on this gateway. The owner can enable it with commands.bash: true; commands then run under the exec tool's policy and approvals.";
-  const admin = ctx.admin;
-  if (!admin) return "/bash is not available here.";
-  if (admin.writeRefusal) return admin.writeRefusal;
-  const command = args.trim();
-  if (!command) return "Usage: /bash <command> (or ! <command>)";
-  return admin.shell({ sessionKey: ctx.sessionKey, command, senderIsOwner: ctx.senderIsOwner, ...(ctx.chat ? { channel: ctx.chat.channel } : {}) });
+  if (!ctx.admin) return "/bash is not available here.";
+  if (ctx.admin.writeRefusal) return ctx.admin.writeRefusal;
+  if (!args.trim()) return "Usage: /bash <command> (or ! <command>)";
+  return undefined;
 }

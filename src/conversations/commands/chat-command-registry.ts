@@ -52,7 +52,8 @@ export interface ChatPlace {
 
 /** What a command did: a reply to show, or the two outcomes each surface reports in its own shape. */
 export type ChatCommandResult =
-  | { kind: "reply"; text: string }
+  /** `followUp`: more to say once it is known (a long `/bash`); the surface sends it after `text`, in the same chat. */
+  | { kind: "reply"; text: string; followUp?: Promise<string> }
   | { kind: "stopped"; runIds: string[]; subagents: number }
   | { kind: "reset"; outcome: ResetOutcome }
   /** Not answered by the gateway: this text goes to the agent instead of the typed command (`/skill`). */
@@ -77,6 +78,11 @@ export interface ChatCommand {
   /** Where it is a command; on other surfaces the text goes to the agent. Default: every surface. */
   surfaces?: readonly ChatSurface[];
   handler(args: string, ctx: ChatCommandContext): ChatCommandResult | Promise<ChatCommandResult>;
+}
+
+/** A reply's whole text, follow-up included, for surfaces that answer once (the `agent` method, the OpenAI route). */
+export async function wholeReplyText(result: { text: string; followUp?: Promise<string> }): Promise<string> {
+  return result.followUp ? `${result.text}\n\n${await result.followUp}` : result.text;
 }
 
 export interface MatchedCommand {

@@ -7,6 +7,7 @@ import { contextText, statusCard, usageText } from "./status-card.js";
 import { runConfigCommand } from "./config-command.js";
 import { runAllowlistCommand } from "./allowlist-command.js";
 import { runBashCommand } from "./bash-command.js";
+import { runRestartCommand } from "./restart-command.js";
 
 export const QUEUE_MODES = ["steer", "followup", "collect", "interrupt"] as const;
 export type ChatQueueMode = (typeof QUEUE_MODES)[number];
@@ -233,13 +234,21 @@ CHAT_COMMANDS.register({
 });
 
 CHAT_COMMANDS.register({
+  name: "restart",
+  category: "management",
+  ownerOnly: true,
+  description: "restart the gateway gracefully (commands.restart)",
+  handler: (_args, ctx) => reply(runRestartCommand(ctx)),
+});
+
+CHAT_COMMANDS.register({
   name: "bash",
   args: "<command>",
   prefix: "!",
   category: "tools",
   ownerOnly: true,
   description: "run a shell command as the agent's exec would (commands.bash: true; also `! <command>`)",
-  handler: async (args, ctx) => reply(await runBashCommand(args, ctx)),
+  handler: async (args, ctx) => ({ kind: "reply", ...(await runBashCommand(args, ctx)) }),
 });
 
 CHAT_COMMANDS.register({

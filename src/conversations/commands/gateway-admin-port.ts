@@ -14,8 +14,8 @@ export interface GatewayAdminPort {
   pairedSenders(channel: string, accountId: string): string[];
   /** `/restart`: starts a graceful restart once the reply is out; a refusal text when this gateway cannot restart itself. */
   restart(reason: string): { ok: true } | { ok: false; message: string };
-  /** `/bash`: runs `command` as the session's agent would run `exec` (its tool policy, sandbox and exec approvals); the text to show. */
-  shell(input: ShellCommandInput): Promise<string>;
+  /** `/bash`: runs `command` as the session's agent would run `exec` (its tool policy, sandbox and exec approvals); the reply, and the output later when it comes after the reply. */
+  shell(input: ShellCommandInput): Promise<{ text: string; followUp?: Promise<string> }>;
 }
 
 export interface ShellCommandInput {

@@ -6,6 +6,7 @@ import { scopeSatisfied } from "../protocol/scopes.js";
 import type { MethodRegistry } from "./registry.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
 import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
+import { wholeReplyText } from "../../conversations/commands/chat-command-registry.js";
 
 const Str = Type.Optional(Type.String());
 const Bool = Type.Optional(Type.Boolean());
@@ -102,8 +103,10 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
                 ...done(result.outcome.summary ?? "", result.outcome.summary ? [{ text: result.outcome.summary }] : [], { cached: true }),
                 status: result.outcome.status === "ok" ? "ok" : "error",
               };
-            case "reply":
-              return done(result.text, [{ text: result.text }], { durationMs: 0, command: command.name });
+            case "reply": {
+              const text = await wholeReplyText(result);
+              return done(text, [{ text }], { durationMs: 0, command: command.name });
+            }
           }
       }
       const outcome = await conversations.submit({

@@ -9,7 +9,7 @@ const LABELS: Record<string, string> = { telegram: "Telegram", discord: "Discord
 
 /**
  * `send` (direct delivery, see docs/channels.md), `channels.status`, and the DM pairing methods
- * behind `openclaw pairing list|approve`. `channels()` is undefined while no channel is configured.
+ * behind `openclaw pairing list|approve|reject`. `channels()` is undefined while no channel is configured.
  */
 export function registerChannelMethods(registry: MethodRegistry, channels: () => ChannelManager | undefined): void {
   const require = (): ChannelManager => {
@@ -69,6 +69,21 @@ export function registerChannelMethods(registry: MethodRegistry, channels: () =>
       if (!approved)
         throw invalidRequest(`no pending pairing request with code ${params.code.trim().toUpperCase()} on ${params.channel} (expired after 1 hour, or already approved)`);
       return { approved };
+    },
+  });
+
+  registry.register({
+    name: "pairing.reject",
+    scope: "operator.admin",
+    params: Type.Object(
+      { channel: Type.String({ minLength: 1 }), code: Type.String({ minLength: 1, maxLength: 32 }), accountId: Type.Optional(Type.String()) },
+      { additionalProperties: false },
+    ),
+    handler: (params) => {
+      const rejected = require().rejectPairing(params.channel.toLowerCase(), params.code, params.accountId?.toLowerCase());
+      if (!rejected)
+        throw invalidRequest(`no pending pairing request with code ${params.code.trim().toUpperCase()} on ${params.channel} (expired after 1 hour, or already answered)`);
+      return { rejected };
     },
   });
 }

@@ -1,29 +1,17 @@
 import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
-import { displayMessages } from "../../conversations/display-messages.js";
+import { displayPage } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
 import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
 import { readSystemProvenance } from "./chat-provenance.js";
 import { checkExpectedLeaf, readChatSendOptions } from "./chat-send-options.js";
+import { commandReplyEvent } from "./command-reply-event.js";
 import type { MethodRegistry } from "./registry.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
 const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((m) => Type.Literal(m)));
-
-/** The one `chat` event of a chat command's answer: a `final` whose message is marked `command: true`. */
-function commandReplyEvent(runId: string, sessionKey: string, text: string): Record<string, unknown> {
-  const agentId = sessionKey.startsWith("agent:") ? sessionKey.split(":")[1] : undefined;
-  return {
-    runId,
-    sessionKey,
-    ...(agentId ? { agentId } : {}),
-    seq: 1,
-    state: "final",
-    message: { role: "assistant", content: [{ type: "text", text }], command: true, timestamp: Date.now() },
-  };
-}
 
 /** `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (see docs/protocol.md). */
 export function registerChatMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands = {}): void {
@@ -91,7 +79,11 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
             case "reply":
               // Chat clients show a command's answer from the run's `final` event (marked `command`),
               // sent right after this acknowledgement, as they do for a reply of the agent.
-              setImmediate(() => runtime.broadcast("chat", commandReplyEvent(params.idempotencyKey, sessionKey, result.text)));
+              setImmediate(() => {
+                runtime.broadcast("chat", commandReplyEvent(params.idempotencyKey, sessionKey, result.text));
+                // A follow-up (a long `/bash`'s output) is its own `final`, after the reply.
+                void result.followUp?.then((text) => runtime.broadcast("chat", commandReplyEvent(`${params.idempotencyKey}:more`, sessionKey, text)));
+              });
               return { runId: params.idempotencyKey, status: "started", command: command.name, reply: result.text };
           }
       }
@@ -126,6 +118,8 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         agentId: Type.Optional(Type.String()),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
         maxChars: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000 })),
+        // Paging back: skip this many of the newest messages (the previous answer's nextOffset).
+        offset: Type.Optional(Type.Integer({ minimum: 0 })),
       },
       { additionalProperties: false },
     ),
@@ -133,9 +127,11 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
       const store = runtime.sessions();
       const entry = store.get(sessionKey);
-      if (!entry) return { sessionKey, sessionId: null, messages: [] };
-      const messages = displayMessages(conversations.displayHistory(sessionKey), {
+      if (!entry) return { sessionKey, sessionId: null, messages: [], hasMore: false };
+      const offset = params.offset ?? 0;
+      const { messages, hasMore } = displayPage(conversations.displayHistory(sessionKey), {
         limit: params.limit ?? 200,
+        offset,
         maxChars: params.maxChars,
         idOf: (m) => conversations.entryIdOf(m),
       });
@@ -144,6 +140,8 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         sessionKey,
         sessionId: entry.sessionId,
         messages,
+        hasMore,
+        ...(hasMore ? { nextOffset: offset + messages.length } : {}),
         ...(entry.thinkingLevel ? { thinkingLevel: entry.thinkingLevel } : {}),
         sessionInfo: { hasActiveRun: active.length > 0, activeRunIds: active },
       };

@@ -25,6 +25,18 @@ const Replace = Type.Object(
   { additionalProperties: false },
 );
 
+/** How long `config.apply` waits before restarting, so its answer (and other clients' calls) get out first. */
+const DEFAULT_RESTART_DELAY_MS = 2_000;
+
+const Apply = Type.Object(
+  {
+    raw: Type.String({ maxLength: MAX_RAW_CHARS }),
+    baseHash: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    restartDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+  },
+  { additionalProperties: false },
+);
+
 const Patch = Type.Object(
   {
     raw: Type.String({ maxLength: MAX_RAW_CHARS }),
@@ -85,15 +97,28 @@ export function registerConfigMethods(registry: MethodRegistry): void {
     return written(runtime, result);
   };
 
-  // set and apply are one operation here: a write is applied live (keys that need a restart are listed).
-  for (const name of ["config.set", "config.apply"]) {
-    registry.register({
-      name,
-      scope: "operator.admin",
-      params: Replace,
-      handler: (params, { runtime }) => edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, { baseHash: params.baseHash, env: process.env }), runtime),
-    });
-  }
+  // set: write and apply live what can be (keys that need a restart are listed and wait).
+  registry.register({
+    name: "config.set",
+    scope: "operator.admin",
+    params: Replace,
+    handler: (params, { runtime }) => edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, { baseHash: params.baseHash, env: process.env }), runtime),
+  });
+
+  // apply: the same write, then a restart when something changed that only a restart applies
+  // (a restart-only key, or anything while hot reload is off). The answer says which comes.
+  registry.register({
+    name: "config.apply",
+    scope: "operator.admin",
+    params: Apply,
+    handler: (params, { runtime }) => {
+      const answer = edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, { baseHash: params.baseHash, env: process.env }), runtime);
+      const waiting = answer.applied ? answer.restartRequiredPaths : answer.changedPaths;
+      if (waiting.length === 0) return { ...answer, restart: { scheduled: false, reason: "nothing that changed needs a restart" } };
+      const plan = runtime.requestRestart("config.apply", params.restartDelayMs ?? DEFAULT_RESTART_DELAY_MS);
+      return { ...answer, restart: { ...plan, paths: waiting } };
+    },
+  });
 
   registry.register({
     name: "config.patch",

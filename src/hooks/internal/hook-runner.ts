@@ -1,10 +1,12 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import { discoverHooks, listensTo, type DiscoveredHook } from "./discover-hooks.js";
-import { runHandlerInWorker } from "./run-in-worker.js";
-import type { InternalHookEvent, InternalHookSink } from "./types.js";
+import { runHandlerInWorker, type HandlerOutcome } from "./run-in-worker.js";
+import type { HookAgentTurnRunner, InternalHookEvent, InternalHookSink } from "./types.js";
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
+type EventInput = Pick<InternalHookEvent, "type" | "action" | "sessionKey" | "context">;
+
 /** How long a discovery is reused before the folders are read again. */
 const DISCOVERY_TTL_MS = 5_000;
 
@@ -15,6 +17,8 @@ export interface HookRunnerDeps {
   workspaceDirOf: (agentId: string) => string;
   defaultAgentId: () => string;
   logger: Logger;
+  /** Where the agent turns handlers ask for go; without it they are logged and dropped. */
+  agentTurns?: HookAgentTurnRunner;
 }
 
 /** Whether a discovered hook runs: internal hooks on, and its own entry enabled (every hook is off until enabled). */
@@ -51,12 +55,12 @@ export class InternalHookRunner implements InternalHookSink {
     return this.cached.hooks;
   }
 
-  emit(input: Pick<InternalHookEvent, "type" | "action" | "sessionKey" | "context">): void {
+  emit(input: EventInput): void {
     void this.track(this.dispatch(input));
   }
 
   /** Emits and waits for the handlers (within their budget): for `gateway:shutdown`, and tests. */
-  async emitAndWait(input: Pick<InternalHookEvent, "type" | "action" | "sessionKey" | "context">): Promise<void> {
+  async emitAndWait(input: EventInput): Promise<void> {
     await this.track(this.dispatch(input));
   }
 
@@ -71,33 +75,73 @@ export class InternalHookRunner implements InternalHookSink {
     return work;
   }
 
-  private async dispatch(input: Pick<InternalHookEvent, "type" | "action" | "sessionKey" | "context">): Promise<void> {
-    const config = this.deps.config();
-    if (config.hooks?.internal?.enabled === false) return;
+  listens(type: InternalHookEvent["type"], action: string): boolean {
+    try {
+      return this.listeners({ type, action }).length > 0;
+    } catch {
+      return false;
+    }
+  }
+
+  async transform(input: EventInput): Promise<Record<string, unknown>> {
+    let context = input.context;
     let hooks: DiscoveredHook[];
     try {
-      hooks = this.hooks().filter((h) => h.handlerPath && hookEnabled(config, h.name) && listensTo(h.events, input.type, input.action));
+      hooks = this.listeners(input);
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message }, "internal hooks could not be discovered");
+      return context;
+    }
+    for (const hook of hooks) {
+      const outcome = await this.runOne(hook, { ...input, context }, true);
+      if (outcome.ok && outcome.context) context = outcome.context;
+    }
+    return context;
+  }
+
+  /** Enabled hooks with a handler that listen to the event. */
+  private listeners(input: Pick<EventInput, "type" | "action">): DiscoveredHook[] {
+    const config = this.deps.config();
+    if (config.hooks?.internal?.enabled === false) return [];
+    // Every hook is off until enabled: with none enabled, the folders are not even read.
+    if (!Object.values(config.hooks?.internal?.entries ?? {}).some((entry) => entry?.enabled === true)) return [];
+    return this.hooks().filter((h) => h.handlerPath && hookEnabled(config, h.name) && listensTo(h.events, input.type, input.action));
+  }
+
+  private async dispatch(input: EventInput): Promise<void> {
+    let hooks: DiscoveredHook[];
+    try {
+      hooks = this.listeners(input);
     } catch (err) {
       this.deps.logger.warn({ err: (err as Error).message }, "internal hooks could not be discovered");
       return;
     }
-    if (hooks.length === 0) return;
-    const timeoutMs = config.hooks?.internal?.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-    await Promise.all(
-      hooks.map(async (hook) => {
-        const event: InternalHookEvent = {
-          type: input.type,
-          action: input.action,
-          timestamp: Date.now(),
-          messages: [],
-          context: { ...input.context, stateDir: this.deps.stateDir },
-          ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}),
-        };
-        const outcome = await runHandlerInWorker(hook.handlerPath!, event, timeoutMs);
-        const where = { hook: hook.name, event: `${input.type}:${input.action}`, ms: outcome.ms };
-        if (!outcome.ok) this.deps.logger.warn({ ...where, err: outcome.error }, "internal hook failed");
-        else this.deps.logger.debug({ ...where, messages: outcome.messages }, "internal hook ran");
-      }),
-    );
+    await Promise.all(hooks.map((hook) => this.runOne(hook, input, false)));
+  }
+
+  /** One hook on one event in its worker; what it did is logged, the turns it asked for are started. */
+  private async runOne(hook: DiscoveredHook, input: EventInput, returnContext: boolean): Promise<HandlerOutcome> {
+    const timeoutMs = this.deps.config().hooks?.internal?.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+    const event: InternalHookEvent = {
+      type: input.type,
+      action: input.action,
+      timestamp: Date.now(),
+      messages: [],
+      agentTurns: [],
+      context: { ...input.context, stateDir: this.deps.stateDir },
+      ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}),
+    };
+    const outcome = await runHandlerInWorker(hook.handlerPath!, event, timeoutMs, returnContext);
+    const where = { hook: hook.name, event: `${input.type}:${input.action}`, ms: outcome.ms };
+    if (!outcome.ok) {
+      this.deps.logger.warn({ ...where, err: outcome.error }, "internal hook failed");
+      return outcome;
+    }
+    this.deps.logger.debug({ ...where, messages: outcome.messages }, "internal hook ran");
+    for (const request of outcome.agentTurns) {
+      if (this.deps.agentTurns) this.deps.agentTurns(hook.name, request);
+      else this.deps.logger.warn(where, "internal hook asked for an agent turn where none can run");
+    }
+    return outcome;
   }
 }

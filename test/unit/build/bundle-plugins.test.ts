@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rolldown } from "rolldown";
 import { eagerModuleFactories } from "../../../build/eager-module-factories.mjs";
 import { fastifyOnDemand } from "../../../build/fastify-on-demand.mjs";
+import { lazyAcpSchemas } from "../../../build/lazy-acp-schemas.mjs";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -74,5 +75,59 @@ describe("eager-module-factories", () => {
   it("writes every CommonJS module wrapper as a parenthesized function expression", () => {
     expect(code).toContain("__commonJSMin((function(exports, module) {");
     expect(code).not.toMatch(/__commonJSMin\(\(\([\w$,\s]*\)\s*=>/);
+  });
+});
+
+// Both sides of the ACP SDK in one process, over an in-memory wire: a valid request, one whose
+// params fail the SDK's zod validation, and a session/update notification.
+const ACP_FIXTURE = `
+import { agent, client, ndJsonStream } from "@agentclientprotocol/sdk";
+const toAgent = new TransformStream();
+const toClient = new TransformStream();
+const out = { updates: [] };
+const agentApp = agent({ name: "fixture-agent" })
+  .onRequest("initialize", ({ params }) => ({ protocolVersion: params.protocolVersion, agentCapabilities: { loadSession: false } }))
+  .onRequest("session/new", async ({ params, client: ide }) => {
+    await ide.notify("session/update", { sessionId: "s-1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi from " + params.cwd } } });
+    return { sessionId: "s-1" };
+  });
+agentApp.connect(ndJsonStream(toClient.writable, toAgent.readable));
+const clientApp = client({ name: "fixture-client" }).onNotification("session/update", ({ params }) => { out.updates.push(params.update.content.text); });
+const connection = clientApp.connect(ndJsonStream(toAgent.writable, toClient.readable));
+out.initialize = await connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+out.session = await connection.agent.request("session/new", { cwd: "/tmp", mcpServers: [] });
+try { await connection.agent.request("session/new", { mcpServers: [] }); } catch (err) { out.invalid = err.code; }
+await new Promise((r) => setTimeout(r, 50));
+console.log(JSON.stringify(out));
+process.exit(0);
+`;
+
+describe("lazy-acp-schemas", () => {
+  let acpDir: string;
+  let acpCode: string;
+  let acpOutput: Record<string, unknown>;
+  beforeAll(async () => {
+    acpDir = fs.mkdtempSync(path.join(REPO_ROOT, ".build-test-"));
+    fs.writeFileSync(path.join(acpDir, "entry.mjs"), ACP_FIXTURE);
+    const bundle = await rolldown({ input: path.join(acpDir, "entry.mjs"), platform: "node", plugins: [lazyAcpSchemas()], logLevel: "silent" });
+    await bundle.write({ dir: path.join(acpDir, "out"), format: "esm", entryFileNames: "[name].js" });
+    await bundle.close();
+    acpCode = fs.readFileSync(path.join(acpDir, "out", "entry.js"), "utf8");
+    acpOutput = JSON.parse(execFileSync(process.execPath, [path.join(acpDir, "out", "entry.js")], { encoding: "utf8" }));
+  }, 60_000);
+  afterAll(() => fs.rmSync(acpDir, { recursive: true, force: true }));
+
+  it("wraps every generated schema in a stand-in built on first use", () => {
+    const schemas = acpCode.match(/^const z[A-Z]\w* = .*$/gm) ?? [];
+    expect(schemas.length).toBeGreaterThan(20);
+    expect(schemas.filter((line) => !line.includes("= /* @__PURE__ */ lazySchema(() =>"))).toEqual([]);
+    expect(acpCode).toMatch(/^const zInitializeRequest = /m);
+  });
+
+  it("still validates requests and delivers notifications through the stand-ins", () => {
+    expect(acpOutput.initialize).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: false } });
+    expect(acpOutput.session).toEqual({ sessionId: "s-1" });
+    expect(acpOutput.invalid).toBe(-32602);
+    expect(acpOutput.updates).toEqual(["hi from /tmp"]);
   });
 });

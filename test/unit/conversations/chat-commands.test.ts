@@ -35,6 +35,16 @@ describe("ChatCommandRegistry", () => {
     expect(CHAT_COMMANDS.match("/weather", "channel")).toBeUndefined();
   });
 
+  it("runs /bash for a message starting with its prefix `!`, the rest being the command", () => {
+    expect(CHAT_COMMANDS.match("! ls -la", "channel")).toMatchObject({ name: "bash", args: "ls -la" });
+    expect(CHAT_COMMANDS.match("!echo hi", "operator")).toMatchObject({ name: "bash", args: "echo hi" });
+    expect(CHAT_COMMANDS.match("/bash uname", "channel")).toMatchObject({ name: "bash", args: "uname" });
+    expect(CHAT_COMMANDS.match("hello!", "channel")).toBeUndefined();
+    const registry = new ChatCommandRegistry();
+    registry.register({ name: "one", prefix: "!", description: "", handler: () => ({ kind: "reply", text: "" }) });
+    expect(() => registry.register({ name: "two", prefix: "!", description: "", handler: () => ({ kind: "reply", text: "" }) })).toThrow("chat command prefix registered twice: !");
+  });
+
   it("answers the same commands on every surface, keeping chat-only ones (thread focus) off operator clients", () => {
     expect(CHAT_COMMANDS.match("/status", "channel")).toMatchObject({ name: "status" });
     expect(CHAT_COMMANDS.match("/status", "operator")).toMatchObject({ name: "status" });

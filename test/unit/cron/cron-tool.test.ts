@@ -1,22 +1,41 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createCronTool } from "../../../src/agents/tools/cron.js";
 import { createCronToolHost } from "../../../src/gateway/cron-wiring.js";
-import { cronHarness, type Harness } from "./cron-harness.js";
+import { cronHarness, settle, type Harness } from "./cron-harness.js";
 
 const open: Harness[] = [];
 afterEach(async () => {
   for (const h of open.splice(0)) await h.service.stop();
 });
 
-async function callTool(h: Harness, args: Record<string, unknown>, agentId = "main") {
+async function callTool(h: Harness, args: Record<string, unknown>, agentId = "main", sessionKey?: string) {
   const tool = createCronTool();
-  const ctx = { agentId, workspaceDir: h.stateDir, senderIsOwner: true, services: { cron: createCronToolHost(h.service) } };
+  const ctx = { agentId, workspaceDir: h.stateDir, senderIsOwner: true, services: { cron: createCronToolHost(h.service) }, ...(sessionKey ? { sessionKey } : {}) };
   const result = await tool.execute(args as never, ctx as never, new AbortController().signal as never);
   const text = result.content.map((c) => ("text" in c ? c.text : "")).join("");
   return { isError: result.isError === true, body: JSON.parse(text) };
 }
 
 describe("the cron tool", () => {
+  it('sessionTarget "current" is the calling session, named for good; its runs are turns in that session', async () => {
+    const h = await cronHarness();
+    open.push(h);
+    const chat = "agent:main:telegram:direct:42";
+    const job = { name: "check-in", schedule: { kind: "every", every: "1h" }, sessionTarget: "current", payload: { kind: "agentTurn", message: "How is the build?" } };
+    const added = await callTool(h, { action: "add", job }, "main", chat);
+    expect(added.isError).toBe(false);
+    expect(added.body).toMatchObject({ sessionTarget: `session:${chat}` });
+    h.conversations.autoReply = () => ({ status: "ok", text: "Still green." });
+    expect(h.service.run(added.body.id)).toMatchObject({ ran: true });
+    await settle(h.service);
+    expect(h.conversations.submitted.map((s) => [s.sessionKey, s.message])).toEqual([[chat, "How is the build?"]]);
+    expect(h.conversations.resets).toEqual([]);
+
+    const outside = await callTool(h, { action: "add", job });
+    expect(outside.body).toMatchObject({ error: "CRON_REFUSED", message: expect.stringMatching(/"current" needs a calling session/) });
+    await expect(h.service.add(job as never)).rejects.toThrow(/sessionTarget "current" is the session the agent's cron tool is called from/);
+  });
+
   it("schedules a reminder into the main session of the calling agent", async () => {
     const h = await cronHarness();
     open.push(h);

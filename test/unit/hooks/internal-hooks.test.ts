@@ -20,6 +20,7 @@ function writeHook(root: string, name: string, events: string[], handler: string
 
 function runner(stateDir: string, workspace: string, entries: Record<string, { enabled: boolean }>, timeoutMs = 2_000) {
   const warnings: { hook?: string; err?: string }[] = [];
+  const agentTurns: { hook: string; message: string; agentId?: string }[] = [];
   const logger = { warn: (obj: { hook?: string; err?: string }) => warnings.push(obj), debug() {}, info() {}, error() {} } as never;
   const config = applyDefaults({ hooks: { internal: { entries, timeoutMs } } } as never);
   const hooks = new InternalHookRunner({
@@ -29,8 +30,9 @@ function runner(stateDir: string, workspace: string, entries: Record<string, { e
     logger,
     workspaceDirOf: () => workspace,
     defaultAgentId: () => "main",
+    agentTurns: (hook, request) => agentTurns.push({ hook, ...request }),
   });
-  return { hooks, warnings };
+  return { hooks, warnings, agentTurns };
 }
 
 describe("internal hooks", () => {
@@ -43,7 +45,7 @@ describe("internal hooks", () => {
     writeHook(path.join(stateDir, "hooks"), "typed", ["command"], "export default async () => {};", "handler.ts");
     writeHook(path.join(stateDir, "hooks"), "silent", [], "export default async () => {};");
     const found = new Map(discoverHooks({ bundledDir: resolveBundledHooksDir(), stateDir, extraDirs: [], workspaceDir: workspace }).map((h) => [h.name, h]));
-    expect(found.get("session-memory")).toMatchObject({ source: "bundled", events: ["command:new", "command:reset"] });
+    expect(found.get("session-memory")).toMatchObject({ source: "bundled", events: ["command:new", "command:reset", "session:auto-reset"] });
     expect(found.get("command-logger")).toMatchObject({ source: "managed" });
     expect(found.get("mine")).toMatchObject({ source: "workspace" });
     expect(found.get("typed")).toMatchObject({ problem: "handler.ts needs compiling: the gateway loads handler.js (or index.js)" });
@@ -94,5 +96,32 @@ describe("internal hooks", () => {
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(log).toEqual([expect.objectContaining({ action: "reset", sessionKey: "agent:main:main", source: "chat.send" })]);
+  });
+
+  it("bundled boot-md asks for one agent turn per agent whose workspace has a non-empty BOOT.md", async () => {
+    const stateDir = tempDir();
+    const [withBoot, emptyBoot, noBoot] = [tempDir(), tempDir(), tempDir()];
+    fs.writeFileSync(path.join(withBoot, "BOOT.md"), "# Boot\n- Check the disk\n");
+    fs.writeFileSync(path.join(emptyBoot, "BOOT.md"), "  \n");
+    const { hooks, warnings, agentTurns } = runner(stateDir, withBoot, { "boot-md": { enabled: true } });
+    const agents = [
+      { agentId: "main", workspaceDir: withBoot },
+      { agentId: "empty", workspaceDir: emptyBoot },
+      { agentId: "none", workspaceDir: noBoot },
+    ];
+    await hooks.emitAndWait({ type: "gateway", action: "startup", context: { port: 1, agents } });
+    expect(warnings).toEqual([]);
+    expect(agentTurns).toHaveLength(1);
+    expect(agentTurns[0]).toMatchObject({ hook: "boot-md", agentId: "main" });
+    expect(agentTurns[0]!.message).toContain("# Boot\n- Check the disk");
+    expect(agentTurns[0]!.message).toMatch(/reply with only NO_REPLY/);
+  });
+
+  it("a hook that is not enabled asks for nothing", async () => {
+    const workspace = tempDir();
+    fs.writeFileSync(path.join(workspace, "BOOT.md"), "- Check the disk\n");
+    const { hooks, agentTurns } = runner(tempDir(), workspace, {});
+    await hooks.emitAndWait({ type: "gateway", action: "startup", context: { agents: [{ agentId: "main", workspaceDir: workspace }] } });
+    expect(agentTurns).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ interface PairingRequest {
   expiresAt?: number;
 }
 
-/** Each channel account's state, and people waiting to be let in (pairing codes) with Approve. */
+/** Each channel account's state, and people waiting to be let in (pairing codes) with Approve and Deny. */
 export class ChannelsView extends ViewElement {
   static properties = {
     ...ViewElement.properties,
@@ -45,6 +45,13 @@ export class ChannelsView extends ViewElement {
   private async approve(r: PairingRequest): Promise<void> {
     const res = await call(this.client, "pairing.approve", { channel: r.channel, code: r.code, accountId: r.accountId });
     if (res.ok) this.notice = `Approved ${r.senderName ?? r.senderId} on ${r.channel}.`;
+    else this.pairingError = res.message;
+    await this.load();
+  }
+
+  private async reject(r: PairingRequest): Promise<void> {
+    const res = await call(this.client, "pairing.reject", { channel: r.channel, code: r.code, accountId: r.accountId });
+    if (res.ok) this.notice = `Denied ${r.senderName ?? r.senderId} on ${r.channel}.`;
     else this.pairingError = res.message;
     await this.load();
   }
@@ -83,11 +90,14 @@ export class ChannelsView extends ViewElement {
           (r) => html`<li class="card">
             <strong>${r.senderName ?? r.senderId}</strong> on ${r.channel}/${r.accountId} · code <code>${r.code}</code>
             ${r.expiresAt ? html`<span class="hint"> · expires ${formatTime(r.expiresAt)}</span>` : nothing}
-            <div class="actions"><button type="button" @click=${() => this.approve(r)}>Approve</button></div>
+            <div class="actions">
+              <button type="button" @click=${() => this.approve(r)}>Approve</button>
+              ${this.client.has("pairing.reject") ? html`<button type="button" class="danger" @click=${() => this.reject(r)}>Deny</button>` : nothing}
+            </div>
           </li>`,
         )}
       </ul>
-      ${this.client.hello && !this.client.has("pairing.deny") ? html`<p class="hint">Requests that are not approved expire after an hour; this gateway has no <code>pairing.deny</code> method to refuse one sooner.</p>` : nothing}`;
+      <p class="hint">Requests nobody answers expire after an hour.</p>`;
   }
 }
 

@@ -18,6 +18,8 @@ export interface ChatMessage {
   toolName?: string;
   toolCallId?: string;
   isError?: boolean;
+  /** The transcript entry id chat.history adds, used to join pages. */
+  __openclaw?: { id?: string };
 }
 
 export interface LiveTool {

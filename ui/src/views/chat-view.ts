@@ -5,10 +5,10 @@ import { renderLive, renderMessage, type ChatMessage, type LiveTool } from "./ch
 import { errorBox } from "../view-helpers.js";
 import { randomId } from "../ids.js";
 
+/** Messages added to the page per "Show older messages". */
 const PAGE = 50;
-const FIRST_FETCH = 200;
-/** chat.history answers at most this many of the newest messages. */
-const MAX_FETCH = 1000;
+/** Messages asked of chat.history per request: the newest on open, then older pages by offset. */
+const FETCH = 200;
 const SESSION_KEY_STORAGE = "openclaw.controlUi.chatSession";
 
 interface LiveRun {
@@ -45,6 +45,7 @@ export class ChatView extends ViewElement {
     error: { state: true },
     notice: { state: true },
     busy: { state: true },
+    hasOlder: { state: true },
   };
   declare sessionKey: string;
   declare sessions: { key: string; label?: string; displayName?: string }[];
@@ -55,7 +56,9 @@ export class ChatView extends ViewElement {
   /** A chat command's answer (/status, /help …): shown above the composer, not part of the transcript. */
   declare notice: string | undefined;
   declare busy: boolean;
-  private fetched = FIRST_FETCH;
+  /** The gateway has messages older than the oldest loaded one. */
+  declare hasOlder: boolean;
+  private loadingOlder = false;
   private unsubscribe: (() => void) | undefined;
   private subscribedClient: unknown;
 
@@ -67,6 +70,7 @@ export class ChatView extends ViewElement {
     this.visible = PAGE;
     this.live = new Map();
     this.busy = false;
+    this.hasOlder = false;
   }
 
   disconnectedCallback(): void {
@@ -99,17 +103,44 @@ export class ChatView extends ViewElement {
     }
   }
 
+  /**
+   * Reads the newest page and joins it to what is loaded: older pages the user opened stay,
+   * everything from the page's first message on is replaced by the gateway's copy.
+   */
   private async loadHistory(): Promise<void> {
     const key = this.sessionKey;
     try {
-      const res = await this.client.request<{ sessionKey: string; messages: ChatMessage[] }>("chat.history", { sessionKey: key, limit: this.fetched });
+      const res = await this.client.request<{ sessionKey: string; messages: ChatMessage[]; hasMore?: boolean }>("chat.history", { sessionKey: key, limit: FETCH });
       if (key !== this.sessionKey) return;
       this.sessionKey = res.sessionKey;
-      this.messages = res.messages;
+      const firstId = res.messages[0]?.__openclaw?.id;
+      const joinAt = firstId ? this.messages.findIndex((m) => m.__openclaw?.id === firstId) : -1;
+      if (joinAt >= 0) this.messages = [...this.messages.slice(0, joinAt), ...res.messages];
+      else {
+        this.messages = res.messages;
+        this.hasOlder = res.hasMore === true;
+      }
       this.error = undefined;
       this.scrollToEnd();
     } catch (err) {
       this.error = `chat.history failed: ${(err as Error).message}`;
+    }
+  }
+
+  /** The page before the oldest loaded message (offset = messages loaded, counted from the newest). */
+  private async loadOlder(): Promise<void> {
+    const key = this.sessionKey;
+    this.loadingOlder = true;
+    try {
+      const res = await this.client.request<{ messages: ChatMessage[]; hasMore?: boolean }>("chat.history", { sessionKey: key, limit: FETCH, offset: this.messages.length });
+      if (key !== this.sessionKey) return;
+      const loaded = new Set(this.messages.map((m) => m.__openclaw?.id).filter(Boolean));
+      this.messages = [...res.messages.filter((m) => !m.__openclaw?.id || !loaded.has(m.__openclaw.id)), ...this.messages];
+      this.hasOlder = res.hasMore === true;
+    } catch (err) {
+      this.error = `chat.history failed: ${(err as Error).message}`;
+    } finally {
+      this.loadingOlder = false;
     }
   }
 
@@ -216,18 +247,21 @@ export class ChatView extends ViewElement {
     this.sessionKey = key;
     localStorage.setItem(SESSION_KEY_STORAGE, key);
     this.messages = [];
+    this.hasOlder = false;
     this.live = new Map();
     this.visible = PAGE;
-    this.fetched = FIRST_FETCH;
     void this.loadHistory();
   }
 
+  /** One more page on screen, read from the gateway first when all loaded ones already show; the view keeps its place. */
   private async showOlder(): Promise<void> {
+    if (this.loadingOlder) return;
+    const log = this.querySelector(".transcript");
+    const fromBottom = log ? log.scrollHeight - log.scrollTop : 0;
+    if (this.visible + PAGE > this.messages.length && this.hasOlder) await this.loadOlder();
     this.visible += PAGE;
-    if (this.visible > this.messages.length && this.messages.length >= this.fetched && this.fetched < MAX_FETCH) {
-      this.fetched = Math.min(MAX_FETCH, this.fetched * 2);
-      await this.loadHistory();
-    }
+    await this.updateComplete;
+    if (log) log.scrollTop = log.scrollHeight - fromBottom;
   }
 
   private scrollToEnd(): void {
@@ -240,7 +274,6 @@ export class ChatView extends ViewElement {
   protected render() {
     const shown = this.messages.slice(-this.visible);
     const hidden = this.messages.length - shown.length;
-    const canFetchMore = this.messages.length >= this.fetched && this.fetched < MAX_FETCH;
     const keys = this.sessions.some((s) => s.key === this.sessionKey) ? this.sessions : [{ key: this.sessionKey }, ...this.sessions];
     return html`<section class="chat" aria-label="Chat">
       <div class="toolbar">
@@ -253,15 +286,13 @@ export class ChatView extends ViewElement {
       ${errorBox(this.error)}
       <div class="transcript" role="log" aria-label="Transcript" tabindex="0">
         ${
-          hidden > 0 || canFetchMore
+          hidden > 0 || this.hasOlder
             ? html`<button type="button" class="older" @click=${this.showOlder}>Show older messages${hidden > 0 ? ` (${hidden} more loaded)` : ""}</button>`
-            : this.messages.length >= MAX_FETCH
-              ? html`<p class="hint">Only the newest ${MAX_FETCH} messages are available here.</p>`
-              : nothing
+            : nothing
         }
         ${repeat(
           shown,
-          (_m, i) => this.messages.length - shown.length + i,
+          (m, i) => m.__openclaw?.id ?? `at-${this.messages.length - shown.length + i}`,
           (m) => renderMessage(m),
         )}
         ${[...this.live.entries()].map(([, run]) => renderLive(run.text, run.tools))}

@@ -5,29 +5,51 @@ import { call, errorBox, unavailable } from "../view-helpers.js";
 
 interface ConfigSnapshot {
   path?: string;
+  raw?: string;
+  format?: string;
   config?: unknown;
   valid?: boolean;
   issues?: { path?: string; message?: string }[];
   hash?: string | null;
 }
 
+interface ApplyAnswer {
+  changedPaths?: string[];
+  restartRequiredPaths?: string[];
+  restart?: { scheduled: boolean; delayMs?: number; paths?: string[]; reason?: string };
+}
+
 /**
- * The effective config (secrets masked by the gateway) and one-key edits through config.patch.
- * The edit carries the hash it was read at: a concurrent change is refused, not overwritten, and
- * a value the schema refuses is shown at its key with nothing written.
+ * The effective config (secrets masked by the gateway), one-key edits through config.patch, and
+ * the file's text edited whole through config.set or config.apply. Every edit carries the hash it
+ * was read at: a concurrent change is refused, not overwritten, and a value the schema refuses
+ * is shown at its key with nothing written.
  */
 export class ConfigView extends ViewElement {
-  static properties = { ...ViewElement.properties, snapshot: { state: true }, error: { state: true }, missing: { state: true }, issues: { state: true }, notice: { state: true } };
+  static properties = {
+    ...ViewElement.properties,
+    snapshot: { state: true },
+    error: { state: true },
+    missing: { state: true },
+    issues: { state: true },
+    notice: { state: true },
+    rawIssues: { state: true },
+    rawError: { state: true },
+  };
   declare snapshot: ConfigSnapshot | undefined;
   declare error: string | undefined;
   declare missing: boolean;
   declare issues: { path?: string; message?: string }[];
   declare notice: string | undefined;
+  /** Problems of the last whole-file save, shown under the text. */
+  declare rawIssues: { path?: string; message?: string }[];
+  declare rawError: string | undefined;
 
   constructor() {
     super();
     this.missing = false;
     this.issues = [];
+    this.rawIssues = [];
   }
 
   protected async load(): Promise<void> {
@@ -35,6 +57,29 @@ export class ConfigView extends ViewElement {
     this.missing = !res.ok && res.unavailable;
     if (res.ok) this.snapshot = res.value;
     else if (!res.unavailable) this.error = res.message;
+  }
+
+  /** The whole file: Save writes it (config.set), Save and apply also restarts the gateway when a changed key needs it. */
+  private async saveRaw(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const method = (event.submitter as HTMLButtonElement | null)?.value === "apply" ? "config.apply" : "config.set";
+    const raw = (form.elements.namedItem("raw") as HTMLTextAreaElement).value;
+    try {
+      const res = await this.client.request<ApplyAnswer>(method, { raw, ...(this.snapshot?.hash ? { baseHash: this.snapshot.hash } : {}) });
+      this.rawIssues = [];
+      this.rawError = undefined;
+      this.notice = describeSave(res);
+      form.reset();
+    } catch (err) {
+      this.notice = undefined;
+      const details = err instanceof GatewayRequestError ? err.details : {};
+      this.rawIssues = Array.isArray(details.issues) ? (details.issues as ConfigView["issues"]) : [];
+      this.rawError = (err as Error).message;
+      // Keep the text being edited: the fix goes into it.
+      return;
+    }
+    await this.load();
   }
 
   private async edit(event: SubmitEvent): Promise<void> {
@@ -61,6 +106,21 @@ export class ConfigView extends ViewElement {
     await this.load();
   }
 
+  private renderRawEditor(snapshot: ConfigSnapshot) {
+    return html`<form class="raw-config" @submit=${this.saveRaw} aria-label="Edit the config file">
+      <h3>Edit the file${snapshot.format ? ` (${snapshot.format})` : ""}</h3>
+      <p class="hint">Secrets show as <code>__OPENCLAW_REDACTED__</code>; leave them so and the stored value is kept.</p>
+      <label class="visually-hidden" for="raw-config">Config file text</label>
+      <textarea id="raw-config" name="raw" rows="16" spellcheck="false" .defaultValue=${snapshot.raw ?? ""}></textarea>
+      ${errorBox(this.rawError)}
+      ${this.rawIssues.length > 0 ? html`<ul class="issues raw-issues" role="alert">${this.rawIssues.map((i) => html`<li><code>${i.path ?? ""}</code>: ${i.message ?? ""}</li>`)}</ul>` : nothing}
+      <div class="actions">
+        <button type="submit" value="set">Save</button>
+        ${this.client.has("config.apply") ? html`<button type="submit" value="apply">Save and apply</button>` : nothing}
+      </div>
+    </form>`;
+  }
+
   protected render() {
     return html`<section aria-label="Config">
       <h2>Config</h2>
@@ -79,11 +139,22 @@ export class ConfigView extends ViewElement {
                 </form>`
                 : unavailable("config.patch")
             }
-            <pre class="config">${JSON.stringify(this.snapshot.config ?? null, null, 2)}</pre>`
+            <pre class="config">${JSON.stringify(this.snapshot.config ?? null, null, 2)}</pre>
+            ${this.client.has("config.set") ? this.renderRawEditor(this.snapshot) : nothing}`
           : nothing
       }
     </section>`;
   }
+}
+
+/** What a save did, in words: applied live, waiting for a restart, or restarting now. */
+function describeSave(res: ApplyAnswer): string {
+  const changed = res.changedPaths?.length ? `Saved (${res.changedPaths.join(", ")}).` : "Saved (no key changed).";
+  if (res.restart?.scheduled)
+    return `${changed} The gateway restarts in ${Math.round((res.restart.delayMs ?? 0) / 100) / 10} s to apply ${(res.restart.paths ?? []).join(", ")}; this page reconnects.`;
+  if (res.restart) return `${changed} Applied; ${res.restart.reason ?? "no restart"}.`;
+  if (res.restartRequiredPaths?.length) return `${changed} Waiting for a restart: ${res.restartRequiredPaths.join(", ")} (Save and apply restarts).`;
+  return changed;
 }
 
 /** `8080` → 8080, `true` → true, `["a"]` → ["a"], anything else stays text. */

@@ -1,22 +1,31 @@
 import { html, nothing } from "lit";
+import { keyed } from "lit/directives/keyed.js";
 import { ViewElement } from "./view-element.js";
 import { call, cellText, errorBox, formatTime, unavailable } from "../view-helpers.js";
+import { EMPTY_FORM, formValueOf, jobFields, readForm, renderJobForm, type CronJob } from "./cron-job-form.js";
 
-interface CronJob {
-  id: string;
-  name?: string;
-  enabled?: boolean;
-  schedule?: Record<string, unknown>;
-  state?: { nextRunAtMs?: number; lastRunAtMs?: number; lastStatus?: string; lastRunStatus?: string; lastError?: string };
-}
-
-/** Scheduled jobs: when each runs next, how the last run went, and Run now. */
+/**
+ * Scheduled jobs: when each runs next and how the last run went; add, edit, enable or disable,
+ * run now and remove through cron.add / cron.update / cron.run / cron.remove.
+ */
 export class CronView extends ViewElement {
-  static properties = { ...ViewElement.properties, jobs: { state: true }, status: { state: true }, error: { state: true }, missing: { state: true } };
+  static properties = {
+    ...ViewElement.properties,
+    jobs: { state: true },
+    status: { state: true },
+    error: { state: true },
+    notice: { state: true },
+    missing: { state: true },
+    editing: { state: true },
+  };
   declare jobs: CronJob[];
   declare status: Record<string, unknown> | undefined;
   declare error: string | undefined;
+  declare notice: string | undefined;
   declare missing: boolean;
+  /** The job whose values fill the form; undefined: the form adds a new job. */
+  declare editing: CronJob | undefined;
+  private formGeneration = 0;
 
   constructor() {
     super();
@@ -26,7 +35,7 @@ export class CronView extends ViewElement {
 
   protected async load(): Promise<void> {
     const [list, status] = await Promise.all([
-      call<{ jobs: CronJob[] }>(this.client, "cron.list", { includeDisabled: true }),
+      call<{ jobs: CronJob[] }>(this.client, "cron.list", { includeDisabled: true, limit: 200 }),
       call<Record<string, unknown>>(this.client, "cron.status"),
     ]);
     this.missing = !list.ok && list.unavailable;
@@ -35,33 +44,86 @@ export class CronView extends ViewElement {
     if (status.ok) this.status = status.value;
   }
 
-  private async run(job: CronJob): Promise<void> {
-    const res = await call(this.client, "cron.run", { id: job.id, mode: "force" });
+  /** Runs one change; on success says so and reloads, on failure shows the gateway's reason (which names the field). */
+  private async act(method: string, params: Record<string, unknown>, done: string): Promise<boolean> {
+    const res = await call(this.client, method, params);
     this.error = res.ok ? undefined : res.message;
-    await this.load();
+    this.notice = res.ok ? done : undefined;
+    if (res.ok) await this.load();
+    return res.ok;
+  }
+
+  private async submit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const value = readForm(event.target as HTMLFormElement);
+    const editing = this.editing;
+    const ok = editing
+      ? await this.act("cron.update", { id: editing.id, patch: jobFields(value, editing) }, `Saved ${value.name.trim()}.`)
+      : await this.act("cron.add", jobFields(value), `Added ${value.name.trim()}.`);
+    if (ok) this.resetForm();
+  }
+
+  private resetForm(): void {
+    this.editing = undefined;
+    this.formGeneration += 1;
+    this.requestUpdate();
+  }
+
+  private edit(job: CronJob): void {
+    this.editing = job;
+    this.formGeneration += 1;
+    void this.updateComplete.then(() => (this.querySelector(".cron-form input[name=name]") as HTMLInputElement | null)?.focus());
   }
 
   protected render() {
+    const canChange = this.client.has("cron.add");
     return html`<section aria-label="Cron">
       <h2>Cron</h2>
       ${this.missing ? unavailable("cron.list") : nothing} ${errorBox(this.error)}
+      ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
       ${this.status ? html`<dl class="kv">${Object.entries(this.status).map(([k, v]) => html`<dt>${k}</dt><dd>${cellText(v)}</dd>`)}</dl>` : nothing}
+      ${
+        canChange && !this.missing
+          ? keyed(
+              this.formGeneration,
+              renderJobForm(
+                this.editing ? formValueOf(this.editing) : EMPTY_FORM,
+                Boolean(this.editing),
+                (e) => void this.submit(e),
+                () => this.resetForm(),
+              ),
+            )
+          : nothing
+      }
       ${!this.missing && this.jobs.length === 0 ? html`<p class="hint">No jobs.</p>` : nothing}
-      <ul class="cards">
-        ${this.jobs.map(
-          (job) => html`<li class="card">
-            <strong>${job.name ?? job.id}</strong> ${job.enabled === false ? html`<span class="badge down">disabled</span>` : nothing}
-            <dl>
-              <dt>Schedule</dt><dd>${cellText(job.schedule)}</dd>
-              <dt>Next run</dt><dd>${formatTime(job.state?.nextRunAtMs)}</dd>
-              <dt>Last run</dt><dd>${formatTime(job.state?.lastRunAtMs)} ${job.state?.lastStatus ?? job.state?.lastRunStatus ?? ""}</dd>
-              ${job.state?.lastError ? html`<dt>Last error</dt><dd>${job.state.lastError}</dd>` : nothing}
-            </dl>
-            ${this.client.has("cron.run") ? html`<div class="actions"><button type="button" @click=${() => this.run(job)}>Run now</button></div>` : nothing}
-          </li>`,
-        )}
-      </ul>
+      <ul class="cards">${this.jobs.map((job) => this.renderJob(job, canChange))}</ul>
     </section>`;
+  }
+
+  private renderJob(job: CronJob, canChange: boolean) {
+    const name = job.name ?? job.id;
+    return html`<li class="card cron-job" data-job=${job.id}>
+      <strong>${name}</strong> ${job.enabled === false ? html`<span class="badge down">disabled</span>` : nothing}
+      <dl>
+        <dt>Schedule</dt><dd>${cellText(job.schedule)}</dd>
+        <dt>Does</dt><dd>${job.payload?.kind === "systemEvent" ? `event: ${job.payload.text ?? ""}` : `agent turn: ${job.payload?.message ?? ""}`}</dd>
+        <dt>Next run</dt><dd>${formatTime(job.state?.nextRunAtMs)}</dd>
+        <dt>Last run</dt><dd>${formatTime(job.state?.lastRunAtMs)} ${job.state?.lastStatus ?? job.state?.lastRunStatus ?? ""}</dd>
+        ${job.state?.lastError ? html`<dt>Last error</dt><dd>${job.state.lastError}</dd>` : nothing}
+      </dl>
+      <div class="actions">
+        ${this.client.has("cron.run") ? html`<button type="button" @click=${() => this.act("cron.run", { id: job.id, mode: "force" }, `Started ${name}.`)}>Run now</button>` : nothing}
+        ${
+          canChange
+            ? html`<button type="button" @click=${() => this.edit(job)}>Edit</button>
+                <button type="button" @click=${() => this.act("cron.update", { id: job.id, patch: { enabled: job.enabled === false } }, `${job.enabled === false ? "Enabled" : "Disabled"} ${name}.`)}>
+                  ${job.enabled === false ? "Enable" : "Disable"}
+                </button>
+                <button type="button" class="danger" @click=${() => window.confirm(`Remove ${name}?`) && this.act("cron.remove", { id: job.id }, `Removed ${name}.`)}>Remove</button>`
+            : nothing
+        }
+      </div>
+    </li>`;
   }
 }
 

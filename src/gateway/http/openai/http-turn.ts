@@ -1,5 +1,6 @@
 import type { ConversationPort } from "../../../agents/conversation-port.js";
 import { CHAT_COMMANDS } from "../../../conversations/commands/chat-commands.js";
+import { wholeReplyText } from "../../../conversations/commands/chat-command-registry.js";
 import type { OpenClawConfig } from "../../../config/index.js";
 import type { SessionStore } from "../../../sessions/store/index.js";
 import { operatorCommandContext, type ChatCommands } from "../../operator-commands.js";
@@ -22,7 +23,7 @@ export function createHttpTurnRunner(conversations: ConversationPort, gateway: {
       const result = await CHAT_COMMANDS.run(command, operatorCommandContext(conversations, gateway, commands, { sessionKey, method: "http" }));
       // `/skill` hands the agent a message in place of the typed command.
       if (result.kind === "agent") message = result.text;
-      else return { text: result.kind === "reply" ? result.text : "", usage: { input: 0, output: 0 }, stopReason: "stop" };
+      else return { text: result.kind === "reply" ? await wholeReplyText(result) : "", usage: { input: 0, output: 0 }, stopReason: "stop" };
     }
     const outcome = await conversations.submit({
       message,

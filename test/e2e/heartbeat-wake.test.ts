@@ -1,0 +1,75 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { lastUserText } from "../helpers/reliability.js";
+
+/**
+ * A background command the main session started ends: the agent's heartbeat (every 30 min, so
+ * not due during the test) beats at once with the ending as a system event, and its answer
+ * reaches the heartbeat's Telegram chat. Real gateway process, real shell command.
+ */
+
+const CHAT = 501;
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let gateway: GatewayProcess | undefined;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  telegram = await startFakeTelegram();
+});
+afterAll(async () => {
+  await telegram.close();
+  await model.close();
+});
+afterEach(async () => {
+  await gateway?.stop();
+  gateway = undefined;
+});
+
+const lastRole = (req: RecordedRequest): string => req.body.messages?.at(-1)?.role ?? "";
+
+describe("heartbeat early wake", { timeout: 120_000 }, () => {
+  it("a background exec of the main session that ends wakes the heartbeat now, with the ending in its message", async () => {
+    const heartbeatMessages: string[] = [];
+    const stateDir = makeTempDir("openclaw-heartbeat-wake-");
+    const goFile = path.join(stateDir, "go");
+    model.setResponder((req) => {
+      const text = lastUserText(req);
+      if (lastRole(req) === "tool") return { text: "Started the build in the background." };
+      // The command ends once the test says so: after the turn that started it is over.
+      if (text.includes("Start the build"))
+        return { toolCalls: [{ name: "exec", arguments: { command: `while [ ! -f ${goFile} ]; do sleep 0.1; done; echo build finished`, background: true } }] };
+      if (text.includes("System events since the last heartbeat")) {
+        heartbeatMessages.push(text);
+        return { text: "The build finished." };
+      }
+      return { text: "HEARTBEAT_OK" };
+    });
+    const channels = {
+      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 },
+    };
+    const agents = { defaults: { model: { primary: "fake/fake-model" }, heartbeat: { every: "30m", target: "telegram", to: String(CHAT) } } };
+    const config = JSON.parse(fakeModelConfig(model, stateDir, { channels }));
+    config.agents.defaults = { ...config.agents.defaults, ...agents.defaults };
+    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
+    const env = { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: gateway.token!, OPENCLAW_GATEWAY_PORT: String(gateway.port) };
+
+    const sent = await runCli(["gateway", "call", "chat.send", "--params", JSON.stringify({ sessionKey: "main", message: "Start the build", idempotencyKey: "build-1" })], env);
+    expect(sent.code, sent.output).toBe(0);
+    const waited = await runCli(["gateway", "call", "agent.wait", "--params", JSON.stringify({ runId: "build-1", timeoutMs: 30_000 })], env);
+    expect(JSON.parse(waited.output)).toMatchObject({ status: "ok" });
+    expect(telegram.messages(CHAT)).toEqual([]);
+    fs.writeFileSync(goFile, "");
+    await telegram.waitFor(() => telegram.messages(CHAT).length === 1, 30_000);
+    expect(String(telegram.messages(CHAT)[0]!.text)).toBe("The build finished.");
+    expect(heartbeatMessages).toHaveLength(1);
+    expect(heartbeatMessages[0]).toMatch(/Background command proc_[0-9a-f]+ \(while \[ ! -f .*\) exited with code 0\. Output ends: build finished/);
+    const last = JSON.parse((await runCli(["gateway", "call", "last-heartbeat"], env)).output);
+    expect(last).toMatchObject({ agentId: "main", status: "sent", channel: "telegram", to: String(CHAT) });
+  });
+});

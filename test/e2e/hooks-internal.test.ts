@@ -1,0 +1,196 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { fakeSummaryReply, isSummaryRequest, startFakeModelServer, type FakeModelServer, type RecordedRequest } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { systemPromptOf } from "../helpers/model-request.js";
+import { lastUserText, readIndex, waitUntil } from "../helpers/reliability.js";
+
+/**
+ * Internal hooks through the real gateway process: the bundled boot-md hook runs BOOT.md at
+ * start as an agent turn (which tells a Telegram chat through the message tool), and the
+ * session, agent and message event families reach an enabled hook with their context.
+ */
+
+const CHAT = 401;
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let gateway: GatewayProcess | undefined;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  telegram = await startFakeTelegram();
+});
+afterAll(async () => {
+  await telegram.close();
+  await model.close();
+});
+afterEach(async () => {
+  await gateway?.stop();
+  gateway = undefined;
+  model.reset();
+});
+
+const lastRole = (req: RecordedRequest): string => req.body.messages?.at(-1)?.role ?? "";
+const telegramConfig = () => ({
+  telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 },
+});
+
+describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
+  it("boot-md runs BOOT.md once at start in its own session; the agent tells the chat through the message tool", async () => {
+    const stateDir = makeTempDir("openclaw-boot-md-");
+    const workspace = path.join(stateDir, "workspace");
+    fs.mkdirSync(workspace, { recursive: true });
+    fs.writeFileSync(path.join(workspace, "BOOT.md"), "# Boot\n- Tell the ops chat that the gateway is back.\n");
+    model.setResponder((req) => {
+      if (lastRole(req) === "tool") return { text: "NO_REPLY" };
+      if (lastUserText(req).includes("Tell the ops chat")) {
+        return { toolCalls: [{ name: "message", arguments: { channel: "telegram", to: String(CHAT), message: "The gateway is back." } }] };
+      }
+      return { text: "unexpected" };
+    });
+    const hooks = { internal: { entries: { "boot-md": { enabled: true } } } };
+    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: telegramConfig(), hooks }) } });
+    await telegram.waitFor(() => telegram.messages(CHAT).length === 1, 30_000);
+    expect(String(telegram.messages(CHAT)[0]!.text)).toBe("The gateway is back.");
+    await waitUntil(() => /"msg":"internal hook agent turn ended"/.test(gateway!.output()), 20_000, "the boot turn to end");
+    expect(gateway.output()).toMatch(/"hook":"boot-md","sessionKey":"agent:main:hook:boot-md"[^\n]*"status":"ok"/);
+    // One boot turn (the model call and the call after the tool result); the main session was not touched.
+    const turns = model.requests.filter((r) => r.method === "POST" && lastUserText(r).includes("BOOT.md"));
+    expect(turns.length).toBeGreaterThanOrEqual(1);
+    expect(lastUserText(turns[0]!)).toContain("- Tell the ops chat that the gateway is back.");
+    expect(Object.keys(readIndex(stateDir))).toEqual(["agent:main:hook:boot-md"]);
+  });
+
+  it("an agent:bootstrap hook changes the files the turn's prompt carries", async () => {
+    const stateDir = makeTempDir("openclaw-hook-bootstrap-");
+    fs.mkdirSync(path.join(stateDir, "workspace"), { recursive: true });
+    fs.writeFileSync(path.join(stateDir, "workspace", "AGENTS.md"), "# Agents\nOriginal rules.\n");
+    const dir = path.join(stateDir, "hooks", "extra-rules");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "HOOK.md"), `---\nname: extra-rules\ndescription: adds a file\nmetadata:\n  openclaw:\n    events: ["agent:bootstrap"]\n---\n`);
+    fs.writeFileSync(
+      path.join(dir, "handler.js"),
+      `export default async (event) => {
+  const files = event.context.bootstrapFiles.filter((f) => f.name !== "AGENTS.md");
+  files.push({ name: "EXTRA.md", content: "Always answer in haiku (from " + event.context.agentId + ")." });
+  event.context.bootstrapFiles = files;
+};
+`,
+    );
+    let prompt = "";
+    model.setResponder((req) => {
+      prompt = systemPromptOf(req);
+      return { text: "done" };
+    });
+    const hooks = { internal: { entries: { "extra-rules": { enabled: true } } } };
+    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { hooks }) } });
+    const env = { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: gateway.token!, OPENCLAW_GATEWAY_PORT: String(gateway.port) };
+    const sent = await runCli(["gateway", "call", "chat.send", "--params", JSON.stringify({ sessionKey: "main", message: "hi", idempotencyKey: "boot-1" })], env);
+    expect(sent.code, sent.output).toBe(0);
+    await runCli(["gateway", "call", "agent.wait", "--params", JSON.stringify({ runId: "boot-1", timeoutMs: 30_000 })], env);
+    expect(prompt).toContain("Always answer in haiku (from main).");
+    expect(prompt).toContain("EXTRA.md");
+    expect(prompt).not.toContain("Original rules.");
+  });
+
+  it("message, session and compaction events reach an enabled hook from the gateway's own event streams", async () => {
+    const stateDir = makeTempDir("openclaw-hook-families-");
+    const log = path.join(stateDir, "events.jsonl");
+    writeRecorderHook(stateDir, log);
+    model.setResponder((req) => (isSummaryRequest(req) ? fakeSummaryReply(req) : lastUserText(req).includes("Hello from Telegram") ? { text: "Hi there." } : { text: LONG_REPLY }));
+    const configFor = (extra: Record<string, unknown>) => {
+      const config = JSON.parse(fakeModelConfig(model, stateDir, { channels: telegramConfig(), hooks: { internal: { entries: { recorder: { enabled: true } } } }, ...extra }));
+      config.models.providers.fake.models = [{ id: "fake-model", contextWindow: 20_000, maxTokens: 1024 }];
+      config.agents.defaults.skipBootstrap = true;
+      return JSON.stringify(config);
+    };
+    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor({}) } });
+    const env = () => ({ OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: gateway!.token!, OPENCLAW_GATEWAY_PORT: String(gateway!.port) });
+    const events = () => readEvents(log);
+    const call = async (method: string, params: unknown) => {
+      const out = await runCli(["gateway", "call", method, "--params", JSON.stringify(params)], env());
+      expect(out.code, out.output).toBe(0);
+      return JSON.parse(out.output);
+    };
+
+    // A Telegram message in, the reply out.
+    telegram.pushMessage({ chatId: CHAT, fromId: CHAT, text: "Hello from Telegram", messageId: 7 });
+    await waitUntil(() => events().some((e) => e.action === "sent"), 30_000, "message:sent");
+    const received = events().find((e) => e.type === "message" && e.action === "received")!;
+    expect(received).toMatchObject({
+      sessionKey: "agent:main:main",
+      context: { channel: "telegram", from: String(CHAT), conversationId: String(CHAT), content: "Hello from Telegram", messageId: "7" },
+    });
+    const sent = events().find((e) => e.type === "message" && e.action === "sent")!;
+    expect(sent).toMatchObject({ sessionKey: "agent:main:main", context: { channel: "telegram", to: String(CHAT), content: "Hi there.", success: true } });
+
+    // sessions.patch, then a manual compaction of a long session.
+    await call("sessions.patch", { key: "main", thinkingLevel: "low" });
+    await waitUntil(() => events().some((e) => e.action === "patch"), 15_000, "session:patch");
+    expect(events().find((e) => e.action === "patch")).toMatchObject({ type: "session", sessionKey: "agent:main:main", context: { agentId: "main", thinkingLevel: "low" } });
+    for (let i = 1; i <= 4; i++) {
+      await call("chat.send", { sessionKey: "notes", message: `Point ${i}`, idempotencyKey: `notes-${i}` });
+      await call("agent.wait", { runId: `notes-${i}`, timeoutMs: 30_000 });
+    }
+    const compacted = await call("sessions.compact", { key: "notes" });
+    expect(compacted).toMatchObject({ compacted: true });
+    await waitUntil(() => events().some((e) => e.action === "compact:after"), 15_000, "session:compact:after");
+    const compaction = events().filter((e) => e.action.startsWith("compact:"));
+    expect(compaction.map((e) => e.action)).toEqual(["compact:before", "compact:after"]);
+    expect(compaction[0]).toMatchObject({ type: "session", sessionKey: "agent:main:notes", context: { reason: "manual", model: "fake/fake-model" } });
+    expect(compaction[1]!.context).toMatchObject({ reason: "manual", compactionCount: 1 });
+    expect(compaction[1]!.context.tokensAfter).toBeLessThan(compaction[1]!.context.tokensBefore);
+
+    // An idle session starts over before the next message: session:auto-reset with its last messages.
+    await gateway.stop();
+    const indexFile = path.join(stateDir, "agents", "main", "sessions", "sessions.json");
+    const index = readIndex(stateDir);
+    index["agent:main:notes"].updatedAt = Date.now() - 2 * 60 * 60_000;
+    fs.writeFileSync(indexFile, JSON.stringify(index));
+    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor({ session: { reset: { mode: "idle", idleMinutes: 60 } } }) } });
+    await call("chat.send", { sessionKey: "notes", message: "Back again", idempotencyKey: "notes-5" });
+    await waitUntil(() => events().some((e) => e.action === "auto-reset"), 15_000, "session:auto-reset");
+    const reset = events().find((e) => e.action === "auto-reset")!;
+    expect(reset).toMatchObject({ type: "session", sessionKey: "agent:main:notes", context: { agentId: "main" } });
+    expect(reset.context.messages).toEqual(expect.arrayContaining([{ role: "user", text: "Point 4" }]));
+  });
+});
+
+const LONG_REPLY = "Long answer. ".repeat(920);
+
+interface RecordedEvent {
+  type: string;
+  action: string;
+  sessionKey?: string;
+  context: Record<string, any>;
+}
+
+/** A managed hook that appends every message and session event it hears to `log`. */
+function writeRecorderHook(stateDir: string, log: string): void {
+  const dir = path.join(stateDir, "hooks", "recorder");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "HOOK.md"), `---\nname: recorder\ndescription: records events\nmetadata:\n  openclaw:\n    events: ["message", "session"]\n---\n`);
+  fs.writeFileSync(
+    path.join(dir, "handler.js"),
+    `import fs from "node:fs";
+export default async (event) => {
+  const context = { ...event.context };
+  if (typeof context.content === "string") context.content = context.content.slice(0, 60);
+  if (Array.isArray(context.messages)) context.messages = context.messages.map((m) => ({ role: m.role, text: m.text.slice(0, 60) }));
+  fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ type: event.type, action: event.action, sessionKey: event.sessionKey, context }) + "\\n");
+};
+`,
+  );
+}
+
+function readEvents(log: string): RecordedEvent[] {
+  if (!fs.existsSync(log)) return [];
+  return fs
+    .readFileSync(log, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as RecordedEvent);
+}
