@@ -12,6 +12,7 @@ import { POLLING_RETRY_MAX_MS, readTelegramSettings, resolveBotToken, type Teleg
 import { supervise, type ErrorVerdict } from "./supervise.js";
 import { parseTelegramTarget } from "./targets.js";
 import { createWebhookRoute } from "./webhook-route.js";
+import { telegramMedia } from "./media.js";
 
 /** Telegram refuses more than 4096 characters per message, whatever the config says. */
 const TELEGRAM_MESSAGE_LIMIT = 4096;
@@ -226,6 +227,12 @@ export class TelegramAccount implements ChannelAccount {
     if (!this.identity) throw new Error("telegram: update arrived before getMe answered");
     const envelope = translateUpdate(update, this.identity);
     if (!envelope) return;
+    const message = update.message ?? update.channel_post;
+    if (message) {
+      const client = this.requireClient();
+      const media = telegramMedia(message, { api: client.api, token: client.token, apiRoot: client.settings.apiRoot });
+      if (media.length > 0) envelope.media = media;
+    }
     await this.context.onInbound(envelope);
     if (update.callback_query) {
       const client = this.requireClient();

@@ -25,6 +25,7 @@ import { AcpBoundChats, type AcpBoundChatsDeps } from "./acp-bound-chats.js";
 import type { DeliveryTarget } from "./outbound/delivery-ledger.js";
 import { startTypingLoop } from "./outbound/typing-loop.js";
 import { nativeCommandMenu } from "./commands/native-command-menu.js";
+import { InboundMediaStore } from "./inbound/media-store.js";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -117,6 +118,7 @@ export class ChannelManager {
       focusTarget: deps.focusTarget,
       ...(this.acpBound ? { acpBound: this.acpBound } : {}),
       ...(deps.acpThreadFollowUp ? { acpThreadFollowUp: deps.acpThreadFollowUp } : {}),
+      media: new InboundMediaStore(path.join(deps.stateDir, "media", "inbound")),
     });
   }
 

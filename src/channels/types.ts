@@ -47,6 +47,19 @@ export interface InboundMessage {
   replyTo?: { messageId: string; body?: string; senderId?: string };
   /** Epoch ms as the platform stamped it. */
   timestamp: number;
+  /** Photos, documents, voice notes … the message carries; the pipeline saves them under the state dir. */
+  media?: InboundMedia[];
+}
+
+/** One file an inbound message carries, not fetched yet. */
+export interface InboundMedia {
+  kind: "image" | "audio" | "video" | "document";
+  fileName?: string;
+  mimeType?: string;
+  /** As the platform announced it, when it did. */
+  sizeBytes?: number;
+  /** Fetches the file; rejects when it turns out larger than `maxBytes` or the platform refuses. */
+  download(maxBytes: number): Promise<Buffer>;
 }
 
 /** Where an outbound message goes. */

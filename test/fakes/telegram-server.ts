@@ -42,6 +42,11 @@ export interface FakeTelegram {
   readonly botUsername: string;
   pushUpdate(update: FakeUpdate): number;
   pushMessage(message: PushMessageInput): FakeUpdate;
+  /**
+   * A file users can send (`photo`, `document`, `voice` in `pushMessage`): its `file_id`. `getFile`
+   * answers for it and `GET /file/bot<token>/<file_path>` serves the bytes.
+   */
+  addFile(bytes: Buffer, filePath: string): string;
   readonly sent: RecordedCall[];
   messages(chatId?: number | string): Record<string, unknown>[];
   readonly calls: Array<RecordedCall & { status: number }>;
@@ -73,6 +78,12 @@ export interface PushMessageInput {
   /** A forum topic: sets `message_thread_id` and `is_topic_message`. */
   threadId?: number;
   entities?: Array<Record<string, unknown>>;
+  /** A photo (one size) by `file_id` from `addFile`; `text` becomes its caption. */
+  photo?: string;
+  /** A document by `file_id` from `addFile`; `text` becomes its caption. */
+  document?: { fileId: string; fileName: string; mimeType: string };
+  /** A voice note by `file_id` from `addFile`. */
+  voice?: string;
   /** The replied-to message; `fromId` equal to the bot id makes it a reply to the bot. */
   replyTo?: { messageId: number; fromId: number; text?: string };
 }
@@ -109,6 +120,7 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
   const calls: Array<RecordedCall & { status: number }> = [];
   const failures = new Map<string, FakeFailure[]>();
   const hangs = new Map<string, number>();
+  const files = new Map<string, { bytes: Buffer; path: string }>();
   const hungResponses = new Set<ServerResponse>();
   const polls = new Set<PendingPoll>();
   const sockets = new Set<Socket>();
@@ -256,6 +268,11 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
       case "deletewebhook":
         webhook = null;
         return ok(res, method, body, true);
+      case "getfile": {
+        const file = files.get(String(body.file_id));
+        if (!file) return fail(res, method, body, 400, "Bad Request: invalid file_id");
+        return ok(res, method, body, { file_id: String(body.file_id), file_unique_id: `u${String(body.file_id)}`, file_size: file.bytes.length, file_path: file.path });
+      }
       case "setmycommands":
       case "answercallbackquery":
         return ok(res, method, body, true);
@@ -272,6 +289,13 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://fake");
+    const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+    if (download && req.method === "GET") {
+      const file = [...files.values()].find((f) => f.path === decodeURIComponent(download[2]!));
+      if (download[1] !== token || !file) return fail(res, "file", {}, 404, "Not Found");
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.bytes.length }).end(file.bytes);
+      return;
+    }
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
     if (!match) return fail(res, "?", {}, 404, "Not Found");
     const [, requestToken, method] = match as unknown as [string, string, string];
@@ -333,6 +357,11 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
       for (const poll of [...polls]) answerPoll(poll);
       return updateId;
     },
+    addFile(bytes, filePath) {
+      const fileId = `file-${files.size + 1}`;
+      files.set(fileId, { bytes, path: filePath });
+      return fileId;
+    },
     pushMessage(input) {
       const chatType = input.chatType ?? (input.chatId < 0 ? "supergroup" : "private");
       if (input.threadId !== undefined) forums.add(String(input.chatId));
@@ -348,6 +377,18 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
         text: input.text,
       };
       if (input.entities) message.entities = input.entities;
+      const fileSize = (fileId: string) => files.get(fileId)?.bytes.length ?? 0;
+      if (input.photo !== undefined || input.document !== undefined || input.voice !== undefined) {
+        delete message.text;
+        if (input.text) message.caption = input.text;
+      }
+      if (input.photo !== undefined) message.photo = [{ file_id: input.photo, file_unique_id: `u${input.photo}`, width: 640, height: 480, file_size: fileSize(input.photo) }];
+      if (input.document !== undefined) {
+        const { fileId, fileName, mimeType } = input.document;
+        message.document = { file_id: fileId, file_unique_id: `u${fileId}`, file_name: fileName, mime_type: mimeType, file_size: fileSize(fileId) };
+      }
+      if (input.voice !== undefined)
+        message.voice = { file_id: input.voice, file_unique_id: `u${input.voice}`, duration: 2, mime_type: "audio/ogg", file_size: fileSize(input.voice) };
       if (input.threadId !== undefined) Object.assign(message, { message_thread_id: input.threadId, is_topic_message: true });
       if (input.replyTo) {
         message.reply_to_message = {
