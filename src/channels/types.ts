@@ -78,6 +78,14 @@ export interface OutboundText {
   silent?: boolean;
 }
 
+/** A file to post: a path on this machine (already checked by the caller) and the name the chat shows. */
+export interface OutboundFile {
+  path: string;
+  fileName: string;
+  /** Plain text under the file. */
+  caption?: string;
+}
+
 export interface SentMessage {
   /** Platform message id of what was posted. */
   messageId: string;
@@ -184,6 +192,8 @@ export interface ChannelAccount {
   /** Replace a message's text (preview streaming). */
   editMessage?(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void>;
   react?(target: OutboundTarget, messageId: string, emoji: string): Promise<void>;
+  /** Post one file (an image shows as a picture where the platform can), with an optional caption. Absent where not built yet. */
+  sendFile?(target: OutboundTarget, file: OutboundFile): Promise<SentMessage>;
   /**
    * Open a new thread titled `title` in `target`'s chat (thread-bound sub-agents) and return
    * where to post in it — the same `chatId` / `threadId` inbound messages in that thread carry.

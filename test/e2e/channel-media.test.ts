@@ -123,3 +123,25 @@ describe("inbound media (Discord)", () => {
     expect(discord.unhandledRoutes).toEqual([]);
   });
 });
+
+describe("outbound files (the message tool, Telegram)", () => {
+  it("uploads a workspace image as a photo with its caption, and refuses a file outside the workspace", async () => {
+    const workspace = path.join(stateDir, "workspace");
+    fs.mkdirSync(workspace, { recursive: true });
+    fs.writeFileSync(path.join(workspace, "chart.png"), PNG);
+    fs.writeFileSync(path.join(stateDir, "outside.txt"), "not for the chat");
+    model.enqueue(
+      { toolCalls: [{ name: "message", arguments: { message: "the chart", file: "chart.png" } }] },
+      { toolCalls: [{ name: "message", arguments: { message: "and this", file: "../outside.txt" } }] },
+      { text: "sent" },
+    );
+    const repliesBefore = telegram.messages(OWNER).length;
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "send me the chart", messageId: messageId++ });
+    await telegram.waitFor(() => telegram.messages(OWNER).length > repliesBefore, 15_000);
+    expect(telegram.uploads).toEqual([{ method: "sendPhoto", chatId: String(OWNER), fileName: "chart.png", bytes: PNG, caption: "the chart" }]);
+    const toolResults = JSON.stringify(chatRequests(model).at(-1)!.body);
+    expect(toolResults).toContain("Sent to telegram");
+    expect(toolResults).toMatch(/outside the workspace/);
+    expect(telegram.messages(OWNER).at(-1)!.text).toBe("sent");
+  });
+});
