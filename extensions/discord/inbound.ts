@@ -1,5 +1,6 @@
 import { ChannelType, type Message } from "discord.js";
 import type { InboundMessage } from "../../src/channels/types.js";
+import { discordMedia } from "./media.js";
 
 /** Stands in for each attachment, so the model knows something was sent it cannot see. */
 const ATTACHMENT_PLACEHOLDER = "<media:attachment>";
@@ -32,6 +33,7 @@ export function toInboundMessage(message: Message, botId: string): InboundMessag
     replyToBot: repliedToBot,
     timestamp: message.createdTimestamp,
   };
+  if (message.attachments.size > 0) envelope.media = discordMedia(message.attachments.values());
   if (channel.isThread()) {
     envelope.threadId = channel.id;
     // Allowlists and bindings name the parent channel; a thread inherits them.

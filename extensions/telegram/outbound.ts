@@ -1,7 +1,8 @@
 import type { Api } from "grammy";
 import type { ReactionTypeEmoji } from "grammy/types";
 import type { Logger } from "../../src/infra/logger.js";
-import type { OutboundTarget, OutboundText, SentMessage } from "../../src/channels/types.js";
+import { InputFile } from "grammy";
+import type { OutboundFile, OutboundTarget, OutboundText, SentMessage } from "../../src/channels/types.js";
 import { ChannelPermanentError } from "../../src/channels/types.js";
 import { isMessageNotModified, isNotAForum, isParseEntitiesError, toChannelError } from "./api-errors.js";
 import { renderTelegramHtml } from "./render-html.js";
@@ -101,5 +102,25 @@ export async function createTopic(deps: OutboundDeps, target: OutboundTarget, ti
   } catch (error) {
     if (isNotAForum(error)) throw new ChannelPermanentError(`${TOPICS_NEED_A_FORUM}, and this group is not a forum (Topics are off in its settings)`);
     throw toChannelError(error, deps.token, "createForumTopic");
+  }
+}
+
+/** Telegram shows these as photos; anything else goes as a document. */
+const PHOTO_EXTENSIONS = /\.(jpe?g|png|gif|webp)$/i;
+/** Telegram's limit on a caption. */
+const MAX_CAPTION = 1024;
+
+/** `sendPhoto` for pictures, `sendDocument` for other files, uploaded from disk (multipart). */
+export async function sendFile(deps: OutboundDeps, target: OutboundTarget, file: OutboundFile): Promise<SentMessage> {
+  const options = {
+    ...(target.threadId && target.threadId !== GENERAL_TOPIC ? { message_thread_id: Number(target.threadId) } : {}),
+    ...(file.caption ? { caption: file.caption.slice(0, MAX_CAPTION) } : {}),
+  };
+  const upload = new InputFile(file.path, file.fileName);
+  try {
+    const sent = PHOTO_EXTENSIONS.test(file.fileName) ? await deps.api.sendPhoto(target.chatId, upload, options) : await deps.api.sendDocument(target.chatId, upload, options);
+    return { messageId: String(sent.message_id) };
+  } catch (error) {
+    throw toChannelError(error, deps.token, PHOTO_EXTENSIONS.test(file.fileName) ? "sendPhoto" : "sendDocument");
   }
 }

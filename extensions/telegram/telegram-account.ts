@@ -1,17 +1,18 @@
 import type { Api } from "grammy";
 import type { Update } from "grammy/types";
-import type { ChannelAccount, ChannelAccountContext, ChannelLimits, OutboundTarget, OutboundText, SentMessage } from "../../src/channels/types.js";
+import type { ChannelAccount, ChannelAccountContext, ChannelLimits, OutboundFile, OutboundTarget, OutboundText, SentMessage } from "../../src/channels/types.js";
 import { ChannelPermanentError } from "../../src/channels/types.js";
 import { createTelegramApi, grammySignal } from "./api-client.js";
 import { describeTelegramError, isConflict, isTokenRejected } from "./api-errors.js";
 import { ConnectionStatus } from "./connection-status.js";
 import { ALLOWED_UPDATES, translateUpdate, type BotIdentity } from "./inbound.js";
-import { createTopic, editText, react, sendText, sendTyping, type OutboundDeps } from "./outbound.js";
+import { createTopic, editText, react, sendFile, sendText, sendTyping, type OutboundDeps } from "./outbound.js";
 import { claimPollingToken, releasePollingToken, UpdatePoller } from "./polling.js";
 import { POLLING_RETRY_MAX_MS, readTelegramSettings, resolveBotToken, type TelegramSettings } from "./settings.js";
 import { supervise, type ErrorVerdict } from "./supervise.js";
 import { parseTelegramTarget } from "./targets.js";
 import { createWebhookRoute } from "./webhook-route.js";
+import { telegramMedia } from "./media.js";
 
 /** Telegram refuses more than 4096 characters per message, whatever the config says. */
 const TELEGRAM_MESSAGE_LIMIT = 4096;
@@ -89,6 +90,10 @@ export class TelegramAccount implements ChannelAccount {
 
   send(target: OutboundTarget, text: OutboundText): Promise<SentMessage> {
     return sendText(this.outboundDeps(), target, text);
+  }
+
+  sendFile(target: OutboundTarget, file: OutboundFile): Promise<SentMessage> {
+    return sendFile(this.outboundDeps(), target, file);
   }
 
   sendTyping(target: OutboundTarget): Promise<void> {
@@ -226,6 +231,12 @@ export class TelegramAccount implements ChannelAccount {
     if (!this.identity) throw new Error("telegram: update arrived before getMe answered");
     const envelope = translateUpdate(update, this.identity);
     if (!envelope) return;
+    const message = update.message ?? update.channel_post;
+    if (message) {
+      const client = this.requireClient();
+      const media = telegramMedia(message, { api: client.api, token: client.token, apiRoot: client.settings.apiRoot });
+      if (media.length > 0) envelope.media = media;
+    }
     await this.context.onInbound(envelope);
     if (update.callback_query) {
       const client = this.requireClient();

@@ -145,6 +145,8 @@ export interface ChannelMessageRequest {
   threadId?: string;
   /** The calling session (its last route is the default target). */
   sessionKey?: string;
+  /** A file to post instead of a text message (`message` is its caption): the real path, already confined to the workspace. */
+  file?: { path: string; fileName: string };
 }
 
 export interface ChannelMessageResult {

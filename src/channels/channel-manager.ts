@@ -18,7 +18,7 @@ import { loadChannelPlugin } from "./plugin-loader.js";
 import { recoverReply } from "./recover-reply.js";
 import type { FinishedRun } from "./dispatch/run-reply.js";
 import type { ThreadBindingStore, ThreadRef } from "./thread-bindings.js";
-import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, OutboundTarget } from "./types.js";
+import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, OutboundFile, OutboundTarget } from "./types.js";
 import { ChannelSendRefused } from "./send-errors.js";
 import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/types.js";
 import { randomUUID } from "node:crypto";
@@ -26,6 +26,7 @@ import { AcpBoundChats, type AcpBoundChatsDeps } from "./acp-bound-chats.js";
 import type { DeliveryTarget } from "./outbound/delivery-ledger.js";
 import { startTypingLoop } from "./outbound/typing-loop.js";
 import { nativeCommandMenu } from "./commands/native-command-menu.js";
+import { InboundMediaStore } from "./inbound/media-store.js";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -122,6 +123,7 @@ export class ChannelManager {
       focusTarget: deps.focusTarget,
       ...(this.acpBound ? { acpBound: this.acpBound } : {}),
       ...(deps.acpThreadFollowUp ? { acpThreadFollowUp: deps.acpThreadFollowUp } : {}),
+      media: new InboundMediaStore(path.join(deps.stateDir, "media", "inbound")),
     });
   }
 
@@ -206,6 +208,19 @@ export class ChannelManager {
     return { runId: params.idempotencyKey, channel, accountId, chatId: target.chatId, messageIds: Object.values(entry.sent) };
   }
 
+  /** One file, posted at once (not through the delivery ledger: an upload is not replayed after a crash). */
+  private async sendFile(params: { channel?: string; accountId?: string; to: string; threadId?: string; file: OutboundFile }): Promise<ChannelMessageResult> {
+    const channel = this.pickChannel(params.channel);
+    const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
+    const running = this.accounts.get(key(channel, accountId));
+    if (!running?.started) throw new ChannelSendRefused(`channel ${channel} account ${accountId} is not running`);
+    if (!running.account.sendFile) throw new ChannelSendRefused(`sending files to ${channel} is not supported yet; send the text instead`);
+    const target = await running.account.resolveTarget(params.to);
+    const threadId = params.threadId ?? target.threadId;
+    const sent = await running.account.sendFile({ chatId: target.chatId, ...(threadId ? { threadId } : {}) }, params.file);
+    return { channel, accountId, chatId: target.chatId, messageIds: [sent.messageId] };
+  }
+
   /**
    * The agent's `message` tool. Without `to` it writes to the chat the session's conversation
    * lives in (its last inbound route). What it sent is remembered: a final reply that repeats it
@@ -215,6 +230,15 @@ export class ChannelManager {
     const entry = request.sessionKey ? this.deps.store.get(request.sessionKey) : undefined;
     const toCurrent = !request.to;
     if (toCurrent && !entry?.lastChannel) throw new ChannelSendRefused("this conversation is not on a chat channel: name a target (`to`) and a `channel`");
+    if (request.file) {
+      return this.sendFile({
+        channel: request.channel ?? (toCurrent ? entry?.lastChannel : undefined),
+        accountId: request.accountId ?? (toCurrent ? entry?.lastAccountId : undefined),
+        to: request.to ?? entry!.lastTo!,
+        threadId: request.threadId ?? (toCurrent ? entry?.lastThreadId : undefined),
+        file: { ...request.file, caption: request.message },
+      });
+    }
     const result = await this.send({
       channel: request.channel ?? (toCurrent ? entry?.lastChannel : undefined),
       accountId: request.accountId ?? (toCurrent ? entry?.lastAccountId : undefined),

@@ -47,6 +47,19 @@ export interface InboundMessage {
   replyTo?: { messageId: string; body?: string; senderId?: string };
   /** Epoch ms as the platform stamped it. */
   timestamp: number;
+  /** Photos, documents, voice notes … the message carries; the pipeline saves them under the state dir. */
+  media?: InboundMedia[];
+}
+
+/** One file an inbound message carries, not fetched yet. */
+export interface InboundMedia {
+  kind: "image" | "audio" | "video" | "document";
+  fileName?: string;
+  mimeType?: string;
+  /** As the platform announced it, when it did. */
+  sizeBytes?: number;
+  /** Fetches the file; rejects when it turns out larger than `maxBytes` or the platform refuses. */
+  download(maxBytes: number): Promise<Buffer>;
 }
 
 /** Where an outbound message goes. */
@@ -63,6 +76,14 @@ export interface OutboundText {
   markdown: string;
   /** Don't notify (Telegram `disable_notification`). */
   silent?: boolean;
+}
+
+/** A file to post: a path on this machine (already checked by the caller) and the name the chat shows. */
+export interface OutboundFile {
+  path: string;
+  fileName: string;
+  /** Plain text under the file. */
+  caption?: string;
 }
 
 export interface SentMessage {
@@ -171,6 +192,8 @@ export interface ChannelAccount {
   /** Replace a message's text (preview streaming). */
   editMessage?(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void>;
   react?(target: OutboundTarget, messageId: string, emoji: string): Promise<void>;
+  /** Post one file (an image shows as a picture where the platform can), with an optional caption. Absent where not built yet. */
+  sendFile?(target: OutboundTarget, file: OutboundFile): Promise<SentMessage>;
   /**
    * Open a new thread titled `title` in `target`'s chat (thread-bound sub-agents) and return
    * where to post in it — the same `chatId` / `threadId` inbound messages in that thread carry.

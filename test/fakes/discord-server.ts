@@ -109,6 +109,8 @@ export interface PushMessageInput {
   /** A message the fake knows (pushed or posted by the bot) that this one replies to. */
   referencedMessageId?: string;
   attachments?: string[];
+  /** Attachments with content: served by the fake at their `url` (the CDN stand-in). */
+  files?: Array<{ filename: string; bytes: Buffer; contentType: string }>;
 }
 
 export interface PushCommandInput {
@@ -204,6 +206,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const channels = new Map<string, ChannelRecord>();
   for (const guild of guilds) for (const channel of guild.channels) channels.set(channel.id, { api: apiGuildChannel(guild.id, channel, botId), guildId: guild.id });
   const storedMessages = new Map<string, FakeApiMessage>();
+  /** Attachment bytes by URL path (`/attachments/<id>/<filename>`). */
+  const attachmentFiles = new Map<string, Buffer>();
   const posted: PostedMessage[] = [];
   const createdThreads: FakeGuildChannel[] = [];
   const sent: RecordedRequest[] = [];
@@ -389,6 +393,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const handleRest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
     const rawPath = new URL(req.url ?? "/", "http://fake").pathname;
+    const attachment = method === "GET" ? attachmentFiles.get(rawPath) : undefined;
+    if (attachment) {
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": attachment.length }).end(attachment);
+      return;
+    }
     const path = decodeURIComponent(rawPath.startsWith(API_PREFIX) ? rawPath.slice(API_PREFIX.length) : rawPath);
     const text = await readBody(req);
     let body: Json = {};
@@ -575,6 +584,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         memberRoles: input.memberRoles,
         attachments: input.attachments,
       });
+      for (const file of input.files ?? []) {
+        const id = snowflake();
+        const urlPath = `/attachments/${id}/${file.filename}`;
+        attachmentFiles.set(urlPath, file.bytes);
+        const url = `http://127.0.0.1:${port}${urlPath}`;
+        (message.attachments as Json[]).push({ id, filename: file.filename, size: file.bytes.length, content_type: file.contentType, url, proxy_url: url });
+      }
       storeAndDispatch(message);
       return message;
     },

@@ -42,6 +42,13 @@ export interface FakeTelegram {
   readonly botUsername: string;
   pushUpdate(update: FakeUpdate): number;
   pushMessage(message: PushMessageInput): FakeUpdate;
+  /**
+   * A file users can send (`photo`, `document`, `voice` in `pushMessage`): its `file_id`. `getFile`
+   * answers for it and `GET /file/bot<token>/<file_path>` serves the bytes.
+   */
+  addFile(bytes: Buffer, filePath: string): string;
+  /** Files the bot uploaded (`sendPhoto`, `sendDocument` as multipart), in order. */
+  readonly uploads: Array<{ method: string; chatId: string; fileName: string; bytes: Buffer; caption?: string }>;
   readonly sent: RecordedCall[];
   messages(chatId?: number | string): Record<string, unknown>[];
   readonly calls: Array<RecordedCall & { status: number }>;
@@ -73,6 +80,12 @@ export interface PushMessageInput {
   /** A forum topic: sets `message_thread_id` and `is_topic_message`. */
   threadId?: number;
   entities?: Array<Record<string, unknown>>;
+  /** A photo (one size) by `file_id` from `addFile`; `text` becomes its caption. */
+  photo?: string;
+  /** A document by `file_id` from `addFile`; `text` becomes its caption. */
+  document?: { fileId: string; fileName: string; mimeType: string };
+  /** A voice note by `file_id` from `addFile`. */
+  voice?: string;
   /** The replied-to message; `fromId` equal to the bot id makes it a reply to the bot. */
   replyTo?: { messageId: number; fromId: number; text?: string };
 }
@@ -109,6 +122,8 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
   const calls: Array<RecordedCall & { status: number }> = [];
   const failures = new Map<string, FakeFailure[]>();
   const hangs = new Map<string, number>();
+  const files = new Map<string, { bytes: Buffer; path: string }>();
+  const uploads: FakeTelegram["uploads"] = [];
   const hungResponses = new Set<ServerResponse>();
   const polls = new Set<PendingPoll>();
   const sockets = new Set<Socket>();
@@ -256,6 +271,21 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
       case "deletewebhook":
         webhook = null;
         return ok(res, method, body, true);
+      case "getfile": {
+        const file = files.get(String(body.file_id));
+        if (!file) return fail(res, method, body, 400, "Bad Request: invalid file_id");
+        return ok(res, method, body, { file_id: String(body.file_id), file_unique_id: `u${String(body.file_id)}`, file_size: file.bytes.length, file_path: file.path });
+      }
+      case "sendphoto":
+      case "senddocument": {
+        const field = method.toLowerCase() === "sendphoto" ? "photo" : "document";
+        const file = body[field];
+        if (!(file instanceof UploadedFile)) return fail(res, method, body, 400, `Bad Request: there is no ${field} in the request`);
+        const chatId = String(body.chat_id);
+        uploads.push({ method, chatId, fileName: file.name, bytes: file.bytes, ...(body.caption !== undefined ? { caption: String(body.caption) } : {}) });
+        sent.push({ method, body: { ...body, [field]: file.name }, at: Date.now() });
+        return ok(res, method, body, { message_id: nextMessageId++, date: Math.floor(Date.now() / 1000), chat: chatFor(body.chat_id), from: botUser });
+      }
       case "setmycommands":
       case "answercallbackquery":
         return ok(res, method, body, true);
@@ -272,12 +302,21 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://fake");
+    const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+    if (download && req.method === "GET") {
+      const file = [...files.values()].find((f) => f.path === decodeURIComponent(download[2]!));
+      if (download[1] !== token || !file) return fail(res, "file", {}, 404, "Not Found");
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.bytes.length }).end(file.bytes);
+      return;
+    }
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
     if (!match) return fail(res, "?", {}, 404, "Not Found");
     const [, requestToken, method] = match as unknown as [string, string, string];
     let body: Record<string, unknown>;
     try {
-      body = { ...Object.fromEntries(url.searchParams), ...parseBody(req.headers["content-type"], await readBody(req)) };
+      const multipart = (req.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data");
+      const parsed = multipart ? await parseMultipart(req) : parseBody(req.headers["content-type"], await readBody(req));
+      body = { ...Object.fromEntries(url.searchParams), ...parsed };
     } catch (error) {
       return fail(res, method, {}, 400, `Bad Request: ${(error as Error).message}`);
     }
@@ -333,6 +372,12 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
       for (const poll of [...polls]) answerPoll(poll);
       return updateId;
     },
+    uploads,
+    addFile(bytes, filePath) {
+      const fileId = `file-${files.size + 1}`;
+      files.set(fileId, { bytes, path: filePath });
+      return fileId;
+    },
     pushMessage(input) {
       const chatType = input.chatType ?? (input.chatId < 0 ? "supergroup" : "private");
       if (input.threadId !== undefined) forums.add(String(input.chatId));
@@ -348,6 +393,18 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
         text: input.text,
       };
       if (input.entities) message.entities = input.entities;
+      const fileSize = (fileId: string) => files.get(fileId)?.bytes.length ?? 0;
+      if (input.photo !== undefined || input.document !== undefined || input.voice !== undefined) {
+        delete message.text;
+        if (input.text) message.caption = input.text;
+      }
+      if (input.photo !== undefined) message.photo = [{ file_id: input.photo, file_unique_id: `u${input.photo}`, width: 640, height: 480, file_size: fileSize(input.photo) }];
+      if (input.document !== undefined) {
+        const { fileId, fileName, mimeType } = input.document;
+        message.document = { file_id: fileId, file_unique_id: `u${fileId}`, file_name: fileName, mime_type: mimeType, file_size: fileSize(fileId) };
+      }
+      if (input.voice !== undefined)
+        message.voice = { file_id: input.voice, file_unique_id: `u${input.voice}`, duration: 2, mime_type: "audio/ogg", file_size: fileSize(input.voice) };
       if (input.threadId !== undefined) Object.assign(message, { message_thread_id: input.threadId, is_topic_message: true });
       if (input.replyTo) {
         message.reply_to_message = {
@@ -410,6 +467,51 @@ function optionalNumber(value: unknown): number | undefined {
 }
 
 /** JSON or form-encoded, as Telegram accepts; form values holding JSON objects/arrays are parsed. */
+/** A file part of a multipart upload. */
+class UploadedFile {
+  constructor(
+    readonly name: string,
+    readonly bytes: Buffer,
+  ) {}
+}
+
+/** grammY uploads files as multipart/form-data: fields as strings (JSON where they look like it), files as `UploadedFile`. */
+async function parseMultipart(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks);
+  const boundary = /boundary="?([^";]+)"?/i.exec(String(req.headers["content-type"]))?.[1];
+  if (!boundary) throw new Error("multipart body without a boundary");
+  const body: Record<string, unknown> = {};
+  const delimiter = Buffer.from(`--${boundary}`);
+  let start = raw.indexOf(delimiter);
+  while (start >= 0) {
+    const next = raw.indexOf(delimiter, start + delimiter.length);
+    if (next < 0) break;
+    // Each part: CRLF, headers, CRLF CRLF, content, CRLF, then the next delimiter.
+    const part = raw.subarray(start + delimiter.length + 2, next - 2);
+    const headerEnd = part.indexOf("\r\n\r\n");
+    const headers = part.subarray(0, headerEnd).toString("utf8");
+    const content = part.subarray(headerEnd + 4);
+    // grammY writes `name="x"` quoted and `filename=x` bare; browsers quote both.
+    const name = /[;:]\s*name="?([^";\r\n]*)"?/i.exec(headers)?.[1];
+    const fileName = /filename="?([^";\r\n]*)"?/i.exec(headers)?.[1];
+    if (name !== undefined) {
+      if (fileName !== undefined) body[name] = new UploadedFile(fileName, Buffer.from(content));
+      else {
+        const value = content.toString("utf8");
+        body[name] = /^[[{]/.test(value) ? JSON.parse(value) : value;
+      }
+    }
+    start = next;
+  }
+  // grammY names a file field `photo` with the value `attach://<id>` and sends the bytes as part <id>.
+  for (const [key, value] of Object.entries(body)) {
+    if (typeof value === "string" && value.startsWith("attach://")) body[key] = body[value.slice("attach://".length)];
+  }
+  return body;
+}
+
 function parseBody(contentType: string | undefined, text: string): Record<string, unknown> {
   if (!text) return {};
   const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();

@@ -1,7 +1,10 @@
+import fs from "node:fs";
+import path from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool } from "../types.js";
+import { resolveWorkspacePath } from "./workspace-path.js";
 
 const MessageParameters = Type.Object({
   message: Type.String({ description: "The text to send (Markdown; converted for the platform).", minLength: 1, maxLength: 20_000 }),
@@ -9,6 +12,7 @@ const MessageParameters = Type.Object({
   channel: Type.Optional(Type.String({ description: "telegram, discord or slack. Omit for the current conversation's channel." })),
   accountId: Type.Optional(Type.String({ description: "The bot account, when the channel has several." })),
   threadId: Type.Optional(Type.String({ description: "Thread or forum topic to post into." })),
+  file: Type.Optional(Type.String({ description: "A workspace file to send (images show as pictures where the chat can); `message` becomes its caption. Telegram only for now." })),
 });
 
 export type MessageArgs = Static<typeof MessageParameters>;
@@ -23,14 +27,26 @@ export function createMessageTool(): AgentTool<typeof MessageParameters> {
   return {
     name: "message",
     description:
-      "Send a chat message through Telegram, Discord or Slack right away. Use it for a progress note in the current conversation, or to write to another chat the user named. Your final answer is delivered to the conversation anyway: do not use this tool to repeat it.",
+      "Send a chat message through Telegram, Discord or Slack right away, or a file from the workspace (`file`). Use it for a progress note in the current conversation, to share a file you made, or to write to another chat the user named. Your final answer is delivered to the conversation anyway: do not use this tool to repeat it.",
     parameters: MessageParameters,
     ownerOnly: true,
     async execute(args, ctx) {
       const messenger = ctx.services.channelMessenger;
       if (!messenger) return toolError(TOOL_ERRORS.channelsUnavailable());
+      const { file: requestedFile, ...request } = args;
+      let file: { path: string; fileName: string } | undefined;
+      if (requestedFile !== undefined) {
+        // Only a regular file inside the workspace may leave the machine.
+        const resolved = resolveWorkspacePath(ctx.workspaceDir, requestedFile);
+        if (!resolved.ok) return resolved.result;
+        const stats = fs.statSync(resolved.absolute, { throwIfNoEntry: false });
+        if (!stats) return toolError(TOOL_ERRORS.fileNotFound(resolved.relative));
+        if (stats.isDirectory()) return toolError(TOOL_ERRORS.isADirectory(resolved.relative));
+        if (!stats.isFile()) return toolError(TOOL_ERRORS.notARegularFile(resolved.relative));
+        file = { path: resolved.absolute, fileName: path.basename(resolved.absolute) };
+      }
       try {
-        const sent = await messenger.send({ ...args, ...(ctx.sessionKey ? { sessionKey: ctx.sessionKey } : {}) });
+        const sent = await messenger.send({ ...request, ...(file ? { file } : {}), ...(ctx.sessionKey ? { sessionKey: ctx.sessionKey } : {}) });
         return toolText(`Sent to ${sent.channel} ${sent.chatId} (message ${sent.messageIds.join(", ")}).`, sent);
       } catch (err) {
         return toolError(TOOL_ERRORS.channelSendFailed((err as Error).message));

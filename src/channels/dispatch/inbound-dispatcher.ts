@@ -23,7 +23,8 @@ import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.
 import { findAcpBinding, type AcpBinding } from "../routing/acp-binding.js";
 import type { AcpBoundChats } from "../acp-bound-chats.js";
 import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
-import type { InboundMessage } from "../types.js";
+import type { InboundMedia, InboundMessage } from "../types.js";
+import { DEFAULT_MEDIA_MAX_MB, type InboundMediaStore } from "../inbound/media-store.js";
 import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
 import { DEFAULT_GROUP_HISTORY_LIMIT, GroupHistory, withGroupHistory } from "./group-history.js";
@@ -57,6 +58,8 @@ export interface InboundDispatchDeps {
   acpThreadFollowUp?: (childSessionKey: string, text: string) => string | undefined;
   /** Internal hooks hear `message:received` for each accepted message (not a duplicate, not ignored). */
   hooks?: InternalHookSink;
+  /** Where the files of messages for the agent are saved (`<state>/media/inbound/`). */
+  media?: InboundMediaStore;
 }
 
 /** What the rest of the pipeline needs to know about one accepted message. */
@@ -74,6 +77,8 @@ interface Routed {
   acpBinding?: AcpBinding;
   /** The thread is bound to a sub-agent's session (`thread: true`, `/focus`). */
   bound?: boolean;
+  /** Files the message carries, saved only when it goes to the agent. */
+  media?: InboundMedia[];
 }
 
 /**
@@ -293,6 +298,7 @@ export class InboundDispatcher {
       ownerSessionKeys,
       ...(acpBinding ? { acpBinding } : {}),
       ...(boundSessionKey ? { bound: true } : {}),
+      ...(message.media?.length ? { media: message.media } : {}),
     };
   }
 
@@ -369,12 +375,21 @@ export class InboundDispatcher {
     };
   }
 
+  /** The message as the agent reads it, with a line per file it carries: where it was saved, or why not. */
+  private async withSavedMedia(routed: Routed): Promise<string> {
+    const text = agentText(routed.message);
+    if (!routed.media || !this.deps.media) return text;
+    const maxMb = this.deps.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB;
+    const lines = await this.deps.media.saveAll(routed.media, maxMb);
+    return [text, ...lines].join("\n");
+  }
+
   /** One turn for one message, or for a debounced burst from one sender (the last message's key names the run). */
   private async submitToAgent(batch: Routed[]): Promise<void> {
     const last = batch[batch.length - 1]!;
     const { message, running } = last;
     const runId = last.dedupeKey ?? `${running.channel}:${running.accountId}:${randomUUID()}`;
-    const said = batch.map((r) => agentText(r.message)).join("\n");
+    const said = (await Promise.all(batch.map((r) => this.withSavedMedia(r)))).join("\n");
     const text = message.chatType === "direct" ? said : withGroupHistory(this.history.take(message.sessionKey), said);
     await this.deps.delivery.expect(runId, last.target, { sessionKey: message.sessionKey, runId });
     const preview = this.previewFor(running, last.target);

@@ -76,6 +76,7 @@ const AgentsDefaults = Type.Object({
     ),
   ),
   timeoutSeconds: Type.Optional(integer(0)),
+  mediaMaxMb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2048 })),
   maxConcurrent: Type.Optional(integer(1)),
   bootstrapMaxChars: Type.Optional(integer(0)),
   bootstrapTotalMaxChars: Type.Optional(integer(0)),

@@ -1,0 +1,65 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { InboundMedia } from "../types.js";
+
+/** `agents.defaults.mediaMaxMb` when unset. */
+export const DEFAULT_MEDIA_MAX_MB = 20;
+
+const EXTENSIONS: Record<string, string> = {
+  "image/jpeg": ".jpg",
+  "image/png": ".png",
+  "image/gif": ".gif",
+  "image/webp": ".webp",
+  "audio/ogg": ".ogg",
+  "audio/mpeg": ".mp3",
+  "video/mp4": ".mp4",
+  "application/pdf": ".pdf",
+  "text/plain": ".txt",
+};
+
+/**
+ * Saves the files inbound messages carry under `<state>/media/inbound/` (0600, a random name
+ * keeping the file's extension) and says, in one line per file, what the model gets: the path, or
+ * why the file was not saved (over `agents.defaults.mediaMaxMb`, a failed download).
+ */
+export class InboundMediaStore {
+  constructor(private readonly dir: string) {}
+
+  async saveAll(media: readonly InboundMedia[], maxMb: number): Promise<string[]> {
+    const lines: string[] = [];
+    for (const item of media) lines.push(await this.save(item, maxMb));
+    return lines;
+  }
+
+  private async save(item: InboundMedia, maxMb: number): Promise<string> {
+    const maxBytes = Math.floor(maxMb * 1024 * 1024);
+    const label = `${item.kind}${item.fileName ? ` "${item.fileName}"` : ""}`;
+    if (item.sizeBytes !== undefined && item.sizeBytes > maxBytes) {
+      return `[media not saved: ${label} is ${formatSize(item.sizeBytes)}, over agents.defaults.mediaMaxMb (${maxMb} MB)]`;
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await item.download(maxBytes);
+    } catch (error) {
+      return `[media not saved: ${label} could not be downloaded: ${error instanceof Error ? error.message : String(error)}]`;
+    }
+    if (bytes.length > maxBytes) return `[media not saved: ${label} is ${formatSize(bytes.length)}, over agents.defaults.mediaMaxMb (${maxMb} MB)]`;
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const file = path.join(this.dir, `${randomUUID()}${extensionOf(item)}`);
+    fs.writeFileSync(file, bytes, { mode: 0o600 });
+    return `[media attached: ${file} (${label}${item.mimeType ? `, ${item.mimeType}` : ""}, ${formatSize(bytes.length)})]`;
+  }
+}
+
+function extensionOf(item: InboundMedia): string {
+  const fromName = item.fileName ? path.extname(item.fileName).toLowerCase() : "";
+  if (/^\.[a-z0-9]{1,8}$/.test(fromName)) return fromName;
+  return (item.mimeType && EXTENSIONS[item.mimeType]) || "";
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,0 +1,147 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeDiscord, type FakeDiscord, waitFor } from "../fakes/discord-server.js";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { chatRequests, lastUserText } from "../helpers/reliability.js";
+
+/**
+ * Inbound media through the real grammY and discord.js clients and fake Telegram and Discord
+ * servers: photos, voice notes, documents and attachments are fetched (Telegram: getFile + the file
+ * URL; Discord: the attachment URL), saved under `<state>/media/inbound/`, and the model is told
+ * where — unless a file is over `agents.defaults.mediaMaxMb`.
+ */
+const OWNER = 991;
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let discord: FakeDiscord;
+const DISCORD_BOT = "100000000000003800";
+const DISCORD_OWNER = "100000000000003110";
+const DISCORD_DM = "100000000000003710";
+let gw: GatewayProcess;
+let stateDir: string;
+let messageId = 1;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  model.setResponder(() => ({ text: "got it" }));
+  telegram = await startFakeTelegram({ botUsername: "claw_bot" });
+  discord = await startFakeDiscord({ botId: DISCORD_BOT });
+  stateDir = makeTempDir();
+  const telegramConfig = {
+    botToken: telegram.token,
+    apiRoot: telegram.url,
+    pollingTimeoutSeconds: 1,
+    pollingRetryBaseMs: 50,
+    allowFrom: [String(OWNER)],
+    typingIntervalSeconds: 0,
+  };
+  const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, allowFrom: [DISCORD_OWNER], typingIntervalSeconds: 0 };
+  const config = JSON.parse(fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig, discord: discordConfig } }));
+  // About 1 KB: the photo and the voice note fit, the 4 KB document does not.
+  config.agents.defaults.mediaMaxMb = 0.001;
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
+  await gw.waitForOutput(/channel account started/, 10_000);
+  await waitFor(() => discord.identifyCount === 1, 15_000, "the Discord IDENTIFY");
+});
+afterAll(async () => {
+  await gw?.stop("SIGKILL");
+  await telegram?.close();
+  await discord?.close();
+  await model?.close();
+});
+
+async function modelTextFor(push: () => void): Promise<string> {
+  const before = chatRequests(model).length;
+  push();
+  await waitFor(() => chatRequests(model).length > before, 15_000, "the model request");
+  return lastUserText(chatRequests(model).at(-1)!);
+}
+
+const attachedPath = (text: string) => /\[media attached: (\S+) \(/.exec(text)?.[1];
+
+describe("inbound media (Telegram)", () => {
+  it("saves a photo under the state dir and gives the model its caption and path", async () => {
+    const photo = telegram.addFile(PNG, "photos/file_1.jpg");
+    const text = await modelTextFor(() => telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "look at this", photo, messageId: messageId++ }));
+    expect(text.split("\n")[0]).toBe("look at this");
+    const saved = attachedPath(text)!;
+    expect(path.dirname(saved)).toBe(path.join(stateDir, "media", "inbound"));
+    expect(saved).toMatch(/\.jpg$/);
+    expect(text).toContain("(image, image/jpeg, 208 B)]");
+    expect(fs.readFileSync(saved).equals(PNG)).toBe(true);
+    expect(fs.statSync(saved).mode & 0o777).toBe(0o600);
+  });
+
+  it("saves a voice note with no caption", async () => {
+    const voice = telegram.addFile(Buffer.from("OggS fake voice"), "voice/file_2.oga");
+    const text = await modelTextFor(() => telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "", voice, messageId: messageId++ }));
+    expect(text).toMatch(/^<media:voice>\n\[media attached: \S+\.ogg \(audio, audio\/ogg, 15 B\)\]$/);
+    expect(fs.readFileSync(attachedPath(text)!, "utf8")).toBe("OggS fake voice");
+  });
+
+  it("does not download a document over agents.defaults.mediaMaxMb, and says so to the model", async () => {
+    const document = telegram.addFile(Buffer.alloc(4096, 1), "documents/file_3.pdf");
+    const downloadsBefore = telegram.calls.filter((c) => c.method === "getFile").length;
+    const text = await modelTextFor(() =>
+      telegram.pushMessage({
+        chatId: OWNER,
+        fromId: OWNER,
+        text: "the report",
+        document: { fileId: document, fileName: "report.pdf", mimeType: "application/pdf" },
+        messageId: messageId++,
+      }),
+    );
+    expect(text).toBe('the report\n[media not saved: document "report.pdf" is 4.0 KB, over agents.defaults.mediaMaxMb (0.001 MB)]');
+    expect(telegram.calls.filter((c) => c.method === "getFile").length).toBe(downloadsBefore);
+    expect(fs.readdirSync(path.join(stateDir, "media", "inbound"))).toHaveLength(2); // the photo and the voice note
+  });
+});
+
+describe("inbound media (Discord)", () => {
+  it("saves an attachment from the CDN URL and gives the model its path, and refuses one over the limit", async () => {
+    const text = await modelTextFor(() =>
+      discord.pushMessage({
+        channelId: DISCORD_DM,
+        authorId: DISCORD_OWNER,
+        content: "two files",
+        files: [
+          { filename: "diagram.png", bytes: PNG, contentType: "image/png" },
+          { filename: "dump.bin", bytes: Buffer.alloc(4096), contentType: "application/octet-stream" },
+        ],
+      }),
+    );
+    const lines = text.split("\n");
+    expect(lines[0]).toBe("two files");
+    expect(lines.at(-2)).toMatch(/^\[media attached: \S+\.png \(image "diagram.png", image\/png, 208 B\)\]$/);
+    expect(lines.at(-1)).toBe('[media not saved: document "dump.bin" is 4.0 KB, over agents.defaults.mediaMaxMb (0.001 MB)]');
+    expect(fs.readFileSync(attachedPath(text)!).equals(PNG)).toBe(true);
+    expect(discord.unhandledRoutes).toEqual([]);
+  });
+});
+
+describe("outbound files (the message tool, Telegram)", () => {
+  it("uploads a workspace image as a photo with its caption, and refuses a file outside the workspace", async () => {
+    const workspace = path.join(stateDir, "workspace");
+    fs.mkdirSync(workspace, { recursive: true });
+    fs.writeFileSync(path.join(workspace, "chart.png"), PNG);
+    fs.writeFileSync(path.join(stateDir, "outside.txt"), "not for the chat");
+    model.enqueue(
+      { toolCalls: [{ name: "message", arguments: { message: "the chart", file: "chart.png" } }] },
+      { toolCalls: [{ name: "message", arguments: { message: "and this", file: "../outside.txt" } }] },
+      { text: "sent" },
+    );
+    const repliesBefore = telegram.messages(OWNER).length;
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "send me the chart", messageId: messageId++ });
+    await telegram.waitFor(() => telegram.messages(OWNER).length > repliesBefore, 15_000);
+    expect(telegram.uploads).toEqual([{ method: "sendPhoto", chatId: String(OWNER), fileName: "chart.png", bytes: PNG, caption: "the chart" }]);
+    const toolResults = JSON.stringify(chatRequests(model).at(-1)!.body);
+    expect(toolResults).toContain("Sent to telegram");
+    expect(toolResults).toMatch(/outside the workspace/);
+    expect(telegram.messages(OWNER).at(-1)!.text).toBe("sent");
+  });
+});
