@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { defaultConfig } from "./defaults.js";
@@ -19,7 +18,8 @@ export interface LoadedConfig {
 }
 
 export function hashConfigBytes(bytes: Buffer): string {
-  return createHash("sha256").update(bytes).digest("hex");
+  // Loaded on first use rather than with the module, which is imported before the port opens.
+  return process.getBuiltinModule("node:crypto").createHash("sha256").update(bytes).digest("hex");
 }
 
 /** Reads the file's bytes; ConfigError (not a raw ENOENT) when it cannot be read. */

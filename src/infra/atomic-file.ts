@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
 
 /**
  * Replace a file's content atomically: write a temp file beside it, fsync, rename over.
@@ -8,7 +7,7 @@ import { randomBytes } from "node:crypto";
  */
 export function writeFileAtomicSync(filePath: string, data: string | Buffer, mode = 0o600): void {
   const dir = path.dirname(filePath);
-  const tmp = path.join(dir, `.${path.basename(filePath)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const tmp = path.join(dir, tempName(filePath));
   try {
     const fd = fs.openSync(tmp, "w", mode);
     try {
@@ -34,7 +33,7 @@ export function writeFileAtomicSync(filePath: string, data: string | Buffer, mod
  */
 export async function writeFileAtomicAsync(filePath: string, data: string, mode: number, mayReplace: () => boolean): Promise<boolean> {
   const dir = path.dirname(filePath);
-  const tmp = path.join(dir, `.${path.basename(filePath)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const tmp = path.join(dir, tempName(filePath));
   try {
     const handle = await fs.promises.open(tmp, "w", mode);
     try {
@@ -81,4 +80,13 @@ export function fsyncDirectory(dir: string): void {
   } catch {
     // Some filesystems refuse fsync on directories; the rename is still atomic.
   }
+}
+
+/**
+ * A temp name beside `filePath` no other writer uses. node:crypto is loaded on the first write,
+ * not with this module: the config loader imports it before the gateway's port opens.
+ */
+function tempName(filePath: string): string {
+  const suffix = process.getBuiltinModule("node:crypto").randomBytes(4).toString("hex");
+  return `.${path.basename(filePath)}.${process.pid}.${suffix}.tmp`;
 }

@@ -1,5 +1,3 @@
-import { Worker } from "node:worker_threads";
-
 // The costly part of a first Intl call: ICU finding the host's time zone and loading its data.
 const FIRST_INTL_CALL = "Intl.DateTimeFormat().resolvedOptions().timeZone;";
 
@@ -13,6 +11,8 @@ const FIRST_INTL_CALL = "Intl.DateTimeFormat().resolvedOptions().timeZone;";
  */
 export function warmIntlOffThread(): void {
   try {
+    // Loaded here, not at the top: the module is imported before the port opens, the thread starts after.
+    const { Worker } = process.getBuiltinModule("node:worker_threads");
     const worker = new Worker(FIRST_INTL_CALL, { eval: true });
     worker.on("error", () => {});
     worker.unref();

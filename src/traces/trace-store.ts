@@ -24,6 +24,10 @@ export interface PruneLimits {
   now: number;
 }
 
+/**
+ * `traces_prompt` and `traces_bytes` serve retention: which prompts are still used and how many
+ * bytes are stored are read from those small indexes, not from every row and its overflow pages.
+ */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS prompts (hash TEXT PRIMARY KEY, text TEXT NOT NULL, bytes INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS traces (
@@ -34,6 +38,8 @@ CREATE TABLE IF NOT EXISTS traces (
 );
 CREATE INDEX IF NOT EXISTS traces_started ON traces(started_at);
 CREATE INDEX IF NOT EXISTS traces_session ON traces(session_key, started_at);
+CREATE INDEX IF NOT EXISTS traces_prompt ON traces(prompt_hash);
+CREATE INDEX IF NOT EXISTS traces_bytes ON traces(bytes);
 `;
 
 const SUMMARY_COLUMNS = `run_id AS runId, session_key AS sessionKey, agent_id AS agentId, source, started_at AS startedAt,
@@ -83,6 +89,9 @@ export class TraceStore {
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
       db.pragma("busy_timeout = 2000");
+      // better-sqlite3 defaults to a 16 MB page cache per connection, which retention's scans
+      // filled for good: traces are written far more than read, and the OS caches the file anyway.
+      db.pragma("cache_size = -2000");
       db.exec(SCHEMA);
     } catch (err) {
       db.close();

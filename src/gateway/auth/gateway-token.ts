@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import { randomBytes } from "node:crypto";
 import { writeFileAtomicSync } from "../../infra/atomic-file.js";
 import { ensurePrivateDir, gatewayStatePaths } from "../../infra/paths.js";
 
@@ -22,7 +21,8 @@ export function ensurePersistedToken(stateDir: string): { token: string; generat
   const existing = readPersistedToken(stateDir);
   if (existing) return { token: existing, generated: false, file: paths.tokenFile };
   ensurePrivateDir(paths.credentialsDir);
-  const token = randomBytes(24).toString("base64url");
+  // node:crypto is loaded only here: most starts read an existing token, before the port opens.
+  const token = process.getBuiltinModule("node:crypto").randomBytes(24).toString("base64url");
   writeFileAtomicSync(paths.tokenFile, `${token}\n`, 0o600);
   return { token, generated: true, file: paths.tokenFile };
 }
