@@ -19,6 +19,7 @@ import type { SlackSettings } from "./settings.js";
 import { createBoltLogger, deliveryClientOptions, loadBolt, socketClientOptions, type SlackBolt, type SlackWebClient } from "./slack-sdk.js";
 import { SocketSupervisor } from "./socket-supervisor.js";
 import { SlashCommandReplies, type SlashCommandPayload } from "./slash-command.js";
+import { slackMedia } from "./media.js";
 import { parseSlackTarget } from "./targets.js";
 
 /** Slack closes a socket whose pongs stop for this long (OpenClaw uses a fixed 15 s). */
@@ -286,7 +287,10 @@ export class SlackAccount implements ChannelAccount {
       const { directory } = await this.loadSdk();
       const chatType = chatKindOf(event.channel_type) ?? (await directory.chatKind(event.channel));
       const sender = profileFromEvent(event) ?? (await directory.profile(event.user));
-      await this.context.onInbound(toInboundMessage(event, { bot, chatType, sender, teamId }));
+      const envelope = toInboundMessage(event, { bot, chatType, sender, teamId });
+      const media = event.files?.length ? slackMedia(event.files, this.settings.botToken ?? "", this.settings.slackApiUrl) : [];
+      if (media.length > 0) envelope.media = media;
+      await this.context.onInbound(envelope);
     } catch (error) {
       this.context.logger.error({ chatId: event.channel, messageId: event.ts }, `Slack message was not handed over: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDiscord, type FakeDiscord, waitFor } from "../fakes/discord-server.js";
+import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
@@ -9,16 +10,19 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { chatRequests, lastUserText } from "../helpers/reliability.js";
 
 /**
- * Inbound media through the real grammY and discord.js clients and fake Telegram and Discord
- * servers: photos, voice notes, documents and attachments are fetched (Telegram: getFile + the file
- * URL; Discord: the attachment URL), saved under `<state>/media/inbound/`, and the model is told
- * where — unless a file is over `agents.defaults.mediaMaxMb`.
+ * Media through the real grammY, discord.js and bolt clients and fake Telegram, Discord and Slack
+ * servers. Inbound: photos, voice notes, documents, attachments and shared files are fetched
+ * (Telegram: getFile + the file URL; Discord: the attachment URL; Slack: url_private_download with
+ * the bot token), saved under `<state>/media/inbound/`, and the model is told where — unless a file
+ * is over `agents.defaults.mediaMaxMb`. Outbound: the message tool uploads a workspace file.
  */
 const OWNER = 991;
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
 let model: FakeModelServer;
 let telegram: FakeTelegram;
 let discord: FakeDiscord;
+let slack: FakeSlack;
+const SLACK_OWNER = "U301";
 const DISCORD_BOT = "100000000000003800";
 const DISCORD_OWNER = "100000000000003110";
 const DISCORD_DM = "100000000000003710";
@@ -31,6 +35,7 @@ beforeAll(async () => {
   model.setResponder(() => ({ text: "got it" }));
   telegram = await startFakeTelegram({ botUsername: "claw_bot" });
   discord = await startFakeDiscord({ botId: DISCORD_BOT });
+  slack = await startFakeSlack();
   stateDir = makeTempDir();
   const telegramConfig = {
     botToken: telegram.token,
@@ -41,17 +46,20 @@ beforeAll(async () => {
     typingIntervalSeconds: 0,
   };
   const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, allowFrom: [DISCORD_OWNER], typingIntervalSeconds: 0 };
-  const config = JSON.parse(fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig, discord: discordConfig } }));
+  const slackConfig = { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, allowFrom: [SLACK_OWNER], typingIntervalSeconds: 0 };
+  const config = JSON.parse(fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig, discord: discordConfig, slack: slackConfig } }));
   // About 1 KB: the photo and the voice note fit, the 4 KB document does not.
   config.agents.defaults.mediaMaxMb = 0.001;
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
   await gw.waitForOutput(/channel account started/, 10_000);
   await waitFor(() => discord.identifyCount === 1, 15_000, "the Discord IDENTIFY");
+  await waitFor(() => slack.socketConnections > 0, 15_000, "the Slack socket");
 });
 afterAll(async () => {
   await gw?.stop("SIGKILL");
   await telegram?.close();
   await discord?.close();
+  await slack?.close();
   await model?.close();
 });
 
@@ -121,6 +129,20 @@ describe("inbound media (Discord)", () => {
     expect(lines.at(-1)).toBe('[media not saved: document "dump.bin" is 4.0 KB, over agents.defaults.mediaMaxMb (0.001 MB)]');
     expect(fs.readFileSync(attachedPath(text)!).equals(PNG)).toBe(true);
     expect(discord.unhandledRoutes).toEqual([]);
+  });
+});
+
+describe("inbound media (Slack)", () => {
+  it("downloads a shared file with the bot token and gives the model its path", async () => {
+    const file = slack.addFile(PNG, "shot.png", "image/png");
+    const ts = `${Math.floor(Date.now() / 1000)}.000100`;
+    const text = await modelTextFor(() =>
+      slack.pushEvent({ type: "message", subtype: "file_share", channel: "D301", channel_type: "im", user: SLACK_OWNER, text: "a screenshot", ts, event_ts: ts, files: [file] }),
+    );
+    const lines = text.split("\n");
+    expect(lines[0]).toBe("a screenshot");
+    expect(lines.at(-1)).toMatch(/^\[media attached: \S+\.png \(image "shot.png", image\/png, 208 B\)\]$/);
+    expect(fs.readFileSync(attachedPath(text)!).equals(PNG)).toBe(true);
   });
 });
 

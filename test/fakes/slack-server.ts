@@ -38,6 +38,8 @@ export interface FakeSlack {
   slashCommand(input: FakeSlashCommand): { fields: Record<string, string>; envelopeId: string; deliverSocket(): void };
   /** What the app POSTed to a slash command's `response_url`, by its `trigger_id`. */
   responses(triggerId: string): Array<{ text: string; response_type?: string }>;
+  /** A file users can share: the file object to put in a message event's `files`; `url_private_download` serves the bytes to the bot token only. */
+  addFile(bytes: Buffer, name: string, mimetype: string): Record<string, unknown>;
   /** envelope id → `Date.now()` when its ack arrived. */
   readonly acks: Map<string, number>;
   /** Every `chat.postMessage`, in order. */
@@ -113,6 +115,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let tsCounter = 0;
   let eventCounter = 0;
   let triggerCounter = 0;
+  const sharedFiles = new Map<string, Buffer>();
   const slashResponses = new Map<string, Array<{ text: string; response_type?: string }>>();
 
   // Slack ts values are "<seconds>.<6 digits>" and strictly increase within a channel.
@@ -228,6 +231,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   const handle = async (req: IncomingMessage, res: ServerResponse, port: number) => {
     const path = (req.url ?? "/").split("?")[0]!;
+    const fileBytes = req.method === "GET" ? sharedFiles.get(path) : undefined;
+    if (fileBytes) {
+      if (bearerToken(req.headers.authorization) !== botToken) return sendJson(res, 403, { ok: false, error: "not_authed" });
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": fileBytes.length }).end(fileBytes);
+      return;
+    }
     const responseUrl = /^\/commands\/([^/]+)$/.exec(path);
     if (responseUrl && req.method === "POST") {
       const list = slashResponses.get(decodeURIComponent(responseUrl[1]!));
@@ -311,6 +320,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const envelopeId = randomUUID();
       const envelope = JSON.stringify({ envelope_id: envelopeId, type: "slash_commands", accepts_response_payload: true, payload: fields });
       return { fields, envelopeId, deliverSocket: () => deliver(envelope) };
+    },
+    addFile(bytes, name, mimetype) {
+      const id = `F${String(sharedFiles.size + 1).padStart(8, "0")}`;
+      const filePath = `/files-pri/${teamId}-${id}/download/${encodeURIComponent(name)}`;
+      sharedFiles.set(filePath, bytes);
+      const url = `http://127.0.0.1:${port}${filePath}`;
+      return { id, name, mimetype, size: bytes.length, url_private: url, url_private_download: url };
     },
     responses: (triggerId) => [...(slashResponses.get(triggerId) ?? [])],
     acks,
