@@ -13,6 +13,7 @@ import {
   type ChannelAccount,
   type ChannelAccountContext,
   type ChannelLimits,
+  type OutboundFile,
   type OutboundTarget,
   type OutboundText,
   type SentMessage,
@@ -97,6 +98,20 @@ export class DiscordAccount implements ChannelAccount {
       const options: MessageCreateOptions = { content: text.markdown, allowedMentions: NO_MENTIONS, flags: this.#flags(text) };
       if (target.replyToMessageId) options.reply = { messageReference: target.replyToMessageId, failIfNotExists: false };
       const message = await channel.send(options);
+      return { messageId: message.id };
+    });
+  }
+
+  /** The file as an attachment (Discord shows images inline), the caption as the message text. */
+  async sendFile(target: OutboundTarget, file: OutboundFile): Promise<SentMessage> {
+    return this.#rest(async () => {
+      const channel = await this.#channel(target);
+      const message = await channel.send({
+        content: (file.caption ?? "").slice(0, 2000),
+        files: [{ attachment: file.path, name: file.fileName }],
+        allowedMentions: NO_MENTIONS,
+        flags: this.#flags({ markdown: "" }),
+      });
       return { messageId: message.id };
     });
   }

@@ -167,3 +167,16 @@ describe("outbound files (the message tool, Telegram)", () => {
     expect(telegram.messages(OWNER).at(-1)!.text).toBe("sent");
   });
 });
+
+describe("outbound files (the message tool, Discord)", () => {
+  it("posts a workspace file as an attachment with the caption as the message text", async () => {
+    const workspace = path.join(stateDir, "workspace");
+    fs.mkdirSync(workspace, { recursive: true });
+    fs.writeFileSync(path.join(workspace, "notes.txt"), "meeting notes");
+    model.enqueue({ toolCalls: [{ name: "message", arguments: { message: "the notes", file: "notes.txt" } }] }, { text: "posted" });
+    discord.pushMessage({ channelId: DISCORD_DM, authorId: DISCORD_OWNER, content: "send me the notes" });
+    await waitFor(() => discord.messages(DISCORD_DM).some((m) => m.content === "posted"), 15_000, "the final reply");
+    expect(discord.uploads).toEqual([{ channelId: DISCORD_DM, fileName: "notes.txt", bytes: Buffer.from("meeting notes"), content: "the notes" }]);
+    expect(discord.unhandledRoutes).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { WebSocket, WebSocketServer, type RawData } from "ws";
 import { readBody } from "./model-server/http-io.js";
+import { parseMultipart, UploadedFile } from "./multipart.js";
 
 /**
  * A fake Discord for the REAL discord.js 14 client: the REST API under `/api/v10` and the gateway
@@ -41,6 +42,8 @@ export interface FakeDiscord {
   registeredCommands(): Json[];
   /** What the bot answered to interaction `id`, in order. */
   interactionReplies(id: string): InteractionReply[];
+  /** Files the bot uploaded with a message (multipart `POST /channels/:id/messages`), in order. */
+  readonly uploads: Array<{ channelId: string; fileName: string; bytes: Buffer; content: string }>;
   /** Messages the bot POSTed, optionally for one channel. */
   messages(channelId?: string): PostedMessage[];
   /** Threads the bot started (`POST /channels/:id/threads`), in order; each is a channel messages can be pushed to. */
@@ -209,6 +212,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   /** Attachment bytes by URL path (`/attachments/<id>/<filename>`). */
   const attachmentFiles = new Map<string, Buffer>();
   const posted: PostedMessage[] = [];
+  const uploads: FakeDiscord["uploads"] = [];
+  /** The files of the request being routed (route handlers take the JSON body only). */
+  let currentFiles: UploadedFile[] = [];
   const createdThreads: FakeGuildChannel[] = [];
   const sent: RecordedRequest[] = [];
   const unhandledRoutes: string[] = [];
@@ -287,6 +293,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         const reference = body.message_reference as Json | undefined;
         const referenced = reference ? storedMessages.get(String(reference.message_id)) : undefined;
         const message = buildMessage({ id: snowflake(), channel: record, author: botUser, content, flags: Number(body.flags ?? 0), referenced });
+        for (const file of currentFiles) uploads.push({ channelId: channelId!, fileName: file.name, bytes: file.bytes, content });
         posted.push({ id: message.id, channelId: channelId!, content, body });
         storeAndDispatch(message);
         return { status: 200, body: message };
@@ -399,10 +406,17 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return;
     }
     const path = decodeURIComponent(rawPath.startsWith(API_PREFIX) ? rawPath.slice(API_PREFIX.length) : rawPath);
-    const text = await readBody(req);
+    const multipart = (req.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data");
+    const text = multipart ? "" : await readBody(req);
     let body: Json = {};
+    let files: UploadedFile[] = [];
     try {
-      body = text ? (JSON.parse(text) as Json) : {};
+      if (multipart) {
+        // discord.js sends the message as `payload_json` and each file as `files[<n>]`.
+        const form = await parseMultipart(req);
+        body = (form.payload_json ?? {}) as Json;
+        files = Object.values(form).filter((value): value is UploadedFile => value instanceof UploadedFile);
+      } else body = text ? (JSON.parse(text) as Json) : {};
     } catch {
       return respond(res, apiError(400, 50109, "The request body contains invalid JSON."));
     }
@@ -412,6 +426,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (!tokenInPath && req.headers.authorization !== `Bot ${token}`) return respond(res, { status: 401, body: { message: "401: Unauthorized", code: 0 } });
     const failure = takeFailure(method, path);
     if (failure) return respondFailure(res, failure);
+    currentFiles = files;
     for (const route of routes) {
       const match = route.method === method ? route.pattern.exec(path) : null;
       if (match && rawPath.startsWith(API_PREFIX)) return respond(res, route.handle([...match], body));
@@ -638,6 +653,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     },
     registeredCommands: () => [...registeredCommands],
     interactionReplies: (id) => [...(interactions.get(id)?.replies ?? [])],
+    uploads,
     messages: (channelId) => posted.filter((m) => channelId === undefined || m.channelId === channelId),
     createdThreads: () => [...createdThreads],
     failNext(route, failure) {

@@ -1,0 +1,46 @@
+import type { IncomingMessage } from "node:http";
+
+/** A file part of a multipart upload. */
+export class UploadedFile {
+  constructor(
+    readonly name: string,
+    readonly bytes: Buffer,
+  ) {}
+}
+
+/** A multipart/form-data body (grammY, discord.js uploads): fields as strings (JSON where they look like it), files as `UploadedFile`. */
+export async function parseMultipart(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks);
+  const boundary = /boundary="?([^";]+)"?/i.exec(String(req.headers["content-type"]))?.[1];
+  if (!boundary) throw new Error("multipart body without a boundary");
+  const body: Record<string, unknown> = {};
+  const delimiter = Buffer.from(`--${boundary}`);
+  let start = raw.indexOf(delimiter);
+  while (start >= 0) {
+    const next = raw.indexOf(delimiter, start + delimiter.length);
+    if (next < 0) break;
+    // Each part: CRLF, headers, CRLF CRLF, content, CRLF, then the next delimiter.
+    const part = raw.subarray(start + delimiter.length + 2, next - 2);
+    const headerEnd = part.indexOf("\r\n\r\n");
+    const headers = part.subarray(0, headerEnd).toString("utf8");
+    const content = part.subarray(headerEnd + 4);
+    // grammY writes `name="x"` quoted and `filename=x` bare; browsers quote both.
+    const name = /[;:]\s*name="?([^";\r\n]*)"?/i.exec(headers)?.[1];
+    const fileName = /filename="?([^";\r\n]*)"?/i.exec(headers)?.[1];
+    if (name !== undefined) {
+      if (fileName !== undefined) body[name] = new UploadedFile(fileName, Buffer.from(content));
+      else {
+        const value = content.toString("utf8");
+        body[name] = /^[[{]/.test(value) ? JSON.parse(value) : value;
+      }
+    }
+    start = next;
+  }
+  // grammY names a file field `photo` with the value `attach://<id>` and sends the bytes as part <id>.
+  for (const [key, value] of Object.entries(body)) {
+    if (typeof value === "string" && value.startsWith("attach://")) body[key] = body[value.slice("attach://".length)];
+  }
+  return body;
+}
