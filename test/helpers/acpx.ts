@@ -1,13 +1,23 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const require = createRequire(import.meta.url);
-/** The real `acpx` CLI from npm (a devDependency). */
-export const ACPX_CLI = path.join(path.dirname(require.resolve("acpx/package.json")), "dist", "cli.js");
+let acpxCli: string | undefined;
+
+/** The real `acpx` CLI from npm, installed once by build/acpx.mjs (it cannot be a devDependency). */
+function acpxCliPath(): string {
+  if (acpxCli) return acpxCli;
+  try {
+    const dir = execFileSync(process.execPath, [path.join(REPO, "build", "acpx.mjs")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+    acpxCli = path.join(dir, "dist", "cli.js");
+    return acpxCli;
+  } catch (err) {
+    const stderr = String((err as { stderr?: unknown }).stderr ?? "").trim();
+    throw new Error(`build/acpx.mjs could not provide the acpx client: ${stderr || (err as Error).message}`);
+  }
+}
 /** acpx's own floor (its package.json `engines`): it uses APIs newer Nodes have. */
 const ACPX_MIN_NODE = [22, 13] as const;
 
@@ -40,7 +50,7 @@ export interface AcpxRun {
 
 /** Spawns `acpx <args>` under `node`, in `cwd`, with exactly `env`. */
 export function runAcpx(node: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): AcpxRun {
-  const proc = spawn(node, [ACPX_CLI, ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(node, [acpxCliPath(), ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
