@@ -180,3 +180,42 @@ describe("outbound files (the message tool, Discord)", () => {
     expect(discord.unhandledRoutes).toEqual([]);
   });
 });
+
+describe("outbound files (the message tool, Slack)", () => {
+  it("uploads through files.uploadV2: the bytes to the upload URL, then shared with the caption, in a thread when asked", async () => {
+    const workspace = path.join(stateDir, "workspace");
+    fs.mkdirSync(workspace, { recursive: true });
+    fs.writeFileSync(path.join(workspace, "plot.png"), PNG);
+    fs.writeFileSync(path.join(workspace, "log.txt"), "line one\n");
+    model.enqueue(
+      { toolCalls: [{ name: "message", arguments: { message: "the **plot**", file: "plot.png" } }] },
+      { toolCalls: [{ name: "message", arguments: { message: "the log", file: "log.txt", channel: "slack", to: "channel:C777", threadId: "1700000000.000100" } }] },
+      { text: "uploaded" },
+    );
+    const ts = `${Math.floor(Date.now() / 1000)}.000200`;
+    slack.pushMessage({ channel: "D301", channelType: "im", user: SLACK_OWNER, text: "send me the plot", ts });
+    await slack.waitFor(() => slack.posted.some((p) => p.channel === "D301" && p.text === "uploaded"), 15_000);
+    expect(slack.uploads).toEqual([
+      { fileId: expect.any(String), channel: "D301", fileName: "plot.png", bytes: PNG, initial_comment: "the *plot*", ts: expect.any(String) },
+      {
+        fileId: expect.any(String),
+        channel: "C777",
+        fileName: "log.txt",
+        bytes: Buffer.from("line one\n"),
+        initial_comment: "the log",
+        thread_ts: "1700000000.000100",
+        ts: expect.any(String),
+      },
+    ]);
+    expect(slack.calls.map((c) => c.method).filter((m) => m.startsWith("files."))).toEqual([
+      "files.getUploadURLExternal",
+      "files.completeUploadExternal",
+      "files.getUploadURLExternal",
+      "files.completeUploadExternal",
+    ]);
+    const toolResults = JSON.stringify(chatRequests(model).at(-1)!.body);
+    expect(toolResults).toContain(`Sent to slack D301 (message ${slack.uploads[0]!.ts})`);
+    expect(toolResults).toContain(`Sent to slack C777 (message ${slack.uploads[1]!.ts})`);
+    expect(slack.unknownMethods).toEqual([]);
+  });
+});
