@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeDiscord, type FakeDiscord, waitFor } from "../fakes/discord-server.js";
-import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
+import { type FakeDiscord, waitFor } from "../fakes/discord-server.js";
+import type { FakeSlack } from "../fakes/slack-server.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import type { FakeTelegram } from "../fakes/telegram-server.js";
+import { startChannelFakes, type ChannelFakes } from "../helpers/channel-fakes.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { chatRequests, lastUserText } from "../helpers/reliability.js";
@@ -19,6 +20,7 @@ import { chatRequests, lastUserText } from "../helpers/reliability.js";
 const OWNER = 991;
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
 let model: FakeModelServer;
+let fakes: ChannelFakes;
 let telegram: FakeTelegram;
 let discord: FakeDiscord;
 let slack: FakeSlack;
@@ -33,33 +35,19 @@ let messageId = 1;
 beforeAll(async () => {
   model = await startFakeModelServer();
   model.setResponder(() => ({ text: "got it" }));
-  telegram = await startFakeTelegram({ botUsername: "claw_bot" });
-  discord = await startFakeDiscord({ botId: DISCORD_BOT });
-  slack = await startFakeSlack();
+  fakes = await startChannelFakes({ discordBotId: DISCORD_BOT });
+  ({ telegram, discord, slack } = fakes);
   stateDir = makeTempDir();
-  const telegramConfig = {
-    botToken: telegram.token,
-    apiRoot: telegram.url,
-    pollingTimeoutSeconds: 1,
-    pollingRetryBaseMs: 50,
-    allowFrom: [String(OWNER)],
-    typingIntervalSeconds: 0,
-  };
-  const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, allowFrom: [DISCORD_OWNER], typingIntervalSeconds: 0 };
-  const slackConfig = { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, allowFrom: [SLACK_OWNER], typingIntervalSeconds: 0 };
-  const config = JSON.parse(fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig, discord: discordConfig, slack: slackConfig } }));
+  const channels = fakes.config({ telegram: String(OWNER), discord: DISCORD_OWNER, slack: SLACK_OWNER });
+  const config = JSON.parse(fakeModelConfig(model, stateDir, { channels }));
   // About 1 KB: the photo and the voice note fit, the 4 KB document does not.
   config.agents.defaults.mediaMaxMb = 0.001;
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
-  await gw.waitForOutput(/channel account started/, 10_000);
-  await waitFor(() => discord.identifyCount === 1, 15_000, "the Discord IDENTIFY");
-  await waitFor(() => slack.socketConnections > 0, 15_000, "the Slack socket");
+  await fakes.connected(gw);
 });
 afterAll(async () => {
   await gw?.stop("SIGKILL");
-  await telegram?.close();
-  await discord?.close();
-  await slack?.close();
+  await fakes?.close();
   await model?.close();
 });
 
