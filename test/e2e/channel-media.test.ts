@@ -207,3 +207,19 @@ describe("outbound files (the message tool, Slack)", () => {
     expect(slack.unknownMethods).toEqual([]);
   });
 });
+
+describe("outbound files (the message tool, Slack refusal)", () => {
+  it("tells the model why Slack refused the upload, and nothing is shared", async () => {
+    const workspace = path.join(stateDir, "workspace");
+    fs.writeFileSync(path.join(workspace, "secret-plan.txt"), "plan");
+    slack.failNext("files.completeUploadExternal", { error: "not_in_channel" });
+    const uploadsBefore = slack.uploads.length;
+    model.enqueue({ toolCalls: [{ name: "message", arguments: { message: "the plan", file: "secret-plan.txt" } }] }, { text: "could not" });
+    const ts = `${Math.floor(Date.now() / 1000)}.000400`;
+    slack.pushMessage({ channel: "D301", channelType: "im", user: SLACK_OWNER, text: "send the plan", ts });
+    await slack.waitFor(() => slack.posted.some((p) => p.channel === "D301" && p.text === "could not"), 15_000);
+    const toolResults = JSON.stringify(chatRequests(model).at(-1)!.body);
+    expect(toolResults).toContain("Slack files.uploadV2 failed: not_in_channel");
+    expect(slack.uploads.length).toBe(uploadsBefore);
+  });
+});
