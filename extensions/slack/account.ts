@@ -5,6 +5,7 @@ import {
   type ChannelAccount,
   type ChannelAccountContext,
   type ChannelLimits,
+  type OutboundFile,
   type OutboundTarget,
   type OutboundText,
   type SentMessage,
@@ -19,6 +20,7 @@ import type { SlackSettings } from "./settings.js";
 import { createBoltLogger, deliveryClientOptions, loadBolt, socketClientOptions, type SlackBolt, type SlackWebClient } from "./slack-sdk.js";
 import { SocketSupervisor } from "./socket-supervisor.js";
 import { SlashCommandReplies, type SlashCommandPayload } from "./slash-command.js";
+import { uploadFile } from "./file-upload.js";
 import { slackMedia } from "./media.js";
 import { parseSlackTarget } from "./targets.js";
 
@@ -119,6 +121,15 @@ export class SlackAccount implements ChannelAccount {
     }
     if (!ts) throw new Error("Slack chat.postMessage answered without a message ts");
     return { messageId: ts };
+  }
+
+  async sendFile(target: OutboundTarget, file: OutboundFile): Promise<SentMessage> {
+    const { api } = await this.loadSdk();
+    try {
+      return await uploadFile(api, target, file);
+    } catch (error) {
+      throw toChannelError("files.uploadV2", error, this.secrets);
+    }
   }
 
   /** A Slack thread hangs off a message: post the title as its root in the chat (never inside another thread). */

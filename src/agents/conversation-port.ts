@@ -1,6 +1,7 @@
 import type { QueueMode } from "../sessions/lanes/index.js";
 import type { InputProvenance } from "../sessions/provenance.js";
 import type { CompactionResult } from "../sessions/compaction/index.js";
+import type { ImageBlock } from "../models/messages.js";
 import type { AgentEvent, RunResult, TranscriptMessage } from "./types.js";
 
 /**
@@ -76,6 +77,12 @@ export interface ConversationRun {
 /** A message for the agent. Chat commands (`/stop`, `/new`, …) were answered before it got here (src/conversations/commands/). */
 export interface SubmitInput {
   message: string;
+  /**
+   * Images that came with the message (a chat photo). They reach the model as image input in the
+   * turn that answers the message, when that turn's model accepts images (`input` lists "image"),
+   * and are not stored in the transcript: `message` says where each file was saved.
+   */
+  images?: ImageBlock[];
   /**
    * The client's key: the ledger records it, so a re-sent key never starts a second run, also
    * after a restart. Without one (an HTTP completion) the run gets a fresh id and no ledger

@@ -26,12 +26,15 @@ import { dailyNotesForNewSession } from "../memory/daily-notes.js";
 import { traceEmitter } from "./trace-events.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
 import { LRUCache } from "lru-cache";
+import type { ImageBlock, UserMessage } from "../models/messages.js";
 
 export interface EmbeddedTurnInput {
   config: OpenClawConfig;
   stateDir: string;
   env: NodeJS.ProcessEnv;
   message: string;
+  /** Images sent with the message: image blocks after its text when the model accepts images (`input` lists "image"). */
+  images?: readonly ImageBlock[];
   agentId?: string;
   runId?: string;
   /** Prior messages, or a loader given the token budget left for history once the model is known. */
@@ -259,7 +262,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       : {}),
     steering: input.steering,
     onAppend: input.onAppend,
-    prompt: { role: "user", content: input.message, timestamp: Date.now() },
+    prompt: { role: "user", content: promptContent(input.message, model.input.includes("image") ? input.images : undefined), timestamp: Date.now() },
     tools,
     toolSpecs: tools.map((t) => toolSpecFor(t, model.api, model.provider)),
     toolContext: {
@@ -288,6 +291,11 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ...(outcome.notice ? { modelNotice: outcome.notice } : {}),
     ...(toolSummary ? { toolSummary } : {}),
   };
+}
+
+/** The prompt's content: its text, followed by the images the model is to see. */
+function promptContent(text: string, images: readonly ImageBlock[] | undefined): UserMessage["content"] {
+  return images?.length ? [{ type: "text", text }, ...images] : text;
 }
 
 /** Prepare an agent's workspace and read its bootstrap files and skills into the turn cache. */

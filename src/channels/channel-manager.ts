@@ -214,7 +214,6 @@ export class ChannelManager {
     const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
     const running = this.accounts.get(key(channel, accountId));
     if (!running?.started) throw new ChannelSendRefused(`channel ${channel} account ${accountId} is not running`);
-    if (!running.account.sendFile) throw new ChannelSendRefused(`sending files to ${channel} is not supported yet; send the text instead`);
     const target = await running.account.resolveTarget(params.to);
     const threadId = params.threadId ?? target.threadId;
     const sent = await running.account.sendFile({ chatId: target.chatId, ...(threadId ? { threadId } : {}) }, params.file);

@@ -192,8 +192,8 @@ export interface ChannelAccount {
   /** Replace a message's text (preview streaming). */
   editMessage?(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void>;
   react?(target: OutboundTarget, messageId: string, emoji: string): Promise<void>;
-  /** Post one file (an image shows as a picture where the platform can), with an optional caption. Absent where not built yet. */
-  sendFile?(target: OutboundTarget, file: OutboundFile): Promise<SentMessage>;
+  /** Post one file (an image shows as a picture where the platform can), with an optional caption. */
+  sendFile(target: OutboundTarget, file: OutboundFile): Promise<SentMessage>;
   /**
    * Open a new thread titled `title` in `target`'s chat (thread-bound sub-agents) and return
    * where to post in it — the same `chatId` / `threadId` inbound messages in that thread carry.

@@ -246,6 +246,7 @@ export class ConversationService implements ConversationPort {
         agentId,
         members: [runId],
         text,
+        ...(input.images?.length ? { images: input.images } : {}),
         onEvents: input.onEvent ? [input.onEvent] : [],
         extraSystemPrompt: input.extraSystemPrompt,
         ...(input.turnSettings ? { settings: input.turnSettings } : {}),
@@ -280,7 +281,7 @@ export class ConversationService implements ConversationPort {
       id: runId,
       text,
       receivedAt: Date.now(),
-      meta: { agentId, senderIsOwner, channel: input.origin?.channel },
+      meta: { agentId, senderIsOwner, channel: input.origin?.channel, ...(input.images?.length ? { images: input.images } : {}) },
     });
     if (offer.action === "rejected") {
       const notice = offer.notice ?? "message refused: the session's queue is full";

@@ -1,4 +1,4 @@
-import type { AgentEvent, UserMessage } from "../agents/types.js";
+import type { AgentEvent, ImageBlock, UserMessage } from "../agents/types.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { parseSessionKey } from "../sessions/keys/index.js";
@@ -14,6 +14,8 @@ export interface Turn {
   agentId: string;
   members: string[];
   text: string;
+  /** Images of the turn's messages (`SubmitInput.images`). */
+  images?: ImageBlock[];
   onEvents: ((e: AgentEvent) => void)[];
   extraSystemPrompt?: string;
   /** Per-message turn settings (SubmitInput.turnSettings). */
@@ -150,7 +152,11 @@ export class TurnQueue {
       const listener = this.pendingListeners.get(message.id);
       if (listener) turn.onEvents.push(listener);
     }
-    return taken.map((m) => ({ role: "user", content: m.text, timestamp: m.receivedAt }));
+    return taken.map((m) => ({
+      role: "user",
+      content: m.meta?.images?.length ? [{ type: "text", text: m.text }, ...m.meta.images] : m.text,
+      timestamp: m.receivedAt,
+    }));
   }
 
   /** The session's turn is over (or never started): the next waiting turn, if any, starts. */
@@ -232,7 +238,8 @@ export class TurnQueue {
     // A merged turn runs with the least privilege of the messages in it.
     const senderIsOwner = messages.every((m) => m.meta?.senderIsOwner !== false);
     const channel = messages.map((m) => m.meta?.channel).find((c): c is string => typeof c === "string");
-    this.start({ sessionKey, agentId, members, text, onEvents: this.listenersOf(members), senderIsOwner, channel });
+    const images = messages.flatMap((m) => m.meta?.images ?? []);
+    this.start({ sessionKey, agentId, members, text, ...(images.length > 0 ? { images } : {}), onEvents: this.listenersOf(members), senderIsOwner, channel });
   }
 
   private listenersOf(runIds: string[]): ((e: AgentEvent) => void)[] {

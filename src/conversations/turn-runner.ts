@@ -116,6 +116,7 @@ export class TurnRunner {
         stateDir: deps.stateDir,
         env: process.env,
         message: turn.text,
+        ...(turn.images ? { images: turn.images } : {}),
         agentId,
         runId: primary,
         extraSystemPrompt: turn.extraSystemPrompt,

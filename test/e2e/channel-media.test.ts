@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeDiscord, type FakeDiscord, waitFor } from "../fakes/discord-server.js";
-import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
+import { type FakeDiscord, waitFor } from "../fakes/discord-server.js";
+import type { FakeSlack } from "../fakes/slack-server.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import type { FakeTelegram } from "../fakes/telegram-server.js";
+import { startChannelFakes, type ChannelFakes } from "../helpers/channel-fakes.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { chatRequests, lastUserText } from "../helpers/reliability.js";
@@ -19,6 +20,7 @@ import { chatRequests, lastUserText } from "../helpers/reliability.js";
 const OWNER = 991;
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
 let model: FakeModelServer;
+let fakes: ChannelFakes;
 let telegram: FakeTelegram;
 let discord: FakeDiscord;
 let slack: FakeSlack;
@@ -33,33 +35,19 @@ let messageId = 1;
 beforeAll(async () => {
   model = await startFakeModelServer();
   model.setResponder(() => ({ text: "got it" }));
-  telegram = await startFakeTelegram({ botUsername: "claw_bot" });
-  discord = await startFakeDiscord({ botId: DISCORD_BOT });
-  slack = await startFakeSlack();
+  fakes = await startChannelFakes({ discordBotId: DISCORD_BOT });
+  ({ telegram, discord, slack } = fakes);
   stateDir = makeTempDir();
-  const telegramConfig = {
-    botToken: telegram.token,
-    apiRoot: telegram.url,
-    pollingTimeoutSeconds: 1,
-    pollingRetryBaseMs: 50,
-    allowFrom: [String(OWNER)],
-    typingIntervalSeconds: 0,
-  };
-  const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, allowFrom: [DISCORD_OWNER], typingIntervalSeconds: 0 };
-  const slackConfig = { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, allowFrom: [SLACK_OWNER], typingIntervalSeconds: 0 };
-  const config = JSON.parse(fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig, discord: discordConfig, slack: slackConfig } }));
+  const channels = fakes.config({ telegram: String(OWNER), discord: DISCORD_OWNER, slack: SLACK_OWNER });
+  const config = JSON.parse(fakeModelConfig(model, stateDir, { channels }));
   // About 1 KB: the photo and the voice note fit, the 4 KB document does not.
   config.agents.defaults.mediaMaxMb = 0.001;
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
-  await gw.waitForOutput(/channel account started/, 10_000);
-  await waitFor(() => discord.identifyCount === 1, 15_000, "the Discord IDENTIFY");
-  await waitFor(() => slack.socketConnections > 0, 15_000, "the Slack socket");
+  await fakes.connected(gw);
 });
 afterAll(async () => {
   await gw?.stop("SIGKILL");
-  await telegram?.close();
-  await discord?.close();
-  await slack?.close();
+  await fakes?.close();
   await model?.close();
 });
 
@@ -178,5 +166,60 @@ describe("outbound files (the message tool, Discord)", () => {
     await waitFor(() => discord.messages(DISCORD_DM).some((m) => m.content === "posted"), 15_000, "the final reply");
     expect(discord.uploads).toEqual([{ channelId: DISCORD_DM, fileName: "notes.txt", bytes: Buffer.from("meeting notes"), content: "the notes" }]);
     expect(discord.unhandledRoutes).toEqual([]);
+  });
+});
+
+describe("outbound files (the message tool, Slack)", () => {
+  it("uploads through files.uploadV2: the bytes to the upload URL, then shared with the caption, in a thread when asked", async () => {
+    const workspace = path.join(stateDir, "workspace");
+    fs.mkdirSync(workspace, { recursive: true });
+    fs.writeFileSync(path.join(workspace, "plot.png"), PNG);
+    fs.writeFileSync(path.join(workspace, "log.txt"), "line one\n");
+    model.enqueue(
+      { toolCalls: [{ name: "message", arguments: { message: "the **plot**", file: "plot.png" } }] },
+      { toolCalls: [{ name: "message", arguments: { message: "the log", file: "log.txt", channel: "slack", to: "channel:C777", threadId: "1700000000.000100" } }] },
+      { text: "uploaded" },
+    );
+    const ts = `${Math.floor(Date.now() / 1000)}.000200`;
+    slack.pushMessage({ channel: "D301", channelType: "im", user: SLACK_OWNER, text: "send me the plot", ts });
+    await slack.waitFor(() => slack.posted.some((p) => p.channel === "D301" && p.text === "uploaded"), 15_000);
+    expect(slack.uploads).toEqual([
+      { fileId: expect.any(String), channel: "D301", fileName: "plot.png", bytes: PNG, initial_comment: "the *plot*", ts: expect.any(String) },
+      {
+        fileId: expect.any(String),
+        channel: "C777",
+        fileName: "log.txt",
+        bytes: Buffer.from("line one\n"),
+        initial_comment: "the log",
+        thread_ts: "1700000000.000100",
+        ts: expect.any(String),
+      },
+    ]);
+    expect(slack.calls.map((c) => c.method).filter((m) => m.startsWith("files."))).toEqual([
+      "files.getUploadURLExternal",
+      "files.completeUploadExternal",
+      "files.getUploadURLExternal",
+      "files.completeUploadExternal",
+    ]);
+    const toolResults = JSON.stringify(chatRequests(model).at(-1)!.body);
+    expect(toolResults).toContain(`Sent to slack D301 (message ${slack.uploads[0]!.ts})`);
+    expect(toolResults).toContain(`Sent to slack C777 (message ${slack.uploads[1]!.ts})`);
+    expect(slack.unknownMethods).toEqual([]);
+  });
+});
+
+describe("outbound files (the message tool, Slack refusal)", () => {
+  it("tells the model why Slack refused the upload, and nothing is shared", async () => {
+    const workspace = path.join(stateDir, "workspace");
+    fs.writeFileSync(path.join(workspace, "secret-plan.txt"), "plan");
+    slack.failNext("files.completeUploadExternal", { error: "not_in_channel" });
+    const uploadsBefore = slack.uploads.length;
+    model.enqueue({ toolCalls: [{ name: "message", arguments: { message: "the plan", file: "secret-plan.txt" } }] }, { text: "could not" });
+    const ts = `${Math.floor(Date.now() / 1000)}.000400`;
+    slack.pushMessage({ channel: "D301", channelType: "im", user: SLACK_OWNER, text: "send the plan", ts });
+    await slack.waitFor(() => slack.posted.some((p) => p.channel === "D301" && p.text === "could not"), 15_000);
+    const toolResults = JSON.stringify(chatRequests(model).at(-1)!.body);
+    expect(toolResults).toContain("Slack files.uploadV2 failed: not_in_channel");
+    expect(slack.uploads.length).toBe(uploadsBefore);
   });
 });

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import { readBody } from "./model-server/http-io.js";
+import { FakeSlackFileUploads, type FakeSlackUpload } from "./slack-file-uploads.js";
 
 /**
  * A fake Slack for tests: the Web API at `/api/<method>` (form-encoded or JSON bodies, token in
@@ -17,6 +18,9 @@ import { readBody } from "./model-server/http-io.js";
  * `conversations.open` for `U123` answers `D123`; `conversations.info` knows the channel types
  * seen in `pushMessage` (else guesses from the id's first letter); `users.info` for `U1` answers
  * display name `user-u1`, handle `u1`. A wrong token gets `invalid_auth`, none `not_authed`.
+ *
+ * Files the app sends go through Slack's external upload flow (see `FakeSlackFileUploads`), with
+ * the upload URL on this fake; `uploads` records each shared file with its bytes.
  */
 export interface FakeSlack {
   /** Give this to the plugin as `slackApiUrl`; it ends with `/api/`. */
@@ -40,6 +44,8 @@ export interface FakeSlack {
   responses(triggerId: string): Array<{ text: string; response_type?: string }>;
   /** A file users can share: the file object to put in a message event's `files`; `url_private_download` serves the bytes to the bot token only. */
   addFile(bytes: Buffer, name: string, mimetype: string): Record<string, unknown>;
+  /** Files shared through `files.getUploadURLExternal` → upload URL → `files.completeUploadExternal`, in order. */
+  readonly uploads: FakeSlackUpload[];
   /** envelope id → `Date.now()` when its ack arrived. */
   readonly acks: Map<string, number>;
   /** Every `chat.postMessage`, in order. */
@@ -91,7 +97,17 @@ export interface FakeSlackOptions {
   teamId?: string;
 }
 
-const BOT_METHODS = new Set(["auth.test", "chat.postMessage", "chat.update", "reactions.add", "conversations.open", "conversations.info", "users.info"]);
+const BOT_METHODS = new Set([
+  "auth.test",
+  "chat.postMessage",
+  "chat.update",
+  "reactions.add",
+  "conversations.open",
+  "conversations.info",
+  "users.info",
+  "files.getUploadURLExternal",
+  "files.completeUploadExternal",
+]);
 const CHANNEL_TYPE_BY_PREFIX: Record<string, string> = { D: "im", C: "channel", G: "group" };
 
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
@@ -120,6 +136,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   // Slack ts values are "<seconds>.<6 digits>" and strictly increase within a channel.
   const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++tsCounter).padStart(6, "0")}`;
+  const fileUploads = new FakeSlackFileUploads(() => `http://127.0.0.1:${port}`, nextTs);
 
   const wss = new WebSocketServer({ noServer: true });
   wss.on("connection", (socket) => {
@@ -205,6 +222,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         return { ok: true, channel: body.channel, ts: body.ts, text: body.text };
       case "reactions.add":
         return { ok: true };
+      case "files.getUploadURLExternal":
+        return fileUploads.getUploadUrl(body);
+      case "files.completeUploadExternal":
+        return fileUploads.complete(body);
       case "conversations.open":
         return { ok: true, channel: { id: `D${String(body.users).replace(/^[UW]/, "")}` } };
       case "conversations.info": {
@@ -235,6 +256,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (fileBytes) {
       if (bearerToken(req.headers.authorization) !== botToken) return sendJson(res, 403, { ok: false, error: "not_authed" });
       res.writeHead(200, { "content-type": "application/octet-stream", "content-length": fileBytes.length }).end(fileBytes);
+      return;
+    }
+    if (path.startsWith(FakeSlackFileUploads.uploadPath) && req.method === "POST") {
+      const received = await fileUploads.receive(req, path.slice(FakeSlackFileUploads.uploadPath.length));
+      res.writeHead(received.status, { "content-type": "text/plain" }).end(received.text);
       return;
     }
     const responseUrl = /^\/commands\/([^/]+)$/.exec(path);
@@ -329,6 +355,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return { id, name, mimetype, size: bytes.length, url_private: url, url_private_download: url };
     },
     responses: (triggerId) => [...(slashResponses.get(triggerId) ?? [])],
+    uploads: fileUploads.uploads,
     acks,
     posted,
     postedTs,

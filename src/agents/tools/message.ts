@@ -12,9 +12,7 @@ const MessageParameters = Type.Object({
   channel: Type.Optional(Type.String({ description: "telegram, discord or slack. Omit for the current conversation's channel." })),
   accountId: Type.Optional(Type.String({ description: "The bot account, when the channel has several." })),
   threadId: Type.Optional(Type.String({ description: "Thread or forum topic to post into." })),
-  file: Type.Optional(
-    Type.String({ description: "A workspace file to send (images show as pictures where the chat can); `message` becomes its caption. Telegram and Discord (not Slack yet)." }),
-  ),
+  file: Type.Optional(Type.String({ description: "A workspace file to send (images show as pictures where the chat can); `message` becomes its caption." })),
 });
 
 export type MessageArgs = Static<typeof MessageParameters>;

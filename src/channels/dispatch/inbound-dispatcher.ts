@@ -25,6 +25,7 @@ import type { AcpBoundChats } from "../acp-bound-chats.js";
 import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
 import type { InboundMedia, InboundMessage } from "../types.js";
 import { DEFAULT_MEDIA_MAX_MB, type InboundMediaStore } from "../inbound/media-store.js";
+import type { ImageBlock } from "../../models/messages.js";
 import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
 import { DEFAULT_GROUP_HISTORY_LIMIT, GroupHistory, withGroupHistory } from "./group-history.js";
@@ -375,13 +376,13 @@ export class InboundDispatcher {
     };
   }
 
-  /** The message as the agent reads it, with a line per file it carries: where it was saved, or why not. */
-  private async withSavedMedia(routed: Routed): Promise<string> {
+  /** The message as the agent reads it, with a line per file it carries (where it was saved, or why not), and its images. */
+  private async withSavedMedia(routed: Routed): Promise<{ text: string; images: ImageBlock[] }> {
     const text = agentText(routed.message);
-    if (!routed.media || !this.deps.media) return text;
+    if (!routed.media || !this.deps.media) return { text, images: [] };
     const maxMb = this.deps.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB;
-    const lines = await this.deps.media.saveAll(routed.media, maxMb);
-    return [text, ...lines].join("\n");
+    const saved = await this.deps.media.saveAll(routed.media, maxMb);
+    return { text: [text, ...saved.lines].join("\n"), images: saved.images };
   }
 
   /** One turn for one message, or for a debounced burst from one sender (the last message's key names the run). */
@@ -389,12 +390,15 @@ export class InboundDispatcher {
     const last = batch[batch.length - 1]!;
     const { message, running } = last;
     const runId = last.dedupeKey ?? `${running.channel}:${running.accountId}:${randomUUID()}`;
-    const said = (await Promise.all(batch.map((r) => this.withSavedMedia(r)))).join("\n");
+    const parts = await Promise.all(batch.map((r) => this.withSavedMedia(r)));
+    const said = parts.map((p) => p.text).join("\n");
+    const images = parts.flatMap((p) => p.images);
     const text = message.chatType === "direct" ? said : withGroupHistory(this.history.take(message.sessionKey), said);
     await this.deps.delivery.expect(runId, last.target, { sessionKey: message.sessionKey, runId });
     const preview = this.previewFor(running, last.target);
     const outcome = await this.deps.conversations.submit({
       message: text,
+      ...(images.length > 0 ? { images } : {}),
       idempotencyKey: runId,
       sessionKey: message.sessionKey,
       agentId: last.agentId,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { ImageBlock } from "../../models/messages.js";
 import type { InboundMedia } from "../types.js";
 
 /** `agents.defaults.mediaMaxMb` when unset. */
@@ -18,37 +19,56 @@ const EXTENSIONS: Record<string, string> = {
   "text/plain": ".txt",
 };
 
+/** Image types the model APIs take as image input (OpenAI and Anthropic alike). */
+const IMAGE_INPUT_TYPES: readonly string[] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+/** The largest image given as image input: Anthropic refuses images over 5 MB. */
+export const IMAGE_INPUT_MAX_BYTES = 5 * 1024 * 1024;
+
+/** What the saved files of one message give the model: a line per file, and the images among them. */
+export interface SavedMedia {
+  lines: string[];
+  /** Saved images of a type and size models take as image input (used when the turn's model accepts images). */
+  images: ImageBlock[];
+}
+
 /**
  * Saves the files inbound messages carry under `<state>/media/inbound/` (0600, a random name
  * keeping the file's extension) and says, in one line per file, what the model gets: the path, or
- * why the file was not saved (over `agents.defaults.mediaMaxMb`, a failed download).
+ * why the file was not saved (over `agents.defaults.mediaMaxMb`, a failed download). Saved images
+ * (JPEG, PNG, GIF, WebP up to 5 MB) are also returned as image blocks.
  */
 export class InboundMediaStore {
   constructor(private readonly dir: string) {}
 
-  async saveAll(media: readonly InboundMedia[], maxMb: number): Promise<string[]> {
-    const lines: string[] = [];
-    for (const item of media) lines.push(await this.save(item, maxMb));
-    return lines;
+  async saveAll(media: readonly InboundMedia[], maxMb: number): Promise<SavedMedia> {
+    const saved: SavedMedia = { lines: [], images: [] };
+    for (const item of media) {
+      const { line, image } = await this.save(item, maxMb);
+      saved.lines.push(line);
+      if (image) saved.images.push(image);
+    }
+    return saved;
   }
 
-  private async save(item: InboundMedia, maxMb: number): Promise<string> {
+  private async save(item: InboundMedia, maxMb: number): Promise<{ line: string; image?: ImageBlock }> {
     const maxBytes = Math.floor(maxMb * 1024 * 1024);
     const label = `${item.kind}${item.fileName ? ` "${item.fileName}"` : ""}`;
     if (item.sizeBytes !== undefined && item.sizeBytes > maxBytes) {
-      return `[media not saved: ${label} is ${formatSize(item.sizeBytes)}, over agents.defaults.mediaMaxMb (${maxMb} MB)]`;
+      return { line: `[media not saved: ${label} is ${formatSize(item.sizeBytes)}, over agents.defaults.mediaMaxMb (${maxMb} MB)]` };
     }
     let bytes: Buffer;
     try {
       bytes = await item.download(maxBytes);
     } catch (error) {
-      return `[media not saved: ${label} could not be downloaded: ${error instanceof Error ? error.message : String(error)}]`;
+      return { line: `[media not saved: ${label} could not be downloaded: ${error instanceof Error ? error.message : String(error)}]` };
     }
-    if (bytes.length > maxBytes) return `[media not saved: ${label} is ${formatSize(bytes.length)}, over agents.defaults.mediaMaxMb (${maxMb} MB)]`;
+    if (bytes.length > maxBytes) return { line: `[media not saved: ${label} is ${formatSize(bytes.length)}, over agents.defaults.mediaMaxMb (${maxMb} MB)]` };
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = path.join(this.dir, `${randomUUID()}${extensionOf(item)}`);
     fs.writeFileSync(file, bytes, { mode: 0o600 });
-    return `[media attached: ${file} (${label}${item.mimeType ? `, ${item.mimeType}` : ""}, ${formatSize(bytes.length)})]`;
+    const line = `[media attached: ${file} (${label}${item.mimeType ? `, ${item.mimeType}` : ""}, ${formatSize(bytes.length)})]`;
+    const asImage = item.kind === "image" && item.mimeType !== undefined && IMAGE_INPUT_TYPES.includes(item.mimeType) && bytes.length <= IMAGE_INPUT_MAX_BYTES;
+    return asImage ? { line, image: { type: "image", data: bytes.toString("base64"), mimeType: item.mimeType! } } : { line };
   }
 }
 

@@ -3,6 +3,8 @@
  * the inbox says it did with it, and the notices it raises when it has to drop or refuse something.
  */
 
+import type { ImageBlock } from "../../models/messages.js";
+
 /** What to do with a message that arrives while the session's run is active. */
 export type QueueMode = "steer" | "followup" | "collect" | "interrupt";
 
@@ -26,6 +28,8 @@ export interface InboundMessageMeta {
   /** `false` when the sender is not the owner; a merged turn is the owner's only if every message is. */
   senderIsOwner?: boolean;
   channel?: string;
+  /** Images that came with the message: image input for the turn that takes it (never stored). */
+  images?: ImageBlock[];
   /** Set only on the summary message the inbox makes under drop policy `summarize`. */
   synthetic?: "queue-summary";
   /** With `synthetic`: the ids of the messages the summary stands for. */
