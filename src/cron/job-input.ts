@@ -13,17 +13,8 @@ export interface CronJobInput {
   schedule: ScheduleInput;
   sessionTarget: string;
   wakeMode?: string;
-  payload: {
-    kind: string;
-    text?: string;
-    message?: string;
-    model?: string;
-    thinking?: string;
-    timeoutSeconds?: number;
-    lightContext?: boolean;
-    fallbacks?: string[];
-    tools?: string[];
-  };
+  /** Either payload's fields, checked against `kind` by `createJob`. */
+  payload: { kind: string; text?: string } & Partial<Omit<Extract<CronPayload, { kind: "agentTurn" }>, "kind">>;
   delivery?: { mode: string; channel?: string; to?: string; accountId?: string; threadId?: string; bestEffort?: boolean };
 }
 
