@@ -31,10 +31,13 @@ export function hookEnabled(config: OpenClawConfig, name: string): boolean {
  * Internal hooks (docs/automation.md#internal-hooks): on each event, every enabled hook listening
  * to it runs in its own worker thread within the time budget. `emit` returns at once; what a
  * handler does, throws or takes too long is logged and never reaches the turn that caused it.
+ * Each hook gets its events one at a time, in the order they were emitted.
  */
 export class InternalHookRunner implements InternalHookSink {
   private cached?: { at: number; hooks: DiscoveredHook[] };
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Per hook, the end of its last queued event: the next one starts after it. */
+  private readonly lastOfHook = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: HookRunnerDeps) {}
 
@@ -116,16 +119,31 @@ export class InternalHookRunner implements InternalHookSink {
       this.deps.logger.warn({ err: (err as Error).message }, "internal hooks could not be discovered");
       return;
     }
-    await Promise.all(hooks.map((hook) => this.runOne(hook, input, false)));
+    const at = Date.now();
+    await Promise.all(hooks.map((hook) => this.inOrder(hook.name, () => this.runOne(hook, input, false, at))));
+  }
+
+  private inOrder<T>(hookName: string, run: () => Promise<T>): Promise<T> {
+    const previous = this.lastOfHook.get(hookName) ?? Promise.resolve();
+    const mine = previous.then(run, run);
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.lastOfHook.set(hookName, settled);
+    void settled.then(() => {
+      if (this.lastOfHook.get(hookName) === settled) this.lastOfHook.delete(hookName);
+    });
+    return mine;
   }
 
   /** One hook on one event in its worker; what it did is logged, the turns it asked for are started. */
-  private async runOne(hook: DiscoveredHook, input: EventInput, returnContext: boolean): Promise<HandlerOutcome> {
+  private async runOne(hook: DiscoveredHook, input: EventInput, returnContext: boolean, at = Date.now()): Promise<HandlerOutcome> {
     const timeoutMs = this.deps.config().hooks?.internal?.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
     const event: InternalHookEvent = {
       type: input.type,
       action: input.action,
-      timestamp: Date.now(),
+      timestamp: at,
       messages: [],
       agentTurns: [],
       context: { ...input.context, stateDir: this.deps.stateDir },

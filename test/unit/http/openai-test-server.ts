@@ -71,7 +71,8 @@ export async function startOpenAiServer(
   let enabled = true;
   const turns = new FakeTurns();
   // The same app-wide 1 MiB limit as src/gateway/server.ts: the route must raise its own.
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  // Closing ends every connection, also one whose refused upload is still being drained.
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
   const rateLimiter = new AuthRateLimiter({ maxAttempts: 10, windowMs: 60_000, lockoutMs: 300_000, exemptLoopback: true, ...opts.rateLimit });
   const agents = opts.agents ?? [
     { id: "main", isDefault: true },
