@@ -4,6 +4,7 @@ import type { CronJob, CronRunEntry } from "../cron/types.js";
 import { connectClient, type ClientFlags } from "./client-context.js";
 import { formatDuration } from "./gateway-call.js";
 import { CliError, printJson } from "./output.js";
+import { alignColumns } from "../infra/text-table.js";
 
 /** The flags of `openclaw cron add` and `cron edit` (commander's camelCase names). */
 export interface CronJobFlags {
@@ -251,12 +252,5 @@ function nextLine(job: CronJob): string {
 }
 
 function table(header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  for (const row of [header, ...rows])
-    process.stdout.write(
-      `${row
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join("  ")
-        .trimEnd()}\n`,
-    );
+  for (const line of alignColumns([header, ...rows])) process.stdout.write(`${line}\n`);
 }

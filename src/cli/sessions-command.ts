@@ -2,6 +2,7 @@ import { connectClient, type ClientFlags } from "./client-context.js";
 import { formatDuration } from "./gateway-call.js";
 import { CliError, printJson } from "./output.js";
 import { agentSessionCounts, type GatewayStatusSnapshot, type HealthSnapshot } from "./gateway-snapshots.js";
+import { alignColumns } from "../infra/text-table.js";
 
 /** `openclaw sessions`: the gateway's `sessions.list`, as a table or JSON. */
 export async function sessionsCommand(flags: ClientFlags & { agent?: string; limit?: string }): Promise<void> {
@@ -25,14 +26,7 @@ export async function sessionsCommand(flags: ClientFlags & { agent?: string; lim
       s.hasActiveRun ? "running" : "",
     ]);
     const header = ["KEY", "UPDATED", "TOKENS", "MODEL", ""];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    for (const row of [header, ...rows])
-      process.stdout.write(
-        `${row
-          .map((c, i) => c.padEnd(widths[i]!))
-          .join("  ")
-          .trimEnd()}\n`,
-      );
+    for (const line of alignColumns([header, ...rows])) process.stdout.write(`${line}\n`);
     if (res.totalCount > res.count) process.stdout.write(`(${res.count} of ${res.totalCount} shown)\n`);
   } finally {
     client.close();

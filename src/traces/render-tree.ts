@@ -1,4 +1,5 @@
 import type { ModelCallTrace, ToolCallTrace, TraceRecord, TraceSummary } from "./types.js";
+import { alignColumns } from "../infra/text-table.js";
 
 export interface RenderOptions {
   /** ANSI colours (a TTY). */
@@ -53,13 +54,7 @@ export function renderTraceList(traces: readonly TraceSummary[]): string {
     `${t.modelCalls}/${t.toolCalls}`,
   ]);
   const header = ["STARTED", "RUN", "OUTCOME", "TIME", "SOURCE", "SESSION", "MODEL", "TOKENS IN/OUT", "CALLS MODEL/TOOL"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const format = (cells: string[]) =>
-    cells
-      .map((cell, i) => cell.padEnd(widths[i]!))
-      .join("  ")
-      .trimEnd();
-  return `${[format(header), ...rows.map(format)].join("\n")}\n`;
+  return `${alignColumns([header, ...rows]).join("\n")}\n`;
 }
 
 function modelLine(call: ModelCallTrace, c: Colours): string {

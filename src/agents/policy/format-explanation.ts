@@ -1,5 +1,6 @@
 import { explainToolPolicy } from "./explain-tool-policy.js";
 import type { EffectiveTools } from "./types.js";
+import { alignColumns } from "../../infra/text-table.js";
 
 /**
  * The output of `openclaw tools explain`: a header naming the request, the final tools, a
@@ -25,7 +26,7 @@ export function formatToolPolicyExplanation(result: EffectiveTools, options: { j
 
   lines.push("", "Layers:");
   const rows = result.steps.map((step, i) => [String(i + 1), step.stage, step.source, step.applied ? `${step.before.length} → ${step.after.length}` : "-", step.detail]);
-  lines.push(...table([["#", "layer", "source", "tools", "rule"], ...rows]).map((line) => `  ${line}`));
+  lines.push(...alignColumns([["#", "layer", "source", "tools", "rule"], ...rows]).map((line) => `  ${line}`));
 
   const removed = explainToolPolicy(result).filter((v) => !v.allowed);
   if (removed.length > 0) {
@@ -50,10 +51,4 @@ function describeContext(result: EffectiveTools): string {
     c.senderIsOwner ? "owner sender" : "non-owner sender",
     c.sandboxed ? "sandboxed" : "not sandboxed",
   ].join(" · ");
-}
-
-// Left-aligned columns; the last column is not padded so long rules do not trail spaces.
-function table(rows: string[][]): string[] {
-  const widths = rows[0]?.map((_, col) => Math.max(...rows.map((row) => (row[col] ?? "").length))) ?? [];
-  return rows.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col] ?? 0))).join("  "));
 }

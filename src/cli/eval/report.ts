@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { CliError } from "../output.js";
 import type { TaskReport } from "./eval-runner.js";
+import { alignColumns } from "../../infra/text-table.js";
 
 export interface EvalReport {
   suite: string;
@@ -46,17 +47,10 @@ export function renderReport(report: EvalReport, regressions: Regression[] | und
     `${t.meanDurationMs}ms`,
     `${t.meanTokensIn}/${t.meanTokensOut}`,
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join("  ")
-      .trimEnd();
   const out = [
     `Suite ${report.suite}: ${report.tasks.length} task(s) × ${report.trials} trial(s)${report.model ? `, model ${report.model}` : ""}`,
     "",
-    line(header),
-    ...rows.map(line),
+    ...alignColumns([header, ...rows]),
   ];
   const failures = report.tasks.flatMap((t) => t.results.filter((r) => !r.pass).map((r) => ({ task: t.name, r })));
   if (failures.length > 0) {
