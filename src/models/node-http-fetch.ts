@@ -22,26 +22,31 @@ export function nodeHttpFetch(input: string | URL | Request, init: RequestInit =
   if (signal?.aborted) return Promise.reject(abortError(signal));
 
   return new Promise<Response>((resolve, reject) => {
-    const request = client.request(
-      url,
-      { method: init.method ?? "GET", headers: headerRecord(init.headers), agent: client === https ? HTTPS_AGENT : HTTP_AGENT, signal },
-      (response) => {
-        const headers = new Headers();
-        const raw = response.rawHeaders;
-        for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-        const status = response.statusCode ?? 502;
-        if (status >= 400 && waitsTooLong(headers)) headers.set("x-should-retry", "false");
-        const nullBody = status === 204 || status === 205 || status === 304 || init.method === "HEAD";
-        if (nullBody) response.resume();
-        const responseInit = { status, statusText: response.statusMessage ?? "", headers };
-        if (status >= 400 && !nullBody)
-          return void readErrorBody(response, headers, status).then((bytes) => resolve(new Response(bytes as unknown as BodyInit, responseInit)), reject);
-        resolve(new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), responseInit));
-      },
+    const request = client.request(url, { method: init.method ?? "GET", headers: headerRecord(init.headers), agent: agentFor(client), signal }, (response) =>
+      fetchResponse(response, init.method).then(resolve, reject),
     );
     request.once("error", (err) => reject(signal?.aborted ? abortError(signal) : err));
     request.end(body);
   });
+}
+
+/** The keep-alive agent every model request over `client` (node:http or node:https) shares. */
+export function agentFor(client: typeof http | typeof https): http.Agent {
+  return client === https ? HTTPS_AGENT : HTTP_AGENT;
+}
+
+/** A node:http answer as the `Response` the SDKs read, with the error-answer rules below applied. */
+export function fetchResponse(response: http.IncomingMessage, method?: string): Promise<Response> {
+  const headers = new Headers();
+  const raw = response.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  const status = response.statusCode ?? 502;
+  if (status >= 400 && waitsTooLong(headers)) headers.set("x-should-retry", "false");
+  const nullBody = status === 204 || status === 205 || status === 304 || method === "HEAD";
+  if (nullBody) response.resume();
+  const responseInit = { status, statusText: response.statusMessage ?? "", headers };
+  if (status >= 400 && !nullBody) return readErrorBody(response, headers, status).then((bytes) => new Response(bytes as unknown as BodyInit, responseInit));
+  return Promise.resolve(new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), responseInit));
 }
 
 const ERROR_BODY_LIMIT = 256 * 1024;

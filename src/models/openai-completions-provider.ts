@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
-import type { Stream } from "openai/streaming";
-import type { StreamModelFn } from "./types.js";
+import type { ProviderModel, StreamModelFn } from "./types.js";
+import { openChatCompletionsStream } from "./openai-chat-stream.js";
 import { OpenAIChunkReader } from "./openai-chunks.js";
 import { openAIRequestBody } from "./openai-request-json.js";
 import { streamThroughSdk, type SdkStreamProvider } from "./sdk-stream.js";
@@ -11,15 +11,9 @@ const OPENAI_COMPLETIONS: SdkStreamProvider<OpenAI, OpenAI.ChatCompletionChunk> 
   errors: OPENAI_SDK_ERRORS,
   createClient: createOpenAIClient,
   // The same request as `client.chat.completions.create(params)`, with the body serialized by
-  // openAIRequestBody (per-message JSON reused across turns) and handed over as bytes, which
-  // the SDK and fetch pass through without another copy.
-  open: (client, request, options) =>
-    client.post<Stream<OpenAI.ChatCompletionChunk>>("/chat/completions", {
-      body: openAIRequestBody(request),
-      headers: { "content-type": "application/json" },
-      stream: true,
-      ...options,
-    }),
+  // openAIRequestBody (per-message JSON reused across turns) as bytes; a 2xx event stream is
+  // read without the SDK, anything else goes through it (openChatCompletionsStream).
+  open: (client, request, options) => openChatCompletionsStream(client, request.model as ProviderModel, openAIRequestBody(request), options),
   reader: (turn) => new OpenAIChunkReader(turn),
   endpoint: (model) => (model.baseUrl ? { baseUrl: model.baseUrl, path: "/chat/completions", baseUrlCarriesVersion: true } : undefined),
 };
