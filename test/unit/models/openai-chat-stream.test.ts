@@ -65,7 +65,8 @@ describe("openai-completions over node:http", () => {
   });
 
   it("reads text after [DONE] as nothing, like the SDK", async () => {
-    rawBody = 'data: {"choices":[{"index":0,"delta":{"content":"kept"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\ndata: {"choices":[{"index":0,"delta":{"content":"dropped"}}]}\n\n';
+    rawBody =
+      'data: {"choices":[{"index":0,"delta":{"content":"kept"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\ndata: {"choices":[{"index":0,"delta":{"content":"dropped"}}]}\n\n';
     const end = last(await run(createOpenAICompletionsStream(), makeRequest(fakeModel(fake, "openai-completions", { baseUrl: rawUrl }))));
     expect(end.type === "done" && end.message.content).toEqual([{ type: "text", text: "kept" }]);
   });
