@@ -31,35 +31,8 @@ function writeRequest(request: ModelRequest, out: ScratchWriter): void {
   const { model } = request;
   const imagesAllowed = model.input.includes("image");
   out.write(`{"model":${asciiJson(model.id)},"messages":[`);
-  let count = 0;
-  const writeMessage = (json: string) => {
-    if (count++ > 0) out.write(",");
-    out.write(json);
-  };
-  if (request.systemPrompt) writeMessage(systemJson(request.systemPrompt));
-  let toolImages: string[] = [];
-  const flushToolImages = () => {
-    if (toolImages.length === 0) return;
-    writeMessage(toolImagesJson(toolImages));
-    toolImages = [];
-  };
-  for (const message of request.messages) {
-    if (message.role !== "toolResult") flushToolImages();
-    const piece = wirePiece(message, imagesAllowed);
-    if (typeof piece === "string") {
-      writeMessage(piece);
-      continue;
-    }
-    if (piece === PLAIN_USER || piece === PLAIN_ASSISTANT) {
-      writeMessage(piece === PLAIN_USER ? '{"role":"user","content":"' : '{"role":"assistant","content":"');
-      out.write(plainText(message)!);
-      out.write('"}');
-      continue;
-    }
-    if (piece.json !== undefined) writeMessage(piece.json);
-    toolImages.push(...piece.toolImages);
-  }
-  flushToolImages();
+  if (request.systemPrompt) out.write(systemJson(request.systemPrompt));
+  writeMessages(request.messages, imagesAllowed, request.systemPrompt ? 1 : 0, out);
 
   // Thinking level and per-model params, when the turn has any (most have none).
   const settings = request.thinking || request.params ? wireSettings(request) : undefined;
@@ -82,6 +55,80 @@ function writeRequest(request: ModelRequest, out: ScratchWriter): void {
   out.write("]}");
 }
 
+/**
+ * The messages of a conversation's previous request, as written: a turn resends the same message
+ * objects (the conversation window keeps its projections) plus a few new ones, so the bytes of
+ * the longest common prefix are copied in one piece and only the rest is written message by
+ * message. Keyed by the first message, so it lives as long as that conversation's window does.
+ */
+interface WrittenMessages {
+  messages: readonly ModelMessage[];
+  imagesAllowed: boolean;
+  /** Pieces already in the array before the messages (the system message): the first message's comma depends on it. */
+  before: number;
+  /** The JSON of `messages`, comma-separated, as written. */
+  bytes: Buffer;
+  /** `ends[i]`: where message i's piece (with the commas before it) ends in `bytes`. */
+  ends: Int32Array;
+  /** `written[i]`: how many pieces are in the array once message i is written (an empty message adds none). */
+  written: Int32Array;
+}
+
+const previousRequests = new WeakMap<ModelMessage, WrittenMessages>();
+
+/** The conversation's messages after the `before` pieces already in the array, reusing the previous request's prefix. */
+function writeMessages(messages: readonly ModelMessage[], imagesAllowed: boolean, before: number, out: ScratchWriter): void {
+  const start = out.offset;
+  const ends = new Int32Array(messages.length);
+  const written = new Int32Array(messages.length);
+  let count = before;
+  let from = 0;
+  const previous = messages.length > 0 ? previousRequests.get(messages[0]!) : undefined;
+  if (previous && previous.imagesAllowed === imagesAllowed && previous.before === before) {
+    const limit = Math.min(previous.messages.length, messages.length);
+    while (from < limit && previous.messages[from] === messages[from]) from += 1;
+    if (from > 0) {
+      out.writeBytes(previous.bytes, previous.ends[from - 1]!);
+      ends.set(previous.ends.subarray(0, from));
+      written.set(previous.written.subarray(0, from));
+      count = previous.written[from - 1]!;
+    }
+  }
+  let toolImages: string[] = [];
+  let cacheable = true;
+  const writePiece = (json: string) => {
+    if (count++ > 0) out.write(",");
+    out.write(json);
+  };
+  for (let i = from; i < messages.length; i += 1) {
+    const message = messages[i]!;
+    if (message.role !== "toolResult" && toolImages.length > 0) {
+      writePiece(toolImagesJson(toolImages));
+      toolImages = [];
+    }
+    const piece = wirePiece(message, imagesAllowed);
+    if (typeof piece === "string") writePiece(piece);
+    else if (piece === PLAIN_USER || piece === PLAIN_ASSISTANT) {
+      writePiece(piece === PLAIN_USER ? '{"role":"user","content":"' : '{"role":"assistant","content":"');
+      out.write(plainText(message)!);
+      out.write('"}');
+    } else {
+      if (piece.json !== undefined) writePiece(piece.json);
+      if (piece.toolImages.length > 0) {
+        // Tool images go after the whole run of tool results: no message boundary to reuse here.
+        cacheable = false;
+        toolImages.push(...piece.toolImages);
+      }
+    }
+    ends[i] = out.offset - start;
+    written[i] = count;
+  }
+  if (toolImages.length > 0) writePiece(toolImagesJson(toolImages));
+  if (messages.length === 0) return;
+  if (cacheable) previousRequests.set(messages[0]!, { messages: messages.slice(), imagesAllowed, before, bytes: out.copy(start, start + ends[messages.length - 1]!), ends, written });
+  else previousRequests.delete(messages[0]!);
+}
+
 /** Scratch space shared by every request (bodies are built synchronously, one at a time). */
 let scratch = Buffer.allocUnsafeSlow(64 * 1024);
 /** A body bigger than this (huge tool results) does not keep its scratch space afterwards. */
@@ -90,16 +137,34 @@ const MAX_KEPT_SCRATCH = 4 * 1024 * 1024;
 class ScratchWriter {
   private length = 0;
 
+  get offset(): number {
+    return this.length;
+  }
+
   /** Appends an ASCII piece. */
   write(piece: string): void {
-    if (this.length + piece.length > scratch.length) {
-      let size = scratch.length * 2;
-      while (size < this.length + piece.length) size *= 2;
-      const bigger = Buffer.allocUnsafeSlow(size);
-      scratch.copy(bigger, 0, 0, this.length);
-      scratch = bigger;
-    }
+    this.reserve(piece.length);
     this.length += scratch.write(piece, this.length, "latin1");
+  }
+
+  /** Appends the first `length` bytes of `bytes`. */
+  writeBytes(bytes: Buffer, length: number): void {
+    this.reserve(length);
+    this.length += bytes.copy(scratch, this.length, 0, length);
+  }
+
+  /** A copy of the bytes written between `start` and `end`. */
+  copy(start: number, end: number): Buffer {
+    return Buffer.from(scratch.subarray(start, end));
+  }
+
+  private reserve(extra: number): void {
+    if (this.length + extra <= scratch.length) return;
+    let size = scratch.length * 2;
+    while (size < this.length + extra) size *= 2;
+    const bigger = Buffer.allocUnsafeSlow(size);
+    scratch.copy(bigger, 0, 0, this.length);
+    scratch = bigger;
   }
 
   /** The bytes written, as their own buffer. */

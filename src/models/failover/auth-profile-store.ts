@@ -76,7 +76,7 @@ export class AuthProfileStore {
   /** Every profile of `provider` in order, ignoring cooldowns (for status displays). */
   ordered(provider: string, config: OpenClawConfig, env: NodeJS.ProcessEnv): AuthProfile[] {
     this.refresh();
-    const found = collectProfiles(provider, this.data.profiles, config, env);
+    const found = this.collected(provider, config, env);
     const explicit = config.auth?.order?.[provider] ?? this.data.order?.[provider];
     if (explicit?.length) {
       const rank = new Map(explicit.map((id, i) => [id, i]));
@@ -91,6 +91,23 @@ export class AuthProfileStore {
       .sort((a, b) => typeRank(a.p) - typeRank(b.p) || lastUsed(a.p) - lastUsed(b.p) || a.i - b.i)
       .map((e) => e.p);
   }
+
+  /**
+   * collectProfiles, remembered until the profiles file, the config object or the environment
+   * object changes: scanning the environment for numbered keys is the costliest step of picking a
+   * key, and a turn picks twice. The gateway never changes its own environment while it runs.
+   */
+  private collected(provider: string, config: OpenClawConfig, env: NodeJS.ProcessEnv): AuthProfile[] {
+    let byProvider = this.collectedFor.get(config);
+    if (!byProvider) this.collectedFor.set(config, (byProvider = new Map()));
+    const known = byProvider.get(provider);
+    if (known && known.profiles === this.data.profiles && known.env === env) return known.found;
+    const found = collectProfiles(provider, this.data.profiles, config, env);
+    byProvider.set(provider, { profiles: this.data.profiles, env, found });
+    return found;
+  }
+
+  private readonly collectedFor = new WeakMap<OpenClawConfig, Map<string, { profiles: AuthProfilesFile["profiles"]; env: NodeJS.ProcessEnv; found: AuthProfile[] }>>();
 
   usage(profileId: string): ProfileUsage | undefined {
     this.refresh();

@@ -114,6 +114,34 @@ describe("openAIRequestBody", () => {
     expect(openAIRequestJson(textOnly)).not.toBe(first);
   });
 
+  it("reuses the previous request's bytes for the messages it shares, and only those", () => {
+    const oracle = (request: ModelRequest) => expect(JSON.parse(openAIRequestJson(request))).toEqual(toOpenAIParams(request));
+    const history: ModelMessage[] = [...chatLines];
+    const request = (messages: ModelMessage[], systemPrompt = "s", m = model()): ModelRequest => ({ model: m, systemPrompt, messages, tools: [] });
+    // A conversation growing turn by turn, with a tool round and an empty message along the way.
+    for (let turn = 0; turn < 4; turn += 1) {
+      oracle(request(history));
+      history.push({ role: "user", content: `turn ${turn}`, timestamp: t }, conversation[1]!, conversation[3]!, conversation[4]!);
+    }
+    oracle(request(history));
+    // A message replaced in the middle (a compacted tool result): everything from it on is written again.
+    const replaced = [...history];
+    replaced[9] = { role: "user", content: "replaced", timestamp: t };
+    oracle(request(replaced));
+    oracle(request(history));
+    // Without the system message the first message has no comma before it; with images refused, other JSON.
+    oracle(request(history, ""));
+    oracle(request(history));
+    oracle(request(history, "s", model({ input: ["text"] })));
+    // Tool images (sent after the run of tool results) are never taken from a previous request.
+    oracle(request([...history, ...conversation.slice(0, 4)]));
+    oracle(request([...history, ...conversation.slice(0, 4), conversation[6]!]));
+    // Only empty messages after the system prompt: no dangling comma.
+    const empty = conversation[4]!;
+    oracle(request([empty]));
+    oracle(request([empty, empty]));
+  });
+
   it("builds bodies larger than its scratch space, and small ones again after a huge one", () => {
     const big = (chars: number): ModelRequest => ({ model: model(), systemPrompt: "s", messages: [{ role: "user", content: "é".repeat(chars), timestamp: t }], tools: [] });
     for (const request of [big(100_000), big(1_500_000), variants[0]![1], big(10)]) {
