@@ -125,7 +125,8 @@ function writeMessages(messages: readonly ModelMessage[], imagesAllowed: boolean
   }
   if (toolImages.length > 0) writePiece(toolImagesJson(toolImages));
   if (messages.length === 0) return;
-  if (cacheable) previousRequests.set(messages[0]!, { messages: messages.slice(), imagesAllowed, before, bytes: out.copy(start, start + ends[messages.length - 1]!), ends, written });
+  if (cacheable)
+    previousRequests.set(messages[0]!, { messages: messages.slice(), imagesAllowed, before, bytes: out.copy(start, start + ends[messages.length - 1]!), ends, written });
   else previousRequests.delete(messages[0]!);
 }
 
