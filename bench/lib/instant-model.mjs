@@ -12,23 +12,29 @@ const completion = (content) => ({
   usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 },
 });
 
+// Only ever written by the gateway's own serializer, which puts no space after the colon.
+const STREAM_TRUE = /"stream":true[,}]/;
+
 const chunk = (choices) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices })}\n\n`;
 const USAGE_CHUNK = `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } })}\n\n`;
 
 /**
  * Listens on an ephemeral loopback port. `reply(request)` picks the assistant text from the parsed
- * request body ("ok" by default), so a bench can make every answer name the message it answers.
+ * request body, so a bench can make every answer name the message it answers. Without `reply` the
+ * answer is "ok" and the body is not parsed (only searched for `"stream":true`): the bench shares
+ * the machine's cores with the gateway, and parsing a long history's JSON is a model server's
+ * work, not the gateway's.
  * Resolves with `{ server, port, count() }`; `count()` is the number of requests answered.
  */
-export function startInstantModel({ reply = () => "ok" } = {}) {
+export function startInstantModel({ reply } = {}) {
   let requests = 0;
   const server = http.createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       requests += 1;
-      const parsed = JSON.parse(body || "{}");
-      const content = reply(parsed);
+      const parsed = reply ? JSON.parse(body || "{}") : { stream: STREAM_TRUE.test(body) };
+      const content = reply ? reply(parsed) : "ok";
       if (!parsed.stream) {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify(completion(content)));

@@ -181,7 +181,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const exec = config.tools?.exec ?? {};
   const memory = input.services?.memory;
   const memoryOn = memory?.enabled() === true;
-  const allTools = createAvailableTools({
+  const allTools = availableTools({
     exec: { ...(exec.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {}) },
     memory: memoryOn,
     sessionTools: Boolean(input.sessionKey && input.services?.sessionTools),
@@ -350,6 +350,20 @@ function failedTurn(runId: string, agentId: string, message: string): EmbeddedTu
  */
 function historyBudget(contextWindow: number, maxTokens: number, systemPromptChars: number): number {
   return Math.max(1_000, Math.floor(contextWindow - maxTokens - systemPromptChars / 4 - 4_000));
+}
+
+/**
+ * The tool objects for one combination of options, built once: a tool keeps no state of its own
+ * (everything a call needs arrives in its context), so every turn with the same options can share
+ * the same objects instead of building twenty of them again.
+ */
+const toolSets = new Map<string, readonly AgentTool[]>();
+
+function availableTools(options: Parameters<typeof createAvailableTools>[0]): readonly AgentTool[] {
+  const key = JSON.stringify(options);
+  let tools = toolSets.get(key);
+  if (!tools) toolSets.set(key, (tools = Object.freeze(createAvailableTools(options))));
+  return tools;
 }
 
 /** Tool descriptions are a small fixed set; their summaries are worked out once each. */
