@@ -2,10 +2,18 @@ import { createHash, timingSafeEqual } from "node:crypto";
 
 /**
  * Compare secrets in constant time. Hashing first gives equal-length inputs, so neither the
- * content nor the length of the configured secret leaks through timing.
+ * content nor the length of the configured secret leaks through timing. The configured secret's
+ * digest is kept (it is compared on every authenticated request); the provided one is hashed
+ * each time.
  */
 export function secretsEqual(provided: string, expected: string): boolean {
   const a = createHash("sha256").update(provided, "utf8").digest();
-  const b = createHash("sha256").update(expected, "utf8").digest();
-  return timingSafeEqual(a, b);
+  return timingSafeEqual(a, expectedDigest(expected));
+}
+
+let lastExpected: { secret: string; digest: Buffer } | undefined;
+
+function expectedDigest(secret: string): Buffer {
+  if (lastExpected?.secret !== secret) lastExpected = { secret, digest: createHash("sha256").update(secret, "utf8").digest() };
+  return lastExpected.digest;
 }
