@@ -10,12 +10,10 @@ import { execGateFromConfig } from "./approvals/exec-gate-from-config.js";
 import type { ExecApprovalBroker } from "./approvals/approval-broker.js";
 import { prepareTurnSandbox } from "./sandbox/turn-sandbox.js";
 import { resolveWorkspaceDir } from "./context/workspace.js";
-import { cachedBootstrap, cachedSkills, ensureWorkspaceOnce, toolSpecFor } from "./turn-context-cache.js";
+import { cachedBootstrap, cachedSkills, ensureWorkspaceOnce } from "./turn-context-cache.js";
+import { effectiveToolsFor, keptSkillsFor, turnToolsFor } from "./turn-plan-cache.js";
 import type { BootstrapFile } from "./context/bootstrap-files.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
-import { filterSkills } from "./skills/filter-skills.js";
-import { resolveSkillAllowlist } from "./skills/skill-allowlist.js";
-import { resolveEffectiveTools } from "./policy/index.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
 import { createAvailableTools } from "./tools/index.js";
 import { createToolResultShaper } from "./tool-result-shaper.js";
@@ -176,7 +174,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   }
 
   const discovered = await cachedSkills(workspaceDir, input.stateDir, env);
-  const skills = filterSkills(discovered.skills, { env, config, allowlist: resolveSkillAllowlist(config, agentId) }).kept;
+  const skills = keptSkillsFor(discovered.skills, config, agentId, env);
 
   const exec = config.tools?.exec ?? {};
   const memory = input.services?.memory;
@@ -188,30 +186,25 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     messenger: Boolean(input.services?.channelMessenger),
     cron: Boolean(input.services?.cron),
   });
-  const policy = resolveEffectiveTools({
-    config,
+  const policy = effectiveToolsFor(config, allTools, {
     agentId,
     provider: model.provider,
     modelId: model.id,
     channel: input.channel,
     senderIsOwner: input.senderIsOwner,
     spawnDepth: input.spawnDepth,
-    ownerOnlyTools: allTools.filter((t) => t.ownerOnly).map((t) => t.name),
-    available: allTools.map((t) => t.name),
     sandboxed: sandboxed.decision.sandboxed,
     ...(input.runToolAllow ? { runAllow: input.runToolAllow } : {}),
   });
-  const allowed = new Set(policy.allowed);
-  for (const name of sandboxed.withheld?.tools ?? []) allowed.delete(name);
-  const tools: AgentTool[] = allTools.filter((t) => allowed.has(t.name));
+  const { tools, specs: toolSpecs, summaries: toolSummaries } = turnToolsFor(policy, allTools, sandboxed.withheld?.tools, model, firstSentence);
   // Session start for memory: the index opens and syncs in the background; the turn never waits.
-  if (memoryOn && allowed.has("memory_search")) memory!.prepare(agentId);
+  if (memoryOn && tools.some((t) => t.name === "memory_search")) memory!.prepare(agentId);
 
   const systemPrompt = buildSystemPrompt({
     mode: input.promptMode ?? "full",
     agentId,
     identityName: agent?.identity?.name,
-    tools: tools.map((t) => ({ name: t.name, summary: firstSentence(t.description) })),
+    tools: toolSummaries,
     skills,
     memoryToolsAvailable: tools.some((t) => t.name === "memory_search"),
     workspaceDir,
@@ -264,7 +257,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     onAppend: input.onAppend,
     prompt: { role: "user", content: promptContent(input.message, model.input.includes("image") ? input.images : undefined), timestamp: Date.now() },
     tools,
-    toolSpecs: tools.map((t) => toolSpecFor(t, model.api, model.provider)),
+    toolSpecs,
     toolContext: {
       agentId,
       workspaceDir,

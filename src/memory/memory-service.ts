@@ -42,9 +42,14 @@ export class MemoryService {
 
   constructor(private readonly options: MemoryServiceOptions) {}
 
+  /** The settings of the current config, resolved once per config object (a reload makes a new one). */
   settingsFor(): MemorySettings {
-    return resolveMemorySettings(this.options.config(), this.options.env ?? process.env);
+    const config = this.options.config();
+    if (this.resolved?.config !== config) this.resolved = { config, settings: resolveMemorySettings(config, this.options.env ?? process.env) };
+    return this.resolved.settings;
   }
+
+  private resolved: { config: object; settings: MemorySettings } | undefined;
 
   enabled(): boolean {
     return this.settingsFor().enabled;
@@ -99,7 +104,7 @@ export class MemoryService {
     if (this.closed) throw new Error("memory service is closed");
     const settings = this.settingsFor();
     const workspaceDir = this.options.workspaceDirOf(agentId);
-    const fingerprint = JSON.stringify({ settings, workspaceDir });
+    const fingerprint = this.fingerprintOf(settings, workspaceDir);
     const pending = this.open.get(agentId);
     if (pending) {
       const current = await pending.catch(() => undefined);
@@ -118,6 +123,15 @@ export class MemoryService {
     });
     return opening;
   }
+
+  /** What decides whether an open index still fits: its settings and workspace (the last one is kept, as turns repeat it). */
+  private fingerprintOf(settings: MemorySettings, workspaceDir: string): string {
+    if (this.lastFingerprint?.settings !== settings || this.lastFingerprint.workspaceDir !== workspaceDir)
+      this.lastFingerprint = { settings, workspaceDir, fingerprint: JSON.stringify({ settings, workspaceDir }) };
+    return this.lastFingerprint.fingerprint;
+  }
+
+  private lastFingerprint: { settings: MemorySettings; workspaceDir: string; fingerprint: string } | undefined;
 
   private async openIndex(agentId: string, workspaceDir: string, settings: MemorySettings, fingerprint: string): Promise<OpenIndex> {
     const { MemoryIndex } = await import("./memory-index.js");

@@ -1,3 +1,5 @@
+import { LRUCache } from "lru-cache";
+
 export interface RuntimeInfo {
   agentId: string;
   host: string;
@@ -22,6 +24,19 @@ function clean(value: string | undefined): string {
  * because they describe what that channel can render.
  */
 export function formatRuntimeLine(runtime: RuntimeInfo): string {
+  // The same few agents, models and channels come back turn after turn.
+  const key = `${runtime.agentId}\u0000${runtime.host}\u0000${runtime.os}\u0000${runtime.node}\u0000${runtime.model}\u0000${runtime.channel ?? ""}\u0000${runtime.capabilities?.join("\u0001") ?? ""}`;
+  let line = lines.get(key);
+  if (line === undefined) {
+    line = buildRuntimeLine(runtime);
+    lines.set(key, line);
+  }
+  return line;
+}
+
+const lines = new LRUCache<string, string>({ max: 64 });
+
+function buildRuntimeLine(runtime: RuntimeInfo): string {
   const fields: [string, string][] = [
     ["agent", clean(runtime.agentId)],
     ["host", clean(runtime.host)],

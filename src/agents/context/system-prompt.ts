@@ -119,6 +119,21 @@ const stableCache = new WeakMap<LoadedBootstrap, LRUCache<string, readonly Secti
 const MAX_STABLE_PER_BOOTSTRAP = 16;
 
 function stableSections(params: BuildSystemPromptParams): readonly Section[] {
+  // Turns usually pass the very same tool and skill lists (turn-plan-cache): then the sections
+  // are found without joining every tool and skill into a key string.
+  const scalars = `${params.mode}\u0000${params.identityName ?? ""}\u0000${params.workspaceDir}\u0000${params.memoryToolsAvailable}\u0000${params.skillsCharBudget ?? ""}`;
+  const seen = lastForLists.get(params.tools)?.get(params.skills);
+  if (seen && seen.bootstrap === params.bootstrap && seen.scalars === scalars) return seen.sections;
+  const sections = stableSectionsByKey(params);
+  let bySkills = lastForLists.get(params.tools);
+  if (!bySkills) lastForLists.set(params.tools, (bySkills = new WeakMap()));
+  bySkills.set(params.skills, { bootstrap: params.bootstrap, scalars, sections });
+  return sections;
+}
+
+const lastForLists = new WeakMap<object, WeakMap<object, { bootstrap: LoadedBootstrap; scalars: string; sections: readonly Section[] }>>();
+
+function stableSectionsByKey(params: BuildSystemPromptParams): readonly Section[] {
   const key = [
     params.mode,
     params.identityName ?? "",
