@@ -8,5 +8,6 @@ export default defineConfig({
     // Two cores: e2e files each spawn a gateway process.
     maxWorkers: 2,
     pool: "forks",
+    globalSetup: ["test/temp-dir-setup.ts"],
   },
 });
