@@ -1,14 +1,31 @@
 // Conversation throughput through /v1/chat/completions with an instant fake model:
 // spawn → first reply, RSS when ready, sequential turn latency, 10 concurrent sessions, and RSS
-// growth over many turns. Same machine, same fake model as the real-OpenClaw figures quoted.
+// growth over many turns with compaction running. Same machine, same fake model as the
+// real-OpenClaw figures quoted.
 import fs from "node:fs";
 import path from "node:path";
 import { startInstantModel } from "./lib/instant-model.mjs";
 import { freePort, HOST, makeTempDir, spawnGateway } from "./lib/spawn-gateway.mjs";
-import { MiB, now, percentile, round, sleep } from "./lib/util.mjs";
+import { MiB, now, percentile, round, sleep, StepError } from "./lib/util.mjs";
 import { createChatClient } from "./lib/chat-client.mjs";
 
 const TOKEN = "bench-conversations";
+/**
+ * The soak's own agent: the same instant model under a second id whose window is small enough
+ * that each soak session compacts again and again. Everything before the soak talks to the
+ * default agent (the model's default 200,000-token window), as the older runs did.
+ */
+const SOAK_AGENT = "soak";
+const SOAK_WINDOW_TOKENS = 10_000;
+/** Sessions talking at once, in the ten-session run and in the soak. */
+const CONCURRENT_SESSIONS = 10;
+/**
+ * About 60 tokens per soak message (the gateway counts four characters a token), so that a
+ * session's conversation rather than the ~1,800-token system prompt fills the window between
+ * two compactions.
+ */
+const SOAK_FILLER =
+  "a few words of ordinary chat about the weather, the plans for the weekend and the book on the table, long enough that a session's own turns and not its system prompt fill the window between compactions.";
 
 const chat = createChatClient({ host: HOST, token: TOKEN, maxSockets: 64 });
 
@@ -20,8 +37,25 @@ export async function measureConversations({ totalTurns = 10_000 } = {}) {
     path.join(stateDir, "openclaw.json"),
     JSON.stringify({
       gateway: { auth: { token: TOKEN }, http: { endpoints: { chatCompletions: { enabled: true } } } },
-      agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model" } },
-      models: { providers: { fake: { baseUrl: `http://${HOST}:${model.port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
+      agents: {
+        defaults: {
+          workspace: path.join(stateDir, "workspace"),
+          model: "fake/fake-model",
+          // The soak's window is below the guard's floor and warning mark: lowered on purpose here.
+          contextWindowGuard: { hardMinTokens: SOAK_WINDOW_TOKENS, warnBelowTokens: SOAK_WINDOW_TOKENS },
+        },
+        entries: { main: { default: true }, [SOAK_AGENT]: { model: "fake/fake-soak" } },
+      },
+      models: {
+        providers: {
+          fake: {
+            baseUrl: `http://${HOST}:${model.port}/v1`,
+            apiKey: "sk-bench",
+            api: "openai-completions",
+            models: [{ id: "fake-soak", contextWindow: SOAK_WINDOW_TOKENS, maxTokens: 512 }],
+          },
+        },
+      },
     }),
   );
   const gw = spawnGateway({ label: "conversations", stateDir, port });
@@ -47,14 +81,14 @@ export async function measureConversations({ totalTurns = 10_000 } = {}) {
     }
 
     // 10 sessions, each sending its turns one after another, all sessions at once.
-    const runConcurrent = async (turnsPerSession) => {
+    const runConcurrent = async (turnsPerSession, { user = "concurrent", model: agentModel = "openclaw", filler = "" } = {}) => {
       const latencies = [];
       const started = now();
       await Promise.all(
-        Array.from({ length: 10 }, async (_, s) => {
+        Array.from({ length: CONCURRENT_SESSIONS }, async (_, s) => {
           for (let i = 0; i < turnsPerSession; i++) {
             const t = now();
-            await chat(port, `concurrent-${s}`, `message ${i}`);
+            await chat(port, `${user}-${s}`, filler ? `message ${i}: ${filler}` : `message ${i}`, agentModel);
             latencies.push(now() - t);
           }
         }),
@@ -68,24 +102,50 @@ export async function measureConversations({ totalTurns = 10_000 } = {}) {
       };
     };
     const concurrent = await runConcurrent(100);
+    // One turn per soak session first, so the soak agent's first-turn set-up (its session index,
+    // prompt, tools) is not counted as growth: the sessions above were warm in the same way.
+    const soakAgent = { user: "soak", model: `openclaw:${SOAK_AGENT}`, filler: SOAK_FILLER };
+    await runConcurrent(1, soakAgent);
     const rssBeforeMiB = gw.rssBytes("rss before soak") / MiB;
-    const soak = await runConcurrent(Math.ceil(totalTurns / 10));
+    const soak = await runConcurrent(Math.ceil(totalTurns / CONCURRENT_SESSIONS), soakAgent);
     await sleep(500);
     const rssAfterMiB = gw.rssBytes("rss after soak") / MiB;
+    // SIGTERM writes the session index at once (counters are otherwise written coalesced).
+    await gw.stop(5000, "conversations: SIGTERM");
+    const compactions = soakCompactions(stateDir);
     return {
       firstReplyMs: round(firstReplyMs, 1),
       readyRssMiB,
       sequentialTurnMs: { p50: round(percentile(sequential, 50), 2), p95: round(percentile(sequential, 95), 2), turns: sequential.length },
       tenSessions: concurrent,
-      soak: { ...soak, rssBeforeMiB: round(rssBeforeMiB, 1), rssAfterMiB: round(rssAfterMiB, 1), rssGrowthMiB: round(rssAfterMiB - rssBeforeMiB, 1) },
+      soak: {
+        ...soak,
+        windowTokens: SOAK_WINDOW_TOKENS,
+        compactions,
+        rssBeforeMiB: round(rssBeforeMiB, 1),
+        rssAfterMiB: round(rssAfterMiB, 1),
+        rssGrowthMiB: round(rssAfterMiB - rssBeforeMiB, 1),
+      },
       modelRequests: model.count(),
     };
   } finally {
-    await gw.stop(5000, "conversations: SIGTERM").catch(() => {});
+    if (gw.isRunning) await gw.stop(5000, "conversations: SIGTERM").catch(() => {});
     await gw.dispose();
     model.server.close();
     chat.close();
   }
+}
+
+/**
+ * Compactions of the soak agent's sessions, from each session row's `compactionCount` in the
+ * agent's session index: the total and the fewest and most of one session.
+ */
+function soakCompactions(stateDir) {
+  const index = JSON.parse(fs.readFileSync(path.join(stateDir, "agents", SOAK_AGENT, "sessions", "sessions.json"), "utf8"));
+  const counts = Object.values(index).map((entry) => entry.compactionCount ?? 0);
+  if (counts.length !== CONCURRENT_SESSIONS)
+    throw new StepError("soak: count compactions", `expected ${CONCURRENT_SESSIONS} sessions in the ${SOAK_AGENT} agent's index, found ${counts.length}`);
+  return { total: counts.reduce((a, b) => a + b, 0), perSessionMin: Math.min(...counts), perSessionMax: Math.max(...counts) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

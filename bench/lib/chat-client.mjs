@@ -1,14 +1,15 @@
 import http from "node:http";
 
 /**
- * One non-streaming `/v1/chat/completions` call per `chat(port, user, text)`, over a keep-alive
- * agent (the benches measure the gateway, not TCP handshakes). Resolves with the parsed body.
+ * One non-streaming `/v1/chat/completions` call per `chat(port, user, text, model)`, over a
+ * keep-alive agent (the benches measure the gateway, not TCP handshakes). `model` picks the agent
+ * (`openclaw:<agentId>`, docs/http-api.md); the default agent without it. Resolves with the parsed body.
  * `chat.close()` drops the kept-alive sockets.
  */
 export function createChatClient({ host = "127.0.0.1", token, maxSockets = 64 }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets });
-  function chat(port, user, text) {
-    const body = JSON.stringify({ model: "openclaw", user, messages: [{ role: "user", content: text }] });
+  function chat(port, user, text, model = "openclaw") {
+    const body = JSON.stringify({ model, user, messages: [{ role: "user", content: text }] });
     return new Promise((resolve, reject) => {
       const headers = { "content-type": "application/json", authorization: `Bearer ${token}`, "content-length": Buffer.byteLength(body) };
       const req = http.request({ host, port, path: "/v1/chat/completions", method: "POST", agent, headers }, (res) => {

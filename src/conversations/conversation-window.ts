@@ -42,8 +42,12 @@ export class ConversationWindow {
   /** Transcript order of each message (its arrival number): a queued message moved behind an answer keeps its own. */
   private readonly positions: number[] = [];
   private arrivals = 0;
-  /** Idempotency keys some assistant message already answers (the first one counts). */
-  private readonly answered = new Set<string>();
+  /**
+   * Idempotency keys some assistant message already answers (the first one counts), with that
+   * answer's arrival number: a compaction that drops the answer forgets the key, so what is
+   * tracked stays as long as the window, not as long as the session.
+   */
+  private readonly answered = new Map<string, number>();
   /** User messages whose answer has not been written yet, by key, in arrival order. */
   private readonly unanswered = new Map<string, ModelMessage[]>();
 
@@ -137,6 +141,9 @@ export class ConversationWindow {
       if (still.length === 0) this.unanswered.delete(key);
       else if (still.length !== waiting.length) this.unanswered.set(key, still);
     }
+    // A window rebuilt from the transcript knows only the answers after the cut.
+    const goneArrivals = new Set(this.positions.slice(0, cut));
+    for (const [key, arrival] of this.answered) if (goneArrivals.has(arrival)) this.answered.delete(key);
     this.messages.splice(0, cut);
     this.positions.splice(0, cut);
     this.keys.splice(0, cut);
@@ -212,7 +219,8 @@ export class ConversationWindow {
     const moving: ModelMessage[] = [];
     for (const id of answers) {
       if (typeof id !== "string" || this.answered.has(id)) continue;
-      this.answered.add(id);
+      // The answer is the next message pushed: its arrival number is the next one handed out.
+      this.answered.set(id, this.arrivals);
       const waiting = this.unanswered.get(id);
       if (!waiting) continue;
       this.unanswered.delete(id);

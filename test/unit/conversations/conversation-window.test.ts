@@ -121,6 +121,38 @@ describe("ConversationWindow", () => {
     expect(checked).toBeGreaterThan(30);
   });
 
+  it("after a compaction, keeps behaving as a window rebuilt from the transcript, even for a key whose answer was summarized", () => {
+    // Both windows forget what was summarized: a key answered before the cut counts as never answered.
+    const u = (key: string, text: string) => ({ role: "user", content: text, timestamp: 0, idempotencyKey: key }) as TranscriptMessage;
+    const a = (text: string, answers: string[]) => ({ role: "assistant", content: [{ type: "text", text }], timestamp: 0, answers }) as TranscriptMessage;
+    const turns = Array.from({ length: 30 }, (_, i) => [u(`k${i}`, `question ${i} ${"x".repeat(40)}`), a(`answer ${i} ${"y".repeat(40)}`, [`k${i}`])]).flat();
+    const ids = turns.map((_, i) => `e${i}`);
+    const view = new ConversationWindow(turns, undefined, ids);
+    const plan = planCompaction(view.compactionInput().messages, { keepRecentTokens: 100, minRecentTurns: 3 });
+    if (!plan.ok) throw new Error(plan.reason);
+    const text = "Thirty questions, thirty answers.";
+    expect(view.applyCompaction(plan.firstKeptEntryId, { message: compactionSummaryMessage({ summary: text, timestamp: 0 }), text })).toBe(true);
+    const entries = [
+      ...turns.map((message, i) => ({ type: "message", id: ids[i]!, parentId: null, timestamp: "", message })),
+      { type: "compaction", id: "cmp", parentId: null, timestamp: new Date(0).toISOString(), summary: text, firstKeptEntryId: plan.firstKeptEntryId },
+    ];
+    const { summary, messages: kept } = afterLatestCompaction(toHistoryItems(entries));
+    expect(kept.some((m) => userKey(m.message) === "k0")).toBe(false);
+    const rebuilt = new ConversationWindow(
+      kept.map((m) => m.message),
+      summary && { message: compactionSummaryMessage(summary), text: summary.summary },
+      kept.map((m) => m.id),
+    );
+    // k0 arrives again while a new message waits; its answer comes after the new one's.
+    for (const message of [u("k0", "k0 again"), u("n1", "new one"), a("A-n1", ["n1"]), a("A-k0", ["k0"])]) {
+      view.add(message);
+      rebuilt.add(message);
+    }
+    const texts = (w: ConversationWindow) => w.window(1e9, new Set()).map((m) => (typeof m.content === "string" ? m.content : (m.content as { text: string }[])[0]!.text));
+    expect(texts(view).slice(-4)).toEqual(["new one", "A-n1", "k0 again", "A-k0"]);
+    expect(texts(view)).toEqual(texts(rebuilt));
+  });
+
   it("moves a queued message behind the answer it arrived during", () => {
     const u = (key: string) => ({ role: "user", content: key, timestamp: 0, idempotencyKey: key }) as TranscriptMessage;
     const a = (text: string, answers: string[]) => ({ role: "assistant", content: [{ type: "text", text }], timestamp: 0, answers }) as TranscriptMessage;
