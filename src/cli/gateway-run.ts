@@ -1,4 +1,6 @@
-import { runGateway, GatewayStartError, type RunningGateway } from "../gateway/run-gateway.js";
+import type { EarlyListen } from "../gateway/early-listen.js";
+import { runGateway, type RunningGateway } from "../gateway/run-gateway.js";
+import { GatewayStartError } from "../gateway/start-error.js";
 import { StateLockError } from "../gateway/state-lock.js";
 import type { BindMode } from "../gateway/bind-host.js";
 import type { AuthMode } from "../gateway/auth/resolve-auth.js";
@@ -17,8 +19,12 @@ export interface ServerFlags {
 /** How long clients are told to wait for the new gateway after a restart's `shutdown` event. */
 const RESTART_EXPECTED_MS = 3_000;
 
-/** `openclaw gateway run`: serve in the foreground until SIGINT/SIGTERM; a requested restart (config.apply) starts a new gateway in this process. */
-export async function gatewayRunCommand(flags: ServerFlags): Promise<void> {
+/**
+ * `openclaw gateway run`: serve in the foreground until SIGINT/SIGTERM; a requested restart
+ * (config.apply) starts a new gateway in this process. `early`: the port the CLI entry opened
+ * before this code loaded, for the first start only.
+ */
+export async function gatewayRunCommand(flags: ServerFlags, early?: Promise<EarlyListen | undefined>): Promise<void> {
   let gateway: RunningGateway | undefined;
   let stopSignal: string | undefined;
   let signals = 0;
@@ -41,9 +47,10 @@ export async function gatewayRunCommand(flags: ServerFlags): Promise<void> {
   // SIGHUP reloads the config (the daemon convention), instead of Node's default of exiting.
   process.on("SIGHUP", () => gateway?.reloadConfig());
 
-  const start = async (port = parsePortFlag(flags.port)): Promise<RunningGateway> => {
+  const start = async (port = parsePortFlag(flags.port), earlyListen?: EarlyListen): Promise<RunningGateway> => {
     try {
       return await runGateway({
+        early: earlyListen,
         env: process.env,
         port,
         bind: flags.bind,
@@ -81,6 +88,6 @@ export async function gatewayRunCommand(flags: ServerFlags): Promise<void> {
     if (stopSignal) stopAndExit(gateway, stopSignal);
   };
 
-  gateway = await start();
+  gateway = await start(undefined, await early);
   if (stopSignal) stopAndExit(gateway, stopSignal);
 }

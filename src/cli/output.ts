@@ -1,4 +1,5 @@
 import { ConfigError } from "../config/index.js";
+import { parsePortNumber } from "../gateway/gateway-address.js";
 
 /** Exit code for an invalid config, as OpenClaw (systemd's RestartPreventExitStatus=78). */
 export const EXIT_CONFIG_INVALID = 78;
@@ -38,7 +39,7 @@ export function parseTimeoutSeconds(value: string | undefined, defaultSeconds: n
 
 export function parsePortFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CliError(`--port: expected integer 0-65535, got "${value}"`);
+  const n = parsePortNumber(value);
+  if (n === undefined) throw new CliError(`--port: expected integer 0-65535, got "${value}"`);
   return n;
 }

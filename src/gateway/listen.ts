@@ -1,5 +1,6 @@
-import http from "node:http";
+import type http from "node:http";
 import type { Duplex } from "node:stream";
+import { positiveIntSetting } from "../infra/positive-int.js";
 
 export type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 export type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -12,6 +13,11 @@ export const DEFAULT_FIRST_REQUEST_TIMEOUT_MS = 15_000;
 /** Probes answer at once while starting: a probe that waited would time out instead of saying "not yet". */
 const LIVENESS_PATHS = new Set(["/health", "/healthz"]);
 const READINESS_PATHS = new Set(["/ready", "/readyz", "/startup", "/startupz"]);
+
+/** The gateway's listener, with $OPENCLAW_HTTP_FIRST_REQUEST_TIMEOUT_MS applied. */
+export function createListener(env: NodeJS.ProcessEnv): EarlyListener {
+  return new EarlyListener(DEFAULT_HOLD_LIMIT_MS, positiveIntSetting(env.OPENCLAW_HTTP_FIRST_REQUEST_TIMEOUT_MS) ?? DEFAULT_FIRST_REQUEST_TIMEOUT_MS);
+}
 
 interface PendingUpgrade {
   req: http.IncomingMessage;
@@ -46,7 +52,8 @@ export class EarlyListener {
     private readonly holdLimitMs = DEFAULT_HOLD_LIMIT_MS,
     firstRequestTimeoutMs = DEFAULT_FIRST_REQUEST_TIMEOUT_MS,
   ) {
-    this.server = http.createServer((req, res) => {
+    // Loaded here rather than with the module: the CLI entry imports this file for every command.
+    this.server = process.getBuiltinModule("node:http").createServer((req, res) => {
       req.socket.setTimeout(0);
       this.onRequest(req, res);
     });

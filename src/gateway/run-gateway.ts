@@ -14,11 +14,15 @@ import {
 import { createLogger, isLogLevel, type Logger } from "../infra/logger.js";
 import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 import { packageVersion } from "../infra/version.js";
+import { positiveIntSetting } from "../infra/positive-int.js";
 import { warmIntlOffThread } from "../infra/warm-intl.js";
-import { resolveServerAuth, type AuthMode } from "./auth/resolve-auth.js";
-import { isLoopbackHost, resolveBindHost, type BindMode } from "./bind-host.js";
-import { DEFAULT_FIRST_REQUEST_TIMEOUT_MS, DEFAULT_HOLD_LIMIT_MS, EarlyListener } from "./listen.js";
+import { resolveServerAuth, type AuthMode, type ResolvedAuth } from "./auth/resolve-auth.js";
+import { isLoopbackHost, type BindMode } from "./bind-host.js";
+import type { EarlyListen } from "./early-listen.js";
+import { resolveGatewayAddress, type GatewayAddress } from "./gateway-address.js";
+import { createListener, type EarlyListener } from "./listen.js";
 import { noModelNotice } from "./no-model-notice.js";
+import { GatewayStartError } from "./start-error.js";
 import { StateLock } from "./state-lock.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protocol/constants.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus, RestartPlan } from "./runtime.js";
@@ -50,6 +54,8 @@ export interface RunGatewayOptions {
    * the gateway cannot restart itself, and `config.apply` says a restart is needed instead.
    */
   restart?: (reason: string) => void;
+  /** The port the CLI entry opened before this code loaded (see src/gateway/early-listen.ts). */
+  early?: EarlyListen;
 }
 
 export interface RunningGateway {
@@ -63,54 +69,26 @@ export interface RunningGateway {
   stop(reason: string, restartExpectedMs?: number): Promise<void>;
 }
 
-/** Start failures the CLI reports as a message, without a stack trace. */
-export class GatewayStartError extends Error {}
-
 /**
  * Bring the gateway up: config, credentials, the state-dir lock, then the port — opened before
  * the WebSocket/HTTP app loads, so clients can connect (and /readyz answers) as early as possible.
+ * When the CLI entry already opened the port (`opts.early`), it is kept if the loaded config puts
+ * the gateway at the same address, else closed and opened again where the config says; any
+ * failure before the app attaches closes it.
  */
 export async function runGateway(opts: RunGatewayOptions): Promise<RunningGateway> {
   const startedAt = Date.now();
   const env = opts.env;
-  const stateDir = resolveStateDir(env);
-  ensurePrivateDir(stateDir);
-  let current: LoadedConfig = loadConfig({ stateDir, env });
-  const config = current.config;
-
-  if (config.gateway?.mode === "remote" && !opts.allowUnconfigured) {
-    throw new GatewayStartError('gateway.mode is "remote": this machine is configured as a client. Set gateway.mode to "local" or pass --allow-unconfigured');
-  }
-  const port = resolvePort(opts.port, env.OPENCLAW_GATEWAY_PORT, config.gateway?.port);
-  const bind = resolveBindHost(opts.bind ?? (config.gateway?.bind as BindMode | undefined) ?? "loopback", config.gateway?.customBindHost);
-  const host = bind.host;
-  const auth = resolveServerAuth(config, stateDir, env, { mode: opts.authMode, token: opts.token, password: opts.password });
-  if (auth.mode === "none" && !isLoopbackHost(host)) {
-    throw new GatewayStartError(`refusing to bind gateway to ${host}:${port} without auth (set gateway.auth.mode to "token" or "password")`);
-  }
-
-  let controlUi: ControlUiSettings;
+  let checked: CheckedStart;
   try {
-    controlUi = resolveControlUiSettings(config);
+    checked = checkStart(opts, startedAt);
   } catch (err) {
-    throw new GatewayStartError((err as Error).message);
-  }
-
-  const version = packageVersion();
-  const lock = StateLock.acquire(stateDir, { pid: process.pid, host, port, startedAt, version });
-  const listener = new EarlyListener(DEFAULT_HOLD_LIMIT_MS, positiveInt(env.OPENCLAW_HTTP_FIRST_REQUEST_TIMEOUT_MS) ?? DEFAULT_FIRST_REQUEST_TIMEOUT_MS);
-  let boundPort: number;
-  try {
-    boundPort = await listener.listen(port, host);
-  } catch (err) {
-    lock.release();
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") throw new GatewayStartError(`port ${port} on ${host} is already in use`);
-    if (code === "EADDRNOTAVAIL") throw new GatewayStartError(`cannot bind ${host}: address not available on this machine`);
+    await opts.early?.listener.close();
     throw err;
   }
-  // Milliseconds from process start to an open port: the figure users feel as "start time".
-  const portOpenMs = Math.round(performance.now());
+  const { stateDir, config, bind, host, port, auth, controlUi, version, lock } = checked;
+  let current = checked.loaded;
+  const { listener, boundPort, portOpenMs, openedEarly } = await openPort(opts, host, port, () => lock.release());
   // After listening, so the port opens no later for it; still long before the first turn's Intl.
   warmIntlOffThread();
   lock.update({ port: boundPort });
@@ -203,8 +181,8 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     configFilePath: () => configFile,
     reloadConfigNow,
     requestRestart,
-    tickIntervalMs: positiveInt(env.OPENCLAW_TICK_INTERVAL_MS) ?? DEFAULT_TICK_INTERVAL_MS,
-    handshakeTimeoutMs: positiveInt(env.OPENCLAW_HANDSHAKE_TIMEOUT_MS) ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
+    tickIntervalMs: positiveIntSetting(env.OPENCLAW_TICK_INTERVAL_MS) ?? DEFAULT_TICK_INTERVAL_MS,
+    handshakeTimeoutMs: positiveIntSetting(env.OPENCLAW_HANDSHAKE_TIMEOUT_MS) ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
     ...(opts.cronClock ? { cronClock: opts.cronClock } : {}),
   });
   await server.start();
@@ -231,6 +209,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
       stateDir,
       configPath: current.path,
       portOpenMs,
+      openedEarly,
       readyMs: Math.round(performance.now()),
       ...(controlUiLink ? { controlUi: controlUiLink } : {}),
     },
@@ -282,17 +261,74 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   return handle;
 }
 
-function resolvePort(flag: number | undefined, envValue: string | undefined, configured: number | undefined): number {
-  if (flag !== undefined) return flag;
-  if (envValue !== undefined && envValue !== "") {
-    const n = Number(envValue);
-    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new GatewayStartError(`OPENCLAW_GATEWAY_PORT: expected integer 0-65535, got "${envValue}"`);
-    return n;
-  }
-  return configured ?? 18789;
+interface CheckedStart {
+  stateDir: string;
+  loaded: LoadedConfig;
+  config: LoadedConfig["config"];
+  bind: GatewayAddress;
+  host: string;
+  port: number;
+  auth: ResolvedAuth;
+  controlUi: ControlUiSettings;
+  version: string;
+  lock: StateLock;
 }
 
-function positiveInt(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return value && Number.isInteger(n) && n > 0 ? n : undefined;
+/** Everything that must hold before the gateway may serve: config, mode, address, auth, Control UI settings, the lock. */
+function checkStart(opts: RunGatewayOptions, startedAt: number): CheckedStart {
+  const env = opts.env;
+  const stateDir = resolveStateDir(env);
+  ensurePrivateDir(stateDir);
+  const loaded = loadConfig({ stateDir, env });
+  const config = loaded.config;
+  if (config.gateway?.mode === "remote" && !opts.allowUnconfigured) {
+    throw new GatewayStartError('gateway.mode is "remote": this machine is configured as a client. Set gateway.mode to "local" or pass --allow-unconfigured');
+  }
+  const bind = resolveGatewayAddress({
+    portFlag: opts.port,
+    bindFlag: opts.bind,
+    envPort: env.OPENCLAW_GATEWAY_PORT,
+    configured: { port: config.gateway?.port, bind: config.gateway?.bind as BindMode | undefined, customBindHost: config.gateway?.customBindHost },
+  });
+  const { host, port } = bind;
+  const auth = resolveServerAuth(config, stateDir, env, { mode: opts.authMode, token: opts.token, password: opts.password });
+  if (auth.mode === "none" && !isLoopbackHost(host)) {
+    throw new GatewayStartError(`refusing to bind gateway to ${host}:${port} without auth (set gateway.auth.mode to "token" or "password")`);
+  }
+  let controlUi: ControlUiSettings;
+  try {
+    controlUi = resolveControlUiSettings(config);
+  } catch (err) {
+    throw new GatewayStartError((err as Error).message);
+  }
+  const version = packageVersion();
+  const lock = StateLock.acquire(stateDir, { pid: process.pid, host, port, startedAt, version });
+  return { stateDir, loaded, config, bind, host, port, auth, controlUi, version, lock };
+}
+
+/** The early listener when it is at `host:port` (port 0: any port it got), else a new listener there. */
+async function openPort(
+  opts: RunGatewayOptions,
+  host: string,
+  port: number,
+  releaseLock: () => void,
+): Promise<{ listener: EarlyListener; boundPort: number; portOpenMs: number; openedEarly: boolean }> {
+  const early = opts.early;
+  if (early && early.host === host && early.port === port) {
+    return { listener: early.listener, boundPort: early.boundPort, portOpenMs: early.portOpenMs, openedEarly: true };
+  }
+  await early?.listener.close();
+  const listener = createListener(opts.env);
+  let boundPort: number;
+  try {
+    boundPort = await listener.listen(port, host);
+  } catch (err) {
+    releaseLock();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new GatewayStartError(`port ${port} on ${host} is already in use`);
+    if (code === "EADDRNOTAVAIL") throw new GatewayStartError(`cannot bind ${host}: address not available on this machine`);
+    throw err;
+  }
+  // Milliseconds from process start to an open port: the figure users feel as "start time".
+  return { listener, boundPort, portOpenMs: Math.round(performance.now()), openedEarly: false };
 }

@@ -1,8 +1,8 @@
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, runCli, startGateway } from "../helpers/gateway-process.js";
+import { closedPort } from "../helpers/ports.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 
 let server: FakeModelServer;
@@ -19,15 +19,6 @@ function configWithoutV1(stateDir: string): string {
     agents: { defaults: { workspace: path.join(stateDir, "ws"), model: { primary: "local/llama" } } },
     models: { providers: { local: { baseUrl: server.url, apiKey: "sk-local-secret", api: "openai-completions", models: [{ id: "llama" }] } } },
   });
-}
-
-/** A port nothing listens on: one the system handed out and took back. */
-async function closedPort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as net.AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 describe("every failed turn says what failed and the likely fix", () => {
