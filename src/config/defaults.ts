@@ -1,8 +1,7 @@
 import os from "node:os";
 import type { RawOpenClawConfig } from "./schema/index.js";
+import { DEFAULT_GATEWAY_PORT } from "./default-port.js";
 import type { OpenClawConfig } from "./types.js";
-
-export const DEFAULT_GATEWAY_PORT = 18789;
 
 export const DEFAULT_RATE_LIMIT = {
   maxAttempts: 10,

@@ -17,7 +17,8 @@ export { hashConfigBytes, loadConfig, loadConfigFromBytes, type LoadedConfig } f
 export { loadConfigForClient, type ClientConfig } from "./client-config.js";
 export { parseConfigText } from "./parse.js";
 export { validateConfig } from "./validate.js";
-export { defaultConfig, DEFAULT_GATEWAY_PORT } from "./defaults.js";
+export { DEFAULT_GATEWAY_PORT } from "./default-port.js";
+export { defaultConfig } from "./defaults.js";
 export { getConfigValue } from "./key-path.js";
 export { redactConfig, REDACTED } from "./redact.js";
 export { parseCliValue, setConfigValueInFile, unsetConfigValueInFile } from "./set-value.js";

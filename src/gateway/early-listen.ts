@@ -3,6 +3,7 @@ import { resolveStateDir } from "../config/paths.js";
 import { BIND_MODES, isLoopbackHost, type BindMode } from "./bind-host.js";
 import { parsePortNumber, resolveGatewayAddress, type GatewayAddress } from "./gateway-address.js";
 import { createListener, type EarlyListener } from "./listen.js";
+import { listenOnLoopback } from "./loopback-socket.js";
 
 /** A port opened by the CLI entry before the gateway's code loaded; runGateway adopts or closes it. */
 export interface EarlyListen {
@@ -33,10 +34,13 @@ export interface EarlyListenFlags {
 export async function listenEarly(flags: EarlyListenFlags, env: NodeJS.ProcessEnv): Promise<EarlyListen | undefined> {
   const address = earlyAddress(flags, env);
   if (!address) return undefined;
+  const handle = listenOnLoopback(address.host, address.port);
+  const openedAt = performance.now();
+  // Synchronously after the socket opened: the server must hold it before the first connection is accepted.
   const listener = createListener(env);
   try {
-    const boundPort = await listener.listen(address.port, address.host);
-    return { listener, host: address.host, port: address.port, boundPort, portOpenMs: Math.round(performance.now()) };
+    const boundPort = await (handle ? listener.adopt(handle) : listener.listen(address.port, address.host));
+    return { listener, host: address.host, port: address.port, boundPort, portOpenMs: Math.round(handle ? openedAt : performance.now()) };
   } catch {
     await listener.close();
     return undefined;

@@ -1,4 +1,4 @@
-import { DEFAULT_GATEWAY_PORT } from "../config/defaults.js";
+import { DEFAULT_GATEWAY_PORT } from "../config/default-port.js";
 import { resolveBindHost, type BindMode } from "./bind-host.js";
 import { GatewayStartError } from "./start-error.js";
 

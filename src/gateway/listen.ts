@@ -1,6 +1,7 @@
 import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { positiveIntSetting } from "../infra/positive-int.js";
+import type { ListeningHandle } from "./loopback-socket.js";
 
 export type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 export type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -74,6 +75,18 @@ export class EarlyListener {
       const onError = (err: Error) => reject(err);
       this.server.once("error", onError);
       this.server.listen({ port, host, exclusive: true }, () => {
+        this.server.off("error", onError);
+        resolve((this.server.address() as { port: number }).port);
+      });
+    });
+  }
+
+  /** Serves on a socket that is already listening (see loopback-socket.ts); resolves with its port. */
+  adopt(handle: ListeningHandle): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.server.once("error", onError);
+      this.server.listen(handle, () => {
         this.server.off("error", onError);
         resolve((this.server.address() as { port: number }).port);
       });

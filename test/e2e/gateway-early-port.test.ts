@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { listenEarly, type EarlyListen } from "../../src/gateway/early-listen.js";
 import { runGateway } from "../../src/gateway/run-gateway.js";
 import { cleanEnv, makeTempDir, runCli, spawnCli, type CliProcess } from "../helpers/gateway-process.js";
@@ -34,6 +34,12 @@ async function openedEarly(): Promise<{ stateDir: string; port: number; env: Nod
 }
 
 describe("the port opens before the gateway's code loads", () => {
+  // runGateway imports the server on demand; in this process that goes through vitest's transform,
+  // which can take longer than a held request waits (10 s) on a busy machine. Loaded once up front.
+  beforeAll(async () => {
+    await import("../../src/gateway/server.js");
+  }, 60_000);
+
   it("answers probes while starting, holds other requests, and the started gateway keeps the same socket", async () => {
     const { stateDir, port, env, early } = await openedEarly();
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
