@@ -5,8 +5,9 @@ import { lazyAcpSchemas } from "./build/lazy-acp-schemas.mjs";
 // One bundled CLI: the gateway starts about twice as fast and ~20 MiB smaller than when Node
 // resolves and compiles hundreds of separate dependency files (see docs/architecture.md).
 // Chunks sit beside the entry so `import.meta.url`-relative paths (package.json) still hold.
-export default {
-  input: { openclaw: "dist/src/cli/main.js" },
+const esm = {
+  // The entry loads run-cli.js by its URL (src/cli/main.ts), so run-cli is an entry of its own.
+  input: { openclaw: "dist/src/cli/main.js", "run-cli": "dist/src/cli/run-cli.js" },
   platform: "node",
   // Native addons cannot be bundled; they load from node_modules at run time. So do the channel
   // SDKs: they resolve platform files at run time (grammY's platform.node), and they are only
@@ -22,3 +23,14 @@ export default {
     chunkFileNames: "[name]-[hash].js",
   },
 };
+
+// The same entry as CommonJS, the package's bin: Node starts a CommonJS file without its ES module
+// loader, so the gateway's port opens before that loads. It holds only what runs before the port
+// opens; it loads the ES module build (run-cli.js) beside it for everything else.
+const commonJsEntry = {
+  input: { openclaw: "dist/src/cli/main.js" },
+  platform: "node",
+  output: { dir: "dist/bin", format: "cjs", entryFileNames: "[name].cjs" },
+};
+
+export default [esm, commonJsEntry];

@@ -1,25 +1,24 @@
 #!/usr/bin/env node
 import { listenEarly } from "../gateway/early-listen.js";
-import type { ServerFlags } from "./gateway-run.js";
+import type * as RunCli from "./run-cli.js";
 import { parseGatewayRunArgs } from "./gateway-run-args.js";
 
 /**
- * The `openclaw` command. A plain `gateway run` line (how users, the daemon and the benches start
- * the gateway) goes straight to the gateway: building the commander program would slow every cold
- * start. Every other line goes through commander, and each command's module is imported on demand,
- * so `openclaw --help` loads only what it uses. The gateway's port opens first when its address is
- * known that early (loopback, plain flags and config: see src/gateway/early-listen.ts), before the
- * gateway's own code is even read.
+ * The `openclaw` command's entry, bundled twice: as CommonJS (`dist/bin/openclaw.cjs`, the
+ * package's bin) and as an ES module (`dist/bin/openclaw.js`). A plain `gateway run` line opens
+ * its port here first when the address is known that early (loopback, plain flags and config:
+ * src/gateway/early-listen.ts), before anything else is read; only then does the rest of the CLI
+ * load (run-cli.ts). From the CommonJS build that includes Node's ES module loader, which costs a
+ * gateway started with V8 flags more than the early port itself (docs/architecture.md).
  */
-function startGatewayRun(flags: ServerFlags): Promise<void> {
-  const early = listenEarly(flags, process.env);
-  return import("./gateway-run.js").then(({ gatewayRunCommand }) => gatewayRunCommand(flags, early));
-}
-
 const gatewayRun = parseGatewayRunArgs(process.argv.slice(2));
-const command = gatewayRun ? startGatewayRun(gatewayRun) : import("./program.js").then(({ runProgram }) => runProgram(process.argv));
-
-command.catch(async (err) => {
-  const { reportCliError } = await import("./output.js");
-  reportCliError(err, process.argv.includes("--json"));
-});
+const early = gatewayRun ? listenEarly(gatewayRun, process.env) : undefined;
+// Resolved at run time beside this file, so both builds (and the unbundled tsc output) load the ES module build of the CLI.
+const runCliUrl = new URL("./run-cli.js", import.meta.url).href;
+(import(runCliUrl) as Promise<typeof RunCli>).then(
+  ({ runCli }) => runCli(gatewayRun, early),
+  (err: Error) => {
+    process.stderr.write(`openclaw: cannot load the CLI (${runCliUrl}): ${err.message}\n`);
+    process.exit(1);
+  },
+);

@@ -54,13 +54,13 @@ describe("Dockerfile", () => {
 
     const image = path.join(workDir, "image");
     for (const copy of runtime!.copies) copyInto(copy.fromStage === "build" ? buildApp : ROOT, image, copy.sources, copy.dest);
-    expect(fs.existsSync(path.join(image, "dist/bin/openclaw.js"))).toBe(true);
+    expect(fs.existsSync(path.join(image, "dist/bin/openclaw.cjs"))).toBe(true);
     expect(fs.existsSync(path.join(image, "dist/control-ui/index.html")), "the image serves the built Control UI").toBe(true);
     for (const runtimeDir of ["skills", "hooks"]) expect(fs.existsSync(path.join(image, runtimeDir)), `the image has the bundled ${runtimeDir}`).toBe(true);
     expect(fs.existsSync(path.join(image, "dist/src")), "the image carries the bundle, not tsc's intermediate output").toBe(false);
 
     const stateDir = makeTempDir();
-    const gateway = spawn(process.execPath, [path.join(image, "dist/bin/openclaw.js"), "gateway", "run", "--port", "0"], {
+    const gateway = spawn(process.execPath, [path.join(image, "dist/bin/openclaw.cjs"), "gateway", "run", "--port", "0"], {
       cwd: image,
       env: cleanEnv({ OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: "docker-test-token" }),
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listenEarly, type EarlyListen } from "../../src/gateway/early-listen.js";
 import { runGateway } from "../../src/gateway/run-gateway.js";
@@ -172,6 +174,34 @@ describe("gateway run with the early port", () => {
       expect(res.code, JSON.stringify(config)).toBe(code);
       expect(res.output).toContain(message);
       expect(await acceptsConnections(port)).toBe(false);
+    }
+  });
+
+  it("the ES module entry (dist/bin/openclaw.js, which older service units run) starts the gateway the same way", async () => {
+    const esmEntry = fileURLToPath(new URL("../../dist/bin/openclaw.js", import.meta.url));
+    const stateDir = makeTempDir();
+    const child = spawn(process.execPath, [esmEntry, "gateway", "run", "--port", "0"], {
+      env: cleanEnv({ OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: "early-token" }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      const line = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        let out = "";
+        const onData = (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /^.*"msg":"gateway listening".*$/m.exec(out);
+          if (match) resolve(JSON.parse(match[0]));
+        };
+        child.stdout.on("data", onData);
+        child.stderr.on("data", onData);
+        void exited.then(() => reject(new Error(`exited before listening:\n${out}`)));
+      });
+      expect(line).toMatchObject({ openedEarly: true });
+      expect((await fetch(`http://127.0.0.1:${line.port}/readyz`)).status).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
     }
   });
 });

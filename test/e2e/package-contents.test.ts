@@ -10,6 +10,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"))
   license: string;
   keywords?: string[];
   files: string[];
+  bin: { openclaw: string };
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
@@ -46,7 +47,7 @@ function packedFiles(): string[] {
 /** Bare module names the bundle imports or requires at run time (node built-ins excluded). */
 function bundleExternals(files: string[]): Set<string> {
   const names = new Set<string>();
-  for (const file of files.filter((f) => f.startsWith("dist/bin/") && f.endsWith(".js"))) {
+  for (const file of files.filter((f) => f.startsWith("dist/bin/") && /\.c?js$/.test(f))) {
     const code = fs.readFileSync(path.join(ROOT, file), "utf8");
     for (const spec of importSpecifiers(code)) {
       if (!PACKAGE_NAME.test(spec)) continue;
@@ -64,13 +65,15 @@ describe("npm package", () => {
     const unexpected = files.filter(
       (f) =>
         !["package.json", "README.md", "LICENSE"].includes(f) &&
-        !/^dist\/bin\/[^/]+\.js$/.test(f) &&
+        !/^dist\/bin\/[^/]+\.c?js$/.test(f) &&
         !f.startsWith("dist/control-ui/") &&
         !f.startsWith("skills/") &&
         !f.startsWith("hooks/"),
     );
     expect(unexpected).toEqual([]);
     expect(files).toContain("dist/bin/openclaw.js");
+    expect(files).toContain("dist/bin/openclaw.cjs");
+    expect(pkg.bin.openclaw).toBe("dist/bin/openclaw.cjs");
     expect(files).toContain("dist/control-ui/index.html");
     expect(files).toContain("hooks/session-memory/HOOK.md");
     expect(
@@ -86,6 +89,8 @@ describe("npm package", () => {
         expect(files, `${file} imports ${spec}`).toContain(path.posix.join("dist/bin", spec));
       }
     }
+    // Both entries load the rest of the CLI by a URL built at run time.
+    expect(files).toContain("dist/bin/run-cli.js");
   });
 
   it("depends at run time on exactly what the bundle leaves external", () => {

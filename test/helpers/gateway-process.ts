@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-// OPENCLAW_TEST_CLI lets a private build (e.g. `tsc --outDir .build-x` → .build-x/src/cli/main.js) be tested while dist/ is rebuilt.
-export const CLI = process.env.OPENCLAW_TEST_CLI ?? fileURLToPath(new URL("../../dist/bin/openclaw.js", import.meta.url));
+// The package's bin (the CommonJS entry). OPENCLAW_TEST_CLI lets a private build (e.g. `tsc --outDir .build-x` → .build-x/src/cli/main.js) be tested while dist/ is rebuilt.
+export const CLI = process.env.OPENCLAW_TEST_CLI ?? fileURLToPath(new URL("../../dist/bin/openclaw.cjs", import.meta.url));
 
 export function makeTempDir(prefix = "openclaw-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
