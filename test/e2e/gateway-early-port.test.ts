@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import { builtinModules } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -203,5 +204,15 @@ describe("gateway run with the early port", () => {
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
     }
+  });
+
+  it("the CommonJS entry holds only what runs before the port opens: Node built-ins, no chunk", () => {
+    const entry = fs.readFileSync(fileURLToPath(new URL("../../dist/bin/openclaw.cjs", import.meta.url)), "utf8");
+    const required = [...entry.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!);
+    expect(required.length).toBeGreaterThan(0);
+    expect(required.filter((spec) => !builtinModules.includes(spec.replace(/^node:/, "")))).toEqual([]);
+    expect(entry).not.toMatch(/^import /m);
+    // The rest of the CLI comes in through the one dynamic import, by URL.
+    expect([...entry.matchAll(/\bimport\(/g)]).toHaveLength(1);
   });
 });
