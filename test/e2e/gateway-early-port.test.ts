@@ -106,10 +106,11 @@ describe("gateway run with the early port", () => {
     }
   });
 
-  it("$OPENCLAW_GATEWAY_PORT outranks gateway.port the same way whether the config is read early (JSON) or not (YAML)", async () => {
+  it("$OPENCLAW_GATEWAY_PORT outranks gateway.port the same way whether the config is read early (JSON, plain YAML) or not (JSON5)", async () => {
     for (const [name, content, early] of [
       ["openclaw.json", '{"gateway": {"port": 1}}', true],
-      ["openclaw.yaml", "gateway:\n  port: 1\n", false],
+      ["openclaw.yaml", "gateway:\n  port: 1\n", true],
+      ["openclaw.json5", "{ gateway: { port: 1 } }", false],
     ] as const) {
       const stateDir = makeTempDir();
       fs.writeFileSync(path.join(stateDir, name), content);

@@ -54,7 +54,7 @@ describe("earlyAddress", () => {
     expect(earlyAddress({ port: "0", allowUnconfigured: true }, env)).toEqual({ host: "127.0.0.1", port: 0 });
   });
 
-  it("leaves a config it cannot read quickly (JSON5, YAML) to the full start-up", () => {
+  it("leaves a config it cannot read quickly (JSON5) to the full start-up", () => {
     const dir = stateWith();
     fs.writeFileSync(path.join(dir, "openclaw.json5"), "{ gateway: { port: 18004 } }");
     expect(earlyAddress({ port: "0" }, { OPENCLAW_STATE_DIR: dir })).toBeUndefined();
