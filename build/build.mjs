@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds dist/ (tsc, then rolldown bundles dist/bin/openclaw.js, then vite builds the Control UI
+// Builds dist/ (tsc, then rolldown bundles dist/bin/openclaw.js and its CommonJS twin openclaw.cjs (the bin), then vite builds the Control UI
 // into dist/control-ui) and prints one line.
 //
 //   node build/build.mjs             always rebuild
