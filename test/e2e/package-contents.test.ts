@@ -93,6 +93,19 @@ describe("npm package", () => {
     expect(files).toContain("dist/bin/run-cli.js");
   });
 
+  it("writes every chunk in ASCII, so V8 holds its source at one byte per character", () => {
+    for (const file of files.filter((f) => f.startsWith("dist/bin/"))) {
+      const code = fs.readFileSync(path.join(ROOT, file), "latin1");
+      const at = code.search(/[^\x00-\x7f]/);
+      expect(at, `${file} has a non-ASCII byte at ${at}: ${JSON.stringify(code.slice(Math.max(0, at - 40), at + 10))}`).toBe(-1);
+    }
+  });
+
+  it("keeps the dependencies' license comments in the chunks", () => {
+    const server = files.find((f) => /^dist\/bin\/server-[^/]+\.js$/.test(f))!;
+    expect(fs.readFileSync(path.join(ROOT, server), "utf8")).toMatch(/Copyright\(c\) \d{4}(-\d{4})? Fastify/);
+  });
+
   it("depends at run time on exactly what the bundle leaves external", () => {
     const external = bundleExternals(files);
     const runtime = Object.keys(pkg.dependencies);
