@@ -25,6 +25,7 @@ import { traceEmitter } from "./trace-events.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
 import { LRUCache } from "lru-cache";
 import type { ImageBlock, UserMessage } from "../models/messages.js";
+import { hostTimeZone } from "../infra/host-time-zone.js";
 
 export interface EmbeddedTurnInput {
   config: OpenClawConfig;
@@ -211,7 +212,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     bootstrap,
     runtime: { agentId, host: HOST.name, os: HOST.os, node: process.version, model: model.ref, channel: input.channel },
     now: new Date(),
-    timeZone: timeZoneOfHost(),
+    timeZone: hostTimeZone(),
     extraSystemPrompt: await withDailyNotes(input.extraSystemPrompt, memoryOn && input.offerDailyNotes === true, workspaceDir),
   });
 
@@ -312,17 +313,6 @@ const HOST = {
   name: os.hostname(),
   os: `${os.platform()} ${os.release()}`,
 };
-
-let hostTimeZone: string | undefined;
-/**
- * Asked at the first turn, not when this module loads: the first Intl call sets up ICU (costly; see
- * docs/architecture.md, "Measured costs") unless `warmIntlOffThread` already did, and its thread is
- * still starting while the gateway loads this module.
- */
-function timeZoneOfHost(): string {
-  hostTimeZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return hostTimeZone;
-}
 
 function failedTurn(runId: string, agentId: string, message: string): EmbeddedTurnResult {
   return {

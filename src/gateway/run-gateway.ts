@@ -15,7 +15,6 @@ import { createLogger, isLogLevel, type Logger } from "../infra/logger.js";
 import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 import { packageVersion } from "../infra/version.js";
 import { positiveIntSetting } from "../infra/positive-int.js";
-import { warmIntlOffThread } from "../infra/warm-intl.js";
 import { resolveServerAuth, type AuthMode, type ResolvedAuth } from "./auth/resolve-auth.js";
 import { isLoopbackHost, type BindMode } from "./bind-host.js";
 import type { EarlyListen } from "./early-listen.js";
@@ -89,8 +88,6 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   const { stateDir, config, bind, host, port, auth, controlUi, version, lock } = checked;
   let current = checked.loaded;
   const { listener, boundPort, portOpenMs, openedEarly } = await openPort(opts, host, port, () => lock.release());
-  // After listening, so the port opens no later for it; still long before the first turn's Intl.
-  warmIntlOffThread();
   lock.update({ port: boundPort });
 
   const paths = gatewayStatePaths(stateDir);

@@ -1,4 +1,17 @@
+import { hostTimeZone } from "../../infra/host-time-zone.js";
+
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/** A wall-clock reading: the date, the time to the minute and the zone's offset from UTC. */
+export interface ClockParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  /** "+01:00", "-04:00", "+00:00". */
+  offset: string;
+}
 
 // Building an Intl formatter costs far more than using one; there are few distinct zones.
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -21,10 +34,28 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-function parts(now: Date, timeZone: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of formatterFor(timeZone).formatToParts(now)) out[part.type] = part.value;
-  return out;
+/** The clock in `timeZone` through Intl (throws for an unknown zone). */
+export function zoneClockParts(now: Date, timeZone: string): ClockParts {
+  const p: Record<string, string> = {};
+  for (const part of formatterFor(timeZone).formatToParts(now)) p[part.type] = part.value;
+  const offset = (p.timeZoneName ?? "GMT").replace(/^GMT/, "");
+  return { year: Number(p.year), month: Number(p.month), day: Number(p.day), hour: Number(p.hour), minute: Number(p.minute), offset: offset || "+00:00" };
+}
+
+/** The clock in the host's zone, from the `Date` getters: no Intl formatter (docs/architecture.md, "Measured costs"). */
+export function localClockParts(now: Date): ClockParts {
+  const east = -now.getTimezoneOffset();
+  const abs = Math.abs(east);
+  const offset = `${east < 0 ? "-" : "+"}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
+  return { year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate(), hour: now.getHours(), minute: now.getMinutes(), offset };
+}
+
+function utcClockParts(now: Date): ClockParts {
+  return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, day: now.getUTCDate(), hour: now.getUTCHours(), minute: now.getUTCMinutes(), offset: "+00:00" };
+}
+
+function pad2(n: number): string {
+  return String(n).padStart(2, "0");
 }
 
 /**
@@ -46,15 +77,18 @@ const lastFormatted = new Map<string, { minute: number; text: string }>();
 
 function formatUncached(now: Date, timeZone: string): string {
   let zone = timeZone.trim() || "UTC";
-  let p: Record<string, string>;
-  try {
-    p = parts(now, zone);
-  } catch {
-    zone = "UTC";
-    p = parts(now, zone);
+  let clock: ClockParts;
+  if (zone === hostTimeZone()) clock = localClockParts(now);
+  else if (zone === "UTC") clock = utcClockParts(now);
+  else {
+    try {
+      clock = zoneClockParts(now, zone);
+    } catch {
+      zone = "UTC";
+      clock = utcClockParts(now);
+    }
   }
-  const offset = (p.timeZoneName ?? "GMT").replace(/^GMT/, "UTC");
   // The weekday of the local calendar date, without a second locale-dependent lookup.
-  const weekday = WEEKDAYS[new Date(Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day))).getUTCDay()];
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${weekday}, time zone ${zone} (${offset === "UTC" ? "UTC+00:00" : offset})`;
+  const weekday = WEEKDAYS[new Date(Date.UTC(clock.year, clock.month - 1, clock.day)).getUTCDay()];
+  return `${clock.year}-${pad2(clock.month)}-${pad2(clock.day)} ${pad2(clock.hour)}:${pad2(clock.minute)} ${weekday}, time zone ${zone} (UTC${clock.offset})`;
 }

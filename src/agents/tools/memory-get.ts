@@ -16,7 +16,7 @@ export function createMemoryGetTool(): AgentTool<typeof MemoryGetParameters> {
   return {
     name: "memory_get",
     description:
-      `Read lines of a memory file (MEMORY.md, USER.md, memory/*.md), at most ${MEMORY_GET_MAX_CHARS.toLocaleString("en-US")} characters. ` +
+      `Read lines of a memory file (MEMORY.md, USER.md, memory/*.md), at most ${withThousandsCommas(MEMORY_GET_MAX_CHARS)} characters. ` +
       "Use after memory_search to load the lines around a result. Do not use for other files: use read.",
     parameters: MemoryGetParameters,
     async execute(args, ctx) {
@@ -48,4 +48,9 @@ function refusal(outcome: Exclude<MemoryGetOutcome, { ok: true }>, requested: st
     case "offset-out-of-range":
       return toolError(TOOL_ERRORS.memoryOffsetOutOfRange(outcome.from, requested, outcome.totalLines));
   }
+}
+
+/** "12,000": grouped by hand, since the first Intl number formatter maps ~5 MiB of ICU locale data (docs/architecture.md, "Measured costs"). */
+function withThousandsCommas(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }

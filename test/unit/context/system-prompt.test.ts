@@ -1,7 +1,8 @@
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { loadBootstrapFiles, type LoadedBootstrap } from "../../../src/agents/context/bootstrap-files.js";
-import { formatCurrentTime } from "../../../src/agents/context/format-current-time.js";
+import { formatCurrentTime, localClockParts, zoneClockParts } from "../../../src/agents/context/format-current-time.js";
+import { hostTimeZone } from "../../../src/infra/host-time-zone.js";
 import { formatRuntimeLine } from "../../../src/agents/context/runtime-line.js";
 import { buildSystemPrompt, type BuildSystemPromptParams } from "../../../src/agents/context/system-prompt.js";
 import { ensureWorkspace } from "../../../src/agents/context/workspace.js";
@@ -169,5 +170,33 @@ describe("formatCurrentTime", () => {
     expect(formatCurrentTime(now, "Asia/Tokyo")).toBe("2026-07-02 08:30 Thursday, time zone Asia/Tokyo (UTC+09:00)");
     expect(formatCurrentTime(now, "UTC")).toBe("2026-07-01 23:30 Wednesday, time zone UTC (UTC+00:00)");
     expect(formatCurrentTime(now, "Not/AZone")).toBe("2026-07-01 23:30 Wednesday, time zone UTC (UTC+00:00)");
+  });
+
+  it("reads the host's zone from the Date getters, as Intl would format it, across DST changes and half-hour offsets", () => {
+    const saved = process.env.TZ;
+    try {
+      for (const zone of ["America/New_York", "Europe/Berlin", "Australia/Adelaide", "Asia/Kolkata", "America/St_Johns", "UTC"]) {
+        // Node resets V8's zone cache when TZ is assigned.
+        process.env.TZ = zone;
+        for (let t = Date.UTC(2026, 0, 1, 0, 7); t < Date.UTC(2027, 0, 1); t += 7 * 86_400_000 + 3_599_000) {
+          const now = new Date(t);
+          expect(localClockParts(now), `${zone} at ${now.toISOString()}`).toEqual(zoneClockParts(now, zone));
+        }
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+
+  it("formats the host's zone without building an Intl formatter", () => {
+    const zone = hostTimeZone();
+    const built = vi.spyOn(Intl, "DateTimeFormat");
+    try {
+      expect(formatCurrentTime(new Date("2030-02-03T04:05:00Z"), zone)).toMatch(/^2030-02-0[2-4] \d\d:\d\d \w+day, time zone \S+ \(UTC[+-]\d\d:\d\d\)$/);
+      expect(built).not.toHaveBeenCalled();
+    } finally {
+      built.mockRestore();
+    }
   });
 });

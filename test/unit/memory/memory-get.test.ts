@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createMemoryGetTool } from "../../../src/agents/tools/memory-get.js";
 import { memoryFixture, type MemoryFixture } from "./helpers.js";
 
 let fixture: MemoryFixture | undefined;
@@ -26,6 +27,10 @@ describe("memory_get's reader", () => {
     const answer = await fixture.service.get("main", "MEMORY.md");
     expect(answer.ok && answer.result.text.length).toBeLessThanOrEqual(12_000);
     expect(answer.ok && answer.result.truncated).toBe(true);
+  });
+
+  it("tells the model the cap in its description", () => {
+    expect(createMemoryGetTool().description).toContain("at most 12,000 characters");
   });
 
   it("refuses files that are not memory files, paths that leave the workspace and symlinks that lead out", async () => {
