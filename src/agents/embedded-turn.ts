@@ -199,7 +199,8 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   });
   const { tools, specs: toolSpecs, summaries: toolSummaries } = turnToolsFor(policy, allTools, sandboxed.withheld?.tools, model, firstSentence);
   // Session start for memory: the index opens and syncs in the background; the turn never waits.
-  if (memoryOn && tools.some((t) => t.name === "memory_search")) memory!.prepare(agentId);
+  const memoryToolsAvailable = tools.some((t) => t.name === "memory_search");
+  if (memoryOn && memoryToolsAvailable) memory!.prepare(agentId);
 
   const systemPrompt = buildSystemPrompt({
     mode: input.promptMode ?? "full",
@@ -207,7 +208,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     identityName: agent?.identity?.name,
     tools: toolSummaries,
     skills,
-    memoryToolsAvailable: tools.some((t) => t.name === "memory_search"),
+    memoryToolsAvailable,
     workspaceDir,
     bootstrap,
     runtime: { agentId, host: HOST.name, os: HOST.os, node: process.version, model: model.ref, channel: input.channel },
