@@ -164,8 +164,11 @@ export class ConversationWindow {
   window(tokenBudget: number, leaveOut: ReadonlySet<string>): ModelMessage[] {
     // NaN would make every comparison false and let everything through; treat it as no room.
     const budget = Number.isNaN(tokenBudget) ? 0 : tokenBudget;
-    const picked: number[] = []; // indices, strictly descending
-    const results: number[] = []; // tool results seen since the last unit, descending
+    // Newest first: find the oldest unit that still fits and how many messages go out, with no
+    // list of picks (this runs every turn over the whole conversation); then copy them in order.
+    let oldest = this.messages.length;
+    let count = 0;
+    let results = 0; // tool results seen since the last unit
     let resultsCost = 0;
     let used = this.headTokens;
     for (let i = this.messages.length - 1; i >= 0; i -= 1) {
@@ -174,7 +177,7 @@ export class ConversationWindow {
       const part = this.parts[i]!;
       if (part === Part.None) continue;
       if (part === Part.ToolResult) {
-        results.push(i);
+        results += 1;
         resultsCost += this.tokens[i]!;
         continue;
       }
@@ -183,15 +186,28 @@ export class ConversationWindow {
       const cost = this.tokens[i]! + (withResults ? resultsCost : 0);
       if (used + cost > budget) break;
       used += cost;
-      if (withResults) for (const r of results) picked.push(r);
-      picked.push(i);
-      results.length = 0;
+      count += 1 + (withResults ? results : 0);
+      oldest = i;
+      results = 0;
       resultsCost = 0;
     }
     const first = this.head ? 1 : 0;
-    const out = new Array<ModelMessage>(first + picked.length);
+    const out = new Array<ModelMessage>(first + count);
     if (this.head) out[0] = this.head;
-    for (let j = 0; j < picked.length; j += 1) out[first + j] = this.messages[picked[picked.length - 1 - j]!]!;
+    let at = first;
+    let afterToolTurn = false;
+    for (let i = oldest; i < this.messages.length; i += 1) {
+      const key = this.keys[i];
+      if (key !== undefined && leaveOut.has(key)) continue;
+      const part = this.parts[i]!;
+      if (part === Part.None) continue;
+      if (part === Part.ToolResult) {
+        if (afterToolTurn) out[at++] = this.messages[i]!;
+        continue;
+      }
+      afterToolTurn = part === Part.ToolTurn;
+      out[at++] = this.messages[i]!;
+    }
     return out;
   }
 

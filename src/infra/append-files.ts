@@ -14,6 +14,7 @@ import { FsyncBarrier, fsyncFile } from "./fsync-barrier.js";
  */
 export class AppendFiles {
   private readonly handles = new Map<string, Handle>();
+  private readonly sizes = new Map<string, number>();
   private readonly barrier = new FsyncBarrier((file) => this.fsyncCurrent(file));
 
   constructor(private readonly maxOpen = 64) {}
@@ -27,6 +28,8 @@ export class AppendFiles {
   presence(file: string): "file" | "missing" | "other" {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     this.lastStat = stat ? { file, ino: stat.ino, dev: stat.dev } : undefined;
+    if (stat?.isFile()) this.sizes.set(file, stat.size);
+    else this.sizes.delete(file);
     return !stat ? "missing" : stat.isFile() ? "file" : "other";
   }
 
@@ -34,7 +37,20 @@ export class AppendFiles {
   append(file: string, bytes: Uint8Array): void {
     const handle = this.handleFor(file);
     let offset = 0;
-    while (offset < bytes.length) offset += fs.writeSync(handle.fd, bytes, offset, bytes.length - offset);
+    try {
+      while (offset < bytes.length) offset += fs.writeSync(handle.fd, bytes, offset, bytes.length - offset);
+    } finally {
+      const size = this.sizes.get(file);
+      if (size !== undefined) this.sizes.set(file, size + offset);
+    }
+  }
+
+  /**
+   * The size of `file` as of its last `presence` check plus what was appended here since, or
+   * undefined when not known. Writes by another process after that check are not counted.
+   */
+  sizeOf(file: string): number | undefined {
+    return this.sizes.get(file);
   }
 
   /** fsync on the calling thread: for the rare append that must be durable before returning. */
@@ -52,6 +68,7 @@ export class AppendFiles {
 
   /** Stops using the descriptor for `file` (archived or deleted): closed now or after its fsync. */
   forget(file: string): void {
+    this.sizes.delete(file);
     const handle = this.handles.get(file);
     if (!handle) return;
     this.handles.delete(file);
@@ -62,6 +79,7 @@ export class AppendFiles {
   closeAll(): void {
     for (const handle of this.handles.values()) this.release(handle);
     this.handles.clear();
+    this.sizes.clear();
   }
 
   private lastStat: { file: string; ino: number; dev: number } | undefined;

@@ -88,7 +88,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
   emit({ type: "agent_start", runId: input.runId, startedAt });
 
   const tools = new Map(input.tools.map((t) => [t.name, t]));
-  const messages: ModelMessage[] = [...toModelMessages(input.history), input.prompt];
+  const messages: ModelMessage[] = toModelMessages(input.history, input.prompt);
   let historyLength = messages.length - 1;
   let overflowRecovered = false;
   const appended: ModelMessage[] = [];

@@ -5,15 +5,18 @@ import { ModelProjection, projectMessage } from "../../models/model-projection.j
  * Project a transcript onto what a model may see: only user, assistant and toolResult messages,
  * stripped of extra fields (ids, provenance, internal metadata). A tool call left without a
  * result (the process died mid-call) gets a synthetic error result, because every provider
- * rejects a history with a dangling tool call.
+ * rejects a history with a dangling tool call. `last` (the turn's prompt) goes after them all.
  */
-export function toModelMessages(transcript: readonly HistoryMessage[]): ModelMessage[] {
-  const out: ModelMessage[] = [];
+export function toModelMessages(transcript: readonly HistoryMessage[], last?: ModelMessage): ModelMessage[] {
+  // Sized once for the common case (every message kept, `last` after them): a long history is
+  // walked every turn, and growing the array as it fills would copy it several times over.
+  const out = new Array<ModelMessage>(transcript.length + (last ? 1 : 0));
+  let n = 0;
   const pending = new Map<string, string>();
   // Runs before every user and assistant message: allocate nothing when nothing dangles.
   const closeDangling = (timestamp: number) => {
     if (pending.size === 0) return;
-    for (const [id, name] of pending) out.push(interruptedResult(id, name, timestamp));
+    for (const [id, name] of pending) out[n++] = interruptedResult(id, name, timestamp);
     pending.clear();
   };
   // Indexed loops and no closures per message: this walks the whole history every turn.
@@ -22,13 +25,13 @@ export function toModelMessages(transcript: readonly HistoryMessage[]): ModelMes
     if (raw.role === "user") {
       const message = modelProjection(raw)!;
       closeDangling(message.timestamp);
-      out.push(message);
+      out[n++] = message;
     } else if (raw.role === "assistant") {
       const message = modelProjection(raw) as AssistantMessage;
       closeDangling(message.timestamp);
       const content = message.content;
       if (content.length === 0) continue;
-      out.push(message);
+      out[n++] = message;
       for (let b = 0; b < content.length; b += 1) {
         const block = content[b]!;
         if (block.type === "toolCall") pending.set(block.id, block.name);
@@ -37,10 +40,12 @@ export function toModelMessages(transcript: readonly HistoryMessage[]): ModelMes
       const message = modelProjection(raw) as ToolResultMessage;
       if (!pending.has(message.toolCallId)) continue; // a result without its call would be rejected too
       pending.delete(message.toolCallId);
-      out.push(message);
+      out[n++] = message;
     }
   }
   closeDangling(Date.now());
+  if (last) out[n++] = last;
+  out.length = n;
   return out;
 }
 

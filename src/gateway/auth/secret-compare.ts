@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 
 /**
  * Compare secrets in constant time. Hashing first gives equal-length inputs, so neither the
@@ -7,13 +7,13 @@ import { createHash, timingSafeEqual } from "node:crypto";
  * each time.
  */
 export function secretsEqual(provided: string, expected: string): boolean {
-  const a = createHash("sha256").update(provided, "utf8").digest();
+  const a = hash("sha256", provided, "buffer");
   return timingSafeEqual(a, expectedDigest(expected));
 }
 
 let lastExpected: { secret: string; digest: Buffer } | undefined;
 
 function expectedDigest(secret: string): Buffer {
-  if (lastExpected?.secret !== secret) lastExpected = { secret, digest: createHash("sha256").update(secret, "utf8").digest() };
+  if (lastExpected?.secret !== secret) lastExpected = { secret, digest: hash("sha256", secret, "buffer") };
   return lastExpected.digest;
 }

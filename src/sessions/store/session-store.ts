@@ -328,6 +328,9 @@ export class SessionStore {
     const { key, entry } = this.require(sessionKey);
     const runId = options.runId ?? null;
     if (runId !== null && entry.activeWriterRunId !== runId) throw new StaleWriterError(key, runId, entry.activeWriterRunId);
+    // The size our own appends left (checked against the file at each append) spares a stat per run.
+    const known = this.files.sizeOf(entry.sessionFile);
+    if (known !== undefined && known <= maxBytes) return { rotated: false, bytes: known };
     const result = rotateTranscript(entry, maxBytes, options.keepBytes ?? Math.floor(maxBytes / 4), this.now(), this.options.cwd ?? process.cwd());
     if (result.rotated) this.tails.set(entry.sessionFile, { lastId: result.lastEntryId, needsNewline: false });
     return result;

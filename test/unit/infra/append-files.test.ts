@@ -33,6 +33,24 @@ function touch(name: string, text = ""): string {
 }
 
 describe("AppendFiles", () => {
+  it("knows a file's size from its last presence check plus its own appends, and forgets it with the file", () => {
+    const file = touch("sized.jsonl", "head\n");
+    expect(files.sizeOf(file)).toBeUndefined();
+    expect(files.presence(file)).toBe("file");
+    files.append(file, bytes("one\n"));
+    files.append(file, bytes("twenty\n"));
+    expect(files.sizeOf(file)).toBe(fs.statSync(file).size);
+    fs.appendFileSync(file, "written elsewhere\n");
+    expect(files.sizeOf(file)).toBe(fs.statSync(file).size - "written elsewhere\n".length);
+    expect(files.presence(file)).toBe("file");
+    expect(files.sizeOf(file)).toBe(fs.statSync(file).size);
+    files.forget(file);
+    expect(files.sizeOf(file)).toBeUndefined();
+    fs.rmSync(file);
+    expect(files.presence(file)).toBe("missing");
+    expect(files.sizeOf(file)).toBeUndefined();
+  });
+
   it("appends to the end and keeps one descriptor open between appends", async () => {
     const file = touch("a.jsonl", "head\n");
     files.append(file, bytes("one\n"));
