@@ -33,5 +33,5 @@ EXPOSE 18789
 HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:18789/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # Inside a container the gateway must listen beyond loopback to be reachable; it still refuses to
 # do so without auth (a token is generated into /data/credentials on first start).
-# --heap-growing-percent=30 --max-semi-space-size=4 --v8-pool-size=1: the daemon's node flags (src/infra/daemon-node-flags.ts), read at start.
-CMD ["node", "--heap-growing-percent=30", "--max-semi-space-size=4", "--v8-pool-size=1", "dist/bin/openclaw.cjs", "gateway", "run", "--bind", "lan"]
+# --heap-growing-percent=30 --max-semi-space-size=2 --v8-pool-size=1: the daemon's node flags (src/infra/daemon-node-flags.ts), read at start.
+CMD ["node", "--heap-growing-percent=30", "--max-semi-space-size=2", "--v8-pool-size=1", "dist/bin/openclaw.cjs", "gateway", "run", "--bind", "lan"]

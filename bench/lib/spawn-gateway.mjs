@@ -131,7 +131,7 @@ function gatewayExecArgv() {
  * src/infra/daemon-node-flags.ts; a unit test keeps the two equal), so the bench measures it as
  * it runs. A flag of the same name in $BENCH_GATEWAY_EXEC_ARGV replaces it.
  */
-export const DAEMON_EXEC_ARGV = ["--heap-growing-percent=30", "--max-semi-space-size=4", "--v8-pool-size=1"];
+export const DAEMON_EXEC_ARGV = ["--heap-growing-percent=30", "--max-semi-space-size=2", "--v8-pool-size=1"];
 
 /**
  * The floor for spawnToPortOpenMs on this machine: a bare `node -e` that only listens on `port`.

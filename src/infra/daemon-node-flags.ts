@@ -9,19 +9,20 @@
  *   old generation grow to up to 4× what survived the last full GC before collecting, and the
  *   pages it grew into stay resident. Capped, a busy gateway runs more full GCs (mostly off the
  *   main thread) and keeps far fewer unused pages.
- * - `--max-semi-space-size=4`: V8 doubles the young generation each time a few MB of objects have
+ * - `--max-semi-space-size=2`: V8 doubles the young generation each time a few MB of objects have
  *   survived young collections since it last grew, up to 2 × 16 MB on 64-bit, and never gives
  *   those pages back while the process is busy now and then. A burst of first use (opening a
- *   memory index, loading 10,000 cron jobs) was enough to add 8 MiB of RSS that stayed; capped at
- *   the size the gateway reaches during start-up, it keeps its RSS and spends no more CPU per
- *   turn (docs/architecture.md, "Memory over weeks").
+ *   memory index, loading 10,000 cron jobs) was enough to add 8 MiB of RSS that stayed. Capped at
+ *   2 MB, turns under load end 4–5 MiB smaller than at 4 MB, for about 0.05 ms more young
+ *   collection per turn on the main thread (twice as many, each as short: what survives a turn
+ *   is small) (docs/architecture.md, "Memory over weeks").
  * - `--v8-pool-size=1`: one thread for V8's background work (concurrent marking, sweeping and
  *   optimizing compilation) instead of four. glibc gives each thread that allocates its own malloc
  *   arena, and the optimizing compiler's temporary memory left each of the four holding freed
  *   pages; with one, the bench's load ends ~3 MiB smaller at the same CPU per turn (the work is
  *   the same; on a 2-core machine four threads only took turns).
  */
-export const DAEMON_NODE_FLAGS: readonly string[] = ["--heap-growing-percent=30", "--max-semi-space-size=4", "--v8-pool-size=1"];
+export const DAEMON_NODE_FLAGS: readonly string[] = ["--heap-growing-percent=30", "--max-semi-space-size=2", "--v8-pool-size=1"];
 
 /**
  * The daemon flags the user did not already give node (on its command line or in

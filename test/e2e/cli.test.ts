@@ -37,7 +37,7 @@ describe("gateway start / status / call / stop", () => {
   it("the daemon gets its V8 flags on its command line and writes one private log", async () => {
     if (process.platform === "linux")
       expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toEqual(
-        expect.arrayContaining(["--heap-growing-percent=30", "--max-semi-space-size=4", "--v8-pool-size=1"]),
+        expect.arrayContaining(["--heap-growing-percent=30", "--max-semi-space-size=2", "--v8-pool-size=1"]),
       );
     const log = path.join(stateDir, "logs", "gateway.log");
     const out = path.join(stateDir, "logs", "gateway.out.log");

@@ -135,7 +135,7 @@ describe("openclaw gateway install | uninstall (systemd)", () => {
     expect(code).toBe(0);
     expect(output).toContain(h.unit);
     const unit = fs.readFileSync(h.unit, "utf8");
-    expect(unit).toMatch(/^ExecStart=\S*node\S* --heap-growing-percent=30 --max-semi-space-size=4 --v8-pool-size=1 \S+openclaw\.cjs gateway run --port 18800$/m);
+    expect(unit).toMatch(/^ExecStart=\S*node\S* --heap-growing-percent=30 --max-semi-space-size=2 --v8-pool-size=1 \S+openclaw\.cjs gateway run --port 18800$/m);
     expect(unit).toContain("Environment=MALLOC_ARENA_MAX=2");
     expect(unit).toContain(`Environment=OPENCLAW_STATE_DIR=${h.stateDir}`);
     expect(unit).toContain("Restart=on-failure");

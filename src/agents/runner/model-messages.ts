@@ -8,9 +8,10 @@ import { ModelProjection, projectMessage } from "../../models/model-projection.j
  * rejects a history with a dangling tool call. `last` (the turn's prompt) goes after them all.
  */
 export function toModelMessages(transcript: readonly HistoryMessage[], last?: ModelMessage): ModelMessage[] {
-  // Sized once for the common case (every message kept, `last` after them): a long history is
-  // walked every turn, and growing the array as it fills would copy it several times over.
-  const out = new Array<ModelMessage>(transcript.length + (last ? 1 : 0));
+  // Sized once for the common case (every message kept, `last` after them) plus the model's
+  // reply, which the loop pushes next: a long history is walked every turn, and growing the
+  // array as it fills (or by that push) would copy it over again.
+  const out = new Array<ModelMessage>(transcript.length + (last ? 1 : 0) + 1);
   let n = 0;
   const pending = new Map<string, string>();
   // Runs before every user and assistant message: allocate nothing when nothing dangles.
