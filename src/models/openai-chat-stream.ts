@@ -2,6 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import OpenAI from "openai";
 import type { Stream } from "openai/streaming";
+import { urlToHttpOptions } from "node:url";
 import { packageVersion } from "../infra/version.js";
 import { agentFor, fetchResponse, nodeHttpFetch } from "./node-http-fetch.js";
 import type { ProviderModel } from "./types.js";
@@ -36,7 +37,8 @@ function sdkStream(client: OpenAI, body: Buffer, options: OpenChatStreamOptions)
 }
 
 interface Target {
-  url: URL;
+  /** The URL as request options (host, port, path), converted once instead of per request. */
+  location: http.RequestOptions;
   transport: typeof http | typeof https;
   headers: Record<string, string>;
 }
@@ -51,7 +53,7 @@ function targetFor(client: OpenAI, model: ProviderModel): Target | null {
   const transport = url.protocol === "https:" ? https : url.protocol === "http:" ? http : undefined;
   target = transport
     ? {
-        url,
+        location: urlToHttpOptions(url),
         transport,
         headers: {
           accept: "application/json",
@@ -73,8 +75,7 @@ function firstAttempt(target: Target, body: Buffer, signal: AbortSignal, timeout
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
     const request = target.transport.request(
-      target.url,
-      { method: "POST", headers: { ...target.headers, "content-length": String(body.length) }, agent: agentFor(target.transport), signal },
+      { ...target.location, method: "POST", headers: { ...target.headers, "content-length": String(body.length) }, agent: agentFor(target.transport), signal },
       (response) => {
         clearTimeout(timer);
         const status = response.statusCode ?? 502;
