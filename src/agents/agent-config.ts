@@ -23,7 +23,19 @@ export function normalizeAgentId(agentId: string): string {
  * Agents named in config (`agents.entries` or legacy `agents.list`); `main` when none. The
  * default is the one marked `default`, else the first configured.
  */
-export function listAgentConfigs(config: AgentsConfigView): AgentConfig[] {
+export function listAgentConfigs(config: AgentsConfigView): readonly AgentConfig[] {
+  let listed = listedAgents.get(config);
+  if (!listed) listedAgents.set(config, (listed = Object.freeze(listUncached(config).map((agent) => Object.freeze(agent)))));
+  return listed;
+}
+
+/**
+ * The list per config object: a config is never changed once loaded (a reload makes a new one),
+ * and a turn asks for its agents in several layers. Shared, so frozen.
+ */
+const listedAgents = new WeakMap<AgentsConfigView, readonly AgentConfig[]>();
+
+function listUncached(config: AgentsConfigView): AgentConfig[] {
   const found: (Omit<AgentKeyedEntry, "id"> & { id: string })[] = [];
   for (const entry of config.agents?.list ?? []) found.push({ ...entry, id: normalizeAgentId(entry.id) });
   for (const [id, entry] of Object.entries(config.agents?.entries ?? {})) found.push({ ...entry, id: normalizeAgentId(id) });

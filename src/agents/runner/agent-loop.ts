@@ -59,6 +59,18 @@ export interface AgentLoopInput {
 }
 
 /**
+ * A turn's tools by name, worked out once per tool list (turns with the same tools share the
+ * list); a list that changed length since is worked out again.
+ */
+const toolMaps = new WeakMap<readonly AgentTool[], { length: number; byName: ReadonlyMap<string, AgentTool> }>();
+
+function toolsByName(list: readonly AgentTool[]): ReadonlyMap<string, AgentTool> {
+  let known = toolMaps.get(list);
+  if (known?.length !== list.length) toolMaps.set(list, (known = { length: list.length, byName: new Map(list.map((t) => [t.name, t])) }));
+  return known.byName;
+}
+
+/**
  * The ReAct loop: ask the model, run the tools it calls, give it the results, repeat until it
  * answers in text. Policy (which tools exist, blocking, truncation, loop detection) lives in the
  * tools list and the hooks; this function only sequences. It never throws: every ending,
@@ -87,7 +99,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
   };
   emit({ type: "agent_start", runId: input.runId, startedAt });
 
-  const tools = new Map(input.tools.map((t) => [t.name, t]));
+  const tools = toolsByName(input.tools);
   const messages: ModelMessage[] = toModelMessages(input.history, input.prompt);
   let historyLength = messages.length - 1;
   let overflowRecovered = false;

@@ -38,11 +38,21 @@ export function assertKeyText(value: string, what: string): void {
 
 /** Checks a full key: text rules plus no empty `:`-separated part (`a::b`, `a:`, `:a`). */
 export function assertSessionKeyShape(key: string): void {
+  if (checkedKeys.has(key)) return;
   assertKeyText(key, "session key");
   if (key.split(":").some((part) => part.trim().length === 0)) {
     throw new SessionKeyError(`session key "${key}" has an empty part (check for "::" or a leading/trailing ":")`);
   }
+  if (checkedKeys.size >= MAX_CHECKED_KEYS) checkedKeys.clear();
+  checkedKeys.add(key);
 }
+
+/**
+ * Keys that passed the check recently: a turn checks its session key several times on its way
+ * through the layers, and a key that passed once passes again (the check reads only the text).
+ */
+const checkedKeys = new Set<string>();
+const MAX_CHECKED_KEYS = 1024;
 
 /** Normalizes (trim, lower-case) and validates an agent id; the result is safe as a directory name. */
 export function normalizeSafeAgentId(agentId: string): string {

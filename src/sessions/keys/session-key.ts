@@ -48,6 +48,19 @@ export function normalizeSessionKey(raw: string, defaultAgentId: string, options
 /** Splits a canonical key. Throws SessionKeyError when it is not `agent:<id>:<rest>` or is invalid. */
 export function parseSessionKey(key: string): ParsedSessionKey {
   if (typeof key !== "string") throw new SessionKeyError("session key must be a string");
+  const known = parsedKeys.get(key);
+  if (known) return known;
+  const parsed = Object.freeze(parseUncached(key));
+  if (parsedKeys.size >= MAX_PARSED_KEYS) parsedKeys.clear();
+  parsedKeys.set(key, parsed);
+  return parsed;
+}
+
+/** Recently parsed keys (a turn parses its key in several layers); the results are frozen, as they are shared. */
+const parsedKeys = new Map<string, ParsedSessionKey>();
+const MAX_PARSED_KEYS = 1024;
+
+function parseUncached(key: string): ParsedSessionKey {
   const lowered = key.trim().toLowerCase();
   assertSessionKeyShape(lowered);
   if (!lowered.startsWith(AGENT_PREFIX)) {
