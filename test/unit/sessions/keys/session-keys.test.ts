@@ -129,3 +129,13 @@ describe("channel session keys (reference §7.3)", () => {
     expect(() => buildOpenAiUserSessionKey("main", "u".repeat(600))).toThrow(/limit/);
   });
 });
+
+describe("parsing a key again", () => {
+  it("gives the same frozen result, and refuses a bad key every time", () => {
+    const first = parseSessionKey("agent:Ops:Telegram:Direct:42");
+    expect(first).toEqual({ agentId: "ops", rest: "telegram:direct:42" });
+    expect(parseSessionKey("agent:Ops:Telegram:Direct:42")).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    for (let i = 0; i < 2; i += 1) expect(() => parseSessionKey("agent:ops::x")).toThrow(SessionKeyError);
+  });
+});
