@@ -30,6 +30,18 @@ export function streamDeadlines(model: ProviderModel): StreamDeadlines {
 /** A loopback, private or link-local address, `localhost` or a `.local` name. */
 export function isSelfHosted(baseUrl: string | undefined): boolean {
   if (!baseUrl) return false;
+  let known = selfHosted.get(baseUrl);
+  if (known === undefined) {
+    if (selfHosted.size >= 256) selfHosted.clear();
+    selfHosted.set(baseUrl, (known = hostIsSelfHosted(baseUrl)));
+  }
+  return known;
+}
+
+/** The answer per base URL: every model call asks it, and the few configured URLs never change it. */
+const selfHosted = new Map<string, boolean>();
+
+function hostIsSelfHosted(baseUrl: string): boolean {
   let host: string;
   try {
     host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, "").toLowerCase();
@@ -75,8 +87,11 @@ export class StreamWatchdog {
 
   /** A stream event arrived that shows the provider is still working. */
   progress(): void {
+    if (this.expired) return;
+    // Restarting the running idle timer is cheaper than a new timer for every event.
+    if (this.started && this.timer) this.timer.refresh();
+    else this.arm(this.deadlines.idleMs);
     this.started = true;
-    this.arm(this.deadlines.idleMs);
   }
 
   dispose(): void {
