@@ -4,6 +4,12 @@ import type { AgentEvent, RunResult } from "../agents/types.js";
 export interface RunEventSink {
   agent(payload: Record<string, unknown>, opts?: { toolEvent?: boolean }): void;
   chat(payload: Record<string, unknown>): void;
+  /**
+   * Whether anyone could receive a run event now (absent: always). While no one can, a run's
+   * events are not built at all; the next one built after someone arrives carries the reply's
+   * text so far, so a late listener still sees all of it.
+   */
+  listening?(): boolean;
 }
 
 export interface RunEventBridgeOptions {
@@ -42,6 +48,7 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
   let startedAt = Date.now();
   let ended = false;
 
+  const listening = () => sink.listening?.() ?? true;
   const agent = (stream: string, data: Record<string, unknown>, toolEvent = false) => {
     agentSeq += 1;
     sink.agent({ runId, seq: agentSeq, stream, ts: Date.now(), data, sessionKey, agentId }, toolEvent ? { toolEvent } : undefined);
@@ -53,6 +60,12 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
     clearTimeout(flushTimer);
     flushTimer = undefined;
     lastChatAt = Date.now();
+    if (!listening()) {
+      // Nothing sent: the next delta that is sent carries the whole text (cumulativeSent stays).
+      pendingThinking = "";
+      pendingDelta = "";
+      return;
+    }
     if (pendingThinking) agent("thinking", { delta: pendingThinking });
     pendingThinking = "";
     if (!pendingDelta) {
@@ -73,6 +86,11 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
     replaceNext = false;
   };
   const scheduleFlush = () => {
+    if (!listening()) {
+      pendingThinking = "";
+      pendingDelta = "";
+      return;
+    }
     if (Date.now() - lastChatAt >= interval) flushDelta();
     else flushTimer ??= setTimeout(flushDelta, interval);
   };
@@ -92,7 +110,8 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
       switch (event.type) {
         case "agent_start":
           startedAt = event.startedAt;
-          agent("lifecycle", { phase: "start", startedAt });
+          if (listening()) agent("lifecycle", { phase: "start", startedAt });
+          else agentSeq += 1;
           break;
         case "message_start":
           // A new assistant turn after tool calls: its text replaces what the user saw so far.
@@ -142,6 +161,7 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
       if (ended) return;
       flushDelta(true);
       ended = true;
+      if (!listening()) return;
       const endedAt = Date.now();
       const finalText = result.payloads.map((p) => p.text).join("\n\n");
       if (result.stopReason === "aborted") {

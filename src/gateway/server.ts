@@ -309,6 +309,7 @@ export class GatewayServer {
       sink: {
         agent: (payload, o) => this.broadcast("agent", payload, o?.toolEvent ? { filter: (c) => c.caps.includes("tool-events") } : {}),
         chat: (payload) => this.broadcast("chat", payload),
+        listening: () => this.connections.size > 0,
       },
       onSessionChanged: (key, reason, detail) => {
         if (reason === "run-ended") this.subagents.onSessionRunEnded(key);
