@@ -1,10 +1,12 @@
 import http from "node:http";
 import https from "node:https";
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { Stream } from "openai/streaming";
 import { urlToHttpOptions } from "node:url";
 import { packageVersion } from "../infra/version.js";
+import type { SdkErrorClasses } from "./model-errors.js";
 import { agentFor, fetchResponse, nodeHttpFetch } from "./node-http-fetch.js";
+import type { SharedClientOptions } from "./sdk-stream.js";
 import type { ProviderModel } from "./types.js";
 
 type Chunk = OpenAI.ChatCompletionChunk;
@@ -23,14 +25,71 @@ export interface OpenChatStreamOptions {
  * as the answer to its own first attempt, so retries, back-off, error classes and messages are
  * the SDK's, exactly as for a request it had sent itself, and no request is sent twice.
  */
-export async function openChatCompletionsStream(client: OpenAI, model: ProviderModel, body: Buffer, options: OpenChatStreamOptions): Promise<AsyncIterable<Chunk>> {
+export async function openChatCompletionsStream(client: ChatCompletionsClient, model: ProviderModel, body: Buffer, options: OpenChatStreamOptions): Promise<AsyncIterable<Chunk>> {
   const target = targetFor(client, model);
-  if (!target) return sdkStream(client, body, options);
-  const first = await firstAttempt(target, body, options.signal, client.timeout);
+  if (!target) return sdkStream(await client.sdk(), body, options);
+  const first = await firstAttempt(target, body, options.signal, client.timeoutMs);
   if (first.kind === "stream") return chunksOf(first.response, options.signal);
   if (options.signal.aborted) throw options.signal.reason ?? new DOMException("This operation was aborted", "AbortError");
-  return sdkStream(client.withOptions({ fetch: replayFirst(first) }), body, options);
+  const sdk = await client.sdk();
+  return sdkStream(sdk.withOptions({ fetch: replayFirst(first) }), body, options);
 }
+
+/** The OpenAI SDK's default request timeout (`OpenAI.DEFAULT_TIMEOUT`), for a client that sets none. */
+export const SDK_DEFAULT_TIMEOUT_MS = 600_000;
+
+/**
+ * A Chat Completions client: the endpoint, key and timeout the stream needs, and the OpenAI SDK
+ * client, made (and the SDK loaded) only when a request needs it: an answer that is not a 2xx
+ * event stream, an SSE error event, or a provider without its own base URL (the SDK knows the
+ * default host). A gateway whose model calls succeed never loads the SDK.
+ */
+export class ChatCompletionsClient {
+  private made: Promise<OpenAI> | undefined;
+
+  constructor(
+    readonly model: ProviderModel,
+    readonly shared: SharedClientOptions,
+  ) {}
+
+  get apiKey(): string {
+    return this.shared.apiKey;
+  }
+
+  get timeoutMs(): number {
+    return this.shared.timeout ?? SDK_DEFAULT_TIMEOUT_MS;
+  }
+
+  /** The SDK client for this endpoint (loaded once; a failed load is tried again next time). */
+  sdk(): Promise<OpenAI> {
+    if (!this.made) {
+      this.made = loadOpenAIClientModule().then((module) => module.createOpenAIClient(this.model, this.shared));
+      this.made.catch(() => (this.made = undefined));
+    }
+    return this.made;
+  }
+}
+
+function loadOpenAIClientModule(): Promise<typeof import("./openai-client.js")> {
+  return import("./openai-client.js").then((module) => {
+    Object.assign(OPENAI_ERRORS_ONCE_LOADED, module.OPENAI_SDK_ERRORS);
+    return module;
+  });
+}
+
+/** No value is an instance of it: the SDK's error classes before the SDK is loaded (no SDK error can exist yet). */
+class NotLoaded extends Error {}
+
+/**
+ * The OpenAI SDK's error classes for telling its failures apart, filled in when the SDK loads.
+ * Until then nothing can be one of them, so a placeholder class stands in.
+ */
+export const OPENAI_ERRORS_ONCE_LOADED: SdkErrorClasses = {
+  APIError: NotLoaded,
+  APIUserAbortError: NotLoaded,
+  APIConnectionError: NotLoaded,
+  APIConnectionTimeoutError: NotLoaded,
+};
 
 function sdkStream(client: OpenAI, body: Buffer, options: OpenChatStreamOptions): Promise<AsyncIterable<Chunk>> {
   return client.post<Stream<Chunk>>("/chat/completions", { body, headers: { "content-type": "application/json" }, stream: true, ...options });
@@ -43,17 +102,21 @@ interface Target {
   headers: Record<string, string>;
 }
 
-const targets = new WeakMap<OpenAI, Target | null>();
+const targets = new WeakMap<ChatCompletionsClient, Target | null>();
 
-/** Where and with which headers the client sends Chat Completions (worked out once per client); null when not over http(s). */
-function targetFor(client: OpenAI, model: ProviderModel): Target | null {
+/**
+ * Where and with which headers the client sends Chat Completions (worked out once per client);
+ * null when the SDK should send it: no base URL of the provider's own (the SDK's default host
+ * and environment apply), a base URL with a query or fragment (the SDK rewrites those), or not http(s).
+ */
+function targetFor(client: ChatCompletionsClient, model: ProviderModel): Target | null {
   let target = targets.get(client);
   if (target !== undefined) return target;
-  const url = new URL(client.buildURL("/chat/completions", undefined));
-  const transport = url.protocol === "https:" ? https : url.protocol === "http:" ? http : undefined;
+  const url = chatCompletionsUrl(client.model.baseUrl);
+  const transport = url?.protocol === "https:" ? https : url?.protocol === "http:" ? http : undefined;
   target = transport
     ? {
-        location: urlToHttpOptions(url),
+        location: urlToHttpOptions(url!),
         transport,
         headers: {
           accept: "application/json",
@@ -67,6 +130,16 @@ function targetFor(client: OpenAI, model: ProviderModel): Target | null {
     : null;
   targets.set(client, target);
   return target;
+}
+
+/** `<baseUrl>/chat/completions` as the SDK joins it; undefined when the SDK must work it out. */
+export function chatCompletionsUrl(baseUrl: string | undefined): URL | undefined {
+  if (!baseUrl || /[?#]/.test(baseUrl)) return undefined;
+  try {
+    return new URL(baseUrl + (baseUrl.endsWith("/") ? "chat/completions" : "/chat/completions"));
+  } catch {
+    return undefined;
+  }
 }
 
 type Attempt = { kind: "stream"; response: http.IncomingMessage } | { kind: "answer"; response: Response } | { kind: "failed"; error: unknown };
@@ -128,7 +201,10 @@ async function* chunksOf(response: http.IncomingMessage, signal: AbortSignal): A
         const data = JSON.parse(event.data) as { error?: unknown } | null;
         // Assistants-API events never carry a Chat Completions chunk.
         if (event.event?.startsWith("thread.")) continue;
-        if (data?.error) throw new OpenAI.APIError(undefined, data.error as object, undefined, headersOf(response));
+        if (data?.error) {
+          const { OpenAI } = await loadOpenAIClientModule();
+          throw new OpenAI.APIError(undefined, data.error as object, undefined, headersOf(response));
+        }
         yield data as unknown as Chunk;
       }
     }

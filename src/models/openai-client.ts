@@ -3,6 +3,8 @@ import type { SdkErrorClasses } from "./model-errors.js";
 import type { SharedClientOptions } from "./sdk-stream.js";
 import type { ProviderModel } from "./types.js";
 
+export { OpenAI };
+
 export const OPENAI_SDK_ERRORS: SdkErrorClasses = {
   APIError: OpenAI.APIError,
   APIUserAbortError: OpenAI.APIUserAbortError,

@@ -1,15 +1,15 @@
 import type OpenAI from "openai";
 import type { ProviderModel, StreamModelFn } from "./types.js";
-import { openChatCompletionsStream } from "./openai-chat-stream.js";
+import { ChatCompletionsClient, OPENAI_ERRORS_ONCE_LOADED, openChatCompletionsStream } from "./openai-chat-stream.js";
 import { OpenAIChunkReader } from "./openai-chunks.js";
 import { openAIRequestBody } from "./openai-request-json.js";
 import { streamThroughSdk, type SdkStreamProvider } from "./sdk-stream.js";
-import { createOpenAIClient, OPENAI_SDK_ERRORS } from "./openai-client.js";
 
-const OPENAI_COMPLETIONS: SdkStreamProvider<OpenAI, OpenAI.ChatCompletionChunk> = {
-  kind: "openai",
-  errors: OPENAI_SDK_ERRORS,
-  createClient: createOpenAIClient,
+const OPENAI_COMPLETIONS: SdkStreamProvider<ChatCompletionsClient, OpenAI.ChatCompletionChunk> = {
+  kind: "openai-chat-completions",
+  errors: OPENAI_ERRORS_ONCE_LOADED,
+  // The SDK client is made (and the SDK loaded) only when a request needs it (ChatCompletionsClient).
+  createClient: (model, shared) => new ChatCompletionsClient(model, shared),
   // The same request as `client.chat.completions.create(params)`, with the body serialized by
   // openAIRequestBody (per-message JSON reused across turns) as bytes; a 2xx event stream is
   // read without the SDK, anything else goes through it (openChatCompletionsStream).

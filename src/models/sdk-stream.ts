@@ -22,7 +22,7 @@ export interface SharedClientOptions {
 
 /** What one wire format adds to the shared frame: its SDK client, its request and its stream reader. */
 export interface SdkStreamProvider<Client, Item> {
-  /** Tells cached clients of different SDKs apart. */
+  /** Tells cached clients apart: each kind makes its own type of client. */
   kind: string;
   errors: SdkErrorClasses;
   createClient(model: ProviderModel, shared: SharedClientOptions): Client;
