@@ -141,8 +141,9 @@ export class ConversationService implements ConversationPort {
   }
 
   /**
-   * Load the SDKs of the configured models in the background once the gateway is up, so the
-   * first conversation does not pay for importing them (a few hundred ms).
+   * Load the providers of the configured models (with the SDKs they need up front) in the
+   * background once the gateway is up, so the first conversation does not pay for importing
+   * them (a few hundred ms).
    */
   warmUp(): void {
     const model = this.streamModel as Partial<StreamModel>;

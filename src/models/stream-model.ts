@@ -13,7 +13,7 @@ const PROVIDERS: Record<ModelApi, ProviderLoader> = {
 
 /** A StreamModelFn that can also load a provider ahead of its first request. */
 export interface StreamModel extends StreamModelFn {
-  /** Import the SDK for these APIs now (errors are left for the first real request to report). */
+  /** Import these APIs' provider modules now (errors are left for the first real request to report); Chat Completions loads its SDK only when a request needs it. */
   warmUp(apis: Iterable<ModelApi>): void;
 }
 
