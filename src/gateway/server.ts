@@ -380,7 +380,10 @@ export class GatewayServer {
       cron: this.toolServices.cron !== undefined,
     }));
     this.toolServices.channelMessenger = {
-      send: (request: Parameters<ChannelManager["sendFromTool"]>[0]) => {
+      send: async (request: Parameters<ChannelManager["sendFromTool"]>[0]) => {
+        // Channels start in the background once the gateway is ready; a turn that runs meanwhile
+        // (BOOT.md at start-up) sends once they have started, not into "no channel".
+        await this.channelsStarting?.catch(() => {});
         if (!this.channels) throw new Error("no chat channel is configured on this gateway");
         return this.channels.sendFromTool(request);
       },
