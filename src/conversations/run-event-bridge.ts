@@ -49,6 +49,13 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
   let ended = false;
 
   const listening = () => sink.listening?.() ?? true;
+  /** True (and the pending deltas dropped) while no one listens: the next delta sent carries the whole text, as cumulativeSent stays. */
+  const dropWhileNobodyListens = (): boolean => {
+    if (listening()) return false;
+    pendingThinking = "";
+    pendingDelta = "";
+    return true;
+  };
   const agent = (stream: string, data: Record<string, unknown>, toolEvent = false) => {
     agentSeq += 1;
     sink.agent({ runId, seq: agentSeq, stream, ts: Date.now(), data, sessionKey, agentId }, toolEvent ? { toolEvent } : undefined);
@@ -60,12 +67,7 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
     clearTimeout(flushTimer);
     flushTimer = undefined;
     lastChatAt = Date.now();
-    if (!listening()) {
-      // Nothing sent: the next delta that is sent carries the whole text (cumulativeSent stays).
-      pendingThinking = "";
-      pendingDelta = "";
-      return;
-    }
+    if (dropWhileNobodyListens()) return;
     if (pendingThinking) agent("thinking", { delta: pendingThinking });
     pendingThinking = "";
     if (!pendingDelta) {
@@ -86,11 +88,7 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
     replaceNext = false;
   };
   const scheduleFlush = () => {
-    if (!listening()) {
-      pendingThinking = "";
-      pendingDelta = "";
-      return;
-    }
+    if (dropWhileNobodyListens()) return;
     if (Date.now() - lastChatAt >= interval) flushDelta();
     else flushTimer ??= setTimeout(flushDelta, interval);
   };
