@@ -11,7 +11,7 @@ const TOKEN = "bench-control-ui";
 const UI_DIR = path.join(REPO_ROOT, "dist", "control-ui");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PAINT_RUNS = 5;
-const STREAM_TURNS = 10;
+const STREAM_TURNS = 30;
 const RSS_RUNS = 3;
 /** Every built file fetched this many times: the route's buffers and caches are warm when RSS is read. */
 const STATIC_ROUNDS = 50;

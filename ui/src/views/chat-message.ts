@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
 import { renderMarkdown } from "../markdown.js";
+import { memoizeRecent } from "../recent-memo.js";
 
 export interface ChatBlock {
   type: string;
@@ -31,6 +32,13 @@ export interface LiveTool {
   done: boolean;
 }
 
+/**
+ * A transcript text's HTML, rendered once: the view renders every shown row again on each
+ * streamed delta, and parsing and sanitizing every row's Markdown there would make each delta's
+ * cost grow with the transcript. Several pages of rows fit.
+ */
+const transcriptMarkdown = memoizeRecent(renderMarkdown, 500);
+
 /** A transcript row: user text as text, assistant text as sanitized Markdown, tool calls and results folded. */
 export function renderMessage(message: ChatMessage): TemplateResult {
   if (message.role === "toolResult") {
@@ -49,7 +57,7 @@ export function renderMessage(message: ChatMessage): TemplateResult {
 }
 
 function renderAssistantBlock(block: ChatBlock): TemplateResult | typeof nothing {
-  if (block.type === "text" && block.text) return html`<div class="text md">${unsafeHTML(renderMarkdown(block.text))}</div>`;
+  if (block.type === "text" && block.text) return html`<div class="text md">${unsafeHTML(transcriptMarkdown(block.text))}</div>`;
   if (block.type === "thinking" && block.thinking) return html`<details class="thinking"><summary>Thinking</summary><pre>${block.thinking}</pre></details>`;
   if (block.type === "toolCall") {
     return html`<details class="tool-call"><summary>Tool call: ${block.name ?? "tool"}</summary><pre>${pretty(block.arguments)}</pre></details>`;
