@@ -3,15 +3,17 @@ import path from "node:path";
 
 /**
  * Replace a file's content atomically: write a temp file beside it, fsync, rename over.
- * A crash leaves either the old or the new content, never a torn file.
+ * A crash leaves either the old or the new content, never a torn file. `modifiedAt` (epoch ms)
+ * becomes the file's mtime, for a caller whose content is a snapshot of that moment.
  */
-export function writeFileAtomicSync(filePath: string, data: string | Buffer, mode = 0o600): void {
+export function writeFileAtomicSync(filePath: string, data: string | Buffer, mode = 0o600, modifiedAt?: number): void {
   const dir = path.dirname(filePath);
   const tmp = path.join(dir, tempName(filePath));
   try {
     const fd = fs.openSync(tmp, "w", mode);
     try {
       fs.writeSync(fd, typeof data === "string" ? Buffer.from(data, "utf8") : data);
+      if (modifiedAt !== undefined) fs.futimesSync(fd, modifiedAt / 1000, modifiedAt / 1000);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -30,14 +32,16 @@ export function writeFileAtomicSync(filePath: string, data: string | Buffer, mod
  * does not stall its event loop on the disk. The rename happens back on the main thread, and
  * only when `mayReplace()` still says so: a caller that wrote newer content in the meantime
  * keeps it (a late rename must never put older content back). Resolves true when replaced.
+ * `modifiedAt` as for the synchronous write.
  */
-export async function writeFileAtomicAsync(filePath: string, data: string, mode: number, mayReplace: () => boolean): Promise<boolean> {
+export async function writeFileAtomicAsync(filePath: string, data: string, mode: number, mayReplace: () => boolean, modifiedAt?: number): Promise<boolean> {
   const dir = path.dirname(filePath);
   const tmp = path.join(dir, tempName(filePath));
   try {
     const handle = await fs.promises.open(tmp, "w", mode);
     try {
       await handle.writeFile(data, "utf8");
+      if (modifiedAt !== undefined) await handle.utimes(modifiedAt / 1000, modifiedAt / 1000);
       await handle.sync();
     } finally {
       await handle.close();

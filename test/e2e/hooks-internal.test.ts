@@ -61,6 +61,8 @@ describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
     const turns = model.requests.filter((r) => r.method === "POST" && lastUserText(r).includes("BOOT.md"));
     expect(turns.length).toBeGreaterThanOrEqual(1);
     expect(lastUserText(turns[0]!)).toContain("- Tell the ops chat that the gateway is back.");
+    // A plain session's row reaches sessions.json coalesced, within about a second.
+    await waitUntil(() => Object.keys(readIndex(stateDir)).length > 0, 10_000, "the boot session's row in sessions.json");
     expect(Object.keys(readIndex(stateDir))).toEqual(["agent:main:hook:boot-md"]);
   });
 

@@ -42,9 +42,10 @@ describe("/v1/chat/completions without a session key or user", () => {
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
     expect(text).toBe("two");
 
-    // The session goes once its turn has settled, just after the answer.
+    // The session goes once its turn has settled, just after the answer; its transcript once an
+    // index without it is on disk (the coalesced write, within about a second).
     await expect.poll(async () => (await sessionKeys()).filter((k) => k.includes(":openai:")), { timeout: 10_000 }).toEqual([]);
-    expect(transcripts()).toEqual(before);
+    await expect.poll(() => transcripts(), { timeout: 10_000 }).toEqual(before);
   });
 
   it("with a user, the session is kept as before", async () => {

@@ -19,11 +19,17 @@ export interface AgentIndexesOptions {
 /**
  * The in-memory copy of every agent's `sessions.json`, loaded (and repaired) on first use, and
  * the two ways it reaches the disk: `commit` for structural changes (synchronous, undone in
- * memory if the write fails) and `markDirty` for counters (coalesced).
+ * memory if the write fails) and `commitSoon` / `markDirty` for the rest (coalesced). Every
+ * write sets the file's mtime to the moment its content was taken: a session started later may
+ * be missing from it (open-agent-index.ts restores those).
  */
 export class AgentIndexes {
   private readonly loaded = new Map<string, Map<string, SessionEntry>>();
   private readonly writer: CoalescedIndexWriter;
+  /** Per agent: what waits for the next write whose content is taken after it was queued. */
+  private readonly afterWrite = new Map<string, Array<() => void>>();
+  /** Per agent: what background writes under way took from `afterWrite`; a synchronous write covers it too. */
+  private readonly afterWriteInFlight = new Map<string, Set<Array<() => void>>>();
   /**
    * Per agent: the last snapshot taken (`taken`) and the newest one on disk (`renamed`). A
    * background write whose snapshot is older than what is already on disk is dropped.
@@ -81,12 +87,19 @@ export class AgentIndexes {
   }
 
   /**
-   * Applies a metadata change now and lets the coalescing writer persist it (within its flush
-   * delay). For changes whose loss in a crash is harmless: run claims (released on restart
-   * anyway), counters, labels.
+   * Applies a change now and lets the coalescing writer persist it (within its flush delay). For
+   * changes whose loss in a crash is harmless or repaired at the next open: run claims (released
+   * on restart anyway), counters, labels, a plain session's creation (restored from its
+   * transcript header). `afterWritten` runs once an index holding the change is on disk; it
+   * may run twice (a synchronous write and a background one under way both cover the change).
    */
-  commitSoon(agentId: string, change: () => unknown): void {
+  commitSoon(agentId: string, change: () => unknown, afterWritten?: () => void): void {
     change();
+    if (afterWritten) {
+      const waiting = this.afterWrite.get(agentId);
+      if (waiting) waiting.push(afterWritten);
+      else this.afterWrite.set(agentId, [afterWritten]);
+    }
     this.writer.markDirty(agentId);
   }
 
@@ -109,21 +122,70 @@ export class AgentIndexes {
   private writeNow(agentId: string): void {
     ensurePrivateDir(sessionsDir(this.options.stateDir, agentId));
     const ticket = this.takeTicket(agentId);
-    writeFileAtomicSync(indexFile(this.options.stateDir, agentId), serializeIndex(this.entries(agentId)), 0o600);
+    const waiting = [...this.takeAfterWrite(agentId), ...[...(this.afterWriteInFlight.get(agentId) ?? [])].flat()];
+    try {
+      writeFileAtomicSync(indexFile(this.options.stateDir, agentId), serializeIndex(this.entries(agentId)), 0o600, this.options.now());
+    } catch (err) {
+      this.putBackAfterWrite(agentId, waiting);
+      throw err;
+    }
     this.markRenamed(agentId, ticket);
     this.writer.markClean(agentId);
+    this.runAfterWrite(agentId, waiting);
   }
 
-  /** Coalesced metadata: the snapshot is taken now, the write and fsync run off the event loop. */
+  /** Coalesced changes: the snapshot is taken now, the write and fsync run off the event loop. */
   private async writeInBackground(agentId: string): Promise<void> {
     ensurePrivateDir(sessionsDir(this.options.stateDir, agentId));
     const ticket = this.takeTicket(agentId);
+    const waiting = this.takeAfterWrite(agentId);
+    const takenAt = this.options.now();
     const data = serializeIndex(this.entries(agentId));
-    await writeFileAtomicAsync(indexFile(this.options.stateDir, agentId), data, 0o600, () => {
-      if (this.ticketsOf(agentId).renamed > ticket) return false;
-      this.markRenamed(agentId, ticket);
-      return true;
-    });
+    let inFlight = this.afterWriteInFlight.get(agentId);
+    if (!inFlight) this.afterWriteInFlight.set(agentId, (inFlight = new Set()));
+    inFlight.add(waiting);
+    try {
+      // Not replaced means a write whose snapshot is newer already landed: it holds these changes too.
+      await writeFileAtomicAsync(
+        indexFile(this.options.stateDir, agentId),
+        data,
+        0o600,
+        () => {
+          if (this.ticketsOf(agentId).renamed > ticket) return false;
+          this.markRenamed(agentId, ticket);
+          return true;
+        },
+        takenAt,
+      );
+    } catch (err) {
+      this.putBackAfterWrite(agentId, waiting);
+      throw err;
+    } finally {
+      inFlight.delete(waiting);
+    }
+    this.runAfterWrite(agentId, waiting);
+  }
+
+  private takeAfterWrite(agentId: string): Array<() => void> {
+    const waiting = this.afterWrite.get(agentId) ?? [];
+    this.afterWrite.delete(agentId);
+    return waiting;
+  }
+
+  /** A failed write: its follow-ups wait for the next one (the change is marked dirty again). */
+  private putBackAfterWrite(agentId: string, waiting: Array<() => void>): void {
+    if (waiting.length === 0) return;
+    this.afterWrite.set(agentId, [...waiting, ...(this.afterWrite.get(agentId) ?? [])]);
+  }
+
+  private runAfterWrite(agentId: string, waiting: Array<() => void>): void {
+    for (const run of waiting) {
+      try {
+        run();
+      } catch (err) {
+        this.options.warn(`sessions index of agent ${agentId}: a step after its write failed: ${(err as Error).message}`);
+      }
+    }
   }
 
   private ticketsOf(agentId: string): { taken: number; renamed: number } {

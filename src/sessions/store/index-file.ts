@@ -10,12 +10,18 @@ import type { SessionEntry } from "./session-entry.js";
  * valid JSON on disk; read defensively, because it is also a file users and tools edit.
  */
 
-export type IndexLoad = { kind: "ok"; raw: Record<string, unknown> } | { kind: "missing" } | { kind: "corrupt"; reason: string };
+/**
+ * `writtenAt`: the file's mtime, which the store sets to the moment its content was taken
+ * (`saveIndexFile`, AgentIndexes): a session created after it may be missing from it.
+ */
+export type IndexLoad = { kind: "ok"; raw: Record<string, unknown>; writtenAt: number } | { kind: "missing" } | { kind: "corrupt"; reason: string };
 
 export function loadIndexFile(file: string): IndexLoad {
   let text: string;
+  let writtenAt: number;
   try {
     text = fs.readFileSync(file, "utf8");
+    writtenAt = fs.statSync(file).mtimeMs;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
     return { kind: "corrupt", reason: `unreadable (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
@@ -27,7 +33,7 @@ export function loadIndexFile(file: string): IndexLoad {
     return { kind: "corrupt", reason: `invalid JSON (${(err as Error).message})` };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { kind: "corrupt", reason: "not a JSON object" };
-  return { kind: "ok", raw: value as Record<string, unknown> };
+  return { kind: "ok", raw: value as Record<string, unknown>, writtenAt };
 }
 
 /**
@@ -35,8 +41,8 @@ export function loadIndexFile(file: string): IndexLoad {
  * sessions indentation alone costs about a third of the bytes and of the serialize time.
  * `jq . sessions.json` shows it indented.
  */
-export function saveIndexFile(file: string, entries: ReadonlyMap<string, SessionEntry>): void {
-  writeFileAtomicSync(file, serializeIndex(entries), 0o600);
+export function saveIndexFile(file: string, entries: ReadonlyMap<string, SessionEntry>, takenAt: number): void {
+  writeFileAtomicSync(file, serializeIndex(entries), 0o600, takenAt);
 }
 
 /** The index as written: serialized now (a snapshot), so later changes are not half-included. */

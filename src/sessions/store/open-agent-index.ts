@@ -3,7 +3,7 @@ import path from "node:path";
 import type { SessionEntry } from "./session-entry.js";
 import { indexFile, sessionsDir } from "./session-paths.js";
 import { loadIndexFile, reviveEntry, saveIndexFile } from "./index-file.js";
-import { listLiveTranscripts, rebuildEntriesFromTranscripts } from "./rebuild-index.js";
+import { listLiveTranscripts, rebuildEntriesFromTranscripts, restoreUnindexedTranscripts } from "./rebuild-index.js";
 import { archiveFile, writeFreshTranscript } from "./transcript-writer.js";
 
 export interface OpenAgentIndexContext {
@@ -23,6 +23,7 @@ const STALE_TEMP = /^\..+\.\d+\.[0-9a-f]{8}\.tmp$/;
  * - temp files of an interrupted atomic write (older than a minute) are removed;
  * - a corrupt index is kept as `sessions.json.corrupt.<ts>` and rebuilt from transcript headers;
  * - a missing index next to existing transcripts is rebuilt the same way;
+ * - sessions created after the index was last written are restored from their headers;
  * - an entry whose transcript is gone gets a fresh header, so appends have a valid file.
  * Each repair is reported through `warn`.
  */
@@ -45,10 +46,17 @@ export function openAgentIndex(ctx: OpenAgentIndexContext): Map<string, SessionE
       } else entries.set(key, entry);
     }
     if (invalid > 0) restoreFromTranscripts(ctx, dir, file, entries);
+    const unindexed = restoreUnindexedTranscripts(ctx.stateDir, ctx.agentId, dir, entries, loaded.writtenAt);
+    if (unindexed.length > 0) {
+      saveIndexFile(file, entries, ctx.now);
+      ctx.warn(
+        `${file}: restored ${unindexed.length} session(s) created after it was last written, from their transcript headers (${unindexed.slice(0, 5).join(", ")}${unindexed.length > 5 ? ", …" : ""})`,
+      );
+    }
   } else if (loaded.kind === "corrupt" || listLiveTranscripts(dir).length > 0) {
     const kept = loaded.kind === "corrupt" ? archiveFile(file, "corrupt", ctx.now) : undefined;
     entries = rebuildEntriesFromTranscripts(ctx.stateDir, ctx.agentId, dir, ctx.warn);
-    saveIndexFile(file, entries);
+    saveIndexFile(file, entries, ctx.now);
     ctx.warn(
       loaded.kind === "corrupt"
         ? `${file} was ${loaded.reason}; rebuilt ${entries.size} session(s) from transcript headers (old file kept as ${path.basename(kept ?? "")})`
@@ -80,7 +88,7 @@ function restoreFromTranscripts(ctx: OpenAgentIndexContext, dir: string, file: s
     entries.set(key, entry);
     restored += 1;
   }
-  saveIndexFile(file, entries);
+  saveIndexFile(file, entries, ctx.now);
   ctx.warn(`${file}: restored ${restored} session(s) from transcript headers`);
 }
 

@@ -37,6 +37,38 @@ export function rebuildEntriesFromTranscripts(stateDir: string, agentId: string,
   return byKey;
 }
 
+/**
+ * Sessions created after the index was last written come back from their transcript headers:
+ * a plain session's row reaches the index coalesced (SessionStore.ensure), so a crash can come
+ * first. Such a transcript is live, no entry points at it, its header names a key the index
+ * lacks, and it was started no earlier than the index's content was taken (`indexTakenAt`, the
+ * file's mtime). An older transcript nothing points at belonged to a session that was removed
+ * while its file could not be archived; it is left alone. Returns the restored keys.
+ */
+export function restoreUnindexedTranscripts(stateDir: string, agentId: string, dir: string, entries: Map<string, SessionEntry>, indexTakenAt: number): string[] {
+  const referenced = new Set<string>();
+  for (const entry of entries.values()) referenced.add(path.basename(entry.sessionFile));
+  const restored = new Map<string, SessionEntry>();
+  for (const name of listLiveTranscripts(dir)) {
+    if (referenced.has(name)) continue;
+    const sessionId = name.slice(0, -TRANSCRIPT_SUFFIX.length);
+    if (!isValidSessionId(sessionId)) continue;
+    const file = path.join(dir, name);
+    const header = readTranscriptHeader(file);
+    if (!header || header.id !== sessionId) continue;
+    const key = ownedKey(header.sessionKey, agentId);
+    const startedAt = Date.parse(header.timestamp);
+    // Millisecond header times against a fractional mtime: a millisecond of slack for the rounding.
+    if (!key || (entries.has(key) && !restored.has(key)) || !(startedAt >= indexTakenAt - 1)) continue;
+    const entry = entryFromTranscript(stateDir, agentId, key, sessionId, file, startedAt);
+    // Two for one key: the newer generation is the session.
+    if ((restored.get(key)?.sessionStartedAt ?? Number.NEGATIVE_INFINITY) > entry.sessionStartedAt) continue;
+    restored.set(key, entry);
+    entries.set(key, entry);
+  }
+  return [...restored.keys()];
+}
+
 export function listLiveTranscripts(dir: string): string[] {
   try {
     return fs.readdirSync(dir).filter((name) => name.endsWith(TRANSCRIPT_SUFFIX) && !name.startsWith("."));

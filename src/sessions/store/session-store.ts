@@ -99,7 +99,13 @@ export class SessionStore {
     return out.sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
-  /** The session, created (transcript header and index row, both durable) when missing. */
+  /**
+   * The session, created when missing. Its transcript header is durable before this returns.
+   * A plain session (no settings in `init`) is fully described by that header, so its index row
+   * is written coalesced: a crash before the write is repaired when the index is next opened
+   * (restoreUnindexedTranscripts). Settings a header cannot carry (label, spawnedBy, overrides)
+   * are written to the index at once.
+   */
   ensure(sessionKey: string, init: SessionInit = {}): SessionEntry {
     this.assertOpen();
     const { agentId, key } = this.locate(sessionKey);
@@ -111,11 +117,13 @@ export class SessionStore {
     if (existing) return { ...existing };
     const { cwd, agentId: _agent, ...fields } = init;
     const entry = this.startGeneration(agentId, key, fields, cwd);
-    this.indexes.commit(
-      agentId,
-      () => entries.set(key, entry),
-      () => entries.delete(key),
-    );
+    if (Object.keys(fields).length === 0) this.indexes.commitSoon(agentId, () => entries.set(key, entry));
+    else
+      this.indexes.commit(
+        agentId,
+        () => entries.set(key, entry),
+        () => entries.delete(key),
+      );
     return { ...entry };
   }
 
@@ -162,14 +170,23 @@ export class SessionStore {
 
   /**
    * Removes the session and its transcript outright, keeping no archive: for a session that was
-   * never meant to be kept (an anonymous HTTP request's). False when absent.
+   * never meant to be kept (an anonymous HTTP request's). The row leaves the index coalesced and
+   * the transcript is removed once an index without it is on disk, so no index ever points at a
+   * missing transcript; after a crash in between, the session is still there. False when absent.
    */
   discard(sessionKey: string): boolean {
-    const old = this.removeEntry(sessionKey);
+    this.assertOpen();
+    const { agentId, key } = this.locate(sessionKey);
+    const entries = this.indexes.entries(agentId);
+    const old = entries.get(key);
     if (!old) return false;
     this.tails.delete(old.sessionFile);
     this.files.forget(old.sessionFile);
-    fs.rmSync(old.sessionFile, { force: true });
+    this.indexes.commitSoon(
+      agentId,
+      () => entries.delete(key),
+      () => fs.rmSync(old.sessionFile, { force: true }),
+    );
     return true;
   }
 

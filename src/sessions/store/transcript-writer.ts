@@ -60,9 +60,10 @@ export function writeFreshTranscript(session: { sessionId: string; sessionFile: 
 
 /**
  * Creates a brand-new transcript (a fresh uuid, so nothing to replace): exclusive create, one
- * write, one fsync — half the syncs of a temp-file swap. A crash can only leave a partial file
- * that no index row points to yet. The directory entry becomes durable with the index write
- * that follows, which fsyncs the same directory.
+ * write, one fsync, then the directory's fsync for the new name. The header is durable when this
+ * returns: a plain session's index row is written later (coalesced), and until then the header
+ * is the session's record (restoreUnindexedTranscripts). A crash mid-create leaves a file
+ * without a valid header, which nothing restores.
  */
 export function createTranscript(session: { sessionId: string; sessionFile: string; sessionKey: string; agentId: string }, cwd: string, now: number): void {
   const header = buildHeader({ sessionId: session.sessionId, cwd, now, sessionKey: session.sessionKey, agentId: session.agentId });
@@ -75,4 +76,5 @@ export function createTranscript(session: { sessionId: string; sessionFile: stri
   } finally {
     fs.closeSync(fd);
   }
+  fsyncDirectory(path.dirname(session.sessionFile));
 }

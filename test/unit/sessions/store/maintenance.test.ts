@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { TranscriptMessage } from "../../../../src/agents/types.js";
 import { loadHistory } from "../../../helpers/history-oracle.js";
 import { StaleWriterError } from "../../../../src/sessions/store/index.js";
@@ -77,9 +77,23 @@ describe("discard", () => {
     store.flush();
     expect(store.discard("agent:main:openai:one-off")).toBe(true);
     expect(store.get("agent:main:openai:one-off")).toBeUndefined();
+    // The transcript goes once an index without the session is on disk, never before.
+    expect(readIndex(state)["agent:main:openai:one-off"]).toBeDefined();
+    expect(fs.existsSync(entry.sessionFile)).toBe(true);
+    store.flush();
     expect(filesIn(sessionsDirOf(state)).filter((f) => f.startsWith(path.basename(entry.sessionFile, ".jsonl")))).toEqual([]);
     expect(Object.keys(readIndex(state))).toEqual([]);
     expect(store.discard("agent:main:openai:one-off")).toBe(false);
+  });
+
+  it("removes the transcript after the coalesced index write, without a flush", async () => {
+    const state = makeStateDir();
+    const store = openStore(state, { flushDelayMs: 10 });
+    const entry = store.ensure("agent:main:openai:one-off");
+    store.appendMessages("agent:main:openai:one-off", null, [{ role: "user", content: "hi", timestamp: 1 }]);
+    expect(store.discard("agent:main:openai:one-off")).toBe(true);
+    await vi.waitFor(() => expect(fs.existsSync(entry.sessionFile)).toBe(false), { timeout: 2_000, interval: 10 });
+    expect(readIndex(state)).toEqual({});
   });
 });
 
@@ -132,6 +146,7 @@ describe("rotateIfLarge", () => {
     expect(fs.statSync(entry.sessionFile).size).toBeLessThan(1_500 + 400);
     expect(result.keptEntries + result.droppedEntries).toBe(oldEntries.length);
     expect(store.get(KEY)!.sessionId).toBe(entry.sessionId);
+    store.flush();
     expect(readIndex(state)[KEY]!.sessionId).toBe(entry.sessionId);
 
     // The conversation goes on from the carried tail.

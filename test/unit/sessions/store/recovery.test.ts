@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { filesIn, makeStateDir, openStore, readIndex, readLines, sessionsDirOf } from "./helpers.js";
 
 const KEY = "agent:main:main";
@@ -136,5 +136,58 @@ describe("recovery on open", () => {
     const store = openStore(state);
     expect(store.get(KEY)!.sessionId).toBe(newerId);
     expect(store.collected.some((w) => w.includes(main.sessionId) && w.includes("keeping the newer"))).toBe(true);
+  });
+});
+
+describe("sessions created after the index was last written", () => {
+  const indexPath = (state: string) => path.join(sessionsDirOf(state), "sessions.json");
+
+  it("a plain session's row is coalesced; after a crash before its write it comes back from its header, with its messages", () => {
+    const state = makeStateDir();
+    let clock = 1_700_000_000_000;
+    const first = openStore(state, { flushDelayMs: 3_600_000, now: () => clock });
+    first.ensure(KEY, { label: "kept" }); // settings a header cannot carry: written at once
+    expect(readIndex(state)[KEY]).toMatchObject({ label: "kept" });
+    clock += 1_000;
+    const bob = first.ensure(BOB); // plain: only its header is on disk yet
+    first.appendMessages(BOB, null, [{ role: "user", content: "remember me", timestamp: 1 }]);
+    expect(readIndex(state)[BOB]).toBeUndefined();
+    // The process dies here: no flush, no close. The next open finds the transcript.
+    const second = openStore(state, { now: () => clock });
+    expect(second.get(BOB)).toMatchObject({ sessionId: bob.sessionId, sessionFile: bob.sessionFile, messageCount: 1 });
+    expect(second.readTranscript(BOB).entries.map((e) => (e.message as { content: unknown }).content)).toEqual(["remember me"]);
+    expect(second.get(KEY)).toMatchObject({ label: "kept" });
+    expect(second.collected.some((w) => /restored 1 session\(s\) created after it was last written/.test(w) && w.includes(BOB))).toBe(true);
+    expect(readIndex(state)[BOB]).toMatchObject({ sessionId: bob.sessionId }); // written back at once
+  });
+
+  it("leaves alone a transcript older than the index that nothing points at (a removed session whose archiving failed)", () => {
+    const state = makeStateDir();
+    let clock = 1_700_000_000_000;
+    const first = openStore(state, { now: () => clock });
+    const bob = first.ensure(BOB);
+    first.appendMessages(BOB, null, [{ role: "user", content: "forget me", timestamp: 1 }]);
+    first.flush();
+    const saved = fs.readFileSync(bob.sessionFile);
+    clock += 60_000;
+    expect(first.delete(BOB)).toBe(true);
+    fs.writeFileSync(bob.sessionFile, saved); // as if the archive's rename had failed
+    first.close();
+    const second = openStore(state, { now: () => clock });
+    expect(second.get(BOB)).toBeUndefined();
+    expect(second.collected.filter((w) => /restored/.test(w))).toEqual([]);
+    expect(fs.existsSync(bob.sessionFile)).toBe(true);
+  });
+
+  it("every index write sets the file's mtime to the moment its content was taken", async () => {
+    const state = makeStateDir();
+    let clock = 1_700_000_000_000;
+    const store = openStore(state, { flushDelayMs: 5, now: () => clock });
+    store.ensure(KEY, { label: "x" });
+    expect(Math.abs(fs.statSync(indexPath(state)).mtimeMs - clock)).toBeLessThan(1);
+    clock += 5_000;
+    store.patch(KEY, { label: "y" }); // coalesced: written in the background
+    await vi.waitFor(() => expect(readIndex(state)[KEY]).toMatchObject({ label: "y" }), { timeout: 2_000, interval: 5 });
+    expect(Math.abs(fs.statSync(indexPath(state)).mtimeMs - clock)).toBeLessThan(1);
   });
 });
