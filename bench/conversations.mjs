@@ -29,6 +29,35 @@ const SOAK_FILLER =
 
 const chat = createChatClient({ host: HOST, token: TOKEN, maxSockets: 64 });
 
+/** Sessions added to the default agent's index before the one-off turns: as many as maintenance keeps per agent. */
+const INDEXED_SESSIONS = 500;
+const ONE_OFF_TURNS = 200;
+
+/**
+ * Turns without a `user` (an anonymous HTTP request: a one-off session, created and then
+ * discarded) alternating with turns in one existing session, once the default agent's index
+ * holds INDEXED_SESSIONS more sessions: what creating and discarding a session adds to a turn.
+ */
+async function measureOneOffTurns(port) {
+  for (let i = 0; i < INDEXED_SESSIONS; i++) await chat(port, `indexed-${i}`, "hi");
+  const oneOff = [];
+  const sameSession = [];
+  for (let i = 0; i < ONE_OFF_TURNS; i++) {
+    let t = now();
+    await chat(port, undefined, `one-off ${i}`);
+    oneOff.push(now() - t);
+    t = now();
+    await chat(port, "indexed-0", `again ${i}`);
+    sameSession.push(now() - t);
+  }
+  return {
+    indexedSessions: INDEXED_SESSIONS,
+    turns: ONE_OFF_TURNS,
+    oneOffP50Ms: round(percentile(oneOff, 50), 2),
+    sameSessionP50Ms: round(percentile(sameSession, 50), 2),
+  };
+}
+
 /** Fresh gateways timed from spawn to first reply: one reading moves by more than the target's margin from run to run. */
 const FIRST_REPLY_SPAWNS = 3;
 
@@ -131,6 +160,7 @@ export async function measureConversations({ totalTurns = 10_000 } = {}) {
       };
     };
     const concurrent = await runConcurrent(100);
+    const oneOffTurns = await measureOneOffTurns(port);
     // One turn per soak session first, so the soak agent's first-turn set-up (its session index,
     // prompt, tools) is not counted as growth: the sessions above were warm in the same way.
     const soakAgent = { user: "soak", model: `openclaw:${SOAK_AGENT}`, filler: SOAK_FILLER };
@@ -150,6 +180,7 @@ export async function measureConversations({ totalTurns = 10_000 } = {}) {
       readyRssMiB,
       sequentialTurnMs: { p50: round(percentile(sequential, 50), 2), p95: round(percentile(sequential, 95), 2), turns: sequential.length },
       tenSessions: concurrent,
+      oneOffTurns,
       soak: {
         ...soak,
         windowTokens: SOAK_WINDOW_TOKENS,

@@ -210,6 +210,11 @@ function summaryLine(targets) {
       `${fmt(r.conversations?.tenSessions?.turnsPerSecond, "/s")} p95 ${fmt(r.conversations?.tenSessions?.p95Ms, "ms")}`,
     ],
     [
+      "one-off turn",
+      r.conversations?.oneOffTurns?.oneOffP50Ms,
+      `${fmt(r.conversations?.oneOffTurns?.oneOffP50Ms, "ms", 1)} (same session ${fmt(r.conversations?.oneOffTurns?.sameSessionP50Ms, "ms", 1)})`,
+    ],
+    [
       "soak-growth",
       r.conversations?.soak?.rssGrowthMiB,
       `${fmt(r.conversations?.soak?.rssGrowthMiB, "MiB", 1)} (${r.conversations?.soak?.compactions?.total ?? "n/a"} compactions)`,
