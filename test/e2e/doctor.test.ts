@@ -30,9 +30,20 @@ function stateWith(config: Record<string, unknown>): string {
   return dir;
 }
 
+/**
+ * A gateway port the doctor will find free: below the range the kernel hands out to client
+ * sockets and to `listen(0)`, where every other test's connections and servers live (a random
+ * port inside that range was sometimes taken by one of them, and the port check failed).
+ */
+function unusedGatewayPort(): number {
+  const [first] = fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+  const below = Math.min(first ?? 32768, 32768);
+  return 10000 + Math.floor(Math.random() * (below - 10000));
+}
+
 function fakeProvider(apiKey: string, port = 0): Record<string, unknown> {
   return {
-    gateway: { mode: "local", port: port || 20000 + Math.floor(Math.random() * 20000) },
+    gateway: { mode: "local", port: port || unusedGatewayPort() },
     agents: { defaults: { model: { primary: "fake/fake-model" } } },
     models: { providers: { fake: { baseUrl: `${model.url}/v1`, apiKey, api: "openai-completions" } } },
   };
@@ -50,6 +61,7 @@ describe("openclaw doctor", () => {
     const dir = stateWith({ ...fakeProvider("sk-right"), channels: { telegram: { botToken: telegram.token, apiRoot: telegram.url } } });
     const before = model.requests.length;
     const { code, report, one } = await doctor(dir);
+    expect(report.checks.filter((c: { status: string }) => c.status === "fail")).toEqual([]);
     expect(code).toBe(0);
     expect(report.ok).toBe(true);
     expect(one("provider")).toMatchObject({ status: "ok" });
@@ -100,7 +112,9 @@ describe("openclaw doctor", () => {
     expect(fixed.report.fixed).toEqual(expect.arrayContaining([`chmod 0700 ${dir}`, `chmod 0600 ${config}`]));
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
     expect(fs.statSync(config).mode & 0o777).toBe(0o600);
-    expect((await doctor(dir)).code).toBe(0);
+    const after = await doctor(dir);
+    expect(after.report.checks.filter((c: { status: string }) => c.status === "fail")).toEqual([]);
+    expect(after.code).toBe(0);
   });
 
   it("a port taken by another process: names the process and the fix", async () => {
