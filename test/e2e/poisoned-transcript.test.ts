@@ -14,9 +14,17 @@ const TOKEN = "poisoned-token";
 const KEY = "agent:main:main";
 let server: FakeModelServer;
 let gw: GatewayProcess | undefined;
+/** Every gateway a test started: all are stopped before their state dirs are removed. */
+const started: GatewayProcess[] = [];
+
+async function start(stateDir: string): Promise<GatewayProcess> {
+  const gateway = await startOn(stateDir, TOKEN);
+  started.push(gateway);
+  return gateway;
+}
 
 afterAll(async () => {
-  await gw?.stop();
+  await Promise.all(started.map((gateway) => gateway.stop()));
   await server?.close();
   removeFastTempDirs();
 });
@@ -33,7 +41,7 @@ describe("a poisoned transcript line", () => {
   it("is skipped on load; the session keeps answering and its history stays clean", async () => {
     server = await startFakeModelServer();
     const stateDir = makeAgentState(server);
-    gw = await startOn(stateDir, TOKEN);
+    gw = await start(stateDir);
     let rpc = new Rpc((await openOperator(gw.url, TOKEN)).sock);
     await turn(rpc, "before", "p-1");
     rpc.sock.close();
@@ -45,7 +53,7 @@ describe("a poisoned transcript line", () => {
       `${JSON.stringify({ type: "message", id: "bad00001", parentId: null, timestamp: new Date().toISOString(), message: { role: "assistant", content: 7 } })}\n`,
     );
 
-    gw = await startOn(stateDir, TOKEN);
+    gw = await start(stateDir);
     rpc = new Rpc((await openOperator(gw.url, TOKEN)).sock);
     await turn(rpc, "after", "p-2");
     await turn(rpc, "still fine", "p-3");
@@ -67,7 +75,7 @@ describe("a transcript path taken by a directory", () => {
   it("is moved aside with a warning; the session starts a fresh transcript and answers", async () => {
     server ??= await startFakeModelServer();
     const stateDir = makeAgentState(server);
-    gw = await startOn(stateDir, TOKEN);
+    gw = await start(stateDir);
     const rpc = new Rpc((await openOperator(gw.url, TOKEN)).sock);
     await turn(rpc, "before", "d-1");
 
