@@ -26,10 +26,11 @@ export interface AgentIndexesOptions {
 export class AgentIndexes {
   private readonly loaded = new Map<string, Map<string, SessionEntry>>();
   private readonly writer: CoalescedIndexWriter;
-  /** Per agent: what waits for the next write whose content is taken after it was queued. */
-  private readonly afterWrite = new Map<string, Array<() => void>>();
-  /** Per agent: what background writes under way took from `afterWrite`; a synchronous write covers it too. */
-  private readonly afterWriteInFlight = new Map<string, Set<Array<() => void>>>();
+  /**
+   * Per agent: steps waiting for an index that holds their change to be on disk, each with the
+   * last snapshot ticket taken before the change: any snapshot with a later ticket holds it.
+   */
+  private readonly afterWrite = new Map<string, Array<{ after: number; run: () => void }>>();
   /**
    * Per agent: the last snapshot taken (`taken`) and the newest one on disk (`renamed`). A
    * background write whose snapshot is older than what is already on disk is dropped.
@@ -90,15 +91,15 @@ export class AgentIndexes {
    * Applies a change now and lets the coalescing writer persist it (within its flush delay). For
    * changes whose loss in a crash is harmless or repaired at the next open: run claims (released
    * on restart anyway), counters, labels, a plain session's creation (restored from its
-   * transcript header). `afterWritten` runs once an index holding the change is on disk; it
-   * may run twice (a synchronous write and a background one under way both cover the change).
+   * transcript header). `afterWritten` runs once an index holding the change is on disk.
    */
   commitSoon(agentId: string, change: () => unknown, afterWritten?: () => void): void {
     change();
     if (afterWritten) {
+      const step = { after: this.ticketsOf(agentId).taken, run: afterWritten };
       const waiting = this.afterWrite.get(agentId);
-      if (waiting) waiting.push(afterWritten);
-      else this.afterWrite.set(agentId, [afterWritten]);
+      if (waiting) waiting.push(step);
+      else this.afterWrite.set(agentId, [step]);
     }
     this.writer.markDirty(agentId);
   }
@@ -122,66 +123,46 @@ export class AgentIndexes {
   private writeNow(agentId: string): void {
     ensurePrivateDir(sessionsDir(this.options.stateDir, agentId));
     const ticket = this.takeTicket(agentId);
-    const waiting = [...this.takeAfterWrite(agentId), ...[...(this.afterWriteInFlight.get(agentId) ?? [])].flat()];
-    try {
-      writeFileAtomicSync(indexFile(this.options.stateDir, agentId), serializeIndex(this.entries(agentId)), 0o600, this.options.now());
-    } catch (err) {
-      this.putBackAfterWrite(agentId, waiting);
-      throw err;
-    }
+    writeFileAtomicSync(indexFile(this.options.stateDir, agentId), serializeIndex(this.entries(agentId)), 0o600, this.options.now());
     this.markRenamed(agentId, ticket);
     this.writer.markClean(agentId);
-    this.runAfterWrite(agentId, waiting);
+    this.runWrittenSteps(agentId);
   }
 
   /** Coalesced changes: the snapshot is taken now, the write and fsync run off the event loop. */
   private async writeInBackground(agentId: string): Promise<void> {
     ensurePrivateDir(sessionsDir(this.options.stateDir, agentId));
     const ticket = this.takeTicket(agentId);
-    const waiting = this.takeAfterWrite(agentId);
     const takenAt = this.options.now();
     const data = serializeIndex(this.entries(agentId));
-    let inFlight = this.afterWriteInFlight.get(agentId);
-    if (!inFlight) this.afterWriteInFlight.set(agentId, (inFlight = new Set()));
-    inFlight.add(waiting);
-    try {
-      // Not replaced means a write whose snapshot is newer already landed: it holds these changes too.
-      await writeFileAtomicAsync(
-        indexFile(this.options.stateDir, agentId),
-        data,
-        0o600,
-        () => {
-          if (this.ticketsOf(agentId).renamed > ticket) return false;
-          this.markRenamed(agentId, ticket);
-          return true;
-        },
-        takenAt,
-      );
-    } catch (err) {
-      this.putBackAfterWrite(agentId, waiting);
-      throw err;
-    } finally {
-      inFlight.delete(waiting);
-    }
-    this.runAfterWrite(agentId, waiting);
+    await writeFileAtomicAsync(
+      indexFile(this.options.stateDir, agentId),
+      data,
+      0o600,
+      () => {
+        if (this.ticketsOf(agentId).renamed > ticket) return false;
+        this.markRenamed(agentId, ticket);
+        return true;
+      },
+      takenAt,
+    );
+    // Not replaced means a write with a newer snapshot already landed: the steps it covers run too.
+    this.runWrittenSteps(agentId);
   }
 
-  private takeAfterWrite(agentId: string): Array<() => void> {
-    const waiting = this.afterWrite.get(agentId) ?? [];
-    this.afterWrite.delete(agentId);
-    return waiting;
-  }
-
-  /** A failed write: its follow-ups wait for the next one (the change is marked dirty again). */
-  private putBackAfterWrite(agentId: string, waiting: Array<() => void>): void {
-    if (waiting.length === 0) return;
-    this.afterWrite.set(agentId, [...waiting, ...(this.afterWrite.get(agentId) ?? [])]);
-  }
-
-  private runAfterWrite(agentId: string, waiting: Array<() => void>): void {
-    for (const run of waiting) {
+  /** Runs (once) the steps whose change is held by an index now on disk. */
+  private runWrittenSteps(agentId: string): void {
+    const waiting = this.afterWrite.get(agentId);
+    if (!waiting) return;
+    const renamed = this.ticketsOf(agentId).renamed;
+    const due = waiting.filter((step) => renamed > step.after);
+    if (due.length === 0) return;
+    const rest = waiting.filter((step) => renamed <= step.after);
+    if (rest.length > 0) this.afterWrite.set(agentId, rest);
+    else this.afterWrite.delete(agentId);
+    for (const step of due) {
       try {
-        run();
+        step.run();
       } catch (err) {
         this.options.warn(`sessions index of agent ${agentId}: a step after its write failed: ${(err as Error).message}`);
       }
