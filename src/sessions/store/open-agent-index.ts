@@ -45,12 +45,16 @@ export function openAgentIndex(ctx: OpenAgentIndexContext): Map<string, SessionE
         ctx.warn(`${file}: ${entry}; rebuilding it from its transcript`);
       } else entries.set(key, entry);
     }
-    if (invalid > 0) restoreFromTranscripts(ctx, dir, file, entries);
-    const unindexed = restoreUnindexedTranscripts(ctx.stateDir, ctx.agentId, dir, entries, loaded.writtenAt);
-    if (unindexed.length > 0) {
+    // A row that could not be read may belong to a session of any age; otherwise only sessions
+    // started after the index's content was taken can be missing from it.
+    const restored = restoreUnindexedTranscripts(ctx.stateDir, ctx.agentId, dir, entries, invalid > 0 ? Number.NEGATIVE_INFINITY : loaded.writtenAt);
+    if (invalid > 0 || restored.length > 0) {
       saveIndexFile(file, entries, ctx.now);
+      const keys = `${restored.slice(0, 5).join(", ")}${restored.length > 5 ? ", …" : ""}`;
       ctx.warn(
-        `${file}: restored ${unindexed.length} session(s) created after it was last written, from their transcript headers (${unindexed.slice(0, 5).join(", ")}${unindexed.length > 5 ? ", …" : ""})`,
+        invalid > 0
+          ? `${file}: restored ${restored.length} session(s) from transcript headers`
+          : `${file}: restored ${restored.length} session(s) created after it was last written, from their transcript headers (${keys})`,
       );
     }
   } else if (loaded.kind === "corrupt" || listLiveTranscripts(dir).length > 0) {
@@ -72,24 +76,6 @@ export function openAgentIndex(ctx: OpenAgentIndexContext): Map<string, SessionE
     ctx.warn(`${entry.sessionKey}: transcript ${entry.sessionFile} was missing; started it again with a fresh header`);
   }
   return entries;
-}
-
-/**
- * Sessions whose index entries could not be read come back from their transcript headers, as
- * for a lost index: a live transcript no valid entry points at, whose header names a key the
- * index lacks, is that session. Settings kept only in the index (labels, overrides) are lost.
- */
-function restoreFromTranscripts(ctx: OpenAgentIndexContext, dir: string, file: string, entries: Map<string, SessionEntry>): void {
-  const referenced = new Set([...entries.values()].map((entry) => path.basename(entry.sessionFile)));
-  const rebuilt = rebuildEntriesFromTranscripts(ctx.stateDir, ctx.agentId, dir, ctx.warn);
-  let restored = 0;
-  for (const [key, entry] of rebuilt) {
-    if (entries.has(key) || referenced.has(path.basename(entry.sessionFile))) continue;
-    entries.set(key, entry);
-    restored += 1;
-  }
-  saveIndexFile(file, entries, ctx.now);
-  ctx.warn(`${file}: restored ${restored} session(s) from transcript headers`);
 }
 
 /** Only temp files older than a minute: a younger one may belong to another process writing right now. */

@@ -43,7 +43,9 @@ export function rebuildEntriesFromTranscripts(stateDir: string, agentId: string,
  * first. Such a transcript is live, no entry points at it, its header names a key the index
  * lacks, and it was started no earlier than the index's content was taken (`indexTakenAt`, the
  * file's mtime). An older transcript nothing points at belonged to a session that was removed
- * while its file could not be archived; it is left alone. Returns the restored keys.
+ * while its file could not be archived; it is left alone. With `indexTakenAt` -Infinity (a row
+ * of the index could not be read, and its session may be of any age) every such transcript is
+ * restored. Returns the restored keys.
  */
 export function restoreUnindexedTranscripts(stateDir: string, agentId: string, dir: string, entries: Map<string, SessionEntry>, indexTakenAt: number): string[] {
   const referenced = new Set<string>();
