@@ -12,6 +12,7 @@ export class CoalescedIndexWriter {
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  private disposed = false;
 
   constructor(
     private readonly delayMs: number,
@@ -20,9 +21,10 @@ export class CoalescedIndexWriter {
     private readonly onError: (agentId: string, err: unknown) => void,
   ) {}
 
+  /** Schedules a background write of the agent's index; after `dispose` it is only remembered for `flushNow`. */
   markDirty(agentId: string): void {
     this.dirty.add(agentId);
-    if (this.timer) return;
+    if (this.timer || this.disposed) return;
     this.timer = setTimeout(() => this.flushInBackground(), this.delayMs);
     // Pending metadata never keeps the process alive; close() flushes it on shutdown.
     this.timer.unref();
@@ -48,7 +50,9 @@ export class CoalescedIndexWriter {
     if (firstError !== undefined) throw firstError;
   }
 
+  /** No background write is scheduled from now on (one already under way finishes). */
   dispose(): void {
+    this.disposed = true;
     this.cancelTimer();
   }
 
