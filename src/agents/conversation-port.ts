@@ -94,8 +94,10 @@ export interface SubmitInput {
   method: "agent" | "chat.send" | "http" | "channel";
   extraSystemPrompt?: string;
   /**
-   * The session exists for this message only: once its turn has ended, its row and transcript
-   * are removed, with no archive (an anonymous `/v1/chat/completions` request keeps nothing).
+   * The session exists for this message only: it is created as a one-off session (nothing of it
+   * is fsynced or written to an index), and once its turn has ended its row and transcript are
+   * removed, with no archive (an anonymous `/v1/chat/completions` request keeps nothing). A
+   * session that already exists is used as it is and kept.
    */
   ephemeral?: boolean;
   /** Operator clients and the CLI are the owner; a channel sender is one only when `commands.ownerAllowFrom` (or its DM allowlist) says so. */

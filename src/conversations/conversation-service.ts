@@ -216,8 +216,10 @@ export class ConversationService implements ConversationPort {
       if (this.deps.hooks) this.emitSessionEnding(sessionKey, "session", "auto-reset", input.method);
       this.deps.store.reset(sessionKey);
     }
-    this.deps.store.ensure(sessionKey, { agentId });
-    if (input.ephemeral) this.ephemeralSessions.add(sessionKey);
+    if (input.ephemeral && !this.deps.store.peek(sessionKey)) {
+      this.deps.store.ensureOneOff(sessionKey, { agentId });
+      this.ephemeralSessions.add(sessionKey);
+    } else this.deps.store.ensure(sessionKey, { agentId });
     if (input.origin) this.recordOrigin(sessionKey, input.origin);
     // Durable before anything is acknowledged: a crash after this point keeps the message.
     this.historyCache.append(sessionKey, null, [

@@ -42,10 +42,37 @@ describe("/v1/chat/completions without a session key or user", () => {
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
     expect(text).toBe("two");
 
-    // The session goes once its turn has settled, just after the answer; its transcript once an
-    // index without it is on disk (the coalesced write, within about a second).
+    // The session and its transcript go once its turn has settled, just after the answer.
     await expect.poll(async () => (await sessionKeys()).filter((k) => k.includes(":openai:")), { timeout: 10_000 }).toEqual([]);
     await expect.poll(() => transcripts(), { timeout: 10_000 }).toEqual(before);
+  });
+
+  it("never lists its one-off session in sessions.json, even while the turn runs", async () => {
+    const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
+    server.enqueue({ text: "named" });
+    // A named session's counters keep the index being written while the anonymous turn runs.
+    await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "hi" }], user: "carol" });
+    const indexFile = path.join(sessionsDir(), "sessions.json");
+    await expect.poll(() => fs.existsSync(indexFile) && fs.readFileSync(indexFile, "utf8").includes("openai-user:carol"), { timeout: 10_000 }).toBe(true);
+    const indexed: string[][] = [];
+    const watcher = setInterval(() => {
+      try {
+        indexed.push(Object.keys(JSON.parse(fs.readFileSync(indexFile, "utf8"))));
+      } catch {
+        // not written yet, or between the temp file and its rename
+      }
+    }, 5);
+    try {
+      // Longer than the coalescing delay (1 s): the anonymous turn's own counters are written meanwhile.
+      server.enqueue({ text: "slow", delayMs: 2_000 });
+      const completion = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "anonymous" }] });
+      expect(completion.choices[0]!.message.content).toBe("slow");
+    } finally {
+      clearInterval(watcher);
+    }
+    expect(indexed.length).toBeGreaterThan(0);
+    expect(indexed.flat().filter((k) => k.includes(":openai:"))).toEqual([]);
+    expect(indexed.flat()).toContain("agent:main:openai-user:carol");
   });
 
   it("with a user, the session is kept as before", async () => {

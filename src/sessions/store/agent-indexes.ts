@@ -19,9 +19,10 @@ export interface AgentIndexesOptions {
 /**
  * The in-memory copy of every agent's `sessions.json`, loaded (and repaired) on first use, and
  * the two ways it reaches the disk: `commit` for structural changes (synchronous, undone in
- * memory if the write fails) and `commitSoon` / `markDirty` for the rest (coalesced). Every
- * write sets the file's mtime to the moment its content was taken: a session started later may
- * be missing from it (open-agent-index.ts restores those).
+ * memory if the write fails) and `commitSoon` for the rest (coalesced). Every write sets the
+ * file's mtime to the moment its content was taken: a session started later may be missing from
+ * it (open-agent-index.ts restores those). Entries added with `addUnlisted` (one-off sessions)
+ * live only in memory.
  */
 export class AgentIndexes {
   private readonly loaded = new Map<string, Map<string, SessionEntry>>();
@@ -36,6 +37,8 @@ export class AgentIndexes {
    * background write whose snapshot is older than what is already on disk is dropped.
    */
   private readonly tickets = new Map<string, { taken: number; renamed: number }>();
+  /** Entries that live only in memory (one-off sessions): never written to an index file. */
+  private readonly unlisted = new WeakSet<SessionEntry>();
 
   constructor(private readonly options: AgentIndexesOptions) {
     this.writer = new CoalescedIndexWriter(
@@ -46,7 +49,7 @@ export class AgentIndexes {
     );
   }
 
-  /** The agent's entries (live objects: mutate only through commit or followed by markDirty). */
+  /** The agent's entries (live objects: mutate only through commit or commitSoon). */
   entries(agentId: string): Map<string, SessionEntry> {
     let entries = this.loaded.get(agentId);
     if (!entries) {
@@ -74,6 +77,17 @@ export class AgentIndexes {
       }
     }
     return [...ids];
+  }
+
+  /** Adds an entry that no index file will ever hold: adding or removing it writes nothing. */
+  addUnlisted(agentId: string, key: string, entry: SessionEntry): void {
+    this.unlisted.add(entry);
+    this.entries(agentId).set(key, entry);
+  }
+
+  /** Whether `entry` (the live object) is one that no index file holds. */
+  isUnlisted(entry: SessionEntry): boolean {
+    return this.unlisted.has(entry);
   }
 
   /** Applies a structural change and writes the index synchronously; undoes the change if the write fails. */
@@ -104,10 +118,6 @@ export class AgentIndexes {
     this.writer.markDirty(agentId);
   }
 
-  markDirty(agentId: string): void {
-    this.writer.markDirty(agentId);
-  }
-
   flushNow(): void {
     this.writer.flushNow();
   }
@@ -123,7 +133,7 @@ export class AgentIndexes {
   private writeNow(agentId: string): void {
     ensurePrivateDir(sessionsDir(this.options.stateDir, agentId));
     const ticket = this.takeTicket(agentId);
-    writeFileAtomicSync(indexFile(this.options.stateDir, agentId), serializeIndex(this.entries(agentId)), 0o600, this.options.now());
+    writeFileAtomicSync(indexFile(this.options.stateDir, agentId), serializeIndex(this.entries(agentId), this.unlisted), 0o600, this.options.now());
     this.markRenamed(agentId, ticket);
     this.writer.markClean(agentId);
     this.runWrittenSteps(agentId);
@@ -134,7 +144,7 @@ export class AgentIndexes {
     ensurePrivateDir(sessionsDir(this.options.stateDir, agentId));
     const ticket = this.takeTicket(agentId);
     const takenAt = this.options.now();
-    const data = serializeIndex(this.entries(agentId));
+    const data = serializeIndex(this.entries(agentId), this.unlisted);
     await writeFileAtomicAsync(
       indexFile(this.options.stateDir, agentId),
       data,

@@ -45,10 +45,13 @@ export function saveIndexFile(file: string, entries: ReadonlyMap<string, Session
   writeFileAtomicSync(file, serializeIndex(entries), 0o600, takenAt);
 }
 
-/** The index as written: serialized now (a snapshot), so later changes are not half-included. */
-export function serializeIndex(entries: ReadonlyMap<string, SessionEntry>): string {
+/**
+ * The index as written: serialized now (a snapshot), so later changes are not half-included.
+ * Entries in `unlisted` (one-off sessions) are left out.
+ */
+export function serializeIndex(entries: ReadonlyMap<string, SessionEntry>, unlisted?: WeakSet<SessionEntry>): string {
   const out: Record<string, SessionEntry> = {};
-  for (const [key, entry] of entries) out[key] = entry;
+  for (const [key, entry] of entries) if (!unlisted?.has(entry)) out[key] = entry;
   return `${JSON.stringify(out)}\n`;
 }
 

@@ -36,7 +36,7 @@ const LOCATED_KEYS = 1_024;
  * `agents/<agentId>/sessions/sessions.json` plus one `<sessionId>.jsonl` per session.
  *
  * Everything is synchronous: each call finishes its disk work (and fsync) before it returns,
- * and no two calls interleave, so check-then-write sequences (writer fencing) need no locks.
+ * except where a method says otherwise (deferred appends, one-off sessions), and no two calls interleave, so check-then-write sequences (writer fencing) need no locks.
  * A gateway holds the state-dir lock, so this process is the only writer.
  */
 export class SessionStore {
@@ -127,11 +127,30 @@ export class SessionStore {
     return { ...entry };
   }
 
+  /**
+   * A new session for one anonymous turn, discarded when the turn ends: nothing of it is made
+   * durable. No index file ever lists it, and its transcript is never fsynced (`whenDurable`
+   * resolves at once), so creating and discarding it write no index and wait on no disk. A
+   * crash can leave its transcript behind, restored at the next open like any session missing
+   * from the index; the per-agent cap removes anonymous sessions first. The key must be new.
+   */
+  ensureOneOff(sessionKey: string, init: Pick<SessionInit, "agentId" | "cwd"> = {}): SessionEntry {
+    this.assertOpen();
+    const { agentId, key } = this.locate(sessionKey);
+    if (init.agentId !== undefined && normalizeSafeAgentId(init.agentId) !== agentId) {
+      throw new SessionKeyError(`session key ${key} belongs to agent ${agentId}, not ${init.agentId}`);
+    }
+    if (this.indexes.entries(agentId).has(key)) throw new SessionKeyError(`session ${key} already exists; a one-off session needs a new key`);
+    const entry = this.startGeneration(agentId, key, {}, init.cwd, false);
+    this.indexes.addUnlisted(agentId, key, entry);
+    return { ...entry };
+  }
+
   /** Updates metadata (null clears a field); the store's own fields cannot be patched. */
   patch(sessionKey: string, patch: SessionPatch): SessionEntry {
     this.assertOpen();
     const { agentId, entry } = this.require(sessionKey);
-    this.indexes.commitSoon(agentId, () => applyPatch(entry, patch));
+    this.changeSoon(agentId, entry, () => applyPatch(entry, patch));
     return { ...entry };
   }
 
@@ -170,9 +189,10 @@ export class SessionStore {
 
   /**
    * Removes the session and its transcript outright, keeping no archive: for a session that was
-   * never meant to be kept (an anonymous HTTP request's). The row leaves the index coalesced and
-   * the transcript is removed once an index without it is on disk, so no index ever points at a
-   * missing transcript; after a crash in between, the session is still there. False when absent.
+   * never meant to be kept (an anonymous HTTP request's). A one-off session (ensureOneOff) goes
+   * at once: no index lists it. Otherwise the row leaves the index coalesced and the transcript
+   * is removed once an index without it is on disk, so no index ever points at a missing
+   * transcript; after a crash in between, the session is still there. False when absent.
    */
   discard(sessionKey: string): boolean {
     this.assertOpen();
@@ -182,6 +202,11 @@ export class SessionStore {
     if (!old) return false;
     this.tails.delete(old.sessionFile);
     this.files.forget(old.sessionFile);
+    if (this.indexes.isUnlisted(old)) {
+      entries.delete(key);
+      fs.rmSync(old.sessionFile, { force: true });
+      return true;
+    }
     this.indexes.commitSoon(
       agentId,
       () => entries.delete(key),
@@ -214,7 +239,7 @@ export class SessionStore {
     this.assertOpen();
     if (typeof runId !== "string" || runId.length === 0) throw new TypeError("claimWriter needs a runId");
     const { agentId, entry } = this.require(sessionKey);
-    this.indexes.commitSoon(agentId, () => (entry.activeWriterRunId = runId));
+    this.changeSoon(agentId, entry, () => (entry.activeWriterRunId = runId));
     return { ...entry };
   }
 
@@ -228,7 +253,7 @@ export class SessionStore {
     const { agentId, key } = this.locate(sessionKey);
     const entry = this.indexes.entries(agentId).get(key);
     if (!entry || entry.activeWriterRunId !== runId) return false;
-    this.indexes.commitSoon(agentId, () => {
+    this.changeSoon(agentId, entry, () => {
       if (patch) applyPatch(entry, patch);
       delete entry.activeWriterRunId;
     });
@@ -277,22 +302,24 @@ export class SessionStore {
     try {
       this.files.append(entry.sessionFile, Buffer.from(text, "utf8"));
       // Deferred: the caller awaits the group-committed fsync (whenDurable) instead.
-      if (!meta?.deferSync) this.files.syncNow(entry.sessionFile);
+      if (!meta?.deferSync && !this.indexes.isUnlisted(entry)) this.files.syncNow(entry.sessionFile);
     } catch (err) {
       this.tails.delete(entry.sessionFile); // a partial write may have torn the end; re-inspect next time
       throw err;
     }
     this.tails.set(entry.sessionFile, { lastId: written[written.length - 1]!.id, needsNewline: false });
 
-    recordAppend(entry, written, meta, this.now());
-    this.indexes.markDirty(agentId);
+    this.changeSoon(agentId, entry, () => recordAppend(entry, written, meta, this.now()));
     return written;
   }
 
-  /** Resolves once everything appended to the session's transcript so far is on disk (see `deferSync`). */
+  /**
+   * Resolves once everything appended to the session's transcript so far is on disk (see
+   * `deferSync`); at once for a one-off session, whose transcript is never synced.
+   */
   whenDurable(sessionKey: string): Promise<void> {
     const entry = this.peek(sessionKey);
-    return entry ? this.files.sync(entry.sessionFile) : Promise.resolve();
+    return entry && !this.indexes.isUnlisted(entry) ? this.files.sync(entry.sessionFile) : Promise.resolve();
   }
 
   /**
@@ -417,13 +444,19 @@ export class SessionStore {
     return { agentId, key, entry };
   }
 
-  /** A new transcript generation: header written durably first, so the index never points at nothing. */
-  private startGeneration(agentId: string, key: string, fields: Record<string, unknown>, cwd: string | undefined): SessionEntry {
+  /** A change to `entry`'s row, written by the coalescing writer; a one-off session's row is never written. */
+  private changeSoon(agentId: string, entry: SessionEntry, change: () => unknown): void {
+    if (this.indexes.isUnlisted(entry)) change();
+    else this.indexes.commitSoon(agentId, change);
+  }
+
+  /** A new transcript generation: header written (durably, unless one-off) first, so the index never points at nothing. */
+  private startGeneration(agentId: string, key: string, fields: Record<string, unknown>, cwd: string | undefined, durable = true): SessionEntry {
     ensurePrivateDir(sessionsDir(this.stateDir, agentId));
     const sessionId = randomUUID();
     const sessionFile = transcriptFile(this.stateDir, agentId, sessionId);
     const now = this.now();
-    createTranscript({ sessionId, sessionFile, sessionKey: key, agentId }, cwd ?? this.options.cwd ?? process.cwd(), now);
+    createTranscript({ sessionId, sessionFile, sessionKey: key, agentId }, cwd ?? this.options.cwd ?? process.cwd(), now, durable);
     this.tails.set(sessionFile, { lastId: null, needsNewline: false });
     return { ...fields, sessionId, sessionKey: key, agentId, sessionFile, updatedAt: now, sessionStartedAt: now, inputTokens: 0, outputTokens: 0, totalTokens: 0, messageCount: 0 };
   }

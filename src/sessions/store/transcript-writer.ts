@@ -60,21 +60,22 @@ export function writeFreshTranscript(session: { sessionId: string; sessionFile: 
 
 /**
  * Creates a brand-new transcript (a fresh uuid, so nothing to replace): exclusive create, one
- * write, one fsync, then the directory's fsync for the new name. The header is durable when this
- * returns: a plain session's index row is written later (coalesced), and until then the header
- * is the session's record (restoreUnindexedTranscripts). A crash mid-create leaves a file
- * without a valid header, which nothing restores.
+ * write, then (when `durable`) one fsync and the directory's fsync for the new name. A durable
+ * header is on disk when this returns: a plain session's index row is written later
+ * (coalesced), and until then the header is the session's record (restoreUnindexedTranscripts).
+ * A crash mid-create leaves a file without a valid header, which nothing restores. A one-off
+ * session's transcript is not meant to outlive its turn, so nothing is fsynced for it.
  */
-export function createTranscript(session: { sessionId: string; sessionFile: string; sessionKey: string; agentId: string }, cwd: string, now: number): void {
+export function createTranscript(session: { sessionId: string; sessionFile: string; sessionKey: string; agentId: string }, cwd: string, now: number, durable = true): void {
   const header = buildHeader({ sessionId: session.sessionId, cwd, now, sessionKey: session.sessionKey, agentId: session.agentId });
   const bytes = Buffer.from(toJsonLines([header]), "utf8");
   const fd = fs.openSync(session.sessionFile, "wx", 0o600);
   try {
     let offset = 0;
     while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
-    fs.fsyncSync(fd);
+    if (durable) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
-  fsyncDirectory(path.dirname(session.sessionFile));
+  if (durable) fsyncDirectory(path.dirname(session.sessionFile));
 }

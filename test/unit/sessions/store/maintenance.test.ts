@@ -97,6 +97,61 @@ describe("discard", () => {
   });
 });
 
+describe("one-off sessions (ensureOneOff)", () => {
+  const ONE_OFF = "agent:main:openai:3f0c2a9e-one-off";
+
+  it("are never written to the index nor fsynced, and discard removes them at once", async () => {
+    const state = makeStateDir();
+    const store = openStore(state, { flushDelayMs: 1 });
+    store.ensure(KEY);
+    store.flush();
+    const indexInode = fs.statSync(path.join(sessionsDirOf(state), "sessions.json")).ino;
+    const fsyncs = [vi.spyOn(fs, "fsyncSync"), vi.spyOn(fs, "fsync")];
+    try {
+      const entry = store.ensureOneOff(ONE_OFF);
+      store.appendMessages(ONE_OFF, null, [{ role: "user", content: "hi", timestamp: 1 }]);
+      store.appendMessages(ONE_OFF, null, [{ role: "assistant", content: [{ type: "text", text: "hello" }], timestamp: 2 }], { deferSync: true });
+      await store.whenDurable(ONE_OFF);
+      await store.indexWritesSettled();
+      expect(fsyncs.map((spy) => spy.mock.calls.length)).toEqual([0, 0]);
+      // Its creation and counters wrote no index (every write replaces the file).
+      expect(fs.statSync(path.join(sessionsDirOf(state), "sessions.json")).ino).toBe(indexInode);
+      expect(store.peek(ONE_OFF)?.messageCount).toBe(2);
+      expect(readLines(entry.sessionFile).map((line) => line.type)).toEqual(["session", "message", "message"]);
+      // Index writes that happen meanwhile (another session's counters) leave it out.
+      store.appendMessages(KEY, null, [{ role: "user", content: "elsewhere", timestamp: 3 }]);
+      await store.indexWritesSettled();
+      store.flush();
+      expect(Object.keys(readIndex(state))).toEqual([KEY]);
+      expect(store.discard(ONE_OFF)).toBe(true);
+      expect(fs.existsSync(entry.sessionFile)).toBe(false);
+      expect(store.peek(ONE_OFF)).toBeUndefined();
+    } finally {
+      for (const spy of fsyncs) spy.mockRestore();
+    }
+    expect(store.discard(ONE_OFF)).toBe(false);
+  });
+
+  it("need a new key: an existing session is never made one-off", () => {
+    const store = openStore(makeStateDir());
+    store.ensure(ONE_OFF);
+    expect(() => store.ensureOneOff(ONE_OFF)).toThrow(/already exists/);
+  });
+
+  it("left behind by a crash, come back at the next open like any session missing from the index", () => {
+    const state = makeStateDir();
+    const crashed = openStore(state);
+    crashed.ensure(KEY);
+    crashed.flush();
+    crashed.ensureOneOff(ONE_OFF);
+    crashed.appendMessages(ONE_OFF, null, [{ role: "user", content: "hi", timestamp: 1 }]);
+    // No close(): the process died mid-turn.
+    const reopened = openStore(state);
+    expect(reopened.peek(ONE_OFF)?.messageCount).toBe(1);
+    expect(reopened.collected.join("\n")).toContain(ONE_OFF);
+  });
+});
+
 describe("rotateIfLarge", () => {
   let clock = 0;
   const user = (text: string): TranscriptMessage => ({ role: "user", content: text, timestamp: clock++ });
