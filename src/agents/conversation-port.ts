@@ -26,6 +26,12 @@ export interface ConversationPort {
    * on disk). With a key, the ledger records it: the same key resets only once.
    */
   reset(input: ResetInput): ResetOutcome;
+  /**
+   * Removes a session that was never meant to be kept (a stateless HTTP request's) with its
+   * transcript, no archive, and forgets what the service held for it. Its runs must have ended.
+   * False when there was no such session.
+   */
+  discard(sessionKey: string): boolean;
   readonly runs: {
     get(runId: string): ConversationRun | undefined;
     /** Unfinished runs of the session (running or waiting for their turn), oldest first. */

@@ -379,11 +379,17 @@ export class ConversationService implements ConversationPort {
     return this.queue.isActive(sessionKey);
   }
 
-  private discardIfEphemeral(sessionKey: string): void {
-    if (!this.ephemeralSessions.delete(sessionKey)) return;
+  discard(sessionKey: string): boolean {
+    this.ephemeralSessions.delete(sessionKey);
+    this.freshStarts.delete(sessionKey);
     this.historyCache.forget(sessionKey);
+    return this.deps.store.discard(sessionKey);
+  }
+
+  private discardIfEphemeral(sessionKey: string): void {
+    if (!this.ephemeralSessions.has(sessionKey)) return;
     try {
-      this.deps.store.discard(sessionKey);
+      this.discard(sessionKey);
     } catch (err) {
       this.deps.logger.warn({ sessionKey, err: (err as Error).message }, "one-off session not removed");
     }

@@ -75,6 +75,19 @@ describe("/v1/chat/completions without a session key or user", () => {
     expect(indexed.flat()).toContain("agent:main:openai-user:carol");
   });
 
+  it("a chat command in a stateless request leaves no session behind either", async () => {
+    const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
+    const before = transcripts();
+    for (const command of ["/new", "/reset", "/stop"]) {
+      const completion = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: command }] });
+      expect(completion.choices[0]!.finish_reason).toBe("stop");
+    }
+    expect((await sessionKeys()).filter((k) => k.includes(":openai:"))).toEqual([]);
+    // A session `/new` created is an ordinary one: its transcript goes with the next index write.
+    await expect.poll(() => transcripts(), { timeout: 10_000 }).toEqual(before);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("with a user, the session is kept as before", async () => {
     const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
     server.enqueue({ text: "kept" });

@@ -20,7 +20,13 @@ export function createHttpTurnRunner(conversations: ConversationPort, gateway: {
     const command = CHAT_COMMANDS.match(message, "operator");
     if (command) {
       const { sessionKey } = conversations.resolveSessionKey(input.sessionKey, input.agentId);
-      const result = await CHAT_COMMANDS.run(command, operatorCommandContext(conversations, gateway, commands, { sessionKey, method: "http" }));
+      let result;
+      try {
+        result = await CHAT_COMMANDS.run(command, operatorCommandContext(conversations, gateway, commands, { sessionKey, method: "http" }));
+      } finally {
+        // A stateless request keeps nothing: a session its command created (`/new` on a fresh key) goes too.
+        if (input.stateless) conversations.discard(sessionKey);
+      }
       // `/skill` hands the agent a message in place of the typed command.
       if (result.kind === "agent") message = result.text;
       else return { text: result.kind === "reply" ? await wholeReplyText(result) : "", usage: { input: 0, output: 0 }, stopReason: "stop" };
