@@ -221,7 +221,8 @@ export class ConversationService implements ConversationPort {
       this.ephemeralSessions.add(sessionKey);
     } else this.deps.store.ensure(sessionKey, { agentId });
     if (input.origin) this.recordOrigin(sessionKey, input.origin);
-    // Durable before anything is acknowledged: a crash after this point keeps the message.
+    // Durable before anything is acknowledged: a crash after this point keeps the message (a
+    // one-off session keeps nothing by design).
     this.historyCache.append(sessionKey, null, [
       {
         role: "user",

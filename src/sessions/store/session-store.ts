@@ -36,7 +36,8 @@ const LOCATED_KEYS = 1_024;
  * `agents/<agentId>/sessions/sessions.json` plus one `<sessionId>.jsonl` per session.
  *
  * Everything is synchronous: each call finishes its disk work (and fsync) before it returns,
- * except where a method says otherwise (deferred appends, one-off sessions), and no two calls interleave, so check-then-write sequences (writer fencing) need no locks.
+ * except where a method says otherwise (deferred appends, one-off sessions), and no two calls
+ * interleave, so check-then-write sequences (writer fencing) need no locks.
  * A gateway holds the state-dir lock, so this process is the only writer.
  */
 export class SessionStore {
