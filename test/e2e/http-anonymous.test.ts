@@ -83,7 +83,7 @@ describe("/v1/chat/completions without a session key or user", () => {
       expect(completion.choices[0]!.finish_reason).toBe("stop");
     }
     expect((await sessionKeys()).filter((k) => k.includes(":openai:"))).toEqual([]);
-    // A session `/new` created is an ordinary one: its transcript goes with the next index write.
+    // A session `/new` created is an ordinary one: it leaves the index first, then its transcript goes.
     await expect.poll(() => transcripts(), { timeout: 10_000 }).toEqual(before);
     expect(server.requests).toHaveLength(0);
   });

@@ -28,11 +28,6 @@ export class AgentIndexes {
   private readonly loaded = new Map<string, Map<string, SessionEntry>>();
   private readonly writer: CoalescedIndexWriter;
   /**
-   * Per agent: steps waiting for an index that holds their change to be on disk, each with the
-   * last snapshot ticket taken before the change: any snapshot with a later ticket holds it.
-   */
-  private readonly afterWrite = new Map<string, Array<{ after: number; run: () => void }>>();
-  /**
    * Per agent: the last snapshot taken (`taken`) and the newest one on disk (`renamed`). A
    * background write whose snapshot is older than what is already on disk is dropped.
    */
@@ -105,16 +100,10 @@ export class AgentIndexes {
    * Applies a change now and lets the coalescing writer persist it (within its flush delay). For
    * changes whose loss in a crash is harmless or repaired at the next open: run claims (released
    * on restart anyway), counters, labels, a plain session's creation (restored from its
-   * transcript header). `afterWritten` runs once an index holding the change is on disk.
+   * transcript header).
    */
-  commitSoon(agentId: string, change: () => unknown, afterWritten?: () => void): void {
+  commitSoon(agentId: string, change: () => unknown): void {
     change();
-    if (afterWritten) {
-      const step = { after: this.ticketsOf(agentId).taken, run: afterWritten };
-      const waiting = this.afterWrite.get(agentId);
-      if (waiting) waiting.push(step);
-      else this.afterWrite.set(agentId, [step]);
-    }
     this.writer.markDirty(agentId);
   }
 
@@ -136,7 +125,6 @@ export class AgentIndexes {
     writeFileAtomicSync(indexFile(this.options.stateDir, agentId), serializeIndex(this.entries(agentId), this.unlisted), 0o600, this.options.now());
     this.markRenamed(agentId, ticket);
     this.writer.markClean(agentId);
-    this.runWrittenSteps(agentId);
   }
 
   /** Coalesced changes: the snapshot is taken now, the write and fsync run off the event loop. */
@@ -156,27 +144,6 @@ export class AgentIndexes {
       },
       takenAt,
     );
-    // Not replaced means a write with a newer snapshot already landed: the steps it covers run too.
-    this.runWrittenSteps(agentId);
-  }
-
-  /** Runs (once) the steps whose change is held by an index now on disk. */
-  private runWrittenSteps(agentId: string): void {
-    const waiting = this.afterWrite.get(agentId);
-    if (!waiting) return;
-    const renamed = this.ticketsOf(agentId).renamed;
-    const due = waiting.filter((step) => renamed > step.after);
-    if (due.length === 0) return;
-    const rest = waiting.filter((step) => renamed <= step.after);
-    if (rest.length > 0) this.afterWrite.set(agentId, rest);
-    else this.afterWrite.delete(agentId);
-    for (const step of due) {
-      try {
-        step.run();
-      } catch (err) {
-        this.options.warn(`sessions index of agent ${agentId}: a step after its write failed: ${(err as Error).message}`);
-      }
-    }
   }
 
   private ticketsOf(agentId: string): { taken: number; renamed: number } {

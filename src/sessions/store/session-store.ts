@@ -190,10 +190,9 @@ export class SessionStore {
 
   /**
    * Removes the session and its transcript outright, keeping no archive: for a session that was
-   * never meant to be kept (an anonymous HTTP request's). A one-off session (ensureOneOff) goes
-   * at once: no index lists it. Otherwise the row leaves the index coalesced and the transcript
-   * is removed once an index without it is on disk, so no index ever points at a missing
-   * transcript; after a crash in between, the session is still there. False when absent.
+   * never meant to be kept (an anonymous HTTP request's). A one-off session (ensureOneOff) leaves
+   * memory only; any other is first written out of the index, so no index ever points at a
+   * missing transcript. False when absent.
    */
   discard(sessionKey: string): boolean {
     this.assertOpen();
@@ -201,18 +200,16 @@ export class SessionStore {
     const entries = this.indexes.entries(agentId);
     const old = entries.get(key);
     if (!old) return false;
+    if (this.indexes.isUnlisted(old)) entries.delete(key);
+    else
+      this.indexes.commit(
+        agentId,
+        () => entries.delete(key),
+        () => entries.set(key, old),
+      );
     this.tails.delete(old.sessionFile);
     this.files.forget(old.sessionFile);
-    if (this.indexes.isUnlisted(old)) {
-      entries.delete(key);
-      fs.rmSync(old.sessionFile, { force: true });
-      return true;
-    }
-    this.indexes.commitSoon(
-      agentId,
-      () => entries.delete(key),
-      () => fs.rmSync(old.sessionFile, { force: true }),
-    );
+    fs.rmSync(old.sessionFile, { force: true });
     return true;
   }
 

@@ -77,16 +77,16 @@ describe("discard", () => {
     store.flush();
     expect(store.discard("agent:main:openai:one-off")).toBe(true);
     expect(store.get("agent:main:openai:one-off")).toBeUndefined();
-    // The transcript goes once an index without the session is on disk, never before.
-    expect(readIndex(state)["agent:main:openai:one-off"]).toBeDefined();
-    expect(fs.existsSync(entry.sessionFile)).toBe(true);
+    // The index without the session is on disk before the transcript goes.
+    expect(readIndex(state)["agent:main:openai:one-off"]).toBeUndefined();
+    expect(fs.existsSync(entry.sessionFile)).toBe(false);
     store.flush();
     expect(filesIn(sessionsDirOf(state)).filter((f) => f.startsWith(path.basename(entry.sessionFile, ".jsonl")))).toEqual([]);
     expect(Object.keys(readIndex(state))).toEqual([]);
     expect(store.discard("agent:main:openai:one-off")).toBe(false);
   });
 
-  it("removes the transcript after the coalesced index write, without a flush", async () => {
+  it("needs no flush: an index without the session is on disk and the transcript gone when it returns", async () => {
     const state = makeStateDir();
     const store = openStore(state, { flushDelayMs: 10 });
     const entry = store.ensure("agent:main:openai:one-off");
