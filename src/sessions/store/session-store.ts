@@ -195,31 +195,22 @@ export class SessionStore {
    * missing transcript. False when absent.
    */
   discard(sessionKey: string): boolean {
-    this.assertOpen();
-    const { agentId, key } = this.locate(sessionKey);
-    const entries = this.indexes.entries(agentId);
-    const old = entries.get(key);
+    const old = this.removeEntry(sessionKey);
     if (!old) return false;
-    if (this.indexes.isUnlisted(old)) entries.delete(key);
-    else
-      this.indexes.commit(
-        agentId,
-        () => entries.delete(key),
-        () => entries.set(key, old),
-      );
     this.tails.delete(old.sessionFile);
     this.files.forget(old.sessionFile);
     fs.rmSync(old.sessionFile, { force: true });
     return true;
   }
 
-  /** Takes the session out of its agent's index (committed); its transcript is the caller's. */
+  /** Takes the session out of its agent's index (committed; a one-off session is only in memory); its transcript is the caller's. */
   private removeEntry(sessionKey: string): SessionEntry | undefined {
     this.assertOpen();
     const { agentId, key } = this.locate(sessionKey);
     const entries = this.indexes.entries(agentId);
     const old = entries.get(key);
-    if (old)
+    if (old && this.indexes.isUnlisted(old)) entries.delete(key);
+    else if (old)
       this.indexes.commit(
         agentId,
         () => entries.delete(key),
