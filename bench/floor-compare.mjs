@@ -45,10 +45,14 @@ async function measureTarget(kind, model, { sequentialTurns, sessions, turnsPerS
     }
     for (let i = 0; i < 20; i++) await chat(port, `warm-${i % 10}`, `warm ${i}`);
     const sequential = [];
+    const split = new TurnSplit();
     for (let i = 0; i < sequentialTurns; i++) {
+      const requestsBefore = model.count();
       const t = now();
       await chat(port, "sequential", `turn ${i}`);
-      sequential.push(now() - t);
+      const done = now();
+      sequential.push(done - t);
+      if (model.count() === requestsBefore + 1) split.add(t, model.lastRequest(), done);
     }
     const started = now();
     await Promise.all(
@@ -59,7 +63,7 @@ async function measureTarget(kind, model, { sequentialTurns, sessions, turnsPerS
     const turnsPerSecond = (sessions * turnsPerSession) / ((now() - started) / 1000);
     await sleep(300);
     const rssMiB = proc.rssBytes(`${kind}: rss after load`) / MiB;
-    return { portOpenMs, turnP50Ms: percentile(sequential, 50), turnsPerSecond, rssMiB };
+    return { portOpenMs, turnP50Ms: percentile(sequential, 50), turnSplit: split.medians(), turnsPerSecond, rssMiB };
   } finally {
     chat.close();
     await proc.stop?.(5000, `${kind}: SIGTERM`).catch(() => {});
@@ -67,10 +71,37 @@ async function measureTarget(kind, model, { sequentialTurns, sessions, turnsPerS
   }
 }
 
+/**
+ * Where a sequential turn's time goes, split at the model call (the instant model runs in this
+ * process, so its clock is the client's): `beforeModelMs` from sending the request until the model
+ * has the call (request handling, session, prompt, history and the call itself), `modelMs` the
+ * instant model's own time (reading the call, writing the answer), `afterModelMs` from the answer
+ * written until the client has the reply (reading the stream, the transcript and its fsync, the
+ * reply). Medians over the turns that made exactly one model call.
+ */
+class TurnSplit {
+  before = [];
+  model = [];
+  after = [];
+
+  add(sentAt, { receivedAt, answeredAt }, doneAt) {
+    this.before.push(receivedAt - sentAt);
+    this.model.push(answeredAt - receivedAt);
+    this.after.push(doneAt - answeredAt);
+  }
+
+  medians() {
+    return { turns: this.before.length, beforeModelMs: round(median(this.before), 2), modelMs: round(median(this.model), 2), afterModelMs: round(median(this.after), 2) };
+  }
+}
+
 /** Best of the rounds: the lowest p50 and RSS, the highest throughput (noise only ever adds cost). */
 function best(runs) {
+  const fastest = runs.reduce((a, b) => (b.turnP50Ms < a.turnP50Ms ? b : a));
   return {
-    turnP50Ms: round(Math.min(...runs.map((r) => r.turnP50Ms)), 2),
+    turnP50Ms: round(fastest.turnP50Ms, 2),
+    // The split of the round whose p50 counts.
+    turnSplit: fastest.turnSplit,
     turnsPerSecond: round(Math.max(...runs.map((r) => r.turnsPerSecond)), 1),
     rssMiB: round(Math.min(...runs.map((r) => r.rssMiB)), 1),
     portOpenMs: round(median(runs.map((r) => r.portOpenMs)), 1),

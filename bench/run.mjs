@@ -196,6 +196,7 @@ function buildTargets() {
 }
 
 const fmt = (v, unit, digits = 0) => (typeof v === "number" ? `${v.toFixed(digits)}${unit}` : "n/a");
+const splitText = (split) => (split ? `${fmt(split.beforeModelMs, "", 2)}/${fmt(split.modelMs, "", 2)}/${fmt(split.afterModelMs, "ms", 2)}` : "n/a");
 
 function summaryLine(targets) {
   const r = results;
@@ -263,6 +264,11 @@ function summaryLine(targets) {
       "vs floor",
       r.floor?.ratios?.turnP50,
       `p50 ×${fmt(r.floor?.ratios?.turnP50, "", 2)} (${fmt(r.floor?.gateway?.turnP50Ms, "ms", 1)} / floor ${fmt(r.floor?.floor?.turnP50Ms, "ms", 1)}) turns/s ×${fmt(r.floor?.ratios?.throughput, "", 2)} (${fmt(r.floor?.gateway?.turnsPerSecond, "")} / floor ${fmt(r.floor?.floor?.turnsPerSecond, "")}) rss ×${fmt(r.floor?.ratios?.rss, "", 2)}`,
+    ],
+    [
+      "turn split",
+      r.floor?.gateway?.turnSplit?.beforeModelMs,
+      `before/model/after the model call: ${splitText(r.floor?.gateway?.turnSplit)} / floor ${splitText(r.floor?.floor?.turnSplit)}`,
     ],
     ["cron tick@10k", r.automation?.scheduler?.tickMs?.p95, `${fmt(r.automation?.scheduler?.tickMs?.p95, "ms", 3)} +${fmt(r.automation?.scheduler?.rssGrowthMiB, "MiB", 1)}`],
     ["cron due→start p95", r.automation?.scheduler?.dueStartLatencyMs?.p95, fmt(r.automation?.scheduler?.dueStartLatencyMs?.p95, "ms", 1)],

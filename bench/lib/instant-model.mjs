@@ -24,11 +24,16 @@ const USAGE_CHUNK = `data: ${JSON.stringify({ id: "x", object: "chat.completion.
  * answer is "ok" and the body is not parsed (only searched for `"stream":true`): the bench shares
  * the machine's cores with the gateway, and parsing a long history's JSON is a model server's
  * work, not the gateway's.
- * Resolves with `{ server, port, count() }`; `count()` is the number of requests answered.
+ * Resolves with `{ server, port, count(), lastRequest() }`; `count()` is the number of requests
+ * answered, `lastRequest()` the latest one's `receivedAt` (its headers arrived) and `answeredAt`
+ * (its answer was written), both `performance.now()` of this process: a bench that runs the model
+ * in its own process splits a turn's time at the model call with them.
  */
 export function startInstantModel({ reply } = {}) {
   let requests = 0;
+  let last = { receivedAt: NaN, answeredAt: NaN };
   const server = http.createServer((req, res) => {
+    const receivedAt = performance.now();
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
@@ -38,6 +43,7 @@ export function startInstantModel({ reply } = {}) {
       if (!parsed.stream) {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify(completion(content)));
+        last = { receivedAt, answeredAt: performance.now() };
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream" });
@@ -45,7 +51,8 @@ export function startInstantModel({ reply } = {}) {
       res.write(chunk([{ index: 0, delta: {}, finish_reason: "stop" }]));
       res.write(USAGE_CHUNK);
       res.end("data: [DONE]\n\n");
+      last = { receivedAt, answeredAt: performance.now() };
     });
   });
-  return new Promise((resolve) => server.listen(0, HOST, () => resolve({ server, port: server.address().port, count: () => requests })));
+  return new Promise((resolve) => server.listen(0, HOST, () => resolve({ server, port: server.address().port, count: () => requests, lastRequest: () => last })));
 }
