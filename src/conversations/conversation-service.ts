@@ -219,7 +219,11 @@ export class ConversationService implements ConversationPort {
     if (input.ephemeral && !this.deps.store.peek(sessionKey)) {
       this.deps.store.ensureOneOff(sessionKey, { agentId });
       this.ephemeralSessions.add(sessionKey);
-    } else this.deps.store.ensure(sessionKey, { agentId });
+    } else {
+      // A new session's header goes to disk off the event loop: every path below acknowledges
+      // only after whenDurable, which covers it.
+      this.deps.store.ensure(sessionKey, { agentId }, { deferSync: true });
+    }
     if (input.origin) this.recordOrigin(sessionKey, input.origin);
     // Durable before anything is acknowledged: a crash after this point keeps the message (a
     // one-off session keeps nothing by design).

@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import path from "node:path";
+import { fsyncDirectory } from "./atomic-file.js";
 import { FsyncBarrier, fsyncFile } from "./fsync-barrier.js";
 
 /**
@@ -15,6 +17,8 @@ import { FsyncBarrier, fsyncFile } from "./fsync-barrier.js";
 export class AppendFiles {
   private readonly handles = new Map<string, Handle>();
   private readonly sizes = new Map<string, number>();
+  /** Files created and not yet fsynced: their directory's entry for them is not durable either. */
+  private readonly unsyncedNew = new Set<string>();
   private readonly barrier = new FsyncBarrier((file) => this.fsyncCurrent(file));
 
   constructor(private readonly maxOpen = 64) {}
@@ -53,9 +57,20 @@ export class AppendFiles {
     return this.sizes.get(file);
   }
 
+  /**
+   * `file` was just created and nothing of it is durable yet, its name included: the next fsync
+   * of it (`sync` or `syncNow`) also fsyncs its directory.
+   */
+  created(file: string): void {
+    this.unsyncedNew.add(file);
+  }
+
   /** fsync on the calling thread: for the rare append that must be durable before returning. */
   syncNow(file: string): void {
     fs.fsyncSync(this.handleFor(file).fd);
+    if (!this.unsyncedNew.has(file)) return;
+    fsyncDirectory(path.dirname(file));
+    this.unsyncedNew.delete(file);
   }
 
   /**
@@ -69,6 +84,7 @@ export class AppendFiles {
   /** Stops using the descriptor for `file` (archived or deleted): closed now or after its fsync. */
   forget(file: string): void {
     this.sizes.delete(file);
+    this.unsyncedNew.delete(file);
     const handle = this.handles.get(file);
     if (!handle) return;
     this.handles.delete(file);
@@ -80,6 +96,7 @@ export class AppendFiles {
     for (const handle of this.handles.values()) this.release(handle);
     this.handles.clear();
     this.sizes.clear();
+    this.unsyncedNew.clear();
   }
 
   private lastStat: { file: string; ino: number; dev: number } | undefined;
@@ -113,7 +130,17 @@ export class AppendFiles {
    */
   private fsyncCurrent(file: string): Promise<void> {
     const handle = this.handles.get(file);
-    return handle ? this.fsyncHandle(handle) : fsyncFile(file);
+    const synced = handle ? this.fsyncHandle(handle) : fsyncFile(file);
+    if (!this.unsyncedNew.has(file)) return synced;
+    // A new file's name is durable once its directory is fsynced too (as fsyncDirectory: some
+    // filesystems refuse fsync on a directory, where creating the name is durable without it).
+    return synced.then(() =>
+      fsyncFile(path.dirname(file))
+        .catch(() => {})
+        .then(() => {
+          this.unsyncedNew.delete(file);
+        }),
+    );
   }
 
   private fsyncHandle(handle: Handle): Promise<void> {

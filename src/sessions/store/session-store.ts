@@ -36,7 +36,7 @@ const LOCATED_KEYS = 1_024;
  * `agents/<agentId>/sessions/sessions.json` plus one `<sessionId>.jsonl` per session.
  *
  * Everything is synchronous: each call finishes its disk work (and fsync) before it returns,
- * except where a method says otherwise (deferred appends, one-off sessions), and no two calls
+ * except where a method says otherwise (deferred appends and ensure, one-off sessions), and no two calls
  * interleave, so check-then-write sequences (writer fencing) need no locks.
  * A gateway holds the state-dir lock, so this process is the only writer.
  */
@@ -106,8 +106,14 @@ export class SessionStore {
    * is written coalesced: a crash before the write is repaired when the index is next opened
    * (restoreUnindexedTranscripts). Settings a header cannot carry (label, spawnedBy, overrides)
    * are written to the index at once.
+   *
+   * `deferSync` (for callers that await `whenDurable` before acknowledging anything, as with
+   * deferred appends): a new plain session's header and its directory entry are fsynced off the
+   * event loop, starting at once, and `whenDurable` covers them. A crash before that fsync loses
+   * the session, whose first message no one was told is kept. A session created with settings is
+   * durable before this returns all the same: its index row, written at once, names its transcript.
    */
-  ensure(sessionKey: string, init: SessionInit = {}): SessionEntry {
+  ensure(sessionKey: string, init: SessionInit = {}, options: { deferSync?: boolean } = {}): SessionEntry {
     this.assertOpen();
     const { agentId, key } = this.locate(sessionKey);
     if (init.agentId !== undefined && normalizeSafeAgentId(init.agentId) !== agentId) {
@@ -117,8 +123,9 @@ export class SessionStore {
     const existing = entries.get(key);
     if (existing) return { ...existing };
     const { cwd, agentId: _agent, ...fields } = init;
-    const entry = this.startGeneration(agentId, key, fields, cwd);
-    if (Object.keys(fields).length === 0) this.indexes.commitSoon(agentId, () => entries.set(key, entry));
+    const plain = Object.keys(fields).length === 0;
+    const entry = this.startGeneration(agentId, key, fields, cwd, plain && options.deferSync ? "soon" : "now");
+    if (plain) this.indexes.commitSoon(agentId, () => entries.set(key, entry));
     else
       this.indexes.commit(
         agentId,
@@ -142,7 +149,7 @@ export class SessionStore {
       throw new SessionKeyError(`session key ${key} belongs to agent ${agentId}, not ${init.agentId}`);
     }
     if (this.indexes.entries(agentId).has(key)) throw new SessionKeyError(`session ${key} already exists; a one-off session needs a new key`);
-    const entry = this.startGeneration(agentId, key, {}, init.cwd, false);
+    const entry = this.startGeneration(agentId, key, {}, init.cwd, "never");
     this.indexes.addUnlisted(agentId, key, entry);
     return { ...entry };
   }
@@ -440,13 +447,23 @@ export class SessionStore {
   }
 
   /** A new transcript generation: header written (durably, unless one-off) first, so the index never points at nothing. */
-  private startGeneration(agentId: string, key: string, fields: Record<string, unknown>, cwd: string | undefined, durable = true): SessionEntry {
+  /**
+   * A new generation's transcript, its header durable `now` (before this returns), `soon` (an
+   * fsync of it and its directory starts at once off the event loop; `whenDurable` covers it) or
+   * `never` (a one-off session).
+   */
+  private startGeneration(agentId: string, key: string, fields: Record<string, unknown>, cwd: string | undefined, durable: "now" | "soon" | "never" = "now"): SessionEntry {
     ensurePrivateDir(sessionsDir(this.stateDir, agentId));
     const sessionId = randomUUID();
     const sessionFile = transcriptFile(this.stateDir, agentId, sessionId);
     const now = this.now();
-    createTranscript({ sessionId, sessionFile, sessionKey: key, agentId }, cwd ?? this.options.cwd ?? process.cwd(), now, durable);
+    createTranscript({ sessionId, sessionFile, sessionKey: key, agentId }, cwd ?? this.options.cwd ?? process.cwd(), now, durable === "now");
     this.tails.set(sessionFile, { lastId: null, needsNewline: false });
+    if (durable === "soon") {
+      this.files.created(sessionFile);
+      // A failure here is reported by the whenDurable that acknowledging waits for (the file stays marked).
+      this.files.sync(sessionFile).catch(() => {});
+    }
     return { ...fields, sessionId, sessionKey: key, agentId, sessionFile, updatedAt: now, sessionStartedAt: now, inputTokens: 0, outputTokens: 0, totalTokens: 0, messageCount: 0 };
   }
 
@@ -473,9 +490,10 @@ export class SessionStore {
     if (cached && presence === "file") return cached;
     const tail = readTranscriptTail(entry.sessionFile);
     if (tail) return tail;
-    // The file vanished behind our back: start it again so the line format stays valid.
+    // The file vanished behind our back, or a crash left it empty (its header never reached the
+    // disk: ensure with deferSync): start it again so the line format stays valid.
     writeFreshTranscript(entry, this.options.cwd ?? process.cwd(), this.now());
-    this.warn(`${entry.sessionKey}: transcript ${entry.sessionFile} was missing; started it again with a fresh header`);
+    this.warn(`${entry.sessionKey}: transcript ${entry.sessionFile} was ${presence === "file" ? "empty" : "missing"}; started it again with a fresh header`);
     return { lastId: null, needsNewline: false };
   }
 

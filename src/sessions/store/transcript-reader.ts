@@ -78,6 +78,7 @@ export interface TranscriptTail {
 /**
  * The state needed to append, read from the end of the file: a 64 KiB window, doubled until a
  * complete entry is found or the whole file was read, so opening a long session stays cheap.
+ * Null when the file is missing or empty: there is no header to append after.
  */
 export function readTranscriptTail(file: string): TranscriptTail | null {
   let size: number;
@@ -86,7 +87,7 @@ export function readTranscriptTail(file: string): TranscriptTail | null {
   } catch {
     return null;
   }
-  if (size === 0) return { lastId: null, needsNewline: false };
+  if (size === 0) return null;
   const lastByte = readSlice(file, size - 1, 1);
   const needsNewline = lastByte !== null && lastByte[0] !== 0x0a;
   for (let window = 64 * 1024; ; window *= 2) {

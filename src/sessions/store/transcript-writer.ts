@@ -63,8 +63,9 @@ export function writeFreshTranscript(session: { sessionId: string; sessionFile: 
  * write, then (when `durable`) one fsync and the directory's fsync for the new name. A durable
  * header is on disk when this returns: a plain session's index row is written later
  * (coalesced), and until then the header is the session's record (restoreUnindexedTranscripts).
- * A crash mid-create leaves a file without a valid header, which nothing restores. A one-off
- * session's transcript is not meant to outlive its turn, so nothing is fsynced for it.
+ * A crash mid-create leaves a file without a valid header, which nothing restores. Without
+ * `durable` the caller makes it durable later (SessionStore.ensure with deferSync) or never (a
+ * one-off session's transcript is not meant to outlive its turn).
  */
 export function createTranscript(session: { sessionId: string; sessionFile: string; sessionKey: string; agentId: string }, cwd: string, now: number, durable = true): void {
   const header = buildHeader({ sessionId: session.sessionId, cwd, now, sessionKey: session.sessionKey, agentId: session.agentId });
