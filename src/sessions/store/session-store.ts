@@ -36,8 +36,8 @@ const LOCATED_KEYS = 1_024;
  * `agents/<agentId>/sessions/sessions.json` plus one `<sessionId>.jsonl` per session.
  *
  * Everything is synchronous: each call finishes its disk work (and fsync) before it returns,
- * except where a method says otherwise (deferred appends and ensure, one-off sessions), and no two calls
- * interleave, so check-then-write sequences (writer fencing) need no locks.
+ * except where a method says otherwise (deferred appends and ensure, one-off sessions), and no
+ * two calls interleave, so check-then-write sequences (writer fencing) need no locks.
  * A gateway holds the state-dir lock, so this process is the only writer.
  */
 export class SessionStore {
@@ -446,11 +446,10 @@ export class SessionStore {
     else this.indexes.commitSoon(agentId, change);
   }
 
-  /** A new transcript generation: header written (durably, unless one-off) first, so the index never points at nothing. */
   /**
-   * A new generation's transcript, its header durable `now` (before this returns), `soon` (an
-   * fsync of it and its directory starts at once off the event loop; `whenDurable` covers it) or
-   * `never` (a one-off session).
+   * A new transcript generation, its header written first so the index never points at nothing,
+   * and durable `now` (before this returns), `soon` (an fsync of it and its directory starts at
+   * once off the event loop; `whenDurable` covers it) or `never` (a one-off session).
    */
   private startGeneration(agentId: string, key: string, fields: Record<string, unknown>, cwd: string | undefined, durable: "now" | "soon" | "never" = "now"): SessionEntry {
     ensurePrivateDir(sessionsDir(this.stateDir, agentId));
