@@ -124,6 +124,7 @@ function headerRecord(headers: RequestInit["headers"]): Record<string, string> {
   return out;
 }
 
-function abortError(signal: AbortSignal): unknown {
+/** What an aborted request fails with: the signal's reason, or the DOM AbortError fetch throws. */
+export function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }

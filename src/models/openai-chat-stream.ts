@@ -5,7 +5,7 @@ import type { Stream } from "openai/streaming";
 import { urlToHttpOptions } from "node:url";
 import { packageVersion } from "../infra/version.js";
 import type { SdkErrorClasses } from "./model-errors.js";
-import { agentFor, fetchResponse, nodeHttpFetch } from "./node-http-fetch.js";
+import { abortError, agentFor, fetchResponse, nodeHttpFetch } from "./node-http-fetch.js";
 import type { SharedClientOptions } from "./sdk-stream.js";
 import type { ProviderModel } from "./types.js";
 
@@ -30,7 +30,7 @@ export async function openChatCompletionsStream(client: ChatCompletionsClient, m
   if (!target) return sdkStream(await client.sdk(), body, options);
   const first = await firstAttempt(target, body, options.signal, client.timeoutMs);
   if (first.kind === "stream") return chunksOf(first.response, options.signal);
-  if (options.signal.aborted) throw options.signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+  if (options.signal.aborted) throw abortError(options.signal);
   const sdk = await client.sdk();
   return sdkStream(sdk.withOptions({ fetch: replayFirst(first) }), body, options);
 }
@@ -179,7 +179,7 @@ function firstAttempt(target: Target, body: Buffer, signal: AbortSignal, timeout
  */
 function destroyOnAbort(request: http.ClientRequest, signal: AbortSignal): void {
   const abort = () => {
-    request.destroy(signal.reason ?? new DOMException("This operation was aborted", "AbortError"));
+    request.destroy(abortError(signal) as Error);
   };
   if (signal.aborted) return abort();
   signal.addEventListener("abort", abort, { once: true });
