@@ -114,11 +114,7 @@ export class SessionStore {
    * durable before this returns all the same: its index row, written at once, names its transcript.
    */
   ensure(sessionKey: string, init: SessionInit = {}, options: { deferSync?: boolean } = {}): SessionEntry {
-    this.assertOpen();
-    const { agentId, key } = this.locate(sessionKey);
-    if (init.agentId !== undefined && normalizeSafeAgentId(init.agentId) !== agentId) {
-      throw new SessionKeyError(`session key ${key} belongs to agent ${agentId}, not ${init.agentId}`);
-    }
+    const { agentId, key } = this.locateForCreate(sessionKey, init.agentId);
     const entries = this.indexes.entries(agentId);
     const existing = entries.get(key);
     if (existing) return { ...existing };
@@ -143,11 +139,7 @@ export class SessionStore {
    * from the index; the per-agent cap removes anonymous sessions first. The key must be new.
    */
   ensureOneOff(sessionKey: string, init: Pick<SessionInit, "agentId" | "cwd"> = {}): SessionEntry {
-    this.assertOpen();
-    const { agentId, key } = this.locate(sessionKey);
-    if (init.agentId !== undefined && normalizeSafeAgentId(init.agentId) !== agentId) {
-      throw new SessionKeyError(`session key ${key} belongs to agent ${agentId}, not ${init.agentId}`);
-    }
+    const { agentId, key } = this.locateForCreate(sessionKey, init.agentId);
     if (this.indexes.entries(agentId).has(key)) throw new SessionKeyError(`session ${key} already exists; a one-off session needs a new key`);
     const entry = this.startGeneration(agentId, key, {}, init.cwd, "never");
     this.indexes.addUnlisted(agentId, key, entry);
@@ -438,6 +430,16 @@ export class SessionStore {
     const entry = this.indexes.entries(agentId).get(key);
     if (!entry) throw new SessionNotFoundError(key);
     return { agentId, key, entry };
+  }
+
+  /** Where a session to be created lives; the key's agent must be `agentId` when one is given. */
+  private locateForCreate(sessionKey: string, agentId: string | undefined): { agentId: string; key: string } {
+    this.assertOpen();
+    const located = this.locate(sessionKey);
+    if (agentId !== undefined && normalizeSafeAgentId(agentId) !== located.agentId) {
+      throw new SessionKeyError(`session key ${located.key} belongs to agent ${located.agentId}, not ${agentId}`);
+    }
+    return located;
   }
 
   /** A change to `entry`'s row, written by the coalescing writer; a one-off session's row is never written. */
