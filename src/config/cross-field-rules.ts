@@ -14,6 +14,7 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
   return [
     ...checkGatewayAuth(config),
     ...checkCustomBind(config),
+    ...checkSessionScope(config),
     ...checkAgentIds(config),
     ...checkRedactPatterns(config),
     ...checkTelegramWebhooks(config),
@@ -104,6 +105,18 @@ function checkCustomBind(config: RawOpenClawConfig): ConfigIssue[] {
     return [{ path: "gateway.customBindHost", message: 'required when gateway.bind is "custom"' }];
   }
   return [];
+}
+
+// OpenClaw's "global" puts every chat in one session outside any agent's keys; sessions here are
+// formed only by session.dmScope and session.mainKey, so the value would be accepted and ignored.
+function checkSessionScope(config: RawOpenClawConfig): ConfigIssue[] {
+  if (config.session?.scope !== "global") return [];
+  return [
+    {
+      path: "session.scope",
+      message: '"global" is not supported by this gateway; use "per-sender" (or leave it unset) and session.dmScope: "main" to share one session for direct messages',
+    },
+  ];
 }
 
 function checkAgentIds(config: RawOpenClawConfig): ConfigIssue[] {

@@ -112,6 +112,11 @@ describe("validateConfig: cross-key rules", () => {
     expect(validationError({ gateway: { bind: "custom" } }).message).toBe('gateway.customBindHost: required when gateway.bind is "custom"');
   });
 
+  it('refuses session.scope "global", which this gateway does not implement', () => {
+    expect(validationError({ session: { scope: "global" } }).message).toMatch(/^session\.scope: "global" is not supported by this gateway/);
+    expect(validateConfig({ session: { scope: "per-sender" } }, {}).config.session.scope).toBe("per-sender");
+  });
+
   it("rejects a logging.redactPatterns entry that is not a regular expression", () => {
     expect(validationError({ logging: { redactPatterns: ["ok-[0-9]+", "broken(["] } }).message).toMatch(/^logging\.redactPatterns\[1\]: not a valid regular expression/);
   });
