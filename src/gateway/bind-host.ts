@@ -1,13 +1,21 @@
 import fs from "node:fs";
+import os from "node:os";
+import { findTailnetIPv4, type NetworkInterfaceList } from "./tailnet-address.js";
 
 export type BindMode = "loopback" | "lan" | "auto" | "tailnet" | "custom";
 export const BIND_MODES: readonly BindMode[] = ["loopback", "lan", "auto", "tailnet", "custom"];
 
 /**
  * Map a bind mode to the address we listen on (see docs/configuration.md, `gateway.bind`). Host
- * literals are not bind modes; `custom` takes its address from `gateway.customBindHost`.
+ * literals are not bind modes; `custom` takes its address from `gateway.customBindHost`;
+ * `tailnet` takes the host's Tailscale IPv4 address, and like OpenClaw falls back to loopback
+ * (with a note to log) when the host has none.
  */
-export function resolveBindHost(mode: BindMode, customBindHost: string | undefined): { host: string; note?: string } {
+export function resolveBindHost(
+  mode: BindMode,
+  customBindHost: string | undefined,
+  listInterfaces: () => NetworkInterfaceList = os.networkInterfaces,
+): { host: string; note?: string } {
   switch (mode) {
     case "loopback":
       return { host: "127.0.0.1" };
@@ -15,8 +23,14 @@ export function resolveBindHost(mode: BindMode, customBindHost: string | undefin
       return { host: "0.0.0.0" };
     case "auto":
       return inContainer() ? { host: "0.0.0.0" } : { host: "127.0.0.1" };
-    case "tailnet":
-      return { host: "127.0.0.1", note: "tailnet bind is not supported by this gateway; listening on loopback" };
+    case "tailnet": {
+      const tailnet = findTailnetIPv4(listInterfaces());
+      if (tailnet) return { host: tailnet };
+      return {
+        host: "127.0.0.1",
+        note: 'gateway.bind is "tailnet" but this host has no Tailscale address (100.64.0.0/10); listening on loopback. Start Tailscale and restart the gateway',
+      };
+    }
     case "custom":
       if (!customBindHost) throw new Error('gateway.bind is "custom" but gateway.customBindHost is not set');
       return { host: customBindHost };

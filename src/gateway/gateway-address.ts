@@ -1,5 +1,6 @@
 import { DEFAULT_GATEWAY_PORT } from "../config/default-port.js";
 import { resolveBindHost, type BindMode } from "./bind-host.js";
+import type { NetworkInterfaceList } from "./tailnet-address.js";
 import { GatewayStartError } from "./start-error.js";
 
 /** A TCP port as typed by a person: an integer 0-65535 (0 = any free port), else undefined. */
@@ -28,9 +29,16 @@ export interface GatewayAddress {
  * one rule for both the early listen (src/gateway/early-listen.ts) and the full start-up, so the
  * two cannot disagree about the same inputs.
  */
-export function resolveGatewayAddress(input: { portFlag?: number; bindFlag?: BindMode; envPort: string | undefined; configured: ConfiguredAddress }): GatewayAddress {
+export function resolveGatewayAddress(input: {
+  portFlag?: number;
+  bindFlag?: BindMode;
+  envPort: string | undefined;
+  configured: ConfiguredAddress;
+  /** The host's interfaces, for `tailnet`; `os.networkInterfaces` unless a test gives its own. */
+  listInterfaces?: () => NetworkInterfaceList;
+}): GatewayAddress {
   const port = resolveGatewayPort(input.portFlag, input.envPort, input.configured.port);
-  const bind = resolveBindHost(input.bindFlag ?? input.configured.bind ?? "loopback", input.configured.customBindHost);
+  const bind = resolveBindHost(input.bindFlag ?? input.configured.bind ?? "loopback", input.configured.customBindHost, input.listInterfaces);
   return { port, ...bind };
 }
 
