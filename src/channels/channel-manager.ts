@@ -170,15 +170,25 @@ export class ChannelManager {
     return this.routes.get(`${method.toUpperCase()} ${urlPath}`);
   }
 
-  accountStatuses(): (ChannelAccountStatus & { channel: string; enabled: boolean; configured: boolean; dmPolicy: string; problems: string[] })[] {
+  /**
+   * Each account's state for status output. `name` is the label from `channels.<c>.accounts.<id>.name`,
+   * else `channels.<c>.name` (an account inherits the channel block's keys).
+   */
+  accountStatuses(): (ChannelAccountStatus & { channel: string; name?: string; enabled: boolean; configured: boolean; dmPolicy: string; problems: string[] })[] {
     return [...this.accounts.values()].map((a) => ({
       ...a.status,
       channel: a.channel,
+      ...(typeof a.config.name === "string" && a.config.name !== "" ? { name: a.config.name } : {}),
       enabled: a.enabled,
       configured: a.configured,
       dmPolicy: (a.config.dmPolicy as string | undefined) ?? "pairing",
       problems: a.problems,
     }));
+  }
+
+  /** The account a channel uses when none is named: `channels.<c>.defaultAccount`, else `default`, else the first. */
+  defaultAccountId(channel: ChannelId): string | undefined {
+    return defaultAccountId(this.deps.config(), channel);
   }
 
   /** Direct delivery without an agent run (`send`, `openclaw message send`, the `message` tool). */

@@ -66,7 +66,17 @@ export async function channelsStatusCommand(flags: ClientFlags): Promise<void> {
       channelOrder: string[];
       channelAccounts: Record<
         string,
-        { accountId: string; running: boolean; connected: boolean; reconnectAttempts: number; lastError: string | null; mode?: string; botUsername?: string; dmPolicy: string }[]
+        {
+          accountId: string;
+          name?: string;
+          running: boolean;
+          connected: boolean;
+          reconnectAttempts: number;
+          lastError: string | null;
+          mode?: string;
+          botUsername?: string;
+          dmPolicy: string;
+        }[]
       >;
     };
     if (flags.json) return printJson(res);
@@ -77,7 +87,8 @@ export async function channelsStatusCommand(flags: ClientFlags): Promise<void> {
         const extras = [a.mode, a.botUsername ? `@${a.botUsername}` : undefined, `dm ${a.dmPolicy}`, a.reconnectAttempts ? `${a.reconnectAttempts} reconnects` : undefined]
           .filter(Boolean)
           .join(", ");
-        process.stdout.write(`${channel}/${a.accountId}: ${state} (${extras})${a.lastError ? ` — last error: ${a.lastError}` : ""}\n`);
+        const label = a.name ? ` "${a.name}"` : "";
+        process.stdout.write(`${channel}/${a.accountId}${label}: ${state} (${extras})${a.lastError ? ` — last error: ${a.lastError}` : ""}\n`);
       }
     }
   } finally {

@@ -317,6 +317,21 @@ describe("Telegram channel", () => {
     expect(repliesTo(4243)).toEqual(["from the CLI"]);
   });
 
+  it("channels status shows each account's name (its own, else the channel's) and the configured defaultAccount", async () => {
+    telegram = await startFakeTelegram();
+    const gw = await start({ telegram: { name: "Family bot", defaultAccount: "home", accounts: { alerts: { name: "Alerts", enabled: false }, home: {} } } });
+    const env = { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port) };
+    const json = JSON.parse((await runCli(["channels", "status", "--json"], env)).output);
+    expect(json.channelAccounts.telegram).toEqual([
+      expect.objectContaining({ accountId: "alerts", name: "Alerts", enabled: false }),
+      expect.objectContaining({ accountId: "home", name: "Family bot", enabled: true }),
+    ]);
+    expect(json.channelDefaultAccountId).toEqual({ telegram: "home" });
+    const text = await runCli(["channels", "status"], env);
+    expect(text.output).toMatch(/^telegram\/alerts "Alerts": stopped/m);
+    expect(text.output).toMatch(/^telegram\/home "Family bot": /m);
+  });
+
   it("bindings route a peer to its agent", async () => {
     telegram = await startFakeTelegram();
     model.setResponder(() => ({ text: "routed" }));

@@ -111,6 +111,6 @@ export function channelsStatusPayload(manager: ChannelManager | undefined): Reco
     channelLabels: Object.fromEntries(order.map((c) => [c, LABELS[c] ?? c])),
     channels,
     channelAccounts,
-    channelDefaultAccountId: Object.fromEntries(order.map((c) => [c, channelAccounts[c]?.length ? (channelAccounts[c]![0] as { accountId: string }).accountId : "default"])),
+    channelDefaultAccountId: Object.fromEntries(order.map((c) => [c, manager?.defaultAccountId(c) ?? "default"])),
   };
 }
