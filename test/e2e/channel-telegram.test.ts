@@ -332,6 +332,23 @@ describe("Telegram channel", () => {
     expect(text.output).toMatch(/^telegram\/home "Family bot": /m);
   });
 
+  it("without messages.ackReaction, the ack reaction is the routed agent's identity.emoji", async () => {
+    telegram = await startFakeTelegram({ botUsername: "claw_bot" });
+    model.setResponder(() => ({ text: "on it" }));
+    const stateDir = makeTempDir();
+    await start({
+      stateDir,
+      extra: {
+        agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/fake-model" } }, entries: { main: { identity: { emoji: "🦞" } } } },
+        messages: { ackReactionScope: "direct" },
+      },
+    });
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "please look", messageId: 21 });
+    await telegram.waitFor(() => telegram.sent.some((c) => c.method === "setMessageReaction" && Number(c.body.message_id) === 21), 10_000);
+    const reaction = telegram.sent.find((c) => c.method === "setMessageReaction")!;
+    expect(JSON.stringify(reaction.body.reaction)).toContain("🦞");
+  });
+
   it("bindings route a peer to its agent", async () => {
     telegram = await startFakeTelegram();
     model.setResponder(() => ({ text: "routed" }));

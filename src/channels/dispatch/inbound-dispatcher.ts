@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { InternalHookSink } from "../../hooks/internal/types.js";
 import type { Logger } from "../../infra/logger.js";
-import { defaultAgentId } from "../../agents/agent-config.js";
+import { defaultAgentId, findAgentEntry } from "../../agents/agent-config.js";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { buildChannelSessionKey, isAcpSessionKey, parseSessionKey, type DmScope } from "../../sessions/keys/index.js";
@@ -304,12 +304,14 @@ export class InboundDispatcher {
   }
 
   /**
-   * `messages.ackReaction`: the bot reacts to a message it accepted for the agent, within
-   * `messages.ackReactionScope` (default `group-mentions`). Best effort: a platform that refuses
-   * (or has no reactions) is logged, and the reply still comes.
+   * `messages.ackReaction`, else the routed agent's `identity.emoji`: the bot reacts to a message
+   * it accepted for the agent, within `messages.ackReactionScope` (default `group-mentions`). Best
+   * effort: a platform that refuses (or has no reactions) is logged, and the reply still comes.
    */
   private async acknowledge(running: RunningAccount, routed: Routed): Promise<void> {
-    const { ackReaction: emoji, ackReactionScope: scope = "group-mentions" } = this.deps.config().messages ?? {};
+    const config = this.deps.config();
+    const { ackReaction, ackReactionScope: scope = "group-mentions" } = config.messages ?? {};
+    const emoji = ackReaction || findAgentEntry(config, routed.agentId)?.identity?.emoji;
     if (!emoji || !running.account.react) return;
     const direct = routed.message.chatType === "direct";
     const wanted = scope === "all" || (scope === "direct" ? direct : !direct && (scope === "group-all" || routed.message.wasMentioned));
