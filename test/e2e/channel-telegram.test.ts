@@ -176,6 +176,20 @@ describe("Telegram channel", () => {
     expect(chunks.join("\n\n").replace(/\s+/g, " ")).toBe(long.replace(/\s+/g, " "));
   });
 
+  it.each([
+    { replyToMode: "first", quoting: [true, false, false] },
+    { replyToMode: "all", quoting: [true, true, true] },
+  ])("replyToMode $replyToMode quotes the user's message in chunks $quoting", async ({ replyToMode, quoting }) => {
+    telegram = await startFakeTelegram();
+    const long = Array.from({ length: 30 }, (_, i) => `Paragraph ${i}: ${"lorem ipsum ".repeat(24).trim()}`).join("\n\n");
+    model.setResponder(() => ({ text: long }));
+    await start({ telegram: { replyToMode } });
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "long please", messageId: 7 });
+    await telegram.waitFor(() => repliesTo(OWNER).length >= 3, 10_000);
+    const quoted = telegram.messages(OWNER).map((m) => (m.reply_parameters as { message_id?: number } | undefined)?.message_id === 7);
+    expect(quoted).toEqual(quoting);
+  });
+
   it("waits retry_after on a 429 and then delivers", async () => {
     telegram = await startFakeTelegram();
     model.setResponder(() => ({ text: "after the wait" }));

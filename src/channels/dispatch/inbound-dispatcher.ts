@@ -288,6 +288,8 @@ export class InboundDispatcher {
       chatId: message.chatId,
       ...(message.threadId ? { threadId: message.threadId } : {}),
       ...(replyToMode !== "off" || message.nativeCommand ? { replyToMessageId: message.messageId } : {}),
+      // `first` quotes the user's message in the reply's first chunk only, `all` in every chunk.
+      ...(replyToMode === "all" ? { replyToEveryChunk: true as const } : {}),
     };
     return {
       running,

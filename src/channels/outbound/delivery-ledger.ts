@@ -6,6 +6,8 @@ export interface DeliveryTarget {
   chatId: string;
   threadId?: string;
   replyToMessageId?: string;
+  /** `replyToMode: all`: every chunk of the reply quotes `replyToMessageId`, not only the first. */
+  replyToEveryChunk?: true;
 }
 
 export type DeliveryState = "awaiting-reply" | "pending" | "delivered" | "failed" | "suppressed";
@@ -266,6 +268,7 @@ function checkTarget(target: DeliveryTarget): DeliveryTarget {
   const out: DeliveryTarget = { channel: target.channel, accountId: target.accountId, chatId: target.chatId };
   if (target.threadId !== undefined) out.threadId = String(target.threadId);
   if (target.replyToMessageId !== undefined) out.replyToMessageId = String(target.replyToMessageId);
+  if (target.replyToEveryChunk === true) out.replyToEveryChunk = true;
   return out;
 }
 

@@ -205,7 +205,7 @@ export class ReplyDelivery {
       if (sent.has(index)) continue;
       const outcome = await sendWithRetry(
         running.account,
-        { chatId: target.chatId, threadId: target.threadId, replyToMessageId: index === 0 ? target.replyToMessageId : undefined },
+        { chatId: target.chatId, threadId: target.threadId, replyToMessageId: index === 0 || target.replyToEveryChunk ? target.replyToMessageId : undefined },
         { markdown: entry.chunks[index]! },
         this.deps.retry ?? DEFAULT_RETRY_POLICY,
         this.stopping.signal,
