@@ -109,6 +109,16 @@ describe("webhooks", { timeout: 90_000 }, () => {
     expect(lastUserText(chatRequests(model)[0]!)).toBe("[Webhook: Gmail] Mail from ann@example.com: Lunch?");
   });
 
+  it("hooks.defaultSessionKey is the session of /hooks/agent requests and agent mappings that name none (as OpenClaw)", async () => {
+    await start({ enabled: true, token: HOOK_TOKEN, defaultSessionKey: "hook:inbox", mappings: [{ match: { path: "ping" }, action: "agent", messageTemplate: "ping {{n}}" }] });
+    const mapped = await post("/hooks/ping", { n: 1 });
+    expect(await mapped.json()).toMatchObject({ ok: true, sessionKey: "agent:main:hook:inbox" });
+    await waitUntil(() => chatRequests(model).length === 1, 15_000, "the mapped turn");
+    const direct = await post("/hooks/agent", { message: "pong" });
+    expect(await direct.json()).toMatchObject({ ok: true, sessionKey: "agent:main:hook:inbox" });
+    await waitUntil(() => chatRequests(model).length === 2, 15_000, "the /hooks/agent turn");
+  });
+
   it("/hooks/wake hands the text to the agent now; with hooks disabled the routes do not exist", async () => {
     await start({ enabled: true, token: HOOK_TOKEN });
     model.setResponder(() => ({ text: "HEARTBEAT_OK" }));
