@@ -17,20 +17,19 @@ function absolute(input: string, env: NodeJS.ProcessEnv): string {
 
 /**
  * Where an agent works. In order:
- * 1. `$OPENCLAW_WORKSPACE_DIR`: an explicit process-wide override (containers, tests).
- * 2. The agent's own `workspace` (`agents.entries.<id>` or `agents.list[]`).
- * 3. For the default agent: `agents.defaults.workspace`, else `<state>/workspace`.
- * 4. For any other agent: `<state>/workspace-<agentId>`. `agents.defaults.workspace` is not
- *    used here on purpose: agents sharing one folder would share one MEMORY.md and persona.
+ * 1. The agent's own `workspace` (`agents.entries.<id>` or `agents.list[]`).
+ * 2. For the default agent: `agents.defaults.workspace`, else `$OPENCLAW_WORKSPACE_DIR`, else
+ *    `<state>/workspace` (the variable is the key's default, as in OpenClaw; the config wins).
+ * 3. For any other agent: `<state>/workspace-<agentId>`. Neither `agents.defaults.workspace` nor
+ *    the variable is used here on purpose: agents sharing one folder would share one MEMORY.md
+ *    and persona.
  */
 export function resolveWorkspaceDir(config: AgentsConfigView, agentId: string, stateDir: string, env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env.OPENCLAW_WORKSPACE_DIR?.trim();
-  if (fromEnv) return absolute(fromEnv, env);
   const own = findAgentEntry(config, agentId)?.workspace?.trim();
   if (own) return absolute(own, env);
   const id = normalizeAgentId(agentId);
   if (id === defaultAgentId(config)) {
-    const shared = config.agents?.defaults?.workspace?.trim();
+    const shared = config.agents?.defaults?.workspace?.trim() || env.OPENCLAW_WORKSPACE_DIR?.trim();
     return shared ? absolute(shared, env) : path.join(absolute(stateDir, env), "workspace");
   }
   return path.join(absolute(stateDir, env), `workspace-${id}`);

@@ -17,12 +17,20 @@ describe("resolveWorkspaceDir", () => {
     expect(resolveWorkspaceDir(defaultConfig(), "Helper", state, env)).toBe("/srv/state/workspace-helper");
   });
 
-  it("prefers OPENCLAW_WORKSPACE_DIR, then the agent's own workspace, then agents.defaults.workspace", () => {
+  it("prefers the agent's own workspace, then agents.defaults.workspace, then OPENCLAW_WORKSPACE_DIR", () => {
+    const withEnv = { ...env, OPENCLAW_WORKSPACE_DIR: "~/env-ws" };
     const config = { agents: { defaults: { workspace: "~/shared-ws" }, entries: { main: { workspace: "~/main-ws" }, ops: {} } } };
-    expect(resolveWorkspaceDir(config, "main", state, { ...env, OPENCLAW_WORKSPACE_DIR: "~/env-ws" })).toBe("/home/u/env-ws");
-    expect(resolveWorkspaceDir(config, "main", state, env)).toBe("/home/u/main-ws");
+    expect(resolveWorkspaceDir(config, "main", state, withEnv)).toBe("/home/u/main-ws");
     const noOwn = { agents: { defaults: { workspace: "~/shared-ws" } } };
-    expect(resolveWorkspaceDir(noOwn, "main", state, env)).toBe("/home/u/shared-ws");
+    expect(resolveWorkspaceDir(noOwn, "main", state, withEnv)).toBe("/home/u/shared-ws");
+    expect(resolveWorkspaceDir(defaultConfig(), "main", state, withEnv)).toBe("/home/u/env-ws");
+  });
+
+  it("gives OPENCLAW_WORKSPACE_DIR to the default agent only", () => {
+    const withEnv = { ...env, OPENCLAW_WORKSPACE_DIR: "/env-ws" };
+    const config = { agents: { entries: { main: { default: true }, ops: {} } } };
+    expect(resolveWorkspaceDir(config, "main", state, withEnv)).toBe("/env-ws");
+    expect(resolveWorkspaceDir(config, "ops", state, withEnv)).toBe("/srv/state/workspace-ops");
   });
 
   it("does not put a non-default agent into agents.defaults.workspace", () => {
