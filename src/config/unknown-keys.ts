@@ -1,4 +1,4 @@
-import { Kind, type TSchema } from "@sinclair/typebox";
+import { Kind, Type, type TSchema } from "@sinclair/typebox";
 import { closestName } from "../infra/closest-name.js";
 import { formatKeyPath, isPlainObject, setOwnProperty, type KeyPathSegment } from "./key-path.js";
 
@@ -8,12 +8,16 @@ type SchemaNode = TSchema & {
   patternProperties?: Record<string, TSchema>;
   items?: TSchema;
   anyOf?: TSchema[];
+  allOf?: TSchema[];
 };
+
+/** What the key walk needs of an object schema. */
+type ObjectShape = Pick<SchemaNode, "properties" | "required">;
 
 const kindOf = (schema: TSchema): string => (schema as { [Kind]?: string })[Kind] ?? "";
 
 function isObjectSchema(schema: TSchema): boolean {
-  return kindOf(schema) === "Object" || kindOf(schema) === "Record";
+  return ["Object", "Record", "Intersect"].includes(kindOf(schema));
 }
 
 /**
@@ -40,12 +44,37 @@ export function stripUnknownKeys(schema: TSchema, value: unknown, warnings: stri
       }
       return value;
     }
+    case "Intersect": {
+      const merged = mergeObjectSchemas(node.allOf ?? []);
+      return merged && isPlainObject(value) ? stripObject(merged, value, warnings, path) : value;
+    }
     default:
       return value;
   }
 }
 
-function stripObject(node: SchemaNode, value: Record<string, unknown>, warnings: string[], path: KeyPathSegment[]): Record<string, unknown> {
+/**
+ * An intersection of object schemas, seen as the one object it describes: every member's keys,
+ * every member's required keys, and a key two members both define must satisfy both.
+ * Undefined when a member is not an object (its keys cannot be listed), so the value is kept.
+ */
+function mergeObjectSchemas(members: TSchema[]): ObjectShape | undefined {
+  const properties: Record<string, TSchema> = {};
+  const required: string[] = [];
+  for (const member of members) {
+    const kind = kindOf(member);
+    const node = kind === "Intersect" ? mergeObjectSchemas((member as SchemaNode).allOf ?? []) : kind === "Object" ? (member as SchemaNode) : undefined;
+    if (!node) return undefined;
+    for (const [key, child] of Object.entries(node.properties ?? {})) {
+      const earlier = Object.hasOwn(properties, key) ? properties[key] : undefined;
+      setOwnProperty(properties, key, earlier ? Type.Intersect([earlier, child]) : child);
+    }
+    required.push(...(node.required ?? []));
+  }
+  return { properties, required };
+}
+
+function stripObject(node: ObjectShape, value: Record<string, unknown>, warnings: string[], path: KeyPathSegment[]): Record<string, unknown> {
   const properties = node.properties ?? {};
   const required = new Set(node.required ?? []);
   const out: Record<string, unknown> = {};

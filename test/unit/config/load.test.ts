@@ -75,6 +75,40 @@ describe("loadConfig", () => {
     }
   });
 
+  it("treats unknown keys and empty values in channel accounts, Telegram groups and topics as it does one level up", () => {
+    const state = makeTempDir();
+    const yaml = [
+      "channels:",
+      "  telegram:",
+      "    requireMenton: false",
+      "    accounts:",
+      "      a:",
+      "        requireMenton: false",
+      "        historyLimit:",
+      "      b:",
+      "    groups:",
+      '      "-100":',
+      "        requireMenton: true",
+      "        enabled:",
+      "        topics:",
+      '          "7":',
+      "            agentid: ops",
+      "            requireMention:",
+      '      "-200":',
+      "",
+    ].join("\n");
+    writeFile(state, "openclaw.yaml", yaml);
+    const { config, warnings } = loadConfig({ stateDir: state, env: {} });
+    expect(warnings).toEqual([
+      'unknown config key "channels.telegram.requireMenton" (ignored; did you mean "channels.telegram.requireMention"?)',
+      'unknown config key "channels.telegram.accounts.a.requireMenton" (ignored; did you mean "channels.telegram.accounts.a.requireMention"?)',
+      'unknown config key "channels.telegram.groups.-100.requireMenton" (ignored; did you mean "channels.telegram.groups.-100.requireMention"?)',
+      'unknown config key "channels.telegram.groups.-100.topics.7.agentid" (ignored; did you mean "channels.telegram.groups.-100.topics.7.agentId"?)',
+    ]);
+    expect(config.channels.telegram?.accounts).toEqual({ a: {}, b: {} });
+    expect(config.channels.telegram?.groups).toEqual({ "-100": { topics: { "7": {} } }, "-200": {} });
+  });
+
   it("reports a directory in place of the file", () => {
     const dir = makeTempDir();
     expect(() => loadConfig({ stateDir: dir, env: {}, path: dir })).toThrow(`config path is not a regular file: ${dir}`);
