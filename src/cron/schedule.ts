@@ -1,6 +1,6 @@
 import { Cron } from "croner";
 import { createHash } from "node:crypto";
-import { parseDuration } from "./duration.js";
+import { parseDuration } from "../infra/duration.js";
 import type { CronSchedule } from "./types.js";
 import { assertTimeZone, zonedTimeToUtc } from "./zoned-time.js";
 

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { integer, NonEmptyString } from "./primitives.js";
+import { DURATION_PATTERN } from "../../infra/duration.js";
+import { integer, NonEmptyString, withExpected } from "./primitives.js";
 
 /** Scheduled jobs inside the gateway (docs/automation.md). */
 export const CronSchema = Type.Object({
@@ -23,12 +24,12 @@ export const CronSchema = Type.Object({
   ),
 });
 
-const Duration = Type.String({ pattern: "^(\\d+(ms|s|m|h|d))+$" });
+const HeartbeatInterval = withExpected(Type.String({ pattern: DURATION_PATTERN }), "a duration such as 30m, 1h30m or 0m (off): units d, h, m, s, ms, largest first, each once");
 
 /** A periodic agent turn in the main session (docs/automation.md#heartbeat). */
 export const HeartbeatSchema = Type.Object({
   /** `30m` by default; `0m` turns it off. */
-  every: Type.Optional(Object.assign(Duration, { expected: "a duration such as 30m, 1h or 0m (off)" })),
+  every: Type.Optional(HeartbeatInterval),
   /** Only between these local times (HH:MM, 24h); `end` may be before `start` for a window over midnight. */
   activeHours: Type.Optional(
     Type.Object({

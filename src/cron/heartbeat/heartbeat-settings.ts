@@ -1,6 +1,6 @@
 import { listAgentConfigs } from "../../agents/agent-config.js";
 import type { OpenClawConfig } from "../../config/index.js";
-import { parseDuration } from "../duration.js";
+import { parseDuration } from "../../infra/duration.js";
 
 export const DEFAULT_HEARTBEAT_EVERY = "30m";
 export const DEFAULT_ACK_MAX_CHARS = 300;

@@ -90,6 +90,17 @@ describe("validateConfig: bad values", () => {
     expect(validationError({ agents: { defaults: { model: 42 } } }).message).toBe("agents.defaults.model: expected non-empty string or object");
   });
 
+  it("refuses a heartbeat interval the heartbeat could not read, naming the key", () => {
+    const expected = "expected a duration such as 30m, 1h30m or 0m (off): units d, h, m, s, ms, largest first, each once";
+    for (const every of ["30m1h", "1m1m", "1ms1s", "30 m", "30", "999999999d"]) {
+      expect(validationError({ agents: { defaults: { heartbeat: { every } } } }).message).toBe(`agents.defaults.heartbeat.every: ${expected}`);
+      expect(validationError({ agents: { entries: { ops: { heartbeat: { every } } } } }).message).toBe(`agents.entries.ops.heartbeat.every: ${expected}`);
+    }
+    for (const every of ["0m", "30m", "1h30m", "1d2h3m4s5ms", "5ms", "1m5ms"]) {
+      expect(validateConfig({ agents: { defaults: { heartbeat: { every } } } }, {}).config.agents.defaults.heartbeat?.every).toBe(every);
+    }
+  });
+
   it("says which section has the wrong type", () => {
     expect(validationError({ gateway: "local" }).message).toBe("gateway: expected object");
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDuration } from "../../../src/cron/duration.js";
+import { parseDuration } from "../../../src/infra/duration.js";
 import { nextRunAt, normalizeSchedule, parseAt, ScheduleError, TOP_OF_HOUR_STAGGER_MS } from "../../../src/cron/schedule.js";
 import type { CronSchedule } from "../../../src/cron/types.js";
 
@@ -44,6 +44,9 @@ describe("cron schedules", () => {
     expect(parseAt("20m", undefined, NOW)).toBe(NOW + 20 * 60_000);
     expect(parseDuration("1h30m")).toBe(90 * 60_000);
     expect(parseDuration("30m1h")).toBeUndefined();
+    expect(parseDuration("1m1m")).toBeUndefined();
+    expect(parseDuration(" 1M5ms ")).toBe(60_005);
+    expect(parseDuration("99999999d23h59m59s999ms")).toBe(99_999_999 * 86_400_000 + 86_399_999);
   });
 
   it("refuses an at time inside a daylight-saving gap and takes the first of a repeated hour", () => {
