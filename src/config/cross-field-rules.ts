@@ -1,5 +1,5 @@
 import type { ConfigIssue } from "./errors.js";
-import { formatKeyPath } from "./key-path.js";
+import { formatKeyPath, type KeyPathSegment } from "./key-path.js";
 import { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN, type RawOpenClawConfig } from "./schema/index.js";
 
 const agentIdPattern = new RegExp(AGENT_ID_PATTERN);
@@ -16,7 +16,7 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkCustomBind(config),
     ...checkSessionScope(config),
     ...checkAgentIds(config),
-    ...checkRedactPatterns(config),
+    ...checkRegexLists(config),
     ...checkTelegramWebhooks(config),
     ...checkAcpBindings(config),
     ...checkHooks(config),
@@ -77,15 +77,32 @@ function checkHooks(config: RawOpenClawConfig): ConfigIssue[] {
   return [];
 }
 
-function checkRedactPatterns(config: RawOpenClawConfig): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  config.logging?.redactPatterns?.forEach((pattern, index) => {
-    try {
-      new RegExp(pattern, "g");
-    } catch (err) {
-      issues.push({ path: formatKeyPath(["logging", "redactPatterns", index]), message: `not a valid regular expression (${(err as Error).message})` });
+/** Every list of regular expressions in the config, with the flags it is compiled with. */
+function regexLists(config: RawOpenClawConfig): { path: KeyPathSegment[]; patterns: string[] | undefined; flags: string }[] {
+  const lists = [
+    { path: ["logging", "redactPatterns"], patterns: config.logging?.redactPatterns, flags: "g" },
+    { path: ["messages", "groupChat", "mentionPatterns"], patterns: config.messages?.groupChat?.mentionPatterns, flags: "i" },
+  ];
+  for (const [channel, block] of Object.entries(config.channels ?? {})) {
+    lists.push({ path: ["channels", channel, "mentionPatterns"], patterns: block?.mentionPatterns, flags: "i" });
+    for (const [id, account] of Object.entries(block?.accounts ?? {})) {
+      lists.push({ path: ["channels", channel, "accounts", id, "mentionPatterns"], patterns: account.mentionPatterns, flags: "i" });
     }
-  });
+  }
+  return lists;
+}
+
+function checkRegexLists(config: RawOpenClawConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const { path, patterns, flags } of regexLists(config)) {
+    patterns?.forEach((pattern, index) => {
+      try {
+        new RegExp(pattern, flags);
+      } catch (err) {
+        issues.push({ path: formatKeyPath([...path, index]), message: `not a valid regular expression (${(err as Error).message})` });
+      }
+    });
+  }
   return issues;
 }
 

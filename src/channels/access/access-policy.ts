@@ -101,7 +101,7 @@ function pick<T>(map: Record<string, T>, id: string, parentId?: string): T | und
 
 /**
  * Did the message address the bot? A native mention, a reply to the bot, or a configured
- * pattern (`mentionPatterns`, case-insensitive regexes; an invalid one is ignored, not fatal).
+ * pattern (`mentionPatterns`, case-insensitive regexes; config validation refuses an invalid one).
  */
 export function wasMentioned(message: InboundMessage, patterns: readonly string[] | undefined): boolean {
   if (message.mentionedBot || message.replyToBot) return true;
@@ -109,7 +109,7 @@ export function wasMentioned(message: InboundMessage, patterns: readonly string[
     try {
       if (new RegExp(source, "i").test(message.text)) return true;
     } catch {
-      // A broken pattern must not take the channel down; config validation reports it.
+      // Config validation refuses a broken pattern; should one get here, it must not take the channel down.
     }
   }
   return false;

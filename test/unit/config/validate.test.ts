@@ -132,6 +132,19 @@ describe("validateConfig: cross-key rules", () => {
     expect(validationError({ logging: { redactPatterns: ["ok-[0-9]+", "broken(["] } }).message).toMatch(/^logging\.redactPatterns\[1\]: not a valid regular expression/);
   });
 
+  it("rejects a mentionPatterns entry that is not a regular expression, on a channel, an account or messages.groupChat", () => {
+    const err = validationError({
+      messages: { groupChat: { mentionPatterns: ["(unclosed"] } },
+      channels: { telegram: { mentionPatterns: ["@bot", "[z-a]"], accounts: { work: { mentionPatterns: ["*bot"] } } }, slack: { mentionPatterns: ["ok"] } },
+    });
+    expect(err.issues.map((issue) => issue.path)).toEqual([
+      "messages.groupChat.mentionPatterns[0]",
+      "channels.telegram.mentionPatterns[1]",
+      "channels.telegram.accounts.work.mentionPatterns[0]",
+    ]);
+    expect(err.message).toMatch(/^messages\.groupChat\.mentionPatterns\[0\]: not a valid regular expression \(/);
+  });
+
   it("rejects duplicate agent ids and bad entry keys", () => {
     expect(validationError({ agents: { list: [{ id: "a" }, { id: "a" }] } }).message).toBe('agents.list[1].id: duplicate agent id "a"');
     expect(validationError({ agents: { entries: { "Bad Id": {} } } }).message).toMatch(/^agents\.entries\["Bad Id"\]: key must be an agent id/);
