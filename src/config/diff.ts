@@ -49,12 +49,13 @@ function isUnder(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
 }
 
-// The log destination is opened once at start; only its level changes live.
-const RESTART_LOGGING_PREFIXES = ["logging.file", "logging.maxFileBytes", "logging.redactPatterns"];
+// Keys outside gateway.* read once at start: the log destination is opened once (only its
+// level changes live), and the webhook routes are registered once with their path and body cap.
+const START_ONLY_PREFIXES = ["logging.file", "logging.maxFileBytes", "logging.redactPatterns", "hooks.path", "hooks.maxBodyBytes"];
 
 /** The subset of changed paths that only take effect after a gateway restart. */
 export function restartRequiredPaths(changed: string[]): string[] {
   return changed.filter(
-    (path) => (isUnder(path, "gateway") && !HOT_GATEWAY_PREFIXES.some((prefix) => isUnder(path, prefix))) || RESTART_LOGGING_PREFIXES.some((prefix) => isUnder(path, prefix)),
+    (path) => (isUnder(path, "gateway") && !HOT_GATEWAY_PREFIXES.some((prefix) => isUnder(path, prefix))) || START_ONLY_PREFIXES.some((prefix) => isUnder(path, prefix)),
   );
 }

@@ -76,6 +76,9 @@ describe("config.* over the gateway", () => {
     const res = await admin.request("config.patch", { raw: "{ gateway: { port: 18799 } }", baseHash: snap.hash });
     expect(res.payload.restartRequiredPaths).toEqual(["gateway.port"]);
     expect((await admin.request("health", {})).ok).toBe(true);
+    // The webhook routes are registered once, with their path and body cap.
+    const hooks = await admin.request("config.patch", { raw: "{ hooks: { path: '/inbound', maxBodyBytes: 4096, allowRequestSessionKey: true } }", baseHash: res.payload.hash });
+    expect(hooks.payload).toMatchObject({ applied: true, restartRequiredPaths: ["hooks.maxBodyBytes", "hooks.path"] });
   });
 
   it("writes need operator.admin; reading needs operator.read", async () => {

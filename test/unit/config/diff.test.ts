@@ -41,6 +41,13 @@ describe("restartRequiredPaths", () => {
     expect(restartRequiredPaths([])).toEqual([]);
   });
 
+  it("needs a restart for the webhook path and body cap, not for the rest of hooks.*", () => {
+    expect(restartRequiredPaths(["hooks.enabled", "hooks.maxBodyBytes", "hooks.mappings[0].match.path", "hooks.path", "hooks.token"])).toEqual([
+      "hooks.maxBodyBytes",
+      "hooks.path",
+    ]);
+  });
+
   it("needs a restart for the log destination, not for its level", () => {
     expect(restartRequiredPaths(["logging.level", "logging.file", "logging.maxFileBytes", "logging.redactPatterns[0]"])).toEqual([
       "logging.file",
