@@ -43,7 +43,8 @@ export class TraceRecorder implements RunTracer {
   private writing: Promise<void> = Promise.resolve();
   private writesSincePrune = 0;
   private otel: Promise<OtelTraceExporter> | undefined;
-  private otelEndpoint: string | undefined;
+  /** The otel settings the exporter was built with: any change builds a new one. */
+  private otelSettingsKey: string | undefined;
   private redactor: { config: OpenClawConfig; redactor: TraceRedactor } | undefined;
   private closed = false;
   /** Prompts this process wrote (or found) in the store: their text is not redacted and sent again. */
@@ -157,10 +158,11 @@ export class TraceRecorder implements RunTracer {
   }
 
   private async export(settings: NonNullable<TraceSettings["otel"]>, records: TraceRecord[]): Promise<void> {
-    if (this.otelEndpoint !== settings.endpoint) {
+    const settingsKey = JSON.stringify(settings);
+    if (this.otelSettingsKey !== settingsKey) {
       const previous = this.otel;
       this.otel = import("./otel-export.js").then(({ OtelTraceExporter }) => new OtelTraceExporter({ ...settings, version: packageVersion() }));
-      this.otelEndpoint = settings.endpoint;
+      this.otelSettingsKey = settingsKey;
       if (previous) void previous.then((p) => p.shutdown()).catch(() => undefined);
     }
     const exporter = await this.otel!;

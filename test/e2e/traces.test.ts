@@ -100,6 +100,18 @@ describe("run traces end to end", () => {
     expect(collector.headers[0]!["x-ingest-key"]).toBe("collector-key-123");
   });
 
+  it("a reload of diagnostics.otel headers and serviceName applies to the next trace exported", async () => {
+    const { payload: snap } = await sock.request("config.get", {});
+    const raw = JSON.stringify({ diagnostics: { otel: { endpoint: collector.endpoint, headers: { "x-ingest-key": "rotated-key-456" }, serviceName: "renamed-gateway" } } });
+    const patched = await sock.request("config.patch", { raw, baseHash: snap.hash });
+    expect(patched.payload).toMatchObject({ applied: true, restartRequiredPaths: [] });
+    server.enqueue({ text: "after the reload" });
+    const runId = await chat("retraced", "again");
+    const spans = await collector.waitFor((s) => s.some((span) => span.attributes["openclaw.run_id"] === runId));
+    expect(spans.find((s) => s.attributes["openclaw.run_id"] === runId)!.resource["service.name"]).toBe("renamed-gateway");
+    expect(collector.headers.at(-1)!["x-ingest-key"]).toBe("rotated-key-456");
+  });
+
   it("an HTTP completion is traced with source http", async () => {
     server.enqueue({ text: "pong" });
     const res = await fetch(`${gw.httpUrl}/v1/chat/completions`, {
