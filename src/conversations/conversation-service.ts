@@ -165,6 +165,7 @@ export class ConversationService implements ConversationPort {
   applyConfig(config: OpenClawConfig): void {
     this.lanes.setMaxConcurrent(config.agents.defaults.maxConcurrent);
     this.lanes.setPoolMaxConcurrent("subagent", subagentMaxConcurrent(config));
+    this.queue.applyConfig(config);
   }
 
   resolveSessionKey(sessionKey: string | undefined, agentId: string | undefined): { sessionKey: string; agentId: string } {

@@ -2,7 +2,16 @@ import type { AgentEvent, ImageBlock, UserMessage } from "../agents/types.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { parseSessionKey } from "../sessions/keys/index.js";
-import { createSessionInbox, type InboundMessage, type InboxNotice, type LaneScheduler, type OfferResult, type QueueMode, type SessionInbox } from "../sessions/lanes/index.js";
+import {
+  createSessionInbox,
+  type InboundMessage,
+  type InboxNotice,
+  type InboxSettings,
+  type LaneScheduler,
+  type OfferResult,
+  type QueueMode,
+  type SessionInbox,
+} from "../sessions/lanes/index.js";
 import { InternalTurnQueue, MERGED_MESSAGE_SEPARATOR, type InternalMessage } from "./internal-turn-queue.js";
 import type { RunEndings } from "./run-endings.js";
 import type { RunEventSink } from "./run-event-bridge.js";
@@ -53,6 +62,8 @@ export class TurnQueue {
   /** Runs whose messages were summarized (queue overflow) and wait for the turn that carries the summary. */
   private readonly summarizedWaiting = new Map<string, string[]>();
   private readonly internalQueue = new InternalTurnQueue();
+  /** The mode the session's latest message asked for (`chat.send` queueMode or the session's `/queue`). */
+  private readonly modeOverrides = new Map<string, QueueMode>();
 
   constructor(private readonly deps: TurnQueueDeps) {}
 
@@ -177,21 +188,32 @@ export class TurnQueue {
     }
   }
 
+  /**
+   * A reload's `messages.queue` governs the sessions' inboxes from now on; what waits stays. A
+   * session whose last message chose its own mode keeps that mode.
+   */
+  applyConfig(config: OpenClawConfig): void {
+    for (const [sessionKey, inbox] of this.inboxes) this.configure(sessionKey, inbox, inboxSettings(config, this.modeOverrides.get(sessionKey)));
+  }
+
   private inboxFor(sessionKey: string, override?: QueueMode): SessionInbox {
-    let inbox = this.inboxes.get(sessionKey);
-    if (!inbox || (override && inbox.mode !== override && inbox.pendingCount() === 0)) {
-      const queue = this.deps.config().messages?.queue ?? {};
-      inbox = createSessionInbox({
-        sessionKey,
-        mode: override ?? queue.mode ?? "steer",
-        cap: queue.cap,
-        drop: queue.drop,
-        debounceMs: queue.debounceMs,
-        notify: (notice) => this.onInboxNotice(sessionKey, notice),
-      });
-      this.inboxes.set(sessionKey, inbox);
+    if (override) this.modeOverrides.set(sessionKey, override);
+    else this.modeOverrides.delete(sessionKey);
+    const settings = inboxSettings(this.deps.config(), override);
+    const inbox = this.inboxes.get(sessionKey);
+    if (inbox) {
+      this.configure(sessionKey, inbox, settings);
+      return inbox;
     }
-    return inbox;
+    const created = createSessionInbox({ ...settings, sessionKey, notify: (notice) => this.onInboxNotice(sessionKey, notice) });
+    this.inboxes.set(sessionKey, created);
+    return created;
+  }
+
+  private configure(sessionKey: string, inbox: SessionInbox, settings: InboxSettings): void {
+    inbox.reconfigure(settings);
+    // Out of steer mode, what was steered waits as followups: the running turn has nothing to take.
+    if (inbox.mode !== "steer") this.steeredCount.delete(sessionKey);
   }
 
   /**
@@ -245,4 +267,10 @@ export class TurnQueue {
   private listenersOf(runIds: string[]): ((e: AgentEvent) => void)[] {
     return runIds.map((id) => this.pendingListeners.get(id)).filter((f): f is (e: AgentEvent) => void => Boolean(f));
   }
+}
+
+/** The inbox settings `messages.queue` gives, with a message's own mode first. */
+function inboxSettings(config: OpenClawConfig, override: QueueMode | undefined): InboxSettings {
+  const queue = config.messages?.queue ?? {};
+  return { mode: override ?? queue.mode ?? "steer", cap: queue.cap, drop: queue.drop, debounceMs: queue.debounceMs };
 }

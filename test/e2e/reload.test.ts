@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { startFakeModelServer } from "../fakes/model-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { openOperator } from "../helpers/ws-client.js";
 
 let gw: GatewayProcess;
@@ -73,6 +75,39 @@ describe("hot reload without a config file at start", () => {
       expect(bare.output()).toMatch(/"changedPaths":\[[^\]]*"logging\.level"/);
     } finally {
       await bare.stop();
+    }
+  });
+});
+
+describe("hot reload of messages.queue", () => {
+  it("governs a session whose messages already wait: they stay, the next one meets the new cap", async () => {
+    const server = await startFakeModelServer();
+    const stateDir = makeTempDir();
+    const live = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(server, stateDir, { messages: { queue: { mode: "followup" } } }) } });
+    const { sock } = await openOperator(live.url, live.token);
+    let release!: () => void;
+    try {
+      server.enqueue({ text: "first answer", holdMidway: new Promise<void>((resolve) => (release = resolve)) }, { text: "second answer" });
+      const send = (message: string) => sock.request("chat.send", { sessionKey: "queued", message, idempotencyKey: message });
+      expect((await send("one")).ok).toBe(true);
+      await sock.waitFor((f) => f.event === "chat" && f.payload.runId === "one" && f.payload.state === "delta", 10_000);
+      expect((await send("two")).ok).toBe(true);
+
+      const { payload: snap } = await sock.request("config.get", {});
+      const patched = await sock.request("config.patch", { raw: JSON.stringify({ messages: { queue: { cap: 1, drop: "new" } } }), baseHash: snap.hash });
+      expect(patched.payload).toMatchObject({ applied: true, restartRequiredPaths: [] });
+
+      const three = await send("three");
+      expect(three.ok).toBe(false);
+      expect(three.error.details).toMatchObject({ reason: "queue-full" });
+      release();
+      const second = await sock.waitFor((f) => f.event === "chat" && f.payload.runId === "two" && f.payload.state === "final", 10_000);
+      expect(JSON.stringify(second.payload)).toContain("second answer");
+    } finally {
+      release?.();
+      sock.close();
+      await live.stop();
+      await server.close();
     }
   });
 });

@@ -17,7 +17,18 @@
  * `old` drops the oldest waiting one, `summarize` drops the oldest but keeps a one-line summary
  * that is delivered with the next turn or steering batch. Each case calls `notify`.
  */
-import type { ClearedInbox, DropPolicy, InboundMessage, InboxNotice, OfferResult, QueueMode, QueuedTurn, SessionInbox, SessionInboxOptions } from "./inbound-types.js";
+import type {
+  ClearedInbox,
+  DropPolicy,
+  InboundMessage,
+  InboxNotice,
+  InboxSettings,
+  OfferResult,
+  QueueMode,
+  QueuedTurn,
+  SessionInbox,
+  SessionInboxOptions,
+} from "./inbound-types.js";
 import { droppedNotice, rejectedNotice, summarizedNotice } from "./overflow-notices.js";
 import { QuietWindow } from "./quiet-window.js";
 import { collectedText, interruptText, summaryBlock, summaryLine, withSummary } from "./turn-text.js";
@@ -41,9 +52,10 @@ export function createSessionInbox(options: SessionInboxOptions): SessionInbox {
 }
 
 class Inbox implements SessionInbox {
-  readonly mode: QueueMode;
-  private readonly cap: number;
-  private readonly drop: DropPolicy;
+  mode: QueueMode = "steer";
+  private cap = DEFAULT_QUEUE_CAP;
+  private drop = DEFAULT_DROP_POLICY;
+  private debounceMs = DEFAULT_DEBOUNCE_MS;
   private readonly notify: (event: InboxNotice) => void;
   private readonly sessionKey: string | undefined;
   /** Messages waiting for a later turn, oldest first. */
@@ -53,18 +65,35 @@ class Inbox implements SessionInbox {
   /** Summaries of dropped messages not yet delivered, at most `MAX_SUMMARY_LINES`. */
   private summaries: Summarized[] = [];
   private omittedSummaries = 0;
-  private readonly window: QuietWindow | undefined;
+  /** Collect mode only. */
+  private window: QuietWindow | undefined;
   private waiters: Array<() => void> = [];
 
   constructor(options: SessionInboxOptions) {
-    this.mode = options.mode;
-    this.cap = options.cap !== undefined && options.cap >= 1 ? Math.floor(options.cap) : DEFAULT_QUEUE_CAP;
-    this.drop = options.drop ?? DEFAULT_DROP_POLICY;
     this.notify = options.notify;
     this.sessionKey = options.sessionKey;
-    if (this.mode === "collect") {
-      this.window = new QuietWindow(options.debounceMs ?? DEFAULT_DEBOUNCE_MS, () => this.wakeWaiters());
+    this.reconfigure(options);
+  }
+
+  reconfigure(settings: InboxSettings): void {
+    const cap = settings.cap !== undefined && settings.cap >= 1 ? Math.floor(settings.cap) : DEFAULT_QUEUE_CAP;
+    const drop = settings.drop ?? DEFAULT_DROP_POLICY;
+    const debounceMs = settings.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+    const windowChanged = settings.mode !== this.mode || debounceMs !== this.debounceMs || (settings.mode === "collect" && !this.window);
+    // The queue is empty while steering holds anything, so the carried-over messages stay in order.
+    if (this.mode === "steer" && settings.mode !== "steer") this.runEnded();
+    this.mode = settings.mode;
+    this.cap = cap;
+    this.drop = drop;
+    this.debounceMs = debounceMs;
+    if (windowChanged) {
+      // A batch that was waiting for quiet waits out the new window from now.
+      const batchWaiting = this.window !== undefined && !this.window.quiet;
+      this.window?.cancel();
+      this.window = this.mode === "collect" ? new QuietWindow(debounceMs, () => this.wakeWaiters()) : undefined;
+      if (batchWaiting) this.window?.restart();
     }
+    this.wakeWaiters();
   }
 
   offer(message: InboundMessage): OfferResult {

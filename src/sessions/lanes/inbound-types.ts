@@ -71,13 +71,17 @@ export interface ClearedInbox {
   summaries: string[];
 }
 
-export interface SessionInboxOptions {
+/** How the inbox treats what arrives (`messages.queue`); `reconfigure` changes them while messages wait. */
+export interface InboxSettings {
   mode: QueueMode;
   /** Max waiting messages (steering buffer + queue). Values < 1 fall back to 20, as in OpenClaw. */
   cap?: number;
   drop?: DropPolicy;
   /** Quiet window before a `collect` batch is ready. Default 500 ms. */
   debounceMs?: number;
+}
+
+export interface SessionInboxOptions extends InboxSettings {
   /** Every drop, summary or rejection is reported here; nothing is discarded silently. */
   notify: (event: InboxNotice) => void;
   /** Copied into notices so one handler can serve many sessions. */
@@ -86,6 +90,12 @@ export interface SessionInboxOptions {
 
 export interface SessionInbox {
   readonly mode: QueueMode;
+  /**
+   * New settings for what happens next. Waiting messages stay, in order: steering the running
+   * turn has not taken becomes followups when the mode leaves `steer`, and a cap below what waits
+   * drops nothing until the next message arrives.
+   */
+  reconfigure(settings: InboxSettings): void;
   offer(message: InboundMessage): OfferResult;
   /** Steer mode: everything buffered for the active run, oldest first; empties the buffer. */
   takeSteering(): InboundMessage[];

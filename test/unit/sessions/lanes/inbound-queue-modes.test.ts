@@ -199,3 +199,44 @@ describe("inbox: pendingCount and clear", () => {
     expect(box.takeSteering()).toEqual([]);
   });
 });
+
+describe("inbox: reconfigure (a reload of messages.queue)", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("leaving steer: what was steered waits as followups, ahead of what comes next", () => {
+    const { box } = inbox({ mode: "steer" });
+    box.offer(msg("a"));
+    box.reconfigure({ mode: "followup" });
+    expect(box.takeSteering()).toEqual([]);
+    expect(box.offer(msg("b"))).toEqual({ action: "queued", position: 2 });
+    expect(ids(box.nextTurn()?.messages)).toEqual(["a"]);
+    expect(ids(box.nextTurn()?.messages)).toEqual(["b"]);
+  });
+
+  it("a lower cap keeps what waits and applies to the next message", () => {
+    const { box, notices } = inbox({ mode: "followup" });
+    box.offer(msg("a"));
+    box.offer(msg("b"));
+    box.reconfigure({ mode: "followup", cap: 1, drop: "new" });
+    expect(box.pendingCount()).toBe(2);
+    expect(box.offer(msg("c")).action).toBe("rejected");
+    expect(notices.map((n) => n.messageIds)).toEqual([["c"]]);
+  });
+
+  it("leaving collect releases a batch that waited for quiet; entering it waits for the new window", async () => {
+    const { box } = inbox({ mode: "collect", debounceMs: 10_000 });
+    box.offer(msg("a"));
+    const ready = box.whenReady();
+    box.reconfigure({ mode: "followup" });
+    await ready;
+    expect(ids(box.nextTurn()?.messages)).toEqual(["a"]);
+
+    box.reconfigure({ mode: "collect", debounceMs: 50 });
+    box.offer(msg("b"));
+    box.offer(msg("c"));
+    expect(box.nextTurn()).toBeUndefined();
+    vi.advanceTimersByTime(50);
+    expect(ids(box.nextTurn()?.messages)).toEqual(["b", "c"]);
+  });
+});
