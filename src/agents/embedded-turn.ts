@@ -1,7 +1,7 @@
 import os from "node:os";
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../config/index.js";
-import { createStreamModel } from "../models/index.js";
+import { createStreamModel, resolveContextWindow } from "../models/index.js";
 import { sharedModelFailover, type ModelFailover } from "../models/failover/index.js";
 import { defaultAgentId, resolveAgentConfig } from "./agent-config.js";
 import { planTurnModels } from "./turn-models.js";
@@ -151,7 +151,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   });
   if (!planned.ok) return failedTurn(runId, agentId, planned.message);
   const { chain, model } = planned;
-  const guard = evaluateContextWindow(model.ref, model.contextWindow, config);
+  const guard = evaluateContextWindow(model, resolveContextWindow(config, model.provider, model.id), config);
   if (guard.action === "block") return failedTurn(runId, agentId, guard.message);
   if (guard.action === "warn") input.onWarning?.(guard.message);
 

@@ -174,6 +174,8 @@ describe("context-window guard", () => {
     expect(done.payload.state).toBe("error");
     expect(done.payload.message.content[0].text).toContain("12000 tokens, below the minimum of 16000");
     expect(done.payload.message.content[0].text).toContain("contextWindowGuard.hardMinTokens");
+    expect(done.payload.message.content[0].text).toContain('raise the contextWindow of "tiny-model" in models.providers.fake.models');
+    expect(done.payload.message.content[0].text).not.toContain("contextTokens");
     expect(conversationRequests()).toHaveLength(0);
   });
 

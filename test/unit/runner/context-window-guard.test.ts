@@ -23,17 +23,38 @@ describe("context window resolution", () => {
 
 describe("context window guard", () => {
   const config = applyDefaults({});
+  const model = { ref: "p/m", provider: "p", id: "m" };
+  const window = (tokens: number) => ({ tokens, source: "modelsConfig" as const });
 
   it("blocks under 16,000, warns under 32,000, runs above", () => {
-    expect(evaluateContextWindow("p/m", 15_999, config)).toMatchObject({ action: "block" });
-    expect(evaluateContextWindow("p/m", 16_000, config)).toMatchObject({ action: "warn" });
-    expect(evaluateContextWindow("p/m", 32_000, config)).toEqual({ action: "run" });
+    expect(evaluateContextWindow(model, window(15_999), config)).toMatchObject({ action: "block" });
+    expect(evaluateContextWindow(model, window(16_000), config)).toMatchObject({ action: "warn" });
+    expect(evaluateContextWindow(model, window(32_000), config)).toEqual({ action: "run" });
   });
 
   it("takes lower thresholds from agents.defaults.contextWindowGuard", () => {
     const small = applyDefaults({ agents: { defaults: { contextWindowGuard: { hardMinTokens: 4_000, warnBelowTokens: 6_000 } } } });
-    expect(evaluateContextWindow("p/m", 8_000, small)).toEqual({ action: "run" });
-    expect(evaluateContextWindow("p/m", 3_000, small)).toMatchObject({ action: "block" });
+    expect(evaluateContextWindow(model, window(8_000), small)).toEqual({ action: "run" });
+    expect(evaluateContextWindow(model, window(3_000), small)).toMatchObject({ action: "block" });
+  });
+
+  it("names the setting that made the window small: the model's contextWindow, or agents.defaults.contextTokens when it caps it", () => {
+    const tiny = { baseUrl: "http://127.0.0.1:1", models: [{ id: "tiny", contextWindow: 8_000 }] };
+    const listed = applyDefaults({ models: { providers: { local: tiny } } });
+    const refusal = (cfg: ReturnType<typeof applyDefaults>, id: string) => {
+      const verdict = evaluateContextWindow({ ref: `local/${id}`, provider: "local", id }, resolveContextWindow(cfg, "local", id), cfg);
+      return verdict.action === "block" ? verdict.message : verdict.action;
+    };
+    expect(refusal(listed, "tiny")).toBe(
+      "Model local/tiny has a context window of 8000 tokens, below the minimum of 16000: a turn would not fit. Pick a model with a larger window, " +
+        'raise the contextWindow of "tiny" in models.providers.local.models if it understates the model\'s window, or lower agents.defaults.contextWindowGuard.hardMinTokens.',
+    );
+    const capped = applyDefaults({ models: { providers: { local: tiny } }, agents: { defaults: { contextTokens: 4_000 } } });
+    expect(refusal(capped, "tiny")).toContain("raise or remove agents.defaults.contextTokens, which caps every model at 4000");
+    expect(refusal(capped, "tiny")).not.toContain("contextWindow of");
+    const strict = applyDefaults({ agents: { defaults: { contextWindowGuard: { hardMinTokens: 300_000, warnBelowTokens: 300_000 } } } });
+    expect(refusal(strict, "unknown")).toContain('set the contextWindow of "unknown" in models.providers.local.models if the model\'s window is larger');
+    expect(refusal(listed, "tiny")).not.toContain("contextTokens");
   });
 
   it("scales the live tool-result cap with the window", () => {
