@@ -75,12 +75,13 @@ export class TurnQueue {
   /** A new message must wait: a turn runs or is due, or older messages wait. */
   busy(sessionKey: string): boolean {
     // Waiting inbox messages count too: a newcomer must not overtake an older collected batch.
+    return this.turnRunningOrDue(sessionKey) || (this.inboxes.get(sessionKey)?.pendingCount() ?? 0) > 0;
+  }
+
+  /** A turn holds the session, runs on its lane or waits there, or a runtime message waits for one. */
+  private turnRunningOrDue(sessionKey: string): boolean {
     return (
-      this.activeTurns.has(sessionKey) ||
-      this.deps.lanes.isActive(sessionKey) ||
-      this.deps.lanes.queuedCount(sessionKey) > 0 ||
-      (this.inboxes.get(sessionKey)?.pendingCount() ?? 0) > 0 ||
-      this.internalQueue.pendingCount(sessionKey) > 0
+      this.activeTurns.has(sessionKey) || this.deps.lanes.isActive(sessionKey) || this.deps.lanes.queuedCount(sessionKey) > 0 || this.internalQueue.pendingCount(sessionKey) > 0
     );
   }
 
@@ -181,7 +182,8 @@ export class TurnQueue {
     if (next) return this.startQueuedTurn(sessionKey, next.messages, next.mergedText);
     if (inbox.pendingCount() > 0) {
       void inbox.whenReady().then(() => {
-        if (this.busy(sessionKey)) return;
+        // The batch's own messages are what waits: only another turn may make it wait longer.
+        if (this.turnRunningOrDue(sessionKey)) return;
         const ready = inbox.nextTurn();
         if (ready) this.startQueuedTurn(sessionKey, ready.messages, ready.mergedText);
       });
