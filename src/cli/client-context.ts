@@ -26,20 +26,20 @@ export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv =
   const loaded = clientConfig(stateDir, env);
   const timeoutMs = parseTimeoutSeconds(flags.timeout, 10);
   if (flags.url) {
-    return { stateDir, loaded, url: flags.url, timeoutMs, credentials: { token: flags.token, password: flags.password } };
+    return { stateDir, loaded, url: flags.url, kind: "url" as const, timeoutMs, credentials: { token: flags.token, password: flags.password } };
   }
   const remoteUrl = loaded.config.gateway.mode === "remote" ? loaded.config.gateway.remote?.url?.trim() : undefined;
   if (remoteUrl && !flags.port && !env.OPENCLAW_GATEWAY_PORT) {
     // This machine is a client: the gateway it talks to is the configured remote one.
     const credentials = resolveClientCredentials(loaded.config, stateDir, env, flags);
-    return { stateDir, loaded, url: remoteUrl, timeoutMs, credentials };
+    return { stateDir, loaded, url: remoteUrl, kind: "remote" as const, timeoutMs, credentials };
   }
   const lock = readLiveLock(stateDir);
   const envPort = env.OPENCLAW_GATEWAY_PORT ? parsePortFlag(env.OPENCLAW_GATEWAY_PORT) : undefined;
   const port = parsePortFlag(flags.port) ?? envPort ?? lock?.port ?? loaded.config.gateway.port;
   const host = lock && lock.host !== "0.0.0.0" ? lock.host : "127.0.0.1";
   const credentials = resolveClientCredentials(loaded.config, stateDir, env, flags);
-  return { stateDir, loaded, url: `ws://${host}:${port}`, timeoutMs, credentials };
+  return { stateDir, loaded, url: `ws://${host}:${port}`, kind: "local" as const, timeoutMs, credentials };
 }
 
 /**

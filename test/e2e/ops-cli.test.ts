@@ -99,6 +99,17 @@ describe("openclaw dashboard", () => {
     expect(fs.existsSync(record)).toBe(false);
   });
 
+  it("puts no token in the link when the gateway uses password auth", async () => {
+    const dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, "openclaw.yaml"), "gateway:\n  auth:\n    mode: password\n    password: pw\n");
+    const { code, output } = await runCli(["dashboard", "--no-open"], { OPENCLAW_STATE_DIR: dir, OPENCLAW_GATEWAY_TOKEN: "t" });
+    expect(code).toBe(0);
+    expect(output).not.toContain("token=");
+    expect(output).toContain("The gateway uses password auth: the page will ask for the password.");
+    const json = await runCli(["dashboard", "--json"], { OPENCLAW_STATE_DIR: dir, OPENCLAW_GATEWAY_TOKEN: "t" });
+    expect(JSON.parse(json.output)).toEqual({ url: "http://127.0.0.1:18789/", authenticated: false });
+  });
+
   it("says so when the Control UI is turned off", async () => {
     const dir = makeTempDir();
     fs.writeFileSync(path.join(dir, "openclaw.yaml"), "gateway:\n  controlUi:\n    enabled: false\n");

@@ -22,14 +22,7 @@ export interface AuthOverrides {
  * the token persisted by an earlier start → a newly generated one (token mode only).
  */
 export function resolveServerAuth(config: OpenClawConfig, stateDir: string, env: NodeJS.ProcessEnv, overrides: AuthOverrides = {}): ResolvedAuth {
-  const auth = config.gateway?.auth ?? {};
-  const token = nonEmpty(overrides.token) ?? nonEmpty(env.OPENCLAW_GATEWAY_TOKEN) ?? nonEmpty(auth.token);
-  const password = nonEmpty(overrides.password) ?? nonEmpty(env.OPENCLAW_GATEWAY_PASSWORD) ?? nonEmpty(auth.password);
-  // The config layer defaults mode to "token" (or "password" when the file holds only a
-  // password); a password given only by flag or env, with no token anywhere, means password mode too.
-  const configured = (auth.mode as AuthMode | undefined) ?? "token";
-  const mode: AuthMode = overrides.mode ?? (configured === "token" && !token && password ? "password" : configured);
-
+  const { mode, token, password } = resolveServerSecrets(config, env, overrides);
   if (mode === "none") return { mode };
   if (mode === "password") {
     if (!password) throw new Error('gateway.auth.mode is "password" but no password is set (gateway.auth.password or OPENCLAW_GATEWAY_PASSWORD)');
@@ -38,6 +31,22 @@ export function resolveServerAuth(config: OpenClawConfig, stateDir: string, env:
   if (token) return { mode, token };
   const persisted = ensurePersistedToken(stateDir);
   return { mode, token: persisted.token, ...(persisted.generated ? { generatedTokenFile: persisted.file } : {}) };
+}
+
+/** The auth mode a gateway started with this config and env runs in; reads and writes no file. */
+export function resolveServerAuthMode(config: OpenClawConfig, env: NodeJS.ProcessEnv, overrides: AuthOverrides = {}): AuthMode {
+  return resolveServerSecrets(config, env, overrides).mode;
+}
+
+function resolveServerSecrets(config: OpenClawConfig, env: NodeJS.ProcessEnv, overrides: AuthOverrides) {
+  const auth = config.gateway?.auth ?? {};
+  const token = nonEmpty(overrides.token) ?? nonEmpty(env.OPENCLAW_GATEWAY_TOKEN) ?? nonEmpty(auth.token);
+  const password = nonEmpty(overrides.password) ?? nonEmpty(env.OPENCLAW_GATEWAY_PASSWORD) ?? nonEmpty(auth.password);
+  // The config layer defaults mode to "token" (or "password" when the file holds only a
+  // password); a password given only by flag or env, with no token anywhere, means password mode too.
+  const configured = (auth.mode as AuthMode | undefined) ?? "token";
+  const mode: AuthMode = overrides.mode ?? (configured === "token" && !token && password ? "password" : configured);
+  return { mode, token, password };
 }
 
 /**
