@@ -5,12 +5,16 @@ export interface OpenAiErrorBody {
   error: { message: string; type: string; param?: string; code?: string };
 }
 
-/** A request problem found while parsing; the route turns it into a 400 (or `status`). */
+/**
+ * A request problem found while parsing; the route turns it into a 400 (or `status`). The OpenAI
+ * `code` is `openAiCode`, not `code`: fastify fills an empty `code` of a validation error with its
+ * own (FST_ERR_VALIDATION), which must not reach the client.
+ */
 export class OpenAiRequestError extends Error {
   constructor(
     message: string,
     readonly param?: string,
-    readonly code?: string,
+    readonly openAiCode?: string,
     readonly status = 400,
     readonly type = "invalid_request_error",
   ) {
@@ -30,7 +34,7 @@ export function sendOpenAiError(reply: FastifyReply, status: number, message: st
 }
 
 export function sendRequestError(reply: FastifyReply, err: OpenAiRequestError): FastifyReply {
-  return sendOpenAiError(reply, err.status, err.message, err.type, { param: err.param, code: err.code });
+  return sendOpenAiError(reply, err.status, err.message, err.type, { param: err.param, code: err.openAiCode });
 }
 
 /** OpenClaw's exact bodies (see docs/http-api.md, "Errors"); clients match on them. */
