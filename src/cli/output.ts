@@ -1,5 +1,6 @@
 import { ConfigError } from "../config/index.js";
 import { parsePortNumber } from "../gateway/gateway-address.js";
+import type { ErrorShape } from "../gateway/protocol/errors.js";
 
 /** Exit code for an invalid config, as OpenClaw (systemd's RestartPreventExitStatus=78). */
 export const EXIT_CONFIG_INVALID = 78;
@@ -18,12 +19,25 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/**
+ * The last word of a failed command. A gateway's refusal keeps its error code (and, in JSON, its
+ * details, such as CONFIG_CONFLICT's `currentHash`), so scripts can tell failures apart.
+ */
 export function reportCliError(err: unknown, json: boolean): never {
   const exitCode = err instanceof ConfigError ? EXIT_CONFIG_INVALID : err instanceof CliError ? err.exitCode : 1;
   const message = err instanceof ConfigError ? `invalid config: ${err.message}` : err instanceof Error ? err.message : String(err);
-  if (json) printJson({ ok: false, error: { type: "cli_error", message } });
-  else process.stderr.write(`openclaw: ${message}\n`);
+  const gateway = gatewayErrorShape(err);
+  if (json) {
+    const { code, details, retryable, retryAfterMs } = gateway ?? {};
+    printJson({ ok: false, error: { type: "cli_error", message, ...(code ? { code } : {}), ...(details ? { details } : {}), ...(retryable ? { retryable, retryAfterMs } : {}) } });
+  } else process.stderr.write(`openclaw: ${message}${gateway ? ` [${gateway.code}]` : ""}\n`);
   process.exit(exitCode);
+}
+
+/** The gateway's error a failed call carries (GatewayClientError.error), read without loading the client. */
+function gatewayErrorShape(err: unknown): ErrorShape | undefined {
+  const shape = err instanceof Error ? (err as { error?: unknown }).error : undefined;
+  return shape && typeof shape === "object" && typeof (shape as ErrorShape).code === "string" ? (shape as ErrorShape) : undefined;
 }
 
 /**

@@ -70,7 +70,19 @@ describe("gateway start / status / call / stop", () => {
     expect(health.output).toContain(`pid ${pid}`);
     const unknown = await runCli(["gateway", "call", "nope", "--json"], { OPENCLAW_STATE_DIR: stateDir });
     expect(unknown.code).toBe(1);
-    expect(JSON.parse(unknown.output)).toEqual({ ok: false, error: { type: "cli_error", message: "unknown method: nope" } });
+    expect(JSON.parse(unknown.output)).toEqual({ ok: false, error: { type: "cli_error", message: "unknown method: nope", code: "INVALID_REQUEST" } });
+  });
+
+  it("gateway call keeps the gateway's error code and details", async () => {
+    const wait = await runCli(["gateway", "call", "agent.wait", "--params", '{"runId":"nope"}', "--json"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(wait.code).toBe(1);
+    expect(JSON.parse(wait.output)).toEqual({ ok: false, error: { type: "cli_error", message: "no run with id nope", code: "AGENT_RESULT_NOT_FOUND" } });
+    const text = await runCli(["gateway", "call", "agent.wait", "--params", '{"runId":"nope"}'], { OPENCLAW_STATE_DIR: stateDir });
+    expect(text.output.trim()).toBe("openclaw: no run with id nope [AGENT_RESULT_NOT_FOUND]");
+    const conflict = await runCli(["gateway", "call", "config.patch", "--params", '{"raw":"{}","baseHash":"stale"}', "--json"], { OPENCLAW_STATE_DIR: stateDir });
+    const { error } = JSON.parse(conflict.output);
+    expect(error).toMatchObject({ code: "INVALID_REQUEST", details: { code: "CONFIG_CONFLICT" } });
+    expect(error.details).toHaveProperty("currentHash");
   });
 
   it("a wrong --token is refused with the gateway's message", async () => {
