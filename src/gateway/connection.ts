@@ -199,7 +199,8 @@ export class GatewayConnection {
           signal: controller.signal,
           ack: (payload) => this.sendFrame({ type: "res", id, ok: true, payload }),
         });
-        this.sendFrame({ type: "res", id, ok: true, payload: payload ?? {} });
+        // A handler that returns nothing answers `{}`; an explicit `null` ("none yet") goes out as is.
+        this.sendFrame({ type: "res", id, ok: true, payload: payload === undefined ? {} : payload });
       } finally {
         this.inFlight.delete(id);
       }

@@ -58,6 +58,8 @@ describe("heartbeat early wake", { timeout: 120_000 }, () => {
     config.agents.defaults = { ...config.agents.defaults, ...agents.defaults };
     gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
     const env = { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: gateway.token!, OPENCLAW_GATEWAY_PORT: String(gateway.port) };
+    // No heartbeat has run yet: the answer is null, not an empty object.
+    expect((await runCli(["gateway", "call", "last-heartbeat"], env)).output.trim()).toBe("null");
 
     const sent = await runCli(["gateway", "call", "chat.send", "--params", JSON.stringify({ sessionKey: "main", message: "Start the build", idempotencyKey: "build-1" })], env);
     expect(sent.code, sent.output).toBe(0);
