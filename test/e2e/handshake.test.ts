@@ -52,6 +52,16 @@ describe("handshake", () => {
     sock.close();
   });
 
+  it("hello-ok names the server as OpenClaw does, and shows paths and the auth mode to admins only", async () => {
+    const admin = await openOperator(gw.url, gw.token, { scopes: ["operator.admin"] });
+    expect(Object.keys(admin.hello.server)).toEqual(["version", "connId"]);
+    expect(admin.hello.snapshot).toMatchObject({ stateDir: gw.stateDir, authMode: "token" });
+    admin.sock.close();
+    const reader = await openOperator(gw.url, gw.token, { scopes: ["operator.read"] });
+    for (const key of ["configPath", "stateDir", "authMode"]) expect(reader.hello.snapshot).not.toHaveProperty(key);
+    reader.sock.close();
+  });
+
   it("negotiates protocol 3 for a v3 client", async () => {
     const { sock, hello } = await openOperator(gw.url, gw.token, { minProtocol: 3, maxProtocol: 3 });
     expect(hello.protocol).toBe(3);
