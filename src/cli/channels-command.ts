@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { defaultConfigPathForWrite, loadConfig, resolveConfigPath, resolveStateDir } from "../config/index.js";
 import { setConfigValueInFile } from "../config/set-value.js";
 import { PairingStore } from "../channels/access/pairing-store.js";
+import { CHANNEL_IDS, isChannelId } from "../channels/config/channel-accounts.js";
 import { connectClient, type ClientFlags } from "./client-context.js";
 import { formatDuration } from "./gateway-call.js";
 import { CliError, printJson } from "./output.js";
@@ -12,6 +13,7 @@ import { CliError, printJson } from "./output.js";
  * message (it re-reads the files when they change).
  */
 export function pairingListCommand(channel: string | undefined, flags: { account?: string; json?: boolean }): void {
+  if (channel !== undefined) knownChannel(channel);
   const store = new PairingStore(resolveStateDir(process.env));
   const pending = store.listPending(channel?.toLowerCase(), flags.account?.toLowerCase());
   if (flags.json) return printJson({ requests: pending });
@@ -26,7 +28,7 @@ export function pairingListCommand(channel: string | undefined, flags: { account
 
 export function pairingApproveCommand(channel: string, code: string, flags: { account?: string; json?: boolean }): void {
   const store = new PairingStore(resolveStateDir(process.env));
-  const approved = store.approve(channel.toLowerCase(), code, flags.account?.toLowerCase());
+  const approved = store.approve(knownChannel(channel), code, flags.account?.toLowerCase());
   if (!approved) throw new CliError(`No pending pairing request with code ${code.trim().toUpperCase()} on ${channel} (codes expire after 1 hour)`);
   const owner = bootstrapOwner(`${approved.channel}:${approved.senderId}`);
   if (flags.json) return printJson({ approved, ...(owner ? { ownerAllowFrom: [owner] } : {}) });
@@ -37,11 +39,18 @@ export function pairingApproveCommand(channel: string, code: string, flags: { ac
 /** `openclaw pairing reject`: drop a request so the sender stays out; they can ask again with a new message. */
 export function pairingRejectCommand(channel: string, code: string, flags: { account?: string; json?: boolean }): void {
   const store = new PairingStore(resolveStateDir(process.env));
-  const rejected = store.reject(channel.toLowerCase(), code, flags.account?.toLowerCase());
+  const rejected = store.reject(knownChannel(channel), code, flags.account?.toLowerCase());
   if (!rejected) throw new CliError(`No pending pairing request with code ${code.trim().toUpperCase()} on ${channel} (codes expire after 1 hour)`);
   if (flags.json) return printJson({ rejected });
   process.stdout.write(`Rejected ${channel} sender ${rejected.senderId} (account ${rejected.accountId}). A new message from them creates a new request.
 `);
+}
+
+/** The channel id a pairing command names, lower-cased; one that is no channel is refused. */
+function knownChannel(channel: string): string {
+  const id = channel.toLowerCase();
+  if (!isChannelId(id)) throw new CliError(`unknown channel "${channel}" (expected one of: ${CHANNEL_IDS.join(", ")})`);
+  return id;
 }
 
 /**

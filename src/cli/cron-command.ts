@@ -1,6 +1,7 @@
 import type { CronJobInput, CronJobPatch } from "../cron/job-input.js";
 import { describeSchedule } from "../cron/schedule.js";
 import type { CronJob, CronRunEntry } from "../cron/types.js";
+import type { GatewayClientError } from "../gateway/client.js";
 import { connectClient, type ClientFlags } from "./client-context.js";
 import { formatDuration } from "./gateway-call.js";
 import { CliError, printJson } from "./output.js";
@@ -203,7 +204,7 @@ export async function cronRemoveCommand(id: string, flags: ClientFlags): Promise
   await withGateway(flags, async (call) => {
     const res = (await call("cron.remove", { id })) as { removed: boolean };
     if (flags.json) return printJson(res);
-    if (!res.removed) throw new CliError(`no cron job ${id} (openclaw cron list --all shows the ids)`);
+    if (!res.removed) throw new CliError(noCronJob(id));
     process.stdout.write(`Removed ${id}\n`);
   });
 }
@@ -222,6 +223,8 @@ export async function cronRunsCommand(id: string | undefined, flags: ClientFlags
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new CliError("--limit: expected an integer from 1 to 200");
   await withGateway(flags, async (call) => {
     const res = (await call("cron.runs", { ...(id ? { id } : {}), limit })) as { entries: CronRunEntry[]; total: number };
+    // A job with no history must exist: a mistyped id is not "no runs yet". A removed job's history is still shown.
+    if (id && res.entries.length === 0) await mustBeKnownJob(call, id);
     if (flags.json) return printJson(res);
     if (res.entries.length === 0) return void process.stdout.write("No runs yet\n");
     const rows = res.entries.map((r) => [
@@ -245,6 +248,20 @@ export async function cronStatusCommand(flags: ClientFlags): Promise<void> {
         `${res.nextRunAtMs ? `; next run ${new Date(res.nextRunAtMs).toISOString()}` : ""}\n`,
     );
   });
+}
+
+function noCronJob(id: string): string {
+  return `no cron job ${id} (openclaw cron list --all shows the ids)`;
+}
+
+async function mustBeKnownJob(call: (method: string, params: unknown) => Promise<unknown>, id: string): Promise<void> {
+  try {
+    await call("cron.get", { id });
+  } catch (err) {
+    // cron.get refuses an unknown id as a bad request; anything else (cron off, connection lost) is reported as it is.
+    if ((err as GatewayClientError).error?.code === "INVALID_REQUEST") throw new CliError(noCronJob(id));
+    throw err;
+  }
 }
 
 function nextLine(job: CronJob): string {

@@ -1,3 +1,4 @@
+import type { GatewayClient } from "../gateway/client.js";
 import { connectClient, type ClientFlags } from "./client-context.js";
 import { formatDuration } from "./gateway-call.js";
 import { CliError, printJson } from "./output.js";
@@ -15,6 +16,7 @@ export async function sessionsCommand(flags: ClientFlags & { agent?: string; lim
       totalCount: number;
       sessions: { key: string; updatedAt: number | null; totalTokens?: number; model?: string; hasActiveRun?: boolean }[];
     };
+    if (res.sessions.length === 0 && flags.agent) await mustBeKnownAgent(client, flags.agent);
     if (flags.json) return printJson(res);
     if (res.sessions.length === 0) return void process.stdout.write("No sessions yet\n");
     const now = Date.now();
@@ -31,6 +33,16 @@ export async function sessionsCommand(flags: ClientFlags & { agent?: string; lim
   } finally {
     client.close();
   }
+}
+
+/**
+ * An `--agent` that lists nothing must be one the gateway knows (as `memory`, `tools`, `models`
+ * require): the sessions an agent left behind after leaving the config are still listed.
+ */
+async function mustBeKnownAgent(client: GatewayClient, wanted: string): Promise<void> {
+  const { agents } = (await client.call("agents.list", {})) as { agents: { id: string }[] };
+  const known = agents.map((a) => a.id);
+  if (!known.includes(wanted.toLowerCase())) throw new CliError(`unknown agent "${wanted}"; known agents: ${known.join(", ")}`);
 }
 
 /** `openclaw status`: is the gateway up, which version, how many sessions. */

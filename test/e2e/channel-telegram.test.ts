@@ -58,6 +58,21 @@ afterEach(async () => {
 });
 
 describe("Telegram channel", () => {
+  it("pairing commands refuse a name that is no channel", async () => {
+    const env = { OPENCLAW_STATE_DIR: makeTempDir() };
+    for (const args of [
+      ["pairing", "list", "bogus"],
+      ["pairing", "list", "--channel", "bogus"],
+      ["pairing", "approve", "bogus", "123"],
+      ["pairing", "reject", "bogus", "123"],
+    ]) {
+      const res = await runCli(args, env);
+      expect(res.code, args.join(" ")).toBe(1);
+      expect(res.output).toContain('unknown channel "bogus" (expected one of: telegram, discord, slack)');
+    }
+    expect((await runCli(["pairing", "list", "Telegram"], env)).output).toContain("No pending pairing requests");
+  });
+
   it("answers an allowlisted DM exactly once, also when Telegram delivers the update twice", async () => {
     telegram = await startFakeTelegram();
     model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));

@@ -226,4 +226,13 @@ describe("CLI through the gateway", () => {
     expect(status.code).toBe(0);
     expect(status.output).toContain("Gateway: reachable");
   });
+
+  it("sessions --agent with an agent the gateway does not know fails, as memory and tools do", async () => {
+    const env = { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token };
+    const nobody = await runCli(["sessions", "--agent", "nobody"], env);
+    expect(nobody.code).toBe(1);
+    expect(nobody.output).toContain('unknown agent "nobody"; known agents: main');
+    const main = await runCli(["sessions", "--agent", "main", "--json"], env);
+    expect(main.code).toBe(0);
+  });
 });

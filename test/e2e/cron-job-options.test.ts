@@ -65,6 +65,20 @@ async function runAndWait(gw: InProcessGateway, jobId: string): Promise<Record<s
   throw new Error(`no run of ${jobId} was recorded within 20 s`);
 }
 
+describe("unknown job ids", () => {
+  it("cron runs of a job that does not exist fails like cron rm, text and JSON", async () => {
+    const gw = await start();
+    const text = await runCli(["cron", "runs", "nope"], gw.cliEnv);
+    expect(text.code).toBe(1);
+    expect(text.output).toContain("no cron job nope (openclaw cron list --all shows the ids)");
+    expect((await runCli(["cron", "runs", "nope", "--json"], gw.cliEnv)).code).toBe(1);
+    expect((await runCli(["cron", "rm", "nope"], gw.cliEnv)).output).toContain("no cron job nope");
+    const all = await runCli(["cron", "runs"], gw.cliEnv);
+    expect(all.code).toBe(0);
+    expect(all.output).toContain("No runs yet");
+  });
+});
+
 describe("agentTurn fallbacks and tools", { timeout: 120_000 }, () => {
   it("the job's fallback answers when its model fails, and the run is offered only the job's tools", async () => {
     model.setResponder((req) => (req.body.model === "fake-model" ? { status: 500 } : { text: `answered by ${req.body.model}` }));
