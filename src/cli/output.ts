@@ -51,9 +51,17 @@ export function parseTimeoutSeconds(value: string | undefined, defaultSeconds: n
   return Math.round(seconds * 1000);
 }
 
+/** A `--port` for this run: 0 means any free port. */
 export function parsePortFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = parsePortNumber(value);
   if (n === undefined) throw new CliError(`--port: expected integer 0-65535, got "${value}"`);
+  return n;
+}
+
+/** A `--port` written into the config or a service file: 1-65535, as `gateway.port` (any free port would change at every start). */
+export function parseFixedPortFlag(value: string | undefined): number | undefined {
+  const n = parsePortFlag(value);
+  if (n === 0) throw new CliError(`--port: expected integer 1-65535, got "${value}" (0, any free port, only suits \`gateway run\`)`);
   return n;
 }

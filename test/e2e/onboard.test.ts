@@ -48,6 +48,14 @@ describe("openclaw onboard --non-interactive", () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
+  it("--port 0 is refused before anything is written: the config needs a fixed port", async () => {
+    const dir = makeTempDir();
+    const { code, output } = await runCli(["onboard", "--non-interactive", ...fakeFlags(), "--port", "0"], { OPENCLAW_STATE_DIR: dir, FAKE_KEY: "sk-right" });
+    expect(code).toBe(1);
+    expect(output).toContain('--port: expected integer 1-65535, got "0"');
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
   it("an unset key variable is named, with the export that fixes it", async () => {
     const { code, output } = await runCli(["onboard", "--non-interactive", ...fakeFlags()], { OPENCLAW_STATE_DIR: makeTempDir() });
     expect(code).toBe(1);

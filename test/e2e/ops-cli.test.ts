@@ -174,6 +174,14 @@ describe("openclaw gateway install | uninstall (systemd)", () => {
     expect(output).toContain("systemctl --user daemon-reload failed (exit 1): Failed to connect to bus");
   });
 
+  it("refuses --port 0: the service would listen somewhere new at every start", async () => {
+    const h = fakeHome();
+    const { code, output } = await runCli(["gateway", "install", "--port", "0"], h.env);
+    expect(code).toBe(1);
+    expect(output).toContain('--port: expected integer 1-65535, got "0"');
+    expect(fs.existsSync(h.unit)).toBe(false);
+  });
+
   it("refuses to install over a broken config", async () => {
     const h = fakeHome();
     fs.mkdirSync(h.stateDir, { recursive: true });

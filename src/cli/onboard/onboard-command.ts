@@ -1,5 +1,5 @@
 import { DEFAULT_GATEWAY_PORT, resolveStateDir } from "../../config/index.js";
-import { CliError, parsePortFlag, printJson } from "../output.js";
+import { CliError, parseFixedPortFlag, printJson } from "../output.js";
 import { applyOnboardPlan, nextSteps, type OnboardResult } from "./apply-plan.js";
 import { checkPlan, DEFAULT_MODELS, defaultKeyEnv, type OnboardPlan } from "./onboard-plan.js";
 
@@ -27,7 +27,7 @@ function planFromFlags(flags: OnboardFlags): OnboardPlan {
     apiKeyEnv: flags.apiKeyEnv ?? defaultKeyEnv(provider),
     ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
     ...(flags.api ? { api: flags.api } : {}),
-    port: parsePortFlag(flags.port) ?? DEFAULT_GATEWAY_PORT,
+    port: parseFixedPortFlag(flags.port) ?? DEFAULT_GATEWAY_PORT,
   });
 }
 
@@ -71,5 +71,5 @@ export async function onboardCommand(flags: OnboardFlags): Promise<void> {
   }
   if (!process.stdin.isTTY) throw new CliError("onboard asks questions on a terminal; without one, pass --non-interactive --provider … --api-key-env … --model …");
   const { runOnboardPrompts } = await import("./onboard-prompts.js");
-  await runOnboardPrompts(options, { ...(flags.port ? { port: parsePortFlag(flags.port) } : {}) });
+  await runOnboardPrompts(options, { ...(flags.port ? { port: parseFixedPortFlag(flags.port) } : {}) });
 }

@@ -5,7 +5,7 @@ import path from "node:path";
 import { loadConfig, resolveStateDir } from "../../config/index.js";
 import { writeFileAtomicSync } from "../../infra/atomic-file.js";
 import { gatewayStatePaths } from "../../infra/paths.js";
-import { CliError, parsePortFlag, printJson } from "../output.js";
+import { CliError, parseFixedPortFlag, printJson } from "../output.js";
 import { homeDir, LAUNCHD_LABEL, launchdPlistPath, renderLaunchdPlist, renderSystemdUnit, SYSTEMD_UNIT_NAME, systemdUnitPath, type ServiceSpec } from "./service-spec.js";
 
 type Platform = "linux" | "darwin";
@@ -34,7 +34,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): void {
 function serviceSpec(env: NodeJS.ProcessEnv, flags: InstallFlags): ServiceSpec {
   const stateDir = resolveStateDir(env);
   loadConfig({ stateDir, env }); // a broken config fails here, not in a restart loop
-  const port = parsePortFlag(flags.port);
+  const port = parseFixedPortFlag(flags.port);
   // The service's output file keeps what is not a log line, not a second copy of the log.
   const serviceEnv: Record<string, string> = { MALLOC_ARENA_MAX: "2", OPENCLAW_LOG_CONSOLE: "off", OPENCLAW_STATE_DIR: stateDir };
   if (env.OPENCLAW_CONFIG_PATH?.trim()) serviceEnv.OPENCLAW_CONFIG_PATH = path.resolve(env.OPENCLAW_CONFIG_PATH.trim());
