@@ -26,7 +26,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): void {
   const result = spawnSync(command, args, { encoding: "utf8", env });
   if (result.error) {
     const missing = (result.error as NodeJS.ErrnoException).code === "ENOENT";
-    throw new CliError(missing ? `${command} not found on PATH; the service file was written but not loaded` : `${command} ${args.join(" ")} failed: ${result.error.message}`);
+    throw new CliError(missing ? `${command} not found on PATH` : `${command} ${args.join(" ")} failed: ${result.error.message}`);
   }
   if (result.status !== 0) throw new CliError(`${command} ${args.join(" ")} failed (exit ${result.status}): ${(result.stderr || result.stdout).trim()}`);
 }
@@ -64,13 +64,21 @@ export function gatewayInstallCommand(flags: InstallFlags, platform: NodeJS.Plat
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.mkdirSync(path.dirname(spec.logFile), { recursive: true, mode: 0o700 });
   writeFileAtomicSync(file, os === "linux" ? renderSystemdUnit(spec) : renderLaunchdPlist(spec), 0o644);
-  if (os === "linux") {
-    run("systemctl", ["--user", "daemon-reload"], env);
-    run("systemctl", ["--user", "enable", "--now", SYSTEMD_UNIT_NAME], env);
-  } else {
-    const domain = `gui/${process.getuid?.() ?? 0}`;
-    if (flags.force) spawnSync("launchctl", ["bootout", `${domain}/${LAUNCHD_LABEL}`], { env }); // not loaded yet is fine
-    run("launchctl", ["bootstrap", domain, file], env);
+  try {
+    if (os === "linux") {
+      run("systemctl", ["--user", "daemon-reload"], env);
+      run("systemctl", ["--user", "enable", "--now", SYSTEMD_UNIT_NAME], env);
+    } else {
+      const domain = `gui/${process.getuid?.() ?? 0}`;
+      if (flags.force) spawnSync("launchctl", ["bootout", `${domain}/${LAUNCHD_LABEL}`], { env }); // not loaded yet is fine
+      run("launchctl", ["bootstrap", domain, file], env);
+    }
+  } catch (err) {
+    // The file stays: the service manager may already know it (enabled, then failed to start),
+    // and removing it under systemd would leave a dangling link. The message says how to go on.
+    throw new CliError(
+      `${(err as Error).message}\nThe service file ${file} was written but the service is not running; once that is fixed, \`openclaw gateway install --force\` retries (\`openclaw gateway uninstall\` removes it).`,
+    );
   }
   const manager = os === "linux" ? `systemd (user unit ${SYSTEMD_UNIT_NAME})` : `launchd (${LAUNCHD_LABEL})`;
   if (flags.json) return printJson({ ok: true, manager: os === "linux" ? "systemd" : "launchd", file, started: true });
