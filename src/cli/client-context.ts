@@ -26,6 +26,7 @@ export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv =
   const loaded = clientConfig(stateDir, env);
   const timeoutMs = parseTimeoutSeconds(flags.timeout, 10);
   if (flags.url) {
+    checkUrlFlag(flags.url);
     return { stateDir, loaded, url: flags.url, kind: "url" as const, timeoutMs, credentials: { token: flags.token, password: flags.password } };
   }
   const remoteUrl = loaded.config.gateway.mode === "remote" ? loaded.config.gateway.remote?.url?.trim() : undefined;
@@ -40,6 +41,18 @@ export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv =
   const host = lock && lock.host !== "0.0.0.0" ? lock.host : "127.0.0.1";
   const credentials = resolveClientCredentials(loaded.config, stateDir, env, flags);
   return { stateDir, loaded, url: `ws://${host}:${port}`, kind: "local" as const, timeoutMs, credentials };
+}
+
+function checkUrlFlag(value: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (!protocol || !["ws:", "wss:", "http:", "https:"].includes(protocol)) {
+    throw new CliError(`--url: expected the gateway's WebSocket address, ws://<host>:<port> or wss://<host>[:<port>], got "${value}"`);
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import { CliError, printJson } from "./output.js";
  * opened in the browser (not with `--no-open` or `--json`). Only a gateway in token mode gets its
  * token in the link: with password auth the link has no credential and the page asks for it.
  */
-export async function dashboardCommand(flags: ClientFlags & { open?: boolean }): Promise<void> {
+export async function dashboardCommand(flags: Pick<ClientFlags, "url" | "port" | "token" | "json"> & { open?: boolean }): Promise<void> {
   const target = resolveClientTarget(flags);
   let ui;
   try {
@@ -21,10 +21,11 @@ export async function dashboardCommand(flags: ClientFlags & { open?: boolean }):
   if (!ui.enabled) throw new CliError("the Control UI is disabled (gateway.controlUi.enabled: false); `openclaw config set gateway.controlUi.enabled true` turns it on");
   const ws = new URL(target.url);
   const token = linkToken(target);
-  const port = Number(ws.port) || (ws.protocol === "wss:" ? 443 : 80);
-  const plain = controlUiUrl(ws.hostname.replace(/^\[|\]$/g, ""), port, ui.basePath, token);
   // A gateway reached over wss:// (remote mode behind TLS) serves its page over https.
-  const url = ws.protocol === "wss:" ? plain.replace(/^http:/, "https:") : plain;
+  const secure = ws.protocol === "wss:" || ws.protocol === "https:";
+  const port = Number(ws.port) || (secure ? 443 : 80);
+  const plain = controlUiUrl(ws.hostname.replace(/^\[|\]$/g, ""), port, ui.basePath, token);
+  const url = secure ? plain.replace(/^http:/, "https:") : plain;
   if (flags.json) return printJson({ url, authenticated: Boolean(token) });
   process.stdout.write(`${url}\n`);
   if (!token) process.stderr.write(missingTokenNote(target));

@@ -37,7 +37,14 @@ export function registerOpsCommands(program: Command, withClientFlags: (cmd: Com
       await logsCommand(opts);
     });
 
-  withClientFlags(program.command("dashboard").description("open the Control UI in the browser (and print its URL with the gateway token)"))
+  // No network call: only the flags that say which gateway and which token.
+  program
+    .command("dashboard")
+    .description("open the Control UI in the browser (and print its URL with the gateway token)")
+    .option("--url <url>", "gateway WebSocket URL (default: ws://127.0.0.1:<port>)")
+    .option("--port <port>", "gateway port")
+    .option("--token <token>", "gateway token")
+    .option("--json", "print JSON")
     .option("--no-open", "only print the URL")
     .action(async (opts) => {
       const { dashboardCommand } = await import("./dashboard-command.js");

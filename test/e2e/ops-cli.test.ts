@@ -110,6 +110,20 @@ describe("openclaw dashboard", () => {
     expect(JSON.parse(json.output)).toEqual({ url: "http://127.0.0.1:18789/", authenticated: false });
   });
 
+  it("a bad --url is named with the form it needs; flags that would do nothing are not offered", async () => {
+    const bad = await runCli(["dashboard", "--url", "notaurl"], env());
+    expect(bad.code).toBe(1);
+    expect(bad.output).toContain('--url: expected the gateway\'s WebSocket address, ws://<host>:<port> or wss://<host>[:<port>], got "notaurl"');
+    expect((await runCli(["health", "--url", "notaurl"], env())).output).toContain("--url: expected");
+    const remote = await runCli(["dashboard", "--url", "wss://gw.example.com", "--token", "t", "--json"], env());
+    expect(JSON.parse(remote.output)).toEqual({ url: "https://gw.example.com:443/console/?token=t", authenticated: true });
+    for (const flag of ["--timeout", "--password"]) {
+      const res = await runCli(["dashboard", flag, "5"], env());
+      expect(res.code).not.toBe(0);
+      expect(res.output).toContain(`unknown option '${flag}'`);
+    }
+  });
+
   it("says so when the Control UI is turned off", async () => {
     const dir = makeTempDir();
     fs.writeFileSync(path.join(dir, "openclaw.yaml"), "gateway:\n  controlUi:\n    enabled: false\n");
