@@ -84,7 +84,7 @@ export function registerOpsCommands(program: Command, withClientFlags: (cmd: Com
   program
     .command("onboard")
     .description("first set-up: a commented config, the gateway token, and a provider check (interactive on a terminal)")
-    .option("--non-interactive", "take every answer from the flags below")
+    .option("--non-interactive", "take every answer from the flags below (without it, only --port, --force and --skip-check apply)")
     .option("--provider <id>", "anthropic, openai, or your own id (then --base-url and --api)")
     .option("--api-key-env <name>", "environment variable holding the provider's key (default: <PROVIDER>_API_KEY)")
     .option("--model <id>", "model id at the provider (default for anthropic: claude-sonnet-4-5, openai: gpt-4.1)")

@@ -135,4 +135,12 @@ describe("openclaw onboard (interactive, on a pseudo-terminal)", () => {
     expect(await term.exited).toBe(1);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
+
+  it("refuses answer flags without --non-interactive instead of asking over them", async () => {
+    const dir = makeTempDir();
+    const term = startPtyCli(["onboard", "--provider", "anthropic", "--model", "claude-x", "--json"], { OPENCLAW_STATE_DIR: dir });
+    await term.waitFor("--provider, --model, --json: only with --non-interactive (the interactive set-up asks for these); add --non-interactive to use them");
+    expect(await term.exited).toBe(1);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
 });

@@ -16,6 +16,16 @@ export interface OnboardFlags {
   json?: boolean;
 }
 
+/** The flags that answer the questions; the interactive set-up takes only `--port` from the command line. */
+const ANSWER_FLAGS = [
+  ["provider", "--provider"],
+  ["model", "--model"],
+  ["apiKeyEnv", "--api-key-env"],
+  ["baseUrl", "--base-url"],
+  ["api", "--api"],
+  ["json", "--json"],
+] as const satisfies readonly (readonly [keyof OnboardFlags, string])[];
+
 function planFromFlags(flags: OnboardFlags): OnboardPlan {
   if (!flags.provider) throw new CliError("--provider is required with --non-interactive (anthropic, openai, or your own id with --base-url and --api)");
   const provider = flags.provider.toLowerCase();
@@ -69,6 +79,8 @@ export async function onboardCommand(flags: OnboardFlags): Promise<void> {
     report(await applyOnboardPlan(plan, options), plan, flags.json === true);
     return;
   }
+  const answers = ANSWER_FLAGS.filter(([key]) => flags[key] !== undefined).map(([, flag]) => flag);
+  if (answers.length > 0) throw new CliError(`${answers.join(", ")}: only with --non-interactive (the interactive set-up asks for these); add --non-interactive to use them`);
   if (!process.stdin.isTTY) throw new CliError("onboard asks questions on a terminal; without one, pass --non-interactive --provider … --api-key-env … --model …");
   const { runOnboardPrompts } = await import("./onboard-prompts.js");
   await runOnboardPrompts(options, { ...(flags.port ? { port: parseFixedPortFlag(flags.port) } : {}) });
