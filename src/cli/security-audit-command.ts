@@ -31,7 +31,7 @@ export async function securityAuditCommand(flags: { deep?: boolean; json?: boole
   for (const f of findings) counts[f.severity] += 1;
   if (flags.json) printJson({ ok: counts.critical === 0, counts, findings });
   else {
-    const lines = findings.map((f) => `${f.severity.toUpperCase().padEnd(8)} ${f.title}\n         fix: ${f.fix}`);
+    const lines = findings.map((f) => `${f.severity.toUpperCase().padEnd(8)} ${f.id}: ${f.title}\n         fix: ${f.fix}`);
     lines.push(findings.length === 0 ? "No findings." : `${counts.critical} critical, ${counts.warn} warning(s), ${counts.info} note(s)`);
     process.stdout.write(`${lines.join("\n")}\n`);
   }

@@ -211,6 +211,29 @@ describe("openclaw gateway install | uninstall (systemd)", () => {
   });
 });
 
+describe("docs/cli.md", () => {
+  it("names every command and every long flag of the real command tree, and no flag it lacks", async () => {
+    // The zsh script lists each command path with its options, from the CLI's own tree.
+    const { output: script } = await runCli(["completion", "zsh"], {});
+    const tree = [...script.matchAll(/^ {4}'([a-z -]*)'\) subs=\(.*?\); opts=\((.*)\) ;;$/gm)].map(([, cmd, opts]) => ({
+      cmd: cmd!,
+      flags: [...opts!.matchAll(/'(--[a-z-]+)'/g)].map((m) => m[1]!),
+    }));
+    expect(tree.length).toBeGreaterThan(60);
+    const doc = fs.readFileSync(new URL("../../docs/cli.md", import.meta.url), "utf8");
+    const missingCommands = tree.filter((c) => c.cmd && !doc.includes(c.cmd)).map((c) => c.cmd);
+    expect(missingCommands).toEqual([]);
+    const known = new Set(tree.flatMap((c) => c.flags));
+    const missingFlags = [...known].filter((f) => f !== "--help" && f !== "--version" && !new RegExp(`${f}(?![a-z-])`).test(doc));
+    expect(missingFlags).toEqual([]);
+    // `--no-x` negates `--x`; `--user` and `--now` are systemctl's; any other flag the doc names must exist.
+    const unknown = [...new Set([...doc.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]))].filter(
+      (f) => !known.has(f) && !known.has(f.replace(/^--no-/, "--")) && !["--user", "--now"].includes(f),
+    );
+    expect(unknown).toEqual([]);
+  });
+});
+
 describe("openclaw completion", () => {
   it("bash: completes subcommands and options from the real command tree", async () => {
     const { code, output: script } = await runCli(["completion", "bash"], {});

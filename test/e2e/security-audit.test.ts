@@ -49,6 +49,18 @@ describe("openclaw security audit", () => {
     expect(weak.ids).toContain("deep.not-running");
   });
 
+  it("the text report names each finding's id, as the JSON and docs/cli.md do", async () => {
+    const dir = stateWith({ gateway: { mode: "local" }, channels: { telegram: { dmPolicy: "open", allowFrom: ["*"] } } });
+    const { output } = await runCli(["security", "audit"], { OPENCLAW_STATE_DIR: dir, TELEGRAM_BOT_TOKEN: "1:env-token" });
+    expect(output).toMatch(/^CRITICAL tools\.exec\.open-to-strangers: exec runs any command without approval/m);
+    expect(output).toMatch(/^WARN {5}channels\.dm-open: /m);
+  });
+
+  it("exec without approvals behind a pairing policy is a note (tools.exec.no-approvals)", async () => {
+    const { report } = await audit(stateWith({ gateway: { mode: "local" }, channels: { telegram: { dmPolicy: "pairing" } } }));
+    expect(report.findings.find((f: { id: string }) => f.id === "tools.exec.no-approvals")).toMatchObject({ severity: "info" });
+  });
+
   it("a private, loopback, pairing installation has no critical finding and exits 0", async () => {
     const { code, report } = await audit(stateWith({ gateway: { mode: "local" }, channels: { telegram: { dmPolicy: "pairing" } } }));
     expect(code).toBe(0);
