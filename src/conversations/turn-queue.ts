@@ -80,9 +80,12 @@ export class TurnQueue {
 
   /** A turn holds the session, runs on its lane or waits there, or a runtime message waits for one. */
   private turnRunningOrDue(sessionKey: string): boolean {
-    return (
-      this.activeTurns.has(sessionKey) || this.deps.lanes.isActive(sessionKey) || this.deps.lanes.queuedCount(sessionKey) > 0 || this.internalQueue.pendingCount(sessionKey) > 0
-    );
+    return this.turnHeldOrOnLane(sessionKey) || this.internalQueue.pendingCount(sessionKey) > 0;
+  }
+
+  /** A turn holds the session, or something runs or waits on its lane: it will call `turnEnded`. */
+  private turnHeldOrOnLane(sessionKey: string): boolean {
+    return this.activeTurns.has(sessionKey) || this.deps.lanes.isActive(sessionKey) || this.deps.lanes.queuedCount(sessionKey) > 0;
   }
 
   listen(runId: string, listener: (e: AgentEvent) => void): void {
@@ -183,7 +186,9 @@ export class TurnQueue {
     if (inbox.pendingCount() > 0) {
       void inbox.whenReady().then(() => {
         // The batch's own messages are what waits: only another turn may make it wait longer.
-        if (this.turnRunningOrDue(sessionKey)) return;
+        if (this.turnHeldOrOnLane(sessionKey)) return;
+        // A runtime message that arrived during the quiet window goes first, the batch after it.
+        if (this.startInternalTurn(sessionKey)) return;
         const ready = inbox.nextTurn();
         if (ready) this.startQueuedTurn(sessionKey, ready.messages, ready.mergedText);
       });

@@ -1,0 +1,70 @@
+/**
+ * TurnQueue with the real lane scheduler, run registry and run endings: which turn of a session
+ * runs next, and that every accepted run gets one.
+ */
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import type { OpenClawConfig } from "../../../src/config/index.js";
+import { RunEndings } from "../../../src/conversations/run-endings.js";
+import { RunRegistry } from "../../../src/conversations/run-registry.js";
+import { TurnQueue, type Turn } from "../../../src/conversations/turn-queue.js";
+import type { IdempotencyLedger } from "../../../src/sessions/idempotency/index.js";
+import { LaneScheduler } from "../../../src/sessions/lanes/index.js";
+
+const KEY = "agent:main:main";
+
+function harness(queueConfig: Record<string, unknown>) {
+  const runs = new RunRegistry();
+  const lanes = new LaneScheduler({ maxConcurrent: 4 });
+  const logger = pino({ level: "silent" });
+  const sink = { agent: () => {}, chat: () => {} };
+  const ledger = { complete: () => undefined } as unknown as IdempotencyLedger;
+  const endings = new RunEndings({ runs, ledger, sink, logger, forgetListener: (id) => queue.forgetListener(id) });
+  const config = { messages: { queue: queueConfig } } as unknown as OpenClawConfig;
+  /** The members of every turn that ran, in order. */
+  const ran: string[][] = [];
+  const held = new Map<string, () => void>();
+  const queue: TurnQueue = new TurnQueue({
+    lanes,
+    runs,
+    endings,
+    sink,
+    config: () => config,
+    logger,
+    run: async (turn) => {
+      ran.push([...turn.members]);
+      const hold = held.get(turn.members[0]!);
+      if (hold) await new Promise<void>((resolve) => held.set(turn.members[0]!, resolve));
+      endings.finish(turn.members, "ok");
+    },
+  });
+  const turn = (runId: string): Turn => ({ sessionKey: KEY, agentId: "main", members: [runId], text: runId, onEvents: [], senderIsOwner: true });
+  return { runs, queue, ran, held, turn };
+}
+
+/** Resolves with the run's status, or "still waiting" once `ms` passed. */
+function statusWithin(runs: RunRegistry, runId: string, ms: number): Promise<string> {
+  return Promise.race([runs.get(runId)!.done.then((r) => r.status), new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), ms).unref())]);
+}
+
+describe("TurnQueue", () => {
+  it("runs a runtime message that arrived while a collected batch waited for quiet, then the batch", async () => {
+    const { runs, queue, ran, held, turn } = harness({ mode: "collect", debounceMs: 100 });
+    held.set("first", () => {});
+    runs.create("first", KEY, "main");
+    queue.start(turn("first"));
+    await new Promise((resolve) => setImmediate(resolve));
+    runs.create("second", KEY, "main");
+    expect(queue.offer(KEY, undefined, { id: "second", text: "second", receivedAt: Date.now() }).action).toBe("queued");
+    held.get("first")!();
+    await runs.get("first")!.done;
+    while (queue.isActive(KEY)) await new Promise((resolve) => setImmediate(resolve));
+    // The turn ended inside the batch's quiet window; a runtime message arrives meanwhile.
+    expect(queue.busy(KEY)).toBe(true);
+    runs.create("announce", KEY, "main");
+    queue.addInternal(KEY, { runId: "announce", agentId: "main", text: "announce", mergeable: true, senderIsOwner: true });
+    expect(await statusWithin(runs, "announce", 3_000)).toBe("ok");
+    expect(await statusWithin(runs, "second", 3_000)).toBe("ok");
+    expect(ran).toEqual([["first"], ["announce"], ["second"]]);
+  });
+});
