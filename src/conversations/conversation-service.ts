@@ -342,7 +342,8 @@ export class ConversationService implements ConversationPort {
   /** Abort the session's active and queued runs; returns the run ids that were stopped. */
   abort(sessionKey: string, runId?: string): string[] {
     const targets = this.runs.activeFor(sessionKey).filter((r) => !runId || r.runId === runId);
-    const queued = new Set(runId ? [] : this.queue.clear(sessionKey));
+    // One run's abort takes only its own message out of the queue; the others keep waiting.
+    const queued = new Set(runId ? this.queue.withdraw(sessionKey, runId) : this.queue.clear(sessionKey));
     // Runs waiting in the inbox never started: they get their terminal events here. Everything
     // else (running, or queued on the lane) is aborted and ends through its own turn.
     for (const run of targets) if (!queued.has(run.runId)) run.controller.abort(new Error("aborted"));

@@ -40,6 +40,16 @@ export class InternalTurnQueue {
     return taken;
   }
 
+  /** Takes one waiting message out; true when it was waiting. */
+  remove(sessionKey: string, runId: string): boolean {
+    const list = this.waiting.get(sessionKey);
+    const index = list?.findIndex((m) => m.runId === runId) ?? -1;
+    if (index < 0) return false;
+    list!.splice(index, 1);
+    if (list!.length === 0) this.waiting.delete(sessionKey);
+    return true;
+  }
+
   clear(sessionKey: string): InternalMessage[] {
     const list = this.waiting.get(sessionKey) ?? [];
     this.waiting.delete(sessionKey);

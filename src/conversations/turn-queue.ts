@@ -143,6 +143,28 @@ export class TurnQueue {
     return queued;
   }
 
+  /**
+   * Takes one run's message out of the session's queues (its run alone was aborted): the messages
+   * waiting with it stay. Returns `[runId]` when it was waiting, else `[]`.
+   */
+  withdraw(sessionKey: string, runId: string): string[] {
+    const inbox = this.inboxes.get(sessionKey);
+    const from = inbox?.remove(runId);
+    if (from === "steering") this.steeredCount.set(sessionKey, Math.max(0, (this.steeredCount.get(sessionKey) ?? 0) - 1));
+    const internal = this.internalQueue.remove(sessionKey, runId);
+    const summarized = this.summarizedWaiting.get(sessionKey) ?? [];
+    const wasSummarized = summarized.includes(runId);
+    if (wasSummarized) summarized.splice(summarized.indexOf(runId), 1);
+    const withdrawn = from || internal || wasSummarized ? [runId] : [];
+    if (from && inbox!.pendingCount() === 0 && summarized.length > 0) {
+      // No message waits any more to carry the summaries of those dropped earlier: their runs end too.
+      inbox!.clear();
+      withdrawn.push(...summarized);
+      this.summarizedWaiting.delete(sessionKey);
+    }
+    return withdrawn;
+  }
+
   /** True when messages were steered into the session's running turn and not yet taken. */
   steeringPending(sessionKey: string): boolean {
     return (this.steeredCount.get(sessionKey) ?? 0) > 0;

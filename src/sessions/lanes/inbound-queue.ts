@@ -136,6 +136,19 @@ class Inbox implements SessionInbox {
     return this.queue.length + this.steering.length;
   }
 
+  remove(id: string): "queue" | "steering" | undefined {
+    for (const [name, buffer] of [
+      ["queue", this.queue],
+      ["steering", this.steering],
+    ] as const) {
+      const index = buffer.findIndex((m) => m.id === id);
+      if (index < 0) continue;
+      buffer.splice(index, 1);
+      return name;
+    }
+    return undefined;
+  }
+
   clear(): ClearedInbox {
     this.window?.cancel();
     const messages = [...this.queue.splice(0), ...this.steering.splice(0)];

@@ -106,5 +106,7 @@ export interface SessionInbox {
   /** Resolves once `nextTurn()` has a turn (for `collect`, after the quiet window). */
   whenReady(): Promise<void>;
   pendingCount(): number;
+  /** Takes one waiting message out (its run was aborted); says which buffer held it, or undefined. */
+  remove(id: string): "queue" | "steering" | undefined;
   clear(): ClearedInbox;
 }

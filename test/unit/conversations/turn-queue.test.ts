@@ -67,4 +67,23 @@ describe("TurnQueue", () => {
     expect(await statusWithin(runs, "second", 3_000)).toBe("ok");
     expect(ran).toEqual([["first"], ["announce"], ["second"]]);
   });
+
+  it("withdrawing the last waiting message also ends the runs whose summary it would have carried", async () => {
+    const { runs, queue, held, turn } = harness({ mode: "followup", cap: 1, drop: "summarize" });
+    held.set("first", () => {});
+    runs.create("first", KEY, "main");
+    queue.start(turn("first"));
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const id of ["second", "third"]) {
+      runs.create(id, KEY, "main");
+      queue.offer(KEY, undefined, { id, text: id, receivedAt: Date.now() });
+    }
+    // "second" was summarized to make room for "third"; only "third" carries its summary.
+    expect(queue.withdraw(KEY, "third")).toEqual(["third", "second"]);
+    expect(queue.busy(KEY)).toBe(true);
+    held.get("first")!();
+    await runs.get("first")!.done;
+    while (queue.isActive(KEY)) await new Promise((resolve) => setImmediate(resolve));
+    expect(queue.busy(KEY)).toBe(false);
+  });
 });
