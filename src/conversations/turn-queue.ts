@@ -103,12 +103,6 @@ export class TurnQueue {
 
   /** Runs `turn` on its session's lane; the next waiting turn follows when it ends. */
   start(turn: Turn): void {
-    // Messages summarized into this turn's prompt are answered by it.
-    const summarized = this.summarizedWaiting.get(turn.sessionKey);
-    if (summarized?.length) {
-      turn.members.unshift(...summarized.filter((id) => !turn.members.includes(id)));
-      this.summarizedWaiting.delete(turn.sessionKey);
-    }
     this.activeTurns.set(turn.sessionKey, turn);
     this.deps.lanes
       .enqueue(turn.sessionKey, (signal) => this.deps.run(turn, signal))
@@ -285,12 +279,16 @@ export class TurnQueue {
 
   private startQueuedTurn(sessionKey: string, messages: InboundMessage[], text: string): void {
     const agentId = messages[0]?.meta?.agentId ?? parseSessionKey(sessionKey).agentId;
-    const members = messages.map((m) => m.id);
+    // The inbox put the summaries of dropped messages into this turn's prompt: it answers them.
+    const summarized = this.summarizedWaiting.get(sessionKey) ?? [];
+    this.summarizedWaiting.delete(sessionKey);
+    const ids = messages.map((m) => m.id);
+    const members = [...summarized, ...ids];
     // A merged turn runs with the least privilege of the messages in it.
     const senderIsOwner = messages.every((m) => m.meta?.senderIsOwner !== false);
     const channel = messages.map((m) => m.meta?.channel).find((c): c is string => typeof c === "string");
     const images = messages.flatMap((m) => m.meta?.images ?? []);
-    this.start({ sessionKey, agentId, members, text, ...(images.length > 0 ? { images } : {}), onEvents: this.listenersOf(members), senderIsOwner, channel });
+    this.start({ sessionKey, agentId, members, text, ...(images.length > 0 ? { images } : {}), onEvents: this.listenersOf(ids), senderIsOwner, channel });
   }
 
   private listenersOf(runIds: string[]): ((e: AgentEvent) => void)[] {

@@ -86,4 +86,21 @@ describe("TurnQueue", () => {
     while (queue.isActive(KEY)) await new Promise((resolve) => setImmediate(resolve));
     expect(queue.busy(KEY)).toBe(false);
   });
+
+  it("a summarized message is answered by the turn that carries its summary, not by a runtime turn before it", async () => {
+    const { runs, queue, ran, held, turn } = harness({ mode: "followup", cap: 1, drop: "summarize" });
+    held.set("first", () => {});
+    runs.create("first", KEY, "main");
+    queue.start(turn("first"));
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const id of ["second", "third"]) {
+      runs.create(id, KEY, "main");
+      queue.offer(KEY, undefined, { id, text: id, receivedAt: Date.now() });
+    }
+    runs.create("announce", KEY, "main");
+    queue.addInternal(KEY, { runId: "announce", agentId: "main", text: "announce", mergeable: true, senderIsOwner: true });
+    held.get("first")!();
+    expect(await statusWithin(runs, "third", 3_000)).toBe("ok");
+    expect(ran).toEqual([["first"], ["announce"], ["second", "third"]]);
+  });
 });
