@@ -226,6 +226,15 @@ export class ConversationService implements ConversationPort {
       this.deps.store.ensure(sessionKey, { agentId }, { deferSync: true });
     }
     if (input.origin) this.recordOrigin(sessionKey, input.origin);
+    const queueMode = input.queueMode ?? this.deps.store.peek(sessionKey)?.queueMode;
+    if (!input.internal && this.queue.busy(sessionKey) && this.queue.refuses(sessionKey, queueMode)) {
+      // Refused by the full queue (drop: new): never written, so no later turn or history shows it.
+      this.runs.create(runId, sessionKey, agentId, input.method);
+      const offer = this.queue.offer(sessionKey, queueMode, { id: runId, text, receivedAt: Date.now() });
+      const notice = offer.notice ?? "message refused: the session's queue is full";
+      this.endings.endUnstarted(sessionKey, [runId], "error", notice);
+      return { kind: "rejected", runId, sessionKey, notice };
+    }
     // Durable before anything is acknowledged: a crash after this point keeps the message (a
     // one-off session keeps nothing by design).
     this.historyCache.append(sessionKey, null, [
@@ -286,7 +295,7 @@ export class ConversationService implements ConversationPort {
       await onDisk();
       return { kind: "accepted", run, queued: "queued" };
     }
-    const offer = this.queue.offer(sessionKey, input.queueMode ?? this.deps.store.peek(sessionKey)?.queueMode, {
+    const offer = this.queue.offer(sessionKey, queueMode, {
       id: runId,
       text,
       receivedAt: Date.now(),

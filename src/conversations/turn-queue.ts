@@ -126,6 +126,11 @@ export class TurnQueue {
     return offer;
   }
 
+  /** True when a user message for the busy session would be refused (`drop: new`, the queue full). */
+  refuses(sessionKey: string, queueMode: QueueMode | undefined): boolean {
+    return this.inboxFor(sessionKey, queueMode).refusesNext();
+  }
+
   /** Empties the session's queues; returns the ids of the runs that were waiting. */
   clear(sessionKey: string): string[] {
     const queued: string[] = [];

@@ -105,6 +105,10 @@ class Inbox implements SessionInbox {
     return result;
   }
 
+  refusesNext(): boolean {
+    return this.drop === "new" && this.pendingCount() >= this.cap;
+  }
+
   takeSteering(): InboundMessage[] {
     if (this.steering.length === 0) return [];
     const taken = this.steering.splice(0);

@@ -97,6 +97,8 @@ export interface SessionInbox {
    */
   reconfigure(settings: InboxSettings): void;
   offer(message: InboundMessage): OfferResult;
+  /** True when `offer` would refuse the next message (drop policy `new`, `cap` messages waiting). */
+  refusesNext(): boolean;
   /** Steer mode: everything buffered for the active run, oldest first; empties the buffer. */
   takeSteering(): InboundMessage[];
   /** The active run ended: steering it never took becomes followup turns (never lost). */
