@@ -157,23 +157,18 @@ export class CronRunPipeline {
     // A run cut short by our own shutdown stays marked running: the next start records it as interrupted.
     if (deps.stopping()) return;
     const endedAt = deps.clock.now();
+    // Removed while it ran: there is no job left to record the run against. An edit while it ran
+    // (`cron.update` replaces the job object) keeps the run: it is recorded, counted and
+    // delivered against the job as it is now.
     const current = deps.job(job.id);
-    if (current !== job) {
-      // Removed or replaced while it ran: the replacement keeps its own plan.
-      if (current) {
-        delete current.state.runningAtMs;
-        delete current.state.runningRunId;
-        deps.store().saveJob(current);
-      }
-      return;
-    }
-    const entry = this.settle(job, runId, startedAt, endedAt, outcome);
-    const removeJob = job.deleteAfterRun === true && job.schedule.kind === "at" && outcome.status === "ok";
-    deps.store().recordRun(entry, removeJob ? undefined : job);
-    if (removeJob) deps.forget(job.id);
+    if (!current) return;
+    const entry = this.settle(current, runId, startedAt, endedAt, outcome);
+    const removeJob = current.deleteAfterRun === true && current.schedule.kind === "at" && outcome.status === "ok";
+    deps.store().recordRun(entry, removeJob ? undefined : current);
+    if (removeJob) deps.forget(current.id);
     deps.emit({
       action: "finished",
-      jobId: job.id,
+      jobId: current.id,
       runId,
       status: entry.status,
       durationMs: entry.durationMs,
@@ -181,8 +176,8 @@ export class CronRunPipeline {
       ...(entry.error ? { error: entry.error } : {}),
       ...(entry.nextRunAtMs !== undefined ? { nextRunAtMs: entry.nextRunAtMs } : {}),
     });
-    if (entry.pendingDelivery !== undefined) await this.deliver(job, entry, entry.pendingDelivery);
-    if (job.state.pendingAlertRunId !== undefined) await this.sendAlert(job);
+    if (entry.pendingDelivery !== undefined) await this.deliver(current, entry, entry.pendingDelivery);
+    if (current.state.pendingAlertRunId !== undefined) await this.sendAlert(current);
   }
 
   /** The job's state after a run, and the run's row. */

@@ -255,6 +255,42 @@ describe("cron service", () => {
     await settle(h.service);
     expect(h.service.runs({ jobId: job.id }).entries[0]!.runId).toBe((first as { runId: string }).runId);
   });
+
+  it("a job edited while it runs still records that run and delivers its reply", async () => {
+    const h = await harness();
+    const job = await h.service.add(isolatedJob({ delivery: { mode: "announce", channel: "telegram", to: "42" } }));
+    h.clock.advance(3_600_000);
+    await new Promise((r) => setImmediate(r));
+    expect(h.conversations.active()).toHaveLength(1);
+    await h.service.update(job.id, { description: "edited during the run" });
+    h.conversations.active()[0]!.finish("ok", "the report");
+    await settle(h.service);
+    expect(h.channels.sent.map((s) => s.text)).toEqual(["the report"]);
+    const [run] = h.service.runs({ jobId: job.id }).entries;
+    expect(run).toMatchObject({ status: "ok", deliveryStatus: "delivered" });
+    const after = h.service.get(job.id)!;
+    expect(after.description).toBe("edited during the run");
+    expect(after.state).toMatchObject({ lastStatus: "ok", nextRunAtMs: h.clock.now() + 3_600_000 });
+    expect(after.state.runningAtMs).toBeUndefined();
+  });
+
+  it("a failing job edited while it runs still counts the failure and alerts", async () => {
+    const h = await harness();
+    h.conversations.autoReply = () => ({ status: "error", text: "model down" });
+    const job = await h.service.add(isolatedJob({ delivery: { mode: "announce", channel: "telegram", to: "42" } }));
+    h.clock.advance(3_600_000);
+    await settle(h.service);
+    h.conversations.autoReply = undefined;
+    h.service.run(job.id);
+    await new Promise((r) => setImmediate(r));
+    expect(h.conversations.active()).toHaveLength(1);
+    await h.service.update(job.id, { name: "report (renamed)" });
+    h.conversations.active()[0]!.finish("error", "model down");
+    await settle(h.service);
+    expect(h.service.get(job.id)!.state.consecutiveErrors).toBe(2);
+    expect(h.events.filter((e) => e.action === "alert")).toHaveLength(1);
+    expect(h.channels.sent.map((s) => s.text)).toEqual([expect.stringContaining('"report (renamed)" failed 2 times')]);
+  });
 });
 
 describe("cron reports to a session", () => {
