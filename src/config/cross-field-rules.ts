@@ -21,7 +21,37 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkAcpBindings(config),
     ...checkHooks(config),
     ...checkCronFailureAlert(config),
+    ...checkHeartbeatTimeZones(config),
   ];
+}
+
+/** A heartbeat window in a zone Node does not know would be ignored (it beats at any hour): refuse the zone. */
+function checkHeartbeatTimeZones(config: RawOpenClawConfig): ConfigIssue[] {
+  const blocks: { path: KeyPathSegment[]; timezone: string | undefined }[] = [
+    { path: ["agents", "defaults", "heartbeat"], timezone: config.agents?.defaults?.heartbeat?.activeHours?.timezone },
+  ];
+  for (const [key, entry] of Object.entries(config.agents?.entries ?? {})) {
+    blocks.push({ path: ["agents", "entries", key, "heartbeat"], timezone: entry.heartbeat?.activeHours?.timezone });
+  }
+  config.agents?.list?.forEach((entry, index) => blocks.push({ path: ["agents", "list", index, "heartbeat"], timezone: entry.heartbeat?.activeHours?.timezone }));
+  const issues: ConfigIssue[] = [];
+  for (const { path, timezone } of blocks) {
+    if (timezone === undefined || isKnownTimeZone(timezone)) continue;
+    issues.push({
+      path: formatKeyPath([...path, "activeHours", "timezone"]),
+      message: `unknown time zone "${timezone}": use an IANA name such as Europe/Berlin or America/New_York`,
+    });
+  }
+  return issues;
+}
+
+function isKnownTimeZone(timezone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-GB", { timeZone: timezone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A chat for failure alerts is a channel and a chat in it: one without the other names no chat. */

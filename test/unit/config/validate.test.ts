@@ -145,6 +145,20 @@ describe("validateConfig: cross-key rules", () => {
     expect(err.message).toMatch(/^messages\.groupChat\.mentionPatterns\[0\]: not a valid regular expression \(/);
   });
 
+  it("rejects a heartbeat activeHours.timezone that is not a time zone, wherever the heartbeat block is", () => {
+    const window = (timezone: string) => ({ activeHours: { start: "08:00", end: "22:00", timezone } });
+    const err = validationError({
+      agents: { defaults: { heartbeat: window("Europe/Berln") }, entries: { ops: { heartbeat: window("Mars/Olympus") } }, list: [{ id: "main", heartbeat: window("Nowhere") }] },
+    });
+    expect(err.issues.map((issue) => issue.path)).toEqual([
+      "agents.defaults.heartbeat.activeHours.timezone",
+      "agents.entries.ops.heartbeat.activeHours.timezone",
+      "agents.list[0].heartbeat.activeHours.timezone",
+    ]);
+    expect(err.message).toMatch(/^agents\.defaults\.heartbeat\.activeHours\.timezone: unknown time zone "Europe\/Berln"/);
+    expect(validateConfig({ agents: { defaults: { heartbeat: window("Europe/Berlin") } } }, {}).config.agents.defaults.heartbeat?.activeHours?.timezone).toBe("Europe/Berlin");
+  });
+
   it("rejects duplicate agent ids and bad entry keys", () => {
     expect(validationError({ agents: { list: [{ id: "a" }, { id: "a" }] } }).message).toBe('agents.list[1].id: duplicate agent id "a"');
     expect(validationError({ agents: { entries: { "Bad Id": {} } } }).message).toMatch(/^agents\.entries\["Bad Id"\]: key must be an agent id/);
