@@ -191,6 +191,22 @@ describe("Telegram channel", () => {
     expect(chunks.join("\n\n").replace(/\s+/g, " ")).toBe(long.replace(/\s+/g, " "));
   });
 
+  it("delivers a reply whose code block cannot be split with its fences (a run of blank lines longer than maxLinesPerMessage), and keeps running", async () => {
+    telegram = await startFakeTelegram();
+    const code = ["```", "first();", ...Array.from({ length: 40 }, () => ""), "last();", "```"].join("\n");
+    model.setResponder(() => ({ text: `Here:\n\n${code}` }));
+    // Discord's default line limit, on Telegram's fake: the same chunker serves every channel.
+    const gw = await start({ telegram: { maxLinesPerMessage: 17 } });
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "code please", messageId: 1 });
+    await telegram.waitFor(() => repliesTo(OWNER).join("\n").includes("last();"), 10_000);
+    const replies = repliesTo(OWNER);
+    expect(replies.join("\n")).toContain("first();");
+    model.setResponder(() => ({ text: "still here" }));
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "are you alive?", messageId: 2 });
+    await telegram.waitFor(() => repliesTo(OWNER).includes("still here"), 10_000);
+    expect(gw.output()).toContain("split as plain lines");
+  });
+
   it.each([
     { replyToMode: "first", quoting: [true, false, false] },
     { replyToMode: "all", quoting: [true, true, true] },

@@ -2,6 +2,7 @@ import type { InternalHookSink } from "../../hooks/internal/types.js";
 import type { Logger } from "../../infra/logger.js";
 import type { ChannelAccount, ChannelLimits } from "../types.js";
 import { chunkText } from "./chunk-text.js";
+import { splitPlain } from "./split-plain.js";
 import type { DeliveryEntry, DeliveryLedger, DeliveryTarget } from "./delivery-ledger.js";
 import { DEFAULT_RETRY_POLICY, sendWithRetry, type RetryPolicy } from "./send-with-retry.js";
 import { replyForRun, type FinishedRun } from "../dispatch/run-reply.js";
@@ -74,9 +75,19 @@ export class ReplyDelivery {
     const entry = this.deps.ledger.get(id);
     if (entry?.state !== "awaiting-reply") return;
     const limits = this.deps.account(entry.target.channel, entry.target.accountId)?.limits;
-    const chunks = limits ? chunkText(text, { maxChars: limits.textChunkLimit, maxLines: limits.maxLinesPerMessage }) : [text];
+    const chunks = limits ? this.chunk(id, text, { maxChars: limits.textChunkLimit, maxLines: limits.maxLinesPerMessage }) : [text];
     this.deps.ledger.recordReply(id, chunks.length > 0 ? chunks : [text]);
     await this.deps.ledger.whenDurable();
+  }
+
+  /** The reply in chunks; when no cut keeps its code blocks whole, in plain lines rather than not at all. */
+  private chunk(id: string, text: string, limits: { maxChars: number; maxLines?: number }): string[] {
+    try {
+      return chunkText(text, limits);
+    } catch (err) {
+      this.deps.logger.warn({ deliveryId: id, err: (err as Error).message }, "reply split as plain lines: no cut keeps its code blocks whole");
+      return splitPlain(text, limits);
+    }
   }
 
   /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { splitPlain } from "../../../../src/channels/outbound/split-plain.js";
 import { chunkText } from "../../../../src/channels/outbound/chunk-text.js";
 
 const lineCount = (chunk: string) => chunk.split("\n").length;
@@ -187,5 +188,18 @@ describe("chunkText", () => {
   it("keeps the indentation of the line after a cut", () => {
     const text = "Intro line that fills most of the room.\n    indented continuation";
     expect(chunkText(text, { maxChars: 45 })).toEqual(["Intro line that fills most of the room.", "    indented continuation"]);
+  });
+});
+
+describe("splitPlain (the fallback when no cut keeps code blocks whole)", () => {
+  it("keeps every piece within the limits and loses no text", () => {
+    const text = ["```", "first();", ...Array.from({ length: 40 }, () => ""), `last(); ${"😀".repeat(30)}`, "```"].join("\n");
+    const chunks = splitPlain(text, { maxChars: 25, maxLines: 17 });
+    for (const chunk of chunks) {
+      expect(chunk.length).toBeLessThanOrEqual(25);
+      expect(chunk.split("\n").length).toBeLessThanOrEqual(17);
+      expect(chunk.trim()).not.toBe("");
+    }
+    expect(chunks.join("").replace(/\s+/g, "")).toBe(text.replace(/\s+/g, ""));
   });
 });
