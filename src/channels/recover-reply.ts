@@ -23,14 +23,18 @@ export function recoverReply(record: IdempotencyRecord | undefined, transcript: 
     case "error":
       return { text: `⚠️ ${record.summary ?? "the agent failed"}` };
     case "ok": {
-      const text = answerFromTranscript(transcript(), record.runId);
-      if (text !== undefined) return text ? { text } : { suppress: "no reply (NO_REPLY or empty)" };
+      const answer = answerFromTranscript(transcript(), record.runId);
+      if (answer !== undefined) return answer.text ? answer : { suppress: "no reply (NO_REPLY or empty)" };
       return record.summary ? { text: record.summary } : { suppress: "no reply recorded" };
     }
   }
 }
 
-function answerFromTranscript(messages: readonly TranscriptMessage[], runId: string): string | undefined {
+/**
+ * The answer to `runId`, and the turn it belongs to (the first message that answer answers):
+ * several messages merged into one turn share it, so each chat is sent it once.
+ */
+function answerFromTranscript(messages: readonly TranscriptMessage[], runId: string): { text: string; turnId: string } | undefined {
   const answersOf = (m: TranscriptMessage): unknown => (m as unknown as { answers?: unknown }).answers;
   const start = messages.findIndex((m) => {
     const answers = answersOf(m);
@@ -45,5 +49,6 @@ function answerFromTranscript(messages: readonly TranscriptMessage[], runId: str
     const blocks = (m.content as { type: string; text?: string }[]).filter((b) => b.type === "text" && b.text);
     if (blocks.length > 0) text = blocks.map((b) => b.text).join("");
   }
-  return text.trim() === "NO_REPLY" ? "" : text;
+  const turnId = String((answersOf(messages[start]!) as unknown[])[0]);
+  return { text: text.trim() === "NO_REPLY" ? "" : text, turnId };
 }
