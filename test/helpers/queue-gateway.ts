@@ -1,0 +1,55 @@
+import type { FakeModelServer, FakeReply } from "../fakes/model-server.js";
+import { startFakeModelServer } from "../fakes/model-server.js";
+import type { GatewayProcess } from "./gateway-process.js";
+import { lastUserText, makeAgentState, removeFastTempDirs, requestMessages, startOn } from "./reliability.js";
+import { Rpc } from "./rpc.js";
+import { openOperator } from "./ws-client.js";
+
+/** A gateway with `messages.queue` set, the fake model behind it, and one operator connection. */
+export interface QueueGateway {
+  server: FakeModelServer;
+  gw: GatewayProcess;
+  rpc: Rpc;
+  /** `agent.wait` for a run, long enough for a loaded machine. */
+  wait(runId: string): Promise<{ payload?: any }>;
+  close(): Promise<void>;
+}
+
+export async function startQueueGateway(token: string, queue: Record<string, unknown>): Promise<QueueGateway> {
+  const server = await startFakeModelServer();
+  const gw = await startOn(makeAgentState(server, { extra: { messages: { queue } } }), token);
+  const rpc = new Rpc((await openOperator(gw.url, token)).sock);
+  return {
+    server,
+    gw,
+    rpc,
+    wait: (runId) => rpc.request("agent.wait", { runId, timeoutMs: 10_000 }, 15_000),
+    close: async () => {
+      rpc.sock.close();
+      await gw.stop();
+      await server.close();
+      removeFastTempDirs();
+    },
+  };
+}
+
+/**
+ * The model holds its answer to the user message `text` until `release()`; `arrived` settles once
+ * it was asked. Every other request is answered at once with `A:<its last user text>`.
+ */
+export function holdAnswerTo(server: FakeModelServer, text: string, reply: () => FakeReply = () => ({ text: `A:${text}` })) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let seen!: () => void;
+  const arrived = new Promise<void>((resolve) => (seen = resolve));
+  server.setResponder(async (request) => {
+    const last = requestMessages(request).at(-1);
+    if (last?.role === "user" && last.text === text) {
+      seen();
+      await held;
+      return reply();
+    }
+    return { text: `A:${lastUserText(request)}` };
+  });
+  return { release, arrived };
+}
