@@ -47,6 +47,18 @@ function statusWithin(runs: RunRegistry, runId: string, ms: number): Promise<str
   return Promise.race([runs.get(runId)!.done.then((r) => r.status), new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), ms).unref())]);
 }
 
+/** Starts a turn for "first" that holds until released, then offers `waiting` to the busy session. */
+async function holdFirstThenOffer(h: ReturnType<typeof harness>, waiting: string[]): Promise<void> {
+  h.held.set("first", () => {});
+  h.runs.create("first", KEY, "main");
+  h.queue.start(h.turn("first"));
+  await new Promise((resolve) => setImmediate(resolve));
+  for (const id of waiting) {
+    h.runs.create(id, KEY, "main");
+    h.queue.offer(KEY, undefined, { id, text: id, receivedAt: Date.now() });
+  }
+}
+
 describe("TurnQueue", () => {
   it("runs a runtime message that arrived while a collected batch waited for quiet, then the batch", async () => {
     const { runs, queue, ran, held, turn } = harness({ mode: "collect", debounceMs: 100 });
@@ -69,15 +81,9 @@ describe("TurnQueue", () => {
   });
 
   it("withdrawing the last waiting message also ends the runs whose summary it would have carried", async () => {
-    const { runs, queue, held, turn } = harness({ mode: "followup", cap: 1, drop: "summarize" });
-    held.set("first", () => {});
-    runs.create("first", KEY, "main");
-    queue.start(turn("first"));
-    await new Promise((resolve) => setImmediate(resolve));
-    for (const id of ["second", "third"]) {
-      runs.create(id, KEY, "main");
-      queue.offer(KEY, undefined, { id, text: id, receivedAt: Date.now() });
-    }
+    const h = harness({ mode: "followup", cap: 1, drop: "summarize" });
+    const { runs, queue, held } = h;
+    await holdFirstThenOffer(h, ["second", "third"]);
     // "second" was summarized to make room for "third"; only "third" carries its summary.
     expect(queue.withdraw(KEY, "third")).toEqual(["third", "second"]);
     expect(queue.busy(KEY)).toBe(true);
@@ -88,15 +94,9 @@ describe("TurnQueue", () => {
   });
 
   it("a summarized message is answered by the turn that carries its summary, not by a runtime turn before it", async () => {
-    const { runs, queue, ran, held, turn } = harness({ mode: "followup", cap: 1, drop: "summarize" });
-    held.set("first", () => {});
-    runs.create("first", KEY, "main");
-    queue.start(turn("first"));
-    await new Promise((resolve) => setImmediate(resolve));
-    for (const id of ["second", "third"]) {
-      runs.create(id, KEY, "main");
-      queue.offer(KEY, undefined, { id, text: id, receivedAt: Date.now() });
-    }
+    const h = harness({ mode: "followup", cap: 1, drop: "summarize" });
+    const { runs, queue, ran, held } = h;
+    await holdFirstThenOffer(h, ["second", "third"]);
     runs.create("announce", KEY, "main");
     queue.addInternal(KEY, { runId: "announce", agentId: "main", text: "announce", mergeable: true, senderIsOwner: true });
     held.get("first")!();
