@@ -227,7 +227,7 @@ export class ConversationService implements ConversationPort {
     }
     if (input.origin) this.recordOrigin(sessionKey, input.origin);
     const queueMode = input.queueMode ?? this.deps.store.peek(sessionKey)?.queueMode;
-    if (!input.internal && this.queue.busy(sessionKey) && this.queue.refuses(sessionKey, queueMode)) {
+    if (!input.internal && this.queue.busy(sessionKey) && this.queue.refuses(sessionKey)) {
       // Refused by the full queue (drop: new): never written, so no later turn or history shows it.
       this.runs.create(runId, sessionKey, agentId, input.method);
       const offer = this.queue.offer(sessionKey, queueMode, { id: runId, text, receivedAt: Date.now() });

@@ -126,9 +126,13 @@ export class TurnQueue {
     return offer;
   }
 
-  /** True when a user message for the busy session would be refused (`drop: new`, the queue full). */
-  refuses(sessionKey: string, queueMode: QueueMode | undefined): boolean {
-    return this.inboxFor(sessionKey, queueMode).refusesNext();
+  /**
+   * True when a user message for the busy session would be refused (`drop: new`, the queue full).
+   * Cap and drop policy come from the config alone (a reload reconfigures every inbox), so the
+   * inbox as it is answers; a session without one has nothing waiting.
+   */
+  refuses(sessionKey: string): boolean {
+    return this.inboxes.get(sessionKey)?.refusesNext() ?? false;
   }
 
   /** Empties the session's queues; returns the ids of the runs that were waiting. */
