@@ -29,6 +29,12 @@ export interface AccessInput {
  * pairings; an unknown sender under `pairing` gets a code, under `allowlist` nothing. Groups:
  * `groupPolicy` and the platform's chat map first (no map + `allowlist` blocks every group),
  * then the sender filter; mention gating is the caller's next step (`requireMention`).
+ *
+ * The sender filter is the most specific list that is set, never a union: a Telegram topic's or
+ * group's `allowFrom`, a Discord channel's `users` then its guild's, a Slack channel's `users`;
+ * else the account's `groupAllowFrom`. A Telegram group's or topic's `allowFrom: []` and a Discord
+ * channel's `users: []` admit nobody; an empty guild or Slack channel `users` counts as unset.
+ * Discord guild `roles` admit members beside the users.
  */
 export function decideAccess(input: AccessInput): AccessDecision {
   const { account, message, channel } = input;
@@ -49,9 +55,9 @@ export function decideAccess(input: AccessInput): AccessDecision {
   const entry = lookup.entry;
   if (entry?.enabled === false) return { decision: "drop", reason: `${message.chatType} ${message.chatId} is disabled` };
 
-  const senderFilter = [...((account.groupAllowFrom as string[] | undefined) ?? []), ...(entry?.allowFrom ?? []), ...(entry?.users ?? []), ...lookup.extraUsers];
+  const senderFilter = lookup.users ?? (account.groupAllowFrom as string[] | undefined) ?? [];
   const roleFilter = lookup.roles;
-  if (senderFilter.length > 0 || roleFilter.length > 0) {
+  if (lookup.users !== undefined || senderFilter.length > 0 || roleFilter.length > 0) {
     const userOk = allowListMatches(channel, senderFilter, message.senderId, message.senderUsername);
     const roleOk = roleFilter.some((r) => message.memberRoleIds?.includes(r));
     if (!userOk && !roleOk) return { decision: "drop", reason: `sender ${message.senderId} is not allowed in this ${message.chatType}` };
@@ -63,8 +69,9 @@ export function decideAccess(input: AccessInput): AccessDecision {
 interface ChatLookup {
   listed: boolean;
   entry?: ChatEntry;
-  /** Discord guild-level `users` / `roles`. */
-  extraUsers: string[];
+  /** The chat's own sender list (it replaces `groupAllowFrom`); undefined when the chat sets none. */
+  users?: string[];
+  /** Discord `roles` of the guild. */
   roles: string[];
   parentRequireMention?: boolean;
   blocked?: string;
@@ -72,27 +79,34 @@ interface ChatLookup {
 
 /** The platform's allowlist map for this chat: Telegram `groups` (+ `topics`), Discord `guilds.<id>.channels`, Slack `channels`. */
 function findChatEntry(channel: string, account: Readonly<Record<string, unknown>>, message: InboundMessage): ChatLookup {
-  const none: ChatLookup = { listed: false, extraUsers: [], roles: [] };
+  const none: ChatLookup = { listed: false, roles: [] };
   if (channel === "discord") {
     const guilds = account.guilds as Record<string, { requireMention?: boolean; users?: string[]; roles?: string[]; channels?: Record<string, ChatEntry> }> | undefined;
     if (!guilds || !message.guildId) return none;
     const guild = guilds[message.guildId] ?? guilds["*"];
     if (!guild) return none;
-    const base = { extraUsers: guild.users ?? [], roles: guild.roles ?? [], parentRequireMention: guild.requireMention };
+    const base = { roles: guild.roles ?? [], parentRequireMention: guild.requireMention };
     // A guild without `channels` allows every channel; with it, the map is an allowlist.
-    if (!guild.channels) return { ...base, listed: true };
+    const guildUsers = guild.users?.length ? guild.users : undefined;
+    if (!guild.channels) return { ...base, listed: true, users: guildUsers };
     const entry = pick(guild.channels, message.chatId, message.parentChatId);
-    return entry ? { ...base, listed: true, entry } : { ...base, listed: false, blocked: `channel ${message.chatId} is not listed under guild ${message.guildId}` };
+    if (!entry) return { ...base, listed: false, blocked: `channel ${message.chatId} is not listed under guild ${message.guildId}` };
+    return { ...base, listed: true, entry, users: ownSenderList(entry) ?? guildUsers };
   }
   const map = (channel === "telegram" ? account.groups : account.channels) as Record<string, ChatEntry & { topics?: Record<string, ChatEntry> }> | undefined;
   if (!map) return none;
   const group = pick(map, message.chatId);
   if (!group) return none;
-  if (channel === "telegram" && message.threadId && group.topics) {
-    const topic = pick(group.topics, message.threadId);
-    if (topic) return { listed: true, entry: { ...group, ...topic }, extraUsers: [], roles: [] };
-  }
-  return { listed: true, entry: group, extraUsers: [], roles: [] };
+  const topic = channel === "telegram" && message.threadId && group.topics ? pick(group.topics, message.threadId) : undefined;
+  // A topic inherits its group's keys and overrides the ones it sets (its `allowFrom` too).
+  const entry = topic ? { ...group, ...topic } : group;
+  const users = ownSenderList(entry);
+  return { listed: true, entry, roles: [], users: channel === "slack" && users?.length === 0 ? undefined : users };
+}
+
+/** A chat entry's own sender list: `allowFrom` (Telegram's key) or `users` (Discord's and Slack's). */
+function ownSenderList(entry: ChatEntry): string[] | undefined {
+  return entry.allowFrom ?? entry.users;
 }
 
 function pick<T>(map: Record<string, T>, id: string, parentId?: string): T | undefined {

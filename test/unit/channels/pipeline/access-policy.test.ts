@@ -47,6 +47,31 @@ describe("group access", () => {
     expect(decideAccess({ channel: "discord", account: { guilds: { g1: { roles: ["r2"], users: ["9"] } } }, message: msg, pairedSenders: [] }).decision).toBe("drop");
   });
 
+  it("a chat's own sender list replaces groupAllowFrom (and a Discord channel's replaces its guild's)", () => {
+    const decide = (channel: string, account: Record<string, unknown>, message: InboundMessage) => decideAccess({ channel, account, message, pairedSenders: [] }).decision;
+    const topic = { ...group, threadId: "7" };
+    const telegram = { groupAllowFrom: ["42"], groups: { "-100": { allowFrom: ["7"], topics: { "7": { allowFrom: ["42"] } } } } };
+    expect(decide("telegram", telegram, group)).toBe("drop");
+    expect(decide("telegram", telegram, topic)).toBe("allow");
+    expect(decide("telegram", { groupAllowFrom: ["42"], groups: { "-100": { allowFrom: [] } } }, group)).toBe("drop");
+
+    const inChannel: InboundMessage = { ...group, chatType: "channel", chatId: "c1", guildId: "g1", memberRoleIds: ["r1"] };
+    const guild = (channelEntry: Record<string, unknown>, roles: string[] = []) => ({
+      groupAllowFrom: ["42"],
+      guilds: { g1: { users: ["42"], roles, channels: { c1: channelEntry } } },
+    });
+    expect(decide("discord", guild({}), inChannel)).toBe("allow");
+    expect(decide("discord", guild({ users: ["9"] }), inChannel)).toBe("drop");
+    expect(decide("discord", guild({ users: [] }), inChannel)).toBe("drop");
+    expect(decide("discord", guild({ users: [] }, ["r1"]), inChannel)).toBe("allow");
+    expect(decide("discord", { groupAllowFrom: ["42"], guilds: { g1: { users: ["9"] } } }, inChannel)).toBe("drop");
+
+    const slackChannel: InboundMessage = { ...group, chatType: "channel", chatId: "C1" };
+    expect(decide("slack", { groupAllowFrom: ["42"], channels: { C1: { users: ["9"] } } }, slackChannel)).toBe("drop");
+    expect(decide("slack", { groupAllowFrom: ["9"], channels: { C1: { users: ["42"] } } }, slackChannel)).toBe("allow");
+    expect(decide("slack", { groupAllowFrom: ["42"], channels: { C1: { users: [] } } }, slackChannel)).toBe("allow");
+  });
+
   it("Telegram forum topics inherit their group and may override it", () => {
     const topic = { ...group, threadId: "7" };
     const account = { groups: { "-100": { requireMention: true, topics: { "7": { requireMention: false, agentId: "coder" } } } } };

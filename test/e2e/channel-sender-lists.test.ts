@@ -1,0 +1,181 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeDiscord, type FakeDiscord } from "../fakes/discord-server.js";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js";
+
+/**
+ * Who may talk to the bot inside a group, end to end on all three channels: a real gateway, the
+ * fake Telegram, Discord and Slack servers, and the fake model. A dropped message is seen in the
+ * gateway's debug line "inbound message ignored" (naming chat and sender), an allowed one by its reply.
+ */
+
+// Discord ids are real snowflakes: discord.js only reads `<@id>` mentions of 17 to 20 digits.
+const DISCORD_BOT = "200000000000000800";
+const GUILD = "200000000000000900";
+const GUILD_CHANNEL = "200000000000000901";
+const LISTED_CHANNEL = "200000000000000902";
+const D_ACCOUNT_USER = "200000000000000111";
+const D_GUILD_USER = "200000000000000222";
+const D_CHANNEL_USER = "200000000000000333";
+
+const TG_GROUP = -100500;
+const TG_LISTED_GROUP = -100600;
+const TG_CLOSED_GROUP = -100700;
+const TG_ACCOUNT_USER = 501;
+const TG_GROUP_USER = 502;
+
+const SLACK_CHANNEL = "C0PLAIN";
+const SLACK_LISTED_CHANNEL = "C0LISTED";
+const S_ACCOUNT_USER = "U0ACCOUNT";
+const S_CHANNEL_USER = "U0CHANNEL";
+
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let discord: FakeDiscord;
+let slack: FakeSlack;
+let gw: GatewayProcess;
+
+function channelsConfig() {
+  return {
+    telegram: {
+      botToken: telegram.token,
+      apiRoot: telegram.url,
+      pollingTimeoutSeconds: 1,
+      pollingRetryBaseMs: 50,
+      typingIntervalSeconds: 0,
+      requireMention: false,
+      groupAllowFrom: [String(TG_ACCOUNT_USER)],
+      groups: { [TG_GROUP]: {}, [TG_LISTED_GROUP]: { allowFrom: [String(TG_GROUP_USER)] }, [TG_CLOSED_GROUP]: { allowFrom: [] } },
+    },
+    discord: {
+      token: discord.token,
+      restApiUrl: discord.restUrl,
+      typingIntervalSeconds: 0,
+      requireMention: false,
+      groupAllowFrom: [D_ACCOUNT_USER],
+      guilds: {
+        [GUILD]: {
+          requireMention: false,
+          users: [D_GUILD_USER],
+          channels: { [GUILD_CHANNEL]: {}, [LISTED_CHANNEL]: { users: [D_CHANNEL_USER] } },
+        },
+      },
+    },
+    slack: {
+      botToken: slack.botToken,
+      appToken: slack.appToken,
+      slackApiUrl: slack.apiUrl,
+      typingIntervalSeconds: 0,
+      requireMention: false,
+      groupAllowFrom: [S_ACCOUNT_USER],
+      channels: { [SLACK_CHANNEL]: {}, [SLACK_LISTED_CHANNEL]: { users: [S_CHANNEL_USER] } },
+    },
+  };
+}
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  telegram = await startFakeTelegram();
+  discord = await startFakeDiscord({
+    botId: DISCORD_BOT,
+    guilds: [
+      {
+        id: GUILD,
+        name: "Access Guild",
+        channels: [
+          { id: GUILD_CHANNEL, name: "general", type: 0 },
+          { id: LISTED_CHANNEL, name: "listed", type: 0 },
+        ],
+      },
+    ],
+  });
+  slack = await startFakeSlack();
+  const stateDir = makeTempDir();
+  gw = await startGateway({
+    stateDir,
+    configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: channelsConfig(), logging: { level: "debug" } }) },
+  });
+  await gw.waitForOutput(/channel account started/, 10_000);
+  await waitUntil(() => discord.identifyCount === 1, 15_000, "the Discord IDENTIFY");
+  await waitUntil(() => slack.socketConnections > 0, 15_000, "the Slack socket");
+});
+afterAll(async () => {
+  await gw?.stop("SIGKILL");
+  await Promise.all([telegram?.close(), discord?.close(), slack?.close()]);
+  await model?.close();
+});
+afterEach(() => {
+  model.reset();
+});
+
+/** Resolves once the gateway has logged that it dropped this sender's message in this chat. */
+function ignored(chatId: string | number, senderId: string | number): Promise<string> {
+  const line = new RegExp(`^(?=.*"msg":"inbound message ignored")(?=.*"chatId":"${chatId}")(?=.*"senderId":"${senderId}").*$`, "m");
+  return gw.waitForOutput(line, 10_000);
+}
+
+/** What the sender wrote: a group message reaches the model as `[Sender name] text`. */
+const said = (req: Parameters<typeof lastUserText>[0]) => lastUserText(req).replace(/^\[[^\]]*\] /, "");
+const telegramReplies = (chatId: number) => telegram.messages(chatId).map((m) => String(m.text));
+const discordReplies = (channelId: string) => discord.messages(channelId).map((m) => m.content);
+const slackReplies = (channel: string) => slack.posted.filter((p) => p.channel === channel).map((p) => p.text);
+
+describe("a group's own sender list", () => {
+  it("Telegram: a group's allowFrom replaces groupAllowFrom in that group (an empty one admits nobody); other groups keep groupAllowFrom", async () => {
+    model.setResponder((req) => ({ text: `tg: ${said(req)}` }));
+    telegram.pushMessage({ chatId: TG_CLOSED_GROUP, fromId: TG_ACCOUNT_USER, text: "account user in closed group", messageId: 1 });
+    await ignored(TG_CLOSED_GROUP, TG_ACCOUNT_USER);
+    telegram.pushMessage({ chatId: TG_LISTED_GROUP, fromId: TG_ACCOUNT_USER, text: "account user in listed group", messageId: 1 });
+    await ignored(TG_LISTED_GROUP, TG_ACCOUNT_USER);
+    telegram.pushMessage({ chatId: TG_LISTED_GROUP, fromId: TG_GROUP_USER, text: "group user in listed group", messageId: 2 });
+    await telegram.waitFor(() => telegramReplies(TG_LISTED_GROUP).length === 1, 10_000);
+    expect(telegramReplies(TG_LISTED_GROUP)).toEqual(["tg: group user in listed group"]);
+
+    telegram.pushMessage({ chatId: TG_GROUP, fromId: TG_GROUP_USER, text: "group user elsewhere", messageId: 3 });
+    await ignored(TG_GROUP, TG_GROUP_USER);
+    telegram.pushMessage({ chatId: TG_GROUP, fromId: TG_ACCOUNT_USER, text: "account user elsewhere", messageId: 4 });
+    await telegram.waitFor(() => telegramReplies(TG_GROUP).length === 1, 10_000);
+    expect(telegramReplies(TG_GROUP)).toEqual(["tg: account user elsewhere"]);
+    expect(chatRequests(model)).toHaveLength(2);
+  });
+
+  it("Discord: a channel's users replace its guild's users, and a guild's users replace groupAllowFrom", async () => {
+    model.setResponder((req) => ({ text: `dc: ${said(req)}` }));
+    const say = (channelId: string, authorId: string, content: string) =>
+      discord.pushMessage({ channelId, guildId: GUILD, authorId, authorName: `user${authorId.slice(-3)}`, content });
+    say(LISTED_CHANNEL, D_GUILD_USER, "guild user in listed channel");
+    await ignored(LISTED_CHANNEL, D_GUILD_USER);
+    say(LISTED_CHANNEL, D_ACCOUNT_USER, "account user in listed channel");
+    await ignored(LISTED_CHANNEL, D_ACCOUNT_USER);
+    say(LISTED_CHANNEL, D_CHANNEL_USER, "channel user in listed channel");
+    await waitUntil(() => discordReplies(LISTED_CHANNEL).length === 1, 10_000, "the listed channel's reply");
+    expect(discordReplies(LISTED_CHANNEL)).toEqual(["dc: channel user in listed channel"]);
+
+    say(GUILD_CHANNEL, D_ACCOUNT_USER, "account user in guild channel");
+    await ignored(GUILD_CHANNEL, D_ACCOUNT_USER);
+    say(GUILD_CHANNEL, D_GUILD_USER, "guild user in guild channel");
+    await waitUntil(() => discordReplies(GUILD_CHANNEL).length === 1, 10_000, "the guild channel's reply");
+    expect(discordReplies(GUILD_CHANNEL)).toEqual(["dc: guild user in guild channel"]);
+    expect(chatRequests(model)).toHaveLength(2);
+  });
+
+  it("Slack: a channel's users replace groupAllowFrom in that channel; other channels keep groupAllowFrom", async () => {
+    model.setResponder((req) => ({ text: `sl: ${said(req)}` }));
+    slack.pushMessage({ channel: SLACK_LISTED_CHANNEL, channelType: "channel", user: S_ACCOUNT_USER, text: "account user in listed channel" });
+    await ignored(SLACK_LISTED_CHANNEL, S_ACCOUNT_USER);
+    slack.pushMessage({ channel: SLACK_LISTED_CHANNEL, channelType: "channel", user: S_CHANNEL_USER, text: "channel user in listed channel" });
+    await slack.waitFor(() => slackReplies(SLACK_LISTED_CHANNEL).length === 1, 10_000);
+    expect(slackReplies(SLACK_LISTED_CHANNEL)).toEqual(["sl: channel user in listed channel"]);
+
+    slack.pushMessage({ channel: SLACK_CHANNEL, channelType: "channel", user: S_CHANNEL_USER, text: "channel user elsewhere" });
+    await ignored(SLACK_CHANNEL, S_CHANNEL_USER);
+    slack.pushMessage({ channel: SLACK_CHANNEL, channelType: "channel", user: S_ACCOUNT_USER, text: "account user elsewhere" });
+    await slack.waitFor(() => slackReplies(SLACK_CHANNEL).length === 1, 10_000);
+    expect(slackReplies(SLACK_CHANNEL)).toEqual(["sl: account user elsewhere"]);
+    expect(chatRequests(model)).toHaveLength(2);
+  });
+});
