@@ -33,54 +33,77 @@ const SLACK_LISTED_CHANNEL = "C0LISTED";
 const S_ACCOUNT_USER = "U0ACCOUNT";
 const S_CHANNEL_USER = "U0CHANNEL";
 
+/** Allowed by name only: `@mallory` on Discord, `@umallory` on Slack (the fake's handle for `UMALLORY`), `@alice_tg` on Telegram. */
+const NAMED_CHANNEL = "200000000000000903";
+const D_MALLORY = "200000000000000666";
+const SLACK_NAMED_CHANNEL = "C0NAMED";
+const S_MALLORY = "UMALLORY";
+const TG_NAMED_GROUP = -100800;
+const TG_ALICE = 503;
+
+interface Channels {
+  telegram: FakeTelegram;
+  discord: FakeDiscord;
+  slack: FakeSlack;
+  gw: GatewayProcess;
+}
+
 let model: FakeModelServer;
 let telegram: FakeTelegram;
 let discord: FakeDiscord;
 let slack: FakeSlack;
 let gw: GatewayProcess;
 
-function channelsConfig() {
+function channelsConfig(fakes: Omit<Channels, "gw">, nameMatching: boolean) {
+  const byName = nameMatching ? { dangerouslyAllowNameMatching: true } : {};
   return {
     telegram: {
-      botToken: telegram.token,
-      apiRoot: telegram.url,
+      botToken: fakes.telegram.token,
+      apiRoot: fakes.telegram.url,
       pollingTimeoutSeconds: 1,
       pollingRetryBaseMs: 50,
       typingIntervalSeconds: 0,
       requireMention: false,
       groupAllowFrom: [String(TG_ACCOUNT_USER)],
-      groups: { [TG_GROUP]: {}, [TG_LISTED_GROUP]: { allowFrom: [String(TG_GROUP_USER)] }, [TG_CLOSED_GROUP]: { allowFrom: [] } },
+      groups: {
+        [TG_GROUP]: {},
+        [TG_LISTED_GROUP]: { allowFrom: [String(TG_GROUP_USER)] },
+        [TG_CLOSED_GROUP]: { allowFrom: [] },
+        [TG_NAMED_GROUP]: { allowFrom: ["@alice_tg"] },
+      },
     },
     discord: {
-      token: discord.token,
-      restApiUrl: discord.restUrl,
+      token: fakes.discord.token,
+      restApiUrl: fakes.discord.restUrl,
       typingIntervalSeconds: 0,
       requireMention: false,
       groupAllowFrom: [D_ACCOUNT_USER],
+      ...byName,
       guilds: {
         [GUILD]: {
           requireMention: false,
           users: [D_GUILD_USER],
-          channels: { [GUILD_CHANNEL]: {}, [LISTED_CHANNEL]: { users: [D_CHANNEL_USER] } },
+          channels: { [GUILD_CHANNEL]: {}, [LISTED_CHANNEL]: { users: [D_CHANNEL_USER] }, [NAMED_CHANNEL]: { users: ["@mallory"] } },
         },
       },
     },
     slack: {
-      botToken: slack.botToken,
-      appToken: slack.appToken,
-      slackApiUrl: slack.apiUrl,
+      botToken: fakes.slack.botToken,
+      appToken: fakes.slack.appToken,
+      slackApiUrl: fakes.slack.apiUrl,
       typingIntervalSeconds: 0,
       requireMention: false,
       groupAllowFrom: [S_ACCOUNT_USER],
-      channels: { [SLACK_CHANNEL]: {}, [SLACK_LISTED_CHANNEL]: { users: [S_CHANNEL_USER] } },
+      ...byName,
+      channels: { [SLACK_CHANNEL]: {}, [SLACK_LISTED_CHANNEL]: { users: [S_CHANNEL_USER] }, [SLACK_NAMED_CHANNEL]: { users: ["@umallory"] } },
     },
   };
 }
 
-beforeAll(async () => {
-  model = await startFakeModelServer();
-  telegram = await startFakeTelegram();
-  discord = await startFakeDiscord({
+/** Fresh fakes of the three platforms and a gateway connected to all of them. */
+async function startChannels(options: { nameMatching: boolean }): Promise<Channels> {
+  const telegram = await startFakeTelegram();
+  const discord = await startFakeDiscord({
     botId: DISCORD_BOT,
     guilds: [
       {
@@ -89,23 +112,32 @@ beforeAll(async () => {
         channels: [
           { id: GUILD_CHANNEL, name: "general", type: 0 },
           { id: LISTED_CHANNEL, name: "listed", type: 0 },
+          { id: NAMED_CHANNEL, name: "named", type: 0 },
         ],
       },
     ],
   });
-  slack = await startFakeSlack();
+  const slack = await startFakeSlack();
   const stateDir = makeTempDir();
-  gw = await startGateway({
-    stateDir,
-    configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: channelsConfig(), logging: { level: "debug" } }) },
-  });
+  const config = fakeModelConfig(model, stateDir, { channels: channelsConfig({ telegram, discord, slack }, options.nameMatching), logging: { level: "debug" } });
+  const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config } });
   await gw.waitForOutput(/channel account started/, 10_000);
   await waitUntil(() => discord.identifyCount === 1, 15_000, "the Discord IDENTIFY");
   await waitUntil(() => slack.socketConnections > 0, 15_000, "the Slack socket");
+  return { telegram, discord, slack, gw };
+}
+
+async function stopChannels(channels: Partial<Channels>): Promise<void> {
+  await channels.gw?.stop("SIGKILL");
+  await Promise.all([channels.telegram?.close(), channels.discord?.close(), channels.slack?.close()]);
+}
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  ({ telegram, discord, slack, gw } = await startChannels({ nameMatching: false }));
 });
 afterAll(async () => {
-  await gw?.stop("SIGKILL");
-  await Promise.all([telegram?.close(), discord?.close(), slack?.close()]);
+  await stopChannels({ telegram, discord, slack, gw });
   await model?.close();
 });
 afterEach(() => {
@@ -121,8 +153,8 @@ function ignored(chatId: string | number, senderId: string | number): Promise<st
 /** What the sender wrote: a group message reaches the model as `[Sender name] text`. */
 const said = (req: Parameters<typeof lastUserText>[0]) => lastUserText(req).replace(/^\[[^\]]*\] /, "");
 const telegramReplies = (chatId: number) => telegram.messages(chatId).map((m) => String(m.text));
-const discordReplies = (channelId: string) => discord.messages(channelId).map((m) => m.content);
-const slackReplies = (channel: string) => slack.posted.filter((p) => p.channel === channel).map((p) => p.text);
+const discordReplies = (channelId: string, fake = discord) => fake.messages(channelId).map((m) => m.content);
+const slackReplies = (channel: string, fake = slack) => fake.posted.filter((p) => p.channel === channel).map((p) => p.text);
 
 describe("a group's own sender list", () => {
   it("Telegram: a group's allowFrom replaces groupAllowFrom in that group (an empty one admits nobody); other groups keep groupAllowFrom", async () => {
@@ -177,5 +209,36 @@ describe("a group's own sender list", () => {
     await slack.waitFor(() => slackReplies(SLACK_CHANNEL).length === 1, 10_000);
     expect(slackReplies(SLACK_CHANNEL)).toEqual(["sl: account user elsewhere"]);
     expect(chatRequests(model)).toHaveLength(2);
+  });
+});
+
+describe("name entries in allow-lists", () => {
+  it("Discord and Slack match a sender by id only: a `@name` entry does not admit whoever takes that name; Telegram `@username` still does", async () => {
+    model.setResponder((req) => ({ text: `named: ${said(req)}` }));
+    discord.pushMessage({ channelId: NAMED_CHANNEL, guildId: GUILD, authorId: D_MALLORY, authorName: "mallory", content: "I renamed myself" });
+    await ignored(NAMED_CHANNEL, D_MALLORY);
+    slack.pushMessage({ channel: SLACK_NAMED_CHANNEL, channelType: "channel", user: S_MALLORY, text: "I renamed myself" });
+    await ignored(SLACK_NAMED_CHANNEL, S_MALLORY);
+    telegram.pushMessage({ chatId: TG_NAMED_GROUP, fromId: TG_ALICE, fromUsername: "alice_tg", text: "hello by username", messageId: 1 });
+    await telegram.waitFor(() => telegramReplies(TG_NAMED_GROUP).length === 1, 10_000);
+    expect(telegramReplies(TG_NAMED_GROUP)).toEqual(["named: hello by username"]);
+    expect(chatRequests(model)).toHaveLength(1);
+  });
+
+  it("with dangerouslyAllowNameMatching, Discord and Slack name entries match the sender's username", async () => {
+    model.setResponder((req) => ({ text: `named: ${said(req)}` }));
+    const opted: Partial<Channels> = {};
+    try {
+      Object.assign(opted, await startChannels({ nameMatching: true }));
+      const { discord: optedDiscord, slack: optedSlack } = opted as Channels;
+      optedDiscord.pushMessage({ channelId: NAMED_CHANNEL, guildId: GUILD, authorId: D_MALLORY, authorName: "mallory", content: "by name on discord" });
+      optedSlack.pushMessage({ channel: SLACK_NAMED_CHANNEL, channelType: "channel", user: S_MALLORY, text: "by name on slack" });
+      await waitUntil(() => discordReplies(NAMED_CHANNEL, optedDiscord).length === 1, 10_000, "the Discord reply");
+      await waitUntil(() => slackReplies(SLACK_NAMED_CHANNEL, optedSlack).length === 1, 10_000, "the Slack reply");
+      expect(discordReplies(NAMED_CHANNEL, optedDiscord)).toEqual(["named: by name on discord"]);
+      expect(slackReplies(SLACK_NAMED_CHANNEL, optedSlack)).toEqual(["named: by name on slack"]);
+    } finally {
+      await stopChannels(opted);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { InboundMessage } from "../types.js";
-import { allowListMatches } from "./allow-list.js";
+import { allowListMatches, allowsNameMatching } from "./allow-list.js";
 
 export type DmPolicy = "pairing" | "allowlist" | "open" | "disabled";
 export type GroupPolicy = "allowlist" | "open" | "disabled";
@@ -38,12 +38,14 @@ export interface AccessInput {
  */
 export function decideAccess(input: AccessInput): AccessDecision {
   const { account, message, channel } = input;
+  const sender = { id: message.senderId, username: message.senderUsername };
+  const nameMatching = { allowNameMatching: allowsNameMatching(account) };
   if (message.chatType === "direct") {
     const policy = (account.dmPolicy as DmPolicy | undefined) ?? "pairing";
     if (policy === "disabled") return { decision: "drop", reason: "DMs are disabled (dmPolicy: disabled)" };
     if (policy === "open") return { decision: "allow", requireMention: false };
     const allowFrom = [...((account.allowFrom as string[] | undefined) ?? []), ...input.pairedSenders];
-    if (allowListMatches(channel, allowFrom, message.senderId, message.senderUsername)) return { decision: "allow", requireMention: false };
+    if (allowListMatches(channel, allowFrom, sender, nameMatching)) return { decision: "allow", requireMention: false };
     return policy === "pairing" ? { decision: "pair" } : { decision: "drop", reason: "sender not in allowFrom (dmPolicy: allowlist)" };
   }
 
@@ -58,7 +60,7 @@ export function decideAccess(input: AccessInput): AccessDecision {
   const senderFilter = lookup.users ?? (account.groupAllowFrom as string[] | undefined) ?? [];
   const roleFilter = lookup.roles;
   if (lookup.users !== undefined || senderFilter.length > 0 || roleFilter.length > 0) {
-    const userOk = allowListMatches(channel, senderFilter, message.senderId, message.senderUsername);
+    const userOk = allowListMatches(channel, senderFilter, sender, nameMatching);
     const roleOk = roleFilter.some((r) => message.memberRoleIds?.includes(r));
     if (!userOk && !roleOk) return { decision: "drop", reason: `sender ${message.senderId} is not allowed in this ${message.chatType}` };
   }

@@ -1,7 +1,12 @@
 /**
  * Sender allowlists as users write them: ids with or without a channel prefix
- * (`telegram:123`, `tg:123`, `discord:456`, `slack:U1`), `@username` for Telegram's legacy
- * entries, and `"*"` for anyone. Matching is case-insensitive.
+ * (`telegram:123`, `tg:123`, `discord:456`, `user:456`, `<@456>`, `slack:U1`), `@username` for
+ * Telegram's legacy entries, and `"*"` for anyone. Matching is case-insensitive.
+ *
+ * Discord and Slack match by id only: their names are mutable, so anyone could take a listed
+ * one. `dangerouslyAllowNameMatching: true` on the channel or account (OpenClaw's break-glass
+ * switch) also lets an entry match the sender's username there (Discord username or tag, Slack
+ * handle), compared as slugs (`@Mallory`, `mallory` and `#mallory` are the same name).
  */
 const PREFIXES: Record<string, string[]> = {
   telegram: ["telegram:", "tg:"],
@@ -14,17 +19,40 @@ export function normalizeAllowEntry(channel: string, entry: string): string {
   for (const prefix of PREFIXES[channel] ?? [`${channel}:`]) {
     if (value.startsWith(prefix)) value = value.slice(prefix.length);
   }
+  if (channel === "discord") value = value.replace(/^<@!?(\d+)>$/, "$1");
   return value;
 }
 
-export function allowListMatches(channel: string, list: readonly string[] | undefined, senderId: string, senderUsername?: string): boolean {
+/** Whether this channel account opted in to matching allow-list entries by name (Discord, Slack). */
+export function allowsNameMatching(account: Readonly<Record<string, unknown>>): boolean {
+  return account.dangerouslyAllowNameMatching === true;
+}
+
+export interface AllowListSender {
+  id: string;
+  username?: string;
+}
+
+export function allowListMatches(channel: string, list: readonly string[] | undefined, sender: AllowListSender, options: { allowNameMatching?: boolean } = {}): boolean {
   if (!list || list.length === 0) return false;
-  const id = senderId.trim().toLowerCase();
-  const username = senderUsername ? `@${senderUsername.trim().toLowerCase().replace(/^@/, "")}` : undefined;
+  const id = sender.id.trim().toLowerCase();
+  const username = sender.username?.trim().toLowerCase().replace(/^@/, "") || undefined;
+  const usernameSlug = username && options.allowNameMatching === true && channel !== "telegram" ? nameSlug(username) : "";
   return list.some((raw) => {
     const entry = normalizeAllowEntry(channel, raw);
-    return entry === "*" || entry === id || (username !== undefined && entry === username);
+    if (entry === "*" || entry === id) return true;
+    if (channel === "telegram") return username !== undefined && entry === `@${username}`;
+    return usernameSlug !== "" && nameSlug(entry) === usernameSlug;
   });
+}
+
+/** A name as a comparable slug: lowercase letters and digits, any other run of characters one "-". */
+function nameSlug(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/^[@#]/, "")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 }
 
 /** `commands.ownerAllowFrom` entries name their channel (`telegram:123`); a bare id matches any channel. */

@@ -7,7 +7,7 @@ import type { ConversationPort } from "../../agents/conversation-port.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { buildChannelSessionKey, isAcpSessionKey, parseSessionKey, type DmScope } from "../../sessions/keys/index.js";
 import { decideAccess, wasMentioned } from "../access/access-policy.js";
-import { allowListMatches, isOwner } from "../access/allow-list.js";
+import { allowListMatches, allowsNameMatching, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
 import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
 import type { ChatCommandContext, ChatCommandResult, MatchedCommand } from "../../conversations/commands/chat-command-registry.js";
@@ -270,7 +270,9 @@ export class InboundDispatcher {
     const ownerList = config.commands?.ownerAllowFrom;
     const dmAllow = ((running.config.allowFrom as string[] | undefined) ?? []).filter((e) => e.trim() !== "*");
     // With no owner list, the DM allowlist the user wrote names the owner(s).
-    const senderIsOwner = ownerList?.length ? isOwner(ownerList, channel, message.senderId) : allowListMatches(channel, dmAllow, message.senderId, message.senderUsername);
+    const senderIsOwner = ownerList?.length
+      ? isOwner(ownerList, channel, message.senderId)
+      : allowListMatches(channel, dmAllow, { id: message.senderId, username: message.senderUsername }, { allowNameMatching: allowsNameMatching(running.config) });
     const finalized = finalizeInbound({
       channel,
       accountId,

@@ -59,6 +59,8 @@ const telegramKeys = {
 };
 
 const discordKeys = {
+  /** Break-glass: allow-list entries also match the sender's mutable username (default: ids only). */
+  dangerouslyAllowNameMatching: Type.Optional(Type.Boolean()),
   token: Type.Optional(Type.String()),
   restApiUrl: Type.Optional(HttpUrl),
   suppressEmbeds: Type.Optional(Type.Boolean()),
@@ -79,6 +81,8 @@ const discordKeys = {
 };
 
 const slackKeys = {
+  /** Break-glass: allow-list entries also match the sender's mutable username (default: ids only). */
+  dangerouslyAllowNameMatching: Type.Optional(Type.Boolean()),
   mode: Type.Optional(stringEnum(["socket", "http"])),
   botToken: Type.Optional(SlackBotToken),
   appToken: Type.Optional(SlackAppToken),

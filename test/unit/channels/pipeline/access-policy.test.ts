@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decideAccess, wasMentioned } from "../../../../src/channels/access/access-policy.js";
-import { isOwner } from "../../../../src/channels/access/allow-list.js";
+import { allowListMatches, isOwner } from "../../../../src/channels/access/allow-list.js";
 import type { InboundMessage } from "../../../../src/channels/types.js";
 
 const dm: InboundMessage = { messageId: "1", chatType: "direct", chatId: "42", senderId: "42", text: "hi", timestamp: 0 };
@@ -97,5 +97,21 @@ describe("mentions and owners", () => {
     expect(isOwner(["telegram:42"], "discord", "42")).toBe(false);
     expect(isOwner(["42"], "discord", "42")).toBe(true);
     expect(isOwner([], "telegram", "42")).toBe(false);
+  });
+});
+
+describe("allow-list entries", () => {
+  it("Telegram matches @username; Discord and Slack match ids only unless dangerouslyAllowNameMatching", () => {
+    const mallory = { id: "666", username: "Mallory" };
+    expect(allowListMatches("telegram", ["@mallory"], mallory)).toBe(true);
+    for (const channel of ["discord", "slack"]) {
+      expect(allowListMatches(channel, ["@mallory", "mallory", "#Mallory"], mallory), channel).toBe(false);
+      expect(allowListMatches(channel, ["user:666"], mallory), channel).toBe(true);
+      expect(allowListMatches(channel, ["@Mallory"], mallory, { allowNameMatching: true }), channel).toBe(true);
+      expect(allowListMatches(channel, ["mallory"], mallory, { allowNameMatching: true }), channel).toBe(true);
+      expect(allowListMatches(channel, ["@eve"], mallory, { allowNameMatching: true }), channel).toBe(false);
+    }
+    expect(allowListMatches("discord", ["<@!666>"], mallory)).toBe(true);
+    expect(allowListMatches("discord", ["mallory#0001"], { id: "1", username: "mallory#0001" }, { allowNameMatching: true })).toBe(true);
   });
 });
