@@ -56,6 +56,15 @@ describe("openclaw security audit", () => {
     expect(output).toMatch(/^WARN {5}channels\.dm-open: /m);
   });
 
+  it("a Discord account that matches allow-list entries by name is warned about (channels.name-matching)", async () => {
+    const named = await audit(
+      stateWith({ gateway: { mode: "local" }, channels: { discord: { token: "d", dmPolicy: "allowlist", allowFrom: ["@alice"], dangerouslyAllowNameMatching: true } } }),
+    );
+    expect(named.ids).toContain("channels.name-matching");
+    const byId = await audit(stateWith({ gateway: { mode: "local" }, channels: { discord: { token: "d", dmPolicy: "allowlist", allowFrom: ["123"] } } }));
+    expect(byId.ids).not.toContain("channels.name-matching");
+  });
+
   it("exec without approvals behind a pairing policy is a note (tools.exec.no-approvals)", async () => {
     const { report } = await audit(stateWith({ gateway: { mode: "local" }, channels: { telegram: { dmPolicy: "pairing" } } }));
     expect(report.findings.find((f: { id: string }) => f.id === "tools.exec.no-approvals")).toMatchObject({ severity: "info" });

@@ -1,3 +1,4 @@
+import { allowsNameMatching } from "../../channels/access/allow-list.js";
 import { CHANNEL_IDS, resolveChannelAccounts } from "../../channels/config/channel-accounts.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { resolveBindHost, isLoopbackHost, type BindMode } from "../../gateway/bind-host.js";
@@ -68,6 +69,7 @@ interface ChannelPolicy {
   where: string;
   dmOpen: boolean;
   groupOpen: boolean;
+  nameMatching: boolean;
 }
 
 function channelPolicies(config: OpenClawConfig): ChannelPolicy[] {
@@ -78,6 +80,7 @@ function channelPolicies(config: OpenClawConfig): ChannelPolicy[] {
         where: `channels.${channel} (account "${account.accountId}")`,
         dmOpen: account.config.dmPolicy === "open",
         groupOpen: account.config.groupPolicy === "open",
+        nameMatching: allowsNameMatching(account.config),
       });
     }
   }
@@ -102,6 +105,13 @@ export function exposureFindings(config: OpenClawConfig): Finding[] {
         severity: "warn",
         title: `${p.where}: groupPolicy "open" answers in every group the bot is added to`,
         fix: 'use groupPolicy "allowlist" (the default) and list the groups',
+      });
+    if (p.nameMatching)
+      findings.push({
+        id: "channels.name-matching",
+        severity: "warn",
+        title: `${p.where}: dangerouslyAllowNameMatching lets allow-list entries match usernames, which anyone can take`,
+        fix: "list user ids instead of names and remove dangerouslyAllowNameMatching",
       });
   }
   const exec = config.tools?.exec;
