@@ -102,7 +102,7 @@ export class CronService {
       this.prune();
     }
     if (this.stopping) return;
-    this.scheduler.start();
+    this.startScheduler();
     this.deps.logger.info({ jobs: this.jobs.size }, "cron started");
   }
 
@@ -129,7 +129,7 @@ export class CronService {
       return;
     }
     if (!this.started) return this.start();
-    this.scheduler.start();
+    this.startScheduler();
   }
 
   /** Look again at what is due (after the clock moved, or the config changed). */
@@ -220,7 +220,13 @@ export class CronService {
     if (mode === "due" && !(job.enabled && job.state.nextRunAtMs !== undefined && job.state.nextRunAtMs <= this.clock.now())) return { ran: false, reason: "not due" };
     if (this.scheduler.isRunning(id)) return { ran: false, reason: "already running" };
     const runId = randomUUID();
-    return this.scheduler.enqueue(id, runId) ? { ran: true, runId } : { ran: false, reason: "already queued" };
+    if (!this.scheduler.enqueue(id, runId)) return { ran: false, reason: "already queued" };
+    // Waiting for a slot: on disk before the answer, so a restart still starts it (an immediate start has already marked it running).
+    if (this.scheduler.isQueued(id)) {
+      job.state.queuedRunId = runId;
+      this.store!.saveJob(job);
+    }
+    return { ran: true, runId };
   }
 
   runs(query: Partial<RunQuery>): { entries: CronRunEntry[]; total: number } {
@@ -243,6 +249,13 @@ export class CronService {
       ...(p.timeoutSeconds !== undefined ? { timeoutSeconds: p.timeoutSeconds } : {}),
       ...(p.lightContext ? { lightContext: true } : {}),
     };
+  }
+
+  /** Starts the scheduler with the runs `cron.run` accepted that had not started when it last stopped. */
+  private startScheduler(): void {
+    const owed: { jobId: string; runId: string }[] = [];
+    for (const job of this.jobs.values()) if (job.state.queuedRunId !== undefined) owed.push({ jobId: job.id, runId: job.state.queuedRunId });
+    this.scheduler.start(owed);
   }
 
   private plan(job: CronJob, now: number): void {

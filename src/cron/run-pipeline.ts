@@ -142,6 +142,7 @@ export class CronRunPipeline {
     const startedAt = deps.clock.now();
     job.state.runningAtMs = startedAt;
     job.state.runningRunId = runId;
+    delete job.state.queuedRunId;
     // The slot is taken: a due time that comes while this run lasts is a skip, not this slot again.
     const following = nextRunAt(job.schedule, startedAt, job.createdAtMs);
     if (following === undefined) delete job.state.nextRunAtMs;

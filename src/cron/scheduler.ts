@@ -30,9 +30,19 @@ export class CronScheduler {
 
   constructor(private readonly deps: SchedulerDeps) {}
 
-  start(): void {
+  /** `owed`: runs accepted before a restart or a stop that never started; they go first. */
+  start(owed: readonly { jobId: string; runId: string }[] = []): void {
     this.active = true;
+    for (const run of owed) {
+      if (this.queued.has(run.jobId) || this.running.has(run.jobId)) continue;
+      this.queue.push(run);
+      this.queued.add(run.jobId);
+    }
     this.tick();
+  }
+
+  isQueued(jobId: string): boolean {
+    return this.queued.has(jobId);
   }
 
   stop(): void {

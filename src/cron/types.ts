@@ -42,6 +42,8 @@ export interface CronJobState {
   runningAtMs?: number;
   /** The run in progress (persisted with `runningAtMs`, so a run cut short by a crash is recorded once). */
   runningRunId?: string;
+  /** A run `cron.run` accepted that waits for a free slot (persisted: a restart starts it, once, with this id). */
+  queuedRunId?: string;
   lastRunAtMs?: number;
   lastStatus?: CronRunStatus;
   lastError?: string;

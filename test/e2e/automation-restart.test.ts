@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { lastUserText, startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, waitUntil } from "../helpers/reliability.js";
@@ -62,6 +62,33 @@ describe("automation across a restart", { timeout: 120_000 }, () => {
       await gw.stop("SIGTERM");
       gateways.splice(0);
     }
+  });
+
+  it("a run `cron run` accepted while another job held the only slot starts after a SIGKILL, once, with the runId it was given", async () => {
+    const stateDir = makeTempDir("openclaw-cron-queued-kill-");
+    const token = "queued-kill-token-1";
+    model.setResponder((request) => (lastUserText(request).includes("slow job") ? { text: "slow", delayMs: 120_000 } : { text: "quick report" }));
+    let gw = await start(stateDir, token);
+    const addJob = async (name: string, message: string) => {
+      const added = await cli(gw, ["cron", "add", "--name", name, "--every", "1d", "--message", message, "--json"]);
+      expect(added.code, added.output).toBe(0);
+      return JSON.parse(added.output).job.id as string;
+    };
+    const slowId = await addJob("slow", "the slow job");
+    const quickId = await addJob("quick", "the quick job");
+    expect(JSON.parse((await cli(gw, ["cron", "run", slowId, "--json"])).output)).toMatchObject({ ran: true });
+    await waitUntil(() => chatRequests(model).length === 1, 30_000, "the slow run's model call");
+    const queued = JSON.parse((await cli(gw, ["cron", "run", quickId, "--json"])).output);
+    expect(queued).toMatchObject({ ran: true, runId: expect.any(String) });
+    await gw.stop("SIGKILL");
+    gateways.splice(0);
+    gw = await start(stateDir, token);
+    let runs: { runId: string; status: string }[] = [];
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline && runs.length === 0; ) {
+      runs = JSON.parse((await cli(gw, ["cron", "runs", quickId, "--json"])).output).entries;
+    }
+    expect(runs).toEqual([expect.objectContaining({ runId: queued.runId, status: "ok" })]);
+    expect(chatRequests(model).filter((r) => lastUserText(r).includes("the quick job"))).toHaveLength(1);
   });
 
   it("with session-memory enabled by `openclaw hooks enable`, /new saves the session to memory/ in the workspace", async () => {
