@@ -192,6 +192,9 @@ export class GatewayServer {
   /** Built when a channel block is configured (at start or on reload): a gateway without channels loads none of it. */
   private channels?: ChannelManager;
   private channelsStarting?: Promise<void>;
+  private markChannelsStarted!: () => void;
+  /** Resolves once the channels' first start has ended (at once without channels): work the start recovers waits on it for its chat. */
+  private readonly channelsStarted = new Promise<void>((resolve) => (this.markChannelsStarted = resolve));
   /** Chat threads bound to sub-agents; kept apart from the channels so a child's end unbinds even while they are down. */
   private readonly threadBindings: ThreadBindingStore;
   /** `/subagents …` typed in a chat (WebSocket or channel), for the session it was typed in. */
@@ -342,10 +345,11 @@ export class GatewayServer {
       conversations: this.conversations,
       logger: opts.logger,
       threads: createSubagentThreads({ channels: () => this.channels, bindings: this.threadBindings, store: this.sessions, logger: opts.logger }),
-      // A parent whose conversation is in a chat answers its announcement there.
+      // A parent whose conversation is in a chat answers its announcement there. Announcements
+      // owed from before a restart are accepted before the channels run: the answer waits for them.
       onAnnouncementAccepted: (sessionKey, run) => {
-        void this.channels
-          ?.deliverSessionRun(sessionKey, run)
+        void this.channelsStarted
+          .then(() => this.channels?.deliverSessionRun(sessionKey, run))
           .catch((err) => opts.logger.warn({ sessionKey, err: (err as Error).message }, "announcement answer not delivered to the chat"));
       },
     });
@@ -563,6 +567,7 @@ export class GatewayServer {
         await this.channels.start();
       } else await this.channels.applyConfig(config);
     })().catch((err) => this.opts.logger.error({ err: (err as Error).message }, "channels failed to start"));
+    void this.channelsStarting.then(this.markChannelsStarted);
   }
 
   /** A runtime notice (an automatic compaction) to the chat the session last talked in, once per key; nothing for sessions without a channel route. */
