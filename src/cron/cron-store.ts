@@ -113,6 +113,11 @@ export class CronStore {
     })();
   }
 
+  /** The job goes; its run history stays (a spent one-shot job). */
+  removeJob(id: string): void {
+    this.sql("DELETE FROM jobs WHERE id = ?").run(id);
+  }
+
   deleteJob(id: string): void {
     this.db.transaction(() => {
       this.sql("DELETE FROM jobs WHERE id = ?").run(id);
@@ -127,7 +132,7 @@ export class CronStore {
         .prepare("INSERT OR IGNORE INTO runs (run_id, job_id, ts, status, delivery_status, pending, json) VALUES (?, ?, ?, ?, ?, ?, ?)")
         .run(entry.runId, entry.jobId, entry.ts, entry.status, entry.deliveryStatus, entry.pendingDelivery === undefined ? 0 : 1, JSON.stringify(entry));
       if (job) this.saveJob(job);
-      else this.sql("DELETE FROM jobs WHERE id = ?").run(entry.jobId);
+      else this.removeJob(entry.jobId);
     })();
   }
 

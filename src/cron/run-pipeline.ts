@@ -164,7 +164,8 @@ export class CronRunPipeline {
     const current = deps.job(job.id);
     if (!current) return;
     const entry = this.settle(current, runId, startedAt, endedAt, outcome);
-    const removeJob = current.deleteAfterRun === true && current.schedule.kind === "at" && outcome.status === "ok";
+    // A reply still owed keeps the job until it is delivered: a restart in between resends it through the job.
+    const removeJob = isSpent(current, entry) && entry.pendingDelivery === undefined;
     deps.store().recordRun(entry, removeJob ? undefined : current);
     if (removeJob) deps.forget(current.id);
     deps.emit({
@@ -248,7 +249,10 @@ export class CronRunPipeline {
     if (deps.stopping() && result.status !== "delivered") return;
     deps.store().settleDelivery(entry.runId, result.status, result.error);
     const current = deps.job(job.id);
-    if (current) {
+    if (current && isSpent(current, entry)) {
+      deps.store().removeJob(current.id);
+      deps.forget(current.id);
+    } else if (current) {
       current.state.lastDeliveryStatus = result.status;
       if (result.error) current.state.lastDeliveryError = result.error;
       else delete current.state.lastDeliveryError;
@@ -299,6 +303,11 @@ export class CronRunPipeline {
     this.deps.logger.warn({ jobId: job.id, name: job.name, reason }, "cron job disabled");
     this.deps.emit({ action: "disabled", jobId: job.id, reason });
   }
+}
+
+/** A one-shot `deleteAfterRun` job whose run succeeded is removed (its run history stays). */
+function isSpent(job: CronJob, entry: CronRunEntry): boolean {
+  return job.deleteAfterRun === true && job.schedule.kind === "at" && entry.status === "ok";
 }
 
 function deliveryPlan(job: CronJob, outcome: CronRunOutcome): { status: CronDeliveryStatus; error?: string } {
