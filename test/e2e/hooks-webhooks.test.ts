@@ -22,8 +22,7 @@ afterEach(async () => {
   model.reset();
 });
 
-async function start(hooks: Record<string, unknown>): Promise<GatewayProcess> {
-  const stateDir = makeTempDir("openclaw-hooks-");
+async function start(hooks: Record<string, unknown>, stateDir = makeTempDir("openclaw-hooks-")): Promise<GatewayProcess> {
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { hooks }) } });
   return gw;
 }
@@ -86,6 +85,31 @@ describe("webhooks", { timeout: 90_000 }, () => {
     expect(lastUserText(chatRequests(model)[0]!)).toBe("[Webhook: CI] build finished");
     const other = await post("/hooks/agent", { message: "second" });
     expect((await other.json()).sessionKey).not.toBe(body.sessionKey);
+  });
+
+  it("an Idempotency-Key belongs to its hook: the same key on another hook runs it, and replays after a SIGKILL run nothing", async () => {
+    const hooks = { enabled: true, token: HOOK_TOKEN, mappings: [{ match: { path: "ci" }, action: "agent", messageTemplate: "CI is {{status}}" }] };
+    const stateDir = makeTempDir("openclaw-hooks-keys-");
+    await start(hooks, stateDir);
+    const headers = { authorization: `Bearer ${HOOK_TOKEN}`, "idempotency-key": "7" };
+    const direct = await post("/hooks/agent", { message: "deploy done" }, headers);
+    expect(await direct.json()).toMatchObject({ ok: true });
+    const mapped = await post("/hooks/ci", { status: "red" }, headers);
+    const mappedBody = await mapped.json();
+    expect(mappedBody).toMatchObject({ ok: true, runId: expect.any(String) });
+    expect(mappedBody.duplicate).toBeUndefined();
+    await waitUntil(() => chatRequests(model).length === 2, 15_000, "both hooks' turns");
+    expect(chatRequests(model).map(lastUserText).sort()).toEqual(["CI is red", "deploy done"]);
+    await gw!.stop("SIGKILL");
+    await start(hooks, stateDir);
+    for (const [path, body] of [
+      ["/hooks/agent", { message: "deploy done" }],
+      ["/hooks/ci", { status: "red" }],
+    ] as const) {
+      const replay = await post(path, body, headers);
+      expect(await replay.json(), path).toMatchObject({ ok: true, duplicate: true });
+    }
+    expect(chatRequests(model)).toHaveLength(2);
   });
 
   it("a mapping turns a service's payload into an agent turn through its template", async () => {

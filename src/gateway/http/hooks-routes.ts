@@ -96,7 +96,9 @@ async function handle(
   let answer: Answer;
   try {
     const hookRequest = readHookRequest(request.params.name, body, hooks);
-    answer = hookRequest.kind === "wake" ? await runWake(hookRequest, deps) : await runAgent(hookRequest, hooks, deps, idempotencyKey);
+    // The run's ledger key names the hook, as the replay key does: one key on two hooks is two requests.
+    const runKey = idempotencyKey ? `hook:${request.params.name}:${idempotencyKey}` : undefined;
+    answer = hookRequest.kind === "wake" ? await runWake(hookRequest, deps) : await runAgent(hookRequest, hooks, deps, runKey);
   } catch (err) {
     if (err instanceof HookRequestError) return { status: err.status, body: { ok: false, error: err.message } };
     throw err;
@@ -111,7 +113,7 @@ async function runWake(request: WakeRequest, deps: HooksRouteDeps): Promise<Answ
   return { status: 200, body: { ok: true, mode: request.mode } };
 }
 
-async function runAgent(request: AgentRequest, hooks: NonNullable<OpenClawConfig["hooks"]>, deps: HooksRouteDeps, idempotencyKey: string | undefined): Promise<Answer> {
+async function runAgent(request: AgentRequest, hooks: NonNullable<OpenClawConfig["hooks"]>, deps: HooksRouteDeps, runKey: string | undefined): Promise<Answer> {
   const { sessionKey, agentId } = resolve(deps, request.sessionKey ?? hooks.defaultSessionKey ?? `hook:${randomUUID()}`, request.agentId);
   const route = request.deliver ? deliveryRoute(request, deps, agentId) : undefined;
   const outcome = await deps.conversations.submit({
@@ -120,7 +122,7 @@ async function runAgent(request: AgentRequest, hooks: NonNullable<OpenClawConfig
     agentId,
     method: "http",
     senderIsOwner: false,
-    idempotencyKey: `hook:${idempotencyKey ?? randomUUID()}`,
+    idempotencyKey: runKey ?? `hook:${randomUUID()}`,
     turnSettings: {
       ...(request.model ? { modelOverride: request.model } : {}),
       ...(request.thinking ? { thinkingLevel: request.thinking } : {}),
