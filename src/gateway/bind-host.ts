@@ -37,6 +37,19 @@ export function resolveBindHost(
   }
 }
 
+/**
+ * The loopback address a gateway on `host` listens on as well, on the same port: 127.0.0.1 beside
+ * any specific IPv4 address (what `tailnet` and `custom` give), so tools on this machine reach it
+ * the way they reach a loopback gateway, as OpenClaw does. None beside 0.0.0.0 (it covers loopback
+ * already), 127.0.0.1 itself, or anything but an IPv4 literal.
+ */
+export function loopbackAliasFor(host: string): string | undefined {
+  if (host === "0.0.0.0" || host === LOOPBACK_IPV4 || !/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return undefined;
+  return LOOPBACK_IPV4;
+}
+
+const LOOPBACK_IPV4 = "127.0.0.1";
+
 export function isLoopbackHost(host: string): boolean {
   return host === "::1" || host === "localhost" || host.startsWith("127.");
 }

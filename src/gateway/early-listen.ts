@@ -1,6 +1,6 @@
 import { peekGatewayAddress } from "../config/gateway-peek.js";
 import { resolveStateDir } from "../config/paths.js";
-import { BIND_MODES, isLoopbackHost, type BindMode } from "./bind-host.js";
+import { BIND_MODES, isLoopbackHost, loopbackAliasFor, type BindMode } from "./bind-host.js";
 import { parsePortNumber, resolveGatewayAddress, type GatewayAddress } from "./gateway-address.js";
 import { createListener, type EarlyListener } from "./listen.js";
 import { listenOnLoopback } from "./loopback-socket.js";
@@ -26,7 +26,7 @@ export interface EarlyListenFlags {
 
 /**
  * Opens the gateway's port before the config, lock and server code load — only when the address
- * is loopback and known from the flags, the environment and a plain-JSON (or absent) config file.
+ * is loopback (and needs no second listener) and known from the flags, the environment and a plain-JSON (or absent) config file.
  * Undefined when the address cannot be known that cheaply, is not loopback, or the listen fails:
  * the full start-up then listens the usual way (after the config, auth and lock checks) and reports
  * its own errors.
@@ -68,6 +68,7 @@ export function earlyAddress(flags: EarlyListenFlags, env: NodeJS.ProcessEnv): G
   } catch {
     return undefined; // the full start-up reports it
   }
-  // Anything reachable from other machines opens only after the auth checks.
-  return isLoopbackHost(address.host) ? address : undefined;
+  // Anything reachable from other machines opens only after the auth checks; an address with a
+  // loopback listener beside it (see loopbackAliasFor) opens both at once, in the full start-up.
+  return isLoopbackHost(address.host) && !loopbackAliasFor(address.host) ? address : undefined;
 }

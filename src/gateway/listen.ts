@@ -1,4 +1,5 @@
 import type http from "node:http";
+import type net from "node:net";
 import type { Duplex } from "node:stream";
 import { positiveIntSetting } from "../infra/positive-int.js";
 import type { ListeningHandle } from "./loopback-socket.js";
@@ -40,9 +41,11 @@ interface HeldRequest {
  * the app the moment it is ready, so a client that connects early is answered as soon as
  * possible instead of having to retry. One held longer than the hold limit gets 503 "starting".
  * WebSocket upgrades wait for their own handler, which the app may attach earlier.
+ * Connections accepted on a second address (`listenAlso`) are served by the same server.
  */
 export class EarlyListener {
   readonly server: http.Server;
+  private readonly aliases: net.Server[] = [];
   private requestHandler: RequestHandler | undefined;
   private upgradeHandler: UpgradeHandler | undefined;
   private readonly pendingUpgrades: PendingUpgrade[] = [];
@@ -81,6 +84,23 @@ export class EarlyListener {
     });
   }
 
+  /**
+   * Accepts connections on `host` too, each handed to this listener's server as if accepted on its
+   * own address: the same handlers, auth, timeouts and shutdown. Only after `listen`: the server
+   * tracks the connections it closes at shutdown from the moment it listens.
+   */
+  listenAlso(port: number, host: string): Promise<void> {
+    const alias = process.getBuiltinModule("node:net").createServer((socket) => this.server.emit("connection", socket));
+    this.aliases.push(alias);
+    return new Promise((resolve, reject) => {
+      alias.once("error", reject);
+      alias.listen({ port, host, exclusive: true }, () => {
+        alias.off("error", reject);
+        resolve();
+      });
+    });
+  }
+
   /** Serves on a socket that is already listening (see loopback-socket.ts); resolves with its port. */
   adopt(handle: ListeningHandle): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -111,8 +131,9 @@ export class EarlyListener {
     }
   }
 
-  /** Held requests are answered 503 (the app never took over); then every connection closes. */
+  /** Held requests are answered 503 (the app never took over); then every address and connection closes. */
   close(): Promise<void> {
+    for (const alias of this.aliases.splice(0)) if (alias.listening) alias.close();
     for (const held of [...this.heldRequests]) {
       this.release(held);
       answerStarting(held.res, { closing: true });

@@ -16,7 +16,7 @@ import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 import { packageVersion } from "../infra/version.js";
 import { positiveIntSetting } from "../infra/positive-int.js";
 import { resolveServerAuth, type AuthMode, type ResolvedAuth } from "./auth/resolve-auth.js";
-import { isLoopbackHost, type BindMode } from "./bind-host.js";
+import { isLoopbackHost, loopbackAliasFor, type BindMode } from "./bind-host.js";
 import type { EarlyListen } from "./early-listen.js";
 import { resolveGatewayAddress, type GatewayAddress } from "./gateway-address.js";
 import { createListener, type EarlyListener } from "./listen.js";
@@ -202,6 +202,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     {
       host,
       port: boundPort,
+      ...(loopbackAliasFor(host) ? { alsoListening: loopbackAliasFor(host) } : {}),
       authMode: auth.mode,
       stateDir,
       configPath: current.path,
@@ -303,7 +304,13 @@ function checkStart(opts: RunGatewayOptions, startedAt: number): CheckedStart {
   return { stateDir, loaded, config, bind, host, port, auth, controlUi, version, lock };
 }
 
-/** The early listener when it is at `host:port` (port 0: any port it got), else a new listener there. */
+/**
+ * The early listener when it is at `host:port` (port 0: any port it got), else a new listener
+ * there — and on 127.0.0.1 as well, on the same port, when `host` is a specific IPv4 address
+ * (see loopbackAliasFor). `host` is bound first, so the port it got is the one 127.0.0.1 takes;
+ * requests wait until the app attaches, and a failure on either address closes both and stops the
+ * start.
+ */
 async function openPort(
   opts: RunGatewayOptions,
   host: string,
@@ -316,16 +323,31 @@ async function openPort(
   }
   await early?.listener.close();
   const listener = createListener(opts.env);
-  let boundPort: number;
+  const alias = loopbackAliasFor(host);
+  let boundPort = port;
+  let address = host;
   try {
     boundPort = await listener.listen(port, host);
+    if (alias) {
+      address = alias;
+      await listener.listenAlso(boundPort, alias);
+    }
   } catch (err) {
+    await listener.close();
     releaseLock();
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") throw new GatewayStartError(`port ${port} on ${host} is already in use`);
-    if (code === "EADDRNOTAVAIL") throw new GatewayStartError(`cannot bind ${host}: address not available on this machine`);
-    throw err;
+    throw listenError(err as NodeJS.ErrnoException, address, boundPort, address === alias ? host : undefined);
   }
   // Milliseconds from process start to an open port: the figure users feel as "start time".
   return { listener, boundPort, portOpenMs: Math.round(performance.now()), openedEarly: false };
+}
+
+/** A failed listen on `host:port` in words that name the address and the fix; `beside`: the address a loopback listener accompanies. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number, beside: string | undefined): Error {
+  const fix = "stop what holds it, or choose another port (gateway.port or --port)";
+  if (err.code === "EADDRINUSE" && beside) {
+    return new GatewayStartError(`${host}:${port} is already in use (a gateway on ${beside} listens on ${host} too, on the same port, for clients on this machine): ${fix}`);
+  }
+  if (err.code === "EADDRINUSE") return new GatewayStartError(`port ${port} on ${host} is already in use: ${fix}`);
+  if (err.code === "EADDRNOTAVAIL") return new GatewayStartError(`cannot bind ${host}: address not available on this machine (check gateway.bind and gateway.customBindHost)`);
+  return err;
 }

@@ -9,10 +9,10 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-/** Whether something accepts TCP connections on 127.0.0.1:`port` right now. */
-export function acceptsConnections(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on `host`:`port` (127.0.0.1 unless given) right now. */
+export function acceptsConnections(port: number, host = "127.0.0.1"): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
+    const socket = net.connect(port, host);
     socket.once("connect", () => {
       socket.destroy();
       resolve(true);

@@ -44,6 +44,8 @@ describe("earlyAddress", () => {
       host: "127.0.0.1",
       port: 0,
     });
+    // 127.0.0.2 gets 127.0.0.1 beside it: both open in the full start-up.
+    expect(earlyAddress({ port: "0" }, { OPENCLAW_STATE_DIR: stateWith({ bind: "custom", customBindHost: "127.0.0.2" }) })).toBeUndefined();
     // Not a bind mode: the full load rejects it.
     expect(earlyAddress({ port: "0" }, { OPENCLAW_STATE_DIR: stateWith({ bind: "127.0.0.1" }) })).toBeUndefined();
   });
