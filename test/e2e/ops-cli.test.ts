@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -231,32 +230,5 @@ describe("docs/cli.md", () => {
       (f) => !known.has(f) && !known.has(f.replace(/^--no-/, "--")) && !["--user", "--now"].includes(f),
     );
     expect(unknown).toEqual([]);
-  });
-});
-
-describe("openclaw completion", () => {
-  it("bash: completes subcommands and options from the real command tree", async () => {
-    const { code, output: script } = await runCli(["completion", "bash"], {});
-    expect(code).toBe(0);
-    const complete = (...words: string[]) => {
-      const line = `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _openclaw_completion; echo "\${COMPREPLY[*]}"`;
-      return spawnSync("bash", ["-c", line], { encoding: "utf8" }).stdout.trim().split(" ");
-    };
-    expect(complete("openclaw", "gat")).toEqual(["gateway"]);
-    expect(complete("openclaw", "gateway", "in")).toEqual(["install"]);
-    expect(complete("openclaw", "doctor", "--f")).toEqual(["--fix"]);
-    expect(complete("openclaw", "security", "")).toEqual(["audit", "--help"]);
-  });
-
-  it("zsh and fish scripts name the same commands; an unknown shell is refused", async () => {
-    const zsh = (await runCli(["completion", "zsh"], {})).output;
-    expect(zsh).toMatch(/^#compdef openclaw/);
-    expect(zsh).toContain("'gateway install')");
-    const fish = (await runCli(["completion", "fish"], {})).output;
-    expect(fish).toContain("complete -c openclaw -n '__fish_use_subcommand' -a 'doctor'");
-    expect(fish).toContain("-a 'install'");
-    const bad = await runCli(["completion", "tcsh"], {});
-    expect(bad.code).not.toBe(0);
-    expect(bad.output).toContain("Allowed choices are bash, zsh, fish");
   });
 });
