@@ -155,7 +155,7 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
     compaction,
 
     /** Emit the terminal events for a finished run (also for runs that failed before the loop). */
-    finish(result: Pick<RunResult, "payloads" | "usage" | "stopReason" | "error">): void {
+    finish(result: Pick<RunResult, "payloads" | "stopReason" | "error"> & { usage?: RunResult["usage"] }): void {
       if (ended) return;
       flushDelta(true);
       ended = true;
@@ -172,17 +172,33 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
           state: "error",
           errorMessage: result.error.message,
           errorKind: errorKind(result.error.kind),
-          usage: result.usage,
+          ...(result.usage ? { usage: result.usage } : {}),
           stopReason: result.stopReason,
           // A config error's message is also the reply the user should read.
           ...(finalText ? { message: chatMessage(finalText) } : {}),
         });
       } else {
         agent("lifecycle", { phase: "end", startedAt, endedAt });
-        sink.chat({ ...chatBase(), state: "final", ...(finalText ? { message: chatMessage(finalText) } : {}), usage: result.usage, stopReason: result.stopReason });
+        sink.chat({
+          ...chatBase(),
+          state: "final",
+          ...(finalText ? { message: chatMessage(finalText) } : {}),
+          ...(result.usage ? { usage: result.usage } : {}),
+          stopReason: result.stopReason,
+        });
       }
     },
   };
+}
+
+/**
+ * The terminal events of a run answered by a turn that streams under another run id (its message
+ * was merged into that turn or steered into it): the turn's outcome under its own id, without the
+ * reply's text and usage, which the streaming run's final carries. A client waiting for its run's
+ * end gets one; a client that shows each run's reply shows this one once (from the transcript).
+ */
+export function finishAnsweredRun(opts: Omit<RunEventBridgeOptions, "chatDeltaIntervalMs">, result: Pick<RunResult, "stopReason" | "error">): void {
+  createRunEventBridge(opts).finish({ stopReason: result.stopReason, error: result.error, payloads: [] });
 }
 
 function errorKind(kind: string): string {

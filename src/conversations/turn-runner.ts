@@ -7,7 +7,7 @@ import type { ModelFailover } from "../models/failover/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import type { HistoryCache } from "./history-cache.js";
 import type { RunEndings } from "./run-endings.js";
-import { createRunEventBridge, type RunEventSink } from "./run-event-bridge.js";
+import { createRunEventBridge, finishAnsweredRun, type RunEventSink } from "./run-event-bridge.js";
 import type { RunRegistry, RunStatus } from "./run-registry.js";
 import { sessionTurnSettings } from "./session-turn-settings.js";
 import type { Turn, TurnQueue } from "./turn-queue.js";
@@ -189,6 +189,8 @@ export class TurnRunner {
       result = unsavedResult(result, notSynced);
     }
     bridge.finish(result);
+    // The other runs this turn answered (merged or steered into it) end after the reply is out.
+    for (const id of turn.members) if (id !== primary && !deps.runs.get(id)?.endedAt) finishAnsweredRun({ runId: id, sessionKey, agentId, sink: deps.sink }, result);
     const status = runStatus(result);
     trace?.end({ result, outcome: status });
     const contextTokens = deps.context.contextTokens(sessionKey, result.systemPromptChars);

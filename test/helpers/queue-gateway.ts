@@ -3,7 +3,7 @@ import { startFakeModelServer } from "../fakes/model-server.js";
 import type { GatewayProcess } from "./gateway-process.js";
 import { lastUserText, makeAgentState, removeFastTempDirs, requestMessages, startOn } from "./reliability.js";
 import { Rpc } from "./rpc.js";
-import { openOperator } from "./ws-client.js";
+import { openOperator, type Frame } from "./ws-client.js";
 
 /** A gateway with `messages.queue` set, the fake model behind it, and one operator connection. */
 export interface QueueGateway {
@@ -12,18 +12,34 @@ export interface QueueGateway {
   rpc: Rpc;
   /** `agent.wait` for a run, long enough for a loaded machine. */
   wait(runId: string): Promise<{ payload?: any }>;
+  /** The `chat` events this connection received so far for a run, in order. */
+  chatEvents(runId: string): any[];
+  /** The run's terminal `chat` event (final, error or aborted), once it arrives. */
+  chatEnd(runId: string): Promise<any>;
   close(): Promise<void>;
 }
 
-export async function startQueueGateway(token: string, queue: Record<string, unknown>): Promise<QueueGateway> {
+const TERMINAL_CHAT_STATES = ["final", "error", "aborted"];
+
+/** `agentDefaults` is merged into `agents.defaults` (e.g. `maxConcurrent`). */
+export async function startQueueGateway(token: string, queue: Record<string, unknown>, agentDefaults?: Record<string, unknown>): Promise<QueueGateway> {
   const server = await startFakeModelServer();
-  const gw = await startOn(makeAgentState(server, { extra: { messages: { queue } } }), token);
+  const gw = await startOn(makeAgentState(server, { extra: { messages: { queue } }, ...(agentDefaults ? { agentDefaults } : {}) }), token);
   const rpc = new Rpc((await openOperator(gw.url, token)).sock);
+  const isChatOf = (f: Frame, runId: string) => f.type === "event" && f.event === "chat" && f.payload?.runId === runId;
   return {
     server,
     gw,
     rpc,
     wait: (runId) => rpc.request("agent.wait", { runId, timeoutMs: 10_000 }, 15_000),
+    chatEvents: (runId) => rpc.sock.frames.filter((f) => isChatOf(f, runId)).map((f) => f.payload),
+    chatEnd: (runId) =>
+      rpc.sock
+        .waitFor((f) => isChatOf(f, runId) && TERMINAL_CHAT_STATES.includes(f.payload.state), 15_000)
+        .then(
+          (f) => f.payload,
+          () => Promise.reject(new Error(`no terminal chat event for run ${runId}`)),
+        ),
     close: async () => {
       rpc.sock.close();
       await gw.stop();
