@@ -10,6 +10,7 @@ import {
   type LaneScheduler,
   type OfferResult,
   type QueueMode,
+  type QueuedTurn,
   type SessionInbox,
 } from "../sessions/lanes/index.js";
 import { InternalTurnQueue, MERGED_MESSAGE_SEPARATOR, type InternalMessage } from "./internal-turn-queue.js";
@@ -34,6 +35,8 @@ export interface Turn {
   channel?: string;
   /** Started by the runtime (announcements, inter-session messages), not by a person. */
   runtime?: boolean;
+  /** A turn merged from queued messages: its messages, and its prompt for some of them. */
+  queued?: Pick<QueuedTurn, "messages" | "textOf">;
 }
 
 export interface TurnQueueDeps {
@@ -57,6 +60,8 @@ export class TurnQueue {
   private readonly inboxes = new Map<string, SessionInbox>();
   private readonly steeredCount = new Map<string, number>();
   private readonly activeTurns = new Map<string, Turn>();
+  /** Turns on their lane that wait for a slot (`maxConcurrent`): they have not started yet. */
+  private readonly waitingForSlot = new Set<Turn>();
   /** Event listeners of runs that wait for their turn. */
   private readonly pendingListeners = new Map<string, (e: AgentEvent) => void>();
   /** Runs whose messages were summarized (queue overflow) and wait for the turn that carries the summary. */
@@ -104,8 +109,13 @@ export class TurnQueue {
   /** Runs `turn` on its session's lane; the next waiting turn follows when it ends. */
   start(turn: Turn): void {
     this.activeTurns.set(turn.sessionKey, turn);
+    this.waitingForSlot.add(turn);
     this.deps.lanes
-      .enqueue(turn.sessionKey, (signal) => this.deps.run(turn, signal))
+      .enqueue(turn.sessionKey, async (signal) => {
+        this.waitingForSlot.delete(turn);
+        // Every run it answered was taken out while it waited: nothing is left to run.
+        if (turn.members.length > 0) await this.deps.run(turn, signal);
+      })
       .catch((err) => {
         this.deps.logger.error({ sessionKey: turn.sessionKey, err: (err as Error).message }, "turn failed to run");
         this.deps.endings.finish(turn.members, "error", undefined, (err as Error).message);
@@ -165,7 +175,33 @@ export class TurnQueue {
       withdrawn.push(...summarized);
       this.summarizedWaiting.delete(sessionKey);
     }
-    return withdrawn;
+    return withdrawn.length > 0 ? withdrawn : this.takeOutOfHeldTurn(sessionKey, runId);
+  }
+
+  /**
+   * Takes runs out of the session's turn while it waits for a lane slot (not yet running), all of
+   * them without `runId`. A turn merged from queued messages runs for the messages left, its
+   * prompt rebuilt without the others (a summarized message's line stays in it); a turn left with
+   * no run does not run. Other turns (one message, runtime messages) give up a run only with all
+   * of the others. Returns the ids taken out: their runs never started.
+   */
+  private takeOutOfHeldTurn(sessionKey: string, runId?: string): string[] {
+    const turn = this.activeTurns.get(sessionKey);
+    if (!turn || !this.waitingForSlot.has(turn)) return [];
+    const leaving = runId === undefined ? [...turn.members] : turn.members.filter((id) => id === runId);
+    const { queued } = turn;
+    if (leaving.length === 0 || (!queued && leaving.length < turn.members.length)) return [];
+    const messages = queued?.messages.filter((m) => !leaving.includes(m.id)) ?? [];
+    if (messages.length === 0) {
+      // With its last message out, the summaries it carried have nothing to ride on either.
+      const all = turn.members;
+      turn.members = [];
+      turn.onEvents = [];
+      return all;
+    }
+    const summarized = turn.members.filter((id) => !leaving.includes(id) && !messages.some((m) => m.id === id));
+    Object.assign(turn, this.queuedTurn(sessionKey, summarized, messages, queued!.textOf));
+    return leaving;
   }
 
   /** True when messages were steered into the session's running turn and not yet taken. */
@@ -207,7 +243,7 @@ export class TurnQueue {
     const inbox = this.inboxes.get(sessionKey);
     if (!inbox) return;
     const next = inbox.nextTurn();
-    if (next) return this.startQueuedTurn(sessionKey, next.messages, next.mergedText);
+    if (next) return this.startQueuedTurn(sessionKey, next);
     if (inbox.pendingCount() > 0) {
       void inbox.whenReady().then(() => {
         // The batch's own messages are what waits: only another turn may make it wait longer.
@@ -215,7 +251,7 @@ export class TurnQueue {
         // A runtime message that arrived during the quiet window goes first, the batch after it.
         if (this.startInternalTurn(sessionKey)) return;
         const ready = inbox.nextTurn();
-        if (ready) this.startQueuedTurn(sessionKey, ready.messages, ready.mergedText);
+        if (ready) this.startQueuedTurn(sessionKey, ready);
       });
     }
   }
@@ -286,18 +322,31 @@ export class TurnQueue {
     return true;
   }
 
-  private startQueuedTurn(sessionKey: string, messages: InboundMessage[], text: string): void {
-    const agentId = messages[0]?.meta?.agentId ?? parseSessionKey(sessionKey).agentId;
+  private startQueuedTurn(sessionKey: string, next: QueuedTurn): void {
     // The inbox put the summaries of dropped messages into this turn's prompt: it answers them.
     const summarized = this.summarizedWaiting.get(sessionKey) ?? [];
     this.summarizedWaiting.delete(sessionKey);
+    this.start({ sessionKey, ...this.queuedTurn(sessionKey, summarized, next.messages, next.textOf) });
+  }
+
+  /** The turn that answers `messages` (and the summarized runs whose lines its prompt carries). */
+  private queuedTurn(sessionKey: string, summarized: string[], messages: InboundMessage[], textOf: QueuedTurn["textOf"]): Omit<Turn, "sessionKey"> {
+    const agentId = messages[0]?.meta?.agentId ?? parseSessionKey(sessionKey).agentId;
     const ids = messages.map((m) => m.id);
-    const members = [...summarized, ...ids];
     // A merged turn runs with the least privilege of the messages in it.
     const senderIsOwner = messages.every((m) => m.meta?.senderIsOwner !== false);
     const channel = messages.map((m) => m.meta?.channel).find((c): c is string => typeof c === "string");
     const images = messages.flatMap((m) => m.meta?.images ?? []);
-    this.start({ sessionKey, agentId, members, text, ...(images.length > 0 ? { images } : {}), onEvents: this.listenersOf(ids), senderIsOwner, channel });
+    return {
+      agentId,
+      members: [...summarized, ...ids],
+      text: textOf(messages),
+      images: images.length > 0 ? images : undefined,
+      onEvents: this.listenersOf(ids),
+      senderIsOwner,
+      channel,
+      queued: { messages, textOf },
+    };
   }
 
   private listenersOf(runIds: string[]): ((e: AgentEvent) => void)[] {

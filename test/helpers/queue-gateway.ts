@@ -49,23 +49,38 @@ export async function startQueueGateway(token: string, queue: Record<string, unk
   };
 }
 
+/** A model answer held back: `arrived` settles once the model was asked, `release()` lets it answer. */
+export interface HeldAnswer {
+  release(): void;
+  arrived: Promise<void>;
+}
+
 /**
  * The model holds its answer to the user message `text` until `release()`; `arrived` settles once
  * it was asked. Every other request is answered at once with `A:<its last user text>`.
  */
-export function holdAnswerTo(server: FakeModelServer, text: string, reply: () => FakeReply = () => ({ text: `A:${text}` })) {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  let seen!: () => void;
-  const arrived = new Promise<void>((resolve) => (seen = resolve));
+export function holdAnswerTo(server: FakeModelServer, text: string, reply: () => FakeReply = () => ({ text: `A:${text}` })): HeldAnswer {
+  return holdAnswersTo(server, [text], reply)[0]!;
+}
+
+/** `holdAnswerTo` for several user messages at once, each held until its own `release()` (in the order of `texts`). */
+export function holdAnswersTo(server: FakeModelServer, texts: string[], reply?: () => FakeReply): HeldAnswer[] {
+  const holds = texts.map((text) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let seen!: () => void;
+    const arrived = new Promise<void>((resolve) => (seen = resolve));
+    return { text, release, arrived, held, seen };
+  });
   server.setResponder(async (request) => {
     const last = requestMessages(request).at(-1);
-    if (last?.role === "user" && last.text === text) {
-      seen();
-      await held;
-      return reply();
+    const hold = last?.role === "user" ? holds.find((h) => h.text === last.text) : undefined;
+    if (hold) {
+      hold.seen();
+      await hold.held;
+      return reply ? reply() : { text: `A:${hold.text}` };
     }
     return { text: `A:${lastUserText(request)}` };
   });
-  return { release, arrived };
+  return holds.map(({ release, arrived }) => ({ release, arrived }));
 }

@@ -126,9 +126,10 @@ class Inbox implements SessionInbox {
     this.runEnded();
     if (!this.turnReady()) return undefined;
     const messages = this.takeTurnMessages();
-    const summary = this.takeSummaryMessage();
-    const body = this.mode === "interrupt" ? interruptText(messages) : collectedText(messages);
-    return { messages, mergedText: withSummary(summary?.text, body) };
+    const summary = this.takeSummaryMessage()?.text;
+    const merge = this.mode === "interrupt" ? interruptText : collectedText;
+    const textOf = (some: readonly InboundMessage[]) => withSummary(summary, merge(some));
+    return { messages, mergedText: textOf(messages), textOf };
   }
 
   whenReady(): Promise<void> {

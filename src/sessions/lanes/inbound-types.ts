@@ -62,6 +62,8 @@ export interface InboxNotice {
 export interface QueuedTurn {
   messages: InboundMessage[];
   mergedText: string;
+  /** The prompt text this turn has for some of its messages (one taken out before it ran). */
+  textOf(messages: readonly InboundMessage[]): string;
 }
 
 /** What `clear()` removed, so the caller can tell the user which messages will get no reply. */

@@ -81,8 +81,8 @@ describe("inbox: followup", () => {
     expect(box.offer(msg("b", "second"))).toEqual({ action: "queued", position: 2 });
     expect(box.takeSteering()).toEqual([]);
     await box.whenReady();
-    expect(box.nextTurn()).toEqual({ messages: [expect.objectContaining({ id: "a" })], mergedText: "first" });
-    expect(box.nextTurn()).toEqual({ messages: [expect.objectContaining({ id: "b" })], mergedText: "second" });
+    expect(box.nextTurn()).toMatchObject({ messages: [expect.objectContaining({ id: "a" })], mergedText: "first" });
+    expect(box.nextTurn()).toMatchObject({ messages: [expect.objectContaining({ id: "b" })], mergedText: "second" });
     expect(box.nextTurn()).toBeUndefined();
   });
 

@@ -1,0 +1,82 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { chatRequests, lastUserText } from "../helpers/reliability.js";
+import { holdAnswersTo, startQueueGateway, type HeldAnswer, type QueueGateway } from "../helpers/queue-gateway.js";
+
+/**
+ * A held turn: taken from the session's queue (or started by a message to an idle session) and
+ * waiting on its lane for a slot under `agents.defaults.maxConcurrent`, not yet running. With one
+ * slot, another session's turn keeps it waiting for as long as that turn's answer is held.
+ */
+let q: QueueGateway;
+beforeAll(async () => {
+  q = await startQueueGateway("queue-held-turn-token", { debounceMs: 0 }, { maxConcurrent: 1 });
+});
+afterAll(async () => {
+  await q?.close();
+});
+/** Answers a test held, let go after it (also when it failed half-way, so the slot frees for the next). */
+const held: HeldAnswer[] = [];
+afterEach(() => {
+  for (const answer of held.splice(0)) answer.release();
+});
+
+/** The model holds its answers to `texts` (see `holdAnswersTo`) until each is released. */
+function hold(...texts: string[]): HeldAnswer[] {
+  const answers = holdAnswersTo(q.server, texts);
+  held.push(...answers);
+  return answers;
+}
+
+const send = (sessionKey: string, message: string, key: string, queueMode?: string) =>
+  q.rpc.request("chat.send", { sessionKey, message, idempotencyKey: key, ...(queueMode ? { queueMode } : {}) });
+
+/** The model requests whose newest user message was `text`. */
+const asked = (text: string) => chatRequests(q.server).filter((r) => lastUserText(r) === text);
+
+describe("a turn held for a lane slot", () => {
+  it("chat.abort with one member's runId takes only that message out of the merged turn; the rest still run", async () => {
+    q.server.reset();
+    const merged = "agent:main:held-merged";
+    const other = "agent:main:held-merged-other";
+    const [first, blocker] = hold("h-first", "o-first");
+    expect((await send(merged, "h-first", "h-1")).payload).toMatchObject({ status: "started" });
+    await first!.arrived;
+    expect((await send(merged, "h-second", "h-2", "collect")).ok).toBe(true);
+    expect((await send(merged, "h-third", "h-3", "collect")).ok).toBe(true);
+    // Waits for the only slot, so it gets it before the batch taken from the queue when h-first ends.
+    expect((await send(other, "o-first", "o-1")).payload).toMatchObject({ status: "started" });
+    first!.release();
+    await blocker!.arrived;
+    const aborted = await q.rpc.request("chat.abort", { sessionKey: merged, runId: "h-2" });
+    expect(aborted.payload).toMatchObject({ aborted: true, runIds: ["h-2"] });
+    // Ended while the other session still holds the slot.
+    expect((await q.wait("h-2")).payload).toMatchObject({ runId: "h-2", status: "error", error: "aborted" });
+    expect(await q.chatEnd("h-2")).toMatchObject({ state: "aborted" });
+    blocker!.release();
+    expect((await q.wait("h-3")).payload).toMatchObject({ runId: "h-3", status: "ok" });
+    expect(replyOf(await q.chatEnd("h-3"))).toBe("A:h-third");
+    expect(asked("h-third").length).toBe(1);
+    for (const request of chatRequests(q.server)) expect(lastUserText(request)).not.toContain("h-second");
+  }, 40_000);
+
+  it("chat.abort of a held turn's only message ends its run at once, and the model is never asked it", async () => {
+    q.server.reset();
+    const lone = "agent:main:held-lone";
+    const [blocker] = hold("p-first");
+    expect((await send("agent:main:held-lone-other", "p-first", "p-1")).payload).toMatchObject({ status: "started" });
+    await blocker!.arrived;
+    expect((await send(lone, "l-first", "l-1")).payload).toMatchObject({ status: "started" });
+    expect((await q.rpc.request("chat.abort", { sessionKey: lone, runId: "l-1" })).payload).toMatchObject({ aborted: true, runIds: ["l-1"] });
+    expect((await q.wait("l-1")).payload).toMatchObject({ runId: "l-1", status: "error", error: "aborted" });
+    blocker!.release();
+    expect((await q.wait("p-1")).payload).toMatchObject({ status: "ok" });
+    // The session is free again: its next message runs at once.
+    expect((await send(lone, "l-second", "l-2")).payload).toMatchObject({ status: "started" });
+    expect((await q.wait("l-2")).payload).toMatchObject({ status: "ok" });
+    expect(asked("l-first").length).toBe(0);
+  }, 40_000);
+});
+
+function replyOf(event: any): string | undefined {
+  return event.message?.content?.map((b: any) => b.text ?? "").join("");
+}
