@@ -60,8 +60,8 @@ export class TurnQueue {
   private readonly inboxes = new Map<string, SessionInbox>();
   private readonly steeredCount = new Map<string, number>();
   private readonly activeTurns = new Map<string, Turn>();
-  /** Turns on their lane that wait for a slot (`maxConcurrent`): they have not started yet. */
-  private readonly waitingForSlot = new Set<Turn>();
+  /** Turns whose lane task began. A held turn not in it has not started (its message is being synced, or it waits for a slot under `maxConcurrent`). */
+  private readonly startedTurns = new WeakSet<Turn>();
   /** Event listeners of runs that wait for their turn. */
   private readonly pendingListeners = new Map<string, (e: AgentEvent) => void>();
   /** Runs whose messages were summarized (queue overflow) and wait for the turn that carries the summary. */
@@ -109,10 +109,9 @@ export class TurnQueue {
   /** Runs `turn` on its session's lane; the next waiting turn follows when it ends. */
   start(turn: Turn): void {
     this.activeTurns.set(turn.sessionKey, turn);
-    this.waitingForSlot.add(turn);
     this.deps.lanes
       .enqueue(turn.sessionKey, async (signal) => {
-        this.waitingForSlot.delete(turn);
+        this.startedTurns.add(turn);
         // Every run it answered was taken out while it waited: nothing is left to run.
         if (turn.members.length > 0) await this.deps.run(turn, signal);
       })
@@ -128,11 +127,19 @@ export class TurnQueue {
     this.internalQueue.add(sessionKey, message);
   }
 
-  /** A user message for a busy session goes to its inbox; an `interrupt` aborts the running turn. */
+  /**
+   * A user message for a busy session goes to its inbox. An `interrupt` aborts the session's turn,
+   * running or not started yet (that one ends before it runs, as OpenClaw clears the session's
+   * lane); the inbox then makes the message the next turn.
+   */
   offer(sessionKey: string, queueMode: QueueMode | undefined, message: InboundMessage): OfferResult {
     const offer = this.inboxFor(sessionKey, queueMode).offer(message);
     if (offer.action === "steered") this.steeredCount.set(sessionKey, (this.steeredCount.get(sessionKey) ?? 0) + 1);
-    if (offer.action === "interrupt") this.deps.lanes.abortActive(sessionKey, new Error("interrupted by a newer message"));
+    if (offer.action === "interrupt") {
+      const reason = "interrupted by a newer message";
+      this.deps.lanes.abortActive(sessionKey, new Error(reason));
+      this.deps.endings.endUnstarted(sessionKey, this.takeOutOfHeldTurn(sessionKey), "aborted", reason);
+    }
     return offer;
   }
 
@@ -179,15 +186,15 @@ export class TurnQueue {
   }
 
   /**
-   * Takes runs out of the session's turn while it waits for a lane slot (not yet running), all of
-   * them without `runId`. A turn merged from queued messages runs for the messages left, its
+   * Takes runs out of the session's turn before it starts (it waits for a lane slot), all of them
+   * without `runId`. A turn merged from queued messages runs for the messages left, its
    * prompt rebuilt without the others (a summarized message's line stays in it); a turn left with
    * no run does not run. Other turns (one message, runtime messages) give up a run only with all
    * of the others. Returns the ids taken out: their runs never started.
    */
   private takeOutOfHeldTurn(sessionKey: string, runId?: string): string[] {
     const turn = this.activeTurns.get(sessionKey);
-    if (!turn || !this.waitingForSlot.has(turn)) return [];
+    if (!turn || this.startedTurns.has(turn)) return [];
     const leaving = runId === undefined ? [...turn.members] : turn.members.filter((id) => id === runId);
     const { queued } = turn;
     if (leaving.length === 0 || (!queued && leaving.length < turn.members.length)) return [];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatRequests } from "../helpers/reliability.js";
-import { holdAnswerTo, startQueueGateway, type QueueGateway } from "../helpers/queue-gateway.js";
+import { holdAnswerTo, replyText, startQueueGateway, type QueueGateway } from "../helpers/queue-gateway.js";
 
 /**
  * One turn may answer several acknowledged messages: a collected batch, or messages steered into
@@ -15,11 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await q?.close();
 });
-
-/** The text of a chat event's message, or undefined when it carries none. */
-function replyText(event: any): string | undefined {
-  return event.message?.content?.map((b: any) => b.text ?? "").join("");
-}
 
 /** Index of a run's terminal chat event among everything the connection received. */
 function terminalIndex(runId: string): number {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chatRequests, lastUserText } from "../helpers/reliability.js";
-import { holdAnswersTo, startQueueGateway, type HeldAnswer, type QueueGateway } from "../helpers/queue-gateway.js";
+import { holdAnswersTo, replyText, startQueueGateway, type HeldAnswer, type QueueGateway } from "../helpers/queue-gateway.js";
 
 /**
  * A held turn: taken from the session's queue (or started by a message to an idle session) and
@@ -49,34 +49,53 @@ describe("a turn held for a lane slot", () => {
     await blocker!.arrived;
     const aborted = await q.rpc.request("chat.abort", { sessionKey: merged, runId: "h-2" });
     expect(aborted.payload).toMatchObject({ aborted: true, runIds: ["h-2"] });
-    // Ended while the other session still holds the slot.
-    expect((await q.wait("h-2")).payload).toMatchObject({ runId: "h-2", status: "error", error: "aborted" });
-    expect(await q.chatEnd("h-2")).toMatchObject({ state: "aborted" });
+    await expectAbortedAtOnce("h-2");
     blocker!.release();
     expect((await q.wait("h-3")).payload).toMatchObject({ runId: "h-3", status: "ok" });
-    expect(replyOf(await q.chatEnd("h-3"))).toBe("A:h-third");
+    expect(replyText(await q.chatEnd("h-3"))).toBe("A:h-third");
     expect(asked("h-third").length).toBe(1);
     for (const request of chatRequests(q.server)) expect(lastUserText(request)).not.toContain("h-second");
   }, 40_000);
 
   it("chat.abort of a held turn's only message ends its run at once, and the model is never asked it", async () => {
-    q.server.reset();
     const lone = "agent:main:held-lone";
-    const [blocker] = hold("p-first");
-    expect((await send("agent:main:held-lone-other", "p-first", "p-1")).payload).toMatchObject({ status: "started" });
-    await blocker!.arrived;
-    expect((await send(lone, "l-first", "l-1")).payload).toMatchObject({ status: "started" });
+    const blocker = await heldBehindOtherSession(lone, "l-first", "l-1");
     expect((await q.rpc.request("chat.abort", { sessionKey: lone, runId: "l-1" })).payload).toMatchObject({ aborted: true, runIds: ["l-1"] });
-    expect((await q.wait("l-1")).payload).toMatchObject({ runId: "l-1", status: "error", error: "aborted" });
-    blocker!.release();
-    expect((await q.wait("p-1")).payload).toMatchObject({ status: "ok" });
-    // The session is free again: its next message runs at once.
+    await expectAbortedAtOnce("l-1");
+    blocker.release();
+    // The session is free again: its next message runs.
     expect((await send(lone, "l-second", "l-2")).payload).toMatchObject({ status: "started" });
     expect((await q.wait("l-2")).payload).toMatchObject({ status: "ok" });
     expect(asked("l-first").length).toBe(0);
   }, 40_000);
+
+  it("interrupt: a newer message aborts the session's turn that waits for a slot, as it aborts a running one, and runs next", async () => {
+    const session = "agent:main:held-interrupt";
+    const blocker = await heldBehindOtherSession(session, "i-first", "i-1");
+    expect((await send(session, "i-second", "i-2", "interrupt")).payload).toMatchObject({ status: "started", queued: "interrupt" });
+    await expectAbortedAtOnce("i-1");
+    blocker.release();
+    expect((await q.wait("i-2")).payload).toMatchObject({ runId: "i-2", status: "ok" });
+    expect(replyText(await q.chatEnd("i-2"))).toBe("A:i-second");
+    expect(asked("i-first").length).toBe(0);
+  }, 40_000);
 });
 
-function replyOf(event: any): string | undefined {
-  return event.message?.content?.map((b: any) => b.text ?? "").join("");
+/**
+ * Another session's turn takes the only slot (its answer held), then `text` (run `runId`) goes to
+ * `sessionKey`, whose turn waits for that slot. Returns the other turn's held answer.
+ */
+async function heldBehindOtherSession(sessionKey: string, text: string, runId: string): Promise<HeldAnswer> {
+  q.server.reset();
+  const [blocker] = hold(`${text}-blocker`);
+  expect((await send(`${sessionKey}-other`, `${text}-blocker`, `${runId}-blocker`)).payload).toMatchObject({ status: "started" });
+  await blocker!.arrived;
+  expect((await send(sessionKey, text, runId)).payload).toMatchObject({ status: "started" });
+  return blocker!;
+}
+
+/** The run ended aborted, with its terminal chat event; called while the slot is still taken, so at once. */
+async function expectAbortedAtOnce(runId: string): Promise<void> {
+  expect((await q.wait(runId)).payload).toMatchObject({ runId, status: "error", error: "aborted" });
+  expect(await q.chatEnd(runId)).toMatchObject({ state: "aborted" });
 }

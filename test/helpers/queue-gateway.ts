@@ -49,6 +49,11 @@ export async function startQueueGateway(token: string, queue: Record<string, unk
   };
 }
 
+/** The text of a `chat` event's message, or undefined when it carries none. */
+export function replyText(event: any): string | undefined {
+  return event.message?.content?.map((b: any) => b.text ?? "").join("");
+}
+
 /** A model answer held back: `arrived` settles once the model was asked, `release()` lets it answer. */
 export interface HeldAnswer {
   release(): void;
