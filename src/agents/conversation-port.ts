@@ -95,6 +95,12 @@ export interface SubmitInput {
    * record: nobody can send that id again, so a record would only cost memory and a write.
    */
   idempotencyKey?: string;
+  /**
+   * Keys of other messages merged into this one (a channel's debounced burst): the ledger records
+   * them as accepted by this run in the same line as `idempotencyKey`, so a redelivery of any of
+   * them is known as answered, also after a crash. Ignored without `idempotencyKey`.
+   */
+  mergedKeys?: readonly string[];
   sessionKey?: string;
   agentId?: string;
   method: "agent" | "chat.send" | "http" | "channel";

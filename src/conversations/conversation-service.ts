@@ -198,7 +198,11 @@ export class ConversationService implements ConversationPort {
     }
 
     if (input.idempotencyKey !== undefined) {
-      const begun = this.deps.ledger.begin(runId, { runId, sessionKey, method: input.method }, { deferSync: true });
+      const begun = this.deps.ledger.begin(
+        runId,
+        { runId, sessionKey, method: input.method, ...(input.mergedKeys?.length ? { merged: input.mergedKeys } : {}) },
+        { deferSync: true },
+      );
       if (!begun.fresh) {
         const run = this.runs.get(runId);
         if (run) return { kind: "duplicate", runId, sessionKey: run.sessionKey, status: run.endedAt ? run.status : "in_flight", run };

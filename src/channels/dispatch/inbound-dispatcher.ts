@@ -391,11 +391,16 @@ export class InboundDispatcher {
     return { text: [text, ...saved.lines].join("\n"), images: saved.images };
   }
 
-  /** One turn for one message, or for a debounced burst from one sender (the last message's key names the run). */
+  /**
+   * One turn for one message, or for a debounced burst from one sender: the last message's key
+   * names the run, and the ledger records every other key of the burst with it (`mergedKeys`), so
+   * a platform redelivering any message of the burst finds it accepted.
+   */
   private async submitToAgent(batch: Routed[]): Promise<void> {
     const last = batch[batch.length - 1]!;
     const { message, running } = last;
     const runId = last.dedupeKey ?? `${running.channel}:${running.accountId}:${randomUUID()}`;
+    const mergedKeys = batch.flatMap((r) => (r.dedupeKey && r.dedupeKey !== runId ? [r.dedupeKey] : []));
     const parts = await Promise.all(batch.map((r) => this.withSavedMedia(r)));
     const said = parts.map((p) => p.text).join("\n");
     const images = parts.flatMap((p) => p.images);
@@ -406,6 +411,7 @@ export class InboundDispatcher {
       message: text,
       ...(images.length > 0 ? { images } : {}),
       idempotencyKey: runId,
+      ...(mergedKeys.length > 0 ? { mergedKeys } : {}),
       sessionKey: message.sessionKey,
       agentId: last.agentId,
       method: "channel",

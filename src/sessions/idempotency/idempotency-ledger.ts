@@ -11,8 +11,11 @@ import {
   type CompleteParams,
   type IdempotencyRecord,
 } from "./idempotency-record.js";
-import { compactedLine, replayLedgerLine, type LedgerLine } from "./ledger-file.js";
+import { applyBegin, applyCompletion, compactedLine, replayLedgerLine, type LedgerLine } from "./ledger-file.js";
 import { KeyedJsonLinesLog } from "../../infra/keyed-json-lines-log.js";
+
+type BeginLine = Extract<LedgerLine, { op: "begin" }>;
+type CompleteLine = Extract<LedgerLine, { op: "complete" }>;
 
 export interface IdempotencyLedgerOptions {
   now?: () => number;
@@ -68,20 +71,30 @@ export class IdempotencyLedger {
   /**
    * Claims `key` for a new run. `{ fresh: true }` means the caller must start it; otherwise
    * the earlier record is returned and nothing must be started. Durable before it returns.
+   * `params.merged` keys not already recorded are claimed for the same run in the same line.
    */
   begin(key: string, params: BeginParams, options: { deferSync?: boolean } = {}): BeginOutcome {
     assertKey(key);
     const existing = this.get(key);
     if (existing) return { fresh: false, record: existing };
-    const record: IdempotencyRecord = { key, runId: params.runId, method: params.method, status: "in_flight", startedAt: this.now() };
-    if (params.sessionKey !== undefined) record.sessionKey = params.sessionKey;
+    const merged = [...new Set(params.merged ?? [])].filter((k) => k !== key && this.live(k) === undefined);
+    merged.forEach(assertKey);
+    const line: BeginLine = {
+      op: "begin",
+      key,
+      runId: params.runId,
+      sessionKey: params.sessionKey,
+      method: params.method,
+      at: this.now(),
+      ...(merged.length > 0 ? { merged } : {}),
+    };
     // On disk first: if the write fails the key stays free and the caller can report an error.
-    this.append({ op: "begin", key, runId: record.runId, sessionKey: record.sessionKey, method: record.method, at: record.startedAt });
+    this.append(line);
     if (!options.deferSync) this.log.syncNow();
-    this.records.delete(key);
-    this.records.set(key, record);
+    applyBegin(this.records, line);
+    const record = { ...this.records.get(key)! };
     this.afterAppend();
-    return { fresh: true, record: { ...record } };
+    return { fresh: true, record };
   }
 
   /**
@@ -94,11 +107,10 @@ export class IdempotencyLedger {
     if (!record) return undefined;
     if (record.status !== "in_flight") return { ...record };
     const summary = boundSummary(params.summary);
-    const bounded = boundResult(params.result);
-    const at = this.now();
+    const line: CompleteLine = { op: "complete", key, status: params.status, at: this.now(), ...(summary !== undefined ? { summary } : {}), ...boundResult(params.result) };
     // Not synced: a lost completion reads back as "interrupted", which still never runs twice.
-    this.append({ op: "complete", key, status: params.status, at, ...(summary !== undefined ? { summary } : {}), ...bounded });
-    Object.assign(record, { status: params.status, completedAt: at, ...(summary !== undefined ? { summary } : {}), ...bounded });
+    this.append(line);
+    applyCompletion(this.records, line);
     this.afterAppend();
     return { ...record };
   }

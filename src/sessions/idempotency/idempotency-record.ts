@@ -8,6 +8,7 @@ export type CompletionStatus = "ok" | "error" | "aborted";
 
 export interface IdempotencyRecord {
   key: string;
+  /** The run that answers the key: for a key merged into another message's turn, that turn's run. */
   runId: string;
   sessionKey?: string;
   /** The RPC or route that accepted it (`agent`, `chat.send`, `http`, …). */
@@ -20,12 +21,19 @@ export interface IdempotencyRecord {
   result?: unknown;
   /** A result was given but was too large (or not JSON) to keep. */
   resultOmitted?: boolean;
+  /** Keys of other messages merged into this run's turn: each has its own record, ended with this one. */
+  merged?: string[];
 }
 
 export interface BeginParams {
   runId: string;
   sessionKey?: string;
   method: string;
+  /**
+   * Keys of other messages this run answers (an inbound debounce burst). Each is recorded as
+   * accepted by this run in the same line as the key itself, so a crash keeps all or none.
+   */
+  merged?: readonly string[];
 }
 
 export interface CompleteParams {

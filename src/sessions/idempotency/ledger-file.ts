@@ -7,7 +7,7 @@ import type { IdempotencyRecord, IdempotencyStatus } from "./idempotency-record.
  */
 
 export type LedgerLine =
-  | { op: "begin"; key: string; runId: string; sessionKey?: string; method: string; at: number }
+  | { op: "begin"; key: string; runId: string; sessionKey?: string; method: string; at: number; merged?: string[] }
   | { op: "complete"; key: string; status: IdempotencyStatus; summary?: string; result?: unknown; resultOmitted?: boolean; at: number }
   | ({ op: "record" } & IdempotencyRecord);
 
@@ -15,16 +15,44 @@ export type LedgerLine =
 export function replayLedgerLine(records: Map<string, IdempotencyRecord>, value: unknown): void {
   const line = asLedgerLine(value);
   if (!line) return;
-  if (line.op === "begin") {
-    records.delete(line.key); // keep insertion order = start order
-    records.set(line.key, { key: line.key, runId: line.runId, sessionKey: line.sessionKey, method: line.method, status: "in_flight", startedAt: line.at });
-  } else if (line.op === "complete") {
-    const record = records.get(line.key);
-    if (record) Object.assign(record, completionFields(line));
-  } else {
+  if (line.op === "begin") applyBegin(records, line);
+  else if (line.op === "complete") applyCompletion(records, line);
+  else {
     const { op: _op, ...record } = line;
     records.delete(record.key);
     records.set(record.key, record);
+  }
+}
+
+/**
+ * A run began: its key's record, and one for every key merged into its turn (they share its
+ * runId). The ledger applies its own appends with it too, so memory and replay agree.
+ */
+export function applyBegin(records: Map<string, IdempotencyRecord>, line: Extract<LedgerLine, { op: "begin" }>): void {
+  const started = {
+    runId: line.runId,
+    method: line.method,
+    status: "in_flight" as const,
+    startedAt: line.at,
+    ...(line.sessionKey !== undefined ? { sessionKey: line.sessionKey } : {}),
+  };
+  // A line read back from disk is not trusted to hold a list of keys.
+  const merged = Array.isArray(line.merged) ? line.merged.filter((k): k is string => typeof k === "string" && k !== "" && k !== line.key) : [];
+  for (const key of [line.key, ...merged]) {
+    records.delete(key); // keep insertion order = start order
+    records.set(key, { key, ...started, ...(key === line.key && merged.length > 0 ? { merged } : {}) });
+  }
+}
+
+/** A run ended: its key's record and those of the keys merged into its turn take the outcome. */
+export function applyCompletion(records: Map<string, IdempotencyRecord>, line: Extract<LedgerLine, { op: "complete" }>): void {
+  const record = records.get(line.key);
+  if (!record) return;
+  const fields = completionFields(line);
+  Object.assign(record, fields);
+  for (const key of record.merged ?? []) {
+    const merged = records.get(key);
+    if (merged?.runId === record.runId && merged.status === "in_flight") Object.assign(merged, fields);
   }
 }
 

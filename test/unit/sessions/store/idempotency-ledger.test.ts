@@ -91,6 +91,39 @@ describe("IdempotencyLedger", () => {
     ]);
   });
 
+  it("keys merged into a run are recorded in its begin line, end with it, and survive a restart and its compaction", () => {
+    const state = makeStateDir();
+    const a = open(state, { now: () => 1_000 });
+    a.begin("older", { runId: "older", method: "channel" });
+    a.begin("m3", { runId: "m3", sessionKey: "agent:main:main", method: "channel", merged: ["m1", "m2", "m1", "older"] });
+    // One line: a crash keeps the merged keys with the run's own, or none of them.
+    expect(lines(a.file).at(-1)).toEqual({ op: "begin", key: "m3", runId: "m3", sessionKey: "agent:main:main", method: "channel", at: 1_000, merged: ["m1", "m2"] });
+    expect(a.get("m1")).toEqual({ key: "m1", runId: "m3", sessionKey: "agent:main:main", method: "channel", status: "in_flight", startedAt: 1_000 });
+    expect(a.begin("m2", { runId: "m2", method: "channel" })).toMatchObject({ fresh: false, record: { runId: "m3" } });
+    a.complete("m3", { status: "ok", summary: "one answer" });
+    expect(a.get("m1")).toMatchObject({ runId: "m3", status: "ok", summary: "one answer" });
+    // A key recorded before keeps its own record.
+    expect(a.get("older")).toMatchObject({ runId: "older", status: "in_flight" });
+    a.close();
+
+    const b = open(state, { now: () => 2_000 });
+    expect(["m1", "m2", "m3"].map((k) => b.get(k)?.status)).toEqual(["ok", "ok", "ok"]);
+    expect(b.get("older")?.status).toBe("interrupted");
+    b.close();
+    const c = open(state, { now: () => 3_000 });
+    expect(c.get("m2")).toMatchObject({ runId: "m3", status: "ok" });
+    expect(c.get("m3")).toMatchObject({ merged: ["m1", "m2"], status: "ok" });
+  });
+
+  it("keys merged into a run that a crash cut off read back as interrupted, never as free", () => {
+    const state = makeStateDir();
+    const a = open(state);
+    a.begin("m2", { runId: "m2", method: "channel", merged: ["m1"] });
+    a.close();
+    const b = open(state);
+    expect(b.begin("m1", { runId: "m1", method: "channel" })).toMatchObject({ fresh: false, record: { runId: "m2", status: "interrupted" } });
+  });
+
   it("skips a torn last line", () => {
     const state = makeStateDir();
     const a = open(state);

@@ -1,0 +1,135 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js";
+
+/**
+ * `messages.inbound.debounceMs` with exactly-once across kill -9, through a real gateway whose
+ * Telegram account takes updates by webhook: the test POSTs updates as Telegram does (several at
+ * once, and again when Telegram got no 200), replies go to the fake Bot API.
+ */
+
+const OWNER = 111;
+const SECRET = "debounce-secret";
+const DEBOUNCE_MS = 2_000;
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+const gateways: GatewayProcess[] = [];
+
+async function start(stateDir: string): Promise<GatewayProcess> {
+  const telegramConfig = {
+    botToken: telegram.token,
+    apiRoot: telegram.url,
+    webhookUrl: "https://bot.example.com/telegram-webhook",
+    webhookSecret: SECRET,
+    allowFrom: [String(OWNER)],
+    typingIntervalSeconds: 0,
+  };
+  const gw = await startGateway({
+    stateDir,
+    configFile: {
+      name: "openclaw.json",
+      content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { inbound: { debounceMs: DEBOUNCE_MS } } }),
+    },
+  });
+  gateways.push(gw);
+  await gw.waitForOutput(/channel account started/, 10_000);
+  return gw;
+}
+
+/** A DM from the owner, as Telegram POSTs it to the webhook. */
+function update(updateId: number, messageId: number, text: string): Record<string, unknown> {
+  return {
+    update_id: updateId,
+    message: {
+      message_id: messageId,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: OWNER, type: "private", first_name: "Owner" },
+      from: { id: OWNER, is_bot: false, first_name: "Owner" },
+      text,
+    },
+  };
+}
+
+/** Telegram's webhook delivery: resolves with the HTTP status (only 200 makes Telegram forget the update). */
+async function post(gw: GatewayProcess, body: Record<string, unknown>): Promise<number> {
+  const res = await fetch(`${gw.httpUrl}/telegram-webhook`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": SECRET },
+    body: JSON.stringify(body),
+  });
+  await res.text();
+  return res.status;
+}
+
+const readIfExists = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
+
+const replies = () => telegram.messages(OWNER).map((m) => String(m.text));
+
+/**
+ * A fresh message after the redeliveries, answered last: a redelivered message answered again
+ * would have been accepted before it, so its reply would come first.
+ */
+async function answerSentinel(gw: GatewayProcess, updateId: number): Promise<void> {
+  expect(await post(gw, update(updateId, 90, "sentinel"))).toBe(200);
+  await telegram.waitFor(() => replies().includes("echo: sentinel"), 15_000);
+}
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+});
+afterAll(async () => {
+  await model.close();
+});
+afterEach(async () => {
+  for (const gw of gateways.splice(0)) await gw.stop("SIGKILL");
+  await telegram?.close();
+  model.reset();
+});
+
+describe("inbound debounce keeps exactly-once across kill -9 (Telegram webhook)", () => {
+  it("a burst merged into one turn is answered once; after kill -9 and a restart, Telegram re-sending every message of the burst gets no second answer", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    const stateDir = makeTempDir();
+    const first = await start(stateDir);
+    const burst = [update(501, 11, "one"), update(502, 12, "two")];
+    expect(await Promise.all(burst.map((u) => post(first, u)))).toEqual([200, 200]);
+    await telegram.waitFor(() => replies().length === 1, 15_000);
+    expect(replies()).toEqual(["echo: one\ntwo"]);
+    // Killed once the reply is recorded as delivered (a reply sent but not yet marked is the documented resend gap).
+    await waitUntil(() => readIfExists(path.join(stateDir, "channels", "delivery-ledger.jsonl")).includes('"state":"delivered"'), 10_000, "the reply marked delivered");
+
+    // The gateway dies; Telegram, which never saw the 200s, hands out the burst again.
+    await first.stop("SIGKILL");
+    const second = await start(stateDir);
+    expect(await Promise.all(burst.map((u) => post(second, u)))).toEqual([200, 200]);
+    await answerSentinel(second, 503);
+    expect(replies()).toEqual(["echo: one\ntwo", "echo: sentinel"]);
+    expect(chatRequests(model).map(lastUserText)).toEqual(["one\ntwo", "sentinel"]);
+  });
+
+  it("a message whose debounce window was cut by kill -9 is not lost: Telegram re-sends it and it is answered once", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    const stateDir = makeTempDir();
+    const first = await start(stateDir);
+    // The POST is held until the window's turn is recorded, so Telegram has no 200 when the gateway dies.
+    const held = post(first, update(601, 21, "one")).catch(() => "connection lost");
+    await waitUntil(() => readIfExists(path.join(stateDir, "channels", "inbound-dedupe.jsonl")).includes(`|${OWNER}|21"`), 10_000, "the message claimed");
+    await first.stop("SIGKILL");
+    expect(await held).toBe("connection lost");
+    expect(chatRequests(model)).toEqual([]);
+
+    const second = await start(stateDir);
+    expect(await post(second, update(601, 21, "one"))).toBe(200);
+    await telegram.waitFor(() => replies().length === 1, 15_000);
+    await answerSentinel(second, 602);
+    expect(replies()).toEqual(["echo: one", "echo: sentinel"]);
+    expect(chatRequests(model).map(lastUserText)).toEqual(["one", "sentinel"]);
+  });
+});
