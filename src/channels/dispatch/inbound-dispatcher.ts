@@ -128,13 +128,9 @@ export class InboundDispatcher {
       log.debug({ channel, chatId: message.chatId }, "group message without a mention ignored (requireMention)");
       return;
     }
-    if (routed.dedupeKey && !this.deps.dedupe.claim(routed.dedupeKey)) {
-      // Claimed before a crash but maybe never accepted: only the conversation ledger knows. A
-      // bound ACP turn is recorded before its claim is acknowledged, so a claimed one was taken.
-      if (!this.isAgentBound(routed) || routed.acpBinding || this.deps.conversations.hasAccepted(routed.dedupeKey)) {
-        log.debug({ channel, dedupeKey: routed.dedupeKey }, "duplicate inbound message dropped");
-        return;
-      }
+    if (routed.dedupeKey && this.isRepeat(routed, routed.dedupeKey)) {
+      log.debug({ channel, dedupeKey: routed.dedupeKey }, "duplicate inbound message dropped");
+      return;
     }
 
     this.deps.hooks?.emit({
@@ -339,6 +335,20 @@ export class InboundDispatcher {
         maxChars: running.limits.textChunkLimit,
       },
     );
+  }
+
+  /**
+   * Claims the message's key; true when it was handled before. The dedupe cache decides alone for
+   * what never reaches the conversation ledger (commands) and for a bound ACP chat, whose turn is
+   * recorded before its claim is acknowledged. For the agent the ledger decides: a key claimed
+   * before a crash may never have been accepted, and the ledger remembers a day, the cache 20
+   * minutes, so a platform redelivering later (an update Telegram kept while the gateway was
+   * down) is still known.
+   */
+  private isRepeat(routed: Routed, key: string): boolean {
+    const fresh = this.deps.dedupe.claim(key);
+    if (!this.isAgentBound(routed) || routed.acpBinding) return !fresh;
+    return this.deps.conversations.hasAccepted(key);
   }
 
   private isAgentBound(routed: Routed): boolean {

@@ -8,19 +8,19 @@ import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gatew
 import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js";
 
 /**
- * `messages.inbound.debounceMs` with exactly-once across kill -9, through a real gateway whose
- * Telegram account takes updates by webhook: the test POSTs updates as Telegram does (several at
- * once, and again when Telegram got no 200), replies go to the fake Bot API.
+ * Exactly-once when Telegram delivers a message again, across kill -9, through a real gateway
+ * whose Telegram account takes updates by webhook: the test POSTs updates as Telegram does
+ * (several at once, and again when Telegram got no 200), replies go to the fake Bot API.
  */
 
 const OWNER = 111;
-const SECRET = "debounce-secret";
+const SECRET = "redelivery-secret";
 const DEBOUNCE_MS = 2_000;
 let model: FakeModelServer;
 let telegram: FakeTelegram;
 const gateways: GatewayProcess[] = [];
 
-async function start(stateDir: string): Promise<GatewayProcess> {
+async function start(stateDir: string, debounceMs = DEBOUNCE_MS): Promise<GatewayProcess> {
   const telegramConfig = {
     botToken: telegram.token,
     apiRoot: telegram.url,
@@ -33,7 +33,7 @@ async function start(stateDir: string): Promise<GatewayProcess> {
     stateDir,
     configFile: {
       name: "openclaw.json",
-      content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { inbound: { debounceMs: DEBOUNCE_MS } } }),
+      content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { inbound: { debounceMs } } }),
     },
   });
   gateways.push(gw);
@@ -68,6 +68,10 @@ async function post(gw: GatewayProcess, body: Record<string, unknown>): Promise<
 
 const readIfExists = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
 
+/** Before a kill: the reply is recorded as delivered (a reply sent but not yet marked is the documented resend gap). */
+const replyMarkedDelivered = (stateDir: string) =>
+  waitUntil(() => readIfExists(path.join(stateDir, "channels", "delivery-ledger.jsonl")).includes('"state":"delivered"'), 10_000, "the reply marked delivered");
+
 const replies = () => telegram.messages(OWNER).map((m) => String(m.text));
 
 /**
@@ -101,8 +105,7 @@ describe("inbound debounce keeps exactly-once across kill -9 (Telegram webhook)"
     expect(await Promise.all(burst.map((u) => post(first, u)))).toEqual([200, 200]);
     await telegram.waitFor(() => replies().length === 1, 15_000);
     expect(replies()).toEqual(["echo: one\ntwo"]);
-    // Killed once the reply is recorded as delivered (a reply sent but not yet marked is the documented resend gap).
-    await waitUntil(() => readIfExists(path.join(stateDir, "channels", "delivery-ledger.jsonl")).includes('"state":"delivered"'), 10_000, "the reply marked delivered");
+    await replyMarkedDelivered(stateDir);
 
     // The gateway dies; Telegram, which never saw the 200s, hands out the burst again.
     await first.stop("SIGKILL");
@@ -131,5 +134,31 @@ describe("inbound debounce keeps exactly-once across kill -9 (Telegram webhook)"
     await answerSentinel(second, 602);
     expect(replies()).toEqual(["echo: one", "echo: sentinel"]);
     expect(chatRequests(model).map(lastUserText)).toEqual(["one", "sentinel"]);
+  });
+});
+
+describe("a redelivery later than the inbound dedupe window (20 minutes; the idempotency ledger keeps a day)", () => {
+  it("is not answered again, neither when it comes nor after the next restart", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    const stateDir = makeTempDir();
+    const first = await start(stateDir, 0);
+    const message = update(701, 31, "remember");
+    expect(await post(first, message)).toBe(200);
+    await telegram.waitFor(() => replies().length === 1, 10_000);
+    await replyMarkedDelivered(stateDir);
+    await first.stop("SIGKILL");
+
+    // Down longer than the dedupe window: its keys are expired (dropped) when the cache opens.
+    fs.rmSync(path.join(stateDir, "channels", "inbound-dedupe.jsonl"));
+    const second = await start(stateDir, 0);
+    expect(await post(second, message)).toBe(200);
+    await second.stop("SIGKILL");
+    expect(replies()).toEqual(["echo: remember"]);
+
+    const third = await start(stateDir, 0);
+    await answerSentinel(third, 702);
+    expect(replies()).toEqual(["echo: remember", "echo: sentinel"]);
+    expect(chatRequests(model).map(lastUserText)).toEqual(["remember", "sentinel"]);
   });
 });
