@@ -134,6 +134,19 @@ describe("openclaw doctor", () => {
     expect(one("port").message).toContain("createServer");
   });
 
+  it("a custom bind's port taken on 127.0.0.1, where the gateway also listens: named", async () => {
+    const holder = spawn(process.execPath, ["-e", "const s=require('net').createServer().listen(0,'127.0.0.1',()=>console.log(s.address().port))"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    children.push(holder);
+    const port = await new Promise<number>((resolve) => holder.stdout!.once("data", (d: Buffer) => resolve(Number(d.toString().trim()))));
+    const config = fakeProvider("sk-right", port);
+    const dir = stateWith({ ...config, gateway: { ...(config.gateway as object), bind: "custom", customBindHost: "127.0.0.2" } });
+    const { code, one } = await doctor(dir);
+    expect(code).toBe(1);
+    expect(one("port")).toMatchObject({ status: "fail", message: expect.stringContaining(`port ${port} on 127.0.0.1 is in use by pid ${holder.pid}`) });
+  });
+
   it("a stale lock and pid file: warned, removed by --fix", async () => {
     const dir = stateWith(fakeProvider("sk-right"));
     const dead = spawn(process.execPath, ["-e", ""]);

@@ -1,13 +1,17 @@
 import { CHANNEL_IDS, resolveChannelAccounts } from "../../channels/config/channel-accounts.js";
 import { loadChannelProber } from "../../channels/plugin-loader.js";
 import { DEFAULT_GATEWAY_PORT } from "../../config/index.js";
-import { resolveBindHost, type BindMode } from "../../gateway/bind-host.js";
+import { loopbackAliasFor, resolveBindHost, type BindMode } from "../../gateway/bind-host.js";
 import { readLiveLock } from "../../gateway/state-lock.js";
 import { findPortOwner, probePortFree } from "../../infra/port-owner.js";
 import { probeProvider, resolveModel } from "../../models/index.js";
 import type { DoctorCheck, DoctorContext } from "./check.js";
 
-/** The gateway's port: free, or held by this state dir's own gateway. Anything else names the holder. */
+/**
+ * The gateway's port: free on every address the gateway would listen on (the bind address, and
+ * 127.0.0.1 beside a specific one), or held by this state dir's own gateway. Anything else names
+ * the holder.
+ */
 export async function checkPort(ctx: DoctorContext): Promise<DoctorCheck> {
   const config = ctx.loaded?.config;
   const envPort = Number(ctx.env.OPENCLAW_GATEWAY_PORT);
@@ -20,8 +24,18 @@ export async function checkPort(ctx: DoctorContext): Promise<DoctorCheck> {
   }
   const live = readLiveLock(ctx.stateDir);
   if (live && live.port === port) return { id: "port", status: "ok", message: `port ${port} is served by this gateway (pid ${live.pid})` };
+  const alias = loopbackAliasFor(host);
+  for (const address of alias ? [host, alias] : [host]) {
+    const taken = await portTaken(address, port);
+    if (taken) return taken;
+  }
+  return { id: "port", status: "ok", message: `port ${port} on ${host}${alias ? ` and ${alias}` : ""} is free` };
+}
+
+/** The failed check when `host:port` cannot be listened on, else undefined. */
+async function portTaken(host: string, port: number): Promise<DoctorCheck | undefined> {
   const probe = await probePortFree(host, port);
-  if (probe.free) return { id: "port", status: "ok", message: `port ${port} on ${host} is free` };
+  if (probe.free) return undefined;
   if (probe.code === "EADDRINUSE") {
     const owner = findPortOwner(port);
     const who = owner ? `pid ${owner.pid}${owner.command ? ` (${owner.command})` : ""}` : "another process (not one of this user's, or not visible here)";
@@ -35,7 +49,6 @@ export async function checkPort(ctx: DoctorContext): Promise<DoctorCheck> {
   return { id: "port", status: "fail", message: `cannot listen on ${host}:${port} (${probe.code})`, fix: "choose another gateway.port or gateway.bind" };
 }
 
-/** The default model's provider: resolvable, reachable, key accepted (one GET of its model list). */
 export async function checkProvider(ctx: DoctorContext): Promise<DoctorCheck> {
   if (!ctx.loaded) return { id: "provider", status: "skip", message: "skipped: the config did not load" };
   const resolved = resolveModel(undefined, ctx.loaded.config, ctx.env);
