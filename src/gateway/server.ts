@@ -29,6 +29,7 @@ import { CronService } from "../cron/cron-service.js";
 import type { CronClock } from "../cron/clock.js";
 import { createCronChannelPort, createCronToolHost } from "./cron-wiring.js";
 import { HeartbeatRunner } from "../cron/heartbeat/heartbeat-runner.js";
+import { PendingSystemEvents } from "../cron/heartbeat/pending-events.js";
 import { systemClock } from "../cron/clock.js";
 import { registerHeartbeatMethods, wake } from "./methods/heartbeat-methods.js";
 import { registerHooksRoutes } from "./http/hooks-routes.js";
@@ -157,6 +158,7 @@ export class GatewayServer {
   readonly devices: DeviceRegistry;
   readonly sessions: SessionStore;
   readonly ledger: IdempotencyLedger;
+  private readonly pendingSystemEvents: PendingSystemEvents;
   readonly conversations: ConversationService;
   /** Every run's trace (docs/traces.md). */
   readonly traces: TraceRecorder;
@@ -273,6 +275,7 @@ export class GatewayServer {
     };
     this.sessions = new SessionStore(opts.stateDir, { onWarning: (warning) => opts.logger.warn(warning) });
     this.ledger = new IdempotencyLedger(opts.stateDir);
+    this.pendingSystemEvents = new PendingSystemEvents(opts.stateDir);
     this.maintenance = startSessionMaintenance(this.sessions, opts.logger);
     this.approvals = new ExecApprovalBroker({
       onRequested: (request) => this.broadcast("exec.approval.requested", request),
@@ -415,6 +418,7 @@ export class GatewayServer {
       clock: opts.cronClock ?? systemClock,
       workspaceDirOf: (agentId) => resolveWorkspaceDir(opts.loadedConfig().config, agentId, opts.stateDir, process.env),
       emit: (event) => this.broadcast("heartbeat", event),
+      pending: this.pendingSystemEvents,
     });
     registerHeartbeatMethods(this.methods, this.heartbeat, this.conversations);
     getProcessRegistry(this.toolServices)?.onFinished(wakeHeartbeatOnExit(this.heartbeat, this.conversations, () => defaultAgentId(opts.loadedConfig().config)));
@@ -465,7 +469,7 @@ export class GatewayServer {
       conversations: this.conversations,
       channels: () => this.cronChannels,
       logger: this.opts.logger,
-      wake: (target, text, mode) => wake(this.heartbeat, this.conversations, target, text, mode),
+      wake: (target, text, mode, key) => wake(this.heartbeat, this.conversations, target, text, mode, key),
     });
     registerChannelRoutes(app, () => this.channels);
     this.registerControlUi(app);
@@ -636,6 +640,7 @@ export class GatewayServer {
     await this.traces.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "run traces did not close cleanly"));
     this.sessions.close();
     this.ledger.close();
+    this.pendingSystemEvents.close();
     for (const conn of this.connections) {
       conn.sendEvent("shutdown", { reason, ...(restartExpectedMs !== undefined ? { restartExpectedMs } : {}) }, {});
       conn.close(CLOSE_SERVICE_RESTART, "service restart");

@@ -7,7 +7,7 @@ const COMMAND_CHARS = 120;
 /** What the heartbeat needs to be woken: whether the agent beats, its event queue, a beat now. */
 export interface HeartbeatWake {
   beats(agentId: string): boolean;
-  queueEvent(agentId: string, text: string): void;
+  queueEvent(agentId: string, text: string, options: { now: boolean }): unknown;
   wakeNow(agentId: string): void;
 }
 
@@ -22,7 +22,7 @@ export function wakeHeartbeatOnExit(heartbeat: HeartbeatWake, conversations: Pic
     const agentId = session.agentId ?? defaultAgentId();
     if (!heartbeat.beats(agentId)) return;
     if (session.sessionKey !== conversations.resolveSessionKey(undefined, agentId).sessionKey) return;
-    heartbeat.queueEvent(agentId, describeExit(session));
+    heartbeat.queueEvent(agentId, describeExit(session), { now: true });
     heartbeat.wakeNow(agentId);
   };
 }

@@ -7,6 +7,7 @@ import type { CronClock, CronTimer } from "../clock.js";
 import { stripHeartbeatToken } from "../heartbeat-token.js";
 import type { ChatRoute, CronChannelPort, CronConversations } from "../ports.js";
 import { isHeartbeatFileEmpty, resolveHeartbeats, withinActiveHours, type HeartbeatSettings } from "./heartbeat-settings.js";
+import type { PendingEvent, PendingSystemEvents } from "./pending-events.js";
 
 /** What one heartbeat did, as `last-heartbeat` and the `heartbeat` event report it. */
 export interface HeartbeatEvent {
@@ -28,6 +29,8 @@ export interface HeartbeatDeps {
   logger: Logger;
   clock: CronClock;
   emit: (event: HeartbeatEvent) => void;
+  /** The durable queue of system events waiting for a beat. */
+  pending: PendingSystemEvents;
   /** True while a scheduled run of the agent is going (a heartbeat then waits). */
   cronBusy?: (agentId: string) => boolean;
 }
@@ -40,13 +43,13 @@ const PREVIEW_CHARS = 200;
  * Heartbeats (docs/automation.md#heartbeat): per agent, a turn every `every` in its main session
  * with the heartbeat prompt and any system events queued for it. A reply that only acknowledges
  * (HEARTBEAT_OK) is dropped; anything else goes to the configured target. A session at work is
- * not interrupted: the beat waits until it is idle.
+ * not interrupted: the beat waits until it is idle. Queued events are on disk before they are
+ * acknowledged and leave the queue once a beat that carried them ended ok.
  */
 export class HeartbeatRunner {
   private readonly timers = new Map<string, CronTimer>();
   private readonly nextAt = new Map<string, number>();
   private readonly running = new Set<string>();
-  private readonly pendingEvents = new Map<string, string[]>();
   private last?: HeartbeatEvent;
   private enabled = true;
   private started = false;
@@ -56,6 +59,8 @@ export class HeartbeatRunner {
   start(): void {
     this.started = true;
     this.plan();
+    // A `wake now` acknowledged before the last shutdown still owes its beat.
+    for (const agentId of this.deps.pending.agentsOwedNow()) this.wakeNow(agentId);
   }
 
   stop(): void {
@@ -88,11 +93,12 @@ export class HeartbeatRunner {
     return this.enabled && this.started && this.settings().some((s) => s.agentId === agentId && s.enabled);
   }
 
-  /** Text for the agent's next heartbeat (a `wake` or a cron system event with `next-heartbeat`). */
-  queueEvent(agentId: string, text: string): void {
-    const list = this.pendingEvents.get(agentId) ?? [];
-    list.push(text);
-    this.pendingEvents.set(agentId, list);
+  /**
+   * Text for the agent's next heartbeat (a `wake` or a cron system event with `next-heartbeat`),
+   * on disk before this returns. False when `key` was already used: nothing is queued again.
+   */
+  queueEvent(agentId: string, text: string, options: { now?: boolean; key?: string } = {}): boolean {
+    return this.deps.pending.add(agentId, text, options);
   }
 
   /** `wake` with mode `now`: beat at once (or as soon as the session is idle). */
@@ -131,7 +137,7 @@ export class HeartbeatRunner {
 
   private async beat(agentId: string): Promise<void> {
     const settings = this.settings().find((s) => s.agentId === agentId);
-    if (!this.started || !settings || (!settings.enabled && !this.pendingEvents.has(agentId))) return;
+    if (!this.started || !settings || (!settings.enabled && this.deps.pending.forAgent(agentId).length === 0)) return;
     const { conversations } = this.deps;
     const { sessionKey: mainKey } = conversations.resolveSessionKey(undefined, agentId);
     const now = this.deps.clock.now();
@@ -141,10 +147,9 @@ export class HeartbeatRunner {
     }
     this.arm(settings, settings.everyMs);
     if (!inWindow(settings, now, this.deps.logger)) return this.record({ ts: now, agentId, status: "skipped", reason: "outside activeHours" });
-    const events = this.pendingEvents.get(agentId) ?? [];
+    const events = this.deps.pending.forAgent(agentId);
     const file = readHeartbeatFile(this.deps.workspaceDirOf(agentId));
     if (events.length === 0 && isHeartbeatFileEmpty(file)) return this.record({ ts: now, agentId, status: "skipped", reason: "HEARTBEAT.md has no tasks" });
-    this.pendingEvents.delete(agentId);
     this.running.add(agentId);
     try {
       await this.runTurn(settings, mainKey, events, now);
@@ -155,12 +160,12 @@ export class HeartbeatRunner {
     }
   }
 
-  private async runTurn(settings: HeartbeatSettings, mainKey: string, events: string[], startedAt: number): Promise<void> {
+  private async runTurn(settings: HeartbeatSettings, mainKey: string, events: PendingEvent[], startedAt: number): Promise<void> {
     const { conversations } = this.deps;
     const agentId = settings.agentId;
     const sessionKey = settings.isolatedSession ? conversations.resolveSessionKey("heartbeat", agentId).sessionKey : mainKey;
     if (settings.isolatedSession) conversations.reset({ sessionKey, method: "agent" });
-    const message = events.length > 0 ? `${settings.prompt}\n\nSystem events since the last heartbeat:\n${events.map((e) => `- ${e}`).join("\n")}` : settings.prompt;
+    const message = events.length > 0 ? `${settings.prompt}\n\nSystem events since the last heartbeat:\n${events.map((e) => `- ${e.text}`).join("\n")}` : settings.prompt;
     const outcome = await conversations.submit({
       message,
       sessionKey,
@@ -175,7 +180,9 @@ export class HeartbeatRunner {
     if (!run) return this.record({ ts: startedAt, agentId, status: "failed", reason: outcome.kind === "rejected" ? outcome.notice : "not accepted" });
     const ended = await run.done;
     const durationMs = this.deps.clock.now() - startedAt;
+    // A failed beat leaves its events queued: the next beat carries them again.
     if (ended.status !== "ok") return this.record({ ts: startedAt, agentId, status: "failed", reason: ended.result?.error?.message ?? ended.status, durationMs });
+    this.deps.pending.settle(events.map((e) => e.id));
     const reply = runReplyText(ended);
     const { text, acked } = stripHeartbeatToken(reply);
     if (!text) return this.record({ ts: startedAt, agentId, status: acked ? "ok-token" : "ok-empty", durationMs });

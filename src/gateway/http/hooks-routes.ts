@@ -16,7 +16,7 @@ export interface HooksRouteDeps {
   config: () => OpenClawConfig;
   conversations: Pick<ConversationPort, "submit" | "resolveSessionKey">;
   /** A system event for an agent's heartbeat (the `wake` method's rule). */
-  wake: (target: { sessionKey: string; agentId: string }, text: string, mode: "now" | "next-heartbeat") => Promise<unknown>;
+  wake: (target: { sessionKey: string; agentId: string }, text: string, mode: "now" | "next-heartbeat", key?: string) => Promise<{ duplicate?: true }>;
   channels: () => CronChannelPort | undefined;
   logger: Logger;
 }
@@ -98,7 +98,14 @@ async function handle(
     const hookRequest = readHookRequest(request.params.name, body, hooks);
     // The run's ledger key names the hook, as the replay key does: one key on two hooks is two requests.
     const runKey = idempotencyKey ? `hook:${request.params.name}:${idempotencyKey}` : undefined;
-    answer = hookRequest.kind === "wake" ? await runWake(hookRequest, deps) : await runAgent(hookRequest, hooks, deps, runKey);
+    if (hookRequest.kind === "wake") {
+      const woken = await runWake(hookRequest, deps, runKey);
+      // A wake's key is kept on disk with its event: a repeat after a restart gets the first answer.
+      if (woken.duplicate) return { ...woken.answer, headers: { "idempotent-replay": "true" } };
+      answer = woken.answer;
+    } else {
+      answer = await runAgent(hookRequest, hooks, deps, runKey);
+    }
   } catch (err) {
     if (err instanceof HookRequestError) return { status: err.status, body: { ok: false, error: err.message } };
     throw err;
@@ -107,10 +114,10 @@ async function handle(
   return answer;
 }
 
-async function runWake(request: WakeRequest, deps: HooksRouteDeps): Promise<Answer> {
+async function runWake(request: WakeRequest, deps: HooksRouteDeps, runKey: string | undefined): Promise<{ answer: Answer; duplicate: boolean }> {
   const target = resolve(deps, request.sessionKey, request.agentId);
-  await deps.wake(target, request.text, request.mode);
-  return { status: 200, body: { ok: true, mode: request.mode } };
+  const woken = await deps.wake(target, request.text, request.mode, runKey);
+  return { answer: { status: 200, body: { ok: true, mode: request.mode } }, duplicate: woken.duplicate === true };
 }
 
 async function runAgent(request: AgentRequest, hooks: NonNullable<OpenClawConfig["hooks"]>, deps: HooksRouteDeps, runKey: string | undefined): Promise<Answer> {

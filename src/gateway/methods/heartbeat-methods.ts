@@ -47,8 +47,10 @@ export function registerHeartbeatMethods(registry: MethodRegistry, heartbeat: He
 }
 
 /**
- * A system event for an agent: queued for its next heartbeat (and, with `now`, that heartbeat
- * runs at once). An agent without a heartbeat gets the text as a turn of its own in the session.
+ * A system event for an agent: queued for its next heartbeat, on disk before the answer (and,
+ * with `now`, that heartbeat runs at once). An agent without a heartbeat gets the text as a turn
+ * of its own in the session. A `key` already used (a webhook's Idempotency-Key, also from before
+ * a restart) queues and runs nothing: the answer says `duplicate`.
  */
 export async function wake(
   heartbeat: HeartbeatRunner,
@@ -56,9 +58,10 @@ export async function wake(
   target: { sessionKey: string; agentId: string },
   text: string,
   mode: "now" | "next-heartbeat",
-): Promise<{ ok: true; queued: "next-heartbeat" | "now"; runId?: string }> {
+  key?: string,
+): Promise<{ ok: true; queued: "next-heartbeat" | "now"; runId?: string; duplicate?: true }> {
   if (heartbeat.beats(target.agentId)) {
-    heartbeat.queueEvent(target.agentId, text);
+    if (!heartbeat.queueEvent(target.agentId, text, { now: mode === "now", ...(key !== undefined ? { key } : {}) })) return { ok: true, queued: mode, duplicate: true };
     if (mode === "now") heartbeat.wakeNow(target.agentId);
     return { ok: true, queued: mode };
   }
@@ -69,6 +72,8 @@ export async function wake(
     method: "agent",
     internal: { mergeable: true },
     provenance: { kind: "internal_system", sourceTool: "wake" },
+    ...(key !== undefined ? { idempotencyKey: key } : {}),
   });
+  if (outcome.kind === "duplicate") return { ok: true, queued: "now", runId: outcome.runId, duplicate: true };
   return { ok: true, queued: "now", ...(outcome.kind === "accepted" ? { runId: outcome.run.runId } : {}) };
 }

@@ -4,13 +4,14 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { applyDefaults } from "../../../src/config/defaults.js";
 import { HeartbeatRunner, type HeartbeatEvent } from "../../../src/cron/heartbeat/heartbeat-runner.js";
+import { PendingSystemEvents } from "../../../src/cron/heartbeat/pending-events.js";
 import { isHeartbeatFileEmpty, resolveHeartbeats, withinActiveHours } from "../../../src/cron/heartbeat/heartbeat-settings.js";
 import { stripHeartbeatToken } from "../../../src/cron/heartbeat-token.js";
 import { ManualClock } from "../../helpers/manual-clock.js";
 import { FakeChannels, tempStateDir } from "./cron-harness.js";
 import { FakeCronConversations } from "./fake-cron-conversations.js";
 
-function setup(heartbeat: Record<string, unknown>, heartbeatMd?: string) {
+function setup(heartbeat: Record<string, unknown>, heartbeatMd?: string, pendingDir = tempStateDir()) {
   const workspace = tempStateDir();
   if (heartbeatMd !== undefined) fs.writeFileSync(path.join(workspace, "HEARTBEAT.md"), heartbeatMd);
   const config = applyDefaults({ agents: { defaults: { heartbeat } } } as never);
@@ -26,6 +27,7 @@ function setup(heartbeat: Record<string, unknown>, heartbeatMd?: string) {
     logger: pino({ level: "silent" }),
     clock,
     emit: (e) => events.push(e),
+    pending: new PendingSystemEvents(pendingDir, () => clock.now()),
   });
   runner.start();
   return { clock, conversations, channels, events, runner };
@@ -104,6 +106,35 @@ describe("heartbeat", () => {
     h.clock.advance(30 * 60_000);
     await settled();
     expect(h.conversations.submitted[0]!.message).toContain("- [Scheduled: backup] check the backup log");
+  });
+
+  it("a beat that fails keeps its events for the next beat; one that ends ok takes them off the queue", async () => {
+    const h = setup({ every: "30m" }, "# nothing\n");
+    h.conversations.autoReply = () => ({ status: "error", text: "" });
+    h.runner.queueEvent("main", "disk almost full");
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.runner.lastEvent()).toMatchObject({ status: "failed" });
+    h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK" });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.conversations.submitted.map((s) => s.message.includes("- disk almost full"))).toEqual([true, true]);
+    h.clock.advance(30 * 60_000);
+    await settled();
+    // Nothing left to carry and HEARTBEAT.md asks for nothing: no third turn.
+    expect(h.conversations.submitted).toHaveLength(2);
+  });
+
+  it("a wake now still queued from the last process beats as soon as the runner starts", async () => {
+    const pendingDir = tempStateDir();
+    const before = new PendingSystemEvents(pendingDir);
+    before.add("main", "deploy finished", { now: true });
+    before.close();
+    const h = setup({ every: "30m" }, "# nothing\n", pendingDir);
+    h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK" });
+    h.clock.advance(0);
+    await settled();
+    expect(h.conversations.submitted.map((s) => s.message)).toEqual([expect.stringContaining("- deploy finished")]);
   });
 
   it("settings: 30m by default, 0m off, only agents with their own block when any has one; set-heartbeats switches all", () => {
