@@ -20,7 +20,7 @@ export interface CronServiceDeps {
   env: NodeJS.ProcessEnv;
   emit: (event: CronEvent) => void;
   clock?: CronClock;
-  queueForHeartbeat?: (agentId: string, sessionKey: string, text: string) => boolean;
+  queueForHeartbeat?: (agentId: string, sessionKey: string, text: string, key: string) => boolean;
 }
 
 export interface ListQuery {

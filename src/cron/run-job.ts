@@ -6,8 +6,12 @@ import type { CronJob, CronRunOutcome } from "./types.js";
 export interface RunJobDeps {
   conversations: CronConversations;
   channels: () => CronChannelPort | undefined;
-  /** A system event for the main session with `wakeMode: next-heartbeat`: queued for the agent's next heartbeat when it has one. */
-  queueForHeartbeat?: (agentId: string, sessionKey: string, text: string) => boolean;
+  /**
+   * A system event for the main session with `wakeMode: next-heartbeat`: queued for the agent's
+   * next heartbeat when it has one, on disk before this returns true. `key` names the run: a run
+   * started again under its runId queues nothing twice.
+   */
+  queueForHeartbeat?: (agentId: string, sessionKey: string, text: string, key: string) => boolean;
 }
 
 /** The session an isolated run of `jobId` uses (a fresh transcript each run). */
@@ -27,7 +31,7 @@ export async function runJob(job: CronJob, runId: string, deps: RunJobDeps): Pro
   if (job.payload.kind === "systemEvent") {
     const { sessionKey, agentId } = conversations.resolveSessionKey(undefined, job.agentId);
     const text = `[Scheduled: ${job.name}] ${job.payload.text}`;
-    if (job.wakeMode === "next-heartbeat" && deps.queueForHeartbeat?.(agentId, sessionKey, text)) {
+    if (job.wakeMode === "next-heartbeat" && deps.queueForHeartbeat?.(agentId, sessionKey, text, `cron:${runId}`)) {
       return { status: "ok", text: "", sessionKey };
     }
     const outcome = await conversations.submit({ message: text, sessionKey, agentId, idempotencyKey: `cron:${runId}`, method: "agent", internal: { mergeable: true }, provenance });

@@ -18,7 +18,7 @@ export interface RunPipelineDeps {
   conversations: CronConversations;
   channels: () => CronChannelPort | undefined;
   config: () => OpenClawConfig;
-  queueForHeartbeat?: (agentId: string, sessionKey: string, text: string) => boolean;
+  queueForHeartbeat?: (agentId: string, sessionKey: string, text: string, key: string) => boolean;
   store: () => CronStore;
   job: (id: string) => CronJob | undefined;
   forget: (id: string) => void;

@@ -404,9 +404,10 @@ export class GatewayServer {
       channels: () => this.cronChannels,
       emit: (event) => this.broadcast("cron", { ...event, ts: Date.now() }),
       ...(opts.cronClock ? { clock: opts.cronClock } : {}),
-      queueForHeartbeat: (agentId, _sessionKey, text) => {
+      queueForHeartbeat: (agentId, _sessionKey, text, key) => {
         if (!this.heartbeat.beats(agentId)) return false;
-        this.heartbeat.queueEvent(agentId, text);
+        // Already queued under this key (the same run again): it is on its way, not a second event.
+        this.heartbeat.queueEvent(agentId, text, { key });
         return true;
       },
     });

@@ -6,8 +6,8 @@ import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js
 
 /**
  * System events acknowledged for the next heartbeat survive a SIGKILL before that beat: the
- * `/hooks/wake` answer and a `wake` call are each carried by the first beat after the restart,
- * once. Real gateway processes on one state directory; the
+ * `/hooks/wake` answer, a `wake` call and a cron `--wake next-heartbeat` run are each carried by
+ * the first beat after the restart, once. Real gateway processes on one state directory; the
  * heartbeat (every 30 min) is never due during the test, a `wake now` after the restart beats.
  */
 
@@ -90,5 +90,27 @@ describe("system events across a SIGKILL", { timeout: 120_000 }, () => {
     const next = await beatNow(gw, "second poke");
     expect(next).not.toContain("deploy 42 finished");
     expect(next).not.toContain("backup done");
+  });
+
+  it("a cron --wake next-heartbeat run recorded ok before the kill has its event in the first beat after the restart", async () => {
+    const stateDir = makeTempDir("openclaw-cron-wake-kill-");
+    model.setResponder(() => ({ text: "HEARTBEAT_OK" }));
+    let gw = await start(stateDir);
+    const added = await cli(gw, ["cron", "add", "--name", "reminder", "--every", "1d", "--system-event", "water the plants", "--wake", "next-heartbeat", "--json"]);
+    expect(added.code, added.output).toBe(0);
+    const jobId = JSON.parse(added.output).job.id as string;
+    expect(JSON.parse((await cli(gw, ["cron", "run", jobId, "--json"])).output)).toMatchObject({ ran: true });
+    let runs: { status: string }[] = [];
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline && runs.length === 0; ) {
+      runs = JSON.parse((await cli(gw, ["cron", "runs", jobId, "--json"])).output).entries;
+    }
+    expect(runs).toEqual([expect.objectContaining({ status: "ok" })]);
+    expect(chatRequests(model)).toHaveLength(0);
+    await kill(gw);
+    gw = await start(stateDir);
+    const message = await beatNow(gw, "poke after restart");
+    expect(occurrences(message, "[Scheduled: reminder] water the plants")).toBe(1);
+    const next = await beatNow(gw, "second poke");
+    expect(next).not.toContain("water the plants");
   });
 });
