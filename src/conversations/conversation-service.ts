@@ -88,7 +88,14 @@ export class ConversationService implements ConversationPort {
     });
     this.streamModel = deps.streamModel ?? createStreamModel();
     this.historyCache = new HistoryCache(deps.store);
-    this.endings = new RunEndings({ runs: this.runs, ledger: deps.ledger, sink: deps.sink, logger: deps.logger, forgetListener: (id) => this.queue.forgetListener(id) });
+    this.endings = new RunEndings({
+      runs: this.runs,
+      ledger: deps.ledger,
+      sink: deps.sink,
+      logger: deps.logger,
+      forgetListener: (id) => this.queue.forgetListener(id),
+      withdrawMessages: (sessionKey, runIds, reason) => this.historyCache.withdraw(sessionKey, runIds, reason),
+    });
     this.context = new ContextMaintenance({
       stateDir: deps.stateDir,
       config: deps.config,
@@ -236,7 +243,7 @@ export class ConversationService implements ConversationPort {
       this.runs.create(runId, sessionKey, agentId, input.method);
       const offer = this.queue.offer(sessionKey, queueMode, { id: runId, text, receivedAt: Date.now() });
       const notice = offer.notice ?? "message refused: the session's queue is full";
-      this.endings.endUnstarted(sessionKey, [runId], "error", notice);
+      this.endings.endUnstarted(sessionKey, [runId], "error", notice, { neverWritten: true });
       return { kind: "rejected", runId, sessionKey, notice };
     }
     // Durable before anything is acknowledged: a crash after this point keeps the message (a

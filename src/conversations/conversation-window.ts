@@ -97,6 +97,38 @@ export class ConversationWindow {
   }
 
   /**
+   * The entry id of the newest user message with idempotency key `key`, or undefined when the
+   * window holds none (not written, or cut by a compaction).
+   */
+  userEntryId(key: string): string | undefined {
+    for (let i = this.keys.length - 1; i >= 0; i -= 1) if (this.keys[i] === key && this.parts[i] !== Part.None) return this.ids[i];
+    return undefined;
+  }
+
+  /**
+   * Takes the message with entry id `id` out of the conversation (it was withdrawn unanswered):
+   * it is never sent again. Its slot stays, with its id and position, so a compaction that cuts
+   * at it, or orders around it, still finds it. False when the window has no such message.
+   */
+  withdraw(id: string): boolean {
+    const at = this.ids.lastIndexOf(id);
+    if (at < 0 || this.parts[at] === Part.None) return false;
+    const key = this.keys[at];
+    const projection = this.messages[at];
+    const waiting = key !== undefined ? this.unanswered.get(key) : undefined;
+    if (waiting) {
+      const still = waiting.filter((m) => m !== projection);
+      if (still.length === 0) this.unanswered.delete(key!);
+      else this.unanswered.set(key!, still);
+    }
+    this.total -= this.tokens[at]!;
+    this.tokens[at] = 0;
+    this.parts[at] = Part.None;
+    this.messages[at] = undefined;
+    return true;
+  }
+
+  /**
    * What a compaction plans from, without reading the transcript: the summary in force and every
    * conversation message since, sized, in conversation order, with entry ids and user keys.
    */

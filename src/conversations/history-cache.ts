@@ -1,7 +1,8 @@
 import type { ModelMessage, TranscriptMessage } from "../agents/types.js";
 import { afterLatestCompaction, compactionSummaryMessage, toHistoryItems } from "../sessions/history/index.js";
-import type { SessionStore } from "../sessions/store/index.js";
-import { orderForDisplay } from "./conversation-order.js";
+import { isMessageEntry, type SessionStore } from "../sessions/store/index.js";
+import { withdrawalEntry, withdrawnEntryIds, type WithdrawalReason } from "../sessions/store/index.js";
+import { orderForDisplay, userKey } from "./conversation-order.js";
 import { ConversationWindow } from "./conversation-window.js";
 import { SessionCache } from "./session-cache.js";
 import type { CompactionInput } from "../sessions/compaction/index.js";
@@ -33,7 +34,8 @@ export class HistoryCache {
     const cached = this.transcripts.get(sessionKey, entry.sessionId);
     if (cached) return cached;
     const { entries } = this.store.readTranscript(sessionKey);
-    const messages = entries.filter((e) => e.type === "message").map((e) => this.remember(e.message as TranscriptMessage, e.id));
+    const withdrawn = withdrawnEntryIds(entries);
+    const messages = entries.filter((e) => e.type === "message" && !withdrawn.has(e.id)).map((e) => this.remember(e.message as TranscriptMessage, e.id));
     this.transcripts.set(sessionKey, entry.sessionId, messages);
     return messages;
   }
@@ -108,6 +110,57 @@ export class HistoryCache {
       window?.add(e.message as TranscriptMessage, e.id);
       transcript?.push(this.remember(e.message as TranscriptMessage, e.id));
     }
+  }
+
+  /**
+   * The user messages of `runIds` left the queue without reaching the model: a withdrawal marker
+   * per message goes to the transcript (withdrawn-messages.ts), and the cached history and window
+   * drop them, so no later turn, `chat.history` or restart brings them back. Runs whose message
+   * is not in the transcript get no marker. Resolves once the markers are on disk.
+   */
+  withdraw(sessionKey: string, runIds: readonly string[], reason: WithdrawalReason): Promise<void> {
+    const sessionId = this.store.peek(sessionKey)?.sessionId;
+    if (sessionId === undefined || runIds.length === 0) return Promise.resolve();
+    const window = this.windows.peek(sessionKey, sessionId);
+    const transcript = this.transcripts.peek(sessionKey, sessionId);
+    let onFile: Map<string, string> | undefined;
+    const targets = new Map<string, string>();
+    for (const runId of runIds) {
+      // The cached window or transcript usually holds a queued message; the file is the last resort.
+      const id = window?.userEntryId(runId) ?? (transcript && this.cachedUserEntryId(transcript, runId)) ?? (onFile ??= this.userEntryIdsOnFile(sessionKey)).get(runId);
+      if (id !== undefined) targets.set(id, runId);
+    }
+    if (targets.size === 0) return Promise.resolve();
+    this.store.appendEntries(
+      sessionKey,
+      null,
+      [...targets].map(([id, runId]) => withdrawalEntry(id, runId, reason)),
+      { deferSync: true },
+    );
+    for (const id of targets.keys()) window?.withdraw(id);
+    if (transcript)
+      this.transcripts.set(
+        sessionKey,
+        sessionId,
+        transcript.filter((m) => !targets.has(this.entryIds.get(m) ?? "")),
+      );
+    return this.store.whenDurable(sessionKey);
+  }
+
+  private cachedUserEntryId(transcript: readonly TranscriptMessage[], runId: string): string | undefined {
+    for (let i = transcript.length - 1; i >= 0; i -= 1) if (userKey(transcript[i]!) === runId) return this.entryIds.get(transcript[i]!);
+    return undefined;
+  }
+
+  /** Idempotency key → entry id of every user message on file (the newest wins). */
+  private userEntryIdsOnFile(sessionKey: string): Map<string, string> {
+    const ids = new Map<string, string>();
+    for (const entry of this.store.readTranscript(sessionKey).entries) {
+      if (!isMessageEntry(entry)) continue;
+      const key = userKey(entry.message);
+      if (key !== undefined) ids.set(key, entry.id);
+    }
+    return ids;
   }
 
   /** Drops what is cached for the session (its transcript was rotated): read afresh next time. */

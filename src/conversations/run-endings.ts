@@ -1,5 +1,6 @@
 import type { Logger } from "../infra/logger.js";
 import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
+import type { WithdrawalReason } from "../sessions/store/index.js";
 import type { RunEventSink } from "./run-event-bridge.js";
 import type { RunRecord, RunRegistry, RunStatus } from "./run-registry.js";
 
@@ -10,6 +11,8 @@ export interface RunEndingsDeps {
   logger: Logger;
   /** The run's waiting event listener is no longer needed. */
   forgetListener(runId: string): void;
+  /** Takes the messages of runs that never started out of the conversation (HistoryCache.withdraw). */
+  withdrawMessages?(sessionKey: string, runIds: string[], reason: WithdrawalReason): Promise<void>;
 }
 
 /** How runs end: the registry, the idempotency ledger and, for runs that never started, their terminal events. */
@@ -34,8 +37,12 @@ export class RunEndings {
     }
   }
 
-  /** End runs that never started (dropped, aborted while queued) with the events a started run would end with. */
-  endUnstarted(sessionKey: string, runIds: string[], state: "aborted" | "error", message: string): void {
+  /**
+   * End runs that never started (dropped, aborted while queued) with the events a started run
+   * would end with. Their messages never reached the model: they are withdrawn from the
+   * conversation, unless `neverWritten` says they were not written in the first place.
+   */
+  endUnstarted(sessionKey: string, runIds: string[], state: "aborted" | "error", message: string, options: { neverWritten?: boolean } = {}): void {
     const pending = runIds.filter((id) => {
       const run = this.deps.runs.get(id);
       return run && !run.endedAt;
@@ -54,5 +61,16 @@ export class RunEndings {
       this.deps.sink.chat({ runId: id, sessionKey, agentId: run.agentId, seq: 1, state, ...(state === "error" ? { errorMessage: message } : { stopReason: "rpc" }) });
     }
     this.finish(pending, state === "aborted" ? "aborted" : "error", undefined, message);
+    if (!options.neverWritten) this.withdraw(sessionKey, pending, state === "aborted" ? "aborted" : "dropped");
+  }
+
+  private withdraw(sessionKey: string, runIds: string[], reason: WithdrawalReason): void {
+    if (!this.deps.withdrawMessages || runIds.length === 0) return;
+    const warn = (err: unknown) => this.deps.logger.warn({ sessionKey, runIds, err: (err as Error).message }, "withdrawn messages not marked in the transcript");
+    try {
+      this.deps.withdrawMessages(sessionKey, runIds, reason).catch(warn);
+    } catch (err) {
+      warn(err);
+    }
   }
 }

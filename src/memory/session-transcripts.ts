@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { isMessageEntry, parseTranscript } from "../sessions/store/index.js";
+import { isMessageEntry, parseTranscript, withdrawnEntryIds } from "../sessions/store/index.js";
 import type { Embedder } from "./embeddings.js";
 import { indexDocument, SESSION_PATH_PREFIX, sha256, type SyncReport } from "./indexer.js";
 import type { MemoryStore } from "./memory-store.js";
@@ -120,11 +120,13 @@ async function grewEnough(file: TranscriptFile, indexedSize: number): Promise<bo
   }
 }
 
-/** The user and assistant words of a transcript, one paragraph per message. */
+/** The user and assistant words of a transcript, one paragraph per message (withdrawn messages left out). */
 export function conversationText(transcript: string): string {
   const paragraphs: string[] = [];
-  for (const entry of parseTranscript(transcript).entries) {
-    if (!isMessageEntry(entry)) continue;
+  const { entries } = parseTranscript(transcript);
+  const withdrawn = withdrawnEntryIds(entries);
+  for (const entry of entries) {
+    if (!isMessageEntry(entry) || withdrawn.has(entry.id)) continue;
     const message = entry.message as { role?: string; content?: unknown };
     if (message.role !== "user" && message.role !== "assistant") continue;
     const text = textOf(message.content).trim();

@@ -16,6 +16,8 @@ export interface QueueGateway {
   chatEvents(runId: string): any[];
   /** The run's terminal `chat` event (final, error or aborted), once it arrives. */
   chatEnd(runId: string): Promise<any>;
+  /** Stops the gateway and starts it again on the same state dir, with a new operator connection. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,26 +29,33 @@ export async function startQueueGateway(token: string, queue: Record<string, unk
   const gw = await startOn(makeAgentState(server, { extra: { messages: { queue } }, ...(agentDefaults ? { agentDefaults } : {}) }), token);
   const rpc = new Rpc((await openOperator(gw.url, token)).sock);
   const isChatOf = (f: Frame, runId: string) => f.type === "event" && f.event === "chat" && f.payload?.runId === runId;
-  return {
+  const q: QueueGateway = {
     server,
     gw,
     rpc,
-    wait: (runId) => rpc.request("agent.wait", { runId, timeoutMs: 10_000 }, 15_000),
-    chatEvents: (runId) => rpc.sock.frames.filter((f) => isChatOf(f, runId)).map((f) => f.payload),
+    wait: (runId) => q.rpc.request("agent.wait", { runId, timeoutMs: 10_000 }, 15_000),
+    chatEvents: (runId) => q.rpc.sock.frames.filter((f) => isChatOf(f, runId)).map((f) => f.payload),
     chatEnd: (runId) =>
-      rpc.sock
+      q.rpc.sock
         .waitFor((f) => isChatOf(f, runId) && TERMINAL_CHAT_STATES.includes(f.payload.state), 15_000)
         .then(
           (f) => f.payload,
           () => Promise.reject(new Error(`no terminal chat event for run ${runId}`)),
         ),
+    restart: async () => {
+      q.rpc.sock.close();
+      await q.gw.stop();
+      q.gw = await startOn(q.gw.stateDir, token);
+      q.rpc = new Rpc((await openOperator(q.gw.url, token)).sock);
+    },
     close: async () => {
-      rpc.sock.close();
-      await gw.stop();
+      q.rpc.sock.close();
+      await q.gw.stop();
       await server.close();
       removeFastTempDirs();
     },
   };
+  return q;
 }
 
 /** The text of a `chat` event's message, or undefined when it carries none. */
@@ -88,4 +97,21 @@ export function holdAnswersTo(server: FakeModelServer, texts: string[], reply?: 
     return { text: `A:${lastUserText(request)}` };
   });
   return holds.map(({ release, arrived }) => ({ release, arrived }));
+}
+
+/**
+ * Starts the session's turn for `first` (runId `<first>-run`) and holds its answer, then sends
+ * `waiting` (each `[text, runId]`), which queue behind it. Returns the sender and the release.
+ */
+export async function holdFirstThenSend(q: QueueGateway, sessionKey: string, first: string, waiting: [text: string, runId: string][]) {
+  const send = (message: string, idempotencyKey: string) => q.rpc.request("chat.send", { sessionKey, message, idempotencyKey });
+  const held = holdAnswerTo(q.server, first);
+  const started = await send(first, `${first}-run`);
+  if ((started.payload as { status?: string } | undefined)?.status !== "started") throw new Error(`${first} did not start a turn: ${JSON.stringify(started)}`);
+  await held.arrived;
+  for (const [text, runId] of waiting) {
+    const sent = await send(text, runId);
+    if (!sent.ok) throw new Error(`${text} was not accepted: ${JSON.stringify(sent)}`);
+  }
+  return { send, release: held.release };
 }

@@ -13,3 +13,4 @@ export {
   type TranscriptHeader,
   type TranscriptMessageEntry,
 } from "./transcript-lines.js";
+export { WITHDRAWN_CUSTOM_TYPE, withdrawalEntry, withdrawnEntryIds, type WithdrawalReason } from "./withdrawn-messages.js";

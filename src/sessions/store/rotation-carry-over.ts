@@ -1,11 +1,13 @@
 import { groupConversationUnits } from "../history/conversation-units.js";
 import { isMessageEntry, type TranscriptEntry, type TranscriptMessageEntry } from "./transcript-lines.js";
+import { withdrawnEntryIds } from "./withdrawn-messages.js";
 
 /**
  * What a rotated transcript starts with, so the conversation continues instead of restarting:
  * the latest compaction summary (it stands for everything older) and the newest conversation
  * messages that fit `keepBytes`, in whole units (a tool call is never separated from its
- * result). Entries keep their ids; the parent chain is relinked over the kept entries.
+ * result). Withdrawn messages are not carried (nor their markers). Entries keep their ids; the
+ * parent chain is relinked over the kept entries.
  */
 export function selectCarryOver(entries: readonly TranscriptEntry[], keepBytes: number): TranscriptEntry[] {
   let compactionAt = -1;
@@ -26,7 +28,8 @@ export function selectCarryOver(entries: readonly TranscriptEntry[], keepBytes: 
       }
     }
   }
-  const messages = entries.slice(from).filter(isMessageEntry);
+  const withdrawn = withdrawnEntryIds(entries);
+  const messages = entries.slice(from).filter((e): e is TranscriptMessageEntry => isMessageEntry(e) && !withdrawn.has(e.id));
   const units = groupConversationUnits<TranscriptMessageEntry>(messages, (e) => e.message);
 
   let budget = keepBytes - (compaction ? lineBytes(compaction) : 0);

@@ -4,6 +4,7 @@ import { orderConversation, userKey } from "../../../src/conversations/conversat
 import { ConversationWindow } from "../../../src/conversations/conversation-window.js";
 import { afterLatestCompaction, compactionSummaryMessage, toHistoryItems } from "../../../src/sessions/history/index.js";
 import { planCompaction } from "../../../src/sessions/compaction/index.js";
+import { withdrawalEntry } from "../../../src/sessions/store/index.js";
 import { loadHistory } from "../../helpers/history-oracle.js";
 import { modelProjection } from "../../../src/agents/runner/model-messages.js";
 
@@ -151,6 +152,40 @@ describe("ConversationWindow", () => {
     const texts = (w: ConversationWindow) => w.window(1e9, new Set()).map((m) => (typeof m.content === "string" ? m.content : (m.content as { text: string }[])[0]!.text));
     expect(texts(view).slice(-4)).toEqual(["new one", "A-n1", "k0 again", "A-k0"]);
     expect(texts(view)).toEqual(texts(rebuilt));
+  });
+
+  it("a withdrawn message leaves the window, and a compaction that kept from it cuts there as the transcript read back does", () => {
+    const u = (key: string, text: string) => ({ role: "user", content: text, timestamp: 0, idempotencyKey: key }) as TranscriptMessage;
+    const a = (text: string, answers: string[]) => ({ role: "assistant", content: [{ type: "text", text }], timestamp: 0, answers }) as TranscriptMessage;
+    const before = [u("k1", "question 1"), a("answer 1", ["k1"]), u("q", "waits, then is dropped"), u("k2", "question 2"), a("answer 2", ["k2"])];
+    const after = [u("k3", "question 3"), a("answer 3", ["k3"])];
+    const ids = before.map((_, i) => `e${i}`);
+    const view = new ConversationWindow(before, undefined, ids);
+    expect(view.userEntryId("q")).toBe("e2");
+    // The compaction planned while "q" waited keeps from it; "q" is withdrawn after.
+    const text = "One question answered.";
+    expect(view.applyCompaction("e2", { message: compactionSummaryMessage({ summary: text, timestamp: 0 }), text })).toBe(true);
+    expect(view.withdraw("e2")).toBe(true);
+    expect(view.withdraw("e2")).toBe(false);
+    expect(view.userEntryId("q")).toBeUndefined();
+    for (const [i, message] of after.entries()) view.add(message, `f${i}`);
+    const entries = [
+      ...before.map((message, i) => ({ type: "message", id: ids[i]!, parentId: null, timestamp: "", message })),
+      { type: "compaction", id: "cmp", parentId: null, timestamp: new Date(0).toISOString(), summary: text, firstKeptEntryId: "e2" },
+      { type: "custom", id: "w", parentId: null, timestamp: "", ...withdrawalEntry("e2", "q", "dropped") },
+      ...after.map((message, i) => ({ type: "message", id: `f${i}`, parentId: null, timestamp: "", message })),
+    ];
+    const { summary, messages: kept } = afterLatestCompaction(toHistoryItems(entries));
+    expect(kept.map((m) => m.id)).toEqual(["e3", "e4", "f0", "f1"]);
+    const rebuilt = new ConversationWindow(
+      kept.map((m) => m.message),
+      summary && { message: compactionSummaryMessage(summary), text: summary.summary },
+      kept.map((m) => m.id),
+    );
+    expect(view.window(1e9, new Set())).toEqual(rebuilt.window(1e9, new Set()));
+    expect(JSON.stringify(view.window(1e9, new Set()))).not.toContain("dropped");
+    expect(view.contextTokens).toBe(rebuilt.contextTokens);
+    expect(view.compactionInput().messages.map((m) => m.id)).toEqual(rebuilt.compactionInput().messages.map((m) => m.id));
   });
 
   it("moves a queued message behind the answer it arrived during", () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SessionStore } from "../../../src/sessions/store/index.js";
+import { SessionStore, withdrawalEntry } from "../../../src/sessions/store/index.js";
 import { conversationText, SESSION_DELTA_MESSAGES } from "../../../src/memory/session-transcripts.js";
 import { memoryFixture, type MemoryFixture } from "./helpers.js";
 
@@ -66,6 +66,17 @@ describe('memory.search.sources: ["sessions"]', () => {
       { type: "message", id: "1", parentId: null, timestamp: "2026-12-01T00:00:00Z", message: user("hello") },
       { type: "message", id: "2", parentId: "1", timestamp: "2026-12-01T00:00:00Z", message: { role: "toolResult", content: [{ type: "text", text: "secret tool output" }] } },
       { type: "message", id: "3", parentId: "2", timestamp: "2026-12-01T00:00:00Z", message: assistant("hi there") },
+    ];
+    expect(conversationText(lines.map((l) => JSON.stringify(l)).join("\n"))).toBe("User: hello\n\nAssistant: hi there");
+  });
+
+  it("leaves out a message withdrawn from the conversation (it left the queue unanswered)", () => {
+    const lines = [
+      { type: "session", version: 3, id: "s", timestamp: "2026-12-01T00:00:00Z", cwd: "/" },
+      { type: "message", id: "1", parentId: null, timestamp: "2026-12-01T00:00:00Z", message: user("hello") },
+      { type: "message", id: "2", parentId: "1", timestamp: "2026-12-01T00:00:00Z", message: user("dropped from the queue") },
+      { type: "message", id: "3", parentId: "2", timestamp: "2026-12-01T00:00:00Z", message: assistant("hi there") },
+      { id: "4", parentId: "3", timestamp: "2026-12-01T00:00:00Z", ...withdrawalEntry("2", "run-2", "dropped") },
     ];
     expect(conversationText(lines.map((l) => JSON.stringify(l)).join("\n"))).toBe("User: hello\n\nAssistant: hi there");
   });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import type { TranscriptMessage } from "../../../../src/agents/types.js";
 import { loadHistory } from "../../../helpers/history-oracle.js";
-import { StaleWriterError } from "../../../../src/sessions/store/index.js";
+import { StaleWriterError, WITHDRAWN_CUSTOM_TYPE, withdrawalEntry } from "../../../../src/sessions/store/index.js";
 import { filesIn, makeStateDir, openStore, readIndex, readLines, sessionsDirOf } from "./helpers.js";
 
 const KEY = "agent:main:main";
@@ -221,6 +221,18 @@ describe("rotateIfLarge", () => {
     expect(roles[callAt]).toBe("assistant");
     expect(roles).toContain("toolResult");
     expect(roles[1]).not.toBe("toolResult");
+  });
+
+  it("does not carry a withdrawn message: the new file holds neither it nor its marker", () => {
+    const { store } = longConversation();
+    const [waiting] = store.appendMessages(KEY, null, [{ ...user("dropped from the queue"), idempotencyKey: "run-dropped" } as TranscriptMessage]);
+    store.appendEntries(KEY, null, [withdrawalEntry(waiting!.id, "run-dropped", "dropped")]);
+    store.appendMessages(KEY, null, [user("still here")]);
+    expect(store.rotateIfLarge(KEY, 4_000, { keepBytes: 1_500 }).rotated).toBe(true);
+    const carried = JSON.stringify(store.readTranscript(KEY).entries);
+    expect(carried).toContain("still here");
+    expect(carried).not.toContain("dropped from the queue");
+    expect(carried).not.toContain(WITHDRAWN_CUSTOM_TYPE);
   });
 
   it("is fenced like an append when a runId is given", () => {
