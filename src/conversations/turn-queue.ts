@@ -298,7 +298,12 @@ export class TurnQueue {
    */
   private onInboxNotice(sessionKey: string, notice: InboxNotice): void {
     this.deps.sink.chat({ sessionKey, state: "notice", kind: notice.kind, text: notice.text, messageIds: notice.messageIds, runId: notice.messageIds[0] ?? "" });
-    if (notice.kind === "dropped") this.deps.endings.endUnstarted(sessionKey, notice.messageIds, "error", notice.text);
+    if (notice.kind === "dropped") {
+      // A summarized message whose summary was dropped too waits for no turn any more.
+      const still = this.summarizedWaiting.get(sessionKey)?.filter((id) => !notice.messageIds.includes(id));
+      if (still) this.summarizedWaiting.set(sessionKey, still);
+      this.deps.endings.endUnstarted(sessionKey, notice.messageIds, "error", notice.text);
+    }
     if (notice.kind === "summarized") {
       const waiting = this.summarizedWaiting.get(sessionKey) ?? [];
       waiting.push(...notice.messageIds);

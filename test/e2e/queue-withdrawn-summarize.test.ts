@@ -56,4 +56,23 @@ describe("a message summarized out of a full queue", () => {
     const history = await q.rpc.request("chat.history", { sessionKey });
     expect(JSON.stringify(history.payload)).not.toMatch(/y-second|y-third/);
   }, 40_000);
+
+  it("is dropped outright, and withdrawn, once its summary line is pushed out by a flood of summaries", async () => {
+    q.server.reset();
+    const sessionKey = "agent:main:summaries-flood";
+    // Twelve messages behind the held turn: eleven are summarized, one more than the summary lines kept.
+    const flood = [..."abcdefghijkl"].map((c): [string, string] => [`flood-${c}`, `fl-${c}`]);
+    const { send, release } = await holdFirstThenSend(q, sessionKey, "fl-first", flood);
+    expect((await q.wait("fl-a")).payload).toMatchObject({ status: "error" });
+    release();
+    for (const [, runId] of [["", "fl-first-run"], ...flood.slice(1)]) expect((await q.wait(runId!)).payload).toMatchObject({ status: "ok" });
+    expect((await send("after the flood", "fl-after")).ok).toBe(true);
+    expect((await q.wait("fl-after")).payload).toMatchObject({ status: "ok" });
+    expect(chatRequests(q.server).length).toBe(3);
+    expect(lastUserText(chatRequests(q.server)[1]!)).toContain('summarized: "flood-b"');
+    expect(requestsWith("flood-b")).toEqual([1, 2]);
+    expect(requestsWith("flood-a")).toEqual([]);
+    const history = await q.rpc.request("chat.history", { sessionKey });
+    expect(JSON.stringify(history.payload)).not.toContain("flood-a");
+  }, 60_000);
 });

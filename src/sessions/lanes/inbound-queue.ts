@@ -29,7 +29,7 @@ import type {
   SessionInbox,
   SessionInboxOptions,
 } from "./inbound-types.js";
-import { droppedNotice, rejectedNotice, summarizedNotice } from "./overflow-notices.js";
+import { droppedNotice, rejectedNotice, summarizedNotice, summaryDroppedNotice } from "./overflow-notices.js";
 import { QuietWindow } from "./quiet-window.js";
 import { collectedText, interruptText, summaryBlock, summaryLine, withSummary } from "./turn-text.js";
 
@@ -221,11 +221,17 @@ class Inbox implements SessionInbox {
     return this.queue.splice(0, 1);
   }
 
+  /**
+   * Keeps a one-line summary of a message dropped under `summarize`. Past `MAX_SUMMARY_LINES` the
+   * oldest summary goes too: that message no longer reaches the model at all, so it is reported
+   * dropped (only counted in the summary block).
+   */
   private keepSummary(message: InboundMessage): void {
     this.summaries.push({ id: message.id, line: summaryLine(message.text), receivedAt: message.receivedAt });
     if (this.summaries.length > MAX_SUMMARY_LINES) {
-      this.summaries.shift();
+      const lost = this.summaries.shift()!;
       this.omittedSummaries += 1;
+      this.emit("dropped", summaryDroppedNotice(MAX_SUMMARY_LINES, lost.line), [lost.id]);
     }
   }
 

@@ -13,3 +13,7 @@ export function droppedNotice(cap: number, dropped: InboundMessage): string {
 export function summarizedNotice(cap: number, dropped: InboundMessage): string {
   return `Queue full (${cap} messages): your oldest waiting message "${summaryLine(dropped.text)}" was shortened to a one-line summary.`;
 }
+
+export function summaryDroppedNotice(maxLines: number, line: string): string {
+  return `Queue full: more than ${maxLines} messages were shortened to summaries, so the summary of your message "${line}" was dropped; it will not be answered.`;
+}

@@ -9,7 +9,7 @@ import { RunEndings } from "../../../src/conversations/run-endings.js";
 import { RunRegistry } from "../../../src/conversations/run-registry.js";
 import { TurnQueue, type Turn } from "../../../src/conversations/turn-queue.js";
 import type { IdempotencyLedger } from "../../../src/sessions/idempotency/index.js";
-import { LaneScheduler } from "../../../src/sessions/lanes/index.js";
+import { LaneScheduler, MAX_SUMMARY_LINES } from "../../../src/sessions/lanes/index.js";
 
 const KEY = "agent:main:main";
 
@@ -91,6 +91,20 @@ describe("TurnQueue", () => {
     await runs.get("first")!.done;
     while (queue.isActive(KEY)) await new Promise((resolve) => setImmediate(resolve));
     expect(queue.busy(KEY)).toBe(false);
+  });
+
+  it("steer: a message whose summary line a flood pushed out ends dropped at once instead of waiting forever", async () => {
+    const h = harness({ mode: "steer", cap: 1, drop: "summarize" });
+    const { runs, queue, held } = h;
+    const flood = Array.from({ length: MAX_SUMMARY_LINES + 2 }, (_, i) => `s${i + 1}`);
+    // Each newcomer summarizes the one steered before it: s1 … s11 are summarized, s1's line is pushed out.
+    await holdFirstThenOffer(h, flood);
+    expect(await statusWithin(runs, "s1", 3_000)).toBe("error");
+    const running = h.turn("first");
+    queue.takeSteering(running);
+    // The summary that reached the turn carries s2 … s11: they join it, with s12.
+    expect(running.members).toEqual(["first", ...flood.slice(1)]);
+    held.get("first")!();
   });
 
   it("a summarized message is answered by the turn that carries its summary, not by a runtime turn before it", async () => {

@@ -106,10 +106,14 @@ describe("inbox overflow: summarize", () => {
     expect(turn?.mergedText).toBe('[Earlier queued messages were summarized: "one"; "two"]\n\nthree');
   });
 
-  it("keeps the summary list bounded during a flood and counts what it left out", () => {
+  it("keeps the summary list bounded during a flood, reports the messages whose summary it let go as dropped, and counts them", () => {
     const { box, notices } = inbox({ mode: "collect", debounceMs: 0, cap: 2, drop: "summarize" });
     for (let i = 1; i <= 15; i++) box.offer(msg(`m${i}`, `n${i}`));
-    expect(notices).toHaveLength(13); // every one of the 13 drops was reported
+    // Every one of the 13 summarized was reported, and so was each of the 3 whose summary went too.
+    expect(notices.filter((n) => n.kind === "summarized")).toHaveLength(13);
+    const dropped = notices.filter((n) => n.kind === "dropped");
+    expect(dropped.map((n) => n.messageIds)).toEqual([["m1"], ["m2"], ["m3"]]);
+    expect(dropped[0]!.text).toContain('"n1"');
     const kept = Array.from({ length: MAX_SUMMARY_LINES }, (_, i) => `"n${i + 4}"`).join("; ");
     expect(box.nextTurn()?.mergedText).toBe(`[Earlier queued messages were summarized: ${kept} (+3 more)]\n\nn14\n\nn15`);
   });
