@@ -57,6 +57,24 @@ describe("a message summarized out of a full queue", () => {
     expect(JSON.stringify(history.payload)).not.toMatch(/y-second|y-third/);
   }, 40_000);
 
+  it("aborted by its own runId takes its summary out too: the turn that carries the others' never sees it", async () => {
+    q.server.reset();
+    const sessionKey = "agent:main:summarized-aborted";
+    const { send, release } = await holdFirstThenSend(q, sessionKey, "x-first", [
+      ["x-second", "x-2"],
+      ["x-third", "x-3"],
+    ]);
+    expect((await q.rpc.request("chat.abort", { sessionKey, runId: "x-2" })).payload).toMatchObject({ aborted: true, runIds: ["x-2"] });
+    expect((await q.wait("x-2")).payload).toMatchObject({ status: "error", error: "aborted" });
+    release();
+    for (const runId of ["x-first-run", "x-3"]) expect((await q.wait(runId)).payload).toMatchObject({ status: "ok" });
+    expect((await send("x-after", "x-4")).ok).toBe(true);
+    expect((await q.wait("x-4")).payload).toMatchObject({ status: "ok" });
+    expect(chatRequests(q.server).length).toBe(3);
+    expect(lastUserText(chatRequests(q.server)[1]!)).toBe("x-third");
+    expect(requestsWith("x-second")).toEqual([]);
+  }, 40_000);
+
   it("is dropped outright, and withdrawn, once its summary line is pushed out by a flood of summaries", async () => {
     q.server.reset();
     const sessionKey = "agent:main:summaries-flood";

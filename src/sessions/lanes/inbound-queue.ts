@@ -142,6 +142,8 @@ class Inbox implements SessionInbox {
   }
 
   remove(id: string): "queue" | "steering" | undefined {
+    // A summarized message leaves with its summary line: no turn may see it any more.
+    this.summaries = this.summaries.filter((s) => s.id !== id);
     for (const [name, buffer] of [
       ["queue", this.queue],
       ["steering", this.steering],

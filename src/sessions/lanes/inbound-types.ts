@@ -110,7 +110,10 @@ export interface SessionInbox {
   /** Resolves once `nextTurn()` has a turn (for `collect`, after the quiet window). */
   whenReady(): Promise<void>;
   pendingCount(): number;
-  /** Takes one waiting message out (its run was aborted); says which buffer held it, or undefined. */
+  /**
+   * Takes one waiting message out (its run was aborted), or the summary line of a summarized one;
+   * says which buffer held the message, or undefined.
+   */
   remove(id: string): "queue" | "steering" | undefined;
   clear(): ClearedInbox;
 }

@@ -96,6 +96,15 @@ describe("inbox overflow: summarize", () => {
     expect(text).toBe(`[Earlier queued messages were summarized: "${"x".repeat(80)}…"]\n\nshort`);
   });
 
+  it("removing a summarized message takes its summary line out: the next turn does not carry it", () => {
+    const { box } = inbox({ mode: "collect", debounceMs: 0, cap: 1, drop: "summarize" });
+    box.offer(msg("m1", "one"));
+    box.offer(msg("m2", "two"));
+    box.offer(msg("m3", "three"));
+    expect(box.remove("m1")).toBeUndefined();
+    expect(box.nextTurn()?.mergedText).toBe('[Earlier queued messages were summarized: "two"]\n\nthree');
+  });
+
   it("collects several summaries into one line", () => {
     const { box } = inbox({ mode: "collect", debounceMs: 0, cap: 1, drop: "summarize" });
     box.offer(msg("m1", "one"));
