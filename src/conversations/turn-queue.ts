@@ -152,9 +152,12 @@ export class TurnQueue {
     return this.inboxes.get(sessionKey)?.refusesNext() ?? false;
   }
 
-  /** Empties the session's queues; returns the ids of the runs that were waiting. */
+  /**
+   * Empties the session's queues, and its turn when that waits for a lane slot (it never runs);
+   * returns the ids of the runs that were waiting.
+   */
   clear(sessionKey: string): string[] {
-    const queued: string[] = [];
+    const queued: string[] = this.takeOutOfHeldTurn(sessionKey);
     for (const m of this.inboxes.get(sessionKey)?.clear().messages ?? []) queued.push(m.id);
     queued.push(...(this.summarizedWaiting.get(sessionKey) ?? []));
     for (const m of this.internalQueue.clear(sessionKey)) queued.push(m.runId);

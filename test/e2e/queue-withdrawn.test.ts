@@ -10,7 +10,8 @@ import { holdFirstThenSend, startQueueGateway, type QueueGateway } from "../help
  */
 let q: QueueGateway;
 beforeAll(async () => {
-  q = await startQueueGateway("queue-withdrawn-token", { mode: "followup", cap: 2, drop: "old" });
+  // One turn at a time across sessions: a second session's turn waits for a lane slot.
+  q = await startQueueGateway("queue-withdrawn-token", { mode: "followup", cap: 2, drop: "old" }, { maxConcurrent: 1 });
 });
 afterAll(async () => {
   await q?.close();
@@ -32,7 +33,13 @@ async function sendAndWait(send: (message: string, key: string) => Promise<{ ok:
   expect((await q.wait(runId)).payload).toMatchObject({ status: "ok" });
 }
 
-const sessions = { dropped: "agent:main:withdrawn-dropped", aborted: "agent:main:withdrawn-aborted", stopped: "agent:main:withdrawn-stopped" };
+const sessions = {
+  dropped: "agent:main:withdrawn-dropped",
+  aborted: "agent:main:withdrawn-aborted",
+  stopped: "agent:main:withdrawn-stopped",
+  laneWait: "agent:main:withdrawn-lane-wait",
+  laneStop: "agent:main:withdrawn-lane-stop",
+};
 
 describe("a message that leaves the queue without reaching the model", () => {
   it("dropped by a full queue (drop: old) is in no later turn's history nor in chat.history", async () => {
@@ -83,15 +90,53 @@ describe("a message that leaves the queue without reaching the model", () => {
     expect(await historyTexts(sessions.stopped)).not.toContain("st-second");
   }, 40_000);
 
+  // Another session's held turn takes the only slot (maxConcurrent 1): the session's turn waits for it.
+  const laneCases = [
+    {
+      how: "aborted by chat.abort with its runId",
+      sessionKey: sessions.laneWait,
+      prefix: "l",
+      end: () => q.rpc.request("chat.abort", { sessionKey: sessions.laneWait, runId: "l-2" }),
+    },
+    {
+      how: "ended by /stop",
+      sessionKey: sessions.laneStop,
+      prefix: "ls",
+      end: () => q.rpc.request("chat.send", { sessionKey: sessions.laneStop, message: "/stop", idempotencyKey: "ls-stop" }),
+    },
+  ];
+  for (const { how, sessionKey, prefix, end } of laneCases) {
+    it(`${how} while its turn waits for a lane slot is in no later turn's history nor in chat.history`, async () => {
+      q.server.reset();
+      const { release } = await holdFirstThenSend(q, "agent:main:withdrawn-lane-holder", `${prefix}-first`, []);
+      const send = (message: string, key: string) => q.rpc.request("chat.send", { sessionKey, message, idempotencyKey: key });
+      expect((await send(`${prefix}-waiting`, `${prefix}-2`)).payload).toMatchObject({ status: "started" });
+      expect((await end()).ok).toBe(true);
+      // Ended at once: the slot is still taken.
+      expect((await q.wait(`${prefix}-2`)).payload).toMatchObject({ status: "error", error: "aborted" });
+      release();
+      await sendAndWait(send, `${prefix}-after`, `${prefix}-3`);
+      expect(requestsWith(`${prefix}-after`)).not.toEqual([]);
+      expect(requestsWith(`${prefix}-waiting`)).toEqual([]);
+      expect(await historyTexts(sessionKey)).not.toContain(`${prefix}-waiting`);
+    }, 40_000);
+  }
+
   it("stays out of the model's history and chat.history after a restart", async () => {
     q.server.reset();
     await q.restart();
-    const withdrawn = { [sessions.dropped]: "d-second", [sessions.aborted]: "a-second", [sessions.stopped]: "st-second" };
+    const withdrawn = {
+      [sessions.dropped]: "d-second",
+      [sessions.aborted]: "a-second",
+      [sessions.stopped]: "st-second",
+      [sessions.laneWait]: "l-waiting",
+      [sessions.laneStop]: "ls-waiting",
+    };
     for (const [sessionKey, text] of Object.entries(withdrawn)) {
       await sendAndWait((message, key) => q.rpc.request("chat.send", { sessionKey, message, idempotencyKey: key }), "after-restart", `${sessionKey}:after-restart`);
       expect(await historyTexts(sessionKey)).not.toContain(text);
     }
-    expect(chatRequests(q.server).length).toBe(3);
+    expect(chatRequests(q.server).length).toBe(5);
     // The answered messages of those sessions are still there; only the withdrawn ones are gone.
     expect(requestsWith("d-third")).not.toEqual([]);
     for (const text of Object.values(withdrawn)) expect(requestsWith(text)).toEqual([]);
