@@ -49,7 +49,9 @@ export function planTurnModels(input: {
   if (!first) return { ok: false, message: firstFailure ?? `No usable model for ${requested}.` };
   if (!anyKey) {
     const named = resolveModel(first.ref, config, env);
-    return { ok: false, message: named.ok ? `No API key for provider "${first.provider}".` : named.message };
+    const message = named.ok ? `No API key for provider "${first.provider}".` : named.message;
+    // Keys written in an auth-profiles.json that does not parse are not seen: say so, or the user looks elsewhere.
+    return { ok: false, message: store.loadError ? `${message} Its auth profiles are unreadable: ${store.loadError}` : message };
   }
   return { ok: true, chain, model: first };
 }

@@ -168,6 +168,9 @@ export class AuthProfileStore {
   }
 
   private persist(): void {
+    // A file the user broke by hand is theirs to fix: writing the cooldowns over it would lose
+    // the profiles in it. They stay in memory and are written with the next change once it reads.
+    if (this.loadError !== undefined) return;
     const version = ++this.writeVersion;
     const text = `${JSON.stringify(this.data, null, 2)}\n`;
     this.writing = this.writing
