@@ -52,4 +52,12 @@ describe("auth-profiles.json", () => {
     expect(res.output).toContain("fix or remove it");
     expect(res.output).not.toContain("sk-work-key-5678");
   });
+
+  it("a parse error is placed by line and column; the text around it, a key, is not quoted", async () => {
+    const unquotedKey = '{\n  "profiles": {\n    "fake:work": { "type": "api_key", "provider": "fake", "key": sk-work-key-5678 }\n  }\n}\n';
+    const { stateDir, profilesFile } = stateWith(unquotedKey, "sk-config-key-1234");
+    const res = await runCli(["models", "status"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(res.output).toContain(`unreadable: ${profilesFile} is not valid JSON (line 3, column 66: invalid character 's'); fix or remove it.`);
+    expect(res.output).not.toContain("sk-work");
+  });
 });

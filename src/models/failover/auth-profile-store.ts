@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import JSON5 from "json5";
 import type { OpenClawConfig } from "../../config/index.js";
 import { writeFileAtomicAsync } from "../../infra/atomic-file.js";
 import { ensurePrivateDir } from "../../infra/paths.js";
@@ -199,8 +200,8 @@ export function parseProfilesFile(text: string, file: string): AuthProfilesFile 
   let raw: { profiles?: unknown; order?: unknown; usageStats?: unknown } | null;
   try {
     raw = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix or remove it.`);
+  } catch {
+    throw new Error(`${file} is not valid JSON (${whereJsonBreaks(text)}); fix or remove it.`);
   }
   const profiles: Record<string, StoredProfile> = {};
   for (const [id, p] of Object.entries((raw?.profiles ?? {}) as Record<string, { provider?: unknown; type?: unknown; token?: unknown; key?: unknown } | null>)) {
@@ -214,6 +215,22 @@ export function parseProfilesFile(text: string, file: string): AuthProfilesFile 
     ...(raw?.order && typeof raw.order === "object" ? { order: raw.order as Record<string, string[]> } : {}),
     usageStats: raw?.usageStats && typeof raw.usageStats === "object" ? (raw.usageStats as Record<string, ProfileUsage>) : {},
   };
+}
+
+/**
+ * Where a text that JSON.parse refused breaks, by line and column. V8's own message quotes the
+ * text around the fault, which in this file is often a key: JSON5's parser locates it instead.
+ */
+function whereJsonBreaks(text: string): string {
+  try {
+    JSON5.parse(text);
+  } catch (err) {
+    const { lineNumber, columnNumber, message } = err as SyntaxError & { lineNumber?: number; columnNumber?: number };
+    const reason = message.replace(/^JSON5: /, "").replace(/ at \d+:\d+$/, "");
+    if (typeof lineNumber === "number" && typeof columnNumber === "number") return `line ${lineNumber}, column ${columnNumber}: ${reason}`;
+    return reason;
+  }
+  return "a trailing comma or a comment, which JSON does not allow";
 }
 
 function emptyFile(): AuthProfilesFile {
