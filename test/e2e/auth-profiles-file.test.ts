@@ -60,4 +60,23 @@ describe("auth-profiles.json", () => {
     expect(res.output).toContain(`unreadable: ${profilesFile} is not valid JSON (line 3, column 66: invalid character 's'); fix or remove it.`);
     expect(res.output).not.toContain("sk-work");
   });
+
+  it("a cooldown written into the file keeps the profiles and fields this gateway does not use (OpenClaw's oauth, lastGood)", async () => {
+    const written = {
+      version: 1,
+      profiles: {
+        "anthropic:me": { type: "oauth", provider: "anthropic", access: "at-1", refresh: "rt-1", expires: 1_900_000_000_000, email: "me@example.com" },
+        "fake:vault": { type: "api_key", provider: "fake", keyRef: { source: "env", id: "VAULT_KEY" } },
+      },
+      lastGood: { anthropic: "anthropic:me" },
+      usageStats: { "anthropic:me": { lastUsed: 1_800_000_000_000 } },
+    };
+    const { stateDir, profilesFile } = stateWith(JSON.stringify(written), "sk-config-key-1234");
+    server.enqueue({ status: 401 });
+    const res = await runCli(["agent", "--local", "-m", "hi"], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
+    expect(res.code).toBe(1);
+    const after = JSON.parse(fs.readFileSync(profilesFile, "utf8"));
+    expect(after.usageStats["fake:config"]).toMatchObject({ errorCount: 1, cooldownReason: "auth" });
+    expect({ ...after, usageStats: { "anthropic:me": after.usageStats["anthropic:me"] } }).toEqual(written);
+  });
 });

@@ -15,6 +15,11 @@ export interface AuthProfilesFile {
   profiles: Record<string, StoredProfile>;
   order?: Record<string, string[]>;
   usageStats: Record<string, ProfileUsage>;
+  /**
+   * The file's top-level object as read. A write replaces only its usageStats: profiles this
+   * gateway cannot use (OpenClaw's `oauth`, secret references) and fields it does not know stay.
+   */
+  asWritten: Record<string, unknown>;
 }
 
 export interface BlockedProfile {
@@ -173,7 +178,8 @@ export class AuthProfileStore {
     // the profiles in it. They stay in memory and are written with the next change once it reads.
     if (this.loadError !== undefined) return;
     const version = ++this.writeVersion;
-    const text = `${JSON.stringify(this.data, null, 2)}\n`;
+    const { asWritten, usageStats } = this.data;
+    const text = `${JSON.stringify({ version: 1, profiles: {}, ...asWritten, usageStats }, null, 2)}\n`;
     this.writing = this.writing
       .then(async () => {
         if (version !== this.writeVersion) return;
@@ -214,6 +220,7 @@ export function parseProfilesFile(text: string, file: string): AuthProfilesFile 
     profiles,
     ...(raw?.order && typeof raw.order === "object" ? { order: raw.order as Record<string, string[]> } : {}),
     usageStats: raw?.usageStats && typeof raw.usageStats === "object" ? (raw.usageStats as Record<string, ProfileUsage>) : {},
+    asWritten: raw && typeof raw === "object" && !Array.isArray(raw) ? raw : {},
   };
 }
 
@@ -234,5 +241,5 @@ function whereJsonBreaks(text: string): string {
 }
 
 function emptyFile(): AuthProfilesFile {
-  return { version: 1, profiles: {}, usageStats: {} };
+  return { version: 1, profiles: {}, usageStats: {}, asWritten: {} };
 }
