@@ -13,7 +13,7 @@ import type { Logger } from "../../infra/logger.js";
 import type { AcpAgentCommand, NonInteractivePermissions, PermissionMode } from "../config.js";
 import { AcpRuntimeError } from "../runtime/types.js";
 import { buildAgentEnv } from "./agent-env.js";
-import { AgentProcess } from "./agent-process.js";
+import { AgentProcess, type AgentExit } from "./agent-process.js";
 import { readTextFile, writeTextFile } from "./client-fs.js";
 import { findCommand } from "./command-lookup.js";
 import { createLineGuard } from "./line-guard.js";
@@ -21,6 +21,9 @@ import { decidePermission, type PermissionAnswer } from "./permissions.js";
 
 /** Lines longer than this on an agent's stdout are skipped (a file written through the client fits). */
 export const MAX_AGENT_LINE_BYTES = 8 * 1024 * 1024;
+
+/** How long a failed write waits for the agent's exit to explain it. */
+const EXIT_AFTER_WRITE_FAILURE_MS = 1_000;
 
 /** What the gateway serves to agents. Terminals are not offered: this client does not implement them. */
 export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: false } as const;
@@ -187,6 +190,10 @@ export class AgentConnection {
       return await Promise.race([send(), timeout, exit]);
     } catch (err) {
       if (err instanceof AcpRuntimeError) throw err;
+      // A write to an agent that is dying fails (EPIPE) before its exit is seen; the exit, with
+      // what the agent wrote to stderr, says why. An error the agent answered is its refusal.
+      const exit = isAgentAnswer(err) ? undefined : await exitWithin(this.process, EXIT_AFTER_WRITE_FAILURE_MS);
+      if (exit) throw new AcpRuntimeError("ACP_AGENT_EXITED", `ACP agent \`${this.opts.agentId}\` ${this.process.describeExit(exit)} during ${what}.`, true);
       const code = what === "initialize" ? "ACP_INITIALIZE_FAILED" : "ACP_SESSION_FAILED";
       throw new AcpRuntimeError(code, `ACP agent \`${this.opts.agentId}\` refused ${what}: ${(err as Error).message}`);
     } finally {
@@ -203,4 +210,17 @@ export class AgentConnection {
     this.connection.close();
     await this.process.kill();
   }
+}
+
+/** A JSON-RPC error the agent sent (numeric code), as opposed to a failure to reach it. */
+function isAgentAnswer(err: unknown): boolean {
+  return typeof (err as { code?: unknown })?.code === "number";
+}
+
+function exitWithin(agent: AgentProcess, ms: number): Promise<AgentExit | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([agent.exited, timeout]).finally(() => clearTimeout(timer));
 }

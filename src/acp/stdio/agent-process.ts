@@ -8,6 +8,7 @@ export interface AgentExit {
 
 const STDERR_TAIL_BYTES = 4096;
 const KILL_GRACE_MS = 2_000;
+const STDERR_DRAIN_MS = 250;
 
 /**
  * One external agent process, started in its own process group so that everything it starts
@@ -24,8 +25,11 @@ export class AgentProcess {
     this.child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     this.exited = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => {
-        this.exit = { code, signal };
-        resolve(this.exit);
+        const exit = { code, signal };
+        this.exit = exit;
+        // The last stderr lines (why it exited) may still be in the pipe; a grandchild holding
+        // the pipe open delays the exit report by STDERR_DRAIN_MS at most.
+        void drained(this.child.stderr, STDERR_DRAIN_MS).then(() => resolve(exit));
       });
       // A spawn failure (EACCES, ENOENT past our lookup) emits "error" and no "exit".
       this.child.once("error", (err) => {
@@ -88,4 +92,19 @@ export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): vo
   } catch {
     // The group is already gone.
   }
+}
+
+function drained(stream: Readable, ms: number): Promise<void> {
+  if (stream.readableEnded || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    stream.once("end", done);
+    stream.once("close", done);
+    function done() {
+      clearTimeout(timer);
+      stream.off("end", done);
+      stream.off("close", done);
+      resolve();
+    }
+  });
 }
