@@ -388,8 +388,8 @@ export const TOOL_ERRORS = {
   ),
   acpCommandNotFound: coded(
     "ACP_COMMAND_NOT_FOUND",
-    (agent: string, command: string, _installHint: string | undefined) => `ACP agent \`${agent}\`: command not found (\`${command}\` is not on PATH).`,
-    (agent, _command, installHint) => (installHint ? `Install it: ${installHint}` : `Install the agent's ACP adapter, or set acp.agents.${agent}.command to its path.`),
+    (agent: string, whyMissing: string, _installHint: string | undefined) => `ACP agent \`${agent}\`: command not found (${whyMissing}).`,
+    (agent, _whyMissing, installHint) => (installHint ? `Install it: ${installHint}` : `Install the agent's ACP adapter, or set acp.agents.${agent}.command to its path.`),
   ),
   acpSessionFailed: coded("ACP_SESSION_FAILED", (problem: string) => problem, "Give an existing directory as cwd (relative paths start at your workspace)."),
   taskEmpty: coded("INVALID_ARGUMENT", "task is empty.", "Describe the task the sub-agent should do."),

@@ -7,7 +7,7 @@ import type { AcpSessionManager, AcpTurnResult } from "../control-plane/manager.
 import type { AcpRuntimeEvent } from "../runtime/types.js";
 import { TOOL_ERRORS } from "../../agents/tool-errors.js";
 import { buildAgentEnv } from "../stdio/agent-env.js";
-import { findCommand } from "../stdio/command-lookup.js";
+import { findCommand, whyCommandIsMissing } from "../stdio/command-lookup.js";
 import { ProgressRelay } from "./progress-relay.js";
 import { traceAcpTurn } from "./acp-child-trace.js";
 import type { RunTracer } from "../../traces/index.js";
@@ -90,8 +90,9 @@ export class AcpChildren implements AcpChildPort {
 /** A spawn whose agent cannot start at all is refused at once, with the install hint. */
 function missingCommand(agent: string, settings: AcpSettings, cwd: string): SpawnRefusal | undefined {
   const command = settings.agents[agent]!;
-  if (findCommand(command.command, buildAgentEnv(process.env, command.env), cwd)) return undefined;
-  return TOOL_ERRORS.acpCommandNotFound(agent, command.command, command.installHint);
+  const env = buildAgentEnv(process.env, command.env);
+  if (findCommand(command.command, env, cwd)) return undefined;
+  return TOOL_ERRORS.acpCommandNotFound(agent, whyCommandIsMissing(command.command, cwd), command.installHint);
 }
 
 function childResult(result: AcpTurnResult): AcpChildRunResult {

@@ -15,7 +15,7 @@ import { AcpRuntimeError } from "../runtime/types.js";
 import { buildAgentEnv } from "./agent-env.js";
 import { AgentProcess, type AgentExit } from "./agent-process.js";
 import { readTextFile, writeTextFile } from "./client-fs.js";
-import { findCommand } from "./command-lookup.js";
+import { findCommand, whyCommandIsMissing } from "./command-lookup.js";
 import { createLineGuard } from "./line-guard.js";
 import { decidePermission, type PermissionAnswer } from "./permissions.js";
 
@@ -124,7 +124,7 @@ export class AgentConnection {
       const hint = opts.command.installHint
         ? ` Install it: ${opts.command.installHint}`
         : ` Install the agent's ACP adapter, or set acp.agents.${opts.agentId}.command to its path.`;
-      throw new AcpRuntimeError("ACP_COMMAND_NOT_FOUND", `ACP agent \`${opts.agentId}\`: command not found (\`${opts.command.command}\` is not on PATH).${hint}`);
+      throw new AcpRuntimeError("ACP_COMMAND_NOT_FOUND", `ACP agent \`${opts.agentId}\`: command not found (${whyCommandIsMissing(opts.command.command, opts.cwd)}).${hint}`);
     }
     const agent = new AgentConnection(opts, executable, env);
     if (agent.process.pid) opts.onSpawn?.(agent.process.pid);

@@ -27,3 +27,20 @@ function isExecutable(file: string): boolean {
     return false;
   }
 }
+
+/**
+ * Why findCommand found nothing, as a clause for the error: a path that does not exist, is a
+ * directory or lacks its execute bit says so (the last with its fix); a bare name is not on PATH.
+ */
+export function whyCommandIsMissing(command: string, cwd: string): string {
+  if (!command.includes("/")) return `\`${command}\` is not on PATH`;
+  const file = path.resolve(cwd, command);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return `\`${file}\` does not exist`;
+  }
+  if (!stat.isFile()) return `\`${file}\` is not a file`;
+  return `\`${file}\` is not executable: chmod +x it`;
+}
