@@ -53,6 +53,23 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_cjk USING fts5(text, tokenize = 't
 /** Runs of CJK characters: word tokenizers see a whole run as one word, so they get a trigram index of their own. */
 const CJK_RUNS = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+/g;
 
+/**
+ * sqlite-vec packs a bit vector into whole bytes, so `vec_quantize_binary` takes only vectors
+ * whose size is a multiple of 8; models of other sizes (a shortened OpenAI vector, small local
+ * models) are padded with zeros. Zeros quantize to 0 in every vector, query included, so the
+ * padding adds nothing to a Hamming distance.
+ */
+function bitColumnSize(dims: number): number {
+  return Math.ceil(dims / 8) * 8;
+}
+
+/** A float32 vector blob, zero-padded to bitColumnSize for `vec_quantize_binary`. */
+export function bitQuantizable(blob: Buffer): Buffer {
+  const dims = blob.byteLength / 4;
+  const padded = bitColumnSize(dims);
+  return padded === dims ? blob : Buffer.concat([blob, Buffer.alloc((padded - dims) * 4)]);
+}
+
 export function cjkText(text: string): string {
   return (text.match(CJK_RUNS) ?? []).join(" ");
 }
@@ -133,15 +150,20 @@ export class MemoryStore {
     if (this.vecLoaded) this.ensureVecTable(dims);
   }
 
-  /** A vector table made after vectors were stored (sqlite-vec was missing then) is filled from `chunks`. */
+  /**
+   * A vector table made after vectors were stored (sqlite-vec was missing then) is filled from
+   * `chunks`; so is one whose bit size is not the one these vectors quantize to (made before
+   * sizes were padded to a multiple of 8), after it is dropped.
+   */
   private ensureVecTable(dims: number): void {
-    const exists = this.sql("SELECT 1 FROM sqlite_master WHERE name = 'chunks_vec'").get();
-    if (exists) return;
-    this.db.exec(`CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding bit[${dims}])`);
+    const existing = this.sql("SELECT sql FROM sqlite_master WHERE name = 'chunks_vec'").get() as { sql: string } | undefined;
+    if (existing?.sql.includes(`bit[${bitColumnSize(dims)}]`)) return;
+    if (existing) this.db.exec("DROP TABLE chunks_vec");
+    this.db.exec(`CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding bit[${bitColumnSize(dims)}])`);
     const rows = this.sql("SELECT rowid, embedding FROM chunks WHERE embedding IS NOT NULL AND dims = ?").all(dims) as { rowid: number; embedding: Buffer }[];
     const insert = this.sql("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, vec_quantize_binary(?))");
     this.db.transaction(() => {
-      for (const row of rows) insert.run(BigInt(row.rowid), row.embedding);
+      for (const row of rows) insert.run(BigInt(row.rowid), bitQuantizable(row.embedding));
     })();
   }
 
@@ -305,7 +327,7 @@ export class MemoryStore {
     if (blob.byteLength / 4 !== this.vecDims) return;
     // vec0 tables have no REPLACE: delete, then insert.
     this.sql("DELETE FROM chunks_vec WHERE rowid = ?").run(BigInt(rowid));
-    this.sql("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, vec_quantize_binary(?))").run(BigInt(rowid), blob);
+    this.sql("INSERT INTO chunks_vec (rowid, embedding) VALUES (?, vec_quantize_binary(?))").run(BigInt(rowid), bitQuantizable(blob));
   }
 }
 

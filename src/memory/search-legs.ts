@@ -1,5 +1,5 @@
 import type { Candidate } from "./ranking.js";
-import { toFloat32, type MemoryStore } from "./memory-store.js";
+import { bitQuantizable, toFloat32, type MemoryStore } from "./memory-store.js";
 import { ftsMatchExpressions } from "./query-terms.js";
 
 /** How many 1-bit candidates the vector leg re-ranks exactly, per result it returns. */
@@ -41,7 +41,7 @@ export function textLeg(store: MemoryStore, query: string, limit: number): Candi
 export function vecLeg(store: MemoryStore, vector: Float32Array, limit: number): Candidate[] {
   const hits = store
     .sql("SELECT rowid FROM chunks_vec WHERE embedding MATCH vec_quantize_binary(?) AND k = ?")
-    .all(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), limit * BIT_OVERSAMPLING) as { rowid: number | bigint }[];
+    .all(bitQuantizable(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)), limit * BIT_OVERSAMPLING) as { rowid: number | bigint }[];
   const ids = hits.map((h) => Number(h.rowid));
   // The exact distances are computed inside SQLite: no vector is copied into JavaScript.
   const top =

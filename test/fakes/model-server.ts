@@ -55,6 +55,8 @@ export interface FakeModelServerOptions {
    * request gets 401, as a provider answers a wrong key.
    */
   apiKey?: string;
+  /** The size of `/v1/embeddings` vectors when the request names none (default FAKE_EMBEDDING_DIMS). */
+  embeddingDims?: number;
 }
 
 export async function startFakeModelServer(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
@@ -95,7 +97,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     if (req.method === "POST" && path === "/v1/embeddings") {
       const inputs = JSON.stringify((body as { input?: unknown } | undefined)?.input ?? "");
       for (const [marker, held] of holds) if (inputs.includes(marker)) await held;
-      const answer = embeddingsResponse(body, embeddingFault);
+      const answer = embeddingsResponse(body, embeddingFault, options.embeddingDims);
       sendJson(res, answer.status, answer.body);
       return;
     }

@@ -119,13 +119,13 @@ export function fakeEmbedding(text: string, dims = FAKE_EMBEDDING_DIMS): number[
 /** Ways the fake `/v1/embeddings` can misbehave, for the fault tests. */
 export type EmbeddingFault = "http-500" | "wrong-dims" | "nan";
 
-export function embeddingsResponse(body: unknown, fault: EmbeddingFault | undefined): { status: number; body: unknown } {
+export function embeddingsResponse(body: unknown, fault: EmbeddingFault | undefined, defaultDims = FAKE_EMBEDDING_DIMS): { status: number; body: unknown } {
   const request = (body ?? {}) as { input?: unknown; model?: string; dimensions?: number };
   const inputs = Array.isArray(request.input) ? request.input : [request.input];
   if (inputs.some((i) => typeof i !== "string"))
     return { status: 400, body: { error: { message: "input must be a string or an array of strings", type: "invalid_request_error" } } };
   if (fault === "http-500") return { status: 500, body: { error: { message: "embedding backend down", type: "server_error" } } };
-  const dims = typeof request.dimensions === "number" ? request.dimensions : FAKE_EMBEDDING_DIMS;
+  const dims = typeof request.dimensions === "number" ? request.dimensions : defaultDims;
   const data = (inputs as string[]).map((text, index) => {
     let embedding = fakeEmbedding(text, dims);
     if (fault === "wrong-dims") embedding = embedding.slice(0, dims / 2);
