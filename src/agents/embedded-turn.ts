@@ -176,6 +176,9 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
 
   const discovered = await cachedSkills(workspaceDir, input.stateDir, env);
   const skills = keptSkillsFor(discovered.skills, config, agentId, env);
+  // What the prompt leaves out for a reason the user can fix (a skipped skill, a cut file) is said, naming the file.
+  for (const warning of bootstrap.warnings) input.onWarning?.(`workspace file ${warning}`);
+  for (const warning of discovered.warnings) input.onWarning?.(`skill ${warning}`);
 
   const exec = config.tools?.exec ?? {};
   const memory = input.services?.memory;
