@@ -7,6 +7,7 @@ import { PruningClock, resolvePruningSettings } from "../agents/pruning/pruning-
 import type { AgentEvent, StreamModelFn, ToolServices } from "../agents/types.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
+import type { ModelFailover } from "../models/failover/index.js";
 import { compactionThresholds, resolveCompactionSettings, type CompactionResult } from "../sessions/compaction/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import type { ConversationWindow } from "./conversation-window.js";
@@ -26,6 +27,8 @@ export interface ContextMaintenanceDeps {
   runs: RunRegistry;
   history: HistoryCache;
   streamModel: StreamModelFn;
+  /** Keys and cooldowns, shared with the turns: a summary finds its key where a turn does. */
+  failover: ModelFailover;
   services?: ToolServices;
   approvals?: ExecApprovalBroker;
   turnOverrides?: (sessionKey: string) => TurnOverrides | undefined;
@@ -62,6 +65,7 @@ export class ContextMaintenance {
       store: deps.store,
       config: deps.config,
       streamModel: deps.streamModel,
+      failover: deps.failover,
       logger: deps.logger,
       cachedInput: (sessionKey) => deps.history.compactionInput(sessionKey),
       applied: (sessionKey, firstKeptEntryId, summary) => deps.history.applyCompaction(sessionKey, firstKeptEntryId, summary),

@@ -96,6 +96,7 @@ export class ConversationService implements ConversationPort {
       forgetListener: (id) => this.queue.forgetListener(id),
       withdrawMessages: (sessionKey, runIds, reason) => this.historyCache.withdraw(sessionKey, runIds, reason),
     });
+    const failover = new ModelFailover({ stateDir: deps.stateDir, log: deps.logger });
     this.context = new ContextMaintenance({
       stateDir: deps.stateDir,
       config: deps.config,
@@ -105,6 +106,7 @@ export class ConversationService implements ConversationPort {
       runs: this.runs,
       history: this.historyCache,
       streamModel: this.streamModel,
+      failover,
       services: deps.services,
       approvals: deps.approvals,
       turnOverrides: deps.turnOverrides,
@@ -124,7 +126,7 @@ export class ConversationService implements ConversationPort {
       history: this.historyCache,
       queue: { steeringPending: (key) => this.queue.steeringPending(key), takeSteering: (turn) => this.queue.takeSteering(turn) },
       streamModel: this.streamModel,
-      failover: new ModelFailover({ stateDir: deps.stateDir, log: deps.logger }),
+      failover,
       approvals: deps.approvals,
       services: deps.services,
       turnOverrides: deps.turnOverrides,

@@ -4,6 +4,7 @@ import type { Logger } from "../infra/logger.js";
 import { agentModelRef, resolveAgentConfig } from "../agents/agent-config.js";
 import { compactSession } from "../agents/compaction/compact-session.js";
 import type { AgentEvent, StreamModelFn } from "../agents/types.js";
+import { buildCandidateChain, type ModelFailover } from "../models/failover/index.js";
 import { resolveModel } from "../models/index.js";
 import {
   compactionInput,
@@ -20,6 +21,8 @@ export interface SessionCompactorDeps {
   store: SessionStore;
   config: () => OpenClawConfig;
   streamModel: StreamModelFn;
+  /** Keys and cooldowns, as for the turns: the summary's key comes from where a turn's would. */
+  failover: ModelFailover;
   logger: Logger;
   /** The session's cached history as compaction input; undefined when not cached (the transcript is read then). */
   cachedInput: (sessionKey: string) => CompactionInput | undefined;
@@ -68,12 +71,15 @@ export class SessionCompactor {
     const entry = this.deps.store.get(sessionKey);
     if (!entry) return { ok: false, reason: `session not found: ${sessionKey}` };
     const ref = settings.model ?? request.modelRef ?? entry.modelOverride ?? entry.model ?? agentModelRef(config, resolveAgentConfig(config, parseSessionKey(sessionKey).agentId));
-    const resolved = resolveModel(ref, config, process.env);
+    // The key is the failover's to pick (auth profiles, key lists, cooldowns); one that answers nothing says so.
+    const resolved = resolveModel(ref, config, process.env, { requireKey: false });
     if (!resolved.ok) return { ok: false, reason: `no model to write the summary: ${resolved.message}` };
     const thresholds = compactionThresholds(resolved.model.contextWindow, settings);
     const automatic = request.reason !== "manual" ? request.reason : undefined;
     if (automatic) request.emit?.({ type: "auto_compaction_start", reason: automatic });
     const agentId = parseSessionKey(sessionKey).agentId;
+    const chain = buildCandidateChain({ requested: resolved.model.ref, strict: true, fallbacks: [] }, config);
+    const keyed = this.deps.failover.beginTurn({ chain, config, env: process.env, agentId, sessionKey, stream: this.deps.streamModel });
     this.deps.hooks?.emit({ type: "session", action: "compact:before", sessionKey, context: { agentId, reason: request.reason, model: resolved.model.ref } });
 
     const signal = request.signal ? AbortSignal.any([request.signal, AbortSignal.timeout(settings.timeoutMs)]) : AbortSignal.timeout(settings.timeoutMs);
@@ -86,7 +92,7 @@ export class SessionCompactor {
         keepRecentTokens: thresholds.keepRecentTokens,
         summaryMaxTokens: Math.min(thresholds.summaryMaxTokens, resolved.model.maxTokens),
         unfinishedRunIds: request.unfinishedRunIds,
-        streamModel: this.deps.streamModel,
+        streamModel: keyed.stream,
         model: resolved.model,
         signal,
       });
