@@ -16,7 +16,7 @@ export class AssistantTurn {
   private open = false;
   private readonly timestamp = Date.now();
 
-  constructor(private readonly model: ResolvedModel) {}
+  constructor(readonly model: ResolvedModel) {}
 
   beginText(initial = ""): void {
     this.content.push({ type: "text", text: initial });

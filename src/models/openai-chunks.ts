@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import type { ModelStreamEvent } from "./types.js";
+import type { ClassifiedModelError, ModelStreamEvent, ResolvedModel } from "./types.js";
 import type { AssistantTurn } from "./assistant-turn.js";
 import { toolCallArguments } from "./tool-arguments.js";
 import type { ReadResult } from "./types.js";
@@ -21,10 +21,12 @@ type Delta = OpenAI.ChatCompletionChunk.Choice.Delta & { reasoning_content?: unk
 export class OpenAIChunkReader {
   private readonly calls = new Map<number, PendingCall>();
   private finishReason: string | null = null;
+  private chunks = 0;
 
   constructor(private readonly turn: AssistantTurn) {}
 
   read(chunk: OpenAI.ChatCompletionChunk): ReadResult {
+    this.chunks += 1;
     if (typeof chunk !== "object" || chunk === null) {
       return { events: [], failure: { kind: "malformed", retryable: false, message: "stream chunk is not an object" } };
     }
@@ -42,6 +44,7 @@ export class OpenAIChunkReader {
   }
 
   finish(): ModelStreamEvent {
+    if (this.finishReason === null && this.chunks === 0) return this.turn.fail(noStreamAtAll(this.turn.model));
     if (this.finishReason === null) {
       return this.turn.fail({ kind: "malformed", retryable: true, message: "stream ended without a finish_reason" });
     }
@@ -101,4 +104,17 @@ export class OpenAIChunkReader {
     const input = Math.max(0, (usage.prompt_tokens ?? 0) - cached);
     return { type: "usage", usage: this.turn.updateUsage({ input, output: usage.completion_tokens ?? 0, cacheRead: cached, cacheWrite: 0 }) };
   }
+}
+
+/**
+ * A 2xx answer without a single chunk: the URL answered, but not as a Chat Completions stream
+ * (a web page, a UI's port, another API). The likely fix is the baseUrl.
+ */
+function noStreamAtAll(model: ResolvedModel): ClassifiedModelError {
+  const url = `${(model.baseUrl ?? "").replace(/\/+$/, "")}/chat/completions`;
+  return {
+    kind: "malformed",
+    retryable: true,
+    message: `POST ${url} answered without a single Chat Completions stream event; check that models.providers.${model.provider}.baseUrl is the server's OpenAI-compatible API root (usually ending in /v1)`,
+  };
 }

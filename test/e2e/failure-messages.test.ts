@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, runCli, startGateway } from "../helpers/gateway-process.js";
@@ -44,6 +46,29 @@ describe("every failed turn says what failed and the likely fix", () => {
       await gw.stop();
     }
   }, 120_000);
+
+  it("a baseUrl that answers 200 with a web page, not a stream: the URL it called and the setting to check", async () => {
+    const page = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<!doctype html><html><body>Welcome to the dashboard</body></html>");
+    });
+    await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+    const baseUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/v1`;
+    try {
+      const stateDir = makeTempDir();
+      const config = {
+        agents: { defaults: { workspace: path.join(stateDir, "ws"), model: { primary: "local/llama" } } },
+        models: { providers: { local: { baseUrl, apiKey: "sk-local-secret", api: "openai-completions", models: [{ id: "llama" }] } } },
+      };
+      fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config));
+      const res = await runCli(["agent", "--local", "-m", "hi"], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
+      expect(res.code).toBe(1);
+      expect(res.output).toContain(`POST ${baseUrl}/chat/completions`);
+      expect(res.output).toContain("check that models.providers.local.baseUrl is the server's OpenAI-compatible API root");
+    } finally {
+      await new Promise((resolve) => page.close(resolve));
+    }
+  });
 
   it("agent -m without a running gateway suggests `openclaw gateway start` and --local", async () => {
     const res = await runCli(["agent", "-m", "hi"], { OPENCLAW_STATE_DIR: makeTempDir(), OPENCLAW_GATEWAY_PORT: String(await closedPort()) });
