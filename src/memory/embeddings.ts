@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { nodeHttpFetch } from "../models/node-http-fetch.js";
-import { redactSecrets } from "../models/index.js";
+import { apiKeyEnvVar, redactSecrets } from "../models/index.js";
 import type { EmbeddingSettings } from "./settings.js";
 
 /** Turns texts into vectors. `key` identifies the endpoint in the embedding cache. */
@@ -63,7 +63,7 @@ export function createRemoteEmbedder(settings: Extract<EmbeddingSettings, { kind
           await delay(RETRY_DELAYS_MS[attempt]!, signal);
           continue;
         }
-        throw new EmbeddingError("unreachable", `embedding provider ${where} is unreachable: ${describeNetworkError(error)}`);
+        throw new EmbeddingError("unreachable", `embedding provider ${where} is unreachable: ${describeNetworkError(error)}${unreachableHint(settings.provider)}`);
       }
       if ((response.status === 429 || response.status >= 500) && attempt < retries) {
         await response.arrayBuffer().catch(() => undefined);
@@ -72,7 +72,8 @@ export function createRemoteEmbedder(settings: Extract<EmbeddingSettings, { kind
       }
       const text = await response.text();
       if (!response.ok) {
-        throw new EmbeddingError("bad-response", `embedding provider ${where} answered HTTP ${response.status}: ${redactSecrets(text.slice(0, 300), [settings.apiKey])}`);
+        const hint = statusHint(response.status, settings.provider, settings.model);
+        throw new EmbeddingError("bad-response", `embedding provider ${where} answered HTTP ${response.status}: ${redactSecrets(text.slice(0, 300), [settings.apiKey])}${hint}`);
       }
       return parseVectors(text, input.length, where);
     }
@@ -130,6 +131,17 @@ function* batches(texts: string[], size: number): Generator<string[]> {
     chars += text.length;
   }
   if (batch.length > 0) yield batch;
+}
+
+/** The likely fix of an error status a setting causes: a refused key, a wrong model or path. */
+function statusHint(status: number, provider: string, model: string): string {
+  if (status === 401 || status === 403) return ` (check the key: memory.search.remote.apiKey, models.providers.${provider}.apiKey or ${apiKeyEnvVar(provider)})`;
+  if (status === 404) return ` (check that the server has model "${model}" (memory.search.model) and that the baseUrl is its API root, usually ending in /v1)`;
+  return "";
+}
+
+function unreachableHint(provider: string): string {
+  return ` (is the server running there? Check memory.search.remote.baseUrl or models.providers.${provider}.baseUrl)`;
 }
 
 function retryAfterMs(response: Response): number | undefined {
