@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { nodeHttpFetch } from "../models/node-http-fetch.js";
-import { apiKeyEnvVar, redactSecrets } from "../models/index.js";
+import { apiKeyEnvVar, redactSecrets, urlWithoutCredentials } from "../models/index.js";
 import type { EmbeddingSettings } from "./settings.js";
 
 /** Turns texts into vectors. `key` identifies the endpoint in the embedding cache. */
@@ -41,7 +41,7 @@ type FetchFn = (url: string, init: RequestInit) => Promise<Response>;
 export function createRemoteEmbedder(settings: Extract<EmbeddingSettings, { kind: "remote" }>, fetchFn: FetchFn = nodeHttpFetch): Embedder {
   const url = `${settings.baseUrl}/embeddings`;
   const key = createHash("sha256").update(`${settings.baseUrl}\n${settings.model}`).digest("hex").slice(0, 16);
-  const where = `${settings.provider} (${settings.baseUrl || "no baseUrl"})`;
+  const where = `${settings.provider} (${urlWithoutCredentials(settings.baseUrl) || "no baseUrl"})`;
 
   const request = async (input: string[], signal: AbortSignal | undefined, retries: number): Promise<Float32Array[]> => {
     if (!settings.baseUrl)

@@ -1,4 +1,5 @@
 import { apiKeyEnvVar } from "./builtin-providers.js";
+import { urlWithoutCredentials } from "./model-errors.js";
 import type { ClassifiedModelError } from "./types.js";
 
 /** Where a wire format posts its requests: the SDK's base URL and the path it appends. */
@@ -18,7 +19,7 @@ export interface EndpointShape {
  * does not have), a refused key (401/403), and a server that cannot be reached.
  */
 export function withFailureHint(error: ClassifiedModelError, endpoint: EndpointShape, model: { provider: string; id: string }): ClassifiedModelError {
-  const base = endpoint.baseUrl.replace(/\/+$/, "");
+  const base = urlWithoutCredentials(endpoint.baseUrl.replace(/\/+$/, ""));
   const fix = likelyFix(error, base, endpoint, model);
   return fix ? { ...error, message: `${error.message} (called POST ${base}${endpoint.path}; ${fix})` } : error;
 }

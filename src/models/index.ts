@@ -10,7 +10,7 @@ export { parseModelRef, defaultModelRef, defaultModelFallbacks, type ModelRefPar
 export { apiKeyEnvVar, BUILTIN_PROVIDERS, MODEL_DEFAULTS, SUPPORTED_APIS } from "./builtin-providers.js";
 export { createStreamModel, type StreamModel } from "./stream-model.js";
 export { normalizeToolSchema } from "./tool-schema.js";
-export { redactSecrets } from "./model-errors.js";
+export { redactSecrets, urlWithoutCredentials } from "./model-errors.js";
 export type { ClassifiedModelError, ConfiguredModelInfo, ProviderModel, ResolveModelResult } from "./types.js";
 export { DEFAULT_CONTEXT_TOKENS, resolveContextWindow, type ContextWindowInfo, type ContextWindowSource } from "./context-window.js";
 export { isContextOverflowText } from "./context-overflow.js";

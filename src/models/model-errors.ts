@@ -123,6 +123,14 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
   return out;
 }
 
+/**
+ * A URL as an error may show it: credentials written into it (`https://user:pass@proxy/v1`, as
+ * some proxies take them) become `***`.
+ */
+export function urlWithoutCredentials(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, "$1***@");
+}
+
 /** Header values that may carry credentials, for redaction. */
 export function secretHeaderValues(headers: Record<string, string> | undefined): string[] {
   return (

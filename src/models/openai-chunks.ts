@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import type { ClassifiedModelError, ModelStreamEvent, ResolvedModel } from "./types.js";
 import type { AssistantTurn } from "./assistant-turn.js";
+import { urlWithoutCredentials } from "./model-errors.js";
 import { toolCallArguments } from "./tool-arguments.js";
 import type { ReadResult } from "./types.js";
 
@@ -111,7 +112,7 @@ export class OpenAIChunkReader {
  * (a web page, a UI's port, another API). The likely fix is the baseUrl.
  */
 function noStreamAtAll(model: ResolvedModel): ClassifiedModelError {
-  const url = `${(model.baseUrl ?? "").replace(/\/+$/, "")}/chat/completions`;
+  const url = `${urlWithoutCredentials((model.baseUrl ?? "").replace(/\/+$/, ""))}/chat/completions`;
   return {
     kind: "malformed",
     retryable: true,

@@ -70,6 +70,21 @@ describe("every failed turn says what failed and the likely fix", () => {
     }
   });
 
+  it("a baseUrl with credentials in it is shown without them", async () => {
+    const stateDir = makeTempDir();
+    const baseUrl = server.url.replace("http://", "http://proxyuser:proxy-pass-secret@");
+    const config = {
+      agents: { defaults: { workspace: path.join(stateDir, "ws"), model: { primary: "local/llama" } } },
+      models: { providers: { local: { baseUrl, apiKey: "sk-local-secret", api: "openai-completions", models: [{ id: "llama" }] } } },
+    };
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config));
+    const res = await runCli(["agent", "--local", "-m", "hi"], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
+    expect(res.code).toBe(1);
+    expect(res.output).toContain(`called POST http://***@127.0.0.1:${server.port}/chat/completions`);
+    expect(res.output).not.toContain("proxy-pass-secret");
+    expect(res.output).not.toContain("proxyuser");
+  });
+
   it("agent -m without a running gateway suggests `openclaw gateway start` and --local", async () => {
     const res = await runCli(["agent", "-m", "hi"], { OPENCLAW_STATE_DIR: makeTempDir(), OPENCLAW_GATEWAY_PORT: String(await closedPort()) });
     expect(res.code).toBe(1);

@@ -44,4 +44,12 @@ describe("embedding provider failures", () => {
     expect(res.output).toContain(`memory unavailable: embedding provider emb (${baseUrl}) is unreachable: ECONNREFUSED`);
     expect(res.output).toContain("is the server running there? Check memory.search.remote.baseUrl or models.providers.emb.baseUrl");
   });
+
+  it("credentials written into the baseUrl are not shown", async () => {
+    const baseUrl = `http://embeduser:embed-pass-secret@127.0.0.1:${await closedPort()}/v1`;
+    const res = await runCli(["memory", "search", "deploy"], memoryState(baseUrl, "sk-the-right-key"));
+    expect(res.code).toBe(1);
+    expect(res.output).toContain("embedding provider emb (http://***@127.0.0.1:");
+    expect(res.output).not.toContain("embed-pass-secret");
+  });
 });
