@@ -54,9 +54,12 @@ let discord: FakeDiscord;
 let slack: FakeSlack;
 let gw: GatewayProcess;
 
-function channelsConfig(fakes: Omit<Channels, "gw">, nameMatching: boolean) {
+/** Keys laid over one channel's config by a test that needs another policy. */
+type Overrides = Partial<Record<"telegram" | "discord" | "slack", Record<string, unknown>>>;
+
+function channelsConfig(fakes: Omit<Channels, "gw">, nameMatching: boolean, overrides: Overrides = {}) {
   const byName = nameMatching ? { dangerouslyAllowNameMatching: true } : {};
-  return {
+  const base = {
     telegram: {
       botToken: fakes.telegram.token,
       apiRoot: fakes.telegram.url,
@@ -98,10 +101,15 @@ function channelsConfig(fakes: Omit<Channels, "gw">, nameMatching: boolean) {
       channels: { [SLACK_CHANNEL]: {}, [SLACK_LISTED_CHANNEL]: { users: [S_CHANNEL_USER] }, [SLACK_NAMED_CHANNEL]: { users: ["@umallory"] } },
     },
   };
+  return {
+    telegram: { ...base.telegram, ...overrides.telegram },
+    discord: { ...base.discord, ...overrides.discord },
+    slack: { ...base.slack, ...overrides.slack },
+  };
 }
 
 /** Fresh fakes of the three platforms and a gateway connected to all of them. */
-async function startChannels(options: { nameMatching: boolean }): Promise<Channels> {
+async function startChannels(options: { nameMatching: boolean; overrides?: Overrides }): Promise<Channels> {
   const telegram = await startFakeTelegram();
   const discord = await startFakeDiscord({
     botId: DISCORD_BOT,
@@ -119,7 +127,7 @@ async function startChannels(options: { nameMatching: boolean }): Promise<Channe
   });
   const slack = await startFakeSlack();
   const stateDir = makeTempDir();
-  const config = fakeModelConfig(model, stateDir, { channels: channelsConfig({ telegram, discord, slack }, options.nameMatching), logging: { level: "debug" } });
+  const config = fakeModelConfig(model, stateDir, { channels: channelsConfig({ telegram, discord, slack }, options.nameMatching, options.overrides), logging: { level: "debug" } });
   const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config } });
   await gw.waitForOutput(/channel account started/, 10_000);
   await waitUntil(() => discord.identifyCount === 1, 15_000, "the Discord IDENTIFY");
@@ -145,14 +153,14 @@ afterEach(() => {
 });
 
 /** Resolves once the gateway has logged that it dropped this sender's message in this chat. */
-function ignored(chatId: string | number, senderId: string | number): Promise<string> {
+function ignored(chatId: string | number, senderId: string | number, gateway = gw): Promise<string> {
   const line = new RegExp(`^(?=.*"msg":"inbound message ignored")(?=.*"chatId":"${chatId}")(?=.*"senderId":"${senderId}").*$`, "m");
-  return gw.waitForOutput(line, 10_000);
+  return gateway.waitForOutput(line, 10_000);
 }
 
 /** What the sender wrote: a group message reaches the model as `[Sender name] text`. */
 const said = (req: Parameters<typeof lastUserText>[0]) => lastUserText(req).replace(/^\[[^\]]*\] /, "");
-const telegramReplies = (chatId: number) => telegram.messages(chatId).map((m) => String(m.text));
+const telegramReplies = (chatId: number, fake = telegram) => fake.messages(chatId).map((m) => String(m.text));
 const discordReplies = (channelId: string, fake = discord) => fake.messages(channelId).map((m) => m.content);
 const slackReplies = (channel: string, fake = slack) => fake.posted.filter((p) => p.channel === channel).map((p) => p.text);
 
@@ -239,6 +247,34 @@ describe("name entries in allow-lists", () => {
       expect(slackReplies(SLACK_NAMED_CHANNEL, optedSlack)).toEqual(["named: by name on slack"]);
     } finally {
       await stopChannels(opted);
+    }
+  });
+});
+
+describe("groupPolicy: open", () => {
+  it("admits senders outside groupAllowFrom (it filters only under allowlist), while a chat's own sender list still applies", async () => {
+    model.setResponder((req) => ({ text: `open: ${said(req)}` }));
+    const open: Partial<Channels> = {};
+    try {
+      const openPolicy = { groupPolicy: "open" };
+      Object.assign(open, await startChannels({ nameMatching: false, overrides: { telegram: openPolicy, discord: openPolicy, slack: openPolicy } }));
+      const { telegram: tg, discord: dc, slack: sl, gw: openGw } = open as Channels;
+      tg.pushMessage({ chatId: TG_LISTED_GROUP, fromId: TG_ACCOUNT_USER, text: "account user in listed group", messageId: 1 });
+      await ignored(TG_LISTED_GROUP, TG_ACCOUNT_USER, openGw);
+      sl.pushMessage({ channel: SLACK_LISTED_CHANNEL, channelType: "channel", user: S_ACCOUNT_USER, text: "account user in listed channel" });
+      await ignored(SLACK_LISTED_CHANNEL, S_ACCOUNT_USER, openGw);
+      dc.pushMessage({ channelId: LISTED_CHANNEL, guildId: GUILD, authorId: D_GUILD_USER, authorName: "guilduser", content: "guild user in listed channel" });
+      await ignored(LISTED_CHANNEL, D_GUILD_USER, openGw);
+
+      tg.pushMessage({ chatId: TG_GROUP, fromId: TG_GROUP_USER, text: "outside groupAllowFrom on telegram", messageId: 2 });
+      sl.pushMessage({ channel: SLACK_CHANNEL, channelType: "channel", user: S_CHANNEL_USER, text: "outside groupAllowFrom on slack" });
+      await tg.waitFor(() => telegramReplies(TG_GROUP, tg).length === 1, 10_000);
+      await sl.waitFor(() => slackReplies(SLACK_CHANNEL, sl).length === 1, 10_000);
+      expect(telegramReplies(TG_GROUP, tg)).toEqual(["open: outside groupAllowFrom on telegram"]);
+      expect(slackReplies(SLACK_CHANNEL, sl)).toEqual(["open: outside groupAllowFrom on slack"]);
+      expect(chatRequests(model)).toHaveLength(2);
+    } finally {
+      await stopChannels(open);
     }
   });
 });

@@ -32,7 +32,8 @@ export interface AccessInput {
  *
  * The sender filter is the most specific list that is set, never a union: a Telegram topic's or
  * group's `allowFrom`, a Discord channel's `users` then its guild's, a Slack channel's `users`;
- * else the account's `groupAllowFrom`. A Telegram group's or topic's `allowFrom: []` and a Discord
+ * else the account's `groupAllowFrom` (under `groupPolicy: allowlist` only: `open` ignores it, as
+ * OpenClaw does). A Telegram group's or topic's `allowFrom: []` and a Discord
  * channel's `users: []` admit nobody; an empty guild or Slack channel `users` counts as unset.
  * Discord guild `roles` admit members beside the users.
  */
@@ -57,7 +58,9 @@ export function decideAccess(input: AccessInput): AccessDecision {
   const entry = lookup.entry;
   if (entry?.enabled === false) return { decision: "drop", reason: `${message.chatType} ${message.chatId} is disabled` };
 
-  const senderFilter = lookup.users ?? (account.groupAllowFrom as string[] | undefined) ?? [];
+  // The account's `groupAllowFrom` filters senders only under `allowlist`; a chat's own list always does.
+  const accountSenders = policy === "allowlist" ? (account.groupAllowFrom as string[] | undefined) : undefined;
+  const senderFilter = lookup.users ?? accountSenders ?? [];
   const roleFilter = lookup.roles;
   if (lookup.users !== undefined || senderFilter.length > 0 || roleFilter.length > 0) {
     const userOk = allowListMatches(channel, senderFilter, sender, nameMatching);

@@ -34,9 +34,11 @@ describe("group access", () => {
     });
   });
 
-  it("groupPolicy open needs no map; a sender filter still applies, and DM pairings never grant group access", () => {
+  it("groupPolicy open needs no map and ignores groupAllowFrom; a group's own list still applies, and DM pairings never grant group access", () => {
     expect(decideAccess({ channel: "telegram", account: { groupPolicy: "open" }, message: group, pairedSenders: [] }).decision).toBe("allow");
-    expect(decideAccess({ channel: "telegram", account: { groupPolicy: "open", groupAllowFrom: ["7"] }, message: group, pairedSenders: ["42"] }).decision).toBe("drop");
+    expect(decideAccess({ channel: "telegram", account: { groupPolicy: "open", groupAllowFrom: ["7"] }, message: group, pairedSenders: [] }).decision).toBe("allow");
+    const ownList = { groupPolicy: "open", groups: { "-100": { allowFrom: ["7"] } } };
+    expect(decideAccess({ channel: "telegram", account: ownList, message: group, pairedSenders: ["42"] }).decision).toBe("drop");
   });
 
   it("Discord: a guild without channels allows all of them; listing channels makes it an allowlist; roles admit members", () => {
