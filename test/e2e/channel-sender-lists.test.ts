@@ -278,3 +278,25 @@ describe("groupPolicy: open", () => {
     }
   });
 });
+
+describe('Telegram groups["*"] under allowlist', () => {
+  it("admits nobody while no sender list is set (the drop names groupAllowFrom and the group's allowFrom); a group listed by id needs none", async () => {
+    model.setResponder((req) => ({ text: `wild: ${said(req)}` }));
+    const wild: Partial<Channels> = {};
+    try {
+      const wildcardOnly = { groupAllowFrom: undefined, groups: { "*": {}, [TG_LISTED_GROUP]: {} } };
+      Object.assign(wild, await startChannels({ nameMatching: false, overrides: { telegram: wildcardOnly } }));
+      const { telegram: tg, gw: wildGw } = wild as Channels;
+      tg.pushMessage({ chatId: TG_GROUP, fromId: TG_GROUP_USER, text: "through the wildcard", messageId: 1 });
+      const drop = await ignored(TG_GROUP, TG_GROUP_USER, wildGw);
+      expect(drop).toContain("set groupAllowFrom or the group's allowFrom");
+
+      tg.pushMessage({ chatId: TG_LISTED_GROUP, fromId: TG_GROUP_USER, text: "in a group listed by id", messageId: 2 });
+      await tg.waitFor(() => telegramReplies(TG_LISTED_GROUP, tg).length === 1, 10_000);
+      expect(telegramReplies(TG_LISTED_GROUP, tg)).toEqual(["wild: in a group listed by id"]);
+      expect(chatRequests(model)).toHaveLength(1);
+    } finally {
+      await stopChannels(wild);
+    }
+  });
+});

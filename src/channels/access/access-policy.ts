@@ -32,9 +32,11 @@ export interface AccessInput {
  *
  * The sender filter is the most specific list that is set, never a union: a Telegram topic's or
  * group's `allowFrom`, a Discord channel's `users` then its guild's, a Slack channel's `users`;
- * else the account's `groupAllowFrom` (under `groupPolicy: allowlist` only: `open` ignores it, as
- * OpenClaw does). A Telegram group's or topic's `allowFrom: []` and a Discord
+ * else the account's `groupAllowFrom` (on Telegram, when unset, its `allowFrom`), under
+ * `groupPolicy: allowlist` only: `open` ignores it, as OpenClaw does. A Telegram group's or topic's `allowFrom: []` and a Discord
  * channel's `users: []` admit nobody; an empty guild or Slack channel `users` counts as unset.
+ * A Telegram group let in under `allowlist` by `groups["*"]` alone (not listed by its id) admits
+ * nobody until a sender list is set; a group listed by its id admits everyone without one.
  * Discord guild `roles` admit members beside the users.
  */
 export function decideAccess(input: AccessInput): AccessDecision {
@@ -59,8 +61,14 @@ export function decideAccess(input: AccessInput): AccessDecision {
   if (entry?.enabled === false) return { decision: "drop", reason: `${message.chatType} ${message.chatId} is disabled` };
 
   // The account's `groupAllowFrom` filters senders only under `allowlist`; a chat's own list always does.
-  const accountSenders = policy === "allowlist" ? (account.groupAllowFrom as string[] | undefined) : undefined;
+  const accountSenders = policy === "allowlist" ? accountGroupSenders(channel, account) : undefined;
   const senderFilter = lookup.users ?? accountSenders ?? [];
+  if (policy === "allowlist" && lookup.wildcardOnly && senderFilter.length === 0) {
+    return {
+      decision: "drop",
+      reason: `${message.chatType} ${message.chatId} is allowed only by groups["*"], which admits nobody without a sender list (groupPolicy: allowlist): set groupAllowFrom or the group's allowFrom, or list the group by its id`,
+    };
+  }
   const roleFilter = lookup.roles;
   if (lookup.users !== undefined || senderFilter.length > 0 || roleFilter.length > 0) {
     const userOk = allowListMatches(channel, senderFilter, sender, nameMatching);
@@ -69,6 +77,12 @@ export function decideAccess(input: AccessInput): AccessDecision {
   }
   const requireMention = entry?.requireMention ?? lookup.parentRequireMention ?? (account.requireMention as boolean | undefined) ?? true;
   return { decision: "allow", entry, requireMention };
+}
+
+/** The account's group sender list: `groupAllowFrom`; on Telegram, when unset, the DM `allowFrom` from config (never pairings). */
+function accountGroupSenders(channel: string, account: Readonly<Record<string, unknown>>): string[] | undefined {
+  const groupAllowFrom = account.groupAllowFrom as string[] | undefined;
+  return groupAllowFrom ?? (channel === "telegram" ? (account.allowFrom as string[] | undefined) : undefined);
 }
 
 interface ChatLookup {
@@ -80,6 +94,8 @@ interface ChatLookup {
   roles: string[];
   parentRequireMention?: boolean;
   blocked?: string;
+  /** A Telegram group matched by the `"*"` entry alone, not by its own id. */
+  wildcardOnly?: boolean;
 }
 
 /** The platform's allowlist map for this chat: Telegram `groups` (+ `topics`), Discord `guilds.<id>.channels`, Slack `channels`. */
@@ -106,7 +122,8 @@ function findChatEntry(channel: string, account: Readonly<Record<string, unknown
   // A topic inherits its group's keys and overrides the ones it sets (its `allowFrom` too).
   const entry = topic ? { ...group, ...topic } : group;
   const users = ownSenderList(entry);
-  return { listed: true, entry, roles: [], users: channel === "slack" && users?.length === 0 ? undefined : users };
+  const wildcardOnly = channel === "telegram" && !Object.hasOwn(map, message.chatId);
+  return { listed: true, entry, roles: [], users: channel === "slack" && users?.length === 0 ? undefined : users, wildcardOnly };
 }
 
 /** A chat entry's own sender list: `allowFrom` (Telegram's key) or `users` (Discord's and Slack's). */

@@ -21,9 +21,9 @@ describe("DM access", () => {
 });
 
 describe("group access", () => {
-  it("allowlist without a groups map blocks every group; '*' opens them with mention gating on by default", () => {
+  it("allowlist without a groups map blocks every group; '*' with a sender list opens them with mention gating on by default", () => {
     expect(decideAccess({ channel: "telegram", account: {}, message: group, pairedSenders: [] }).decision).toBe("drop");
-    expect(decideAccess({ channel: "telegram", account: { groups: { "*": {} } }, message: group, pairedSenders: [] })).toEqual({
+    expect(decideAccess({ channel: "telegram", account: { groupAllowFrom: ["42"], groups: { "*": {} } }, message: group, pairedSenders: [] })).toEqual({
       decision: "allow",
       entry: {},
       requireMention: true,
@@ -39,6 +39,22 @@ describe("group access", () => {
     expect(decideAccess({ channel: "telegram", account: { groupPolicy: "open", groupAllowFrom: ["7"] }, message: group, pairedSenders: [] }).decision).toBe("allow");
     const ownList = { groupPolicy: "open", groups: { "-100": { allowFrom: ["7"] } } };
     expect(decideAccess({ channel: "telegram", account: ownList, message: group, pairedSenders: ["42"] }).decision).toBe("drop");
+  });
+
+  it("Telegram '*' under allowlist admits nobody without a sender list; a group listed by id needs none; open needs none", () => {
+    const decide = (account: Record<string, unknown>) => decideAccess({ channel: "telegram", account, message: group, pairedSenders: [] });
+    expect(decide({ groups: { "*": {} } })).toMatchObject({ decision: "drop", reason: expect.stringContaining("set groupAllowFrom or the group's allowFrom") });
+    expect(decide({ groupAllowFrom: [], groups: { "*": {} } }).decision).toBe("drop");
+    expect(decide({ groups: { "*": { allowFrom: ["42"] } } }).decision).toBe("allow");
+    expect(decide({ groups: { "*": {}, "-100": {} } }).decision).toBe("allow");
+    expect(decide({ groupPolicy: "open", groups: { "*": {} } }).decision).toBe("allow");
+    // Telegram's groupAllowFrom falls back to the DM allowFrom of the config (not to pairings).
+    expect(decide({ allowFrom: ["42"], groups: { "*": {} } }).decision).toBe("allow");
+    expect(decide({ allowFrom: ["7"], groups: { "-100": {} } }).decision).toBe("drop");
+    expect(decideAccess({ channel: "telegram", account: { groups: { "*": {} } }, message: group, pairedSenders: ["42"] }).decision).toBe("drop");
+    expect(decideAccess({ channel: "slack", account: { channels: { "*": {} } }, message: { ...group, chatType: "channel", chatId: "C1" }, pairedSenders: [] }).decision).toBe(
+      "allow",
+    );
   });
 
   it("Discord: a guild without channels allows all of them; listing channels makes it an allowlist; roles admit members", () => {
