@@ -21,6 +21,12 @@ const LISTED_CHANNEL = "200000000000000902";
 const D_ACCOUNT_USER = "200000000000000111";
 const D_GUILD_USER = "200000000000000222";
 const D_CHANNEL_USER = "200000000000000333";
+/** A channel with its own `roles`, which replace the guild's `roles` there. */
+const ROLE_CHANNEL = "200000000000000904";
+const GUILD_ROLE = "200000000000000950";
+const CHANNEL_ROLE = "200000000000000951";
+const D_GUILD_ROLE_MEMBER = "200000000000000444";
+const D_CHANNEL_ROLE_MEMBER = "200000000000000555";
 
 const TG_GROUP = -100500;
 const TG_LISTED_GROUP = -100600;
@@ -86,7 +92,13 @@ function channelsConfig(fakes: Omit<Channels, "gw">, nameMatching: boolean, over
         [GUILD]: {
           requireMention: false,
           users: [D_GUILD_USER],
-          channels: { [GUILD_CHANNEL]: {}, [LISTED_CHANNEL]: { users: [D_CHANNEL_USER] }, [NAMED_CHANNEL]: { users: ["@mallory"] } },
+          roles: [GUILD_ROLE],
+          channels: {
+            [GUILD_CHANNEL]: {},
+            [LISTED_CHANNEL]: { users: [D_CHANNEL_USER] },
+            [NAMED_CHANNEL]: { users: ["@mallory"] },
+            [ROLE_CHANNEL]: { roles: [CHANNEL_ROLE] },
+          },
         },
       },
     },
@@ -121,6 +133,11 @@ async function startChannels(options: { nameMatching: boolean; overrides?: Overr
           { id: GUILD_CHANNEL, name: "general", type: 0 },
           { id: LISTED_CHANNEL, name: "listed", type: 0 },
           { id: NAMED_CHANNEL, name: "named", type: 0 },
+          { id: ROLE_CHANNEL, name: "roles", type: 0 },
+        ],
+        roles: [
+          { id: GUILD_ROLE, name: "guild-role" },
+          { id: CHANNEL_ROLE, name: "channel-role" },
         ],
       },
     ],
@@ -216,6 +233,29 @@ describe("a group's own sender list", () => {
     slack.pushMessage({ channel: SLACK_CHANNEL, channelType: "channel", user: S_ACCOUNT_USER, text: "account user elsewhere" });
     await slack.waitFor(() => slackReplies(SLACK_CHANNEL).length === 1, 10_000);
     expect(slackReplies(SLACK_CHANNEL)).toEqual(["sl: account user elsewhere"]);
+    expect(chatRequests(model)).toHaveLength(2);
+  });
+});
+
+describe("Discord roles", () => {
+  it("a channel's roles replace its guild's roles there; the guild's roles admit their members in its other channels", async () => {
+    model.setResponder((req) => ({ text: `roles: ${said(req)}` }));
+    const say = (channelId: string, authorId: string, roles: string[], content: string) =>
+      discord.pushMessage({ channelId, guildId: GUILD, authorId, authorName: `user${authorId.slice(-3)}`, memberRoles: roles, content });
+    say(ROLE_CHANNEL, D_GUILD_ROLE_MEMBER, [GUILD_ROLE], "guild role in role channel");
+    await ignored(ROLE_CHANNEL, D_GUILD_ROLE_MEMBER);
+    say(ROLE_CHANNEL, D_CHANNEL_ROLE_MEMBER, [CHANNEL_ROLE], "channel role in role channel");
+    await waitUntil(() => discordReplies(ROLE_CHANNEL).length === 1, 10_000, "the role channel's reply");
+    expect(discordReplies(ROLE_CHANNEL)).toEqual(["roles: channel role in role channel"]);
+
+    // Other tests answer in the guild channel too: only the replies after this point count.
+    const earlier = discordReplies(GUILD_CHANNEL).length;
+    const newReplies = () => discordReplies(GUILD_CHANNEL).slice(earlier);
+    say(GUILD_CHANNEL, D_CHANNEL_ROLE_MEMBER, [CHANNEL_ROLE], "channel role in guild channel");
+    await ignored(GUILD_CHANNEL, D_CHANNEL_ROLE_MEMBER);
+    say(GUILD_CHANNEL, D_GUILD_ROLE_MEMBER, [GUILD_ROLE], "guild role in guild channel");
+    await waitUntil(() => newReplies().length === 1, 10_000, "the guild channel's reply");
+    expect(newReplies()).toEqual(["roles: guild role in guild channel"]);
     expect(chatRequests(model)).toHaveLength(2);
   });
 });

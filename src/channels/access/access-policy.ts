@@ -10,6 +10,8 @@ export interface ChatEntry {
   requireMention?: boolean;
   allowFrom?: string[];
   users?: string[];
+  /** Discord channels only: role ids admitted there, replacing the guild's `roles`. */
+  roles?: string[];
   agentId?: string;
 }
 
@@ -37,7 +39,8 @@ export interface AccessInput {
  * channel's `users: []` admit nobody; an empty guild or Slack channel `users` counts as unset.
  * A Telegram group let in under `allowlist` by `groups["*"]` alone (not listed by its id) admits
  * nobody until a sender list is set; a group listed by its id admits everyone without one.
- * Discord guild `roles` admit members beside the users.
+ * Discord `roles` admit members beside the users: a channel's `roles` replace its guild's there
+ * (a channel's `roles: []` admits no role); an empty guild `roles` counts as unset.
  */
 export function decideAccess(input: AccessInput): AccessDecision {
   const { account, message, channel } = input;
@@ -70,9 +73,9 @@ export function decideAccess(input: AccessInput): AccessDecision {
     };
   }
   const roleFilter = lookup.roles;
-  if (lookup.users !== undefined || senderFilter.length > 0 || roleFilter.length > 0) {
+  if (lookup.users !== undefined || senderFilter.length > 0 || roleFilter !== undefined) {
     const userOk = allowListMatches(channel, senderFilter, sender, nameMatching);
-    const roleOk = roleFilter.some((r) => message.memberRoleIds?.includes(r));
+    const roleOk = (roleFilter ?? []).some((r) => message.memberRoleIds?.includes(r));
     if (!userOk && !roleOk) return { decision: "drop", reason: `sender ${message.senderId} is not allowed in this ${message.chatType}` };
   }
   const requireMention = entry?.requireMention ?? lookup.parentRequireMention ?? (account.requireMention as boolean | undefined) ?? true;
@@ -90,8 +93,8 @@ interface ChatLookup {
   entry?: ChatEntry;
   /** The chat's own sender list (it replaces `groupAllowFrom`); undefined when the chat sets none. */
   users?: string[];
-  /** Discord `roles` of the guild. */
-  roles: string[];
+  /** Discord roles admitted beside the users: the channel's `roles`, else the guild's; undefined when neither restricts. */
+  roles?: string[];
   parentRequireMention?: boolean;
   blocked?: string;
   /** A Telegram group matched by the `"*"` entry alone, not by its own id. */
@@ -100,19 +103,20 @@ interface ChatLookup {
 
 /** The platform's allowlist map for this chat: Telegram `groups` (+ `topics`), Discord `guilds.<id>.channels`, Slack `channels`. */
 function findChatEntry(channel: string, account: Readonly<Record<string, unknown>>, message: InboundMessage): ChatLookup {
-  const none: ChatLookup = { listed: false, roles: [] };
+  const none: ChatLookup = { listed: false };
   if (channel === "discord") {
     const guilds = account.guilds as Record<string, { requireMention?: boolean; users?: string[]; roles?: string[]; channels?: Record<string, ChatEntry> }> | undefined;
     if (!guilds || !message.guildId) return none;
     const guild = guilds[message.guildId] ?? guilds["*"];
     if (!guild) return none;
-    const base = { roles: guild.roles ?? [], parentRequireMention: guild.requireMention };
+    const guildRoles = guild.roles?.length ? guild.roles : undefined;
+    const base = { roles: guildRoles, parentRequireMention: guild.requireMention };
     // A guild without `channels` allows every channel; with it, the map is an allowlist.
     const guildUsers = guild.users?.length ? guild.users : undefined;
     if (!guild.channels) return { ...base, listed: true, users: guildUsers };
     const entry = pick(guild.channels, message.chatId, message.parentChatId);
     if (!entry) return { ...base, listed: false, blocked: `channel ${message.chatId} is not listed under guild ${message.guildId}` };
-    return { ...base, listed: true, entry, users: ownSenderList(entry) ?? guildUsers };
+    return { ...base, listed: true, entry, users: ownSenderList(entry) ?? guildUsers, roles: entry.roles ?? guildRoles };
   }
   const map = (channel === "telegram" ? account.groups : account.channels) as Record<string, ChatEntry & { topics?: Record<string, ChatEntry> }> | undefined;
   if (!map) return none;
@@ -123,7 +127,7 @@ function findChatEntry(channel: string, account: Readonly<Record<string, unknown
   const entry = topic ? { ...group, ...topic } : group;
   const users = ownSenderList(entry);
   const wildcardOnly = channel === "telegram" && !Object.hasOwn(map, message.chatId);
-  return { listed: true, entry, roles: [], users: channel === "slack" && users?.length === 0 ? undefined : users, wildcardOnly };
+  return { listed: true, entry, users: channel === "slack" && users?.length === 0 ? undefined : users, wildcardOnly };
 }
 
 /** A chat entry's own sender list: `allowFrom` (Telegram's key) or `users` (Discord's and Slack's). */

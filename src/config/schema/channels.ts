@@ -21,6 +21,9 @@ const ChatEntry = Type.Object({
   agentId: Type.Optional(NonEmptyString),
 });
 
+/** A Discord channel's entry: a chat entry plus the `roles` that replace its guild's there. */
+const DiscordChannelEntry = Type.Object({ ...ChatEntry.properties, roles: Type.Optional(StringList) });
+
 /** Keys every channel (and every account of it) understands: access, mentions, limits, delivery. */
 const commonKeys = {
   enabled: Type.Optional(Type.Boolean()),
@@ -74,7 +77,7 @@ const discordKeys = {
         requireMention: Type.Optional(Type.Boolean()),
         users: Type.Optional(StringList),
         roles: Type.Optional(StringList),
-        channels: Type.Optional(Type.Record(Type.String(), ChatEntry)),
+        channels: Type.Optional(Type.Record(Type.String(), DiscordChannelEntry)),
       }),
     ),
   ),

@@ -205,6 +205,13 @@ describe("validateConfig: channel settings", () => {
 });
 
 describe("validateConfig: unknown keys", () => {
+  it("knows a Discord channel's roles (and only Discord's: a Telegram group has none)", () => {
+    const discord = { guilds: { "1": { roles: ["2"], channels: { "3": { roles: ["4"], users: ["5"] } } } } };
+    const { config, warnings } = validateConfig({ channels: { discord, telegram: { groups: { "-1": { roles: ["4"] } } } } }, {});
+    expect(warnings).toEqual(['unknown config key "channels.telegram.groups.-1.roles" (ignored)']);
+    expect(config.channels?.discord?.guilds?.["1"]?.channels?.["3"]).toEqual({ roles: ["4"], users: ["5"] });
+  });
+
   it("suggests the known key a typo is closest to", () => {
     const { warnings } = validateConfig({ gateway: { prot: 1 }, agents: { defaults: { modle: "a/b" } }, gatewya: {} }, {});
     expect(warnings).toEqual([

@@ -83,6 +83,11 @@ describe("group access", () => {
     expect(decide("discord", guild({ users: [] }), inChannel)).toBe("drop");
     expect(decide("discord", guild({ users: [] }, ["r1"]), inChannel)).toBe("allow");
     expect(decide("discord", { groupAllowFrom: ["42"], guilds: { g1: { users: ["9"] } } }, inChannel)).toBe("drop");
+    // A channel's roles replace its guild's roles there; `roles: []` admits no role.
+    expect(decide("discord", guild({ users: ["9"], roles: ["r2"] }, ["r1"]), inChannel)).toBe("drop");
+    expect(decide("discord", guild({ users: ["9"], roles: ["r1"] }, ["r2"]), inChannel)).toBe("allow");
+    expect(decide("discord", { guilds: { g1: { roles: ["r1"], channels: { c1: { roles: [] } } } } }, inChannel)).toBe("drop");
+    expect(decide("discord", { guilds: { g1: { roles: [], channels: { c1: {} } } } }, inChannel)).toBe("allow");
 
     const slackChannel: InboundMessage = { ...group, chatType: "channel", chatId: "C1" };
     expect(decide("slack", { groupAllowFrom: ["42"], channels: { C1: { users: ["9"] } } }, slackChannel)).toBe("drop");
