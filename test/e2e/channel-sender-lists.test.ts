@@ -157,6 +157,17 @@ async function stopChannels(channels: Partial<Channels>): Promise<void> {
   await Promise.all([channels.telegram?.close(), channels.discord?.close(), channels.slack?.close()]);
 }
 
+/** Runs `use` with fresh fakes and a gateway of its own started with these options, and stops them after. */
+async function withChannels(options: Parameters<typeof startChannels>[0], use: (channels: Channels) => Promise<void>): Promise<void> {
+  const started: Partial<Channels> = {};
+  try {
+    Object.assign(started, await startChannels(options));
+    await use(started as Channels);
+  } finally {
+    await stopChannels(started);
+  }
+}
+
 beforeAll(async () => {
   model = await startFakeModelServer();
   ({ telegram, discord, slack, gw } = await startChannels({ nameMatching: false }));
@@ -275,58 +286,48 @@ describe("name entries in allow-lists", () => {
 
   it("with dangerouslyAllowNameMatching, Discord and Slack name entries match the sender's username", async () => {
     model.setResponder((req) => ({ text: `named: ${said(req)}` }));
-    const opted: Partial<Channels> = {};
-    try {
-      Object.assign(opted, await startChannels({ nameMatching: true }));
-      const { discord: optedDiscord, slack: optedSlack } = opted as Channels;
+    await withChannels({ nameMatching: true }, async ({ discord: optedDiscord, slack: optedSlack }) => {
       optedDiscord.pushMessage({ channelId: NAMED_CHANNEL, guildId: GUILD, authorId: D_MALLORY, authorName: "mallory", content: "by name on discord" });
       optedSlack.pushMessage({ channel: SLACK_NAMED_CHANNEL, channelType: "channel", user: S_MALLORY, text: "by name on slack" });
       await waitUntil(() => discordReplies(NAMED_CHANNEL, optedDiscord).length === 1, 10_000, "the Discord reply");
       await waitUntil(() => slackReplies(SLACK_NAMED_CHANNEL, optedSlack).length === 1, 10_000, "the Slack reply");
       expect(discordReplies(NAMED_CHANNEL, optedDiscord)).toEqual(["named: by name on discord"]);
       expect(slackReplies(SLACK_NAMED_CHANNEL, optedSlack)).toEqual(["named: by name on slack"]);
-    } finally {
-      await stopChannels(opted);
-    }
+    });
   });
 });
 
 describe("groupPolicy: open", () => {
   it("admits senders outside groupAllowFrom (it filters only under allowlist), while a chat's own sender list still applies", async () => {
     model.setResponder((req) => ({ text: `open: ${said(req)}` }));
-    const open: Partial<Channels> = {};
-    try {
-      const openPolicy = { groupPolicy: "open" };
-      Object.assign(open, await startChannels({ nameMatching: false, overrides: { telegram: openPolicy, discord: openPolicy, slack: openPolicy } }));
-      const { telegram: tg, discord: dc, slack: sl, gw: openGw } = open as Channels;
-      tg.pushMessage({ chatId: TG_LISTED_GROUP, fromId: TG_ACCOUNT_USER, text: "account user in listed group", messageId: 1 });
-      await ignored(TG_LISTED_GROUP, TG_ACCOUNT_USER, openGw);
-      sl.pushMessage({ channel: SLACK_LISTED_CHANNEL, channelType: "channel", user: S_ACCOUNT_USER, text: "account user in listed channel" });
-      await ignored(SLACK_LISTED_CHANNEL, S_ACCOUNT_USER, openGw);
-      dc.pushMessage({ channelId: LISTED_CHANNEL, guildId: GUILD, authorId: D_GUILD_USER, authorName: "guilduser", content: "guild user in listed channel" });
-      await ignored(LISTED_CHANNEL, D_GUILD_USER, openGw);
+    const openPolicy = { groupPolicy: "open" };
+    await withChannels(
+      { nameMatching: false, overrides: { telegram: openPolicy, discord: openPolicy, slack: openPolicy } },
+      async ({ telegram: tg, discord: dc, slack: sl, gw: openGw }) => {
+        tg.pushMessage({ chatId: TG_LISTED_GROUP, fromId: TG_ACCOUNT_USER, text: "account user in listed group", messageId: 1 });
+        await ignored(TG_LISTED_GROUP, TG_ACCOUNT_USER, openGw);
+        sl.pushMessage({ channel: SLACK_LISTED_CHANNEL, channelType: "channel", user: S_ACCOUNT_USER, text: "account user in listed channel" });
+        await ignored(SLACK_LISTED_CHANNEL, S_ACCOUNT_USER, openGw);
+        dc.pushMessage({ channelId: LISTED_CHANNEL, guildId: GUILD, authorId: D_GUILD_USER, authorName: "guilduser", content: "guild user in listed channel" });
+        await ignored(LISTED_CHANNEL, D_GUILD_USER, openGw);
 
-      tg.pushMessage({ chatId: TG_GROUP, fromId: TG_GROUP_USER, text: "outside groupAllowFrom on telegram", messageId: 2 });
-      sl.pushMessage({ channel: SLACK_CHANNEL, channelType: "channel", user: S_CHANNEL_USER, text: "outside groupAllowFrom on slack" });
-      await tg.waitFor(() => telegramReplies(TG_GROUP, tg).length === 1, 10_000);
-      await sl.waitFor(() => slackReplies(SLACK_CHANNEL, sl).length === 1, 10_000);
-      expect(telegramReplies(TG_GROUP, tg)).toEqual(["open: outside groupAllowFrom on telegram"]);
-      expect(slackReplies(SLACK_CHANNEL, sl)).toEqual(["open: outside groupAllowFrom on slack"]);
-      expect(chatRequests(model)).toHaveLength(2);
-    } finally {
-      await stopChannels(open);
-    }
+        tg.pushMessage({ chatId: TG_GROUP, fromId: TG_GROUP_USER, text: "outside groupAllowFrom on telegram", messageId: 2 });
+        sl.pushMessage({ channel: SLACK_CHANNEL, channelType: "channel", user: S_CHANNEL_USER, text: "outside groupAllowFrom on slack" });
+        await tg.waitFor(() => telegramReplies(TG_GROUP, tg).length === 1, 10_000);
+        await sl.waitFor(() => slackReplies(SLACK_CHANNEL, sl).length === 1, 10_000);
+        expect(telegramReplies(TG_GROUP, tg)).toEqual(["open: outside groupAllowFrom on telegram"]);
+        expect(slackReplies(SLACK_CHANNEL, sl)).toEqual(["open: outside groupAllowFrom on slack"]);
+        expect(chatRequests(model)).toHaveLength(2);
+      },
+    );
   });
 });
 
 describe('Telegram groups["*"] under allowlist', () => {
   it("admits nobody while no sender list is set (the drop names groupAllowFrom and the group's allowFrom); a group listed by id needs none", async () => {
     model.setResponder((req) => ({ text: `wild: ${said(req)}` }));
-    const wild: Partial<Channels> = {};
-    try {
-      const wildcardOnly = { groupAllowFrom: undefined, groups: { "*": {}, [TG_LISTED_GROUP]: {} } };
-      Object.assign(wild, await startChannels({ nameMatching: false, overrides: { telegram: wildcardOnly } }));
-      const { telegram: tg, gw: wildGw } = wild as Channels;
+    const wildcardOnly = { groupAllowFrom: undefined, groups: { "*": {}, [TG_LISTED_GROUP]: {} } };
+    await withChannels({ nameMatching: false, overrides: { telegram: wildcardOnly } }, async ({ telegram: tg, gw: wildGw }) => {
       tg.pushMessage({ chatId: TG_GROUP, fromId: TG_GROUP_USER, text: "through the wildcard", messageId: 1 });
       const drop = await ignored(TG_GROUP, TG_GROUP_USER, wildGw);
       expect(drop).toContain("set groupAllowFrom or the group's allowFrom");
@@ -335,8 +336,6 @@ describe('Telegram groups["*"] under allowlist', () => {
       await tg.waitFor(() => telegramReplies(TG_LISTED_GROUP, tg).length === 1, 10_000);
       expect(telegramReplies(TG_LISTED_GROUP, tg)).toEqual(["wild: in a group listed by id"]);
       expect(chatRequests(model)).toHaveLength(1);
-    } finally {
-      await stopChannels(wild);
-    }
+    });
   });
 });
