@@ -424,7 +424,9 @@ export class ConversationService implements ConversationPort {
     }
   }
 
+  /** The gateway stops: waiting messages end unanswered, running turns are aborted and persist what they have. */
   async drain(): Promise<void> {
+    this.queue.stop();
     for (const run of this.runs.all()) if (!run.endedAt) run.controller.abort(new Error("gateway stopping"));
     await this.lanes.drain();
   }

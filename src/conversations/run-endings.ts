@@ -1,6 +1,7 @@
 import type { Logger } from "../infra/logger.js";
 import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import type { WithdrawalReason } from "../sessions/store/index.js";
+import type { RunResult } from "../agents/types.js";
 import type { RunEventSink } from "./run-event-bridge.js";
 import type { RunRecord, RunRegistry, RunStatus } from "./run-registry.js";
 
@@ -25,7 +26,7 @@ export class RunEndings {
       result?.payloads
         .map((p) => p.text)
         .join("\n")
-        .slice(0, 500) ?? errorMessage;
+        .slice(0, 500) || errorMessage;
     for (const id of runIds) {
       this.deps.forgetListener(id);
       this.deps.runs.finish(id, status, result);
@@ -38,8 +39,9 @@ export class RunEndings {
   }
 
   /**
-   * End runs that never started (dropped, aborted while queued) with the events a started run
-   * would end with. Their messages never reached the model: they are withdrawn from the
+   * End runs that never started (dropped, aborted while queued, left waiting when the gateway
+   * stopped) with the events a started run would end with; an error's message is also what
+   * `agent.wait` reports. Their messages never reached the model: they are withdrawn from the
    * conversation, unless `neverWritten` says they were not written in the first place.
    */
   endUnstarted(sessionKey: string, runIds: string[], state: "aborted" | "error", message: string, options: { neverWritten?: boolean } = {}): void {
@@ -60,7 +62,8 @@ export class RunEndings {
       });
       this.deps.sink.chat({ runId: id, sessionKey, agentId: run.agentId, seq: 1, state, ...(state === "error" ? { errorMessage: message } : { stopReason: "rpc" }) });
     }
-    this.finish(pending, state === "aborted" ? "aborted" : "error", undefined, message);
+    if (state === "aborted") this.finish(pending, "aborted", undefined, message);
+    else for (const id of pending) this.finish([id], "error", noReplyError(id, message), message);
     if (!options.neverWritten) this.withdraw(sessionKey, pending, state === "aborted" ? "aborted" : "dropped");
   }
 
@@ -73,4 +76,17 @@ export class RunEndings {
       warn(err);
     }
   }
+}
+
+/** The result of a run that failed without a reply (it never started, or its turn crashed): no usage. */
+export function noReplyError(runId: string, message: string): RunResult {
+  return {
+    runId,
+    payloads: [],
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    durationMs: 0,
+    stopReason: "error",
+    error: { kind: "unknown", message },
+    messages: [],
+  };
 }

@@ -18,6 +18,9 @@ import type { RunEndings } from "./run-endings.js";
 import type { RunEventSink } from "./run-event-bridge.js";
 import type { RunRegistry } from "./run-registry.js";
 
+/** Why a message whose turn had not started when the gateway stopped ends: nothing runs it after the restart. */
+export const NOT_ANSWERED_AT_SHUTDOWN = "the gateway shut down before this message was answered; send it again once the gateway is back";
+
 /** One turn: the runs it answers (`members`, the last names it), its prompt and who listens. */
 export interface Turn {
   sessionKey: string;
@@ -69,6 +72,8 @@ export class TurnQueue {
   private readonly internalQueue = new InternalTurnQueue();
   /** The mode the session's latest message asked for (`chat.send` queueMode or the session's `/queue`). */
   private readonly modeOverrides = new Map<string, QueueMode>();
+  /** The gateway stops: no turn starts any more. */
+  private stopping = false;
 
   constructor(private readonly deps: TurnQueueDeps) {}
 
@@ -106,20 +111,36 @@ export class TurnQueue {
     this.activeTurns.set(turn.sessionKey, turn);
   }
 
-  /** Runs `turn` on its session's lane; the next waiting turn follows when it ends. */
+  /**
+   * Runs `turn` on its session's lane; the next waiting turn follows when it ends. Once the
+   * gateway stops, a turn that has not started never does: its runs end as not answered.
+   */
   start(turn: Turn): void {
     this.activeTurns.set(turn.sessionKey, turn);
     this.deps.lanes
       .enqueue(turn.sessionKey, async (signal) => {
         this.startedTurns.add(turn);
+        if (this.stopping) return this.deps.endings.endUnstarted(turn.sessionKey, turn.members, "error", NOT_ANSWERED_AT_SHUTDOWN);
         // Every run it answered was taken out while it waited: nothing is left to run.
         if (turn.members.length > 0) await this.deps.run(turn, signal);
       })
       .catch((err) => {
+        if (this.stopping) return this.deps.endings.endUnstarted(turn.sessionKey, turn.members, "error", NOT_ANSWERED_AT_SHUTDOWN);
         this.deps.logger.error({ sessionKey: turn.sessionKey, err: (err as Error).message }, "turn failed to run");
         this.deps.endings.finish(turn.members, "error", undefined, (err as Error).message);
       })
       .finally(() => this.turnEnded(turn.sessionKey));
+  }
+
+  /**
+   * The gateway stops: no turn starts any more. Every message still waiting (in an inbox, in the
+   * runtime queue, or in a turn that has not started) ends now, its run with an error that says
+   * it was not answered, as nothing runs it after the restart. Running turns are left to be aborted.
+   */
+  stop(): void {
+    this.stopping = true;
+    const sessions = new Set(this.deps.runs.all().flatMap((run) => (run.endedAt ? [] : [run.sessionKey])));
+    for (const sessionKey of sessions) this.deps.endings.endUnstarted(sessionKey, this.clear(sessionKey), "error", NOT_ANSWERED_AT_SHUTDOWN);
   }
 
   /** A runtime message for a busy session: it waits for a turn of its own. */

@@ -6,7 +6,7 @@ import type { Logger } from "../infra/logger.js";
 import type { ModelFailover } from "../models/failover/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import type { HistoryCache } from "./history-cache.js";
-import type { RunEndings } from "./run-endings.js";
+import { noReplyError, type RunEndings } from "./run-endings.js";
 import { createRunEventBridge, finishAnsweredRun, type RunEventSink } from "./run-event-bridge.js";
 import type { RunRegistry, RunStatus } from "./run-registry.js";
 import { sessionTurnSettings } from "./session-turn-settings.js";
@@ -166,15 +166,7 @@ export class TurnRunner {
     } catch (err) {
       const message = (err as Error).message;
       deps.logger.error({ sessionKey, runId: primary, err: message }, "agent turn crashed");
-      result = {
-        runId: primary,
-        payloads: [],
-        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-        durationMs: 0,
-        stopReason: "error",
-        error: { kind: "unknown", message },
-        messages: [],
-      };
+      result = noReplyError(primary, message);
     } finally {
       for (const signal of watched) signal.removeEventListener("abort", abort);
     }
