@@ -9,8 +9,10 @@ export type ChatSender = (params: SessionChatRoute & { message: string; idempote
 
 /**
  * `chat.send` with `deliver: true`: the run's reply also goes to the chat the session last talked
- * in (its `lastChannel`/`lastTo`), once, keyed by the run id so a retry does not send it twice.
- * A session no channel message ever reached has nowhere to deliver: the request is refused.
+ * in (its `lastChannel`/`lastTo`), once. It is keyed by the turn that answered the run (the run its
+ * reply streamed under): every message a merged or steered turn answers ends with the same reply,
+ * and the one delivery-ledger entry of that key sends it once, also when it is resumed after a
+ * restart. A session no channel message ever reached has nowhere to deliver: the request is refused.
  */
 export function createChatDelivery(deps: { sessions(): SessionStore; send(): ChatSender | undefined; logger(): Logger }): ChatDelivery {
   return {
@@ -28,7 +30,7 @@ export function createChatDelivery(deps: { sessions(): SessionStore; send(): Cha
         const send = deps.send();
         if (!text || !route || !send) return;
         try {
-          await send({ ...route, message: text, idempotencyKey: `deliver:${ended.runId}` });
+          await send({ ...route, message: text, idempotencyKey: `deliver:${ended.result?.runId ?? ended.runId}` });
         } catch (err) {
           deps.logger().warn({ sessionKey: ended.sessionKey, runId: ended.runId, err: (err as Error).message }, "chat.send reply not delivered to the chat");
         }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatRequests } from "../helpers/reliability.js";
-import { holdAnswerTo, replyText, startQueueGateway, type QueueGateway } from "../helpers/queue-gateway.js";
+import { holdAnswerTo, replyText, sendTwoBehindHeldFirst, startQueueGateway, type QueueGateway } from "../helpers/queue-gateway.js";
 
 /**
  * One turn may answer several acknowledged messages: a collected batch, or messages steered into
@@ -28,15 +28,7 @@ function terminalIndex(runId: string): number {
 async function collectBehindHeldFirst(p: string) {
   q.server.reset();
   const sessionKey = `agent:main:events-${p}`;
-  const first = holdAnswerTo(q.server, `${p}-first`);
-  const send = (message: string, key: string) => q.rpc.request("chat.send", { sessionKey, message, idempotencyKey: key, queueMode: "collect" });
-  expect((await send(`${p}-first`, `${p}-1`)).payload).toMatchObject({ status: "started" });
-  await first.arrived;
-  for (const [i, word] of [
-    [2, "second"],
-    [3, "third"],
-  ] as const)
-    expect((await send(`${p}-${word}`, `${p}-${i}`)).ok).toBe(true);
+  const first = await sendTwoBehindHeldFirst(q.server, p, (message, key) => q.rpc.request("chat.send", { sessionKey, message, idempotencyKey: key, queueMode: "collect" }));
   return { sessionKey, first };
 }
 

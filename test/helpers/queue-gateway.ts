@@ -99,19 +99,52 @@ export function holdAnswersTo(server: FakeModelServer, texts: string[], reply?: 
   return holds.map(({ release, arrived }) => ({ release, arrived }));
 }
 
+/** Sends one message under its idempotency key (`chat.send` with whatever else a test needs). */
+export type SendMessage = (message: string, idempotencyKey: string) => Promise<Frame>;
+
 /**
- * Starts the session's turn for `first` (runId `<first>-run`) and holds its answer, then sends
- * `waiting` (each `[text, runId]`), which queue behind it. Returns the sender and the release.
+ * Holds the model's answer to `first` and sends it as run `firstRunId`, so its turn starts and
+ * waits; then sends `waiting` (each `[text, runId]`), which queue behind it. Returns the held answer.
  */
-export async function holdFirstThenSend(q: QueueGateway, sessionKey: string, first: string, waiting: [text: string, runId: string][]) {
-  const send = (message: string, idempotencyKey: string) => q.rpc.request("chat.send", { sessionKey, message, idempotencyKey });
-  const held = holdAnswerTo(q.server, first);
-  const started = await send(first, `${first}-run`);
+export async function sendBehindHeldAnswer(
+  server: FakeModelServer,
+  send: SendMessage,
+  [first, firstRunId]: [text: string, runId: string],
+  waiting: [text: string, runId: string][],
+): Promise<HeldAnswer> {
+  const held = holdAnswerTo(server, first);
+  const started = await send(first, firstRunId);
   if ((started.payload as { status?: string } | undefined)?.status !== "started") throw new Error(`${first} did not start a turn: ${JSON.stringify(started)}`);
   await held.arrived;
   for (const [text, runId] of waiting) {
     const sent = await send(text, runId);
     if (!sent.ok) throw new Error(`${text} was not accepted: ${JSON.stringify(sent)}`);
   }
+  return held;
+}
+
+/**
+ * Starts the session's turn for `first` (runId `<first>-run`) and holds its answer, then sends
+ * `waiting` (each `[text, runId]`), which queue behind it. Returns the sender and the release.
+ */
+export async function holdFirstThenSend(q: QueueGateway, sessionKey: string, first: string, waiting: [text: string, runId: string][]) {
+  const send: SendMessage = (message, idempotencyKey) => q.rpc.request("chat.send", { sessionKey, message, idempotencyKey });
+  const held = await sendBehindHeldAnswer(q.server, send, [first, `${first}-run`], waiting);
   return { send, release: held.release };
+}
+
+/**
+ * `<p>-first` (run `<p>-1`) runs with its answer held, then `<p>-second` and `<p>-third` (runs
+ * `<p>-2`, `<p>-3`) are sent behind it: in `collect` mode they become one turn once it is released.
+ */
+export function sendTwoBehindHeldFirst(server: FakeModelServer, p: string, send: SendMessage): Promise<HeldAnswer> {
+  return sendBehindHeldAnswer(
+    server,
+    send,
+    [`${p}-first`, `${p}-1`],
+    [
+      [`${p}-second`, `${p}-2`],
+      [`${p}-third`, `${p}-3`],
+    ],
+  );
 }
