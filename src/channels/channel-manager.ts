@@ -12,7 +12,7 @@ import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, typ
 import { InboundDispatcher, type InboundDispatchDeps } from "./dispatch/inbound-dispatcher.js";
 import { InboundDedupeCache } from "./inbound/dedupe-cache.js";
 import { DeliveryLedger } from "./outbound/delivery-ledger.js";
-import { ReplyDelivery } from "./outbound/reply-delivery.js";
+import { ReplyDelivery, type AccountAvailability } from "./outbound/reply-delivery.js";
 import type { CreatedAccount, IdleAccount, ManagedAccount } from "./managed-account.js";
 import { loadChannelPlugin } from "./plugin-loader.js";
 import { recoverReply } from "./recover-reply.js";
@@ -87,10 +87,7 @@ export class ChannelManager {
       ledger: this.deliveryLedger,
       logger: deps.logger,
       ...(deps.hooks ? { hooks: deps.hooks } : {}),
-      account: (channel, accountId) => {
-        const running = this.accounts.get(key(channel, accountId));
-        return running?.started ? { account: running.account, limits: running.limits } : undefined;
-      },
+      account: (channel, accountId) => this.availability(channel, accountId),
     });
     if (deps.acp) {
       this.acpBound = new AcpBoundChats({
@@ -160,9 +157,29 @@ export class ChannelManager {
       }
       this.deps.logger.info({ channel: current.channel, accountId: current.accountId }, "channel config changed; restarting the account");
       await this.stopAccount(current);
-      this.accounts.delete(id);
+      // A restarted account keeps its record (and limits) until the new one replaces it: replies wait for it meanwhile.
+      if (current.state === "created") delete current.startError;
+      if (!next) {
+        this.accounts.delete(id);
+        this.delivery.accountChanged(current.channel, current.accountId);
+      }
     }
     await Promise.all([...wanted.values()].map((a) => this.startAccount(a)));
+  }
+
+  /** Whether replies through an account can go out now, wait for it, or never will without a config change. */
+  private availability(channel: string, accountId: string): AccountAvailability {
+    const named = `channel ${channel} account ${accountId}`;
+    const spec = isChannelId(channel) ? resolveChannelAccounts(this.deps.config(), channel).find((a) => a.accountId === accountId) : undefined;
+    if (!spec) return { state: "gone", reason: `${named} is no longer configured (add it back under channels.${channel} to reach this chat)` };
+    if (!spec.enabled) return { state: "gone", reason: `${named} is disabled (set enabled: true under channels.${channel} to send through it)` };
+    const record = this.accounts.get(key(channel, accountId));
+    if (record?.state === "created" && record.started) return { state: "running", account: record.account, limits: record.limits };
+    if (record?.state === "idle" && record.problems.length > 0) return { state: "gone", reason: `${named} cannot start: ${record.problems.join("; ")}` };
+    if (record?.state === "created" && record.startError !== undefined) {
+      return { state: "gone", reason: `${named} failed to start: ${record.startError} (fix channels.${channel}; the account restarts when its config changes)` };
+    }
+    return { state: "down", limits: record?.limits ?? { textChunkLimit: 4000 } };
   }
 
   /** A route a plugin registered on the gateway port (Slack Events, Telegram webhook). */
@@ -333,6 +350,7 @@ export class ChannelManager {
       status.lastError = `plugin failed to load: ${(err as Error).message}`;
       this.accounts.set(id, this.idle(spec, status, [status.lastError]));
       this.deps.logger.error({ channel: spec.channel, err: (err as Error).message }, "channel plugin failed to load");
+      this.delivery.accountChanged(spec.channel, spec.accountId);
       return;
     }
     const problems = spec.enabled ? plugin.checkAccountConfig(spec.config, this.deps.env, spec.accountId) : [];
@@ -344,6 +362,7 @@ export class ChannelManager {
       if (problems.length) status.lastError = problems.join("; ");
       this.accounts.set(id, { ...this.idle(spec, status, problems), limits });
       if (problems.length) this.deps.logger.warn({ channel: spec.channel, accountId: spec.accountId, problems }, "channel account not started");
+      this.delivery.accountChanged(spec.channel, spec.accountId);
       return;
     }
     const routeKeys: string[] = [];
@@ -392,11 +411,12 @@ export class ChannelManager {
       managed.started = !this.stopped;
       status.running = true;
       log.info("channel account started");
-      this.delivery.resumeAccount(spec.channel, spec.accountId);
     } catch (err) {
       status.lastError = (err as Error).message;
+      managed.startError = status.lastError;
       log.error({ err: status.lastError }, "channel account failed to start");
     }
+    this.delivery.accountChanged(spec.channel, spec.accountId);
   }
 
   private idle(spec: ChannelAccountConfig, status: ChannelAccountStatus, problems: string[]): IdleAccount {

@@ -29,6 +29,8 @@ export interface CreatedAccount extends AccountRecord, RunningAccount {
    * the plugin reports (false after a permanent failure, when `stop()` is still owed).
    */
   started: boolean;
+  /** Why `start()` threw; the account stays down until its config changes. */
+  startError?: string;
   /** Routes this account registered on the gateway port; removed when it stops. */
   routeKeys: string[];
 }

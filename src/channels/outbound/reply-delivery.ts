@@ -6,12 +6,28 @@ import { splitPlain } from "./split-plain.js";
 import type { DeliveryEntry, DeliveryLedger, DeliveryTarget } from "./delivery-ledger.js";
 import { DEFAULT_RETRY_POLICY, sendWithRetry, type RetryPolicy } from "./send-with-retry.js";
 import { replyForRun, type FinishedRun } from "../dispatch/run-reply.js";
+import { AccountWaits } from "./account-waits.js";
+
+/**
+ * Whether a reply's account can send now. `down`: configured and enabled but not running yet
+ * (a reload restarts it, its start is still connecting): the reply waits for it. `gone`: it
+ * will not run until the config changes (removed, disabled, a config problem, a failed start).
+ */
+export type AccountAvailability =
+  | { state: "running"; account: ChannelAccount; limits: ChannelLimits }
+  | { state: "down"; limits: ChannelLimits }
+  | { state: "gone"; reason: string };
+
+/** How long a reply waits for its account to run again before it is given up (OpenClaw drops a queued message after 30 minutes too). */
+export const ACCOUNT_WAIT_LIMIT_MS = 30 * 60_000;
 
 export interface ReplyDeliveryDeps {
   ledger: DeliveryLedger;
   logger: Logger;
-  /** The running account for a target, with its effective limits; undefined while it is down. */
-  account(channel: string, accountId: string): { account: ChannelAccount; limits: ChannelLimits } | undefined;
+  /** The account a target goes through, with its effective limits, and whether it runs. */
+  account(channel: string, accountId: string): AccountAvailability;
+  /** How long a reply waits for an account that is down (default `ACCOUNT_WAIT_LIMIT_MS`). */
+  accountWaitMs?: number;
   retry?: RetryPolicy;
   /** Wait before a failed delivery is tried again (multiplied by the attempts so far). */
   redeliverAfterMs?: number;
@@ -37,6 +53,7 @@ export class ReplyDelivery {
   /** What the agent's `message` tool sent, per session and chat: a final reply repeating it is not sent again. */
   private readonly toolSends = new Map<string, { chat: string; at: number; text: string }[]>();
   private readonly stopping = new AbortController();
+  private readonly accountWaits = new AccountWaits();
 
   constructor(private readonly deps: ReplyDeliveryDeps) {}
 
@@ -74,7 +91,8 @@ export class ReplyDelivery {
   private async record(id: string, text: string): Promise<void> {
     const entry = this.deps.ledger.get(id);
     if (entry?.state !== "awaiting-reply") return;
-    const limits = this.deps.account(entry.target.channel, entry.target.accountId)?.limits;
+    const available = this.deps.account(entry.target.channel, entry.target.accountId);
+    const limits = available.state === "gone" ? undefined : available.limits;
     const chunks = limits ? this.chunk(id, text, { maxChars: limits.textChunkLimit, maxLines: limits.maxLinesPerMessage }) : [text];
     this.deps.ledger.recordReply(id, chunks.length > 0 ? chunks : [text]);
     await this.deps.ledger.whenDurable();
@@ -143,8 +161,12 @@ export class ReplyDelivery {
     return next;
   }
 
-  /** An account (re)started, e.g. after a config change: what waits for it goes out now, not at its next retry. */
-  resumeAccount(channel: string, accountId: string): void {
+  /**
+   * An account started, failed to start, or was stopped for good: replies waiting for it look at
+   * it again (and go out, or fail with the reason), and those waiting for a retry go now.
+   */
+  accountChanged(channel: string, accountId: string): void {
+    this.accountWaits.notify(channel, accountId);
     for (const entry of this.deps.ledger.unfinished()) {
       if (entry.state === "pending" && entry.target.channel === channel && entry.target.accountId === accountId) void this.flush(entry.id);
     }
@@ -189,13 +211,13 @@ export class ReplyDelivery {
   }
 
   private async sendPending(id: string): Promise<void> {
+    const owed = this.deps.ledger.get(id);
+    if (owed?.state !== "pending" || !owed.chunks) return;
+    const running = await this.runningAccount(owed);
+    if (this.stopping.signal.aborted) return;
+    if (running.state === "gone") return this.giveUp(owed, running.reason);
     const entry = this.deps.ledger.get(id);
     if (entry?.state !== "pending" || !entry.chunks) return;
-    const running = this.deps.account(entry.target.channel, entry.target.accountId);
-    if (!running) {
-      this.deps.logger.warn({ deliveryId: id, channel: entry.target.channel, accountId: entry.target.accountId }, "channel account not running; reply kept for redelivery");
-      return this.retryLater(id, "channel account not running");
-    }
     const { target } = entry;
     // Ledger entries are snapshots: `sent` here is what was sent before this attempt began.
     const sent = new Set(Object.keys(entry.sent).map(Number));
@@ -240,6 +262,37 @@ export class ReplyDelivery {
     this.emitSent(entry, true);
   }
 
+  /**
+   * The entry's account once it runs. An account that is down is waited for, up to the wait
+   * limit, without counting failed attempts: a restart is not the platform refusing the reply.
+   */
+  private async runningAccount(entry: DeliveryEntry): Promise<Exclude<AccountAvailability, { state: "down" }>> {
+    const { channel, accountId } = entry.target;
+    const limitMs = this.deps.accountWaitMs ?? ACCOUNT_WAIT_LIMIT_MS;
+    const deadline = Date.now() + limitMs;
+    let available = this.deps.account(channel, accountId);
+    if (available.state === "down") {
+      this.deps.logger.warn({ deliveryId: entry.id, channel, accountId }, `channel account not running; the reply waits for it (up to ${formatMinutes(limitMs)})`);
+    }
+    while (available.state === "down" && Date.now() < deadline && !this.stopping.signal.aborted) {
+      await this.accountWaits.next(channel, accountId, deadline - Date.now(), this.stopping.signal);
+      available = this.deps.account(channel, accountId);
+    }
+    if (available.state !== "down") return available;
+    return {
+      state: "gone",
+      reason: `channel ${channel} account ${accountId} did not run again within ${formatMinutes(limitMs)}; check openclaw channels status for its last error`,
+    };
+  }
+
+  private async giveUp(entry: DeliveryEntry, reason: string): Promise<void> {
+    const error = `${reason}; the reply was not sent`;
+    this.deps.logger.error({ deliveryId: entry.id, channel: entry.target.channel, accountId: entry.target.accountId, chatId: entry.target.chatId }, error);
+    this.deps.ledger.finish(entry.id, "failed", error);
+    await this.deps.ledger.whenDurable();
+    this.emitSent(entry, false, error);
+  }
+
   private emitSent(entry: DeliveryEntry, success: boolean, error?: string): void {
     const { target } = entry;
     this.deps.hooks?.emit({
@@ -274,6 +327,11 @@ export class ReplyDelivery {
     timer.unref();
     this.timers.add(timer);
   }
+}
+
+function formatMinutes(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  return minutes >= 1 ? `${minutes} min` : `${Math.round(ms / 1000)} s`;
 }
 
 /** One chat (and thread) of one bot account. */

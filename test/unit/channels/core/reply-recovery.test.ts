@@ -51,7 +51,7 @@ describe("ReplyDelivery.recover after a restart", () => {
     ledgers.push(ledger);
     const sent: string[] = [];
     const account = fakeAccount(sent);
-    const delivery = new ReplyDelivery({ ledger, logger: pino({ level: "silent" }), account: () => ({ account, limits: account.limits }) });
+    const delivery = new ReplyDelivery({ ledger, logger: pino({ level: "silent" }), account: () => ({ state: "running", account, limits: account.limits }) });
     const resumed = await delivery.recover((entry) => recoverReply(okRecord(entry.runId!), () => transcript));
     expect(resumed).toBe(2);
     for (let i = 0; i < 200 && ledger.unfinished().length > 0; i++) await new Promise((r) => setTimeout(r, 5));
