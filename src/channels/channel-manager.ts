@@ -59,6 +59,8 @@ export interface SendParams {
   threadId?: string;
   replyToId?: string;
   idempotencyKey: string;
+  /** Wait (up to the delivery's account wait limit) for an account that is restarting, instead of refusing at once. */
+  waitForAccount?: boolean;
 }
 
 /**
@@ -212,9 +214,10 @@ export class ChannelManager {
   async send(params: SendParams): Promise<{ runId: string; channel: string; accountId: string; chatId: string; messageIds: string[] }> {
     const channel = this.pickChannel(params.channel);
     const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
-    const running = this.accounts.get(key(channel, accountId));
-    if (!running?.started) throw new ChannelSendRefused(`channel ${channel} account ${accountId} is not running`);
-    const target = await running.account.resolveTarget(params.to);
+    const available = params.waitForAccount ? await this.delivery.whenAccountRuns(channel, accountId) : this.availability(channel, accountId);
+    if (available.state === "gone") throw new ChannelSendRefused(available.reason);
+    if (available.state === "down") throw new ChannelSendRefused(`channel ${channel} account ${accountId} is not running`);
+    const target = await available.account.resolveTarget(params.to);
     const id = `send:${params.idempotencyKey}`;
     const existing = this.deliveryLedger.get(id);
     const entry =
@@ -231,7 +234,7 @@ export class ChannelManager {
             },
             params.message,
           );
-    if (entry?.state !== "delivered") throw new ChannelSendRefused(`delivery failed: ${entry?.lastError ?? "unknown error"}`);
+    if (entry?.state !== "delivered") throw new ChannelSendRefused(`delivery failed: ${entry?.lastError ?? entry?.reason ?? "unknown error"}`);
     return { runId: params.idempotencyKey, channel, accountId, chatId: target.chatId, messageIds: Object.values(entry.sent) };
   }
 

@@ -8,7 +8,10 @@ import type { ChatRoute, CronChannelPort, RouteCheck } from "../cron/ports.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import { sessionChatRoute } from "./session-chat-route.js";
 
-/** Chat delivery for scheduled runs: the channel manager's `send`, whose ledger keeps each key to one message. */
+/**
+ * Chat delivery for scheduled runs: the channel manager's `send`, whose ledger keeps each key to
+ * one message. A reply whose account is restarting waits for it, as chat replies do.
+ */
 export function createCronChannelPort(deps: { channels: () => ChannelManager | undefined; config: () => OpenClawConfig; sessions: SessionStore }): CronChannelPort {
   return {
     check(route: ChatRoute): RouteCheck {
@@ -31,6 +34,7 @@ export function createCronChannelPort(deps: { channels: () => ChannelManager | u
         to: route.to,
         message: text,
         idempotencyKey,
+        waitForAccount: true,
         ...(route.accountId ? { accountId: route.accountId } : {}),
         ...(route.threadId ? { threadId: route.threadId } : {}),
       });

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, sleep, waitUntil } from "../helpers/reliability.js";
 
 /**
@@ -36,6 +36,14 @@ async function start(): Promise<GatewayProcess> {
   gateways.push(gw);
   await gw.waitForOutput(/channel account started/, 10_000);
   return gw;
+}
+
+/** A reload restarts the account; its start hangs on getMe until `telegram.release()`. */
+async function restartHangingAccount(gw: GatewayProcess): Promise<void> {
+  telegram.hangNext("getMe");
+  // The longest long-poll timeout keeps the client from giving up on the held getMe first.
+  fs.writeFileSync(path.join(gw.stateDir, "openclaw.json"), configFor(gw.stateDir, { pollingTimeoutSeconds: 50 }));
+  await telegram.waitFor(() => telegram.calls.some((c) => c.method === "getMe" && c.status === 0), 10_000);
 }
 
 /** The model's answer waits until the test lets it go. */
@@ -76,11 +84,7 @@ describe("a reply while its channel account is not running", () => {
   it("waits for its account without spending attempts, so a platform error after the restart is still retried", { timeout: 150_000 }, async () => {
     telegram = await startFakeTelegram();
     const { gw, answer } = await messageAwaitingItsAnswer("worth the wait");
-    // A reload restarts the account; its start hangs on getMe until the fake lets go (the new
-    // long-poll timeout keeps the client from giving up on the request first).
-    telegram.hangNext("getMe");
-    fs.writeFileSync(path.join(gw.stateDir, "openclaw.json"), configFor(gw.stateDir, { pollingTimeoutSeconds: 50 }));
-    await telegram.waitFor(() => telegram.calls.some((c) => c.method === "getMe" && c.status === 0), 10_000);
+    await restartHangingAccount(gw);
     answer();
     await gw.waitForOutput(/channel account not running/, 10_000);
     // The account stays down past the first redelivery round (30 s)…
@@ -101,5 +105,31 @@ describe("a reply while its channel account is not running", () => {
     answer();
     await gw.waitForOutput(/channel telegram account default is disabled \(set enabled: true under channels\.telegram to send through it\); the reply was not sent/, 10_000);
     expect(repliesTo(OWNER)).toEqual([]);
+  });
+
+  it("a cron job's reply made while its account restarts waits for it, is delivered once, and its run says delivered", { timeout: 120_000 }, async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder(() => ({ text: "Scheduled report" }));
+    const gw = await start();
+    const cliEnv = { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token!, OPENCLAW_GATEWAY_PORT: String(gw.port) };
+    const added = await runCli(
+      ["cron", "add", "--name", "report", "--cron", "0 9 * * *", "--message", "Write the report", "--channel", "telegram", "--to", String(OWNER), "--json"],
+      cliEnv,
+    );
+    expect(added.code, added.output).toBe(0);
+    const jobId = JSON.parse(added.output).job.id as string;
+    await restartHangingAccount(gw);
+    const ran = await runCli(["cron", "run", jobId], cliEnv);
+    expect(ran.code, ran.output).toBe(0);
+    // The reply is ready while the account is still starting.
+    await gw.waitForOutput(/channel account not running|cron run reply not delivered/, 15_000);
+    telegram.release();
+    await telegram.waitFor(() => repliesTo(OWNER).length === 1, 20_000);
+    let entry: Record<string, unknown> | undefined;
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline && entry?.deliveryStatus !== "delivered"; ) {
+      entry = JSON.parse((await runCli(["cron", "runs", jobId, "--json"], cliEnv)).output).entries[0];
+    }
+    expect(entry).toMatchObject({ status: "ok", deliveryStatus: "delivered" });
+    expect(repliesTo(OWNER)).toEqual(["Scheduled report"]);
   });
 });

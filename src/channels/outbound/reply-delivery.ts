@@ -213,7 +213,7 @@ export class ReplyDelivery {
   private async sendPending(id: string): Promise<void> {
     const owed = this.deps.ledger.get(id);
     if (owed?.state !== "pending" || !owed.chunks) return;
-    const running = await this.runningAccount(owed);
+    const running = await this.whenAccountRuns(owed.target.channel, owed.target.accountId, owed.id);
     if (this.stopping.signal.aborted) return;
     if (running.state === "gone") return this.giveUp(owed, running.reason);
     const entry = this.deps.ledger.get(id);
@@ -263,22 +263,22 @@ export class ReplyDelivery {
   }
 
   /**
-   * The entry's account once it runs. An account that is down is waited for, up to the wait
-   * limit, without counting failed attempts: a restart is not the platform refusing the reply.
+   * The account once it runs. An account that is down is waited for, up to the wait limit,
+   * without counting failed attempts: a restart is not the platform refusing the reply.
    */
-  private async runningAccount(entry: DeliveryEntry): Promise<Exclude<AccountAvailability, { state: "down" }>> {
-    const { channel, accountId } = entry.target;
+  async whenAccountRuns(channel: string, accountId: string, deliveryId?: string): Promise<Exclude<AccountAvailability, { state: "down" }>> {
     const limitMs = this.deps.accountWaitMs ?? ACCOUNT_WAIT_LIMIT_MS;
     const deadline = Date.now() + limitMs;
     let available = this.deps.account(channel, accountId);
     if (available.state === "down") {
-      this.deps.logger.warn({ deliveryId: entry.id, channel, accountId }, `channel account not running; the reply waits for it (up to ${formatMinutes(limitMs)})`);
+      this.deps.logger.warn({ deliveryId, channel, accountId }, `channel account not running; the reply waits for it (up to ${formatMinutes(limitMs)})`);
     }
     while (available.state === "down" && Date.now() < deadline && !this.stopping.signal.aborted) {
       await this.accountWaits.next(channel, accountId, deadline - Date.now(), this.stopping.signal);
       available = this.deps.account(channel, accountId);
     }
     if (available.state !== "down") return available;
+    if (this.stopping.signal.aborted) return { state: "gone", reason: "the gateway is stopping" };
     return {
       state: "gone",
       reason: `channel ${channel} account ${accountId} did not run again within ${formatMinutes(limitMs)}; check openclaw channels status for its last error`,
