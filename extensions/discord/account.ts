@@ -128,6 +128,10 @@ export class DiscordAccount implements ChannelAccount {
     });
   }
 
+  async deleteMessage(target: OutboundTarget, messageId: string): Promise<void> {
+    await this.#rest(async () => (await this.#channel(target)).messages.delete(messageId));
+  }
+
   async react(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {
     await this.#rest(async () => (await this.#channel(target)).messages.react(messageId, emoji));
   }

@@ -147,6 +147,15 @@ export class SlackAccount implements ChannelAccount {
     }
   }
 
+  async deleteMessage(target: OutboundTarget, messageId: string): Promise<void> {
+    const { api } = await this.loadSdk();
+    try {
+      await api.chat.delete({ channel: target.chatId, ts: messageId });
+    } catch (error) {
+      throw toChannelError("chat.delete", error, this.secrets);
+    }
+  }
+
   async react(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {
     const name = slackEmojiName(emoji);
     if (!name) throw new ChannelPermanentError(`Slack reactions need an emoji name such as "eyes"; ${JSON.stringify(emoji)} has no known name`);

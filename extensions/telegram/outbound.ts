@@ -74,6 +74,14 @@ export async function editText(deps: OutboundDeps, target: OutboundTarget, messa
   }
 }
 
+export async function deleteMessage(deps: OutboundDeps, target: OutboundTarget, messageId: string): Promise<void> {
+  try {
+    await deps.api.deleteMessage(target.chatId, Number(messageId));
+  } catch (error) {
+    throw toChannelError(error, deps.token, "deleteMessage");
+  }
+}
+
 /** In forum topics the typing indicator carries the topic, the General topic included. */
 export async function sendTyping(deps: OutboundDeps, target: OutboundTarget): Promise<void> {
   try {

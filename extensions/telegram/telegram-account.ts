@@ -6,7 +6,7 @@ import { createTelegramApi, grammySignal } from "./api-client.js";
 import { describeTelegramError, isConflict, isTokenRejected } from "./api-errors.js";
 import { ConnectionStatus } from "./connection-status.js";
 import { ALLOWED_UPDATES, translateUpdate, type BotIdentity } from "./inbound.js";
-import { createTopic, editText, react, sendFile, sendText, sendTyping, type OutboundDeps } from "./outbound.js";
+import { createTopic, deleteMessage, editText, react, sendFile, sendText, sendTyping, type OutboundDeps } from "./outbound.js";
 import { claimPollingToken, releasePollingToken, UpdatePoller } from "./polling.js";
 import { POLLING_RETRY_MAX_MS, readTelegramSettings, resolveBotToken, type TelegramSettings } from "./settings.js";
 import { supervise, type ErrorVerdict } from "./supervise.js";
@@ -102,6 +102,10 @@ export class TelegramAccount implements ChannelAccount {
 
   editMessage(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void> {
     return editText(this.outboundDeps(), target, messageId, text);
+  }
+
+  deleteMessage(target: OutboundTarget, messageId: string): Promise<void> {
+    return deleteMessage(this.outboundDeps(), target, messageId);
   }
 
   react(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {

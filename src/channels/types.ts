@@ -191,6 +191,8 @@ export interface ChannelAccount {
   sendTyping?(target: OutboundTarget): Promise<void>;
   /** Replace a message's text (preview streaming). */
   editMessage?(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void>;
+  /** Remove one of the bot's own messages (a streamed draft whose reply turned out silent). */
+  deleteMessage?(target: OutboundTarget, messageId: string): Promise<void>;
   react?(target: OutboundTarget, messageId: string, emoji: string): Promise<void>;
   /** Post one file (an image shows as a picture where the platform can), with an optional caption. */
   sendFile(target: OutboundTarget, file: OutboundFile): Promise<SentMessage>;

@@ -46,6 +46,8 @@ export interface FakeDiscord {
   readonly uploads: Array<{ channelId: string; fileName: string; bytes: Buffer; content: string }>;
   /** Messages the bot POSTed, optionally for one channel. */
   messages(channelId?: string): PostedMessage[];
+  /** Ids of messages the bot deleted (`DELETE /channels/:id/messages/:id`), in order. */
+  readonly deletedMessageIds: string[];
   /** Threads the bot started (`POST /channels/:id/threads`), in order; each is a channel messages can be pushed to. */
   createdThreads(): FakeGuildChannel[];
   /** The next request matching `route` (`"POST /channels/1/messages"`, a bare path, or a RegExp on `METHOD /path`) fails once. */
@@ -212,6 +214,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   /** Attachment bytes by URL path (`/attachments/<id>/<filename>`). */
   const attachmentFiles = new Map<string, Buffer>();
   const posted: PostedMessage[] = [];
+  const deletedMessageIds: string[] = [];
   const uploads: FakeDiscord["uploads"] = [];
   /** The files of the request being routed (route handlers take the JSON body only). */
   let currentFiles: UploadedFile[] = [];
@@ -309,6 +312,17 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         if (body.flags !== undefined) message.flags = Number(body.flags);
         message.edited_timestamp = new Date().toISOString();
         return { status: 200, body: message };
+      },
+    },
+    {
+      method: "DELETE",
+      pattern: /^\/channels\/(\d+)\/messages\/(\d+)$/,
+      handle: ([, channelId, messageId]) => {
+        const message = storedMessages.get(messageId!);
+        if (!message || message.channel_id !== channelId) return apiError(404, 10008);
+        storedMessages.delete(messageId!);
+        deletedMessageIds.push(messageId!);
+        return { status: 204 };
       },
     },
     {
@@ -655,6 +669,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     interactionReplies: (id) => [...(interactions.get(id)?.replies ?? [])],
     uploads,
     messages: (channelId) => posted.filter((m) => channelId === undefined || m.channelId === channelId),
+    deletedMessageIds,
     createdThreads: () => [...createdThreads],
     failNext(route, failure) {
       failures.push({ route, failure });

@@ -52,6 +52,8 @@ export interface FakeSlack {
   readonly posted: Array<{ channel: string; text: string; thread_ts?: string; unfurl_links?: boolean; unfurl_media?: boolean }>;
   /** The `ts` Slack gave each `posted` message, same order (a thread's root ts is its `thread_ts`). */
   readonly postedTs: string[];
+  /** `ts` of the messages the bot deleted (`chat.delete`), in order. */
+  readonly deletedTs: string[];
   /** Every Web API call, in order, body without the token. */
   readonly calls: Array<{ method: string; body: Record<string, unknown> }>;
   /** Methods the fake does not know (they answer `unknown_method`). */
@@ -101,6 +103,7 @@ const BOT_METHODS = new Set([
   "auth.test",
   "chat.postMessage",
   "chat.update",
+  "chat.delete",
   "reactions.add",
   "conversations.open",
   "conversations.info",
@@ -120,6 +123,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const acks = new Map<string, number>();
   const posted: FakeSlack["posted"] = [];
   const postedTs: string[] = [];
+  const deletedTs: string[] = [];
   const calls: FakeSlack["calls"] = [];
   const unknownMethods: string[] = [];
   const failures = new Map<string, FakeSlackFailure[]>();
@@ -220,6 +224,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }
       case "chat.update":
         return { ok: true, channel: body.channel, ts: body.ts, text: body.text };
+      case "chat.delete":
+        if (!postedTs.includes(String(body.ts)) || deletedTs.includes(String(body.ts))) return { ok: false, error: "message_not_found" };
+        deletedTs.push(String(body.ts));
+        return { ok: true, channel: body.channel, ts: body.ts };
       case "reactions.add":
         return { ok: true };
       case "files.getUploadURLExternal":
@@ -359,6 +367,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     acks,
     posted,
     postedTs,
+    deletedTs,
     calls,
     unknownMethods,
     get socketConnections() {

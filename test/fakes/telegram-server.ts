@@ -7,7 +7,7 @@ import { parseMultipart, UploadedFile } from "./multipart.js";
  * A fake Telegram Bot API: a real HTTP server on 127.0.0.1 answering `/bot<token>/<method>`,
  * so tests drive the real grammY client through its `apiRoot` option.
  *
- * Implemented methods: getMe, getUpdates (a real long poll), sendMessage, editMessageText,
+ * Implemented methods: getMe, getUpdates (a real long poll), sendMessage, editMessageText, deleteMessage,
  * sendChatAction, setMessageReaction, answerCallbackQuery, setWebhook, deleteWebhook,
  * setMyCommands, createForumTopic. Bodies may be JSON, form-encoded or a query string. Another
  * token → 401. A chat is a forum when named in `forumChatIds` or pushed a topic message
@@ -25,7 +25,9 @@ import { parseMultipart, UploadedFile } from "./multipart.js";
  * - `getUpdates` holds the request up to `timeout` seconds and answers as soon as an update is
  *   queued; `offset` confirms (drops) every handed-out update below it.
  * - `sent`: every delivered sendMessage / editMessageText / sendChatAction / setMessageReaction
- *   call; `messages(chatId?)` the sendMessage bodies; `calls`: every request with its status.
+ *   / deleteMessage call; `messages(chatId?)` the sendMessage bodies; `shown(chatId)` the texts
+ *   of the bot's messages still in the chat (as last edited, deleted ones gone); `calls`: every
+ *   request with its status.
  * - `failNext(method, failure)` makes the next call of `method` fail as Telegram would (429 with
  *   `retry_after`, 409, 400 / 403 with a description, 401, 500). Failures queue up per method.
  * - `hangNext(method)` accepts the next call of `method` and never answers; `release()` then
@@ -52,6 +54,7 @@ export interface FakeTelegram {
   readonly uploads: Array<{ method: string; chatId: string; fileName: string; bytes: Buffer; caption?: string }>;
   readonly sent: RecordedCall[];
   messages(chatId?: number | string): Record<string, unknown>[];
+  shown(chatId: number | string): string[];
   readonly calls: Array<RecordedCall & { status: number }>;
   failNext(method: string, failure: FakeFailure): void;
   hangNext(method: string): void;
@@ -252,6 +255,12 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     });
   };
 
+  const deleteMessage = (res: ServerResponse, body: Record<string, unknown>) => {
+    if (!botMessages.delete(`${body.chat_id}:${body.message_id}`)) return fail(res, "deleteMessage", body, 400, "Bad Request: message to delete not found");
+    sent.push({ method: "deleteMessage", body, at: Date.now() });
+    ok(res, "deleteMessage", body, true);
+  };
+
   const dispatch = (res: ServerResponse, method: string, body: Record<string, unknown>) => {
     switch (method.toLowerCase()) {
       case "getme":
@@ -262,6 +271,8 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
         return sendMessage(res, body);
       case "editmessagetext":
         return editMessageText(res, body);
+      case "deletemessage":
+        return deleteMessage(res, body);
       case "sendchataction":
       case "setmessagereaction":
         sent.push({ method, body, at: Date.now() });
@@ -422,6 +433,9 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     },
     messages(chatId) {
       return sent.filter((call) => call.method === "sendMessage" && (chatId === undefined || String(call.body.chat_id) === String(chatId))).map((call) => call.body);
+    },
+    shown(chatId) {
+      return [...botMessages].filter(([key]) => key.startsWith(`${chatId}:`)).map(([, text]) => text);
     },
     failNext(method, failure) {
       const key = method.toLowerCase();

@@ -1,6 +1,8 @@
 import type { AgentEvent } from "../../agents/types.js";
 import type { ChannelAccount, OutboundTarget } from "../types.js";
 
+const SILENT_TOKEN = "NO_REPLY";
+
 export interface PreviewOptions {
   /** Minimum time between two edits: platforms rate-limit edits (Telegram ~1/s per chat). */
   throttleMs: number;
@@ -57,7 +59,7 @@ export class PreviewStream {
 
   private async flush(): Promise<void> {
     const draft = this.text.length > this.options.maxChars ? `${this.text.slice(0, this.options.maxChars - 1)}…` : this.text;
-    if (!draft.trim() || draft === this.shown || this.finished) return;
+    if (!draft.trim() || draft === this.shown || this.finished || mayTurnSilent(draft)) return;
     this.lastFlushAt = Date.now();
     try {
       if (this.messageId === undefined) this.messageId = (await this.account.send(this.target, { markdown: draft, silent: true })).messageId;
@@ -67,4 +69,10 @@ export class PreviewStream {
       // A draft is a courtesy: a rate limit or a rejected edit just skips this frame.
     }
   }
+}
+
+/** A draft that is the silent answer, or may still become it (`NO_`), is not shown: silence must not flash in the chat. */
+function mayTurnSilent(draft: string): boolean {
+  const text = draft.trim().toUpperCase();
+  return text.startsWith(SILENT_TOKEN) || SILENT_TOKEN.startsWith(text);
 }

@@ -35,6 +35,9 @@ export interface ReplyDeliveryDeps {
   hooks?: InternalHookSink;
 }
 
+/** What a streamed draft says when its reply turned out silent and the platform would not delete it. */
+const SILENT_DRAFT_TEXT = "(no reply)";
+
 /** How long a merged turn remembers which chats it already answered. */
 const MERGED_MEMORY_MS = 10 * 60_000;
 
@@ -70,9 +73,9 @@ export class ReplyDelivery {
   async deliverReply(id: string, text: string, turnId?: string, previewMessageId?: string): Promise<void> {
     const entry = this.deps.ledger.get(id);
     if (!entry || entry.state === "delivered" || entry.state === "failed" || entry.state === "suppressed") return;
+    if (!text.trim()) return this.suppress(id, "no reply (NO_REPLY or empty)", previewMessageId);
+    if (turnId && this.alreadyAnswered(turnId, entry.target)) return this.suppress(id, `answered together with ${turnId}`, previewMessageId);
     if (previewMessageId) this.previews.set(id, previewMessageId);
-    if (!text.trim()) return this.suppress(id, "no reply (NO_REPLY or empty)");
-    if (turnId && this.alreadyAnswered(turnId, entry.target)) return this.suppress(id, `answered together with ${turnId}`);
     await this.record(id, text);
     await this.flush(id);
   }
@@ -116,12 +119,12 @@ export class ReplyDelivery {
     const entry = this.deps.ledger.get(id);
     if (!entry) return;
     const reply = replyForRun(run);
-    if ("suppress" in reply) return this.suppress(id, reply.suppress);
+    if ("suppress" in reply) return this.suppress(id, reply.suppress, previewMessageId);
     const since = run.startedAt ?? run.acceptedAt ?? 0;
     const chat = chatKeyOf(entry.target);
     const text = normalizeReply(reply.text);
     if ((this.toolSends.get(sessionKey) ?? []).some((s) => s.at >= since && s.chat === chat && s.text === text)) {
-      return this.suppress(id, "already sent by the message tool");
+      return this.suppress(id, "already sent by the message tool", previewMessageId);
     }
     await this.deliverReply(id, reply.text, reply.turnId, previewMessageId);
   }
@@ -142,8 +145,40 @@ export class ReplyDelivery {
     return this.deps.ledger.get(id);
   }
 
-  suppress(id: string, reason: string): void {
+  /** Nothing is sent for the entry; the draft streamed for it (`previewMessageId`), if any, is taken out of the chat. */
+  async suppress(id: string, reason: string, previewMessageId?: string): Promise<void> {
     this.deps.ledger.finish(id, "suppressed", reason);
+    const entry = this.deps.ledger.get(id);
+    if (previewMessageId && entry) await this.removeDraft(entry, previewMessageId);
+  }
+
+  /**
+   * A streamed draft whose reply turned out silent (NO_REPLY, /stop, already sent by the
+   * `message` tool) must not stay in the chat as if it were the answer: it is deleted, or where
+   * the platform refuses that, edited to say no reply was sent.
+   */
+  private async removeDraft(entry: DeliveryEntry, messageId: string): Promise<void> {
+    const { target } = entry;
+    const available = this.deps.account(target.channel, target.accountId);
+    const where = { chatId: target.chatId, threadId: target.threadId };
+    const log = { deliveryId: entry.id, channel: target.channel, chatId: target.chatId, messageId };
+    if (available.state !== "running") {
+      this.deps.logger.warn(log, "streamed draft of a silent reply left in the chat: its channel account is not running");
+      return;
+    }
+    try {
+      if (!available.account.deleteMessage) throw new Error(`${target.channel} cannot delete messages`);
+      await available.account.deleteMessage(where, messageId);
+      return;
+    } catch (err) {
+      this.deps.logger.debug({ ...log, err: (err as Error).message }, "streamed draft not deleted; marking it instead");
+    }
+    try {
+      if (!available.account.editMessage) throw new Error(`${target.channel} cannot edit messages`);
+      await available.account.editMessage(where, messageId, { markdown: SILENT_DRAFT_TEXT });
+    } catch (err) {
+      this.deps.logger.warn({ ...log, err: (err as Error).message }, "streamed draft of a silent reply could not be deleted nor edited");
+    }
   }
 
   /** Send whatever chunks of the entry are still unsent, in order, behind earlier replies to the same chat. */
@@ -185,7 +220,7 @@ export class ReplyDelivery {
       if (!decision) continue;
       resumed += 1;
       if ("text" in decision) void this.deliverReply(entry.id, decision.text, decision.turnId);
-      else if ("suppress" in decision) this.suppress(entry.id, decision.suppress);
+      else if ("suppress" in decision) void this.suppress(entry.id, decision.suppress);
       else this.deps.ledger.finish(entry.id, "failed", decision.drop);
     }
     return resumed;
