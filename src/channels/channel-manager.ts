@@ -11,6 +11,7 @@ import { PairingStore, type PairingRequest } from "./access/pairing-store.js";
 import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, type ChannelAccountConfig, type ChannelId } from "./config/channel-accounts.js";
 import { InboundDispatcher, type InboundDispatchDeps } from "./dispatch/inbound-dispatcher.js";
 import { InboundDedupeCache } from "./inbound/dedupe-cache.js";
+import { ParkedInbound } from "./inbound/parked-inbound.js";
 import { DeliveryLedger } from "./outbound/delivery-ledger.js";
 import { ReplyDelivery, type AccountAvailability } from "./outbound/reply-delivery.js";
 import type { CreatedAccount, IdleAccount, ManagedAccount } from "./managed-account.js";
@@ -71,6 +72,7 @@ export interface SendParams {
 export class ChannelManager {
   readonly pairing: PairingStore;
   readonly dedupe: InboundDedupeCache;
+  private readonly parked: ParkedInbound;
   readonly deliveryLedger: DeliveryLedger;
   readonly delivery: ReplyDelivery;
   readonly dispatcher: InboundDispatcher;
@@ -84,6 +86,7 @@ export class ChannelManager {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.pairing = new PairingStore(deps.stateDir);
     this.dedupe = InboundDedupeCache.open(path.join(dir, "inbound-dedupe.jsonl"));
+    this.parked = ParkedInbound.open(path.join(dir, "debounce-parked.jsonl"));
     this.deliveryLedger = DeliveryLedger.open(path.join(dir, "delivery-ledger.jsonl"));
     this.delivery = new ReplyDelivery({
       ledger: this.deliveryLedger,
@@ -123,6 +126,7 @@ export class ChannelManager {
       ...(this.acpBound ? { acpBound: this.acpBound } : {}),
       ...(deps.acpThreadFollowUp ? { acpThreadFollowUp: deps.acpThreadFollowUp } : {}),
       media: new InboundMediaStore(path.join(deps.stateDir, "media", "inbound")),
+      parked: this.parked,
     });
   }
 
@@ -139,6 +143,7 @@ export class ChannelManager {
     await Promise.all([...this.accounts.values()].map((a) => this.stopAccount(a)));
     await this.delivery.close();
     this.dedupe.close();
+    this.parked.close();
     this.deliveryLedger.close();
     this.acpBound?.close();
   }
@@ -418,8 +423,13 @@ export class ChannelManager {
       status.lastError = (err as Error).message;
       managed.startError = status.lastError;
       log.error({ err: status.lastError }, "channel account failed to start");
+      this.delivery.accountChanged(spec.channel, spec.accountId);
+      return;
     }
     this.delivery.accountChanged(spec.channel, spec.accountId);
+    // Handed to the dispatcher before the account's first update (its poll answer is I/O, this
+    // is not), so the messages parked before a restart come first in their windows.
+    await this.dispatcher.resumeParked(managed).catch((err: unknown) => log.error({ err: (err as Error).message }, "parked debounce messages not resumed; they stay parked"));
   }
 
   private idle(spec: ChannelAccountConfig, status: ChannelAccountStatus, problems: string[]): IdleAccount {

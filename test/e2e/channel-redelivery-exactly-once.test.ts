@@ -8,9 +8,10 @@ import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gatew
 import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js";
 
 /**
- * Exactly-once when Telegram delivers a message again, across kill -9, through a real gateway
- * whose Telegram account takes updates by webhook: the test POSTs updates as Telegram does
- * (several at once, and again when Telegram got no 200), replies go to the fake Bot API.
+ * Exactly-once when Telegram delivers a message again, across kill -9, through a real gateway.
+ * By webhook, the test POSTs updates as Telegram does (several at once, and again when Telegram
+ * got no 200); by long polling, the gateway fetches them from the fake Bot API, which hands out
+ * again what no later `offset` confirmed. Replies go to the fake Bot API.
  */
 
 const OWNER = 111;
@@ -20,12 +21,12 @@ let model: FakeModelServer;
 let telegram: FakeTelegram;
 const gateways: GatewayProcess[] = [];
 
-async function start(stateDir: string, debounceMs = DEBOUNCE_MS): Promise<GatewayProcess> {
+async function start(stateDir: string, { debounceMs = DEBOUNCE_MS, polling = false } = {}): Promise<GatewayProcess> {
+  const updates = polling ? { pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50 } : { webhookUrl: "https://bot.example.com/telegram-webhook", webhookSecret: SECRET };
   const telegramConfig = {
     botToken: telegram.token,
     apiRoot: telegram.url,
-    webhookUrl: "https://bot.example.com/telegram-webhook",
-    webhookSecret: SECRET,
+    ...updates,
     allowFrom: [String(OWNER)],
     typingIntervalSeconds: 0,
   };
@@ -68,6 +69,10 @@ async function post(gw: GatewayProcess, body: Record<string, unknown>): Promise<
 
 const readIfExists = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
 
+/** The gateway took the message in (its dedupe key is on disk). */
+const claimed = (stateDir: string, messageId: number) =>
+  waitUntil(() => readIfExists(path.join(stateDir, "channels", "inbound-dedupe.jsonl")).includes(`|${OWNER}|${messageId}"`), 10_000, `message ${messageId} taken in`);
+
 /** Before a kill: the reply is recorded as delivered (a reply sent but not yet marked is the documented resend gap). */
 const replyMarkedDelivered = (stateDir: string) =>
   waitUntil(() => readIfExists(path.join(stateDir, "channels", "delivery-ledger.jsonl")).includes('"state":"delivered"'), 10_000, "the reply marked delivered");
@@ -80,6 +85,12 @@ const replies = () => telegram.messages(OWNER).map((m) => String(m.text));
  */
 async function answerSentinel(gw: GatewayProcess, updateId: number): Promise<void> {
   expect(await post(gw, update(updateId, 90, "sentinel"))).toBe(200);
+  await telegram.waitFor(() => replies().includes("echo: sentinel"), 15_000);
+}
+
+/** The same, for a gateway that polls: the sentinel is queued at the fake Bot API. */
+async function answerPolledSentinel(): Promise<void> {
+  telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 90, text: "sentinel" });
   await telegram.waitFor(() => replies().includes("echo: sentinel"), 15_000);
 }
 
@@ -116,16 +127,14 @@ describe("inbound debounce keeps exactly-once across kill -9 (Telegram webhook)"
     expect(chatRequests(model).map(lastUserText)).toEqual(["one\ntwo", "sentinel"]);
   });
 
-  it("a message whose debounce window was cut by kill -9 is not lost: Telegram re-sends it and it is answered once", async () => {
+  it("a message whose debounce window was cut by kill -9 is not lost: acknowledged once parked, it is answered once after the restart, also when Telegram re-sends it", async () => {
     telegram = await startFakeTelegram();
     model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
     const stateDir = makeTempDir();
     const first = await start(stateDir);
-    // The POST is held until the window's turn is recorded, so Telegram has no 200 when the gateway dies.
-    const held = post(first, update(601, 21, "one")).catch(() => "connection lost");
-    await waitUntil(() => readIfExists(path.join(stateDir, "channels", "inbound-dedupe.jsonl")).includes(`|${OWNER}|21"`), 10_000, "the message claimed");
+    // The 200 comes once the message is parked on disk, while its window is still open.
+    expect(await post(first, update(601, 21, "one"))).toBe(200);
     await first.stop("SIGKILL");
-    expect(await held).toBe("connection lost");
     expect(chatRequests(model)).toEqual([]);
 
     const second = await start(stateDir);
@@ -137,12 +146,50 @@ describe("inbound debounce keeps exactly-once across kill -9 (Telegram webhook)"
   });
 });
 
+describe("inbound debounce under Telegram long polling (the default mode)", () => {
+  it("two quick messages from one sender are one turn containing both, answered by one reply", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    const stateDir = makeTempDir();
+    await start(stateDir, { polling: true });
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 11, text: "one" });
+    // The first message waits in its window; the poller must still take the second one in.
+    await claimed(stateDir, 11);
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 12, text: "two" });
+    await telegram.waitFor(() => replies().length >= 1, 15_000);
+    await answerPolledSentinel();
+    expect(replies()).toEqual(["echo: one\ntwo", "echo: sentinel"]);
+    expect(chatRequests(model).map(lastUserText)).toEqual(["one\ntwo", "sentinel"]);
+  });
+
+  it("a burst acknowledged to Telegram while it waits in the window, then killed -9, is answered once, merged, after the restart", async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    const stateDir = makeTempDir();
+    const first = await start(stateDir, { polling: true });
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 21, text: "one" });
+    await claimed(stateDir, 21);
+    const last = telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 22, text: "two" });
+    // Both acknowledged (a poll's offset moved past them): Telegram will not hand them out again.
+    const acknowledged = Number(last.update_id) + 1;
+    await waitUntil(() => telegram.getUpdatesOffsets.includes(acknowledged), 10_000, "the burst acknowledged to Telegram");
+    await first.stop("SIGKILL");
+    expect(replies()).toEqual([]);
+
+    await start(stateDir, { polling: true });
+    await telegram.waitFor(() => replies().length >= 1, 15_000);
+    await answerPolledSentinel();
+    expect(replies()).toEqual(["echo: one\ntwo", "echo: sentinel"]);
+    expect(chatRequests(model).map(lastUserText)).toEqual(["one\ntwo", "sentinel"]);
+  });
+});
+
 describe("a redelivery later than the inbound dedupe window (20 minutes; the idempotency ledger keeps a day)", () => {
   it("is not answered again, neither when it comes nor after the next restart", async () => {
     telegram = await startFakeTelegram();
     model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
     const stateDir = makeTempDir();
-    const first = await start(stateDir, 0);
+    const first = await start(stateDir, { debounceMs: 0 });
     const message = update(701, 31, "remember");
     expect(await post(first, message)).toBe(200);
     await telegram.waitFor(() => replies().length === 1, 10_000);
@@ -151,12 +198,12 @@ describe("a redelivery later than the inbound dedupe window (20 minutes; the ide
 
     // Down longer than the dedupe window: its keys are expired (dropped) when the cache opens.
     fs.rmSync(path.join(stateDir, "channels", "inbound-dedupe.jsonl"));
-    const second = await start(stateDir, 0);
+    const second = await start(stateDir, { debounceMs: 0 });
     expect(await post(second, message)).toBe(200);
     await second.stop("SIGKILL");
     expect(replies()).toEqual(["echo: remember"]);
 
-    const third = await start(stateDir, 0);
+    const third = await start(stateDir, { debounceMs: 0 });
     await answerSentinel(third, 702);
     expect(replies()).toEqual(["echo: remember", "echo: sentinel"]);
     expect(chatRequests(model).map(lastUserText)).toEqual(["remember", "sentinel"]);

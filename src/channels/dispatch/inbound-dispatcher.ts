@@ -25,6 +25,7 @@ import type { AcpBoundChats } from "../acp-bound-chats.js";
 import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
 import type { InboundMedia, InboundMessage } from "../types.js";
 import { DEFAULT_MEDIA_MAX_MB, type InboundMediaStore } from "../inbound/media-store.js";
+import { ParkedInbound } from "../inbound/parked-inbound.js";
 import type { ImageBlock } from "../../models/messages.js";
 import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
@@ -61,6 +62,8 @@ export interface InboundDispatchDeps {
   hooks?: InternalHookSink;
   /** Where the files of messages for the agent are saved (`<state>/media/inbound/`). */
   media?: InboundMediaStore;
+  /** Messages waiting in a debounce window, on disk so their adapter may acknowledge them. */
+  parked?: ParkedInbound;
 }
 
 /** What the rest of the pipeline needs to know about one accepted message. */
@@ -93,12 +96,28 @@ export class InboundDispatcher {
   private readonly debouncer: InboundDebouncer<Routed>;
   /** Unmentioned group messages, handed to the model with the next mention (`historyLimit`). */
   private readonly history = new GroupHistory();
+  /** Dedupe keys of the parked messages now in a debounce window (a redelivery of one is dropped). */
+  private readonly inWindow = new Set<string>();
 
   constructor(private readonly deps: InboundDispatchDeps) {
-    this.debouncer = new InboundDebouncer<Routed>((batch) => this.submitToAgent(batch));
+    this.debouncer = new InboundDebouncer<Routed>((batch) => this.submitBurst(batch));
   }
 
-  async dispatch(running: RunningAccount, message: InboundMessage): Promise<void> {
+  /**
+   * After an account started: the messages it had parked in a debounce window when the last
+   * process ended go through the pipeline again (a message the ledger already holds is dropped
+   * there); what does not end up in a window again is released.
+   */
+  async resumeParked(running: RunningAccount): Promise<void> {
+    const parking = this.deps.parked;
+    if (!parking) return;
+    const parked = parking.parkedFor(running.channel, running.accountId);
+    for (const { message } of parked) await this.dispatch(running, message, { parked: true });
+    parking.release(parked.map((p) => p.key).filter((key) => !this.inWindow.has(key)));
+  }
+
+  /** `parked`: the message is already on disk in the parking (replayed at start). */
+  async dispatch(running: RunningAccount, message: InboundMessage, how: { parked?: boolean } = {}): Promise<void> {
     const { channel, accountId, config: account } = running;
     const log = this.deps.logger;
     if (message.senderIsBot && account.allowBots !== true) return;
@@ -186,8 +205,51 @@ export class InboundDispatcher {
     }
 
     const debounceMs = config.messages?.inbound?.debounceMs ?? 0;
-    if (debounceMs > 0) return this.debouncer.add(`${routed.message.sessionKey}|${routed.message.senderId}`, routed, debounceMs);
+    if (debounceMs > 0) return this.debounce(routed, message, debounceMs, how.parked === true);
     return this.submitToAgent([routed]);
+  }
+
+  /**
+   * Into the sender's debounce window. A message that can be parked is written to the parking
+   * first and then resolves at once, so its adapter acknowledges it and takes in the burst's next
+   * message while the window is open; the merged turn's record releases it. One that cannot (no
+   * dedupe key, files to fetch) resolves only once its turn is recorded.
+   */
+  private async debounce(routed: Routed, message: InboundMessage, windowMs: number, alreadyParked: boolean): Promise<void> {
+    const windowKey = `${routed.message.sessionKey}|${routed.message.senderId}`;
+    const key = routed.dedupeKey;
+    const parking = this.deps.parked;
+    if (!key || !parking || !ParkedInbound.canPark(message)) return this.debouncer.add(windowKey, routed, windowMs);
+    if (this.inWindow.has(key)) {
+      this.deps.logger.debug({ channel: routed.running.channel, dedupeKey: key }, "message already waiting in its debounce window dropped");
+      return;
+    }
+    this.inWindow.add(key);
+    if (!alreadyParked) {
+      try {
+        await parking.park(key, { channel: routed.running.channel, accountId: routed.running.accountId, message });
+      } catch (err) {
+        this.inWindow.delete(key);
+        throw err;
+      }
+    }
+    this.debouncer.add(windowKey, routed, windowMs).catch((err: unknown) => {
+      this.deps.logger.error(
+        { channel: routed.running.channel, dedupeKey: key, err: (err as Error).message },
+        "debounced turn not recorded; its messages stay parked until the next start",
+      );
+    });
+  }
+
+  /** A debounce window's turn; once it is recorded, its parked messages are released. */
+  private async submitBurst(batch: Routed[]): Promise<void> {
+    const parkedKeys = batch.flatMap((r) => (r.dedupeKey && this.inWindow.has(r.dedupeKey) ? [r.dedupeKey] : []));
+    try {
+      await this.submitToAgent(batch);
+      this.deps.parked?.release(parkedKeys);
+    } finally {
+      for (const key of parkedKeys) this.inWindow.delete(key);
+    }
   }
 
   /** An unknown DM sender under `dmPolicy: pairing`: one code, one reply, never the agent. */
