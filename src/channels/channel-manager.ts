@@ -298,16 +298,33 @@ export class ChannelManager {
    * like any reply.
    */
   async deliverSessionRun(sessionKey: string, run: FinishedRun & { runId: string; done: Promise<FinishedRun> }): Promise<void> {
+    const chat = this.sessionChat(sessionKey);
+    if (!chat) return;
+    await this.oweRunReply(run.runId, chat, sessionKey, run);
+  }
+
+  /** The chat a session's conversation lives in (its last inbound route), or undefined when no channel message reached it. */
+  sessionChat(sessionKey: string): DeliveryTarget | undefined {
     const entry = this.deps.store.get(sessionKey);
-    if (!entry?.lastChannel || !entry.lastTo || !isChannelId(entry.lastChannel)) return;
-    const target = {
+    if (!entry?.lastChannel || !entry.lastTo || !isChannelId(entry.lastChannel)) return undefined;
+    return {
       channel: entry.lastChannel,
       accountId: entry.lastAccountId ?? "default",
       chatId: entry.lastTo,
       ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
     };
-    await this.delivery.expect(run.runId, target, { sessionKey, runId: run.runId });
-    await this.delivery.deliverRun(run.runId, sessionKey, await run.done);
+  }
+
+  /**
+   * `run`'s reply is owed to `chat` under the delivery id `id`: the entry (with its target) is on
+   * disk when this resolves, and the reply is delivered when the run ends. After a restart the
+   * entry is recovered as a channel message's is: the recorded answer, or the interrupted notice.
+   */
+  async oweRunReply(id: string, chat: DeliveryTarget, sessionKey: string, run: { runId: string; done: Promise<FinishedRun> }): Promise<void> {
+    await this.delivery.expect(id, chat, { sessionKey, runId: run.runId });
+    void run.done
+      .then((ended) => this.delivery.deliverRun(id, sessionKey, ended))
+      .catch((err: unknown) => this.deps.logger.warn({ deliveryId: id, sessionKey, err: (err as Error).message }, "run reply not delivered to the chat"));
   }
 
   /** Whether a chat on this account can get a thread now: the account runs and its platform has threads. */

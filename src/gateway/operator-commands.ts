@@ -1,4 +1,5 @@
 import type { ConversationPort, ConversationRun } from "../agents/conversation-port.js";
+import type { DeliveryTarget } from "../channels/outbound/delivery-ledger.js";
 import type { ChatCommandContext } from "../conversations/commands/chat-command-registry.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
@@ -21,10 +22,10 @@ export interface ChatCommands {
 }
 
 export interface ChatDelivery {
-  /** Why a reply of this session cannot go to a chat (none yet, channels down); undefined when it can. */
-  refusal(sessionKey: string): string | undefined;
-  /** Sends the run's reply to the session's chat once the run has ended. */
-  after(run: ConversationRun): void;
+  /** The chat a reply of this session goes to, or why there is none (no channel message reached it, channels down). */
+  chatOf(sessionKey: string): { chat: DeliveryTarget } | { refusal: string };
+  /** Records durably that the run's reply is owed to `chat` (resolves once it is on disk); it is sent when the run ends, or after a restart. */
+  owe(run: ConversationRun, chat: DeliveryTarget): Promise<void>;
 }
 
 /** The context a chat command typed by an operator client runs in: operators are the owner. */

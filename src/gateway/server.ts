@@ -227,11 +227,7 @@ export class GatewayServer {
     approve: this.approveCommand,
     skills: this.skillsCommand,
     admin: this.adminCommands,
-    deliverToChat: createChatDelivery({
-      sessions: () => this.sessions,
-      send: () => this.channels && ((params) => this.channels!.send(params)),
-      logger: () => this.opts.logger,
-    }),
+    deliverToChat: createChatDelivery({ channels: () => this.channels }),
   };
   private healthVersion = 0;
   /** Where the Control UI is mounted; its page opens the WebSocket there as well as at "/". */

@@ -51,8 +51,8 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
       const options = readChatSendOptions(params, caller.scopes);
       const target = conversations.resolveSessionKey(params.sessionKey, params.agentId).sessionKey;
-      const refusal = !options.deliver ? undefined : commands.deliverToChat ? commands.deliverToChat.refusal(target) : "this gateway has no chat channels";
-      if (refusal) throw invalidRequest(`deliver: ${refusal}`);
+      const delivery = !options.deliver ? undefined : commands.deliverToChat ? commands.deliverToChat.chatOf(target) : { refusal: "this gateway has no chat channels" };
+      if (delivery && "refusal" in delivery) throw invalidRequest(`deliver: ${delivery.refusal}`);
       checkExpectedLeaf(conversations, target, params.expectedLeafEntryId);
       let message = params.message;
       const command = options.suppressCommands ? undefined : CHAT_COMMANDS.match(params.message, "operator");
@@ -99,7 +99,8 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       });
       switch (outcome.kind) {
         case "accepted":
-          if (options.deliver && commands.deliverToChat) commands.deliverToChat.after(outcome.run);
+          // The reply owed to the chat is on disk before the message is acknowledged.
+          if (delivery && commands.deliverToChat) await commands.deliverToChat.owe(outcome.run, delivery.chat);
           return { runId: outcome.run.runId, status: "started", ...(outcome.queued !== "started" ? { queued: outcome.queued } : {}) };
         case "duplicate":
           return { runId: outcome.runId, status: outcome.status === "in_flight" || outcome.status === "running" || outcome.status === "queued" ? "in_flight" : outcome.status };
