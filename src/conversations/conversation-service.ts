@@ -435,23 +435,27 @@ export class ConversationService implements ConversationPort {
   private recordOrigin(sessionKey: string, origin: ChannelOrigin): void {
     const entry = this.deps.store.peek(sessionKey);
     if (entry?.lastChannel === origin.channel && entry.lastTo === origin.to && entry.lastAccountId === origin.accountId && entry.lastThreadId === origin.threadId) return;
-    this.deps.store.patch(sessionKey, {
-      channel: entry?.channel ?? origin.channel,
-      chatType: entry?.chatType ?? origin.chatType,
-      origin: entry?.origin ?? {
-        provider: origin.channel,
-        surface: origin.channel,
-        chatType: origin.chatType,
-        from: origin.senderId,
-        to: origin.to,
-        accountId: origin.accountId,
-        ...(origin.threadId ? { threadId: origin.threadId } : {}),
-        ...(origin.senderName ? { label: origin.senderName } : {}),
+    this.deps.store.patch(
+      sessionKey,
+      {
+        channel: entry?.channel ?? origin.channel,
+        chatType: entry?.chatType ?? origin.chatType,
+        origin: entry?.origin ?? {
+          provider: origin.channel,
+          surface: origin.channel,
+          chatType: origin.chatType,
+          from: origin.senderId,
+          to: origin.to,
+          accountId: origin.accountId,
+          ...(origin.threadId ? { threadId: origin.threadId } : {}),
+          ...(origin.senderName ? { label: origin.senderName } : {}),
+        },
+        lastChannel: origin.channel,
+        lastTo: origin.to,
+        lastAccountId: origin.accountId,
+        lastThreadId: origin.threadId,
       },
-      lastChannel: origin.channel,
-      lastTo: origin.to,
-      lastAccountId: origin.accountId,
-      lastThreadId: origin.threadId,
-    });
+      { durable: true },
+    );
   }
 }

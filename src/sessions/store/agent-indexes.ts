@@ -107,6 +107,12 @@ export class AgentIndexes {
     this.writer.markDirty(agentId);
   }
 
+  /** Applies a change now and writes the index off the event loop at once; resolves when it is on disk. */
+  commitDurablySoon(agentId: string, change: () => unknown): Promise<void> {
+    change();
+    return this.writer.writeSoon(agentId);
+  }
+
   flushNow(): void {
     this.writer.flushNow();
   }

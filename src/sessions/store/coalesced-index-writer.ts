@@ -30,6 +30,25 @@ export class CoalescedIndexWriter {
     this.timer.unref();
   }
 
+  /**
+   * Writes the agent's index in the background now instead of after the delay, for a change a
+   * caller acknowledges only once it is on disk; resolves then, rejects if the write fails (the
+   * agent is dirty again, so a later write retries it).
+   */
+  writeSoon(agentId: string): Promise<void> {
+    this.dirty.delete(agentId);
+    const write = this.writeAgentInBackground(agentId)
+      .catch((err) => {
+        this.markDirty(agentId);
+        this.onError(agentId, err);
+        throw err;
+      })
+      .finally(() => this.inFlight.delete(settledWrite));
+    const settledWrite = write.catch(() => {});
+    this.inFlight.add(settledWrite);
+    return write;
+  }
+
   /** The agent's index was just written in full (a synchronous update); nothing is pending. */
   markClean(agentId: string): void {
     this.dirty.delete(agentId);

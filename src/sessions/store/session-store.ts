@@ -50,6 +50,8 @@ export class SessionStore {
   private readonly indexes: AgentIndexes;
   private readonly now: () => number;
   private closed = false;
+  /** Index writes a `durable` patch started, per session, until they are on disk (`whenDurable` waits for them). */
+  private readonly indexWrites = new Map<string, Promise<void>>();
   /** Transcripts kept open for appends, with group-committed fsync. */
   private readonly files = new AppendFiles();
 
@@ -146,11 +148,23 @@ export class SessionStore {
     return { ...entry };
   }
 
-  /** Updates metadata (null clears a field); the store's own fields cannot be patched. */
-  patch(sessionKey: string, patch: SessionPatch): SessionEntry {
+  /**
+   * Updates metadata (null clears a field); the store's own fields cannot be patched. The index
+   * is written within the flush delay; with `durable`, its write starts at once off the event
+   * loop and `whenDurable` covers it, for a change the caller acknowledges (a session's chat
+   * route: a crash must not lose where its replies go).
+   */
+  patch(sessionKey: string, patch: SessionPatch, options: { durable?: boolean } = {}): SessionEntry {
     this.assertOpen();
     const { agentId, entry } = this.require(sessionKey);
-    this.changeSoon(agentId, entry, () => applyPatch(entry, patch));
+    if (options.durable && !this.indexes.isUnlisted(entry)) {
+      const write = this.indexes.commitDurablySoon(agentId, () => applyPatch(entry, patch));
+      this.indexWrites.set(sessionKey, write);
+      const forget = () => {
+        if (this.indexWrites.get(sessionKey) === write) this.indexWrites.delete(sessionKey);
+      };
+      write.then(forget, forget);
+    } else this.changeSoon(agentId, entry, () => applyPatch(entry, patch));
     return { ...entry };
   }
 
@@ -307,7 +321,10 @@ export class SessionStore {
    */
   whenDurable(sessionKey: string): Promise<void> {
     const entry = this.peek(sessionKey);
-    return entry && !this.indexes.isUnlisted(entry) ? this.files.sync(entry.sessionFile) : Promise.resolve();
+    if (!entry || this.indexes.isUnlisted(entry)) return Promise.resolve();
+    const transcript = this.files.sync(entry.sessionFile);
+    const index = this.indexWrites.get(sessionKey);
+    return index ? Promise.all([transcript, index]).then(() => undefined) : transcript;
   }
 
   /**
