@@ -339,3 +339,19 @@ describe('Telegram groups["*"] under allowlist', () => {
     });
   });
 });
+
+describe("Telegram without a groups map under allowlist", () => {
+  it("admits the senders of groupAllowFrom in any group and drops everyone else", async () => {
+    model.setResponder((req) => ({ text: `nomap: ${said(req)}` }));
+    const anyGroup = -100900;
+    await withChannels({ nameMatching: false, overrides: { telegram: { groups: undefined } } }, async ({ telegram: tg, gw: noMapGw }) => {
+      tg.pushMessage({ chatId: anyGroup, fromId: TG_GROUP_USER, text: "outside groupAllowFrom", messageId: 1 });
+      await ignored(anyGroup, TG_GROUP_USER, noMapGw);
+
+      tg.pushMessage({ chatId: anyGroup, fromId: TG_ACCOUNT_USER, text: "in groupAllowFrom", messageId: 2 });
+      await tg.waitFor(() => telegramReplies(anyGroup, tg).length === 1, 10_000);
+      expect(telegramReplies(anyGroup, tg)).toEqual(["nomap: in groupAllowFrom"]);
+      expect(chatRequests(model)).toHaveLength(1);
+    });
+  });
+});

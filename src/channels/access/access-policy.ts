@@ -29,8 +29,10 @@ export interface AccessInput {
 /**
  * Who may reach the agent (see docs/channels.md). DMs: `dmPolicy` with `allowFrom` ∪ approved
  * pairings; an unknown sender under `pairing` gets a code, under `allowlist` nothing. Groups:
- * `groupPolicy` and the platform's chat map first (no map + `allowlist` blocks every group),
- * then the sender filter; mention gating is the caller's next step (`requireMention`).
+ * `groupPolicy` and the platform's chat map first (no map + `allowlist` blocks every group on
+ * Discord and Slack; on Telegram, no `groups` map leaves every group to the sender list, so
+ * `groupAllowFrom` admits its senders anywhere and nobody gets in without one), then the sender
+ * filter; mention gating is the caller's next step (`requireMention`).
  *
  * The sender filter is the most specific list that is set, never a union: a Telegram topic's or
  * group's `allowFrom`, a Discord channel's `users` then its guild's, a Slack channel's `users`;
@@ -59,7 +61,8 @@ export function decideAccess(input: AccessInput): AccessDecision {
   if (policy === "disabled") return { decision: "drop", reason: "groups are disabled (groupPolicy: disabled)" };
   const lookup = findChatEntry(channel, account, message);
   if (lookup.blocked) return { decision: "drop", reason: lookup.blocked };
-  if (policy === "allowlist" && !lookup.listed) return { decision: "drop", reason: `${message.chatType} ${message.chatId} is not in the allowlist (groupPolicy: allowlist)` };
+  if (policy === "allowlist" && !lookup.listed && !lookup.unmapped)
+    return { decision: "drop", reason: `${message.chatType} ${message.chatId} is not in the allowlist (groupPolicy: allowlist)` };
   const entry = lookup.entry;
   if (entry?.enabled === false) return { decision: "drop", reason: `${message.chatType} ${message.chatId} is disabled` };
 
@@ -70,6 +73,12 @@ export function decideAccess(input: AccessInput): AccessDecision {
     return {
       decision: "drop",
       reason: `${message.chatType} ${message.chatId} is allowed only by groups["*"], which admits nobody without a sender list (groupPolicy: allowlist): set groupAllowFrom or the group's allowFrom, or list the group by its id`,
+    };
+  }
+  if (policy === "allowlist" && lookup.unmapped && senderFilter.length === 0) {
+    return {
+      decision: "drop",
+      reason: `${message.chatType} ${message.chatId}: no groups map and no sender list (groupPolicy: allowlist): set groupAllowFrom to admit its senders in any group, or list the group under groups`,
     };
   }
   const roleFilter = lookup.roles;
@@ -99,6 +108,8 @@ interface ChatLookup {
   blocked?: string;
   /** A Telegram group matched by the `"*"` entry alone, not by its own id. */
   wildcardOnly?: boolean;
+  /** Telegram without a `groups` map (or with an empty one): no chat allowlist, the sender list decides. */
+  unmapped?: boolean;
 }
 
 /** The platform's allowlist map for this chat: Telegram `groups` (+ `topics`), Discord `guilds.<id>.channels`, Slack `channels`. */
@@ -119,6 +130,8 @@ function findChatEntry(channel: string, account: Readonly<Record<string, unknown
     return { ...base, listed: true, entry, users: ownSenderList(entry) ?? guildUsers, roles: entry.roles ?? guildRoles };
   }
   const map = (channel === "telegram" ? account.groups : account.channels) as Record<string, ChatEntry & { topics?: Record<string, ChatEntry> }> | undefined;
+  // Telegram's `groups` is a chat allowlist only once it has an entry; until then every group is open to the sender list.
+  if (channel === "telegram" && Object.keys(map ?? {}).length === 0) return { listed: false, unmapped: true };
   if (!map) return none;
   const group = pick(map, message.chatId);
   if (!group) return none;

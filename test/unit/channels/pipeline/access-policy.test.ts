@@ -21,8 +21,14 @@ describe("DM access", () => {
 });
 
 describe("group access", () => {
-  it("allowlist without a groups map blocks every group; '*' with a sender list opens them with mention gating on by default", () => {
-    expect(decideAccess({ channel: "telegram", account: {}, message: group, pairedSenders: [] }).decision).toBe("drop");
+  it("allowlist without a groups map admits no group without a sender list; '*' with a sender list opens them with mention gating on by default", () => {
+    expect(decideAccess({ channel: "telegram", account: {}, message: group, pairedSenders: [] })).toMatchObject({
+      decision: "drop",
+      reason: expect.stringContaining("set groupAllowFrom"),
+    });
+    expect(decideAccess({ channel: "slack", account: { groupAllowFrom: ["42"] }, message: { ...group, chatType: "channel", chatId: "C1" }, pairedSenders: [] }).decision).toBe(
+      "drop",
+    );
     expect(decideAccess({ channel: "telegram", account: { groupAllowFrom: ["42"], groups: { "*": {} } }, message: group, pairedSenders: [] })).toEqual({
       decision: "allow",
       entry: {},
@@ -39,6 +45,15 @@ describe("group access", () => {
     expect(decideAccess({ channel: "telegram", account: { groupPolicy: "open", groupAllowFrom: ["7"] }, message: group, pairedSenders: [] }).decision).toBe("allow");
     const ownList = { groupPolicy: "open", groups: { "-100": { allowFrom: ["7"] } } };
     expect(decideAccess({ channel: "telegram", account: ownList, message: group, pairedSenders: ["42"] }).decision).toBe("drop");
+  });
+
+  it("Telegram under allowlist with no groups map (or an empty one) admits the account's group senders in any group, and nobody else", () => {
+    const decide = (account: Record<string, unknown>, senderId = "42") => decideAccess({ channel: "telegram", account, message: { ...group, senderId }, pairedSenders: [] });
+    expect(decide({ groupAllowFrom: ["42"] })).toEqual({ decision: "allow", requireMention: true });
+    expect(decide({ groupAllowFrom: ["42"], groups: {} }).decision).toBe("allow");
+    expect(decide({ groupAllowFrom: ["42"] }, "7")).toMatchObject({ decision: "drop", reason: "sender 7 is not allowed in this group" });
+    expect(decide({ allowFrom: ["42"] }).decision).toBe("allow");
+    expect(decide({ groupAllowFrom: [] }).decision).toBe("drop");
   });
 
   it("Telegram '*' under allowlist admits nobody without a sender list; a group listed by id needs none; open needs none", () => {
