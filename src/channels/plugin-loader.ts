@@ -1,27 +1,38 @@
 import type { ChannelId } from "./config/channel-accounts.js";
 import type { ChannelAccountProber, ChannelPlugin } from "./types.js";
 
+type PluginImporters = Record<ChannelId, () => Promise<{ default: ChannelPlugin }>>;
+
 /**
  * Plugins are imported only when their channel is configured: a gateway without Discord never loads
  * discord.js, the heaviest of them (see docs/architecture.md, "Measured costs"). The bundler turns
  * each import into its own chunk.
  */
-const LOADERS: Record<ChannelId, () => Promise<{ default: ChannelPlugin }>> = {
+const LOADERS: PluginImporters = {
   telegram: () => import("../../extensions/telegram/index.js"),
   discord: () => import("../../extensions/discord/index.js"),
   slack: () => import("../../extensions/slack/index.js"),
 };
 
-const loaded = new Map<ChannelId, Promise<ChannelPlugin>>();
-
-export function loadChannelPlugin(channel: ChannelId): Promise<ChannelPlugin> {
-  let plugin = loaded.get(channel);
-  if (!plugin) {
-    plugin = LOADERS[channel]().then((m) => m.default);
-    loaded.set(channel, plugin);
-  }
-  return plugin;
+/**
+ * A plugin loader over these importers: each channel's import runs once and its plugin is shared.
+ * A failed import is forgotten, so the next account start or config reload imports it again.
+ */
+export function createChannelPluginLoader(importers: PluginImporters): (channel: ChannelId) => Promise<ChannelPlugin> {
+  const loaded = new Map<ChannelId, Promise<ChannelPlugin>>();
+  return (channel) => {
+    const cached = loaded.get(channel);
+    if (cached) return cached;
+    const loading = importers[channel]().then((m) => m.default);
+    loaded.set(channel, loading);
+    loading.catch(() => {
+      if (loaded.get(channel) === loading) loaded.delete(channel);
+    });
+    return loading;
+  };
 }
+
+export const loadChannelPlugin = createChannelPluginLoader(LOADERS);
 
 const PROBES: Record<ChannelId, () => Promise<{ probeAccount: ChannelAccountProber }>> = {
   telegram: () => import("../../extensions/telegram/probe.js"),
