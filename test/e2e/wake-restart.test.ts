@@ -27,9 +27,9 @@ afterEach(async () => {
   model.reset();
 });
 
-async function start(stateDir: string): Promise<GatewayProcess> {
+async function start(stateDir: string, every = "30m"): Promise<GatewayProcess> {
   const config = JSON.parse(fakeModelConfig(model, stateDir, { hooks: { enabled: true, token: HOOK_TOKEN } }));
-  config.agents.defaults = { ...config.agents.defaults, heartbeat: { every: "30m", target: "none" } };
+  config.agents.defaults = { ...config.agents.defaults, heartbeat: { every, target: "none" } };
   const gw = await startGateway({ stateDir, token: "wake-restart-token", configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
   gateways.push(gw);
   return gw;
@@ -112,5 +112,18 @@ describe("system events across a SIGKILL", { timeout: 120_000 }, () => {
     expect(occurrences(message, "[Scheduled: reminder] water the plants")).toBe(1);
     const next = await beatNow(gw, "second poke");
     expect(next).not.toContain("water the plants");
+  });
+
+  it("events queued for the next beat reach one beat at the restart when the heartbeat is off by then", async () => {
+    const stateDir = makeTempDir("openclaw-wake-off-");
+    model.setResponder(() => ({ text: "HEARTBEAT_OK" }));
+    const gw = await start(stateDir);
+    await wake(gw, "next-heartbeat", "backup done");
+    await kill(gw);
+    await start(stateDir, "0m");
+    const beat = () => chatRequests(model).find((r) => lastUserText(r).includes("backup done"));
+    await waitUntil(() => beat() !== undefined, 30_000, "the beat that carries the queued event");
+    expect(lastUserText(beat()!)).toContain(BEAT);
+    expect(chatRequests(model)).toHaveLength(1);
   });
 });

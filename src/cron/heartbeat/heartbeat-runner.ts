@@ -2,11 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { runReplyText } from "../../agents/conversation-port.js";
 import type { OpenClawConfig } from "../../config/index.js";
+import { parseDuration } from "../../infra/duration.js";
 import type { Logger } from "../../infra/logger.js";
 import type { CronClock, CronTimer } from "../clock.js";
 import { stripHeartbeatToken } from "../heartbeat-token.js";
 import type { ChatRoute, CronChannelPort, CronConversations } from "../ports.js";
-import { isHeartbeatFileEmpty, resolveHeartbeats, withinActiveHours, type HeartbeatSettings } from "./heartbeat-settings.js";
+import { DEFAULT_HEARTBEAT_EVERY, isHeartbeatFileEmpty, resolveHeartbeats, withinActiveHours, type HeartbeatSettings } from "./heartbeat-settings.js";
 import type { PendingEvent, PendingSystemEvents } from "./pending-events.js";
 
 /** What one heartbeat did, as `last-heartbeat` and the `heartbeat` event report it. */
@@ -38,6 +39,7 @@ export interface HeartbeatDeps {
 /** A busy session is looked at again after this long. */
 const BUSY_RETRY_MS = 60_000;
 const PREVIEW_CHARS = 200;
+const DEFAULT_EVERY_MS = parseDuration(DEFAULT_HEARTBEAT_EVERY)!;
 
 /**
  * Heartbeats (docs/automation.md#heartbeat): per agent, a turn every `every` in its main session
@@ -124,6 +126,25 @@ export class HeartbeatRunner {
       this.timers.delete(agentId);
       this.nextAt.delete(agentId);
     }
+    this.placeQueuedEvents();
+  }
+
+  /**
+   * Every queued event must reach a beat or be dropped out loud: the events of an agent that is no
+   * longer configured leave the queue with a warning; an agent whose heartbeat is off gets one
+   * beat that carries its events.
+   */
+  private placeQueuedEvents(): void {
+    const all = this.settings();
+    for (const [agentId, count] of this.deps.pending.countsByAgent()) {
+      const settings = all.find((s) => s.agentId === agentId);
+      if (!settings) {
+        this.deps.pending.settle(this.deps.pending.forAgent(agentId).map((e) => e.id));
+        this.deps.logger.warn({ agentId, count }, "heartbeat system events dropped: their agent is no longer configured");
+      } else if (!settings.enabled && !this.timers.has(agentId)) {
+        this.arm(settings, 0);
+      }
+    }
   }
 
   private arm(settings: HeartbeatSettings, delayMs: number): void {
@@ -145,7 +166,8 @@ export class HeartbeatRunner {
       this.record({ ts: now, agentId, status: "skipped", reason: "busy: the session is at work; trying again in a minute" });
       return this.arm(settings, BUSY_RETRY_MS);
     }
-    this.arm(settings, settings.everyMs);
+    // A heartbeat that is off beats only to carry queued events; should that fail, it tries again at the default interval.
+    this.arm(settings, settings.enabled ? settings.everyMs : settings.everyMs || DEFAULT_EVERY_MS);
     if (!inWindow(settings, now, this.deps.logger)) return this.record({ ts: now, agentId, status: "skipped", reason: "outside activeHours" });
     const events = this.deps.pending.forAgent(agentId);
     const file = readHeartbeatFile(this.deps.workspaceDirOf(agentId));

@@ -70,6 +70,13 @@ export class PendingSystemEvents {
     return events;
   }
 
+  /** How many events wait for each agent. */
+  countsByAgent(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const entry of this.log.entries.values()) if (entry.kind === "event") counts.set(entry.event.agentId, (counts.get(entry.event.agentId) ?? 0) + 1);
+    return counts;
+  }
+
   /** Agents owed a beat at once: a `wake now` was queued and no beat has carried it yet. */
   agentsOwedNow(): string[] {
     const agents = new Set<string>();

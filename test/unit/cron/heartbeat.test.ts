@@ -14,7 +14,8 @@ import { FakeCronConversations } from "./fake-cron-conversations.js";
 function setup(heartbeat: Record<string, unknown>, heartbeatMd?: string, pendingDir = tempStateDir()) {
   const workspace = tempStateDir();
   if (heartbeatMd !== undefined) fs.writeFileSync(path.join(workspace, "HEARTBEAT.md"), heartbeatMd);
-  const config = applyDefaults({ agents: { defaults: { heartbeat } } } as never);
+  let config = applyDefaults({ agents: { defaults: { heartbeat } } } as never);
+  const logLines: string[] = [];
   const clock = new ManualClock(Date.parse("2026-06-01T10:00:00Z"));
   const conversations = new FakeCronConversations();
   const channels = new FakeChannels();
@@ -24,13 +25,27 @@ function setup(heartbeat: Record<string, unknown>, heartbeatMd?: string, pending
     conversations,
     channels: () => channels,
     workspaceDirOf: () => workspace,
-    logger: pino({ level: "silent" }),
+    logger: pino({ level: "warn" }, { write: (line: string) => logLines.push(line) }),
     clock,
     emit: (e) => events.push(e),
     pending: new PendingSystemEvents(pendingDir, () => clock.now()),
   });
   runner.start();
-  return { clock, conversations, channels, events, runner };
+  /** Replaces the heartbeat config and applies it as a reload does. */
+  const reload = (next: Record<string, unknown>) => {
+    config = applyDefaults({ agents: { defaults: { heartbeat: next } } } as never);
+    runner.applyConfig();
+  };
+  return { clock, conversations, channels, events, runner, logLines, reload };
+}
+
+/** A queue left on disk by an earlier process, holding these `next-heartbeat` events. */
+function leftoverQueue(events: Array<[agentId: string, text: string]>): string {
+  const pendingDir = tempStateDir();
+  const before = new PendingSystemEvents(pendingDir);
+  for (const [agentId, text] of events) before.add(agentId, text);
+  before.close();
+  return pendingDir;
 }
 
 async function settled(): Promise<void> {
@@ -135,6 +150,40 @@ describe("heartbeat", () => {
     h.clock.advance(0);
     await settled();
     expect(h.conversations.submitted.map((s) => s.message)).toEqual([expect.stringContaining("- deploy finished")]);
+  });
+
+  it("at start, events left for an agent that is no longer configured are dropped with a warning naming it and their count", async () => {
+    const pendingDir = leftoverQueue([
+      ["gone", "backup done"],
+      ["gone", "deploy done"],
+    ]);
+    const h = setup({ every: "30m" }, "# nothing\n", pendingDir);
+    const warning = h.logLines.map((l) => JSON.parse(l)).find((l) => l.msg.includes("dropped"));
+    expect(warning).toMatchObject({ agentId: "gone", count: 2 });
+    const after = new PendingSystemEvents(pendingDir);
+    expect(after.forAgent("gone")).toEqual([]);
+    after.close();
+  });
+
+  it("events left for an agent whose heartbeat is off are delivered by one beat at start", async () => {
+    const h = setup({ every: "0m" }, "# nothing\n", leftoverQueue([["main", "backup done"]]));
+    h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK" });
+    h.clock.advance(0);
+    await settled();
+    expect(h.conversations.submitted.map((s) => s.message)).toEqual([expect.stringContaining("- backup done")]);
+    h.clock.advance(24 * 60 * 60_000);
+    await settled();
+    expect(h.conversations.submitted).toHaveLength(1);
+  });
+
+  it("a reload that turns the heartbeat off delivers the events it was holding with one beat", async () => {
+    const h = setup({ every: "30m" }, "# nothing\n");
+    h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK" });
+    h.runner.queueEvent("main", "cron run finished");
+    h.reload({ every: "0m" });
+    h.clock.advance(0);
+    await settled();
+    expect(h.conversations.submitted.map((s) => s.message)).toEqual([expect.stringContaining("- cron run finished")]);
   });
 
   it("settings: 30m by default, 0m off, only agents with their own block when any has one; set-heartbeats switches all", () => {
