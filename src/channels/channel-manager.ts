@@ -60,7 +60,11 @@ export interface SendParams {
   threadId?: string;
   replyToId?: string;
   idempotencyKey: string;
-  /** Wait (up to the delivery's account wait limit) for an account that is restarting, instead of refusing at once. */
+  /**
+   * A durable caller (a cron job's reply): wait for a restarting account as long as a chat reply
+   * does. Without it the caller is interactive: a restarting account is waited for a few seconds,
+   * then the send fails saying the account is restarting and to try again.
+   */
   waitForAccount?: boolean;
 }
 
@@ -219,9 +223,9 @@ export class ChannelManager {
   async send(params: SendParams): Promise<{ runId: string; channel: string; accountId: string; chatId: string; messageIds: string[] }> {
     const channel = this.pickChannel(params.channel);
     const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
-    const available = params.waitForAccount ? await this.delivery.whenAccountRuns(channel, accountId) : this.availability(channel, accountId);
+    const wait = params.waitForAccount ? "durable" : "interactive";
+    const available = await this.delivery.whenAccountRuns(channel, accountId, wait);
     if (available.state === "gone") throw new ChannelSendRefused(available.reason);
-    if (available.state === "down") throw new ChannelSendRefused(`channel ${channel} account ${accountId} is not running`);
     const target = await available.account.resolveTarget(params.to);
     const id = `send:${params.idempotencyKey}`;
     const existing = this.deliveryLedger.get(id);
@@ -238,6 +242,7 @@ export class ChannelManager {
               ...(params.replyToId ? { replyToMessageId: params.replyToId } : {}),
             },
             params.message,
+            wait,
           );
     if (entry?.state !== "delivered") throw new ChannelSendRefused(`delivery failed: ${entry?.lastError ?? entry?.reason ?? "unknown error"}`);
     return { runId: params.idempotencyKey, channel, accountId, chatId: target.chatId, messageIds: Object.values(entry.sent) };

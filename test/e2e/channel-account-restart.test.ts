@@ -5,7 +5,8 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { chatRequests, sleep, waitUntil } from "../helpers/reliability.js";
+import { chatRequests, requestMessages, sleep, waitUntil } from "../helpers/reliability.js";
+import { openOperator } from "../helpers/ws-client.js";
 
 /**
  * A reply whose Telegram account is not running when it is ready: a config reload restarts the
@@ -131,5 +132,67 @@ describe("a reply while its channel account is not running", () => {
     }
     expect(entry).toMatchObject({ status: "ok", deliveryStatus: "delivered" });
     expect(repliesTo(OWNER)).toEqual(["Scheduled report"]);
+  });
+});
+
+/** Whether the delivery ledger holds the chunks of a `send` entry whose key starts with `key` (recorded, about to be sent). */
+function ledgerRecorded(stateDir: string, key: string): boolean {
+  const file = path.join(stateDir, "channels", "delivery-ledger.jsonl");
+  if (!fs.existsSync(file)) return false;
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .some((line) => line.includes('"op":"reply"') && line.includes(`"id":"send:${key}`));
+}
+
+describe("an interactive send while its channel account restarts", () => {
+  it("a send RPC whose account goes down after its check answers soon with an error naming the account and that it restarts", { timeout: 120_000 }, async () => {
+    telegram = await startFakeTelegram();
+    const gw = await start();
+    const { sock } = await openOperator(gw.url, gw.token);
+    try {
+      // The first send meets a 429 and waits for its retry: the second passes its account check and queues behind it.
+      telegram.failNext("sendMessage", { status: 429, retryAfter: 15 });
+      const first = sock.request("send", { channel: "telegram", to: String(OWNER), message: "first", idempotencyKey: "first" }, 60_000);
+      await telegram.waitFor(() => telegram.calls.some((c) => c.method === "sendMessage" && c.status === 429), 10_000);
+      const second = sock.request("send", { channel: "telegram", to: String(OWNER), message: "second", idempotencyKey: "second" }, 60_000);
+      await waitUntil(() => ledgerRecorded(gw.stateDir, "second"), 10_000, "the second send recorded");
+      await restartHangingAccount(gw);
+      const refused = await second;
+      expect(refused.ok).toBe(false);
+      expect(refused.error.message).toMatch(/channel telegram account default is restarting.*try again in a moment/);
+      expect(repliesTo(OWNER)).not.toContain("second");
+      await first;
+    } finally {
+      sock.close();
+    }
+  });
+
+  it("the agent's message tool whose account goes down after its check gets the same error as its tool result, and the turn goes on", { timeout: 120_000 }, async () => {
+    telegram = await startFakeTelegram();
+    model.setResponder((req) => {
+      const last = requestMessages(req).at(-1);
+      if (last?.role === "tool") return { text: "noted" };
+      return { toolCalls: [{ name: "message", arguments: { channel: "telegram", to: String(OWNER), message: "from the tool" } }] };
+    });
+    const gw = await start();
+    const { sock } = await openOperator(gw.url, gw.token);
+    try {
+      telegram.failNext("sendMessage", { status: 429, retryAfter: 15 });
+      const first = sock.request("send", { channel: "telegram", to: String(OWNER), message: "first", idempotencyKey: "first" }, 60_000);
+      await telegram.waitFor(() => telegram.calls.some((c) => c.method === "sendMessage" && c.status === 429), 10_000);
+      const turn = await sock.request("chat.send", { sessionKey: "main", message: "tell the owner", idempotencyKey: "turn-1" });
+      expect(turn.ok).toBe(true);
+      await waitUntil(() => ledgerRecorded(gw.stateDir, "tool:"), 10_000, "the tool's send recorded");
+      await restartHangingAccount(gw);
+      await waitUntil(() => chatRequests(model).length === 2, 60_000, "the model call after the tool result");
+      const toolResult = requestMessages(chatRequests(model)[1]!).at(-1)!;
+      expect(toolResult.role).toBe("tool");
+      expect(toolResult.text).toMatch(/channel telegram account default is restarting.*try again in a moment/);
+      expect(repliesTo(OWNER)).not.toContain("from the tool");
+      await first;
+    } finally {
+      sock.close();
+    }
   });
 });

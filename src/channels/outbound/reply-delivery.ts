@@ -21,6 +21,16 @@ export type AccountAvailability =
 /** How long a reply waits for its account to run again before it is given up (OpenClaw drops a queued message after 30 minutes too). */
 export const ACCOUNT_WAIT_LIMIT_MS = 30 * 60_000;
 
+/** How long an interactive send (the `send` method, the agent's `message` tool) waits for a restarting account: its caller is waiting for the answer. */
+export const INTERACTIVE_ACCOUNT_WAIT_MS = 5_000;
+
+/**
+ * Who waits for a delivery. `durable`: a reply owed to a chat, kept in the ledger and waited for
+ * as long as the account restarts. `interactive`: a caller waits for the answer, so a restarting
+ * account fails it after a short wait and the caller is told to try again.
+ */
+export type DeliveryWait = "durable" | "interactive";
+
 export interface ReplyDeliveryDeps {
   ledger: DeliveryLedger;
   logger: Logger;
@@ -57,6 +67,8 @@ export class ReplyDelivery {
   private readonly toolSends = new Map<string, { chat: string; at: number; text: string }[]>();
   private readonly stopping = new AbortController();
   private readonly accountWaits = new AccountWaits();
+  /** Entries an interactive caller waits for (see `DeliveryWait`). */
+  private readonly interactive = new Set<string>();
 
   constructor(private readonly deps: ReplyDeliveryDeps) {}
 
@@ -138,10 +150,15 @@ export class ReplyDelivery {
   }
 
   /** Send a text that needs no run (command answers, pairing codes, `send`): recorded, then delivered. */
-  async deliverText(id: string, target: DeliveryTarget, text: string): Promise<DeliveryEntry | undefined> {
+  async deliverText(id: string, target: DeliveryTarget, text: string, wait: DeliveryWait = "durable"): Promise<DeliveryEntry | undefined> {
     const existing = this.deps.ledger.get(id);
     if (!existing) this.deps.ledger.expect(id, target, {});
-    await this.deliverReply(id, text);
+    if (wait === "interactive") this.interactive.add(id);
+    try {
+      await this.deliverReply(id, text);
+    } finally {
+      this.interactive.delete(id);
+    }
     return this.deps.ledger.get(id);
   }
 
@@ -248,7 +265,8 @@ export class ReplyDelivery {
   private async sendPending(id: string): Promise<void> {
     const owed = this.deps.ledger.get(id);
     if (owed?.state !== "pending" || !owed.chunks) return;
-    const running = await this.whenAccountRuns(owed.target.channel, owed.target.accountId, owed.id);
+    const wait = this.interactive.has(id) ? "interactive" : "durable";
+    const running = await this.whenAccountRuns(owed.target.channel, owed.target.accountId, wait, owed.id);
     if (this.stopping.signal.aborted) return;
     if (running.state === "gone") return this.giveUp(owed, running.reason);
     const entry = this.deps.ledger.get(id);
@@ -298,11 +316,12 @@ export class ReplyDelivery {
   }
 
   /**
-   * The account once it runs. An account that is down is waited for, up to the wait limit,
-   * without counting failed attempts: a restart is not the platform refusing the reply.
+   * The account once it runs. An account that is down is waited for, up to the wait limit
+   * (short for an interactive caller), without counting failed attempts: a restart is not the
+   * platform refusing the reply.
    */
-  async whenAccountRuns(channel: string, accountId: string, deliveryId?: string): Promise<Exclude<AccountAvailability, { state: "down" }>> {
-    const limitMs = this.deps.accountWaitMs ?? ACCOUNT_WAIT_LIMIT_MS;
+  async whenAccountRuns(channel: string, accountId: string, wait: DeliveryWait, deliveryId?: string): Promise<Exclude<AccountAvailability, { state: "down" }>> {
+    const limitMs = wait === "interactive" ? INTERACTIVE_ACCOUNT_WAIT_MS : (this.deps.accountWaitMs ?? ACCOUNT_WAIT_LIMIT_MS);
     const deadline = Date.now() + limitMs;
     let available = this.deps.account(channel, accountId);
     if (available.state === "down") {
@@ -314,6 +333,9 @@ export class ReplyDelivery {
     }
     if (available.state !== "down") return available;
     if (this.stopping.signal.aborted) return { state: "gone", reason: "the gateway is stopping" };
+    if (wait === "interactive") {
+      return { state: "gone", reason: `channel ${channel} account ${accountId} is restarting (not running after ${formatMinutes(limitMs)}); try again in a moment` };
+    }
     return {
       state: "gone",
       reason: `channel ${channel} account ${accountId} did not run again within ${formatMinutes(limitMs)}; check openclaw channels status for its last error`,
