@@ -5,6 +5,7 @@ import { fakeSummaryReply, isSummaryRequest, startFakeModelServer, type FakeMode
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { readEvents, writeRecorderHook } from "../helpers/hook-recorder.js";
 import { systemPromptOf } from "../helpers/model-request.js";
 import { lastUserText, readIndex, waitUntil } from "../helpers/reliability.js";
 
@@ -162,37 +163,3 @@ describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
 });
 
 const LONG_REPLY = "Long answer. ".repeat(920);
-
-interface RecordedEvent {
-  type: string;
-  action: string;
-  sessionKey?: string;
-  context: Record<string, any>;
-}
-
-/** A managed hook that appends every message and session event it hears to `log`. */
-function writeRecorderHook(stateDir: string, log: string): void {
-  const dir = path.join(stateDir, "hooks", "recorder");
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "HOOK.md"), `---\nname: recorder\ndescription: records events\nmetadata:\n  openclaw:\n    events: ["message", "session"]\n---\n`);
-  fs.writeFileSync(
-    path.join(dir, "handler.js"),
-    `import fs from "node:fs";
-export default async (event) => {
-  const context = { ...event.context };
-  if (typeof context.content === "string") context.content = context.content.slice(0, 60);
-  if (Array.isArray(context.messages)) context.messages = context.messages.map((m) => ({ role: m.role, text: m.text.slice(0, 60) }));
-  fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ type: event.type, action: event.action, sessionKey: event.sessionKey, context }) + "\\n");
-};
-`,
-  );
-}
-
-function readEvents(log: string): RecordedEvent[] {
-  if (!fs.existsSync(log)) return [];
-  return fs
-    .readFileSync(log, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as RecordedEvent);
-}

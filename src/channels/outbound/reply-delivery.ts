@@ -373,7 +373,16 @@ export class ReplyDelivery {
   private async retryLater(id: string, error: string): Promise<void> {
     const after = this.deps.ledger.markAttemptFailed(id, error);
     await this.deps.ledger.whenDurable();
-    if (after.state === "failed" || this.stopping.signal.aborted) return;
+    if (after.state === "failed") {
+      const { target } = after;
+      this.deps.logger.warn(
+        { deliveryId: id, channel: target.channel, accountId: target.accountId, chatId: target.chatId, attempts: after.attempts, error },
+        "reply given up: its last delivery attempt failed",
+      );
+      this.emitSent(after, false, error);
+      return;
+    }
+    if (this.stopping.signal.aborted) return;
     const timer = setTimeout(
       () => {
         this.timers.delete(timer);

@@ -1,0 +1,82 @@
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DeliveryLedger } from "../../src/channels/outbound/delivery-ledger.js";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { readEvents, writeRecorderHook } from "../helpers/hook-recorder.js";
+import { waitUntil } from "../helpers/reliability.js";
+
+/**
+ * A reply whose last delivery round fails: the gateway gives it up, says so in its log and
+ * tells `message:sent` hooks it failed. The reply was owed from before a restart and had used
+ * two of its three rounds, so the round after the restart is its last.
+ */
+
+const CHAT = 515;
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let gateway: GatewayProcess | undefined;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  telegram = await startFakeTelegram();
+});
+afterAll(async () => {
+  await telegram.close();
+  await model.close();
+});
+afterEach(async () => {
+  await gateway?.stop("SIGKILL");
+  gateway = undefined;
+});
+
+async function owedReplyOnItsLastRound(stateDir: string): Promise<void> {
+  const ledger = DeliveryLedger.open(path.join(stateDir, "channels", "delivery-ledger.jsonl"));
+  const target = { channel: "telegram", accountId: "default", chatId: String(CHAT) };
+  ledger.expect("owed-1", target, { sessionKey: "agent:main:main", runId: "owed-1" });
+  ledger.recordReply("owed-1", ["the owed answer"]);
+  ledger.markAttemptFailed("owed-1", "Internal Server Error");
+  ledger.markAttemptFailed("owed-1", "Internal Server Error");
+  await ledger.whenDurable();
+  ledger.close();
+}
+
+describe("a reply whose last delivery attempt fails", () => {
+  it("is given up with a warning naming its channel, account, chat and last error, and message:sent hears success: false", { timeout: 60_000 }, async () => {
+    const stateDir = makeTempDir("openclaw-give-up-");
+    const log = path.join(stateDir, "events.jsonl");
+    writeRecorderHook(stateDir, log);
+    await owedReplyOnItsLastRound(stateDir);
+    for (let i = 0; i < 3; i++) telegram.failNext("sendMessage", { status: 500 });
+    const telegramConfig = {
+      botToken: telegram.token,
+      apiRoot: telegram.url,
+      pollingTimeoutSeconds: 1,
+      pollingRetryBaseMs: 50,
+      allowFrom: [String(CHAT)],
+      typingIntervalSeconds: 0,
+    };
+    const config = fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, hooks: { internal: { entries: { recorder: { enabled: true } } } } });
+    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config } });
+
+    await waitUntil(() => readEvents(log).some((e) => e.type === "message" && e.action === "sent"), 30_000, "message:sent");
+    const sent = readEvents(log).filter((e) => e.type === "message" && e.action === "sent");
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      sessionKey: "agent:main:main",
+      context: { channel: "telegram", accountId: "default", to: String(CHAT), content: "the owed answer", success: false, deliveryId: "owed-1", runId: "owed-1" },
+    });
+    expect(sent[0]!.context.error).toMatch(/Internal Server Error/);
+    const warning = await gateway.waitForOutput(/^.*reply given up.*$/m, 5_000);
+    expect(JSON.parse(warning)).toMatchObject({
+      level: 40,
+      channel: "telegram",
+      accountId: "default",
+      chatId: String(CHAT),
+      error: expect.stringMatching(/Internal Server Error/),
+    });
+    expect(telegram.messages(CHAT)).toEqual([]);
+  });
+});
