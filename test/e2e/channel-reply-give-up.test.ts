@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DeliveryLedger } from "../../src/channels/outbound/delivery-ledger.js";
@@ -7,6 +8,7 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { readEvents, writeRecorderHook } from "../helpers/hook-recorder.js";
 import { waitUntil } from "../helpers/reliability.js";
+import { openOperator } from "../helpers/ws-client.js";
 
 /**
  * A reply whose last delivery round fails: the gateway gives it up, says so in its log and
@@ -78,5 +80,60 @@ describe("a reply whose last delivery attempt fails", () => {
       error: expect.stringMatching(/Internal Server Error/),
     });
     expect(telegram.messages(CHAT)).toEqual([]);
+  });
+});
+
+function configFor(stateDir: string, pollingTimeoutSeconds: number): string {
+  const telegramConfig = { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 };
+  return fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig } });
+}
+
+/** The final state the delivery ledger recorded for entry `id`, if any. */
+function ledgerFinalState(stateDir: string, id: string): string | undefined {
+  const lines = fs
+    .readFileSync(path.join(stateDir, "channels", "delivery-ledger.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean);
+  let state: string | undefined;
+  for (const line of lines.map((l) => JSON.parse(l) as { op: string; id: string; state?: string; failed?: boolean })) {
+    if (line.id !== id) continue;
+    if (line.op === "finish") state ??= line.state;
+    if (line.op === "attempt" && line.failed) state ??= "failed";
+  }
+  return state;
+}
+
+function textsIn(chat: number): unknown[] {
+  return telegram.messages(chat).map((m) => m.text);
+}
+
+/**
+ * A `send` whose every attempt meets a platform error answers "delivery failed", and that is the
+ * truth: its ledger entry is finished as failed, so nothing sends it later behind the caller's back.
+ */
+
+describe("a send whose platform keeps failing", () => {
+  it("answers delivery failed, ends its ledger entry as failed and is not sent later, also not when its account restarts", { timeout: 90_000 }, async () => {
+    const stateDir = makeTempDir("openclaw-send-failure-");
+    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor(stateDir, 1) } });
+    await gateway.waitForOutput(/channel account started/, 10_000);
+    const { sock } = await openOperator(gateway.url, gateway.token);
+    try {
+      for (let i = 0; i < 3; i++) telegram.failNext("sendMessage", { status: 500 });
+      const failed = await sock.request("send", { channel: "telegram", to: String(CHAT), message: "told it failed", idempotencyKey: "k1" }, 30_000);
+      expect(failed.ok).toBe(false);
+      expect(failed.error.message).toMatch(/delivery failed: .*Internal Server Error/);
+      expect(ledgerFinalState(stateDir, "send:k1")).toBe("failed");
+
+      // A restart of the account sends every entry it still owes at once, before a send queued after it.
+      const getMeCalls = telegram.calls.filter((c) => c.method === "getMe").length;
+      fs.writeFileSync(path.join(stateDir, "openclaw.json"), configFor(stateDir, 2));
+      await telegram.waitFor(() => telegram.calls.filter((c) => c.method === "getMe").length > getMeCalls, 15_000);
+      const marker = await sock.request("send", { channel: "telegram", to: String(CHAT), message: "marker", idempotencyKey: "k2" }, 30_000);
+      expect(marker.ok).toBe(true);
+      expect(textsIn(CHAT)).toEqual(["marker"]);
+    } finally {
+      sock.close();
+    }
   });
 });

@@ -26,8 +26,9 @@ export const INTERACTIVE_ACCOUNT_WAIT_MS = 5_000;
 
 /**
  * Who waits for a delivery. `durable`: a reply owed to a chat, kept in the ledger and waited for
- * as long as the account restarts. `interactive`: a caller waits for the answer, so a restarting
- * account fails it after a short wait and the caller is told to try again.
+ * as long as the account restarts, and retried in later rounds when the platform fails. `interactive`:
+ * a caller waits for the answer, so a restarting account fails it after a short wait, and a failed
+ * round ends it as failed: what the caller is told is final, nothing retries it in the background.
  */
 export type DeliveryWait = "durable" | "interactive";
 
@@ -299,7 +300,8 @@ export class ReplyDelivery {
       if (this.stopping.signal.aborted && !outcome.ok) return;
       if (!outcome.ok) {
         this.deps.logger.warn({ deliveryId: id, channel: target.channel, chatId: target.chatId, error: outcome.error }, "reply delivery failed");
-        if (outcome.permanent) {
+        // An interactive caller is told the send failed, so it must not go out later behind its back.
+        if (outcome.permanent || this.interactive.has(id)) {
           this.deps.ledger.finish(id, "failed", outcome.error);
           await this.deps.ledger.whenDurable();
           this.emitSent(entry, false, outcome.error);
