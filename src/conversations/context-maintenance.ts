@@ -153,6 +153,7 @@ export class ContextMaintenance {
         store: this.deps.store,
         logger: this.deps.logger,
         streamModel: this.deps.streamModel,
+        failover: this.deps.failover,
         ...(this.deps.services ? { services: this.deps.services } : {}),
         sessionKey: turn.sessionKey,
         agentId: turn.agentId,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
+import type { ModelFailover } from "../models/failover/index.js";
 import { runEmbeddedTurn, type TurnOverrides } from "../agents/embedded-turn.js";
 import { MEMORY_FLUSH_SYSTEM_PROMPT, memoryFlushPrompt } from "../agents/compaction/memory-flush.js";
 import type { HistoryMessage, StreamModelFn, ToolServices } from "../agents/types.js";
@@ -12,6 +13,8 @@ export interface MemoryFlushTurnInput {
   store: SessionStore;
   logger: Logger;
   streamModel: StreamModelFn;
+  /** The turns' keys and cooldowns: a key the flush finds rate-limited rests for the turns too. */
+  failover: ModelFailover;
   services?: ToolServices;
   sessionKey: string;
   agentId: string;
@@ -46,6 +49,7 @@ export async function runMemoryFlushTurn(input: MemoryFlushTurnInput): Promise<v
     timeoutSeconds: Math.ceil(input.timeoutMs / 1000),
     services,
     streamModel: input.streamModel,
+    failover: input.failover,
     history: input.history,
   }).catch((err: Error) => ({ stopReason: "error" as const, error: { kind: "unknown", message: err.message }, messages: [] }));
   input.store.patch(input.sessionKey, { memoryFlushAt: Date.now(), memoryFlushCompactionCount: cycle });
