@@ -7,6 +7,7 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { fakeAgentCommand, isRunning, processesWithArgument } from "../helpers/acp-agent.js";
 import { eventually } from "../helpers/chat-session.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * A `type: "acp"` binding: the bound Telegram DM talks straight to a persistent session of the
@@ -36,14 +37,7 @@ const texts = (chat: number) => telegram.messages(chat).map((m) => String(m.text
 function config(): string {
   return fakeModelConfig(model, stateDir, {
     channels: {
-      telegram: {
-        botToken: telegram.token,
-        apiRoot: telegram.url,
-        pollingTimeoutSeconds: 1,
-        pollingRetryBaseMs: 50,
-        allowFrom: [String(BOUND), String(OTHER)],
-        typingIntervalSeconds: 0,
-      },
+      telegram: telegramChannelConfig(telegram, { allowFrom: [String(BOUND), String(OTHER)] }),
     },
     acp: { enabled: true, agents: { coder: fakeAgentCommand("--log", agentLog, "--store", path.join(stateDir, "agent-store"), "--marker", stateDir) } },
     bindings: [{ type: "acp", agentId: "coder", match: { channel: "telegram", peer: { kind: "direct", id: String(BOUND) } }, acp: { label: "bound coder" } }],

@@ -7,6 +7,7 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { lastMessageOf } from "../helpers/model-request.js";
 import { fakeAgentCommand, isRunning, processesWithArgument } from "../helpers/acp-agent.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * The whole way of "refactor src/utils.ts with Claude Code" from a Telegram chat: the main agent
@@ -29,7 +30,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(project, "src", "utils.ts"), "export function add(a, b) { return a + b; }\n");
   const config = fakeModelConfig(model, stateDir, {
     channels: {
-      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], typingIntervalSeconds: 0 },
+      telegram: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }),
     },
     acp: {
       enabled: true,

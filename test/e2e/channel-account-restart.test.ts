@@ -7,6 +7,7 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, requestMessages, sleep, waitUntil } from "../helpers/reliability.js";
 import { openOperator } from "../helpers/ws-client.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * A reply whose Telegram account is not running when it is ready: a config reload restarts the
@@ -19,15 +20,7 @@ let telegram: FakeTelegram;
 const gateways: GatewayProcess[] = [];
 
 function configFor(stateDir: string, telegramExtra: Record<string, unknown> = {}): string {
-  const telegramConfig = {
-    botToken: telegram.token,
-    apiRoot: telegram.url,
-    pollingTimeoutSeconds: 1,
-    pollingRetryBaseMs: 50,
-    allowFrom: [String(OWNER)],
-    typingIntervalSeconds: 0,
-    ...telegramExtra,
-  };
+  const telegramConfig = telegramChannelConfig(telegram, { allowFrom: [String(OWNER)], ...telegramExtra });
   return fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig } });
 }
 

@@ -9,6 +9,7 @@ import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gatew
 import { readEvents, writeRecorderHook } from "../helpers/hook-recorder.js";
 import { waitUntil } from "../helpers/reliability.js";
 import { openOperator } from "../helpers/ws-client.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * A reply whose last delivery round fails: the gateway gives it up, says so in its log and
@@ -52,14 +53,7 @@ describe("a reply whose last delivery attempt fails", () => {
     writeRecorderHook(stateDir, log);
     await owedReplyOnItsLastRound(stateDir);
     for (let i = 0; i < 3; i++) telegram.failNext("sendMessage", { status: 500 });
-    const telegramConfig = {
-      botToken: telegram.token,
-      apiRoot: telegram.url,
-      pollingTimeoutSeconds: 1,
-      pollingRetryBaseMs: 50,
-      allowFrom: [String(CHAT)],
-      typingIntervalSeconds: 0,
-    };
+    const telegramConfig = telegramChannelConfig(telegram, { allowFrom: [String(CHAT)] });
     const config = fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, hooks: { internal: { entries: { recorder: { enabled: true } } } } });
     gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config } });
 
@@ -84,7 +78,7 @@ describe("a reply whose last delivery attempt fails", () => {
 });
 
 function configFor(stateDir: string, pollingTimeoutSeconds: number): string {
-  const telegramConfig = { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 };
+  const telegramConfig = telegramChannelConfig(telegram, { pollingTimeoutSeconds, allowFrom: [String(CHAT)] });
   return fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig } });
 }
 

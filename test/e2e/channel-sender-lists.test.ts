@@ -6,6 +6,7 @@ import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.j
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * Who may talk to the bot inside a group, end to end on all three channels: a real gateway, the
@@ -66,12 +67,7 @@ type Overrides = Partial<Record<"telegram" | "discord" | "slack", Record<string,
 function channelsConfig(fakes: Omit<Channels, "gw">, nameMatching: boolean, overrides: Overrides = {}) {
   const byName = nameMatching ? { dangerouslyAllowNameMatching: true } : {};
   const base = {
-    telegram: {
-      botToken: fakes.telegram.token,
-      apiRoot: fakes.telegram.url,
-      pollingTimeoutSeconds: 1,
-      pollingRetryBaseMs: 50,
-      typingIntervalSeconds: 0,
+    telegram: telegramChannelConfig(fakes.telegram, {
       requireMention: false,
       groupAllowFrom: [String(TG_ACCOUNT_USER)],
       groups: {
@@ -80,7 +76,7 @@ function channelsConfig(fakes: Omit<Channels, "gw">, nameMatching: boolean, over
         [TG_CLOSED_GROUP]: { allowFrom: [] },
         [TG_NAMED_GROUP]: { allowFrom: ["@alice_tg"] },
       },
-    },
+    }),
     discord: {
       token: fakes.discord.token,
       restApiUrl: fakes.discord.restUrl,

@@ -8,6 +8,7 @@ import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpe
 import { chatRequests, lastUserText, sleep, waitUntil } from "../helpers/reliability.js";
 import { isSubagentRequest, lastMessageOf } from "../helpers/model-request.js";
 import { openOperator } from "../helpers/ws-client.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * Issue 5, Telegram end to end: the real grammY client in the gateway long-polls a fake Bot
@@ -20,16 +21,7 @@ let telegram: FakeTelegram;
 const gateways: GatewayProcess[] = [];
 
 function telegramConfig(extra: Record<string, unknown> = {}) {
-  return {
-    botToken: telegram.token,
-    apiRoot: telegram.url,
-    pollingTimeoutSeconds: 1,
-    pollingRetryBaseMs: 50,
-    allowFrom: [String(OWNER)],
-    groups: { "*": {} },
-    typingIntervalSeconds: 0,
-    ...extra,
-  };
+  return telegramChannelConfig(telegram, { allowFrom: [String(OWNER)], groups: { "*": {} }, ...extra });
 }
 
 async function start(opts: { stateDir?: string; telegram?: Record<string, unknown>; extra?: Record<string, unknown> } = {}): Promise<GatewayProcess> {

@@ -6,6 +6,7 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { lastUserText, waitUntil } from "../helpers/reliability.js";
 import { openOperator } from "../helpers/ws-client.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * `/restart` from a chat: the owner is told first, then the gateway restarts in the same process
@@ -25,14 +26,7 @@ beforeAll(async () => {
   model.setResponder((req) => ({ text: `model: ${lastUserText(req)}` }));
   telegram = await startFakeTelegram({ botUsername: "claw_bot" });
   const stateDir = makeTempDir();
-  const telegramConfig = {
-    botToken: telegram.token,
-    apiRoot: telegram.url,
-    pollingTimeoutSeconds: 1,
-    pollingRetryBaseMs: 50,
-    allowFrom: [String(OWNER), String(GUEST)],
-    typingIntervalSeconds: 0,
-  };
+  const telegramConfig = telegramChannelConfig(telegram, { allowFrom: [String(OWNER), String(GUEST)] });
   const content = fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, commands: { config: true, ownerAllowFrom: [`telegram:${OWNER}`] } });
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
   await gw.waitForOutput(/channel account started/, 30_000);

@@ -10,6 +10,7 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { lastUserText, waitUntil } from "../helpers/reliability.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * The owner's administration commands — /config, /allowlist, /bash (`! cmd`), /restart — on every
@@ -45,15 +46,7 @@ beforeAll(async () => {
   const stateDir = makeTempDir();
   configPath = path.join(stateDir, "openclaw.json");
   const channels = {
-    telegram: {
-      botToken: telegram.token,
-      apiRoot: telegram.url,
-      pollingTimeoutSeconds: 1,
-      pollingRetryBaseMs: 50,
-      dmPolicy: "allowlist",
-      allowFrom: [String(TG_OWNER), String(TG_GUEST)],
-      typingIntervalSeconds: 0,
-    },
+    telegram: telegramChannelConfig(telegram, { dmPolicy: "allowlist", allowFrom: [String(TG_OWNER), String(TG_GUEST)] }),
     discord: { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [DC_OWNER] },
     slack: { mode: "socket", botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, typingIntervalSeconds: 0, allowFrom: [SLACK_OWNER] },
   };

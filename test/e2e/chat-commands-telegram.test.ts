@@ -6,6 +6,7 @@ import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.j
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { lastUserText } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /** The gateway's chat commands in a Telegram DM and group (the same registry as chat.send). */
 const OWNER = 777;
@@ -20,15 +21,7 @@ beforeAll(async () => {
   model.setResponder((req) => ({ text: `model: ${lastUserText(req)}`, usage: { input: 900, output: 20 } }));
   telegram = await startFakeTelegram({ botUsername: "claw_bot" });
   const stateDir = makeTempDir();
-  const telegramConfig = {
-    botToken: telegram.token,
-    apiRoot: telegram.url,
-    pollingTimeoutSeconds: 1,
-    pollingRetryBaseMs: 50,
-    allowFrom: [String(OWNER)],
-    groups: { "*": {} },
-    typingIntervalSeconds: 0,
-  };
+  const telegramConfig = telegramChannelConfig(telegram, { allowFrom: [String(OWNER)], groups: { "*": {} } });
   for (const [name, invocable] of [
     ["haiku", true],
     ["secret-ops", false],

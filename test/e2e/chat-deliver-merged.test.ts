@@ -8,6 +8,7 @@ import { holdAnswerTo, sendTwoBehindHeldFirst } from "../helpers/queue-gateway.j
 import { makeAgentState, readIndex, removeFastTempDirs, sessionsDir, startOn, waitUntil } from "../helpers/reliability.js";
 import { Rpc } from "../helpers/rpc.js";
 import { openOperator } from "../helpers/ws-client.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * `chat.send` with `deliver: true` into a session whose messages a `collect` turn merges: the turn
@@ -34,7 +35,7 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   telegram = await startFakeTelegram({ botUsername: "claw_bot" });
   const channels = {
-    telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], typingIntervalSeconds: 0 },
+    telegram: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }),
   };
   stateDir = makeAgentState(model, { extra: { channels, messages: { queue: { mode: "collect", debounceMs: 0 } } } });
   await startGatewayOnState();

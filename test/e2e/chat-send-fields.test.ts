@@ -5,6 +5,7 @@ import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.j
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserText } from "../helpers/reliability.js";
 import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * The optional fields of `chat.send` that real clients send: each one does what OpenClaw does
@@ -27,7 +28,7 @@ beforeAll(async () => {
     agents: { defaults: { workspace: `${stateDir}/workspace`, model: { primary: "fake/thinker" } } },
     models: { providers: { fake: { baseUrl: `${model.url}/v1`, apiKey: "sk-fake", api: "openai-completions", models: [{ id: "thinker", reasoning: true }] } } },
     channels: {
-      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], typingIntervalSeconds: 0 },
+      telegram: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }),
     },
   };
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });

@@ -3,6 +3,7 @@ import { fakeSummaryReply, isSummaryRequest, startFakeModelServer, type FakeMode
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * `compaction.notifyUser` in a chat channel: after an automatic compaction the Telegram chat the
@@ -21,7 +22,7 @@ beforeAll(async () => {
   const config = JSON.parse(
     fakeModelConfig(model, stateDir, {
       channels: {
-        telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 },
+        telegram: telegramChannelConfig(telegram, { allowFrom: [String(CHAT)] }),
       },
     }),
   );

@@ -8,6 +8,7 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { launchChromium, openWatchedPage, SCREENSHOT_DIR } from "../helpers/browser.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * The Control UI's operator actions in a real headless Chromium against the built gateway, a
@@ -28,7 +29,7 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   telegram = await startFakeTelegram();
   const stateDir = makeTempDir();
-  const channels = { telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, typingIntervalSeconds: 0 } };
+  const channels = { telegram: telegramChannelConfig(telegram) };
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels }) } });
   await gw.waitForOutput(/channel account started/, 15_000);
   configPath = path.join(stateDir, "openclaw.json");

@@ -6,6 +6,7 @@ import { makeTempDir, runCli } from "../helpers/gateway-process.js";
 import { startInProcessGateway, type InProcessGateway } from "../helpers/in-process-gateway.js";
 import { ManualClock } from "../helpers/manual-clock.js";
 import { waitUntil } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * A job that fails twice in a row is reported in a chat, once: the chat it announces to, or
@@ -50,7 +51,7 @@ describe("cron failure alerts in chats", { timeout: 180_000 }, () => {
     model.setResponder(() => ({ status: 400, body: { error: { message: "model refuses everything", type: "invalid_request_error" } } }));
     const stateDir = makeTempDir("openclaw-cron-alerts-");
     const channels = {
-      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(JOB_CHAT)], typingIntervalSeconds: 0 },
+      telegram: telegramChannelConfig(telegram, { allowFrom: [String(JOB_CHAT)] }),
     };
     const cron = { failureAlert: { channel: "telegram", to: String(OPS_CHAT) } };
     gateway = await startInProcessGateway({

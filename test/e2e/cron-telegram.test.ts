@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { systemPromptOf } from "../helpers/model-request.js";
 import { lastUserText, waitUntil } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * A job made with `openclaw cron add` ("every day at 09:00 Europe/Berlin") runs when the
@@ -48,7 +49,7 @@ describe("cron end to end", { timeout: 120_000 }, () => {
       return { text: `Report #${turns}: ${lastUserText(req)}` };
     });
     const channels = {
-      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 },
+      telegram: telegramChannelConfig(telegram, { allowFrom: [String(CHAT)] }),
     };
     gateway = await startInProcessGateway({ stateDir, config: fakeModelConfig(model, stateDir, { channels }), cronClock: clock });
     await waitUntil(() => /channel account started/.test(gateway!.log()), 15_000);
@@ -135,7 +136,7 @@ describe("cron end to end", { timeout: 120_000 }, () => {
       });
       const chat = 200 + expected.length;
       const channels = {
-        telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(chat)], typingIntervalSeconds: 0 },
+        telegram: telegramChannelConfig(telegram, { allowFrom: [String(chat)] }),
       };
       const agents = {
         defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/fake-model" }, heartbeat: { every: "30m", target: "telegram", to: String(chat) } },

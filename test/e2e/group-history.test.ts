@@ -4,6 +4,7 @@ import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.j
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { chatRequests, lastUserText } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * Group history context through the real grammY client and a fake Telegram: messages a group
@@ -25,18 +26,13 @@ beforeAll(async () => {
   model.setResponder(() => ({ text: "noted" }));
   telegram = await startFakeTelegram({ botUsername: "claw_bot" });
   const stateDir = makeTempDir();
-  const telegramConfig = {
-    botToken: telegram.token,
-    apiRoot: telegram.url,
-    pollingTimeoutSeconds: 1,
-    pollingRetryBaseMs: 50,
+  const telegramConfig = telegramChannelConfig(telegram, {
     allowFrom: [String(OWNER)],
     groupPolicy: "open",
     groups: { "*": {} },
-    typingIntervalSeconds: 0,
     // The account's own limit wins over messages.groupChat.historyLimit.
     accounts: { default: { historyLimit: 3 } },
-  };
+  });
   gw = await startGateway({
     stateDir,
     configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { groupChat: { historyLimit: 1 } } }) },

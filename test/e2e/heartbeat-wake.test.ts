@@ -6,6 +6,7 @@ import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.j
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { lastUserText } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * A background command the main session started ends: the agent's heartbeat (every 30 min, so
@@ -51,7 +52,7 @@ describe("heartbeat early wake", { timeout: 120_000 }, () => {
       return { text: "HEARTBEAT_OK" };
     });
     const channels = {
-      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 },
+      telegram: telegramChannelConfig(telegram, { allowFrom: [String(CHAT)] }),
     };
     const agents = { defaults: { model: { primary: "fake/fake-model" }, heartbeat: { every: "30m", target: "telegram", to: String(CHAT) } } };
     const config = JSON.parse(fakeModelConfig(model, stateDir, { channels }));

@@ -8,6 +8,7 @@ import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpe
 import { readEvents, writeRecorderHook } from "../helpers/hook-recorder.js";
 import { systemPromptOf } from "../helpers/model-request.js";
 import { lastUserText, readIndex, waitUntil } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * Internal hooks through the real gateway process: the bundled boot-md hook runs BOOT.md at
@@ -36,7 +37,7 @@ afterEach(async () => {
 
 const lastRole = (req: RecordedRequest): string => req.body.messages?.at(-1)?.role ?? "";
 const telegramConfig = () => ({
-  telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 },
+  telegram: telegramChannelConfig(telegram, { allowFrom: [String(CHAT)] }),
 });
 
 describe("internal hooks in the gateway", { timeout: 120_000 }, () => {

@@ -4,6 +4,7 @@ import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { lastUserText } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * Issue 16 in a Telegram DM: the fallback notice (once per change, then "cleared"), and the
@@ -30,7 +31,7 @@ beforeAll(async () => {
       },
     },
     channels: {
-      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], typingIntervalSeconds: 0 },
+      telegram: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }),
     },
   };
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });

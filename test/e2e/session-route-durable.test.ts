@@ -4,6 +4,7 @@ import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.j
 import type { GatewayProcess } from "../helpers/gateway-process.js";
 import { holdAnswerTo } from "../helpers/queue-gateway.js";
 import { makeAgentState, readIndex, removeFastTempDirs, startOn } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * A session's chat route (`lastChannel`/`lastTo`) is where its replies, `chat.send` deliveries,
@@ -31,7 +32,7 @@ afterAll(async () => {
 describe("a session's chat route", () => {
   it("is on disk before the chat's first message runs: a SIGKILL during that turn keeps it", async () => {
     const channels = {
-      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], typingIntervalSeconds: 0 },
+      telegram: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }),
     };
     const stateDir = makeAgentState(model, { extra: { channels } });
     gw = await startOn(stateDir, "route-durable-token");

@@ -7,6 +7,7 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { isSubagentRequest, lastMessageOf } from "../helpers/model-request.js";
 import { chatRequests, waitUntil } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * A sub-agent spawned from a Telegram chat whose gateway is killed while the child runs: the next
@@ -33,7 +34,7 @@ afterEach(async () => {
 
 async function start(stateDir: string): Promise<GatewayProcess> {
   const channels = {
-    telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [String(OWNER)], typingIntervalSeconds: 0 },
+    telegram: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }),
   };
   const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels }) } });
   gateways.push(gw);

@@ -2,6 +2,7 @@ import { startFakeDiscord, type FakeDiscord, waitFor } from "../fakes/discord-se
 import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import type { GatewayProcess } from "./gateway-process.js";
+import { telegramChannelConfig } from "./telegram-channel-config.js";
 
 /** Fake Telegram, Discord and Slack servers for a test that drives all three channels. */
 export interface ChannelFakes {
@@ -24,7 +25,7 @@ export async function startChannelFakes(options: { discordBotId: string }): Prom
     discord,
     slack,
     config: (owners) => ({
-      telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50, allowFrom: [owners.telegram], typingIntervalSeconds: 0 },
+      telegram: telegramChannelConfig(telegram, { allowFrom: [owners.telegram] }),
       discord: { token: discord.token, restApiUrl: discord.restUrl, allowFrom: [owners.discord], typingIntervalSeconds: 0 },
       slack: { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, allowFrom: [owners.slack], typingIntervalSeconds: 0 },
     }),
