@@ -1,22 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeTempDir, runCli } from "../helpers/gateway-process.js";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
-let server: FakeModelServer;
-beforeAll(async () => {
-  server = await startFakeModelServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const servers = useFakeServers();
 
 function setup(api: "openai-completions" | "anthropic-messages") {
   const stateDir = makeTempDir();
   const workspace = path.join(stateDir, "ws");
-  const baseUrl = api === "openai-completions" ? `${server.url}/v1` : server.url;
+  const baseUrl = api === "openai-completions" ? `${servers.model.url}/v1` : servers.model.url;
   const config = {
     agents: { defaults: { workspace, model: { primary: "fake/fake-model" } } },
     models: { providers: { fake: { baseUrl, apiKey: "sk-local-secret", api, models: [{ id: "fake-model", contextWindow: 120000, maxTokens: 4096 }] } } },
@@ -49,12 +42,12 @@ describe("openclaw agent --local", () => {
     describe(api, () => {
       it("answers a plain turn; the request is small and carries the prompt and tools", async () => {
         const { env, workspace } = setup(api);
-        server.enqueue({ text: "Hello from the fake model." });
+        servers.model.enqueue({ text: "Hello from the fake model." });
         const res = await agent(env, "hi");
         expect(res.code).toBe(0);
         expect(res.json.payloads).toEqual([{ text: "Hello from the fake model.", mediaUrl: null }]);
         expect(res.json).toMatchObject({ status: "ok", meta: { stopReason: "stop", agentMeta: { agentId: "main", sessionKey: "agent:main:main", model: "fake/fake-model" } } });
-        const request = server.requests.at(-1)!;
+        const request = servers.model.requests.at(-1)!;
         const body = JSON.stringify(request.body);
         expect(Buffer.byteLength(body)).toBeLessThan(16 * 1024);
         expect(body).toContain("AGENTS.md");
@@ -67,7 +60,7 @@ describe("openclaw agent --local", () => {
 
       it("runs tool calls (write, then read) and answers with the result", async () => {
         const { env, workspace } = setup(api);
-        server.enqueue(
+        servers.model.enqueue(
           { toolCalls: [{ name: "write", arguments: { path: "notes/todo.txt", content: "buy milk" } }] },
           {
             toolCalls: [
@@ -81,7 +74,7 @@ describe("openclaw agent --local", () => {
         expect(res.code).toBe(0);
         expect(res.json.payloads[0].text).toBe("Saved and read back.");
         expect(fs.readFileSync(path.join(workspace, "notes", "todo.txt"), "utf8")).toBe("buy milk");
-        const third = JSON.stringify(server.requests[2]!.body);
+        const third = JSON.stringify(servers.model.requests[2]!.body);
         expect(third).toContain("buy milk");
         expect(third).toContain("PATH_OUTSIDE_WORKSPACE");
         expect(third).not.toContain("root:x:0:0");
@@ -90,7 +83,7 @@ describe("openclaw agent --local", () => {
       it("a provider 500 ends the turn with a clear error and exit 1", async () => {
         const { env } = setup(api);
         // The only model and key: the SDK retries twice (docs/models.md), so the provider fails three times.
-        server.enqueue(...Array.from({ length: 3 }, () => ({ status: 500, headers: { "retry-after-ms": "10" } })));
+        servers.model.enqueue(...Array.from({ length: 3 }, () => ({ status: 500, headers: { "retry-after-ms": "10" } })));
         const res = await agent(env, "hi");
         expect(res.code).toBe(1);
         expect(res.json.meta.stopReason).toBe("error");
@@ -100,7 +93,7 @@ describe("openclaw agent --local", () => {
 
       it("a malformed stream ends the turn with a clear error, no crash", async () => {
         const { env } = setup(api);
-        server.enqueue({ malformed: "garbage" });
+        servers.model.enqueue({ malformed: "garbage" });
         const res = await agent(env, "hi");
         expect(res.code).toBe(1);
         expect(res.json.meta.error.kind).toBe("malformed");
@@ -110,7 +103,7 @@ describe("openclaw agent --local", () => {
 
   it("the run timeout stops a model that never answers", async () => {
     const { env } = setup("openai-completions");
-    server.enqueue({ text: "too late", delayMs: 20_000 });
+    servers.model.enqueue({ text: "too late", delayMs: 20_000 });
     const started = Date.now();
     const res = await agent(env, "hi", ["--timeout", "1"]);
     expect(res.code).toBe(1);

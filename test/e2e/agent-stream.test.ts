@@ -1,23 +1,16 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CLI, cleanEnv, makeTempDir, runCli, startGateway } from "../helpers/gateway-process.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
-let server: FakeModelServer;
-beforeAll(async () => {
-  server = await startFakeModelServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const servers = useFakeServers();
 
 function stateWithModel(): { stateDir: string; env: Record<string, string> } {
   const stateDir = makeTempDir();
-  fs.writeFileSync(path.join(stateDir, "openclaw.json"), fakeModelConfig(server, stateDir));
+  fs.writeFileSync(path.join(stateDir, "openclaw.json"), fakeModelConfig(servers.model, stateDir));
   return { stateDir, env: { OPENCLAW_STATE_DIR: stateDir } };
 }
 
@@ -32,7 +25,7 @@ function runOnTerminal(args: string[], env: Record<string, string>): Promise<{ c
 }
 
 const toolThenAnswer = () =>
-  server.enqueue({ text: "Let me look.", toolCalls: [{ name: "write", arguments: { path: "notes/todo.txt", content: "milk" } }] }, { text: "Saved your note." });
+  servers.model.enqueue({ text: "Let me look.", toolCalls: [{ name: "write", arguments: { path: "notes/todo.txt", content: "milk" } }] }, { text: "Saved your note." });
 
 describe("openclaw agent on a terminal", () => {
   it("--local streams the answer and shows each tool call as one line", async () => {
@@ -68,7 +61,7 @@ describe("openclaw agent on a terminal", () => {
 describe("openclaw agent --local sessions", () => {
   it("--session-key continues the same history as the gateway path, in one JSON shape", async () => {
     const { stateDir, env } = stateWithModel();
-    server.enqueue({ text: "Noted: your name is Ada." }, { text: "Your name is Ada." }, { text: "Still Ada." });
+    servers.model.enqueue({ text: "Noted: your name is Ada." }, { text: "Your name is Ada." }, { text: "Still Ada." });
     const first = await runCli(["agent", "--local", "--json", "--session-key", "notes", "-m", "my name is Ada"], env, 30_000);
     expect(first.code).toBe(0);
     const local = JSON.parse(first.output);
@@ -76,7 +69,7 @@ describe("openclaw agent --local sessions", () => {
 
     const second = await runCli(["agent", "--local", "--json", "--session-key", "notes", "-m", "what is my name?"], env, 30_000);
     expect(second.code).toBe(0);
-    expect(JSON.stringify(server.requests[1]!.body)).toContain("Noted: your name is Ada.");
+    expect(JSON.stringify(servers.model.requests[1]!.body)).toContain("Noted: your name is Ada.");
 
     const gw = await startGateway({ stateDir });
     try {
@@ -90,7 +83,7 @@ describe("openclaw agent --local sessions", () => {
       const remote = JSON.parse(third.output);
       expect(Object.keys(remote).sort()).toEqual(Object.keys(local).sort());
       expect(Object.keys(remote.meta).sort()).toEqual(Object.keys(local.meta).sort());
-      const seen = JSON.stringify(server.requests[2]!.body);
+      const seen = JSON.stringify(servers.model.requests[2]!.body);
       expect(seen).toContain("my name is Ada");
       expect(seen).toContain("Your name is Ada.");
     } finally {

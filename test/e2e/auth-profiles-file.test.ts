@@ -1,29 +1,22 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeTempDir, runCli } from "../helpers/gateway-process.js";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
 /**
  * auth-profiles.json is the user's file (docs/models.md): the gateway writes only the cooldowns
  * into it, and never loses what the user wrote there, through the real `agent --local` turn.
  */
 
-let server: FakeModelServer;
-beforeAll(async () => {
-  server = await startFakeModelServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const servers = useFakeServers();
 
 /** A trailing comma: the kind of slip a file edited by hand has. */
 const BROKEN_PROFILES = '{\n  "version": 1,\n  "profiles": {\n    "fake:work": { "type": "api_key", "provider": "fake", "key": "sk-work-key-5678" },\n  }\n}\n';
 
 function stateWith(profilesText: string, providerKey?: string): { stateDir: string; profilesFile: string } {
   const stateDir = makeTempDir();
-  const provider = { baseUrl: `${server.url}/v1`, api: "openai-completions", models: [{ id: "fake-model" }], ...(providerKey ? { apiKey: providerKey } : {}) };
+  const provider = { baseUrl: `${servers.model.url}/v1`, api: "openai-completions", models: [{ id: "fake-model" }], ...(providerKey ? { apiKey: providerKey } : {}) };
   const config = { agents: { defaults: { workspace: path.join(stateDir, "ws"), model: { primary: "fake/fake-model" } } }, models: { providers: { fake: provider } } };
   fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config));
   const profilesFile = path.join(stateDir, "agents", "main", "agent", "auth-profiles.json");
@@ -35,7 +28,7 @@ function stateWith(profilesText: string, providerKey?: string): { stateDir: stri
 describe("auth-profiles.json", () => {
   it("a file that is not valid JSON is left as written when a key fails (its cooldown is not saved over it)", async () => {
     const { stateDir, profilesFile } = stateWith(BROKEN_PROFILES, "sk-config-key-1234");
-    server.enqueue({ status: 401 });
+    servers.model.enqueue({ status: 401 });
     // The CLI exits once everything it started is done: a cooldown write included.
     const res = await runCli(["agent", "--local", "-m", "hi"], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
     expect(res.code).toBe(1);
@@ -72,7 +65,7 @@ describe("auth-profiles.json", () => {
       usageStats: { "anthropic:me": { lastUsed: 1_800_000_000_000 } },
     };
     const { stateDir, profilesFile } = stateWith(JSON.stringify(written), "sk-config-key-1234");
-    server.enqueue({ status: 401 });
+    servers.model.enqueue({ status: 401 });
     const res = await runCli(["agent", "--local", "-m", "hi"], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
     expect(res.code).toBe(1);
     const after = JSON.parse(fs.readFileSync(profilesFile, "utf8"));

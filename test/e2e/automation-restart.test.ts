@@ -1,34 +1,22 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { lastUserText, startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { describe, expect, it } from "vitest";
+import { lastUserText } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, waitUntil } from "../helpers/reliability.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
 /**
  * Automation across a killed gateway (real processes): a cron run cut by SIGKILL is recorded once
  * as interrupted and the job goes on; and the bundled session-memory hook saves a session on /new.
  */
 
-let model: FakeModelServer;
-const gateways: GatewayProcess[] = [];
-
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(async () => {
-  await model.close();
-});
-afterEach(async () => {
-  for (const gw of gateways.splice(0)) await gw.stop("SIGKILL");
-  model.reset();
-});
+const servers = useFakeServers();
 
 async function start(stateDir: string, token: string, extra: Record<string, unknown> = {}): Promise<GatewayProcess> {
-  const gw = await startGateway({ stateDir, token, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, extra) } });
-  gateways.push(gw);
-  return gw;
+  const gw = await startGateway({ stateDir, token, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, extra) } });
+  return servers.keep(gw);
 }
 
 const cli = (gw: GatewayProcess, args: string[]) => runCli(args, { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port) });
@@ -37,17 +25,16 @@ describe("automation across a restart", { timeout: 120_000 }, () => {
   it("a cron run cut by SIGKILL is recorded once as interrupted after the restart, and the job stays on", async () => {
     const stateDir = makeTempDir("openclaw-cron-kill-");
     const token = "kill-token-123";
-    model.setResponder(() => ({ text: "slow report", delayMs: 120_000 }));
+    servers.model.setResponder(() => ({ text: "slow report", delayMs: 120_000 }));
     let gw = await start(stateDir, token);
     const added = await cli(gw, ["cron", "add", "--name", "nightly", "--every", "1d", "--message", "write the report", "--json"]);
     expect(added.code, added.output).toBe(0);
     const jobId = JSON.parse(added.output).job.id;
     const run = await cli(gw, ["cron", "run", jobId, "--json"]);
     expect(JSON.parse(run.output)).toMatchObject({ ran: true });
-    await waitUntil(() => chatRequests(model).length === 1, 30_000, "the run's model call");
-    await gw.stop("SIGKILL");
-    gateways.splice(0);
-    model.setResponder(() => ({ text: "ok" }));
+    await waitUntil(() => chatRequests(servers.model).length === 1, 30_000, "the run's model call");
+    await servers.kill(gw);
+    servers.model.setResponder(() => ({ text: "ok" }));
     for (let restart = 0; restart < 2; restart++) {
       gw = await start(stateDir, token);
       let runs: { status: string; error?: string }[] = [];
@@ -60,14 +47,13 @@ describe("automation across a restart", { timeout: 120_000 }, () => {
       expect(job.state.runningAtMs).toBeUndefined();
       expect(job.state.nextRunAtMs).toBeGreaterThan(Date.now());
       await gw.stop("SIGTERM");
-      gateways.splice(0);
     }
   });
 
   it("a run `cron run` accepted while another job held the only slot starts after a SIGKILL, once, with the runId it was given", async () => {
     const stateDir = makeTempDir("openclaw-cron-queued-kill-");
     const token = "queued-kill-token-1";
-    model.setResponder((request) => (lastUserText(request).includes("slow job") ? { text: "slow", delayMs: 120_000 } : { text: "quick report" }));
+    servers.model.setResponder((request) => (lastUserText(request).includes("slow job") ? { text: "slow", delayMs: 120_000 } : { text: "quick report" }));
     let gw = await start(stateDir, token);
     const addJob = async (name: string, message: string) => {
       const added = await cli(gw, ["cron", "add", "--name", name, "--every", "1d", "--message", message, "--json"]);
@@ -77,23 +63,22 @@ describe("automation across a restart", { timeout: 120_000 }, () => {
     const slowId = await addJob("slow", "the slow job");
     const quickId = await addJob("quick", "the quick job");
     expect(JSON.parse((await cli(gw, ["cron", "run", slowId, "--json"])).output)).toMatchObject({ ran: true });
-    await waitUntil(() => chatRequests(model).length === 1, 30_000, "the slow run's model call");
+    await waitUntil(() => chatRequests(servers.model).length === 1, 30_000, "the slow run's model call");
     const queued = JSON.parse((await cli(gw, ["cron", "run", quickId, "--json"])).output);
     expect(queued).toMatchObject({ ran: true, runId: expect.any(String) });
-    await gw.stop("SIGKILL");
-    gateways.splice(0);
+    await servers.kill(gw);
     gw = await start(stateDir, token);
     let runs: { runId: string; status: string }[] = [];
     for (const deadline = Date.now() + 20_000; Date.now() < deadline && runs.length === 0; ) {
       runs = JSON.parse((await cli(gw, ["cron", "runs", quickId, "--json"])).output).entries;
     }
     expect(runs).toEqual([expect.objectContaining({ runId: queued.runId, status: "ok" })]);
-    expect(chatRequests(model).filter((r) => lastUserText(r).includes("the quick job"))).toHaveLength(1);
+    expect(chatRequests(servers.model).filter((r) => lastUserText(r).includes("the quick job"))).toHaveLength(1);
   });
 
   it("with session-memory enabled by `openclaw hooks enable`, /new saves the session to memory/ in the workspace", async () => {
     const stateDir = makeTempDir("openclaw-hooks-e2e-");
-    fs.writeFileSync(path.join(stateDir, "openclaw.json"), fakeModelConfig(model, stateDir));
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), fakeModelConfig(servers.model, stateDir));
     const listed = await runCli(["hooks", "list", "--json"], { OPENCLAW_STATE_DIR: stateDir });
     expect(JSON.parse(listed.output).hooks).toEqual(expect.arrayContaining([expect.objectContaining({ name: "session-memory", source: "bundled", enabled: false })]));
     const enabled = await runCli(["hooks", "enable", "session-memory"], { OPENCLAW_STATE_DIR: stateDir });
@@ -101,9 +86,8 @@ describe("automation across a restart", { timeout: 120_000 }, () => {
     const unknown = await runCli(["hooks", "enable", "nope"], { OPENCLAW_STATE_DIR: stateDir });
     expect(unknown.output).toMatch(/no hook named "nope"/);
     const config = JSON.parse(fs.readFileSync(path.join(stateDir, "openclaw.json"), "utf8"));
-    model.setResponder(() => ({ text: "noted: the cat is called Miso" }));
-    const gw = await startGateway({ stateDir, token: "hooks-token-1", configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
-    gateways.push(gw);
+    servers.model.setResponder(() => ({ text: "noted: the cat is called Miso" }));
+    const gw = servers.keep(await startGateway({ stateDir, token: "hooks-token-1", configFile: { name: "openclaw.json", content: JSON.stringify(config) } }));
     const turn = await cli(gw, ["agent", "-m", "remember: my cat is called Miso"]);
     expect(turn.code, turn.output).toBe(0);
     const reset = await cli(gw, ["agent", "-m", "/new"]);

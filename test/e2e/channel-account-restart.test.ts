@@ -1,13 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, requestMessages, sleep, waitUntil } from "../helpers/reliability.js";
 import { openOperator } from "../helpers/ws-client.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
 /**
  * A reply whose Telegram account is not running when it is ready: a config reload restarts the
@@ -15,36 +14,34 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
  */
 
 const OWNER = 111;
-let model: FakeModelServer;
-let telegram: FakeTelegram;
-const gateways: GatewayProcess[] = [];
+const servers = useFakeServers();
 
 function configFor(stateDir: string, telegramExtra: Record<string, unknown> = {}): string {
-  const telegramConfig = telegramChannelConfig(telegram, { allowFrom: [String(OWNER)], ...telegramExtra });
-  return fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig } });
+  const telegramConfig = telegramChannelConfig(servers.telegram, { allowFrom: [String(OWNER)], ...telegramExtra });
+  return fakeModelConfig(servers.model, stateDir, { channels: { telegram: telegramConfig } });
 }
 
 async function start(): Promise<GatewayProcess> {
   const stateDir = makeTempDir();
   const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor(stateDir) } });
-  gateways.push(gw);
+  servers.keep(gw);
   await gw.waitForOutput(/channel account started/, 10_000);
   return gw;
 }
 
-/** A reload restarts the account; its start hangs on getMe until `telegram.release()`. */
+/** A reload restarts the account; its start hangs on getMe until `servers.telegram.release()`. */
 async function restartHangingAccount(gw: GatewayProcess): Promise<void> {
-  telegram.hangNext("getMe");
+  servers.telegram.hangNext("getMe");
   // The longest long-poll timeout keeps the client from giving up on the held getMe first.
   fs.writeFileSync(path.join(gw.stateDir, "openclaw.json"), configFor(gw.stateDir, { pollingTimeoutSeconds: 50 }));
-  await telegram.waitFor(() => telegram.calls.some((c) => c.method === "getMe" && c.status === 0), 10_000);
+  await servers.telegram.waitFor(() => servers.telegram.calls.some((c) => c.method === "getMe" && c.status === 0), 10_000);
 }
 
 /** The model's answer waits until the test lets it go. */
 function holdModelAnswer(text: string): () => void {
   let answer!: () => void;
   const held = new Promise<void>((resolve) => (answer = resolve));
-  model.setResponder(async () => {
+  servers.model.setResponder(async () => {
     await held;
     return { text };
   });
@@ -55,28 +52,16 @@ function holdModelAnswer(text: string): () => void {
 async function messageAwaitingItsAnswer(text: string): Promise<{ gw: GatewayProcess; answer: () => void }> {
   const answer = holdModelAnswer(text);
   const gw = await start();
-  telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "hello", messageId: 1 });
-  await waitUntil(() => chatRequests(model).length === 1, 10_000, "the model request");
+  servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "hello", messageId: 1 });
+  await waitUntil(() => chatRequests(servers.model).length === 1, 10_000, "the model request");
   return { gw, answer };
 }
 
-const repliesTo = (chatId: number) => telegram.messages(chatId).map((m) => String(m.text));
-
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(async () => {
-  await model.close();
-});
-afterEach(async () => {
-  for (const gw of gateways.splice(0)) await gw.stop("SIGKILL");
-  await telegram?.close();
-  model.reset();
-});
+const repliesTo = (chatId: number) => servers.telegram.messages(chatId).map((m) => String(m.text));
 
 describe("a reply while its channel account is not running", () => {
   it("waits for its account without spending attempts, so a platform error after the restart is still retried", { timeout: 150_000 }, async () => {
-    telegram = await startFakeTelegram();
+    await servers.startTelegram();
     const { gw, answer } = await messageAwaitingItsAnswer("worth the wait");
     await restartHangingAccount(gw);
     answer();
@@ -85,14 +70,14 @@ describe("a reply while its channel account is not running", () => {
     await sleep(35_000);
     expect(repliesTo(OWNER)).toEqual([]);
     // …and the first send once it runs meets a passing platform error (three 500s: one failed round).
-    for (let i = 0; i < 3; i++) telegram.failNext("sendMessage", { status: 500 });
-    telegram.release();
-    await telegram.waitFor(() => repliesTo(OWNER).length === 1, 60_000);
+    for (let i = 0; i < 3; i++) servers.telegram.failNext("sendMessage", { status: 500 });
+    servers.telegram.release();
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length === 1, 60_000);
     expect(repliesTo(OWNER)).toEqual(["worth the wait"]);
   });
 
   it("fails at once when the account was disabled meanwhile, naming the account and the fix", async () => {
-    telegram = await startFakeTelegram();
+    await servers.startTelegram();
     const { gw, answer } = await messageAwaitingItsAnswer("never sent");
     fs.writeFileSync(path.join(gw.stateDir, "openclaw.json"), configFor(gw.stateDir, { enabled: false }));
     await gw.waitForOutput(/channel config changed; restarting the account/, 10_000);
@@ -102,8 +87,8 @@ describe("a reply while its channel account is not running", () => {
   });
 
   it("a cron job's reply made while its account restarts waits for it, is delivered once, and its run says delivered", { timeout: 120_000 }, async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder(() => ({ text: "Scheduled report" }));
+    await servers.startTelegram();
+    servers.model.setResponder(() => ({ text: "Scheduled report" }));
     const gw = await start();
     const cliEnv = { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token!, OPENCLAW_GATEWAY_PORT: String(gw.port) };
     const added = await runCli(
@@ -117,8 +102,8 @@ describe("a reply while its channel account is not running", () => {
     expect(ran.code, ran.output).toBe(0);
     // The reply is ready while the account is still starting.
     await gw.waitForOutput(/channel account not running|cron run reply not delivered/, 15_000);
-    telegram.release();
-    await telegram.waitFor(() => repliesTo(OWNER).length === 1, 20_000);
+    servers.telegram.release();
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length === 1, 20_000);
     let entry: Record<string, unknown> | undefined;
     for (const deadline = Date.now() + 15_000; Date.now() < deadline && entry?.deliveryStatus !== "delivered"; ) {
       entry = JSON.parse((await runCli(["cron", "runs", jobId, "--json"], cliEnv)).output).entries[0];
@@ -140,14 +125,14 @@ function ledgerRecorded(stateDir: string, key: string): boolean {
 
 describe("an interactive send while its channel account restarts", () => {
   it("a send RPC whose account goes down after its check answers soon with an error naming the account and that it restarts", { timeout: 120_000 }, async () => {
-    telegram = await startFakeTelegram();
+    await servers.startTelegram();
     const gw = await start();
     const { sock } = await openOperator(gw.url, gw.token);
     try {
       // The first send meets a 429 and waits for its retry: the second passes its account check and queues behind it.
-      telegram.failNext("sendMessage", { status: 429, retryAfter: 15 });
+      servers.telegram.failNext("sendMessage", { status: 429, retryAfter: 15 });
       const first = sock.request("send", { channel: "telegram", to: String(OWNER), message: "first", idempotencyKey: "first" }, 60_000);
-      await telegram.waitFor(() => telegram.calls.some((c) => c.method === "sendMessage" && c.status === 429), 10_000);
+      await servers.telegram.waitFor(() => servers.telegram.calls.some((c) => c.method === "sendMessage" && c.status === 429), 10_000);
       const second = sock.request("send", { channel: "telegram", to: String(OWNER), message: "second", idempotencyKey: "second" }, 60_000);
       await waitUntil(() => ledgerRecorded(gw.stateDir, "second"), 10_000, "the second send recorded");
       await restartHangingAccount(gw);
@@ -162,8 +147,8 @@ describe("an interactive send while its channel account restarts", () => {
   });
 
   it("the agent's message tool whose account goes down after its check gets the same error as its tool result, and the turn goes on", { timeout: 120_000 }, async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder((req) => {
+    await servers.startTelegram();
+    servers.model.setResponder((req) => {
       const last = requestMessages(req).at(-1);
       if (last?.role === "tool") return { text: "noted" };
       return { toolCalls: [{ name: "message", arguments: { channel: "telegram", to: String(OWNER), message: "from the tool" } }] };
@@ -171,15 +156,15 @@ describe("an interactive send while its channel account restarts", () => {
     const gw = await start();
     const { sock } = await openOperator(gw.url, gw.token);
     try {
-      telegram.failNext("sendMessage", { status: 429, retryAfter: 15 });
+      servers.telegram.failNext("sendMessage", { status: 429, retryAfter: 15 });
       const first = sock.request("send", { channel: "telegram", to: String(OWNER), message: "first", idempotencyKey: "first" }, 60_000);
-      await telegram.waitFor(() => telegram.calls.some((c) => c.method === "sendMessage" && c.status === 429), 10_000);
+      await servers.telegram.waitFor(() => servers.telegram.calls.some((c) => c.method === "sendMessage" && c.status === 429), 10_000);
       const turn = await sock.request("chat.send", { sessionKey: "main", message: "tell the owner", idempotencyKey: "turn-1" });
       expect(turn.ok).toBe(true);
       await waitUntil(() => ledgerRecorded(gw.stateDir, "tool:"), 10_000, "the tool's send recorded");
       await restartHangingAccount(gw);
-      await waitUntil(() => chatRequests(model).length === 2, 60_000, "the model call after the tool result");
-      const toolResult = requestMessages(chatRequests(model)[1]!).at(-1)!;
+      await waitUntil(() => chatRequests(servers.model).length === 2, 60_000, "the model call after the tool result");
+      const toolResult = requestMessages(chatRequests(servers.model)[1]!).at(-1)!;
       expect(toolResult.role).toBe("tool");
       expect(toolResult.text).toMatch(/channel telegram account default is restarting.*try again in a moment/);
       expect(repliesTo(OWNER)).not.toContain("from the tool");

@@ -1,11 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
 /**
  * Exactly-once when Telegram delivers a message again, across kill -9, through a real gateway.
@@ -17,15 +16,13 @@ import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js
 const OWNER = 111;
 const SECRET = "redelivery-secret";
 const DEBOUNCE_MS = 2_000;
-let model: FakeModelServer;
-let telegram: FakeTelegram;
-const gateways: GatewayProcess[] = [];
+const servers = useFakeServers();
 
 async function start(stateDir: string, { debounceMs = DEBOUNCE_MS, polling = false } = {}): Promise<GatewayProcess> {
   const updates = polling ? { pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50 } : { webhookUrl: "https://bot.example.com/telegram-webhook", webhookSecret: SECRET };
   const telegramConfig = {
-    botToken: telegram.token,
-    apiRoot: telegram.url,
+    botToken: servers.telegram.token,
+    apiRoot: servers.telegram.url,
     ...updates,
     allowFrom: [String(OWNER)],
     typingIntervalSeconds: 0,
@@ -34,10 +31,10 @@ async function start(stateDir: string, { debounceMs = DEBOUNCE_MS, polling = fal
     stateDir,
     configFile: {
       name: "openclaw.json",
-      content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { inbound: { debounceMs } } }),
+      content: fakeModelConfig(servers.model, stateDir, { channels: { telegram: telegramConfig }, messages: { inbound: { debounceMs } } }),
     },
   });
-  gateways.push(gw);
+  servers.keep(gw);
   await gw.waitForOutput(/channel account started/, 10_000);
   return gw;
 }
@@ -77,7 +74,7 @@ const claimed = (stateDir: string, messageId: number) =>
 const replyMarkedDelivered = (stateDir: string) =>
   waitUntil(() => readIfExists(path.join(stateDir, "channels", "delivery-ledger.jsonl")).includes('"state":"delivered"'), 10_000, "the reply marked delivered");
 
-const replies = () => telegram.messages(OWNER).map((m) => String(m.text));
+const replies = () => servers.telegram.messages(OWNER).map((m) => String(m.text));
 
 /**
  * A fresh message after the redeliveries, answered last: a redelivered message answered again
@@ -85,36 +82,24 @@ const replies = () => telegram.messages(OWNER).map((m) => String(m.text));
  */
 async function answerSentinel(gw: GatewayProcess, updateId: number): Promise<void> {
   expect(await post(gw, update(updateId, 90, "sentinel"))).toBe(200);
-  await telegram.waitFor(() => replies().includes("echo: sentinel"), 15_000);
+  await servers.telegram.waitFor(() => replies().includes("echo: sentinel"), 15_000);
 }
 
 /** The same, for a gateway that polls: the sentinel is queued at the fake Bot API. */
 async function answerPolledSentinel(): Promise<void> {
-  telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 90, text: "sentinel" });
-  await telegram.waitFor(() => replies().includes("echo: sentinel"), 15_000);
+  servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 90, text: "sentinel" });
+  await servers.telegram.waitFor(() => replies().includes("echo: sentinel"), 15_000);
 }
-
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(async () => {
-  await model.close();
-});
-afterEach(async () => {
-  for (const gw of gateways.splice(0)) await gw.stop("SIGKILL");
-  await telegram?.close();
-  model.reset();
-});
 
 describe("inbound debounce keeps exactly-once across kill -9 (Telegram webhook)", () => {
   it("a burst merged into one turn is answered once; after kill -9 and a restart, Telegram re-sending every message of the burst gets no second answer", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    await servers.startTelegram();
+    servers.model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
     const stateDir = makeTempDir();
     const first = await start(stateDir);
     const burst = [update(501, 11, "one"), update(502, 12, "two")];
     expect(await Promise.all(burst.map((u) => post(first, u)))).toEqual([200, 200]);
-    await telegram.waitFor(() => replies().length === 1, 15_000);
+    await servers.telegram.waitFor(() => replies().length === 1, 15_000);
     expect(replies()).toEqual(["echo: one\ntwo"]);
     await replyMarkedDelivered(stateDir);
 
@@ -124,75 +109,75 @@ describe("inbound debounce keeps exactly-once across kill -9 (Telegram webhook)"
     expect(await Promise.all(burst.map((u) => post(second, u)))).toEqual([200, 200]);
     await answerSentinel(second, 503);
     expect(replies()).toEqual(["echo: one\ntwo", "echo: sentinel"]);
-    expect(chatRequests(model).map(lastUserText)).toEqual(["one\ntwo", "sentinel"]);
+    expect(chatRequests(servers.model).map(lastUserText)).toEqual(["one\ntwo", "sentinel"]);
   });
 
   it("a message whose debounce window was cut by kill -9 is not lost: acknowledged once parked, it is answered once after the restart, also when Telegram re-sends it", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    await servers.startTelegram();
+    servers.model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
     const stateDir = makeTempDir();
     const first = await start(stateDir);
     // The 200 comes once the message is parked on disk, while its window is still open.
     expect(await post(first, update(601, 21, "one"))).toBe(200);
     await first.stop("SIGKILL");
-    expect(chatRequests(model)).toEqual([]);
+    expect(chatRequests(servers.model)).toEqual([]);
 
     const second = await start(stateDir);
     expect(await post(second, update(601, 21, "one"))).toBe(200);
-    await telegram.waitFor(() => replies().length === 1, 15_000);
+    await servers.telegram.waitFor(() => replies().length === 1, 15_000);
     await answerSentinel(second, 602);
     expect(replies()).toEqual(["echo: one", "echo: sentinel"]);
-    expect(chatRequests(model).map(lastUserText)).toEqual(["one", "sentinel"]);
+    expect(chatRequests(servers.model).map(lastUserText)).toEqual(["one", "sentinel"]);
   });
 });
 
 describe("inbound debounce under Telegram long polling (the default mode)", () => {
   it("two quick messages from one sender are one turn containing both, answered by one reply", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    await servers.startTelegram();
+    servers.model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
     const stateDir = makeTempDir();
     await start(stateDir, { polling: true });
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 11, text: "one" });
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 11, text: "one" });
     // The first message waits in its window; the poller must still take the second one in.
     await claimed(stateDir, 11);
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 12, text: "two" });
-    await telegram.waitFor(() => replies().length >= 1, 15_000);
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 12, text: "two" });
+    await servers.telegram.waitFor(() => replies().length >= 1, 15_000);
     await answerPolledSentinel();
     expect(replies()).toEqual(["echo: one\ntwo", "echo: sentinel"]);
-    expect(chatRequests(model).map(lastUserText)).toEqual(["one\ntwo", "sentinel"]);
+    expect(chatRequests(servers.model).map(lastUserText)).toEqual(["one\ntwo", "sentinel"]);
   });
 
   it("a burst acknowledged to Telegram while it waits in the window, then killed -9, is answered once, merged, after the restart", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    await servers.startTelegram();
+    servers.model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
     const stateDir = makeTempDir();
     const first = await start(stateDir, { polling: true });
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 21, text: "one" });
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 21, text: "one" });
     await claimed(stateDir, 21);
-    const last = telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 22, text: "two" });
+    const last = servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 22, text: "two" });
     // Both acknowledged (a poll's offset moved past them): Telegram will not hand them out again.
     const acknowledged = Number(last.update_id) + 1;
-    await waitUntil(() => telegram.getUpdatesOffsets.includes(acknowledged), 10_000, "the burst acknowledged to Telegram");
+    await waitUntil(() => servers.telegram.getUpdatesOffsets.includes(acknowledged), 10_000, "the burst acknowledged to Telegram");
     await first.stop("SIGKILL");
     expect(replies()).toEqual([]);
 
     await start(stateDir, { polling: true });
-    await telegram.waitFor(() => replies().length >= 1, 15_000);
+    await servers.telegram.waitFor(() => replies().length >= 1, 15_000);
     await answerPolledSentinel();
     expect(replies()).toEqual(["echo: one\ntwo", "echo: sentinel"]);
-    expect(chatRequests(model).map(lastUserText)).toEqual(["one\ntwo", "sentinel"]);
+    expect(chatRequests(servers.model).map(lastUserText)).toEqual(["one\ntwo", "sentinel"]);
   });
 });
 
 describe("a redelivery later than the inbound dedupe window (20 minutes; the idempotency ledger keeps a day)", () => {
   it("is not answered again, neither when it comes nor after the next restart", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    await servers.startTelegram();
+    servers.model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
     const stateDir = makeTempDir();
     const first = await start(stateDir, { debounceMs: 0 });
     const message = update(701, 31, "remember");
     expect(await post(first, message)).toBe(200);
-    await telegram.waitFor(() => replies().length === 1, 10_000);
+    await servers.telegram.waitFor(() => replies().length === 1, 10_000);
     await replyMarkedDelivered(stateDir);
     await first.stop("SIGKILL");
 
@@ -206,6 +191,6 @@ describe("a redelivery later than the inbound dedupe window (20 minutes; the ide
     const third = await start(stateDir, { debounceMs: 0 });
     await answerSentinel(third, 702);
     expect(replies()).toEqual(["echo: remember", "echo: sentinel"]);
-    expect(chatRequests(model).map(lastUserText)).toEqual(["remember", "sentinel"]);
+    expect(chatRequests(servers.model).map(lastUserText)).toEqual(["remember", "sentinel"]);
   });
 });

@@ -1,15 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DeliveryLedger } from "../../src/channels/outbound/delivery-ledger.js";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { makeTempDir, startGateway } from "../helpers/gateway-process.js";
 import { readEvents, writeRecorderHook } from "../helpers/hook-recorder.js";
 import { waitUntil } from "../helpers/reliability.js";
 import { openOperator } from "../helpers/ws-client.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
 /**
  * A reply whose last delivery round fails: the gateway gives it up, says so in its log and
@@ -18,22 +17,7 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
  */
 
 const CHAT = 515;
-let model: FakeModelServer;
-let telegram: FakeTelegram;
-let gateway: GatewayProcess | undefined;
-
-beforeAll(async () => {
-  model = await startFakeModelServer();
-  telegram = await startFakeTelegram();
-});
-afterAll(async () => {
-  await telegram.close();
-  await model.close();
-});
-afterEach(async () => {
-  await gateway?.stop("SIGKILL");
-  gateway = undefined;
-});
+const servers = useFakeServers({ telegram: true });
 
 async function owedReplyOnItsLastRound(stateDir: string): Promise<void> {
   const ledger = DeliveryLedger.open(path.join(stateDir, "channels", "delivery-ledger.jsonl"));
@@ -52,10 +36,10 @@ describe("a reply whose last delivery attempt fails", () => {
     const log = path.join(stateDir, "events.jsonl");
     writeRecorderHook(stateDir, log);
     await owedReplyOnItsLastRound(stateDir);
-    for (let i = 0; i < 3; i++) telegram.failNext("sendMessage", { status: 500 });
-    const telegramConfig = telegramChannelConfig(telegram, { allowFrom: [String(CHAT)] });
-    const config = fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, hooks: { internal: { entries: { recorder: { enabled: true } } } } });
-    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config } });
+    for (let i = 0; i < 3; i++) servers.telegram.failNext("sendMessage", { status: 500 });
+    const telegramConfig = telegramChannelConfig(servers.telegram, { allowFrom: [String(CHAT)] });
+    const config = fakeModelConfig(servers.model, stateDir, { channels: { telegram: telegramConfig }, hooks: { internal: { entries: { recorder: { enabled: true } } } } });
+    const gateway = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config } }));
 
     await waitUntil(() => readEvents(log).some((e) => e.type === "message" && e.action === "sent"), 30_000, "message:sent");
     const sent = readEvents(log).filter((e) => e.type === "message" && e.action === "sent");
@@ -73,13 +57,13 @@ describe("a reply whose last delivery attempt fails", () => {
       chatId: String(CHAT),
       error: expect.stringMatching(/Internal Server Error/),
     });
-    expect(telegram.messages(CHAT)).toEqual([]);
+    expect(servers.telegram.messages(CHAT)).toEqual([]);
   });
 });
 
 function configFor(stateDir: string, pollingTimeoutSeconds: number): string {
-  const telegramConfig = telegramChannelConfig(telegram, { pollingTimeoutSeconds, allowFrom: [String(CHAT)] });
-  return fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig } });
+  const telegramConfig = telegramChannelConfig(servers.telegram, { pollingTimeoutSeconds, allowFrom: [String(CHAT)] });
+  return fakeModelConfig(servers.model, stateDir, { channels: { telegram: telegramConfig } });
 }
 
 /** The final state the delivery ledger recorded for entry `id`, if any. */
@@ -98,7 +82,7 @@ function ledgerFinalState(stateDir: string, id: string): string | undefined {
 }
 
 function textsIn(chat: number): unknown[] {
-  return telegram.messages(chat).map((m) => m.text);
+  return servers.telegram.messages(chat).map((m) => m.text);
 }
 
 /**
@@ -109,20 +93,20 @@ function textsIn(chat: number): unknown[] {
 describe("a send whose platform keeps failing", () => {
   it("answers delivery failed, ends its ledger entry as failed and is not sent later, also not when its account restarts", { timeout: 90_000 }, async () => {
     const stateDir = makeTempDir("openclaw-send-failure-");
-    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor(stateDir, 1) } });
+    const gateway = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor(stateDir, 1) } }));
     await gateway.waitForOutput(/channel account started/, 10_000);
     const { sock } = await openOperator(gateway.url, gateway.token);
     try {
-      for (let i = 0; i < 3; i++) telegram.failNext("sendMessage", { status: 500 });
+      for (let i = 0; i < 3; i++) servers.telegram.failNext("sendMessage", { status: 500 });
       const failed = await sock.request("send", { channel: "telegram", to: String(CHAT), message: "told it failed", idempotencyKey: "k1" }, 30_000);
       expect(failed.ok).toBe(false);
       expect(failed.error.message).toMatch(/delivery failed: .*Internal Server Error/);
       expect(ledgerFinalState(stateDir, "send:k1")).toBe("failed");
 
       // A restart of the account sends every entry it still owes at once, before a send queued after it.
-      const getMeCalls = telegram.calls.filter((c) => c.method === "getMe").length;
+      const getMeCalls = servers.telegram.calls.filter((c) => c.method === "getMe").length;
       fs.writeFileSync(path.join(stateDir, "openclaw.json"), configFor(stateDir, 2));
-      await telegram.waitFor(() => telegram.calls.filter((c) => c.method === "getMe").length > getMeCalls, 15_000);
+      await servers.telegram.waitFor(() => servers.telegram.calls.filter((c) => c.method === "getMe").length > getMeCalls, 15_000);
       const marker = await sock.request("send", { channel: "telegram", to: String(CHAT), message: "marker", idempotencyKey: "k2" }, 30_000);
       expect(marker.ok).toBe(true);
       expect(textsIn(CHAT)).toEqual(["marker"]);

@@ -1,14 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserText, sleep, waitUntil } from "../helpers/reliability.js";
 import { isSubagentRequest, lastMessageOf } from "../helpers/model-request.js";
 import { openOperator } from "../helpers/ws-client.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
 /**
  * Issue 5, Telegram end to end: the real grammY client in the gateway long-polls a fake Bot
@@ -16,38 +15,24 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
  */
 
 const OWNER = 111;
-let model: FakeModelServer;
-let telegram: FakeTelegram;
-const gateways: GatewayProcess[] = [];
+const servers = useFakeServers();
 
 function telegramConfig(extra: Record<string, unknown> = {}) {
-  return telegramChannelConfig(telegram, { allowFrom: [String(OWNER)], groups: { "*": {} }, ...extra });
+  return telegramChannelConfig(servers.telegram, { allowFrom: [String(OWNER)], groups: { "*": {} }, ...extra });
 }
 
 async function start(opts: { stateDir?: string; telegram?: Record<string, unknown>; extra?: Record<string, unknown> } = {}): Promise<GatewayProcess> {
   const stateDir = opts.stateDir ?? makeTempDir();
   const gw = await startGateway({
     stateDir,
-    configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig(opts.telegram) }, ...opts.extra }) },
+    configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { channels: { telegram: telegramConfig(opts.telegram) }, ...opts.extra }) },
   });
-  gateways.push(gw);
+  servers.keep(gw);
   await gw.waitForOutput(/channel account started/, 10_000);
   return gw;
 }
 
-const repliesTo = (chatId: number) => telegram.messages(chatId).map((m) => String(m.text));
-
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(async () => {
-  await model.close();
-});
-afterEach(async () => {
-  for (const gw of gateways.splice(0)) await gw.stop("SIGKILL");
-  await telegram?.close();
-  model.reset();
-});
+const repliesTo = (chatId: number) => servers.telegram.messages(chatId).map((m) => String(m.text));
 
 describe("Telegram channel", () => {
   it("pairing commands refuse a name that is no channel", async () => {
@@ -66,34 +51,34 @@ describe("Telegram channel", () => {
   });
 
   it("answers an allowlisted DM exactly once, also when Telegram delivers the update twice", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    await servers.startTelegram();
+    servers.model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
     await start();
-    const update = telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "hello there", messageId: 10 });
-    await telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
+    const update = servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "hello there", messageId: 10 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
     expect(repliesTo(OWNER)).toEqual(["echo: hello there"]);
-    telegram.pushUpdate(update);
-    await telegram.waitFor(() => telegram.getUpdatesOffsets.filter((o) => o !== undefined && o > (update.update_id as number)).length >= 2, 10_000);
+    servers.telegram.pushUpdate(update);
+    await servers.telegram.waitFor(() => servers.telegram.getUpdatesOffsets.filter((o) => o !== undefined && o > (update.update_id as number)).length >= 2, 10_000);
     await sleep(300);
     expect(repliesTo(OWNER)).toEqual(["echo: hello there"]);
-    expect(chatRequests(model)).toHaveLength(1);
+    expect(chatRequests(servers.model)).toHaveLength(1);
   });
 
   it("gives an unknown sender a pairing code and no agent run; after `pairing approve` the sender is answered", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder(() => ({ text: "welcome" }));
+    await servers.startTelegram();
+    servers.model.setResponder(() => ({ text: "welcome" }));
     const gw = await start();
-    telegram.pushMessage({ chatId: 222, fromId: 222, text: "let me in", messageId: 1 });
-    await telegram.waitFor(() => repliesTo(222).length === 1, 10_000);
+    servers.telegram.pushMessage({ chatId: 222, fromId: 222, text: "let me in", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(222).length === 1, 10_000);
     const pairingText = repliesTo(222)[0]!;
     expect(pairingText).toContain("Your Telegram user id: 222");
     const code = /Pairing code: ([A-Z2-9]{8})/.exec(pairingText)![1]!;
     expect(code).not.toMatch(/[01OI]/);
     // Another DM while pending: no second code, still no agent.
-    telegram.pushMessage({ chatId: 222, fromId: 222, text: "hello?", messageId: 2 });
+    servers.telegram.pushMessage({ chatId: 222, fromId: 222, text: "hello?", messageId: 2 });
     await sleep(500);
     expect(repliesTo(222)).toHaveLength(1);
-    expect(chatRequests(model)).toHaveLength(0);
+    expect(chatRequests(servers.model)).toHaveLength(0);
 
     const listed = await runCli(["pairing", "list", "telegram", "--json"], { OPENCLAW_STATE_DIR: gw.stateDir });
     expect(JSON.parse(listed.output).requests).toMatchObject([{ channel: "telegram", senderId: "222", code }]);
@@ -103,19 +88,19 @@ describe("Telegram channel", () => {
     expect(approved.output).toContain("telegram:222 is now the owner");
     const config = JSON.parse(fs.readFileSync(path.join(gw.stateDir, "openclaw.json"), "utf8"));
     expect(config.commands.ownerAllowFrom).toEqual(["telegram:222"]);
-    telegram.pushMessage({ chatId: 222, fromId: 222, text: "now?", messageId: 3 });
-    await telegram.waitFor(() => repliesTo(222).length === 2, 10_000);
+    servers.telegram.pushMessage({ chatId: 222, fromId: 222, text: "now?", messageId: 3 });
+    await servers.telegram.waitFor(() => repliesTo(222).length === 2, 10_000);
     expect(repliesTo(222)[1]).toBe("welcome");
     const again = await runCli(["pairing", "approve", "telegram", code], { OPENCLAW_STATE_DIR: gw.stateDir });
     expect(again.code).not.toBe(0);
   });
 
   it("`pairing reject` (alias deny) drops a request: the sender stays out, and a later DM gets a new code", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder(() => ({ text: "should not run" }));
+    await servers.startTelegram();
+    servers.model.setResponder(() => ({ text: "should not run" }));
     const gw = await start();
-    telegram.pushMessage({ chatId: 333, fromId: 333, text: "let me in", messageId: 1 });
-    await telegram.waitFor(() => repliesTo(333).length === 1, 10_000);
+    servers.telegram.pushMessage({ chatId: 333, fromId: 333, text: "let me in", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(333).length === 1, 10_000);
     const code = /Pairing code: ([A-Z2-9]{8})/.exec(repliesTo(333)[0]!)![1]!;
     const unknown = await runCli(["pairing", "reject", "telegram", "ZZZZZZZZ"], { OPENCLAW_STATE_DIR: gw.stateDir });
     expect(unknown.code).not.toBe(0);
@@ -126,19 +111,19 @@ describe("Telegram channel", () => {
     const listed = await runCli(["pairing", "list", "telegram", "--json"], { OPENCLAW_STATE_DIR: gw.stateDir });
     expect(JSON.parse(listed.output).requests).toEqual([]);
     expect(fs.existsSync(path.join(gw.stateDir, "credentials", "telegram-default-allowFrom.json"))).toBe(false);
-    telegram.pushMessage({ chatId: 333, fromId: 333, text: "again", messageId: 2 });
-    await telegram.waitFor(() => repliesTo(333).length === 2, 10_000);
+    servers.telegram.pushMessage({ chatId: 333, fromId: 333, text: "again", messageId: 2 });
+    await servers.telegram.waitFor(() => repliesTo(333).length === 2, 10_000);
     const second = /Pairing code: ([A-Z2-9]{8})/.exec(repliesTo(333)[1]!)![1]!;
     expect(second).not.toBe(code);
-    expect(chatRequests(model)).toHaveLength(0);
+    expect(chatRequests(servers.model)).toHaveLength(0);
   });
 
   it("ignores a group message without a mention when requireMention, and answers a mention", async () => {
-    telegram = await startFakeTelegram({ botUsername: "claw_bot" });
-    model.setResponder((req) => ({ text: `group: ${lastUserText(req)}` }));
+    await servers.startTelegram({ botUsername: "claw_bot" });
+    servers.model.setResponder((req) => ({ text: `group: ${lastUserText(req)}` }));
     await start();
-    telegram.pushMessage({ chatId: -100123, fromId: OWNER, fromName: "Ann", text: "just chatting", messageId: 5 });
-    telegram.pushMessage({
+    servers.telegram.pushMessage({ chatId: -100123, fromId: OWNER, fromName: "Ann", text: "just chatting", messageId: 5 });
+    servers.telegram.pushMessage({
       chatId: -100123,
       fromId: OWNER,
       fromName: "Ann",
@@ -146,9 +131,9 @@ describe("Telegram channel", () => {
       messageId: 6,
       entities: [{ type: "mention", offset: 0, length: 9 }],
     });
-    await telegram.waitFor(() => repliesTo(-100123).length === 1, 10_000);
+    await servers.telegram.waitFor(() => repliesTo(-100123).length === 1, 10_000);
     await sleep(300);
-    expect(chatRequests(model)).toHaveLength(1);
+    expect(chatRequests(servers.model)).toHaveLength(1);
     // The unmentioned message is not answered, but it is the next reply's context (historyLimit).
     expect(repliesTo(-100123)[0]).toMatch(
       /^group: \[Chat messages since your last reply - for context\][\s\S]*\n\[Ann\] just chatting\n[\s\S]*\[Current message - respond to this\]\n\[Ann\] what time is it$/,
@@ -156,26 +141,26 @@ describe("Telegram channel", () => {
   });
 
   it("/stop aborts the running turn and says so", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder(() => ({ text: "slow answer", delayMs: 5_000 }));
+    await servers.startTelegram();
+    servers.model.setResponder(() => ({ text: "slow answer", delayMs: 5_000 }));
     await start();
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "take your time", messageId: 1 });
-    await waitUntil(() => chatRequests(model).length === 1, 10_000, "model request");
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "/stop", messageId: 2 });
-    await telegram.waitFor(() => repliesTo(OWNER).length >= 1, 10_000);
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "take your time", messageId: 1 });
+    await waitUntil(() => chatRequests(servers.model).length === 1, 10_000, "model request");
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "/stop", messageId: 2 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length >= 1, 10_000);
     await sleep(500);
     expect(repliesTo(OWNER)).toEqual(["⏹ Stopped."]);
   });
 
   it("sends a 9,000-character reply in chunks under the limit, in order", async () => {
-    telegram = await startFakeTelegram();
+    await servers.startTelegram();
     const paragraphs = Array.from({ length: 30 }, (_, i) => `Paragraph ${i}: ${"lorem ipsum ".repeat(24).trim()}`);
     const long = paragraphs.join("\n\n");
     expect(long.length).toBeGreaterThan(9_000);
-    model.setResponder(() => ({ text: long }));
+    servers.model.setResponder(() => ({ text: long }));
     await start();
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "long please", messageId: 1 });
-    await telegram.waitFor(() => repliesTo(OWNER).length >= 3, 10_000);
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "long please", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length >= 3, 10_000);
     await sleep(300);
     const chunks = repliesTo(OWNER);
     expect(chunks.length).toBe(3);
@@ -184,18 +169,18 @@ describe("Telegram channel", () => {
   });
 
   it("delivers a reply whose code block cannot be split with its fences (a run of blank lines longer than maxLinesPerMessage), and keeps running", async () => {
-    telegram = await startFakeTelegram();
+    await servers.startTelegram();
     const code = ["```", "first();", ...Array.from({ length: 40 }, () => ""), "last();", "```"].join("\n");
-    model.setResponder(() => ({ text: `Here:\n\n${code}` }));
+    servers.model.setResponder(() => ({ text: `Here:\n\n${code}` }));
     // Discord's default line limit, on Telegram's fake: the same chunker serves every channel.
     const gw = await start({ telegram: { maxLinesPerMessage: 17 } });
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "code please", messageId: 1 });
-    await telegram.waitFor(() => repliesTo(OWNER).join("\n").includes("last();"), 10_000);
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "code please", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).join("\n").includes("last();"), 10_000);
     const replies = repliesTo(OWNER);
     expect(replies.join("\n")).toContain("first();");
-    model.setResponder(() => ({ text: "still here" }));
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "are you alive?", messageId: 2 });
-    await telegram.waitFor(() => repliesTo(OWNER).includes("still here"), 10_000);
+    servers.model.setResponder(() => ({ text: "still here" }));
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "are you alive?", messageId: 2 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).includes("still here"), 10_000);
     expect(gw.output()).toContain("split as plain lines");
   });
 
@@ -203,57 +188,57 @@ describe("Telegram channel", () => {
     { replyToMode: "first", quoting: [true, false, false] },
     { replyToMode: "all", quoting: [true, true, true] },
   ])("replyToMode $replyToMode quotes the user's message in chunks $quoting", async ({ replyToMode, quoting }) => {
-    telegram = await startFakeTelegram();
+    await servers.startTelegram();
     const long = Array.from({ length: 30 }, (_, i) => `Paragraph ${i}: ${"lorem ipsum ".repeat(24).trim()}`).join("\n\n");
-    model.setResponder(() => ({ text: long }));
+    servers.model.setResponder(() => ({ text: long }));
     await start({ telegram: { replyToMode } });
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "long please", messageId: 7 });
-    await telegram.waitFor(() => repliesTo(OWNER).length >= 3, 10_000);
-    const quoted = telegram.messages(OWNER).map((m) => (m.reply_parameters as { message_id?: number } | undefined)?.message_id === 7);
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "long please", messageId: 7 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length >= 3, 10_000);
+    const quoted = servers.telegram.messages(OWNER).map((m) => (m.reply_parameters as { message_id?: number } | undefined)?.message_id === 7);
     expect(quoted).toEqual(quoting);
   });
 
   it("waits retry_after on a 429 and then delivers", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder(() => ({ text: "after the wait" }));
+    await servers.startTelegram();
+    servers.model.setResponder(() => ({ text: "after the wait" }));
     await start();
-    telegram.failNext("sendMessage", { status: 429, retryAfter: 1 });
+    servers.telegram.failNext("sendMessage", { status: 429, retryAfter: 1 });
     const sentAt = Date.now();
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "hi", messageId: 1 });
-    await telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
-    const delivered = telegram.sent.find((c) => c.method === "sendMessage")!;
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "hi", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
+    const delivered = servers.telegram.sent.find((c) => c.method === "sendMessage")!;
     expect(delivered.at - sentAt).toBeGreaterThanOrEqual(1_000);
     expect(repliesTo(OWNER)).toEqual(["after the wait"]);
   });
 
   it("a gateway killed between 'model finished' and 'sent' delivers the reply exactly once after restart", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder(() => ({ text: "survives the crash" }));
+    await servers.startTelegram();
+    servers.model.setResponder(() => ({ text: "survives the crash" }));
     const stateDir = makeTempDir();
     const gw = await start({ stateDir });
-    telegram.hangNext("sendMessage");
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "remember me", messageId: 1 });
-    await waitUntil(() => chatRequests(model).length === 1, 10_000, "the model request");
+    servers.telegram.hangNext("sendMessage");
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "remember me", messageId: 1 });
+    await waitUntil(() => chatRequests(servers.model).length === 1, 10_000, "the model request");
     // The reply is recorded before it is sent, so the hung send proves it is on disk.
-    await telegram.waitFor(() => telegram.calls.some((c) => c.method === "sendMessage" && c.status === 0), 10_000);
+    await servers.telegram.waitFor(() => servers.telegram.calls.some((c) => c.method === "sendMessage" && c.status === 0), 10_000);
     await gw.stop("SIGKILL");
-    telegram.release();
+    servers.telegram.release();
     expect(repliesTo(OWNER)).toEqual([]);
     await start({ stateDir });
-    await telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
     await sleep(1_500);
     expect(repliesTo(OWNER)).toEqual(["survives the crash"]);
-    expect(chatRequests(model)).toHaveLength(1);
+    expect(chatRequests(servers.model)).toHaveLength(1);
   });
 
   it("streaming.mode partial shows the reply while it is written, in one message edited in place", async () => {
-    telegram = await startFakeTelegram();
+    await servers.startTelegram();
     const answer = "The quick brown fox jumps over the lazy dog, again and again, until the reply is long enough to stream.";
-    model.setResponder(() => ({ text: answer, chunkDelayMs: 150 }));
+    servers.model.setResponder(() => ({ text: answer, chunkDelayMs: 150 }));
     await start({ telegram: { streaming: { mode: "partial", throttleMs: 250 } } });
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "stream it", messageId: 1 });
-    const edits = () => telegram.sent.filter((c) => c.method === "editMessageText" && String(c.body.chat_id) === String(OWNER));
-    await telegram.waitFor(() => edits().some((c) => c.body.text === answer), 10_000);
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "stream it", messageId: 1 });
+    const edits = () => servers.telegram.sent.filter((c) => c.method === "editMessageText" && String(c.body.chat_id) === String(OWNER));
+    await servers.telegram.waitFor(() => edits().some((c) => c.body.text === answer), 10_000);
     await sleep(300);
     expect(repliesTo(OWNER)).toHaveLength(1);
     expect(repliesTo(OWNER)[0]!.length).toBeLessThan(answer.length);
@@ -261,23 +246,23 @@ describe("Telegram channel", () => {
   });
 
   it("the agent's message tool posts to the conversation, and a final reply repeating it is not sent twice", async () => {
-    telegram = await startFakeTelegram();
-    model.enqueue(
+    await servers.startTelegram();
+    servers.model.enqueue(
       { toolCalls: [{ name: "message", arguments: { message: "Working on it…" } }] },
       { toolCalls: [{ name: "message", arguments: { message: "All done." } }] },
       { text: "All done." },
     );
     await start();
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "do the thing", messageId: 1 });
-    await telegram.waitFor(() => repliesTo(OWNER).length >= 2, 10_000);
-    await waitUntil(() => chatRequests(model).length === 3, 10_000, "the third model call");
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "do the thing", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length >= 2, 10_000);
+    await waitUntil(() => chatRequests(servers.model).length === 3, 10_000, "the third model call");
     await sleep(500);
     expect(repliesTo(OWNER)).toEqual(["Working on it…", "All done."]);
   });
 
   it("a sub-agent spawned from a Telegram DM is announced to its parent, whose answer goes back to the chat", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder((req) => {
+    await servers.startTelegram();
+    servers.model.setResponder((req) => {
       if (isSubagentRequest(req)) return { text: "The answer is 42." };
       const last = lastMessageOf(req);
       if (last.role === "user" && last.text.includes("find the answer")) return { toolCalls: [{ name: "sessions_spawn", arguments: { task: "Find the answer." } }] };
@@ -286,28 +271,28 @@ describe("Telegram channel", () => {
       return { text: "?" };
     });
     await start();
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "please find the answer", messageId: 1 });
-    await telegram.waitFor(() => repliesTo(OWNER).length >= 2, 15_000);
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "please find the answer", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length >= 2, 15_000);
     await sleep(500);
     expect(repliesTo(OWNER)).toEqual(["I asked a helper.", "My helper says: 42."]);
   });
 
   it("keeps a typing indicator alive while the agent works", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder(() => ({ text: "thought about it", delayMs: 2_500 }));
+    await servers.startTelegram();
+    servers.model.setResponder(() => ({ text: "thought about it", delayMs: 2_500 }));
     await start({ telegram: { typingIntervalSeconds: 1 } });
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "think hard", messageId: 1 });
-    await telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
-    const typing = telegram.sent.filter((c) => c.method === "sendChatAction" && String(c.body.chat_id) === String(OWNER));
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "think hard", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
+    const typing = servers.telegram.sent.filter((c) => c.method === "sendChatAction" && String(c.body.chat_id) === String(OWNER));
     expect(typing.length).toBeGreaterThanOrEqual(2);
     expect(typing.every((c) => c.body.action === "typing")).toBe(true);
-    const replyAt = telegram.sent.find((c) => c.method === "sendMessage")!.at;
+    const replyAt = servers.telegram.sent.find((c) => c.method === "sendMessage")!.at;
     await sleep(1_500);
-    expect(telegram.sent.filter((c) => c.method === "sendChatAction" && c.at > replyAt + 100)).toEqual([]);
+    expect(servers.telegram.sent.filter((c) => c.method === "sendChatAction" && c.at > replyAt + 100)).toEqual([]);
   });
 
   it("sends on demand: the send method (idempotent), openclaw message send, channel state in health, pairing methods", async () => {
-    telegram = await startFakeTelegram();
+    await servers.startTelegram();
     const gw = await start();
     const { sock } = await openOperator(gw.url, gw.token);
     try {
@@ -316,8 +301,8 @@ describe("Telegram channel", () => {
       expect(first.payload).toMatchObject({ channel: "telegram", accountId: "default", chatId: "4242" });
       const again = await sock.request("send", { channel: "telegram", to: "4242", message: "**backup** done", idempotencyKey: "send-1" });
       expect(again.payload.messageIds).toEqual(first.payload.messageIds);
-      expect(telegram.messages(4242)).toHaveLength(1);
-      expect(telegram.messages(4242)[0]).toMatchObject({ text: "<b>backup</b> done", parse_mode: "HTML" });
+      expect(servers.telegram.messages(4242)).toHaveLength(1);
+      expect(servers.telegram.messages(4242)[0]).toMatchObject({ text: "<b>backup</b> done", parse_mode: "HTML" });
 
       const badChannel = await sock.request("send", { channel: "fax", to: "1", message: "x", idempotencyKey: "send-2" });
       expect(badChannel.ok).toBe(false);
@@ -332,8 +317,8 @@ describe("Telegram channel", () => {
       expect(health.payload.channelOrder).toEqual(["telegram"]);
       expect(health.payload.channels.telegram).toMatchObject({ configured: true, running: true, connected: true, lastError: null });
 
-      telegram.pushMessage({ chatId: 555, fromId: 555, text: "hello", messageId: 1 });
-      await telegram.waitFor(() => repliesTo(555).length === 1, 10_000);
+      servers.telegram.pushMessage({ chatId: 555, fromId: 555, text: "hello", messageId: 1 });
+      await servers.telegram.waitFor(() => repliesTo(555).length === 1, 10_000);
       const pending = await sock.request("pairing.list", { channel: "telegram" });
       const code = pending.payload.requests[0].code as string;
       expect(pending.payload.requests[0]).toMatchObject({ senderId: "555", accountId: "default" });
@@ -355,7 +340,7 @@ describe("Telegram channel", () => {
   });
 
   it("channels status shows each account's name (its own, else the channel's) and the configured defaultAccount", async () => {
-    telegram = await startFakeTelegram();
+    await servers.startTelegram();
     const gw = await start({ telegram: { name: "Family bot", defaultAccount: "home", accounts: { alerts: { name: "Alerts", enabled: false }, home: {} } } });
     const env = { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port) };
     const json = JSON.parse((await runCli(["channels", "status", "--json"], env)).output);
@@ -370,8 +355,8 @@ describe("Telegram channel", () => {
   });
 
   it("without messages.ackReaction, the ack reaction is the routed agent's identity.emoji", async () => {
-    telegram = await startFakeTelegram({ botUsername: "claw_bot" });
-    model.setResponder(() => ({ text: "on it" }));
+    await servers.startTelegram({ botUsername: "claw_bot" });
+    servers.model.setResponder(() => ({ text: "on it" }));
     const stateDir = makeTempDir();
     await start({
       stateDir,
@@ -380,15 +365,15 @@ describe("Telegram channel", () => {
         messages: { ackReactionScope: "direct" },
       },
     });
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "please look", messageId: 21 });
-    await telegram.waitFor(() => telegram.sent.some((c) => c.method === "setMessageReaction" && Number(c.body.message_id) === 21), 10_000);
-    const reaction = telegram.sent.find((c) => c.method === "setMessageReaction")!;
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "please look", messageId: 21 });
+    await servers.telegram.waitFor(() => servers.telegram.sent.some((c) => c.method === "setMessageReaction" && Number(c.body.message_id) === 21), 10_000);
+    const reaction = servers.telegram.sent.find((c) => c.method === "setMessageReaction")!;
     expect(JSON.stringify(reaction.body.reaction)).toContain("🦞");
   });
 
   it("bindings route a peer to its agent", async () => {
-    telegram = await startFakeTelegram();
-    model.setResponder(() => ({ text: "routed" }));
+    await servers.startTelegram();
+    servers.model.setResponder(() => ({ text: "routed" }));
     const stateDir = makeTempDir();
     const gw = await start({
       stateDir,
@@ -398,8 +383,8 @@ describe("Telegram channel", () => {
         bindings: [{ agentId: "home", match: { channel: "telegram", peer: { kind: "direct", id: "333" } } }],
       },
     });
-    telegram.pushMessage({ chatId: 333, fromId: 333, text: "which agent?", messageId: 1 });
-    await telegram.waitFor(() => repliesTo(333).length === 1, 10_000);
+    servers.telegram.pushMessage({ chatId: 333, fromId: 333, text: "which agent?", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(333).length === 1, 10_000);
     expect(repliesTo(333)).toEqual(["routed"]);
     const sessions = await runCli(["sessions", "--json"], { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port) });
     const keys = (JSON.parse(sessions.output).sessions as { key: string }[]).map((s) => s.key);

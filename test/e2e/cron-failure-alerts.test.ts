@@ -1,12 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli } from "../helpers/gateway-process.js";
 import { startInProcessGateway, type InProcessGateway } from "../helpers/in-process-gateway.js";
 import { ManualClock } from "../helpers/manual-clock.js";
 import { waitUntil } from "../helpers/reliability.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
 /**
  * A job that fails twice in a row is reported in a chat, once: the chat it announces to, or
@@ -16,24 +15,9 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 const JOB_CHAT = 301;
 const OPS_CHAT = 302;
-let model: FakeModelServer;
-let telegram: FakeTelegram;
-let gateway: InProcessGateway | undefined;
+const servers = useFakeServers({ telegram: true });
 
-beforeAll(async () => {
-  model = await startFakeModelServer();
-  telegram = await startFakeTelegram();
-});
-afterAll(async () => {
-  await telegram.close();
-  await model.close();
-});
-afterEach(async () => {
-  await gateway?.stop();
-  gateway = undefined;
-});
-
-const textsIn = (chatId: number) => telegram.messages(chatId).map((m) => String(m.text));
+const textsIn = (chatId: number) => servers.telegram.messages(chatId).map((m) => String(m.text));
 
 /** Runs the job now and waits until its run row is recorded (`rows` in all): a running job is not started twice. */
 async function failOnce(gw: InProcessGateway, jobId: string, rows: number): Promise<void> {
@@ -48,18 +32,19 @@ async function failOnce(gw: InProcessGateway, jobId: string, rows: number): Prom
 
 describe("cron failure alerts in chats", { timeout: 180_000 }, () => {
   it("after 2 failures in a row the job's chat (or cron.failureAlert's) is told once; a third failure within the hour adds nothing", async () => {
-    model.setResponder(() => ({ status: 400, body: { error: { message: "model refuses everything", type: "invalid_request_error" } } }));
+    servers.model.setResponder(() => ({ status: 400, body: { error: { message: "model refuses everything", type: "invalid_request_error" } } }));
     const stateDir = makeTempDir("openclaw-cron-alerts-");
     const channels = {
-      telegram: telegramChannelConfig(telegram, { allowFrom: [String(JOB_CHAT)] }),
+      telegram: telegramChannelConfig(servers.telegram, { allowFrom: [String(JOB_CHAT)] }),
     };
     const cron = { failureAlert: { channel: "telegram", to: String(OPS_CHAT) } };
-    gateway = await startInProcessGateway({
-      stateDir,
-      config: fakeModelConfig(model, stateDir, { channels, cron }),
-      cronClock: new ManualClock(Date.parse("2026-06-01T06:00:00Z")),
-    });
-    const gw = gateway;
+    const gw = servers.keep(
+      await startInProcessGateway({
+        stateDir,
+        config: fakeModelConfig(servers.model, stateDir, { channels, cron }),
+        cronClock: new ManualClock(Date.parse("2026-06-01T06:00:00Z")),
+      }),
+    );
     await waitUntil(() => /channel account started/.test(gw.log()), 15_000);
 
     const add = async (args: string[]) => {
@@ -73,13 +58,13 @@ describe("cron failure alerts in chats", { timeout: 180_000 }, () => {
     await failOnce(gw, announcing.id, 1);
     expect(textsIn(JOB_CHAT)).toEqual([]);
     await failOnce(gw, announcing.id, 2);
-    await telegram.waitFor(() => textsIn(JOB_CHAT).length === 1, 20_000);
+    await servers.telegram.waitFor(() => textsIn(JOB_CHAT).length === 1, 20_000);
     expect(textsIn(JOB_CHAT)[0]).toMatch(/^⚠️ Scheduled job "daily report" failed 2 times in a row\. Last error: .*model refuses everything/);
     expect(textsIn(JOB_CHAT)[0]).toContain(`openclaw cron runs ${announcing.id}`);
 
     await failOnce(gw, quiet.id, 1);
     await failOnce(gw, quiet.id, 2);
-    await telegram.waitFor(() => textsIn(OPS_CHAT).length === 1, 20_000);
+    await servers.telegram.waitFor(() => textsIn(OPS_CHAT).length === 1, 20_000);
     expect(textsIn(OPS_CHAT)[0]).toMatch(/"quiet check" failed 2 times in a row/);
 
     // A third failure within the hour: no second alert, and the job's owed alert is settled.
@@ -94,7 +79,7 @@ describe("cron failure alerts in chats", { timeout: 180_000 }, () => {
   it("a failureAlert channel without a chat is refused at load", async () => {
     const stateDir = makeTempDir("openclaw-cron-alerts-");
     const { validateConfig } = await import("../../src/config/validate.js");
-    const config = JSON.parse(fakeModelConfig(model, stateDir, { cron: { failureAlert: { channel: "telegram" } } }));
+    const config = JSON.parse(fakeModelConfig(servers.model, stateDir, { cron: { failureAlert: { channel: "telegram" } } }));
     expect(() => validateConfig(config)).toThrow(/cron\.failureAlert\.to/);
   });
 });

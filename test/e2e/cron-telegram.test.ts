@@ -1,15 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli } from "../helpers/gateway-process.js";
-import { startInProcessGateway, type InProcessGateway } from "../helpers/in-process-gateway.js";
+import { startInProcessGateway } from "../helpers/in-process-gateway.js";
 import { ManualClock } from "../helpers/manual-clock.js";
 import fs from "node:fs";
 import path from "node:path";
 import { systemPromptOf } from "../helpers/model-request.js";
 import { lastUserText, waitUntil } from "../helpers/reliability.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
 /**
  * A job made with `openclaw cron add` ("every day at 09:00 Europe/Berlin") runs when the
@@ -19,24 +18,9 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
  */
 
 const CHAT = 111;
-let model: FakeModelServer;
-let telegram: FakeTelegram;
-let gateway: InProcessGateway | undefined;
+const servers = useFakeServers({ telegram: true });
 
-beforeAll(async () => {
-  model = await startFakeModelServer();
-  telegram = await startFakeTelegram();
-});
-afterAll(async () => {
-  await telegram.close();
-  await model.close();
-});
-afterEach(async () => {
-  await gateway?.stop();
-  gateway = undefined;
-});
-
-const textsIn = (chatId: number) => telegram.messages(chatId).map((m) => String(m.text));
+const textsIn = (chatId: number) => servers.telegram.messages(chatId).map((m) => String(m.text));
 
 describe("cron end to end", { timeout: 120_000 }, () => {
   it("a daily 09:00 Europe/Berlin job made by the CLI answers once in the Telegram chat when the clock gets there", async () => {
@@ -44,15 +28,15 @@ describe("cron end to end", { timeout: 120_000 }, () => {
     const clock = new ManualClock(Date.parse("2026-06-01T06:00:00Z"));
     const stateDir = makeTempDir("openclaw-cron-e2e-");
     let turns = 0;
-    model.setResponder((req) => {
+    servers.model.setResponder((req) => {
       turns++;
       return { text: `Report #${turns}: ${lastUserText(req)}` };
     });
     const channels = {
-      telegram: telegramChannelConfig(telegram, { allowFrom: [String(CHAT)] }),
+      telegram: telegramChannelConfig(servers.telegram, { allowFrom: [String(CHAT)] }),
     };
-    gateway = await startInProcessGateway({ stateDir, config: fakeModelConfig(model, stateDir, { channels }), cronClock: clock });
-    await waitUntil(() => /channel account started/.test(gateway!.log()), 15_000);
+    const gateway = servers.keep(await startInProcessGateway({ stateDir, config: fakeModelConfig(servers.model, stateDir, { channels }), cronClock: clock }));
+    await waitUntil(() => /channel account started/.test(gateway.log()), 15_000);
 
     const added = await runCli(
       [
@@ -84,7 +68,7 @@ describe("cron end to end", { timeout: 120_000 }, () => {
     clock.advance(59 * 60_000);
     expect(turns).toBe(0);
     clock.setTo(Date.parse("2026-06-01T07:05:00Z"));
-    await telegram.waitFor(() => textsIn(CHAT).length === 1, 20_000);
+    await servers.telegram.waitFor(() => textsIn(CHAT).length === 1, 20_000);
     expect(textsIn(CHAT)).toEqual(["Report #1: Write the morning report"]);
 
     // The run row settles after the send: poll the CLI until it shows the delivery.
@@ -100,7 +84,7 @@ describe("cron end to end", { timeout: 120_000 }, () => {
     clock.setTo(Date.parse("2026-06-02T06:59:00Z"));
     expect(textsIn(CHAT)).toHaveLength(1);
     clock.setTo(Date.parse("2026-06-02T07:05:00Z"));
-    await telegram.waitFor(() => textsIn(CHAT).length === 2, 20_000);
+    await servers.telegram.waitFor(() => textsIn(CHAT).length === 2, 20_000);
     expect(textsIn(CHAT)).toEqual(["Report #1: Write the morning report", "Report #2: Write the morning report"]);
     expect(turns).toBe(2);
   });
@@ -108,7 +92,7 @@ describe("cron end to end", { timeout: 120_000 }, () => {
   it("the CLI refuses a job with an invalid expression or time zone and the gateway keeps none", async () => {
     const clock = new ManualClock(Date.parse("2026-06-01T06:00:00Z"));
     const stateDir = makeTempDir("openclaw-cron-e2e-");
-    gateway = await startInProcessGateway({ stateDir, config: fakeModelConfig(model, stateDir), cronClock: clock });
+    const gateway = servers.keep(await startInProcessGateway({ stateDir, config: fakeModelConfig(servers.model, stateDir), cronClock: clock }));
     const badExpr = await runCli(["cron", "add", "--name", "x", "--cron", "0 9 * *", "--message", "m"], gateway.cliEnv);
     expect(badExpr.code).not.toBe(0);
     expect(badExpr.output).toMatch(/has 4 fields; write 5/);
@@ -130,28 +114,28 @@ describe("cron end to end", { timeout: 120_000 }, () => {
       fs.mkdirSync(path.join(stateDir, "workspace"), { recursive: true });
       fs.writeFileSync(path.join(stateDir, "workspace", "HEARTBEAT.md"), `# Heartbeat\n${tasks}\n`);
       let sawTasks = false;
-      model.setResponder((req) => {
+      servers.model.setResponder((req) => {
         sawTasks = systemPromptOf(req).includes(tasks);
         return { text: reply };
       });
       const chat = 200 + expected.length;
       const channels = {
-        telegram: telegramChannelConfig(telegram, { allowFrom: [String(chat)] }),
+        telegram: telegramChannelConfig(servers.telegram, { allowFrom: [String(chat)] }),
       };
       const agents = {
         defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/fake-model" }, heartbeat: { every: "30m", target: "telegram", to: String(chat) } },
       };
-      gateway = await startInProcessGateway({ stateDir, config: fakeModelConfig(model, stateDir, { channels, agents }), cronClock: clock });
-      await waitUntil(() => /channel account started/.test(gateway!.log()), 15_000);
-      const before = telegram.messages(chat).length;
+      const gateway = servers.keep(await startInProcessGateway({ stateDir, config: fakeModelConfig(servers.model, stateDir, { channels, agents }), cronClock: clock }));
+      await waitUntil(() => /channel account started/.test(gateway.log()), 15_000);
+      const before = servers.telegram.messages(chat).length;
       clock.advance(30 * 60_000);
-      await waitUntil(() => /"msg":"heartbeat"/.test(gateway!.log()), 20_000, "the heartbeat to finish");
+      await waitUntil(() => /"msg":"heartbeat"/.test(gateway.log()), 20_000, "the heartbeat to finish");
       const last = await runCli(["gateway", "call", "last-heartbeat"], gateway.cliEnv);
       expect(JSON.parse(last.output)).toMatchObject({ agentId: "main", status: expected.length === 0 ? "ok-token" : "sent" });
       expect(sawTasks).toBe(true);
-      if (expected.length > 0) await telegram.waitFor(() => telegram.messages(chat).length > before, 10_000);
+      if (expected.length > 0) await servers.telegram.waitFor(() => servers.telegram.messages(chat).length > before, 10_000);
       expect(
-        telegram
+        servers.telegram
           .messages(chat)
           .slice(before)
           .map((m) => String(m.text)),

@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { describe, expect, it } from "vitest";
+import type { RecordedRequest } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { makeTempDir, runCli, startGateway } from "../helpers/gateway-process.js";
 import { lastUserText } from "../helpers/reliability.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
 /**
  * A background command the main session started ends: the agent's heartbeat (every 30 min, so
@@ -15,22 +15,7 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
  */
 
 const CHAT = 501;
-let model: FakeModelServer;
-let telegram: FakeTelegram;
-let gateway: GatewayProcess | undefined;
-
-beforeAll(async () => {
-  model = await startFakeModelServer();
-  telegram = await startFakeTelegram();
-});
-afterAll(async () => {
-  await telegram.close();
-  await model.close();
-});
-afterEach(async () => {
-  await gateway?.stop();
-  gateway = undefined;
-});
+const servers = useFakeServers({ telegram: true });
 
 const lastRole = (req: RecordedRequest): string => req.body.messages?.at(-1)?.role ?? "";
 
@@ -39,7 +24,7 @@ describe("heartbeat early wake", { timeout: 120_000 }, () => {
     const heartbeatMessages: string[] = [];
     const stateDir = makeTempDir("openclaw-heartbeat-wake-");
     const goFile = path.join(stateDir, "go");
-    model.setResponder((req) => {
+    servers.model.setResponder((req) => {
       const text = lastUserText(req);
       if (lastRole(req) === "tool") return { text: "Started the build in the background." };
       // The command ends once the test says so: after the turn that started it is over.
@@ -52,12 +37,12 @@ describe("heartbeat early wake", { timeout: 120_000 }, () => {
       return { text: "HEARTBEAT_OK" };
     });
     const channels = {
-      telegram: telegramChannelConfig(telegram, { allowFrom: [String(CHAT)] }),
+      telegram: telegramChannelConfig(servers.telegram, { allowFrom: [String(CHAT)] }),
     };
     const agents = { defaults: { model: { primary: "fake/fake-model" }, heartbeat: { every: "30m", target: "telegram", to: String(CHAT) } } };
-    const config = JSON.parse(fakeModelConfig(model, stateDir, { channels }));
+    const config = JSON.parse(fakeModelConfig(servers.model, stateDir, { channels }));
     config.agents.defaults = { ...config.agents.defaults, ...agents.defaults };
-    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
+    const gateway = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } }));
     const env = { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: gateway.token!, OPENCLAW_GATEWAY_PORT: String(gateway.port) };
     // No heartbeat has run yet: the answer is null, not an empty object.
     expect((await runCli(["gateway", "call", "last-heartbeat"], env)).output.trim()).toBe("null");
@@ -66,10 +51,10 @@ describe("heartbeat early wake", { timeout: 120_000 }, () => {
     expect(sent.code, sent.output).toBe(0);
     const waited = await runCli(["gateway", "call", "agent.wait", "--params", JSON.stringify({ runId: "build-1", timeoutMs: 30_000 })], env);
     expect(JSON.parse(waited.output)).toMatchObject({ status: "ok" });
-    expect(telegram.messages(CHAT)).toEqual([]);
+    expect(servers.telegram.messages(CHAT)).toEqual([]);
     fs.writeFileSync(goFile, "");
-    await telegram.waitFor(() => telegram.messages(CHAT).length === 1, 30_000);
-    expect(String(telegram.messages(CHAT)[0]!.text)).toBe("The build finished.");
+    await servers.telegram.waitFor(() => servers.telegram.messages(CHAT).length === 1, 30_000);
+    expect(String(servers.telegram.messages(CHAT)[0]!.text)).toBe("The build finished.");
     expect(heartbeatMessages).toHaveLength(1);
     expect(heartbeatMessages[0]).toMatch(/Background command proc_[0-9a-f]+ \(while \[ ! -f .*\) exited with code 0\. Output ends: build finished/);
     const last = JSON.parse((await runCli(["gateway", "call", "last-heartbeat"], env)).output);

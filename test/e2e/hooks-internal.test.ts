@@ -1,14 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { fakeSummaryReply, isSummaryRequest, startFakeModelServer, type FakeModelServer, type RecordedRequest } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { describe, expect, it } from "vitest";
+import { fakeSummaryReply, isSummaryRequest, type RecordedRequest } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { makeTempDir, runCli, startGateway } from "../helpers/gateway-process.js";
 import { readEvents, writeRecorderHook } from "../helpers/hook-recorder.js";
 import { systemPromptOf } from "../helpers/model-request.js";
 import { lastUserText, readIndex, waitUntil } from "../helpers/reliability.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
 /**
  * Internal hooks through the real gateway process: the bundled boot-md hook runs BOOT.md at
@@ -17,27 +17,11 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
  */
 
 const CHAT = 401;
-let model: FakeModelServer;
-let telegram: FakeTelegram;
-let gateway: GatewayProcess | undefined;
-
-beforeAll(async () => {
-  model = await startFakeModelServer();
-  telegram = await startFakeTelegram();
-});
-afterAll(async () => {
-  await telegram.close();
-  await model.close();
-});
-afterEach(async () => {
-  await gateway?.stop();
-  gateway = undefined;
-  model.reset();
-});
+const servers = useFakeServers({ telegram: true });
 
 const lastRole = (req: RecordedRequest): string => req.body.messages?.at(-1)?.role ?? "";
 const telegramConfig = () => ({
-  telegram: telegramChannelConfig(telegram, { allowFrom: [String(CHAT)] }),
+  telegram: telegramChannelConfig(servers.telegram, { allowFrom: [String(CHAT)] }),
 });
 
 describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
@@ -46,7 +30,7 @@ describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
     const workspace = path.join(stateDir, "workspace");
     fs.mkdirSync(workspace, { recursive: true });
     fs.writeFileSync(path.join(workspace, "BOOT.md"), "# Boot\n- Tell the ops chat that the gateway is back.\n");
-    model.setResponder((req) => {
+    servers.model.setResponder((req) => {
       if (lastRole(req) === "tool") return { text: "NO_REPLY" };
       if (lastUserText(req).includes("Tell the ops chat")) {
         return { toolCalls: [{ name: "message", arguments: { channel: "telegram", to: String(CHAT), message: "The gateway is back." } }] };
@@ -54,13 +38,15 @@ describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
       return { text: "unexpected" };
     });
     const hooks = { internal: { entries: { "boot-md": { enabled: true } } } };
-    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: telegramConfig(), hooks }) } });
-    await telegram.waitFor(() => telegram.messages(CHAT).length === 1, 30_000);
-    expect(String(telegram.messages(CHAT)[0]!.text)).toBe("The gateway is back.");
-    await waitUntil(() => /"msg":"internal hook agent turn ended"/.test(gateway!.output()), 20_000, "the boot turn to end");
+    const gateway = servers.keep(
+      await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { channels: telegramConfig(), hooks }) } }),
+    );
+    await servers.telegram.waitFor(() => servers.telegram.messages(CHAT).length === 1, 30_000);
+    expect(String(servers.telegram.messages(CHAT)[0]!.text)).toBe("The gateway is back.");
+    await waitUntil(() => /"msg":"internal hook agent turn ended"/.test(gateway.output()), 20_000, "the boot turn to end");
     expect(gateway.output()).toMatch(/"hook":"boot-md","sessionKey":"agent:main:hook:boot-md"[^\n]*"status":"ok"/);
     // One boot turn (the model call and the call after the tool result); the main session was not touched.
-    const turns = model.requests.filter((r) => r.method === "POST" && lastUserText(r).includes("BOOT.md"));
+    const turns = servers.model.requests.filter((r) => r.method === "POST" && lastUserText(r).includes("BOOT.md"));
     expect(turns.length).toBeGreaterThanOrEqual(1);
     expect(lastUserText(turns[0]!)).toContain("- Tell the ops chat that the gateway is back.");
     // A plain session's row reaches sessions.json coalesced, within about a second.
@@ -85,12 +71,12 @@ describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
 `,
     );
     let prompt = "";
-    model.setResponder((req) => {
+    servers.model.setResponder((req) => {
       prompt = systemPromptOf(req);
       return { text: "done" };
     });
     const hooks = { internal: { entries: { "extra-rules": { enabled: true } } } };
-    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { hooks }) } });
+    const gateway = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { hooks }) } }));
     const env = { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: gateway.token!, OPENCLAW_GATEWAY_PORT: String(gateway.port) };
     const sent = await runCli(["gateway", "call", "chat.send", "--params", JSON.stringify({ sessionKey: "main", message: "hi", idempotencyKey: "boot-1" })], env);
     expect(sent.code, sent.output).toBe(0);
@@ -104,15 +90,19 @@ describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
     const stateDir = makeTempDir("openclaw-hook-families-");
     const log = path.join(stateDir, "events.jsonl");
     writeRecorderHook(stateDir, log);
-    model.setResponder((req) => (isSummaryRequest(req) ? fakeSummaryReply(req) : lastUserText(req).includes("Hello from Telegram") ? { text: "Hi there." } : { text: LONG_REPLY }));
+    servers.model.setResponder((req) =>
+      isSummaryRequest(req) ? fakeSummaryReply(req) : lastUserText(req).includes("Hello from Telegram") ? { text: "Hi there." } : { text: LONG_REPLY },
+    );
     const configFor = (extra: Record<string, unknown>) => {
-      const config = JSON.parse(fakeModelConfig(model, stateDir, { channels: telegramConfig(), hooks: { internal: { entries: { recorder: { enabled: true } } } }, ...extra }));
+      const config = JSON.parse(
+        fakeModelConfig(servers.model, stateDir, { channels: telegramConfig(), hooks: { internal: { entries: { recorder: { enabled: true } } } }, ...extra }),
+      );
       config.models.providers.fake.models = [{ id: "fake-model", contextWindow: 20_000, maxTokens: 1024 }];
       config.agents.defaults.skipBootstrap = true;
       return JSON.stringify(config);
     };
-    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor({}) } });
-    const env = () => ({ OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: gateway!.token!, OPENCLAW_GATEWAY_PORT: String(gateway!.port) });
+    let gateway = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor({}) } }));
+    const env = () => ({ OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: gateway.token!, OPENCLAW_GATEWAY_PORT: String(gateway.port) });
     const events = () => readEvents(log);
     const call = async (method: string, params: unknown) => {
       const out = await runCli(["gateway", "call", method, "--params", JSON.stringify(params)], env());
@@ -121,7 +111,7 @@ describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
     };
 
     // A Telegram message in, the reply out.
-    telegram.pushMessage({ chatId: CHAT, fromId: CHAT, text: "Hello from Telegram", messageId: 7 });
+    servers.telegram.pushMessage({ chatId: CHAT, fromId: CHAT, text: "Hello from Telegram", messageId: 7 });
     await waitUntil(() => events().some((e) => e.action === "sent"), 30_000, "message:sent");
     const received = events().find((e) => e.type === "message" && e.action === "received")!;
     expect(received).toMatchObject({
@@ -154,7 +144,7 @@ describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
     const index = readIndex(stateDir);
     index["agent:main:notes"].updatedAt = Date.now() - 2 * 60 * 60_000;
     fs.writeFileSync(indexFile, JSON.stringify(index));
-    gateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor({ session: { reset: { mode: "idle", idleMinutes: 60 } } }) } });
+    gateway = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor({ session: { reset: { mode: "idle", idleMinutes: 60 } } }) } }));
     await call("chat.send", { sessionKey: "notes", message: "Back again", idempotencyKey: "notes-5" });
     await waitUntil(() => events().some((e) => e.action === "auto-reset"), 15_000, "session:auto-reset");
     const reset = events().find((e) => e.action === "auto-reset")!;

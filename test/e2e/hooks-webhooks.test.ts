@@ -1,29 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
 /** `/hooks` webhooks against the built gateway: auth, lockout, body cap, bad bodies, replays, mappings. */
 
 const HOOK_TOKEN = "hook-secret-0123456789";
-let model: FakeModelServer;
+const servers = useFakeServers();
 let gw: GatewayProcess | undefined;
 
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(async () => {
-  await model.close();
-});
-afterEach(async () => {
-  await gw?.stop("SIGKILL");
-  gw = undefined;
-  model.reset();
-});
-
 async function start(hooks: Record<string, unknown>, stateDir = makeTempDir("openclaw-hooks-")): Promise<GatewayProcess> {
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { hooks }) } });
+  gw = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { hooks }) } }));
   return gw;
 }
 
@@ -66,12 +54,12 @@ describe("webhooks", { timeout: 90_000 }, () => {
       error: expect.stringMatching(/no chat channel is configured/),
     });
     expect((await post("/hooks/nope", { a: 1 })).status).toBe(404);
-    expect(chatRequests(model)).toHaveLength(0);
+    expect(chatRequests(servers.model)).toHaveLength(0);
   });
 
   it("runs /hooks/agent in a fresh hook session, and a replayed Idempotency-Key runs it once", async () => {
     await start({ enabled: true, token: HOOK_TOKEN });
-    model.setResponder((req) => ({ text: `seen: ${lastUserText(req)}` }));
+    servers.model.setResponder((req) => ({ text: `seen: ${lastUserText(req)}` }));
     const headers = { authorization: `Bearer ${HOOK_TOKEN}`, "idempotency-key": "delivery-42" };
     const first = await post("/hooks/agent", { message: "build finished", name: "CI" }, headers);
     expect(first.status).toBe(200);
@@ -81,8 +69,8 @@ describe("webhooks", { timeout: 90_000 }, () => {
     expect(again.status).toBe(200);
     expect(again.headers.get("idempotent-replay")).toBe("true");
     expect(await again.json()).toEqual(body);
-    await waitUntil(() => chatRequests(model).length === 1, 15_000, "the hook's turn");
-    expect(lastUserText(chatRequests(model)[0]!)).toBe("[Webhook: CI] build finished");
+    await waitUntil(() => chatRequests(servers.model).length === 1, 15_000, "the hook's turn");
+    expect(lastUserText(chatRequests(servers.model)[0]!)).toBe("[Webhook: CI] build finished");
     const other = await post("/hooks/agent", { message: "second" });
     expect((await other.json()).sessionKey).not.toBe(body.sessionKey);
   });
@@ -98,8 +86,8 @@ describe("webhooks", { timeout: 90_000 }, () => {
     const mappedBody = await mapped.json();
     expect(mappedBody).toMatchObject({ ok: true, runId: expect.any(String) });
     expect(mappedBody.duplicate).toBeUndefined();
-    await waitUntil(() => chatRequests(model).length === 2, 15_000, "both hooks' turns");
-    expect(chatRequests(model).map(lastUserText).sort()).toEqual(["CI is red", "deploy done"]);
+    await waitUntil(() => chatRequests(servers.model).length === 2, 15_000, "both hooks' turns");
+    expect(chatRequests(servers.model).map(lastUserText).sort()).toEqual(["CI is red", "deploy done"]);
     await gw!.stop("SIGKILL");
     await start(hooks, stateDir);
     for (const [path, body] of [
@@ -109,7 +97,7 @@ describe("webhooks", { timeout: 90_000 }, () => {
       const replay = await post(path, body, headers);
       expect(await replay.json(), path).toMatchObject({ ok: true, duplicate: true });
     }
-    expect(chatRequests(model)).toHaveLength(2);
+    expect(chatRequests(servers.model)).toHaveLength(2);
   });
 
   it("a mapping turns a service's payload into an agent turn through its template", async () => {
@@ -129,25 +117,25 @@ describe("webhooks", { timeout: 90_000 }, () => {
     const res = await post("/hooks/gmail", { messages: [{ id: "m1", from: "ann@example.com", subject: "Lunch?" }] });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ sessionKey: "agent:main:hook:gmail:m1" });
-    await waitUntil(() => chatRequests(model).length === 1, 15_000, "the mapped turn");
-    expect(lastUserText(chatRequests(model)[0]!)).toBe("[Webhook: Gmail] Mail from ann@example.com: Lunch?");
+    await waitUntil(() => chatRequests(servers.model).length === 1, 15_000, "the mapped turn");
+    expect(lastUserText(chatRequests(servers.model)[0]!)).toBe("[Webhook: Gmail] Mail from ann@example.com: Lunch?");
   });
 
   it("hooks.defaultSessionKey is the session of /hooks/agent requests and agent mappings that name none (as OpenClaw)", async () => {
     await start({ enabled: true, token: HOOK_TOKEN, defaultSessionKey: "hook:inbox", mappings: [{ match: { path: "ping" }, action: "agent", messageTemplate: "ping {{n}}" }] });
     const mapped = await post("/hooks/ping", { n: 1 });
     expect(await mapped.json()).toMatchObject({ ok: true, sessionKey: "agent:main:hook:inbox" });
-    await waitUntil(() => chatRequests(model).length === 1, 15_000, "the mapped turn");
+    await waitUntil(() => chatRequests(servers.model).length === 1, 15_000, "the mapped turn");
     const direct = await post("/hooks/agent", { message: "pong" });
     expect(await direct.json()).toMatchObject({ ok: true, sessionKey: "agent:main:hook:inbox" });
-    await waitUntil(() => chatRequests(model).length === 2, 15_000, "the /hooks/agent turn");
+    await waitUntil(() => chatRequests(servers.model).length === 2, 15_000, "the /hooks/agent turn");
   });
 
   it("/hooks/wake hands the text to the agent now; with hooks disabled the routes do not exist", async () => {
     await start({ enabled: true, token: HOOK_TOKEN });
-    model.setResponder(() => ({ text: "HEARTBEAT_OK" }));
+    servers.model.setResponder(() => ({ text: "HEARTBEAT_OK" }));
     expect((await post("/hooks/wake", { text: "the deploy finished", mode: "now" })).status).toBe(200);
-    await waitUntil(() => chatRequests(model).some((r) => JSON.stringify(r.body).includes("the deploy finished")), 15_000, "the wake turn");
+    await waitUntil(() => chatRequests(servers.model).some((r) => JSON.stringify(r.body).includes("the deploy finished")), 15_000, "the wake turn");
     await gw!.stop("SIGKILL");
     await start({ enabled: false, token: HOOK_TOKEN });
     expect((await post("/hooks/wake", { text: "x" })).status).toBe(404);

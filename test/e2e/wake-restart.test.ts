@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
 /**
  * System events acknowledged for the next heartbeat survive a SIGKILL before that beat: the
@@ -13,31 +13,13 @@ import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js
 
 const HOOK_TOKEN = "wake-hook-secret-0123";
 const BEAT = "System events since the last heartbeat";
-let model: FakeModelServer;
-const gateways: GatewayProcess[] = [];
-
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(async () => {
-  await model.close();
-});
-afterEach(async () => {
-  for (const gw of gateways.splice(0)) await gw.stop("SIGKILL");
-  model.reset();
-});
+const servers = useFakeServers();
 
 async function start(stateDir: string, every = "30m"): Promise<GatewayProcess> {
-  const config = JSON.parse(fakeModelConfig(model, stateDir, { hooks: { enabled: true, token: HOOK_TOKEN } }));
+  const config = JSON.parse(fakeModelConfig(servers.model, stateDir, { hooks: { enabled: true, token: HOOK_TOKEN } }));
   config.agents.defaults = { ...config.agents.defaults, heartbeat: { every, target: "none" } };
   const gw = await startGateway({ stateDir, token: "wake-restart-token", configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
-  gateways.push(gw);
-  return gw;
-}
-
-async function kill(gw: GatewayProcess): Promise<void> {
-  await gw.stop("SIGKILL");
-  gateways.splice(gateways.indexOf(gw), 1);
+  return servers.keep(gw);
 }
 
 const cli = (gw: GatewayProcess, args: string[]) => runCli(args, { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port) });
@@ -57,9 +39,9 @@ async function wake(gw: GatewayProcess, mode: "now" | "next-heartbeat", text: st
 
 /** Wakes the heartbeat now and returns the message of the beat that ran. */
 async function beatNow(gw: GatewayProcess, text: string): Promise<string> {
-  const before = chatRequests(model).length;
+  const before = chatRequests(servers.model).length;
   const beat = () =>
-    chatRequests(model)
+    chatRequests(servers.model)
       .slice(before)
       .find((r) => lastUserText(r).includes(text));
   await wake(gw, "now", text);
@@ -72,12 +54,12 @@ const occurrences = (text: string, part: string) => text.split(part).length - 1;
 describe("system events across a SIGKILL", { timeout: 120_000 }, () => {
   it("a /hooks/wake and a wake call answered before the kill reach the first beat after the restart, and a replayed key adds nothing", async () => {
     const stateDir = makeTempDir("openclaw-wake-kill-");
-    model.setResponder(() => ({ text: "HEARTBEAT_OK" }));
+    servers.model.setResponder(() => ({ text: "HEARTBEAT_OK" }));
     let gw = await start(stateDir);
     const first = await postWake(gw, { text: "deploy 42 finished", mode: "next-heartbeat" }, "deploy-42");
     expect(first.status).toBe(200);
     await wake(gw, "next-heartbeat", "backup done");
-    await kill(gw);
+    await servers.kill(gw);
     gw = await start(stateDir);
     const replay = await postWake(gw, { text: "deploy 42 finished", mode: "next-heartbeat" }, "deploy-42");
     expect(replay.status).toBe(200);
@@ -94,7 +76,7 @@ describe("system events across a SIGKILL", { timeout: 120_000 }, () => {
 
   it("a cron --wake next-heartbeat run recorded ok before the kill has its event in the first beat after the restart", async () => {
     const stateDir = makeTempDir("openclaw-cron-wake-kill-");
-    model.setResponder(() => ({ text: "HEARTBEAT_OK" }));
+    servers.model.setResponder(() => ({ text: "HEARTBEAT_OK" }));
     let gw = await start(stateDir);
     const added = await cli(gw, ["cron", "add", "--name", "reminder", "--every", "1d", "--system-event", "water the plants", "--wake", "next-heartbeat", "--json"]);
     expect(added.code, added.output).toBe(0);
@@ -105,8 +87,8 @@ describe("system events across a SIGKILL", { timeout: 120_000 }, () => {
       runs = JSON.parse((await cli(gw, ["cron", "runs", jobId, "--json"])).output).entries;
     }
     expect(runs).toEqual([expect.objectContaining({ status: "ok" })]);
-    expect(chatRequests(model)).toHaveLength(0);
-    await kill(gw);
+    expect(chatRequests(servers.model)).toHaveLength(0);
+    await servers.kill(gw);
     gw = await start(stateDir);
     const message = await beatNow(gw, "poke after restart");
     expect(occurrences(message, "[Scheduled: reminder] water the plants")).toBe(1);
@@ -116,14 +98,14 @@ describe("system events across a SIGKILL", { timeout: 120_000 }, () => {
 
   it("events queued for the next beat reach one beat at the restart when the heartbeat is off by then", async () => {
     const stateDir = makeTempDir("openclaw-wake-off-");
-    model.setResponder(() => ({ text: "HEARTBEAT_OK" }));
+    servers.model.setResponder(() => ({ text: "HEARTBEAT_OK" }));
     const gw = await start(stateDir);
     await wake(gw, "next-heartbeat", "backup done");
-    await kill(gw);
+    await servers.kill(gw);
     await start(stateDir, "0m");
-    const beat = () => chatRequests(model).find((r) => lastUserText(r).includes("backup done"));
+    const beat = () => chatRequests(servers.model).find((r) => lastUserText(r).includes("backup done"));
     await waitUntil(() => beat() !== undefined, 30_000, "the beat that carries the queued event");
     expect(lastUserText(beat()!)).toContain(BEAT);
-    expect(chatRequests(model)).toHaveLength(1);
+    expect(chatRequests(servers.model)).toHaveLength(1);
   });
 });

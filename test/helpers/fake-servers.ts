@@ -1,0 +1,78 @@
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+
+type FakeTelegramOptions = Parameters<typeof startFakeTelegram>[0];
+
+/** A gateway a test started: a gateway process (stopped with SIGKILL) or one in the test process. */
+interface StoppableGateway {
+  stop(signal?: NodeJS.Signals): Promise<unknown>;
+}
+
+/** The fake servers of a test file whose tests each start their own gateway. */
+export interface FakeServers {
+  /** The fake model server, shared by the file's tests; it forgets its requests and responder after each test. */
+  readonly model: FakeModelServer;
+  /** The fake Telegram server: the file's (`telegram` option), else the one `startTelegram` started for this test. */
+  readonly telegram: FakeTelegram;
+  /** Starts a fake Telegram server for this test only; it is closed after the test. */
+  startTelegram(options?: FakeTelegramOptions): Promise<FakeTelegram>;
+  /** Stops `gw` after this test (a gateway process with SIGKILL); returns it. */
+  keep<G extends StoppableGateway>(gw: G): G;
+  /** Kills a kept gateway now (SIGKILL) and forgets it. */
+  kill(gw: StoppableGateway): Promise<void>;
+}
+
+/**
+ * Registers the file's vitest hooks: the fake model (and with `telegram`, a fake Telegram server,
+ * given those options unless `true`) start before the first test and close after the last.
+ * After each test the kept gateways are stopped, then a Telegram server started for the test is
+ * closed, then the model is reset. Call it before the file's own hooks: they run inside these.
+ */
+export function useFakeServers(options: { telegram?: true | FakeTelegramOptions } = {}): FakeServers {
+  let model: FakeModelServer | undefined;
+  let fileTelegram: FakeTelegram | undefined;
+  let testTelegram: FakeTelegram | undefined;
+  const kept: StoppableGateway[] = [];
+
+  beforeAll(async () => {
+    model = await startFakeModelServer();
+    if (options.telegram) fileTelegram = await startFakeTelegram(options.telegram === true ? {} : options.telegram);
+  });
+  afterAll(async () => {
+    await fileTelegram?.close();
+    await model?.close();
+  });
+  afterEach(async () => {
+    for (const gw of kept.splice(0)) await gw.stop("SIGKILL");
+    await testTelegram?.close();
+    testTelegram = undefined;
+    model?.reset();
+  });
+
+  return {
+    get model() {
+      if (!model) throw new Error("the fake model server is not started yet: use it inside a test or a hook");
+      return model;
+    },
+    get telegram() {
+      const telegram = testTelegram ?? fileTelegram;
+      if (!telegram) throw new Error("no fake Telegram server: pass `telegram` to useFakeServers, or call startTelegram() in the test first");
+      return telegram;
+    },
+    async startTelegram(telegramOptions) {
+      if (testTelegram) throw new Error("this test already started a fake Telegram server");
+      testTelegram = await startFakeTelegram(telegramOptions);
+      return testTelegram;
+    },
+    keep(gw) {
+      kept.push(gw);
+      return gw;
+    },
+    async kill(gw) {
+      const index = kept.indexOf(gw);
+      if (index >= 0) kept.splice(index, 1);
+      await gw.stop("SIGKILL");
+    },
+  };
+}
