@@ -2,35 +2,39 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeTempDir, runCli, startGateway } from "../helpers/gateway-process.js";
 import { closedPort } from "../helpers/ports.js";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
 
-let server: FakeModelServer;
-beforeAll(async () => {
-  server = await startFakeModelServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const servers = useFakeServers();
+
+/** A config whose agent uses the OpenAI-compatible provider `local` (model `llama`) at `baseUrl`. */
+function localProviderConfig(stateDir: string, baseUrl: string): string {
+  return JSON.stringify({
+    agents: { defaults: { workspace: path.join(stateDir, "ws"), model: { primary: "local/llama" } } },
+    models: { providers: { local: { baseUrl, apiKey: "sk-local-secret", api: "openai-completions", models: [{ id: "llama" }] } } },
+  });
+}
 
 /** A provider whose baseUrl lacks `/v1`: the fake server, like Ollama, has no `/chat/completions`. */
 function configWithoutV1(stateDir: string): string {
-  return JSON.stringify({
-    agents: { defaults: { workspace: path.join(stateDir, "ws"), model: { primary: "local/llama" } } },
-    models: { providers: { local: { baseUrl: server.url, apiKey: "sk-local-secret", api: "openai-completions", models: [{ id: "llama" }] } } },
-  });
+  return localProviderConfig(stateDir, servers.model.url);
+}
+
+/** `openclaw agent --local -m hi` in a fresh state dir whose provider `local` is at `baseUrl`. */
+function localTurnWith(baseUrl: string) {
+  const stateDir = makeTempDir();
+  fs.writeFileSync(path.join(stateDir, "openclaw.json"), localProviderConfig(stateDir, baseUrl));
+  return runCli(["agent", "--local", "-m", "hi"], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
 }
 
 describe("every failed turn says what failed and the likely fix", () => {
   it("agent --local with a baseUrl without /v1: the URL it called and the baseUrl to use", async () => {
-    const stateDir = makeTempDir();
-    fs.writeFileSync(path.join(stateDir, "openclaw.json"), configWithoutV1(stateDir));
-    const res = await runCli(["agent", "--local", "-m", "hi"], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
+    const res = await localTurnWith(servers.model.url);
     expect(res.code).toBe(1);
-    expect(res.output).toContain(`called POST ${server.url}/chat/completions`);
-    expect(res.output).toContain(`did you mean models.providers.local.baseUrl: "${server.url}/v1"?`);
+    expect(res.output).toContain(`called POST ${servers.model.url}/chat/completions`);
+    expect(res.output).toContain(`did you mean models.providers.local.baseUrl: "${servers.model.url}/v1"?`);
     expect(res.output).not.toContain("sk-local-secret");
   });
 
@@ -40,8 +44,8 @@ describe("every failed turn says what failed and the likely fix", () => {
     try {
       const res = await runCli(["agent", "-m", "hi", "--port", String(gw.port), "--token", gw.token!], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
       expect(res.code).toBe(1);
-      expect(res.output).toContain(`called POST ${server.url}/chat/completions`);
-      expect(res.output).toContain(`did you mean models.providers.local.baseUrl: "${server.url}/v1"?`);
+      expect(res.output).toContain(`called POST ${servers.model.url}/chat/completions`);
+      expect(res.output).toContain(`did you mean models.providers.local.baseUrl: "${servers.model.url}/v1"?`);
     } finally {
       await gw.stop();
     }
@@ -55,13 +59,7 @@ describe("every failed turn says what failed and the likely fix", () => {
     await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
     const baseUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/v1`;
     try {
-      const stateDir = makeTempDir();
-      const config = {
-        agents: { defaults: { workspace: path.join(stateDir, "ws"), model: { primary: "local/llama" } } },
-        models: { providers: { local: { baseUrl, apiKey: "sk-local-secret", api: "openai-completions", models: [{ id: "llama" }] } } },
-      };
-      fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config));
-      const res = await runCli(["agent", "--local", "-m", "hi"], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
+      const res = await localTurnWith(baseUrl);
       expect(res.code).toBe(1);
       expect(res.output).toContain(`POST ${baseUrl}/chat/completions`);
       expect(res.output).toContain("check that models.providers.local.baseUrl is the server's OpenAI-compatible API root");
@@ -71,16 +69,9 @@ describe("every failed turn says what failed and the likely fix", () => {
   });
 
   it("a baseUrl with credentials in it is shown without them", async () => {
-    const stateDir = makeTempDir();
-    const baseUrl = server.url.replace("http://", "http://proxyuser:proxy-pass-secret@");
-    const config = {
-      agents: { defaults: { workspace: path.join(stateDir, "ws"), model: { primary: "local/llama" } } },
-      models: { providers: { local: { baseUrl, apiKey: "sk-local-secret", api: "openai-completions", models: [{ id: "llama" }] } } },
-    };
-    fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config));
-    const res = await runCli(["agent", "--local", "-m", "hi"], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
+    const res = await localTurnWith(servers.model.url.replace("http://", "http://proxyuser:proxy-pass-secret@"));
     expect(res.code).toBe(1);
-    expect(res.output).toContain(`called POST http://***@127.0.0.1:${server.port}/chat/completions`);
+    expect(res.output).toContain(`called POST http://***@127.0.0.1:${servers.model.port}/chat/completions`);
     expect(res.output).not.toContain("proxy-pass-secret");
     expect(res.output).not.toContain("proxyuser");
   });
