@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, requestMessages, sleep, waitUntil } from "../helpers/reliability.js";
-import { openOperator } from "../helpers/ws-client.js";
+import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
 
@@ -55,6 +55,17 @@ async function messageAwaitingItsAnswer(text: string): Promise<{ gw: GatewayProc
   servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "hello", messageId: 1 });
   await waitUntil(() => chatRequests(servers.model).length === 1, 10_000, "the model request");
   return { gw, answer };
+}
+
+/**
+ * Sends "first" to the owner, which Telegram answers with a 429 (retry after 15 s): the account's
+ * sends wait behind it. Resolves once the 429 was given, with the send's pending answer.
+ */
+async function sendFirstIntoA429(sock: TestSocket): Promise<{ first: Promise<Frame> }> {
+  servers.telegram.failNext("sendMessage", { status: 429, retryAfter: 15 });
+  const first = sock.request("send", { channel: "telegram", to: String(OWNER), message: "first", idempotencyKey: "first" }, 60_000);
+  await servers.telegram.waitFor(() => servers.telegram.calls.some((c) => c.method === "sendMessage" && c.status === 429), 10_000);
+  return { first };
 }
 
 const repliesTo = (chatId: number) => servers.telegram.messages(chatId).map((m) => String(m.text));
@@ -130,9 +141,7 @@ describe("an interactive send while its channel account restarts", () => {
     const { sock } = await openOperator(gw.url, gw.token);
     try {
       // The first send meets a 429 and waits for its retry: the second passes its account check and queues behind it.
-      servers.telegram.failNext("sendMessage", { status: 429, retryAfter: 15 });
-      const first = sock.request("send", { channel: "telegram", to: String(OWNER), message: "first", idempotencyKey: "first" }, 60_000);
-      await servers.telegram.waitFor(() => servers.telegram.calls.some((c) => c.method === "sendMessage" && c.status === 429), 10_000);
+      const { first } = await sendFirstIntoA429(sock);
       const second = sock.request("send", { channel: "telegram", to: String(OWNER), message: "second", idempotencyKey: "second" }, 60_000);
       await waitUntil(() => ledgerRecorded(gw.stateDir, "second"), 10_000, "the second send recorded");
       await restartHangingAccount(gw);
@@ -156,9 +165,7 @@ describe("an interactive send while its channel account restarts", () => {
     const gw = await start();
     const { sock } = await openOperator(gw.url, gw.token);
     try {
-      servers.telegram.failNext("sendMessage", { status: 429, retryAfter: 15 });
-      const first = sock.request("send", { channel: "telegram", to: String(OWNER), message: "first", idempotencyKey: "first" }, 60_000);
-      await servers.telegram.waitFor(() => servers.telegram.calls.some((c) => c.method === "sendMessage" && c.status === 429), 10_000);
+      const { first } = await sendFirstIntoA429(sock);
       const turn = await sock.request("chat.send", { sessionKey: "main", message: "tell the owner", idempotencyKey: "turn-1" });
       expect(turn.ok).toBe(true);
       await waitUntil(() => ledgerRecorded(gw.stateDir, "tool:"), 10_000, "the tool's send recorded");
