@@ -204,7 +204,8 @@ export interface RunResult {
   usage: Usage;
   durationMs: number;
   stopReason: StopReason;
-  error?: { kind: ModelErrorKind | "tool" | "loop"; message: string };
+  /** `shutdown`: the gateway's stop cut the run (its stopReason is `aborted`). */
+  error?: { kind: ModelErrorKind | "tool" | "loop" | "shutdown"; message: string };
   /** Messages this run appended (assistant turns and tool results), in order. */
   messages: ModelMessage[];
 }

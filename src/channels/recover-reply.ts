@@ -1,9 +1,8 @@
 import type { TranscriptMessage } from "../agents/types.js";
 import type { IdempotencyRecord } from "../sessions/idempotency/idempotency-record.js";
+import { INTERRUPTED_NOTICE } from "./dispatch/run-reply.js";
 
 export type RecoveredReply = { text: string; turnId?: string } | { suppress: string } | { drop: string } | null;
-
-const INTERRUPTED_NOTICE = "⚠️ The gateway restarted before this message was answered. Please send it again.";
 
 /**
  * After a crash: what is owed to a chat whose message was accepted but whose reply was never

@@ -20,6 +20,7 @@ import { HistoryCache } from "./history-cache.js";
 import { RunEndings } from "./run-endings.js";
 import { TurnQueue, type Turn } from "./turn-queue.js";
 import { TurnRunner } from "./turn-runner.js";
+import { GatewayStoppingError } from "./shutdown-endings.js";
 import { ContextMaintenance } from "./context-maintenance.js";
 import type { CompactionResult } from "../sessions/compaction/index.js";
 import type { RunTracer } from "../traces/index.js";
@@ -427,7 +428,7 @@ export class ConversationService implements ConversationPort {
   /** The gateway stops: waiting messages end unanswered, running turns are aborted and persist what they have. */
   async drain(): Promise<void> {
     this.queue.stop();
-    for (const run of this.runs.all()) if (!run.endedAt) run.controller.abort(new Error("gateway stopping"));
+    for (const run of this.runs.all()) if (!run.endedAt) run.controller.abort(new GatewayStoppingError());
     await this.lanes.drain();
   }
 

@@ -1,9 +1,10 @@
 import type { Logger } from "../infra/logger.js";
-import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
+import type { CompletionStatus, IdempotencyLedger } from "../sessions/idempotency/index.js";
 import type { WithdrawalReason } from "../sessions/store/index.js";
 import type { RunResult } from "../agents/types.js";
 import type { RunEventSink } from "./run-event-bridge.js";
 import type { RunRecord, RunRegistry, RunStatus } from "./run-registry.js";
+import { wasCutByShutdown } from "./shutdown-endings.js";
 
 export interface RunEndingsDeps {
   runs: RunRegistry;
@@ -31,7 +32,7 @@ export class RunEndings {
       this.deps.forgetListener(id);
       this.deps.runs.finish(id, status, result);
       try {
-        this.deps.ledger.complete(id, { status: status === "ok" ? "ok" : status === "aborted" ? "aborted" : "error", ...(summary ? { summary } : {}) });
+        this.deps.ledger.complete(id, { status: ledgerStatus(status, result), ...(summary ? { summary } : {}) });
       } catch (err) {
         this.deps.logger.warn({ runId: id, err: (err as Error).message }, "idempotency ledger not updated");
       }
@@ -76,6 +77,13 @@ export class RunEndings {
       warn(err);
     }
   }
+}
+
+/** How the idempotency ledger remembers a run: one the gateway's stop cut is `interrupted`, as after a crash. */
+function ledgerStatus(status: RunStatus, result: RunRecord["result"]): CompletionStatus {
+  if (status === "ok") return "ok";
+  if (status !== "aborted") return "error";
+  return wasCutByShutdown(result) ? "interrupted" : "aborted";
 }
 
 /** The result of a run that failed without a reply (it never started, or its turn crashed): no usage. */

@@ -1,4 +1,5 @@
 import type { AgentEvent, RunResult } from "../agents/types.js";
+import { wasCutByShutdown } from "./shutdown-endings.js";
 
 /** Where a run's wire events go; the server fans them out to the connections allowed to see them. */
 export interface RunEventSink {
@@ -163,8 +164,16 @@ export function createRunEventBridge(opts: RunEventBridgeOptions) {
       const endedAt = Date.now();
       const finalText = result.payloads.map((p) => p.text).join("\n\n");
       if (result.stopReason === "aborted") {
-        agent("lifecycle", { phase: "end", startedAt, endedAt, aborted: true });
-        sink.chat({ ...chatBase(), state: "aborted", ...(text ? { message: chatMessage(text) } : {}), stopReason: "rpc" });
+        // OpenClaw's stopReason: `restart` when the gateway's stop cut the run, `rpc` for a user's stop.
+        const stopReason = wasCutByShutdown(result) ? "restart" : "rpc";
+        agent("lifecycle", { phase: "end", startedAt, endedAt, aborted: true, ...(stopReason === "restart" ? { stopReason } : {}) });
+        sink.chat({
+          ...chatBase(),
+          state: "aborted",
+          ...(text ? { message: chatMessage(text) } : {}),
+          stopReason,
+          ...(result.error ? { errorMessage: result.error.message } : {}),
+        });
       } else if (result.error && result.stopReason !== "stop") {
         agent("lifecycle", { phase: "error", startedAt, endedAt, error: result.error.message });
         sink.chat({

@@ -17,9 +17,7 @@ import { InternalTurnQueue, MERGED_MESSAGE_SEPARATOR, type InternalMessage } fro
 import type { RunEndings } from "./run-endings.js";
 import type { RunEventSink } from "./run-event-bridge.js";
 import type { RunRegistry } from "./run-registry.js";
-
-/** Why a message whose turn had not started when the gateway stopped ends: nothing runs it after the restart. */
-export const NOT_ANSWERED_AT_SHUTDOWN = "the gateway shut down before this message was answered; send it again once the gateway is back";
+import { NOT_ANSWERED_AT_SHUTDOWN } from "./shutdown-endings.js";
 
 /** One turn: the runs it answers (`members`, the last names it), its prompt and who listens. */
 export interface Turn {

@@ -19,6 +19,7 @@ import { sessionUsagePatch } from "./session-usage.js";
 import type { SessionChangeDetail } from "../agents/conversation-port.js";
 import type { InternalHookSink } from "../hooks/internal/types.js";
 import { bootstrapHookFor } from "./bootstrap-hook.js";
+import { cutByShutdown, GatewayStoppingError } from "./shutdown-endings.js";
 
 export interface TurnRunnerDeps {
   /** Internal hooks: `agent:bootstrap` may change a turn's bootstrap files. */
@@ -68,7 +69,9 @@ export class TurnRunner {
     const { sessionKey, agentId } = turn;
     const primary = turn.members[turn.members.length - 1]!;
     const controller = new AbortController();
-    const abort = () => controller.abort(new Error("aborted"));
+    // The turn stops for the first reason given: a user's stop, or the gateway's (GatewayStoppingError).
+    const abortFor = (reason: unknown) => controller.abort(reason instanceof GatewayStoppingError ? reason : new Error("aborted"));
+    const abort = (event: Event) => abortFor((event.target as AbortSignal).reason);
     // Every member run's abort stops the turn. The listeners are removed when the turn ends:
     // finished runs stay in the registry for a while, and a listener left behind would keep the
     // whole turn (request, SDK stream, buffers) alive with them.
@@ -85,7 +88,8 @@ export class TurnRunner {
       watchRun(id);
     }
     // A run aborted while it waited for a lane slot fired its abort before anyone listened.
-    if (turn.members.some((id) => deps.runs.get(id)?.controller.signal.aborted)) abort();
+    const abortedEarly = turn.members.map((id) => deps.runs.get(id)?.controller.signal).find((signal) => signal?.aborted);
+    if (abortedEarly) abortFor(abortedEarly.reason);
     const previousOnSteered = turn.onSteered;
     turn.onSteered = (ids) => {
       previousOnSteered?.(ids);
@@ -170,6 +174,7 @@ export class TurnRunner {
     } finally {
       for (const signal of watched) signal.removeEventListener("abort", abort);
     }
+    if (result.stopReason === "aborted" && controller.signal.reason instanceof GatewayStoppingError) result = cutByShutdown(result);
     // What the run wrote is on disk before anyone is told the run is over; a run whose
     // transcript could not be synced is not reported as a success.
     const notSynced = await store.whenDurable(sessionKey).then(

@@ -10,10 +10,14 @@ export interface FinishedRun {
 
 export type RunReply = { text: string; turnId?: string } | { suppress: string };
 
+/** What a chat gets for a message whose turn the gateway's stop or a crash cut: it is never resumed. */
+export const INTERRUPTED_NOTICE = "⚠️ The gateway restarted before this message was answered. Please send it again.";
+
 /**
  * What a finished run says back to the chat. Silence (NO_REPLY, an empty answer, a run the
  * user stopped) is not delivered; a failure is, in words the user can act on — OpenClaw's
- * `errorPolicy: always`, so a chat never just goes quiet.
+ * `errorPolicy: always`, so a chat never just goes quiet — and a run the gateway's stop cut
+ * gets the interrupted notice, as after a crash.
  */
 export function replyForRun(record: FinishedRun): RunReply {
   const turnId = record.result?.runId;
@@ -26,7 +30,7 @@ export function replyForRun(record: FinishedRun): RunReply {
       return text ? { text, turnId } : { suppress: "no reply (NO_REPLY or empty)" };
     }
     case "aborted":
-      return { suppress: "run aborted" };
+      return record.result?.error?.kind === "shutdown" ? { text: INTERRUPTED_NOTICE, turnId } : { suppress: "run aborted" };
     case "timeout":
       return { text: "⚠️ The reply took too long and was stopped. Send your message again, or /new to start over.", turnId };
     default: {

@@ -4,7 +4,8 @@
  * before it finished — its outcome is unknown, but it must never be started a second time.
  */
 export type IdempotencyStatus = "in_flight" | "ok" | "error" | "aborted" | "interrupted";
-export type CompletionStatus = "ok" | "error" | "aborted";
+/** `interrupted` on completion: the gateway's stop cut the run, as a crash would have. */
+export type CompletionStatus = "ok" | "error" | "aborted" | "interrupted";
 
 export interface IdempotencyRecord {
   key: string;
