@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatRequests } from "../helpers/reliability.js";
+import { chatRequests, readIndex, waitUntil } from "../helpers/reliability.js";
 import { holdFirstThenSend, startQueueGateway, type QueueGateway } from "../helpers/queue-gateway.js";
 
 /**
@@ -141,4 +141,13 @@ describe("a message that leaves the queue without reaching the model", () => {
     expect(requestsWith("d-third")).not.toEqual([]);
     for (const text of Object.values(withdrawn)) expect(requestsWith(text)).toEqual([]);
   }, 60_000);
+
+  it("is not counted in its session's messageCount (the session's entry and sessions.json)", async () => {
+    for (const sessionKey of Object.values(sessions)) {
+      const held = (await historyTexts(sessionKey)).length;
+      const described = await q.rpc.request("sessions.describe", { key: sessionKey });
+      expect(described.payload.session).toMatchObject({ messageCount: held, entry: { messageCount: held } });
+      await waitUntil(() => readIndex(q.gw.stateDir)[sessionKey]?.messageCount === held, 10_000, `${sessionKey} counts ${held} messages in sessions.json`);
+    }
+  }, 30_000);
 });

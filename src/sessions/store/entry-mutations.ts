@@ -1,5 +1,6 @@
 import { STORE_OWNED_FIELDS, type AppendMeta, type SessionEntry, type SessionPatch } from "./session-entry.js";
 import type { TranscriptEntry } from "./transcript-lines.js";
+import { conversationMessageDelta } from "./withdrawn-messages.js";
 
 /** Applies a patch in place: `null` removes a field, `undefined` is ignored, store-owned fields are never touched. */
 export function applyPatch(entry: SessionEntry, patch: SessionPatch): void {
@@ -21,7 +22,8 @@ export function restoreEntry(entry: SessionEntry, snapshot: SessionEntry): void 
 /** Index bookkeeping for an append: activity time, message count, usage counters, caller metadata. */
 export function recordAppend(entry: SessionEntry, written: readonly TranscriptEntry[], meta: AppendMeta | undefined, now: number): void {
   entry.updatedAt = now;
-  entry.messageCount += written.filter((e) => e.type === "message").length;
+  // A withdrawn message leaves the conversation: its marker takes it back out of the count.
+  entry.messageCount = Math.max(0, entry.messageCount + conversationMessageDelta(written));
   if (meta?.usage) {
     // Cached prompt tokens are still prompt tokens: input counts all three.
     entry.inputTokens += meta.usage.input + meta.usage.cacheRead + meta.usage.cacheWrite;

@@ -5,6 +5,7 @@ import type { SessionEntry } from "./session-entry.js";
 import { isValidSessionId, transcriptFile, TRANSCRIPT_SUFFIX } from "./session-paths.js";
 import { isMessageEntry } from "./transcript-lines.js";
 import { readTranscriptFile, readTranscriptHeader } from "./transcript-reader.js";
+import { withdrawnEntryIds } from "./withdrawn-messages.js";
 
 /**
  * Rebuilds an agent's index from its live transcripts (`<sessionId>.jsonl`; archives are
@@ -92,11 +93,13 @@ function ownedKey(sessionKey: unknown, agentId: string): string | undefined {
 function entryFromTranscript(stateDir: string, agentId: string, key: string, sessionId: string, file: string, startedAt: number): SessionEntry {
   const mtime = fs.statSync(file).mtimeMs;
   const { entries } = readTranscriptFile(file);
+  // Withdrawn messages left the conversation: they are not counted.
+  const withdrawn = withdrawnEntryIds(entries);
   let messageCount = 0;
   let inputTokens = 0;
   let outputTokens = 0;
   for (const entry of entries) {
-    if (!isMessageEntry(entry)) continue;
+    if (!isMessageEntry(entry) || withdrawn.has(entry.id)) continue;
     messageCount += 1;
     const usage = (entry.message as { usage?: Record<string, unknown> }).usage;
     if (usage) {

@@ -23,6 +23,19 @@ export function withdrawnTargetOf(entry: { type?: unknown; customType?: unknown;
   return typeof targetId === "string" ? targetId : undefined;
 }
 
+/**
+ * How many messages the conversation holds among `entries`: message entries, less those a
+ * withdrawal marker among them takes back (each marker names one message, written before it).
+ */
+export function conversationMessageDelta(entries: readonly { type?: unknown; customType?: unknown; data?: unknown }[]): number {
+  let delta = 0;
+  for (const entry of entries) {
+    if (entry.type === "message") delta += 1;
+    else if (withdrawnTargetOf(entry) !== undefined) delta -= 1;
+  }
+  return delta;
+}
+
 /** The entry ids of the withdrawn messages of a transcript (markers anywhere in it count). */
 export function withdrawnEntryIds(entries: readonly TranscriptEntry[]): Set<string> {
   const ids = new Set<string>();

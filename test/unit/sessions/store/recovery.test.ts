@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { withdrawalEntry } from "../../../../src/sessions/store/index.js";
 import { filesIn, makeStateDir, openStore, readIndex, readLines, sessionsDirOf } from "./helpers.js";
 
 const KEY = "agent:main:main";
@@ -58,6 +59,18 @@ describe("recovery on open", () => {
     const store = openStore(state);
     expect(store.list()).toHaveLength(2);
     expect(store.collected.some((w) => /was missing; rebuilt 2/.test(w))).toBe(true);
+  });
+
+  it("counts only the messages the conversation holds: a withdrawn one counts neither live nor in a rebuilt index", () => {
+    const state = makeStateDir();
+    seed(state);
+    const store = openStore(state);
+    const [queued] = store.appendMessages(KEY, null, [{ role: "user", content: "never answered", timestamp: 3, idempotencyKey: "run-3" }]);
+    store.appendEntries(KEY, null, [withdrawalEntry(queued!.id, "run-3", "aborted")]);
+    expect(store.get(KEY)!.messageCount).toBe(2);
+    store.close();
+    fs.rmSync(path.join(sessionsDirOf(state), "sessions.json"));
+    expect(openStore(state).get(KEY)!.messageCount).toBe(2);
   });
 
   it("leaves a young temp file alone (another process may be writing it)", () => {
