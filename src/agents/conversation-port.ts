@@ -19,8 +19,14 @@ export interface ConversationPort {
   submit(input: SubmitInput): Promise<SubmitOutcome>;
   /** Aborts the session's active and queued runs (or only `runId`); returns their ids. */
   abort(sessionKey: string, runId?: string): string[];
-  /** `/stop`: aborts the session's runs and queue and the sub-agents it spawned. */
-  stop(sessionKey: string): StopOutcome;
+  /**
+   * `abort`, resolved once the messages it took out of the queue are withdrawn on disk (their
+   * markers fsynced off the event loop), so an answer saying they are gone survives a crash;
+   * rejects, naming the disk, when the markers could not be synced.
+   */
+  abortDurably(sessionKey: string, runId?: string): Promise<string[]>;
+  /** `/stop`: aborts the session's runs and queue and the sub-agents it spawned; resolves as `abortDurably` does. */
+  stop(sessionKey: string): Promise<StopOutcome>;
   /**
    * `/new`: aborts the session's runs and starts it over with a new transcript (the old one stays
    * on disk). With a key, the ledger records it: the same key resets only once.

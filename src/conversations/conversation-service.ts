@@ -325,10 +325,12 @@ export class ConversationService implements ConversationPort {
   }
 
   /** `/stop`: abort the session's runs and queue, and (through `onStop`) the sub-agents it spawned. */
-  stop(sessionKey: string): StopOutcome {
+  async stop(sessionKey: string): Promise<StopOutcome> {
     const runIds = this.abort(sessionKey);
     this.deps.hooks?.emit({ type: "command", action: "stop", sessionKey, context: { runIds } });
-    return { runIds, subagents: this.deps.onStop?.(sessionKey) ?? 0 };
+    const subagents = this.deps.onStop?.(sessionKey) ?? 0;
+    await this.withdrawalsDurable(sessionKey);
+    return { runIds, subagents };
   }
 
   reset(input: ResetInput): ResetOutcome {
@@ -372,6 +374,21 @@ export class ConversationService implements ConversationPort {
     for (const run of targets) if (!queued.has(run.runId)) run.controller.abort(new Error("aborted"));
     this.endings.endUnstarted(sessionKey, [...queued], "aborted", "aborted before it ran");
     return targets.map((r) => r.runId);
+  }
+
+  async abortDurably(sessionKey: string, runId?: string): Promise<string[]> {
+    const runIds = this.abort(sessionKey, runId);
+    await this.withdrawalsDurable(sessionKey);
+    return runIds;
+  }
+
+  /**
+   * The withdrawal markers an abort appended are group-committed with the session's other writes:
+   * their fsync covers them. A failed fsync rejects with its errno, which callers describe as a
+   * state-dir write failure.
+   */
+  private withdrawalsDurable(sessionKey: string): Promise<void> {
+    return this.deps.store.whenDurable(sessionKey);
   }
 
   /**

@@ -27,8 +27,8 @@ CHAT_COMMANDS.register({
   aliases: ["abort", "cancel"],
   bareWords: ["stop"],
   description: "stop the running reply",
-  handler: (_args, ctx) => {
-    const stopped = ctx.conversations.stop(ctx.sessionKey);
+  handler: async (_args, ctx) => {
+    const stopped = await ctx.conversations.stop(ctx.sessionKey);
     return { kind: "stopped", runIds: stopped.runIds, subagents: stopped.subagents };
   },
 });

@@ -162,13 +162,13 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       },
       { additionalProperties: false },
     ),
-    handler: (params) => {
+    handler: async (params) => {
       const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
       if (params.runId) {
         const run = conversations.runs.get(params.runId);
         if (run && run.sessionKey !== sessionKey) throw invalidRequest(`run ${params.runId} belongs to another session`);
       }
-      const runIds = conversations.abort(sessionKey, params.runId);
+      const runIds = await conversations.abortDurably(sessionKey, params.runId);
       return { ok: true, aborted: runIds.length > 0, runIds };
     },
   });
