@@ -38,6 +38,8 @@ export interface Turn {
   runtime?: boolean;
   /** A turn merged from queued messages: its messages, and its prompt for some of them. */
   queued?: Pick<QueuedTurn, "messages" | "textOf">;
+  /** A turn of runtime messages (announcements that waited together): its messages. */
+  internal?: InternalMessage[];
 }
 
 export interface TurnQueueDeps {
@@ -210,23 +212,28 @@ export class TurnQueue {
   /**
    * Takes runs out of the session's turn before it starts (it waits for a lane slot), all of them
    * without `runId`. A turn merged from queued messages runs for the messages left, its
-   * prompt rebuilt without the others (a summarized message's line stays in it); a turn left with
-   * no run does not run. Other turns (one message, runtime messages) give up a run only with all
-   * of the others. Returns the ids taken out: their runs never started.
+   * prompt rebuilt without the others (a summarized message's line stays in it); so does a turn
+   * of merged runtime messages; a turn left with no run does not run. A turn of one message
+   * gives up its run only with all of the others. Returns the ids taken out: their runs never started.
    */
   private takeOutOfHeldTurn(sessionKey: string, runId?: string): string[] {
     const turn = this.activeTurns.get(sessionKey);
     if (!turn || this.startedTurns.has(turn)) return [];
     const leaving = runId === undefined ? [...turn.members] : turn.members.filter((id) => id === runId);
-    const { queued } = turn;
-    if (leaving.length === 0 || (!queued && leaving.length < turn.members.length)) return [];
+    const { queued, internal } = turn;
+    if (leaving.length === 0 || (!queued && !internal && leaving.length < turn.members.length)) return [];
+    const internalLeft = internal?.filter((m) => !leaving.includes(m.runId)) ?? [];
     const messages = queued?.messages.filter((m) => !leaving.includes(m.id)) ?? [];
-    if (messages.length === 0) {
+    if (messages.length === 0 && internalLeft.length === 0) {
       // With its last message out, the summaries it carried have nothing to ride on either.
       const all = turn.members;
       turn.members = [];
       turn.onEvents = [];
       return all;
+    }
+    if (internalLeft.length > 0) {
+      Object.assign(turn, this.internalTurn(internalLeft));
+      return leaving;
     }
     const summarized = turn.members.filter((id) => !leaving.includes(id) && !messages.some((m) => m.id === id));
     Object.assign(turn, this.queuedTurn(sessionKey, summarized, messages, queued!.textOf));
@@ -342,18 +349,22 @@ export class TurnQueue {
     const messages = this.internalQueue.take(sessionKey);
     if (!messages) return false;
     this.inboxes.get(sessionKey)?.runEnded();
+    this.start({ sessionKey, ...this.internalTurn(messages) });
+    return true;
+  }
+
+  /** The turn that answers runtime `messages`, one prompt with a rule between them. */
+  private internalTurn(messages: InternalMessage[]): Omit<Turn, "sessionKey"> {
     const members = messages.map((m) => m.runId);
-    const text = messages.map((m) => m.text).join(MERGED_MESSAGE_SEPARATOR);
-    this.start({
-      sessionKey,
+    return {
       agentId: messages[0]!.agentId,
       members,
-      text,
+      text: messages.map((m) => m.text).join(MERGED_MESSAGE_SEPARATOR),
       onEvents: this.listenersOf(members),
       senderIsOwner: messages.every((m) => m.senderIsOwner),
       runtime: true,
-    });
-    return true;
+      internal: messages,
+    };
   }
 
   private startQueuedTurn(sessionKey: string, next: QueuedTurn): void {

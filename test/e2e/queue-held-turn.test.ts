@@ -57,6 +57,28 @@ describe("a turn held for a lane slot", () => {
     for (const request of chatRequests(q.server)) expect(lastUserText(request)).not.toContain("h-second");
   }, 40_000);
 
+  it("chat.abort with one runId of a merged runtime turn (system events) takes only that event out; the others still run", async () => {
+    q.server.reset();
+    const session = "agent:main:held-events";
+    // No heartbeat: a `wake` is a runtime message for the session, and those waiting together merge.
+    expect((await q.rpc.request("set-heartbeats", { enabled: false })).ok).toBe(true);
+    const [first, blocker] = hold("e-first", "eo-first");
+    expect((await send(session, "e-first", "e-1")).payload).toMatchObject({ status: "started" });
+    await first!.arrived;
+    const wake = (text: string) => q.rpc.request("wake", { mode: "now", text, sessionKey: session });
+    const [eventA, eventB] = [(await wake("event-a")).payload.runId as string, (await wake("event-b")).payload.runId as string];
+    expect((await send(`${session}-other`, "eo-first", "eo-1")).payload).toMatchObject({ status: "started" });
+    first!.release();
+    await blocker!.arrived;
+    expect((await q.rpc.request("chat.abort", { sessionKey: session, runId: eventA })).payload).toMatchObject({ aborted: true, runIds: [eventA] });
+    await expectAbortedAtOnce(eventA);
+    blocker!.release();
+    expect((await q.wait(eventB)).payload).toMatchObject({ runId: eventB, status: "ok" });
+    const answered = chatRequests(q.server).filter((r) => lastUserText(r)?.includes("event-b"));
+    expect(answered.map(lastUserText)).toEqual(["[System event] event-b"]);
+    for (const request of chatRequests(q.server)) expect(lastUserText(request)).not.toContain("event-a");
+  }, 40_000);
+
   it("chat.abort of a held turn's only message ends its run at once, and the model is never asked it", async () => {
     const lone = "agent:main:held-lone";
     const blocker = await heldBehindOtherSession(lone, "l-first", "l-1");
