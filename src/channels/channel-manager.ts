@@ -26,6 +26,7 @@ import { randomUUID } from "node:crypto";
 import { AcpBoundChats, type AcpBoundChatsDeps } from "./acp-bound-chats.js";
 import type { DeliveryTarget } from "./outbound/delivery-ledger.js";
 import { startTypingLoop } from "./outbound/typing-loop.js";
+import { describeFailedSend } from "./outbound/failed-send.js";
 import { nativeCommandMenu } from "./commands/native-command-menu.js";
 import { InboundMediaStore } from "./inbound/media-store.js";
 
@@ -229,6 +230,8 @@ export class ChannelManager {
     const target = await available.account.resolveTarget(params.to);
     const id = `send:${params.idempotencyKey}`;
     const existing = this.deliveryLedger.get(id);
+    // The same key again after a failure is the caller retrying: what did not go out is owed anew.
+    if (existing?.state === "failed") this.deliveryLedger.reopen(id);
     const entry =
       existing?.state === "delivered"
         ? existing
@@ -244,7 +247,7 @@ export class ChannelManager {
             params.message,
             wait,
           );
-    if (entry?.state !== "delivered") throw new ChannelSendRefused(`delivery failed: ${entry?.lastError ?? entry?.reason ?? "unknown error"}`);
+    if (entry?.state !== "delivered") throw new ChannelSendRefused(describeFailedSend(entry));
     return { runId: params.idempotencyKey, channel, accountId, chatId: target.chatId, messageIds: Object.values(entry.sent) };
   }
 

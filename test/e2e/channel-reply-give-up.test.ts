@@ -61,8 +61,8 @@ describe("a reply whose last delivery attempt fails", () => {
   });
 });
 
-function configFor(stateDir: string, pollingTimeoutSeconds: number): string {
-  const telegramConfig = telegramChannelConfig(servers.telegram, { pollingTimeoutSeconds, allowFrom: [String(CHAT)] });
+function configFor(stateDir: string, pollingTimeoutSeconds: number, telegramKeys: Record<string, unknown> = {}): string {
+  const telegramConfig = telegramChannelConfig(servers.telegram, { pollingTimeoutSeconds, allowFrom: [String(CHAT)], ...telegramKeys });
   return fakeModelConfig(servers.model, stateDir, { channels: { telegram: telegramConfig } });
 }
 
@@ -110,6 +110,40 @@ describe("a send whose platform keeps failing", () => {
       const marker = await sock.request("send", { channel: "telegram", to: String(CHAT), message: "marker", idempotencyKey: "k2" }, 30_000);
       expect(marker.ok).toBe(true);
       expect(textsIn(CHAT)).toEqual(["marker"]);
+    } finally {
+      sock.close();
+    }
+  });
+});
+
+/**
+ * A send split in parts whose platform fails part-way: the caller is told which parts went
+ * out, and sending it again with the same idempotencyKey sends only the parts that did not.
+ */
+
+const PARTS_CHAT = 616;
+const PARTS = ["a".repeat(80), "b".repeat(80), "c".repeat(80)];
+
+describe("a send in several parts whose platform fails part-way", () => {
+  it("tells the caller which parts went out, and the same idempotencyKey again sends only the rest", { timeout: 60_000 }, async () => {
+    const stateDir = makeTempDir("openclaw-send-partial-");
+    const gateway = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor(stateDir, 1, { textChunkLimit: 100 }) } }));
+    await gateway.waitForOutput(/channel account started/, 10_000);
+    const { sock } = await openOperator(gateway.url, gateway.token);
+    try {
+      for (let i = 0; i < 3; i++) servers.telegram.failNext("sendMessage", { status: 500 }, { afterSuccesses: i === 0 ? 1 : 0 });
+      const params = { channel: "telegram", to: String(PARTS_CHAT), message: PARTS.join("\n\n"), idempotencyKey: "long-1" };
+      const failed = await sock.request("send", params, 30_000);
+      expect(failed.ok).toBe(false);
+      expect(textsIn(PARTS_CHAT)).toEqual([PARTS[0]]);
+      expect(failed.error.message).toMatch(/1 of 3 parts went out/);
+      expect(failed.error.message).toMatch(/Internal Server Error/);
+
+      const retried = await sock.request("send", params, 30_000);
+      expect(retried.ok).toBe(true);
+      expect(textsIn(PARTS_CHAT)).toEqual(PARTS);
+      expect(retried.payload.messageIds).toHaveLength(3);
+      expect(failed.error.message).toContain(`message ids ${retried.payload.messageIds[0]})`);
     } finally {
       sock.close();
     }

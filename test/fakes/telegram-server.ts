@@ -28,8 +28,9 @@ import { parseMultipart, UploadedFile } from "./multipart.js";
  *   / deleteMessage call; `messages(chatId?)` the sendMessage bodies; `shown(chatId)` the texts
  *   of the bot's messages still in the chat (as last edited, deleted ones gone); `calls`: every
  *   request with its status.
- * - `failNext(method, failure)` makes the next call of `method` fail as Telegram would (429 with
- *   `retry_after`, 409, 400 / 403 with a description, 401, 500). Failures queue up per method.
+ * - `failNext(method, failure, { afterSuccesses })` makes the next call of `method` (or the one
+ *   after `afterSuccesses` answered calls) fail as Telegram would (429 with `retry_after`, 409,
+ *   400 / 403 with a description, 401, 500). Failures queue up per method.
  * - `hangNext(method)` accepts the next call of `method` and never answers; `release()` then
  *   drops those connections (the client sees a network error). A hung call is never recorded in
  *   `sent`: the message was not delivered.
@@ -56,7 +57,7 @@ export interface FakeTelegram {
   messages(chatId?: number | string): Record<string, unknown>[];
   shown(chatId: number | string): string[];
   readonly calls: Array<RecordedCall & { status: number }>;
-  failNext(method: string, failure: FakeFailure): void;
+  failNext(method: string, failure: FakeFailure, options?: { afterSuccesses?: number }): void;
   hangNext(method: string): void;
   release(): void;
   conflictPolling(on: boolean): void;
@@ -124,7 +125,8 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
   const queue: QueuedUpdate[] = [];
   const sent: RecordedCall[] = [];
   const calls: Array<RecordedCall & { status: number }> = [];
-  const failures = new Map<string, FakeFailure[]>();
+  /** Per method, what its next calls meet: a failure, or `"answer"` (answered as usual). */
+  const failures = new Map<string, Array<FakeFailure | "answer">>();
   const hangs = new Map<string, number>();
   const files = new Map<string, { bytes: Buffer; path: string }>();
   const uploads: FakeTelegram["uploads"] = [];
@@ -343,7 +345,7 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
       return;
     }
     const failure = failures.get(key)?.shift();
-    if (failure) {
+    if (failure && failure !== "answer") {
       const reply = failureReply(failure);
       return fail(res, method, body, failure.status, reply.description, reply.parameters);
     }
@@ -437,9 +439,10 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     shown(chatId) {
       return [...botMessages].filter(([key]) => key.startsWith(`${chatId}:`)).map(([, text]) => text);
     },
-    failNext(method, failure) {
+    failNext(method, failure, options = {}) {
       const key = method.toLowerCase();
-      failures.set(key, [...(failures.get(key) ?? []), failure]);
+      const answered = Array.from({ length: options.afterSuccesses ?? 0 }, () => "answer" as const);
+      failures.set(key, [...(failures.get(key) ?? []), ...answered, failure]);
     },
     hangNext(method) {
       const key = method.toLowerCase();

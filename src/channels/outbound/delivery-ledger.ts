@@ -52,6 +52,7 @@ type LedgerLine =
   | { op: "sent"; id: string; index: number; messageId: string }
   | { op: "attempt"; id: string; error: string; failed?: true }
   | { op: "finish"; id: string; state: FinalState; reason?: string }
+  | { op: "reopen"; id: string; at: number }
   | ({ op: "entry" } & DeliveryEntry);
 
 type FinalState = "delivered" | "failed" | "suppressed";
@@ -167,6 +168,21 @@ export class DeliveryLedger {
     this.log.compactIfDue();
   }
 
+  /**
+   * A failed entry whose sender asks for it again (the same `send` idempotencyKey): it is owed
+   * anew, with fresh attempts; the chunks already sent stay marked, so only the rest goes out.
+   * Returns false when the entry is not a failed one with a recorded reply.
+   */
+  reopen(id: string): boolean {
+    const entry = this.require(id);
+    if (entry.state !== "failed" || !entry.chunks) return false;
+    const at = this.now();
+    this.log.append({ op: "reopen", id, at });
+    reopenEntry(entry, at);
+    this.log.compactIfDue();
+    return true;
+  }
+
   get(id: string): DeliveryEntry | undefined {
     const entry = this.entries.get(id);
     return entry ? copy(entry) : undefined;
@@ -230,7 +246,17 @@ function replayLine(entries: Map<string, DeliveryEntry>, value: unknown): void {
   } else if (line.op === "finish" && isFinal(line.state) && !isFinal(entry.state)) {
     entry.state = line.state;
     if (typeof line.reason === "string") entry.reason = line.reason;
+  } else if (line.op === "reopen" && entry.state === "failed" && entry.chunks && typeof line.at === "number") {
+    reopenEntry(entry, line.at);
   }
+}
+
+/** A reopened entry is pending again with no failed attempts (`createdAt` restarts its freshness). */
+function reopenEntry(entry: DeliveryEntry, createdAt: number): void {
+  entry.state = "pending";
+  entry.attempts = 0;
+  entry.createdAt = createdAt;
+  delete entry.reason;
 }
 
 function applyAttempt(entry: DeliveryEntry, error: string, failed: boolean): void {

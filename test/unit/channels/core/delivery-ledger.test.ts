@@ -96,6 +96,26 @@ describe("DeliveryLedger", () => {
     expect(reopened.markAttemptFailed("run-1", "again").attempts).toBe(3);
   });
 
+  it("reopens a failed entry asked for again: pending with fresh attempts and its sent chunks kept, also after a restart", async () => {
+    const file = tempFile();
+    let now = 1_000;
+    const ledger = open(file, { maxAttempts: 1, now: () => now });
+    ledger.expect("send:k", TARGET);
+    ledger.recordReply("send:k", ["one", "two"]);
+    ledger.markSent("send:k", 0, "m-1");
+    ledger.finish("send:k", "failed", "500");
+    now = 5_000;
+    expect(ledger.reopen("send:k")).toBe(true);
+    expect(ledger.get("send:k")).toMatchObject({ state: "pending", attempts: 0, sent: { 0: "m-1" } });
+    ledger.expect("other", TARGET);
+    expect(ledger.reopen("other")).toBe(false);
+    await ledger.whenDurable();
+    ledger.close();
+
+    const restarted = open(file, { maxAttempts: 1, now: () => now });
+    expect(restarted.get("send:k")).toMatchObject({ state: "pending", attempts: 0, sent: { 0: "m-1" }, createdAt: 5_000 });
+  });
+
   it("does not return entries older than 24 hours", () => {
     const file = tempFile();
     let now = 0;
