@@ -9,6 +9,7 @@ import { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js"
 import type { OpenClawConfig } from "./types.js";
 import { stripUnknownKeys } from "./unknown-keys.js";
 import { moveLegacyKeys } from "./legacy-keys.js";
+import { telegramAllowEntryWarnings } from "./telegram-allow-entries.js";
 
 /**
  * Parsed file contents → runnable config. Order matters: unknown keys are dropped first (so
@@ -30,6 +31,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
   const typed = expanded as RawOpenClawConfig;
   const ruleIssues = checkCrossFieldRules(typed);
   if (ruleIssues.length > 0) throw ConfigError.fromIssues(ruleIssues);
+  warnings.push(...telegramAllowEntryWarnings(typed.channels));
 
   return { config: applyDefaults(typed), warnings };
 }

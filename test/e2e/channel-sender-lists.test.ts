@@ -40,7 +40,7 @@ const SLACK_LISTED_CHANNEL = "C0LISTED";
 const S_ACCOUNT_USER = "U0ACCOUNT";
 const S_CHANNEL_USER = "U0CHANNEL";
 
-/** Allowed by name only: `@mallory` on Discord, `@umallory` on Slack (the fake's handle for `UMALLORY`), `@alice_tg` on Telegram. */
+/** Listed by name only: `@mallory` on Discord, `@umallory` on Slack (the fake's handle for `UMALLORY`), `@alice_tg` on Telegram. */
 const NAMED_CHANNEL = "200000000000000903";
 const D_MALLORY = "200000000000000666";
 const SLACK_NAMED_CHANNEL = "C0NAMED";
@@ -268,16 +268,20 @@ describe("Discord roles", () => {
 });
 
 describe("name entries in allow-lists", () => {
-  it("Discord and Slack match a sender by id only: a `@name` entry does not admit whoever takes that name; Telegram `@username` still does", async () => {
+  it("match a sender by id only: a `@name` entry does not admit whoever takes that name, and a Telegram `@username` entry is named in a start-up warning with its fix", async () => {
     model.setResponder((req) => ({ text: `named: ${said(req)}` }));
     discord.pushMessage({ channelId: NAMED_CHANNEL, guildId: GUILD, authorId: D_MALLORY, authorName: "mallory", content: "I renamed myself" });
     await ignored(NAMED_CHANNEL, D_MALLORY);
     slack.pushMessage({ channel: SLACK_NAMED_CHANNEL, channelType: "channel", user: S_MALLORY, text: "I renamed myself" });
     await ignored(SLACK_NAMED_CHANNEL, S_MALLORY);
     telegram.pushMessage({ chatId: TG_NAMED_GROUP, fromId: TG_ALICE, fromUsername: "alice_tg", text: "hello by username", messageId: 1 });
-    await telegram.waitFor(() => telegramReplies(TG_NAMED_GROUP).length === 1, 10_000);
-    expect(telegramReplies(TG_NAMED_GROUP)).toEqual(["named: hello by username"]);
-    expect(chatRequests(model)).toHaveLength(1);
+    await ignored(TG_NAMED_GROUP, TG_ALICE);
+    expect(telegramReplies(TG_NAMED_GROUP)).toEqual([]);
+    expect(chatRequests(model)).toHaveLength(0);
+    const warning = JSON.parse(await gw.waitForOutput(/^.*@alice_tg is not a numeric.*$/m, 5_000)) as { level: number; msg: string };
+    expect(warning.level).toBe(40);
+    expect(warning.msg).toContain(`channels.telegram.groups.${TG_NAMED_GROUP}.allowFrom`);
+    expect(warning.msg).toMatch(/not a numeric Telegram user id.*admits nobody.*numeric user id/);
   });
 
   it("with dangerouslyAllowNameMatching, Discord and Slack name entries match the sender's username", async () => {

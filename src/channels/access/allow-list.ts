@@ -1,10 +1,11 @@
 /**
  * Sender allowlists as users write them: ids with or without a channel prefix
- * (`telegram:123`, `tg:123`, `discord:456`, `user:456`, `<@456>`, `slack:U1`), `@username` for
- * Telegram's legacy entries, and `"*"` for anyone. Matching is case-insensitive.
+ * (`telegram:123`, `tg:123`, `discord:456`, `user:456`, `<@456>`, `slack:U1`), and `"*"` for
+ * anyone. Matching is case-insensitive.
  *
- * Discord and Slack match by id only: their names are mutable, so anyone could take a listed
- * one. `dangerouslyAllowNameMatching: true` on the channel or account (OpenClaw's break-glass
+ * Every channel matches by id only: names are mutable, so anyone could take a listed one. A
+ * Telegram `@username` entry admits nobody (the config loader warns about it). On Discord and
+ * Slack, `dangerouslyAllowNameMatching: true` on the channel or account (OpenClaw's break-glass
  * switch) also lets an entry match the sender's username there (Discord username or tag, Slack
  * handle), compared as slugs (`@Mallory`, `mallory` and `#mallory` are the same name).
  */
@@ -37,11 +38,11 @@ export function allowListMatches(channel: string, list: readonly string[] | unde
   if (!list || list.length === 0) return false;
   const id = sender.id.trim().toLowerCase();
   const username = sender.username?.trim().toLowerCase().replace(/^@/, "") || undefined;
+  // Telegram has no break-glass name matching: its allow-lists hold user ids only, as in OpenClaw.
   const usernameSlug = username && options.allowNameMatching === true && channel !== "telegram" ? nameSlug(username) : "";
   return list.some((raw) => {
     const entry = normalizeAllowEntry(channel, raw);
     if (entry === "*" || entry === id) return true;
-    if (channel === "telegram") return username !== undefined && entry === `@${username}`;
     return usernameSlug !== "" && nameSlug(entry) === usernameSlug;
   });
 }

@@ -257,6 +257,25 @@ describe("validateConfig: unknown keys", () => {
     expect(config.agents.defaults.models?.["a/b"]?.params).toEqual({ temperature: 0.2, x: { y: 1 } });
   });
 
+  it("warns about every non-numeric Telegram allow-list entry, naming its key and the fix, and still loads", () => {
+    const telegram = {
+      allowFrom: ["123", "tg:456", "*", "@alice"],
+      groupAllowFrom: ["telegram:bob"],
+      groups: { "-100": { allowFrom: ["-100", "@carol"], topics: { "7": { allowFrom: ["@dave"] } } } },
+      accounts: { work: { allowFrom: ["@erin"] } },
+    };
+    const { config, warnings } = validateConfig({ channels: { telegram, discord: { allowFrom: ["@frank"] } } }, {});
+    expect(config.channels?.telegram?.allowFrom).toEqual(telegram.allowFrom);
+    expect(warnings.map((w) => w.split(" is not")[0])).toEqual([
+      "channels.telegram.allowFrom: @alice",
+      "channels.telegram.groupAllowFrom: telegram:bob",
+      "channels.telegram.groups.-100.allowFrom: @carol",
+      "channels.telegram.groups.-100.topics.7.allowFrom: @dave",
+      "channels.telegram.accounts.work.allowFrom: @erin",
+    ]);
+    expect(warnings[0]).toMatch(/admits nobody .*replace it with the sender's numeric user id/);
+  });
+
   it("treats empty YAML values (null) as unset", () => {
     const { config } = validateConfig({ gateway: { port: null, auth: null }, agents: { entries: { main: null } } }, {});
     expect(config.gateway.port).toBe(18789);

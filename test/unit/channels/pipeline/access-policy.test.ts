@@ -139,9 +139,11 @@ describe("mentions and owners", () => {
 });
 
 describe("allow-list entries", () => {
-  it("Telegram matches @username; Discord and Slack match ids only unless dangerouslyAllowNameMatching", () => {
+  it("Telegram matches ids only, also with dangerouslyAllowNameMatching; Discord and Slack match ids only unless dangerouslyAllowNameMatching", () => {
     const mallory = { id: "666", username: "Mallory" };
-    expect(allowListMatches("telegram", ["@mallory"], mallory)).toBe(true);
+    expect(allowListMatches("telegram", ["@mallory", "mallory"], mallory)).toBe(false);
+    expect(allowListMatches("telegram", ["@mallory"], mallory, { allowNameMatching: true })).toBe(false);
+    expect(allowListMatches("telegram", ["tg:666"], mallory)).toBe(true);
     for (const channel of ["discord", "slack"]) {
       expect(allowListMatches(channel, ["@mallory", "mallory", "#Mallory"], mallory), channel).toBe(false);
       expect(allowListMatches(channel, ["user:666"], mallory), channel).toBe(true);
