@@ -140,6 +140,17 @@ describe("Telegram channel", () => {
     );
   });
 
+  it("logs a message from a group outside the groups allowlist at info, naming the chat and why; a sender outside the group's sender list only at debug", async () => {
+    telegram = await startFakeTelegram({ botUsername: "claw_bot" });
+    const gw = await start({ telegram: { groups: { "-100123": { allowFrom: [String(OWNER)] } } } });
+    telegram.pushMessage({ chatId: -100123, fromId: 999, fromName: "Stranger", text: "@claw_bot hi", messageId: 7 });
+    telegram.pushMessage({ chatId: -100456, fromId: OWNER, fromName: "Ann", text: "@claw_bot hi", messageId: 8 });
+    const line = JSON.parse(await gw.waitForOutput(/^.*"msg":"inbound message ignored".*$/m, 10_000)) as Record<string, unknown>;
+    expect(line).toMatchObject({ level: 30, channel: "telegram", chatId: "-100456", senderId: String(OWNER) });
+    expect(line.reason).toMatch(/-100456 is not in the allowlist.*groups/);
+    expect(gw.output()).not.toMatch(/"chatId":"-100123"/);
+  });
+
   it("/stop aborts the running turn and says so", async () => {
     await servers.startTelegram();
     servers.model.setResponder(() => ({ text: "slow answer", delayMs: 5_000 }));

@@ -15,7 +15,15 @@ export interface ChatEntry {
   agentId?: string;
 }
 
-export type AccessDecision = { decision: "allow"; entry?: ChatEntry; requireMention: boolean } | { decision: "pair" } | { decision: "drop"; reason: string };
+/**
+ * A drop is logged at debug, except where OpenClaw logs it at info (`level`): a Telegram group
+ * outside the `groups` allowlist, which the owner may have meant to admit. Sender-level drops
+ * stay at debug, as OpenClaw's verbose lines do.
+ */
+export type AccessDecision = { decision: "allow"; entry?: ChatEntry; requireMention: boolean } | { decision: "pair" } | { decision: "drop"; reason: string; level?: "info" };
+
+/** Where each platform lists its group chats. */
+const CHAT_MAP_KEY: Record<string, string> = { telegram: "groups", discord: "guilds", slack: "channels" };
 
 export interface AccessInput {
   channel: string;
@@ -61,8 +69,10 @@ export function decideAccess(input: AccessInput): AccessDecision {
   if (policy === "disabled") return { decision: "drop", reason: "groups are disabled (groupPolicy: disabled)" };
   const lookup = findChatEntry(channel, account, message);
   if (lookup.blocked) return { decision: "drop", reason: lookup.blocked };
-  if (policy === "allowlist" && !lookup.listed && !lookup.unmapped)
-    return { decision: "drop", reason: `${message.chatType} ${message.chatId} is not in the allowlist (groupPolicy: allowlist)` };
+  if (policy === "allowlist" && !lookup.listed && !lookup.unmapped) {
+    const reason = `${message.chatType} ${message.chatId} is not in the allowlist (groupPolicy: allowlist): list it under ${CHAT_MAP_KEY[channel] ?? "the chat map"} to admit it`;
+    return { decision: "drop", reason, ...(channel === "telegram" ? { level: "info" as const } : {}) };
+  }
   const entry = lookup.entry;
   if (entry?.enabled === false) return { decision: "drop", reason: `${message.chatType} ${message.chatId} is disabled` };
 

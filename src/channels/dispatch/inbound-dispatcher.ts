@@ -125,7 +125,7 @@ export class InboundDispatcher {
 
     const access = decideAccess({ channel, account, message, pairedSenders: message.chatType === "direct" ? this.deps.pairing.approvedSenders(channel, accountId) : [] });
     if (access.decision === "drop") {
-      log.debug({ channel, accountId, chatId: message.chatId, senderId: message.senderId, reason: access.reason }, "inbound message ignored");
+      log[access.level ?? "debug"]({ channel, accountId, chatId: message.chatId, senderId: message.senderId, reason: access.reason }, "inbound message ignored");
       return;
     }
     if (access.decision === "pair") return this.offerPairing(running, message);
