@@ -15,7 +15,7 @@ import { ParkedInbound } from "./inbound/parked-inbound.js";
 import { DeliveryLedger } from "./outbound/delivery-ledger.js";
 import { ReplyDelivery, type AccountAvailability } from "./outbound/reply-delivery.js";
 import type { CreatedAccount, IdleAccount, ManagedAccount } from "./managed-account.js";
-import { loadChannelPlugin } from "./plugin-loader.js";
+import { describePluginLoadError, loadChannelPlugin } from "./plugin-loader.js";
 import { recoverReply } from "./recover-reply.js";
 import type { FinishedRun } from "./dispatch/run-reply.js";
 import type { ThreadBindingStore, ThreadRef } from "./thread-bindings.js";
@@ -380,9 +380,9 @@ export class ChannelManager {
     try {
       plugin = await loadChannelPlugin(spec.channel);
     } catch (err) {
-      status.lastError = `plugin failed to load: ${(err as Error).message}`;
+      status.lastError = describePluginLoadError(spec.channel, err);
       this.accounts.set(id, this.idle(spec, status, [status.lastError]));
-      this.deps.logger.error({ channel: spec.channel, err: (err as Error).message }, "channel plugin failed to load");
+      this.deps.logger.error({ channel: spec.channel, err: status.lastError }, "channel plugin failed to load");
       this.delivery.accountChanged(spec.channel, spec.accountId);
       return;
     }

@@ -34,6 +34,21 @@ export function createChannelPluginLoader(importers: PluginImporters): (channel:
 
 export const loadChannelPlugin = createChannelPluginLoader(LOADERS);
 
+/**
+ * Why a plugin did not load, with the fix. A package that is not installed needs a new gateway
+ * process once it is: Node remembers, for the life of the process, that the package was missing
+ * (and the plugin module that failed to link), so no later import in the same process (a config
+ * reload, `/restart`, `config.apply`) can see it.
+ */
+export function describePluginLoadError(channel: ChannelId, err: unknown): string {
+  const message = (err as Error).message;
+  if ((err as { code?: unknown }).code !== "ERR_MODULE_NOT_FOUND") return `plugin failed to load: ${message}`;
+  return (
+    `plugin failed to load: ${message}; install the package (npm install in the gateway's directory), then restart the gateway process ` +
+    `(openclaw gateway restart, or stop and start it): this process cannot load ${channel} until then`
+  );
+}
+
 const PROBES: Record<ChannelId, () => Promise<{ probeAccount: ChannelAccountProber }>> = {
   telegram: () => import("../../extensions/telegram/probe.js"),
   discord: () => import("../../extensions/discord/probe.js"),

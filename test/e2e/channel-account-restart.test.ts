@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
@@ -13,6 +14,7 @@ import { useFakeServers } from "../helpers/fake-servers.js";
  * account and its start hangs (the fake holds `getMe`), or the reload disables it for good.
  */
 
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const OWNER = 111;
 const servers = useFakeServers();
 
@@ -66,6 +68,22 @@ async function sendFirstIntoA429(sock: TestSocket): Promise<{ first: Promise<Fra
   const first = sock.request("send", { channel: "telegram", to: String(OWNER), message: "first", idempotencyKey: "first" }, 60_000);
   await servers.telegram.waitFor(() => servers.telegram.calls.some((c) => c.method === "sendMessage" && c.status === 429), 10_000);
   return { first };
+}
+
+/** A copy of the package (bin, package.json) whose node_modules links every installed package but `missing`. */
+function packageWithout(missing: string): { cli: string; install(): void } {
+  const dir = makeTempDir("openclaw-no-sdk-");
+  fs.cpSync(path.join(ROOT, "dist", "bin"), path.join(dir, "dist", "bin"), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, "package.json"), path.join(dir, "package.json"));
+  const installed = path.join(ROOT, "node_modules");
+  fs.mkdirSync(path.join(dir, "node_modules"));
+  for (const name of fs.readdirSync(installed)) {
+    if (name !== missing) fs.symlinkSync(path.join(installed, name), path.join(dir, "node_modules", name));
+  }
+  return {
+    cli: path.join(dir, "dist", "bin", "openclaw.cjs"),
+    install: () => fs.symlinkSync(path.join(installed, missing), path.join(dir, "node_modules", missing)),
+  };
 }
 
 const repliesTo = (chatId: number) => servers.telegram.messages(chatId).map((m) => String(m.text));
@@ -179,5 +197,39 @@ describe("an interactive send while its channel account restarts", () => {
     } finally {
       sock.close();
     }
+  });
+});
+
+/**
+ * A channel plugin whose SDK package is not installed fails to load, and the error says what
+ * fixes it: install the package and restart the gateway process (Node keeps the failed import for
+ * the life of the process). The gateway runs from a copy of the bin beside a node_modules without
+ * grammY; once grammY is there, a new gateway process loads the plugin and answers.
+ */
+describe("a channel plugin whose package is missing", () => {
+  it("fails saying to install the package and restart the gateway process, and a new process loads it", { timeout: 60_000 }, async () => {
+    await servers.startTelegram();
+    const pkg = packageWithout("grammy");
+    const stateDir = makeTempDir();
+    const options = { stateDir, cli: pkg.cli, configFile: { name: "openclaw.json", content: configFor(stateDir) } };
+    const first = servers.keep(await startGateway(options));
+    const failure = JSON.parse(await first.waitForOutput(/^.*channel plugin failed to load.*$/m, 15_000)) as { err: string };
+    expect(failure.err).toMatch(/Cannot find package 'grammy'.*install the package.*restart the gateway process \(openclaw gateway restart/);
+    const { sock } = await openOperator(first.url, first.token);
+    try {
+      const status = await sock.request("channels.status", {});
+      expect(JSON.stringify(status.payload)).toMatch(/plugin failed to load: .*restart the gateway process/);
+    } finally {
+      sock.close();
+    }
+    await first.stop("SIGTERM");
+
+    pkg.install();
+    const second = servers.keep(await startGateway(options));
+    await second.waitForOutput(/channel account started/, 15_000);
+    servers.model.setResponder(() => ({ text: "loaded" }));
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "hello", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length === 1, 15_000);
+    expect(repliesTo(OWNER)).toEqual(["loaded"]);
   });
 });

@@ -40,6 +40,8 @@ export interface StartOptions {
   env?: Record<string, string | undefined>;
   /** Write this config file into the state dir before start. */
   configFile?: { name: string; content: string };
+  /** Another copy of the bin to run (default `CLI`), e.g. one beside a node_modules missing a package. */
+  cli?: string;
 }
 
 /** Spawn `openclaw gateway run --port 0` and wait for its "gateway listening" line. */
@@ -47,11 +49,15 @@ export async function startGateway(opts: StartOptions = {}): Promise<GatewayProc
   const stateDir = opts.stateDir ?? makeTempDir();
   if (opts.configFile) fs.writeFileSync(path.join(stateDir, opts.configFile.name), opts.configFile.content);
   const token = opts.token === null ? undefined : (opts.token ?? `test-token-${Math.random().toString(36).slice(2)}`);
-  const child = spawnCli(["gateway", "run", "--port", "0", ...(opts.args ?? [])], {
-    OPENCLAW_STATE_DIR: stateDir,
-    OPENCLAW_GATEWAY_TOKEN: token,
-    ...opts.env,
-  });
+  const child = spawnCli(
+    ["gateway", "run", "--port", "0", ...(opts.args ?? [])],
+    {
+      OPENCLAW_STATE_DIR: stateDir,
+      OPENCLAW_GATEWAY_TOKEN: token,
+      ...opts.env,
+    },
+    opts.cli,
+  );
   const listening = await child.waitForOutput(/^.*"msg":"gateway listening".*$/m, 15_000).catch((err) => {
     child.proc.kill("SIGKILL");
     throw new Error(`${(err as Error).message}\n--- gateway output ---\n${child.output()}`);
@@ -75,8 +81,8 @@ export interface CliProcess {
   exited: Promise<number | string | null>;
 }
 
-export function spawnCli(args: string[], env: Record<string, string | undefined>): CliProcess {
-  const proc = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+export function spawnCli(args: string[], env: Record<string, string | undefined>, cli = CLI): CliProcess {
+  const proc = spawn(process.execPath, [cli, ...args], { env: cleanEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const waiters = new Set<() => void>();
   const onData = (d: Buffer) => {
