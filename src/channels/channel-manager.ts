@@ -439,19 +439,29 @@ export class ChannelManager {
       routeKeys,
     };
     this.accounts.set(id, managed);
+    // The platform connection is made in the background: a platform that never answers (getMe
+    // held) must not hold the gateway's start, a reload, or the stop behind it.
+    void this.connectAccount(managed, log);
+  }
+
+  /** Starts a created account; a start still running when the account is stopped (a reload replaced it) leaves it stopped. */
+  private async connectAccount(managed: CreatedAccount, log: Logger): Promise<void> {
+    const { channel, accountId, status } = managed;
     try {
       await managed.account.start();
-      managed.started = !this.stopped;
-      status.running = true;
-      log.info("channel account started");
     } catch (err) {
+      if (managed.retired) return;
       status.lastError = (err as Error).message;
       managed.startError = status.lastError;
       log.error({ err: status.lastError }, "channel account failed to start");
-      this.delivery.accountChanged(spec.channel, spec.accountId);
+      this.delivery.accountChanged(channel, accountId);
       return;
     }
-    this.delivery.accountChanged(spec.channel, spec.accountId);
+    if (managed.retired || this.stopped) return;
+    managed.started = true;
+    status.running = true;
+    log.info("channel account started");
+    this.delivery.accountChanged(channel, accountId);
     // Handed to the dispatcher before the account's first update (its poll answer is I/O, this
     // is not), so the messages parked before a restart come first in their windows.
     await this.dispatcher.resumeParked(managed).catch((err: unknown) => log.error({ err: (err as Error).message }, "parked debounce messages not resumed; they stay parked"));
@@ -474,7 +484,15 @@ export class ChannelManager {
   }
 
   private async stopAccount(account: ManagedAccount): Promise<void> {
+    if (account.state === "created" && !account.started && !account.retired && account.startError === undefined) {
+      // Its start is still connecting: stop it, so it neither runs later nor keeps the platform (a polling token).
+      account.retired = true;
+      for (const routeKey of account.routeKeys.splice(0)) this.routes.delete(routeKey);
+      await account.account.stop().catch((err) => this.deps.logger.warn({ channel: account.channel, err: (err as Error).message }, "channel account did not stop cleanly"));
+      return;
+    }
     if (!account.started) return;
+    if (account.state === "created") account.retired = true;
     account.started = false;
     account.status.running = false;
     account.status.connected = false;

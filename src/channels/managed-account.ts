@@ -31,6 +31,8 @@ export interface CreatedAccount extends AccountRecord, RunningAccount {
   started: boolean;
   /** Why `start()` threw; the account stays down until its config changes. */
   startError?: string;
+  /** Stopped by the manager (a reload replaced it, the gateway stops): a start that ends later leaves it down. */
+  retired?: boolean;
   /** Routes this account registered on the gateway port; removed when it stops. */
   routeKeys: string[];
 }

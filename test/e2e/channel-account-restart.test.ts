@@ -200,6 +200,21 @@ describe("an interactive send while its channel account restarts", () => {
   });
 });
 
+describe("a config reload while an account's start hangs", () => {
+  it("is applied at once, not after the hanging start: the account restarts with the newer config and answers", { timeout: 60_000 }, async () => {
+    await servers.startTelegram();
+    const gw = await start();
+    await restartHangingAccount(gw);
+    fs.writeFileSync(path.join(gw.stateDir, "openclaw.json"), configFor(gw.stateDir, { pollingTimeoutSeconds: 2 }));
+    await waitUntil(() => (gw.output().match(/channel config changed; restarting the account/g) ?? []).length === 2, 10_000, "the second reload");
+    await waitUntil(() => (gw.output().match(/channel account started/g) ?? []).length === 2, 10_000, "the account started with the newer config");
+    servers.model.setResponder(() => ({ text: "back" }));
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "hello", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length === 1, 15_000);
+    expect(repliesTo(OWNER)).toEqual(["back"]);
+  });
+});
+
 /**
  * A channel plugin whose SDK package is not installed fails to load, and the error says what
  * fixes it: install the package and restart the gateway process (Node keeps the failed import for
