@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { RawData, WebSocket } from "ws";
 import type { Logger } from "../infra/logger.js";
 import { describeStorageError } from "../infra/storage-errors.js";
+import { SessionKeyError } from "../sessions/keys/index.js";
 import { CLOSE_MESSAGE_TOO_BIG, CLOSE_POLICY_VIOLATION, CLOSE_UNSUPPORTED_DATA, MAX_BUFFERED_BYTES, MAX_PAYLOAD_BYTES, MAX_PREAUTH_PAYLOAD_BYTES } from "./protocol/constants.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope, type ErrorShape } from "./protocol/errors.js";
 import { cancelFrameValidator, requestFrameValidator } from "./protocol/frames.js";
@@ -206,6 +207,8 @@ export class GatewayConnection {
       }
     } catch (err) {
       if (err instanceof GatewayError) return this.respondError(id, err.shape);
+      // A session key or agent id the client sent that no key may hold: the client's to fix, not a retry.
+      if (err instanceof SessionKeyError) return this.respondError(id, invalidRequest(err.message).shape);
       this.deps.logger.error({ connId: this.connId, method: methodName, err: (err as Error).message, code: (err as NodeJS.ErrnoException).code }, "method failed");
       const storage = describeStorageError(err, this.deps.runtime.stateDir);
       this.respondError(id, { code: ErrorCodes.UNAVAILABLE, message: `${methodName} failed: ${storage ?? "internal error"}`, retryable: true });

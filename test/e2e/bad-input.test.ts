@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { TestSocket, connectParams, openOperator } from "../helpers/ws-client.js";
@@ -152,6 +154,34 @@ describe("after hello", () => {
     sock.close();
   });
 
+  it("a path-like or control-character session key or agent id is INVALID_REQUEST naming the fault, and nothing is written", async () => {
+    const { sock } = await openOperator(gw.url, gw.token);
+    const other = await openOperator(gw.url, gw.token);
+    const agentsDir = path.join(gw.stateDir, "agents");
+    const before = listTree(agentsDir);
+    const refused: [string, Record<string, unknown>, RegExp][] = [
+      ["chat.send", { sessionKey: "../../etc/passwd", message: "hi", idempotencyKey: "bad-key-1" }, /session key contains a "\." or "\.\." path segment/],
+      ["chat.send", { sessionKey: "a\u0000b", message: "hi", idempotencyKey: "bad-key-2" }, /session key contains a control character/],
+      ["chat.send", { sessionKey: "agent::x", message: "hi", idempotencyKey: "bad-key-3" }, /has an empty part/],
+      ["chat.send", { sessionKey: "s1", agentId: "../../etc", message: "hi", idempotencyKey: "bad-key-4" }, /agent id "\.\.\/\.\.\/etc" is not valid: use 1-64 characters/],
+      ["agent", { sessionKey: "../x", message: "hi", idempotencyKey: "bad-key-5" }, /path segment/],
+      ["sessions.get", { key: "../x" }, /path segment/],
+      ["sessions.preview", { keys: ["\u0000"] }, /control character/],
+      ["sessions.list", { agentId: "../x" }, /agent id "\.\.\/x" is not valid/],
+      ["tools.effective", { sessionKey: "../x" }, /path segment/],
+    ];
+    for (const [method, params, message] of refused) {
+      const res = await sock.request(method, params);
+      expect(res.error, method).toMatchObject({ code: "INVALID_REQUEST" });
+      expect(res.error.message, method).toMatch(message);
+      expect(res.error.retryable, method).toBeUndefined();
+    }
+    expect(listTree(agentsDir)).toEqual(before);
+    expect((await other.sock.request("health", {})).ok).toBe(true);
+    sock.close();
+    other.sock.close();
+  });
+
   it("a second connect is refused without dropping the connection", async () => {
     const { sock } = await openOperator(gw.url, gw.token);
     const res = await sock.request("connect", connectParams(gw.token));
@@ -221,6 +251,12 @@ function rawUpgrade(port: string): Promise<net.Socket> {
     };
     socket.on("data", onData);
   });
+}
+
+/** Every file under `dir` with its size, sorted (empty when it does not exist). */
+function listTree(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).map((f) => `${f}:${fs.statSync(path.join(dir, f)).size}`).sort();
 }
 
 async function waitForUpgrade(url: string): Promise<void> {
