@@ -163,7 +163,7 @@ describe("after hello", () => {
       ["chat.send", { sessionKey: "../../etc/passwd", message: "hi", idempotencyKey: "bad-key-1" }, /session key contains a "\." or "\.\." path segment/],
       ["chat.send", { sessionKey: "a\u0000b", message: "hi", idempotencyKey: "bad-key-2" }, /session key contains a control character/],
       ["chat.send", { sessionKey: "agent::x", message: "hi", idempotencyKey: "bad-key-3" }, /has an empty part/],
-      ["chat.send", { sessionKey: "s1", agentId: "../../etc", message: "hi", idempotencyKey: "bad-key-4" }, /agent id "\.\.\/\.\.\/etc" is not valid: use 1-64 characters/],
+      ["chat.send", { sessionKey: "s1", agentId: "../../etc", message: "hi", idempotencyKey: "bad-key-4" }, /unknown agent "\.\.\/\.\.\/etc"/],
       ["agent", { sessionKey: "../x", message: "hi", idempotencyKey: "bad-key-5" }, /path segment/],
       ["sessions.get", { key: "../x" }, /path segment/],
       ["sessions.preview", { keys: ["\u0000"] }, /control character/],
@@ -180,6 +180,28 @@ describe("after hello", () => {
     expect((await other.sock.request("health", {})).ok).toBe(true);
     sock.close();
     other.sock.close();
+  });
+
+  it("a method that starts or queues work for an agent the config does not define is refused, and nothing is written", async () => {
+    const { sock } = await openOperator(gw.url, gw.token);
+    const before = listTree(gw.stateDir).filter((f) => !f.startsWith("logs"));
+    const refused: [string, Record<string, unknown>][] = [
+      ["chat.send", { sessionKey: "s1", agentId: "nobody", message: "hi", idempotencyKey: "ghost-1" }],
+      ["agent", { agentId: "Nobody", message: "hi", idempotencyKey: "ghost-2" }],
+      ["sessions.create", { key: "c1", agentId: "nobody" }],
+      ["wake", { mode: "now", text: "check the inbox", agentId: "nobody" }],
+    ];
+    for (const [method, params] of refused) {
+      const res = await sock.request(method, params);
+      expect(res.error, method).toMatchObject({ code: "INVALID_REQUEST" });
+      expect(res.error.message, method).toMatch(/^unknown agent "nobody"; known agents: main \(define it under agents\.entries to use it\)$/i);
+    }
+    expect(fs.existsSync(path.join(gw.stateDir, "agents", "nobody"))).toBe(false);
+    expect(listTree(gw.stateDir).filter((f) => !f.startsWith("logs"))).toEqual(before);
+    // The same request for a configured agent is served.
+    const ok = await sock.request("sessions.create", { key: "c1", agentId: "main" });
+    expect(ok.payload).toMatchObject({ ok: true, key: "agent:main:c1" });
+    sock.close();
   });
 
   it("a second connect is refused without dropping the connection", async () => {

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { agentFinalPayload } from "./agent-final-payload.js";
+import { assertKnownAgent } from "./known-agent.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
 import type { MethodRegistry } from "./registry.js";
@@ -65,6 +66,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       // Through `agent`, starting a session over is for admins (chat.send lets a writer reset its chat).
       if ((command?.name === "new" || command?.name === "reset") && !scopeSatisfied(caller.scopes, "operator.admin")) throw missingScope("operator.admin");
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
+      assertKnownAgent(runtime.config(), params.agentId);
       let message = params.message;
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);

@@ -8,6 +8,7 @@ import { operatorCommandContext, type ChatCommands } from "../operator-commands.
 import { readSystemProvenance } from "./chat-provenance.js";
 import { checkExpectedLeaf, readChatSendOptions } from "./chat-send-options.js";
 import { commandReplyEvent } from "./command-reply-event.js";
+import { assertKnownAgent } from "./known-agent.js";
 import type { MethodRegistry } from "./registry.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
@@ -50,6 +51,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       const system = readSystemProvenance(params, caller.scopes);
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
       const options = readChatSendOptions(params, caller.scopes);
+      assertKnownAgent(runtime.config(), params.agentId);
       const target = conversations.resolveSessionKey(params.sessionKey, params.agentId).sessionKey;
       const delivery = !options.deliver ? undefined : commands.deliverToChat ? commands.deliverToChat.chatOf(target) : { refusal: "this gateway has no chat channels" };
       if (delivery && "refusal" in delivery) throw invalidRequest(`deliver: ${delivery.refusal}`);

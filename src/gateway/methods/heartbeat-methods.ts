@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import type { HeartbeatRunner } from "../../cron/heartbeat/heartbeat-runner.js";
 import { invalidRequest } from "../protocol/errors.js";
+import { assertKnownAgent } from "./known-agent.js";
 import type { MethodRegistry } from "./registry.js";
 
 /** `last-heartbeat`, `set-heartbeats` and `wake` (docs/automation.md#heartbeat). */
@@ -33,8 +34,9 @@ export function registerHeartbeatMethods(registry: MethodRegistry, heartbeat: He
       sessionKey: Type.Optional(Type.String({ minLength: 1 })),
       agentId: Type.Optional(Type.String({ minLength: 1 })),
     }),
-    handler: async (params) => {
+    handler: async (params, { runtime }) => {
       if (params.text.trim() === "") throw invalidRequest("text must not be empty");
+      assertKnownAgent(runtime.config(), params.agentId);
       let resolved: { sessionKey: string; agentId: string };
       try {
         resolved = conversations.resolveSessionKey(params.sessionKey, params.agentId);

@@ -5,6 +5,7 @@ import { sessionControlsPatch } from "../../agents/session-controls.js";
 import type { SessionEntry } from "../../sessions/store/index.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
+import { assertKnownAgent } from "./known-agent.js";
 import { sessionRow } from "./session-row.js";
 
 const NonEmpty = Type.String({ minLength: 1, maxLength: 512 });
@@ -39,6 +40,7 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
     handler: async (params, { runtime }) => {
       if (params.succeedsParent !== undefined && !params.parentSessionKey) throw invalidRequest("succeedsParent needs parentSessionKey");
       const config = runtime.config();
+      assertKnownAgent(config, params.agentId);
       const store = runtime.sessions();
       const { sessionKey, agentId } = conversations.resolveSessionKey(params.key ?? `session-${params.idempotencyKey ?? randomUUID()}`, params.agentId?.toLowerCase());
       if (params.parentSessionKey) {
