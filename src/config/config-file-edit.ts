@@ -8,6 +8,7 @@ import { parseConfigText, parseYamlDocument } from "./parse.js";
 import { configFileFormat } from "./config-snapshot.js";
 import { REDACTED } from "./redact.js";
 import { validateAndWriteConfig } from "./set-value.js";
+import type { OpenClawConfig } from "./types.js";
 
 /** The file changed since the editor read it: its edit would overwrite someone else's. */
 export class ConfigConflictError extends ConfigError {
@@ -32,6 +33,8 @@ export interface ConfigEditOptions {
   /** Hash of the file the edit was made against; required when the file exists. */
   baseHash?: string;
   env?: NodeJS.ProcessEnv;
+  /** Issues the caller finds in the valid result (the gateway: what would stop it from starting); any of them refuses the edit. */
+  refuse?: (config: OpenClawConfig) => ConfigIssue[];
 }
 
 export interface ConfigEditResult {
@@ -68,7 +71,7 @@ export function replaceConfigFile(filePath: string, raw: string, opts: ConfigEdi
         ) ?? `${JSON.stringify(data, null, 2)}\n`;
     }
   }
-  return validateAndWrite(filePath, current.target, data, output.endsWith("\n") ? output : `${output}\n`, opts.env);
+  return validateAndWrite(filePath, current.target, data, output.endsWith("\n") ? output : `${output}\n`, opts);
 }
 
 /**
@@ -96,7 +99,7 @@ export function patchConfigFile(filePath: string, patchText: string, opts: Confi
   } else {
     output = `${JSON.stringify(data, null, 2)}\n`;
   }
-  return validateAndWrite(filePath, current.target, data, output, opts.env);
+  return validateAndWrite(filePath, current.target, data, output, opts);
 }
 
 interface CurrentFile {
@@ -132,8 +135,8 @@ function readForEdit(filePath: string, baseHash: string | undefined): CurrentFil
   return { target, text, data };
 }
 
-function validateAndWrite(filePath: string, target: string, data: unknown, output: string, env: NodeJS.ProcessEnv = process.env): ConfigEditResult {
-  const { warnings } = validateAndWriteConfig(filePath, target, data, output, env);
+function validateAndWrite(filePath: string, target: string, data: unknown, output: string, opts: ConfigEditOptions): ConfigEditResult {
+  const { warnings } = validateAndWriteConfig(filePath, target, data, output, opts.env ?? process.env, opts.refuse);
   return { path: filePath, hash: hashConfigBytes(Buffer.from(output, "utf8")), warnings };
 }
 

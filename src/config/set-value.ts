@@ -3,10 +3,11 @@ import path from "node:path";
 import JSON5 from "json5";
 import { Document, isScalar } from "yaml";
 import { writeFileAtomicSync } from "../infra/atomic-file.js";
-import { ConfigError } from "./errors.js";
+import { ConfigError, type ConfigIssue } from "./errors.js";
 import { formatKeyPath, isPlainObject, parseKeyPath, setOwnProperty, type KeyPathSegment } from "./key-path.js";
 import { parseConfigText, parseYamlDocument, yamlDocumentToData } from "./parse.js";
 import { isYamlPath } from "./paths.js";
+import type { OpenClawConfig } from "./types.js";
 import { validateConfig } from "./validate.js";
 
 // No folding of long strings, and `[a, b]` rather than `[ a, b ]`, so untouched lines of a
@@ -186,10 +187,20 @@ function rewriteConfigFile(filePath: string, env: NodeJS.ProcessEnv, render: (te
  * file its symlink points at) with `output`, atomically and mode 0600. Throws ConfigError,
  * attributed to `filePath`, leaving the file untouched.
  */
-export function validateAndWriteConfig(filePath: string, target: string, data: unknown, output: string, env: NodeJS.ProcessEnv): { warnings: string[] } {
+export function validateAndWriteConfig(
+  filePath: string,
+  target: string,
+  data: unknown,
+  output: string,
+  env: NodeJS.ProcessEnv,
+  refuse?: (config: OpenClawConfig) => ConfigIssue[],
+): { warnings: string[] } {
   let warnings: string[];
   try {
-    warnings = validateConfig(data, env).warnings;
+    const validated = validateConfig(data, env);
+    warnings = validated.warnings;
+    const refused = refuse?.(validated.config) ?? [];
+    if (refused.length > 0) throw ConfigError.fromIssues(refused);
   } catch (err) {
     throw err instanceof ConfigError ? err.withFilePath(filePath) : err;
   }

@@ -16,12 +16,13 @@ import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 import { packageVersion } from "../infra/version.js";
 import { positiveIntSetting } from "../infra/positive-int.js";
 import { resolveServerAuth, type AuthMode, type ResolvedAuth } from "./auth/resolve-auth.js";
-import { isLoopbackHost, loopbackAliasFor, type BindMode } from "./bind-host.js";
+import { loopbackAliasFor, type BindMode } from "./bind-host.js";
 import type { EarlyListen } from "./early-listen.js";
 import { resolveGatewayAddress, type GatewayAddress } from "./gateway-address.js";
 import { createListener, type EarlyListener } from "./listen.js";
 import { noModelNotice } from "./no-model-notice.js";
 import { GatewayStartError } from "./start-error.js";
+import { configStartRefusals, REMOTE_MODE_REFUSAL, unauthenticatedBindRefusal } from "./start-refusals.js";
 import { StateLock } from "./state-lock.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protocol/constants.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus, RestartPlan } from "./runtime.js";
@@ -178,6 +179,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     configFilePath: () => configFile,
     reloadConfigNow,
     requestRestart,
+    startRefusals: (config) => configStartRefusals(config, env, opts),
     tickIntervalMs: positiveIntSetting(env.OPENCLAW_TICK_INTERVAL_MS) ?? DEFAULT_TICK_INTERVAL_MS,
     handshakeTimeoutMs: positiveIntSetting(env.OPENCLAW_HANDSHAKE_TIMEOUT_MS) ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
     ...(opts.cronClock ? { cronClock: opts.cronClock } : {}),
@@ -279,9 +281,7 @@ function checkStart(opts: RunGatewayOptions, startedAt: number): CheckedStart {
   ensurePrivateDir(stateDir);
   const loaded = loadConfig({ stateDir, env });
   const config = loaded.config;
-  if (config.gateway?.mode === "remote" && !opts.allowUnconfigured) {
-    throw new GatewayStartError('gateway.mode is "remote": this machine is configured as a client. Set gateway.mode to "local" or pass --allow-unconfigured');
-  }
+  if (config.gateway?.mode === "remote" && !opts.allowUnconfigured) throw new GatewayStartError(REMOTE_MODE_REFUSAL);
   const bind = resolveGatewayAddress({
     portFlag: opts.port,
     bindFlag: opts.bind,
@@ -290,9 +290,8 @@ function checkStart(opts: RunGatewayOptions, startedAt: number): CheckedStart {
   });
   const { host, port } = bind;
   const auth = resolveServerAuth(config, stateDir, env, { mode: opts.authMode, token: opts.token, password: opts.password });
-  if (auth.mode === "none" && !isLoopbackHost(host)) {
-    throw new GatewayStartError(`refusing to bind gateway to ${host}:${port} without auth (set gateway.auth.mode to "token" or "password")`);
-  }
+  const bindRefusal = unauthenticatedBindRefusal(auth.mode, host, port);
+  if (bindRefusal) throw new GatewayStartError(bindRefusal);
   let controlUi: ControlUiSettings;
   try {
     controlUi = resolveControlUiSettings(config);

@@ -1,6 +1,6 @@
 import type { LogFileHealth } from "../infra/log-file.js";
 import type { Logger } from "../infra/logger.js";
-import type { LoadedConfig, OpenClawConfig } from "../config/index.js";
+import type { ConfigIssue, LoadedConfig, OpenClawConfig } from "../config/index.js";
 import type { PresenceTracker } from "./presence.js";
 import type { AuthMode } from "./auth/resolve-auth.js";
 import type { HeartbeatSettings } from "../cron/heartbeat/heartbeat-settings.js";
@@ -32,6 +32,8 @@ export interface GatewayRuntime {
    * (it runs inside another program) — `reason` then says so.
    */
   requestRestart(reason: string, delayMs: number): RestartPlan;
+  /** What would stop the gateway from starting again with `config` (with this process's flags and env), by key; empty when nothing would. */
+  startRefusals(config: OpenClawConfig): ConfigIssue[];
   connectionCount(): number;
   ready(): boolean;
   sessions(): import("../sessions/store/index.js").SessionStore;

@@ -89,7 +89,7 @@ import type { AcceptedConnect } from "./handshake.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime, RestartPlan } from "./runtime.js";
 import { createGatewayAdminPort } from "./chat-admin-port.js";
 import { createChatDelivery } from "./chat-delivery.js";
-import type { LoadedConfig } from "../config/index.js";
+import type { ConfigIssue, LoadedConfig, OpenClawConfig } from "../config/index.js";
 import {
   CLOSE_POLICY_VIOLATION,
   CLOSE_SERVICE_RESTART,
@@ -117,6 +117,8 @@ export interface GatewayServerOptions {
   configFilePath: () => string;
   reloadConfigNow: () => ConfigReloadOutcome;
   requestRestart: (reason: string, delayMs: number) => RestartPlan;
+  /** What would stop this gateway from starting again with `config` (its flags and env as now), by key. */
+  startRefusals: (config: OpenClawConfig) => ConfigIssue[];
   tickIntervalMs: number;
   handshakeTimeoutMs: number;
   /** The scheduler's clock (the system clock unless the gateway runs inside a test). */
@@ -262,6 +264,7 @@ export class GatewayServer {
       configFilePath: opts.configFilePath,
       reloadConfigNow: opts.reloadConfigNow,
       requestRestart: opts.requestRestart,
+      startRefusals: opts.startRefusals,
       connectionCount: () => this.connections.size,
       ready: () => this.isReady && !this.draining,
       broadcast: (event, payload, opts) => this.broadcast(event, payload, opts),

@@ -71,6 +71,35 @@ describe("config.* over the gateway", () => {
     expect((await admin.request("config.get", {})).payload.hash).toBe(snap.hash);
   });
 
+  it("an edit the gateway could not start on is refused at its key, for set, patch and apply, and nothing is written", async () => {
+    const { payload: snap } = await admin.request("config.get", {});
+    const before = fs.readFileSync(file, "utf8");
+    const edits: [string, Record<string, unknown>, string, RegExp][] = [
+      [
+        "config.set",
+        { raw: "gateway:\n  bind: lan\n  auth:\n    mode: none\n" },
+        "gateway.auth.mode",
+        /would not start: refusing to bind gateway to 0\.0\.0\.0:\d+ without auth \(set gateway\.auth\.mode to "token" or "password"\)/,
+      ],
+      ["config.patch", { raw: "{ gateway: { bind: 'lan', auth: { mode: 'none' } } }" }, "gateway.auth.mode", /without auth/],
+      ["config.apply", { raw: "gateway:\n  bind: lan\n  auth:\n    mode: none\n", restartDelayMs: 0 }, "gateway.auth.mode", /without auth/],
+      [
+        "config.patch",
+        { raw: "{ gateway: { auth: { mode: 'password' } } }" },
+        "gateway.auth.password",
+        /would not start: gateway\.auth\.mode is "password" but no password is set/,
+      ],
+      ["config.patch", { raw: "{ gateway: { mode: 'remote' } }" }, "gateway.mode", /would not start: gateway\.mode is "remote"/],
+    ];
+    for (const [method, params, key, message] of edits) {
+      const res = await admin.request(method, { ...params, baseHash: snap.hash });
+      expect(res.error?.details, method).toMatchObject({ code: "CONFIG_INVALID", issues: [expect.objectContaining({ path: key, message: expect.stringMatching(message) })] });
+      expect(fs.readFileSync(file, "utf8"), method).toBe(before);
+    }
+    expect((await admin.request("health", {})).ok).toBe(true);
+    expect(gw.proc.exitCode).toBeNull();
+  });
+
   it("says which keys need a restart and keeps serving", async () => {
     const { payload: snap } = await admin.request("config.get", {});
     const res = await admin.request("config.patch", { raw: "{ gateway: { port: 18799 } }", baseHash: snap.hash });

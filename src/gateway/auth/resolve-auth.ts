@@ -25,12 +25,20 @@ export function resolveServerAuth(config: OpenClawConfig, stateDir: string, env:
   const { mode, token, password } = resolveServerSecrets(config, env, overrides);
   if (mode === "none") return { mode };
   if (mode === "password") {
-    if (!password) throw new Error('gateway.auth.mode is "password" but no password is set (gateway.auth.password or OPENCLAW_GATEWAY_PASSWORD)');
+    if (!password) throw new Error(MISSING_PASSWORD);
     return { mode, password };
   }
   if (token) return { mode, token };
   const persisted = ensurePersistedToken(stateDir);
   return { mode, token: persisted.token, ...(persisted.generated ? { generatedTokenFile: persisted.file } : {}) };
+}
+
+const MISSING_PASSWORD = 'gateway.auth.mode is "password" but no password is set (gateway.auth.password or OPENCLAW_GATEWAY_PASSWORD)';
+
+/** Why a gateway started with this config and env could not set up its auth (none when it could); reads and writes no file. */
+export function serverAuthRefusal(config: OpenClawConfig, env: NodeJS.ProcessEnv, overrides: AuthOverrides = {}): string | undefined {
+  const { mode, password } = resolveServerSecrets(config, env, overrides);
+  return mode === "password" && !password ? MISSING_PASSWORD : undefined;
 }
 
 /** The auth mode a gateway started with this config and env runs in; reads and writes no file. */

@@ -9,6 +9,7 @@ import {
   readConfigFileSnapshot,
   replaceConfigFile,
   type ConfigEditResult,
+  type OpenClawConfig,
 } from "../../config/index.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { GatewayRuntime } from "../runtime.js";
@@ -54,6 +55,11 @@ function editFailed(err: unknown): never {
   if (err instanceof ConfigBaseHashRequiredError) throw invalidRequest(err.message, { code: "CONFIG_BASE_HASH_REQUIRED" });
   if (err instanceof ConfigError) throw invalidRequest(`config not saved: ${err.message}`, { code: "CONFIG_INVALID", issues: err.issues });
   throw err;
+}
+
+/** How every edit here is made: against the editor's hash, and refused when this gateway could not start on the result. */
+function editOptions(runtime: GatewayRuntime, baseHash: string | undefined) {
+  return { baseHash, env: process.env, refuse: (config: OpenClawConfig) => runtime.startRefusals(config) };
 }
 
 function written(runtime: GatewayRuntime, result: ConfigEditResult) {
@@ -102,7 +108,7 @@ export function registerConfigMethods(registry: MethodRegistry): void {
     name: "config.set",
     scope: "operator.admin",
     params: Replace,
-    handler: (params, { runtime }) => edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, { baseHash: params.baseHash, env: process.env }), runtime),
+    handler: (params, { runtime }) => edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, editOptions(runtime, params.baseHash)), runtime),
   });
 
   // apply: the same write, then a restart when something changed that only a restart applies
@@ -112,7 +118,7 @@ export function registerConfigMethods(registry: MethodRegistry): void {
     scope: "operator.admin",
     params: Apply,
     handler: (params, { runtime }) => {
-      const answer = edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, { baseHash: params.baseHash, env: process.env }), runtime);
+      const answer = edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, editOptions(runtime, params.baseHash)), runtime);
       const waiting = answer.applied ? answer.restartRequiredPaths : answer.changedPaths;
       if (waiting.length === 0) return { ...answer, restart: { scheduled: false, reason: "nothing that changed needs a restart" } };
       const plan = runtime.requestRestart("config.apply", params.restartDelayMs ?? DEFAULT_RESTART_DELAY_MS);
@@ -125,7 +131,7 @@ export function registerConfigMethods(registry: MethodRegistry): void {
     scope: "operator.admin",
     params: Patch,
     handler: (params, { runtime }) =>
-      edit(() => patchConfigFile(runtime.configFilePath(), params.raw, { baseHash: params.baseHash, replacePaths: params.replacePaths, env: process.env }), runtime),
+      edit(() => patchConfigFile(runtime.configFilePath(), params.raw, { ...editOptions(runtime, params.baseHash), replacePaths: params.replacePaths }), runtime),
   });
 
   registry.register({
