@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
@@ -54,6 +56,12 @@ describe("webhooks", { timeout: 90_000 }, () => {
       error: expect.stringMatching(/no chat channel is configured/),
     });
     expect((await post("/hooks/nope", { a: 1 })).status).toBe(404);
+    for (const hook of ["agent", "wake"]) {
+      const ghost = await post(`/hooks/${hook}`, { message: "m", text: "t", agentId: "nobody" });
+      expect(ghost.status, hook).toBe(400);
+      expect(await ghost.json(), hook).toMatchObject({ ok: false, error: 'unknown agent "nobody"; known agents: main (define it under agents.entries to use it)' });
+    }
+    expect(fs.existsSync(path.join(gw!.stateDir, "agents", "nobody"))).toBe(false);
     expect(chatRequests(servers.model)).toHaveLength(0);
   });
 

@@ -8,6 +8,7 @@ import { ReplayCache } from "../../hooks/webhooks/replay-cache.js";
 import type { Logger } from "../../infra/logger.js";
 import { AuthRateLimiter } from "../auth/rate-limiter.js";
 import { secretsEqual } from "../auth/secret-compare.js";
+import { unknownAgentRefusal } from "../known-agent.js";
 
 export const DEFAULT_HOOKS_PATH = "/hooks";
 export const DEFAULT_HOOKS_MAX_BODY_BYTES = 256 * 1024;
@@ -171,6 +172,8 @@ function deliveryRoute(request: AgentRequest, deps: HooksRouteDeps, agentId: str
 }
 
 function resolve(deps: HooksRouteDeps, sessionKey: string | undefined, agentId: string | undefined): { sessionKey: string; agentId: string } {
+  const refusal = unknownAgentRefusal(deps.config(), agentId);
+  if (refusal) throw new HookRequestError(400, refusal);
   try {
     return deps.conversations.resolveSessionKey(sessionKey, agentId);
   } catch (err) {

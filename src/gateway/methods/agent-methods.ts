@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { agentFinalPayload } from "./agent-final-payload.js";
-import { assertKnownAgent } from "./known-agent.js";
+import { assertKnownAgent } from "../known-agent.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
 import type { MethodRegistry } from "./registry.js";

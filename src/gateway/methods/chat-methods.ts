@@ -8,7 +8,7 @@ import { operatorCommandContext, type ChatCommands } from "../operator-commands.
 import { readSystemProvenance } from "./chat-provenance.js";
 import { checkExpectedLeaf, readChatSendOptions } from "./chat-send-options.js";
 import { commandReplyEvent } from "./command-reply-event.js";
-import { assertKnownAgent } from "./known-agent.js";
+import { assertKnownAgent } from "../known-agent.js";
 import type { MethodRegistry } from "./registry.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });

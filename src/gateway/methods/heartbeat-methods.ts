@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import type { HeartbeatRunner } from "../../cron/heartbeat/heartbeat-runner.js";
 import { invalidRequest } from "../protocol/errors.js";
-import { assertKnownAgent } from "./known-agent.js";
+import { assertKnownAgent } from "../known-agent.js";
 import type { MethodRegistry } from "./registry.js";
 
 /** `last-heartbeat`, `set-heartbeats` and `wake` (docs/automation.md#heartbeat). */

@@ -5,7 +5,7 @@ import { sessionControlsPatch } from "../../agents/session-controls.js";
 import type { SessionEntry } from "../../sessions/store/index.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
-import { assertKnownAgent } from "./known-agent.js";
+import { assertKnownAgent } from "../known-agent.js";
 import { sessionRow } from "./session-row.js";
 
 const NonEmpty = Type.String({ minLength: 1, maxLength: 512 });
