@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { TurnOverrides } from "../agents/embedded-turn.js";
+import { unknownAgentRefusal } from "../agents/known-agent.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { systemClock, type CronClock, type CronTimer } from "./clock.js";
@@ -182,6 +183,7 @@ export class CronService {
   async add(input: CronJobInput): Promise<CronJob> {
     this.assertEnabled();
     const job = createJob(input, this.clock.now());
+    this.assertKnownAgent(job.agentId);
     this.plan(job, this.clock.now());
     const store = await this.openStore();
     store.saveJob(job);
@@ -196,12 +198,19 @@ export class CronService {
     this.assertEnabled();
     const job = this.require(id);
     const next = patchJob(job, patch, this.clock.now());
+    // Only a new agent is checked: a job whose agent left the config can still be edited (or disabled).
+    if (patch.agentId !== undefined) this.assertKnownAgent(next.agentId);
     if (next.state.nextRunAtMs === undefined || patch.enabled === true) this.plan(next, this.clock.now());
     (await this.openStore()).saveJob(next);
     this.jobs.set(id, next);
     this.deps.emit({ action: "updated", jobId: id });
     this.scheduler.tick();
     return structuredClone(next);
+  }
+
+  private assertKnownAgent(agentId: string | undefined): void {
+    const refusal = unknownAgentRefusal(this.deps.config(), agentId);
+    if (refusal) throw new JobInputError(`agentId: ${refusal}`);
   }
 
   async remove(id: string): Promise<{ removed: boolean }> {

@@ -1,19 +1,8 @@
-import { listAgentConfigs, normalizeAgentId, type AgentsConfigView } from "../agents/agent-config.js";
+import type { AgentsConfigView } from "../agents/agent-config.js";
+import { unknownAgentRefusal } from "../agents/known-agent.js";
 import { invalidRequest } from "./protocol/errors.js";
 
-/**
- * An agent id a client names for new work must be one the config defines (the implicit `main`
- * when it defines none): an unknown one would start sessions, files and turns for an agent
- * nobody configured. The refusal names the known agents; undefined when `agentId` is known or absent.
- */
-export function unknownAgentRefusal(config: AgentsConfigView, agentId: string | undefined): string | undefined {
-  if (agentId === undefined) return undefined;
-  const known = listAgentConfigs(config).map((a) => a.id);
-  if (known.includes(normalizeAgentId(agentId))) return undefined;
-  return `unknown agent "${agentId}"; known agents: ${known.join(", ")} (define it under agents.entries to use it)`;
-}
-
-/** `unknownAgentRefusal` as an RPC method's INVALID_REQUEST. */
+/** An RPC method's INVALID_REQUEST for an agent id the config does not define (see unknownAgentRefusal). */
 export function assertKnownAgent(config: AgentsConfigView, agentId: string | undefined): void {
   const refusal = unknownAgentRefusal(config, agentId);
   if (refusal) throw invalidRequest(refusal);

@@ -143,7 +143,21 @@ describe("agentTurn fallbacks and tools", { timeout: 120_000 }, () => {
       gw.cliEnv,
     );
     expect(unknownField.code).not.toBe(0);
+    const ghost = await runCli(["cron", "add", "--name", "x", "--every", "1h", "--message", "m", "--agent", "nobody"], gw.cliEnv);
+    expect(ghost.code).not.toBe(0);
+    expect(ghost.output).toContain('agentId: unknown agent "nobody"; known agents: main (define it under agents.entries to use it)');
     const list = await runCli(["cron", "list", "--all", "--json"], gw.cliEnv);
     expect(JSON.parse(list.output).jobs).toEqual([]);
+  });
+
+  it("a job moved to an agent the config does not define is refused and keeps its agent", async () => {
+    const gw = await start();
+    const added = await runCli(["cron", "add", "--name", "x", "--every", "1h", "--message", "m", "--json"], gw.cliEnv);
+    const job = JSON.parse(added.output).job ?? JSON.parse(added.output);
+    const moved = await runCli(["gateway", "call", "cron.update", "--params", JSON.stringify({ id: job.id, patch: { agentId: "nobody" } })], gw.cliEnv);
+    expect(moved.code).not.toBe(0);
+    expect(moved.output).toContain('unknown agent "nobody"');
+    const list = await runCli(["cron", "list", "--all", "--json"], gw.cliEnv);
+    expect(JSON.parse(list.output).jobs.map((j: { agentId?: string }) => j.agentId ?? "main")).toEqual(["main"]);
   });
 });

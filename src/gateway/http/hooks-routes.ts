@@ -8,7 +8,7 @@ import { ReplayCache } from "../../hooks/webhooks/replay-cache.js";
 import type { Logger } from "../../infra/logger.js";
 import { AuthRateLimiter } from "../auth/rate-limiter.js";
 import { secretsEqual } from "../auth/secret-compare.js";
-import { unknownAgentRefusal } from "../known-agent.js";
+import { unknownAgentRefusal } from "../../agents/known-agent.js";
 
 export const DEFAULT_HOOKS_PATH = "/hooks";
 export const DEFAULT_HOOKS_MAX_BODY_BYTES = 256 * 1024;
