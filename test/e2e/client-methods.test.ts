@@ -88,6 +88,19 @@ describe("session reading methods", () => {
   });
 });
 
+describe("session labels", () => {
+  it("sessions.patch refuses a label another session of the agent holds, as sessions.create does, and changes nothing", async () => {
+    await sock.request("sessions.create", { key: "label-holder", label: "Taken" });
+    await sock.request("sessions.create", { key: "label-seeker", label: "Mine" });
+    const res = await sock.request("sessions.patch", { key: "label-seeker", label: "Taken" });
+    expect(res.error).toMatchObject({ code: "INVALID_REQUEST", message: 'label "Taken" is already used by session agent:main:label-holder' });
+    expect((await sock.request("sessions.describe", { key: "label-seeker" })).payload.session.label).toBe("Mine");
+    expect((await sock.request("sessions.resolve", { label: "Taken" })).payload).toEqual({ ok: true, key: "agent:main:label-holder", agentId: "main" });
+    // A session keeps its own label when patched with it again.
+    expect((await sock.request("sessions.patch", { key: "label-holder", label: "Taken" })).ok).toBe(true);
+  });
+});
+
 describe("/skill through chat.send", () => {
   it("runs a turn whose message tells the agent to use the skill", async () => {
     server.enqueue({ text: "summary done" });

@@ -5,6 +5,7 @@ import { sessionControlsPatch } from "../../agents/session-controls.js";
 import type { SessionEntry } from "../../sessions/store/index.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
+import { assertLabelFree } from "./session-label.js";
 import { assertKnownAgent } from "../known-agent.js";
 import { sessionRow } from "./session-row.js";
 
@@ -108,9 +109,4 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
       );
     },
   });
-}
-
-function assertLabelFree(entries: readonly SessionEntry[], label: string, sessionKey: string): void {
-  const holder = entries.find((e) => e.label === label && e.sessionKey !== sessionKey);
-  if (holder) throw invalidRequest(`label "${label}" is already used by session ${holder.sessionKey}`);
 }
