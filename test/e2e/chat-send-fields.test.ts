@@ -105,6 +105,27 @@ describe("chat.send fields", () => {
     expect(chatRequests(model).length).toBe(before + 1);
   });
 
+  it("the agent method applies thinking and timeout as chat.send does, and refuses fields it has no feature for, running nothing", async () => {
+    const id = randomUUID();
+    sock.send({ type: "req", id, method: "agent", params: { message: "ponder", sessionKey: "agent-think", idempotencyKey: id, thinking: "high", timeout: 60 } });
+    const final = await sock.waitFor((f) => f.type === "res" && f.id === id && f.payload?.status !== "accepted", 20_000);
+    expect(final.payload.status).toBe("ok");
+    expect(chatRequests(model).at(-1)!.body.reasoning_effort).toBe("high");
+    const before = chatRequests(model).length;
+    const refused: [Record<string, unknown>, RegExp][] = [
+      [{ thinking: "enormous" }, /^invalid thinking "enormous": use one of off, minimal/],
+      [{ deliver: true }, /^not supported: deliver /],
+      [{ model: "fake/other" }, /^not supported: model .*sessions\.patch/],
+      [{ provider: "fake" }, /^not supported: provider /],
+    ];
+    for (const [fields, message] of refused) {
+      const res = await sock.request("agent", { message: "x", sessionKey: "agent-think", idempotencyKey: randomUUID(), ...fields });
+      expect(res.error, JSON.stringify(fields)).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringMatching(message) });
+    }
+    expect((await sock.request("chat.history", { sessionKey: "agent-think" })).payload.messages).toHaveLength(2);
+    expect(chatRequests(model).length).toBe(before);
+  });
+
   it("suppressCommandInterpretation (admin) hands a /text to the agent; a writer may not send it", async () => {
     const end = await turn({ sessionKey: "literal", message: "/status", suppressCommandInterpretation: true });
     expect(end.payload.message.content[0].text).toBe("model: /status");

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { agentFinalPayload } from "./agent-final-payload.js";
+import { readAgentRunSettings } from "./agent-run-settings.js";
 import { assertKnownAgent } from "../known-agent.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
@@ -67,6 +68,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       if ((command?.name === "new" || command?.name === "reset") && !scopeSatisfied(caller.scopes, "operator.admin")) throw missingScope("operator.admin");
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
       assertKnownAgent(runtime.config(), params.agentId);
+      const turnSettings = readAgentRunSettings(params);
       let message = params.message;
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
@@ -118,6 +120,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
         agentId: params.agentId,
         method: "agent",
         extraSystemPrompt: params.extraSystemPrompt,
+        ...(Object.keys(turnSettings).length ? { turnSettings } : {}),
       });
       if (outcome.kind === "rejected") throw invalidRequest(outcome.notice, { reason: outcome.reason ?? "queue-full", runId: outcome.runId });
       if (outcome.kind === "duplicate") {

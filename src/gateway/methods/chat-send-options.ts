@@ -53,17 +53,20 @@ export function readChatSendOptions(params: ChatSendFields, callerScopes: readon
   if (params.fastMode !== undefined && params.fastMode !== false)
     throw invalidRequest("not supported: fastMode (this gateway has no fast mode; send fastMode: false or leave it out)");
   const turnSettings: ChatSendOptions["turnSettings"] = {};
-  if (params.thinking !== undefined) {
-    const level = params.thinking.trim().toLowerCase();
-    if (!(THINKING_LEVELS as readonly string[]).includes(level)) throw invalidRequest(`invalid thinking "${params.thinking}": use one of ${THINKING_LEVELS.join(", ")}`);
-    turnSettings.thinkingLevel = level;
-  }
+  if (params.thinking !== undefined) turnSettings.thinkingLevel = thinkingLevelOf(params.thinking);
   // Whole seconds, rounded up, so a short bound is never turned into "no bound" (0).
   if (params.timeoutMs !== undefined) turnSettings.timeoutSeconds = Math.ceil(params.timeoutMs / 1000);
   if (params.suppressCommandInterpretation === true && !callerScopes.includes("operator.admin")) {
     throw invalidRequest("suppressCommandInterpretation requires admin scope (operator.admin)");
   }
   return { turnSettings, deliver: params.deliver === true, suppressCommands: params.suppressCommandInterpretation === true };
+}
+
+/** A request's `thinking` field as the turn's thinking level; an unknown level is refused with the ones there are. */
+export function thinkingLevelOf(thinking: string): string {
+  const level = thinking.trim().toLowerCase();
+  if (!(THINKING_LEVELS as readonly string[]).includes(level)) throw invalidRequest(`invalid thinking "${thinking}": use one of ${THINKING_LEVELS.join(", ")}`);
+  return level;
 }
 
 /** `expectedLeafEntryId`: the message is for the transcript as the client last saw it; a newer entry refuses it. */
