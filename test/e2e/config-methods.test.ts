@@ -100,6 +100,23 @@ describe("config.* over the gateway", () => {
     expect(gw.proc.exitCode).toBeNull();
   });
 
+  it("a session.mainKey no session key may hold is refused at its key, and nothing is written", async () => {
+    const { payload: snap } = await admin.request("config.get", {});
+    const before = fs.readFileSync(file, "utf8");
+    for (const mainKey of ["../x", "a\u0000b", "home:", "a::b", "back\\slash"]) {
+      const res = await admin.request("config.patch", { raw: JSON.stringify({ session: { mainKey } }), baseHash: snap.hash });
+      expect(res.error?.details, mainKey).toMatchObject({
+        code: "CONFIG_INVALID",
+        issues: [expect.objectContaining({ path: "session.mainKey", message: expect.stringMatching(/^expected a session name/) })],
+      });
+      expect(fs.readFileSync(file, "utf8"), mainKey).toBe(before);
+    }
+    const fine = await admin.request("config.patch", { raw: JSON.stringify({ session: { mainKey: "home" } }), baseHash: snap.hash });
+    expect(fine.payload).toMatchObject({ applied: true, changedPaths: ["session.mainKey"] });
+    const back = await admin.request("config.patch", { raw: JSON.stringify({ session: { mainKey: null } }), baseHash: fine.payload.hash });
+    expect(back.ok).toBe(true);
+  });
+
   it("says which keys need a restart and keeps serving", async () => {
     const { payload: snap } = await admin.request("config.get", {});
     const res = await admin.request("config.patch", { raw: "{ gateway: { port: 18799 } }", baseHash: snap.hash });

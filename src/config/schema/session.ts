@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { integer, NonEmptyString, stringEnum } from "./primitives.js";
+import { integer, stringEnum, withExpected } from "./primitives.js";
 
 const SessionReset = Type.Object({
   mode: Type.Optional(stringEnum(["none", "daily", "idle"])),
@@ -7,10 +7,20 @@ const SessionReset = Type.Object({
   idleMinutes: Type.Optional(integer(1)),
 });
 
+/**
+ * The main session's name ends its key (`agent:<agentId>:<mainKey>`), so it obeys the rules every
+ * session key does (src/sessions/keys/session-key-rules.ts): no control character or backslash,
+ * no "." or ".." part, no empty ":" part.
+ */
+const MainKey = withExpected(
+  Type.String({ pattern: "^(?!\\s*$)(?!.*(?:^|[:/])\\.{1,2}(?:[:/]|$))(?!.*::)(?!:)(?!.*:$)[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\\\]{1,128}$" }),
+  'a session name of 1-128 characters: no control character or backslash, no "." or ".." part, no empty ":" part',
+);
+
 export const SessionSchema = Type.Object({
   scope: Type.Optional(stringEnum(["per-sender", "global"])),
   dmScope: Type.Optional(stringEnum(["main", "per-peer", "per-channel-peer", "per-account-channel-peer"])),
-  mainKey: Type.Optional(NonEmptyString),
+  mainKey: Type.Optional(MainKey),
   reset: Type.Optional(SessionReset),
   /** Reply-back turns of a `sessions_send` exchange between two sessions. */
   agentToAgent: Type.Optional(Type.Object({ maxPingPongTurns: Type.Optional(integer(0, 5)) })),
