@@ -41,6 +41,28 @@ describe("chat.send", () => {
     sock.close();
   });
 
+  it("an idempotencyKey already used for another session is refused, naming that session; the first message keeps it", async () => {
+    const { sock } = await openOperator(gw.url, gw.token);
+    server.enqueue({ text: "first", delayMs: 200 });
+    const key = randomUUID();
+    await sock.request("chat.send", { sessionKey: "reuse-a", message: "one", idempotencyKey: key });
+    for (const [method, params] of [
+      ["chat.send", { sessionKey: "reuse-b", message: "two", idempotencyKey: key }],
+      ["agent", { sessionKey: "reuse-b", message: "two", idempotencyKey: key }],
+    ] as const) {
+      const res = await sock.request(method, params);
+      expect(res.error, method).toMatchObject({
+        code: "INVALID_REQUEST",
+        message: `idempotencyKey "${key}" was already used for a message to agent:main:reuse-a; send this message with a new idempotencyKey`,
+      });
+    }
+    expect((await sock.request("chat.history", { sessionKey: "reuse-b" })).payload.messages).toEqual([]);
+    // Re-sending to the first session is still a duplicate of its message.
+    expect((await sock.request("chat.send", { sessionKey: "reuse-a", message: "one", idempotencyKey: key })).payload).toEqual({ runId: key, status: "in_flight" });
+    await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "final");
+    sock.close();
+  });
+
   it("the same idempotencyKey never starts a second run", async () => {
     const { sock } = await openOperator(gw.url, gw.token);
     server.enqueue({ text: "once", delayMs: 200 });

@@ -6,6 +6,7 @@ import { assertKnownAgent } from "../known-agent.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
 import type { MethodRegistry } from "./registry.js";
+import { assertKeyForSession } from "./reused-idempotency-key.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
 import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
 import { wholeReplyText } from "../../conversations/commands/chat-command-registry.js";
@@ -124,6 +125,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       });
       if (outcome.kind === "rejected") throw invalidRequest(outcome.notice, { reason: outcome.reason ?? "queue-full", runId: outcome.runId });
       if (outcome.kind === "duplicate") {
+        assertKeyForSession(params.idempotencyKey, outcome.sessionKey, conversations.resolveSessionKey(params.sessionKey, params.agentId).sessionKey);
         if (!outcome.run) {
           if (outcome.status === "interrupted") {
             throw new GatewayError({

@@ -10,6 +10,7 @@ import { checkExpectedLeaf, readChatSendOptions } from "./chat-send-options.js";
 import { commandReplyEvent } from "./command-reply-event.js";
 import { assertKnownAgent } from "../known-agent.js";
 import type { MethodRegistry } from "./registry.js";
+import { assertKeyForSession } from "./reused-idempotency-key.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
 const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((m) => Type.Literal(m)));
@@ -105,6 +106,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
           if (delivery && commands.deliverToChat) await commands.deliverToChat.owe(outcome.run, delivery.chat);
           return { runId: outcome.run.runId, status: "started", ...(outcome.queued !== "started" ? { queued: outcome.queued } : {}) };
         case "duplicate":
+          assertKeyForSession(params.idempotencyKey, outcome.sessionKey, target);
           return { runId: outcome.runId, status: outcome.status === "in_flight" || outcome.status === "running" || outcome.status === "queued" ? "in_flight" : outcome.status };
         case "rejected":
           throw invalidRequest(outcome.notice, { reason: outcome.reason ?? "queue-full", runId: outcome.runId });
