@@ -75,6 +75,12 @@ describe("chat.send fields", () => {
     }
   });
 
+  it("a timeout longer than a timer can hold (over 24.8 days) leaves the run unbounded instead of ending it at once", async () => {
+    const end = await turn({ sessionKey: "patient", message: "take your time", timeoutMs: 40 * 24 * 3600 * 1000 });
+    expect(end.payload.state).toBe("final");
+    expect(end.payload.message.content[0].text).toBe("model: take your time");
+  });
+
   it("deliver: true sends the reply to the chat the session last talked in; a session with no chat is refused", async () => {
     telegram.pushMessage({ chatId: OWNER, fromId: OWNER, fromName: "Owner", text: "hi from telegram", messageId: 1 });
     await telegram.waitFor(() => telegram.messages(OWNER).length === 1, 20_000);

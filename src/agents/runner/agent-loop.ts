@@ -21,6 +21,9 @@ import { assistantText, isSilentReply, toModelMessages } from "./model-messages.
 import { runToolCall } from "./run-tool-call.js";
 import { addUsage, streamAssistantTurn } from "./stream-turn.js";
 
+/** The longest delay a Node timer holds (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface AgentLoopInput {
   runId: string;
   model: ResolvedModel;
@@ -83,12 +86,14 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
   const onAbort = () => controller.abort(input.signal?.reason);
   if (input.signal?.aborted) controller.abort(input.signal.reason);
   else input.signal?.addEventListener("abort", onAbort, { once: true });
-  const timer = input.timeoutMs
-    ? setTimeout(() => {
-        timedOut = true;
-        controller.abort(new Error("run timed out"));
-      }, input.timeoutMs)
-    : undefined;
+  // A bound past what a timer holds is no bound in practice; given to setTimeout it would fire at once.
+  const timer =
+    input.timeoutMs && input.timeoutMs <= MAX_TIMER_MS
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort(new Error("run timed out"));
+        }, input.timeoutMs)
+      : undefined;
 
   const emit = (event: AgentEvent) => {
     try {
