@@ -5,6 +5,7 @@ import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { systemClock, type CronClock, type CronTimer } from "./clock.js";
 import { CronStore, type RunQuery } from "./cron-store.js";
+import { cronListPage, type CronListPage } from "./list-page.js";
 import { createJob, JobInputError, patchJob, type CronJobInput, type CronJobPatch } from "./job-input.js";
 import type { CronChannelPort, CronConversations, CronEvent } from "./ports.js";
 import { CronRunPipeline } from "./run-pipeline.js";
@@ -157,10 +158,10 @@ export class CronService {
     };
   }
 
-  list(query: ListQuery = {}): { jobs: CronJob[]; total: number; offset: number; limit: number } {
+  list(query: ListQuery = {}): CronListPage {
     const filter = query.enabled ?? (query.includeDisabled === false ? "enabled" : "all");
     const needle = query.query?.toLowerCase();
-    let jobs = [...this.jobs.values()].filter(
+    const jobs = [...this.jobs.values()].filter(
       (job) => (filter === "all" || (filter === "enabled") === job.enabled) && (!needle || `${job.name} ${job.description ?? ""} ${job.id}`.toLowerCase().includes(needle)),
     );
     const sortBy = query.sortBy ?? "nextRunAtMs";
@@ -168,11 +169,7 @@ export class CronService {
     const key = (job: CronJob): number | string =>
       sortBy === "name" ? job.name.toLowerCase() : sortBy === "updatedAtMs" ? job.updatedAtMs : (job.state.nextRunAtMs ?? Number.MAX_SAFE_INTEGER);
     jobs.sort((a, b) => (key(a) < key(b) ? -dir : key(a) > key(b) ? dir : a.createdAtMs - b.createdAtMs));
-    const total = jobs.length;
-    const offset = query.offset ?? 0;
-    const limit = Math.min(query.limit ?? 50, 200);
-    jobs = jobs.slice(offset, offset + limit);
-    return { jobs: jobs.map((job) => structuredClone(job)), total, offset, limit };
+    return cronListPage(jobs, query.offset, query.limit);
   }
 
   get(id: string): CronJob | undefined {
