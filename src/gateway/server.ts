@@ -53,6 +53,7 @@ import { isApprovalDecision } from "../agents/approvals/approval-broker.js";
 import { MemoryService } from "../memory/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { channelsStatusPayload, registerChannelMethods } from "./methods/channel-methods.js";
+import { registerMessageActionMethods } from "./methods/message-action-methods.js";
 import { registerChannelRoutes } from "./http/channel-routes.js";
 import { findControlUiDir, registerControlUiRoutes } from "./http/control-ui/control-ui-routes.js";
 import { resolveControlUiSettings } from "./http/control-ui/control-ui-settings.js";
@@ -380,6 +381,7 @@ export class GatewayServer {
     this.toolServices.memory = this.memory;
     registerMemoryMethods(this.methods, this.memory, (runtime) => defaultAgentId(runtime.config()));
     registerChannelMethods(this.methods, () => this.channels);
+    registerMessageActionMethods(this.methods, () => this.channels);
     registerToolMethods(this.methods, this.conversations, () => ({
       memory: this.memory.enabled(),
       messenger: this.channels !== undefined,

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
@@ -10,19 +12,27 @@ import { openOperator, type TestSocket } from "../helpers/ws-client.js";
  * CLI reads from the answer, where a missing or misshaped field made the command fail.
  */
 
+const CHAT = 111;
 let model: FakeModelServer;
+let telegram: FakeTelegram;
 let gw: GatewayProcess;
 let sock: TestSocket;
 
 beforeAll(async () => {
   model = await startFakeModelServer();
+  telegram = await startFakeTelegram();
   const stateDir = makeTempDir("openclaw-cli-wire-");
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir) } });
+  const channels = {
+    telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 },
+  };
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels }) } });
+  await gw.waitForOutput(/channel account started/, 10_000);
   ({ sock } = await openOperator(gw.url, gw.token, { scopes: ["operator.admin"] }));
 });
 afterAll(async () => {
   sock?.close();
   await gw?.stop();
+  await telegram?.close();
   await model?.close();
 });
 
@@ -63,5 +73,63 @@ describe("openclaw cron list", () => {
     expect(page).toMatchObject({ jobs: [], total: 0, offset: 0, hasMore: false, nextOffset: null });
     expect(page.limit).toBeGreaterThanOrEqual(1);
     expect(page.snapshotRevision).toEqual(expect.any(String));
+  });
+});
+
+/** The `message.action` request `openclaw message send --channel telegram --target 111 --message …` sends. */
+const messageSend = (text: string, extra: Record<string, unknown> = {}) => ({
+  channel: "telegram",
+  action: "send",
+  params: {
+    pin: false,
+    gifPlayback: false,
+    forceDocument: false,
+    silent: false,
+    json: false,
+    dryRun: false,
+    verbose: false,
+    channel: "telegram",
+    target: String(CHAT),
+    message: text,
+    action: "send",
+    to: `telegram:${CHAT}`,
+    __sessionKey: "agent:main:main",
+    __agentId: "main",
+    ...extra,
+  },
+  senderIsOwner: true,
+  agentId: "main",
+  conversationReadOrigin: "direct-operator",
+  idempotencyKey: randomUUID(),
+});
+
+describe("openclaw message send", () => {
+  it("message.action send delivers the text to the chat once and answers with its message id", async () => {
+    const request = messageSend("hello from the operator");
+    const res = await sock.request("message.action", request);
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+    expect(res.payload).toMatchObject({ ok: true, channel: "telegram", chatId: String(CHAT) });
+    const sent = telegram.messages(CHAT).filter((m) => m.text === "hello from the operator");
+    expect(sent).toHaveLength(1);
+    expect(res.payload.messageId).toMatch(/^\d+$/);
+
+    // The same idempotency key again (a CLI retry after a timeout) is not sent twice.
+    const again = await sock.request("message.action", request);
+    expect(again.payload.messageId).toBe(res.payload.messageId);
+    expect(telegram.messages(CHAT).filter((m) => m.text === "hello from the operator")).toHaveLength(1);
+  });
+
+  it("refuses what it would not carry out (a file, --pin, another action) naming it, and sends nothing", async () => {
+    const before = telegram.messages(CHAT).length;
+    const media = await sock.request("message.action", messageSend("with a file", { media: "/etc/hostname", mediaUrl: "/etc/hostname", mediaUrls: ["/etc/hostname"] }));
+    expect(media.ok).toBe(false);
+    expect(media.error.message).toContain("media");
+    const pin = await sock.request("message.action", messageSend("pinned", { pin: true }));
+    expect(pin.ok).toBe(false);
+    expect(pin.error.message).toContain("pin");
+    const react = await sock.request("message.action", { ...messageSend("x"), action: "react" });
+    expect(react.ok).toBe(false);
+    expect(react.error.message).toBe("Channel telegram does not support action react.");
+    expect(telegram.messages(CHAT)).toHaveLength(before);
   });
 });

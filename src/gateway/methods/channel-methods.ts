@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { ChannelManager } from "../../channels/channel-manager.js";
-import { ChannelSendRefused } from "../../channels/send-errors.js";
 import { CHANNEL_IDS } from "../../channels/config/channel-accounts.js";
-import { invalidRequest, unavailable } from "../protocol/errors.js";
+import { invalidRequest } from "../protocol/errors.js";
+import { requireChannels, sendThroughChannels } from "./channel-send.js";
 import type { MethodRegistry } from "./registry.js";
 
 const LABELS: Record<string, string> = { telegram: "Telegram", discord: "Discord", slack: "Slack" };
@@ -12,11 +12,7 @@ const LABELS: Record<string, string> = { telegram: "Telegram", discord: "Discord
  * behind `openclaw pairing list|approve|reject`. `channels()` is undefined while no channel is configured.
  */
 export function registerChannelMethods(registry: MethodRegistry, channels: () => ChannelManager | undefined): void {
-  const require = (): ChannelManager => {
-    const manager = channels();
-    if (!manager) throw unavailable("no channel is configured (add a channels.telegram, channels.discord or channels.slack block)");
-    return manager;
-  };
+  const require = (): ChannelManager => requireChannels(channels);
 
   registry.register({
     name: "send",
@@ -33,14 +29,7 @@ export function registerChannelMethods(registry: MethodRegistry, channels: () =>
       },
       { additionalProperties: true },
     ),
-    handler: async (params) => {
-      try {
-        return await require().send(params);
-      } catch (err) {
-        if (err instanceof ChannelSendRefused) throw invalidRequest(err.message);
-        throw invalidRequest(`send failed: ${(err as Error).message}`);
-      }
-    },
+    handler: (params) => sendThroughChannels(channels, params),
   });
 
   registry.register({
