@@ -148,6 +148,14 @@ const EVENTS = [
 ];
 
 /**
+ * Server capabilities advertised in hello-ok, each a promise about a method's contract that
+ * OpenClaw's clients check before calling it. `published-model-catalog`: `models.list` answers
+ * `{models[]}` rows with `available` and, with `includeDetails`, `input` and `local`
+ * (`openclaw models list` refuses to ask a gateway without it).
+ */
+const SERVER_CAPABILITIES = ["published-model-catalog"];
+
+/**
  * The gateway's WebSocket and HTTP surface on one port: fastify for HTTP routes, `ws` for
  * the protocol. Owns the connections, broadcasts and the periodic tick/health events.
  */
@@ -704,7 +712,7 @@ export class GatewayServer {
       type: "hello-ok",
       protocol: accepted.protocol,
       server: { version: this.opts.version, connId: conn.connId },
-      features: { methods: this.methods.names(), events: EVENTS, capabilities: [] },
+      features: { methods: this.methods.names(), events: EVENTS, capabilities: SERVER_CAPABILITIES },
       snapshot: {
         presence: this.presence.list(),
         health: buildHealthSnapshot(this.runtime),

@@ -6,6 +6,7 @@
  * use one adapter on its own.
  */
 export { resolveModel, listConfiguredModels } from "./resolve-model.js";
+export { isLocalBaseUrl } from "./local-base-url.js";
 export { parseModelRef, defaultModelRef, defaultModelFallbacks, type ModelRefParts } from "./model-ref.js";
 export { apiKeyEnvVar, BUILTIN_PROVIDERS, MODEL_DEFAULTS, SUPPORTED_APIS } from "./builtin-providers.js";
 export { createStreamModel, type StreamModel } from "./stream-model.js";

@@ -78,13 +78,15 @@ export function listConfiguredModels(config: OpenClawConfig, env: NodeJS.Process
     if (seen.has(ref)) return;
     seen.add(ref);
     const entry = findEntry(config.models?.providers?.[provider], id);
+    const resolved = resolveModel(ref, config, env);
     rows.push({
       ref,
       provider,
       id,
       ...(entry?.name ? { name: entry.name } : {}),
       ...capabilities(entry, resolveContextWindow(config, provider, id).tokens),
-      available: resolveModel(ref, config, env).ok,
+      available: resolved.ok,
+      ...(resolved.ok ? { baseUrl: resolved.model.baseUrl } : {}),
     });
   };
   for (const [provider, settings] of Object.entries(config.models?.providers ?? {})) {

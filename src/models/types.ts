@@ -101,6 +101,8 @@ export interface ConfiguredModelInfo {
   input: ("text" | "image")[];
   /** True when the provider resolves (known api, baseUrl and key): a request could be made. */
   available: boolean;
+  /** The provider's base URL, when it resolves. */
+  baseUrl?: string;
 }
 
 /** A provider failure reduced to what the loop and the failover policy decide on. */

@@ -133,3 +133,22 @@ describe("openclaw message send", () => {
     expect(telegram.messages(CHAT)).toHaveLength(before);
   });
 });
+
+describe("openclaw models list", () => {
+  it("the handshake names the published-model-catalog capability the CLI requires before it calls models.list", async () => {
+    const { sock: fresh, hello } = await openOperator(gw.url, gw.token);
+    fresh.close();
+    expect(hello.features.capabilities).toContain("published-model-catalog");
+  });
+
+  it("models.list with includeDetails (the CLI's request) says whether each model's server is local", async () => {
+    const res = await sock.request("models.list", { view: "default", includeDetails: true });
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+    // The fake model server listens on 127.0.0.1.
+    expect(res.payload.models).toEqual([
+      expect.objectContaining({ provider: "fake", id: "fake-model", contextWindow: 120000, input: ["text"], available: true, local: true }),
+    ]);
+    const plain = await sock.request("models.list", { view: "default" });
+    expect(plain.payload.models[0]).not.toHaveProperty("local");
+  });
+});

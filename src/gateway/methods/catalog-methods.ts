@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { listAgentConfigs } from "../../agents/agent-config.js";
-import { listConfiguredModels } from "../../models/index.js";
+import { isLocalBaseUrl, listConfiguredModels } from "../../models/index.js";
 import type { MethodRegistry } from "./registry.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { loadOrCreateGatewayIdentity } from "../gateway-identity.js";
@@ -40,6 +40,7 @@ export function registerCatalogMethods(registry: MethodRegistry): void {
           reasoning: m.reasoning,
           input: m.input,
           available: m.available,
+          ...(params.includeDetails && m.baseUrl ? { local: isLocalBaseUrl(m.baseUrl) } : {}),
         })),
       };
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateConfig, type OpenClawConfig } from "../../../src/config/index.js";
-import { apiKeyEnvVar, listConfiguredModels, resolveModel } from "../../../src/models/index.js";
+import { apiKeyEnvVar, isLocalBaseUrl, listConfiguredModels, resolveModel } from "../../../src/models/index.js";
 
 const APPENDIX = {
   agents: { defaults: { model: { primary: "fake/fake-model" } } },
@@ -156,6 +156,7 @@ describe("listConfiguredModels", () => {
         reasoning: false,
         input: ["text"],
         available: true,
+        baseUrl: "http://127.0.0.1:18999/v1",
       },
       {
         ref: "anthropic/claude-sonnet-4-5",
@@ -177,5 +178,13 @@ describe("apiKeyEnvVar", () => {
   it("upper-cases the provider id and replaces characters env names cannot hold", () => {
     expect(apiKeyEnvVar("anthropic")).toBe("ANTHROPIC_API_KEY");
     expect(apiKeyEnvVar("my-llm.v2")).toBe("MY_LLM_V2_API_KEY");
+  });
+});
+
+describe("isLocalBaseUrl", () => {
+  it("is true for this machine and .local names, false for other hosts and bad URLs", () => {
+    for (const url of ["http://localhost:11434/v1", "http://127.0.0.1:1/v1", "http://[::1]:8080", "http://0.0.0.0:1", "http://gpu-box.local/v1"])
+      expect(isLocalBaseUrl(url), url).toBe(true);
+    for (const url of ["https://api.openai.com/v1", "http://10.0.0.5:8000/v1", "http://127.example.com", "not a url"]) expect(isLocalBaseUrl(url), url).toBe(false);
   });
 });
