@@ -185,24 +185,24 @@ export async function cronListCommand(flags: ClientFlags & { all?: boolean }): P
 export async function cronAddCommand(flags: ClientFlags & CronJobFlags): Promise<void> {
   const job = jobInputFromFlags(flags);
   await withGateway(flags, async (call) => {
-    const res = (await call("cron.add", job)) as { job: CronJob };
-    if (flags.json) return printJson(res);
-    process.stdout.write(`Added ${res.job.id} (${res.job.name}): ${describeSchedule(res.job.schedule)}${nextLine(res.job)}\n`);
+    const added = (await call("cron.add", job)) as CronJob;
+    if (flags.json) return printJson({ job: added });
+    process.stdout.write(`Added ${added.id} (${added.name}): ${describeSchedule(added.schedule)}${nextLine(added)}\n`);
   });
 }
 
 export async function cronEditCommand(id: string, flags: ClientFlags & CronJobFlags): Promise<void> {
   const patch = jobPatchFromFlags(flags);
   await withGateway(flags, async (call) => {
-    const res = (await call("cron.update", { id, patch })) as { job: CronJob };
-    if (flags.json) return printJson(res);
-    process.stdout.write(`Updated ${res.job.id} (${res.job.name}): ${describeSchedule(res.job.schedule)}${res.job.enabled ? nextLine(res.job) : ", disabled"}\n`);
+    const updated = (await call("cron.update", { id, patch })) as CronJob;
+    if (flags.json) return printJson({ job: updated });
+    process.stdout.write(`Updated ${updated.id} (${updated.name}): ${describeSchedule(updated.schedule)}${updated.enabled ? nextLine(updated) : ", disabled"}\n`);
   });
 }
 
 export async function cronRemoveCommand(id: string, flags: ClientFlags): Promise<void> {
   await withGateway(flags, async (call) => {
-    const res = (await call("cron.remove", { id })) as { removed: boolean };
+    const res = (await call("cron.remove", { id }).catch((err) => unknownJobRefusal(err, id))) as { removed: boolean };
     if (flags.json) return printJson(res);
     if (!res.removed) throw new CliError(noCronJob(id));
     process.stdout.write(`Removed ${id}\n`);
@@ -255,13 +255,13 @@ function noCronJob(id: string): string {
 }
 
 async function mustBeKnownJob(call: (method: string, params: unknown) => Promise<unknown>, id: string): Promise<void> {
-  try {
-    await call("cron.get", { id });
-  } catch (err) {
-    // cron.get refuses an unknown id as a bad request; anything else (cron off, connection lost) is reported as it is.
-    if ((err as GatewayClientError).error?.code === "INVALID_REQUEST") throw new CliError(noCronJob(id));
-    throw err;
-  }
+  await call("cron.get", { id }).catch((err) => unknownJobRefusal(err, id));
+}
+
+/** The gateway refuses an unknown id as a bad request; anything else (cron off, connection lost) is reported as it is. */
+function unknownJobRefusal(err: unknown, id: string): never {
+  if ((err as GatewayClientError).error?.code === "INVALID_REQUEST") throw new CliError(noCronJob(id));
+  throw err;
 }
 
 function nextLine(job: CronJob): string {

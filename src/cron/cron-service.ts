@@ -36,7 +36,11 @@ export interface ListQuery {
 }
 
 export class CronUnavailableError extends Error {}
-export class CronNotFoundError extends Error {}
+export class CronNotFoundError extends Error {
+  constructor(readonly jobId: string) {
+    super(`cron job not found: ${jobId} (openclaw cron list shows the ids)`);
+  }
+}
 export { JobInputError };
 
 const PRUNE_EVERY_MS = 60 * 60_000;
@@ -312,7 +316,7 @@ export class CronService {
 
   private require(id: string): CronJob {
     const job = this.jobs.get(id);
-    if (!job) throw new CronNotFoundError(`no cron job ${JSON.stringify(id)} (openclaw cron list shows the ids)`);
+    if (!job) throw new CronNotFoundError(id);
     return job;
   }
 }

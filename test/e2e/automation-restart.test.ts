@@ -42,7 +42,7 @@ describe("automation across a restart", { timeout: 120_000 }, () => {
         runs = JSON.parse((await cli(gw, ["cron", "runs", jobId, "--json"])).output).entries;
       }
       expect(runs).toEqual([expect.objectContaining({ status: "interrupted", error: expect.stringMatching(/gateway stopped during this run/) })]);
-      const job = JSON.parse((await cli(gw, ["gateway", "call", "cron.get", "--params", JSON.stringify({ id: jobId })])).output).job;
+      const job = JSON.parse((await cli(gw, ["gateway", "call", "cron.get", "--params", JSON.stringify({ id: jobId })])).output);
       expect(job).toMatchObject({ enabled: true, state: { lastStatus: "interrupted" } });
       expect(job.state.runningAtMs).toBeUndefined();
       expect(job.state.nextRunAtMs).toBeGreaterThan(Date.now());

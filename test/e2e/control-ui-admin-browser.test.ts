@@ -126,10 +126,10 @@ describe("Control UI operator actions in Chromium", { timeout: 120_000 }, () => 
 
     await edited.locator("button", { hasText: "Disable" }).click();
     await edited.locator(".badge", { hasText: "disabled" }).waitFor(WAIT);
-    expect((await operator.request("cron.get", { id: job.id })).payload.job.enabled).toBe(false);
+    expect((await operator.request("cron.get", { id: job.id })).payload.enabled).toBe(false);
     await edited.locator("button", { hasText: "Enable" }).click();
     await edited.locator(".badge", { hasText: "disabled" }).waitFor({ state: "detached", ...WAIT });
-    expect((await operator.request("cron.get", { id: job.id })).payload.job.enabled).toBe(true);
+    expect((await operator.request("cron.get", { id: job.id })).payload.enabled).toBe(true);
 
     model.setResponder(() => ({ text: "report done" }));
     const finished = operator.waitFor((f) => f.event === "cron" && f.payload.jobId === job.id && f.payload.action === "finished", 60_000);

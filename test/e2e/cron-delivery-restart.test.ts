@@ -84,6 +84,6 @@ describe("a cron reply owed across a SIGKILL", { timeout: 90_000 }, () => {
     }
     expect(runs).toEqual([expect.objectContaining({ runId: run.runId, status: "ok", deliveryStatus: "delivered" })]);
     const job = await cli(gw, ["gateway", "call", "cron.get", "--params", JSON.stringify({ id: jobId })]);
-    expect(job.output).toMatch(/no cron job/);
+    expect(job.output).toMatch(/cron job not found/);
   });
 });

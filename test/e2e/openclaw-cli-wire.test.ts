@@ -145,10 +145,38 @@ describe("openclaw models list", () => {
     const res = await sock.request("models.list", { view: "default", includeDetails: true });
     expect(res.ok, JSON.stringify(res.error)).toBe(true);
     // The fake model server listens on 127.0.0.1.
-    expect(res.payload.models).toEqual([
-      expect.objectContaining({ provider: "fake", id: "fake-model", contextWindow: 120000, input: ["text"], available: true, local: true }),
-    ]);
+    expect(res.payload.models).toEqual([expect.objectContaining({ provider: "fake", id: "fake-model", contextWindow: 120000, input: ["text"], available: true, local: true })]);
     const plain = await sock.request("models.list", { view: "default" });
     expect(plain.payload.models[0]).not.toHaveProperty("local");
+  });
+});
+
+describe("openclaw cron add / get / show / edit / run / rm", () => {
+  it("cron.add, cron.get and cron.update answer the job itself, which the CLI prints and matches by id", async () => {
+    const added = await sock.request("cron.add", job("epsilon"));
+    expect(added.payload).toMatchObject({ id: expect.any(String), name: "epsilon", schedule: { kind: "every", everyMs: 3_600_000 } });
+    const id = added.payload.id as string;
+    expect((await sock.request("cron.get", { id })).payload).toMatchObject({ id, name: "epsilon" });
+    const updated = await sock.request("cron.update", { id, patch: { enabled: false } });
+    expect(updated.payload).toMatchObject({ id, enabled: false });
+  });
+
+  it("an id that names no job is refused as `cron job not found: <id>`, which `openclaw cron show <name>` takes as a cue to look the name up", async () => {
+    for (const method of ["cron.get", "cron.update", "cron.remove", "cron.run"]) {
+      const res = await sock.request(method, method === "cron.update" ? { id: "epsilon", patch: { enabled: true } } : { id: "epsilon" });
+      expect(res.ok, method).toBe(false);
+      expect(res.error.code).toBe("INVALID_REQUEST");
+      expect(res.error.message, method).toContain("cron job not found: epsilon");
+    }
+  });
+
+  it("cron.run answers {ok, enqueued, runId} (what `openclaw cron run --wait` waits on) and cron.runs takes status all", async () => {
+    const id = (await sock.request("cron.add", job("zeta"))).payload.id as string;
+    const run = await sock.request("cron.run", { id, mode: "force" });
+    expect(run.payload).toMatchObject({ ok: true, enqueued: true, runId: expect.any(String) });
+    const runs = await sock.request("cron.runs", { id, status: "all", limit: 50 });
+    expect(runs.ok, JSON.stringify(runs.error)).toBe(true);
+    const removed = await sock.request("cron.remove", { id });
+    expect(removed.payload).toEqual({ ok: true, removed: true });
   });
 });

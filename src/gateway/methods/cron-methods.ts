@@ -57,11 +57,17 @@ const jobFields = {
   delivery: Type.Optional(Delivery),
 };
 const RunStatus = Type.Union([Type.Literal("ok"), Type.Literal("error"), Type.Literal("skipped"), Type.Literal("interrupted")]);
+/** How OpenClaw words an unknown id; its CLI recognises the words (`cron show <name>` then looks the name up). */
+const notFound = (id: string) => invalidRequest(`cron job not found: ${id} (cron.list shows the ids)`);
 
-/** `cron.*` (docs/automation.md): reading jobs and runs needs operator.read, changing them operator.admin. */
+/**
+ * `cron.*` (docs/automation.md): reading jobs and runs needs operator.read, changing them operator.admin.
+ * `cron.get`, `cron.add` and `cron.update` answer the job itself, as OpenClaw does.
+ */
 export function registerCronMethods(registry: MethodRegistry, cron: CronService): void {
   const failed = (error: unknown): never => {
-    if (error instanceof JobInputError || error instanceof CronNotFoundError) throw invalidRequest(error.message);
+    if (error instanceof CronNotFoundError) throw notFound(error.jobId);
+    if (error instanceof JobInputError) throw invalidRequest(error.message);
     if (error instanceof CronUnavailableError) throw unavailable(error.message);
     throw error;
   };
@@ -102,8 +108,8 @@ export function registerCronMethods(registry: MethodRegistry, cron: CronService)
     params: Type.Object({ id: Type.Optional(JobId), jobId: Type.Optional(JobId) }, { additionalProperties: false }),
     handler: (params) => {
       const job = cron.get(idOf(params));
-      if (!job) throw invalidRequest(`no cron job ${JSON.stringify(idOf(params))} (cron.list shows the ids)`);
-      return { job };
+      if (!job) throw notFound(idOf(params));
+      return job;
     },
   });
 
@@ -111,7 +117,7 @@ export function registerCronMethods(registry: MethodRegistry, cron: CronService)
     name: "cron.add",
     scope: "operator.admin",
     params: Type.Object(jobFields, { additionalProperties: false }),
-    handler: async (params) => ({ job: await cron.add(params as CronJobInput).catch(failed) }),
+    handler: (params) => cron.add(params as CronJobInput).catch(failed),
   });
 
   registry.register({
@@ -121,14 +127,18 @@ export function registerCronMethods(registry: MethodRegistry, cron: CronService)
       { id: Type.Optional(JobId), jobId: Type.Optional(JobId), patch: Type.Partial(Type.Object(jobFields, { additionalProperties: false })) },
       { additionalProperties: false },
     ),
-    handler: async (params) => ({ job: await cron.update(idOf(params), params.patch as CronJobPatch).catch(failed) }),
+    handler: (params) => cron.update(idOf(params), params.patch as CronJobPatch).catch(failed),
   });
 
   registry.register({
     name: "cron.remove",
     scope: "operator.admin",
     params: Type.Object({ id: Type.Optional(JobId), jobId: Type.Optional(JobId) }, { additionalProperties: false }),
-    handler: async (params) => cron.remove(idOf(params)).catch(failed),
+    handler: async (params) => {
+      const { removed } = await cron.remove(idOf(params)).catch(failed);
+      if (!removed) throw notFound(idOf(params));
+      return { ok: true, removed };
+    },
   });
 
   registry.register({
@@ -140,7 +150,9 @@ export function registerCronMethods(registry: MethodRegistry, cron: CronService)
     ),
     handler: (params) => {
       try {
-        return cron.run(idOf(params), params.mode ?? "force");
+        const run = cron.run(idOf(params), params.mode ?? "force");
+        // `enqueued` is what OpenClaw's `cron run --wait` waits on.
+        return run.ran ? { ok: true, enqueued: true, ...run } : { ok: true, ...run };
       } catch (error) {
         return failed(error);
       }
@@ -158,7 +170,7 @@ export function registerCronMethods(registry: MethodRegistry, cron: CronService)
         runId: Type.Optional(Type.String({ maxLength: 200 })),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
         offset: Type.Optional(Type.Integer({ minimum: 0 })),
-        status: Type.Optional(RunStatus),
+        status: Type.Optional(Type.Union([RunStatus, Type.Literal("all")])),
         statuses: Type.Optional(Type.Array(RunStatus, { maxItems: 4 })),
         deliveryStatus: Type.Optional(Type.Union([Type.Literal("delivered"), Type.Literal("not-delivered"), Type.Literal("unknown"), Type.Literal("not-requested")])),
         query: Type.Optional(Type.String({ maxLength: 200 })),
@@ -169,7 +181,7 @@ export function registerCronMethods(registry: MethodRegistry, cron: CronService)
     handler: (params) => {
       const jobId = params.id ?? params.jobId;
       if (params.scope === "job" && !jobId) throw invalidRequest('scope "job" needs id (or jobId)');
-      const statuses = params.statuses ?? (params.status ? [params.status] : undefined);
+      const statuses = params.statuses ?? (params.status && params.status !== "all" ? [params.status] : undefined);
       return cron.runs({
         jobId,
         runId: params.runId,
