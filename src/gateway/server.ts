@@ -16,6 +16,7 @@ import { MethodRegistry } from "./methods/registry.js";
 import { registerSystemMethods } from "./methods/system-methods.js";
 import { registerExecApprovalMethods } from "./methods/exec-approval-methods.js";
 import { registerCatalogMethods } from "./methods/catalog-methods.js";
+import { registerSkillMethods } from "./methods/skill-methods.js";
 import { registerConfigMethods } from "./methods/config-methods.js";
 import { registerLogMethods } from "./methods/log-methods.js";
 import { registerDeviceMethods } from "./methods/device-methods.js";
@@ -298,6 +299,7 @@ export class GatewayServer {
     registerDeviceMethods(this.methods, this.devices);
     registerExecApprovalMethods(this.methods, this.approvals);
     registerCatalogMethods(this.methods);
+    registerSkillMethods(this.methods);
     registerConfigMethods(this.methods);
     registerLogMethods(this.methods);
     this.traces = new TraceRecorder({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, env: process.env, logger: opts.logger });

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
@@ -17,11 +19,18 @@ let model: FakeModelServer;
 let telegram: FakeTelegram;
 let gw: GatewayProcess;
 let sock: TestSocket;
+let stateDir: string;
 
 beforeAll(async () => {
   model = await startFakeModelServer();
   telegram = await startFakeTelegram();
-  const stateDir = makeTempDir("openclaw-cli-wire-");
+  stateDir = makeTempDir("openclaw-cli-wire-");
+  const skillDir = path.join(stateDir, "workspace", "skills", "needs-a-tool");
+  fs.mkdirSync(skillDir, { recursive: true });
+  fs.writeFileSync(
+    path.join(skillDir, "SKILL.md"),
+    '---\nname: needs-a-tool\ndescription: Use when the tool is needed.\nmetadata: {"openclaw": {"emoji": "🔧", "requires": {"bins": ["no-such-binary-xyz"], "env": ["NO_SUCH_VAR_XYZ"]}}}\n---\nUse it.\n',
+  );
   const channels = {
     telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 },
   };
@@ -178,5 +187,42 @@ describe("openclaw cron add / get / show / edit / run / rm", () => {
     expect(runs.ok, JSON.stringify(runs.error)).toBe(true);
     const removed = await sock.request("cron.remove", { id });
     expect(removed.payload).toEqual({ ok: true, removed: true });
+  });
+});
+
+describe("openclaw skills list", () => {
+  it("skills.status reports every skill of the agent with its source, readiness and what it is missing", async () => {
+    // The CLI's request; without an answer it lists the skills bundled with the CLI instead of this gateway's.
+    const res = await sock.request("skills.status", { agentId: "main" });
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+    expect(res.payload.workspaceDir).toBe(path.join(stateDir, "workspace"));
+    expect(res.payload.managedSkillsDir).toBe(path.join(stateDir, "skills"));
+    const skills = res.payload.skills as Record<string, any>[];
+    const needsTool = skills.find((s) => s.name === "needs-a-tool");
+    expect(needsTool).toMatchObject({
+      description: "Use when the tool is needed.",
+      source: "openclaw-workspace",
+      bundled: false,
+      emoji: "🔧",
+      eligible: false,
+      disabled: false,
+      blockedByAllowlist: false,
+      blockedByAgentFilter: false,
+      modelVisible: false,
+      commandVisible: false,
+      requirements: { bins: ["no-such-binary-xyz"], anyBins: [], env: ["NO_SUCH_VAR_XYZ"], config: [], os: [] },
+      missing: { bins: ["no-such-binary-xyz"], anyBins: [], env: ["NO_SUCH_VAR_XYZ"], config: [], os: [] },
+    });
+    // The bundled skills are listed as bundled, and one that asks for nothing is ready.
+    const bundled = skills.filter((s) => s.bundled);
+    expect(bundled.length).toBeGreaterThan(0);
+    expect(bundled.every((s) => s.source === "openclaw-bundled")).toBe(true);
+    expect(skills.some((s) => s.eligible && s.modelVisible)).toBe(true);
+  });
+
+  it("an unknown agent is refused by name", async () => {
+    const res = await sock.request("skills.status", { agentId: "nobody" });
+    expect(res.ok).toBe(false);
+    expect(res.error.message).toContain("nobody");
   });
 });

@@ -49,27 +49,57 @@ function configTruthy(config: unknown, keyPath: string): boolean {
   }
 }
 
-/** Why `skill` may not be offered, or null when it may. Checks run cheapest and most decisive first. */
-function dropReason(skill: DiscoveredSkill, ctx: Required<Pick<SkillFilterContext, "platform" | "env" | "hasBinary">> & SkillFilterContext): string | null {
+/** What a skill asks for that this machine lacks; every list is empty when it may run here. */
+export interface MissingRequirements {
+  bins: string[];
+  /** The whole `anyBins` list when none of them is on PATH. */
+  anyBins: string[];
+  env: string[];
+  config: string[];
+  /** The skill's platforms when this one is not among them. */
+  os: string[];
+}
+
+type ResolvedContext = Required<Pick<SkillFilterContext, "platform" | "env" | "hasBinary">> & SkillFilterContext;
+
+function resolveContext(context: SkillFilterContext): ResolvedContext {
+  const env = context.env ?? process.env;
+  const platform = context.platform ?? process.platform;
+  return { ...context, env, platform, hasBinary: context.hasBinary ?? createBinaryLookup(env, platform) };
+}
+
+function missingFor(skill: DiscoveredSkill, ctx: ResolvedContext): MissingRequirements {
+  const { os, requires, always, primaryEnv } = skill.gating;
+  const osMissing = os && os.length > 0 && !os.includes(ctx.platform) ? [...os] : [];
+  if (always) return { bins: [], anyBins: [], env: [], config: [], os: osMissing };
+  const entry = ctx.entries?.[skill.gating.skillKey ?? skill.name];
+  const supplied = (name: string) => isSet(ctx.env[name]) || isSet(entry?.env?.[name]) || (name === primaryEnv && isSet(entry?.apiKey));
+  return {
+    bins: requires.bins.filter((bin) => !ctx.hasBinary(bin)),
+    anyBins: requires.anyBins.length > 0 && !requires.anyBins.some((bin) => ctx.hasBinary(bin)) ? [...requires.anyBins] : [],
+    env: requires.env.filter((name) => !supplied(name)),
+    config: requires.config.filter((keyPath) => !configTruthy(ctx.config, keyPath)),
+    os: osMissing,
+  };
+}
+
+/** What `skill` asks for (binaries, variables, config keys, platform) that is missing here. */
+export function missingRequirements(skill: DiscoveredSkill, context: SkillFilterContext = {}): MissingRequirements {
+  return missingFor(skill, resolveContext(context));
+}
+
+/** Why `skill` may not be offered, or null when it may. Checks run most decisive first. */
+function dropReason(skill: DiscoveredSkill, ctx: ResolvedContext): string | null {
   const key = skill.gating.skillKey ?? skill.name;
-  const entry = ctx.entries?.[key];
-  if (entry?.enabled === false) return `disabled by skills.entries.${key}.enabled`;
+  if (ctx.entries?.[key]?.enabled === false) return `disabled by skills.entries.${key}.enabled`;
   if (ctx.allowlist && !ctx.allowlist.includes(skill.name)) return "not in the agent's skills allowlist";
   if (skill.source === "bundled" && ctx.allowBundled && !ctx.allowBundled.includes(skill.name)) return "bundled skill not in skills.allowBundled";
-  const { os, requires, always, primaryEnv } = skill.gating;
-  if (os && os.length > 0 && !os.includes(ctx.platform)) return `needs os ${os.join(" or ")} (this is ${ctx.platform})`;
-  if (always) return null;
-
-  const missingBins = requires.bins.filter((bin) => !ctx.hasBinary(bin));
-  if (missingBins.length > 0) return `missing on PATH: ${missingBins.join(", ")}`;
-  if (requires.anyBins.length > 0 && !requires.anyBins.some((bin) => ctx.hasBinary(bin))) {
-    return `needs one of on PATH: ${requires.anyBins.join(", ")}`;
-  }
-  const supplied = (name: string) => isSet(ctx.env[name]) || isSet(entry?.env?.[name]) || (name === primaryEnv && isSet(entry?.apiKey));
-  const missingEnv = requires.env.filter((name) => !supplied(name));
-  if (missingEnv.length > 0) return `missing env: ${missingEnv.join(", ")}`;
-  const falsy = requires.config.filter((keyPath) => !configTruthy(ctx.config, keyPath));
-  if (falsy.length > 0) return `config not set: ${falsy.join(", ")}`;
+  const missing = missingFor(skill, ctx);
+  if (missing.os.length > 0) return `needs os ${missing.os.join(" or ")} (this is ${ctx.platform})`;
+  if (missing.bins.length > 0) return `missing on PATH: ${missing.bins.join(", ")}`;
+  if (missing.anyBins.length > 0) return `needs one of on PATH: ${missing.anyBins.join(", ")}`;
+  if (missing.env.length > 0) return `missing env: ${missing.env.join(", ")}`;
+  if (missing.config.length > 0) return `config not set: ${missing.config.join(", ")}`;
   return null;
 }
 
@@ -79,9 +109,7 @@ function dropReason(skill: DiscoveredSkill, ctx: Required<Pick<SkillFilterContex
  * the reference defines no such skill fields; tool policy covers who may do what.
  */
 export function filterSkills(skills: readonly DiscoveredSkill[], context: SkillFilterContext = {}): FilteredSkills {
-  const env = context.env ?? process.env;
-  const platform = context.platform ?? process.platform;
-  const ctx = { ...context, env, platform, hasBinary: context.hasBinary ?? createBinaryLookup(env, platform) };
+  const ctx = resolveContext(context);
   const kept: DiscoveredSkill[] = [];
   const dropped: DroppedSkill[] = [];
   for (const skill of skills) {
