@@ -222,12 +222,8 @@ export class ChannelManager {
 
   /** Direct delivery without an agent run (`send`, `openclaw message send`, the `message` tool). */
   async send(params: SendParams): Promise<{ runId: string; channel: string; accountId: string; chatId: string; messageIds: string[] }> {
-    const channel = this.pickChannel(params.channel);
-    const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
     const wait = params.waitForAccount ? "durable" : "interactive";
-    const available = await this.delivery.whenAccountRuns(channel, accountId, wait);
-    if (available.state === "gone") throw new ChannelSendRefused(available.reason);
-    const target = await available.account.resolveTarget(params.to);
+    const chat = await this.resolveChat(params, wait);
     const id = `send:${params.idempotencyKey}`;
     const existing = this.deliveryLedger.get(id);
     // The same key again after a failure is the caller retrying: what did not go out is owed anew.
@@ -235,20 +231,23 @@ export class ChannelManager {
     const entry =
       existing?.state === "delivered"
         ? existing
-        : await this.delivery.deliverText(
-            id,
-            {
-              channel,
-              accountId,
-              chatId: target.chatId,
-              ...((params.threadId ?? target.threadId) ? { threadId: params.threadId ?? target.threadId } : {}),
-              ...(params.replyToId ? { replyToMessageId: params.replyToId } : {}),
-            },
-            params.message,
-            wait,
-          );
+        : await this.delivery.deliverText(id, { ...chat, ...(params.replyToId ? { replyToMessageId: params.replyToId } : {}) }, params.message, wait);
     if (entry?.state !== "delivered") throw new ChannelSendRefused(describeFailedSend(entry));
-    return { runId: params.idempotencyKey, channel, accountId, chatId: target.chatId, messageIds: Object.values(entry.sent) };
+    return { runId: params.idempotencyKey, channel: chat.channel, accountId: chat.accountId, chatId: chat.chatId, messageIds: Object.values(entry.sent) };
+  }
+
+  /**
+   * The chat `to` names on a channel's account (the only channel, and its default account, when not
+   * named), once that account runs; refused (ChannelSendRefused) when it is gone, a bad target throws.
+   */
+  async resolveChat(params: { channel?: string; accountId?: string; to: string; threadId?: string }, wait: "durable" | "interactive" = "interactive"): Promise<DeliveryTarget> {
+    const channel = this.pickChannel(params.channel);
+    const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
+    const available = await this.delivery.whenAccountRuns(channel, accountId, wait);
+    if (available.state === "gone") throw new ChannelSendRefused(available.reason);
+    const target = await available.account.resolveTarget(params.to);
+    const threadId = params.threadId ?? target.threadId;
+    return { channel, accountId, chatId: target.chatId, ...(threadId ? { threadId } : {}) };
   }
 
   /** One file, posted at once (not through the delivery ledger: an upload is not replayed after a crash). */

@@ -10,14 +10,24 @@ import type { ChatDelivery } from "./operator-commands.js";
  * ended; and it does not depend on the session index, which is written up to a second later.
  * Every message a merged or steered turn answers ends with the same reply, which each chat gets
  * once. A session no channel message ever reached has nowhere to deliver: the request is refused.
+ * `agent` with `deliver` does the same for the chat it names (`channel`, `to`), or, naming none, the session's.
  */
-export function createChatDelivery(deps: { channels(): Pick<ChannelManager, "sessionChat" | "oweRunReply"> | undefined }): ChatDelivery {
+export function createChatDelivery(deps: { channels(): Pick<ChannelManager, "sessionChat" | "oweRunReply" | "resolveChat"> | undefined }): ChatDelivery {
   return {
     chatOf: (sessionKey) => {
       const channels = deps.channels();
       if (!channels) return { refusal: "this gateway has no chat channel running" };
       const chat = channels.sessionChat(sessionKey);
       return chat ? { chat } : { refusal: `session ${sessionKey} has no chat to deliver to (no channel message reached it yet)` };
+    },
+    chatTo: async (target) => {
+      const channels = deps.channels();
+      if (!channels) return { refusal: "this gateway has no chat channel running" };
+      try {
+        return { chat: await channels.resolveChat(target) };
+      } catch (err) {
+        return { refusal: (err as Error).message };
+      }
     },
     owe: async (run: ConversationRun, chat) => {
       const channels = deps.channels();

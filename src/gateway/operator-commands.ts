@@ -24,6 +24,8 @@ export interface ChatCommands {
 export interface ChatDelivery {
   /** The chat a reply of this session goes to, or why there is none (no channel message reached it, channels down). */
   chatOf(sessionKey: string): { chat: DeliveryTarget } | { refusal: string };
+  /** The chat `to` names on a channel (`agent` with `deliver`, `channel` and `to`), or why it cannot be delivered to. */
+  chatTo(target: { channel?: string; to: string; accountId?: string; threadId?: string }): Promise<{ chat: DeliveryTarget } | { refusal: string }>;
   /** Records durably that the run's reply is owed to `chat` (resolves once it is on disk); it is sent when the run ends, or after a restart. */
   owe(run: ConversationRun, chat: DeliveryTarget): Promise<void>;
 }

@@ -120,7 +120,6 @@ describe("chat.send fields", () => {
     const before = chatRequests(model).length;
     const refused: [Record<string, unknown>, RegExp][] = [
       [{ thinking: "enormous" }, /^invalid thinking "enormous": use one of off, minimal/],
-      [{ deliver: true }, /^not supported: deliver /],
       [{ model: "fake/other" }, /^not supported: model .*sessions\.patch/],
       [{ provider: "fake" }, /^not supported: provider /],
     ];

@@ -226,3 +226,38 @@ describe("openclaw skills list", () => {
     expect(res.error.message).toContain("nobody");
   });
 });
+
+describe("openclaw agent --deliver", () => {
+  /** The `agent` request `openclaw agent --message … --deliver --channel telegram --to 111` sends. */
+  const agentDeliver = (message: string, extra: Record<string, unknown> = {}) => ({
+    message,
+    agentId: "main",
+    to: String(CHAT),
+    deliver: true,
+    channel: "telegram",
+    timeout: 600,
+    idempotencyKey: randomUUID(),
+    ...extra,
+  });
+
+  it("sends the agent's reply to the chat named by channel and to, once", async () => {
+    model.enqueue({ text: "delivered answer" });
+    const res = await sock.request("agent", agentDeliver("please answer in the chat"), 20_000);
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+    const final = await sock.waitFor((f) => f.type === "res" && f.id === res.id && f.payload?.status === "ok", 20_000);
+    expect(final.payload.summary).toBe("delivered answer");
+    await telegram.waitFor(() => telegram.messages(CHAT).some((m) => m.text === "delivered answer"), 10_000);
+    expect(telegram.messages(CHAT).filter((m) => m.text === "delivered answer")).toHaveLength(1);
+  });
+
+  it("refuses a delivery it cannot make before running the turn, naming why", async () => {
+    const before = model.requests.length;
+    const badTarget = await sock.request("agent", agentDeliver("x", { to: "not a chat!" }));
+    expect(badTarget.ok).toBe(false);
+    expect(badTarget.error.message).toMatch(/^deliver: /);
+    const unknownChannel = await sock.request("agent", agentDeliver("x", { channel: "whatsapp" }));
+    expect(unknownChannel.ok).toBe(false);
+    expect(unknownChannel.error.message).toContain("whatsapp");
+    expect(model.requests.length).toBe(before);
+  });
+});

@@ -1,4 +1,5 @@
-import { Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
+import type { DeliveryTarget } from "../../channels/outbound/delivery-ledger.js";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { agentFinalPayload } from "./agent-final-payload.js";
 import { readAgentRunSettings } from "./agent-run-settings.js";
@@ -57,6 +58,26 @@ const AgentParams = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * Where `agent` with `deliver: true` sends the reply: the chat `channel` (or `replyChannel`) and `to`
+ * (or `replyTo`) name, else the chat the session last talked in; refused before any turn runs when
+ * there is none.
+ */
+async function deliveryChat(params: Static<typeof AgentParams>, conversations: ConversationPort, commands: ChatCommands): Promise<DeliveryTarget> {
+  if (!commands.deliverToChat) throw invalidRequest("deliver: this gateway has no chat channels");
+  const to = params.to ?? params.replyTo;
+  const found = to
+    ? await commands.deliverToChat.chatTo({
+        to,
+        ...((params.channel ?? params.replyChannel) ? { channel: params.channel ?? params.replyChannel } : {}),
+        ...((params.accountId ?? params.replyAccountId) ? { accountId: params.accountId ?? params.replyAccountId } : {}),
+        ...(params.threadId !== undefined ? { threadId: String(params.threadId) } : {}),
+      })
+    : commands.deliverToChat.chatOf(conversations.resolveSessionKey(params.sessionKey, params.agentId).sessionKey);
+  if ("refusal" in found) throw invalidRequest(`deliver: ${found.refusal}`);
+  return found.chat;
+}
+
 /** `agent` (two responses: `accepted`, then the result) and `agent.wait` (see docs/protocol.md, "Methods"). */
 export function registerAgentMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands = {}): void {
   registry.register({
@@ -70,6 +91,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
       assertKnownAgent(runtime.config(), params.agentId);
       const turnSettings = readAgentRunSettings(params);
+      const delivery = params.deliver ? await deliveryChat(params, conversations, commands) : undefined;
       let message = params.message;
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
@@ -144,6 +166,8 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
         ack({ runId: outcome.runId, status: outcome.run.endedAt ? outcome.run.status : "in_flight", acceptedAt: outcome.run.acceptedAt });
         return agentFinalPayload(await outcome.run.done);
       }
+      // The reply owed to the chat is on disk before the run is acknowledged.
+      if (delivery && commands.deliverToChat) await commands.deliverToChat.owe(outcome.run, delivery);
       ack({ runId: outcome.run.runId, status: "accepted", acceptedAt: outcome.run.acceptedAt });
       return agentFinalPayload(await outcome.run.done);
     },

@@ -6,7 +6,6 @@ import { thinkingLevelOf } from "./chat-send-options.js";
 export interface AgentRunFields {
   thinking?: string;
   timeout?: number;
-  deliver?: boolean;
   model?: string;
   provider?: string;
 }
@@ -15,15 +14,14 @@ const SESSION_MODEL = "the run uses the session's model; change it with sessions
 
 /** Fields with no feature behind them in `agent`, and what to do instead: a request carrying one is refused, never half-done. */
 const UNSUPPORTED: readonly [keyof AgentRunFields, (value: unknown) => boolean, string][] = [
-  ["deliver", (v) => v === true, "the agent method does not send its reply to a chat here; use chat.send with deliver: true"],
   ["model", (v) => v !== undefined, SESSION_MODEL],
   ["provider", (v) => v !== undefined, SESSION_MODEL],
 ];
 
 /**
  * `agent`'s run settings (docs/protocol.md, "agent"): `thinking` sets this run's thinking level
- * and `timeout` (seconds, 0 for none) bounds it, as in chat.send; `deliver: true`, `model` and
- * `provider` are refused before anything runs.
+ * and `timeout` (seconds, 0 for none) bounds it, as in chat.send; `model` and `provider` are refused
+ * before anything runs (`deliver` is the method's own: see deliveryChat).
  */
 export function readAgentRunSettings(params: AgentRunFields): NonNullable<SubmitInput["turnSettings"]> {
   for (const [field, used, instead] of UNSUPPORTED) {
