@@ -77,6 +77,12 @@ describe("openclaw cron list", () => {
     expect(after.snapshotRevision).not.toBe(before.snapshotRevision);
   });
 
+  it("names the agent each job runs as (effectiveAgentId), the default agent when the job names none", async () => {
+    expect((await sock.request("cron.add", job("agent-check"))).ok).toBe(true);
+    const page = (await sock.request("cron.list", { includeDisabled: false, limit: 200, offset: 0, query: "agent-check" })).payload;
+    expect(page.jobs).toEqual([expect.objectContaining({ name: "agent-check", effectiveAgentId: "main" })]);
+  });
+
   it("an empty inventory is a valid page too", async () => {
     const page = (await sock.request("cron.list", { enabled: "disabled", limit: 200, offset: 0 })).payload;
     expect(page).toMatchObject({ jobs: [], total: 0, offset: 0, hasMore: false, nextOffset: null });

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { defaultAgentId } from "../../agents/agent-config.js";
 import { CronNotFoundError, CronUnavailableError, JobInputError, type CronService } from "../../cron/cron-service.js";
 import type { CronJobInput, CronJobPatch } from "../../cron/job-input.js";
 import { invalidRequest, unavailable } from "../protocol/errors.js";
@@ -99,7 +100,12 @@ export function registerCronMethods(registry: MethodRegistry, cron: CronService)
       },
       { additionalProperties: false },
     ),
-    handler: (params) => cron.list(params),
+    handler: (params, { runtime }) => {
+      const page = cron.list(params);
+      // A job that names no agent runs as the default one; OpenClaw's CLI shows this as the job's agent.
+      const fallbackAgentId = defaultAgentId(runtime.config());
+      return { ...page, jobs: page.jobs.map((job) => ({ ...job, effectiveAgentId: job.agentId ?? fallbackAgentId })) };
+    },
   });
 
   registry.register({
