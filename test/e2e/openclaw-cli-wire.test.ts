@@ -247,7 +247,8 @@ describe("openclaw agent --deliver", () => {
   });
 
   it("sends the agent's reply to the chat named by channel and to, once", async () => {
-    model.enqueue({ text: "delivered answer" });
+    // A reply no other test's turn gives (cron runs of earlier tests may call the model meanwhile).
+    model.setResponder((req) => ({ text: JSON.stringify(req.body).includes("please answer in the chat") ? "delivered answer" : "ok" }));
     const res = await sock.request("agent", agentDeliver("please answer in the chat"), 20_000);
     expect(res.ok, JSON.stringify(res.error)).toBe(true);
     const final = await sock.waitFor((f) => f.type === "res" && f.id === res.id && f.payload?.status === "ok", 20_000);
@@ -265,5 +266,29 @@ describe("openclaw agent --deliver", () => {
     expect(unknownChannel.ok).toBe(false);
     expect(unknownChannel.error.message).toContain("whatsapp");
     expect(model.requests.length).toBe(before);
+  });
+});
+
+describe("openclaw status --json", () => {
+  it("status with includeCliProjection answers the summary the CLI reads: sessions by agent, heartbeat per agent and the agent roster", async () => {
+    const turn = await sock.request("agent", { message: "hello", agentId: "main", idempotencyKey: randomUUID() });
+    await sock.waitFor((f) => f.type === "res" && f.id === turn.id && f.payload?.status === "ok", 20_000);
+    // The CLI's request for `openclaw status --json`.
+    const res = await sock.request("status", { includeChannelSummary: false, includeCliProjection: true });
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+    const summary = res.payload;
+    expect(summary.sessions.count).toBeGreaterThanOrEqual(1);
+    expect(summary.sessions.defaults).toEqual({ model: "fake/fake-model", contextTokens: 120000 });
+    expect(summary.sessions.byAgent).toEqual([
+      expect.objectContaining({ agentId: "main", path: path.join(stateDir, "agents", "main", "sessions", "sessions.json"), count: summary.sessions.count }),
+    ]);
+    expect(summary.sessions.byAgent[0].recent[0]).toMatchObject({ key: "agent:main:main", updatedAt: expect.any(Number), age: expect.any(Number) });
+    expect(summary.heartbeat).toEqual({
+      defaultAgentId: "main",
+      agents: [expect.objectContaining({ agentId: "main", enabled: expect.any(Boolean), everyMs: expect.any(Number) })],
+    });
+    expect(summary.queuedSystemEvents).toEqual([]);
+    expect(summary.channelSummary).toEqual([]);
+    expect(summary.cliProjection.agents).toMatchObject({ defaultId: "main", selectionRequired: false, rows: [{ id: "main" }] });
   });
 });

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { buildHealthSnapshot } from "../health-snapshot.js";
+import { buildStatusSummary } from "../status-summary.js";
 import type { MethodRegistry } from "./registry.js";
 
 const Empty = Type.Object({}, { additionalProperties: false });
@@ -18,7 +19,7 @@ export function registerSystemMethods(registry: MethodRegistry): void {
     scope: "operator.read",
     // Fields the OpenClaw CLI sends; this summary always includes what it has.
     params: Type.Object({ includeChannelSummary: Type.Optional(Type.Boolean()), includeCliProjection: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-    handler: (_params, { runtime, caller }) => {
+    handler: (params, { runtime, caller }) => {
       const loaded = runtime.loadedConfig();
       const isAdmin = caller.scopes.includes("operator.admin");
       return {
@@ -40,11 +41,12 @@ export function registerSystemMethods(registry: MethodRegistry): void {
           externalBytes: external,
           arrayBuffersBytes: arrayBuffers,
         }))(process.memoryUsage()),
-        sessions: { count: runtime.sessions().list().length },
         logging: (({ file, ...health }) => (isAdmin ? { file, ...health } : health))(runtime.logFileHealth()),
         // One summary per channel; `channels.status` has the per-account details.
         channels: runtime.channelsStatus().channels,
         configReload: runtime.configReloadStatus(),
+        // What OpenClaw's `openclaw status` reads: sessions by agent, heartbeats, the agent roster.
+        ...buildStatusSummary(runtime, { ...params, showPaths: isAdmin }),
         // Paths reveal the operator's layout; only admins see them.
         ...(isAdmin ? { stateDir: runtime.stateDir, configPath: loaded.path, configHash: loaded.hash } : {}),
       };
