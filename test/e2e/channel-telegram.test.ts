@@ -141,7 +141,7 @@ describe("Telegram channel", () => {
   });
 
   it("logs a message from a group outside the groups allowlist at info, naming the chat and why; a sender outside the group's sender list only at debug", async () => {
-    telegram = await startFakeTelegram({ botUsername: "claw_bot" });
+    const telegram = await servers.startTelegram({ botUsername: "claw_bot" });
     const gw = await start({ telegram: { groups: { "-100123": { allowFrom: [String(OWNER)] } } } });
     telegram.pushMessage({ chatId: -100123, fromId: 999, fromName: "Stranger", text: "@claw_bot hi", messageId: 7 });
     telegram.pushMessage({ chatId: -100456, fromId: OWNER, fromName: "Ann", text: "@claw_bot hi", messageId: 8 });
