@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir, runCli, startGateway } from "../helpers/gateway-process.js";
-import { closedPort } from "../helpers/ports.js";
+import { REFUSED_PORT } from "../helpers/ports.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
 
 const servers = useFakeServers();
@@ -77,7 +77,7 @@ describe("every failed turn says what failed and the likely fix", () => {
   });
 
   it("agent -m without a running gateway suggests `openclaw gateway start` and --local", async () => {
-    const res = await runCli(["agent", "-m", "hi"], { OPENCLAW_STATE_DIR: makeTempDir(), OPENCLAW_GATEWAY_PORT: String(await closedPort()) });
+    const res = await runCli(["agent", "-m", "hi"], { OPENCLAW_STATE_DIR: makeTempDir(), OPENCLAW_GATEWAY_PORT: String(REFUSED_PORT) });
     expect(res.code).toBe(1);
     expect(res.output).toContain("ECONNREFUSED");
     expect(res.output).toContain("openclaw gateway start");

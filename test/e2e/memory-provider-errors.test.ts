@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, runCli } from "../helpers/gateway-process.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { closedPort } from "../helpers/ports.js";
+import { REFUSED_PORT } from "../helpers/ports.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 
 /**
@@ -38,7 +38,7 @@ describe("embedding provider failures", () => {
   });
 
   it("an unreachable endpoint asks whether the server runs there and names the baseUrl settings", async () => {
-    const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+    const baseUrl = `http://127.0.0.1:${REFUSED_PORT}/v1`;
     const res = await runCli(["memory", "search", "deploy"], memoryState(baseUrl, "sk-the-right-key"));
     expect(res.code).toBe(1);
     expect(res.output).toContain(`memory unavailable: embedding provider emb (${baseUrl}) is unreachable: ECONNREFUSED`);
@@ -46,7 +46,7 @@ describe("embedding provider failures", () => {
   });
 
   it("credentials written into the baseUrl are not shown", async () => {
-    const baseUrl = `http://embeduser:embed-pass-secret@127.0.0.1:${await closedPort()}/v1`;
+    const baseUrl = `http://embeduser:embed-pass-secret@127.0.0.1:${REFUSED_PORT}/v1`;
     const res = await runCli(["memory", "search", "deploy"], memoryState(baseUrl, "sk-the-right-key"));
     expect(res.code).toBe(1);
     expect(res.output).toContain("embedding provider emb (http://***@127.0.0.1:");

@@ -1,6 +1,13 @@
 import net from "node:net";
 
-/** A port nothing listens on: one the system handed out and took back. */
+/**
+ * A port connections to 127.0.0.1 are refused on for the whole test: port 1. The system never
+ * hands it out as an ephemeral port, so no fake server or gateway of a test running beside this
+ * one can take it (a port handed out and taken back, as `closedPort` gives, can be).
+ */
+export const REFUSED_PORT = 1;
+
+/** A free port to listen on: one the system handed out and took back (another process may take it first). */
 export async function closedPort(): Promise<number> {
   const probe = net.createServer();
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
