@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatRequests, readIndex, waitUntil } from "../helpers/reliability.js";
-import { holdFirstThenSend, startQueueGateway, type QueueGateway } from "../helpers/queue-gateway.js";
+import { holdFirstThenSend, startQueueGateway, type QueueGateway, type SendMessage } from "../helpers/queue-gateway.js";
 
 /**
  * A message is written to the transcript when it arrives. One that then leaves the queue without
@@ -28,7 +28,7 @@ async function historyTexts(sessionKey: string): Promise<string[]> {
 }
 
 /** Sends `text` to the idle session and waits for its answer. */
-async function sendAndWait(send: (message: string, key: string) => Promise<{ ok: boolean }>, text: string, runId: string): Promise<void> {
+async function sendAndWait(send: SendMessage, text: string, runId: string): Promise<void> {
   expect((await send(text, runId)).ok).toBe(true);
   expect((await q.wait(runId)).payload).toMatchObject({ status: "ok" });
 }

@@ -174,7 +174,8 @@ describe("stdio ACP runtime", () => {
     settings.timeoutSeconds = 1;
     const events = await turn(rt, handle, "#hang");
     expect(events.at(-1)).toMatchObject({ type: "error", code: "ACP_TIMEOUT", message: expect.stringContaining("did not finish the turn within 1 s") });
-    expect(events.at(-1)!.type === "error" && events.at(-1)!.message).toContain("its process killed");
+    const last = events.at(-1)!;
+    expect(last.type === "error" ? last.message : "").toContain("its process killed");
     expect(logLines(logFile).some((l) => l.method === "session/cancel")).toBe(true);
     expect(isProcessAlive(handle.pid!)).toBe(false);
   });

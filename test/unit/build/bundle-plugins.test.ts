@@ -3,8 +3,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rolldown } from "rolldown";
+// @ts-expect-error a plain ES module of the build, without type declarations
 import { eagerModuleFactories } from "../../../build/eager-module-factories.mjs";
+// @ts-expect-error a plain ES module of the build, without type declarations
 import { fastifyOnDemand } from "../../../build/fastify-on-demand.mjs";
+// @ts-expect-error a plain ES module of the build, without type declarations
 import { lazyAcpSchemas } from "../../../build/lazy-acp-schemas.mjs";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");

@@ -105,8 +105,8 @@ describe("loadConfig", () => {
       'unknown config key "channels.telegram.groups.-100.requireMenton" (ignored; did you mean "channels.telegram.groups.-100.requireMention"?)',
       'unknown config key "channels.telegram.groups.-100.topics.7.agentid" (ignored; did you mean "channels.telegram.groups.-100.topics.7.agentId"?)',
     ]);
-    expect(config.channels.telegram?.accounts).toEqual({ a: {}, b: {} });
-    expect(config.channels.telegram?.groups).toEqual({ "-100": { topics: { "7": {} } }, "-200": {} });
+    expect(config.channels?.telegram?.accounts).toEqual({ a: {}, b: {} });
+    expect(config.channels?.telegram?.groups).toEqual({ "-100": { topics: { "7": {} } }, "-200": {} });
   });
 
   it("reports a directory in place of the file", () => {

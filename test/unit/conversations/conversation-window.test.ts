@@ -172,7 +172,7 @@ describe("ConversationWindow", () => {
     const entries = [
       ...before.map((message, i) => ({ type: "message", id: ids[i]!, parentId: null, timestamp: "", message })),
       { type: "compaction", id: "cmp", parentId: null, timestamp: new Date(0).toISOString(), summary: text, firstKeptEntryId: "e2" },
-      { type: "custom", id: "w", parentId: null, timestamp: "", ...withdrawalEntry("e2", "q", "dropped") },
+      { id: "w", parentId: null, timestamp: "", ...withdrawalEntry("e2", "q", "dropped") },
       ...after.map((message, i) => ({ type: "message", id: `f${i}`, parentId: null, timestamp: "", message })),
     ];
     const { summary, messages: kept } = afterLatestCompaction(toHistoryItems(entries));

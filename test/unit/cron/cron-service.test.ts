@@ -297,7 +297,7 @@ describe("cron reports to a session", () => {
   it("an isolated run's result goes into the main session once as a task_completion with source cron", async () => {
     const h = await cronHarness();
     open.push(h.service);
-    h.conversations.autoReply = (input) => (input.sessionKey.includes(":cron:") ? { status: "ok", text: "3 new issues" } : undefined);
+    h.conversations.autoReply = (input) => (input.sessionKey?.includes(":cron:") ? { status: "ok", text: "3 new issues" } : undefined);
     const job = await h.service.add(isolatedJob({ delivery: { mode: "session", to: "main" } }));
     h.clock.advance(3_600_000);
     await new Promise((r) => setImmediate(r));

@@ -40,7 +40,7 @@ describe("AgentToAgent", () => {
       await settle();
       if (conversations.submitted.length === hop) break;
     }
-    expect(conversations.submitted.map((s) => `${s.sessionKey}#${s.provenance.hop}`)).toEqual([
+    expect(conversations.submitted.map((s) => `${s.sessionKey}#${s.provenance?.hop}`)).toEqual([
       "agent:main:peer#1",
       "agent:main:main#2",
       "agent:main:peer#3",
@@ -71,7 +71,7 @@ describe("AgentToAgent", () => {
     // The peer's turn (still running) answers with the tool instead of its final text.
     const reply = await a2a.send(caller("agent:main:peer"), { sessionKey: "agent:main:main", message: "explicit answer" }, never);
     expect(reply).toMatchObject({ status: "accepted" });
-    expect(conversations.submitted[1]!.provenance).toMatchObject({ hop: 2, exchangeId: conversations.submitted[0]!.provenance.exchangeId });
+    expect(conversations.submitted[1]!.provenance).toMatchObject({ hop: 2, exchangeId: conversations.submitted[0]!.provenance?.exchangeId });
     conversations.run(conversations.submitted[0]!.idempotencyKey).finish("ok", "final text");
     await settle();
     expect(conversations.submitted.map((s) => s.message.split("\n")[1])).toEqual(["ping", "explicit answer"]);

@@ -1,11 +1,15 @@
 import type {
   AgentConversations as ConversationPort,
   ConversationRun as PortRun,
+  RunStatus,
   SubmitInput as PortSubmitInput,
   SubmitOutcome as PortSubmitOutcome,
 } from "../../../src/agents/conversation-port.js";
 import type { TranscriptMessage } from "../../../src/agents/types.js";
 import type { SessionStore } from "../../../src/sessions/store/index.js";
+
+/** A submitted message: sub-agents always name its session and key it. */
+export type Submitted = PortSubmitInput & { idempotencyKey: string; sessionKey: string };
 
 interface FakeRun extends PortRun {
   finish(status: "ok" | "error" | "aborted" | "timeout", text?: string): void;
@@ -17,8 +21,8 @@ interface FakeRun extends PortRun {
  * `restart()`, runs do not — as across a real gateway restart.
  */
 export class FakeConversations implements ConversationPort {
-  readonly submitted: PortSubmitInput[] = [];
-  private readonly ledger = new Map<string, string>();
+  readonly submitted: Submitted[] = [];
+  private readonly ledger = new Map<string, RunStatus | "in_flight" | "interrupted">();
   private readonly all = new Map<string, FakeRun>();
   private readonly histories = new Map<string, TranscriptMessage[]>();
 
@@ -30,16 +34,20 @@ export class FakeConversations implements ConversationPort {
   };
 
   async submit(input: PortSubmitInput): Promise<PortSubmitOutcome> {
-    const known = this.ledger.get(input.idempotencyKey);
-    if (known !== undefined) return { kind: "duplicate", runId: input.idempotencyKey, status: known, run: this.all.get(input.idempotencyKey) };
-    this.ledger.set(input.idempotencyKey, "in_flight");
-    this.submitted.push(input);
-    this.store.ensure(input.sessionKey);
-    this.push(input.sessionKey, { role: "user", content: input.message, timestamp: Date.now(), provenance: input.provenance });
+    // Sub-agents always name the session and key their messages; a submit without either is a bug in the code under test.
+    const { idempotencyKey, sessionKey } = input;
+    if (idempotencyKey === undefined || sessionKey === undefined) throw new Error(`submit without idempotencyKey or sessionKey: ${JSON.stringify(input)}`);
+    const known = this.ledger.get(idempotencyKey);
+    if (known !== undefined) return { kind: "duplicate", runId: idempotencyKey, sessionKey, status: known, run: this.all.get(idempotencyKey) };
+    this.ledger.set(idempotencyKey, "in_flight");
+    this.submitted.push({ ...input, idempotencyKey, sessionKey });
+    this.store.ensure(sessionKey);
+    this.push(sessionKey, { role: "user", content: input.message, timestamp: Date.now(), ...(input.provenance ? { provenance: input.provenance } : {}) });
     let resolve!: (r: PortRun) => void;
     const run: FakeRun = {
-      runId: input.idempotencyKey,
-      sessionKey: input.sessionKey,
+      runId: idempotencyKey,
+      sessionKey,
+      agentId: input.agentId ?? "main",
       status: "running",
       acceptedAt: Date.now(),
       startedAt: Date.now(),
@@ -49,18 +57,20 @@ export class FakeConversations implements ConversationPort {
         run.status = status;
         run.endedAt = Date.now();
         run.result = {
+          runId: idempotencyKey,
+          messages: [],
           payloads: text ? [{ text }] : [],
           usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 },
           durationMs: 7,
           stopReason: status === "ok" ? "stop" : status === "aborted" ? "aborted" : "error",
         };
-        if (text) this.push(input.sessionKey, { role: "assistant", content: [{ type: "text", text }], timestamp: Date.now(), stopReason: "stop" });
-        this.ledger.set(input.idempotencyKey, status);
+        if (text) this.push(sessionKey, { role: "assistant", content: [{ type: "text", text }], timestamp: Date.now(), stopReason: "stop" });
+        this.ledger.set(idempotencyKey, status);
         resolve(run);
       },
     };
     this.all.set(run.runId, run);
-    return { kind: "accepted", run };
+    return { kind: "accepted", run, queued: "started" };
   }
 
   abort(sessionKey: string): string[] {
@@ -81,7 +91,7 @@ export class FakeConversations implements ConversationPort {
   }
 
   /** Messages submitted to a session, in order. */
-  to(sessionKey: string): PortSubmitInput[] {
+  to(sessionKey: string): Submitted[] {
     return this.submitted.filter((s) => s.sessionKey === sessionKey);
   }
 

@@ -31,6 +31,7 @@ class RecordingThreads implements SubagentThreadPort {
   readonly opened: string[] = [];
   readonly bound: { thread: SubagentThread; child: string; label: string }[] = [];
   readonly delivered: { child: string; runId: string }[] = [];
+  readonly deliveredTexts: { thread: SubagentThread; text: string; key: string }[] = [];
   readonly released: string[] = [];
   check() {
     return this.refuse;
@@ -44,6 +45,9 @@ class RecordingThreads implements SubagentThreadPort {
   }
   deliverRun(child: string, run: PortRun) {
     this.delivered.push({ child, runId: run.runId });
+  }
+  deliverText(thread: SubagentThread, text: string, key: string) {
+    this.deliveredTexts.push({ thread, text, key });
   }
   release(child: string) {
     this.released.push(child);

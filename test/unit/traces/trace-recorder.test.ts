@@ -4,7 +4,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent, AssistantMessage } from "../../../src/agents/types.js";
-import { applyDefaults, type OpenClawConfig } from "../../../src/config/defaults.js";
+import { applyDefaults } from "../../../src/config/defaults.js";
+import type { OpenClawConfig } from "../../../src/config/index.js";
 import { TraceRecorder, TraceStore, tracesDbPath } from "../../../src/traces/index.js";
 import { traceSource } from "../../../src/conversations/trace-source.js";
 
