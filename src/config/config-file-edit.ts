@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import JSON5 from "json5";
 import { isScalar, type Document } from "yaml";
+import { unwritableKeyIssues } from "./edit-key-check.js";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { formatKeyPath, isPlainObject, setOwnProperty, type KeyPathSegment } from "./key-path.js";
 import { hashConfigBytes } from "./load.js";
@@ -71,7 +72,7 @@ export function replaceConfigFile(filePath: string, raw: string, opts: ConfigEdi
         ) ?? `${JSON.stringify(data, null, 2)}\n`;
     }
   }
-  return validateAndWrite(filePath, current.target, data, output.endsWith("\n") ? output : `${output}\n`, opts);
+  return validateAndWrite(filePath, current, data, output.endsWith("\n") ? output : `${output}\n`, opts);
 }
 
 /**
@@ -99,7 +100,7 @@ export function patchConfigFile(filePath: string, patchText: string, opts: Confi
   } else {
     output = `${JSON.stringify(data, null, 2)}\n`;
   }
-  return validateAndWrite(filePath, current.target, data, output, opts);
+  return validateAndWrite(filePath, current, data, output, opts);
 }
 
 interface CurrentFile {
@@ -135,8 +136,12 @@ function readForEdit(filePath: string, baseHash: string | undefined): CurrentFil
   return { target, text, data };
 }
 
-function validateAndWrite(filePath: string, target: string, data: unknown, output: string, opts: ConfigEditOptions): ConfigEditResult {
-  const { warnings } = validateAndWriteConfig(filePath, target, data, output, opts.env ?? process.env, opts.refuse);
+function validateAndWrite(filePath: string, current: CurrentFile, data: unknown, output: string, opts: ConfigEditOptions): ConfigEditResult {
+  if (isPlainObject(data)) {
+    const unwritable = unwritableKeyIssues(current.data, data);
+    if (unwritable.length > 0) throw ConfigError.fromIssues(unwritable, filePath);
+  }
+  const { warnings } = validateAndWriteConfig(filePath, current.target, data, output, opts.env ?? process.env, opts.refuse);
   return { path: filePath, hash: hashConfigBytes(Buffer.from(output, "utf8")), warnings };
 }
 

@@ -11,6 +11,13 @@ const PLAIN_KEY = /^[A-Za-z0-9_$-]+$/;
 // Refused anywhere in a path: writing through them would reach Object.prototype.
 const FORBIDDEN_KEYS = new Set(["__proto__", "prototype", "constructor"]);
 
+/** The key paths in `value` (objects and arrays, walked whole) whose last key is one of the forbidden keys. */
+export function findForbiddenKeys(value: unknown, path: KeyPathSegment[] = []): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => findForbiddenKeys(item, [...path, index]));
+  if (!isPlainObject(value)) return [];
+  return Object.entries(value).flatMap(([key, child]) => (FORBIDDEN_KEYS.has(key) ? [formatKeyPath([...path, key])] : findForbiddenKeys(child, [...path, key])));
+}
+
 export function formatKeyPath(segments: readonly KeyPathSegment[]): string {
   let out = "";
   for (const segment of segments) {

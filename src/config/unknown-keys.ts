@@ -20,33 +20,55 @@ function isObjectSchema(schema: TSchema): boolean {
   return ["Object", "Record", "Intersect"].includes(kindOf(schema));
 }
 
+/** A key the schema does not know: its path, and the known key it is closest to (a likely typo). */
+export interface UnknownKey {
+  path: string;
+  suggestion?: string;
+}
+
+type OnUnknown = (key: UnknownKey) => void;
+
 /**
  * Returns a copy of `value` holding only keys the schema knows, adding a warning for each
  * key it drops. Also reads an empty YAML value (`key:` → null) as "not set", since that is
  * what commenting out every child of a section produces. Values of the wrong type are
  * kept as they are: reporting them is the validator's job.
  */
-export function stripUnknownKeys(schema: TSchema, value: unknown, warnings: string[], path: KeyPathSegment[] = []): unknown {
+export function stripUnknownKeys(schema: TSchema, value: unknown, warnings: string[]): unknown {
+  return strip(schema, value, [], ({ path, suggestion }) => {
+    const hint = suggestion ? `; did you mean "${suggestion}"?` : "";
+    warnings.push(`${UNKNOWN_KEY_PREFIX}"${path}" (ignored${hint})`);
+  });
+}
+
+/** Every key in `value` the schema does not know, in document order. */
+export function findUnknownKeys(schema: TSchema, value: unknown): UnknownKey[] {
+  const found: UnknownKey[] = [];
+  strip(schema, value, [], (key) => found.push(key));
+  return found;
+}
+
+function strip(schema: TSchema, value: unknown, path: KeyPathSegment[], onUnknown: OnUnknown): unknown {
   const node = schema as SchemaNode;
   switch (kindOf(schema)) {
     case "Object":
-      return isPlainObject(value) ? stripObject(node, value, warnings, path) : value;
+      return isPlainObject(value) ? stripObject(node, value, path, onUnknown) : value;
     case "Record":
-      return isPlainObject(value) ? stripRecord(node, value, warnings, path) : value;
+      return isPlainObject(value) ? stripRecord(node, value, path, onUnknown) : value;
     case "Array":
       if (!Array.isArray(value) || !node.items) return value;
-      return value.map((item, index) => stripUnknownKeys(node.items!, item, warnings, [...path, index]));
+      return value.map((item, index) => strip(node.items!, item, [...path, index], onUnknown));
     case "Union": {
       // For "string or object" unions, an object value is walked with the object variant.
       const objectVariants = (node.anyOf ?? []).filter(isObjectSchema);
       if (isPlainObject(value) && objectVariants.length === 1) {
-        return stripUnknownKeys(objectVariants[0]!, value, warnings, path);
+        return strip(objectVariants[0]!, value, path, onUnknown);
       }
       return value;
     }
     case "Intersect": {
       const merged = mergeObjectSchemas(node.allOf ?? []);
-      return merged && isPlainObject(value) ? stripObject(merged, value, warnings, path) : value;
+      return merged && isPlainObject(value) ? stripObject(merged, value, path, onUnknown) : value;
     }
     default:
       return value;
@@ -74,7 +96,7 @@ function mergeObjectSchemas(members: TSchema[]): ObjectShape | undefined {
   return { properties, required };
 }
 
-function stripObject(node: ObjectShape, value: Record<string, unknown>, warnings: string[], path: KeyPathSegment[]): Record<string, unknown> {
+function stripObject(node: ObjectShape, value: Record<string, unknown>, path: KeyPathSegment[], onUnknown: OnUnknown): Record<string, unknown> {
   const properties = node.properties ?? {};
   const required = new Set(node.required ?? []);
   const out: Record<string, unknown> = {};
@@ -82,17 +104,16 @@ function stripObject(node: ObjectShape, value: Record<string, unknown>, warnings
     const childSchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (!childSchema) {
       const suggestion = closestName(key, Object.keys(properties));
-      const hint = suggestion ? `; did you mean "${formatKeyPath([...path, suggestion])}"?` : "";
-      warnings.push(`${UNKNOWN_KEY_PREFIX}"${formatKeyPath([...path, key])}" (ignored${hint})`);
+      onUnknown({ path: formatKeyPath([...path, key]), suggestion: suggestion ? formatKeyPath([...path, suggestion]) : undefined });
       continue;
     }
     if (child === null && !required.has(key)) continue;
-    setOwnProperty(out, key, stripUnknownKeys(childSchema, child, warnings, [...path, key]));
+    setOwnProperty(out, key, strip(childSchema, child, [...path, key], onUnknown));
   }
   return out;
 }
 
-function stripRecord(node: SchemaNode, value: Record<string, unknown>, warnings: string[], path: KeyPathSegment[]): Record<string, unknown> {
+function stripRecord(node: SchemaNode, value: Record<string, unknown>, path: KeyPathSegment[], onUnknown: OnUnknown): Record<string, unknown> {
   const valueSchema = Object.values(node.patternProperties ?? {})[0];
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
@@ -102,7 +123,7 @@ function stripRecord(node: SchemaNode, value: Record<string, unknown>, warnings:
     }
     // `agents.entries: { main: }` in YAML means "agent main, no settings".
     const filled = child === null && isObjectSchema(valueSchema) ? {} : child;
-    setOwnProperty(out, key, stripUnknownKeys(valueSchema, filled, warnings, [...path, key]));
+    setOwnProperty(out, key, strip(valueSchema, filled, [...path, key], onUnknown));
   }
   return out;
 }

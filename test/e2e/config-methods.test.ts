@@ -117,6 +117,47 @@ describe("config.* over the gateway", () => {
     expect(back.ok).toBe(true);
   });
 
+  it("an edit that would write a key this gateway does not know is refused at that key, for set, patch and apply, and nothing is written", async () => {
+    const { payload: snap } = await admin.request("config.get", {});
+    const before = fs.readFileSync(file, "utf8");
+    const edits: [string, Record<string, unknown>, string][] = [
+      ["config.patch", { raw: "{ loggin: { level: 'warn' } }" }, "loggin"],
+      ["config.patch", { raw: '{ "__proto__": { "polluted": true } }' }, "__proto__"],
+      ["config.patch", { raw: "{ models: { providers: { constructor: { api: 'openai-completions', baseUrl: 'http://127.0.0.1:1/v1' } } } }" }, "models.providers.constructor"],
+      ["config.patch", { raw: "{ logging: { prototype: 1 } }" }, "logging.prototype"],
+      ["config.set", { raw: `${before}gateway2:\n  mode: local\n` }, "gateway2"],
+      ["config.set", { raw: `${before}agents:\n  defaults:\n    __proto__:\n      x: 1\n` }, "agents.defaults.__proto__"],
+      ["config.apply", { raw: `${before}extra: true\n`, restartDelayMs: 0 }, "extra"],
+    ];
+    for (const [method, params, key] of edits) {
+      const res = await admin.request(method, { ...params, baseHash: snap.hash });
+      expect(res.error?.code, `${method} ${key}`).toBe("INVALID_REQUEST");
+      expect(res.error.details, `${method} ${key}`).toMatchObject({
+        code: "CONFIG_INVALID",
+        issues: [expect.objectContaining({ path: key, message: expect.stringMatching(/^not a config key this gateway knows/) })],
+      });
+      expect(fs.readFileSync(file, "utf8"), `${method} ${key}`).toBe(before);
+    }
+    const typo = await admin.request("config.patch", { raw: "{ loggin: { level: 'warn' } }", baseHash: snap.hash });
+    expect(typo.error.details.issues[0].message).toContain('did you mean "logging"?');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("a key the hand-written file already holds that this gateway does not know stays (with its warning) through an edit of another key", async () => {
+    const before = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, `${before}futureFeature:\n  on: true\n`);
+    try {
+      const { payload: snap } = await admin.request("config.get", {});
+      const res = await admin.request("config.patch", { raw: "{ logging: { level: 'warn' } }", baseHash: snap.hash });
+      expect(res.ok).toBe(true);
+      expect(res.payload.warnings).toEqual([expect.stringContaining('unknown config key "futureFeature"')]);
+      expect(fs.readFileSync(file, "utf8")).toContain("futureFeature:");
+    } finally {
+      const { payload: snap } = await admin.request("config.get", {});
+      expect((await admin.request("config.set", { raw: before, baseHash: snap.hash })).ok).toBe(true);
+    }
+  });
+
   it("says which keys need a restart and keeps serving", async () => {
     const { payload: snap } = await admin.request("config.get", {});
     const res = await admin.request("config.patch", { raw: "{ gateway: { port: 18799 } }", baseHash: snap.hash });
