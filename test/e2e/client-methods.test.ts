@@ -99,6 +99,26 @@ describe("session labels", () => {
     // A session keeps its own label when patched with it again.
     expect((await sock.request("sessions.patch", { key: "label-holder", label: "Taken" })).ok).toBe(true);
   });
+
+  it("a label is stored trimmed; one with a control character is refused and changes nothing; empty, blank or null clears it", async () => {
+    await sock.request("sessions.create", { key: "label-trim", label: "Before" });
+    const label = async () => (await sock.request("sessions.describe", { key: "label-trim" })).payload.session.label;
+    for (const bad of ["line\nbreak", "tab\there", "bell\u0007", "esc\u001b[31m", "nul\u0000", "del\u007f", "c1\u0085"]) {
+      const res = await sock.request("sessions.patch", { key: "label-trim", label: bad });
+      expect(res.error, JSON.stringify(bad)).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringMatching(/^label has a control character/) });
+      expect(await label()).toBe("Before");
+    }
+    const created = await sock.request("sessions.create", { key: "label-bad-create", label: "x\ny" });
+    expect(created.error).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringMatching(/^label has a control character/) });
+    expect((await sock.request("sessions.patch", { key: "label-trim", label: "  Spaced  " })).payload.entry.label).toBe("Spaced");
+    expect((await sock.request("sessions.resolve", { label: "Spaced" })).payload.key).toBe("agent:main:label-trim");
+    for (const clearing of ["", "   ", null]) {
+      await sock.request("sessions.patch", { key: "label-trim", label: "Set" });
+      const res = await sock.request("sessions.patch", { key: "label-trim", label: clearing });
+      expect(res.ok, JSON.stringify(clearing)).toBe(true);
+      expect(await label(), JSON.stringify(clearing)).toBeUndefined();
+    }
+  });
 });
 
 describe("/skill through chat.send", () => {

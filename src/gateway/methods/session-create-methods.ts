@@ -5,7 +5,7 @@ import { sessionControlsPatch } from "../../agents/session-controls.js";
 import type { SessionEntry } from "../../sessions/store/index.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
-import { assertLabelFree } from "./session-label.js";
+import { assertLabelFree, parseLabel } from "./session-label.js";
 import { assertKnownAgent } from "../known-agent.js";
 import { sessionRow } from "./session-row.js";
 
@@ -42,6 +42,7 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
       if (params.succeedsParent !== undefined && !params.parentSessionKey) throw invalidRequest("succeedsParent needs parentSessionKey");
       const config = runtime.config();
       assertKnownAgent(config, params.agentId);
+      const label = params.label === undefined ? undefined : parseLabel(params.label);
       const store = runtime.sessions();
       const { sessionKey, agentId } = conversations.resolveSessionKey(params.key ?? `session-${params.idempotencyKey ?? randomUUID()}`, params.agentId?.toLowerCase());
       if (params.parentSessionKey) {
@@ -52,8 +53,8 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
       if (!existing) {
         const controls = sessionControlsPatch({ model: params.model, thinkingLevel: params.thinkingLevel }, config, process.env);
         if (!controls.ok) throw invalidRequest(controls.message);
-        if (params.label) assertLabelFree(store.list(agentId), params.label, sessionKey);
-        store.ensure(sessionKey, { agentId, ...(params.label ? { label: params.label } : {}), ...(params.displayName ? { displayName: params.displayName } : {}) });
+        if (label) assertLabelFree(store.list(agentId), label, sessionKey);
+        store.ensure(sessionKey, { agentId, ...(label ? { label } : {}), ...(params.displayName ? { displayName: params.displayName } : {}) });
         if (Object.keys(controls.patch).length > 0) store.patch(sessionKey, controls.patch as never);
         onChanged(sessionKey, "create");
       }

@@ -3,7 +3,7 @@ import type { ConversationPort } from "../../agents/conversation-port.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { sessionControlsPatch } from "../../agents/session-controls.js";
 import type { MethodRegistry } from "./registry.js";
-import { assertLabelFree } from "./session-label.js";
+import { assertLabelFree, parseLabel } from "./session-label.js";
 import type { SessionEvents } from "../session-change-events.js";
 import type { GatewayRuntime } from "../runtime.js";
 import { sessionModelRef, sessionRow, splitModelRef } from "./session-row.js";
@@ -122,8 +122,10 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       const controls = sessionControlsPatch({ model: params.model, thinkingLevel: params.thinkingLevel, verboseLevel: params.verboseLevel }, runtime.config(), process.env);
       if (!controls.ok) throw invalidRequest(controls.message);
       const patch: Record<string, unknown> = { ...controls.patch };
-      if (params.label) assertLabelFree(runtime.sessions().list(entry.agentId), params.label, entry.sessionKey);
-      if (params.label !== undefined) patch.label = params.label ?? undefined;
+      // null, "" or blanks clear the label.
+      const label = typeof params.label === "string" ? parseLabel(params.label) : undefined;
+      if (label) assertLabelFree(runtime.sessions().list(entry.agentId), label, entry.sessionKey);
+      if (params.label !== undefined) patch.label = label ?? null;
       if (params.reasoningLevel !== undefined) patch.reasoningLevel = params.reasoningLevel ?? undefined;
       if (params.sendPolicy !== undefined) patch.sendPolicy = params.sendPolicy ?? undefined;
       const updated = runtime.sessions().patch(entry.sessionKey, patch as never);
