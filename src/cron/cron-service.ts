@@ -6,6 +6,7 @@ import type { Logger } from "../infra/logger.js";
 import { systemClock, type CronClock, type CronTimer } from "./clock.js";
 import { CronStore, type RunQuery } from "./cron-store.js";
 import { cronListPage, type CronListPage } from "./list-page.js";
+import { assertJobTargets } from "./job-targets.js";
 import { createJob, JobInputError, patchJob, type CronJobInput, type CronJobPatch } from "./job-input.js";
 import type { CronChannelPort, CronConversations, CronEvent } from "./ports.js";
 import { CronRunPipeline } from "./run-pipeline.js";
@@ -185,6 +186,7 @@ export class CronService {
     this.assertEnabled();
     const job = createJob(input, this.clock.now());
     this.assertKnownAgent(job.agentId);
+    assertJobTargets(job, this.targetDeps(), { payload: true, delivery: true });
     this.plan(job, this.clock.now());
     const store = await this.openStore();
     store.saveJob(job);
@@ -199,14 +201,19 @@ export class CronService {
     this.assertEnabled();
     const job = this.require(id);
     const next = patchJob(job, patch, this.clock.now());
-    // Only a new agent is checked: a job whose agent left the config can still be edited (or disabled).
+    // Only what the patch names is checked: a job whose agent, model or channel left the config can still be edited (or disabled).
     if (patch.agentId !== undefined) this.assertKnownAgent(next.agentId);
+    assertJobTargets(next, this.targetDeps(), { payload: patch.payload !== undefined, delivery: patch.delivery !== undefined });
     if (next.state.nextRunAtMs === undefined || patch.enabled === true) this.plan(next, this.clock.now());
     (await this.openStore()).saveJob(next);
     this.jobs.set(id, next);
     this.deps.emit({ action: "updated", jobId: id });
     this.scheduler.tick();
     return structuredClone(next);
+  }
+
+  private targetDeps() {
+    return { config: this.deps.config(), env: this.deps.env, channels: this.deps.channels() };
   }
 
   private assertKnownAgent(agentId: string | undefined): void {

@@ -13,7 +13,14 @@ export interface ChatRoute {
 
 export type RouteCheck =
   | { ok: true }
-  | { ok: false; reason: string /** The route can never work as written (channel not configured), not a passing outage. */; permanent: boolean };
+  | {
+      ok: false;
+      reason: string;
+      /** The route can never work as written (channel not configured), not a passing outage. */
+      permanent: boolean;
+      /** The route's field at fault. */
+      field?: "channel" | "accountId";
+    };
 
 /**
  * Chat delivery as the scheduler needs it; the gateway fills it with the channel manager, whose

@@ -15,15 +15,21 @@ import { sessionChatRoute } from "./session-chat-route.js";
 export function createCronChannelPort(deps: { channels: () => ChannelManager | undefined; config: () => OpenClawConfig; sessions: SessionStore }): CronChannelPort {
   return {
     check(route: ChatRoute): RouteCheck {
-      if (!isChannelId(route.channel)) return { ok: false, reason: `unknown channel "${route.channel}" (expected one of: ${CHANNEL_IDS.join(", ")})`, permanent: true };
+      if (!isChannelId(route.channel))
+        return { ok: false, reason: `unknown channel "${route.channel}" (expected one of: ${CHANNEL_IDS.join(", ")})`, permanent: true, field: "channel" };
       const accounts = resolveChannelAccounts(deps.config(), route.channel);
       if (accounts.length === 0)
-        return { ok: false, reason: `channel ${route.channel} is not configured (add channels.${route.channel}, or change the job's delivery)`, permanent: true };
+        return { ok: false, reason: `channel ${route.channel} is not configured (add channels.${route.channel}, or change the job's delivery)`, permanent: true, field: "channel" };
       const accountId = route.accountId?.toLowerCase() ?? defaultAccountId(deps.config(), route.channel);
       const account = accounts.find((a) => a.accountId === accountId);
       if (!account)
-        return { ok: false, reason: `channel ${route.channel} has no account "${accountId}" (accounts: ${accounts.map((a) => a.accountId).join(", ")})`, permanent: true };
-      if (!account.enabled) return { ok: false, reason: `channel ${route.channel} account ${account.accountId} is disabled (enabled: false)`, permanent: true };
+        return {
+          ok: false,
+          reason: `channel ${route.channel} has no account "${accountId}" (accounts: ${accounts.map((a) => a.accountId).join(", ")})`,
+          permanent: true,
+          field: "accountId",
+        };
+      if (!account.enabled) return { ok: false, reason: `channel ${route.channel} account ${account.accountId} is disabled (enabled: false)`, permanent: true, field: "accountId" };
       return { ok: true };
     },
     async send(route, text, idempotencyKey) {

@@ -5,6 +5,7 @@ import { makeTempDir, runCli } from "../helpers/gateway-process.js";
 import { startInProcessGateway, type InProcessGateway } from "../helpers/in-process-gateway.js";
 import { ManualClock } from "../helpers/manual-clock.js";
 import { waitUntil } from "../helpers/reliability.js";
+import { openOperator } from "../helpers/ws-client.js";
 
 /**
  * An agentTurn job's own `fallbacks` and `tools` reach its isolated run: the job's backup model
@@ -148,6 +149,42 @@ describe("agentTurn fallbacks and tools", { timeout: 120_000 }, () => {
     expect(ghost.output).toContain('agentId: unknown agent "nobody"; known agents: main (define it under agents.entries to use it)');
     const list = await runCli(["cron", "list", "--all", "--json"], gw.cliEnv);
     expect(JSON.parse(list.output).jobs).toEqual([]);
+  });
+
+  it("a model no configured provider resolves, or an announce to a channel this gateway does not have, is refused naming the field and the choices, on add and update", async () => {
+    const gw = await start();
+    const { sock } = await openOperator(gw.url, gw.token, { scopes: ["operator.admin"] });
+    try {
+      const job = (payload: Record<string, unknown>, delivery?: Record<string, unknown>) => ({
+        name: "x",
+        schedule: { kind: "every", every: "1h" },
+        sessionTarget: "isolated",
+        payload: { kind: "agentTurn", message: "m", ...payload },
+        ...(delivery ? { delivery } : {}),
+      });
+      const refusals: [Record<string, unknown>, RegExp][] = [
+        [job({ model: "nowhere/some-model" }), /^payload\.model: Unknown model provider "nowhere" .*Known providers: .*\bfake\b/],
+        [job({ fallbacks: ["fake/backup-model", "nowhere/x"] }), /^payload\.fallbacks\[1\]: Unknown model provider "nowhere"/],
+        [job({}, { mode: "announce", channel: "pigeon", to: "1" }), /^delivery\.channel: no chat channel is configured on this gateway/],
+      ];
+      for (const [params, message] of refusals) {
+        const res = await sock.request("cron.add", params);
+        expect(res.error, JSON.stringify(params)).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringMatching(message) });
+      }
+      expect((await sock.request("cron.list", {})).payload.jobs).toEqual([]);
+
+      const added = await sock.request("cron.add", job({ model: "fake/backup-model" }));
+      expect(added.ok).toBe(true);
+      const moved = await sock.request("cron.update", { id: added.payload.id, patch: { payload: { kind: "agentTurn", message: "m", model: "nowhere/x" } } });
+      expect(moved.error.message).toMatch(/^payload\.model: Unknown model provider "nowhere"/);
+      const announced = await sock.request("cron.update", { id: added.payload.id, patch: { delivery: { mode: "announce", channel: "telegram", to: "1" } } });
+      expect(announced.error.message).toMatch(/^delivery\.channel: no chat channel is configured/);
+      const kept = (await sock.request("cron.get", { id: added.payload.id })).payload;
+      expect(kept.payload.model).toBe("fake/backup-model");
+      expect(kept.delivery).toEqual({ mode: "none" });
+    } finally {
+      sock.close();
+    }
   });
 
   it("a job moved to an agent the config does not define is refused and keeps its agent", async () => {

@@ -9,6 +9,7 @@ import { systemPromptOf } from "../helpers/model-request.js";
 import { lastUserText, waitUntil } from "../helpers/reliability.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
+import { openOperator } from "../helpers/ws-client.js";
 
 /**
  * A job made with `openclaw cron add` ("every day at 09:00 Europe/Berlin") runs when the
@@ -87,6 +88,36 @@ describe("cron end to end", { timeout: 120_000 }, () => {
     await servers.telegram.waitFor(() => textsIn(CHAT).length === 2, 20_000);
     expect(textsIn(CHAT)).toEqual(["Report #1: Write the morning report", "Report #2: Write the morning report"]);
     expect(turns).toBe(2);
+  });
+
+  it("an announce to a channel this gateway does not have is refused naming delivery.channel and the choices, and nothing is stored", async () => {
+    const stateDir = makeTempDir("openclaw-cron-e2e-");
+    const channels = { telegram: telegramChannelConfig(servers.telegram, { allowFrom: [String(CHAT)] }) };
+    const gateway = servers.keep(await startInProcessGateway({ stateDir, config: fakeModelConfig(servers.model, stateDir, { channels }), cronClock: new ManualClock(Date.now()) }));
+    const { sock } = await openOperator(gateway.url, gateway.token, { scopes: ["operator.admin"] });
+    try {
+      const job = (delivery: Record<string, unknown>) => ({
+        name: "x",
+        schedule: { kind: "every", every: "1h" },
+        sessionTarget: "isolated",
+        payload: { kind: "agentTurn", message: "m" },
+        delivery,
+      });
+      const pigeon = await sock.request("cron.add", job({ mode: "announce", channel: "pigeon", to: "1" }));
+      expect(pigeon.error.message).toMatch(/^delivery\.channel: unknown channel "pigeon" \(expected one of: telegram, discord, slack\)/);
+      const discord = await sock.request("cron.add", job({ mode: "announce", channel: "discord", to: "1" }));
+      expect(discord.error.message).toMatch(/^delivery\.channel: channel discord is not configured/);
+      const account = await sock.request("cron.add", job({ mode: "announce", channel: "telegram", to: "1", accountId: "other" }));
+      expect(account.error.message).toMatch(/^delivery\.accountId: channel telegram has no account "other" \(accounts: default\)/);
+      expect((await sock.request("cron.list", {})).payload.jobs).toEqual([]);
+      const fine = await sock.request("cron.add", job({ mode: "announce", channel: "telegram", to: String(CHAT) }));
+      expect(fine.ok).toBe(true);
+      const moved = await sock.request("cron.update", { id: fine.payload.id, patch: { delivery: { mode: "announce", channel: "slack", to: "C1" } } });
+      expect(moved.error.message).toMatch(/^delivery\.channel: channel slack is not configured/);
+      expect((await sock.request("cron.get", { id: fine.payload.id })).payload.delivery.channel).toBe("telegram");
+    } finally {
+      sock.close();
+    }
   });
 
   it("the CLI refuses a job with an invalid expression or time zone and the gateway keeps none", async () => {

@@ -68,9 +68,19 @@ describe("cron service", () => {
     expect(h.service.get(job.id)?.state.lastDeliveryStatus).toBe("not-delivered");
   });
 
-  it("fails a job whose channel is not configured before any model time, and says how to fix it", async () => {
+  it("refuses a job announcing to a channel that is not configured, naming delivery.channel", async () => {
     const h = await harness();
+    await expect(h.service.add(isolatedJob({ delivery: { mode: "announce", channel: "discord", to: "1" } }))).rejects.toThrow(
+      /^delivery\.channel: channel discord is not configured \(add channels.discord\)/,
+    );
+    expect(h.service.list().jobs).toEqual([]);
+  });
+
+  it("fails a job whose channel left the config before any model time, and says how to fix it", async () => {
+    const h = await harness();
+    h.channels.configured.add("discord");
     const job = await h.service.add(isolatedJob({ delivery: { mode: "announce", channel: "discord", to: "1" } }));
+    h.channels.configured.delete("discord");
     h.clock.advance(3_600_000);
     await settle(h.service);
     expect(h.conversations.submitted).toEqual([]);
