@@ -158,6 +158,26 @@ describe("config.* over the gateway", () => {
     }
   });
 
+  it("a provider baseUrl that is not an http(s) URL is refused at its key path with an example, for set, patch and apply, and nothing is written", async () => {
+    const { payload: snap } = await admin.request("config.get", {});
+    const before = fs.readFileSync(file, "utf8");
+    const provider = (baseUrl: string) => `models:\n  providers:\n    local:\n      api: openai-completions\n      baseUrl: "${baseUrl}"\n`;
+    const edits: [string, Record<string, unknown>][] = [
+      ["config.patch", { raw: JSON.stringify({ models: { providers: { local: { api: "openai-completions", baseUrl: "localhost:11434/v1" } } } }) }],
+      ["config.patch", { raw: JSON.stringify({ models: { providers: { local: { baseUrl: "ftp://models.example/v1" } } } }) }],
+      ["config.set", { raw: `${before}${provider("api.openai.com/v1")}` }],
+      ["config.apply", { raw: `${before}${provider("")}`, restartDelayMs: 0 }],
+    ];
+    for (const [method, params] of edits) {
+      const res = await admin.request(method, { ...params, baseHash: snap.hash });
+      expect(res.error?.details, method).toMatchObject({
+        code: "CONFIG_INVALID",
+        issues: [{ path: "models.providers.local.baseUrl", message: 'expected an http(s) URL such as "https://api.openai.com/v1" or "http://127.0.0.1:11434/v1"' }],
+      });
+      expect(fs.readFileSync(file, "utf8"), method).toBe(before);
+    }
+  });
+
   it("says which keys need a restart and keeps serving", async () => {
     const { payload: snap } = await admin.request("config.get", {});
     const res = await admin.request("config.patch", { raw: "{ gateway: { port: 18799 } }", baseHash: snap.hash });

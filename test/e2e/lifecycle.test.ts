@@ -70,6 +70,14 @@ describe("config at start-up", () => {
     expect(res.output).toContain("gateway.port: expected integer 1-65535");
   });
 
+  it("a provider baseUrl that is not an http(s) URL stops start-up with exit 78 naming the key path and an example", async () => {
+    const stateDir = makeTempDir();
+    fs.writeFileSync(path.join(stateDir, "openclaw.yaml"), "models:\n  providers:\n    local:\n      api: openai-completions\n      baseUrl: localhost:11434/v1\n");
+    const res = await runCli(["gateway", "run"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(res.code).toBe(78);
+    expect(res.output).toContain('models.providers.local.baseUrl: expected an http(s) URL such as "https://api.openai.com/v1" or "http://127.0.0.1:11434/v1"');
+  });
+
   it("invalid YAML exits non-zero with file, line and column", async () => {
     const stateDir = makeTempDir();
     const file = path.join(stateDir, "openclaw.yaml");
