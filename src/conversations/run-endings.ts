@@ -45,7 +45,7 @@ export class RunEndings {
    * `agent.wait` reports. Their messages never reached the model: they are withdrawn from the
    * conversation, unless `neverWritten` says they were not written in the first place.
    */
-  endUnstarted(sessionKey: string, runIds: string[], state: "aborted" | "error", message: string, options: { neverWritten?: boolean } = {}): void {
+  endUnstarted(sessionKey: string, runIds: string[], state: "aborted" | "error", message: string, options: { neverWritten?: boolean; byShutdown?: boolean } = {}): void {
     const pending = runIds.filter((id) => {
       const run = this.deps.runs.get(id);
       return run && !run.endedAt;
@@ -64,7 +64,7 @@ export class RunEndings {
       this.deps.sink.chat({ runId: id, sessionKey, agentId: run.agentId, seq: 1, state, ...(state === "error" ? { errorMessage: message } : { stopReason: "rpc" }) });
     }
     if (state === "aborted") this.finish(pending, "aborted", undefined, message);
-    else for (const id of pending) this.finish([id], "error", noReplyError(id, message), message);
+    else for (const id of pending) this.finish([id], "error", noReplyError(id, message, options.byShutdown ? "shutdown" : "unknown"), message);
     if (!options.neverWritten) this.withdraw(sessionKey, pending, state === "aborted" ? "aborted" : "dropped");
   }
 
@@ -87,14 +87,14 @@ function ledgerStatus(status: RunStatus, result: RunRecord["result"]): Completio
 }
 
 /** The result of a run that failed without a reply (it never started, or its turn crashed): no usage. */
-export function noReplyError(runId: string, message: string): RunResult {
+export function noReplyError(runId: string, message: string, kind: "unknown" | "shutdown" = "unknown"): RunResult {
   return {
     runId,
     payloads: [],
     usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     durationMs: 0,
     stopReason: "error",
-    error: { kind: "unknown", message },
+    error: { kind, message },
     messages: [],
   };
 }

@@ -120,12 +120,12 @@ export class TurnQueue {
     this.deps.lanes
       .enqueue(turn.sessionKey, async (signal) => {
         this.startedTurns.add(turn);
-        if (this.stopping) return this.deps.endings.endUnstarted(turn.sessionKey, turn.members, "error", NOT_ANSWERED_AT_SHUTDOWN);
+        if (this.stopping) return this.deps.endings.endUnstarted(turn.sessionKey, turn.members, "error", NOT_ANSWERED_AT_SHUTDOWN, { byShutdown: true });
         // Every run it answered was taken out while it waited: nothing is left to run.
         if (turn.members.length > 0) await this.deps.run(turn, signal);
       })
       .catch((err) => {
-        if (this.stopping) return this.deps.endings.endUnstarted(turn.sessionKey, turn.members, "error", NOT_ANSWERED_AT_SHUTDOWN);
+        if (this.stopping) return this.deps.endings.endUnstarted(turn.sessionKey, turn.members, "error", NOT_ANSWERED_AT_SHUTDOWN, { byShutdown: true });
         this.deps.logger.error({ sessionKey: turn.sessionKey, err: (err as Error).message }, "turn failed to run");
         this.deps.endings.finish(turn.members, "error", undefined, (err as Error).message);
       })
@@ -140,7 +140,7 @@ export class TurnQueue {
   stop(): void {
     this.stopping = true;
     const sessions = new Set(this.deps.runs.all().flatMap((run) => (run.endedAt ? [] : [run.sessionKey])));
-    for (const sessionKey of sessions) this.deps.endings.endUnstarted(sessionKey, this.clear(sessionKey), "error", NOT_ANSWERED_AT_SHUTDOWN);
+    for (const sessionKey of sessions) this.deps.endings.endUnstarted(sessionKey, this.clear(sessionKey), "error", NOT_ANSWERED_AT_SHUTDOWN, { byShutdown: true });
   }
 
   /** A runtime message for a busy session: it waits for a turn of its own. */

@@ -3,7 +3,7 @@ import { AuthRateLimiter } from "../../../src/gateway/auth/rate-limiter.js";
 import { resolveAgentId } from "../../../src/gateway/http/openai/agent-target.js";
 import { checkBearer } from "../../../src/gateway/http/openai/bearer-auth.js";
 import { finishReason, usageOf } from "../../../src/gateway/http/openai/completion-shapes.js";
-import { OpenAiRequestError, turnErrorStatus } from "../../../src/gateway/http/openai/openai-errors.js";
+import { OpenAiRequestError, turnErrorResponse } from "../../../src/gateway/http/openai/openai-errors.js";
 import { safeErrorMessage } from "../../../src/gateway/http/openai/safe-error-message.js";
 import { deriveSessionKey } from "../../../src/gateway/http/openai/session-key.js";
 
@@ -69,8 +69,9 @@ describe("shapes", () => {
     expect(finishReason("length")).toBe("length");
     expect(finishReason("toolUse")).toBe("stop");
     expect(usageOf({ usage: { input: -1, output: Number.NaN } })).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
-    expect(turnErrorStatus("network")).toBe(502);
-    expect(turnErrorStatus("bad_request")).toBe(502);
-    expect(turnErrorStatus("loop")).toBe(500);
+    expect(turnErrorResponse("network")).toEqual({ status: 502, code: "network" });
+    expect(turnErrorResponse("bad_request")).toEqual({ status: 502, code: "bad_request" });
+    expect(turnErrorResponse("loop")).toEqual({ status: 500, code: "loop" });
+    expect(turnErrorResponse("shutdown")).toEqual({ status: 503, code: "gateway_shutting_down" });
   });
 });

@@ -44,11 +44,16 @@ export const INTERNAL_ERROR = openAiError("internal error", "api_error");
 export const NOT_FOUND = openAiError("Not Found", "invalid_request_error", { code: "not_found" });
 
 /**
- * HTTP status for a turn that ended in error. Failures of the upstream model provider are a bad
- * gateway (502); everything else (config, tools, loops, unknown) is our own 500.
+ * HTTP status and OpenAI `code` for a turn that ended in error. Failures of the upstream model
+ * provider are a bad gateway (502); a turn the gateway's shutdown cut, or never started, is 503
+ * (the request was fine: send it again once the gateway is back); everything else (config,
+ * tools, loops, unknown) is our own 500. The code is the error's kind.
  */
-export function turnErrorStatus(kind: string): 500 | 502 {
-  return UPSTREAM_KINDS.has(kind) ? 502 : 500;
+export function turnErrorResponse(kind: string): { status: 500 | 502 | 503; code: string } {
+  if (kind === "shutdown") return { status: 503, code: GATEWAY_SHUTTING_DOWN };
+  return { status: UPSTREAM_KINDS.has(kind) ? 502 : 500, code: kind };
 }
+
+export const GATEWAY_SHUTTING_DOWN = "gateway_shutting_down";
 
 const UPSTREAM_KINDS = new Set(["auth", "rate_limit", "server", "network", "malformed", "timeout", "context_length", "bad_request"]);

@@ -1,5 +1,5 @@
 import type { FastifyReply } from "fastify";
-import { INTERNAL_ERROR, sendOpenAiError, turnErrorStatus } from "./openai-errors.js";
+import { INTERNAL_ERROR, sendOpenAiError, turnErrorResponse } from "./openai-errors.js";
 import { safeErrorMessage } from "./safe-error-message.js";
 import type { ChatTurnInput, ChatTurnResult, OpenAiRouteDeps } from "./types.js";
 
@@ -34,7 +34,8 @@ export async function runBlockingTurn(
     return undefined;
   }
   if (result.error) {
-    sendOpenAiError(reply, turnErrorStatus(result.error.kind), safeErrorMessage(result.error.message, secrets), "api_error", { code: result.error.kind });
+    const { status, code } = turnErrorResponse(result.error.kind);
+    sendOpenAiError(reply, status, safeErrorMessage(result.error.message, secrets), "api_error", { code });
     return undefined;
   }
   return result;
