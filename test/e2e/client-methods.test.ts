@@ -121,6 +121,22 @@ describe("session labels", () => {
   });
 });
 
+describe("session settings", () => {
+  it("sessions.patch with null clears reasoningLevel and sendPolicy; an unknown reasoningLevel is refused naming the choices and changes nothing", async () => {
+    await sock.request("sessions.create", { key: "settings-clear" });
+    const session = async () => (await sock.request("sessions.describe", { key: "settings-clear" })).payload.session;
+    expect((await sock.request("sessions.patch", { key: "settings-clear", reasoningLevel: "stream", sendPolicy: "deny" })).ok).toBe(true);
+    expect(await session()).toMatchObject({ reasoningLevel: "stream", sendPolicy: "deny" });
+    const bad = await sock.request("sessions.patch", { key: "settings-clear", reasoningLevel: "loud" });
+    expect(bad.error).toMatchObject({ code: "INVALID_REQUEST", message: 'invalid reasoningLevel "loud" (use "on", "off" or "stream")' });
+    expect((await session()).reasoningLevel).toBe("stream");
+    expect((await sock.request("sessions.patch", { key: "settings-clear", reasoningLevel: null, sendPolicy: null })).ok).toBe(true);
+    const cleared = await session();
+    expect(cleared.reasoningLevel).toBeUndefined();
+    expect(cleared.sendPolicy).toBeUndefined();
+  });
+});
+
 describe("/skill through chat.send", () => {
   it("runs a turn whose message tells the agent to use the skill", async () => {
     server.enqueue({ text: "summary done" });

@@ -126,8 +126,8 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       const label = typeof params.label === "string" ? parseLabel(params.label) : undefined;
       if (label) assertLabelFree(runtime.sessions().list(entry.agentId), label, entry.sessionKey);
       if (params.label !== undefined) patch.label = label ?? null;
-      if (params.reasoningLevel !== undefined) patch.reasoningLevel = params.reasoningLevel ?? undefined;
-      if (params.sendPolicy !== undefined) patch.sendPolicy = params.sendPolicy ?? undefined;
+      if (params.reasoningLevel !== undefined) patch.reasoningLevel = params.reasoningLevel === null ? null : reasoningLevel(params.reasoningLevel);
+      if (params.sendPolicy !== undefined) patch.sendPolicy = params.sendPolicy;
       const updated = runtime.sessions().patch(entry.sessionKey, patch as never);
       events.changed(entry.sessionKey, "patch");
       return { ok: true, path: updated.sessionFile, key: entry.sessionKey, entry: updated };
@@ -207,4 +207,13 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       return { ok: true };
     },
   });
+}
+
+const REASONING_LEVELS = ["on", "off", "stream"] as const;
+
+/** A session's reasoning display as OpenClaw names it; anything else is refused with the choices. */
+function reasoningLevel(raw: string): string {
+  const level = raw.trim().toLowerCase();
+  if (!(REASONING_LEVELS as readonly string[]).includes(level)) throw invalidRequest(`invalid reasoningLevel ${JSON.stringify(raw)} (use "on", "off" or "stream")`);
+  return level;
 }
