@@ -3,6 +3,7 @@ import path from "node:path";
 import JSON5 from "json5";
 import { Document, isScalar } from "yaml";
 import { writeFileAtomicSync } from "../infra/atomic-file.js";
+import { unwritableKeyIssues } from "./edit-key-check.js";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { formatKeyPath, isPlainObject, parseKeyPath, setOwnProperty, type KeyPathSegment } from "./key-path.js";
 import { parseConfigText, parseYamlDocument, yamlDocumentToData } from "./parse.js";
@@ -113,14 +114,29 @@ function renderJson(text: string | null, edit: Edit): { data: unknown; output: s
  * a "${VAR}" stays a reference in the file. YAML keeps its comments and layout; JSON and
  * JSON5 files are rewritten as plain JSON. Returns the validation warnings (unknown keys,
  * unset variables) for the caller to show. Throws ConfigError, leaving the file untouched,
- * when the path or the resulting config is invalid.
+ * when the path or the resulting config is invalid, and with `knownKeysOnly` when the edit
+ * adds a key the schema does not know.
  */
-export function setConfigValueInFile(filePath: string, keyPath: string, value: unknown, env: NodeJS.ProcessEnv = process.env): { warnings: string[] } {
+export function setConfigValueInFile(
+  filePath: string,
+  keyPath: string,
+  value: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+  options: { knownKeysOnly?: boolean } = {},
+): { warnings: string[] } {
   const segments = parseKeyPath(keyPath);
   if (segments.length === 0) throw new ConfigError("config set needs a key path");
   const edit: Edit = { filePath, keyPath, segments, value };
 
-  return rewriteConfigFile(filePath, env, (text) => (isYamlPath(filePath) ? renderYaml(text, edit) : renderJson(text, edit)));
+  return rewriteConfigFile(filePath, env, (text) => {
+    const rendered = isYamlPath(filePath) ? renderYaml(text, edit) : renderJson(text, edit);
+    if (options.knownKeysOnly && isPlainObject(rendered.data)) {
+      const before = text === null ? {} : requireObjectRoot(parseConfigText(text, filePath), filePath);
+      const unwritable = unwritableKeyIssues(before, rendered.data);
+      if (unwritable.length > 0) throw ConfigError.fromIssues(unwritable, filePath);
+    }
+    return rendered;
+  });
 }
 
 /**

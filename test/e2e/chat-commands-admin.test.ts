@@ -120,6 +120,7 @@ describe("/config", () => {
     const before = fs.readFileSync(configPath, "utf8");
     expect(await operatorSays("/config set agents.defaults.thinkingDefault=loud")).toMatch(/^Config not changed: agents\.defaults\.thinkingDefault: /);
     expect(await telegramSays(TG_OWNER, "/config set gateway.port=eighty")).toMatch(/^Config not changed: gateway\.port/);
+    expect(await operatorSays("/config set gatway.port=1")).toMatch(/^Config not changed: gatway: not a config key this gateway knows; did you mean "gateway"\?/);
     expect(fs.readFileSync(configPath, "utf8")).toBe(before);
 
     expect(await discordSays("/config unset agents.defaults.thinkingDefault")).toBe("Removed agents.defaults.thinkingDefault. Applied.");
