@@ -73,5 +73,6 @@ describe("shapes", () => {
     expect(turnErrorResponse("bad_request")).toEqual({ status: 502, code: "bad_request" });
     expect(turnErrorResponse("loop")).toEqual({ status: 500, code: "loop" });
     expect(turnErrorResponse("shutdown")).toEqual({ status: 503, code: "gateway_shutting_down" });
+    expect(turnErrorResponse("queue_full")).toEqual({ status: 429, code: "queue_full" });
   });
 });

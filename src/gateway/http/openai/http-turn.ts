@@ -4,6 +4,7 @@ import { wholeReplyText } from "../../../conversations/commands/chat-command-reg
 import type { OpenClawConfig } from "../../../config/index.js";
 import type { SessionStore } from "../../../sessions/store/index.js";
 import { operatorCommandContext, type ChatCommands } from "../../operator-commands.js";
+import { QUEUE_FULL } from "./openai-errors.js";
 import type { ChatTurnInput, ChatTurnResult } from "./types.js";
 
 /**
@@ -43,7 +44,7 @@ export function createHttpTurnRunner(conversations: ConversationPort, gateway: {
         if (event.type === "message_update" && event.delta.kind === "text") input.onDelta(event.delta.text);
       },
     });
-    if (outcome.kind === "rejected") return { text: "", usage: { input: 0, output: 0 }, stopReason: "error", error: { kind: "rate_limit", message: outcome.notice } };
+    if (outcome.kind === "rejected") return { text: "", usage: { input: 0, output: 0 }, stopReason: "error", error: { kind: QUEUE_FULL, message: outcome.notice } };
     if (outcome.kind !== "accepted") return { text: "", usage: { input: 0, output: 0 }, stopReason: "stop" };
     const onAbort = () => conversations.abort(outcome.run.sessionKey, outcome.run.runId);
     input.signal.addEventListener("abort", onAbort, { once: true });

@@ -46,14 +46,18 @@ export const NOT_FOUND = openAiError("Not Found", "invalid_request_error", { cod
 /**
  * HTTP status and OpenAI `code` for a turn that ended in error. Failures of the upstream model
  * provider are a bad gateway (502); a turn the gateway's shutdown cut, or never started, is 503
- * (the request was fine: send it again once the gateway is back); everything else (config,
- * tools, loops, unknown) is our own 500. The code is the error's kind.
+ * (the request was fine: send it again once the gateway is back); a message the session's full
+ * queue refused is 429; everything else (config, tools, loops, unknown) is our own 500. The code
+ * is the error's kind.
  */
-export function turnErrorResponse(kind: string): { status: 500 | 502 | 503; code: string } {
+export function turnErrorResponse(kind: string): { status: 429 | 500 | 502 | 503; code: string } {
   if (kind === "shutdown") return { status: 503, code: GATEWAY_SHUTTING_DOWN };
+  if (kind === QUEUE_FULL) return { status: 429, code: QUEUE_FULL };
   return { status: UPSTREAM_KINDS.has(kind) ? 502 : 500, code: kind };
 }
 
 export const GATEWAY_SHUTTING_DOWN = "gateway_shutting_down";
+/** A message the session's full queue refused (`messages.queue.drop: new`). */
+export const QUEUE_FULL = "queue_full";
 
 const UPSTREAM_KINDS = new Set(["auth", "rate_limit", "server", "network", "malformed", "timeout", "context_length", "bad_request"]);
