@@ -176,6 +176,12 @@ describe("config.* over the gateway", () => {
       });
       expect(fs.readFileSync(file, "utf8"), method).toBe(before);
     }
+    const embeddings = await admin.request("config.patch", { raw: JSON.stringify({ memory: { search: { remote: { baseUrl: "localhost:11434/v1" } } } }), baseHash: snap.hash });
+    expect(embeddings.error?.details).toMatchObject({
+      code: "CONFIG_INVALID",
+      issues: [{ path: "memory.search.remote.baseUrl", message: 'expected an http(s) URL such as "https://api.openai.com/v1" or "http://127.0.0.1:11434/v1"' }],
+    });
+    expect(fs.readFileSync(file, "utf8")).toBe(before);
   });
 
   it("says which keys need a restart and keeps serving", async () => {

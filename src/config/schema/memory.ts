@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { integer, NonEmptyString, StringList } from "./primitives.js";
+import { ApiBaseUrl, integer, NonEmptyString, StringList } from "./primitives.js";
 
 /**
  * `memory.search`: the per-agent memory index and its hybrid retrieval (docs/memory.md). The
@@ -12,7 +12,7 @@ export const MemorySearchSchema = Type.Object({
   model: Type.Optional(NonEmptyString),
   remote: Type.Optional(
     Type.Object({
-      baseUrl: Type.Optional(NonEmptyString),
+      baseUrl: Type.Optional(ApiBaseUrl),
       apiKey: Type.Optional(NonEmptyString),
       batchSize: Type.Optional(integer(1, 2048)),
     }),

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { integer, NonEmptyString, stringEnum, withExpected } from "./primitives.js";
+import { ApiBaseUrl, integer, NonEmptyString, stringEnum } from "./primitives.js";
 
 export const MODEL_APIS = ["openai-completions", "anthropic-messages", "openai-responses"] as const;
 
@@ -23,11 +23,8 @@ const ProviderModel = Type.Object({
   maxTokens: Type.Optional(integer(1)),
 });
 
-/** Where the provider's API lives: an http(s) URL (a bare `localhost:11434/v1` is not one). */
-const ProviderBaseUrl = withExpected(Type.String({ pattern: "^https?://\\S+$" }), 'an http(s) URL such as "https://api.openai.com/v1" or "http://127.0.0.1:11434/v1"');
-
 const ModelProvider = Type.Object({
-  baseUrl: Type.Optional(ProviderBaseUrl),
+  baseUrl: Type.Optional(ApiBaseUrl),
   apiKey: Type.Optional(Type.String()),
   api: Type.Optional(stringEnum(MODEL_APIS)),
   headers: Type.Optional(Type.Record(Type.String(), Type.String())),

@@ -24,3 +24,6 @@ export const NonEmptyString = Type.String({ minLength: 1 });
 export function withExpected<T extends object>(schema: T, expected: string): T {
   return Object.assign(schema, { expected });
 }
+
+/** Where an HTTP API lives (a model provider, an embeddings endpoint): an http(s) URL; a bare `localhost:11434/v1` is not one. */
+export const ApiBaseUrl = withExpected(Type.String({ pattern: "^https?://\\S+$" }), 'an http(s) URL such as "https://api.openai.com/v1" or "http://127.0.0.1:11434/v1"');
