@@ -112,6 +112,8 @@ describe("session labels", () => {
     expect(created.error).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringMatching(/^label has a control character/) });
     expect((await sock.request("sessions.patch", { key: "label-trim", label: "  Spaced  " })).payload.entry.label).toBe("Spaced");
     expect((await sock.request("sessions.resolve", { label: "Spaced" })).payload.key).toBe("agent:main:label-trim");
+    expect((await sock.request("sessions.resolve", { label: " Spaced\t" })).payload.key).toBe("agent:main:label-trim");
+    expect((await sock.request("sessions.resolve", { label: "   " })).error).toMatchObject({ code: "INVALID_REQUEST", message: "label is empty: name the label to resolve" });
     for (const clearing of ["", "   ", null]) {
       await sock.request("sessions.patch", { key: "label-trim", label: "Set" });
       const res = await sock.request("sessions.patch", { key: "label-trim", label: clearing });

@@ -91,6 +91,9 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
     handler: (params, { runtime }) => {
       const selectors = [params.key, params.sessionId, params.label].filter((v) => v !== undefined).length;
       if (selectors !== 1) throw invalidRequest("sessions.resolve needs exactly one of key, sessionId or label");
+      // Labels are stored trimmed, so the one looked up is read the same way.
+      const label = params.label === undefined ? undefined : parseLabel(params.label);
+      if (params.label !== undefined && !label) throw invalidRequest("label is empty: name the label to resolve");
       const store = runtime.sessions();
       const agentId = params.agentId?.toLowerCase();
       let matches: SessionEntry[];
@@ -99,14 +102,14 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
         matches = entry ? [entry] : [];
       } else {
         const rows = store.list(agentId).filter((e) => !params.spawnedBy || e.spawnedBy === params.spawnedBy);
-        matches = params.sessionId !== undefined ? rows.filter((e) => e.sessionId === params.sessionId) : rows.filter((e) => e.label === params.label);
+        matches = params.sessionId !== undefined ? rows.filter((e) => e.sessionId === params.sessionId) : rows.filter((e) => e.label === label);
       }
       const candidate = (e: SessionEntry) => ({ key: e.sessionKey, agentId: e.agentId, ...(e.displayName ? { displayName: e.displayName } : {}) });
       if (matches.length === 1) return { ok: true, ...candidate(matches[0]!) };
       if (matches.length > 1) return { ok: false, candidates: matches.slice(0, 10).map(candidate) };
       if (params.allowMissing) return { ok: false };
       throw invalidRequest(
-        `no session matches ${params.key !== undefined ? `key ${params.key}` : params.sessionId !== undefined ? `sessionId ${params.sessionId}` : `label "${params.label}"`}`,
+        `no session matches ${params.key !== undefined ? `key ${params.key}` : params.sessionId !== undefined ? `sessionId ${params.sessionId}` : `label "${label}"`}`,
       );
     },
   });
