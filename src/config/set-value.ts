@@ -112,25 +112,19 @@ function renderJson(text: string | null, edit: Edit): { data: unknown; output: s
  * `openclaw config set`: sets one key, validates the whole result, and only then replaces
  * the file atomically (temp file + fsync + rename, mode 0600). The value is written raw, so
  * a "${VAR}" stays a reference in the file. YAML keeps its comments and layout; JSON and
- * JSON5 files are rewritten as plain JSON. Returns the validation warnings (unknown keys,
- * unset variables) for the caller to show. Throws ConfigError, leaving the file untouched,
- * when the path or the resulting config is invalid, and with `knownKeysOnly` when the edit
- * adds a key the schema does not know.
+ * JSON5 files are rewritten as plain JSON. Returns the validation warnings (unknown keys the
+ * file already held, unset variables) for the caller to show. Throws ConfigError, leaving the
+ * file untouched, when the path or the resulting config is invalid, or when the edit adds a key
+ * the schema does not know (as OpenClaw's strict schema refuses it).
  */
-export function setConfigValueInFile(
-  filePath: string,
-  keyPath: string,
-  value: unknown,
-  env: NodeJS.ProcessEnv = process.env,
-  options: { knownKeysOnly?: boolean } = {},
-): { warnings: string[] } {
+export function setConfigValueInFile(filePath: string, keyPath: string, value: unknown, env: NodeJS.ProcessEnv = process.env): { warnings: string[] } {
   const segments = parseKeyPath(keyPath);
   if (segments.length === 0) throw new ConfigError("config set needs a key path");
   const edit: Edit = { filePath, keyPath, segments, value };
 
   return rewriteConfigFile(filePath, env, (text) => {
     const rendered = isYamlPath(filePath) ? renderYaml(text, edit) : renderJson(text, edit);
-    if (options.knownKeysOnly && isPlainObject(rendered.data)) {
+    if (isPlainObject(rendered.data)) {
       const before = text === null ? {} : requireObjectRoot(parseConfigText(text, filePath), filePath);
       const unwritable = unwritableKeyIssues(before, rendered.data);
       if (unwritable.length > 0) throw ConfigError.fromIssues(unwritable, filePath);

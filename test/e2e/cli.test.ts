@@ -155,7 +155,7 @@ describe("config get / set / validate", () => {
     expect(JSON.parse(invalid.output).issues[0].path).toBe("logging.level");
   });
 
-  it("validate names unknown keys with a suggestion, --strict makes them errors; set warns; unset removes", async () => {
+  it("validate names unknown keys with a suggestion, --strict makes them errors; set refuses them; unset removes", async () => {
     const stateDir = makeTempDir();
     const env = { OPENCLAW_STATE_DIR: stateDir };
     const file = path.join(stateDir, "openclaw.yaml");
@@ -167,12 +167,18 @@ describe("config get / set / validate", () => {
     expect(strict.code).toBe(78);
     expect(strict.output).toContain('gateway.prot: unknown config key "gateway.prot" (ignored; did you mean "gateway.port"?)');
 
+    const before = fs.readFileSync(file, "utf8");
     const typo = await runCli(["config", "set", "gateway.auth.tokn", "abc"], env);
-    expect(typo.code).toBe(0);
-    expect(typo.output).toContain('warning: unknown config key "gateway.auth.tokn" (ignored; did you mean "gateway.auth.token"?)');
+    expect(typo.code).toBe(1);
+    expect(typo.output).toContain('gateway.auth.tokn: not a config key this gateway knows; did you mean "gateway.auth.token"?');
+    expect(fs.readFileSync(file, "utf8")).toBe(before);
+    // A key the file already holds does not stop an edit of another one; it is still named.
+    const other = await runCli(["config", "set", "gateway.bind", "loopback"], env);
+    expect(other.code).toBe(0);
+    expect(other.output).toContain('warning: unknown config key "gateway.prot"');
 
-    for (const key of ["gateway.prot", "gateway.auth.tokn"]) expect((await runCli(["config", "unset", key], env)).code).toBe(0);
-    expect(fs.readFileSync(file, "utf8")).toBe("# my gateway\ngateway:\n  port: 19001 # the port\n  auth: {}\n");
+    expect((await runCli(["config", "unset", "gateway.prot"], env)).code).toBe(0);
+    expect(fs.readFileSync(file, "utf8")).toBe("# my gateway\ngateway:\n  port: 19001 # the port\n  bind: loopback\n");
     expect((await runCli(["config", "validate", "--strict"], env)).code).toBe(0);
     const missing = await runCli(["config", "unset", "gateway.nope"], env);
     expect(missing.code).toBe(1);

@@ -63,7 +63,7 @@ function setConfig(admin: GatewayAdminPort, operand: string): string {
   const lastKey = keyPath.split(".").pop() ?? keyPath;
   const shown = isSecretEntry(lastKey, value) ? HIDDEN : JSON.stringify(value);
   // As the config.* methods: a chat may set only keys this gateway knows.
-  return writeConfig(admin, () => setConfigValueInFile(admin.configFilePath(), keyPath, value, process.env, { knownKeysOnly: true }), `Set ${keyPath} = ${shown}.`);
+  return writeConfig(admin, () => setConfigValueInFile(admin.configFilePath(), keyPath, value, process.env), `Set ${keyPath} = ${shown}.`);
 }
 
 function writeConfig(admin: GatewayAdminPort, write: () => { warnings: string[] }, done: string): string {

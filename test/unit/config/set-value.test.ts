@@ -81,10 +81,13 @@ describe("setConfigValueInFile (YAML)", () => {
     expect(fs.readFileSync(real, "utf8")).toContain("port: 2");
   });
 
-  it("returns warnings such as unknown keys, but still writes", () => {
+  it("refuses a key the schema does not know and writes nothing; an unknown key the file holds stays, with a warning", () => {
     const file = writeFile(makeTempDir(), "openclaw.yaml", "");
-    expect(setConfigValueInFile(file, "gatway.port", 1, {})).toEqual({ warnings: ['unknown config key "gatway" (ignored; did you mean "gateway"?)'] });
-    expect(fs.readFileSync(file, "utf8")).toContain("gatway:");
+    expect(() => setConfigValueInFile(file, "gatway.port", 1, {})).toThrow(/gatway: not a config key this gateway knows; did you mean "gateway"\?/);
+    expect(fs.readFileSync(file, "utf8")).toBe("");
+    const held = writeFile(makeTempDir(), "openclaw.yaml", "gatway:\n  port: 1\n");
+    expect(setConfigValueInFile(held, "gateway.port", 2, {})).toEqual({ warnings: ['unknown config key "gatway" (ignored; did you mean "gateway"?)'] });
+    expect(fs.readFileSync(held, "utf8")).toBe("gatway:\n  port: 1\ngateway:\n  port: 2\n");
   });
 
   it("refuses a broken file and bad key paths", () => {
