@@ -20,6 +20,7 @@ import { registerSkillMethods } from "./methods/skill-methods.js";
 import { registerConfigMethods } from "./methods/config-methods.js";
 import { registerLogMethods } from "./methods/log-methods.js";
 import { registerDeviceMethods } from "./methods/device-methods.js";
+import { registerNodeMethods } from "./methods/node-methods.js";
 import { DeviceRegistry } from "./auth/device-registry.js";
 import { registerAgentMethods } from "./methods/agent-methods.js";
 import { registerChatMethods } from "./methods/chat-methods.js";
@@ -297,6 +298,7 @@ export class GatewayServer {
     });
     registerSystemMethods(this.methods);
     registerDeviceMethods(this.methods, this.devices);
+    registerNodeMethods(this.methods);
     registerExecApprovalMethods(this.methods, this.approvals);
     registerCatalogMethods(this.methods);
     registerSkillMethods(this.methods);

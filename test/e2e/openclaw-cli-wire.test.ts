@@ -292,3 +292,31 @@ describe("openclaw status --json", () => {
     expect(summary.cliProjection.agents).toMatchObject({ defaultId: "main", selectionRequired: false, rows: [{ id: "main" }] });
   });
 });
+
+describe("openclaw nodes list / status", () => {
+  it("node.pair.list and node.list (the CLI's requests) answer that no node is paired, pending or known", async () => {
+    const pairing = await sock.request("node.pair.list", {});
+    expect(pairing.ok, JSON.stringify(pairing.error)).toBe(true);
+    expect(pairing.payload).toEqual({ pending: [], paired: [] });
+    const known = await sock.request("node.list", {});
+    expect(known.ok, JSON.stringify(known.error)).toBe(true);
+    expect(known.payload).toEqual({ ts: expect.any(Number), nodes: [] });
+  });
+
+  it("the methods that act on a node refuse, saying nodes are not supported here", async () => {
+    const calls: [string, Record<string, unknown>][] = [
+      ["node.pair.approve", { requestId: "r1" }],
+      ["node.pair.reject", { requestId: "r1" }],
+      ["node.pair.remove", { nodeId: "n1" }],
+      ["node.rename", { nodeId: "n1", displayName: "x" }],
+      ["node.describe", { nodeId: "n1" }],
+      ["node.invoke", { nodeId: "n1", command: "system.which", params: { bins: ["uname"] }, idempotencyKey: randomUUID() }],
+    ];
+    for (const [method, params] of calls) {
+      const res = await sock.request(method, params);
+      expect(res.ok, method).toBe(false);
+      expect(res.error.code, method).toBe("INVALID_REQUEST");
+      expect(res.error.message, method).toContain("nodes are not supported by this gateway");
+    }
+  });
+});
