@@ -21,6 +21,7 @@ import { registerConfigMethods } from "./methods/config-methods.js";
 import { registerLogMethods } from "./methods/log-methods.js";
 import { registerDeviceMethods } from "./methods/device-methods.js";
 import { registerNodeMethods } from "./methods/node-methods.js";
+import { registerHookMethods } from "./methods/hook-methods.js";
 import { DeviceRegistry } from "./auth/device-registry.js";
 import { registerAgentMethods } from "./methods/agent-methods.js";
 import { registerChatMethods } from "./methods/chat-methods.js";
@@ -315,6 +316,7 @@ export class GatewayServer {
       defaultAgentId: () => defaultAgentId(opts.loadedConfig().config),
       agentTurns: hookAgentTurnRunner(() => this.conversations, opts.logger),
     });
+    registerHookMethods(this.methods, this.internalHooks);
     this.conversations = new ConversationService({
       stateDir: opts.stateDir,
       config: () => opts.loadedConfig().config,

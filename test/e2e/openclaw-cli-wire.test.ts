@@ -31,10 +31,23 @@ beforeAll(async () => {
     path.join(skillDir, "SKILL.md"),
     '---\nname: needs-a-tool\ndescription: Use when the tool is needed.\nmetadata: {"openclaw": {"emoji": "🔧", "requires": {"bins": ["no-such-binary-xyz"], "env": ["NO_SUCH_VAR_XYZ"]}}}\n---\nUse it.\n',
   );
+  const hooksDir = path.join(stateDir, "workspace", "hooks");
+  fs.mkdirSync(path.join(hooksDir, "ready-hook"), { recursive: true });
+  fs.writeFileSync(
+    path.join(hooksDir, "ready-hook", "HOOK.md"),
+    '---\nname: ready-hook\ndescription: Runs at start.\nmetadata:\n  openclaw:\n    emoji: "🪝"\n    events: ["gateway:startup", "gateway:teleport"]\n---\n',
+  );
+  fs.writeFileSync(path.join(hooksDir, "ready-hook", "handler.js"), "export default async function () {}\n");
+  fs.mkdirSync(path.join(hooksDir, "broken-hook"), { recursive: true });
+  fs.writeFileSync(
+    path.join(hooksDir, "broken-hook", "HOOK.md"),
+    '---\nname: broken-hook\ndescription: Has no handler.\nmetadata:\n  openclaw:\n    events: ["command:new"]\n---\n',
+  );
+  const hooks = { internal: { entries: { "ready-hook": { enabled: true }, "broken-hook": { enabled: true } } } };
   const channels = {
     telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 },
   };
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels }) } });
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels, hooks }) } });
   await gw.waitForOutput(/channel account started/, 10_000);
   ({ sock } = await openOperator(gw.url, gw.token, { scopes: ["operator.admin"] }));
 });
@@ -318,5 +331,49 @@ describe("openclaw nodes list / status", () => {
       expect(res.error.code, method).toBe("INVALID_REQUEST");
       expect(res.error.message, method).toContain("nodes are not supported by this gateway");
     }
+  });
+});
+
+describe("openclaw hooks list", () => {
+  it("hooks.status (the CLI's request) reports every hook with its source and whether it runs here, and why not", async () => {
+    const res = await sock.request("hooks.status", { agentId: "main" });
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+    expect(res.payload.workspaceDir).toBe(path.join(stateDir, "workspace"));
+    expect(res.payload.managedHooksDir).toBe(path.join(stateDir, "hooks"));
+    const hooks = res.payload.hooks as Record<string, any>[];
+    const byName = (name: string) => hooks.find((h) => h.name === name);
+    const none = { bins: [], anyBins: [], env: [], config: [], os: [] };
+    expect(byName("ready-hook")).toMatchObject({
+      description: "Runs at start.",
+      source: "openclaw-workspace",
+      hookKey: "ready-hook",
+      emoji: "🪝",
+      filePath: path.join(stateDir, "workspace", "hooks", "ready-hook", "HOOK.md"),
+      handlerPath: path.join(stateDir, "workspace", "hooks", "ready-hook", "handler.js"),
+      events: ["gateway:startup", "gateway:teleport"],
+      unknownEvents: ["gateway:teleport"],
+      enabledByConfig: true,
+      requirementsSatisfied: true,
+      loadable: true,
+      managedByPlugin: false,
+      requirements: none,
+      missing: none,
+    });
+    expect(byName("ready-hook")).not.toHaveProperty("blockedReason");
+    // Enabled, but it cannot run: the reason is the gateway's own.
+    expect(byName("broken-hook")).toMatchObject({ enabledByConfig: true, loadable: false, handlerPath: "", blockedReason: expect.stringContaining("no handler.js") });
+    // The bundled hooks are listed, off until enabled.
+    expect(byName("session-memory")).toMatchObject({
+      source: "openclaw-bundled",
+      enabledByConfig: false,
+      loadable: false,
+      blockedReason: expect.stringContaining("hooks.internal.entries.session-memory.enabled"),
+    });
+  });
+
+  it("an unknown agent is refused by name", async () => {
+    const res = await sock.request("hooks.status", { agentId: "nobody" });
+    expect(res.ok).toBe(false);
+    expect(res.error.message).toContain("nobody");
   });
 });

@@ -51,11 +51,16 @@ export class InternalHookRunner implements InternalHookSink {
           bundledDir: this.deps.bundledDir,
           stateDir: this.deps.stateDir,
           extraDirs: config.hooks?.internal?.load?.extraDirs ?? [],
-          workspaceDir: this.deps.workspaceDirOf(this.deps.defaultAgentId()),
+          workspaceDir: this.workspaceDir(),
         }),
       };
     }
     return this.cached.hooks;
+  }
+
+  /** The workspace whose `hooks/` folder adds hooks: the default agent's, for every agent. */
+  workspaceDir(): string {
+    return this.deps.workspaceDirOf(this.deps.defaultAgentId());
   }
 
   emit(input: EventInput): void {
