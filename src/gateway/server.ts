@@ -21,6 +21,7 @@ import { registerConfigMethods } from "./methods/config-methods.js";
 import { registerLogMethods } from "./methods/log-methods.js";
 import { registerDeviceMethods } from "./methods/device-methods.js";
 import { registerNodeMethods } from "./methods/node-methods.js";
+import { registerExecPolicyMethods } from "./methods/exec-policy-methods.js";
 import { registerHookMethods } from "./methods/hook-methods.js";
 import { DeviceRegistry } from "./auth/device-registry.js";
 import { registerAgentMethods } from "./methods/agent-methods.js";
@@ -301,6 +302,7 @@ export class GatewayServer {
     registerDeviceMethods(this.methods, this.devices);
     registerNodeMethods(this.methods);
     registerExecApprovalMethods(this.methods, this.approvals);
+    registerExecPolicyMethods(this.methods);
     registerCatalogMethods(this.methods);
     registerSkillMethods(this.methods);
     registerConfigMethods(this.methods);

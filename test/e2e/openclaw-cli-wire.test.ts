@@ -47,7 +47,13 @@ beforeAll(async () => {
   const channels = {
     telegram: { botToken: telegram.token, apiRoot: telegram.url, pollingTimeoutSeconds: 1, allowFrom: [String(CHAT)], typingIntervalSeconds: 0 },
   };
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels, hooks }) } });
+  gw = await startGateway({
+    stateDir,
+    configFile: {
+      name: "openclaw.json",
+      content: fakeModelConfig(model, stateDir, { channels, hooks, tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["git", "/usr/bin/*"] } } }),
+    },
+  });
   await gw.waitForOutput(/channel account started/, 10_000);
   ({ sock } = await openOperator(gw.url, gw.token, { scopes: ["operator.admin"] }));
 });
@@ -375,5 +381,39 @@ describe("openclaw hooks list", () => {
     const res = await sock.request("hooks.status", { agentId: "nobody" });
     expect(res.ok).toBe(false);
     expect(res.error.message).toContain("nobody");
+  });
+});
+
+describe("openclaw approvals get --gateway", () => {
+  it("exec.approvals.get (the CLI's request) answers the exec policy tools.exec sets, in the approvals-file shape", async () => {
+    const res = await sock.request("exec.approvals.get", {});
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+    expect(res.payload).toEqual({
+      path: path.join(stateDir, "openclaw.json"),
+      exists: true,
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      file: {
+        version: 1,
+        defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" },
+        agents: { "*": { allowlist: [{ pattern: "git" }, { pattern: "/usr/bin/*" }] } },
+      },
+    });
+  });
+
+  it("exec.approvals.set (what approvals set and approvals allowlist add send) is refused, naming where the policy is edited, and changes nothing", async () => {
+    const before = (await sock.request("exec.approvals.get", {})).payload;
+    const res = await sock.request("exec.approvals.set", { file: { version: 1, defaults: { security: "full" } }, baseHash: before.hash });
+    expect(res.ok).toBe(false);
+    expect(res.error.code).toBe("INVALID_REQUEST");
+    expect(res.error.message).toMatch(/^not supported: edit tools\.exec in openclaw\.json/);
+    expect((await sock.request("exec.approvals.get", {})).payload).toEqual(before);
+  });
+
+  it("needs operator.admin, as in OpenClaw", async () => {
+    const { sock: reader } = await openOperator(gw.url, gw.token, { scopes: ["operator.read", "operator.approvals"] });
+    const res = await reader.request("exec.approvals.get", {});
+    reader.close();
+    expect(res.ok).toBe(false);
+    expect(res.error.message).toBe("missing scope: operator.admin");
   });
 });
