@@ -21,6 +21,7 @@ import { registerConfigMethods } from "./methods/config-methods.js";
 import { registerLogMethods } from "./methods/log-methods.js";
 import { registerDeviceMethods } from "./methods/device-methods.js";
 import { registerNodeMethods } from "./methods/node-methods.js";
+import { registerAuditMethods } from "./methods/audit-methods.js";
 import { registerExecPolicyMethods } from "./methods/exec-policy-methods.js";
 import { registerHookMethods } from "./methods/hook-methods.js";
 import { DeviceRegistry } from "./auth/device-registry.js";
@@ -309,6 +310,7 @@ export class GatewayServer {
     registerLogMethods(this.methods);
     this.traces = new TraceRecorder({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, env: process.env, logger: opts.logger });
     registerTraceMethods(this.methods, this.traces);
+    registerAuditMethods(this.methods, this.traces);
     this.internalHooks = new InternalHookRunner({
       config: () => opts.loadedConfig().config,
       stateDir: opts.stateDir,

@@ -417,3 +417,66 @@ describe("openclaw approvals get --gateway", () => {
     expect(res.error.message).toBe("missing scope: operator.admin");
   });
 });
+
+describe("openclaw audit", () => {
+  it("audit.activity.list (the CLI's request) lists agent runs and their tool actions from the run traces, newest first", async () => {
+    model.setResponder((req) => {
+      const body = JSON.stringify(req.body);
+      if (!body.includes("audit me please")) return { text: "ok" };
+      return body.includes("call_audit_1") ? { text: "audited" } : { toolCalls: [{ id: "call_audit_1", name: "read", arguments: { path: "no-such-file.txt" } }] };
+    });
+    const runId = randomUUID();
+    const turn = await sock.request("agent", { message: "audit me please", agentId: "main", idempotencyKey: runId });
+    await sock.waitFor((f) => f.type === "res" && f.id === turn.id && f.payload?.status === "ok", 20_000);
+
+    let events: Record<string, any>[] = [];
+    for (let i = 0; i < 50 && events.length < 4; i++) {
+      const res = await sock.request("audit.activity.list", { limit: 100 });
+      expect(res.ok, JSON.stringify(res.error)).toBe(true);
+      events = (res.payload.events as Record<string, any>[]).filter((e) => e.runId === runId);
+      if (events.length < 4) await new Promise((r) => setTimeout(r, 100));
+    }
+    const base = { schemaVersion: 1, agentId: "main", sessionKey: "agent:main:main", runId, actor: { type: "agent", id: "main" }, redaction: "metadata_only" };
+    expect(events).toEqual([
+      expect.objectContaining({ ...base, kind: "agent_run", eventType: "agent_run", action: "agent.run.finished", status: "succeeded" }),
+      expect.objectContaining({
+        ...base,
+        kind: "tool_action",
+        eventType: "tool_action",
+        action: "tool.action.finished",
+        toolName: "read",
+        toolCallId: "call_audit_1",
+        status: "failed",
+        errorCode: "tool_failed",
+      }),
+      expect.objectContaining({ ...base, kind: "tool_action", action: "tool.action.started", toolName: "read", status: "started" }),
+      expect.objectContaining({ ...base, kind: "agent_run", action: "agent.run.started", status: "started" }),
+    ]);
+    for (let i = 1; i < events.length; i++) expect(events[i - 1]!.occurredAt).toBeGreaterThanOrEqual(events[i]!.occurredAt);
+
+    // Filters, and pages joined by nextCursor; audit.list (the older method) answers the same records.
+    const tools = await sock.request("audit.activity.list", { runId, kind: "tool_action", limit: 100 });
+    expect(tools.payload.events.map((e: any) => e.action)).toEqual(["tool.action.finished", "tool.action.started"]);
+    const first = await sock.request("audit.activity.list", { runId, limit: 3 });
+    expect(first.payload.events).toHaveLength(3);
+    expect(first.payload.nextCursor).toBe("3");
+    const rest = await sock.request("audit.activity.list", { runId, limit: 3, cursor: first.payload.nextCursor });
+    expect(rest.payload.events.map((e: any) => e.eventId)).toEqual([events[3]!.eventId]);
+    expect(rest.payload).not.toHaveProperty("nextCursor");
+    const legacy = await sock.request("audit.list", { runId, limit: 100 });
+    expect(legacy.payload.events.map((e: any) => e.eventId)).toEqual(events.map((e) => e.eventId));
+    expect(legacy.payload.events[0]).not.toHaveProperty("eventType");
+  });
+
+  it("refuses message records, which this gateway does not keep, and a cursor it did not hand out", async () => {
+    for (const params of [{ kind: "message" }, { direction: "inbound" }, { channel: "telegram" }]) {
+      const res = await sock.request("audit.activity.list", { limit: 10, ...params });
+      expect(res.ok).toBe(false);
+      expect(res.error.message).toMatch(/^not supported: this gateway keeps no audit record of chat messages/);
+    }
+    const cursor = await sock.request("audit.activity.list", { limit: 10, cursor: "abc" });
+    expect(cursor.error.message).toBe("invalid audit.activity.list range or cursor");
+    const range = await sock.request("audit.list", { limit: 10, after: 2000, before: 1000 });
+    expect(range.error.message).toBe("invalid audit.list range or cursor");
+  });
+});
