@@ -1,4 +1,4 @@
-import type { ToolCallTrace, TraceOutcome, TraceRecord } from "./types.js";
+import type { ToolCallOutline, TraceOutcome, TraceSummary } from "./types.js";
 
 export type AuditKind = "agent_run" | "tool_action";
 export type AuditStatus = "started" | "succeeded" | "failed" | "cancelled" | "timed_out" | "blocked";
@@ -24,6 +24,9 @@ export interface AuditEvent {
   redaction: "metadata_only";
 }
 
+/** What the audit records of one run are made from. */
+export type AuditedRun = Pick<TraceSummary, "runId" | "sessionKey" | "agentId" | "startedAt" | "durationMs" | "outcome"> & { toolCalls: readonly ToolCallOutline[] };
+
 const RUN_ENDINGS: Record<TraceOutcome, { status: AuditStatus; errorCode?: string }> = {
   ok: { status: "succeeded" },
   error: { status: "failed", errorCode: "run_failed" },
@@ -31,35 +34,42 @@ const RUN_ENDINGS: Record<TraceOutcome, { status: AuditStatus; errorCode?: strin
   timeout: { status: "timed_out", errorCode: "run_timed_out" },
 };
 
-function toolEnding(call: ToolCallTrace): { status: AuditStatus; errorCode?: string } {
+function toolEnding(call: ToolCallOutline): { status: AuditStatus; errorCode?: string } {
   if (call.decision !== "allowed") return { status: "blocked", errorCode: "tool_blocked" };
   return call.isError ? { status: "failed", errorCode: "tool_failed" } : { status: "succeeded" };
 }
 
 /** A run's start, each of its tool calls' start and (when it had one) end, and the run's end: in the order they happened. */
-export function auditEventsOfTrace(trace: TraceRecord): AuditEvent[] {
+export function auditEventsOfRun(run: AuditedRun): AuditEvent[] {
   const base = {
     schemaVersion: 1 as const,
-    actor: { type: "agent" as const, id: trace.agentId },
-    agentId: trace.agentId,
-    sessionKey: trace.sessionKey,
-    runId: trace.runId,
+    actor: { type: "agent" as const, id: run.agentId },
+    agentId: run.agentId,
+    sessionKey: run.sessionKey,
+    runId: run.runId,
     redaction: "metadata_only" as const,
   };
-  const events: AuditEvent[] = [{ ...base, eventId: `${trace.runId}:run:started`, occurredAt: trace.startedAt, kind: "agent_run", action: "agent.run.started", status: "started" }];
-  for (const call of trace.toolCalls) {
+  const events: AuditEvent[] = [{ ...base, eventId: `${run.runId}:run:started`, occurredAt: run.startedAt, kind: "agent_run", action: "agent.run.started", status: "started" }];
+  for (const call of run.toolCalls) {
     const tool = { ...base, kind: "tool_action" as const, toolCallId: call.id, toolName: call.name };
-    events.push({ ...tool, eventId: `${trace.runId}:tool:${call.id}:started`, occurredAt: call.startedAt, action: "tool.action.started", status: "started" });
+    events.push({ ...tool, eventId: `${run.runId}:tool:${call.id}:started`, occurredAt: call.startedAt, action: "tool.action.started", status: "started" });
     if (call.durationMs !== undefined || call.decision !== "allowed") {
       events.push({
         ...tool,
-        eventId: `${trace.runId}:tool:${call.id}:finished`,
+        eventId: `${run.runId}:tool:${call.id}:finished`,
         occurredAt: call.startedAt + (call.durationMs ?? 0),
         action: "tool.action.finished",
         ...toolEnding(call),
       });
     }
   }
-  events.push({ ...base, eventId: `${trace.runId}:run:finished`, occurredAt: trace.endedAt, kind: "agent_run", action: "agent.run.finished", ...RUN_ENDINGS[trace.outcome] });
+  events.push({
+    ...base,
+    eventId: `${run.runId}:run:finished`,
+    occurredAt: run.startedAt + run.durationMs,
+    kind: "agent_run",
+    action: "agent.run.finished",
+    ...RUN_ENDINGS[run.outcome],
+  });
   return events;
 }

@@ -6,7 +6,7 @@ import { TraceRedactor } from "./redaction.js";
 import { traceSettings, type TraceSettings } from "./settings.js";
 import { buildTrace, type TimedEvent } from "./trace-builder.js";
 import { TraceStore, tracesDbPath, type StoredTrace, type TraceQuery } from "./trace-store.js";
-import type { ExternalTraceEvent, RunTraceHandle, RunTracer, TraceEnd, TraceRecord, TraceStart, TraceSummary } from "./types.js";
+import type { ExternalTraceEvent, RunTraceHandle, RunTracer, ToolCallOutline, TraceEnd, TraceRecord, TraceStart, TraceSummary } from "./types.js";
 import type { OtelTraceExporter } from "./otel-export.js";
 
 export interface TraceRecorderDeps {
@@ -89,6 +89,11 @@ export class TraceRecorder implements RunTracer {
   async list(query: TraceQuery): Promise<TraceSummary[]> {
     await this.flush();
     return (await this.openStore()).list(query);
+  }
+
+  async toolCallOutlines(runId: string): Promise<ToolCallOutline[]> {
+    await this.flush();
+    return (await this.openStore()).toolCallOutlines(runId);
   }
 
   async get(runId: string): Promise<{ trace: TraceRecord; systemPrompt?: string } | undefined> {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
-import type { TraceRecord, TraceSummary } from "./types.js";
+import type { ToolCallOutline, TraceRecord, TraceSummary } from "./types.js";
 
 type Database = BetterSqlite3.Database;
 
@@ -13,6 +13,8 @@ export interface StoredTrace {
 
 export interface TraceQuery {
   sessionKey?: string;
+  agentId?: string;
+  runId?: string;
   /** Only runs that started at or after this time (ms since the epoch). */
   since?: number;
   limit?: number;
@@ -137,6 +139,14 @@ export class TraceStore {
       where.push("session_key = ?");
       params.push(query.sessionKey);
     }
+    if (query.agentId) {
+      where.push("agent_id = ?");
+      params.push(query.agentId);
+    }
+    if (query.runId) {
+      where.push("run_id = ?");
+      params.push(query.runId);
+    }
     if (query.since !== undefined) {
       where.push("started_at >= ?");
       params.push(query.since);
@@ -144,6 +154,18 @@ export class TraceStore {
     const sql = `SELECT ${SUMMARY_COLUMNS} FROM traces ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY started_at DESC LIMIT ?`;
     const rows = this.db.prepare(sql).all(...params, query.limit ?? 50) as (TraceSummary & { model: string | null })[];
     return rows.map(({ model, ...row }) => (model ? { ...row, model } : row));
+  }
+
+  /** A run's tool calls in the order they started, without arguments or results (read inside SQLite, not parsed whole). */
+  toolCallOutlines(runId: string): ToolCallOutline[] {
+    const rows = this.db
+      .prepare(
+        `SELECT json_extract(j.value, '$.id') AS id, json_extract(j.value, '$.name') AS name, json_extract(j.value, '$.startedAt') AS startedAt,
+           json_extract(j.value, '$.durationMs') AS durationMs, json_extract(j.value, '$.isError') AS isError, json_extract(j.value, '$.decision') AS decision
+         FROM traces t, json_each(t.body, '$.toolCalls') j WHERE t.run_id = ? ORDER BY j.key`,
+      )
+      .all(runId) as { id: string; name: string; startedAt: number; durationMs: number | null; isError: number | null; decision: ToolCallOutline["decision"] }[];
+    return rows.map(({ durationMs, isError, ...row }) => ({ ...row, ...(durationMs !== null ? { durationMs } : {}), ...(isError ? { isError: true } : {}) }));
   }
 
   /** A run's trace with its system prompt's text. */

@@ -51,6 +51,9 @@ export interface ToolCallTrace {
   approval?: ApprovalTrace;
 }
 
+/** A tool call without its arguments, result or approval: what an audit record says of it. */
+export type ToolCallOutline = Pick<ToolCallTrace, "id" | "name" | "startedAt" | "durationMs" | "isError" | "decision">;
+
 export interface ApprovalTrace {
   command: string;
   policy: "allow" | "deny" | "ask";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { type AuditEvent, auditEventsOfTrace } from "../../traces/audit-events.js";
-import type { TraceRecorder, TraceRecord } from "../../traces/index.js";
+import { type AuditEvent, type AuditedRun, auditEventsOfRun } from "../../traces/audit-events.js";
+import type { TraceRecorder } from "../../traces/index.js";
 import { invalidRequest, unavailable } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
 
@@ -53,7 +53,7 @@ async function listAudit(method: string, params: AuditQuery, traces: TraceRecord
   const badCursor = params.cursor !== undefined && !/^[1-9]\d{0,14}$/.test(params.cursor);
   if (badCursor || (params.after !== undefined && params.before !== undefined && params.after > params.before)) throw invalidRequest(`invalid ${method} range or cursor`);
   const offset = params.cursor === undefined ? 0 : Number(params.cursor);
-  let runs: TraceRecord[];
+  let runs: AuditedRun[];
   try {
     runs = await readRuns(params, traces);
   } catch (err) {
@@ -61,7 +61,7 @@ async function listAudit(method: string, params: AuditQuery, traces: TraceRecord
   }
   // Newest first; events of one run at the same millisecond stay in the order they happened.
   const events = runs
-    .flatMap((run) => auditEventsOfTrace(run).map((event, step) => ({ event, step })))
+    .flatMap((run) => auditEventsOfRun(run).map((event, step) => ({ event, step })))
     .sort((a, b) => b.event.occurredAt - a.event.occurredAt || a.event.runId.localeCompare(b.event.runId) || b.step - a.step)
     .map(({ event }) => event)
     .filter(
@@ -77,19 +77,18 @@ async function listAudit(method: string, params: AuditQuery, traces: TraceRecord
   return { events: page, ...(offset + limit < events.length ? { nextCursor: String(offset + limit) } : {}) };
 }
 
-async function readRuns(params: AuditQuery, traces: TraceRecorder): Promise<TraceRecord[]> {
-  if (params.runId !== undefined) {
-    const found = await traces.get(params.runId);
-    return found && (params.sessionKey === undefined || found.trace.sessionKey === params.sessionKey) ? [found.trace] : [];
-  }
-  const summaries = await traces.list({ ...(params.sessionKey ? { sessionKey: params.sessionKey } : {}), limit: SCANNED_RUNS });
-  const runs: TraceRecord[] = [];
+async function readRuns(params: AuditQuery, traces: TraceRecorder): Promise<AuditedRun[]> {
+  const summaries = await traces.list({
+    ...(params.sessionKey ? { sessionKey: params.sessionKey } : {}),
+    ...(params.agentId ? { agentId: params.agentId } : {}),
+    ...(params.runId ? { runId: params.runId } : {}),
+    limit: SCANNED_RUNS,
+  });
+  const runs: AuditedRun[] = [];
   for (const summary of summaries) {
-    if (params.agentId !== undefined && summary.agentId !== params.agentId) continue;
     if (params.after !== undefined && summary.startedAt + summary.durationMs < params.after) continue;
     if (params.before !== undefined && summary.startedAt > params.before) continue;
-    const found = await traces.get(summary.runId);
-    if (found) runs.push(found.trace);
+    runs.push({ ...summary, toolCalls: summary.toolCalls > 0 ? await traces.toolCallOutlines(summary.runId) : [] });
   }
   return runs;
 }

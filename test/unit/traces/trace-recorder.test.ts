@@ -117,6 +117,16 @@ describe("TraceRecorder", () => {
     expect(t.input[0]).toBe("use [redacted] please");
     expect(found.systemPrompt).toBe("You are helpful. Key [redacted].");
     expect(t.systemPromptHash).toMatch(/^[0-9a-f]{64}$/);
+
+    // What an audit record needs of the tool calls, without their arguments or results.
+    const outlines = await r.toolCallOutlines("run-1");
+    expect(outlines).toEqual([
+      { id: "call-1", name: "exec", startedAt: t.toolCalls[0]!.startedAt, durationMs: t.toolCalls[0]!.durationMs, isError: true, decision: "allowed" },
+      { id: "call-2", name: "read", startedAt: t.toolCalls[1]!.startedAt, durationMs: t.toolCalls[1]!.durationMs, isError: true, decision: "blocked" },
+    ]);
+    expect(await r.toolCallOutlines("no-such-run")).toEqual([]);
+    expect((await r.list({ runId: "run-1", agentId: "main" })).map((s) => s.runId)).toEqual(["run-1"]);
+    expect(await r.list({ agentId: "other" })).toEqual([]);
   });
 
   it("stores a system prompt once however many runs used it, and filters by session and time", async () => {
