@@ -1,0 +1,215 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { openOperator, type TestSocket } from "../helpers/ws-client.js";
+
+/**
+ * OpenClaw's own CLI (2026.9.6 from npm) against this gateway, for the operator commands about
+ * what runs here (openclaw-cli-wire.test.ts has the conversation and cron ones): each test sends
+ * the request the real CLI sent for one command (captured through a WebSocket proxy) and checks
+ * the fields that CLI reads from the answer.
+ */
+
+let model: FakeModelServer;
+let gw: GatewayProcess;
+let sock: TestSocket;
+let stateDir: string;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  stateDir = makeTempDir("openclaw-cli-wire-admin-");
+  const hooksDir = path.join(stateDir, "workspace", "hooks");
+  fs.mkdirSync(path.join(hooksDir, "ready-hook"), { recursive: true });
+  fs.writeFileSync(
+    path.join(hooksDir, "ready-hook", "HOOK.md"),
+    '---\nname: ready-hook\ndescription: Runs at start.\nmetadata:\n  openclaw:\n    emoji: "🪝"\n    events: ["gateway:startup", "gateway:teleport"]\n---\n',
+  );
+  fs.writeFileSync(path.join(hooksDir, "ready-hook", "handler.js"), "export default async function () {}\n");
+  fs.mkdirSync(path.join(hooksDir, "broken-hook"), { recursive: true });
+  fs.writeFileSync(
+    path.join(hooksDir, "broken-hook", "HOOK.md"),
+    '---\nname: broken-hook\ndescription: Has no handler.\nmetadata:\n  openclaw:\n    events: ["command:new"]\n---\n',
+  );
+  const hooks = { internal: { entries: { "ready-hook": { enabled: true }, "broken-hook": { enabled: true } } } };
+  const tools = { exec: { security: "allowlist", ask: "on-miss", allowlist: ["git", "/usr/bin/*"] } };
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { hooks, tools }) } });
+  ({ sock } = await openOperator(gw.url, gw.token, { scopes: ["operator.admin"] }));
+});
+afterAll(async () => {
+  sock?.close();
+  await gw?.stop();
+  await model?.close();
+});
+
+describe("openclaw nodes list / status", () => {
+  it("node.pair.list and node.list (the CLI's requests) answer that no node is paired, pending or known", async () => {
+    const pairing = await sock.request("node.pair.list", {});
+    expect(pairing.ok, JSON.stringify(pairing.error)).toBe(true);
+    expect(pairing.payload).toEqual({ pending: [], paired: [] });
+    const known = await sock.request("node.list", {});
+    expect(known.ok, JSON.stringify(known.error)).toBe(true);
+    expect(known.payload).toEqual({ ts: expect.any(Number), nodes: [] });
+  });
+
+  it("the methods that act on a node refuse, saying nodes are not supported here", async () => {
+    const calls: [string, Record<string, unknown>][] = [
+      ["node.pair.approve", { requestId: "r1" }],
+      ["node.pair.reject", { requestId: "r1" }],
+      ["node.pair.remove", { nodeId: "n1" }],
+      ["node.rename", { nodeId: "n1", displayName: "x" }],
+      ["node.describe", { nodeId: "n1" }],
+      ["node.invoke", { nodeId: "n1", command: "system.which", params: { bins: ["uname"] }, idempotencyKey: randomUUID() }],
+    ];
+    for (const [method, params] of calls) {
+      const res = await sock.request(method, params);
+      expect(res.ok, method).toBe(false);
+      expect(res.error.code, method).toBe("INVALID_REQUEST");
+      expect(res.error.message, method).toContain("nodes are not supported by this gateway");
+    }
+  });
+});
+
+describe("openclaw hooks list", () => {
+  it("hooks.status (the CLI's request) reports every hook with its source and whether it runs here, and why not", async () => {
+    const res = await sock.request("hooks.status", { agentId: "main" });
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+    expect(res.payload.workspaceDir).toBe(path.join(stateDir, "workspace"));
+    expect(res.payload.managedHooksDir).toBe(path.join(stateDir, "hooks"));
+    const hooks = res.payload.hooks as Record<string, any>[];
+    const byName = (name: string) => hooks.find((h) => h.name === name);
+    const none = { bins: [], anyBins: [], env: [], config: [], os: [] };
+    expect(byName("ready-hook")).toMatchObject({
+      description: "Runs at start.",
+      source: "openclaw-workspace",
+      hookKey: "ready-hook",
+      emoji: "🪝",
+      filePath: path.join(stateDir, "workspace", "hooks", "ready-hook", "HOOK.md"),
+      handlerPath: path.join(stateDir, "workspace", "hooks", "ready-hook", "handler.js"),
+      events: ["gateway:startup", "gateway:teleport"],
+      unknownEvents: ["gateway:teleport"],
+      enabledByConfig: true,
+      requirementsSatisfied: true,
+      loadable: true,
+      managedByPlugin: false,
+      requirements: none,
+      missing: none,
+    });
+    expect(byName("ready-hook")).not.toHaveProperty("blockedReason");
+    // Enabled, but it cannot run: the reason is the gateway's own.
+    expect(byName("broken-hook")).toMatchObject({ enabledByConfig: true, loadable: false, handlerPath: "", blockedReason: expect.stringContaining("no handler.js") });
+    // The bundled hooks are listed, off until enabled.
+    expect(byName("session-memory")).toMatchObject({
+      source: "openclaw-bundled",
+      enabledByConfig: false,
+      loadable: false,
+      blockedReason: expect.stringContaining("hooks.internal.entries.session-memory.enabled"),
+    });
+  });
+
+  it("an unknown agent is refused by name", async () => {
+    const res = await sock.request("hooks.status", { agentId: "nobody" });
+    expect(res.ok).toBe(false);
+    expect(res.error.message).toContain("nobody");
+  });
+});
+
+describe("openclaw approvals get --gateway", () => {
+  it("exec.approvals.get (the CLI's request) answers the exec policy tools.exec sets, in the approvals-file shape", async () => {
+    const res = await sock.request("exec.approvals.get", {});
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+    expect(res.payload).toEqual({
+      path: path.join(stateDir, "openclaw.json"),
+      exists: true,
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      file: {
+        version: 1,
+        defaults: { security: "allowlist", ask: "on-miss", askFallback: "deny" },
+        agents: { "*": { allowlist: [{ pattern: "git" }, { pattern: "/usr/bin/*" }] } },
+      },
+    });
+  });
+
+  it("exec.approvals.set (what approvals set and approvals allowlist add send) is refused, naming where the policy is edited, and changes nothing", async () => {
+    const before = (await sock.request("exec.approvals.get", {})).payload;
+    const res = await sock.request("exec.approvals.set", { file: { version: 1, defaults: { security: "full" } }, baseHash: before.hash });
+    expect(res.ok).toBe(false);
+    expect(res.error.code).toBe("INVALID_REQUEST");
+    expect(res.error.message).toMatch(/^not supported: edit tools\.exec in openclaw\.json/);
+    expect((await sock.request("exec.approvals.get", {})).payload).toEqual(before);
+  });
+
+  it("needs operator.admin, as in OpenClaw", async () => {
+    const { sock: reader } = await openOperator(gw.url, gw.token, { scopes: ["operator.read", "operator.approvals"] });
+    const res = await reader.request("exec.approvals.get", {});
+    reader.close();
+    expect(res.ok).toBe(false);
+    expect(res.error.message).toBe("missing scope: operator.admin");
+  });
+});
+
+describe("openclaw audit", () => {
+  it("audit.activity.list (the CLI's request) lists agent runs and their tool actions from the run traces, newest first", async () => {
+    model.setResponder((req) => {
+      const body = JSON.stringify(req.body);
+      if (!body.includes("audit me please")) return { text: "ok" };
+      return body.includes("call_audit_1") ? { text: "audited" } : { toolCalls: [{ id: "call_audit_1", name: "read", arguments: { path: "no-such-file.txt" } }] };
+    });
+    const runId = randomUUID();
+    const turn = await sock.request("agent", { message: "audit me please", agentId: "main", idempotencyKey: runId });
+    await sock.waitFor((f) => f.type === "res" && f.id === turn.id && f.payload?.status === "ok", 20_000);
+
+    let events: Record<string, any>[] = [];
+    for (let i = 0; i < 50 && events.length < 4; i++) {
+      const res = await sock.request("audit.activity.list", { limit: 100 });
+      expect(res.ok, JSON.stringify(res.error)).toBe(true);
+      events = (res.payload.events as Record<string, any>[]).filter((e) => e.runId === runId);
+      if (events.length < 4) await new Promise((r) => setTimeout(r, 100));
+    }
+    const base = { schemaVersion: 1, agentId: "main", sessionKey: "agent:main:main", runId, actor: { type: "agent", id: "main" }, redaction: "metadata_only" };
+    expect(events).toEqual([
+      expect.objectContaining({ ...base, kind: "agent_run", eventType: "agent_run", action: "agent.run.finished", status: "succeeded" }),
+      expect.objectContaining({
+        ...base,
+        kind: "tool_action",
+        eventType: "tool_action",
+        action: "tool.action.finished",
+        toolName: "read",
+        toolCallId: "call_audit_1",
+        status: "failed",
+        errorCode: "tool_failed",
+      }),
+      expect.objectContaining({ ...base, kind: "tool_action", action: "tool.action.started", toolName: "read", status: "started" }),
+      expect.objectContaining({ ...base, kind: "agent_run", action: "agent.run.started", status: "started" }),
+    ]);
+    for (let i = 1; i < events.length; i++) expect(events[i - 1]!.occurredAt).toBeGreaterThanOrEqual(events[i]!.occurredAt);
+
+    // Filters, and pages joined by nextCursor; audit.list (the older method) answers the same records.
+    const tools = await sock.request("audit.activity.list", { runId, kind: "tool_action", limit: 100 });
+    expect(tools.payload.events.map((e: any) => e.action)).toEqual(["tool.action.finished", "tool.action.started"]);
+    const first = await sock.request("audit.activity.list", { runId, limit: 3 });
+    expect(first.payload.events).toHaveLength(3);
+    expect(first.payload.nextCursor).toBe("3");
+    const rest = await sock.request("audit.activity.list", { runId, limit: 3, cursor: first.payload.nextCursor });
+    expect(rest.payload.events.map((e: any) => e.eventId)).toEqual([events[3]!.eventId]);
+    expect(rest.payload).not.toHaveProperty("nextCursor");
+    const legacy = await sock.request("audit.list", { runId, limit: 100 });
+    expect(legacy.payload.events.map((e: any) => e.eventId)).toEqual(events.map((e) => e.eventId));
+    expect(legacy.payload.events[0]).not.toHaveProperty("eventType");
+  });
+
+  it("refuses message records, which this gateway does not keep, and a cursor it did not hand out", async () => {
+    for (const params of [{ kind: "message" }, { direction: "inbound" }, { channel: "telegram" }]) {
+      const res = await sock.request("audit.activity.list", { limit: 10, ...params });
+      expect(res.ok).toBe(false);
+      expect(res.error.message).toMatch(/^not supported: this gateway keeps no audit record of chat messages/);
+    }
+    const cursor = await sock.request("audit.activity.list", { limit: 10, cursor: "abc" });
+    expect(cursor.error.message).toBe("invalid audit.activity.list range or cursor");
+    const range = await sock.request("audit.list", { limit: 10, after: 2000, before: 1000 });
+    expect(range.error.message).toBe("invalid audit.list range or cursor");
+  });
+});
