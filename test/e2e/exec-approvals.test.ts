@@ -24,7 +24,7 @@ describe("exec approvals over the gateway", () => {
 
     const waiting = requester.sock.request("exec.approval.waitDecision", { id, timeoutMs: 5_000 });
     const list = await approver.sock.request("exec.approval.list", {});
-    expect(list.payload.approvals.map((a: any) => a.id)).toContain(id);
+    expect(list.payload.map((a: any) => a.id)).toContain(id);
     const resolved = await approver.sock.request("exec.approval.resolve", { id, decision: "deny" });
     expect(resolved.payload).toEqual({ ok: true, id, decision: "deny" });
     expect((await waiting).payload).toEqual({ id, decision: "deny" });

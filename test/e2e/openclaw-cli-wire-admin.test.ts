@@ -213,3 +213,26 @@ describe("openclaw audit", () => {
     expect(range.error.message).toBe("invalid audit.list range or cursor");
   });
 });
+
+describe("openclaw approvals pending", () => {
+  it("exec.approval.list answers a list whose entries carry the request (what the CLI reads), and openclaw.approval.list is empty", async () => {
+    const asked = await sock.request("exec.approval.request", { command: "curl https://example.com", agentId: "main", sessionKey: "agent:main:main" });
+    expect(asked.ok, JSON.stringify(asked.error)).toBe(true);
+    // The CLI's three requests for `openclaw approvals pending`.
+    const [exec, plugin, system] = await Promise.all(["exec.approval.list", "plugin.approval.list", "openclaw.approval.list"].map((m) => sock.request(m, {})));
+    expect(exec.ok, JSON.stringify(exec.error)).toBe(true);
+    expect(exec.payload).toEqual([
+      expect.objectContaining({
+        id: asked.payload.id,
+        createdAtMs: expect.any(Number),
+        expiresAtMs: asked.payload.expiresAtMs,
+        request: { command: "curl https://example.com", agentId: "main", sessionKey: "agent:main:main" },
+      }),
+    ]);
+    expect(plugin.payload).toEqual([]);
+    expect(system.ok, JSON.stringify(system.error)).toBe(true);
+    expect(system.payload).toEqual([]);
+    expect((await sock.request("exec.approval.resolve", { id: asked.payload.id, decision: "deny" })).ok).toBe(true);
+    expect((await sock.request("exec.approval.list", {})).payload).toEqual([]);
+  });
+});

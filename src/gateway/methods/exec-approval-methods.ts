@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ExecApprovalBroker } from "../../agents/approvals/approval-broker.js";
+import type { ExecApprovalBroker, ExecApprovalRequest } from "../../agents/approvals/approval-broker.js";
 import { ErrorCodes, GatewayError } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
 
@@ -7,6 +7,15 @@ const Decision = Type.Union([Type.Literal("allow-once"), Type.Literal("allow-alw
 
 function notFound(id: string): GatewayError {
   return new GatewayError({ code: ErrorCodes.APPROVAL_NOT_FOUND, message: `approval not found or expired: ${id}` });
+}
+
+/**
+ * A pending request as `exec.approval.list` lists it: its fields, and the ones describing what is
+ * asked again under `request`, where OpenClaw's clients (`openclaw approvals pending`) read them.
+ */
+function listEntry(approval: ExecApprovalRequest) {
+  const { command, cwd, agentId, sessionKey } = approval;
+  return { ...approval, request: { command, ...(cwd ? { cwd } : {}), ...(agentId ? { agentId } : {}), ...(sessionKey ? { sessionKey } : {}) } };
 }
 
 /** Exec approvals over the wire (see docs/tools.md, "Exec approvals"): request, wait, list, resolve. */
@@ -66,7 +75,7 @@ export function registerExecApprovalMethods(registry: MethodRegistry, broker: Ex
     name: "exec.approval.list",
     scope: "operator.approvals",
     params: Type.Object({}, { additionalProperties: false }),
-    handler: () => ({ approvals: broker.list() }),
+    handler: () => broker.list().map(listEntry),
   });
 
   registry.register({

@@ -129,6 +129,14 @@ export function registerQuestionMethods(registry: MethodRegistry, broker: Questi
     handler: () => [],
   });
 
+  // Approvals OpenClaw's system agent raises (`openclaw approvals pending` lists them): this gateway has no system agent.
+  registry.register({
+    name: "openclaw.approval.list",
+    scope: "operator.approvals",
+    params: Type.Object({}, { additionalProperties: false }),
+    handler: () => [],
+  });
+
   registry.register({
     name: "plugin.approval.resolve",
     scope: "operator.approvals",
