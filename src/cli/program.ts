@@ -199,9 +199,19 @@ program
     sandboxExplainCommand(opts);
   });
 
-program
-  .command("models")
-  .description("model chain, auth profiles and cooldowns")
+const models = program.command("models").description("configured models, model chain, auth profiles and cooldowns");
+withClientFlags(models.command("list").description("the models the gateway can use, with input, context window, local and auth (as OpenClaw's)"))
+  .option("--agent <id>", "agent id (checked; every agent sees the same models here)")
+  .option("--all", "the full catalog (here the same list: the catalog is the models the config names)")
+  .option("--provider <id>", "only this provider's models")
+  .option("--local", "only models on this machine or the local network")
+  .option("--plain", "one provider/model per line")
+  .option("--refresh", "refused: this gateway does not discover provider models")
+  .action(async (opts) => {
+    const { modelsListCommand } = await import("./models-list-command.js");
+    await modelsListCommand(opts);
+  });
+models
   .command("status")
   .description("the agent's model chain and each provider's keys with their cooldowns (secrets masked)")
   .option("--agent <id>", "agent id")

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { listAgentConfigs } from "../../agents/agent-config.js";
-import { isLocalBaseUrl, listConfiguredModels } from "../../models/index.js";
+import { modelsView } from "../../agents/models-view.js";
 import type { MethodRegistry } from "./registry.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { loadOrCreateGatewayIdentity } from "../gateway-identity.js";
@@ -24,25 +24,15 @@ export function registerCatalogMethods(registry: MethodRegistry): void {
     ),
     handler: (params, { runtime }) => {
       if (params.preparedOnly && params.refresh) throw invalidRequest("preparedOnly and refresh cannot both be true");
-      const config = runtime.config();
-      // Every agent sees the same configured models here; an agent id is still checked so a typo is an error.
-      const agentId = params.agentId?.toLowerCase() ?? (params.sessionKey?.startsWith("agent:") ? params.sessionKey.split(":")[1] : undefined);
-      if (agentId && !listAgentConfigs(config).some((a) => a.id === agentId)) throw invalidRequest(`unknown agent "${agentId}"`);
-      const rows = listConfiguredModels(config, process.env).filter((m) => !params.provider || m.provider === params.provider);
-      const visible = params.view === "configured" || params.preparedOnly ? rows.filter((m) => m.available) : rows;
-      return {
-        models: visible.map((m) => ({
-          id: m.id,
-          name: m.name ?? m.id,
-          provider: m.provider,
-          ref: m.ref,
-          contextWindow: m.contextWindow,
-          reasoning: m.reasoning,
-          input: m.input,
-          available: m.available,
-          ...(params.includeDetails && m.baseUrl ? { local: isLocalBaseUrl(m.baseUrl) } : {}),
-        })),
-      };
+      const agentId = params.agentId ?? (params.sessionKey?.startsWith("agent:") ? params.sessionKey.split(":")[1] : undefined);
+      const view = modelsView(runtime.config(), process.env, {
+        ...(agentId ? { agentId } : {}),
+        ...(params.provider ? { provider: params.provider } : {}),
+        availableOnly: params.view === "configured" || params.preparedOnly === true,
+        includeDetails: params.includeDetails === true,
+      });
+      if (!view.ok) throw invalidRequest(view.message);
+      return { models: view.models };
     },
   });
 
