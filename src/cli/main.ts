@@ -2,6 +2,7 @@
 import { listenEarly } from "../gateway/early-listen.js";
 import type * as RunCli from "./run-cli.js";
 import { parseGatewayRunArgs } from "./gateway-run-args.js";
+import { applyProfileEnv, scanRootOptions } from "./root-options.js";
 
 /**
  * The `openclaw` command's entry, bundled twice: as CommonJS (`dist/bin/openclaw.cjs`, the
@@ -11,12 +12,18 @@ import { parseGatewayRunArgs } from "./gateway-run-args.js";
  * load (run-cli.ts). From the CommonJS build that includes Node's ES module loader, which costs a
  * gateway started with V8 flags more than the early port itself (docs/architecture.md).
  */
-const gatewayRun = parseGatewayRunArgs(process.argv.slice(2));
+// The global `--dev` and `--profile` act through the environment before anything reads it.
+const root = scanRootOptions(process.argv.slice(2));
+if (root.ok) {
+  if (root.profile) applyProfileEnv(root.profile, process.env);
+  process.argv.splice(2, Infinity, ...root.args);
+}
+const gatewayRun = root.ok ? parseGatewayRunArgs(process.argv.slice(2)) : undefined;
 const early = gatewayRun ? listenEarly(gatewayRun, process.env) : undefined;
 // Resolved at run time beside this file, so both builds (and the unbundled tsc output) load the ES module build of the CLI.
 const runCliUrl = new URL("./run-cli.js", import.meta.url).href;
 (import(runCliUrl) as Promise<typeof RunCli>).then(
-  ({ runCli }) => runCli(gatewayRun, early),
+  ({ runCli, reportRootOptionsError }) => (root.ok ? runCli(gatewayRun, early) : reportRootOptionsError(root.error)),
   (err: Error) => {
     process.stderr.write(`openclaw: cannot load the CLI (${runCliUrl}): ${err.message}\n`);
     process.exit(1);

@@ -13,6 +13,9 @@ const program = new Command("openclaw")
   .description("OpenClaw gateway: connects chat channels and API clients to LLM agents")
   .version(packageVersion(), "-V, --version")
   .addOption(new Option("--log-level <level>", "log level").choices(LOG_LEVEL_CHOICES))
+  // Read from the command line before commander runs (root-options.ts); listed here for --help.
+  .option("--dev", "dev profile: state in ~/.openclaw-dev, gateway port 19001")
+  .option("--profile <name>", "named profile: state in ~/.openclaw-<name> (an explicit OPENCLAW_STATE_DIR wins)")
   .showHelpAfterError();
 
 const gateway = program.command("gateway").description("run and manage the gateway daemon");

@@ -16,3 +16,9 @@ export function runCli(gatewayRun: ServerFlags | undefined, early: Promise<Early
     reportCliError(err, process.argv.includes("--json"));
   });
 }
+
+/** A global option that cannot be honoured (`--profile a/b`, `--dev` with `--profile`): exit 2, as OpenClaw. */
+export async function reportRootOptionsError(message: string): Promise<void> {
+  const { CliError, reportCliError } = await import("./output.js");
+  reportCliError(new CliError(message, 2), process.argv.includes("--json"));
+}

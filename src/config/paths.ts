@@ -26,9 +26,20 @@ export function expandUserPath(input: string, env: NodeJS.ProcessEnv = process.e
 export function resolveStateDir(env: NodeJS.ProcessEnv = process.env): string {
   const explicit = envValue(env, "OPENCLAW_STATE_DIR");
   if (explicit) return expandUserPath(explicit, env);
+  return profileStateDir("default", env);
+}
+
+/** A profile name names a directory beside ~/.openclaw: letters, digits, `_` and `-`, starting with a letter or digit, at most 64. */
+export const PROFILE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
+
+/**
+ * The state dir a profile owns: `<home>/.openclaw-<name>`, `<home>/.openclaw` for `default`
+ * (any case), where home is $OPENCLAW_HOME, else ~. The name must match PROFILE_NAME_PATTERN.
+ */
+export function profileStateDir(profile: string, env: NodeJS.ProcessEnv = process.env): string {
   const home = envValue(env, "OPENCLAW_HOME");
-  if (home) return path.join(expandUserPath(home, env), ".openclaw");
-  return path.join(homeDir(env), ".openclaw");
+  const base = home ? expandUserPath(home, env) : homeDir(env);
+  return path.join(base, profile.toLowerCase() === "default" ? ".openclaw" : `.openclaw-${profile}`);
 }
 
 function isRegularFile(filePath: string): boolean {
