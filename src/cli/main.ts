@@ -2,7 +2,7 @@
 import { listenEarly } from "../gateway/early-listen.js";
 import type * as RunCli from "./run-cli.js";
 import { parseGatewayRunArgs } from "./gateway-run-args.js";
-import { applyProfileEnv, scanRootOptions } from "./root-options.js";
+import { applyNoColorEnv, applyProfileEnv, scanRootOptions } from "./root-options.js";
 
 /**
  * The `openclaw` command's entry, bundled twice: as CommonJS (`dist/bin/openclaw.cjs`, the
@@ -12,10 +12,11 @@ import { applyProfileEnv, scanRootOptions } from "./root-options.js";
  * load (run-cli.ts). From the CommonJS build that includes Node's ES module loader, which costs a
  * gateway started with V8 flags more than the early port itself (docs/architecture.md).
  */
-// The global `--dev` and `--profile` act through the environment before anything reads it.
+// The global `--dev`, `--profile` and `--no-color` act through the environment before anything reads it.
 const root = scanRootOptions(process.argv.slice(2));
 if (root.ok) {
   if (root.profile) applyProfileEnv(root.profile, process.env);
+  if (root.noColor) applyNoColorEnv(process.env);
   process.argv.splice(2, Infinity, ...root.args);
 }
 const gatewayRun = root.ok ? parseGatewayRunArgs(process.argv.slice(2)) : undefined;

@@ -16,6 +16,7 @@ const program = new Command("openclaw")
   // Read from the command line before commander runs (root-options.ts); listed here for --help.
   .option("--dev", "dev profile: state in ~/.openclaw-dev, gateway port 19001")
   .option("--profile <name>", "named profile: state in ~/.openclaw-<name> (an explicit OPENCLAW_STATE_DIR wins)")
+  .option("--no-color", "no ANSI colour in the output (as NO_COLOR=1)")
   .showHelpAfterError();
 
 const gateway = program.command("gateway").description("run and manage the gateway daemon");

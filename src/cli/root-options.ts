@@ -6,10 +6,10 @@ export const DEV_GATEWAY_PORT = "19001";
 
 const DEV_AND_PROFILE = "Cannot combine --dev with --profile: --dev is --profile dev; pass one of them";
 
-export type RootOptions = { ok: true; args: string[]; profile: string | undefined } | { ok: false; error: string };
+export type RootOptions = { ok: true; args: string[]; profile: string | undefined; noColor: boolean } | { ok: false; error: string };
 
 /**
- * The global options `--dev` and `--profile <name>` (or `--profile=<name>`), taken
+ * The global options `--dev`, `--profile <name>` (or `--profile=<name>`) and `--no-color`, taken
  * out of the command line wherever they stand before a `--`, as OpenClaw's CLI reads them; the
  * rest of the line is returned for the command. `--dev` is `--profile dev`. A `--dev` after
  * `gateway` is the gateway command's own flag in OpenClaw (create a dev config), which this
@@ -19,6 +19,7 @@ export function scanRootOptions(args: readonly string[]): RootOptions {
   const rest: string[] = [];
   let profile: string | undefined;
   let sawDev = false;
+  let noColor = false;
   let command: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -26,7 +27,9 @@ export function scanRootOptions(args: readonly string[]): RootOptions {
       rest.push(...args.slice(i));
       break;
     }
-    if (arg === "--dev") {
+    if (arg === "--no-color") {
+      noColor = true;
+    } else if (arg === "--dev") {
       if (command === "gateway") {
         return {
           ok: false,
@@ -56,7 +59,7 @@ export function scanRootOptions(args: readonly string[]): RootOptions {
       rest.push(arg);
     }
   }
-  return { ok: true, args: rest, profile };
+  return { ok: true, args: rest, profile, noColor };
 }
 
 /**
@@ -86,4 +89,10 @@ export function applyProfileEnv(profile: string, env: NodeJS.ProcessEnv): void {
   if (explicitState === undefined || stateWasInherited) env.OPENCLAW_STATE_DIR = selectedDir;
   if (configWasInherited) delete env.OPENCLAW_CONFIG_PATH;
   if (profile === "dev" && !env.OPENCLAW_GATEWAY_PORT?.trim()) env.OPENCLAW_GATEWAY_PORT = DEV_GATEWAY_PORT;
+}
+
+/** `--no-color`: NO_COLOR=1 (and FORCE_COLOR=0) for this process and the ones it starts, as OpenClaw sets them. */
+export function applyNoColorEnv(env: NodeJS.ProcessEnv): void {
+  env.NO_COLOR = "1";
+  env.FORCE_COLOR = "0";
 }

@@ -1,4 +1,5 @@
 import { resolveStateDir } from "../config/index.js";
+import { colorEnabled } from "../infra/color.js";
 import { renderTraceList, renderTraceTree, TraceStore, tracesDbPath } from "../traces/index.js";
 import { CliError, printJson } from "./output.js";
 
@@ -31,7 +32,7 @@ export async function tracesShowCommand(runId: string, flags: { json?: boolean }
   const found = await withStore((store) => store?.get(runId));
   if (!found) throw new CliError(`no trace for run ${runId}: see \`openclaw traces list\` (tracing may be off, diagnostics.traces.enabled, or retention deleted it)`);
   if (flags.json) return printJson(found);
-  process.stdout.write(renderTraceTree(found.trace, found.systemPrompt, { color: process.stdout.isTTY === true }));
+  process.stdout.write(renderTraceTree(found.trace, found.systemPrompt, { color: colorEnabled(process.stdout) }));
 }
 
 /** `--since`: a duration back from now (`30m`, `2h`, `7d`) or a date (`2026-12-01`, ISO 8601). */

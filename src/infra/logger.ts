@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Logger, LevelWithSilent, StreamEntry } from "pino";
+import { colorEnabled } from "./color.js";
 import { LogFile, type LogFileHealth } from "./log-file.js";
 
 export type { Logger };
@@ -57,7 +58,7 @@ export async function createLogger(opts: LoggerOptions): Promise<GatewayLogger> 
   const streams: StreamEntry[] = [{ level: "trace", stream: file }];
   if (opts.console) {
     const consoleStream = process.stdout.isTTY
-      ? (await import("pino-pretty")).default({ colorize: true, sync: true, singleLine: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname" })
+      ? (await import("pino-pretty")).default({ colorize: colorEnabled(process.stdout), sync: true, singleLine: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname" })
       : pino.destination({ dest: 1, sync: true });
     consoleStream.on("error", () => (consoleErrors += 1));
     streams.push({ level: "trace", stream: consoleStream });
