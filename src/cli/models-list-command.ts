@@ -76,7 +76,7 @@ function fromLocalConfig(query: { agentId?: string; provider?: string }): Models
   return view.models;
 }
 
-function toRow(model: ModelsViewRow & { tags?: string[] }): ModelsListRow {
+function toRow(model: ModelsViewRow): ModelsListRow {
   return {
     key: `${model.provider}/${model.id}`,
     name: model.name,
@@ -84,7 +84,7 @@ function toRow(model: ModelsViewRow & { tags?: string[] }): ModelsListRow {
     contextWindow: model.contextWindow ?? null,
     local: model.local ?? null,
     available: model.available ?? null,
-    tags: model.tags ?? [],
+    tags: [...new Set([...(model.tags ?? []), ...(model.alias ? [`alias:${model.alias}`] : [])])],
   };
 }
 

@@ -205,7 +205,7 @@ program
 
 const models = program.command("models").description("configured models, model chain, auth profiles and cooldowns");
 withClientFlags(models.command("list").description("the models the gateway can use, with input, context window, local and auth (as OpenClaw's)"))
-  .option("--agent <id>", "agent id (checked; every agent sees the same models here)")
+  .option("--agent <id>", "agent whose model and fallbacks the tags show (default: the default agent)")
   .option("--all", "the full catalog (here the same list: the catalog is the models the config names)")
   .option("--provider <id>", "only this provider's models")
   .option("--local", "only models on this machine or the local network")

@@ -67,10 +67,10 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
 
 /**
  * Every model the config names: each `models.providers.*.models[]` entry, then the default
- * model and its fallbacks when they are not listed there. `available` says whether a request
- * could be made right now (known provider, supported api, a key present).
+ * model and its fallbacks, then `extraRefs` (an agent's own chain), each once. `available`
+ * says whether a request could be made right now (known provider, supported api, a key present).
  */
-export function listConfiguredModels(config: OpenClawConfig, env: NodeJS.ProcessEnv): ConfiguredModelInfo[] {
+export function listConfiguredModels(config: OpenClawConfig, env: NodeJS.ProcessEnv, extraRefs: readonly string[] = []): ConfiguredModelInfo[] {
   const rows: ConfiguredModelInfo[] = [];
   const seen = new Set<string>();
   const add = (provider: string, id: string) => {
@@ -92,7 +92,7 @@ export function listConfiguredModels(config: OpenClawConfig, env: NodeJS.Process
   for (const [provider, settings] of Object.entries(config.models?.providers ?? {})) {
     for (const entry of settings.models ?? []) add(provider, entry.id);
   }
-  const defaults = [defaultModelRef(config), ...defaultModelFallbacks(config)];
+  const defaults = [defaultModelRef(config), ...defaultModelFallbacks(config), ...extraRefs];
   for (const ref of defaults) {
     if (!ref) continue;
     const parsed = parseModelRef(ref, config);

@@ -13,9 +13,13 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
-// A model on this machine with a key, one elsewhere whose key only the gateway's environment has.
+// A model on this machine with a key, one elsewhere whose key only the gateway's environment has;
+// an alias for one, and an agent with a model of its own.
 const config = {
-  agents: { defaults: { model: { primary: "box/llama3.2", fallbacks: ["far/big-model"] } } },
+  agents: {
+    defaults: { model: { primary: "box/llama3.2", fallbacks: ["far/big-model"] }, models: { "box/qwen3": { alias: "vision" } } },
+    entries: { main: { default: true }, seer: { model: "box/qwen3" } },
+  },
   models: {
     providers: {
       box: {
@@ -56,9 +60,9 @@ describe("openclaw models list", () => {
     expect(res.stdout).toBe(
       [
         HEADER,
-        "box/llama3.2                               text       33k         yes   yes",
-        "box/qwen3                                  text+image 131k        yes   yes",
-        "far/big-model                              text       200k        no    yes",
+        "box/llama3.2                               text       33k         yes   yes   default",
+        "box/qwen3                                  text+image 131k        yes   yes   configured,alias:vision",
+        "far/big-model                              text       200k        no    yes   fallback#1",
         "",
       ].join("\n"),
     );
@@ -70,15 +74,25 @@ describe("openclaw models list", () => {
     expect(JSON.parse(json.stdout)).toEqual({
       count: 3,
       models: [
-        { key: "box/llama3.2", name: "Llama 3.2", input: "text", contextWindow: 32768, local: true, available: true, tags: [] },
-        { key: "box/qwen3", name: "Qwen 3", input: "text+image", contextWindow: 131072, local: true, available: true, tags: [] },
-        { key: "far/big-model", name: "Big Model", input: "text", contextWindow: 200000, local: false, available: true, tags: [] },
+        { key: "box/llama3.2", name: "Llama 3.2", input: "text", contextWindow: 32768, local: true, available: true, tags: ["default"] },
+        { key: "box/qwen3", name: "Qwen 3", input: "text+image", contextWindow: 131072, local: true, available: true, tags: ["configured", "alias:vision"] },
+        { key: "far/big-model", name: "Big Model", input: "text", contextWindow: 200000, local: false, available: true, tags: ["fallback#1"] },
       ],
     });
     expect((await cli(["models", "list", "--plain"], env)).stdout).toBe("box/llama3.2\nbox/qwen3\nfar/big-model\n");
     expect((await cli(["models", "list", "--plain", "--provider", "far"], env)).stdout).toBe("far/big-model\n");
     expect((await cli(["models", "list", "--plain", "--local"], env)).stdout).toBe("box/llama3.2\nbox/qwen3\n");
     expect((await cli(["models", "list", "--provider", "nobody"], env)).stdout).toBe("No models found.\n");
+  });
+
+  it("--agent tags the models by that agent's chain", async () => {
+    const res = await cli(["models", "list", "--agent", "seer", "--json"], env);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout).models.map((m: { key: string; tags: string[] }) => [m.key, m.tags])).toEqual([
+      ["box/llama3.2", []],
+      ["box/qwen3", ["default", "configured", "alias:vision"]],
+      ["far/big-model", []],
+    ]);
   });
 
   it("refuses what it cannot honour, with the reason", async () => {
