@@ -62,6 +62,51 @@ describe("global --dev and --profile", () => {
     }
   }, 30_000);
 
+  it("gateway install under a profile writes and starts that profile's own unit, with its state dir, profile and port", async () => {
+    const home = makeTempDir("openclaw-profiles-");
+    const bin = path.join(home, "bin");
+    fs.mkdirSync(bin);
+    const record = path.join(home, "systemctl.log");
+    fs.writeFileSync(path.join(bin, "systemctl"), `#!/bin/sh\necho "$*" >> "${record}"\n`, { mode: 0o755 });
+    const env = { HOME: home, PATH: `${bin}:${process.env.PATH}` };
+    const units = path.join(home, ".config", "systemd", "user");
+
+    const plain = await runCli(["gateway", "install"], env);
+    expect(plain.code, plain.output).toBe(0);
+    const dev = await runCli(["--dev", "gateway", "install"], env);
+    expect(dev.code, dev.output).toBe(0);
+    expect(dev.output).toContain(path.join(units, "openclaw-gateway-dev.service"));
+    const work = await runCli(["--profile", "work", "gateway", "install", "--port", "18801"], env);
+    expect(work.code, work.output).toBe(0);
+
+    expect(fs.readdirSync(units).sort()).toEqual(["openclaw-gateway-dev.service", "openclaw-gateway-work.service", "openclaw-gateway.service"]);
+    const devUnit = fs.readFileSync(path.join(units, "openclaw-gateway-dev.service"), "utf8");
+    expect(devUnit).toContain(`Environment=OPENCLAW_STATE_DIR=${path.join(home, ".openclaw-dev")}`);
+    expect(devUnit).toContain("Environment=OPENCLAW_PROFILE=dev");
+    expect(devUnit).toContain("Environment=OPENCLAW_GATEWAY_PORT=19001");
+    const workUnit = fs.readFileSync(path.join(units, "openclaw-gateway-work.service"), "utf8");
+    expect(workUnit).toContain(`Environment=OPENCLAW_STATE_DIR=${path.join(home, ".openclaw-work")}`);
+    expect(workUnit).toMatch(/gateway run --port 18801$/m);
+    expect(workUnit).not.toContain("OPENCLAW_GATEWAY_PORT");
+    const defaultUnit = fs.readFileSync(path.join(units, "openclaw-gateway.service"), "utf8");
+    expect(defaultUnit).toContain(`Environment=OPENCLAW_STATE_DIR=${path.join(home, ".openclaw")}`);
+    expect(defaultUnit).not.toContain("OPENCLAW_PROFILE");
+
+    const removed = await runCli(["--profile", "work", "gateway", "uninstall"], env);
+    expect(removed.code, removed.output).toBe(0);
+    expect(fs.readdirSync(units).sort()).toEqual(["openclaw-gateway-dev.service", "openclaw-gateway.service"]);
+    expect(fs.readFileSync(record, "utf8").trim().split("\n")).toEqual([
+      "--user daemon-reload",
+      "--user enable --now openclaw-gateway.service",
+      "--user daemon-reload",
+      "--user enable --now openclaw-gateway-dev.service",
+      "--user daemon-reload",
+      "--user enable --now openclaw-gateway-work.service",
+      "--user disable --now openclaw-gateway-work.service",
+      "--user daemon-reload",
+    ]);
+  });
+
   it("refuses a profile name that is not one, --dev with --profile and --dev after gateway, changing nothing (exit 2)", async () => {
     const home = makeTempDir("openclaw-profiles-");
     for (const name of ["a/b", "../x", "-x", ".hidden", "a b"]) {

@@ -6,7 +6,7 @@ import { loadConfig, resolveStateDir } from "../../config/index.js";
 import { writeFileAtomicSync } from "../../infra/atomic-file.js";
 import { gatewayStatePaths } from "../../infra/paths.js";
 import { CliError, parseFixedPortFlag, printJson } from "../output.js";
-import { homeDir, LAUNCHD_LABEL, launchdPlistPath, renderLaunchdPlist, renderSystemdUnit, SYSTEMD_UNIT_NAME, systemdUnitPath, type ServiceSpec } from "./service-spec.js";
+import { homeDir, launchdLabel, launchdPlistPath, renderLaunchdPlist, renderSystemdUnit, systemdUnitName, systemdUnitPath, type ServiceSpec } from "./service-spec.js";
 
 type Platform = "linux" | "darwin";
 
@@ -38,6 +38,9 @@ function serviceSpec(env: NodeJS.ProcessEnv, flags: InstallFlags): ServiceSpec {
   // The service's output file keeps what is not a log line, not a second copy of the log.
   const serviceEnv: Record<string, string> = { MALLOC_ARENA_MAX: "2", OPENCLAW_LOG_CONSOLE: "off", OPENCLAW_STATE_DIR: stateDir };
   if (env.OPENCLAW_CONFIG_PATH?.trim()) serviceEnv.OPENCLAW_CONFIG_PATH = path.resolve(env.OPENCLAW_CONFIG_PATH.trim());
+  // The profile (`--profile`, `--dev`) and the port this CLI defaults to (`--dev`'s 19001) go with it.
+  if (env.OPENCLAW_PROFILE?.trim()) serviceEnv.OPENCLAW_PROFILE = env.OPENCLAW_PROFILE.trim();
+  if (env.OPENCLAW_GATEWAY_PORT?.trim()) serviceEnv.OPENCLAW_GATEWAY_PORT = env.OPENCLAW_GATEWAY_PORT.trim();
   if (env.PATH) serviceEnv.PATH = env.PATH; // tools the agents run (exec, ACP adapters) are found as in this shell
   return {
     node: process.execPath,
@@ -47,6 +50,7 @@ function serviceSpec(env: NodeJS.ProcessEnv, flags: InstallFlags): ServiceSpec {
     env: serviceEnv,
     workingDir: homeDir(env),
     logFile: gatewayStatePaths(stateDir).daemonOutFile,
+    label: launchdLabel(env),
   };
 }
 
@@ -67,10 +71,10 @@ export function gatewayInstallCommand(flags: InstallFlags, platform: NodeJS.Plat
   try {
     if (os === "linux") {
       run("systemctl", ["--user", "daemon-reload"], env);
-      run("systemctl", ["--user", "enable", "--now", SYSTEMD_UNIT_NAME], env);
+      run("systemctl", ["--user", "enable", "--now", systemdUnitName(env)], env);
     } else {
       const domain = `gui/${process.getuid?.() ?? 0}`;
-      if (flags.force) spawnSync("launchctl", ["bootout", `${domain}/${LAUNCHD_LABEL}`], { env }); // not loaded yet is fine
+      if (flags.force) spawnSync("launchctl", ["bootout", `${domain}/${launchdLabel(env)}`], { env }); // not loaded yet is fine
       run("launchctl", ["bootstrap", domain, file], env);
     }
   } catch (err) {
@@ -80,7 +84,7 @@ export function gatewayInstallCommand(flags: InstallFlags, platform: NodeJS.Plat
       `${(err as Error).message}\nThe service file ${file} was written but the service is not running; once that is fixed, \`openclaw gateway install --force\` retries (\`openclaw gateway uninstall\` removes it).`,
     );
   }
-  const manager = os === "linux" ? `systemd (user unit ${SYSTEMD_UNIT_NAME})` : `launchd (${LAUNCHD_LABEL})`;
+  const manager = os === "linux" ? `systemd (user unit ${systemdUnitName(env)})` : `launchd (${launchdLabel(env)})`;
   if (flags.json) return printJson({ ok: true, manager: os === "linux" ? "systemd" : "launchd", file, started: true });
   process.stdout.write(
     `Installed and started the gateway under ${manager}: ${file}\n` +
@@ -95,11 +99,11 @@ export function gatewayUninstallCommand(flags: { json?: boolean }, platform: Nod
   const file = os === "linux" ? systemdUnitPath(env) : launchdPlistPath(env);
   if (!fs.existsSync(file)) throw new CliError(`the gateway service is not installed (no ${file})`);
   if (os === "linux") {
-    run("systemctl", ["--user", "disable", "--now", SYSTEMD_UNIT_NAME], env);
+    run("systemctl", ["--user", "disable", "--now", systemdUnitName(env)], env);
     fs.rmSync(file);
     run("systemctl", ["--user", "daemon-reload"], env);
   } else {
-    spawnSync("launchctl", ["bootout", `gui/${process.getuid?.() ?? 0}/${LAUNCHD_LABEL}`], { env });
+    spawnSync("launchctl", ["bootout", `gui/${process.getuid?.() ?? 0}/${launchdLabel(env)}`], { env });
     fs.rmSync(file);
   }
   if (flags.json) return printJson({ ok: true, removed: file });

@@ -14,10 +14,30 @@ export interface ServiceSpec {
   env: Record<string, string>;
   workingDir: string;
   logFile: string;
+  /** The launchd label (default `ai.openclaw.gateway`; launchdLabel() under a profile). */
+  label?: string;
 }
 
 export const SYSTEMD_UNIT_NAME = "openclaw-gateway.service";
 export const LAUNCHD_LABEL = "ai.openclaw.gateway";
+
+/** The profile the CLI runs under ($OPENCLAW_PROFILE from `--profile` / `--dev`); undefined for the default one. */
+function serviceProfile(env: NodeJS.ProcessEnv): string | undefined {
+  const profile = env.OPENCLAW_PROFILE?.trim();
+  return profile && profile.toLowerCase() !== "default" ? profile : undefined;
+}
+
+/** `openclaw-gateway.service`, `openclaw-gateway-<profile>.service` under a profile (as OpenClaw names them), so profiles' services live side by side. */
+export function systemdUnitName(env: NodeJS.ProcessEnv): string {
+  const profile = serviceProfile(env);
+  return profile ? `openclaw-gateway-${profile}.service` : SYSTEMD_UNIT_NAME;
+}
+
+/** `ai.openclaw.gateway`, `ai.openclaw.<profile>` under a profile (as OpenClaw names them). */
+export function launchdLabel(env: NodeJS.ProcessEnv): string {
+  const profile = serviceProfile(env);
+  return profile ? `ai.openclaw.${profile}` : LAUNCHD_LABEL;
+}
 
 /** Exit code of a gateway refused by its config: restarting cannot help, so the supervisor stops. */
 export const EXIT_CONFIG_INVALID = 78;
@@ -26,14 +46,14 @@ export function homeDir(env: NodeJS.ProcessEnv): string {
   return env.HOME?.trim() || os.homedir();
 }
 
-/** `$XDG_CONFIG_HOME/systemd/user/openclaw-gateway.service` (default `~/.config`). */
+/** `$XDG_CONFIG_HOME/systemd/user/<systemdUnitName>` (default `~/.config`). */
 export function systemdUnitPath(env: NodeJS.ProcessEnv): string {
   const configHome = env.XDG_CONFIG_HOME?.trim() || path.join(homeDir(env), ".config");
-  return path.join(configHome, "systemd", "user", SYSTEMD_UNIT_NAME);
+  return path.join(configHome, "systemd", "user", systemdUnitName(env));
 }
 
 export function launchdPlistPath(env: NodeJS.ProcessEnv): string {
-  return path.join(homeDir(env), "Library", "LaunchAgents", `${LAUNCHD_LABEL}.plist`);
+  return path.join(homeDir(env), "Library", "LaunchAgents", `${launchdLabel(env)}.plist`);
 }
 
 // systemd splits ExecStart on spaces and reads quotes and backslashes; quote what needs it.
@@ -83,7 +103,7 @@ export function renderLaunchdPlist(spec: ServiceSpec): string {
 <plist version="1.0">
   <dict>
     <key>Label</key>
-    <string>${LAUNCHD_LABEL}</string>
+    <string>${xml(spec.label ?? LAUNCHD_LABEL)}</string>
     <key>ProgramArguments</key>
     <array>
 ${strings([spec.node, ...(spec.nodeArgs ?? []), spec.script, ...spec.args], "      ")}
