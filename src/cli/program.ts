@@ -21,6 +21,12 @@ const program = new Command("openclaw")
 
 const gateway = program.command("gateway").description("run and manage the gateway daemon");
 
+/** The global option the gateway commands take: `--log-level` (the others act before commander, root-options.ts). */
+function globalLogLevel(): { logLevel?: string } {
+  const { logLevel } = program.opts<{ logLevel?: string }>();
+  return logLevel ? { logLevel } : {};
+}
+
 const withServerFlags = (cmd: Command) =>
   cmd
     .option("--port <port>", "port to listen on (default: OPENCLAW_GATEWAY_PORT, gateway.port, 18789)")
@@ -41,14 +47,14 @@ const withClientFlags = (cmd: Command) =>
 
 withServerFlags(gateway.command("run", { isDefault: true }).description("run the gateway in the foreground")).action(async (opts) => {
   const { gatewayRunCommand } = await import("./gateway-run.js");
-  await gatewayRunCommand({ ...program.opts(), ...opts });
+  await gatewayRunCommand({ ...globalLogLevel(), ...opts });
 });
 
 withServerFlags(gateway.command("start").description("start the gateway in the background"))
   .option("--json", "print JSON")
   .action(async (opts) => {
     const { gatewayStartCommand } = await import("./gateway-daemon.js");
-    await gatewayStartCommand({ ...program.opts(), ...opts });
+    await gatewayStartCommand({ ...globalLogLevel(), ...opts });
   });
 
 gateway
@@ -65,7 +71,7 @@ withServerFlags(gateway.command("restart").description("stop, then start the gat
   .option("--json", "print JSON")
   .action(async (opts) => {
     const { gatewayRestartCommand } = await import("./gateway-daemon.js");
-    await gatewayRestartCommand({ ...program.opts(), ...opts });
+    await gatewayRestartCommand({ ...globalLogLevel(), ...opts });
   });
 
 withClientFlags(gateway.command("status").description("show pid, port and uptime of the running gateway")).action(async (opts) => {
