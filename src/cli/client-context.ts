@@ -4,6 +4,7 @@ import { GatewayClient, GatewayClientError } from "../gateway/client.js";
 import { readLiveLock } from "../gateway/state-lock.js";
 import { packageVersion } from "../infra/version.js";
 import { CliError, parsePortFlag, parseTimeoutSeconds } from "./output.js";
+import { openclawCommand } from "./root-options.js";
 
 export interface ClientFlags {
   url?: string;
@@ -74,7 +75,9 @@ export async function connectClient(flags: ClientFlags, alternative?: string): P
   } catch (err) {
     if (err instanceof GatewayClientError && err.networkCode === "ECONNREFUSED") {
       const elsewhere = flags.url || flags.port ? "" : " (or pass --url / --port for a gateway elsewhere)";
-      throw new CliError(`${err.message}: no gateway is running there. Start one with \`openclaw gateway start\`${elsewhere}${alternative ? `, ${alternative}` : ""}.`);
+      throw new CliError(
+        `${err.message}: no gateway is running there. Start one with \`${openclawCommand("gateway start")}\`${elsewhere}${alternative ? `, ${alternative}` : ""}.`,
+      );
     }
     throw err;
   }

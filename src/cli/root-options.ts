@@ -96,3 +96,10 @@ export function applyNoColorEnv(env: NodeJS.ProcessEnv): void {
   env.NO_COLOR = "1";
   env.FORCE_COLOR = "0";
 }
+
+/** `openclaw <command>` as the user must type it under this process's profile (`openclaw --dev …`, `openclaw --profile work …`), for hints. */
+export function openclawCommand(command: string, env: NodeJS.ProcessEnv = process.env): string {
+  const profile = env.OPENCLAW_PROFILE?.trim();
+  if (!profile || profile.toLowerCase() === "default") return `openclaw ${command}`;
+  return profile === "dev" ? `openclaw --dev ${command}` : `openclaw --profile ${profile} ${command}`;
+}

@@ -42,6 +42,10 @@ describe("global --dev and --profile", () => {
     const dev = await runCli(["--dev", "health", "--json"], { HOME: home });
     expect(dev.code).toBe(1);
     expect(JSON.parse(dev.output).error.message).toContain("ws://127.0.0.1:19001");
+    // The hint names the command as it must be typed under the profile.
+    expect(JSON.parse(dev.output).error.message).toContain("Start one with `openclaw --dev gateway start`");
+    const work = await runCli(["--profile", "work", "health", "--port", "1"], { HOME: home });
+    expect(work.output).toContain("Start one with `openclaw --profile work gateway start`");
     const port = await runCli(["--dev", "health", "--json"], { HOME: home, OPENCLAW_GATEWAY_PORT: "1" });
     expect(JSON.parse(port.output).error.message).toContain("ws://127.0.0.1:1:");
   });
