@@ -221,8 +221,9 @@ withClientFlags(models.command("list").description("the models the gateway can u
     const { modelsListCommand } = await import("./models-list-command.js");
     await modelsListCommand(opts);
   });
+// Bare `openclaw models` is `models status`, as in OpenClaw.
 models
-  .command("status")
+  .command("status", { isDefault: true })
   .description("the agent's model chain and each provider's keys with their cooldowns (secrets masked)")
   .option("--agent <id>", "agent id")
   .option("--json", "print JSON")

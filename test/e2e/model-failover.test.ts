@@ -176,6 +176,10 @@ describe("failover through the gateway", () => {
     expect(rateLimited.length).toBeGreaterThan(0);
     expect(keys.every((k: any) => /^sk-…\S{4}$/.test(k.secret))).toBe(true);
     expect(status.output).not.toContain(KEY_A);
+    // Bare `openclaw models` is `models status`, as in OpenClaw.
+    const bare = await runCli(["models", "--json"], { OPENCLAW_STATE_DIR: stateDir, ...ENV });
+    expect(bare.code, bare.output).toBe(0);
+    expect(JSON.parse(bare.output.slice(bare.output.indexOf("{"))).chain).toEqual(parsed.chain);
     expect(status.output).not.toContain(KEY_B);
     expect(status.output).not.toContain(BACKUP_KEY);
   });
