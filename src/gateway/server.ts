@@ -15,6 +15,7 @@ import { GatewayConnection } from "./connection.js";
 import { MethodRegistry } from "./methods/registry.js";
 import { registerSystemMethods } from "./methods/system-methods.js";
 import { registerExecApprovalMethods } from "./methods/exec-approval-methods.js";
+import { execApprovalRequestedEvent, execApprovalResolvedEvent } from "./methods/exec-approval-shapes.js";
 import { registerCatalogMethods } from "./methods/catalog-methods.js";
 import { registerSkillMethods } from "./methods/skill-methods.js";
 import { registerConfigMethods } from "./methods/config-methods.js";
@@ -291,8 +292,8 @@ export class GatewayServer {
     this.pendingSystemEvents = new PendingSystemEvents(opts.stateDir);
     this.maintenance = startSessionMaintenance(this.sessions, opts.logger);
     this.approvals = new ExecApprovalBroker({
-      onRequested: (request) => this.broadcast("exec.approval.requested", request),
-      onResolved: (resolution) => this.broadcast("exec.approval.resolved", resolution),
+      onRequested: (request) => this.broadcast("exec.approval.requested", execApprovalRequestedEvent(request)),
+      onResolved: (resolution, request) => this.broadcast("exec.approval.resolved", execApprovalResolvedEvent(resolution, request)),
     });
     this.devices = new DeviceRegistry(opts.stateDir, {
       onRequested: (request) => this.broadcast("device.pair.requested", request),

@@ -236,3 +236,16 @@ describe("openclaw approvals pending", () => {
     expect((await sock.request("exec.approval.list", {})).payload).toEqual([]);
   });
 });
+
+describe("exec approval events", () => {
+  it("exec.approval.requested and .resolved carry what is asked under request (OpenClaw's shape), the requested one its fields at the top level too", async () => {
+    const asked = await sock.request("exec.approval.request", { command: "curl https://example.com/e", cwd: "/tmp", agentId: "main", sessionKey: "agent:main:main" });
+    const { id, expiresAtMs } = asked.payload;
+    const request = { command: "curl https://example.com/e", cwd: "/tmp", agentId: "main", sessionKey: "agent:main:main" };
+    const requested = await sock.waitFor((f) => f.event === "exec.approval.requested" && f.payload.id === id);
+    expect(requested.payload).toEqual({ approvalKind: "exec", id, ...request, createdAtMs: expect.any(Number), expiresAtMs, request });
+    await sock.request("exec.approval.resolve", { id, decision: "allow-once" });
+    const resolved = await sock.waitFor((f) => f.event === "exec.approval.resolved" && f.payload.id === id);
+    expect(resolved.payload).toEqual({ id, decision: "allow-once", resolvedBy: expect.any(String), ts: expect.any(Number), request });
+  });
+});

@@ -45,7 +45,7 @@ export class ExecApprovalBroker {
   constructor(
     private readonly hooks: {
       onRequested?: (request: ExecApprovalRequest) => void;
-      onResolved?: (resolution: ApprovalResolution) => void;
+      onResolved?: (resolution: ApprovalResolution, request: ExecApprovalRequest) => void;
     } = {},
   ) {}
 
@@ -97,6 +97,6 @@ export class ExecApprovalBroker {
     const resolution: ApprovalResolution = { id, decision, ...(resolvedBy ? { resolvedBy } : {}), ts: Date.now() };
     this.recent.set(id, resolution);
     for (const waiter of pending.waiters) waiter(decision);
-    this.hooks.onResolved?.(resolution);
+    this.hooks.onResolved?.(resolution, pending.request);
   }
 }

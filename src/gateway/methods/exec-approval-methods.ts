@@ -1,21 +1,13 @@
 import { Type } from "@sinclair/typebox";
-import type { ExecApprovalBroker, ExecApprovalRequest } from "../../agents/approvals/approval-broker.js";
+import type { ExecApprovalBroker } from "../../agents/approvals/approval-broker.js";
 import { ErrorCodes, GatewayError } from "../protocol/errors.js";
+import { execApprovalListEntry } from "./exec-approval-shapes.js";
 import type { MethodRegistry } from "./registry.js";
 
 const Decision = Type.Union([Type.Literal("allow-once"), Type.Literal("allow-always"), Type.Literal("deny")]);
 
 function notFound(id: string): GatewayError {
   return new GatewayError({ code: ErrorCodes.APPROVAL_NOT_FOUND, message: `approval not found or expired: ${id}` });
-}
-
-/**
- * A pending request as `exec.approval.list` lists it: its fields, and the ones describing what is
- * asked again under `request`, where OpenClaw's clients (`openclaw approvals pending`) read them.
- */
-function listEntry(approval: ExecApprovalRequest) {
-  const { command, cwd, agentId, sessionKey } = approval;
-  return { ...approval, request: { command, ...(cwd ? { cwd } : {}), ...(agentId ? { agentId } : {}), ...(sessionKey ? { sessionKey } : {}) } };
 }
 
 /** Exec approvals over the wire (see docs/tools.md, "Exec approvals"): request, wait, list, resolve. */
@@ -75,7 +67,7 @@ export function registerExecApprovalMethods(registry: MethodRegistry, broker: Ex
     name: "exec.approval.list",
     scope: "operator.approvals",
     params: Type.Object({}, { additionalProperties: false }),
-    handler: () => broker.list().map(listEntry),
+    handler: () => broker.list().map(execApprovalListEntry),
   });
 
   registry.register({
