@@ -14,6 +14,7 @@ import type { EarlyListener, RequestHandler } from "./listen.js";
 import { GatewayConnection } from "./connection.js";
 import { MethodRegistry } from "./methods/registry.js";
 import { registerSystemMethods } from "./methods/system-methods.js";
+import { registerApprovalMethods } from "./methods/approval-methods.js";
 import { registerExecApprovalMethods } from "./methods/exec-approval-methods.js";
 import { execApprovalRequestedEvent, execApprovalResolvedEvent } from "./methods/exec-approval-shapes.js";
 import { registerCatalogMethods } from "./methods/catalog-methods.js";
@@ -304,6 +305,7 @@ export class GatewayServer {
     registerDeviceMethods(this.methods, this.devices);
     registerNodeMethods(this.methods);
     registerExecApprovalMethods(this.methods, this.approvals);
+    registerApprovalMethods(this.methods, this.approvals, () => `${this.controlUiBasePath.replace(/\/?$/, "/")}#/approvals`);
     registerExecPolicyMethods(this.methods);
     registerCatalogMethods(this.methods);
     registerSkillMethods(this.methods);

@@ -237,6 +237,91 @@ describe("openclaw approvals pending", () => {
   });
 });
 
+describe("openclaw approvals resolve", () => {
+  const ask = async (timeoutMs?: number) => {
+    const asked = await sock.request("exec.approval.request", {
+      command: "curl https://example.com/x",
+      agentId: "main",
+      sessionKey: "agent:main:main",
+      ...(timeoutMs ? { timeoutMs } : {}),
+    });
+    expect(asked.ok, JSON.stringify(asked.error)).toBe(true);
+    return asked.payload as { id: string; expiresAtMs: number };
+  };
+
+  it("approval.get then approval.resolve (the CLI's requests) answer OpenClaw's snapshot: pending, then resolved once, then already resolved", async () => {
+    const { id, expiresAtMs } = await ask();
+    const got = await sock.request("approval.get", { id });
+    expect(got.ok, JSON.stringify(got.error)).toBe(true);
+    const presentation = { kind: "exec", commandText: "curl https://example.com/x", agentId: "main", allowedDecisions: ["allow-once", "allow-always", "deny"] };
+    expect(got.payload).toEqual({ approval: { id, status: "pending", presentation, urlPath: "/#/approvals", createdAtMs: expect.any(Number), expiresAtMs } });
+
+    const res = await sock.request("approval.resolve", { id, kind: "exec", decision: "deny" });
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+    const denied = {
+      id,
+      status: "denied",
+      decision: "deny",
+      reason: "user",
+      presentation,
+      urlPath: "/#/approvals",
+      createdAtMs: got.payload.approval.createdAtMs,
+      expiresAtMs,
+      resolvedAtMs: expect.any(Number),
+      source: { agentId: "main", sessionKey: "agent:main:main" },
+      resolver: { kind: "runtime", id: expect.any(String) },
+    };
+    expect(res.payload).toEqual({ applied: true, approval: denied });
+    // Another answer changes nothing: the recorded one comes back, not applied.
+    const again = await sock.request("approval.resolve", { id, kind: "exec", decision: "allow-once" });
+    expect(again.payload).toEqual({ applied: false, approval: res.payload.approval });
+    expect((await sock.request("approval.get", { id })).payload).toEqual({ approval: res.payload.approval });
+    expect((await sock.request("exec.approval.list", {})).payload).toEqual([]);
+  });
+
+  it("an approval nobody answered in time is expired; an unknown id is OpenClaw's approval not found", async () => {
+    const { id } = await ask(1);
+    await new Promise((r) => setTimeout(r, 50));
+    const got = await sock.request("approval.get", { id });
+    expect(got.payload.approval).toMatchObject({ id, status: "expired", reason: "timeout", resolver: { kind: "system" } });
+    expect(got.payload.approval).not.toHaveProperty("decision");
+    const res = await sock.request("approval.resolve", { id, kind: "exec", decision: "allow-once" });
+    expect(res.payload).toEqual({ applied: false, approval: got.payload.approval });
+
+    for (const [method, params] of [
+      ["approval.get", { id: "no-such-approval" }],
+      ["approval.resolve", { id: "no-such-approval", kind: "exec", decision: "deny" }],
+    ] as const) {
+      const missing = await sock.request(method, params);
+      expect(missing.ok, method).toBe(false);
+      expect(missing.error, method).toMatchObject({ code: "INVALID_REQUEST", message: "approval not found", details: { reason: "APPROVAL_NOT_FOUND" } });
+    }
+  });
+
+  it("refuses what this gateway cannot do (another kind, a channel reviewer, an expiring grant), leaving the approval pending", async () => {
+    const { id } = await ask();
+    const refusals: [Record<string, unknown>, RegExp][] = [
+      [{ kind: "plugin", decision: "deny" }, /is an exec approval, not plugin/],
+      [{ kind: "exec", decision: "deny", reviewer: { channel: "telegram", accountId: "a", senderId: "s" } }, /^not supported: approval\.resolve on behalf of a channel reviewer/],
+      [{ kind: "exec", decision: "allow-always", grantExpiresInDays: 3 }, /^not supported: grantExpiresInDays/],
+      [{ kind: "exec", decision: "maybe" }, /decision/],
+    ];
+    for (const [params, message] of refusals) {
+      const res = await sock.request("approval.resolve", { id, ...params });
+      expect(res.ok, JSON.stringify(params)).toBe(false);
+      expect(res.error.code).toBe("INVALID_REQUEST");
+      expect(res.error.message).toMatch(message);
+    }
+    expect((await sock.request("approval.get", { id })).payload.approval.status).toBe("pending");
+
+    const { sock: reader } = await openOperator(gw.url, gw.token, { scopes: ["operator.read"] });
+    const forbidden = await reader.request("approval.get", { id });
+    reader.close();
+    expect(forbidden.error.message).toBe("missing scope: operator.approvals");
+    expect((await sock.request("approval.resolve", { id, kind: "exec", decision: "deny" })).payload.applied).toBe(true);
+  });
+});
+
 describe("exec approval events", () => {
   it("exec.approval.requested and .resolved carry what is asked under request (OpenClaw's shape), the requested one its fields at the top level too", async () => {
     const asked = await sock.request("exec.approval.request", { command: "curl https://example.com/e", cwd: "/tmp", agentId: "main", sessionKey: "agent:main:main" });

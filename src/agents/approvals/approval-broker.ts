@@ -25,6 +25,12 @@ export interface ApprovalResolution {
   ts: number;
 }
 
+/** Why a request ended: someone answered it, nobody answered in time, or the gateway shut down. */
+export type ApprovalEnd = "decision" | "timeout" | "shutdown";
+
+/** One request as it stands: still waiting, or ended (kept for the last 200 requests). */
+export type ApprovalRecord = { request: ExecApprovalRequest; pending: true } | { request: ExecApprovalRequest; pending: false; resolution: ApprovalResolution; end: ApprovalEnd };
+
 interface Pending {
   request: ExecApprovalRequest;
   waiters: ((decision: ApprovalDecision | null) => void)[];
@@ -40,7 +46,7 @@ const RECENT_LIMIT = 200;
  */
 export class ExecApprovalBroker {
   private readonly pending = new Map<string, Pending>();
-  private readonly recent = new LRUCache<string, ApprovalResolution>({ max: RECENT_LIMIT });
+  private readonly recent = new LRUCache<string, Extract<ApprovalRecord, { pending: false }>>({ max: RECENT_LIMIT });
 
   constructor(
     private readonly hooks: {
@@ -55,7 +61,7 @@ export class ExecApprovalBroker {
     const request: ExecApprovalRequest = { ...input, id: randomUUID(), createdAtMs: now, expiresAtMs: now + timeoutMs };
     let resolveFirst!: (d: ApprovalDecision | null) => void;
     const decision = new Promise<ApprovalDecision | null>((resolve) => (resolveFirst = resolve));
-    const timer = setTimeout(() => this.finish(request.id, null), timeoutMs);
+    const timer = setTimeout(() => this.finish(request.id, null, "timeout"), timeoutMs);
     timer.unref();
     this.pending.set(request.id, { request, waiters: [resolveFirst], timer });
     this.hooks.onRequested?.(request);
@@ -67,12 +73,12 @@ export class ExecApprovalBroker {
     const pending = this.pending.get(id);
     if (pending) return new Promise((resolve) => pending.waiters.push(resolve));
     const done = this.recent.get(id);
-    return done ? Promise.resolve(done.decision) : undefined;
+    return done ? Promise.resolve(done.resolution.decision) : undefined;
   }
 
   resolve(id: string, decision: ApprovalDecision, resolvedBy?: string): boolean {
     if (!this.pending.has(id)) return false;
-    this.finish(id, decision, resolvedBy);
+    this.finish(id, decision, "decision", resolvedBy);
     return true;
   }
 
@@ -84,18 +90,24 @@ export class ExecApprovalBroker {
     return this.pending.get(id)?.request;
   }
 
-  /** Deny everything still open (shutdown). */
-  denyAll(): void {
-    for (const id of [...this.pending.keys()]) this.finish(id, null);
+  /** A waiting request, or one of the last 200 that ended, with how it ended. */
+  record(id: string): ApprovalRecord | undefined {
+    const pending = this.pending.get(id);
+    return pending ? { request: pending.request, pending: true } : this.recent.get(id);
   }
 
-  private finish(id: string, decision: ApprovalDecision | null, resolvedBy?: string): void {
+  /** Deny everything still open (shutdown). */
+  denyAll(): void {
+    for (const id of [...this.pending.keys()]) this.finish(id, null, "shutdown");
+  }
+
+  private finish(id: string, decision: ApprovalDecision | null, end: ApprovalEnd, resolvedBy?: string): void {
     const pending = this.pending.get(id);
     if (!pending) return;
     this.pending.delete(id);
     clearTimeout(pending.timer);
     const resolution: ApprovalResolution = { id, decision, ...(resolvedBy ? { resolvedBy } : {}), ts: Date.now() };
-    this.recent.set(id, resolution);
+    this.recent.set(id, { request: pending.request, pending: false, resolution, end });
     for (const waiter of pending.waiters) waiter(decision);
     this.hooks.onResolved?.(resolution, pending.request);
   }
