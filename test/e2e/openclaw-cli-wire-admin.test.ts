@@ -214,6 +214,49 @@ describe("openclaw audit", () => {
   });
 });
 
+describe("openclaw audit --explain", () => {
+  it("audit.run.inspect (the CLI's request for --run) says whether the run is known from its trace, and that identity and decision receipts are not recorded here", async () => {
+    const runId = randomUUID();
+    const turn = await sock.request("agent", { message: "inspect this run", agentId: "main", idempotencyKey: runId });
+    await sock.waitFor((f) => f.type === "res" && f.id === turn.id && f.payload?.status === "ok", 20_000);
+    const unsupported = {
+      state: "unsupported",
+      reasonCode: "execution_identity_not_recorded",
+      missingEvidence: ["identity.context"],
+      remediation: [{ code: "read_run_trace", text: expect.stringContaining("openclaw traces show") }],
+    };
+    const coverage = { state: "unsupported", missingEvidence: ["identity.context", "decision.receipts"] };
+    let res: Awaited<ReturnType<TestSocket["request"]>> | undefined;
+    for (let i = 0; i < 50; i++) {
+      res = await sock.request("audit.run.inspect", { runId, executionLimit: 50, decisionLimit: 50 });
+      expect(res.ok, JSON.stringify(res.error)).toBe(true);
+      if (res.payload.run.status === "known") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(res!.payload).toEqual({ schemaVersion: 1, run: { runId, status: "known" }, identity: unsupported, decisionDisplays: [], coverage });
+    const unknown = await sock.request("audit.run.inspect", { runId: "no-such-run", decisionLimit: 50 });
+    expect(unknown.payload).toEqual({ schemaVersion: 1, run: { runId: "no-such-run", status: "unknown" }, identity: unsupported, decisionDisplays: [], coverage });
+  });
+
+  it("refuses an execution id (none exist here), a cursor it never handed out, and a request naming both or neither", async () => {
+    const execution = await sock.request("audit.run.inspect", { executionId: "exec-1", decisionLimit: 50 });
+    expect(execution.ok).toBe(false);
+    expect(execution.error.message).toMatch(/^not supported: this gateway has no execution ids; inspect a run with --run <runId>/);
+    for (const params of [
+      { runId: "r1", decisionCursor: "5" },
+      { runId: "r1", executionCursor: "5" },
+    ]) {
+      const res = await sock.request("audit.run.inspect", params);
+      expect(res.error.message, JSON.stringify(params)).toBe("invalid audit.run.inspect cursor");
+    }
+    for (const params of [{}, { runId: "r1", executionId: "e1" }, { executionId: "e1", executionLimit: 5 }]) {
+      const res = await sock.request("audit.run.inspect", params);
+      expect(res.ok, JSON.stringify(params)).toBe(false);
+      expect(res.error.message, JSON.stringify(params)).toMatch(/^invalid audit\.run\.inspect params: /);
+    }
+  });
+});
+
 describe("openclaw approvals pending", () => {
   it("exec.approval.list answers a list whose entries carry the request (what the CLI reads), and openclaw.approval.list is empty", async () => {
     const asked = await sock.request("exec.approval.request", { command: "curl https://example.com", agentId: "main", sessionKey: "agent:main:main" });

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { type AuditEvent, type AuditedRun, auditEventsOfRun } from "../../traces/audit-events.js";
 import type { TraceRecorder } from "../../traces/index.js";
 import { invalidRequest, unavailable } from "../protocol/errors.js";
+import { registerAuditRunInspect } from "./audit-run-inspect.js";
 import type { MethodRegistry } from "./registry.js";
 
 /** How many of the newest run traces a listing reads. */
@@ -43,6 +44,7 @@ export function registerAuditMethods(registry: MethodRegistry, traces: TraceReco
       },
     });
   }
+  registerAuditRunInspect(registry, traces);
 }
 
 async function listAudit(method: string, params: AuditQuery, traces: TraceRecorder): Promise<{ events: AuditEvent[]; nextCursor?: string }> {
