@@ -73,10 +73,11 @@ export async function runChatShellCommand(input: ChatShellInput, signal: AbortSi
 }
 
 /** The broker, telling `onApprovalRequested` the id of each request it takes. */
-function observedBroker(input: ChatShellInput): Pick<ExecApprovalBroker, "request"> | undefined {
+function observedBroker(input: ChatShellInput): Pick<ExecApprovalBroker, "request" | "grantedPrograms"> | undefined {
   const { approvals, onApprovalRequested } = input;
   if (!approvals || !onApprovalRequested) return approvals;
   return {
+    grantedPrograms: approvals.grantedPrograms,
     request: (request, timeoutMs) => {
       const pending = approvals.request(request, timeoutMs);
       onApprovalRequested(pending.id);

@@ -46,6 +46,11 @@ const RECENT_LIMIT = 200;
  */
 export class ExecApprovalBroker {
   private readonly pending = new Map<string, Pending>();
+  /**
+   * Programs an `allow-always` answer granted (filled by the exec gates): they stay allowed for
+   * every later command of every agent while this broker, the gateway process, lives.
+   */
+  readonly grantedPrograms: string[] = [];
   private readonly recent = new LRUCache<string, Extract<ApprovalRecord, { pending: false }>>({ max: RECENT_LIMIT });
 
   constructor(

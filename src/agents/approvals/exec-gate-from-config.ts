@@ -10,6 +10,6 @@ export function execPolicyFromConfig(config: OpenClawConfig): ExecPolicySettings
 }
 
 /** The exec gate `tools.exec` describes (security, ask, allowlist, safe bins, approval timeout): one for an agent turn or a `/bash` command. */
-export function execGateFromConfig(config: OpenClawConfig, broker?: Pick<ExecApprovalBroker, "request">, observe?: (report: ExecGateReport) => void) {
+export function execGateFromConfig(config: OpenClawConfig, broker?: Pick<ExecApprovalBroker, "request" | "grantedPrograms">, observe?: (report: ExecGateReport) => void) {
   return createExecApprovalGate(execPolicyFromConfig(config), broker, (config.tools?.exec?.approvalTimeoutSeconds ?? 1800) * 1000, observe);
 }

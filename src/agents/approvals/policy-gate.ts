@@ -22,11 +22,17 @@ export interface ExecGateReport {
  * The exec tool's gate: policy first; on "ask", a request to the approval broker (a gateway
  * event answered by `exec.approval.resolve`). Without a broker (an embedded `--local` run) or
  * without an answer in time, the command is denied — the fallback is always the safe side.
- * `allow-always` adds every program the approved line starts to this gate's allowlist for the
- * process lifetime; a line the shell grammar cannot read with certainty is approved once only.
+ * `allow-always` adds every program the approved line starts to the broker's granted programs,
+ * which every gate on that broker (every later turn and `/bash`) allows until the gateway stops;
+ * a line the shell grammar cannot read with certainty is approved once only.
  */
-export function createExecApprovalGate(settings: ExecPolicySettings, broker?: Pick<ExecApprovalBroker, "request">, timeoutMs?: number, observe?: (report: ExecGateReport) => void) {
-  const learned: string[] = [];
+export function createExecApprovalGate(
+  settings: ExecPolicySettings,
+  broker?: Pick<ExecApprovalBroker, "request" | "grantedPrograms">,
+  timeoutMs?: number,
+  observe?: (report: ExecGateReport) => void,
+) {
+  const learned = broker?.grantedPrograms ?? [];
   const decide = async (command: string, ctx: ExecGateContext): Promise<ExecGateReport> => {
     const verdict = evaluateExecPolicy(command, { ...settings, allowlist: [...settings.allowlist, ...learned] });
     if (verdict.verdict === "allow") return { command, policy: "allow", allowed: true };
@@ -37,7 +43,7 @@ export function createExecApprovalGate(settings: ExecPolicySettings, broker?: Pi
     if (answer === "allow-once") return { command, policy: "ask", answer, allowed: true };
     if (answer === "allow-always") {
       // A learned name is matched exactly, so one holding a glob character is not learned.
-      learned.push(...(commandPrograms(command) ?? []).filter((bin) => !bin.includes("*")));
+      for (const bin of commandPrograms(command) ?? []) if (!bin.includes("*") && !learned.includes(bin)) learned.push(bin);
       return { command, policy: "ask", answer, allowed: true };
     }
     return {
