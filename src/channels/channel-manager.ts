@@ -30,6 +30,9 @@ import { describeFailedSend } from "./outbound/failed-send.js";
 import { nativeCommandMenu } from "./commands/native-command-menu.js";
 import { InboundMediaStore } from "./inbound/media-store.js";
 
+/** How long stopping one account (its plugin's `stop()`) is waited for; see docs/channels.md#stopping. */
+export const ACCOUNT_STOP_WAIT_MS = 5_000;
+
 export interface ChannelManagerDeps {
   stateDir: string;
   env: NodeJS.ProcessEnv;
@@ -161,22 +164,25 @@ export class ChannelManager {
   /** Hot reload: restart only the accounts whose config changed; start new ones, stop removed ones. */
   async applyConfig(config: OpenClawConfig): Promise<void> {
     const wanted = new Map(CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel)).map((a) => [key(a.channel, a.accountId), a]));
+    const changed: [string, ManagedAccount, ChannelAccountConfig | undefined][] = [];
     for (const [id, current] of this.accounts) {
       const next = wanted.get(id);
-      if (next && JSON.stringify(next.config) === current.fingerprint && next.enabled === current.enabled) {
-        wanted.delete(id);
-        continue;
-      }
-      this.deps.logger.info({ channel: current.channel, accountId: current.accountId }, "channel config changed; restarting the account");
-      await this.stopAccount(current);
-      // A restarted account keeps its record (and limits) until the new one replaces it: replies wait for it meanwhile.
-      if (current.state === "created") delete current.startError;
-      if (!next) {
-        this.accounts.delete(id);
-        this.delivery.accountChanged(current.channel, current.accountId);
-      }
+      if (!next || JSON.stringify(next.config) !== current.fingerprint || next.enabled !== current.enabled) changed.push([id, current, next]);
+      wanted.delete(id);
     }
-    await Promise.all([...wanted.values()].map((a) => this.startAccount(a)));
+    // Each account restarts on its own, within the stop bound: one that hangs while closing holds no other.
+    await Promise.all([...changed.map(([id, current, next]) => this.restartAccount(id, current, next)), ...[...wanted.values()].map((a) => this.startAccount(a))]);
+  }
+
+  /** Stops an account whose config changed, then starts it as `next` (or forgets it when it is no longer configured). */
+  private async restartAccount(id: string, current: ManagedAccount, next: ChannelAccountConfig | undefined): Promise<void> {
+    this.deps.logger.info({ channel: current.channel, accountId: current.accountId }, "channel config changed; restarting the account");
+    await this.stopAccount(current);
+    // A restarted account keeps its record (and limits) until the new one replaces it: replies wait for it meanwhile.
+    if (current.state === "created") delete current.startError;
+    if (next) return this.startAccount(next);
+    this.accounts.delete(id);
+    this.delivery.accountChanged(current.channel, current.accountId);
   }
 
   /** Whether replies through an account can go out now, wait for it, or never will without a config change. */
@@ -487,7 +493,7 @@ export class ChannelManager {
       // Its start is still connecting: stop it, so it neither runs later nor keeps the platform (a polling token).
       account.retired = true;
       for (const routeKey of account.routeKeys.splice(0)) this.routes.delete(routeKey);
-      await account.account.stop().catch((err) => this.deps.logger.warn({ channel: account.channel, err: (err as Error).message }, "channel account did not stop cleanly"));
+      await this.closeAccount(account, "its start was still connecting");
       return;
     }
     if (!account.started) return;
@@ -496,7 +502,35 @@ export class ChannelManager {
     account.status.running = false;
     account.status.connected = false;
     for (const routeKey of account.routeKeys.splice(0)) this.routes.delete(routeKey);
-    await account.account.stop().catch((err) => this.deps.logger.warn({ channel: account.channel, err: (err as Error).message }, "channel account did not stop cleanly"));
+    await this.closeAccount(account, "it was running");
+  }
+
+  /**
+   * The plugin's `stop()`, waited for at most ACCOUNT_STOP_WAIT_MS: a platform that hangs while
+   * closing must not hold the gateway's shutdown or a reload. Past the bound the account is left
+   * to finish on its own (the process exiting ends it) and a warning names it.
+   */
+  private async closeAccount(account: CreatedAccount, state: string): Promise<void> {
+    const names = { channel: account.channel, accountId: account.accountId };
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), ACCOUNT_STOP_WAIT_MS);
+      timer.unref();
+    });
+    const stopped = account.account.stop().then(
+      () => "stopped" as const,
+      (err: unknown) => {
+        this.deps.logger.warn({ ...names, err: (err as Error).message }, "channel account did not stop cleanly");
+        return "failed" as const;
+      },
+    );
+    const outcome = await Promise.race([stopped, gaveUp]);
+    clearTimeout(timer);
+    if (outcome !== "timeout") return;
+    this.deps.logger.warn(
+      { ...names, waitedMs: ACCOUNT_STOP_WAIT_MS },
+      `channel ${account.channel} account ${account.accountId} did not stop within ${ACCOUNT_STOP_WAIT_MS / 1000} s (${state}; its platform connection did not close); going on without it`,
+    );
   }
 
   /** Replies owed from before a restart: send what was recorded, and answer what was accepted but never recorded. */

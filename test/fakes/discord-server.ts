@@ -60,6 +60,11 @@ export interface FakeDiscord {
   dropConnection(options?: { resumable?: boolean }): Promise<void>;
   /** While on, new gateway sockets are accepted but never get HELLO: a zombie connection. */
   stallGateway(on: boolean): void;
+  /** The next REST request matching `route` (as in `failNext`) is held unanswered until `release()`; `hungRequests` counts those held so far. */
+  hangNext(route: string | RegExp): void;
+  readonly hungRequests: number;
+  /** Answers every held request now, as if the platform had only been slow. */
+  release(): void;
   /** Closes the server and every socket. */
   close(): Promise<void>;
 }
@@ -228,6 +233,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const interactionByToken = (interactionToken: string) => [...interactions.values()].find((i) => i.token === interactionToken);
   let latestSession: GatewaySession | null = null;
   let stalled = false;
+  const hangs: Array<string | RegExp> = [];
+  let hungRequests = 0;
+  const held: Array<() => void> = [];
   const counters = { connections: 0, identifies: 0, resumes: 0, lastIntents: null as number | null };
 
   const dispatch = (session: GatewaySession, t: string, d: unknown): void => {
@@ -407,7 +415,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   );
 
   const takeFailure = (method: string, path: string): FailureSpec | undefined => {
-    const index = failures.findIndex(({ route }) => (route instanceof RegExp ? route.test(`${method} ${path}`) : route === `${method} ${path}` || route === path));
+    const index = failures.findIndex(({ route }) => routeMatches(route, method, path));
     return index < 0 ? undefined : failures.splice(index, 1)[0]!.failure;
   };
 
@@ -438,6 +446,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     // Interaction callbacks and webhook follow-ups authenticate with the interaction token in the path, not the bot token.
     const tokenInPath = /^\/(interactions|webhooks)\//.test(path);
     if (!tokenInPath && req.headers.authorization !== `Bot ${token}`) return respond(res, { status: 401, body: { message: "401: Unauthorized", code: 0 } });
+    const hang = hangs.findIndex((route) => routeMatches(route, method, path));
+    if (hang >= 0) {
+      hangs.splice(hang, 1);
+      hungRequests++;
+      await new Promise<void>((resolve) => held.push(resolve));
+    }
     const failure = takeFailure(method, path);
     if (failure) return respondFailure(res, failure);
     currentFiles = files;
@@ -689,6 +703,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     stallGateway(on) {
       stalled = on;
     },
+    hangNext(route) {
+      hangs.push(route);
+    },
+    get hungRequests() {
+      return hungRequests;
+    },
+    release() {
+      for (const answer of held.splice(0)) answer();
+    },
     async close() {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
@@ -799,4 +822,8 @@ function respond(res: ServerResponse, { status, body }: RouteResult): void {
   }
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
+}
+
+function routeMatches(route: string | RegExp, method: string, path: string): boolean {
+  return route instanceof RegExp ? route.test(`${method} ${path}`) : route === `${method} ${path}` || route === path;
 }

@@ -62,6 +62,12 @@ export interface FakeSlack {
   readonly socketConnections: number;
   /** The next call of `method` fails: `ratelimited` as HTTP 429 + Retry-After, other errors as `{ok:false}`, `status` as a bare HTTP error. */
   failNext(method: string, failure: FakeSlackFailure): void;
+  /** The next call of `method` is held unanswered until `release()`. */
+  hangNext(method: string): void;
+  /** Answers every held call now, as if Slack had only been slow. */
+  release(): void;
+  /** While on, new Socket Mode sockets open but never get `hello`. */
+  stallSockets(on: boolean): void;
   /** Slack's polite reconnect request: `{type:"disconnect", reason}` on every open socket. */
   sendDisconnect(reason?: string): void;
   /** Kill every open socket without a close handshake. */
@@ -132,6 +138,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const openSockets = new Set<WebSocket>();
   const httpSockets = new Set<Socket>();
   let socketConnections = 0;
+  const hangs = new Map<string, number>();
+  let stalled = false;
+  const held: Array<() => void> = [];
   let tsCounter = 0;
   let eventCounter = 0;
   let triggerCounter = 0;
@@ -147,6 +156,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     socketConnections += 1;
     openSockets.add(socket);
     socket.on("close", () => openSockets.delete(socket));
+    if (stalled) return;
     socket.on("message", (data) => {
       const frame = parseJson(data.toString());
       if (frame && typeof frame.envelope_id === "string") acks.set(frame.envelope_id, Date.now());
@@ -286,6 +296,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
     const { token: bodyToken, ...body } = parseRequestBody(await readBody(req), req.headers["content-type"]);
     calls.push({ method, body });
+    const holds = hangs.get(method) ?? 0;
+    if (holds > 0) {
+      hangs.set(method, holds - 1);
+      await new Promise<void>((resolve) => held.push(resolve));
+    }
 
     const failure = failures.get(method)?.shift();
     if (failure) {
@@ -375,6 +390,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     failNext(method, failure) {
       failures.set(method, [...(failures.get(method) ?? []), failure]);
+    },
+    hangNext(method) {
+      hangs.set(method, (hangs.get(method) ?? 0) + 1);
+    },
+    release() {
+      for (const answer of held.splice(0)) answer();
+    },
+    stallSockets(on) {
+      stalled = on;
     },
     sendDisconnect(reason = "refresh_requested") {
       for (const socket of openSockets) socket.send(JSON.stringify({ type: "disconnect", reason, debug_info: { host: "fake-slack" } }));
