@@ -2,8 +2,8 @@ import { Client, GatewayIntentBits, Partials } from "discord.js";
 import type { DiscordSettings } from "./config.js";
 import { FinalDestroyShardingStrategy } from "./final-destroy-strategy.js";
 
-/** A fresh, not yet logged-in discord.js client for one account. */
-export function createDiscordClient(settings: DiscordSettings): Client {
+/** A fresh, not yet logged-in discord.js client for one account; once `isRetired()` holds, its login opens no gateway socket. */
+export function createDiscordClient(settings: DiscordSettings, isRetired: () => boolean): Client {
   const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages];
   if (settings.messageContentIntent) intents.push(GatewayIntentBits.MessageContent);
   return new Client({
@@ -16,7 +16,7 @@ export function createDiscordClient(settings: DiscordSettings): Client {
       // and waits visibly instead of a send hanging for minutes.
       rejectOnRateLimit: () => true,
     },
-    ws: { buildStrategy: (manager) => new FinalDestroyShardingStrategy(manager) },
+    ws: { buildStrategy: (manager) => new FinalDestroyShardingStrategy(manager, isRetired) },
     // Model output must never ping @everyone, roles or users; each send repeats this explicitly.
     allowedMentions: { parse: [], repliedUser: false },
     failIfNotExists: false,

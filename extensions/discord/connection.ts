@@ -78,9 +78,9 @@ export class DiscordConnection {
 
   #connect(): void {
     const generation = ++this.#generation;
-    const client = createDiscordClient(this.#options.settings);
-    this.#client = client;
     const current = () => generation === this.#generation;
+    const client = createDiscordClient(this.#options.settings, () => !current());
+    this.#client = client;
     client.on(Events.ShardReady, () => {
       if (!current()) return;
       this.#onReady(client);

@@ -1,5 +1,7 @@
 import { SimpleShardingStrategy } from "discord.js";
 
+type ShardManager = ConstructorParameters<typeof SimpleShardingStrategy>[0];
+
 interface DestroyableShard {
   destroy(options?: { recover?: number; code?: number; reason?: string }): Promise<void>;
 }
@@ -13,8 +15,24 @@ interface DestroyableShard {
  *
  * This strategy makes a final destroy (one without `recover`) final: further destroy calls on
  * that shard are ignored. A shard is never reused after it: the connection builds a new Client.
+ *
+ * It also opens no socket for a client already given up on (`isRetired`): destroying a client
+ * while its login still waits for `GET /gateway/bot` does not stop that login, which would
+ * otherwise connect and identify once the answer came, long after the account was stopped.
  */
 export class FinalDestroyShardingStrategy extends SimpleShardingStrategy {
+  constructor(
+    manager: ShardManager,
+    private readonly isRetired: () => boolean,
+  ) {
+    super(manager);
+  }
+
+  override async connect(): Promise<void> {
+    if (this.isRetired()) return;
+    await super.connect();
+  }
+
   override async spawn(shardIds: number[]): Promise<void> {
     await super.spawn(shardIds);
     // `shards` is private in the typings but a plain Collection at runtime.

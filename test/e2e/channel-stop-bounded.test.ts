@@ -6,7 +6,7 @@ import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { waitUntil } from "../helpers/reliability.js";
+import { sleep, waitUntil } from "../helpers/reliability.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
@@ -82,6 +82,26 @@ describe("an account whose start never gets an answer", () => {
     slack.stallSockets(true);
     const gw = await start({ slack: slackConfig(slack) });
     await slack.waitFor(() => slack!.socketConnections > 0, 10_000);
+    await expectPromptExit(gw);
+  });
+});
+
+describe("stopping an account whose start never got an answer", () => {
+  /** Writes `channels` as the config and waits until the gateway restarted the changed accounts. */
+  async function reload(gw: GatewayProcess, channels: Record<string, unknown>): Promise<void> {
+    fs.writeFileSync(path.join(gw.stateDir, "openclaw.json"), fakeModelConfig(servers.model, gw.stateDir, { channels }));
+    await gw.waitForOutput(/channel config changed; restarting the account/, 10_000);
+  }
+
+  it("Discord: a reload disabling the account ends its start, so the late GET /gateway/bot answer connects nothing", { timeout: 20_000 }, async () => {
+    discord = await startFakeDiscord();
+    discord.hangNext("GET /gateway/bot");
+    const gw = await start({ discord: discordConfig(discord) });
+    await waitUntil(() => discord!.hungRequests === 1, 10_000, "the held GET /gateway/bot");
+    await reload(gw, { discord: { ...discordConfig(discord), enabled: false } });
+    discord.release();
+    await sleep(1_500);
+    expect(discord.connectionCount).toBe(0);
     await expectPromptExit(gw);
   });
 });
