@@ -42,6 +42,7 @@ export class SocketSupervisor {
     private readonly client: SocketModeClient,
     private readonly hooks: SocketSupervisorHooks,
   ) {
+    openNoSocketOnceStopped(client, () => this.stopped);
     client.on("connected", () => {
       this.connectedAt = Date.now();
       hooks.reportStatus({ connected: true, lastConnectedAt: this.connectedAt, lastError: null });
@@ -114,4 +115,21 @@ export class SocketSupervisor {
     }, delay);
     return delay;
   }
+}
+
+/**
+ * `client.start()` asks Slack for a socket URL (`apps.connections.open`) and then opens it; a
+ * `disconnect()` while that call is out cannot reach the socket it does not have yet. So the URL
+ * of an attempt that ends after the account stopped is refused: the start fails and no socket
+ * opens for a stopped account when a slow Slack answers at last.
+ */
+function openNoSocketOnceStopped(client: SocketModeClient, isStopped: () => boolean): void {
+  // A private method of @slack/socket-mode's client, called once per `start()`.
+  const internals = client as unknown as { retrieveWSSURL(): Promise<string> };
+  const retrieve = internals.retrieveWSSURL.bind(client);
+  internals.retrieveWSSURL = async () => {
+    const url = await retrieve();
+    if (isStopped()) throw new Error("Slack Socket Mode: the account stopped before the socket opened");
+    return url;
+  };
 }

@@ -104,6 +104,18 @@ describe("stopping an account whose start never got an answer", () => {
     expect(discord.connectionCount).toBe(0);
     await expectPromptExit(gw);
   });
+
+  it("Slack: a reload disabling the account ends its start, so the late apps.connections.open answer opens no socket", { timeout: 20_000 }, async () => {
+    slack = await startFakeSlack();
+    slack.hangNext("apps.connections.open");
+    const gw = await start({ slack: slackConfig(slack) });
+    await slack.waitFor(() => slack!.calls.some((c) => c.method === "apps.connections.open"), 10_000);
+    await reload(gw, { slack: { ...slackConfig(slack), enabled: false } });
+    slack.release();
+    await sleep(1_500);
+    expect(slack.socketConnections).toBe(0);
+    await expectPromptExit(gw);
+  });
 });
 
 describe("an account whose stop never resolves", () => {
