@@ -7,22 +7,24 @@ import { ALLOWED_UPDATES } from "./inbound.js";
 /**
  * Which account polls with which token, process-wide. Telegram allows one `getUpdates` per bot
  * at a time and answers a second poller with 409 Conflict, so two accounts on one token would
- * knock each other off forever; the second one is refused at start instead.
+ * knock each other off forever; the second one is refused at start instead. A claim belongs to
+ * the account object that made it: an account restarted under the same id takes the claim over,
+ * and the one it replaced, should its stop end later, cannot free it.
  */
-const pollingAccounts = new Map<string, string>();
+const pollingAccounts = new Map<string, { accountId: string; owner: object }>();
 
-export function claimPollingToken(token: string, accountId: string): void {
+export function claimPollingToken(token: string, accountId: string, owner: object): void {
   const holder = pollingAccounts.get(token);
-  if (holder !== undefined && holder !== accountId) {
+  if (holder !== undefined && holder.accountId !== accountId) {
     throw new Error(
-      `channels.telegram: account "${accountId}" uses the same bot token as account "${holder}", which already polls in this process (Telegram allows one poller per bot)`,
+      `channels.telegram: account "${accountId}" uses the same bot token as account "${holder.accountId}", which already polls in this process (Telegram allows one poller per bot)`,
     );
   }
-  pollingAccounts.set(token, accountId);
+  pollingAccounts.set(token, { accountId, owner });
 }
 
-export function releasePollingToken(token: string, accountId: string): void {
-  if (pollingAccounts.get(token) === accountId) pollingAccounts.delete(token);
+export function releasePollingToken(token: string, owner: object): void {
+  if (pollingAccounts.get(token)?.owner === owner) pollingAccounts.delete(token);
 }
 
 export interface UpdatePollerDeps {

@@ -53,7 +53,7 @@ export class TelegramAccount implements ChannelAccount {
     await this.stopping;
     if (this.running) return;
     const client = this.requireClient();
-    if (!client.settings.webhook) claimPollingToken(client.token, this.context.accountId);
+    if (!client.settings.webhook) claimPollingToken(client.token, this.context.accountId, this);
     this.status.started(client.settings.webhook ? "webhook" : "polling");
     if (client.settings.webhook) this.registerWebhookRoute(client.settings.webhook);
     const abort = new AbortController();
@@ -70,7 +70,7 @@ export class TelegramAccount implements ChannelAccount {
       await firstConnect;
     } catch (error) {
       this.running = undefined;
-      releasePollingToken(client.token, this.context.accountId);
+      releasePollingToken(client.token, this);
       this.status.stopped();
       throw error;
     }
@@ -82,7 +82,7 @@ export class TelegramAccount implements ChannelAccount {
     this.running = undefined;
     running.abort.abort();
     this.stopping = running.loop.then(() => {
-      if (this.client) releasePollingToken(this.client.token, this.context.accountId);
+      if (this.client) releasePollingToken(this.client.token, this);
       this.status.stopped();
     });
     return this.stopping;

@@ -223,6 +223,23 @@ describe("telegram long polling: offsets and failures", () => {
     await second.account.start();
   });
 
+  it("a replacement keeps the token when the account it replaced finishes stopping late", async () => {
+    const old = accounts.create(fakeConfig(fake), "default");
+    let letGo: (() => void) | undefined;
+    old.setInbound(() => new Promise<void>((resolve) => (letGo = resolve)));
+    await old.account.start();
+    fake.pushMessage({ chatId: 42, fromId: 42, text: "held" });
+    await waitUntil(() => letGo !== undefined);
+    const oldStopped = old.account.stop();
+    // The gateway stopped waiting for it (its stop bound) and started the account anew.
+    const next = accounts.create(fakeConfig(fake), "default");
+    await next.account.start();
+    letGo!();
+    await oldStopped;
+    const other = accounts.create(fakeConfig(fake), "backup");
+    await expect(other.account.start()).rejects.toThrow(/same bot token/);
+  });
+
   it("restarts cleanly when start follows stop before the old poll has let go", async () => {
     const { account, inbound } = accounts.create(fakeConfig(fake));
     await account.start();
