@@ -529,7 +529,7 @@ export class ChannelManager {
     if (outcome !== "timeout") return;
     this.deps.logger.warn(
       { ...names, waitedMs: ACCOUNT_STOP_WAIT_MS },
-      `channel ${account.channel} account ${account.accountId} did not stop within ${ACCOUNT_STOP_WAIT_MS / 1000} s (${state}; its platform connection did not close); going on without it`,
+      `channel ${account.channel} account ${account.accountId} did not stop within ${ACCOUNT_STOP_WAIT_MS / 1000} s (${state}; its stop still waits on the platform); going on without it`,
     );
   }
 
