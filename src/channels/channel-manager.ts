@@ -170,19 +170,26 @@ export class ChannelManager {
       if (!next || JSON.stringify(next.config) !== current.fingerprint || next.enabled !== current.enabled) changed.push([id, current, next]);
       wanted.delete(id);
     }
-    // Each account restarts on its own, within the stop bound: one that hangs while closing holds no other.
-    await Promise.all([...changed.map(([id, current, next]) => this.restartAccount(id, current, next)), ...[...wanted.values()].map((a) => this.startAccount(a))]);
+    // Every changed account stops before any starts, since an account renamed in the same edit may
+    // take over the bot token the old one held. The stops run side by side, each within the stop
+    // bound, so an account that hangs while closing delays the others by that bound at most.
+    await Promise.all(changed.map(([, current]) => this.stopChangedAccount(current)));
+    const starts: ChannelAccountConfig[] = [...wanted.values()];
+    for (const [id, current, next] of changed) {
+      // A restarted account keeps its record (and limits) until the new one replaces it: replies wait for it meanwhile.
+      if (current.state === "created") delete current.startError;
+      if (next) starts.push(next);
+      else {
+        this.accounts.delete(id);
+        this.delivery.accountChanged(current.channel, current.accountId);
+      }
+    }
+    await Promise.all(starts.map((a) => this.startAccount(a)));
   }
 
-  /** Stops an account whose config changed, then starts it as `next` (or forgets it when it is no longer configured). */
-  private async restartAccount(id: string, current: ManagedAccount, next: ChannelAccountConfig | undefined): Promise<void> {
+  private async stopChangedAccount(current: ManagedAccount): Promise<void> {
     this.deps.logger.info({ channel: current.channel, accountId: current.accountId }, "channel config changed; restarting the account");
     await this.stopAccount(current);
-    // A restarted account keeps its record (and limits) until the new one replaces it: replies wait for it meanwhile.
-    if (current.state === "created") delete current.startError;
-    if (next) return this.startAccount(next);
-    this.accounts.delete(id);
-    this.delivery.accountChanged(current.channel, current.accountId);
   }
 
   /** Whether replies through an account can go out now, wait for it, or never will without a config change. */

@@ -14,7 +14,7 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
  * gets an answer (Discord's `GET /gateway/bot`, Slack's `apps.connections.open`, a socket that
  * never says hello) and an account whose own stop hangs (a Telegram update whose file download
  * the platform holds) neither keep the process alive after SIGTERM nor hold the gateway lock,
- * and a reload restarting a stuck account does not hold the other accounts.
+ * and a reload restarting a stuck account holds the other accounts for the stop bound at most.
  */
 
 const OWNER = 111;
@@ -138,7 +138,7 @@ describe("an account whose stop never resolves", () => {
     expect(gw.output()).toMatch(/channel telegram account default did not stop within 5 s/);
   });
 
-  it("a reload restarting it and another account restarts the other one without waiting for it", { timeout: 20_000 }, async () => {
+  it("a reload restarting it and another account restarts the other one once the stop bound has passed", { timeout: 20_000 }, async () => {
     slack = await startFakeSlack();
     const stateDir = makeTempDir();
     const telegram = await servers.startTelegram();
@@ -152,10 +152,24 @@ describe("an account whose stop never resolves", () => {
     await telegram.waitFor(() => telegram.calls.some((c) => c.method === "getFile" && c.status === 0), 10_000);
     const changed = { telegram: { ...channels.telegram, textChunkLimit: 3000 }, slack: slackConfig(slack, { textChunkLimit: 3000 }) };
     fs.writeFileSync(path.join(stateDir, "openclaw.json"), fakeModelConfig(servers.model, stateDir, { channels: changed }));
-    await slack.waitFor(() => slack!.socketConnections === 2, 10_000);
-    // The Slack account came back while the stuck Telegram account's stop was still being waited for.
-    expect(gw.output()).not.toMatch(/did not stop within/);
+    // Every changed account stops before any starts (a renamed account may take over a token):
+    // the Slack account comes back once the stuck Telegram account's stop has had its bound.
     await waitUntil(() => /channel telegram account default did not stop within 5 s/.test(gw.output()), 10_000, "the warning naming the stuck account");
+    await slack.waitFor(() => slack!.socketConnections === 2, 10_000);
+    await expectPromptExit(gw);
+  });
+});
+
+describe("a reload that renames an account", () => {
+  it("starts the renamed account on the bot token the old one held: the old one stops first", { timeout: 20_000 }, async () => {
+    const stateDir = makeTempDir();
+    const telegram = await servers.startTelegram();
+    const gw = await start({ telegram: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }) }, stateDir);
+    await gw.waitForOutput(/channel account started/, 10_000);
+    const renamed = { telegram: { accounts: { work: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }) } } };
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), fakeModelConfig(servers.model, stateDir, { channels: renamed }));
+    await waitUntil(() => /"accountId":"work"[^\n]*"msg":"channel account started"/.test(gw.output()), 10_000, "the renamed account started");
+    expect(gw.output()).not.toMatch(/uses the same bot token/);
     await expectPromptExit(gw);
   });
 });
