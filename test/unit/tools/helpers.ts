@@ -6,8 +6,10 @@ import type { ToolContext, ToolResult, ToolServices } from "../../../src/agents/
 
 const created: string[] = [];
 
+// A child a test started may still write into its directory while it is removed (a fake docker's
+// late call appends to its log): removal is retried until the directory stays empty.
 afterEach(() => {
-  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 /** A fresh directory (realpath'd, as the ToolContext contract wants), removed after the test. */
