@@ -54,7 +54,9 @@ describe("SessionStore: ensure / get / list / patch / reset / delete", () => {
     store.ensure("agent:main:c");
     expect(store.list().map((e) => e.sessionKey)).toEqual(["agent:main:c", "agent:ops:b", "agent:main:a"]);
     expect(store.list("OPS").map((e) => e.sessionKey)).toEqual(["agent:ops:b"]);
-    // A fresh store sees agents it has not touched yet.
+    // A fresh store sees agents it has not touched yet. The rows are flushed first: a row still only
+    // in memory would be restored from its transcript with the wall clock's time, not this clock's.
+    store.flush();
     expect(
       openStore(state)
         .list()
