@@ -73,7 +73,8 @@ function messageText(message: Message): string | undefined {
   return kind ? `<media:${kind}>` : undefined;
 }
 
-function chatKind(chat: Chat): ChannelChatKind {
+/** How a Telegram chat type reads as a chat kind: a private chat is a DM, a supergroup is a group. */
+export function chatKind(chat: Pick<Chat, "type">): ChannelChatKind {
   switch (chat.type) {
     case "private":
       return "direct";

@@ -1,11 +1,11 @@
 import type { Api } from "grammy";
 import type { Update } from "grammy/types";
-import type { ChannelAccount, ChannelAccountContext, ChannelLimits, OutboundFile, OutboundTarget, OutboundText, SentMessage } from "../../src/channels/types.js";
+import type { ChannelAccount, ChannelAccountContext, ChannelLimits, OutboundFile, OutboundTarget, OutboundText, SentMessage, SessionPeer } from "../../src/channels/types.js";
 import { ChannelPermanentError } from "../../src/channels/types.js";
 import { createTelegramApi, grammySignal } from "./api-client.js";
 import { describeTelegramError, isConflict, isTokenRejected } from "./api-errors.js";
 import { ConnectionStatus } from "./connection-status.js";
-import { ALLOWED_UPDATES, translateUpdate, type BotIdentity } from "./inbound.js";
+import { ALLOWED_UPDATES, chatKind, translateUpdate, type BotIdentity } from "./inbound.js";
 import { createTopic, deleteMessage, editText, react, sendFile, sendText, sendTyping, type OutboundDeps } from "./outbound.js";
 import { claimPollingToken, releasePollingToken, UpdatePoller } from "./polling.js";
 import { POLLING_RETRY_MAX_MS, readTelegramSettings, resolveBotToken, type TelegramSettings } from "./settings.js";
@@ -118,6 +118,20 @@ export class TelegramAccount implements ChannelAccount {
 
   async resolveTarget(raw: string): Promise<OutboundTarget> {
     return parseTelegramTarget(raw);
+  }
+
+  /** A positive chat id is a user (a DM has its user's id); any other chat's kind and id come from `getChat`. */
+  async sessionPeer(raw: string): Promise<SessionPeer> {
+    const target = parseTelegramTarget(raw);
+    const thread = target.threadId ? { threadId: target.threadId } : {};
+    if (/^\d+$/.test(target.chatId)) return { chatType: "direct", peerId: target.chatId, ...thread };
+    const client = this.requireClient();
+    try {
+      const chat = await client.api.getChat(target.chatId);
+      return { chatType: chatKind(chat), peerId: String(chat.id), ...thread };
+    } catch (error) {
+      throw new Error(`cannot look up Telegram chat ${target.chatId}: ${describeTelegramError(error, client.token, "getChat")}`);
+    }
   }
 
   describeSender(senderId: string): string {

@@ -28,6 +28,9 @@ import type { DeliveryTarget } from "./outbound/delivery-ledger.js";
 import { startTypingLoop } from "./outbound/typing-loop.js";
 import { describeFailedSend } from "./outbound/failed-send.js";
 import { nativeCommandMenu } from "./commands/native-command-menu.js";
+import { defaultAgentId } from "../agents/agent-config.js";
+import { resolveAgentRoute, type Binding } from "./routing/resolve-agent-route.js";
+import { peerSessionKey } from "./routing/peer-session-key.js";
 import { InboundMediaStore } from "./inbound/media-store.js";
 
 /** How long stopping one account (its plugin's `stop()`) is waited for; see docs/channels.md#stopping. */
@@ -261,6 +264,28 @@ export class ChannelManager {
     const target = await available.account.resolveTarget(params.to);
     const threadId = params.threadId ?? target.threadId;
     return { channel, accountId, chatId: target.chatId, ...(threadId ? { threadId } : {}) };
+  }
+
+  /**
+   * The session the chat `to` names runs in (`agent` with `to` and no `sessionKey`): its peer keyed
+   * as the inbound dispatcher keys that chat's messages, for `agentId` or else the agent the
+   * bindings route the peer to. Refused (ChannelSendRefused) when the account is gone or its
+   * channel cannot tell which peer a target is; a bad target throws.
+   */
+  async peerSession(params: { channel?: string; accountId?: string; to: string; threadId?: string; agentId?: string }): Promise<string> {
+    const channel = this.pickChannel(params.channel);
+    const config = this.deps.config();
+    const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(config, channel) ?? "default";
+    const available = await this.delivery.whenAccountRuns(channel, accountId, "interactive");
+    if (available.state === "gone") throw new ChannelSendRefused(available.reason);
+    if (!available.account.sessionPeer) throw new ChannelSendRefused(`${channel} cannot tell which chat session a target belongs to: name the session with sessionKey`);
+    const peer = await available.account.sessionPeer(params.to);
+    const threadId = params.threadId ?? peer.threadId;
+    const agentId = (
+      params.agentId ??
+      resolveAgentRoute(config.bindings as Binding[] | undefined, { channel, accountId, chatType: peer.chatType, peerId: peer.peerId }, defaultAgentId(config)).agentId
+    ).toLowerCase();
+    return peerSessionKey(config, { agentId, channel, accountId, chatType: peer.chatType, peerId: peer.peerId, ...(threadId ? { threadId } : {}) });
   }
 
   /** One file, posted at once (not through the delivery ledger: an upload is not replayed after a crash). */

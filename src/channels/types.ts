@@ -70,6 +70,14 @@ export interface OutboundTarget {
   replyToMessageId?: string;
 }
 
+/** A chat peer as inbound messages of that chat name it (InboundMessage `chatType`, sender or chat id, thread). */
+export interface SessionPeer {
+  chatType: ChannelChatKind;
+  /** The user for a DM, the group or channel id otherwise. */
+  peerId: string;
+  threadId?: string;
+}
+
 /** One platform message's worth of text, already chunked under the channel's limits. */
 export interface OutboundText {
   /** Markdown as the model wrote it; the plugin renders it to its platform format (`renderText`). */
@@ -208,6 +216,12 @@ export interface ChannelAccount {
    * into where to send. A `user:` target may need an API call (open the DM channel).
    */
   resolveTarget(raw: string): Promise<OutboundTarget>;
+  /**
+   * Who a user-written target is as inbound messages key their session: a DM's peer is the user,
+   * a group's or channel's is the chat (`agent` with `to` runs in that peer's session). Absent where
+   * a target cannot tell; throws, saying why, for a target that does not name one peer.
+   */
+  sessionPeer?(raw: string): Promise<SessionPeer>;
   /** A line for the pairing reply, e.g. `Your Telegram user id: 123`. */
   describeSender(senderId: string): string;
 }

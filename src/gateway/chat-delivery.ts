@@ -10,9 +10,10 @@ import type { ChatDelivery } from "./operator-commands.js";
  * ended; and it does not depend on the session index, which is written up to a second later.
  * Every message a merged or steered turn answers ends with the same reply, which each chat gets
  * once. A session no channel message ever reached has nowhere to deliver: the request is refused.
- * `agent` with `deliver` does the same for the chat it names (`channel`, `to`), or, naming none, the session's.
+ * `agent` with `deliver` does the same for the chat it names (`channel`, `to`), or, naming none, the session's;
+ * `agent` with `to` and no `sessionKey` runs in the session that chat's messages use.
  */
-export function createChatDelivery(deps: { channels(): Pick<ChannelManager, "sessionChat" | "oweRunReply" | "resolveChat"> | undefined }): ChatDelivery {
+export function createChatDelivery(deps: { channels(): Pick<ChannelManager, "sessionChat" | "oweRunReply" | "resolveChat" | "peerSession"> | undefined }): ChatDelivery {
   return {
     chatOf: (sessionKey) => {
       const channels = deps.channels();
@@ -25,6 +26,15 @@ export function createChatDelivery(deps: { channels(): Pick<ChannelManager, "ses
       if (!channels) return { refusal: "this gateway has no chat channel running" };
       try {
         return { chat: await channels.resolveChat(target) };
+      } catch (err) {
+        return { refusal: (err as Error).message };
+      }
+    },
+    sessionTo: async (target) => {
+      const channels = deps.channels();
+      if (!channels) return { refusal: "this gateway has no chat channel running" };
+      try {
+        return { sessionKey: await channels.peerSession(target) };
       } catch (err) {
         return { refusal: (err as Error).message };
       }

@@ -26,6 +26,8 @@ export interface ChatDelivery {
   chatOf(sessionKey: string): { chat: DeliveryTarget } | { refusal: string };
   /** The chat `to` names on a channel (`agent` with `deliver`, `channel` and `to`), or why it cannot be delivered to. */
   chatTo(target: { channel?: string; to: string; accountId?: string; threadId?: string }): Promise<{ chat: DeliveryTarget } | { refusal: string }>;
+  /** The session the chat `to` names runs in (`agent` with `to` and no `sessionKey`), or why it cannot be told. */
+  sessionTo(target: { channel?: string; to: string; accountId?: string; threadId?: string; agentId?: string }): Promise<{ sessionKey: string } | { refusal: string }>;
   /** Records durably that the run's reply is owed to `chat` (resolves once it is on disk); it is sent when the run ends, or after a restart. */
   owe(run: ConversationRun, chat: DeliveryTarget): Promise<void>;
 }

@@ -261,7 +261,8 @@ describe("openclaw agent --deliver", () => {
     const before = model.requests.length;
     const badTarget = await sock.request("agent", agentDeliver("x", { to: "not a chat!" }));
     expect(badTarget.ok).toBe(false);
-    expect(badTarget.error.message).toMatch(/^deliver: /);
+    // With no sessionKey, `to` first picks the session: the chat it names is read there.
+    expect(badTarget.error.message).toMatch(/^to: Telegram target "not a chat!" is not a chat id/);
     const unknownChannel = await sock.request("agent", agentDeliver("x", { channel: "whatsapp" }));
     expect(unknownChannel.ok).toBe(false);
     expect(unknownChannel.error.message).toContain("whatsapp");

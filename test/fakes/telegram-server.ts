@@ -21,7 +21,7 @@ import { parseMultipart, UploadedFile } from "./multipart.js";
  *   its id. The same update may be pushed again: a re-pushed update is handed out once more
  *   even when its id is below the current offset, which is how tests make Telegram re-deliver.
  * - `pushMessage({...})` builds a `message` update (private chat for positive ids, supergroup
- *   for negative ones unless `chatType` says otherwise) and queues it.
+ *   for negative ones unless `chatType` says otherwise) and queues it; `getChat` then knows the chat.
  * - `getUpdates` holds the request up to `timeout` seconds and answers as soon as an update is
  *   queued; `offset` confirms (drops) every handed-out update below it.
  * - `sent`: every delivered sendMessage / editMessageText / sendChatAction / setMessageReaction
@@ -77,6 +77,8 @@ export interface PushMessageInput {
   chatId: number;
   /** Default: `private` for positive ids, `supergroup` for negative ones. */
   chatType?: "private" | "group" | "supergroup" | "channel";
+  /** The chat's public @username (without the @): `getChat("@name")` then finds it. */
+  chatUsername?: string;
   fromId: number;
   fromName?: string;
   fromUsername?: string;
@@ -141,6 +143,8 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
   let pollingConflict = false;
   let webhook: { url: string; secretToken?: string } | null = null;
   const forums = new Set((options.forumChatIds ?? []).map(String));
+  /** The chats messages were pushed in, as `getChat` answers for them (by id and by @username). */
+  const chats = new Map<string, Record<string, unknown>>();
   const topics: FakeTelegram["topics"] = [];
   let nextTopicId = 100;
 
@@ -285,6 +289,10 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
       case "deletewebhook":
         webhook = null;
         return ok(res, method, body, true);
+      case "getchat": {
+        const chat = chats.get(String(body.chat_id));
+        return chat ? ok(res, method, body, chat) : fail(res, method, body, 400, "Bad Request: chat not found");
+      }
       case "getfile": {
         const file = files.get(String(body.file_id));
         if (!file) return fail(res, method, body, 400, "Bad Request: invalid file_id");
@@ -406,6 +414,9 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
         from: { id: input.fromId, is_bot: false, first_name: input.fromName ?? `User ${input.fromId}`, ...(input.fromUsername ? { username: input.fromUsername } : {}) },
         text: input.text,
       };
+      const chat = message.chat as Record<string, unknown>;
+      chats.set(String(input.chatId), chat);
+      if (input.chatUsername) chats.set(`@${input.chatUsername}`, { ...chat, username: input.chatUsername });
       if (input.entities) message.entities = input.entities;
       const fileSize = (fileId: string) => files.get(fileId)?.bytes.length ?? 0;
       if (input.photo !== undefined || input.document !== undefined || input.voice !== undefined) {

@@ -5,7 +5,7 @@ import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId, findAgentEntry } from "../../agents/agent-config.js";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import type { SessionStore } from "../../sessions/store/index.js";
-import { buildChannelSessionKey, isAcpSessionKey, parseSessionKey, type DmScope } from "../../sessions/keys/index.js";
+import { isAcpSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { decideAccess, wasMentioned } from "../access/access-policy.js";
 import { allowListMatches, allowsNameMatching, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
@@ -20,6 +20,7 @@ import type { ReplyDelivery } from "../outbound/reply-delivery.js";
 import { startTypingLoop } from "../outbound/typing-loop.js";
 import { PreviewStream } from "../outbound/preview-stream.js";
 import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.js";
+import { peerSessionKey } from "../routing/peer-session-key.js";
 import { findAcpBinding, type AcpBinding } from "../routing/acp-binding.js";
 import type { AcpBoundChats } from "../acp-bound-chats.js";
 import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
@@ -311,17 +312,9 @@ export class InboundDispatcher {
     // A thread bound to a sub-agent (`/focus`) wins over the chat's ACP binding.
     const acpBinding = boundSessionKey ? undefined : findAcpBinding(config.bindings as Binding[] | undefined, routeInput);
     const routeAgentId = (routeAgent.matchedBy === "default" && entryAgentId ? entryAgentId : routeAgent.agentId).toLowerCase();
-    const keyParams = {
-      agentId: routeAgentId,
-      channel,
-      accountId,
-      chatType: message.chatType,
-      peerId,
-      dmScope: (config.session.dmScope ?? "main") as DmScope,
-      mainKey: config.session.mainKey,
-    };
-    const ownSessionKey = buildChannelSessionKey({ ...keyParams, threadId });
-    const ownerSessionKeys = threadId ? [ownSessionKey, buildChannelSessionKey(keyParams)] : [ownSessionKey];
+    const keyParams = { agentId: routeAgentId, channel, accountId, chatType: message.chatType, peerId };
+    const ownSessionKey = peerSessionKey(config, { ...keyParams, ...(threadId ? { threadId } : {}) });
+    const ownerSessionKeys = threadId ? [ownSessionKey, peerSessionKey(config, keyParams)] : [ownSessionKey];
     // A bound thread's messages (and the dedupe key built from them) belong to the bound session.
     const sessionKey = boundSessionKey ?? ownSessionKey;
     const agentId = boundSessionKey ? parseSessionKey(boundSessionKey).agentId : routeAgentId;

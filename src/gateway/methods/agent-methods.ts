@@ -3,6 +3,7 @@ import type { DeliveryTarget } from "../../channels/outbound/delivery-ledger.js"
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { agentFinalPayload } from "./agent-final-payload.js";
 import { readAgentRunSettings } from "./agent-run-settings.js";
+import { agentSessionKey, isSessionKeyTarget } from "./agent-routing.js";
 import { assertKnownAgent } from "../known-agent.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
@@ -60,20 +61,22 @@ const AgentParams = Type.Object(
 
 /**
  * Where `agent` with `deliver: true` sends the reply: the chat `channel` (or `replyChannel`) and `to`
- * (or `replyTo`) name, else the chat the session last talked in; refused before any turn runs when
- * there is none.
+ * (or `replyTo`) name, else the chat the session last talked in; refused before any turn runs
+ * when there is none.
  */
-async function deliveryChat(params: Static<typeof AgentParams>, conversations: ConversationPort, commands: ChatCommands): Promise<DeliveryTarget> {
+async function deliveryChat(params: Static<typeof AgentParams>, sessionKey: string, commands: ChatCommands): Promise<DeliveryTarget> {
   if (!commands.deliverToChat) throw invalidRequest("deliver: this gateway has no chat channels");
-  const to = params.to ?? params.replyTo;
+  const to = params.replyTo ?? (isSessionKeyTarget(params.to) ? undefined : params.to);
+  const channel = params.replyChannel ?? params.channel;
+  const accountId = params.replyAccountId ?? params.accountId;
   const found = to
     ? await commands.deliverToChat.chatTo({
         to,
-        ...((params.channel ?? params.replyChannel) ? { channel: params.channel ?? params.replyChannel } : {}),
-        ...((params.accountId ?? params.replyAccountId) ? { accountId: params.accountId ?? params.replyAccountId } : {}),
+        ...(channel ? { channel } : {}),
+        ...(accountId ? { accountId } : {}),
         ...(params.threadId !== undefined ? { threadId: String(params.threadId) } : {}),
       })
-    : commands.deliverToChat.chatOf(conversations.resolveSessionKey(params.sessionKey, params.agentId).sessionKey);
+    : commands.deliverToChat.chatOf(sessionKey);
   if ("refusal" in found) throw invalidRequest(`deliver: ${found.refusal}`);
   return found.chat;
 }
@@ -91,10 +94,11 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
       assertKnownAgent(runtime.config(), params.agentId);
       const turnSettings = readAgentRunSettings(params);
-      const delivery = params.deliver ? await deliveryChat(params, conversations, commands) : undefined;
+      const requestedKey = await agentSessionKey(params, commands.deliverToChat);
+      const { sessionKey } = conversations.resolveSessionKey(requestedKey, params.agentId);
+      const delivery = params.deliver ? await deliveryChat(params, sessionKey, commands) : undefined;
       let message = params.message;
       if (command) {
-        const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
         const result = await CHAT_COMMANDS.run(
           command,
           operatorCommandContext(
@@ -139,7 +143,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       const outcome = await conversations.submit({
         message,
         idempotencyKey: params.idempotencyKey,
-        sessionKey: params.sessionKey,
+        sessionKey: requestedKey,
         agentId: params.agentId,
         method: "agent",
         extraSystemPrompt: params.extraSystemPrompt,
@@ -147,7 +151,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       });
       if (outcome.kind === "rejected") throw invalidRequest(outcome.notice, { reason: outcome.reason ?? "queue-full", runId: outcome.runId });
       if (outcome.kind === "duplicate") {
-        assertKeyForSession(params.idempotencyKey, outcome.sessionKey, conversations.resolveSessionKey(params.sessionKey, params.agentId).sessionKey);
+        assertKeyForSession(params.idempotencyKey, outcome.sessionKey, sessionKey);
         if (!outcome.run) {
           if (outcome.status === "interrupted") {
             throw new GatewayError({

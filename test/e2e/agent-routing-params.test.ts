@@ -1,0 +1,88 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { chatRequests, lastUserText, requestMessages } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
+
+/**
+ * The `agent` fields that pick where a turn runs (`to`, `channel`, `accountId`, `threadId`): the
+ * session that chat's own messages use, as OpenClaw routes them, never dropped.
+ */
+
+const OWNER = 4242;
+const GROUP = -100555;
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let gw: GatewayProcess;
+let sock: TestSocket;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  model.setResponder((req) => ({ text: `model: ${lastUserText(req)}` }));
+  telegram = await startFakeTelegram({ botUsername: "claw_bot" });
+  const stateDir = makeTempDir();
+  const config = {
+    agents: { defaults: { workspace: `${stateDir}/workspace`, model: { primary: "fake/m" } } },
+    models: { providers: { fake: { baseUrl: `${model.url}/v1`, apiKey: "sk-fake", api: "openai-completions", models: [{ id: "m" }] } } },
+    session: { dmScope: "per-channel-peer" },
+    channels: { telegram: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }) },
+  };
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
+  await gw.waitForOutput(/channel account started/, 15_000);
+  sock = (await openOperator(gw.url, gw.token, { scopes: ["operator.admin"] })).sock;
+});
+afterAll(async () => {
+  sock?.close();
+  await gw?.stop("SIGKILL");
+  await telegram?.close();
+  await model?.close();
+});
+
+/** Sends `agent` and waits for its final response. */
+async function turn(params: Frame): Promise<Frame> {
+  const ack = await sock.request("agent", { idempotencyKey: randomUUID(), ...params }, 20_000);
+  expect(ack.ok, JSON.stringify(ack.error)).toBe(true);
+  return sock.waitFor((f) => f.type === "res" && f.id === ack.id && f.payload?.status !== "accepted", 20_000);
+}
+
+async function sessionKeys(): Promise<string[]> {
+  const res = await sock.request("sessions.list", {});
+  return res.payload.sessions.map((s: Frame) => s.key);
+}
+
+describe("agent: to picks the session", () => {
+  it("to and channel without sessionKey continue the session that chat's own messages use, and send nothing to the chat", async () => {
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, fromName: "Owner", text: "my name is Ada" });
+    await telegram.waitFor(() => telegram.messages(OWNER).length === 1, 20_000);
+    // What `openclaw agent --agent main --channel telegram --to 4242 -m …` sends.
+    const final = await turn({ message: "what is my name?", agentId: "main", to: String(OWNER), channel: "telegram", deliver: false, timeout: 600 });
+    expect(final.payload.status).toBe("ok");
+    const history = requestMessages(chatRequests(model).at(-1)!).map((m) => m.text);
+    expect(history).toEqual(expect.arrayContaining(["my name is Ada", "what is my name?"]));
+    expect(await sessionKeys()).toContain(`agent:main:telegram:direct:${OWNER}`);
+    expect(await sessionKeys()).not.toContain("agent:main:main");
+    expect(telegram.messages(OWNER)).toHaveLength(1);
+  });
+
+  it("a group's id is looked up on the channel and keys the group's session; an unknown chat is refused", async () => {
+    // The fake Bot API's getChat knows a chat once a message was posted in it.
+    telegram.pushMessage({ chatId: GROUP, fromId: OWNER, fromName: "Owner", text: "group hello" });
+    await turn({ message: "in the group", to: String(GROUP), channel: "telegram" });
+    expect(await sessionKeys()).toContain(`agent:main:telegram:group:${GROUP}`);
+    const before = chatRequests(model).length;
+    const unknown = await sock.request("agent", { message: "x", to: "-100777", channel: "telegram", idempotencyKey: randomUUID() });
+    expect(unknown.error.code).toBe("INVALID_REQUEST");
+    expect(unknown.error.message).toMatch(/^to: cannot look up Telegram chat -100777: .*chat not found/);
+    expect(chatRequests(model).length).toBe(before);
+  });
+
+  it("sessionKey wins over to; a to that is a session key names that session", async () => {
+    await turn({ message: "keyed", sessionKey: "keyed-notes", to: String(OWNER), channel: "telegram" });
+    await turn({ message: "by to", to: "agent:main:to-notes" });
+    const keys = await sessionKeys();
+    expect(keys).toEqual(expect.arrayContaining(["agent:main:keyed-notes", "agent:main:to-notes"]));
+  });
+});
