@@ -8,8 +8,9 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
 
 /**
- * The `agent` fields that pick where a turn runs (`to`, `channel`, `accountId`, `threadId`): the
- * session that chat's own messages use, as OpenClaw routes them, never dropped.
+ * The `agent` fields that pick where a turn runs (`to`, `channel`, `accountId`, `threadId`), or
+ * belong to runs the gateway starts itself (`lane`, `group*`): each does what OpenClaw does with
+ * it or is refused by name before anything runs, never dropped.
  */
 
 const OWNER = 4242;
@@ -84,5 +85,41 @@ describe("agent: to picks the session", () => {
     await turn({ message: "by to", to: "agent:main:to-notes" });
     const keys = await sessionKeys();
     expect(keys).toEqual(expect.arrayContaining(["agent:main:keyed-notes", "agent:main:to-notes"]));
+  });
+});
+
+describe("agent: fields that would change nothing", () => {
+  it("refuses each by name, saying why, and runs nothing", async () => {
+    const before = chatRequests(model).length;
+    const cases: [Frame, RegExp][] = [
+      [{ lane: "subagent" }, /^not supported: lane \(/],
+      [{ groupId: "g1" }, /^not supported: groupId \(/],
+      [{ groupChannel: "#ops" }, /^not supported: groupChannel \(/],
+      [{ groupSpace: "s1" }, /^not supported: groupSpace \(/],
+      [{ replyTo: String(OWNER) }, /^replyTo only says where deliver: true sends the reply/],
+      [{ replyChannel: "telegram" }, /^replyChannel only says where deliver: true sends the reply/],
+      [{ replyAccountId: "default" }, /^replyAccountId only says where deliver: true/],
+      [{ channel: "telegram" }, /^channel only qualifies the chat `to` names or the delivery/],
+      [{ accountId: "default" }, /^accountId only qualifies/],
+      [{ threadId: 7 }, /^threadId only qualifies/],
+    ];
+    for (const [fields, message] of cases) {
+      const res = await sock.request("agent", { message: "x", sessionKey: "refusals", idempotencyKey: randomUUID(), ...fields });
+      expect(res.error?.code, JSON.stringify(fields)).toBe("INVALID_REQUEST");
+      expect(res.error.message).toMatch(message);
+    }
+    expect(chatRequests(model).length).toBe(before);
+    expect(await sessionKeys()).not.toContain("agent:main:refusals");
+  });
+
+  it("deliver without to refuses a channel the session's chat is not on", async () => {
+    const mismatch = await sock.request("agent", {
+      message: "x",
+      sessionKey: `agent:main:telegram:direct:${OWNER}`,
+      deliver: true,
+      accountId: "work",
+      idempotencyKey: randomUUID(),
+    });
+    expect(mismatch.error.message).toBe("deliver: the session's chat has accountId default, not work; add to to name the chat on work");
   });
 });

@@ -3,7 +3,7 @@ import type { DeliveryTarget } from "../../channels/outbound/delivery-ledger.js"
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { agentFinalPayload } from "./agent-final-payload.js";
 import { readAgentRunSettings } from "./agent-run-settings.js";
-import { agentSessionKey, isSessionKeyTarget } from "./agent-routing.js";
+import { agentSessionKey, assertAgentRoutingFields, isSessionKeyTarget } from "./agent-routing.js";
 import { assertKnownAgent } from "../known-agent.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
@@ -61,8 +61,8 @@ const AgentParams = Type.Object(
 
 /**
  * Where `agent` with `deliver: true` sends the reply: the chat `channel` (or `replyChannel`) and `to`
- * (or `replyTo`) name, else the chat the session last talked in; refused before any turn runs
- * when there is none.
+ * (or `replyTo`) name, else the chat the session last talked in, which must then be on the
+ * `channel` and `accountId` named; refused before any turn runs when there is none.
  */
 async function deliveryChat(params: Static<typeof AgentParams>, sessionKey: string, commands: ChatCommands): Promise<DeliveryTarget> {
   if (!commands.deliverToChat) throw invalidRequest("deliver: this gateway has no chat channels");
@@ -78,7 +78,23 @@ async function deliveryChat(params: Static<typeof AgentParams>, sessionKey: stri
       })
     : commands.deliverToChat.chatOf(sessionKey);
   if ("refusal" in found) throw invalidRequest(`deliver: ${found.refusal}`);
+  if (!to) assertSessionChatMatches(found.chat, { channel, accountId, threadId: params.threadId });
   return found.chat;
+}
+
+/** Without `to`, a `channel`, `accountId` or `threadId` must describe the session's own chat: the reply goes nowhere else. */
+function assertSessionChatMatches(chat: DeliveryTarget, named: { channel?: string; accountId?: string; threadId?: string | number }): void {
+  const mismatch = (
+    [
+      ["channel", named.channel, chat.channel],
+      ["accountId", named.accountId, chat.accountId],
+      ["threadId", named.threadId === undefined ? undefined : String(named.threadId), chat.threadId],
+    ] as const
+  ).find(([, wanted, actual]) => wanted !== undefined && wanted.toLowerCase() !== (actual ?? "").toLowerCase());
+  if (mismatch) {
+    const [field, wanted, actual] = mismatch;
+    throw invalidRequest(`deliver: the session's chat has ${field} ${actual ?? "(none)"}, not ${wanted}; add to to name the chat on ${wanted}`);
+  }
 }
 
 /** `agent` (two responses: `accepted`, then the result) and `agent.wait` (see docs/protocol.md, "Methods"). */
@@ -94,6 +110,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
       assertKnownAgent(runtime.config(), params.agentId);
       const turnSettings = readAgentRunSettings(params);
+      assertAgentRoutingFields(params);
       const requestedKey = await agentSessionKey(params, commands.deliverToChat);
       const { sessionKey } = conversations.resolveSessionKey(requestedKey, params.agentId);
       const delivery = params.deliver ? await deliveryChat(params, sessionKey, commands) : undefined;
