@@ -8,9 +8,9 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
 
 /**
- * The `agent` fields that pick where a turn runs (`to`, `channel`, `accountId`, `threadId`), or
- * belong to runs the gateway starts itself (`lane`, `group*`): each does what OpenClaw does with
- * it or is refused by name before anything runs, never dropped.
+ * The `agent` fields that pick where a turn runs (`to`, `channel`, `accountId`, `threadId`), label
+ * its session (`label`), or belong to runs the gateway starts itself (`lane`, `group*`): each does
+ * what OpenClaw does with it or is refused by name before anything runs, never dropped.
  */
 
 const OWNER = 4242;
@@ -85,6 +85,21 @@ describe("agent: to picks the session", () => {
     await turn({ message: "by to", to: "agent:main:to-notes" });
     const keys = await sessionKeys();
     expect(keys).toEqual(expect.arrayContaining(["agent:main:keyed-notes", "agent:main:to-notes"]));
+  });
+});
+
+describe("agent: label", () => {
+  it("labels the session the turn runs in, with the rules of sessions.patch", async () => {
+    await turn({ message: "first", sessionKey: "report", label: "  Weekly report " });
+    const rows = (await sock.request("sessions.list", { label: "Weekly report" })).payload.sessions;
+    expect(rows.map((r: Frame) => r.key)).toEqual(["agent:main:report"]);
+    const before = chatRequests(model).length;
+    const taken = await sock.request("agent", { message: "x", sessionKey: "other-report", label: "Weekly report", idempotencyKey: randomUUID() });
+    expect(taken.error.message).toBe('label "Weekly report" is already used by session agent:main:report');
+    const control = await sock.request("agent", { message: "x", sessionKey: "report", label: "a\nb", idempotencyKey: randomUUID() });
+    expect(control.error.message).toMatch(/^label has a control character \(U\+000A/);
+    expect(chatRequests(model).length).toBe(before);
+    expect(await sessionKeys()).not.toContain("agent:main:other-report");
   });
 });
 

@@ -4,6 +4,7 @@ import type { ConversationPort } from "../../agents/conversation-port.js";
 import { agentFinalPayload } from "./agent-final-payload.js";
 import { readAgentRunSettings } from "./agent-run-settings.js";
 import { agentSessionKey, assertAgentRoutingFields, isSessionKeyTarget } from "./agent-routing.js";
+import { parseLabel, setSessionLabel } from "./session-label.js";
 import { assertKnownAgent } from "../known-agent.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
@@ -111,9 +112,11 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       assertKnownAgent(runtime.config(), params.agentId);
       const turnSettings = readAgentRunSettings(params);
       assertAgentRoutingFields(params);
+      const label = params.label === undefined ? undefined : parseLabel(params.label);
       const requestedKey = await agentSessionKey(params, commands.deliverToChat);
       const { sessionKey } = conversations.resolveSessionKey(requestedKey, params.agentId);
       const delivery = params.deliver ? await deliveryChat(params, sessionKey, commands) : undefined;
+      if (label) setSessionLabel(runtime.sessions(), sessionKey, label);
       let message = params.message;
       if (command) {
         const result = await CHAT_COMMANDS.run(

@@ -1,4 +1,5 @@
-import type { SessionEntry } from "../../sessions/store/index.js";
+import { parseSessionKey } from "../../sessions/keys/index.js";
+import type { SessionEntry, SessionStore } from "../../sessions/store/index.js";
 import { invalidRequest } from "../protocol/errors.js";
 
 // C0 and C1 controls, DEL, and the Unicode line and paragraph separators: a label is one line of text.
@@ -22,4 +23,15 @@ export function parseLabel(raw: string): string | undefined {
 export function assertLabelFree(entries: readonly SessionEntry[], label: string, sessionKey: string): void {
   const holder = entries.find((e) => e.label === label && e.sessionKey !== sessionKey);
   if (holder) throw invalidRequest(`label "${label}" is already used by session ${holder.sessionKey}`);
+}
+
+/**
+ * `agent` with `label`: the session (created if new) takes the label before the turn runs; a
+ * label another session of the agent holds is refused, and nothing changes.
+ */
+export function setSessionLabel(sessions: SessionStore, sessionKey: string, label: string): void {
+  const agentId = parseSessionKey(sessionKey).agentId;
+  assertLabelFree(sessions.list(agentId), label, sessionKey);
+  const entry = sessions.ensure(sessionKey, { agentId });
+  if (entry.label !== label) sessions.patch(sessionKey, { label });
 }
