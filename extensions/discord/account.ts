@@ -17,6 +17,7 @@ import {
   type OutboundTarget,
   type OutboundText,
   type SentMessage,
+  type SessionPeer,
 } from "../../src/channels/types.js";
 import type { DiscordSettingsResult } from "./config.js";
 import { DiscordConnection } from "./connection.js";
@@ -157,6 +158,27 @@ export class DiscordAccount implements ChannelAccount {
     const target = parseDiscordTarget(raw);
     if (target.kind === "channel") return { chatId: target.id };
     return this.#rest(async () => ({ chatId: (await this.#client().users.createDM(target.id)).id }));
+  }
+
+  /**
+   * `user:<id>` is a DM with that user; a channel id is looked up: a DM channel is its recipient's
+   * DM, a thread hangs off its parent channel, as inbound messages key them.
+   */
+  async sessionPeer(raw: string): Promise<SessionPeer> {
+    const target = parseDiscordTarget(raw);
+    if (target.kind === "user") return { chatType: "direct", peerId: target.id };
+    return this.#rest(async () => {
+      const channel = await this.#client().channels.fetch(target.id);
+      if (!channel) throw new ChannelPermanentError(`discord: no channel ${target.id}`);
+      if (channel.type === ChannelType.DM) {
+        if (!channel.recipientId) throw new ChannelPermanentError(`discord: DM channel ${target.id} names no recipient; use user:<id>`);
+        return { chatType: "direct", peerId: channel.recipientId };
+      }
+      if (channel.isDMBased()) throw new ChannelPermanentError(`discord: channel ${target.id} is a group DM, which this gateway does not take messages from`);
+      const guild = "guildId" in channel && channel.guildId ? { guildId: channel.guildId } : {};
+      if (channel.isThread() && channel.parentId) return { chatType: "channel", peerId: channel.parentId, threadId: channel.id, ...guild };
+      return { chatType: "channel", peerId: channel.id, ...guild };
+    });
   }
 
   describeSender(senderId: string): string {

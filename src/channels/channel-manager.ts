@@ -283,7 +283,11 @@ export class ChannelManager {
     const threadId = params.threadId ?? peer.threadId;
     const agentId = (
       params.agentId ??
-      resolveAgentRoute(config.bindings as Binding[] | undefined, { channel, accountId, chatType: peer.chatType, peerId: peer.peerId }, defaultAgentId(config)).agentId
+      resolveAgentRoute(
+        config.bindings as Binding[] | undefined,
+        { channel, accountId, chatType: peer.chatType, peerId: peer.peerId, ...(peer.guildId ? { guildId: peer.guildId } : {}) },
+        defaultAgentId(config),
+      ).agentId
     ).toLowerCase();
     return peerSessionKey(config, { agentId, channel, accountId, chatType: peer.chatType, peerId: peer.peerId, ...(threadId ? { threadId } : {}) });
   }

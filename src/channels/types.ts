@@ -76,6 +76,8 @@ export interface SessionPeer {
   /** The user for a DM, the group or channel id otherwise. */
   peerId: string;
   threadId?: string;
+  /** Discord: the server the chat is in (bindings may match on it). */
+  guildId?: string;
 }
 
 /** One platform message's worth of text, already chunked under the channel's limits. */

@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDiscord, type FakeDiscord, type PushMessageInput } from "../fakes/discord-server.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { chatRequests, lastUserText, sleep, waitUntil } from "../helpers/reliability.js";
+import { chatRequests, lastUserText, requestMessages, sleep, waitUntil } from "../helpers/reliability.js";
+import { openOperator } from "../helpers/ws-client.js";
 
 /**
  * Discord end to end: the real discord.js client in the gateway talks to a fake Discord (REST
@@ -25,7 +27,7 @@ const MEMBER = "100000000000000333";
 const STRANGER = "100000000000000222";
 const STRANGER_DM = "100000000000000702";
 /** Allowlisted senders, each used by one test only: `owner(i)` is sender i and its DM channel with the bot. */
-const OWNER_COUNT = 6;
+const OWNER_COUNT = 7;
 const owner = (i: number) => ({ userId: `10000000000000011${i}`, dmChannel: `10000000000000071${i}` });
 
 let model: FakeModelServer;
@@ -173,6 +175,32 @@ describe("Discord channel", () => {
     expect(keys.sort()).toEqual([`agent:main:discord:channel:${ROUTED_CHANNEL}`, `agent:vip:discord:channel:${ROUTED_CHANNEL}`]);
     const status = await runCli(["channels", "status", "--json"], cliEnv());
     expect(JSON.parse(status.output).channelAccounts.discord[0]).toMatchObject({ accountId: "default", running: true, connected: true, mode: "gateway", botId: BOT });
+  });
+
+  it("agent with to and channel discord continues the session of the DM or channel it names, sending nothing there", async () => {
+    const { userId, dmChannel } = owner(6);
+    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    dmFrom(6, "my name is Bo");
+    await waitUntil(() => repliesIn(dmChannel).length === 1, 10_000, "the DM reply");
+    const { sock } = await openOperator(gw.url, gw.token);
+    try {
+      const turn = async (to: string) => {
+        const ack = await sock.request("agent", { message: `via ${to}`, agentId: "main", to, channel: "discord", deliver: false, idempotencyKey: randomUUID() });
+        expect(ack.ok, JSON.stringify(ack.error)).toBe(true);
+        const final = await sock.waitFor((f) => f.type === "res" && f.id === ack.id && f.payload?.status !== "accepted", 20_000);
+        expect(final.payload.status).toBe("ok");
+        return requestMessages(chatRequests(model).at(-1)!).map((m) => m.text);
+      };
+      // The user, and the DM channel with them, are the same peer: the DM's session.
+      expect(await turn(`user:${userId}`)).toEqual(expect.arrayContaining(["my name is Bo", `via user:${userId}`]));
+      expect(await turn(`channel:${dmChannel}`)).toEqual(expect.arrayContaining(["my name is Bo", `via channel:${dmChannel}`]));
+      await turn(`channel:${MENTION_CHANNEL}`);
+      const keys = (await sock.request("sessions.list", {})).payload.sessions.map((row: { key: string }) => row.key);
+      expect(keys).toEqual(expect.arrayContaining([`agent:main:discord:direct:${userId}`, `agent:main:discord:channel:${MENTION_CHANNEL}`]));
+      expect(repliesIn(dmChannel)).toHaveLength(1);
+    } finally {
+      sock.close();
+    }
   });
 
   it("/stop aborts the running turn and says so", async () => {
