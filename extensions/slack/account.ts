@@ -9,6 +9,7 @@ import {
   type OutboundTarget,
   type OutboundText,
   type SentMessage,
+  type SessionPeer,
 } from "../../src/channels/types.js";
 import { describeSlackError, isAuthError, SlackStartError, slackErrorCode, toChannelError } from "./api-errors.js";
 import { SlackDirectory } from "./directory.js";
@@ -181,6 +182,28 @@ export class SlackAccount implements ChannelAccount {
     }
     if (!channelId) throw new Error(`Slack conversations.open answered without a channel for ${target.id}`);
     return { chatId: channelId };
+  }
+
+  /**
+   * `user:U…` is a DM with that user; a conversation id is looked up with `conversations.info`: a
+   * DM is its user's, a group DM a group, anything else a channel, as inbound messages key them.
+   */
+  async sessionPeer(raw: string): Promise<SessionPeer> {
+    const target = parseSlackTarget(raw);
+    const team = this.identity?.teamId ? { teamId: this.identity.teamId } : {};
+    if (target.kind === "user") return { chatType: "direct", peerId: target.id, ...team };
+    const { api } = await this.loadSdk();
+    let info: { is_im?: boolean; is_mpim?: boolean; user?: string } | undefined;
+    try {
+      info = (await api.conversations.info({ channel: target.id })).channel as typeof info;
+    } catch (error) {
+      throw toChannelError("conversations.info", error, this.secrets);
+    }
+    if (info?.is_im) {
+      if (!info.user) throw new ChannelPermanentError(`Slack DM ${target.id} names no user; use user:<U… id>`);
+      return { chatType: "direct", peerId: info.user, ...team };
+    }
+    return { chatType: info?.is_mpim ? "group" : "channel", peerId: target.id, ...team };
   }
 
   describeSender(senderId: string): string {

@@ -285,7 +285,7 @@ export class ChannelManager {
       params.agentId ??
       resolveAgentRoute(
         config.bindings as Binding[] | undefined,
-        { channel, accountId, chatType: peer.chatType, peerId: peer.peerId, ...(peer.guildId ? { guildId: peer.guildId } : {}) },
+        { channel, accountId, chatType: peer.chatType, peerId: peer.peerId, ...(peer.guildId ? { guildId: peer.guildId } : {}), ...(peer.teamId ? { teamId: peer.teamId } : {}) },
         defaultAgentId(config),
       ).agentId
     ).toLowerCase();

@@ -78,6 +78,8 @@ export interface SessionPeer {
   threadId?: string;
   /** Discord: the server the chat is in (bindings may match on it). */
   guildId?: string;
+  /** Slack: the workspace (bindings may match on it). */
+  teamId?: string;
 }
 
 /** One platform message's worth of text, already chunked under the channel's limits. */

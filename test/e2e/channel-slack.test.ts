@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeSlack, type FakeSlack, type FakeSlackMessage } from "../fakes/slack-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { chatRequests, lastUserText, sleep, waitUntil } from "../helpers/reliability.js";
+import { chatRequests, lastUserText, requestMessages, sleep, waitUntil } from "../helpers/reliability.js";
+import { openOperator } from "../helpers/ws-client.js";
 
 /**
  * Slack end to end: the real @slack/bolt in the gateway talks to a fake Slack, over Socket Mode
@@ -18,7 +20,7 @@ const CHANNEL = "C0GENERAL";
 const THREAD_CHANNEL = "C0THREADS";
 const SIGNING_SECRET = "fake-signing-secret";
 /** Allowlisted senders, each used by one test only: `owner(i)` is sender i and its DM channel with the bot. */
-const OWNER_COUNT = 8;
+const OWNER_COUNT = 9;
 const owner = (i: number) => ({ userId: `U10${i}`, dmChannel: `D10${i}` });
 
 let model: FakeModelServer;
@@ -91,6 +93,32 @@ describe("Slack channel (Socket Mode)", () => {
     expect(repliesIn(owner(6).dmChannel)).toEqual(["echo: and this"]);
     expect(chatRequests(model)).toHaveLength(2);
     expect(slack.unknownMethods).toEqual([]);
+  });
+
+  it("agent with to and channel slack continues the session of the DM or channel it names, sending nothing there", async () => {
+    const { userId, dmChannel } = owner(8);
+    model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    dmFrom(8, "my name is Cy");
+    await waitUntil(() => repliesIn(dmChannel).length === 1, 10_000, "the DM reply");
+    const { sock } = await openOperator(gw.url, gw.token);
+    try {
+      const turn = async (to: string) => {
+        const ack = await sock.request("agent", { message: `via ${to}`, agentId: "main", to, channel: "slack", deliver: false, idempotencyKey: randomUUID() });
+        expect(ack.ok, JSON.stringify(ack.error)).toBe(true);
+        const final = await sock.waitFor((f) => f.type === "res" && f.id === ack.id && f.payload?.status !== "accepted", 20_000);
+        expect(final.payload.status).toBe("ok");
+        return requestMessages(chatRequests(model).at(-1)!).map((m) => m.text);
+      };
+      // The user, and the DM conversation with them, are the same peer: the DM's session.
+      expect(await turn(`user:${userId}`)).toEqual(expect.arrayContaining(["my name is Cy", `via user:${userId}`]));
+      expect(await turn(`channel:${dmChannel}`)).toEqual(expect.arrayContaining(["my name is Cy", `via channel:${dmChannel}`]));
+      await turn(`channel:${CHANNEL}`);
+      const keys = (await sock.request("sessions.list", {})).payload.sessions.map((row: { key: string }) => row.key);
+      expect(keys).toEqual(expect.arrayContaining([`agent:main:slack:direct:${userId.toLowerCase()}`, `agent:main:slack:channel:${CHANNEL.toLowerCase()}`]));
+      expect(repliesIn(dmChannel)).toHaveLength(1);
+    } finally {
+      sock.close();
+    }
   });
 
   it("answers a thread reply inside the thread", async () => {

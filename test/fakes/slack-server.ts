@@ -16,7 +16,7 @@ import { FakeSlackFileUploads, type FakeSlackUpload } from "./slack-file-uploads
  *
  * Canned answers: `auth.test` names the bot (`user: "openclaw"`, `botUserId`, `botId`, `teamId`);
  * `conversations.open` for `U123` answers `D123`; `conversations.info` knows the channel types
- * seen in `pushMessage` (else guesses from the id's first letter); `users.info` for `U1` answers
+ * seen in `pushMessage` (else guesses from the id's first letter) and names `U123` as `D123`'s user; `users.info` for `U1` answers
  * display name `user-u1`, handle `u1`. A wrong token gets `invalid_auth`, none `not_authed`.
  *
  * Files the app sends go through Slack's external upload flow (see `FakeSlackFileUploads`), with
@@ -251,7 +251,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const type = channelTypes.get(id) ?? CHANNEL_TYPE_BY_PREFIX[id[0] ?? ""] ?? "channel";
         return {
           ok: true,
-          channel: { id, is_im: type === "im", is_mpim: type === "mpim", is_channel: type === "channel", is_group: type === "group", is_private: type !== "channel" },
+          channel: {
+            id,
+            is_im: type === "im",
+            is_mpim: type === "mpim",
+            is_channel: type === "channel",
+            is_group: type === "group",
+            is_private: type !== "channel",
+            // A DM's user, as `conversations.open` pairs them (`D123` is `U123`'s).
+            ...(type === "im" ? { user: `U${id.slice(1)}` } : {}),
+          },
         };
       }
       case "users.info": {
