@@ -64,6 +64,9 @@ describe("agent: to picks the session", () => {
     const history = requestMessages(chatRequests(model).at(-1)!).map((m) => m.text);
     expect(history).toEqual(expect.arrayContaining(["my name is Ada", "what is my name?"]));
     expect(await sessionKeys()).toContain(`agent:main:telegram:direct:${OWNER}`);
+    // With one channel running, `to` alone names a chat on it, as for deliver.
+    await turn({ message: "and again?", to: String(OWNER) });
+    expect(requestMessages(chatRequests(model).at(-1)!).map((m) => m.text)).toEqual(expect.arrayContaining(["my name is Ada", "and again?"]));
     expect(await sessionKeys()).not.toContain("agent:main:main");
     expect(telegram.messages(OWNER)).toHaveLength(1);
   });
