@@ -3,6 +3,7 @@ import type { DeliveryTarget } from "../../channels/outbound/delivery-ledger.js"
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { agentFinalPayload } from "./agent-final-payload.js";
 import { readAgentRunSettings } from "./agent-run-settings.js";
+import { sessionKeyOfSessionId } from "./agent-session-id.js";
 import { agentSessionKey, assertAgentRoutingFields, isSessionKeyTarget } from "./agent-routing.js";
 import { parseLabel, setSessionLabel } from "./session-label.js";
 import { assertKnownAgent } from "../known-agent.js";
@@ -113,7 +114,14 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       const turnSettings = readAgentRunSettings(params);
       assertAgentRoutingFields(params);
       const label = params.label === undefined ? undefined : parseLabel(params.label);
-      const requestedKey = await agentSessionKey(params, commands.deliverToChat);
+      const pickedKey = await agentSessionKey(params, commands.deliverToChat);
+      const requestedKey =
+        params.sessionId === undefined
+          ? pickedKey
+          : sessionKeyOfSessionId(runtime.sessions(), params.sessionId, {
+              ...(pickedKey !== undefined ? { sessionKey: conversations.resolveSessionKey(pickedKey, params.agentId).sessionKey } : {}),
+              ...(params.agentId ? { agentId: params.agentId } : {}),
+            });
       const { sessionKey } = conversations.resolveSessionKey(requestedKey, params.agentId);
       const delivery = params.deliver ? await deliveryChat(params, sessionKey, commands) : undefined;
       if (label) setSessionLabel(runtime.sessions(), sessionKey, label);

@@ -1,0 +1,77 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { chatRequests, lastUserText, requestMessages } from "../helpers/reliability.js";
+import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
+
+/**
+ * The `agent` fields that pick a session by its transcript id (`sessionId`), relax delivery
+ * (`bestEffortDeliver`), or shape the turn's prompt: each does what OpenClaw does with it or is
+ * refused by name before anything runs, never dropped.
+ */
+
+let model: FakeModelServer;
+let gw: GatewayProcess;
+let sock: TestSocket;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  model.setResponder((req) => ({ text: `model: ${lastUserText(req)}` }));
+  const stateDir = makeTempDir();
+  const config = {
+    agents: { defaults: { workspace: `${stateDir}/workspace`, model: { primary: "fake/m" } } },
+    models: { providers: { fake: { baseUrl: `${model.url}/v1`, apiKey: "sk-fake", api: "openai-completions", models: [{ id: "m" }] } } },
+  };
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
+  sock = (await openOperator(gw.url, gw.token, { scopes: ["operator.admin"] })).sock;
+});
+afterAll(async () => {
+  sock?.close();
+  await gw?.stop("SIGKILL");
+  await model?.close();
+});
+
+/** Sends `agent` and waits for its final response. */
+async function turn(params: Frame): Promise<Frame> {
+  const ack = await sock.request("agent", { idempotencyKey: randomUUID(), ...params }, 20_000);
+  expect(ack.ok, JSON.stringify(ack.error)).toBe(true);
+  return sock.waitFor((f) => f.type === "res" && f.id === ack.id && f.payload?.status !== "accepted", 20_000);
+}
+
+async function sessionRow(key: string): Promise<Frame | undefined> {
+  const res = await sock.request("sessions.list", {});
+  return res.payload.sessions.find((s: Frame) => s.key === key);
+}
+
+async function refused(params: Frame): Promise<string> {
+  const before = chatRequests(model).length;
+  const res = await sock.request("agent", { message: "x", idempotencyKey: randomUUID(), ...params });
+  expect(res.error?.code, JSON.stringify(params)).toBe("INVALID_REQUEST");
+  expect(chatRequests(model).length).toBe(before);
+  return res.error.message;
+}
+
+describe("agent: sessionId", () => {
+  it("runs the turn in the session whose transcript has that id, as openclaw agent --session-id does", async () => {
+    await turn({ message: "remember the word kiwi", sessionKey: "fruit" });
+    const row = await sessionRow("agent:main:fruit");
+    expect(row?.sessionId).toEqual(expect.any(String));
+    // What `openclaw agent --session-id <id> -m …` sends.
+    const final = await turn({ message: "which word?", sessionId: row!.sessionId, timeout: 600 });
+    expect(final.payload.status).toBe("ok");
+    expect(requestMessages(chatRequests(model).at(-1)!).map((m) => m.text)).toEqual(expect.arrayContaining(["remember the word kiwi", "which word?"]));
+    expect(await sessionRow("agent:main:main")).toBeUndefined();
+    // With sessionKey naming the same session, both agree.
+    await turn({ message: "again", sessionKey: "fruit", sessionId: row!.sessionId });
+  });
+
+  it("refuses a sessionId no session has, or one another session than sessionKey's has, and runs nothing", async () => {
+    expect(await refused({ sessionId: "no-such-session" })).toMatch(/^sessionId: no session has sessionId no-such-session \(/);
+    const fruit = (await sessionRow("agent:main:fruit"))!.sessionId;
+    expect(await refused({ sessionId: fruit, sessionKey: "other" })).toMatch(
+      new RegExp(`^sessionId ${fruit} is not the current transcript of session agent:main:other \\(it has none yet\\)`),
+    );
+    expect(await sessionRow("agent:main:other")).toBeUndefined();
+  });
+});
