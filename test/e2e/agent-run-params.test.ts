@@ -75,3 +75,21 @@ describe("agent: sessionId", () => {
     expect(await sessionRow("agent:main:other")).toBeUndefined();
   });
 });
+
+describe("agent: bestEffortDeliver", () => {
+  it("with deliver and no chat to send to, runs the turn in its session only and says why nothing was sent", async () => {
+    expect(await refused({ sessionKey: "best-effort", deliver: true })).toBe("deliver: this gateway has no chat channel running");
+    const final = await turn({ message: "note this", sessionKey: "best-effort", deliver: true, bestEffortDeliver: true });
+    expect(final.payload).toMatchObject({
+      status: "ok",
+      summary: "model: note this",
+      deliveryStatus: { requested: true, attempted: false, status: "failed", error: "deliver: this gateway has no chat channel running" },
+    });
+    expect(await sessionRow("agent:main:best-effort")).toBeDefined();
+  });
+
+  it("is refused without deliver, which it would relax", async () => {
+    expect(await refused({ sessionKey: "best-effort", bestEffortDeliver: true })).toMatch(/^bestEffortDeliver only relaxes deliver: true/);
+    await turn({ message: "plain", sessionKey: "best-effort", bestEffortDeliver: false });
+  });
+});

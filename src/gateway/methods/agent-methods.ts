@@ -1,10 +1,10 @@
-import { type Static, Type } from "@sinclair/typebox";
-import type { DeliveryTarget } from "../../channels/outbound/delivery-ledger.js";
+import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
+import { agentDelivery, withDeliveryStatus } from "./agent-delivery.js";
 import { agentFinalPayload } from "./agent-final-payload.js";
 import { readAgentRunSettings } from "./agent-run-settings.js";
 import { sessionKeyOfSessionId } from "./agent-session-id.js";
-import { agentSessionKey, assertAgentRoutingFields, isSessionKeyTarget } from "./agent-routing.js";
+import { agentSessionKey, assertAgentRoutingFields } from "./agent-routing.js";
 import { parseLabel, setSessionLabel } from "./session-label.js";
 import { assertKnownAgent } from "../known-agent.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
@@ -61,44 +61,6 @@ const AgentParams = Type.Object(
   { additionalProperties: false },
 );
 
-/**
- * Where `agent` with `deliver: true` sends the reply: the chat `channel` (or `replyChannel`) and `to`
- * (or `replyTo`) name, else the chat the session last talked in, which must then be on the
- * `channel` and `accountId` named; refused before any turn runs when there is none.
- */
-async function deliveryChat(params: Static<typeof AgentParams>, sessionKey: string, commands: ChatCommands): Promise<DeliveryTarget> {
-  if (!commands.deliverToChat) throw invalidRequest("deliver: this gateway has no chat channels");
-  const to = params.replyTo ?? (isSessionKeyTarget(params.to) ? undefined : params.to);
-  const channel = params.replyChannel ?? params.channel;
-  const accountId = params.replyAccountId ?? params.accountId;
-  const found = to
-    ? await commands.deliverToChat.chatTo({
-        to,
-        ...(channel ? { channel } : {}),
-        ...(accountId ? { accountId } : {}),
-        ...(params.threadId !== undefined ? { threadId: String(params.threadId) } : {}),
-      })
-    : commands.deliverToChat.chatOf(sessionKey);
-  if ("refusal" in found) throw invalidRequest(`deliver: ${found.refusal}`);
-  if (!to) assertSessionChatMatches(found.chat, { channel, accountId, threadId: params.threadId });
-  return found.chat;
-}
-
-/** Without `to`, a `channel`, `accountId` or `threadId` must describe the session's own chat: the reply goes nowhere else. */
-function assertSessionChatMatches(chat: DeliveryTarget, named: { channel?: string; accountId?: string; threadId?: string | number }): void {
-  const mismatch = (
-    [
-      ["channel", named.channel, chat.channel],
-      ["accountId", named.accountId, chat.accountId],
-      ["threadId", named.threadId === undefined ? undefined : String(named.threadId), chat.threadId],
-    ] as const
-  ).find(([, wanted, actual]) => wanted !== undefined && wanted.toLowerCase() !== (actual ?? "").toLowerCase());
-  if (mismatch) {
-    const [field, wanted, actual] = mismatch;
-    throw invalidRequest(`deliver: the session's chat has ${field} ${actual ?? "(none)"}, not ${wanted}; add to to name the chat on ${wanted}`);
-  }
-}
-
 /** `agent` (two responses: `accepted`, then the result) and `agent.wait` (see docs/protocol.md, "Methods"). */
 export function registerAgentMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands = {}): void {
   registry.register({
@@ -123,7 +85,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
               ...(params.agentId ? { agentId: params.agentId } : {}),
             });
       const { sessionKey } = conversations.resolveSessionKey(requestedKey, params.agentId);
-      const delivery = params.deliver ? await deliveryChat(params, sessionKey, commands) : undefined;
+      const { target: delivery, skipped } = await agentDelivery(params, sessionKey, commands.deliverToChat);
       if (label) setSessionLabel(runtime.sessions(), sessionKey, label);
       let message = params.message;
       if (command) {
@@ -201,7 +163,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       // The reply owed to the chat is on disk before the run is acknowledged.
       if (delivery && commands.deliverToChat) await commands.deliverToChat.owe(outcome.run, delivery);
       ack({ runId: outcome.run.runId, status: "accepted", acceptedAt: outcome.run.acceptedAt });
-      return agentFinalPayload(await outcome.run.done);
+      return withDeliveryStatus(agentFinalPayload(await outcome.run.done), skipped);
     },
   });
 
