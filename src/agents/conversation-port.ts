@@ -3,6 +3,7 @@ import type { InputProvenance } from "../sessions/provenance.js";
 import type { CompactionResult } from "../sessions/compaction/index.js";
 import type { ImageBlock } from "../models/messages.js";
 import type { AgentEvent, RunResult, TranscriptMessage } from "./types.js";
+import type { PromptMode } from "./context/system-prompt.js";
 
 /**
  * The conversation core's contract: what channels, gateway methods, the OpenAI route, sub-agents
@@ -138,7 +139,7 @@ export interface SubmitInput {
    * Settings for this message's own turn (a heartbeat's `model`, `lightContext`). Applied when the
    * message starts a turn at once; one that waits behind a busy session runs with the session's settings.
    */
-  turnSettings?: { modelOverride?: string; lightContext?: boolean; thinkingLevel?: string; timeoutSeconds?: number };
+  turnSettings?: { modelOverride?: string; lightContext?: boolean; promptMode?: PromptMode; thinkingLevel?: string; timeoutSeconds?: number };
   /**
    * The caller acknowledges the message only with its run's answer (an HTTP completion). A turn
    * it starts at once then runs without waiting for the message's own fsync: the run's

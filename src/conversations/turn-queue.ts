@@ -1,4 +1,5 @@
 import type { AgentEvent, ImageBlock, UserMessage } from "../agents/types.js";
+import type { PromptMode } from "../agents/context/system-prompt.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { parseSessionKey } from "../sessions/keys/index.js";
@@ -30,7 +31,7 @@ export interface Turn {
   onEvents: ((e: AgentEvent) => void)[];
   extraSystemPrompt?: string;
   /** Per-message turn settings (SubmitInput.turnSettings). */
-  settings?: { modelOverride?: string; lightContext?: boolean; thinkingLevel?: string; timeoutSeconds?: number };
+  settings?: { modelOverride?: string; lightContext?: boolean; promptMode?: PromptMode; thinkingLevel?: string; timeoutSeconds?: number };
   onSteered?: (ids: string[]) => void;
   senderIsOwner: boolean;
   channel?: string;

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
@@ -11,6 +13,7 @@ import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.
  * refused by name before anything runs, never dropped.
  */
 
+const HOUSE_RULE = "House rule: answer like a zebra.";
 let model: FakeModelServer;
 let gw: GatewayProcess;
 let sock: TestSocket;
@@ -19,6 +22,8 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   model.setResponder((req) => ({ text: `model: ${lastUserText(req)}` }));
   const stateDir = makeTempDir();
+  fs.mkdirSync(path.join(stateDir, "workspace"), { recursive: true });
+  fs.writeFileSync(path.join(stateDir, "workspace", "AGENTS.md"), `# Agents\n\n${HOUSE_RULE}\n`);
   const config = {
     agents: { defaults: { workspace: `${stateDir}/workspace`, model: { primary: "fake/m" } } },
     models: { providers: { fake: { baseUrl: `${model.url}/v1`, apiKey: "sk-fake", api: "openai-completions", models: [{ id: "m" }] } } },
@@ -91,5 +96,38 @@ describe("agent: bestEffortDeliver", () => {
   it("is refused without deliver, which it would relax", async () => {
     expect(await refused({ sessionKey: "best-effort", bestEffortDeliver: true })).toMatch(/^bestEffortDeliver only relaxes deliver: true/);
     await turn({ message: "plain", sessionKey: "best-effort", bestEffortDeliver: false });
+  });
+});
+
+/** The system prompt of the last model request. */
+function lastSystemPrompt(): string {
+  return requestMessages(chatRequests(model).at(-1)!)
+    .filter((m) => m.role === "system" || m.role === "developer")
+    .map((m) => m.text)
+    .join("\n");
+}
+
+describe("agent: promptMode and bootstrapContextMode", () => {
+  it("promptMode sets how much system prompt the turn gets; bootstrapContextMode lightweight leaves the workspace files out", async () => {
+    await turn({ message: "full", sessionKey: "prompt" });
+    const full = lastSystemPrompt();
+    expect(full).toContain(HOUSE_RULE);
+    expect(full).toContain("## Safety");
+    await turn({ message: "minimal", sessionKey: "prompt", promptMode: "minimal", extraSystemPrompt: "Task: count sheep." });
+    const minimal = lastSystemPrompt();
+    expect(minimal).toContain("## Tooling");
+    expect(minimal).toContain("## Subagent Context\nTask: count sheep.");
+    expect(minimal).not.toContain("## Safety");
+    expect(minimal).not.toContain(HOUSE_RULE);
+    await turn({ message: "none", sessionKey: "prompt", promptMode: "none" });
+    expect(lastSystemPrompt()).not.toContain("## Tooling");
+    await turn({ message: "light", sessionKey: "prompt", bootstrapContextMode: "lightweight" });
+    const light = lastSystemPrompt();
+    expect(light).toContain("## Safety");
+    expect(light).not.toContain(HOUSE_RULE);
+    // Each setting is the turn's own: the next turn gets the whole prompt again.
+    await turn({ message: "again", sessionKey: "prompt", bootstrapContextMode: "full", promptMode: "full" });
+    const beforeClock = (text: string) => text.replace(/## Current Date & Time[\s\S]*$/, "");
+    expect(beforeClock(lastSystemPrompt())).toBe(beforeClock(full));
   });
 });

@@ -1,4 +1,5 @@
 import type { SubmitInput } from "../../agents/conversation-port.js";
+import type { PromptMode } from "../../agents/context/system-prompt.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { thinkingLevelOf } from "./chat-send-options.js";
 
@@ -8,6 +9,8 @@ export interface AgentRunFields {
   timeout?: number;
   model?: string;
   provider?: string;
+  promptMode?: PromptMode;
+  bootstrapContextMode?: "full" | "lightweight";
 }
 
 const SESSION_MODEL = "the run uses the session's model; change it with sessions.patch {model} or /model, then send";
@@ -20,7 +23,9 @@ const UNSUPPORTED: readonly [keyof AgentRunFields, (value: unknown) => boolean, 
 
 /**
  * `agent`'s run settings (docs/protocol.md, "agent"): `thinking` sets this run's thinking level
- * and `timeout` (seconds, 0 for none) bounds it, as in chat.send; `model` and `provider` are refused
+ * and `timeout` (seconds, 0 for none) bounds it, as in chat.send; `promptMode` (full, minimal, none)
+ * is how much of the system prompt the turn gets, and `bootstrapContextMode: "lightweight"` leaves the
+ * workspace bootstrap files out of it, as a scheduled job's `lightContext` does; `model` and `provider` are refused
  * before anything runs (`deliver` is the method's own: see deliveryChat).
  */
 export function readAgentRunSettings(params: AgentRunFields): NonNullable<SubmitInput["turnSettings"]> {
@@ -30,5 +35,7 @@ export function readAgentRunSettings(params: AgentRunFields): NonNullable<Submit
   return {
     ...(params.thinking !== undefined ? { thinkingLevel: thinkingLevelOf(params.thinking) } : {}),
     ...(params.timeout ? { timeoutSeconds: params.timeout } : {}),
+    ...(params.promptMode !== undefined ? { promptMode: params.promptMode } : {}),
+    ...(params.bootstrapContextMode === "lightweight" ? { lightContext: true } : {}),
   };
 }
