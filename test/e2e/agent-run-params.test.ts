@@ -131,3 +131,20 @@ describe("agent: promptMode and bootstrapContextMode", () => {
     expect(beforeClock(lastSystemPrompt())).toBe(beforeClock(full));
   });
 });
+
+describe("agent: inputProvenance", () => {
+  it("is stored on the message as where it came from; it needs admin and a known kind", async () => {
+    const from = { kind: "inter_session", sourceSessionKey: "agent:main:planner", sourceTool: "sessions_send" };
+    await turn({ message: "from the planner", sessionKey: "provenance", inputProvenance: from });
+    const history = await sock.request("chat.history", { sessionKey: "provenance" });
+    const sent = history.payload.messages.find((m: Frame) => m.role === "user");
+    expect(sent.provenance).toEqual({ ...from, method: "agent" });
+    expect(await refused({ sessionKey: "provenance", inputProvenance: { kind: "rumour" } })).toBe(
+      "inputProvenance must be an object whose kind is external_user, inter_session or internal_system",
+    );
+    const writer = (await openOperator(gw.url, gw.token, { scopes: ["operator.write"] })).sock;
+    const denied = await writer.request("agent", { message: "x", sessionKey: "provenance", idempotencyKey: randomUUID(), inputProvenance: from });
+    writer.close();
+    expect(denied.error.message).toBe("inputProvenance requires admin scope (operator.admin)");
+  });
+});

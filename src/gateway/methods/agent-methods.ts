@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { agentDelivery, withDeliveryStatus } from "./agent-delivery.js";
 import { agentFinalPayload } from "./agent-final-payload.js";
+import { readInputProvenance } from "./chat-provenance.js";
 import { readAgentRunSettings } from "./agent-run-settings.js";
 import { sessionKeyOfSessionId } from "./agent-session-id.js";
 import { agentSessionKey, assertAgentRoutingFields } from "./agent-routing.js";
@@ -74,6 +75,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
       assertKnownAgent(runtime.config(), params.agentId);
       const turnSettings = readAgentRunSettings(params);
+      const provenance = readInputProvenance(params.inputProvenance, caller.scopes);
       assertAgentRoutingFields(params);
       const label = params.label === undefined ? undefined : parseLabel(params.label);
       const pickedKey = await agentSessionKey(params, commands.deliverToChat);
@@ -137,6 +139,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
         agentId: params.agentId,
         method: "agent",
         extraSystemPrompt: params.extraSystemPrompt,
+        ...(provenance ? { provenance: { ...provenance, method: "agent" } } : {}),
         ...(Object.keys(turnSettings).length ? { turnSettings } : {}),
       });
       if (outcome.kind === "rejected") throw invalidRequest(outcome.notice, { reason: outcome.reason ?? "queue-full", runId: outcome.runId });

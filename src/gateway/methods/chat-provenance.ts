@@ -22,16 +22,32 @@ export function readSystemProvenance(
     throw invalidRequest(`systemProvenanceReceipt must be a string of at most ${MAX_RECEIPT_CHARS} characters`);
   }
   if (raw === undefined) return { receipt: receipt as string };
+  const provenance = parseProvenance(raw, "systemInputProvenance");
+  return { provenance, ...(receipt !== undefined ? { receipt: receipt as string } : {}) };
+}
+
+/**
+ * `agent`'s `inputProvenance`: where the message came from, stored on it in place of the default
+ * (`external_user` by `agent`). Like chat.send's system provenance it speaks for the system, so
+ * only a caller with `operator.admin` may send it.
+ */
+export function readInputProvenance(raw: unknown, callerScopes: readonly string[]): InputProvenance | undefined {
+  if (raw === undefined) return undefined;
+  if (!callerScopes.includes("operator.admin")) throw invalidRequest("inputProvenance requires admin scope (operator.admin)");
+  return parseProvenance(raw, "inputProvenance");
+}
+
+function parseProvenance(raw: unknown, field: string): InputProvenance {
   if (!raw || typeof raw !== "object" || !KINDS.has((raw as { kind?: string }).kind ?? "")) {
-    throw invalidRequest("systemInputProvenance must be an object whose kind is external_user, inter_session or internal_system");
+    throw invalidRequest(`${field} must be an object whose kind is external_user, inter_session or internal_system`);
   }
   const record = raw as Record<string, unknown>;
   const provenance: Record<string, unknown> = { kind: record.kind };
-  for (const field of TEXT_FIELDS) {
-    const value = record[field];
+  for (const name of TEXT_FIELDS) {
+    const value = record[name];
     if (value === undefined) continue;
-    if (typeof value !== "string" || value.length > 512) throw invalidRequest(`systemInputProvenance.${field} must be a string of at most 512 characters`);
-    provenance[field] = value;
+    if (typeof value !== "string" || value.length > 512) throw invalidRequest(`${field}.${name} must be a string of at most 512 characters`);
+    provenance[name] = value;
   }
-  return { provenance: provenance as unknown as InputProvenance, ...(receipt !== undefined ? { receipt: receipt as string } : {}) };
+  return provenance as unknown as InputProvenance;
 }
