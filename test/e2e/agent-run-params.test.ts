@@ -148,3 +148,33 @@ describe("agent: inputProvenance", () => {
     expect(denied.error.message).toBe("inputProvenance requires admin scope (operator.admin)");
   });
 });
+
+describe("agent: fields with nothing behind them here", () => {
+  it("refuses each by name, saying why, and runs nothing; the value every run already has is accepted", async () => {
+    const cases: Frame[] = [
+      { internalEvents: [{ type: "task_completion" }] },
+      { suppressPromptPersistence: true },
+      { sessionEffects: "internal" },
+      { sourceReplyDeliveryMode: "message_tool_only" },
+      { disableMessageTool: true },
+      { voiceWakeTrigger: "hey claw" },
+      { modelRun: { provider: "fake", model: "m" } },
+      { cleanupBundleMcpOnRunEnd: true },
+    ];
+    for (const fields of cases) {
+      const [field] = Object.keys(fields);
+      expect(await refused({ sessionKey: "refusals", ...fields })).toMatch(new RegExp(`^not supported: ${field} \\(.+\\)$`));
+    }
+    expect(await sessionRow("agent:main:refusals")).toBeUndefined();
+    const final = await turn({
+      message: "defaults",
+      sessionKey: "defaults",
+      suppressPromptPersistence: false,
+      sessionEffects: "visible",
+      sourceReplyDeliveryMode: "automatic",
+      disableMessageTool: false,
+      cleanupBundleMcpOnRunEnd: false,
+    });
+    expect(final.payload.status).toBe("ok");
+  });
+});
