@@ -139,7 +139,14 @@ export interface SubmitInput {
    * Settings for this message's own turn (a heartbeat's `model`, `lightContext`). Applied when the
    * message starts a turn at once; one that waits behind a busy session runs with the session's settings.
    */
-  turnSettings?: { modelOverride?: string; lightContext?: boolean; promptMode?: PromptMode; thinkingLevel?: string; timeoutSeconds?: number };
+  turnSettings?: {
+    modelOverride?: string;
+    lightContext?: boolean;
+    promptMode?: PromptMode;
+    runToolDeny?: { source: string; entries: string[] };
+    thinkingLevel?: string;
+    timeoutSeconds?: number;
+  };
   /**
    * The caller acknowledges the message only with its run's answer (an HTTP completion). A turn
    * it starts at once then runs without waiting for the message's own fsync: the run's

@@ -92,6 +92,8 @@ export interface EmbeddedTurnInput {
   }) => Promise<{ name: string; content: string }[] | undefined>;
   /** This run may use only these tools (names or `group:*`), after every other policy layer (a scheduled job's `tools`). */
   runToolAllow?: { source: string; entries: string[] };
+  /** This run may not use these tools (an `agent` request's `disableMessageTool`), after every other policy layer. */
+  runToolDeny?: { source: string; entries: string[] };
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
@@ -110,6 +112,7 @@ export type TurnOverrides = Partial<
     | "lightContext"
     | "modelFallbacks"
     | "runToolAllow"
+    | "runToolDeny"
   >
 >;
 
@@ -199,6 +202,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     spawnDepth: input.spawnDepth,
     sandboxed: sandboxed.decision.sandboxed,
     ...(input.runToolAllow ? { runAllow: input.runToolAllow } : {}),
+    ...(input.runToolDeny ? { runDeny: input.runToolDeny } : {}),
   });
   const { tools, specs: toolSpecs, summaries: toolSummaries } = turnToolsFor(policy, allTools, sandboxed.withheld?.tools, model, firstSentence);
   // Session start for memory: the index opens and syncs in the background; the turn never waits.

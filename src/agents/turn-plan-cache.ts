@@ -25,7 +25,18 @@ let nextToolSetId = 1;
 export function effectiveToolsFor(config: OpenClawConfig, tools: readonly AgentTool[], input: Omit<ToolPolicyInput, "config" | "available" | "ownerOnlyTools">): EffectiveTools {
   let toolSetId = toolSetIds.get(tools);
   if (toolSetId === undefined) toolSetIds.set(tools, (toolSetId = nextToolSetId++));
-  const key = JSON.stringify([toolSetId, input.agentId, input.provider, input.modelId, input.channel, input.senderIsOwner, input.spawnDepth, input.sandboxed, input.runAllow]);
+  const key = JSON.stringify([
+    toolSetId,
+    input.agentId,
+    input.provider,
+    input.modelId,
+    input.channel,
+    input.senderIsOwner,
+    input.spawnDepth,
+    input.sandboxed,
+    input.runAllow,
+    input.runDeny,
+  ]);
   let byKey = policies.get(config);
   if (!byKey) policies.set(config, (byKey = new LRUCache({ max: MAX_PER_CONFIG })));
   let policy = byKey.get(key);

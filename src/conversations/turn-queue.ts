@@ -31,7 +31,14 @@ export interface Turn {
   onEvents: ((e: AgentEvent) => void)[];
   extraSystemPrompt?: string;
   /** Per-message turn settings (SubmitInput.turnSettings). */
-  settings?: { modelOverride?: string; lightContext?: boolean; promptMode?: PromptMode; thinkingLevel?: string; timeoutSeconds?: number };
+  settings?: {
+    modelOverride?: string;
+    lightContext?: boolean;
+    promptMode?: PromptMode;
+    runToolDeny?: { source: string; entries: string[] };
+    thinkingLevel?: string;
+    timeoutSeconds?: number;
+  };
   onSteered?: (ids: string[]) => void;
   senderIsOwner: boolean;
   channel?: string;

@@ -149,6 +149,20 @@ describe("agent: inputProvenance", () => {
   });
 });
 
+describe("agent: disableMessageTool", () => {
+  it("takes the message tool from this run only", async () => {
+    const toolNames = () => ((chatRequests(model).at(-1)!.body?.tools ?? []) as Frame[]).map((t) => t.function?.name);
+    await turn({ message: "with tools", sessionKey: "no-message-tool" });
+    expect(toolNames()).toContain("message");
+    await turn({ message: "without message", sessionKey: "no-message-tool", disableMessageTool: true });
+    const without = toolNames();
+    expect(without).not.toContain("message");
+    expect(without.length).toBeGreaterThan(0);
+    await turn({ message: "again", sessionKey: "no-message-tool" });
+    expect(toolNames()).toContain("message");
+  });
+});
+
 describe("agent: fields with nothing behind them here", () => {
   it("refuses each by name, saying why, and runs nothing; the value every run already has is accepted", async () => {
     const cases: Frame[] = [
@@ -156,7 +170,6 @@ describe("agent: fields with nothing behind them here", () => {
       { suppressPromptPersistence: true },
       { sessionEffects: "internal" },
       { sourceReplyDeliveryMode: "message_tool_only" },
-      { disableMessageTool: true },
       { voiceWakeTrigger: "hey claw" },
       { modelRun: { provider: "fake", model: "m" } },
       { cleanupBundleMcpOnRunEnd: true },

@@ -29,7 +29,8 @@ import type { EffectiveTools, PolicyStage, ToolPolicyInput } from "./types.js";
  *   7. sandbox   when sandboxed: `agents…tools.sandbox.tools`, else `tools.sandbox.tools`, else
  *                the built-in sandbox lists
  *   8. subagent  sub-agent sessions only: the built-in limits of subagent-tool-limits.ts (leaves lose more)
- *   9. run       only when the run brings its own allow list (a scheduled job's `payload.tools`)
+ *   9. run       only when the run brings its own allow or deny list (a scheduled job's `payload.tools`,
+ *                an `agent` request's `disableMessageTool`)
  * Each layer only removes from what the previous one left, so the result is the intersection
  * of every layer; the order matters only for which layer an explanation blames.
  */
@@ -47,8 +48,11 @@ export function resolveEffectiveTools(input: ToolPolicyInput): EffectiveTools {
   applyProviderLayer(recorder, tools, agent, input);
   applySandboxLayer(recorder, tools, agent, input.sandboxed === true);
   applySubagentLayer(recorder, input);
-  if (input.runAllow)
-    recorder.applyAllowDeny("run", input.runAllow.source, { path: input.runAllow.source, entries: input.runAllow.entries, name: input.runAllow.source }, undefined);
+  if (input.runAllow || input.runDeny) {
+    const located = (list: { source: string; entries: string[] } | undefined) => list && { path: list.source, entries: list.entries, name: list.source };
+    const source = [input.runAllow?.source, input.runDeny?.source].filter((s) => s !== undefined).join(", ");
+    recorder.applyAllowDeny("run", source, located(input.runAllow), located(input.runDeny));
+  }
 
   return {
     context: {

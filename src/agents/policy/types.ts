@@ -18,6 +18,8 @@ export interface ToolPolicyInput {
   ownerOnlyTools: string[];
   /** This run's own allow list (a scheduled job's `tools`), applied last; `source` names where it was set. */
   runAllow?: { source: string; entries: string[] };
+  /** Tools this run may not use (an `agent` request's `disableMessageTool`), applied last with `runAllow`. */
+  runDeny?: { source: string; entries: string[] };
   /** Every tool registered for this run, before any policy. */
   available: string[];
 }

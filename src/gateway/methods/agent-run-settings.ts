@@ -37,7 +37,6 @@ const UNSUPPORTED: readonly [keyof AgentRunFields, (value: unknown) => boolean, 
   ["suppressPromptPersistence", isTrue, "every message a turn answers is kept in the session's transcript"],
   ["sessionEffects", (v) => v !== undefined && v !== "visible", "every turn's effects on its session are visible"],
   ["sourceReplyDeliveryMode", (v) => v !== undefined && v !== "automatic", "the reply is the run's final answer; the message tool sends only what the agent chooses to add"],
-  ["disableMessageTool", isTrue, "a run's tools follow the tool policy; deny the message tool with tools.deny"],
   ["voiceWakeTrigger", present, "this gateway has no voice wake"],
   ["modelRun", present, "a run uses the session's model and the agent's fallbacks; change the model with sessions.patch {model} or /model"],
   ["cleanupBundleMcpOnRunEnd", isTrue, "this gateway starts no bundle MCP servers for a run"],
@@ -47,7 +46,8 @@ const UNSUPPORTED: readonly [keyof AgentRunFields, (value: unknown) => boolean, 
  * `agent`'s run settings (docs/protocol.md, "agent"): `thinking` sets this run's thinking level
  * and `timeout` (seconds, 0 for none) bounds it, as in chat.send; `promptMode` (full, minimal, none)
  * is how much of the system prompt the turn gets, and `bootstrapContextMode: "lightweight"` leaves the
- * workspace bootstrap files out of it, as a scheduled job's `lightContext` does; `model`, `provider` and
+ * workspace bootstrap files out of it, as a scheduled job's `lightContext` does; `disableMessageTool`
+ * takes the message tool from this run; `model`, `provider` and
  * the UNSUPPORTED fields are refused before anything runs (`deliver` is the method's own: see agentDelivery).
  */
 export function readAgentRunSettings(params: AgentRunFields): NonNullable<SubmitInput["turnSettings"]> {
@@ -59,5 +59,6 @@ export function readAgentRunSettings(params: AgentRunFields): NonNullable<Submit
     ...(params.timeout ? { timeoutSeconds: params.timeout } : {}),
     ...(params.promptMode !== undefined ? { promptMode: params.promptMode } : {}),
     ...(params.bootstrapContextMode === "lightweight" ? { lightContext: true } : {}),
+    ...(params.disableMessageTool ? { runToolDeny: { source: "agent disableMessageTool", entries: ["message"] } } : {}),
   };
 }
