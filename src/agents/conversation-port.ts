@@ -87,6 +87,16 @@ export interface ConversationRun {
   done: Promise<ConversationRun>;
 }
 
+/** What one message may change about the turn that answers it (SubmitInput.turnSettings). */
+export interface TurnSettings {
+  modelOverride?: string;
+  lightContext?: boolean;
+  promptMode?: PromptMode;
+  runToolDeny?: { source: string; entries: string[] };
+  thinkingLevel?: string;
+  timeoutSeconds?: number;
+}
+
 /** A message for the agent. Chat commands (`/stop`, `/new`, …) were answered before it got here (src/conversations/commands/). */
 export interface SubmitInput {
   message: string;
@@ -139,14 +149,7 @@ export interface SubmitInput {
    * Settings for this message's own turn (a heartbeat's `model`, `lightContext`). Applied when the
    * message starts a turn at once; one that waits behind a busy session runs with the session's settings.
    */
-  turnSettings?: {
-    modelOverride?: string;
-    lightContext?: boolean;
-    promptMode?: PromptMode;
-    runToolDeny?: { source: string; entries: string[] };
-    thinkingLevel?: string;
-    timeoutSeconds?: number;
-  };
+  turnSettings?: TurnSettings;
   /**
    * The caller acknowledges the message only with its run's answer (an HTTP completion). A turn
    * it starts at once then runs without waiting for the message's own fsync: the run's

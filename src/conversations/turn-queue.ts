@@ -1,5 +1,5 @@
 import type { AgentEvent, ImageBlock, UserMessage } from "../agents/types.js";
-import type { PromptMode } from "../agents/context/system-prompt.js";
+import type { TurnSettings } from "../agents/conversation-port.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { parseSessionKey } from "../sessions/keys/index.js";
@@ -31,14 +31,7 @@ export interface Turn {
   onEvents: ((e: AgentEvent) => void)[];
   extraSystemPrompt?: string;
   /** Per-message turn settings (SubmitInput.turnSettings). */
-  settings?: {
-    modelOverride?: string;
-    lightContext?: boolean;
-    promptMode?: PromptMode;
-    runToolDeny?: { source: string; entries: string[] };
-    thinkingLevel?: string;
-    timeoutSeconds?: number;
-  };
+  settings?: TurnSettings;
   onSteered?: (ids: string[]) => void;
   senderIsOwner: boolean;
   channel?: string;
