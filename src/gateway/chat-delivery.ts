@@ -21,30 +21,24 @@ export function createChatDelivery(deps: { channels(): Pick<ChannelManager, "ses
       const chat = channels.sessionChat(sessionKey);
       return chat ? { chat } : { refusal: `session ${sessionKey} has no chat to deliver to (no channel message reached it yet)` };
     },
-    chatTo: async (target) => {
-      const channels = deps.channels();
-      if (!channels) return { refusal: "this gateway has no chat channel running" };
-      try {
-        return { chat: await channels.resolveChat(target) };
-      } catch (err) {
-        return { refusal: (err as Error).message };
-      }
-    },
-    sessionTo: async (target) => {
-      const channels = deps.channels();
-      if (!channels) return { refusal: "this gateway has no chat channel running" };
-      try {
-        return { sessionKey: await channels.peerSession(target) };
-      } catch (err) {
-        return { refusal: (err as Error).message };
-      }
-    },
+    chatTo: (target) => askChannels(deps.channels(), async (channels) => ({ chat: await channels.resolveChat(target) })),
+    sessionTo: (target) => askChannels(deps.channels(), async (channels) => ({ sessionKey: await channels.peerSession(target) })),
     owe: async (run: ConversationRun, chat) => {
       const channels = deps.channels();
       if (!channels) throw new Error("this gateway has no chat channel running");
       await channels.oweRunReply(chatDeliveryId(run.runId), chat, run.sessionKey, run);
     },
   };
+}
+
+/** What the running channels answer, or the reason they cannot (none running, or theirs as a refusal). */
+async function askChannels<C, T>(channels: C | undefined, ask: (channels: C) => Promise<T>): Promise<T | { refusal: string }> {
+  if (!channels) return { refusal: "this gateway has no chat channel running" };
+  try {
+    return await ask(channels);
+  } catch (err) {
+    return { refusal: (err as Error).message };
+  }
 }
 
 /** The delivery-ledger id of a `chat.send` run's reply to the session's chat. */
