@@ -77,7 +77,7 @@ function observedBroker(input: ChatShellInput): Pick<ExecApprovalBroker, "reques
   const { approvals, onApprovalRequested } = input;
   if (!approvals || !onApprovalRequested) return approvals;
   return {
-    grantedPrograms: approvals.grantedPrograms,
+    grantedPrograms: (agentId) => approvals.grantedPrograms(agentId),
     request: (request, timeoutMs) => {
       const pending = approvals.request(request, timeoutMs);
       onApprovalRequested(pending.id);

@@ -46,11 +46,7 @@ const RECENT_LIMIT = 200;
  */
 export class ExecApprovalBroker {
   private readonly pending = new Map<string, Pending>();
-  /**
-   * Programs an `allow-always` answer granted (filled by the exec gates): they stay allowed for
-   * every later command of every agent while this broker, the gateway process, lives.
-   */
-  readonly grantedPrograms: string[] = [];
+  private readonly granted = new Map<string, string[]>();
   private readonly recent = new LRUCache<string, Extract<ApprovalRecord, { pending: false }>>({ max: RECENT_LIMIT });
 
   constructor(
@@ -93,6 +89,16 @@ export class ExecApprovalBroker {
 
   get(id: string): ExecApprovalRequest | undefined {
     return this.pending.get(id)?.request;
+  }
+
+  /**
+   * The programs `allow-always` answers granted to `agentId` (the live list the exec gates fill):
+   * allowed in every later command of that agent while this broker, the gateway process, lives.
+   */
+  grantedPrograms(agentId: string): string[] {
+    let programs = this.granted.get(agentId);
+    if (!programs) this.granted.set(agentId, (programs = []));
+    return programs;
   }
 
   /** A waiting request, or one of the last 200 that ended, with how it ended. */

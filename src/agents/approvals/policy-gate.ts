@@ -22,8 +22,9 @@ export interface ExecGateReport {
  * The exec tool's gate: policy first; on "ask", a request to the approval broker (a gateway
  * event answered by `exec.approval.resolve`). Without a broker (an embedded `--local` run) or
  * without an answer in time, the command is denied — the fallback is always the safe side.
- * `allow-always` adds every program the approved line starts to the broker's granted programs,
- * which every gate on that broker (every later turn and `/bash`) allows until the gateway stops;
+ * `allow-always` adds every program the approved line starts to the broker's granted programs of
+ * the asking agent, which every gate on that broker (that agent's later turns and `/bash`) allows
+ * until the gateway stops;
  * a line the shell grammar cannot read with certainty is approved once only.
  */
 export function createExecApprovalGate(
@@ -32,8 +33,9 @@ export function createExecApprovalGate(
   timeoutMs?: number,
   observe?: (report: ExecGateReport) => void,
 ) {
-  const learned = broker?.grantedPrograms ?? [];
   const decide = async (command: string, ctx: ExecGateContext): Promise<ExecGateReport> => {
+    // Without a broker nobody can answer allow-always: nothing is ever learned.
+    const learned = broker?.grantedPrograms(ctx.agentId) ?? [];
     const verdict = evaluateExecPolicy(command, { ...settings, allowlist: [...settings.allowlist, ...learned] });
     if (verdict.verdict === "allow") return { command, policy: "allow", allowed: true };
     if (verdict.verdict === "deny") return { command, policy: "deny", allowed: false, reason: verdict.reason };

@@ -86,6 +86,19 @@ describe("exec approval gate", () => {
     expect(requested).toEqual(["echo hi", "echo hi & touch x"]);
   });
 
+  it("an allow-always grant holds in the asking agent's later gates (turns), not in another agent's", async () => {
+    const requested: string[] = [];
+    const broker = new ExecApprovalBroker({ onRequested: (r) => requested.push(`${r.agentId}: ${r.command}`) });
+    const first = createExecApprovalGate(allowlist("on-miss"), broker, 200).check("curl a", { agentId: "main" });
+    await new Promise((r) => setTimeout(r, 10));
+    broker.resolve(broker.list()[0]!.id, "allow-always");
+    expect(await first).toEqual({ allowed: true });
+    expect(await createExecApprovalGate(allowlist("on-miss"), broker, 200).check("curl b", { agentId: "main" })).toEqual({ allowed: true });
+    const other = await createExecApprovalGate(allowlist("on-miss"), broker, 200).check("curl c", { agentId: "ops" });
+    expect(other).toMatchObject({ allowed: false, reason: "no approval arrived in time; denied" });
+    expect(requested).toEqual(["main: curl a", "ops: curl c"]);
+  });
+
   it("denies an ask without a broker (embedded run)", async () => {
     const gate = createExecApprovalGate(allowlist("on-miss"));
     const d = await gate.check("curl x", { agentId: "main" });
