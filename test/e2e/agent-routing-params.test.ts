@@ -104,6 +104,12 @@ describe("agent: label", () => {
     expect(chatRequests(model).length).toBe(before);
     expect(await sessionKeys()).not.toContain("agent:main:other-report");
   });
+
+  it("a message the session refuses leaves no label behind", async () => {
+    const refused = await sock.request("agent", { message: "x", sessionKey: "agent:main:acp:labelled", label: "Never set", idempotencyKey: randomUUID() });
+    expect(refused.error.message).toContain("is an ACP agent's session");
+    expect((await sock.request("sessions.list", { label: "Never set" })).payload.sessions).toEqual([]);
+  });
 });
 
 describe("agent: fields that would change nothing", () => {

@@ -6,7 +6,7 @@ import { readInputProvenance } from "./chat-provenance.js";
 import { readAgentRunSettings } from "./agent-run-settings.js";
 import { sessionKeyOfSessionId } from "./agent-session-id.js";
 import { agentSessionKey, assertAgentRoutingFields } from "./agent-routing.js";
-import { parseLabel, setSessionLabel } from "./session-label.js";
+import { assertSessionLabelFree, parseLabel, setSessionLabel } from "./session-label.js";
 import { assertKnownAgent } from "../known-agent.js";
 import { ErrorCodes, GatewayError, invalidRequest, missingScope } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
@@ -88,9 +88,11 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
             });
       const { sessionKey } = conversations.resolveSessionKey(requestedKey, params.agentId);
       const { target: delivery, skipped } = await agentDelivery(params, sessionKey, commands.deliverToChat);
-      if (label) setSessionLabel(runtime.sessions(), sessionKey, label);
+      // Checked now, set once the message is accepted: a message refused later leaves no label behind.
+      if (label) assertSessionLabelFree(runtime.sessions(), sessionKey, label);
       let message = params.message;
       if (command) {
+        if (label) setSessionLabel(runtime.sessions(), sessionKey, label);
         const result = await CHAT_COMMANDS.run(
           command,
           operatorCommandContext(
@@ -163,6 +165,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
         ack({ runId: outcome.runId, status: outcome.run.endedAt ? outcome.run.status : "in_flight", acceptedAt: outcome.run.acceptedAt });
         return agentFinalPayload(await outcome.run.done);
       }
+      if (label) setSessionLabel(runtime.sessions(), sessionKey, label);
       // The reply owed to the chat is on disk before the run is acknowledged.
       if (delivery && commands.deliverToChat) await commands.deliverToChat.owe(outcome.run, delivery);
       ack({ runId: outcome.run.runId, status: "accepted", acceptedAt: outcome.run.acceptedAt });

@@ -25,9 +25,14 @@ export function assertLabelFree(entries: readonly SessionEntry[], label: string,
   if (holder) throw invalidRequest(`label "${label}" is already used by session ${holder.sessionKey}`);
 }
 
+/** `agent` with `label`: refused before anything runs when another session of the agent holds the label. */
+export function assertSessionLabelFree(sessions: SessionStore, sessionKey: string, label: string): void {
+  assertLabelFree(sessions.list(parseSessionKey(sessionKey).agentId), label, sessionKey);
+}
+
 /**
- * `agent` with `label`: the session (created if new) takes the label before the turn runs; a
- * label another session of the agent holds is refused, and nothing changes.
+ * `agent` with `label`, once its message is accepted: the session (created if new) takes the
+ * label; a label another session of the agent holds is refused, and nothing changes.
  */
 export function setSessionLabel(sessions: SessionStore, sessionKey: string, label: string): void {
   const agentId = parseSessionKey(sessionKey).agentId;
