@@ -13,6 +13,12 @@
  * - `interrupt`: the caller aborts the active run; everything waiting becomes one turn with the
  *   newest message last (see `interruptText`).
  *
+ * A message may carry its own turn settings (`meta.turnSettings`), and messages share a turn only
+ * when those are equal: in `steer` mode a message whose settings differ from the running turn's
+ * waits as a followup instead of being steered, and `collect` / `interrupt` merge only the
+ * consecutive messages whose settings equal the oldest one's; the others follow as their own
+ * turns, in arrival order, each with its own settings.
+ *
  * Overflow (`cap` waiting messages, steering buffer included): `new` refuses the incoming message,
  * `old` drops the oldest waiting one, `summarize` drops the oldest but keeps a one-line summary
  * that is delivered with the next turn or steering batch. Each case calls `notify`.
@@ -31,6 +37,7 @@ import type {
 } from "./inbound-types.js";
 import { droppedNotice, rejectedNotice, summarizedNotice, summaryDroppedNotice } from "./overflow-notices.js";
 import { QuietWindow } from "./quiet-window.js";
+import { sameTurnSettings } from "./turn-settings-equality.js";
 import { collectedText, interruptText, summaryBlock, summaryLine, withSummary } from "./turn-text.js";
 
 export const DEFAULT_QUEUE_CAP = 20;
@@ -47,11 +54,11 @@ interface Summarized {
   receivedAt: number;
 }
 
-export function createSessionInbox(options: SessionInboxOptions): SessionInbox {
-  return new Inbox(options);
+export function createSessionInbox<S extends object = object>(options: SessionInboxOptions): SessionInbox<S> {
+  return new Inbox<S>(options);
 }
 
-class Inbox implements SessionInbox {
+class Inbox<S extends object> implements SessionInbox<S> {
   mode: QueueMode = "steer";
   private cap = DEFAULT_QUEUE_CAP;
   private drop = DEFAULT_DROP_POLICY;
@@ -59,9 +66,12 @@ class Inbox implements SessionInbox {
   private readonly notify: (event: InboxNotice) => void;
   private readonly sessionKey: string | undefined;
   /** Messages waiting for a later turn, oldest first. */
-  private readonly queue: InboundMessage[] = [];
-  /** Steer mode only: messages for the active run. Non-empty only while `queue` is empty. */
-  private readonly steering: InboundMessage[] = [];
+  private readonly queue: InboundMessage<S>[] = [];
+  /**
+   * Steer mode only: messages for the active run, all older than every queued one (a message is
+   * steered only while `queue` is empty; one that may not be steered starts the queue).
+   */
+  private readonly steering: InboundMessage<S>[] = [];
   /** Summaries of dropped messages not yet delivered, at most `MAX_SUMMARY_LINES`. */
   private summaries: Summarized[] = [];
   private omittedSummaries = 0;
@@ -96,10 +106,10 @@ class Inbox implements SessionInbox {
     this.wakeWaiters();
   }
 
-  offer(message: InboundMessage): OfferResult {
+  offer(message: InboundMessage<S>, runningTurnSettings?: S): OfferResult {
     const room = this.makeRoomFor(message);
     if (room.refused) return { action: "rejected", notice: room.notice };
-    const result = this.place(message);
+    const result = this.place(message, runningTurnSettings);
     if (room.notice) result.notice = room.notice;
     this.wakeWaiters();
     return result;
@@ -109,7 +119,7 @@ class Inbox implements SessionInbox {
     return this.drop === "new" && this.pendingCount() >= this.cap;
   }
 
-  takeSteering(): InboundMessage[] {
+  takeSteering(): InboundMessage<S>[] {
     if (this.steering.length === 0) return [];
     const taken = this.steering.splice(0);
     const summary = this.takeSummaryMessage();
@@ -118,17 +128,18 @@ class Inbox implements SessionInbox {
 
   runEnded(): void {
     if (this.steering.length === 0) return;
-    this.queue.push(...this.steering.splice(0));
+    // Steered messages are older than anything queued: they go first.
+    this.queue.unshift(...this.steering.splice(0));
     this.wakeWaiters();
   }
 
-  nextTurn(): QueuedTurn | undefined {
+  nextTurn(): QueuedTurn<S> | undefined {
     this.runEnded();
     if (!this.turnReady()) return undefined;
     const messages = this.takeTurnMessages();
     const summary = this.takeSummaryMessage()?.text;
     const merge = this.mode === "interrupt" ? interruptText : collectedText;
-    const textOf = (some: readonly InboundMessage[]) => withSummary(summary, merge(some));
+    const textOf = (some: readonly InboundMessage<S>[]) => withSummary(summary, merge(some));
     return { messages, mergedText: textOf(messages), textOf };
   }
 
@@ -156,9 +167,9 @@ class Inbox implements SessionInbox {
     return undefined;
   }
 
-  clear(): ClearedInbox {
+  clear(): ClearedInbox<S> {
     this.window?.cancel();
-    const messages = [...this.queue.splice(0), ...this.steering.splice(0)];
+    const messages = [...this.steering.splice(0), ...this.queue.splice(0)];
     const summaries = this.summaries.map((s) => s.line);
     this.summaries = [];
     this.omittedSummaries = 0;
@@ -166,7 +177,7 @@ class Inbox implements SessionInbox {
   }
 
   /** Applies the drop policy when the inbox is full; `notice` is set whenever it acted. */
-  private makeRoomFor(incoming: InboundMessage): Room {
+  private makeRoomFor(incoming: InboundMessage<S>): Room {
     if (this.pendingCount() < this.cap) return { refused: false };
     if (this.drop === "new") {
       const notice = rejectedNotice(this.cap, incoming);
@@ -175,8 +186,8 @@ class Inbox implements SessionInbox {
     }
     let notice: string | undefined;
     while (this.pendingCount() >= this.cap) {
-      // Waiting followups are always older than steering messages (see `steering`).
-      const oldest = this.queue.shift() ?? this.steering.shift();
+      // Steering messages are always older than waiting followups (see `steering`).
+      const oldest = this.steering.shift() ?? this.queue.shift();
       if (!oldest) break;
       if (this.drop === "summarize") {
         this.keepSummary(oldest);
@@ -190,10 +201,10 @@ class Inbox implements SessionInbox {
     return { refused: false, notice };
   }
 
-  private place(message: InboundMessage): OfferResult {
+  private place(message: InboundMessage<S>, runningTurnSettings: S | undefined): OfferResult {
     switch (this.mode) {
       case "steer":
-        if (this.queue.length === 0) {
+        if (this.queue.length === 0 && sameTurnSettings(message.meta?.turnSettings, runningTurnSettings)) {
           this.steering.push(message);
           return { action: "steered", position: this.steering.length };
         }
@@ -217,10 +228,16 @@ class Inbox implements SessionInbox {
     return this.mode !== "collect" || (this.window?.quiet ?? true);
   }
 
-  /** `followup` and carried-over steering run one message per turn; the others merge all. */
-  private takeTurnMessages(): InboundMessage[] {
-    if (this.mode === "collect" || this.mode === "interrupt") return this.queue.splice(0);
-    return this.queue.splice(0, 1);
+  /**
+   * `followup` and carried-over steering run one message per turn; the others merge the oldest
+   * message with the ones right behind it whose turn settings are the same.
+   */
+  private takeTurnMessages(): InboundMessage<S>[] {
+    if (this.mode !== "collect" && this.mode !== "interrupt") return this.queue.splice(0, 1);
+    const settings = this.queue[0]!.meta?.turnSettings;
+    let count = 1;
+    while (count < this.queue.length && sameTurnSettings(this.queue[count]!.meta?.turnSettings, settings)) count += 1;
+    return this.queue.splice(0, count);
   }
 
   /**
@@ -228,7 +245,7 @@ class Inbox implements SessionInbox {
    * oldest summary goes too: that message no longer reaches the model at all, so it is reported
    * dropped (only counted in the summary block).
    */
-  private keepSummary(message: InboundMessage): void {
+  private keepSummary(message: InboundMessage<S>): void {
     this.summaries.push({ id: message.id, line: summaryLine(message.text), receivedAt: message.receivedAt });
     if (this.summaries.length > MAX_SUMMARY_LINES) {
       const lost = this.summaries.shift()!;
@@ -238,7 +255,7 @@ class Inbox implements SessionInbox {
   }
 
   /** Pending summaries as one synthetic message, delivered with whatever reaches the model next. */
-  private takeSummaryMessage(): InboundMessage | undefined {
+  private takeSummaryMessage(): InboundMessage<S> | undefined {
     if (this.summaries.length === 0) return undefined;
     const taken = this.summaries;
     const text = summaryBlock(

@@ -11,25 +11,33 @@ export type QueueMode = "steer" | "followup" | "collect" | "interrupt";
 /** What to do when `cap` messages are already waiting. */
 export type DropPolicy = "summarize" | "old" | "new";
 
-export interface InboundMessage {
+/** `S`: the shape of a message's own turn settings (plain data the inbox only compares). */
+export interface InboundMessage<S extends object = object> {
   id: string;
   text: string;
   receivedAt: number;
-  meta?: InboundMessageMeta;
+  meta?: InboundMessageMeta<S>;
 }
 
 /**
  * What travels with a message through the inbox, which only carries it: who sent it (so a turn
- * merged from several messages knows whose it is), or, on the inbox's own summary of dropped
- * messages, which messages that summary stands for.
+ * merged from several messages knows whose it is), the settings of the turn that answers it, or,
+ * on the inbox's own summary of dropped messages, which messages that summary stands for.
  */
-export interface InboundMessageMeta {
+export interface InboundMessageMeta<S extends object = object> {
   agentId?: string;
   /** `false` when the sender is not the owner; a merged turn is the owner's only if every message is. */
   senderIsOwner?: boolean;
   channel?: string;
   /** Images that came with the message: image input for the turn that takes it (never stored). */
   images?: ImageBlock[];
+  /**
+   * The message's own settings for the turn that answers it. Messages share a turn only when
+   * their settings are equal (`sameTurnSettings`; none equals none): a message is steered into the
+   * running turn only when its settings are that turn's, and `collect` / `interrupt` merge only
+   * consecutive messages with equal settings.
+   */
+  turnSettings?: S;
   /** Set only on the summary message the inbox makes under drop policy `summarize`. */
   synthetic?: "queue-summary";
   /** With `synthetic`: the ids of the messages the summary stands for. */
@@ -58,17 +66,18 @@ export interface InboxNotice {
   messageIds: string[];
 }
 
-/** One turn to run: the messages it answers and the prompt text built from them. */
-export interface QueuedTurn {
-  messages: InboundMessage[];
+/** One turn to run: the messages it answers (all with equal turn settings) and the prompt text built from them. */
+export interface QueuedTurn<S extends object = object> {
+  messages: InboundMessage<S>[];
   mergedText: string;
   /** The prompt text this turn has for some of its messages (one taken out before it ran). */
-  textOf(messages: readonly InboundMessage[]): string;
+  textOf(messages: readonly InboundMessage<S>[]): string;
 }
 
 /** What `clear()` removed, so the caller can tell the user which messages will get no reply. */
-export interface ClearedInbox {
-  messages: InboundMessage[];
+export interface ClearedInbox<S extends object = object> {
+  /** In arrival order. */
+  messages: InboundMessage<S>[];
   /** Summary lines of messages already dropped under `drop: "summarize"`, not yet delivered. */
   summaries: string[];
 }
@@ -90,7 +99,7 @@ export interface SessionInboxOptions extends InboxSettings {
   sessionKey?: string;
 }
 
-export interface SessionInbox {
+export interface SessionInbox<S extends object = object> {
   readonly mode: QueueMode;
   /**
    * New settings for what happens next. Waiting messages stay, in order: steering the running
@@ -98,15 +107,19 @@ export interface SessionInbox {
    * drops nothing until the next message arrives.
    */
   reconfigure(settings: InboxSettings): void;
-  offer(message: InboundMessage): OfferResult;
+  /**
+   * `runningTurnSettings`: the settings of the session's turn that runs or is about to (none when
+   * it has none); in `steer` mode the message is steered into it only when its own settings equal them.
+   */
+  offer(message: InboundMessage<S>, runningTurnSettings?: S): OfferResult;
   /** True when `offer` would refuse the next message (drop policy `new`, `cap` messages waiting). */
   refusesNext(): boolean;
   /** Steer mode: everything buffered for the active run, oldest first; empties the buffer. */
-  takeSteering(): InboundMessage[];
+  takeSteering(): InboundMessage<S>[];
   /** The active run ended: steering it never took becomes followup turns (never lost). */
   runEnded(): void;
   /** The next turn to run, or undefined if none is ready. Implies `runEnded()`. */
-  nextTurn(): QueuedTurn | undefined;
+  nextTurn(): QueuedTurn<S> | undefined;
   /** Resolves once `nextTurn()` has a turn (for `collect`, after the quiet window). */
   whenReady(): Promise<void>;
   pendingCount(): number;
@@ -115,5 +128,5 @@ export interface SessionInbox {
    * says which buffer held the message, or undefined.
    */
   remove(id: string): "queue" | "steering" | undefined;
-  clear(): ClearedInbox;
+  clear(): ClearedInbox<S>;
 }

@@ -6,7 +6,8 @@
  *
  * 1. Inbound message for session K: if the lane is idle and the inbox is empty
  *    (`!scheduler.isActive(K) && scheduler.queuedCount(K) === 0 && inbox.pendingCount() === 0`),
- *    enqueue a run for it. Otherwise `inbox.offer(message)` and act on the result:
+ *    enqueue a run for it. Otherwise `inbox.offer(message, runningTurnSettings)` (the settings of
+ *    the turn that runs, so a message with other settings is not steered into it) and act on the result:
  *    `steered` / `queued`: nothing to do now; `interrupt`: `scheduler.abortActive(K)`;
  *    `rejected`: send `result.notice` to the user. Drops and summaries also reach the inbox's
  *    `notify` callback; deliver those to the user too. (Checking the inbox as well keeps a new
@@ -44,3 +45,4 @@ export {
 } from "./inbound-queue.js";
 export type * from "./inbound-types.js";
 export { SUMMARY_CHARS } from "./turn-text.js";
+export { sameTurnSettings } from "./turn-settings-equality.js";
