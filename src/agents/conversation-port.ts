@@ -146,8 +146,12 @@ export interface SubmitInput {
   /** Extra fields stored on the message's transcript line (e.g. `internalEvents`). */
   transcriptFields?: Record<string, unknown>;
   /**
-   * Settings for this message's own turn (a heartbeat's `model`, `lightContext`). Applied when the
-   * message starts a turn at once; one that waits behind a busy session runs with the session's settings.
+   * Settings for this message's own turn (a heartbeat's `model`, `lightContext`; `chat.send`'s and
+   * `agent`'s run settings). The turn that answers the message runs with them, also when it waited
+   * behind a busy session. Messages share a turn only when their settings are equal (fields left
+   * unset count as none): a message is steered into a running turn, or merged with waiting ones
+   * (`collect`, `interrupt`, runtime messages that waited together), only then; otherwise it waits
+   * for a turn of its own, in arrival order.
    */
   turnSettings?: TurnSettings;
   /**

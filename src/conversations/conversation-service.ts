@@ -20,6 +20,7 @@ import { HistoryCache } from "./history-cache.js";
 import { RunEndings } from "./run-endings.js";
 import { TurnQueue, type Turn } from "./turn-queue.js";
 import { TurnRunner } from "./turn-runner.js";
+import { messageTurnSettings } from "./message-turn-settings.js";
 import { GatewayStoppingError } from "./shutdown-endings.js";
 import { ContextMaintenance } from "./context-maintenance.js";
 import type { CompactionResult } from "../sessions/compaction/index.js";
@@ -271,6 +272,8 @@ export class ConversationService implements ConversationPort {
     const run = this.runs.create(runId, sessionKey, agentId, input.provenance?.sourceTool === "cron" ? "cron" : input.method);
     if (input.onEvent) this.queue.listen(runId, input.onEvent);
     const senderIsOwner = input.senderIsOwner ?? true;
+    // The message's own settings travel with it, also when it waits: its turn runs with them.
+    const settings = messageTurnSettings(input.turnSettings);
 
     if (!this.queue.busy(sessionKey)) {
       const turn: Turn = {
@@ -281,7 +284,7 @@ export class ConversationService implements ConversationPort {
         ...(input.images?.length ? { images: input.images } : {}),
         onEvents: input.onEvent ? [input.onEvent] : [],
         extraSystemPrompt: input.extraSystemPrompt,
-        ...(input.turnSettings ? { settings: input.turnSettings } : {}),
+        ...(settings ? { settings } : {}),
         senderIsOwner,
         channel: input.origin?.channel,
         runtime: input.internal !== undefined || (input.provenance !== undefined && input.provenance.kind !== "external_user"),
@@ -305,7 +308,7 @@ export class ConversationService implements ConversationPort {
       return { kind: "accepted", run, queued: "started" };
     }
     if (input.internal) {
-      this.queue.addInternal(sessionKey, { runId, agentId, text, mergeable: input.internal.mergeable === true, senderIsOwner });
+      this.queue.addInternal(sessionKey, { runId, agentId, text, mergeable: input.internal.mergeable === true, senderIsOwner, ...(settings ? { settings } : {}) });
       await onDisk();
       return { kind: "accepted", run, queued: "queued" };
     }
@@ -313,7 +316,13 @@ export class ConversationService implements ConversationPort {
       id: runId,
       text,
       receivedAt: Date.now(),
-      meta: { agentId, senderIsOwner, channel: input.origin?.channel, ...(input.images?.length ? { images: input.images } : {}) },
+      meta: {
+        agentId,
+        senderIsOwner,
+        channel: input.origin?.channel,
+        ...(input.images?.length ? { images: input.images } : {}),
+        ...(settings ? { turnSettings: settings } : {}),
+      },
     });
     if (offer.action === "rejected") {
       const notice = offer.notice ?? "message refused: the session's queue is full";

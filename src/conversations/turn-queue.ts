@@ -30,7 +30,7 @@ export interface Turn {
   images?: ImageBlock[];
   onEvents: ((e: AgentEvent) => void)[];
   extraSystemPrompt?: string;
-  /** Per-message turn settings (SubmitInput.turnSettings). */
+  /** The turn settings of the messages it answers (SubmitInput.turnSettings), the same for all of them. */
   settings?: TurnSettings;
   onSteered?: (ids: string[]) => void;
   senderIsOwner: boolean;
@@ -38,7 +38,7 @@ export interface Turn {
   /** Started by the runtime (announcements, inter-session messages), not by a person. */
   runtime?: boolean;
   /** A turn merged from queued messages: its messages, and its prompt for some of them. */
-  queued?: Pick<QueuedTurn, "messages" | "textOf">;
+  queued?: Pick<QueuedTurn<TurnSettings>, "messages" | "textOf">;
   /** A turn of runtime messages (announcements that waited together): its messages. */
   internal?: InternalMessage[];
 }
@@ -61,7 +61,7 @@ export interface TurnQueueDeps {
  * internal queue, which goes first once the turn ends.
  */
 export class TurnQueue {
-  private readonly inboxes = new Map<string, SessionInbox>();
+  private readonly inboxes = new Map<string, SessionInbox<TurnSettings>>();
   private readonly steeredCount = new Map<string, number>();
   private readonly activeTurns = new Map<string, Turn>();
   /** Turns whose lane task began. A held turn not in it has not started (its message is being synced, or it waits for a slot under `maxConcurrent`). */
@@ -152,10 +152,11 @@ export class TurnQueue {
   /**
    * A user message for a busy session goes to its inbox. An `interrupt` aborts the session's turn,
    * running or not started yet (that one ends before it runs, as OpenClaw clears the session's
-   * lane); the inbox then makes the message the next turn.
+   * lane); the inbox then makes the message the next turn. A message is steered into the
+   * session's turn only when its turn settings are that turn's.
    */
-  offer(sessionKey: string, queueMode: QueueMode | undefined, message: InboundMessage): OfferResult {
-    const offer = this.inboxFor(sessionKey, queueMode).offer(message);
+  offer(sessionKey: string, queueMode: QueueMode | undefined, message: InboundMessage<TurnSettings>): OfferResult {
+    const offer = this.inboxFor(sessionKey, queueMode).offer(message, this.activeTurns.get(sessionKey)?.settings);
     if (offer.action === "steered") this.steeredCount.set(sessionKey, (this.steeredCount.get(sessionKey) ?? 0) + 1);
     if (offer.action === "interrupt") {
       const reason = "interrupted by a newer message";
@@ -301,7 +302,7 @@ export class TurnQueue {
     for (const [sessionKey, inbox] of this.inboxes) this.configure(sessionKey, inbox, inboxSettings(config, this.modeOverrides.get(sessionKey)));
   }
 
-  private inboxFor(sessionKey: string, override?: QueueMode): SessionInbox {
+  private inboxFor(sessionKey: string, override?: QueueMode): SessionInbox<TurnSettings> {
     if (override) this.modeOverrides.set(sessionKey, override);
     else this.modeOverrides.delete(sessionKey);
     const settings = inboxSettings(this.deps.config(), override);
@@ -310,12 +311,12 @@ export class TurnQueue {
       this.configure(sessionKey, inbox, settings);
       return inbox;
     }
-    const created = createSessionInbox({ ...settings, sessionKey, notify: (notice) => this.onInboxNotice(sessionKey, notice) });
+    const created = createSessionInbox<TurnSettings>({ ...settings, sessionKey, notify: (notice) => this.onInboxNotice(sessionKey, notice) });
     this.inboxes.set(sessionKey, created);
     return created;
   }
 
-  private configure(sessionKey: string, inbox: SessionInbox, settings: InboxSettings): void {
+  private configure(sessionKey: string, inbox: SessionInbox<TurnSettings>, settings: InboxSettings): void {
     inbox.reconfigure(settings);
     // Out of steer mode, what was steered waits as followups: the running turn has nothing to take.
     if (inbox.mode !== "steer") this.steeredCount.delete(sessionKey);
@@ -357,7 +358,10 @@ export class TurnQueue {
   /** The turn that answers runtime `messages`, one prompt with a rule between them. */
   private internalTurn(messages: InternalMessage[]): Omit<Turn, "sessionKey"> {
     const members = messages.map((m) => m.runId);
+    // Messages share a turn only with equal settings (InternalTurnQueue.take).
+    const settings = messages[0]!.settings;
     return {
+      ...(settings ? { settings } : {}),
       agentId: messages[0]!.agentId,
       members,
       text: messages.map((m) => m.text).join(MERGED_MESSAGE_SEPARATOR),
@@ -368,7 +372,7 @@ export class TurnQueue {
     };
   }
 
-  private startQueuedTurn(sessionKey: string, next: QueuedTurn): void {
+  private startQueuedTurn(sessionKey: string, next: QueuedTurn<TurnSettings>): void {
     // The inbox put the summaries of dropped messages into this turn's prompt: it answers them.
     const summarized = this.summarizedWaiting.get(sessionKey) ?? [];
     this.summarizedWaiting.delete(sessionKey);
@@ -376,14 +380,17 @@ export class TurnQueue {
   }
 
   /** The turn that answers `messages` (and the summarized runs whose lines its prompt carries). */
-  private queuedTurn(sessionKey: string, summarized: string[], messages: InboundMessage[], textOf: QueuedTurn["textOf"]): Omit<Turn, "sessionKey"> {
+  private queuedTurn(sessionKey: string, summarized: string[], messages: InboundMessage<TurnSettings>[], textOf: QueuedTurn<TurnSettings>["textOf"]): Omit<Turn, "sessionKey"> {
     const agentId = messages[0]?.meta?.agentId ?? parseSessionKey(sessionKey).agentId;
     const ids = messages.map((m) => m.id);
     // A merged turn runs with the least privilege of the messages in it.
     const senderIsOwner = messages.every((m) => m.meta?.senderIsOwner !== false);
     const channel = messages.map((m) => m.meta?.channel).find((c): c is string => typeof c === "string");
     const images = messages.flatMap((m) => m.meta?.images ?? []);
+    // The inbox merges only messages with equal settings: the first one's are the turn's.
+    const settings = messages[0]?.meta?.turnSettings;
     return {
+      ...(settings ? { settings } : {}),
       agentId,
       members: [...summarized, ...ids],
       text: textOf(messages),

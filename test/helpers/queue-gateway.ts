@@ -1,7 +1,7 @@
 import type { FakeModelServer, FakeReply } from "../fakes/model-server.js";
 import { startFakeModelServer } from "../fakes/model-server.js";
 import type { GatewayProcess } from "./gateway-process.js";
-import { lastUserText, makeAgentState, removeFastTempDirs, requestMessages, startOn } from "./reliability.js";
+import { lastUserText, makeAgentState, removeFastTempDirs, requestMessages, startOn, type AgentStateOptions } from "./reliability.js";
 import { Rpc } from "./rpc.js";
 import { openOperator, type Frame } from "./ws-client.js";
 
@@ -23,10 +23,15 @@ export interface QueueGateway {
 
 const TERMINAL_CHAT_STATES = ["final", "error", "aborted"];
 
-/** `agentDefaults` is merged into `agents.defaults` (e.g. `maxConcurrent`). */
-export async function startQueueGateway(token: string, queue: Record<string, unknown>, agentDefaults?: Record<string, unknown>): Promise<QueueGateway> {
+/** `agentDefaults` is merged into `agents.defaults` (e.g. `maxConcurrent`); `reasoning` makes the fake model a reasoning model. */
+export async function startQueueGateway(
+  token: string,
+  queue: Record<string, unknown>,
+  agentDefaults?: Record<string, unknown>,
+  model: Pick<AgentStateOptions, "reasoning"> = {},
+): Promise<QueueGateway> {
   const server = await startFakeModelServer();
-  const gw = await startOn(makeAgentState(server, { extra: { messages: { queue } }, ...(agentDefaults ? { agentDefaults } : {}) }), token);
+  const gw = await startOn(makeAgentState(server, { extra: { messages: { queue } }, ...(agentDefaults ? { agentDefaults } : {}), ...model }), token);
   const rpc = new Rpc((await openOperator(gw.url, token)).sock);
   const isChatOf = (f: Frame, runId: string) => f.type === "event" && f.event === "chat" && f.payload?.runId === runId;
   const q: QueueGateway = {

@@ -17,6 +17,8 @@ export interface AgentStateOptions {
   extra?: Record<string, unknown>;
   /** Enable `POST /v1/chat/completions`. */
   http?: boolean;
+  /** The fake model is a reasoning model: a turn's thinking level reaches it as `reasoning_effort`. */
+  reasoning?: boolean;
 }
 
 export function agentConfig(server: FakeModelServer, stateDir: string, opts: AgentStateOptions = {}): Record<string, unknown> {
@@ -24,7 +26,12 @@ export function agentConfig(server: FakeModelServer, stateDir: string, opts: Age
     agents: { defaults: { workspace: path.join(stateDir, "ws"), model: { primary: "fake/fake-model" }, ...opts.agentDefaults } },
     models: {
       providers: {
-        fake: { baseUrl: `${server.url}/v1`, apiKey: "sk-x", api: "openai-completions", models: [{ id: "fake-model", contextWindow: 120000, maxTokens: 4096 }] },
+        fake: {
+          baseUrl: `${server.url}/v1`,
+          apiKey: "sk-x",
+          api: "openai-completions",
+          models: [{ id: "fake-model", contextWindow: 120000, maxTokens: 4096, ...(opts.reasoning ? { reasoning: true } : {}) }],
+        },
       },
     },
     ...(opts.http ? { gateway: { http: { endpoints: { chatCompletions: { enabled: true } } } } } : {}),

@@ -4,6 +4,7 @@
  */
 import pino from "pino";
 import { describe, expect, it } from "vitest";
+import type { TurnSettings } from "../../../src/agents/conversation-port.js";
 import type { OpenClawConfig } from "../../../src/config/index.js";
 import { RunEndings } from "../../../src/conversations/run-endings.js";
 import { RunRegistry } from "../../../src/conversations/run-registry.js";
@@ -21,8 +22,9 @@ function harness(queueConfig: Record<string, unknown>) {
   const ledger = { complete: () => undefined } as unknown as IdempotencyLedger;
   const endings = new RunEndings({ runs, ledger, sink, logger, forgetListener: (id) => queue.forgetListener(id) });
   const config = { messages: { queue: queueConfig } } as unknown as OpenClawConfig;
-  /** The members of every turn that ran, in order. */
+  /** The members of every turn that ran, in order, and the turn settings each ran with. */
   const ran: string[][] = [];
+  const settings: (TurnSettings | undefined)[] = [];
   const held = new Map<string, () => void>();
   const queue: TurnQueue = new TurnQueue({
     lanes,
@@ -33,13 +35,14 @@ function harness(queueConfig: Record<string, unknown>) {
     logger,
     run: async (turn) => {
       ran.push([...turn.members]);
+      settings.push(turn.settings);
       const hold = held.get(turn.members[0]!);
       if (hold) await new Promise<void>((resolve) => held.set(turn.members[0]!, resolve));
       endings.finish(turn.members, "ok");
     },
   });
   const turn = (runId: string): Turn => ({ sessionKey: KEY, agentId: "main", members: [runId], text: runId, onEvents: [], senderIsOwner: true });
-  return { runs, queue, ran, held, turn };
+  return { runs, queue, ran, settings, held, turn };
 }
 
 /** Resolves with the run's status, or "still waiting" once `ms` passed. */
@@ -116,5 +119,41 @@ describe("TurnQueue", () => {
     held.get("first")!();
     expect(await statusWithin(runs, "third", 3_000)).toBe("ok");
     expect(ran).toEqual([["first"], ["announce"], ["second", "third"]]);
+  });
+
+  it("runtime messages merge only with equal turn settings; each turn runs with its messages' settings", async () => {
+    const h = harness({});
+    const { runs, queue, ran, held } = h;
+    await holdFirstThenOffer(h, []);
+    const model = { modelOverride: "fake/other" };
+    const internal = (runId: string, settings?: TurnSettings) => {
+      runs.create(runId, KEY, "main");
+      queue.addInternal(KEY, { runId, agentId: "main", text: runId, mergeable: true, senderIsOwner: true, ...(settings ? { settings } : {}) });
+    };
+    internal("plain-1");
+    internal("beat-1", model);
+    internal("beat-2", { modelOverride: "fake/other" });
+    internal("plain-2");
+    held.get("first")!();
+    expect(await statusWithin(runs, "plain-2", 3_000)).toBe("ok");
+    expect(ran).toEqual([["first"], ["plain-1"], ["beat-1", "beat-2"], ["plain-2"]]);
+    expect(h.settings).toEqual([undefined, undefined, model, undefined]);
+  });
+
+  it("a user message is not steered into a runtime turn that runs with its own settings: it waits for its own turn", async () => {
+    const h = harness({ mode: "steer" });
+    const { runs, queue, ran, held } = h;
+    const beat: Turn = { ...h.turn("beat"), runtime: true, settings: { modelOverride: "fake/other", lightContext: true } };
+    held.set("beat", () => {});
+    runs.create("beat", KEY, "main");
+    queue.start(beat);
+    await new Promise((resolve) => setImmediate(resolve));
+    runs.create("user", KEY, "main");
+    expect(queue.offer(KEY, undefined, { id: "user", text: "user", receivedAt: Date.now() }).action).toBe("queued");
+    expect(queue.steeringPending(KEY)).toBe(false);
+    held.get("beat")!();
+    expect(await statusWithin(runs, "user", 3_000)).toBe("ok");
+    expect(ran).toEqual([["beat"], ["user"]]);
+    expect(h.settings).toEqual([beat.settings, undefined]);
   });
 });
