@@ -15,7 +15,7 @@ import { ParkedInbound } from "./inbound/parked-inbound.js";
 import { DeliveryLedger } from "./outbound/delivery-ledger.js";
 import { ReplyDelivery, type AccountAvailability } from "./outbound/reply-delivery.js";
 import type { CreatedAccount, IdleAccount, ManagedAccount } from "./managed-account.js";
-import { describePluginLoadError, loadChannelPlugin } from "./plugin-loader.js";
+import { describePluginLoadError } from "./plugin-loader.js";
 import { recoverReply } from "./recover-reply.js";
 import type { FinishedRun } from "./dispatch/run-reply.js";
 import type { ThreadBindingStore, ThreadRef } from "./thread-bindings.js";
@@ -41,6 +41,8 @@ export interface ChannelManagerDeps {
   env: NodeJS.ProcessEnv;
   logger: Logger;
   config(): OpenClawConfig;
+  /** The plugin of a configured channel, imported when first needed (the gateway's table of the plugins it ships). */
+  loadPlugin(channel: ChannelId): Promise<ChannelPlugin>;
   conversations: ConversationPort;
   store: SessionStore;
   ledger: IdempotencyLedger;
@@ -419,7 +421,7 @@ export class ChannelManager {
     const status: ChannelAccountStatus = { accountId: spec.accountId, running: false, connected: false, reconnectAttempts: 0, lastConnectedAt: null, lastError: null };
     let plugin: ChannelPlugin;
     try {
-      plugin = await loadChannelPlugin(spec.channel);
+      plugin = await this.deps.loadPlugin(spec.channel);
     } catch (err) {
       status.lastError = describePluginLoadError(spec.channel, err);
       this.accounts.set(id, this.idle(spec, status, [status.lastError]));

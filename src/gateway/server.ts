@@ -97,6 +97,7 @@ import type { AcceptedConnect } from "./handshake.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime, RestartPlan } from "./runtime.js";
 import { createGatewayAdminPort } from "./chat-admin-port.js";
 import { createChatDelivery } from "./chat-delivery.js";
+import { loadBuiltinChannelPlugin } from "./builtin-channel-plugins.js";
 import type { ConfigIssue, LoadedConfig, OpenClawConfig } from "../config/index.js";
 import {
   CLOSE_POLICY_VIOLATION,
@@ -570,6 +571,7 @@ export class GatewayServer {
           env: process.env,
           logger: this.opts.logger,
           config: () => this.opts.loadedConfig().config,
+          loadPlugin: loadBuiltinChannelPlugin,
           conversations: this.conversations,
           store: this.sessions,
           ledger: this.ledger,

@@ -24,8 +24,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["infra"],
 ];
 
-/** Imports that leave src/ on purpose: the channel plugin table loads the plugins in extensions/. */
-export const OUTSIDE_SRC_ALLOWED: readonly { file: string; under: string }[] = [{ file: "src/channels/plugin-loader.ts", under: "extensions/" }];
+/** Imports that leave src/ on purpose: the gateway's table of the channel plugins it ships loads them from extensions/. */
+export const OUTSIDE_SRC_ALLOWED: readonly { file: string; under: string }[] = [{ file: "src/gateway/builtin-channel-plugins.ts", under: "extensions/" }];
 
 const LAYERS_HOME = "LAYERS in test/helpers/layering.ts";
 

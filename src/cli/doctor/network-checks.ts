@@ -1,5 +1,5 @@
 import { CHANNEL_IDS, resolveChannelAccounts } from "../../channels/config/channel-accounts.js";
-import { loadChannelProber } from "../../channels/plugin-loader.js";
+import { loadBuiltinChannelProber } from "../../gateway/builtin-channel-plugins.js";
 import { DEFAULT_GATEWAY_PORT } from "../../config/index.js";
 import { loopbackAliasFor, resolveBindHost, type BindMode } from "../../gateway/bind-host.js";
 import { readLiveLock } from "../../gateway/state-lock.js";
@@ -74,7 +74,7 @@ export async function checkChannels(ctx: DoctorContext): Promise<DoctorCheck[]> 
   for (const channel of CHANNEL_IDS) {
     const accounts = resolveChannelAccounts(ctx.loaded.config, channel).filter((a) => a.enabled);
     if (accounts.length === 0) continue;
-    const probe = await loadChannelProber(channel);
+    const probe = await loadBuiltinChannelProber(channel);
     for (const account of accounts) {
       const id = `channel:${channel}:${account.accountId}`;
       const result = await probe(account.config, ctx.env, account.accountId, AbortSignal.timeout(ctx.timeoutMs));
