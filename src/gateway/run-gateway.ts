@@ -21,6 +21,7 @@ import type { EarlyListen } from "./early-listen.js";
 import { resolveGatewayAddress, type GatewayAddress } from "./gateway-address.js";
 import { createListener, type EarlyListener } from "./listen.js";
 import { noModelNotice } from "./no-model-notice.js";
+import { modelConfigWarnings } from "./model-config-warnings.js";
 import { GatewayStartError } from "./start-error.js";
 import { configStartRefusals, REMOTE_MODE_REFUSAL, unauthenticatedBindRefusal } from "./start-refusals.js";
 import { StateLock } from "./state-lock.js";
@@ -116,6 +117,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     logger.warn({ configPath: configPathForEdits }, "no model configured: agent turns fail until agents.defaults.model is set");
     opts.notice(missingModel);
   }
+  for (const warning of modelConfigWarnings(config, env)) logger.warn({ configPath: configPathForEdits }, `unusable model: ${warning}`);
 
   const reloadStatus: ConfigReloadStatus = { hotReloadStatus: "off", pendingRestartPaths: [] };
   const hotReload = config.gateway?.reload?.mode !== "off";
@@ -129,6 +131,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     if (isLogLevel(newLevel)) logger.level = newLevel;
     server.applyConfig(change.loaded);
     for (const warning of change.loaded.warnings) logger.warn(warning);
+    for (const warning of modelConfigWarnings(change.loaded.config, env)) logger.warn(`unusable model: ${warning}`);
     logger.info({ changedPaths: change.changedPaths }, "config reloaded");
     if (change.restartRequiredPaths.length > 0) {
       reloadStatus.pendingRestartPaths = [...new Set([...reloadStatus.pendingRestartPaths, ...change.restartRequiredPaths])];
