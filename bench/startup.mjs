@@ -1,46 +1,9 @@
 // spawnToPortOpenMs / spawnToReadyMs: cold spawns, each with a fresh temp state dir.
 import fs from "node:fs";
 import path from "node:path";
+import { benchConfig } from "./lib/bench-config.mjs";
 import { freePort, makeTempDir, removeTempDir, spawnBareListener, spawnGateway } from "./lib/spawn-gateway.mjs";
 import { summarize } from "./lib/util.mjs";
-
-export const CONFIG_TOKEN = "bench-token";
-
-/** The benchmark's config file: loopback, token auth, one fake OpenAI-style model provider. */
-export function benchConfig(dir, port) {
-  return {
-    gateway: {
-      mode: "local",
-      bind: "loopback",
-      port,
-      auth: { mode: "token", token: CONFIG_TOKEN },
-      http: { endpoints: { chatCompletions: { enabled: true } } },
-    },
-    logging: { file: path.join(dir, "gateway.log") },
-    agents: { defaults: { workspace: path.join(dir, "workspace"), model: { primary: "fake/fake-model" } } },
-    models: {
-      mode: "merge",
-      providers: {
-        fake: {
-          baseUrl: "http://127.0.0.1:18999/v1",
-          apiKey: "sk-local",
-          api: "openai-completions",
-          models: [
-            {
-              id: "fake-model",
-              name: "Fake Model",
-              reasoning: false,
-              input: ["text"],
-              cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-              contextWindow: 120000,
-              maxTokens: 8192,
-            },
-          ],
-        },
-      },
-    },
-  };
-}
 
 /** Timing fields the gateway itself may put on its "gateway listening" log line. */
 const REPORTED_FIELDS = ["portOpenMs", "readyMs", "startupMs"];

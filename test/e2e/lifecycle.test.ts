@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs module without types
+import { benchConfig, CONFIG_TOKEN } from "../../bench/lib/bench-config.mjs";
 import { makeTempDir, runCli, spawnCli, startGateway } from "../helpers/gateway-process.js";
 import { openOperator } from "../helpers/ws-client.js";
 
@@ -105,35 +107,10 @@ describe("config at start-up", () => {
 
   it("loads OpenClaw's own JSON config unchanged", async () => {
     const dir = makeTempDir();
-    const config = {
-      gateway: { mode: "local", bind: "loopback", port: 18789, auth: { mode: "token", token: "bench-token" }, http: { endpoints: { chatCompletions: { enabled: true } } } },
-      logging: { file: path.join(dir, "gateway.log") },
-      agents: { defaults: { workspace: path.join(dir, "workspace"), model: { primary: "fake/fake-model" } } },
-      models: {
-        mode: "merge",
-        providers: {
-          fake: {
-            baseUrl: "http://127.0.0.1:18999/v1",
-            apiKey: "sk-local",
-            api: "openai-completions",
-            models: [
-              {
-                id: "fake-model",
-                name: "Fake Model",
-                reasoning: false,
-                input: ["text"],
-                cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-                contextWindow: 120000,
-                maxTokens: 8192,
-              },
-            ],
-          },
-        },
-      },
-    };
+    const config = benchConfig(dir, 18789);
     const gw = await startGateway({ stateDir: dir, token: null, configFile: { name: "openclaw.json", content: JSON.stringify(config, null, 2) } });
     expect(gw.output()).not.toMatch(/"level":40/);
-    const { sock, hello } = await openOperator(gw.url, "bench-token");
+    const { sock, hello } = await openOperator(gw.url, CONFIG_TOKEN);
     expect(hello.snapshot.configPath).toBe(path.join(dir, "openclaw.json"));
     sock.close();
     await gw.stop();

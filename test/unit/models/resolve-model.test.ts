@@ -1,30 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { validateConfig, type OpenClawConfig } from "../../../src/config/index.js";
+// @ts-expect-error: a plain .mjs module without types
+import { BENCH_MODELS } from "../../../bench/lib/bench-config.mjs";
 import { apiKeyEnvVar, isLocalBaseUrl, listConfiguredModels, resolveModel } from "../../../src/models/index.js";
 
 const APPENDIX = {
   agents: { defaults: { model: { primary: "fake/fake-model" } } },
-  models: {
-    mode: "merge",
-    providers: {
-      fake: {
-        baseUrl: "http://127.0.0.1:18999/v1",
-        apiKey: "sk-local",
-        api: "openai-completions",
-        models: [
-          {
-            id: "fake-model",
-            name: "Fake Model",
-            reasoning: false,
-            input: ["text"],
-            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-            contextWindow: 120000,
-            maxTokens: 8192,
-          },
-        ],
-      },
-    },
-  },
+  models: BENCH_MODELS,
 };
 
 function config(raw: unknown): OpenClawConfig {
