@@ -4,6 +4,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { slackChannelConfig } from "../helpers/slack-channel-config.js";
 import { fakeAgentCommand } from "../helpers/acp-agent.js";
 import { chatRequests, lastMessageOf, lastToolResultOf } from "../helpers/model-request.js";
 import { waitUntil } from "../helpers/reliability.js";
@@ -25,15 +26,7 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   slack = await startFakeSlack();
   const stateDir = makeTempDir();
-  const slackConfig = {
-    mode: "socket",
-    botToken: slack.botToken,
-    appToken: slack.appToken,
-    slackApiUrl: slack.apiUrl,
-    typingIntervalSeconds: 0,
-    allowFrom: [OWNER],
-    channels: { "*": {} },
-  };
+  const slackConfig = slackChannelConfig(slack, { allowFrom: [OWNER], channels: { "*": {} } });
   const config = fakeModelConfig(model, stateDir, {
     channels: { slack: slackConfig },
     acp: { enabled: true, defaultAgent: "coder", agents: { coder: fakeAgentCommand("--log", path.join(stateDir, "agent.log"), "--marker", stateDir) } },

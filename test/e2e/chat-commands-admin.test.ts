@@ -10,6 +10,7 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { lastUserText, waitUntil } from "../helpers/reliability.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
+import { slackChannelConfig } from "../helpers/slack-channel-config.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
@@ -48,7 +49,7 @@ beforeAll(async () => {
   const channels = {
     telegram: telegramChannelConfig(telegram, { dmPolicy: "allowlist", allowFrom: [String(TG_OWNER), String(TG_GUEST)] }),
     discord: { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [DC_OWNER] },
-    slack: { mode: "socket", botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, typingIntervalSeconds: 0, allowFrom: [SLACK_OWNER] },
+    slack: slackChannelConfig(slack, { allowFrom: [SLACK_OWNER] }),
   };
   const content = fakeModelConfig(model, stateDir, {
     channels,

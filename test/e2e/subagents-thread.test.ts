@@ -4,6 +4,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { slackChannelConfig } from "../helpers/slack-channel-config.js";
 import { chatRequests, isSubagentRequest, lastMessageOf, lastToolResultOf, lastUserTextOf } from "../helpers/model-request.js";
 import { waitUntil } from "../helpers/reliability.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
@@ -28,15 +29,7 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   slack = await startFakeSlack();
   const stateDir = makeTempDir();
-  const slackConfig = {
-    mode: "socket",
-    botToken: slack.botToken,
-    appToken: slack.appToken,
-    slackApiUrl: slack.apiUrl,
-    typingIntervalSeconds: 0,
-    allowFrom: [OWNER],
-    channels: { "*": {} },
-  };
+  const slackConfig = slackChannelConfig(slack, { allowFrom: [OWNER], channels: { "*": {} } });
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { slack: slackConfig } }) } });
   await gw.waitForOutput(/Slack Socket Mode connected/, 10_000);
   sock = (await openOperator(gw.url, gw.token)).sock;

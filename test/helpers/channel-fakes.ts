@@ -2,6 +2,7 @@ import { startFakeDiscord, type FakeDiscord, waitFor } from "../fakes/discord-se
 import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import type { GatewayProcess } from "./gateway-process.js";
+import { slackChannelConfig } from "./slack-channel-config.js";
 import { telegramChannelConfig } from "./telegram-channel-config.js";
 
 /** Fake Telegram, Discord and Slack servers for a test that drives all three channels. */
@@ -27,7 +28,7 @@ export async function startChannelFakes(options: { discordBotId: string }): Prom
     config: (owners) => ({
       telegram: telegramChannelConfig(telegram, { allowFrom: [owners.telegram] }),
       discord: { token: discord.token, restApiUrl: discord.restUrl, allowFrom: [owners.discord], typingIntervalSeconds: 0 },
-      slack: { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, allowFrom: [owners.slack], typingIntervalSeconds: 0 },
+      slack: slackChannelConfig(slack, { allowFrom: [owners.slack] }),
     }),
     async connected(gw) {
       await gw.waitForOutput(/channel account started/, 10_000);
