@@ -9,25 +9,8 @@ interface Case {
   allowed: string[];
 }
 
-const CODING = [
-  "read",
-  "write",
-  "edit",
-  "apply_patch",
-  "exec",
-  "process",
-  "web_search",
-  "web_fetch",
-  "memory_search",
-  "memory_get",
-  "sessions_list",
-  "sessions_history",
-  "sessions_send",
-  "sessions_spawn",
-  "session_status",
-  "cron",
-  "image",
-];
+/** The coding profile: everything but messaging, the gateway, UI, nodes and MCP tools. */
+const CODING = without("message", "gateway", "browser", "canvas", "nodes", "mcp_github_search");
 
 const agent = (tools: unknown) => ({ agents: { list: [{ id: "main", tools }] } });
 
