@@ -1,30 +1,18 @@
 import { randomUUID } from "node:crypto";
 import OpenAI from "openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/gateway-process.js";
 import { openOperator } from "../helpers/ws-client.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { useFakeModelGateway } from "../helpers/fake-servers.js";
 
-let server: FakeModelServer;
-let gw: GatewayProcess;
-beforeAll(async () => {
-  server = await startFakeModelServer();
-  const stateDir = makeTempDir();
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(server, stateDir) } });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const fakes = useFakeModelGateway();
 
-const modelRequests = () => server.requests.filter((r) => r.path.endsWith("/chat/completions")).length;
+const modelRequests = () => fakes.model.requests.filter((r) => r.path.endsWith("/chat/completions")).length;
 
 describe("chat.send", () => {
   it("acks with started, streams chat deltas and a final, and keeps history", async () => {
-    const { sock } = await openOperator(gw.url, gw.token);
-    server.enqueue({ text: "Hello there, friend.", chunkDelayMs: 5 });
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
+    fakes.model.enqueue({ text: "Hello there, friend.", chunkDelayMs: 5 });
     const key = randomUUID();
     const res = await sock.request("chat.send", { sessionKey: "chat-a", message: "hi", idempotencyKey: key });
     expect(res.payload).toEqual({ runId: key, status: "started" });
@@ -42,8 +30,8 @@ describe("chat.send", () => {
   });
 
   it("an idempotencyKey already used for another session is refused, naming that session; the first message keeps it", async () => {
-    const { sock } = await openOperator(gw.url, gw.token);
-    server.enqueue({ text: "first", delayMs: 200 });
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
+    fakes.model.enqueue({ text: "first", delayMs: 200 });
     const key = randomUUID();
     await sock.request("chat.send", { sessionKey: "reuse-a", message: "one", idempotencyKey: key });
     for (const [method, params] of [
@@ -64,8 +52,8 @@ describe("chat.send", () => {
   });
 
   it("the same idempotencyKey never starts a second run", async () => {
-    const { sock } = await openOperator(gw.url, gw.token);
-    server.enqueue({ text: "once", delayMs: 200 });
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
+    fakes.model.enqueue({ text: "once", delayMs: 200 });
     const key = randomUUID();
     const before = modelRequests();
     await sock.request("chat.send", { sessionKey: "chat-b", message: "do it once", idempotencyKey: key });
@@ -81,15 +69,15 @@ describe("chat.send", () => {
   });
 
   it("chat.abort stops a streaming run with an aborted event, and the session still answers", async () => {
-    const { sock } = await openOperator(gw.url, gw.token);
-    server.enqueue({ text: "a very long answer ".repeat(40), chunkDelayMs: 30 });
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
+    fakes.model.enqueue({ text: "a very long answer ".repeat(40), chunkDelayMs: 30 });
     const key = randomUUID();
     await sock.request("chat.send", { sessionKey: "chat-c", message: "talk a lot", idempotencyKey: key });
     await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "delta");
     const abort = await sock.request("chat.abort", { sessionKey: "chat-c" });
     expect(abort.payload).toEqual({ ok: true, aborted: true, runIds: [key] });
     await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "aborted");
-    server.enqueue({ text: "still here" });
+    fakes.model.enqueue({ text: "still here" });
     const next = randomUUID();
     await sock.request("chat.send", { sessionKey: "chat-c", message: "you there?", idempotencyKey: next });
     const final = await sock.waitFor((f) => f.event === "chat" && f.payload.runId === next && f.payload.state === "final");
@@ -98,9 +86,9 @@ describe("chat.send", () => {
   });
 
   it("a model error ends the run with a chat error event", async () => {
-    const { sock } = await openOperator(gw.url, gw.token);
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
     // The only model and key: the SDK retries twice (docs/models.md), so the provider fails three times.
-    server.enqueue(...Array.from({ length: 3 }, () => ({ status: 500, headers: { "retry-after-ms": "10" } })));
+    fakes.model.enqueue(...Array.from({ length: 3 }, () => ({ status: 500, headers: { "retry-after-ms": "10" } })));
     const key = randomUUID();
     await sock.request("chat.send", { sessionKey: "chat-d", message: "fail please", idempotencyKey: key });
     const err = await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "error");
@@ -110,7 +98,7 @@ describe("chat.send", () => {
   });
 
   it("rejects an empty message and unknown params", async () => {
-    const { sock } = await openOperator(gw.url, gw.token);
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
     expect((await sock.request("chat.send", { sessionKey: "x", message: "  ", idempotencyKey: "k1" })).error.message).toBe("message or attachment required");
     expect((await sock.request("chat.send", { sessionKey: "x", message: "hi", idempotencyKey: "k2", nope: 1 })).error.code).toBe("INVALID_REQUEST");
     expect((await sock.request("chat.send", { sessionKey: "x".repeat(600), message: "hi", idempotencyKey: "k3" })).error.code).toBe("INVALID_REQUEST");
@@ -120,9 +108,9 @@ describe("chat.send", () => {
 
 describe("agent", () => {
   it("answers twice with the same id (accepted, then the result) with agent events between", async () => {
-    const { sock } = await openOperator(gw.url, gw.token, { caps: ["tool-events"] });
-    const plain = await openOperator(gw.url, gw.token);
-    server.enqueue({ toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "x" } }] }, { text: "Wrote it." });
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token, { caps: ["tool-events"] });
+    const plain = await openOperator(fakes.gw.url, fakes.gw.token);
+    fakes.model.enqueue({ toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "x" } }] }, { text: "Wrote it." });
     const key = randomUUID();
     const id = randomUUID();
     sock.send({ type: "req", id, method: "agent", params: { message: "write a file", idempotencyKey: key, sessionKey: "agent-a" } });
@@ -147,8 +135,8 @@ describe("agent", () => {
   });
 
   it("agent.wait times out without stopping the run; unknown runs are AGENT_RESULT_NOT_FOUND", async () => {
-    const { sock } = await openOperator(gw.url, gw.token);
-    server.enqueue({ text: "slow", delayMs: 600 });
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
+    fakes.model.enqueue({ text: "slow", delayMs: 600 });
     const key = randomUUID();
     await sock.request("chat.send", { sessionKey: "agent-b", message: "slowly", idempotencyKey: key });
     expect((await sock.request("agent.wait", { runId: key, timeoutMs: 50 })).payload.status).toBe("timeout");
@@ -160,9 +148,9 @@ describe("agent", () => {
 
 describe("sessions.*", () => {
   it("lists, describes, patches, resets and deletes sessions", async () => {
-    const { sock } = await openOperator(gw.url, gw.token);
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
     await sock.request("sessions.subscribe", {});
-    server.enqueue({ text: "ok" });
+    fakes.model.enqueue({ text: "ok" });
     const key = randomUUID();
     await sock.request("chat.send", { sessionKey: "manage-me", message: "hello", idempotencyKey: key });
     await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "final");
@@ -186,8 +174,8 @@ describe("sessions.*", () => {
   });
 
   it("/new in chat.send resets the session", async () => {
-    const { sock } = await openOperator(gw.url, gw.token);
-    server.enqueue({ text: "first" });
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
+    fakes.model.enqueue({ text: "first" });
     const key = randomUUID();
     await sock.request("chat.send", { sessionKey: "resettable", message: "one", idempotencyKey: key });
     await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "final");
@@ -198,7 +186,7 @@ describe("sessions.*", () => {
   });
 
   it("models.list and agents.list describe the catalog", async () => {
-    const { sock } = await openOperator(gw.url, gw.token);
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
     const models = await sock.request("models.list", {});
     expect(models.payload.models.some((m: any) => m.provider === "fake" && m.id === "fake-model")).toBe(true);
     const agents = await sock.request("agents.list", {});
@@ -209,11 +197,11 @@ describe("sessions.*", () => {
 
 describe("OpenAI-compatible HTTP through the gateway", () => {
   it("the openai SDK gets answers, streamed and not, and `user` keeps one session", async () => {
-    const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token! });
-    server.enqueue({ text: "plain answer" });
+    const client = new OpenAI({ baseURL: `${fakes.gw.httpUrl}/v1`, apiKey: fakes.gw.token! });
+    fakes.model.enqueue({ text: "plain answer" });
     const completion = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "hi" }], user: "alice" });
     expect(completion.choices[0]!.message.content).toBe("plain answer");
-    server.enqueue({ text: "streamed answer" });
+    fakes.model.enqueue({ text: "streamed answer" });
     const stream = await client.chat.completions.create({
       model: "openclaw/main",
       messages: [{ role: "user", content: "again" }],
@@ -224,7 +212,7 @@ describe("OpenAI-compatible HTTP through the gateway", () => {
     let text = "";
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
     expect(text).toBe("streamed answer");
-    const { sock } = await openOperator(gw.url, gw.token);
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
     const history = await sock.request("chat.history", { sessionKey: "agent:main:openai-user:alice" });
     expect(history.payload.messages.filter((m: any) => m.role === "user")).toHaveLength(2);
     sock.close();
@@ -235,8 +223,8 @@ describe("OpenAI-compatible HTTP through the gateway", () => {
 
 describe("CLI through the gateway", () => {
   it("openclaw agent, sessions and status", async () => {
-    const env = { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token };
-    server.enqueue({ text: "CLI answer" });
+    const env = { OPENCLAW_STATE_DIR: fakes.gw.stateDir, OPENCLAW_GATEWAY_TOKEN: fakes.gw.token };
+    fakes.model.enqueue({ text: "CLI answer" });
     const agent = await runCli(["agent", "-m", "from the cli", "--session-key", "cli-session", "--json"], env);
     expect(agent.code).toBe(0);
     expect(JSON.parse(agent.output).payloads).toEqual([{ text: "CLI answer", mediaUrl: null }]);
@@ -250,7 +238,7 @@ describe("CLI through the gateway", () => {
   });
 
   it("sessions --agent with an agent the gateway does not know fails, as memory and tools do", async () => {
-    const env = { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token };
+    const env = { OPENCLAW_STATE_DIR: fakes.gw.stateDir, OPENCLAW_GATEWAY_TOKEN: fakes.gw.token };
     const nobody = await runCli(["sessions", "--agent", "nobody"], env);
     expect(nobody.code).toBe(1);
     expect(nobody.output).toContain('unknown agent "nobody"; known agents: main');

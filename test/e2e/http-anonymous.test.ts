@@ -1,30 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import OpenAI from "openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { describe, expect, it } from "vitest";
 import { openOperator } from "../helpers/ws-client.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { useFakeModelGateway } from "../helpers/fake-servers.js";
 
-let server: FakeModelServer;
-let gw: GatewayProcess;
-beforeAll(async () => {
-  server = await startFakeModelServer();
-  const stateDir = makeTempDir();
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(server, stateDir) } });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const fakes = useFakeModelGateway();
 
-const sessionsDir = () => path.join(gw.stateDir, "agents", "main", "sessions");
+const sessionsDir = () => path.join(fakes.gw.stateDir, "agents", "main", "sessions");
 const transcripts = () => (fs.existsSync(sessionsDir()) ? fs.readdirSync(sessionsDir()).filter((f) => f.includes(".jsonl")) : []);
 
 async function sessionKeys(): Promise<string[]> {
-  const { sock } = await openOperator(gw.url, gw.token);
+  const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
   const list = await sock.request("sessions.list", {});
   sock.close();
   return list.payload.sessions.map((s: { key: string }) => s.key);
@@ -32,9 +19,9 @@ async function sessionKeys(): Promise<string[]> {
 
 describe("/v1/chat/completions without a session key or user", () => {
   it("answers, streamed and not, and keeps no session: no row, no transcript, nothing toward the cap", async () => {
-    const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
+    const client = new OpenAI({ baseURL: `${fakes.gw.httpUrl}/v1`, apiKey: fakes.gw.token!, maxRetries: 0 });
     const before = transcripts();
-    server.enqueue({ text: "one" }, { text: "two" });
+    fakes.model.enqueue({ text: "one" }, { text: "two" });
     const completion = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "hi" }] });
     expect(completion.choices[0]!.message.content).toBe("one");
     const stream = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "again" }], stream: true });
@@ -48,8 +35,8 @@ describe("/v1/chat/completions without a session key or user", () => {
   });
 
   it("never lists its one-off session in sessions.json, even while the turn runs", async () => {
-    const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
-    server.enqueue({ text: "named" });
+    const client = new OpenAI({ baseURL: `${fakes.gw.httpUrl}/v1`, apiKey: fakes.gw.token!, maxRetries: 0 });
+    fakes.model.enqueue({ text: "named" });
     // A named session's counters keep the index being written while the anonymous turn runs.
     await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "hi" }], user: "carol" });
     const indexFile = path.join(sessionsDir(), "sessions.json");
@@ -64,7 +51,7 @@ describe("/v1/chat/completions without a session key or user", () => {
     }, 5);
     try {
       // Longer than the coalescing delay (1 s): the anonymous turn's own counters are written meanwhile.
-      server.enqueue({ text: "slow", delayMs: 2_000 });
+      fakes.model.enqueue({ text: "slow", delayMs: 2_000 });
       const completion = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "anonymous" }] });
       expect(completion.choices[0]!.message.content).toBe("slow");
     } finally {
@@ -76,7 +63,7 @@ describe("/v1/chat/completions without a session key or user", () => {
   });
 
   it("a chat command in a stateless request leaves no session behind either", async () => {
-    const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
+    const client = new OpenAI({ baseURL: `${fakes.gw.httpUrl}/v1`, apiKey: fakes.gw.token!, maxRetries: 0 });
     const before = transcripts();
     for (const command of ["/new", "/reset", "/stop"]) {
       const completion = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: command }] });
@@ -85,12 +72,12 @@ describe("/v1/chat/completions without a session key or user", () => {
     expect((await sessionKeys()).filter((k) => k.includes(":openai:"))).toEqual([]);
     // A session `/new` created is an ordinary one: it leaves the index first, then its transcript goes.
     await expect.poll(() => transcripts(), { timeout: 10_000 }).toEqual(before);
-    expect(server.requests).toHaveLength(0);
+    expect(fakes.model.requests).toHaveLength(0);
   });
 
   it("with a user, the session is kept as before", async () => {
-    const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
-    server.enqueue({ text: "kept" });
+    const client = new OpenAI({ baseURL: `${fakes.gw.httpUrl}/v1`, apiKey: fakes.gw.token!, maxRetries: 0 });
+    fakes.model.enqueue({ text: "kept" });
     await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "hi" }], user: "bob" });
     expect(await sessionKeys()).toContain("agent:main:openai-user:bob");
   });
@@ -98,13 +85,13 @@ describe("/v1/chat/completions without a session key or user", () => {
 
 describe("/v1 paths that do not exist", () => {
   it("answer 404 in OpenAI's error shape", async () => {
-    const res = await fetch(`${gw.httpUrl}/v1/embeddings/nope?x=1`, { headers: { authorization: `Bearer ${gw.token}` } });
+    const res = await fetch(`${fakes.gw.httpUrl}/v1/embeddings/nope?x=1`, { headers: { authorization: `Bearer ${fakes.gw.token}` } });
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toContain("application/json");
     expect(await res.json()).toEqual({ error: { message: "Unknown endpoint: GET /v1/embeddings/nope", type: "invalid_request_error", code: "unknown_url" } });
-    const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
+    const client = new OpenAI({ baseURL: `${fakes.gw.httpUrl}/v1`, apiKey: fakes.gw.token!, maxRetries: 0 });
     await expect(client.embeddings.create({ model: "x", input: "y" })).rejects.toMatchObject({ status: 404, type: "invalid_request_error" });
     // Without the token nothing about the routes is told.
-    expect((await fetch(`${gw.httpUrl}/v1/nope`)).status).toBe(401);
+    expect((await fetch(`${fakes.gw.httpUrl}/v1/nope`)).status).toBe(401);
   });
 });

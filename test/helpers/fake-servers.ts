@@ -1,6 +1,8 @@
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { fakeModelConfig } from "./fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "./gateway-process.js";
 
 type FakeTelegramOptions = Parameters<typeof startFakeTelegram>[0];
 
@@ -73,6 +75,44 @@ export function useFakeServers(options: { telegram?: true | FakeTelegramOptions 
       const index = kept.indexOf(gw);
       if (index >= 0) kept.splice(index, 1);
       await gw.stop("SIGKILL");
+    },
+  };
+}
+
+/** The fake model server and one gateway process on it, shared by a test file's tests. */
+export interface FakeModelGateway {
+  readonly model: FakeModelServer;
+  readonly gw: GatewayProcess;
+}
+
+/**
+ * Registers the file's vitest hooks: before the first test the fake model starts and a gateway
+ * on a fresh state dir talks to it (`fakeModelConfig`); after the last, the gateway stops
+ * (SIGTERM) and the model closes. Before each test the model forgets its requests and replies.
+ */
+export function useFakeModelGateway(): FakeModelGateway {
+  let model: FakeModelServer | undefined;
+  let gw: GatewayProcess | undefined;
+
+  beforeAll(async () => {
+    model = await startFakeModelServer();
+    const stateDir = makeTempDir();
+    gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir) } });
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    await model?.close();
+  });
+  beforeEach(() => model?.reset());
+
+  return {
+    get model() {
+      if (!model) throw new Error("the fake model server is not started yet: use it inside a test or a hook");
+      return model;
+    },
+    get gw() {
+      if (!gw) throw new Error("the gateway is not started yet: use it inside a test or a hook");
+      return gw;
     },
   };
 }
