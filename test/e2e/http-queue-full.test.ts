@@ -1,45 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { describe, expect, it } from "vitest";
+import { useFakeModelGateway } from "../helpers/fake-servers.js";
 import { holdAnswersTo } from "../helpers/queue-gateway.js";
+import { postToSession } from "../helpers/session-post.js";
 import { openOperator } from "../helpers/ws-client.js";
 
 /**
  * A `/v1/chat/completions` request the session's full queue refuses (`messages.queue.drop: new`)
  * is the gateway's own limit, not the model provider's: 429 with the queue's notice, not 502.
  */
-let model: FakeModelServer;
-let gw: GatewayProcess;
-beforeAll(async () => {
-  model = await startFakeModelServer();
-  const stateDir = makeTempDir();
-  const config = JSON.parse(fakeModelConfig(model, stateDir));
-  config.messages = { queue: { mode: "followup", cap: 1, drop: "new" } };
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await model?.close();
+const fakes = useFakeModelGateway({
+  configure: (config) => {
+    config.messages = { queue: { mode: "followup", cap: 1, drop: "new" } };
+  },
 });
 
 const SESSION = "agent:main:http-queue-full";
 
 function complete(content: string): Promise<Response> {
-  return fetch(`${gw.httpUrl}/v1/chat/completions`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${gw.token}`, "content-type": "application/json", "x-openclaw-session-key": SESSION },
-    body: JSON.stringify({ model: "openclaw", messages: [{ role: "user", content }] }),
-  });
+  return postToSession(fakes.gw, "/v1/chat/completions", SESSION, { model: "openclaw", messages: [{ role: "user", content }] });
 }
 
 describe("HTTP turns and a full session queue", () => {
   it("a request the full queue refuses answers 429 with the queue's notice; the running and the queued one are answered", async () => {
-    const [held] = holdAnswersTo(model, ["running"]);
+    const [held] = holdAnswersTo(fakes.model, ["running"]);
     const running = complete("running");
     await held!.arrived;
     const queued = complete("queued");
-    const { sock } = await openOperator(gw.url, gw.token);
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
     // The queued message is in the session's transcript before the next one arrives.
     for (const deadline = Date.now() + 10_000; !JSON.stringify((await sock.request("chat.history", { sessionKey: SESSION })).payload).includes("queued"); ) {
       if (Date.now() > deadline) throw new Error("the queued message was not accepted within 10 s");

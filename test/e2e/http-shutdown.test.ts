@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { describe, expect, it } from "vitest";
+import { useFakeModelGateway } from "../helpers/fake-servers.js";
 import { holdAnswersTo } from "../helpers/queue-gateway.js";
+import { postToSession } from "../helpers/session-post.js";
 import { openOperator } from "../helpers/ws-client.js";
 
 /**
@@ -10,44 +9,30 @@ import { openOperator } from "../helpers/ws-client.js";
  * that were still waiting for a slot, answer 503 with an OpenAI error saying the gateway is
  * shutting down and to send the request again: the request was fine, the server went away.
  */
-let model: FakeModelServer;
-let gw: GatewayProcess;
-beforeAll(async () => {
-  model = await startFakeModelServer();
-  const stateDir = makeTempDir();
-  const config = JSON.parse(fakeModelConfig(model, stateDir));
-  config.agents.defaults.maxConcurrent = 2;
-  config.gateway.http.endpoints.responses = { enabled: true };
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
-});
-afterAll(async () => {
-  await gw?.stop();
-  await model?.close();
+const fakes = useFakeModelGateway({
+  configure: (config) => {
+    config.agents.defaults.maxConcurrent = 2;
+    config.gateway.http.endpoints.responses = { enabled: true };
+  },
 });
 
-function post(path: string, sessionKey: string, body: Record<string, unknown>): Promise<Response> {
-  return fetch(`${gw.httpUrl}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${gw.token}`, "content-type": "application/json", "x-openclaw-session-key": sessionKey },
-    body: JSON.stringify(body),
-  });
-}
+const post = (path: string, sessionKey: string, body: Record<string, unknown>) => postToSession(fakes.gw, path, sessionKey, body);
 
 describe("HTTP turns when the gateway shuts down", () => {
   it("a running chat completion and response, and one waiting for a slot, answer 503 saying the gateway is shutting down", async () => {
-    const [chatHeld, responseHeld] = holdAnswersTo(model, ["cut-chat", "cut-response"]);
+    const [chatHeld, responseHeld] = holdAnswersTo(fakes.model, ["cut-chat", "cut-response"]);
     const chat = post("/v1/chat/completions", "agent:main:http-cut-chat", { model: "openclaw", messages: [{ role: "user", content: "cut-chat" }] });
     const response = post("/v1/responses", "agent:main:http-cut-response", { model: "openclaw", input: "cut-response" });
     await Promise.all([chatHeld!.arrived, responseHeld!.arrived]);
     const waiting = post("/v1/chat/completions", "agent:main:http-waiting", { model: "openclaw", messages: [{ role: "user", content: "waiting" }] });
     // Accepted and waiting for a slot: its session exists before the stop begins.
-    const { sock } = await openOperator(gw.url, gw.token);
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
     for (const deadline = Date.now() + 10_000; !(await sock.request("sessions.describe", { key: "agent:main:http-waiting" })).ok; ) {
       if (Date.now() > deadline) throw new Error("the waiting turn was not accepted within 10 s");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     sock.close();
-    const exited = gw.stop("SIGTERM");
+    const exited = fakes.gw.stop("SIGTERM");
     for (const [name, pending, message] of [
       ["chat completion", chat, /^the gateway shut down while this message was being answered; send it again/],
       ["response", response, /^the gateway shut down while this message was being answered; send it again/],

@@ -87,17 +87,24 @@ export interface FakeModelGateway {
 
 /**
  * Registers the file's vitest hooks: before the first test the fake model starts and a gateway
- * on a fresh state dir talks to it (`fakeModelConfig`); after the last, the gateway stops
- * (SIGTERM) and the model closes. Before each test the model forgets its requests and replies.
+ * on a fresh state dir talks to it (`fakeModelConfig`, which `configure` may change in place);
+ * after the last, the gateway stops (SIGTERM) and the model closes. Before each test the model
+ * forgets its requests and replies.
  */
-export function useFakeModelGateway(): FakeModelGateway {
+export function useFakeModelGateway(options: { configure?: (config: any) => void } = {}): FakeModelGateway {
   let model: FakeModelServer | undefined;
   let gw: GatewayProcess | undefined;
 
   beforeAll(async () => {
     model = await startFakeModelServer();
     const stateDir = makeTempDir();
-    gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir) } });
+    let content = fakeModelConfig(model, stateDir);
+    if (options.configure) {
+      const config = JSON.parse(content);
+      options.configure(config);
+      content = JSON.stringify(config, null, 2);
+    }
+    gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
   });
   afterAll(async () => {
     await gw?.stop();
