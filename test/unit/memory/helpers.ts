@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
 import { applyDefaults } from "../../../src/config/defaults.js";
 import type { RawOpenClawConfig } from "../../../src/config/index.js";
 import { MemoryService } from "../../../src/memory/index.js";
@@ -60,4 +62,43 @@ export function memoryFixture(search: Record<string, unknown> = { provider: "non
 /** `memory.search` pointing at the fake model server's `/v1/embeddings`. */
 export function fakeEmbeddingSearch(url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { provider: "fake", model: "fake-embedding", remote: { baseUrl: `${url}/v1`, apiKey: "sk-fake-embed" }, ...extra };
+}
+
+/** The fake model server (for `/v1/embeddings`) and the memory fixtures of a test file. */
+export interface MemoryTest {
+  readonly server: FakeModelServer;
+  /** `memoryFixture`, closed (workspace removed) after the test that opened it. */
+  open(...args: Parameters<typeof memoryFixture>): MemoryFixture;
+}
+
+/**
+ * Registers the file's vitest hooks: the fake model server starts before the first test and
+ * closes after the last; after each test it is reset, then the fixtures the test opened close.
+ */
+export function useMemoryTest(): MemoryTest {
+  let server: FakeModelServer | undefined;
+  const opened: MemoryFixture[] = [];
+
+  beforeAll(async () => {
+    server = await startFakeModelServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  afterEach(async () => {
+    server?.reset();
+    for (const fixture of opened.splice(0)) await fixture.close();
+  });
+
+  return {
+    get server() {
+      if (!server) throw new Error("the fake model server is not started yet: use it inside a test or a hook");
+      return server;
+    },
+    open(...args) {
+      const fixture = memoryFixture(...args);
+      opened.push(fixture);
+      return fixture;
+    },
+  };
 }

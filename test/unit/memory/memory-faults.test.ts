@@ -1,28 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
+import { describe, expect, it } from "vitest";
 import { MemoryUnavailableError } from "../../../src/memory/index.js";
-import { fakeEmbeddingSearch, memoryFixture, type MemoryFixture } from "./helpers.js";
+import { fakeEmbeddingSearch, useMemoryTest } from "./helpers.js";
 
-let server: FakeModelServer;
-let fixture: MemoryFixture | undefined;
-
-beforeAll(async () => {
-  server = await startFakeModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  server.reset();
-  await fixture?.close();
-  fixture = undefined;
-});
+const memory = useMemoryTest();
 
 describe("memory: files that are not indexed", () => {
   it("skips binary, oversized (50 MB), non-UTF-8, empty files and symlinks out of the workspace, with logged reasons", async () => {
-    fixture = memoryFixture();
+    const fixture = memory.open();
     fixture.write("memory/good.md", "A good note about the lighthouse.\n");
     fixture.write("memory/binary.md", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x1a, 0x0a, 0x6c, 0x69, 0x67, 0x68, 0x74]));
     const huge = fixture.write("memory/huge.md", "lighthouse\n");
@@ -54,7 +40,7 @@ describe("memory: files that are not indexed", () => {
   });
 
   it("a file that becomes empty leaves the index", async () => {
-    fixture = memoryFixture();
+    const fixture = memory.open();
     fixture.write("memory/a.md", "Orchids need little water.\n");
     await fixture.service.sync("main");
     fixture.write("memory/a.md", "   \n");
@@ -65,7 +51,7 @@ describe("memory: files that are not indexed", () => {
 
 describe("memory: the SQLite file", () => {
   it("is rebuilt from the Markdown with a warning when it was corrupted while stopped", async () => {
-    fixture = memoryFixture();
+    const fixture = memory.open();
     fixture.write("MEMORY.md", "The boat is named Petrel.\n");
     await fixture.service.sync("main");
     await fixture.service.close();
@@ -80,7 +66,7 @@ describe("memory: the SQLite file", () => {
   });
 
   it("is rebuilt with a warning when it was deleted while stopped", async () => {
-    fixture = memoryFixture();
+    const fixture = memory.open();
     fixture.write("MEMORY.md", "The cat is named Miso.\n");
     await fixture.service.sync("main");
     await fixture.service.close();
@@ -95,7 +81,7 @@ describe("memory: the SQLite file", () => {
 
 describe("memory: hostile queries", () => {
   it("sanitizes empty, 100 KB and FTS5-syntax queries: never a SQL error", async () => {
-    fixture = memoryFixture(fakeEmbeddingSearch(server.url));
+    const fixture = memory.open(fakeEmbeddingSearch(memory.server.url));
     fixture.write("MEMORY.md", 'He said "near" the AND gate, OR maybe NEAR(it) * star.\n');
     await fixture.service.sync("main");
     const queries = [
@@ -130,11 +116,11 @@ describe("memory: hostile queries", () => {
 describe("memory: embedding faults", () => {
   for (const fault of ["http-500", "wrong-dims", "nan"] as const) {
     it(`${fault} from /v1/embeddings: a clear status, keyword search until fixed, then vectors again`, async () => {
-      fixture = memoryFixture(fakeEmbeddingSearch(server.url));
+      const fixture = memory.open(fakeEmbeddingSearch(memory.server.url));
       fixture.write("MEMORY.md", "The spare key is under the blue flowerpot.\n");
       await fixture.service.sync("main");
       fixture.write("memory/2026-11-30.md", "The garage code is 4711.\n");
-      server.setEmbeddingFault(fault);
+      memory.server.setEmbeddingFault(fault);
       await fixture.service.sync("main");
       const status = await fixture.service.status("main");
       expect(status.mode).toBe("fts-only");
@@ -145,7 +131,7 @@ describe("memory: embedding faults", () => {
       expect(answer.results[0]!.path).toBe("memory/2026-11-30.md");
       expect(answer.warnings.join(" ")).toContain("vector search is off");
 
-      server.setEmbeddingFault(undefined);
+      memory.server.setEmbeddingFault(undefined);
       await fixture.service.sync("main");
       const healed = await fixture.service.status("main");
       expect(healed.mode).toBe("hybrid");
@@ -155,7 +141,7 @@ describe("memory: embedding faults", () => {
   }
 
   it("an explicitly named provider that cannot be reached fails closed with 'memory unavailable'", async () => {
-    fixture = memoryFixture({ provider: "fake", remote: { baseUrl: "http://127.0.0.1:9/v1" } });
+    const fixture = memory.open({ provider: "fake", remote: { baseUrl: "http://127.0.0.1:9/v1" } });
     fixture.write("MEMORY.md", "Unreachable provider.\n");
     await fixture.service.sync("main");
     expect((await fixture.service.status("main")).mode).toBe("fts-only");
@@ -167,8 +153,8 @@ describe("memory: embedding faults", () => {
 
 describe("memory: without sqlite-vec", () => {
   it("ranks vectors in process when the extension cannot load, and status says why", async () => {
-    const search = fakeEmbeddingSearch(server.url);
-    fixture = memoryFixture(search, { env: { OPENCLAW_SQLITE_VEC_PATH: "/nonexistent/vec0.so" } });
+    const search = fakeEmbeddingSearch(memory.server.url);
+    const fixture = memory.open(search, { env: { OPENCLAW_SQLITE_VEC_PATH: "/nonexistent/vec0.so" } });
     fixture.write("memory/2026-11-30.md", "- remember: the deploy key rotates on Tuesdays\n");
     fixture.write("MEMORY.md", "The cafeteria serves soup on Fridays.\n");
     await fixture.service.sync("main");

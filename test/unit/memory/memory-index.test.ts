@@ -1,24 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
-import { fakeEmbeddingSearch, memoryFixture, type MemoryFixture } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { fakeEmbeddingSearch, type MemoryFixture, useMemoryTest } from "./helpers.js";
 
-let server: FakeModelServer;
-let fixture: MemoryFixture | undefined;
-
-beforeAll(async () => {
-  server = await startFakeModelServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  server.reset();
-  await fixture?.close();
-  fixture = undefined;
-});
+const memory = useMemoryTest();
 
 function chunkRows(f: MemoryFixture): { path: string; n: number }[] {
   const db = new Database(path.join(f.stateDir, "memory", "main.sqlite"), { readonly: true });
@@ -31,7 +17,7 @@ function chunkRows(f: MemoryFixture): { path: string; n: number }[] {
 
 describe("memory index: sync and hybrid search", () => {
   it("chunks left by a sync killed before it listed their file go when the file is gone", async () => {
-    fixture = memoryFixture();
+    const fixture = memory.open();
     fixture.write("MEMORY.md", "# Memory\n\nKept.\n");
     fixture.write("memory/cut-off.md", "# Cut off\n\nIndexed when the process died.\n");
     await fixture.service.sync("main");
@@ -47,7 +33,7 @@ describe("memory index: sync and hybrid search", () => {
   });
 
   it("indexes MEMORY.md, USER.md and daily notes, and finds a line by meaning", async () => {
-    fixture = memoryFixture(fakeEmbeddingSearch(server.url));
+    const fixture = memory.open(fakeEmbeddingSearch(memory.server.url));
     fixture.write("MEMORY.md", "# Memory\n\nThe team prefers espresso over tea.\n");
     fixture.write("USER.md", "# User\n\nName: Ada. Lives in Lisbon.\n");
     fixture.write("memory/2026-11-30.md", "# 2026-11-30\n\n- remember: the deploy key rotates on Tuesdays\n");
@@ -67,7 +53,7 @@ describe("memory index: sync and hybrid search", () => {
   });
 
   it("re-indexes a changed file, drops a deleted one, and never duplicates chunks", async () => {
-    fixture = memoryFixture(fakeEmbeddingSearch(server.url));
+    const fixture = memory.open(fakeEmbeddingSearch(memory.server.url));
     fixture.write("memory/2026-11-29.md", "The backup server is called atlas.\n");
     const gone = fixture.write("memory/2026-11-28.md", "The old router password was hunter2.\n");
     await fixture.service.sync("main");
@@ -83,10 +69,10 @@ describe("memory index: sync and hybrid search", () => {
   });
 
   it("embeds a text once: the second index of the same notes is served from embedding_cache", async () => {
-    fixture = memoryFixture(fakeEmbeddingSearch(server.url));
+    const fixture = memory.open(fakeEmbeddingSearch(memory.server.url));
     fixture.write("MEMORY.md", "Cache me once.\n");
     await fixture.service.sync("main");
-    const calls = () => server.requests.filter((r) => r.path === "/v1/embeddings").length;
+    const calls = () => memory.server.requests.filter((r) => r.path === "/v1/embeddings").length;
     const before = calls();
     await fixture.service.sync("main", { force: true });
     expect(calls()).toBe(before);
@@ -94,7 +80,7 @@ describe("memory index: sync and hybrid search", () => {
   });
 
   it("works without embeddings when provider is none, and says so", async () => {
-    fixture = memoryFixture({ provider: "none" });
+    const fixture = memory.open({ provider: "none" });
     fixture.write("MEMORY.md", "The deploy key rotates on Tuesdays.\n");
     await fixture.service.sync("main");
     const status = await fixture.service.status("main");
@@ -106,7 +92,7 @@ describe("memory index: sync and hybrid search", () => {
   });
 
   it("names a daily note by its date and ranks it first", async () => {
-    fixture = memoryFixture({ provider: "none" });
+    const fixture = memory.open({ provider: "none" });
     fixture.write("memory/2026-11-20.md", "Lunch with Bo.\n");
     fixture.write("MEMORY.md", "What happened on 2026-11-20 is in the daily note.\n");
     await fixture.service.sync("main");
@@ -117,19 +103,19 @@ describe("memory index: sync and hybrid search", () => {
 
 describe("memory index: identity", () => {
   it("pauses vector search when the model changes, until a forced re-index", async () => {
-    fixture = memoryFixture(fakeEmbeddingSearch(server.url));
+    const fixture = memory.open(fakeEmbeddingSearch(memory.server.url));
     fixture.write("MEMORY.md", "Vectors made with one model.\n");
     await fixture.service.sync("main");
-    const service = await fixture.reopen(fakeEmbeddingSearch(server.url, { model: "another-embedding" }));
+    const service = await fixture.reopen(fakeEmbeddingSearch(memory.server.url, { model: "another-embedding" }));
     const status = await service.status("main");
     expect(status.mode).toBe("fts-only");
     expect(status.identityMismatch).toContain("model fake-embedding → another-embedding");
     expect(fixture.warnings.some((w) => w.msg.includes("identity changed"))).toBe(true);
-    const embedCalls = server.requests.filter((r) => r.path === "/v1/embeddings").length;
+    const embedCalls = memory.server.requests.filter((r) => r.path === "/v1/embeddings").length;
     const answer = await service.search("main", "vectors model");
     expect(answer.mode).toBe("fts-only");
     expect(answer.warnings.join(" ")).toContain("openclaw memory index --force");
-    expect(server.requests.filter((r) => r.path === "/v1/embeddings").length).toBe(embedCalls);
+    expect(memory.server.requests.filter((r) => r.path === "/v1/embeddings").length).toBe(embedCalls);
 
     await service.sync("main", { force: true });
     expect(await service.status("main")).toMatchObject({ mode: "hybrid", model: "another-embedding" });
@@ -139,7 +125,7 @@ describe("memory index: identity", () => {
 
 describe("memory index: CJK", () => {
   it("finds Chinese notes through the trigram index, by keywords alone", async () => {
-    fixture = memoryFixture({ provider: "none" });
+    const fixture = memory.open({ provider: "none" });
     fixture.write("memory/2026-11-30.md", "# 每日记忆\n\n- 部署密钥每周二轮换。\n");
     fixture.write("MEMORY.md", "- 项目规则：提交信息用英文。\n");
     await fixture.service.sync("main");
@@ -150,11 +136,11 @@ describe("memory index: CJK", () => {
 
 describe("memory index: searching while it indexes", () => {
   it("answers from what is indexed and says the index is updating", async () => {
-    fixture = memoryFixture(fakeEmbeddingSearch(server.url));
+    const fixture = memory.open(fakeEmbeddingSearch(memory.server.url));
     fixture.write("MEMORY.md", "The lighthouse keeper is called Ines.\n");
     await fixture.service.sync("main");
     fixture.write("memory/2026-11-30.md", "SLOW-NOTE: the lighthouse lamp was replaced.\n");
-    const release = server.holdEmbeddings("SLOW-NOTE");
+    const release = memory.server.holdEmbeddings("SLOW-NOTE");
     const syncing = fixture.service.sync("main");
     try {
       const during = await fixture.service.search("main", "lighthouse");
