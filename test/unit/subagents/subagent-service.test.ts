@@ -24,6 +24,20 @@ function setup(raw: Record<string, unknown> = {}, stateDir = tempStateDir(), sto
   return { stateDir, store, conversations, service };
 }
 
+/** The service as a gateway restart brings it back: on the same state dir, store and conversations, default config, started. */
+function startAgain(first: ReturnType<typeof setup>): SubagentService {
+  const service = new SubagentService({
+    stateDir: first.stateDir,
+    config: () => applyDefaults({}) as OpenClawConfig,
+    store: first.store,
+    conversations: first.conversations,
+    logger,
+  });
+  services.push(service);
+  service.start();
+  return service;
+}
+
 const main: SessionToolCaller = { sessionKey: "agent:main:main", agentId: "main", senderIsOwner: true, workspaceDir: "/nonexistent" };
 const callerFor = (sessionKey: string): SessionToolCaller => ({ ...main, sessionKey });
 
@@ -63,10 +77,7 @@ describe("SubagentService", () => {
     await first.service.stop();
     first.conversations.restart();
 
-    const store = first.store;
-    const second = new SubagentService({ stateDir: first.stateDir, config: () => applyDefaults({}) as OpenClawConfig, store, conversations: first.conversations, logger });
-    services.push(second);
-    second.start();
+    const second = startAgain(first);
     await settle();
     const announced = first.conversations.to("agent:main:main");
     expect(announced).toHaveLength(1);
@@ -75,9 +86,7 @@ describe("SubagentService", () => {
     await settle();
     await second.stop();
 
-    const third = new SubagentService({ stateDir: first.stateDir, config: () => applyDefaults({}) as OpenClawConfig, store, conversations: first.conversations, logger });
-    services.push(third);
-    third.start();
+    const third = startAgain(first);
     await settle();
     expect(first.conversations.to("agent:main:main")).toHaveLength(1);
     expect(third.registry.get(child.runId)!.announce!.state).toBe("answered");
@@ -95,15 +104,7 @@ describe("SubagentService", () => {
     });
     await first.service.stop();
     first.conversations.restart();
-    const second = new SubagentService({
-      stateDir: first.stateDir,
-      config: () => applyDefaults({}) as OpenClawConfig,
-      store: first.store,
-      conversations: first.conversations,
-      logger,
-    });
-    services.push(second);
-    second.start();
+    startAgain(first);
     await settle();
     const [announcement] = first.conversations.to("agent:main:main");
     expect(announcement!.message).toContain("status: completed successfully");
@@ -118,15 +119,7 @@ describe("SubagentService", () => {
     expect(first.conversations.to("agent:main:main")).toHaveLength(1);
     await first.service.stop();
     first.conversations.restart();
-    const second = new SubagentService({
-      stateDir: first.stateDir,
-      config: () => applyDefaults({}) as OpenClawConfig,
-      store: first.store,
-      conversations: first.conversations,
-      logger,
-    });
-    services.push(second);
-    second.start();
+    const second = startAgain(first);
     await settle();
     const sent = first.conversations.to("agent:main:main").map((s) => s.idempotencyKey);
     expect(sent).toEqual([`announce:${child.runId}:1`, `announce:${child.runId}:1:resume`]);
