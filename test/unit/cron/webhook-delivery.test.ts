@@ -25,21 +25,27 @@ async function receiver(): Promise<{ url: string; requests: { headers: http.Inco
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, requests };
 }
 
+/** An hourly isolated job that answers "result" to a webhook on a local receiver, run once by advancing the clock an hour. */
+async function runWebhookJob(options: Parameters<typeof cronHarness>[0] = {}) {
+  const target = await receiver();
+  const h = await cronHarness(options);
+  open.push(h);
+  h.conversations.autoReply = () => ({ status: "ok", text: "result" });
+  const job = await h.service.add({
+    name: "w",
+    schedule: { kind: "every", every: "1h" },
+    sessionTarget: "isolated",
+    payload: { kind: "agentTurn", message: "m" },
+    delivery: { mode: "webhook", to: target.url },
+  });
+  h.clock.advance(3_600_000);
+  await settle(h.service);
+  return { target, h, job };
+}
+
 describe("cron webhook delivery", () => {
   it("refuses a loopback webhook unless cron.webhookAllowPrivateNetwork is set, and says which key to set", async () => {
-    const target = await receiver();
-    const h = await cronHarness();
-    open.push(h);
-    h.conversations.autoReply = () => ({ status: "ok", text: "result" });
-    const job = await h.service.add({
-      name: "w",
-      schedule: { kind: "every", every: "1h" },
-      sessionTarget: "isolated",
-      payload: { kind: "agentTurn", message: "m" },
-      delivery: { mode: "webhook", to: target.url },
-    });
-    h.clock.advance(3_600_000);
-    await settle(h.service);
+    const { target, h, job } = await runWebhookJob();
     expect(target.requests).toEqual([]);
     expect(h.service.get(job.id)!.state).toMatchObject({
       lastStatus: "ok",
@@ -49,19 +55,7 @@ describe("cron webhook delivery", () => {
   });
 
   it("POSTs the reply with the bearer token and the run id as Idempotency-Key", async () => {
-    const target = await receiver();
-    const h = await cronHarness({ cron: { webhookAllowPrivateNetwork: true, webhookToken: "hook-secret" } });
-    open.push(h);
-    h.conversations.autoReply = () => ({ status: "ok", text: "result" });
-    const job = await h.service.add({
-      name: "w",
-      schedule: { kind: "every", every: "1h" },
-      sessionTarget: "isolated",
-      payload: { kind: "agentTurn", message: "m" },
-      delivery: { mode: "webhook", to: target.url },
-    });
-    h.clock.advance(3_600_000);
-    await settle(h.service);
+    const { target, h, job } = await runWebhookJob({ cron: { webhookAllowPrivateNetwork: true, webhookToken: "hook-secret" } });
     const [run] = h.service.runs({ jobId: job.id }).entries;
     expect(target.requests).toHaveLength(1);
     expect(target.requests[0]!.headers).toMatchObject({ authorization: "Bearer hook-secret", "idempotency-key": run!.runId });
