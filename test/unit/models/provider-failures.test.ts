@@ -1,12 +1,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ModelApi, ModelStreamEvent } from "../../../src/agents/types.js";
-import { createAnthropicStream } from "../../../src/models/anthropic-provider.js";
-import { createOpenAICompletionsStream } from "../../../src/models/openai-completions-provider.js";
-import { createOpenAIResponsesStream } from "../../../src/models/openai-responses-provider.js";
+import type { ModelStreamEvent } from "../../../src/agents/types.js";
 import { CONTEXT_OVERFLOW_ERRORS, startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
 import { fakeModel, last, makeRequest, run, TEST_KEY, terminalCount, WEATHER_TOOL } from "./stream-helpers.js";
+import { PROVIDER_STREAMS } from "./provider-streams.js";
 
 let server: FakeModelServer;
 beforeAll(async () => {
@@ -14,12 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 beforeEach(() => server.reset());
-
-const PROVIDERS = [
-  { api: "anthropic-messages" as ModelApi, stream: createAnthropicStream() },
-  { api: "openai-completions" as ModelApi, stream: createOpenAICompletionsStream() },
-  { api: "openai-responses" as ModelApi, stream: createOpenAIResponsesStream() },
-];
 
 function expectError(events: ModelStreamEvent[], kind: string, retryable: boolean) {
   expect(terminalCount(events)).toBe(1);
@@ -32,7 +24,7 @@ function expectError(events: ModelStreamEvent[], kind: string, retryable: boolea
   return end;
 }
 
-describe.each(PROVIDERS)("$api: failures become one final error event", ({ api, stream }) => {
+describe.each(PROVIDER_STREAMS)("$api: failures become one final error event", ({ api, stream }) => {
   it("aborts mid-stream quickly, keeping the partial message", async () => {
     server.enqueue({ text: "a reply long enough to abort half way through", chunkDelayMs: 250 });
     const controller = new AbortController();

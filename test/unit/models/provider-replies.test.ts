@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ModelApi } from "../../../src/agents/types.js";
 import { createAnthropicStream } from "../../../src/models/anthropic-provider.js";
 import { createOpenAICompletionsStream } from "../../../src/models/openai-completions-provider.js";
 import { createOpenAIResponsesStream } from "../../../src/models/openai-responses-provider.js";
 import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
 import { fakeModel, last, makeRequest, run, terminalCount, textOf, userText, WEATHER_TOOL } from "./stream-helpers.js";
+import { PROVIDER_STREAMS } from "./provider-streams.js";
 
 let server: FakeModelServer;
 beforeAll(async () => {
@@ -13,13 +13,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-const PROVIDERS = [
-  { api: "anthropic-messages" as ModelApi, stream: createAnthropicStream(), path: "/v1/messages" },
-  { api: "openai-completions" as ModelApi, stream: createOpenAICompletionsStream(), path: "/v1/chat/completions" },
-  { api: "openai-responses" as ModelApi, stream: createOpenAIResponsesStream(), path: "/v1/responses" },
-];
-
-describe.each(PROVIDERS)("$api: replies through the real SDK", ({ api, stream, path }) => {
+describe.each(PROVIDER_STREAMS)("$api: replies through the real SDK", ({ api, stream, path }) => {
   it("streams a text reply in several deltas and ends with done", async () => {
     server.enqueue({ text: "Hello from the fake model" });
     const events = await run(stream, makeRequest(fakeModel(server, api)));

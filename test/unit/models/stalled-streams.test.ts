@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ModelApi } from "../../../src/agents/types.js";
-import { createAnthropicStream } from "../../../src/models/anthropic-provider.js";
-import { createOpenAICompletionsStream } from "../../../src/models/openai-completions-provider.js";
-import { createOpenAIResponsesStream } from "../../../src/models/openai-responses-provider.js";
 import { isSelfHosted, streamDeadlines } from "../../../src/models/stream-watchdog.js";
 import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
 import { fakeModel, last, makeRequest, run, terminalCount, textOf } from "./stream-helpers.js";
+import { PROVIDER_STREAMS } from "./provider-streams.js";
 
 let server: FakeModelServer;
 beforeAll(async () => {
@@ -14,15 +11,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-const PROVIDERS = [
-  { api: "anthropic-messages" as ModelApi, stream: createAnthropicStream() },
-  { api: "openai-completions" as ModelApi, stream: createOpenAICompletionsStream() },
-  { api: "openai-responses" as ModelApi, stream: createOpenAIResponsesStream() },
-];
-
 const SHORT = { firstByteTimeoutSeconds: 0.4, idleTimeoutSeconds: 0.4 };
 
-describe.each(PROVIDERS)("$api: a stalled stream ends as a timeout", ({ api, stream }) => {
+describe.each(PROVIDER_STREAMS)("$api: a stalled stream ends as a timeout", ({ api, stream }) => {
   it("headers, then nothing: the first-byte deadline ends the call, naming the model and the key", async () => {
     server.enqueue({ stall: "headers" });
     const events = await run(stream, makeRequest(fakeModel(server, api, SHORT)));

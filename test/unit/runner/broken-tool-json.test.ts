@@ -2,12 +2,10 @@ import { Type } from "@sinclair/typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAgentLoop } from "../../../src/agents/runner/agent-loop.js";
 import { toolText } from "../../../src/agents/tool-result.js";
-import type { AgentTool, ModelApi } from "../../../src/agents/types.js";
-import { createAnthropicStream } from "../../../src/models/anthropic-provider.js";
-import { createOpenAICompletionsStream } from "../../../src/models/openai-completions-provider.js";
-import { createOpenAIResponsesStream } from "../../../src/models/openai-responses-provider.js";
+import type { AgentTool } from "../../../src/agents/types.js";
 import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
 import { fakeModel } from "../models/stream-helpers.js";
+import { PROVIDER_STREAMS } from "../models/provider-streams.js";
 
 /** Broken tool-call JSON from the model goes back to it as a tool error; the turn goes on. */
 
@@ -17,13 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const PROVIDERS = [
-  { api: "anthropic-messages" as ModelApi, stream: createAnthropicStream() },
-  { api: "openai-completions" as ModelApi, stream: createOpenAICompletionsStream() },
-  { api: "openai-responses" as ModelApi, stream: createOpenAIResponsesStream() },
-];
-
-describe.each(PROVIDERS)("$api", ({ api, stream }) => {
+describe.each(PROVIDER_STREAMS)("$api", ({ api, stream }) => {
   it("a tool call with arguments that are not JSON is answered with an error the model sees, and the turn finishes", async () => {
     server.reset();
     let ran = 0;
