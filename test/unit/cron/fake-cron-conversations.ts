@@ -1,9 +1,8 @@
-import type { ConversationRun, ResetInput, SubmitInput, SubmitOutcome } from "../../../src/agents/conversation-port.js";
+import type { ResetInput, SubmitInput, SubmitOutcome } from "../../../src/agents/conversation-port.js";
 import type { CronConversations } from "../../../src/cron/ports.js";
+import { type ManualRun, manualRun } from "../../helpers/manual-run.js";
 
-export interface CronFakeRun extends ConversationRun {
-  finish(status: "ok" | "error" | "aborted", text?: string): void;
-}
+export type CronFakeRun = ManualRun;
 
 /**
  * The conversation core as the scheduler sees it: `submit` starts a run that the test (or
@@ -40,31 +39,16 @@ export class FakeCronConversations implements CronConversations {
   async submit(input: SubmitInput): Promise<SubmitOutcome> {
     this.submitted.push(input);
     const sessionKey = input.sessionKey!;
-    let resolve!: (run: ConversationRun) => void;
-    const run: CronFakeRun = {
-      runId: input.idempotencyKey ?? `run-${this.submitted.length}`,
-      sessionKey,
-      agentId: input.agentId ?? "main",
-      status: "running",
-      acceptedAt: Date.now(),
-      startedAt: Date.now(),
-      done: new Promise((r) => (resolve = r)),
-      finish: (status, text = "") => {
-        if (run.endedAt) return;
-        run.status = status;
-        run.endedAt = Date.now();
-        run.result = {
-          runId: run.runId,
-          payloads: text ? [{ text }] : [],
-          usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
-          durationMs: 1,
-          stopReason: status === "ok" ? "stop" : "error",
-          messages: [],
-          ...(status === "error" ? { error: { kind: "tool" as const, message: text || "model failed" } } : {}),
-        };
-        resolve(run);
-      },
-    };
+    const fields = { runId: input.idempotencyKey ?? `run-${this.submitted.length}`, sessionKey, agentId: input.agentId ?? "main" };
+    const run = manualRun(fields, (status, text) => ({
+      runId: fields.runId,
+      payloads: text ? [{ text }] : [],
+      usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+      durationMs: 1,
+      stopReason: status === "ok" ? "stop" : "error",
+      messages: [],
+      ...(status === "error" ? { error: { kind: "tool" as const, message: text || "model failed" } } : {}),
+    }));
     this.all.set(run.runId, run);
     const auto = this.autoReply?.(input);
     if (auto) queueMicrotask(() => run.finish(auto.status, auto.text));

@@ -1,19 +1,15 @@
 import type {
   AgentConversations as ConversationPort,
-  ConversationRun as PortRun,
   RunStatus,
   SubmitInput as PortSubmitInput,
   SubmitOutcome as PortSubmitOutcome,
 } from "../../../src/agents/conversation-port.js";
 import type { TranscriptMessage } from "../../../src/agents/types.js";
 import type { SessionStore } from "../../../src/sessions/store/index.js";
+import { type ManualRun, manualRun } from "../../helpers/manual-run.js";
 
 /** A submitted message: sub-agents always name its session and key it. */
 export type Submitted = PortSubmitInput & { idempotencyKey: string; sessionKey: string };
-
-interface FakeRun extends PortRun {
-  finish(status: "ok" | "error" | "aborted" | "timeout", text?: string): void;
-}
 
 /**
  * The conversation service as sub-agents see it, driven by hand: `submit` records the message
@@ -23,7 +19,7 @@ interface FakeRun extends PortRun {
 export class FakeConversations implements ConversationPort {
   readonly submitted: Submitted[] = [];
   private readonly ledger = new Map<string, RunStatus | "in_flight" | "interrupted">();
-  private readonly all = new Map<string, FakeRun>();
+  private readonly all = new Map<string, ManualRun>();
   private readonly histories = new Map<string, TranscriptMessage[]>();
 
   constructor(private readonly store: SessionStore) {}
@@ -43,38 +39,28 @@ export class FakeConversations implements ConversationPort {
     this.submitted.push({ ...input, idempotencyKey, sessionKey });
     this.store.ensure(sessionKey);
     this.push(sessionKey, { role: "user", content: input.message, timestamp: Date.now(), ...(input.provenance ? { provenance: input.provenance } : {}) });
-    let resolve!: (r: PortRun) => void;
-    const run: FakeRun = {
-      runId: idempotencyKey,
-      sessionKey,
-      agentId: input.agentId ?? "main",
-      status: "running",
-      acceptedAt: Date.now(),
-      startedAt: Date.now(),
-      done: new Promise((r) => (resolve = r)),
-      finish: (status, text = "") => {
-        if (run.endedAt) return;
-        run.status = status;
-        run.endedAt = Date.now();
-        run.result = {
-          runId: idempotencyKey,
-          messages: [],
-          payloads: text ? [{ text }] : [],
-          usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 },
-          durationMs: 7,
-          stopReason: status === "ok" ? "stop" : status === "aborted" ? "aborted" : "error",
-        };
+    const fields = { runId: idempotencyKey, sessionKey, agentId: input.agentId ?? "main" };
+    const run = manualRun(
+      fields,
+      (status, text) => ({
+        runId: idempotencyKey,
+        messages: [],
+        payloads: text ? [{ text }] : [],
+        usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 },
+        durationMs: 7,
+        stopReason: status === "ok" ? "stop" : status === "aborted" ? "aborted" : "error",
+      }),
+      (status, text) => {
         if (text) this.push(sessionKey, { role: "assistant", content: [{ type: "text", text }], timestamp: Date.now(), stopReason: "stop" });
         this.ledger.set(idempotencyKey, status);
-        resolve(run);
       },
-    };
+    );
     this.all.set(run.runId, run);
     return { kind: "accepted", run, queued: "started" };
   }
 
   abort(sessionKey: string): string[] {
-    const active = this.runs.activeFor(sessionKey) as FakeRun[];
+    const active = this.runs.activeFor(sessionKey) as ManualRun[];
     for (const run of active) run.finish("aborted");
     return active.map((r) => r.runId);
   }
@@ -84,7 +70,7 @@ export class FakeConversations implements ConversationPort {
   }
 
   /** The run started for the message with this key (the spawn's runId, an announcement's key…). */
-  run(key: string): FakeRun {
+  run(key: string): ManualRun {
     const run = this.all.get(key);
     if (!run) throw new Error(`no run ${key}; submitted: ${this.submitted.map((s) => s.idempotencyKey).join(", ")}`);
     return run;
