@@ -1,12 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import type { GatewayProcess } from "../helpers/gateway-process.js";
 import { mutateText, mutateValue, randomValue, Rng } from "../helpers/fuzz.js";
-import { agentConfig, makeFastTempDir, removeFastTempDirs, startOn, transcriptFiles } from "../helpers/reliability.js";
-import { Rpc } from "../helpers/rpc.js";
+import { transcriptFiles } from "../helpers/reliability.js";
+import { useRpcGateway } from "../helpers/rpc-gateway.js";
 import { connectParams, openOperator, TestSocket } from "../helpers/ws-client.js";
 
 /**
@@ -20,33 +18,19 @@ import { connectParams, openOperator, TestSocket } from "../helpers/ws-client.js
 const TOKEN = "fuzz-token";
 const SEED = 0x0c1a_0021;
 const CONTROL = "agent:main:fuzz-control";
-let server: FakeModelServer;
-let gw: GatewayProcess;
-let rpc: Rpc;
-let stateDir: string;
-let validConfig: Record<string, any>;
 const acked: string[] = [];
 
-beforeAll(async () => {
-  server = await startFakeModelServer();
-  stateDir = makeFastTempDir();
-  validConfig = agentConfig(server, stateDir, { http: true }) as Record<string, any>;
-  validConfig.gateway.http.endpoints.responses = { enabled: true };
-  fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(validConfig));
-  gw = await startOn(stateDir, TOKEN);
-  rpc = new Rpc((await openOperator(gw.url, TOKEN)).sock);
-});
-afterAll(async () => {
-  rpc?.sock.close();
-  await gw?.stop();
-  await server?.close();
-  removeFastTempDirs();
+const fixture = useRpcGateway(TOKEN, {
+  http: true,
+  configure: (config) => {
+    config.gateway.http.endpoints.responses = { enabled: true };
+  },
 });
 
 /** One acknowledged message to the control session; its text is kept to find it later. */
 async function controlMessage(n: number): Promise<void> {
   const text = `control message ${n}`;
-  const res = await rpc.request("chat.send", { sessionKey: CONTROL, message: text, idempotencyKey: `control-${n}` }, 20_000);
+  const res = await fixture.rpc.request("chat.send", { sessionKey: CONTROL, message: text, idempotencyKey: `control-${n}` }, 20_000);
   expect(res.ok, JSON.stringify(res.error)).toBe(true);
   acked.push(text);
 }
@@ -73,7 +57,7 @@ describe("fuzz lane", () => {
     // 1. Protocol frames: mutated requests on an authenticated socket, junk before the handshake.
     const sockets: TestSocket[] = [];
     const reopen = async () => {
-      const sock = (await openOperator(gw.url, TOKEN)).sock;
+      const sock = (await openOperator(fixture.gw.url, TOKEN)).sock;
       sockets.push(sock);
       return sock;
     };
@@ -86,7 +70,7 @@ describe("fuzz lane", () => {
       if (i % 50 === 0) await controlMessage(n++);
     }
     for (let i = 0; i < 20; i += 1) {
-      const raw = await openRaw(gw.url);
+      const raw = await openRaw(fixture.gw.url);
       const connect = { type: "req", id: "c1", method: "connect", params: connectParams(TOKEN) };
       raw.send(rng.chance(0.5) ? JSON.stringify(mutateValue(rng, connect)) : mutateText(rng, JSON.stringify(randomValue(rng))));
       raw.close();
@@ -97,7 +81,7 @@ describe("fuzz lane", () => {
     expect(responses.some((f) => f.ok === true)).toBe(true);
     expect(responses.some((f) => f.ok === false)).toBe(true);
     for (const sock of sockets) sock.close();
-    expect((await rpc.request("health", {})).ok).toBe(true);
+    expect((await fixture.rpc.request("health", {})).ok).toBe(true);
 
     // 2. /v1 bodies: mutated chat completions and responses requests.
     const bodies = [
@@ -120,7 +104,7 @@ describe("fuzz lane", () => {
     for (let i = 0; i < 120; i += 1) {
       const seed = rng.pick(bodies);
       const json = JSON.stringify(mutateValue(rng, seed.body)) ?? "null";
-      const res = await fetch(`${gw.httpUrl}${seed.path}`, {
+      const res = await fetch(`${fixture.gw.httpUrl}${seed.path}`, {
         method: "POST",
         headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
         body: rng.chance(0.25) ? mutateText(rng, json) : json,
@@ -136,37 +120,37 @@ describe("fuzz lane", () => {
     // 3. Config files through hot reload: broken bytes and mutated sections; the gateway keeps
     //    serving. gateway.*, logging and the workspace stay as they were (they would restart the
     //    gateway or write outside the test's dirs, which is not what this lane checks).
-    const configFile = path.join(stateDir, "openclaw.json");
+    const configFile = path.join(fixture.stateDir, "openclaw.json");
     for (let i = 0; i < 12; i += 1) {
-      const mutated: Record<string, any> = { ...validConfig };
+      const mutated: Record<string, any> = { ...fixture.config };
       for (const section of ["agents", "models", "session", "messages", "tools"]) {
-        if (rng.chance(0.4)) mutated[section] = mutateValue(rng, validConfig[section] ?? {});
+        if (rng.chance(0.4)) mutated[section] = mutateValue(rng, fixture.config[section] ?? {});
       }
       if (mutated.agents && typeof mutated.agents === "object" && mutated.agents.defaults && typeof mutated.agents.defaults === "object") {
-        mutated.agents = { ...mutated.agents, defaults: { ...mutated.agents.defaults, workspace: validConfig.agents.defaults.workspace } };
+        mutated.agents = { ...mutated.agents, defaults: { ...mutated.agents.defaults, workspace: fixture.config.agents.defaults.workspace } };
       }
       const text = JSON.stringify(mutated);
       fs.writeFileSync(`${configFile}.tmp`, rng.chance(0.3) ? mutateText(rng, text) : text);
       fs.renameSync(`${configFile}.tmp`, configFile);
       await new Promise((resolve) => setTimeout(resolve, 400));
-      expect((await rpc.request("health", {})).ok).toBe(true);
+      expect((await fixture.rpc.request("health", {})).ok).toBe(true);
     }
-    fs.writeFileSync(`${configFile}.tmp`, JSON.stringify(validConfig));
+    fs.writeFileSync(`${configFile}.tmp`, JSON.stringify(fixture.config));
     fs.renameSync(`${configFile}.tmp`, configFile);
     // The restored config is in force once a fresh session is answered again.
     for (let attempt = 0; ; attempt += 1) {
-      const res = await rpc.request("chat.send", { sessionKey: `agent:main:fuzz-restored-${attempt}`, message: "back to normal?", idempotencyKey: `restored-${attempt}` });
-      const waited = res.ok ? await rpc.request("agent.wait", { runId: `restored-${attempt}`, timeoutMs: 10_000 }, 15_000) : undefined;
+      const res = await fixture.rpc.request("chat.send", { sessionKey: `agent:main:fuzz-restored-${attempt}`, message: "back to normal?", idempotencyKey: `restored-${attempt}` });
+      const waited = res.ok ? await fixture.rpc.request("agent.wait", { runId: `restored-${attempt}`, timeoutMs: 10_000 }, 15_000) : undefined;
       if (waited?.payload.status === "ok") break;
       if (attempt >= 20) throw new Error(`the restored config never took effect: ${JSON.stringify(waited?.payload ?? res.error)}`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
 
     // 4. Transcript lines: a session's transcript gets mutated lines appended behind the store's back.
-    const probe = await rpc.request("chat.send", { sessionKey: "agent:main:fuzz-transcript", message: "first", idempotencyKey: "tr-1" });
+    const probe = await fixture.rpc.request("chat.send", { sessionKey: "agent:main:fuzz-transcript", message: "first", idempotencyKey: "tr-1" });
     expect(probe.ok).toBe(true);
-    expect((await rpc.request("agent.wait", { runId: "tr-1", timeoutMs: 20_000 }, 25_000)).payload.status).toBe("ok");
-    const before = new Set(transcriptFiles(stateDir));
+    expect((await fixture.rpc.request("agent.wait", { runId: "tr-1", timeoutMs: 20_000 }, 25_000)).payload.status).toBe("ok");
+    const before = new Set(transcriptFiles(fixture.stateDir));
     const file = [...before].find((f) => fs.readFileSync(f, "utf8").includes('"first"'))!;
     const sample = fs
       .readFileSync(file, "utf8")
@@ -177,18 +161,19 @@ describe("fuzz lane", () => {
       const line = JSON.stringify(mutateValue(rng, rng.pick(sample))) ?? "null";
       fs.appendFileSync(file, `${rng.chance(0.2) ? mutateText(rng, line) : line}\n`);
     }
-    const after = await rpc.request("chat.send", { sessionKey: "agent:main:fuzz-transcript", message: "after the junk", idempotencyKey: "tr-2" });
+    const after = await fixture.rpc.request("chat.send", { sessionKey: "agent:main:fuzz-transcript", message: "after the junk", idempotencyKey: "tr-2" });
     expect(after.ok, JSON.stringify(after.error)).toBe(true);
-    expect((await rpc.request("agent.wait", { runId: "tr-2", timeoutMs: 20_000 }, 25_000)).payload.status).toBe("ok");
-    expect((await rpc.request("chat.history", { sessionKey: "agent:main:fuzz-transcript" })).ok).toBe(true);
+    expect((await fixture.rpc.request("agent.wait", { runId: "tr-2", timeoutMs: 20_000 }, 25_000)).payload.status).toBe("ok");
+    expect((await fixture.rpc.request("chat.history", { sessionKey: "agent:main:fuzz-transcript" })).ok).toBe(true);
     await controlMessage(n++);
 
     // The process is up, healthy, and the control session holds every acknowledged message.
-    expect(gw.proc.exitCode).toBeNull();
-    expect((await rpc.request("health", {})).ok).toBe(true);
+    expect(fixture.gw.proc.exitCode).toBeNull();
+    expect((await fixture.rpc.request("health", {})).ok).toBe(true);
     // A control turn that met a broken config ends in error; its message is kept all the same.
-    for (let i = 0; i < n; i += 1) expect(["ok", "error"]).toContain((await rpc.request("agent.wait", { runId: `control-${i}`, timeoutMs: 20_000 }, 25_000)).payload.status);
-    const history = await rpc.request("chat.history", { sessionKey: CONTROL, limit: 1000 });
+    for (let i = 0; i < n; i += 1)
+      expect(["ok", "error"]).toContain((await fixture.rpc.request("agent.wait", { runId: `control-${i}`, timeoutMs: 20_000 }, 25_000)).payload.status);
+    const history = await fixture.rpc.request("chat.history", { sessionKey: CONTROL, limit: 1000 });
     const texts = JSON.stringify(history.payload.messages);
     for (const text of acked) expect(texts).toContain(text);
   }, 120_000);

@@ -2,13 +2,10 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import type { GatewayProcess } from "../helpers/gateway-process.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { rawHttp, rawJsonPost } from "../helpers/raw-http.js";
-import { allSessionFiles, chatRequests, lastUserText, makeAgentState, messageText, removeFastTempDirs, startOn } from "../helpers/reliability.js";
-import { Rpc } from "../helpers/rpc.js";
-import { openOperator } from "../helpers/ws-client.js";
+import { allSessionFiles, chatRequests, lastUserText, messageText } from "../helpers/reliability.js";
+import { useRpcGateway } from "../helpers/rpc-gateway.js";
 
 /**
  * Issue 4 § Reliability: "Hostile input to the HTTP endpoint (bad JSON, huge body, wrong types,
@@ -21,24 +18,11 @@ import { openOperator } from "../helpers/ws-client.js";
  */
 
 const TOKEN = "rel-http-token";
-let server: FakeModelServer;
-let gw: GatewayProcess;
-let rpc: Rpc;
-let stateDir: string;
 let url: string;
 
-beforeAll(async () => {
-  server = await startFakeModelServer();
-  stateDir = makeAgentState(server, { http: true });
-  gw = await startOn(stateDir, TOKEN);
-  url = `${gw.httpUrl}/v1/chat/completions`;
-  rpc = new Rpc((await openOperator(gw.url, TOKEN)).sock);
-});
-afterAll(async () => {
-  rpc?.sock.close();
-  await gw?.stop();
-  await server?.close();
-  removeFastTempDirs();
+const fixture = useRpcGateway(TOKEN, { http: true });
+beforeAll(() => {
+  url = `${fixture.gw.httpUrl}/v1/chat/completions`;
 });
 
 const VALID = { model: "openclaw", messages: [{ role: "user", content: "hello" }] };
@@ -51,13 +35,13 @@ interface Snapshot {
 }
 
 async function snapshot(): Promise<Snapshot> {
-  const list = await rpc.request("sessions.list", { limit: 10_000 });
+  const list = await fixture.rpc.request("sessions.list", { limit: 10_000 });
   expect(list.ok, JSON.stringify(list.error)).toBe(true);
-  const ledgerFile = path.join(stateDir, "gateway", "idempotency.jsonl");
+  const ledgerFile = path.join(fixture.stateDir, "gateway", "idempotency.jsonl");
   return {
     sessions: list.payload.sessions.length,
-    files: allSessionFiles(stateDir),
-    modelRequests: chatRequests(server).length,
+    files: allSessionFiles(fixture.stateDir),
+    modelRequests: chatRequests(fixture.server).length,
     ledger: fs.existsSync(ledgerFile) ? fs.readFileSync(ledgerFile, "utf8") : "",
   };
 }
@@ -214,7 +198,7 @@ describe("hostile input to POST /v1/chat/completions", () => {
       ["tab inside", "agent:main:a\tb"],
     ];
     for (const [label, key] of cases) {
-      const res = await rawHttp(gw.port, rawJsonPost("/v1/chat/completions", JSON.stringify(VALID), [`Authorization: Bearer ${TOKEN}`, `x-openclaw-session-key: ${key}`]));
+      const res = await rawHttp(fixture.gw.port, rawJsonPost("/v1/chat/completions", JSON.stringify(VALID), [`Authorization: Bearer ${TOKEN}`, `x-openclaw-session-key: ${key}`]));
       let json: any;
       try {
         json = JSON.parse(res.body);
@@ -231,7 +215,7 @@ describe("hostile input to POST /v1/chat/completions", () => {
     // runs, so the gateway's server-level client-error handler decides the body.
     for (const ctl of ["\u0001", "\u001b[31m", "\u0000", "\u007f"]) {
       const res = await rawHttp(
-        gw.port,
+        fixture.gw.port,
         rawJsonPost("/v1/chat/completions", JSON.stringify(VALID), [`Authorization: Bearer ${TOKEN}`, `x-openclaw-session-key: agent:main:a${ctl}b`]),
       );
       let json: any;
@@ -247,16 +231,16 @@ describe("hostile input to POST /v1/chat/completions", () => {
   it("changed nothing: same sessions, no new files, no idempotency record, no model request", async () => {
     const after = await snapshot();
     expect(after).toEqual(before);
-    expect(chatRequests(server)).toHaveLength(0);
-    expect((await fetch(`${gw.httpUrl}/readyz`)).status).toBe(200);
-    expect(gw.proc.exitCode).toBeNull();
+    expect(chatRequests(fixture.server)).toHaveLength(0);
+    expect((await fetch(`${fixture.gw.httpUrl}/readyz`)).status).toBe(200);
+    expect(fixture.gw.proc.exitCode).toBeNull();
   });
 });
 
 describe("afterwards the endpoint works with the real openai SDK", () => {
   it("answers non-streaming and streaming; the same `user` continues the same session", async () => {
-    server.setResponder((req) => ({ text: `A:${lastUserText(req)}` }));
-    const client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: TOKEN, maxRetries: 0 });
+    fixture.server.setResponder((req) => ({ text: `A:${lastUserText(req)}` }));
+    const client = new OpenAI({ baseURL: `${fixture.gw.httpUrl}/v1`, apiKey: TOKEN, maxRetries: 0 });
     const before = await snapshot();
 
     const plain = await client.chat.completions.create({ model: "openclaw", user: "alice", messages: [{ role: "user", content: "first question" }] });
@@ -284,7 +268,7 @@ describe("afterwards the endpoint works with the real openai SDK", () => {
     expect(sawUsage).toBe(true);
 
     // One model request per call, and the second one saw the first turn: same session.
-    const requests = chatRequests(server);
+    const requests = chatRequests(fixture.server);
     expect(requests.length).toBe(before.modelRequests + 2);
     const context = JSON.stringify(requests.at(-1)!.body.messages);
     expect(context).toContain("first question");
@@ -295,7 +279,7 @@ describe("afterwards the endpoint works with the real openai SDK", () => {
     // OpenAI's API has no idempotency key: nobody can re-send a completion's run id, so the
     // ledger keeps no record of it (in memory or on disk).
     expect(after.ledger).toBe(before.ledger);
-    const history = await rpc.request("chat.history", { sessionKey: "agent:main:openai-user:alice" });
+    const history = await fixture.rpc.request("chat.history", { sessionKey: "agent:main:openai-user:alice" });
     expect(history.payload.messages.map((m: any) => `${m.role}:${messageText(m)}`)).toEqual([
       "user:first question",
       "assistant:A:first question",
@@ -304,8 +288,8 @@ describe("afterwards the endpoint works with the real openai SDK", () => {
     ]);
 
     // A wrong key through the SDK raises its usual error class.
-    const bad = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: "wrong", maxRetries: 0 });
+    const bad = new OpenAI({ baseURL: `${fixture.gw.httpUrl}/v1`, apiKey: "wrong", maxRetries: 0 });
     await expect(bad.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "hi" }] })).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
-    expect(chatRequests(server).length).toBe(before.modelRequests + 2);
+    expect(chatRequests(fixture.server).length).toBe(before.modelRequests + 2);
   });
 });

@@ -1,11 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import type { GatewayProcess } from "../helpers/gateway-process.js";
-import { lastUserText, makeFastTempDir, removeFastTempDirs, startOn, agentConfig } from "../helpers/reliability.js";
-import { Rpc } from "../helpers/rpc.js";
-import { openOperator } from "../helpers/ws-client.js";
-import fs from "node:fs";
-import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { lastUserText } from "../helpers/reliability.js";
+import { useRpcGateway } from "../helpers/rpc-gateway.js";
 
 /**
  * A provider that answers with headers and then only keep-alive comments must not hold its turn
@@ -15,50 +10,38 @@ import path from "node:path";
 
 const TOKEN = "stalled-model-token";
 const STALLED = 10;
-let server: FakeModelServer;
-let gw: GatewayProcess;
-let rpc: Rpc;
 
-beforeAll(async () => {
-  server = await startFakeModelServer();
-  server.setResponder((req) => (lastUserText(req).startsWith("stall") ? { stall: "headers", keepAliveMs: 100 } : { text: `answer to ${lastUserText(req)}` }));
-  const stateDir = makeFastTempDir();
-  const config = agentConfig(server, stateDir, { agentDefaults: { maxConcurrent: 4 } }) as any;
-  Object.assign(config.models.providers.fake, { firstByteTimeoutSeconds: 2, idleTimeoutSeconds: 2 });
-  fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config));
-  gw = await startOn(stateDir, TOKEN);
-  rpc = new Rpc((await openOperator(gw.url, TOKEN)).sock);
+const fixture = useRpcGateway(TOKEN, {
+  agentDefaults: { maxConcurrent: 4 },
+  configure: (config) => Object.assign(config.models.providers.fake, { firstByteTimeoutSeconds: 2, idleTimeoutSeconds: 2 }),
 });
-afterAll(async () => {
-  rpc?.sock.close();
-  await gw?.stop();
-  await server?.close();
-  removeFastTempDirs();
+beforeAll(() => {
+  fixture.server.setResponder((req) => (lastUserText(req).startsWith("stall") ? { stall: "headers", keepAliveMs: 100 } : { text: `answer to ${lastUserText(req)}` }));
 });
 
 describe("stalled model streams", () => {
   it("ten stalled sessions end with a clear error and do not starve an unrelated session", async () => {
     for (let i = 0; i < STALLED; i += 1) {
-      const res = await rpc.request("chat.send", { sessionKey: `stalled-${i}`, message: `stall ${i}`, idempotencyKey: `stall-${i}` });
+      const res = await fixture.rpc.request("chat.send", { sessionKey: `stalled-${i}`, message: `stall ${i}`, idempotencyKey: `stall-${i}` });
       expect(res.ok, JSON.stringify(res.error)).toBe(true);
     }
-    const unrelated = await rpc.request("chat.send", { sessionKey: "unrelated", message: "hello", idempotencyKey: "unrelated-1" });
+    const unrelated = await fixture.rpc.request("chat.send", { sessionKey: "unrelated", message: "hello", idempotencyKey: "unrelated-1" });
     expect(unrelated.ok).toBe(true);
-    const waited = await rpc.request("agent.wait", { runId: "unrelated-1", timeoutMs: 60_000 }, 65_000);
+    const waited = await fixture.rpc.request("agent.wait", { runId: "unrelated-1", timeoutMs: 60_000 }, 65_000);
     expect(waited.payload.status).toBe("ok");
-    const history = await rpc.request("chat.history", { sessionKey: "unrelated" });
+    const history = await fixture.rpc.request("chat.history", { sessionKey: "unrelated" });
     expect(JSON.stringify(history.payload.messages)).toContain("answer to hello");
 
     for (let i = 0; i < STALLED; i += 1) {
-      const stalled = await rpc.request("agent.wait", { runId: `stall-${i}`, timeoutMs: 60_000 }, 65_000);
+      const stalled = await fixture.rpc.request("agent.wait", { runId: `stall-${i}`, timeoutMs: 60_000 }, 65_000);
       expect(stalled.payload.status).toBe("error");
       expect(stalled.payload.error).toContain("model fake/fake-model sent nothing for 2 s");
       expect(stalled.payload.error).toContain("models.providers.fake.firstByteTimeoutSeconds");
     }
     // Each stalled session still answers once its model does.
-    const again = await rpc.request("chat.send", { sessionKey: "stalled-0", message: "hello again", idempotencyKey: "stall-0-again" });
+    const again = await fixture.rpc.request("chat.send", { sessionKey: "stalled-0", message: "hello again", idempotencyKey: "stall-0-again" });
     expect(again.ok).toBe(true);
-    const ok = await rpc.request("agent.wait", { runId: "stall-0-again", timeoutMs: 30_000 }, 35_000);
+    const ok = await fixture.rpc.request("agent.wait", { runId: "stall-0-again", timeoutMs: 30_000 }, 35_000);
     expect(ok.payload.status).toBe("ok");
   }, 120_000);
 });
