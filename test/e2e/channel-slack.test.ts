@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeSlack, type FakeSlack, type FakeSlackMessage } from "../fakes/slack-server.js";
+import { agentTurnTo } from "../helpers/chat-session.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { chatRequests, lastUserText, requestMessages, sleep, waitUntil } from "../helpers/reliability.js";
+import { chatRequests, lastUserText, sleep, waitUntil } from "../helpers/reliability.js";
 import { openOperator } from "../helpers/ws-client.js";
 
 /**
@@ -102,13 +102,7 @@ describe("Slack channel (Socket Mode)", () => {
     await waitUntil(() => repliesIn(dmChannel).length === 1, 10_000, "the DM reply");
     const { sock } = await openOperator(gw.url, gw.token);
     try {
-      const turn = async (to: string) => {
-        const ack = await sock.request("agent", { message: `via ${to}`, agentId: "main", to, channel: "slack", deliver: false, idempotencyKey: randomUUID() });
-        expect(ack.ok, JSON.stringify(ack.error)).toBe(true);
-        const final = await sock.waitFor((f) => f.type === "res" && f.id === ack.id && f.payload?.status !== "accepted", 20_000);
-        expect(final.payload.status).toBe("ok");
-        return requestMessages(chatRequests(model).at(-1)!).map((m) => m.text);
-      };
+      const turn = (to: string) => agentTurnTo(sock, model, "slack", to);
       // The user, and the DM conversation with them, are the same peer: the DM's session.
       expect(await turn(`user:${userId}`)).toEqual(expect.arrayContaining(["my name is Cy", `via user:${userId}`]));
       expect(await turn(`channel:${dmChannel}`)).toEqual(expect.arrayContaining(["my name is Cy", `via channel:${dmChannel}`]));

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
+import type { FakeModelServer } from "../fakes/model-server.js";
+import { chatRequests, requestMessages } from "./reliability.js";
 import type { Frame, TestSocket } from "./ws-client.js";
 
 /** Sends a message and waits for the run's final (or error/aborted) chat event. */
@@ -8,6 +10,19 @@ export async function askAndWait(sock: TestSocket, sessionKey: string, message: 
   const res = await sock.request("chat.send", { sessionKey, message, idempotencyKey: key });
   expect(res.ok).toBe(true);
   return sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && ["final", "error", "aborted"].includes(f.payload.state), timeoutMs);
+}
+
+/**
+ * `agent` for the main agent, `to` a peer on `channel`, with `deliver: false` (nothing is sent
+ * there): waits for the final response and expects "ok". Returns the texts of the messages the
+ * model was sent last, i.e. the session the turn continued.
+ */
+export async function agentTurnTo(sock: TestSocket, model: FakeModelServer, channel: string, to: string): Promise<string[]> {
+  const ack = await sock.request("agent", { message: `via ${to}`, agentId: "main", to, channel, deliver: false, idempotencyKey: randomUUID() });
+  expect(ack.ok, JSON.stringify(ack.error)).toBe(true);
+  const final = await sock.waitFor((f) => f.type === "res" && f.id === ack.id && f.payload?.status !== "accepted", 20_000);
+  expect(final.payload.status).toBe("ok");
+  return requestMessages(chatRequests(model).at(-1)!).map((m) => m.text);
 }
 
 export async function chatHistory(sock: TestSocket, sessionKey: string): Promise<any[]> {
