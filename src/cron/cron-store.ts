@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
+import { loadSqlite } from "../infra/sqlite-module.js";
 import type { CronDeliveryStatus, CronJob, CronRunEntry, CronRunStatus } from "./types.js";
 
 type Database = BetterSqlite3.Database;
@@ -18,18 +19,6 @@ export interface RunQuery {
   limit: number;
   offset: number;
   sortDir: "asc" | "desc";
-}
-
-let sqliteModule: Promise<typeof BetterSqlite3> | undefined;
-
-function loadSqlite(): Promise<typeof BetterSqlite3> {
-  sqliteModule ??= import("better-sqlite3")
-    .then((mod) => (mod.default ?? mod) as typeof BetterSqlite3)
-    .catch((error: unknown) => {
-      sqliteModule = undefined;
-      throw new Error(`cron unavailable: the SQLite module (better-sqlite3) did not load: ${(error as Error).message}. Reinstall with npm ci.`);
-    });
-  return sqliteModule;
 }
 
 /**
@@ -61,7 +50,7 @@ export class CronStore {
   }
 
   static async open(stateDir: string): Promise<CronStore> {
-    const Database = await loadSqlite();
+    const Database = await loadSqlite("cron");
     const file = CronStore.fileIn(stateDir);
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     let db: Database;

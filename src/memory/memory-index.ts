@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../infra/logger.js";
+import { loadSqlite, type SqliteConstructor } from "../infra/sqlite-module.js";
 import { createRemoteEmbedder, EmbeddingError, type Embedder } from "./embeddings.js";
 import { checkDims, syncMemoryIndex, type SyncProgress, type SyncReport } from "./indexer.js";
 import { MemoryStore, type IndexIdentity } from "./memory-store.js";
@@ -10,7 +11,7 @@ import { rankCandidates, type Candidate } from "./ranking.js";
 import { MAX_QUERY_CHARS } from "./query-terms.js";
 import { fileNameMatches, firstChunksOf, InProcessVectors, textLeg, vecLeg } from "./search-legs.js";
 import type { MemorySettings } from "./settings.js";
-import { loadSqlite, loadVectorExtension, type SqliteDatabase } from "./sqlite-runtime.js";
+import { loadVectorExtension, type SqliteDatabase } from "./sqlite-runtime.js";
 import { MemoryUnavailableError, type MemorySearchOptions, type MemorySearchResponse, type MemoryStatus } from "./types.js";
 
 const SNIPPET_CHARS = 700;
@@ -57,7 +58,7 @@ export class MemoryIndex {
   ) {}
 
   static async open(options: MemoryIndexOptions): Promise<MemoryIndex> {
-    const Database = await loadSqlite();
+    const Database = await loadSqlite("memory");
     fs.mkdirSync(path.dirname(options.dbPath), { recursive: true, mode: 0o700 });
     const existed = fs.existsSync(options.dbPath);
     let opened = await tryOpen(Database, options);
@@ -343,7 +344,7 @@ export class MemoryIndex {
 
 type Opened = { db: SqliteDatabase; store: MemoryStore; vec: Awaited<ReturnType<typeof loadVectorExtension>> };
 
-async function tryOpen(Database: Awaited<ReturnType<typeof loadSqlite>>, options: MemoryIndexOptions): Promise<Opened | { error: string }> {
+async function tryOpen(Database: SqliteConstructor, options: MemoryIndexOptions): Promise<Opened | { error: string }> {
   let db: SqliteDatabase | undefined;
   try {
     db = new Database(options.dbPath);

@@ -2,24 +2,6 @@ import type BetterSqlite3 from "better-sqlite3";
 
 export type SqliteDatabase = BetterSqlite3.Database;
 export type Statement = BetterSqlite3.Statement;
-type DatabaseConstructor = typeof BetterSqlite3;
-
-let constructorPromise: Promise<DatabaseConstructor> | undefined;
-
-/**
- * better-sqlite3 is loaded on first use, not with the gateway: a gateway whose agents never
- * touch memory pays nothing for the native module.
- */
-export function loadSqlite(): Promise<DatabaseConstructor> {
-  constructorPromise ??= import("better-sqlite3")
-    .then((mod) => (mod.default ?? mod) as DatabaseConstructor)
-    .catch((error: unknown) => {
-      constructorPromise = undefined;
-      throw new Error(`memory unavailable: the SQLite module (better-sqlite3) did not load: ${(error as Error).message}. Reinstall with npm ci.`);
-    });
-  return constructorPromise;
-}
-
 export type VectorExtension = { ok: true; version: string } | { ok: false; reason: string };
 
 /**

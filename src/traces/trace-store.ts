@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
+import { loadSqlite } from "../infra/sqlite-module.js";
 import type { ToolCallOutline, TraceRecord, TraceSummary } from "./types.js";
 
 type Database = BetterSqlite3.Database;
@@ -53,19 +54,6 @@ export function tracesDbPath(stateDir: string): string {
   return path.join(stateDir, "traces", "traces.sqlite");
 }
 
-let sqlite: Promise<typeof BetterSqlite3> | undefined;
-
-/** better-sqlite3 loads with the first trace written or read, never at start-up. */
-function loadSqlite(): Promise<typeof BetterSqlite3> {
-  sqlite ??= import("better-sqlite3")
-    .then((mod) => (mod.default ?? mod) as typeof BetterSqlite3)
-    .catch((error: unknown) => {
-      sqlite = undefined;
-      throw new Error(`traces unavailable: the SQLite module (better-sqlite3) did not load: ${(error as Error).message}. Reinstall with npm ci.`);
-    });
-  return sqlite;
-}
-
 /**
  * Run traces in SQLite (`<state>/traces/traces.sqlite`): one row per run with its summary
  * columns and the full trace as JSON, and each distinct system prompt once, by its hash.
@@ -84,7 +72,7 @@ export class TraceStore {
   /** Opens (creating when `create`) the store; undefined when it does not exist and `create` is false. */
   static async open(file: string, opts: { create: boolean }): Promise<TraceStore | undefined> {
     if (!opts.create && !fs.existsSync(file)) return undefined;
-    const Sqlite = await loadSqlite();
+    const Sqlite = await loadSqlite("traces");
     if (opts.create) fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const db = new Sqlite(file, opts.create ? {} : { fileMustExist: true });
     try {
