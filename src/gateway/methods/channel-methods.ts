@@ -7,6 +7,12 @@ import type { MethodRegistry } from "./registry.js";
 
 const LABELS: Record<string, string> = { telegram: "Telegram", discord: "Discord", slack: "Slack" };
 
+/** `pairing.approve` and `pairing.reject`: the pairing code a DM sender was given, on a channel (and account). */
+const PAIRING_ANSWER_PARAMS = Type.Object(
+  { channel: Type.String({ minLength: 1 }), code: Type.String({ minLength: 1, maxLength: 32 }), accountId: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
+
 /**
  * `send` (direct delivery, see docs/channels.md), `channels.status`, and the DM pairing methods
  * behind `openclaw pairing list|approve|reject`. `channels()` is undefined while no channel is configured.
@@ -49,10 +55,7 @@ export function registerChannelMethods(registry: MethodRegistry, channels: () =>
   registry.register({
     name: "pairing.approve",
     scope: "operator.admin",
-    params: Type.Object(
-      { channel: Type.String({ minLength: 1 }), code: Type.String({ minLength: 1, maxLength: 32 }), accountId: Type.Optional(Type.String()) },
-      { additionalProperties: false },
-    ),
+    params: PAIRING_ANSWER_PARAMS,
     handler: (params) => {
       const approved = require().approvePairing(params.channel.toLowerCase(), params.code, params.accountId?.toLowerCase());
       if (!approved)
@@ -64,10 +67,7 @@ export function registerChannelMethods(registry: MethodRegistry, channels: () =>
   registry.register({
     name: "pairing.reject",
     scope: "operator.admin",
-    params: Type.Object(
-      { channel: Type.String({ minLength: 1 }), code: Type.String({ minLength: 1, maxLength: 32 }), accountId: Type.Optional(Type.String()) },
-      { additionalProperties: false },
-    ),
+    params: PAIRING_ANSWER_PARAMS,
     handler: (params) => {
       const rejected = require().rejectPairing(params.channel.toLowerCase(), params.code, params.accountId?.toLowerCase());
       if (!rejected)
