@@ -3,6 +3,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { fakeModelConfig } from "./fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "./gateway-process.js";
+import { type FixtureState, startedFixture } from "./started-fixture.js";
 
 type FakeTelegramOptions = Parameters<typeof startFakeTelegram>[0];
 
@@ -92,11 +93,10 @@ export interface FakeModelGateway {
  * forgets its requests and replies.
  */
 export function useFakeModelGateway(options: { configure?: (config: any) => void } = {}): FakeModelGateway {
-  let model: FakeModelServer | undefined;
-  let gw: GatewayProcess | undefined;
+  const state: FixtureState<FakeModelGateway> = {};
 
   beforeAll(async () => {
-    model = await startFakeModelServer();
+    const model = (state.model = await startFakeModelServer());
     const stateDir = makeTempDir();
     let content = fakeModelConfig(model, stateDir);
     if (options.configure) {
@@ -104,22 +104,13 @@ export function useFakeModelGateway(options: { configure?: (config: any) => void
       options.configure(config);
       content = JSON.stringify(config, null, 2);
     }
-    gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
+    state.gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
   });
   afterAll(async () => {
-    await gw?.stop();
-    await model?.close();
+    await state.gw?.stop();
+    await state.model?.close();
   });
-  beforeEach(() => model?.reset());
+  beforeEach(() => state.model?.reset());
 
-  return {
-    get model() {
-      if (!model) throw new Error("the fake model server is not started yet: use it inside a test or a hook");
-      return model;
-    },
-    get gw() {
-      if (!gw) throw new Error("the gateway is not started yet: use it inside a test or a hook");
-      return gw;
-    },
-  };
+  return startedFixture(state);
 }

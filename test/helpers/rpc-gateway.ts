@@ -5,6 +5,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import type { GatewayProcess } from "./gateway-process.js";
 import { agentConfig, type AgentStateOptions, makeFastTempDir, removeFastTempDirs, startOn } from "./reliability.js";
 import { Rpc } from "./rpc.js";
+import { type FixtureState, startedFixture } from "./started-fixture.js";
 import { openOperator } from "./ws-client.js";
 
 /** The fake model, one gateway on it and an operator connection, shared by a test file's tests. */
@@ -17,11 +18,6 @@ export interface RpcGateway {
   readonly config: Record<string, any>;
 }
 
-function started<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is not started yet: use it inside a test or a hook`);
-  return value;
-}
-
 /**
  * Registers the file's vitest hooks: before the first test the fake model starts, a gateway with
  * `token` starts on a tmpfs state dir whose config is `agentConfig` (with `options`, then changed
@@ -30,43 +26,23 @@ function started<T>(value: T | undefined, what: string): T {
  */
 export function useRpcGateway(token: string, options: AgentStateOptions & { configure?: (config: Record<string, any>) => void } = {}): RpcGateway {
   const { configure, ...stateOptions } = options;
-  let server: FakeModelServer | undefined;
-  let gw: GatewayProcess | undefined;
-  let rpc: Rpc | undefined;
-  let stateDir: string | undefined;
-  let config: Record<string, any> | undefined;
+  const state: FixtureState<RpcGateway> = {};
 
   beforeAll(async () => {
-    server = await startFakeModelServer();
-    stateDir = makeFastTempDir();
-    config = agentConfig(server, stateDir, stateOptions);
+    const server = (state.server = await startFakeModelServer());
+    const stateDir = (state.stateDir = makeFastTempDir());
+    const config = (state.config = agentConfig(server, stateDir, stateOptions));
     configure?.(config);
     fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config));
-    gw = await startOn(stateDir, token);
-    rpc = new Rpc((await openOperator(gw.url, token)).sock);
+    const gw = (state.gw = await startOn(stateDir, token));
+    state.rpc = new Rpc((await openOperator(gw.url, token)).sock);
   });
   afterAll(async () => {
-    rpc?.sock.close();
-    await gw?.stop();
-    await server?.close();
+    state.rpc?.sock.close();
+    await state.gw?.stop();
+    await state.server?.close();
     removeFastTempDirs();
   });
 
-  return {
-    get server() {
-      return started(server, "the fake model server");
-    },
-    get gw() {
-      return started(gw, "the gateway");
-    },
-    get rpc() {
-      return started(rpc, "the operator connection");
-    },
-    get stateDir() {
-      return started(stateDir, "the state dir");
-    },
-    get config() {
-      return started(config, "the config");
-    },
-  };
+  return startedFixture(state);
 }
