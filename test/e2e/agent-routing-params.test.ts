@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { chatRequests, lastUserText, requestMessages } from "../helpers/reliability.js";
+import { describe, expect, it } from "vitest";
+import { chatRequests, requestMessages } from "../helpers/reliability.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
-import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
+import { useTelegramGateway } from "../helpers/telegram-gateway.js";
+import type { Frame } from "../helpers/ws-client.js";
 
 /**
  * The `agent` fields that pick where a turn runs (`to`, `channel`, `accountId`, `threadId`), label
@@ -15,72 +13,55 @@ import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.
 
 const OWNER = 4242;
 const GROUP = -100555;
-let model: FakeModelServer;
-let telegram: FakeTelegram;
-let gw: GatewayProcess;
-let sock: TestSocket;
-
-beforeAll(async () => {
-  model = await startFakeModelServer();
-  model.setResponder((req) => ({ text: `model: ${lastUserText(req)}` }));
-  telegram = await startFakeTelegram({ botUsername: "claw_bot" });
-  const stateDir = makeTempDir();
-  const config = {
+const fakes = useTelegramGateway({
+  scopes: ["operator.admin"],
+  config: ({ model, telegram, stateDir }) => ({
     agents: { defaults: { workspace: `${stateDir}/workspace`, model: { primary: "fake/m" } } },
     models: { providers: { fake: { baseUrl: `${model.url}/v1`, apiKey: "sk-fake", api: "openai-completions", models: [{ id: "m" }] } } },
     session: { dmScope: "per-channel-peer" },
     channels: { telegram: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }) },
-  };
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
-  await gw.waitForOutput(/channel account started/, 15_000);
-  sock = (await openOperator(gw.url, gw.token, { scopes: ["operator.admin"] })).sock;
-});
-afterAll(async () => {
-  sock?.close();
-  await gw?.stop("SIGKILL");
-  await telegram?.close();
-  await model?.close();
+  }),
 });
 
 /** Sends `agent` and waits for its final response. */
 async function turn(params: Frame): Promise<Frame> {
-  const ack = await sock.request("agent", { idempotencyKey: randomUUID(), ...params }, 20_000);
+  const ack = await fakes.sock.request("agent", { idempotencyKey: randomUUID(), ...params }, 20_000);
   expect(ack.ok, JSON.stringify(ack.error)).toBe(true);
-  return sock.waitFor((f) => f.type === "res" && f.id === ack.id && f.payload?.status !== "accepted", 20_000);
+  return fakes.sock.waitFor((f) => f.type === "res" && f.id === ack.id && f.payload?.status !== "accepted", 20_000);
 }
 
 async function sessionKeys(): Promise<string[]> {
-  const res = await sock.request("sessions.list", {});
+  const res = await fakes.sock.request("sessions.list", {});
   return res.payload.sessions.map((s: Frame) => s.key);
 }
 
 describe("agent: to picks the session", () => {
   it("to and channel without sessionKey continue the session that chat's own messages use, and send nothing to the chat", async () => {
-    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, fromName: "Owner", text: "my name is Ada" });
-    await telegram.waitFor(() => telegram.messages(OWNER).length === 1, 20_000);
+    fakes.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, fromName: "Owner", text: "my name is Ada" });
+    await fakes.telegram.waitFor(() => fakes.telegram.messages(OWNER).length === 1, 20_000);
     // What `openclaw agent --agent main --channel telegram --to 4242 -m …` sends.
     const final = await turn({ message: "what is my name?", agentId: "main", to: String(OWNER), channel: "telegram", deliver: false, timeout: 600 });
     expect(final.payload.status).toBe("ok");
-    const history = requestMessages(chatRequests(model).at(-1)!).map((m) => m.text);
+    const history = requestMessages(chatRequests(fakes.model).at(-1)!).map((m) => m.text);
     expect(history).toEqual(expect.arrayContaining(["my name is Ada", "what is my name?"]));
     expect(await sessionKeys()).toContain(`agent:main:telegram:direct:${OWNER}`);
     // With one channel running, `to` alone names a chat on it, as for deliver.
     await turn({ message: "and again?", to: String(OWNER) });
-    expect(requestMessages(chatRequests(model).at(-1)!).map((m) => m.text)).toEqual(expect.arrayContaining(["my name is Ada", "and again?"]));
+    expect(requestMessages(chatRequests(fakes.model).at(-1)!).map((m) => m.text)).toEqual(expect.arrayContaining(["my name is Ada", "and again?"]));
     expect(await sessionKeys()).not.toContain("agent:main:main");
-    expect(telegram.messages(OWNER)).toHaveLength(1);
+    expect(fakes.telegram.messages(OWNER)).toHaveLength(1);
   });
 
   it("a group's id is looked up on the channel and keys the group's session; an unknown chat is refused", async () => {
     // The fake Bot API's getChat knows a chat once a message was posted in it.
-    telegram.pushMessage({ chatId: GROUP, fromId: OWNER, fromName: "Owner", text: "group hello" });
+    fakes.telegram.pushMessage({ chatId: GROUP, fromId: OWNER, fromName: "Owner", text: "group hello" });
     await turn({ message: "in the group", to: String(GROUP), channel: "telegram" });
     expect(await sessionKeys()).toContain(`agent:main:telegram:group:${GROUP}`);
-    const before = chatRequests(model).length;
-    const unknown = await sock.request("agent", { message: "x", to: "-100777", channel: "telegram", idempotencyKey: randomUUID() });
+    const before = chatRequests(fakes.model).length;
+    const unknown = await fakes.sock.request("agent", { message: "x", to: "-100777", channel: "telegram", idempotencyKey: randomUUID() });
     expect(unknown.error.code).toBe("INVALID_REQUEST");
     expect(unknown.error.message).toMatch(/^to: cannot look up Telegram chat -100777: .*chat not found/);
-    expect(chatRequests(model).length).toBe(before);
+    expect(chatRequests(fakes.model).length).toBe(before);
   });
 
   it("sessionKey wins over to; a to that is a session key names that session", async () => {
@@ -94,27 +75,27 @@ describe("agent: to picks the session", () => {
 describe("agent: label", () => {
   it("labels the session the turn runs in, with the rules of sessions.patch", async () => {
     await turn({ message: "first", sessionKey: "report", label: "  Weekly report " });
-    const rows = (await sock.request("sessions.list", { label: "Weekly report" })).payload.sessions;
+    const rows = (await fakes.sock.request("sessions.list", { label: "Weekly report" })).payload.sessions;
     expect(rows.map((r: Frame) => r.key)).toEqual(["agent:main:report"]);
-    const before = chatRequests(model).length;
-    const taken = await sock.request("agent", { message: "x", sessionKey: "other-report", label: "Weekly report", idempotencyKey: randomUUID() });
+    const before = chatRequests(fakes.model).length;
+    const taken = await fakes.sock.request("agent", { message: "x", sessionKey: "other-report", label: "Weekly report", idempotencyKey: randomUUID() });
     expect(taken.error.message).toBe('label "Weekly report" is already used by session agent:main:report');
-    const control = await sock.request("agent", { message: "x", sessionKey: "report", label: "a\nb", idempotencyKey: randomUUID() });
+    const control = await fakes.sock.request("agent", { message: "x", sessionKey: "report", label: "a\nb", idempotencyKey: randomUUID() });
     expect(control.error.message).toMatch(/^label has a control character \(U\+000A/);
-    expect(chatRequests(model).length).toBe(before);
+    expect(chatRequests(fakes.model).length).toBe(before);
     expect(await sessionKeys()).not.toContain("agent:main:other-report");
   });
 
   it("a message the session refuses leaves no label behind", async () => {
-    const refused = await sock.request("agent", { message: "x", sessionKey: "agent:main:acp:labelled", label: "Never set", idempotencyKey: randomUUID() });
+    const refused = await fakes.sock.request("agent", { message: "x", sessionKey: "agent:main:acp:labelled", label: "Never set", idempotencyKey: randomUUID() });
     expect(refused.error.message).toContain("is an ACP agent's session");
-    expect((await sock.request("sessions.list", { label: "Never set" })).payload.sessions).toEqual([]);
+    expect((await fakes.sock.request("sessions.list", { label: "Never set" })).payload.sessions).toEqual([]);
   });
 });
 
 describe("agent: fields that would change nothing", () => {
   it("refuses each by name, saying why, and runs nothing", async () => {
-    const before = chatRequests(model).length;
+    const before = chatRequests(fakes.model).length;
     const cases: [Frame, RegExp][] = [
       [{ lane: "subagent" }, /^not supported: lane \(/],
       [{ groupId: "g1" }, /^not supported: groupId \(/],
@@ -128,16 +109,16 @@ describe("agent: fields that would change nothing", () => {
       [{ threadId: 7 }, /^threadId only qualifies/],
     ];
     for (const [fields, message] of cases) {
-      const res = await sock.request("agent", { message: "x", sessionKey: "refusals", idempotencyKey: randomUUID(), ...fields });
+      const res = await fakes.sock.request("agent", { message: "x", sessionKey: "refusals", idempotencyKey: randomUUID(), ...fields });
       expect(res.error?.code, JSON.stringify(fields)).toBe("INVALID_REQUEST");
       expect(res.error.message).toMatch(message);
     }
-    expect(chatRequests(model).length).toBe(before);
+    expect(chatRequests(fakes.model).length).toBe(before);
     expect(await sessionKeys()).not.toContain("agent:main:refusals");
   });
 
   it("deliver without to refuses a channel the session's chat is not on", async () => {
-    const mismatch = await sock.request("agent", {
+    const mismatch = await fakes.sock.request("agent", {
       message: "x",
       sessionKey: `agent:main:telegram:direct:${OWNER}`,
       deliver: true,
