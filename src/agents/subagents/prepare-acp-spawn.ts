@@ -4,14 +4,11 @@ import { subagentDepth } from "../../sessions/keys/index.js";
 import { normalizeAgentId } from "../agent-config.js";
 import type { SessionsSpawnArgs, SessionToolCaller } from "../tools/index.js";
 import type { AcpChildPort } from "./acp-child-port.js";
-import { firstRoundFields } from "./prepare-spawn.js";
-import { checkSpawn, type SpawnRefusal } from "./spawn-checks.js";
+import { firstRoundFields, isRefusal } from "./prepare-spawn.js";
+import { checkSpawn, type SpawnRefusal, spawnText } from "./spawn-checks.js";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { agentToAgentPolicy, resolveSubagentSettings } from "./subagent-config.js";
 import type { SubagentRunRecord } from "./types.js";
-
-const MAX_TASK_CHARS = 100_000;
-const MAX_LABEL_CHARS = 200;
 
 /**
  * Validates a `sessions_spawn` with `runtime: "acp"` and builds the child's record. ACP agents
@@ -28,11 +25,9 @@ export function prepareAcpSpawn(
   if (args.sandbox === "require") return TOOL_ERRORS.acpSandboxRequired();
   const unsupported = (["model", "thinking", "attachments", "runTimeoutSeconds", "attachMountPath"] as const).filter((k) => args[k] !== undefined);
   if (unsupported.length > 0) return TOOL_ERRORS.acpEmbeddedOnlyOptions(unsupported.join(", "));
-  const task = args.task.trim();
-  if (!task) return TOOL_ERRORS.taskEmpty();
-  if (task.length > MAX_TASK_CHARS) return TOOL_ERRORS.taskTooLong(task.length, MAX_TASK_CHARS);
-  const label = args.label?.trim();
-  if (label && label.length > MAX_LABEL_CHARS) return TOOL_ERRORS.labelTooLong(label.length, MAX_LABEL_CHARS);
+  const text = spawnText(args);
+  if (isRefusal(text)) return text;
+  const { task, label } = text;
 
   const requesterAgentId = normalizeAgentId(caller.agentId);
   const settings = resolveSubagentSettings(deps.config, requesterAgentId);

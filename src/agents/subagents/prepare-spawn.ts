@@ -7,15 +7,13 @@ import { normalizeAgentId } from "../agent-config.js";
 import { resolveWorkspaceDir } from "../context/workspace.js";
 import type { SessionsSpawnArgs, SessionToolCaller } from "../tools/index.js";
 import { decodeAttachments, writeAttachments, type WrittenAttachment } from "./attachments.js";
-import { checkSpawn, type SpawnRefusal } from "./spawn-checks.js";
+import { checkSpawn, type SpawnRefusal, spawnText } from "./spawn-checks.js";
 import { agentToAgentPolicy, configuredAgentIds, resolveSubagentSettings } from "./subagent-config.js";
 import { subagentTaskMessage } from "./subagent-prompt.js";
 import { childSandboxProblem } from "../sandbox/sandbox-explain.js";
 import type { SubagentRunRecord } from "./types.js";
 
 const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "adaptive", "max"];
-const MAX_TASK_CHARS = 100_000;
-const MAX_LABEL_CHARS = 200;
 
 export interface PreparedSpawn {
   record: SubagentRunRecord;
@@ -46,11 +44,9 @@ export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs,
   const { config } = deps;
   const acpOnly = (["cwd", "resumeSessionId", "streamTo"] as const).filter((k) => args[k] !== undefined);
   if (acpOnly.length > 0) return TOOL_ERRORS.acpOnlyOptions(acpOnly.join(", "));
-  const task = args.task.trim();
-  if (!task) return TOOL_ERRORS.taskEmpty();
-  if (task.length > MAX_TASK_CHARS) return TOOL_ERRORS.taskTooLong(task.length, MAX_TASK_CHARS);
-  const label = args.label?.trim();
-  if (label && label.length > MAX_LABEL_CHARS) return TOOL_ERRORS.labelTooLong(label.length, MAX_LABEL_CHARS);
+  const text = spawnText(args);
+  if (isRefusal(text)) return text;
+  const { task, label } = text;
 
   const requesterAgentId = normalizeAgentId(caller.agentId);
   const settings = resolveSubagentSettings(config, requesterAgentId);

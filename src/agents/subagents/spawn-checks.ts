@@ -4,6 +4,22 @@ import type { SubagentSettings } from "./subagent-config.js";
 /** A refused spawn: a stable code, what is wrong, and what the model can do instead. */
 export type SpawnRefusal = ToolRefusal;
 
+const MAX_TASK_CHARS = 100_000;
+const MAX_LABEL_CHARS = 200;
+
+/**
+ * A spawn's task and label, trimmed (either runtime): the task must say something and stay
+ * within 100,000 characters, a label within 200.
+ */
+export function spawnText(args: { task: string; label?: string }): { task: string; label: string | undefined } | SpawnRefusal {
+  const task = args.task.trim();
+  if (!task) return TOOL_ERRORS.taskEmpty();
+  if (task.length > MAX_TASK_CHARS) return TOOL_ERRORS.taskTooLong(task.length, MAX_TASK_CHARS);
+  const label = args.label?.trim();
+  if (label && label.length > MAX_LABEL_CHARS) return TOOL_ERRORS.labelTooLong(label.length, MAX_LABEL_CHARS);
+  return { task, label };
+}
+
 export interface SpawnCheckInput {
   requesterSessionKey: string;
   requesterAgentId: string;

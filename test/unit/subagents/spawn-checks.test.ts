@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkSpawn, type SpawnCheckInput } from "../../../src/agents/subagents/spawn-checks.js";
+import { checkSpawn, type SpawnCheckInput, spawnText } from "../../../src/agents/subagents/spawn-checks.js";
 import type { SubagentSettings } from "../../../src/agents/subagents/subagent-config.js";
 
 const settings: SubagentSettings = { maxDepth: 1, maxChildrenPerAgent: 5, maxConcurrent: 8, allowAgents: ["main"], runTimeoutSeconds: 0, archiveAfterMinutes: 60 };
@@ -57,5 +57,18 @@ describe("checkSpawn", () => {
   it("sandbox: require cannot be met by a gateway without a sandbox", () => {
     expect(checkSpawn(input({ sandbox: "require" }))).toMatchObject({ code: "SANDBOX_UNAVAILABLE" });
     expect(checkSpawn(input({ sandbox: "require", sandboxProblem: undefined }))).toBeUndefined();
+  });
+});
+
+describe("spawnText", () => {
+  it("trims the task and label a spawn gives", () => {
+    expect(spawnText({ task: "  find the bug \n", label: " hunt " })).toEqual({ task: "find the bug", label: "hunt" });
+    expect(spawnText({ task: "x".repeat(100_000) })).toEqual({ task: "x".repeat(100_000), label: undefined });
+  });
+
+  it("refuses an empty or too long task and a too long label, saying how long it is", () => {
+    expect(spawnText({ task: " \n " })).toMatchObject({ code: "INVALID_ARGUMENT", message: "task is empty." });
+    expect(spawnText({ task: "x".repeat(100_001) })).toMatchObject({ code: "INVALID_ARGUMENT", message: "task is 100001 characters; at most 100000." });
+    expect(spawnText({ task: "t", label: "l".repeat(201) })).toMatchObject({ code: "INVALID_ARGUMENT", message: "label is 201 characters; at most 200." });
   });
 });
