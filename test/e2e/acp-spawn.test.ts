@@ -1,20 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { openOperator, type TestSocket } from "../helpers/ws-client.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/gateway-process.js";
+import { useFakeModelGateway } from "../helpers/fake-servers.js";
 import { chatRequests, lastMessageOf, lastToolResultOf } from "../helpers/model-request.js";
 import { fakeAgentCommand, processesWithArgument } from "../helpers/acp-agent.js";
 import { announcementsIn, askAndWait, chatHistory, eventually, messageText } from "../helpers/chat-session.js";
 
 const BEGIN = "<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>";
 
-let server: FakeModelServer;
-let gw: GatewayProcess;
-let sock: TestSocket;
-let stateDir: string;
 let agentLog: string;
 
 /** The ACP part of the gateway config: the fake agent as `fake` (default), and as `claude` without its command installed. */
@@ -36,27 +30,14 @@ function acpConfig(dir: string, extra: Record<string, unknown> = {}) {
   };
 }
 
-beforeAll(async () => {
-  server = await startFakeModelServer();
-  stateDir = makeTempDir();
-  agentLog = path.join(stateDir, "agent.log");
-  gw = await startGateway({
-    stateDir,
-    env: { ANTHROPIC_API_KEY: "sk-ant-should-not-leak" },
-    configFile: { name: "openclaw.json", content: fakeModelConfig(server, stateDir, acpConfig(stateDir)) },
-  });
-  sock = (await openOperator(gw.url, gw.token)).sock;
+const fakes = useFakeModelGateway({ operator: true, env: { ANTHROPIC_API_KEY: "sk-ant-should-not-leak" }, extra: (stateDir) => acpConfig(stateDir) });
+beforeAll(() => {
+  agentLog = path.join(fakes.stateDir, "agent.log");
 });
-afterAll(async () => {
-  sock?.close();
-  await gw?.stop();
-  await server?.close();
-});
-beforeEach(() => server.reset());
 
-const ask = (sessionKey: string, message: string, timeoutMs?: number) => askAndWait(sock, sessionKey, message, timeoutMs);
-const history = (sessionKey: string) => chatHistory(sock, sessionKey);
-const announcements = (sessionKey: string) => announcementsIn(sock, sessionKey);
+const ask = (sessionKey: string, message: string, timeoutMs?: number) => askAndWait(fakes.sock, sessionKey, message, timeoutMs);
+const history = (sessionKey: string) => chatHistory(fakes.sock, sessionKey);
+const announcements = (sessionKey: string) => announcementsIn(fakes.sock, sessionKey);
 const textOf = messageText;
 
 const agentLogLines = () =>
@@ -70,7 +51,7 @@ const agentLogLines = () =>
 
 /** The parent spawns `args` when told `trigger`, and answers the announcement by quoting it. */
 function scriptParent(trigger: string, args: Record<string, unknown> | Record<string, unknown>[]) {
-  server.setResponder((req) => {
+  fakes.model.setResponder((req) => {
     const last = lastMessageOf(req);
     if (last.role === "user" && last.text === trigger) {
       const calls = (Array.isArray(args) ? args : [args]).map((a) => ({ name: "sessions_spawn", arguments: { runtime: "acp", ...a } }));
@@ -87,7 +68,7 @@ describe("sessions_spawn runtime acp", () => {
     scriptParent("go", { task: "refactor utils #env <<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>", label: "refactor" });
     const first = await ask("acp-basic", "go");
     expect(textOf(first.payload.message)).toBe("started");
-    const accepted = chatRequests(server.requests)
+    const accepted = chatRequests(fakes.model.requests)
       .map(lastToolResultOf)
       .find((r) => r?.status === "accepted")!;
     expect(accepted).toMatchObject({ status: "accepted", mode: "run", runtime: "acp" });
@@ -113,17 +94,17 @@ describe("sessions_spawn runtime acp", () => {
     const prompt = agentLogLines().find((l) => l.method === "session/prompt" && l.text.startsWith("refactor utils"));
     expect(prompt.text).toBe("refactor utils #env [[OPENCLAW_INTERNAL_CONTEXT_BEGIN]]");
     // Its session is the agent's: a message sent there is refused, never run on an embedded model.
-    const direct = await sock.request("chat.send", { sessionKey: accepted.childSessionKey, message: "hello", idempotencyKey: `direct-${Date.now()}` });
+    const direct = await fakes.sock.request("chat.send", { sessionKey: accepted.childSessionKey, message: "hello", idempotencyKey: `direct-${Date.now()}` });
     expect(JSON.stringify(direct)).toContain("is an ACP agent's session: its turns run on that agent");
     // The ACP session ended with its oneshot turn and its process is gone.
-    const records = JSON.parse(fs.readFileSync(path.join(stateDir, "acp", "sessions.json"), "utf8")).sessions;
+    const records = JSON.parse(fs.readFileSync(path.join(fakes.stateDir, "acp", "sessions.json"), "utf8")).sessions;
     expect(records.find((r: any) => r.sessionKey === accepted.childSessionKey)).toMatchObject({ state: "closed", agent: "fake", mode: "oneshot", turns: 1 });
   });
 
   it("an agent that crashes mid-turn: one error, one announcement saying so, the session stale", async () => {
     scriptParent("crash", { task: "work #crash" });
     await ask("acp-crash", "crash");
-    const accepted = chatRequests(server.requests)
+    const accepted = chatRequests(fakes.model.requests)
       .map(lastToolResultOf)
       .find((r) => r?.status === "accepted")!;
     const [announcement] = await eventually(async () => {
@@ -132,7 +113,7 @@ describe("sessions_spawn runtime acp", () => {
       return list;
     });
     expect(textOf(announcement)).toMatch(/status: failed: ACP agent `fake` exited with code 3 in the middle of a turn/);
-    const records = JSON.parse(fs.readFileSync(path.join(stateDir, "acp", "sessions.json"), "utf8")).sessions;
+    const records = JSON.parse(fs.readFileSync(path.join(fakes.stateDir, "acp", "sessions.json"), "utf8")).sessions;
     expect(records.find((r: any) => r.sessionKey === accepted.childSessionKey)).toMatchObject({ state: "stale" });
     await eventually(async () => expect(textOf((await history("acp-crash")).at(-1))).toMatch(/^parent saw:/));
     expect(await announcements("acp-crash")).toHaveLength(1);
@@ -140,11 +121,11 @@ describe("sessions_spawn runtime acp", () => {
 
   it("a permission the agent asks for becomes an exec approval the operator answers", async () => {
     scriptParent("edit", { task: "edit it #permission" });
-    const approval = sock.waitFor((f) => f.event === "exec.approval.requested" && String(f.payload.command).includes("Edit src/utils.ts"), 30_000);
+    const approval = fakes.sock.waitFor((f) => f.event === "exec.approval.requested" && String(f.payload.command).includes("Edit src/utils.ts"), 30_000);
     await ask("acp-perm", "edit");
     const requested = await approval;
     expect(requested.payload).toMatchObject({ command: "ACP agent `fake` asks: Edit src/utils.ts", agentId: "fake", reason: "acp permission (edit)" });
-    expect((await sock.request("exec.approval.resolve", { id: requested.payload.id, decision: "allow-once" })).ok).toBe(true);
+    expect((await fakes.sock.request("exec.approval.resolve", { id: requested.payload.id, decision: "allow-once" })).ok).toBe(true);
     const [announcement] = await eventually(async () => {
       const list = await announcements("acp-perm");
       expect(list).toHaveLength(1);
@@ -154,7 +135,7 @@ describe("sessions_spawn runtime acp", () => {
   });
 
   it("refuses what it cannot do with structured errors: sandbox require, an unknown agent, a missing command (with its install hint)", async () => {
-    server.setResponder((req) => {
+    fakes.model.setResponder((req) => {
       const last = lastMessageOf(req);
       if (last.role === "user" && last.text === "refusals") {
         return {
@@ -195,20 +176,20 @@ describe("sessions_spawn runtime acp", () => {
       expect(mine).toHaveLength(1);
       expect(textOf(mine[0])).toContain(`${BEGIN}\necho: ${job}\n`);
     }
-    expect(processesWithArgument(stateDir)).toEqual([]);
+    expect(processesWithArgument(fakes.stateDir)).toEqual([]);
   }, 180_000);
 });
 
 describe("/acp chat commands", () => {
   const command = async (sessionKey: string, message: string): Promise<string> => {
-    const res = await sock.request("chat.send", { sessionKey, message, idempotencyKey: `cmd-${Math.random()}` });
+    const res = await fakes.sock.request("chat.send", { sessionKey, message, idempotencyKey: `cmd-${Math.random()}` });
     expect(res.ok).toBe(true);
     expect(res.payload.command).toBe("acp");
     return res.payload.reply;
   };
 
   it("spawn, sessions, status, steer, close, doctor and help act on this chat's ACP sessions", async () => {
-    server.setResponder((req) => ({ text: lastMessageOf(req).text.includes(BEGIN) ? "noted" : "?" }));
+    fakes.model.setResponder((req) => ({ text: lastMessageOf(req).text.includes(BEGIN) ? "noted" : "?" }));
     expect(await command("acp-cmd", "/acp help")).toContain("/acp spawn <agent>");
     expect(await command("acp-cmd", "/acp spawn")).toBe("Name the agent: /acp spawn <agent> <task> (see /acp doctor for the configured ones).");
     expect(await command("acp-cmd", "/acp spawn fake --mode forever x")).toBe('--mode is oneshot or persistent, not "forever".');
@@ -237,14 +218,14 @@ describe("/acp chat commands", () => {
 
 describe("openclaw acp doctor", () => {
   it("reports each agent with its protocol version, the install hint for a missing one, and exits 1 when one fails", async () => {
-    const result = await runCli(["acp", "doctor"], { OPENCLAW_STATE_DIR: stateDir });
+    const result = await runCli(["acp", "doctor"], { OPENCLAW_STATE_DIR: fakes.stateDir });
     expect(result.code).toBe(1);
     expect(result.output).toContain("ACP agents: enabled");
     expect(result.output).toMatch(/ok {3}fake: `.*node` answers initialize \(protocol 1, fake-claude 0\.0\.1\)\./);
     expect(result.output).toContain(
       "FAIL claude: ACP agent `claude`: command not found (`claude-agent-acp-missing` is not on PATH). Install it: npm install -g @zed-industries/claude-agent-acp",
     );
-    const jsonOutput = (await runCli(["acp", "doctor", "--json"], { OPENCLAW_STATE_DIR: stateDir })).output;
+    const jsonOutput = (await runCli(["acp", "doctor", "--json"], { OPENCLAW_STATE_DIR: fakes.stateDir })).output;
     // stdout's JSON document, then stderr's one-line failure summary.
     const json = JSON.parse(jsonOutput.slice(0, jsonOutput.indexOf("\n}\n") + 2));
     expect(json.agents.find((a: any) => a.agent === "fake")).toMatchObject({ ok: true, protocolVersion: 1 });

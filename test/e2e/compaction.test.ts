@@ -1,48 +1,37 @@
 import fs from "node:fs";
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  CONTEXT_OVERFLOW_ERRORS,
-  fakeSummaryReply,
-  isSummaryRequest,
-  lastUserText,
-  startFakeModelServer,
-  type FakeModelServer,
-  type RecordedRequest,
-} from "../fakes/model-server.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
+import { describe, expect, it } from "vitest";
+import { CONTEXT_OVERFLOW_ERRORS, fakeSummaryReply, isSummaryRequest, lastUserText, type RecordedRequest } from "../fakes/model-server.js";
+import { useFakeModelGateway } from "../helpers/fake-servers.js";
+import type { Frame } from "../helpers/ws-client.js";
 
 /**
  * Compaction through the real gateway: a 20,000-token window (compaction at 15,000, a kept tail
  * of 7,500), replies of ~3,000 tokens each, and the fake model's summarizer.
  */
 const LONG_REPLY = "Long answer. ".repeat(920);
-let server: FakeModelServer;
-let gw: GatewayProcess;
-let sock: TestSocket;
 
-function gatewayConfig(stateDir: string): string {
-  const config = JSON.parse(fakeModelConfig(server, stateDir));
-  config.models.providers.fake.models = [
-    { id: "fake-model", contextWindow: 20_000, maxTokens: 1024 },
-    { id: "tiny-model", contextWindow: 12_000, maxTokens: 1024 },
-    { id: "summarizer-model", contextWindow: 20_000, maxTokens: 1024 },
-  ];
-  config.agents.defaults.skipBootstrap = true;
-  config.agents.entries = { main: {}, tiny: { model: "fake/tiny-model" } };
-  config.agents.defaults.compaction = { notifyUser: true, model: "fake/summarizer-model", timeoutSeconds: 1 };
-  return JSON.stringify(config);
-}
+const fakes = useFakeModelGateway({
+  operator: true,
+  configure: (config) => {
+    config.models.providers.fake.models = [
+      { id: "fake-model", contextWindow: 20_000, maxTokens: 1024 },
+      { id: "tiny-model", contextWindow: 12_000, maxTokens: 1024 },
+      { id: "summarizer-model", contextWindow: 20_000, maxTokens: 1024 },
+    ];
+    config.agents.defaults.skipBootstrap = true;
+    config.agents.entries = { main: {}, tiny: { model: "fake/tiny-model" } };
+    config.agents.defaults.compaction = { notifyUser: true, model: "fake/summarizer-model", timeoutSeconds: 1 };
+  },
+});
 
 const conversationReplies = (request: RecordedRequest) => (isSummaryRequest(request) ? fakeSummaryReply(request) : { text: LONG_REPLY });
 
 async function turn(session: string, text: string, timeoutMs = 15_000): Promise<Frame> {
   const key = randomUUID();
-  const ack = await sock.request("chat.send", { sessionKey: session, message: text, idempotencyKey: key });
+  const ack = await fakes.sock.request("chat.send", { sessionKey: session, message: text, idempotencyKey: key });
   expect(ack.ok, JSON.stringify(ack.error)).toBe(true);
-  return sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && ["final", "error"].includes(f.payload.state), timeoutMs);
+  return fakes.sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && ["final", "error"].includes(f.payload.state), timeoutMs);
 }
 
 /**
@@ -50,19 +39,19 @@ async function turn(session: string, text: string, timeoutMs = 15_000): Promise<
  * final one): one round trip makes sure it arrived, then wait until each one started has ended.
  */
 async function compactionsSettled(session: string): Promise<void> {
-  await sock.request("sessions.describe", { key: session });
-  await sock.waitFor(() => {
+  await fakes.sock.request("sessions.describe", { key: session });
+  await fakes.sock.waitFor(() => {
     const phases = compactionEvents(session).map((f) => f.payload.data.phase);
     return phases.filter((p) => p === "start").length === phases.filter((p) => p === "end").length;
   }, 15_000);
 }
 
 function compactionEvents(session: string): Frame[] {
-  return sock.frames.filter((f) => f.event === "agent" && f.payload.sessionKey === session && f.payload.stream === "compaction");
+  return fakes.sock.frames.filter((f) => f.event === "agent" && f.payload.sessionKey === session && f.payload.stream === "compaction");
 }
 
 async function sessionRow(session: string): Promise<Frame> {
-  const res = await sock.request("sessions.describe", { key: session });
+  const res = await fakes.sock.request("sessions.describe", { key: session });
   return res.payload.session;
 }
 
@@ -83,26 +72,13 @@ async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void
   }
 }
 
-const conversationRequests = () => server.requests.filter((r) => r.path.endsWith("/chat/completions") && !isSummaryRequest(r));
+const conversationRequests = () => fakes.model.requests.filter((r) => r.path.endsWith("/chat/completions") && !isSummaryRequest(r));
 const sentTexts = (request: RecordedRequest) => JSON.stringify(request.body.messages);
-
-beforeAll(async () => {
-  server = await startFakeModelServer();
-  const stateDir = makeTempDir();
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: gatewayConfig(stateDir) } });
-  sock = (await openOperator(gw.url, gw.token)).sock;
-});
-afterAll(async () => {
-  sock?.close();
-  await gw?.stop();
-  await server?.close();
-});
-beforeEach(() => server.reset());
 
 describe("threshold compaction after a turn", () => {
   it("summarizes the older turns into one entry, keeps the recent tail and every identifier", async () => {
     const session = "agent:main:long-chat";
-    server.setResponder(conversationReplies);
+    fakes.model.setResponder(conversationReplies);
     let turns = 0;
     while (compactionEvents(session).length === 0 && turns < 10) {
       turns += 1;
@@ -110,16 +86,16 @@ describe("threshold compaction after a turn", () => {
       expect(done.payload.state).toBe("final");
       await compactionsSettled(session);
     }
-    const end = await sock.waitFor((f) => f.event === "agent" && f.payload.sessionKey === session && f.payload.stream === "compaction" && f.payload.data.phase === "end");
+    const end = await fakes.sock.waitFor((f) => f.event === "agent" && f.payload.sessionKey === session && f.payload.stream === "compaction" && f.payload.data.phase === "end");
     expect(end.payload.data).toMatchObject({ ok: true, reason: "threshold", willRetry: false });
     expect(end.payload.data.tokensAfter).toBeLessThan(end.payload.data.tokensBefore);
     expect(compactionEvents(session)[0]!.payload.data).toMatchObject({ phase: "start", reason: "threshold" });
-    const notice = await sock.waitFor((f) => f.event === "chat" && f.payload.sessionKey === session && f.payload.state === "notice");
+    const notice = await fakes.sock.waitFor((f) => f.event === "chat" && f.payload.sessionKey === session && f.payload.state === "notice");
     expect(notice.payload).toMatchObject({ kind: "compaction" });
     expect(notice.payload.text).toContain("older messages were summarized");
 
     // compaction.model writes the summaries.
-    expect(server.requests.filter(isSummaryRequest).every((r) => r.body.model === "summarizer-model")).toBe(true);
+    expect(fakes.model.requests.filter(isSummaryRequest).every((r) => r.body.model === "summarizer-model")).toBe(true);
     const row = await sessionRow(session);
     expect(row.entry.compactionCount).toBe(1);
     const lines = transcriptLines(row.sessionFile);
@@ -129,8 +105,8 @@ describe("threshold compaction after a turn", () => {
     expect(lines.some((l) => l.id === compactions[0]!.firstKeptEntryId)).toBe(true);
 
     // The next turn sees the summary first and no longer the first question itself.
-    server.reset();
-    server.setResponder(conversationReplies);
+    fakes.model.reset();
+    fakes.model.setResponder(conversationReplies);
     await turn(session, "And now?");
     const sent = conversationRequests()[0]!;
     const messages = sent.body.messages.filter((m: { role: string }) => m.role !== "system");
@@ -142,7 +118,7 @@ describe("threshold compaction after a turn", () => {
 
   it("keeps the original history when the summarizer fails", async () => {
     const session = "agent:main:summarizer-down";
-    server.setResponder((request) => (isSummaryRequest(request) ? { status: 500 } : { text: LONG_REPLY }));
+    fakes.model.setResponder((request) => (isSummaryRequest(request) ? { status: 500 } : { text: LONG_REPLY }));
     for (let i = 1; i <= 6; i += 1) expect((await turn(session, `Step ${i}`)).payload.state).toBe("final");
     await compactionsSettled(session);
     const failed = compactionEvents(session).filter((f) => f.payload.data.phase === "end");
@@ -155,13 +131,13 @@ describe("threshold compaction after a turn", () => {
 
   it("keeps the original history when the summary drops identifiers, after asking once more", async () => {
     const session = "agent:main:lossy-summary";
-    server.setResponder((request) => (isSummaryRequest(request) ? fakeSummaryReply(request, { drop: true }) : { text: LONG_REPLY }));
+    fakes.model.setResponder((request) => (isSummaryRequest(request) ? fakeSummaryReply(request, { drop: true }) : { text: LONG_REPLY }));
     for (let i = 1; i <= 6; i += 1) await turn(session, `Order ORD-${7000 + i} is step ${i}`);
     await compactionsSettled(session);
     const ends = compactionEvents(session).filter((f) => f.payload.data.phase === "end");
     expect(ends.length).toBeGreaterThan(0);
     expect(ends[0]!.payload.data.error).toContain("identifier");
-    const summaryRequests = server.requests.filter(isSummaryRequest);
+    const summaryRequests = fakes.model.requests.filter(isSummaryRequest);
     expect(lastUserText(summaryRequests[1]!)).toContain("Your previous attempt left out these identifiers");
     const row = await sessionRow(session);
     expect(transcriptLines(row.sessionFile).some((l) => l.type === "compaction")).toBe(false);
@@ -182,8 +158,8 @@ describe("context-window guard", () => {
   it("warns once about a window under 32,000 tokens and runs", async () => {
     await turn("agent:main:guard-a", "one");
     await turn("agent:main:guard-b", "two");
-    await gw.waitForOutput(/small context window/);
-    expect(gw.output().match(/small context window \(20000 tokens/g)).toHaveLength(1);
+    await fakes.gw.waitForOutput(/small context window/);
+    expect(fakes.gw.output().match(/small context window \(20000 tokens/g)).toHaveLength(1);
   });
 });
 
@@ -191,7 +167,7 @@ describe("memory flush before compaction", () => {
   it("runs one silent turn that writes today's memory file, once per compaction cycle, before the summary", async () => {
     const session = "agent:main:flushing";
     const flushes: string[] = [];
-    server.setResponder((request) => {
+    fakes.model.setResponder((request) => {
       if (isSummaryRequest(request)) return fakeSummaryReply(request);
       const messages: { role: string }[] = request.body.messages;
       if (messages.at(-1)?.role === "tool") return { text: "NO_REPLY" };
@@ -210,14 +186,14 @@ describe("memory flush before compaction", () => {
       await compactionsSettled(session);
     }
     expect(flushes).toHaveLength(1);
-    const written = fs.readFileSync(`${gw.stateDir}/workspace/${flushes[0]}`, "utf8");
+    const written = fs.readFileSync(`${fakes.gw.stateDir}/workspace/${flushes[0]}`, "utf8");
     expect(written).toContain("TCK-4242");
     // The flush came first, then the summary.
-    const order = server.requests.map((r) => (isSummaryRequest(r) ? "summary" : lastUserText(r).startsWith("Pre-compaction") ? "flush" : "turn"));
+    const order = fakes.model.requests.map((r) => (isSummaryRequest(r) ? "summary" : lastUserText(r).startsWith("Pre-compaction") ? "flush" : "turn"));
     expect(order.indexOf("flush")).toBeLessThan(order.indexOf("summary"));
     // Nothing of it reached clients or the transcript.
-    expect(JSON.stringify(sock.frames)).not.toContain("Pre-compaction memory flush");
-    expect(JSON.stringify(sock.frames)).not.toContain("NO_REPLY");
+    expect(JSON.stringify(fakes.sock.frames)).not.toContain("Pre-compaction memory flush");
+    expect(JSON.stringify(fakes.sock.frames)).not.toContain("NO_REPLY");
     const row = await sessionRow(session);
     expect(fs.readFileSync(row.sessionFile, "utf8")).not.toContain("Pre-compaction memory flush");
     expect(row.entry).toMatchObject({ compactionCount: 1, memoryFlushCompactionCount: 0 });
@@ -227,40 +203,40 @@ describe("memory flush before compaction", () => {
 describe("manual compaction", () => {
   it("/compact in a chat summarizes now, with the user's instructions", async () => {
     const session = "agent:main:manual-chat";
-    server.setResponder(conversationReplies);
+    fakes.model.setResponder(conversationReplies);
     for (let i = 1; i <= 4; i += 1) await turn(session, `Point ${i}`);
     expect(compactionEvents(session)).toHaveLength(0);
-    const res = await sock.request("chat.send", { sessionKey: session, message: "/compact focus on the decisions", idempotencyKey: randomUUID() }, 15_000);
+    const res = await fakes.sock.request("chat.send", { sessionKey: session, message: "/compact focus on the decisions", idempotencyKey: randomUUID() }, 15_000);
     expect(res.payload).toMatchObject({ status: "started", command: "compact" });
     expect(res.payload.reply).toMatch(/^🧹 Compacted: \d+ older messages summarized/);
-    const summary = server.requests.find(isSummaryRequest)!;
+    const summary = fakes.model.requests.find(isSummaryRequest)!;
     expect(lastUserText(summary)).toContain("<instructions>\nfocus on the decisions\n</instructions>");
     expect((await sessionRow(session)).entry.compactionCount).toBe(1);
   });
 
   it("sessions.compact compacts over the WebSocket and says when there is nothing to do", async () => {
     const session = "agent:main:manual-rpc";
-    server.setResponder(conversationReplies);
+    fakes.model.setResponder(conversationReplies);
     await turn(session, "Only one turn so far");
-    const nothing = await sock.request("sessions.compact", { key: session });
+    const nothing = await fakes.sock.request("sessions.compact", { key: session });
     expect(nothing.payload).toMatchObject({ ok: true, compacted: false });
     expect(nothing.payload.reason).toContain("shorter");
     for (let i = 2; i <= 4; i += 1) await turn(session, `Turn ${i}`);
     expect(compactionEvents(session)).toHaveLength(0);
-    const done = await sock.request("sessions.compact", { key: session }, 15_000);
+    const done = await fakes.sock.request("sessions.compact", { key: session }, 15_000);
     expect(done.payload).toMatchObject({ ok: true, compacted: true, compactionCount: 1 });
     expect(done.payload.tokensAfter).toBeLessThan(done.payload.tokensBefore);
-    const missing = await sock.request("sessions.compact", { key: "agent:main:no-such-session" });
+    const missing = await fakes.sock.request("sessions.compact", { key: "agent:main:no-such-session" });
     expect(missing.ok).toBe(false);
   });
 
   it("holds a message sent during a compaction and answers it after, with the new history", async () => {
     const session = "agent:main:during-compaction";
-    server.setResponder(conversationReplies);
+    fakes.model.setResponder(conversationReplies);
     for (let i = 1; i <= 4; i += 1) await turn(session, `Before ${i}`);
-    server.setResponder((request) => (isSummaryRequest(request) ? { ...fakeSummaryReply(request), delayMs: 700 } : { text: "After compaction." }));
-    const compacting = sock.request("sessions.compact", { key: session }, 15_000);
-    await until(() => server.requests.some(isSummaryRequest));
+    fakes.model.setResponder((request) => (isSummaryRequest(request) ? { ...fakeSummaryReply(request), delayMs: 700 } : { text: "After compaction." }));
+    const compacting = fakes.sock.request("sessions.compact", { key: session }, 15_000);
+    await until(() => fakes.model.requests.some(isSummaryRequest));
     const done = await turn(session, "Sent while compacting");
     expect(done.payload.state).toBe("final");
     expect(done.payload.message.content[0].text).toBe("After compaction.");
@@ -270,12 +246,12 @@ describe("manual compaction", () => {
 
   it("drops a summary whose session was reset (/new) while it was written", async () => {
     const session = "agent:main:reset-during-compaction";
-    server.setResponder(conversationReplies);
+    fakes.model.setResponder(conversationReplies);
     for (let i = 1; i <= 4; i += 1) await turn(session, `Old ${i}`);
-    server.setResponder((request) => (isSummaryRequest(request) ? { ...fakeSummaryReply(request), delayMs: 700 } : { text: "ok" }));
-    const compacting = sock.request("sessions.compact", { key: session }, 15_000);
-    await until(() => server.requests.some(isSummaryRequest));
-    const reset = await sock.request("chat.send", { sessionKey: session, message: "/new", idempotencyKey: randomUUID() });
+    fakes.model.setResponder((request) => (isSummaryRequest(request) ? { ...fakeSummaryReply(request), delayMs: 700 } : { text: "ok" }));
+    const compacting = fakes.sock.request("sessions.compact", { key: session }, 15_000);
+    await until(() => fakes.model.requests.some(isSummaryRequest));
+    const reset = await fakes.sock.request("chat.send", { sessionKey: session, message: "/new", idempotencyKey: randomUUID() });
     expect(reset.payload).toMatchObject({ reset: true });
     const result = (await compacting).payload;
     expect(result).toMatchObject({ compacted: false });
@@ -287,10 +263,10 @@ describe("manual compaction", () => {
 
   it("gives up on a summary slower than compaction.timeoutSeconds and keeps the history", async () => {
     const session = "agent:main:slow-summary";
-    server.setResponder(conversationReplies);
+    fakes.model.setResponder(conversationReplies);
     for (let i = 1; i <= 4; i += 1) await turn(session, `Slow ${i}`);
-    server.setResponder((request) => (isSummaryRequest(request) ? { ...fakeSummaryReply(request), delayMs: 5_000 } : { text: "ok" }));
-    const res = await sock.request("sessions.compact", { key: session }, 15_000);
+    fakes.model.setResponder((request) => (isSummaryRequest(request) ? { ...fakeSummaryReply(request), delayMs: 5_000 } : { text: "ok" }));
+    const res = await fakes.sock.request("sessions.compact", { key: session }, 15_000);
     expect(res.payload).toMatchObject({ ok: true, compacted: false });
     expect(res.payload.reason).toContain("compaction.timeoutSeconds");
     expect(transcriptLines((await sessionRow(session)).sessionFile).some((l) => l.type === "compaction")).toBe(false);
@@ -304,10 +280,10 @@ describe("context overflow from the provider", () => {
 
   it.each(families)("%s: compacts and retries the turn once", async (family, overflow) => {
     const session = `agent:main:overflow-${family}`;
-    server.setResponder(conversationReplies);
+    fakes.model.setResponder(conversationReplies);
     for (let i = 1; i <= 3; i += 1) await turn(session, `Build-up ${i}`);
     let overflowed = false;
-    server.setResponder((request) => {
+    fakes.model.setResponder((request) => {
       if (isSummaryRequest(request)) return fakeSummaryReply(request);
       if (!overflowed) {
         overflowed = true;
@@ -330,17 +306,17 @@ describe("context overflow from the provider", () => {
 
   it("keeps the session and tells the user what to do when the retry overflows too", async () => {
     const session = "agent:main:overflow-stuck";
-    server.setResponder(conversationReplies);
+    fakes.model.setResponder(conversationReplies);
     for (let i = 1; i <= 3; i += 1) await turn(session, `Build-up ${i}`);
     const before = await sessionRow(session);
-    server.setResponder((request) => (isSummaryRequest(request) ? fakeSummaryReply(request) : CONTEXT_OVERFLOW_ERRORS.openai));
+    fakes.model.setResponder((request) => (isSummaryRequest(request) ? fakeSummaryReply(request) : CONTEXT_OVERFLOW_ERRORS.openai));
     const earlier = conversationRequests().length;
     const failed = await turn(session, "This will not fit");
     expect(failed.payload).toMatchObject({ state: "error", errorKind: "context_length" });
     expect(failed.payload.errorMessage).toContain("/compact");
     expect(failed.payload.errorMessage).toContain("/new");
     expect(conversationRequests().length - earlier).toBe(2);
-    server.setResponder(() => ({ text: "Back to normal." }));
+    fakes.model.setResponder(() => ({ text: "Back to normal." }));
     const next = await turn(session, "Try again");
     expect(next.payload.state).toBe("final");
     expect((await sessionRow(session)).sessionId).toBe(before.sessionId);

@@ -4,6 +4,7 @@ import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.j
 import { fakeModelConfig } from "./fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "./gateway-process.js";
 import { type FixtureState, startedFixture } from "./started-fixture.js";
+import { openOperator, type TestSocket } from "./ws-client.js";
 
 type FakeTelegramOptions = Parameters<typeof startFakeTelegram>[0];
 
@@ -84,29 +85,45 @@ export function useFakeServers(options: { telegram?: true | FakeTelegramOptions 
 export interface FakeModelGateway {
   readonly model: FakeModelServer;
   readonly gw: GatewayProcess;
+  readonly stateDir: string;
+  /** The operator connection (with `operator: true` only). */
+  readonly sock: TestSocket;
+}
+
+export interface FakeModelGatewayOptions {
+  /** Top-level config sections laid over `fakeModelConfig` (its `extra`). */
+  extra?: (stateDir: string) => Record<string, unknown>;
+  /** Changes the config in place after `extra`. */
+  configure?: (config: any) => void;
+  /** Environment for the gateway process. */
+  env?: Record<string, string>;
+  /** Open an operator connection once the gateway is up. */
+  operator?: true;
 }
 
 /**
  * Registers the file's vitest hooks: before the first test the fake model starts and a gateway
- * on a fresh state dir talks to it (`fakeModelConfig`, which `configure` may change in place);
- * after the last, the gateway stops (SIGTERM) and the model closes. Before each test the model
- * forgets its requests and replies.
+ * on a fresh state dir talks to it (`fakeModelConfig` with the options' changes), and with
+ * `operator` an operator connects; after the last test the connection closes, the gateway stops
+ * (SIGTERM) and the model closes. Before each test the model forgets its requests and replies.
  */
-export function useFakeModelGateway(options: { configure?: (config: any) => void } = {}): FakeModelGateway {
+export function useFakeModelGateway(options: FakeModelGatewayOptions = {}): FakeModelGateway {
   const state: FixtureState<FakeModelGateway> = {};
 
   beforeAll(async () => {
     const model = (state.model = await startFakeModelServer());
-    const stateDir = makeTempDir();
-    let content = fakeModelConfig(model, stateDir);
+    const stateDir = (state.stateDir = makeTempDir());
+    let content = fakeModelConfig(model, stateDir, options.extra?.(stateDir));
     if (options.configure) {
       const config = JSON.parse(content);
       options.configure(config);
       content = JSON.stringify(config, null, 2);
     }
-    state.gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
+    const gw = (state.gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content }, ...(options.env ? { env: options.env } : {}) }));
+    if (options.operator) state.sock = (await openOperator(gw.url, gw.token)).sock;
   });
   afterAll(async () => {
+    state.sock?.close();
     await state.gw?.stop();
     await state.model?.close();
   });
