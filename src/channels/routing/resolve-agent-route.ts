@@ -31,38 +31,39 @@ export type RouteMatch = "peer" | "guild+roles" | "guild" | "team" | "account" |
 
 /**
  * Which agent handles a channel conversation (see docs/channels.md, "Which agent and which
- * session"). The most specific binding wins, whatever its position: exact peer → guild with roles →
- * guild → team → account → channel → the default agent. Among bindings of the same rank the first
- * listed wins. A binding that names an account only matches that account.
+ * session"). A binding matches only when every key of its `match` does (peer, guildId, teamId,
+ * roles, accountId); its rank is its most specific key: exact peer → guild with roles → guild →
+ * team → account → channel → the default agent. The best rank wins, whatever the position; among
+ * bindings of the same rank the first listed wins.
  */
 export function resolveAgentRoute(bindings: readonly Binding[] | undefined, input: RouteInput, defaultAgentId: string): { agentId: string; matchedBy: RouteMatch } {
-  const candidates = (bindings ?? []).filter(
-    (b) => b.type !== "acp" && sameId(b.match.channel, input.channel) && (!b.match.accountId || sameId(b.match.accountId, input.accountId)),
-  );
-  const ranks: [RouteMatch, (b: Binding) => boolean][] = [
-    ["peer", (b) => Boolean(b.match.peer) && peerMatches(b.match.peer!, input)],
-    [
-      "guild+roles",
-      (b) =>
-        !b.match.peer &&
-        Boolean(b.match.guildId && b.match.roles?.length) &&
-        sameId(b.match.guildId!, input.guildId) &&
-        b.match.roles!.some((r) => input.memberRoleIds?.includes(r)),
-    ],
-    ["guild", (b) => !b.match.peer && !b.match.roles?.length && Boolean(b.match.guildId) && sameId(b.match.guildId!, input.guildId)],
-    ["team", (b) => !b.match.peer && !b.match.guildId && Boolean(b.match.teamId) && sameId(b.match.teamId!, input.teamId)],
-    ["account", (b) => isChannelWide(b) && Boolean(b.match.accountId)],
-    ["channel", (b) => isChannelWide(b) && !b.match.accountId],
-  ];
-  for (const [rank, test] of ranks) {
-    const hit = candidates.find(test);
-    if (hit) return { agentId: hit.agentId.toLowerCase(), matchedBy: rank };
+  let best: { binding: Binding; rank: number } | undefined;
+  for (const binding of bindings ?? []) {
+    if (binding.type === "acp" || !matchesAll(binding, input)) continue;
+    const rank = RANKS.indexOf(rankOf(binding));
+    if (!best || rank < best.rank) best = { binding, rank };
   }
-  return { agentId: defaultAgentId, matchedBy: "default" };
+  return best ? { agentId: best.binding.agentId.toLowerCase(), matchedBy: RANKS[best.rank]! } : { agentId: defaultAgentId, matchedBy: "default" };
 }
 
-function isChannelWide(b: Binding): boolean {
-  return !b.match.peer && !b.match.guildId && !b.match.teamId && !b.match.roles?.length;
+const RANKS: readonly RouteMatch[] = ["peer", "guild+roles", "guild", "team", "account", "channel"];
+
+function rankOf({ match }: Binding): RouteMatch {
+  if (match.peer) return "peer";
+  if (match.guildId) return match.roles?.length ? "guild+roles" : "guild";
+  if (match.teamId) return "team";
+  return match.accountId ? "account" : "channel";
+}
+
+function matchesAll({ match }: Binding, input: RouteInput): boolean {
+  return (
+    sameId(match.channel, input.channel) &&
+    (!match.accountId || sameId(match.accountId, input.accountId)) &&
+    (!match.peer || peerMatches(match.peer, input)) &&
+    (!match.guildId || sameId(match.guildId, input.guildId)) &&
+    (!match.teamId || sameId(match.teamId, input.teamId)) &&
+    (!match.roles?.length || match.roles.some((role) => input.memberRoleIds?.includes(role)))
+  );
 }
 
 export function peerMatches(peer: { kind?: ChannelChatKind; id: string }, input: RouteInput): boolean {

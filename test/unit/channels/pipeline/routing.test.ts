@@ -38,6 +38,19 @@ describe("resolveAgentRoute", () => {
       matchedBy: "team",
     });
   });
+  it("a binding matches only when every key of its match does: roles, guildId and teamId limit every tier", () => {
+    const b: Binding[] = [
+      { agentId: "mods-here", match: { channel: "discord", peer: { id: "c1" }, roles: ["mod"] } },
+      { agentId: "other-guild-peer", match: { channel: "discord", peer: { id: "c1" }, guildId: "g2" } },
+      { agentId: "mods", match: { channel: "discord", roles: ["mod"] } },
+      { agentId: "team-mods", match: { channel: "slack", teamId: "T1", roles: ["mod"] } },
+    ];
+    expect(resolveAgentRoute(b, { ...base, memberRoleIds: ["mod"] }, "main")).toEqual({ agentId: "mods-here", matchedBy: "peer" });
+    expect(resolveAgentRoute(b, base, "main")).toEqual({ agentId: "main", matchedBy: "default" });
+    expect(resolveAgentRoute(b, { ...base, peerId: "c2", memberRoleIds: ["mod"] }, "main")).toEqual({ agentId: "mods", matchedBy: "channel" });
+    const slack = { channel: "slack", accountId: "default", chatType: "channel" as const, peerId: "C1", teamId: "T1" };
+    expect(resolveAgentRoute(b, slack, "main")).toEqual({ agentId: "main", matchedBy: "default" });
+  });
 });
 
 describe("ACP bindings", () => {
