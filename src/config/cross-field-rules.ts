@@ -1,4 +1,5 @@
 import type { ConfigIssue } from "./errors.js";
+import { hookMappingIssues } from "./hook-mapping-checks.js";
 import { formatKeyPath, type KeyPathSegment } from "./key-path.js";
 import { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN, type RawOpenClawConfig } from "./schema/index.js";
 
@@ -20,6 +21,7 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkTelegramWebhooks(config),
     ...checkAcpBindings(config),
     ...checkHooks(config),
+    ...hookMappingIssues(config),
     ...checkCronFailureAlert(config),
     ...checkHeartbeatTimeZones(config),
   ];

@@ -10,6 +10,7 @@ import type { OpenClawConfig } from "./types.js";
 import { stripUnknownKeys } from "./unknown-keys.js";
 import { moveLegacyKeys } from "./legacy-keys.js";
 import { telegramAllowEntryWarnings } from "./telegram-allow-entries.js";
+import { hookMappingWarnings } from "./hook-mapping-checks.js";
 
 /**
  * Parsed file contents → runnable config. Order matters: unknown keys are dropped first (so
@@ -31,7 +32,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
   const typed = expanded as RawOpenClawConfig;
   const ruleIssues = checkCrossFieldRules(typed);
   if (ruleIssues.length > 0) throw ConfigError.fromIssues(ruleIssues);
-  warnings.push(...telegramAllowEntryWarnings(typed.channels));
+  warnings.push(...telegramAllowEntryWarnings(typed.channels), ...hookMappingWarnings(typed));
 
   return { config: applyDefaults(typed), warnings };
 }

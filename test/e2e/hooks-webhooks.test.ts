@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { chatRequests, lastUserText, waitUntil } from "../helpers/reliability.js";
+import { chatRequests, lastUserText, readIndex, waitUntil } from "../helpers/reliability.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
 
 /** `/hooks` webhooks against the built gateway: auth, lockout, body cap, bad bodies, replays, mappings. */
@@ -127,6 +127,22 @@ describe("webhooks", { timeout: 90_000 }, () => {
     expect(await res.json()).toMatchObject({ sessionKey: "agent:main:hook:gmail:m1" });
     await waitUntil(() => chatRequests(servers.model).length === 1, 15_000, "the mapped turn");
     expect(lastUserText(chatRequests(servers.model)[0]!)).toBe("[Webhook: Gmail] Mail from ann@example.com: Lunch?");
+  });
+
+  it("a wake mapping's sessionKey template names the session the event goes to", async () => {
+    const stateDir = makeTempDir("openclaw-hooks-");
+    const hooks = {
+      enabled: true,
+      token: HOOK_TOKEN,
+      mappings: [{ match: { path: "deploy" }, action: "wake", sessionKey: "hook:deploy:{{id}}", messageTemplate: "deploy {{id}} finished" }],
+    };
+    const agents = { defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/fake-model" }, heartbeat: { every: "0m" } } };
+    gw = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { hooks, agents }) } }));
+    expect((await post("/hooks/deploy", { id: 42 })).status).toBe(200);
+    await waitUntil(() => chatRequests(servers.model).length === 1, 15_000, "the wake turn");
+    expect(lastUserText(chatRequests(servers.model)[0]!)).toContain("deploy 42 finished");
+    await waitUntil(() => "agent:main:hook:deploy:42" in readIndex(stateDir), 15_000, "the mapped session");
+    expect(Object.keys(readIndex(stateDir))).not.toContain("agent:main:main");
   });
 
   it("hooks.defaultSessionKey is the session of /hooks/agent requests and agent mappings that name none (as OpenClaw)", async () => {

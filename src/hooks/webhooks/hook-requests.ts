@@ -52,7 +52,8 @@ export function readHookRequest(name: string, body: unknown, hooks: HooksConfig)
   const text = mapping.messageTemplate ? renderTemplate(mapping.messageTemplate, body).trim() : JSON.stringify(body);
   if (!text) throw new HookRequestError(400, `hook "${name}": the message template rendered empty for this body`);
   const sessionKey = mapping.sessionKey ? renderTemplate(mapping.sessionKey, body).trim() || undefined : undefined;
-  if (mapping.action === "wake") return { kind: "wake", text, mode: mapping.wakeMode ?? "now", ...(mapping.agentId ? { agentId: mapping.agentId } : {}) };
+  if (mapping.action === "wake")
+    return { kind: "wake", text, mode: mapping.wakeMode ?? "now", ...(mapping.agentId ? { agentId: mapping.agentId } : {}), ...(sessionKey ? { sessionKey } : {}) };
   return {
     kind: "agent",
     message: text,

@@ -128,6 +128,26 @@ describe("validateConfig: cross-key rules", () => {
     expect(validateConfig({ session: { scope: "per-sender" } }, {}).config.session.scope).toBe("per-sender");
   });
 
+  it("a wake mapping refuses the keys only an agent turn has, naming each", () => {
+    const mappings = [
+      { match: { path: "ok" }, action: "wake", sessionKey: "hook:x", messageTemplate: "t", agentId: "main", wakeMode: "next-heartbeat" },
+      { match: { path: "deploy" }, action: "wake", name: "CI", deliver: true, channel: "telegram", to: "1", model: "a/b" },
+    ];
+    expect(validationError({ hooks: { mappings } }).message.split("\n")).toEqual(
+      ["name", "deliver", "channel", "to", "model"].map(
+        (key) =>
+          `hooks.mappings[1].${key}: only a mapping with action "agent" takes it (a "wake" mapping hands its text to the heartbeat as a system event, it runs no turn of its own)`,
+      ),
+    );
+  });
+
+  it("an agent mapping's wakeMode loads with a warning that it is ignored", () => {
+    const mappings = [{ match: { path: "gmail" }, action: "agent", wakeMode: "now" }];
+    const { config, warnings } = validateConfig({ hooks: { mappings } }, {});
+    expect(config.hooks?.mappings?.[0]?.action).toBe("agent");
+    expect(warnings).toEqual(['hooks.mappings[0].wakeMode is ignored: an "agent" mapping runs its turn in its own session and wakes no heartbeat (wakeMode is for action "wake")']);
+  });
+
   it("rejects a logging.redactPatterns entry that is not a regular expression", () => {
     expect(validationError({ logging: { redactPatterns: ["ok-[0-9]+", "broken(["] } }).message).toMatch(/^logging\.redactPatterns\[1\]: not a valid regular expression/);
   });

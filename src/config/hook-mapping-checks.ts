@@ -1,0 +1,36 @@
+import type { ConfigIssue } from "./errors.js";
+import { formatKeyPath } from "./key-path.js";
+import type { RawOpenClawConfig } from "./schema/index.js";
+
+/** Keys of a `hooks.mappings[]` entry that shape an agent turn; a wake runs none. */
+const AGENT_ONLY_KEYS = ["name", "deliver", "channel", "to", "model"] as const;
+
+/** A `wake` mapping queues its text for the heartbeat: keys that only an agent turn has are refused. */
+export function hookMappingIssues(config: RawOpenClawConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  config.hooks?.mappings?.forEach((mapping, index) => {
+    if (mapping.action !== "wake") return;
+    for (const key of AGENT_ONLY_KEYS) {
+      if (mapping[key] === undefined) continue;
+      issues.push({
+        path: formatKeyPath(["hooks", "mappings", index, key]),
+        message: 'only a mapping with action "agent" takes it (a "wake" mapping hands its text to the heartbeat as a system event, it runs no turn of its own)',
+      });
+    }
+  });
+  return issues;
+}
+
+/**
+ * OpenClaw's own mapping examples carry `wakeMode` on `agent` mappings, where it has no effect
+ * here: the config still loads, and the warning says the key is ignored.
+ */
+export function hookMappingWarnings(config: RawOpenClawConfig): string[] {
+  const warnings: string[] = [];
+  config.hooks?.mappings?.forEach((mapping, index) => {
+    if (mapping.action !== "agent" || mapping.wakeMode === undefined) return;
+    const path = formatKeyPath(["hooks", "mappings", index, "wakeMode"]);
+    warnings.push(`${path} is ignored: an "agent" mapping runs its turn in its own session and wakes no heartbeat (wakeMode is for action "wake")`);
+  });
+  return warnings;
+}
