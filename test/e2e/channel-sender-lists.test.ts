@@ -102,7 +102,6 @@ function channelsConfig(fakes: Omit<Channels, "gw">, nameMatching: boolean, over
       botToken: fakes.slack.botToken,
       appToken: fakes.slack.appToken,
       slackApiUrl: fakes.slack.apiUrl,
-      typingIntervalSeconds: 0,
       requireMention: false,
       groupAllowFrom: [S_ACCOUNT_USER],
       ...byName,

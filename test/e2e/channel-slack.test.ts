@@ -35,7 +35,6 @@ async function startSlackGateway(mode: "socket" | "http"): Promise<GatewayProces
     botToken: slack.botToken,
     ...secrets,
     slackApiUrl: slack.apiUrl,
-    typingIntervalSeconds: 0,
     allowFrom: Array.from({ length: OWNER_COUNT }, (_, i) => owner(i).userId),
     channels: { "*": {} },
   };

@@ -34,7 +34,7 @@ function discordConfig(fake: FakeDiscord): Record<string, unknown> {
 }
 
 function slackConfig(fake: FakeSlack, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { botToken: fake.botToken, appToken: fake.appToken, slackApiUrl: fake.apiUrl, allowFrom: ["U1"], typingIntervalSeconds: 0, ...extra };
+  return { botToken: fake.botToken, appToken: fake.appToken, slackApiUrl: fake.apiUrl, allowFrom: ["U1"], ...extra };
 }
 
 async function start(channels: Record<string, unknown>, stateDir = makeTempDir()): Promise<GatewayProcess> {

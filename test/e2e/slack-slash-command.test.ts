@@ -23,7 +23,7 @@ let slack: FakeSlack;
 async function startSlackGateway(mode: "socket" | "http", slashCommand: Record<string, unknown>): Promise<GatewayProcess> {
   const stateDir = makeTempDir();
   const secrets = mode === "socket" ? { appToken: slack.appToken } : { signingSecret: SIGNING_SECRET };
-  const slackConfig = { mode, botToken: slack.botToken, ...secrets, slackApiUrl: slack.apiUrl, typingIntervalSeconds: 0, allowFrom: [OWNER], channels: { "*": {} }, slashCommand };
+  const slackConfig = { mode, botToken: slack.botToken, ...secrets, slackApiUrl: slack.apiUrl, allowFrom: [OWNER], channels: { "*": {} }, slashCommand };
   const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { slack: slackConfig } }) } });
   await gw.waitForOutput(/channel account started/, 10_000);
   return gw;

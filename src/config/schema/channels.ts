@@ -38,7 +38,6 @@ const commonKeys = {
   allowBots: Type.Optional(Type.Boolean()),
   textChunkLimit: Type.Optional(integer(100, 100_000)),
   maxLinesPerMessage: Type.Optional(integer(1, 10_000)),
-  typingIntervalSeconds: Type.Optional(integer(0, 60)),
   replyToMode: Type.Optional(stringEnum(["off", "first", "all"])),
   streaming: Type.Optional(
     Type.Object({
@@ -48,7 +47,11 @@ const commonKeys = {
   ),
 };
 
+/** Typing-indicator refresh while a reply is written; Slack has no typing indicator for bots, so it has no such key. */
+const typingKeys = { typingIntervalSeconds: Type.Optional(integer(0, 60)) };
+
 const telegramKeys = {
+  ...typingKeys,
   botToken: Type.Optional(TelegramBotToken),
   tokenFile: Type.Optional(Type.String()),
   apiRoot: Type.Optional(HttpUrl),
@@ -62,6 +65,7 @@ const telegramKeys = {
 };
 
 const discordKeys = {
+  ...typingKeys,
   /** Break-glass: allow-list entries also match the sender's mutable username (default: ids only). */
   dangerouslyAllowNameMatching: Type.Optional(Type.Boolean()),
   token: Type.Optional(Type.String()),

@@ -232,6 +232,25 @@ describe("validateConfig: unknown keys", () => {
     expect(config.channels?.discord?.guilds?.["1"]?.channels?.["3"]).toEqual({ roles: ["4"], users: ["5"] });
   });
 
+  it("knows typingIntervalSeconds on Telegram and Discord only: Slack has no typing indicator for bots", () => {
+    const { config, warnings } = validateConfig(
+      {
+        channels: {
+          telegram: { typingIntervalSeconds: 3 },
+          discord: { typingIntervalSeconds: 4 },
+          slack: { typingIntervalSeconds: 5, accounts: { work: { typingIntervalSeconds: 1 } } },
+        },
+      },
+      {},
+    );
+    expect(warnings).toEqual([
+      'unknown config key "channels.slack.typingIntervalSeconds" (ignored)',
+      'unknown config key "channels.slack.accounts.work.typingIntervalSeconds" (ignored)',
+    ]);
+    expect(config.channels?.telegram?.typingIntervalSeconds).toBe(3);
+    expect(config.channels?.discord?.typingIntervalSeconds).toBe(4);
+  });
+
   it("suggests the known key a typo is closest to", () => {
     const { warnings } = validateConfig({ gateway: { prot: 1 }, agents: { defaults: { modle: "a/b" } }, gatewya: {} }, {});
     expect(warnings).toEqual([
