@@ -110,6 +110,8 @@ function collect(schema: TSchema, value: unknown, prefix: KeyPathSegment[], out:
       }
     }
     const key = formatKeyPath(segments);
+    // An intersection (a channel account) also reports itself as a whole once a member key failed: that key says it.
+    if (error.type === ValueErrorType.Intersect && [...out.keys()].some((found) => found.startsWith(`${key}.`) || found.startsWith(`${key}[`))) continue;
     const reason = error.type === ValueErrorType.ObjectRequiredProperty ? "required" : `expected ${describeSchema(error.schema)}`;
     // typebox reports a missing required key twice (missing, then wrong type): keep "required".
     if (!out.has(key) || reason === "required") out.set(key, reason);

@@ -36,7 +36,6 @@ const commonKeys = {
   mentionPatterns: Type.Optional(StringList),
   historyLimit: Type.Optional(integer(0, 1_000)),
   allowBots: Type.Optional(Type.Boolean()),
-  textChunkLimit: Type.Optional(integer(100, 100_000)),
   maxLinesPerMessage: Type.Optional(integer(1, 10_000)),
   replyToMode: Type.Optional(stringEnum(["off", "first", "all"])),
   streaming: Type.Optional(
@@ -47,11 +46,17 @@ const commonKeys = {
   ),
 };
 
+/** Characters per outgoing message, at most what the platform takes in one. */
+function textChunkLimit(max: number, why: string) {
+  return { textChunkLimit: Type.Optional(withExpected(integer(100, max), `integer 100-${max} (${why})`)) };
+}
+
 /** Typing-indicator refresh while a reply is written; Slack has no typing indicator for bots, so it has no such key. */
 const typingKeys = { typingIntervalSeconds: Type.Optional(integer(0, 60)) };
 
 const telegramKeys = {
   ...typingKeys,
+  ...textChunkLimit(4096, "Telegram refuses a longer message"),
   botToken: Type.Optional(TelegramBotToken),
   tokenFile: Type.Optional(Type.String()),
   apiRoot: Type.Optional(HttpUrl),
@@ -66,6 +71,7 @@ const telegramKeys = {
 
 const discordKeys = {
   ...typingKeys,
+  ...textChunkLimit(2000, "Discord refuses a longer message"),
   /** Break-glass: allow-list entries also match the sender's mutable username (default: ids only). */
   dangerouslyAllowNameMatching: Type.Optional(Type.Boolean()),
   token: Type.Optional(Type.String()),
@@ -88,6 +94,7 @@ const discordKeys = {
 };
 
 const slackKeys = {
+  ...textChunkLimit(40_000, "Slack cuts a longer message short"),
   /** Break-glass: allow-list entries also match the sender's mutable username (default: ids only). */
   dangerouslyAllowNameMatching: Type.Optional(Type.Boolean()),
   mode: Type.Optional(stringEnum(["socket", "http"])),

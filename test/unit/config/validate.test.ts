@@ -78,6 +78,19 @@ describe("validateConfig: bad values", () => {
     expect(err.message).toBe('agents.defaults.models["openai/gpt-4.1"].alias: expected string');
   });
 
+  it("caps textChunkLimit at what each platform takes in one message, on the block and on an account", () => {
+    const err = validationError({
+      channels: { telegram: { textChunkLimit: 5000 }, discord: { accounts: { work: { textChunkLimit: 2001 } } }, slack: { textChunkLimit: 40_001 } },
+    });
+    expect(err.message.split("\n")).toEqual([
+      "channels.telegram.textChunkLimit: expected integer 100-4096 (Telegram refuses a longer message)",
+      "channels.discord.accounts.work.textChunkLimit: expected integer 100-2000 (Discord refuses a longer message)",
+      "channels.slack.textChunkLimit: expected integer 100-40000 (Slack cuts a longer message short)",
+    ]);
+    const { config } = validateConfig({ channels: { telegram: { textChunkLimit: 4096 }, discord: { textChunkLimit: 2000 }, slack: { textChunkLimit: 40_000 } } }, {});
+    expect([config.channels?.telegram?.textChunkLimit, config.channels?.discord?.textChunkLimit, config.channels?.slack?.textChunkLimit]).toEqual([4096, 2000, 40_000]);
+  });
+
   it("explains number bounds and patterns", () => {
     expect(validationError({ agents: { defaults: { maxConcurrent: 0 } } }).message).toBe("agents.defaults.maxConcurrent: expected integer >= 1");
     expect(validationError({ agents: { list: [{ id: "Main" }] } }).message).toBe(
