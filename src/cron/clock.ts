@@ -12,11 +12,20 @@ export interface CronTimer {
   cancel(): void;
 }
 
+/** The longest delay one Node timer holds; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export const systemClock: CronClock = {
   now: () => Date.now(),
   setTimer(fn, ms) {
-    const handle = setTimeout(fn, Math.max(0, ms));
-    handle.unref();
+    // A longer wait is a chain of timers, each at most MAX_TIMER_MS, ending at the same moment.
+    const due = Date.now() + Math.max(0, ms);
+    let handle: NodeJS.Timeout;
+    const arm = (wait: number) => {
+      handle = setTimeout(() => (wait < MAX_TIMER_MS ? fn() : arm(Math.max(0, due - Date.now()))), Math.min(wait, MAX_TIMER_MS));
+      handle.unref();
+    };
+    arm(Math.max(0, ms));
     return { cancel: () => clearTimeout(handle) };
   },
 };
