@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
+import { integer, NonEmptyString, StringList, stringEnum, wholeTimeoutSeconds, withExpected } from "./primitives.js";
 
 /** `agents.defaults.compaction`: summarizing old turns when a session nears its model's window. */
 export const Compaction = Type.Object({
@@ -10,7 +10,7 @@ export const Compaction = Type.Object({
   keepRecentTokens: Type.Optional(integer(1)),
   /** `provider/model` that writes the summaries (default: the session's model). */
   model: Type.Optional(NonEmptyString),
-  timeoutSeconds: Type.Optional(integer(1)),
+  timeoutSeconds: Type.Optional(wholeTimeoutSeconds()),
   /** Tell the chat when its history was compacted. */
   notifyUser: Type.Optional(Type.Boolean()),
   memoryFlush: Type.Optional(

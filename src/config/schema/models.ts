@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { ApiBaseUrl, integer, NonEmptyString, stringEnum } from "./primitives.js";
+import { ApiBaseUrl, integer, NonEmptyString, stringEnum, timeoutSeconds } from "./primitives.js";
 
 export const MODEL_APIS = ["openai-completions", "anthropic-messages", "openai-responses"] as const;
 
@@ -28,9 +28,9 @@ const ModelProvider = Type.Object({
   apiKey: Type.Optional(Type.String()),
   api: Type.Optional(stringEnum(MODEL_APIS)),
   headers: Type.Optional(Type.Record(Type.String(), Type.String())),
-  timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
-  firstByteTimeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
-  idleTimeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  timeoutSeconds: Type.Optional(timeoutSeconds()),
+  firstByteTimeoutSeconds: Type.Optional(timeoutSeconds()),
+  idleTimeoutSeconds: Type.Optional(timeoutSeconds()),
   models: Type.Optional(Type.Array(ProviderModel)),
 });
 

@@ -27,3 +27,13 @@ export function withExpected<T extends object>(schema: T, expected: string): T {
 
 /** Where an HTTP API lives (a model provider, an embeddings endpoint): an http(s) URL; a bare `localhost:11434/v1` is not one. */
 export const ApiBaseUrl = withExpected(Type.String({ pattern: "^https?://\\S+$" }), 'an http(s) URL such as "https://api.openai.com/v1" or "http://127.0.0.1:11434/v1"');
+
+/** The longest wait one Node timer holds, in whole seconds (2^31 - 1 ms); a longer one would expire at once. */
+export const MAX_TIMER_SECONDS = 2_147_483;
+const TIMER_LIMIT = `${MAX_TIMER_SECONDS} (about 24.8 days, the longest a timer holds)`;
+
+/** A timeout in seconds, > 0 and no longer than a timer holds. */
+export const timeoutSeconds = () => withExpected(Type.Number({ exclusiveMinimum: 0, maximum: MAX_TIMER_SECONDS }), `seconds > 0, at most ${TIMER_LIMIT}`);
+
+/** A timeout in whole seconds, 1 to what a timer holds. */
+export const wholeTimeoutSeconds = () => withExpected(integer(1, MAX_TIMER_SECONDS), `whole seconds 1-${TIMER_LIMIT}`);

@@ -91,6 +91,20 @@ describe("validateConfig: bad values", () => {
     expect([config.channels?.telegram?.textChunkLimit, config.channels?.discord?.textChunkLimit, config.channels?.slack?.textChunkLimit]).toEqual([4096, 2000, 40_000]);
   });
 
+  it("refuses a timeout longer than a timer holds (2147483 s, about 24.8 days), which would expire at once", () => {
+    const provider = { timeoutSeconds: 3_000_000, firstByteTimeoutSeconds: 2_147_484, idleTimeoutSeconds: 1e9 };
+    const err = validationError({ models: { providers: { p: provider } }, agents: { defaults: { compaction: { timeoutSeconds: 2_147_484 } } } });
+    const why = "2147483 (about 24.8 days, the longest a timer holds)";
+    expect(err.message.split("\n")).toEqual([
+      `agents.defaults.compaction.timeoutSeconds: expected whole seconds 1-${why}`,
+      `models.providers.p.timeoutSeconds: expected seconds > 0, at most ${why}`,
+      `models.providers.p.firstByteTimeoutSeconds: expected seconds > 0, at most ${why}`,
+      `models.providers.p.idleTimeoutSeconds: expected seconds > 0, at most ${why}`,
+    ]);
+    const { config } = validateConfig({ models: { providers: { p: { idleTimeoutSeconds: 2_147_483 } } }, agents: { defaults: { compaction: { timeoutSeconds: 2_147_483 } } } }, {});
+    expect(config.models.providers?.p?.idleTimeoutSeconds).toBe(2_147_483);
+  });
+
   it("explains number bounds and patterns", () => {
     expect(validationError({ agents: { defaults: { maxConcurrent: 0 } } }).message).toBe("agents.defaults.maxConcurrent: expected integer >= 1");
     expect(validationError({ agents: { list: [{ id: "Main" }] } }).message).toBe(
