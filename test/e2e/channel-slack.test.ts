@@ -20,14 +20,14 @@ const CHANNEL = "C0GENERAL";
 const THREAD_CHANNEL = "C0THREADS";
 const SIGNING_SECRET = "fake-signing-secret";
 /** Allowlisted senders, each used by one test only: `owner(i)` is sender i and its DM channel with the bot. */
-const OWNER_COUNT = 9;
+const OWNER_COUNT = 10;
 const owner = (i: number) => ({ userId: `U10${i}`, dmChannel: `D10${i}` });
 
 let model: FakeModelServer;
 let slack: FakeSlack;
 
 /** A gateway whose Slack account is up: in Socket Mode the socket is open, in HTTP mode auth.test passed. */
-async function startSlackGateway(mode: "socket" | "http"): Promise<GatewayProcess> {
+async function startSlackGateway(mode: "socket" | "http", extra: Record<string, unknown> = {}): Promise<GatewayProcess> {
   const stateDir = makeTempDir();
   const secrets = mode === "socket" ? { appToken: slack.appToken } : { signingSecret: SIGNING_SECRET };
   const slackConfig = {
@@ -37,6 +37,7 @@ async function startSlackGateway(mode: "socket" | "http"): Promise<GatewayProces
     slackApiUrl: slack.apiUrl,
     allowFrom: Array.from({ length: OWNER_COUNT }, (_, i) => owner(i).userId),
     channels: { "*": {} },
+    ...extra,
   };
   const gw = await startGateway({
     stateDir,
@@ -233,5 +234,21 @@ describe("Slack channel (HTTP Events on the gateway port)", () => {
     expect(gw.output()).toContain("Slack HTTP event refused: signature mismatch");
     expect(gw.output()).not.toContain(slack.botToken);
     expect(gw.output()).not.toContain(SIGNING_SECRET);
+  });
+});
+
+describe("Slack replyToMode", () => {
+  let gw: GatewayProcess | undefined;
+  afterAll(async () => {
+    await gw?.stop("SIGKILL");
+  });
+
+  it("first: a reply split in several messages goes whole into the thread of the message it answers (Slack has no quote-reply)", async () => {
+    gw = await startSlackGateway("socket", { replyToMode: "first", textChunkLimit: 200 });
+    const long = Array.from({ length: 4 }, (_, i) => `Paragraph ${i}: ${"lorem ipsum ".repeat(12).trim()}`).join("\n\n");
+    model.setResponder(() => ({ text: long }));
+    const { ts } = dmFrom(9, "a long answer please");
+    await waitUntil(() => repliesIn(owner(9).dmChannel).length >= 3, 10_000, "the split reply");
+    expect(slack.posted.filter((p) => p.channel === owner(9).dmChannel).map((p) => p.thread_ts)).toEqual(repliesIn(owner(9).dmChannel).map(() => ts));
   });
 });
