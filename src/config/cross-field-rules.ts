@@ -1,4 +1,5 @@
 import type { ConfigIssue } from "./errors.js";
+import { checkAgentReferences } from "./agent-references.js";
 import { hookMappingIssues } from "./hook-mapping-checks.js";
 import { formatKeyPath, type KeyPathSegment } from "./key-path.js";
 import { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN, type RawOpenClawConfig } from "./schema/index.js";
@@ -17,6 +18,7 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkCustomBind(config),
     ...checkSessionScope(config),
     ...checkAgentIds(config),
+    ...checkAgentReferences(config),
     ...checkRegexLists(config),
     ...checkTelegramWebhooks(config),
     ...checkAcpBindings(config),

@@ -206,6 +206,33 @@ describe("validateConfig: cross-key rules", () => {
     expect(validateConfig({ agents: { defaults: { heartbeat: window("Europe/Berlin") } } }, {}).config.agents.defaults.heartbeat?.activeHours?.timezone).toBe("Europe/Berlin");
   });
 
+  it("refuses an agent id that names no configured agent where config routes chats or hooks to one", () => {
+    const err = validationError({
+      agents: { entries: { main: {}, work: {} } },
+      bindings: [
+        { agentId: "work", match: { channel: "slack" } },
+        { agentId: "hom", match: { channel: "telegram" } },
+        { type: "acp", agentId: "claude", match: { channel: "telegram", peer: { id: "1" } } },
+      ],
+      channels: {
+        telegram: { groups: { "-1": { agentId: "main", topics: { "7": { agentId: "coder" } } } } },
+        discord: { accounts: { a: { guilds: { g: { channels: { c: { agentId: "ghost" } } } } } } },
+        slack: { channels: { C1: { agentId: "MAIN" } } },
+      },
+      hooks: { mappings: [{ match: { path: "x" }, action: "agent", agentId: "nobody" }] },
+    });
+    const known = "known agents: main, work (define it under agents.entries to use it)";
+    expect(err.message.split("\n")).toEqual([
+      `bindings[1].agentId: unknown agent "hom"; ${known}`,
+      `channels.telegram.groups.-1.topics.7.agentId: unknown agent "coder"; ${known}`,
+      `channels.discord.accounts.a.guilds.g.channels.c.agentId: unknown agent "ghost"; ${known}`,
+      `hooks.mappings[0].agentId: unknown agent "nobody"; ${known}`,
+    ]);
+    expect(validationError({ bindings: [{ agentId: "work", match: { channel: "slack" } }] }).message).toBe(
+      'bindings[0].agentId: unknown agent "work"; known agents: main (define it under agents.entries to use it)',
+    );
+  });
+
   it("rejects duplicate agent ids and bad entry keys", () => {
     expect(validationError({ agents: { list: [{ id: "a" }, { id: "a" }] } }).message).toBe('agents.list[1].id: duplicate agent id "a"');
     expect(validationError({ agents: { entries: { "Bad Id": {} } } }).message).toMatch(/^agents\.entries\["Bad Id"\]: key must be an agent id/);

@@ -1,0 +1,56 @@
+import type { ConfigIssue } from "./errors.js";
+import { formatKeyPath, isPlainObject, type KeyPathSegment } from "./key-path.js";
+import type { RawOpenClawConfig } from "./schema/index.js";
+
+/** The agents the config defines (`agents.entries` keys, `agents.list` ids), lower-cased; `main` when it defines none. */
+function configuredAgentIds(config: RawOpenClawConfig): string[] {
+  const ids = [...(config.agents?.list ?? []).map((entry) => entry.id), ...Object.keys(config.agents?.entries ?? {})].map((id) => id.trim().toLowerCase());
+  return ids.length > 0 ? [...new Set(ids)] : ["main"];
+}
+
+/** Every `agentId` of a chat entry in a channel block (or account): Telegram groups and topics, Discord guild channels, Slack channels. */
+function chatEntryAgentIds(block: Record<string, unknown>, path: KeyPathSegment[], out: { path: KeyPathSegment[]; agentId: unknown }[]): void {
+  const entries = (map: unknown, at: KeyPathSegment[], nested?: string) => {
+    if (!isPlainObject(map)) return;
+    for (const [id, entry] of Object.entries(map)) {
+      if (!isPlainObject(entry)) continue;
+      if (entry.agentId !== undefined) out.push({ path: [...at, id, "agentId"], agentId: entry.agentId });
+      if (nested) entries(entry[nested], [...at, id, nested]);
+    }
+  };
+  entries(block.groups, [...path, "groups"], "topics");
+  entries(block.channels, [...path, "channels"]);
+  if (isPlainObject(block.guilds)) {
+    for (const [guildId, guild] of Object.entries(block.guilds)) {
+      if (isPlainObject(guild)) entries(guild.channels, [...path, "guilds", guildId, "channels"]);
+    }
+  }
+}
+
+/**
+ * Config that sends chats or webhook turns to an agent must name one the config defines: an
+ * unknown id would start sessions, files and turns for an agent nobody configured (as the
+ * methods that take an agentId refuse it). ACP bindings name ACP agents and are not checked here.
+ */
+export function checkAgentReferences(config: RawOpenClawConfig): ConfigIssue[] {
+  const refs: { path: KeyPathSegment[]; agentId: unknown }[] = [];
+  config.bindings?.forEach((binding, index) => {
+    if (binding.type !== "acp") refs.push({ path: ["bindings", index, "agentId"], agentId: binding.agentId });
+  });
+  for (const [channel, block] of Object.entries(config.channels ?? {})) {
+    if (!isPlainObject(block)) continue;
+    chatEntryAgentIds(block, ["channels", channel], refs);
+    for (const [accountId, account] of Object.entries(isPlainObject(block.accounts) ? block.accounts : {})) {
+      if (isPlainObject(account)) chatEntryAgentIds(account, ["channels", channel, "accounts", accountId], refs);
+    }
+  }
+  config.hooks?.mappings?.forEach((mapping, index) => refs.push({ path: ["hooks", "mappings", index, "agentId"], agentId: mapping.agentId }));
+
+  const known = configuredAgentIds(config);
+  const issues: ConfigIssue[] = [];
+  for (const { path, agentId } of refs) {
+    if (typeof agentId !== "string" || known.includes(agentId.trim().toLowerCase())) continue;
+    issues.push({ path: formatKeyPath(path), message: `unknown agent "${agentId}"; known agents: ${known.join(", ")} (define it under agents.entries to use it)` });
+  }
+  return issues;
+}
