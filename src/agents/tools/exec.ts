@@ -19,14 +19,20 @@ const RUNNING_OUTPUT_PREVIEW_CHARS = 4_000;
 /** After an abort we wait this long for the group to die (SIGKILL comes after 2 s). */
 const ABORT_SETTLE_MS = 3_000;
 
-const ExecParameters = Type.Object({
-  command: Type.String({ description: "Shell command; runs with /bin/sh -c." }),
-  workdir: Type.Optional(Type.String({ description: "Directory to run in, relative to the workspace (default: workspace root)." })),
-  timeoutSeconds: Type.Optional(Type.Number({ description: "Kill the command after this many seconds (default 120, max 3600).", minimum: 0 })),
-  background: Type.Optional(Type.Boolean({ description: "Return at once with a sessionId; follow the command with the process tool." })),
-  yieldMs: Type.Optional(Type.Number({ description: "If still running after this many ms (default 10000), continue in the background.", minimum: 0 })),
-});
-export type ExecArgs = Static<typeof ExecParameters>;
+/** The tool's parameters, telling the model the default timeout in force and the longest it may ask for. */
+function execParameters(defaultTimeoutSeconds: number, maxTimeoutSeconds: number) {
+  return Type.Object({
+    command: Type.String({ description: "Shell command; runs with /bin/sh -c." }),
+    workdir: Type.Optional(Type.String({ description: "Directory to run in, relative to the workspace (default: workspace root)." })),
+    timeoutSeconds: Type.Optional(
+      Type.Number({ description: `Kill the command after this many seconds (default ${defaultTimeoutSeconds}, max ${maxTimeoutSeconds}).`, minimum: 0 }),
+    ),
+    background: Type.Optional(Type.Boolean({ description: "Return at once with a sessionId; follow the command with the process tool." })),
+    yieldMs: Type.Optional(Type.Number({ description: "If still running after this many ms (default 10000), continue in the background.", minimum: 0 })),
+  });
+}
+type ExecParameters = ReturnType<typeof execParameters>;
+export type ExecArgs = Static<ExecParameters>;
 
 export interface ExecToolOptions {
   maxOutputChars?: number;
@@ -34,9 +40,11 @@ export interface ExecToolOptions {
   defaultYieldMs?: number;
 }
 
-export function createExecTool(options: ExecToolOptions = {}): AgentTool<typeof ExecParameters> {
+export function createExecTool(options: ExecToolOptions = {}): AgentTool<ExecParameters> {
   const maxOutputChars = options.maxOutputChars ?? EXEC_DEFAULT_MAX_OUTPUT_CHARS;
   const defaultTimeoutSeconds = options.defaultTimeoutSeconds ?? EXEC_DEFAULT_TIMEOUT_SECONDS;
+  // A configured default longer than the usual cap is also the longest a command may ask for.
+  const maxTimeoutSeconds = Math.max(EXEC_MAX_TIMEOUT_SECONDS, defaultTimeoutSeconds);
   const defaultYieldMs = options.defaultYieldMs ?? EXEC_DEFAULT_YIELD_MS;
 
   return {
@@ -45,7 +53,7 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<typeof 
       "Run a shell command in the workspace and get its output and exit code. Use for builds, tests, git, " +
       "listing or searching files (ls, rg), and other programs. Long commands continue in the background " +
       "(see the process tool). Do not use for reading or editing files: use read, write, edit or apply_patch.",
-    parameters: ExecParameters,
+    parameters: execParameters(defaultTimeoutSeconds, maxTimeoutSeconds),
     ownerOnly: true,
     async execute(args, ctx, signal) {
       if (signal.aborted) return abortedBeforeStart();
@@ -77,7 +85,7 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<typeof 
         cwd: workdir.absolute,
         env,
         ...(sandboxed ? { launch: sandboxed.launch, onKill: sandboxed.cleanup } : {}),
-        timeoutMs: resolveTimeoutSeconds(args.timeoutSeconds, background ? EXEC_MAX_TIMEOUT_SECONDS : defaultTimeoutSeconds) * 1000,
+        timeoutMs: resolveTimeoutSeconds(args.timeoutSeconds, background ? maxTimeoutSeconds : defaultTimeoutSeconds, maxTimeoutSeconds) * 1000,
         maxOutputChars,
         agentId: ctx.agentId,
         sessionKey: ctx.sessionKey,
@@ -197,11 +205,11 @@ function abortedBeforeStart(): ToolResult {
   return toolError(TOOL_ERRORS.execAbortedBeforeStart());
 }
 
-function resolveTimeoutSeconds(requested: number | undefined, fallback: number): number {
+function resolveTimeoutSeconds(requested: number | undefined, fallback: number, max: number): number {
   if (typeof requested !== "number" || !Number.isFinite(requested)) return fallback;
   // OpenClaw reads 0 as "no timeout"; here every command has one, so 0 means the longest allowed.
-  if (requested <= 0) return EXEC_MAX_TIMEOUT_SECONDS;
-  return Math.min(requested, EXEC_MAX_TIMEOUT_SECONDS);
+  if (requested <= 0) return max;
+  return Math.min(requested, max);
 }
 
 function clampYieldMs(requested: number | undefined, fallback: number): number {

@@ -52,6 +52,13 @@ describe("exec", () => {
     expect(errorOf(await exec.execute({ command: "  " }, makeContext(workspace), neverAborted)).error).toBe("INVALID_ARGUMENT");
   });
 
+  it("tells the model the default timeout the config set (tools.exec.timeoutSeconds), and a longer default is also the most it may ask for", () => {
+    const described = (options?: Parameters<typeof createExecTool>[0]) => createExecTool(options).parameters.properties.timeoutSeconds.description;
+    expect(described()).toBe("Kill the command after this many seconds (default 120, max 3600).");
+    expect(described({ defaultTimeoutSeconds: 300 })).toBe("Kill the command after this many seconds (default 300, max 3600).");
+    expect(described({ defaultTimeoutSeconds: 7200 })).toBe("Kill the command after this many seconds (default 7200, max 7200).");
+  });
+
   it("kills the whole process group on timeout", async () => {
     const { workspace } = makeWorkspace();
     const started = Date.now();
