@@ -1,5 +1,5 @@
 import type { Binding, RouteInput } from "./resolve-agent-route.js";
-import { peerMatches, sameId } from "./resolve-agent-route.js";
+import { accountMatches, peerMatches, sameId } from "./resolve-agent-route.js";
 
 /** A `bindings[]` entry of `type: "acp"`: one peer's chat talks to a session of the ACP agent `agentId`. */
 export interface AcpBinding extends Binding {
@@ -17,7 +17,7 @@ export function findAcpBinding(bindings: readonly Binding[] | undefined, input: 
       b.type === "acp" &&
       Boolean(b.match.peer) &&
       sameId(b.match.channel, input.channel) &&
-      (!b.match.accountId || sameId(b.match.accountId, input.accountId)) &&
+      accountMatches(b.match.accountId, input.accountId) &&
       peerMatches(b.match.peer!, input),
   );
 }

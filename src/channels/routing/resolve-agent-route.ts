@@ -52,18 +52,27 @@ function rankOf({ match }: Binding): RouteMatch {
   if (match.peer) return "peer";
   if (match.guildId) return match.roles?.length ? "guild+roles" : "guild";
   if (match.teamId) return "team";
-  return match.accountId ? "account" : "channel";
+  return match.accountId && !isAnyAccount(match.accountId) ? "account" : "channel";
 }
 
 function matchesAll({ match }: Binding, input: RouteInput): boolean {
   return (
     sameId(match.channel, input.channel) &&
-    (!match.accountId || sameId(match.accountId, input.accountId)) &&
+    accountMatches(match.accountId, input.accountId) &&
     (!match.peer || peerMatches(match.peer, input)) &&
     (!match.guildId || sameId(match.guildId, input.guildId)) &&
     (!match.teamId || sameId(match.teamId, input.teamId)) &&
     (!match.roles?.length || match.roles.some((role) => input.memberRoleIds?.includes(role)))
   );
+}
+
+/** A binding's `accountId`: absent or `"*"` (OpenClaw's spelling) is every account of the channel. */
+export function accountMatches(pattern: string | undefined, accountId: string): boolean {
+  return !pattern || isAnyAccount(pattern) || sameId(pattern, accountId);
+}
+
+function isAnyAccount(pattern: string): boolean {
+  return pattern.trim() === "*";
 }
 
 export function peerMatches(peer: { kind?: ChannelChatKind; id: string }, input: RouteInput): boolean {

@@ -38,6 +38,15 @@ describe("resolveAgentRoute", () => {
       matchedBy: "team",
     });
   });
+  it('accountId "*" matches every account of the channel and ranks as a channel binding (as in OpenClaw)', () => {
+    const b: Binding[] = [
+      { agentId: "any", match: { channel: "discord", accountId: "*" } },
+      { agentId: "work", match: { channel: "discord", accountId: "work" } },
+    ];
+    expect(resolveAgentRoute(b, { ...base, accountId: "home" }, "main")).toEqual({ agentId: "any", matchedBy: "channel" });
+    expect(resolveAgentRoute(b, { ...base, accountId: "work" }, "main")).toEqual({ agentId: "work", matchedBy: "account" });
+  });
+
   it("a binding matches only when every key of its match does: roles, guildId and teamId limit every tier", () => {
     const b: Binding[] = [
       { agentId: "mods-here", match: { channel: "discord", peer: { id: "c1" }, roles: ["mod"] } },
