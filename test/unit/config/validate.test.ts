@@ -233,6 +233,17 @@ describe("validateConfig: cross-key rules", () => {
     );
   });
 
+  it("refuses a channel's defaultAccount that names none of its accounts", () => {
+    const err = validationError({
+      channels: { telegram: { defaultAccount: "wrok", accounts: { Home: {}, work: {} } }, slack: { defaultAccount: "main" }, discord: { defaultAccount: "DEFAULT" } },
+    });
+    expect(err.message.split("\n")).toEqual([
+      'channels.telegram.defaultAccount: no account "wrok" in channels.telegram.accounts (its accounts: home, work)',
+      'channels.slack.defaultAccount: no account "main" in channels.slack.accounts (its accounts: default)',
+    ]);
+    expect(validateConfig({ channels: { telegram: { defaultAccount: "WORK", accounts: { home: {}, work: {} } } } }, {}).warnings).toEqual([]);
+  });
+
   it("rejects duplicate agent ids and bad entry keys", () => {
     expect(validationError({ agents: { list: [{ id: "a" }, { id: "a" }] } }).message).toBe('agents.list[1].id: duplicate agent id "a"');
     expect(validationError({ agents: { entries: { "Bad Id": {} } } }).message).toMatch(/^agents\.entries\["Bad Id"\]: key must be an agent id/);
