@@ -168,6 +168,16 @@ describe("validateConfig: cross-key rules", () => {
     );
   });
 
+  it("a binding for a channel this gateway does not have (OpenClaw's whatsapp) loads with a warning that it never matches", () => {
+    const bindings = [
+      { agentId: "main", match: { channel: "whatsapp", peer: { kind: "direct", id: "+1555" } } },
+      { agentId: "main", match: { channel: "Telegram" } },
+    ];
+    const { config, warnings } = validateConfig({ bindings }, {});
+    expect(config.bindings).toHaveLength(2);
+    expect(warnings).toEqual(['bindings[0].match.channel: "whatsapp" is not a channel of this gateway (telegram, discord, slack), so this binding never matches']);
+  });
+
   it("an agent mapping's wakeMode loads with a warning that it is ignored", () => {
     const mappings = [{ match: { path: "gmail" }, action: "agent", wakeMode: "now" }];
     const { config, warnings } = validateConfig({ hooks: { mappings } }, {});
