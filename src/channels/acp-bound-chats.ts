@@ -133,6 +133,8 @@ export class AcpBoundChats {
     const settings = this.deps.settings();
     if (!settings.enabled) throw new Error("ACP is disabled (acp.enabled: false), so this chat's binding cannot reach its agent.");
     if (!settings.agents[agent]) throw new Error(`no ACP agent "${agent}" is configured (acp.agents or plugins.entries.acpx.config.agents).`);
+    if (settings.allowedAgents.length > 0 && !settings.allowedAgents.includes(agent))
+      throw new Error(`it is not in acp.allowedAgents (${settings.allowedAgents.join(", ")}), so this chat's binding cannot reach it.`);
     if (mode === "persistent") {
       const current = this.deps.manager.list().find((r) => r.binding === id && USABLE.has(r.state));
       if (current && current.agent === agent) return current.sessionKey;

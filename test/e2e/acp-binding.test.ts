@@ -34,12 +34,12 @@ const agentLines = () =>
     : [];
 const texts = (chat: number) => telegram.messages(chat).map((m) => String(m.text));
 
-function config(): string {
+function config(acp: Record<string, unknown> = {}): string {
   return fakeModelConfig(model, stateDir, {
     channels: {
       telegram: telegramChannelConfig(telegram, { allowFrom: [String(BOUND), String(OTHER)] }),
     },
-    acp: { enabled: true, agents: { coder: fakeAgentCommand("--log", agentLog, "--store", path.join(stateDir, "agent-store"), "--marker", stateDir) } },
+    acp: { enabled: true, agents: { coder: fakeAgentCommand("--log", agentLog, "--store", path.join(stateDir, "agent-store"), "--marker", stateDir) }, ...acp },
     bindings: [{ type: "acp", agentId: "coder", match: { channel: "telegram", peer: { kind: "direct", id: String(BOUND) } }, acp: { label: "bound coder" } }],
   });
 }
@@ -134,4 +134,15 @@ describe('bindings[] type "acp"', () => {
     expect(texts(BOUND).filter((t) => t === notice)).toHaveLength(1);
     expect(agentLines().filter((l) => l.method === "session/prompt" && JSON.stringify(l).includes("long job"))).toHaveLength(1);
   }, 120_000);
+
+  it("a binding's agent left out of acp.allowedAgents is not started: the chat is told why", async () => {
+    const prompts = () => agentLines().filter((l) => l.method === "session/prompt").length;
+    const before = prompts();
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), config({ allowedAgents: ["other"] }));
+    await gw.waitForOutput(/config reloaded/, 10_000);
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "still there? #echo", messageId: 7 });
+    await telegram.waitFor(() => texts(BOUND).some((t) => t.includes("acp.allowedAgents")), 30_000);
+    expect(texts(BOUND).at(-1)).toBe("⚠️ ACP agent <code>coder</code>: it is not in acp.allowedAgents (other), so this chat's binding cannot reach it.");
+    expect(prompts()).toBe(before);
+  }, 60_000);
 });
