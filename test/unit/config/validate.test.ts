@@ -178,6 +178,16 @@ describe("validateConfig: cross-key rules", () => {
     expect(warnings).toEqual(['bindings[0].match.channel: "whatsapp" is not a channel of this gateway (telegram, discord, slack), so this binding never matches']);
   });
 
+  it("otel headers or serviceName without an endpoint load with a warning that nothing is exported", () => {
+    expect(validateConfig({ diagnostics: { otel: { headers: { "x-key": "k" }, serviceName: "gw" } } }, {}).warnings).toEqual([
+      "diagnostics.otel.headers and diagnostics.otel.serviceName are ignored: no diagnostics.otel.endpoint is set, so nothing is exported",
+    ]);
+    expect(validateConfig({ diagnostics: { otel: { serviceName: "gw" } } }, {}).warnings).toEqual([
+      "diagnostics.otel.serviceName is ignored: no diagnostics.otel.endpoint is set, so nothing is exported",
+    ]);
+    expect(validateConfig({ diagnostics: { otel: { endpoint: "http://c:4318/v1/traces", serviceName: "gw" } } }, {}).warnings).toEqual([]);
+  });
+
   it("an agent mapping's wakeMode loads with a warning that it is ignored", () => {
     const mappings = [{ match: { path: "gmail" }, action: "agent", wakeMode: "now" }];
     const { config, warnings } = validateConfig({ hooks: { mappings } }, {});
