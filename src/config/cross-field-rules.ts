@@ -1,6 +1,6 @@
 import type { ConfigIssue } from "./errors.js";
 import { checkAgentReferences } from "./agent-references.js";
-import { checkDefaultAccounts } from "./channel-default-account.js";
+import { checkChannelAccountReferences } from "./channel-account-references.js";
 import { hookMappingIssues } from "./hook-mapping-checks.js";
 import { formatKeyPath, type KeyPathSegment } from "./key-path.js";
 import { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN, type RawOpenClawConfig } from "./schema/index.js";
@@ -22,7 +22,7 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkAgentReferences(config),
     ...checkRegexLists(config),
     ...checkTelegramWebhooks(config),
-    ...checkDefaultAccounts(config),
+    ...checkChannelAccountReferences(config),
     ...checkAcpBindings(config),
     ...checkHooks(config),
     ...hookMappingIssues(config),

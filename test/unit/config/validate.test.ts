@@ -264,6 +264,22 @@ describe("validateConfig: cross-key rules", () => {
     expect(validateConfig({ channels: { telegram: { defaultAccount: "WORK", accounts: { home: {}, work: {} } } } }, {}).warnings).toEqual([]);
   });
 
+  it("refuses a binding's accountId that names none of its channel's accounts", () => {
+    const channels = { telegram: { accounts: { home: {}, work: {} } }, discord: {} };
+    const bindings = [
+      { agentId: "main", match: { channel: "telegram", accountId: "WORK" } },
+      { agentId: "main", match: { channel: "telegram", accountId: "*" } },
+      { agentId: "main", match: { channel: "telegram", accountId: "hom" } },
+      { agentId: "main", match: { channel: "discord", accountId: "default" } },
+      { agentId: "main", match: { channel: "discord", accountId: "bot2" } },
+      { agentId: "main", match: { channel: "slack", accountId: "any" } },
+    ];
+    expect(validationError({ channels, bindings }).message.split("\n")).toEqual([
+      'bindings[2].match.accountId: no account "hom" in channels.telegram (its accounts: home, work; "*" is every account)',
+      'bindings[4].match.accountId: no account "bot2" in channels.discord (its accounts: default; "*" is every account)',
+    ]);
+  });
+
   it("rejects duplicate agent ids and bad entry keys", () => {
     expect(validationError({ agents: { list: [{ id: "a" }, { id: "a" }] } }).message).toBe('agents.list[1].id: duplicate agent id "a"');
     expect(validationError({ agents: { entries: { "Bad Id": {} } } }).message).toMatch(/^agents\.entries\["Bad Id"\]: key must be an agent id/);
