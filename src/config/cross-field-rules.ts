@@ -79,6 +79,11 @@ function checkAcpBindings(config: RawOpenClawConfig): ConfigIssue[] {
     if (binding.type === "acp" && !binding.match.peer)
       issues.push({ path: formatKeyPath(["bindings", index, "match", "peer"]), message: 'required for a binding of type "acp" (it binds one chat)' });
     if (binding.type !== "acp" && binding.acp) issues.push({ path: formatKeyPath(["bindings", index, "acp"]), message: 'only a binding of type "acp" takes ACP settings' });
+    if (binding.type === "acp" && binding.match.peer?.id.trim() === "*")
+      issues.push({
+        path: formatKeyPath(["bindings", index, "match", "peer", "id"]),
+        message: 'a binding of type "acp" binds one chat: name its id ("*" is every chat, for route bindings only)',
+      });
   });
   return issues;
 }

@@ -27,13 +27,13 @@ export interface RouteInput {
   memberRoleIds?: string[];
 }
 
-export type RouteMatch = "peer" | "guild+roles" | "guild" | "team" | "account" | "channel" | "default";
+export type RouteMatch = "peer" | "peer-wildcard" | "guild+roles" | "guild" | "team" | "account" | "channel" | "default";
 
 /**
  * Which agent handles a channel conversation (see docs/channels.md, "Which agent and which
  * session"). A binding matches only when every key of its `match` does (peer, guildId, teamId,
- * roles, accountId); its rank is its most specific key: exact peer → guild with roles → guild →
- * team → account → channel → the default agent. The best rank wins, whatever the position; among
+ * roles, accountId); its rank is its most specific key: exact peer → any peer (`id: "*"`) → guild
+ * with roles → guild → team → account → channel → the default agent. The best rank wins, whatever the position; among
  * bindings of the same rank the first listed wins.
  */
 export function resolveAgentRoute(bindings: readonly Binding[] | undefined, input: RouteInput, defaultAgentId: string): { agentId: string; matchedBy: RouteMatch } {
@@ -46,10 +46,10 @@ export function resolveAgentRoute(bindings: readonly Binding[] | undefined, inpu
   return best ? { agentId: best.binding.agentId.toLowerCase(), matchedBy: RANKS[best.rank]! } : { agentId: defaultAgentId, matchedBy: "default" };
 }
 
-const RANKS: readonly RouteMatch[] = ["peer", "guild+roles", "guild", "team", "account", "channel"];
+const RANKS: readonly RouteMatch[] = ["peer", "peer-wildcard", "guild+roles", "guild", "team", "account", "channel"];
 
 function rankOf({ match }: Binding): RouteMatch {
-  if (match.peer) return "peer";
+  if (match.peer) return isAnyPeer(match.peer) ? "peer-wildcard" : "peer";
   if (match.guildId) return match.roles?.length ? "guild+roles" : "guild";
   if (match.teamId) return "team";
   return match.accountId && !isAnyAccount(match.accountId) ? "account" : "channel";
@@ -59,7 +59,7 @@ function matchesAll({ match }: Binding, input: RouteInput): boolean {
   return (
     sameId(match.channel, input.channel) &&
     accountMatches(match.accountId, input.accountId) &&
-    (!match.peer || peerMatches(match.peer, input)) &&
+    (!match.peer || (isAnyPeer(match.peer) ? !match.peer.kind || match.peer.kind === input.chatType : peerMatches(match.peer, input))) &&
     (!match.guildId || sameId(match.guildId, input.guildId)) &&
     (!match.teamId || sameId(match.teamId, input.teamId)) &&
     (!match.roles?.length || match.roles.some((role) => input.memberRoleIds?.includes(role)))
@@ -69,6 +69,11 @@ function matchesAll({ match }: Binding, input: RouteInput): boolean {
 /** A binding's `accountId`: absent or `"*"` (OpenClaw's spelling) is every account of the channel. */
 export function accountMatches(pattern: string | undefined, accountId: string): boolean {
   return !pattern || isAnyAccount(pattern) || sameId(pattern, accountId);
+}
+
+/** A route binding's peer id `"*"` is every peer (of its kind, when it names one); ACP bindings bind one chat and never take it. */
+function isAnyPeer(peer: { id: string }): boolean {
+  return peer.id.trim() === "*";
 }
 
 function isAnyAccount(pattern: string): boolean {

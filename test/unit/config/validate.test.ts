@@ -65,11 +65,13 @@ describe("validateConfig: bad values", () => {
       bindings: [
         { type: "acp", agentId: "codex", match: { channel: "telegram" } },
         { agentId: "main", match: { channel: "telegram", peer: { id: "1" } }, acp: { label: "x" } },
+        { type: "acp", agentId: "codex", match: { channel: "telegram", peer: { id: "*" } } },
       ],
     });
     expect(err.message.split("\n")).toEqual([
       'bindings[0].match.peer: required for a binding of type "acp" (it binds one chat)',
       'bindings[1].acp: only a binding of type "acp" takes ACP settings',
+      'bindings[2].match.peer.id: a binding of type "acp" binds one chat: name its id ("*" is every chat, for route bindings only)',
     ]);
   });
 

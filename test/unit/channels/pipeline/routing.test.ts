@@ -38,6 +38,18 @@ describe("resolveAgentRoute", () => {
       matchedBy: "team",
     });
   });
+  it('a peer id "*" matches every peer (of its kind, when it names one), below an exact peer and above a guild (as in OpenClaw)', () => {
+    const b: Binding[] = [
+      { agentId: "guild", match: { channel: "discord", guildId: "g1" } },
+      { agentId: "any-channel", match: { channel: "discord", peer: { kind: "channel", id: "*" } } },
+      { agentId: "exact", match: { channel: "discord", peer: { id: "c1" } } },
+      { agentId: "any-dm", match: { channel: "discord", peer: { kind: "direct", id: "*" } } },
+    ];
+    expect(resolveAgentRoute(b, base, "main")).toEqual({ agentId: "exact", matchedBy: "peer" });
+    expect(resolveAgentRoute(b, { ...base, peerId: "c2" }, "main")).toEqual({ agentId: "any-channel", matchedBy: "peer-wildcard" });
+    expect(resolveAgentRoute(b, { ...base, chatType: "direct", peerId: "u1", guildId: undefined }, "main")).toEqual({ agentId: "any-dm", matchedBy: "peer-wildcard" });
+  });
+
   it('accountId "*" matches every account of the channel and ranks as a channel binding (as in OpenClaw)', () => {
     const b: Binding[] = [
       { agentId: "any", match: { channel: "discord", accountId: "*" } },
