@@ -180,6 +180,12 @@ describe("validateConfig: cross-key rules", () => {
     expect(warnings).toEqual(['bindings[0].match.channel: "whatsapp" is not a channel of this gateway (telegram, discord, slack), so this binding never matches']);
   });
 
+  it("a second agent marked default loads with a warning naming the one that is the default", () => {
+    const { config, warnings } = validateConfig({ agents: { list: [{ id: "a" }, { id: "b", default: true }], entries: { c: { default: true } } } }, {});
+    expect(config.agents.entries?.c?.default).toBe(true);
+    expect(warnings).toEqual(['agents.entries.c.default is ignored: agent "b" is already marked default (the first one marked is the default agent)']);
+  });
+
   it("otel headers or serviceName without an endpoint load with a warning that nothing is exported", () => {
     expect(validateConfig({ diagnostics: { otel: { headers: { "x-key": "k" }, serviceName: "gw" } } }, {}).warnings).toEqual([
       "diagnostics.otel.headers and diagnostics.otel.serviceName are ignored: no diagnostics.otel.endpoint is set, so nothing is exported",
