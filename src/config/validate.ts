@@ -13,6 +13,7 @@ import { telegramAllowEntryWarnings } from "./telegram-allow-entries.js";
 import { hookMappingWarnings } from "./hook-mapping-checks.js";
 import { bindingWarnings } from "./binding-warnings.js";
 import { dependentKeyWarnings } from "./dependent-key-warnings.js";
+import { chatKeyWarnings } from "./chat-key-warnings.js";
 
 /**
  * Parsed file contents → runnable config. Order matters: unknown keys are dropped first (so
@@ -34,7 +35,13 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
   const typed = expanded as RawOpenClawConfig;
   const ruleIssues = checkCrossFieldRules(typed);
   if (ruleIssues.length > 0) throw ConfigError.fromIssues(ruleIssues);
-  warnings.push(...telegramAllowEntryWarnings(typed.channels), ...dependentKeyWarnings(typed), ...bindingWarnings(typed), ...hookMappingWarnings(typed));
+  warnings.push(
+    ...telegramAllowEntryWarnings(typed.channels),
+    ...chatKeyWarnings(typed.channels),
+    ...dependentKeyWarnings(typed),
+    ...bindingWarnings(typed),
+    ...hookMappingWarnings(typed),
+  );
 
   return { config: applyDefaults(typed), warnings };
 }

@@ -424,6 +424,27 @@ describe("validateConfig: unknown keys", () => {
     expect(warnings[0]).toMatch(/admits nobody .*replace it with the sender's numeric user id/);
   });
 
+  it("warns about a chat entry keyed by name (OpenClaw also takes names): chats are matched by id, so it matches no chat", () => {
+    const channels = {
+      telegram: { groups: { "-100123": { topics: { "7": {}, general: {} } }, "@mygroup": {}, "*": {} } },
+      discord: { guilds: { "123": { channels: { "456": {}, "#general": {} } }, "my-server": {} } },
+      slack: { channels: { C0GENERAL: {}, "#random": {}, "*": {} }, accounts: { work: { channels: { random: {} } } } },
+    };
+    const { config, warnings } = validateConfig({ channels }, {});
+    expect(config.channels?.slack?.channels).toHaveProperty("#random");
+    expect(warnings.map((w) => w.split(":")[0])).toEqual([
+      "channels.telegram.groups.-100123.topics.general",
+      'channels.telegram.groups["@mygroup"]',
+      'channels.discord.guilds.123.channels["#general"]',
+      "channels.discord.guilds.my-server",
+      'channels.slack.channels["#random"]',
+      "channels.slack.accounts.work.channels.random",
+    ]);
+    expect(warnings[1]).toBe(
+      'channels.telegram.groups["@mygroup"]: "@mygroup" is not a Telegram chat id, so this entry matches no chat (chats are matched by id only): key it by the chat\'s id',
+    );
+  });
+
   it("treats empty YAML values (null) as unset", () => {
     const { config } = validateConfig({ gateway: { port: null, auth: null }, agents: { entries: { main: null } } }, {});
     expect(config.gateway.port).toBe(18789);
