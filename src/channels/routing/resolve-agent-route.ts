@@ -27,29 +27,29 @@ export interface RouteInput {
   memberRoleIds?: string[];
 }
 
-export type RouteMatch = "peer" | "peer-wildcard" | "guild+roles" | "guild" | "team" | "account" | "channel" | "default";
+export type RouteMatch = "peer" | "peer-parent" | "peer-wildcard" | "guild+roles" | "guild" | "team" | "account" | "channel" | "default";
 
 /**
  * Which agent handles a channel conversation (see docs/channels.md, "Which agent and which
  * session"). A binding matches only when every key of its `match` does (peer, guildId, teamId,
- * roles, accountId); its rank is its most specific key: exact peer → any peer (`id: "*"`) → guild
- * with roles → guild → team → account → channel → the default agent. The best rank wins, whatever the position; among
- * bindings of the same rank the first listed wins.
+ * roles, accountId); its rank is its most specific key: exact peer → the parent chat of a thread →
+ * any peer (`id: "*"`) → guild with roles → guild → team → account → channel → the default agent.
+ * The best rank wins, whatever the position; among bindings of the same rank the first listed wins.
  */
 export function resolveAgentRoute(bindings: readonly Binding[] | undefined, input: RouteInput, defaultAgentId: string): { agentId: string; matchedBy: RouteMatch } {
   let best: { binding: Binding; rank: number } | undefined;
   for (const binding of bindings ?? []) {
     if (binding.type === "acp" || !matchesAll(binding, input)) continue;
-    const rank = RANKS.indexOf(rankOf(binding));
+    const rank = RANKS.indexOf(rankOf(binding, input));
     if (!best || rank < best.rank) best = { binding, rank };
   }
   return best ? { agentId: best.binding.agentId.toLowerCase(), matchedBy: RANKS[best.rank]! } : { agentId: defaultAgentId, matchedBy: "default" };
 }
 
-const RANKS: readonly RouteMatch[] = ["peer", "peer-wildcard", "guild+roles", "guild", "team", "account", "channel"];
+const RANKS: readonly RouteMatch[] = ["peer", "peer-parent", "peer-wildcard", "guild+roles", "guild", "team", "account", "channel"];
 
-function rankOf({ match }: Binding): RouteMatch {
-  if (match.peer) return isAnyPeer(match.peer) ? "peer-wildcard" : "peer";
+function rankOf({ match }: Binding, input: RouteInput): RouteMatch {
+  if (match.peer) return isAnyPeer(match.peer) ? "peer-wildcard" : sameId(match.peer.id, input.peerId) ? "peer" : "peer-parent";
   if (match.guildId) return match.roles?.length ? "guild+roles" : "guild";
   if (match.teamId) return "team";
   return match.accountId && !isAnyAccount(match.accountId) ? "account" : "channel";

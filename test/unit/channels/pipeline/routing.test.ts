@@ -38,6 +38,16 @@ describe("resolveAgentRoute", () => {
       matchedBy: "team",
     });
   });
+  it("in a thread, a binding on the thread itself wins over one on its parent chat, whatever the order (as in OpenClaw)", () => {
+    const b: Binding[] = [
+      { agentId: "parent", match: { channel: "discord", peer: { id: "c1" } } },
+      { agentId: "thread", match: { channel: "discord", peer: { id: "t9" } } },
+    ];
+    const inThread = { ...base, peerId: "t9", parentPeerId: "c1" };
+    expect(resolveAgentRoute(b, inThread, "main")).toEqual({ agentId: "thread", matchedBy: "peer" });
+    expect(resolveAgentRoute(b, { ...inThread, peerId: "t8" }, "main")).toEqual({ agentId: "parent", matchedBy: "peer-parent" });
+  });
+
   it('a peer id "*" matches every peer (of its kind, when it names one), below an exact peer and above a guild (as in OpenClaw)', () => {
     const b: Binding[] = [
       { agentId: "guild", match: { channel: "discord", guildId: "g1" } },
