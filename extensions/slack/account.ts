@@ -43,6 +43,8 @@ interface SlackSdk {
  * retries on its own (the delivery ledger does).
  */
 export class SlackAccount implements ChannelAccount {
+  /** Slack has no quote-reply: replying to a message is answering in its thread. */
+  readonly repliesInThread = true as const;
   private readonly secrets: string[];
   private sdk: Promise<SlackSdk> | undefined;
   private identity: BotIdentity | undefined;

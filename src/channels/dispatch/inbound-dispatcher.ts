@@ -341,9 +341,9 @@ export class InboundDispatcher {
       chatId: message.chatId,
       ...(message.threadId ? { threadId: message.threadId } : {}),
       ...(replyToMode !== "off" || message.nativeCommand ? { replyToMessageId: message.messageId } : {}),
-      // `first` quotes the user's message in the reply's first chunk only, `all` in every chunk. Slack
-      // has no quote-reply (replying is answering in the message's thread): the whole reply goes there.
-      ...(replyToMode === "all" || (replyToMode === "first" && channel === "slack") ? { replyToEveryChunk: true as const } : {}),
+      // `first` quotes the user's message in the reply's first chunk only, `all` in every chunk; where
+      // a reply is an answer in the message's thread (`repliesInThread`), the whole reply goes there.
+      ...(replyToMode === "all" || (replyToMode === "first" && running.account.repliesInThread) ? { replyToEveryChunk: true as const } : {}),
     };
     return {
       running,
