@@ -1,3 +1,4 @@
+import { channelBlocks } from "./channel-blocks.js";
 import type { ConfigIssue } from "./errors.js";
 import { formatKeyPath, isPlainObject, type KeyPathSegment } from "./key-path.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
@@ -37,13 +38,7 @@ export function checkAgentReferences(config: RawOpenClawConfig): ConfigIssue[] {
   config.bindings?.forEach((binding, index) => {
     if (binding.type !== "acp") refs.push({ path: ["bindings", index, "agentId"], agentId: binding.agentId });
   });
-  for (const [channel, block] of Object.entries(config.channels ?? {})) {
-    if (!isPlainObject(block)) continue;
-    chatEntryAgentIds(block, ["channels", channel], refs);
-    for (const [accountId, account] of Object.entries(isPlainObject(block.accounts) ? block.accounts : {})) {
-      if (isPlainObject(account)) chatEntryAgentIds(account, ["channels", channel, "accounts", accountId], refs);
-    }
-  }
+  for (const { path, block } of channelBlocks(config.channels)) chatEntryAgentIds(block, path, refs);
   config.hooks?.mappings?.forEach((mapping, index) => refs.push({ path: ["hooks", "mappings", index, "agentId"], agentId: mapping.agentId }));
 
   const known = configuredAgentIds(config);

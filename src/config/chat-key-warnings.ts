@@ -1,3 +1,4 @@
+import { channelBlocks } from "./channel-blocks.js";
 import { formatKeyPath, isPlainObject, type KeyPathSegment } from "./key-path.js";
 
 /** How each platform's chat allowlist maps are keyed: by id (or `"*"`), never by name. */
@@ -12,7 +13,6 @@ const SLACK_CHANNEL = /^[CGD][A-Z0-9]+$/i;
  * key is named in a warning with the fix.
  */
 export function chatKeyWarnings(channels: unknown): string[] {
-  if (!isPlainObject(channels)) return [];
   const warnings: string[] = [];
   const check = (map: unknown, path: KeyPathSegment[], pattern: RegExp, platform: string, each?: (key: string, entry: Record<string, unknown>) => void) => {
     if (!isPlainObject(map)) return;
@@ -23,7 +23,7 @@ export function chatKeyWarnings(channels: unknown): string[] {
       if (each && isPlainObject(entry)) each(key, entry);
     }
   };
-  for (const { channel, path, block } of blocks(channels)) {
+  for (const { channel, path, block } of channelBlocks(channels)) {
     if (channel === "telegram")
       check(block.groups, [...path, "groups"], TELEGRAM_CHAT, "Telegram chat", (key, group) =>
         check(group.topics, [...path, "groups", key, "topics"], TELEGRAM_TOPIC, "Telegram topic"),
@@ -35,18 +35,4 @@ export function chatKeyWarnings(channels: unknown): string[] {
     if (channel === "slack") check(block.channels, [...path, "channels"], SLACK_CHANNEL, "Slack channel");
   }
   return warnings;
-}
-
-/** Each channel block and each of its accounts, in document order. */
-function blocks(channels: Record<string, unknown>): { channel: string; path: KeyPathSegment[]; block: Record<string, unknown> }[] {
-  const out: { channel: string; path: KeyPathSegment[]; block: Record<string, unknown> }[] = [];
-  for (const [channel, block] of Object.entries(channels)) {
-    if (!isPlainObject(block)) continue;
-    out.push({ channel, path: ["channels", channel], block });
-    if (!isPlainObject(block.accounts)) continue;
-    for (const [id, account] of Object.entries(block.accounts)) {
-      if (isPlainObject(account)) out.push({ channel, path: ["channels", channel, "accounts", id], block: account });
-    }
-  }
-  return out;
 }

@@ -1,0 +1,23 @@
+import { isPlainObject, type KeyPathSegment } from "./key-path.js";
+
+/** One channel block or one of its accounts, with the key path that holds it. */
+export interface ChannelBlock {
+  channel: string;
+  path: KeyPathSegment[];
+  block: Record<string, unknown>;
+}
+
+/** Each channel block (`channels.<c>`) and each of its accounts (`channels.<c>.accounts.<id>`), in document order. */
+export function channelBlocks(channels: unknown): ChannelBlock[] {
+  const out: ChannelBlock[] = [];
+  if (!isPlainObject(channels)) return out;
+  for (const [channel, block] of Object.entries(channels)) {
+    if (!isPlainObject(block)) continue;
+    out.push({ channel, path: ["channels", channel], block });
+    if (!isPlainObject(block.accounts)) continue;
+    for (const [id, account] of Object.entries(block.accounts)) {
+      if (isPlainObject(account)) out.push({ channel, path: ["channels", channel, "accounts", id], block: account });
+    }
+  }
+  return out;
+}
