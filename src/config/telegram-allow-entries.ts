@@ -1,3 +1,4 @@
+import { channelBlocks } from "./channel-blocks.js";
 import { formatKeyPath, isPlainObject, type KeyPathSegment } from "./key-path.js";
 
 /**
@@ -7,14 +8,7 @@ import { formatKeyPath, isPlainObject, type KeyPathSegment } from "./key-path.js
  * warning with the fix.
  */
 export function telegramAllowEntryWarnings(channels: unknown): string[] {
-  if (!isPlainObject(channels) || !isPlainObject(channels.telegram)) return [];
-  const telegram = channels.telegram;
-  const scopes: { path: KeyPathSegment[]; block: Record<string, unknown> }[] = [{ path: ["channels", "telegram"], block: telegram }];
-  if (isPlainObject(telegram.accounts)) {
-    for (const [id, account] of Object.entries(telegram.accounts)) {
-      if (isPlainObject(account)) scopes.push({ path: ["channels", "telegram", "accounts", id], block: account });
-    }
-  }
+  const scopes = channelBlocks(channels).filter((scope) => scope.channel === "telegram");
   const warnings: string[] = [];
   for (const scope of scopes) {
     for (const list of senderLists(scope.path, scope.block)) {
