@@ -2,10 +2,10 @@ import type { ConfigIssue } from "./errors.js";
 import { formatKeyPath, isPlainObject } from "./key-path.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
 
-type ChannelBlock = NonNullable<RawOpenClawConfig["channels"]>[keyof NonNullable<RawOpenClawConfig["channels"]>];
+export type ChannelBlock = NonNullable<RawOpenClawConfig["channels"]>[keyof NonNullable<RawOpenClawConfig["channels"]>];
 
 /** A channel block's account ids, lower-cased: its `accounts` keys, or `default` for a block without any. */
-function accountIds(block: NonNullable<ChannelBlock>): string[] {
+export function accountIds(block: NonNullable<ChannelBlock>): string[] {
   return isPlainObject(block.accounts) && Object.keys(block.accounts).length > 0 ? Object.keys(block.accounts).map((id) => id.toLowerCase()) : ["default"];
 }
 

@@ -33,7 +33,8 @@ export type RouteMatch = "peer" | "peer-parent" | "peer-wildcard" | "guild+roles
  * Which agent handles a channel conversation (see docs/channels.md, "Which agent and which
  * session"). A binding matches only when every key of its `match` does (peer, guildId, teamId,
  * roles, accountId); its rank is its most specific key: exact peer → the parent chat of a thread →
- * any peer (`id: "*"`) → guild with roles → guild → team → account → channel → the default agent.
+ * any peer (`id: "*"`) → guild with roles → guild → team → account (one account, named or the
+ * `default` one when `accountId` is absent) → channel (`accountId: "*"`) → the default agent.
  * The best rank wins, whatever the position; among bindings of the same rank the first listed wins.
  */
 export function resolveAgentRoute(bindings: readonly Binding[] | undefined, input: RouteInput, defaultAgentId: string): { agentId: string; matchedBy: RouteMatch } {
@@ -52,7 +53,7 @@ function rankOf({ match }: Binding, input: RouteInput): RouteMatch {
   if (match.peer) return isAnyPeer(match.peer) ? "peer-wildcard" : sameId(match.peer.id, input.peerId) ? "peer" : "peer-parent";
   if (match.guildId) return match.roles?.length ? "guild+roles" : "guild";
   if (match.teamId) return "team";
-  return match.accountId && !isAnyAccount(match.accountId) ? "account" : "channel";
+  return match.accountId !== undefined && isAnyAccount(match.accountId) ? "channel" : "account";
 }
 
 function matchesAll({ match }: Binding, input: RouteInput): boolean {
@@ -66,10 +67,18 @@ function matchesAll({ match }: Binding, input: RouteInput): boolean {
   );
 }
 
-/** A binding's `accountId`: absent or `"*"` (OpenClaw's spelling) is every account of the channel. */
+/**
+ * A binding's `accountId`: `"*"` is every account of the channel; absent is the account named
+ * `default` only (a channel block without `accounts` is that one account), as in OpenClaw, where
+ * `defaultAccount` does not take part in routing.
+ */
 export function accountMatches(pattern: string | undefined, accountId: string): boolean {
-  return !pattern || isAnyAccount(pattern) || sameId(pattern, accountId);
+  if (pattern !== undefined && isAnyAccount(pattern)) return true;
+  return sameId(pattern?.trim() || DEFAULT_ACCOUNT_ID, accountId);
 }
+
+/** The account a channel block without `accounts` is, and the one a binding without `accountId` matches. */
+const DEFAULT_ACCOUNT_ID = "default";
 
 /** A route binding's peer id `"*"` is every peer (of its kind, when it names one); ACP bindings bind one chat and never take it. */
 function isAnyPeer(peer: { id: string }): boolean {

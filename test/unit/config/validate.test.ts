@@ -180,6 +180,21 @@ describe("validateConfig: cross-key rules", () => {
     expect(warnings).toEqual(['bindings[0].match.channel: "whatsapp" is not a channel of this gateway (telegram, discord, slack), so this binding never matches']);
   });
 
+  it('a binding without accountId on a channel with no account named "default" loads with a warning that it never matches', () => {
+    const telegram = { accounts: { home: { botToken: "1:a" }, work: { botToken: "2:b" } } };
+    const bindings = [
+      { agentId: "main", match: { channel: "telegram" } },
+      { agentId: "main", match: { channel: "telegram", accountId: "*" } },
+      { agentId: "main", match: { channel: "telegram", accountId: "work" } },
+    ];
+    expect(validateConfig({ channels: { telegram }, bindings }, {}).warnings).toEqual([
+      'bindings[0].match.accountId is not set, so this binding matches only the account "default", which channels.telegram does not have (its accounts: home, work); name the account, or "*" for every account',
+    ]);
+    const withDefault = { accounts: { default: { botToken: "1:a" }, work: { botToken: "2:b" } } };
+    expect(validateConfig({ channels: { telegram: withDefault }, bindings }, {}).warnings).toEqual([]);
+    expect(validateConfig({ channels: { telegram: { botToken: "1:a" } }, bindings: [bindings[0]] }, {}).warnings).toEqual([]);
+  });
+
   it("a second agent marked default loads with a warning naming the one that is the default", () => {
     const { config, warnings } = validateConfig({ agents: { list: [{ id: "a" }, { id: "b", default: true }], entries: { c: { default: true } } } }, {});
     expect(config.agents.entries?.c?.default).toBe(true);

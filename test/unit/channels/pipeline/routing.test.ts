@@ -6,7 +6,7 @@ const base = { channel: "discord", accountId: "default", chatType: "channel" as 
 
 describe("resolveAgentRoute", () => {
   const bindings: Binding[] = [
-    { agentId: "chan", match: { channel: "discord" } },
+    { agentId: "chan", match: { channel: "discord", accountId: "*" } },
     { agentId: "acct", match: { channel: "discord", accountId: "default" } },
     { agentId: "guild", match: { channel: "discord", guildId: "g1" } },
     { agentId: "roles", match: { channel: "discord", guildId: "g1", roles: ["r1"] } },
@@ -69,6 +69,17 @@ describe("resolveAgentRoute", () => {
     expect(resolveAgentRoute(b, { ...base, accountId: "work" }, "main")).toEqual({ agentId: "work", matchedBy: "account" });
   });
 
+  it('a binding without accountId matches only the account named "default" and ranks as an account binding, above "*" (as in OpenClaw)', () => {
+    const b: Binding[] = [
+      { agentId: "any", match: { channel: "telegram", accountId: "*" } },
+      { agentId: "plain", match: { channel: "telegram" } },
+    ];
+    const dm = { channel: "telegram", chatType: "direct" as const, peerId: "42" };
+    expect(resolveAgentRoute(b, { ...dm, accountId: "default" }, "main")).toEqual({ agentId: "plain", matchedBy: "account" });
+    expect(resolveAgentRoute(b, { ...dm, accountId: "work" }, "main")).toEqual({ agentId: "any", matchedBy: "channel" });
+    expect(resolveAgentRoute([b[1]!], { ...dm, accountId: "work" }, "main")).toEqual({ agentId: "main", matchedBy: "default" });
+  });
+
   it("a binding matches only when every key of its match does: roles, guildId and teamId limit every tier", () => {
     const b: Binding[] = [
       { agentId: "mods-here", match: { channel: "discord", peer: { id: "c1" }, roles: ["mod"] } },
@@ -78,7 +89,7 @@ describe("resolveAgentRoute", () => {
     ];
     expect(resolveAgentRoute(b, { ...base, memberRoleIds: ["mod"] }, "main")).toEqual({ agentId: "mods-here", matchedBy: "peer" });
     expect(resolveAgentRoute(b, base, "main")).toEqual({ agentId: "main", matchedBy: "default" });
-    expect(resolveAgentRoute(b, { ...base, peerId: "c2", memberRoleIds: ["mod"] }, "main")).toEqual({ agentId: "mods", matchedBy: "channel" });
+    expect(resolveAgentRoute(b, { ...base, peerId: "c2", memberRoleIds: ["mod"] }, "main")).toEqual({ agentId: "mods", matchedBy: "account" });
     const slack = { channel: "slack", accountId: "default", chatType: "channel" as const, peerId: "C1", teamId: "T1" };
     expect(resolveAgentRoute(b, slack, "main")).toEqual({ agentId: "main", matchedBy: "default" });
   });
@@ -98,6 +109,12 @@ describe("ACP bindings", () => {
     expect(findAcpBinding(bindings, { ...dm, channel: "discord" })).toBeUndefined();
     expect(resolveAgentRoute(bindings, dm, "main")).toEqual({ agentId: "work", matchedBy: "peer" });
     expect(resolveAgentRoute([bindings[0]!], dm, "main")).toEqual({ agentId: "main", matchedBy: "default" });
+  });
+
+  it('without accountId binds the chat on the account named "default" only; "*" on every account', () => {
+    expect(findAcpBinding(bindings, { ...dm, accountId: "work" })).toBeUndefined();
+    const anyAccount: Binding[] = [{ type: "acp", agentId: "codex", match: { channel: "telegram", accountId: "*", peer: { kind: "direct", id: "42" } } }];
+    expect(findAcpBinding(anyAccount, { ...dm, accountId: "work" })?.agentId).toBe("codex");
   });
 
   it("names a binding by its match, whatever its agent or letter case", () => {
