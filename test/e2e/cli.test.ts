@@ -155,6 +155,21 @@ describe("config get / set / validate", () => {
     expect(JSON.parse(invalid.output).issues[0].path).toBe("logging.level");
   });
 
+  it('validate warns that gateway.customBindHost does nothing unless gateway.bind is "custom"; setting the bind clears it', async () => {
+    const stateDir = makeTempDir();
+    const env = { OPENCLAW_STATE_DIR: stateDir };
+    fs.writeFileSync(path.join(stateDir, "openclaw.yaml"), "gateway:\n  bind: loopback\n  customBindHost: 192.168.1.10\n");
+    const idle = await runCli(["config", "validate"], env);
+    expect(idle.code).toBe(0);
+    expect(idle.output).toContain(
+      'warning: gateway.customBindHost is ignored: gateway.bind is "loopback", not "custom" (set gateway.bind to "custom" to use it, or remove it; as it is, only `gateway run --bind custom` uses it)',
+    );
+    expect((await runCli(["config", "set", "gateway.bind", "custom"], env)).code).toBe(0);
+    const used = await runCli(["config", "validate"], env);
+    expect(used.code).toBe(0);
+    expect(used.output).not.toContain("warning:");
+  });
+
   it("validate names unknown keys with a suggestion, --strict makes them errors; set refuses them; unset removes", async () => {
     const stateDir = makeTempDir();
     const env = { OPENCLAW_STATE_DIR: stateDir };

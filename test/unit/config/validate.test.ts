@@ -201,6 +201,17 @@ describe("validateConfig: cross-key rules", () => {
     expect(warnings).toEqual(['agents.entries.c.default is ignored: agent "b" is already marked default (the first one marked is the default agent)']);
   });
 
+  it('gateway.customBindHost without gateway.bind "custom" loads with a warning naming the key and the fix', () => {
+    const fix = 'set gateway.bind to "custom" to use it, or remove it; as it is, only `gateway run --bind custom` uses it';
+    expect(validateConfig({ gateway: { customBindHost: "192.168.1.10" } }, {}).warnings).toEqual([
+      `gateway.customBindHost is ignored: gateway.bind is not set (loopback), not "custom" (${fix})`,
+    ]);
+    expect(validateConfig({ gateway: { bind: "lan", customBindHost: "192.168.1.10", auth: { token: "t" } } }, {}).warnings).toEqual([
+      `gateway.customBindHost is ignored: gateway.bind is "lan", not "custom" (${fix})`,
+    ]);
+    expect(validateConfig({ gateway: { bind: "custom", customBindHost: "192.168.1.10", auth: { token: "t" } } }, {}).warnings).toEqual([]);
+  });
+
   it("otel headers or serviceName without an endpoint load with a warning that nothing is exported", () => {
     expect(validateConfig({ diagnostics: { otel: { headers: { "x-key": "k" }, serviceName: "gw" } } }, {}).warnings).toEqual([
       "diagnostics.otel.headers and diagnostics.otel.serviceName are ignored: no diagnostics.otel.endpoint is set, so nothing is exported",
