@@ -53,7 +53,7 @@ function rankOf({ match }: Binding, input: RouteInput): RouteMatch {
   if (match.peer) return isAnyPeer(match.peer) ? "peer-wildcard" : sameId(match.peer.id, input.peerId) ? "peer" : "peer-parent";
   if (match.guildId) return match.roles?.length ? "guild+roles" : "guild";
   if (match.teamId) return "team";
-  return match.accountId !== undefined && isAnyAccount(match.accountId) ? "channel" : "account";
+  return isAnyAccount(match.accountId) ? "channel" : "account";
 }
 
 function matchesAll({ match }: Binding, input: RouteInput): boolean {
@@ -73,7 +73,7 @@ function matchesAll({ match }: Binding, input: RouteInput): boolean {
  * `defaultAccount` does not take part in routing.
  */
 export function accountMatches(pattern: string | undefined, accountId: string): boolean {
-  if (pattern !== undefined && isAnyAccount(pattern)) return true;
+  if (isAnyAccount(pattern)) return true;
   return sameId(pattern?.trim() || DEFAULT_ACCOUNT_ID, accountId);
 }
 
@@ -85,8 +85,9 @@ function isAnyPeer(peer: { id: string }): boolean {
   return peer.id.trim() === "*";
 }
 
-function isAnyAccount(pattern: string): boolean {
-  return pattern.trim() === "*";
+/** `accountId: "*"`: every account of the channel. */
+export function isAnyAccount(pattern: string | undefined): boolean {
+  return pattern?.trim() === "*";
 }
 
 export function peerMatches(peer: { kind?: ChannelChatKind; id: string }, input: RouteInput): boolean {

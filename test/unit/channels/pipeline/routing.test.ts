@@ -117,6 +117,18 @@ describe("ACP bindings", () => {
     expect(findAcpBinding(anyAccount, { ...dm, accountId: "work" })?.agentId).toBe("codex");
   });
 
+  it('a binding on the chat\'s own account wins over one on "*", whatever the order (as in OpenClaw)', () => {
+    const peer = { kind: "direct" as const, id: "42" };
+    const both: Binding[] = [
+      { type: "acp", agentId: "anywhere", match: { channel: "telegram", accountId: "*", peer } },
+      { type: "acp", agentId: "work-only", match: { channel: "telegram", accountId: "work", peer } },
+      { type: "acp", agentId: "default-only", match: { channel: "telegram", peer } },
+    ];
+    expect(findAcpBinding(both, { ...dm, accountId: "work" })?.agentId).toBe("work-only");
+    expect(findAcpBinding(both, dm)?.agentId).toBe("default-only");
+    expect(findAcpBinding(both, { ...dm, accountId: "home" })?.agentId).toBe("anywhere");
+  });
+
   it("names a binding by its match, whatever its agent or letter case", () => {
     const one = findAcpBinding(bindings, dm)!;
     expect(acpBindingId(one)).toBe("telegram:*:direct:42");
