@@ -1,4 +1,5 @@
 import type { InternalHookSink } from "../hooks/internal/types.js";
+import type { StopTracker } from "../infra/shutdown-stages.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { OpenClawConfig } from "../config/index.js";
@@ -32,9 +33,7 @@ import { defaultAgentId } from "../agents/agent-config.js";
 import { resolveAgentRoute, type Binding } from "./routing/resolve-agent-route.js";
 import { peerSessionKey } from "./routing/peer-session-key.js";
 import { InboundMediaStore } from "./inbound/media-store.js";
-
-/** How long stopping one account (its plugin's `stop()`) is waited for; see docs/channels.md#stopping. */
-export const ACCOUNT_STOP_WAIT_MS = 5_000;
+import { ACCOUNT_STOP_WAIT_MS } from "./account-stop-wait.js";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -151,9 +150,10 @@ export class ChannelManager {
     await this.acpBound?.recover();
   }
 
-  async stop(): Promise<void> {
+  /** `tracker` lists each account's stop (`channel <channel>:<account> stop`) until it ends, even past the stop bound. */
+  async stop(tracker?: StopTracker): Promise<void> {
     this.stopped = true;
-    await Promise.all([...this.accounts.values()].map((a) => this.stopAccount(a)));
+    await Promise.all([...this.accounts.values()].map((a) => this.stopAccount(a, tracker)));
     await this.delivery.close();
     this.dedupe.close();
     this.parked.close();
@@ -526,12 +526,12 @@ export class ChannelManager {
     };
   }
 
-  private async stopAccount(account: ManagedAccount): Promise<void> {
+  private async stopAccount(account: ManagedAccount, tracker?: StopTracker): Promise<void> {
     if (account.state === "created" && !account.started && !account.retired && account.startError === undefined) {
       // Its start is still connecting: stop it, so it neither runs later nor keeps the platform (a polling token).
       account.retired = true;
       for (const routeKey of account.routeKeys.splice(0)) this.routes.delete(routeKey);
-      await this.closeAccount(account, "its start was still connecting");
+      await this.closeAccount(account, "its start was still connecting", tracker);
       return;
     }
     if (!account.started) return;
@@ -540,7 +540,7 @@ export class ChannelManager {
     account.status.running = false;
     account.status.connected = false;
     for (const routeKey of account.routeKeys.splice(0)) this.routes.delete(routeKey);
-    await this.closeAccount(account, "it was running");
+    await this.closeAccount(account, "it was running", tracker);
   }
 
   /**
@@ -548,14 +548,16 @@ export class ChannelManager {
    * closing must not hold the gateway's shutdown or a reload. Past the bound the account is left
    * to finish on its own (the process exiting ends it) and a warning names it.
    */
-  private async closeAccount(account: CreatedAccount, state: string): Promise<void> {
+  private async closeAccount(account: CreatedAccount, state: string, tracker?: StopTracker): Promise<void> {
     const names = { channel: account.channel, accountId: account.accountId };
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), ACCOUNT_STOP_WAIT_MS);
       timer.unref();
     });
-    const stopped = account.account.stop().then(
+    const stopping = account.account.stop();
+    tracker?.track(`channel ${account.channel}:${account.accountId} stop`, stopping);
+    const stopped = stopping.then(
       () => "stopped" as const,
       (err: unknown) => {
         this.deps.logger.warn({ ...names, err: (err as Error).message }, "channel account did not stop cleanly");

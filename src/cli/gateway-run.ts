@@ -1,5 +1,6 @@
 import type { EarlyListen } from "../gateway/early-listen.js";
 import { runGateway, type RunningGateway } from "../gateway/run-gateway.js";
+import { formatSeconds } from "../gateway/shutdown-deadline.js";
 import { GatewayStartError } from "../gateway/start-error.js";
 import { StateLockError } from "../gateway/state-lock.js";
 import type { BindMode } from "../gateway/bind-host.js";
@@ -26,11 +27,26 @@ const RESTART_EXPECTED_MS = 3_000;
  */
 export async function gatewayRunCommand(flags: ServerFlags, early?: Promise<EarlyListen | undefined>): Promise<void> {
   let gateway: RunningGateway | undefined;
+  /** The gateway whose stop is under way, for a second signal to report on. */
+  let stoppingGateway: RunningGateway | undefined;
   let stopSignal: string | undefined;
   let signals = 0;
+  /** Stops `running`; past its deadline the stop is given up on: one error names what hung, and the process exits 1. */
+  const stopWithinDeadline = async (running: RunningGateway, reason: string, restartExpectedMs?: number): Promise<void> => {
+    stoppingGateway = running;
+    const deadlineMs = running.stopDeadlineMs();
+    const timer = setTimeout(() => {
+      running.abandonStop(`shutdown deadline (${formatSeconds(deadlineMs)}) passed`);
+      process.exit(1);
+    }, deadlineMs);
+    try {
+      await running.stop(reason, restartExpectedMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   const stopAndExit = (running: RunningGateway, signal: string) => {
-    running
-      .stop(`gateway stopping (${signal})`)
+    stopWithinDeadline(running, `gateway stopping (${signal})`)
       .then(() => process.exit(0))
       .catch(() => process.exit(1));
   };
@@ -38,7 +54,11 @@ export async function gatewayRunCommand(flags: ServerFlags, early?: Promise<Earl
   // close cleanly once the gateway is up, not kill it half-way.
   const onSignal = (signal: string) => {
     signals += 1;
-    if (signals > 1) process.exit(1); // a second signal means "now"
+    if (signals > 1) {
+      // A second signal means "now": say what the stop was still waiting for, then go.
+      stoppingGateway?.abandonStop(`shutdown cut short by a second ${signal}`);
+      process.exit(1);
+    }
     stopSignal = signal;
     if (gateway) stopAndExit(gateway, signal);
   };
@@ -77,7 +97,7 @@ export async function gatewayRunCommand(flags: ServerFlags, early?: Promise<Earl
     const old = gateway;
     if (!old || stopSignal) return;
     gateway = undefined;
-    await old.stop(`gateway restarting (${reason})`, RESTART_EXPECTED_MS);
+    await stopWithinDeadline(old, `gateway restarting (${reason})`, RESTART_EXPECTED_MS);
     try {
       // `--port 0` picked a free port: keep it, so clients find the new gateway where the old one was.
       gateway = await start(parsePortFlag(flags.port) === 0 ? old.port : undefined);

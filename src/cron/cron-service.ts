@@ -13,6 +13,7 @@ import { CronRunPipeline } from "./run-pipeline.js";
 import { CronScheduler } from "./scheduler.js";
 import { nextRunAt } from "./schedule.js";
 import type { CronJob, CronRunEntry } from "./types.js";
+import { CRON_STOP_WAIT_MS } from "./stop-wait.js";
 
 export interface CronServiceDeps {
   stateDir: string;
@@ -46,7 +47,6 @@ export { JobInputError };
 
 const PRUNE_EVERY_MS = 60 * 60_000;
 const DEFAULT_MAX_CONCURRENT_RUNS = 1;
-const STOP_WAIT_MS = 1_000;
 
 /**
  * Scheduled jobs inside the gateway (docs/automation.md): the jobs in memory and in the store,
@@ -118,7 +118,7 @@ export class CronService {
     this.pruneTimer?.cancel();
     this.scheduler.stop();
     // Runs end when the conversation core drains; one still going then is recorded as interrupted at the next start.
-    await Promise.race([this.pipeline.whenSettled(), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
+    await Promise.race([this.pipeline.whenSettled(), new Promise((resolve) => setTimeout(resolve, CRON_STOP_WAIT_MS).unref())]);
     this.store?.close();
   }
 

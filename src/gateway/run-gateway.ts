@@ -25,6 +25,8 @@ import { modelConfigWarnings } from "./model-config-warnings.js";
 import { GatewayStartError } from "./start-error.js";
 import { configStartRefusals, REMOTE_MODE_REFUSAL, unauthenticatedBindRefusal } from "./start-refusals.js";
 import { StateLock } from "./state-lock.js";
+import { shutdownDeadlineMs, shutdownTimeoutFromEnv } from "./shutdown-deadline.js";
+import { unfinishedStopMessage } from "../infra/shutdown-stages.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protocol/constants.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus, RestartPlan } from "./runtime.js";
 import type { CronClock } from "../cron/clock.js";
@@ -68,6 +70,14 @@ export interface RunningGateway {
   reloadConfig(): void;
   /** `restartExpectedMs` tells clients (in the `shutdown` event) that a new gateway follows. */
   stop(reason: string, restartExpectedMs?: number): Promise<void>;
+  /** How long the whole stop may take (src/gateway/shutdown-deadline.ts), from the config as it is now. */
+  stopDeadlineMs(): number;
+  /**
+   * The stop will not be waited for (its deadline passed, a second signal): logs one error, `why`
+   * and the stages not finished yet, and releases the state-dir lock. The caller exits next;
+   * what was durable stays so, as every write the gateway acknowledged was synced first.
+   */
+  abandonStop(why: string): void;
 }
 
 /**
@@ -246,14 +256,24 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
       stopping ??= (async () => {
         clearTimeout(restartTimer);
         logger.info({ reason }, "gateway stopping");
-        await watcher?.close().catch(() => {});
+        await server.stopStages.run("config watcher close", async () => watcher?.close().catch(() => {}));
         await server.stop(reason, restartExpectedMs);
-        await listener.close();
+        await server.stopStages.run("HTTP listener close", () => listener.close());
         lock.release();
         logger.info("gateway stopped");
         closeLogFile();
       })();
       return stopping;
+    },
+    stopDeadlineMs: () => shutdownDeadlineMs(current.config, env),
+    abandonStop(why: string) {
+      const pending = server.stopStages.pending();
+      logger.error({ pending }, unfinishedStopMessage(why, pending));
+      try {
+        lock.release();
+      } catch {
+        // A lock that cannot be removed is left for the next start, which takes over a dead holder's lock.
+      }
     },
   };
   // Writing beside another gateway would corrupt the sessions: a gateway that lost its lock stops.
@@ -298,6 +318,11 @@ function checkStart(opts: RunGatewayOptions, startedAt: number): CheckedStart {
   let controlUi: ControlUiSettings;
   try {
     controlUi = resolveControlUiSettings(config);
+  } catch (err) {
+    throw new GatewayStartError((err as Error).message);
+  }
+  try {
+    shutdownTimeoutFromEnv(env);
   } catch (err) {
     throw new GatewayStartError((err as Error).message);
   }

@@ -98,6 +98,8 @@ import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime, RestartPl
 import { createGatewayAdminPort } from "./chat-admin-port.js";
 import { createChatDelivery } from "./chat-delivery.js";
 import { loadBuiltinChannelPlugin } from "./builtin-channel-plugins.js";
+import { ShutdownStages } from "../infra/shutdown-stages.js";
+import { CLIENT_GOODBYE_WAIT_MS, TURN_DRAIN_WAIT_MS } from "./shutdown-deadline.js";
 import type { ConfigIssue, LoadedConfig, OpenClawConfig } from "../config/index.js";
 import {
   CLOSE_POLICY_VIOLATION,
@@ -255,6 +257,8 @@ export class GatewayServer {
   controlUiServed = false;
   private isReady = false;
   private draining = false;
+  /** The stages of `stop` still under way. */
+  readonly stopStages = new ShutdownStages();
 
   constructor(private readonly opts: GatewayServerOptions) {
     const rateLimit = opts.loadedConfig().config.gateway?.auth?.rateLimit;
@@ -638,31 +642,41 @@ export class GatewayServer {
     }
   }
 
-  /** Tell every client we are going, close with 1012, and give sockets a moment to say goodbye. */
+  /**
+   * Tell every client we are going, close with 1012, and give sockets a moment to say goodbye.
+   * Each stage is listed in `stopStages` while it runs, for the shutdown deadline's report.
+   */
   async stop(reason: string, restartExpectedMs?: number): Promise<void> {
     if (this.draining) return;
     this.draining = true;
+    const stage = <T>(name: string, start: () => Promise<T>): Promise<T> => this.stopStages.run(name, start);
     for (const t of this.timers) clearInterval(t);
     // Hooks hear the shutdown first, within their time budget.
-    await this.internalHooks.emitAndWait({ type: "gateway", action: "shutdown", context: { reason } });
+    const hooks = stage("internal hooks on gateway:shutdown", () => this.internalHooks.emitAndWait({ type: "gateway", action: "shutdown", context: { reason } }));
+    this.trackUnfinishedTurns();
+    await hooks;
     this.approvals.denyAll();
     this.questions.cancelAll();
     // Sub-agents stop reacting first: children aborted by the drain stay open for the next start.
-    await this.subagents.stop();
+    await stage("sub-agents stop", () => this.subagents.stop());
     // Scheduled runs the drain aborts stay marked running: the next start records them as interrupted.
-    await this.cronStarting;
-    const cronStopped = this.cron.stop();
+    await stage("cron start", async () => this.cronStarting);
+    const cronStopped = stage("cron stop", () => this.cron.stop());
     this.heartbeat.stop();
-    await this.acp.stop();
+    await stage("ACP sessions stop", () => this.acp.stop());
     // Let runs stop and persist what they have (they are aborted, not dropped).
-    await Promise.race([this.conversations.drain(), new Promise((r) => setTimeout(r, 1_000))]);
+    this.trackUnfinishedTurns();
+    await Promise.race([this.conversations.drain(), new Promise((r) => setTimeout(r, TURN_DRAIN_WAIT_MS))]);
     await cronStopped;
-    await this.channelsStarting?.catch(() => {});
-    await this.channels?.stop().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "channels did not stop cleanly"));
+    await stage("channels start", async () => this.channelsStarting?.catch(() => {}));
+    const channels = this.channels;
+    if (channels) {
+      await stage("channels stop", () => channels.stop(this.stopStages).catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "channels did not stop cleanly")));
+    }
     this.toolServices.processes?.killAll();
-    await this.memory.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "memory index did not close cleanly"));
+    await stage("memory index close", () => this.memory.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "memory index did not close cleanly")));
     this.maintenance.stop();
-    await this.traces.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "run traces did not close cleanly"));
+    await stage("run traces close", () => this.traces.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "run traces did not close cleanly")));
     this.sessions.close();
     this.ledger.close();
     this.pendingSystemEvents.close();
@@ -670,9 +684,14 @@ export class GatewayServer {
       conn.sendEvent("shutdown", { reason, ...(restartExpectedMs !== undefined ? { restartExpectedMs } : {}) }, {});
       conn.close(CLOSE_SERVICE_RESTART, "service restart");
     }
-    await waitUntil(() => this.wss.clients.size === 0, 500);
+    await stage("WebSocket clients close", () => waitUntil(() => this.wss.clients.size === 0, CLIENT_GOODBYE_WAIT_MS));
     for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();
+  }
+
+  /** Every turn not ended yet is listed among the stop's stages until it ends, also after the drain stopped waiting for it. */
+  private trackUnfinishedTurns(): void {
+    for (const run of this.conversations.runs.all()) if (!run.endedAt) this.stopStages.track(`turn ${run.sessionKey}`, run.done);
   }
 
   private onUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {

@@ -2,9 +2,9 @@ import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import { discoverHooks, listensTo, type DiscoveredHook } from "./discover-hooks.js";
 import { runHandlerInWorker, type HandlerOutcome } from "./run-in-worker.js";
+import { DEFAULT_HOOK_TIMEOUT_MS } from "./hook-timeout.js";
 import type { HookAgentTurnRunner, InternalHookEvent, InternalHookSink } from "./types.js";
 
-export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
 type EventInput = Pick<InternalHookEvent, "type" | "action" | "sessionKey" | "context">;
 
 /** How long a discovery is reused before the folders are read again. */
