@@ -77,7 +77,9 @@ export async function gatewayStopCommand(flags: { json?: boolean; timeout?: stri
     else process.stdout.write("Gateway is not running\n");
     return;
   }
-  const timeoutMs = parseTimeoutSeconds(flags.timeout, 10);
+  // By default as long as the gateway's own stop may take (its deadline, then its exit), and at least 10 s.
+  const deadlineMs = typeof lock.stopDeadlineMs === "number" && Number.isFinite(lock.stopDeadlineMs) ? lock.stopDeadlineMs : 0;
+  const timeoutMs = parseTimeoutSeconds(flags.timeout, Math.max(10, Math.ceil(deadlineMs / 1000) + 2));
   process.kill(lock.pid, "SIGTERM");
   const exited = await waitForExit(lock.pid, timeoutMs);
   if (!exited) throw new CliError(`gateway (pid ${lock.pid}) did not exit within ${timeoutMs / 1000} s; it may still be finishing runs (try again, or kill -9 ${lock.pid})`);

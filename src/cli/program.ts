@@ -61,7 +61,7 @@ gateway
   .command("stop")
   .description("stop the running gateway")
   .option("--json", "print JSON")
-  .option("--timeout <seconds>", "how long to wait for it to exit", "10")
+  .option("--timeout <seconds>", "how long to wait for it to exit (default: its stop deadline plus 2 s, at least 10 s)")
   .action(async (opts) => {
     const { gatewayStopCommand } = await import("./gateway-daemon.js");
     await gatewayStopCommand(opts);

@@ -100,7 +100,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   const { stateDir, config, bind, host, port, auth, controlUi, version, lock } = checked;
   let current = checked.loaded;
   const { listener, boundPort, portOpenMs, openedEarly } = await openPort(opts, host, port, () => lock.release());
-  lock.update({ port: boundPort });
+  lock.update({ port: boundPort, stopDeadlineMs: shutdownDeadlineMs(config, env) });
 
   const paths = gatewayStatePaths(stateDir);
   const level = [opts.logLevel, env.OPENCLAW_LOG_LEVEL, config.logging?.level].find(isLogLevel) ?? "info";
@@ -140,6 +140,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     const newLevel = opts.logLevel ?? env.OPENCLAW_LOG_LEVEL ?? change.loaded.config.logging?.level;
     if (isLogLevel(newLevel)) logger.level = newLevel;
     server.applyConfig(change.loaded);
+    lock.update({ stopDeadlineMs: shutdownDeadlineMs(change.loaded.config, env) });
     for (const warning of change.loaded.warnings) logger.warn(warning);
     for (const warning of modelConfigWarnings(change.loaded.config, env)) logger.warn(`unusable model: ${warning}`);
     logger.info({ changedPaths: change.changedPaths }, "config reloaded");

@@ -9,6 +9,8 @@ export interface LockInfo {
   port: number;
   startedAt: number;
   version: string;
+  /** The deadline of this gateway's stop (src/gateway/shutdown-deadline.ts), for `gateway stop` to wait as long. */
+  stopDeadlineMs?: number;
 }
 
 export class StateLockError extends Error {}

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
-import { makeTempDir, spawnCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { makeTempDir, runCli, spawnCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { holdAnswersTo } from "../helpers/queue-gateway.js";
 import { openOperator } from "../helpers/ws-client.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
@@ -13,7 +13,8 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
  * returns, a channel account whose stop waits on its platform) no longer keeps the process alive.
  * Past the deadline — `OPENCLAW_SHUTDOWN_TIMEOUT_MS` here, to keep the test short — one error names
  * each stage still going and the process exits 1 without the state-dir lock; a second SIGTERM
- * does the same at once.
+ * does the same at once. `openclaw gateway stop` waits for that deadline, which the gateway
+ * records in its lock file.
  */
 
 const OWNER = 111;
@@ -103,6 +104,18 @@ describe("the shutdown deadline", () => {
     expect(ms).toBeLessThan(5_000);
     expect(gw.output()).toContain('"msg":"shutdown cut short by a second SIGTERM; still waiting for: internal hooks on gateway:shutdown"');
     expect(fs.existsSync(path.join(stateDir, "gateway.lock"))).toBe(false);
+  });
+
+  it("`openclaw gateway stop` waits as long as the gateway's deadline, past its old 10 s", { timeout: 40_000 }, async () => {
+    const stateDir = makeTempDir();
+    const gw = await start(stateDir, { hooks: writeHangingShutdownHook(stateDir) }, { OPENCLAW_SHUTDOWN_TIMEOUT_MS: "11000" });
+    const began = Date.now();
+    const res = await runCli(["gateway", "stop"], { OPENCLAW_STATE_DIR: stateDir }, 30_000);
+    expect(res.code, res.output).toBe(0);
+    expect(res.output).toContain(`Gateway stopped (pid ${gw.proc.pid})`);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(10_500);
+    expect(await gw.exited).toBe(1);
+    expect(gw.output()).toContain('"msg":"shutdown deadline (11 s) passed; still waiting for: internal hooks on gateway:shutdown"');
   });
 
   it("an OPENCLAW_SHUTDOWN_TIMEOUT_MS that is no whole number of milliseconds refuses the start, naming it", { timeout: 20_000 }, async () => {
