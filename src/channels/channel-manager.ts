@@ -20,7 +20,7 @@ import { describePluginLoadError } from "./plugin-loader.js";
 import { recoverReply } from "./recover-reply.js";
 import type { FinishedRun } from "./dispatch/run-reply.js";
 import type { ThreadBindingStore, ThreadRef } from "./thread-bindings.js";
-import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, OutboundFile, OutboundTarget } from "./types.js";
+import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, InboundMessage, OutboundFile, OutboundTarget } from "./types.js";
 import { ChannelSendRefused } from "./send-errors.js";
 import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/types.js";
 import { randomUUID } from "node:crypto";
@@ -92,6 +92,8 @@ export class ChannelManager {
   private readonly accounts = new Map<string, ManagedAccount>();
   private readonly routes = new Map<string, ChannelHttpRoute>();
   private stopped = false;
+  /** The latest reload of the accounts; settles once its stops and starts are done. */
+  private reloading: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: ChannelManagerDeps) {
     const dir = path.join(deps.stateDir, "channels");
@@ -167,7 +169,13 @@ export class ChannelManager {
   }
 
   /** Hot reload: restart only the accounts whose config changed; start new ones, stop removed ones. */
-  async applyConfig(config: OpenClawConfig): Promise<void> {
+  applyConfig(config: OpenClawConfig): Promise<void> {
+    const applied = this.reloadAccounts(config);
+    this.reloading = applied.catch(() => undefined);
+    return applied;
+  }
+
+  private async reloadAccounts(config: OpenClawConfig): Promise<void> {
     const wanted = new Map(CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel)).map((a) => [key(a.channel, a.accountId), a]));
     const changed: [string, ManagedAccount, ChannelAccountConfig | undefined][] = [];
     for (const [id, current] of this.accounts) {
@@ -452,7 +460,7 @@ export class ChannelManager {
         config: spec.config,
         stateDir,
         logger: log,
-        onInbound: (envelope) => this.dispatcher.dispatch(managed, envelope),
+        onInbound: (envelope) => this.inbound(managed, envelope),
         registerHttpRoute: (route) => {
           const routeKey = `${route.method} ${route.path}`;
           this.routes.set(routeKey, route);
@@ -485,6 +493,31 @@ export class ChannelManager {
     // The platform connection is made in the background: a platform that never answers (getMe
     // held) must not hold the gateway's start, a reload, or the stop behind it.
     void this.connectAccount(managed, log);
+  }
+
+  /**
+   * One message an account instance took from its platform. An instance a reload stopped may still
+   * hand over what it had already taken (Slack and Discord acknowledge an event before it is
+   * handed over, and never send it again): once the reload is done it goes through the instance
+   * that replaced it, under the new config, or is dropped, with a line saying so, when the reload
+   * removed or disabled the account. The gateway's own stop leaves the message to the instance.
+   */
+  private async inbound(from: CreatedAccount, envelope: InboundMessage): Promise<void> {
+    if (!from.retired || this.stopped) return this.dispatcher.dispatch(from, envelope);
+    await this.reloading;
+    const current = this.accounts.get(key(from.channel, from.accountId));
+    if (current?.state === "created" && current !== from) return this.inbound(current, envelope);
+    const why = !current
+      ? "was removed from the config"
+      : !current.enabled
+        ? "was disabled"
+        : current.problems.length > 0
+          ? `cannot start: ${current.problems.join("; ")}`
+          : "is not running";
+    this.deps.logger.info(
+      { channel: from.channel, accountId: from.accountId, chatId: envelope.chatId, messageId: envelope.messageId },
+      `inbound message dropped: channel ${from.channel} account ${from.accountId} ${why} while the message was being handed over`,
+    );
   }
 
   /** Starts a created account; a start still running when the account is stopped (a reload replaced it) leaves it stopped. */
