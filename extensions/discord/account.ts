@@ -12,7 +12,6 @@ import {
   ChannelPermanentError,
   type ChannelAccount,
   type ChannelAccountContext,
-  type ChannelLimits,
   type OutboundFile,
   type OutboundTarget,
   type OutboundText,
@@ -41,7 +40,6 @@ const NO_MENTIONS = { parse: [], repliedUser: false } as const;
  * still created, and refuses to start with the reasons.
  */
 export class DiscordAccount implements ChannelAccount {
-  readonly limits: ChannelLimits;
   readonly #context: ChannelAccountContext;
   readonly #suppressEmbeds: boolean;
   readonly #redact: Redactor;
@@ -50,8 +48,7 @@ export class DiscordAccount implements ChannelAccount {
   /** Slash commands deferred and waiting for their answer, by interaction id (the inbound message id). */
   readonly #interactions = new Map<string, ChatInputCommandInteraction>();
 
-  constructor(context: ChannelAccountContext, config: DiscordSettingsResult, limits: ChannelLimits) {
-    this.limits = limits;
+  constructor(context: ChannelAccountContext, config: DiscordSettingsResult) {
     this.#context = context;
     if (!config.ok) {
       this.#suppressEmbeds = true;

@@ -4,7 +4,6 @@ import {
   ChannelPermanentError,
   type ChannelAccount,
   type ChannelAccountContext,
-  type ChannelLimits,
   type OutboundFile,
   type OutboundTarget,
   type OutboundText,
@@ -65,7 +64,6 @@ export class SlackAccount implements ChannelAccount {
     private readonly context: ChannelAccountContext,
     private readonly settings: SlackSettings,
     private readonly configProblems: string[],
-    readonly limits: ChannelLimits,
   ) {
     this.slashReplies = new SlashCommandReplies(settings.slashCommand);
     this.secrets = [settings.botToken, settings.appToken, settings.signingSecret].filter((secret): secret is string => Boolean(secret));

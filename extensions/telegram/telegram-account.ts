@@ -1,6 +1,6 @@
 import type { Api } from "grammy";
 import type { Update } from "grammy/types";
-import type { ChannelAccount, ChannelAccountContext, ChannelLimits, OutboundFile, OutboundTarget, OutboundText, SentMessage, SessionPeer } from "../../src/channels/types.js";
+import type { ChannelAccount, ChannelAccountContext, OutboundFile, OutboundTarget, OutboundText, SentMessage, SessionPeer } from "../../src/channels/types.js";
 import { ChannelPermanentError } from "../../src/channels/types.js";
 import { createTelegramApi, grammySignal } from "./api-client.js";
 import { describeTelegramError, isConflict, isTokenRejected } from "./api-errors.js";
@@ -14,8 +14,6 @@ import { parseTelegramTarget } from "./targets.js";
 import { createWebhookRoute } from "./webhook-route.js";
 import { telegramMedia } from "./media.js";
 
-/** Telegram refuses more than 4096 characters per message, whatever the config says. */
-const TELEGRAM_MESSAGE_LIMIT = 4096;
 const TOKEN_REJECTED = "Telegram rejected the bot token (401 Unauthorized); not retrying until the token is fixed (botToken / tokenFile / TELEGRAM_BOT_TOKEN)";
 
 interface Client {
@@ -30,7 +28,6 @@ interface Client {
  * (the CLI posts through an account that never polls).
  */
 export class TelegramAccount implements ChannelAccount {
-  readonly limits: ChannelLimits;
   private readonly status: ConnectionStatus;
   private client: Client | undefined;
   private identity: BotIdentity | undefined;
@@ -44,8 +41,6 @@ export class TelegramAccount implements ChannelAccount {
     private readonly context: ChannelAccountContext,
     private readonly env: NodeJS.ProcessEnv,
   ) {
-    const configured = context.config.textChunkLimit;
-    this.limits = { textChunkLimit: typeof configured === "number" && configured > 0 ? Math.min(configured, TELEGRAM_MESSAGE_LIMIT) : 4000 };
     this.status = new ConnectionStatus((patch) => context.reportStatus(patch));
   }
 

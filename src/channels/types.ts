@@ -194,7 +194,6 @@ export interface NativeCommand {
 
 /** One running bot account on one platform. */
 export interface ChannelAccount {
-  readonly limits: ChannelLimits;
   /**
    * Replying to a message is answering in its thread, not quoting it (Slack): every chunk of a
    * reply goes there, so `replyToMode: first` threads the whole reply as `all` does.

@@ -19,7 +19,6 @@ const CHAT: DeliveryTarget = { channel: "telegram", accountId: "default", chatId
 
 function fakeAccount(sent: string[]): ChannelAccount {
   return {
-    limits: { textChunkLimit: 4000 },
     start: async () => {},
     stop: async () => {},
     send: async (_target: OutboundTarget, text: OutboundText) => {
@@ -51,7 +50,7 @@ describe("ReplyDelivery.recover after a restart", () => {
     ledgers.push(ledger);
     const sent: string[] = [];
     const account = fakeAccount(sent);
-    const delivery = new ReplyDelivery({ ledger, logger: pino({ level: "silent" }), account: () => ({ state: "running", account, limits: account.limits }) });
+    const delivery = new ReplyDelivery({ ledger, logger: pino({ level: "silent" }), account: () => ({ state: "running", account, limits: { textChunkLimit: 4000 } }) });
     const resumed = await delivery.recover((entry) => recoverReply(okRecord(entry.runId!), () => transcript));
     expect(resumed).toBe(2);
     for (let i = 0; i < 200 && ledger.unfinished().length > 0; i++) await new Promise((r) => setTimeout(r, 5));

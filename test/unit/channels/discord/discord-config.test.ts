@@ -31,11 +31,6 @@ describe("discord plugin: config, targets, wording", () => {
     await named.stop();
   });
 
-  it("takes textChunkLimit / maxLinesPerMessage overrides from the account config", () => {
-    const account = discordPlugin.createAccount(stubContext({ token: "abc", textChunkLimit: 1500 }).context, {});
-    expect(account.limits).toEqual({ textChunkLimit: 1500, maxLinesPerMessage: 17 });
-  });
-
   it("parses the target grammar", () => {
     expect(parseDiscordTarget("channel:123")).toEqual({ kind: "channel", id: "123" });
     expect(parseDiscordTarget("CHANNEL:123")).toEqual({ kind: "channel", id: "123" });

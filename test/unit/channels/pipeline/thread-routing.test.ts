@@ -82,7 +82,7 @@ function setup(resolveTarget?: FocusTargetResolver) {
     channel: "slack",
     accountId: "default",
     config: { channels: { "*": {} } },
-    account: { limits: { textChunkLimit: 4000 } } as RunningAccount["account"],
+    account: {} as RunningAccount["account"],
     limits: { textChunkLimit: 4000 },
     status: { accountId: "default", running: true, connected: true, reconnectAttempts: 0, lastConnectedAt: null, lastError: null, botId: "UBOT" },
   };

@@ -1,4 +1,3 @@
-import pino from "pino";
 import { describe, expect, it } from "vitest";
 import slackPlugin from "../../../../extensions/slack/index.js";
 
@@ -7,21 +6,6 @@ const check = (config: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, acc
 describe("Slack account config", () => {
   it("describes the plugin", () => {
     expect(slackPlugin).toMatchObject({ id: "slack", label: "Slack", defaultLimits: { textChunkLimit: 8000 } });
-  });
-
-  it("applies the account's limit overrides", () => {
-    const context = {
-      accountId: "default",
-      config: { textChunkLimit: 3000, maxLinesPerMessage: 40 },
-      stateDir: "/nonexistent",
-      logger: pino({ level: "silent" }),
-      onInbound: async () => {},
-      registerHttpRoute: () => {},
-      reportStatus: () => {},
-      nativeCommands: () => [],
-    };
-    expect(slackPlugin.createAccount(context, {}).limits).toEqual({ textChunkLimit: 3000, maxLinesPerMessage: 40 });
-    expect(slackPlugin.createAccount({ ...context, config: {} }, {}).limits).toEqual({ textChunkLimit: 8000 });
   });
 
   it("accepts a Socket Mode account", () => {
