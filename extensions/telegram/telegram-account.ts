@@ -4,6 +4,7 @@ import type { ChannelAccount, ChannelAccountContext, OutboundFile, OutboundTarge
 import { ChannelPermanentError } from "../../src/channels/types.js";
 import { createTelegramApi, grammySignal } from "./api-client.js";
 import { describeTelegramError, isConflict, isTokenRejected } from "./api-errors.js";
+import { ChatLookups } from "./chat-lookups.js";
 import { ConnectionStatus } from "./connection-status.js";
 import { ALLOWED_UPDATES, chatKind, translateUpdate, type BotIdentity } from "./inbound.js";
 import { createTopic, deleteMessage, editText, react, sendFile, sendText, sendTyping, type OutboundDeps } from "./outbound.js";
@@ -36,6 +37,8 @@ export class TelegramAccount implements ChannelAccount {
   /** The previous run letting go (loop ended, token released); a restart waits for it. */
   private stopping: Promise<void> | undefined;
   private webhookRouteRegistered = false;
+  /** `getChat` answers for `sessionPeer`, kept for this run of the account. */
+  private readonly chats = new ChatLookups();
 
   constructor(
     private readonly context: ChannelAccountContext,
@@ -75,6 +78,7 @@ export class TelegramAccount implements ChannelAccount {
     const running = this.running;
     if (!running) return this.stopping;
     this.running = undefined;
+    this.chats.clear();
     running.abort.abort();
     this.stopping = running.loop.then(() => {
       if (this.client) releasePollingToken(this.client.token, this);
@@ -115,15 +119,21 @@ export class TelegramAccount implements ChannelAccount {
     return parseTelegramTarget(raw);
   }
 
-  /** A positive chat id is a user (a DM has its user's id); any other chat's kind and id come from `getChat`. */
+  /**
+   * A positive chat id is a user (a DM has its user's id); any other chat's kind and id come from
+   * `getChat`, whose answer is reused for a while (ChatLookups) and forgotten when the account stops.
+   */
   async sessionPeer(raw: string): Promise<SessionPeer> {
     const target = parseTelegramTarget(raw);
     const thread = target.threadId ? { threadId: target.threadId } : {};
     if (/^\d+$/.test(target.chatId)) return { chatType: "direct", peerId: target.chatId, ...thread };
     const client = this.requireClient();
     try {
-      const chat = await client.api.getChat(target.chatId);
-      return { chatType: chatKind(chat), peerId: String(chat.id), ...thread };
+      const chat = await this.chats.lookUp(target.chatId, async (chatId) => {
+        const found = await client.api.getChat(chatId);
+        return { chatType: chatKind(found), peerId: String(found.id) };
+      });
+      return { ...chat, ...thread };
     } catch (error) {
       throw new Error(`cannot look up Telegram chat ${target.chatId}: ${describeTelegramError(error, client.token, "getChat")}`);
     }
