@@ -12,6 +12,7 @@ import { PairingStore, type PairingRequest } from "./access/pairing-store.js";
 import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, type ChannelAccountConfig, type ChannelId } from "./config/channel-accounts.js";
 import { InboundDispatcher, type InboundDispatchDeps } from "./dispatch/inbound-dispatcher.js";
 import { InboundDedupeCache } from "./inbound/dedupe-cache.js";
+import { HandedOver } from "./inbound/handed-over.js";
 import { ParkedInbound } from "./inbound/parked-inbound.js";
 import { DeliveryLedger } from "./outbound/delivery-ledger.js";
 import { ReplyDelivery, type AccountAvailability } from "./outbound/reply-delivery.js";
@@ -92,6 +93,8 @@ export class ChannelManager {
   private readonly accounts = new Map<string, ManagedAccount>();
   private readonly routes = new Map<string, ChannelHttpRoute>();
   private stopped = false;
+  /** Which run of an account handed each recent message over (a restarted account may be given it again). */
+  private readonly handedOver = new HandedOver<CreatedAccount>();
   /** The latest reload of the accounts; settles once its stops and starts are done. */
   private reloading: Promise<void> = Promise.resolve();
 
@@ -503,7 +506,7 @@ export class ChannelManager {
    * removed or disabled the account. The gateway's own stop leaves the message to the instance.
    */
   private async inbound(from: CreatedAccount, envelope: InboundMessage): Promise<void> {
-    if (!from.retired || this.stopped) return this.dispatcher.dispatch(from, envelope);
+    if (!from.retired || this.stopped) return this.handOver(from, envelope);
     await this.reloading;
     const current = this.accounts.get(key(from.channel, from.accountId));
     if (current?.state === "created" && current !== from) return this.inbound(current, envelope);
@@ -518,6 +521,24 @@ export class ChannelManager {
       { channel: from.channel, accountId: from.accountId, chatId: envelope.chatId, messageId: envelope.messageId },
       `inbound message dropped: channel ${from.channel} account ${from.accountId} ${why} while the message was being handed over`,
     );
+  }
+
+  /** To the dispatcher, unless an earlier run of the account handed the message over already. */
+  private async handOver(running: CreatedAccount, envelope: InboundMessage): Promise<void> {
+    const place = this.handedOver.claim(running.channel, running.accountId, envelope, running);
+    if (place === false) {
+      this.deps.logger.info(
+        { channel: running.channel, accountId: running.accountId, chatId: envelope.chatId, messageId: envelope.messageId },
+        "inbound message dropped: the account's run before its restart already handed it over",
+      );
+      return;
+    }
+    try {
+      await this.dispatcher.dispatch(running, envelope);
+    } catch (err) {
+      this.handedOver.release(place, running);
+      throw err;
+    }
   }
 
   /** Starts a created account; a start still running when the account is stopped (a reload replaced it) leaves it stopped. */
