@@ -37,6 +37,7 @@ describe("webhooks", { timeout: 90_000 }, () => {
     const locked = await post("/hooks/wake", { text: "x" });
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+    await waitUntil(() => chatRequests(servers.model).some((r) => JSON.stringify(r.body).includes("hello")), 15_000, "the accepted wake's turn");
   });
 
   it("refuses huge, malformed and non-object bodies, and unknown hooks, without running anything", async () => {
@@ -81,6 +82,8 @@ describe("webhooks", { timeout: 90_000 }, () => {
     expect(lastUserText(chatRequests(servers.model)[0]!)).toBe("[Webhook: CI] build finished");
     const other = await post("/hooks/agent", { message: "second" });
     expect((await other.json()).sessionKey).not.toBe(body.sessionKey);
+    await waitUntil(() => chatRequests(servers.model).length === 2, 15_000, "the second hook's turn");
+    expect(lastUserText(chatRequests(servers.model)[1]!)).toBe("second");
   });
 
   it("an Idempotency-Key belongs to its hook: the same key on another hook runs it, and replays after a SIGKILL run nothing", async () => {

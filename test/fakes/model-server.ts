@@ -23,11 +23,18 @@ export interface FakeModelServer {
   readonly port: number;
   /** Every request received, in order: method, path, headers, parsed JSON body. */
   readonly requests: RecordedRequest[];
+  /** Connections open now. */
+  readonly openConnections: number;
   enqueue(...replies: FakeReply[]): void;
   /** Used when the queue is empty; `undefined` restores the default "ok" reply. */
   setResponder(responder: Responder | undefined): void;
   /** Forgets queued replies, recorded requests and the responder (between tests). */
   reset(): void;
+  /**
+   * Destroys every open connection, keeping the listener. Call it once the clients are gone (a
+   * killed gateway): a request one sent just before, not yet read, is then never recorded.
+   */
+  dropConnections(): void;
   /** Makes `/v1/embeddings` fail in one way until cleared with `undefined`. */
   setEmbeddingFault(fault: EmbeddingFault | undefined): void;
   /** Holds every `/v1/embeddings` request with an input containing `marker` until the returned release is called. */
@@ -141,6 +148,9 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
+    get openConnections() {
+      return sockets.size;
+    },
     enqueue: (...replies) => void queue.push(...replies),
     setResponder: (next) => void (responder = next),
     setEmbeddingFault: (fault) => void (embeddingFault = fault),
@@ -157,6 +167,9 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       requests.length = 0;
       responder = undefined;
       embeddingFault = undefined;
+    },
+    dropConnections: () => {
+      for (const socket of sockets) socket.destroy();
     },
     close: () =>
       new Promise<void>((resolve) => {
