@@ -52,6 +52,7 @@ afterEach(async () => {
   await fakes?.close();
   gw = undefined;
   fakes = undefined;
+  model.dropConnections();
   model.reset();
 });
 
