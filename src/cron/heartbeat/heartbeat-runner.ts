@@ -52,6 +52,8 @@ export class HeartbeatRunner {
   private readonly timers = new Map<string, CronTimer>();
   private readonly nextAt = new Map<string, number>();
   private readonly running = new Set<string>();
+  /** Agents woken `now` while their beat ran: that beat carries only the events it began with. */
+  private readonly wokenWhileRunning = new Set<string>();
   private last?: HeartbeatEvent;
   private enabled = true;
   private started = false;
@@ -103,10 +105,12 @@ export class HeartbeatRunner {
     return this.deps.pending.add(agentId, text, options);
   }
 
-  /** `wake` with mode `now`: beat at once (or as soon as the session is idle). */
+  /** `wake` with mode `now`: beat at once, or as soon as the beat now running ends (a busy session is tried again a minute later). */
   wakeNow(agentId: string): void {
     const settings = this.settings().find((s) => s.agentId === agentId);
-    if (settings) this.arm(settings, 0);
+    if (!settings) return;
+    if (this.running.has(agentId)) this.wokenWhileRunning.add(agentId);
+    else this.arm(settings, 0);
   }
 
   private plan(): void {
@@ -179,6 +183,7 @@ export class HeartbeatRunner {
       this.record({ ts: now, agentId, status: "failed", reason: (err as Error).message });
     } finally {
       this.running.delete(agentId);
+      if (this.wokenWhileRunning.delete(agentId) && this.started) this.wakeNow(agentId);
     }
   }
 

@@ -140,6 +140,27 @@ describe("heartbeat", () => {
     expect(h.conversations.submitted).toHaveLength(2);
   });
 
+  it("a wake now that arrives while a beat runs beats again as soon as that beat ends, with the new event only", async () => {
+    const h = setup({ every: "30m" }, "# nothing\n");
+    h.runner.queueEvent("main", "deploy finished", { now: true });
+    h.runner.wakeNow("main");
+    h.clock.advance(0);
+    await settled();
+    expect(h.conversations.submitted).toHaveLength(1);
+    h.runner.queueEvent("main", "backup done", { now: true });
+    h.runner.wakeNow("main");
+    h.clock.advance(0);
+    await settled();
+    expect(h.conversations.submitted).toHaveLength(1);
+    h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK" });
+    h.conversations.active()[0]!.finish("ok", "HEARTBEAT_OK");
+    await settled();
+    h.clock.advance(0);
+    await settled();
+    expect(h.conversations.submitted.map((s) => s.message)).toEqual([expect.stringContaining("- deploy finished"), expect.stringContaining("- backup done")]);
+    expect(h.conversations.submitted[1]!.message).not.toContain("deploy finished");
+  });
+
   it("a wake now still queued from the last process beats as soon as the runner starts", async () => {
     const pendingDir = tempStateDir();
     const before = new PendingSystemEvents(pendingDir);
