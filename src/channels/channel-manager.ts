@@ -149,7 +149,7 @@ export class ChannelManager {
 
   async start(): Promise<void> {
     const config = this.deps.config();
-    const all = CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel));
+    const all = CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel, this.deps.env));
     await Promise.all(all.map((account) => this.startAccount(account)));
     await this.recoverDeliveries();
     await this.acpBound?.recover();
@@ -179,11 +179,11 @@ export class ChannelManager {
   }
 
   private async reloadAccounts(config: OpenClawConfig): Promise<void> {
-    const wanted = new Map(CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel)).map((a) => [key(a.channel, a.accountId), a]));
+    const wanted = new Map(CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel, this.deps.env)).map((a) => [key(a.channel, a.accountId), a]));
     const changed: [string, ManagedAccount, ChannelAccountConfig | undefined][] = [];
     for (const [id, current] of this.accounts) {
       const next = wanted.get(id);
-      if (!next || JSON.stringify(next.config) !== current.fingerprint || next.enabled !== current.enabled) changed.push([id, current, next]);
+      if (!next || fingerprint(next) !== current.fingerprint || next.enabled !== current.enabled) changed.push([id, current, next]);
       wanted.delete(id);
     }
     // Every changed account stops before any starts, since an account renamed in the same edit may
@@ -211,7 +211,7 @@ export class ChannelManager {
   /** Whether replies through an account can go out now, wait for it, or never will without a config change. */
   private availability(channel: string, accountId: string): AccountAvailability {
     const named = `channel ${channel} account ${accountId}`;
-    const spec = isChannelId(channel) ? resolveChannelAccounts(this.deps.config(), channel).find((a) => a.accountId === accountId) : undefined;
+    const spec = isChannelId(channel) ? resolveChannelAccounts(this.deps.config(), channel, this.deps.env).find((a) => a.accountId === accountId) : undefined;
     if (!spec) return { state: "gone", reason: `${named} is no longer configured (add it back under channels.${channel} to reach this chat)` };
     if (!spec.enabled) return { state: "gone", reason: `${named} is disabled (set enabled: true under channels.${channel} to send through it)` };
     const record = this.accounts.get(key(channel, accountId));
@@ -440,7 +440,7 @@ export class ChannelManager {
       this.delivery.accountChanged(spec.channel, spec.accountId);
       return;
     }
-    const problems = spec.enabled ? plugin.checkAccountConfig(spec.config, this.deps.env, spec.accountId) : [];
+    const problems = !spec.enabled ? [] : spec.problem ? [spec.problem] : plugin.checkAccountConfig(spec.config, this.deps.env, spec.accountId);
     const limits = {
       textChunkLimit: (spec.config.textChunkLimit as number | undefined) ?? plugin.defaultLimits.textChunkLimit,
       maxLinesPerMessage: (spec.config.maxLinesPerMessage as number | undefined) ?? plugin.defaultLimits.maxLinesPerMessage,
@@ -488,7 +488,7 @@ export class ChannelManager {
       configured: true,
       enabled: true,
       problems: [],
-      fingerprint: JSON.stringify(spec.config),
+      fingerprint: fingerprint(spec),
       started: false,
       routeKeys,
     };
@@ -575,7 +575,7 @@ export class ChannelManager {
       configured: problems.length === 0,
       enabled: spec.enabled,
       problems,
-      fingerprint: JSON.stringify(spec.config),
+      fingerprint: fingerprint(spec),
       started: false,
     };
   }
@@ -645,4 +645,9 @@ export class ChannelManager {
 
 function key(channel: string, accountId: string): string {
   return `${channel}|${accountId}`;
+}
+
+/** What restarts an account on reload when it changes: its merged config and why it cannot start. */
+function fingerprint(spec: ChannelAccountConfig): string {
+  return JSON.stringify([spec.config, spec.problem ?? null]);
 }

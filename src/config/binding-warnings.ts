@@ -23,7 +23,7 @@ export function bindingWarnings(config: RawOpenClawConfig): string[] {
     }
     const block = Object.hasOwn(channels, id) ? channels[id] : undefined;
     if (!block || binding.match.accountId !== undefined) return;
-    const accounts = accountIds(block);
+    const accounts = accountIds(id, block);
     if (accounts.includes("default")) return;
     const path = formatKeyPath(["bindings", index, "match", "accountId"]);
     warnings.push(

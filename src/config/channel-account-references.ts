@@ -1,12 +1,13 @@
+import { channelAccountIds } from "./channel-account-ids.js";
 import type { ConfigIssue } from "./errors.js";
-import { formatKeyPath, isPlainObject } from "./key-path.js";
+import { formatKeyPath } from "./key-path.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
 
 export type ChannelBlock = NonNullable<RawOpenClawConfig["channels"]>[keyof NonNullable<RawOpenClawConfig["channels"]>];
 
-/** A channel block's account ids, lower-cased: its `accounts` keys, or `default` for a block without any. */
-export function accountIds(block: NonNullable<ChannelBlock>): string[] {
-  return isPlainObject(block.accounts) && Object.keys(block.accounts).length > 0 ? Object.keys(block.accounts).map((id) => id.toLowerCase()) : ["default"];
+/** A channel block's account ids, lower-cased, as the gateway runs them (see channelAccountIds). */
+export function accountIds(channel: string, block: NonNullable<ChannelBlock>): string[] {
+  return channelAccountIds(channel, block as Record<string, unknown>);
 }
 
 /**
@@ -20,7 +21,7 @@ export function checkChannelAccountReferences(config: RawOpenClawConfig): Config
   for (const [channel, block] of Object.entries(channels)) {
     const named = block?.defaultAccount;
     if (!block || named === undefined) continue;
-    const accounts = accountIds(block);
+    const accounts = accountIds(channel, block);
     if (accounts.includes(named.toLowerCase())) continue;
     issues.push({
       path: formatKeyPath(["channels", channel, "defaultAccount"]),
@@ -31,7 +32,7 @@ export function checkChannelAccountReferences(config: RawOpenClawConfig): Config
     const { channel, accountId } = binding.match;
     const block = Object.hasOwn(channels, channel.trim().toLowerCase()) ? channels[channel.trim().toLowerCase()] : undefined;
     if (!block || accountId === undefined || accountId.trim() === "*") return;
-    const accounts = accountIds(block);
+    const accounts = accountIds(channel.trim().toLowerCase(), block);
     if (accounts.includes(accountId.trim().toLowerCase())) return;
     issues.push({
       path: formatKeyPath(["bindings", index, "match", "accountId"]),

@@ -352,7 +352,14 @@ describe("Telegram channel", () => {
 
   it("channels status shows each account's name (its own, else the channel's) and the configured defaultAccount", async () => {
     await servers.startTelegram();
-    const gw = await start({ telegram: { name: "Family bot", defaultAccount: "home", accounts: { alerts: { name: "Alerts", enabled: false }, home: {} } } });
+    // The token sits in accounts.home: at the top of the block it would run as one more account, "default".
+    const telegram = {
+      botToken: undefined,
+      name: "Family bot",
+      defaultAccount: "home",
+      accounts: { alerts: { name: "Alerts", enabled: false }, home: { botToken: servers.telegram.token } },
+    };
+    const gw = await start({ telegram });
     const env = { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port) };
     const json = JSON.parse((await runCli(["channels", "status", "--json"], env)).output);
     expect(json.channelAccounts.telegram).toEqual([

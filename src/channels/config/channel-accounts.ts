@@ -1,3 +1,4 @@
+import { channelAccountIds, sharedBotProblems } from "../../config/channel-account-ids.js";
 import type { OpenClawConfig } from "../../config/index.js";
 
 export const CHANNEL_IDS = ["telegram", "discord", "slack"] as const;
@@ -14,28 +15,31 @@ export interface ChannelAccountConfig {
   enabled: boolean;
   /** The channel block's keys overlaid with the account block's. */
   config: Record<string, unknown>;
+  /** Set when the account cannot start: it would run the same bot as another account (sharedBotProblems). */
+  problem?: string;
 }
 
 /**
- * The accounts a channel block describes. Without `accounts`, the block itself is the one
- * `default` account; with it, each entry is an account whose keys override the block's
- * (so shared settings such as `dmPolicy` are written once). A block is enabled unless
- * `enabled: false` says otherwise, at channel or account level.
+ * The accounts a channel block describes (the ids channelAccountIds lists). Without `accounts`,
+ * the block itself is the one `default` account; with them, each entry is an account whose keys
+ * override the block's (so shared settings such as `dmPolicy` are written once), and a block
+ * whose top level holds the channel's own credentials is also the `default` account itself.
+ * A block is enabled unless `enabled: false` says otherwise, at channel or account level.
  */
-export function resolveChannelAccounts(config: OpenClawConfig, channel: ChannelId): ChannelAccountConfig[] {
+export function resolveChannelAccounts(config: OpenClawConfig, channel: ChannelId, env: NodeJS.ProcessEnv = process.env): ChannelAccountConfig[] {
   const block = config.channels?.[channel] as (Record<string, unknown> & { accounts?: Record<string, Record<string, unknown>> }) | undefined;
   if (!block) return [];
   const { accounts, defaultAccount: _defaultAccount, ...shared } = block;
   const channelEnabled = shared.enabled !== false;
-  if (!accounts || Object.keys(accounts).length === 0) {
-    return [{ channel, accountId: "default", enabled: channelEnabled, config: shared }];
-  }
-  return Object.entries(accounts).map(([accountId, own]) => ({
-    channel,
-    accountId: accountId.toLowerCase(),
-    enabled: channelEnabled && own.enabled !== false,
-    config: { ...shared, ...own },
-  }));
+  const own = new Map(Object.entries(accounts ?? {}).map(([id, account]) => [id.toLowerCase(), account]));
+  const ids = channelAccountIds(channel, block, env);
+  const problems = sharedBotProblems(channel, block, ids, own);
+  return ids.map((accountId) => {
+    const account = own.get(accountId);
+    const problem = problems.get(accountId);
+    if (!account) return { channel, accountId, enabled: channelEnabled, config: shared };
+    return { channel, accountId, enabled: channelEnabled && account.enabled !== false, config: { ...shared, ...account }, ...(problem ? { problem } : {}) };
+  });
 }
 
 /** `channels.<c>.defaultAccount`, else `default` when it exists, else the first account. */

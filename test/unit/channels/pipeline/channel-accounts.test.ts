@@ -41,4 +41,65 @@ describe("channel accounts from config", () => {
     expect(anyChannelConfigured(validateConfig({ channels: { discord: { enabled: false } } }, {}).config)).toBe(true);
     expect(anyChannelConfigured(validateConfig({ channels: { slack: { botToken: "xoxb-1" } } }, {}).config)).toBe(true);
   });
+
+  it("a top-level token beside accounts is the default account too, first; the named accounts still inherit the rest", () => {
+    const { config, warnings } = validateConfig({ channels: { telegram: { botToken: "1:top", dmPolicy: "open", accounts: { work: { botToken: "2:work" } } } } }, {});
+    expect(warnings).toEqual([]);
+    expect(resolveChannelAccounts(config, "telegram", {})).toEqual([
+      { channel: "telegram", accountId: "default", enabled: true, config: { botToken: "1:top", dmPolicy: "open" } },
+      { channel: "telegram", accountId: "work", enabled: true, config: { botToken: "2:work", dmPolicy: "open" } },
+    ]);
+    expect(defaultAccountId(config, "telegram")).toBe("default");
+  });
+
+  it("which top-level keys make the default account, per channel, and that env tokens count for it alone", () => {
+    const ids = (channels: Record<string, unknown>, channel: "telegram" | "discord" | "slack", env: NodeJS.ProcessEnv = {}) =>
+      resolveChannelAccounts(validateConfig({ channels }, {}).config, channel, env).map((a) => a.accountId);
+    const work = { work: {} };
+    expect(ids({ telegram: { tokenFile: "/run/tg", accounts: work } }, "telegram")).toEqual(["default", "work"]);
+    expect(ids({ telegram: { dmPolicy: "open", accounts: work } }, "telegram")).toEqual(["work"]);
+    expect(ids({ telegram: { dmPolicy: "open", accounts: work } }, "telegram", { TELEGRAM_BOT_TOKEN: "1:env" })).toEqual(["default", "work"]);
+    expect(ids({ telegram: { botToken: "1:top", accounts: { Default: {}, work: {} } } }, "telegram")).toEqual(["default", "work"]);
+    expect(ids({ discord: { token: "d.top", accounts: work } }, "discord")).toEqual(["default", "work"]);
+    expect(ids({ discord: { accounts: work } }, "discord", { DISCORD_BOT_TOKEN: "d.env" })).toEqual(["default", "work"]);
+    expect(ids({ discord: { accounts: work } }, "discord", { TELEGRAM_BOT_TOKEN: "1:env" })).toEqual(["work"]);
+    expect(ids({ slack: { botToken: "xoxb-top", accounts: work } }, "slack")).toEqual(["work"]);
+    expect(ids({ slack: { botToken: "xoxb-top", appToken: "xapp-top", accounts: work } }, "slack")).toEqual(["default", "work"]);
+    expect(ids({ slack: { botToken: "xoxb-top", accounts: work } }, "slack", { SLACK_APP_TOKEN: "xapp-env" })).toEqual(["default", "work"]);
+    expect(ids({ slack: { mode: "http", botToken: "xoxb-top", signingSecret: "s", accounts: work } }, "slack")).toEqual(["default", "work"]);
+    expect(ids({ slack: { mode: "http", botToken: "xoxb-top", appToken: "xapp-top", accounts: work } }, "slack")).toEqual(["work"]);
+  });
+
+  it("of the accounts that would run the top-level bot (no token of their own), only default, else the first, starts", () => {
+    const accounts = (channels: Record<string, unknown>) => resolveChannelAccounts(validateConfig({ channels }, {}).config, "telegram", {}).map((a) => [a.accountId, a.problem]);
+    const work = 'channels.telegram.accounts.work sets no botToken or tokenFile, so it would run the same bot as the account "default" (the top-level botToken or tokenFile)';
+    expect(accounts({ telegram: { botToken: "1:top", accounts: { work: { dmPolicy: "open" }, home: { tokenFile: "/run/home" } } } })).toEqual([
+      ["default", undefined],
+      ["work", `${work}; give it its own botToken or tokenFile`],
+      ["home", undefined],
+    ]);
+    expect(accounts({ telegram: { botToken: "1:top", accounts: { work: {}, default: {} } } })).toEqual([
+      ["work", `${work}; give it its own botToken or tokenFile`],
+      ["default", undefined],
+    ]);
+    expect(accounts({ telegram: { botToken: "1:top", accounts: { work: {}, home: {} } } })[2]).toEqual(["home", expect.stringContaining('as the account "default"')]);
+    expect(accounts({ telegram: { accounts: { work: {}, home: {} } } })).toEqual([
+      ["work", undefined],
+      ["home", undefined],
+    ]);
+  });
+
+  it('defaultAccount and bindings may name the top-level "default" account beside accounts', () => {
+    const { warnings } = validateConfig(
+      {
+        channels: { telegram: { botToken: "1:top", defaultAccount: "default", accounts: { work: { botToken: "2:work" } } } },
+        bindings: [
+          { agentId: "main", match: { channel: "telegram" } },
+          { agentId: "main", match: { channel: "telegram", accountId: "default" } },
+        ],
+      },
+      {},
+    );
+    expect(warnings).toEqual([]);
+  });
 });
