@@ -1,3 +1,4 @@
+import { channelAccountIds } from "../../config/channel-account-ids.js";
 import { ConfigError, getConfigValue, readConfigFileSnapshot, setConfigValueInFile } from "../../config/index.js";
 import type { ChatCommandContext } from "./chat-command-registry.js";
 
@@ -56,7 +57,7 @@ export function runAllowlistCommand(args: string, ctx: ChatCommandContext): stri
   const accountId = parsed.account ?? (parsed.channel ? undefined : ctx.chat?.accountId) ?? "default";
   const accounts = block.accounts as Record<string, Record<string, unknown>> | undefined;
   const accountKey = accounts ? Object.keys(accounts).find((k) => k.toLowerCase() === accountId) : undefined;
-  if (accounts && Object.keys(accounts).length > 0 && !accountKey) return `No account "${accountId}" under channels.${channel}.accounts.`;
+  if (!channelAccountIds(channel, block).includes(accountId)) return `No account "${accountId}" under channels.${channel}.accounts.`;
   const own = accountKey ? accounts![accountKey]! : undefined;
   const effective = (key: string) => (own && key in own ? own[key] : block[key]) as unknown;
   const listOf = (key: string) => ((effective(key) as unknown[] | undefined) ?? []).map(String);
