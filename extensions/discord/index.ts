@@ -11,10 +11,9 @@ const discordPlugin: ChannelPlugin = {
   label: "Discord",
   defaultLimits: { textChunkLimit: 2000, maxLinesPerMessage: 17 },
 
-  // The check does not know the account id, so DISCORD_BOT_TOKEN counts here for every account;
-  // `createAccount` then applies it to the default account only.
-  checkAccountConfig(config, env) {
-    return resolveDiscordToken(config, env) ? [] : [MISSING_TOKEN];
+  // DISCORD_BOT_TOKEN counts for the default account only (and when no account id is given).
+  checkAccountConfig(config, env, accountId) {
+    return resolveDiscordToken(config, env, accountId) ? [] : [MISSING_TOKEN];
   },
 
   createAccount(context, env) {

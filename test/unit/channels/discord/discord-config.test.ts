@@ -17,6 +17,8 @@ describe("discord plugin: config, targets, wording", () => {
     expect(discordPlugin.checkAccountConfig({ token: "  " }, {})).toEqual([missing]);
     expect(discordPlugin.checkAccountConfig({ token: "abc" }, {})).toEqual([]);
     expect(discordPlugin.checkAccountConfig({}, { DISCORD_BOT_TOKEN: "abc" })).toEqual([]);
+    expect(discordPlugin.checkAccountConfig({}, { DISCORD_BOT_TOKEN: "abc" }, "default")).toEqual([]);
+    expect(discordPlugin.checkAccountConfig({}, { DISCORD_BOT_TOKEN: "abc" }, "work")).toEqual([missing]);
   });
 
   it("uses DISCORD_BOT_TOKEN for the default account only: a named account without a token refuses to start", async () => {
