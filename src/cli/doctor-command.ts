@@ -2,6 +2,7 @@ import { resolveStateDir } from "../config/index.js";
 import type { DoctorCheck, DoctorContext } from "./doctor/check.js";
 import { checkConfig, checkNode, checkPermissions, checkStaleFiles } from "./doctor/local-checks.js";
 import { checkChannels, checkPort, checkProvider } from "./doctor/network-checks.js";
+import { checkServiceStopTimeout } from "./doctor/service-checks.js";
 import { checkAcp, checkMemory } from "./doctor/subsystem-checks.js";
 import { printJson } from "./output.js";
 
@@ -10,9 +11,9 @@ const NETWORK_CHECK_TIMEOUT_MS = 10_000;
 
 const MARK: Record<DoctorCheck["status"], string> = { ok: "ok  ", warn: "warn", fail: "FAIL", skip: "skip" };
 
-/** Every check, in the order a person would fix things: runtime, config, files, network, subsystems. */
+/** Every check, in the order a person would fix things: runtime, config, files, service, network, subsystems. */
 export async function runDoctor(ctx: DoctorContext): Promise<DoctorCheck[]> {
-  const checks: DoctorCheck[] = [checkNode(), checkConfig(ctx), ...checkPermissions(ctx), checkStaleFiles(ctx)];
+  const checks: DoctorCheck[] = [checkNode(), checkConfig(ctx), ...checkPermissions(ctx), checkStaleFiles(ctx), checkServiceStopTimeout(ctx)];
   checks.push(await checkPort(ctx));
   checks.push(await checkProvider(ctx));
   checks.push(...(await checkChannels(ctx)));

@@ -165,6 +165,7 @@ describe("openclaw gateway install | uninstall (systemd)", () => {
     expect(unit).toContain("Restart=on-failure");
     expect(unit).toContain("RestartPreventExitStatus=78");
     expect(unit).toContain("WantedBy=default.target");
+    expect(unit).toMatch(/^TimeoutStopSec=30$/m);
     expect(unit).not.toMatch(/TOKEN/);
     expect(h.calls()).toEqual(["--user daemon-reload", "--user enable --now openclaw-gateway.service"]);
 
@@ -178,6 +179,55 @@ describe("openclaw gateway install | uninstall (systemd)", () => {
     expect(removed.code).toBe(0);
     expect(fs.existsSync(h.unit)).toBe(false);
     expect(h.calls().slice(-2)).toEqual(["--user disable --now openclaw-gateway.service", "--user daemon-reload"]);
+  });
+
+  it("gives the unit a stop timeout past the config's shutdown deadline, and doctor warns when the config outgrows it", async () => {
+    const h = fakeHome();
+    fs.mkdirSync(h.stateDir, { recursive: true, mode: 0o700 });
+    const config = path.join(h.stateDir, "openclaw.json");
+    const writeConfig = (hookTimeoutMs: number) => fs.writeFileSync(config, JSON.stringify({ hooks: { internal: { timeoutMs: hookTimeoutMs } } }), { mode: 0o600 });
+    const serviceCheck = async () => {
+      const { output } = await runCli(["doctor", "--json"], h.env);
+      return JSON.parse(output.slice(output.indexOf("{"))).checks.find((c: { id: string }) => c.id === "service");
+    };
+    // 120 s of hooks make a 132.5 s deadline: the unit waits 133 s + 5 s.
+    writeConfig(120_000);
+    expect((await runCli(["gateway", "install"], h.env)).code).toBe(0);
+    expect(fs.readFileSync(h.unit, "utf8")).toMatch(/^TimeoutStopSec=138$/m);
+    expect(await serviceCheck()).toMatchObject({ status: "ok", message: `service ${h.unit}: TimeoutStopSec=138 s covers the gateway's shutdown deadline (132.5 s)` });
+
+    // The defaults (17.5 s) get the 30 s floor; a config raised afterwards no longer fits.
+    writeConfig(5_000);
+    expect((await runCli(["gateway", "install", "--force"], h.env)).code).toBe(0);
+    expect(fs.readFileSync(h.unit, "utf8")).toMatch(/^TimeoutStopSec=30$/m);
+    writeConfig(60_000);
+    expect(await serviceCheck()).toEqual({
+      id: "service",
+      status: "warn",
+      message: `service ${h.unit}: TimeoutStopSec=30 s is shorter than the gateway's shutdown deadline (72.5 s, from hooks.internal.timeoutMs 60000) plus the 5 s margin; systemd kills the gateway before it logs what hung`,
+      fix: "`openclaw gateway install --force` rewrites the service with TimeoutStopSec=78, or lower hooks.internal.timeoutMs",
+    });
+    // A drop-in that raises the timeout is read as systemd reads it.
+    fs.mkdirSync(`${h.unit}.d`);
+    fs.writeFileSync(path.join(`${h.unit}.d`, "override.conf"), "[Service]\nTimeoutStopSec=2min\n");
+    expect(await serviceCheck()).toMatchObject({ status: "ok", message: `service ${h.unit}: TimeoutStopSec=120 s covers the gateway's shutdown deadline (72.5 s)` });
+    fs.rmSync(`${h.unit}.d`, { recursive: true });
+    expect((await runCli(["gateway", "install", "--force"], h.env)).code).toBe(0);
+    expect(fs.readFileSync(h.unit, "utf8")).toMatch(/^TimeoutStopSec=78$/m);
+    expect(await serviceCheck()).toMatchObject({ status: "ok" });
+  });
+
+  it("carries OPENCLAW_SHUTDOWN_TIMEOUT_MS into the unit and times the stop by it; refuses a bad one", async () => {
+    const h = fakeHome();
+    expect((await runCli(["gateway", "install"], { ...h.env, OPENCLAW_SHUTDOWN_TIMEOUT_MS: "40000" })).code).toBe(0);
+    const unit = fs.readFileSync(h.unit, "utf8");
+    expect(unit).toContain("Environment=OPENCLAW_SHUTDOWN_TIMEOUT_MS=40000");
+    expect(unit).toMatch(/^TimeoutStopSec=45$/m);
+    fs.rmSync(h.unit);
+    const bad = await runCli(["gateway", "install"], { ...h.env, OPENCLAW_SHUTDOWN_TIMEOUT_MS: "soon" });
+    expect(bad.code).toBe(1);
+    expect(bad.output).toContain('OPENCLAW_SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds from 1 to 2147483647 (got "soon")');
+    expect(fs.existsSync(h.unit)).toBe(false);
   });
 
   it("reports systemctl's own failure", async () => {

@@ -3,10 +3,12 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { loadConfig, resolveStateDir } from "../../config/index.js";
+import { SHUTDOWN_TIMEOUT_ENV, shutdownDeadlineMs, shutdownTimeoutFromEnv } from "../../gateway/shutdown-deadline.js";
 import { writeFileAtomicSync } from "../../infra/atomic-file.js";
 import { gatewayStatePaths } from "../../infra/paths.js";
 import { CliError, parseFixedPortFlag, printJson } from "../output.js";
 import { homeDir, launchdLabel, launchdPlistPath, renderLaunchdPlist, renderSystemdUnit, systemdUnitName, systemdUnitPath, type ServiceSpec } from "./service-spec.js";
+import { serviceStopTimeoutSec } from "./stop-timeout.js";
 
 type Platform = "linux" | "darwin";
 
@@ -33,7 +35,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): void {
 
 function serviceSpec(env: NodeJS.ProcessEnv, flags: InstallFlags): ServiceSpec {
   const stateDir = resolveStateDir(env);
-  loadConfig({ stateDir, env }); // a broken config fails here, not in a restart loop
+  const { config } = loadConfig({ stateDir, env }); // a broken config fails here, not in a restart loop
   const port = parseFixedPortFlag(flags.port);
   // The service's output file keeps what is not a log line, not a second copy of the log.
   const serviceEnv: Record<string, string> = { MALLOC_ARENA_MAX: "2", OPENCLAW_LOG_CONSOLE: "off", OPENCLAW_STATE_DIR: stateDir };
@@ -42,6 +44,12 @@ function serviceSpec(env: NodeJS.ProcessEnv, flags: InstallFlags): ServiceSpec {
   if (env.OPENCLAW_PROFILE?.trim()) serviceEnv.OPENCLAW_PROFILE = env.OPENCLAW_PROFILE.trim();
   if (env.OPENCLAW_GATEWAY_PORT?.trim()) serviceEnv.OPENCLAW_GATEWAY_PORT = env.OPENCLAW_GATEWAY_PORT.trim();
   if (env.PATH) serviceEnv.PATH = env.PATH; // tools the agents run (exec, ACP adapters) are found as in this shell
+  try {
+    const shutdownTimeout = shutdownTimeoutFromEnv(env);
+    if (shutdownTimeout !== undefined) serviceEnv[SHUTDOWN_TIMEOUT_ENV] = String(shutdownTimeout);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
   return {
     node: process.execPath,
     nodeArgs: daemonNodeFlags(),
@@ -51,13 +59,16 @@ function serviceSpec(env: NodeJS.ProcessEnv, flags: InstallFlags): ServiceSpec {
     workingDir: homeDir(env),
     logFile: gatewayStatePaths(stateDir).daemonOutFile,
     label: launchdLabel(env),
+    // The manager waits past the gateway's own deadline, so the gateway logs what hung before a kill.
+    stopTimeoutSec: serviceStopTimeoutSec(shutdownDeadlineMs(config, serviceEnv)),
   };
 }
 
 /**
  * `openclaw gateway install`: a systemd user unit (Linux) or a launchd agent (macOS) that runs
  * `gateway run` with this CLI's node and script, restarts it when it fails (not when its config
- * is invalid: exit 78), and gives it MALLOC_ARENA_MAX=2 and the daemon's V8 flags. The token is not written into it: the
+ * is invalid: exit 78), and gives it MALLOC_ARENA_MAX=2 and the daemon's V8 flags. Its stop timeout
+ * is the config's shutdown deadline plus a margin, at least 30 s. The token is not written into it: the
  * gateway reads it from the state dir.
  */
 export function gatewayInstallCommand(flags: InstallFlags, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): void {

@@ -16,6 +16,8 @@ export interface ServiceSpec {
   logFile: string;
   /** The launchd label (default `ai.openclaw.gateway`; launchdLabel() under a profile). */
   label?: string;
+  /** Seconds the manager waits after SIGTERM before it kills the gateway (serviceStopTimeoutSec()). */
+  stopTimeoutSec: number;
 }
 
 export const SYSTEMD_UNIT_NAME = "openclaw-gateway.service";
@@ -78,9 +80,9 @@ export function renderSystemdUnit(spec: ServiceSpec): string {
     "Restart=on-failure",
     "RestartSec=5",
     `RestartPreventExitStatus=${EXIT_CONFIG_INVALID}`,
-    // SIGTERM lets the gateway drain; its own stop takes a few seconds at most.
+    // SIGTERM lets the gateway drain; it gives up at its own shutdown deadline, before this timeout.
     "KillSignal=SIGTERM",
-    "TimeoutStopSec=30",
+    `TimeoutStopSec=${spec.stopTimeoutSec}`,
     "",
     "[Install]",
     "WantedBy=default.target",
@@ -123,6 +125,8 @@ ${env}
     </dict>
     <key>ThrottleInterval</key>
     <integer>5</integer>
+    <key>ExitTimeOut</key>
+    <integer>${spec.stopTimeoutSec}</integer>
     <key>StandardOutPath</key>
     <string>${xml(spec.logFile)}</string>
     <key>StandardErrorPath</key>

@@ -2,7 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { checkServiceStopTimeout } from "../../../src/cli/doctor/service-checks.js";
 import { gatewayInstallCommand, gatewayUninstallCommand } from "../../../src/cli/service/service-command.js";
+import { loadConfig } from "../../../src/config/index.js";
 import { renderLaunchdPlist, renderSystemdUnit, type ServiceSpec } from "../../../src/cli/service/service-spec.js";
 
 const spec: ServiceSpec = {
@@ -12,6 +14,7 @@ const spec: ServiceSpec = {
   env: { MALLOC_ARENA_MAX: "2", OPENCLAW_STATE_DIR: "/home/a b/.openclaw" },
   workingDir: "/home/a b",
   logFile: "/home/a b/.openclaw/logs/gateway.out.log",
+  stopTimeoutSec: 45,
 };
 
 describe("service files", () => {
@@ -19,6 +22,7 @@ describe("service files", () => {
     const unit = renderSystemdUnit(spec);
     expect(unit).toContain('ExecStart="/opt/node 20/bin/node" /srv/openclaw/dist/bin/openclaw.js gateway run');
     expect(unit).toContain('Environment="OPENCLAW_STATE_DIR=/home/a b/.openclaw"');
+    expect(unit).toMatch(/^TimeoutStopSec=45$/m);
   });
 
   it("launchd: program, MALLOC_ARENA_MAX and restart on failure (KeepAlive SuccessfulExit false)", () => {
@@ -27,6 +31,7 @@ describe("service files", () => {
     expect(plist).toMatch(/<key>MALLOC_ARENA_MAX<\/key>\s*<string>2<\/string>/);
     expect(plist).toMatch(/<key>KeepAlive<\/key>\s*<dict>\s*<key>SuccessfulExit<\/key>\s*<false\/>/);
     expect(plist).toContain("<string>&lt;&amp;&gt;</string>");
+    expect(plist).toMatch(/<key>ExitTimeOut<\/key>\s*<integer>45<\/integer>/);
   });
 
   it("macOS install writes the agent into ~/Library/LaunchAgents and bootstraps it with launchctl", () => {
@@ -43,6 +48,19 @@ describe("service files", () => {
       gatewayInstallCommand({}, "darwin", env);
       const plist = path.join(home, "Library", "LaunchAgents", "ai.openclaw.gateway.plist");
       expect(fs.readFileSync(plist, "utf8")).toContain("<string>ai.openclaw.gateway</string>");
+      // launchd's own ExitTimeOut (20 s) would kill the gateway before a raised deadline: the plist sets it.
+      expect(fs.readFileSync(plist, "utf8")).toMatch(/<key>ExitTimeOut<\/key>\s*<integer>30<\/integer>/);
+      const doctorCtx = { env, stateDir: env.OPENCLAW_STATE_DIR, fix: false, timeoutMs: 1000, loaded: loadConfig({ stateDir: env.OPENCLAW_STATE_DIR, env, path: null }) };
+      expect(checkServiceStopTimeout(doctorCtx, "darwin")).toMatchObject({
+        status: "ok",
+        message: `service ${plist}: ExitTimeOut=30 s covers the gateway's shutdown deadline (17.5 s)`,
+      });
+      doctorCtx.loaded.config.hooks = { internal: { timeoutMs: 30_000 } };
+      expect(checkServiceStopTimeout(doctorCtx, "darwin")).toMatchObject({
+        status: "warn",
+        message: `service ${plist}: ExitTimeOut=30 s is shorter than the gateway's shutdown deadline (42.5 s, from hooks.internal.timeoutMs 30000) plus the 5 s margin; launchd kills the gateway before it logs what hung`,
+        fix: "`openclaw gateway install --force` rewrites the service with ExitTimeOut=48, or lower hooks.internal.timeoutMs",
+      });
       expect(fs.readFileSync(record, "utf8")).toMatch(/^bootstrap gui\/\d+ .*ai\.openclaw\.gateway\.plist$/m);
       gatewayUninstallCommand({}, "darwin", env);
       expect(fs.existsSync(plist)).toBe(false);
