@@ -8,21 +8,22 @@ export interface AcpBinding extends Binding {
 }
 
 /**
- * The ACP binding for a chat: among the `type: "acp"` bindings whose channel, account and peer
- * match, the first on the chat's own account (named, or `default` when `accountId` is absent),
- * else the first on every account (`"*"`), as OpenClaw ranks them. A thread of a bound chat is
- * bound too.
+ * The ACP binding for a chat, ranked as OpenClaw ranks configured bindings: among the
+ * `type: "acp"` bindings whose channel, account and peer match, one on the chat's own account
+ * (named, or `default` when `accountId` is absent) beats one on every account (`"*"`); within the
+ * same account rank, a binding on the chat itself beats one on the parent chat of a thread (the
+ * parent's binding covers its threads); among equals the first listed wins.
  */
 export function findAcpBinding(bindings: readonly Binding[] | undefined, input: RouteInput): AcpBinding | undefined {
-  const matching = (bindings ?? []).filter(
-    (b): b is AcpBinding =>
-      b.type === "acp" &&
-      Boolean(b.match.peer) &&
-      sameId(b.match.channel, input.channel) &&
-      accountMatches(b.match.accountId, input.accountId) &&
-      peerMatches(b.match.peer!, input),
-  );
-  return matching.find((b) => !isAnyAccount(b.match.accountId)) ?? matching[0];
+  let best: { binding: AcpBinding; rank: number } | undefined;
+  for (const b of bindings ?? []) {
+    if (b.type !== "acp" || !b.match.peer || !sameId(b.match.channel, input.channel) || !accountMatches(b.match.accountId, input.accountId) || !peerMatches(b.match.peer, input))
+      continue;
+    // The account counts 2 and exactness 1, so the account decides first.
+    const rank = (isAnyAccount(b.match.accountId) ? 0 : 2) + (sameId(b.match.peer.id, input.peerId) ? 1 : 0);
+    if (!best || rank > best.rank) best = { binding: b as AcpBinding, rank };
+  }
+  return best?.binding;
 }
 
 /** A binding's identity across restarts and config edits that leave its match alone. */

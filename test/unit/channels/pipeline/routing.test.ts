@@ -129,6 +129,32 @@ describe("ACP bindings", () => {
     expect(findAcpBinding(both, { ...dm, accountId: "home" })?.agentId).toBe("anywhere");
   });
 
+  it("a thread's own binding wins over its parent chat's, whatever the order; the account ranks first (as in OpenClaw)", () => {
+    const thread = { channel: "discord", accountId: "work", chatType: "channel" as const, peerId: "t1", parentPeerId: "c1" };
+    const parentFirst: Binding[] = [
+      { type: "acp", agentId: "parent", match: { channel: "discord", accountId: "work", peer: { id: "c1" } } },
+      { type: "acp", agentId: "thread", match: { channel: "discord", accountId: "work", peer: { id: "t1" } } },
+    ];
+    expect(findAcpBinding(parentFirst, thread)?.agentId).toBe("thread");
+    expect(findAcpBinding([...parentFirst].reverse(), thread)?.agentId).toBe("thread");
+    // The parent's binding still covers the chat's other threads and the chat itself.
+    expect(findAcpBinding(parentFirst, { ...thread, peerId: "t2" })?.agentId).toBe("parent");
+    expect(findAcpBinding(parentFirst, { ...thread, peerId: "c1", parentPeerId: undefined })?.agentId).toBe("parent");
+    // The chat's own account outranks exactness: the parent's binding on "work" beats the thread's on "*".
+    const anyAccountThread: Binding[] = [
+      { type: "acp", agentId: "thread-anywhere", match: { channel: "discord", accountId: "*", peer: { id: "t1" } } },
+      { type: "acp", agentId: "parent-work", match: { channel: "discord", accountId: "work", peer: { id: "c1" } } },
+    ];
+    expect(findAcpBinding(anyAccountThread, thread)?.agentId).toBe("parent-work");
+    expect(findAcpBinding(anyAccountThread, { ...thread, accountId: "home" })?.agentId).toBe("thread-anywhere");
+    // Equal on both, the first listed wins.
+    const twins: Binding[] = [
+      { type: "acp", agentId: "first", match: { channel: "discord", accountId: "*", peer: { id: "c1" } } },
+      { type: "acp", agentId: "second", match: { channel: "discord", accountId: "*", peer: { id: "c1" } } },
+    ];
+    expect(findAcpBinding(twins, thread)?.agentId).toBe("first");
+  });
+
   it("names a binding by its match, whatever its agent or letter case", () => {
     const one = findAcpBinding(bindings, dm)!;
     expect(acpBindingId(one)).toBe("telegram:*:direct:42");
