@@ -31,7 +31,7 @@ export function checkServiceStopTimeout(ctx: DoctorContext, platform: NodeJS.Pla
     };
   }
   const key = stopTimeoutKey(manager);
-  const stop = `${key}=${installed.stopTimeoutSec} s`;
+  const stop = `${key}=${Number.isFinite(installed.stopTimeoutSec) ? `${installed.stopTimeoutSec} s` : "infinity"}`;
   if (installed.stopTimeoutSec >= neededStopTimeoutSec(deadlineMs))
     return { id, status: "ok", message: `service ${file}: ${stop} covers the gateway's shutdown deadline (${formatSeconds(deadlineMs)})` };
   const source =

@@ -6,6 +6,7 @@ import { checkServiceStopTimeout } from "../../../src/cli/doctor/service-checks.
 import { gatewayInstallCommand, gatewayUninstallCommand } from "../../../src/cli/service/service-command.js";
 import { loadConfig } from "../../../src/config/index.js";
 import { renderLaunchdPlist, renderSystemdUnit, type ServiceSpec } from "../../../src/cli/service/service-spec.js";
+import { readInstalledStop } from "../../../src/cli/service/stop-timeout.js";
 
 const spec: ServiceSpec = {
   node: "/opt/node 20/bin/node",
@@ -69,6 +70,25 @@ describe("service files", () => {
       process.stdout.write = write;
     }
     expect(out.join("")).toContain("launchd");
+  });
+
+  it("reads a unit's stop timeout as systemd does: spans, drop-ins in name order, TimeoutSec, an empty reset", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "unit-"));
+    const unit = path.join(dir, "openclaw-gateway.service");
+    fs.writeFileSync(unit, "[Service]\nEnvironment=MALLOC_ARENA_MAX=2 OPENCLAW_SHUTDOWN_TIMEOUT_MS=60000\nTimeoutStopSec=1min 30s\n");
+    expect(readInstalledStop("systemd", unit)).toEqual({ stopTimeoutSec: 90, shutdownTimeoutEnv: "60000" });
+    fs.mkdirSync(`${unit}.d`);
+    fs.writeFileSync(path.join(`${unit}.d`, "b.conf"), "[Service]\nTimeoutSec=infinity\n");
+    fs.writeFileSync(path.join(`${unit}.d`, "a.conf"), '[Service]\nTimeoutStopSec=45s\nEnvironment="OPENCLAW_SHUTDOWN_TIMEOUT_MS=1000"\n');
+    expect(readInstalledStop("systemd", unit)).toEqual({ stopTimeoutSec: Number.POSITIVE_INFINITY, shutdownTimeoutEnv: "1000" });
+    fs.writeFileSync(path.join(`${unit}.d`, "c.conf"), "[Service]\nTimeoutStopSec=\n");
+    expect(readInstalledStop("systemd", unit).stopTimeoutSec).toBe(90); // systemd's default
+    fs.writeFileSync(unit, "[Service]\n");
+    fs.rmSync(`${unit}.d`, { recursive: true });
+    expect(readInstalledStop("systemd", unit)).toEqual({ stopTimeoutSec: 90, shutdownTimeoutEnv: undefined });
+    const plist = path.join(dir, "agent.plist");
+    fs.writeFileSync(plist, "<plist><dict></dict></plist>");
+    expect(readInstalledStop("launchd", plist).stopTimeoutSec).toBe(20); // launchd's default ExitTimeOut
   });
 
   it("refuses platforms without a supported service manager", () => {
