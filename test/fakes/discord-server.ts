@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { WebSocket, WebSocketServer, type RawData } from "ws";
 import { readBody } from "./model-server/http-io.js";
+import { trackConnections } from "./open-connections.js";
 import { parseMultipart, UploadedFile } from "./multipart.js";
 
 /**
@@ -65,6 +66,13 @@ export interface FakeDiscord {
   readonly hungRequests: number;
   /** Answers every held request now, as if the platform had only been slow. */
   release(): void;
+  /** TCP connections open now (REST calls and gateway sockets). */
+  readonly openConnections: number;
+  /**
+   * Destroys every open connection, keeping the listener and what was recorded. Call it once the
+   * clients are gone (a killed gateway): a request one sent just before, not yet read, is then never recorded.
+   */
+  dropConnections(): void;
   /** Closes the server and every socket. */
   close(): Promise<void>;
 }
@@ -510,11 +518,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       if (!res.headersSent) respond(res, { status: 500, body: { message: `fake discord error: ${String(err)}`, code: 0 } });
     });
   });
-  const tcpSockets = new Set<Socket>();
-  server.on("connection", (socket) => {
-    tcpSockets.add(socket);
-    socket.on("close", () => tcpSockets.delete(socket));
-  });
+  const connections = trackConnections(server);
   const wss = new WebSocketServer({ server });
   wss.on("connection", (socket, req) => {
     counters.connections++;
@@ -712,10 +716,16 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     release() {
       for (const answer of held.splice(0)) answer();
     },
+    get openConnections() {
+      return connections.size;
+    },
+    dropConnections() {
+      connections.destroyAll();
+    },
     async close() {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
-      for (const socket of tcpSockets) socket.destroy();
+      connections.destroyAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { anthropicWire } from "./model-server/anthropic-wire.js";
 import { isGone, pause, readBody, sendJson, writeSse, writeStalledSse, writeTruncatedJson } from "./model-server/http-io.js";
 import { openaiWire } from "./model-server/openai-wire.js";
 import { responsesWire } from "./model-server/responses-wire.js";
+import { trackConnections } from "./open-connections.js";
 import { embeddingsResponse, type EmbeddingFault } from "./model-server/fake-embeddings.js";
 import { isHttpError, isMalformed, isStall, type FakeReply, type RecordedRequest, type Responder, type WireFormat } from "./model-server/types.js";
 import { CONTEXT_OVERFLOW_ERRORS, requestTokens, type OverflowFamily } from "./model-server/context-overflow.js";
@@ -69,7 +70,6 @@ export interface FakeModelServerOptions {
 export async function startFakeModelServer(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
   const queue: FakeReply[] = [];
   const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
   let responder: Responder | undefined;
   let embeddingFault: EmbeddingFault | undefined;
   const holds = new Map<string, Promise<void>>();
@@ -132,10 +132,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       else res.socket?.destroy();
     });
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
+  const connections = trackConnections(server);
   server.on("clientError", (_err, socket) => socket.destroy());
 
   await new Promise<void>((resolve, reject) => {
@@ -149,7 +146,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     port,
     requests,
     get openConnections() {
-      return sockets.size;
+      return connections.size;
     },
     enqueue: (...replies) => void queue.push(...replies),
     setResponder: (next) => void (responder = next),
@@ -168,12 +165,10 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       responder = undefined;
       embeddingFault = undefined;
     },
-    dropConnections: () => {
-      for (const socket of sockets) socket.destroy();
-    },
+    dropConnections: () => connections.destroyAll(),
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
+        connections.destroyAll();
         server.close(() => resolve());
       }),
   };

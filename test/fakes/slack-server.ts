@@ -1,8 +1,9 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import { readBody } from "./model-server/http-io.js";
+import { trackConnections } from "./open-connections.js";
 import { FakeSlackFileUploads, type FakeSlackUpload } from "./slack-file-uploads.js";
 
 /**
@@ -76,6 +77,13 @@ export interface FakeSlack {
   signEvent(body: string | Buffer, signingSecret: string, tsSeconds?: number): Record<string, string>;
   /** Resolves once `predicate` holds (polled every 10 ms); rejects after `ms`. */
   waitFor(predicate: () => boolean, ms?: number): Promise<void>;
+  /** TCP connections open now (Web API calls and Socket Mode sockets). */
+  readonly openConnections: number;
+  /**
+   * Destroys every open connection, keeping the listener and what was recorded. Call it once the
+   * clients are gone (a killed gateway): a call one sent just before, not yet read, is then never recorded.
+   */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -136,7 +144,6 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const channelTypes = new Map<string, string>();
   const pendingEnvelopes: string[] = [];
   const openSockets = new Set<WebSocket>();
-  const httpSockets = new Set<Socket>();
   let socketConnections = 0;
   const hangs = new Map<string, number>();
   let stalled = false;
@@ -333,10 +340,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       if (!res.headersSent) sendJson(res, 500, { ok: false, error: `fake_server_error: ${String(err)}` });
     });
   });
-  server.on("connection", (socket) => {
-    httpSockets.add(socket);
-    socket.on("close", () => httpSockets.delete(socket));
-  });
+  const connections = trackConnections(server);
   server.on("upgrade", (req, socket, head) => {
     if ((req.url ?? "").startsWith("/socket")) wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
     else socket.destroy();
@@ -426,11 +430,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
+    get openConnections() {
+      return connections.size;
+    },
+    dropConnections: () => connections.destroyAll(),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of openSockets) socket.terminate();
         wss.close();
-        for (const socket of httpSockets) socket.destroy();
+        connections.destroyAll();
         server.close(() => resolve());
       }),
   };

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { readBody } from "./model-server/http-io.js";
 import { parseMultipart, UploadedFile } from "./multipart.js";
+import { trackConnections } from "./open-connections.js";
 
 /**
  * A fake Telegram Bot API: a real HTTP server on 127.0.0.1 answering `/bot<token>/<method>`,
@@ -37,6 +38,7 @@ import { parseMultipart, UploadedFile } from "./multipart.js";
  * - `conflictPolling(true)` answers every getUpdates with 409 until `conflictPolling(false)`.
  * - `getUpdatesCalls`, `getUpdatesOffsets` (the `offset` each getUpdates carried), `webhook`.
  * - `waitFor(predicate, timeoutMs)` polls until `predicate()` is true, else rejects.
+ * - `dropConnections()` destroys every open connection (between tests, once the gateway is killed).
  */
 export interface FakeTelegram {
   /** The `apiRoot` to give grammY: `http://127.0.0.1:PORT` (no trailing slash). */
@@ -68,6 +70,13 @@ export interface FakeTelegram {
   /** Topics `createForumTopic` made, in order. */
   readonly topics: Array<{ chatId: string; threadId: number; name: string }>;
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
+  /** Connections open now. */
+  readonly openConnections: number;
+  /**
+   * Destroys every open connection, keeping the listener and what was recorded. Call it once the
+   * clients are gone (a killed gateway): a call one sent just before, not yet read, is then never recorded.
+   */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -134,7 +143,6 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
   const uploads: FakeTelegram["uploads"] = [];
   const hungResponses = new Set<ServerResponse>();
   const polls = new Set<PendingPoll>();
-  const sockets = new Set<Socket>();
   /** Text of every message the bot sent, by `chatId:messageId`, so edits can be checked. */
   const botMessages = new Map<string, string>();
   const getUpdatesOffsets: Array<number | undefined> = [];
@@ -365,10 +373,7 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
       if (!res.headersSent) fail(res, "?", {}, 500, `fake telegram crashed: ${String(error)}`);
     });
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
+  const connections = trackConnections(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -385,6 +390,12 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     },
     get webhook() {
       return webhook;
+    },
+    get openConnections() {
+      return connections.size;
+    },
+    dropConnections() {
+      connections.destroyAll();
     },
     topics,
     pushUpdate(update) {
@@ -477,7 +488,7 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
       for (const poll of polls) clearTimeout(poll.timer);
       polls.clear();
       hungResponses.clear();
-      for (const socket of sockets) socket.destroy();
+      connections.destroyAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -31,7 +31,8 @@ export interface FakeServers {
  * Registers the file's vitest hooks: the fake model (and with `telegram`, a fake Telegram server,
  * given those options unless `true`) start before the first test and close after the last.
  * After each test the kept gateways are stopped, then a Telegram server started for the test is
- * closed, then the model drops its connections and is reset. Call it before the file's own hooks: they run inside these.
+ * closed, then the file's Telegram server drops its connections (it keeps what it recorded) and the
+ * model drops its connections and is reset. Call it before the file's own hooks: they run inside these.
  */
 export function useFakeServers(options: { telegram?: true | FakeTelegramOptions } = {}): FakeServers {
   let model: FakeModelServer | undefined;
@@ -51,7 +52,8 @@ export function useFakeServers(options: { telegram?: true | FakeTelegramOptions 
     for (const gw of kept.splice(0)) await gw.stop("SIGKILL");
     await testTelegram?.close();
     testTelegram = undefined;
-    // A turn a killed gateway had just sent may still be unread on its connection: dropped, it never counts in the next test.
+    // A call a killed gateway had just sent may still be unread on its connection: dropped, it never counts in the next test.
+    fileTelegram?.dropConnections();
     model?.dropConnections();
     model?.reset();
   });

@@ -1,11 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from "../../fakes/model-server.js";
+import { rawJsonPost, sendFromKilledClient } from "../../helpers/killed-client.js";
 
 let server: FakeModelServer;
 beforeAll(async () => {
@@ -90,19 +87,8 @@ describe("fake model server", () => {
 
   it("dropConnections forgets a request a killed client sent just before, also one read after the reset", async () => {
     const fresh = await startFakeModelServer();
-    const flag = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fake-model-drop-")), "sent");
-    const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: "from a dead client" }] });
-    const request = `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-    const script = `const s = require("node:net").connect(${fresh.port}, "127.0.0.1", () => s.write(${JSON.stringify(request)}, () => require("node:fs").writeFileSync(${JSON.stringify(flag)}, ""))); setInterval(() => {}, 1000);`;
-    const client = spawn(process.execPath, ["-e", script], { stdio: "ignore" });
-    // This event loop is blocked until the request is in the kernel, so the server has not accepted it yet.
-    const deadline = Date.now() + 10_000;
-    while (!fs.existsSync(flag) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-    expect(fs.existsSync(flag)).toBe(true);
-    client.kill("SIGKILL");
-    // A connection is accepted in one poll phase and its bytes are read in the next: reset in
-    // the check phase between them, as an afterEach that awaited the killed gateway's exit can.
-    while (fresh.openConnections === 0) await new Promise((resolve) => setImmediate(resolve));
+    const body = { model: "m", messages: [{ role: "user", content: "from a dead client" }] };
+    await sendFromKilledClient(fresh.port, rawJsonPost("/v1/chat/completions", body), () => fresh.openConnections);
     expect(fresh.requests).toHaveLength(0);
     fresh.dropConnections();
     fresh.reset();
