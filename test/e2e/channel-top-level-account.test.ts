@@ -1,10 +1,9 @@
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { startFakeTelegram } from "../fakes/telegram-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
 import { makeTempDir, runCli, startGateway } from "../helpers/gateway-process.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+import { dmEachBot, startSecondTelegramBot, startTwoBotGateway } from "../helpers/two-telegram-bots.js";
 
 /**
  * A top-level `channels.telegram.botToken` beside `accounts` through the real gateway: the top
@@ -18,33 +17,18 @@ const servers = useFakeServers();
 describe("a top-level bot token beside accounts", () => {
   it('runs the top-level block as the account "default" beside accounts.work, which inherits its shared settings', { timeout: 30_000 }, async () => {
     const homeBot = await servers.startTelegram();
-    const workBot = await startFakeTelegram({ token: "654321:TEST-second-bot-token", botId: 654321, botUsername: "fake_work_bot" });
+    const workBot = await startSecondTelegramBot();
     try {
       servers.model.setResponder(() => ({ text: "answered" }));
-      const stateDir = makeTempDir();
-      const gw = servers.keep(
-        await startGateway({
-          stateDir,
-          configFile: {
-            name: "openclaw.json",
-            content: fakeModelConfig(servers.model, stateDir, {
-              channels: {
-                telegram: {
-                  ...telegramChannelConfig(homeBot, { allowFrom: [String(OWNER)] }),
-                  accounts: { work: { botToken: workBot.token, apiRoot: workBot.url } },
-                },
-              },
-              agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/fake-model" } } },
-            }),
-          },
-        }),
-      );
-      await gw.waitForOutput(/channel account started[\s\S]*channel account started/, 10_000);
+      const gw = await startTwoBotGateway(servers, {
+        ...telegramChannelConfig(homeBot, { allowFrom: [String(OWNER)] }),
+        accounts: { work: { botToken: workBot.token, apiRoot: workBot.url } },
+      });
 
-      homeBot.pushMessage({ chatId: OWNER, fromId: OWNER, text: "to the top-level bot", messageId: 1 });
-      await homeBot.waitFor(() => homeBot.messages(OWNER).length === 1, 10_000);
-      workBot.pushMessage({ chatId: OWNER, fromId: OWNER, text: "to the work bot", messageId: 1 });
-      await workBot.waitFor(() => workBot.messages(OWNER).length === 1, 10_000);
+      await dmEachBot(OWNER, [
+        { bot: homeBot, text: "to the top-level bot" },
+        { bot: workBot, text: "to the work bot" },
+      ]);
       expect(homeBot.messages(OWNER).map((m) => String(m.text))).toEqual(["answered"]);
       expect(workBot.messages(OWNER).map((m) => String(m.text))).toEqual(["answered"]);
 
