@@ -16,6 +16,10 @@ const discordPlugin: ChannelPlugin = {
     return resolveDiscordToken(config, env, accountId) ? [] : [MISSING_TOKEN];
   },
 
+  botToken(config, env, accountId) {
+    return resolveDiscordToken(config, env, accountId);
+  },
+
   createAccount(context, env) {
     return new DiscordAccount(context, readDiscordSettings(context.config, env, context.accountId));
   },

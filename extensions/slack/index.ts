@@ -15,6 +15,9 @@ const slackPlugin: ChannelPlugin = {
   checkAccountConfig(config, env, accountId) {
     return findSettingsProblems(readSlackSettings(config, env, accountId));
   },
+  botToken(config, env, accountId) {
+    return readSlackSettings(config, env, accountId).botToken;
+  },
   createAccount(context, env) {
     const settings = readSlackSettings(context.config, env, context.accountId);
     return new SlackAccount(context, settings, findSettingsProblems(settings));

@@ -16,6 +16,10 @@ const telegramPlugin: ChannelPlugin = {
     const token = resolveBotToken(config, env, accountId);
     return "problem" in token ? [token.problem] : [];
   },
+  botToken(config, env, accountId) {
+    const token = resolveBotToken(config, env, accountId);
+    return "token" in token ? token.token : undefined;
+  },
   createAccount(context, env) {
     return new TelegramAccount(context, env);
   },

@@ -35,6 +35,7 @@ import { resolveAgentRoute, type Binding } from "./routing/resolve-agent-route.j
 import { peerSessionKey } from "./routing/peer-session-key.js";
 import { InboundMediaStore } from "./inbound/media-store.js";
 import { ACCOUNT_STOP_WAIT_MS } from "./account-stop-wait.js";
+import { duplicateBotProblems } from "./config/duplicate-bots.js";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -148,8 +149,7 @@ export class ChannelManager {
   }
 
   async start(): Promise<void> {
-    const config = this.deps.config();
-    const all = CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel, this.deps.env));
+    const all = await this.planAccounts(this.deps.config());
     await Promise.all(all.map((account) => this.startAccount(account)));
     await this.recoverDeliveries();
     await this.acpBound?.recover();
@@ -179,7 +179,7 @@ export class ChannelManager {
   }
 
   private async reloadAccounts(config: OpenClawConfig): Promise<void> {
-    const wanted = new Map(CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel, this.deps.env)).map((a) => [key(a.channel, a.accountId), a]));
+    const wanted = new Map((await this.planAccounts(config)).map((a) => [key(a.channel, a.accountId), a]));
     const changed: [string, ManagedAccount, ChannelAccountConfig | undefined][] = [];
     for (const [id, current] of this.accounts) {
       const next = wanted.get(id);
@@ -201,6 +201,26 @@ export class ChannelManager {
       }
     }
     await Promise.all(starts.map((a) => this.startAccount(a)));
+  }
+
+  /**
+   * The accounts the config describes, as every start and reload runs them: an account whose
+   * resolved bot token (its plugin's botToken) an earlier account already has gets the problem
+   * duplicateBotProblems words, so it is not started. A plugin that fails to load is left to
+   * startAccount, which reports it.
+   */
+  private async planAccounts(config: OpenClawConfig): Promise<ChannelAccountConfig[]> {
+    const specs = CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel, this.deps.env));
+    const plugins = new Map<string, ChannelPlugin>();
+    for (const channel of new Set(specs.map((s) => s.channel))) {
+      const plugin = await this.deps.loadPlugin(channel).catch(() => undefined);
+      if (plugin) plugins.set(channel, plugin);
+    }
+    const problems = duplicateBotProblems(config, specs, (spec) => plugins.get(spec.channel)?.botToken(spec.config, this.deps.env, spec.accountId));
+    return specs.map((spec) => {
+      const problem = problems.get(key(spec.channel, spec.accountId));
+      return problem ? { ...spec, problem } : spec;
+    });
   }
 
   private async stopChangedAccount(current: ManagedAccount): Promise<void> {

@@ -248,6 +248,12 @@ export interface ChannelPlugin {
    * `SLACK_BOT_TOKEN` apply: they belong to the default account only.
    */
   checkAccountConfig(config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, accountId?: string): string[];
+  /**
+   * The bot token this account would connect with, resolved as its start resolves it (token
+   * files and the default account's environment variable read), or undefined when it has none.
+   * The channel manager only compares it, so no two accounts run one bot; it is never shown.
+   */
+  botToken(config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, accountId: string): string | undefined;
   createAccount(context: ChannelAccountContext, env: NodeJS.ProcessEnv): ChannelAccount;
 }
 

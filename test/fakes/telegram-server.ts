@@ -37,6 +37,7 @@ import { trackConnections } from "./open-connections.js";
  *   `sent`: the message was not delivered.
  * - `conflictPolling(true)` answers every getUpdates with 409 until `conflictPolling(false)`.
  * - `getUpdatesCalls`, `getUpdatesOffsets` (the `offset` each getUpdates carried), `webhook`.
+ * - `mostPollsHeld`: the most getUpdates long polls held at one time (2 means two pollers ran).
  * - `waitFor(predicate, timeoutMs)` polls until `predicate()` is true, else rejects.
  * - `dropConnections()` destroys every open connection (between tests, once the gateway is killed).
  */
@@ -64,6 +65,7 @@ export interface FakeTelegram {
   release(): void;
   conflictPolling(on: boolean): void;
   readonly getUpdatesCalls: number;
+  readonly mostPollsHeld: number;
   readonly getUpdatesOffsets: Array<number | undefined>;
   /** What the last setWebhook registered; null after deleteWebhook. */
   readonly webhook: { url: string; secretToken?: string } | null;
@@ -143,6 +145,7 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
   const uploads: FakeTelegram["uploads"] = [];
   const hungResponses = new Set<ServerResponse>();
   const polls = new Set<PendingPoll>();
+  let mostPollsHeld = 0;
   /** Text of every message the bot sent, by `chatId:messageId`, so edits can be checked. */
   const botMessages = new Map<string, string>();
   const getUpdatesOffsets: Array<number | undefined> = [];
@@ -218,6 +221,7 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     const poll: PendingPoll = { offset, limit, res, timer: setTimeout(() => answerPoll(poll), timeoutSeconds * 1000) };
     if (hasUpdatesFor(offset) || timeoutSeconds <= 0) return answerPoll(poll);
     polls.add(poll);
+    mostPollsHeld = Math.max(mostPollsHeld, polls.size);
     res.on("close", () => {
       clearTimeout(poll.timer);
       polls.delete(poll);
@@ -387,6 +391,9 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     getUpdatesOffsets,
     get getUpdatesCalls() {
       return getUpdatesOffsets.length;
+    },
+    get mostPollsHeld() {
+      return mostPollsHeld;
     },
     get webhook() {
       return webhook;

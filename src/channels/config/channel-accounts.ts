@@ -15,7 +15,11 @@ export interface ChannelAccountConfig {
   enabled: boolean;
   /** The channel block's keys overlaid with the account block's. */
   config: Record<string, unknown>;
-  /** Set when the account cannot start: it would run the same bot as another account (sharedBotProblems). */
+  /**
+   * Set when the account cannot start: it would run the same bot as another account, by
+   * inheriting the top-level token (sharedBotProblems) or by resolving to the same token as an
+   * earlier account (duplicateBotProblems, which the channel manager applies when it plans).
+   */
   problem?: string;
 }
 
