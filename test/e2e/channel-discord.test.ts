@@ -82,6 +82,7 @@ afterAll(async () => {
   await model?.close();
 });
 afterEach(() => {
+  discord.clearArmed();
   model.reset();
 });
 

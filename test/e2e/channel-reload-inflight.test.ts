@@ -65,6 +65,7 @@ afterEach(async () => {
   gw = undefined;
   // A call the killed gateway had just sent may still be unread on its connection: dropped, it never counts in the next test.
   slack.dropConnections();
+  slack.clearArmed();
   model.dropConnections();
   model.reset();
 });

@@ -66,6 +66,8 @@ export interface FakeDiscord {
   readonly hungRequests: number;
   /** Answers every held request now, as if the platform had only been slow. */
   release(): void;
+  /** Forgets every `failNext` and `hangNext` not met yet and ends `stallGateway`; held requests stay held. */
+  clearArmed(): void;
   /** TCP connections open now (REST calls and gateway sockets). */
   readonly openConnections: number;
   /**
@@ -715,6 +717,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     },
     release() {
       for (const answer of held.splice(0)) answer();
+    },
+    clearArmed() {
+      failures.length = 0;
+      hangs.length = 0;
+      stalled = false;
     },
     get openConnections() {
       return connections.size;

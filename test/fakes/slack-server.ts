@@ -69,6 +69,8 @@ export interface FakeSlack {
   release(): void;
   /** While on, new Socket Mode sockets open but never get `hello`. */
   stallSockets(on: boolean): void;
+  /** Forgets every `failNext` and `hangNext` not met yet and ends `stallSockets`; held calls stay held. */
+  clearArmed(): void;
   /** Slack's polite reconnect request: `{type:"disconnect", reason}` on every open socket. */
   sendDisconnect(reason?: string): void;
   /** Kill every open socket without a close handshake. */
@@ -412,6 +414,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     stallSockets(on) {
       stalled = on;
+    },
+    clearArmed() {
+      failures.clear();
+      hangs.clear();
+      stalled = false;
     },
     sendDisconnect(reason = "refresh_requested") {
       for (const socket of openSockets) socket.send(JSON.stringify({ type: "disconnect", reason, debug_info: { host: "fake-slack" } }));

@@ -36,6 +36,8 @@ import { trackConnections } from "./open-connections.js";
  *   drops those connections (the client sees a network error). A hung call is never recorded in
  *   `sent`: the message was not delivered.
  * - `conflictPolling(true)` answers every getUpdates with 409 until `conflictPolling(false)`.
+ * - `clearArmed()` forgets every failure and hang not met yet and ends a polling conflict (between
+ *   tests); calls already held stay held until `release()`.
  * - `getUpdatesCalls`, `getUpdatesOffsets` (the `offset` each getUpdates carried), `webhook`.
  * - `mostPollsHeld`: the most getUpdates long polls held at one time (2 means two pollers ran).
  * - `waitFor(predicate, timeoutMs)` polls until `predicate()` is true, else rejects.
@@ -64,6 +66,8 @@ export interface FakeTelegram {
   hangNext(method: string): void;
   release(): void;
   conflictPolling(on: boolean): void;
+  /** Forgets every `failNext` and `hangNext` not met yet and ends `conflictPolling`; held calls stay held. */
+  clearArmed(): void;
   readonly getUpdatesCalls: number;
   readonly mostPollsHeld: number;
   readonly getUpdatesOffsets: Array<number | undefined>;
@@ -483,6 +487,11 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     },
     conflictPolling(on) {
       pollingConflict = on;
+    },
+    clearArmed() {
+      failures.clear();
+      hangs.clear();
+      pollingConflict = false;
     },
     async waitFor(predicate, timeoutMs = 3000) {
       const deadline = Date.now() + timeoutMs;

@@ -17,7 +17,10 @@ interface StoppableGateway {
 export interface FakeServers {
   /** The fake model server, shared by the file's tests; it forgets its requests and responder after each test. */
   readonly model: FakeModelServer;
-  /** The fake Telegram server: the file's (`telegram` option), else the one `startTelegram` started for this test. */
+  /**
+   * The fake Telegram server: the file's (`telegram` option), else the one `startTelegram` started for
+   * this test. Failures and hangs a test arms on the file's server and does not use are forgotten after it.
+   */
   readonly telegram: FakeTelegram;
   /** Starts a fake Telegram server for this test only; it is closed after the test. */
   startTelegram(options?: FakeTelegramOptions): Promise<FakeTelegram>;
@@ -31,8 +34,9 @@ export interface FakeServers {
  * Registers the file's vitest hooks: the fake model (and with `telegram`, a fake Telegram server,
  * given those options unless `true`) start before the first test and close after the last.
  * After each test the kept gateways are stopped, then a Telegram server started for the test is
- * closed, then the file's Telegram server drops its connections (it keeps what it recorded) and the
- * model drops its connections and is reset. Call it before the file's own hooks: they run inside these.
+ * closed, then the file's Telegram server drops its connections and forgets what the test armed on it
+ * and did not use (`clearArmed`; it keeps what it recorded), and the model drops its connections and
+ * is reset. Call it before the file's own hooks: they run inside these.
  */
 export function useFakeServers(options: { telegram?: true | FakeTelegramOptions } = {}): FakeServers {
   let model: FakeModelServer | undefined;
@@ -54,6 +58,7 @@ export function useFakeServers(options: { telegram?: true | FakeTelegramOptions 
     testTelegram = undefined;
     // A call a killed gateway had just sent may still be unread on its connection: dropped, it never counts in the next test.
     fileTelegram?.dropConnections();
+    fileTelegram?.clearArmed();
     model?.dropConnections();
     model?.reset();
   });

@@ -14,6 +14,7 @@ describe("discord plugin: sending", () => {
   });
   beforeEach(() => {
     running.fake.sent.length = 0;
+    running.fake.clearArmed();
   });
 
   const rejection = async (promise: Promise<unknown>): Promise<Error> => {
