@@ -60,8 +60,20 @@ afterAll(async () => {
   await model?.close();
 });
 afterEach(() => {
+  slack.clearArmed();
   model.reset();
 });
+
+/**
+ * Kills a describe's gateway after its last test (whose afterEach ran already), then drops the
+ * connections and model requests it left, so nothing it sent just before reaches the next describe.
+ */
+async function killGateway(gw: GatewayProcess | undefined): Promise<void> {
+  await gw?.stop("SIGKILL");
+  slack.dropConnections();
+  model.dropConnections();
+  model.reset();
+}
 
 const dmFrom = (i: number, text: string, extra: Partial<FakeSlackMessage> = {}) =>
   slack.pushMessage({ channel: owner(i).dmChannel, channelType: "im", user: owner(i).userId, text, ...extra });
@@ -73,7 +85,7 @@ describe("Slack channel (Socket Mode)", () => {
     gw = await startSlackGateway("socket");
   });
   afterAll(async () => {
-    await gw?.stop("SIGKILL");
+    await killGateway(gw);
   });
 
   it("answers a DM exactly once, also when Slack delivers the same event twice", async () => {
@@ -173,7 +185,7 @@ describe("Slack channel (HTTP Events on the gateway port)", () => {
     gw = await startSlackGateway("http");
   });
   afterAll(async () => {
-    await gw?.stop("SIGKILL");
+    await killGateway(gw);
   });
 
   /** Slack `ts` values of now; `n` keeps several in one second apart. */
@@ -240,7 +252,7 @@ describe("Slack channel (HTTP Events on the gateway port)", () => {
 describe("Slack replyToMode", () => {
   let gw: GatewayProcess | undefined;
   afterAll(async () => {
-    await gw?.stop("SIGKILL");
+    await killGateway(gw);
   });
 
   it("first: a reply split in several messages goes whole into the thread of the message it answers (Slack has no quote-reply)", async () => {
