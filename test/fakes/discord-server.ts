@@ -64,7 +64,7 @@ export interface FakeDiscord {
   /** The next REST request matching `route` (as in `failNext`) is held unanswered until `release()`; `hungRequests` counts those held so far. */
   hangNext(route: string | RegExp): void;
   readonly hungRequests: number;
-  /** Answers every held request now, as if the platform had only been slow. */
+  /** Answers every held request now, as if the platform had only been slow; one whose client went away is dropped. */
   release(): void;
   /** Forgets every `failNext` and `hangNext` not met yet and ends `stallGateway`; held requests stay held. */
   clearArmed(): void;
@@ -461,6 +461,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       hangs.splice(hang, 1);
       hungRequests++;
       await new Promise<void>((resolve) => held.push(resolve));
+      // A held request whose client went away meanwhile is answered to no one: it takes no failure armed for a later request.
+      if (req.socket.destroyed) return;
     }
     const failure = takeFailure(method, path);
     if (failure) return respondFailure(res, failure);

@@ -65,7 +65,7 @@ export interface FakeSlack {
   failNext(method: string, failure: FakeSlackFailure): void;
   /** The next call of `method` is held unanswered until `release()`. */
   hangNext(method: string): void;
-  /** Answers every held call now, as if Slack had only been slow. */
+  /** Answers every held call now, as if Slack had only been slow; one whose client went away is dropped. */
   release(): void;
   /** While on, new Socket Mode sockets open but never get `hello`. */
   stallSockets(on: boolean): void;
@@ -318,6 +318,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (holds > 0) {
       hangs.set(method, holds - 1);
       await new Promise<void>((resolve) => held.push(resolve));
+      // A held call whose client went away meanwhile is answered to no one: it takes no failure armed for a later call.
+      if (req.socket.destroyed) return;
     }
 
     const failure = failures.get(method)?.shift();

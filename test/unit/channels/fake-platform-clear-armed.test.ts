@@ -4,6 +4,7 @@ import { startFakeDiscord } from "../../fakes/discord-server.js";
 import { startFakeSlack } from "../../fakes/slack-server.js";
 import { startFakeTelegram } from "../../fakes/telegram-server.js";
 import { useFakeServers } from "../../helpers/fake-servers.js";
+import { rawJsonPost, sendFromKilledClient } from "../../helpers/killed-client.js";
 
 /** A started platform fake as this test drives it: what a test can arm on it, and its send call. */
 interface ArmableFake {
@@ -139,3 +140,86 @@ describe("useFakeServers between two tests", () => {
     expect(polled.status).toBe(200);
   });
 });
+
+/** A platform fake whose send call a test can hold, fail and release. */
+interface HoldingFake {
+  readonly openConnections: number;
+  /** Arms a hang of the send call, then (`fail`) a failure of it. */
+  hang(): void;
+  fail(): void;
+  release(): void;
+  readonly port: number;
+  /** The send call as raw HTTP, for a client that is killed after sending it. */
+  rawSend(text: string): string;
+  /** Sends `text` through the send call. */
+  send(text: string): Promise<Response>;
+  /** Whether the fake has received a send call (held ones included). */
+  received(): boolean;
+  close(): Promise<void>;
+}
+
+const HOLDING_FAKES: Array<[string, () => Promise<HoldingFake>]> = [
+  [
+    "Slack",
+    async () => {
+      const slack = await startFakeSlack();
+      return {
+        get openConnections() {
+          return slack.openConnections;
+        },
+        hang: () => slack.hangNext("chat.postMessage"),
+        fail: () => slack.failNext("chat.postMessage", { status: 500 }),
+        release: () => slack.release(),
+        port: Number(new URL(slack.apiUrl).port),
+        rawSend: (text) => rawJsonPost("/api/chat.postMessage", { channel: "D0OWNER", text }, { authorization: `Bearer ${slack.botToken}` }),
+        send: (text) => post(`${slack.apiUrl}chat.postMessage`, { channel: "D0OWNER", text }, { authorization: `Bearer ${slack.botToken}` }),
+        received: () => slack.calls.some((call) => call.method === "chat.postMessage"),
+        close: () => slack.close(),
+      };
+    },
+  ],
+  [
+    "Discord",
+    async () => {
+      const discord = await startFakeDiscord({ guilds: [{ id: "900", name: "Guild", channels: [{ id: "901", name: "general", type: 0 }] }] });
+      return {
+        get openConnections() {
+          return discord.openConnections;
+        },
+        hang: () => discord.hangNext("POST /channels/901/messages"),
+        fail: () => discord.failNext("POST /channels/901/messages", { status: 500 }),
+        release: () => discord.release(),
+        port: Number(new URL(discord.restUrl).port),
+        rawSend: (text) => rawJsonPost("/api/v10/channels/901/messages", { content: text }, { authorization: `Bot ${discord.token}` }),
+        send: (text) => post(`${discord.restUrl}/v10/channels/901/messages`, { content: text }, { authorization: `Bot ${discord.token}` }),
+        received: () => discord.sent.some((request) => request.method === "POST"),
+        close: () => discord.close(),
+      };
+    },
+  ],
+];
+
+describe.each(HOLDING_FAKES)("the fake %s server's held calls", (_name, start) => {
+  it("a held call whose client went away takes no failure armed after it when released: the next call meets that failure", async () => {
+    const fake = await start();
+    try {
+      fake.hang();
+      await sendFromKilledClient(fake.port, fake.rawSend("from a client that went away"), () => fake.openConnections);
+      await waitUntil(() => fake.received() && fake.openConnections === 0);
+      fake.fail();
+      fake.release();
+      const next = await fake.send("the next call");
+      expect(next.status).toBe(500);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+async function waitUntil(predicate: () => boolean): Promise<void> {
+  const deadline = Date.now() + 2000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error("condition not met within 2 s");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
