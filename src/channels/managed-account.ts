@@ -11,7 +11,7 @@ interface AccountRecord {
   configured: boolean;
   enabled: boolean;
   problems: string[];
-  /** Serialized JSON of the account config, to tell whether a reload changed it. */
+  /** The account config and its planned problem as JSON, to tell whether a reload changed either. */
   fingerprint: string;
 }
 
