@@ -74,8 +74,10 @@ export interface RunningGateway {
   stopDeadlineMs(): number;
   /**
    * The stop will not be waited for (its deadline passed, a second signal): logs one error, `why`
-   * and the stages not finished yet, and releases the state-dir lock. The caller exits next;
-   * what was durable stays so, as every write the gateway acknowledged was synced first.
+   * and the stages not finished yet, writes the session index updates still waiting for their
+   * coalesced write (GatewayServer.saveBeforeAbandonedStop), and releases the state-dir lock. The
+   * caller exits next; what was durable stays so, as every write the gateway acknowledged was
+   * synced first.
    */
   abandonStop(why: string): void;
 }
@@ -270,6 +272,8 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     abandonStop(why: string) {
       const pending = server.stopStages.pending();
       logger.error({ pending }, unfinishedStopMessage(why, pending));
+      // While the lock is still held: this process is the index's only writer until it is released.
+      server.saveBeforeAbandonedStop();
       try {
         lock.release();
       } catch {

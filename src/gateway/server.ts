@@ -689,6 +689,22 @@ export class GatewayServer {
     this.wss.close();
   }
 
+  /**
+   * The process exits without finishing the stop (its deadline passed, a second signal): the
+   * session index updates still waiting for their coalesced write are written now, under the
+   * rule of SessionStore.flushBeforeExit; a skipped or failed write is logged, never thrown.
+   */
+  saveBeforeAbandonedStop(): void {
+    try {
+      const outcome = this.sessions.flushBeforeExit();
+      if (outcome !== "written" && outcome !== "nothing pending") {
+        this.opts.logger.warn(`session index not written before exit (${outcome}); the next start restores the missing sessions from their transcripts`);
+      }
+    } catch (err) {
+      this.opts.logger.warn({ err: (err as Error).message }, "session index not written before exit; the next start restores the missing sessions from their transcripts");
+    }
+  }
+
   /** Every turn not ended yet is listed among the stop's stages until it ends, also after the drain stopped waiting for it. */
   private trackUnfinishedTurns(): void {
     for (const run of this.conversations.runs.all()) if (!run.endedAt) this.stopStages.track(`turn ${run.sessionKey}`, run.done);

@@ -6,6 +6,7 @@ import { useFakeServers } from "../helpers/fake-servers.js";
 import { makeTempDir, runCli, spawnCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { holdAnswersTo } from "../helpers/queue-gateway.js";
 import { openOperator } from "../helpers/ws-client.js";
+import { askAndWait } from "../helpers/chat-session.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
@@ -105,6 +106,36 @@ describe("the shutdown deadline", () => {
     expect(gw.output()).toContain('"msg":"shutdown cut short by a second SIGTERM; still waiting for: internal hooks on gateway:shutdown"');
     expect(fs.existsSync(path.join(stateDir, "gateway.lock"))).toBe(false);
   });
+
+  /** The main session's row in `sessions.json` as the process left it, or undefined. */
+  function mainSessionRow(stateDir: string): Record<string, unknown> | undefined {
+    const file = path.join(stateDir, "agents", "main", "sessions", "sessions.json");
+    if (!fs.existsSync(file)) return undefined;
+    return (JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, Record<string, unknown>>)["agent:main:main"];
+  }
+
+  for (const [how, timeoutMs, signals] of [
+    ["the deadline", "300", 1],
+    ["a second SIGTERM", undefined, 2],
+  ] as const) {
+    it(`a turn answered just before the stop keeps its sessions.json row when ${how} cuts the stop short`, { timeout: 30_000 }, async () => {
+      const stateDir = makeTempDir();
+      const gw = await start(stateDir, { hooks: writeHangingShutdownHook(stateDir) }, timeoutMs ? { OPENCLAW_SHUTDOWN_TIMEOUT_MS: timeoutMs } : {});
+      const { sock } = await openOperator(gw.url, gw.token);
+      try {
+        const final = await askAndWait(sock, "main", "remember this turn");
+        expect(final.payload.state).toBe("final");
+        // At once: the session index's coalesced write (1 s after the turn) has not run yet.
+        const { code } = await stopTimed(gw, signals);
+        expect(code).toBe(1);
+      } finally {
+        sock.close();
+      }
+      const row = mainSessionRow(stateDir);
+      expect(row, gw.output()).toBeDefined();
+      expect(row!.messageCount).toBe(2);
+    });
+  }
 
   it("`openclaw gateway stop` waits as long as the gateway's deadline, past its old 10 s", { timeout: 40_000 }, async () => {
     const stateDir = makeTempDir();

@@ -117,6 +117,16 @@ export class AgentIndexes {
     this.writer.flushNow();
   }
 
+  /** Whether a change is waiting for its coalesced write. */
+  hasPending(): boolean {
+    return this.writer.hasPending();
+  }
+
+  /** How long the oldest background index write has been under way (0: none is). */
+  oldestWriteAgeMs(): number {
+    return this.writer.oldestWriteAgeMs();
+  }
+
   settled(): Promise<void> {
     return this.writer.settled();
   }

@@ -11,7 +11,8 @@
 export class CoalescedIndexWriter {
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
-  private readonly inFlight = new Set<Promise<void>>();
+  /** Background writes under way, each with when it began (`performance.now()`). */
+  private readonly inFlight = new Map<Promise<void>, number>();
   private disposed = false;
 
   constructor(
@@ -45,7 +46,7 @@ export class CoalescedIndexWriter {
       })
       .finally(() => this.inFlight.delete(settledWrite));
     const settledWrite = write.catch(() => {});
-    this.inFlight.add(settledWrite);
+    this.inFlight.set(settledWrite, performance.now());
     return write;
   }
 
@@ -78,9 +79,21 @@ export class CoalescedIndexWriter {
   /** Resolves once no write is scheduled or under way (failed writes included). */
   async settled(): Promise<void> {
     while (this.timer || this.inFlight.size > 0) {
-      if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+      if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.keys()]);
       else await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     }
+  }
+
+  /** How long the oldest background write has been under way, in milliseconds; 0 when none is. */
+  oldestWriteAgeMs(): number {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const startedAt of this.inFlight.values()) oldest = Math.min(oldest, startedAt);
+    return oldest === Number.POSITIVE_INFINITY ? 0 : performance.now() - oldest;
+  }
+
+  /** Whether a change is waiting for its coalesced write. */
+  hasPending(): boolean {
+    return this.dirty.size > 0;
   }
 
   private flushInBackground(): void {
@@ -95,7 +108,7 @@ export class CoalescedIndexWriter {
           this.onError(agentId, err);
         })
         .finally(() => this.inFlight.delete(write));
-      this.inFlight.add(write);
+      this.inFlight.set(write, performance.now());
     }
   }
 

@@ -28,6 +28,9 @@ export interface SessionStoreOptions {
   onWarning?: (message: string) => void;
 }
 
+/** A background index write under way longer than this means the disk is not answering. */
+const INDEX_WRITE_STUCK_MS = 1_000;
+
 /** How many session keys' parsed forms locate() remembers. */
 const LOCATED_KEYS = 1_024;
 
@@ -410,6 +413,22 @@ export class SessionStore {
   /** Writes pending metadata updates now. */
   flush(): void {
     this.indexes.flushNow();
+  }
+
+  /**
+   * For a process about to exit without finishing its stop (its deadline passed, a second
+   * signal): writes the index updates still waiting for their coalesced write, synchronously
+   * (an index is a few kilobytes), so a turn already answered keeps its row and counters. The
+   * rule: it writes unless one of the store's own index writes has been under way for over
+   * INDEX_WRITE_STUCK_MS — then the disk is what does not answer, a synchronous write would hang
+   * the exit too, and the pending updates are left to the next open's repair. Throws when the
+   * write fails.
+   */
+  flushBeforeExit(): "written" | "nothing pending" | "skipped: an index write is stuck" {
+    if (!this.indexes.hasPending()) return "nothing pending";
+    if (this.indexes.oldestWriteAgeMs() > INDEX_WRITE_STUCK_MS) return "skipped: an index write is stuck";
+    this.indexes.flushNow();
+    return "written";
   }
 
   /** Resolves once the background index writes scheduled so far have finished. */

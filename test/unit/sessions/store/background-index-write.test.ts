@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { writeFileAtomicAsync } from "../../../../src/infra/atomic-file.js";
 import { makeStateDir, openStore, readIndex, sessionsDirOf } from "./helpers.js";
 
@@ -33,5 +33,39 @@ describe("background index writes", () => {
       expect(index["agent:main:a"]!.label).toBe(`round ${round}`);
       expect(fs.readdirSync(sessionsDirOf(stateDir)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     }
+  });
+});
+
+describe("flushBeforeExit (a stop cut short)", () => {
+  it("writes the updates still waiting for their coalesced write, synchronously", () => {
+    const stateDir = makeStateDir();
+    const store = openStore(stateDir, { flushDelayMs: 60_000 });
+    store.ensure("agent:main:a");
+    store.patch("agent:main:a", { label: "kept" });
+    expect(fs.existsSync(path.join(sessionsDirOf(stateDir), "sessions.json"))).toBe(false);
+    expect(store.flushBeforeExit()).toBe("written");
+    expect(readIndex(stateDir)["agent:main:a"]!.label).toBe("kept");
+    expect(store.flushBeforeExit()).toBe("nothing pending");
+  });
+
+  it("leaves them when one of the store's index writes has been under way for over a second: the disk is not answering", async () => {
+    const stateDir = makeStateDir();
+    const store = openStore(stateDir, { flushDelayMs: 60_000 });
+    store.ensure("agent:main:a");
+    store.flush();
+    // A durable patch starts a background write; another change then waits for the coalesced one.
+    store.patch("agent:main:a", { label: "in flight" }, { durable: true });
+    store.patch("agent:main:a", { label: "pending" });
+    const realNow = performance.now();
+    const clock = vi.spyOn(performance, "now").mockReturnValue(realNow + 1_500);
+    try {
+      expect(store.flushBeforeExit()).toBe("skipped: an index write is stuck");
+    } finally {
+      clock.mockRestore();
+    }
+    await store.whenDurable("agent:main:a");
+    expect(readIndex(stateDir)["agent:main:a"]!.label).toBe("in flight");
+    expect(store.flushBeforeExit()).toBe("written");
+    expect(readIndex(stateDir)["agent:main:a"]!.label).toBe("pending");
   });
 });
