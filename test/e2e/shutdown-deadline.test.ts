@@ -137,6 +137,38 @@ describe("the shutdown deadline", () => {
     });
   }
 
+  it("a hook still busy with an earlier event hears gateway:shutdown at once, not after that event", { timeout: 30_000 }, async () => {
+    const stateDir = makeTempDir();
+    const dir = path.join(stateDir, "hooks", "lifecycle");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "HOOK.md"), `---\nname: lifecycle\ndescription: slow at start\nmetadata:\n  openclaw:\n    events: ["gateway"]\n---\n`);
+    fs.writeFileSync(
+      path.join(dir, "handler.js"),
+      [
+        'import fs from "node:fs";',
+        'import path from "node:path";',
+        "export default async (event) => {",
+        "  const marker = path.join(event.context.stateDir, `hook-${event.action}`);",
+        "  fs.writeFileSync(marker, String(event.context.reason ?? event.context.port));",
+        '  if (event.action === "startup") await new Promise(() => setInterval(() => {}, 1_000));',
+        "};",
+        "",
+      ].join("\n"),
+    );
+    const hooks = { internal: { timeoutMs: 20_000, entries: { lifecycle: { enabled: true } } } };
+    const gw = await start(stateDir, { hooks }, { OPENCLAW_SHUTDOWN_TIMEOUT_MS: "5000" });
+    const began = Date.now();
+    while (!fs.existsSync(path.join(stateDir, "hook-startup"))) {
+      expect(Date.now() - began, "the startup handler never ran").toBeLessThan(10_000);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // The startup handler is still running (for up to its 20 s budget) when the stop begins.
+    const { code, ms } = await stopTimed(gw);
+    expect(code, gw.output()).toBe(0);
+    expect(ms).toBeLessThan(4_000);
+    expect(fs.readFileSync(path.join(stateDir, "hook-shutdown"), "utf8")).toBe("gateway stopping (SIGTERM)");
+  });
+
   it("`openclaw gateway stop` waits as long as the gateway's deadline, past its old 10 s", { timeout: 40_000 }, async () => {
     const stateDir = makeTempDir();
     const gw = await start(stateDir, { hooks: writeHangingShutdownHook(stateDir) }, { OPENCLAW_SHUTDOWN_TIMEOUT_MS: "11000" });

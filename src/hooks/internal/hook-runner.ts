@@ -7,6 +7,14 @@ import type { HookAgentTurnRunner, InternalHookEvent, InternalHookSink } from ".
 
 type EventInput = Pick<InternalHookEvent, "type" | "action" | "sessionKey" | "context">;
 
+/**
+ * Events a hook hears at once, in a worker of their own, even while its earlier events still run
+ * or wait: the stop waits for `gateway:shutdown` and gives it one handler budget
+ * (src/gateway/shutdown-deadline.ts), which a queue of earlier events would use up. OpenClaw, which
+ * queues no events, runs its shutdown handlers at once too.
+ */
+const UNQUEUED_EVENTS: ReadonlySet<string> = new Set(["gateway:shutdown"]);
+
 /** How long a discovery is reused before the folders are read again. */
 const DISCOVERY_TTL_MS = 5_000;
 
@@ -31,7 +39,8 @@ export function hookEnabled(config: OpenClawConfig, name: string): boolean {
  * Internal hooks (docs/automation.md#internal-hooks): on each event, every enabled hook listening
  * to it runs in its own worker thread within the time budget. `emit` returns at once; what a
  * handler does, throws or takes too long is logged and never reaches the turn that caused it.
- * Each hook gets its events one at a time, in the order they were emitted.
+ * Each hook gets its events one at a time, in the order they were emitted, except the
+ * UNQUEUED_EVENTS.
  */
 export class InternalHookRunner implements InternalHookSink {
   private cached?: { at: number; hooks: DiscoveredHook[] };
@@ -125,7 +134,9 @@ export class InternalHookRunner implements InternalHookSink {
       return;
     }
     const at = Date.now();
-    await Promise.all(hooks.map((hook) => this.inOrder(hook.name, () => this.runOne(hook, input, false, at))));
+    const run = (hook: DiscoveredHook) => this.runOne(hook, input, false, at);
+    if (UNQUEUED_EVENTS.has(`${input.type}:${input.action}`)) await Promise.all(hooks.map(run));
+    else await Promise.all(hooks.map((hook) => this.inOrder(hook.name, () => run(hook))));
   }
 
   private inOrder<T>(hookName: string, run: () => Promise<T>): Promise<T> {
