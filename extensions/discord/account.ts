@@ -20,6 +20,7 @@ import {
 } from "../../src/channels/types.js";
 import type { DiscordSettingsResult } from "./config.js";
 import { DiscordConnection } from "./connection.js";
+import type { DeferredInteractions } from "./deferred-interactions.js";
 import { createRedactor, toChannelError, type Redactor } from "./errors.js";
 import { toInboundMessage } from "./inbound.js";
 import { interactionToInbound, toApplicationCommands } from "./application-commands.js";
@@ -27,9 +28,6 @@ import { parseDiscordTarget } from "./targets.js";
 
 /** Discord's limit on a thread name. */
 const MAX_THREAD_NAME = 100;
-
-/** An interaction's token answers for 15 minutes; after that a reply goes to the channel as a plain message. */
-const INTERACTION_TOKEN_MS = 15 * 60_000;
 
 /** Nobody gets pinged by what the model writes: no @everyone, roles, users, nor the replied-to author. */
 const NO_MENTIONS = { parse: [], repliedUser: false } as const;
@@ -45,11 +43,12 @@ export class DiscordAccount implements ChannelAccount {
   readonly #redact: Redactor;
   readonly #connection: DiscordConnection | null;
   readonly #problems: string[];
-  /** Slash commands deferred and waiting for their answer, by interaction id (the inbound message id). */
-  readonly #interactions = new Map<string, ChatInputCommandInteraction>();
+  /** Slash commands deferred and waiting for their answer, shared by every run of the account. */
+  readonly #deferred: DeferredInteractions;
 
-  constructor(context: ChannelAccountContext, config: DiscordSettingsResult) {
+  constructor(context: ChannelAccountContext, config: DiscordSettingsResult, deferred: DeferredInteractions) {
     this.#context = context;
+    this.#deferred = deferred;
     if (!config.ok) {
       this.#suppressEmbeds = true;
       this.#redact = createRedactor("");
@@ -81,14 +80,12 @@ export class DiscordAccount implements ChannelAccount {
   }
 
   async send(target: OutboundTarget, text: OutboundText): Promise<SentMessage> {
-    const interaction = target.replyToMessageId === undefined ? undefined : this.#interactions.get(target.replyToMessageId);
-    if (interaction && Date.now() - interaction.createdTimestamp < INTERACTION_TOKEN_MS) {
-      // The deferred answer ("… is thinking") becomes the reply; later replies to it follow up.
-      return this.#rest(async () => {
-        const options = { content: text.markdown, allowedMentions: NO_MENTIONS };
-        const message = interaction.replied ? await interaction.followUp(options) : await interaction.editReply(options);
-        return { messageId: message.id };
-      });
+    const interactionId = target.replyToMessageId;
+    if (interactionId !== undefined && this.#deferred.has(this.#context.accountId, interactionId)) {
+      // The deferred answer ("… is thinking") becomes the reply, also when an earlier run of the account deferred it.
+      return this.#rest(async () => ({
+        messageId: await this.#deferred.answer(this.#client(), this.#context.accountId, interactionId, { content: text.markdown, allowedMentions: NO_MENTIONS }),
+      }));
     }
     return this.#rest(async () => {
       const channel = await this.#channel(target);
@@ -237,14 +234,13 @@ export class DiscordAccount implements ChannelAccount {
    * command's reply edits the deferred answer. The command itself runs through the inbound pipeline.
    */
   async #deliverCommand(interaction: ChatInputCommandInteraction): Promise<void> {
-    for (const [id, pending] of this.#interactions) if (Date.now() - pending.createdTimestamp >= INTERACTION_TOKEN_MS) this.#interactions.delete(id);
     try {
       await interaction.deferReply();
     } catch (error) {
       this.#context.logger.warn({ interactionId: interaction.id }, `discord: slash command not acknowledged: ${this.#redact(String(error))}`);
       return;
     }
-    this.#interactions.set(interaction.id, interaction);
+    this.#deferred.add(this.#context.accountId, interaction);
     const envelope = interactionToInbound(interaction);
     this.#context.onInbound(envelope).catch((error: unknown) => {
       this.#context.logger.error({ interactionId: interaction.id, chatId: envelope.chatId }, `discord: slash command not accepted: ${this.#redact(String(error))}`);

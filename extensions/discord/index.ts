@@ -1,6 +1,10 @@
 import type { ChannelPlugin } from "../../src/channels/types.js";
 import { DiscordAccount } from "./account.js";
 import { MISSING_TOKEN, readDiscordSettings, resolveDiscordToken } from "./config.js";
+import { DeferredInteractions } from "./deferred-interactions.js";
+
+/** Deferred slash commands outlive the account run that deferred them (a reload restarts it). */
+const deferredInteractions = new DeferredInteractions();
 
 /**
  * Discord over the bot gateway (discord.js 14). MESSAGE_CREATEs become inbound messages; outbound
@@ -21,7 +25,7 @@ const discordPlugin: ChannelPlugin = {
   },
 
   createAccount(context, env) {
-    return new DiscordAccount(context, readDiscordSettings(context.config, env, context.accountId));
+    return new DiscordAccount(context, readDiscordSettings(context.config, env, context.accountId), deferredInteractions);
   },
 };
 

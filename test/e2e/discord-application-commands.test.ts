@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDiscord, type FakeDiscord } from "../fakes/discord-server.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
@@ -20,17 +22,22 @@ const MEMBER = "100000000000001333";
 let model: FakeModelServer;
 let discord: FakeDiscord;
 let gw: GatewayProcess;
+let stateDir: string;
+
+function configFor(discordExtra: Record<string, unknown> = {}): string {
+  const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [OWNER], guilds: { [GUILD]: {} }, ...discordExtra };
+  return fakeModelConfig(model, stateDir, { channels: { discord: discordConfig }, commands: { native: "auto" } });
+}
 
 beforeAll(async () => {
   model = await startFakeModelServer();
   model.setResponder((req) => ({ text: `model: ${lastUserText(req)}` }));
   discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [{ id: GUILD, name: "Claw Guild", channels: [{ id: CHANNEL, name: "general", type: 0 }] }] });
-  const stateDir = makeTempDir();
-  const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [OWNER], guilds: { [GUILD]: {} } };
-  gw = await startGateway({
-    stateDir,
-    configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { discord: discordConfig }, commands: { native: "auto" } }) },
-  });
+  stateDir = makeTempDir();
+  const skillDir = path.join(stateDir, "workspace", "skills", "haiku");
+  fs.mkdirSync(skillDir, { recursive: true });
+  fs.writeFileSync(path.join(skillDir, "SKILL.md"), "---\nname: haiku\ndescription: Use when asked for a haiku.\n---\nWrite one.\n");
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor() } });
   await waitUntil(() => discord.registeredCommands().length > 0, 15_000, "the application commands");
 });
 afterAll(async () => {
@@ -77,5 +84,26 @@ describe("Discord application commands", () => {
   it("refuses an owner-only command to someone else, in the same interaction", async () => {
     const { reply } = await run({ channelId: CHANNEL, guildId: GUILD, userId: MEMBER, userName: "Member", name: "queue", args: "steer" });
     expect(reply).toMatch(/owner/i);
+  });
+
+  it("a command still deferred when a config reload restarts the account is answered in its interaction by the new run", async () => {
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    model.setResponder(async (req) => {
+      if (lastUserText(req).includes('Use the skill "haiku"')) await held;
+      return { text: "an old silent pond" };
+    });
+    const identified = discord.identifyCount;
+    const id = discord.pushCommand({ channelId: OWNER_DM, userId: OWNER, userName: "Owner", name: "skill", args: "haiku" });
+    await waitUntil(() => chatRequests(model).some((r) => lastUserText(r).includes('Use the skill "haiku"')), 15_000, "the skill's model request");
+    expect(discord.interactionReplies(id)).toEqual([expect.objectContaining({ kind: "callback", type: 5 })]);
+    // The reload restarts the account (a new client, a new gateway session) while the command waits.
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), configFor({ name: "Claw" }));
+    await waitUntil(() => discord.identifyCount > identified, 15_000, "the restarted account's IDENTIFY");
+    await gw.waitForOutput(/channel config changed; restarting the account/, 5_000);
+    answer();
+    await waitUntil(() => discord.interactionReplies(id).some((r) => r.kind === "original"), 15_000, "the deferred answer's edit");
+    expect(discord.interactionReplies(id).find((r) => r.kind === "original")!.content).toBe("an old silent pond");
+    expect(discord.messages(OWNER_DM)).toEqual([]);
   });
 });
