@@ -19,7 +19,7 @@ import { markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackSettings } from "./settings.js";
 import { createBoltLogger, deliveryClientOptions, loadBolt, socketClientOptions, type SlackBolt, type SlackWebClient } from "./slack-sdk.js";
 import { SocketSupervisor } from "./socket-supervisor.js";
-import { SlashCommandReplies, type SlashCommandPayload } from "./slash-command.js";
+import { isSlashCommandId, SlashCommandReplies, type SlashCommandPayload } from "./slash-command.js";
 import { uploadFile } from "./file-upload.js";
 import { slackMedia } from "./media.js";
 import { parseSlackTarget } from "./targets.js";
@@ -111,8 +111,9 @@ export class SlackAccount implements ChannelAccount {
       const result = await api.chat.postMessage({
         channel: target.chatId,
         text: markdownToMrkdwn(text.markdown),
-        // Slack has no quote-reply: replying to a message means answering in its thread.
-        thread_ts: target.threadId ?? target.replyToMessageId,
+        // Slack has no quote-reply: replying to a message means answering in its thread. A slash
+        // command past its response_url is no message, so the answer goes to the channel itself.
+        thread_ts: target.threadId ?? (isSlashCommandId(target.replyToMessageId) ? undefined : target.replyToMessageId),
         unfurl_links: this.settings.unfurlLinks,
         unfurl_media: false,
       });

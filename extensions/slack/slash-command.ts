@@ -33,6 +33,13 @@ interface PendingCommand {
   answered: number;
 }
 
+const SLASH_MESSAGE_PREFIX = "slash:";
+
+/** Whether `messageId` names a slash command (no Slack message: nothing can be answered in its thread). */
+export function isSlashCommandId(messageId: string | undefined): boolean {
+  return messageId?.startsWith(SLASH_MESSAGE_PREFIX) === true;
+}
+
 /**
  * The slash commands waiting for their answers, keyed by the inbound message id they were given
  * (`slash:<trigger_id>`): the reply to that message goes to the command's `response_url`.
@@ -46,7 +53,7 @@ export class SlashCommandReplies {
   async accept(payload: SlashCommandPayload, respond: Respond, directory: SlackDirectory): Promise<InboundMessage> {
     const now = Date.now();
     for (const [id, pending] of this.#pending) if (now - pending.receivedAt >= RESPONSE_URL_MS) this.#pending.delete(id);
-    const messageId = `slash:${payload.trigger_id}`;
+    const messageId = `${SLASH_MESSAGE_PREFIX}${payload.trigger_id}`;
     this.#pending.set(messageId, { respond, receivedAt: now, answered: 0 });
     const [chatType, sender] = await Promise.all([directory.chatKind(payload.channel_id), directory.profile(payload.user_id)]);
     const envelope: InboundMessage = {

@@ -38,8 +38,8 @@ export interface InboundMessage {
   mentionedBot?: boolean;
   /**
    * The message is a platform-native command (a Discord application command): the platform
-   * waits for an answer to it, so the reply always goes back to it (`replyToMessageId`), whatever
-   * `replyToMode` says, and it needs no @mention.
+   * waits for an answer to it, so every chunk of the reply goes back to it (`replyToMessageId`),
+   * whatever `replyToMode` says, and it needs no @mention.
    */
   nativeCommand?: boolean;
   /** The message replies to one of the bot's own messages (implicit mention). */

@@ -86,16 +86,28 @@ describe("Discord application commands", () => {
     expect(reply).toMatch(/owner/i);
   });
 
+  it("an answer in several parts edits the deferred answer with the first and follows up with the rest", async () => {
+    // 20 lines: two parts at 17 lines a message.
+    const poem = Array.from({ length: 20 }, (_, i) => `line ${i + 1} of a long poem`).join("\n");
+    model.setResponder(() => ({ text: poem }));
+    const id = discord.pushCommand({ channelId: OWNER_DM, userId: OWNER, userName: "Owner", name: "skill", args: "haiku" });
+    await waitUntil(() => discord.interactionReplies(id).length >= 3 || discord.messages(OWNER_DM).length > 0, 15_000, "both parts of the answer");
+    const replies = discord.interactionReplies(id);
+    expect(replies.map((r) => r.kind)).toEqual(["callback", "original", "followup"]);
+    expect(`${replies[1]!.content}\n${replies[2]!.content}`).toBe(poem);
+    expect(discord.messages(OWNER_DM)).toEqual([]);
+  });
+
   it("a command still deferred when a config reload restarts the account is answered in its interaction by the new run", async () => {
     let answer!: () => void;
     const held = new Promise<void>((resolve) => (answer = resolve));
     model.setResponder(async (req) => {
-      if (lastUserText(req).includes('Use the skill "haiku"')) await held;
+      if (lastUserText(req).includes("about ponds")) await held;
       return { text: "an old silent pond" };
     });
     const identified = discord.identifyCount;
-    const id = discord.pushCommand({ channelId: OWNER_DM, userId: OWNER, userName: "Owner", name: "skill", args: "haiku" });
-    await waitUntil(() => chatRequests(model).some((r) => lastUserText(r).includes('Use the skill "haiku"')), 15_000, "the skill's model request");
+    const id = discord.pushCommand({ channelId: OWNER_DM, userId: OWNER, userName: "Owner", name: "skill", args: "haiku about ponds" });
+    await waitUntil(() => chatRequests(model).some((r) => lastUserText(r).includes("about ponds")), 15_000, "the skill's model request");
     expect(discord.interactionReplies(id)).toEqual([expect.objectContaining({ kind: "callback", type: 5 })]);
     // The reload restarts the account (a new client, a new gateway session) while the command waits.
     fs.writeFileSync(path.join(stateDir, "openclaw.json"), configFor({ name: "Claw" }));

@@ -20,10 +20,10 @@ const CHANNEL = "C0SLASH";
 let model: FakeModelServer;
 let slack: FakeSlack;
 
-async function startSlackGateway(mode: "socket" | "http", slashCommand: Record<string, unknown>): Promise<GatewayProcess> {
+async function startSlackGateway(mode: "socket" | "http", slashCommand: Record<string, unknown>, slackExtra: Record<string, unknown> = {}): Promise<GatewayProcess> {
   const stateDir = makeTempDir();
   const secrets = mode === "socket" ? { appToken: slack.appToken } : { signingSecret: SIGNING_SECRET };
-  const slackConfig = { mode, botToken: slack.botToken, ...secrets, slackApiUrl: slack.apiUrl, allowFrom: [OWNER], channels: { "*": {} }, slashCommand };
+  const slackConfig = { mode, botToken: slack.botToken, ...secrets, slackApiUrl: slack.apiUrl, allowFrom: [OWNER], channels: { "*": {} }, slashCommand, ...slackExtra };
   const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { slack: slackConfig } }) } });
   await gw.waitForOutput(/channel account started/, 10_000);
   return gw;
@@ -101,5 +101,29 @@ describe("Slack slash command over HTTP (a renamed, in-channel command)", () => 
     const [answer] = await answers(run.fields.trigger_id!, 1);
     expect(answer!.response_type).toBe("in_channel");
     expect(answer!.text).toContain(`Your id: ${OWNER}`);
+  });
+});
+
+describe("Slack slash command with an answer in several parts", () => {
+  let gw: GatewayProcess;
+  beforeAll(async () => {
+    gw = await startSlackGateway("socket", { enabled: true }, { textChunkLimit: 100 });
+    await waitUntil(() => slack.socketConnections > 0, 10_000, "the Socket Mode connection");
+  });
+  afterAll(async () => {
+    await gw?.stop("SIGKILL");
+  });
+
+  it("sends the first five parts to the response_url and posts the rest to the channel, outside any thread", async () => {
+    // Seven paragraphs, each too long to share a 100-character part with the next.
+    const parts = Array.from({ length: 7 }, (_, i) => `part ${i + 1} of a long answer, written out to about sixty characters`);
+    model.setResponder(() => ({ text: parts.join("\n\n") }));
+    const run = slack.slashCommand({ command: "/openclaw", text: "tell me everything", user: OWNER, channel: CHANNEL });
+    run.deliverSocket();
+    await waitUntil(() => slack.posted.filter((p) => p.channel === CHANNEL).length >= 2, 15_000, "the parts past Slack's five answers");
+    expect((await answers(run.fields.trigger_id!, 5)).map((a) => a.text)).toEqual(parts.slice(0, 5));
+    const posted = slack.posted.filter((p) => p.channel === CHANNEL);
+    expect(posted.map((p) => p.text)).toEqual(parts.slice(5));
+    expect(posted.map((p) => p.thread_ts)).toEqual([undefined, undefined]);
   });
 });

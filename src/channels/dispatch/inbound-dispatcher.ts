@@ -342,8 +342,9 @@ export class InboundDispatcher {
       ...(message.threadId ? { threadId: message.threadId } : {}),
       ...(replyToMode !== "off" || message.nativeCommand ? { replyToMessageId: message.messageId } : {}),
       // `first` quotes the user's message in the reply's first chunk only, `all` in every chunk; where
-      // a reply is an answer in the message's thread (`repliesInThread`), the whole reply goes there.
-      ...(replyToMode === "all" || (replyToMode === "first" && running.account.repliesInThread) ? { replyToEveryChunk: true as const } : {}),
+      // a reply is an answer in the message's thread (`repliesInThread`), the whole reply goes there,
+      // and so does the whole answer to a native command (its interaction, its response_url).
+      ...(replyToMode === "all" || message.nativeCommand || (replyToMode === "first" && running.account.repliesInThread) ? { replyToEveryChunk: true as const } : {}),
     };
     return {
       running,
