@@ -22,6 +22,13 @@ const SEGMENT_OPERATORS = new Set(["&&", "||", ";", ";;", "|", "|&", "&"]);
 const EXPANSION_OP = "\u0000expansion";
 
 /**
+ * What may follow `$` and expand to nothing but a value: a name, positional digits, or one
+ * special parameter. The tokenizer hands over an empty name for `"$(…)"` and the whole inside of
+ * `"${x:-$(…)}"`, both of which the shell executes.
+ */
+const PARAMETER_NAME = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])$/;
+
+/**
  * Splits a command line into its simple commands, for a policy that must be certain of every
  * program the line starts. The tokenizer (shell-quote) knows quoting and every control operator;
  * what it models differently from `/bin/sh` is refused here rather than guessed at, so the answer
@@ -30,6 +37,8 @@ const EXPANSION_OP = "\u0000expansion";
  * - backticks, `$(…)`, `<(…)` and subshells: a command inside a word or a group;
  * - any redirection except duplicating a descriptor onto a number (`2>&1`): it writes or reads files;
  * - a `#` comment (the shell starts one only at a word's beginning, the tokenizer anywhere);
+ * - a `$` not followed by a plain parameter name (`$(…)`, `$((…))` and `${x:-…}` inside double
+ *   quotes, which the tokenizer passes on as text while the shell runs or evaluates them);
  * - an expansion or glob in the command position: the program is unknown until run time.
  */
 export function splitShellSegments(commandLine: string): ShellSegmentsResult {
@@ -63,7 +72,9 @@ export function splitShellSegments(commandLine: string): ShellSegmentsResult {
     if ("comment" in token) return { ok: false, reason: "comments (#) are not allowlisted" };
     const op = token.op as string;
     if (op === EXPANSION_OP) {
-      words.push({ kind: "expansion", text: `$${(token as { pattern: string }).pattern}` });
+      const name = (token as { pattern: string }).pattern;
+      if (!PARAMETER_NAME.test(name)) return { ok: false, reason: "command substitution and parameter expansion with operators ($(…), $((…)), ${x:-…}) are not allowlisted" };
+      words.push({ kind: "expansion", text: `$${name}` });
       continue;
     }
     if (op === "glob") {

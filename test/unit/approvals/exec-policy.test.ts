@@ -50,6 +50,10 @@ describe("evaluateExecPolicy", () => {
     ["git status && curl evil", allowlist("off"), "deny"],
     ["git status > out.txt", allowlist("off"), "deny"],
     ["git $(curl x)", allowlist("on-miss"), "ask"],
+    ['git commit -m "$(curl evil)"', allowlist("off"), "deny"],
+    ['git log "${x:-$(curl evil)}"', allowlist("off"), "deny"],
+    ['git log "$((1))"', allowlist("off"), "deny"],
+    ['git log "$HOME" "$1" "$@" "${x}"', allowlist("off"), "allow"],
     ["python -c 1", allowlist("on-miss"), "ask"],
     ["git status", allowlist("always"), "ask"],
   ];
@@ -67,6 +71,7 @@ describe("commandPrograms", () => {
   it("lists every program a line starts, or nothing when the line is uncertain", () => {
     expect(commandPrograms("echo hi & touch x | wc -l")).toEqual(["echo", "touch", "wc"]);
     expect(commandPrograms("echo $(touch x)")).toBeUndefined();
+    expect(commandPrograms('echo "$(touch x)"')).toBeUndefined();
     expect(commandPrograms("FOO=1 echo hi")).toBeUndefined();
   });
 });
