@@ -52,6 +52,11 @@ export async function listMemoryFiles(workspaceDir: string, extraPaths: readonly
       return; // gone between listing and stat, or a dangling link: nothing to index
     }
     if (!stat.isFile()) return;
+    const linked = hardLinkReason(stat);
+    if (linked) {
+      skipped.push({ relPath, reason: linked });
+      return;
+    }
     if (stat.size > MEMORY_MAX_FILE_BYTES) {
       skipped.push({ relPath, reason: `${(stat.size / 1024 / 1024).toFixed(1)} MB is over the ${MEMORY_MAX_FILE_BYTES / 1024 / 1024} MB limit for a memory file` });
       return;
@@ -73,6 +78,15 @@ export async function listMemoryFiles(workspaceDir: string, extraPaths: readonly
     else if (stat?.isFile()) await consider(absPath);
   }
   return { files: [...files.values()], skipped };
+}
+
+/**
+ * Why a memory file is not read, or undefined: a second hard link can be a file outside the
+ * workspace under a memory name, as for the file tools (docs/security.md, "File tools").
+ */
+export function hardLinkReason(stat: { nlink: number }): string | undefined {
+  if (stat.nlink <= 1) return undefined;
+  return `a file with ${stat.nlink} hard links (its content may be a file outside the workspace; a copy made with cp --remove-destination is read)`;
 }
 
 /** The key a file has in the index: relative to the workspace, or absolute when outside it. */

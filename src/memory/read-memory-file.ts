@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { unreadableReason } from "./memory-files.js";
+import { hardLinkReason, unreadableReason } from "./memory-files.js";
 import type { MemoryGetResult } from "./types.js";
 
 export const MEMORY_GET_DEFAULT_LINES = 120;
@@ -16,7 +16,7 @@ export type MemoryGetOutcome =
 /**
  * Lines of one memory file: MEMORY.md, memory.md, USER.md, a `.md` under `memory/`, or a `.md`
  * under an extra path. Anything else, and anything whose real location is outside those
- * places (a symlink, `..`), is refused. At most `lines` lines and 12,000 characters.
+ * places (a symlink, `..`), is refused, and so is a FIFO or a file with a second hard link. At most `lines` lines and 12,000 characters.
  */
 export async function readMemoryFile(
   workspaceDir: string,
@@ -35,6 +35,11 @@ export async function readMemoryFile(
     extraPaths.map((p) => path.resolve(workspaceDir, p)),
   );
   if (!allowed) return { ok: false, refusal: "not-a-memory-file" };
+  // Reading a FIFO would wait for a writer forever; a hard link may be a file outside.
+  const stat = await fs.stat(real);
+  if (!stat.isFile()) return { ok: false, refusal: "unreadable", reason: "not a regular file" };
+  const linked = hardLinkReason(stat);
+  if (linked) return { ok: false, refusal: "unreadable", reason: linked };
 
   const bytes = await fs.readFile(real);
   const reason = unreadableReason(bytes);

@@ -39,6 +39,20 @@ describe("memory: files that are not indexed", () => {
     expect(answer.results.map((r) => r.path)).toEqual(["memory/good.md"]);
   });
 
+  it("skips a hard-linked memory file, whose content may be a file outside the workspace", async () => {
+    const fixture = memory.open();
+    fixture.write("memory/good.md", "A good note about the lighthouse.\n");
+    const outside = path.join(fixture.root, "outside.txt");
+    fs.writeFileSync(outside, "The lighthouse secret outside the workspace.\n");
+    fs.linkSync(outside, path.join(fixture.workspace, "memory", "linked.md"));
+
+    const report = await fixture.service.sync("main");
+    expect(report.indexed).toBe(1);
+    expect(report.skipped).toEqual([{ relPath: "memory/linked.md", reason: expect.stringContaining("2 hard links") }]);
+    const answer = await fixture.service.search("main", "lighthouse secret");
+    expect(answer.results.map((r) => r.path)).toEqual(["memory/good.md"]);
+  });
+
   it("a file that becomes empty leaves the index", async () => {
     const fixture = memory.open();
     fixture.write("memory/a.md", "Orchids need little water.\n");

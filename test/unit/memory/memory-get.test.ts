@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -44,5 +45,17 @@ describe("memory_get's reader", () => {
       expect(await fixture.service.get("main", requested)).toMatchObject({ ok: false, refusal: "not-a-memory-file" });
     }
     expect(await fixture.service.get("main", "memory/none.md")).toMatchObject({ ok: false, refusal: "not-found" });
+  });
+
+  it("refuses a hard-linked memory file (a second name for a file outside) and a FIFO, without reading either", async () => {
+    fixture = memoryFixture();
+    const outside = path.join(fixture.root, "id_ed25519");
+    fs.writeFileSync(outside, "PRIVATE KEY outside the workspace\n");
+    fs.linkSync(outside, path.join(fixture.workspace, "memory", "key.md"));
+    const linked = await fixture.service.get("main", "memory/key.md");
+    expect(linked).toMatchObject({ ok: false, refusal: "unreadable", reason: expect.stringContaining("2 hard links") });
+    expect(JSON.stringify(linked)).not.toContain("PRIVATE KEY");
+    execFileSync("mkfifo", [path.join(fixture.workspace, "memory", "pipe.md")]);
+    expect(await fixture.service.get("main", "memory/pipe.md")).toMatchObject({ ok: false, refusal: "unreadable", reason: "not a regular file" });
   });
 });
