@@ -28,7 +28,32 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...hookMappingIssues(config),
     ...checkCronFailureAlert(config),
     ...checkHeartbeatTimeZones(config),
+    ...checkExecPrograms(config),
   ];
+}
+
+/**
+ * An exec allowlist entry is one program name or an absolute path glob, a safe bin one program
+ * name: each is compared with the program a command starts, so a command line, an empty entry or
+ * a glob without a path would never match and silently allow nothing.
+ */
+function checkExecPrograms(config: RawOpenClawConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const hint = "one program (git) or an absolute path glob (/usr/bin/*)";
+  config.tools?.exec?.allowlist?.forEach((entry, index) => {
+    const path = formatKeyPath(["tools", "exec", "allowlist", index]);
+    if (entry.trim() === "") issues.push({ path, message: `an entry must not be empty: name ${hint}` });
+    else if (/\s/.test(entry)) issues.push({ path, message: `"${entry}" is a command line; an entry names ${hint}` });
+    else if (!entry.includes("/") && entry.includes("*")) {
+      issues.push({ path, message: `"${entry}" is a glob without a path, which is matched as a plain name and never matches: use an absolute path glob such as /usr/bin/*` });
+    }
+  });
+  config.tools?.exec?.safeBins?.forEach((entry, index) => {
+    const path = formatKeyPath(["tools", "exec", "safeBins", index]);
+    if (entry.trim() === "") issues.push({ path, message: "a safe bin must not be empty: name one program (head)" });
+    else if (/\s/.test(entry)) issues.push({ path, message: `"${entry}" is a command line; a safe bin is one program name (head)` });
+  });
+  return issues;
 }
 
 /** A heartbeat window in a zone Node does not know would be ignored (it beats at any hour): refuse the zone. */

@@ -260,6 +260,29 @@ describe("validateConfig: cross-key rules", () => {
     expect(validateConfig({ agents: { defaults: { heartbeat: window("Europe/Berlin") } } }, {}).config.agents.defaults.heartbeat?.activeHours?.timezone).toBe("Europe/Berlin");
   });
 
+  it("refuses exec allowlist and safe-bin entries that could never match a program", () => {
+    const err = validationError({ tools: { exec: { security: "allowlist", allowlist: ["git", "git status", "", "*", "npm*", "/usr/bin/*"], safeBins: ["head", "sort -o", ""] } } });
+    expect(err.issues).toEqual([
+      { path: "tools.exec.allowlist[1]", message: '"git status" is a command line; an entry names one program (git) or an absolute path glob (/usr/bin/*)' },
+      { path: "tools.exec.allowlist[2]", message: "an entry must not be empty: name one program (git) or an absolute path glob (/usr/bin/*)" },
+      {
+        path: "tools.exec.allowlist[3]",
+        message: '"*" is a glob without a path, which is matched as a plain name and never matches: use an absolute path glob such as /usr/bin/*',
+      },
+      {
+        path: "tools.exec.allowlist[4]",
+        message: '"npm*" is a glob without a path, which is matched as a plain name and never matches: use an absolute path glob such as /usr/bin/*',
+      },
+      { path: "tools.exec.safeBins[1]", message: '"sort -o" is a command line; a safe bin is one program name (head)' },
+      { path: "tools.exec.safeBins[2]", message: "a safe bin must not be empty: name one program (head)" },
+    ]);
+    expect(validateConfig({ tools: { exec: { allowlist: ["git", "/usr/bin/*", "./scripts/build.sh"], safeBins: ["head", "jq"] } } }, {}).config.tools?.exec?.allowlist).toEqual([
+      "git",
+      "/usr/bin/*",
+      "./scripts/build.sh",
+    ]);
+  });
+
   it("refuses an agent id that names no configured agent where config routes chats or hooks to one", () => {
     const err = validationError({
       agents: { entries: { main: {}, work: {} } },
