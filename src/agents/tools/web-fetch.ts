@@ -8,6 +8,7 @@ import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
 import { htmlToText } from "./html-to-text.js";
+import { replaceFoldedMatches } from "./marker-fold.js";
 import { guardedLookup, isBlockedAddress, PrivateAddressError } from "./network-guard.js";
 import { safeCut } from "./text-cut.js";
 
@@ -19,8 +20,12 @@ export const WEB_FETCH_MAX_REDIRECTS = 5;
 
 export const UNTRUSTED_BEGIN = "<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>";
 export const UNTRUSTED_END = "<<<END_UNTRUSTED_WEB_CONTENT>>>";
-/** Any spelling of either marker a page might carry, with or without its angle brackets. */
-const MARKER_LOOKALIKE = /<*\s*(BEGIN|END)_UNTRUSTED_WEB_CONTENT\s*>*/gi;
+/**
+ * Any spelling of either marker a page might carry, with or without its angle brackets, with
+ * spaces for underscores; matched on folded text (marker-fold.ts), so invisible characters and
+ * full-width letters do not hide one.
+ */
+const MARKER_LOOKALIKE = /<*\s*(BEGIN|END)[\s_]+UNTRUSTED[\s_]+WEB[\s_]+CONTENT\s*>*/gi;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const USER_AGENT = "Mozilla/5.0 (compatible; openclaw-clone web_fetch)";
@@ -232,7 +237,7 @@ function renderResponse(response: FetchedResponse, maxChars: number, maxBytes: n
 
 /** Page text must not be able to close (or fake) the wrapper that marks it as untrusted. */
 export function neutralizeMarkers(text: string): string {
-  return text.replace(MARKER_LOOKALIKE, (_match, which: string) => `[${which.toUpperCase()} marker removed]`);
+  return replaceFoldedMatches(text, MARKER_LOOKALIKE, (which) => `[${which.toUpperCase()} marker removed]`);
 }
 
 function isTextual(mimeType: string): boolean {
