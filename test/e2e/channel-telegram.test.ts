@@ -64,6 +64,22 @@ describe("Telegram channel", () => {
     expect(chatRequests(servers.model)).toHaveLength(1);
   });
 
+  it("gives the owner named in allowFrom the owner-only tools (exec, process) and a sender let in by dmPolicy open none of them", async () => {
+    await servers.startTelegram();
+    servers.model.setResponder(() => ({ text: "ok" }));
+    await start({ telegram: { dmPolicy: "open", allowFrom: [String(OWNER), "*"] } });
+    const toolsOfLastTurn = () => ((chatRequests(servers.model).at(-1)!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "from the owner", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
+    expect(toolsOfLastTurn()).toEqual(expect.arrayContaining(["exec", "process", "read"]));
+    servers.telegram.pushMessage({ chatId: 333, fromId: 333, text: "from a stranger", messageId: 2 });
+    await servers.telegram.waitFor(() => repliesTo(333).length === 1, 10_000);
+    const strangerTools = toolsOfLastTurn();
+    expect(strangerTools).toContain("read");
+    expect(strangerTools).not.toContain("exec");
+    expect(strangerTools).not.toContain("process");
+  });
+
   it("gives an unknown sender a pairing code and no agent run; after `pairing approve` the sender is answered", async () => {
     await servers.startTelegram();
     servers.model.setResponder(() => ({ text: "welcome" }));
