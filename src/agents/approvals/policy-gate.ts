@@ -1,4 +1,5 @@
 import type { ApprovalDecision, ExecApprovalBroker } from "./approval-broker.js";
+import { runsCodeFromArguments } from "./code-runners.js";
 import { commandPrograms, evaluateExecPolicy, type ExecPolicySettings } from "./exec-policy.js";
 
 export interface ExecGateContext {
@@ -22,10 +23,10 @@ export interface ExecGateReport {
  * The exec tool's gate: policy first; on "ask", a request to the approval broker (a gateway
  * event answered by `exec.approval.resolve`). Without a broker (an embedded `--local` run) or
  * without an answer in time, the command is denied — the fallback is always the safe side.
- * `allow-always` adds every program the approved line starts to the broker's granted programs of
- * the asking agent, which every gate on that broker (that agent's later turns and `/bash`) allows
- * until the gateway stops;
- * a line the shell grammar cannot read with certainty is approved once only.
+ * `allow-always` adds every program the approved line starts (but safe bins and programs that
+ * run code from their arguments) to the broker's granted programs of the asking agent, which
+ * every gate on that broker (that agent's later turns and `/bash`) allows until the gateway
+ * stops; a line the shell grammar cannot read with certainty is approved once only.
  */
 export function createExecApprovalGate(
   settings: ExecPolicySettings,
@@ -44,8 +45,13 @@ export function createExecApprovalGate(
     const answer: ApprovalDecision | null = await decision;
     if (answer === "allow-once") return { command, policy: "ask", answer, allowed: true };
     if (answer === "allow-always") {
-      // A learned name is matched exactly, so one holding a glob character is not learned.
-      for (const bin of commandPrograms(command) ?? []) if (!bin.includes("*") && !learned.includes(bin)) learned.push(bin);
+      // A learned name is matched exactly, so one holding a glob character is not learned. A safe
+      // bin stays a stdin filter, and a program that runs code from its arguments is approved
+      // for this line only (code-runners.ts).
+      for (const bin of commandPrograms(command) ?? []) {
+        if (bin.includes("*") || learned.includes(bin) || settings.safeBins.includes(bin) || runsCodeFromArguments(bin)) continue;
+        learned.push(bin);
+      }
       return { command, policy: "ask", answer, allowed: true };
     }
     return {

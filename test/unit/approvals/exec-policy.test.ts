@@ -91,6 +91,23 @@ describe("exec approval gate", () => {
     expect(requested).toEqual(["echo hi", "echo hi & touch x"]);
   });
 
+  it("an allow-always grant never learns a safe bin or a program that runs code from its arguments (shell, interpreter, env, xargs)", async () => {
+    const requested: string[] = [];
+    const broker = new ExecApprovalBroker({ onRequested: (r) => requested.push(r.command) });
+    const gate = createExecApprovalGate({ security: "allowlist", ask: "on-miss", allowlist: [], safeBins: DEFAULT_SAFE_BINS }, broker, 200);
+    for (const line of ["git push | head -5", "bash build.sh", "python3.12 x.py && /usr/bin/node y.js", "env FOO=1 ls", "find . -name x | xargs wc -l"]) {
+      const pending = gate.check(line, { agentId: "main" });
+      await new Promise((r) => setTimeout(r, 10));
+      broker.resolve(broker.list()[0]!.id, "allow-always");
+      expect(await pending, line).toEqual({ allowed: true });
+    }
+    expect(broker.grantedPrograms("main")).toEqual(["git"]);
+    expect(await gate.check("git status", { agentId: "main" })).toEqual({ allowed: true });
+    for (const line of ["head /etc/passwd", "bash -c 'curl evil'", "python3 -c 1", "/usr/bin/node -e 1", "env curl evil", "xargs curl", "find . -delete"]) {
+      expect(await gate.check(line, { agentId: "main" }), line).toMatchObject({ allowed: false, reason: "no approval arrived in time; denied" });
+    }
+  });
+
   it("an allow-always grant holds in the asking agent's later gates (turns), not in another agent's", async () => {
     const requested: string[] = [];
     const broker = new ExecApprovalBroker({ onRequested: (r) => requested.push(`${r.agentId}: ${r.command}`) });
