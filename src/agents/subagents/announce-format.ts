@@ -1,3 +1,4 @@
+import { replaceFoldedMatches } from "../../infra/marker-fold.js";
 import { oneLine } from "./subagent-prompt.js";
 import type { SubagentOutcome, SubagentRunRecord, TaskCompletionEvent } from "./types.js";
 
@@ -13,11 +14,15 @@ export const UNTRUSTED_CHILD_RESULT_END = "<<<END_UNTRUSTED_CHILD_RESULT>>>";
 export const INTERNAL_CONTEXT_BEGIN = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>";
 export const INTERNAL_CONTEXT_END = "<<<END_OPENCLAW_INTERNAL_CONTEXT>>>";
 
-/** Any spelling of the four markers, with or without angle brackets. */
-const MARKER_LOOKALIKE = /(?:<+\s*)?(BEGIN|END)_(UNTRUSTED_CHILD_RESULT|OPENCLAW_INTERNAL_CONTEXT)(?:\s*>+)?/gi;
+/**
+ * Any spelling of the four markers, with or without angle brackets, with spaces for underscores,
+ * matched on folded text (infra/marker-fold.ts) so invisible characters and full-width letters
+ * do not hide one.
+ */
+const MARKER_LOOKALIKE = /(?:<+\s*)?(BEGIN|END)[\s_]+(UNTRUSTED[\s_]+CHILD[\s_]+RESULT|OPENCLAW[\s_]+INTERNAL[\s_]+CONTEXT)(?:\s*>+)?/gi;
 
 export function defuseMarkers(text: string): string {
-  return text.replace(MARKER_LOOKALIKE, (_m, edge: string, name: string) => `[[${name.toUpperCase()}_${edge.toUpperCase()}]]`);
+  return replaceFoldedMatches(text, MARKER_LOOKALIKE, (match) => `[[${match[2]!.toUpperCase().replace(/[\s_]+/g, "_")}_${match[1]!.toUpperCase()}]]`);
 }
 
 export function formatUntrustedChildResult(resultText: string | null | undefined): string {

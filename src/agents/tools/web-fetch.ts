@@ -4,11 +4,11 @@ import net from "node:net";
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { Type, type Static } from "@sinclair/typebox";
+import { replaceFoldedMatches } from "../../infra/marker-fold.js";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
 import { htmlToText } from "./html-to-text.js";
-import { replaceFoldedMatches } from "./marker-fold.js";
 import { guardedLookup, isBlockedAddress, PrivateAddressError } from "./network-guard.js";
 import { safeCut } from "./text-cut.js";
 
@@ -22,7 +22,7 @@ export const UNTRUSTED_BEGIN = "<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>";
 export const UNTRUSTED_END = "<<<END_UNTRUSTED_WEB_CONTENT>>>";
 /**
  * Any spelling of either marker a page might carry, with or without its angle brackets, with
- * spaces for underscores; matched on folded text (marker-fold.ts), so invisible characters and
+ * spaces for underscores; matched on folded text (infra/marker-fold.ts), so invisible characters and
  * full-width letters do not hide one.
  */
 const MARKER_LOOKALIKE = /<*\s*(BEGIN|END)[\s_]+UNTRUSTED[\s_]+WEB[\s_]+CONTENT\s*>*/gi;
@@ -237,7 +237,7 @@ function renderResponse(response: FetchedResponse, maxChars: number, maxBytes: n
 
 /** Page text must not be able to close (or fake) the wrapper that marks it as untrusted. */
 export function neutralizeMarkers(text: string): string {
-  return replaceFoldedMatches(text, MARKER_LOOKALIKE, (which) => `[${which.toUpperCase()} marker removed]`);
+  return replaceFoldedMatches(text, MARKER_LOOKALIKE, (match) => `[${match[1]!.toUpperCase()} marker removed]`);
 }
 
 function isTextual(mimeType: string): boolean {

@@ -10,8 +10,8 @@ const FULL_WIDTH_FIRST = 0xff01;
 const FULL_WIDTH_LAST = 0xff5e;
 const FULL_WIDTH_OFFSET = 0xfee0;
 
-/** `pattern` must be global; `replacement` receives the first capture group of each match. */
-export function replaceFoldedMatches(text: string, pattern: RegExp, replacement: (group: string) => string): string {
+/** `pattern` must be global; `replacement` receives each match, found in the folded text. */
+export function replaceFoldedMatches(text: string, pattern: RegExp, replacement: (match: RegExpExecArray) => string): string {
   let folded = "";
   const origin: number[] = [];
   for (let i = 0; i < text.length; i++) {
@@ -30,7 +30,7 @@ export function replaceFoldedMatches(text: string, pattern: RegExp, replacement:
     }
     const start = origin[match.index]!;
     const end = origin[match.index + match[0].length - 1]! + 1;
-    out += text.slice(cursor, start) + replacement(match[1] ?? "");
+    out += text.slice(cursor, start) + replacement(match);
     cursor = end;
   }
   return out + text.slice(cursor);
