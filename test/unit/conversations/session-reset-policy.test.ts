@@ -20,3 +20,20 @@ describe("sessionResetDue defaults", () => {
     expect(sessionResetDue(at(8), { mode: "idle" }, at(12))).toBe(true);
   });
 });
+
+/** OpenClaw's rules for a `reset` block without a mode, and for `idleMinutes` beside `daily`. */
+describe("sessionResetDue with daily and idle together", () => {
+  const at = (hour: number, minute = 0) => new Date(2026, 0, 10, hour, minute).getTime();
+
+  it("a reset block without a mode is a daily reset", () => {
+    expect(sessionResetDue(at(3, 59), {}, at(4, 1))).toBe(true);
+    expect(sessionResetDue(at(5, 59), { atHour: 6 }, at(6, 1))).toBe(true);
+    expect(sessionResetDue(at(6, 1), { atHour: 6 }, at(23))).toBe(false);
+  });
+
+  it("idleMinutes ends a daily session before its daily boundary", () => {
+    expect(sessionResetDue(at(8), { mode: "daily", idleMinutes: 60 }, at(9))).toBe(true);
+    expect(sessionResetDue(at(8), { mode: "daily", idleMinutes: 60 }, at(8, 59))).toBe(false);
+    expect(sessionResetDue(at(8), { idleMinutes: 60 }, at(9, 30))).toBe(true);
+  });
+});

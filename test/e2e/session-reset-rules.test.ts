@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { useFakeServers } from "../helpers/fake-servers.js";
+import { readIndex, sessionsDir } from "../helpers/reliability.js";
+import { openOperator } from "../helpers/ws-client.js";
+
+/**
+ * `session.reset` through the real gateway, with OpenClaw's rules: a `reset` block without a mode
+ * is a daily reset, and `idleMinutes` also ends a daily session, whichever comes first.
+ */
+
+const servers = useFakeServers();
+
+describe("session.reset rules", { timeout: 120_000 }, () => {
+  it("a reset without a mode resets daily at atHour, and idleMinutes ends a daily session too", async () => {
+    const stateDir = makeTempDir("openclaw-reset-rules-");
+    servers.model.setResponder(() => ({ text: "noted" }));
+    const start = (reset: Record<string, unknown>) =>
+      startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { session: { reset } }) } });
+    const send = async (gateway: GatewayProcess, message: string) => {
+      const { sock } = await openOperator(gateway.url, gateway.token);
+      const key = `run-${Math.random().toString(36).slice(2)}`;
+      await sock.request("chat.send", { sessionKey: "notes", message, idempotencyKey: key });
+      await sock.request("agent.wait", { runId: key, timeoutMs: 30_000 });
+      const history = await sock.request("chat.history", { sessionKey: "notes" });
+      sock.close();
+      return (history.payload.messages as { role: string }[]).filter((m) => m.role === "user").length;
+    };
+    const setUpdatedAt = (at: number) => {
+      const file = path.join(sessionsDir(stateDir), "sessions.json");
+      const index = readIndex(stateDir);
+      index["agent:main:notes"].updatedAt = at;
+      fs.writeFileSync(file, JSON.stringify(index));
+    };
+    const now = new Date();
+    const thisHour = now.getHours();
+    const boundary = new Date(now).setHours(thisHour, 0, 0, 0);
+
+    // `{atHour}` alone: a daily reset at this hour; a session last active before it starts over.
+    let gateway = servers.keep(await start({ atHour: thisHour }));
+    expect(await send(gateway, "one")).toBe(1);
+    await gateway.stop();
+    setUpdatedAt(boundary - 60_000);
+    gateway = servers.keep(await start({ atHour: thisHour }));
+    expect(await send(gateway, "two")).toBe(1);
+
+    // Daily at the next hour (its last boundary was almost a day ago) with idleMinutes 60: two
+    // hours of silence start the session over.
+    await gateway.stop();
+    setUpdatedAt(Date.now() - 2 * 60 * 60_000);
+    const reset = { mode: "daily", atHour: (thisHour + 1) % 24, idleMinutes: 60 };
+    gateway = servers.keep(await start(reset));
+    expect(await send(gateway, "three")).toBe(1);
+    expect(await send(gateway, "four")).toBe(2);
+  });
+});
