@@ -173,6 +173,22 @@ describe("sessions.*", () => {
     sock.close();
   });
 
+  it("sessions.delete refuses deleteTranscript: false and changes nothing; agentId scopes a bare key", async () => {
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
+    fakes.model.enqueue({ text: "ok" });
+    const key = randomUUID();
+    await sock.request("chat.send", { sessionKey: "keep-transcript", message: "hello", idempotencyKey: key });
+    await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "final");
+    const refused = await sock.request("sessions.delete", { key: "keep-transcript", deleteTranscript: false });
+    expect(refused.error).toMatchObject({ code: "INVALID_REQUEST" });
+    expect(refused.error.message).toMatch(/deleteTranscript: false is not supported.*\.deleted\.<timestamp> \(omit deleteTranscript\)/);
+    expect((await sock.request("sessions.describe", { key: "keep-transcript" })).payload.session.messageCount).toBe(2);
+    const deleted = await sock.request("sessions.delete", { key: "keep-transcript", agentId: "main", deleteTranscript: true });
+    expect(deleted.payload).toMatchObject({ ok: true, key: "agent:main:keep-transcript", deleted: true });
+    expect((await sock.request("sessions.describe", { key: "keep-transcript" })).payload).toEqual({ session: null });
+    sock.close();
+  });
+
   it("/new in chat.send resets the session", async () => {
     const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
     fakes.model.enqueue({ text: "first" });

@@ -153,9 +153,13 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
   registry.register({
     name: "sessions.delete",
     scope: "operator.admin",
-    params: Type.Object({ key: Key, deleteTranscript: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    params: Type.Object({ key: Key, agentId: Type.Optional(Type.String()), deleteTranscript: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     handler: (params, { runtime }) => {
-      const key = resolve(params.key);
+      // The transcript is always archived, never left in place: `false` is refused, not ignored.
+      if (params.deleteTranscript === false) {
+        throw invalidRequest("deleteTranscript: false is not supported: a deleted session's transcript is always kept as <file>.deleted.<timestamp> (omit deleteTranscript)");
+      }
+      const key = resolve(params.key, params.agentId);
       const parts = key.split(":");
       if (parts.length === 3 && parts[2] === runtime.config().session.mainKey) {
         throw invalidRequest("the main session cannot be deleted (reset it instead)");
