@@ -183,8 +183,9 @@ export interface StopOutcome {
 export interface ResetInput {
   sessionKey: string;
   idempotencyKey?: string;
-  method: SubmitInput["method"];
-  /** The chat command that asked for it (internal hooks hear `command:new` or `command:reset`). */
+  /** Where the reset came from (a hook's `commandSource`); `sessions.reset` is the operator method. */
+  method: SubmitInput["method"] | "sessions.reset";
+  /** The chat command or `sessions.reset` reason that asked for it (internal hooks hear `command:new` or `command:reset`). */
   command?: "new" | "reset";
 }
 

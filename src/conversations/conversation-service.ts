@@ -362,7 +362,7 @@ export class ConversationService implements ConversationPort {
    * `command:new` / `command:reset` / `session:auto-reset` for internal hooks, with the session's
    * last messages (before they are put aside).
    */
-  private emitSessionEnding(sessionKey: string, type: "command" | "session", action: string, source: SubmitInput["method"]): void {
+  private emitSessionEnding(sessionKey: string, type: "command" | "session", action: string, source: ResetInput["method"]): void {
     const agentId = parseSessionKey(sessionKey).agentId;
     const messages = this.history(sessionKey)
       .filter((m) => m.role === "user" || m.role === "assistant")

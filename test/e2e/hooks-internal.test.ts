@@ -125,6 +125,14 @@ describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
     await call("sessions.patch", { key: "main", thinkingLevel: "low" });
     await waitUntil(() => events().some((e) => e.action === "patch"), 15_000, "session:patch");
     expect(events().find((e) => e.action === "patch")).toMatchObject({ type: "session", sessionKey: "agent:main:main", context: { agentId: "main", thinkingLevel: "low" } });
+    // sessions.reset is heard as the command its reason names, with the session's last messages.
+    await call("sessions.reset", { key: "main", reason: "new" });
+    await waitUntil(() => events().some((e) => e.type === "command"), 15_000, "command:new from sessions.reset");
+    expect(events().find((e) => e.type === "command")).toMatchObject({
+      action: "new",
+      sessionKey: "agent:main:main",
+      context: { agentId: "main", commandSource: "sessions.reset", messages: expect.arrayContaining([{ role: "user", text: "Hello from Telegram" }]) },
+    });
     for (let i = 1; i <= 4; i++) {
       await call("chat.send", { sessionKey: "notes", message: `Point ${i}`, idempotencyKey: `notes-${i}` });
       await call("agent.wait", { runId: `notes-${i}`, timeoutMs: 30_000 });

@@ -10,12 +10,12 @@ export interface RecordedEvent {
 
 /**
  * A managed hook (enable it with `hooks.internal.entries.recorder.enabled`) that appends every
- * message and session event it hears to `log`.
+ * message, session and command event it hears to `log`.
  */
 export function writeRecorderHook(stateDir: string, log: string): void {
   const dir = path.join(stateDir, "hooks", "recorder");
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "HOOK.md"), `---\nname: recorder\ndescription: records events\nmetadata:\n  openclaw:\n    events: ["message", "session"]\n---\n`);
+  fs.writeFileSync(path.join(dir, "HOOK.md"), `---\nname: recorder\ndescription: records events\nmetadata:\n  openclaw:\n    events: ["message", "session", "command"]\n---\n`);
   fs.writeFileSync(
     path.join(dir, "handler.js"),
     `import fs from "node:fs";

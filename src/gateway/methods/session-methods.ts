@@ -143,10 +143,9 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
     ),
     handler: (params, { runtime }) => {
       const entry = mustGet(runtime, params.key, params.agentId);
-      conversations.abort(entry.sessionKey);
-      const updated = runtime.sessions().reset(entry.sessionKey);
-      events.changed(entry.sessionKey, "reset");
-      return { ok: true, key: entry.sessionKey, entry: updated };
+      // As `/new` and `/reset`: runs stop, internal hooks hear `command:<reason>`, sessions.changed follows.
+      conversations.reset({ sessionKey: entry.sessionKey, method: "sessions.reset", command: params.reason ?? "reset" });
+      return { ok: true, key: entry.sessionKey, entry: mustGet(runtime, entry.sessionKey) };
     },
   });
 
