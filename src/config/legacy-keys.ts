@@ -3,9 +3,28 @@ import { isPlainObject } from "./key-path.js";
 /**
  * Older spellings OpenClaw still reads, moved to their current place before validation, with a
  * warning naming the new key. `agents.defaults.memorySearch` → `memory.search`; when both are
- * set, `memory.search` wins key by key. The input is not mutated.
+ * set, `memory.search` wins key by key. `session.idleMinutes` → `session.reset.idleMinutes`
+ * (an `idle` reset when there is no `session.reset`; ignored when that already sets
+ * `idleMinutes`). The input is not mutated.
  */
 export function moveLegacyKeys(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
+  return moveMemorySearch(moveSessionIdleMinutes(raw, warnings), warnings);
+}
+
+function moveSessionIdleMinutes(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
+  const session = raw.session;
+  if (!isPlainObject(session) || !("idleMinutes" in session)) return raw;
+  const { idleMinutes, ...rest } = session as Record<string, unknown>;
+  const reset = isPlainObject(rest.reset) ? rest.reset : { mode: "idle" };
+  if ("idleMinutes" in reset) {
+    warnings.push("session.idleMinutes is the older spelling of session.reset.idleMinutes, which is set too: session.idleMinutes was ignored (remove it)");
+    return { ...raw, session: rest };
+  }
+  warnings.push("session.idleMinutes is the older spelling of session.reset.idleMinutes: it was read as session.reset.idleMinutes (move it there)");
+  return { ...raw, session: { ...rest, reset: { ...reset, idleMinutes } } };
+}
+
+function moveMemorySearch(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
   const agents = raw.agents;
   if (!isPlainObject(agents) || !isPlainObject(agents.defaults) || !("memorySearch" in agents.defaults)) return raw;
   const { memorySearch, ...defaults } = agents.defaults as Record<string, unknown>;

@@ -9,7 +9,8 @@ import { openOperator } from "../helpers/ws-client.js";
 
 /**
  * `session.reset` through the real gateway, with OpenClaw's rules: a `reset` block without a mode
- * is a daily reset, and `idleMinutes` also ends a daily session, whichever comes first.
+ * is a daily reset, `idleMinutes` also ends a daily session, whichever comes first, and the older
+ * `session.idleMinutes` is an idle reset.
  */
 
 const servers = useFakeServers();
@@ -18,8 +19,9 @@ describe("session.reset rules", { timeout: 120_000 }, () => {
   it("a reset without a mode resets daily at atHour, and idleMinutes ends a daily session too", async () => {
     const stateDir = makeTempDir("openclaw-reset-rules-");
     servers.model.setResponder(() => ({ text: "noted" }));
-    const start = (reset: Record<string, unknown>) =>
-      startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { session: { reset } }) } });
+    const startWith = (session: Record<string, unknown>) =>
+      startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { session }) } });
+    const start = (reset: Record<string, unknown>) => startWith({ reset });
     const send = async (gateway: GatewayProcess, message: string) => {
       const { sock } = await openOperator(gateway.url, gateway.token);
       const key = `run-${Math.random().toString(36).slice(2)}`;
@@ -55,5 +57,12 @@ describe("session.reset rules", { timeout: 120_000 }, () => {
     gateway = servers.keep(await start(reset));
     expect(await send(gateway, "three")).toBe(1);
     expect(await send(gateway, "four")).toBe(2);
+
+    // OpenClaw's older `session.idleMinutes` is read as `session.reset.idleMinutes` (an idle reset), with a warning.
+    await gateway.stop();
+    setUpdatedAt(Date.now() - 2 * 60 * 60_000);
+    gateway = servers.keep(await startWith({ idleMinutes: 60 }));
+    expect(gateway.output()).toContain("session.idleMinutes is the older spelling of session.reset.idleMinutes");
+    expect(await send(gateway, "five")).toBe(1);
   });
 });

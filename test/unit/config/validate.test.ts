@@ -509,3 +509,19 @@ describe("validateConfig: unknown keys", () => {
     expect(entries.agents.list).toBeUndefined();
   });
 });
+
+describe("validateConfig: session.idleMinutes, OpenClaw's older spelling", () => {
+  it("is read as session.reset.idleMinutes: an idle reset alone, or joined to the reset block, with a warning", () => {
+    const alone = validateConfig({ session: { idleMinutes: 30 } }, {});
+    expect(alone.config.session.reset).toEqual({ mode: "idle", idleMinutes: 30 });
+    expect(alone.warnings.join("\n")).toContain("session.idleMinutes is the older spelling of session.reset.idleMinutes: it was read as");
+    expect(alone.warnings.join("\n")).not.toContain("unknown config key");
+    expect(validateConfig({ session: { idleMinutes: 30, reset: { mode: "daily", atHour: 5 } } }, {}).config.session.reset).toEqual({ mode: "daily", atHour: 5, idleMinutes: 30 });
+  });
+
+  it("is ignored, with a warning saying so, when session.reset.idleMinutes is set too", () => {
+    const both = validateConfig({ session: { idleMinutes: 30, reset: { mode: "idle", idleMinutes: 90 } } }, {});
+    expect(both.config.session.reset).toEqual({ mode: "idle", idleMinutes: 90 });
+    expect(both.warnings.join("\n")).toContain("which is set too: session.idleMinutes was ignored (remove it)");
+  });
+});
