@@ -223,8 +223,9 @@ describe("manual compaction", () => {
     expect(nothing.payload.reason).toContain("shorter");
     for (let i = 2; i <= 4; i += 1) await turn(session, `Turn ${i}`);
     expect(compactionEvents(session)).toHaveLength(0);
-    const done = await fakes.sock.request("sessions.compact", { key: session }, 15_000);
-    expect(done.payload).toMatchObject({ ok: true, compacted: true, compactionCount: 1 });
+    // A bare key with agentId names the agent's session, as in the other sessions.* methods.
+    const done = await fakes.sock.request("sessions.compact", { key: "manual-rpc", agentId: "main" }, 15_000);
+    expect(done.payload).toMatchObject({ ok: true, key: session, compacted: true, compactionCount: 1 });
     expect(done.payload.tokensAfter).toBeLessThan(done.payload.tokensBefore);
     const missing = await fakes.sock.request("sessions.compact", { key: "agent:main:no-such-session" });
     expect(missing.ok).toBe(false);

@@ -174,9 +174,9 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
   registry.register({
     name: "sessions.compact",
     scope: "operator.admin",
-    params: Type.Object({ key: Key, instructions: Type.Optional(Type.String({ maxLength: 4_000 })) }, { additionalProperties: false }),
+    params: Type.Object({ key: Key, agentId: Type.Optional(Type.String()), instructions: Type.Optional(Type.String({ maxLength: 4_000 })) }, { additionalProperties: false }),
     handler: async (params, { runtime }) => {
-      const entry = mustGet(runtime, params.key);
+      const entry = mustGet(runtime, params.key, params.agentId);
       const result = await conversations.compact(entry.sessionKey, params.instructions?.trim() || undefined);
       if (!result.ok) return { ok: true, key: entry.sessionKey, compacted: false, reason: result.reason };
       return {
