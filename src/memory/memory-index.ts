@@ -150,6 +150,8 @@ export class MemoryIndex {
         if (sessions.embeddingError && !report.embeddingError) report.embeddingError = sessions.embeddingError;
       } else this.dropSessionTranscripts(report);
       for (const path of [...this.skipped.keys()]) if (!report.skipped.some((s) => s.relPath === path)) this.skipped.delete(path);
+      // Kept in the index too, so a status from another process (the CLI beside a gateway) lists them.
+      this.store.setMeta("skipped_files", JSON.stringify([...this.skipped]));
       this.noteEmbeddingOutcome(report.embeddingError);
       this.lastSyncAt = this.now();
       this.syncedHere = true;
@@ -293,8 +295,18 @@ export class MemoryIndex {
       dirty: this.dirty,
       indexing: this.syncing !== undefined,
       ...(this.lastSyncAt ? { lastSyncAt: this.lastSyncAt.toISOString() } : this.store.getMeta("last_sync_at") ? { lastSyncAt: this.store.getMeta("last_sync_at")! } : {}),
-      skipped: [...this.skipped].map(([path, reason]) => ({ path, reason })),
+      skipped: (this.syncedHere ? [...this.skipped] : this.skippedByLastSync()).map(([path, reason]) => ({ path, reason })),
     };
+  }
+
+  /** The files the last sync of any process skipped, as it recorded them (none when unreadable). */
+  private skippedByLastSync(): [string, string][] {
+    try {
+      const parsed: unknown = JSON.parse(this.store.getMeta("skipped_files") ?? "[]");
+      return Array.isArray(parsed) ? parsed.filter((e): e is [string, string] => Array.isArray(e) && typeof e[0] === "string" && typeof e[1] === "string") : [];
+    } catch {
+      return [];
+    }
   }
 
   /** A transcript grew past the re-index threshold (nothing watches transcripts: they change every turn). */

@@ -47,6 +47,28 @@ describe("openclaw memory", () => {
     expect(text.output).toContain("MEMORY.md:1-3");
   });
 
+  it("memory status in a later process lists the files the last index run skipped, with their reasons", async () => {
+    const otherState = makeTempDir();
+    const otherWorkspace = path.join(otherState, "workspace");
+    fs.writeFileSync(path.join(otherState, "openclaw.json"), fakeModelConfig(server, otherState, { memory: { search: { provider: "none" } } }));
+    fs.mkdirSync(path.join(otherWorkspace, "memory"), { recursive: true });
+    fs.writeFileSync(path.join(otherWorkspace, "MEMORY.md"), "# Memory\n\nThe harbour opens at six.\n");
+    fs.writeFileSync(path.join(otherWorkspace, "memory", "scan.md"), Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0x01]));
+    const otherEnv = { OPENCLAW_STATE_DIR: otherState };
+    const index = await runCli(["memory", "index"], otherEnv);
+    expect(index.output).toContain("skipped 1");
+
+    const status = await runCli(["memory", "status", "--json"], otherEnv);
+    expect(JSON.parse(status.output)).toMatchObject({ files: 1, dirty: false, skipped: [{ path: "memory/scan.md", reason: expect.stringContaining("binary") }] });
+    const text = await runCli(["memory", "status"], otherEnv);
+    expect(text.output).toContain("Skipped: memory/scan.md: a binary file");
+
+    // Once the file is fixed, the next run indexes it and status lists nothing.
+    fs.writeFileSync(path.join(otherWorkspace, "memory", "scan.md"), "A scanned receipt.\n");
+    await runCli(["memory", "index"], otherEnv);
+    expect(JSON.parse((await runCli(["memory", "status", "--json"], otherEnv)).output)).toMatchObject({ files: 2, skipped: [] });
+  });
+
   it("an unknown agent is a clear error", async () => {
     const result = await runCli(["memory", "status", "--agent", "nobody"], env);
     expect(result.code).not.toBe(0);
