@@ -227,8 +227,11 @@ export class ConversationService implements ConversationPort {
       }
     }
 
+    // A person's message, not one the runtime sent (heartbeats, announcements): only it ends an
+    // idle or daily session, and only it counts as interaction for the idle reset.
+    const runtime = input.internal !== undefined || (input.provenance !== undefined && input.provenance.kind !== "external_user");
     const entry = this.deps.store.peek(sessionKey);
-    if (entry && sessionResetDue(entry.updatedAt, this.deps.config().session.reset, Date.now()) && !this.queue.busy(sessionKey)) {
+    if (entry && !runtime && sessionResetDue(entry, this.deps.config().session.reset, Date.now()) && !this.queue.busy(sessionKey)) {
       if (this.deps.hooks) this.emitSessionEnding(sessionKey, "session", "auto-reset", input.method);
       this.deps.store.reset(sessionKey);
     }
@@ -252,20 +255,25 @@ export class ConversationService implements ConversationPort {
     }
     // Durable before anything is acknowledged: a crash after this point keeps the message (a
     // one-off session keeps nothing by design).
-    this.historyCache.append(sessionKey, null, [
-      {
-        role: "user",
-        content: text,
-        timestamp: Date.now(),
-        idempotencyKey: runId,
-        provenance: input.provenance ?? {
-          kind: "external_user",
-          method: input.method,
-          ...(input.origin ? { channel: input.origin.channel, accountId: input.origin.accountId, senderId: input.origin.senderId } : {}),
+    this.historyCache.append(
+      sessionKey,
+      null,
+      [
+        {
+          role: "user",
+          content: text,
+          timestamp: Date.now(),
+          idempotencyKey: runId,
+          provenance: input.provenance ?? {
+            kind: "external_user",
+            method: input.method,
+            ...(input.origin ? { channel: input.origin.channel, accountId: input.origin.accountId, senderId: input.origin.senderId } : {}),
+          },
+          ...input.transcriptFields,
         },
-        ...input.transcriptFields,
-      },
-    ]);
+      ],
+      runtime ? undefined : { lastInteractionAt: Date.now() },
+    );
     const onDisk = () =>
       input.idempotencyKey === undefined ? this.deps.store.whenDurable(sessionKey) : Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
     // A scheduled job's message says so in its provenance; its trace is filed as a cron run.
@@ -287,7 +295,7 @@ export class ConversationService implements ConversationPort {
         ...(settings ? { settings } : {}),
         senderIsOwner,
         channel: input.origin?.channel,
-        runtime: input.internal !== undefined || (input.provenance !== undefined && input.provenance.kind !== "external_user"),
+        runtime,
       };
       // The answer is the acknowledgement: the run's end-of-turn fsync covers the message too.
       if (input.acknowledgedWithAnswer) {

@@ -1,6 +1,6 @@
 import type { ModelMessage, TranscriptMessage } from "../agents/types.js";
 import { afterLatestCompaction, compactionSummaryMessage, toHistoryItems } from "../sessions/history/index.js";
-import { isMessageEntry, type SessionStore } from "../sessions/store/index.js";
+import { isMessageEntry, type SessionPatch, type SessionStore } from "../sessions/store/index.js";
 import { withdrawalEntry, withdrawnEntryIds, type WithdrawalReason } from "../sessions/store/index.js";
 import { orderForDisplay, userKey } from "./conversation-order.js";
 import { ConversationWindow } from "./conversation-window.js";
@@ -100,9 +100,12 @@ export class HistoryCache {
     return this.windows.peek(sessionKey, this.store.peek(sessionKey)?.sessionId);
   }
 
-  /** Append to the transcript and the cached history; the caller awaits `store.whenDurable` before acknowledging. */
-  append(sessionKey: string, runId: string | null, messages: TranscriptMessage[]): void {
-    const written = this.store.appendMessages(sessionKey, runId, messages, { deferSync: true });
+  /**
+   * Append to the transcript and the cached history (with `patch` recorded on the session's row
+   * in the same update); the caller awaits `store.whenDurable` before acknowledging.
+   */
+  append(sessionKey: string, runId: string | null, messages: TranscriptMessage[], patch?: SessionPatch): void {
+    const written = this.store.appendMessages(sessionKey, runId, messages, { deferSync: true, ...(patch ? { patch } : {}) });
     const sessionId = this.store.peek(sessionKey)?.sessionId;
     const window = this.windows.peek(sessionKey, sessionId);
     const transcript = this.transcripts.peek(sessionKey, sessionId);

@@ -150,7 +150,7 @@ describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
     await gateway.stop();
     const indexFile = path.join(stateDir, "agents", "main", "sessions", "sessions.json");
     const index = readIndex(stateDir);
-    index["agent:main:notes"].updatedAt = Date.now() - 2 * 60 * 60_000;
+    Object.assign(index["agent:main:notes"], { updatedAt: Date.now() - 2 * 60 * 60_000, lastInteractionAt: Date.now() - 2 * 60 * 60_000 });
     fs.writeFileSync(indexFile, JSON.stringify(index));
     gateway = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: configFor({ session: { reset: { mode: "idle", idleMinutes: 60 } } }) } }));
     await call("chat.send", { sessionKey: "notes", message: "Back again", idempotencyKey: "notes-5" });

@@ -31,10 +31,11 @@ describe("session.reset rules", { timeout: 120_000 }, () => {
       sock.close();
       return (history.payload.messages as { role: string }[]).filter((m) => m.role === "user").length;
     };
-    const setUpdatedAt = (at: number) => {
+    /** Moves the session's start, a person's last message and its last write back in time. */
+    const backdate = (started: number, interaction = started, written = interaction) => {
       const file = path.join(sessionsDir(stateDir), "sessions.json");
       const index = readIndex(stateDir);
-      index["agent:main:notes"].updatedAt = at;
+      Object.assign(index["agent:main:notes"], { sessionStartedAt: started, lastInteractionAt: interaction, updatedAt: written });
       fs.writeFileSync(file, JSON.stringify(index));
     };
     const now = new Date();
@@ -45,14 +46,17 @@ describe("session.reset rules", { timeout: 120_000 }, () => {
     let gateway = servers.keep(await start({ atHour: thisHour }));
     expect(await send(gateway, "one")).toBe(1);
     await gateway.stop();
-    setUpdatedAt(boundary - 60_000);
+    // A person's message is recorded as the session's last interaction.
+    expect(Date.now() - readIndex(stateDir)["agent:main:notes"].lastInteractionAt).toBeLessThan(60_000);
+    backdate(boundary - 60_000);
     gateway = servers.keep(await start({ atHour: thisHour }));
     expect(await send(gateway, "two")).toBe(1);
 
     // Daily at the next hour (its last boundary was almost a day ago) with idleMinutes 60: two
-    // hours of silence start the session over.
+    // hours without a person's message start the session over, though a runtime turn (a
+    // heartbeat) wrote to it five minutes ago.
     await gateway.stop();
-    setUpdatedAt(Date.now() - 2 * 60 * 60_000);
+    backdate(Date.now() - 2 * 60 * 60_000, Date.now() - 2 * 60 * 60_000, Date.now() - 5 * 60_000);
     const reset = { mode: "daily", atHour: (thisHour + 1) % 24, idleMinutes: 60 };
     gateway = servers.keep(await start(reset));
     expect(await send(gateway, "three")).toBe(1);
@@ -60,7 +64,7 @@ describe("session.reset rules", { timeout: 120_000 }, () => {
 
     // OpenClaw's older `session.idleMinutes` is read as `session.reset.idleMinutes` (an idle reset), with a warning.
     await gateway.stop();
-    setUpdatedAt(Date.now() - 2 * 60 * 60_000);
+    backdate(Date.now() - 2 * 60 * 60_000);
     gateway = servers.keep(await startWith({ idleMinutes: 60 }));
     expect(gateway.output()).toContain("session.idleMinutes is the older spelling of session.reset.idleMinutes");
     expect(await send(gateway, "five")).toBe(1);
