@@ -128,5 +128,12 @@ describe("memory end to end", () => {
     await runTurn("memory-reader", "and again");
     const next = chatRequests()[before + 1]!.body as { messages: { role: string; content: string }[] };
     expect(next.messages[0]!.content).not.toContain("## Recent daily notes");
+
+    // sessions.reset starts the session over as /new does: its first turn is offered the notes too.
+    expect((await sock.request("sessions.reset", { key: "memory-reader" })).ok).toBe(true);
+    server.enqueue({ text: "Reset." });
+    await runTurn("memory-reader", "after the operator reset");
+    const afterReset = chatRequests()[before + 2]!.body as { messages: { role: string; content: string }[] };
+    expect(afterReset.messages[0]!.content).toContain("## Recent daily notes");
   }, 60_000);
 });
