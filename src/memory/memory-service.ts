@@ -81,7 +81,7 @@ export class MemoryService {
     return index.status();
   }
 
-  /** `openclaw memory index`, `memory.index`: every change is indexed now, transcripts below their threshold too. */
+  /** `openclaw memory index`: every change is indexed now, transcripts below their threshold too. */
   async sync(agentId: string, options: { force?: boolean; onProgress?: (progress: SyncProgress) => void } = {}): Promise<SyncReport> {
     const { index } = await this.indexFor(agentId);
     return index.sync({ ...options, allSessionChanges: true });
