@@ -18,6 +18,10 @@ const slackPlugin: ChannelPlugin = {
   botToken(config, env, accountId) {
     return readSlackSettings(config, env, accountId).botToken;
   },
+  eventStreamToken(config, env, accountId) {
+    const settings = readSlackSettings(config, env, accountId);
+    return settings.mode === "socket" ? settings.appToken : undefined;
+  },
   createAccount(context, env) {
     const settings = readSlackSettings(context.config, env, context.accountId);
     return new SlackAccount(context, settings, findSettingsProblems(settings));

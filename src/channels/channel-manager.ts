@@ -35,7 +35,7 @@ import { resolveAgentRoute, type Binding } from "./routing/resolve-agent-route.j
 import { peerSessionKey } from "./routing/peer-session-key.js";
 import { InboundMediaStore } from "./inbound/media-store.js";
 import { ACCOUNT_STOP_WAIT_MS } from "./account-stop-wait.js";
-import { duplicateBotProblems } from "./config/duplicate-bots.js";
+import { duplicateBotProblems, duplicateEventStreamProblems } from "./config/duplicate-bots.js";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -206,8 +206,10 @@ export class ChannelManager {
   /**
    * The accounts the config describes, as every start and reload runs them: an account whose
    * resolved bot token (its plugin's botToken) an earlier account already has gets the problem
-   * duplicateBotProblems words, so it is not started. A plugin that fails to load is left to
-   * startAccount, which reports it.
+   * duplicateBotProblems words, and then one whose event connection's credential (its plugin's
+   * eventStreamToken, Slack's Socket Mode appToken) an earlier account already opens gets the one
+   * duplicateEventStreamProblems words, so neither is started. An account its plugin's config
+   * check refuses holds neither. A plugin that fails to load is left to startAccount, which reports it.
    */
   private async planAccounts(config: OpenClawConfig): Promise<ChannelAccountConfig[]> {
     const specs = CHANNEL_IDS.flatMap((channel) => resolveChannelAccounts(config, channel, this.deps.env));
@@ -216,11 +218,24 @@ export class ChannelManager {
       const plugin = await this.deps.loadPlugin(channel).catch(() => undefined);
       if (plugin) plugins.set(channel, plugin);
     }
-    const problems = duplicateBotProblems(config, specs, (spec) => plugins.get(spec.channel)?.botToken(spec.config, this.deps.env, spec.accountId));
-    return specs.map((spec) => {
-      const problem = problems.get(key(spec.channel, spec.accountId));
-      return problem ? { ...spec, problem } : spec;
-    });
+    const { env } = this.deps;
+    const startable = (spec: ChannelAccountConfig) => {
+      const plugin = plugins.get(spec.channel);
+      return plugin && plugin.checkAccountConfig(spec.config, env, spec.accountId).length === 0 ? plugin : undefined;
+    };
+    const withProblems = (list: ChannelAccountConfig[], problems: Map<string, string>) =>
+      list.map((spec) => {
+        const problem = problems.get(key(spec.channel, spec.accountId));
+        return problem ? { ...spec, problem } : spec;
+      });
+    const planned = withProblems(
+      specs,
+      duplicateBotProblems(config, specs, (spec) => startable(spec)?.botToken(spec.config, env, spec.accountId)),
+    );
+    return withProblems(
+      planned,
+      duplicateEventStreamProblems(config, planned, (spec) => startable(spec)?.eventStreamToken?.(spec.config, env, spec.accountId)),
+    );
   }
 
   private async stopChangedAccount(current: ManagedAccount): Promise<void> {

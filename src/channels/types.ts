@@ -254,6 +254,14 @@ export interface ChannelPlugin {
    * The channel manager only compares it, so no two accounts run one bot; it is never shown.
    */
   botToken(config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, accountId: string): string | undefined;
+  /**
+   * The credential this account opens its event connection with, where the platform hands each
+   * event of that credential to one of the connections opened with it (Slack Socket Mode's app
+   * token), resolved as its start resolves it; undefined when the account opens no such
+   * connection. The channel manager only compares it, so no two accounts split one stream of
+   * events; it is never shown. Absent where the platform has no such credential.
+   */
+  eventStreamToken?(config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, accountId: string): string | undefined;
   createAccount(context: ChannelAccountContext, env: NodeJS.ProcessEnv): ChannelAccount;
 }
 

@@ -110,6 +110,8 @@ export type FakeSlackFailure = { error: "ratelimited"; retryAfter: number } | { 
 
 export interface FakeSlackOptions {
   botToken?: string;
+  /** More bot tokens of the same app (its installs in other workspaces), accepted wherever `botToken` is. */
+  otherBotTokens?: string[];
   appToken?: string;
   botUserId?: string;
   teamId?: string;
@@ -135,6 +137,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const botUserId = options.botUserId ?? "U0FAKEBOT";
   const teamId = options.teamId ?? "T0FAKE";
   const botId = "B0FAKEBOT";
+  const botTokens = new Set([botToken, ...(options.otherBotTokens ?? [])]);
 
   const acks = new Map<string, number>();
   const posted: FakeSlack["posted"] = [];
@@ -331,9 +334,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
 
     const token = bearerToken(req.headers.authorization) ?? (typeof bodyToken === "string" ? bodyToken : undefined);
-    const expected = method === "apps.connections.open" ? appToken : BOT_METHODS.has(method) ? botToken : undefined;
+    const expected = method === "apps.connections.open" ? new Set([appToken]) : BOT_METHODS.has(method) ? botTokens : undefined;
     if (!token) sendJson(res, 200, { ok: false, error: "not_authed" });
-    else if (expected !== undefined && token !== expected) sendJson(res, 200, { ok: false, error: "invalid_auth" });
+    else if (expected !== undefined && !expected.has(token)) sendJson(res, 200, { ok: false, error: "invalid_auth" });
     else sendJson(res, 200, answer(method, body, port));
   };
 
