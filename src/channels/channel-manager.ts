@@ -9,7 +9,7 @@ import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import type { TranscriptMessage } from "../agents/types.js";
 import { PairingStore, type PairingRequest } from "./access/pairing-store.js";
-import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, type ChannelAccountConfig, type ChannelId } from "./config/channel-accounts.js";
+import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, unnamedAccountFix, type ChannelAccountConfig, type ChannelId } from "./config/channel-accounts.js";
 import { InboundDispatcher, type InboundDispatchDeps } from "./dispatch/inbound-dispatcher.js";
 import { InboundDedupeCache } from "./inbound/dedupe-cache.js";
 import { HandedOver } from "./inbound/handed-over.js";
@@ -251,11 +251,23 @@ export class ChannelManager {
     if (!spec.enabled) return { state: "gone", reason: `${named} is disabled (set enabled: true under channels.${channel} to send through it)` };
     const record = this.accounts.get(key(channel, accountId));
     if (record?.state === "created" && record.started) return { state: "running", account: record.account, limits: record.limits };
-    if (record?.state === "idle" && record.problems.length > 0) return { state: "gone", reason: `${named} cannot start: ${record.problems.join("; ")}` };
+    const refused = this.refusal(channel, accountId);
+    if (refused) return { state: "gone", reason: refused };
     if (record?.state === "created" && record.startError !== undefined) {
       return { state: "gone", reason: `${named} failed to start: ${record.startError} (fix channels.${channel}; the account restarts when its config changes)` };
     }
     return { state: "down", limits: record?.limits ?? { textChunkLimit: 4000 } };
+  }
+
+  /**
+   * Why an account does not run and will not until the config changes, when its start was refused
+   * (a problem of its plan, such as another account's bot token, or of its plugin's config check),
+   * or undefined: it runs, is starting, or was never planned.
+   */
+  refusal(channel: string, accountId: string): string | undefined {
+    const record = this.accounts.get(key(channel, accountId));
+    if (record?.state !== "idle" || record.problems.length === 0) return undefined;
+    return `channel ${channel} account ${accountId} cannot start: ${record.problems.join("; ")}`;
   }
 
   /** A route a plugin registered on the gateway port (Slack Events, Telegram webhook). */
@@ -308,7 +320,7 @@ export class ChannelManager {
     const channel = this.pickChannel(params.channel);
     const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
     const available = await this.delivery.whenAccountRuns(channel, accountId, wait);
-    if (available.state === "gone") throw new ChannelSendRefused(available.reason);
+    if (available.state === "gone") throw this.refusedSend(channel, params.accountId, available.reason);
     const target = await available.account.resolveTarget(params.to);
     const threadId = params.threadId ?? target.threadId;
     return { channel, accountId, chatId: target.chatId, ...(threadId ? { threadId } : {}) };
@@ -325,7 +337,7 @@ export class ChannelManager {
     const config = this.deps.config();
     const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(config, channel) ?? "default";
     const available = await this.delivery.whenAccountRuns(channel, accountId, "interactive");
-    if (available.state === "gone") throw new ChannelSendRefused(available.reason);
+    if (available.state === "gone") throw this.refusedSend(channel, params.accountId, available.reason);
     if (!available.account.sessionPeer) throw new ChannelSendRefused(`${channel} cannot tell which chat session a target belongs to: name the session with sessionKey`);
     const peer = await available.account.sessionPeer(params.to);
     const threadId = params.threadId ?? peer.threadId;
@@ -338,6 +350,11 @@ export class ChannelManager {
       ).agentId
     ).toLowerCase();
     return peerSessionKey(config, { agentId, channel, accountId, chatType: peer.chatType, peerId: peer.peerId, ...(threadId ? { threadId } : {}) });
+  }
+
+  /** A send refused because its account does not run; when the caller named no account, it also says which rule chose it. */
+  private refusedSend(channel: ChannelId, named: string | undefined, reason: string): ChannelSendRefused {
+    return new ChannelSendRefused(named ? reason : `${reason}; ${unnamedAccountFix(this.deps.config(), channel)}`);
   }
 
   /** One file, posted at once (not through the delivery ledger: an upload is not replayed after a crash). */

@@ -1,6 +1,6 @@
 import { CronToolRefusal, type CronToolAction, type CronToolHost } from "../agents/types.js";
 import type { ChannelManager } from "../channels/channel-manager.js";
-import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts } from "../channels/config/channel-accounts.js";
+import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, unnamedAccountFix } from "../channels/config/channel-accounts.js";
 import type { OpenClawConfig } from "../config/index.js";
 import { CronNotFoundError, CronUnavailableError, JobInputError, type CronService } from "../cron/cron-service.js";
 import type { CronJobInput, CronJobPatch } from "../cron/job-input.js";
@@ -29,8 +29,14 @@ export function createCronChannelPort(deps: { channels: () => ChannelManager | u
           permanent: true,
           field: "accountId",
         };
-      if (!account.enabled) return { ok: false, reason: `channel ${route.channel} account ${account.accountId} is disabled (enabled: false)`, permanent: true, field: "accountId" };
-      return { ok: true };
+      // A disabled account, or one the running gateway refused to start (another account's token, a
+      // missing one), stays down until the config changes.
+      const down = !account.enabled
+        ? `channel ${route.channel} account ${account.accountId} is disabled (enabled: false)`
+        : deps.channels()?.refusal(route.channel, account.accountId);
+      if (!down) return { ok: true };
+      const reason = route.accountId ? down : `${down}; ${unnamedAccountFix(deps.config(), route.channel)}`;
+      return { ok: false, reason, permanent: true, field: "accountId" };
     },
     async send(route, text, idempotencyKey) {
       const channels = deps.channels();

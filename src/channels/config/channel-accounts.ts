@@ -54,6 +54,16 @@ export function defaultAccountId(config: OpenClawConfig, channel: ChannelId): st
   return accounts.find((a) => a.accountId === "default")?.accountId ?? accounts[0]?.accountId;
 }
 
+/**
+ * For a send that named no account and met a default account that cannot run: which rule chose
+ * that account, and how to choose another.
+ */
+export function unnamedAccountFix(config: OpenClawConfig, channel: ChannelId): string {
+  const configured = (config.channels?.[channel] as { defaultAccount?: string } | undefined)?.defaultAccount !== undefined;
+  const chosen = configured ? `channels.${channel}.defaultAccount names it` : `it is the channel's default account (channels.${channel}.defaultAccount is not set)`;
+  return `no account was named and ${chosen}: name an account that runs (accountId), or set channels.${channel}.defaultAccount to one`;
+}
+
 export function isChannelId(value: string): value is ChannelId {
   return (CHANNEL_IDS as readonly string[]).includes(value);
 }
