@@ -280,7 +280,9 @@ export class ChannelManager {
    * else `channels.<c>.name` (an account inherits the channel block's keys).
    */
   accountStatuses(): (ChannelAccountStatus & { channel: string; name?: string; enabled: boolean; configured: boolean; dmPolicy: string; problems: string[] })[] {
-    return [...this.accounts.values()].map((a) => ({
+    // By account id, as the config lists them, whatever order starts and reloads added them in.
+    const accounts = [...this.accounts.values()].sort((a, b) => a.accountId.localeCompare(b.accountId));
+    return accounts.map((a) => ({
       ...a.status,
       channel: a.channel,
       ...(typeof a.config.name === "string" && a.config.name !== "" ? { name: a.config.name } : {}),
@@ -291,7 +293,7 @@ export class ChannelManager {
     }));
   }
 
-  /** The account a channel uses when none is named: `channels.<c>.defaultAccount`, else `default`, else the first. */
+  /** The account a channel uses when none is named: `channels.<c>.defaultAccount`, else `default`, else the first by id. */
   defaultAccountId(channel: ChannelId): string | undefined {
     return defaultAccountId(this.deps.config(), channel);
   }

@@ -28,16 +28,17 @@ export function hasTopLevelAccount(channel: string, block: Record<string, unknow
 }
 
 /**
- * A channel block's account ids, lower-cased, as the gateway runs them: without `accounts` the
- * block is the one `default` account; with them, each `accounts` key, and `default` first when the
- * block's top level holds its own credentials (hasTopLevelAccount) and no `accounts.default`
- * exists. The named accounts still inherit the top-level keys they do not set.
+ * A channel block's account ids, lower-cased, as the gateway runs them, sorted by id
+ * (`localeCompare`, as OpenClaw lists them; the order decides the "first account" a send falls
+ * back to): without `accounts` the block is the one `default` account; with them, each `accounts`
+ * key, and `default` too when the block's top level holds its own credentials (hasTopLevelAccount)
+ * and no `accounts.default` exists. The named accounts still inherit the top-level keys they do not set.
  */
 export function channelAccountIds(channel: string, block: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): string[] {
   const named = isPlainObject(block.accounts) ? Object.keys(block.accounts).map((id) => id.toLowerCase()) : [];
   if (named.length === 0) return ["default"];
-  if (named.includes("default") || !hasTopLevelAccount(channel, block, env)) return named;
-  return ["default", ...named];
+  const ids = named.includes("default") || !hasTopLevelAccount(channel, block, env) ? named : ["default", ...named];
+  return ids.sort((a, b) => a.localeCompare(b));
 }
 
 /** The keys that give a channel account its own bot: an account without any inherits the block's. */
@@ -46,7 +47,7 @@ const CREDENTIAL_KEYS: Record<string, string[]> = { telegram: ["botToken", "toke
 /**
  * The accounts that would connect the block's top-level bot a second time, each with why: all
  * those that set none of the channel's credential keys inherit the top-level one (the `default`
- * account in the block's place among them), and only `default`, else the first in `ids`, runs it.
+ * account in the block's place among them), and only `default`, else the first in `ids` (by id), runs it.
  */
 export function sharedBotProblems(channel: string, block: Record<string, unknown>, ids: string[], own: ReadonlyMap<string, Record<string, unknown>>): Map<string, string> {
   const problems = new Map<string, string>();

@@ -39,8 +39,8 @@ describe("two accounts with the same bot token", () => {
     const env = { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port) };
     const status = JSON.parse((await runCli(["channels", "status", "--json"], env)).output);
     expect(status.channelAccounts.telegram).toEqual([
-      expect.objectContaining({ accountId: "work", running: false, problems: [DUPLICATE] }),
       expect.objectContaining({ accountId: "alpha", running: true, problems: [] }),
+      expect.objectContaining({ accountId: "work", running: false, problems: [DUPLICATE] }),
     ]);
     expect(JSON.stringify(status)).not.toContain(String(botToken));
     expect(gw.output()).not.toContain(String(botToken));

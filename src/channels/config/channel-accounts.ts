@@ -46,7 +46,7 @@ export function resolveChannelAccounts(config: OpenClawConfig, channel: ChannelI
   });
 }
 
-/** `channels.<c>.defaultAccount`, else `default` when it exists, else the first account. */
+/** `channels.<c>.defaultAccount`, else `default` when it exists, else the first account by id (as OpenClaw resolves it). */
 export function defaultAccountId(config: OpenClawConfig, channel: ChannelId): string | undefined {
   const accounts = resolveChannelAccounts(config, channel);
   const named = (config.channels?.[channel] as { defaultAccount?: string } | undefined)?.defaultAccount?.toLowerCase();

@@ -26,8 +26,8 @@ describe("channel accounts from config", () => {
     );
     const accounts = resolveChannelAccounts(config, "slack");
     expect(accounts.map((a) => [a.accountId, a.enabled, a.config.allowFrom, a.config.dmPolicy])).toEqual([
-      ["work", true, ["U2"], "allowlist"],
       ["home", false, ["U1"], "allowlist"],
+      ["work", true, ["U2"], "allowlist"],
     ]);
     expect(defaultAccountId(config, "slack")).toBe("work");
   });
@@ -42,7 +42,7 @@ describe("channel accounts from config", () => {
     expect(anyChannelConfigured(validateConfig({ channels: { slack: { botToken: "xoxb-1" } } }, {}).config)).toBe(true);
   });
 
-  it("a top-level token beside accounts is the default account too, first; the named accounts still inherit the rest", () => {
+  it("a top-level token beside accounts is the default account too; the named accounts still inherit the rest", () => {
     const { config, warnings } = validateConfig({ channels: { telegram: { botToken: "1:top", dmPolicy: "open", accounts: { work: { botToken: "2:work" } } } } }, {});
     expect(warnings).toEqual([]);
     expect(resolveChannelAccounts(config, "telegram", {})).toEqual([
@@ -75,17 +75,41 @@ describe("channel accounts from config", () => {
     const work = 'channels.telegram.accounts.work sets no botToken or tokenFile, so it would run the same bot as the account "default" (the top-level botToken or tokenFile)';
     expect(accounts({ telegram: { botToken: "1:top", accounts: { work: { dmPolicy: "open" }, home: { tokenFile: "/run/home" } } } })).toEqual([
       ["default", undefined],
-      ["work", `${work}; give it its own botToken or tokenFile`],
       ["home", undefined],
+      ["work", `${work}; give it its own botToken or tokenFile`],
     ]);
     expect(accounts({ telegram: { botToken: "1:top", accounts: { work: {}, default: {} } } })).toEqual([
-      ["work", `${work}; give it its own botToken or tokenFile`],
       ["default", undefined],
+      ["work", `${work}; give it its own botToken or tokenFile`],
     ]);
-    expect(accounts({ telegram: { botToken: "1:top", accounts: { work: {}, home: {} } } })[2]).toEqual(["home", expect.stringContaining('as the account "default"')]);
+    expect(accounts({ telegram: { botToken: "1:top", accounts: { work: {}, home: {} } } })[1]).toEqual(["home", expect.stringContaining('as the account "default"')]);
     expect(accounts({ telegram: { accounts: { work: {}, home: {} } } })).toEqual([
-      ["work", undefined],
       ["home", undefined],
+      ["work", undefined],
+    ]);
+  });
+
+  it("accounts are listed by id, as OpenClaw sorts them; the first by id is the fallback default and the owner of an inherited bot", () => {
+    const listed = (telegram: Record<string, unknown>) => {
+      const { config } = validateConfig({ channels: { telegram } }, {});
+      return { ids: resolveChannelAccounts(config, "telegram", {}).map((a) => [a.accountId, a.problem]), fallback: defaultAccountId(config, "telegram") };
+    };
+    expect(listed({ accounts: { zeta: { botToken: "1:z" }, Alpha: { botToken: "2:a" } } })).toEqual({
+      ids: [
+        ["alpha", undefined],
+        ["zeta", undefined],
+      ],
+      fallback: "alpha",
+    });
+    expect(listed({ botToken: "1:top", accounts: { zeta: { botToken: "2:z" }, alpha: { botToken: "3:a" } } }).ids.map(([id]) => id)).toEqual(["alpha", "default", "zeta"]);
+    expect(listed({ botToken: "1:top", accounts: { zeta: { botToken: "2:z" }, alpha: { botToken: "3:a" } } }).fallback).toBe("default");
+    expect(listed({ botToken: "1:top", accounts: { default: { botToken: "2:d" }, zeta: {}, beta: {} } }).ids).toEqual([
+      ["beta", undefined],
+      ["default", undefined],
+      [
+        "zeta",
+        'channels.telegram.accounts.zeta sets no botToken or tokenFile, so it would run the same bot as the account "beta" (the top-level botToken or tokenFile); give it its own botToken or tokenFile',
+      ],
     ]);
   });
 
