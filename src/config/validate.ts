@@ -14,6 +14,7 @@ import { hookMappingWarnings } from "./hook-mapping-checks.js";
 import { bindingWarnings } from "./binding-warnings.js";
 import { dependentKeyWarnings } from "./dependent-key-warnings.js";
 import { chatKeyWarnings } from "./chat-key-warnings.js";
+import { defaultAccountWarnings } from "./default-account-warnings.js";
 
 /**
  * Parsed file contents → runnable config. Order matters: unknown keys are dropped first (so
@@ -40,6 +41,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...chatKeyWarnings(typed.channels),
     ...dependentKeyWarnings(typed),
     ...bindingWarnings(typed),
+    ...defaultAccountWarnings(typed, env),
     ...hookMappingWarnings(typed),
   );
 
