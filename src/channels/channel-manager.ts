@@ -359,12 +359,19 @@ export class ChannelManager {
     return new ChannelSendRefused(named ? reason : `${reason}; ${unnamedAccountFix(this.deps.config(), channel)}`);
   }
 
-  /** One file, posted at once (not through the delivery ledger: an upload is not replayed after a crash). */
+  /**
+   * One file, posted at once (not through the delivery ledger: an upload is not replayed after a
+   * crash). An account that is not running is not waited for; one that will not run says why.
+   */
   private async sendFile(params: { channel?: string; accountId?: string; to: string; threadId?: string; file: OutboundFile }): Promise<ChannelMessageResult> {
     const channel = this.pickChannel(params.channel);
     const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
     const running = this.accounts.get(key(channel, accountId));
-    if (!running?.started) throw new ChannelSendRefused(`channel ${channel} account ${accountId} is not running`);
+    if (!running?.started) {
+      const available = this.availability(channel, accountId);
+      if (available.state === "gone") throw this.refusedSend(channel, params.accountId, available.reason);
+      throw new ChannelSendRefused(`channel ${channel} account ${accountId} is not running`);
+    }
     const target = await running.account.resolveTarget(params.to);
     const threadId = params.threadId ?? target.threadId;
     const sent = await running.account.sendFile({ chatId: target.chatId, ...(threadId ? { threadId } : {}) }, params.file);

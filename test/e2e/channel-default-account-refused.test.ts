@@ -50,6 +50,33 @@ describe("a default account the gateway refused", () => {
     }
   });
 
+  it("fails the message tool's file send that names no account at once, with the same words", { timeout: 30_000 }, async () => {
+    const bot = await servers.startTelegram();
+    const { botToken, ...shared } = telegramChannelConfig(bot, { allowFrom: [String(OWNER)] });
+    const stateDir = makeTempDir();
+    fs.mkdirSync(path.join(stateDir, "workspace"), { recursive: true });
+    fs.writeFileSync(path.join(stateDir, "workspace", "notes.txt"), "meeting notes");
+    const telegram = { ...shared, defaultAccount: "work", accounts: { work: { botToken }, alpha: { botToken } } };
+    const gw = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { channels: { telegram } }) } }));
+    await gw.waitForOutput(/channel account not started/, 10_000);
+    servers.model.enqueue(
+      { toolCalls: [{ name: "message", arguments: { message: "the notes", file: "notes.txt", channel: "telegram", to: String(OWNER) } }] },
+      { text: "could not" },
+    );
+    const { sock } = await openOperator(gw.url, gw.token);
+    try {
+      const accepted = await sock.request("agent", { message: "send the notes", idempotencyKey: "file-1" });
+      expect(accepted.ok, JSON.stringify(accepted.error)).toBe(true);
+      await sock.request("agent.wait", { runId: accepted.payload.runId, timeoutMs: 15_000 }, 20_000);
+    } finally {
+      sock.close();
+    }
+    const messages = (chatRequests(servers.model).at(-1)!.body as { messages: { role: string; content: string }[] }).messages;
+    const toolResult = JSON.parse(messages.find((m) => m.role === "tool")!.content);
+    expect(toolResult).toMatchObject({ error: "CHANNEL_SEND_FAILED", message: REFUSED });
+    expect(bot.uploads).toEqual([]);
+  });
+
   it("refuses a cron job announced there, and a job added before the refusal fails its run without a model turn", { timeout: 60_000 }, async () => {
     const bot = await servers.startTelegram();
     servers.model.setResponder(() => ({ text: "report" }));
