@@ -367,7 +367,7 @@ export const TOOL_ERRORS = {
   ),
   acpEmbeddedOnlyOptions: coded(
     "INVALID_ARGUMENT",
-    (names: string) => `${names} cannot be used with runtime "acp" (the ACP agent chooses its own model, and its turns are limited by plugins.entries.acpx.config.timeoutSeconds).`,
+    (names: string) => `${names} cannot be used with runtime "acp" (the ACP agent chooses its own model, and its turns are limited by agents.defaults.subagents.runTimeoutSeconds).`,
     (names) => `Leave ${names} out.`,
   ),
   acpDisabled: coded("ACP_DISABLED", "ACP agents are disabled on this gateway.", "Set acp.enabled: true and configure an agent under acp.agents (see docs/acp.md)."),

@@ -13,6 +13,8 @@ export interface AcpBoundChatsDeps {
   settings: () => AcpSettings;
   /** The directory a binding without `acp.cwd` works in (the default agent's workspace). */
   defaultCwd: () => string;
+  /** How long one bound turn may run: the agent run budget, `agents.defaults.timeoutSeconds` (0 = no limit). */
+  turnTimeoutSeconds: () => number;
   /** Exactly-once text delivery to a chat (the delivery ledger's `queueText`). */
   deliver: (id: string, target: DeliveryTarget, text: string) => Promise<void>;
   /** Shows "typing…" in the chat until the returned stop is called. */
@@ -110,7 +112,13 @@ export class AcpBoundChats {
       this.chats.delete(sessionKey);
       this.chats.set(sessionKey, target);
       if (this.chats.size > 1_000) this.chats.delete(this.chats.keys().next().value!);
-      const result = await this.deps.manager.runTurn({ sessionKey, text: message.text, mode: "prompt" });
+      const seconds = this.deps.turnTimeoutSeconds();
+      const result = await this.deps.manager.runTurn({
+        sessionKey,
+        text: message.text,
+        mode: "prompt",
+        ...(seconds > 0 ? { timeout: { seconds, setting: "agents.defaults.timeoutSeconds" } } : {}),
+      });
       reply = result.ok ? result.text.trim() || `(ACP agent \`${agent}\` finished without a reply.)` : `⚠️ ACP agent \`${agent}\`: ${result.error?.message ?? "the turn failed"}`;
     } catch (err) {
       reply = `⚠️ ACP agent \`${agent}\`: ${(err as Error).message}`;

@@ -57,7 +57,7 @@ export interface ChannelManagerDeps {
   focusTarget?: InboundDispatchDeps["focusTarget"];
   acpThreadFollowUp?: InboundDispatchDeps["acpThreadFollowUp"];
   /** The ACP control plane, for chats bound to an ACP agent (`bindings[]` of `type: "acp"`). */
-  acp?: Pick<AcpBoundChatsDeps, "manager" | "settings" | "defaultCwd">;
+  acp?: Pick<AcpBoundChatsDeps, "manager" | "settings" | "defaultCwd" | "turnTimeoutSeconds">;
   /** Internal hooks hear `message:received` and `message:sent` (docs/automation.md#internal-hooks). */
   hooks?: InternalHookSink;
 }

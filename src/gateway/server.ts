@@ -595,6 +595,7 @@ export class GatewayServer {
               const config = this.opts.loadedConfig().config;
               return resolveWorkspaceDir(config, defaultAgentId(config), this.opts.stateDir, process.env);
             },
+            turnTimeoutSeconds: () => this.opts.loadedConfig().config.agents.defaults.timeoutSeconds,
           },
         });
         await this.channels.start();

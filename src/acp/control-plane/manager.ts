@@ -11,6 +11,7 @@ import {
   type AcpRuntimeHandle,
   type AcpRuntimePromptMode,
   type AcpRuntimeSessionMode,
+  type AcpTurnTimeout,
   type AcpTurnUsage,
 } from "../runtime/types.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
@@ -55,6 +56,8 @@ export interface AcpRunTurnInput {
   mode: AcpRuntimePromptMode;
   onEvent?: (event: AcpRuntimeEvent) => void;
   signal?: AbortSignal;
+  /** The turn's own limit (a child's run timeout, a bound chat's run budget); start-up has acpx timeoutSeconds. */
+  timeout?: AcpTurnTimeout;
 }
 
 export interface AcpTurnResult {
@@ -220,7 +223,14 @@ export class AcpSessionManager {
       await this.records.writtenThrough(this.pidWrites.get(record.sessionKey) ?? 0);
       let text = "";
       let ending: AcpRuntimeEvent | undefined;
-      for await (const event of this.runtime.runTurn({ handle, text: input.text, mode: input.mode, requestId: randomUUID(), signal: controller.signal })) {
+      for await (const event of this.runtime.runTurn({
+        handle,
+        text: input.text,
+        mode: input.mode,
+        requestId: randomUUID(),
+        signal: controller.signal,
+        ...(input.timeout ? { timeout: input.timeout } : {}),
+      })) {
         if (event.type === "text_delta" && event.stream !== "thought") text += event.text;
         if (event.type === "done" || event.type === "error") ending = event;
         try {

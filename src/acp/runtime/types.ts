@@ -66,6 +66,14 @@ export interface AcpRuntimeTurnInput {
   mode: AcpRuntimePromptMode;
   requestId: string;
   signal?: AbortSignal;
+  /** How long the turn may run, and the setting that says so; none when left out or 0. */
+  timeout?: AcpTurnTimeout;
+}
+
+export interface AcpTurnTimeout {
+  seconds: number;
+  /** The config key named when the turn is cut short. */
+  setting: string;
 }
 
 export interface AcpRuntimeCapabilities {

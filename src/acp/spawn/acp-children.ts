@@ -52,7 +52,7 @@ export class AcpChildren implements AcpChildPort {
     }
   }
 
-  run(input: { sessionKey: string; text: string; mode: "prompt" | "steer"; streamToParent?: string }): AcpChildRun {
+  run(input: { sessionKey: string; text: string; mode: "prompt" | "steer"; streamToParent?: string; timeoutSeconds?: number }): AcpChildRun {
     const { relayProgress } = this.deps;
     const relay =
       input.streamToParent && relayProgress ? new ProgressRelay(this.deps.settings().stream, (text) => relayProgress(input.streamToParent!, input.sessionKey, text)) : undefined;
@@ -66,7 +66,13 @@ export class AcpChildren implements AcpChildPort {
           }
         : undefined;
     const done = this.deps.manager
-      .runTurn({ sessionKey: input.sessionKey, text, mode: input.mode, ...(onEvent ? { onEvent } : {}) })
+      .runTurn({
+        sessionKey: input.sessionKey,
+        text,
+        mode: input.mode,
+        ...(onEvent ? { onEvent } : {}),
+        ...(input.timeoutSeconds ? { timeout: { seconds: input.timeoutSeconds, setting: "agents.defaults.subagents.runTimeoutSeconds" } } : {}),
+      })
       // Its progress is out before its result is announced.
       .then(async (result) => {
         await relay?.flush();

@@ -21,6 +21,7 @@ import { mapSessionUpdate } from "./update-mapper.js";
 /** How long an agent gets to stop after session/cancel before its process group is killed. */
 export const CANCEL_GRACE_MS = 3_000;
 const DOCTOR_TIMEOUT_MS = 15_000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface StdioRuntimeDeps {
   settings: () => AcpSettings;
@@ -136,7 +137,8 @@ export class StdioAcpRuntime implements AcpRuntime {
   private async drive(live: LiveSession, turn: Turn, input: AcpRuntimeTurnInput): Promise<void> {
     const { agent, handle } = live;
     const name = `ACP agent \`${handle.agent}\``;
-    const timeoutMs = this.deps.settings().timeoutSeconds * 1000;
+    // The turn's own limit; acpx timeoutSeconds bounds start-up only, as in OpenClaw.
+    const timeoutMs = (input.timeout?.seconds ?? 0) * 1000;
     const prompt = agent.connection.agent.request("session/prompt", { sessionId: handle.backendSessionId, prompt: [{ type: "text", text: input.text }] });
     prompt.catch(() => {});
     type Ending =
@@ -151,7 +153,10 @@ export class StdioAcpRuntime implements AcpRuntime {
     );
     const exited = agent.process.exited.then((exit): Ending => ({ kind: "exited", message: `${name} ${agent.process.describeExit(exit)} in the middle of a turn.` }));
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<Ending>((resolve) => (timer = setTimeout(() => resolve({ kind: "timeout" }), timeoutMs)));
+    const timedOut = new Promise<Ending>((resolve) => {
+      // No limit at 0, nor past the longest wait one timer holds (about 24.8 days).
+      if (timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS) timer = setTimeout(() => resolve({ kind: "timeout" }), timeoutMs);
+    });
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<Ending>((resolve) => {
       if (input.signal?.aborted) return resolve({ kind: "aborted" });
@@ -187,7 +192,7 @@ export class StdioAcpRuntime implements AcpRuntime {
       return turn.queue.push({
         type: "error",
         code: "ACP_TIMEOUT",
-        message: `${name} did not finish the turn within ${Math.round(timeoutMs / 1000)} s (plugins.entries.acpx.config.timeoutSeconds); it was cancelled${stopped ? "" : " and its process killed"}.`,
+        message: `${name} did not finish the turn within ${Math.round(timeoutMs / 1000)} s (${input.timeout?.setting}); it was cancelled${stopped ? "" : " and its process killed"}.`,
         retryable: true,
       });
     }

@@ -8,8 +8,8 @@ import type { SpawnRefusal } from "./spawn-checks.js";
 export interface AcpChildPort {
   /** Checks the request and durably records the ACP session; nothing starts yet. */
   prepare(input: AcpChildPrepareInput): AcpChildPrepared | SpawnRefusal;
-  /** Runs one turn in the background (`steer` cancels the running one first). */
-  run(input: { sessionKey: string; text: string; mode: "prompt" | "steer"; streamToParent?: string }): AcpChildRun;
+  /** Runs one turn in the background (`steer` cancels the running one first), cut short after `timeoutSeconds` when given. */
+  run(input: { sessionKey: string; text: string; mode: "prompt" | "steer"; streamToParent?: string; timeoutSeconds?: number }): AcpChildRun;
   /** Cancels the running turn and ends the session and its process for good. */
   close(sessionKey: string, reason: string): void;
 }

@@ -72,6 +72,8 @@ export function prepareAcpSpawn(
     spawnMode,
     runtime: "acp",
     acp: { agent: prepared.agent, cwd: prepared.cwd, streamToParent: args.streamTo === "parent" },
+    // Each of its turns is limited like an embedded child's; acpx timeoutSeconds bounds only its start.
+    ...(settings.runTimeoutSeconds > 0 ? { runTimeoutSeconds: settings.runTimeoutSeconds } : {}),
     ...firstRoundFields(caller, args, runId, requesterDepth, deps.now),
   };
   return { record, task };

@@ -253,10 +253,7 @@ export class SubagentService {
     this.registry.add(record);
     await this.registry.whenDurable();
     if (record.thread) this.deps.threads!.bind(record.thread, record.childSessionKey, taskLabel(record));
-    this.trackAcpRun(
-      record,
-      this.deps.acp!.run({ sessionKey: record.childSessionKey, text: task, mode: "prompt", ...(record.acp!.streamToParent ? { streamToParent: record.requesterSessionKey } : {}) }),
-    );
+    this.trackAcpRun(record, this.deps.acp!.run({ sessionKey: record.childSessionKey, text: task, mode: "prompt", ...acpTurnOptions(record) }));
     return { status: "accepted", runId: record.runId, childSessionKey: record.childSessionKey, mode: record.spawnMode, runtime: "acp" };
   }
 
@@ -379,7 +376,7 @@ export class SubagentService {
     if (record.endedAt) return `This agent's session has ended (${record.outcome ?? "ended"}); start a new one from the chat.`;
     this.openRound(record);
     this.registry.changed();
-    this.trackAcpRun(record, this.deps.acp!.run({ sessionKey: childSessionKey, text, mode: "prompt" }));
+    this.trackAcpRun(record, this.deps.acp!.run({ sessionKey: childSessionKey, text, mode: "prompt", ...acpTurnOptions(record, false) }));
     return undefined;
   }
 
@@ -396,10 +393,7 @@ export class SubagentService {
     const restarted = (this.acpRunning.get(record.childSessionKey) ?? 0) > 0;
     this.openRound(record);
     this.registry.changed();
-    this.trackAcpRun(
-      record,
-      this.deps.acp!.run({ sessionKey: record.childSessionKey, text, mode: "steer", ...(record.acp?.streamToParent ? { streamToParent: record.requesterSessionKey } : {}) }),
-    );
+    this.trackAcpRun(record, this.deps.acp!.run({ sessionKey: record.childSessionKey, text, mode: "steer", ...acpTurnOptions(record) }));
     return { ok: true, restarted, settled: true };
   }
 
@@ -555,4 +549,12 @@ const NO_THREADS: SpawnRefusal = TOOL_ERRORS.noThreadChannels();
 
 function refused(refusal: SpawnRefusal): SteerOutcome {
   return { ok: false, refusal };
+}
+
+/** An ACP child's turn: its run timeout, and its progress relayed to the requester when it asked (never for thread messages). */
+function acpTurnOptions(record: SubagentRunRecord, relay = true): { streamToParent?: string; timeoutSeconds?: number } {
+  return {
+    ...(relay && record.acp?.streamToParent ? { streamToParent: record.requesterSessionKey } : {}),
+    ...(record.runTimeoutSeconds ? { timeoutSeconds: record.runTimeoutSeconds } : {}),
+  };
 }

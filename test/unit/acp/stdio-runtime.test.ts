@@ -32,9 +32,10 @@ function makeRuntime(agents: Record<string, string[]>, acpx: Record<string, unkn
   return { runtime, log, asked };
 }
 
-async function turn(rt: StdioAcpRuntime, handle: AcpRuntimeHandle, text: string, signal?: AbortSignal): Promise<AcpRuntimeEvent[]> {
+async function turn(rt: StdioAcpRuntime, handle: AcpRuntimeHandle, text: string, signal?: AbortSignal, timeoutSeconds?: number): Promise<AcpRuntimeEvent[]> {
   const events: AcpRuntimeEvent[] = [];
-  for await (const event of rt.runTurn({ handle, text, mode: "prompt", requestId: "r1", ...(signal ? { signal } : {}) })) events.push(event);
+  const timeout = timeoutSeconds ? { timeout: { seconds: timeoutSeconds, setting: "agents.defaults.subagents.runTimeoutSeconds" } } : {};
+  for await (const event of rt.runTurn({ handle, text, mode: "prompt", requestId: "r1", ...(signal ? { signal } : {}), ...timeout })) events.push(event);
   return events;
 }
 
@@ -163,17 +164,20 @@ describe("stdio ACP runtime", () => {
     expect((await turn(rt, handle, "again"))[0]).toMatchObject({ type: "error", code: "ACP_SESSION_STALE" });
   });
 
-  it("a prompt that never ends times out: session/cancel, then the process group is killed and reaped", async () => {
+  it("a prompt that never ends times out at the turn's own limit: session/cancel, then the process group is killed and reaped", async () => {
     const logFile = path.join(dir, "agent.log");
     const log = recordingLogger();
     const settings = fakeAcpSettings({ a: ["--log", logFile, "--ignore-stdin-end"] });
     runtime = new StdioAcpRuntime({ settings: () => settings, logger: log.logger });
     const rt = runtime;
     const handle = await rt.ensureSession({ sessionKey: "k", agent: "a", mode: "oneshot", cwd: dir });
-    // The turn reads the timeout when it starts (as after a config reload); start-up had the default.
-    settings.timeoutSeconds = 1;
-    const events = await turn(rt, handle, "#hang");
-    expect(events.at(-1)).toMatchObject({ type: "error", code: "ACP_TIMEOUT", message: expect.stringContaining("did not finish the turn within 1 s") });
+    // The turn's limit is its own (a child's run timeout), not acpx timeoutSeconds, which bounds start-up.
+    const events = await turn(rt, handle, "#hang", undefined, 1);
+    expect(events.at(-1)).toMatchObject({
+      type: "error",
+      code: "ACP_TIMEOUT",
+      message: expect.stringContaining("did not finish the turn within 1 s (agents.defaults.subagents.runTimeoutSeconds)"),
+    });
     const last = events.at(-1)!;
     expect(last.type === "error" ? last.message : "").toContain("its process killed");
     expect(logLines(logFile).some((l) => l.method === "session/cancel")).toBe(true);
