@@ -365,9 +365,15 @@ export const TOOL_ERRORS = {
     'sandbox "require" cannot be met: ACP agents run on the host, outside any sandbox.',
     'Spawn with runtime "subagent", or without sandbox "require" if the task is safe on the host.',
   ),
+  acpFromSandboxedSession: coded(
+    "SANDBOX_UNAVAILABLE",
+    (why: string) => `This session runs sandboxed (${why}); ACP agents run on the host, outside any sandbox.`,
+    'Spawn with runtime "subagent", or start the ACP agent from a session that is not sandboxed.',
+  ),
   acpEmbeddedOnlyOptions: coded(
     "INVALID_ARGUMENT",
-    (names: string) => `${names} cannot be used with runtime "acp" (the ACP agent chooses its own model, and its turns are limited by agents.defaults.subagents.runTimeoutSeconds).`,
+    (names: string) =>
+      `${names} cannot be used with runtime "acp" (the ACP agent chooses its own model, and its turns are limited by agents.defaults.subagents.runTimeoutSeconds).`,
     (names) => `Leave ${names} out.`,
   ),
   acpDisabled: coded("ACP_DISABLED", "ACP agents are disabled on this gateway.", "Set acp.enabled: true and configure an agent under acp.agents (see docs/acp.md)."),

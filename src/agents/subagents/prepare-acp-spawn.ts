@@ -8,11 +8,12 @@ import { firstRoundFields, isRefusal } from "./prepare-spawn.js";
 import { checkSpawn, type SpawnRefusal, spawnText } from "./spawn-checks.js";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { agentToAgentPolicy, resolveSubagentSettings } from "./subagent-config.js";
+import { decideSandbox } from "../sandbox/sandbox-settings.js";
 import type { SubagentRunRecord } from "./types.js";
 
 /**
  * Validates a `sessions_spawn` with `runtime: "acp"` and builds the child's record. ACP agents
- * run on the host, so a sandbox cannot be required; options that only mean something to the
+ * run on the host, so a sandbox cannot be required, nor a sandboxed session spawn one; options that only mean something to the
  * embedded runtime (model, thinking, attachments, a per-call timeout) are refused
  * rather than silently dropped. The ACP session is recorded (durably) by the port.
  */
@@ -23,6 +24,9 @@ export function prepareAcpSpawn(
 ): { record: SubagentRunRecord; task: string } | SpawnRefusal {
   if (!deps.acp) return TOOL_ERRORS.acpRuntimeUnavailable();
   if (args.sandbox === "require") return TOOL_ERRORS.acpSandboxRequired();
+  // A sandboxed session must not reach the host through an agent that runs there.
+  const sandbox = decideSandbox(deps.config, caller.agentId, caller.sessionKey);
+  if (sandbox.sandboxed) return TOOL_ERRORS.acpFromSandboxedSession(sandbox.reason);
   const unsupported = (["model", "thinking", "attachments", "runTimeoutSeconds", "attachMountPath"] as const).filter((k) => args[k] !== undefined);
   if (unsupported.length > 0) return TOOL_ERRORS.acpEmbeddedOnlyOptions(unsupported.join(", "));
   const text = spawnText(args);
