@@ -159,6 +159,33 @@ describe("sessions_spawn runtime acp", () => {
     });
   });
 
+  it("steering a running run-mode child cancels its turn and runs the new instructions, announced once", async () => {
+    scriptParent("long", { task: "long job #slow:15000 #echo", label: "longjob" });
+    await ask("acp-steer-run", "long");
+    const steer = await fakes.sock.request("chat.send", {
+      sessionKey: "acp-steer-run",
+      message: "/subagents steer longjob redirected #echo",
+      idempotencyKey: `steer-${Date.now()}`,
+    });
+    expect(steer.payload.reply).toContain("Steered");
+    const [announcement] = await eventually(async () => {
+      const list = await announcements("acp-steer-run");
+      expect(list).toHaveLength(1);
+      return list;
+    }, 20_000);
+    expect(textOf(announcement)).toContain("status: completed successfully");
+    expect(textOf(announcement)).toContain(`${BEGIN}\necho: redirected`);
+    // The oneshot session stayed for the steer, then ended with it.
+    const accepted = chatRequests(fakes.model.requests)
+      .map(lastToolResultOf)
+      .find((r) => r?.status === "accepted")!;
+    await eventually(async () => {
+      const records = JSON.parse(fs.readFileSync(path.join(fakes.stateDir, "acp", "sessions.json"), "utf8")).sessions;
+      expect(records.find((r: any) => r.sessionKey === accepted.childSessionKey)).toMatchObject({ state: "closed", mode: "oneshot", turns: 2 });
+    });
+    expect(await announcements("acp-steer-run")).toHaveLength(1);
+  }, 40_000);
+
   it("20 ACP children at once all complete, each announcing its own result", async () => {
     const jobs = Array.from({ length: 20 }, (_, i) => `job-${i}`);
     scriptParent(

@@ -85,6 +85,8 @@ export class AcpSessionManager {
   private readonly slots = new Map<string, () => void>();
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly turns = new Map<string, AbortController>();
+  /** Turns queued behind a session's running one (a steer): a oneshot session stays open for them. */
+  private readonly waiting = new Map<string, number>();
   /** The record change that holds each live process's pid: on disk before its first prompt. */
   private readonly pidWrites = new Map<string, number>();
   private readonly now: () => number;
@@ -183,7 +185,15 @@ export class AcpSessionManager {
   runTurn(input: AcpRunTurnInput): Promise<AcpTurnResult> {
     if (input.mode === "steer") this.turns.get(input.sessionKey)?.abort(new Error("steered"));
     const previous = this.tails.get(input.sessionKey) ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(() => this.runOneTurn(input));
+    this.waiting.set(input.sessionKey, (this.waiting.get(input.sessionKey) ?? 0) + 1);
+    const next = previous
+      .catch(() => {})
+      .then(() => {
+        const left = (this.waiting.get(input.sessionKey) ?? 1) - 1;
+        if (left > 0) this.waiting.set(input.sessionKey, left);
+        else this.waiting.delete(input.sessionKey);
+        return this.runOneTurn(input);
+      });
     this.tails.set(input.sessionKey, next);
     void next.finally(() => {
       if (this.tails.get(input.sessionKey) === next) this.tails.delete(input.sessionKey);
@@ -246,7 +256,8 @@ export class AcpSessionManager {
       // An agent that died in the turn leaves its session stale; it is not silently restarted.
       const died = !alive && ending?.type === "error" && ending.code === "ACP_AGENT_EXITED";
       if (died) patch.state = "stale";
-      else if (record.mode === "oneshot") {
+      // A oneshot session ends with its task, unless a steer waits to run in it.
+      else if (record.mode === "oneshot" && !this.waiting.has(record.sessionKey)) {
         await this.closeProcess(record.sessionKey, "oneshot turn ended");
         patch.state = "closed";
       } else if (alive) patch.state = "ready";
