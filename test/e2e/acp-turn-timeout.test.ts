@@ -14,8 +14,8 @@ const fakes = useFakeModelGateway({
   operator: true,
   extra: (dir) => ({
     acp: { enabled: true, defaultAgent: "fake", agents: { fake: fakeAgentCommand("--log", path.join(dir, "agent.log")) } },
-    plugins: { entries: { acpx: { config: { timeoutSeconds: 3 } } } },
-    agents: { defaults: { workspace: path.join(dir, "workspace"), model: { primary: "fake/fake-model" }, subagents: { runTimeoutSeconds: 8 } } },
+    plugins: { entries: { acpx: { config: { timeoutSeconds: 5 } } } },
+    agents: { defaults: { workspace: path.join(dir, "workspace"), model: { primary: "fake/fake-model" }, subagents: { runTimeoutSeconds: 10 } } },
   }),
 });
 
@@ -38,7 +38,7 @@ async function announcementOf(sessionKey: string): Promise<string> {
 
 describe("the turn limit of an ACP child", () => {
   it("a turn longer than acpx timeoutSeconds but within runTimeoutSeconds completes", async () => {
-    scriptParent("go", "work #slow:4500 #echo");
+    scriptParent("go", "work #slow:6500 #echo");
     await askAndWait(fakes.sock, "acp-long-turn", "go");
     const text = await announcementOf("acp-long-turn");
     expect(text).toContain("status: completed successfully");
@@ -52,7 +52,7 @@ describe("the turn limit of an ACP child", () => {
     expect(text).toContain("status: timed out");
     const records = JSON.parse(fs.readFileSync(path.join(fakes.stateDir, "acp", "sessions.json"), "utf8")).sessions;
     expect(records.find((r: { lastError?: string }) => r.lastError?.includes("did not finish the turn"))?.lastError).toBe(
-      "ACP agent `fake` did not finish the turn within 8 s (agents.defaults.subagents.runTimeoutSeconds); it was cancelled.",
+      "ACP agent `fake` did not finish the turn within 10 s (agents.defaults.subagents.runTimeoutSeconds); it was cancelled.",
     );
   }, 30_000);
 });
