@@ -1,4 +1,6 @@
+import net from "node:net";
 import { checkModelChoice } from "../agents/session-controls.js";
+import { isPrivateAddress } from "../agents/tools/network-guard.js";
 import type { OpenClawConfig } from "../config/index.js";
 import { JobInputError } from "./job-input.js";
 import type { CronChannelPort } from "./ports.js";
@@ -13,7 +15,8 @@ export interface JobTargetDeps {
 /**
  * What a job names outside itself must exist when the job is saved: its model and fallbacks
  * resolve to a configured (or built-in) provider, and an announce goes to a channel and account
- * this gateway has. Refused with the field and the choices; the run-time checks stay, for
+ * this gateway has, and a webhook written as a private, loopback or link-local address is allowed
+ * by `cron.webhookAllowPrivateNetwork`. Refused with the field and the choices; the run-time checks stay, for
  * config that changes after the job was saved.
  */
 export function assertJobTargets(job: CronJob, deps: JobTargetDeps, which: { payload: boolean; delivery: boolean }): void {
@@ -24,6 +27,12 @@ export function assertJobTargets(job: CronJob, deps: JobTargetDeps, which: { pay
     for (const [field, ref] of refs) {
       const checked = checkModelChoice(ref, deps.config, deps.env);
       if (!checked.ok) throw new JobInputError(`${field}: ${checked.message}`);
+    }
+  }
+  if (which.delivery && job.delivery.mode === "webhook" && deps.config.cron?.webhookAllowPrivateNetwork !== true) {
+    const host = new URL(job.delivery.to).hostname.replace(/^\[|\]$/g, "");
+    if (net.isIP(host) && isPrivateAddress(host)) {
+      throw new JobInputError(`delivery.to: ${host} is a private, loopback or link-local address; set cron.webhookAllowPrivateNetwork: true to allow webhooks there`);
     }
   }
   if (which.delivery && job.delivery.mode === "announce" && job.delivery.channel && job.delivery.channel !== "last") {

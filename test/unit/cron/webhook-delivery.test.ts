@@ -26,7 +26,7 @@ async function receiver(): Promise<{ url: string; requests: { headers: http.Inco
 }
 
 /** An hourly isolated job that answers "result" to a webhook on a local receiver, run once by advancing the clock an hour. */
-async function runWebhookJob(options: Parameters<typeof cronHarness>[0] = {}) {
+async function runWebhookJob(options: Parameters<typeof cronHarness>[0] = {}, beforeRun: (h: Harness) => void = () => {}) {
   const target = await receiver();
   const h = await cronHarness(options);
   open.push(h);
@@ -38,14 +38,32 @@ async function runWebhookJob(options: Parameters<typeof cronHarness>[0] = {}) {
     payload: { kind: "agentTurn", message: "m" },
     delivery: { mode: "webhook", to: target.url },
   });
+  beforeRun(h);
   h.clock.advance(3_600_000);
   await settle(h.service);
   return { target, h, job };
 }
 
 describe("cron webhook delivery", () => {
-  it("refuses a loopback webhook unless cron.webhookAllowPrivateNetwork is set, and says which key to set", async () => {
-    const { target, h, job } = await runWebhookJob();
+  it("refuses a job whose webhook is a loopback, private or link-local address unless cron.webhookAllowPrivateNetwork is set, and stores nothing", async () => {
+    const h = await cronHarness();
+    open.push(h);
+    for (const to of ["http://127.0.0.1:9/hook", "http://10.1.2.3/hook", "http://[::1]:9/hook", "http://169.254.169.254/latest"]) {
+      const job = { name: "w", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" } } as const;
+      await expect(h.service.add({ ...job, delivery: { mode: "webhook", to } }), to).rejects.toThrow(
+        /^delivery\.to: .* is a private, loopback or link-local address; set cron\.webhookAllowPrivateNetwork: true/,
+      );
+    }
+    expect(h.service.list().jobs).toEqual([]);
+    const kept = await h.service.add({ name: "w", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" } });
+    await expect(h.service.update(kept.id, { delivery: { mode: "webhook", to: "http://192.168.1.5/hook" } })).rejects.toThrow(/cron\.webhookAllowPrivateNetwork/);
+    expect(h.service.get(kept.id)!.delivery).toEqual({ mode: "none" });
+  });
+
+  it("refuses to POST to a loopback webhook once cron.webhookAllowPrivateNetwork is switched off, and says which key to set", async () => {
+    const { target, h, job } = await runWebhookJob({ cron: { webhookAllowPrivateNetwork: true } }, (h) => {
+      h.config.cron!.webhookAllowPrivateNetwork = false;
+    });
     expect(target.requests).toEqual([]);
     expect(h.service.get(job.id)!.state).toMatchObject({
       lastStatus: "ok",
