@@ -89,6 +89,7 @@ export function jobPatchFromFlags(flags: CronJobFlags): CronJobPatch {
 function scheduleFromFlags(flags: CronJobFlags): CronJobInput["schedule"] | undefined {
   const given = [flags.at, flags.every, flags.cron].filter((v) => v !== undefined).length;
   if (given > 1) throw new CliError("--at, --every and --cron are alternatives: give one");
+  if (flags.exact && flags.cron === undefined) throw new CliError("--exact goes with --cron only: it turns off the stagger of on-the-hour expressions");
   if (flags.at !== undefined) return { kind: "at", at: flags.at, ...(flags.tz ? { tz: flags.tz } : {}) };
   if (flags.every !== undefined) {
     if (flags.tz) throw new CliError("--tz applies to --at and --cron, not --every");
@@ -101,11 +102,10 @@ function scheduleFromFlags(flags: CronJobFlags): CronJobInput["schedule"] | unde
 
 function payloadFromFlags(flags: CronJobFlags): CronJobInput["payload"] | undefined {
   if (flags.message !== undefined && flags.systemEvent !== undefined) throw new CliError("--message and --system-event are alternatives: give one");
-  if (flags.systemEvent !== undefined) return { kind: "systemEvent", text: flags.systemEvent };
   if (flags.message === undefined) {
-    if (flags.model || flags.fallbacks || flags.tools || flags.thinking || flags.timeoutSeconds || flags.lightContext)
+    if (flags.model || flags.fallbacks !== undefined || flags.tools !== undefined || flags.thinking || flags.timeoutSeconds !== undefined || flags.lightContext)
       throw new CliError("--model, --fallbacks, --tools, --thinking, --timeout-seconds and --light-context go with --message");
-    return undefined;
+    return flags.systemEvent === undefined ? undefined : { kind: "systemEvent", text: flags.systemEvent };
   }
   const timeoutSeconds = flags.timeoutSeconds === undefined ? undefined : Number(flags.timeoutSeconds);
   if (timeoutSeconds !== undefined && (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 0)) throw new CliError("--timeout-seconds: expected a whole number of seconds");
@@ -136,6 +136,7 @@ function deliveryFromFlags(flags: CronJobFlags): CronJobInput["delivery"] | unde
     flags.noDeliver ? "none" : undefined,
   ].filter(Boolean);
   if (modes.length > 1) throw new CliError("--announce/--channel/--to, --webhook, --report-to and --no-deliver are alternatives: give one");
+  if ((flags.account || flags.bestEffort) && modes[0] !== "announce") throw new CliError("--account and --best-effort go with a chat delivery: --announce, or --channel and --to");
   if (flags.webhook) return { mode: "webhook", to: flags.webhook };
   if (flags.reportTo) return { mode: "session", to: flags.reportTo };
   if (flags.noDeliver) return { mode: "none" };

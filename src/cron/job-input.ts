@@ -46,6 +46,7 @@ export function createJob(input: CronJobInput, now: number, id: string = randomU
   if (input.agentId !== undefined) job.agentId = agentId(input.agentId);
   if (input.deleteAfterRun !== undefined) job.deleteAfterRun = input.deleteAfterRun;
   checkCombination(job);
+  checkDeleteAfterRun(job);
   return job;
 }
 
@@ -73,6 +74,7 @@ export function patchJob(job: CronJob, patch: CronJobPatch, now: number): CronJo
   if (patch.delivery !== undefined) next.delivery = delivery(patch.delivery);
   next.updatedAtMs = now;
   checkCombination(next);
+  if (patch.deleteAfterRun !== undefined || patch.schedule !== undefined) checkDeleteAfterRun(next);
   return next;
 }
 
@@ -208,5 +210,14 @@ function checkCombination(job: CronJob): void {
   }
   if (job.payload.kind === "systemEvent" && job.delivery.mode !== "none") {
     throw new JobInputError("delivery: a systemEvent job has no reply of its own to deliver (the main session answers where it lives)");
+  }
+}
+
+/** Only a one-shot job is removed after its run; a recurring one never has a last run to remove it after. */
+function checkDeleteAfterRun(job: CronJob): void {
+  if (job.deleteAfterRun === true && job.schedule.kind !== "at") {
+    throw new JobInputError(
+      `deleteAfterRun: only a one-shot (at) job is removed after its run; this one runs ${job.schedule.kind === "every" ? "every interval" : "on its cron expression"} (remove it with cron.remove)`,
+    );
   }
 }

@@ -80,6 +80,38 @@ describe("unknown job ids", () => {
   });
 });
 
+describe("flags that do not fit the job", { timeout: 120_000 }, () => {
+  it("are refused naming the flag, not dropped, and nothing is stored", async () => {
+    const gw = await start();
+    const refusals: [string[], string][] = [
+      [["--every", "1h", "--exact", "--system-event", "t"], "--exact goes with --cron only"],
+      [["--at", "20m", "--exact", "--system-event", "t"], "--exact goes with --cron only"],
+      [["--every", "1h", "--system-event", "t", "--model", "fake/fake-model"], "go with --message"],
+      [["--every", "1h", "--system-event", "t", "--light-context"], "go with --message"],
+      [["--every", "1h", "--message", "m", "--best-effort"], "--account and --best-effort go with a chat delivery"],
+      [["--every", "1h", "--message", "m", "--account", "ops"], "--account and --best-effort go with a chat delivery"],
+      [["--every", "1h", "--message", "m", "--webhook", "https://example.com/h", "--best-effort"], "--account and --best-effort go with a chat delivery"],
+      [["--every", "1h", "--message", "m", "--delete-after-run"], "deleteAfterRun: only a one-shot (at) job is removed after its run"],
+      [["--cron", "0 9 * * *", "--message", "m", "--delete-after-run"], "deleteAfterRun: only a one-shot (at) job is removed after its run"],
+    ];
+    for (const [flags, message] of refusals) {
+      const res = await runCli(["cron", "add", "--name", "x", ...flags], gw.cliEnv);
+      expect(res.code, flags.join(" ")).toBe(1);
+      expect(res.output, flags.join(" ")).toContain(message);
+    }
+    const list = await runCli(["cron", "list", "--all", "--json"], gw.cliEnv);
+    expect(JSON.parse(list.output).jobs).toEqual([]);
+
+    const added = await runCli(["cron", "add", "--name", "once", "--at", "20m", "--message", "m", "--delete-after-run", "--json"], gw.cliEnv);
+    expect(added.code, added.output).toBe(0);
+    const job = JSON.parse(added.output).job;
+    const recurring = await runCli(["cron", "edit", job.id, "--every", "1h"], gw.cliEnv);
+    expect(recurring.output).toContain("deleteAfterRun: only a one-shot (at) job is removed after its run");
+    const kept = await runCli(["cron", "list", "--all", "--json"], gw.cliEnv);
+    expect(JSON.parse(kept.output).jobs[0].schedule.kind).toBe("at");
+  });
+});
+
 describe("agentTurn fallbacks and tools", { timeout: 120_000 }, () => {
   it("the job's fallback answers when its model fails, and the run is offered only the job's tools", async () => {
     model.setResponder((req) => (req.body.model === "fake-model" ? { status: 500 } : { text: `answered by ${req.body.model}` }));
