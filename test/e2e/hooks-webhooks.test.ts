@@ -41,7 +41,7 @@ describe("webhooks", { timeout: 90_000 }, () => {
   });
 
   it("refuses huge, malformed and non-object bodies, and unknown hooks, without running anything", async () => {
-    await start({ enabled: true, token: HOOK_TOKEN, maxBodyBytes: 4096 });
+    await start({ enabled: true, token: HOOK_TOKEN, maxBodyBytes: 4096, mappings: [{ match: { path: "alert" }, action: "agent", channel: "telegram", to: "1" }] });
     const huge = await post("/hooks/agent", { message: "x".repeat(10_000) });
     expect(huge.status).toBe(413);
     expect(await huge.json()).toMatchObject({ ok: false, error: expect.stringMatching(/over 4096 bytes \(hooks.maxBodyBytes\)/) });
@@ -56,6 +56,18 @@ describe("webhooks", { timeout: 90_000 }, () => {
     expect(await (await post("/hooks/agent", { message: "m", deliver: true, channel: "telegram", to: "1" })).json()).toMatchObject({
       error: expect.stringMatching(/no chat channel is configured/),
     });
+    // Naming a chat delivers unless deliver is false (as OpenClaw does), so a chat that cannot work is refused.
+    for (const [hook, body] of [
+      ["/hooks/agent", { message: "m", channel: "telegram", to: "1" }],
+      ["/hooks/alert", { a: 1 }],
+    ] as const) {
+      const undeliverable = await post(hook, body);
+      expect(undeliverable.status, hook).toBe(400);
+      expect(await undeliverable.json(), hook).toMatchObject({ ok: false, error: expect.stringMatching(/no chat channel is configured/) });
+    }
+    const badModel = await post("/hooks/agent", { message: "m", model: "nowhere/some-model" });
+    expect(badModel.status).toBe(400);
+    expect(await badModel.json()).toMatchObject({ ok: false, error: expect.stringMatching(/^model: Unknown model provider "nowhere".*Known providers: .*\bfake\b/) });
     expect((await post("/hooks/nope", { a: 1 })).status).toBe(404);
     for (const hook of ["agent", "wake"]) {
       const ghost = await post(`/hooks/${hook}`, { message: "m", text: "t", agentId: "nobody" });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { runReplyText, type ConversationPort } from "../../agents/conversation-port.js";
+import { checkModelChoice } from "../../agents/session-controls.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { ChatRoute, CronChannelPort } from "../../cron/ports.js";
 import { readHookRequest, HookRequestError, type AgentRequest, type WakeRequest } from "../../hooks/webhooks/hook-requests.js";
@@ -123,6 +124,10 @@ async function runWake(request: WakeRequest, deps: HooksRouteDeps, runKey: strin
 
 async function runAgent(request: AgentRequest, hooks: NonNullable<OpenClawConfig["hooks"]>, deps: HooksRouteDeps, runKey: string | undefined): Promise<Answer> {
   const { sessionKey, agentId } = resolve(deps, request.sessionKey ?? hooks.defaultSessionKey ?? `hook:${randomUUID()}`, request.agentId);
+  if (request.model) {
+    const model = checkModelChoice(request.model, deps.config(), process.env);
+    if (!model.ok) throw new HookRequestError(400, `model: ${model.message}`);
+  }
   const route = request.deliver ? deliveryRoute(request, deps, agentId) : undefined;
   const outcome = await deps.conversations.submit({
     message: request.name ? `[Webhook: ${request.name}] ${request.message}` : request.message,
@@ -152,7 +157,7 @@ async function runAgent(request: AgentRequest, hooks: NonNullable<OpenClawConfig
   return { status: 200, body: { ok: true, runId: run.runId, sessionKey } };
 }
 
-/** Where a `deliver: true` request's reply goes; a route that cannot work is a 400 before anything runs. */
+/** Where a delivering request's reply goes; a route that cannot work is a 400 before anything runs. */
 function deliveryRoute(request: AgentRequest, deps: HooksRouteDeps, agentId: string): ChatRoute {
   const channels = deps.channels();
   if (!channels) throw new HookRequestError(400, "deliver: no chat channel is configured on this gateway");

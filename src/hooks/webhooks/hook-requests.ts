@@ -57,7 +57,7 @@ export function readHookRequest(name: string, body: unknown, hooks: HooksConfig)
   return {
     kind: "agent",
     message: text,
-    deliver: mapping.deliver === true,
+    deliver: deliverWanted(mapping.deliver, [mapping.channel, mapping.to]),
     ...(mapping.name ? { name: mapping.name } : {}),
     ...(mapping.agentId ? { agentId: mapping.agentId } : {}),
     ...(sessionKey ? { sessionKey } : {}),
@@ -90,7 +90,7 @@ function readAgent(fields: Record<string, unknown>, hooks: HooksConfig): AgentRe
   return {
     kind: "agent",
     message,
-    deliver: fields.deliver === true,
+    deliver: deliverWanted(fields.deliver, [fields.channel, fields.to, fields.accountId]),
     ...optionalString(fields, "name"),
     ...optionalString(fields, "agentId"),
     ...session,
@@ -101,6 +101,11 @@ function readAgent(fields: Record<string, unknown>, hooks: HooksConfig): AgentRe
     ...(fields.thinking !== undefined ? { thinking: String(fields.thinking) } : {}),
     ...(fields.timeoutSeconds !== undefined ? { timeoutSeconds: fields.timeoutSeconds as number } : {}),
   };
+}
+
+/** As in OpenClaw, a hook delivers unless told `deliver: false`: naming a chat (channel, to or account) is enough. */
+function deliverWanted(deliver: unknown, chat: unknown[]): boolean {
+  return deliver === true || (deliver === undefined && chat.some((v) => v !== undefined));
 }
 
 /** A request may pick its session only when the config allows it, and only under an allowed prefix. */
