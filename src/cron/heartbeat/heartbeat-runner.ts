@@ -217,7 +217,15 @@ export class HeartbeatRunner {
       return this.record({ ts: startedAt, agentId, status: "ok-token", reason: "acknowledged; the short remainder was dropped", durationMs });
     const route = this.route(settings, mainKey);
     const preview = text.slice(0, PREVIEW_CHARS);
-    if ("none" in route) return this.record({ ts: startedAt, agentId, status: "ok-empty", reason: route.none, preview, durationMs });
+    if ("none" in route) {
+      if (settings.target === "none") return this.record({ ts: startedAt, agentId, status: "ok-empty", reason: route.none, preview, durationMs });
+      // A reply meant for a chat that cannot be reached is said out loud, not dropped quietly.
+      this.deps.logger.warn(
+        { agentId, target: settings.target, reason: route.none },
+        "heartbeat reply not delivered: its target cannot be reached (fix target, to or accountId under agents.defaults.heartbeat or the agent's own heartbeat)",
+      );
+      return this.record({ ts: startedAt, agentId, status: "skipped", reason: route.none, preview, durationMs });
+    }
     await this.deps.channels()!.send(route, text, `heartbeat:${run.runId}`);
     this.record({ ts: startedAt, agentId, status: "sent", preview, durationMs, channel: route.channel, to: route.to });
   }

@@ -73,6 +73,23 @@ describe("heartbeat", () => {
     expect(h.runner.lastEvent()).toMatchObject({ status: "sent", channel: "telegram", to: "111", preview: "Time to stretch!" });
   });
 
+  it("a reply whose target cannot be reached is recorded skipped with the reason and logged as a warning", async () => {
+    for (const [heartbeat, reason] of [
+      [{ every: "30m", target: "discord", to: "1" }, /channel discord is not configured/],
+      [{ every: "30m", target: "telegram" }, /target telegram needs heartbeat.to/],
+    ] as const) {
+      const h = setup(heartbeat, "- check the disk\n");
+      h.conversations.autoReply = () => ({ status: "ok", text: "The disk is 95% full" });
+      h.clock.advance(30 * 60_000);
+      await settled();
+      expect(h.channels.sent).toEqual([]);
+      expect(h.runner.lastEvent(), heartbeat.target).toMatchObject({ status: "skipped", reason: expect.stringMatching(reason), preview: "The disk is 95% full" });
+      const warning = h.logLines.map((l) => JSON.parse(l)).find((l) => l.msg.startsWith("heartbeat reply not delivered"));
+      expect(warning, heartbeat.target).toMatchObject({ level: 40, agentId: "main", target: heartbeat.target, reason: expect.stringMatching(reason) });
+      expect(warning.msg).toContain("agents.defaults.heartbeat");
+    }
+  });
+
   it("drops an ack whose remainder is short and sends one whose remainder is long", async () => {
     const h = setup({ every: "30m", target: "telegram", to: "111", ackMaxChars: 10 }, "- check\n");
     h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK all fine" });
