@@ -3,7 +3,7 @@ import type { OpenClawConfig } from "../config/index.js";
 import { resolveEffectiveTools, type EffectiveTools } from "./policy/index.js";
 import type { ToolPolicyInput } from "./policy/types.js";
 import type { DiscoveredSkill } from "./skills/skill-types.js";
-import { filterSkills } from "./skills/filter-skills.js";
+import { filterSkills, skillSettings } from "./skills/filter-skills.js";
 import { resolveSkillAllowlist } from "./skills/skill-allowlist.js";
 import { toolSpecFor } from "./turn-context-cache.js";
 import type { AgentTool, ModelApi, ToolSpec } from "./types.js";
@@ -91,7 +91,7 @@ export function keptSkillsFor(skills: readonly DiscoveredSkill[], config: OpenCl
   if (!byAgent) byConfig.set(config, (byAgent = new Map()));
   const known = byAgent.get(agentId);
   if (known?.env === env) return known.kept;
-  const kept = filterSkills(skills, { env, config, allowlist: resolveSkillAllowlist(config, agentId) }).kept;
+  const kept = filterSkills(skills, { env, config, ...skillSettings(config), allowlist: resolveSkillAllowlist(config, agentId) }).kept;
   byAgent.set(agentId, { env, kept });
   return kept;
 }

@@ -1,8 +1,8 @@
-import { getConfigValue } from "../../config/index.js";
+import { getConfigValue, type OpenClawConfig } from "../../config/index.js";
 import { createBinaryLookup } from "./binary-on-path.js";
 import type { DiscoveredSkill } from "./skill-types.js";
 
-/** `skills.entries.<key>`, OpenClaw's per-skill settings. The clone's config schema has no `skills` section yet. */
+/** `skills.entries.<key>`, OpenClaw's per-skill settings; the config supplies `enabled` (env and apiKey are not config keys here). */
 export interface SkillEntryConfig {
   enabled?: boolean;
   apiKey?: string;
@@ -24,6 +24,14 @@ export interface SkillFilterContext {
   entries?: Readonly<Record<string, SkillEntryConfig>>;
   /** Replaces the PATH lookup (tests, or a remote node's binaries). */
   hasBinary?: (name: string) => boolean;
+}
+
+/** The config's `skills.allowBundled` and `skills.entries`, as a filter context takes them. */
+export function skillSettings(config: OpenClawConfig): Pick<SkillFilterContext, "allowBundled" | "entries"> {
+  return {
+    ...(config.skills?.allowBundled ? { allowBundled: config.skills.allowBundled } : {}),
+    ...(config.skills?.entries ? { entries: config.skills.entries } : {}),
+  };
 }
 
 export interface DroppedSkill {

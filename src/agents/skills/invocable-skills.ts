@@ -1,7 +1,7 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import { resolveWorkspaceDir } from "../context/workspace.js";
 import { cachedSkills } from "../turn-context-cache.js";
-import { filterSkills } from "./filter-skills.js";
+import { filterSkills, skillSettings } from "./filter-skills.js";
 import { resolveSkillAllowlist } from "./skill-allowlist.js";
 
 /** A skill a person may run with `/skill <name>`. */
@@ -19,7 +19,7 @@ export interface InvocableSkill {
 export async function listInvocableSkills(config: OpenClawConfig, agentId: string, stateDir: string, env: NodeJS.ProcessEnv): Promise<InvocableSkill[]> {
   const workspaceDir = resolveWorkspaceDir(config, agentId, stateDir, env);
   const discovered = await cachedSkills(workspaceDir, stateDir, env);
-  return filterSkills(discovered.skills, { env, config, allowlist: resolveSkillAllowlist(config, agentId) })
+  return filterSkills(discovered.skills, { env, config, ...skillSettings(config), allowlist: resolveSkillAllowlist(config, agentId) })
     .kept.filter((s) => s.userInvocable)
     .map((s) => ({ name: s.name, description: s.description, filePath: s.filePath }));
 }

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { OpenClawConfig } from "../../config/index.js";
 import { resolveWorkspaceDir } from "../context/workspace.js";
 import { cachedSkills } from "../turn-context-cache.js";
-import { missingRequirements, type MissingRequirements } from "./filter-skills.js";
+import { missingRequirements, skillSettings, type MissingRequirements } from "./filter-skills.js";
 import { resolveSkillAllowlist } from "./skill-allowlist.js";
 import type { DiscoveredSkill, SkillSource } from "./skill-types.js";
 
@@ -49,9 +49,12 @@ export interface SkillStatusReport {
   skills: SkillStatusEntry[];
 }
 
-function statusOf(skill: DiscoveredSkill, missing: MissingRequirements, allowlist: readonly string[] | undefined): SkillStatusEntry {
+function statusOf(skill: DiscoveredSkill, missing: MissingRequirements, allowlist: readonly string[] | undefined, config: OpenClawConfig): SkillStatusEntry {
   const { requires, os, always, primaryEnv, skillKey, emoji } = skill.gating;
-  const eligible = Object.values(missing).every((list) => list.length === 0);
+  const { allowBundled, entries } = skillSettings(config);
+  const disabled = entries?.[skillKey ?? skill.name]?.enabled === false;
+  const blockedByAllowlist = skill.source === "bundled" && allowBundled !== undefined && !allowBundled.includes(skill.name);
+  const eligible = !disabled && !blockedByAllowlist && Object.values(missing).every((list) => list.length === 0);
   const blockedByAgentFilter = allowlist !== undefined && !allowlist.includes(skill.name);
   const offered = eligible && !blockedByAgentFilter;
   return {
@@ -66,9 +69,8 @@ function statusOf(skill: DiscoveredSkill, missing: MissingRequirements, allowlis
     ...(emoji ? { emoji } : {}),
     ...(skill.homepage ? { homepage: skill.homepage } : {}),
     always,
-    // `skills.entries` and `skills.allowBundled` are not config keys here yet (docs/skills.md): nothing is turned off.
-    disabled: false,
-    blockedByAllowlist: false,
+    disabled,
+    blockedByAllowlist,
     blockedByAgentFilter,
     eligible,
     platformIncompatible: missing.os.length > 0,
@@ -93,6 +95,6 @@ export async function skillStatusReport(config: OpenClawConfig, agentId: string,
   return {
     workspaceDir,
     managedSkillsDir: path.join(stateDir, "skills"),
-    skills: discovered.skills.map((skill) => statusOf(skill, missingRequirements(skill, { env, config }), allowlist)),
+    skills: discovered.skills.map((skill) => statusOf(skill, missingRequirements(skill, { env, config }), allowlist, config)),
   };
 }

@@ -12,6 +12,7 @@ import { BindingsSchema, ChannelsSchema, CommandsSchema } from "./channels.js";
 import { AcpSchema, PluginsSchema } from "./acp.js";
 import { CronSchema, HooksSchema } from "./automation.js";
 import { DiagnosticsSchema } from "./diagnostics.js";
+import { SkillsSchema } from "./skills.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -37,6 +38,7 @@ export const OpenClawConfigSchema = Type.Object({
   cron: Type.Optional(CronSchema),
   diagnostics: Type.Optional(DiagnosticsSchema),
   hooks: Type.Optional(HooksSchema),
+  skills: Type.Optional(SkillsSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */
