@@ -160,6 +160,27 @@ describe("webhooks", { timeout: 90_000 }, () => {
     expect(Object.keys(readIndex(stateDir))).not.toContain("agent:main:main");
   });
 
+  it("a sessionKey that names an agent the config does not define is a 400 naming the known agents, and nothing is written", async () => {
+    const hooks = {
+      enabled: true,
+      token: HOOK_TOKEN,
+      allowRequestSessionKey: true,
+      mappings: [{ match: { path: "ghost" }, action: "agent", sessionKey: "agent:ghost:hook:{{id}}" }],
+    };
+    await start(hooks);
+    for (const [hook, body] of [
+      ["/hooks/wake", { text: "t", sessionKey: "agent:nobody:main" }],
+      ["/hooks/agent", { message: "m", sessionKey: "agent:nobody:hook:x" }],
+      ["/hooks/ghost", { id: 1 }],
+    ] as const) {
+      const res = await post(hook, body);
+      expect(res.status, hook).toBe(400);
+      expect(await res.json(), hook).toMatchObject({ ok: false, error: expect.stringMatching(/^unknown agent "(nobody|ghost)"; known agents: main/) });
+    }
+    for (const agent of ["nobody", "ghost"]) expect(fs.existsSync(path.join(gw!.stateDir, "agents", agent)), agent).toBe(false);
+    expect(chatRequests(servers.model)).toHaveLength(0);
+  });
+
   it("hooks.defaultSessionKey is the session of /hooks/agent requests and agent mappings that name none (as OpenClaw)", async () => {
     await start({ enabled: true, token: HOOK_TOKEN, defaultSessionKey: "hook:inbox", mappings: [{ match: { path: "ping" }, action: "agent", messageTemplate: "ping {{n}}" }] });
     const mapped = await post("/hooks/ping", { n: 1 });

@@ -179,11 +179,16 @@ function deliveryRoute(request: AgentRequest, deps: HooksRouteDeps, agentId: str
 function resolve(deps: HooksRouteDeps, sessionKey: string | undefined, agentId: string | undefined): { sessionKey: string; agentId: string } {
   const refusal = unknownAgentRefusal(deps.config(), agentId);
   if (refusal) throw new HookRequestError(400, refusal);
+  let resolved: { sessionKey: string; agentId: string };
   try {
-    return deps.conversations.resolveSessionKey(sessionKey, agentId);
+    resolved = deps.conversations.resolveSessionKey(sessionKey, agentId);
   } catch (err) {
     throw new HookRequestError(400, (err as Error).message);
   }
+  // A key such as `agent:<id>:…` names its agent too: one the config does not define is refused.
+  const keyRefusal = unknownAgentRefusal(deps.config(), resolved.agentId);
+  if (keyRefusal) throw new HookRequestError(400, keyRefusal);
+  return resolved;
 }
 
 function bearerOf(header: string | undefined): string | undefined {
