@@ -190,6 +190,7 @@ describe("after hello", () => {
       ["agent", { agentId: "Nobody", message: "hi", idempotencyKey: "ghost-2" }],
       ["sessions.create", { key: "c1", agentId: "nobody" }],
       ["wake", { mode: "now", text: "check the inbox", agentId: "nobody" }],
+      ["wake", { mode: "next-heartbeat", text: "check the inbox", sessionKey: "agent:nobody:main" }],
     ];
     for (const [method, params] of refused) {
       const res = await sock.request(method, params);

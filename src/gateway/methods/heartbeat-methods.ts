@@ -43,6 +43,8 @@ export function registerHeartbeatMethods(registry: MethodRegistry, heartbeat: He
       } catch (err) {
         throw invalidRequest((err as Error).message);
       }
+      // A key such as `agent:<id>:…` names its agent too.
+      assertKnownAgent(runtime.config(), resolved.agentId);
       return wake(heartbeat, conversations, resolved, params.text.trim(), params.mode);
     },
   });
