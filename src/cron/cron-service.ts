@@ -3,6 +3,7 @@ import type { TurnOverrides } from "../agents/embedded-turn.js";
 import { unknownAgentRefusal } from "../agents/known-agent.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
+import { parseSessionKey } from "../sessions/keys/session-key.js";
 import { systemClock, type CronClock, type CronTimer } from "./clock.js";
 import { CronStore, type RunQuery } from "./cron-store.js";
 import { cronListPage, type CronListPage } from "./list-page.js";
@@ -186,6 +187,7 @@ export class CronService {
     this.assertEnabled();
     const job = createJob(input, this.clock.now());
     this.assertKnownAgent(job.agentId);
+    this.assertKnownSessionAgents(job, { target: true, delivery: true });
     assertJobTargets(job, this.targetDeps(), { payload: true, delivery: true });
     this.plan(job, this.clock.now());
     const store = await this.openStore();
@@ -203,6 +205,7 @@ export class CronService {
     const next = patchJob(job, patch, this.clock.now());
     // Only what the patch names is checked: a job whose agent, model or channel left the config can still be edited (or disabled).
     if (patch.agentId !== undefined) this.assertKnownAgent(next.agentId);
+    this.assertKnownSessionAgents(next, { target: patch.sessionTarget !== undefined, delivery: patch.delivery !== undefined });
     assertJobTargets(next, this.targetDeps(), { payload: patch.payload !== undefined, delivery: patch.delivery !== undefined });
     if (next.state.nextRunAtMs === undefined || patch.enabled === true) this.plan(next, this.clock.now());
     (await this.openStore()).saveJob(next);
@@ -219,6 +222,24 @@ export class CronService {
   private assertKnownAgent(agentId: string | undefined): void {
     const refusal = unknownAgentRefusal(this.deps.config(), agentId);
     if (refusal) throw new JobInputError(`agentId: ${refusal}`);
+  }
+
+  /** A session key of the form `agent:<id>:…` (the job's own session, or the one it reports to) names its agent too. */
+  private assertKnownSessionAgents(job: CronJob, which: { target: boolean; delivery: boolean }): void {
+    const keys: [string, string][] = [];
+    if (which.target && job.sessionTarget.startsWith("session:")) keys.push(["sessionTarget", job.sessionTarget.slice("session:".length)]);
+    if (which.delivery && job.delivery.mode === "session" && job.delivery.to) keys.push(["delivery.to", job.delivery.to]);
+    for (const [field, key] of keys) {
+      if (!key.toLowerCase().startsWith("agent:")) continue;
+      let agentId: string;
+      try {
+        agentId = parseSessionKey(key).agentId;
+      } catch (err) {
+        throw new JobInputError(`${field}: ${(err as Error).message}`);
+      }
+      const refusal = unknownAgentRefusal(this.deps.config(), agentId);
+      if (refusal) throw new JobInputError(`${field}: ${refusal}`);
+    }
   }
 
   async remove(id: string): Promise<{ removed: boolean }> {

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
@@ -109,6 +111,30 @@ describe("flags that do not fit the job", { timeout: 120_000 }, () => {
     expect(recurring.output).toContain("deleteAfterRun: only a one-shot (at) job is removed after its run");
     const kept = await runCli(["cron", "list", "--all", "--json"], gw.cliEnv);
     expect(JSON.parse(kept.output).jobs[0].schedule.kind).toBe("at");
+  });
+});
+
+describe("sessions of other agents", { timeout: 120_000 }, () => {
+  it("a session or report-to key naming an agent the config does not define is refused naming the field, on add and edit", async () => {
+    const gw = await start();
+    const refusals: [string[], string][] = [
+      [["--session", "session:agent:ghost:ops"], 'sessionTarget: unknown agent "ghost"; known agents: main'],
+      [["--report-to", "agent:ghost:main"], 'delivery.to: unknown agent "ghost"; known agents: main'],
+    ];
+    for (const [flags, message] of refusals) {
+      const res = await runCli(["cron", "add", "--name", "x", "--every", "1h", "--message", "m", ...flags], gw.cliEnv);
+      expect(res.code, flags.join(" ")).toBe(1);
+      expect(res.output, flags.join(" ")).toContain(message);
+    }
+    expect(JSON.parse((await runCli(["cron", "list", "--all", "--json"], gw.cliEnv)).output).jobs).toEqual([]);
+    const added = await runCli(["cron", "add", "--name", "x", "--every", "1h", "--message", "m", "--session", "session:agent:main:ops", "--json"], gw.cliEnv);
+    expect(added.code, added.output).toBe(0);
+    const job = JSON.parse(added.output).job;
+    const moved = await runCli(["cron", "edit", job.id, "--session", "session:agent:ghost:ops"], gw.cliEnv);
+    expect(moved.output).toContain('sessionTarget: unknown agent "ghost"');
+    const kept = JSON.parse((await runCli(["cron", "list", "--all", "--json"], gw.cliEnv)).output).jobs[0];
+    expect(kept.sessionTarget).toBe("session:agent:main:ops");
+    expect(fs.existsSync(path.join(gw.stateDir, "agents", "ghost"))).toBe(false);
   });
 });
 
