@@ -29,6 +29,7 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkCronFailureAlert(config),
     ...checkHeartbeatTimeZones(config),
     ...checkExecPrograms(config),
+    ...checkHeartbeatWindows(config),
   ];
 }
 
@@ -74,6 +75,21 @@ function checkHeartbeatTimeZones(config: RawOpenClawConfig): ConfigIssue[] {
     });
   }
   return issues;
+}
+
+/** A window that starts where it ends is empty (OpenClaw never beats in it): refuse it rather than keep a heartbeat that never runs. */
+function checkHeartbeatWindows(config: RawOpenClawConfig): ConfigIssue[] {
+  type Window = { start: string; end: string } | undefined;
+  const blocks: { path: KeyPathSegment[]; window: Window }[] = [{ path: ["agents", "defaults", "heartbeat"], window: config.agents?.defaults?.heartbeat?.activeHours }];
+  for (const [key, entry] of Object.entries(config.agents?.entries ?? {})) blocks.push({ path: ["agents", "entries", key, "heartbeat"], window: entry.heartbeat?.activeHours });
+  config.agents?.list?.forEach((entry, index) => blocks.push({ path: ["agents", "list", index, "heartbeat"], window: entry.heartbeat?.activeHours }));
+  return blocks
+    .filter(({ window }) => window !== undefined && window.start === window.end)
+    .map(({ path }) => ({
+      path: formatKeyPath([...path, "activeHours", "end"]),
+      message:
+        'equals activeHours.start, an empty window in which the heartbeat would never beat; give a later end (24:00 for the rest of the day), or set every: "0m" to turn the heartbeat off',
+    }));
 }
 
 function isKnownTimeZone(timezone: string): boolean {

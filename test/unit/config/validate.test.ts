@@ -283,6 +283,14 @@ describe("validateConfig: cross-key rules", () => {
     ]);
   });
 
+  it("rejects a heartbeat activeHours window whose end equals its start (empty), wherever the heartbeat block is", () => {
+    const window = (start: string, end: string) => ({ activeHours: { start, end } });
+    const err = validationError({ agents: { defaults: { heartbeat: window("09:00", "09:00") }, entries: { ops: { heartbeat: window("00:00", "00:00") } } } });
+    expect(err.issues.map((issue) => issue.path)).toEqual(["agents.defaults.heartbeat.activeHours.end", "agents.entries.ops.heartbeat.activeHours.end"]);
+    expect(err.message).toMatch(/^agents\.defaults\.heartbeat\.activeHours\.end: equals activeHours\.start, an empty window .*every: "0m"/);
+    expect(validateConfig({ agents: { defaults: { heartbeat: window("00:00", "24:00") } } }, {}).config.agents.defaults.heartbeat?.activeHours?.end).toBe("24:00");
+  });
+
   it("refuses an agent id that names no configured agent where config routes chats or hooks to one", () => {
     const err = validationError({
       agents: { entries: { main: {}, work: {} } },
