@@ -7,7 +7,7 @@ import type { RawOpenClawConfig } from "./schema/index.js";
  * warning saying so.
  */
 export function dependentKeyWarnings(config: RawOpenClawConfig): string[] {
-  const warnings: string[] = [...extraDefaultAgentWarnings(config), ...idleCustomBindHostWarnings(config)];
+  const warnings: string[] = [...extraDefaultAgentWarnings(config), ...idleCustomBindHostWarnings(config), ...idleHeartbeatChatWarnings(config)];
   const otel = config.diagnostics?.otel;
   if (otel && !otel.endpoint) {
     const idle = (["headers", "serviceName"] as const).filter((key) => otel[key] !== undefined).map((key) => `diagnostics.otel.${key}`);
@@ -33,5 +33,28 @@ function idleCustomBindHostWarnings(config: RawOpenClawConfig): string[] {
   const bind = gateway.bind === undefined ? "not set (loopback)" : `"${gateway.bind}"`;
   return [
     `gateway.customBindHost is ignored: gateway.bind is ${bind}, not "custom" (set gateway.bind to "custom" to use it, or remove it; as it is, only \`gateway run --bind custom\` uses it)`,
+  ];
+}
+
+/** A heartbeat's `to` and `accountId` name the chat of its target; with target `none` (the default) its reply goes to no chat. */
+function idleHeartbeatChatWarnings(config: RawOpenClawConfig): string[] {
+  type Block = { target?: string; to?: string; accountId?: string } | undefined;
+  const defaults: Block = config.agents?.defaults?.heartbeat;
+  const own: [string, Block][] = [
+    ...Object.entries(config.agents?.entries ?? {}).map(([id, entry]): [string, Block] => [formatKeyPath(["agents", "entries", id, "heartbeat"]), entry.heartbeat]),
+    ...(config.agents?.list ?? []).map((entry, index): [string, Block] => [`agents.list[${index}].heartbeat`, entry.heartbeat]),
+  ];
+  const idle = (path: string, block: Block, target: string, note: string): string[] => {
+    const keys = (["to", "accountId"] as const).filter((key) => block?.[key] !== undefined).map((key) => `${path}.${key}`);
+    if (keys.length === 0 || target !== "none") return [];
+    return [
+      `${keys.join(" and ")} ${keys.length > 1 ? "are" : "is"} ignored: the heartbeat target is "none"${note}, so its reply stays in the session; set heartbeat.target to a channel id or "last"`,
+    ];
+  };
+  // The defaults' chat is used by any agent whose own block names a target.
+  const usedByAnAgent = own.some(([, block]) => block?.target !== undefined && block.target !== "none");
+  return [
+    ...(usedByAnAgent ? [] : idle("agents.defaults.heartbeat", defaults, defaults?.target ?? "none", defaults?.target === undefined ? " (the default)" : "")),
+    ...own.flatMap(([path, block]) => idle(path, block, block?.target ?? defaults?.target ?? "none", "")),
   ];
 }

@@ -212,6 +212,18 @@ describe("validateConfig: cross-key rules", () => {
     expect(validateConfig({ gateway: { bind: "custom", customBindHost: "192.168.1.10", auth: { token: "t" } } }, {}).warnings).toEqual([]);
   });
 
+  it("a heartbeat to or accountId whose heartbeat target is none loads with a warning that the reply stays in the session", () => {
+    expect(validateConfig({ agents: { defaults: { heartbeat: { to: "5", accountId: "ops" } } } }, {}).warnings).toEqual([
+      'agents.defaults.heartbeat.to and agents.defaults.heartbeat.accountId are ignored: the heartbeat target is "none" (the default), so its reply stays in the session; set heartbeat.target to a channel id or "last"',
+    ]);
+    expect(validateConfig({ agents: { defaults: { heartbeat: { target: "telegram" } }, entries: { ops: { heartbeat: { target: "none", to: "5" } } } } }, {}).warnings).toEqual([
+      'agents.entries.ops.heartbeat.to is ignored: the heartbeat target is "none", so its reply stays in the session; set heartbeat.target to a channel id or "last"',
+    ]);
+    // An agent's own target uses the defaults' chat.
+    expect(validateConfig({ agents: { defaults: { heartbeat: { to: "5" } }, entries: { ops: { heartbeat: { target: "telegram" } } } } }, {}).warnings).toEqual([]);
+    expect(validateConfig({ agents: { defaults: { heartbeat: { target: "last", to: "5" } } } }, {}).warnings).toEqual([]);
+  });
+
   it("otel headers or serviceName without an endpoint load with a warning that nothing is exported", () => {
     expect(validateConfig({ diagnostics: { otel: { headers: { "x-key": "k" }, serviceName: "gw" } } }, {}).warnings).toEqual([
       "diagnostics.otel.headers and diagnostics.otel.serviceName are ignored: no diagnostics.otel.endpoint is set, so nothing is exported",
