@@ -69,6 +69,10 @@ describe("webhooks", { timeout: 90_000 }, () => {
     expect(badModel.status).toBe(400);
     expect(await badModel.json()).toMatchObject({ ok: false, error: expect.stringMatching(/^model: Unknown model provider "nowhere".*Known providers: .*\bfake\b/) });
     expect((await post("/hooks/nope", { a: 1 })).status).toBe(404);
+    const get = await fetch(`${gw!.httpUrl}/hooks/wake`, { headers: { authorization: `Bearer ${HOOK_TOKEN}` } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+    expect(await get.json()).toEqual({ ok: false, error: "webhooks take POST only" });
     for (const hook of ["agent", "wake"]) {
       const ghost = await post(`/hooks/${hook}`, { message: "m", text: "t", agentId: "nobody" });
       expect(ghost.status, hook).toBe(400);

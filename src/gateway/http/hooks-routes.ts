@@ -57,6 +57,16 @@ export function registerHooksRoutes(app: FastifyInstance, deps: HooksRouteDeps):
       for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
       return reply.code(answer.status).send(answer.body);
     });
+    // Webhooks are POSTs only; any other method is told so, in the hooks' error shape.
+    scope.route({
+      method: ["GET", "PUT", "PATCH", "DELETE"],
+      url: `${base}/:name`,
+      handler: async (_request, reply) => {
+        const hooks = deps.config().hooks;
+        if (!hooks?.enabled || !hooks.token) return reply.callNotFound();
+        return reply.code(405).header("allow", "POST").send({ ok: false, error: "webhooks take POST only" });
+      },
+    });
   });
 }
 
