@@ -3,6 +3,7 @@ import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { ConfigError, defaultConfigPathForWrite, loadConfig, resolveConfigPath, resolveStateDir, setConfigValueInFile, type OpenClawConfig } from "../config/index.js";
 import { resolveBundledHooksDir } from "../hooks/internal/bundled-hooks-dir.js";
 import { discoverHooks, type DiscoveredHook } from "../hooks/internal/discover-hooks.js";
+import { EMITTED_HOOK_EVENTS } from "../hooks/internal/emitted-events.js";
 import { hookEnabled } from "../hooks/internal/hook-runner.js";
 import { CliError, printJson } from "./output.js";
 
@@ -19,7 +20,13 @@ function discovered(): { config: OpenClawConfig; stateDir: string; hooks: Discov
   return { config, stateDir, hooks };
 }
 
+/** Events a hook listens to that this gateway never emits (a typo, or another gateway's event). */
+function unknownEventsOf(hook: DiscoveredHook): string[] {
+  return hook.events.filter((event) => !EMITTED_HOOK_EVENTS.has(event));
+}
+
 function describe(hook: DiscoveredHook, config: OpenClawConfig) {
+  const unknownEvents = unknownEventsOf(hook);
   return {
     name: hook.name,
     description: hook.description,
@@ -30,7 +37,12 @@ function describe(hook: DiscoveredHook, config: OpenClawConfig) {
     ...(hook.emoji ? { emoji: hook.emoji } : {}),
     ...(hook.handlerPath ? { handler: hook.handlerPath } : {}),
     ...(hook.problem ? { problem: hook.problem } : {}),
+    ...(unknownEvents.length > 0 ? { unknownEvents } : {}),
   };
+}
+
+function neverFires(events: string[]): string {
+  return `never emitted here: ${events.join(", ")} (docs/automation.md#internal-hooks lists the events)`;
 }
 
 export function hooksListCommand(flags: { json?: boolean }): void {
@@ -40,7 +52,7 @@ export function hooksListCommand(flags: { json?: boolean }): void {
   if (rows.length === 0) return void process.stdout.write("No hooks found\n");
   for (const h of rows) {
     process.stdout.write(
-      `${h.enabled ? "on " : "off"}  ${h.emoji ?? " "} ${h.name.padEnd(20)} ${h.source.padEnd(9)} ${h.events.join(", ")}${h.problem ? `  (cannot run: ${h.problem})` : ""}\n`,
+      `${h.enabled ? "on " : "off"}  ${h.emoji ?? " "} ${h.name.padEnd(20)} ${h.source.padEnd(9)} ${h.events.join(", ")}${h.problem ? `  (cannot run: ${h.problem})` : ""}${h.unknownEvents ? `  (${neverFires(h.unknownEvents)})` : ""}\n`,
     );
   }
   if (config.hooks?.internal?.enabled === false) process.stdout.write("hooks.internal.enabled is false: no hook runs\n");
@@ -55,7 +67,7 @@ export function hooksInfoCommand(name: string, flags: { json?: boolean }): void 
     [
       `${info.emoji ? `${info.emoji} ` : ""}${info.name} (${info.source}, ${info.enabled ? "enabled" : "disabled"})`,
       info.description,
-      `Events: ${info.events.join(", ") || "none"}`,
+      `Events: ${info.events.join(", ") || "none"}${info.unknownEvents ? ` (${neverFires(info.unknownEvents)})` : ""}`,
       `Folder: ${info.dir}`,
       info.handler ? `Handler: ${info.handler}` : `Cannot run: ${info.problem}`,
       "",
@@ -74,7 +86,10 @@ export function hooksSetEnabledCommand(name: string, enabled: boolean, flags: { 
     throw err;
   }
   if (flags.json) return printJson({ ok: true, name: hook.name, enabled, file, ...(hook.problem ? { problem: hook.problem } : {}) });
-  process.stdout.write(`${enabled ? "Enabled" : "Disabled"} ${hook.name} in ${file}${hook.problem && enabled ? ` (it cannot run yet: ${hook.problem})` : ""}\n`);
+  const unknownEvents = unknownEventsOf(hook);
+  process.stdout.write(
+    `${enabled ? "Enabled" : "Disabled"} ${hook.name} in ${file}${hook.problem && enabled ? ` (it cannot run yet: ${hook.problem})` : ""}${unknownEvents.length > 0 && enabled ? ` (${neverFires(unknownEvents)})` : ""}\n`,
+  );
 }
 
 function find(hooks: DiscoveredHook[], name: string): DiscoveredHook {

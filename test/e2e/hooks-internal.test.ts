@@ -24,6 +24,26 @@ const telegramConfig = () => ({
   telegram: telegramChannelConfig(servers.telegram, { allowFrom: [String(CHAT)] }),
 });
 
+describe("openclaw hooks", { timeout: 60_000 }, () => {
+  it("list, info and enable say when a hook listens to an event this gateway never emits", async () => {
+    const stateDir = makeTempDir("openclaw-hooks-events-");
+    const dir = path.join(stateDir, "hooks", "typo-hook");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "HOOK.md"), '---\nname: typo-hook\ndescription: x\nmetadata:\n  openclaw:\n    events: ["command:new", "command:neww"]\n---\n');
+    fs.writeFileSync(path.join(dir, "handler.js"), "export default async () => {};\n");
+    const env = { OPENCLAW_STATE_DIR: stateDir };
+    const note = "never emitted here: command:neww (docs/automation.md#internal-hooks lists the events)";
+    const list = await runCli(["hooks", "list"], env);
+    expect(list.output.split("\n").find((l) => l.includes("typo-hook"))).toContain(note);
+    expect(list.output.split("\n").find((l) => l.includes("session-memory"))).not.toContain("never emitted");
+    expect(JSON.parse((await runCli(["hooks", "info", "typo-hook", "--json"], env)).output)).toMatchObject({ unknownEvents: ["command:neww"] });
+    expect((await runCli(["hooks", "info", "typo-hook"], env)).output).toContain(`Events: command:new, command:neww (${note})`);
+    const enabled = await runCli(["hooks", "enable", "typo-hook"], env);
+    expect(enabled.code, enabled.output).toBe(0);
+    expect(enabled.output).toContain(note);
+  });
+});
+
 describe("internal hooks in the gateway", { timeout: 120_000 }, () => {
   it("boot-md runs BOOT.md once at start in its own session; the agent tells the chat through the message tool", async () => {
     const stateDir = makeTempDir("openclaw-boot-md-");
