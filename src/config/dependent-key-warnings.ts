@@ -7,7 +7,12 @@ import type { RawOpenClawConfig } from "./schema/index.js";
  * warning saying so.
  */
 export function dependentKeyWarnings(config: RawOpenClawConfig): string[] {
-  const warnings: string[] = [...extraDefaultAgentWarnings(config), ...idleCustomBindHostWarnings(config), ...idleHeartbeatChatWarnings(config)];
+  const warnings: string[] = [
+    ...extraDefaultAgentWarnings(config),
+    ...idleCustomBindHostWarnings(config),
+    ...idleHeartbeatChatWarnings(config),
+    ...unreachableHeartbeatTargetWarnings(config),
+  ];
   const otel = config.diagnostics?.otel;
   if (otel && !otel.endpoint) {
     const idle = (["headers", "serviceName"] as const).filter((key) => otel[key] !== undefined).map((key) => `diagnostics.otel.${key}`);
@@ -57,4 +62,26 @@ function idleHeartbeatChatWarnings(config: RawOpenClawConfig): string[] {
     ...(usedByAnAgent ? [] : idle("agents.defaults.heartbeat", defaults, defaults?.target ?? "none", defaults?.target === undefined ? " (the default)" : "")),
     ...own.flatMap(([path, block]) => idle(path, block, block?.target ?? defaults?.target ?? "none", "")),
   ];
+}
+
+/** A channel `target` sends to `channels.<target>`'s chat `to`: without either, a heartbeat reply that is no acknowledgement reaches no chat. */
+function unreachableHeartbeatTargetWarnings(config: RawOpenClawConfig): string[] {
+  type Block = { target?: string; to?: string } | undefined;
+  const defaults: Block = config.agents?.defaults?.heartbeat;
+  const blocks: [string, Block][] = [
+    ["agents.defaults.heartbeat", defaults],
+    ...Object.entries(config.agents?.entries ?? {}).map(([id, entry]): [string, Block] => [formatKeyPath(["agents", "entries", id, "heartbeat"]), entry.heartbeat]),
+    ...(config.agents?.list ?? []).map((entry, index): [string, Block] => [`agents.list[${index}].heartbeat`, entry.heartbeat]),
+  ];
+  const channels = (config.channels ?? {}) as Record<string, unknown>;
+  const warnings: string[] = [];
+  for (const [path, block] of blocks) {
+    const target = block?.target;
+    if (target === undefined || target === "none" || target === "last") continue;
+    const unsent = "so a heartbeat reply that is no acknowledgement reaches no chat";
+    if (!Object.hasOwn(channels, target))
+      warnings.push(`${path}.target is "${target}" but channels.${target} is not configured, ${unsent} (configure it, or use "last" or "none")`);
+    else if ((block?.to ?? defaults?.to) === undefined) warnings.push(`${path}.target is "${target}" but no heartbeat.to names the chat, ${unsent} (set ${path}.to)`);
+  }
+  return warnings;
 }

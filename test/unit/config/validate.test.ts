@@ -216,12 +216,36 @@ describe("validateConfig: cross-key rules", () => {
     expect(validateConfig({ agents: { defaults: { heartbeat: { to: "5", accountId: "ops" } } } }, {}).warnings).toEqual([
       'agents.defaults.heartbeat.to and agents.defaults.heartbeat.accountId are ignored: the heartbeat target is "none" (the default), so its reply stays in the session; set heartbeat.target to a channel id or "last"',
     ]);
-    expect(validateConfig({ agents: { defaults: { heartbeat: { target: "telegram" } }, entries: { ops: { heartbeat: { target: "none", to: "5" } } } } }, {}).warnings).toEqual([
-      'agents.entries.ops.heartbeat.to is ignored: the heartbeat target is "none", so its reply stays in the session; set heartbeat.target to a channel id or "last"',
-    ]);
+    expect(
+      validateConfig(
+        {
+          channels: { telegram: { botToken: "123:abc" } },
+          agents: { defaults: { heartbeat: { target: "telegram", to: "7" } }, entries: { ops: { heartbeat: { target: "none", to: "5" } } } },
+        },
+        {},
+      ).warnings,
+    ).toEqual(['agents.entries.ops.heartbeat.to is ignored: the heartbeat target is "none", so its reply stays in the session; set heartbeat.target to a channel id or "last"']);
     // An agent's own target uses the defaults' chat.
-    expect(validateConfig({ agents: { defaults: { heartbeat: { to: "5" } }, entries: { ops: { heartbeat: { target: "telegram" } } } } }, {}).warnings).toEqual([]);
+    expect(
+      validateConfig(
+        { channels: { telegram: { botToken: "123:abc" } }, agents: { defaults: { heartbeat: { to: "5" } }, entries: { ops: { heartbeat: { target: "telegram" } } } } },
+        {},
+      ).warnings,
+    ).toEqual([]);
     expect(validateConfig({ agents: { defaults: { heartbeat: { target: "last", to: "5" } } } }, {}).warnings).toEqual([]);
+  });
+
+  it("a heartbeat channel target that is not configured, or has no to, loads with a warning that replies reach no chat", () => {
+    expect(validateConfig({ agents: { defaults: { heartbeat: { target: "pigeon", to: "5" } } } }, {}).warnings).toEqual([
+      'agents.defaults.heartbeat.target is "pigeon" but channels.pigeon is not configured, so a heartbeat reply that is no acknowledgement reaches no chat (configure it, or use "last" or "none")',
+    ]);
+    const telegram = { telegram: { botToken: "123:abc" } };
+    expect(validateConfig({ channels: telegram, agents: { entries: { ops: { heartbeat: { target: "telegram" } } } } }, {}).warnings).toEqual([
+      'agents.entries.ops.heartbeat.target is "telegram" but no heartbeat.to names the chat, so a heartbeat reply that is no acknowledgement reaches no chat (set agents.entries.ops.heartbeat.to)',
+    ]);
+    expect(validateConfig({ channels: telegram, agents: { defaults: { heartbeat: { to: "5" } }, entries: { ops: { heartbeat: { target: "telegram" } } } } }, {}).warnings).toEqual(
+      [],
+    );
   });
 
   it("otel headers or serviceName without an endpoint load with a warning that nothing is exported", () => {
