@@ -132,7 +132,9 @@ export function parseAt(text: string, tz: string | undefined, now: number): numb
   if (typeof text !== "string" || text.trim() === "") throw new ScheduleError("at: expected an ISO date-time (2026-12-24T18:00) or a delay such as 20m");
   const trimmed = text.trim();
   const delay = parseDuration(trimmed);
+  const tzIgnored = (what: string) => new ScheduleError(`at: a time zone applies to an ISO time without an offset; ${what}, so leave tz (--tz) out`);
   if (delay !== undefined) {
+    if (tz) throw tzIgnored(`${trimmed} counts from now`);
     if (delay <= 0) throw new ScheduleError("at: a delay must be longer than 0");
     return now + delay;
   }
@@ -145,6 +147,7 @@ export function parseAt(text: string, tz: string | undefined, now: number): numb
   if (local.day < 1 || local.day > daysInMonth) throw new ScheduleError(`at: ${trimmed} is not a date (month ${local.month} of ${local.year} has ${daysInMonth} days)`);
   if (local.hour > 23 || local.minute > 59 || local.second > 59) throw new ScheduleError(`at: ${trimmed} is not a time of day`);
   if (offset) {
+    if (tz) throw tzIgnored(`${trimmed} carries its own offset`);
     const wall = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second, local.millisecond);
     if (offset.toUpperCase() === "Z") return wall;
     const sign = offset.startsWith("-") ? -1 : 1;

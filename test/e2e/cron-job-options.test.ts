@@ -94,6 +94,8 @@ describe("flags that do not fit the job", { timeout: 120_000 }, () => {
       [["--every", "1h", "--message", "m", "--account", "ops"], "--account and --best-effort go with a chat delivery"],
       [["--every", "1h", "--message", "m", "--webhook", "https://example.com/h", "--best-effort"], "--account and --best-effort go with a chat delivery"],
       [["--every", "1h", "--message", "m", "--delete-after-run"], "deleteAfterRun: only a one-shot (at) job is removed after its run"],
+      [["--at", "20m", "--tz", "Europe/Berlin", "--system-event", "t"], "at: a time zone applies to an ISO time without an offset"],
+      [["--at", "2026-12-24T18:00Z", "--tz", "Europe/Berlin", "--system-event", "t"], "at: a time zone applies to an ISO time without an offset"],
       [["--cron", "0 9 * * *", "--message", "m", "--delete-after-run"], "deleteAfterRun: only a one-shot (at) job is removed after its run"],
     ];
     for (const [flags, message] of refusals) {
