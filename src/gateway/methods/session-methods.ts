@@ -8,6 +8,7 @@ import type { SessionEvents } from "../session-change-events.js";
 import type { GatewayRuntime } from "../runtime.js";
 import { sessionModelRef, sessionRow, splitModelRef } from "./session-row.js";
 import { resolveContextWindow } from "../../models/index.js";
+import { SessionTitleFields } from "./session-title-fields.js";
 
 const Key = Type.String({ minLength: 1, maxLength: 512 });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
@@ -15,6 +16,7 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Option
 /** `sessions.*` (see docs/protocol.md, "Methods") and `sessions.subscribe` for `sessions.changed`. */
 export function registerSessionMethods(registry: MethodRegistry, conversations: ConversationPort, events: SessionEvents): void {
   const { subscribers } = events;
+  const titles = new SessionTitleFields();
   const resolve = (key: string, agentId?: string) => conversations.resolveSessionKey(key, agentId).sessionKey;
   const mustGet = (runtime: GatewayRuntime, key: string, agentId?: string) => {
     const entry = runtime.sessions().get(resolve(key, agentId));
@@ -42,6 +44,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       { additionalProperties: false },
     ),
     handler: (params, { runtime }) => {
+      const config = runtime.config();
       let entries = runtime.sessions().list(params.agentId?.toLowerCase());
       const now = Date.now();
       if (params.activeMinutes) entries = entries.filter((e) => now - (e.updatedAt ?? 0) <= params.activeMinutes! * 60_000);
@@ -52,7 +55,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
         entries = entries.filter((e) => [e.sessionKey, e.label, e.displayName].some((v) => typeof v === "string" && v.toLowerCase().includes(needle)));
       }
       const limit = params.limit ?? 100;
-      const config = runtime.config();
+      const want = { derivedTitle: params.includeDerivedTitles === true, lastMessage: params.includeLastMessage === true };
       const defaultModel = splitModelRef(sessionModelRef({ agentId: params.agentId?.toLowerCase() ?? "main" }, config), config);
       return {
         ts: now,
@@ -66,7 +69,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
           model: defaultModel?.id ?? null,
           contextTokens: defaultModel ? resolveContextWindow(config, defaultModel.provider, defaultModel.id).tokens : null,
         },
-        sessions: entries.slice(0, limit).map((e) => sessionRow(e, conversations, config)),
+        sessions: entries.slice(0, limit).map((e) => ({ ...sessionRow(e, conversations, config), ...titles.fieldsOf(e, want) })),
       };
     },
   });
@@ -86,6 +89,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       return {
         session: {
           ...sessionRow(entry, conversations, runtime.config()),
+          ...titles.fieldsOf(entry, { derivedTitle: params.includeDerivedTitles === true, lastMessage: params.includeLastMessage === true }),
           sessionFile: entry.sessionFile,
           sessionStartedAt: entry.sessionStartedAt,
           messageCount: messages.length,

@@ -5,6 +5,7 @@ export type { PruneOptions } from "./prune-plan.js";
 export type { RotateOptions, RotateResult } from "./rotate-transcript.js";
 export type { ParsedTranscript } from "./transcript-reader.js";
 export { parseTranscript } from "./transcript-reader.js";
+export { readTranscriptHead, readTranscriptTailWindow, type TranscriptEnd } from "./transcript-ends.js";
 export {
   TRANSCRIPT_VERSION,
   isMessageEntry,

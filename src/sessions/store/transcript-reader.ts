@@ -105,6 +105,13 @@ export function readTranscriptTail(file: string): TranscriptTail | null {
   }
 }
 
+/** One transcript line as an entry (not the header); undefined for a blank, torn or invalid line. */
+export function parseEntryLine(line: string): TranscriptEntry | undefined {
+  const value = tryParse(line.trim());
+  if (!isObject(value) || entryProblem(value) !== undefined) return undefined;
+  return value as TranscriptEntry;
+}
+
 function entryProblem(value: Record<string, unknown>): string | undefined {
   if (typeof value.type !== "string") return "entry without a type";
   if (value.type === "session") return "a second session header";
@@ -116,7 +123,8 @@ function entryProblem(value: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-function readSlice(file: string, position: number, length: number): Buffer | null {
+/** Up to `length` bytes of `file` from `position`; null when it cannot be read. */
+export function readSlice(file: string, position: number, length: number): Buffer | null {
   let fd: number;
   try {
     fd = fs.openSync(file, "r");
