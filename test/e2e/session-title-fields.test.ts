@@ -9,8 +9,8 @@ import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 
 /**
  * `sessions.list` / `sessions.describe` with the flags OpenClaw's TUI picker, Control UI and CLI
- * send: `includeDerivedTitles` (derivedTitle) and `includeLastMessage` (lastMessagePreview),
- * through a real gateway over WebSocket.
+ * send: `includeDerivedTitles` (derivedTitle), `includeLastMessage` (lastMessagePreview) and
+ * `configuredAgentsOnly`, through a real gateway over WebSocket.
  */
 
 let model: FakeModelServer;
@@ -54,6 +54,8 @@ beforeAll(async () => {
   writeTranscript("main", "queued", [user(`first question ${"y".repeat(100_000)}`, "q1"), user("still there?", "q2"), assistant(`first answer ${"z".repeat(40_000)}`, ["q1"])]);
   // The answer is a control reply: the preview is the message before it; the first message is a chat command.
   writeTranscript("main", "silent", [user("/status"), assistant("ok"), user("ping", "s1"), assistant("NO_REPLY", ["s1"])]);
+  // An agent the config no longer names.
+  writeTranscript("old", "main", [user("hello from a removed agent")]);
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir) } });
   ({ sock } = await openOperator(gw.url, gw.token, { scopes: ["operator.admin"] }));
 }, 60_000);
@@ -139,5 +141,18 @@ describe("sessions.describe with includeDerivedTitles and includeLastMessage", (
     const plain = await sock.request("sessions.describe", { key: "long" });
     expect(plain.payload.session).not.toHaveProperty("derivedTitle");
     expect(plain.payload.session).not.toHaveProperty("lastMessagePreview");
+  });
+});
+
+describe("sessions.list with configuredAgentsOnly", () => {
+  it("leaves out sessions of agents the config does not name; without it, or with agentId, they are listed", async () => {
+    const keys = async (params: Record<string, unknown>) =>
+      ((await sock.request("sessions.list", { limit: 1_000, ...params })).payload.sessions as { key: string }[]).map((s) => s.key);
+    expect(await keys({})).toContain("agent:old:main");
+    expect(await keys({ includeGlobal: true, includeUnknown: true })).toContain("agent:old:main");
+    const configured = await keys({ configuredAgentsOnly: true, includeGlobal: true, includeUnknown: true });
+    expect(configured).not.toContain("agent:old:main");
+    expect(configured).toContain("agent:main:long");
+    expect(await keys({ configuredAgentsOnly: true, agentId: "old" })).toEqual(["agent:old:main"]);
   });
 });

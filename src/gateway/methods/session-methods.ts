@@ -9,6 +9,7 @@ import type { GatewayRuntime } from "../runtime.js";
 import { sessionModelRef, sessionRow, splitModelRef } from "./session-row.js";
 import { resolveContextWindow } from "../../models/index.js";
 import { SessionTitleFields } from "./session-title-fields.js";
+import { configuredSessionAgents, isConfiguredAgentSession } from "./configured-agent-sessions.js";
 
 const Key = Type.String({ minLength: 1, maxLength: 512 });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
@@ -47,6 +48,10 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       const config = runtime.config();
       let entries = runtime.sessions().list(params.agentId?.toLowerCase());
       const now = Date.now();
+      if (params.configuredAgentsOnly && !params.agentId) {
+        const configured = configuredSessionAgents(config);
+        entries = entries.filter((e) => isConfiguredAgentSession(e, configured));
+      }
       if (params.activeMinutes) entries = entries.filter((e) => now - (e.updatedAt ?? 0) <= params.activeMinutes! * 60_000);
       if (params.label) entries = entries.filter((e) => e.label === params.label);
       if (params.spawnedBy) entries = entries.filter((e) => e.spawnedBy === params.spawnedBy);
