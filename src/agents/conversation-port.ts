@@ -34,6 +34,12 @@ export interface ConversationPort {
    */
   reset(input: ResetInput): ResetOutcome;
   /**
+   * A new session takes this one's place (`sessions.create` with `emitCommandHooks`, as OpenClaw's
+   * TUI sends for `/new`): internal hooks hear `command:new` for it with its last messages, as
+   * with `/new`, and the session itself stays as it is.
+   */
+  announceNew(sessionKey: string, method: "sessions.create"): void;
+  /**
    * Removes a session that was never meant to be kept (a stateless HTTP request's) with its
    * transcript, no archive, and forgets what the service held for it. Its runs must have ended.
    * False when there was no such session.

@@ -366,11 +366,15 @@ export class ConversationService implements ConversationPort {
     return { kind: "reset" };
   }
 
+  announceNew(sessionKey: string, method: "sessions.create"): void {
+    if (this.deps.hooks && this.deps.store.peek(sessionKey)) this.emitSessionEnding(sessionKey, "command", "new", method);
+  }
+
   /**
    * `command:new` / `command:reset` / `session:auto-reset` for internal hooks, with the session's
    * last messages (before they are put aside).
    */
-  private emitSessionEnding(sessionKey: string, type: "command" | "session", action: string, source: ResetInput["method"]): void {
+  private emitSessionEnding(sessionKey: string, type: "command" | "session", action: string, source: ResetInput["method"] | "sessions.create"): void {
     const agentId = parseSessionKey(sessionKey).agentId;
     const messages = this.history(sessionKey)
       .filter((m) => m.role === "user" || m.role === "assistant")

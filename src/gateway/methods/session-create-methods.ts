@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { sessionControlsPatch } from "../../agents/session-controls.js";
 import type { SessionEntry } from "../../sessions/store/index.js";
-import { invalidRequest } from "../protocol/errors.js";
+import { invalidRequest, unavailable } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
 import { assertLabelFree, parseLabel } from "./session-label.js";
 import { assertKnownAgent } from "../known-agent.js";
@@ -30,7 +30,7 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
         model: Type.Optional(NonEmpty),
         thinkingLevel: Type.Optional(NonEmpty),
         parentSessionKey: Type.Optional(NonEmpty),
-        // OpenClaw's TUI sends these with `/new`: this gateway has no session-end hooks, so they change nothing.
+        // OpenClaw's TUI sends both with `/new`: internal hooks hear `command:new` for the parent.
         succeedsParent: Type.Optional(Type.Boolean()),
         emitCommandHooks: Type.Optional(Type.Boolean()),
         message: Type.Optional(Type.String({ maxLength: 1_000_000 })),
@@ -40,20 +40,24 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
     ),
     handler: async (params, { runtime }) => {
       if (params.succeedsParent !== undefined && !params.parentSessionKey) throw invalidRequest("succeedsParent needs parentSessionKey");
+      if (params.succeedsParent !== undefined && params.emitCommandHooks !== true) throw invalidRequest("succeedsParent needs emitCommandHooks: true");
       const config = runtime.config();
       assertKnownAgent(config, params.agentId);
       const label = params.label === undefined ? undefined : parseLabel(params.label);
       const store = runtime.sessions();
       const { sessionKey, agentId } = conversations.resolveSessionKey(params.key ?? `session-${params.idempotencyKey ?? randomUUID()}`, params.agentId?.toLowerCase());
-      if (params.parentSessionKey) {
-        const parent = conversations.resolveSessionKey(params.parentSessionKey, params.agentId?.toLowerCase()).sessionKey;
-        if (!store.get(parent)) throw invalidRequest(`parent session not found: ${params.parentSessionKey}`);
-      }
+      const parent = params.parentSessionKey ? conversations.resolveSessionKey(params.parentSessionKey, params.agentId?.toLowerCase()).sessionKey : undefined;
+      if (parent && !store.get(parent)) throw invalidRequest(`parent session not found: ${params.parentSessionKey}`);
       const existing = store.get(sessionKey);
       if (!existing) {
         const controls = sessionControlsPatch({ model: params.model, thinkingLevel: params.thinkingLevel }, config, process.env);
         if (!controls.ok) throw invalidRequest(controls.message);
         if (label) assertLabelFree(store.list(agentId), label, sessionKey);
+        if (parent && params.emitCommandHooks === true) {
+          // As OpenClaw: hooks read the parent's conversation, so it may not be mid-turn.
+          if (conversations.isActive(parent)) throw unavailable(`parent session ${parent} is still running a turn; try again when it has ended`);
+          conversations.announceNew(parent, "sessions.create");
+        }
         store.ensure(sessionKey, { agentId, ...(label ? { label } : {}), ...(params.displayName ? { displayName: params.displayName } : {}) });
         if (Object.keys(controls.patch).length > 0) store.patch(sessionKey, controls.patch as never);
         onChanged(sessionKey, "create");
