@@ -74,7 +74,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
           model: defaultModel?.id ?? null,
           contextTokens: defaultModel ? resolveContextWindow(config, defaultModel.provider, defaultModel.id).tokens : null,
         },
-        sessions: entries.slice(0, limit).map((e) => ({ ...sessionRow(e, conversations, config), ...titles.fieldsOf(e, want) })),
+        sessions: entries.slice(0, limit).map((e) => titles.addTo(sessionRow(e, conversations, config), e, want)),
       };
     },
   });

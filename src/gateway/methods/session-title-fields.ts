@@ -39,6 +39,12 @@ interface CachedEnds {
 export class SessionTitleFields {
   private readonly cache = new Map<string, CachedEnds>();
 
+  /** `row` with the fields asked for added: the same object, untouched (no file is looked at) when none is asked for. */
+  addTo<R extends Record<string, unknown>>(row: R, entry: SessionEntry, want: TitleFieldRequest): R {
+    if (!want.derivedTitle && !want.lastMessage) return row;
+    return Object.assign(row, this.fieldsOf(entry, want));
+  }
+
   fieldsOf(entry: SessionEntry, want: TitleFieldRequest): TitleFields {
     if (!want.derivedTitle && !want.lastMessage) return {};
     const named = want.derivedTitle ? namedSessionTitle(entry) : undefined;
