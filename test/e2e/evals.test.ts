@@ -98,6 +98,27 @@ describe("openclaw eval run", () => {
     expect(missing.output).toContain("no such file");
   }, 240_000);
 
+  it("fails a trial whose message outlasts timeoutSeconds with that timeout, and goes on with the suite", async () => {
+    const suite = makeTempDir("eval-suite-");
+    fs.writeFileSync(path.join(suite, "a-slow.yaml"), "prompt: take your time\ntimeoutSeconds: 1\ngraders:\n  - contains: done\n");
+    fs.copyFileSync(path.join(SUITE, "reply-exact.yaml"), path.join(suite, "reply-exact.yaml"));
+    const stateDir = makeTempDir();
+    const env = evalEnv(stateDir);
+    server.setResponder((request) =>
+      text((request.body as { messages: Message[] }).messages.at(-1)).includes("take your time") ? { text: "done", delayMs: 4_000 } : capableModel(request),
+    );
+    const { code, output } = await runCli(["eval", "run", suite, "--json"], env, 120_000);
+    expect(code, output).toBe(0);
+    const report = JSON.parse(output.slice(output.indexOf("{")));
+    const slow = report.tasks.find((t: { name: string }) => t.name === "a-slow");
+    expect(slow).toMatchObject({ passes: 0, passAt1: 0 });
+    expect(slow.results[0].error).toMatch(/^run [0-9a-f-]{36} ended timeout/);
+    expect(slow.results[0].graders).toEqual([expect.objectContaining({ grader: "run ended ok", pass: false })]);
+    expect(report.tasks.find((t: { name: string }) => t.name === "reply-exact")).toMatchObject({ passes: 1 });
+    const traced = await runCli(["traces", "show", slow.results[0].runIds[0], "--json"], { OPENCLAW_STATE_DIR: report.stateDir });
+    expect(JSON.parse(traced.output).trace.outcome).toBe("timeout");
+  }, 180_000);
+
   it("refuses an invalid task file, naming the file and the field", async () => {
     const suite = makeTempDir("eval-suite-");
     fs.writeFileSync(path.join(suite, "broken.yaml"), "prompt: hi\ngraders:\n  - containz: x\n");

@@ -33,6 +33,8 @@ export interface TaskReport {
 }
 
 export const JUDGE_AGENT = "eval-judge";
+/** How long past a message's timeout the gateway's answer to it may take (aborting the run, writing the transcript). */
+const ANSWER_GRACE_SECONDS = 30;
 
 /** The agent id of one trial of one task: each trial gets its own agent, workspace and session. */
 export function trialAgentId(taskIndex: number, trial: number): string {
@@ -75,7 +77,12 @@ async function runTrial(client: GatewayClient, task: EvalTask, trial: number, ag
   for (const message of task.messages) {
     const runId = randomUUID();
     runIds.push(runId);
-    const final = (await client.call("agent", { message, idempotencyKey: runId, agentId, sessionKey }, { expectFinal: true, timeoutMs: task.timeoutSeconds * 1000 })) as {
+    // The gateway bounds the run (`timeout`) and answers `status: "timeout"`; the call waits a little longer for that answer.
+    const final = (await client.call(
+      "agent",
+      { message, idempotencyKey: runId, agentId, sessionKey, timeout: task.timeoutSeconds },
+      { expectFinal: true, timeoutMs: (task.timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000 },
+    )) as {
       status: string;
       summary?: string;
       result?: { payloads?: { text: string }[] };
