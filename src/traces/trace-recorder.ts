@@ -192,6 +192,8 @@ function redactTrace(built: ReturnType<typeof buildTrace>, r: TraceRedactor, sto
     for (const attempt of call.failover) attempt.message = r.text(attempt.message);
   }
   for (const tool of record.toolCalls) {
+    // An ACP agent's tool call is named by its title, which often quotes the command it runs.
+    tool.name = r.text(tool.name);
     tool.args = r.value(tool.args);
     if (tool.resultHead !== undefined) tool.resultHead = r.text(tool.resultHead);
     if (tool.decisionReason) tool.decisionReason = r.text(tool.decisionReason);

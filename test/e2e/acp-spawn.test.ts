@@ -119,6 +119,22 @@ describe("sessions_spawn runtime acp", () => {
     expect(await announcements("acp-crash")).toHaveLength(1);
   });
 
+  it("traces the child's turn with source acp, its tool calls by title, redacted like every other text", async () => {
+    scriptParent("titled", { task: "deploy #tool-title:curl?key=sk-ant-should-not-leak" });
+    await ask("acp-titled", "titled");
+    const accepted = chatRequests(fakes.model.requests)
+      .map(lastToolResultOf)
+      .find((r) => r?.status === "accepted" && r.childSessionKey && JSON.stringify(r).includes("acp"))!;
+    const trace = await eventually(async () => {
+      const listed = await fakes.sock.request("traces.list", { sessionKey: accepted.childSessionKey });
+      expect(listed.payload.traces).toHaveLength(1);
+      return (await fakes.sock.request("traces.get", { runId: listed.payload.traces[0].runId })).payload.trace;
+    });
+    expect(trace).toMatchObject({ source: "acp", outcome: "ok", output: "Done: deploy" });
+    expect(trace.toolCalls).toEqual([expect.objectContaining({ id: "call-titled", name: "curl?key=[redacted]", isError: false })]);
+    expect(JSON.stringify(trace)).not.toContain("sk-ant-should-not-leak");
+  });
+
   it("a permission the agent asks for becomes an exec approval the operator answers", async () => {
     scriptParent("edit", { task: "edit it #permission" });
     const approval = fakes.sock.waitFor((f) => f.event === "exec.approval.requested" && String(f.payload.command).includes("Edit src/utils.ts"), 30_000);

@@ -21,6 +21,7 @@
  *   #thought           a thought chunk first
  *   #tool              a tool_call (pending) then its tool_call_update (completed)
  *   #tool-update-only  only a final tool_call_update, never a tool_call
+ *   #tool-title:TEXT   a tool_call titled TEXT, then its completion
  *   #permission        asks session/request_permission (after a tool_call) and says what it got
  *   #permission-first  asks before any tool_call
  *   #permission-read:PATH  asks for a read (kind "read", the path resolved against the cwd as its location)
@@ -246,6 +247,10 @@ async function runPrompt(session, text, client) {
     await update({ sessionUpdate: "tool_call", toolCallId: "call-1", title: "Edit src/utils.ts", kind: "edit", status: "pending" });
     if (has("permission")) reply = await askPermission(session, client, "call-1");
     await update({ sessionUpdate: "tool_call_update", toolCallId: "call-1", status: "completed", content: [{ type: "content", content: { type: "text", text: "edited" } }] });
+  }
+  for (const step of steps.filter((s) => s.name === "tool-title")) {
+    await update({ sessionUpdate: "tool_call", toolCallId: "call-titled", title: step.value, kind: "execute", status: "pending" });
+    await update({ sessionUpdate: "tool_call_update", toolCallId: "call-titled", status: "completed" });
   }
   if (has("tool-update-only")) await update({ sessionUpdate: "tool_call_update", toolCallId: "call-9", title: "Ran tests", status: "completed" });
   if (has("usage") || has("all-updates")) await update({ sessionUpdate: "usage_update", used: 1200, size: 200000 });
