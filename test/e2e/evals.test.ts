@@ -119,6 +119,25 @@ describe("openclaw eval run", () => {
     expect(JSON.parse(traced.output).trace.outcome).toBe("timeout");
   }, 180_000);
 
+  it("noApprovalRequested fails a trial whose exec command your tools.exec policy would ask about: the eval gateway denies it at once", async () => {
+    const suite = makeTempDir("eval-suite-");
+    fs.writeFileSync(path.join(suite, "quiet.yaml"), "prompt: run it\ntimeoutSeconds: 20\nagent:\n  tools: { allow: [exec] }\ngraders:\n  - noApprovalRequested: true\n");
+    const stateDir = makeTempDir();
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), fakeModelConfig(server, stateDir, { tools: { exec: { ask: "always" } } }));
+    server.setResponder((request) =>
+      (request.body as { messages: Message[] }).messages.at(-1)?.role === "tool"
+        ? { text: "Done." }
+        : { toolCalls: [{ name: "exec", arguments: { command: "echo needs-approval" } }] },
+    );
+    const started = Date.now();
+    const { code, output } = await runCli(["eval", "run", suite, "--json"], { OPENCLAW_STATE_DIR: stateDir }, 120_000);
+    expect(code, output).toBe(0);
+    const [task] = JSON.parse(output.slice(output.indexOf("{"))).tasks;
+    expect(task.results[0].error).toBeUndefined();
+    expect(task.results[0].graders).toEqual([{ grader: "noApprovalRequested", pass: false, detail: "approval asked for: echo needs-approval" }]);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 180_000);
+
   it("refuses an invalid task file, naming the file and the field", async () => {
     const suite = makeTempDir("eval-suite-");
     fs.writeFileSync(path.join(suite, "broken.yaml"), "prompt: hi\ngraders:\n  - containz: x\n");

@@ -44,6 +44,7 @@ export async function startEvalGateway(user: OpenClawConfig, stateDir: string, a
       },
       list: agents.map((a) => ({ id: a.id, workspace: a.workspace, ...(a.model ? { model: a.model } : {}), ...(a.tools ? { tools: a.tools } : {}) })),
     },
+    tools: { exec: evalExecPolicy(user) },
     memory: { search: { enabled: false } },
   };
   fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config, null, 2), { mode: 0o600 });
@@ -66,6 +67,23 @@ export async function startEvalGateway(user: OpenClawConfig, stateDir: string, a
       await exited;
       clearTimeout(timer);
     },
+  };
+}
+
+/**
+ * The user's exec policy (`tools.exec`: security, ask, allowlist, safe bins, command timeout), so
+ * `noApprovalRequested` grades against it. Nobody answers approvals here: a command the policy
+ * asks about is denied after a second instead of holding the trial for the approval timeout.
+ */
+function evalExecPolicy(user: OpenClawConfig): NonNullable<NonNullable<OpenClawConfig["tools"]>["exec"]> {
+  const { security, ask, allowlist, safeBins, timeoutSeconds } = user.tools?.exec ?? {};
+  return {
+    ...(security ? { security } : {}),
+    ...(ask ? { ask } : {}),
+    ...(allowlist ? { allowlist } : {}),
+    ...(safeBins ? { safeBins } : {}),
+    ...(timeoutSeconds ? { timeoutSeconds } : {}),
+    approvalTimeoutSeconds: 1,
   };
 }
 
