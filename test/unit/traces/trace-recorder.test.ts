@@ -148,6 +148,20 @@ describe("TraceRecorder", () => {
     }
   });
 
+  it("masks secret environment values, logging.redactPatterns and Bearer values, and leaves credentials shorter than 8 characters", async () => {
+    const config = applyDefaults({ logging: { redactPatterns: ["ticket-\\d+"] }, gateway: { auth: { mode: "password", password: "abc123x" } } });
+    const { r } = recorder(config, { MY_SERVICE_TOKEN: "tok-abcdefgh123", PATH: "/usr/bin" });
+    const h = r.begin({
+      runId: "env-run",
+      sessionKey: "agent:main:main",
+      agentId: "main",
+      source: "chat",
+      input: "use tok-abcdefgh123 and abc123x for ticket-42 with Bearer abcdefghijklmnop in /usr/bin",
+    })!;
+    h.end({ outcome: "ok", result: { payloads: [{ text: "ok" }], usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop" } });
+    expect((await r.get("env-run"))!.trace.input).toEqual(["use [redacted] and abc123x for [redacted] with [redacted] in /usr/bin"]);
+  });
+
   it("records nothing when diagnostics.traces.enabled is false", () => {
     const { r } = recorder(applyDefaults({ diagnostics: { traces: { enabled: false } } }));
     expect(r.begin({ runId: "x", sessionKey: "agent:main:main", agentId: "main", source: "chat", input: "hi" })).toBeUndefined();
