@@ -146,4 +146,21 @@ describe("openclaw eval run", () => {
     expect(output).toContain("broken.yaml");
     expect(output).toContain("/graders/0");
   });
+
+  it("refuses a file grader that would check less than it says: contains with equals, a condition on an absent file, a path out of the workspace", async () => {
+    const cases = [
+      ["both.yaml", "{ path: a.txt, contains: x, equals: y }", "give one of contains or equals"],
+      ["absent.yaml", "{ path: a.txt, exists: false, contains: x }", "exists: false checks that the file is not there"],
+      ["outside.yaml", "{ path: ../a.txt }", "leaves the trial's workspace"],
+    ];
+    for (const [name, grader, message] of cases) {
+      const suite = makeTempDir("eval-suite-");
+      fs.writeFileSync(path.join(suite, name!), `prompt: hi\ngraders:\n  - file: ${grader}\n`);
+      const { code, output } = await runCli(["eval", "run", suite], { OPENCLAW_STATE_DIR: makeTempDir() });
+      expect(code, output).toBe(1);
+      expect(output).toContain(`${name}: graders[0] file:`);
+      expect(output).toContain(message);
+      expect(output).not.toContain("Running");
+    }
+  });
 });

@@ -106,7 +106,11 @@ export function loadTask(file: string): EvalTask {
   }
   const task = raw as Static<typeof TaskSchema>;
   if (!task.prompt === !task.conversation) throw new CliError(`eval task ${file}: give exactly one of prompt or conversation`);
-  for (const grader of task.graders) {
+  task.graders.forEach((grader, i) => {
+    if ("file" in grader) {
+      const why = fileGraderProblem(grader.file);
+      if (why) throw new CliError(`eval task ${file}: graders[${i}] file: ${why}`);
+    }
     if ("matches" in grader) {
       try {
         new RegExp(grader.matches);
@@ -114,7 +118,7 @@ export function loadTask(file: string): EvalTask {
         throw new CliError(`eval task ${file}: matches: ${(err as Error).message}`);
       }
     }
-  }
+  });
   const workspace = task.workspace ? path.resolve(path.dirname(file), task.workspace) : undefined;
   if (workspace && !fs.existsSync(workspace)) throw new CliError(`eval task ${file}: workspace ${task.workspace} does not exist (relative to the task file)`);
   return {
@@ -126,4 +130,13 @@ export function loadTask(file: string): EvalTask {
     timeoutSeconds: task.timeoutSeconds ?? 300,
     graders: task.graders,
   };
+}
+
+/** What makes a file grader check less than it says, in words; undefined when it is sound. */
+function fileGraderProblem(spec: { path: string; contains?: string; equals?: string; exists?: boolean }): string | undefined {
+  if (spec.contains !== undefined && spec.equals !== undefined) return "give one of contains or equals, not both";
+  if (spec.exists === false && (spec.contains !== undefined || spec.equals !== undefined)) return "exists: false checks that the file is not there; drop contains / equals";
+  const normal = path.normalize(spec.path);
+  if (path.isAbsolute(spec.path) || normal === ".." || normal.startsWith(`..${path.sep}`)) return `path ${spec.path} leaves the trial's workspace; give a path relative to it`;
+  return undefined;
 }
