@@ -1,9 +1,8 @@
-import fs from "node:fs";
 import path from "node:path";
 import { loadConfig, resolveStateDir } from "../config/index.js";
 import { startEvalGateway, type EvalAgent } from "./eval/eval-gateway.js";
 import { JUDGE_AGENT, prepareWorkspace, rubricJudge, runTask, trialAgentId, workspaceRoot, type TaskReport } from "./eval/eval-runner.js";
-import { compareToBaseline, renderReport, type EvalReport } from "./eval/report.js";
+import { compareToBaseline, readBaseline, renderReport, type EvalReport } from "./eval/report.js";
 import { loadSuite } from "./eval/task-file.js";
 import { CliError, printJson } from "./output.js";
 
@@ -21,8 +20,7 @@ export interface EvalRunFlags {
 export async function evalRunCommand(suiteDir: string, flags: EvalRunFlags): Promise<void> {
   const trials = flags.trials === undefined ? 1 : Number(flags.trials);
   if (!Number.isInteger(trials) || trials < 1 || trials > 100) throw new CliError(`--trials: expected an integer from 1 to 100, got "${flags.trials}"`);
-  if (flags.baseline && !fs.existsSync(flags.baseline))
-    throw new CliError(`--baseline ${flags.baseline}: no such file. Write one with \`openclaw eval run ${suiteDir} --json > ${flags.baseline}\`.`);
+  const baseline = flags.baseline ? readBaseline(flags.baseline) : undefined;
   const tasks = loadSuite(suiteDir);
   const userStateDir = resolveStateDir(process.env);
   const { config } = loadConfig({ stateDir: userStateDir, env: process.env });
@@ -52,7 +50,7 @@ export async function evalRunCommand(suiteDir: string, flags: EvalRunFlags): Pro
     await gateway.stop();
   }
   const report: EvalReport = { suite, ...(flags.model ? { model: flags.model } : {}), trials, startedAt: startedAt.toISOString(), stateDir, tasks: reports };
-  const regressions = flags.baseline ? compareToBaseline(report, flags.baseline) : undefined;
+  const regressions = baseline ? compareToBaseline(report, baseline) : undefined;
   if (flags.json) printJson(regressions ? { ...report, regressions } : report);
   else process.stdout.write(renderReport(report, regressions));
   if (regressions && regressions.length > 0) process.exitCode = 1;

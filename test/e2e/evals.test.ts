@@ -96,6 +96,20 @@ describe("openclaw eval run", () => {
     expect(missing.code).toBe(1);
     expect(missing.output).toContain("--baseline");
     expect(missing.output).toContain("no such file");
+
+    // A baseline that is not a report is refused before any trial spends a model call.
+    const requestsBefore = server.requests.length;
+    for (const [content, why] of [
+      ["not json", "not an eval report (Unexpected token"],
+      ['{"tasks":[{"task":"reply-exact"}]}', "not an eval report (tasks[0] has no name and passAt1)"],
+    ]) {
+      fs.writeFileSync(baseline, content!);
+      const refused = await runCli(["eval", "run", suite, "--baseline", baseline], env);
+      expect(refused.code, refused.output).toBe(1);
+      expect(refused.output).toContain(`--baseline ${baseline}: ${why}`);
+      expect(refused.output).not.toContain("Running");
+    }
+    expect(server.requests.length).toBe(requestsBefore);
   }, 240_000);
 
   it("fails a trial whose message outlasts timeoutSeconds with that timeout, and goes on with the suite", async () => {

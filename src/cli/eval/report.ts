@@ -19,8 +19,8 @@ export interface Regression {
   now: number | undefined;
 }
 
-/** Tasks whose pass@1 fell below the baseline's, or that the baseline has and this run lacks. */
-export function compareToBaseline(report: EvalReport, baselineFile: string): Regression[] {
+/** A report saved with `--json`, read before any trial runs so a bad file costs no model calls. */
+export function readBaseline(baselineFile: string): EvalReport {
   let baseline: EvalReport;
   try {
     baseline = JSON.parse(fs.readFileSync(baselineFile, "utf8")) as EvalReport;
@@ -29,7 +29,14 @@ export function compareToBaseline(report: EvalReport, baselineFile: string): Reg
       `--baseline ${baselineFile}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not an eval report (${(err as Error).message})`}. Write one with \`openclaw eval run <suite> --json > ${baselineFile}\`.`,
     );
   }
-  if (!Array.isArray(baseline.tasks)) throw new CliError(`--baseline ${baselineFile}: not an eval report (no tasks). Write one with \`openclaw eval run <suite> --json\`.`);
+  if (!Array.isArray(baseline?.tasks)) throw new CliError(`--baseline ${baselineFile}: not an eval report (no tasks). Write one with \`openclaw eval run <suite> --json\`.`);
+  const bad = baseline.tasks.findIndex((t) => typeof t?.name !== "string" || typeof t.passAt1 !== "number");
+  if (bad >= 0) throw new CliError(`--baseline ${baselineFile}: not an eval report (tasks[${bad}] has no name and passAt1). Write one with \`openclaw eval run <suite> --json\`.`);
+  return baseline;
+}
+
+/** Tasks whose pass@1 fell below the baseline's, or that the baseline has and this run lacks. */
+export function compareToBaseline(report: EvalReport, baseline: EvalReport): Regression[] {
   const now = new Map(report.tasks.map((t) => [t.name, t.passAt1]));
   return baseline.tasks.filter((t) => !now.has(t.name) || now.get(t.name)! < t.passAt1).map((t) => ({ task: t.name, baseline: t.passAt1, now: now.get(t.name) }));
 }
