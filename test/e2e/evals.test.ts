@@ -152,6 +152,24 @@ describe("openclaw eval run", () => {
     expect(Date.now() - started).toBeLessThan(20_000);
   }, 180_000);
 
+  it("keeps your credentials out of the eval state dir's files: an env-referenced key reaches the eval gateway through its environment", async () => {
+    const suite = makeTempDir("eval-suite-");
+    fs.copyFileSync(path.join(SUITE, "reply-exact.yaml"), path.join(suite, "reply-exact.yaml"));
+    const stateDir = makeTempDir();
+    const config = JSON.parse(fakeModelConfig(server, stateDir));
+    config.models.providers.fake.apiKey = "${EVAL_FAKE_API_KEY}";
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config));
+    server.setResponder(capableModel);
+    const secret = "sk-eval-secret-0123456789";
+    const { code, output } = await runCli(["eval", "run", suite, "--json"], { OPENCLAW_STATE_DIR: stateDir, EVAL_FAKE_API_KEY: secret }, 120_000);
+    expect(code, output).toBe(0);
+    const report = JSON.parse(output.slice(output.indexOf("{")));
+    expect(report.tasks[0]).toMatchObject({ passes: 1 });
+    expect(server.requests.at(-1)!.headers.authorization).toBe(`Bearer ${secret}`);
+    const written = fs.readdirSync(report.stateDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith("traces.sqlite"));
+    for (const entry of written) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8"), entry.name).not.toContain(secret);
+  }, 180_000);
+
   it("refuses an invalid task file, naming the file and the field", async () => {
     const suite = makeTempDir("eval-suite-");
     fs.writeFileSync(path.join(suite, "broken.yaml"), "prompt: hi\ngraders:\n  - containz: x\n");

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { OpenClawConfig } from "../../config/index.js";
+import { isSecretEntry, type OpenClawConfig } from "../../config/index.js";
 import { GatewayClient } from "../../gateway/client.js";
 import { packageVersion } from "../../infra/version.js";
 import { CliError } from "../output.js";
@@ -47,11 +47,12 @@ export async function startEvalGateway(user: OpenClawConfig, stateDir: string, a
     tools: { exec: evalExecPolicy(user) },
     memory: { search: { enabled: false } },
   };
-  fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config, null, 2), { mode: 0o600 });
+  const secrets: Record<string, string> = {};
+  fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(secretsToEnv(config, secrets), null, 2), { mode: 0o600 });
   const token = randomBytes(24).toString("hex");
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("OPENCLAW_")) env[k] = v;
-  Object.assign(env, { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: token, OPENCLAW_LOG_LEVEL: "info" });
+  Object.assign(env, secrets, { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: token, OPENCLAW_LOG_LEVEL: "info" });
   const child = spawn(process.execPath, [process.argv[1]!, "gateway", "run", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
   const port = await waitForPort(child, stateDir);
   const client = await GatewayClient.connect({ url: `ws://127.0.0.1:${port}`, token, version: packageVersion(), clientId: "cli", mode: "cli" });
@@ -85,6 +86,28 @@ function evalExecPolicy(user: OpenClawConfig): NonNullable<NonNullable<OpenClawC
     ...(timeoutSeconds ? { timeoutSeconds } : {}),
     approvalTimeoutSeconds: 1,
   };
+}
+
+/**
+ * A copy of `value` whose credentials (the entries `config get` hides) are `${VAR}` references,
+ * their values put in `into` for the child's environment: the eval state dir outlives the run,
+ * so no key the user kept out of their own files is written into it. The names end in `_SECRET`,
+ * so the exec tool's commands do not inherit them (exec-env.ts).
+ */
+function secretsToEnv(value: unknown, into: Record<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => secretsToEnv(item, into));
+  if (!value || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    let copy = secretsToEnv(child, into);
+    if (typeof child === "string" && isSecretEntry(key, child)) {
+      const name = `OPENCLAW_EVAL_${Object.keys(into).length + 1}_SECRET`;
+      into[name] = child;
+      copy = `\${${name}}`;
+    }
+    Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 /** The port from the gateway's `gateway listening` line; its output is kept in `<state>/eval-gateway.log`. */
