@@ -1,4 +1,7 @@
+import { defaultAgentId } from "../agents/agent-config.js";
+import { loadConfigForClient } from "../config/client-config.js";
 import { resolveStateDir } from "../config/index.js";
+import { normalizeSessionKey } from "../sessions/keys/index.js";
 import { colorEnabled } from "../infra/color.js";
 import { renderTraceList, renderTraceTree, TraceStore, tracesDbPath } from "../traces/index.js";
 import { CliError, printJson } from "./output.js";
@@ -23,7 +26,8 @@ export async function tracesListCommand(flags: { session?: string; since?: strin
   const since = flags.since === undefined ? undefined : parseSince(flags.since, Date.now());
   const limit = flags.limit === undefined ? 50 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError(`--limit: expected an integer from 1 to 1000, got "${flags.limit}"`);
-  const traces = await withStore((store) => store?.list({ ...(flags.session ? { sessionKey: flags.session } : {}), ...(since !== undefined ? { since } : {}), limit }) ?? []);
+  const sessionKey = flags.session === undefined ? undefined : canonicalSessionKey(flags.session);
+  const traces = await withStore((store) => store?.list({ ...(sessionKey ? { sessionKey } : {}), ...(since !== undefined ? { since } : {}), limit }) ?? []);
   if (flags.json) return printJson({ traces });
   process.stdout.write(renderTraceList(traces));
 }
@@ -33,6 +37,16 @@ export async function tracesShowCommand(runId: string, flags: { json?: boolean }
   if (!found) throw new CliError(`no trace for run ${runId}: see \`openclaw traces list\` (tracing may be off, diagnostics.traces.enabled, or retention deleted it)`);
   if (flags.json) return printJson(found);
   process.stdout.write(renderTraceTree(found.trace, found.systemPrompt, { color: colorEnabled(process.stdout) }));
+}
+
+/** `--session` as the gateway reads a session key: a bare key (`main`, `cron:nightly`) is the default agent's. */
+function canonicalSessionKey(raw: string): string {
+  const { config } = loadConfigForClient({ stateDir: resolveStateDir(process.env), env: process.env }).loaded;
+  try {
+    return normalizeSessionKey(raw, defaultAgentId(config));
+  } catch (err) {
+    throw new CliError(`--session: ${(err as Error).message}`);
+  }
 }
 
 /** `--since`: a duration back from now (`30m`, `2h`, `7d`) or a date (`2026-12-01`, ISO 8601). */

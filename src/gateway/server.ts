@@ -317,7 +317,7 @@ export class GatewayServer {
     registerConfigMethods(this.methods);
     registerLogMethods(this.methods);
     this.traces = new TraceRecorder({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, env: process.env, logger: opts.logger });
-    registerTraceMethods(this.methods, this.traces);
+    registerTraceMethods(this.methods, this.traces, (key) => this.conversations.resolveSessionKey(key, undefined).sessionKey);
     registerAuditMethods(this.methods, this.traces);
     this.internalHooks = new InternalHookRunner({
       config: () => opts.loadedConfig().config,

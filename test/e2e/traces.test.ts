@@ -64,6 +64,10 @@ describe("run traces end to end", () => {
     expect(got.payload.systemPrompt).toContain("read");
     expect(trace.systemPromptHash).toMatch(/^[0-9a-f]{64}$/);
 
+    // A bare session key means the default agent's session, as in chat.send and sessions.get.
+    const bare = await sock.request("traces.list", { sessionKey: "traced" });
+    expect(bare.payload.traces.map((t: { runId: string }) => t.runId)).toEqual([runId]);
+
     const missing = await sock.request("traces.get", { runId: "no-such-run" });
     expect(missing.ok).toBe(false);
     expect(missing.error.message).toContain("no trace for run no-such-run");
@@ -72,6 +76,8 @@ describe("run traces end to end", () => {
     const list = await runCli(["traces", "list", "--session", "agent:main:traced", "--json"], env);
     expect(list.code).toBe(0);
     expect(JSON.parse(list.output).traces.map((t: { runId: string }) => t.runId)).toEqual([runId]);
+    const bareList = await runCli(["traces", "list", "--session", "traced", "--json"], env);
+    expect(JSON.parse(bareList.output).traces.map((t: { runId: string }) => t.runId)).toEqual([runId]);
     const show = await runCli(["traces", "show", runId], env);
     expect(show.code).toBe(0);
     expect(show.output).toContain(`run ${runId}`);

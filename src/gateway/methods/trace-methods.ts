@@ -3,8 +3,11 @@ import type { TraceRecorder } from "../../traces/index.js";
 import { invalidRequest, unavailable } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
 
-/** `traces.list` and `traces.get`: the run traces `openclaw traces` shows (docs/traces.md). */
-export function registerTraceMethods(registry: MethodRegistry, traces: TraceRecorder): void {
+/**
+ * `traces.list` and `traces.get`: the run traces `openclaw traces` shows (docs/traces.md).
+ * `canonicalSessionKey` reads a session key as the session methods do (a bare `main` is the default agent's).
+ */
+export function registerTraceMethods(registry: MethodRegistry, traces: TraceRecorder, canonicalSessionKey: (key: string) => string): void {
   const failed = (error: unknown): never => {
     throw unavailable(`traces unavailable: ${(error as Error).message}`);
   };
@@ -23,7 +26,7 @@ export function registerTraceMethods(registry: MethodRegistry, traces: TraceReco
     handler: async (params) => {
       const traces_ = await traces
         .list({
-          ...(params.sessionKey ? { sessionKey: params.sessionKey } : {}),
+          ...(params.sessionKey ? { sessionKey: canonicalSessionKey(params.sessionKey) } : {}),
           ...(params.since !== undefined ? { since: params.since } : {}),
           limit: params.limit ?? 50,
         })
