@@ -53,7 +53,8 @@ function canonicalSessionKey(raw: string): string {
 export function parseSince(value: string, now: number): number {
   const duration = /^(\d+)(s|m|h|d)$/.exec(value.trim());
   if (duration) return now - Number(duration[1]) * { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[duration[2] as "s" | "m" | "h" | "d"];
-  const date = Date.parse(value);
+  // Only ISO 8601 dates: Date.parse reads a bare number such as "5" as a year or a month.
+  const date = /^\d{4}-\d{2}-\d{2}/.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
   if (Number.isNaN(date)) throw new CliError(`--since: expected a duration such as 30m, 2h or 7d, or a date such as 2026-12-01, got "${value}"`);
   return date;
 }

@@ -86,6 +86,10 @@ describe("run traces end to end", () => {
     const bad = await runCli(["traces", "list", "--since", "yesterday-ish"], env);
     expect(bad.code).toBe(1);
     expect(bad.output).toContain("--since: expected a duration");
+    // A bare number is neither a duration nor a date (JavaScript reads "5" as May 2001).
+    const unitless = await runCli(["traces", "list", "--since", "5"], env);
+    expect(unitless.code).toBe(1);
+    expect(unitless.output).toContain('--since: expected a duration such as 30m, 2h or 7d, or a date such as 2026-12-01, got "5"');
 
     const spans = await collector.waitFor((s) => s.some((span) => span.attributes["openclaw.run_id"] === runId));
     const root = spans.find((s) => s.attributes["openclaw.run_id"] === runId)!;
