@@ -12,6 +12,7 @@ import { moveLegacyKeys } from "./legacy-keys.js";
 import { telegramAllowEntryWarnings } from "./telegram-allow-entries.js";
 import { hookMappingWarnings } from "./hook-mapping-checks.js";
 import { bindingWarnings } from "./binding-warnings.js";
+import { controlUiOriginWarnings } from "./control-ui-origin-warnings.js";
 import { dependentKeyWarnings } from "./dependent-key-warnings.js";
 import { chatKeyWarnings } from "./chat-key-warnings.js";
 import { defaultAccountWarnings } from "./default-account-warnings.js";
@@ -40,6 +41,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...telegramAllowEntryWarnings(typed.channels),
     ...chatKeyWarnings(typed.channels),
     ...dependentKeyWarnings(typed),
+    ...controlUiOriginWarnings(typed),
     ...bindingWarnings(typed),
     ...defaultAccountWarnings(typed, env),
     ...hookMappingWarnings(typed),

@@ -170,6 +170,18 @@ describe("config get / set / validate", () => {
     expect(used.output).not.toContain("warning:");
   });
 
+  it("validate warns about a gateway.controlUi.allowedOrigins entry that is not an origin, since it lets no page in", async () => {
+    const stateDir = makeTempDir();
+    const env = { OPENCLAW_STATE_DIR: stateDir };
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify({ gateway: { controlUi: { allowedOrigins: ["192.168.1.5:18789", "https://ui.example.com", "*"] } } }));
+    const checked = await runCli(["config", "validate"], env);
+    expect(checked.code).toBe(0);
+    expect(checked.output).toContain(
+      'warning: gateway.controlUi.allowedOrigins[0] "192.168.1.5:18789" is not an origin, so it lets no page in: write it as scheme://host[:port] (http://192.168.1.5:18789)',
+    );
+    expect(checked.output.match(/warning:/g)).toHaveLength(1);
+  });
+
   it("validate names unknown keys with a suggestion, --strict makes them errors; set refuses them; unset removes", async () => {
     const stateDir = makeTempDir();
     const env = { OPENCLAW_STATE_DIR: stateDir };
