@@ -48,6 +48,8 @@ export function planTurnModels(input: {
   }
   if (!first) return { ok: false, message: firstFailure ?? `No usable model for ${requested}.` };
   if (!anyKey) {
+    const excluded = store.orderExcludesAll(first.provider, config, env);
+    if (excluded) return { ok: false, message: excluded };
     const named = resolveModel(first.ref, config, env);
     const message = named.ok ? `No API key for provider "${first.provider}".` : named.message;
     // Keys written in an auth-profiles.json that does not parse are not seen: say so, or the user looks elsewhere.

@@ -79,6 +79,25 @@ export class AuthProfileStore {
     return { usable, blocked };
   }
 
+  /**
+   * Why `provider` has keys but none to use: an explicit order (`auth.order.<p>`, else the file's
+   * `order.<p>`) that names none of them. Names the order's place, its ids, the keys there are and
+   * the fix; undefined when the order leaves a key or the provider has none at all.
+   */
+  orderExcludesAll(provider: string, config: OpenClawConfig, env: NodeJS.ProcessEnv): string | undefined {
+    this.refresh();
+    const fromConfig = config.auth?.order?.[provider];
+    const explicit = fromConfig ?? this.data.order?.[provider];
+    if (!explicit?.length) return undefined;
+    const found = this.collected(provider, config, env);
+    if (found.length === 0 || found.some((p) => explicit.includes(p.id))) return undefined;
+    const place = fromConfig ? `auth.order.${provider}` : `order.${provider} of ${this.file}`;
+    return (
+      `No key of provider "${provider}" is in ${place}, which names only ${explicit.join(", ")} (its keys: ${found.map((p) => p.id).join(", ")}). ` +
+      `Add one of them to ${place}, or remove ${place} to use them all.`
+    );
+  }
+
   /** Every profile of `provider` in order, ignoring cooldowns (for status displays). */
   ordered(provider: string, config: OpenClawConfig, env: NodeJS.ProcessEnv): AuthProfile[] {
     this.refresh();

@@ -114,7 +114,7 @@ export class FailoverTurn {
       if (keys.length === 0) {
         const soonest = choice.blocked[0];
         if (!soonest) {
-          this.record({ ref, reason: "config", message: noKeyMessage(model) });
+          this.record({ ref, reason: "config", message: store.orderExcludesAll(model.provider, config, env) ?? noKeyMessage(model) });
           continue;
         }
         // Every key rests. The last candidate probes the one free soonest rather than give up unasked;
