@@ -41,9 +41,11 @@ export function parseModelRef(ref: string, config: OpenClawConfig): { ok: true; 
   };
 }
 
+// Aliases match in any case, as OpenClaw's alias index does (`/model Sonnet` finds alias `sonnet`).
 function findAlias(name: string, config: OpenClawConfig): string | undefined {
+  const wanted = name.toLowerCase();
   const entries = Object.entries(config.agents?.defaults?.models ?? {});
-  return entries.find(([ref, entry]) => entry?.alias === name && ref.includes("/"))?.[0];
+  return entries.find(([ref, entry]) => typeof entry?.alias === "string" && entry.alias.trim().toLowerCase() === wanted && ref.includes("/"))?.[0];
 }
 
 function findUniqueListedModel(id: string, config: OpenClawConfig): string | undefined {

@@ -35,7 +35,7 @@ function writeConfig(dir: string): void {
       defaults: {
         workspace: path.join(dir, "ws"),
         model: { primary: "primary/m1", fallbacks: ["backup/m2"] },
-        models: { "primary/m1": { params: { temperature: 0.2 } } },
+        models: { "primary/m1": { params: { temperature: 0.2 } }, "backup/m2": { alias: "spare" } },
       },
     },
     models: {
@@ -212,6 +212,17 @@ describe("failover through the gateway", () => {
     const failed = await turn("fo-strict", "strict please", "fo-strict-2");
     expect(failed.state).toBe("error");
     expect(calls(primary)).toHaveLength(0);
+  });
+});
+
+describe("aliases", () => {
+  it("sessions.patch takes an alias in any case, as OpenClaw matches them, and stores the model it names", async () => {
+    const key = "agent:main:fo-alias";
+    backup.enqueue({ text: "made" });
+    await turn("fo-alias", "make the session", "fo-alias-1");
+    const ok = await rpc.request("sessions.patch", { key, model: " Spare " });
+    expect(ok.ok, JSON.stringify(ok.error)).toBe(true);
+    expect((await sessionRow(key)).modelOverride).toBe("backup/m2");
   });
 });
 
