@@ -4,6 +4,7 @@ import { applyDefaults } from "./defaults.js";
 import { substituteEnvVars } from "./env-substitution.js";
 import { ConfigError } from "./errors.js";
 import { collectSchemaIssues } from "./issue-messages.js";
+import { includeKeyIssues } from "./include-keys.js";
 import { isPlainObject } from "./key-path.js";
 import { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
 import type { OpenClawConfig } from "./types.js";
@@ -25,6 +26,8 @@ import { defaultAccountWarnings } from "./default-account-warnings.js";
  */
 export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): { config: OpenClawConfig; warnings: string[] } {
   if (!isPlainObject(raw)) throw new ConfigError("config root must be an object");
+  const includes = includeKeyIssues(raw);
+  if (includes.length > 0) throw ConfigError.fromIssues(includes);
   const warnings: string[] = [];
   const known = stripUnknownKeys(OpenClawConfigSchema, moveLegacyKeys(raw, warnings), warnings);
   const expanded = substituteEnvVars(known, env, warnings);
