@@ -22,18 +22,8 @@ export function planTurnModels(input: {
   modelFallbacks?: string[];
 }): TurnModelPlan {
   const { config, env, store } = input;
-  const choice = agentModelChoice(config, input.agent);
-  const requested = input.sessionModel ?? input.modelOverride ?? choice.primary;
-  if (!requested) return resolveModel(undefined, config, env) as { ok: false; message: string };
-  const chain = buildCandidateChain(
-    {
-      requested,
-      strict: input.sessionModel !== undefined,
-      fallbacks: input.modelFallbacks ?? choice.fallbacks,
-      ...(requested !== choice.primary && choice.primary ? { primary: choice.primary } : {}),
-    },
-    config,
-  );
+  const chain = turnCandidateChain(input);
+  if (!chain) return resolveModel(undefined, config, env) as { ok: false; message: string };
   let first: ProviderModel | undefined;
   let firstFailure: string | undefined;
   let anyKey = false;
@@ -46,7 +36,7 @@ export function planTurnModels(input: {
     first ??= resolved.model;
     if (!anyKey && store.ordered(resolved.model.provider, config, env).length > 0) anyKey = true;
   }
-  if (!first) return { ok: false, message: firstFailure ?? `No usable model for ${requested}.` };
+  if (!first) return { ok: false, message: firstFailure ?? `No usable model for ${chain.refs[0]}.` };
   if (!anyKey) {
     const excluded = store.orderExcludesAll(first.provider, config, env);
     if (excluded) return { ok: false, message: excluded };
@@ -56,4 +46,26 @@ export function planTurnModels(input: {
     return { ok: false, message: store.loadError ? `${message} Its auth profiles are unreadable: ${store.loadError}` : message };
   }
   return { ok: true, chain, model: first };
+}
+
+/** The models a turn would walk, in order (see planTurnModels); undefined when no model is configured at all. */
+export function turnCandidateChain(input: {
+  config: OpenClawConfig;
+  agent: AgentConfig | undefined;
+  sessionModel?: string;
+  modelOverride?: string;
+  modelFallbacks?: string[];
+}): CandidateChain | undefined {
+  const choice = agentModelChoice(input.config, input.agent);
+  const requested = input.sessionModel ?? input.modelOverride ?? choice.primary;
+  if (!requested) return undefined;
+  return buildCandidateChain(
+    {
+      requested,
+      strict: input.sessionModel !== undefined,
+      fallbacks: input.modelFallbacks ?? choice.fallbacks,
+      ...(requested !== choice.primary && choice.primary ? { primary: choice.primary } : {}),
+    },
+    input.config,
+  );
 }
