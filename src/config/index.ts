@@ -29,3 +29,4 @@ export { configFileFormat, readConfigFileSnapshot, type ConfigFileFormat, type C
 export { ConfigBaseHashRequiredError, ConfigConflictError, patchConfigFile, replaceConfigFile, type ConfigEditResult } from "./config-file-edit.js";
 export { configUiHints, type ConfigUiHint } from "./ui-hints.js";
 export { isSecretEntry } from "./redact.js";
+export { isEnvReference } from "./env-substitution.js";

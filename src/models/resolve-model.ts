@@ -1,5 +1,6 @@
 import type { ModelProviderConfig, OpenClawConfig } from "../config/index.js";
 import { apiKeyEnvVar, BUILTIN_PROVIDERS, EXAMPLE_MODEL_REF, isSupportedApi, MODEL_DEFAULTS, SUPPORTED_APIS, type BuiltinProvider } from "./builtin-providers.js";
+import { configuredApiKey, unsetApiKeyVariable } from "./configured-api-key.js";
 import { resolveContextWindow } from "./context-window.js";
 import { defaultModelFallbacks, defaultModelRef, parseModelRef } from "./model-ref.js";
 import type { ConfiguredModelInfo, ProviderModel, ResolveModelResult } from "./types.js";
@@ -41,11 +42,14 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
     return { ok: false, message: `Provider "${provider}" has no endpoint (model ${modelRef}). Set models.providers.${provider}.baseUrl.` };
   }
   const envVar = apiKeyEnvVar(provider);
-  const apiKey = nonEmpty(configured?.apiKey) ?? nonEmpty(env[envVar]);
+  const apiKey = configuredApiKey(config, provider) ?? nonEmpty(env[envVar]);
   if (!apiKey && options.requireKey !== false) {
+    const unset = unsetApiKeyVariable(config, provider);
     return {
       ok: false,
-      message: `No API key for provider "${provider}" (model ${modelRef}). Set ${envVar} in the environment, or models.providers.${provider}.apiKey in the config.`,
+      message: unset
+        ? `No API key for provider "${provider}" (model ${modelRef}): ${unset}`
+        : `No API key for provider "${provider}" (model ${modelRef}). Set ${envVar} in the environment, or models.providers.${provider}.apiKey in the config.`,
     };
   }
 

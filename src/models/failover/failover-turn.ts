@@ -4,6 +4,7 @@ import { sleep } from "../../infra/sleep.js";
 import { AssistantTurn } from "../assistant-turn.js";
 import { resolveModel } from "../resolve-model.js";
 import { apiKeyEnvVar } from "../builtin-providers.js";
+import { unsetApiKeyVariable } from "../configured-api-key.js";
 import type { ProviderModel } from "../types.js";
 import { wireSettings } from "../model-settings.js";
 import { streamAttempt } from "./attempt.js";
@@ -114,7 +115,7 @@ export class FailoverTurn {
       if (keys.length === 0) {
         const soonest = choice.blocked[0];
         if (!soonest) {
-          this.record({ ref, reason: "config", message: store.orderExcludesAll(model.provider, config, env) ?? noKeyMessage(model) });
+          this.record({ ref, reason: "config", message: store.orderExcludesAll(model.provider, config, env) ?? noKeyMessage(model, config) });
           continue;
         }
         // Every key rests. The last candidate probes the one free soonest rather than give up unasked;
@@ -207,7 +208,9 @@ export class FailoverTurn {
 
 type ChainOutcome = { kind: "answered"; done: ModelStreamEvent } | { kind: "final"; error: ErrorEvent } | { kind: "exhausted"; last: ErrorEvent | undefined };
 
-function noKeyMessage(model: ProviderModel): string {
+function noKeyMessage(model: ProviderModel, config: OpenClawConfig): string {
+  const unset = unsetApiKeyVariable(config, model.provider);
+  if (unset) return `No API key for provider "${model.provider}" (model ${model.ref}): ${unset}`;
   const envVar = apiKeyEnvVar(model.provider);
   return `No API key for provider "${model.provider}" (model ${model.ref}). Set ${envVar} (or ${envVar}S), models.providers.${model.provider}.apiKey, or add a profile to auth-profiles.json.`;
 }

@@ -1,4 +1,5 @@
 import type { OpenClawConfig } from "../../config/index.js";
+import { configuredApiKey } from "../configured-api-key.js";
 import { apiKeyEnvVar } from "../builtin-providers.js";
 
 /** One credential a provider's requests can carry. */
@@ -39,7 +40,7 @@ export function collectProfiles(provider: string, stored: Readonly<Record<string
     if (profile?.provider !== provider) continue;
     add(id, profile.type === "token" ? "token" : "api_key", profile.type === "token" ? profile.token : profile.key, "file");
   }
-  add(`${provider}:config`, "api_key", config.models?.providers?.[provider]?.apiKey, "config");
+  add(`${provider}:config`, "api_key", configuredApiKey(config, provider), "config");
   const base = apiKeyEnvVar(provider);
   add(`${provider}:env`, "api_key", env[base], "env");
   const list = (env[`${base}S`] ?? "")

@@ -1,0 +1,18 @@
+import { isEnvReference, type OpenClawConfig } from "../config/index.js";
+
+/**
+ * `models.providers.<p>.apiKey`, unless it is still a `${NAME}` reference: the variable was not
+ * set when the config loaded (a warning said so), and that text is no key to send.
+ */
+export function configuredApiKey(config: OpenClawConfig, provider: string): string | undefined {
+  const value = config.models?.providers?.[provider]?.apiKey?.trim();
+  return value && !isEnvReference(value) ? value : undefined;
+}
+
+/** Why `models.providers.<p>.apiKey` gave no key: it names a variable not set in the gateway's environment. */
+export function unsetApiKeyVariable(config: OpenClawConfig, provider: string): string | undefined {
+  const value = config.models?.providers?.[provider]?.apiKey?.trim();
+  if (!value || !isEnvReference(value)) return undefined;
+  const name = value.slice(2, -1);
+  return `models.providers.${provider}.apiKey is "${value}", and ${name} is not set in the gateway's environment. Set it where the gateway runs (a service's environment too), or write the key itself in the config.`;
+}
