@@ -94,9 +94,17 @@ describe("session commands", () => {
     await dm("think about it");
     expect(posts(primary).at(-1)!.body.reasoning_effort).toBe("high");
     expect((await dm("/status"))[0]).toContain("Thinking: high");
+    // OpenClaw's other spelling of /think.
+    expect((await dm("/thinking low"))[0]).toContain("Thinking for this session: low");
     await dm("/think off");
     await dm("quick one");
     expect(posts(primary).at(-1)!.body.reasoning_effort).toBeUndefined();
+  });
+
+  it("/models lists the models as /model list does, as in OpenClaw", async () => {
+    const list = (await dm("/model list"))[0];
+    expect(list).toContain("primary/m1");
+    expect((await dm("/models"))[0]).toBe(list);
   });
 
   it("/verbose on lists the run's tool calls before the reply; /verbose toggles it off", async () => {

@@ -159,9 +159,17 @@ CHAT_COMMANDS.register({
   handler: (args, ctx) => reply(modelCommand(args, sessionControls(ctx))),
 });
 
+// OpenClaw's `/models`: the list of `/model list`.
+CHAT_COMMANDS.register({
+  name: "models",
+  description: "list the models /model can choose",
+  ownerOnly: true,
+  handler: (_args, ctx) => reply(modelCommand("list", sessionControls(ctx))),
+});
+
 CHAT_COMMANDS.register({
   name: "think",
-  aliases: ["t"],
+  aliases: ["thinking", "t"],
   description: "show | <level> — thinking level for this session (off, minimal, low, medium, high, xhigh, adaptive, max)",
   ownerOnly: true,
   handler: (args, ctx) => reply(thinkCommand(args, sessionControls(ctx))),
