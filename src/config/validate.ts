@@ -4,6 +4,7 @@ import { applyDefaults } from "./defaults.js";
 import { substituteEnvVars } from "./env-substitution.js";
 import { ConfigError } from "./errors.js";
 import { collectSchemaIssues } from "./issue-messages.js";
+import { aliasWarnings } from "./alias-warnings.js";
 import { includeKeyIssues } from "./include-keys.js";
 import { isPlainObject } from "./key-path.js";
 import { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
@@ -48,6 +49,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...bindingWarnings(typed),
     ...defaultAccountWarnings(typed, env),
     ...hookMappingWarnings(typed),
+    ...aliasWarnings(typed),
   );
 
   return { config: applyDefaults(typed), warnings };
