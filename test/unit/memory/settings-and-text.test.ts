@@ -34,6 +34,16 @@ describe("memory settings", () => {
     });
   });
 
+  it("never takes a ${NAME} left unset for a key: the provider's apiKey and memory.search.remote.apiKey fall through to the environment", () => {
+    const embeddingOf = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv) => resolveMemorySettings(validateConfig(raw, env).config, env).embedding;
+    const provider = { models: { providers: { openai: { apiKey: "${MISSING_OPENAI_KEY}" } } } };
+    expect(embeddingOf(provider, {})).toMatchObject({ kind: "none", reason: expect.stringContaining("OPENAI_API_KEY is not set") });
+    expect(embeddingOf(provider, { OPENAI_API_KEY: "sk-env" })).toMatchObject({ kind: "remote", apiKey: "sk-env" });
+    const remote = { memory: { search: { provider: "openai", remote: { apiKey: "${MISSING_MEMORY_KEY}" } } } };
+    expect(embeddingOf(remote, { OPENAI_API_KEY: "sk-env" })).toMatchObject({ kind: "remote", apiKey: "sk-env" });
+    expect(embeddingOf(remote, {})).not.toHaveProperty("apiKey");
+  });
+
   it("has the documented defaults", () => {
     const settings = resolveMemorySettings(validateConfig({}, {}).config, {});
     expect(settings).toMatchObject({
