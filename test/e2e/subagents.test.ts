@@ -229,6 +229,13 @@ describe("control", () => {
     const info = await fakes.sock.request("agent", { sessionKey: "killer", message: "/subagents info slowpoke", idempotencyKey: randomUUID() });
     expect(info.payload).toMatchObject({ status: "ok", result: { meta: { command: "subagents" } } });
     expect(info.payload.summary).toMatch(/ended .* ago: killed \(subagent-killed\)/);
+    // A log limit that is not a positive whole number is refused, naming it and the valid form.
+    for (const bad of ["abc", "0", "-3"]) {
+      const refused = await fakes.sock.request("chat.send", { sessionKey: "killer", message: `/subagents log slowpoke ${bad}`, idempotencyKey: randomUUID() });
+      expect(refused.payload.reply).toBe(`⚠️ The log limit "${bad}" is not a positive whole number. Use /subagents log <#n|label|runId> [limit], e.g. /subagents log #1 50.`);
+    }
+    const logged = await fakes.sock.request("chat.send", { sessionKey: "killer", message: "/subagents log slowpoke 1", idempotencyKey: randomUUID() });
+    expect(logged.payload.reply).not.toMatch(/^⚠️/);
   });
 
   it("steer stops the child's run and its next turn follows the new instructions", async () => {

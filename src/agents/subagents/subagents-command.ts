@@ -23,12 +23,16 @@ export const SUBAGENTS_COMMAND_HELP = [
 export async function runSubagentsCommand(sessionKey: string, argsText: string, deps: SubagentsCommandDeps): Promise<string> {
   const parsed = parseSubagentsArgs(argsText);
   if (!parsed) return SUBAGENTS_COMMAND_HELP;
+  if ("error" in parsed) return `⚠️ ${parsed.error}`;
   const result = await runSubagentsAction(deps.service, sessionKey, parsed, deps.now?.() ?? Date.now());
   return result.ok ? result.text : `⚠️ ${result.message} ${result.suggestion.replace(/^Call subagents with action "list"/, "Use /subagents list")}`;
 }
 
-/** `/subagents` arguments as tool arguments; undefined for help or an unknown action. */
-export function parseSubagentsArgs(argsText: string): SubagentsArgs | undefined {
+/**
+ * `/subagents` arguments as tool arguments; undefined for help or an unknown action; `error`
+ * for an argument that cannot be read (a `log` limit that is not a positive whole number).
+ */
+export function parseSubagentsArgs(argsText: string): SubagentsArgs | { error: string } | undefined {
   const text = argsText.trim();
   const [action = "", ...rest] = text.split(/\s+/);
   const lowered = action.toLowerCase();
@@ -42,8 +46,12 @@ export function parseSubagentsArgs(argsText: string): SubagentsArgs | undefined 
     return { action: "steer", ...(target ? { target } : {}), message };
   }
   if (lowered === "log") {
-    const limit = Number(rest[1]);
-    return { action: "log", ...(target ? { target } : {}), ...(Number.isInteger(limit) && limit > 0 ? { limit: Math.min(limit, 200) } : {}) };
+    const limitText = rest[1];
+    if (limitText !== undefined && !/^[1-9]\d*$/.test(limitText)) {
+      return { error: `The log limit "${limitText}" is not a positive whole number. Use /subagents log <#n|label|runId> [limit], e.g. /subagents log #1 50.` };
+    }
+    const limit = limitText === undefined ? undefined : Math.min(Number(limitText), 200);
+    return { action: "log", ...(target ? { target } : {}), ...(limit !== undefined ? { limit } : {}) };
   }
   return { action: lowered, ...(target ? { target } : {}) };
 }
