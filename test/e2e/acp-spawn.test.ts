@@ -236,6 +236,11 @@ describe("/acp chat commands", () => {
     expect(await command("acp-cmd", "/acp help")).toContain("/acp spawn <agent>");
     expect(await command("acp-cmd", "/acp spawn")).toBe("Name the agent: /acp spawn <agent> <task> (see /acp doctor for the configured ones).");
     expect(await command("acp-cmd", "/acp spawn fake --mode forever x")).toBe('--mode is oneshot or persistent, not "forever".');
+    // Option values are one word: a quoted label is refused with how to write it, and nothing starts.
+    expect(await command("acp-cmd", '/acp spawn fake --label "my coder" fix it #echo')).toBe(
+      '--label takes one word and quotes are not read, so "my coder" cannot be told apart from the task. Write the label as one word, e.g. --label my-coder.',
+    );
+    expect(await command("acp-cmd", "/acp sessions")).toBe("No ACP sessions were started from this chat.");
     const started = await command("acp-cmd", "/acp spawn fake --mode persistent --label helper first task #echo");
     expect(started).toMatch(/^🚀 Started fake \(agent:fake:acp:[0-9a-f-]{36}\)\. Its result will come back here\.$/);
     await eventually(async () => expect(await announcements("acp-cmd")).toHaveLength(1));

@@ -11,7 +11,7 @@ export interface AcpCommandDeps {
 }
 
 export const ACP_COMMAND_HELP = [
-  "/acp spawn <agent> [--mode oneshot|persistent] [--cwd <dir>] [--label <name>] <task> — run a task on an external coding agent; its result comes back here",
+  "/acp spawn <agent> [--mode oneshot|persistent] [--cwd <dir>] [--label <one-word-name>] <task> — run a task on an external coding agent; its result comes back here",
   "/acp cancel <target> — stop its current turn",
   "/acp steer <target> <message> — cancel its turn and give it new instructions",
   "/acp close <target> — end the session and its process",
@@ -108,6 +108,7 @@ async function spawn(sessionKey: string, argsText: string, deps: AcpCommandDeps)
     const flag = tokens.shift()!;
     const value = tokens.shift();
     if (!value) return `${flag} needs a value.`;
+    if (/^["'“‘]/.test(value)) return quotedValueRefusal(flag, value, tokens);
     if (flag === "--mode") {
       if (value !== "oneshot" && value !== "persistent") return `--mode is oneshot or persistent, not "${value}".`;
       args.mode = value === "persistent" ? "session" : "run";
@@ -120,6 +121,17 @@ async function spawn(sessionKey: string, argsText: string, deps: AcpCommandDeps)
   const outcome: SpawnAccepted | SpawnRefusal = await deps.subagents.spawn(deps.callerFor(sessionKey), args);
   if ("code" in outcome) return `⚠️ ${outcome.message} ${outcome.suggestion}`;
   return `🚀 Started ${agentId} (${outcome.childSessionKey}). Its result will come back here.`;
+}
+
+/**
+ * Option values are single words and quotes are not read, so a quoted value cannot be told apart
+ * from the task that follows it: refuse it and say how to write it as one word.
+ */
+function quotedValueRefusal(flag: string, value: string, rest: readonly string[]): string {
+  const closing = rest.findIndex((t) => /["'”’]$/.test(t));
+  const words = [value, ...(closing >= 0 ? rest.slice(0, closing + 1) : [])].join(" ").replace(/^["'“‘]|["'”’]$/g, "");
+  const fix = flag === "--label" ? `Write the label as one word, e.g. --label ${words.split(/\s+/).join("-")}.` : `Give a path without spaces (a symlink to it works).`;
+  return `${flag} takes one word and quotes are not read, so "${words}" cannot be told apart from the task. ${fix}`;
 }
 
 function mine(sessionKey: string, manager: AcpSessionManager): AcpSessionRecord[] {
