@@ -240,6 +240,15 @@ describe("/acp chat commands", () => {
     expect(await command("acp-cmd", '/acp spawn fake --label "my coder" fix it #echo')).toBe(
       '--label takes one word and quotes are not read, so "my coder" cannot be told apart from the task. Write the label as one word, e.g. --label my-coder.',
     );
+    // A cwd that names a file is refused as not a directory, one that names nothing as missing.
+    const notADir = path.join(fakes.stateDir, "not-a-dir.txt");
+    fs.writeFileSync(notADir, "a file");
+    expect(await command("acp-cmd", `/acp spawn fake --cwd ${notADir} fix it #echo`)).toBe(
+      `⚠️ The working directory ${notADir} is not a directory. Give an existing directory as cwd (relative paths start at your workspace).`,
+    );
+    expect(await command("acp-cmd", `/acp spawn fake --cwd ${notADir}-gone fix it #echo`)).toBe(
+      `⚠️ The working directory ${notADir}-gone does not exist. Give an existing directory as cwd (relative paths start at your workspace).`,
+    );
     expect(await command("acp-cmd", "/acp sessions")).toBe("No ACP sessions were started from this chat.");
     const started = await command("acp-cmd", "/acp spawn fake --mode persistent --label helper first task #echo");
     expect(started).toMatch(/^🚀 Started fake \(agent:fake:acp:[0-9a-f-]{36}\)\. Its result will come back here\.$/);

@@ -161,7 +161,8 @@ export class AcpSessionManager {
     } catch {
       stat = undefined;
     }
-    if (!stat?.isDirectory()) throw new AcpRuntimeError("ACP_SESSION_FAILED", `The working directory ${input.cwd} does not exist.`);
+    if (!stat) throw new AcpRuntimeError("ACP_SESSION_FAILED", `The working directory ${input.cwd} does not exist.`);
+    if (!stat.isDirectory()) throw new AcpRuntimeError("ACP_SESSION_FAILED", `The working directory ${input.cwd} is not a directory.`);
     const now = this.now();
     const record: AcpSessionRecord = {
       sessionKey: buildAcpSessionKey(input.agent, randomUUID()),
