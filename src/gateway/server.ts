@@ -317,8 +317,9 @@ export class GatewayServer {
     registerConfigMethods(this.methods);
     registerLogMethods(this.methods);
     this.traces = new TraceRecorder({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, env: process.env, logger: opts.logger });
-    registerTraceMethods(this.methods, this.traces, (key) => this.conversations.resolveSessionKey(key, undefined).sessionKey);
-    registerAuditMethods(this.methods, this.traces);
+    const canonicalSessionKey = (key: string) => this.conversations.resolveSessionKey(key, undefined).sessionKey;
+    registerTraceMethods(this.methods, this.traces, canonicalSessionKey);
+    registerAuditMethods(this.methods, this.traces, canonicalSessionKey);
     this.internalHooks = new InternalHookRunner({
       config: () => opts.loadedConfig().config,
       stateDir: opts.stateDir,

@@ -199,6 +199,13 @@ describe("openclaw audit", () => {
     const legacy = await sock.request("audit.list", { runId, limit: 100 });
     expect(legacy.payload.events.map((e: any) => e.eventId)).toEqual(events.map((e) => e.eventId));
     expect(legacy.payload.events[0]).not.toHaveProperty("eventType");
+    // A bare session key is the default agent's session, as traces.list and sessions.* read it.
+    for (const method of ["audit.activity.list", "audit.list"]) {
+      for (const sessionKey of ["main", "agent:main:main"]) {
+        const bySession = await sock.request(method, { sessionKey, limit: 500 });
+        expect(bySession.payload.events.filter((e: any) => e.runId === runId).map((e: any) => e.eventId)).toEqual(events.map((e) => e.eventId));
+      }
+    }
   });
 
   it("refuses message records, which this gateway does not keep, and a cursor it did not hand out", async () => {

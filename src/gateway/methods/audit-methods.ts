@@ -31,15 +31,17 @@ type AuditQuery = typeof AuditParams.static;
  * `audit.activity.list` and `audit.list` (what OpenClaw's `openclaw audit` reads): agent runs and
  * their tool actions, read from the run traces (docs/traces.md), newest first. This gateway keeps
  * no record of chat messages, so the message filters are refused rather than answered empty.
+ * `canonicalSessionKey` reads a session key as the session methods do (a bare `main` is the default agent's).
  */
-export function registerAuditMethods(registry: MethodRegistry, traces: TraceRecorder): void {
+export function registerAuditMethods(registry: MethodRegistry, traces: TraceRecorder, canonicalSessionKey: (key: string) => string): void {
   for (const name of ["audit.activity.list", "audit.list"]) {
     registry.register({
       name,
       scope: "operator.read",
       params: AuditParams,
       handler: async (params) => {
-        const page = await listAudit(name, params, traces);
+        const query = params.sessionKey ? { ...params, sessionKey: canonicalSessionKey(params.sessionKey) } : params;
+        const page = await listAudit(name, query, traces);
         return name === "audit.list" ? page : { ...page, events: page.events.map((e) => ({ ...e, eventType: e.kind })) };
       },
     });
