@@ -240,6 +240,9 @@ describe("/acp chat commands", () => {
     expect(await command("acp-cmd", '/acp spawn fake --label "my coder" fix it #echo')).toBe(
       '--label takes one word and quotes are not read, so "my coder" cannot be told apart from the task. Write the label as one word, e.g. --label my-coder.',
     );
+    expect(await command("acp-cmd", "/acp spawn fake --cwd 'my project' fix it")).toBe(
+      '--cwd takes one word and quotes are not read, so "my project" cannot be told apart from the task. Give a path without spaces (a symlink to it works).',
+    );
     // A cwd that names a file is refused as not a directory, one that names nothing as missing.
     const notADir = path.join(fakes.stateDir, "not-a-dir.txt");
     fs.writeFileSync(notADir, "a file");
