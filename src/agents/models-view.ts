@@ -1,6 +1,7 @@
 import type { OpenClawConfig } from "../config/index.js";
 import { isLocalBaseUrl, listConfiguredModels, parseModelRef } from "../models/index.js";
 import { agentModelChoice, defaultAgentId, listAgentConfigs, resolveAgentConfig } from "./agent-config.js";
+import { modelAllowed } from "./model-policy.js";
 
 /** One model as `models.list` answers it (and `openclaw models list` shows it). */
 export interface ModelsViewRow {
@@ -26,19 +27,23 @@ export interface ModelsViewQuery {
   provider?: string;
   /** Only models a request could be made to now (a known provider with a key). */
   availableOnly?: boolean;
+  /** Only models the agent's `modelPolicy.allow` allows. */
+  allowedOnly?: boolean;
   includeDetails?: boolean;
 }
 
 /**
  * The models the config names (listConfiguredModels, with the agent's own model and fallbacks
- * and the `agents.defaults.models` entries), filtered by provider and availability, each tagged
- * with its part in the agent's config.
+ * and the `agents.defaults.models` entries), filtered by provider, availability and the agent's
+ * model policy, each tagged with its part in the agent's config.
  */
 export function modelsView(config: OpenClawConfig, env: NodeJS.ProcessEnv, query: ModelsViewQuery): { ok: true; models: ModelsViewRow[] } | { ok: false; message: string } {
   const agentId = query.agentId?.toLowerCase() ?? defaultAgentId(config);
   if (!listAgentConfigs(config).some((a) => a.id === agentId)) return { ok: false, message: `unknown agent "${agentId}"` };
   const roles = modelRoles(config, agentId);
-  const rows = listConfiguredModels(config, env, [...roles.tags.keys()]).filter((m) => (!query.provider || m.provider === query.provider) && (!query.availableOnly || m.available));
+  const rows = listConfiguredModels(config, env, [...roles.tags.keys()]).filter(
+    (m) => (!query.provider || m.provider === query.provider) && (!query.availableOnly || m.available) && (!query.allowedOnly || modelAllowed(config, agentId, m.ref).ok),
+  );
   return {
     ok: true,
     models: rows.map((m) => ({

@@ -1,5 +1,6 @@
 import type { OpenClawConfig } from "../config/index.js";
 import { parseModelRef, resolveModel } from "../models/index.js";
+import { modelAllowed } from "./model-policy.js";
 
 /** The thinking levels a session or agent may ask for; each model supports a subset (docs/models.md). */
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "adaptive", "max"] as const;
@@ -26,16 +27,21 @@ export interface ControlsPatch {
 /**
  * Checks a session's model / thinking / verbose choice and turns it into session fields. Bad
  * input is an error naming the value and the choices, and nothing is changed: a model must be a
- * ref (or alias) of a known provider and api.
+ * ref (or alias) of a known provider and api, allowed for the session's agent by its model policy.
  */
-export function sessionControlsPatch(input: ControlsInput, config: OpenClawConfig, env: NodeJS.ProcessEnv): { ok: true; patch: ControlsPatch } | { ok: false; message: string } {
+export function sessionControlsPatch(
+  input: ControlsInput,
+  agentId: string,
+  config: OpenClawConfig,
+  env: NodeJS.ProcessEnv,
+): { ok: true; patch: ControlsPatch } | { ok: false; message: string } {
   const patch: ControlsPatch = {};
   if (input.model !== undefined) {
     if (input.model === null || input.model.trim() === "") {
       patch.modelOverride = null;
       patch.modelOverrideSource = null;
     } else {
-      const checked = checkModelChoice(input.model, config, env);
+      const checked = checkModelChoice(input.model, agentId, config, env);
       if (!checked.ok) return checked;
       patch.modelOverride = checked.ref;
       patch.modelOverrideSource = "user";
@@ -58,11 +64,16 @@ export function sessionControlsPatch(input: ControlsInput, config: OpenClawConfi
   return { ok: true, patch };
 }
 
-/** A model a user may pick: it parses and its provider and api are known (a missing key is reported at the turn). */
-export function checkModelChoice(ref: string, config: OpenClawConfig, env: NodeJS.ProcessEnv): { ok: true; ref: string } | { ok: false; message: string } {
+/**
+ * A model a user or job may pick for an agent: it parses, its provider and api are known (a missing
+ * key is reported at the turn), and the agent's `modelPolicy.allow` allows it.
+ */
+export function checkModelChoice(ref: string, agentId: string, config: OpenClawConfig, env: NodeJS.ProcessEnv): { ok: true; ref: string } | { ok: false; message: string } {
   const parsed = parseModelRef(ref, config);
   if (!parsed.ok) return parsed;
   const canonical = `${parsed.parts.provider}/${parsed.parts.id}`;
   const resolved = resolveModel(canonical, config, env, { requireKey: false });
-  return resolved.ok ? { ok: true, ref: canonical } : { ok: false, message: resolved.message };
+  if (!resolved.ok) return { ok: false, message: resolved.message };
+  const allowed = modelAllowed(config, agentId, canonical);
+  return allowed.ok ? { ok: true, ref: canonical } : allowed;
 }

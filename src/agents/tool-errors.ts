@@ -406,6 +406,11 @@ export const TOOL_ERRORS = {
     (thinking: string, _levels: string) => `thinking "${thinking}" is not a level.`,
     (_thinking, levels) => `Use one of: ${levels}.`,
   ),
+  spawnModelNotAllowed: coded(
+    "INVALID_ARGUMENT",
+    (problem: string) => `sessions_spawn: ${problem}`,
+    "Spawn without model (the sub-agent uses its agent's model), or with a model the policy allows.",
+  ),
   attachmentsInvalid: coded("INVALID_ATTACHMENTS", (problem: string) => problem, "Fix the attachments and spawn again, or put the content in the task text."),
   gatewayStopping: coded("GATEWAY_STOPPING", "The gateway is shutting down.", "Try again after it restarted."),
   spawnFailed: coded("SPAWN_FAILED", (problem: string) => problem, "Do the task yourself, or try again later."),

@@ -1,4 +1,5 @@
 import net from "node:net";
+import { defaultAgentId, normalizeAgentId } from "../agents/agent-config.js";
 import { checkModelChoice } from "../agents/session-controls.js";
 import { isPrivateAddress } from "../agents/tools/network-guard.js";
 import type { OpenClawConfig } from "../config/index.js";
@@ -14,9 +15,10 @@ export interface JobTargetDeps {
 
 /**
  * What a job names outside itself must exist when the job is saved: its model and fallbacks
- * resolve to a configured (or built-in) provider, and an announce goes to a channel and account
- * this gateway has, and a webhook written as a private, loopback or link-local address is allowed
- * by `cron.webhookAllowPrivateNetwork`. Refused with the field and the choices; the run-time checks stay, for
+ * resolve to a configured (or built-in) provider and are allowed by the model policy of the job's
+ * agent (its `agentId`, else the agent of its `session:` target, else the default agent), an
+ * announce goes to a channel and account this gateway has, and a webhook written as a private,
+ * loopback or link-local address is allowed by `cron.webhookAllowPrivateNetwork`. Refused with the field and the choices; the run-time checks stay, for
  * config that changes after the job was saved.
  */
 export function assertJobTargets(job: CronJob, deps: JobTargetDeps, which: { payload: boolean; delivery: boolean }): void {
@@ -24,8 +26,9 @@ export function assertJobTargets(job: CronJob, deps: JobTargetDeps, which: { pay
     const refs: [string, string][] = [];
     if (job.payload.model) refs.push(["payload.model", job.payload.model]);
     job.payload.fallbacks?.forEach((ref, i) => refs.push([`payload.fallbacks[${i}]`, ref]));
+    const agentId = jobAgentId(job, deps.config);
     for (const [field, ref] of refs) {
-      const checked = checkModelChoice(ref, deps.config, deps.env);
+      const checked = checkModelChoice(ref, agentId, deps.config, deps.env);
       if (!checked.ok) throw new JobInputError(`${field}: ${checked.message}`);
     }
   }
@@ -45,4 +48,11 @@ export function assertJobTargets(job: CronJob, deps: JobTargetDeps, which: { pay
     const check = deps.channels.check({ channel, to: to ?? "", ...(accountId ? { accountId } : {}), ...(threadId ? { threadId } : {}) });
     if (!check.ok) throw new JobInputError(`delivery.${check.field ?? "channel"}: ${check.reason}`);
   }
+}
+
+function jobAgentId(job: CronJob, config: OpenClawConfig): string {
+  if (job.agentId) return normalizeAgentId(job.agentId);
+  const target = job.sessionTarget.startsWith("session:") ? job.sessionTarget.slice("session:".length) : "";
+  const fromKey = /^agent:([^:]+):/i.exec(target)?.[1];
+  return fromKey ? normalizeAgentId(fromKey) : defaultAgentId(config);
 }

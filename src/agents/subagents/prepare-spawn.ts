@@ -2,6 +2,7 @@ import { TOOL_ERRORS } from "../tool-errors.js";
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../../config/index.js";
 import { resolveModel } from "../../models/index.js";
+import { modelAllowed } from "../model-policy.js";
 import { buildSubagentSessionKey, subagentDepth } from "../../sessions/keys/index.js";
 import { normalizeAgentId } from "../agent-config.js";
 import { resolveWorkspaceDir } from "../context/workspace.js";
@@ -76,6 +77,10 @@ export function prepareSpawn(caller: SessionToolCaller, args: SessionsSpawnArgs,
     if (!resolved.ok) {
       warnings.push(`model "${model}" cannot be used (${resolved.message}); the sub-agent runs on its agent's model instead.`);
       model = undefined;
+    } else {
+      // The child runs as the target agent, so that agent's model policy decides.
+      const allowed = modelAllowed(config, targetAgentId, `${resolved.model.provider}/${resolved.model.id}`);
+      if (!allowed.ok) return TOOL_ERRORS.spawnModelNotAllowed(allowed.message);
     }
   }
 

@@ -18,6 +18,12 @@ const ModelRef = Type.Union([
   }),
 ]);
 
+/** One `modelPolicy.allow` entry: an exact `provider/model` ref or a `provider/*` prefix. */
+const ModelPolicyRef = withExpected(Type.String({ pattern: "^[^/\\s*]+(/[^/\\s*]+)*/([^/\\s*]+|\\*)$" }), 'a "provider/model" ref or a "provider/*" prefix');
+
+/** Which models a user or job may choose for the agent; empty or absent: any. */
+const ModelPolicy = Type.Object({ allow: Type.Optional(Type.Array(ModelPolicyRef)) });
+
 const ThinkingLevel = stringEnum(["off", "minimal", "low", "medium", "high", "xhigh", "adaptive", "max"]);
 
 const AgentIdentity = Type.Object({
@@ -75,6 +81,7 @@ const AgentsDefaults = Type.Object({
       }),
     ),
   ),
+  modelPolicy: Type.Optional(ModelPolicy),
   timeoutSeconds: Type.Optional(integer(0)),
   mediaMaxMb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2048 })),
   maxConcurrent: Type.Optional(integer(1)),
@@ -99,6 +106,8 @@ const agentEntryFields = {
   name: Type.Optional(Type.String()),
   workspace: Type.Optional(Type.String()),
   model: Type.Optional(ModelRef),
+  /** Replaces `agents.defaults.modelPolicy` for this agent when its `allow` is non-empty. */
+  modelPolicy: Type.Optional(ModelPolicy),
   skills: Type.Optional(StringList),
   identity: Type.Optional(AgentIdentity),
   tools: Type.Optional(AgentTools),

@@ -40,7 +40,7 @@ const resetSession =
     const model = args.trim();
     if (model) {
       if (!ctx.senderIsOwner) return reply("Choosing a model with /new is for the bot owner only (commands.ownerAllowFrom); /new alone starts over.");
-      const checked = checkModelChoice(model, ctx.config(), process.env);
+      const checked = checkModelChoice(model, parseSessionKey(ctx.sessionKey).agentId, ctx.config(), process.env);
       if (!checked.ok) return reply(checked.message);
       sessionControls(ctx).patch({ modelOverride: checked.ref, modelOverrideSource: "user" });
     }

@@ -1,5 +1,6 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import { agentModelChoice, resolveAgentConfig } from "../../agents/agent-config.js";
+import { modelAllowed } from "../../agents/model-policy.js";
 import { sessionControlsPatch, THINKING_LEVELS, VERBOSE_LEVELS } from "../../agents/session-controls.js";
 import { listConfiguredModels } from "../../models/index.js";
 import { parseSessionKey } from "../../sessions/keys/index.js";
@@ -27,13 +28,13 @@ export function modelCommand(args: string, deps: SessionControlDeps): string {
       : `Model: ${chain || "not configured"} (the agent's${choice.fallbacks.length ? ", with fallbacks" : ""}).${deps.entry?.model ? ` Last answer from ${deps.entry.model}.` : ""}`;
   }
   if (arg === "list") {
-    const rows = listConfiguredModels(deps.config, deps.env);
-    if (rows.length === 0) return "No models configured (models.providers, agents.defaults.model).";
+    const rows = listConfiguredModels(deps.config, deps.env).filter((r) => modelAllowed(deps.config, agentId, r.ref).ok);
+    if (rows.length === 0) return "No models configured (models.providers, agents.defaults.model), or none allowed by modelPolicy.allow.";
     const current = selected ?? choice.primary;
     return ["Models:", ...rows.map((r) => `${r.ref === current ? "•" : " "} ${r.ref}${r.name ? ` (${r.name})` : ""}${r.available ? "" : " — no key"}`)].join("\n");
   }
   const clear = arg === "default" || arg === "reset";
-  const checked = sessionControlsPatch({ model: clear ? null : arg }, deps.config, deps.env);
+  const checked = sessionControlsPatch({ model: clear ? null : arg }, agentId, deps.config, deps.env);
   if (!checked.ok) return checked.message;
   deps.patch(checked.patch as SessionPatch);
   return clear
@@ -46,7 +47,7 @@ export function thinkCommand(args: string, deps: SessionControlDeps): string {
   const arg = args.trim().toLowerCase();
   const fallback = deps.config.agents.defaults.thinkingDefault ?? "off";
   if (!arg) return `Thinking: ${deps.entry?.thinkingLevel ?? `${fallback} (default)`}. Levels: ${THINKING_LEVELS.join(", ")}.`;
-  const checked = sessionControlsPatch({ thinkingLevel: arg === "default" ? null : arg }, deps.config, deps.env);
+  const checked = sessionControlsPatch({ thinkingLevel: arg === "default" ? null : arg }, parseSessionKey(deps.sessionKey).agentId, deps.config, deps.env);
   if (!checked.ok) return checked.message;
   deps.patch(checked.patch as SessionPatch);
   return `Thinking for this session: ${checked.patch.thinkingLevel ?? `${fallback} (default)`}. Models that cannot think ignore it.`;
@@ -57,7 +58,7 @@ export function verboseCommand(args: string, deps: SessionControlDeps): string {
   const arg = args.trim().toLowerCase();
   const current = deps.entry?.verboseLevel ?? "off";
   const next = arg || (current === "off" ? "on" : "off");
-  const checked = sessionControlsPatch({ verboseLevel: next }, deps.config, deps.env);
+  const checked = sessionControlsPatch({ verboseLevel: next }, parseSessionKey(deps.sessionKey).agentId, deps.config, deps.env);
   if (!checked.ok) return checked.message;
   deps.patch({ verboseLevel: next === "off" ? null : next });
   const what =

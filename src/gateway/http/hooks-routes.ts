@@ -135,7 +135,7 @@ async function runWake(request: WakeRequest, deps: HooksRouteDeps, runKey: strin
 async function runAgent(request: AgentRequest, hooks: NonNullable<OpenClawConfig["hooks"]>, deps: HooksRouteDeps, runKey: string | undefined): Promise<Answer> {
   const { sessionKey, agentId } = resolve(deps, request.sessionKey ?? hooks.defaultSessionKey ?? `hook:${randomUUID()}`, request.agentId);
   if (request.model) {
-    const model = checkModelChoice(request.model, deps.config(), process.env);
+    const model = checkModelChoice(request.model, agentId, deps.config(), process.env);
     if (!model.ok) throw new HookRequestError(400, `model: ${model.message}`);
   }
   const route = request.deliver ? deliveryRoute(request, deps, agentId) : undefined;

@@ -29,6 +29,7 @@ export function registerCatalogMethods(registry: MethodRegistry): void {
         ...(agentId ? { agentId } : {}),
         ...(params.provider ? { provider: params.provider } : {}),
         availableOnly: params.view === "configured" || params.preparedOnly === true,
+        allowedOnly: params.view === undefined || params.view === "default",
         includeDetails: params.includeDetails === true,
       });
       if (!view.ok) throw invalidRequest(view.message);

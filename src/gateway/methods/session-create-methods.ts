@@ -50,7 +50,7 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
       if (parent && !store.get(parent)) throw invalidRequest(`parent session not found: ${params.parentSessionKey}`);
       const existing = store.get(sessionKey);
       if (!existing) {
-        const controls = sessionControlsPatch({ model: params.model, thinkingLevel: params.thinkingLevel }, config, process.env);
+        const controls = sessionControlsPatch({ model: params.model, thinkingLevel: params.thinkingLevel }, agentId, config, process.env);
         if (!controls.ok) throw invalidRequest(controls.message);
         if (label) assertLabelFree(store.list(agentId), label, sessionKey);
         if (parent && params.emitCommandHooks === true) {

@@ -128,7 +128,12 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       }
       const entry = mustGet(runtime, params.key, params.agentId);
       // The model and levels take effect on the session's next turn; bad values change nothing.
-      const controls = sessionControlsPatch({ model: params.model, thinkingLevel: params.thinkingLevel, verboseLevel: params.verboseLevel }, runtime.config(), process.env);
+      const controls = sessionControlsPatch(
+        { model: params.model, thinkingLevel: params.thinkingLevel, verboseLevel: params.verboseLevel },
+        entry.agentId,
+        runtime.config(),
+        process.env,
+      );
       if (!controls.ok) throw invalidRequest(controls.message);
       const patch: Record<string, unknown> = { ...controls.patch };
       // null, "" or blanks clear the label.

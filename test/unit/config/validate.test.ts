@@ -296,6 +296,19 @@ describe("validateConfig: cross-key rules", () => {
     expect(validateConfig({ agents: { defaults: { heartbeat: window("Europe/Berlin") } } }, {}).config.agents.defaults.heartbeat?.activeHours?.timezone).toBe("Europe/Berlin");
   });
 
+  it("refuses a modelPolicy.allow entry that is neither provider/model nor provider/*", () => {
+    const err = validationError({
+      agents: { defaults: { modelPolicy: { allow: ["alpha/a1", "gpt-4", "beta/*", "*"] } }, entries: { ops: { modelPolicy: { allow: ["gamma/vendor/*", "gamma/ bad"] } } } },
+    });
+    expect(err.issues.map((i) => i.path)).toEqual(["agents.defaults.modelPolicy.allow[1]", "agents.defaults.modelPolicy.allow[3]", "agents.entries.ops.modelPolicy.allow[1]"]);
+    expect(err.issues[0]!.message).toContain('a "provider/model" ref or a "provider/*" prefix');
+    expect(validateConfig({ agents: { defaults: { modelPolicy: { allow: ["alpha/a1", "beta/*", "gamma/vendor/*"] } } } }, {}).config.agents.defaults.modelPolicy?.allow).toEqual([
+      "alpha/a1",
+      "beta/*",
+      "gamma/vendor/*",
+    ]);
+  });
+
   it("refuses exec allowlist and safe-bin entries that could never match a program", () => {
     const err = validationError({ tools: { exec: { security: "allowlist", allowlist: ["git", "git status", "", "*", "npm*", "/usr/bin/*"], safeBins: ["head", "sort -o", ""] } } });
     expect(err.issues).toEqual([
