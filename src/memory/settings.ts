@@ -1,5 +1,5 @@
-import { isEnvReference, type OpenClawConfig } from "../config/index.js";
-import { apiKeyEnvVar, BUILTIN_PROVIDERS } from "../models/index.js";
+import type { OpenClawConfig } from "../config/index.js";
+import { apiKeyEnvVar, BUILTIN_PROVIDERS, configuredApiKey, usableApiKey } from "../models/index.js";
 
 /** Retrieval defaults (docs/memory.md, "How a search ranks"). */
 export const MEMORY_DEFAULTS = {
@@ -80,7 +80,7 @@ function resolveEmbedding(search: SearchConfig, config: OpenClawConfig, env: Nod
   const provider = named && named !== "auto" ? named : "openai";
   const configured = config.models?.providers?.[provider];
   const baseUrl = search.remote?.baseUrl ?? configured?.baseUrl ?? BUILTIN_PROVIDERS[provider]?.baseUrl;
-  const apiKey = usableKey(search.remote?.apiKey) ?? usableKey(configured?.apiKey) ?? nonEmpty(env[apiKeyEnvVar(provider)]);
+  const apiKey = usableApiKey(search.remote?.apiKey) ?? configuredApiKey(config, provider) ?? nonEmpty(env[apiKeyEnvVar(provider)]);
   const model = search.model ?? MEMORY_DEFAULTS.model;
   const batchSize = search.remote?.batchSize ?? MEMORY_DEFAULTS.batchSize;
   if (!baseUrl) {
@@ -91,12 +91,6 @@ function resolveEmbedding(search: SearchConfig, config: OpenClawConfig, env: Nod
     return { kind: "none", reason: `no embedding provider configured and ${apiKeyEnvVar(provider)} is not set: keyword ranking only` };
   }
   return { kind: "remote", provider, model, baseUrl: baseUrl.replace(/\/+$/, ""), ...(apiKey ? { apiKey } : {}), batchSize, explicit };
-}
-
-/** A configured key, unless it is empty or a `${NAME}` whose variable was not set when the config loaded: that text is no key to send. */
-function usableKey(value: string | undefined): string | undefined {
-  const key = nonEmpty(value);
-  return key && !isEnvReference(key.trim()) ? key : undefined;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

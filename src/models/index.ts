@@ -9,6 +9,7 @@ export { resolveModel, listConfiguredModels } from "./resolve-model.js";
 export { isLocalBaseUrl } from "./local-base-url.js";
 export { parseModelRef, defaultModelRef, defaultModelFallbacks, type ModelRefParts } from "./model-ref.js";
 export { apiKeyEnvVar, BUILTIN_PROVIDERS, MODEL_DEFAULTS, SUPPORTED_APIS } from "./builtin-providers.js";
+export { configuredApiKey, usableApiKey } from "./configured-api-key.js";
 export { createStreamModel, type StreamModel } from "./stream-model.js";
 export { normalizeToolSchema } from "./tool-schema.js";
 export { redactSecrets, urlWithoutCredentials } from "./model-errors.js";
