@@ -4,6 +4,7 @@ import type { TranscriptMessage } from "../../agents/types.js";
 import { displayMessages } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
+import { clip } from "./session-message-text.js";
 
 const NonEmpty = Type.String({ minLength: 1, maxLength: 512 });
 const PREVIEW_MAX_CHARS = 800;
@@ -20,10 +21,6 @@ function messageText(message: TranscriptMessage): string | undefined {
     .join("\n")
     .trim();
   return text && text.toUpperCase() !== "NO_REPLY" ? text : undefined;
-}
-
-function clip(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, limit - 3)}...`;
 }
 
 /** `sessions.get`, `sessions.preview` and `chat.message.get`: reading a session's messages (docs/protocol.md). */
