@@ -44,6 +44,23 @@ export function channelAccountIds(channel: string, block: Record<string, unknown
 /** The keys that give a channel account its own bot: an account without any inherits the block's. */
 const CREDENTIAL_KEYS: Record<string, string[]> = { telegram: ["botToken", "tokenFile"], discord: ["token"], slack: ["botToken"] };
 
+/** The key an account's bot token is written under: `botToken`, Discord's `token`. */
+export function botTokenKey(channel: string): string | undefined {
+  return CREDENTIAL_KEYS[channel]?.[0];
+}
+
+/**
+ * An account's bot token as written in the file: its own when it sets any of the channel's
+ * credential keys, else the block's top-level one; undefined when the file writes none (a
+ * `tokenFile` or the environment is left to the gateway's plan).
+ */
+export function writtenBotToken(channel: string, block: Record<string, unknown>, account: Record<string, unknown> | undefined): string | undefined {
+  const keys = CREDENTIAL_KEYS[channel];
+  if (!keys) return undefined;
+  const value = (account && keys.some((key) => isSet(account[key])) ? account : block)[keys[0]!];
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
 /**
  * The accounts that would connect the block's top-level bot a second time, each with why: all
  * those that set none of the channel's credential keys inherit the top-level one (the `default`

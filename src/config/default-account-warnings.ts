@@ -1,9 +1,6 @@
-import { channelAccountIds, sharedBotProblems } from "./channel-account-ids.js";
+import { botTokenKey, channelAccountIds, sharedBotProblems, writtenBotToken } from "./channel-account-ids.js";
 import { isPlainObject } from "./key-path.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
-
-/** The key whose written value is an account's bot token, per channel (a token file or the environment is left to the gateway's plan). */
-const TOKEN_KEYS: Record<string, string> = { telegram: "botToken", discord: "token", slack: "botToken" };
 
 /**
  * `channels.<c>.defaultAccount` naming an account the config alone shows will not run, each as a
@@ -39,18 +36,11 @@ function whyNotRunning(channel: string, block: Record<string, unknown>, ids: str
   const shared = sharedBotProblems(channel, block, ids, own);
   const inherited = shared.get(named);
   if (inherited) return inherited;
-  const key = TOKEN_KEYS[channel];
-  if (!key) return undefined;
-  // An account's written token: its own when it sets a credential key (a Telegram tokenFile alone is not compared), else the top level's.
-  const tokenOf = (id: string) => {
-    const account = own.get(id);
-    const value = account && (key in account || "tokenFile" in account) ? account[key] : block[key];
-    return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-  };
+  const tokenOf = (id: string) => writtenBotToken(channel, block, own.get(id));
   const token = tokenOf(named);
   if (token === undefined) return undefined;
   const owner = ids.find((id) => id.localeCompare(named) < 0 && own.get(id)?.enabled !== false && !shared.has(id) && tokenOf(id) === token);
   if (owner === undefined) return undefined;
   const where = own.has(named) ? `channels.${channel}.accounts.${named}` : `channels.${channel}`;
-  return `${where} has the same ${key} as the account "${owner}", which runs that bot`;
+  return `${where} has the same ${botTokenKey(channel)} as the account "${owner}", which runs that bot`;
 }
