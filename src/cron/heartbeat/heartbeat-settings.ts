@@ -57,7 +57,7 @@ export function resolveHeartbeats(config: OpenClawConfig): HeartbeatSettings[] {
   });
 }
 
-/** True when `now` falls in the active window (local times in its zone; a window may cross midnight). */
+/** True when `now` falls in the active window (local times in its zone; a window may cross midnight; the config refuses an empty one, start = end). */
 export function withinActiveHours(window: HeartbeatSettings["activeHours"], now: number): boolean {
   if (!window) return true;
   const parts = new Intl.DateTimeFormat("en-GB", { timeZone: window.timezone ?? "UTC", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(new Date(now));
@@ -65,7 +65,6 @@ export function withinActiveHours(window: HeartbeatSettings["activeHours"], now:
   const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
   const start = toMinutes(window.start);
   const end = toMinutes(window.end);
-  if (start === end) return true;
   return start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end;
 }
 
