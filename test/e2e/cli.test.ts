@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, runCli } from "../helpers/gateway-process.js";
+import { killIfStill } from "../helpers/kill-if-still.js";
 import { isProcessAlive } from "../../src/infra/process-alive.js";
 
 describe("gateway start / status / call / stop", () => {
@@ -9,7 +10,7 @@ describe("gateway start / status / call / stop", () => {
   const env = { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_PORT: "0" };
   let pid = 0;
   afterAll(() => {
-    if (pid && isProcessAlive(pid)) process.kill(pid, "SIGKILL");
+    if (pid) killIfStill(pid, `OPENCLAW_STATE_DIR=${stateDir}`);
   });
 
   it("starts a detached gateway with pid and log files in the state dir", async () => {

@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { killIfStill } from "./kill-if-still.js";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 let acpxCli: string | undefined;
@@ -61,7 +62,8 @@ export function runAcpx(node: string, args: string[], opts: { cwd: string; env: 
 
 /**
  * Kills the queue owners acpx left running for this HOME (each one's lock file under
- * ~/.acpx/queues names its pid); `openclaw acp` ends when its owner's pipe closes.
+ * ~/.acpx/queues names its pid); `openclaw acp` ends when its owner's pipe closes. A lock can
+ * outlive its owner, so a pid is killed only while it still runs acpx.
  */
 export function stopQueueOwners(home: string): void {
   const queues = path.join(home, ".acpx", "queues");
@@ -69,7 +71,7 @@ export function stopQueueOwners(home: string): void {
   for (const file of fs.readdirSync(queues).filter((f) => f.endsWith(".lock"))) {
     try {
       const { pid } = JSON.parse(fs.readFileSync(path.join(queues, file), "utf8")) as { pid?: number };
-      if (typeof pid === "number") process.kill(pid, "SIGKILL");
+      if (typeof pid === "number") killIfStill(pid, acpxCliPath());
     } catch {
       // Already gone, or a lock being rewritten: nothing of ours left to stop.
     }
