@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { chatRequests, requestMessages, sleep, waitUntil } from "../helpers/reliability.js";
+import { chatRequests, requestMessages, sleep, waitUntil, waitUntilGateway } from "../helpers/reliability.js";
 import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
@@ -161,7 +161,7 @@ describe("an interactive send while its channel account restarts", () => {
       // The first send meets a 429 and waits for its retry: the second passes its account check and queues behind it.
       const { first } = await sendFirstIntoA429(sock);
       const second = sock.request("send", { channel: "telegram", to: String(OWNER), message: "second", idempotencyKey: "second" }, 60_000);
-      await waitUntil(() => ledgerRecorded(gw.stateDir, "second"), 10_000, "the second send recorded");
+      await waitUntilGateway(gw, () => ledgerRecorded(gw.stateDir, "second"), 10_000, "the second send recorded");
       await restartHangingAccount(gw);
       const refused = await second;
       expect(refused.ok).toBe(false);
@@ -186,9 +186,9 @@ describe("an interactive send while its channel account restarts", () => {
       const { first } = await sendFirstIntoA429(sock);
       const turn = await sock.request("chat.send", { sessionKey: "main", message: "tell the owner", idempotencyKey: "turn-1" });
       expect(turn.ok).toBe(true);
-      await waitUntil(() => ledgerRecorded(gw.stateDir, "tool:"), 10_000, "the tool's send recorded");
+      await waitUntilGateway(gw, () => ledgerRecorded(gw.stateDir, "tool:"), 10_000, "the tool's send recorded");
       await restartHangingAccount(gw);
-      await waitUntil(() => chatRequests(servers.model).length === 2, 60_000, "the model call after the tool result");
+      await waitUntilGateway(gw, () => chatRequests(servers.model).length === 2, 60_000, "the model call after the tool result");
       const toolResult = requestMessages(chatRequests(servers.model)[1]!).at(-1)!;
       expect(toolResult.role).toBe("tool");
       expect(toolResult.text).toMatch(/channel telegram account default is restarting.*try again in a moment/);
