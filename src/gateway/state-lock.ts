@@ -95,10 +95,23 @@ export class StateLock {
   }
 }
 
-/** The running gateway's lock info, or undefined when no live gateway holds the lock. */
+/**
+ * The running gateway's lock info, or undefined when no live gateway holds the lock. The pid alone
+ * does not say so: a gateway killed with -9 (or a reboot) leaves `gateway.lock` behind, and its
+ * pid may since belong to another process, which `gateway stop` would then signal. A live
+ * holder keeps the lock directory's mtime fresh (every UPDATE_MS); a stale one is not live.
+ */
 export function readLiveLock(stateDir: string): LockInfo | undefined {
   const info = readLock(stateDir);
-  return info && isProcessAlive(info.pid) ? info : undefined;
+  return info && isProcessAlive(info.pid) && lockDirFresh(gatewayStatePaths(stateDir).lockDir) ? info : undefined;
+}
+
+function lockDirFresh(lockDir: string): boolean {
+  try {
+    return Date.now() - fs.statSync(lockDir).mtimeMs < STALE_MS;
+  } catch {
+    return false;
+  }
 }
 
 export function readLock(stateDir: string): LockInfo | undefined {

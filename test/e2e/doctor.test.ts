@@ -163,6 +163,23 @@ describe("openclaw doctor", () => {
     expect(fs.existsSync(path.join(dir, "gateway.lock.d"))).toBe(false);
   });
 
+  it("a lock left by a dead gateway whose pid another process now has: warned, and neither doctor nor gateway stop signals that process", async () => {
+    const dir = stateWith(fakeProvider("sk-right"));
+    const other = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    children.push(other);
+    fs.writeFileSync(path.join(dir, "gateway.lock"), JSON.stringify({ pid: other.pid, host: "127.0.0.1", port: 1, startedAt: 0, version: "x" }));
+    const lockDir = path.join(dir, "gateway.lock.d");
+    fs.mkdirSync(lockDir);
+    const longAgo = new Date(Date.now() - 5 * 60_000);
+    fs.utimesSync(lockDir, longAgo, longAgo);
+    const { one } = await doctor(dir);
+    expect(one("lock")).toMatchObject({ status: "warn", message: expect.stringContaining(`pid ${other.pid} is no longer the gateway that wrote it`) });
+    const stop = await runCli(["gateway", "stop"], { OPENCLAW_STATE_DIR: dir });
+    expect(stop.output).toContain("Gateway is not running");
+    expect(other.exitCode).toBe(null);
+    expect(other.signalCode).toBe(null);
+  });
+
   it("prints a readable report without --json", async () => {
     const dir = makeTempDir();
     fs.chmodSync(dir, 0o700);

@@ -75,6 +75,16 @@ describe("StateLock", () => {
     lock.release();
   });
 
+  it("does not report as running a lock left by a dead gateway whose pid another process now has", () => {
+    const pid = heldByLiveProcess();
+    expect(readLiveLock(stateDir)?.pid).toBe(pid);
+    const longAgo = new Date(Date.now() - 5 * 60_000);
+    fs.utimesSync(lockDir, longAgo, longAgo);
+    expect(readLiveLock(stateDir)).toBeUndefined();
+    fs.rmSync(lockDir, { recursive: true });
+    expect(readLiveLock(stateDir)).toBeUndefined();
+  });
+
   it("takes over a bare gateway.lock left by an older version whose pid is gone", async () => {
     fs.writeFileSync(lockFile, JSON.stringify(info(await exitedPid())));
     const lock = StateLock.acquire(stateDir, info(process.pid));
