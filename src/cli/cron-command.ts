@@ -36,6 +36,7 @@ export interface CronJobFlags {
   noDeliver?: boolean;
   bestEffort?: boolean;
   deleteAfterRun?: boolean;
+  keepAfterRun?: boolean;
   disabled?: boolean;
   enable?: boolean;
   disable?: boolean;
@@ -56,7 +57,7 @@ export function jobInputFromFlags(flags: CronJobFlags): CronJobInput {
     ...(flags.wake ? { wakeMode: flags.wake } : {}),
     ...(flags.description ? { description: flags.description } : {}),
     ...(flags.agent ? { agentId: flags.agent } : {}),
-    ...(flags.deleteAfterRun ? { deleteAfterRun: true } : {}),
+    ...afterRunFromFlags(flags),
     ...(flags.disabled ? { enabled: false } : {}),
   };
   const delivery = deliveryFromFlags(flags);
@@ -81,9 +82,17 @@ export function jobPatchFromFlags(flags: CronJobFlags): CronJobPatch {
   if (delivery) patch.delivery = delivery;
   if (flags.enable) patch.enabled = true;
   if (flags.disable) patch.enabled = false;
-  if (flags.deleteAfterRun) patch.deleteAfterRun = true;
+  Object.assign(patch, afterRunFromFlags(flags));
   if (Object.keys(patch).length === 0) throw new CliError("nothing to change: give at least one flag (see openclaw cron edit --help)");
   return patch;
+}
+
+/** `--delete-after-run` / `--keep-after-run`; neither leaves the one-shot default (removed after its successful run). */
+function afterRunFromFlags(flags: CronJobFlags): { deleteAfterRun?: boolean } {
+  if (flags.deleteAfterRun && flags.keepAfterRun) throw new CliError("--delete-after-run and --keep-after-run contradict each other: give one");
+  if (flags.deleteAfterRun) return { deleteAfterRun: true };
+  if (flags.keepAfterRun) return { deleteAfterRun: false };
+  return {};
 }
 
 function scheduleFromFlags(flags: CronJobFlags): CronJobInput["schedule"] | undefined {

@@ -325,7 +325,8 @@ const withJobFlags = (cmd: Command) =>
     .option("--webhook <url>", "POST the reply to this URL")
     .option("--report-to <session>", "isolated runs: report the result to this session (main or a session key), whose agent answers there")
     .option("--no-deliver", "keep the reply in the run history only")
-    .option("--delete-after-run", "remove a one-shot job after it ran");
+    .option("--delete-after-run", "remove a one-shot job after its successful run (the default for --at)")
+    .option("--keep-after-run", "keep a one-shot job after its run");
 withJobFlags(cron.command("add").description("add a job"))
   .option("--disabled", "add it switched off")
   .action(async (opts) => {

@@ -44,7 +44,9 @@ export function createJob(input: CronJobInput, now: number, id: string = randomU
   };
   if (input.description !== undefined) job.description = text(input.description, "description", 2_000, true);
   if (input.agentId !== undefined) job.agentId = agentId(input.agentId);
+  // A one-shot job is removed after its successful run unless the caller says to keep it (OpenClaw's default).
   if (input.deleteAfterRun !== undefined) job.deleteAfterRun = input.deleteAfterRun;
+  else if (job.schedule.kind === "at") job.deleteAfterRun = true;
   checkCombination(job);
   checkDeleteAfterRun(job);
   return job;
@@ -63,11 +65,14 @@ export function patchJob(job: CronJob, patch: CronJobPatch, now: number): CronJo
     }
   }
   if (patch.agentId !== undefined) next.agentId = agentId(patch.agentId);
-  if (patch.deleteAfterRun !== undefined) next.deleteAfterRun = patch.deleteAfterRun;
   if (patch.schedule !== undefined) {
     next.schedule = schedule(patch.schedule, now, job.id);
     delete next.state.nextRunAtMs;
   }
+  // A job turned one-shot takes the one-shot default; a one-shot turned recurring loses it.
+  if (patch.deleteAfterRun !== undefined) next.deleteAfterRun = patch.deleteAfterRun;
+  else if (next.schedule.kind === "at" && job.schedule.kind !== "at") next.deleteAfterRun = true;
+  else if (next.schedule.kind !== "at" && job.schedule.kind === "at") delete next.deleteAfterRun;
   if (patch.sessionTarget !== undefined) next.sessionTarget = sessionTarget(patch.sessionTarget);
   if (patch.wakeMode !== undefined) next.wakeMode = wakeMode(patch.wakeMode);
   if (patch.payload !== undefined) next.payload = payload(patch.payload);

@@ -97,6 +97,7 @@ describe("flags that do not fit the job", { timeout: 120_000 }, () => {
       [["--at", "20m", "--tz", "Europe/Berlin", "--system-event", "t"], "at: a time zone applies to an ISO time without an offset"],
       [["--at", "2026-12-24T18:00Z", "--tz", "Europe/Berlin", "--system-event", "t"], "at: a time zone applies to an ISO time without an offset"],
       [["--cron", "0 9 * * *", "--message", "m", "--delete-after-run"], "deleteAfterRun: only a one-shot (at) job is removed after its run"],
+      [["--at", "20m", "--message", "m", "--delete-after-run", "--keep-after-run"], "--delete-after-run and --keep-after-run contradict each other"],
     ];
     for (const [flags, message] of refusals) {
       const res = await runCli(["cron", "add", "--name", "x", ...flags], gw.cliEnv);
@@ -106,13 +107,29 @@ describe("flags that do not fit the job", { timeout: 120_000 }, () => {
     const list = await runCli(["cron", "list", "--all", "--json"], gw.cliEnv);
     expect(JSON.parse(list.output).jobs).toEqual([]);
 
-    const added = await runCli(["cron", "add", "--name", "once", "--at", "20m", "--message", "m", "--delete-after-run", "--json"], gw.cliEnv);
+    const added = await runCli(["cron", "add", "--name", "once", "--at", "20m", "--message", "m", "--json"], gw.cliEnv);
     expect(added.code, added.output).toBe(0);
     const job = JSON.parse(added.output).job;
-    const recurring = await runCli(["cron", "edit", job.id, "--every", "1h"], gw.cliEnv);
+    const recurring = await runCli(["cron", "edit", job.id, "--every", "1h", "--delete-after-run"], gw.cliEnv);
     expect(recurring.output).toContain("deleteAfterRun: only a one-shot (at) job is removed after its run");
     const kept = await runCli(["cron", "list", "--all", "--json"], gw.cliEnv);
-    expect(JSON.parse(kept.output).jobs[0].schedule.kind).toBe("at");
+    expect(JSON.parse(kept.output).jobs[0]).toMatchObject({ schedule: { kind: "at" }, deleteAfterRun: true });
+  });
+
+  it("a one-shot job is removed after its run unless kept, and an edit between one-shot and recurring carries that default", async () => {
+    const gw = await start();
+    const jobOf = async (args: string[]) => {
+      const res = await runCli([...args, "--json"], gw.cliEnv);
+      expect(res.code, res.output).toBe(0);
+      return JSON.parse(res.output).job;
+    };
+    expect(await jobOf(["cron", "add", "--name", "once", "--at", "20m", "--message", "m"])).toMatchObject({ deleteAfterRun: true });
+    const keep = await jobOf(["cron", "add", "--name", "keep", "--at", "20m", "--message", "m", "--keep-after-run"]);
+    expect(keep.deleteAfterRun).toBe(false);
+    const hourly = await jobOf(["cron", "add", "--name", "hourly", "--every", "1h", "--message", "m"]);
+    expect(hourly.deleteAfterRun).toBeUndefined();
+    expect(await jobOf(["cron", "edit", hourly.id, "--at", "20m"])).toMatchObject({ deleteAfterRun: true });
+    expect((await jobOf(["cron", "edit", hourly.id, "--every", "2h"])).deleteAfterRun).toBeUndefined();
   });
 });
 

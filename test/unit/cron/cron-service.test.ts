@@ -241,15 +241,25 @@ describe("cron service", () => {
     await expect(off.service.add(isolatedJob())).rejects.toThrow(/cron.enabled: false/);
   });
 
-  it("a one-shot job runs once and is removed when deleteAfterRun", async () => {
+  it("a one-shot job runs once and is removed after its successful run, as OpenClaw's default", async () => {
     const h = await harness();
     h.conversations.autoReply = () => ({ status: "ok", text: "" });
-    const job = await h.service.add(isolatedJob({ schedule: { kind: "at", at: "20m" }, deleteAfterRun: true }));
+    const job = await h.service.add(isolatedJob({ schedule: { kind: "at", at: "20m" } }));
     h.clock.advance(20 * 60_000);
     await settle(h.service);
     expect(h.service.get(job.id)).toBeUndefined();
     h.clock.advance(24 * 3_600_000);
     await settle(h.service);
+    expect(h.conversations.submitted).toHaveLength(1);
+  });
+
+  it("a one-shot job added with deleteAfterRun: false is kept after its run", async () => {
+    const h = await harness();
+    h.conversations.autoReply = () => ({ status: "ok", text: "" });
+    const job = await h.service.add(isolatedJob({ schedule: { kind: "at", at: "20m" }, deleteAfterRun: false }));
+    h.clock.advance(20 * 60_000);
+    await settle(h.service);
+    expect(h.service.get(job.id)).toMatchObject({ deleteAfterRun: false });
     expect(h.conversations.submitted).toHaveLength(1);
   });
 
