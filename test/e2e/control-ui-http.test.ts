@@ -3,7 +3,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { TestSocket, connectParams } from "../helpers/ws-client.js";
 
 /** The Control UI's HTTP side and its WebSocket origin rule, against the built gateway. */
@@ -135,5 +135,37 @@ describe("Control UI under a base path, and switched off", () => {
   it("refuses to start with a base path that is not a plain URL path, naming the key", async () => {
     const gw = startGateway({ configFile: { name: "openclaw.json", content: JSON.stringify({ gateway: { controlUi: { basePath: "/a/../b" } } }) } });
     await expect(gw).rejects.toThrow(/gateway\.controlUi\.basePath/);
+  });
+});
+
+/**
+ * A copy of the package (bin, built UI, package.json, node_modules linked): the gateway lists the
+ * UI's files at start and reads each when first asked for, so one an upgrade removed meanwhile
+ * is answered with what happened and the fix.
+ */
+describe("Control UI files replaced under a running gateway", () => {
+  it("are read when first asked for; one gone since the start is a 503 saying to restart the gateway", async () => {
+    const root = makeTempDir("openclaw-ui-copy-");
+    const dist = path.join(process.cwd(), "dist");
+    fs.cpSync(path.join(dist, "bin"), path.join(root, "dist", "bin"), { recursive: true });
+    fs.cpSync(path.join(dist, "control-ui"), path.join(root, "dist", "control-ui"), { recursive: true });
+    fs.copyFileSync(path.join(process.cwd(), "package.json"), path.join(root, "package.json"));
+    fs.symlinkSync(path.join(process.cwd(), "node_modules"), path.join(root, "node_modules"));
+    const gw = await startGateway({ cli: path.join(root, "dist", "bin", "openclaw.cjs") });
+    try {
+      const html = await (await fetch(`${gw.httpUrl}/`)).text();
+      const js = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)![1]!;
+      const css = /href="\.\/(assets\/[^"]+\.css)"/.exec(html)![1]!;
+      expect((await fetch(`${gw.httpUrl}/${js}`)).status).toBe(200);
+      for (const suffix of ["", ".gz", ".br"]) fs.rmSync(path.join(root, "dist", "control-ui", css + suffix), { force: true });
+      fs.rmSync(path.join(root, "dist", "control-ui", js));
+      // Read before it went: still served from memory.
+      expect((await fetch(`${gw.httpUrl}/${js}`)).status).toBe(200);
+      const gone = await fetch(`${gw.httpUrl}/${css}`);
+      expect(gone.status).toBe(503);
+      expect(await gone.text()).toMatch(/Control UI file assets\/.*\.css cannot be read \(ENOENT\): its files changed since the gateway started; restart the gateway/);
+    } finally {
+      await gw.stop();
+    }
   });
 });

@@ -37,11 +37,16 @@ const CONTENT_TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-/** One built file, held in memory with the compressed twins the build wrote beside it. */
+/** One built file; its bytes (with the compressed twins the build wrote beside it) once first asked for. */
 interface BuiltFile {
   rel: string;
+  full: string;
   contentType: string;
   immutable: boolean;
+  loaded?: LoadedFile;
+}
+
+interface LoadedFile {
   etag: string;
   bodies: { identity: Buffer; br?: Buffer; gzip?: Buffer };
 }
@@ -64,8 +69,9 @@ export function findControlUiDir(from = path.dirname(fileURLToPath(import.meta.u
 /**
  * Serve the built Control UI at `basePath`: one route per built file (so the other routes on this
  * port, /v1/* and channel webhooks, keep their own 404s), the brotli or gzip twin the build wrote
- * when the browser accepts it, an ETag per file, and the headers above. The files (a few hundred
- * KiB with their twins) are read once at start and sent from memory: a file sender's streams
+ * when the browser accepts it, an ETag per file, and the headers above. Each file (a few hundred
+ * KiB for all of them with their twins) is read when first asked for and then sent from memory,
+ * so a gateway whose UI nobody opens holds none of it: a file sender's streams
  * (@fastify/static, @fastify/send) cost the gateway 5-7 MiB of RSS for the same few files (see
  * docs/control-ui.md). The page is public; what it shows comes over the WebSocket, which asks for the token.
  */
@@ -82,10 +88,22 @@ export function registerControlUiRoutes(app: FastifyInstance, opts: { dir: strin
   opts.logger.debug({ basePath: opts.basePath, dir: opts.dir, files: files.length }, "control UI served");
 }
 
-function serve(file: BuiltFile, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function serve(built: BuiltFile, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  let file: LoadedFile;
+  try {
+    file = built.loaded ??= loadFile(built.full);
+  } catch (err) {
+    // An upgrade or rebuild replaced the built files under the running gateway.
+    return reply
+      .code(503)
+      .type("text/plain; charset=utf-8")
+      .send(
+        `The Control UI file ${built.rel} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): its files changed since the gateway started; restart the gateway (openclaw gateway restart).`,
+      );
+  }
   const encoding = pickEncoding(request.headers["accept-encoding"], file);
   reply.header("Vary", "Accept-Encoding");
-  reply.header("Cache-Control", file.immutable ? IMMUTABLE : "no-cache");
+  reply.header("Cache-Control", built.immutable ? IMMUTABLE : "no-cache");
   reply.header("Content-Security-Policy", CONTROL_UI_CSP);
   reply.header("X-Content-Type-Options", "nosniff");
   reply.header("Referrer-Policy", "no-referrer");
@@ -93,37 +111,43 @@ function serve(file: BuiltFile, request: FastifyRequest, reply: FastifyReply): F
   reply.header("ETag", file.etag);
   const ifNoneMatch = request.headers["if-none-match"];
   if (ifNoneMatch?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === file.etag)) return reply.code(304).send();
-  reply.header("Content-Type", file.contentType);
+  reply.header("Content-Type", built.contentType);
   if (encoding !== "identity") reply.header("Content-Encoding", encoding);
   return reply.send(file.bodies[encoding]);
 }
 
 /** Brotli when the browser takes it and the build wrote it, else gzip, else the plain file. */
-function pickEncoding(acceptEncoding: string | undefined, file: BuiltFile): "br" | "gzip" | "identity" {
+function pickEncoding(acceptEncoding: string | undefined, file: LoadedFile): "br" | "gzip" | "identity" {
   const accepted = new Set((acceptEncoding ?? "").split(",").map((part) => part.split(";")[0]!.trim().toLowerCase()));
   if (file.bodies.br && accepted.has("br")) return "br";
   if (file.bodies.gzip && (accepted.has("gzip") || accepted.has("*"))) return "gzip";
   return "identity";
 }
 
-/** The build's files, read once at start; their .gz/.br twins are sent in their place, never by name. */
+/** The build's files, listed at start; their .gz/.br twins are sent in their place, never by name. */
 function builtFiles(dir: string, prefix = ""): BuiltFile[] {
   const files: BuiltFile[] = [];
   for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isDirectory()) files.push(...builtFiles(dir, rel));
     else if (!/\.(gz|br)$/.test(entry.name)) {
-      const full = path.join(dir, rel);
-      const identity = fs.readFileSync(full);
-      const twin = (suffix: string) => (fs.existsSync(full + suffix) ? fs.readFileSync(full + suffix) : undefined);
       files.push({
         rel,
+        full: path.join(dir, rel),
         contentType: CONTENT_TYPES[path.extname(entry.name).toLowerCase()] ?? "application/octet-stream",
         immutable: rel.startsWith("assets/"),
-        etag: `"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`,
-        bodies: { identity, br: twin(".br"), gzip: twin(".gz") },
       });
     }
   }
   return files;
+}
+
+/** A built file's bytes and twins; the build writes them once, so they are read once. */
+function loadFile(full: string): LoadedFile {
+  const identity = fs.readFileSync(full);
+  const twin = (suffix: string) => (fs.existsSync(full + suffix) ? fs.readFileSync(full + suffix) : undefined);
+  return {
+    etag: `"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`,
+    bodies: { identity, br: twin(".br"), gzip: twin(".gz") },
+  };
 }
