@@ -3,6 +3,7 @@ import fs from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseSync } from "rolldown/experimental";
 import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -22,20 +23,47 @@ const OPTIONAL_AT_RUN_TIME = new Set(["bufferutil", "utf-8-validate"]);
 const PACKAGE_NAME = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(\/[\w./-]*)?$/;
 
 /**
- * What a chunk loads: its top-level `import … from "x"` lines, `import("x")`, and the CommonJS
- * `__require("x")` / `require.resolve("x")` rolldown leaves for externals. Strings that merely
+ * What a chunk loads: its `import … from "x"` and `export … from "x"` statements, `import("x")`,
+ * and the CommonJS `__require("x")` / `require.resolve("x")` rolldown leaves for externals, read
+ * from the chunk's syntax tree (the bundle has no line breaks to anchor on). Strings that merely
  * look like paths inside bundled code are not matched.
  */
-function importSpecifiers(code: string): string[] {
-  const patterns = [
-    /^(?:import|export)\b[^;\n]*?\bfrom\s*"([^"]+)"/gm,
-    /^import\s*"([^"]+)"/gm,
-    /\bimport\(\s*"([^"]+)"\s*\)/g,
-    /\b__require\(\s*"([^"]+)"\s*\)/g,
-    /(?<![\w$])(?:__)?require\.resolve\(\s*"([^"]+)"\s*\)/g,
-  ];
-  const withoutCommentLines = code.replace(/^\s*(?:\*|\/\/|\/\*).*$/gm, "");
-  return patterns.flatMap((pattern) => [...withoutCommentLines.matchAll(pattern)].map((m) => m[1]!));
+function importSpecifiers(file: string, code: string): string[] {
+  const found: string[] = [];
+  const literal = (node: any): string | undefined => {
+    if (node?.type === "Literal" && typeof node.value === "string") return node.value;
+    if (node?.type === "TemplateLiteral" && node.expressions.length === 0) return node.quasis[0]?.value.cooked;
+    return undefined;
+  };
+  const isRequire = (node: any) => node?.type === "Identifier" && (node.name === "require" || node.name === "__require");
+  const visit = (node: any): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== "object") return;
+    switch (node.type) {
+      case "ImportDeclaration":
+      case "ExportNamedDeclaration":
+      case "ExportAllDeclaration":
+      case "ImportExpression": {
+        const spec = literal(node.source);
+        if (spec) found.push(spec);
+        break;
+      }
+      case "CallExpression": {
+        const callee = node.callee;
+        const required =
+          (callee?.type === "Identifier" && callee.name === "__require") ||
+          (callee?.type === "MemberExpression" && isRequire(callee.object) && callee.property?.name === "resolve");
+        const spec = required ? literal(node.arguments?.[0]) : undefined;
+        if (spec) found.push(spec);
+        break;
+      }
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== "type" && value && typeof value === "object") visit(value);
+  };
+  const parsed = parseSync(file, code, { sourceType: file.endsWith(".cjs") ? "script" : "module" });
+  if (parsed.errors.length > 0) throw new Error(`${file} does not parse: ${parsed.errors[0]!.message}`);
+  visit(parsed.program);
+  return found;
 }
 
 function packedFiles(): string[] {
@@ -49,7 +77,7 @@ function bundleExternals(files: string[]): Set<string> {
   const names = new Set<string>();
   for (const file of files.filter((f) => f.startsWith("dist/bin/") && /\.c?js$/.test(f))) {
     const code = fs.readFileSync(path.join(ROOT, file), "utf8");
-    for (const spec of importSpecifiers(code)) {
+    for (const spec of importSpecifiers(file, code)) {
       if (!PACKAGE_NAME.test(spec)) continue;
       if (spec.startsWith("node:") || builtinModules.includes(spec.split("/")[0]!)) continue;
       names.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!);
@@ -85,7 +113,7 @@ describe("npm package", () => {
   it("holds every chunk the bundle imports", () => {
     for (const file of files.filter((f) => f.startsWith("dist/bin/"))) {
       const code = fs.readFileSync(path.join(ROOT, file), "utf8");
-      for (const spec of importSpecifiers(code).filter((s) => s.startsWith("./"))) {
+      for (const spec of importSpecifiers(file, code).filter((s) => s.startsWith("./"))) {
         expect(files, `${file} imports ${spec}`).toContain(path.posix.join("dist/bin", spec));
       }
     }
