@@ -7,8 +7,8 @@ import { lazyAcpSchemas } from "./build/lazy-acp-schemas.mjs";
 // Chunks sit beside the entry so `import.meta.url`-relative paths (package.json) still hold.
 // V8 keeps each loaded chunk's source in the heap for as long as the process runs, at one byte per
 // character only when all of it is Latin-1 (else two): ASCII escapes keep it at one. Ordinary and
-// JSDoc comments and the whitespace between tokens are dropped (the heap holds them too: ~1 MiB of
-// RSS under the bench's load); license comments stay, and nothing is renamed or rewritten, so
+// JSDoc comments and the whitespace between tokens are dropped (the heap holds them too: 0.5-1 MiB
+// of RSS under the bench's load); license comments stay, and nothing is renamed or rewritten, so
 // stack traces keep their function names (their columns point into long lines).
 const SOURCE_TEXT = {
   charset: "ascii",
