@@ -16,7 +16,7 @@ const CronParameters = Type.Object({
         additionalProperties: true,
         description:
           'For add: {name, schedule, sessionTarget, payload, delivery?}. schedule: {kind:"at", at:"20m" | ISO, tz?} | {kind:"every", every:"30m"} | {kind:"cron", expr:"0 9 * * 1-5", tz:"Europe/Berlin"}. ' +
-          'A reminder for this chat: sessionTarget "main" with payload {kind:"systemEvent", text}. Work on its own: sessionTarget "isolated" with payload {kind:"agentTurn", message} and ' +
+          'A reminder for this chat: sessionTarget "main" with payload {kind:"systemEvent", text}. Work on its own: sessionTarget "isolated" with payload {kind:"agentTurn", message}. ' +
           'A turn in this very session: sessionTarget "current" with an agentTurn payload. ' +
           'delivery {mode:"announce", channel, to} or {mode:"none"}. A one-shot (at) job is removed after its successful run; deleteAfterRun:false keeps it.',
       },
