@@ -103,12 +103,13 @@ export class StateLock {
  */
 export function readLiveLock(stateDir: string): LockInfo | undefined {
   const info = readLock(stateDir);
-  return info && isProcessAlive(info.pid) && lockDirFresh(gatewayStatePaths(stateDir).lockDir) ? info : undefined;
+  return info && isProcessAlive(info.pid) && lockRefreshed(stateDir) ? info : undefined;
 }
 
-function lockDirFresh(lockDir: string): boolean {
+/** Whether the lock's holder still refreshes it (see `readLiveLock`); false when there is no lock. */
+export function lockRefreshed(stateDir: string): boolean {
   try {
-    return Date.now() - fs.statSync(lockDir).mtimeMs < STALE_MS;
+    return Date.now() - fs.statSync(gatewayStatePaths(stateDir).lockDir).mtimeMs < STALE_MS;
   } catch {
     return false;
   }

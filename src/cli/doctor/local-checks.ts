@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ConfigError, loadConfig, resolveConfigPath } from "../../config/index.js";
-import { readLiveLock, readLock } from "../../gateway/state-lock.js";
+import { lockRefreshed, readLock } from "../../gateway/state-lock.js";
 import { gatewayStatePaths } from "../../infra/paths.js";
 import { isProcessAlive } from "../../infra/process-alive.js";
 import type { DoctorCheck, DoctorContext } from "./check.js";
@@ -101,7 +101,7 @@ export function checkStaleFiles(ctx: DoctorContext): DoctorCheck {
   const stale: string[] = [];
   const lock = readLock(ctx.stateDir);
   if (lock && !isProcessAlive(lock.pid)) stale.push(`${paths.lockFile} (pid ${lock.pid} is not running)`);
-  else if (lock && !readLiveLock(ctx.stateDir)) stale.push(`${paths.lockFile} (not refreshed for over 30 s: pid ${lock.pid} is no longer the gateway that wrote it)`);
+  else if (lock && !lockRefreshed(ctx.stateDir)) stale.push(`${paths.lockFile} (not refreshed for over 30 s: pid ${lock.pid} is no longer the gateway that wrote it)`);
   else if (!lock && fs.existsSync(paths.lockFile)) stale.push(`${paths.lockFile} (unreadable)`);
   let pid: number | undefined;
   try {
