@@ -170,13 +170,18 @@ export async function waitUntil(check: () => boolean, timeoutMs: number, what = 
  * either failure carries the end of its output, so a rare crash names its cause.
  */
 export async function waitUntilGateway(gw: Pick<GatewayProcess, "proc" | "output">, check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const tail = () => `\n--- end of the gateway's output ---\n${gw.output().slice(-6_000)}`;
-  while (!check()) {
-    if (gw.proc.exitCode !== null || gw.proc.signalCode !== null) {
-      throw new Error(`the gateway exited (${gw.proc.exitCode ?? gw.proc.signalCode}) while waiting for ${what}${tail()}`);
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${tail()}`);
-    await sleep(10);
+  const exited = () => gw.proc.exitCode !== null || gw.proc.signalCode !== null;
+  try {
+    await waitUntil(
+      () => {
+        if (check()) return true;
+        if (exited()) throw new Error(`the gateway exited (${gw.proc.exitCode ?? gw.proc.signalCode}) while waiting for ${what}`);
+        return false;
+      },
+      timeoutMs,
+      what,
+    );
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- end of the gateway's output ---\n${gw.output().slice(-6_000)}`);
   }
 }
