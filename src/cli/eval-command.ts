@@ -42,7 +42,7 @@ export async function evalRunCommand(suiteDir: string, flags: EvalRunFlags): Pro
   const reports: TaskReport[] = [];
   try {
     for (const [i, task] of tasks.entries()) {
-      const report = await runTask(gateway.client, task, i, trials, (id) => path.join(workspaces, id), rubricJudge(gateway.client, task.messages));
+      const report = await runTask(gateway.client, task, i, trials, (id) => path.join(workspaces, id), rubricJudge(gateway.client, task));
       reports.push(report);
       if (!flags.json) process.stderr.write(`  ${task.name}: ${report.passes}/${trials}\n`);
     }

@@ -133,6 +133,33 @@ describe("openclaw eval run", () => {
     expect(JSON.parse(traced.output).trace.outcome).toBe("timeout");
   }, 180_000);
 
+  it("bounds the rubric judge's run by the task's timeoutSeconds: a judge that does not answer fails that grader, and the suite goes on", async () => {
+    const suite = makeTempDir("eval-suite-");
+    fs.writeFileSync(
+      path.join(suite, "a-judged.yaml"),
+      'prompt: "My name is Ada. Just say hello."\ntimeoutSeconds: 2\ngraders:\n  - contains: Ada\n  - rubric: "It greets Ada."\n',
+    );
+    fs.copyFileSync(path.join(SUITE, "reply-exact.yaml"), path.join(suite, "reply-exact.yaml"));
+    const stateDir = makeTempDir();
+    const env = evalEnv(stateDir);
+    server.setResponder((request) =>
+      text((request.body as { messages: Message[] }).messages.at(-1)).includes("You grade an AI agent's answer") ? { text: "PASS", delayMs: 8_000 } : capableModel(request),
+    );
+    const started = Date.now();
+    const { code, output } = await runCli(["eval", "run", suite, "--json"], env, 120_000);
+    expect(code, output).toBe(0);
+    const report = JSON.parse(output.slice(output.indexOf("{")));
+    const judged = report.tasks.find((t: { name: string }) => t.name === "a-judged");
+    expect(judged).toMatchObject({ passes: 0 });
+    expect(judged.results[0].error).toBeUndefined();
+    expect(judged.results[0].graders).toEqual([
+      { grader: 'contains "Ada"', pass: true },
+      { grader: 'rubric "It greets Ada."', pass: false, detail: expect.stringMatching(/^the judge's run [0-9a-f-]{36} ended timeout \(the task's timeoutSeconds, 2\)/) },
+    ]);
+    expect(report.tasks.find((t: { name: string }) => t.name === "reply-exact")).toMatchObject({ passes: 1 });
+    expect(Date.now() - started).toBeLessThan(60_000);
+  }, 180_000);
+
   it("noApprovalRequested fails a trial whose exec command your tools.exec policy would ask about: the eval gateway denies it at once", async () => {
     const suite = makeTempDir("eval-suite-");
     fs.writeFileSync(path.join(suite, "quiet.yaml"), "prompt: run it\ntimeoutSeconds: 20\nagent:\n  tools: { allow: [exec] }\ngraders:\n  - noApprovalRequested: true\n");

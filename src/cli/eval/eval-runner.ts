@@ -118,31 +118,40 @@ export function prepareWorkspace(dir: string, fixture: string | undefined): void
   if (fixture) fs.cpSync(fixture, dir, { recursive: true });
 }
 
-/** The rubric grader: the judge agent (no tools) reads the rubric and the reply in a fresh session each time. */
-export function rubricJudge(client: GatewayClient, messages: readonly string[]): RubricJudge {
+/**
+ * The rubric grader: the judge agent (no tools) reads the rubric and the reply in a fresh session
+ * each time. Its run has the task's `timeoutSeconds` as every message of the trial does; a judge
+ * run that does not end ok fails the grader with how it ended, and the suite goes on.
+ */
+export function rubricJudge(client: GatewayClient, task: Pick<EvalTask, "messages" | "timeoutSeconds">): RubricJudge {
   return async (rubric, output) => {
     const runId = randomUUID();
     const prompt = [
       "You grade an AI agent's answer against a rubric. Judge only by the rubric.",
       `Rubric:\n${rubric}`,
-      `The messages the agent was sent:\n${messages.map((m) => `- ${m}`).join("\n")}`,
+      `The messages the agent was sent:\n${task.messages.map((m) => `- ${m}`).join("\n")}`,
       `The agent's final answer:\n${output.finalText || "(no text)"}`,
       "Reply with PASS or FAIL as the first word, then one sentence saying why.",
     ].join("\n\n");
     const final = (await client.call(
       "agent",
-      { message: prompt, idempotencyKey: runId, agentId: JUDGE_AGENT, sessionKey: `agent:${JUDGE_AGENT}:judge-${runId}` },
-      { expectFinal: true, timeoutMs: 300_000 },
+      { message: prompt, idempotencyKey: runId, agentId: JUDGE_AGENT, sessionKey: `agent:${JUDGE_AGENT}:judge-${runId}`, timeout: task.timeoutSeconds },
+      { expectFinal: true, timeoutMs: (task.timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000 },
     )) as {
       status: string;
+      summary?: string;
       result?: { payloads?: { text: string }[] };
     };
+    if (final.status !== "ok") {
+      const limit = final.status === "timeout" ? ` (the task's timeoutSeconds, ${task.timeoutSeconds})` : "";
+      return { pass: false, reason: `the judge's run ${runId} ended ${final.status}${limit}${final.summary ? `: ${final.summary}` : ""}` };
+    }
     const verdict = (final.result?.payloads ?? [])
       .map((p) => p.text)
       .join(" ")
       .trim();
     const word = /^\W*(PASS|FAIL)\b/i.exec(verdict)?.[1]?.toUpperCase();
-    if (!word) return { pass: false, reason: `the judge gave no PASS/FAIL verdict (run ${runId}): ${verdict.slice(0, 200) || final.status}` };
+    if (!word) return { pass: false, reason: `the judge gave no PASS/FAIL verdict (run ${runId}): ${verdict.slice(0, 200) || "no text"}` };
     return { pass: word === "PASS", reason: `judge (run ${runId}): ${verdict.slice(0, 300)}` };
   };
 }
