@@ -180,6 +180,20 @@ describe("openclaw doctor", () => {
     expect(other.signalCode).toBe(null);
   });
 
+  it("a pid file whose pid another process now has and no gateway holds the lock: warned, removed by --fix, that process not signalled", async () => {
+    const dir = stateWith(fakeProvider("sk-right"));
+    const other = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    children.push(other);
+    fs.writeFileSync(path.join(dir, "gateway.pid"), `${other.pid}\n`);
+    const { one } = await doctor(dir);
+    expect(one("lock")).toMatchObject({ status: "warn", message: expect.stringContaining(`gateway.pid (pid ${other.pid} holds no live gateway lock`) });
+    const fixed = await doctor(dir, "--fix");
+    expect(fixed.one("lock").fixed).toContain("gateway.pid");
+    expect(fs.existsSync(path.join(dir, "gateway.pid"))).toBe(false);
+    expect(other.exitCode).toBe(null);
+    expect(other.signalCode).toBe(null);
+  });
+
   it("prints a readable report without --json", async () => {
     const dir = makeTempDir();
     fs.chmodSync(dir, 0o700);

@@ -109,7 +109,11 @@ export function checkStaleFiles(ctx: DoctorContext): DoctorCheck {
   } catch {
     pid = undefined;
   }
+  // The pid file names the gateway `gateway start` launched, which holds the lock once it runs: a
+  // live process of that pid holding no live lock is another process that got the pid since.
+  const liveLockPid = lock && isProcessAlive(lock.pid) && lockRefreshed(ctx.stateDir) ? lock.pid : undefined;
   if (pid !== undefined && !isProcessAlive(pid)) stale.push(`${paths.pidFile} (pid ${pid || "?"} is not running)`);
+  else if (pid !== undefined && pid !== liveLockPid) stale.push(`${paths.pidFile} (pid ${pid} holds no live gateway lock: it is no longer the gateway \`gateway start\` launched)`);
   if (stale.length === 0) {
     return { id: "lock", status: "ok", message: lock ? `gateway running (pid ${lock.pid}, port ${lock.port})` : "no gateway running; no stale lock or pid file" };
   }
