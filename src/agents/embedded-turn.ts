@@ -11,6 +11,7 @@ import type { ExecApprovalBroker } from "./approvals/approval-broker.js";
 import { prepareTurnSandbox } from "./sandbox/turn-sandbox.js";
 import { resolveWorkspaceDir } from "./context/workspace.js";
 import { cachedBootstrap, cachedSkills, ensureWorkspaceOnce } from "./turn-context-cache.js";
+import { skillExecEnv } from "./skills/skill-env.js";
 import { effectiveToolsFor, keptSkillsFor, turnToolsFor } from "./turn-plan-cache.js";
 import type { BootstrapFile } from "./context/bootstrap-files.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
@@ -177,7 +178,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     if (files) bootstrap = { files: hookBootstrapFiles(files, defaults.bootstrapMaxChars), warnings: bootstrap.warnings };
   }
 
-  const discovered = await cachedSkills(workspaceDir, input.stateDir, env);
+  const discovered = await cachedSkills(workspaceDir, input.stateDir, env, config.skills?.load?.extraDirs);
   const skills = keptSkillsFor(discovered.skills, config, agentId, env);
   // What the prompt leaves out for a reason the user can fix (a skipped skill, a cut file) is said, naming the file.
   for (const warning of bootstrap.warnings) input.onWarning?.(`workspace file ${warning}`);
@@ -229,9 +230,11 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const loop = loopDetectionFromConfig(config, agentId);
   if (loop.enabled) hooks.push(trace.observeDecisions(createLoopDetector(loop.options)));
 
+  const skillEnv = skillExecEnv(skills, config.skills?.entries, env);
   const services: ToolServices = {
     ...(input.services ?? {}),
     execApprovals: execGateFromConfig(config, input.approvals, input.emit ? trace.approval : undefined),
+    ...(skillEnv ? { skillEnv } : {}),
   };
 
   const thinking = input.thinkingLevel ?? defaults.thinkingDefault;
@@ -307,7 +310,7 @@ export async function warmUpAgentContext(config: OpenClawConfig, agentId: string
   const defaults = config.agents.defaults;
   await Promise.all([
     defaults.skipBootstrap ? undefined : cachedBootstrap(workspaceDir, { maxCharsPerFile: defaults.bootstrapMaxChars, maxTotalChars: defaults.bootstrapTotalMaxChars }),
-    cachedSkills(workspaceDir, stateDir, env),
+    cachedSkills(workspaceDir, stateDir, env, config.skills?.load?.extraDirs),
   ]);
 }
 

@@ -33,8 +33,9 @@ export function cachedBootstrap(dir: string, caps: { maxCharsPerFile: number; ma
   return fresh(bootstrapCache, `${dir}\0${caps.maxCharsPerFile}\0${caps.maxTotalChars}`, () => loadBootstrapFiles(dir, caps));
 }
 
-export function cachedSkills(workspaceDir: string, stateDir: string, env: NodeJS.ProcessEnv): Promise<DiscoveredSkills> {
-  return fresh(skillsCache, `${workspaceDir}\0${stateDir}`, () => discoverSkills({ workspaceDir, stateDir, env }));
+/** `extraDirs`: `skills.load.extraDirs`, read after every other place. */
+export function cachedSkills(workspaceDir: string, stateDir: string, env: NodeJS.ProcessEnv, extraDirs: readonly string[] = []): Promise<DiscoveredSkills> {
+  return fresh(skillsCache, `${workspaceDir}\0${stateDir}\0${extraDirs.join("\0")}`, () => discoverSkills({ workspaceDir, stateDir, env, extraDirs }));
 }
 
 /** A tool as this provider should see it; the schema normalization is computed once per tool and provider. */

@@ -68,6 +68,8 @@ export interface ToolServices {
   memory?: MemoryToolHost;
   /** The gateway's scheduler, behind the cron tool (owner-only). */
   cron?: CronToolHost;
+  /** Variables the turn's skills give its host `exec` commands (`skills.entries.<key>.env` and `apiKey`); never a sandboxed one's. */
+  skillEnv?: Readonly<Record<string, string>>;
 }
 
 export type CronToolAction = "status" | "list" | "get" | "add" | "update" | "remove" | "run" | "runs";

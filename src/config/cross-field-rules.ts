@@ -30,7 +30,24 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkHeartbeatTimeZones(config),
     ...checkExecPrograms(config),
     ...checkHeartbeatWindows(config),
+    ...checkSkillEnvNames(config),
   ];
+}
+
+/** A skill's variables reach its commands through the environment, so each name must be one a shell can read. */
+function checkSkillEnvNames(config: RawOpenClawConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const [key, entry] of Object.entries(config.skills?.entries ?? {})) {
+    for (const name of Object.keys(entry.env ?? {})) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+        issues.push({
+          path: formatKeyPath(["skills", "entries", key, "env", name]),
+          message: `"${name}" is not a variable name: letters, digits and _, not starting with a digit (GITHUB_TOKEN)`,
+        });
+      }
+    }
+  }
+  return issues;
 }
 
 /**

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/gateway-process.js";
 import { chatRequests, requestMessages } from "../helpers/reliability.js";
@@ -10,9 +12,18 @@ import { useRpcGateway } from "../helpers/rpc-gateway.js";
  */
 
 const TOKEN = "sandbox-token";
-const PROBE = "echo IFACES=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\\n' ,) STATE=$(ls $OPENCLAW_PROBE_STATE/openclaw.json 2>&1)";
+const PROBE =
+  "echo IFACES=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\\n' ,) STATE=$(ls $OPENCLAW_PROBE_STATE/openclaw.json 2>&1) SKILL_ENV=$DEMO_SKILL_REGION.";
 
-const fixture = useRpcGateway(TOKEN, { agentDefaults: { sandbox: { mode: "non-main", backend: "bwrap", workspaceAccess: "rw" } } });
+/** A workspace skill whose entry gives its commands DEMO_SKILL_REGION: on the host only. */
+function withDemoSkill(config: Record<string, any>): void {
+  const dir = path.join(config.agents.defaults.workspace, "skills", "demo-skill");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "SKILL.md"), "---\nname: demo-skill\ndescription: Use when the demo is asked for.\n---\nSteps.\n");
+  config.skills = { entries: { "demo-skill": { env: { DEMO_SKILL_REGION: "eu-test" } } } };
+}
+
+const fixture = useRpcGateway(TOKEN, { agentDefaults: { sandbox: { mode: "non-main", backend: "bwrap", workspaceAccess: "rw" } }, configure: withDemoSkill });
 
 /** One turn whose model runs the probe through exec; returns the tool result the model saw. */
 async function probe(sessionKey: string, id: string): Promise<string> {
@@ -33,10 +44,12 @@ describe("the exec sandbox in a running gateway", () => {
     const host = await probe("agent:main:main", "sbx-main");
     expect(/IFACES=(\S*)/.exec(host)![1]!.split(",").filter(Boolean).length).toBeGreaterThan(1);
     expect(host).toContain(`STATE=${fixture.stateDir}/openclaw.json`);
+    expect(host).toContain("SKILL_ENV=eu-test.");
 
     const boxed = await probe("agent:main:other", "sbx-other");
     expect(/IFACES=(\S*)/.exec(boxed)![1]).toBe("lo,");
     expect(boxed).toMatch(/STATE=ls: cannot access .*openclaw\.json.*No such file or directory/);
+    expect(boxed).toContain("SKILL_ENV=.");
   });
 
   it("openclaw sandbox explain says what a session gets", async () => {

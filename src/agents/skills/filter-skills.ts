@@ -1,8 +1,8 @@
-import { getConfigValue, type OpenClawConfig } from "../../config/index.js";
+import { getConfigValue, isEnvReference, type OpenClawConfig } from "../../config/index.js";
 import { createBinaryLookup } from "./binary-on-path.js";
 import type { DiscoveredSkill } from "./skill-types.js";
 
-/** `skills.entries.<key>`, OpenClaw's per-skill settings; the config supplies `enabled` (env and apiKey are not config keys here). */
+/** `skills.entries.<key>`, OpenClaw's per-skill settings: on or off, and the variables its commands get. */
 export interface SkillEntryConfig {
   enabled?: boolean;
   apiKey?: string;
@@ -44,6 +44,11 @@ export interface FilteredSkills {
   dropped: DroppedSkill[];
 }
 
+/** Set, not blank, and not a `${NAME}` reference the config loader left as it was because NAME is unset. */
+export function isSuppliedValue(value: string | undefined): value is string {
+  return value !== undefined && value.trim() !== "" && !isEnvReference(value);
+}
+
 function isSet(value: string | undefined): boolean {
   return value !== undefined && value.trim() !== "";
 }
@@ -81,7 +86,7 @@ function missingFor(skill: DiscoveredSkill, ctx: ResolvedContext): MissingRequir
   const osMissing = os && os.length > 0 && !os.includes(ctx.platform) ? [...os] : [];
   if (always) return { bins: [], anyBins: [], env: [], config: [], os: osMissing };
   const entry = ctx.entries?.[skill.gating.skillKey ?? skill.name];
-  const supplied = (name: string) => isSet(ctx.env[name]) || isSet(entry?.env?.[name]) || (name === primaryEnv && isSet(entry?.apiKey));
+  const supplied = (name: string) => isSet(ctx.env[name]) || isSuppliedValue(entry?.env?.[name]) || (name === primaryEnv && isSuppliedValue(entry?.apiKey));
   return {
     bins: requires.bins.filter((bin) => !ctx.hasBinary(bin)),
     anyBins: requires.anyBins.length > 0 && !requires.anyBins.some((bin) => ctx.hasBinary(bin)) ? [...requires.anyBins] : [],

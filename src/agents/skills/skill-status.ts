@@ -90,11 +90,11 @@ function statusOf(skill: DiscoveredSkill, missing: MissingRequirements, allowlis
  */
 export async function skillStatusReport(config: OpenClawConfig, agentId: string, stateDir: string, env: NodeJS.ProcessEnv): Promise<SkillStatusReport> {
   const workspaceDir = resolveWorkspaceDir(config, agentId, stateDir, env);
-  const discovered = await cachedSkills(workspaceDir, stateDir, env);
+  const discovered = await cachedSkills(workspaceDir, stateDir, env, config.skills?.load?.extraDirs);
   const allowlist = resolveSkillAllowlist(config, agentId);
   return {
     workspaceDir,
     managedSkillsDir: path.join(stateDir, "skills"),
-    skills: discovered.skills.map((skill) => statusOf(skill, missingRequirements(skill, { env, config }), allowlist, config)),
+    skills: discovered.skills.map((skill) => statusOf(skill, missingRequirements(skill, { env, config, ...skillSettings(config) }), allowlist, config)),
   };
 }

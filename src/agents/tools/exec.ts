@@ -72,7 +72,8 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<ExecPar
       if (denial) return denial;
       if (signal.aborted) return abortedBeforeStart();
 
-      const env = buildExecEnv();
+      // A skill's variables are for commands on this host, as in OpenClaw: a sandbox never gets them.
+      const env = ctx.sandbox ? buildExecEnv() : { ...buildExecEnv(), ...ctx.services.skillEnv };
       const sandboxed = ctx.sandbox?.launch(workdir.absolute, definedOnly(env));
       // A sandboxed run never falls back to the host.
       if (sandboxed && !sandboxed.ok) return toolError(TOOL_ERRORS.sandboxBackendMissing(sandboxed.backend, sandboxed.hint));

@@ -309,6 +309,16 @@ describe("validateConfig: cross-key rules", () => {
     ]);
   });
 
+  it("takes skills.entries env and apiKey and skills.load.extraDirs, and refuses an env name a shell could not read", () => {
+    const skills = { entries: { gh: { apiKey: "k", env: { GH_HOST: "example.com" } } }, load: { extraDirs: ["~/more-skills"] } };
+    expect(validateConfig({ skills }, {}).config.skills).toEqual(skills);
+    const err = validationError({ skills: { entries: { gh: { env: { "GH-HOST": "x", "1ST": "y", OK_1: "z" } } } } });
+    expect(err.issues).toEqual([
+      { path: "skills.entries.gh.env.GH-HOST", message: '"GH-HOST" is not a variable name: letters, digits and _, not starting with a digit (GITHUB_TOKEN)' },
+      { path: "skills.entries.gh.env.1ST", message: '"1ST" is not a variable name: letters, digits and _, not starting with a digit (GITHUB_TOKEN)' },
+    ]);
+  });
+
   it("refuses exec allowlist and safe-bin entries that could never match a program", () => {
     const err = validationError({ tools: { exec: { security: "allowlist", allowlist: ["git", "git status", "", "*", "npm*", "/usr/bin/*"], safeBins: ["head", "sort -o", ""] } } });
     expect(err.issues).toEqual([

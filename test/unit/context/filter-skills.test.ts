@@ -82,6 +82,15 @@ describe("filterSkills", () => {
     ]);
   });
 
+  it("does not count an entry value still reading ${NAME} (NAME was unset when the config loaded) as supplied", () => {
+    const skills = [skill("env-ref", { requires: { env: ["C_KEY"] } }), skill("key-ref", { primaryEnv: "D_KEY", requires: { env: ["D_KEY"] } })];
+    const result = filterSkills(skills, { env: {}, hasBinary: noBins, entries: { "env-ref": { env: { C_KEY: "${C_SOURCE}" } }, "key-ref": { apiKey: "${D_SOURCE}" } } });
+    expect(result.dropped).toEqual([
+      { name: "env-ref", reason: "missing env: C_KEY" },
+      { name: "key-ref", reason: "missing env: D_KEY" },
+    ]);
+  });
+
   it("checks config paths for a truthy value", () => {
     const config = { ...defaultConfig(), extra: { off: false, on: "yes" } };
     const skills = [
