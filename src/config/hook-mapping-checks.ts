@@ -3,12 +3,18 @@ import { formatKeyPath } from "./key-path.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
 
 /** Keys of a `hooks.mappings[]` entry that shape an agent turn; a wake runs none. */
-const AGENT_ONLY_KEYS = ["name", "deliver", "channel", "to", "model"] as const;
+const AGENT_ONLY_KEYS = ["name", "sessionMode", "deliver", "channel", "to", "model"] as const;
 
 /** A `wake` mapping queues its text for the heartbeat: keys that only an agent turn has are refused. */
 export function hookMappingIssues(config: RawOpenClawConfig): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   config.hooks?.mappings?.forEach((mapping, index) => {
+    if (mapping.action === "agent" && mapping.sessionMode === "persistent" && !mapping.sessionKey && !config.hooks?.defaultSessionKey) {
+      issues.push({
+        path: formatKeyPath(["hooks", "mappings", index, "sessionMode"]),
+        message: 'a "persistent" mapping needs a session to keep: give it a sessionKey, or set hooks.defaultSessionKey',
+      });
+    }
     if (mapping.action !== "wake") return;
     for (const key of AGENT_ONLY_KEYS) {
       if (mapping[key] === undefined) continue;

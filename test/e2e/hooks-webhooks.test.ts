@@ -143,7 +143,8 @@ describe("webhooks", { timeout: 90_000 }, () => {
     });
     const res = await post("/hooks/gmail", { messages: [{ id: "m1", from: "ann@example.com", subject: "Lunch?" }] });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ sessionKey: "agent:main:hook:gmail:m1" });
+    // isolated (the default): the run has a session of its own under the mapping's key.
+    expect(await res.json()).toMatchObject({ sessionKey: expect.stringMatching(/^agent:main:hook:gmail:m1:run:[0-9a-f-]{36}$/) });
     await waitUntil(() => chatRequests(servers.model).length === 1, 15_000, "the mapped turn");
     expect(lastUserText(chatRequests(servers.model)[0]!)).toBe("[Webhook: Gmail] Mail from ann@example.com: Lunch?");
   });
@@ -185,14 +186,38 @@ describe("webhooks", { timeout: 90_000 }, () => {
     expect(chatRequests(servers.model)).toHaveLength(0);
   });
 
-  it("hooks.defaultSessionKey is the session of /hooks/agent requests and agent mappings that name none (as OpenClaw)", async () => {
-    await start({ enabled: true, token: HOOK_TOKEN, defaultSessionKey: "hook:inbox", mappings: [{ match: { path: "ping" }, action: "agent", messageTemplate: "ping {{n}}" }] });
-    const mapped = await post("/hooks/ping", { n: 1 });
-    expect(await mapped.json()).toMatchObject({ ok: true, sessionKey: "agent:main:hook:inbox" });
+  it("hooks.defaultSessionKey names the session of requests and agent mappings that name none: isolated runs each start their own under it, persistent ones share it (as OpenClaw)", async () => {
+    await start({
+      enabled: true,
+      token: HOOK_TOKEN,
+      defaultSessionKey: "hook:inbox",
+      mappings: [
+        { match: { path: "ping" }, action: "agent", messageTemplate: "ping {{n}}" },
+        { match: { path: "keep" }, action: "agent", messageTemplate: "keep {{n}}", sessionMode: "persistent" },
+      ],
+    });
+    const ownSession = /^agent:main:hook:inbox:run:[0-9a-f-]{36}$/;
+    const mapped = (await (await post("/hooks/ping", { n: 1 })).json()) as { sessionKey: string };
+    expect(mapped.sessionKey).toMatch(ownSession);
     await waitUntil(() => chatRequests(servers.model).length === 1, 15_000, "the mapped turn");
-    const direct = await post("/hooks/agent", { message: "pong" });
-    expect(await direct.json()).toMatchObject({ ok: true, sessionKey: "agent:main:hook:inbox" });
+    const direct = (await (await post("/hooks/agent", { message: "pong" })).json()) as { sessionKey: string };
+    expect(direct.sessionKey).toMatch(ownSession);
+    expect(direct.sessionKey).not.toBe(mapped.sessionKey);
     await waitUntil(() => chatRequests(servers.model).length === 2, 15_000, "the /hooks/agent turn");
+    expect(JSON.stringify(chatRequests(servers.model)[1]!.body)).not.toContain("ping 1");
+
+    // One after the other: a message arriving while the first runs would be steered into its turn.
+    for (const [hook, body, turns] of [
+      ["/hooks/keep", { n: 1 }, 3],
+      ["/hooks/agent", { message: "keep 2", sessionMode: "persistent" }, 4],
+    ] as const) {
+      expect(await (await post(hook, body)).json()).toMatchObject({ ok: true, sessionKey: "agent:main:hook:inbox" });
+      await waitUntil(() => chatRequests(servers.model).length === turns, 15_000, `persistent turn ${turns - 2}`);
+    }
+    const shared = JSON.stringify(chatRequests(servers.model)[3]!.body);
+    expect(shared).toContain("keep 1");
+    expect(shared).toContain("keep 2");
+    expect(shared).not.toContain("pong");
   });
 
   it("/hooks/wake hands the text to the agent now; with hooks disabled the routes do not exist", async () => {

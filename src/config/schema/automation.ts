@@ -66,6 +66,8 @@ const HookMapping = Type.Object({
   agentId: Type.Optional(NonEmptyString),
   /** Template for the session key, e.g. `hook:gmail:{{messages[0].id}}`; default a fresh `hook:<uuid>`. */
   sessionKey: Type.Optional(NonEmptyString),
+  /** `isolated` (default): each run in a fresh session under the key; `persistent`: runs share the key's session. */
+  sessionMode: Type.Optional(Type.Union([Type.Literal("isolated"), Type.Literal("persistent")])),
   /** Template for the agent's message (action agent) or the wake text (action wake), e.g. `New mail from {{from}}: {{subject}}`. */
   messageTemplate: Type.Optional(NonEmptyString),
   wakeMode: Type.Optional(Type.Union([Type.Literal("now"), Type.Literal("next-heartbeat")])),

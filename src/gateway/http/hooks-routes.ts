@@ -133,7 +133,7 @@ async function runWake(request: WakeRequest, deps: HooksRouteDeps, runKey: strin
 }
 
 async function runAgent(request: AgentRequest, hooks: NonNullable<OpenClawConfig["hooks"]>, deps: HooksRouteDeps, runKey: string | undefined): Promise<Answer> {
-  const { sessionKey, agentId } = resolve(deps, request.sessionKey ?? hooks.defaultSessionKey ?? `hook:${randomUUID()}`, request.agentId);
+  const { sessionKey, agentId } = resolve(deps, runSessionKey(request, hooks), request.agentId);
   if (request.model) {
     const model = checkModelChoice(request.model, agentId, deps.config(), process.env);
     if (!model.ok) throw new HookRequestError(400, `model: ${model.message}`);
@@ -165,6 +165,18 @@ async function runAgent(request: AgentRequest, hooks: NonNullable<OpenClawConfig
       .catch((err) => deps.logger.warn({ runId: run.runId, err: (err as Error).message }, "webhook run's reply not delivered"));
   }
   return { status: 200, body: { ok: true, runId: run.runId, sessionKey } };
+}
+
+/**
+ * The session a hook's agent run goes to. Without a named key (the request's or the mapping's,
+ * else hooks.defaultSessionKey) a fresh `hook:<uuid>`; with one, `persistent` runs share that
+ * session, and `isolated` runs (the default, as in OpenClaw) each start one of their own under it,
+ * `<key>:run:<uuid>`, so no run sees an earlier run's messages.
+ */
+function runSessionKey(request: AgentRequest, hooks: NonNullable<OpenClawConfig["hooks"]>): string {
+  const named = request.sessionKey ?? hooks.defaultSessionKey;
+  if (named === undefined) return `hook:${randomUUID()}`;
+  return request.sessionMode === "persistent" ? named : `${named}:run:${randomUUID()}`;
 }
 
 /** Where a delivering request's reply goes; a route that cannot work is a 400 before anything runs. */

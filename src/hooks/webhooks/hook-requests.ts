@@ -18,6 +18,8 @@ export interface AgentRequest {
   agentId?: string;
   /** Absent: a fresh `hook:<uuid>` (or hooks.defaultSessionKey). */
   sessionKey?: string;
+  /** `isolated` (the default): each run starts a session of its own under the named key; `persistent`: runs share the named session. */
+  sessionMode: "isolated" | "persistent";
   deliver: boolean;
   channel?: string;
   to?: string;
@@ -57,6 +59,7 @@ export function readHookRequest(name: string, body: unknown, hooks: HooksConfig)
   return {
     kind: "agent",
     message: text,
+    sessionMode: mapping.sessionMode ?? "isolated",
     deliver: deliverWanted(mapping.deliver, [mapping.channel, mapping.to]),
     ...(mapping.name ? { name: mapping.name } : {}),
     ...(mapping.agentId ? { agentId: mapping.agentId } : {}),
@@ -90,6 +93,7 @@ function readAgent(fields: Record<string, unknown>, hooks: HooksConfig): AgentRe
   return {
     kind: "agent",
     message,
+    sessionMode,
     deliver: deliverWanted(fields.deliver, [fields.channel, fields.to, fields.accountId]),
     ...optionalString(fields, "name"),
     ...optionalString(fields, "agentId"),

@@ -160,14 +160,23 @@ describe("validateConfig: cross-key rules", () => {
   it("a wake mapping refuses the keys only an agent turn has, naming each", () => {
     const mappings = [
       { match: { path: "ok" }, action: "wake", sessionKey: "hook:x", messageTemplate: "t", agentId: "main", wakeMode: "next-heartbeat" },
-      { match: { path: "deploy" }, action: "wake", name: "CI", deliver: true, channel: "telegram", to: "1", model: "a/b" },
+      { match: { path: "deploy" }, action: "wake", name: "CI", sessionMode: "isolated", deliver: true, channel: "telegram", to: "1", model: "a/b" },
     ];
     expect(validationError({ hooks: { mappings } }).message.split("\n")).toEqual(
-      ["name", "deliver", "channel", "to", "model"].map(
+      ["name", "sessionMode", "deliver", "channel", "to", "model"].map(
         (key) =>
           `hooks.mappings[1].${key}: only a mapping with action "agent" takes it (a "wake" mapping hands its text to the heartbeat as a system event, it runs no turn of its own)`,
       ),
     );
+  });
+
+  it('an agent mapping with sessionMode "persistent" needs a session key to keep: its own, or hooks.defaultSessionKey', () => {
+    const keep = { match: { path: "keep" }, action: "agent", sessionMode: "persistent" };
+    expect(validationError({ hooks: { mappings: [keep] } }).message).toBe(
+      'hooks.mappings[0].sessionMode: a "persistent" mapping needs a session to keep: give it a sessionKey, or set hooks.defaultSessionKey',
+    );
+    expect(validateConfig({ hooks: { mappings: [{ ...keep, sessionKey: "hook:keep" }] } }, {}).config.hooks?.mappings?.[0]?.sessionMode).toBe("persistent");
+    expect(validateConfig({ hooks: { defaultSessionKey: "hook:inbox", mappings: [keep] } }, {}).warnings).toEqual([]);
   });
 
   it("a binding for a channel this gateway does not have (OpenClaw's whatsapp) loads with a warning that it never matches", () => {
