@@ -5,10 +5,23 @@ import { isPlainObject } from "./key-path.js";
  * warning naming the new key. `agents.defaults.memorySearch` → `memory.search`; when both are
  * set, `memory.search` wins key by key. `session.idleMinutes` → `session.reset.idleMinutes`
  * (an `idle` reset when there is no `session.reset`; ignored when that already sets
- * `idleMinutes`). The input is not mutated.
+ * `idleMinutes`). `session.resetByType.dm` → `session.resetByType.direct`. The input is not mutated.
  */
 export function moveLegacyKeys(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
-  return moveMemorySearch(moveSessionIdleMinutes(raw, warnings), warnings);
+  return moveMemorySearch(moveResetByTypeDm(moveSessionIdleMinutes(raw, warnings), warnings), warnings);
+}
+
+/** `session.resetByType.dm` → `session.resetByType.direct` (ignored when `direct` is set too). */
+function moveResetByTypeDm(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
+  const session = raw.session;
+  if (!isPlainObject(session) || !isPlainObject(session.resetByType) || !("dm" in session.resetByType)) return raw;
+  const { dm, ...byType } = session.resetByType as Record<string, unknown>;
+  if ("direct" in byType) {
+    warnings.push("session.resetByType.dm is the older spelling of session.resetByType.direct, which is set too: session.resetByType.dm was ignored (remove it)");
+    return { ...raw, session: { ...session, resetByType: byType } };
+  }
+  warnings.push("session.resetByType.dm is the older spelling of session.resetByType.direct: it was read as session.resetByType.direct (rename it)");
+  return { ...raw, session: { ...session, resetByType: { ...byType, direct: dm } } };
 }
 
 function moveSessionIdleMinutes(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {

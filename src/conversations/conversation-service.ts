@@ -15,7 +15,7 @@ import type { SessionStore } from "../sessions/store/index.js";
 import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import type { RunEventSink } from "./run-event-bridge.js";
 import { RunRegistry, type RunStatus } from "./run-registry.js";
-import { sessionResetDue } from "./session-reset-policy.js";
+import { resetSettingsFor, sessionResetDue } from "./session-reset-policy.js";
 import { HistoryCache } from "./history-cache.js";
 import { RunEndings } from "./run-endings.js";
 import { TurnQueue, type Turn } from "./turn-queue.js";
@@ -231,7 +231,9 @@ export class ConversationService implements ConversationPort {
     // idle or daily session, and only it counts as interaction for the idle reset.
     const runtime = input.internal !== undefined || (input.provenance !== undefined && input.provenance.kind !== "external_user");
     const entry = this.deps.store.peek(sessionKey);
-    if (entry && !runtime && sessionResetDue(entry, this.deps.config().session.reset, Date.now()) && !this.queue.busy(sessionKey)) {
+    const resetPolicy =
+      entry && resetSettingsFor(this.deps.config().session, { sessionKey, chatType: entry.chatType, channel: input.origin?.channel ?? entry.lastChannel ?? entry.channel });
+    if (entry && !runtime && sessionResetDue(entry, resetPolicy, Date.now()) && !this.queue.busy(sessionKey)) {
       if (this.deps.hooks) this.emitSessionEnding(sessionKey, "session", "auto-reset", input.method);
       this.deps.store.reset(sessionKey);
     }

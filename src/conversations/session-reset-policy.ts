@@ -5,6 +5,34 @@ export interface SessionResetSettings {
   idleMinutes?: number;
 }
 
+/** `session.reset` and OpenClaw's overrides of it by kind of chat and by channel. */
+export interface SessionResetConfig {
+  reset?: SessionResetSettings;
+  resetByType?: Partial<Record<SessionResetType, SessionResetSettings>>;
+  resetByChannel?: Record<string, SessionResetSettings>;
+}
+
+/** The kinds of chat `session.resetByType` tells apart. */
+export type SessionResetType = "direct" | "group" | "thread";
+
+/**
+ * A session's kind of chat, as OpenClaw reads it: a thread (or Telegram forum topic) by its key,
+ * a group or channel by its recorded chat type or its key, anything else (DMs, the main session,
+ * operator and HTTP sessions) direct.
+ */
+export function sessionResetType(sessionKey: string, chatType: string | undefined): SessionResetType {
+  if (/:(thread|topic):/.test(sessionKey)) return "thread";
+  if (chatType === "group" || chatType === "channel" || /:(group|channel):/.test(sessionKey)) return "group";
+  return "direct";
+}
+
+/** The policy for a session: its channel's (`resetByChannel`), else its kind's (`resetByType`), else `reset`. */
+export function resetSettingsFor(config: SessionResetConfig, session: { sessionKey: string; chatType?: string; channel?: string }): SessionResetSettings | undefined {
+  const channels = config.resetByChannel;
+  const byChannel = channels && session.channel !== undefined && Object.hasOwn(channels, session.channel) ? channels[session.channel] : undefined;
+  return byChannel ?? config.resetByType?.[sessionResetType(session.sessionKey, session.chatType)] ?? config.reset;
+}
+
 /** What the reset rules read from a session's row. */
 export interface SessionActivity {
   /** When this sessionId started: the daily reset compares it with the day's boundary. */

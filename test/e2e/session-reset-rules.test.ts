@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
-import { readIndex, sessionsDir } from "../helpers/reliability.js";
+import { chatRequests, readIndex, sessionsDir, waitUntil } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 import { openOperator } from "../helpers/ws-client.js";
 
 /**
@@ -68,5 +69,71 @@ describe("session.reset rules", { timeout: 120_000 }, () => {
     gateway = servers.keep(await startWith({ idleMinutes: 60 }));
     expect(gateway.output()).toContain("session.idleMinutes is the older spelling of session.reset.idleMinutes");
     expect(await send(gateway, "five")).toBe(1);
+  });
+
+  it("resetByChannel beats resetByType, which beats reset: a Telegram DM session and an operator session backdated alike", async () => {
+    const stateDir = makeTempDir("openclaw-reset-by-");
+    const telegram = await servers.startTelegram();
+    const OWNER = 4242;
+    servers.model.setResponder(() => ({ text: "noted" }));
+    const session = {
+      dmScope: "per-channel-peer",
+      reset: { mode: "none" },
+      resetByType: { direct: { mode: "idle", idleMinutes: 120 } },
+      resetByChannel: { telegram: { mode: "idle", idleMinutes: 30 } },
+    };
+    const channels = { telegram: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }) };
+    const start = async () => {
+      const gateway = servers.keep(
+        await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { session, channels }) } }),
+      );
+      await gateway.waitForOutput(/channel account started/, 15_000);
+      return gateway;
+    };
+    const dmKey = `agent:main:telegram:direct:${OWNER}`;
+    let messageId = 0;
+    /** The session's current id, as the gateway holds it. */
+    const sessionIdOf = async (gateway: GatewayProcess, sessionKey: string) => {
+      const { sock } = await openOperator(gateway.url, gateway.token);
+      const listed = await sock.request("sessions.list", {});
+      sock.close();
+      return (listed.payload.sessions as { key: string; sessionId: string }[]).find((row) => row.key === sessionKey)!.sessionId;
+    };
+    /** A DM from the owner, answered; resolves with the DM session's id. */
+    const dm = async (gateway: GatewayProcess, text: string) => {
+      const answered = chatRequests(servers.model).length + 1;
+      telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text, messageId: ++messageId });
+      await waitUntil(() => chatRequests(servers.model).length === answered, 15_000, `the DM "${text}"`);
+      return sessionIdOf(gateway, dmKey);
+    };
+    const notes = async (gateway: GatewayProcess, message: string) => {
+      const { sock } = await openOperator(gateway.url, gateway.token);
+      const key = `run-${Math.random().toString(36).slice(2)}`;
+      await sock.request("chat.send", { sessionKey: "notes", message, idempotencyKey: key });
+      await sock.request("agent.wait", { runId: key, timeoutMs: 30_000 });
+      sock.close();
+      return sessionIdOf(gateway, "agent:main:notes");
+    };
+    const backdate = (sessionKey: string, minutes: number) => {
+      const index = readIndex(stateDir);
+      const at = Date.now() - minutes * 60_000;
+      Object.assign(index[sessionKey], { sessionStartedAt: at, lastInteractionAt: at, updatedAt: at });
+      fs.writeFileSync(path.join(sessionsDir(stateDir), "sessions.json"), JSON.stringify(index));
+    };
+
+    let gateway = await start();
+    const firstDm = await dm(gateway, "one");
+    const firstNotes = await notes(gateway, "one");
+    await gateway.stop();
+    // An hour of silence: past Telegram's 30 minutes, within the 120 minutes of a direct chat.
+    backdate(dmKey, 60);
+    backdate("agent:main:notes", 60);
+    gateway = await start();
+    expect(await dm(gateway, "two")).not.toBe(firstDm);
+    expect(await notes(gateway, "two")).toBe(firstNotes);
+    await gateway.stop();
+    backdate("agent:main:notes", 180);
+    gateway = await start();
+    expect(await notes(gateway, "three")).not.toBe(firstNotes);
   });
 });

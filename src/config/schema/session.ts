@@ -22,6 +22,10 @@ export const SessionSchema = Type.Object({
   dmScope: Type.Optional(stringEnum(["main", "per-peer", "per-channel-peer", "per-account-channel-peer"])),
   mainKey: Type.Optional(MainKey),
   reset: Type.Optional(SessionReset),
+  /** A reset policy per kind of chat, in place of `reset` for sessions of that kind (OpenClaw's older `dm` is read as `direct`). */
+  resetByType: Type.Optional(Type.Object({ direct: Type.Optional(SessionReset), group: Type.Optional(SessionReset), thread: Type.Optional(SessionReset) })),
+  /** A reset policy per channel (`telegram`, `discord`, `slack`), in place of `resetByType` and `reset` for that channel's sessions. */
+  resetByChannel: Type.Optional(Type.Record(Type.String({ minLength: 1 }), SessionReset)),
   /** Reply-back turns of a `sessions_send` exchange between two sessions. */
   agentToAgent: Type.Optional(Type.Object({ maxPingPongTurns: Type.Optional(integer(0, 5)) })),
 });

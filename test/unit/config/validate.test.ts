@@ -586,6 +586,28 @@ describe("validateConfig: unknown keys", () => {
   });
 });
 
+describe("validateConfig: session.resetByType and session.resetByChannel", () => {
+  it("takes a policy per kind of chat and per channel; OpenClaw's older resetByType.dm is read as direct, with a warning", () => {
+    const byType = validateConfig(
+      { session: { resetByType: { dm: { mode: "idle", idleMinutes: 60 }, group: { mode: "none" } }, resetByChannel: { slack: { mode: "daily", atHour: 6 } } } },
+      {},
+    );
+    expect(byType.config.session.resetByType).toEqual({ direct: { mode: "idle", idleMinutes: 60 }, group: { mode: "none" } });
+    expect(byType.config.session.resetByChannel).toEqual({ slack: { mode: "daily", atHour: 6 } });
+    expect(byType.warnings).toEqual(["session.resetByType.dm is the older spelling of session.resetByType.direct: it was read as session.resetByType.direct (rename it)"]);
+    const both = validateConfig({ session: { resetByType: { dm: { mode: "none" }, direct: { mode: "daily" } } } }, {});
+    expect(both.config.session.resetByType).toEqual({ direct: { mode: "daily" } });
+    expect(both.warnings.join("\n")).toContain("which is set too: session.resetByType.dm was ignored (remove it)");
+  });
+
+  it("warns that a policy for a channel this gateway does not have never applies, and refuses a bad policy at its key", () => {
+    expect(validateConfig({ session: { resetByChannel: { whatsapp: { mode: "idle" } } } }, {}).warnings).toEqual([
+      'session.resetByChannel.whatsapp: "whatsapp" is not a channel of this gateway (telegram, discord, slack), so this policy never applies',
+    ]);
+    expect(validationError({ session: { resetByType: { group: { mode: "weekly" } } } }).message).toMatch(/^session\.resetByType\.group\.mode:/);
+  });
+});
+
 describe("validateConfig: session.idleMinutes, OpenClaw's older spelling", () => {
   it("is read as session.reset.idleMinutes: an idle reset alone, or joined to the reset block, with a warning", () => {
     const alone = validateConfig({ session: { idleMinutes: 30 } }, {});

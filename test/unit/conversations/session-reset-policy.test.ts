@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sessionResetDue } from "../../../src/conversations/session-reset-policy.js";
+import { resetSettingsFor, sessionResetDue, sessionResetType } from "../../../src/conversations/session-reset-policy.js";
 
 /** A session started and last written to at `t`, by a person. */
 const since = (t: number) => ({ sessionStartedAt: t, lastInteractionAt: t, updatedAt: t });
@@ -60,5 +60,30 @@ describe("sessionResetDue reads the session's start and its last interaction", (
   it("a row without lastInteractionAt (written by an older build) counts idle time from its last write", () => {
     expect(sessionResetDue({ sessionStartedAt: at(6), updatedAt: at(9, 30) }, { mode: "idle", idleMinutes: 60 }, at(10))).toBe(false);
     expect(sessionResetDue({ sessionStartedAt: at(6), updatedAt: at(8) }, { mode: "idle", idleMinutes: 60 }, at(10))).toBe(true);
+  });
+});
+
+/** `session.resetByChannel` beats `session.resetByType`, which beats `session.reset`. */
+describe("resetSettingsFor", () => {
+  const daily = { mode: "daily" as const };
+  const idle = { mode: "idle" as const, idleMinutes: 30 };
+  const none = { mode: "none" as const };
+
+  it("reads a session's kind from its key and recorded chat type", () => {
+    expect(sessionResetType("agent:main:main", "direct")).toBe("direct");
+    expect(sessionResetType("agent:main:openai-user:ann", undefined)).toBe("direct");
+    expect(sessionResetType("agent:main:telegram:group:-100", "group")).toBe("group");
+    expect(sessionResetType("agent:main:slack:channel:c1", undefined)).toBe("group");
+    expect(sessionResetType("agent:main:discord:channel:c1:thread:t1", "channel")).toBe("thread");
+    expect(sessionResetType("agent:main:telegram:group:-100:topic:7", "group")).toBe("thread");
+  });
+
+  it("takes the channel's policy, else the kind's, else session.reset", () => {
+    const config = { reset: daily, resetByType: { group: none, thread: idle }, resetByChannel: { telegram: idle } };
+    expect(resetSettingsFor(config, { sessionKey: "agent:main:telegram:group:-100", chatType: "group", channel: "telegram" })).toBe(idle);
+    expect(resetSettingsFor(config, { sessionKey: "agent:main:slack:channel:c1", chatType: "channel", channel: "slack" })).toBe(none);
+    expect(resetSettingsFor(config, { sessionKey: "agent:main:discord:channel:c1:thread:t1", channel: "discord" })).toBe(idle);
+    expect(resetSettingsFor(config, { sessionKey: "agent:main:main" })).toBe(daily);
+    expect(resetSettingsFor({ resetByChannel: { slack: idle } }, { sessionKey: "agent:main:main", channel: "toString" })).toBeUndefined();
   });
 });
