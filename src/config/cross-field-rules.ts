@@ -2,6 +2,7 @@ import type { ConfigIssue } from "./errors.js";
 import { checkAgentReferences } from "./agent-references.js";
 import { checkChannelAccountReferences } from "./channel-account-references.js";
 import { hookMappingIssues } from "./hook-mapping-checks.js";
+import { parseDuration } from "../infra/duration.js";
 import { formatKeyPath, type KeyPathSegment } from "./key-path.js";
 import { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN, type RawOpenClawConfig } from "./schema/index.js";
 
@@ -31,6 +32,19 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkExecPrograms(config),
     ...checkHeartbeatWindows(config),
     ...checkSkillEnvNames(config),
+    ...checkPruneAfter(config),
+  ];
+}
+
+/** A zero `session.maintenance.pruneAfter` would archive every session that is not being written this very moment. */
+function checkPruneAfter(config: RawOpenClawConfig): ConfigIssue[] {
+  const pruneAfter = config.session?.maintenance?.pruneAfter;
+  if (pruneAfter === undefined || parseDuration(pruneAfter) !== 0) return [];
+  return [
+    {
+      path: formatKeyPath(["session", "maintenance", "pruneAfter"]),
+      message: "must be longer than 0 (it would archive every idle session); use 30d, or a larger maxEntries to keep more",
+    },
   ];
 }
 

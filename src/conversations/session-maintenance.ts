@@ -1,4 +1,5 @@
 import type { Logger } from "../infra/logger.js";
+import { parseDuration } from "../infra/duration.js";
 import type { SessionStore } from "../sessions/store/index.js";
 
 /** OpenClaw's `session.maintenance` defaults: prune after 30 days, at most 500 sessions per agent. */
@@ -8,14 +9,33 @@ export const MAX_SESSIONS_PER_AGENT = 500;
 export const MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
 const PRUNE_EVERY_MS = 3600_000;
 
+/** `session.maintenance`: `enforce` archives, `warn` only reports what would be archived. */
+export interface MaintenanceSettings {
+  mode?: "enforce" | "warn";
+  pruneAfter?: string;
+  maxEntries?: number;
+}
+
 /**
  * Keeps the session store bounded: expired and excess sessions are archived at start-up and
- * hourly (never one with a running turn), and big transcripts are rotated after their run.
+ * hourly (never one with a running turn), and big transcripts are rotated after their run. The
+ * settings are read at each pass, so a config reload applies at the next one.
  */
-export function startSessionMaintenance(store: SessionStore, logger: Logger): { rotateIfLarge(sessionKey: string): boolean; stop(): void } {
+export function startSessionMaintenance(
+  store: SessionStore,
+  logger: Logger,
+  settings: () => MaintenanceSettings | undefined = () => undefined,
+): { rotateIfLarge(sessionKey: string): boolean; stop(): void } {
   const prune = () => {
     try {
-      const removed = store.prune({ maxAgeMs: PRUNE_AFTER_MS, maxEntries: MAX_SESSIONS_PER_AGENT });
+      const { mode = "enforce", pruneAfter, maxEntries = MAX_SESSIONS_PER_AGENT } = settings() ?? {};
+      const options = { maxAgeMs: (pruneAfter !== undefined ? parseDuration(pruneAfter) : undefined) ?? PRUNE_AFTER_MS, maxEntries };
+      if (mode === "warn") {
+        const due = store.prune(options, { dryRun: true });
+        if (due.length > 0) logger.warn({ count: due.length, sessions: due.slice(0, 20) }, "sessions due for archiving kept (session.maintenance.mode is warn)");
+        return;
+      }
+      const removed = store.prune(options);
       if (removed.length > 0) logger.info({ count: removed.length }, "expired sessions archived");
     } catch (err) {
       logger.warn({ err: (err as Error).message }, "session pruning failed");

@@ -296,7 +296,7 @@ export class GatewayServer {
     this.sessions = new SessionStore(opts.stateDir, { onWarning: (warning) => opts.logger.warn(warning) });
     this.ledger = new IdempotencyLedger(opts.stateDir);
     this.pendingSystemEvents = new PendingSystemEvents(opts.stateDir);
-    this.maintenance = startSessionMaintenance(this.sessions, opts.logger);
+    this.maintenance = startSessionMaintenance(this.sessions, opts.logger, () => opts.loadedConfig().config.session.maintenance);
     this.approvals = new ExecApprovalBroker({
       onRequested: (request) => this.broadcast("exec.approval.requested", execApprovalRequestedEvent(request)),
       onResolved: (resolution, request) => this.broadcast("exec.approval.resolved", execApprovalResolvedEvent(resolution, request)),

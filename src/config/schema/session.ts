@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { DURATION_PATTERN } from "../../infra/duration.js";
 import { integer, stringEnum, withExpected } from "./primitives.js";
 
 const SessionReset = Type.Object({
@@ -26,6 +27,14 @@ export const SessionSchema = Type.Object({
   resetByType: Type.Optional(Type.Object({ direct: Type.Optional(SessionReset), group: Type.Optional(SessionReset), thread: Type.Optional(SessionReset) })),
   /** A reset policy per channel (`telegram`, `discord`, `slack`), in place of `resetByType` and `reset` for that channel's sessions. */
   resetByChannel: Type.Optional(Type.Record(Type.String({ minLength: 1 }), SessionReset)),
+  /** How the session store is kept bounded: sessions idle past `pruneAfter`, and beyond `maxEntries` per agent, are archived (`warn`: only reported). */
+  maintenance: Type.Optional(
+    Type.Object({
+      mode: Type.Optional(stringEnum(["enforce", "warn"])),
+      pruneAfter: Type.Optional(withExpected(Type.String({ pattern: DURATION_PATTERN }), "a duration such as 30d, 12h or 90m: units d, h, m, s, ms, largest first, each once")),
+      maxEntries: Type.Optional(integer(1)),
+    }),
+  ),
   /** Reply-back turns of a `sessions_send` exchange between two sessions. */
   agentToAgent: Type.Optional(Type.Object({ maxPingPongTurns: Type.Optional(integer(0, 5)) })),
 });

@@ -350,15 +350,20 @@ export class SessionStore {
   /**
    * Removes sessions idle longer than `maxAgeMs` and, per agent, the least recently updated
    * beyond `maxEntries`; transcripts are archived as `.deleted.<ts>`. Sessions with an active
-   * run or a pin are kept. Returns the removed keys.
+   * run or a pin are kept. Returns the removed keys; with `dryRun`, the keys it would remove,
+   * removing nothing.
    */
-  prune(options: PruneOptions): string[] {
+  prune(options: PruneOptions, { dryRun = false }: { dryRun?: boolean } = {}): string[] {
     this.assertOpen();
     const removed: string[] = [];
     for (const agentId of this.indexes.knownAgentIds()) {
       const entries = this.indexes.entries(agentId);
       const keys = planPrune([...entries.values()], options, this.now());
       if (keys.length === 0) continue;
+      if (dryRun) {
+        removed.push(...keys);
+        continue;
+      }
       const gone = keys.map((k) => entries.get(k)!);
       this.indexes.commit(
         agentId,

@@ -608,6 +608,17 @@ describe("validateConfig: session.resetByType and session.resetByChannel", () =>
   });
 });
 
+describe("validateConfig: session.maintenance", () => {
+  it("takes mode, pruneAfter and maxEntries, and refuses a pruneAfter of zero or not a duration", () => {
+    const maintenance = { mode: "warn", pruneAfter: "7d", maxEntries: 50 };
+    expect(validateConfig({ session: { maintenance } }, {}).config.session.maintenance).toEqual(maintenance);
+    expect(validationError({ session: { maintenance: { pruneAfter: "0d" } } }).message).toBe(
+      "session.maintenance.pruneAfter: must be longer than 0 (it would archive every idle session); use 30d, or a larger maxEntries to keep more",
+    );
+    expect(validationError({ session: { maintenance: { pruneAfter: "30 days" } } }).message).toMatch(/^session\.maintenance\.pruneAfter: expected a duration such as 30d/);
+  });
+});
+
 describe("validateConfig: session.idleMinutes, OpenClaw's older spelling", () => {
   it("is read as session.reset.idleMinutes: an idle reset alone, or joined to the reset block, with a warning", () => {
     const alone = validateConfig({ session: { idleMinutes: 30 } }, {});

@@ -26,4 +26,32 @@ describe("session maintenance", () => {
       store.close();
     }
   });
+
+  it("takes session.maintenance: pruneAfter and maxEntries bound the store; warn reports what is due and archives nothing", () => {
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "maint-"));
+    const earlier = new SessionStore(stateDir, { now: () => Date.now() - 2 * 3600_000 });
+    earlier.ensure("agent:main:two-hours");
+    earlier.close();
+    const recent = new SessionStore(stateDir, { now: () => Date.now() - 60_000 });
+    recent.ensure("agent:main:a-minute");
+    recent.close();
+    const store = new SessionStore(stateDir);
+    store.ensure("agent:main:now");
+    const warned: unknown[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => warned.push(JSON.parse(line)) });
+    try {
+      startSessionMaintenance(store, logger, () => ({ mode: "warn", pruneAfter: "1h", maxEntries: 1 })).stop();
+      expect(["two-hours", "a-minute", "now"].map((k) => store.get(`agent:main:${k}`) !== undefined)).toEqual([true, true, true]);
+      expect(warned).toEqual([
+        expect.objectContaining({ count: 2, sessions: ["agent:main:two-hours", "agent:main:a-minute"], msg: "sessions due for archiving kept (session.maintenance.mode is warn)" }),
+      ]);
+
+      startSessionMaintenance(store, logger, () => ({ pruneAfter: "1h" })).stop();
+      expect(["two-hours", "a-minute", "now"].map((k) => store.get(`agent:main:${k}`) !== undefined)).toEqual([false, true, true]);
+      startSessionMaintenance(store, logger, () => ({ maxEntries: 1 })).stop();
+      expect(["a-minute", "now"].map((k) => store.get(`agent:main:${k}`) !== undefined)).toEqual([false, true]);
+    } finally {
+      store.close();
+    }
+  });
 });
