@@ -1,6 +1,7 @@
 import type { OpenClawConfig } from "../config/index.js";
 import type { ExecApprovalBroker } from "./approvals/approval-broker.js";
 import { execGateFromConfig } from "./approvals/exec-gate-from-config.js";
+import type { GateBroker } from "./approvals/policy-gate.js";
 import { resolveWorkspaceDir } from "./context/workspace.js";
 import { resolveEffectiveTools } from "./policy/index.js";
 import { prepareTurnSandbox } from "./sandbox/turn-sandbox.js";
@@ -73,11 +74,11 @@ export async function runChatShellCommand(input: ChatShellInput, signal: AbortSi
 }
 
 /** The broker, telling `onApprovalRequested` the id of each request it takes. */
-function observedBroker(input: ChatShellInput): Pick<ExecApprovalBroker, "request" | "grantedPrograms"> | undefined {
+function observedBroker(input: ChatShellInput): GateBroker | undefined {
   const { approvals, onApprovalRequested } = input;
   if (!approvals || !onApprovalRequested) return approvals;
   return {
-    grantedPrograms: (agentId) => approvals.grantedPrograms(agentId),
+    grants: approvals.grants,
     request: (request, timeoutMs) => {
       const pending = approvals.request(request, timeoutMs);
       onApprovalRequested(pending.id);

@@ -113,7 +113,8 @@ export type ExecApprovalDecision = { allowed: true } | { allowed: false; reason:
  * tool asks it before spawning anything.
  */
 export interface ExecApprovalGate {
-  check(command: string, ctx: ToolContext): Promise<ExecApprovalDecision>;
+  /** `cwd`: the absolute directory the command is to run in (an approval shows it; a grant holds only there). */
+  check(command: string, ctx: Pick<ToolContext, "agentId" | "sessionKey"> & { cwd: string }): Promise<ExecApprovalDecision>;
 }
 
 /** Who is calling a session tool: the session whose turn made the call. */

@@ -69,6 +69,7 @@ import { anyChannelConfigured } from "../channels/config/channel-accounts.js";
 import { registerOpenAiRoutes } from "./http/openai/index.js";
 import { ConversationService } from "../conversations/conversation-service.js";
 import { startSessionMaintenance } from "../conversations/session-maintenance.js";
+import { execGrantsPath } from "../agents/approvals/exec-grant-file.js";
 import { createHttpTurnRunner } from "./http/openai/http-turn.js";
 import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
@@ -300,6 +301,8 @@ export class GatewayServer {
     this.approvals = new ExecApprovalBroker({
       onRequested: (request) => this.broadcast("exec.approval.requested", execApprovalRequestedEvent(request)),
       onResolved: (resolution, request) => this.broadcast("exec.approval.resolved", execApprovalResolvedEvent(resolution, request)),
+      grantFile: execGrantsPath(opts.stateDir),
+      onWarning: (message) => opts.logger.warn(message),
     });
     this.devices = new DeviceRegistry(opts.stateDir, {
       onRequested: (request) => this.broadcast("device.pair.requested", request),
@@ -311,7 +314,7 @@ export class GatewayServer {
     registerNodeMethods(this.methods);
     registerExecApprovalMethods(this.methods, this.approvals);
     registerApprovalMethods(this.methods, this.approvals, () => `${this.controlUiBasePath.replace(/\/?$/, "/")}#/approvals`);
-    registerExecPolicyMethods(this.methods);
+    registerExecPolicyMethods(this.methods, this.approvals.grants);
     registerCatalogMethods(this.methods);
     registerSkillMethods(this.methods);
     registerConfigMethods(this.methods);

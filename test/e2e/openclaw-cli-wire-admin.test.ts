@@ -329,25 +329,31 @@ describe("openclaw approvals resolve", () => {
     expect((await sock.request("exec.approval.list", {})).payload).toEqual([]);
   });
 
-  it("allow-always (as openclaw approvals resolve sends it) lets that program run without asking in the agent's later turns too", async () => {
+  it("allow-always (as openclaw approvals resolve sends it) lets that exact command run without asking in the agent's later turns too", async () => {
     model.setResponder((req) => {
       const body = JSON.stringify(req.body);
       const wanted = /grant run (\w+)/.exec(body)?.[1];
       if (!wanted) return { text: "ok" };
       return body.includes(`call_grant_${wanted}`) ? { text: "ran" } : { toolCalls: [{ id: `call_grant_${wanted}`, name: "exec", arguments: { command: `printenv ${wanted}` } }] };
     });
-    const turn = async (word: string) => {
-      const sent = await sock.request("agent", { message: `grant run ${word}`, agentId: "main", sessionKey: `agent:main:grant-${word}`, idempotencyKey: randomUUID() });
+    const turn = async (word: string, session: string) => {
+      const sent = await sock.request("agent", { message: `grant run ${word}`, agentId: "main", sessionKey: `agent:main:grant-${session}`, idempotencyKey: randomUUID() });
       return sock.waitFor((f) => f.type === "res" && f.id === sent.id && f.payload?.status !== "accepted", 20_000);
     };
     const asked = (word: string) => (f: { event?: string; payload?: any }) => f.event === "exec.approval.requested" && f.payload.command === `printenv ${word}`;
-    const first = turn("FIRST");
+    const first = turn("FIRST", "one");
     const request = await sock.waitFor(asked("FIRST"), 20_000);
     expect((await sock.request("approval.resolve", { id: request.payload.id, kind: "exec", decision: "allow-always" })).payload.applied).toBe(true);
     expect((await first).payload.status).toBe("ok");
-    // The next turn runs its own exec gate: the grant must still hold there.
-    expect((await turn("SECOND")).payload.status).toBe("ok");
-    expect(sock.frames.some(asked("SECOND"))).toBe(false);
+    const askedBefore = sock.frames.filter(asked("FIRST")).length;
+    // The next turn runs its own exec gate: the grant must still hold there, for that exact command.
+    expect((await turn("FIRST", "two")).payload.status).toBe("ok");
+    expect(sock.frames.filter(asked("FIRST"))).toHaveLength(askedBefore);
+    // Other arguments are another command: asked again.
+    const other = turn("SECOND", "three");
+    const again = await sock.waitFor(asked("SECOND"), 20_000);
+    await sock.request("approval.resolve", { id: again.payload.id, kind: "exec", decision: "deny" });
+    expect((await other).payload.status).toBe("ok");
   });
 
   it("an approval nobody answered in time is expired; an unknown id is OpenClaw's approval not found", async () => {

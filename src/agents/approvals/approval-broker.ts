@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
+import { ExecGrantFile } from "./exec-grant-file.js";
 
 export type ApprovalDecision = "allow-once" | "allow-always" | "deny";
 
@@ -46,15 +47,21 @@ const RECENT_LIMIT = 200;
  */
 export class ExecApprovalBroker {
   private readonly pending = new Map<string, Pending>();
-  private readonly granted = new Map<string, string[]>();
   private readonly recent = new LRUCache<string, Extract<ApprovalRecord, { pending: false }>>({ max: RECENT_LIMIT });
+  /** The `allow-always` grants; kept in `grantFile` across restarts when one is given. */
+  readonly grants: ExecGrantFile;
 
   constructor(
     private readonly hooks: {
       onRequested?: (request: ExecApprovalRequest) => void;
       onResolved?: (resolution: ApprovalResolution, request: ExecApprovalRequest) => void;
+      /** `<state dir>/exec-grants.json` (execGrantsPath); none: grants live as long as this broker. */
+      grantFile?: string;
+      onWarning?: (message: string) => void;
     } = {},
-  ) {}
+  ) {
+    this.grants = new ExecGrantFile(hooks.grantFile, hooks.onWarning);
+  }
 
   /** Register a request and return its id and a promise of the decision (null = expired). */
   request(input: Omit<ExecApprovalRequest, "id" | "createdAtMs" | "expiresAtMs">, timeoutMs = DEFAULT_TIMEOUT_MS) {
@@ -89,16 +96,6 @@ export class ExecApprovalBroker {
 
   get(id: string): ExecApprovalRequest | undefined {
     return this.pending.get(id)?.request;
-  }
-
-  /**
-   * The programs `allow-always` answers granted to `agentId` (the live list the exec gates fill):
-   * allowed in every later command of that agent while this broker, the gateway process, lives.
-   */
-  grantedPrograms(agentId: string): string[] {
-    let programs = this.granted.get(agentId);
-    if (!programs) this.granted.set(agentId, (programs = []));
-    return programs;
   }
 
   /** A waiting request, or one of the last 200 that ended, with how it ended. */

@@ -1,7 +1,6 @@
 import type { OpenClawConfig } from "../../config/index.js";
-import type { ExecApprovalBroker } from "./approval-broker.js";
 import { DEFAULT_SAFE_BINS, type ExecPolicySettings } from "./exec-policy.js";
-import { createExecApprovalGate, type ExecGateReport } from "./policy-gate.js";
+import { createExecApprovalGate, type ExecGateReport, type GateBroker } from "./policy-gate.js";
 
 /** The exec policy `tools.exec` sets, its defaults applied: what every exec gate enforces. */
 export function execPolicyFromConfig(config: OpenClawConfig): ExecPolicySettings {
@@ -10,6 +9,6 @@ export function execPolicyFromConfig(config: OpenClawConfig): ExecPolicySettings
 }
 
 /** The exec gate `tools.exec` describes (security, ask, allowlist, safe bins, approval timeout): one for an agent turn or a `/bash` command. */
-export function execGateFromConfig(config: OpenClawConfig, broker?: Pick<ExecApprovalBroker, "request" | "grantedPrograms">, observe?: (report: ExecGateReport) => void) {
+export function execGateFromConfig(config: OpenClawConfig, broker?: GateBroker, observe?: (report: ExecGateReport) => void) {
   return createExecApprovalGate(execPolicyFromConfig(config), broker, (config.tools?.exec?.approvalTimeoutSeconds ?? 1800) * 1000, observe);
 }

@@ -1,3 +1,4 @@
+import { type ExecGrant, isGranted } from "./exec-grants.js";
 import { safeBinArgumentsMiss } from "./safe-bin-arguments.js";
 import { splitShellSegments, type ShellSegment } from "./shell-segments.js";
 
@@ -5,8 +6,9 @@ import { splitShellSegments, type ShellSegment } from "./shell-segments.js";
  * Decide whether a shell command may run without asking: `security` sets what is allowed at all,
  * `ask` when a human must confirm. In allowlist mode the line is split with a shell grammar
  * (shell-segments.ts) and every simple command in it must be an allowlisted program or a safe
- * bin used as a stdin filter (safe-bin-arguments.ts); a line the grammar cannot read with
- * certainty is a miss, never a guess.
+ * bin used as a stdin filter (safe-bin-arguments.ts), or exactly a command an `allow-always`
+ * answer granted in this directory; a line the grammar cannot read with certainty is a miss,
+ * never a guess.
  */
 export type ExecSecurity = "deny" | "allowlist" | "full";
 export type ExecAsk = "off" | "on-miss" | "always";
@@ -17,6 +19,10 @@ export interface ExecPolicySettings {
   /** Bare command names (`git`) or absolute path globs (`/usr/bin/*`). */
   allowlist: readonly string[];
   safeBins: readonly string[];
+  /** Exact commands `allow-always` answers granted, each in its directory (exec-grants.ts). */
+  grants?: readonly ExecGrant[];
+  /** Where the command runs: a grant covers it only there. */
+  cwd?: string;
 }
 
 export const DEFAULT_SAFE_BINS = ["cut", "uniq", "head", "tail", "tr", "wc"];
@@ -34,16 +40,6 @@ export function evaluateExecPolicy(command: string, settings: ExecPolicySettings
   return { verdict: "ask", reason: miss };
 }
 
-/**
- * The programs a command line starts, when the grammar reads it with certainty; what an
- * `allow-always` grant may add to the allowlist. Undefined when nothing may be learned.
- */
-export function commandPrograms(command: string): string[] | undefined {
-  const parsed = splitShellSegments(command);
-  if (!parsed.ok || parsed.segments.some((s) => s.assignments.length > 0)) return undefined;
-  return [...new Set(parsed.segments.map((s) => s.bin))];
-}
-
 /** Why the command is not covered by the allowlist, or undefined when it is. */
 function allowlistMiss(command: string, settings: ExecPolicySettings): string | undefined {
   const parsed = splitShellSegments(command);
@@ -59,6 +55,7 @@ function segmentMiss(segment: ShellSegment, settings: ExecPolicySettings): strin
   // PATH, LD_PRELOAD, GIT_SSH_COMMAND and the like choose what actually runs.
   if (segment.assignments.length > 0) return `environment assignments before a command (${segment.assignments[0]!.split("=")[0]}=…) are not allowlisted`;
   if (settings.allowlist.some((pattern) => matchesPattern(pattern, segment.bin))) return undefined;
+  if (settings.grants && isGranted(segment, settings.cwd, settings.grants)) return undefined;
   if (settings.safeBins.includes(segment.bin)) return safeBinArgumentsMiss(segment.bin, segment.args);
   return `"${segment.bin}" is not on the exec allowlist`;
 }

@@ -1,6 +1,7 @@
 import type { ApprovalDecision, ExecApprovalBroker } from "./approval-broker.js";
-import { runsCodeFromArguments } from "./code-runners.js";
-import { commandPrograms, evaluateExecPolicy, type ExecPolicySettings } from "./exec-policy.js";
+import type { ExecGrantFile } from "./exec-grant-file.js";
+import { grantsFor } from "./exec-grants.js";
+import { evaluateExecPolicy, type ExecPolicySettings } from "./exec-policy.js";
 
 export interface ExecGateContext {
   agentId: string;
@@ -19,25 +20,23 @@ export interface ExecGateReport {
   reason?: string;
 }
 
+/** What a gate needs of the approval broker: someone to ask, and the grants `allow-always` answers made. */
+export type GateBroker = Pick<ExecApprovalBroker, "request"> & { grants: Pick<ExecGrantFile, "grants" | "add"> };
+
 /**
  * The exec tool's gate: policy first; on "ask", a request to the approval broker (a gateway
  * event answered by `exec.approval.resolve`). Without a broker (an embedded `--local` run) or
  * without an answer in time, the command is denied — the fallback is always the safe side.
- * `allow-always` adds every program the approved line starts (but safe bins and programs that
- * run code from their arguments) to the broker's granted programs of the asking agent, which
- * every gate on that broker (that agent's later turns and `/bash`) allows until the gateway
- * stops; a line the shell grammar cannot read with certainty is approved once only.
+ * `allow-always` grants each simple command of the approved line, exactly as written and in the
+ * directory it runs in (exec-grants.ts), to the asking agent: every gate on that broker (that
+ * agent's later turns and `/bash`) runs it there without asking, also after a restart; a line
+ * the shell grammar cannot read with certainty is approved once only.
  */
-export function createExecApprovalGate(
-  settings: ExecPolicySettings,
-  broker?: Pick<ExecApprovalBroker, "request" | "grantedPrograms">,
-  timeoutMs?: number,
-  observe?: (report: ExecGateReport) => void,
-) {
+export function createExecApprovalGate(settings: ExecPolicySettings, broker?: GateBroker, timeoutMs?: number, observe?: (report: ExecGateReport) => void) {
   const decide = async (command: string, ctx: ExecGateContext): Promise<ExecGateReport> => {
-    // Without a broker nobody can answer allow-always: nothing is ever learned.
-    const learned = broker?.grantedPrograms(ctx.agentId) ?? [];
-    const verdict = evaluateExecPolicy(command, { ...settings, allowlist: [...settings.allowlist, ...learned] });
+    // Without a broker nobody can answer allow-always: nothing is ever granted.
+    const grants = broker?.grants.grants(ctx.agentId) ?? [];
+    const verdict = evaluateExecPolicy(command, { ...settings, grants, ...(ctx.cwd !== undefined ? { cwd: ctx.cwd } : {}) });
     if (verdict.verdict === "allow") return { command, policy: "allow", allowed: true };
     if (verdict.verdict === "deny") return { command, policy: "deny", allowed: false, reason: verdict.reason };
     if (!broker) return { command, policy: "ask", answer: "no-approver", allowed: false, reason: `approval required (${verdict.reason}) but no approver is connected; denied` };
@@ -45,13 +44,9 @@ export function createExecApprovalGate(
     const answer: ApprovalDecision | null = await decision;
     if (answer === "allow-once") return { command, policy: "ask", answer, allowed: true };
     if (answer === "allow-always") {
-      // A learned name is matched exactly, so one holding a glob character is not learned. A safe
-      // bin stays a stdin filter, and a program that runs code from its arguments is approved
-      // for this line only (code-runners.ts).
-      for (const bin of commandPrograms(command) ?? []) {
-        if (bin.includes("*") || learned.includes(bin) || settings.safeBins.includes(bin) || runsCodeFromArguments(bin)) continue;
-        learned.push(bin);
-      }
+      // Saved before the command runs, so a crash during it still leaves the grant.
+      const granted = ctx.cwd !== undefined ? grantsFor(command, ctx.cwd, settings.safeBins) : undefined;
+      if (granted) broker.grants.add(ctx.agentId, granted);
       return { command, policy: "ask", answer, allowed: true };
     }
     return {

@@ -68,7 +68,7 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<ExecPar
         return toolError(TOOL_ERRORS.execWorkdirMissing(workdir.relative));
       }
 
-      const denial = await checkApproval(command, ctx, signal);
+      const denial = await checkApproval(command, ctx, workdir.absolute, signal);
       if (denial) return denial;
       if (signal.aborted) return abortedBeforeStart();
 
@@ -114,7 +114,7 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<ExecPar
   };
 }
 
-async function checkApproval(command: string, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult | undefined> {
+async function checkApproval(command: string, ctx: ToolContext, cwd: string, signal: AbortSignal): Promise<ToolResult | undefined> {
   const gate = ctx.services.execApprovals;
   if (!gate) return undefined;
   let decision: ExecApprovalDecision | "aborted" | undefined;
@@ -125,7 +125,7 @@ async function checkApproval(command: string, ctx: ToolContext, signal: AbortSig
       onAbort = () => resolve("aborted");
       signal.addEventListener("abort", onAbort, { once: true });
     });
-    decision = await Promise.race([gate.check(command, ctx), aborted]);
+    decision = await Promise.race([gate.check(command, { agentId: ctx.agentId, sessionKey: ctx.sessionKey, cwd }), aborted]);
   } catch (error) {
     // Fail closed: a broken approval service must not turn into "everything allowed".
     decision = { allowed: false, reason: `The approval check failed: ${(error as Error)?.message ?? String(error)}` };

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { Type } from "@sinclair/typebox";
 import { execPolicyFromConfig } from "../../agents/approvals/exec-gate-from-config.js";
+import type { ExecGrantFile } from "../../agents/approvals/exec-grant-file.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
 
@@ -9,9 +10,11 @@ import type { MethodRegistry } from "./registry.js";
  * `exec.approvals.get` (what OpenClaw's `openclaw approvals get --gateway` reads) answers the exec
  * policy this gateway enforces in OpenClaw's approvals-file shape. The policy lives in the config
  * (`tools.exec`), one for every agent, so `defaults` carries security and ask and the `*` agent
- * the allowlist; programs an `allow-always` answer adds are not in the config and not listed. `exec.approvals.set` refuses: the config is where the policy is changed.
+ * the allowlist; each agent's `allow-always` grants follow under its id, with `source:
+ * "allow-always"`, the exact `argv` and the `cwd` they hold in. `exec.approvals.set` refuses: the
+ * config is where the policy is changed.
  */
-export function registerExecPolicyMethods(registry: MethodRegistry): void {
+export function registerExecPolicyMethods(registry: MethodRegistry, grants: Pick<ExecGrantFile, "all">): void {
   registry.register({
     name: "exec.approvals.get",
     scope: "operator.admin",
@@ -23,7 +26,15 @@ export function registerExecPolicyMethods(registry: MethodRegistry): void {
         version: 1,
         // A request nobody answers in time is denied, always.
         defaults: { security: policy.security, ask: policy.ask, askFallback: "deny" },
-        agents: policy.allowlist.length > 0 ? { "*": { allowlist: policy.allowlist.map((pattern) => ({ pattern })) } } : {},
+        agents: {
+          ...(policy.allowlist.length > 0 ? { "*": { allowlist: policy.allowlist.map((pattern) => ({ pattern })) } } : {}),
+          ...Object.fromEntries(
+            [...grants.all()].map(([agentId, list]) => [
+              agentId,
+              { allowlist: list.map((grant) => ({ pattern: grant.argv[0], argv: grant.argv, cwd: grant.cwd, source: "allow-always", addedAt: grant.grantedAt })) },
+            ]),
+          ),
+        },
       };
       return {
         path: runtime.configFilePath(),

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import JSON5 from "json5";
 import type { OpenClawConfig } from "../../config/index.js";
 import { writeFileAtomicAsync } from "../../infra/atomic-file.js";
 import { ensurePrivateDir } from "../../infra/paths.js";
+import { whereJsonBreaks } from "../../infra/json-error-position.js";
 import { readTextIfExists } from "../../infra/read-optional.js";
 import { afterFailure, afterSuccess, blockedUntil, DEFAULT_COOLDOWNS, type CooldownSettings, type ProfileUsage } from "./cooldowns.js";
 import type { FailoverReason } from "./failure-reason.js";
@@ -241,22 +241,6 @@ export function parseProfilesFile(text: string, file: string): AuthProfilesFile 
     usageStats: raw?.usageStats && typeof raw.usageStats === "object" ? (raw.usageStats as Record<string, ProfileUsage>) : {},
     asWritten: raw && typeof raw === "object" && !Array.isArray(raw) ? raw : {},
   };
-}
-
-/**
- * Where a text that JSON.parse refused breaks, by line and column. V8's own message quotes the
- * text around the fault, which in this file is often a key: JSON5's parser locates it instead.
- */
-function whereJsonBreaks(text: string): string {
-  try {
-    JSON5.parse(text);
-  } catch (err) {
-    const { lineNumber, columnNumber, message } = err as SyntaxError & { lineNumber?: number; columnNumber?: number };
-    const reason = message.replace(/^JSON5: /, "").replace(/ at \d+:\d+$/, "");
-    if (typeof lineNumber === "number" && typeof columnNumber === "number") return `line ${lineNumber}, column ${columnNumber}: ${reason}`;
-    return reason;
-  }
-  return "a trailing comma or a comment, which JSON does not allow";
 }
 
 function emptyFile(): AuthProfilesFile {
