@@ -1,9 +1,7 @@
 import { accountIds, type ChannelBlock } from "./channel-account-references.js";
 import { formatKeyPath } from "./key-path.js";
-import { ChannelsSchema } from "./schema/channels.js";
+import { CHANNEL_IDS } from "./schema/channels.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
-
-const CHANNELS = Object.keys(ChannelsSchema.properties);
 
 /**
  * Bindings that load but never match, each with a warning saying so: one for a channel this
@@ -16,9 +14,9 @@ export function bindingWarnings(config: RawOpenClawConfig): string[] {
   config.bindings?.forEach((binding, index) => {
     const channel = binding.match.channel;
     const id = channel.trim().toLowerCase();
-    if (!CHANNELS.includes(id)) {
+    if (!CHANNEL_IDS.includes(id)) {
       const path = formatKeyPath(["bindings", index, "match", "channel"]);
-      warnings.push(`${path}: "${channel}" is not a channel of this gateway (${CHANNELS.join(", ")}), so this binding never matches`);
+      warnings.push(`${path}: "${channel}" is not a channel of this gateway (${CHANNEL_IDS.join(", ")}), so this binding never matches`);
       return;
     }
     const block = Object.hasOwn(channels, id) ? channels[id] : undefined;

@@ -48,8 +48,7 @@ export class ExecGrantFile {
     this.byAgent.set(agentId, [...held, ...fresh.map((grant) => ({ argv: [...grant.argv], cwd: grant.cwd, grantedAt: now }))]);
     if (!this.file || !this.writable) return;
     try {
-      const agents = Object.fromEntries([...this.byAgent].map(([id, list]) => [id, list]));
-      writeFileAtomicSync(this.file, `${JSON.stringify({ version: 1, agents }, null, 2)}\n`);
+      writeFileAtomicSync(this.file, `${JSON.stringify({ version: 1, agents: Object.fromEntries(this.byAgent) }, null, 2)}\n`);
     } catch (err) {
       this.warn(`allow-always grant not saved to ${this.file} (${(err as Error).message}); it holds until the gateway stops`);
     }

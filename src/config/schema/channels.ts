@@ -129,6 +129,9 @@ export const ChannelsSchema = Type.Object({
   slack: Type.Optional(channelBlock(slackKeys)),
 });
 
+/** The channels this gateway has: the keys of `channels`. */
+export const CHANNEL_IDS: readonly string[] = Object.keys(ChannelsSchema.properties);
+
 const PeerKind = stringEnum(["direct", "group", "channel"]);
 
 /**
