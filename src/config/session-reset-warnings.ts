@@ -7,6 +7,7 @@ export function sessionResetWarnings(config: RawOpenClawConfig): string[] {
   return Object.keys(config.session?.resetByChannel ?? {})
     .filter((channel) => !CHANNEL_IDS.includes(channel))
     .map(
-      (channel) => `${formatKeyPath(["session", "resetByChannel", channel])}: "${channel}" is not a channel of this gateway (${CHANNEL_IDS.join(", ")}), so this policy never applies`,
+      (channel) =>
+        `${formatKeyPath(["session", "resetByChannel", channel])}: "${channel}" is not a channel of this gateway (${CHANNEL_IDS.join(", ")}), so this policy never applies`,
     );
 }
