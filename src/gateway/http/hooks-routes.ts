@@ -10,6 +10,7 @@ import type { Logger } from "../../infra/logger.js";
 import { AuthRateLimiter } from "../auth/rate-limiter.js";
 import { secretsEqual } from "../auth/secret-compare.js";
 import { unknownAgentRefusal } from "../../agents/known-agent.js";
+import { buildWebhookRunSessionKey } from "../../sessions/keys/index.js";
 
 export const DEFAULT_HOOKS_PATH = "/hooks";
 export const DEFAULT_HOOKS_MAX_BODY_BYTES = 256 * 1024;
@@ -175,8 +176,7 @@ async function runAgent(request: AgentRequest, hooks: NonNullable<OpenClawConfig
  */
 function runSessionKey(request: AgentRequest, hooks: NonNullable<OpenClawConfig["hooks"]>): string {
   const named = request.sessionKey ?? hooks.defaultSessionKey;
-  if (named === undefined) return `hook:${randomUUID()}`;
-  return request.sessionMode === "persistent" ? named : `${named}:run:${randomUUID()}`;
+  return named !== undefined && request.sessionMode === "persistent" ? named : buildWebhookRunSessionKey(named);
 }
 
 /** Where a delivering request's reply goes; a route that cannot work is a 400 before anything runs. */

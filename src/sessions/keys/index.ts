@@ -25,3 +25,4 @@ export {
 export { buildSubagentSessionKey, isMainSessionKey, isSubagentSessionKey, subagentDepth } from "./subagent-session-key.js";
 export { buildAcpSessionKey, isAcpSessionKey } from "./acp-session-key.js";
 export { buildAcpBridgeSessionKey, isAcpBridgeSessionKey } from "./acp-bridge-session-key.js";
+export { buildWebhookRunSessionKey, isWebhookRunSessionKey } from "./webhook-session-key.js";

@@ -1,4 +1,4 @@
-import { isHttpStatelessSessionKey } from "../keys/index.js";
+import { isHttpStatelessSessionKey, isWebhookRunSessionKey } from "../keys/index.js";
 import type { SessionEntry } from "./session-entry.js";
 
 export interface PruneOptions {
@@ -11,8 +11,9 @@ export interface PruneOptions {
 /**
  * Chooses which of one agent's sessions to remove. Sessions with an active run or a pin are
  * never chosen: removing them would cut off a conversation in progress or one the user asked to
- * keep. They still count toward `maxEntries`. Over `maxEntries`, sessions of anonymous HTTP
- * requests go first, whatever their age: a flood of them never evicts a chat's session.
+ * keep. They still count toward `maxEntries`. Over `maxEntries`, the sessions one request made
+ * for itself (anonymous HTTP requests, webhook runs) go first, whatever their age: a flood of
+ * them never evicts a chat's session.
  */
 export function planPrune(entries: readonly SessionEntry[], options: PruneOptions, now: number): string[] {
   const removable = (e: SessionEntry) => !e.activeWriterRunId && e.pinnedAt === undefined;
@@ -22,8 +23,8 @@ export function planPrune(entries: readonly SessionEntry[], options: PruneOption
   }
   if (options.maxEntries !== undefined) {
     let remaining = entries.length - remove.size;
-    const anonymousFirst = (e: SessionEntry) => (isHttpStatelessSessionKey(e.sessionKey) ? 0 : 1);
-    const oldestFirst = entries.filter((e) => !remove.has(e.sessionKey) && removable(e)).sort((a, b) => anonymousFirst(a) - anonymousFirst(b) || a.updatedAt - b.updatedAt);
+    const disposableFirst = (e: SessionEntry) => (isHttpStatelessSessionKey(e.sessionKey) || isWebhookRunSessionKey(e.sessionKey) ? 0 : 1);
+    const oldestFirst = entries.filter((e) => !remove.has(e.sessionKey) && removable(e)).sort((a, b) => disposableFirst(a) - disposableFirst(b) || a.updatedAt - b.updatedAt);
     for (const e of oldestFirst) {
       if (remaining <= Math.max(0, options.maxEntries)) break;
       remove.add(e.sessionKey);

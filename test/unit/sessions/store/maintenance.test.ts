@@ -66,6 +66,22 @@ describe("prune", () => {
         .sort(),
     ).toEqual(["agent:main:main", "agent:main:openresponses:resp-1", "agent:main:telegram:direct:42"]);
   });
+
+  it("over the cap, webhook run sessions go first too, never a chat's or a persistent hook's session", () => {
+    const state = makeStateDir();
+    let now = 0;
+    const store = openStore(state, { now: () => now });
+    store.ensure("agent:main:telegram:direct:42");
+    store.ensure("agent:main:hook:inbox");
+    for (const key of ["agent:main:hook:5f0c1b2a-9d3e-4c1f-8a6b-0e2d4c6f8a10", "agent:main:hook:inbox:run:0b1c2d3e-4f50-4617-8293-a4b5c6d7e8f9"]) {
+      now += 1_000;
+      store.ensure(key);
+    }
+    expect(store.prune({ maxEntries: 2 }).sort()).toEqual([
+      "agent:main:hook:5f0c1b2a-9d3e-4c1f-8a6b-0e2d4c6f8a10",
+      "agent:main:hook:inbox:run:0b1c2d3e-4f50-4617-8293-a4b5c6d7e8f9",
+    ]);
+  });
 });
 
 describe("discard", () => {
