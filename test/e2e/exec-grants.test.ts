@@ -53,7 +53,14 @@ describe("exec allow-always grants", { timeout: 60_000 }, () => {
     const approvals = await sock.request("exec.approvals.get", {});
     sock.close();
     expect(approvals.payload.file.agents.main.allowlist).toEqual([
-      { pattern: "ls", argv: ["ls", "-a"], cwd: fs.realpathSync(workspace), source: "allow-always", addedAt: expect.any(Number) },
+      {
+        pattern: "ls",
+        argPattern: expect.stringMatching(/^sha256:cwd-argv:v1:[0-9a-f]{64}$/),
+        argv: ["ls", "-a"],
+        cwd: fs.realpathSync(workspace),
+        source: "allow-always",
+        addedAt: expect.any(Number),
+      },
     ]);
   });
 });

@@ -4,6 +4,7 @@ import { Type } from "@sinclair/typebox";
 import { execPolicyFromConfig } from "../../agents/approvals/exec-gate-from-config.js";
 import type { ExecGrantFile } from "../../agents/approvals/exec-grant-file.js";
 import { invalidRequest } from "../protocol/errors.js";
+import { cwdBoundArgPattern } from "./openclaw-arg-pattern.js";
 import type { MethodRegistry } from "./registry.js";
 
 /**
@@ -31,7 +32,16 @@ export function registerExecPolicyMethods(registry: MethodRegistry, grants: Pick
           ...Object.fromEntries(
             [...grants.all()].map(([agentId, list]) => [
               agentId,
-              { allowlist: list.map((grant) => ({ pattern: grant.argv[0], argv: grant.argv, cwd: grant.cwd, source: "allow-always", addedAt: grant.grantedAt })) },
+              {
+                allowlist: list.map((grant) => ({
+                  pattern: grant.argv[0],
+                  argPattern: cwdBoundArgPattern(grant),
+                  argv: grant.argv,
+                  cwd: grant.cwd,
+                  source: "allow-always",
+                  addedAt: grant.grantedAt,
+                })),
+              },
             ]),
           ),
         },
