@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { askAndWait } from "../helpers/chat-session.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
@@ -17,9 +18,7 @@ describe("session.maintenance", { timeout: 60_000 }, () => {
       startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { session: { maintenance } }) } });
     const send = async (gateway: GatewayProcess, sessionKey: string) => {
       const { sock } = await openOperator(gateway.url, gateway.token);
-      const key = `run-${Math.random().toString(36).slice(2)}`;
-      await sock.request("chat.send", { sessionKey, message: "hello", idempotencyKey: key });
-      await sock.request("agent.wait", { runId: key, timeoutMs: 30_000 });
+      await askAndWait(sock, sessionKey, "hello");
       sock.close();
     };
     const kept = () => Object.keys(readIndex(stateDir)).sort();

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { askAndWait } from "../helpers/chat-session.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
@@ -108,9 +109,7 @@ describe("session.reset rules", { timeout: 120_000 }, () => {
     };
     const notes = async (gateway: GatewayProcess, message: string) => {
       const { sock } = await openOperator(gateway.url, gateway.token);
-      const key = `run-${Math.random().toString(36).slice(2)}`;
-      await sock.request("chat.send", { sessionKey: "notes", message, idempotencyKey: key });
-      await sock.request("agent.wait", { runId: key, timeoutMs: 30_000 });
+      await askAndWait(sock, "notes", message);
       sock.close();
       return sessionIdOf(gateway, "agent:main:notes");
     };
