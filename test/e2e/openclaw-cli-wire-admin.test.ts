@@ -133,12 +133,20 @@ describe("openclaw approvals get --gateway", () => {
     });
   });
 
-  it("exec.approvals.set (what approvals set and approvals allowlist add send) is refused, naming where the policy is edited, and changes nothing", async () => {
+  it("exec.approvals.set (what approvals set and approvals allowlist add|remove send) refuses a file that changes the policy or adds an entry, naming the config key, and changes nothing", async () => {
     const before = (await sock.request("exec.approvals.get", {})).payload;
-    const res = await sock.request("exec.approvals.set", { file: { version: 1, defaults: { security: "full" } }, baseHash: before.hash });
-    expect(res.ok).toBe(false);
-    expect(res.error.code).toBe("INVALID_REQUEST");
-    expect(res.error.message).toMatch(/^not supported: edit tools\.exec in openclaw\.json/);
+    const policy = await sock.request("exec.approvals.set", { file: { ...before.file, defaults: { security: "full" } }, baseHash: before.hash });
+    expect(policy.ok).toBe(false);
+    expect(policy.error.code).toBe("INVALID_REQUEST");
+    expect(policy.error.message).toMatch(/^not supported: the exec policy \(defaults, the "\*" allowlist, per-agent settings\) is tools\.exec in openclaw\.json; change it there/);
+    // `approvals allowlist add --agent main "~/bin/rg"`
+    const added = await sock.request("exec.approvals.set", {
+      file: { ...before.file, agents: { ...before.file.agents, main: { allowlist: [{ pattern: "~/bin/rg" }] } } },
+      baseHash: before.hash,
+    });
+    expect(added.error.message).toMatch(/^not supported: ~\/bin\/rg is not an allow-always grant of agent "main": .* add it to tools\.exec\.allowlist in openclaw\.json$/);
+    const noHash = await sock.request("exec.approvals.set", { file: before.file });
+    expect(noHash.error.message).toBe("exec approvals base hash required; re-run exec.approvals.get and retry");
     expect((await sock.request("exec.approvals.get", {})).payload).toEqual(before);
   });
 

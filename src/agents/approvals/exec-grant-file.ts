@@ -48,10 +48,36 @@ export class ExecGrantFile {
     this.byAgent.set(agentId, [...held, ...fresh.map((grant) => ({ argv: [...grant.argv], cwd: grant.cwd, grantedAt: now }))]);
     if (!this.file || !this.writable) return;
     try {
-      writeFileAtomicSync(this.file, `${JSON.stringify({ version: 1, agents: Object.fromEntries(this.byAgent) }, null, 2)}\n`);
+      this.save(this.byAgent);
     } catch (err) {
       this.warn(`allow-always grant not saved to ${this.file} (${(err as Error).message}); it holds until the gateway stops`);
     }
+  }
+
+  /**
+   * Takes back every grant `keep` does not return true for, of every agent, on disk first: a
+   * grant taken back only in memory would come back with the next start, so when the file cannot
+   * be written this throws and nothing changes. (With a file that was not valid JSON at start,
+   * the grants held are the ones made since, in memory only, and go from memory.) Returns how
+   * many were taken back.
+   */
+  revoke(keep: (agentId: string, grant: ExecGrant) => boolean): number {
+    const next = new Map<string, StoredGrant[]>();
+    let revoked = 0;
+    for (const [agentId, held] of this.byAgent) {
+      const kept = held.filter((grant) => keep(agentId, grant));
+      revoked += held.length - kept.length;
+      if (kept.length > 0) next.set(agentId, kept);
+    }
+    if (revoked === 0) return 0;
+    if (this.file && this.writable) this.save(next);
+    this.byAgent.clear();
+    for (const [agentId, grants] of next) this.byAgent.set(agentId, grants);
+    return revoked;
+  }
+
+  private save(byAgent: ReadonlyMap<string, readonly StoredGrant[]>): void {
+    writeFileAtomicSync(this.file!, `${JSON.stringify({ version: 1, agents: Object.fromEntries(byAgent) }, null, 2)}\n`);
   }
 
   private load(file: string): void {

@@ -1,71 +1,53 @@
-import { createHash } from "node:crypto";
 import path from "node:path";
 import { Type } from "@sinclair/typebox";
 import { execPolicyFromConfig } from "../../agents/approvals/exec-gate-from-config.js";
 import type { ExecGrantFile } from "../../agents/approvals/exec-grant-file.js";
-import { invalidRequest } from "../protocol/errors.js";
-import { cwdBoundArgPattern } from "./openclaw-arg-pattern.js";
+import { sameGrant } from "../../agents/approvals/exec-grants.js";
+import { ErrorCodes, GatewayError, invalidRequest } from "../protocol/errors.js";
+import type { GatewayRuntime } from "../runtime.js";
+import { planApprovalsEdit } from "./exec-approvals-edit.js";
+import { execApprovalsSnapshot } from "./exec-approvals-snapshot.js";
 import type { MethodRegistry } from "./registry.js";
+
+type Grants = Pick<ExecGrantFile, "all" | "revoke">;
 
 /**
  * `exec.approvals.get` (what OpenClaw's `openclaw approvals get --gateway` reads) answers the exec
- * policy this gateway enforces in OpenClaw's approvals-file shape. The policy lives in the config
- * (`tools.exec`), one for every agent, so `defaults` carries security and ask and the `*` agent
- * the allowlist; each agent's `allow-always` grants follow under its id, with `source:
- * "allow-always"`, the exact `argv` and the `cwd` they hold in. `exec.approvals.set` refuses: the
- * config is where the policy is changed.
+ * policy this gateway enforces and every agent's `allow-always` grants, in OpenClaw's
+ * approvals-file shape. `exec.approvals.set` (what `openclaw approvals allowlist remove` and
+ * `approvals set` send) takes back the grants the file leaves out; the policy itself is changed in
+ * the config, so a file that changes it is refused (exec-approvals-edit.ts).
  */
-export function registerExecPolicyMethods(registry: MethodRegistry, grants: Pick<ExecGrantFile, "all">): void {
+export function registerExecPolicyMethods(registry: MethodRegistry, grants: Grants): void {
+  const snapshot = (runtime: Pick<GatewayRuntime, "config" | "configFilePath">) => {
+    const config = runtime.config();
+    return execApprovalsSnapshot(execPolicyFromConfig(config), grants.all(), { configFile: runtime.configFilePath(), setsToolsExec: config.tools?.exec !== undefined });
+  };
+
   registry.register({
     name: "exec.approvals.get",
     scope: "operator.admin",
     params: Type.Object({}, { additionalProperties: false }),
-    handler: (_params, { runtime }) => {
-      const config = runtime.config();
-      const policy = execPolicyFromConfig(config);
-      const file = {
-        version: 1,
-        // A request nobody answers in time is denied, always.
-        defaults: { security: policy.security, ask: policy.ask, askFallback: "deny" },
-        agents: {
-          ...(policy.allowlist.length > 0 ? { "*": { allowlist: policy.allowlist.map((pattern) => ({ pattern })) } } : {}),
-          ...Object.fromEntries(
-            [...grants.all()].map(([agentId, list]) => [
-              agentId,
-              {
-                allowlist: list.map((grant) => ({
-                  pattern: grant.argv[0],
-                  argPattern: cwdBoundArgPattern(grant),
-                  argv: grant.argv,
-                  cwd: grant.cwd,
-                  source: "allow-always",
-                  addedAt: grant.grantedAt,
-                })),
-              },
-            ]),
-          ),
-        },
-      };
-      return {
-        path: runtime.configFilePath(),
-        // Whether the config sets tools.exec (else the defaults above apply).
-        exists: config.tools?.exec !== undefined,
-        // Changes exactly when the policy does.
-        hash: createHash("sha256").update(JSON.stringify(file)).digest("hex"),
-        file,
-      };
-    },
+    handler: (_params, { runtime }) => snapshot(runtime),
   });
 
   registry.register({
     name: "exec.approvals.set",
     scope: "operator.admin",
-    params: Type.Object({}, { additionalProperties: true }),
-    handler: (_params, { runtime }) => {
-      const file = path.basename(runtime.configFilePath());
-      throw invalidRequest(
-        `not supported: edit tools.exec in ${file} (security, ask, allowlist; e.g. openclaw config set tools.exec.security allowlist): this gateway keeps its exec policy in the config, not in an approvals file`,
-      );
+    params: Type.Object({ file: Type.Unknown(), baseHash: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    handler: (params, { runtime }) => {
+      const current = snapshot(runtime);
+      if (!params.baseHash) throw invalidRequest("exec approvals base hash required; re-run exec.approvals.get and retry");
+      if (params.baseHash !== current.hash) throw invalidRequest("exec approvals changed since last load; re-run exec.approvals.get and retry");
+      const edit = planApprovalsEdit(params.file, current.file, path.basename(runtime.configFilePath()));
+      if ("refused" in edit) throw invalidRequest(edit.refused);
+      const kept = edit.kept;
+      try {
+        grants.revoke((agentId, grant) => (kept.get(agentId) ?? []).some((entry) => sameGrant(entry, grant)));
+      } catch (err) {
+        throw new GatewayError({ code: ErrorCodes.UNAVAILABLE, message: `allow-always grants not taken back (nothing changed): ${(err as Error).message}` });
+      }
+      return snapshot(runtime);
     },
   });
 }

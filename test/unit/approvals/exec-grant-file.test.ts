@@ -48,4 +48,41 @@ describe("ExecGrantFile", () => {
     expect(new ExecGrantFile(file, (m) => warnings.push(m)).grants("main")).toEqual([good]);
     expect(warnings).toEqual([`${file}: 2 grant(s) of agent "main" skipped (each needs argv, a list of words, and cwd, an absolute directory)`]);
   });
+
+  it("revoke takes grants back on disk first: a new gateway's file no longer has them, and an agent left with none goes", () => {
+    const file = execGrantsPath(tempStateDir());
+    const grants = new ExecGrantFile(file);
+    grants.add("main", [
+      { argv: ["ls", "-a"], cwd: "/ws" },
+      { argv: ["ls", "-l"], cwd: "/ws" },
+    ]);
+    grants.add("ops", [{ argv: ["make"], cwd: "/ops" }]);
+    expect(grants.revoke((agentId, grant) => agentId === "main" && grant.argv[1] === "-l")).toBe(2);
+    expect(grants.grants("main").map((g) => g.argv)).toEqual([["ls", "-l"]]);
+    expect(grants.grants("ops")).toEqual([]);
+    const reread = new ExecGrantFile(file);
+    expect(reread.grants("main").map((g) => g.argv)).toEqual([["ls", "-l"]]);
+    expect([...reread.all().keys()]).toEqual(["main"]);
+    expect(grants.revoke(() => true)).toBe(0);
+  });
+
+  it("a revoke whose file cannot be written throws and takes nothing back", () => {
+    const stateDir = tempStateDir();
+    const file = execGrantsPath(stateDir);
+    const grants = new ExecGrantFile(file);
+    grants.add("main", [{ argv: ["ls"], cwd: "/ws" }]);
+    fs.rmSync(stateDir, { recursive: true });
+    expect(() => grants.revoke(() => false)).toThrow(/ENOENT/);
+    expect(grants.grants("main")).toHaveLength(1);
+  });
+
+  it("with a file that was not valid JSON, revoke takes back the grants made since from memory and leaves the file as it is", () => {
+    const file = execGrantsPath(tempStateDir());
+    fs.writeFileSync(file, "{ broken");
+    const grants = new ExecGrantFile(file);
+    grants.add("main", [{ argv: ["ls"], cwd: "/ws" }]);
+    expect(grants.revoke(() => false)).toBe(1);
+    expect(grants.grants("main")).toEqual([]);
+    expect(fs.readFileSync(file, "utf8")).toBe("{ broken");
+  });
 });
