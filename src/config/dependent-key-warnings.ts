@@ -75,13 +75,30 @@ function unreachableHeartbeatTargetWarnings(config: RawOpenClawConfig): string[]
   ];
   const channels = (config.channels ?? {}) as Record<string, unknown>;
   const warnings: string[] = [];
+  const unsent = "so a heartbeat reply that is no acknowledgement reaches no chat";
   for (const [path, block] of blocks) {
     const target = block?.target;
+    if (target === "owner") {
+      if (block?.to !== undefined) warnings.push(`${path}.to is ignored: target "owner" sends to the owner's DM (commands.ownerAllowFrom, else a channel's allowFrom)`);
+      if (!namesAnOwner(config))
+        warnings.push(
+          `${path}.target is "owner" but neither commands.ownerAllowFrom nor any channel's allowFrom names anyone, ${unsent} (add yourself to commands.ownerAllowFrom, e.g. "telegram:<your user id>")`,
+        );
+      continue;
+    }
     if (target === undefined || target === "none" || target === "last") continue;
-    const unsent = "so a heartbeat reply that is no acknowledgement reaches no chat";
     if (!Object.hasOwn(channels, target))
       warnings.push(`${path}.target is "${target}" but channels.${target} is not configured, ${unsent} (configure it, or use "last" or "none")`);
     else if ((block?.to ?? defaults?.to) === undefined) warnings.push(`${path}.target is "${target}" but no heartbeat.to names the chat, ${unsent} (set ${path}.to)`);
   }
   return warnings;
+}
+
+/** Whether some entry could name the owner: `commands.ownerAllowFrom`, or a channel's or account's DM `allowFrom`. */
+function namesAnOwner(config: RawOpenClawConfig): boolean {
+  const listed = (list: unknown) => Array.isArray(list) && list.some((entry) => String(entry).trim() !== "" && String(entry).trim() !== "*");
+  if (listed(config.commands?.ownerAllowFrom)) return true;
+  return Object.values((config.channels ?? {}) as Record<string, { allowFrom?: unknown; accounts?: Record<string, { allowFrom?: unknown }> } | undefined>).some(
+    (block) => listed(block?.allowFrom) || Object.values(block?.accounts ?? {}).some((account) => listed(account?.allowFrom)),
+  );
 }

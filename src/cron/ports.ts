@@ -31,6 +31,8 @@ export interface CronChannelPort {
   send(route: ChatRoute, text: string, idempotencyKey: string): Promise<void>;
   /** The chat a session's conversation last came from (`channel: "last"`). */
   lastRoute(sessionKey: string): ChatRoute | undefined;
+  /** The owner's DM (a heartbeat's `target: "owner"`), its channel tried first when `sessionKey` last talked on one; `accountId` picks the account. */
+  ownerRoute(sessionKey: string, accountId?: string): ChatRoute | undefined;
   /** A run the runtime started in a session that lives in a chat: its answer goes there (through the ledger). */
   deliverSessionRun(sessionKey: string, run: ConversationRun): void;
 }

@@ -40,7 +40,7 @@ export const HeartbeatSchema = Type.Object({
   ),
   /** `provider/model` for heartbeat turns. */
   model: Type.Optional(NonEmptyString),
-  /** Where a reply that is not an ack goes: `none` (default), `last` (the main session's last chat) or a channel id with `to`. */
+  /** Where a reply that is not an ack goes: `none` (default), `last` (the main session's last chat), `owner` (the owner's DM) or a channel id with `to`. */
   target: Type.Optional(NonEmptyString),
   to: Type.Optional(NonEmptyString),
   accountId: Type.Optional(NonEmptyString),

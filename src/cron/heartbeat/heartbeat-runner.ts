@@ -234,6 +234,12 @@ export class HeartbeatRunner {
     if (settings.target === "none") return { none: "target is none: the reply stays in the session" };
     const channels = this.deps.channels();
     if (!channels) return { none: "no chat channel is configured" };
+    if (settings.target === "owner") {
+      const owner = channels.ownerRoute(mainKey, settings.accountId);
+      if (!owner) return { none: OWNER_UNKNOWN };
+      const check = channels.check(owner);
+      return check.ok ? owner : { none: check.reason };
+    }
     let route: ChatRoute | undefined;
     if (settings.target === "last") route = channels.lastRoute(mainKey);
     else if (settings.to) route = { channel: settings.target, to: settings.to };
@@ -251,6 +257,9 @@ export class HeartbeatRunner {
     this.deps.emit(event);
   }
 }
+
+const OWNER_UNKNOWN =
+  "target is owner, but no owner's DM is known: name yourself in commands.ownerAllowFrom (telegram:<user id>, discord:<user id>, slack:<U… id>) or in a channel's allowFrom";
 
 function readHeartbeatFile(workspaceDir: string): string | undefined {
   try {

@@ -257,6 +257,16 @@ describe("validateConfig: cross-key rules", () => {
     );
   });
 
+  it("a heartbeat target owner warns when nothing names an owner, and that its to is ignored; not that channels.owner is missing", () => {
+    expect(validateConfig({ agents: { defaults: { heartbeat: { target: "owner", to: "5" } } } }, {}).warnings).toEqual([
+      "agents.defaults.heartbeat.to is ignored: target \"owner\" sends to the owner's DM (commands.ownerAllowFrom, else a channel's allowFrom)",
+      'agents.defaults.heartbeat.target is "owner" but neither commands.ownerAllowFrom nor any channel\'s allowFrom names anyone, so a heartbeat reply that is no acknowledgement reaches no chat (add yourself to commands.ownerAllowFrom, e.g. "telegram:<your user id>")',
+    ]);
+    const heartbeat = { agents: { defaults: { heartbeat: { target: "owner" } } } };
+    expect(validateConfig({ ...heartbeat, commands: { ownerAllowFrom: ["telegram:42"] } }, {}).warnings).toEqual([]);
+    expect(validateConfig({ ...heartbeat, channels: { telegram: { botToken: "123:abc", accounts: { work: { allowFrom: ["42"] } } } } }, {}).warnings).toEqual([]);
+  });
+
   it("otel headers or serviceName without an endpoint load with a warning that nothing is exported", () => {
     expect(validateConfig({ diagnostics: { otel: { headers: { "x-key": "k" }, serviceName: "gw" } } }, {}).warnings).toEqual([
       "diagnostics.otel.headers and diagnostics.otel.serviceName are ignored: no diagnostics.otel.endpoint is set, so nothing is exported",

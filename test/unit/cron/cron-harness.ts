@@ -35,6 +35,13 @@ export class FakeChannels implements CronChannelPort {
     return undefined;
   }
 
+  /** The owner's DM `ownerRoute` answers (none unless a test sets it). */
+  owner: ChatRoute | undefined;
+
+  ownerRoute(): ChatRoute | undefined {
+    return this.owner;
+  }
+
   deliverSessionRun(): void {}
 }
 

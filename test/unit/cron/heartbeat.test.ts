@@ -73,10 +73,25 @@ describe("heartbeat", () => {
     expect(h.runner.lastEvent()).toMatchObject({ status: "sent", channel: "telegram", to: "111", preview: "Time to stretch!" });
   });
 
+  it("target owner sends to the owner's DM the channels find, checked like any route", async () => {
+    const h = setup({ every: "30m", target: "owner", to: "999" }, "- remind me to stretch\n");
+    h.channels.owner = { channel: "telegram", to: "42", accountId: "default" };
+    h.conversations.autoReply = () => ({ status: "ok", text: "Time to stretch!" });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.channels.sent).toEqual([{ route: { channel: "telegram", to: "42", accountId: "default" }, text: "Time to stretch!", key: expect.stringMatching(/^heartbeat:/) }]);
+    h.channels.owner = { channel: "discord", to: "user:42", accountId: "default" };
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.channels.sent).toHaveLength(1);
+    expect(h.runner.lastEvent()).toMatchObject({ status: "skipped", reason: expect.stringMatching(/channel discord is not configured/) });
+  });
+
   it("a reply whose target cannot be reached is recorded skipped with the reason and logged as a warning", async () => {
     for (const [heartbeat, reason] of [
       [{ every: "30m", target: "discord", to: "1" }, /channel discord is not configured/],
       [{ every: "30m", target: "telegram" }, /target telegram needs heartbeat.to/],
+      [{ every: "30m", target: "owner" }, /target is owner, but no owner's DM is known: name yourself in commands\.ownerAllowFrom/],
     ] as const) {
       const h = setup(heartbeat, "- check the disk\n");
       h.conversations.autoReply = () => ({ status: "ok", text: "The disk is 95% full" });
