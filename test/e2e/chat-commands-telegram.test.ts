@@ -32,7 +32,10 @@ beforeAll(async () => {
   }
   gw = await startGateway({
     stateDir,
-    configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { ackReaction: "👀" } }) },
+    configFile: {
+      name: "openclaw.json",
+      content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { ackReaction: "👀" }, session: { resetTriggers: ["start over"] } }),
+    },
   });
   await gw.waitForOutput(/channel account started/, 10_000);
 });
@@ -75,6 +78,25 @@ describe("chat commands in Telegram", () => {
     expect(await say(OWNER, "/steer go left")).toEqual(["Nothing is running to steer; send it as a normal message."]);
     expect(await say(OWNER, "/approve 1234 deny")).toEqual(["No pending approval 1234 (it was answered already or expired)."]);
     expect(await say(OWNER, "/approve 1234 maybe")).toEqual(['Unknown decision "maybe". Use allow-once, allow-always or deny.']);
+  });
+
+  it("/new and /reset with a message, and a session.resetTriggers phrase, start over and answer that message in the new session", async () => {
+    await say(OWNER, "remember this");
+    expect(await say(OWNER, "/new fake/fake-model what is 2+2")).toEqual(["model: what is 2+2"]);
+    let [card] = await say(OWNER, "/status");
+    expect(card).toContain("Model: fake/fake-model (chosen with /model)");
+    expect(card).toContain("Session: 2 messages");
+    expect(await say(OWNER, "/reset tell me a joke")).toEqual(["model: tell me a joke"]);
+    expect((await say(OWNER, "/status"))[0]).toContain("Session: 2 messages");
+    // Not a model: the whole text is the first message.
+    expect(await say(OWNER, "/new hello again")).toEqual(["model: hello again"]);
+    expect(await say(OWNER, "Start over and say hi")).toEqual(["model: and say hi"]);
+    [card] = await say(OWNER, "/status");
+    expect(card).toContain("Session: 2 messages");
+    expect(await say(OWNER, "start over")).toEqual(["✅ New session started."]);
+    expect((await say(OWNER, "/status"))[0]).toContain("Session: 0 messages");
+    // The phrase must be the start of the message, followed by a space.
+    expect(await say(OWNER, "start overly long")).toEqual(["model: start overly long"]);
   });
 
   it("/activation always answers every group message without a mention; /activation mention goes back", async () => {

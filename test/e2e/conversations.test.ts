@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/gateway-process.js";
 import { openOperator } from "../helpers/ws-client.js";
 import { useFakeModelGateway } from "../helpers/fake-servers.js";
+import { askAndWait } from "../helpers/chat-session.js";
 
 const fakes = useFakeModelGateway();
 
@@ -198,6 +199,24 @@ describe("sessions.*", () => {
     const reset = await sock.request("chat.send", { sessionKey: "resettable", message: "/new", idempotencyKey: randomUUID() });
     expect(reset.payload).toMatchObject({ status: "ok", reset: true });
     expect((await sock.request("chat.history", { sessionKey: "resettable" })).payload.messages).toEqual([]);
+    sock.close();
+  });
+
+  it("/new <message> in chat.send resets the session and runs the message there under its key; the same key again changes nothing", async () => {
+    const { sock } = await openOperator(fakes.gw.url, fakes.gw.token);
+    fakes.model.enqueue({ text: "first" });
+    await askAndWait(sock, "fresh-start", "one");
+    fakes.model.enqueue({ text: "a fresh answer" });
+    const key = randomUUID();
+    const sent = await sock.request("chat.send", { sessionKey: "fresh-start", message: "/new what now", idempotencyKey: key });
+    expect(sent.payload).toMatchObject({ runId: key, status: "started" });
+    await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "final");
+    const texts = async () =>
+      (await sock.request("chat.history", { sessionKey: "fresh-start" })).payload.messages.map((m: { content: { text?: string }[] }) => m.content.map((c) => c.text).join(""));
+    expect(await texts()).toEqual(["what now", "a fresh answer"]);
+    const again = await sock.request("chat.send", { sessionKey: "fresh-start", message: "/new what now", idempotencyKey: key });
+    expect(again.payload).toMatchObject({ runId: key });
+    expect(await texts()).toEqual(["what now", "a fresh answer"]);
     sock.close();
   });
 

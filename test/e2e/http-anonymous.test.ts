@@ -75,6 +75,19 @@ describe("/v1/chat/completions without a session key or user", () => {
     expect(fakes.model.requests).toHaveLength(0);
   });
 
+  it("/new <message> with a user starts that user's session over and the completion answers the message there", async () => {
+    const client = new OpenAI({ baseURL: `${fakes.gw.httpUrl}/v1`, apiKey: fakes.gw.token!, maxRetries: 0 });
+    fakes.model.enqueue({ text: "before" });
+    await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "old topic" }], user: "dave" });
+    fakes.model.enqueue({ text: "fresh" });
+    const completion = await client.chat.completions.create({ model: "openclaw", messages: [{ role: "user", content: "/new new topic" }], user: "dave" });
+    expect(completion.choices[0]!.message.content).toBe("fresh");
+    const sent = fakes.model.requests
+      .at(-1)!
+      .body.messages.map((m: { role: string; content: unknown }) => `${m.role}:${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`);
+    expect(sent.filter((line: string) => !line.startsWith("system:"))).toEqual(["user:new topic"]);
+  });
+
   it("with a user, the session is kept as before", async () => {
     const client = new OpenAI({ baseURL: `${fakes.gw.httpUrl}/v1`, apiKey: fakes.gw.token!, maxRetries: 0 });
     fakes.model.enqueue({ text: "kept" });

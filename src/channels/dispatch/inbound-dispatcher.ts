@@ -9,7 +9,7 @@ import { isAcpSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { decideAccess, wasMentioned } from "../access/access-policy.js";
 import { allowListMatches, allowsNameMatching, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
-import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
+import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
 import type { ChatCommandContext, ChatCommandResult, MatchedCommand } from "../../conversations/commands/chat-command-registry.js";
 import { runFocusCommand, runUnfocusCommand, type FocusTargetResolver } from "../commands/focus-command.js";
 import { buildInboundDedupeKey } from "../inbound/dedupe-key.js";
@@ -174,8 +174,9 @@ export class InboundDispatcher {
     const command = this.commandIn(routed);
     if (command) {
       const result = await CHAT_COMMANDS.run(command, this.commandContext(routed));
-      // A command that hands the agent a message (`/skill`) goes on like one the person typed.
+      // A command that hands the agent a message (`/skill`, `/new <message>`) goes on like one the person typed.
       if (result.kind === "agent") routed = { ...routed, message: { ...routed.message, bodyForAgent: result.text } };
+      else if (result.kind === "reset" && result.message) routed = { ...routed, message: { ...routed.message, bodyForAgent: result.message } };
       else {
         const reply = commandReply(result);
         await this.deps.dedupe.whenDurable();
@@ -415,7 +416,7 @@ export class InboundDispatcher {
   /** The chat command the message runs, unless text commands are off (`commands.text: false`). */
   private commandIn(routed: Routed): MatchedCommand | undefined {
     if (this.deps.config().commands?.text === false) return undefined;
-    return CHAT_COMMANDS.match(routed.message.bodyForCommands, "channel");
+    return matchChatCommand(routed.message.bodyForCommands, "channel", this.deps.config());
   }
 
   private commandContext(routed: Routed): ChatCommandContext {

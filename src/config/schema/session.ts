@@ -35,6 +35,12 @@ export const SessionSchema = Type.Object({
       maxEntries: Type.Optional(integer(1)),
     }),
   ),
+  /**
+   * Phrases that start a new session as `/new` does when a message is the phrase, or starts with it
+   * and a space (any case): the rest of the message is the new session's first message (its first
+   * word chooses a model when it names one). `/new` and `/reset` work whatever this lists.
+   */
+  resetTriggers: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: "\\S" }), { maxItems: 32 })),
   /** Reply-back turns of a `sessions_send` exchange between two sessions. */
   agentToAgent: Type.Optional(Type.Object({ maxPingPongTurns: Type.Optional(integer(0, 5)) })),
 });

@@ -1,6 +1,7 @@
 import { parseSessionKey } from "../../sessions/keys/index.js";
 import { runCompactCommand } from "../compact-command.js";
-import { ChatCommandRegistry, type ChatCommandContext, type ChatCommandResult, type MatchedCommand } from "./chat-command-registry.js";
+import { ChatCommandRegistry, type ChatCommandContext, type ChatCommandResult, type ChatSurface, type MatchedCommand } from "./chat-command-registry.js";
+import type { OpenClawConfig } from "../../config/index.js";
 import { modelCommand, thinkCommand, verboseCommand, type SessionControlDeps } from "./session-control-commands.js";
 import { checkModelChoice } from "../../agents/session-controls.js";
 import { contextText, statusCard, usageText } from "./status-card.js";
@@ -33,27 +34,71 @@ CHAT_COMMANDS.register({
   },
 });
 
-/** `/new [model]`, `/reset`: a new transcript for the session; a model named with /new is checked first and chosen for it. */
+/**
+ * `/new [model] [message]`, `/reset [model] [message]` (and a `session.resetTriggers` phrase): a
+ * new transcript for the session. A first word that names a model (an alias, a listed model id,
+ * or `provider/model`, which must be one) chooses it for the session, for the owner only; the
+ * rest is the new session's first message, run under the message's key (the reset takes
+ * `<key>:reset`, so a re-sent message resets once and runs once).
+ */
 const resetSession =
   (command: "new" | "reset") =>
   (args: string, ctx: ChatCommandContext): ChatCommandResult => {
-    const model = args.trim();
-    if (model) {
-      if (!ctx.senderIsOwner) return reply("Choosing a model with /new is for the bot owner only (commands.ownerAllowFrom); /new alone starts over.");
-      const checked = checkModelChoice(model, parseSessionKey(ctx.sessionKey).agentId, ctx.config(), process.env);
-      if (!checked.ok) return reply(checked.message);
-      sessionControls(ctx).patch({ modelOverride: checked.ref, modelOverrideSource: "user" });
+    const split = splitResetArgs(args, parseSessionKey(ctx.sessionKey).agentId, ctx.config());
+    if ("problem" in split) return reply(split.problem);
+    if (split.model) {
+      if (!ctx.senderIsOwner) return reply(`Choosing a model with /${command} is for the bot owner only (commands.ownerAllowFrom); /${command} alone starts over.`);
+      sessionControls(ctx).patch({ modelOverride: split.model, modelOverrideSource: "user" });
     }
-    return { kind: "reset", outcome: ctx.conversations.reset({ sessionKey: ctx.sessionKey, idempotencyKey: ctx.idempotencyKey, method: ctx.method, command }) };
+    const idempotencyKey = split.message && ctx.idempotencyKey ? `${ctx.idempotencyKey}:reset` : ctx.idempotencyKey;
+    const outcome = ctx.conversations.reset({ sessionKey: ctx.sessionKey, idempotencyKey, method: ctx.method, command });
+    return { kind: "reset", outcome, ...(split.message ? { message: split.message } : {}) };
   };
+
+function splitResetArgs(args: string, agentId: string, config: OpenClawConfig): { model?: string; message: string } | { problem: string } {
+  const text = args.trim();
+  const first = text.split(/\s/, 1)[0]!;
+  if (!first) return { message: "" };
+  const checked = checkModelChoice(first, agentId, config, process.env);
+  if (checked.ok) return { model: checked.ref, message: text.slice(first.length).trim() };
+  // A word with a slash is meant as `provider/model`: say what is wrong with it rather than send it on.
+  if (first.includes("/")) return { problem: checked.message };
+  return { message: text };
+}
+
 CHAT_COMMANDS.register({
   name: "new",
-  args: "[model]",
+  args: "[model] [message]",
   category: "session",
-  description: "start a new session (the old transcript is kept on disk), optionally with another model",
+  description: "start a new session (the old transcript is kept on disk), optionally with another model and a first message",
   handler: resetSession("new"),
 });
-CHAT_COMMANDS.register({ name: "reset", category: "session", description: "start a new session, same model", handler: (_args, ctx) => resetSession("reset")("", ctx) });
+CHAT_COMMANDS.register({
+  name: "reset",
+  args: "[model] [message]",
+  category: "session",
+  description: "start a new session, optionally with another model and a first message",
+  handler: resetSession("reset"),
+});
+
+/**
+ * The chat command `text` runs on `surface`: a registered one, or a `session.resetTriggers`
+ * phrase (the whole message, or its start followed by a space; any case), which runs as `/new`
+ * with the rest of the message. Undefined for a message to the agent.
+ */
+export function matchChatCommand(text: string, surface: ChatSurface, config: OpenClawConfig): MatchedCommand | undefined {
+  const command = CHAT_COMMANDS.match(text, surface);
+  if (command) return command;
+  const triggers = config.session?.resetTriggers;
+  if (!triggers?.length) return undefined;
+  const trimmed = text.trim();
+  const lower = trimmed.toLowerCase();
+  for (const trigger of triggers) {
+    const phrase = trigger.trim().toLowerCase();
+    if (lower === phrase || (lower.startsWith(phrase) && /\s/.test(lower.charAt(phrase.length)))) return CHAT_COMMANDS.match(`/new ${trimmed.slice(phrase.length)}`, surface);
+  }
+  return undefined;
+}
 
 CHAT_COMMANDS.register({
   name: "steer",

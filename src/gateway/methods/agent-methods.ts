@@ -13,7 +13,7 @@ import { scopeSatisfied } from "../protocol/scopes.js";
 import type { MethodRegistry } from "./registry.js";
 import { assertKeyForSession } from "./reused-idempotency-key.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
-import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
+import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
 import { wholeReplyText } from "../../conversations/commands/chat-command-registry.js";
 
 const Str = Type.Optional(Type.String());
@@ -69,7 +69,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
     scope: "operator.write",
     params: AgentParams,
     handler: async (params, { ack, caller, runtime }) => {
-      const command = CHAT_COMMANDS.match(params.message, "operator");
+      const command = matchChatCommand(params.message, "operator", runtime.config());
       // Through `agent`, starting a session over is for admins (chat.send lets a writer reset its chat).
       if ((command?.name === "new" || command?.name === "reset") && !scopeSatisfied(caller.scopes, "operator.admin")) throw missingScope("operator.admin");
       if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
@@ -109,8 +109,9 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
           summary,
           result: { payloads, meta },
         });
-        // `/skill` hands the agent a message in place of the typed command.
+        // `/skill` hands the agent a message in place of the typed command; `/new <message>` its message.
         if (result.kind === "agent") message = result.text;
+        else if (result.kind === "reset" && result.message) message = result.message;
         else
           switch (result.kind) {
             case "stopped":

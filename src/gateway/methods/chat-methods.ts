@@ -3,7 +3,7 @@ import type { ConversationPort } from "../../agents/conversation-port.js";
 import { displayPage } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
-import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
+import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
 import { readSystemProvenance } from "./chat-provenance.js";
 import { checkExpectedLeaf, readChatSendOptions } from "./chat-send-options.js";
@@ -58,7 +58,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       if (delivery && "refusal" in delivery) throw invalidRequest(`deliver: ${delivery.refusal}`);
       checkExpectedLeaf(conversations, target, params.expectedLeafEntryId);
       let message = params.message;
-      const command = options.suppressCommands ? undefined : CHAT_COMMANDS.match(params.message, "operator");
+      const command = options.suppressCommands ? undefined : matchChatCommand(params.message, "operator", runtime.config());
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
         const ctx = operatorCommandContext(
@@ -69,8 +69,9 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
           scopeSatisfied(caller.scopes, "operator.admin"),
         );
         const result = await CHAT_COMMANDS.run(command, ctx);
-        // `/skill` hands the agent a message in place of the typed command.
+        // `/skill` hands the agent a message in place of the typed command; `/new <message>` its message.
         if (result.kind === "agent") message = result.text;
+        else if (result.kind === "reset" && result.message) message = result.message;
         else
           switch (result.kind) {
             case "stopped":

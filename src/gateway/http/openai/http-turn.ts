@@ -1,5 +1,5 @@
 import type { ConversationPort } from "../../../agents/conversation-port.js";
-import { CHAT_COMMANDS } from "../../../conversations/commands/chat-commands.js";
+import { CHAT_COMMANDS, matchChatCommand } from "../../../conversations/commands/chat-commands.js";
 import { wholeReplyText } from "../../../conversations/commands/chat-command-registry.js";
 import type { OpenClawConfig } from "../../../config/index.js";
 import type { SessionStore } from "../../../sessions/store/index.js";
@@ -18,7 +18,7 @@ export function createHttpTurnRunner(conversations: ConversationPort, gateway: {
   return async (input: ChatTurnInput): Promise<ChatTurnResult> => {
     const prior = (input.history ?? []).map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.text}`).join("\n\n");
     let message = prior ? `[Earlier messages in this conversation]\n${prior}\n\n[Current message]\n${input.message}` : input.message;
-    const command = CHAT_COMMANDS.match(message, "operator");
+    const command = matchChatCommand(message, "operator", gateway.config());
     if (command) {
       const { sessionKey } = conversations.resolveSessionKey(input.sessionKey, input.agentId);
       let result;
@@ -28,8 +28,9 @@ export function createHttpTurnRunner(conversations: ConversationPort, gateway: {
         // A stateless request keeps nothing: a session its command created (`/new` on a fresh key) goes too.
         if (input.stateless) conversations.discard(sessionKey);
       }
-      // `/skill` hands the agent a message in place of the typed command.
+      // `/skill` hands the agent a message in place of the typed command; `/new <message>` its message.
       if (result.kind === "agent") message = result.text;
+      else if (result.kind === "reset" && result.message) message = result.message;
       else return { text: result.kind === "reply" ? await wholeReplyText(result) : "", usage: { input: 0, output: 0 }, stopReason: "stop" };
     }
     const outcome = await conversations.submit({
