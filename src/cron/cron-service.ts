@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { cronDeliveryPreview, type CronDeliveryPreview } from "./delivery-preview.js";
 import type { TurnOverrides } from "../agents/embedded-turn.js";
 import { unknownAgentRefusal } from "../agents/known-agent.js";
 import type { OpenClawConfig } from "../config/index.js";
@@ -162,6 +163,11 @@ export class CronService {
       ...(next !== undefined ? { nextRunAtMs: next } : {}),
       storePath: CronStore.fileIn(this.deps.stateDir),
     };
+  }
+
+  /** Where a job's result would go if it ran now (`cron.list`'s `deliveryPreviews`); nothing is sent. */
+  deliveryPreview(job: CronJob): CronDeliveryPreview {
+    return cronDeliveryPreview(job, { channels: this.deps.channels, conversations: this.deps.conversations });
   }
 
   list(query: ListQuery = {}): CronListPage {

@@ -83,6 +83,38 @@ describe("openclaw cron list", () => {
     expect(page.jobs).toEqual([expect.objectContaining({ name: "agent-check", effectiveAgentId: "main" })]);
   });
 
+  it("deliveryPreviews say where each job's result goes now, as the CLI's Delivery column shows them; includeDeliveryPreviews: false leaves them out", async () => {
+    const add = async (name: string, delivery: Record<string, unknown>) => {
+      const added = await sock.request("cron.add", { ...job(name), delivery });
+      expect(added.ok, JSON.stringify(added.error)).toBe(true);
+      return added.payload.id as string;
+    };
+    const explicit = await add("to-chat", { mode: "announce", channel: "telegram", to: String(CHAT) });
+    const fromLast = await add("to-last", { mode: "announce", channel: "last" });
+    const silent = await add("silent", { mode: "none" });
+    const hook = await add("hooked", { mode: "webhook", to: "https://example.com/hook" });
+    const previews = async () => (await sock.request("cron.list", { includeDisabled: false, limit: 200, offset: 0 })).payload.deliveryPreviews;
+    let shown = await previews();
+    expect(shown[explicit]).toEqual({ label: `announce -> telegram:${CHAT}`, detail: "explicit" });
+    expect(shown[fromLast]).toEqual({
+      label: "announce -> last",
+      detail: expect.stringMatching(/^last -> no route, will fail-closed: delivery channel "last": the main session \(agent:main:main\) has no chat yet/),
+    });
+    expect(shown[silent]).toEqual({ label: "not requested", detail: "not requested" });
+    expect(shown[hook]).toEqual({ label: "webhook:https://example.com/hook", detail: "webhook" });
+
+    // Once the main session has talked in the Telegram DM, "last" is that chat.
+    const replies = () => telegram.messages(CHAT).length;
+    const before = replies();
+    telegram.pushMessage({ chatId: CHAT, fromId: CHAT, text: "hello" });
+    await telegram.waitFor(() => replies() > before, 15_000);
+    shown = await previews();
+    expect(shown[fromLast]).toEqual({ label: `announce -> telegram:${CHAT}`, detail: "resolved from last, main session" });
+    const without = (await sock.request("cron.list", { includeDeliveryPreviews: false })).payload;
+    expect(without.jobs.length).toBeGreaterThan(0);
+    expect(without).not.toHaveProperty("deliveryPreviews");
+  });
+
   it("an empty inventory is a valid page too", async () => {
     const page = (await sock.request("cron.list", { enabled: "disabled", limit: 200, offset: 0 })).payload;
     expect(page).toMatchObject({ jobs: [], total: 0, offset: 0, hasMore: false, nextOffset: null });

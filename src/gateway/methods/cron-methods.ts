@@ -97,14 +97,20 @@ export function registerCronMethods(registry: MethodRegistry, cron: CronService)
         enabled: Type.Optional(Type.Union([Type.Literal("all"), Type.Literal("enabled"), Type.Literal("disabled")])),
         sortBy: Type.Optional(Type.Union([Type.Literal("nextRunAtMs"), Type.Literal("updatedAtMs"), Type.Literal("name")])),
         sortDir: Type.Optional(Type.Union([Type.Literal("asc"), Type.Literal("desc")])),
+        /** `false` leaves `deliveryPreviews` out. */
+        includeDeliveryPreviews: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),
     handler: (params, { runtime }) => {
-      const page = cron.list(params);
+      const { includeDeliveryPreviews, ...query } = params;
+      const page = cron.list(query);
       // A job that names no agent runs as the default one; OpenClaw's CLI shows this as the job's agent.
       const fallbackAgentId = defaultAgentId(runtime.config());
-      return { ...page, jobs: page.jobs.map((job) => ({ ...job, effectiveAgentId: job.agentId ?? fallbackAgentId })) };
+      const jobs = page.jobs.map((job) => ({ ...job, effectiveAgentId: job.agentId ?? fallbackAgentId }));
+      if (includeDeliveryPreviews === false) return { ...page, jobs };
+      // Where each job's result would go now: `openclaw cron list` shows it in its Delivery column.
+      return { ...page, jobs, deliveryPreviews: Object.fromEntries(page.jobs.map((job) => [job.id, cron.deliveryPreview(job)])) };
     },
   });
 
