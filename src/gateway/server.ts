@@ -9,6 +9,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { LogFileHealth } from "../infra/log-file.js";
 import { resolveModel } from "../models/resolve-model.js";
 import { clientErrorResponse } from "./http/client-error-response.js";
+import { setSecurityHeaders } from "./http/security-headers.js";
 import type { Logger } from "../infra/logger.js";
 import type { EarlyListener, RequestHandler } from "./listen.js";
 import { GatewayConnection } from "./connection.js";
@@ -530,7 +531,11 @@ export class GatewayServer {
     if (!requestHandler) throw new Error("fastify did not build its server through serverFactory");
     this.isReady = true;
     // HTTP requests that arrived while starting were held; a ready app answers them now.
-    this.opts.listener.attachRequests(requestHandler);
+    const answer = requestHandler;
+    this.opts.listener.attachRequests((req, res) => {
+      setSecurityHeaders(res, this.opts.loadedConfig().config.gateway.http?.securityHeaders?.strictTransportSecurity);
+      answer(req, res);
+    });
     setImmediate(() => this.conversations.warmUp());
     const config = this.opts.loadedConfig().config;
     const agents = listAgentConfigs(config).map((a) => ({ agentId: a.id, workspaceDir: resolveWorkspaceDir(config, a.id, this.opts.stateDir, process.env) }));

@@ -26,6 +26,12 @@ const GatewayHttp = Type.Object({
       responses: Type.Optional(HttpEndpointToggle),
     }),
   ),
+  securityHeaders: Type.Optional(
+    Type.Object({
+      /** The `Strict-Transport-Security` value sent on every HTTP response (only behind HTTPS you control); `false` or unset: none. */
+      strictTransportSecurity: Type.Optional(Type.Union([Type.String({ minLength: 1, pattern: "\\S" }), Type.Literal(false)])),
+    }),
+  ),
 });
 
 /** Credentials a *client* (CLI, TUI) uses to reach a gateway running elsewhere. */

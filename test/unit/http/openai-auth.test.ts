@@ -31,13 +31,10 @@ describe("/v1 auth", () => {
     expect(server.turns.inputs).toHaveLength(0);
   });
 
-  it("accepts the bearer case-insensitively and sets the baseline security headers", async () => {
+  it("accepts the bearer case-insensitively", async () => {
     server = await startOpenAiServer();
     const res = await fetch(`${server.base}/v1/models`, { headers: { authorization: `bearer ${TOKEN}` } });
     expect(res.status).toBe(200);
-    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
-    expect(res.headers.get("permissions-policy")).toBe("camera=(), geolocation=()");
   });
 
   it("the openai SDK surfaces a wrong key as AuthenticationError", async () => {

@@ -105,8 +105,6 @@ function serve(built: BuiltFile, request: FastifyRequest, reply: FastifyReply): 
   reply.header("Vary", "Accept-Encoding");
   reply.header("Cache-Control", built.immutable ? IMMUTABLE : "no-cache");
   reply.header("Content-Security-Policy", CONTROL_UI_CSP);
-  reply.header("X-Content-Type-Options", "nosniff");
-  reply.header("Referrer-Policy", "no-referrer");
   reply.header("X-Frame-Options", "DENY");
   reply.header("ETag", file.etag);
   const ifNoneMatch = request.headers["if-none-match"];

@@ -3,27 +3,18 @@ import { checkBearer } from "./bearer-auth.js";
 import { NOT_FOUND, RATE_LIMITED, sendOpenAiError, UNAUTHORIZED } from "./openai-errors.js";
 import type { OpenAiRouteDeps } from "./types.js";
 
-/** Sent on every HTTP API response. */
-const BASELINE_HEADERS: [string, string][] = [
-  ["X-Content-Type-Options", "nosniff"],
-  ["Referrer-Policy", "no-referrer"],
-  ["Permissions-Policy", "camera=(), geolocation=()"],
-];
-
 /** Routes that only answer 405 carry the methods they would allow. */
 export interface GuardRouteConfig {
   allow?: string;
 }
 
 /**
- * Runs before the body is read: baseline headers, the enabled flag (read per request, so a hot
+ * Runs before the body is read: the enabled flag (read per request, so a hot
  * reload applies to the next call), bearer auth and the JSON content type. Refusing here means
  * an unauthenticated client never gets a multi-megabyte body parsed.
  */
 export function openAiRequestGuard(deps: OpenAiRouteDeps) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    // Set on the raw response so they survive the hijacked (SSE) path too.
-    for (const [name, value] of BASELINE_HEADERS) reply.raw.setHeader(name, value);
     if (!deps.enabled()) return reply.code(404).send(NOT_FOUND);
     if ((req.routeOptions.config as GuardRouteConfig).allow) return undefined;
 
