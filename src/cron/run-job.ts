@@ -1,4 +1,5 @@
 import { runReplyText, type ConversationRun, type SubmitOutcome } from "../agents/conversation-port.js";
+import { buildCronRunSessionKey } from "../sessions/keys/index.js";
 import { stripHeartbeatToken } from "./heartbeat-token.js";
 import type { ChatRoute, CronChannelPort, CronConversations } from "./ports.js";
 import type { CronJob, CronRunOutcome } from "./types.js";
@@ -12,11 +13,6 @@ export interface RunJobDeps {
    * started again under its runId queues nothing twice.
    */
   queueForHeartbeat?: (agentId: string, sessionKey: string, text: string, key: string) => boolean;
-}
-
-/** The session an isolated run of `jobId` uses (a fresh transcript each run). */
-export function isolatedSessionKey(jobId: string): string {
-  return `cron:${jobId}`;
 }
 
 /**
@@ -42,7 +38,7 @@ export async function runJob(job: CronJob, runId: string, deps: RunJobDeps): Pro
     return finished(await run.done, sessionKey, false);
   }
   const isolated = job.sessionTarget === "isolated";
-  const requested = isolated ? isolatedSessionKey(job.id) : job.sessionTarget.slice("session:".length);
+  const requested = isolated ? buildCronRunSessionKey(job.id) : job.sessionTarget.slice("session:".length);
   let resolved: { sessionKey: string; agentId: string };
   try {
     resolved = conversations.resolveSessionKey(requested, job.agentId);

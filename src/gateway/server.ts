@@ -298,7 +298,10 @@ export class GatewayServer {
     this.sessions = new SessionStore(opts.stateDir, { onWarning: (warning) => opts.logger.warn(warning) });
     this.ledger = new IdempotencyLedger(opts.stateDir);
     this.pendingSystemEvents = new PendingSystemEvents(opts.stateDir);
-    this.maintenance = startSessionMaintenance(this.sessions, opts.logger, () => opts.loadedConfig().config.session.maintenance);
+    this.maintenance = startSessionMaintenance(this.sessions, opts.logger, () => {
+      const config = opts.loadedConfig().config;
+      return { ...config.session.maintenance, cronSessionRetention: config.cron?.sessionRetention };
+    });
     this.approvals = new ExecApprovalBroker({
       onRequested: (request) => this.broadcast("exec.approval.requested", execApprovalRequestedEvent(request)),
       onResolved: (resolution, request) => this.broadcast("exec.approval.resolved", execApprovalResolvedEvent(resolution, request)),

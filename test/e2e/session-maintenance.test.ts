@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { askAndWait } from "../helpers/chat-session.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
@@ -36,5 +38,48 @@ describe("session.maintenance", { timeout: 60_000 }, () => {
     gateway = servers.keep(await start({ maxEntries: 1 }));
     await gateway.stop();
     expect(kept()).toEqual(["agent:main:third"]);
+  });
+
+  it("cron.sessionRetention removes the transcripts of a job's earlier isolated runs once older than it; false keeps them, and other sessions' archives stay", async () => {
+    const stateDir = makeTempDir("openclaw-cron-retention-");
+    servers.model.setResponder(() => ({ text: "done" }));
+    const start = (cron: Record<string, unknown>) =>
+      startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { cron }) } }).then((gw) => servers.keep(gw));
+    const sessionsDir = path.join(stateDir, "agents", "main", "sessions");
+    const archives = () => fs.readdirSync(sessionsDir).filter((name) => /\.jsonl\.reset\./.test(name));
+    const headerKey = (name: string) => JSON.parse(fs.readFileSync(path.join(sessionsDir, name), "utf8").split("\n")[0]!).sessionKey;
+
+    let gateway = await start({ sessionRetention: false });
+    const { sock } = await openOperator(gateway.url, gateway.token, { scopes: ["operator.admin"] });
+    const job = {
+      name: "twice",
+      schedule: { kind: "every", everyMs: 3_600_000 },
+      sessionTarget: "isolated",
+      wakeMode: "now",
+      payload: { kind: "agentTurn", message: "check" },
+      delivery: { mode: "none" },
+    };
+    const added = await sock.request("cron.add", job);
+    expect(added.ok, JSON.stringify(added.error)).toBe(true);
+    const id = added.payload.id as string;
+    for (let run = 1; run <= 2; run++) {
+      expect((await sock.request("cron.run", { id, mode: "force" })).payload).toMatchObject({ ok: true, ran: true });
+      await expect.poll(async () => (await sock.request("cron.runs", { id })).payload.entries.length, { timeout: 15_000 }).toBe(run);
+    }
+    await askAndWait(sock, "main", "hello");
+    expect((await sock.request("chat.send", { sessionKey: "main", message: "/new", idempotencyKey: "reset-main" })).payload).toMatchObject({ reset: true });
+    sock.close();
+    await gateway.stop();
+    // The second run started the job's session over (its first run's transcript archived), as /new did the main session's.
+    expect(archives().map(headerKey).sort()).toEqual([`agent:main:cron:${id}`, "agent:main:main"]);
+
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    gateway = await start({ sessionRetention: false });
+    await gateway.stop();
+    expect(archives()).toHaveLength(2);
+
+    gateway = await start({ sessionRetention: "1s" });
+    await gateway.stop();
+    expect(archives().map(headerKey)).toEqual(["agent:main:main"]);
   });
 });

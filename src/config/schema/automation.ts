@@ -8,6 +8,16 @@ export const CronSchema = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
   /** Runs at the same time across all jobs (default 1); the rest wait their turn. */
   maxConcurrentRuns: Type.Optional(integer(1, 64)),
+  /**
+   * How long the transcripts of a job's earlier isolated runs are kept (default `24h`), removed by
+   * the hourly session maintenance; `false` or a zero duration keeps them all.
+   */
+  sessionRetention: Type.Optional(
+    Type.Union([
+      withExpected(Type.String({ pattern: DURATION_PATTERN }), "a duration such as 24h, 7d or 1h30m: units d, h, m, s, ms, largest first, each once"),
+      Type.Literal(false),
+    ]),
+  ),
   /** Bearer token sent with webhook deliveries. */
   webhookToken: Type.Optional(NonEmptyString),
   /** Let webhook deliveries reach private, loopback and link-local addresses (default false). */

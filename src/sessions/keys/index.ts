@@ -26,3 +26,4 @@ export { buildSubagentSessionKey, isMainSessionKey, isSubagentSessionKey, subage
 export { buildAcpSessionKey, isAcpSessionKey } from "./acp-session-key.js";
 export { buildAcpBridgeSessionKey, isAcpBridgeSessionKey } from "./acp-bridge-session-key.js";
 export { buildWebhookRunSessionKey, isWebhookRunSessionKey } from "./webhook-session-key.js";
+export { buildCronRunSessionKey, isCronRunSessionKey } from "./cron-session-key.js";

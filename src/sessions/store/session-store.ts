@@ -10,6 +10,7 @@ import { rotateTranscript, type RotateOptions, type RotateResult } from "./rotat
 import { applyPatch, recordAppend, restoreEntry } from "./entry-mutations.js";
 import { PER_GENERATION_FIELDS, STORE_OWNED_FIELDS, type AppendMeta, type SessionEntry, type SessionInit, type SessionPatch } from "./session-entry.js";
 import { sessionsDir, transcriptFile } from "./session-paths.js";
+import { selectArchives, type ArchiveSweep } from "./archive-sweep.js";
 import { SessionNotFoundError, StaleWriterError } from "./session-store-errors.js";
 import { chainEntries, toJsonLines, type TranscriptEntry, type TranscriptEntryInput, type TranscriptMessageEntry } from "./transcript-lines.js";
 import { readTranscriptFile, readTranscriptTail, type ParsedTranscript, type TranscriptTail } from "./transcript-reader.js";
@@ -374,6 +375,18 @@ export class SessionStore {
       removed.push(...keys);
     }
     return removed;
+  }
+
+  /**
+   * Removes the archived transcripts `sweep` selects (archive-sweep.ts) in every agent's sessions
+   * folder; with `dryRun` removes nothing. Returns the files (to be) removed. A live transcript
+   * is never touched: only `<file>.<kind>.<ts>` archives are considered.
+   */
+  removeArchives(sweep: ArchiveSweep, { dryRun = false }: { dryRun?: boolean } = {}): string[] {
+    this.assertOpen();
+    const files = this.indexes.knownAgentIds().flatMap((agentId) => selectArchives(sessionsDir(this.stateDir, agentId), sweep));
+    if (!dryRun) for (const file of files) fs.rmSync(file, { force: true });
+    return files;
   }
 
   /**
