@@ -3,6 +3,9 @@ import type { RawOpenClawConfig } from "./schema/index.js";
 import { DEFAULT_GATEWAY_PORT } from "./default-port.js";
 import type { OpenClawConfig } from "./types.js";
 
+/** A turn's time limit when `agents.defaults.timeoutSeconds` sets none: 48 hours. */
+export const DEFAULT_AGENT_TIMEOUT_SECONDS = 172_800;
+
 export const DEFAULT_RATE_LIMIT = {
   maxAttempts: 10,
   windowMs: 60_000,
@@ -65,7 +68,7 @@ export function applyDefaults(input: RawOpenClawConfig): OpenClawConfig {
       ...agents,
       defaults: {
         ...agentDefaults,
-        timeoutSeconds: agentDefaults.timeoutSeconds ?? 172_800,
+        timeoutSeconds: agentDefaults.timeoutSeconds ?? DEFAULT_AGENT_TIMEOUT_SECONDS,
         maxConcurrent: agentDefaults.maxConcurrent ?? defaultMaxConcurrent(),
         bootstrapMaxChars: agentDefaults.bootstrapMaxChars ?? 20_000,
         bootstrapTotalMaxChars: agentDefaults.bootstrapTotalMaxChars ?? 60_000,

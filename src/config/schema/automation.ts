@@ -57,6 +57,8 @@ export const HeartbeatSchema = Type.Object({
   /** Replaces the built-in heartbeat prompt. */
   prompt: Type.Optional(NonEmptyString),
   lightContext: Type.Optional(Type.Boolean()),
+  /** The beat's turn is aborted after this many seconds (0: no limit). Default: `agents.defaults.timeoutSeconds` when set, else the interval capped at 600. */
+  timeoutSeconds: Type.Optional(integer(0)),
   /** Run each heartbeat in a fresh `heartbeat` session instead of the main one. */
   isolatedSession: Type.Optional(Type.Boolean()),
   /** A reply with HEARTBEAT_OK at its start or end is dropped when at most this many characters remain (default 300). */

@@ -201,7 +201,11 @@ export class HeartbeatRunner {
       method: "agent",
       internal: { mergeable: false },
       provenance: { kind: "internal_system", sourceTool: "heartbeat" },
-      turnSettings: { ...(settings.model ? { modelOverride: settings.model } : {}), ...(settings.lightContext ? { lightContext: true } : {}) },
+      turnSettings: {
+        ...(settings.model ? { modelOverride: settings.model } : {}),
+        ...(settings.lightContext ? { lightContext: true } : {}),
+        timeoutSeconds: settings.timeoutSeconds,
+      },
     });
     const run = outcome.kind === "accepted" ? outcome.run : outcome.kind === "duplicate" ? outcome.run : undefined;
     if (!run) return this.record({ ts: startedAt, agentId, status: "failed", reason: outcome.kind === "rejected" ? outcome.notice : "not accepted" });

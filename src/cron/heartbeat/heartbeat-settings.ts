@@ -1,5 +1,6 @@
 import { listAgentConfigs } from "../../agents/agent-config.js";
 import type { OpenClawConfig } from "../../config/index.js";
+import { DEFAULT_AGENT_TIMEOUT_SECONDS } from "../../config/defaults.js";
 import { parseDuration } from "../../infra/duration.js";
 
 export const DEFAULT_HEARTBEAT_EVERY = "30m";
@@ -22,6 +23,8 @@ export interface HeartbeatSettings {
   accountId?: string;
   prompt: string;
   lightContext: boolean;
+  /** The beat's turn limit (0: none). */
+  timeoutSeconds: number;
   isolatedSession: boolean;
   ackMaxChars: number;
 }
@@ -46,6 +49,7 @@ export function resolveHeartbeats(config: OpenClawConfig): HeartbeatSettings[] {
       target: merged.target ?? "none",
       prompt: merged.prompt ?? DEFAULT_HEARTBEAT_PROMPT,
       lightContext: merged.lightContext === true,
+      timeoutSeconds: merged.timeoutSeconds ?? defaultTimeoutSeconds(config, everyMs),
       isolatedSession: merged.isolatedSession === true,
       ackMaxChars: merged.ackMaxChars ?? DEFAULT_ACK_MAX_CHARS,
     };
@@ -55,6 +59,17 @@ export function resolveHeartbeats(config: OpenClawConfig): HeartbeatSettings[] {
     if (merged.accountId) settings.accountId = merged.accountId;
     return settings;
   });
+}
+
+/**
+ * A beat's limit when its block sets none, as OpenClaw's: `agents.defaults.timeoutSeconds` when the
+ * config sets it, else the interval capped at 600 seconds, so a stuck beat never holds the main
+ * session for the 48 hours a user's turn may take.
+ */
+function defaultTimeoutSeconds(config: OpenClawConfig, everyMs: number): number {
+  const agentLimit = config.agents.defaults.timeoutSeconds;
+  if (agentLimit !== DEFAULT_AGENT_TIMEOUT_SECONDS) return agentLimit;
+  return Math.max(1, Math.min(600, Math.floor(everyMs / 1000)));
 }
 
 /** True when `now` falls in the active window (local times in its zone; a window may cross midnight; the config refuses an empty one, start = end). */

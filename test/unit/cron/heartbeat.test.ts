@@ -239,6 +239,23 @@ describe("heartbeat", () => {
     expect(h.conversations.submitted.map((s) => s.message)).toEqual([expect.stringContaining("- cron run finished")]);
   });
 
+  it("a beat's turn limit: its own timeoutSeconds, else agents.defaults.timeoutSeconds when set, else the interval capped at 600 s", () => {
+    const limit = (raw: Record<string, unknown>) => resolveHeartbeats(applyDefaults(raw as never))[0]!.timeoutSeconds;
+    expect(limit({})).toBe(600);
+    expect(limit({ agents: { defaults: { heartbeat: { every: "5m" } } } })).toBe(300);
+    expect(limit({ agents: { defaults: { heartbeat: { every: "2h", timeoutSeconds: 45 } } } })).toBe(45);
+    expect(limit({ agents: { defaults: { timeoutSeconds: 120, heartbeat: { every: "2h" } } } })).toBe(120);
+    expect(limit({ agents: { defaults: { heartbeat: { timeoutSeconds: 0 } } } })).toBe(0);
+  });
+
+  it("the beat's turn runs with that limit", async () => {
+    const h = setup({ every: "30m", target: "telegram", to: "111", timeoutSeconds: 90 }, "- check\n");
+    h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK" });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.conversations.submitted[0]?.turnSettings).toMatchObject({ timeoutSeconds: 90 });
+  });
+
   it("settings: 30m by default, 0m off, only agents with their own block when any has one; set-heartbeats switches all", () => {
     expect(resolveHeartbeats(applyDefaults({} as never))[0]).toMatchObject({ enabled: true, every: "30m", everyMs: 1_800_000, target: "none", ackMaxChars: 300 });
     expect(resolveHeartbeats(applyDefaults({ agents: { defaults: { heartbeat: { every: "0m" } } } } as never))[0]!.enabled).toBe(false);
