@@ -186,6 +186,29 @@ describe("webhooks", { timeout: 90_000 }, () => {
     expect(chatRequests(servers.model)).toHaveLength(0);
   });
 
+  it("hooks.allowedAgentIds: a webhook may run or wake only the agents it lists, the default agent included when it names none", async () => {
+    const stateDir = makeTempDir("openclaw-hooks-agents-");
+    const config = JSON.parse(fakeModelConfig(servers.model, stateDir, { hooks: { enabled: true, token: HOOK_TOKEN, allowRequestSessionKey: true, allowedAgentIds: ["ops"] } }));
+    config.agents.entries = { main: { default: true }, ops: {} };
+    gw = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } }));
+    servers.model.setResponder(() => ({ text: "handled" }));
+    const refused = 'agentId is not allowed by hooks.allowedAgentIds: webhooks may reach ops, not "main" (add it there to let them)';
+    for (const [hook, body] of [
+      ["/hooks/agent", { message: "m" }],
+      ["/hooks/agent", { message: "m", agentId: "main" }],
+      ["/hooks/agent", { message: "m", sessionKey: "agent:main:hook:x" }],
+      ["/hooks/wake", { text: "t" }],
+    ] as const) {
+      const res = await post(hook, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(await res.json(), JSON.stringify(body)).toEqual({ ok: false, error: refused });
+    }
+    expect(chatRequests(servers.model)).toHaveLength(0);
+    const allowed = await post("/hooks/agent", { message: "m", agentId: "ops" });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.json()).toMatchObject({ ok: true, sessionKey: expect.stringMatching(/^agent:ops:hook:/) });
+  });
+
   it("hooks.defaultSessionKey names the session of requests and agent mappings that name none: isolated runs each start their own under it, persistent ones share it (as OpenClaw)", async () => {
     await start({
       enabled: true,

@@ -103,6 +103,11 @@ export const HooksSchema = Type.Object({
   allowRequestSessionKey: Type.Optional(Type.Boolean()),
   /** When requests may name a session key: only keys starting with one of these. */
   allowedSessionKeyPrefixes: Type.Optional(Type.Array(NonEmptyString)),
+  /**
+   * The agents a webhook may run or wake (the one it names, its session key's, or the default
+   * agent when it names none); `"*"` or unset: any. An empty list admits none.
+   */
+  allowedAgentIds: Type.Optional(Type.Array(NonEmptyString)),
   /** Session for `/hooks/agent` requests that name none (default a fresh `hook:<uuid>` each). */
   defaultSessionKey: Type.Optional(NonEmptyString),
   /** File-based hooks run on gateway events (docs/automation.md#internal-hooks). */

@@ -198,6 +198,10 @@ function deliveryRoute(request: AgentRequest, deps: HooksRouteDeps, agentId: str
   return route;
 }
 
+/**
+ * The session and agent a request targets: an agent the config does not define is refused, and so
+ * is one `hooks.allowedAgentIds` does not list (the effective agent: named, its key's, or the default).
+ */
 function resolve(deps: HooksRouteDeps, sessionKey: string | undefined, agentId: string | undefined): { sessionKey: string; agentId: string } {
   const refusal = unknownAgentRefusal(deps.config(), agentId);
   if (refusal) throw new HookRequestError(400, refusal);
@@ -210,6 +214,11 @@ function resolve(deps: HooksRouteDeps, sessionKey: string | undefined, agentId: 
   // A key such as `agent:<id>:…` names its agent too: one the config does not define is refused.
   const keyRefusal = unknownAgentRefusal(deps.config(), resolved.agentId);
   if (keyRefusal) throw new HookRequestError(400, keyRefusal);
+  const allowed = deps.config().hooks?.allowedAgentIds;
+  if (allowed && !allowed.some((id) => id.trim() === "*" || id.trim().toLowerCase() === resolved.agentId)) {
+    const listed = allowed.length > 0 ? allowed.join(", ") : "none";
+    throw new HookRequestError(400, `agentId is not allowed by hooks.allowedAgentIds: webhooks may reach ${listed}, not "${resolved.agentId}" (add it there to let them)`);
+  }
   return resolved;
 }
 
