@@ -33,7 +33,15 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkHeartbeatWindows(config),
     ...checkSkillEnvNames(config),
     ...checkPruneAfter(config),
+    ...checkIdentityLinkIds(config),
   ];
+}
+
+/** A canonical id ends DM session keys (`agent:<id>:direct:<canonical>`): one word, as a sender id is. */
+function checkIdentityLinkIds(config: RawOpenClawConfig): ConfigIssue[] {
+  return Object.keys(config.session?.identityLinks ?? {})
+    .filter((id) => !/^[^\s:]{1,64}$/.test(id))
+    .map((id) => ({ path: formatKeyPath(["session", "identityLinks", id]), message: `"${id}" is not a canonical id: 1-64 characters, no spaces or colons (alice, ops-oncall)` }));
 }
 
 /** A zero `session.maintenance.pruneAfter` would archive every session that is not being written this very moment. */

@@ -13,8 +13,8 @@ export interface PeerSessionInput {
 }
 
 /**
- * The session a chat peer's messages run in under the configured `session.dmScope` and
- * `session.mainKey`: the inbound dispatcher keys channel messages with it, and `agent` with `to`
+ * The session a chat peer's messages run in under the configured `session.dmScope`,
+ * `session.groupScope`, `session.identityLinks` and `session.mainKey`: the inbound dispatcher keys channel messages with it, and `agent` with `to`
  * finds the same session with it.
  */
 export function peerSessionKey(config: OpenClawConfig, input: PeerSessionInput): string {
@@ -27,5 +27,7 @@ export function peerSessionKey(config: OpenClawConfig, input: PeerSessionInput):
     ...(input.threadId ? { threadId: input.threadId } : {}),
     dmScope: (config.session.dmScope ?? "main") as DmScope,
     mainKey: config.session.mainKey,
+    ...(config.session.groupScope ? { groupScope: config.session.groupScope } : {}),
+    ...(config.session.identityLinks ? { identityLinks: config.session.identityLinks } : {}),
   });
 }

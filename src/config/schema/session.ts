@@ -22,6 +22,15 @@ export const SessionSchema = Type.Object({
   scope: Type.Optional(stringEnum(["per-sender", "global"])),
   dmScope: Type.Optional(stringEnum(["main", "per-peer", "per-channel-peer", "per-account-channel-peer"])),
   mainKey: Type.Optional(MainKey),
+  /** `per-group` (default): each group or channel its own session; `main`: their messages join the main session. */
+  groupScope: Type.Optional(stringEnum(["per-group", "main"])),
+  /**
+   * One person's DMs on several channels as one session under a per-peer `dmScope`: a canonical
+   * id and the `<channel>:<sender id>` peers it stands for (`alice: ["telegram:123", "discord:456"]`).
+   */
+  identityLinks: Type.Optional(
+    Type.Record(Type.String(), Type.Array(withExpected(Type.String({ pattern: "^[a-z][a-z0-9_-]*:\\S+$" }), 'a peer written "<channel>:<sender id>", e.g. "telegram:123"'))),
+  ),
   reset: Type.Optional(SessionReset),
   /** A reset policy per kind of chat, in place of `reset` for sessions of that kind (OpenClaw's older `dm` is read as `direct`). */
   resetByType: Type.Optional(Type.Object({ direct: Type.Optional(SessionReset), group: Type.Optional(SessionReset), thread: Type.Optional(SessionReset) })),

@@ -267,6 +267,16 @@ describe("validateConfig: cross-key rules", () => {
     expect(validateConfig({ ...heartbeat, channels: { telegram: { botToken: "123:abc", accounts: { work: { allowFrom: ["42"] } } } } }, {}).warnings).toEqual([]);
   });
 
+  it("session.identityLinks: a canonical id is one word and every peer is <channel>:<sender id>", () => {
+    expect(validateConfig({ session: { identityLinks: { alice: ["telegram:1", "discord:2"] }, groupScope: "main" } }, {}).warnings).toEqual([]);
+    expect(() => validateConfig({ session: { identityLinks: { "a b": ["telegram:1"] } } }, {})).toThrow(
+      /session\.identityLinks\["a b"\]: "a b" is not a canonical id: 1-64 characters, no spaces or colons/,
+    );
+    expect(() => validateConfig({ session: { identityLinks: { alice: ["123"] } } }, {})).toThrow(
+      /session\.identityLinks\.alice\[0\]: expected a peer written "<channel>:<sender id>"/,
+    );
+  });
+
   it("otel headers or serviceName without an endpoint load with a warning that nothing is exported", () => {
     expect(validateConfig({ diagnostics: { otel: { headers: { "x-key": "k" }, serviceName: "gw" } } }, {}).warnings).toEqual([
       "diagnostics.otel.headers and diagnostics.otel.serviceName are ignored: no diagnostics.otel.endpoint is set, so nothing is exported",
