@@ -15,10 +15,11 @@ const ARCHIVE = new RegExp(`\\${TRANSCRIPT_SUFFIX}\\.([a-z]+)\\.(\\d{4}-\\d{2}-\
 
 /**
  * The archived transcripts in `dir` that `sweep` selects: kind and age from the file's name,
- * then the session key from its header line (read only for archives old enough). A file whose
- * header cannot be read is never selected.
+ * then the session key from its header line (read only for archives old enough, through `keyOf`,
+ * which may remember what it read: an archive never changes). A file whose header cannot be read
+ * is never selected.
  */
-export function selectArchives(dir: string, sweep: ArchiveSweep): string[] {
+export function selectArchives(dir: string, sweep: ArchiveSweep, keyOf: (file: string) => string | undefined = headerSessionKey): string[] {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -32,14 +33,14 @@ export function selectArchives(dir: string, sweep: ArchiveSweep): string[] {
     const archivedAt = Date.parse(`${match[2]}:${match[3]}:${match[4]}`);
     if (!(archivedAt < sweep.before)) continue;
     const file = path.join(dir, name);
-    const key = headerSessionKey(file);
+    const key = keyOf(file);
     if (key !== undefined && sweep.keyMatches(key)) selected.push(file);
   }
   return selected;
 }
 
 /** The `sessionKey` of a transcript's header (its first line), or undefined when it has none. */
-function headerSessionKey(file: string): string | undefined {
+export function headerSessionKey(file: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, "r");

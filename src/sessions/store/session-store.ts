@@ -10,7 +10,7 @@ import { rotateTranscript, type RotateOptions, type RotateResult } from "./rotat
 import { applyPatch, recordAppend, restoreEntry } from "./entry-mutations.js";
 import { PER_GENERATION_FIELDS, STORE_OWNED_FIELDS, type AppendMeta, type SessionEntry, type SessionInit, type SessionPatch } from "./session-entry.js";
 import { sessionsDir, transcriptFile } from "./session-paths.js";
-import { selectArchives, type ArchiveSweep } from "./archive-sweep.js";
+import { headerSessionKey, selectArchives, type ArchiveSweep } from "./archive-sweep.js";
 import { SessionNotFoundError, StaleWriterError } from "./session-store-errors.js";
 import { chainEntries, toJsonLines, type TranscriptEntry, type TranscriptEntryInput, type TranscriptMessageEntry } from "./transcript-lines.js";
 import { readTranscriptFile, readTranscriptTail, type ParsedTranscript, type TranscriptTail } from "./transcript-reader.js";
@@ -384,10 +384,24 @@ export class SessionStore {
    */
   removeArchives(sweep: ArchiveSweep, { dryRun = false }: { dryRun?: boolean } = {}): string[] {
     this.assertOpen();
-    const files = this.indexes.knownAgentIds().flatMap((agentId) => selectArchives(sessionsDir(this.stateDir, agentId), sweep));
-    if (!dryRun) for (const file of files) fs.rmSync(file, { force: true });
+    // Archives never change: each header is read once, not at every hourly pass.
+    if (this.archiveKeys.size > 100_000) this.archiveKeys.clear();
+    const keyOf = (file: string) => {
+      if (!this.archiveKeys.has(file)) this.archiveKeys.set(file, headerSessionKey(file));
+      return this.archiveKeys.get(file);
+    };
+    const files = this.indexes.knownAgentIds().flatMap((agentId) => selectArchives(sessionsDir(this.stateDir, agentId), sweep, keyOf));
+    if (!dryRun) {
+      for (const file of files) {
+        fs.rmSync(file, { force: true });
+        this.archiveKeys.delete(file);
+      }
+    }
     return files;
   }
+
+  /** The session key of each archived transcript whose header `removeArchives` read. */
+  private readonly archiveKeys = new Map<string, string | undefined>();
 
   /**
    * Rotates the transcript when it exceeds `maxBytes` (see rotateTranscript): same sessionId,

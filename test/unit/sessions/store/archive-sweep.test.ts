@@ -24,6 +24,21 @@ describe("selectArchives", () => {
     expect(selectArchives(path.join(dir, "missing"), { kinds: ["reset"], before: Date.now(), keyMatches: () => true })).toEqual([]);
   });
 
+  it("reads each old archive's key through keyOf, so a caller can remember what it read; newer archives are not read", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "archive-sweep-"));
+    fs.writeFileSync(path.join(dir, "a.jsonl.reset.2026-01-01T10-00-00.000Z"), header("agent:main:main"));
+    fs.writeFileSync(path.join(dir, "b.jsonl.reset.2026-06-01T10-00-00.000Z"), header("agent:main:cron:x"));
+    const read: string[] = [];
+    const keyOf = (file: string) => {
+      read.push(path.basename(file));
+      return "agent:main:cron:x";
+    };
+    expect(selectArchives(dir, { kinds: ["reset"], before: Date.parse("2026-03-01T00:00:00Z"), keyMatches: isCronRunSessionKey }, keyOf)).toEqual([
+      path.join(dir, "a.jsonl.reset.2026-01-01T10-00-00.000Z"),
+    ]);
+    expect(read).toEqual(["a.jsonl.reset.2026-01-01T10-00-00.000Z"]);
+  });
+
   it("isCronRunSessionKey is a cron job's own session only", () => {
     expect(isCronRunSessionKey("agent:main:cron:nightly")).toBe(true);
     expect(isCronRunSessionKey("agent:ops:cron:3049800e-3c40-40c9-9b94-1444be8782c3")).toBe(true);
