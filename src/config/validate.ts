@@ -14,7 +14,7 @@ import { moveLegacyKeys } from "./legacy-keys.js";
 import { telegramAllowEntryWarnings } from "./telegram-allow-entries.js";
 import { hookMappingWarnings } from "./hook-mapping-checks.js";
 import { bindingWarnings } from "./binding-warnings.js";
-import { sessionResetWarnings } from "./session-reset-warnings.js";
+import { unknownChannelKeyWarnings } from "./channel-keyed-warnings.js";
 import { controlUiOriginWarnings } from "./control-ui-origin-warnings.js";
 import { dependentKeyWarnings } from "./dependent-key-warnings.js";
 import { chatKeyWarnings } from "./chat-key-warnings.js";
@@ -48,7 +48,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...dependentKeyWarnings(typed),
     ...controlUiOriginWarnings(typed),
     ...bindingWarnings(typed),
-    ...sessionResetWarnings(typed),
+    ...unknownChannelKeyWarnings(typed),
     ...defaultAccountWarnings(typed, env),
     ...hookMappingWarnings(typed),
     ...aliasWarnings(typed),

@@ -250,7 +250,7 @@ export class ConversationService implements ConversationPort {
     if (!input.internal && this.queue.busy(sessionKey) && this.queue.refuses(sessionKey)) {
       // Refused by the full queue (drop: new): never written, so no later turn or history shows it.
       this.runs.create(runId, sessionKey, agentId, input.method);
-      const offer = this.queue.offer(sessionKey, queueMode, { id: runId, text, receivedAt: Date.now() });
+      const offer = this.queue.offer(sessionKey, queueMode, { id: runId, text, receivedAt: Date.now() }, input.origin?.channel);
       const notice = offer.notice ?? "message refused: the session's queue is full";
       this.endings.endUnstarted(sessionKey, [runId], "error", notice, { neverWritten: true });
       return { kind: "rejected", runId, sessionKey, notice };
@@ -322,18 +322,23 @@ export class ConversationService implements ConversationPort {
       await onDisk();
       return { kind: "accepted", run, queued: "queued" };
     }
-    const offer = this.queue.offer(sessionKey, queueMode, {
-      id: runId,
-      text,
-      receivedAt: Date.now(),
-      meta: {
-        agentId,
-        senderIsOwner,
-        channel: input.origin?.channel,
-        ...(input.images?.length ? { images: input.images } : {}),
-        ...(settings ? { turnSettings: settings } : {}),
+    const offer = this.queue.offer(
+      sessionKey,
+      queueMode,
+      {
+        id: runId,
+        text,
+        receivedAt: Date.now(),
+        meta: {
+          agentId,
+          senderIsOwner,
+          channel: input.origin?.channel,
+          ...(input.images?.length ? { images: input.images } : {}),
+          ...(settings ? { turnSettings: settings } : {}),
+        },
       },
-    });
+      input.origin?.channel,
+    );
     if (offer.action === "rejected") {
       const notice = offer.notice ?? "message refused: the session's queue is full";
       this.endings.endUnstarted(sessionKey, [runId], "error", notice);

@@ -73,6 +73,8 @@ export class TurnQueue {
   private readonly internalQueue = new InternalTurnQueue();
   /** The mode the session's latest message asked for (`chat.send` queueMode or the session's `/queue`). */
   private readonly modeOverrides = new Map<string, QueueMode>();
+  /** The chat channel the session's latest message came from (`messages.queue.byChannel`). */
+  private readonly messageChannels = new Map<string, string>();
   /** The gateway stops: no turn starts any more. */
   private stopping = false;
 
@@ -155,8 +157,8 @@ export class TurnQueue {
    * lane); the inbox then makes the message the next turn. A message is steered into the
    * session's turn only when its turn settings are that turn's.
    */
-  offer(sessionKey: string, queueMode: QueueMode | undefined, message: InboundMessage<TurnSettings>): OfferResult {
-    const offer = this.inboxFor(sessionKey, queueMode).offer(message, this.activeTurns.get(sessionKey)?.settings);
+  offer(sessionKey: string, queueMode: QueueMode | undefined, message: InboundMessage<TurnSettings>, channel?: string): OfferResult {
+    const offer = this.inboxFor(sessionKey, queueMode, channel).offer(message, this.activeTurns.get(sessionKey)?.settings);
     if (offer.action === "steered") this.steeredCount.set(sessionKey, (this.steeredCount.get(sessionKey) ?? 0) + 1);
     if (offer.action === "interrupt") {
       const reason = "interrupted by a newer message";
@@ -299,13 +301,17 @@ export class TurnQueue {
    * session whose last message chose its own mode keeps that mode.
    */
   applyConfig(config: OpenClawConfig): void {
-    for (const [sessionKey, inbox] of this.inboxes) this.configure(sessionKey, inbox, inboxSettings(config, this.modeOverrides.get(sessionKey)));
+    for (const [sessionKey, inbox] of this.inboxes) {
+      this.configure(sessionKey, inbox, inboxSettings(config, this.modeOverrides.get(sessionKey), this.messageChannels.get(sessionKey)));
+    }
   }
 
-  private inboxFor(sessionKey: string, override?: QueueMode): SessionInbox<TurnSettings> {
+  private inboxFor(sessionKey: string, override?: QueueMode, channel?: string): SessionInbox<TurnSettings> {
     if (override) this.modeOverrides.set(sessionKey, override);
     else this.modeOverrides.delete(sessionKey);
-    const settings = inboxSettings(this.deps.config(), override);
+    if (channel) this.messageChannels.set(sessionKey, channel);
+    else this.messageChannels.delete(sessionKey);
+    const settings = inboxSettings(this.deps.config(), override, channel);
     const inbox = this.inboxes.get(sessionKey);
     if (inbox) {
       this.configure(sessionKey, inbox, settings);
@@ -407,8 +413,14 @@ export class TurnQueue {
   }
 }
 
-/** The inbox settings `messages.queue` gives, with a message's own mode first. */
-function inboxSettings(config: OpenClawConfig, override: QueueMode | undefined): InboxSettings {
+/**
+ * The inbox settings `messages.queue` gives, as OpenClaw resolves them: the message's (or the
+ * session's) own mode first, then the mode for the chat channel it came from (`byChannel`), then
+ * `mode`; `debounceMsByChannel` likewise before `debounceMs`.
+ */
+function inboxSettings(config: OpenClawConfig, override: QueueMode | undefined, channel: string | undefined): InboxSettings {
   const queue = config.messages?.queue ?? {};
-  return { mode: override ?? queue.mode ?? "steer", cap: queue.cap, drop: queue.drop, debounceMs: queue.debounceMs };
+  const byChannel = channel ? queue.byChannel?.[channel] : undefined;
+  const debounceByChannel = channel ? queue.debounceMsByChannel?.[channel] : undefined;
+  return { mode: override ?? byChannel ?? queue.mode ?? "steer", cap: queue.cap, drop: queue.drop, debounceMs: debounceByChannel ?? queue.debounceMs };
 }

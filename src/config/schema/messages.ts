@@ -11,6 +11,10 @@ export const MessagesSchema = Type.Object({
       cap: Type.Optional(integer(1, 1000)),
       drop: Type.Optional(stringEnum(["summarize", "old", "new"])),
       debounceMs: Type.Optional(integer(0, 60_000)),
+      /** The mode for messages from one chat channel, in place of `mode` (a session's own `/queue` choice still wins). */
+      byChannel: Type.Optional(Type.Record(Type.String({ minLength: 1 }), QueueMode)),
+      /** `debounceMs` for messages from one chat channel. */
+      debounceMsByChannel: Type.Optional(Type.Record(Type.String({ minLength: 1 }), integer(0, 60_000))),
     }),
   ),
   inbound: Type.Optional(Type.Object({ debounceMs: Type.Optional(integer(0, 60_000)) })),

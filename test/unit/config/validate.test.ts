@@ -622,8 +622,13 @@ describe("validateConfig: session.resetByType and session.resetByChannel", () =>
 
   it("warns that a policy for a channel this gateway does not have never applies, and refuses a bad policy at its key", () => {
     expect(validateConfig({ session: { resetByChannel: { whatsapp: { mode: "idle" } } } }, {}).warnings).toEqual([
-      'session.resetByChannel.whatsapp: "whatsapp" is not a channel of this gateway (telegram, discord, slack), so this policy never applies',
+      'session.resetByChannel.whatsapp: "whatsapp" is not a channel of this gateway (telegram, discord, slack), so this setting never applies',
     ]);
+    expect(validateConfig({ messages: { queue: { byChannel: { telegram: "collect", irc: "steer" }, debounceMsByChannel: { matrix: 100 } } } }, {}).warnings).toEqual([
+      'messages.queue.byChannel.irc: "irc" is not a channel of this gateway (telegram, discord, slack), so this setting never applies',
+      'messages.queue.debounceMsByChannel.matrix: "matrix" is not a channel of this gateway (telegram, discord, slack), so this setting never applies',
+    ]);
+    expect(validationError({ messages: { queue: { byChannel: { telegram: "later" } } } }).message).toMatch(/^messages\.queue\.byChannel\.telegram:/);
     expect(validationError({ session: { resetByType: { group: { mode: "weekly" } } } }).message).toMatch(/^session\.resetByType\.group\.mode:/);
   });
 });
