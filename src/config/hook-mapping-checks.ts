@@ -29,11 +29,18 @@ export function hookMappingIssues(config: RawOpenClawConfig): ConfigIssue[] {
 
 /**
  * OpenClaw's own mapping examples carry `wakeMode` on `agent` mappings, where it has no effect
- * here: the config still loads, and the warning says the key is ignored.
+ * here: the config still loads, and the warning says the key is ignored. A mapping that names an
+ * agent `hooks.allowedAgentIds` leaves out loads too, with a warning that its requests are refused.
  */
 export function hookMappingWarnings(config: RawOpenClawConfig): string[] {
   const warnings: string[] = [];
+  const allowed = config.hooks?.allowedAgentIds?.map((id) => id.trim().toLowerCase());
   config.hooks?.mappings?.forEach((mapping, index) => {
+    const agentId = mapping.agentId?.trim().toLowerCase();
+    if (allowed && agentId && !allowed.includes("*") && !allowed.includes(agentId)) {
+      const path = formatKeyPath(["hooks", "mappings", index, "agentId"]);
+      warnings.push(`${path} "${agentId}" is not in hooks.allowedAgentIds, so every request to this mapping is refused (add it there, or name an allowed agent)`);
+    }
     if (mapping.action !== "agent" || mapping.wakeMode === undefined) return;
     const path = formatKeyPath(["hooks", "mappings", index, "wakeMode"]);
     warnings.push(`${path} is ignored: an "agent" mapping runs its turn in its own session and wakes no heartbeat (wakeMode is for action "wake")`);

@@ -287,6 +287,18 @@ describe("validateConfig: cross-key rules", () => {
     expect(validateConfig({ diagnostics: { otel: { endpoint: "http://c:4318/v1/traces", serviceName: "gw" } } }, {}).warnings).toEqual([]);
   });
 
+  it("a mapping naming an agent hooks.allowedAgentIds leaves out loads with a warning that its requests are refused", () => {
+    const hooks = (allowedAgentIds: string[]) => ({
+      agents: { entries: { main: { default: true }, ops: {} } },
+      hooks: { allowedAgentIds, mappings: [{ match: { path: "gmail" }, action: "agent", agentId: "ops" }] },
+    });
+    expect(validateConfig(hooks(["main"]), {}).warnings).toEqual([
+      'hooks.mappings[0].agentId "ops" is not in hooks.allowedAgentIds, so every request to this mapping is refused (add it there, or name an allowed agent)',
+    ]);
+    expect(validateConfig(hooks(["main", "ops"]), {}).warnings).toEqual([]);
+    expect(validateConfig(hooks(["*"]), {}).warnings).toEqual([]);
+  });
+
   it("an agent mapping's wakeMode loads with a warning that it is ignored", () => {
     const mappings = [{ match: { path: "gmail" }, action: "agent", wakeMode: "now" }];
     const { config, warnings } = validateConfig({ hooks: { mappings } }, {});
