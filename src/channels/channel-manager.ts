@@ -28,6 +28,7 @@ import { randomUUID } from "node:crypto";
 import { AcpBoundChats, type AcpBoundChatsDeps } from "./acp-bound-chats.js";
 import type { DeliveryTarget } from "./outbound/delivery-ledger.js";
 import { startTypingLoop } from "./outbound/typing-loop.js";
+import { typingIntervalMs } from "./outbound/typing-mode.js";
 import { describeFailedSend } from "./outbound/failed-send.js";
 import { nativeCommandMenu } from "./commands/native-command-menu.js";
 import { defaultAgentId } from "../agents/agent-config.js";
@@ -120,8 +121,9 @@ export class ChannelManager {
         deliver: (id, target, text) => this.delivery.queueText(id, target, text),
         typing: (target) => {
           const running = this.accounts.get(key(target.channel, target.accountId));
-          const seconds = (running?.config.typingIntervalSeconds as number | undefined) ?? 6;
-          return running?.started ? startTypingLoop(running.account, { chatId: target.chatId, threadId: target.threadId }, seconds * 1000) : () => {};
+          return running?.started
+            ? startTypingLoop(running.account, { chatId: target.chatId, threadId: target.threadId }, typingIntervalMs(deps.config(), running.config))
+            : () => {};
         },
       });
     }

@@ -18,6 +18,8 @@ import { finalizeInbound, type FinalizedInbound } from "../inbound/finalize-inbo
 import type { DeliveryTarget } from "../outbound/delivery-ledger.js";
 import type { ReplyDelivery } from "../outbound/reply-delivery.js";
 import { startTypingLoop } from "../outbound/typing-loop.js";
+import { startsTyping, typingIntervalMs, typingModeFor } from "../outbound/typing-mode.js";
+import type { AgentEvent } from "../../agents/types.js";
 import { PreviewStream } from "../outbound/preview-stream.js";
 import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.js";
 import { peerSessionKey } from "../routing/peer-session-key.js";
@@ -475,6 +477,20 @@ export class InboundDispatcher {
     const text = message.chatType === "direct" ? said : withGroupHistory(this.history.take(message.sessionKey), said);
     await this.deps.delivery.expect(runId, last.target, { sessionKey: message.sessionKey, runId });
     const preview = this.previewFor(running, last.target);
+    const config = this.deps.config();
+    const typingMode = typingModeFor(config, last.agentId, message);
+    let stopTyping: (() => void) | undefined;
+    const startTyping = () => {
+      stopTyping ??= startTypingLoop(running.account, { chatId: last.target.chatId, threadId: last.target.threadId }, typingIntervalMs(config, running.config));
+    };
+    const waitsForOutput = typingMode === "thinking" || typingMode === "message";
+    const onEvent =
+      preview || waitsForOutput
+        ? (event: AgentEvent) => {
+            preview?.onEvent(event);
+            if (waitsForOutput && startsTyping(typingMode, event)) startTyping();
+          }
+        : undefined;
     const outcome = await this.deps.conversations.submit({
       message: text,
       ...(images.length > 0 ? { images } : {}),
@@ -484,7 +500,7 @@ export class InboundDispatcher {
       agentId: last.agentId,
       method: "channel",
       senderIsOwner: batch.every((r) => r.message.commandAuthorized),
-      ...(preview ? { onEvent: preview.onEvent } : {}),
+      ...(onEvent ? { onEvent } : {}),
       origin: {
         channel: running.channel,
         accountId: running.accountId,
@@ -499,10 +515,9 @@ export class InboundDispatcher {
     switch (outcome.kind) {
       case "accepted": {
         void this.acknowledge(running, last);
-        const interval = ((running.config.typingIntervalSeconds as number | undefined) ?? 6) * 1000;
-        const stopTyping = startTypingLoop(running.account, { chatId: last.target.chatId, threadId: last.target.threadId }, interval);
+        if (typingMode === "instant") startTyping();
         void outcome.run.done.then(async (record) => {
-          stopTyping();
+          stopTyping?.();
           const previewMessageId = await preview?.finish();
           // A change of model fallback state is told in DMs only, once, ahead of the reply.
           const notice = record.result?.modelNotice;
@@ -516,9 +531,11 @@ export class InboundDispatcher {
       }
       case "duplicate":
         // The first delivery (or the restart recovery) answers it.
+        stopTyping?.();
         void preview?.finish();
         return;
       case "rejected":
+        stopTyping?.();
         await this.deps.delivery.queueText(runId, last.target, `⚠️ ${outcome.notice}`);
         return;
     }

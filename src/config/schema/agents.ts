@@ -51,6 +51,9 @@ export const SandboxSettings = Type.Object({
   docker: Type.Optional(Type.Object({ image: Type.Optional(NonEmptyString) })),
 });
 
+/** `never`, `instant` (as the message arrives), `thinking` (at the model's first output), `message` (at its first text). */
+const TypingMode = stringEnum(["never", "instant", "thinking", "message"]);
+
 const SubagentLimits = Type.Object({
   maxConcurrent: Type.Optional(integer(1)),
   maxChildrenPerAgent: Type.Optional(integer(1)),
@@ -98,6 +101,10 @@ const AgentsDefaults = Type.Object({
   contextWindowGuard: Type.Optional(ContextWindowGuard),
   heartbeat: Type.Optional(HeartbeatSchema),
   sandbox: Type.Optional(SandboxSettings),
+  /** When a chat's typing indicator starts (default: `instant` for DMs and mentions, `message` for other group messages). */
+  typingMode: Type.Optional(TypingMode),
+  /** The typing indicator's refresh cadence where a channel sets none (default 6). */
+  typingIntervalSeconds: Type.Optional(integer(0, 60)),
 });
 
 // Shared by both spellings of the agent list; only the array form must carry its id.
@@ -116,6 +123,8 @@ const agentEntryFields = {
   heartbeat: Type.Optional(HeartbeatSchema),
   /** Each key replaces the `agents.defaults.sandbox` one. */
   sandbox: Type.Optional(SandboxSettings),
+  /** This agent's `typingMode`, in place of `agents.defaults.typingMode`. */
+  typingMode: Type.Optional(TypingMode),
 };
 
 export const AgentListEntrySchema = Type.Object({ id: AgentId, ...agentEntryFields });
