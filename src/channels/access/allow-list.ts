@@ -61,12 +61,20 @@ export function isOwner(ownerAllowFrom: readonly string[] | undefined, channel: 
   if (!ownerAllowFrom || ownerAllowFrom.length === 0) return false;
   const id = senderId.trim().toLowerCase();
   return ownerAllowFrom.some((raw) => {
-    const entry = raw.trim().toLowerCase();
-    if (entry === "*") return true;
-    const colon = entry.indexOf(":");
-    if (colon < 0) return entry === id;
-    const entryChannel = entry.slice(0, colon);
-    const sameChannel = entryChannel === channel || (channel === "telegram" && entryChannel === "tg");
-    return sameChannel && normalizeAllowEntry(channel, entry) === id;
+    const owner = ownerIdOn(channel, raw);
+    return owner === "*" || owner === id;
   });
+}
+
+/**
+ * The id a `commands.ownerAllowFrom` entry names on `channel` (lower-cased, its prefix taken off),
+ * or undefined when the entry names another channel (`discord:456` on Telegram). `*` stays `*`.
+ */
+export function ownerIdOn(channel: string, raw: string): string | undefined {
+  const entry = String(raw).trim().toLowerCase();
+  const colon = entry.indexOf(":");
+  if (entry === "*" || colon < 0) return entry;
+  const entryChannel = entry.slice(0, colon);
+  const sameChannel = entryChannel === channel || (channel === "telegram" && entryChannel === "tg");
+  return sameChannel ? normalizeAllowEntry(channel, entry) : undefined;
 }

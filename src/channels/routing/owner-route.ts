@@ -1,5 +1,5 @@
 import type { OpenClawConfig } from "../../config/index.js";
-import { normalizeAllowEntry } from "../access/allow-list.js";
+import { normalizeAllowEntry, ownerIdOn } from "../access/allow-list.js";
 import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, type ChannelId } from "../config/channel-accounts.js";
 
 /** A DM with the owner: where a reply meant for them goes. */
@@ -42,13 +42,10 @@ export function resolveOwnerRoute(config: OpenClawConfig, last: { channel: strin
   if (last && isChannelId(last.channel)) add(last.channel, last.accountId);
   for (const channel of CHANNEL_IDS) add(channel);
 
-  const owners = (config.commands?.ownerAllowFrom ?? []).map((entry) => String(entry).trim());
   for (const candidate of candidates) {
-    for (const entry of owners) {
-      const colon = entry.indexOf(":");
-      const named = colon < 0 ? undefined : entry.slice(0, colon).toLowerCase();
-      if (named !== undefined && named !== candidate.channel && !(candidate.channel === "telegram" && named === "tg")) continue;
-      const to = ownerDmTarget(candidate.channel, colon < 0 ? entry : entry.slice(colon + 1));
+    for (const entry of config.commands?.ownerAllowFrom ?? []) {
+      const owner = ownerIdOn(candidate.channel, entry);
+      const to = owner === undefined ? undefined : ownerDmTarget(candidate.channel, owner);
       if (to) return { channel: candidate.channel, to, accountId: candidate.accountId };
     }
   }
