@@ -35,6 +35,8 @@ async function dmWithHeldAnswer(typing: Record<string, unknown>, expectTypingWhi
   const whileHeld = typingCalls() - before;
   held.release();
   await servers.telegram.waitFor(() => servers.telegram.messages(CHAT).length > replies, 15_000);
+  // The indicator's request is sent as the text comes, not awaited before the reply: give it time to land.
+  if (!expectTypingWhileHeld && typing.typingMode !== "never") await expect.poll(() => typingCalls() - before, { timeout: 10_000 }).toBeGreaterThan(0);
   const after = typingCalls() - before;
   await gateway.stop();
   return { whileHeld, after };

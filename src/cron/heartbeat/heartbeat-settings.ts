@@ -64,7 +64,8 @@ export function resolveHeartbeats(config: OpenClawConfig): HeartbeatSettings[] {
 /**
  * A beat's limit when its block sets none, as OpenClaw's: `agents.defaults.timeoutSeconds` when the
  * config sets it, else the interval capped at 600 seconds, so a stuck beat never holds the main
- * session for the 48 hours a user's turn may take.
+ * session for the 48 hours a user's turn may take. The loaded config carries the 48-hour default,
+ * so a limit equal to it counts as not set.
  */
 function defaultTimeoutSeconds(config: OpenClawConfig, everyMs: number): number {
   const agentLimit = config.agents.defaults.timeoutSeconds;
