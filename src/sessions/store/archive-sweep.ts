@@ -39,14 +39,16 @@ export function selectArchives(dir: string, sweep: ArchiveSweep, keyOf: (file: s
   return selected;
 }
 
+// One buffer for every header read: a sweep may read thousands, one after the other.
+const headerBuffer = Buffer.alloc(8192);
+
 /** The `sessionKey` of a transcript's header (its first line), or undefined when it has none. */
 export function headerSessionKey(file: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, "r");
-    const buf = Buffer.alloc(8192);
-    const read = fs.readSync(fd, buf, 0, buf.length, 0);
-    const text = buf.toString("utf8", 0, read);
+    const read = fs.readSync(fd, headerBuffer, 0, headerBuffer.length, 0);
+    const text = headerBuffer.toString("utf8", 0, read);
     const end = text.indexOf("\n");
     const header = JSON.parse(end < 0 ? text : text.slice(0, end)) as { type?: unknown; sessionKey?: unknown };
     return header.type === "session" && typeof header.sessionKey === "string" ? header.sessionKey : undefined;
