@@ -178,7 +178,6 @@ export class InboundDispatcher {
       const result = await CHAT_COMMANDS.run(command, this.commandContext(routed));
       // A command that hands the agent a message (`/skill`, `/new <message>`) goes on like one the person typed.
       if (result.kind === "agent") routed = { ...routed, message: { ...routed.message, bodyForAgent: result.text } };
-      else if (result.kind === "reset" && result.message) routed = { ...routed, message: { ...routed.message, bodyForAgent: result.message } };
       else {
         const reply = commandReply(result);
         await this.deps.dedupe.whenDurable();

@@ -55,9 +55,8 @@ export type ChatCommandResult =
   /** `followUp`: more to say once it is known (a long `/bash`); the surface sends it after `text`, in the same chat. */
   | { kind: "reply"; text: string; followUp?: Promise<string> }
   | { kind: "stopped"; runIds: string[]; subagents: number }
-  /** `message`: what was typed after the command; it runs in the new session as its first message, under the message's own key. */
-  | { kind: "reset"; outcome: ResetOutcome; message?: string }
-  /** Not answered by the gateway: this text goes to the agent instead of the typed command (`/skill`). */
+  | { kind: "reset"; outcome: ResetOutcome }
+  /** Not answered by the gateway: this text goes to the agent instead of the typed command (`/skill`, `/new <message>` once it has reset). */
   | { kind: "agent"; text: string };
 
 export interface ChatCommand {

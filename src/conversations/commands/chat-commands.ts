@@ -52,7 +52,8 @@ const resetSession =
     }
     const idempotencyKey = split.message && ctx.idempotencyKey ? `${ctx.idempotencyKey}:reset` : ctx.idempotencyKey;
     const outcome = ctx.conversations.reset({ sessionKey: ctx.sessionKey, idempotencyKey, method: ctx.method, command });
-    return { kind: "reset", outcome, ...(split.message ? { message: split.message } : {}) };
+    // The text after the command goes on to the agent as the new session's first message.
+    return split.message ? { kind: "agent", text: split.message } : { kind: "reset", outcome };
   };
 
 function splitResetArgs(args: string, agentId: string, config: OpenClawConfig): { model?: string; message: string } | { problem: string } {

@@ -111,7 +111,6 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
         });
         // `/skill` hands the agent a message in place of the typed command; `/new <message>` its message.
         if (result.kind === "agent") message = result.text;
-        else if (result.kind === "reset" && result.message) message = result.message;
         else
           switch (result.kind) {
             case "stopped":

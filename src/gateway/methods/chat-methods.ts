@@ -71,7 +71,6 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         const result = await CHAT_COMMANDS.run(command, ctx);
         // `/skill` hands the agent a message in place of the typed command; `/new <message>` its message.
         if (result.kind === "agent") message = result.text;
-        else if (result.kind === "reset" && result.message) message = result.message;
         else
           switch (result.kind) {
             case "stopped":

@@ -30,7 +30,6 @@ export function createHttpTurnRunner(conversations: ConversationPort, gateway: {
       }
       // `/skill` hands the agent a message in place of the typed command; `/new <message>` its message.
       if (result.kind === "agent") message = result.text;
-      else if (result.kind === "reset" && result.message) message = result.message;
       else return { text: result.kind === "reply" ? await wholeReplyText(result) : "", usage: { input: 0, output: 0 }, stopReason: "stop" };
     }
     const outcome = await conversations.submit({
