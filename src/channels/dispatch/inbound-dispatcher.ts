@@ -6,6 +6,7 @@ import { defaultAgentId, findAgentEntry } from "../../agents/agent-config.js";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { isAcpSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
+import { resolveSendPolicy } from "../../sessions/send-policy.js";
 import { decideAccess, wasMentioned } from "../access/access-policy.js";
 import { allowListMatches, allowsNameMatching, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
@@ -175,12 +176,15 @@ export class InboundDispatcher {
     });
     const command = this.commandIn(routed);
     if (command) {
+      // Decided before the command runs, so a `/send on` in a silenced chat is obeyed without an answer.
+      const mayReply = this.maySend(routed);
       const result = await CHAT_COMMANDS.run(command, this.commandContext(routed));
       // A command that hands the agent a message (`/skill`, `/new <message>`) goes on like one the person typed.
       if (result.kind === "agent") routed = { ...routed, message: { ...routed.message, bodyForAgent: result.text } };
       else {
         const reply = commandReply(result);
         await this.deps.dedupe.whenDurable();
+        if (!mayReply) return this.logSilenced(routed, "command reply");
         const replyId = `cmd:${routed.dedupeKey ?? randomUUID()}`;
         if (reply) await this.deps.delivery.queueText(replyId, routed.target, reply);
         // Queued after the reply, so the chat shows them in order.
@@ -253,6 +257,24 @@ export class InboundDispatcher {
     } finally {
       for (const key of parkedKeys) this.inWindow.delete(key);
     }
+  }
+
+  /**
+   * Whether the gateway may send into the message's chat (`session.sendPolicy`, the session's
+   * `/send`). A silenced chat's messages still reach the agent and its transcript; nothing goes
+   * back: no reply, command answer, typing, draft or reaction.
+   */
+  private maySend(routed: Routed): boolean {
+    const { sessionKey, chatType } = routed.message;
+    const entry = this.deps.store.peek(sessionKey);
+    return resolveSendPolicy(this.deps.config(), { sessionKey, entry, channel: routed.running.channel, chatType }) === "allow";
+  }
+
+  private logSilenced(routed: Routed, what: string): void {
+    this.deps.logger.info(
+      { channel: routed.running.channel, chatId: routed.target.chatId, sessionKey: routed.message.sessionKey },
+      `${what} not sent: session send policy is deny`,
+    );
   }
 
   /** An unknown DM sender under `dmPolicy: pairing`: one code, one reply, never the agent. */
@@ -474,10 +496,11 @@ export class InboundDispatcher {
     const said = parts.map((p) => p.text).join("\n");
     const images = parts.flatMap((p) => p.images);
     const text = message.chatType === "direct" ? said : withGroupHistory(this.history.take(message.sessionKey), said);
-    await this.deps.delivery.expect(runId, last.target, { sessionKey: message.sessionKey, runId });
-    const preview = this.previewFor(running, last.target);
+    const mayReply = this.maySend(last);
+    if (mayReply) await this.deps.delivery.expect(runId, last.target, { sessionKey: message.sessionKey, runId });
+    const preview = mayReply ? this.previewFor(running, last.target) : undefined;
     const config = this.deps.config();
-    const typingMode = typingModeFor(config, last.agentId, message);
+    const typingMode = mayReply ? typingModeFor(config, last.agentId, message) : "never";
     let stopTyping: (() => void) | undefined;
     const startTyping = () => {
       stopTyping ??= startTypingLoop(running.account, { chatId: last.target.chatId, threadId: last.target.threadId }, typingIntervalMs(config, running.config));
@@ -513,6 +536,10 @@ export class InboundDispatcher {
     await this.deps.dedupe.whenDurable();
     switch (outcome.kind) {
       case "accepted": {
+        if (!mayReply) {
+          void outcome.run.done.then(() => this.logSilenced(last, "reply"));
+          return;
+        }
         void this.acknowledge(running, last);
         if (typingMode === "instant") startTyping();
         void outcome.run.done.then(async (record) => {
@@ -535,6 +562,7 @@ export class InboundDispatcher {
         return;
       case "rejected":
         stopTyping?.();
+        if (!mayReply) return this.logSilenced(last, "refusal");
         await this.deps.delivery.queueText(runId, last.target, `⚠️ ${outcome.notice}`);
         return;
     }

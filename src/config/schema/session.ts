@@ -18,6 +18,29 @@ const MainKey = withExpected(
   'a session name of 1-128 characters: no control character or backslash, no "." or ".." part, no empty ":" part',
 );
 
+const SendPolicyAction = stringEnum(["allow", "deny"]);
+
+/** Chats the gateway may not send into (src/sessions/send-policy.ts): rules in order, the first deny wins. */
+const SendPolicySchema = Type.Object({
+  rules: Type.Optional(
+    Type.Array(
+      Type.Object({
+        action: SendPolicyAction,
+        match: Type.Optional(
+          Type.Object({
+            channel: Type.Optional(Type.String({ minLength: 1 })),
+            chatType: Type.Optional(stringEnum(["direct", "group", "channel"])),
+            keyPrefix: Type.Optional(Type.String({ minLength: 1 })),
+            rawKeyPrefix: Type.Optional(Type.String({ minLength: 1 })),
+          }),
+        ),
+      }),
+      { maxItems: 200 },
+    ),
+  ),
+  default: Type.Optional(SendPolicyAction),
+});
+
 export const SessionSchema = Type.Object({
   scope: Type.Optional(stringEnum(["per-sender", "global"])),
   dmScope: Type.Optional(stringEnum(["main", "per-peer", "per-channel-peer", "per-account-channel-peer"])),
@@ -50,6 +73,7 @@ export const SessionSchema = Type.Object({
    * word chooses a model when it names one). `/new` and `/reset` work whatever this lists.
    */
   resetTriggers: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: "\\S" }), { maxItems: 32 })),
+  sendPolicy: Type.Optional(SendPolicySchema),
   /** Reply-back turns of a `sessions_send` exchange between two sessions. */
   agentToAgent: Type.Optional(Type.Object({ maxPingPongTurns: Type.Optional(integer(0, 5)) })),
 });

@@ -271,6 +271,23 @@ CHAT_COMMANDS.register({
 });
 
 CHAT_COMMANDS.register({
+  name: "send",
+  args: "<on|off|inherit>",
+  category: "options",
+  ownerOnly: true,
+  description: "let the gateway send into this chat (on), keep it silent while the agent still reads it (off), or follow session.sendPolicy (inherit)",
+  handler: (args, ctx) => {
+    const word = args.trim().toLowerCase();
+    const current = ctx.sessions.get(ctx.sessionKey)?.sendPolicy;
+    if (!word) return reply(`Send policy: ${current === "allow" ? "on" : current === "deny" ? "off" : "inherit (session.sendPolicy)"}. Usage: /send on|off|inherit`);
+    const mode = word === "on" || word === "allow" ? "allow" : word === "off" || word === "deny" ? "deny" : ["inherit", "default", "reset"].includes(word) ? null : undefined;
+    if (mode === undefined) return reply(`Unknown send policy "${args.trim()}". Usage: /send on|off|inherit`);
+    sessionControls(ctx).patch({ sendPolicy: mode });
+    return reply(`Send policy set to ${mode === "allow" ? "on" : mode === "deny" ? "off" : "inherit"}.`);
+  },
+});
+
+CHAT_COMMANDS.register({
   name: "allowlist",
   args: "[list|add|remove] [dm|group|all] [entry]",
   category: "management",

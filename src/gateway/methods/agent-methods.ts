@@ -14,6 +14,7 @@ import type { MethodRegistry } from "./registry.js";
 import { assertKeyForSession } from "./reused-idempotency-key.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
 import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
+import { resolveSendPolicy, SEND_BLOCKED } from "../../sessions/send-policy.js";
 import { wholeReplyText } from "../../conversations/commands/chat-command-registry.js";
 
 const Str = Type.Optional(Type.String());
@@ -87,6 +88,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
               ...(params.agentId ? { agentId: params.agentId } : {}),
             });
       const { sessionKey } = conversations.resolveSessionKey(requestedKey, params.agentId);
+      if (params.deliver === true && resolveSendPolicy(runtime.config(), { sessionKey, entry: runtime.sessions().peek(sessionKey) }) === "deny") throw invalidRequest(SEND_BLOCKED);
       const { target: delivery, skipped } = await agentDelivery(params, sessionKey, commands.deliverToChat);
       // Checked now, set once the message is accepted: a message refused later leaves no label behind.
       if (label) assertSessionLabelFree(runtime.sessions(), sessionKey, label);

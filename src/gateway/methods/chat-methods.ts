@@ -4,6 +4,7 @@ import { displayPage } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
 import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
+import { resolveSendPolicy, SEND_BLOCKED } from "../../sessions/send-policy.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
 import { readSystemProvenance } from "./chat-provenance.js";
 import { checkExpectedLeaf, readChatSendOptions } from "./chat-send-options.js";
@@ -54,6 +55,8 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       const options = readChatSendOptions(params, caller.scopes);
       assertKnownAgent(runtime.config(), params.agentId);
       const target = conversations.resolveSessionKey(params.sessionKey, params.agentId).sessionKey;
+      // As OpenClaw: a session whose policy denies sending takes no chat.send at all (commands included).
+      if (resolveSendPolicy(runtime.config(), { sessionKey: target, entry: runtime.sessions().peek(target) }) === "deny") throw invalidRequest(SEND_BLOCKED);
       const delivery = !options.deliver ? undefined : commands.deliverToChat ? commands.deliverToChat.chatOf(target) : { refusal: "this gateway has no chat channels" };
       if (delivery && "refusal" in delivery) throw invalidRequest(`deliver: ${delivery.refusal}`);
       checkExpectedLeaf(conversations, target, params.expectedLeafEntryId);
