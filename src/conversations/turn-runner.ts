@@ -15,6 +15,7 @@ import type { ContextMaintenance } from "./context-maintenance.js";
 import type { RunTracer } from "../traces/index.js";
 import { traceSource } from "./trace-source.js";
 import { estimateCostUsd, modelCostRates } from "../models/model-cost.js";
+import { replyUsageFooter, withFooter } from "./response-usage.js";
 import { sessionUsagePatch } from "./session-usage.js";
 import type { SessionChangeDetail } from "../agents/conversation-port.js";
 import type { InternalHookSink } from "../hooks/internal/types.js";
@@ -185,6 +186,14 @@ export class TurnRunner {
       deps.logger.error({ sessionKey, err: notSynced.message }, "transcript sync failed");
       result = unsavedResult(result, notSynced);
     }
+    const costUsd = estimateCostUsd(result.usage, modelCostRates(result.model, deps.config()));
+    const footer = replyUsageFooter(
+      { method: deps.runs.get(primary)?.method, channel: turn.channel, sessionValue: store.peek(sessionKey)?.responseUsage, ok: runStatus(result) === "ok" },
+      deps.config(),
+      result.usage,
+      costUsd,
+    );
+    if (footer) result = { ...result, payloads: withFooter(result.payloads, footer) };
     bridge.finish(result);
     // The other runs this turn answered (merged or steered into it) end after the reply is out.
     for (const id of turn.members) if (id !== primary && !deps.runs.get(id)?.endedAt) finishAnsweredRun({ runId: id, sessionKey, agentId, sink: deps.sink }, result);
@@ -196,7 +205,7 @@ export class TurnRunner {
       store.patch(sessionKey, {
         ...(contextTokens !== undefined ? { contextTokens } : {}),
         updatedAt: Date.now(),
-        ...sessionUsagePatch(entry, result.usage, estimateCostUsd(result.usage, modelCostRates(result.model, deps.config()))),
+        ...sessionUsagePatch(entry, result.usage, costUsd),
         abortedLastRun: status === "aborted",
         ...(result.model ? { model: result.model } : {}),
       });

@@ -63,7 +63,7 @@ describe("chat commands in Telegram", () => {
     expect(card).toMatch(/Context: [\d.k]+ \/ 120k \(\d+%\)/);
     expect(card).toContain("Cost: unknown (no cost configured for the model)");
     expect(card).toContain("Queue: default · run idle");
-    expect((await say(OWNER, "/usage"))[0]).toContain("Tokens: 900 in / 20 out");
+    expect((await say(OWNER, "/usage cost"))[0]).toContain("Tokens: 900 in / 20 out");
     expect((await say(OWNER, "/context"))[0]).toMatch(/^Context · fake\/fake-model\nIn use: /);
   });
 
@@ -151,5 +151,16 @@ describe("Telegram's command menu", () => {
       "<mode> — how messages sent during a reply are handled: steer | followup | collect | interrupt | default (owner only)",
     );
     expect(commands.every((c) => /^[a-z0-9_]{1,32}$/.test(c.command) && c.description.length <= 256)).toBe(true);
+  });
+
+  it("/usage tokens puts the turn's usage under each reply, /usage with no argument goes on to the next mode, /usage reset ends it", async () => {
+    expect(await say(OWNER, "/usage tokens")).toEqual(["Usage footer: tokens."]);
+    expect(await say(OWNER, "with a footer")).toEqual(["model: with a footer\nUsage: 900 in / 20 out"]);
+    // `full` adds the estimated cost, which needs the model's configured price: this one has none.
+    expect(await say(OWNER, "/usage")).toEqual(["Usage footer: full."]);
+    expect(await say(OWNER, "priced?")).toEqual(["model: priced?\nUsage: 900 in / 20 out"]);
+    expect(await say(OWNER, "/usage reset")).toEqual(["Usage footer: back to the default (messages.responseUsage)."]);
+    expect(await say(OWNER, "without")).toEqual(["model: without"]);
+    expect(await say(OWNER, "/usage sometimes")).toEqual(["Usage: /usage off|tokens|full|reset|cost"]);
   });
 });

@@ -68,9 +68,14 @@ const answerTo = (frame: Frame) => responses.get(frame.id)!;
 const chatSend = (message: string) => frames.find((f) => f.method === "chat.send" && f.params.message === message)!;
 
 describe("OpenClaw's TUI frames, replayed", () => {
-  it("every request the TUI sends is answered; only the per-reply usage footer is refused, with the reason", () => {
+  it("every request the TUI sends is answered", () => {
     const failed = frames.filter((f) => !answerTo(f).ok).map((f) => `${f.method}: ${answerTo(f).error.message}`);
-    expect(failed).toEqual(["sessions.patch: per-reply usage footers (responseUsage) are not supported by this gateway; /status and /usage show the session's tokens and cost"]);
+    expect(failed).toEqual([]);
+  });
+
+  it("the TUI's /usage (sessions.patch responseUsage) sets the session's usage footer", () => {
+    const patch = sentOf("sessions.patch").find((f) => f.params.responseUsage === "tokens")!;
+    expect(answerTo(patch).payload.entry.responseUsage).toBe("tokens");
   });
 
   it("start-up: no pending questions or plugin approvals, the command menu, and describe answers {session} (null before the first message)", () => {

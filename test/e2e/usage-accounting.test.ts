@@ -113,8 +113,20 @@ describe("token and cost accounting", () => {
       expect(res.payload).toMatchObject({ status: "started", command: message.slice(1).split(" ")[0] });
       return (await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key)).payload.message.content[0].text as string;
     };
-    expect(await ask("/usage")).toBe("Usage · agent:main:talk\nTokens: 1.5k in / 50 out · cache 0 read / 0 write\nCost: $0.0035 (estimated from the model's configured price)");
-    expect(await ask("/usage full")).toBe("Per-reply usage footers (/usage full) are not supported by this gateway; /usage shows this session's totals.");
-    expect(await ask("/context")).toMatch(/^Context · priced\/p-model\nIn use: [\d.k]+ of 100k tokens \(\d+%\)\nTranscript: 2 messages · compactions 0/);
+    expect(await ask("/usage cost")).toBe(
+      "Usage · agent:main:talk\nTokens: 1.5k in / 50 out · cache 0 read / 0 write\nCost: $0.0035 (estimated from the model's configured price)",
+    );
+    expect(await ask("/usage full")).toBe("Usage footer: full.");
+    expect((await row("agent:main:talk")).responseUsage).toBe("full");
+    // The next reply to a chat.send carries the turn's tokens and its estimated cost at the model's price.
+    server.enqueue({ text: "answer", usage: { input: 1500, output: 50, cacheRead: 200 } });
+    const key = randomUUID();
+    await sock.request("chat.send", { sessionKey: "agent:main:talk", message: "question", idempotencyKey: key });
+    const final = await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "final", 15_000);
+    expect(final.payload.message.content[0].text).toBe("answer\nUsage: 1.5k in / 50 out · cache 200 cached / 0 new · est $0.0036");
+    expect((await sock.request("sessions.patch", { key: "agent:main:talk", responseUsage: "sometimes" })).error.message).toBe('invalid responseUsage (use "off"|"tokens"|"full")');
+    expect((await sock.request("sessions.patch", { key: "agent:main:talk", responseUsage: "on" })).ok).toBe(true);
+    expect((await row("agent:main:talk")).responseUsage).toBe("tokens");
+    expect(await ask("/context")).toMatch(/^Context · priced\/p-model\nIn use: [\d.k]+ of 100k tokens \(\d+%\)\nTranscript: 4 messages · compactions 0/);
   });
 });

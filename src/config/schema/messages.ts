@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { integer, stringEnum } from "./primitives.js";
 
 const QueueMode = stringEnum(["steer", "followup", "collect", "interrupt"]);
+const ResponseUsageMode = stringEnum(["off", "on", "tokens", "full"]);
 
 /** `messages.*`: what happens to messages that arrive while a session's run is active. */
 export const MessagesSchema = Type.Object({
@@ -24,6 +25,12 @@ export const MessagesSchema = Type.Object({
       historyLimit: Type.Optional(integer(0, 1_000)),
     }),
   ),
+  /**
+   * A usage line under each reply to a chat message (`Usage: 1.2k in / 80 out`, `full` adds the
+   * estimated cost): one mode, or one per channel (`telegram`, `webchat`, …) with `default` for the rest.
+   * A session's `/usage` choice wins.
+   */
+  responseUsage: Type.Optional(Type.Union([ResponseUsageMode, Type.Record(Type.String({ minLength: 1 }), ResponseUsageMode)])),
   /** An emoji the bot reacts with to a chat message it accepted for the agent (absent or "": none). */
   ackReaction: Type.Optional(Type.String({ maxLength: 32 })),
   /** Which accepted messages get `ackReaction`. */

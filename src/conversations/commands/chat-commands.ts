@@ -4,7 +4,8 @@ import { ChatCommandRegistry, type ChatCommandContext, type ChatCommandResult, t
 import type { OpenClawConfig } from "../../config/index.js";
 import { modelCommand, thinkCommand, verboseCommand, type SessionControlDeps } from "./session-control-commands.js";
 import { checkModelChoice } from "../../agents/session-controls.js";
-import { contextText, statusCard, usageText } from "./status-card.js";
+import { contextText, statusCard } from "./status-card.js";
+import { usageCommand } from "./usage-command.js";
 import { runConfigCommand } from "./config-command.js";
 import { runAllowlistCommand } from "./allowlist-command.js";
 import { runBashCommand } from "./bash-command.js";
@@ -185,10 +186,10 @@ CHAT_COMMANDS.register({
 
 CHAT_COMMANDS.register({
   name: "usage",
-  description: "tokens and estimated cost of this session",
-  args: "[cost]",
+  description: "the usage line under each reply: off, tokens, full (with estimated cost), reset; no argument: the next one; cost: this session's totals",
+  args: "[off|tokens|full|reset|cost]",
   category: "status",
-  handler: (args, ctx) => reply(usageText(args, ctx)),
+  handler: (args, ctx) => reply(usageCommand(args, ctx)),
 });
 
 CHAT_COMMANDS.register({

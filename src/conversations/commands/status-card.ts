@@ -64,10 +64,8 @@ export function statusCard(ctx: ChatCommandContext): string {
   return lines.join("\n");
 }
 
-/** `/usage [cost]`: the session's tokens and estimated cost. Per-reply usage footers (`/usage tokens|full`) are not offered. */
-export function usageText(args: string, ctx: ChatCommandContext): string {
-  const mode = args.trim().toLowerCase();
-  if (mode && mode !== "cost") return `Per-reply usage footers (/usage ${mode}) are not supported by this gateway; /usage shows this session's totals.`;
+/** `/usage cost`: the session's tokens and estimated cost. */
+export function usageTotals(ctx: ChatCommandContext): string {
   const entry = ctx.sessions.get(ctx.sessionKey);
   if (!entry) return "Usage: nothing yet (this session has no messages).";
   return [

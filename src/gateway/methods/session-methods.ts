@@ -10,6 +10,7 @@ import { sessionModelRef, sessionRow, splitModelRef } from "./session-row.js";
 import { resolveContextWindow } from "../../models/index.js";
 import { SessionTitleFields } from "./session-title-fields.js";
 import { configuredSessionAgents, isConfiguredAgentSession } from "./configured-agent-sessions.js";
+import { parseResponseUsage } from "../../conversations/response-usage.js";
 
 const Key = Type.String({ minLength: 1, maxLength: 512 });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
@@ -117,15 +118,14 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
         verboseLevel: Nullable(Type.String()),
         reasoningLevel: Nullable(Type.String()),
         sendPolicy: Type.Optional(Type.Union([Type.Literal("allow"), Type.Literal("deny"), Type.Null()])),
-        // Sent by OpenClaw's TUI for `/usage`; refused below with the reason instead of as an unknown field.
+        // `off`, `tokens`, `full` (and OpenClaw's aliases: `on` is `tokens`); OpenClaw's TUI sends it for `/usage`.
         responseUsage: Nullable(Type.String()),
       },
       { additionalProperties: false },
     ),
     handler: (params, { runtime }) => {
-      if (params.responseUsage !== undefined) {
-        throw invalidRequest("per-reply usage footers (responseUsage) are not supported by this gateway; /status and /usage show the session's tokens and cost");
-      }
+      const responseUsage = typeof params.responseUsage === "string" ? parseResponseUsage(params.responseUsage) : params.responseUsage;
+      if (responseUsage === undefined && params.responseUsage !== undefined) throw invalidRequest('invalid responseUsage (use "off"|"tokens"|"full")');
       const entry = mustGet(runtime, params.key, params.agentId);
       // The model and levels take effect on the session's next turn; bad values change nothing.
       const controls = sessionControlsPatch(
@@ -142,6 +142,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       if (params.label !== undefined) patch.label = label ?? null;
       if (params.reasoningLevel !== undefined) patch.reasoningLevel = params.reasoningLevel === null ? null : reasoningLevel(params.reasoningLevel);
       if (params.sendPolicy !== undefined) patch.sendPolicy = params.sendPolicy;
+      if (responseUsage !== undefined) patch.responseUsage = responseUsage;
       const updated = runtime.sessions().patch(entry.sessionKey, patch as never);
       events.changed(entry.sessionKey, "patch");
       return { ok: true, path: updated.sessionFile, key: entry.sessionKey, entry: updated };

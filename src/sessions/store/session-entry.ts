@@ -70,6 +70,8 @@ export interface SessionEntry {
   reasoningLevel?: string;
   elevatedLevel?: string;
   sendPolicy?: "allow" | "deny";
+  /** `/usage`, `sessions.patch responseUsage`: the usage footer on this session's chat replies; absent: `messages.responseUsage`. */
+  responseUsage?: "off" | "tokens" | "full";
   groupActivation?: "mention" | "always";
   /** `/queue <mode>`: how messages that arrive during a reply are handled in this session; absent: the configured default. */
   queueMode?: "steer" | "followup" | "collect" | "interrupt";
