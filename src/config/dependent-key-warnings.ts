@@ -66,7 +66,7 @@ function idleHeartbeatChatWarnings(config: RawOpenClawConfig): string[] {
 
 /** A channel `target` sends to `channels.<target>`'s chat `to`: without either, a heartbeat reply that is no acknowledgement reaches no chat. */
 function unreachableHeartbeatTargetWarnings(config: RawOpenClawConfig): string[] {
-  type Block = { target?: string; to?: string } | undefined;
+  type Block = { target?: string; to?: string; session?: string; directPolicy?: string } | undefined;
   const defaults: Block = config.agents?.defaults?.heartbeat;
   const blocks: [string, Block][] = [
     ["agents.defaults.heartbeat", defaults],
@@ -78,6 +78,12 @@ function unreachableHeartbeatTargetWarnings(config: RawOpenClawConfig): string[]
   const unsent = "so a heartbeat reply that is no acknowledgement reaches no chat";
   for (const [path, block] of blocks) {
     const target = block?.target;
+    const agentId = /^agents\.entries\.([^.]+)\.heartbeat$/.exec(path)?.[1];
+    const sessionAgent = /^agent:([^:]+):/i.exec(block?.session ?? "")?.[1]?.toLowerCase();
+    if (agentId && sessionAgent && sessionAgent !== agentId.toLowerCase())
+      warnings.push(`${path}.session names agent "${sessionAgent}"'s session; this agent's beats run in its main session (name one of its own sessions)`);
+    if (target === "owner" && (block?.directPolicy ?? defaults?.directPolicy) === "block")
+      warnings.push(`${path}.target is "owner", a DM, but heartbeat.directPolicy is "block", ${unsent} (use a group chat target, or directPolicy "allow")`);
     if (target === "owner") {
       if (block?.to !== undefined) warnings.push(`${path}.to is ignored: target "owner" sends to the owner's DM (commands.ownerAllowFrom, else a channel's allowFrom)`);
       if (!namesAnOwner(config))

@@ -480,7 +480,14 @@ export class ConversationService implements ConversationPort {
   /** The session's last inbound route: where its channel conversation lives. */
   private recordOrigin(sessionKey: string, origin: ChannelOrigin): void {
     const entry = this.deps.store.peek(sessionKey);
-    if (entry?.lastChannel === origin.channel && entry.lastTo === origin.to && entry.lastAccountId === origin.accountId && entry.lastThreadId === origin.threadId) return;
+    if (
+      entry?.lastChannel === origin.channel &&
+      entry.lastTo === origin.to &&
+      entry.lastAccountId === origin.accountId &&
+      entry.lastThreadId === origin.threadId &&
+      entry.lastChatType === origin.chatType
+    )
+      return;
     this.deps.store.patch(
       sessionKey,
       {
@@ -500,6 +507,7 @@ export class ConversationService implements ConversationPort {
         lastTo: origin.to,
         lastAccountId: origin.accountId,
         lastThreadId: origin.threadId,
+        lastChatType: origin.chatType,
       },
       { durable: true },
     );

@@ -9,6 +9,8 @@ export interface ChatRoute {
   to: string;
   accountId?: string;
   threadId?: string;
+  /** The kind of chat (`direct`, `group`, `channel`) when known (a session's last chat). */
+  chatType?: string;
 }
 
 export type RouteCheck =
@@ -33,6 +35,8 @@ export interface CronChannelPort {
   lastRoute(sessionKey: string): ChatRoute | undefined;
   /** The owner's DM (a heartbeat's `target: "owner"`), its channel tried first when `sessionKey` last talked on one; `accountId` picks the account. */
   ownerRoute(sessionKey: string, accountId?: string): ChatRoute | undefined;
+  /** Whether the route is a DM: its recorded chat type, else what its target's form says. */
+  isDirect(route: ChatRoute): boolean;
   /** A run the runtime started in a session that lives in a chat: its answer goes there (through the ledger). */
   deliverSessionRun(sessionKey: string, run: ConversationRun): void;
 }

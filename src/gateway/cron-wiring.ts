@@ -1,7 +1,7 @@
 import { CronToolRefusal, type CronToolAction, type CronToolHost } from "../agents/types.js";
 import type { ChannelManager } from "../channels/channel-manager.js";
 import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, unnamedAccountFix } from "../channels/config/channel-accounts.js";
-import { resolveOwnerRoute } from "../channels/routing/owner-route.js";
+import { namesDirectChat, resolveOwnerRoute } from "../channels/routing/owner-route.js";
 import type { OpenClawConfig } from "../config/index.js";
 import { CronNotFoundError, CronUnavailableError, JobInputError, type CronService } from "../cron/cron-service.js";
 import type { CronJobInput, CronJobPatch } from "../cron/job-input.js";
@@ -57,6 +57,9 @@ export function createCronChannelPort(deps: { channels: () => ChannelManager | u
     },
     ownerRoute(sessionKey, accountId) {
       return resolveOwnerRoute(deps.config(), sessionChatRoute(deps.sessions.get(sessionKey)), accountId);
+    },
+    isDirect(route) {
+      return route.chatType !== undefined ? route.chatType === "direct" : namesDirectChat(route.channel, route.to);
     },
     deliverSessionRun(sessionKey, run) {
       void deps

@@ -6,6 +6,8 @@ export interface SessionChatRoute {
   accountId?: string;
   to: string;
   threadId?: string;
+  /** The kind of chat the last message came from (`direct`, `group`, `channel`), when recorded. */
+  chatType?: string;
 }
 
 /** The chat a session last talked in, or undefined for a session no channel message reached. */
@@ -16,5 +18,6 @@ export function sessionChatRoute(entry: SessionEntry | undefined): SessionChatRo
     ...(entry.lastAccountId ? { accountId: entry.lastAccountId } : {}),
     to: entry.lastTo,
     ...(entry.lastThreadId ? { threadId: entry.lastThreadId } : {}),
+    ...(entry.lastChatType ? { chatType: entry.lastChatType } : {}),
   };
 }

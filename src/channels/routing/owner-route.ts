@@ -22,6 +22,18 @@ export function ownerDmTarget(channel: ChannelId, entry: string): string | undef
 }
 
 /**
+ * Whether a delivery target written as `ownerDmTarget` writes them names a DM: a Telegram user id
+ * (positive), a Discord or Slack `user:<id>`, a Slack DM conversation `D…`. Anything else (a
+ * group or channel id, an `@name`) is not known to be one.
+ */
+export function namesDirectChat(channel: string, to: string): boolean {
+  const target = to.trim();
+  if (channel === "telegram") return /^[1-9]\d{0,19}$/.test(target);
+  if (/^user:/i.test(target)) return true;
+  return channel === "slack" && /^D[A-Z0-9]{2,}$/.test(target);
+}
+
+/**
  * The owner's DM, found as OpenClaw finds it for a heartbeat's `target: "owner"`: channels in
  * order (the one the main session last talked on first, then every configured, enabled one),
  * and on them first an owner `commands.ownerAllowFrom` names (`telegram:123`, or a bare id for

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { DURATION_PATTERN } from "../../infra/duration.js";
-import { integer, NonEmptyString, withExpected } from "./primitives.js";
+import { integer, NonEmptyString, stringEnum, withExpected } from "./primitives.js";
 
 /** Scheduled jobs inside the gateway (docs/automation.md). */
 export const CronSchema = Type.Object({
@@ -59,7 +59,11 @@ export const HeartbeatSchema = Type.Object({
   lightContext: Type.Optional(Type.Boolean()),
   /** The beat's turn is aborted after this many seconds (0: no limit). Default: `agents.defaults.timeoutSeconds` when set, else the interval capped at 600. */
   timeoutSeconds: Type.Optional(integer(0)),
-  /** Run each heartbeat in a fresh `heartbeat` session instead of the main one. */
+  /** The session beats run in (a key of this agent, `agent:<id>:…` or bare); `main` or unset: the agent's main session. */
+  session: Type.Optional(NonEmptyString),
+  /** `block`: a reply never goes to a DM (an `owner` target, a `last` chat that is one, a user's id); default `allow`. */
+  directPolicy: Type.Optional(stringEnum(["allow", "block"])),
+  /** Run each heartbeat in a fresh session of its own (`<session>:heartbeat`; for the main session `heartbeat`). */
   isolatedSession: Type.Optional(Type.Boolean()),
   /** A reply with HEARTBEAT_OK at its start or end is dropped when at most this many characters remain (default 300). */
   ackMaxChars: Type.Optional(integer(0, 20_000)),

@@ -7,6 +7,7 @@ import type { Logger } from "../../infra/logger.js";
 import type { CronClock, CronTimer } from "../clock.js";
 import { stripHeartbeatToken } from "../heartbeat-token.js";
 import type { ChatRoute, CronChannelPort, CronConversations } from "../ports.js";
+import { isSubagentSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { DEFAULT_HEARTBEAT_EVERY, isHeartbeatFileEmpty, resolveHeartbeats, withinActiveHours, type HeartbeatSettings } from "./heartbeat-settings.js";
 import type { PendingEvent, PendingSystemEvents } from "./pending-events.js";
 
@@ -164,9 +165,9 @@ export class HeartbeatRunner {
     const settings = this.settings().find((s) => s.agentId === agentId);
     if (!this.started || !settings || (!settings.enabled && this.deps.pending.forAgent(agentId).length === 0)) return;
     const { conversations } = this.deps;
-    const { sessionKey: mainKey } = conversations.resolveSessionKey(undefined, agentId);
+    const beatKey = this.sessionOf(settings);
     const now = this.deps.clock.now();
-    if (this.running.has(agentId) || conversations.isActive(mainKey) || this.deps.cronBusy?.(agentId)) {
+    if (this.running.has(agentId) || conversations.isActive(beatKey) || this.deps.cronBusy?.(agentId)) {
       this.record({ ts: now, agentId, status: "skipped", reason: "busy: the session is at work; trying again in a minute" });
       return this.arm(settings, BUSY_RETRY_MS);
     }
@@ -178,7 +179,7 @@ export class HeartbeatRunner {
     if (events.length === 0 && isHeartbeatFileEmpty(file)) return this.record({ ts: now, agentId, status: "skipped", reason: "HEARTBEAT.md has no tasks" });
     this.running.add(agentId);
     try {
-      await this.runTurn(settings, mainKey, events, now);
+      await this.runTurn(settings, beatKey, events, now);
     } catch (err) {
       this.record({ ts: now, agentId, status: "failed", reason: (err as Error).message });
     } finally {
@@ -187,10 +188,29 @@ export class HeartbeatRunner {
     }
   }
 
-  private async runTurn(settings: HeartbeatSettings, mainKey: string, events: PendingEvent[], startedAt: number): Promise<void> {
+  /**
+   * The session beats run in: `heartbeat.session` when it names one of the agent's own sessions
+   * (bare keys are the agent's), else the main session (as OpenClaw, also for another agent's key
+   * or a sub-agent's).
+   */
+  private sessionOf(settings: HeartbeatSettings): string {
+    const { conversations } = this.deps;
+    const main = conversations.resolveSessionKey(undefined, settings.agentId).sessionKey;
+    if (!settings.session) return main;
+    try {
+      const key = conversations.resolveSessionKey(settings.session, settings.agentId).sessionKey;
+      return parseSessionKey(key).agentId === settings.agentId && !isSubagentSessionKey(key) ? key : main;
+    } catch {
+      return main;
+    }
+  }
+
+  private async runTurn(settings: HeartbeatSettings, beatKey: string, events: PendingEvent[], startedAt: number): Promise<void> {
     const { conversations } = this.deps;
     const agentId = settings.agentId;
-    const sessionKey = settings.isolatedSession ? conversations.resolveSessionKey("heartbeat", agentId).sessionKey : mainKey;
+    const mainKey = conversations.resolveSessionKey(undefined, agentId).sessionKey;
+    const isolatedKey = beatKey === mainKey ? conversations.resolveSessionKey("heartbeat", agentId).sessionKey : `${beatKey}:heartbeat`;
+    const sessionKey = settings.isolatedSession ? isolatedKey : beatKey;
     if (settings.isolatedSession) conversations.reset({ sessionKey, method: "agent" });
     const message = events.length > 0 ? `${settings.prompt}\n\nSystem events since the last heartbeat:\n${events.map((e) => `- ${e.text}`).join("\n")}` : settings.prompt;
     const outcome = await conversations.submit({
@@ -219,7 +239,7 @@ export class HeartbeatRunner {
     if (!text) return this.record({ ts: startedAt, agentId, status: acked ? "ok-token" : "ok-empty", durationMs });
     if (acked && text.length <= settings.ackMaxChars)
       return this.record({ ts: startedAt, agentId, status: "ok-token", reason: "acknowledged; the short remainder was dropped", durationMs });
-    const route = this.route(settings, mainKey);
+    const route = this.route(settings, beatKey);
     const preview = text.slice(0, PREVIEW_CHARS);
     if ("none" in route) {
       if (settings.target === "none") return this.record({ ts: startedAt, agentId, status: "ok-empty", reason: route.none, preview, durationMs });
@@ -234,22 +254,24 @@ export class HeartbeatRunner {
     this.record({ ts: startedAt, agentId, status: "sent", preview, durationMs, channel: route.channel, to: route.to });
   }
 
-  private route(settings: HeartbeatSettings, mainKey: string): ChatRoute | { none: string } {
+  /** Where a reply goes: the target's chat, checked, and never a DM under `directPolicy: block`. */
+  private route(settings: HeartbeatSettings, beatKey: string): ChatRoute | { none: string } {
     if (settings.target === "none") return { none: "target is none: the reply stays in the session" };
     const channels = this.deps.channels();
     if (!channels) return { none: "no chat channel is configured" };
-    if (settings.target === "owner") {
-      const owner = channels.ownerRoute(mainKey, settings.accountId);
-      if (!owner) return { none: OWNER_UNKNOWN };
-      const check = channels.check(owner);
-      return check.ok ? owner : { none: check.reason };
-    }
     let route: ChatRoute | undefined;
-    if (settings.target === "last") route = channels.lastRoute(mainKey);
-    else if (settings.to) route = { channel: settings.target, to: settings.to };
-    if (!route) return { none: settings.target === "last" ? "the main session has no chat yet" : `target ${settings.target} needs heartbeat.to (the chat to send to)` };
-    if (settings.accountId) route.accountId = settings.accountId;
-    if (settings.to && settings.target === "last") route.to = settings.to;
+    if (settings.target === "owner") {
+      route = channels.ownerRoute(beatKey, settings.accountId);
+      if (!route) return { none: OWNER_UNKNOWN };
+      if (settings.directPolicy === "block") return { none: DM_BLOCKED };
+    } else {
+      if (settings.target === "last") route = channels.lastRoute(beatKey);
+      else if (settings.to) route = { channel: settings.target, to: settings.to };
+      if (!route) return { none: settings.target === "last" ? "the heartbeat's session has no chat yet" : `target ${settings.target} needs heartbeat.to (the chat to send to)` };
+      if (settings.accountId) route.accountId = settings.accountId;
+      if (settings.to && settings.target === "last") route = { ...route, to: settings.to, chatType: undefined };
+      if (settings.directPolicy === "block" && channels.isDirect(route)) return { none: DM_BLOCKED };
+    }
     const check = channels.check(route);
     return check.ok ? route : { none: check.reason };
   }
@@ -261,6 +283,8 @@ export class HeartbeatRunner {
     this.deps.emit(event);
   }
 }
+
+const DM_BLOCKED = "the target is a DM and heartbeat.directPolicy is block: the reply stays in the session";
 
 const OWNER_UNKNOWN =
   "target is owner, but no owner's DM is known: name yourself in commands.ownerAllowFrom (telegram:<user id>, discord:<user id>, slack:<U… id>) or in a channel's allowFrom";

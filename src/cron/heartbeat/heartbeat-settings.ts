@@ -27,6 +27,10 @@ export interface HeartbeatSettings {
   timeoutSeconds: number;
   isolatedSession: boolean;
   ackMaxChars: number;
+  /** `heartbeat.session` as written; unset: the agent's main session. */
+  session?: string;
+  /** `block`: replies are never delivered to a DM. */
+  directPolicy: "allow" | "block";
 }
 
 /**
@@ -52,7 +56,9 @@ export function resolveHeartbeats(config: OpenClawConfig): HeartbeatSettings[] {
       timeoutSeconds: merged.timeoutSeconds ?? defaultTimeoutSeconds(config, everyMs),
       isolatedSession: merged.isolatedSession === true,
       ackMaxChars: merged.ackMaxChars ?? DEFAULT_ACK_MAX_CHARS,
+      directPolicy: merged.directPolicy ?? "allow",
     };
+    if (merged.session && !["main", "global"].includes(merged.session.trim().toLowerCase())) settings.session = merged.session.trim();
     if (merged.activeHours) settings.activeHours = merged.activeHours;
     if (merged.model) settings.model = merged.model;
     if (merged.to) settings.to = merged.to;

@@ -37,6 +37,8 @@ export interface SessionEntry {
   lastTo?: string;
   lastAccountId?: string;
   lastThreadId?: string;
+  /** The kind of chat (`direct`, `group`, `channel`) the session's last channel message came from. */
+  lastChatType?: string;
   modelOverride?: string;
   /** `user` when a person chose `modelOverride` (`/model`, `sessions.patch`): that choice is strict, no fallback. */
   modelOverrideSource?: "user" | "spawn";
@@ -101,6 +103,7 @@ export type SessionInit = Partial<
     | "lastTo"
     | "lastAccountId"
     | "lastThreadId"
+    | "lastChatType"
     | "modelOverride"
     | "providerOverride"
     | "thinkingLevel"

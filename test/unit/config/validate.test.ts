@@ -267,6 +267,17 @@ describe("validateConfig: cross-key rules", () => {
     expect(validateConfig({ ...heartbeat, channels: { telegram: { botToken: "123:abc", accounts: { work: { allowFrom: ["42"] } } } } }, {}).warnings).toEqual([]);
   });
 
+  it("heartbeat: an agent's session naming another agent's, and an owner target under directPolicy block, warn", () => {
+    const owner = { commands: { ownerAllowFrom: ["telegram:42"] } };
+    expect(validateConfig({ ...owner, agents: { entries: { ops: { heartbeat: { session: "agent:main:room" } } } } }, {}).warnings).toEqual([
+      "agents.entries.ops.heartbeat.session names agent \"main\"'s session; this agent's beats run in its main session (name one of its own sessions)",
+    ]);
+    expect(validateConfig({ ...owner, agents: { entries: { ops: { heartbeat: { session: "agent:ops:room" } } } } }, {}).warnings).toEqual([]);
+    expect(validateConfig({ ...owner, agents: { defaults: { heartbeat: { target: "owner", directPolicy: "block" } } } }, {}).warnings).toEqual([
+      'agents.defaults.heartbeat.target is "owner", a DM, but heartbeat.directPolicy is "block", so a heartbeat reply that is no acknowledgement reaches no chat (use a group chat target, or directPolicy "allow")',
+    ]);
+  });
+
   it("session.identityLinks: a canonical id is one word and every peer is <channel>:<sender id>", () => {
     expect(validateConfig({ session: { identityLinks: { alice: ["telegram:1", "discord:2"] }, groupScope: "main" } }, {}).warnings).toEqual([]);
     expect(() => validateConfig({ session: { identityLinks: { "a b": ["telegram:1"] } } }, {})).toThrow(

@@ -8,6 +8,7 @@ import { CronService } from "../../../src/cron/cron-service.js";
 import type { ChatRoute, CronChannelPort, CronEvent, RouteCheck } from "../../../src/cron/ports.js";
 import { ManualClock } from "../../helpers/manual-clock.js";
 import { FakeCronConversations } from "./fake-cron-conversations.js";
+import { namesDirectChat } from "../../../src/channels/routing/owner-route.js";
 
 /** A chat side that records what was sent, once per idempotency key (as the delivery ledger does). */
 export class FakeChannels implements CronChannelPort {
@@ -31,8 +32,18 @@ export class FakeChannels implements CronChannelPort {
     this.sent.push({ route, text, key });
   }
 
-  lastRoute(): ChatRoute | undefined {
-    return undefined;
+  /** Each session's last chat (`lastRoute`); none unless a test sets one. */
+  readonly lastRoutes = new Map<string, ChatRoute>();
+  readonly lastRouteAsked: string[] = [];
+
+  lastRoute(sessionKey: string): ChatRoute | undefined {
+    this.lastRouteAsked.push(sessionKey);
+    const route = this.lastRoutes.get(sessionKey);
+    return route ? { ...route } : undefined;
+  }
+
+  isDirect(route: ChatRoute): boolean {
+    return route.chatType !== undefined ? route.chatType === "direct" : namesDirectChat(route.channel, route.to);
   }
 
   /** The owner's DM `ownerRoute` answers (none unless a test sets it). */

@@ -87,6 +87,48 @@ describe("heartbeat", () => {
     expect(h.runner.lastEvent()).toMatchObject({ status: "skipped", reason: expect.stringMatching(/channel discord is not configured/) });
   });
 
+  it("session: beats run in the named session of the agent (isolated: <session>:heartbeat) and target last is that session's chat; another agent's key means main", async () => {
+    const h = setup({ every: "30m", target: "last", session: "ops-room" }, "- check\n");
+    h.channels.lastRoutes.set("agent:main:ops-room", { channel: "telegram", to: "-100200", chatType: "group" });
+    h.conversations.autoReply = () => ({ status: "ok", text: "The disk is 95% full" });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.conversations.submitted.at(-1)).toMatchObject({ sessionKey: "agent:main:ops-room" });
+    expect(h.channels.sent.map((s) => s.route)).toEqual([{ channel: "telegram", to: "-100200", chatType: "group" }]);
+    h.reload({ every: "30m", target: "last", session: "ops-room", isolatedSession: true });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.conversations.submitted.at(-1)).toMatchObject({ sessionKey: "agent:main:ops-room:heartbeat" });
+    expect(h.conversations.resets.at(-1)).toBe("agent:main:ops-room:heartbeat");
+    for (const session of ["main", "agent:other:room"]) {
+      h.reload({ every: "30m", session });
+      h.clock.advance(30 * 60_000);
+      await settled();
+      expect(h.conversations.submitted.at(-1), session).toMatchObject({ sessionKey: "agent:main:main" });
+    }
+  });
+
+  it("directPolicy block keeps replies out of DMs: an owner target, a last chat that is one, a user id; groups still get them", async () => {
+    const h = setup({ every: "30m", target: "owner", directPolicy: "block" }, "- check\n");
+    h.channels.owner = { channel: "telegram", to: "42", accountId: "default" };
+    h.conversations.autoReply = () => ({ status: "ok", text: "The disk is 95% full" });
+    const beat = async (heartbeat: Record<string, unknown>) => {
+      h.reload(heartbeat);
+      h.clock.advance(30 * 60_000);
+      await settled();
+      return h.runner.lastEvent();
+    };
+    const blocked = { status: "skipped", reason: expect.stringMatching(/is a DM and heartbeat\.directPolicy is block/) };
+    expect(await beat({ every: "30m", target: "owner", directPolicy: "block" })).toMatchObject(blocked);
+    h.channels.lastRoutes.set("agent:main:main", { channel: "telegram", to: "42", chatType: "direct" });
+    expect(await beat({ every: "30m", target: "last", directPolicy: "block" })).toMatchObject(blocked);
+    expect(await beat({ every: "30m", target: "telegram", to: "777", directPolicy: "block" })).toMatchObject(blocked);
+    expect(await beat({ every: "30m", target: "discord", to: "user:80351110224678912", directPolicy: "block" })).toMatchObject(blocked);
+    expect(h.channels.sent).toEqual([]);
+    expect(await beat({ every: "30m", target: "telegram", to: "-100200", directPolicy: "block" })).toMatchObject({ status: "sent", to: "-100200" });
+    expect(await beat({ every: "30m", target: "last" })).toMatchObject({ status: "sent", to: "42" });
+  });
+
   it("a reply whose target cannot be reached is recorded skipped with the reason and logged as a warning", async () => {
     for (const [heartbeat, reason] of [
       [{ every: "30m", target: "discord", to: "1" }, /channel discord is not configured/],
