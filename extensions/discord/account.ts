@@ -1,6 +1,7 @@
 import {
   ChannelType,
   MessageFlags,
+  Routes,
   ThreadAutoArchiveDuration,
   type ChatInputCommandInteraction,
   type Client,
@@ -129,6 +130,14 @@ export class DiscordAccount implements ChannelAccount {
 
   async react(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {
     await this.#rest(async () => (await this.#channel(target)).messages.react(messageId, emoji));
+  }
+
+  /** Takes back the bot's own reaction (a status reaction moving on); one it does not have is no error. */
+  async unreact(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {
+    const channelId = target.threadId ?? target.chatId;
+    await this.#rest(async () => {
+      await this.#client().rest.delete(Routes.channelMessageOwnReaction(channelId, messageId, encodeURIComponent(emoji)));
+    });
   }
 
   /**

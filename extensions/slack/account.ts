@@ -9,6 +9,7 @@ import {
   type OutboundText,
   type SentMessage,
   type SessionPeer,
+  type StatusReactionKey,
 } from "../../src/channels/types.js";
 import { describeSlackError, isAuthError, SlackStartError, slackErrorCode, toChannelError } from "./api-errors.js";
 import { SlackDirectory } from "./directory.js";
@@ -168,6 +169,24 @@ export class SlackAccount implements ChannelAccount {
       if (slackErrorCode(error) === "already_reacted") return;
       throw toChannelError("reactions.add", error, this.secrets);
     }
+  }
+
+  /** Takes back the bot's own reaction (a status reaction moving on); one it does not have is no error. */
+  async unreact(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {
+    const name = slackEmojiName(emoji);
+    if (!name) return;
+    const { api } = await this.loadSdk();
+    try {
+      await api.reactions.remove({ channel: target.chatId, timestamp: messageId, name });
+    } catch (error) {
+      if (slackErrorCode(error) === "no_reaction") return;
+      throw toChannelError("reactions.remove", error, this.secrets);
+    }
+  }
+
+  /** Only emoji with a Slack name can be reactions. */
+  statusEmoji(_status: StatusReactionKey, wanted: string): string | undefined {
+    return slackEmojiName(wanted) ? wanted : undefined;
   }
 
   async resolveTarget(raw: string): Promise<OutboundTarget> {

@@ -21,6 +21,11 @@ const NAMES_BY_CHARACTER: Record<string, string> = {
   "💯": "100",
   "🦞": "lobster",
   "⚠️": "warning",
+  "🧠": "brain",
+  "🛠️": "hammer_and_wrench",
+  "💻": "computer",
+  "🌐": "globe_with_meridians",
+  "🗜️": "compression",
 };
 
 /** The Slack emoji name for `emoji`, or `undefined` when it is a character we cannot name. */

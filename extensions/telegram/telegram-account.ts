@@ -1,6 +1,6 @@
 import type { Api } from "grammy";
 import type { Update } from "grammy/types";
-import type { ChannelAccount, ChannelAccountContext, OutboundFile, OutboundTarget, OutboundText, SentMessage, SessionPeer } from "../../src/channels/types.js";
+import type { ChannelAccount, ChannelAccountContext, OutboundFile, OutboundTarget, OutboundText, SentMessage, SessionPeer, StatusReactionKey } from "../../src/channels/types.js";
 import { ChannelPermanentError } from "../../src/channels/types.js";
 import { createTelegramApi, grammySignal } from "./api-client.js";
 import { describeTelegramError, isConflict, isTokenRejected } from "./api-errors.js";
@@ -8,6 +8,7 @@ import { ChatLookups } from "./chat-lookups.js";
 import { ConnectionStatus } from "./connection-status.js";
 import { ALLOWED_UPDATES, chatKind, translateUpdate, type BotIdentity } from "./inbound.js";
 import { createTopic, deleteMessage, editText, react, sendFile, sendText, sendTyping, type OutboundDeps } from "./outbound.js";
+import { telegramStatusEmoji } from "./reaction-emoji.js";
 import { claimPollingToken, releasePollingToken, UpdatePoller } from "./polling.js";
 import { POLLING_RETRY_MAX_MS, readTelegramSettings, resolveBotToken, type TelegramSettings } from "./settings.js";
 import { supervise, type ErrorVerdict } from "./supervise.js";
@@ -109,6 +110,13 @@ export class TelegramAccount implements ChannelAccount {
 
   react(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {
     return react(this.outboundDeps(), target, messageId, emoji);
+  }
+
+  /** A bot has one reaction on a message: each `setMessageReaction` replaces it. */
+  readonly reactionReplaces = true as const;
+
+  statusEmoji(status: StatusReactionKey, wanted: string): string | undefined {
+    return telegramStatusEmoji(status, wanted);
   }
 
   createThread(target: OutboundTarget, title: string): Promise<OutboundTarget> {

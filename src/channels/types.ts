@@ -8,6 +8,9 @@
 
 import type { Logger } from "../infra/logger.js";
 
+/** The states a status reaction shows (`messages.statusReactions`). */
+export type StatusReactionKey = "queued" | "thinking" | "tool" | "coding" | "web" | "done" | "error" | "stallSoft" | "stallHard" | "compacting";
+
 export type ChannelChatKind = "direct" | "group" | "channel";
 
 /** One inbound platform message, normalized by its adapter. Ids are strings, as the platform gives them. */
@@ -210,6 +213,15 @@ export interface ChannelAccount {
   /** Remove one of the bot's own messages (a streamed draft whose reply turned out silent). */
   deleteMessage?(target: OutboundTarget, messageId: string): Promise<void>;
   react?(target: OutboundTarget, messageId: string, emoji: string): Promise<void>;
+  /** Takes back one of the bot's reactions (status reactions move from one emoji to the next). */
+  unreact?(target: OutboundTarget, messageId: string, emoji: string): Promise<void>;
+  /** A reaction replaces the bot's last one on that message: status reactions need no `unreact`. */
+  readonly reactionReplaces?: true;
+  /**
+   * The emoji this platform can show for a status reaction (`wanted` is the default one), or
+   * undefined when it has none for it. Absent: `wanted` as it is.
+   */
+  statusEmoji?(status: StatusReactionKey, wanted: string): string | undefined;
   /** Post one file (an image shows as a picture where the platform can), with an optional caption. */
   sendFile(target: OutboundTarget, file: OutboundFile): Promise<SentMessage>;
   /**

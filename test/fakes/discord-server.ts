@@ -369,6 +369,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       pattern: /^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/,
       handle: ([, , messageId]) => (storedMessages.has(messageId!) ? { status: 204 } : apiError(404, 10008)),
     },
+    {
+      method: "DELETE",
+      pattern: /^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/,
+      handle: ([, , messageId]) => (storedMessages.has(messageId!) ? { status: 204 } : apiError(404, 10008)),
+    },
   ];
 
   routes.push(

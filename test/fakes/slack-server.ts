@@ -123,6 +123,7 @@ const BOT_METHODS = new Set([
   "chat.update",
   "chat.delete",
   "reactions.add",
+  "reactions.remove",
   "conversations.open",
   "conversations.info",
   "users.info",
@@ -251,6 +252,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         deletedTs.push(String(body.ts));
         return { ok: true, channel: body.channel, ts: body.ts };
       case "reactions.add":
+      case "reactions.remove":
         return { ok: true };
       case "files.getUploadURLExternal":
         return fileUploads.getUploadUrl(body);

@@ -35,4 +35,6 @@ export const MessagesSchema = Type.Object({
   ackReaction: Type.Optional(Type.String({ maxLength: 32 })),
   /** Which accepted messages get `ackReaction`. */
   ackReactionScope: Type.Optional(stringEnum(["group-mentions", "group-all", "direct", "all"])),
+  /** The ack reaction follows the run (thinking, a tool, done or error) where the platform can move a reaction. */
+  statusReactions: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()) })),
 });
