@@ -78,3 +78,14 @@ export function ownerIdOn(channel: string, raw: string): string | undefined {
   const sameChannel = entryChannel === channel || (channel === "telegram" && entryChannel === "tg");
   return sameChannel ? normalizeAllowEntry(channel, entry) : undefined;
 }
+
+/**
+ * Whether `commands.allowFrom` lets the sender run chat commands: the channel's list, else the
+ * `*` list; a list holding `*` lets everyone. True when neither list is set (then whoever may
+ * talk to the bot may run them, owner-only commands still needing an owner).
+ */
+export function commandsAllowed(allowFrom: Readonly<Record<string, readonly string[]>> | undefined, channel: string, sender: AllowListSender): boolean {
+  const list = allowFrom?.[channel] ?? allowFrom?.["*"];
+  if (!list) return true;
+  return allowListMatches(channel, list, { id: sender.id });
+}

@@ -8,7 +8,7 @@ import type { SessionStore } from "../../sessions/store/index.js";
 import { isAcpSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { resolveSendPolicy } from "../../sessions/send-policy.js";
 import { decideAccess, wasMentioned } from "../access/access-policy.js";
-import { allowListMatches, allowsNameMatching, isOwner } from "../access/allow-list.js";
+import { allowListMatches, allowsNameMatching, commandsAllowed, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
 import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
 import type { ChatCommandContext, ChatCommandResult, MatchedCommand } from "../../conversations/commands/chat-command-registry.js";
@@ -176,6 +176,15 @@ export class InboundDispatcher {
       },
     });
     const command = this.commandIn(routed);
+    if (command && !commandsAllowed(config.commands?.allowFrom, channel, { id: message.senderId })) {
+      // As OpenClaw: a typed command from someone `commands.allowFrom` leaves out is ignored; a native one is told.
+      log.info({ channel, chatId: message.chatId, senderId: message.senderId, command: command.name }, "chat command ignored: sender not in commands.allowFrom");
+      if (message.nativeCommand && this.maySend(routed)) {
+        await this.deps.dedupe.whenDurable();
+        await this.deps.delivery.queueText(`cmd:${routed.dedupeKey ?? randomUUID()}`, routed.target, "You are not authorized to use this command.");
+      }
+      return;
+    }
     if (command) {
       // Decided before the command runs, so a `/send on` in a silenced chat is obeyed without an answer.
       const mayReply = this.maySend(routed);

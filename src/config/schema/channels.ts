@@ -168,6 +168,11 @@ export const CommandsSchema = Type.Object({
   text: Type.Optional(Type.Boolean()),
   native: Type.Optional(Type.Union([Type.Literal("auto"), Type.Boolean()])),
   ownerAllowFrom: Type.Optional(StringList),
+  /**
+   * Who may run chat commands at all, per channel (`telegram`, `discord`, `slack`) or `*` for the
+   * others: sender ids (`"*"` lets everyone). Set, it replaces the default (whoever may talk to the bot).
+   */
+  allowFrom: Type.Optional(Type.Record(Type.String({ minLength: 1 }), StringList)),
   /** `/bash` and `! cmd` for the owner, through the exec tool's policy and approvals (default off). */
   bash: Type.Optional(Type.Boolean()),
   /** How long `/bash` waits for a command's result before it answers "still running" (ms, 0 to 30000; default 2000). */

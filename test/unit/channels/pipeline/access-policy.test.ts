@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decideAccess, wasMentioned } from "../../../../src/channels/access/access-policy.js";
-import { allowListMatches, isOwner } from "../../../../src/channels/access/allow-list.js";
+import { allowListMatches, commandsAllowed, isOwner } from "../../../../src/channels/access/allow-list.js";
 import type { InboundMessage } from "../../../../src/channels/types.js";
 
 const dm: InboundMessage = { messageId: "1", chatType: "direct", chatId: "42", senderId: "42", text: "hi", timestamp: 0 };
@@ -153,5 +153,20 @@ describe("allow-list entries", () => {
     }
     expect(allowListMatches("discord", ["<@!666>"], mallory)).toBe(true);
     expect(allowListMatches("discord", ["mallory#0001"], { id: "1", username: "mallory#0001" }, { allowNameMatching: true })).toBe(true);
+  });
+});
+
+describe("commands.allowFrom", () => {
+  it("the channel's list, else the * list; * in a list lets everyone; no list lets whoever may talk", () => {
+    const allowFrom = { telegram: ["telegram:111", "tg:222"], "*": ["333"] };
+    expect(commandsAllowed(allowFrom, "telegram", { id: "111" })).toBe(true);
+    expect(commandsAllowed(allowFrom, "telegram", { id: "222" })).toBe(true);
+    expect(commandsAllowed(allowFrom, "telegram", { id: "333" })).toBe(false);
+    expect(commandsAllowed(allowFrom, "discord", { id: "333" })).toBe(true);
+    expect(commandsAllowed(allowFrom, "discord", { id: "111" })).toBe(false);
+    expect(commandsAllowed({ slack: ["*"] }, "slack", { id: "U123" })).toBe(true);
+    expect(commandsAllowed({ slack: [] }, "slack", { id: "U123" })).toBe(false);
+    expect(commandsAllowed(undefined, "slack", { id: "U123" })).toBe(true);
+    expect(commandsAllowed({ discord: ["1"] }, "slack", { id: "U123" })).toBe(true);
   });
 });
