@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { loadStateDotEnv } from "../config/env-sources.js";
+import { resolveStateDir } from "../config/paths.js";
 import { listenEarly } from "../gateway/early-listen.js";
 import type * as RunCli from "./run-cli.js";
 import { parseGatewayRunArgs } from "./gateway-run-args.js";
@@ -19,6 +21,9 @@ if (root.ok) {
   if (root.noColor) applyNoColorEnv(process.env);
   process.argv.splice(2, Infinity, ...root.args);
 }
+// `<state>/.env` fills what the environment lacks, before anything reads it (the port, the token, provider keys).
+const dotEnv = loadStateDotEnv(resolveStateDir(process.env), process.env);
+if (dotEnv.warning) process.stderr.write(`openclaw: ${dotEnv.warning}\n`);
 const gatewayRun = root.ok ? parseGatewayRunArgs(process.argv.slice(2)) : undefined;
 const early = gatewayRun ? listenEarly(gatewayRun, process.env) : undefined;
 // Resolved at run time beside this file, so both builds (and the unbundled tsc output) load the ES module build of the CLI.

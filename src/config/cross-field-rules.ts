@@ -34,7 +34,18 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkSkillEnvNames(config),
     ...checkPruneAfter(config),
     ...checkIdentityLinkIds(config),
+    ...checkEnvVarNames(config),
   ];
+}
+
+/** `env.vars` become environment variables: each name must be one a process can read. */
+function checkEnvVarNames(config: RawOpenClawConfig): ConfigIssue[] {
+  return Object.keys(config.env?.vars ?? {})
+    .filter((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    .map((name) => ({
+      path: formatKeyPath(["env", "vars", name]),
+      message: `"${name}" is not a variable name: letters, digits and _, not starting with a digit (OPENAI_API_KEY)`,
+    }));
 }
 
 /** A canonical id ends DM session keys (`agent:<id>:direct:<canonical>`): one word, as a sender id is. */

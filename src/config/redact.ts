@@ -37,12 +37,15 @@ export function redactConfig<T>(value: T): T {
   return redactValue(value) as T;
 }
 
-function redactValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactValue);
+function redactValue(value: unknown, path = ""): unknown {
+  if (Array.isArray(value)) return value.map((item) => redactValue(item));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
+  // Every value `env.vars` sets may be a credential (`DATABASE_URL` holds a password): all are hidden.
+  const allSecret = path === "env.vars";
   for (const [key, child] of Object.entries(value)) {
-    setOwnProperty(out, key, isSecretEntry(key, child) ? REDACTED : redactValue(child));
+    const hidden = allSecret ? typeof child === "string" && child !== "" && !isEnvReference(child) : isSecretEntry(key, child);
+    setOwnProperty(out, key, hidden ? REDACTED : redactValue(child, path ? `${path}.${key}` : key));
   }
   return out;
 }

@@ -2,6 +2,7 @@ import { Check } from "@sinclair/typebox/value";
 import { checkCrossFieldRules } from "./cross-field-rules.js";
 import { applyDefaults } from "./defaults.js";
 import { substituteEnvVars } from "./env-substitution.js";
+import { withConfigEnvVars } from "./env-sources.js";
 import { ConfigError } from "./errors.js";
 import { collectSchemaIssues } from "./issue-messages.js";
 import { aliasWarnings } from "./alias-warnings.js";
@@ -32,7 +33,9 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
   if (includes.length > 0) throw ConfigError.fromIssues(includes);
   const warnings: string[] = [];
   const known = stripUnknownKeys(OpenClawConfigSchema, moveLegacyKeys(raw, warnings), warnings);
-  const expanded = substituteEnvVars(known, env, warnings);
+  // `${VAR}` may name a variable `env.vars` sets, as in OpenClaw (the process's own value wins).
+  const vars = (known as { env?: { vars?: unknown } }).env?.vars;
+  const expanded = substituteEnvVars(known, withConfigEnvVars(isPlainObject(vars) ? stringValues(vars) : undefined, env), warnings);
 
   // Checked by walking the schema, not compiled: a config is checked once per start or reload,
   // and compiling the schema (tens of ms, before the port can open) costs far more than one walk.
@@ -55,4 +58,9 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
   );
 
   return { config: applyDefaults(typed), warnings };
+}
+
+/** The string entries of `env.vars` (a value of another type is the validator's to refuse). */
+function stringValues(record: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }

@@ -31,6 +31,8 @@ import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protoc
 import type { ConfigReloadOutcome, ConfigReloadStatus, RestartPlan } from "./runtime.js";
 import type { CronClock } from "../cron/clock.js";
 import { controlUiUrl, resolveControlUiSettings, type ControlUiSettings } from "./http/control-ui/control-ui-settings.js";
+import { applyConfigEnvVars } from "../config/env-sources.js";
+import { importLoginShellEnv } from "../config/login-shell-env.js";
 
 export interface RunGatewayOptions {
   env: NodeJS.ProcessEnv;
@@ -118,6 +120,8 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     redactPatterns: config.logging?.redactPatterns,
   });
   for (const warning of current.warnings) logger.warn({ configPath: current.path }, warning);
+  for (const warning of checked.envNotes.warnings) logger.warn(warning);
+  if (checked.envNotes.applied.length > 0) logger.info({ variables: checked.envNotes.applied }, "environment variables set from env.vars and the login shell");
   if (bind.note) logger.warn(bind.note);
   if (auth.generatedTokenFile) {
     opts.notice(`Generated a gateway token (shown once): ${auth.token}\n` + `It is stored in ${auth.generatedTokenFile} (mode 0600); local CLI commands read it from there.\n`);
@@ -300,6 +304,7 @@ interface CheckedStart {
   controlUi: ControlUiSettings;
   version: string;
   lock: StateLock;
+  envNotes: EnvNotes;
 }
 
 /** Everything that must hold before the gateway may serve: config, mode, address, auth, Control UI settings, the lock. */
@@ -309,6 +314,8 @@ function checkStart(opts: RunGatewayOptions, startedAt: number): CheckedStart {
   ensurePrivateDir(stateDir);
   const loaded = loadConfig({ stateDir, env });
   const config = loaded.config;
+  // Before anything reads the environment (the token, provider keys): what env.* adds to it.
+  const envNotes = applyConfigEnv(config, env);
   if (config.gateway?.mode === "remote" && !opts.allowUnconfigured) throw new GatewayStartError(REMOTE_MODE_REFUSAL);
   const bind = resolveGatewayAddress({
     portFlag: opts.port,
@@ -333,7 +340,7 @@ function checkStart(opts: RunGatewayOptions, startedAt: number): CheckedStart {
   }
   const version = packageVersion();
   const lock = StateLock.acquire(stateDir, { pid: process.pid, host, port, startedAt, version });
-  return { stateDir, loaded, config, bind, host, port, auth, controlUi, version, lock };
+  return { stateDir, loaded, config, bind, host, port, auth, controlUi, version, lock, envNotes };
 }
 
 /**
@@ -382,4 +389,21 @@ function listenError(err: NodeJS.ErrnoException, host: string, port: number, bes
   if (err.code === "EADDRINUSE") return new GatewayStartError(`port ${port} on ${host} is already in use: ${fix}`);
   if (err.code === "EADDRNOTAVAIL") return new GatewayStartError(`cannot bind ${host}: address not available on this machine (check gateway.bind and gateway.customBindHost)`);
   return err;
+}
+
+interface EnvNotes {
+  applied: string[];
+  warnings: string[];
+}
+
+/** `env.vars`, then (when `env.shellEnv.enabled` or `OPENCLAW_LOAD_SHELL_ENV=1`) the login shell's variables: each only where `env` has none. */
+function applyConfigEnv(config: LoadedConfig["config"], env: NodeJS.ProcessEnv): EnvNotes {
+  const applied = applyConfigEnvVars(config.env?.vars, env);
+  const warnings: string[] = [];
+  if (config.env?.shellEnv?.enabled === true || env.OPENCLAW_LOAD_SHELL_ENV === "1") {
+    const shell = importLoginShellEnv(env, config.env?.shellEnv?.timeoutMs);
+    applied.push(...shell.applied);
+    if (shell.warning) warnings.push(shell.warning);
+  }
+  return { applied, warnings };
 }

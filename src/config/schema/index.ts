@@ -13,6 +13,7 @@ import { AcpSchema, PluginsSchema } from "./acp.js";
 import { CronSchema, HooksSchema } from "./automation.js";
 import { DiagnosticsSchema } from "./diagnostics.js";
 import { SkillsSchema } from "./skills.js";
+import { EnvSchema } from "./env.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -39,6 +40,7 @@ export const OpenClawConfigSchema = Type.Object({
   diagnostics: Type.Optional(DiagnosticsSchema),
   hooks: Type.Optional(HooksSchema),
   skills: Type.Optional(SkillsSchema),
+  env: Type.Optional(EnvSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */
