@@ -1,3 +1,4 @@
+import { parseSessionKey } from "../sessions/keys/index.js";
 import type { InternalHookSink } from "../hooks/internal/types.js";
 import type { StopTracker } from "../infra/shutdown-stages.js";
 import fs from "node:fs";
@@ -37,6 +38,7 @@ import { peerSessionKey } from "./routing/peer-session-key.js";
 import { InboundMediaStore } from "./inbound/media-store.js";
 import { ACCOUNT_STOP_WAIT_MS } from "./account-stop-wait.js";
 import { duplicateBotProblems, duplicateEventStreamProblems } from "./config/duplicate-bots.js";
+import { responsePrefixFor } from "./outbound/response-prefix.js";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -112,6 +114,7 @@ export class ChannelManager {
       logger: deps.logger,
       ...(deps.hooks ? { hooks: deps.hooks } : {}),
       account: (channel, accountId) => this.availability(channel, accountId),
+      replyPrefix: (target, sessionKey, run) => this.replyPrefix(target, sessionKey, run),
     });
     if (deps.acp) {
       this.acpBound = new AcpBoundChats({
@@ -243,6 +246,17 @@ export class ChannelManager {
   private async stopChangedAccount(current: ManagedAccount): Promise<void> {
     this.deps.logger.info({ channel: current.channel, accountId: current.accountId }, "channel config changed; restarting the account");
     await this.stopAccount(current);
+  }
+
+  /** `responsePrefix` of the account (or its channel, or `messages`) a reply goes through, filled for the run's answer. */
+  private replyPrefix(target: DeliveryTarget, sessionKey: string, run: FinishedRun): string | undefined {
+    const config = this.deps.config();
+    const spec = isChannelId(target.channel) ? resolveChannelAccounts(config, target.channel, this.deps.env).find((a) => a.accountId === target.accountId) : undefined;
+    const entry = this.deps.store.peek(sessionKey);
+    return responsePrefixFor(config, entry?.agentId ?? parseSessionKey(sessionKey).agentId, spec?.config.responsePrefix, {
+      model: run.result?.model,
+      ...(entry?.thinkingLevel ? { thinkingLevel: entry.thinkingLevel } : {}),
+    });
   }
 
   /** Whether replies through an account can go out now, wait for it, or never will without a config change. */

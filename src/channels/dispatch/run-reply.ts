@@ -5,7 +5,7 @@ export interface FinishedRun {
   status: string;
   acceptedAt?: number;
   startedAt?: number;
-  result?: Partial<Pick<RunResult, "runId" | "payloads" | "error">>;
+  result?: Partial<Pick<RunResult, "runId" | "payloads" | "error">> & { model?: string };
 }
 
 export type RunReply = { text: string; turnId?: string } | { suppress: string };

@@ -7,6 +7,7 @@ import type { DeliveryEntry, DeliveryLedger, DeliveryTarget } from "./delivery-l
 import { DEFAULT_RETRY_POLICY, sendWithRetry, type RetryPolicy } from "./send-with-retry.js";
 import { replyForRun, type FinishedRun } from "../dispatch/run-reply.js";
 import { AccountWaits } from "./account-waits.js";
+import { withResponsePrefix } from "./response-prefix.js";
 
 /**
  * Whether a reply's account can send now. `down`: configured and enabled but not running yet
@@ -44,6 +45,8 @@ export interface ReplyDeliveryDeps {
   redeliverAfterMs?: number;
   /** Internal hooks hear `message:sent` once per delivery, when it went out or finally failed. */
   hooks?: InternalHookSink;
+  /** The `responsePrefix` put before a run's answer in `target`'s chat, if any. */
+  replyPrefix?(target: DeliveryTarget, sessionKey: string, run: FinishedRun): string | undefined;
 }
 
 /** What a streamed draft says when its reply turned out silent and the platform would not delete it. */
@@ -139,7 +142,9 @@ export class ReplyDelivery {
     if ((this.toolSends.get(sessionKey) ?? []).some((s) => s.at >= since && s.chat === chat && s.text === text)) {
       return this.suppress(id, "already sent by the message tool", previewMessageId);
     }
-    await this.deliverReply(id, reply.text, reply.turnId, previewMessageId);
+    // An answer carries the prefix; a failure notice does not.
+    const prefix = run.status === "ok" ? this.deps.replyPrefix?.(entry.target, sessionKey, run) : undefined;
+    await this.deliverReply(id, withResponsePrefix(reply.text, prefix), reply.turnId, previewMessageId);
   }
 
   /** The `message` tool posted `text` to `target` for `sessionKey` (OpenClaw's didSendViaMessagingTool). */

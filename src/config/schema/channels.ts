@@ -38,6 +38,8 @@ const commonKeys = {
   allowBots: Type.Optional(Type.Boolean()),
   maxLinesPerMessage: Type.Optional(integer(1, 10_000)),
   replyToMode: Type.Optional(stringEnum(["off", "first", "all"])),
+  /** This channel's (or account's) `messages.responsePrefix`. */
+  responsePrefix: Type.Optional(Type.String({ maxLength: 200 })),
   streaming: Type.Optional(
     Type.Object({
       mode: Type.Optional(stringEnum(["off", "partial"])),

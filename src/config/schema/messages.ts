@@ -31,6 +31,8 @@ export const MessagesSchema = Type.Object({
    * A session's `/usage` choice wins.
    */
   responseUsage: Type.Optional(Type.Union([ResponseUsageMode, Type.Record(Type.String({ minLength: 1 }), ResponseUsageMode)])),
+  /** Put before each reply in a chat (`auto`: `[<identity.name>]`; `{model}`, `{provider}`, `{thinkingLevel}`, `{identity.name}` filled in); a channel's or account's own wins. */
+  responsePrefix: Type.Optional(Type.String({ maxLength: 200 })),
   /** An emoji the bot reacts with to a chat message it accepted for the agent (absent or "": none). */
   ackReaction: Type.Optional(Type.String({ maxLength: 32 })),
   /** Which accepted messages get `ackReaction`. */
