@@ -211,10 +211,16 @@ function checkHooks(config: RawOpenClawConfig): ConfigIssue[] {
 
 /** Every list of regular expressions in the config, with the flags it is compiled with. */
 function regexLists(config: RawOpenClawConfig): { path: KeyPathSegment[]; patterns: string[] | undefined; flags: string }[] {
-  const lists = [
+  const lists: { path: KeyPathSegment[]; patterns: string[] | undefined; flags: string }[] = [
     { path: ["logging", "redactPatterns"], patterns: config.logging?.redactPatterns, flags: "g" },
     { path: ["messages", "groupChat", "mentionPatterns"], patterns: config.messages?.groupChat?.mentionPatterns, flags: "i" },
   ];
+  for (const [id, agent] of Object.entries(config.agents?.entries ?? {})) {
+    lists.push({ path: ["agents", "entries", id, "groupChat", "mentionPatterns"], patterns: agent.groupChat?.mentionPatterns, flags: "i" });
+  }
+  (config.agents?.list ?? []).forEach((agent, index) => {
+    lists.push({ path: ["agents", "list", index, "groupChat", "mentionPatterns"], patterns: agent.groupChat?.mentionPatterns, flags: "i" });
+  });
   for (const [channel, block] of Object.entries(config.channels ?? {})) {
     lists.push({ path: ["channels", channel, "mentionPatterns"], patterns: block?.mentionPatterns, flags: "i" });
     for (const [id, account] of Object.entries(block?.accounts ?? {})) {

@@ -166,14 +166,47 @@ function pick<T>(map: Record<string, T>, id: string, parentId?: string): T | und
  * Did the message address the bot? A native mention, a reply to the bot, or a configured
  * pattern (`mentionPatterns`, case-insensitive regexes; config validation refuses an invalid one).
  */
-export function wasMentioned(message: InboundMessage, patterns: readonly string[] | undefined): boolean {
+export function wasMentioned(message: InboundMessage, patterns: MentionPatterns | undefined): boolean {
   if (message.mentionedBot || message.replyToBot) return true;
-  for (const source of patterns ?? []) {
+  for (const source of patterns?.patterns ?? []) {
     try {
-      if (new RegExp(source, "i").test(message.text)) return true;
+      if (new RegExp(source, patterns!.flags).test(message.text)) return true;
     } catch {
       // Config validation refuses a broken pattern; should one get here, it must not take the channel down.
     }
   }
   return false;
+}
+
+/** Regexes that count as a mention of the bot, with the flags they are compiled with. */
+export interface MentionPatterns {
+  patterns: readonly string[];
+  flags: string;
+}
+
+const WORD_CHAR = "[\\p{L}\\p{N}_]";
+
+/**
+ * The mention patterns of a group message routed to `agentId`, as OpenClaw resolves them: the
+ * channel account's `mentionPatterns`, else the agent's `groupChat.mentionPatterns`, else
+ * `messages.groupChat.mentionPatterns`, else ones made from the agent's identity — its name as a
+ * whole word (`@` before it allowed) and its emoji.
+ */
+export function mentionPatternsFor(
+  accountPatterns: readonly string[] | undefined,
+  agent: { groupChat?: { mentionPatterns?: string[] }; identity?: { name?: string; emoji?: string } } | undefined,
+  globalPatterns: readonly string[] | undefined,
+): MentionPatterns {
+  const configured = accountPatterns ?? agent?.groupChat?.mentionPatterns ?? globalPatterns;
+  if (configured) return { patterns: configured, flags: "i" };
+  const derived: string[] = [];
+  const name = agent?.identity?.name?.trim();
+  if (name) derived.push(`(?:@|(?<!${WORD_CHAR}))${escapeRegExp(name).replace(/\s+/g, "\\s+")}(?!${WORD_CHAR})`);
+  const emoji = agent?.identity?.emoji?.trim();
+  if (emoji) derived.push(escapeRegExp(emoji));
+  return { patterns: derived, flags: "iu" };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -7,7 +7,7 @@ import type { ConversationPort } from "../../agents/conversation-port.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { isAcpSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { resolveSendPolicy } from "../../sessions/send-policy.js";
-import { decideAccess, wasMentioned } from "../access/access-policy.js";
+import { decideAccess, mentionPatternsFor, wasMentioned } from "../access/access-policy.js";
 import { allowListMatches, allowsNameMatching, commandsAllowed, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
 import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
@@ -138,12 +138,14 @@ export class InboundDispatcher {
     const config = this.deps.config();
     const chat: ThreadRef = { channel, accountId, chatId: message.chatId, ...(message.threadId ? { threadId: message.threadId } : {}) };
     const boundSessionKey = this.boundSession(chat);
-    // A bound thread is a conversation with its sub-agent: like a DM, it needs no @mention.
-    const mentioned =
+    // A bound thread is a conversation with its sub-agent: like a DM, it needs no @mention. Elsewhere
+    // the patterns are those of the agent the message is routed to.
+    const mentionedFor = (agentId: string) =>
       message.chatType === "direct" ||
       boundSessionKey !== undefined ||
-      wasMentioned(message, (account.mentionPatterns as string[] | undefined) ?? config.messages?.groupChat?.mentionPatterns);
-    let routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentioned, chat, boundSessionKey });
+      wasMentioned(message, mentionPatternsFor(account.mentionPatterns as string[] | undefined, findAgentEntry(config, agentId), config.messages?.groupChat?.mentionPatterns));
+    let routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentionedFor, chat, boundSessionKey });
+    const mentioned = routed.message.wasMentioned;
     // `/activation always` makes one group's session answer without a mention; the owner's commands need none either.
     const ownerCommand = routed.message.commandAuthorized && this.commandIn(routed) !== undefined;
     if (access.requireMention && !mentioned && !ownerCommand && this.deps.store.peek(routed.message.sessionKey)?.groupActivation !== "always") {
@@ -324,8 +326,12 @@ export class InboundDispatcher {
     return undefined;
   }
 
-  private route(running: RunningAccount, message: InboundMessage, how: { entryAgentId?: string; mentioned: boolean; chat: ThreadRef; boundSessionKey?: string }): Routed {
-    const { entryAgentId, mentioned, chat, boundSessionKey } = how;
+  private route(
+    running: RunningAccount,
+    message: InboundMessage,
+    how: { entryAgentId?: string; mentionedFor: (agentId: string) => boolean; chat: ThreadRef; boundSessionKey?: string },
+  ): Routed {
+    const { entryAgentId, mentionedFor, chat, boundSessionKey } = how;
     const config = this.deps.config();
     const { channel, accountId } = running;
     // A Discord thread is its own channel (chatId = threadId): its session hangs off the parent
@@ -363,7 +369,7 @@ export class InboundDispatcher {
       accountId,
       message,
       sessionKey,
-      wasMentioned: mentioned,
+      wasMentioned: mentionedFor(agentId),
       commandAuthorized: senderIsOwner,
       botUsername: running.status.botUsername,
       botId: running.status.botId,

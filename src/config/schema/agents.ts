@@ -125,6 +125,8 @@ const agentEntryFields = {
   sandbox: Type.Optional(SandboxSettings),
   /** This agent's `typingMode`, in place of `agents.defaults.typingMode`. */
   typingMode: Type.Optional(TypingMode),
+  /** In groups routed to this agent, text matching one of these (case-insensitive regexes) counts as a mention, in place of `messages.groupChat.mentionPatterns`. */
+  groupChat: Type.Optional(Type.Object({ mentionPatterns: Type.Optional(Type.Array(Type.String())) })),
 };
 
 export const AgentListEntrySchema = Type.Object({ id: AgentId, ...agentEntryFields });

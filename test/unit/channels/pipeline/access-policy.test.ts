@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideAccess, wasMentioned } from "../../../../src/channels/access/access-policy.js";
+import { decideAccess, mentionPatternsFor, wasMentioned } from "../../../../src/channels/access/access-policy.js";
 import { allowListMatches, commandsAllowed, isOwner } from "../../../../src/channels/access/allow-list.js";
 import type { InboundMessage } from "../../../../src/channels/types.js";
 
@@ -123,10 +123,23 @@ describe("group access", () => {
 
 describe("mentions and owners", () => {
   it("a native mention, a reply to the bot or a pattern counts; a broken pattern is ignored", () => {
-    expect(wasMentioned({ ...group, mentionedBot: true }, [])).toBe(true);
-    expect(wasMentioned({ ...group, replyToBot: true }, [])).toBe(true);
-    expect(wasMentioned({ ...group, text: "Claw, help" }, ["^claw"])).toBe(true);
-    expect(wasMentioned({ ...group, text: "hello" }, ["(", "^claw"])).toBe(false);
+    const patterns = (list: string[]) => ({ patterns: list, flags: "i" });
+    expect(wasMentioned({ ...group, mentionedBot: true }, patterns([]))).toBe(true);
+    expect(wasMentioned({ ...group, replyToBot: true }, patterns([]))).toBe(true);
+    expect(wasMentioned({ ...group, text: "Claw, help" }, patterns(["^claw"]))).toBe(true);
+    expect(wasMentioned({ ...group, text: "hello" }, patterns(["(", "^claw"]))).toBe(false);
+  });
+
+  it("mention patterns: the account's, else the agent's groupChat, else messages.groupChat, else the agent's name and emoji", () => {
+    const agent = { groupChat: { mentionPatterns: ["^ops"] }, identity: { name: "Claw", emoji: "🦞" } };
+    expect(mentionPatternsFor(["^acct"], agent, ["^global"])).toEqual({ patterns: ["^acct"], flags: "i" });
+    expect(mentionPatternsFor(undefined, agent, ["^global"])).toEqual({ patterns: ["^ops"], flags: "i" });
+    expect(mentionPatternsFor(undefined, { identity: agent.identity }, ["^global"])).toEqual({ patterns: ["^global"], flags: "i" });
+    const derived = mentionPatternsFor(undefined, { identity: { name: "Mr. Claw", emoji: "🦞" } }, undefined);
+    const mentions = (text: string) => wasMentioned({ ...group, text }, derived);
+    expect(["mr. claw, help", "hey @Mr.  Claw", "🦞 are you there"].map(mentions)).toEqual([true, true, true]);
+    expect(["mr. clawson", "xmr. claw", "nobody"].map(mentions)).toEqual([false, false, false]);
+    expect(mentionPatternsFor(undefined, undefined, undefined)).toEqual({ patterns: [], flags: "iu" });
   });
 
   it("ownerAllowFrom entries name their channel", () => {
