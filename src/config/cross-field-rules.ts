@@ -35,6 +35,15 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkPruneAfter(config),
     ...checkIdentityLinkIds(config),
     ...checkEnvVarNames(config),
+    ...checkExecMode(config),
+  ];
+}
+
+/** OpenClaw's `auto` has a model review each command before a person is asked; this gateway has no such reviewer. */
+function checkExecMode(config: RawOpenClawConfig): ConfigIssue[] {
+  if (config.tools?.exec?.mode !== "auto") return [];
+  return [
+    { path: "tools.exec.mode", message: '"auto" (a model reviewing commands before asking you) is not supported by this gateway; use "ask" (allowlist, asking you on a miss)' },
   ];
 }
 

@@ -3,6 +3,7 @@ import { checkCrossFieldRules } from "./cross-field-rules.js";
 import { applyDefaults } from "./defaults.js";
 import { substituteEnvVars } from "./env-substitution.js";
 import { withConfigEnvVars } from "./env-sources.js";
+import { applyExecMode } from "./exec-mode.js";
 import { ConfigError } from "./errors.js";
 import { collectSchemaIssues } from "./issue-messages.js";
 import { aliasWarnings } from "./alias-warnings.js";
@@ -42,7 +43,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
   if (!Check(OpenClawConfigSchema, expanded)) {
     throw ConfigError.fromIssues(collectSchemaIssues(OpenClawConfigSchema, expanded));
   }
-  const typed = expanded as RawOpenClawConfig;
+  const typed = applyExecMode(expanded as RawOpenClawConfig, warnings);
   const ruleIssues = checkCrossFieldRules(typed);
   if (ruleIssues.length > 0) throw ConfigError.fromIssues(ruleIssues);
   warnings.push(

@@ -34,7 +34,7 @@ async function listTurn(gateway: GatewayProcess, workspace: string, answer?: "al
 function setUp() {
   const stateDir = makeTempDir("openclaw-exec-grants-");
   const workspace = path.join(stateDir, "workspace");
-  const config = fakeModelConfig(servers.model, stateDir, { tools: { exec: { security: "allowlist", ask: "on-miss" } } });
+  const config = fakeModelConfig(servers.model, stateDir, { tools: { exec: { mode: "ask" } } });
   servers.model.setResponder((request) =>
     JSON.stringify(request.body).includes("call_list") ? { text: "listed" } : { toolCalls: [{ id: "call_list", name: "exec", arguments: { command: "ls -a" } }] },
   );

@@ -15,6 +15,8 @@ export const LoopDetection = Type.Object({
 });
 
 const ExecSettings = Type.Object({
+  /** OpenClaw's one knob: deny, allowlist, ask (allowlist, asking on a miss), full; it sets security and ask. */
+  mode: Type.Optional(stringEnum(["deny", "allowlist", "ask", "auto", "full"])),
   security: Type.Optional(stringEnum(["deny", "allowlist", "full"])),
   ask: Type.Optional(stringEnum(["off", "on-miss", "always"])),
   allowlist: Type.Optional(StringList),

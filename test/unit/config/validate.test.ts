@@ -682,3 +682,16 @@ describe("validateConfig: session.idleMinutes, OpenClaw's older spelling", () =>
     expect(both.warnings.join("\n")).toContain("which is set too: session.idleMinutes was ignored (remove it)");
   });
 });
+
+describe("tools.exec.mode", () => {
+  it("stands for the security and ask pair; a pair the file also sets that disagrees is overruled with a warning; auto is refused", () => {
+    const exec = (settings: Record<string, unknown>) => validateConfig({ tools: { exec: settings } }, {});
+    expect(exec({ mode: "ask" }).config.tools?.exec).toMatchObject({ security: "allowlist", ask: "on-miss" });
+    expect(exec({ mode: "deny" }).config.tools?.exec).toMatchObject({ security: "deny", ask: "off" });
+    expect(exec({ mode: "full" }).config.tools?.exec).toMatchObject({ security: "full", ask: "off" });
+    const overruled = exec({ mode: "allowlist", security: "full", ask: "off" });
+    expect(overruled.config.tools?.exec).toMatchObject({ security: "allowlist", ask: "off" });
+    expect(overruled.warnings).toEqual(['tools.exec.security "full" is overruled by tools.exec.mode "allowlist" (security "allowlist")']);
+    expect(() => exec({ mode: "auto" })).toThrow('tools.exec.mode: "auto" (a model reviewing commands before asking you) is not supported by this gateway; use "ask"');
+  });
+});
