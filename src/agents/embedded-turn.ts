@@ -27,6 +27,7 @@ import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolSe
 import { LRUCache } from "lru-cache";
 import type { ImageBlock, UserMessage } from "../models/messages.js";
 import { hostTimeZone } from "../infra/host-time-zone.js";
+import { resolveRepoRoot } from "./context/repo-root.js";
 
 export interface EmbeddedTurnInput {
   config: OpenClawConfig;
@@ -219,7 +220,15 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     memoryToolsAvailable,
     workspaceDir,
     bootstrap,
-    runtime: { agentId, host: HOST.name, os: HOST.os, node: process.version, model: model.ref, channel: input.channel },
+    runtime: {
+      agentId,
+      host: HOST.name,
+      repo: resolveRepoRoot(defaults.repoRoot, agentWorkspaceDir),
+      os: HOST.os,
+      node: process.version,
+      model: model.ref,
+      channel: input.channel,
+    },
     now: new Date(),
     timeZone: hostTimeZone(),
     extraSystemPrompt: await withDailyNotes(input.extraSystemPrompt, memoryOn && input.offerDailyNotes === true, workspaceDir),

@@ -17,6 +17,7 @@ const HOUSE_RULE = "House rule: answer like a zebra.";
 let model: FakeModelServer;
 let gw: GatewayProcess;
 let sock: TestSocket;
+let repoDir: string;
 
 beforeAll(async () => {
   model = await startFakeModelServer();
@@ -24,6 +25,9 @@ beforeAll(async () => {
   const stateDir = makeTempDir();
   fs.mkdirSync(path.join(stateDir, "workspace"), { recursive: true });
   fs.writeFileSync(path.join(stateDir, "workspace", "AGENTS.md"), `# Agents\n\n${HOUSE_RULE}\n`);
+  // The workspace sits in a repository: the runtime line names it.
+  fs.mkdirSync(path.join(stateDir, ".git"));
+  repoDir = stateDir;
   const config = {
     agents: { defaults: { workspace: `${stateDir}/workspace`, model: { primary: "fake/m" } } },
     models: { providers: { fake: { baseUrl: `${model.url}/v1`, apiKey: "sk-fake", api: "openai-completions", models: [{ id: "m" }] } } },
@@ -113,6 +117,7 @@ describe("agent: promptMode and bootstrapContextMode", () => {
     const full = lastSystemPrompt();
     expect(full).toContain(HOUSE_RULE);
     expect(full).toContain("## Safety");
+    expect(full).toContain(`| repo=${repoDir} |`);
     await turn({ message: "minimal", sessionKey: "prompt", promptMode: "minimal", extraSystemPrompt: "Task: count sheep." });
     const minimal = lastSystemPrompt();
     expect(minimal).toContain("## Tooling");

@@ -3,6 +3,8 @@ import { LRUCache } from "lru-cache";
 export interface RuntimeInfo {
   agentId: string;
   host: string;
+  /** The repository the agent works in (`agents.defaults.repoRoot`, else found above the workspace). */
+  repo?: string;
   /** e.g. "linux 6.8.0 (x64)". */
   os: string;
   /** e.g. "v20.19.0". */
@@ -19,13 +21,13 @@ function clean(value: string | undefined): string {
 }
 
 /**
- * `Runtime: agent=main | host=box | os=linux (x64) | node=v20.19.0 | model=anthropic/claude-x`
+ * `Runtime: agent=main | host=box | repo=/home/me/app | os=linux (x64) | node=v20.19.0 | model=anthropic/claude-x`
  * (see docs/agents.md). Empty fields are left out; capabilities are shown only with a channel,
  * because they describe what that channel can render.
  */
 export function formatRuntimeLine(runtime: RuntimeInfo): string {
   // The same few agents, models and channels come back turn after turn.
-  const key = `${runtime.agentId}\u0000${runtime.host}\u0000${runtime.os}\u0000${runtime.node}\u0000${runtime.model}\u0000${runtime.channel ?? ""}\u0000${runtime.capabilities?.join("\u0001") ?? ""}`;
+  const key = `${runtime.agentId}\u0000${runtime.host}\u0000${runtime.repo ?? ""}\u0000${runtime.os}\u0000${runtime.node}\u0000${runtime.model}\u0000${runtime.channel ?? ""}\u0000${runtime.capabilities?.join("\u0001") ?? ""}`;
   let line = lines.get(key);
   if (line === undefined) {
     line = buildRuntimeLine(runtime);
@@ -40,6 +42,7 @@ function buildRuntimeLine(runtime: RuntimeInfo): string {
   const fields: [string, string][] = [
     ["agent", clean(runtime.agentId)],
     ["host", clean(runtime.host)],
+    ["repo", clean(runtime.repo)],
     ["os", clean(runtime.os)],
     ["node", clean(runtime.node)],
     ["model", clean(runtime.model)],

@@ -88,6 +88,8 @@ const AgentsDefaults = Type.Object({
   timeoutSeconds: Type.Optional(integer(0)),
   mediaMaxMb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2048 })),
   maxConcurrent: Type.Optional(integer(1)),
+  /** The repository the runtime line names (`repo=`); unset: the nearest folder above the workspace holding `.git`. */
+  repoRoot: Type.Optional(Type.String({ minLength: 1 })),
   bootstrapMaxChars: Type.Optional(integer(0)),
   bootstrapTotalMaxChars: Type.Optional(integer(0)),
   skipBootstrap: Type.Optional(Type.Boolean()),

@@ -1,9 +1,11 @@
+import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { loadBootstrapFiles, type LoadedBootstrap } from "../../../src/agents/context/bootstrap-files.js";
 import { formatCurrentTime, localClockParts, zoneClockParts } from "../../../src/agents/context/format-current-time.js";
 import { hostTimeZone } from "../../../src/infra/host-time-zone.js";
 import { formatRuntimeLine } from "../../../src/agents/context/runtime-line.js";
+import { resolveRepoRoot } from "../../../src/agents/context/repo-root.js";
 import { buildSystemPrompt, type BuildSystemPromptParams } from "../../../src/agents/context/system-prompt.js";
 import { ensureWorkspace } from "../../../src/agents/context/workspace.js";
 import { discoverSkills } from "../../../src/agents/skills/discover-skills.js";
@@ -160,6 +162,25 @@ describe("formatRuntimeLine", () => {
     expect(formatRuntimeLine({ ...runtime, host: "", capabilities: ["x"] })).toBe("Runtime: agent=main | os=linux (x64) | node=v20.19.0 | model=a/b");
     expect(formatRuntimeLine({ ...runtime, channel: "telegram" })).toContain("| channel=telegram | capabilities=none");
     expect(formatRuntimeLine({ ...runtime, channel: "slack", capabilities: ["threads", "reactions"] })).toContain("capabilities=threads,reactions");
+    expect(formatRuntimeLine({ ...runtime, repo: "/src/app" })).toBe("Runtime: agent=main | host=box | repo=/src/app | os=linux (x64) | node=v20.19.0 | model=a/b");
+  });
+});
+
+describe("resolveRepoRoot", () => {
+  it("agents.defaults.repoRoot, else the nearest folder above the workspace with .git (a directory or a worktree's file), else none", () => {
+    const root = makeTempDir();
+    const workspace = path.join(root, "repo", "packages", "agent");
+    fs.mkdirSync(workspace, { recursive: true });
+    expect(resolveRepoRoot(undefined, workspace)).toBeUndefined();
+    const other = path.join(root, "worktree", "sub");
+    fs.mkdirSync(other, { recursive: true });
+    fs.writeFileSync(path.join(root, "worktree", ".git"), "gitdir: /elsewhere\n");
+    expect(resolveRepoRoot(undefined, other)).toBe(path.join(root, "worktree"));
+    const fresh = path.join(root, "repo2", "ws");
+    fs.mkdirSync(path.join(root, "repo2", ".git"), { recursive: true });
+    fs.mkdirSync(fresh, { recursive: true });
+    expect(resolveRepoRoot(undefined, fresh)).toBe(path.join(root, "repo2"));
+    expect(resolveRepoRoot(" /configured ", fresh)).toBe("/configured");
   });
 });
 
