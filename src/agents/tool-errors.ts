@@ -426,6 +426,7 @@ export const TOOL_ERRORS = {
     `${WITHOUT_THREAD} Or try again once the channel is back.`,
   ),
   channelHasNoThreads: coded("THREAD_UNAVAILABLE", (channel: string) => `${channel} has no threads to bind a sub-agent to.`, WITHOUT_THREAD),
+  threadsOff: coded("THREAD_UNAVAILABLE", (key: string) => `Thread-bound sub-agents are turned off here (${key}).`, WITHOUT_THREAD),
   threadRefused: coded("THREAD_UNAVAILABLE", (problem: string) => `No thread can be opened in this chat: ${problem}`, WITHOUT_THREAD),
   threadFailed: coded("THREAD_FAILED", (problem: string) => `Opening the thread failed: ${problem}`, "Try again, or spawn without thread."),
   subagentsTargetMissing: coded("INVALID_ARGUMENT", (action: string) => `action "${action}" needs a target.`, 'Call subagents with action "list" to see your sub-agents.'),

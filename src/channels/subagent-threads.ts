@@ -5,6 +5,8 @@ import type { SessionStore } from "../sessions/store/index.js";
 import type { ChannelManager } from "./channel-manager.js";
 import { isChannelId } from "./config/channel-accounts.js";
 import type { ThreadBindingStore } from "./thread-bindings.js";
+import { threadBindingSettings } from "./thread-binding-settings.js";
+import type { OpenClawConfig } from "../config/index.js";
 import { ChannelPermanentError } from "./types.js";
 
 export interface SubagentThreadsDeps {
@@ -13,6 +15,7 @@ export interface SubagentThreadsDeps {
   bindings: ThreadBindingStore;
   store: SessionStore;
   logger: Logger;
+  config(): OpenClawConfig;
 }
 
 /**
@@ -28,6 +31,9 @@ export function createSubagentThreads(deps: SubagentThreadsDeps): SubagentThread
   };
 
   const check = (requesterSessionKey: string): SpawnRefusal | undefined => {
+    const settings = threadBindingSettings(deps.config());
+    if (!settings.enabled) return TOOL_ERRORS.threadsOff("session.threadBindings.enabled: false");
+    if (!settings.spawnSessions) return TOOL_ERRORS.threadsOff("session.threadBindings.spawnSessions: false");
     const chat = chatOf(requesterSessionKey);
     if (!chat) {
       return TOOL_ERRORS.notInAChat();

@@ -18,7 +18,12 @@ export interface ThreadBinding extends ThreadRef {
   sessionKey: string;
   label?: string;
   createdAt: number;
+  /** When a message last went through it (kept to the hour on disk); absent: never since `createdAt`. */
+  lastActivityAt?: number;
 }
+
+/** A binding's use is written to disk at most this often: idle limits are counted in hours. */
+const ACTIVITY_SAVE_MS = 10 * 60_000;
 
 const FILE_VERSION = 1;
 
@@ -60,6 +65,15 @@ export class ThreadBindingStore {
     this.bindings.set(refKey(ref), binding);
     this.save();
     return binding;
+  }
+
+  /** A message went through the binding of `ref` at `now`. */
+  touch(ref: ThreadRef, now = Date.now()): void {
+    const binding = this.bindings.get(refKey(ref));
+    if (!binding) return;
+    const saved = binding.lastActivityAt ?? binding.createdAt;
+    binding.lastActivityAt = now;
+    if (now - saved >= ACTIVITY_SAVE_MS) this.save();
   }
 
   /** Removes the binding of `ref`; returns it, or undefined when there was none. */
@@ -126,6 +140,7 @@ function isBinding(value: unknown): value is ThreadBinding {
     typeof b.chatId === "string" &&
     (b.threadId === undefined || typeof b.threadId === "string") &&
     typeof b.sessionKey === "string" &&
-    typeof b.createdAt === "number"
+    typeof b.createdAt === "number" &&
+    (b.lastActivityAt === undefined || typeof b.lastActivityAt === "number")
   );
 }

@@ -381,7 +381,13 @@ export class GatewayServer {
       store: this.sessions,
       conversations: this.conversations,
       logger: opts.logger,
-      threads: createSubagentThreads({ channels: () => this.channels, bindings: this.threadBindings, store: this.sessions, logger: opts.logger }),
+      threads: createSubagentThreads({
+        channels: () => this.channels,
+        bindings: this.threadBindings,
+        store: this.sessions,
+        logger: opts.logger,
+        config: () => this.opts.loadedConfig().config,
+      }),
       // A parent whose conversation is in a chat answers its announcement there. Announcements
       // owed from before a restart are accepted before the channels run: the answer waits for them.
       onAnnouncementAccepted: (sessionKey, run) => {

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { slackChannelConfig } from "../helpers/slack-channel-config.js";
 import { chatRequests, isSubagentRequest, lastMessageOf, lastToolResultOf, lastUserTextOf } from "../helpers/model-request.js";
-import { waitUntil } from "../helpers/reliability.js";
+import { sleep, waitUntil } from "../helpers/reliability.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 
 /**
@@ -125,5 +125,29 @@ describe("sessions_spawn with thread: true (Slack)", () => {
       .find((r) => r?.error === "THREAD_UNAVAILABLE")!;
     expect(refusal.message).toMatch(/not in a chat channel/);
     expect(refusal.suggestion).toMatch(/Spawn without thread/);
+  });
+
+  it("session.threadBindings: a binding unused past idleHours is dropped (the thread is the channel's again); spawnSessions false refuses thread: true", async () => {
+    script();
+    const root = postsIn().find((p) => p.text === "log digger")!;
+    const env = { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port) };
+    // 0.0003 h is about a second: the binding /focus made in the test before has run out once it applies.
+    expect((await runCli(["config", "set", "session.threadBindings", "{idleHours: 0.0003, spawnSessions: false}"], env)).code).toBe(0);
+    await gw.waitForOutput(/"changedPaths":\[[^\]]*session\.threadBindings[^\]]*\].*"config reloaded"/, 15_000);
+    await sleep(1_500);
+    const count = postsIn(root.ts).length;
+    const before = chatRequests(model.requests).length;
+    say(mention("still there?"), root.ts);
+    expect(await replyInThread(root.ts, count + 1, "the channel's own answer")).toBe("parent heard: [user-u100] still there?");
+    expect(chatRequests(model.requests).slice(before).some(isSubagentRequest)).toBe(false);
+    await gw.waitForOutput(/thread binding dropped: unused for session\.threadBindings\.idleHours/, 5_000);
+
+    say(mention("please dig into the logs"));
+    await waitUntil(() => postsIn().some((p) => p.text.startsWith("spawn refused")), 15_000, "the refused spawn's answer");
+    const refusal = chatRequests(model.requests)
+      .map(lastToolResultOf)
+      .filter((r) => r?.error === "THREAD_UNAVAILABLE")
+      .at(-1)!;
+    expect(refusal.message).toBe("Thread-bound sub-agents are turned off here (session.threadBindings.spawnSessions: false).");
   });
 });

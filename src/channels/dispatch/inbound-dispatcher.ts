@@ -28,6 +28,7 @@ import { peerSessionKey } from "../routing/peer-session-key.js";
 import { findAcpBinding, type AcpBinding } from "../routing/acp-binding.js";
 import type { AcpBoundChats } from "../acp-bound-chats.js";
 import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
+import { bindingExpiry, THREAD_BINDINGS_OFF, threadBindingSettings } from "../thread-binding-settings.js";
 import type { InboundMedia, InboundMessage } from "../types.js";
 import { DEFAULT_MEDIA_MAX_MB, type InboundMediaStore } from "../inbound/media-store.js";
 import { ParkedInbound } from "../inbound/parked-inbound.js";
@@ -312,17 +313,24 @@ export class InboundDispatcher {
     await this.deps.delivery.queueText(`pairing:${channel}:${accountId}:${code}`, { channel, accountId, chatId: message.chatId }, text);
   }
 
-  /** The session `chat` is bound to, unless that session is gone (then the binding goes too). */
+  /**
+   * The session `chat` is bound to, unless bindings are off, or the binding ran out
+   * (`session.threadBindings` idle and age limits) or its session is gone: then it goes.
+   */
   private boundSession(chat: ThreadRef): string | undefined {
     const bindings = this.deps.threadBindings;
     const binding = bindings?.get(chat);
     if (!binding) return undefined;
-    if (this.deps.store.get(binding.sessionKey)) return binding.sessionKey;
+    const settings = threadBindingSettings(this.deps.config());
+    if (!settings.enabled) return undefined;
+    const now = Date.now();
+    const gone = !this.deps.store.get(binding.sessionKey) ? "its session no longer exists" : bindingExpiry(binding, settings, now);
+    if (!gone) {
+      bindings!.touch(chat, now);
+      return binding.sessionKey;
+    }
     bindings!.unbind(chat);
-    this.deps.logger.info(
-      { channel: chat.channel, chatId: chat.chatId, threadId: chat.threadId, sessionKey: binding.sessionKey },
-      "thread binding dropped: its session no longer exists",
-    );
+    this.deps.logger.info({ channel: chat.channel, chatId: chat.chatId, threadId: chat.threadId, sessionKey: binding.sessionKey }, `thread binding dropped: ${gone}`);
     return undefined;
   }
 
@@ -510,7 +518,14 @@ export class InboundDispatcher {
         ...(message.senderUsername ? { senderUsername: message.senderUsername } : {}),
         ...(message.threadId ? { threadId: message.threadId } : {}),
       },
-      ...(focusDeps ? { focus: { focus: (target: string) => runFocusCommand(target, focusDeps), unfocus: () => runUnfocusCommand(focusDeps) } } : {}),
+      ...(focusDeps
+        ? {
+            focus: {
+              focus: (target: string) => (threadBindingSettings(this.deps.config()).enabled ? runFocusCommand(target, focusDeps) : `⚠️ /focus is off: ${THREAD_BINDINGS_OFF}.`),
+              unfocus: () => runUnfocusCommand(focusDeps),
+            },
+          }
+        : {}),
     };
   }
 

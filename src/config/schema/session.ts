@@ -74,6 +74,15 @@ export const SessionSchema = Type.Object({
    */
   resetTriggers: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: "\\S" }), { maxItems: 32 })),
   sendPolicy: Type.Optional(SendPolicySchema),
+  /** Chat threads bound to a sub-agent's session (`/focus`, `sessions_spawn` with `thread: true`). */
+  threadBindings: Type.Optional(
+    Type.Object({
+      enabled: Type.Optional(Type.Boolean()),
+      idleHours: Type.Optional(Type.Number({ minimum: 0 })),
+      maxAgeHours: Type.Optional(Type.Number({ minimum: 0 })),
+      spawnSessions: Type.Optional(Type.Boolean()),
+    }),
+  ),
   /** Reply-back turns of a `sessions_send` exchange between two sessions. */
   agentToAgent: Type.Optional(Type.Object({ maxPingPongTurns: Type.Optional(integer(0, 5)) })),
 });

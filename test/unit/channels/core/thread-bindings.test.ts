@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ThreadBindingStore } from "../../../../src/channels/thread-bindings.js";
+import { bindingExpiry, threadBindingSettings } from "../../../../src/channels/thread-binding-settings.js";
+import { validateConfig } from "../../../../src/config/index.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -70,5 +72,36 @@ describe("ThreadBindingStore", () => {
     expect(store.list()).toEqual([]);
     expect(warnings[0]).toMatch(/thread bindings unreadable .*moved to .*thread-bindings\.json\.corrupt-\d+/);
     expect(fs.readdirSync(path.join(dir, "channels")).some((f) => f.startsWith("thread-bindings.json.corrupt-"))).toBe(true);
+  });
+});
+
+describe("session.threadBindings", () => {
+  const HOUR = 3_600_000;
+  const binding = { channel: "slack", accountId: "default", chatId: "C1", threadId: "1.2", sessionKey: "agent:main:subagent:x", createdAt: 0 };
+
+  it("defaults: on, idle 24 h, no age limit, spawns allowed; hours may be fractions", () => {
+    expect(threadBindingSettings(validateConfig({}, {}).config)).toEqual({ enabled: true, idleMs: 24 * HOUR, maxAgeMs: 0, spawnSessions: true });
+    const set = threadBindingSettings(validateConfig({ session: { threadBindings: { enabled: false, idleHours: 0.5, maxAgeHours: 48, spawnSessions: false } } }, {}).config);
+    expect(set).toEqual({ enabled: false, idleMs: HOUR / 2, maxAgeMs: 48 * HOUR, spawnSessions: false });
+  });
+
+  it("a binding runs out when unused past the idle limit (its last use, else its creation) or older than the age limit; 0 is never", () => {
+    const settings = { enabled: true, idleMs: 24 * HOUR, maxAgeMs: 48 * HOUR, spawnSessions: true };
+    expect(bindingExpiry(binding, settings, 23 * HOUR)).toBeUndefined();
+    expect(bindingExpiry(binding, settings, 24 * HOUR)).toMatch(/unused for session\.threadBindings\.idleHours \(24 h\)/);
+    expect(bindingExpiry({ ...binding, lastActivityAt: 30 * HOUR }, settings, 40 * HOUR)).toBeUndefined();
+    expect(bindingExpiry({ ...binding, lastActivityAt: 47 * HOUR }, settings, 48 * HOUR)).toMatch(/older than session\.threadBindings\.maxAgeHours \(48 h\)/);
+    expect(bindingExpiry(binding, { ...settings, idleMs: 0, maxAgeMs: 0 }, 1000 * HOUR)).toBeUndefined();
+  });
+
+  it("a binding's use is kept across a restart, written at most every ten minutes", () => {
+    const dir = stateDir();
+    const store = new ThreadBindingStore(dir);
+    store.bind(binding, binding.sessionKey, { now: 0 });
+    store.touch(binding, 60_000);
+    expect(new ThreadBindingStore(dir).get(binding)?.lastActivityAt).toBeUndefined();
+    store.touch(binding, 11 * 60_000);
+    expect(new ThreadBindingStore(dir).get(binding)?.lastActivityAt).toBe(11 * 60_000);
+    expect(store.get(binding)?.lastActivityAt).toBe(11 * 60_000);
   });
 });
