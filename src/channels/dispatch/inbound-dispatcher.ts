@@ -22,7 +22,6 @@ import { startTypingLoop } from "../outbound/typing-loop.js";
 import { startsTyping, typingIntervalMs, typingModeFor } from "../outbound/typing-mode.js";
 import type { AgentEvent } from "../../agents/types.js";
 import { PreviewStream } from "../outbound/preview-stream.js";
-import { StatusReactions } from "../outbound/status-reactions.js";
 import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.js";
 import { peerSessionKey } from "../routing/peer-session-key.js";
 import { findAcpBinding, type AcpBinding } from "../routing/acp-binding.js";
@@ -35,6 +34,7 @@ import { ParkedInbound } from "../inbound/parked-inbound.js";
 import type { ImageBlock } from "../../models/messages.js";
 import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
+import { messageReaction, type MessageReaction } from "./message-reaction.js";
 import { DEFAULT_GROUP_HISTORY_LIMIT, GroupHistory, withGroupHistory } from "./group-history.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 
@@ -408,48 +408,14 @@ export class InboundDispatcher {
     };
   }
 
-  /**
-   * `messages.ackReaction`, else the routed agent's `identity.emoji`: the bot reacts to a message
-   * it accepted for the agent, within `messages.ackReactionScope` (default `group-mentions`). Best
-   * effort: a platform that refuses (or has no reactions) is logged, and the reply still comes.
-   */
-  private async acknowledge(running: RunningAccount, routed: Routed, emoji: string): Promise<void> {
-    try {
-      await running.account.react!(reactionTarget(routed), routed.message.messageId, emoji);
-    } catch (err) {
-      this.deps.logger.warn({ channel: running.channel, chatId: routed.target.chatId, err: (err as Error).message }, "ack reaction not set");
-    }
-  }
-
-  /** The ack emoji for this message, when it gets one (the platform can react, the scope takes it). */
-  private ackEmojiFor(running: RunningAccount, routed: Routed): string | undefined {
-    const config = this.deps.config();
-    const { ackReaction, ackReactionScope: scope = "group-mentions" } = config.messages ?? {};
-    const emoji = ackReaction || findAgentEntry(config, routed.agentId)?.identity?.emoji;
-    if (!emoji || !running.account.react) return undefined;
-    const direct = routed.message.chatType === "direct";
-    const wanted = scope === "all" || (scope === "direct" ? direct : !direct && (scope === "group-all" || routed.message.wasMentioned));
-    return wanted ? emoji : undefined;
-  }
-
-  /**
-   * `messages.statusReactions.enabled`: the ack reaction becomes a status that follows the run,
-   * where the platform can move a reaction (Telegram replaces it; Discord and Slack take it back).
-   */
-  private statusReactionsFor(running: RunningAccount, routed: Routed, ackEmoji: string | undefined): StatusReactions | undefined {
-    const account = running.account;
-    if (!ackEmoji || this.deps.config().messages?.statusReactions?.enabled !== true) return undefined;
-    if (!account.reactionReplaces && !account.unreact) return undefined;
-    const target = reactionTarget(routed);
-    const messageId = routed.message.messageId;
-    return new StatusReactions(
-      {
-        set: (emoji) => account.react!(target, messageId, emoji),
-        ...(account.unreact ? { remove: (emoji: string) => account.unreact!(target, messageId, emoji) } : {}),
-        emojiFor: (key, wanted) => (account.statusEmoji ? account.statusEmoji(key, wanted) : wanted),
-      },
-      ackEmoji,
-      (err) => this.deps.logger.warn({ channel: running.channel, chatId: routed.target.chatId, err: err.message }, "status reaction not set"),
+  private reactionFor(routed: Routed): MessageReaction | undefined {
+    const { running, target, message, agentId } = routed;
+    const reactionTarget = { chatId: target.chatId, ...(target.threadId ? { threadId: target.threadId } : {}) };
+    return messageReaction(
+      this.deps.config(),
+      running.account,
+      { channel: running.channel, target: reactionTarget, messageId: message.messageId, agentId, chatType: message.chatType, wasMentioned: message.wasMentioned },
+      this.deps.logger,
     );
   }
 
@@ -562,14 +528,13 @@ export class InboundDispatcher {
       stopTyping ??= startTypingLoop(running.account, { chatId: last.target.chatId, threadId: last.target.threadId }, typingIntervalMs(config, running.config));
     };
     const waitsForOutput = typingMode === "thinking" || typingMode === "message";
-    const ackEmoji = mayReply ? this.ackEmojiFor(running, last) : undefined;
-    const status = this.statusReactionsFor(running, last, ackEmoji);
+    const reaction = mayReply ? this.reactionFor(last) : undefined;
     const onEvent =
-      preview || waitsForOutput || status
+      preview || waitsForOutput || reaction?.onEvent
         ? (event: AgentEvent) => {
             preview?.onEvent(event);
             if (waitsForOutput && startsTyping(typingMode, event)) startTyping();
-            if (status) followRun(status, event);
+            reaction?.onEvent?.(event);
           }
         : undefined;
     const outcome = await this.deps.conversations.submit({
@@ -599,12 +564,11 @@ export class InboundDispatcher {
           void outcome.run.done.then(() => this.logSilenced(last, "reply"));
           return;
         }
-        if (status) status.queued();
-        else if (ackEmoji) void this.acknowledge(running, last, ackEmoji);
+        reaction?.accepted();
         if (typingMode === "instant") startTyping();
         void outcome.run.done.then(async (record) => {
           stopTyping?.();
-          void status?.finish(record.status === "ok");
+          reaction?.ended?.(record.status === "ok");
           const previewMessageId = await preview?.finish();
           // A change of model fallback state is told in DMs only, once, ahead of the reply.
           const notice = record.result?.modelNotice;
@@ -628,18 +592,6 @@ export class InboundDispatcher {
         return;
     }
   }
-}
-
-/** Where a reaction on the routed message goes. */
-function reactionTarget(routed: Routed): { chatId: string; threadId?: string } {
-  return { chatId: routed.target.chatId, ...(routed.target.threadId ? { threadId: routed.target.threadId } : {}) };
-}
-
-/** The run's progress as the status reaction shows it. */
-function followRun(status: StatusReactions, event: AgentEvent): void {
-  if (event.type === "message_start") status.thinking();
-  else if (event.type === "tool_execution_start") status.tool(event.toolName);
-  else if (event.type === "auto_compaction_start") status.compacting();
 }
 
 /** A command's answer as the chat shows it. */
