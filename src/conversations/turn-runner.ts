@@ -187,8 +187,9 @@ export class TurnRunner {
       result = unsavedResult(result, notSynced);
     }
     const costUsd = estimateCostUsd(result.usage, modelCostRates(result.model, deps.config()));
+    const status = runStatus(result);
     const footer = replyUsageFooter(
-      { method: deps.runs.get(primary)?.method, channel: turn.channel, sessionValue: store.peek(sessionKey)?.responseUsage, ok: runStatus(result) === "ok" },
+      { method: deps.runs.get(primary)?.method, channel: turn.channel, sessionValue: store.peek(sessionKey)?.responseUsage, ok: status === "ok" },
       deps.config(),
       result.usage,
       costUsd,
@@ -197,7 +198,6 @@ export class TurnRunner {
     bridge.finish(result);
     // The other runs this turn answered (merged or steered into it) end after the reply is out.
     for (const id of turn.members) if (id !== primary && !deps.runs.get(id)?.endedAt) finishAnsweredRun({ runId: id, sessionKey, agentId, sink: deps.sink }, result);
-    const status = runStatus(result);
     trace?.end({ result, outcome: status });
     const contextTokens = deps.context.contextTokens(sessionKey, result.systemPromptChars);
     try {

@@ -189,7 +189,7 @@ CHAT_COMMANDS.register({
   description: "the usage line under each reply: off, tokens, full (with estimated cost), reset; no argument: the next one; cost: this session's totals",
   args: "[off|tokens|full|reset|cost]",
   category: "status",
-  handler: (args, ctx) => reply(usageCommand(args, ctx)),
+  handler: (args, ctx) => reply(usageCommand(args, ctx, sessionControls(ctx))),
 });
 
 CHAT_COMMANDS.register({

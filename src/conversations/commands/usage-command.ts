@@ -1,5 +1,6 @@
 import { effectiveResponseUsage, parseResponseUsage, type ResponseUsageMode } from "../response-usage.js";
 import type { ChatCommandContext } from "./chat-command-registry.js";
+import type { SessionControlDeps } from "./session-control-commands.js";
 import { usageTotals } from "./status-card.js";
 
 const USAGE = "Usage: /usage off|tokens|full|reset|cost";
@@ -10,13 +11,10 @@ const NEXT: Record<ResponseUsageMode, ResponseUsageMode> = { off: "tokens", toke
  * (tokens and estimated cost), no argument for the next of the three, `reset` for
  * `messages.responseUsage` again — and `/usage cost` for the session's totals.
  */
-export function usageCommand(args: string, ctx: ChatCommandContext): string {
+export function usageCommand(args: string, ctx: ChatCommandContext, controls: SessionControlDeps): string {
   const word = args.trim().toLowerCase();
   if (word.startsWith("cost")) return usageTotals(ctx);
-  const patch = (responseUsage: ResponseUsageMode | null) => {
-    ctx.sessions.ensure(ctx.sessionKey, {});
-    ctx.sessions.patch(ctx.sessionKey, { responseUsage });
-  };
+  const patch = (responseUsage: ResponseUsageMode | null) => controls.patch({ responseUsage });
   if (word === "reset" || word === "default" || word === "inherit") {
     patch(null);
     return "Usage footer: back to the default (messages.responseUsage).";
@@ -24,7 +22,7 @@ export function usageCommand(args: string, ctx: ChatCommandContext): string {
   const requested = parseResponseUsage(word);
   if (word && !requested) return USAGE;
   const channel = ctx.chat?.channel ?? "webchat";
-  const next = requested ?? NEXT[effectiveResponseUsage(ctx.sessions.get(ctx.sessionKey)?.responseUsage, ctx.config(), channel)];
+  const next = requested ?? NEXT[effectiveResponseUsage(controls.entry?.responseUsage, controls.config, channel)];
   patch(next);
   return `Usage footer: ${next}.`;
 }
