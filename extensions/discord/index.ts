@@ -14,6 +14,7 @@ const discordPlugin: ChannelPlugin = {
   id: "discord",
   label: "Discord",
   defaultLimits: { textChunkLimit: 2000, maxLinesPerMessage: 17 },
+  blockStreaming: { coalesce: { minChars: 1500, idleMs: 1000 } },
 
   // DISCORD_BOT_TOKEN counts for the default account only (and when no account id is given).
   checkAccountConfig(config, env, accountId) {

@@ -12,6 +12,7 @@ const slackPlugin: ChannelPlugin = {
   id: "slack",
   label: "Slack",
   defaultLimits: { textChunkLimit: 8000 },
+  blockStreaming: { coalesce: { minChars: 1500, idleMs: 1000 } },
   checkAccountConfig(config, env, accountId) {
     return findSettingsProblems(readSlackSettings(config, env, accountId));
   },

@@ -12,6 +12,7 @@ const telegramPlugin: ChannelPlugin = {
   id: "telegram",
   label: "Telegram",
   defaultLimits: { textChunkLimit: 4000 },
+  blockStreaming: { followsAgentDefault: true },
   checkAccountConfig(config, env, accountId = "default") {
     const token = resolveBotToken(config, env, accountId);
     return "problem" in token ? [token.problem] : [];

@@ -521,6 +521,7 @@ export class ChannelManager {
     const limits = {
       textChunkLimit: (spec.config.textChunkLimit as number | undefined) ?? plugin.defaultLimits.textChunkLimit,
       maxLinesPerMessage: (spec.config.maxLinesPerMessage as number | undefined) ?? plugin.defaultLimits.maxLinesPerMessage,
+      ...((spec.config.streaming as { chunkMode?: string } | undefined)?.chunkMode === "newline" ? { chunkMode: "newline" as const } : {}),
     };
     if (!spec.enabled || problems.length > 0) {
       if (problems.length) status.lastError = problems.join("; ");
@@ -560,6 +561,7 @@ export class ChannelManager {
       accountId: spec.accountId,
       config: spec.config,
       limits,
+      ...(plugin.blockStreaming ? { blockStreaming: plugin.blockStreaming } : {}),
       status,
       account,
       configured: true,
@@ -706,7 +708,9 @@ export class ChannelManager {
 
   /** Replies owed from before a restart: send what was recorded, and answer what was accepted but never recorded. */
   private async recoverDeliveries(): Promise<void> {
-    const resumed = await this.delivery.recover((entry) => recoverReply(entry.runId ? this.deps.ledger.get(entry.runId) : undefined, () => this.transcriptOf(entry.sessionKey)));
+    const resumed = await this.delivery.recover((entry) =>
+      recoverReply(entry.runId ? this.deps.ledger.get(entry.runId) : undefined, () => this.transcriptOf(entry.sessionKey), entry.streamed),
+    );
     if (resumed > 0) this.deps.logger.info({ resumed }, "channel replies owed from before the restart are being delivered");
   }
 

@@ -7,9 +7,10 @@ export type RecoveredReply = { text: string; turnId?: string } | { suppress: str
 /**
  * After a crash: what is owed to a chat whose message was accepted but whose reply was never
  * recorded for delivery. The idempotency ledger says how the run ended; the transcript holds
- * the answer (the assistant message that `answers` the run, then its last text).
+ * the answer (the assistant message that `answers` the run, then its last text), unless it went
+ * out in blocks while the run went on (`streamed`).
  */
-export function recoverReply(record: IdempotencyRecord | undefined, transcript: () => readonly TranscriptMessage[]): RecoveredReply {
+export function recoverReply(record: IdempotencyRecord | undefined, transcript: () => readonly TranscriptMessage[], streamed = false): RecoveredReply {
   if (!record) return { drop: "message was never accepted (the platform redelivers it)" };
   switch (record.status) {
     case "in_flight":
@@ -22,6 +23,7 @@ export function recoverReply(record: IdempotencyRecord | undefined, transcript: 
     case "error":
       return { text: `⚠️ ${record.summary ?? "the agent failed"}` };
     case "ok": {
+      if (streamed) return { suppress: "sent as block replies before the restart" };
       const answer = answerFromTranscript(transcript(), record.runId);
       if (answer !== undefined) return answer.text ? answer : { suppress: "no reply (NO_REPLY or empty)" };
       return record.summary ? { text: record.summary } : { suppress: "no reply recorded" };

@@ -132,6 +132,16 @@ export interface ChannelLimits {
   textChunkLimit: number;
   /** Discord's 17-line soft limit: longer replies are split so they don't collapse. */
   maxLinesPerMessage?: number;
+  /** `streaming.chunkMode: newline`: a long reply is split at paragraph breaks only, a paragraph by length only when it alone is too long. */
+  chunkMode?: "newline";
+}
+
+/** How block streaming behaves on a platform (see `BlockStreamingSettings`). */
+export interface BlockStreamingTraits {
+  /** `agents.defaults.blockStreamingDefault: on` turns it on here without `streaming.block.enabled: true`. */
+  followsAgentDefault?: boolean;
+  /** The platform's coalescing defaults, under `streaming.block.coalesce` and `agents.defaults.blockStreamingCoalesce`. */
+  coalesce?: { minChars?: number; idleMs?: number };
 }
 
 export interface ChannelAccountStatus {
@@ -253,6 +263,8 @@ export interface ChannelPlugin {
   readonly label: string;
   /** Default limits, before `textChunkLimit` / `maxLinesPerMessage` overrides in config. */
   readonly defaultLimits: ChannelLimits;
+  /** Absent: block streaming only where `streaming.block.enabled: true`, with the agent's coalescing. */
+  readonly blockStreaming?: BlockStreamingTraits;
   /**
    * Config problems that stop this account from starting (missing token, …), as messages the
    * user can act on. An empty list means the account is configured.

@@ -36,7 +36,22 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkIdentityLinkIds(config),
     ...checkEnvVarNames(config),
     ...checkExecMode(config),
+    ...checkHumanDelays(config),
   ];
+}
+
+/** A custom `humanDelay` pauses between `minMs` and `maxMs`: a range that ends before it starts is a typo. */
+function checkHumanDelays(config: RawOpenClawConfig): ConfigIssue[] {
+  const delays: [KeyPathSegment[], { minMs?: number; maxMs?: number } | undefined][] = [
+    [["agents", "defaults", "humanDelay"], config.agents?.defaults?.humanDelay],
+    ...Object.entries(config.agents?.entries ?? {}).map(([id, entry]): [KeyPathSegment[], { minMs?: number; maxMs?: number } | undefined] => [
+      ["agents", "entries", id, "humanDelay"],
+      entry?.humanDelay,
+    ]),
+  ];
+  return delays
+    .filter(([, delay]) => delay?.minMs !== undefined && delay.maxMs !== undefined && delay.minMs > delay.maxMs)
+    .map(([path, delay]) => ({ path: formatKeyPath([...path, "maxMs"]), message: `must be at least minMs (${delay!.minMs}); the pause is picked between minMs and maxMs` }));
 }
 
 /** OpenClaw's `auto` has a model review each command before a person is asked; this gateway has no such reviewer. */

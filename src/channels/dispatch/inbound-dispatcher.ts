@@ -22,6 +22,8 @@ import { startTypingLoop } from "../outbound/typing-loop.js";
 import { startsTyping, typingIntervalMs, typingModeFor } from "../outbound/typing-mode.js";
 import type { AgentEvent } from "../../agents/types.js";
 import { PreviewStream } from "../outbound/preview-stream.js";
+import { BlockReplyStream } from "../outbound/block-reply-stream.js";
+import { blockStreamingFor } from "../outbound/block-streaming-settings.js";
 import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.js";
 import { peerSessionKey } from "../routing/peer-session-key.js";
 import { findAcpBinding, type AcpBinding } from "../routing/acp-binding.js";
@@ -433,6 +435,18 @@ export class InboundDispatcher {
     );
   }
 
+  /** The run's answer in blocks while it is written (`blockStreamingDefault`, `streaming.block`), where that is on. */
+  private blockStreamFor(routed: Routed, runId: string): BlockReplyStream | undefined {
+    const settings = blockStreamingFor(this.deps.config(), routed.running, routed.agentId);
+    if (!settings) return undefined;
+    const { sessionKey } = routed.message;
+    return new BlockReplyStream(
+      settings,
+      (text, index, model) => this.deps.delivery.queueBlock(runId, sessionKey, index, text, model),
+      (err) => this.deps.logger.warn({ runId, err: err.message }, "a block reply could not be recorded for delivery; it is not sent"),
+    );
+  }
+
   /**
    * Claims the message's key; true when it was handled before. The dedupe cache decides alone for
    * what never reaches the conversation ledger (commands) and for a bound ACP chat, whose turn is
@@ -520,7 +534,8 @@ export class InboundDispatcher {
     const text = message.chatType === "direct" ? said : withGroupHistory(this.history.take(message.sessionKey), said);
     const mayReply = this.maySend(last);
     if (mayReply) await this.deps.delivery.expect(runId, last.target, { sessionKey: message.sessionKey, runId });
-    const preview = mayReply ? this.previewFor(running, last.target) : undefined;
+    const blocks = mayReply ? this.blockStreamFor(last, runId) : undefined;
+    const preview = mayReply && !blocks ? this.previewFor(running, last.target) : undefined;
     const config = this.deps.config();
     const typingMode = mayReply ? typingModeFor(config, last.agentId, message) : "never";
     let stopTyping: (() => void) | undefined;
@@ -530,9 +545,10 @@ export class InboundDispatcher {
     const waitsForOutput = typingMode === "thinking" || typingMode === "message";
     const reaction = mayReply ? this.reactionFor(last) : undefined;
     const onEvent =
-      preview || waitsForOutput || reaction?.onEvent
+      preview || blocks || waitsForOutput || reaction?.onEvent
         ? (event: AgentEvent) => {
             preview?.onEvent(event);
+            blocks?.onEvent(event);
             if (waitsForOutput && startsTyping(typingMode, event)) startTyping();
             reaction?.onEvent?.(event);
           }
@@ -570,13 +586,14 @@ export class InboundDispatcher {
           stopTyping?.();
           reaction?.ended?.(record.status === "ok");
           const previewMessageId = await preview?.finish();
+          const streamed = await blocks?.finish();
           // A change of model fallback state is told in DMs only, once, ahead of the reply.
           const notice = record.result?.modelNotice;
           if (notice && message.chatType === "direct") await this.deps.delivery.queueText(`notice:${runId}`, last.target, notice);
           // `/verbose on|full`: the run's tool calls, ahead of the reply.
           const tools = record.result?.toolSummary;
           if (tools) await this.deps.delivery.queueText(`tools:${runId}`, last.target, tools);
-          await this.deps.delivery.deliverRun(runId, message.sessionKey, record, previewMessageId);
+          await this.deps.delivery.deliverRun(runId, message.sessionKey, record, previewMessageId, streamed);
         });
         return;
       }

@@ -1,4 +1,4 @@
-import type { ChannelAccount, ChannelAccountStatus, ChannelLimits } from "../types.js";
+import type { BlockStreamingTraits, ChannelAccount, ChannelAccountStatus, ChannelLimits } from "../types.js";
 
 /** One started bot account as the pipeline sees it. */
 export interface RunningAccount {
@@ -8,5 +8,7 @@ export interface RunningAccount {
   config: Readonly<Record<string, unknown>>;
   account: ChannelAccount;
   limits: ChannelLimits;
+  /** The platform's block streaming traits (its plugin's). */
+  blockStreaming?: BlockStreamingTraits;
   status: ChannelAccountStatus;
 }

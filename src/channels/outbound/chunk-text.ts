@@ -27,7 +27,7 @@ interface Limits {
 }
 
 /** A fenced code block, by offsets into the text. */
-interface Fence {
+export interface Fence {
   /** Start of the opening fence line. */
   start: number;
   /** First character after the opening line. */
@@ -241,7 +241,7 @@ function isBreak(text: string, cut: number, kind: BreakKind): boolean {
 const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 
 /** CommonMark fenced code blocks: ``` or ~~~ (3+), closed by a run of the same character at least as long. */
-function findFences(text: string): Fence[] {
+export function findFences(text: string): Fence[] {
   const fences: Fence[] = [];
   let open: { start: number; contentStart: number; openLine: string; indent: string; marker: string } | undefined;
   for (let lineStart = 0; lineStart < text.length; ) {

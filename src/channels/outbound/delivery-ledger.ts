@@ -29,6 +29,8 @@ export interface DeliveryEntry {
   state: DeliveryState;
   /** Why the entry finished as it did, when `finish` was given a reason (a suppression, a permanent refusal). */
   reason?: string;
+  /** Part of the run's answer went to the chat as block replies before the run ended (`markStreamed`). */
+  streamed?: true;
 }
 
 export interface DeliveryLedgerOptions {
@@ -53,6 +55,7 @@ type LedgerLine =
   | { op: "attempt"; id: string; error: string; failed?: true }
   | { op: "finish"; id: string; state: FinalState; reason?: string }
   | { op: "reopen"; id: string; at: number }
+  | { op: "streamed"; id: string }
   | ({ op: "entry" } & DeliveryEntry);
 
 type FinalState = "delivered" | "failed" | "suppressed";
@@ -127,6 +130,18 @@ export class DeliveryLedger {
     entry.state = "pending";
     this.log.compactIfDue();
     return copy(entry);
+  }
+
+  /**
+   * The run this entry awaits is sending its answer in blocks (each an entry of its own): a
+   * restart that finds the run's answer does not send it again. Recorded before the first block.
+   */
+  markStreamed(id: string): void {
+    const entry = this.require(id);
+    if (entry.streamed) return;
+    this.log.append({ op: "streamed", id });
+    entry.streamed = true;
+    this.log.compactIfDue();
   }
 
   /** Chunk `index` was posted as `platformMessageId`. Marking a chunk twice keeps the first id. */
@@ -248,6 +263,8 @@ function replayLine(entries: Map<string, DeliveryEntry>, value: unknown): void {
     if (typeof line.reason === "string") entry.reason = line.reason;
   } else if (line.op === "reopen" && entry.state === "failed" && entry.chunks && typeof line.at === "number") {
     reopenEntry(entry, line.at);
+  } else if (line.op === "streamed") {
+    entry.streamed = true;
   }
 }
 

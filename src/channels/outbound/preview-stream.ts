@@ -1,7 +1,6 @@
 import type { AgentEvent } from "../../agents/types.js";
 import type { ChannelAccount, OutboundTarget } from "../types.js";
-
-const SILENT_TOKEN = "NO_REPLY";
+import { mayTurnSilent } from "./silent-text.js";
 
 export interface PreviewOptions {
   /** Minimum time between two edits: platforms rate-limit edits (Telegram ~1/s per chat). */
@@ -69,10 +68,4 @@ export class PreviewStream {
       // A draft is a courtesy: a rate limit or a rejected edit just skips this frame.
     }
   }
-}
-
-/** A draft that is the silent answer, or may still become it (`NO_`), is not shown: silence must not flash in the chat. */
-function mayTurnSilent(draft: string): boolean {
-  const text = draft.trim().toUpperCase();
-  return text.startsWith(SILENT_TOKEN) || SILENT_TOKEN.startsWith(text);
 }

@@ -2,12 +2,14 @@ import type { InternalHookSink } from "../../hooks/internal/types.js";
 import type { Logger } from "../../infra/logger.js";
 import type { ChannelAccount, ChannelLimits } from "../types.js";
 import { chunkText } from "./chunk-text.js";
+import { chunkByParagraph } from "./paragraph-chunks.js";
 import { splitPlain } from "./split-plain.js";
 import type { DeliveryEntry, DeliveryLedger, DeliveryTarget } from "./delivery-ledger.js";
 import { DEFAULT_RETRY_POLICY, sendWithRetry, type RetryPolicy } from "./send-with-retry.js";
 import { replyForRun, type FinishedRun } from "../dispatch/run-reply.js";
 import { AccountWaits } from "./account-waits.js";
 import { withResponsePrefix } from "./response-prefix.js";
+import type { StreamedReply } from "./block-reply-stream.js";
 
 /**
  * Whether a reply's account can send now. `down`: configured and enabled but not running yet
@@ -112,15 +114,16 @@ export class ReplyDelivery {
     if (entry?.state !== "awaiting-reply") return;
     const available = this.deps.account(entry.target.channel, entry.target.accountId);
     const limits = available.state === "gone" ? undefined : available.limits;
-    const chunks = limits ? this.chunk(id, text, { maxChars: limits.textChunkLimit, maxLines: limits.maxLinesPerMessage }) : [text];
+    const chunks = limits ? this.chunk(id, text, limits) : [text];
     this.deps.ledger.recordReply(id, chunks.length > 0 ? chunks : [text]);
     await this.deps.ledger.whenDurable();
   }
 
   /** The reply in chunks; when no cut keeps its code blocks whole, in plain lines rather than not at all. */
-  private chunk(id: string, text: string, limits: { maxChars: number; maxLines?: number }): string[] {
+  private chunk(id: string, text: string, channelLimits: ChannelLimits): string[] {
+    const limits = { maxChars: channelLimits.textChunkLimit, maxLines: channelLimits.maxLinesPerMessage };
     try {
-      return chunkText(text, limits);
+      return channelLimits.chunkMode === "newline" ? chunkByParagraph(text, limits) : chunkText(text, limits);
     } catch (err) {
       this.deps.logger.warn({ deliveryId: id, err: (err as Error).message }, "reply split as plain lines: no cut keeps its code blocks whole");
       return splitPlain(text, limits);
@@ -131,11 +134,17 @@ export class ReplyDelivery {
    * A run whose reply belongs to the expected entry `id` ended: deliver what it said, or record
    * why nothing is sent (NO_REPLY, aborted, or the `message` tool already sent this very text).
    */
-  async deliverRun(id: string, sessionKey: string, run: FinishedRun, previewMessageId?: string): Promise<void> {
+  async deliverRun(id: string, sessionKey: string, run: FinishedRun, previewMessageId?: string, streamed?: StreamedReply): Promise<void> {
     const entry = this.deps.ledger.get(id);
     if (!entry) return;
     const reply = replyForRun(run);
     if ("suppress" in reply) return this.suppress(id, reply.suppress, previewMessageId);
+    if (entry.streamed && run.status === "ok") {
+      // The answer went out in blocks; what the reply adds after it (a usage footer) still goes.
+      const rest = textAfterStream(reply.text, streamed);
+      if (!rest.trim()) return this.suppress(id, "sent as block replies", previewMessageId);
+      return this.deliverReply(id, rest, reply.turnId, previewMessageId);
+    }
     const since = run.startedAt ?? run.acceptedAt ?? 0;
     const chat = chatKeyOf(entry.target);
     const text = normalizeReply(reply.text);
@@ -145,6 +154,23 @@ export class ReplyDelivery {
     // An answer carries the prefix; a failure notice does not.
     const prefix = run.status === "ok" ? this.deps.replyPrefix?.(entry.target, sessionKey, run) : undefined;
     await this.deliverReply(id, withResponsePrefix(reply.text, prefix), reply.turnId, previewMessageId);
+  }
+
+  /**
+   * One block of a run's answer, streamed while the run goes on: an entry of its own, recorded
+   * before it is sent and sent behind the blocks before it. The run's entry is marked first, so
+   * neither the run's end nor a restart sends the answer again. Like every message of the agent
+   * it carries the reply prefix; only the first block quotes the user's message unless every
+   * message of the reply does (`replyToMode: all`, Slack threads).
+   */
+  async queueBlock(runId: string, sessionKey: string, index: number, text: string, model: string | undefined): Promise<void> {
+    const entry = this.deps.ledger.get(runId);
+    if (entry?.state !== "awaiting-reply") return;
+    this.deps.ledger.markStreamed(runId);
+    const prefix = this.deps.replyPrefix?.(entry.target, sessionKey, { status: "ok", ...(model ? { result: { model } } : {}) });
+    const { replyToMessageId: _quoted, ...unquoted } = entry.target;
+    const target = index === 0 || entry.target.replyToEveryChunk ? entry.target : unquoted;
+    await this.queueText(`${runId}#block${index}`, target, withResponsePrefix(text, prefix));
   }
 
   /** The `message` tool posted `text` to `target` for `sessionKey` (OpenClaw's didSendViaMessagingTool). */
@@ -410,6 +436,14 @@ function formatMinutes(ms: number): string {
 /** One chat (and thread) of one bot account. */
 function chatKeyOf(target: DeliveryTarget): string {
   return `${target.channel}|${target.accountId}|${target.chatId}|${target.threadId ?? ""}`;
+}
+
+/** What a run's reply says beyond the message that already went out in blocks; all of it when it does not start with that message. */
+function textAfterStream(text: string, streamed: StreamedReply | undefined): string {
+  const last = streamed?.lastMessage.trim();
+  if (!last) return text;
+  const start = text.trimStart();
+  return start.startsWith(last) ? start.slice(last.length) : text;
 }
 
 /** Replies compared for "already sent": whitespace and case do not make a different message. */

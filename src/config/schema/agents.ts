@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
+import { BlockStreamingCoalesce, integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
 import { Compaction, ContextPruning, ContextWindowGuard } from "./context-management.js";
 import { LoopDetection, ProviderToolPolicy, ToolAllowDeny } from "./tools.js";
 import { HeartbeatSchema } from "./automation.js";
@@ -72,6 +72,13 @@ const AgentSubagents = Type.Object({
   thinking: Type.Optional(ThinkingLevel),
 });
 
+/** A random pause before each block reply after the first: `natural` is 800-2500 ms, `custom` takes `minMs`/`maxMs`. */
+const HumanDelay = Type.Object({
+  mode: Type.Optional(stringEnum(["off", "natural", "custom"])),
+  minMs: Type.Optional(integer(0, 60_000)),
+  maxMs: Type.Optional(integer(0, 60_000)),
+});
+
 const AgentsDefaults = Type.Object({
   workspace: Type.Optional(Type.String()),
   model: Type.Optional(ModelRef),
@@ -107,6 +114,19 @@ const AgentsDefaults = Type.Object({
   typingMode: Type.Optional(TypingMode),
   /** The typing indicator's refresh cadence where a channel sets none (default 6). */
   typingIntervalSeconds: Type.Optional(integer(0, 60)),
+  /** `on`: replies go to chats in blocks while the model writes (Telegram; other channels also need `streaming.block.enabled: true`). */
+  blockStreamingDefault: Type.Optional(stringEnum(["on", "off"])),
+  /** `text_end` (default): a block goes out as soon as it is cut; `message_end`: once the model's message is complete. */
+  blockStreamingBreak: Type.Optional(stringEnum(["text_end", "message_end"])),
+  blockStreamingChunk: Type.Optional(
+    Type.Object({
+      minChars: Type.Optional(integer(1, 100_000)),
+      maxChars: Type.Optional(integer(1, 100_000)),
+      breakPreference: Type.Optional(stringEnum(["paragraph", "newline", "sentence"])),
+    }),
+  ),
+  blockStreamingCoalesce: Type.Optional(BlockStreamingCoalesce),
+  humanDelay: Type.Optional(HumanDelay),
 });
 
 // Shared by both spellings of the agent list; only the array form must carry its id.
@@ -127,6 +147,8 @@ const agentEntryFields = {
   sandbox: Type.Optional(SandboxSettings),
   /** This agent's `typingMode`, in place of `agents.defaults.typingMode`. */
   typingMode: Type.Optional(TypingMode),
+  /** This agent's `humanDelay`, in place of `agents.defaults.humanDelay`. */
+  humanDelay: Type.Optional(HumanDelay),
   /** In groups routed to this agent, text matching one of these (case-insensitive regexes) counts as a mention, in place of `messages.groupChat.mentionPatterns`. */
   groupChat: Type.Optional(Type.Object({ mentionPatterns: Type.Optional(Type.Array(Type.String())) })),
 };

@@ -1,5 +1,5 @@
 import { Type, type TProperties } from "@sinclair/typebox";
-import { integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
+import { BlockStreamingCoalesce, integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
 
 const HttpUrl = withExpected(Type.String({ pattern: "^https?://\\S+$" }), "an http(s) URL");
 const UrlPath = withExpected(Type.String({ pattern: "^/" }), 'a path starting with "/"');
@@ -44,6 +44,10 @@ const commonKeys = {
     Type.Object({
       mode: Type.Optional(stringEnum(["off", "partial"])),
       throttleMs: Type.Optional(integer(250, 60_000)),
+      /** `newline`: replies are split at paragraph breaks (a block reply ends at each one). */
+      chunkMode: Type.Optional(stringEnum(["length", "newline"])),
+      /** Block replies in this channel: `enabled` over `agents.defaults.blockStreamingDefault`, `coalesce` over `blockStreamingCoalesce`. */
+      block: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()), coalesce: Type.Optional(BlockStreamingCoalesce) })),
     }),
   ),
 };

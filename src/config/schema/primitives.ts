@@ -37,3 +37,10 @@ export const timeoutSeconds = () => withExpected(Type.Number({ exclusiveMinimum:
 
 /** A timeout in whole seconds, 1 to what a timer holds. */
 export const wholeTimeoutSeconds = () => withExpected(integer(1, MAX_TIMER_SECONDS), `whole seconds 1-${TIMER_LIMIT}`);
+
+/** How block replies are merged before they are sent: `agents.defaults.blockStreamingCoalesce`, a channel's `streaming.block.coalesce`. */
+export const BlockStreamingCoalesce = Type.Object({
+  minChars: Type.Optional(integer(1, 100_000)),
+  maxChars: Type.Optional(integer(1, 100_000)),
+  idleMs: Type.Optional(integer(0, 5_000)),
+});

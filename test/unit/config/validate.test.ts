@@ -695,3 +695,17 @@ describe("tools.exec.mode", () => {
     expect(() => exec({ mode: "auto" })).toThrow('tools.exec.mode: "auto" (a model reviewing commands before asking you) is not supported by this gateway; use "ask"');
   });
 });
+
+describe("humanDelay", () => {
+  it("a custom range whose maxMs is below its minMs is refused at its key, for the defaults and an agent", () => {
+    expect(() => validateConfig({ agents: { defaults: { humanDelay: { mode: "custom", minMs: 900, maxMs: 300 } } } }, {})).toThrow(
+      "agents.defaults.humanDelay.maxMs: must be at least minMs (900)",
+    );
+    expect(() => validateConfig({ agents: { entries: { calm: { humanDelay: { mode: "custom", minMs: 2, maxMs: 1 } } } } }, {})).toThrow("agents.entries.calm.humanDelay.maxMs");
+    expect(validateConfig({ agents: { defaults: { humanDelay: { mode: "custom", minMs: 300, maxMs: 300 } } } }, {}).config.agents.defaults.humanDelay).toEqual({
+      mode: "custom",
+      minMs: 300,
+      maxMs: 300,
+    });
+  });
+});

@@ -58,4 +58,28 @@ describe("ReplyDelivery.recover after a restart", () => {
     expect(ledger.unfinished()).toEqual([]);
     expect(sent).toEqual(["one answer to both"]);
   });
+
+  it("a run whose answer went out in blocks before the crash is not answered again; its unsent block still goes out", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "recovery-")), "delivery-ledger.jsonl");
+    const before = DeliveryLedger.open(file);
+    before.expect("run-1", CHAT, { sessionKey: "agent:main:main", runId: "run-1" });
+    before.markStreamed("run-1");
+    before.expect("run-1#block0", CHAT, {});
+    before.recordReply("run-1#block0", ["first block"]);
+    await before.whenDurable();
+    before.close();
+    const transcript = [user("question"), assistant("first block", ["run-1"])];
+
+    const ledger = DeliveryLedger.open(file);
+    ledgers.push(ledger);
+    expect(ledger.get("run-1")?.streamed).toBe(true);
+    const sent: string[] = [];
+    const account = fakeAccount(sent);
+    const delivery = new ReplyDelivery({ ledger, logger: pino({ level: "silent" }), account: () => ({ state: "running", account, limits: { textChunkLimit: 4000 } }) });
+    await delivery.recover((entry) => recoverReply(okRecord(entry.runId!), () => transcript, entry.streamed));
+    for (let i = 0; i < 200 && ledger.unfinished().length > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await delivery.close();
+    expect(sent).toEqual(["first block"]);
+    expect(ledger.get("run-1")).toMatchObject({ state: "suppressed", reason: "sent as block replies before the restart" });
+  });
 });
