@@ -3,6 +3,7 @@ import { checkAgentReferences } from "./agent-references.js";
 import { checkChannelAccountReferences } from "./channel-account-references.js";
 import { hookMappingIssues } from "./hook-mapping-checks.js";
 import { parseDuration } from "../infra/duration.js";
+import { parseIpRange } from "../infra/ip-address.js";
 import { formatKeyPath, type KeyPathSegment } from "./key-path.js";
 import { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN, type RawOpenClawConfig } from "./schema/index.js";
 
@@ -37,7 +38,17 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkEnvVarNames(config),
     ...checkExecMode(config),
     ...checkHumanDelays(config),
+    ...checkTrustedProxies(config),
   ];
+}
+
+/** `gateway.trustedProxies` holds addresses or CIDR ranges; a host name would never match a connection. */
+function checkTrustedProxies(config: RawOpenClawConfig): ConfigIssue[] {
+  return (config.gateway?.trustedProxies ?? []).flatMap((entry, index) =>
+    parseIpRange(entry)
+      ? []
+      : [{ path: formatKeyPath(["gateway", "trustedProxies", index]), message: `"${entry}" is not an IP address or CIDR range (127.0.0.1, 10.0.0.0/8, ::1)` }],
+  );
 }
 
 /** A custom `humanDelay` pauses between `minMs` and `maxMs`: a range that ends before it starts is a typo. */

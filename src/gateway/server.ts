@@ -87,6 +87,7 @@ import { canReceiveEvent } from "./protocol/scopes.js";
 import { createSubagentThreads } from "../channels/subagent-threads.js";
 import { SessionToolService } from "../agents/agent-to-agent/index.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
+import { attributeIngress, PROXY_ATTRIBUTION_MESSAGE, PROXY_ATTRIBUTION_REFUSAL, type ProxySettings, proxySettingsOf } from "./ingress-attribution.js";
 import { buildHealthSnapshot } from "./health-snapshot.js";
 import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
 import { hookAgentTurnRunner } from "./hook-agent-turns.js";
@@ -175,6 +176,7 @@ export class GatewayServer {
   private readonly connections = new Set<GatewayConnection>();
   private readonly methods = new MethodRegistry();
   private readonly rateLimiter: AuthRateLimiter;
+  private warnedUnattributable = false;
   private readonly presence: PresenceTracker;
   readonly approvals: ExecApprovalBroker;
   /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
@@ -488,7 +490,12 @@ export class GatewayServer {
         return this.opts.listener.server;
       },
     });
-    registerHealthRoutes(app, this.runtime, () => this.draining);
+    registerHealthRoutes(
+      app,
+      this.runtime,
+      () => this.draining,
+      () => this.proxies(),
+    );
     registerOpenAiRoutes(app, {
       responseSessionsFile: path.join(this.opts.stateDir, "http", "response-sessions.jsonl"),
       enabled: () => {
@@ -497,6 +504,7 @@ export class GatewayServer {
       },
       auth: () => this.opts.auth,
       rateLimiter: this.rateLimiter,
+      proxies: () => this.proxies(),
       agents: () => listAgentConfigs(this.opts.loadedConfig().config).map((a) => ({ id: a.id, ...(a.name ? { name: a.name } : {}), isDefault: a.isDefault })),
       modelProblem: (ref) => {
         const resolved = resolveModel(ref, this.opts.loadedConfig().config, process.env);
@@ -741,7 +749,26 @@ export class GatewayServer {
       socket.end("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\n\r\n");
       return;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, req));
+    const ingress = attributeIngress(req.socket.remoteAddress, req.headers, this.proxies());
+    if (ingress.kind === "unattributable-proxy") {
+      this.reportUnattributable(ingress.remoteAddress);
+      const body = JSON.stringify(PROXY_ATTRIBUTION_REFUSAL.body);
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, req, ingress.clientIp));
+  }
+
+  /** Whose forwarding headers name the client, from the current config. */
+  private proxies(): ProxySettings {
+    return proxySettingsOf(this.opts.loadedConfig().config);
+  }
+
+  /** One warning per process: the source is the operator's own proxy, and every request of it would repeat it. */
+  private reportUnattributable(remoteAddress: string): void {
+    if (this.warnedUnattributable) return;
+    this.warnedUnattributable = true;
+    this.opts.logger.warn({ remoteAddress }, `refused a connection with forwarding headers from ${remoteAddress}: ${PROXY_ATTRIBUTION_MESSAGE}`);
   }
 
   private pendingHandshakes(): number {
@@ -750,10 +777,10 @@ export class GatewayServer {
     return pending;
   }
 
-  private onSocket(ws: WebSocket, req: http.IncomingMessage): void {
+  private onSocket(ws: WebSocket, req: http.IncomingMessage, clientIp: string): void {
     const conn = new GatewayConnection(
       ws,
-      req.socket.remoteAddress ?? "",
+      clientIp,
       {
         runtime: this.runtime,
         methods: this.methods,

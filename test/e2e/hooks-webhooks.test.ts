@@ -40,6 +40,23 @@ describe("webhooks", { timeout: 90_000 }, () => {
     await waitUntil(() => chatRequests(servers.model).some((r) => JSON.stringify(r.body).includes("hello")), 15_000, "the accepted wake's turn");
   });
 
+  it("a request a proxy forwarded is refused unless gateway.trustedProxies vouches for it; then its client is who gets locked out", async () => {
+    const stateDir = makeTempDir("openclaw-hooks-proxy-");
+    const config = JSON.parse(fakeModelConfig(servers.model, stateDir, { hooks: { enabled: true, token: HOOK_TOKEN } }));
+    gw = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } }));
+    const viaProxy = (client: string, token = HOOK_TOKEN) => post("/hooks/wake", { text: "x" }, { authorization: `Bearer ${token}`, "x-forwarded-for": client });
+    const refused = await viaProxy("203.0.113.5");
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ ok: false, error: expect.stringMatching(/^Proxy client attribution is required\. Configure gateway\.trustedProxies/) });
+    await gw.stop();
+
+    config.gateway = { ...config.gateway, trustedProxies: ["127.0.0.1"] };
+    gw = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } }));
+    for (let i = 0; i < 20; i++) expect((await viaProxy("203.0.113.5", "wrong")).status).toBe(401);
+    expect((await viaProxy("203.0.113.5")).status).toBe(429);
+    expect((await viaProxy("198.51.100.7")).status).toBe(200);
+  });
+
   it("refuses huge, malformed and non-object bodies, and unknown hooks, without running anything", async () => {
     await start({ enabled: true, token: HOOK_TOKEN, maxBodyBytes: 4096, mappings: [{ match: { path: "alert" }, action: "agent", channel: "telegram", to: "1" }] });
     const huge = await post("/hooks/agent", { message: "x".repeat(10_000) });

@@ -57,4 +57,8 @@ export const GatewaySchema = Type.Object({
   http: Type.Optional(GatewayHttp),
   remote: Type.Optional(GatewayRemote),
   controlUi: Type.Optional(GatewayControlUi),
+  /** Reverse proxies (addresses or CIDR ranges) whose forwarding headers name the client; forwarding headers from anyone else are refused. */
+  trustedProxies: Type.Optional(StringList),
+  /** With no `X-Forwarded-For`, a trusted proxy's `X-Real-IP` names the client. */
+  allowRealIpFallback: Type.Optional(Type.Boolean()),
 });

@@ -9,6 +9,7 @@ import { ReplayCache } from "../../hooks/webhooks/replay-cache.js";
 import type { Logger } from "../../infra/logger.js";
 import { AuthRateLimiter } from "../auth/rate-limiter.js";
 import { secretsEqual } from "../auth/secret-compare.js";
+import { attributeIngress, PROXY_ATTRIBUTION_MESSAGE, proxySettingsOf } from "../ingress-attribution.js";
 import { unknownAgentRefusal } from "../../agents/known-agent.js";
 import { buildWebhookRunSessionKey } from "../../sessions/keys/index.js";
 
@@ -78,7 +79,9 @@ async function handle(
   lockouts: AuthRateLimiter,
   replays: ReplayCache<Answer>,
 ): Promise<Answer & { headers?: Record<string, string> }> {
-  const address = request.socket.remoteAddress ?? "";
+  const ingress = attributeIngress(request.socket.remoteAddress, request.headers, proxySettingsOf(deps.config()));
+  if (ingress.kind === "unattributable-proxy") return { status: 403, body: { ok: false, error: PROXY_ATTRIBUTION_MESSAGE } };
+  const address = ingress.clientIp;
   const retryAfterMs = lockouts.retryAfterMs(address);
   if (retryAfterMs > 0) {
     return { status: 429, body: { ok: false, error: "too many failed authentications; try again later" }, headers: { "retry-after": String(Math.ceil(retryAfterMs / 1000)) } };

@@ -22,7 +22,7 @@ describe("diffConfigPaths", () => {
 });
 
 describe("restartRequiredPaths", () => {
-  it("needs a restart for gateway.* except reload, remote, the /v1 switches and the auth rate limit", () => {
+  it("needs a restart for gateway.* except reload, remote, the /v1 switches, the trusted proxies and the auth rate limit", () => {
     const changed = [
       "agents.defaults.model",
       "gateway.auth.rateLimit.maxAttempts",
@@ -33,10 +33,12 @@ describe("restartRequiredPaths", () => {
       "gateway.remote.url",
       "gateway.remoteness",
       "gateway.trustedProxies[0]",
+      "gateway.allowRealIpFallback",
+      "gateway.bind",
       "logging.level",
       "models.providers.fake.apiKey",
     ];
-    expect(restartRequiredPaths(changed)).toEqual(["gateway.auth.token", "gateway.port", "gateway.remoteness", "gateway.trustedProxies[0]"]);
+    expect(restartRequiredPaths(changed)).toEqual(["gateway.auth.token", "gateway.port", "gateway.remoteness", "gateway.bind"]);
     expect(restartRequiredPaths(["gateway"])).toEqual(["gateway"]);
     expect(restartRequiredPaths([])).toEqual([]);
   });

@@ -709,3 +709,13 @@ describe("humanDelay", () => {
     });
   });
 });
+
+describe("gateway.trustedProxies", () => {
+  it("takes addresses and CIDR ranges, and refuses anything else at its index", () => {
+    expect(validateConfig({ gateway: { trustedProxies: ["127.0.0.1", "::1", "10.0.0.0/8", "fd00::/8"] } }, {}).config.gateway?.trustedProxies).toHaveLength(4);
+    expect(() => validateConfig({ gateway: { trustedProxies: ["127.0.0.1", "proxy.local"] } }, {})).toThrow(
+      'gateway.trustedProxies[1]: "proxy.local" is not an IP address or CIDR range (127.0.0.1, 10.0.0.0/8, ::1)',
+    );
+    expect(() => validateConfig({ gateway: { trustedProxies: ["10.0.0.0/33"] } }, {})).toThrow("gateway.trustedProxies[0]");
+  });
+});

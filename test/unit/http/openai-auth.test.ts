@@ -116,3 +116,36 @@ describe("/v1 auth", () => {
     expect(post.headers.get("allow")).toBe("GET, HEAD");
   });
 });
+
+describe("/v1 behind a reverse proxy (gateway.trustedProxies)", () => {
+  const PROXY_REFUSAL = {
+    error: {
+      message: "Proxy client attribution is required. Configure gateway.trustedProxies narrowly and make the proxy overwrite or safely rebuild forwarded client headers.",
+      type: "proxy_attribution_required",
+    },
+  };
+
+  it("refuses forwarding headers no trusted proxy vouches for with 403, even with the right bearer", async () => {
+    server = await startOpenAiServer();
+    for (const header of ["x-forwarded-for", "x-real-ip", "forwarded", "x-forwarded-proto"]) {
+      const res = await fetch(`${server.base}/v1/models`, { headers: { authorization: `Bearer ${TOKEN}`, [header]: header === "forwarded" ? "for=203.0.113.5" : "203.0.113.5" } });
+      expect(res.status, header).toBe(403);
+      expect(await res.json()).toEqual(PROXY_REFUSAL);
+    }
+    expect((await fetch(`${server.base}/v1/models`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+  });
+
+  it("through a trusted proxy the forwarded client is who the limiter locks out, without the loopback exemption", async () => {
+    server = await startOpenAiServer({ trustedProxies: ["127.0.0.1", "::1"], rateLimit: { maxAttempts: 2, lockoutMs: 60_000, exemptLoopback: true } });
+    const models = (authorization: string, client?: string) => fetch(`${server!.base}/v1/models`, { headers: { authorization, ...(client ? { "x-forwarded-for": client } : {}) } });
+    expect((await models(`Bearer ${TOKEN}`, "198.51.100.7")).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await models("Bearer wrong", "203.0.113.5")).status).toBe(401);
+    expect((await models(`Bearer ${TOKEN}`, "203.0.113.5")).status).toBe(429);
+    // Another client behind the same proxy, and this host directly, are not locked out.
+    expect((await models(`Bearer ${TOKEN}`, "198.51.100.7")).status).toBe(200);
+    expect((await models(`Bearer ${TOKEN}`)).status).toBe(200);
+    // A trusted proxy that names no client beyond this host is refused.
+    const local = await models(`Bearer ${TOKEN}`, "127.0.0.1");
+    expect(local.status).toBe(403);
+  });
+});

@@ -66,7 +66,7 @@ export interface TestServer {
 }
 
 export async function startOpenAiServer(
-  opts: { auth?: ResolvedAuth; rateLimit?: Partial<RateLimitSettings>; agents?: OpenAiAgentInfo[]; bodyLimitBytes?: number } = {},
+  opts: { auth?: ResolvedAuth; rateLimit?: Partial<RateLimitSettings>; agents?: OpenAiAgentInfo[]; bodyLimitBytes?: number; trustedProxies?: string[] } = {},
 ): Promise<TestServer> {
   let enabled = true;
   const turns = new FakeTurns();
@@ -82,6 +82,7 @@ export async function startOpenAiServer(
     enabled: () => enabled,
     auth: () => opts.auth ?? { mode: "token", token: TOKEN },
     rateLimiter,
+    proxies: () => ({ trustedProxies: opts.trustedProxies ?? [], allowRealIpFallback: false }),
     agents: () => agents,
     // The models this test gateway knows: anything under the "anthropic" provider.
     modelProblem: (ref) => (ref.startsWith("anthropic/") ? undefined : `provider "${ref.split("/")[0]}" is not configured`),

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { attributeIngress, PROXY_ATTRIBUTION_REFUSAL } from "../../ingress-attribution.js";
 import { checkBearer } from "./bearer-auth.js";
 import { NOT_FOUND, RATE_LIMITED, sendOpenAiError, UNAUTHORIZED } from "./openai-errors.js";
 import type { OpenAiRouteDeps } from "./types.js";
@@ -10,7 +11,8 @@ export interface GuardRouteConfig {
 
 /**
  * Runs before the body is read: the enabled flag (read per request, so a hot
- * reload applies to the next call), bearer auth and the JSON content type. Refusing here means
+ * reload applies to the next call), who the client is (a proxy no `gateway.trustedProxies` entry
+ * vouches for is refused), bearer auth and the JSON content type. Refusing here means
  * an unauthenticated client never gets a multi-megabyte body parsed.
  */
 export function openAiRequestGuard(deps: OpenAiRouteDeps) {
@@ -18,7 +20,9 @@ export function openAiRequestGuard(deps: OpenAiRouteDeps) {
     if (!deps.enabled()) return reply.code(404).send(NOT_FOUND);
     if ((req.routeOptions.config as GuardRouteConfig).allow) return undefined;
 
-    const outcome = checkBearer(req.headers.authorization, deps.auth(), deps.rateLimiter, req.ip);
+    const ingress = attributeIngress(req.socket.remoteAddress, req.headers, deps.proxies());
+    if (ingress.kind === "unattributable-proxy") return reply.code(PROXY_ATTRIBUTION_REFUSAL.status).send(PROXY_ATTRIBUTION_REFUSAL.body);
+    const outcome = checkBearer(req.headers.authorization, deps.auth(), deps.rateLimiter, ingress.clientIp);
     if (!outcome.ok) {
       if (outcome.status === 429) return reply.code(429).header("Retry-After", String(outcome.retryAfterSeconds)).send(RATE_LIMITED);
       return reply.code(401).send(UNAUTHORIZED);

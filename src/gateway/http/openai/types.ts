@@ -1,4 +1,5 @@
 import type { ResolvedAuth } from "../../auth/resolve-auth.js";
+import type { ProxySettings } from "../../ingress-attribution.js";
 import type { AuthRateLimiter } from "../../auth/rate-limiter.js";
 
 /** An agent as the `/v1` surface sees it: ids are already normalised (lower case). */
@@ -19,6 +20,8 @@ export interface OpenAiRouteDeps {
   auth: () => ResolvedAuth;
   /** Shared with the WebSocket handshake: wrong bearers count, a lockout answers 429 + Retry-After. */
   rateLimiter: AuthRateLimiter;
+  /** Whose forwarding headers name the client (read per request). */
+  proxies: () => ProxySettings;
   agents: () => OpenAiAgentInfo[];
   /** Why `x-openclaw-model` cannot be used (unknown provider or model), or undefined when it can. */
   modelProblem: (ref: string) => string | undefined;
