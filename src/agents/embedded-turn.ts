@@ -21,7 +21,8 @@ import { createToolResultShaper } from "./tool-result-shaper.js";
 import { evaluateContextWindow, liveToolResultMaxChars } from "./context-window-guard.js";
 import { overflowRecovery, withOverflowAdvice } from "./compaction/overflow-recovery.js";
 import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
-import { dailyNotesForNewSession } from "../memory/daily-notes.js";
+import { dailyNotesForNewSession, type StartupNotesLimits } from "../memory/daily-notes.js";
+import { startupNotesFor, type StartupReason } from "./context/startup-context.js";
 import { traceEmitter } from "./trace-events.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
 import { LRUCache } from "lru-cache";
@@ -78,8 +79,8 @@ export interface EmbeddedTurnInput {
   onContextOverflow?: () => Promise<boolean>;
   /** Conditions worth a log line that do not stop the turn (a small context window). */
   onWarning?: (message: string) => void;
-  /** The first turn after `/new`: with memory on, today's and yesterday's daily notes join the prompt. */
-  offerDailyNotes?: boolean;
+  /** The first turn after `/new` or `/reset`: with memory on, the recent daily notes join the prompt as `startupContext` says. */
+  startedBy?: StartupReason;
   /** Leave the workspace bootstrap files out of this turn's prompt (a scheduled job's or heartbeat's `lightContext`). */
   lightContext?: boolean;
   /**
@@ -231,7 +232,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     },
     now: new Date(),
     timeZone: hostTimeZone(),
-    extraSystemPrompt: await withDailyNotes(input.extraSystemPrompt, memoryOn && input.offerDailyNotes === true, workspaceDir),
+    extraSystemPrompt: await withDailyNotes(input.extraSystemPrompt, memoryOn ? startupNotesFor(config, input.startedBy) : undefined, workspaceDir),
   });
 
   const trace = traceEmitter(input.emit);
@@ -323,8 +324,8 @@ export async function warmUpAgentContext(config: OpenClawConfig, agentId: string
   ]);
 }
 
-async function withDailyNotes(extra: string | undefined, offer: boolean, workspaceDir: string): Promise<string | undefined> {
-  const notes = offer ? await dailyNotesForNewSession(workspaceDir) : undefined;
+async function withDailyNotes(extra: string | undefined, limits: StartupNotesLimits | undefined, workspaceDir: string): Promise<string | undefined> {
+  const notes = limits ? await dailyNotesForNewSession(workspaceDir, limits) : undefined;
   return notes ? (extra ? `${extra}\n\n${notes}` : notes) : extra;
 }
 

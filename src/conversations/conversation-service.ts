@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { defaultAgentId } from "../agents/agent-config.js";
+import type { StartupReason } from "../agents/context/startup-context.js";
 import { warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.js";
 import { subagentMaxConcurrent } from "../agents/subagents/index.js";
 import { ModelFailover } from "../models/failover/index.js";
@@ -70,7 +71,8 @@ export class ConversationService implements ConversationPort {
   /** Sessions kept only until their turn has settled (SubmitInput.ephemeral). */
   private readonly ephemeralSessions = new Set<string>();
   /** Sessions reset by /new or /reset whose first turn has not started yet. */
-  private readonly freshStarts = new Set<string>();
+  /** Sessions a `/new` or `/reset` started over, until their first turn. */
+  private readonly freshStarts = new Map<string, StartupReason>();
   private readonly lanes: LaneScheduler;
   private readonly streamModel: StreamModelFn;
   private readonly historyCache: HistoryCache;
@@ -137,7 +139,11 @@ export class ConversationService implements ConversationPort {
       onTurnEnded: () => this.resolveFirstTurnEnded(),
       context: this.context,
       onTurnSettled: (key) => this.discardIfEphemeral(key),
-      takeFreshStart: (key) => this.freshStarts.delete(key),
+      takeFreshStart: (key) => {
+        const reason = this.freshStarts.get(key);
+        this.freshStarts.delete(key);
+        return reason;
+      },
       ...(deps.tracer ? { tracer: deps.tracer } : {}),
     });
     this.queue = new TurnQueue({
@@ -367,7 +373,8 @@ export class ConversationService implements ConversationPort {
     // Chat commands only: a scheduled run's or a hook's fresh session is not news to hooks.
     if (this.deps.hooks && input.command) this.emitSessionEnding(sessionKey, "command", input.command, input.method);
     this.deps.store.reset(sessionKey);
-    this.freshStarts.add(sessionKey);
+    if (input.command) this.freshStarts.set(sessionKey, input.command);
+    else this.freshStarts.delete(sessionKey);
     if (input.idempotencyKey !== undefined) this.deps.ledger.complete(input.idempotencyKey, { status: "ok", summary: "session reset" });
     this.deps.onSessionChanged(sessionKey, "reset");
     return { kind: "reset" };

@@ -1,5 +1,6 @@
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { runEmbeddedTurn, type TurnOverrides } from "../agents/embedded-turn.js";
+import type { StartupReason } from "../agents/context/startup-context.js";
 import type { ModelMessage, RunResult, StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
@@ -51,8 +52,8 @@ export interface TurnRunnerDeps {
   onTurnSettled(sessionKey: string): void;
   /** Long sessions: pruning before the history is taken, compaction on overflow and after the turn. */
   context: ContextMaintenance;
-  /** True once for the first turn after `/new`: it is offered today's and yesterday's daily notes. */
-  takeFreshStart(sessionKey: string): boolean;
+  /** Once, for the first turn after `/new` or `/reset`: what reset the session (the turn is offered the recent daily notes). */
+  takeFreshStart(sessionKey: string): StartupReason | undefined;
   /** Records the run's trace from its events (docs/traces.md). */
   tracer?: RunTracer;
 }
@@ -125,7 +126,7 @@ export class TurnRunner {
         agentId,
         runId: primary,
         extraSystemPrompt: turn.extraSystemPrompt,
-        offerDailyNotes: deps.takeFreshStart(sessionKey),
+        startedBy: deps.takeFreshStart(sessionKey),
         senderIsOwner: turn.senderIsOwner,
         ...(turn.channel ? { channel: turn.channel } : {}),
         sessionKey,

@@ -126,6 +126,17 @@ const AgentsDefaults = Type.Object({
     }),
   ),
   blockStreamingCoalesce: Type.Optional(BlockStreamingCoalesce),
+  /** The first model run after `/new` or `/reset` is offered the recent daily notes (`memory/YYYY-MM-DD*.md`). */
+  startupContext: Type.Optional(
+    Type.Object({
+      enabled: Type.Optional(Type.Boolean()),
+      applyOn: Type.Optional(Type.Array(stringEnum(["new", "reset"]))),
+      dailyMemoryDays: Type.Optional(integer(1, 31)),
+      maxFileBytes: Type.Optional(integer(1, 1_048_576)),
+      maxFileChars: Type.Optional(integer(1, 100_000)),
+      maxTotalChars: Type.Optional(integer(1, 100_000)),
+    }),
+  ),
   humanDelay: Type.Optional(HumanDelay),
 });
 
