@@ -22,6 +22,8 @@ import { startTypingLoop } from "../outbound/typing-loop.js";
 import { startsTyping, typingIntervalMs, typingModeFor } from "../outbound/typing-mode.js";
 import type { AgentEvent } from "../../agents/types.js";
 import { PreviewStream } from "../outbound/preview-stream.js";
+import { ProgressDraft } from "../outbound/progress-draft.js";
+import { progressDraftSettings } from "../outbound/progress-draft-settings.js";
 import { BlockReplyStream } from "../outbound/block-reply-stream.js";
 import { blockStreamingFor } from "../outbound/block-streaming-settings.js";
 import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.js";
@@ -421,6 +423,13 @@ export class InboundDispatcher {
     );
   }
 
+  /** The status draft of a run that works a while (`streaming.mode: progress`), where the platform can edit. */
+  private progressFor(running: RunningAccount, target: DeliveryTarget, runId: string): ProgressDraft | undefined {
+    const streaming = running.config.streaming as ({ mode?: string } & Parameters<typeof progressDraftSettings>[0]) | undefined;
+    if (streaming?.mode !== "progress" || !running.account.editMessage) return undefined;
+    return new ProgressDraft(running.account, { chatId: target.chatId, threadId: target.threadId }, progressDraftSettings(streaming, runId));
+  }
+
   /** A draft edited while the model writes (`streaming.mode: partial`), where the platform can edit. */
   private previewFor(running: RunningAccount, target: DeliveryTarget): PreviewStream | undefined {
     const streaming = running.config.streaming as { mode?: string; throttleMs?: number } | undefined;
@@ -536,6 +545,7 @@ export class InboundDispatcher {
     if (mayReply) await this.deps.delivery.expect(runId, last.target, { sessionKey: message.sessionKey, runId });
     const blocks = mayReply ? this.blockStreamFor(last, runId) : undefined;
     const preview = mayReply && !blocks ? this.previewFor(running, last.target) : undefined;
+    const progress = mayReply && !blocks ? this.progressFor(running, last.target, runId) : undefined;
     const config = this.deps.config();
     const typingMode = mayReply ? typingModeFor(config, last.agentId, message) : "never";
     let stopTyping: (() => void) | undefined;
@@ -545,9 +555,10 @@ export class InboundDispatcher {
     const waitsForOutput = typingMode === "thinking" || typingMode === "message";
     const reaction = mayReply ? this.reactionFor(last) : undefined;
     const onEvent =
-      preview || blocks || waitsForOutput || reaction?.onEvent
+      preview || progress || blocks || waitsForOutput || reaction?.onEvent
         ? (event: AgentEvent) => {
             preview?.onEvent(event);
+            progress?.onEvent(event);
             blocks?.onEvent(event);
             if (waitsForOutput && startsTyping(typingMode, event)) startTyping();
             reaction?.onEvent?.(event);
@@ -594,6 +605,8 @@ export class InboundDispatcher {
           const tools = record.result?.toolSummary;
           if (tools) await this.deps.delivery.queueText(`tools:${runId}`, last.target, tools);
           await this.deps.delivery.deliverRun(runId, message.sessionKey, record, previewMessageId, streamed);
+          // A failed run's draft stays, as the record of what it tried.
+          await progress?.finish(record.status !== "ok" && record.status !== "aborted");
         });
         return;
       }
@@ -601,6 +614,7 @@ export class InboundDispatcher {
         // The first delivery (or the restart recovery) answers it.
         stopTyping?.();
         void preview?.finish();
+        void progress?.finish(false);
         return;
       case "rejected":
         stopTyping?.();

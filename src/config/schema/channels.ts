@@ -42,10 +42,21 @@ const commonKeys = {
   responsePrefix: Type.Optional(Type.String({ maxLength: 200 })),
   streaming: Type.Optional(
     Type.Object({
-      mode: Type.Optional(stringEnum(["off", "partial"])),
+      mode: Type.Optional(stringEnum(["off", "partial", "progress"])),
       throttleMs: Type.Optional(integer(250, 60_000)),
       /** `newline`: replies are split at paragraph breaks (a block reply ends at each one). */
       chunkMode: Type.Optional(stringEnum(["length", "newline"])),
+      /** `mode: progress`: the status draft shown while the agent works. */
+      progress: Type.Optional(
+        Type.Object({
+          label: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Literal(false)])),
+          labels: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1 })),
+          maxLines: Type.Optional(integer(1, 50)),
+          maxLineChars: Type.Optional(integer(10, 1_000)),
+          toolProgress: Type.Optional(Type.Boolean()),
+          commandText: Type.Optional(stringEnum(["status", "raw"])),
+        }),
+      ),
       /** Block replies in this channel: `enabled` over `agents.defaults.blockStreamingDefault`, `coalesce` over `blockStreamingCoalesce`. */
       block: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()), coalesce: Type.Optional(BlockStreamingCoalesce) })),
     }),

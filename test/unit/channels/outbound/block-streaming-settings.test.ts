@@ -32,6 +32,7 @@ describe("blockStreamingFor", () => {
 
   it("a configured answer preview wins over the inherited default; an explicit block.enabled wins over both", () => {
     expect(blockStreamingFor(config(on), running(telegramTraits, { streaming: { mode: "partial" } }), "main")).toBeUndefined();
+    expect(blockStreamingFor(config(on), running(telegramTraits, { streaming: { mode: "progress" } }), "main")).toBeUndefined();
     expect(blockStreamingFor(config(on), running(telegramTraits, { streaming: { mode: "partial", block: { enabled: true } } }), "main")).toBeDefined();
     expect(blockStreamingFor(config(on), running(telegramTraits, { streaming: { block: { enabled: false } } }), "main")).toBeUndefined();
   });

@@ -1,0 +1,137 @@
+import { assistantText } from "../../agents/runner/model-messages.js";
+import type { AgentEvent } from "../../agents/types.js";
+import type { ChannelAccount, OutboundTarget } from "../types.js";
+import { mayTurnSilent } from "./silent-text.js";
+import { ThrottledDraft } from "./throttled-draft.js";
+
+/** `streaming.progress`, resolved. */
+export interface ProgressDraftSettings {
+  /** Real work must last this long before a draft appears, so quick turns post nothing extra. */
+  initialDelayMs: number;
+  /** Minimum time between two edits of the draft. */
+  throttleMs: number;
+  /** The draft's title; absent: none above a headline, `implicitLabel` above bare tool lines; false: never. */
+  label: string | false | undefined;
+  implicitLabel: string;
+  maxLines: number;
+  maxLineChars: number;
+  /** A rolling line per tool call. */
+  toolProgress: boolean;
+  /** `raw`: an exec line shows its command; `status`: only that a command ran. */
+  commandText: "status" | "raw";
+}
+
+/** What the draft shows: the agent's last words before a tool, and the tool lines. */
+interface DraftState {
+  headline: string;
+  lines: string[];
+}
+
+/**
+ * `streaming.mode: progress`: while a run does real work (a tool call), one message shows what
+ * is happening — the agent's own words before the tool (its headline) and, with `toolProgress`,
+ * a line per tool call — edited as the work goes on. It appears only once the work has lasted
+ * `initialDelayMs`, so a plain answer never shows one. The answer itself is sent as an ordinary
+ * reply; the draft is then deleted (kept after a failure, as the record of what was tried).
+ */
+export class ProgressDraft {
+  private readonly state: DraftState = { headline: "", lines: [] };
+  private readonly draft: ThrottledDraft;
+  private startTimer?: NodeJS.Timeout;
+  private started = false;
+  private finished = false;
+
+  constructor(
+    private readonly account: ChannelAccount,
+    private readonly target: OutboundTarget,
+    private readonly settings: ProgressDraftSettings,
+  ) {
+    this.draft = new ThrottledDraft(account, target, settings.throttleMs);
+  }
+
+  readonly onEvent = (event: AgentEvent): void => {
+    if (this.finished) return;
+    switch (event.type) {
+      case "message_end": {
+        const text = assistantText(event.message).trim();
+        const callsTools = event.message.content.some((block) => block.type === "toolCall");
+        if (callsTools && text && !mayTurnSilent(text)) this.state.headline = text.replace(/\s+/g, " ");
+        return this.changed();
+      }
+      case "tool_execution_start":
+        if (this.settings.toolProgress) this.addLine(toolLine(event.toolName, event.args, this.settings.commandText));
+        this.workStarted();
+        return this.changed();
+      case "tool_execution_end":
+        if (event.isError && this.settings.toolProgress) this.addLine(`⚠️ ${event.toolName} failed`);
+        return this.changed();
+      default:
+        return;
+    }
+  };
+
+  /**
+   * The run ended and its answer went out: stop editing, and take the draft out of the chat
+   * unless `keep` (a failed run). Never throws: the draft is a courtesy.
+   */
+  async finish(keep: boolean): Promise<void> {
+    this.finished = true;
+    clearTimeout(this.startTimer);
+    const messageId = await this.draft.close();
+    if (messageId === undefined || keep || !this.account.deleteMessage) return;
+    await this.account.deleteMessage(this.target, messageId).catch(() => undefined);
+  }
+
+  private addLine(line: string): void {
+    this.state.lines = [...this.state.lines, line].slice(-this.settings.maxLines);
+  }
+
+  private workStarted(): void {
+    if (this.started || this.startTimer) return;
+    this.startTimer = setTimeout(() => {
+      this.started = true;
+      this.changed();
+    }, this.settings.initialDelayMs);
+    this.startTimer.unref();
+  }
+
+  private changed(): void {
+    if (this.started && !this.finished) this.draft.show(this.render());
+  }
+
+  private render(): string {
+    const { headline, lines } = this.state;
+    const { label, implicitLabel, maxLineChars } = this.settings;
+    const title = label === false ? undefined : (label ?? (headline ? undefined : implicitLabel));
+    return [...(title ? [title] : []), ...(headline ? [compact(headline, maxLineChars * 2)] : []), ...lines.map((line) => `• ${compact(line, maxLineChars)}`)].join("\n");
+  }
+}
+
+/** A tool call as a progress line: an icon, the tool, and what it works on (an exec's command only with `raw`). */
+export function toolLine(toolName: string, args: Record<string, unknown>, commandText: "status" | "raw"): string {
+  const name = toolName.toLowerCase();
+  const text = (key: string): string | undefined => (typeof args[key] === "string" && (args[key] as string).trim() ? (args[key] as string).trim().replace(/\s+/g, " ") : undefined);
+  if (name === "exec" || name === "process") return commandText === "raw" && text("command") ? `💻 ${title(name)}: ${text("command")}` : `💻 ${title(name)}`;
+  if (name === "read") return withDetail("📖", name, text("path"));
+  if (name === "write" || name === "edit" || name === "apply_patch") return withDetail("✍️", name, text("path"));
+  if (name === "web_search" || name === "memory_search") return withDetail("🔎", name, text("query") && `for "${text("query")}"`);
+  if (name === "web_fetch") return withDetail("🌐", name, text("url"));
+  return `🛠️ ${title(name)}`;
+}
+
+function withDetail(icon: string, name: string, detail: string | undefined): string {
+  return detail ? `${icon} ${title(name)}: ${detail}` : `${icon} ${title(name)}`;
+}
+
+/** `web_search` → `Web Search`. */
+function title(name: string): string {
+  return name
+    .split(/[_-]/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join(" ");
+}
+
+function compact(line: string, max: number): string {
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
