@@ -2,8 +2,9 @@ import { channelAccountIds } from "./channel-account-ids.js";
 import type { ConfigIssue } from "./errors.js";
 import { formatKeyPath } from "./key-path.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
+import { channelEntries } from "./channel-blocks.js";
 
-export type ChannelBlock = NonNullable<RawOpenClawConfig["channels"]>[keyof NonNullable<RawOpenClawConfig["channels"]>];
+export type ChannelBlock = NonNullable<NonNullable<RawOpenClawConfig["channels"]>["telegram" | "discord" | "slack"]>;
 
 /** A channel block's account ids, lower-cased, as the gateway runs them (see channelAccountIds). */
 export function accountIds(channel: string, block: NonNullable<ChannelBlock>): string[] {
@@ -18,7 +19,7 @@ export function accountIds(channel: string, block: NonNullable<ChannelBlock>): s
 export function checkChannelAccountReferences(config: RawOpenClawConfig): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const channels = (config.channels ?? {}) as Record<string, ChannelBlock>;
-  for (const [channel, block] of Object.entries(channels)) {
+  for (const [channel, block] of channelEntries(channels)) {
     const named = block?.defaultAccount;
     if (!block || named === undefined) continue;
     const accounts = accountIds(channel, block);

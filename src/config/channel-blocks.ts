@@ -1,4 +1,5 @@
 import { isPlainObject, type KeyPathSegment } from "./key-path.js";
+import { CHANNEL_IDS } from "./schema/channels.js";
 
 /** One channel block or one of its accounts, with the key path that holds it. */
 export interface ChannelBlock {
@@ -11,7 +12,7 @@ export interface ChannelBlock {
 export function channelBlocks(channels: unknown): ChannelBlock[] {
   const out: ChannelBlock[] = [];
   if (!isPlainObject(channels)) return out;
-  for (const [channel, block] of Object.entries(channels)) {
+  for (const [channel, block] of channelEntries(channels)) {
     if (!isPlainObject(block)) continue;
     out.push({ channel, path: ["channels", channel], block });
     if (!isPlainObject(block.accounts)) continue;
@@ -20,4 +21,9 @@ export function channelBlocks(channels: unknown): ChannelBlock[] {
     }
   }
   return out;
+}
+
+/** The channel blocks among `channels`' keys: `channels.defaults` and `channels.modelByChannel` are not channels. */
+export function channelEntries<T>(channels: Readonly<Record<string, T>> | undefined): [string, T][] {
+  return Object.entries(channels ?? {}).filter(([id]) => CHANNEL_IDS.includes(id));
 }

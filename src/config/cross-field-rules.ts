@@ -6,6 +6,7 @@ import { parseDuration } from "../infra/duration.js";
 import { parseIpRange } from "../infra/ip-address.js";
 import { formatKeyPath, type KeyPathSegment } from "./key-path.js";
 import { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN, type RawOpenClawConfig } from "./schema/index.js";
+import { channelEntries } from "./channel-blocks.js";
 
 const agentIdPattern = new RegExp(AGENT_ID_PATTERN);
 
@@ -49,6 +50,12 @@ function checkTrustedProxies(config: RawOpenClawConfig): ConfigIssue[] {
       ? []
       : [{ path: formatKeyPath(["gateway", "trustedProxies", index]), message: `"${entry}" is not an IP address or CIDR range (127.0.0.1, 10.0.0.0/8, ::1)` }],
   );
+}
+
+/** What the mention-pattern check reads of a channel block. */
+interface ChannelMentionBlock {
+  mentionPatterns?: string[];
+  accounts?: Record<string, { mentionPatterns?: string[] }>;
 }
 
 /** A custom `humanDelay` pauses between `minMs` and `maxMs`: a range that ends before it starts is a typo. */
@@ -256,7 +263,7 @@ function regexLists(config: RawOpenClawConfig): { path: KeyPathSegment[]; patter
   (config.agents?.list ?? []).forEach((agent, index) => {
     lists.push({ path: ["agents", "list", index, "groupChat", "mentionPatterns"], patterns: agent.groupChat?.mentionPatterns, flags: "i" });
   });
-  for (const [channel, block] of Object.entries(config.channels ?? {})) {
+  for (const [channel, block] of channelEntries(config.channels as Record<string, ChannelMentionBlock | undefined> | undefined)) {
     lists.push({ path: ["channels", channel, "mentionPatterns"], patterns: block?.mentionPatterns, flags: "i" });
     for (const [id, account] of Object.entries(block?.accounts ?? {})) {
       lists.push({ path: ["channels", channel, "accounts", id, "mentionPatterns"], patterns: account.mentionPatterns, flags: "i" });

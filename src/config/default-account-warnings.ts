@@ -1,6 +1,7 @@
 import { botTokenKey, channelAccountIds, sharedBotProblems, writtenBotToken } from "./channel-account-ids.js";
 import { isPlainObject } from "./key-path.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
+import { channelEntries } from "./channel-blocks.js";
 
 /**
  * `channels.<c>.defaultAccount` naming an account the config alone shows will not run, each as a
@@ -14,7 +15,7 @@ import type { RawOpenClawConfig } from "./schema/index.js";
  */
 export function defaultAccountWarnings(config: RawOpenClawConfig, env: NodeJS.ProcessEnv): string[] {
   const warnings: string[] = [];
-  for (const [channel, raw] of Object.entries(config.channels ?? {})) {
+  for (const [channel, raw] of channelEntries(config.channels as Record<string, unknown> | undefined)) {
     const block = raw as Record<string, unknown> | undefined;
     if (!block || typeof block.defaultAccount !== "string" || block.enabled === false) continue;
     const named = block.defaultAccount.toLowerCase();

@@ -1,5 +1,6 @@
 import { formatKeyPath } from "./key-path.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
+import { channelEntries } from "./channel-blocks.js";
 
 /**
  * Keys that load but have no effect beside the rest of the config: a key that only acts beside
@@ -104,7 +105,7 @@ function unreachableHeartbeatTargetWarnings(config: RawOpenClawConfig): string[]
 function namesAnOwner(config: RawOpenClawConfig): boolean {
   const listed = (list: unknown) => Array.isArray(list) && list.some((entry) => String(entry).trim() !== "" && String(entry).trim() !== "*");
   if (listed(config.commands?.ownerAllowFrom)) return true;
-  return Object.values((config.channels ?? {}) as Record<string, { allowFrom?: unknown; accounts?: Record<string, { allowFrom?: unknown }> } | undefined>).some(
-    (block) => listed(block?.allowFrom) || Object.values(block?.accounts ?? {}).some((account) => listed(account?.allowFrom)),
+  return channelEntries(config.channels as Record<string, { allowFrom?: unknown; accounts?: Record<string, { allowFrom?: unknown }> } | undefined> | undefined).some(
+    ([, block]) => listed(block?.allowFrom) || Object.values(block?.accounts ?? {}).some((account) => listed(account?.allowFrom)),
   );
 }

@@ -33,7 +33,10 @@ export interface ChannelAccountConfig {
 export function resolveChannelAccounts(config: OpenClawConfig, channel: ChannelId, env: NodeJS.ProcessEnv = process.env): ChannelAccountConfig[] {
   const block = config.channels?.[channel] as (Record<string, unknown> & { accounts?: Record<string, Record<string, unknown>> }) | undefined;
   if (!block) return [];
-  const { accounts, defaultAccount: _defaultAccount, ...shared } = block;
+  const { accounts, defaultAccount: _defaultAccount, ...ownKeys } = block;
+  // `channels.defaults.groupPolicy` is the policy of a channel that sets none.
+  const fallbackPolicy = config.channels?.defaults?.groupPolicy;
+  const shared = ownKeys.groupPolicy === undefined && fallbackPolicy ? { ...ownKeys, groupPolicy: fallbackPolicy } : ownKeys;
   const channelEnabled = shared.enabled !== false;
   const own = new Map(Object.entries(accounts ?? {}).map(([id, account]) => [id.toLowerCase(), account]));
   const ids = channelAccountIds(channel, block, env);

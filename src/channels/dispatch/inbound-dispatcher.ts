@@ -26,6 +26,7 @@ import { ProgressDraft } from "../outbound/progress-draft.js";
 import { progressDraftSettings } from "../outbound/progress-draft-settings.js";
 import { BlockReplyStream } from "../outbound/block-reply-stream.js";
 import { blockStreamingFor } from "../outbound/block-streaming-settings.js";
+import { pinnedModelFor } from "../routing/pinned-model.js";
 import { resolveAgentRoute, type Binding } from "../routing/resolve-agent-route.js";
 import { peerSessionKey } from "../routing/peer-session-key.js";
 import { findAcpBinding, type AcpBinding } from "../routing/acp-binding.js";
@@ -564,9 +565,11 @@ export class InboundDispatcher {
             reaction?.onEvent?.(event);
           }
         : undefined;
+    const pinnedModel = pinnedModelFor(config, running.channel, message);
     const outcome = await this.deps.conversations.submit({
       message: text,
       ...(images.length > 0 ? { images } : {}),
+      ...(pinnedModel ? { turnSettings: { modelOverride: pinnedModel } } : {}),
       idempotencyKey: runId,
       ...(mergedKeys.length > 0 ? { mergedKeys } : {}),
       sessionKey: message.sessionKey,

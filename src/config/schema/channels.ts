@@ -140,14 +140,25 @@ function channelBlock<P extends TProperties>(keys: P) {
   return Type.Object({ ...commonKeys, ...keys, accounts: Type.Optional(Type.Record(Type.String(), account)), defaultAccount: Type.Optional(NonEmptyString) });
 }
 
-export const ChannelsSchema = Type.Object({
+const channelSchemas = {
   telegram: Type.Optional(channelBlock(telegramKeys)),
   discord: Type.Optional(channelBlock(discordKeys)),
   slack: Type.Optional(channelBlock(slackKeys)),
-});
+};
 
-/** The channels this gateway has: the keys of `channels`. */
-export const CHANNEL_IDS: readonly string[] = Object.keys(ChannelsSchema.properties);
+/** The channels this gateway has: the channel blocks of `channels`. */
+export const CHANNEL_IDS: readonly string[] = Object.keys(channelSchemas);
+
+/** A channel's chats and DM peers, each pinned to a model (`provider/model` or an alias). */
+const ModelsByChat = Type.Record(Type.String({ minLength: 1 }), NonEmptyString);
+
+export const ChannelsSchema = Type.Object({
+  ...channelSchemas,
+  /** What every channel does where its own block says nothing. */
+  defaults: Type.Optional(Type.Object({ groupPolicy: Type.Optional(GroupPolicy) })),
+  /** `<channel>.<chat or peer id>`: the model a session there uses unless it chose its own (`/model`). */
+  modelByChannel: Type.Optional(Type.Object({ telegram: Type.Optional(ModelsByChat), discord: Type.Optional(ModelsByChat), slack: Type.Optional(ModelsByChat) })),
+});
 
 const PeerKind = stringEnum(["direct", "group", "channel"]);
 

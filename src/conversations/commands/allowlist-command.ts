@@ -64,7 +64,8 @@ export function runAllowlistCommand(args: string, ctx: ChatCommandContext): stri
 
   if (parsed.action === "list") {
     const lines = ["Allowlist", `Channel: ${channel} (account ${accountKey ?? accountId})`];
-    lines.push(`DM policy: ${String(effective("dmPolicy") ?? "pairing")} · group policy: ${String(effective("groupPolicy") ?? "allowlist")}`);
+    const groupPolicy = effective("groupPolicy") ?? ctx.config().channels?.defaults?.groupPolicy ?? "allowlist";
+    lines.push(`DM policy: ${String(effective("dmPolicy") ?? "pairing")} · group policy: ${String(groupPolicy)}`);
     if (parsed.scope !== "group") {
       lines.push(`DM allowFrom (config): ${listOf("allowFrom").join(", ") || "(none)"}`);
       const paired = ctx.admin?.pairedSenders(channel, accountKey?.toLowerCase() ?? accountId) ?? [];

@@ -126,4 +126,24 @@ describe("channel accounts from config", () => {
     );
     expect(warnings).toEqual([]);
   });
+
+  it("channels.defaults.groupPolicy is the policy of a channel and account that set none, and is no channel itself", () => {
+    const { config, warnings } = validateConfig(
+      {
+        channels: {
+          defaults: { groupPolicy: "open" },
+          telegram: { botToken: "1:a", accounts: { strict: { botToken: "2:b", groupPolicy: "disabled" } } },
+          discord: { token: "d", groupPolicy: "allowlist" },
+        },
+      },
+      {},
+    );
+    expect(warnings).toEqual([]);
+    expect(resolveChannelAccounts(config, "telegram").map((a) => [a.accountId, a.config.groupPolicy])).toEqual([
+      ["default", "open"],
+      ["strict", "disabled"],
+    ]);
+    expect(resolveChannelAccounts(config, "discord")[0]!.config.groupPolicy).toBe("allowlist");
+    expect(anyChannelConfigured(validateConfig({ channels: { defaults: { groupPolicy: "open" } } }, {}).config)).toBe(false);
+  });
 });
