@@ -13,6 +13,13 @@ export interface ChatRoute {
   chatType?: string;
 }
 
+/** `heartbeatVisibility`, resolved: deliver acknowledgements (`HEARTBEAT_OK`), deliver alerts, emit status events. */
+export interface HeartbeatVisibility {
+  showOk: boolean;
+  showAlerts: boolean;
+  useIndicator: boolean;
+}
+
 export type RouteCheck =
   | { ok: true }
   | {
@@ -37,6 +44,8 @@ export interface CronChannelPort {
   ownerRoute(sessionKey: string, accountId?: string): ChatRoute | undefined;
   /** Whether the route is a DM: its recorded chat type, else what its target's form says. */
   isDirect(route: ChatRoute): boolean;
+  /** What heartbeats show in the route's channel (`heartbeatVisibility`: its account's, its channel's, `channels.defaults`'). */
+  heartbeatVisibility(route: ChatRoute): HeartbeatVisibility;
   /** A run the runtime started in a session that lives in a chat: its answer goes there (through the ledger). */
   deliverSessionRun(sessionKey: string, run: ConversationRun): void;
 }

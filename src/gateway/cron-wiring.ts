@@ -1,6 +1,7 @@
 import { CronToolRefusal, type CronToolAction, type CronToolHost } from "../agents/types.js";
 import type { ChannelManager } from "../channels/channel-manager.js";
 import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, unnamedAccountFix } from "../channels/config/channel-accounts.js";
+import { heartbeatVisibilityFor } from "../channels/config/heartbeat-visibility.js";
 import { namesDirectChat, resolveOwnerRoute } from "../channels/routing/owner-route.js";
 import type { OpenClawConfig } from "../config/index.js";
 import { CronNotFoundError, CronUnavailableError, JobInputError, type CronService } from "../cron/cron-service.js";
@@ -60,6 +61,9 @@ export function createCronChannelPort(deps: { channels: () => ChannelManager | u
     },
     isDirect(route) {
       return route.chatType !== undefined ? route.chatType === "direct" : namesDirectChat(route.channel, route.to);
+    },
+    heartbeatVisibility(route) {
+      return heartbeatVisibilityFor(deps.config(), route.channel, route.accountId);
     },
     deliverSessionRun(sessionKey, run) {
       void deps

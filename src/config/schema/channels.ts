@@ -24,8 +24,16 @@ const ChatEntry = Type.Object({
 /** A Discord channel's entry: a chat entry plus the `roles` that replace its guild's there. */
 const DiscordChannelEntry = Type.Object({ ...ChatEntry.properties, roles: Type.Optional(StringList) });
 
+/** What a heartbeat shows in a channel: its acknowledgements (`HEARTBEAT_OK`), its alerts, its status events. */
+const HeartbeatVisibility = Type.Object({
+  showOk: Type.Optional(Type.Boolean()),
+  showAlerts: Type.Optional(Type.Boolean()),
+  useIndicator: Type.Optional(Type.Boolean()),
+});
+
 /** Keys every channel (and every account of it) understands: access, mentions, limits, delivery. */
 const commonKeys = {
+  heartbeatVisibility: Type.Optional(HeartbeatVisibility),
   enabled: Type.Optional(Type.Boolean()),
   name: Type.Optional(Type.String()),
   dmPolicy: Type.Optional(DmPolicy),
@@ -155,7 +163,7 @@ const ModelsByChat = Type.Record(Type.String({ minLength: 1 }), NonEmptyString);
 export const ChannelsSchema = Type.Object({
   ...channelSchemas,
   /** What every channel does where its own block says nothing. */
-  defaults: Type.Optional(Type.Object({ groupPolicy: Type.Optional(GroupPolicy) })),
+  defaults: Type.Optional(Type.Object({ groupPolicy: Type.Optional(GroupPolicy), heartbeatVisibility: Type.Optional(HeartbeatVisibility) })),
   /** `<channel>.<chat or peer id>`: the model a session there uses unless it chose its own (`/model`). */
   modelByChannel: Type.Optional(Type.Object({ telegram: Type.Optional(ModelsByChat), discord: Type.Optional(ModelsByChat), slack: Type.Optional(ModelsByChat) })),
 });

@@ -5,8 +5,8 @@ import type { OpenClawConfig } from "../../config/index.js";
 import { parseDuration } from "../../infra/duration.js";
 import type { Logger } from "../../infra/logger.js";
 import type { CronClock, CronTimer } from "../clock.js";
-import { stripHeartbeatToken } from "../heartbeat-token.js";
-import type { ChatRoute, CronChannelPort, CronConversations } from "../ports.js";
+import { HEARTBEAT_OK, stripHeartbeatToken } from "../heartbeat-token.js";
+import type { ChatRoute, CronChannelPort, CronConversations, HeartbeatVisibility } from "../ports.js";
 import { isSubagentSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { DEFAULT_HEARTBEAT_EVERY, isHeartbeatFileEmpty, resolveHeartbeats, withinActiveHours, type HeartbeatSettings } from "./heartbeat-settings.js";
 import type { PendingEvent, PendingSystemEvents } from "./pending-events.js";
@@ -45,7 +45,8 @@ const DEFAULT_EVERY_MS = parseDuration(DEFAULT_HEARTBEAT_EVERY)!;
 /**
  * Heartbeats (docs/automation.md#heartbeat): per agent, a turn every `every` in its main session
  * with the heartbeat prompt and any system events queued for it. A reply that only acknowledges
- * (HEARTBEAT_OK) is dropped; anything else goes to the configured target. A session at work is
+ * (HEARTBEAT_OK) stays in the session unless the target's channel shows acknowledgements
+ * (`heartbeatVisibility.showOk`); anything else goes to the configured target, where alerts are shown. A session at work is
  * not interrupted: the beat waits until it is idle. Queued events are on disk before they are
  * acknowledged and leave the queue once a beat that carried them ended ok.
  */
@@ -236,9 +237,11 @@ export class HeartbeatRunner {
     this.deps.pending.settle(events.map((e) => e.id));
     const reply = runReplyText(ended);
     const { text, acked } = stripHeartbeatToken(reply);
-    if (!text) return this.record({ ts: startedAt, agentId, status: acked ? "ok-token" : "ok-empty", durationMs });
-    if (acked && text.length <= settings.ackMaxChars)
-      return this.record({ ts: startedAt, agentId, status: "ok-token", reason: "acknowledged; the short remainder was dropped", durationMs });
+    if (!text && !acked) return this.record({ ts: startedAt, agentId, status: "ok-empty", durationMs });
+    if (acked && text.length <= settings.ackMaxChars) {
+      const okEvent: HeartbeatEvent = { ts: startedAt, agentId, status: "ok-token", durationMs, ...(text ? { reason: "acknowledged; the short remainder was dropped" } : {}) };
+      return this.acknowledge(settings, beatKey, okEvent, run.runId);
+    }
     const route = this.route(settings, beatKey);
     const preview = text.slice(0, PREVIEW_CHARS);
     if ("none" in route) {
@@ -250,8 +253,25 @@ export class HeartbeatRunner {
       );
       return this.record({ ts: startedAt, agentId, status: "skipped", reason: route.none, preview, durationMs });
     }
+    const visibility = this.deps.channels()!.heartbeatVisibility(route);
+    if (!visibility.showAlerts) {
+      const reason = `heartbeatVisibility.showAlerts is off for ${route.channel}: the reply stays in the session`;
+      return this.record({ ts: startedAt, agentId, status: "skipped", reason, preview, durationMs, channel: route.channel, to: route.to }, visibility);
+    }
     await this.deps.channels()!.send(route, text, `heartbeat:${run.runId}`);
-    this.record({ ts: startedAt, agentId, status: "sent", preview, durationMs, channel: route.channel, to: route.to });
+    this.record({ ts: startedAt, agentId, status: "sent", preview, durationMs, channel: route.channel, to: route.to }, visibility);
+  }
+
+  /** An acknowledgement (HEARTBEAT_OK): kept in the session, or sent where the target's channel shows them (`heartbeatVisibility.showOk`). */
+  private async acknowledge(settings: HeartbeatSettings, beatKey: string, event: HeartbeatEvent, runId: string): Promise<void> {
+    const route = settings.target === "none" ? { none: "" } : this.route(settings, beatKey);
+    if ("none" in route) return this.record(event);
+    const visibility = this.deps.channels()!.heartbeatVisibility(route);
+    if (visibility.showOk) {
+      await this.deps.channels()!.send(route, HEARTBEAT_OK, `heartbeat:${runId}`);
+      return this.record({ ...event, reason: "acknowledgement sent (heartbeatVisibility.showOk)", channel: route.channel, to: route.to }, visibility);
+    }
+    this.record(event, visibility);
   }
 
   /** Where a reply goes: the target's chat, checked, and never a DM under `directPolicy: block`. */
@@ -276,11 +296,12 @@ export class HeartbeatRunner {
     return check.ok ? route : { none: check.reason };
   }
 
-  private record(event: HeartbeatEvent): void {
+  /** The beat's outcome: kept for `last-heartbeat`, logged, and told to operators unless its channel hides status events (`useIndicator`). */
+  private record(event: HeartbeatEvent, visibility?: HeartbeatVisibility): void {
     this.last = event;
     if (event.status === "failed") this.deps.logger.warn({ agentId: event.agentId, reason: event.reason }, "heartbeat failed");
     else this.deps.logger.debug({ ...event }, "heartbeat");
-    this.deps.emit(event);
+    if (visibility?.useIndicator !== false) this.deps.emit(event);
   }
 }
 

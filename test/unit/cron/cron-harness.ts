@@ -5,7 +5,7 @@ import pino from "pino";
 import { applyDefaults } from "../../../src/config/defaults.js";
 import type { OpenClawConfig } from "../../../src/config/index.js";
 import { CronService } from "../../../src/cron/cron-service.js";
-import type { ChatRoute, CronChannelPort, CronEvent, RouteCheck } from "../../../src/cron/ports.js";
+import type { ChatRoute, CronChannelPort, CronEvent, HeartbeatVisibility, RouteCheck } from "../../../src/cron/ports.js";
 import { ManualClock } from "../../helpers/manual-clock.js";
 import { FakeCronConversations } from "./fake-cron-conversations.js";
 import { namesDirectChat } from "../../../src/channels/routing/owner-route.js";
@@ -44,6 +44,13 @@ export class FakeChannels implements CronChannelPort {
 
   isDirect(route: ChatRoute): boolean {
     return route.chatType !== undefined ? route.chatType === "direct" : namesDirectChat(route.channel, route.to);
+  }
+
+  /** What heartbeats show per channel; OpenClaw's defaults unless a test sets a channel's. */
+  readonly visibility = new Map<string, Partial<HeartbeatVisibility>>();
+
+  heartbeatVisibility(route: ChatRoute): HeartbeatVisibility {
+    return { showOk: false, showAlerts: true, useIndicator: true, ...this.visibility.get(route.channel) };
   }
 
   /** The owner's DM `ownerRoute` answers (none unless a test sets it). */

@@ -64,6 +64,25 @@ describe("heartbeat", () => {
     expect(h.runner.lastEvent()).toMatchObject({ status: "ok-token" });
   });
 
+  it("heartbeatVisibility: showOk sends the acknowledgement, showAlerts false keeps an alert in the session, useIndicator false tells operators nothing", async () => {
+    const h = setup({ every: "30m", target: "telegram", to: "111" }, "- check the build\n");
+    h.channels.visibility.set("telegram", { showOk: true });
+    h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK" });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.channels.sent).toEqual([{ route: { channel: "telegram", to: "111" }, text: "HEARTBEAT_OK", key: expect.stringMatching(/^heartbeat:/) }]);
+    expect(h.runner.lastEvent()).toMatchObject({ status: "ok-token", channel: "telegram", reason: "acknowledgement sent (heartbeatVisibility.showOk)" });
+
+    h.channels.visibility.set("telegram", { showAlerts: false, useIndicator: false });
+    h.conversations.autoReply = () => ({ status: "ok", text: "The build is red." });
+    const told = h.events.length;
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.channels.sent).toHaveLength(1);
+    expect(h.runner.lastEvent()).toMatchObject({ status: "skipped", reason: "heartbeatVisibility.showAlerts is off for telegram: the reply stays in the session" });
+    expect(h.events).toHaveLength(told);
+  });
+
   it("a reminder is sent to the target chat once", async () => {
     const h = setup({ every: "30m", target: "telegram", to: "111" }, "- remind me to stretch\n");
     h.conversations.autoReply = () => ({ status: "ok", text: "Time to stretch!" });
