@@ -1,14 +1,29 @@
 import { isPlainObject } from "./key-path.js";
+import { moveLegacyStreamingKeys } from "./legacy-streaming-keys.js";
 
 /**
  * Older spellings OpenClaw still reads, moved to their current place before validation, with a
  * warning naming the new key. `agents.defaults.memorySearch` → `memory.search`; when both are
  * set, `memory.search` wins key by key. `session.idleMinutes` → `session.reset.idleMinutes`
  * (an `idle` reset when there is no `session.reset`; ignored when that already sets
- * `idleMinutes`). `session.resetByType.dm` → `session.resetByType.direct`. The input is not mutated.
+ * `idleMinutes`). `session.resetByType.dm` → `session.resetByType.direct`. A channel's flat streaming
+ * keys → its `streaming` block (legacy-streaming-keys.ts). Retired keys are dropped with a warning.
+ * The input is not mutated.
  */
 export function moveLegacyKeys(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
-  return moveMemorySearch(moveResetByTypeDm(moveSessionIdleMinutes(raw, warnings), warnings), warnings);
+  const moved = moveMemorySearch(moveResetByTypeDm(moveSessionIdleMinutes(raw, warnings), warnings), warnings);
+  return dropRetiredKeys(moveLegacyStreamingKeys(moved, warnings), warnings);
+}
+
+/** Keys OpenClaw retired, each with what replaced it: dropped with a warning rather than called unknown. */
+function dropRetiredKeys(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
+  const messages = raw.messages;
+  if (!isPlainObject(messages) || !("suppressToolErrors" in messages)) return raw;
+  const { suppressToolErrors: _retired, ...rest } = messages as Record<string, unknown>;
+  warnings.push(
+    "messages.suppressToolErrors is retired, as in OpenClaw: no separate tool-failure warnings are posted to chats (only /verbose shows tool calls); it was ignored (remove it)",
+  );
+  return { ...raw, messages: rest };
 }
 
 /** `session.resetByType.dm` → `session.resetByType.direct` (ignored when `direct` is set too). */

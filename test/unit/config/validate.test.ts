@@ -719,3 +719,32 @@ describe("gateway.trustedProxies", () => {
     expect(() => validateConfig({ gateway: { trustedProxies: ["10.0.0.0/33"] } }, {})).toThrow("gateway.trustedProxies[0]");
   });
 });
+
+describe("OpenClaw's older streaming spellings and retired keys", () => {
+  it("a channel's and an account's flat streaming keys are read under streaming, a nested value winning, each with a warning", () => {
+    const { config, warnings } = validateConfig(
+      {
+        channels: {
+          telegram: { botToken: "1:a", streamMode: "partial", chunkMode: "newline", blockStreaming: true, accounts: { ops: { botToken: "2:b", streaming: false } } },
+          discord: { token: "d", streaming: { mode: "off" }, streamMode: "partial", blockStreamingCoalesce: { idleMs: 0 } },
+        },
+        messages: { suppressToolErrors: true },
+      },
+      {},
+    );
+    expect(config.channels?.telegram?.streaming).toEqual({ mode: "partial", chunkMode: "newline", block: { enabled: true } });
+    expect(config.channels?.telegram?.accounts?.ops?.streaming).toEqual({ mode: "off" });
+    expect(config.channels?.discord?.streaming).toEqual({ mode: "off", block: { coalesce: { idleMs: 0 } } });
+    expect(warnings).toContain(
+      "channels.telegram.streamMode is the older spelling of channels.telegram.streaming.mode: it was read as channels.telegram.streaming.mode (move it there)",
+    );
+    expect(warnings).toContain(
+      "channels.telegram.accounts.ops.streaming is the older spelling of channels.telegram.accounts.ops.streaming.mode: it was read as channels.telegram.accounts.ops.streaming.mode (move it there)",
+    );
+    expect(warnings).toContain(
+      "channels.discord.streamMode is the older spelling of channels.discord.streaming.mode, which is set too: channels.discord.streamMode was ignored (remove it)",
+    );
+    expect(warnings.some((w) => w.startsWith("messages.suppressToolErrors is retired"))).toBe(true);
+    expect(config.messages).not.toHaveProperty("suppressToolErrors");
+  });
+});
