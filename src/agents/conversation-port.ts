@@ -45,6 +45,12 @@ export interface ConversationPort {
    * False when there was no such session.
    */
   discard(sessionKey: string): boolean;
+  /**
+   * A new session (`toKey`, created already) starts with a copy of `fromKey`'s conversation as its
+   * next turn would see it, the message still being written left out; refused past `maxTokens`
+   * (100K by default), leaving `toKey` empty.
+   */
+  fork(fromKey: string, toKey: string, maxTokens?: number): { forked: true; messages: number } | { forked: false; reason: string };
   readonly runs: {
     get(runId: string): ConversationRun | undefined;
     /** Unfinished runs of the session (running or waiting for their turn), oldest first. */
@@ -211,4 +217,4 @@ export function runReplyText(run: ConversationRun): string {
 }
 
 /** What the agent runtime's session tools (sub-agents, agent-to-agent) use of the port. */
-export type AgentConversations = Pick<ConversationPort, "submit" | "abort" | "runs" | "history">;
+export type AgentConversations = Pick<ConversationPort, "submit" | "abort" | "runs" | "history" | "fork">;

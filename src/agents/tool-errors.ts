@@ -376,6 +376,11 @@ export const TOOL_ERRORS = {
       `${names} cannot be used with runtime "acp" (the ACP agent chooses its own model, and its turns are limited by agents.defaults.subagents.runTimeoutSeconds).`,
     (names) => `Leave ${names} out.`,
   ),
+  acpForkUnsupported: coded(
+    "INVALID_ARGUMENT",
+    'context "fork" cannot be used with runtime "acp": an ACP agent keeps its own session and cannot be handed this conversation.',
+    'Put what it needs to know in the task, or spawn with runtime "subagent".',
+  ),
   acpDisabled: coded("ACP_DISABLED", "ACP agents are disabled on this gateway.", "Set acp.enabled: true and configure an agent under acp.agents (see docs/acp.md)."),
   acpNoAgentNamed: coded(
     "ACP_AGENT_UNKNOWN",

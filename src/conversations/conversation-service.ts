@@ -3,6 +3,7 @@ import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { defaultAgentId } from "../agents/agent-config.js";
 import type { StartupReason } from "../agents/context/startup-context.js";
+import { FORK_MAX_TOKENS, forkedMessages, type ForkOutcome } from "./fork-conversation.js";
 import { warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.js";
 import { subagentMaxConcurrent } from "../agents/subagents/index.js";
 import { ModelFailover } from "../models/failover/index.js";
@@ -459,6 +460,14 @@ export class ConversationService implements ConversationPort {
 
   isActive(sessionKey: string): boolean {
     return this.queue.isActive(sessionKey);
+  }
+
+  fork(fromKey: string, toKey: string, maxTokens = FORK_MAX_TOKENS): ForkOutcome {
+    const copy = forkedMessages(this.historyCache.window(fromKey, Number.POSITIVE_INFINITY, new Set()), maxTokens);
+    if ("tooLong" in copy)
+      return { forked: false, reason: `the conversation is about ${Math.round(copy.tooLong / 1000)}K tokens, over the ${Math.round(maxTokens / 1000)}K a fork copies` };
+    if (copy.messages.length > 0) this.historyCache.append(toKey, null, copy.messages);
+    return { forked: true, messages: copy.messages.length };
   }
 
   discard(sessionKey: string): boolean {

@@ -160,6 +160,7 @@ describe("sessions_spawn runtime acp", () => {
             { name: "sessions_spawn", arguments: { runtime: "acp", task: "x", agentId: "nope" } },
             { name: "sessions_spawn", arguments: { runtime: "acp", task: "x", agentId: "claude" } },
             { name: "sessions_spawn", arguments: { runtime: "acp", task: "x", model: "fake/fake-model" } },
+            { name: "sessions_spawn", arguments: { runtime: "acp", task: "x", context: "fork" } },
           ],
         };
       }
@@ -167,7 +168,8 @@ describe("sessions_spawn runtime acp", () => {
     });
     await ask("acp-refusals", "refusals");
     const toolResults = (await history("acp-refusals")).filter((m) => m.role === "toolResult" || m.role === "tool_result" || m.role === "tool").map((m) => JSON.parse(textOf(m)));
-    expect(toolResults.map((r) => r.error ?? r.code)).toEqual(["SANDBOX_UNAVAILABLE", "ACP_AGENT_UNKNOWN", "ACP_COMMAND_NOT_FOUND", "INVALID_ARGUMENT"]);
+    expect(toolResults.map((r) => r.error ?? r.code)).toEqual(["SANDBOX_UNAVAILABLE", "ACP_AGENT_UNKNOWN", "ACP_COMMAND_NOT_FOUND", "INVALID_ARGUMENT", "INVALID_ARGUMENT"]);
+    expect(toolResults[4].message).toBe('context "fork" cannot be used with runtime "acp": an ACP agent keeps its own session and cannot be handed this conversation.');
     expect(toolResults[0].message).toBe('sandbox "require" cannot be met: ACP agents run on the host, outside any sandbox.');
     expect(toolResults[2]).toMatchObject({
       message: "ACP agent `claude`: command not found (`claude-agent-acp-missing` is not on PATH).",

@@ -416,3 +416,33 @@ describe("the gateway's log", () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe("sessions_spawn context: fork", () => {
+  it("the child starts with the parent's conversation before the spawn, then its task; an isolated child sees only the task", async () => {
+    fakes.model.setResponder((req) => {
+      if (isSubagentRequest(req)) return { text: "child done" };
+      const last = lastMessageOf(req);
+      if (last.role === "user" && last.text.includes("fork a helper")) return spawnCall({ task: "Summarize what we discussed.", context: "fork", label: "forked" });
+      if (last.role === "user" && last.text.includes("isolated helper")) return spawnCall({ task: "Summarize what we discussed.", label: "isolated" });
+      if (last.role === "tool") return { text: "Helper started." };
+      return { text: "Noted: the launch code word is PELICAN." };
+    });
+    await ask("spawn-fork", "remember the launch code word PELICAN");
+    await ask("spawn-fork", "now fork a helper");
+    await ask("spawn-fork", "and an isolated helper");
+    const childRequests = await eventually(async () => {
+      const found = chatRequests(fakes.model.requests).filter((r) => isSubagentRequest(r) && allTextOf(r).includes("Summarize what we discussed."));
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    const forked = childRequests.find((r) => allTextOf(r).includes("PELICAN"));
+    const isolated = childRequests.find((r) => !allTextOf(r).includes("PELICAN"));
+    expect(forked).toBeDefined();
+    expect(isolated).toBeDefined();
+    expect(allTextOf(forked!)).toContain("remember the launch code word PELICAN");
+    expect(allTextOf(forked!)).toContain("now fork a helper");
+    expect(lastUserTextOf(forked!)).toBe("[Subagent Task]\nSummarize what we discussed.");
+    // The parent's spawn call itself was still running: it is not part of the copy.
+    expect(forked!.body.messages.slice(1).map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "user"]);
+  });
+});

@@ -14,7 +14,7 @@ import type { SubagentRunRecord } from "./types.js";
 /**
  * Validates a `sessions_spawn` with `runtime: "acp"` and builds the child's record. ACP agents
  * run on the host, so a sandbox cannot be required, nor a sandboxed session spawn one; options that only mean something to the
- * embedded runtime (model, thinking, attachments, a per-call timeout) are refused
+ * embedded runtime (model, thinking, attachments, a per-call timeout, a forked context) are refused
  * rather than silently dropped. The ACP session is recorded (durably) by the port.
  */
 export function prepareAcpSpawn(
@@ -28,6 +28,7 @@ export function prepareAcpSpawn(
   const sandbox = decideSandbox(deps.config, caller.agentId, caller.sessionKey);
   if (sandbox.sandboxed) return TOOL_ERRORS.acpFromSandboxedSession(sandbox.reason);
   const unsupported = (["model", "thinking", "attachments", "runTimeoutSeconds", "attachMountPath"] as const).filter((k) => args[k] !== undefined);
+  if (args.context === "fork") return TOOL_ERRORS.acpForkUnsupported();
   if (unsupported.length > 0) return TOOL_ERRORS.acpEmbeddedOnlyOptions(unsupported.join(", "));
   const text = spawnText(args);
   if (isRefusal(text)) return text;

@@ -182,6 +182,10 @@ export class SubagentService {
     });
     store.patch(record.childSessionKey, { spawnDepth: record.depth });
     record.childSessionId = entry.sessionId;
+    if (spawnContext(this.deps.config(), args) === "fork") {
+      const fork = this.deps.conversations.fork(caller.sessionKey, record.childSessionKey);
+      if (!fork.forked) prepared.warnings.push(`context "fork": ${fork.reason}; the sub-agent starts with the task alone.`);
+    }
     // On disk before the child starts: a crash from here on still ends in an announcement.
     this.registry.add(record);
     await this.registry.whenDurable();
@@ -557,4 +561,10 @@ function acpTurnOptions(record: SubagentRunRecord, relay = true): { streamToPare
     ...(relay && record.acp?.streamToParent ? { streamToParent: record.requesterSessionKey } : {}),
     ...(record.runTimeoutSeconds ? { timeoutSeconds: record.runTimeoutSeconds } : {}),
   };
+}
+
+/** What a sub-agent starts with: its spawn's `context`, else `fork` in a thread (`session.threadBindings.defaultSpawnContext`), else `isolated`. */
+function spawnContext(config: OpenClawConfig, args: SessionsSpawnArgs): "fork" | "isolated" {
+  if (args.context) return args.context;
+  return args.thread ? (config.session?.threadBindings?.defaultSpawnContext ?? "fork") : "isolated";
 }

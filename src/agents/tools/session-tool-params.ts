@@ -13,7 +13,7 @@ export const SessionsSpawnAttachment = Type.Object({
 });
 
 export const SessionsSpawnParameters = Type.Object({
-  task: Type.String({ description: "Self-contained: the sub-agent does not see this conversation." }),
+  task: Type.String({ description: "Self-contained unless context is fork: an isolated sub-agent does not see this conversation." }),
   label: Type.Optional(Type.String()),
   agentId: Type.Optional(Type.String({ description: "Another allowed agent; default: yours." })),
   model: Type.Optional(Type.String({ description: "provider/model" })),
@@ -22,6 +22,11 @@ export const SessionsSpawnParameters = Type.Object({
   thread: Type.Optional(Type.Boolean({ description: "Open a thread for it in this chat (channels with threads): its replies go there and messages there reach it." })),
   mode: Type.Optional(Type.Union([Type.Literal("run"), Type.Literal("session")], { description: "session: stays for later steer messages." })),
   cleanup: Type.Optional(Type.Union([Type.Literal("delete"), Type.Literal("keep")])),
+  context: Type.Optional(
+    Type.Union([Type.Literal("isolated"), Type.Literal("fork")], {
+      description: "fork: it starts with a copy of this conversation (default for thread spawns); isolated: only the task.",
+    }),
+  ),
   sandbox: Type.Optional(Type.Union([Type.Literal("inherit"), Type.Literal("require")])),
   expectsCompletionMessage: Type.Optional(Type.Boolean({ description: "false: an empty result is not reported." })),
   attachments: Type.Optional(Type.Array(SessionsSpawnAttachment, { description: "Files for its workspace (≤ 50, 1 MB each)." })),

@@ -81,6 +81,8 @@ export const SessionSchema = Type.Object({
       idleHours: Type.Optional(Type.Number({ minimum: 0 })),
       maxAgeHours: Type.Optional(Type.Number({ minimum: 0 })),
       spawnSessions: Type.Optional(Type.Boolean()),
+      /** What a thread-bound sub-agent starts with when its spawn names no `context`: `fork` (a copy of the conversation) or `isolated`. */
+      defaultSpawnContext: Type.Optional(stringEnum(["fork", "isolated"])),
     }),
   ),
   /** Reply-back turns of a `sessions_send` exchange between two sessions. */

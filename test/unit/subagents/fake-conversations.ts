@@ -29,6 +29,16 @@ export class FakeConversations implements ConversationPort {
     activeFor: (sessionKey: string) => [...this.all.values()].filter((r) => r.sessionKey === sessionKey && !r.endedAt),
   };
 
+  /** Every fork asked for, as `from → to`. */
+  readonly forks: string[] = [];
+
+  fork(fromKey: string, toKey: string): { forked: true; messages: number } {
+    this.forks.push(`${fromKey} → ${toKey}`);
+    const copy = [...(this.histories.get(fromKey) ?? [])];
+    this.histories.set(toKey, copy);
+    return { forked: true, messages: copy.length };
+  }
+
   async submit(input: PortSubmitInput): Promise<PortSubmitOutcome> {
     // Sub-agents always name the session and key their messages; a submit without either is a bug in the code under test.
     const { idempotencyKey, sessionKey } = input;

@@ -54,10 +54,10 @@ class RecordingThreads implements SubagentThreadPort {
   }
 }
 
-function setup() {
+function setup(session: Record<string, unknown> = {}) {
   const stateDir = tempStateDir();
   const store = new SessionStore(stateDir);
-  const config = applyDefaults({ agents: { defaults: { workspace: path.join(stateDir, "workspace") } } } as never) as OpenClawConfig;
+  const config = applyDefaults({ agents: { defaults: { workspace: path.join(stateDir, "workspace") } }, session } as never) as OpenClawConfig;
   const conversations = new FakeConversations(store);
   const threads = new RecordingThreads();
   const service = new SubagentService({ stateDir, config: () => config, store, conversations, logger, threads });
@@ -68,6 +68,21 @@ function setup() {
 }
 
 describe("thread-bound sub-agents (sessions_spawn thread: true)", () => {
+  it("a thread spawn starts with a fork of the conversation unless it or session.threadBindings.defaultSpawnContext says isolated; other spawns only when they ask", async () => {
+    const forked = setup();
+    const thread = await forked.service.spawn(caller, { task: "Dig", thread: true });
+    const plain = await forked.service.spawn(caller, { task: "Dig" });
+    const asked = await forked.service.spawn(caller, { task: "Dig", context: "fork" });
+    const isolated = await forked.service.spawn(caller, { task: "Dig", thread: true, context: "isolated" });
+    const child = (o: typeof thread) => ("childSessionKey" in o ? o.childSessionKey : o.message);
+    expect(forked.conversations.forks).toEqual([`${PARENT} → ${child(thread)}`, `${PARENT} → ${child(asked)}`]);
+    expect(child(plain)).not.toBe(child(isolated));
+
+    const off = setup({ threadBindings: { defaultSpawnContext: "isolated" } });
+    await off.service.spawn(caller, { task: "Dig", thread: true });
+    expect(off.conversations.forks).toEqual([]);
+  });
+
   it("opens a thread titled by the label, binds it, routes the child there and delivers its task run into it; session mode by default", async () => {
     const { store, conversations, threads, service } = setup();
     const outcome = await service.spawn(caller, { task: "Dig into the logs", label: "log digger", thread: true });
