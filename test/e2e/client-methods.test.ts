@@ -86,6 +86,22 @@ describe("session reading methods", () => {
     expect(withMessage.payload).toMatchObject({ ok: true, runStarted: true, runId: "kickoff-1" });
     await sock.waitFor((f) => f.event === "chat" && f.payload.runId === "kickoff-1" && f.payload.state === "final", 15_000);
   });
+
+  it("sessions.create fork: true starts the new session with the parent's conversation; fork needs a parent", async () => {
+    server.enqueue({ text: "Blue it is." });
+    await turn("fork-parent", "my favourite colour is blue");
+    const forked = await sock.request("sessions.create", { key: "fork-child", parentSessionKey: "fork-parent", fork: true });
+    expect(forked.payload).toMatchObject({ ok: true, key: "agent:main:fork-child", fork: { forked: true, messages: 2 } });
+    const child = await sock.request("chat.history", { sessionKey: "fork-child" });
+    expect(child.payload.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
+    server.enqueue({ text: "Blue." });
+    await turn("fork-child", "what is my favourite colour?");
+    const request = server.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)!;
+    expect(JSON.stringify(request.body.messages)).toContain("my favourite colour is blue");
+    expect((await sock.request("sessions.create", { key: "orphan", fork: true })).error.message).toBe(
+      "fork needs parentSessionKey: the session whose conversation the new one starts with",
+    );
+  });
 });
 
 describe("session labels", () => {

@@ -30,6 +30,8 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
         model: Type.Optional(NonEmpty),
         thinkingLevel: Type.Optional(NonEmpty),
         parentSessionKey: Type.Optional(NonEmpty),
+        // The new session starts with a copy of the parent's conversation (under ~100K tokens).
+        fork: Type.Optional(Type.Boolean()),
         // OpenClaw's TUI sends both with `/new`: internal hooks hear `command:new` for the parent.
         succeedsParent: Type.Optional(Type.Boolean()),
         emitCommandHooks: Type.Optional(Type.Boolean()),
@@ -41,6 +43,7 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
     handler: async (params, { runtime }) => {
       if (params.succeedsParent !== undefined && !params.parentSessionKey) throw invalidRequest("succeedsParent needs parentSessionKey");
       if (params.succeedsParent !== undefined && params.emitCommandHooks !== true) throw invalidRequest("succeedsParent needs emitCommandHooks: true");
+      if (params.fork === true && !params.parentSessionKey) throw invalidRequest("fork needs parentSessionKey: the session whose conversation the new one starts with");
       const config = runtime.config();
       assertKnownAgent(config, params.agentId);
       const label = params.label === undefined ? undefined : parseLabel(params.label);
@@ -49,6 +52,7 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
       const parent = params.parentSessionKey ? conversations.resolveSessionKey(params.parentSessionKey, params.agentId?.toLowerCase()).sessionKey : undefined;
       if (parent && !store.get(parent)) throw invalidRequest(`parent session not found: ${params.parentSessionKey}`);
       const existing = store.get(sessionKey);
+      let forked: ReturnType<ConversationPort["fork"]> | undefined;
       if (!existing) {
         const controls = sessionControlsPatch({ model: params.model, thinkingLevel: params.thinkingLevel }, agentId, config, process.env);
         if (!controls.ok) throw invalidRequest(controls.message);
@@ -60,6 +64,7 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
         }
         store.ensure(sessionKey, { agentId, ...(label ? { label } : {}), ...(params.displayName ? { displayName: params.displayName } : {}) });
         if (Object.keys(controls.patch).length > 0) store.patch(sessionKey, controls.patch as never);
+        if (parent && params.fork === true) forked = conversations.fork(parent, sessionKey);
         onChanged(sessionKey, "create");
       }
       const entry = store.get(sessionKey)!;
@@ -71,6 +76,7 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
         key: sessionKey,
         sessionId: entry.sessionId,
         entry: sessionRow(entry, conversations, config),
+        ...(forked ? { fork: forked } : {}),
         ...(started?.kind === "accepted" ? { runStarted: true, runId: started.run.runId } : started ? { runStarted: false } : {}),
       };
     },
