@@ -14,11 +14,6 @@ export function dependentKeyWarnings(config: RawOpenClawConfig): string[] {
     ...idleHeartbeatChatWarnings(config),
     ...unreachableHeartbeatTargetWarnings(config),
   ];
-  const otel = config.diagnostics?.otel;
-  if (otel && !otel.endpoint) {
-    const idle = (["headers", "serviceName"] as const).filter((key) => otel[key] !== undefined).map((key) => `diagnostics.otel.${key}`);
-    if (idle.length > 0) warnings.push(`${idle.join(" and ")} ${idle.length > 1 ? "are" : "is"} ignored: no diagnostics.otel.endpoint is set, so nothing is exported`);
-  }
   return warnings;
 }
 

@@ -1,5 +1,6 @@
 import { isPlainObject } from "./key-path.js";
 import { moveLegacyStreamingKeys } from "./legacy-streaming-keys.js";
+import { dropUnsupportedKeys } from "./unsupported-keys.js";
 
 /**
  * Older spellings OpenClaw still reads, moved to their current place before validation, with a
@@ -7,26 +8,15 @@ import { moveLegacyStreamingKeys } from "./legacy-streaming-keys.js";
  * set, `memory.search` wins key by key. `session.idleMinutes` → `session.reset.idleMinutes`
  * (an `idle` reset when there is no `session.reset`; ignored when that already sets
  * `idleMinutes`). `session.resetByType.dm` → `session.resetByType.direct`. A channel's flat streaming
- * keys → its `streaming` block (legacy-streaming-keys.ts). Retired keys are dropped with a warning.
+ * keys → its `streaming` block (legacy-streaming-keys.ts). Keys OpenClaw has and this gateway does
+ * not take are dropped with the reason (unsupported-keys.ts).
  * The input is not mutated.
  */
 export function moveLegacyKeys(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
   const moved = moveMemorySearch(moveResetByTypeDm(moveSessionIdleMinutes(raw, warnings), warnings), warnings);
-  return dropRetiredKeys(moveLegacyStreamingKeys(moved, warnings), warnings);
+  return dropUnsupportedKeys(moveLegacyStreamingKeys(moved, warnings), warnings);
 }
 
-/** Keys OpenClaw retired, each with what replaced it: dropped with a warning rather than called unknown. */
-function dropRetiredKeys(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
-  const messages = raw.messages;
-  if (!isPlainObject(messages) || !("suppressToolErrors" in messages)) return raw;
-  const { suppressToolErrors: _retired, ...rest } = messages as Record<string, unknown>;
-  warnings.push(
-    "messages.suppressToolErrors is retired, as in OpenClaw: no separate tool-failure warnings are posted to chats (only /verbose shows tool calls); it was ignored (remove it)",
-  );
-  return { ...raw, messages: rest };
-}
-
-/** `session.resetByType.dm` → `session.resetByType.direct` (ignored when `direct` is set too). */
 function moveResetByTypeDm(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
   const session = raw.session;
   if (!isPlainObject(session) || !isPlainObject(session.resetByType) || !("dm" in session.resetByType)) return raw;

@@ -19,6 +19,7 @@ import { bindingWarnings } from "./binding-warnings.js";
 import { unknownChannelKeyWarnings } from "./channel-keyed-warnings.js";
 import { controlUiOriginWarnings } from "./control-ui-origin-warnings.js";
 import { dependentKeyWarnings } from "./dependent-key-warnings.js";
+import { otelWarnings } from "./otel-warnings.js";
 import { chatKeyWarnings } from "./chat-key-warnings.js";
 import { defaultAccountWarnings } from "./default-account-warnings.js";
 
@@ -50,6 +51,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...telegramAllowEntryWarnings(typed.channels),
     ...chatKeyWarnings(typed.channels),
     ...dependentKeyWarnings(typed),
+    ...otelWarnings(typed, env),
     ...controlUiOriginWarnings(typed),
     ...bindingWarnings(typed),
     ...unknownChannelKeyWarnings(typed),

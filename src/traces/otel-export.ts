@@ -1,23 +1,37 @@
 import { SpanKind, SpanStatusCode, trace as otelTrace, ROOT_CONTEXT, type Attributes } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
+import type { OtelSettings } from "./settings.js";
 import type { TraceRecord } from "./types.js";
 
 /**
- * Run traces as OpenTelemetry spans over OTLP/HTTP, with the GenAI semantic conventions: one
- * `invoke_agent` span per run, a `chat` span per model call and an `execute_tool` span per tool
- * call beneath it. This module is imported only when `diagnostics.otel.endpoint` is set.
+ * Run traces as OpenTelemetry spans over OTLP/HTTP (protobuf or JSON), with the GenAI semantic
+ * conventions: one `invoke_agent` span per run, a `chat` span per model call and an
+ * `execute_tool` span per tool call beneath it; a run is kept or dropped whole (`sampleRate` on
+ * its root span). What was said goes along only with `captureContent`. This module, and the
+ * exporter of the chosen protocol, are imported only when traces are exported.
  */
 export class OtelTraceExporter {
   private readonly provider: TracerProvider;
   private readonly tracer;
 
-  constructor(settings: { endpoint: string; headers: Record<string, string>; serviceName: string; version: string }) {
-    const exporter = new OTLPTraceExporter({ url: settings.endpoint, headers: settings.headers });
+  static async create(settings: OtelSettings & { version: string }): Promise<OtelTraceExporter> {
+    const options = { url: settings.url, headers: settings.headers };
+    const exporter =
+      settings.protocol === "http/json"
+        ? new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter(options)
+        : new (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter(options);
+    return new OtelTraceExporter(settings, exporter);
+  }
+
+  private constructor(
+    private readonly settings: OtelSettings & { version: string },
+    exporter: SpanExporter,
+  ) {
     this.provider = new TracerProvider({
       resource: resourceFromAttributes({ "service.name": settings.serviceName, "service.version": settings.version }),
-      spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: 1_000 })],
+      sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(settings.sampleRate) }),
+      spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: settings.flushIntervalMs })],
     });
     this.tracer = this.provider.getTracer("openclaw", settings.version);
   }
@@ -36,6 +50,9 @@ export class OtelTraceExporter {
         "openclaw.run_id": record.runId,
         "openclaw.source": record.source,
         "openclaw.outcome": record.outcome,
+        ...(this.settings.captureContent
+          ? { "gen_ai.input.messages": messagesJson("user", record.input), "gen_ai.output.messages": messagesJson("assistant", record.output ? [record.output] : []) }
+          : {}),
       }),
     });
     const parent = otelTrace.setSpan(ROOT_CONTEXT, root);
@@ -78,6 +95,7 @@ export class OtelTraceExporter {
             "openclaw.tool.decision": tool.decision,
             "openclaw.tool.result_chars": tool.resultChars,
             "openclaw.tool.approval": tool.approval ? (tool.approval.answer ?? tool.approval.policy) : undefined,
+            ...(this.settings.captureContent ? { "gen_ai.tool.call.arguments": JSON.stringify(tool.args ?? {}), "gen_ai.tool.call.result": tool.resultHead } : {}),
           }),
         },
         parent,
@@ -97,6 +115,12 @@ export class OtelTraceExporter {
   shutdown(): Promise<void> {
     return this.provider.shutdown();
   }
+}
+
+/** Messages as the GenAI conventions' `gen_ai.*.messages` JSON: `[{role, parts: [{type: "text", content}]}]`. */
+function messagesJson(role: string, texts: readonly string[]): string | undefined {
+  if (texts.length === 0) return undefined;
+  return JSON.stringify(texts.map((content) => ({ role, parts: [{ type: "text", content }] })));
 }
 
 function modelId(ref: string | undefined): string | undefined {

@@ -3,7 +3,7 @@ import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { packageVersion } from "../infra/version.js";
 import { TraceRedactor } from "./redaction.js";
-import { traceSettings, type TraceSettings } from "./settings.js";
+import { traceSettings, tracingEnabled, type TraceSettings } from "./settings.js";
 import { buildTrace, type TimedEvent } from "./trace-builder.js";
 import { TraceStore, tracesDbPath, type StoredTrace, type TraceQuery } from "./trace-store.js";
 import type { ExternalTraceEvent, RunTraceHandle, RunTracer, ToolCallOutline, TraceEnd, TraceRecord, TraceStart, TraceSummary } from "./types.js";
@@ -33,8 +33,8 @@ const PRUNE_EVERY_WRITES = 200;
 /**
  * Records every run's trace (docs/traces.md). During a run the handle only keeps the loop's
  * events with their times; once the run has ended, the traces are built, redacted and written
- * in one transaction a moment later, and exported over OTLP when `diagnostics.otel.endpoint`
- * is set. The SQLite module and the exporter load with the first trace, never at start-up.
+ * in one transaction a moment later, and exported over OTLP when `diagnostics.otel` says so
+ * (settings.ts). The SQLite module and the exporter load with the first trace, never at start-up.
  */
 export class TraceRecorder implements RunTracer {
   private pending: EndedRun[] = [];
@@ -53,7 +53,7 @@ export class TraceRecorder implements RunTracer {
   constructor(private readonly deps: TraceRecorderDeps) {}
 
   begin(start: TraceStart): RunTraceHandle | undefined {
-    if (this.closed || !traceSettings(this.deps.config()).enabled) return undefined;
+    if (this.closed || !tracingEnabled(this.deps.config())) return undefined;
     const events: TimedEvent[] = [];
     const startedAt = Date.now();
     let awaitingToken = false;
@@ -125,7 +125,7 @@ export class TraceRecorder implements RunTracer {
 
   private async write(batch: EndedRun[]): Promise<void> {
     const config = this.deps.config();
-    const settings = traceSettings(config);
+    const settings = traceSettings(config, this.deps.env);
     try {
       const redactor = this.redactorFor(config);
       const traces = batch.map((run) => redactTrace(buildTrace(run.start, run.startedAt, run.events, run.end, run.endedAt), redactor, this.storedPrompts));
@@ -166,7 +166,7 @@ export class TraceRecorder implements RunTracer {
     const settingsKey = JSON.stringify(settings);
     if (this.otelSettingsKey !== settingsKey) {
       const previous = this.otel;
-      this.otel = import("./otel-export.js").then(({ OtelTraceExporter }) => new OtelTraceExporter({ ...settings, version: packageVersion() }));
+      this.otel = import("./otel-export.js").then(({ OtelTraceExporter }) => OtelTraceExporter.create({ ...settings, version: packageVersion() }));
       this.otelSettingsKey = settingsKey;
       if (previous) void previous.then((p) => p.shutdown()).catch(() => undefined);
     }

@@ -97,7 +97,7 @@ describe("run traces end to end", () => {
       name: "invoke_agent main",
       attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "main", "gen_ai.usage.input_tokens": 280 },
     });
-    expect(root.resource["service.name"]).toBe("openclaw-gateway");
+    expect(root.resource["service.name"]).toBe("openclaw");
     const children = await collector.waitFor((s) => s.filter((span) => span.parentSpanId === root.spanId).length === 3);
     const under = children.filter((s) => s.parentSpanId === root.spanId);
     expect(under.map((s) => s.name).sort()).toEqual(["chat fake-model", "chat fake-model", "execute_tool read"]);
@@ -108,18 +108,26 @@ describe("run traces end to end", () => {
       "gen_ai.request.model": "fake-model",
     });
     expect(collector.headers[0]!["x-ingest-key"]).toBe("collector-key-123");
+    // OTLP/HTTP protobuf, as OpenClaw exports; no message content without captureContent.
+    expect(collector.headers[0]!["content-type"]).toBe("application/x-protobuf");
+    expect(root.attributes).not.toHaveProperty("gen_ai.input.messages");
   });
 
-  it("a reload of diagnostics.otel headers and serviceName applies to the next trace exported", async () => {
+  it("a reload of diagnostics.otel applies to the next trace exported: headers, serviceName, JSON, captured content", async () => {
     const { payload: snap } = await sock.request("config.get", {});
-    const raw = JSON.stringify({ diagnostics: { otel: { endpoint: collector.endpoint, headers: { "x-ingest-key": "rotated-key-456" }, serviceName: "renamed-gateway" } } });
+    const otel = { endpoint: collector.endpoint, headers: { "x-ingest-key": "rotated-key-456" }, serviceName: "renamed-gateway", protocol: "http/json", captureContent: true };
+    const raw = JSON.stringify({ diagnostics: { otel } });
     const patched = await sock.request("config.patch", { raw, baseHash: snap.hash });
     expect(patched.payload).toMatchObject({ applied: true, restartRequiredPaths: [] });
     server.enqueue({ text: "after the reload" });
     const runId = await chat("retraced", "again");
     const spans = await collector.waitFor((s) => s.some((span) => span.attributes["openclaw.run_id"] === runId));
-    expect(spans.find((s) => s.attributes["openclaw.run_id"] === runId)!.resource["service.name"]).toBe("renamed-gateway");
+    const root = spans.find((s) => s.attributes["openclaw.run_id"] === runId)!;
+    expect(root.resource["service.name"]).toBe("renamed-gateway");
     expect(collector.headers.at(-1)!["x-ingest-key"]).toBe("rotated-key-456");
+    expect(collector.headers.at(-1)!["content-type"]).toBe("application/json");
+    expect(JSON.parse(String(root.attributes["gen_ai.input.messages"]))).toEqual([{ role: "user", parts: [{ type: "text", content: "again" }] }]);
+    expect(JSON.parse(String(root.attributes["gen_ai.output.messages"]))).toEqual([{ role: "assistant", parts: [{ type: "text", content: "after the reload" }] }]);
   });
 
   it("an HTTP completion is traced with source http", async () => {

@@ -1,15 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type CollectedSpan, decodeTraceRequest } from "./otlp-protobuf.js";
 
-/** A span as the collector received it (OTLP/JSON), with its attributes flattened. */
-export interface CollectedSpan {
-  name: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  attributes: Record<string, unknown>;
-  resource: Record<string, unknown>;
-}
+export type { CollectedSpan };
 
 export interface FakeOtlpCollector {
   /** `http://127.0.0.1:PORT/v1/traces` */
@@ -37,7 +30,7 @@ function flatten(attributes: { key: string; value: AnyValue }[] | undefined): Re
   return Object.fromEntries((attributes ?? []).map((a) => [a.key, anyValueOf(a.value)]));
 }
 
-/** A real HTTP server accepting OTLP/HTTP JSON trace exports at /v1/traces. */
+/** A real HTTP server accepting OTLP/HTTP trace exports at /v1/traces, protobuf or JSON. */
 export async function startFakeOtlpCollector(): Promise<FakeOtlpCollector> {
   const spans: CollectedSpan[] = [];
   const headers: FakeOtlpCollector["headers"] = [];
@@ -46,11 +39,18 @@ export async function startFakeOtlpCollector(): Promise<FakeOtlpCollector> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      if (req.method !== "POST" || req.url !== "/v1/traces" || !String(req.headers["content-type"]).includes("json")) {
+      const type = String(req.headers["content-type"]);
+      if (req.method !== "POST" || req.url !== "/v1/traces" || !(type.includes("json") || type.includes("protobuf"))) {
         res.writeHead(415).end();
         return;
       }
       headers.push(req.headers);
+      if (type.includes("protobuf")) {
+        spans.push(...decodeTraceRequest(Buffer.concat(chunks)));
+        res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
+        for (const wake of waiters) wake();
+        return;
+      }
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
         resourceSpans?: { resource?: { attributes?: never }; scopeSpans?: { spans?: Record<string, never>[] }[] }[];
       };

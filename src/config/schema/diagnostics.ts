@@ -1,8 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { integer, withExpected } from "./primitives.js";
+import { integer, stringEnum, withExpected } from "./primitives.js";
+
+const HttpUrl = withExpected(Type.String({ pattern: "^https?://" }), "an http:// or https:// URL");
 
 /** Run traces (docs/traces.md): what is kept, for how long, and where spans are exported. */
 export const DiagnosticsSchema = Type.Object({
+  /** Default true; false: no run is traced, nothing is exported. */
+  enabled: Type.Optional(Type.Boolean()),
   traces: Type.Optional(
     Type.Object({
       /** Default true: every run's trace is stored under `<state>/traces/`. */
@@ -15,11 +19,25 @@ export const DiagnosticsSchema = Type.Object({
   ),
   otel: Type.Optional(
     Type.Object({
-      /** An OTLP/HTTP traces endpoint (`http://collector:4318/v1/traces`). Unset: no exporter is loaded. */
-      endpoint: Type.Optional(withExpected(Type.String({ pattern: "^https?://" }), "an http:// or https:// URL")),
+      /** Unset: export when an endpoint is set; false: never; true: an endpoint is required. */
+      enabled: Type.Optional(Type.Boolean()),
+      /** The collector's OTLP/HTTP base (`http://collector:4318`): `/v1/traces` is added. Unset: no exporter is loaded. */
+      endpoint: Type.Optional(HttpUrl),
+      /** The exact traces URL, over `endpoint`. */
+      tracesEndpoint: Type.Optional(HttpUrl),
+      /** `http/protobuf` (default) or `http/json`. */
+      protocol: Type.Optional(stringEnum(["http/protobuf", "http/json"])),
+      /** Default true: export run traces. */
+      traces: Type.Optional(Type.Boolean()),
+      /** The share of runs whose spans are exported, 0-1 (default 1). */
+      sampleRate: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+      /** How long spans are batched before they are sent (ms, at least 1000; default 1000). */
+      flushIntervalMs: Type.Optional(integer(1_000, 3_600_000)),
+      /** Export what was said (the run's messages and output, tool arguments and results), redacted as traces are. Default false. */
+      captureContent: Type.Optional(Type.Boolean()),
       /** Extra request headers (an ingest key), sent with every export. */
       headers: Type.Optional(Type.Record(Type.String(), Type.String())),
-      /** `service.name` of the exported spans; default `openclaw-gateway`. */
+      /** `service.name` of the exported spans; default `$OTEL_SERVICE_NAME`, else `openclaw`. */
       serviceName: Type.Optional(Type.String({ minLength: 1 })),
     }),
   ),

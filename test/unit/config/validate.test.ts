@@ -290,12 +290,25 @@ describe("validateConfig: cross-key rules", () => {
 
   it("otel headers or serviceName without an endpoint load with a warning that nothing is exported", () => {
     expect(validateConfig({ diagnostics: { otel: { headers: { "x-key": "k" }, serviceName: "gw" } } }, {}).warnings).toEqual([
-      "diagnostics.otel.headers and diagnostics.otel.serviceName are ignored: no diagnostics.otel.endpoint is set, so nothing is exported",
+      "diagnostics.otel.headers, diagnostics.otel.serviceName are ignored: no diagnostics.otel.endpoint is set, so nothing is exported",
     ]);
     expect(validateConfig({ diagnostics: { otel: { serviceName: "gw" } } }, {}).warnings).toEqual([
       "diagnostics.otel.serviceName is ignored: no diagnostics.otel.endpoint is set, so nothing is exported",
     ]);
     expect(validateConfig({ diagnostics: { otel: { endpoint: "http://c:4318/v1/traces", serviceName: "gw" } } }, {}).warnings).toEqual([]);
+    expect(validateConfig({ diagnostics: { otel: { serviceName: "gw" } } }, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" }).warnings).toEqual([]);
+  });
+
+  it("otel metrics and logs are not supported, and enabled without an endpoint exports nothing: each loads with a warning", () => {
+    const loaded = validateConfig({ diagnostics: { otel: { endpoint: "http://c:4318", metrics: true, logs: true, traces: true } } }, {});
+    expect(loaded.warnings).toEqual([
+      "diagnostics.otel.metrics was ignored: it is not supported: this gateway exports run traces only (remove it)",
+      "diagnostics.otel.logs was ignored: it is not supported: this gateway exports run traces only (remove it)",
+    ]);
+    expect(loaded.config.diagnostics?.otel).toEqual({ endpoint: "http://c:4318", traces: true });
+    expect(validateConfig({ diagnostics: { otel: { enabled: true } } }, {}).warnings).toEqual([
+      "diagnostics.otel.enabled is true but no endpoint is set (diagnostics.otel.endpoint or tracesEndpoint, or $OTEL_EXPORTER_OTLP_ENDPOINT): nothing is exported",
+    ]);
   });
 
   it("a mapping naming an agent hooks.allowedAgentIds leaves out loads with a warning that its requests are refused", () => {
@@ -744,7 +757,9 @@ describe("OpenClaw's older streaming spellings and retired keys", () => {
     expect(warnings).toContain(
       "channels.discord.streamMode is the older spelling of channels.discord.streaming.mode, which is set too: channels.discord.streamMode was ignored (remove it)",
     );
-    expect(warnings.some((w) => w.startsWith("messages.suppressToolErrors is retired"))).toBe(true);
+    expect(warnings).toContain(
+      "messages.suppressToolErrors was ignored: it is retired, as in OpenClaw: no separate tool-failure warnings are posted to chats (only /verbose shows tool calls) (remove it)",
+    );
     expect(config.messages).not.toHaveProperty("suppressToolErrors");
   });
 });

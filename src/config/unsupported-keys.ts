@@ -1,0 +1,35 @@
+import { isPlainObject } from "./key-path.js";
+
+/** OpenClaw keys this gateway knows and does not take, each with why: dropped with that reason rather than called unknown. */
+const UNSUPPORTED: { path: string[]; reason: string }[] = [
+  {
+    path: ["messages", "suppressToolErrors"],
+    reason: "it is retired, as in OpenClaw: no separate tool-failure warnings are posted to chats (only /verbose shows tool calls)",
+  },
+  ...["metrics", "logs", "metricsEndpoint", "logsEndpoint", "logsExporter", "metricNamePrefix"].map((key) => ({
+    path: ["diagnostics", "otel", key],
+    reason: "it is not supported: this gateway exports run traces only",
+  })),
+];
+
+/** The config without the keys above, a warning for each one it had. The input is not mutated. */
+export function dropUnsupportedKeys(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
+  let out = raw;
+  for (const { path, reason } of UNSUPPORTED) {
+    const parents: Record<string, unknown>[] = [out];
+    for (const segment of path.slice(0, -1)) {
+      const next = parents.at(-1)![segment];
+      if (!isPlainObject(next)) break;
+      parents.push(next);
+    }
+    const leaf = path.at(-1)!;
+    if (parents.length !== path.length || !(leaf in parents.at(-1)!)) continue;
+    warnings.push(`${path.join(".")} was ignored: ${reason} (remove it)`);
+    // Rebuild the path without the key, copying each object on the way.
+    let rebuilt: Record<string, unknown> = { ...parents.at(-1)! };
+    delete rebuilt[leaf];
+    for (let depth = path.length - 2; depth >= 0; depth -= 1) rebuilt = { ...parents[depth]!, [path[depth]!]: rebuilt };
+    out = rebuilt;
+  }
+  return out;
+}
