@@ -27,7 +27,8 @@ export interface MemoryFlushTurnInput {
 /**
  * The silent turn before compaction: the agent gets the conversation and is asked to append
  * durable notes to today's memory file. Nothing of it reaches anyone: no events, no transcript
- * lines, and no messaging or session tools (its only way out is the workspace). The session row
+ * lines, and no messaging or session tools (its only way out is the workspace). It runs on
+ * `memoryFlush.model` when set, strictly (no fallback), else as the session's turns do. The session row
  * records the cycle it ran in, so it runs at most once between two compactions.
  */
 export async function runMemoryFlushTurn(input: MemoryFlushTurnInput): Promise<void> {
@@ -35,6 +36,7 @@ export async function runMemoryFlushTurn(input: MemoryFlushTurnInput): Promise<v
   if (!entry) return;
   const cycle = entry.compactionCount ?? 0;
   const services: ToolServices = { ...input.services, channelMessenger: undefined, sessionTools: undefined };
+  const flushModel = input.config.agents.defaults.compaction?.memoryFlush?.model;
   const result = await runEmbeddedTurn({
     config: input.config,
     stateDir: input.stateDir,
@@ -45,6 +47,8 @@ export async function runMemoryFlushTurn(input: MemoryFlushTurnInput): Promise<v
     senderIsOwner: input.senderIsOwner,
     sessionKey: input.sessionKey,
     ...input.overrides,
+    // `memoryFlush.model` keeps this housekeeping on its own model, without the session's fallbacks.
+    ...(flushModel ? { sessionModel: flushModel, modelOverride: undefined, modelFallbacks: undefined } : {}),
     extraSystemPrompt: [input.overrides?.extraSystemPrompt, MEMORY_FLUSH_SYSTEM_PROMPT].filter(Boolean).join("\n\n"),
     timeoutSeconds: Math.ceil(input.timeoutMs / 1000),
     services,

@@ -20,7 +20,10 @@ let sock: TestSocket;
 function gatewayConfig(stateDir: string): string {
   const config = JSON.parse(fakeModelConfig(server, stateDir));
   delete config.models.providers.fake.apiKey;
-  config.models.providers.fake.models = [{ id: "fake-model", contextWindow: 20_000, maxTokens: 1024 }];
+  config.models.providers.fake.models = [
+    { id: "fake-model", contextWindow: 20_000, maxTokens: 1024 },
+    { id: "flush-model", contextWindow: 20_000, maxTokens: 1024 },
+  ];
   config.agents.defaults.skipBootstrap = true;
   return JSON.stringify(config);
 }
@@ -73,5 +76,25 @@ describe("memory flush and auth profiles", () => {
     expect(afterLimit.filter((r) => !isFlush(r)).length).toBeGreaterThanOrEqual(2);
     // Every request after the 429 (the flush's retry, the summary, the next turn) used the other key.
     expect(afterLimit.map(keyOf)).not.toContain(limitedKey);
+  });
+
+  it("memoryFlush.model runs the flush on its own model; the turns and the summary stay on the session's", async () => {
+    const session = "agent:main:flush-model";
+    const { payload: snap } = await sock.request("config.get", {});
+    const raw = JSON.stringify({ agents: { defaults: { compaction: { memoryFlush: { model: "fake/flush-model" } } } } });
+    expect((await sock.request("config.patch", { raw, baseHash: snap.hash })).payload).toMatchObject({ applied: true });
+    server.setResponder((request) => {
+      if (isSummaryRequest(request)) return fakeSummaryReply(request);
+      if (isFlush(request)) return { text: "NO_REPLY" };
+      return { text: LONG_REPLY };
+    });
+    const before = server.requests.length;
+    for (let turns = 1; !server.requests.slice(before).some(isFlush) && turns <= 10; turns++) {
+      expect((await turn(session, `Question ${turns}`)).payload.state).toBe("final");
+    }
+    const requests = server.requests.slice(before).filter((r) => r.path.endsWith("/chat/completions"));
+    const modelOf = (r: RecordedRequest) => (r.body as { model: string }).model;
+    expect(requests.filter(isFlush).map(modelOf)).toEqual(["flush-model"]);
+    expect(new Set(requests.filter((r) => !isFlush(r)).map(modelOf))).toEqual(new Set(["fake-model"]));
   });
 });

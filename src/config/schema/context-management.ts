@@ -18,6 +18,8 @@ export const Compaction = Type.Object({
       enabled: Type.Optional(Type.Boolean()),
       /** The flush runs this many tokens before compaction would. */
       softThresholdTokens: Type.Optional(integer(0)),
+      /** The flush's own model (`provider/model`), strict: no fallback chain. Default: the session's. */
+      model: Type.Optional(Type.String({ minLength: 1 })),
     }),
   ),
 });
