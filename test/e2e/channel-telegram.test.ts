@@ -272,6 +272,21 @@ describe("Telegram channel", () => {
     expect(edits().at(-1)!.body.text).toBe(answer);
   });
 
+  it("streaming.mode partial shows a line per tool call while tools run, then the answer replaces the draft", async () => {
+    await servers.startTelegram();
+    servers.model.enqueue(
+      { text: "Checking the file.", toolCalls: [{ name: "read", arguments: { path: "notes.md" } }], chunkDelayMs: 100 },
+      { text: "It says hello.", delayMs: 1_500 },
+    );
+    await start({ telegram: { streaming: { mode: "partial", throttleMs: 250 } } });
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "what does it say?", messageId: 1 });
+    const edits = () => servers.telegram.sent.filter((c) => c.method === "editMessageText" && String(c.body.chat_id) === String(OWNER)).map((c) => String(c.body.text));
+    const drafts = () => [...repliesTo(OWNER).slice(0, 1), ...edits()];
+    await servers.telegram.waitFor(() => drafts().includes("Checking the file.\n\n• 📖 Read: notes.md"), 10_000);
+    await servers.telegram.waitFor(() => edits().at(-1) === "It says hello.", 10_000);
+    expect(repliesTo(OWNER)).toHaveLength(1);
+  });
+
   it("the agent's message tool posts to the conversation, and a final reply repeating it is not sent twice", async () => {
     await servers.startTelegram();
     servers.model.enqueue(

@@ -433,7 +433,7 @@ export class InboundDispatcher {
 
   /** A draft edited while the model writes (`streaming.mode: partial`), where the platform can edit. */
   private previewFor(running: RunningAccount, target: DeliveryTarget): PreviewStream | undefined {
-    const streaming = running.config.streaming as { mode?: string; throttleMs?: number } | undefined;
+    const streaming = running.config.streaming as { mode?: string; throttleMs?: number; preview?: { toolProgress?: boolean; commandText?: "status" | "raw" } } | undefined;
     if (streaming?.mode !== "partial" || !running.account.editMessage) return undefined;
     return new PreviewStream(
       running.account,
@@ -441,6 +441,8 @@ export class InboundDispatcher {
       {
         throttleMs: streaming.throttleMs ?? 1_000,
         maxChars: running.limits.textChunkLimit,
+        toolProgress: streaming.preview?.toolProgress ?? true,
+        commandText: streaming.preview?.commandText ?? "status",
       },
     );
   }

@@ -54,6 +54,8 @@ const commonKeys = {
       throttleMs: Type.Optional(integer(250, 60_000)),
       /** `newline`: replies are split at paragraph breaks (a block reply ends at each one). */
       chunkMode: Type.Optional(stringEnum(["length", "newline"])),
+      /** `mode: partial`: tool lines in the draft while tools run (default on), an exec's command with `commandText: raw`. */
+      preview: Type.Optional(Type.Object({ toolProgress: Type.Optional(Type.Boolean()), commandText: Type.Optional(stringEnum(["status", "raw"])) })),
       /** `mode: progress`: the status draft shown while the agent works. */
       progress: Type.Optional(
         Type.Object({
