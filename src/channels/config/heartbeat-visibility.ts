@@ -1,6 +1,12 @@
 import type { OpenClawConfig } from "../../config/index.js";
-import type { HeartbeatVisibility } from "../../cron/ports.js";
 import { defaultAccountId, isChannelId } from "./channel-accounts.js";
+
+/** What heartbeats show through an account: acknowledgements, alerts, status events to operators. */
+export interface HeartbeatVisibility {
+  showOk: boolean;
+  showAlerts: boolean;
+  useIndicator: boolean;
+}
 
 type Flags = Partial<HeartbeatVisibility>;
 
