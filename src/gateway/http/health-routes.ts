@@ -1,5 +1,4 @@
-import type { FastifyInstance } from "fastify";
-import type { FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { attributeIngress, type ProxySettings } from "../ingress-attribution.js";
 import type { GatewayRuntime } from "../runtime.js";
 
