@@ -50,7 +50,7 @@ export interface ConversationPort {
    * next turn would see it, the message still being written left out; refused past `maxTokens`
    * (100K by default), leaving `toKey` empty.
    */
-  fork(fromKey: string, toKey: string, maxTokens?: number): { forked: true; messages: number } | { forked: false; reason: string };
+  fork(fromKey: string, toKey: string, maxTokens?: number): ForkOutcome;
   readonly runs: {
     get(runId: string): ConversationRun | undefined;
     /** Unfinished runs of the session (running or waiting for their turn), oldest first. */
@@ -75,6 +75,9 @@ export interface ConversationPort {
    */
   compact(sessionKey: string, instructions?: string): Promise<CompactionResult>;
 }
+
+/** What `fork` did: how many messages it copied, or why it copied none. */
+export type ForkOutcome = { forked: true; messages: number } | { forked: false; reason: string };
 
 export type RunStatus = "queued" | "running" | "ok" | "error" | "timeout" | "aborted";
 

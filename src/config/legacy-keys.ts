@@ -17,6 +17,7 @@ export function moveLegacyKeys(raw: Record<string, unknown>, warnings: string[])
   return dropUnsupportedKeys(moveLegacyStreamingKeys(moved, warnings), warnings);
 }
 
+/** `session.resetByType.dm` → `session.resetByType.direct` (ignored when `direct` is set too). */
 function moveResetByTypeDm(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
   const session = raw.session;
   if (!isPlainObject(session) || !isPlainObject(session.resetByType) || !("dm" in session.resetByType)) return raw;

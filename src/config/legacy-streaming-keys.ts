@@ -1,6 +1,5 @@
 import { isPlainObject } from "./key-path.js";
-
-const CHANNELS = ["telegram", "discord", "slack"] as const;
+import { CHANNEL_IDS } from "./schema/channels.js";
 
 /** Flat keys OpenClaw moved under a channel's `streaming`, and where each went. */
 const FLAT_KEYS: Record<string, string[]> = {
@@ -21,7 +20,7 @@ export function moveLegacyStreamingKeys(raw: Record<string, unknown>, warnings: 
   if (!isPlainObject(raw.channels)) return raw;
   const channels: Record<string, unknown> = { ...raw.channels };
   let changed = false;
-  for (const channel of CHANNELS) {
+  for (const channel of CHANNEL_IDS) {
     const block = channels[channel];
     if (!isPlainObject(block)) continue;
     let next = moveBlock(block, `channels.${channel}`, warnings);

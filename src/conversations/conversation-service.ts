@@ -3,14 +3,24 @@ import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { defaultAgentId } from "../agents/agent-config.js";
 import type { StartupReason } from "../agents/context/startup-context.js";
-import { FORK_MAX_TOKENS, forkedMessages, type ForkOutcome } from "./fork-conversation.js";
+import { FORK_MAX_TOKENS, forkedMessages } from "./fork-conversation.js";
 import { warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.js";
 import { subagentMaxConcurrent } from "../agents/subagents/index.js";
 import { ModelFailover } from "../models/failover/index.js";
 import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../models/index.js";
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import type { StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
-import type { ChannelOrigin, ConversationPort, ResetInput, ResetOutcome, SessionChangeDetail, StopOutcome, SubmitInput, SubmitOutcome } from "../agents/conversation-port.js";
+import type {
+  ChannelOrigin,
+  ConversationPort,
+  ForkOutcome,
+  ResetInput,
+  ResetOutcome,
+  SessionChangeDetail,
+  StopOutcome,
+  SubmitInput,
+  SubmitOutcome,
+} from "../agents/conversation-port.js";
 import { buildMainSessionKey, isAcpSessionKey, isSubagentSessionKey, normalizeSessionKey, parseSessionKey } from "../sessions/keys/index.js";
 import { LaneScheduler } from "../sessions/lanes/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
@@ -71,8 +81,7 @@ export class ConversationService implements ConversationPort {
   readonly runs = new RunRegistry();
   /** Sessions kept only until their turn has settled (SubmitInput.ephemeral). */
   private readonly ephemeralSessions = new Set<string>();
-  /** Sessions reset by /new or /reset whose first turn has not started yet. */
-  /** Sessions a `/new` or `/reset` started over, until their first turn. */
+  /** Sessions a `/new` or `/reset` started over, by which, until their first turn starts. */
   private readonly freshStarts = new Map<string, StartupReason>();
   private readonly lanes: LaneScheduler;
   private readonly streamModel: StreamModelFn;

@@ -4,8 +4,6 @@ import { estimateTokens } from "../sessions/history/estimate-tokens.js";
 /** A conversation longer than this is not copied into a forked child, as OpenClaw's limit. */
 export const FORK_MAX_TOKENS = 100_000;
 
-export type ForkOutcome = { forked: true; messages: number } | { forked: false; reason: string };
-
 /**
  * What a forked session starts with: the parent's conversation as its next turn would see it
  * (the latest compaction summary, then what followed), without the parent's message still being

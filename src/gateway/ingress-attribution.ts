@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import net from "node:net";
 import { normalizeIp, parseIpRange } from "../infra/ip-address.js";
+import { isLoopbackAddress } from "./auth/rate-limiter.js";
 
 /** What a refused proxied request is told, as OpenClaw says it. */
 export const PROXY_ATTRIBUTION_REQUIRED = "proxy_attribution_required";
@@ -38,11 +39,11 @@ export const PROXY_ATTRIBUTION_REFUSAL = { status: 403, body: { error: { message
 export function attributeIngress(socketAddress: string | undefined, headers: IncomingHttpHeaders, settings: ProxySettings): Ingress {
   const remoteAddress = normalizeIp(socketAddress) ?? socketAddress ?? "unknown";
   const forwarded = hasForwardingHeaders(headers);
-  if (isLoopbackIp(remoteAddress) && !forwarded) return { kind: "direct-local", clientIp: remoteAddress };
+  if (isLoopbackAddress(remoteAddress) && !forwarded) return { kind: "direct-local", clientIp: remoteAddress };
   const trusted = trustedList(settings.trustedProxies);
   if (isTrusted(remoteAddress, trusted)) {
     const clientIp = forwardedClient(first(headers["x-forwarded-for"]), trusted) ?? (settings.allowRealIpFallback ? normalizeIp(first(headers["x-real-ip"])?.trim()) : undefined);
-    if (!clientIp || isLoopbackIp(clientIp)) return { kind: "unattributable-proxy", remoteAddress };
+    if (!clientIp || isLoopbackAddress(clientIp)) return { kind: "unattributable-proxy", remoteAddress };
     return { kind: "trusted-proxy", clientIp };
   }
   if (forwarded) return { kind: "unattributable-proxy", remoteAddress };
@@ -61,7 +62,7 @@ function forwardedClient(header: string | undefined, trusted: net.BlockList): st
     .filter((hop): hop is string => hop !== undefined);
   for (let i = hops.length - 1; i >= 0; i -= 1) {
     const hop = hops[i]!;
-    if (isLoopbackIp(hop)) continue;
+    if (isLoopbackAddress(hop)) continue;
     if (!isTrusted(hop, trusted)) return hop;
   }
   return undefined;
@@ -86,10 +87,6 @@ function trustedList(entries: readonly string[]): net.BlockList {
 function isTrusted(ip: string, list: net.BlockList): boolean {
   const family = net.isIP(ip);
   return family !== 0 && list.check(ip, family === 6 ? "ipv6" : "ipv4");
-}
-
-function isLoopbackIp(ip: string): boolean {
-  return ip === "::1" || (net.isIPv4(ip) && ip.startsWith("127."));
 }
 
 function first(value: string | string[] | undefined): string | undefined {

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { randomUUID } from "node:crypto";
-import type { ConversationPort } from "../../agents/conversation-port.js";
+import type { ConversationPort, ForkOutcome } from "../../agents/conversation-port.js";
 import { sessionControlsPatch } from "../../agents/session-controls.js";
 import type { SessionEntry } from "../../sessions/store/index.js";
 import { invalidRequest, unavailable } from "../protocol/errors.js";
@@ -52,7 +52,7 @@ export function registerSessionCreateMethods(registry: MethodRegistry, conversat
       const parent = params.parentSessionKey ? conversations.resolveSessionKey(params.parentSessionKey, params.agentId?.toLowerCase()).sessionKey : undefined;
       if (parent && !store.get(parent)) throw invalidRequest(`parent session not found: ${params.parentSessionKey}`);
       const existing = store.get(sessionKey);
-      let forked: ReturnType<ConversationPort["fork"]> | undefined;
+      let forked: ForkOutcome | undefined;
       if (!existing) {
         const controls = sessionControlsPatch({ model: params.model, thinkingLevel: params.thinkingLevel }, agentId, config, process.env);
         if (!controls.ok) throw invalidRequest(controls.message);
