@@ -8,6 +8,7 @@ export type {
   AgentKeyedEntry,
   AgentListEntry,
   GatewayConfig,
+  HeartbeatVisibility,
   ModelProviderConfig,
   OpenClawConfig,
 } from "./types.js";

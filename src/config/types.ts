@@ -49,3 +49,6 @@ export type OpenClawConfig = Omit<Raw, "gateway" | "logging" | "agents" | "sessi
   session: SessionConfig;
   models: ModelsConfig;
 };
+
+/** `heartbeatVisibility` with every flag resolved: deliver acknowledgements (`HEARTBEAT_OK`), deliver alerts, emit status events. */
+export type HeartbeatVisibility = Required<NonNullable<NonNullable<NonNullable<Raw["channels"]>["defaults"]>["heartbeatVisibility"]>>;

@@ -1,4 +1,5 @@
 import type { ConversationPort, ConversationRun } from "../agents/conversation-port.js";
+import type { HeartbeatVisibility } from "../config/index.js";
 
 /** What scheduled runs need of the conversation core. */
 export type CronConversations = Pick<ConversationPort, "submit" | "reset" | "resolveSessionKey" | "runs" | "isActive">;
@@ -11,13 +12,6 @@ export interface ChatRoute {
   threadId?: string;
   /** The kind of chat (`direct`, `group`, `channel`) when known (a session's last chat). */
   chatType?: string;
-}
-
-/** `heartbeatVisibility`, resolved: deliver acknowledgements (`HEARTBEAT_OK`), deliver alerts, emit status events. */
-export interface HeartbeatVisibility {
-  showOk: boolean;
-  showAlerts: boolean;
-  useIndicator: boolean;
 }
 
 export type RouteCheck =

@@ -1,12 +1,5 @@
-import type { OpenClawConfig } from "../../config/index.js";
+import type { HeartbeatVisibility, OpenClawConfig } from "../../config/index.js";
 import { defaultAccountId, isChannelId } from "./channel-accounts.js";
-
-/** What heartbeats show through an account: acknowledgements, alerts, status events to operators. */
-export interface HeartbeatVisibility {
-  showOk: boolean;
-  showAlerts: boolean;
-  useIndicator: boolean;
-}
 
 type Flags = Partial<HeartbeatVisibility>;
 

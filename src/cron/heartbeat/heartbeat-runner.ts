@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { runReplyText } from "../../agents/conversation-port.js";
-import type { OpenClawConfig } from "../../config/index.js";
+import type { HeartbeatVisibility, OpenClawConfig } from "../../config/index.js";
 import { parseDuration } from "../../infra/duration.js";
 import type { Logger } from "../../infra/logger.js";
 import type { CronClock, CronTimer } from "../clock.js";
 import { HEARTBEAT_OK, stripHeartbeatToken } from "../heartbeat-token.js";
-import type { ChatRoute, CronChannelPort, CronConversations, HeartbeatVisibility } from "../ports.js";
+import type { ChatRoute, CronChannelPort, CronConversations } from "../ports.js";
 import { isSubagentSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { DEFAULT_HEARTBEAT_EVERY, isHeartbeatFileEmpty, resolveHeartbeats, withinActiveHours, type HeartbeatSettings } from "./heartbeat-settings.js";
 import type { PendingEvent, PendingSystemEvents } from "./pending-events.js";
@@ -46,9 +46,10 @@ const DEFAULT_EVERY_MS = parseDuration(DEFAULT_HEARTBEAT_EVERY)!;
  * Heartbeats (docs/automation.md#heartbeat): per agent, a turn every `every` in its main session
  * with the heartbeat prompt and any system events queued for it. A reply that only acknowledges
  * (HEARTBEAT_OK) stays in the session unless the target's channel shows acknowledgements
- * (`heartbeatVisibility.showOk`); anything else goes to the configured target, where alerts are shown. A session at work is
- * not interrupted: the beat waits until it is idle. Queued events are on disk before they are
- * acknowledged and leave the queue once a beat that carried them ended ok.
+ * (`heartbeatVisibility.showOk`); anything else goes to the configured target, unless that
+ * channel hides alerts. A session at work is not interrupted: the beat waits until it is idle.
+ * Queued events are on disk before they are acknowledged and leave the queue once a beat that
+ * carried them ended ok.
  */
 export class HeartbeatRunner {
   private readonly timers = new Map<string, CronTimer>();
