@@ -60,12 +60,11 @@ interface ChannelMentionBlock {
 
 /** A custom `humanDelay` pauses between `minMs` and `maxMs`: a range that ends before it starts is a typo. */
 function checkHumanDelays(config: RawOpenClawConfig): ConfigIssue[] {
-  const delays: [KeyPathSegment[], { minMs?: number; maxMs?: number } | undefined][] = [
+  type Delay = [KeyPathSegment[], { minMs?: number; maxMs?: number } | undefined];
+  const delays: Delay[] = [
     [["agents", "defaults", "humanDelay"], config.agents?.defaults?.humanDelay],
-    ...Object.entries(config.agents?.entries ?? {}).map(([id, entry]): [KeyPathSegment[], { minMs?: number; maxMs?: number } | undefined] => [
-      ["agents", "entries", id, "humanDelay"],
-      entry?.humanDelay,
-    ]),
+    ...Object.entries(config.agents?.entries ?? {}).map(([id, entry]): Delay => [["agents", "entries", id, "humanDelay"], entry?.humanDelay]),
+    ...(config.agents?.list ?? []).map((entry, index): Delay => [["agents", "list", index, "humanDelay"], entry.humanDelay]),
   ];
   return delays
     .filter(([, delay]) => delay?.minMs !== undefined && delay.maxMs !== undefined && delay.minMs > delay.maxMs)

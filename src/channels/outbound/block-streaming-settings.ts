@@ -66,6 +66,7 @@ function humanDelayFor(config: OpenClawConfig, agentId: string): { minMs: number
     case "natural":
       return NATURAL_DELAY;
     case "custom": {
+      // Both set, the config check keeps maxMs ≥ minMs; one left unset must not fall below the other.
       const minMs = delay.minMs ?? NATURAL_DELAY.minMs;
       return { minMs, maxMs: Math.max(minMs, delay.maxMs ?? NATURAL_DELAY.maxMs) };
     }

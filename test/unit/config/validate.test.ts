@@ -715,6 +715,7 @@ describe("humanDelay", () => {
       "agents.defaults.humanDelay.maxMs: must be at least minMs (900)",
     );
     expect(() => validateConfig({ agents: { entries: { calm: { humanDelay: { mode: "custom", minMs: 2, maxMs: 1 } } } } }, {})).toThrow("agents.entries.calm.humanDelay.maxMs");
+    expect(() => validateConfig({ agents: { list: [{ id: "calm", humanDelay: { mode: "custom", minMs: 2, maxMs: 1 } }] } }, {})).toThrow("agents.list[0].humanDelay.maxMs");
     expect(validateConfig({ agents: { defaults: { humanDelay: { mode: "custom", minMs: 300, maxMs: 300 } } } }, {}).config.agents.defaults.humanDelay).toEqual({
       mode: "custom",
       minMs: 300,
