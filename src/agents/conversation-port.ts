@@ -4,6 +4,9 @@ import type { CompactionResult } from "../sessions/compaction/index.js";
 import type { ImageBlock } from "../models/messages.js";
 import type { AgentEvent, RunResult, TranscriptMessage } from "./types.js";
 import type { PromptMode } from "./context/system-prompt.js";
+import type { ReplyVia } from "./reply-via.js";
+
+export type { ReplyVia } from "./reply-via.js";
 
 /**
  * The conversation core's contract: what channels, gateway methods, the OpenAI route, sub-agents
@@ -96,8 +99,12 @@ export interface ConversationRun {
   acceptedAt: number;
   startedAt?: number;
   endedAt?: number;
-  /** `modelNotice`: a change of model fallback state to tell in DMs; `toolSummary`: the tool calls `/verbose` shows. */
-  result?: RunResult & { model?: string; modelNotice?: string; toolSummary?: string };
+  /**
+   * `modelNotice`: a change of model fallback state to tell in DMs; `toolSummary`: the tool calls
+   * `/verbose` shows; `privateFinal`: the run answered through the `message` tool (`replyVia`), so
+   * its final text is not a reply.
+   */
+  result?: RunResult & { model?: string; modelNotice?: string; toolSummary?: string; privateFinal?: true };
   /** Resolves when the run ended, whatever the outcome. */
   done: Promise<ConversationRun>;
 }
@@ -108,6 +115,10 @@ export interface TurnSettings {
   lightContext?: boolean;
   promptMode?: PromptMode;
   runToolDeny?: { source: string; entries: string[] };
+  /** This turn may use only these tools (a stranded reply's retry: `message`). */
+  runToolAllow?: { source: string; entries: string[] };
+  /** The turn answers through the `message` tool; its final text stays private (see ReplyVia). */
+  replyVia?: ReplyVia;
   thinkingLevel?: string;
   timeoutSeconds?: number;
 }

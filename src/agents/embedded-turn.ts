@@ -29,6 +29,7 @@ import { LRUCache } from "lru-cache";
 import type { ImageBlock, UserMessage } from "../models/messages.js";
 import { hostTimeZone } from "../infra/host-time-zone.js";
 import { resolveRepoRoot } from "./context/repo-root.js";
+import { finalStaysPrivate, MESSAGE_TOOL_DELIVERY_HINT, type ReplyVia } from "./reply-via.js";
 
 export interface EmbeddedTurnInput {
   config: OpenClawConfig;
@@ -97,6 +98,11 @@ export interface EmbeddedTurnInput {
   runToolAllow?: { source: string; entries: string[] };
   /** This run may not use these tools (an `agent` request's `disableMessageTool`), after every other policy layer. */
   runToolDeny?: { source: string; entries: string[] };
+  /**
+   * The turn answers its chat through the `message` tool and its final text stays private. A
+   * sender who is not the owner keeps that tool for this conversation only.
+   */
+  replyVia?: ReplyVia;
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
@@ -131,6 +137,8 @@ export interface EmbeddedTurnResult extends RunResult {
   contextWindow?: number;
   workspaceDir?: string;
   systemPromptChars?: number;
+  /** The final text is not a reply: the run answered through the `message` tool (`replyVia`). */
+  privateFinal?: true;
 }
 
 /**
@@ -206,8 +214,13 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     sandboxed: sandboxed.decision.sandboxed,
     ...(input.runToolAllow ? { runAllow: input.runToolAllow } : {}),
     ...(input.runToolDeny ? { runDeny: input.runToolDeny } : {}),
+    ...(input.replyVia ? { repliesThroughMessageTool: true } : {}),
   });
   const { tools, specs: toolSpecs, summaries: toolSummaries } = turnToolsFor(policy, allTools, sandboxed.withheld?.tools, model, firstSentence);
+  const privateFinal = finalStaysPrivate(
+    input.replyVia,
+    tools.some((t) => t.name === "message"),
+  );
   // Session start for memory: the index opens and syncs in the background; the turn never waits.
   const memoryToolsAvailable = tools.some((t) => t.name === "memory_search");
   if (memoryOn && memoryToolsAvailable) memory!.prepare(agentId);
@@ -232,7 +245,11 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     },
     now: new Date(),
     timeZone: hostTimeZone(),
-    extraSystemPrompt: await withDailyNotes(input.extraSystemPrompt, memoryOn ? startupNotesFor(config, input.startedBy) : undefined, workspaceDir),
+    extraSystemPrompt: await withDailyNotes(
+      privateFinal ? [input.extraSystemPrompt, MESSAGE_TOOL_DELIVERY_HINT].filter(Boolean).join("\n\n") : input.extraSystemPrompt,
+      memoryOn ? startupNotesFor(config, input.startedBy) : undefined,
+      workspaceDir,
+    ),
   });
 
   const trace = traceEmitter(input.emit);
@@ -305,6 +322,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     systemPromptChars: systemPrompt.text.length,
     ...(outcome.notice ? { modelNotice: outcome.notice } : {}),
     ...(toolSummary ? { toolSummary } : {}),
+    ...(privateFinal ? { privateFinal: true as const } : {}),
   };
 }
 

@@ -85,6 +85,7 @@ export type ToolErrorCode =
   // Chat channels (the message tool)
   | "CHANNELS_UNAVAILABLE"
   | "CHANNEL_SEND_FAILED"
+  | "MESSAGE_TARGET_OWNER_ONLY"
   // Memory (memory_search, memory_get)
   | "MEMORY_UNAVAILABLE"
   | "NOT_A_MEMORY_FILE";
@@ -453,6 +454,11 @@ export const TOOL_ERRORS = {
   // ── The message tool ────────────────────────────────────────────────────────────────────────
   channelsUnavailable: coded("CHANNELS_UNAVAILABLE", "No chat channel is running on this gateway.", "Answer in your reply instead."),
   channelSendFailed: coded("CHANNEL_SEND_FAILED", (problem: string) => problem, "Check the target (e.g. channel:<id>, user:<id>, a chat id) or answer in your reply."),
+  messageTargetOwnerOnly: coded(
+    "MESSAGE_TARGET_OWNER_ONLY",
+    (fields: string) => `Only the owner may send elsewhere or send files (${fields}); this sender is not the owner.`,
+    "Leave out to, channel, accountId, threadId and file to write to this conversation.",
+  ),
 
   // ── The memory tools ────────────────────────────────────────────────────────────────────────
   memoryOutsideGateway: coded("MEMORY_UNAVAILABLE", "The memory tools only work inside the gateway.", "Read MEMORY.md or memory/YYYY-MM-DD.md with read instead."),

@@ -36,6 +36,7 @@ export function effectiveToolsFor(config: OpenClawConfig, tools: readonly AgentT
     input.sandboxed,
     input.runAllow,
     input.runDeny,
+    input.repliesThroughMessageTool === true,
   ]);
   let byKey = policies.get(config);
   if (!byKey) policies.set(config, (byKey = new LRUCache({ max: MAX_PER_CONFIG })));

@@ -709,7 +709,7 @@ export class ChannelManager {
   /** Replies owed from before a restart: send what was recorded, and answer what was accepted but never recorded. */
   private async recoverDeliveries(): Promise<void> {
     const resumed = await this.delivery.recover((entry) =>
-      recoverReply(entry.runId ? this.deps.ledger.get(entry.runId) : undefined, () => this.transcriptOf(entry.sessionKey), entry.streamed),
+      recoverReply(entry.runId ? this.deps.ledger.get(entry.runId) : undefined, () => this.transcriptOf(entry.sessionKey), entry.streamed, entry.replyVia),
     );
     if (resumed > 0) this.deps.logger.info({ resumed }, "channel replies owed from before the restart are being delivered");
   }

@@ -1,6 +1,7 @@
 import type { TranscriptMessage } from "../agents/types.js";
 import type { IdempotencyRecord } from "../sessions/idempotency/idempotency-record.js";
-import { INTERRUPTED_NOTICE } from "./dispatch/run-reply.js";
+import type { ReplyVia } from "../agents/conversation-port.js";
+import { INTERRUPTED_NOTICE, PRIVATE_FINAL, ROOM_EVENT_QUIET } from "./dispatch/run-reply.js";
 
 export type RecoveredReply = { text: string; turnId?: string } | { suppress: string } | { drop: string } | null;
 
@@ -8,10 +9,13 @@ export type RecoveredReply = { text: string; turnId?: string } | { suppress: str
  * After a crash: what is owed to a chat whose message was accepted but whose reply was never
  * recorded for delivery. The idempotency ledger says how the run ended; the transcript holds
  * the answer (the assistant message that `answers` the run, then its last text), unless it went
- * out in blocks while the run went on (`streamed`).
+ * out in blocks while the run went on (`streamed`). A run that answers through the `message` tool
+ * (`replyVia`) has no final text to send: a room event's run sends nothing at all.
  */
-export function recoverReply(record: IdempotencyRecord | undefined, transcript: () => readonly TranscriptMessage[], streamed = false): RecoveredReply {
+export function recoverReply(record: IdempotencyRecord | undefined, transcript: () => readonly TranscriptMessage[], streamed = false, replyVia?: ReplyVia): RecoveredReply {
   if (!record) return { drop: "message was never accepted (the platform redelivers it)" };
+  if (replyVia === "message_tool_only") return { suppress: ROOM_EVENT_QUIET };
+  if (replyVia === "message_tool" && record.status === "ok") return { suppress: PRIVATE_FINAL };
   switch (record.status) {
     case "in_flight":
       // Still running in this process: its own watcher delivers.

@@ -115,7 +115,15 @@ export class TurnRunner {
       unanswered.push(...ids);
     };
 
-    let result: RunResult & { model?: string; modelNotice?: string; toolSummary?: string; contextWindow?: number; systemPromptChars?: number; workspaceDir?: string };
+    let result: RunResult & {
+      model?: string;
+      modelNotice?: string;
+      toolSummary?: string;
+      privateFinal?: true;
+      contextWindow?: number;
+      systemPromptChars?: number;
+      workspaceDir?: string;
+    };
     try {
       result = await runEmbeddedTurn({
         config: deps.config(),

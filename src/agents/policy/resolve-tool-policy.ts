@@ -22,7 +22,8 @@ import type { EffectiveTools, PolicyStage, ToolPolicyInput } from "./types.js";
  *   1. profile   `agents…tools.profile`, else `tools.profile`
  *   2. global    `tools.allow` / `tools.deny`
  *   3. agent     `agents.entries.<id>.tools` or `agents.list[id=…].tools` allow / deny
- *   4. owner     exec, process, gateway, cron (+ `ownerOnlyTools`) for non-owner senders
+ *   4. owner     exec, process, gateway, cron (+ `ownerOnlyTools`) for non-owner senders; `message`
+ *                stays when the run replies through it (the tool then writes to that conversation only)
  *   5. channel   `tools.byChannel.<channel>` allow / deny
  *   6. provider  `tools.byProvider.<provider/model | provider>` profile, allow / deny, then the
  *                agent's own `tools.byProvider` the same way
@@ -111,7 +112,9 @@ function applyOwnerLayer(recorder: PolicyRecorder, input: ToolPolicyInput): void
     recorder.unchanged("owner", source, "sender is the owner");
     return;
   }
-  const ownerOnly = compileToolList([...new Set([...OWNER_ONLY_TOOLS, ...input.ownerOnlyTools])]);
+  const names = new Set([...OWNER_ONLY_TOOLS, ...input.ownerOnlyTools]);
+  if (input.repliesThroughMessageTool) names.delete("message");
+  const ownerOnly = compileToolList([...names]);
   recorder.removeWhere("owner", source, `sender is not the owner; removes ${ownerOnly.entries.join(", ")}`, (tool) =>
     ownerOnly.matchOf(tool) !== undefined ? { layer: source, reason: "only the owner may use it; this sender is not the owner" } : undefined,
   );

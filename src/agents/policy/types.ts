@@ -22,6 +22,8 @@ export interface ToolPolicyInput {
   runDeny?: { source: string; entries: string[] };
   /** Every tool registered for this run, before any policy. */
   available: string[];
+  /** The run answers its chat through the `message` tool: a sender who is not the owner keeps it (for that conversation only). */
+  repliesThroughMessageTool?: boolean;
 }
 
 /** Why one tool is not in the final set. */

@@ -20,19 +20,23 @@ export type MessageArgs = Static<typeof MessageParameters>;
 /**
  * `message`: send a chat message now — a progress note in the current conversation, or a text to
  * another chat. Owner-only (it speaks as the bot to anyone the bot can reach) and subject to the
- * tool policy like every tool. A final reply that repeats what it sent to the conversation is
- * not delivered a second time.
+ * tool policy like every tool, except in a turn that answers its chat through this tool
+ * (`messages.visibleReplies: message_tool`, room events): there a sender who is not the owner
+ * keeps it for the current conversation only. A final reply that repeats what it sent to the
+ * conversation is not delivered a second time.
  */
 export function createMessageTool(): AgentTool<typeof MessageParameters> {
   return {
     name: "message",
     description:
-      "Send a chat message through Telegram, Discord or Slack right away, or a file from the workspace (`file`). Use it for a progress note in the current conversation, to share a file you made, or to write to another chat the user named. Your final answer is delivered to the conversation anyway: do not use this tool to repeat it.",
+      "Send a chat message through Telegram, Discord or Slack right away, or a file from the workspace (`file`). Use it for a progress note in the current conversation, to share a file you made, or to write to another chat the user named. Your final answer is delivered to the conversation anyway (unless the prompt says your final text is not sent): do not use this tool to repeat it.",
     parameters: MessageParameters,
     ownerOnly: true,
     async execute(args, ctx) {
       const messenger = ctx.services.channelMessenger;
       if (!messenger) return toolError(TOOL_ERRORS.channelsUnavailable());
+      const elsewhere = (["to", "channel", "accountId", "threadId", "file"] as const).filter((field) => args[field] !== undefined);
+      if (!ctx.senderIsOwner && elsewhere.length > 0) return toolError(TOOL_ERRORS.messageTargetOwnerOnly(elsewhere.join(", ")));
       const { file: requestedFile, ...request } = args;
       let file: { path: string; fileName: string } | undefined;
       if (requestedFile !== undefined) {

@@ -3,7 +3,7 @@ import type { OpenClawConfig } from "../../config/index.js";
 import type { InternalHookSink } from "../../hooks/internal/types.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId, findAgentEntry } from "../../agents/agent-config.js";
-import type { ConversationPort } from "../../agents/conversation-port.js";
+import { runReplyText, type ConversationPort, type ConversationRun } from "../../agents/conversation-port.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { isAcpSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { resolveSendPolicy } from "../../sessions/send-policy.js";
@@ -41,6 +41,7 @@ import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
 import { messageReaction, type MessageReaction } from "./message-reaction.js";
 import { DEFAULT_GROUP_HISTORY_LIMIT, GroupHistory, withGroupHistory } from "./group-history.js";
+import { isSubstantiveReply, replyViaFor, roomEventText, STRANDED_REPLY_NOTICE, strandedReplyRetryPrompt, unmentionedAreRoomEvents } from "./visible-replies.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 
 export interface InboundDispatchDeps {
@@ -94,6 +95,10 @@ interface Routed {
   bound?: boolean;
   /** Files the message carries, saved only when it goes to the agent. */
   media?: InboundMedia[];
+  /** An unmentioned group message taken as quiet room context (`unmentionedInbound: room_event`). */
+  roomEvent?: true;
+  /** A command handed the agent this message (`/skill`, `/new <message>`): answered as usual, whatever `visibleReplies` says. */
+  fromCommand?: true;
 }
 
 /**
@@ -198,7 +203,7 @@ export class InboundDispatcher {
       const mayReply = this.maySend(routed);
       const result = await CHAT_COMMANDS.run(command, this.commandContext(routed));
       // A command that hands the agent a message (`/skill`, `/new <message>`) goes on like one the person typed.
-      if (result.kind === "agent") routed = { ...routed, message: { ...routed.message, bodyForAgent: result.text } };
+      if (result.kind === "agent") routed = { ...routed, message: { ...routed.message, bodyForAgent: result.text }, fromCommand: true };
       else {
         const reply = commandReply(result);
         await this.deps.dedupe.whenDurable();
@@ -228,6 +233,9 @@ export class InboundDispatcher {
       await this.deps.dedupe.whenDurable();
       return;
     }
+
+    // Where no mention is needed, an unmentioned group message can be room context instead of a request.
+    if (message.chatType !== "direct" && !routed.bound && !mentioned && !command && unmentionedAreRoomEvents(config, routed.agentId)) routed = { ...routed, roomEvent: true };
 
     const debounceMs = config.messages?.inbound?.debounceMs ?? 0;
     if (debounceMs > 0) return this.debounce(routed, message, debounceMs, how.parked === true);
@@ -413,13 +421,13 @@ export class InboundDispatcher {
     };
   }
 
-  private reactionFor(routed: Routed): MessageReaction | undefined {
+  private reactionFor(routed: Routed, roomEvent: boolean): MessageReaction | undefined {
     const { running, target, message, agentId } = routed;
     const reactionTarget = { chatId: target.chatId, ...(target.threadId ? { threadId: target.threadId } : {}) };
     return messageReaction(
       this.deps.config(),
       running.account,
-      { channel: running.channel, target: reactionTarget, messageId: message.messageId, agentId, chatType: message.chatType, wasMentioned: message.wasMentioned },
+      { channel: running.channel, target: reactionTarget, messageId: message.messageId, agentId, chatType: message.chatType, wasMentioned: message.wasMentioned, roomEvent },
       this.deps.logger,
     );
   }
@@ -531,6 +539,41 @@ export class InboundDispatcher {
   }
 
   /**
+   * A run that was to answer through the `message` tool but ended with a substantive final text
+   * and sent nothing to the chat gets one retry, with only that tool, asked to deliver the same
+   * text; when the retry sends nothing either, the chat is told the reply could not be delivered.
+   * A short final text stays private (logged).
+   */
+  private async retryStrandedReply(routed: Routed, runId: string, record: ConversationRun): Promise<void> {
+    if (record.status !== "ok" || !record.result?.privateFinal) return;
+    const { sessionKey } = routed.message;
+    const finalText = runReplyText(record).trim();
+    const log = { channel: routed.running.channel, chatId: routed.target.chatId, sessionKey, chars: finalText.length };
+    if (!finalText || this.deps.delivery.sentByToolSince(sessionKey, routed.target, record.startedAt ?? record.acceptedAt)) return;
+    if (!isSubstantiveReply(finalText)) {
+      this.deps.logger.info(log, "short final text kept private: the agent did not send it with the message tool");
+      return;
+    }
+    this.deps.logger.warn(log, "the agent wrote a long final reply without sending it with the message tool (visibleReplies: message_tool); retrying once");
+    const outcome = await this.deps.conversations.submit({
+      message: strandedReplyRetryPrompt(finalText),
+      idempotencyKey: `${runId}:stranded-retry`,
+      sessionKey,
+      agentId: routed.agentId,
+      method: "channel",
+      senderIsOwner: routed.message.commandAuthorized,
+      internal: {},
+      provenance: { kind: "internal_system", method: "channel", sourceTool: "stranded_reply_retry" },
+      turnSettings: { replyVia: "message_tool_only", runToolAllow: { source: "stranded reply retry", entries: ["message"] } },
+    });
+    if (outcome.kind !== "accepted") return;
+    const retried = await outcome.run.done;
+    if (this.deps.delivery.sentByToolSince(sessionKey, routed.target, retried.startedAt ?? retried.acceptedAt)) return;
+    this.deps.logger.warn(log, "the retry did not send the reply either; the chat is told it could not be delivered");
+    await this.deps.delivery.queueText(`${runId}:stranded`, routed.target, STRANDED_REPLY_NOTICE);
+  }
+
+  /**
    * One turn for one message, or for a debounced burst from one sender: the last message's key
    * names the run, and the ledger records every other key of the burst with it (`mergedKeys`), so
    * a platform redelivering any message of the burst finds it accepted.
@@ -541,22 +584,27 @@ export class InboundDispatcher {
     const runId = last.dedupeKey ?? `${running.channel}:${running.accountId}:${randomUUID()}`;
     const mergedKeys = batch.flatMap((r) => (r.dedupeKey && r.dedupeKey !== runId ? [r.dedupeKey] : []));
     const parts = await Promise.all(batch.map((r) => this.withSavedMedia(r)));
-    const said = parts.map((p) => p.text).join("\n");
+    const roomEvent = batch.every((r) => r.roomEvent);
+    const said = roomEvent ? roomEventText(batch.map((r, i) => ({ messageId: r.message.messageId, text: parts[i]!.text }))) : parts.map((p) => p.text).join("\n");
     const images = parts.flatMap((p) => p.images);
     const text = message.chatType === "direct" ? said : withGroupHistory(this.history.take(message.sessionKey), said);
-    const mayReply = this.maySend(last);
-    if (mayReply) await this.deps.delivery.expect(runId, last.target, { sessionKey: message.sessionKey, runId });
-    const blocks = mayReply ? this.blockStreamFor(last, runId) : undefined;
-    const preview = mayReply && !blocks ? this.previewFor(running, last.target) : undefined;
-    const progress = mayReply && !blocks ? this.progressFor(running, last.target, runId) : undefined;
     const config = this.deps.config();
-    const typingMode = mayReply ? typingModeFor(config, last.agentId, message) : "never";
+    const replyVia = replyViaFor(config, message.chatType, { roomEvent, command: batch.some((r) => r.fromCommand) });
+    const mayReply = this.maySend(last);
+    if (mayReply) await this.deps.delivery.expect(runId, last.target, { sessionKey: message.sessionKey, runId, ...(replyVia ? { replyVia } : {}) });
+    // A private final text is never streamed into the chat.
+    const streams = mayReply && !replyVia;
+    const blocks = streams ? this.blockStreamFor(last, runId) : undefined;
+    const preview = streams && !blocks ? this.previewFor(running, last.target) : undefined;
+    const progress = streams && !blocks ? this.progressFor(running, last.target, runId) : undefined;
+    // A room event keeps the room quiet: no typing, no status reactions.
+    const typingMode = mayReply && !roomEvent ? typingModeFor(config, last.agentId, message) : "never";
     let stopTyping: (() => void) | undefined;
     const startTyping = () => {
       stopTyping ??= startTypingLoop(running.account, { chatId: last.target.chatId, threadId: last.target.threadId }, typingIntervalMs(config, running.config));
     };
     const waitsForOutput = typingMode === "thinking" || typingMode === "message";
-    const reaction = mayReply ? this.reactionFor(last) : undefined;
+    const reaction = mayReply ? this.reactionFor(last, roomEvent) : undefined;
     const onEvent =
       preview || progress || blocks || waitsForOutput || reaction?.onEvent
         ? (event: AgentEvent) => {
@@ -568,10 +616,11 @@ export class InboundDispatcher {
           }
         : undefined;
     const pinnedModel = pinnedModelFor(config, running.channel, message);
+    const turnSettings = { ...(pinnedModel ? { modelOverride: pinnedModel } : {}), ...(replyVia ? { replyVia } : {}) };
     const outcome = await this.deps.conversations.submit({
       message: text,
       ...(images.length > 0 ? { images } : {}),
-      ...(pinnedModel ? { turnSettings: { modelOverride: pinnedModel } } : {}),
+      ...(pinnedModel || replyVia ? { turnSettings } : {}),
       idempotencyKey: runId,
       ...(mergedKeys.length > 0 ? { mergedKeys } : {}),
       sessionKey: message.sessionKey,
@@ -606,10 +655,11 @@ export class InboundDispatcher {
           // A change of model fallback state is told in DMs only, once, ahead of the reply.
           const notice = record.result?.modelNotice;
           if (notice && message.chatType === "direct") await this.deps.delivery.queueText(`notice:${runId}`, last.target, notice);
-          // `/verbose on|full`: the run's tool calls, ahead of the reply.
+          // `/verbose on|full`: the run's tool calls, ahead of the reply (a room event stays quiet).
           const tools = record.result?.toolSummary;
-          if (tools) await this.deps.delivery.queueText(`tools:${runId}`, last.target, tools);
+          if (tools && !roomEvent) await this.deps.delivery.queueText(`tools:${runId}`, last.target, tools);
           await this.deps.delivery.deliverRun(runId, message.sessionKey, record, previewMessageId, streamed);
+          if (replyVia === "message_tool") await this.retryStrandedReply(last, runId, record);
           // A failed run's draft stays, as the record of what it tried.
           await progress?.finish(record.status !== "ok" && record.status !== "aborted");
         });

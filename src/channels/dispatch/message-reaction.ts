@@ -13,6 +13,8 @@ export interface ReactedMessage {
   agentId: string;
   chatType: string;
   wasMentioned: boolean;
+  /** A room event gets the ack reaction only with scope `all`, and never a status reaction. */
+  roomEvent?: boolean;
 }
 
 /**
@@ -27,11 +29,11 @@ export function messageReaction(config: OpenClawConfig, account: ChannelAccount,
   const emoji = ackReaction || findAgentEntry(config, message.agentId)?.identity?.emoji;
   if (!emoji || !account.react) return undefined;
   const direct = message.chatType === "direct";
-  const wanted = scope === "all" || (scope === "direct" ? direct : !direct && (scope === "group-all" || message.wasMentioned));
+  const wanted = scope === "all" || (!message.roomEvent && (scope === "direct" ? direct : !direct && (scope === "group-all" || message.wasMentioned)));
   if (!wanted) return undefined;
   const warn = (what: string) => (err: Error) => logger.warn({ channel: message.channel, chatId: message.target.chatId, err: err.message }, what);
   const react = (reaction: string) => account.react!(message.target, message.messageId, reaction);
-  if (statusReactions?.enabled !== true || (!account.reactionReplaces && !account.unreact)) {
+  if (statusReactions?.enabled !== true || message.roomEvent || (!account.reactionReplaces && !account.unreact)) {
     return { accepted: () => void react(emoji).catch(warn("ack reaction not set")) };
   }
   const status = new StatusReactions(

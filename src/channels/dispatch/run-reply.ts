@@ -5,13 +5,19 @@ export interface FinishedRun {
   status: string;
   acceptedAt?: number;
   startedAt?: number;
-  result?: Partial<Pick<RunResult, "runId" | "payloads" | "error">> & { model?: string };
+  result?: Partial<Pick<RunResult, "runId" | "payloads" | "error">> & { model?: string; privateFinal?: true };
 }
 
 export type RunReply = { text: string; turnId?: string } | { suppress: string };
 
 /** What a chat gets for a message whose turn the gateway's stop or a crash cut: it is never resumed. */
 export const INTERRUPTED_NOTICE = "⚠️ The gateway restarted before this message was answered. Please send it again.";
+
+/** Why a run's final text is not sent: its chat's replies go through the `message` tool. */
+export const PRIVATE_FINAL = "final text is private: this chat's replies go through the message tool (visibleReplies: message_tool)";
+
+/** Why nothing at all is sent for a room event's run, a failure included. */
+export const ROOM_EVENT_QUIET = "room event: the agent speaks only through the message tool";
 
 /**
  * What a finished run says back to the chat. Silence (NO_REPLY, an empty answer, a run the
@@ -23,6 +29,7 @@ export function replyForRun(record: FinishedRun): RunReply {
   const turnId = record.result?.runId;
   switch (record.status) {
     case "ok": {
+      if (record.result?.privateFinal) return { suppress: PRIVATE_FINAL };
       const text = (record.result?.payloads ?? [])
         .map((p) => p.text)
         .filter((t) => t.trim())

@@ -1,3 +1,4 @@
+import type { ReplyVia } from "../../agents/conversation-port.js";
 import { KeyedJsonLinesLog, type KeyedLogCompaction } from "../../infra/keyed-json-lines-log.js";
 
 export interface DeliveryTarget {
@@ -31,6 +32,8 @@ export interface DeliveryEntry {
   reason?: string;
   /** Part of the run's answer went to the chat as block replies before the run ended (`markStreamed`). */
   streamed?: true;
+  /** The run answers through the `message` tool: its final text is not the reply (ReplyVia). */
+  replyVia?: ReplyVia;
 }
 
 export interface DeliveryLedgerOptions {
@@ -49,7 +52,7 @@ const COMPACTION: KeyedLogCompaction = { factor: 4, minLines: 1_000 };
 
 /** One line per change; `entry` lines hold a whole entry (written by compaction). */
 type LedgerLine =
-  | { op: "expect"; id: string; target: DeliveryTarget; sessionKey?: string; runId?: string; at: number }
+  | { op: "expect"; id: string; target: DeliveryTarget; sessionKey?: string; runId?: string; replyVia?: ReplyVia; at: number }
   | { op: "reply"; id: string; chunks: string[] }
   | { op: "sent"; id: string; index: number; messageId: string }
   | { op: "attempt"; id: string; error: string; failed?: true }
@@ -102,14 +105,15 @@ export class DeliveryLedger {
   }
 
   /** A run was accepted whose answer must go to `target` (before the model runs). Idempotent per id. */
-  expect(id: string, target: DeliveryTarget, meta: { sessionKey?: string; runId?: string } = {}): DeliveryEntry {
+  expect(id: string, target: DeliveryTarget, meta: { sessionKey?: string; runId?: string; replyVia?: ReplyVia } = {}): DeliveryEntry {
     assertId(id);
     const existing = this.entries.get(id);
     if (existing) return copy(existing);
     const entry: DeliveryEntry = { id, target: checkTarget(target), createdAt: this.now(), sent: {}, attempts: 0, state: "awaiting-reply" };
     if (meta.sessionKey !== undefined) entry.sessionKey = meta.sessionKey;
     if (meta.runId !== undefined) entry.runId = meta.runId;
-    this.log.append({ op: "expect", id, target: entry.target, sessionKey: entry.sessionKey, runId: entry.runId, at: entry.createdAt });
+    if (meta.replyVia !== undefined) entry.replyVia = meta.replyVia;
+    this.log.append({ op: "expect", id, target: entry.target, sessionKey: entry.sessionKey, runId: entry.runId, replyVia: entry.replyVia, at: entry.createdAt });
     this.entries.set(id, entry);
     this.log.compactIfDue();
     return copy(entry);
@@ -245,6 +249,7 @@ function replayLine(entries: Map<string, DeliveryEntry>, value: unknown): void {
       const entry: DeliveryEntry = { id: line.id, target: line.target, createdAt: line.at, sent: {}, attempts: 0, state: "awaiting-reply" };
       if (typeof line.sessionKey === "string") entry.sessionKey = line.sessionKey;
       if (typeof line.runId === "string") entry.runId = line.runId;
+      if (line.replyVia === "message_tool" || line.replyVia === "message_tool_only") entry.replyVia = line.replyVia;
       entries.set(line.id, entry);
     }
     return;

@@ -6,7 +6,8 @@ import { chunkByParagraph } from "./paragraph-chunks.js";
 import { splitPlain } from "./split-plain.js";
 import type { DeliveryEntry, DeliveryLedger, DeliveryTarget } from "./delivery-ledger.js";
 import { DEFAULT_RETRY_POLICY, sendWithRetry, type RetryPolicy } from "./send-with-retry.js";
-import { replyForRun, type FinishedRun } from "../dispatch/run-reply.js";
+import { replyForRun, ROOM_EVENT_QUIET, type FinishedRun } from "../dispatch/run-reply.js";
+import type { ReplyVia } from "../../agents/conversation-port.js";
 import { AccountWaits } from "./account-waits.js";
 import { withResponsePrefix } from "./response-prefix.js";
 import type { StreamedReply } from "./block-reply-stream.js";
@@ -79,7 +80,7 @@ export class ReplyDelivery {
   constructor(private readonly deps: ReplyDeliveryDeps) {}
 
   /** A run was accepted whose answer belongs to `target`: remember it before the model runs. */
-  expect(id: string, target: DeliveryTarget, meta: { sessionKey?: string; runId?: string }): Promise<void> {
+  expect(id: string, target: DeliveryTarget, meta: { sessionKey?: string; runId?: string; replyVia?: ReplyVia }): Promise<void> {
     this.deps.ledger.expect(id, target, meta);
     return this.deps.ledger.whenDurable();
   }
@@ -137,6 +138,8 @@ export class ReplyDelivery {
   async deliverRun(id: string, sessionKey: string, run: FinishedRun, previewMessageId?: string, streamed?: StreamedReply): Promise<void> {
     const entry = this.deps.ledger.get(id);
     if (!entry) return;
+    // A room event keeps the room quiet, failures included: the agent speaks only through the `message` tool.
+    if (entry.replyVia === "message_tool_only") return this.suppress(id, ROOM_EVENT_QUIET, previewMessageId);
     const reply = replyForRun(run);
     if ("suppress" in reply) return this.suppress(id, reply.suppress, previewMessageId);
     if (entry.streamed && run.status === "ok") {
@@ -171,6 +174,12 @@ export class ReplyDelivery {
     const { replyToMessageId: _quoted, ...unquoted } = entry.target;
     const target = index === 0 || entry.target.replyToEveryChunk ? entry.target : unquoted;
     await this.queueText(`${runId}#block${index}`, target, withResponsePrefix(text, prefix));
+  }
+
+  /** Whether the `message` tool posted to `target` for `sessionKey` since `since` (ms). */
+  sentByToolSince(sessionKey: string, target: DeliveryTarget, since: number): boolean {
+    const chat = chatKeyOf(target);
+    return (this.toolSends.get(sessionKey) ?? []).some((s) => s.at >= since && s.chat === chat);
   }
 
   /** The `message` tool posted `text` to `target` for `sessionKey` (OpenClaw's didSendViaMessagingTool). */

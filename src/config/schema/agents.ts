@@ -161,7 +161,13 @@ const agentEntryFields = {
   /** This agent's `humanDelay`, in place of `agents.defaults.humanDelay`. */
   humanDelay: Type.Optional(HumanDelay),
   /** In groups routed to this agent, text matching one of these (case-insensitive regexes) counts as a mention, in place of `messages.groupChat.mentionPatterns`. */
-  groupChat: Type.Optional(Type.Object({ mentionPatterns: Type.Optional(Type.Array(Type.String())) })),
+  groupChat: Type.Optional(
+    Type.Object({
+      mentionPatterns: Type.Optional(Type.Array(Type.String())),
+      /** This agent's `messages.groupChat.unmentionedInbound`, in its place. */
+      unmentionedInbound: Type.Optional(stringEnum(["room_event", "user_request"])),
+    }),
+  ),
 };
 
 export const AgentListEntrySchema = Type.Object({ id: AgentId, ...agentEntryFields });

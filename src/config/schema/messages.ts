@@ -3,6 +3,8 @@ import { integer, stringEnum } from "./primitives.js";
 
 const QueueMode = stringEnum(["steer", "followup", "collect", "interrupt"]);
 const ResponseUsageMode = stringEnum(["off", "on", "tokens", "full"]);
+/** `true` is read as `automatic` and `false` as `message_tool`, as OpenClaw reads them. */
+const VisibleReplies = Type.Union([stringEnum(["automatic", "message_tool"]), Type.Boolean()]);
 
 /** `messages.*`: what happens to messages that arrive while a session's run is active. */
 export const MessagesSchema = Type.Object({
@@ -23,8 +25,14 @@ export const MessagesSchema = Type.Object({
     Type.Object({
       mentionPatterns: Type.Optional(Type.Array(Type.String())),
       historyLimit: Type.Optional(integer(0, 1_000)),
+      /** `room_event`: in a group that needs no mention, a message that does not mention the bot is quiet room context; `user_request` (default): a request. */
+      unmentionedInbound: Type.Optional(stringEnum(["room_event", "user_request"])),
+      /** `visibleReplies` for group and channel chats, in place of the global one. */
+      visibleReplies: Type.Optional(VisibleReplies),
     }),
   ),
+  /** `message_tool`: what the agent says in a chat reaches it only through the `message` tool; its final text stays private. `automatic` (default): the final text is the reply. */
+  visibleReplies: Type.Optional(VisibleReplies),
   /**
    * A usage line under each reply to a chat message (`Usage: 1.2k in / 80 out`, `full` adds the
    * estimated cost): one mode, or one per channel (`telegram`, `webchat`, …) with `default` for the rest.

@@ -77,6 +77,18 @@ const cases: Case[] = [
     allowed: without("exec", "process", "gateway", "cron", "nodes"),
   },
   {
+    name: "a non-owner whose run replies through the message tool keeps it, and loses the rest",
+    config: {},
+    input: { senderIsOwner: false, ownerOnlyTools: ["message"], repliesThroughMessageTool: true },
+    allowed: without("exec", "process", "gateway", "cron"),
+  },
+  {
+    name: "a non-owner loses the registered owner-only message tool otherwise",
+    config: {},
+    input: { senderIsOwner: false, ownerOnlyTools: ["message"] },
+    allowed: without("exec", "process", "gateway", "cron", "message"),
+  },
+  {
     name: "an allow list does not give a non-owner an owner-only tool",
     config: { tools: { allow: ["read", "exec"] } },
     input: { senderIsOwner: false },

@@ -82,4 +82,29 @@ describe("ReplyDelivery.recover after a restart", () => {
     expect(sent).toEqual(["first block"]);
     expect(ledger.get("run-1")).toMatchObject({ state: "suppressed", reason: "sent as block replies before the restart" });
   });
+
+  it("a run answering through the message tool sends no final text after a restart; a room event's run not even its failure", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "recovery-")), "delivery-ledger.jsonl");
+    const before = DeliveryLedger.open(file);
+    before.expect("run-1", CHAT, { sessionKey: "agent:main:main", runId: "run-1", replyVia: "message_tool" });
+    before.expect("run-2", CHAT, { sessionKey: "agent:main:main", runId: "run-2", replyVia: "message_tool_only" });
+    before.expect("run-3", CHAT, { sessionKey: "agent:main:main", runId: "run-3", replyVia: "message_tool" });
+    await before.whenDurable();
+    before.close();
+    const transcript = [user("question"), assistant("private final", ["run-1"])];
+    const failed = (key: string): IdempotencyRecord => ({ ...okRecord(key), status: "error", summary: "the model failed" });
+
+    const ledger = DeliveryLedger.open(file);
+    ledgers.push(ledger);
+    expect(ledger.get("run-2")?.replyVia).toBe("message_tool_only");
+    const sent: string[] = [];
+    const account = fakeAccount(sent);
+    const delivery = new ReplyDelivery({ ledger, logger: pino({ level: "silent" }), account: () => ({ state: "running", account, limits: { textChunkLimit: 4000 } }) });
+    await delivery.recover((entry) => recoverReply(entry.runId === "run-1" ? okRecord("run-1") : failed(entry.runId!), () => transcript, entry.streamed, entry.replyVia));
+    for (let i = 0; i < 200 && ledger.unfinished().length > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await delivery.close();
+    expect(sent).toEqual(["⚠️ the model failed"]);
+    expect(ledger.get("run-1")).toMatchObject({ state: "suppressed", reason: expect.stringContaining("final text is private") });
+    expect(ledger.get("run-2")).toMatchObject({ state: "suppressed", reason: expect.stringContaining("room event") });
+  });
 });
