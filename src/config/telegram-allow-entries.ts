@@ -24,8 +24,9 @@ export function telegramAllowEntryWarnings(channels: unknown): string[] {
   return warnings;
 }
 
-/** `123`, `tg:123`, `telegram:123` (a negative id is a group's) or `*`. */
+/** `123`, `tg:123`, `telegram:123` (a negative id is a group's), `*`, or `accessGroup:<name>` (checked with the access groups). */
 function isTelegramSenderEntry(entry: string): boolean {
+  if (/^accessgroup:/i.test(entry.trim())) return true;
   const value = entry
     .trim()
     .replace(/^(telegram|tg):/i, "")

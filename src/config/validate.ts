@@ -14,6 +14,7 @@ import type { OpenClawConfig } from "./types.js";
 import { stripUnknownKeys } from "./unknown-keys.js";
 import { moveLegacyKeys } from "./legacy-keys.js";
 import { telegramAllowEntryWarnings } from "./telegram-allow-entries.js";
+import { accessGroupWarnings } from "./access-group-warnings.js";
 import { hookMappingWarnings } from "./hook-mapping-checks.js";
 import { bindingWarnings } from "./binding-warnings.js";
 import { unknownChannelKeyWarnings } from "./channel-keyed-warnings.js";
@@ -49,6 +50,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
   if (ruleIssues.length > 0) throw ConfigError.fromIssues(ruleIssues);
   warnings.push(
     ...telegramAllowEntryWarnings(typed.channels),
+    ...accessGroupWarnings(typed),
     ...chatKeyWarnings(typed.channels),
     ...dependentKeyWarnings(typed),
     ...otelWarnings(typed, env),

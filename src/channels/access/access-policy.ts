@@ -1,5 +1,5 @@
 import type { InboundMessage } from "../types.js";
-import { allowListMatches, allowsNameMatching } from "./allow-list.js";
+import { allowListMatches, allowsNameMatching, type AccessGroups } from "./allow-list.js";
 
 export type DmPolicy = "pairing" | "allowlist" | "open" | "disabled";
 export type GroupPolicy = "allowlist" | "open" | "disabled";
@@ -32,6 +32,8 @@ export interface AccessInput {
   message: InboundMessage;
   /** Senders approved through pairing (DMs only: group access never inherits them). */
   pairedSenders: readonly string[];
+  /** `accessGroups`: what an `accessGroup:<name>` entry of a sender list stands for. */
+  accessGroups?: AccessGroups;
 }
 
 /**
@@ -55,7 +57,7 @@ export interface AccessInput {
 export function decideAccess(input: AccessInput): AccessDecision {
   const { account, message, channel } = input;
   const sender = { id: message.senderId, username: message.senderUsername };
-  const nameMatching = { allowNameMatching: allowsNameMatching(account) };
+  const nameMatching = { allowNameMatching: allowsNameMatching(account), accessGroups: input.accessGroups };
   if (message.chatType === "direct") {
     const policy = (account.dmPolicy as DmPolicy | undefined) ?? "pairing";
     if (policy === "disabled") return { decision: "drop", reason: "DMs are disabled (dmPolicy: disabled)" };

@@ -8,6 +8,10 @@
  * Slack, `dangerouslyAllowNameMatching: true` on the channel or account (OpenClaw's break-glass
  * switch) also lets an entry match the sender's username there (Discord username or tag, Slack
  * handle), compared as slugs (`@Mallory`, `mallory` and `#mallory` are the same name).
+ *
+ * `accessGroup:<name>` stands for the members `accessGroups.<name>` lists for the channel and
+ * under `*`, matched like the list's own entries. A group that is not defined admits nobody, and
+ * so does a `*` among its members: naming a group never opens a list to everyone.
  */
 const PREFIXES: Record<string, string[]> = {
   telegram: ["telegram:", "tg:"],
@@ -34,8 +38,35 @@ export interface AllowListSender {
   username?: string;
 }
 
-export function allowListMatches(channel: string, list: readonly string[] | undefined, sender: AllowListSender, options: { allowNameMatching?: boolean } = {}): boolean {
-  if (!list || list.length === 0) return false;
+/** `accessGroups` from the config: named sender lists, `members` keyed by channel id and `*`. */
+export type AccessGroups = Readonly<Record<string, { members: Readonly<Record<string, readonly string[]>> }>>;
+
+const ACCESS_GROUP_PREFIX = "accessgroup:";
+
+/** Whether an allowlist entry names an access group (`accessGroup:<name>`). */
+export function isAccessGroupEntry(entry: string): boolean {
+  return String(entry).trim().toLowerCase().startsWith(ACCESS_GROUP_PREFIX);
+}
+
+/** The list with each `accessGroup:<name>` replaced by that group's members for `channel` (none for an unknown group, never `*`). */
+function withAccessGroups(channel: string, list: readonly string[], groups: AccessGroups | undefined): readonly string[] {
+  if (!list.some(isAccessGroupEntry)) return list;
+  return list.flatMap((entry) => {
+    if (!isAccessGroupEntry(entry)) return [entry];
+    const name = String(entry).trim().slice(ACCESS_GROUP_PREFIX.length).trim();
+    const members = groups?.[name]?.members;
+    return [...(members?.[channel] ?? []), ...(members?.["*"] ?? [])].filter((member) => String(member).trim() !== "*");
+  });
+}
+
+export function allowListMatches(
+  channel: string,
+  written: readonly string[] | undefined,
+  sender: AllowListSender,
+  options: { allowNameMatching?: boolean; accessGroups?: AccessGroups } = {},
+): boolean {
+  if (!written || written.length === 0) return false;
+  const list = withAccessGroups(channel, written, options.accessGroups);
   const id = sender.id.trim().toLowerCase();
   const username = sender.username?.trim().toLowerCase().replace(/^@/, "") || undefined;
   // Telegram has no break-glass name matching: its allow-lists hold user ids only, as in OpenClaw.
@@ -84,8 +115,13 @@ export function ownerIdOn(channel: string, raw: string): string | undefined {
  * `*` list; a list holding `*` lets everyone. True when neither list is set (then whoever may
  * talk to the bot may run them, owner-only commands still needing an owner).
  */
-export function commandsAllowed(allowFrom: Readonly<Record<string, readonly string[]>> | undefined, channel: string, sender: AllowListSender): boolean {
+export function commandsAllowed(
+  allowFrom: Readonly<Record<string, readonly string[]>> | undefined,
+  channel: string,
+  sender: AllowListSender,
+  accessGroups?: AccessGroups,
+): boolean {
   const list = allowFrom?.[channel] ?? allowFrom?.["*"];
   if (!list) return true;
-  return allowListMatches(channel, list, { id: sender.id });
+  return allowListMatches(channel, list, { id: sender.id }, { accessGroups });
 }

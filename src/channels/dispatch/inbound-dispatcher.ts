@@ -139,7 +139,13 @@ export class InboundDispatcher {
     if (message.senderIsBot && account.allowBots !== true) return;
     if (running.status.botId && message.senderId === running.status.botId) return;
 
-    const access = decideAccess({ channel, account, message, pairedSenders: message.chatType === "direct" ? this.deps.pairing.approvedSenders(channel, accountId) : [] });
+    const access = decideAccess({
+      channel,
+      account,
+      message,
+      pairedSenders: message.chatType === "direct" ? this.deps.pairing.approvedSenders(channel, accountId) : [],
+      accessGroups: this.deps.config().accessGroups,
+    });
     if (access.decision === "drop") {
       log[access.level ?? "debug"]({ channel, accountId, chatId: message.chatId, senderId: message.senderId, reason: access.reason }, "inbound message ignored");
       return;
@@ -189,7 +195,7 @@ export class InboundDispatcher {
       },
     });
     const command = this.commandIn(routed);
-    if (command && !commandsAllowed(config.commands?.allowFrom, channel, { id: message.senderId })) {
+    if (command && !commandsAllowed(config.commands?.allowFrom, channel, { id: message.senderId }, config.accessGroups)) {
       // As OpenClaw: a typed command from someone `commands.allowFrom` leaves out is ignored; a native one is told.
       log.info({ channel, chatId: message.chatId, senderId: message.senderId, command: command.name }, "chat command ignored: sender not in commands.allowFrom");
       if (message.nativeCommand && this.maySend(routed)) {
@@ -381,7 +387,7 @@ export class InboundDispatcher {
     const agentId = boundSessionKey ? parseSessionKey(boundSessionKey).agentId : routeAgentId;
     const ownerList = config.commands?.ownerAllowFrom;
     const dmAllow = ((running.config.allowFrom as string[] | undefined) ?? []).filter((e) => e.trim() !== "*");
-    // With no owner list, the DM allowlist the user wrote names the owner(s).
+    // With no owner list, the DM allowlist the user wrote names the owner(s); an access group there names none.
     const senderIsOwner = ownerList?.length
       ? isOwner(ownerList, channel, message.senderId)
       : allowListMatches(channel, dmAllow, { id: message.senderId, username: message.senderUsername }, { allowNameMatching: allowsNameMatching(running.config) });

@@ -202,6 +202,19 @@ export const BindingsSchema = Type.Array(
 );
 
 /** `commands.*`: slash commands typed in chats. */
+/**
+ * `accessGroups.<name>`: a sender list defined once and named in allowlists as
+ * `accessGroup:<name>`. `members` is keyed by channel id (`telegram`, `discord`, `slack`), plus
+ * `*` for entries checked on every channel; entries are that channel's allowlist ids.
+ */
+export const AccessGroupsSchema = Type.Record(
+  Type.String({ minLength: 1 }),
+  Type.Object({
+    type: stringEnum(["message.senders"]),
+    members: Type.Record(Type.String({ minLength: 1 }), StringList),
+  }),
+);
+
 export const CommandsSchema = Type.Object({
   text: Type.Optional(Type.Boolean()),
   native: Type.Optional(Type.Union([Type.Literal("auto"), Type.Boolean()])),

@@ -8,7 +8,7 @@ import { SessionSchema } from "./session.js";
 import { ToolsSchema } from "./tools.js";
 import { MessagesSchema } from "./messages.js";
 import { MemorySchema } from "./memory.js";
-import { BindingsSchema, ChannelsSchema, CommandsSchema } from "./channels.js";
+import { AccessGroupsSchema, BindingsSchema, ChannelsSchema, CommandsSchema } from "./channels.js";
 import { AcpSchema, PluginsSchema } from "./acp.js";
 import { CronSchema, HooksSchema } from "./automation.js";
 import { DiagnosticsSchema } from "./diagnostics.js";
@@ -31,6 +31,7 @@ export const OpenClawConfigSchema = Type.Object({
   tools: Type.Optional(ToolsSchema),
   messages: Type.Optional(MessagesSchema),
   channels: Type.Optional(ChannelsSchema),
+  accessGroups: Type.Optional(AccessGroupsSchema),
   bindings: Type.Optional(BindingsSchema),
   commands: Type.Optional(CommandsSchema),
   memory: Type.Optional(MemorySchema),

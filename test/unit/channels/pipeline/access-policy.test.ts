@@ -183,3 +183,35 @@ describe("commands.allowFrom", () => {
     expect(commandsAllowed({ discord: ["1"] }, "slack", { id: "U123" })).toBe(true);
   });
 });
+
+describe("access groups", () => {
+  const accessGroups = {
+    operators: { members: { telegram: ["tg:111"], discord: ["discord:222"], "*": ["333"] } },
+    open: { members: { telegram: ["*"] } },
+  };
+
+  it("accessGroup:<name> stands for the group's members on the channel and under *, matched like the list's own entries", () => {
+    expect(allowListMatches("telegram", ["accessGroup:operators"], { id: "111" }, { accessGroups })).toBe(true);
+    expect(allowListMatches("telegram", ["accessGroup:operators"], { id: "333" }, { accessGroups })).toBe(true);
+    expect(allowListMatches("telegram", ["accessGroup:operators"], { id: "222" }, { accessGroups })).toBe(false);
+    expect(allowListMatches("discord", ["accessgroup:operators", "444"], { id: "222" }, { accessGroups })).toBe(true);
+    expect(allowListMatches("discord", ["accessgroup:operators", "444"], { id: "444" }, { accessGroups })).toBe(true);
+  });
+
+  it("an undefined group, a * among members, or no access groups at all admit nobody", () => {
+    expect(allowListMatches("telegram", ["accessGroup:missing"], { id: "111" }, { accessGroups })).toBe(false);
+    expect(allowListMatches("telegram", ["accessGroup:open"], { id: "999" }, { accessGroups })).toBe(false);
+    expect(allowListMatches("telegram", ["accessGroup:operators"], { id: "111" })).toBe(false);
+  });
+
+  it("reaches DM, group and command lists", () => {
+    const account = { dmPolicy: "allowlist", allowFrom: ["accessGroup:operators"], groupPolicy: "allowlist", groupAllowFrom: ["accessGroup:operators"] };
+    const from = (senderId: string) => ({ senderId });
+    expect(decideAccess({ channel: "telegram", account, message: { ...dm, ...from("111") }, pairedSenders: [], accessGroups }).decision).toBe("allow");
+    expect(decideAccess({ channel: "telegram", account, message: { ...dm, ...from("999") }, pairedSenders: [], accessGroups }).decision).toBe("drop");
+    expect(decideAccess({ channel: "telegram", account, message: { ...group, ...from("333") }, pairedSenders: [], accessGroups }).decision).toBe("allow");
+    expect(decideAccess({ channel: "telegram", account, message: { ...group, ...from("999") }, pairedSenders: [], accessGroups }).decision).toBe("drop");
+    expect(commandsAllowed({ telegram: ["accessGroup:operators"] }, "telegram", { id: "111" }, accessGroups)).toBe(true);
+    expect(commandsAllowed({ telegram: ["accessGroup:operators"] }, "telegram", { id: "999" }, accessGroups)).toBe(false);
+  });
+});
