@@ -5,6 +5,7 @@ import type { ImageBlock } from "../models/messages.js";
 import type { AgentEvent, RunResult, TranscriptMessage } from "./types.js";
 import type { PromptMode } from "./context/system-prompt.js";
 import type { ReplyVia } from "./reply-via.js";
+import type { LocatedToolRule } from "./policy/types.js";
 
 export type { ReplyVia } from "./reply-via.js";
 
@@ -119,6 +120,10 @@ export interface TurnSettings {
   runToolAllow?: { source: string; entries: string[] };
   /** The turn answers through the `message` tool; its final text stays private (see ReplyVia). */
   replyVia?: ReplyVia;
+  /** The tool rule of the chat the message came from (`tools` / `toolsBySender` of its group, channel or topic). */
+  chatTools?: LocatedToolRule;
+  /** The rule `tools.toolsBySender` (or the agent's) has for the message's sender. */
+  senderTools?: LocatedToolRule;
   thinkingLevel?: string;
   timeoutSeconds?: number;
 }

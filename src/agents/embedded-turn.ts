@@ -30,6 +30,7 @@ import type { ImageBlock, UserMessage } from "../models/messages.js";
 import { hostTimeZone } from "../infra/host-time-zone.js";
 import { resolveRepoRoot } from "./context/repo-root.js";
 import { finalStaysPrivate, MESSAGE_TOOL_DELIVERY_HINT, type ReplyVia } from "./reply-via.js";
+import type { LocatedToolRule } from "./policy/types.js";
 
 export interface EmbeddedTurnInput {
   config: OpenClawConfig;
@@ -103,6 +104,9 @@ export interface EmbeddedTurnInput {
    * sender who is not the owner keeps that tool for this conversation only.
    */
   replyVia?: ReplyVia;
+  /** The tool rule of the chat the message came from, and the one for its sender (chat messages only). */
+  chatTools?: LocatedToolRule;
+  senderTools?: LocatedToolRule;
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
@@ -215,6 +219,8 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ...(input.runToolAllow ? { runAllow: input.runToolAllow } : {}),
     ...(input.runToolDeny ? { runDeny: input.runToolDeny } : {}),
     ...(input.replyVia ? { repliesThroughMessageTool: true } : {}),
+    ...(input.chatTools ? { chatTools: input.chatTools } : {}),
+    ...(input.senderTools ? { senderTools: input.senderTools } : {}),
   });
   const { tools, specs: toolSpecs, summaries: toolSummaries } = turnToolsFor(policy, allTools, sandboxed.withheld?.tools, model, firstSentence);
   const privateFinal = finalStaysPrivate(

@@ -37,6 +37,8 @@ export function effectiveToolsFor(config: OpenClawConfig, tools: readonly AgentT
     input.runAllow,
     input.runDeny,
     input.repliesThroughMessageTool === true,
+    input.chatTools,
+    input.senderTools,
   ]);
   let byKey = policies.get(config);
   if (!byKey) policies.set(config, (byKey = new LRUCache({ max: MAX_PER_CONFIG })));

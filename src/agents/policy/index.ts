@@ -6,4 +6,5 @@ export { TOOL_PROFILE_NAMES, profileAllowList, type ToolProfileName } from "./to
 export { compileToolList, type ToolListMatcher } from "./tool-matcher.js";
 export { normalizeToolName } from "./tool-names.js";
 export { OWNER_ONLY_TOOLS } from "./owner-only-tools.js";
-export type { EffectiveTools, PolicyStage, PolicyStep, RemovedTool, ToolPolicyInput } from "./types.js";
+export type { EffectiveTools, LocatedToolRule, PolicyStage, PolicyStep, RemovedTool, ToolPolicyInput } from "./types.js";
+export { findAgentTools } from "./policy-config.js";

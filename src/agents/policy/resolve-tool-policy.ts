@@ -15,7 +15,7 @@ import { SANDBOX_DEFAULT_ALLOW, SANDBOX_DEFAULT_DENY } from "./sandbox-tool-defa
 import { maySpawnAtDepth, SUBAGENT_DENIED_TOOLS, SUBAGENT_LEAF_DENIED_TOOLS } from "./subagent-tool-limits.js";
 import { compileToolList } from "./tool-matcher.js";
 import { isToolProfileName, profileAllowList } from "./tool-profiles.js";
-import type { EffectiveTools, PolicyStage, ToolPolicyInput } from "./types.js";
+import type { EffectiveTools, LocatedToolRule, PolicyStage, ToolPolicyInput } from "./types.js";
 
 /**
  * Which tools this agent may use for this request. Layers, in order:
@@ -25,6 +25,8 @@ import type { EffectiveTools, PolicyStage, ToolPolicyInput } from "./types.js";
  *   4. owner     exec, process, gateway, cron (+ `ownerOnlyTools`) for non-owner senders; `message`
  *                stays when the run replies through it (the tool then writes to that conversation only)
  *   5. channel   `tools.byChannel.<channel>` allow / deny
+ *      chat      group chat messages only: the group's, channel's or topic's `tools` / `toolsBySender`
+ *      sender    chat messages only: `tools.toolsBySender` or the agent's, for the channel sender
  *   6. provider  `tools.byProvider.<provider/model | provider>` profile, allow / deny, then the
  *                agent's own `tools.byProvider` the same way
  *   7. sandbox   when sandboxed: `agents…tools.sandbox.tools`, else `tools.sandbox.tools`, else
@@ -46,6 +48,8 @@ export function resolveEffectiveTools(input: ToolPolicyInput): EffectiveTools {
   else recorder.unchanged("agent", `agents.entries.${input.agentId}.tools`, "no per-agent tool policy");
   applyOwnerLayer(recorder, input);
   applyChannelLayer(recorder, tools, input.channel);
+  if (input.chatTools) applyRuleLayer(recorder, "chat", input.chatTools);
+  if (input.senderTools) applyRuleLayer(recorder, "sender", input.senderTools);
   applyProviderLayer(recorder, tools, agent, input);
   applySandboxLayer(recorder, tools, agent, input.sandboxed === true);
   applySubagentLayer(recorder, input);
@@ -127,6 +131,12 @@ function applyChannelLayer(recorder: PolicyRecorder, tools: ConfigRecord | undef
     return;
   }
   applyScope(recorder, "channel", found.path, found.block);
+}
+
+/** A located rule: `allow` with `alsoAllow` added narrows (only `alsoAllow` narrows nothing), `deny` removes. */
+function applyRuleLayer(recorder: PolicyRecorder, stage: PolicyStage, rule: LocatedToolRule): void {
+  const allow = rule.allow ? [...rule.allow, ...(rule.alsoAllow ?? [])] : undefined;
+  recorder.applyAllowDeny(stage, rule.source, allow && { path: `${rule.source}.allow`, entries: allow }, rule.deny && { path: `${rule.source}.deny`, entries: rule.deny });
 }
 
 function applyProviderLayer(recorder: PolicyRecorder, tools: ConfigRecord | undefined, agent: { path: string; tools: ConfigRecord } | undefined, input: ToolPolicyInput): void {

@@ -1,5 +1,13 @@
 /** The layers of the tool policy, in the order they are applied. */
-export type PolicyStage = "profile" | "global" | "agent" | "owner" | "channel" | "provider" | "sandbox" | "subagent" | "run";
+export type PolicyStage = "profile" | "global" | "agent" | "owner" | "channel" | "chat" | "sender" | "provider" | "sandbox" | "subagent" | "run";
+
+/** A chat's or a sender's tool rule and the config key it was found at (`allow` with `alsoAllow` added narrows; `deny` removes). */
+export interface LocatedToolRule {
+  source: string;
+  allow?: readonly string[];
+  alsoAllow?: readonly string[];
+  deny?: readonly string[];
+}
 
 export interface ToolPolicyInput {
   /** The validated OpenClawConfig; read defensively because some tool keys are not typed yet. */
@@ -24,6 +32,10 @@ export interface ToolPolicyInput {
   available: string[];
   /** The run answers its chat through the `message` tool: a sender who is not the owner keeps it (for that conversation only). */
   repliesThroughMessageTool?: boolean;
+  /** The rule of the group, channel or topic the message came from (`tools` / `toolsBySender` there). */
+  chatTools?: LocatedToolRule;
+  /** The rule `tools.toolsBySender` (or the agent's) has for the channel sender. */
+  senderTools?: LocatedToolRule;
 }
 
 /** Why one tool is not in the final set. */

@@ -3,11 +3,13 @@ import type { OpenClawConfig } from "../../config/index.js";
 import type { InternalHookSink } from "../../hooks/internal/types.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId, findAgentEntry } from "../../agents/agent-config.js";
-import { runReplyText, type ConversationPort, type ConversationRun } from "../../agents/conversation-port.js";
+import { runReplyText, type ConversationPort, type ConversationRun, type TurnSettings } from "../../agents/conversation-port.js";
+import type { LocatedToolRule } from "../../agents/policy/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { isAcpSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { resolveSendPolicy } from "../../sessions/send-policy.js";
 import { decideAccess, mentionPatternsFor, wasMentioned } from "../access/access-policy.js";
+import { chatToolRule, senderToolRule } from "../access/chat-tool-rules.js";
 import { allowListMatches, allowsNameMatching, commandsAllowed, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
 import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
@@ -99,6 +101,9 @@ interface Routed {
   roomEvent?: true;
   /** A command handed the agent this message (`/skill`, `/new <message>`): answered as usual, whatever `visibleReplies` says. */
   fromCommand?: true;
+  /** The tool rules of the chat (its `tools` / `toolsBySender`) and of `tools.toolsBySender` for this sender. */
+  chatTools?: LocatedToolRule;
+  senderTools?: LocatedToolRule;
 }
 
 /**
@@ -413,10 +418,15 @@ export class InboundDispatcher {
       // and so does the whole answer to a native command (its interaction, its response_url).
       ...(replyToMode === "all" || message.nativeCommand || (replyToMode === "first" && running.account.repliesInThread) ? { replyToEveryChunk: true as const } : {}),
     };
+    const toolSender = { channel, id: message.senderId, username: message.senderUsername, name: message.senderName };
+    const chatTools = chatToolRule(channel, running.config, message, toolSender);
+    const senderTools = senderToolRule(config, agentId, toolSender);
     return {
       running,
       message: finalized,
       agentId,
+      ...(chatTools ? { chatTools } : {}),
+      ...(senderTools ? { senderTools } : {}),
       dedupeKey: buildInboundDedupeKey(finalized),
       target,
       chat,
@@ -570,7 +580,12 @@ export class InboundDispatcher {
       senderIsOwner: routed.message.commandAuthorized,
       internal: {},
       provenance: { kind: "internal_system", method: "channel", sourceTool: "stranded_reply_retry" },
-      turnSettings: { replyVia: "message_tool_only", runToolAllow: { source: "stranded reply retry", entries: ["message"] } },
+      turnSettings: {
+        replyVia: "message_tool_only",
+        runToolAllow: { source: "stranded reply retry", entries: ["message"] },
+        ...(routed.chatTools ? { chatTools: routed.chatTools } : {}),
+        ...(routed.senderTools ? { senderTools: routed.senderTools } : {}),
+      },
     });
     if (outcome.kind !== "accepted") return;
     const retried = await outcome.run.done;
@@ -622,11 +637,16 @@ export class InboundDispatcher {
           }
         : undefined;
     const pinnedModel = pinnedModelFor(config, running.channel, message);
-    const turnSettings = { ...(pinnedModel ? { modelOverride: pinnedModel } : {}), ...(replyVia ? { replyVia } : {}) };
+    const turnSettings: TurnSettings = {
+      ...(pinnedModel ? { modelOverride: pinnedModel } : {}),
+      ...(replyVia ? { replyVia } : {}),
+      ...(last.chatTools ? { chatTools: last.chatTools } : {}),
+      ...(last.senderTools ? { senderTools: last.senderTools } : {}),
+    };
     const outcome = await this.deps.conversations.submit({
       message: text,
       ...(images.length > 0 ? { images } : {}),
-      ...(pinnedModel || replyVia ? { turnSettings } : {}),
+      ...(Object.keys(turnSettings).length > 0 ? { turnSettings } : {}),
       idempotencyKey: runId,
       ...(mergedKeys.length > 0 ? { mergedKeys } : {}),
       sessionKey: message.sessionKey,

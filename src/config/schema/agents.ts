@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { BlockStreamingCoalesce, integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
 import { Compaction, ContextPruning, ContextWindowGuard } from "./context-management.js";
-import { LoopDetection, ProviderToolPolicy, ToolAllowDeny } from "./tools.js";
+import { LoopDetection, ProviderToolPolicy, ToolAllowDeny, ToolsBySender } from "./tools.js";
 import { HeartbeatSchema } from "./automation.js";
 
 export const AGENT_ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
@@ -39,6 +39,8 @@ const AgentTools = Type.Object({
   byProvider: Type.Optional(Type.Record(Type.String(), ProviderToolPolicy)),
   sandbox: Type.Optional(Type.Object({ tools: Type.Optional(ToolAllowDeny) })),
   loopDetection: Type.Optional(LoopDetection),
+  /** This agent's `tools.toolsBySender`: when one of its keys matches the sender, it replaces the global match. */
+  toolsBySender: Type.Optional(ToolsBySender),
 });
 
 /** Where `exec` runs: on the host, or in a bubblewrap / Docker sandbox (docs/security.md, "The exec sandbox"). */

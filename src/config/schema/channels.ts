@@ -1,5 +1,6 @@
 import { Type, type TProperties } from "@sinclair/typebox";
 import { BlockStreamingCoalesce, integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
+import { ToolPolicyRule, ToolsBySender } from "./tools.js";
 
 const HttpUrl = withExpected(Type.String({ pattern: "^https?://\\S+$" }), "an http(s) URL");
 const UrlPath = withExpected(Type.String({ pattern: "^/" }), 'a path starting with "/"');
@@ -12,6 +13,12 @@ const SlackAppToken = withExpected(Type.String({ pattern: "^xapp-" }), "an app-l
 const DmPolicy = stringEnum(["pairing", "allowlist", "open", "disabled"]);
 const GroupPolicy = stringEnum(["allowlist", "open", "disabled"]);
 
+/** The tools in one chat: `tools` for everyone there, `toolsBySender` per sender (its match wins over `tools`). */
+const ChatToolRules = {
+  tools: Type.Optional(ToolPolicyRule),
+  toolsBySender: Type.Optional(ToolsBySender),
+};
+
 /** Per-chat overrides inside a group/guild/channel allowlist map (`"*"` is the wildcard key). */
 const ChatEntry = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
@@ -19,6 +26,7 @@ const ChatEntry = Type.Object({
   allowFrom: Type.Optional(StringList),
   users: Type.Optional(StringList),
   agentId: Type.Optional(NonEmptyString),
+  ...ChatToolRules,
 });
 
 /** A Discord channel's entry: a chat entry plus the `roles` that replace its guild's there. */
@@ -115,6 +123,7 @@ const discordKeys = {
         users: Type.Optional(StringList),
         roles: Type.Optional(StringList),
         channels: Type.Optional(Type.Record(Type.String(), DiscordChannelEntry)),
+        ...ChatToolRules,
       }),
     ),
   ),

@@ -3,6 +3,13 @@ import { integer, StringList, stringEnum } from "./primitives.js";
 
 export const ToolProfile = stringEnum(["minimal", "coding", "messaging", "full"]);
 export const ToolAllowDeny = Type.Object({ allow: Type.Optional(StringList), deny: Type.Optional(StringList) });
+/** A chat's or a sender's tool rule: `allow` (with `alsoAllow` added to it) narrows, `deny` removes. */
+export const ToolPolicyRule = Type.Object({ allow: Type.Optional(StringList), alsoAllow: Type.Optional(StringList), deny: Type.Optional(StringList) });
+/**
+ * Rules per channel sender, keyed `channel:<channel>:<id>`, `id:<id>`, `username:<handle>`,
+ * `name:<display name>` or `*` (an unprefixed key is an id); the first match in that order applies.
+ */
+export const ToolsBySender = Type.Record(Type.String({ minLength: 1 }), ToolPolicyRule);
 export const ProviderToolPolicy = Type.Object({
   profile: Type.Optional(ToolProfile),
   allow: Type.Optional(StringList),
@@ -32,6 +39,8 @@ export const ToolsSchema = Type.Object({
   deny: Type.Optional(StringList),
   byChannel: Type.Optional(Type.Record(Type.String(), ToolAllowDeny)),
   byProvider: Type.Optional(Type.Record(Type.String(), ProviderToolPolicy)),
+  /** Per channel sender (see ToolsBySender): applied to chat messages, after the chat's own rule. */
+  toolsBySender: Type.Optional(ToolsBySender),
   sandbox: Type.Optional(Type.Object({ tools: Type.Optional(ToolAllowDeny) })),
   loopDetection: Type.Optional(LoopDetection),
   exec: Type.Optional(ExecSettings),

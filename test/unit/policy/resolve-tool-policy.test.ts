@@ -95,6 +95,21 @@ const cases: Case[] = [
     allowed: ["read"],
   },
 
+  // chat and sender rules (chat messages)
+  {
+    name: "a chat rule's allow with alsoAllow narrows, its deny removes (allowing write keeps apply_patch, as everywhere)",
+    config: {},
+    input: { chatTools: { source: "channels.telegram.groups.-100.tools", allow: ["read", "write"], alsoAllow: ["exec"], deny: ["write"] } },
+    allowed: ["read", "apply_patch", "exec"],
+  },
+  { name: "a rule with only alsoAllow narrows nothing", config: {}, input: { chatTools: { source: "g", alsoAllow: ["exec"] } }, allowed: AVAILABLE },
+  {
+    name: "a sender rule narrows after the chat's",
+    config: {},
+    input: { chatTools: { source: "g", deny: ["exec"] }, senderTools: { source: "s", deny: ["browser"] } },
+    allowed: without("exec", "browser"),
+  },
+
   // (5) channel
   { name: "byChannel applies to its channel", config: { tools: { byChannel: { telegram: { deny: ["browser"] } } } }, input: { channel: "Telegram" }, allowed: without("browser") },
   { name: "byChannel ignores other channels", config: { tools: { byChannel: { telegram: { deny: ["browser"] } } } }, input: { channel: "discord" }, allowed: AVAILABLE },
