@@ -8,7 +8,7 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 /**
  * Per-chat and per-sender tool rules through a real gateway and grammY: a group's `tools` and
  * `toolsBySender`, the groups' `"*"` entry, and `tools.toolsBySender`, each seen in the tool list
- * the model gets for a message from that chat and sender.
+ * the model gets for a message from that chat and sender; `tools.alsoAllow` adds to the profile.
  */
 
 const OWNER = 4242;
@@ -33,7 +33,7 @@ describe("chat and sender tool rules over Telegram", { timeout: 60_000 }, () => 
     });
     const config = fakeModelConfig(servers.model, stateDir, {
       channels: { telegram },
-      tools: { toolsBySender: { [`id:${MEMBER}`]: { deny: ["read"] } } },
+      tools: { profile: "coding", alsoAllow: ["message"], toolsBySender: { [`id:${MEMBER}`]: { deny: ["read"] } } },
     });
     const gateway = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config } }));
     await gateway.waitForOutput(/channel account started/, 10_000);
@@ -61,6 +61,9 @@ describe("chat and sender tool rules over Telegram", { timeout: 60_000 }, () => 
 
     const ownerDm = await turn(OWNER, OWNER, "owner in a DM");
     expect(ownerDm).toEqual(expect.arrayContaining(["exec", "write", "read", "web_fetch"]));
+    // The coding profile, with the message tool that alsoAllow adds to it.
+    expect(ownerDm).toContain("message");
+    expect(ownerDm).not.toContain("gateway");
     await gateway.stop();
   });
 });

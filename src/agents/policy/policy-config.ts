@@ -11,6 +11,8 @@ export type ConfigRecord = Record<string, unknown>;
 /** One scope's rules as written: `{ profile?, allow?, deny? }`. */
 export interface PolicyBlock {
   profile?: string;
+  /** Added to the profile's list (`tools.alsoAllow`, an agent's). */
+  alsoAllow?: string[];
   allow?: string[];
   deny?: string[];
 }
@@ -40,9 +42,10 @@ export function readStringList(value: unknown): string[] | undefined {
 export function readPolicyBlock(value: unknown): PolicyBlock {
   if (!isRecord(value)) return {};
   const profile = typeof value.profile === "string" && value.profile.trim() ? value.profile.trim() : undefined;
+  const alsoAllow = readStringList(value.alsoAllow);
   const allow = readStringList(value.allow);
   const deny = readStringList(value.deny);
-  return { ...(profile ? { profile } : {}), ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) };
+  return { ...(profile ? { profile } : {}), ...(alsoAllow ? { alsoAllow } : {}), ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) };
 }
 
 /** `tools` at the top level of the config. */

@@ -77,14 +77,16 @@ export function resolveEffectiveTools(input: ToolPolicyInput): EffectiveTools {
 
 function applyProfileLayer(recorder: PolicyRecorder, tools: ConfigRecord | undefined, agent: { path: string; tools: ConfigRecord } | undefined): void {
   // The agent's profile replaces the global one rather than stacking on it: an agent set to
-  // "coding" under a global "messaging" gets coding tools (later layers still narrow).
-  const agentProfile = agent ? readPolicyBlock(agent.tools).profile : undefined;
-  const globalProfile = readPolicyBlock(tools).profile;
-  const source = agentProfile ? `${agent?.path}.profile` : "tools.profile";
-  applyProfile(recorder, "profile", source, agentProfile ?? globalProfile);
+  // "coding" under a global "messaging" gets coding tools (later layers still narrow). Its
+  // `alsoAllow` likewise replaces `tools.alsoAllow`: the tools added to whichever profile applies.
+  const agentBlock = agent ? readPolicyBlock(agent.tools) : undefined;
+  const globalBlock = readPolicyBlock(tools);
+  const source = agentBlock?.profile ? `${agent?.path}.profile` : "tools.profile";
+  const alsoAllow = agentBlock?.alsoAllow ?? globalBlock.alsoAllow;
+  applyProfile(recorder, "profile", source, agentBlock?.profile ?? globalBlock.profile, alsoAllow);
 }
 
-function applyProfile(recorder: PolicyRecorder, stage: PolicyStage, source: string, profile: string | undefined): void {
+function applyProfile(recorder: PolicyRecorder, stage: PolicyStage, source: string, profile: string | undefined, alsoAllow: readonly string[] = []): void {
   if (!profile) {
     recorder.unchanged(stage, source, "no profile (no restriction)");
     return;
@@ -100,7 +102,8 @@ function applyProfile(recorder: PolicyRecorder, stage: PolicyStage, source: stri
     recorder.unchanged(stage, source, `profile "${name}" (no restriction)`);
     return;
   }
-  recorder.applyAllowDeny(stage, source, { path: source, entries: allow, name: `profile "${name}"` }, undefined);
+  const named = alsoAllow.length > 0 ? `profile "${name}" with alsoAllow` : `profile "${name}"`;
+  recorder.applyAllowDeny(stage, source, { path: source, entries: [...allow, ...alsoAllow], name: named }, undefined);
 }
 
 /** A scope's allow/deny, each list located at its own key for precise blame. */

@@ -34,6 +34,8 @@ const AgentIdentity = Type.Object({
 
 const AgentTools = Type.Object({
   profile: Type.Optional(stringEnum(["minimal", "coding", "messaging", "full"])),
+  /** Tools added to the profile's list, in place of `tools.alsoAllow`; `allow` here still narrows afterwards. */
+  alsoAllow: Type.Optional(StringList),
   allow: Type.Optional(StringList),
   deny: Type.Optional(StringList),
   byProvider: Type.Optional(Type.Record(Type.String(), ProviderToolPolicy)),

@@ -35,6 +35,8 @@ const ExecSettings = Type.Object({
 /** `tools.*`: which tools agents get (the policy pipeline) and how exec is gated. */
 export const ToolsSchema = Type.Object({
   profile: Type.Optional(ToolProfile),
+  /** Tools added to the profile's list (the profile layer); `allow` here still narrows afterwards. */
+  alsoAllow: Type.Optional(StringList),
   allow: Type.Optional(StringList),
   deny: Type.Optional(StringList),
   byChannel: Type.Optional(Type.Record(Type.String(), ToolAllowDeny)),

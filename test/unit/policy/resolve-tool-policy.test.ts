@@ -27,6 +27,22 @@ const cases: Case[] = [
     allowed: ["sessions_list", "sessions_history", "sessions_send", "sessions_spawn", "session_status", "message"],
   },
   { name: "profile full restricts nothing", config: { tools: { profile: "full" } }, allowed: AVAILABLE },
+  {
+    name: "alsoAllow adds to the profile's list",
+    config: { tools: { profile: "coding", alsoAllow: ["message"] } },
+    allowed: AVAILABLE.filter((t) => CODING.includes(t) || t === "message"),
+  },
+  {
+    name: "an agent's alsoAllow replaces the global one",
+    config: { tools: { profile: "coding", alsoAllow: ["message"] }, ...agent({ alsoAllow: ["gateway"] }) },
+    allowed: AVAILABLE.filter((t) => CODING.includes(t) || t === "gateway"),
+  },
+  { name: "alsoAllow without a profile narrows nothing", config: { tools: { alsoAllow: ["message"] } }, allowed: AVAILABLE },
+  {
+    name: "allow beside alsoAllow still narrows what the profile and alsoAllow give",
+    config: { tools: { profile: "coding", alsoAllow: ["message"], allow: ["read", "message", "gateway"] } },
+    allowed: ["read", "message"],
+  },
   { name: "profile name is case-insensitive", config: { tools: { profile: "Minimal" } }, allowed: ["session_status"] },
   {
     name: "the agent's profile replaces the global one",
