@@ -27,7 +27,7 @@ import { traceEmitter } from "./trace-events.js";
 import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
 import { LRUCache } from "lru-cache";
 import type { ImageBlock, UserMessage } from "../models/messages.js";
-import { hostTimeZone } from "../infra/host-time-zone.js";
+import { userTimeZone } from "./context/user-time-zone.js";
 import { resolveRepoRoot } from "./context/repo-root.js";
 import { finalStaysPrivate, MESSAGE_TOOL_DELIVERY_HINT, type ReplyVia } from "./reply-via.js";
 import type { LocatedToolRule } from "./policy/types.js";
@@ -250,7 +250,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       channel: input.channel,
     },
     now: new Date(),
-    timeZone: hostTimeZone(),
+    timeZone: userTimeZone(config),
     extraSystemPrompt: await withDailyNotes(
       privateFinal ? [input.extraSystemPrompt, MESSAGE_TOOL_DELIVERY_HINT].filter(Boolean).join("\n\n") : input.extraSystemPrompt,
       memoryOn ? startupNotesFor(config, input.startedBy) : undefined,

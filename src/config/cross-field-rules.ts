@@ -148,18 +148,23 @@ function checkExecPrograms(config: RawOpenClawConfig): ConfigIssue[] {
   return issues;
 }
 
-/** A heartbeat window in a zone Node does not know would be ignored (it beats at any hour): refuse the zone. */
+/** A heartbeat window in a zone Node does not know would be ignored (it beats at any hour): refuse the zone, and an unknown `userTimezone` too. */
 function checkHeartbeatTimeZones(config: RawOpenClawConfig): ConfigIssue[] {
   const blocks: { path: KeyPathSegment[]; timezone: string | undefined }[] = [
     { path: ["agents", "defaults", "heartbeat"], timezone: config.agents?.defaults?.heartbeat?.activeHours?.timezone },
   ];
+  const userTimezone = config.agents?.defaults?.userTimezone;
   for (const [key, entry] of Object.entries(config.agents?.entries ?? {})) {
     blocks.push({ path: ["agents", "entries", key, "heartbeat"], timezone: entry.heartbeat?.activeHours?.timezone });
   }
   config.agents?.list?.forEach((entry, index) => blocks.push({ path: ["agents", "list", index, "heartbeat"], timezone: entry.heartbeat?.activeHours?.timezone }));
   const issues: ConfigIssue[] = [];
+  if (userTimezone !== undefined && !isKnownTimeZone(userTimezone)) {
+    issues.push({ path: "agents.defaults.userTimezone", message: `"${userTimezone}" is not a time zone Node knows: use an IANA name (America/Chicago, Europe/Berlin, UTC)` });
+  }
   for (const { path, timezone } of blocks) {
-    if (timezone === undefined || isKnownTimeZone(timezone)) continue;
+    // `user` and `local` name the user's and the host's zone, as in OpenClaw.
+    if (timezone === undefined || timezone === "user" || timezone === "local" || isKnownTimeZone(timezone)) continue;
     issues.push({
       path: formatKeyPath([...path, "activeHours", "timezone"]),
       message: `unknown time zone "${timezone}": use an IANA name such as Europe/Berlin or America/New_York`,

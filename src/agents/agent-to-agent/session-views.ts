@@ -3,7 +3,7 @@ import type { OpenClawConfig } from "../../config/index.js";
 import { isMainSessionKey, normalizeSessionKey, parseSessionKey, SessionKeyError, subagentDepth } from "../../sessions/keys/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { formatCurrentTime } from "../context/format-current-time.js";
-import { hostTimeZone } from "../../infra/host-time-zone.js";
+import { userTimeZone } from "../context/user-time-zone.js";
 import { formatCount } from "../subagents/announce-format.js";
 import type { AgentConversations } from "../conversation-port.js";
 import type { SpawnRefusal } from "../subagents/spawn-checks.js";
@@ -79,7 +79,7 @@ export function sessionStatus(deps: SessionViewDeps, caller: SessionToolCaller, 
     `Messages: ${entry?.messageCount ?? 0} · tokens in ${formatCount(entry?.inputTokens ?? 0)} / out ${formatCount(entry?.outputTokens ?? 0)}`,
     `Run: ${deps.conversations.runs.activeFor(target).length > 0 ? "active" : "idle"}`,
     `Sub-agents: ${active} active, ${children.length - active} ended`,
-    `Now: ${formatCurrentTime(new Date(), hostTimeZone())}`,
+    `Now: ${formatCurrentTime(new Date(), userTimeZone(deps.config()))}`,
   ];
   return lines.join("\n");
 }

@@ -105,6 +105,8 @@ const AgentsDefaults = Type.Object({
   bootstrapTotalMaxChars: Type.Optional(integer(0)),
   skipBootstrap: Type.Optional(Type.Boolean()),
   thinkingDefault: Type.Optional(ThinkingLevel),
+  /** The user's IANA time zone: the system prompt's date and time, heartbeat windows without their own zone. Unset: the host's. */
+  userTimezone: Type.Optional(NonEmptyString),
   skills: Type.Optional(StringList),
   subagents: Type.Optional(SubagentLimits),
   /** Caps every model's context window (tokens) when smaller. */

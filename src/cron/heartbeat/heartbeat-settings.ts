@@ -1,4 +1,5 @@
 import { listAgentConfigs } from "../../agents/agent-config.js";
+import { resolveTimeZone } from "../../agents/context/user-time-zone.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { DEFAULT_AGENT_TIMEOUT_SECONDS } from "../../config/defaults.js";
 import { parseDuration } from "../../infra/duration.js";
@@ -59,7 +60,8 @@ export function resolveHeartbeats(config: OpenClawConfig): HeartbeatSettings[] {
       directPolicy: merged.directPolicy ?? "allow",
     };
     if (merged.session && !["main", "global"].includes(merged.session.trim().toLowerCase())) settings.session = merged.session.trim();
-    if (merged.activeHours) settings.activeHours = merged.activeHours;
+    // A window without its own zone (or `user`) is in the user's time zone; `local` is the host's.
+    if (merged.activeHours) settings.activeHours = { ...merged.activeHours, timezone: resolveTimeZone(config, merged.activeHours.timezone) };
     if (merged.model) settings.model = merged.model;
     if (merged.to) settings.to = merged.to;
     if (merged.accountId) settings.accountId = merged.accountId;

@@ -764,3 +764,16 @@ describe("OpenClaw's older streaming spellings and retired keys", () => {
     expect(config.messages).not.toHaveProperty("suppressToolErrors");
   });
 });
+
+describe("agents.defaults.userTimezone", () => {
+  it("takes an IANA zone and refuses one Node does not know; heartbeat windows also take user and local", () => {
+    expect(
+      validateConfig({ agents: { defaults: { userTimezone: "America/Chicago", heartbeat: { activeHours: { start: "09:00", end: "18:00", timezone: "local" } } } } }, {}).config
+        .agents.defaults.userTimezone,
+    ).toBe("America/Chicago");
+    expect(() => validateConfig({ agents: { defaults: { heartbeat: { activeHours: { start: "09:00", end: "18:00", timezone: "user" } } } } }, {})).not.toThrow();
+    expect(() => validateConfig({ agents: { defaults: { userTimezone: "Mars/Olympus" } } }, {})).toThrow(
+      /agents\.defaults\.userTimezone: "Mars\/Olympus" is not a time zone Node knows/,
+    );
+  });
+});

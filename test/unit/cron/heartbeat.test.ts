@@ -6,6 +6,7 @@ import { applyDefaults } from "../../../src/config/defaults.js";
 import { HeartbeatRunner, type HeartbeatEvent } from "../../../src/cron/heartbeat/heartbeat-runner.js";
 import { PendingSystemEvents } from "../../../src/cron/heartbeat/pending-events.js";
 import { isHeartbeatFileEmpty, resolveHeartbeats, withinActiveHours } from "../../../src/cron/heartbeat/heartbeat-settings.js";
+import { hostTimeZone } from "../../../src/infra/host-time-zone.js";
 import { stripHeartbeatToken } from "../../../src/cron/heartbeat-token.js";
 import { ManualClock } from "../../helpers/manual-clock.js";
 import { FakeChannels, tempStateDir } from "./cron-harness.js";
@@ -307,6 +308,16 @@ describe("heartbeat", () => {
     expect(limit({ agents: { defaults: { heartbeat: { every: "2h", timeoutSeconds: 45 } } } })).toBe(45);
     expect(limit({ agents: { defaults: { timeoutSeconds: 120, heartbeat: { every: "2h" } } } })).toBe(120);
     expect(limit({ agents: { defaults: { heartbeat: { timeoutSeconds: 0 } } } })).toBe(0);
+  });
+
+  it("a window without its own zone (or user) is in agents.defaults.userTimezone, else the host's; local is the host's", () => {
+    const zone = (raw: Record<string, unknown>) => resolveHeartbeats(applyDefaults(raw as never))[0]!.activeHours?.timezone;
+    const window = (timezone?: string) => ({ heartbeat: { activeHours: { start: "09:00", end: "18:00", ...(timezone ? { timezone } : {}) } } });
+    expect(zone({ agents: { defaults: { userTimezone: "America/Chicago", ...window() } } })).toBe("America/Chicago");
+    expect(zone({ agents: { defaults: { userTimezone: "America/Chicago", ...window("user") } } })).toBe("America/Chicago");
+    expect(zone({ agents: { defaults: { userTimezone: "America/Chicago", ...window("local") } } })).toBe(hostTimeZone());
+    expect(zone({ agents: { defaults: { userTimezone: "America/Chicago", ...window("Asia/Tokyo") } } })).toBe("Asia/Tokyo");
+    expect(zone({ agents: { defaults: window() } })).toBe(hostTimeZone());
   });
 
   it("the beat's turn runs with that limit", async () => {
