@@ -20,7 +20,16 @@ export interface ChatEntry {
  * outside the `groups` allowlist, which the owner may have meant to admit. Sender-level drops
  * stay at debug, as OpenClaw's verbose lines do.
  */
-export type AccessDecision = { decision: "allow"; entry?: ChatEntry; requireMention: boolean } | { decision: "pair" } | { decision: "drop"; reason: string; level?: "info" };
+export type AccessDecision =
+  | {
+      decision: "allow";
+      entry?: ChatEntry;
+      requireMention: boolean;
+      /** Whether another sender of this chat is on its sender list (the one that admitted this message), by id; false where no list is set. */
+      allowlisted: (senderId: string) => boolean;
+    }
+  | { decision: "pair" }
+  | { decision: "drop"; reason: string; level?: "info" };
 
 /** Where each platform lists its group chats. */
 const CHAT_MAP_KEY: Record<string, string> = { telegram: "groups", discord: "guilds", slack: "channels" };
@@ -61,9 +70,10 @@ export function decideAccess(input: AccessInput): AccessDecision {
   if (message.chatType === "direct") {
     const policy = (account.dmPolicy as DmPolicy | undefined) ?? "pairing";
     if (policy === "disabled") return { decision: "drop", reason: "DMs are disabled (dmPolicy: disabled)" };
-    if (policy === "open") return { decision: "allow", requireMention: false };
     const allowFrom = [...((account.allowFrom as string[] | undefined) ?? []), ...input.pairedSenders];
-    if (allowListMatches(channel, allowFrom, sender, nameMatching)) return { decision: "allow", requireMention: false };
+    const allowlisted = (id: string) => allowListMatches(channel, allowFrom, { id }, { accessGroups: input.accessGroups });
+    if (policy === "open") return { decision: "allow", requireMention: false, allowlisted };
+    if (allowListMatches(channel, allowFrom, sender, nameMatching)) return { decision: "allow", requireMention: false, allowlisted };
     return policy === "pairing" ? { decision: "pair" } : { decision: "drop", reason: "sender not in allowFrom (dmPolicy: allowlist)" };
   }
 
@@ -100,7 +110,9 @@ export function decideAccess(input: AccessInput): AccessDecision {
     if (!userOk && !roleOk) return { decision: "drop", reason: `sender ${message.senderId} is not allowed in this ${message.chatType}` };
   }
   const requireMention = entry?.requireMention ?? lookup.parentRequireMention ?? (account.requireMention as boolean | undefined) ?? true;
-  return { decision: "allow", entry, requireMention };
+  // Under `open` with no chat list, no list names anyone: nobody else counts as allowlisted.
+  const contextSenders = lookup.users ?? accountSenders ?? (policy === "open" ? accountGroupSenders(channel, account) : undefined) ?? [];
+  return { decision: "allow", entry, requireMention, allowlisted: (id) => allowListMatches(channel, contextSenders, { id }, { accessGroups: input.accessGroups }) };
 }
 
 /** The account's group sender list: `groupAllowFrom`; on Telegram, when unset, the DM `allowFrom` from config (never pairings). */

@@ -167,12 +167,15 @@ export class InboundDispatcher {
       boundSessionKey !== undefined ||
       wasMentioned(message, mentionPatternsFor(account.mentionPatterns as string[] | undefined, findAgentEntry(config, agentId), config.messages?.groupChat?.mentionPatterns));
     let routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentionedFor, chat, boundSessionKey });
+    const visibility = contextVisibilityFor(config, account);
+    routed = withVisibleQuote(routed, visibility, access.allowlisted);
     const mentioned = routed.message.wasMentioned;
     // `/activation always` makes one group's session answer without a mention; the owner's commands need none either.
     const ownerCommand = routed.message.commandAuthorized && this.commandIn(routed) !== undefined;
     if (access.requireMention && !mentioned && !ownerCommand && this.deps.store.peek(routed.message.sessionKey)?.groupActivation !== "always") {
       const historyLimit = (account.historyLimit as number | undefined) ?? config.messages?.groupChat?.historyLimit ?? DEFAULT_GROUP_HISTORY_LIMIT;
-      this.history.record(routed.message.sessionKey, message.messageId, agentText(routed.message), historyLimit);
+      // Group history is supplemental context: `contextVisibility` other than `all` keeps only allowlisted senders'.
+      if (visibility === "all" || access.allowlisted(message.senderId)) this.history.record(routed.message.sessionKey, message.messageId, agentText(routed.message), historyLimit);
       log.debug({ channel, chatId: message.chatId }, "group message without a mention ignored (requireMention)");
       return;
     }
@@ -717,6 +720,26 @@ function commandReply(result: Exclude<ChatCommandResult, { kind: "agent" }>): st
       if (result.runIds.length === 0 && result.subagents === 0) return "Nothing is running.";
       return result.subagents > 0 ? `⏹ Stopped (and ${result.subagents} sub-agent${result.subagents === 1 ? "" : "s"}).` : "⏹ Stopped.";
   }
+}
+
+type ContextVisibility = "all" | "allowlist" | "allowlist_quote";
+
+/** `contextVisibility`: the account's (or channel's), else `channels.defaults`', else `all`. */
+function contextVisibilityFor(config: OpenClawConfig, account: Readonly<Record<string, unknown>>): ContextVisibility {
+  return (account.contextVisibility as ContextVisibility | undefined) ?? config.channels?.defaults?.contextVisibility ?? "all";
+}
+
+/**
+ * Under `contextVisibility: allowlist` the text of a quoted message reaches the agent only when
+ * its author is on the chat's sender list (or is the bot); an unknown author counts as not on it.
+ * `all` and `allowlist_quote` keep the quote, which the person chose to answer.
+ */
+function withVisibleQuote(routed: Routed, visibility: ContextVisibility, allowlisted: (senderId: string) => boolean): Routed {
+  const quote = routed.message.replyTo;
+  if (visibility !== "allowlist" || !quote?.body || routed.message.replyToBot) return routed;
+  if (quote.senderId !== undefined && allowlisted(quote.senderId)) return routed;
+  const { body: _hidden, ...withoutBody } = quote;
+  return { ...routed, message: { ...routed.message, replyTo: withoutBody } };
 }
 
 /** What the agent reads: in groups it must know who is speaking, and a quoted message is context. */

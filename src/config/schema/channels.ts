@@ -39,9 +39,13 @@ const HeartbeatVisibility = Type.Object({
   useIndicator: Type.Optional(Type.Boolean()),
 });
 
+/** Which quoted text and group history reach the model: all of it, or only what allowlisted senders wrote (`allowlist_quote` keeps the quoted message). */
+const ContextVisibility = stringEnum(["all", "allowlist", "allowlist_quote"]);
+
 /** Keys every channel (and every account of it) understands: access, mentions, limits, delivery. */
 const commonKeys = {
   heartbeatVisibility: Type.Optional(HeartbeatVisibility),
+  contextVisibility: Type.Optional(ContextVisibility),
   enabled: Type.Optional(Type.Boolean()),
   name: Type.Optional(Type.String()),
   dmPolicy: Type.Optional(DmPolicy),
@@ -174,7 +178,9 @@ const ModelsByChat = Type.Record(Type.String({ minLength: 1 }), NonEmptyString);
 export const ChannelsSchema = Type.Object({
   ...channelSchemas,
   /** What every channel does where its own block says nothing. */
-  defaults: Type.Optional(Type.Object({ groupPolicy: Type.Optional(GroupPolicy), heartbeatVisibility: Type.Optional(HeartbeatVisibility) })),
+  defaults: Type.Optional(
+    Type.Object({ groupPolicy: Type.Optional(GroupPolicy), heartbeatVisibility: Type.Optional(HeartbeatVisibility), contextVisibility: Type.Optional(ContextVisibility) }),
+  ),
   /** `<channel>.<chat or peer id>`: the model a session there uses unless it chose its own (`/model`). */
   modelByChannel: Type.Optional(Type.Object({ telegram: Type.Optional(ModelsByChat), discord: Type.Optional(ModelsByChat), slack: Type.Optional(ModelsByChat) })),
 });

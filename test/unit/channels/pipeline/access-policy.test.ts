@@ -29,7 +29,7 @@ describe("group access", () => {
     expect(decideAccess({ channel: "slack", account: { groupAllowFrom: ["42"] }, message: { ...group, chatType: "channel", chatId: "C1" }, pairedSenders: [] }).decision).toBe(
       "drop",
     );
-    expect(decideAccess({ channel: "telegram", account: { groupAllowFrom: ["42"], groups: { "*": {} } }, message: group, pairedSenders: [] })).toEqual({
+    expect(decideAccess({ channel: "telegram", account: { groupAllowFrom: ["42"], groups: { "*": {} } }, message: group, pairedSenders: [] })).toMatchObject({
       decision: "allow",
       entry: {},
       requireMention: true,
@@ -49,7 +49,7 @@ describe("group access", () => {
 
   it("Telegram under allowlist with no groups map (or an empty one) admits the account's group senders in any group, and nobody else", () => {
     const decide = (account: Record<string, unknown>, senderId = "42") => decideAccess({ channel: "telegram", account, message: { ...group, senderId }, pairedSenders: [] });
-    expect(decide({ groupAllowFrom: ["42"] })).toEqual({ decision: "allow", requireMention: true });
+    expect(decide({ groupAllowFrom: ["42"] })).toMatchObject({ decision: "allow", requireMention: true });
     expect(decide({ groupAllowFrom: ["42"], groups: {} }).decision).toBe("allow");
     expect(decide({ groupAllowFrom: ["42"] }, "7")).toMatchObject({ decision: "drop", reason: "sender 7 is not allowed in this group" });
     expect(decide({ allowFrom: ["42"] }).decision).toBe("allow");
@@ -213,5 +213,23 @@ describe("access groups", () => {
     expect(decideAccess({ channel: "telegram", account, message: { ...group, ...from("999") }, pairedSenders: [], accessGroups }).decision).toBe("drop");
     expect(commandsAllowed({ telegram: ["accessGroup:operators"] }, "telegram", { id: "111" }, accessGroups)).toBe(true);
     expect(commandsAllowed({ telegram: ["accessGroup:operators"] }, "telegram", { id: "999" }, accessGroups)).toBe(false);
+  });
+});
+
+describe("allowlisted (contextVisibility)", () => {
+  const allowed = (decision: ReturnType<typeof decideAccess>) => (decision.decision === "allow" ? decision.allowlisted : () => false);
+
+  it("in a group: the sender list that admitted the message; under open, groupAllowFrom when set, else nobody", () => {
+    const listed = allowed(decideAccess({ channel: "telegram", account: { groupAllowFrom: ["42", "7"] }, message: group, pairedSenders: [] }));
+    expect([listed("7"), listed("8")]).toEqual([true, false]);
+    const open = allowed(decideAccess({ channel: "telegram", account: { groupPolicy: "open", groupAllowFrom: ["7"] }, message: group, pairedSenders: [] }));
+    expect([open("7"), open("42")]).toEqual([true, false]);
+    const openUnlisted = allowed(decideAccess({ channel: "discord", account: { groupPolicy: "open" }, message: { ...group, guildId: "g" }, pairedSenders: [] }));
+    expect(openUnlisted("42")).toBe(false);
+  });
+
+  it("in a DM: allowFrom and the approved pairings", () => {
+    const dmList = allowed(decideAccess({ channel: "telegram", account: { allowFrom: ["7"] }, message: { ...dm, senderId: "7" }, pairedSenders: ["9"] }));
+    expect([dmList("7"), dmList("9"), dmList("8")]).toEqual([true, true, false]);
   });
 });
