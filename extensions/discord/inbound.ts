@@ -33,6 +33,7 @@ export function toInboundMessage(message: Message, botId: string): InboundMessag
     replyToBot: repliedToBot,
     timestamp: message.createdTimestamp,
   };
+  if (!envelope.mentionedBot && addressedToOther(message, botId)) envelope.addressedToOther = true;
   if (message.attachments.size > 0) envelope.media = discordMedia(message.attachments.values());
   if (channel.isThread()) {
     envelope.threadId = channel.id;
@@ -49,4 +50,15 @@ export function toInboundMessage(message: Message, botId: string): InboundMessag
     envelope.replyTo = { messageId: referenceId, body: referenced?.content, senderId: mentions.repliedUser?.id };
   }
   return envelope;
+}
+
+/** A mention of another user (not the one a reply pings) or of a role other than the bot's own, or a reply to another bot that is no webhook. */
+function addressedToOther(message: Message, botId: string): boolean {
+  const { mentions } = message;
+  const repliedUserId = mentions.repliedUser?.id;
+  if (mentions.users.some((user) => user.id !== botId && user.id !== repliedUserId)) return true;
+  if (mentions.roles.some((role) => role.tags?.botId !== botId)) return true;
+  if (message.reference?.messageId === undefined || !mentions.repliedUser?.bot || repliedUserId === botId) return false;
+  const referenced = message.channel.messages.cache.get(message.reference.messageId);
+  return !referenced?.webhookId;
 }

@@ -47,6 +47,12 @@ export interface InboundMessage {
   nativeCommand?: boolean;
   /** The message replies to one of the bot's own messages (implicit mention). */
   replyToBot?: boolean;
+  /**
+   * Discord: the message is addressed to someone else and not the bot: it mentions another user
+   * or a role (not @everyone/@here, not the user a reply pings), or replies to another bot that is
+   * not a webhook (`ignoreOtherMentions` drops it).
+   */
+  addressedToOther?: boolean;
   replyTo?: { messageId: string; body?: string; senderId?: string };
   /** Epoch ms as the platform stamped it. */
   timestamp: number;

@@ -123,6 +123,8 @@ export interface PushMessageInput {
   id?: string;
   /** Lists the bot in `mentions` (write `<@botId>` into `content` too, as a client would). */
   mentionsBot?: boolean;
+  /** Other users listed in `mentions` (write `<@id>` into `content` too). */
+  mentionUserIds?: string[];
   mentionRoleIds?: string[];
   /** The author's role ids in the guild. */
   memberRoles?: string[];
@@ -635,7 +637,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         author,
         content: input.content,
         referenced,
-        mentions: input.mentionsBot ? [botUser] : [],
+        mentions: [...(input.mentionsBot ? [botUser] : []), ...(input.mentionUserIds ?? []).map((id) => users.get(id) ?? apiUser(id, `user${id}`, false))],
         mentionRoleIds: input.mentionRoleIds,
         memberRoles: input.memberRoles,
         attachments: input.attachments,

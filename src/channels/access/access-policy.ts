@@ -12,6 +12,8 @@ export interface ChatEntry {
   users?: string[];
   /** Discord channels only: role ids admitted there, replacing the guild's `roles`. */
   roles?: string[];
+  /** Discord channels only: drop messages addressed to someone else (its guild's setting when unset). */
+  ignoreOtherMentions?: boolean;
   agentId?: string;
 }
 
@@ -109,6 +111,9 @@ export function decideAccess(input: AccessInput): AccessDecision {
     const roleOk = (roleFilter ?? []).some((r) => message.memberRoleIds?.includes(r));
     if (!userOk && !roleOk) return { decision: "drop", reason: `sender ${message.senderId} is not allowed in this ${message.chatType}` };
   }
+  if (lookup.ignoreOtherMentions && message.addressedToOther && !message.mentionedBot) {
+    return { decision: "drop", reason: "addressed to another user, role or bot, not to this one (ignoreOtherMentions)" };
+  }
   const requireMention = entry?.requireMention ?? lookup.parentRequireMention ?? (account.requireMention as boolean | undefined) ?? true;
   // Under `open` with no chat list, no list names anyone: nobody else counts as allowlisted.
   const contextSenders = lookup.users ?? accountSenders ?? (policy === "open" ? accountGroupSenders(channel, account) : undefined) ?? [];
@@ -134,24 +139,35 @@ interface ChatLookup {
   wildcardOnly?: boolean;
   /** Telegram without a `groups` map (or with an empty one): no chat allowlist, the sender list decides. */
   unmapped?: boolean;
+  /** Discord: messages addressed to another user, role or bot and not this one are dropped. */
+  ignoreOtherMentions?: boolean;
 }
 
 /** The platform's allowlist map for this chat: Telegram `groups` (+ `topics`), Discord `guilds.<id>.channels`, Slack `channels`. */
 function findChatEntry(channel: string, account: Readonly<Record<string, unknown>>, message: InboundMessage): ChatLookup {
   const none: ChatLookup = { listed: false };
   if (channel === "discord") {
-    const guilds = account.guilds as Record<string, { requireMention?: boolean; users?: string[]; roles?: string[]; channels?: Record<string, ChatEntry> }> | undefined;
+    const guilds = account.guilds as
+      | Record<string, { requireMention?: boolean; users?: string[]; roles?: string[]; ignoreOtherMentions?: boolean; channels?: Record<string, ChatEntry> }>
+      | undefined;
     if (!guilds || !message.guildId) return none;
     const guild = guilds[message.guildId] ?? guilds["*"];
     if (!guild) return none;
     const guildRoles = guild.roles?.length ? guild.roles : undefined;
-    const base = { roles: guildRoles, parentRequireMention: guild.requireMention };
+    const base = { roles: guildRoles, parentRequireMention: guild.requireMention, ignoreOtherMentions: guild.ignoreOtherMentions };
     // A guild without `channels` allows every channel; with it, the map is an allowlist.
     const guildUsers = guild.users?.length ? guild.users : undefined;
     if (!guild.channels) return { ...base, listed: true, users: guildUsers };
     const entry = pick(guild.channels, message.chatId, message.parentChatId);
     if (!entry) return { ...base, listed: false, blocked: `channel ${message.chatId} is not listed under guild ${message.guildId}` };
-    return { ...base, listed: true, entry, users: ownSenderList(entry) ?? guildUsers, roles: entry.roles ?? guildRoles };
+    return {
+      ...base,
+      listed: true,
+      entry,
+      users: ownSenderList(entry) ?? guildUsers,
+      roles: entry.roles ?? guildRoles,
+      ignoreOtherMentions: entry.ignoreOtherMentions ?? guild.ignoreOtherMentions,
+    };
   }
   const map = (channel === "telegram" ? account.groups : account.channels) as Record<string, ChatEntry & { topics?: Record<string, ChatEntry> }> | undefined;
   // Telegram's `groups` is a chat allowlist only once it has an entry; until then every group is open to the sender list.

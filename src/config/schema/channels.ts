@@ -29,8 +29,8 @@ const ChatEntry = Type.Object({
   ...ChatToolRules,
 });
 
-/** A Discord channel's entry: a chat entry plus the `roles` that replace its guild's there. */
-const DiscordChannelEntry = Type.Object({ ...ChatEntry.properties, roles: Type.Optional(StringList) });
+/** A Discord channel's entry: a chat entry plus the `roles` that replace its guild's there, and its own `ignoreOtherMentions`. */
+const DiscordChannelEntry = Type.Object({ ...ChatEntry.properties, roles: Type.Optional(StringList), ignoreOtherMentions: Type.Optional(Type.Boolean()) });
 
 /** What a heartbeat shows in a channel: its acknowledgements (`HEARTBEAT_OK`), its alerts, its status events. */
 const HeartbeatVisibility = Type.Object({
@@ -127,6 +127,8 @@ const discordKeys = {
         users: Type.Optional(StringList),
         roles: Type.Optional(StringList),
         channels: Type.Optional(Type.Record(Type.String(), DiscordChannelEntry)),
+        /** Drop messages that mention another user or role, or reply to another bot, without mentioning this one. */
+        ignoreOtherMentions: Type.Optional(Type.Boolean()),
         ...ChatToolRules,
       }),
     ),

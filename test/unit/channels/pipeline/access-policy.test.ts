@@ -233,3 +233,21 @@ describe("allowlisted (contextVisibility)", () => {
     expect([dmList("7"), dmList("9"), dmList("8")]).toEqual([true, true, false]);
   });
 });
+
+describe("ignoreOtherMentions (Discord)", () => {
+  const inGuild = { ...group, chatType: "channel", chatId: "c1", guildId: "g1" } as InboundMessage;
+  const account = (channelFlag?: boolean) => ({
+    groupPolicy: "open",
+    guilds: { g1: { ignoreOtherMentions: true, channels: { c1: { ...(channelFlag === undefined ? {} : { ignoreOtherMentions: channelFlag }) } } } },
+  });
+
+  it("drops a message addressed to someone else unless it mentions the bot; a channel's own flag wins over its guild's", () => {
+    expect(decideAccess({ channel: "discord", account: account(), message: { ...inGuild, addressedToOther: true }, pairedSenders: [] })).toMatchObject({
+      decision: "drop",
+      reason: expect.stringContaining("ignoreOtherMentions"),
+    });
+    expect(decideAccess({ channel: "discord", account: account(), message: { ...inGuild, addressedToOther: true, mentionedBot: true }, pairedSenders: [] }).decision).toBe("allow");
+    expect(decideAccess({ channel: "discord", account: account(), message: inGuild, pairedSenders: [] }).decision).toBe("allow");
+    expect(decideAccess({ channel: "discord", account: account(false), message: { ...inGuild, addressedToOther: true }, pairedSenders: [] }).decision).toBe("allow");
+  });
+});
