@@ -3,7 +3,7 @@ import type { OpenClawConfig } from "../../config/index.js";
 import type { InternalHookSink } from "../../hooks/internal/types.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId, findAgentEntry } from "../../agents/agent-config.js";
-import { runReplyText, type ConversationPort, type ConversationRun, type TurnSettings } from "../../agents/conversation-port.js";
+import type { ConversationPort, TurnSettings } from "../../agents/conversation-port.js";
 import type { LocatedToolRule } from "../../agents/policy/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { isAcpSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
@@ -43,7 +43,9 @@ import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
 import { messageReaction, type MessageReaction } from "./message-reaction.js";
 import { DEFAULT_GROUP_HISTORY_LIMIT, GroupHistory, withGroupHistory } from "./group-history.js";
-import { isSubstantiveReply, replyViaFor, roomEventText, STRANDED_REPLY_NOTICE, strandedReplyRetryPrompt, unmentionedAreRoomEvents } from "./visible-replies.js";
+import { replyViaFor, roomEventText, unmentionedAreRoomEvents } from "./visible-replies.js";
+import { retryStrandedReply } from "./stranded-reply.js";
+import { contextVisibilityFor, withVisibleQuote } from "./context-visibility.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 
 export interface InboundDispatchDeps {
@@ -168,7 +170,7 @@ export class InboundDispatcher {
       wasMentioned(message, mentionPatternsFor(account.mentionPatterns as string[] | undefined, findAgentEntry(config, agentId), config.messages?.groupChat?.mentionPatterns));
     let routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentionedFor, chat, boundSessionKey });
     const visibility = contextVisibilityFor(config, account);
-    routed = withVisibleQuote(routed, visibility, access.allowlisted);
+    routed = { ...routed, message: withVisibleQuote(routed.message, visibility, access.allowlisted) };
     const mentioned = routed.message.wasMentioned;
     // `/activation always` makes one group's session answer without a mention; the owner's commands need none either.
     const ownerCommand = routed.message.commandAuthorized && this.commandIn(routed) !== undefined;
@@ -558,46 +560,6 @@ export class InboundDispatcher {
   }
 
   /**
-   * A run that was to answer through the `message` tool but ended with a substantive final text
-   * and sent nothing to the chat gets one retry, with only that tool, asked to deliver the same
-   * text; when the retry sends nothing either, the chat is told the reply could not be delivered.
-   * A short final text stays private (logged).
-   */
-  private async retryStrandedReply(routed: Routed, runId: string, record: ConversationRun): Promise<void> {
-    if (record.status !== "ok" || !record.result?.privateFinal) return;
-    const { sessionKey } = routed.message;
-    const finalText = runReplyText(record).trim();
-    const log = { channel: routed.running.channel, chatId: routed.target.chatId, sessionKey, chars: finalText.length };
-    if (!finalText || this.deps.delivery.sentByToolSince(sessionKey, routed.target, record.startedAt ?? record.acceptedAt)) return;
-    if (!isSubstantiveReply(finalText)) {
-      this.deps.logger.info(log, "short final text kept private: the agent did not send it with the message tool");
-      return;
-    }
-    this.deps.logger.warn(log, "the agent wrote a long final reply without sending it with the message tool (visibleReplies: message_tool); retrying once");
-    const outcome = await this.deps.conversations.submit({
-      message: strandedReplyRetryPrompt(finalText),
-      idempotencyKey: `${runId}:stranded-retry`,
-      sessionKey,
-      agentId: routed.agentId,
-      method: "channel",
-      senderIsOwner: routed.message.commandAuthorized,
-      internal: {},
-      provenance: { kind: "internal_system", method: "channel", sourceTool: "stranded_reply_retry" },
-      turnSettings: {
-        replyVia: "message_tool_only",
-        runToolAllow: { source: "stranded reply retry", entries: ["message"] },
-        ...(routed.chatTools ? { chatTools: routed.chatTools } : {}),
-        ...(routed.senderTools ? { senderTools: routed.senderTools } : {}),
-      },
-    });
-    if (outcome.kind !== "accepted") return;
-    const retried = await outcome.run.done;
-    if (this.deps.delivery.sentByToolSince(sessionKey, routed.target, retried.startedAt ?? retried.acceptedAt)) return;
-    this.deps.logger.warn(log, "the retry did not send the reply either; the chat is told it could not be delivered");
-    await this.deps.delivery.queueText(`${runId}:stranded`, routed.target, STRANDED_REPLY_NOTICE);
-  }
-
-  /**
    * One turn for one message, or for a debounced burst from one sender: the last message's key
    * names the run, and the ledger records every other key of the burst with it (`mergedKeys`), so
    * a platform redelivering any message of the burst finds it accepted.
@@ -688,7 +650,13 @@ export class InboundDispatcher {
           const tools = record.result?.toolSummary;
           if (tools && !roomEvent) await this.deps.delivery.queueText(`tools:${runId}`, last.target, tools);
           await this.deps.delivery.deliverRun(runId, message.sessionKey, record, previewMessageId, streamed);
-          if (replyVia === "message_tool") await this.retryStrandedReply(last, runId, record);
+          if (replyVia === "message_tool") {
+            await retryStrandedReply(
+              this.deps,
+              { runId, agentId: last.agentId, target: last.target, message: last.message, chatTools: last.chatTools, senderTools: last.senderTools },
+              record,
+            );
+          }
           // A failed run's draft stays, as the record of what it tried.
           await progress?.finish(record.status !== "ok" && record.status !== "aborted");
         });
@@ -720,26 +688,6 @@ function commandReply(result: Exclude<ChatCommandResult, { kind: "agent" }>): st
       if (result.runIds.length === 0 && result.subagents === 0) return "Nothing is running.";
       return result.subagents > 0 ? `⏹ Stopped (and ${result.subagents} sub-agent${result.subagents === 1 ? "" : "s"}).` : "⏹ Stopped.";
   }
-}
-
-type ContextVisibility = "all" | "allowlist" | "allowlist_quote";
-
-/** `contextVisibility`: the account's (or channel's), else `channels.defaults`', else `all`. */
-function contextVisibilityFor(config: OpenClawConfig, account: Readonly<Record<string, unknown>>): ContextVisibility {
-  return (account.contextVisibility as ContextVisibility | undefined) ?? config.channels?.defaults?.contextVisibility ?? "all";
-}
-
-/**
- * Under `contextVisibility: allowlist` the text of a quoted message reaches the agent only when
- * its author is on the chat's sender list (or is the bot); an unknown author counts as not on it.
- * `all` and `allowlist_quote` keep the quote, which the person chose to answer.
- */
-function withVisibleQuote(routed: Routed, visibility: ContextVisibility, allowlisted: (senderId: string) => boolean): Routed {
-  const quote = routed.message.replyTo;
-  if (visibility !== "allowlist" || !quote?.body || routed.message.replyToBot) return routed;
-  if (quote.senderId !== undefined && allowlisted(quote.senderId)) return routed;
-  const { body: _hidden, ...withoutBody } = quote;
-  return { ...routed, message: { ...routed.message, replyTo: withoutBody } };
 }
 
 /** What the agent reads: in groups it must know who is speaking, and a quoted message is context. */
