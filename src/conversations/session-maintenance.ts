@@ -18,6 +18,8 @@ export interface MaintenanceSettings {
   mode?: "enforce" | "warn";
   pruneAfter?: string;
   maxEntries?: number;
+  /** Chat sessions active within this duration are kept by both rules; `false` or unset: no protection. */
+  preserveRecent?: string | false;
   /** `cron.sessionRetention`: a duration, or `false` (a zero duration too) to keep them all. */
   cronSessionRetention?: string | false;
 }
@@ -36,8 +38,13 @@ export function startSessionMaintenance(
 ): { rotateIfLarge(sessionKey: string): boolean; stop(): void } {
   const prune = () => {
     try {
-      const { mode = "enforce", pruneAfter, maxEntries = MAX_SESSIONS_PER_AGENT, cronSessionRetention = CRON_RUN_RETENTION } = settings() ?? {};
-      const options = { maxAgeMs: (pruneAfter !== undefined ? parseDuration(pruneAfter) : undefined) ?? PRUNE_AFTER_MS, maxEntries };
+      const { mode = "enforce", pruneAfter, maxEntries = MAX_SESSIONS_PER_AGENT, preserveRecent, cronSessionRetention = CRON_RUN_RETENTION } = settings() ?? {};
+      const preserveRecentMs = typeof preserveRecent === "string" ? parseDuration(preserveRecent) : undefined;
+      const options = {
+        maxAgeMs: (pruneAfter !== undefined ? parseDuration(pruneAfter) : undefined) ?? PRUNE_AFTER_MS,
+        maxEntries,
+        ...(preserveRecentMs ? { preserveRecentMs } : {}),
+      };
       const retentionMs = cronSessionRetention === false ? 0 : (parseDuration(cronSessionRetention) ?? 0);
       const cronRuns = retentionMs > 0 ? { kinds: ["reset"] as const, before: Date.now() - retentionMs, keyMatches: isCronRunSessionKey } : undefined;
       if (mode === "warn") {

@@ -65,6 +65,13 @@ export const SessionSchema = Type.Object({
       mode: Type.Optional(stringEnum(["enforce", "warn"])),
       pruneAfter: Type.Optional(withExpected(Type.String({ pattern: DURATION_PATTERN }), "a duration such as 30d, 12h or 90m: units d, h, m, s, ms, largest first, each once")),
       maxEntries: Type.Optional(integer(1)),
+      /** Chat sessions active within this window are kept by `pruneAfter` and `maxEntries` (`false`: no protection). */
+      preserveRecent: Type.Optional(
+        Type.Union([
+          withExpected(Type.String({ pattern: DURATION_PATTERN }), "a duration such as 7d, 12h or 90m: units d, h, m, s, ms, largest first, each once"),
+          Type.Literal(false),
+        ]),
+      ),
     }),
   ),
   /**

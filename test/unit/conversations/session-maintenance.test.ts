@@ -54,4 +54,25 @@ describe("session maintenance", () => {
       store.close();
     }
   });
+
+  it("preserveRecent keeps chat sessions active within it from pruneAfter and maxEntries; the runtime's own sessions stay removable", () => {
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "maint-"));
+    const earlier = new SessionStore(stateDir, { now: () => Date.now() - 2 * 3600_000 });
+    for (const key of ["telegram:direct:42", "cron:nightly", "discord:channel:9"]) earlier.ensure(`agent:main:${key}`);
+    earlier.close();
+    const older = new SessionStore(stateDir, { now: () => Date.now() - 3 * 86_400_000 });
+    older.ensure("agent:main:slack:channel:c1");
+    older.close();
+    const store = new SessionStore(stateDir);
+    store.ensure("agent:main:now");
+    try {
+      startSessionMaintenance(store, pino({ level: "silent" }), () => ({ pruneAfter: "1h", maxEntries: 1, preserveRecent: "1d" })).stop();
+      const kept = ["telegram:direct:42", "cron:nightly", "discord:channel:9", "slack:channel:c1", "now"].filter((k) => store.get(`agent:main:${k}`) !== undefined);
+      expect(kept).toEqual(["telegram:direct:42", "discord:channel:9", "now"]);
+      startSessionMaintenance(store, pino({ level: "silent" }), () => ({ pruneAfter: "1h", preserveRecent: false })).stop();
+      expect(["telegram:direct:42", "discord:channel:9", "now"].filter((k) => store.get(`agent:main:${k}`) !== undefined)).toEqual(["now"]);
+    } finally {
+      store.close();
+    }
+  });
 });
