@@ -51,6 +51,8 @@ import { registerCommandMethods } from "./methods/command-methods.js";
 import { registerQuestionMethods } from "./methods/question-methods.js";
 import { registerAgentFileMethods } from "./methods/agent-file-methods.js";
 import { registerToolMethods } from "./methods/tool-methods.js";
+import { invokeTool, type ToolInvokeOutcome, type ToolInvokeRequest } from "./tools-invoke/invoke-tool.js";
+import { registerToolsInvokeRoute } from "./http/tools-invoke-route.js";
 import { registerUsageMethods } from "./methods/usage-methods.js";
 import { UsageRecords } from "../sessions/usage/usage-records.js";
 import { QuestionBroker } from "../agents/questions/question-broker.js";
@@ -198,6 +200,8 @@ export class GatewayServer {
   readonly internalHooks: InternalHookRunner;
   private cronStarting?: Promise<void>;
   private readonly toolServices = createToolServices();
+  /** One tool called directly by an operator (`POST /tools/invoke`, `tools.invoke`). */
+  private readonly invokeTool: (request: ToolInvokeRequest, options: { signal: AbortSignal; channel?: string }) => Promise<ToolInvokeOutcome>;
   private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
   private readonly sessionEvents: SessionEvents = {
     subscribers: new Set<string>(),
@@ -424,11 +428,26 @@ export class GatewayServer {
     registerMemoryMethods(this.methods, this.memory, (runtime) => defaultAgentId(runtime.config()));
     registerChannelMethods(this.methods, () => this.channels);
     registerMessageActionMethods(this.methods, () => this.channels);
-    registerToolMethods(this.methods, this.conversations, () => ({
+    const toolAvailability = () => ({
       memory: this.memory.enabled(),
       messenger: this.channels !== undefined,
       cron: this.toolServices.cron !== undefined,
-    }));
+    });
+    this.invokeTool = (request, options) =>
+      invokeTool(
+        {
+          config: () => opts.loadedConfig().config,
+          stateDir: opts.stateDir,
+          conversations: this.conversations,
+          sessions: () => this.sessions,
+          services: this.toolServices,
+          availability: toolAvailability,
+          logger: opts.logger,
+        },
+        request,
+        options,
+      );
+    registerToolMethods(this.methods, this.conversations, toolAvailability, this.invokeTool);
     this.toolServices.channelMessenger = {
       send: async (request: Parameters<ChannelManager["sendFromTool"]>[0]) => {
         // Channels start in the background once the gateway is ready; a turn that runs meanwhile
@@ -521,6 +540,7 @@ export class GatewayServer {
       logger: this.opts.logger,
       wake: (target, text, mode, key) => wake(this.heartbeat, this.conversations, target, text, mode, key),
     });
+    registerToolsInvokeRoute(app, { auth: () => this.opts.auth, rateLimiter: this.rateLimiter, proxies: () => this.proxies(), invoke: this.invokeTool });
     registerChannelRoutes(app, () => this.channels);
     this.registerControlUi(app);
     const interrupted = this.sessions.recoverInterruptedRuns();

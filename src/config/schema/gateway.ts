@@ -61,4 +61,6 @@ export const GatewaySchema = Type.Object({
   trustedProxies: Type.Optional(StringList),
   /** With no `X-Forwarded-For`, a trusted proxy's `X-Real-IP` names the client. */
   allowRealIpFallback: Type.Optional(Type.Boolean()),
+  /** `POST /tools/invoke` and `tools.invoke`: `deny` blocks more tools than the built-in list, `allow` takes tools off that list. */
+  tools: Type.Optional(Type.Object({ allow: Type.Optional(StringList), deny: Type.Optional(StringList) })),
 });

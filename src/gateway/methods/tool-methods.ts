@@ -6,6 +6,7 @@ import { createAvailableTools } from "../../agents/tools/index.js";
 import type { AgentTool } from "../../agents/types.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { invalidRequest } from "../protocol/errors.js";
+import type { ToolInvokeErrorType, ToolInvokeOutcome, ToolInvokeRequest } from "../tools-invoke/invoke-tool.js";
 import type { MethodRegistry } from "./registry.js";
 import { sessionModelRef, splitModelRef } from "./session-row.js";
 
@@ -56,8 +57,16 @@ function knownAgent(config: OpenClawConfig, requested: string | undefined): stri
   return agentId;
 }
 
-/** `tools.catalog` (every tool this gateway can offer) and `tools.effective` (what a session's next turn gets). */
-export function registerToolMethods(registry: MethodRegistry, conversations: ConversationPort, availability: () => ToolAvailability): void {
+/**
+ * `tools.catalog` (every tool this gateway can offer), `tools.effective` (what a session's next
+ * turn gets) and `tools.invoke` (one tool, called directly: the same as `POST /tools/invoke`).
+ */
+export function registerToolMethods(
+  registry: MethodRegistry,
+  conversations: ConversationPort,
+  availability: () => ToolAvailability,
+  invoke: (request: ToolInvokeRequest, options: { signal: AbortSignal }) => Promise<ToolInvokeOutcome>,
+): void {
   const available = () => createAvailableTools({ ...availability(), sessionTools: true });
 
   registry.register({
@@ -131,4 +140,34 @@ export function registerToolMethods(registry: MethodRegistry, conversations: Con
       };
     },
   });
+
+  registry.register({
+    name: "tools.invoke",
+    scope: "operator.write",
+    params: Type.Object(
+      {
+        name: Type.String({ minLength: 1 }),
+        args: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+        action: Type.Optional(Type.String()),
+        sessionKey: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+        agentId: Type.Optional(Type.String({ minLength: 1 })),
+        /** Accepted as OpenClaw's clients send it; a direct call has no call id to name here. */
+        idempotencyKey: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    handler: async (params) => {
+      const outcome = await invoke(params, { signal: new AbortController().signal });
+      if (outcome.ok) return { ok: true, toolName: outcome.toolName, output: outcome.result, source: "core" };
+      return { ok: false, toolName: outcome.toolName, error: { code: RPC_ERROR_CODES[outcome.error.type], message: outcome.error.message } };
+    },
+  });
 }
+
+/** `tools.invoke` failures, coded as OpenClaw's RPC adapter codes them. */
+const RPC_ERROR_CODES: Record<ToolInvokeErrorType, string> = {
+  invalid_request: "validation_error",
+  not_found: "not_found",
+  tool_call_blocked: "forbidden",
+  tool_error: "internal_error",
+};

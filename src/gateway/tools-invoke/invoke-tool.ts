@@ -1,0 +1,125 @@
+import { Value } from "@sinclair/typebox/value";
+import type { ConversationPort } from "../../agents/conversation-port.js";
+import { execGateFromConfig } from "../../agents/approvals/exec-gate-from-config.js";
+import { resolveEffectiveTools } from "../../agents/policy/index.js";
+import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
+import { resolveWorkspaceDir } from "../../agents/context/workspace.js";
+import { ensureWorkspaceOnce } from "../../agents/turn-context-cache.js";
+import { createAvailableTools } from "../../agents/tools/index.js";
+import type { ToolResult, ToolServices } from "../../agents/types.js";
+import { resolveAgentConfig, defaultAgentId } from "../../agents/agent-config.js";
+import type { OpenClawConfig } from "../../config/index.js";
+import type { Logger } from "../../infra/logger.js";
+import type { SessionStore } from "../../sessions/store/index.js";
+import { sessionModelRef, splitModelRef } from "../methods/session-row.js";
+import { invokeBlocked } from "./invoke-deny-list.js";
+
+/** What a caller asks: OpenClaw's `/tools/invoke` body and `tools.invoke` params. */
+export interface ToolInvokeRequest {
+  /** The tool (`tool` is the older spelling; `name` wins when both are sent). */
+  name?: string;
+  tool?: string;
+  /** Put into `args.action` when the tool takes an `action` and `args` has none. */
+  action?: string;
+  args?: Record<string, unknown>;
+  /** The session the tool acts for; omitted or `main`: the agent's main session. */
+  sessionKey?: string;
+  agentId?: string;
+}
+
+export type ToolInvokeErrorType = "invalid_request" | "not_found" | "tool_call_blocked" | "tool_error";
+
+export type ToolInvokeOutcome =
+  | { ok: true; status: 200; toolName: string; result: ToolResult }
+  | { ok: false; status: 400 | 403 | 404 | 500; toolName: string; error: { type: ToolInvokeErrorType; message: string } };
+
+export interface ToolInvokeDeps {
+  config(): OpenClawConfig;
+  stateDir: string;
+  conversations: Pick<ConversationPort, "resolveSessionKey">;
+  sessions(): Pick<SessionStore, "get">;
+  services: ToolServices;
+  availability(): { memory: boolean; messenger: boolean; cron: boolean };
+  logger: Logger;
+}
+
+/**
+ * One tool, called directly by an operator (`POST /tools/invoke`, `tools.invoke`), not by a
+ * model: the tools a turn of that session would get (the same policy, with the caller as the
+ * owner and the channel the session last talked on, or the one the caller names), less what
+ * `gateway.tools` blocks; the arguments checked against the tool's schema; exec approvals as
+ * configured, with nobody to ask (an `ask` is denied). A session that runs sandboxed is refused:
+ * its tools run only inside a turn's sandbox.
+ */
+export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeRequest, options: { signal: AbortSignal; channel?: string }): Promise<ToolInvokeOutcome> {
+  const toolName = (request.name ?? request.tool ?? "").trim();
+  const fail = (status: 400 | 403 | 404 | 500, type: ToolInvokeErrorType, message: string): ToolInvokeOutcome => ({ ok: false, status, toolName, error: { type, message } });
+  if (!toolName) return fail(400, "invalid_request", "name (or tool) is required: the tool to invoke");
+  const config = deps.config();
+  const requestedAgent = request.agentId?.trim().toLowerCase();
+  if (requestedAgent && !resolveAgentConfig(config, requestedAgent) && requestedAgent !== defaultAgentId(config)) {
+    return fail(400, "invalid_request", `unknown agent "${requestedAgent}"`);
+  }
+  const rawKey = request.sessionKey?.trim();
+  let target: { sessionKey: string; agentId: string };
+  try {
+    target = deps.conversations.resolveSessionKey(rawKey && rawKey !== "main" ? rawKey : undefined, requestedAgent);
+  } catch (err) {
+    return fail(400, "invalid_request", (err as Error).message);
+  }
+  if (requestedAgent && target.agentId !== requestedAgent) return fail(400, "invalid_request", `agent id "${requestedAgent}" does not match session agent "${target.agentId}"`);
+
+  const sandbox = decideSandbox(config, target.agentId, target.sessionKey);
+  if (sandbox.sandboxed) {
+    return fail(403, "tool_call_blocked", `${target.sessionKey} runs sandboxed (${sandbox.reason}): its tools run only inside a turn's sandbox, not through a direct invocation`);
+  }
+  const entry = deps.sessions().get(target.sessionKey);
+  const model = splitModelRef(sessionModelRef({ agentId: target.agentId, modelOverride: entry?.modelOverride }, config), config);
+  const exec = config.tools?.exec;
+  const tools = createAvailableTools({
+    ...deps.availability(),
+    sessionTools: deps.services.sessionTools !== undefined,
+    exec: exec?.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {},
+  });
+  const policy = resolveEffectiveTools({
+    config,
+    agentId: target.agentId,
+    provider: model?.provider,
+    modelId: model?.id,
+    channel: options.channel ?? entry?.lastChannel ?? entry?.channel,
+    senderIsOwner: true,
+    spawnDepth: entry?.spawnDepth,
+    ownerOnlyTools: tools.filter((t) => t.ownerOnly).map((t) => t.name),
+    available: tools.map((t) => t.name),
+  });
+  const tool = tools.find((t) => t.name === toolName);
+  if (!tool || !policy.allowed.includes(toolName) || invokeBlocked(toolName, config.gateway.tools)) return fail(404, "not_found", `Tool not available: ${toolName}`);
+
+  const given = request.args ?? {};
+  const takesAction = typeof (tool.parameters as { properties?: Record<string, unknown> }).properties?.action === "object";
+  const args = request.action !== undefined && takesAction && given.action === undefined ? { ...given, action: request.action } : given;
+  if (!Value.Check(tool.parameters, args)) {
+    const first = Value.Errors(tool.parameters, args).First();
+    const where = first?.path ? first.path.replace(/^\//, "").replaceAll("/", ".") : "args";
+    return fail(400, "invalid_request", `invalid arguments for ${toolName}: ${where}: ${first?.message ?? "invalid"}`);
+  }
+  const workspaceDir = resolveWorkspaceDir(config, target.agentId, deps.stateDir, process.env);
+  await ensureWorkspaceOnce(workspaceDir);
+  let result: ToolResult;
+  try {
+    result = await tool.execute(
+      args as never,
+      { agentId: target.agentId, workspaceDir, sessionKey: target.sessionKey, senderIsOwner: true, services: { ...deps.services, execApprovals: execGateFromConfig(config) } },
+      options.signal,
+    );
+  } catch (err) {
+    deps.logger.warn({ tool: toolName, sessionKey: target.sessionKey, err: (err as Error).message }, "a directly invoked tool failed");
+    return fail(500, "tool_error", "tool execution failed");
+  }
+  if (result.isError) return fail(400, "tool_error", resultText(result));
+  return { ok: true, status: 200, toolName, result };
+}
+
+function resultText(result: ToolResult): string {
+  return result.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n") || "the tool reported an error";
+}
