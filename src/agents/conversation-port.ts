@@ -124,6 +124,8 @@ export interface TurnSettings {
   chatTools?: LocatedToolRule;
   /** The rule `tools.toolsBySender` (or the agent's) has for the message's sender. */
   senderTools?: LocatedToolRule;
+  /** The chat's `skills`: only these of the agent's skills are offered. */
+  chatSkills?: string[];
   thinkingLevel?: string;
   timeoutSeconds?: number;
 }

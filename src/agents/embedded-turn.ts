@@ -107,6 +107,8 @@ export interface EmbeddedTurnInput {
   /** The tool rule of the chat the message came from, and the one for its sender (chat messages only). */
   chatTools?: LocatedToolRule;
   senderTools?: LocatedToolRule;
+  /** The chat's `skills`: only these of the agent's skills are offered in this turn. */
+  chatSkills?: readonly string[];
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
@@ -193,7 +195,8 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   }
 
   const discovered = await cachedSkills(workspaceDir, input.stateDir, env, config.skills?.load?.extraDirs);
-  const skills = keptSkillsFor(discovered.skills, config, agentId, env);
+  const agentSkills = keptSkillsFor(discovered.skills, config, agentId, env);
+  const skills = input.chatSkills ? agentSkills.filter((skill) => input.chatSkills!.includes(skill.name)) : agentSkills;
   // What the prompt leaves out for a reason the user can fix (a skipped skill, a cut file) is said, naming the file.
   for (const warning of bootstrap.warnings) input.onWarning?.(`workspace file ${warning}`);
   for (const warning of discovered.warnings) input.onWarning?.(`skill ${warning}`);

@@ -14,6 +14,10 @@ export interface ChatEntry {
   roles?: string[];
   /** Discord channels only: drop messages addressed to someone else (its guild's setting when unset). */
   ignoreOtherMentions?: boolean;
+  /** Added to the system prompt of turns answering this chat. */
+  systemPrompt?: string;
+  /** Only these of the agent's skills are offered in this chat. */
+  skills?: string[];
   agentId?: string;
 }
 

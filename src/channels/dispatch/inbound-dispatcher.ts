@@ -106,6 +106,9 @@ interface Routed {
   /** The tool rules of the chat (its `tools` / `toolsBySender`) and of `tools.toolsBySender` for this sender. */
   chatTools?: LocatedToolRule;
   senderTools?: LocatedToolRule;
+  /** The chat entry's `systemPrompt` and `skills` (a Telegram topic's over its group's). */
+  chatPrompt?: string;
+  chatSkills?: string[];
 }
 
 /**
@@ -169,6 +172,9 @@ export class InboundDispatcher {
       boundSessionKey !== undefined ||
       wasMentioned(message, mentionPatternsFor(account.mentionPatterns as string[] | undefined, findAgentEntry(config, agentId), config.messages?.groupChat?.mentionPatterns));
     let routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentionedFor, chat, boundSessionKey });
+    // A bound thread's messages belong to its sub-agent's session: the chat's prompt and skills are the chat's agent's.
+    if (!routed.bound && access.entry?.systemPrompt?.trim()) routed = { ...routed, chatPrompt: access.entry.systemPrompt.trim() };
+    if (!routed.bound && access.entry?.skills) routed = { ...routed, chatSkills: [...access.entry.skills] };
     const visibility = contextVisibilityFor(config, account);
     routed = { ...routed, message: withVisibleQuote(routed.message, visibility, access.allowlisted) };
     const mentioned = routed.message.wasMentioned;
@@ -607,9 +613,11 @@ export class InboundDispatcher {
       ...(replyVia ? { replyVia } : {}),
       ...(last.chatTools ? { chatTools: last.chatTools } : {}),
       ...(last.senderTools ? { senderTools: last.senderTools } : {}),
+      ...(last.chatSkills ? { chatSkills: last.chatSkills } : {}),
     };
     const outcome = await this.deps.conversations.submit({
       message: text,
+      ...(last.chatPrompt ? { extraSystemPrompt: last.chatPrompt } : {}),
       ...(images.length > 0 ? { images } : {}),
       ...(Object.keys(turnSettings).length > 0 ? { turnSettings } : {}),
       idempotencyKey: runId,

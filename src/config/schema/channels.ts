@@ -26,6 +26,10 @@ const ChatEntry = Type.Object({
   allowFrom: Type.Optional(StringList),
   users: Type.Optional(StringList),
   agentId: Type.Optional(NonEmptyString),
+  /** Added to the system prompt of turns answering this chat. */
+  systemPrompt: Type.Optional(Type.String({ maxLength: 20_000 })),
+  /** Only these of the agent's skills are offered in this chat. */
+  skills: Type.Optional(StringList),
   ...ChatToolRules,
 });
 
