@@ -126,6 +126,8 @@ export interface TurnSettings {
   senderTools?: LocatedToolRule;
   /** The chat's `skills`: only these of the agent's skills are offered. */
   chatSkills?: string[];
+  /** At most this many earlier user turns in the history the turn sees (a DM's `dmHistoryLimit`); the rest stays in the transcript. */
+  userTurnLimit?: number;
   thinkingLevel?: string;
   timeoutSeconds?: number;
 }

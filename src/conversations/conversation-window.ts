@@ -193,9 +193,13 @@ export class ConversationWindow {
    * The newest whole units that fit `tokenBudget`, oldest first, leaving out user messages
    * whose key is in `leaveOut` (runs that have not finished: the turn's own prompt, queued ones).
    */
-  window(tokenBudget: number, leaveOut: ReadonlySet<string>): ModelMessage[] {
+  window(tokenBudget: number, leaveOut: ReadonlySet<string>, maxUserTurns = Number.POSITIVE_INFINITY): ModelMessage[] {
     // NaN would make every comparison false and let everything through; treat it as no room.
     const budget = Number.isNaN(tokenBudget) ? 0 : tokenBudget;
+    // Where the window starts (and how many messages it holds) when it ends at the oldest user message the limit keeps.
+    let userTurns = 0;
+    let userOldest = this.messages.length;
+    let userCount = 0;
     // Newest first: find the oldest unit that still fits and how many messages go out, with no
     // list of picks (this runs every turn over the whole conversation); then copy them in order.
     let oldest = this.messages.length;
@@ -213,6 +217,14 @@ export class ConversationWindow {
         resultsCost += this.tokens[i]!;
         continue;
       }
+      // A DM history limit counts user messages back from the newest: the oldest one kept starts the
+      // window, so no answer whose question was cut is sent.
+      const isUser = this.messages[i]!.role === "user";
+      if (isUser && ++userTurns > maxUserTurns) {
+        oldest = userOldest;
+        count = userCount;
+        break;
+      }
       // Results not right after a tool-calling turn lost their call: they are never sent.
       const withResults = part === Part.ToolTurn;
       const cost = this.tokens[i]! + (withResults ? resultsCost : 0);
@@ -220,6 +232,10 @@ export class ConversationWindow {
       used += cost;
       count += 1 + (withResults ? results : 0);
       oldest = i;
+      if (isUser) {
+        userOldest = oldest;
+        userCount = count;
+      }
       results = 0;
       resultsCost = 0;
     }

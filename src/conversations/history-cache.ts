@@ -61,7 +61,7 @@ export class HistoryCache {
    * and those still waiting in the queue. Kept up to date message by message
    * (ConversationWindow), so a long session does not re-walk its whole transcript every turn.
    */
-  window(sessionKey: string, tokenBudget: number, unfinishedRuns: ReadonlySet<string>, beforeSelect?: (window: ConversationWindow) => void): ModelMessage[] {
+  window(sessionKey: string, tokenBudget: number, unfinishedRuns: ReadonlySet<string>, beforeSelect?: (window: ConversationWindow) => void, maxUserTurns?: number): ModelMessage[] {
     const entry = this.store.peek(sessionKey);
     if (!entry) return [];
     let window = this.windows.get(sessionKey, entry.sessionId);
@@ -77,7 +77,7 @@ export class HistoryCache {
       this.windows.set(sessionKey, entry.sessionId, window);
     }
     beforeSelect?.(window);
-    return window.window(tokenBudget, unfinishedRuns);
+    return window.window(tokenBudget, unfinishedRuns, maxUserTurns);
   }
 
   /** The whole context since the latest compaction (summary included), in tokens; undefined when not cached. O(1). */

@@ -154,8 +154,12 @@ export class TurnRunner {
           for (const listener of turn.onEvents) listener(event);
         },
         history: (tokenBudget, contextWindow) =>
-          deps.history.window(sessionKey, tokenBudget, new Set(deps.runs.activeFor(sessionKey).map((r) => r.runId)), (window) =>
-            deps.context.prune(sessionKey, window, contextWindow),
+          deps.history.window(
+            sessionKey,
+            tokenBudget,
+            new Set(deps.runs.activeFor(sessionKey).map((r) => r.runId)),
+            (window) => deps.context.prune(sessionKey, window, contextWindow),
+            turn.settings?.userTurnLimit,
           ),
         onContextOverflow: () =>
           deps.context.compactOnOverflow(sessionKey, primary, (event) => {

@@ -6,7 +6,7 @@ import { defaultAgentId, findAgentEntry } from "../../agents/agent-config.js";
 import type { ConversationPort, TurnSettings } from "../../agents/conversation-port.js";
 import type { LocatedToolRule } from "../../agents/policy/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
-import { isAcpSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
+import { isAcpSessionKey, isMainSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { resolveSendPolicy } from "../../sessions/send-policy.js";
 import { decideAccess, mentionPatternsFor, wasMentioned } from "../access/access-policy.js";
 import { chatToolRule, senderToolRule } from "../access/chat-tool-rules.js";
@@ -614,6 +614,7 @@ export class InboundDispatcher {
       ...(last.chatTools ? { chatTools: last.chatTools } : {}),
       ...(last.senderTools ? { senderTools: last.senderTools } : {}),
       ...(last.chatSkills ? { chatSkills: last.chatSkills } : {}),
+      ...dmHistoryLimitFor(config, running.config, message),
     };
     const outcome = await this.deps.conversations.submit({
       message: text,
@@ -683,6 +684,17 @@ export class InboundDispatcher {
         return;
     }
   }
+}
+
+/**
+ * A DM session of its own (not the shared main session) sees at most `dms.<peer>.historyLimit`,
+ * else `dmHistoryLimit`, earlier user turns; unset: the whole history that fits.
+ */
+function dmHistoryLimitFor(config: OpenClawConfig, account: Readonly<Record<string, unknown>>, message: FinalizedInbound): { userTurnLimit?: number } {
+  if (message.chatType !== "direct" || isMainSessionKey(message.sessionKey, config.session.mainKey)) return {};
+  const perPeer = (account.dms as Record<string, { historyLimit?: number }> | undefined)?.[message.senderId]?.historyLimit;
+  const limit = perPeer ?? (account.dmHistoryLimit as number | undefined);
+  return limit === undefined ? {} : { userTurnLimit: limit };
 }
 
 /** A command's answer as the chat shows it. */

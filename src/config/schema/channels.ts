@@ -59,6 +59,10 @@ const commonKeys = {
   requireMention: Type.Optional(Type.Boolean()),
   mentionPatterns: Type.Optional(StringList),
   historyLimit: Type.Optional(integer(0, 1_000)),
+  /** In a DM session of its own (not the shared main session), at most this many earlier user turns go to the model. */
+  dmHistoryLimit: Type.Optional(integer(0, 100_000)),
+  /** Per DM peer (its user id): `historyLimit` in place of `dmHistoryLimit`. An account's map replaces the channel's. */
+  dms: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Object({ historyLimit: Type.Optional(integer(0, 100_000)) }))),
   allowBots: Type.Optional(Type.Boolean()),
   maxLinesPerMessage: Type.Optional(integer(1, 10_000)),
   replyToMode: Type.Optional(stringEnum(["off", "first", "all"])),

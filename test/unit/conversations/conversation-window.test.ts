@@ -213,3 +213,25 @@ describe("ConversationWindow", () => {
     expect(modelProjection(second!)).toBe(second);
   });
 });
+
+describe("ConversationWindow with a user-turn limit (dmHistoryLimit)", () => {
+  const u = (key: string, text: string) => ({ role: "user", content: text, timestamp: 0, idempotencyKey: key }) as TranscriptMessage;
+  const a = (text: string, answers: string[]) => ({ role: "assistant", content: [{ type: "text", text }], timestamp: 0, answers }) as TranscriptMessage;
+  const turns = Array.from({ length: 5 }, (_, i) => [u(`k${i}`, `question ${i}`), a(`answer ${i}`, [`k${i}`])]).flat();
+  const texts = (messages: ReturnType<ConversationWindow["window"]>) => messages.map((m) => (typeof m.content === "string" ? m.content : (m.content[0] as { text: string }).text));
+
+  it("keeps the newest N user turns with their answers, starting at a user message", () => {
+    const view = new ConversationWindow([...turns, u("k5", "the new prompt")]);
+    expect(texts(view.window(1e9, new Set(["k5"]), 2))).toEqual(["question 3", "answer 3", "question 4", "answer 4"]);
+    expect(view.window(1e9, new Set(["k5"]), 0)).toEqual([]);
+    expect(view.window(1e9, new Set(["k5"]), 99)).toEqual(view.window(1e9, new Set(["k5"])));
+  });
+
+  it("keeps the compaction summary first, whatever the limit", () => {
+    const summary = compactionSummaryMessage({ summary: "Earlier: blue.", timestamp: 0 });
+    const view = new ConversationWindow(turns, { message: summary, text: "Earlier: blue." });
+    const window = view.window(1e9, new Set(), 1);
+    expect(window[0]!.content).toEqual(summary.content);
+    expect(texts(window.slice(1))).toEqual(["question 4", "answer 4"]);
+  });
+});
