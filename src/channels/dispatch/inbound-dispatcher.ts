@@ -560,8 +560,13 @@ export class InboundDispatcher {
   private async withSavedMedia(routed: Routed): Promise<{ text: string; images: ImageBlock[] }> {
     const text = agentText(routed.message);
     if (!routed.media || !this.deps.media) return { text, images: [] };
-    const maxMb = this.deps.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB;
-    const saved = await this.deps.media.saveAll(routed.media, maxMb);
+    // The channel's (or account's) own limit, else the agents' default.
+    const own = routed.running.config.mediaMaxMb as number | undefined;
+    const limit =
+      own !== undefined
+        ? { maxMb: own, key: `channels.${routed.running.channel}.mediaMaxMb` }
+        : { maxMb: this.deps.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB, key: "agents.defaults.mediaMaxMb" };
+    const saved = await this.deps.media.saveAll(routed.media, limit);
     return { text: [text, ...saved.lines].join("\n"), images: saved.images };
   }
 

@@ -34,27 +34,33 @@ export interface SavedMedia {
 /**
  * Saves the files inbound messages carry under `<state>/media/inbound/` (0600, a random name
  * keeping the file's extension) and says, in one line per file, what the model gets: the path, or
- * why the file was not saved (over `agents.defaults.mediaMaxMb`, a failed download). Saved images
+ * why the file was not saved (over the size limit, named by the key that set it; a failed download). Saved images
  * (JPEG, PNG, GIF, WebP up to 5 MB) are also returned as image blocks.
  */
+/** The size limit for inbound files and the config key that set it (named when a file is over it). */
+export interface MediaLimit {
+  maxMb: number;
+  key: string;
+}
+
 export class InboundMediaStore {
   constructor(private readonly dir: string) {}
 
-  async saveAll(media: readonly InboundMedia[], maxMb: number): Promise<SavedMedia> {
+  async saveAll(media: readonly InboundMedia[], limit: MediaLimit): Promise<SavedMedia> {
     const saved: SavedMedia = { lines: [], images: [] };
     for (const item of media) {
-      const { line, image } = await this.save(item, maxMb);
+      const { line, image } = await this.save(item, limit);
       saved.lines.push(line);
       if (image) saved.images.push(image);
     }
     return saved;
   }
 
-  private async save(item: InboundMedia, maxMb: number): Promise<{ line: string; image?: ImageBlock }> {
+  private async save(item: InboundMedia, { maxMb, key }: MediaLimit): Promise<{ line: string; image?: ImageBlock }> {
     const maxBytes = Math.floor(maxMb * 1024 * 1024);
     const label = `${item.kind}${item.fileName ? ` "${item.fileName}"` : ""}`;
     if (item.sizeBytes !== undefined && item.sizeBytes > maxBytes) {
-      return { line: `[media not saved: ${label} is ${formatSize(item.sizeBytes)}, over agents.defaults.mediaMaxMb (${maxMb} MB)]` };
+      return { line: `[media not saved: ${label} is ${formatSize(item.sizeBytes)}, over ${key} (${maxMb} MB)]` };
     }
     let bytes: Buffer;
     try {
@@ -62,7 +68,7 @@ export class InboundMediaStore {
     } catch (error) {
       return { line: `[media not saved: ${label} could not be downloaded: ${error instanceof Error ? error.message : String(error)}]` };
     }
-    if (bytes.length > maxBytes) return { line: `[media not saved: ${label} is ${formatSize(bytes.length)}, over agents.defaults.mediaMaxMb (${maxMb} MB)]` };
+    if (bytes.length > maxBytes) return { line: `[media not saved: ${label} is ${formatSize(bytes.length)}, over ${key} (${maxMb} MB)]` };
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = path.join(this.dir, `${randomUUID()}${extensionOf(item)}`);
     fs.writeFileSync(file, bytes, { mode: 0o600 });

@@ -59,6 +59,8 @@ const commonKeys = {
   requireMention: Type.Optional(Type.Boolean()),
   mentionPatterns: Type.Optional(StringList),
   historyLimit: Type.Optional(integer(0, 1_000)),
+  /** Files in messages for the agent above this size (MB) are not saved; in place of `agents.defaults.mediaMaxMb`. */
+  mediaMaxMb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2048 })),
   /** In a DM session of its own (not the shared main session), at most this many earlier user turns go to the model. */
   dmHistoryLimit: Type.Optional(integer(0, 100_000)),
   /** Per DM peer (its user id): `historyLimit` in place of `dmHistoryLimit`. An account's map replaces the channel's. */

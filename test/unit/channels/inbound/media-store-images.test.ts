@@ -14,12 +14,14 @@ const media = (kind: InboundMedia["kind"], mimeType: string | undefined, bytes: 
   download: async () => bytes,
 });
 
+const LIMIT = { maxMb: 20, key: "agents.defaults.mediaMaxMb" };
+
 describe("InboundMediaStore: which saved files become image input", () => {
   it("returns saved JPEG/PNG/GIF/WebP images as base64 image blocks, one line per file either way", async () => {
     const png = Buffer.from("png bytes");
     const saved = await new InboundMediaStore(dir).saveAll(
       [media("image", "image/png", png), media("document", "application/pdf", Buffer.from("%PDF")), media("audio", "audio/ogg", Buffer.from("OggS"))],
-      20,
+      LIMIT,
     );
     expect(saved.lines).toHaveLength(3);
     expect(saved.lines.every((line) => line.startsWith("[media attached: "))).toBe(true);
@@ -30,7 +32,7 @@ describe("InboundMediaStore: which saved files become image input", () => {
     const big = Buffer.alloc(IMAGE_INPUT_MAX_BYTES + 1, 1);
     const saved = await new InboundMediaStore(dir).saveAll(
       [media("image", "image/heic", Buffer.from("heic")), media("image", "image/jpeg", big), media("image", undefined, Buffer.from("?"))],
-      20,
+      LIMIT,
     );
     expect(saved.lines).toHaveLength(3);
     expect(saved.lines.every((line) => line.startsWith("[media attached: "))).toBe(true);
@@ -38,8 +40,8 @@ describe("InboundMediaStore: which saved files become image input", () => {
   });
 
   it("gives no image for a file that was not saved", async () => {
-    const saved = await new InboundMediaStore(dir).saveAll([media("image", "image/png", Buffer.alloc(2048))], 0.001);
-    expect(saved.lines[0]).toMatch(/^\[media not saved: image is 2\.0 KB, over agents\.defaults\.mediaMaxMb/);
+    const saved = await new InboundMediaStore(dir).saveAll([media("image", "image/png", Buffer.alloc(2048))], { maxMb: 0.001, key: "channels.telegram.mediaMaxMb" });
+    expect(saved.lines[0]).toBe("[media not saved: image is 2.0 KB, over channels.telegram.mediaMaxMb (0.001 MB)]");
     expect(saved.images).toEqual([]);
   });
 });
