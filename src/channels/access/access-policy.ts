@@ -14,6 +14,8 @@ export interface ChatEntry {
   roles?: string[];
   /** Discord channels only: drop messages addressed to someone else (its guild's setting when unset). */
   ignoreOtherMentions?: boolean;
+  /** Messages from other bots reach the agent here (in place of the account's `allowBots`). */
+  allowBots?: boolean;
   /** Added to the system prompt of turns answering this chat. */
   systemPrompt?: string;
   /** Only these of the agent's skills are offered in this chat. */

@@ -146,7 +146,8 @@ export class InboundDispatcher {
   async dispatch(running: RunningAccount, message: InboundMessage, how: { parked?: boolean } = {}): Promise<void> {
     const { channel, accountId, config: account } = running;
     const log = this.deps.logger;
-    if (message.senderIsBot && account.allowBots !== true) return;
+    // Another bot's message: a chat's own `allowBots` decides there (below); elsewhere the account's.
+    if (message.senderIsBot && message.chatType === "direct" && account.allowBots !== true) return;
     if (running.status.botId && message.senderId === running.status.botId) return;
 
     const access = decideAccess({
@@ -161,6 +162,7 @@ export class InboundDispatcher {
       return;
     }
     if (access.decision === "pair") return this.offerPairing(running, message);
+    if (message.senderIsBot && (access.entry?.allowBots ?? account.allowBots) !== true) return;
 
     const config = this.deps.config();
     const chat: ThreadRef = { channel, accountId, chatId: message.chatId, ...(message.threadId ? { threadId: message.threadId } : {}) };

@@ -26,6 +26,8 @@ const ChatEntry = Type.Object({
   allowFrom: Type.Optional(StringList),
   users: Type.Optional(StringList),
   agentId: Type.Optional(NonEmptyString),
+  /** Messages from other bots reach the agent in this chat, in place of the account's `allowBots`. */
+  allowBots: Type.Optional(Type.Boolean()),
   /** Added to the system prompt of turns answering this chat. */
   systemPrompt: Type.Optional(Type.String({ maxLength: 20_000 })),
   /** Only these of the agent's skills are offered in this chat. */

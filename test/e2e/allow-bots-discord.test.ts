@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { startFakeDiscord } from "../fakes/discord-server.js";
+import { startFakeModelServer } from "../fakes/model-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway } from "../helpers/gateway-process.js";
+import { chatRequests, lastUserTextOf } from "../helpers/model-request.js";
+import { sleep, waitUntil } from "../helpers/reliability.js";
+
+/**
+ * `allowBots` on a Discord channel's entry with the real discord.js client against a fake
+ * Discord: another bot's message reaches the agent in that channel only; elsewhere, and in DMs,
+ * the account's `allowBots` (unset: no) applies.
+ */
+
+const BOT = "100000000000000800";
+const OTHER_BOT = "100000000000000333";
+const GUILD = "100000000000000900";
+const OPEN = "100000000000000901";
+const CLOSED = "100000000000000902";
+
+describe("a channel's allowBots on Discord", { timeout: 60_000 }, () => {
+  it("lets another bot in where the channel allows it, nowhere else", async () => {
+    const model = await startFakeModelServer();
+    const guildChannels = [
+      { id: OPEN, name: "bots-welcome", type: 0 },
+      { id: CLOSED, name: "general", type: 0 },
+    ];
+    const discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [{ id: GUILD, name: "team", channels: guildChannels }] });
+    const stateDir = makeTempDir();
+    const guilds = { [GUILD]: { requireMention: false, channels: { [OPEN]: { allowBots: true }, [CLOSED]: {} } } };
+    const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [OTHER_BOT], guilds };
+    const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { discord: discordConfig } }) } });
+    try {
+      await gw.waitForOutput(/channel account started/, 10_000);
+      await waitUntil(() => discord.identifyCount === 1, 10_000, "the Discord IDENTIFY");
+      model.setResponder((req) => ({ text: `re: ${lastUserTextOf(req)}` }));
+      const fromBot = (channelId: string, content: string, guildId?: string) =>
+        discord.pushMessage({ channelId, ...(guildId ? { guildId } : {}), authorId: OTHER_BOT, authorName: "otherbot", authorIsBot: true, content });
+
+      fromBot(CLOSED, "in the closed channel", GUILD);
+      fromBot("100000000000000777", "in a DM");
+      fromBot(OPEN, "in the open channel", GUILD);
+      await waitUntil(() => discord.messages(OPEN).length === 1, 15_000, "the answer in the open channel");
+      await sleep(300);
+      const asked = chatRequests(model.requests).map((r) => lastUserTextOf(r));
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toContain("in the open channel");
+      expect(discord.messages(CLOSED)).toHaveLength(0);
+    } finally {
+      await gw.stop("SIGKILL");
+      await discord.close();
+      await model.close();
+    }
+  });
+});
