@@ -9,7 +9,8 @@ import { sleep, waitUntil } from "../helpers/reliability.js";
 /**
  * `allowBots` on a Discord channel's entry with the real discord.js client against a fake
  * Discord: another bot's message reaches the agent in that channel only; elsewhere, and in DMs,
- * the account's `allowBots` (unset: no) applies.
+ * the account's `allowBots` (unset: no) applies. `botLoopProtection` mutes the bot pair once it
+ * goes over its message budget.
  */
 
 const BOT = "100000000000000800";
@@ -28,7 +29,8 @@ describe("a channel's allowBots on Discord", { timeout: 60_000 }, () => {
     const discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [{ id: GUILD, name: "team", channels: guildChannels }] });
     const stateDir = makeTempDir();
     const guilds = { [GUILD]: { requireMention: false, channels: { [OPEN]: { allowBots: true }, [CLOSED]: {} } } };
-    const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [OTHER_BOT], guilds };
+    const botLoopProtection = { maxEventsPerWindow: 2, windowSeconds: 600, cooldownSeconds: 600 };
+    const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [OTHER_BOT], guilds, botLoopProtection };
     const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { discord: discordConfig } }) } });
     try {
       await gw.waitForOutput(/channel account started/, 10_000);
@@ -46,6 +48,15 @@ describe("a channel's allowBots on Discord", { timeout: 60_000 }, () => {
       expect(asked).toHaveLength(1);
       expect(asked[0]).toContain("in the open channel");
       expect(discord.messages(CLOSED)).toHaveLength(0);
+
+      // Bot loop protection: a pair may exchange 2 messages here, then it is muted for the cooldown.
+      fromBot(OPEN, "second from the bot", GUILD);
+      await waitUntil(() => discord.messages(OPEN).length === 2, 15_000, "the second answer");
+      fromBot(OPEN, "third from the bot", GUILD);
+      await gw.waitForOutput(/bot loop protection: this bot pair went over its message budget/, 10_000);
+      await sleep(300);
+      expect(chatRequests(model.requests)).toHaveLength(2);
+      expect(discord.messages(OPEN)).toHaveLength(2);
     } finally {
       await gw.stop("SIGKILL");
       await discord.close();

@@ -45,6 +45,8 @@ import { messageReaction, type MessageReaction } from "./message-reaction.js";
 import { DEFAULT_GROUP_HISTORY_LIMIT, GroupHistory, withGroupHistory } from "./group-history.js";
 import { replyViaFor, roomEventText, unmentionedAreRoomEvents } from "./visible-replies.js";
 import { retryStrandedReply } from "./stranded-reply.js";
+import { BotLoopGuard } from "./bot-loop-guard.js";
+import { botLoopSettingsFor } from "./bot-loop-settings.js";
 import { contextVisibilityFor, withVisibleQuote } from "./context-visibility.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 
@@ -122,6 +124,8 @@ export class InboundDispatcher {
   private readonly debouncer: InboundDebouncer<Routed>;
   /** Unmentioned group messages, handed to the model with the next mention (`historyLimit`). */
   private readonly history = new GroupHistory();
+  /** Bot-to-bot message budgets (`botLoopProtection`), per conversation and bot pair. */
+  private readonly botLoops = new BotLoopGuard();
   /** Dedupe keys of the parked messages now in a debounce window (a redelivery of one is dropped). */
   private readonly inWindow = new Set<string>();
 
@@ -163,6 +167,7 @@ export class InboundDispatcher {
     }
     if (access.decision === "pair") return this.offerPairing(running, message);
     if (message.senderIsBot && (access.entry?.allowBots ?? account.allowBots) !== true) return;
+    if (message.senderIsBot && !this.admitBotMessage(running, message)) return;
 
     const config = this.deps.config();
     const chat: ThreadRef = { channel, accountId, chatId: message.chatId, ...(message.threadId ? { threadId: message.threadId } : {}) };
@@ -494,6 +499,25 @@ export class InboundDispatcher {
       (text, index, model) => this.deps.delivery.queueBlock(runId, sessionKey, index, text, model),
       (err) => this.deps.logger.warn({ runId, err: err.message }, "a block reply could not be recorded for delivery; it is not sent"),
     );
+  }
+
+  /** Bot loop protection: another bot's message counts for its pair with this bot in this chat; past the budget the pair is muted. */
+  private admitBotMessage(running: RunningAccount, message: InboundMessage): boolean {
+    const { channel, accountId } = running;
+    const settings = botLoopSettingsFor(this.deps.config(), channel, accountId);
+    const verdict = this.botLoops.admit(
+      { scope: `${channel}:${accountId}:${message.chatId}`, senderBotId: message.senderId, receiverBotId: running.status.botId ?? `${channel}:${accountId}` },
+      settings,
+    );
+    if (verdict.admit) return true;
+    const log = { channel, accountId, chatId: message.chatId, senderId: message.senderId };
+    if (verdict.tripped) {
+      this.deps.logger.warn(
+        { ...log, maxEventsPerWindow: settings.maxEventsPerWindow, windowSeconds: settings.windowSeconds, cooldownSeconds: settings.cooldownSeconds },
+        "bot loop protection: this bot pair went over its message budget; its messages are dropped for the cooldown (botLoopProtection)",
+      );
+    } else this.deps.logger.debug(log, "bot message dropped: its pair is in the bot loop cooldown");
+    return false;
   }
 
   /**

@@ -45,6 +45,14 @@ const HeartbeatVisibility = Type.Object({
   useIndicator: Type.Optional(Type.Boolean()),
 });
 
+/** Other bots' messages: how many a pair of bots may exchange in a window before the pair is muted (OpenClaw's bot loop protection). */
+const BotLoopProtection = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  maxEventsPerWindow: Type.Optional(integer(1, 10_000)),
+  windowSeconds: Type.Optional(integer(1, 86_400)),
+  cooldownSeconds: Type.Optional(integer(0, 86_400)),
+});
+
 /** Which quoted text and group history reach the model: all of it, or only what allowlisted senders wrote (`allowlist_quote` keeps the quoted message). */
 const ContextVisibility = stringEnum(["all", "allowlist", "allowlist_quote"]);
 
@@ -52,6 +60,8 @@ const ContextVisibility = stringEnum(["all", "allowlist", "allowlist_quote"]);
 const commonKeys = {
   heartbeatVisibility: Type.Optional(HeartbeatVisibility),
   contextVisibility: Type.Optional(ContextVisibility),
+  /** Over `channels.defaults.botLoopProtection`, key by key (an account's over its channel's). */
+  botLoopProtection: Type.Optional(BotLoopProtection),
   enabled: Type.Optional(Type.Boolean()),
   name: Type.Optional(Type.String()),
   dmPolicy: Type.Optional(DmPolicy),
@@ -193,7 +203,12 @@ export const ChannelsSchema = Type.Object({
   ...channelSchemas,
   /** What every channel does where its own block says nothing. */
   defaults: Type.Optional(
-    Type.Object({ groupPolicy: Type.Optional(GroupPolicy), heartbeatVisibility: Type.Optional(HeartbeatVisibility), contextVisibility: Type.Optional(ContextVisibility) }),
+    Type.Object({
+      groupPolicy: Type.Optional(GroupPolicy),
+      heartbeatVisibility: Type.Optional(HeartbeatVisibility),
+      contextVisibility: Type.Optional(ContextVisibility),
+      botLoopProtection: Type.Optional(BotLoopProtection),
+    }),
   ),
   /** `<channel>.<chat or peer id>`: the model a session there uses unless it chose its own (`/model`). */
   modelByChannel: Type.Optional(Type.Object({ telegram: Type.Optional(ModelsByChat), discord: Type.Optional(ModelsByChat), slack: Type.Optional(ModelsByChat) })),
