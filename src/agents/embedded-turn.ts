@@ -28,6 +28,7 @@ import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolSe
 import { LRUCache } from "lru-cache";
 import type { ImageBlock, UserMessage } from "../models/messages.js";
 import { userTimeZone } from "./context/user-time-zone.js";
+import { memoryGetLimit } from "./context/context-limits.js";
 import { resolveRepoRoot } from "./context/repo-root.js";
 import { finalStaysPrivate, MESSAGE_TOOL_DELIVERY_HINT, type ReplyVia } from "./reply-via.js";
 import type { LocatedToolRule } from "./policy/types.js";
@@ -313,6 +314,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       services,
       ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}),
       ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
+      ...memoryGetLimit(config, agentId),
     },
     streamModel: modelCalls.stream,
     hooks,

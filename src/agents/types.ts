@@ -47,6 +47,8 @@ export interface ToolContext {
   services: ToolServices;
   /** Set when this run is sandboxed: `exec` runs its commands in it (docs/security.md, "The exec sandbox"). */
   sandbox?: ExecSandbox;
+  /** The agent's `contextLimits.memoryGetMaxChars`, when set. */
+  memoryGetMaxChars?: number;
 }
 
 /**
@@ -103,7 +105,7 @@ export interface MemoryToolHost {
   /** Session start: open the agent's index and sync it in the background; never waits. */
   prepare(agentId: string): void;
   search(agentId: string, query: string, options: MemorySearchOptions): Promise<MemorySearchResponse>;
-  get(agentId: string, path: string, from?: number, lines?: number): Promise<MemoryGetOutcome>;
+  get(agentId: string, path: string, from?: number, lines?: number, maxChars?: number): Promise<MemoryGetOutcome>;
 }
 
 export type ExecApprovalDecision = { allowed: true } | { allowed: false; reason: string };

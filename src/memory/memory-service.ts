@@ -72,8 +72,8 @@ export class MemoryService {
     return index.search(query, options);
   }
 
-  async get(agentId: string, relPath: string, from?: number, lines?: number): Promise<MemoryGetOutcome> {
-    return readMemoryFile(this.options.workspaceDirOf(agentId), this.settingsFor().extraPaths, relPath, from, lines);
+  async get(agentId: string, relPath: string, from?: number, lines?: number, maxChars?: number): Promise<MemoryGetOutcome> {
+    return readMemoryFile(this.options.workspaceDirOf(agentId), this.settingsFor().extraPaths, relPath, from, lines, maxChars);
   }
 
   async status(agentId: string): Promise<MemoryStatus> {

@@ -4,6 +4,7 @@ import { hardLinkReason, unreadableReason } from "./memory-files.js";
 import type { MemoryGetResult } from "./types.js";
 
 export const MEMORY_GET_DEFAULT_LINES = 120;
+/** `memory_get`'s character limit when `contextLimits.memoryGetMaxChars` sets none. */
 export const MEMORY_GET_MAX_CHARS = 12_000;
 
 /** The lines asked for, or why not (the tool turns each refusal into its coded tool error). */
@@ -16,7 +17,7 @@ export type MemoryGetOutcome =
 /**
  * Lines of one memory file: MEMORY.md, memory.md, USER.md, a `.md` under `memory/`, or a `.md`
  * under an extra path. Anything else, and anything whose real location is outside those
- * places (a symlink, `..`), is refused, and so is a FIFO or a file with a second hard link. At most `lines` lines and 12,000 characters.
+ * places (a symlink, `..`), is refused, and so is a FIFO or a file with a second hard link. At most `lines` lines and `maxChars` characters.
  */
 export async function readMemoryFile(
   workspaceDir: string,
@@ -24,6 +25,7 @@ export async function readMemoryFile(
   requested: string,
   from = 1,
   lines = MEMORY_GET_DEFAULT_LINES,
+  maxChars = MEMORY_GET_MAX_CHARS,
 ): Promise<MemoryGetOutcome> {
   const absolute = path.resolve(workspaceDir, requested);
   const realWorkspace = await fs.realpath(workspaceDir).catch(() => workspaceDir);
@@ -54,9 +56,9 @@ export async function readMemoryFile(
   let text = "";
   let shown = 0;
   for (const line of wanted) {
-    if (text.length + line.length + 1 > MEMORY_GET_MAX_CHARS) {
+    if (text.length + line.length + 1 > maxChars) {
       if (shown === 0) {
-        text = line.slice(0, MEMORY_GET_MAX_CHARS);
+        text = line.slice(0, maxChars);
         shown = 1;
       }
       break;

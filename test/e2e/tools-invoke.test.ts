@@ -21,11 +21,14 @@ let workspace: string;
 beforeAll(async () => {
   model = await startFakeModelServer();
   const stateDir = makeTempDir();
-  const config = JSON.parse(fakeModelConfig(model, stateDir, { gateway: { tools: { allow: ["apply_patch"], deny: ["web_fetch"] } } }));
+  const memory = { search: { provider: "fake", model: "fake-embedding", remote: { baseUrl: `${model.url}/v1`, apiKey: "sk-fake-embed" } } };
+  const config = JSON.parse(fakeModelConfig(model, stateDir, { gateway: { tools: { allow: ["apply_patch"], deny: ["web_fetch"] } }, memory }));
   config.agents.defaults.sandbox = { mode: "non-main" };
+  config.agents.defaults.contextLimits = { memoryGetMaxChars: 100 };
   workspace = config.agents.defaults.workspace;
   fs.mkdirSync(workspace, { recursive: true });
   fs.writeFileSync(path.join(workspace, "notes.md"), "the release is on Friday\n");
+  fs.writeFileSync(path.join(workspace, "MEMORY.md"), ["a".repeat(80), "b".repeat(80), "c".repeat(80)].join("\n"));
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
   ({ sock } = await openOperator(gw.url, gw.token));
 });
@@ -50,6 +53,13 @@ describe("tools invoke", { timeout: 60_000 }, () => {
     expect(JSON.stringify(read.body.result.content)).toContain("the release is on Friday");
     const listed = await invoke({ name: "sessions_list", sessionKey: "main", args: {} });
     expect(listed).toMatchObject({ status: 200, body: { ok: true } });
+  });
+
+  it("memory_get returns at most agents.defaults.contextLimits.memoryGetMaxChars", async () => {
+    const got = await invoke({ tool: "memory_get", args: { path: "MEMORY.md" } });
+    expect(got.status).toBe(200);
+    const text = String(got.body.result.content[0].text);
+    expect(text.startsWith(`${"a".repeat(80)}\n\n[Lines 1-1 of 3. Use from=2 to continue.]`)).toBe(true);
   });
 
   it("takes gateway.tools.allow off the built-in deny list and adds gateway.tools.deny", async () => {

@@ -16,13 +16,13 @@ export function createMemoryGetTool(): AgentTool<typeof MemoryGetParameters> {
   return {
     name: "memory_get",
     description:
-      `Read lines of a memory file (MEMORY.md, USER.md, memory/*.md), at most ${withThousandsCommas(MEMORY_GET_MAX_CHARS)} characters. ` +
+      `Read lines of a memory file (MEMORY.md, USER.md, memory/*.md), at most ${withThousandsCommas(MEMORY_GET_MAX_CHARS)} characters unless configured otherwise. ` +
       "Use after memory_search to load the lines around a result. Do not use for other files: use read.",
     parameters: MemoryGetParameters,
     async execute(args, ctx) {
       const host = ctx.services.memory;
       if (!host) return toolError(TOOL_ERRORS.memoryOutsideGateway());
-      const outcome = await host.get(ctx.agentId, args.path, args.from, args.lines);
+      const outcome = await host.get(ctx.agentId, args.path, args.from, args.lines, ctx.memoryGetMaxChars);
       if (!outcome.ok) return refusal(outcome, args.path);
       const { result } = outcome;
       const footer = result.truncated ? `\n\n[Lines ${result.from}-${result.to} of ${result.totalLines}. Use from=${result.to + 1} to continue.]` : "";

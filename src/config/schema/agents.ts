@@ -32,6 +32,9 @@ const AgentIdentity = Type.Object({
   avatar: Type.Optional(Type.String()),
 });
 
+/** Bounds on runtime excerpts put into a turn. */
+const ContextLimits = Type.Object({ memoryGetMaxChars: Type.Optional(integer(100, 1_000_000)) });
+
 const AgentTools = Type.Object({
   profile: Type.Optional(stringEnum(["minimal", "coding", "messaging", "full"])),
   /** Tools added to the profile's list, in place of `tools.alsoAllow`; `allow` here still narrows afterwards. */
@@ -105,6 +108,8 @@ const AgentsDefaults = Type.Object({
   bootstrapTotalMaxChars: Type.Optional(integer(0)),
   skipBootstrap: Type.Optional(Type.Boolean()),
   thinkingDefault: Type.Optional(ThinkingLevel),
+  /** Limits on what the runtime puts into a turn: `memoryGetMaxChars`, the most one `memory_get` returns (12,000 when unset). */
+  contextLimits: Type.Optional(ContextLimits),
   /** The user's IANA time zone: the system prompt's date and time, heartbeat windows without their own zone. Unset: the host's. */
   userTimezone: Type.Optional(NonEmptyString),
   skills: Type.Optional(StringList),
@@ -166,6 +171,8 @@ const agentEntryFields = {
   typingMode: Type.Optional(TypingMode),
   /** This agent's `humanDelay`, in place of `agents.defaults.humanDelay`. */
   humanDelay: Type.Optional(HumanDelay),
+  /** This agent's `contextLimits`, key by key over `agents.defaults.contextLimits`. */
+  contextLimits: Type.Optional(ContextLimits),
   /** In groups routed to this agent, text matching one of these (case-insensitive regexes) counts as a mention, in place of `messages.groupChat.mentionPatterns`. */
   groupChat: Type.Optional(
     Type.Object({

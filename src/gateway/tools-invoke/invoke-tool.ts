@@ -6,6 +6,7 @@ import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
 import { resolveWorkspaceDir } from "../../agents/context/workspace.js";
 import { ensureWorkspaceOnce } from "../../agents/turn-context-cache.js";
 import { createAvailableTools } from "../../agents/tools/index.js";
+import { memoryGetLimit } from "../../agents/context/context-limits.js";
 import type { ToolResult, ToolServices } from "../../agents/types.js";
 import { resolveAgentConfig, defaultAgentId } from "../../agents/agent-config.js";
 import type { OpenClawConfig } from "../../config/index.js";
@@ -109,7 +110,14 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
   try {
     result = await tool.execute(
       args as never,
-      { agentId: target.agentId, workspaceDir, sessionKey: target.sessionKey, senderIsOwner: true, services: { ...deps.services, execApprovals: execGateFromConfig(config) } },
+      {
+        agentId: target.agentId,
+        workspaceDir,
+        sessionKey: target.sessionKey,
+        senderIsOwner: true,
+        services: { ...deps.services, execApprovals: execGateFromConfig(config) },
+        ...memoryGetLimit(config, target.agentId),
+      },
       options.signal,
     );
   } catch (err) {
