@@ -14,6 +14,8 @@ export interface ChatEntry {
   roles?: string[];
   /** Discord channels only: drop messages addressed to someone else (its guild's setting when unset). */
   ignoreOtherMentions?: boolean;
+  /** Telegram groups and topics: the group policy here, in place of the account's. */
+  groupPolicy?: GroupPolicy;
   /** Messages from other bots reach the agent here (in place of the account's `allowBots`). */
   allowBots?: boolean;
   /** Added to the system prompt of turns answering this chat. */
@@ -85,9 +87,12 @@ export function decideAccess(input: AccessInput): AccessDecision {
     return policy === "pairing" ? { decision: "pair" } : { decision: "drop", reason: "sender not in allowFrom (dmPolicy: allowlist)" };
   }
 
-  const policy = (account.groupPolicy as GroupPolicy | undefined) ?? "allowlist";
-  if (policy === "disabled") return { decision: "drop", reason: "groups are disabled (groupPolicy: disabled)" };
   const lookup = findChatEntry(channel, account, message);
+  // A Telegram group's (or topic's) own `groupPolicy` wins over the account's in it.
+  const own = lookup.entry?.groupPolicy;
+  const policy = own ?? (account.groupPolicy as GroupPolicy | undefined) ?? "allowlist";
+  if (policy === "disabled")
+    return { decision: "drop", reason: own ? `${message.chatType} ${message.chatId} is disabled by its own groupPolicy` : "groups are disabled (groupPolicy: disabled)" };
   if (lookup.blocked) return { decision: "drop", reason: lookup.blocked };
   if (policy === "allowlist" && !lookup.listed && !lookup.unmapped) {
     const reason = `${message.chatType} ${message.chatId} is not in the allowlist (groupPolicy: allowlist): list it under ${CHAT_MAP_KEY[channel] ?? "the chat map"} to admit it`;

@@ -35,6 +35,9 @@ const ChatEntry = Type.Object({
   ...ChatToolRules,
 });
 
+/** A Telegram group's or topic's entry: a chat entry plus its own `groupPolicy` (in place of the account's there). */
+const TelegramChatEntry = Type.Object({ ...ChatEntry.properties, groupPolicy: Type.Optional(GroupPolicy) });
+
 /** A Discord channel's entry: a chat entry plus the `roles` that replace its guild's there, and its own `ignoreOtherMentions`. */
 const DiscordChannelEntry = Type.Object({ ...ChatEntry.properties, roles: Type.Optional(StringList), ignoreOtherMentions: Type.Optional(Type.Boolean()) });
 
@@ -127,7 +130,7 @@ const telegramKeys = {
   pollingTimeoutSeconds: Type.Optional(integer(0, 50)),
   pollingRetryBaseMs: Type.Optional(integer(10, 600_000)),
   linkPreview: Type.Optional(Type.Boolean()),
-  groups: Type.Optional(Type.Record(Type.String(), Type.Intersect([ChatEntry, Type.Object({ topics: Type.Optional(Type.Record(Type.String(), ChatEntry)) })]))),
+  groups: Type.Optional(Type.Record(Type.String(), Type.Intersect([TelegramChatEntry, Type.Object({ topics: Type.Optional(Type.Record(Type.String(), TelegramChatEntry)) })]))),
 };
 
 const discordKeys = {

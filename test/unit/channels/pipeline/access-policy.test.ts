@@ -251,3 +251,15 @@ describe("ignoreOtherMentions (Discord)", () => {
     expect(decideAccess({ channel: "discord", account: account(false), message: { ...inGuild, addressedToOther: true }, pairedSenders: [] }).decision).toBe("allow");
   });
 });
+
+describe("a Telegram group's own groupPolicy", () => {
+  const account = { groupPolicy: "allowlist", groupAllowFrom: ["42"], groups: { "-100": { groupPolicy: "open" }, "-200": {}, "-300": { groupPolicy: "disabled" } } };
+  const from = (chatId: string, senderId: string) => decideAccess({ channel: "telegram", account, message: { ...group, chatId, senderId }, pairedSenders: [] });
+
+  it("wins over the account's in that group: open drops the sender list, disabled blocks it", () => {
+    expect(from("-100", "7").decision).toBe("allow");
+    expect(from("-200", "7").decision).toBe("drop");
+    expect(from("-200", "42").decision).toBe("allow");
+    expect(from("-300", "42")).toMatchObject({ decision: "drop", reason: "group -300 is disabled by its own groupPolicy" });
+  });
+});
