@@ -27,7 +27,8 @@ describe("chat and sender tool rules over Telegram", { timeout: 60_000 }, () => 
       requireMention: false,
       groups: {
         "*": { tools: { deny: ["web_fetch"] } },
-        [LOCKED]: { tools: { deny: ["exec", "write", "edit", "apply_patch"] }, toolsBySender: { [`id:${OWNER}`]: { deny: ["write"] } } },
+        // A display name matches nothing here (no dangerouslyAllowNameMatching): the member gets the group's rule.
+        [LOCKED]: { tools: { deny: ["exec", "write", "edit", "apply_patch"] }, toolsBySender: { [`id:${OWNER}`]: { deny: ["write"] }, [`name:User ${MEMBER}`]: {} } },
         [OTHER]: {},
       },
     });

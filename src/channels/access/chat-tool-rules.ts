@@ -17,7 +17,11 @@ interface RuleNode {
 
 type MaybeNode = (RuleNode & Record<string, unknown>) | undefined;
 
-/** Who sent a chat message, as `toolsBySender` keys name them. */
+/**
+ * Who sent a chat message, as `toolsBySender` keys name them. `username` and `name` are given only
+ * where the account opted in to name matching (`dangerouslyAllowNameMatching`): names change hands,
+ * and a rule matched by one could give a stranger a tool the chat's own rule denies.
+ */
 export interface ToolSender {
   channel: string;
   id: string;

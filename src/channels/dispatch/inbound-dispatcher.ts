@@ -436,7 +436,9 @@ export class InboundDispatcher {
       // and so does the whole answer to a native command (its interaction, its response_url).
       ...(replyToMode === "all" || message.nativeCommand || (replyToMode === "first" && running.account.repliesInThread) ? { replyToEveryChunk: true as const } : {}),
     };
-    const toolSender = { channel, id: message.senderId, username: message.senderUsername, name: message.senderName };
+    // `username:` and `name:` rules match only where the account matches names at all (see ToolSender).
+    const byName = allowsNameMatching(running.config);
+    const toolSender = { channel, id: message.senderId, ...(byName ? { username: message.senderUsername, name: message.senderName } : {}) };
     const chatTools = chatToolRule(channel, running.config, message, toolSender);
     const senderTools = senderToolRule(config, agentId, toolSender);
     return {
