@@ -314,7 +314,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       services,
       ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}),
       ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
-      ...memoryGetLimit(config, agentId),
+      ...memoryGetLimit(config, agent),
     },
     streamModel: modelCalls.stream,
     hooks,

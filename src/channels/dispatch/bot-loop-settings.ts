@@ -1,11 +1,13 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import { DEFAULT_BOT_LOOP_SETTINGS, type BotLoopSettings } from "./bot-loop-guard.js";
 
-type Partial = { enabled?: boolean; maxEventsPerWindow?: number; windowSeconds?: number; cooldownSeconds?: number };
+type BotLoopOverrides = { enabled?: boolean; maxEventsPerWindow?: number; windowSeconds?: number; cooldownSeconds?: number };
 
 /** Bot loop protection for one account: OpenClaw's defaults, then `channels.defaults`, the channel's and the account's, key by key. */
 export function botLoopSettingsFor(config: OpenClawConfig, channel: string, accountId: string): BotLoopSettings {
-  const block = (config.channels as Record<string, { botLoopProtection?: Partial; accounts?: Record<string, { botLoopProtection?: Partial }> } | undefined> | undefined)?.[channel];
+  const block = (
+    config.channels as Record<string, { botLoopProtection?: BotLoopOverrides; accounts?: Record<string, { botLoopProtection?: BotLoopOverrides }> } | undefined> | undefined
+  )?.[channel];
   return {
     ...DEFAULT_BOT_LOOP_SETTINGS,
     ...config.channels?.defaults?.botLoopProtection,

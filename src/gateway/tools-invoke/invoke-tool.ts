@@ -8,7 +8,8 @@ import { ensureWorkspaceOnce } from "../../agents/turn-context-cache.js";
 import { createAvailableTools } from "../../agents/tools/index.js";
 import { memoryGetLimit } from "../../agents/context/context-limits.js";
 import type { ToolResult, ToolServices } from "../../agents/types.js";
-import { resolveAgentConfig, defaultAgentId } from "../../agents/agent-config.js";
+import { unknownAgentRefusal } from "../../agents/known-agent.js";
+import { resolveAgentConfig } from "../../agents/agent-config.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import type { SessionStore } from "../../sessions/store/index.js";
@@ -57,10 +58,9 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
   const fail = (status: 400 | 403 | 404 | 500, type: ToolInvokeErrorType, message: string): ToolInvokeOutcome => ({ ok: false, status, toolName, error: { type, message } });
   if (!toolName) return fail(400, "invalid_request", "name (or tool) is required: the tool to invoke");
   const config = deps.config();
-  const requestedAgent = request.agentId?.trim().toLowerCase();
-  if (requestedAgent && !resolveAgentConfig(config, requestedAgent) && requestedAgent !== defaultAgentId(config)) {
-    return fail(400, "invalid_request", `unknown agent "${requestedAgent}"`);
-  }
+  const requestedAgent = request.agentId?.trim().toLowerCase() || undefined;
+  const unknownAgent = unknownAgentRefusal(config, requestedAgent);
+  if (unknownAgent) return fail(400, "invalid_request", unknownAgent);
   const rawKey = request.sessionKey?.trim();
   let target: { sessionKey: string; agentId: string };
   try {
@@ -116,7 +116,7 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
         sessionKey: target.sessionKey,
         senderIsOwner: true,
         services: { ...deps.services, execApprovals: execGateFromConfig(config) },
-        ...memoryGetLimit(config, target.agentId),
+        ...memoryGetLimit(config, resolveAgentConfig(config, target.agentId)),
       },
       options.signal,
     );
