@@ -1,5 +1,5 @@
-import type { CallbackQuery, Chat, Message, MessageEntity, Update, User } from "grammy/types";
-import type { ChannelChatKind, InboundMessage } from "../../src/channels/types.js";
+import type { CallbackQuery, Chat, Message, MessageEntity, MessageReactionUpdated, Update, User } from "grammy/types";
+import type { ChannelChatKind, InboundMessage, InboundReaction } from "../../src/channels/types.js";
 
 /** Who the bot is, from `getMe`: needed to see mentions of it and replies to it. */
 export interface BotIdentity {
@@ -8,7 +8,7 @@ export interface BotIdentity {
 }
 
 /** The update kinds the plugin asks for (`allowed_updates`) and translates. */
-export const ALLOWED_UPDATES = ["message", "edited_message", "callback_query"] as const;
+export const ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "message_reaction"] as const;
 
 /** Media kinds in the order they are checked; the first present one names the placeholder. */
 const MEDIA_KINDS = ["photo", "video", "animation", "video_note", "voice", "audio", "document", "sticker", "location", "venue", "contact", "poll", "dice"] as const;
@@ -22,6 +22,35 @@ export function translateUpdate(update: Update, bot: BotIdentity): InboundMessag
   if (message) return translateMessage(message, bot);
   if (update.callback_query) return translateCallback(update.callback_query, bot);
   return undefined;
+}
+
+/**
+ * The emoji a `message_reaction` update adds (custom emoji and paid stars are not reported; a
+ * removal adds nothing), each as a reaction by its user. `sentByBot` says whether the bot posted
+ * the message and in which topic: the update carries neither. An anonymous reaction (an admin
+ * posting as the chat) has no user and is not reported; neither is one in a forum on a message
+ * whose topic is unknown, which would otherwise land in the group's own session.
+ */
+export function translateReaction(update: MessageReactionUpdated, sentByBot: { threadId?: string } | undefined): InboundReaction[] {
+  const user = update.user;
+  if (!user) return [];
+  const before = new Set(update.old_reaction.flatMap((r) => (r.type === "emoji" ? [r.emoji] : [])));
+  const added = update.new_reaction.flatMap((r) => (r.type === "emoji" && !before.has(r.emoji) ? [r.emoji] : []));
+  const forum = update.chat.type === "supergroup" && update.chat.is_forum === true;
+  if (added.length === 0 || (forum && !sentByBot?.threadId)) return [];
+  const from = sender(user);
+  return added.map((emoji) => ({
+    chatType: chatKind(update.chat),
+    chatId: String(update.chat.id),
+    ...(forum && sentByBot?.threadId ? { threadId: sentByBot.threadId } : {}),
+    messageId: String(update.message_id),
+    onBotMessage: sentByBot !== undefined,
+    senderId: from.senderId,
+    ...(from.senderName ? { senderName: from.senderName } : {}),
+    ...(from.senderUsername ? { senderUsername: from.senderUsername } : {}),
+    ...(from.senderIsBot ? { senderIsBot: true } : {}),
+    emoji,
+  }));
 }
 
 /** An inline button press reaches the agent as text; the press itself is the message. */

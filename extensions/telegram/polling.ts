@@ -89,6 +89,6 @@ export class UpdatePoller {
 
 /** The chat an update belongs to: updates of one chat keep their order. */
 function chatOf(update: Update): string {
-  const chat = update.message?.chat ?? update.edited_message?.chat ?? update.callback_query?.message?.chat ?? update.channel_post?.chat;
+  const chat = update.message?.chat ?? update.edited_message?.chat ?? update.callback_query?.message?.chat ?? update.channel_post?.chat ?? update.message_reaction?.chat;
   return chat ? String(chat.id) : `update:${update.update_id}`;
 }

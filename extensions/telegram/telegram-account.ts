@@ -6,7 +6,8 @@ import { createTelegramApi, grammySignal } from "./api-client.js";
 import { describeTelegramError, isConflict, isTokenRejected } from "./api-errors.js";
 import { ChatLookups } from "./chat-lookups.js";
 import { ConnectionStatus } from "./connection-status.js";
-import { ALLOWED_UPDATES, chatKind, translateUpdate, type BotIdentity } from "./inbound.js";
+import { ALLOWED_UPDATES, chatKind, translateReaction, translateUpdate, type BotIdentity } from "./inbound.js";
+import { SentMessages } from "./sent-messages.js";
 import { createTopic, deleteMessage, editText, react, sendFile, sendText, sendTyping, type OutboundDeps } from "./outbound.js";
 import { telegramStatusEmoji } from "./reaction-emoji.js";
 import { claimPollingToken, releasePollingToken, UpdatePoller } from "./polling.js";
@@ -40,6 +41,8 @@ export class TelegramAccount implements ChannelAccount {
   private webhookRouteRegistered = false;
   /** `getChat` answers for `sessionPeer`, kept for this run of the account. */
   private readonly chats = new ChatLookups();
+  /** What this account posted: reactions to these are reactions to the bot (`reactionNotifications: own`). */
+  private readonly sentMessages = new SentMessages();
 
   constructor(
     private readonly context: ChannelAccountContext,
@@ -88,12 +91,17 @@ export class TelegramAccount implements ChannelAccount {
     return this.stopping;
   }
 
-  send(target: OutboundTarget, text: OutboundText): Promise<SentMessage> {
-    return sendText(this.outboundDeps(), target, text);
+  async send(target: OutboundTarget, text: OutboundText): Promise<SentMessage> {
+    return this.remember(target, await sendText(this.outboundDeps(), target, text));
   }
 
-  sendFile(target: OutboundTarget, file: OutboundFile): Promise<SentMessage> {
-    return sendFile(this.outboundDeps(), target, file);
+  async sendFile(target: OutboundTarget, file: OutboundFile): Promise<SentMessage> {
+    return this.remember(target, await sendFile(this.outboundDeps(), target, file));
+  }
+
+  private remember(target: OutboundTarget, sent: SentMessage): SentMessage {
+    this.sentMessages.remember(target.chatId, sent.messageId, target.threadId);
+    return sent;
   }
 
   sendTyping(target: OutboundTarget): Promise<void> {
@@ -260,6 +268,12 @@ export class TelegramAccount implements ChannelAccount {
   private async deliver(update: Update): Promise<void> {
     // Both transports only hand out updates after `connect` learned who the bot is.
     if (!this.identity) throw new Error("telegram: update arrived before getMe answered");
+    const reaction = update.message_reaction;
+    if (reaction) {
+      const sentByBot = this.sentMessages.find(String(reaction.chat.id), String(reaction.message_id));
+      for (const added of translateReaction(reaction, sentByBot)) await this.context.onReaction(added);
+      return;
+    }
     const envelope = translateUpdate(update, this.identity);
     if (!envelope) return;
     const message = update.message ?? update.channel_post;

@@ -22,7 +22,7 @@ import { describePluginLoadError } from "./plugin-loader.js";
 import { recoverReply } from "./recover-reply.js";
 import type { FinishedRun } from "./dispatch/run-reply.js";
 import type { ThreadBindingStore, ThreadRef } from "./thread-bindings.js";
-import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, InboundMessage, OutboundFile, OutboundTarget } from "./types.js";
+import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, InboundMessage, InboundReaction, OutboundFile, OutboundTarget } from "./types.js";
 import { ChannelSendRefused } from "./send-errors.js";
 import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/types.js";
 import { randomUUID } from "node:crypto";
@@ -63,6 +63,8 @@ export interface ChannelManagerDeps {
   acp?: Pick<AcpBoundChatsDeps, "manager" | "settings" | "defaultCwd" | "turnTimeoutSeconds">;
   /** Internal hooks hear `message:received` and `message:sent` (docs/automation.md#internal-hooks). */
   hooks?: InternalHookSink;
+  /** Where reaction notices wait for their session's next message (`reactionNotifications`). */
+  systemEvents?: InboundDispatchDeps["systemEvents"];
 }
 
 export interface SendParams {
@@ -150,6 +152,7 @@ export class ChannelManager {
       ...(deps.acpThreadFollowUp ? { acpThreadFollowUp: deps.acpThreadFollowUp } : {}),
       media: new InboundMediaStore(path.join(deps.stateDir, "media", "inbound")),
       parked: this.parked,
+      ...(deps.systemEvents ? { systemEvents: deps.systemEvents } : {}),
     });
   }
 
@@ -542,6 +545,7 @@ export class ChannelManager {
         stateDir,
         logger: log,
         onInbound: (envelope) => this.inbound(managed, envelope),
+        onReaction: (reaction) => this.reaction(managed, reaction),
         registerHttpRoute: (route) => {
           const routeKey = `${route.method} ${route.path}`;
           this.routes.set(routeKey, route);
@@ -600,6 +604,12 @@ export class ChannelManager {
       { channel: from.channel, accountId: from.accountId, chatId: envelope.chatId, messageId: envelope.messageId },
       `inbound message dropped: channel ${from.channel} account ${from.accountId} ${why} while the message was being handed over`,
     );
+  }
+
+  /** A reaction from a running account; one arriving while the account is being replaced is dropped (it is only a notice). */
+  private async reaction(from: CreatedAccount, reaction: InboundReaction): Promise<void> {
+    if (from.retired || this.stopped) return;
+    await this.dispatcher.notifyReaction(from, reaction);
   }
 
   /** To the dispatcher, unless an earlier run of the account handed the message over already. */

@@ -60,6 +60,36 @@ export interface InboundMessage {
   media?: InboundMedia[];
 }
 
+/**
+ * Someone added an emoji reaction to a message in a chat the bot is in. Only additions are
+ * reported; chat, thread, guild and team are as an inbound message from that chat would carry them.
+ */
+export interface InboundReaction {
+  chatType: ChannelChatKind;
+  chatId: string;
+  threadId?: string;
+  parentChatId?: string;
+  guildId?: string;
+  teamId?: string;
+  /** Discord: the guild channel's name, for the notice (`#general`), when the platform said it. */
+  chatName?: string;
+  /** The message reacted to. */
+  messageId: string;
+  /**
+   * Whether the reacted message is one the bot posted: the platform says so (Discord's message
+   * author, Slack's `item_user`) or the adapter remembers what it sent (Telegram); undefined when
+   * neither can tell, which `reactionNotifications: own` takes as not the bot's.
+   */
+  onBotMessage?: boolean;
+  senderId: string;
+  senderName?: string;
+  senderUsername?: string;
+  senderIsBot?: boolean;
+  memberRoleIds?: string[];
+  /** The emoji as the platform names it: a Unicode emoji, a Discord custom emoji's name, a Slack shortcode without colons. */
+  emoji: string;
+}
+
 /** One file an inbound message carries, not fetched yet. */
 export interface InboundMedia {
   kind: "image" | "audio" | "video" | "document";
@@ -192,6 +222,11 @@ export interface ChannelAccountContext {
    * persisted, queued): only then may a plugin commit its platform offset / ack.
    */
   onInbound(envelope: InboundMessage): Promise<void>;
+  /**
+   * Hand one reaction to the gateway (`reactionNotifications`): resolves once the notice it makes,
+   * if any, is on disk; only then may a plugin commit its platform offset.
+   */
+  onReaction(reaction: InboundReaction): Promise<void>;
   /** Serve a route on the gateway's HTTP port (Slack HTTP Events, Telegram webhook). */
   registerHttpRoute(route: ChannelHttpRoute): void;
   /** The plugin reports connection changes; the gateway shows them in health/status. */

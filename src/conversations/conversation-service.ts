@@ -40,6 +40,8 @@ import type { RunTracer } from "../traces/index.js";
 import type { InternalHookSink } from "../hooks/internal/types.js";
 import { messageText } from "../sessions/compaction/identifiers.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
+import type { SessionSystemEvent, SessionSystemEvents } from "../sessions/system-events/session-system-events.js";
+import { withSystemEventLines } from "./system-event-lines.js";
 
 export interface ConversationDeps {
   stateDir: string;
@@ -65,6 +67,8 @@ export interface ConversationDeps {
   notifyChat?: (sessionKey: string, text: string, key: string) => void;
   /** Internal hooks hear `/new`, `/reset`, `/stop`, automatic resets and compactions (docs/automation.md#internal-hooks). */
   hooks?: InternalHookSink;
+  /** Notices waiting for a session's next message (`reactionNotifications`); absent: none are carried. */
+  systemEvents?: SessionSystemEvents;
 }
 
 /** Messages a `command:new` / `command:reset` hook receives: the session's last ones, as text. */
@@ -211,7 +215,6 @@ export class ConversationService implements ConversationPort {
   async submit(input: SubmitInput): Promise<SubmitOutcome> {
     const { sessionKey, agentId } = this.resolveSessionKey(input.sessionKey, input.agentId);
     const runId = input.idempotencyKey ?? randomUUID();
-    const text = input.message;
 
     // An ACP session's turns run on its external agent (docs/acp.md), never on an embedded model.
     if (isAcpSessionKey(sessionKey)) {
@@ -266,11 +269,14 @@ export class ConversationService implements ConversationPort {
     if (!input.internal && this.queue.busy(sessionKey) && this.queue.refuses(sessionKey)) {
       // Refused by the full queue (drop: new): never written, so no later turn or history shows it.
       this.runs.create(runId, sessionKey, agentId, input.method);
-      const offer = this.queue.offer(sessionKey, queueMode, { id: runId, text, receivedAt: Date.now() }, input.origin?.channel);
+      const offer = this.queue.offer(sessionKey, queueMode, { id: runId, text: input.message, receivedAt: Date.now() }, input.origin?.channel);
       const notice = offer.notice ?? "message refused: the session's queue is full";
       this.endings.endUnstarted(sessionKey, [runId], "error", notice, { neverWritten: true });
       return { kind: "rejected", runId, sessionKey, notice };
     }
+    // Notices the session was waiting for (a reaction in its chat) go in front of the message.
+    const carried = input.ephemeral ? [] : (this.deps.systemEvents?.take(sessionKey, this.deps.store.peek(sessionKey)?.sessionId) ?? []);
+    const text = withSystemEventLines(input.message, carried, this.deps.config());
     // Durable before anything is acknowledged: a crash after this point keeps the message (a
     // one-off session keeps nothing by design).
     this.historyCache.append(
@@ -294,6 +300,7 @@ export class ConversationService implements ConversationPort {
     );
     const onDisk = () =>
       input.idempotencyKey === undefined ? this.deps.store.whenDurable(sessionKey) : Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
+    const carrying = this.settleWhenDurable(sessionKey, carried);
     // A scheduled job's message says so in its provenance; its trace is filed as a cron run.
     const run = this.runs.create(runId, sessionKey, agentId, input.provenance?.sourceTool === "cron" ? "cron" : input.method);
     if (input.onEvent) this.queue.listen(runId, input.onEvent);
@@ -357,11 +364,34 @@ export class ConversationService implements ConversationPort {
     );
     if (offer.action === "rejected") {
       const notice = offer.notice ?? "message refused: the session's queue is full";
+      // The refused message is withdrawn from the history: its notices wait for the next message.
+      carrying.refused();
       this.endings.endUnstarted(sessionKey, [runId], "error", notice);
       return { kind: "rejected", runId, sessionKey, notice };
     }
     await onDisk();
     return { kind: "accepted", run, queued: offer.action };
+  }
+
+  /**
+   * The notices a message carries leave the queue once that message is on disk; when its write
+   * fails, or the message is refused (`refused()` is called), they wait for the session's next message.
+   */
+  private settleWhenDurable(sessionKey: string, carried: SessionSystemEvent[]): { refused(): void } {
+    const events = this.deps.systemEvents;
+    let refused = false;
+    if (events && carried.length > 0)
+      this.deps.store.whenDurable(sessionKey).then(
+        () => refused || events.settle(carried),
+        () => refused || events.putBack(carried),
+      );
+    return {
+      refused: () => {
+        if (refused || !events || carried.length === 0) return;
+        refused = true;
+        events.putBack(carried);
+      },
+    };
   }
 
   /** `/stop`: abort the session's runs and queue, and (through `onStop`) the sub-agents it spawned. */

@@ -38,6 +38,7 @@ import type { CronClock } from "../cron/clock.js";
 import { createCronChannelPort, createCronToolHost } from "./cron-wiring.js";
 import { HeartbeatRunner } from "../cron/heartbeat/heartbeat-runner.js";
 import { PendingSystemEvents } from "../cron/heartbeat/pending-events.js";
+import { SessionSystemEvents } from "../sessions/system-events/session-system-events.js";
 import { systemClock } from "../cron/clock.js";
 import { registerHeartbeatMethods, wake } from "./methods/heartbeat-methods.js";
 import { registerHooksRoutes } from "./http/hooks-routes.js";
@@ -186,6 +187,8 @@ export class GatewayServer {
   readonly sessions: SessionStore;
   readonly ledger: IdempotencyLedger;
   private readonly pendingSystemEvents: PendingSystemEvents;
+  /** Notices (reactions) waiting for a session's next message. */
+  private readonly sessionSystemEvents: SessionSystemEvents;
   readonly conversations: ConversationService;
   /** Every run's trace (docs/traces.md). */
   readonly traces: TraceRecorder;
@@ -304,6 +307,7 @@ export class GatewayServer {
     this.sessions = new SessionStore(opts.stateDir, { onWarning: (warning) => opts.logger.warn(warning) });
     this.ledger = new IdempotencyLedger(opts.stateDir);
     this.pendingSystemEvents = new PendingSystemEvents(opts.stateDir);
+    this.sessionSystemEvents = new SessionSystemEvents(opts.stateDir);
     this.maintenance = startSessionMaintenance(this.sessions, opts.logger, () => {
       const config = opts.loadedConfig().config;
       return { ...config.session.maintenance, cronSessionRetention: config.cron?.sessionRetention };
@@ -366,6 +370,7 @@ export class GatewayServer {
       onStop: (key) => this.subagents.stopChildrenOf(key).length,
       tracer: this.traces,
       notifyChat: (key, text, noticeKey) => this.notifyChat(key, text, noticeKey),
+      systemEvents: this.sessionSystemEvents,
     });
     this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
     const acp = createAcpControlPlane({
@@ -634,6 +639,7 @@ export class GatewayServer {
           focusTarget: (keys, target) => resolveFocusTarget(this.subagents, keys, target),
           acpThreadFollowUp: (childSessionKey, text) => this.subagents.followUpInThread(childSessionKey, text),
           hooks: this.internalHooks,
+          systemEvents: this.sessionSystemEvents,
           acp: {
             manager: this.acp,
             settings: () => resolveAcpSettings(this.opts.loadedConfig().config),
@@ -727,6 +733,7 @@ export class GatewayServer {
     this.sessions.close();
     this.ledger.close();
     this.pendingSystemEvents.close();
+    this.sessionSystemEvents.close();
     for (const conn of this.connections) {
       conn.sendEvent("shutdown", { reason, ...(restartExpectedMs !== undefined ? { restartExpectedMs } : {}) }, {});
       conn.close(CLOSE_SERVICE_RESTART, "service restart");

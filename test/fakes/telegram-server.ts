@@ -23,6 +23,10 @@ import { trackConnections } from "./open-connections.js";
  *   even when its id is below the current offset, which is how tests make Telegram re-deliver.
  * - `pushMessage({...})` builds a `message` update (private chat for positive ids, supergroup
  *   for negative ones unless `chatType` says otherwise) and queues it; `getChat` then knows the chat.
+ * - `pushReaction({...})` queues a `message_reaction` update (a user's emoji added to a message).
+ *   As Telegram, it is handed out only to a poller (or webhook) that listed `message_reaction` in
+ *   its `allowed_updates`; otherwise it is dropped. `lastBotMessageId(chatId)` is the id of the
+ *   bot's last sendMessage in a chat (what a user reacts to).
  * - `getUpdates` holds the request up to `timeout` seconds and answers as soon as an update is
  *   queued; `offset` confirms (drops) every handed-out update below it.
  * - `sent`: every delivered sendMessage / editMessageText / sendChatAction / setMessageReaction
@@ -51,6 +55,8 @@ export interface FakeTelegram {
   readonly botUsername: string;
   pushUpdate(update: FakeUpdate): number;
   pushMessage(message: PushMessageInput): FakeUpdate;
+  pushReaction(reaction: PushReactionInput): number;
+  lastBotMessageId(chatId: number | string): number | undefined;
   /**
    * A file users can send (`photo`, `document`, `voice` in `pushMessage`): its `file_id`. `getFile`
    * answers for it and `GET /file/bot<token>/<file_path>` serves the bytes.
@@ -87,6 +93,20 @@ export interface FakeTelegram {
 }
 
 export type FakeUpdate = { update_id?: number } & Record<string, unknown>;
+
+export interface PushReactionInput {
+  chatId: number;
+  /** Default: `private` for positive ids, `supergroup` for negative ones. */
+  chatType?: "private" | "group" | "supergroup";
+  messageId: number;
+  fromId: number;
+  fromName?: string;
+  fromUsername?: string;
+  /** The emoji the user has on the message after the change. */
+  emoji: string[];
+  /** The emoji the user had before (default none). */
+  before?: string[];
+}
 
 export interface PushMessageInput {
   chatId: number;
@@ -157,6 +177,9 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
   let nextMessageId = 5000;
   let pollingConflict = false;
   let webhook: { url: string; secretToken?: string } | null = null;
+  /** The last `allowed_updates` a getUpdates or setWebhook gave (Telegram keeps the last one). */
+  let allowedUpdates: string[] = [];
+  const botMessageIds = new Map<string, number>();
   const forums = new Set((options.forumChatIds ?? []).map(String));
   /** The chats messages were pushed in, as `getChat` answers for them (by id and by @username). */
   const chats = new Map<string, Record<string, unknown>>();
@@ -201,6 +224,10 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
   /** What a getUpdates with this offset hands out now. */
   const takeUpdates = (offset: number | undefined, limit: number): QueuedUpdate["update"][] => {
     confirm(offset);
+    // Telegram never sends reactions to a bot that did not ask for them.
+    if (!allowedUpdates.includes("message_reaction")) {
+      for (let i = queue.length - 1; i >= 0; i--) if (queue[i]!.update.message_reaction !== undefined) queue.splice(i, 1);
+    }
     const batch = queue.slice(0, limit);
     for (const entry of batch) entry.handedOut = true;
     return batch.map((entry) => entry.update);
@@ -216,6 +243,7 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
   };
 
   const handleGetUpdates = (res: ServerResponse, body: Record<string, unknown>) => {
+    rememberAllowedUpdates(body);
     const offset = optionalNumber(body.offset);
     confirm(offset);
     if (pollingConflict) return fail(res, "getUpdates", body, 409, failureReply({ status: 409 }).description);
@@ -232,6 +260,11 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     });
   };
 
+  const rememberAllowedUpdates = (body: Record<string, unknown>) => {
+    const raw = typeof body.allowed_updates === "string" ? (JSON.parse(body.allowed_updates) as unknown) : body.allowed_updates;
+    if (Array.isArray(raw)) allowedUpdates = raw.map(String);
+  };
+
   const sendMessage = (res: ServerResponse, body: Record<string, unknown>) => {
     const chatId = body.chat_id;
     const checked = checkText(body);
@@ -239,6 +272,7 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     if (chatId === undefined || chatId === "") return fail(res, "sendMessage", body, 400, "Bad Request: chat_id is empty");
     const messageId = nextMessageId++;
     botMessages.set(`${chatId}:${messageId}`, String(body.text));
+    botMessageIds.set(String(chatId), messageId);
     sent.push({ method: "sendMessage", body, at: Date.now() });
     const threadId = optionalNumber(body.message_thread_id);
     ok(res, "sendMessage", body, {
@@ -301,6 +335,7 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
         return ok(res, method, body, true);
       case "setwebhook":
         webhook = { url: String(body.url), ...(body.secret_token !== undefined ? { secretToken: String(body.secret_token) } : {}) };
+        rememberAllowedUpdates(body);
         return ok(res, method, body, true);
       case "deletewebhook":
         webhook = null;
@@ -415,6 +450,25 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
       queue.push({ update: { ...update, update_id: updateId }, handedOut: false });
       for (const poll of [...polls]) answerPoll(poll);
       return updateId;
+    },
+    pushReaction(input) {
+      const chatType = input.chatType ?? (input.chatId < 0 ? "supergroup" : "private");
+      const chat =
+        chatType === "private" ? { id: input.chatId, type: chatType, first_name: `User ${input.fromId}` } : { id: input.chatId, type: chatType, title: `Chat ${input.chatId}` };
+      const asReactions = (emoji: string[]) => emoji.map((e) => ({ type: "emoji", emoji: e }));
+      return fake.pushUpdate({
+        message_reaction: {
+          chat,
+          message_id: input.messageId,
+          user: { id: input.fromId, is_bot: false, first_name: input.fromName ?? `User ${input.fromId}`, ...(input.fromUsername ? { username: input.fromUsername } : {}) },
+          date: Math.floor(Date.now() / 1000),
+          old_reaction: asReactions(input.before ?? []),
+          new_reaction: asReactions(input.emoji),
+        },
+      });
+    },
+    lastBotMessageId(chatId) {
+      return botMessageIds.get(String(chatId));
     },
     uploads,
     addFile(bytes, filePath) {

@@ -92,3 +92,34 @@ function formatUncached(now: Date, timeZone: string): string {
   const weekday = WEEKDAYS[new Date(Date.UTC(clock.year, clock.month - 1, clock.day)).getUTCDay()];
   return `${clock.year}-${pad2(clock.month)}-${pad2(clock.day)} ${pad2(clock.hour)}:${pad2(clock.minute)} ${weekday}, time zone ${zone} (UTC${clock.offset})`;
 }
+
+const stampFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * "2026-03-02 00:32:44 GMT+8": when something happened, to the second, in `timeZone` (an unknown
+ * zone reads as UTC). The stamp of a `System:` line.
+ */
+export function formatEventTimestamp(at: Date, timeZone: string): string {
+  let formatter = stampFormatters.get(timeZone);
+  if (!formatter) {
+    const options: Intl.DateTimeFormatOptions = {
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+      timeZoneName: "shortOffset",
+    };
+    try {
+      formatter = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
+    } catch {
+      formatter = new Intl.DateTimeFormat("en-US", { ...options, timeZone: "UTC" });
+    }
+    stampFormatters.set(timeZone, formatter);
+  }
+  const p: Record<string, string> = {};
+  for (const part of formatter.formatToParts(at)) p[part.type] = part.value;
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${p.timeZoneName ?? "GMT"}`;
+}

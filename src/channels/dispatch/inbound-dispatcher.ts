@@ -35,7 +35,7 @@ import { findAcpBinding, type AcpBinding } from "../routing/acp-binding.js";
 import type { AcpBoundChats } from "../acp-bound-chats.js";
 import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
 import { bindingExpiry, THREAD_BINDINGS_OFF, threadBindingSettings } from "../thread-binding-settings.js";
-import type { InboundMedia, InboundMessage } from "../types.js";
+import type { InboundMedia, InboundMessage, InboundReaction } from "../types.js";
 import { DEFAULT_MEDIA_MAX_MB, type InboundMediaStore } from "../inbound/media-store.js";
 import { ParkedInbound } from "../inbound/parked-inbound.js";
 import type { ImageBlock } from "../../models/messages.js";
@@ -48,6 +48,8 @@ import { retryStrandedReply } from "./stranded-reply.js";
 import { BotLoopGuard } from "./bot-loop-guard.js";
 import { botLoopSettingsFor } from "./bot-loop-settings.js";
 import { contextVisibilityFor, withVisibleQuote } from "./context-visibility.js";
+import { reactionAsMessage, reactionContextKey, reactionNoticeText, reactionNotificationMode, reactionNotifies } from "./reaction-notices.js";
+import type { SessionSystemEvents } from "../../sessions/system-events/session-system-events.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 
 export interface InboundDispatchDeps {
@@ -82,6 +84,8 @@ export interface InboundDispatchDeps {
   media?: InboundMediaStore;
   /** Messages waiting in a debounce window, on disk so their adapter may acknowledge them. */
   parked?: ParkedInbound;
+  /** Where reaction notices wait for their session's next message; absent: reactions are ignored. */
+  systemEvents?: Pick<SessionSystemEvents, "add">;
 }
 
 /** What the rest of the pipeline needs to know about one accepted message. */
@@ -269,6 +273,41 @@ export class InboundDispatcher {
     const debounceMs = config.messages?.inbound?.debounceMs ?? 0;
     if (debounceMs > 0) return this.debounce(routed, message, debounceMs, how.parked === true);
     return this.submitToAgent([routed]);
+  }
+
+  /**
+   * A reaction someone added (`reactionNotifications`): past its mode and the access rules a
+   * message from that sender in that chat meets (a stranger's DM reaction gets no pairing code),
+   * it becomes a notice for the session that chat's messages go to, carried in front of that
+   * session's next message. Resolves once the notice is on disk.
+   */
+  async notifyReaction(running: RunningAccount, reaction: InboundReaction): Promise<void> {
+    const events = this.deps.systemEvents;
+    const { channel, accountId, config: account } = running;
+    if (!events || reaction.senderIsBot || (running.status.botId && reaction.senderId === running.status.botId)) return;
+    const config = this.deps.config();
+    const setting = reactionNotificationMode(channel, account, reaction);
+    if (!reactionNotifies(channel, account, reaction, setting, config.accessGroups)) return;
+    const message = reactionAsMessage(reaction);
+    const access = decideAccess({
+      channel,
+      account,
+      message,
+      pairedSenders: message.chatType === "direct" ? this.deps.pairing.approvedSenders(channel, accountId) : [],
+      accessGroups: config.accessGroups,
+    });
+    if (access.decision !== "allow") {
+      this.deps.logger.debug({ channel, accountId, chatId: reaction.chatId, senderId: reaction.senderId }, "reaction ignored: its sender may not reach the agent here");
+      return;
+    }
+    const chat: ThreadRef = { channel, accountId, chatId: reaction.chatId, ...(reaction.threadId ? { threadId: reaction.threadId } : {}) };
+    const routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentionedFor: () => true, chat, boundSessionKey: this.boundSession(chat) });
+    const sessionKey = routed.message.sessionKey;
+    // A chat an ACP agent answers has no embedded session to carry the notice.
+    if (routed.acpBinding || isAcpSessionKey(sessionKey)) return;
+    const text = reactionNoticeText(channel, reaction);
+    await events.add(sessionKey, text, { contextKey: reactionContextKey(channel, reaction), sessionId: this.deps.store.peek(sessionKey)?.sessionId });
+    this.deps.logger.debug({ channel, accountId, sessionKey, notice: text }, "reaction notice queued for the session's next message");
   }
 
   /**

@@ -56,6 +56,9 @@ const BotLoopProtection = Type.Object({
   cooldownSeconds: Type.Optional(integer(0, 86_400)),
 });
 
+/** Which reactions become notices for the agent: none, those on the bot's messages (default), all, those by listed people. */
+const ReactionNotifications = stringEnum(["off", "own", "all", "allowlist"]);
+
 /** Which quoted text and group history reach the model: all of it, or only what allowlisted senders wrote (`allowlist_quote` keeps the quoted message). */
 const ContextVisibility = stringEnum(["all", "allowlist", "allowlist_quote"]);
 
@@ -130,6 +133,8 @@ const telegramKeys = {
   pollingTimeoutSeconds: Type.Optional(integer(0, 50)),
   pollingRetryBaseMs: Type.Optional(integer(10, 600_000)),
   linkPreview: Type.Optional(Type.Boolean()),
+  /** Reactions that become notices for the agent: none, those on the bot's messages (default), all. */
+  reactionNotifications: Type.Optional(stringEnum(["off", "own", "all"])),
   groups: Type.Optional(Type.Record(Type.String(), Type.Intersect([TelegramChatEntry, Type.Object({ topics: Type.Optional(Type.Record(Type.String(), TelegramChatEntry)) })]))),
 };
 
@@ -154,6 +159,8 @@ const discordKeys = {
         channels: Type.Optional(Type.Record(Type.String(), DiscordChannelEntry)),
         /** Drop messages that mention another user or role, or reply to another bot, without mentioning this one. */
         ignoreOtherMentions: Type.Optional(Type.Boolean()),
+        /** Reactions in this guild that become notices for the agent (`allowlist`: by the guild's `users`). */
+        reactionNotifications: Type.Optional(ReactionNotifications),
         ...ChatToolRules,
       }),
     ),
@@ -171,6 +178,9 @@ const slackKeys = {
   slackApiUrl: Type.Optional(HttpUrl),
   webhookPath: Type.Optional(UrlPath),
   unfurlLinks: Type.Optional(Type.Boolean()),
+  /** Reactions that become notices for the agent (`allowlist`: by the people in `reactionAllowlist`). */
+  reactionNotifications: Type.Optional(ReactionNotifications),
+  reactionAllowlist: Type.Optional(StringList),
   channels: Type.Optional(Type.Record(Type.String(), ChatEntry)),
   slashCommand: Type.Optional(
     Type.Object({

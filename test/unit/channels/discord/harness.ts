@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import discordPlugin from "../../../../extensions/discord/index.js";
-import type { ChannelAccount, ChannelAccountContext, ChannelAccountStatus, InboundMessage } from "../../../../src/channels/types.js";
+import type { ChannelAccount, ChannelAccountContext, ChannelAccountStatus, InboundMessage, InboundReaction } from "../../../../src/channels/types.js";
 import { startFakeDiscord, waitFor, type FakeDiscord, type FakeDiscordOptions } from "../../../fakes/discord-server.js";
 
 export const BOT_ID = "900000000000000001";
@@ -37,6 +37,8 @@ export const FAKE_OPTIONS: FakeDiscordOptions = {
 export interface StubContext {
   context: ChannelAccountContext;
   envelopes: InboundMessage[];
+  /** Reactions `onReaction` received, in order. */
+  reactions: InboundReaction[];
   status: Partial<ChannelAccountStatus>;
   /** Every log line, as written (JSON). */
   logs: string[];
@@ -47,6 +49,7 @@ export interface StubContext {
 
 export function stubContext(config: Record<string, unknown>, accountId = "default"): StubContext {
   const envelopes: InboundMessage[] = [];
+  const reactions: InboundReaction[] = [];
   const status: Partial<ChannelAccountStatus> = {};
   const logs: string[] = [];
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "discord-plugin-"));
@@ -56,6 +59,7 @@ export function stubContext(config: Record<string, unknown>, accountId = "defaul
   const logger = pino({ level: "trace" }, { write: (line: string) => void logs.push(line) });
   return {
     envelopes,
+    reactions,
     status,
     logs,
     stateDir,
@@ -68,6 +72,7 @@ export function stubContext(config: Record<string, unknown>, accountId = "defaul
       stateDir,
       logger,
       onInbound: (envelope) => onInbound(envelope),
+      onReaction: async (reaction) => void reactions.push(reaction),
       registerHttpRoute: () => {
         throw new Error("the discord plugin serves no HTTP routes");
       },

@@ -1,12 +1,14 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import slackPlugin from "../../../../extensions/slack/index.js";
-import type { ChannelAccount, ChannelAccountContext, ChannelAccountStatus, InboundMessage, ChannelHttpRoute } from "../../../../src/channels/types.js";
+import type { ChannelAccount, ChannelAccountContext, ChannelAccountStatus, InboundMessage, InboundReaction, ChannelHttpRoute } from "../../../../src/channels/types.js";
 import type { FakeSlack } from "../../../fakes/slack-server.js";
 
 export interface SlackHarness {
   account: ChannelAccount;
   inbound: InboundMessage[];
+  /** Reactions `onReaction` received, in order. */
+  reactions: InboundReaction[];
   status: Partial<ChannelAccountStatus>;
   routes: ChannelHttpRoute[];
   /** Every log line at any level (SDK debug chatter included), for secret-leak checks. */
@@ -19,6 +21,7 @@ export interface SlackHarness {
  */
 export function createSlackHarness(fake: FakeSlack, config: Record<string, unknown> = {}, onInbound?: (envelope: InboundMessage) => Promise<void>): SlackHarness {
   const inbound: InboundMessage[] = [];
+  const reactions: InboundReaction[] = [];
   const status: Partial<ChannelAccountStatus> = {};
   const routes: ChannelHttpRoute[] = [];
   const logs: string[] = [];
@@ -37,9 +40,10 @@ export function createSlackHarness(fake: FakeSlack, config: Record<string, unkno
       inbound.push(envelope);
       await onInbound?.(envelope);
     },
+    onReaction: async (reaction) => void reactions.push(reaction),
     registerHttpRoute: (route) => void routes.push(route),
     reportStatus: (patch) => void Object.assign(status, patch),
     nativeCommands: () => [],
   };
-  return { account: slackPlugin.createAccount(context, {}), inbound, status, routes, logs };
+  return { account: slackPlugin.createAccount(context, {}), inbound, reactions, status, routes, logs };
 }

@@ -1,5 +1,5 @@
 import pino from "pino";
-import type { ChannelAccount, ChannelAccountContext, ChannelAccountStatus, InboundMessage, ChannelHttpRoute } from "../../../../src/channels/types.js";
+import type { ChannelAccount, ChannelAccountContext, ChannelAccountStatus, InboundMessage, InboundReaction, ChannelHttpRoute } from "../../../../src/channels/types.js";
 import telegramPlugin from "../../../../extensions/telegram/index.js";
 import type { FakeTelegram } from "../../../fakes/telegram-server.js";
 
@@ -7,6 +7,8 @@ export interface StubContext {
   context: ChannelAccountContext;
   /** Envelopes `onInbound` accepted, in order. */
   inbound: InboundMessage[];
+  /** Reactions `onReaction` received, in order. */
+  reactions: InboundReaction[];
   routes: ChannelHttpRoute[];
   /** The status as the gateway would see it: every patch merged. */
   status: Partial<ChannelAccountStatus>;
@@ -20,6 +22,7 @@ export interface StubContext {
 
 export function createStubContext(config: Record<string, unknown>, accountId = "default"): StubContext {
   const inbound: InboundMessage[] = [];
+  const reactions: InboundReaction[] = [];
   const routes: ChannelHttpRoute[] = [];
   const status: Partial<ChannelAccountStatus> = {};
   const statusPatches: Array<Partial<ChannelAccountStatus>> = [];
@@ -34,6 +37,7 @@ export function createStubContext(config: Record<string, unknown>, accountId = "
     stateDir: "/nonexistent/telegram-state (unused by the plugin)",
     logger,
     onInbound: (envelope) => handler(envelope),
+    onReaction: async (reaction) => void reactions.push(reaction),
     registerHttpRoute: (route) => routes.push(route),
     reportStatus: (patch) => {
       statusPatches.push(patch);
@@ -44,6 +48,7 @@ export function createStubContext(config: Record<string, unknown>, accountId = "
   return {
     context,
     inbound,
+    reactions,
     routes,
     status,
     statusPatches,
