@@ -17,6 +17,9 @@ export interface SessionSystemEvent {
 /** The most notices one session keeps waiting; the oldest leave first. */
 export const MAX_EVENTS_PER_SESSION = 20;
 
+/** A notice no message carried within this long is dropped: news that old is no longer news. */
+export const MAX_EVENT_AGE_MS = 7 * 24 * 60 * 60_000;
+
 type Line = ({ op: "event" } & SessionSystemEvent) | { op: "done"; ids: string[] };
 
 /**
@@ -38,7 +41,10 @@ export class SessionSystemEvents {
       path.join(path.resolve(stateDir), "sessions", "system-events.jsonl"),
       {
         replay: (entries, line) => applyLine(entries, line as Line),
-        prune: () => {},
+        prune: (entries) => {
+          const oldest = this.now() - MAX_EVENT_AGE_MS;
+          for (const [id, event] of entries) if (event.at < oldest && !this.carried.has(id)) entries.delete(id);
+        },
         snapshot: (event) => ({ op: "event", ...event }),
       },
       { factor: 2, minLines: 500 },
@@ -70,12 +76,14 @@ export class SessionSystemEvents {
   /**
    * Takes the notices waiting for `sessionKey`, oldest first: the caller carries them in a message
    * and calls `settle` once that is on disk (or `putBack` when it was not written). Notices queued
-   * for an earlier session under the same key (`sessionId` differs) are dropped.
+   * for an earlier session under the same key (`sessionId` differs), and those older than
+   * `MAX_EVENT_AGE_MS`, are dropped.
    */
   take(sessionKey: string, sessionId: string | undefined): SessionSystemEvent[] {
     const waiting = this.waitingFor(sessionKey);
     if (waiting.length === 0) return [];
-    const stale = waiting.filter((event) => event.sessionId !== undefined && event.sessionId !== sessionId);
+    const oldest = this.now() - MAX_EVENT_AGE_MS;
+    const stale = waiting.filter((event) => (event.sessionId !== undefined && event.sessionId !== sessionId) || event.at < oldest);
     if (stale.length > 0) this.write({ op: "done", ids: stale.map((e) => e.id) });
     const taken = waiting.filter((event) => !stale.includes(event));
     for (const event of taken) this.carried.add(event.id);

@@ -2,18 +2,20 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_EVENTS_PER_SESSION, SessionSystemEvents } from "../../../src/sessions/system-events/session-system-events.js";
+import { MAX_EVENT_AGE_MS, MAX_EVENTS_PER_SESSION, SessionSystemEvents } from "../../../src/sessions/system-events/session-system-events.js";
 
 const dirs: string[] = [];
 const open: SessionSystemEvents[] = [];
+let clock = 1_700_000_000_000;
 function store(dir = fs.mkdtempSync(path.join(os.tmpdir(), "system-events-"))): { dir: string; events: SessionSystemEvents } {
   dirs.push(dir);
-  const events = new SessionSystemEvents(dir, () => 1_700_000_000_000);
+  const events = new SessionSystemEvents(dir, () => clock);
   open.push(events);
   return { dir, events };
 }
 
 afterEach(() => {
+  clock = 1_700_000_000_000;
   for (const events of open.splice(0)) events.close();
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -80,5 +82,18 @@ describe("SessionSystemEvents", () => {
     expect(waiting).toHaveLength(MAX_EVENTS_PER_SESSION);
     expect(waiting[0]).toBe("n3");
     expect(waiting.at(-1)).toBe(`n${MAX_EVENTS_PER_SESSION + 2}`);
+  });
+
+  it("a notice no message carried for a week is dropped, also from the file", async () => {
+    const { dir, events } = store();
+    await events.add("agent:main:main", "old", { contextKey: "k1" });
+    clock += MAX_EVENT_AGE_MS + 1;
+    await events.add("agent:main:main", "new", { contextKey: "k2" });
+    expect(events.take("agent:main:main", undefined).map((e) => e.text)).toEqual(["new"]);
+    await events.add("agent:main:other", "old too", { contextKey: "k3" });
+    clock += MAX_EVENT_AGE_MS + 1;
+    events.close();
+    open.pop();
+    expect(store(dir).events.waitingFor("agent:main:other")).toEqual([]);
   });
 });
