@@ -37,6 +37,8 @@ export interface ContextMaintenanceDeps {
   notifyChat?: (sessionKey: string, text: string, key: string) => void;
   /** Internal hooks hear `session:compact:before` and `session:compact:after`. */
   hooks?: InternalHookSink;
+  /** A compaction was written (see SessionCompactorDeps.compacted). */
+  compacted?: (sessionKey: string) => Promise<void>;
 }
 
 /** What the turn runner reports about a finished turn. */
@@ -71,6 +73,7 @@ export class ContextMaintenance {
       applied: (sessionKey, firstKeptEntryId, summary) => deps.history.applyCompaction(sessionKey, firstKeptEntryId, summary),
       onSessionChanged: (sessionKey, reason) => deps.onSessionChanged(sessionKey, reason),
       ...(deps.hooks ? { hooks: deps.hooks } : {}),
+      ...(deps.compacted ? { compacted: deps.compacted } : {}),
       notify: (sessionKey, text) => {
         deps.sink.chat({ sessionKey, state: "notice", kind: "compaction", text, runId: "" });
         const count = deps.store.peek(sessionKey)?.compactionCount ?? 0;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
-import { defaultAgentId } from "../agents/agent-config.js";
+import { defaultAgentId, resolveAgentConfig } from "../agents/agent-config.js";
 import type { StartupReason } from "../agents/context/startup-context.js";
 import { FORK_MAX_TOKENS, forkedMessages } from "./fork-conversation.js";
 import { warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.js";
@@ -42,6 +42,9 @@ import { messageText } from "../sessions/compaction/identifiers.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import type { SessionSystemEvent, SessionSystemEvents } from "../sessions/system-events/session-system-events.js";
 import { withSystemEventLines } from "./system-event-lines.js";
+import { postCompactionRefresh } from "../agents/context/post-compaction-context.js";
+import { postCompactionMaxChars } from "../agents/context/context-limits.js";
+import { userTimeZone } from "../agents/context/user-time-zone.js";
 
 export interface ConversationDeps {
   stateDir: string;
@@ -131,6 +134,7 @@ export class ConversationService implements ConversationPort {
       onSessionChanged: deps.onSessionChanged,
       ...(deps.notifyChat ? { notifyChat: deps.notifyChat } : {}),
       ...(deps.hooks ? { hooks: deps.hooks } : {}),
+      compacted: (sessionKey) => this.queueCompactionRefresh(sessionKey),
     });
     const runner = new TurnRunner({
       ...(deps.hooks ? { hooks: deps.hooks } : {}),
@@ -371,6 +375,29 @@ export class ConversationService implements ConversationPort {
     }
     await onDisk();
     return { kind: "accepted", run, queued: offer.action };
+  }
+
+  /**
+   * After a compaction, the AGENTS.md sections named in `compaction.postCompactionSections` wait
+   * for the session's next message (one refresh: a later compaction's replaces it).
+   */
+  private async queueCompactionRefresh(sessionKey: string): Promise<void> {
+    const events = this.deps.systemEvents;
+    const config = this.deps.config();
+    const sections = config.agents.defaults.compaction?.postCompactionSections ?? [];
+    if (!events || sections.length === 0) return;
+    const agentId = parseSessionKey(sessionKey).agentId;
+    try {
+      const refresh = await postCompactionRefresh(resolveWorkspaceDir(config, agentId, this.deps.stateDir, process.env), {
+        sections,
+        maxChars: postCompactionMaxChars(config, resolveAgentConfig(config, agentId)),
+        now: new Date(),
+        timeZone: userTimeZone(config),
+      });
+      if (refresh) await events.add(sessionKey, refresh, { contextKey: "post-compaction", sessionId: this.deps.store.peek(sessionKey)?.sessionId, replace: true });
+    } catch (err) {
+      this.deps.logger.warn({ sessionKey, err: (err as Error).message }, "post-compaction refresh not queued; the next message goes without it");
+    }
   }
 
   /**

@@ -33,6 +33,8 @@ export interface SessionCompactorDeps {
   notify: (sessionKey: string, text: string) => void;
   /** Internal hooks hear `session:compact:before` (a summary is about to be written) and `session:compact:after` (it was). */
   hooks?: InternalHookSink;
+  /** A compaction was written: what the session's next message should bring back (`postCompactionSections`). */
+  compacted?: (sessionKey: string) => Promise<void>;
 }
 
 export interface CompactRequest {
@@ -140,6 +142,7 @@ export class SessionCompactor {
       );
     }
     this.deps.onSessionChanged(sessionKey, "compact");
+    await this.deps.compacted?.(sessionKey);
     this.deps.hooks?.emit({
       type: "session",
       action: "compact:after",

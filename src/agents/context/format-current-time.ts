@@ -121,5 +121,7 @@ export function formatEventTimestamp(at: Date, timeZone: string): string {
   }
   const p: Record<string, string> = {};
   for (const part of formatter.formatToParts(at)) p[part.type] = part.value;
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${p.timeZoneName ?? "GMT"}`;
+  // ICU writes UTC itself as "GMT+0".
+  const zone = !p.timeZoneName || p.timeZoneName === "GMT+0" ? "GMT" : p.timeZoneName;
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${zone}`;
 }

@@ -33,7 +33,7 @@ const AgentIdentity = Type.Object({
 });
 
 /** Bounds on runtime excerpts put into a turn. */
-const ContextLimits = Type.Object({ memoryGetMaxChars: Type.Optional(integer(100, 1_000_000)) });
+const ContextLimits = Type.Object({ memoryGetMaxChars: Type.Optional(integer(100, 1_000_000)), postCompactionMaxChars: Type.Optional(integer(100, 1_000_000)) });
 
 const AgentTools = Type.Object({
   profile: Type.Optional(stringEnum(["minimal", "coding", "messaging", "full"])),

@@ -13,6 +13,8 @@ export const Compaction = Type.Object({
   timeoutSeconds: Type.Optional(wholeTimeoutSeconds()),
   /** Tell the chat when its history was compacted. */
   notifyUser: Type.Optional(Type.Boolean()),
+  /** AGENTS.md H2/H3 sections carried in front of the session's next message after a compaction. */
+  postCompactionSections: Type.Optional(StringList),
   memoryFlush: Type.Optional(
     Type.Object({
       enabled: Type.Optional(Type.Boolean()),

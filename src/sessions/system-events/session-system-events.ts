@@ -53,11 +53,17 @@ export class SessionSystemEvents {
 
   /**
    * Queues `text` for `sessionKey`, durable when the promise resolves. False, queueing nothing,
-   * when the same notice (key and text) already waits there.
+   * when the same notice (key and text) already waits there. `replace`: a notice with the same
+   * key waiting there leaves first (the newer says it all).
    */
-  async add(sessionKey: string, text: string, options: { contextKey: string; sessionId?: string }): Promise<boolean> {
-    const waiting = this.waitingFor(sessionKey);
+  async add(sessionKey: string, text: string, options: { contextKey: string; sessionId?: string; replace?: boolean }): Promise<boolean> {
+    let waiting = this.waitingFor(sessionKey);
     if (waiting.some((event) => event.contextKey === options.contextKey && event.text === text)) return false;
+    const replaced = options.replace ? waiting.filter((event) => event.contextKey === options.contextKey) : [];
+    if (replaced.length > 0) {
+      this.write({ op: "done", ids: replaced.map((e) => e.id) });
+      waiting = waiting.filter((event) => !replaced.includes(event));
+    }
     const event: SessionSystemEvent = {
       id: randomUUID(),
       sessionKey,

@@ -13,6 +13,11 @@ describe("withSystemEventLines", () => {
     );
   });
 
+  it("UTC is written GMT", () => {
+    const { config } = validateConfig({ agents: { defaults: { userTimezone: "UTC" } } }, {});
+    expect(withSystemEventLines("hi", [event("n", Date.UTC(2026, 0, 2, 3, 4, 5))], config)).toBe("System: [2026-01-02 03:04:05 GMT] n\n\nhi");
+  });
+
   it("no notices: the message as it was", () => {
     const { config } = validateConfig({}, {});
     expect(withSystemEventLines("hello", [], config)).toBe("hello");
