@@ -20,7 +20,7 @@ import type { InboundDedupeCache } from "../inbound/dedupe-cache.js";
 import { finalizeInbound, type FinalizedInbound } from "../inbound/finalize-inbound.js";
 import type { DeliveryTarget } from "../outbound/delivery-ledger.js";
 import type { ReplyDelivery } from "../outbound/reply-delivery.js";
-import { startTypingLoop } from "../outbound/typing-loop.js";
+import { startTypingLoop, startTypingReaction } from "../outbound/typing-loop.js";
 import { startsTyping, typingIntervalMs, typingModeFor } from "../outbound/typing-mode.js";
 import type { AgentEvent } from "../../agents/types.js";
 import { PreviewStream } from "../outbound/preview-stream.js";
@@ -664,8 +664,19 @@ export class InboundDispatcher {
     // A room event keeps the room quiet: no typing, no status reactions.
     const typingMode = mayReply && !roomEvent ? typingModeFor(config, last.agentId, message) : "never";
     let stopTyping: (() => void) | undefined;
+    const typingReaction = running.config.typingReaction as string | undefined;
     const startTyping = () => {
-      stopTyping ??= startTypingLoop(running.account, { chatId: last.target.chatId, threadId: last.target.threadId }, typingIntervalMs(config, running.config));
+      if (stopTyping) return;
+      const stopLoop = startTypingLoop(running.account, { chatId: last.target.chatId, threadId: last.target.threadId }, typingIntervalMs(config, running.config));
+      const stopReaction = typingReaction
+        ? startTypingReaction(running.account, last.target, message.messageId, typingReaction, (what, err) =>
+            this.deps.logger.warn({ channel: running.channel, chatId: last.target.chatId, err: err.message }, what),
+          )
+        : undefined;
+      stopTyping = () => {
+        stopLoop();
+        stopReaction?.();
+      };
     };
     const waitsForOutput = typingMode === "thinking" || typingMode === "message";
     const reaction = mayReply ? this.reactionFor(last, roomEvent) : undefined;

@@ -13,3 +13,23 @@ export function startTypingLoop(account: ChannelAccount, target: OutboundTarget,
   timer.unref();
   return () => clearInterval(timer);
 }
+
+/**
+ * Slack's `typingReaction`: the bot's reaction on the message it is answering, for as long as the
+ * reply is being written (a bot has no typing indicator there). Best effort both ways: a refusal
+ * is logged and the reply still comes. Returns the function that takes it back.
+ */
+export function startTypingReaction(account: ChannelAccount, target: OutboundTarget, messageId: string, emoji: string, warn: (what: string, err: Error) => void): () => void {
+  if (!account.react || !account.unreact) return () => {};
+  const added = account.react(target, messageId, emoji).then(
+    () => true,
+    (err: Error) => {
+      warn("typing reaction not set", err);
+      return false;
+    },
+  );
+  return () =>
+    void added.then((ok) => {
+      if (ok) account.unreact!(target, messageId, emoji).catch((err: Error) => warn("typing reaction not taken back", err));
+    });
+}

@@ -181,6 +181,8 @@ const slackKeys = {
   /** Reactions that become notices for the agent (`allowlist`: by the people in `reactionAllowlist`). */
   reactionNotifications: Type.Optional(ReactionNotifications),
   reactionAllowlist: Type.Optional(StringList),
+  /** An emoji shortcode (`hourglass_flowing_sand`) on the message being answered, while the reply is written. */
+  typingReaction: Type.Optional(NonEmptyString),
   channels: Type.Optional(Type.Record(Type.String(), ChatEntry)),
   slashCommand: Type.Optional(
     Type.Object({
