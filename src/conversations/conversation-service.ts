@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
-import { defaultAgentId, resolveAgentConfig } from "../agents/agent-config.js";
+import { defaultAgentId } from "../agents/agent-config.js";
 import type { StartupReason } from "../agents/context/startup-context.js";
 import { FORK_MAX_TOKENS, forkedMessages } from "./fork-conversation.js";
 import { warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.js";
@@ -40,11 +40,8 @@ import type { RunTracer } from "../traces/index.js";
 import type { InternalHookSink } from "../hooks/internal/types.js";
 import { messageText } from "../sessions/compaction/identifiers.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
-import type { SessionSystemEvent, SessionSystemEvents } from "../sessions/system-events/session-system-events.js";
-import { withSystemEventLines } from "./system-event-lines.js";
-import { postCompactionRefresh } from "../agents/context/post-compaction-context.js";
-import { postCompactionMaxChars } from "../agents/context/context-limits.js";
-import { userTimeZone } from "../agents/context/user-time-zone.js";
+import type { SessionSystemEvents } from "../sessions/system-events/session-system-events.js";
+import { SessionNotices } from "./session-notices.js";
 
 export interface ConversationDeps {
   stateDir: string;
@@ -70,7 +67,7 @@ export interface ConversationDeps {
   notifyChat?: (sessionKey: string, text: string, key: string) => void;
   /** Internal hooks hear `/new`, `/reset`, `/stop`, automatic resets and compactions (docs/automation.md#internal-hooks). */
   hooks?: InternalHookSink;
-  /** Notices waiting for a session's next message (`reactionNotifications`); absent: none are carried. */
+  /** Notices waiting for a session's next message (reactions, post-compaction refreshes); absent: none are carried. */
   systemEvents?: SessionSystemEvents;
 }
 
@@ -97,6 +94,8 @@ export class ConversationService implements ConversationPort {
   private readonly queue: TurnQueue;
   /** Long sessions: pruning, compaction, memory flush (docs/sessions.md). */
   private readonly context: ContextMaintenance;
+  /** What a session's next message carries in front of it: reactions, post-compaction refreshes. */
+  private readonly notices: SessionNotices;
   private resolveFirstTurnEnded!: () => void;
   /** Settles when this process's first turn has ended (its model SDK loaded, its caches filled). */
   readonly firstTurnEnded = new Promise<void>((resolve) => (this.resolveFirstTurnEnded = resolve));
@@ -118,6 +117,13 @@ export class ConversationService implements ConversationPort {
       withdrawMessages: (sessionKey, runIds, reason) => this.historyCache.withdraw(sessionKey, runIds, reason),
     });
     const failover = new ModelFailover({ stateDir: deps.stateDir, log: deps.logger });
+    this.notices = new SessionNotices({
+      stateDir: deps.stateDir,
+      config: deps.config,
+      store: deps.store,
+      logger: deps.logger,
+      ...(deps.systemEvents ? { events: deps.systemEvents } : {}),
+    });
     this.context = new ContextMaintenance({
       stateDir: deps.stateDir,
       config: deps.config,
@@ -134,7 +140,7 @@ export class ConversationService implements ConversationPort {
       onSessionChanged: deps.onSessionChanged,
       ...(deps.notifyChat ? { notifyChat: deps.notifyChat } : {}),
       ...(deps.hooks ? { hooks: deps.hooks } : {}),
-      compacted: (sessionKey) => this.queueCompactionRefresh(sessionKey),
+      compacted: (sessionKey) => this.notices.compacted(sessionKey),
     });
     const runner = new TurnRunner({
       ...(deps.hooks ? { hooks: deps.hooks } : {}),
@@ -279,8 +285,8 @@ export class ConversationService implements ConversationPort {
       return { kind: "rejected", runId, sessionKey, notice };
     }
     // Notices the session was waiting for (a reaction in its chat) go in front of the message.
-    const carried = input.ephemeral ? [] : (this.deps.systemEvents?.take(sessionKey, this.deps.store.peek(sessionKey)?.sessionId) ?? []);
-    const text = withSystemEventLines(input.message, carried, this.deps.config());
+    const carrying = this.notices.carry(sessionKey, input.message, input.ephemeral === true);
+    const text = carrying.text;
     // Durable before anything is acknowledged: a crash after this point keeps the message (a
     // one-off session keeps nothing by design).
     this.historyCache.append(
@@ -304,7 +310,6 @@ export class ConversationService implements ConversationPort {
     );
     const onDisk = () =>
       input.idempotencyKey === undefined ? this.deps.store.whenDurable(sessionKey) : Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
-    const carrying = this.settleWhenDurable(sessionKey, carried);
     // A scheduled job's message says so in its provenance; its trace is filed as a cron run.
     const run = this.runs.create(runId, sessionKey, agentId, input.provenance?.sourceTool === "cron" ? "cron" : input.method);
     if (input.onEvent) this.queue.listen(runId, input.onEvent);
@@ -375,50 +380,6 @@ export class ConversationService implements ConversationPort {
     }
     await onDisk();
     return { kind: "accepted", run, queued: offer.action };
-  }
-
-  /**
-   * After a compaction, the AGENTS.md sections named in `compaction.postCompactionSections` wait
-   * for the session's next message (one refresh: a later compaction's replaces it).
-   */
-  private async queueCompactionRefresh(sessionKey: string): Promise<void> {
-    const events = this.deps.systemEvents;
-    const config = this.deps.config();
-    const sections = config.agents.defaults.compaction?.postCompactionSections ?? [];
-    if (!events || sections.length === 0) return;
-    const agentId = parseSessionKey(sessionKey).agentId;
-    try {
-      const refresh = await postCompactionRefresh(resolveWorkspaceDir(config, agentId, this.deps.stateDir, process.env), {
-        sections,
-        maxChars: postCompactionMaxChars(config, resolveAgentConfig(config, agentId)),
-        now: new Date(),
-        timeZone: userTimeZone(config),
-      });
-      if (refresh) await events.add(sessionKey, refresh, { contextKey: "post-compaction", sessionId: this.deps.store.peek(sessionKey)?.sessionId, replace: true });
-    } catch (err) {
-      this.deps.logger.warn({ sessionKey, err: (err as Error).message }, "post-compaction refresh not queued; the next message goes without it");
-    }
-  }
-
-  /**
-   * The notices a message carries leave the queue once that message is on disk; when its write
-   * fails, or the message is refused (`refused()` is called), they wait for the session's next message.
-   */
-  private settleWhenDurable(sessionKey: string, carried: SessionSystemEvent[]): { refused(): void } {
-    const events = this.deps.systemEvents;
-    let refused = false;
-    if (events && carried.length > 0)
-      this.deps.store.whenDurable(sessionKey).then(
-        () => refused || events.settle(carried),
-        () => refused || events.putBack(carried),
-      );
-    return {
-      refused: () => {
-        if (refused || !events || carried.length === 0) return;
-        refused = true;
-        events.putBack(carried);
-      },
-    };
   }
 
   /** `/stop`: abort the session's runs and queue, and (through `onStop`) the sub-agents it spawned. */
