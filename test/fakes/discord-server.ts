@@ -14,6 +14,11 @@ import { parseMultipart, UploadedFile } from "./multipart.js";
  *
  * Routes discord.js asks for that the fake does not serve are answered 404 and listed in
  * `unhandledRoutes`, so a test can assert the fake covered everything the client needed.
+ *
+ * Reactions (`pushReaction`) honour the intents the session identified with, as Discord does:
+ * a guild reaction needs GUILD_MESSAGE_REACTIONS (1 << 10), a DM reaction
+ * DIRECT_MESSAGE_REACTIONS (1 << 13); without them the event is never sent (nor replayed).
+ * Messages are dispatched whatever the intents.
  */
 export interface FakeDiscord {
   /** Value for the plugin's `restApiUrl` (`http://127.0.0.1:PORT/api`); the gateway URL comes from `GET /gateway/bot`. */
@@ -34,6 +39,12 @@ export interface FakeDiscord {
   readonly lastIdentifyIntents: number | null;
   /** Dispatches MESSAGE_CREATE from a user; queued for RESUME replay while the socket is down. */
   pushMessage(input: PushMessageInput): FakeApiMessage;
+  /**
+   * A user adds an emoji to a message the fake knows (pushed, or posted by the bot): MESSAGE_REACTION_ADD
+   * with `message_author_id` (and `member` in a guild), as Discord sends it. Returns whether it was
+   * dispatched: not when the session did not identify with the reaction intent for that place.
+   */
+  pushReaction(input: PushReactionInput): boolean;
   /**
    * Dispatches INTERACTION_CREATE for an application (slash) command a user ran; returns the
    * interaction id. Its answers (callback, `@original` edits, follow-ups) land in `interactionReplies`.
@@ -135,6 +146,22 @@ export interface PushMessageInput {
   files?: Array<{ filename: string; bytes: Buffer; contentType: string }>;
 }
 
+export interface PushReactionInput {
+  /** The reacted message's channel (a DM channel the fake made for a pushed DM, or a guild channel). */
+  channelId: string;
+  messageId: string;
+  userId: string;
+  userName?: string;
+  /** The reacting member's guild nickname. */
+  nick?: string;
+  /** The reacting member's role ids (guild reactions). */
+  memberRoles?: string[];
+  /** A Unicode emoji, or a custom emoji `{ id, name }`. */
+  emoji: string | { id: string; name: string };
+  /** Leaves `message_author_id` out (Discord's field is optional). */
+  withoutMessageAuthor?: boolean;
+}
+
 export interface PushCommandInput {
   channelId: string;
   /** Omitted for DMs; then `channelId` names a DM channel with the user (created if new). */
@@ -185,6 +212,8 @@ type Json = Record<string, unknown>;
 
 interface GatewaySession {
   id: string;
+  /** `d.intents` of the IDENTIFY that opened the session. */
+  intents: number;
   seq: number;
   log: Array<{ op: 0; t: string; s: number; d: unknown }>;
   /** The socket dispatches go to right now; null while dropped (dispatches wait in `log`). */
@@ -202,10 +231,13 @@ interface RouteResult {
 }
 
 const DISCORD_EPOCH = 1_420_070_400_000n;
+const GUILD_MESSAGE_REACTIONS = 1 << 10;
+const DIRECT_MESSAGE_REACTIONS = 1 << 13;
 const API_PREFIX = "/api/v10";
 const ERROR_MESSAGES: Record<number, string> = {
   10003: "Unknown Channel",
   10008: "Unknown Message",
+  10013: "Unknown User",
   50001: "Missing Access",
   50024: "Cannot execute action on this channel type",
   50007: "Cannot send messages to this user",
@@ -280,6 +312,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       handle: () => ({ status: 200, body: { url: gatewayUrl, shards: 1, session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 } } }),
     },
     { method: "GET", pattern: /^\/users\/@me$/, handle: () => ({ status: 200, body: botUser }) },
+    {
+      method: "GET",
+      pattern: /^\/users\/(\d+)$/,
+      handle: ([, userId]) => {
+        const user = users.get(userId!);
+        return user ? { status: 200, body: user } : apiError(404, 10013);
+      },
+    },
     {
       method: "POST",
       pattern: /^\/users\/@me\/channels$/,
@@ -499,7 +539,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       if (d.token !== token) return socket.close(4004, "Authentication failed.");
       counters.identifies++;
       counters.lastIntents = Number(d.intents);
-      const session: GatewaySession = { id: snowflake(), seq: 0, log: [], socket };
+      const session: GatewaySession = { id: snowflake(), intents: Number(d.intents), seq: 0, log: [], socket };
       sessions.set(session.id, session);
       latestSession = session;
       dispatch(session, "READY", {
@@ -651,6 +691,34 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       }
       storeAndDispatch(message);
       return message;
+    },
+    pushReaction(input) {
+      const session = latestSession;
+      if (!session) throw new Error("fake discord: no gateway session yet (wait until identifyCount > 0)");
+      const message = storedMessages.get(input.messageId);
+      if (!message || message.channel_id !== input.channelId) throw new Error(`fake discord: no message ${input.messageId} in channel ${input.channelId}`);
+      const channel = channels.get(input.channelId)!;
+      const user = users.get(input.userId) ?? apiUser(input.userId, input.userName ?? `user${input.userId}`, false);
+      users.set(input.userId, user);
+      const { guildId } = channel;
+      if ((session.intents & (guildId ? GUILD_MESSAGE_REACTIONS : DIRECT_MESSAGE_REACTIONS)) === 0) return false;
+      const emoji = typeof input.emoji === "string" ? { id: null, name: input.emoji } : { id: input.emoji.id, name: input.emoji.name, animated: false };
+      const payload: Json = {
+        type: 0,
+        user_id: input.userId,
+        channel_id: input.channelId,
+        message_id: input.messageId,
+        emoji,
+        burst: false,
+        burst_colors: [],
+      };
+      if (!input.withoutMessageAuthor) payload.message_author_id = (message.author as Json).id;
+      if (guildId) {
+        payload.guild_id = guildId;
+        payload.member = { user, roles: input.memberRoles ?? [], nick: input.nick ?? null, joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 };
+      }
+      dispatch(session, "MESSAGE_REACTION_ADD", payload);
+      return true;
     },
     pushCommand(input) {
       if (!latestSession) throw new Error("fake discord: no gateway session yet (wait until identifyCount > 0)");
