@@ -5,6 +5,7 @@ import {
   ThreadAutoArchiveDuration,
   type ChatInputCommandInteraction,
   type Client,
+  type GatewayMessageReactionAddDispatchData,
   type Message,
   type MessageCreateOptions,
   type SendableChannels,
@@ -23,7 +24,8 @@ import type { DiscordSettingsResult } from "./config.js";
 import { DiscordConnection } from "./connection.js";
 import type { DeferredInteractions } from "./deferred-interactions.js";
 import { createRedactor, toChannelError, type Redactor } from "./errors.js";
-import { toInboundMessage } from "./inbound.js";
+import { ChannelOrder } from "./channel-order.js";
+import { toInboundMessage, toInboundReaction, type ReactionContext } from "./inbound.js";
 import { interactionToInbound, toApplicationCommands } from "./application-commands.js";
 import { parseDiscordTarget } from "./targets.js";
 
@@ -46,6 +48,8 @@ export class DiscordAccount implements ChannelAccount {
   readonly #problems: string[];
   /** Slash commands deferred and waiting for their answer, shared by every run of the account. */
   readonly #deferred: DeferredInteractions;
+  /** A reaction is handed over before what follows it in its channel. */
+  readonly #order = new ChannelOrder();
 
   constructor(context: ChannelAccountContext, config: DiscordSettingsResult, deferred: DeferredInteractions) {
     this.#context = context;
@@ -67,6 +71,7 @@ export class DiscordAccount implements ChannelAccount {
       redact: this.#redact,
       reportStatus: (patch) => context.reportStatus(patch),
       onMessage: (message, botId) => this.#deliverInbound(message, botId),
+      onReaction: (data, client, botId) => this.#deliverReaction(data, client, botId),
       onCommand: (interaction) => void this.#deliverCommand(interaction),
       onReady: (client) => void this.#publishCommands(client),
     });
@@ -266,8 +271,54 @@ export class DiscordAccount implements ChannelAccount {
       return;
     }
     if (!envelope) return;
-    this.#context.onInbound(envelope).catch((error: unknown) => {
-      this.#context.logger.error({ messageId: envelope.messageId, chatId: envelope.chatId }, `discord: inbound message not accepted: ${this.#redact(String(error))}`);
+    this.#order.pass(message.channelId, () => {
+      this.#context.onInbound(envelope).catch((error: unknown) => {
+        this.#context.logger.error({ messageId: envelope.messageId, chatId: envelope.chatId }, `discord: inbound message not accepted: ${this.#redact(String(error))}`);
+      });
     });
+  }
+
+  /** A reaction someone added (`reactionNotifications`); handed over in its channel's order, failures logged and never thrown back into discord.js. */
+  #deliverReaction(data: GatewayMessageReactionAddDispatchData, client: Client, botId: string): void {
+    if (data.user_id === botId) return;
+    this.#order.hold(data.channel_id, async () => {
+      try {
+        const reaction = toInboundReaction(data, botId, await this.#reactionContext(data, client));
+        if (reaction) await this.#context.onReaction(reaction);
+      } catch (error) {
+        this.#context.logger.error({ messageId: data.message_id, chatId: data.channel_id, userId: data.user_id }, `discord: reaction not accepted: ${this.#redact(String(error))}`);
+      }
+    });
+  }
+
+  /**
+   * What the payload leaves out: the guild channel (is it a thread, of which parent, its name),
+   * fetched when the client has not cached it; in a DM, the reacting user, fetched when not cached
+   * (the notice names them; a failed lookup leaves the id); the reacted message's author if cached.
+   */
+  async #reactionContext(data: GatewayMessageReactionAddDispatchData, client: Client): Promise<ReactionContext> {
+    const known: ReactionContext = {};
+    const cached = client.channels.cache.get(data.channel_id);
+    if (data.guild_id) {
+      const channel = cached ?? (await client.channels.fetch(data.channel_id));
+      if (!channel) throw new Error(`discord: no channel ${data.channel_id}`);
+      known.channel = {
+        isThread: channel.isThread(),
+        ...("name" in channel && channel.name ? { name: channel.name } : {}),
+        ...(channel.isThread() ? { parentId: channel.parentId } : {}),
+      };
+    }
+    if (!data.member?.user) {
+      const user =
+        client.users.cache.get(data.user_id) ??
+        (await client.users.fetch(data.user_id).catch((error: unknown) => {
+          this.#context.logger.debug({ userId: data.user_id }, `discord: reacting user not looked up: ${this.#redact(String(error))}`);
+          return undefined;
+        }));
+      if (user) known.user = { username: user.username, globalName: user.globalName, discriminator: user.discriminator, bot: user.bot };
+    }
+    const authorId = cached?.isTextBased() ? cached.messages.cache.get(data.message_id)?.author.id : undefined;
+    if (authorId) known.cachedAuthorId = authorId;
+    return known;
   }
 }

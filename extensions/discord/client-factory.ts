@@ -4,7 +4,14 @@ import { FinalDestroyShardingStrategy } from "./final-destroy-strategy.js";
 
 /** A fresh, not yet logged-in discord.js client for one account; once `isRetired()` holds, its login opens no gateway socket. */
 export function createDiscordClient(settings: DiscordSettings, isRetired: () => boolean): Client {
-  const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages];
+  // Messages and reactions in servers and DMs: Discord sends no MESSAGE_REACTION_ADD without the reaction intents (`reactionNotifications`).
+  const intents = [
+    GatewayIntentBits.Guilds,
+    GatewayIntentBits.GuildMessages,
+    GatewayIntentBits.DirectMessages,
+    GatewayIntentBits.GuildMessageReactions,
+    GatewayIntentBits.DirectMessageReactions,
+  ];
   if (settings.messageContentIntent) intents.push(GatewayIntentBits.MessageContent);
   return new Client({
     intents,

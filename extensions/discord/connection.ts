@@ -1,4 +1,4 @@
-import { Events, type ChatInputCommandInteraction, type Client, type Message } from "discord.js";
+import { Events, GatewayDispatchEvents, type ChatInputCommandInteraction, type Client, type GatewayMessageReactionAddDispatchData, type Message } from "discord.js";
 import { ChannelPermanentError, type ChannelAccountStatus } from "../../src/channels/types.js";
 import type { Logger } from "../../src/infra/logger.js";
 import { createDiscordClient } from "./client-factory.js";
@@ -12,6 +12,12 @@ export interface DiscordConnectionOptions {
   reportStatus(patch: Partial<Omit<ChannelAccountStatus, "accountId">>): void;
   /** Every MESSAGE_CREATE of the current client, with the bot's own user id. */
   onMessage(message: Message, botId: string): void;
+  /**
+   * Every MESSAGE_REACTION_ADD of the current client as Discord sent it, with the bot's own user id:
+   * the raw payload says who wrote the reacted message (`message_author_id`) and arrives for
+   * messages the client never cached, which discord.js's own reaction event drops or leaves out.
+   */
+  onReaction(data: GatewayMessageReactionAddDispatchData, client: Client, botId: string): void;
   /** Every slash command a user ran (INTERACTION_CREATE of a chat-input command) on the current client. */
   onCommand(interaction: ChatInputCommandInteraction): void;
   /** A new client became READY (not a resume): the moment to publish what Discord should know. */
@@ -94,6 +100,9 @@ export class DiscordConnection {
     client.on(Events.Error, (error) => this.#options.logger.warn(`discord: client error: ${this.#options.redact(error.message)}`));
     client.on(Events.MessageCreate, (message) => {
       if (current() && client.user) this.#options.onMessage(message, client.user.id);
+    });
+    client.ws.on(GatewayDispatchEvents.MessageReactionAdd, (data: GatewayMessageReactionAddDispatchData) => {
+      if (current() && client.user) this.#options.onReaction(data, client, client.user.id);
     });
     client.on(Events.InteractionCreate, (interaction) => {
       if (current() && interaction.isChatInputCommand()) this.#options.onCommand(interaction);

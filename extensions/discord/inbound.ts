@@ -1,5 +1,5 @@
-import { ChannelType, type Message } from "discord.js";
-import type { InboundMessage } from "../../src/channels/types.js";
+import { ChannelType, type APIUser, type GatewayMessageReactionAddDispatchData, type Message } from "discord.js";
+import type { InboundMessage, InboundReaction } from "../../src/channels/types.js";
 import { discordMedia } from "./media.js";
 
 /** Stands in for each attachment, so the model knows something was sent it cannot see. */
@@ -61,4 +61,65 @@ function addressedToOther(message: Message, botId: string): boolean {
   if (message.reference?.messageId === undefined || !mentions.repliedUser?.bot || repliedUserId === botId) return false;
   const referenced = message.channel.messages.cache.get(message.reference.messageId);
   return !referenced?.webhookId;
+}
+
+/** What the client knows beyond a MESSAGE_REACTION_ADD payload, for `toInboundReaction`. */
+export interface ReactionContext {
+  /** The guild channel reacted in (a thread is a channel of its own); unused for DMs. */
+  channel?: { name?: string; isThread: boolean; parentId?: string | null };
+  /** The reacting user when the payload carries no member (DMs). */
+  user?: { username: string; globalName: string | null; discriminator: string; bot: boolean };
+  /** The author of the reacted message if the client has that message cached. */
+  cachedAuthorId?: string;
+}
+
+/**
+ * One MESSAGE_REACTION_ADD as the pipeline's reaction, placed as a message in that channel is
+ * (`toInboundMessage`): a guild channel or thread is a `channel` chat keyed by its own id, a
+ * thread's parent in `parentChatId`; no `guild_id` is a DM. Null for the bot's own reactions and
+ * for a custom emoji Discord no longer names. `onBotMessage` comes from `message_author_id`, else
+ * the cached message, else stays unknown.
+ */
+export function toInboundReaction(data: GatewayMessageReactionAddDispatchData, botId: string, known: ReactionContext): InboundReaction | null {
+  const emoji = data.emoji.name;
+  if (data.user_id === botId || !emoji) return null;
+  const authorId = data.message_author_id ?? known.cachedAuthorId;
+  const member = data.member;
+  const sender = member?.user ? apiSender(member.user, member.nick) : known.user ? userSender(known.user) : {};
+  const reaction: InboundReaction = {
+    chatType: data.guild_id ? "channel" : "direct",
+    chatId: data.channel_id,
+    messageId: data.message_id,
+    ...(authorId !== undefined ? { onBotMessage: authorId === botId } : {}),
+    senderId: data.user_id,
+    ...sender,
+    emoji,
+  };
+  if (data.guild_id) {
+    reaction.guildId = data.guild_id;
+    // Discord never lists @everyone (id = guild id) among a member's roles; filtered as the message path does.
+    if (member) reaction.memberRoleIds = member.roles.filter((id) => id !== data.guild_id);
+    if (known.channel?.name) reaction.chatName = known.channel.name;
+    if (known.channel?.isThread) {
+      reaction.threadId = data.channel_id;
+      // Allowlists and bindings name the parent channel; a thread inherits them.
+      if (known.channel.parentId) reaction.parentChatId = known.channel.parentId;
+    }
+  }
+  return reaction;
+}
+
+type SenderFields = Pick<InboundReaction, "senderName" | "senderUsername" | "senderIsBot">;
+
+/** As discord.js names a member: nickname, else global name, else username; the tag is `name#1234`, or the bare username. */
+function apiSender(user: APIUser, nick: string | null | undefined): SenderFields {
+  return userSender({ username: user.username, globalName: user.global_name, discriminator: user.discriminator, bot: user.bot === true }, nick);
+}
+
+function userSender(user: NonNullable<ReactionContext["user"]>, nick?: string | null): SenderFields {
+  return {
+    senderName: nick || user.globalName || user.username,
+    senderUsername: user.discriminator === "0" ? user.username : `${user.username}#${user.discriminator}`,
+    senderIsBot: user.bot,
+  };
 }

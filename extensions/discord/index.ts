@@ -7,8 +7,9 @@ import { DeferredInteractions } from "./deferred-interactions.js";
 const deferredInteractions = new DeferredInteractions();
 
 /**
- * Discord over the bot gateway (discord.js 14). MESSAGE_CREATEs become inbound messages; outbound
- * chunks are posted as Markdown with embeds suppressed and every mention disabled.
+ * Discord over the bot gateway (discord.js 14). MESSAGE_CREATEs become inbound messages and
+ * MESSAGE_REACTION_ADDs reactions (`reactionNotifications`); outbound chunks are posted as Markdown
+ * with embeds suppressed and every mention disabled.
  */
 const discordPlugin: ChannelPlugin = {
   id: "discord",

@@ -45,6 +45,8 @@ export interface StubContext {
   stateDir: string;
   /** Replaces the default `onInbound` (which records the envelope and resolves). */
   setOnInbound(handler: (envelope: InboundMessage) => Promise<void>): void;
+  /** Replaces the default `onReaction` (which records the reaction and resolves). */
+  setOnReaction(handler: (reaction: InboundReaction) => Promise<void>): void;
 }
 
 export function stubContext(config: Record<string, unknown>, accountId = "default"): StubContext {
@@ -56,6 +58,9 @@ export function stubContext(config: Record<string, unknown>, accountId = "defaul
   let onInbound = async (envelope: InboundMessage) => {
     envelopes.push(envelope);
   };
+  let onReaction = async (reaction: InboundReaction) => {
+    reactions.push(reaction);
+  };
   const logger = pino({ level: "trace" }, { write: (line: string) => void logs.push(line) });
   return {
     envelopes,
@@ -66,13 +71,16 @@ export function stubContext(config: Record<string, unknown>, accountId = "defaul
     setOnInbound(handler) {
       onInbound = handler;
     },
+    setOnReaction(handler) {
+      onReaction = handler;
+    },
     context: {
       accountId,
       config,
       stateDir,
       logger,
       onInbound: (envelope) => onInbound(envelope),
-      onReaction: async (reaction) => void reactions.push(reaction),
+      onReaction: (reaction) => onReaction(reaction),
       registerHttpRoute: () => {
         throw new Error("the discord plugin serves no HTTP routes");
       },
