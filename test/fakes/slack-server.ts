@@ -12,13 +12,20 @@ import { FakeSlackFileUploads, type FakeSlackUpload } from "./slack-file-uploads
  * the real @slack/bolt, @slack/web-api and @slack/socket-mode run against it unchanged.
  *
  * Socket Mode: `apps.connections.open` (app token only) hands out `ws://…/socket`; each new socket
- * gets `hello`; `pushMessage` / `pushEvent` deliver `events_api` envelopes (queued until a socket is
- * open) and every `{envelope_id}` the client sends back is recorded in `acks` with its arrival time.
+ * gets `hello`; `pushMessage` / `pushReaction` / `pushEvent` deliver `events_api` envelopes (queued
+ * until a socket is open) and every `{envelope_id}` the client sends back is recorded in `acks`
+ * with its arrival time. HTTP Events tests post `eventCallback(event)` (e.g. of `reactionEvent`)
+ * themselves, signed with `signEvent`.
+ *
+ * Reactions: `reaction_added` names the reacted message's author (`item_user`) as Slack does when
+ * the fake knows it: a message pushed with `pushMessage` is its user's, one the bot posted with
+ * `chat.postMessage` is the bot user's. `lastPostedTs(channel)` is the ts of the bot's last post there.
  *
  * Canned answers: `auth.test` names the bot (`user: "openclaw"`, `botUserId`, `botId`, `teamId`);
  * `conversations.open` for `U123` answers `D123`; `conversations.info` knows the channel types
  * seen in `pushMessage` (else guesses from the id's first letter) and names `U123` as `D123`'s user; `users.info` for `U1` answers
- * display name `user-u1`, handle `u1`. A wrong token gets `invalid_auth`, none `not_authed`.
+ * display name `user-u1`, handle `u1` (`is_bot` for the bot user and `otherBotUserIds`). A wrong
+ * token gets `invalid_auth`, none `not_authed`.
  *
  * Files the app sends go through Slack's external upload flow (see `FakeSlackFileUploads`), with
  * the upload URL on this fake; `uploads` records each shared file with its bytes.
@@ -36,6 +43,14 @@ export interface FakeSlack {
   pushMessage(message: FakeSlackMessage): { envelopeId: string; ts: string };
   /** Deliver any event object as-is (bot messages, subtypes, files …). */
   pushEvent(event: Record<string, unknown>): { envelopeId: string };
+  /** A `reaction_added` event, as Slack builds it (see `FakeSlackReaction`). */
+  reactionEvent(reaction: FakeSlackReaction): Record<string, unknown>;
+  /** Deliver a `reaction_added` event over Socket Mode. */
+  pushReaction(reaction: FakeSlackReaction): { envelopeId: string };
+  /** The Events API body (`event_callback`) carrying `event`, as Slack POSTs it to a Request URL. */
+  eventCallback(event: Record<string, unknown>): string;
+  /** The `ts` of the bot's last `chat.postMessage` in `channel`. */
+  lastPostedTs(channel: string): string | undefined;
   /**
    * A user ran a slash command: its form fields (what Slack POSTs to a Request URL), with a
    * `response_url` on this fake. `deliverSocket` sends them as a `slash_commands` envelope.
@@ -99,6 +114,21 @@ export interface FakeSlackMessage {
   appMention?: boolean;
 }
 
+export interface FakeSlackReaction {
+  /** The channel of the reacted message. */
+  channel: string;
+  /** The reacted message's ts. */
+  ts: string;
+  /** Who reacted. */
+  user: string;
+  /** Shortcode without colons. */
+  reaction: string;
+  /** `item_user`: default the author the fake knows (omitted when it knows none); `null` omits it. */
+  itemUser?: string | null;
+  /** Default `message`. */
+  itemType?: "message" | "file" | "file_comment";
+}
+
 export interface FakeSlashCommand {
   command: string;
   text: string;
@@ -115,6 +145,8 @@ export interface FakeSlackOptions {
   appToken?: string;
   botUserId?: string;
   teamId?: string;
+  /** Users `users.info` names as bots (`is_bot`), besides the app's own bot user. */
+  otherBotUserIds?: string[];
 }
 
 const BOT_METHODS = new Set([
@@ -148,6 +180,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const unknownMethods: string[] = [];
   const failures = new Map<string, FakeSlackFailure[]>();
   const channelTypes = new Map<string, string>();
+  /** `<channel>:<ts>` → the user who wrote that message (what `item_user` says). */
+  const authors = new Map<string, string>();
+  const botUserIds = new Set([botUserId, ...(options.otherBotUserIds ?? [])]);
   const pendingEnvelopes: string[] = [];
   const openSockets = new Set<WebSocket>();
   let socketConnections = 0;
@@ -191,10 +226,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     else pendingEnvelopes.push(envelope);
   };
 
-  const pushEvent = (event: Record<string, unknown>) => {
-    const envelopeId = randomUUID();
+  const callbackPayload = (event: Record<string, unknown>) => {
     eventCounter += 1;
-    const payload = {
+    return {
       token: "fake-verification-token",
       team_id: teamId,
       api_app_id: "A0FAKEAPP",
@@ -203,8 +237,26 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       event_id: `Ev${String(eventCounter).padStart(8, "0")}`,
       event_time: Math.floor(Date.now() / 1000),
     };
+  };
+
+  const pushEvent = (event: Record<string, unknown>) => {
+    const envelopeId = randomUUID();
+    const payload = callbackPayload(event);
     deliver(JSON.stringify({ envelope_id: envelopeId, type: "events_api", accepts_response_payload: false, retry_attempt: 0, retry_reason: "", payload }));
     return { envelopeId };
+  };
+
+  const reactionEvent = (reaction: FakeSlackReaction): Record<string, unknown> => {
+    const itemUser = reaction.itemUser === undefined ? authors.get(`${reaction.channel}:${reaction.ts}`) : reaction.itemUser;
+    const eventTs = nextTs();
+    return {
+      type: "reaction_added",
+      user: reaction.user,
+      reaction: reaction.reaction,
+      ...(itemUser ? { item_user: itemUser } : {}),
+      item: { type: reaction.itemType ?? "message", channel: reaction.channel, ts: reaction.ts },
+      event_ts: eventTs,
+    };
   };
 
   const pushMessage = (message: FakeSlackMessage) => {
@@ -222,6 +274,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     // Like Slack: `channel_type` rides on message events only, never on app_mention.
     if (!message.appMention) event.channel_type = message.channelType ?? CHANNEL_TYPE_BY_PREFIX[message.channel[0] ?? ""] ?? "channel";
     if (message.threadTs) event.thread_ts = message.threadTs;
+    authors.set(`${message.channel}:${ts}`, message.user);
     return { ...pushEvent(event), ts };
   };
 
@@ -243,6 +296,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           }),
         );
         postedTs.push(ts);
+        authors.set(`${String(body.channel)}:${ts}`, botUserId);
         return { ok: true, channel: body.channel, ts, message: { type: "message", text: body.text, user: botUserId, bot_id: botId, ts } };
       }
       case "chat.update":
@@ -281,7 +335,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const id = String(body.user);
         return {
           ok: true,
-          user: { id, name: id.toLowerCase(), real_name: `User ${id}`, is_bot: false, profile: { display_name: `user-${id.toLowerCase()}`, real_name: `User ${id}` } },
+          user: { id, name: id.toLowerCase(), real_name: `User ${id}`, is_bot: botUserIds.has(id), profile: { display_name: `user-${id.toLowerCase()}`, real_name: `User ${id}` } },
         };
       }
       default:
@@ -370,6 +424,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     teamId,
     pushMessage,
     pushEvent,
+    reactionEvent,
+    pushReaction: (reaction) => pushEvent(reactionEvent(reaction)),
+    eventCallback: (event) => JSON.stringify(callbackPayload(event)),
+    lastPostedTs(channel) {
+      for (let i = posted.length - 1; i >= 0; i--) if (posted[i]!.channel === channel) return postedTs[i];
+      return undefined;
+    },
     slashCommand(input) {
       const triggerId = `${++triggerCounter}.${Date.now()}.fake`;
       slashResponses.set(triggerId, []);
