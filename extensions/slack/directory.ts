@@ -21,14 +21,16 @@ interface ConversationInfo {
 
 interface UserInfo {
   name?: string;
+  is_bot?: boolean;
   real_name?: string;
   profile?: { display_name?: string; real_name?: string };
 }
 
 /**
  * Lookups an inbound message sometimes needs, cached for the account's lifetime: the kind of a
- * conversation (`app_mention` events carry no `channel_type`) and a sender's names. When a lookup
- * fails the message goes on with a fallback, and the failure is remembered for a while.
+ * conversation (`app_mention` and `reaction_added` events carry no `channel_type`) and a sender's
+ * names (and whether it is a bot user). When a lookup fails the message goes on with a fallback,
+ * and the failure is remembered for a while.
  */
 export class SlackDirectory {
   private readonly chatKinds: LRUCache<string, CachedLookup<ChannelChatKind>>;
@@ -83,7 +85,8 @@ export class SlackDirectory {
       const result = await this.api.users.info({ user: userId });
       const user = result.user as UserInfo | undefined;
       const name = nonEmpty(user?.profile?.display_name) ?? nonEmpty(user?.real_name) ?? nonEmpty(user?.profile?.real_name);
-      return { value: name ? { name, username: nonEmpty(user?.name) } : undefined, ok: true };
+      const isBot = user?.is_bot === true;
+      return { value: name ? { name, username: nonEmpty(user?.name), ...(isBot ? { isBot } : {}) } : isBot ? { isBot } : undefined, ok: true };
     } catch (error) {
       this.logger.warn({ userId }, `${describeSlackError("users.info", error, this.secrets)}; the sender stays nameless`);
       return { value: undefined, ok: false };

@@ -31,6 +31,10 @@ describe("SlackDirectory", () => {
     expect(lookups("users.info")).toBe(1);
   });
 
+  it("says when the sender is a bot user", async () => {
+    expect(await directory.profile(fake.botUserId)).toEqual({ name: `user-${fake.botUserId.toLowerCase()}`, username: fake.botUserId.toLowerCase(), isBot: true });
+  });
+
   it("remembers a failed lookup for ten minutes, then asks again", async () => {
     fake.failNext("users.info", { error: "missing_scope" });
     expect(await directory.profile("U1")).toBeUndefined();
