@@ -15,7 +15,17 @@ import { describeSlackError, isAuthError, SlackStartError, slackErrorCode, toCha
 import { SlackDirectory } from "./directory.js";
 import { slackEmojiName } from "./emoji-names.js";
 import { SlackHttpReceiver } from "./http-receiver.js";
-import { chatKindOf, isDeliverable, profileFromEvent, toInboundMessage, type BotIdentity, type SlackMessageEvent } from "./inbound.js";
+import {
+  chatKindOf,
+  isDeliverable,
+  isReportableReaction,
+  profileFromEvent,
+  toInboundMessage,
+  toInboundReaction,
+  type BotIdentity,
+  type SlackMessageEvent,
+  type SlackReactionEvent,
+} from "./inbound.js";
 import { markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackSettings } from "./settings.js";
 import { createBoltLogger, deliveryClientOptions, loadBolt, socketClientOptions, type SlackBolt, type SlackWebClient } from "./slack-sdk.js";
@@ -23,6 +33,7 @@ import { SocketSupervisor } from "./socket-supervisor.js";
 import { isSlashCommandId, SlashCommandReplies, type SlashCommandPayload } from "./slash-command.js";
 import { uploadFile } from "./file-upload.js";
 import { slackMedia } from "./media.js";
+import { SentMessages } from "./sent-messages.js";
 import { parseSlackTarget } from "./targets.js";
 
 /** Slack closes a socket whose pongs stop for this long (OpenClaw uses a fixed 15 s). */
@@ -60,6 +71,8 @@ export class SlackAccount implements ChannelAccount {
    */
   private readonly recentMessages = new LRUCache<string, true>({ max: RECENT_MESSAGES });
   private readonly slashReplies: SlashCommandReplies;
+  /** What this account posted, and in which thread: a reaction to one is a reaction to the bot, in that thread. */
+  private readonly sentMessages = new SentMessages();
 
   constructor(
     private readonly context: ChannelAccountContext,
@@ -107,14 +120,15 @@ export class SlackAccount implements ChannelAccount {
     }
     if (answered) return { messageId: answered };
     const { api } = await this.loadSdk();
+    // Slack has no quote-reply: replying to a message means answering in its thread. A slash
+    // command past its response_url is no message, so the answer goes to the channel itself.
+    const threadTs = target.threadId ?? (isSlashCommandId(target.replyToMessageId) ? undefined : target.replyToMessageId);
     let ts: string | undefined;
     try {
       const result = await api.chat.postMessage({
         channel: target.chatId,
         text: markdownToMrkdwn(text.markdown),
-        // Slack has no quote-reply: replying to a message means answering in its thread. A slash
-        // command past its response_url is no message, so the answer goes to the channel itself.
-        thread_ts: target.threadId ?? (isSlashCommandId(target.replyToMessageId) ? undefined : target.replyToMessageId),
+        thread_ts: threadTs,
         unfurl_links: this.settings.unfurlLinks,
         unfurl_media: false,
       });
@@ -123,16 +137,20 @@ export class SlackAccount implements ChannelAccount {
       throw toChannelError("chat.postMessage", error, this.secrets);
     }
     if (!ts) throw new Error("Slack chat.postMessage answered without a message ts");
+    this.sentMessages.remember(target.chatId, ts, threadTs);
     return { messageId: ts };
   }
 
   async sendFile(target: OutboundTarget, file: OutboundFile): Promise<SentMessage> {
     const { api } = await this.loadSdk();
+    let sent: SentMessage;
     try {
-      return await uploadFile(api, target, file);
+      sent = await uploadFile(api, target, file);
     } catch (error) {
       throw toChannelError("files.uploadV2", error, this.secrets);
     }
+    this.sentMessages.remember(target.chatId, sent.messageId, target.threadId);
+    return sent;
   }
 
   /** A Slack thread hangs off a message: post the title as its root in the chat (never inside another thread). */
@@ -329,6 +347,7 @@ export class SlackAccount implements ChannelAccount {
     const onEvent = async ({ event, body }: { event: unknown; body: { team_id?: string } }) => this.handleEvent(event as SlackMessageEvent, body.team_id);
     app.event("message", onEvent);
     app.event("app_mention", onEvent);
+    app.event("reaction_added", async ({ event, body }) => this.handleReaction(event as SlackReactionEvent, (body as { team_id?: string }).team_id));
     const slash = this.settings.slashCommand;
     if (slash.enabled) {
       app.command(`/${slash.name}`, async ({ command, ack, respond }) => {
@@ -356,6 +375,26 @@ export class SlackAccount implements ChannelAccount {
       await this.context.onInbound(envelope);
     } catch (error) {
       this.context.logger.error({ chatId: event.channel, messageId: event.ts }, `Slack message was not handed over: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /**
+   * `reaction_added` (`reactionNotifications`): a reaction to a message, in the chat a message there
+   * would name (see `toInboundReaction` for the thread), for the gateway to decide on. Bolt has
+   * acked the event already, as every event; a failure is logged, never thrown back.
+   */
+  private async handleReaction(event: SlackReactionEvent, teamId: string | undefined): Promise<void> {
+    const bot = this.identity;
+    if (!bot || !isReportableReaction(event, bot)) return;
+    const { channel, ts } = event.item;
+    try {
+      const { directory } = await this.loadSdk();
+      const [chatType, sender] = await Promise.all([directory.chatKind(channel), directory.profile(event.user)]);
+      const sentByBot = this.sentMessages.find(channel, ts);
+      await this.context.onReaction(toInboundReaction(event, { bot, chatType, sender, teamId, sentByBot }));
+      this.context.logger.debug({ chatId: channel, messageId: ts, senderId: event.user, emoji: event.reaction }, "Slack reaction handed over");
+    } catch (error) {
+      this.context.logger.error({ chatId: channel, messageId: ts }, `Slack reaction was not handed over: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -1,4 +1,4 @@
-import type { ChannelChatKind, InboundMessage } from "../../src/channels/types.js";
+import type { ChannelChatKind, InboundMessage, InboundReaction } from "../../src/channels/types.js";
 
 /** The fields of a Slack `message` / `app_mention` event this adapter reads. */
 export interface SlackMessageEvent {
@@ -97,6 +97,69 @@ export interface SenderProfile {
   name?: string;
   /** The Slack handle (`name`). */
   username?: string;
+  /** The user is a bot user (`users.info` `is_bot`). */
+  isBot?: boolean;
+}
+
+/** The fields of a Slack `reaction_added` event this adapter reads. */
+export interface SlackReactionEvent {
+  type: string;
+  /** Who reacted. */
+  user?: string;
+  /** The emoji's shortcode without colons (`thumbsup`, `+1::skin-tone-2`). */
+  reaction?: string;
+  /** Who wrote the reacted item, when Slack says. */
+  item_user?: string;
+  item?: { type?: string; channel?: string; ts?: string };
+  event_ts?: string;
+}
+
+/** A reaction on a message that names who reacted, with what, and where: the ones worth translating. */
+export type ReportableReaction = SlackReactionEvent & { user: string; reaction: string; item: { type: "message"; channel: string; ts: string } };
+
+/** Only reactions to messages (not files or file comments), and never the bot's own (its status reactions). */
+export function isReportableReaction(event: SlackReactionEvent, bot: BotIdentity): event is ReportableReaction {
+  if (event.type !== "reaction_added" || !event.user || !event.reaction) return false;
+  const item = event.item;
+  if (item?.type !== "message" || !item.channel || !item.ts) return false;
+  return event.user !== bot.userId;
+}
+
+export interface ReactionDetails {
+  bot: BotIdentity;
+  /** The kind of the reacted message's conversation: `reaction_added` carries no `channel_type`. */
+  chatType: ChannelChatKind;
+  sender?: SenderProfile;
+  /** `team_id` of the event callback. */
+  teamId?: string;
+  /** This account posted the reacted message (in this thread, if any), as it remembers its sends. */
+  sentByBot?: { threadId?: string };
+}
+
+/**
+ * A reaction, in the chat a message there would name. Slack says neither which thread the reacted
+ * message is in nor, always, who wrote it: a message this account remembers posting gives both
+ * (its thread, and that it is the bot's); otherwise `item_user` says whose it is and the reaction
+ * belongs to the channel's own session, not a thread's.
+ */
+export function toInboundReaction(event: ReportableReaction, details: ReactionDetails): InboundReaction {
+  const { bot, sentByBot, sender } = details;
+  const onBotMessage = event.item_user !== undefined ? event.item_user === bot.userId : sentByBot ? true : undefined;
+  const threadId = onBotMessage ? sentByBot?.threadId : undefined;
+  const teamId = details.teamId ?? bot.teamId;
+  return {
+    chatType: details.chatType,
+    chatId: event.item.channel,
+    ...(threadId ? { threadId } : {}),
+    ...(teamId ? { teamId } : {}),
+    messageId: event.item.ts,
+    ...(onBotMessage !== undefined ? { onBotMessage } : {}),
+    senderId: event.user,
+    ...(sender?.name ? { senderName: sender.name } : {}),
+    ...(sender?.username ? { senderUsername: sender.username } : {}),
+    ...(sender?.isBot ? { senderIsBot: true } : {}),
+    emoji: event.reaction,
+  };
 }
 
 /** The author's names when Slack embedded them in the event (`user_profile`), so no lookup is needed. */

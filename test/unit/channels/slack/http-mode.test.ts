@@ -61,6 +61,13 @@ describe("Slack HTTP Events mode", () => {
     expect(harness.inbound).toHaveLength(1);
   });
 
+  it("hands over a reaction_added event posted to the route", async () => {
+    const body = fake.eventCallback(fake.reactionEvent({ channel: "D0DM1", ts: "1700000000.000300", user: "U0ALICE", reaction: "heart", itemUser: fake.botUserId }));
+    expect((await post(body, fake.signEvent(body, SIGNING_SECRET))).status).toBe(200);
+    await fake.waitFor(() => harness.reactions.length === 1);
+    expect(harness.reactions[0]).toMatchObject({ chatType: "direct", chatId: "D0DM1", messageId: "1700000000.000300", onBotMessage: true, senderId: "U0ALICE", emoji: "heart" });
+  });
+
   it("refuses a wrong signature with 401", async () => {
     const body = eventCallback(dm("1700000000.000300"));
     const response = await post(body, fake.signEvent(body, "not-the-signing-secret"));

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { chatKindOf, isDeliverable, profileFromEvent, toInboundMessage, type BotIdentity, type DeliverableEvent } from "../../../../extensions/slack/inbound.js";
+import {
+  chatKindOf,
+  isDeliverable,
+  isReportableReaction,
+  profileFromEvent,
+  toInboundMessage,
+  toInboundReaction,
+  type BotIdentity,
+  type DeliverableEvent,
+  type ReportableReaction,
+  type SlackReactionEvent,
+} from "../../../../extensions/slack/inbound.js";
 
 const bot: BotIdentity = { userId: "U0BOT", botId: "B0BOT", teamId: "T0BOT" };
 
@@ -65,5 +76,70 @@ describe("Slack inbound translation", () => {
   it("reads names Slack embedded in the event", () => {
     expect(profileFromEvent(message({ user_profile: { display_name: "", real_name: "Alice Liddell", name: "alice" } }))).toEqual({ name: "Alice Liddell", username: "alice" });
     expect(profileFromEvent(message())).toBeUndefined();
+  });
+});
+
+const reaction = (fields: Partial<SlackReactionEvent> = {}): ReportableReaction =>
+  ({
+    type: "reaction_added",
+    user: "U0ALICE",
+    reaction: "thumbsup",
+    item_user: "U0BOT",
+    item: { type: "message", channel: "C0GENERAL", ts: "1700000000.000100" },
+    event_ts: "1700000001.000200",
+    ...fields,
+  }) as ReportableReaction;
+
+describe("Slack reaction translation", () => {
+  it("reports reactions to messages only, never the bot's own", () => {
+    expect(isReportableReaction(reaction(), bot)).toBe(true);
+    expect(isReportableReaction(reaction({ user: "U0BOT" }), bot)).toBe(false);
+    expect(isReportableReaction(reaction({ item: { type: "file", channel: "C0GENERAL", ts: "1.2" } }), bot)).toBe(false);
+    expect(isReportableReaction(reaction({ item: { type: "file_comment" } }), bot)).toBe(false);
+    expect(isReportableReaction(reaction({ item: { type: "message", channel: "C0GENERAL" } }), bot)).toBe(false);
+    expect(isReportableReaction(reaction({ type: "reaction_removed" }), bot)).toBe(false);
+    expect(isReportableReaction(reaction({ user: undefined }), bot)).toBe(false);
+    expect(isReportableReaction(reaction({ reaction: "" }), bot)).toBe(false);
+  });
+
+  it("names the chat, message, sender and shortcode as a message in that channel would", () => {
+    const translated = toInboundReaction(reaction(), { bot, chatType: "channel", sender: { name: "Alice", username: "alice" }, teamId: "T0CALLBACK" });
+    expect(translated).toEqual({
+      chatType: "channel",
+      chatId: "C0GENERAL",
+      teamId: "T0CALLBACK",
+      messageId: "1700000000.000100",
+      onBotMessage: true,
+      senderId: "U0ALICE",
+      senderName: "Alice",
+      senderUsername: "alice",
+      emoji: "thumbsup",
+    });
+    // Without the callback's team, the bot's workspace.
+    expect(toInboundReaction(reaction(), { bot, chatType: "direct" })).toMatchObject({ chatType: "direct", teamId: "T0BOT" });
+    // A skin tone stays part of the shortcode, as Slack writes it.
+    expect(toInboundReaction(reaction({ reaction: "+1::skin-tone-2" }), { bot, chatType: "channel" }).emoji).toBe("+1::skin-tone-2");
+  });
+
+  it("knows the bot's messages from item_user, else from what the account remembers sending", () => {
+    expect(toInboundReaction(reaction({ item_user: "U0BOB" }), { bot, chatType: "channel" }).onBotMessage).toBe(false);
+    expect(toInboundReaction(reaction({ item_user: undefined }), { bot, chatType: "channel", sentByBot: {} }).onBotMessage).toBe(true);
+    expect(toInboundReaction(reaction({ item_user: undefined }), { bot, chatType: "channel" })).not.toHaveProperty("onBotMessage");
+    // Slack's word wins over the memory.
+    expect(toInboundReaction(reaction({ item_user: "U0BOB" }), { bot, chatType: "channel", sentByBot: {} }).onBotMessage).toBe(false);
+  });
+
+  it("puts a reaction in the thread of a message the bot posted there; any other goes to the channel", () => {
+    const inThread = { threadId: "1699999999.000001" };
+    expect(toInboundReaction(reaction(), { bot, chatType: "channel", sentByBot: inThread }).threadId).toBe("1699999999.000001");
+    expect(toInboundReaction(reaction({ item_user: undefined }), { bot, chatType: "channel", sentByBot: inThread }).threadId).toBe("1699999999.000001");
+    // The bot's message, but posted before this process started: its thread is unknown.
+    expect(toInboundReaction(reaction(), { bot, chatType: "channel" })).not.toHaveProperty("threadId");
+    expect(toInboundReaction(reaction(), { bot, chatType: "channel", sentByBot: {} })).not.toHaveProperty("threadId");
+  });
+
+  it("flags a bot user's reaction", () => {
+    expect(toInboundReaction(reaction({ user: "U0OTHERBOT" }), { bot, chatType: "channel", sender: { name: "Deploy Bot", isBot: true } }).senderIsBot).toBe(true);
+    expect(toInboundReaction(reaction(), { bot, chatType: "channel", sender: { name: "Alice" } })).not.toHaveProperty("senderIsBot");
   });
 });

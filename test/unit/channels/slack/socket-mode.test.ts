@@ -94,6 +94,62 @@ describe("Slack Socket Mode", () => {
     expect(inbound[0]).toMatchObject({ messageId: "1700000000.000005", text: "look\n<media:file>" });
   });
 
+  it("hands over reaction_added on messages, with the chat kind and the reacting user's names looked up", async () => {
+    const { reactions } = await startAccount();
+    const { ts } = fake.pushMessage({ channel: "C0GENERAL", channelType: "channel", user: "U0BOB", text: "the plan" });
+    fake.pushReaction({ channel: "C0GENERAL", ts, user: "U0ALICE", reaction: "tada" });
+    await fake.waitFor(() => reactions.length === 1);
+    expect(reactions[0]).toEqual({
+      chatType: "channel",
+      chatId: "C0GENERAL",
+      teamId: fake.teamId,
+      messageId: ts,
+      onBotMessage: false,
+      senderId: "U0ALICE",
+      senderName: "user-u0alice",
+      senderUsername: "u0alice",
+      emoji: "tada",
+    });
+    // reaction_added has no channel_type: conversations.info said what the channel is.
+    expect(fake.calls.filter((call) => call.method === "conversations.info").map((call) => call.body.channel)).toEqual(["C0GENERAL"]);
+  });
+
+  it("knows the bot's replies, and puts a reaction to one posted in a thread into that thread", async () => {
+    const { account, reactions } = await startAccount();
+    const root = fake.pushMessage({ channel: "C0GENERAL", channelType: "channel", user: "U0ALICE", text: `<@${fake.botUserId}> hi` });
+    const inThread = await account.send({ chatId: "C0GENERAL", replyToMessageId: root.ts }, { markdown: "in the thread" });
+    const topLevel = await account.send({ chatId: "D0DM1" }, { markdown: "in the DM" });
+    fake.pushReaction({ channel: "C0GENERAL", ts: inThread.messageId, user: "U0ALICE", reaction: "thumbsup" });
+    // Slack leaves out item_user at times: the account's memory of its sends says whose it is.
+    fake.pushReaction({ channel: "D0DM1", ts: topLevel.messageId, user: "U0ALICE", reaction: "eyes", itemUser: null });
+    await fake.waitFor(() => reactions.length === 2);
+    const byEmoji = Object.fromEntries(reactions.map((r) => [r.emoji, r]));
+    expect(byEmoji.thumbsup).toMatchObject({ chatType: "channel", chatId: "C0GENERAL", threadId: root.ts, messageId: inThread.messageId, onBotMessage: true });
+    expect(byEmoji.eyes).toMatchObject({ chatType: "direct", chatId: "D0DM1", messageId: topLevel.messageId, onBotMessage: true });
+    expect(byEmoji.eyes).not.toHaveProperty("threadId");
+  });
+
+  it("passes over the bot's own reactions, reactions to files, and says nothing of an unknown author", async () => {
+    const { account, reactions } = await startAccount();
+    const sent = await account.send({ chatId: "C0GENERAL" }, { markdown: "hello" });
+    const own = fake.pushReaction({ channel: "C0GENERAL", ts: sent.messageId, user: fake.botUserId, reaction: "eyes" });
+    const file = fake.pushReaction({ channel: "C0GENERAL", ts: sent.messageId, user: "U0ALICE", reaction: "eyes", itemType: "file" });
+    fake.pushReaction({ channel: "C0GENERAL", ts: "1600000000.000001", user: "U0ALICE", reaction: "wave" });
+    await fake.waitFor(() => reactions.length === 1 && fake.acks.has(own.envelopeId) && fake.acks.has(file.envelopeId));
+    expect(reactions).toHaveLength(1);
+    expect(reactions[0]).toMatchObject({ emoji: "wave", messageId: "1600000000.000001" });
+    expect(reactions[0]).not.toHaveProperty("onBotMessage");
+  });
+
+  it("flags a reaction by another bot user", async () => {
+    await fake.close();
+    fake = await startFakeSlack({ otherBotUserIds: ["U0DEPLOYBOT"] });
+    const { reactions } = await startAccount();
+    fake.pushReaction({ channel: "C0GENERAL", ts: "1600000000.000001", user: "U0DEPLOYBOT", reaction: "white_check_mark" });
+    await fake.waitFor(() => reactions.length === 1);
+    expect(reactions[0]).toMatchObject({ senderId: "U0DEPLOYBOT", senderIsBot: true });
+  });
+
   it("acks every envelope at once, even while the gateway is slow to take the message", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
