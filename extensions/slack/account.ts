@@ -369,7 +369,8 @@ export class SlackAccount implements ChannelAccount {
       const { directory } = await this.loadSdk();
       const chatType = chatKindOf(event.channel_type) ?? (await directory.chatKind(event.channel));
       const sender = profileFromEvent(event) ?? (await directory.profile(event.user));
-      const envelope = toInboundMessage(event, { bot, chatType, sender, teamId });
+      const botInThread = event.thread_ts !== undefined && this.sentMessages.postedIn(event.channel, event.thread_ts);
+      const envelope = toInboundMessage(event, { bot, chatType, sender, teamId, botInThread });
       const media = event.files?.length ? slackMedia(event.files, this.settings.botToken ?? "", this.settings.slackApiUrl) : [];
       if (media.length > 0) envelope.media = media;
       await this.context.onInbound(envelope);

@@ -64,6 +64,8 @@ export interface InboundDetails {
   sender?: SenderProfile;
   /** `team_id` of the event callback, used when the event itself names no team. */
   teamId?: string;
+  /** The bot has posted in the message's thread (the account's memory of its posts). */
+  botInThread?: boolean;
 }
 
 export function toInboundMessage(event: DeliverableEvent, details: InboundDetails): InboundMessage {
@@ -89,6 +91,7 @@ export function toInboundMessage(event: DeliverableEvent, details: InboundDetail
   if (teamId) envelope.teamId = teamId;
   if (event.type === "app_mention" || mentionsUser(event.text ?? "", bot.userId)) envelope.mentionedBot = true;
   if (threadId && event.parent_user_id === bot.userId) envelope.replyToBot = true;
+  if (threadId && details.botInThread) envelope.botInThread = true;
   return envelope;
 }
 

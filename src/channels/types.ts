@@ -47,6 +47,8 @@ export interface InboundMessage {
   nativeCommand?: boolean;
   /** The message replies to one of the bot's own messages (implicit mention). */
   replyToBot?: boolean;
+  /** Slack: the message is in a thread the bot has posted in, as this process remembers (implicit mention `threadParticipation`). */
+  botInThread?: boolean;
   /**
    * Discord: the message is addressed to someone else and not the bot: it mentions another user
    * or a role (not @everyone/@here, not the user a reply pings), or replies to another bot that is

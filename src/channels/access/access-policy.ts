@@ -1,5 +1,6 @@
 import type { InboundMessage } from "../types.js";
 import { allowListMatches, allowsNameMatching, type AccessGroups } from "./allow-list.js";
+import type { ImplicitMentions } from "./implicit-mentions.js";
 
 export type DmPolicy = "pairing" | "allowlist" | "open" | "disabled";
 export type GroupPolicy = "allowlist" | "open" | "disabled";
@@ -204,11 +205,14 @@ function pick<T>(map: Record<string, T>, id: string, parentId?: string): T | und
 }
 
 /**
- * Did the message address the bot? A native mention, a reply to the bot, or a configured
- * pattern (`mentionPatterns`, case-insensitive regexes; config validation refuses an invalid one).
+ * Did the message address the bot? A native mention, a configured pattern (`mentionPatterns`,
+ * case-insensitive regexes; config validation refuses an invalid one), or an implied one that
+ * `implicit` lets count: a reply to the bot, a message in a thread the bot posted in.
  */
-export function wasMentioned(message: InboundMessage, patterns: MentionPatterns | undefined): boolean {
-  if (message.mentionedBot || message.replyToBot) return true;
+export function wasMentioned(message: InboundMessage, patterns: MentionPatterns | undefined, implicit: ImplicitMentions): boolean {
+  if (message.mentionedBot) return true;
+  if (message.replyToBot && implicit.replyToBot) return true;
+  if (message.botInThread && implicit.threadParticipation) return true;
   for (const source of patterns?.patterns ?? []) {
     try {
       if (new RegExp(source, patterns!.flags).test(message.text)) return true;

@@ -10,6 +10,7 @@ import { isAcpSessionKey, isMainSessionKey, parseSessionKey } from "../../sessio
 import { resolveSendPolicy } from "../../sessions/send-policy.js";
 import { decideAccess, mentionPatternsFor, wasMentioned } from "../access/access-policy.js";
 import { chatToolRule, senderToolRule } from "../access/chat-tool-rules.js";
+import { implicitMentionsFor } from "../access/implicit-mentions.js";
 import { allowListMatches, allowsNameMatching, commandsAllowed, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
 import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
@@ -181,7 +182,11 @@ export class InboundDispatcher {
     const mentionedFor = (agentId: string) =>
       message.chatType === "direct" ||
       boundSessionKey !== undefined ||
-      wasMentioned(message, mentionPatternsFor(account.mentionPatterns as string[] | undefined, findAgentEntry(config, agentId), config.messages?.groupChat?.mentionPatterns));
+      wasMentioned(
+        message,
+        mentionPatternsFor(account.mentionPatterns as string[] | undefined, findAgentEntry(config, agentId), config.messages?.groupChat?.mentionPatterns),
+        implicitMentionsFor(config, channel, accountId),
+      );
     let routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentionedFor, chat, boundSessionKey });
     // A bound thread's messages belong to its sub-agent's session: the chat's prompt and skills are the chat's agent's.
     if (!routed.bound && access.entry?.systemPrompt?.trim()) routed = { ...routed, chatPrompt: access.entry.systemPrompt.trim() };

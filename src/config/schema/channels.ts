@@ -59,6 +59,15 @@ const BotLoopProtection = Type.Object({
 /** Which reactions become notices for the agent: none, those on the bot's messages (default), all, those by listed people. */
 const ReactionNotifications = stringEnum(["off", "own", "all", "allowlist"]);
 
+/**
+ * Which implied facts count as a mention where one is required (each default true; read on Slack,
+ * as OpenClaw). OpenClaw's `quotedBot` is left out: no channel here produces that fact.
+ */
+const ImplicitMentions = Type.Object({
+  replyToBot: Type.Optional(Type.Boolean()),
+  threadParticipation: Type.Optional(Type.Boolean()),
+});
+
 /** Which quoted text and group history reach the model: all of it, or only what allowlisted senders wrote (`allowlist_quote` keeps the quoted message). */
 const ContextVisibility = stringEnum(["all", "allowlist", "allowlist_quote"]);
 
@@ -181,6 +190,8 @@ const slackKeys = {
   /** Reactions that become notices for the agent (`allowlist`: by the people in `reactionAllowlist`). */
   reactionNotifications: Type.Optional(ReactionNotifications),
   reactionAllowlist: Type.Optional(StringList),
+  /** Over `channels.defaults.implicitMentions`, flag by flag (an account's over its channel's). */
+  implicitMentions: Type.Optional(ImplicitMentions),
   /** An emoji shortcode (`hourglass_flowing_sand`) on the message being answered, while the reply is written. */
   typingReaction: Type.Optional(NonEmptyString),
   channels: Type.Optional(Type.Record(Type.String(), ChatEntry)),
@@ -223,6 +234,7 @@ export const ChannelsSchema = Type.Object({
       heartbeatVisibility: Type.Optional(HeartbeatVisibility),
       contextVisibility: Type.Optional(ContextVisibility),
       botLoopProtection: Type.Optional(BotLoopProtection),
+      implicitMentions: Type.Optional(ImplicitMentions),
     }),
   ),
   /** `<channel>.<chat or peer id>`: the model a session there uses unless it chose its own (`/model`). */

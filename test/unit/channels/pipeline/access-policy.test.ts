@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decideAccess, mentionPatternsFor, wasMentioned } from "../../../../src/channels/access/access-policy.js";
+import { implicitMentionsFor } from "../../../../src/channels/access/implicit-mentions.js";
+import { validateConfig } from "../../../../src/config/validate.js";
 import { allowListMatches, commandsAllowed, isOwner } from "../../../../src/channels/access/allow-list.js";
 import type { InboundMessage } from "../../../../src/channels/types.js";
 
@@ -122,12 +124,32 @@ describe("group access", () => {
 });
 
 describe("mentions and owners", () => {
-  it("a native mention, a reply to the bot or a pattern counts; a broken pattern is ignored", () => {
+  it("a native mention, a reply to the bot, a thread the bot posted in or a pattern counts; a broken pattern is ignored", () => {
     const patterns = (list: string[]) => ({ patterns: list, flags: "i" });
-    expect(wasMentioned({ ...group, mentionedBot: true }, patterns([]))).toBe(true);
-    expect(wasMentioned({ ...group, replyToBot: true }, patterns([]))).toBe(true);
-    expect(wasMentioned({ ...group, text: "Claw, help" }, patterns(["^claw"]))).toBe(true);
-    expect(wasMentioned({ ...group, text: "hello" }, patterns(["(", "^claw"]))).toBe(false);
+    const all = { replyToBot: true, threadParticipation: true };
+    expect(wasMentioned({ ...group, mentionedBot: true }, patterns([]), all)).toBe(true);
+    expect(wasMentioned({ ...group, replyToBot: true }, patterns([]), all)).toBe(true);
+    expect(wasMentioned({ ...group, botInThread: true }, patterns([]), all)).toBe(true);
+    expect(wasMentioned({ ...group, text: "Claw, help" }, patterns(["^claw"]), all)).toBe(true);
+    expect(wasMentioned({ ...group, text: "hello" }, patterns(["(", "^claw"]), all)).toBe(false);
+    const none = { replyToBot: false, threadParticipation: false };
+    expect(wasMentioned({ ...group, replyToBot: true, botInThread: true }, patterns([]), none)).toBe(false);
+    expect(wasMentioned({ ...group, mentionedBot: true }, patterns([]), none)).toBe(true);
+  });
+
+  it("implicitMentions: flag by flag from the account, the channel, channels.defaults; read on Slack only", () => {
+    const { config } = validateConfig(
+      {
+        channels: {
+          defaults: { implicitMentions: { replyToBot: false, threadParticipation: false } },
+          slack: { implicitMentions: { threadParticipation: true }, accounts: { work: { implicitMentions: { replyToBot: true } } } },
+        },
+      },
+      {},
+    );
+    expect(implicitMentionsFor(config, "slack", "default")).toEqual({ replyToBot: false, threadParticipation: true });
+    expect(implicitMentionsFor(config, "slack", "work")).toEqual({ replyToBot: true, threadParticipation: true });
+    expect(implicitMentionsFor(config, "telegram", "default")).toEqual({ replyToBot: true, threadParticipation: true });
   });
 
   it("mention patterns: the account's, else the agent's groupChat, else messages.groupChat, else the agent's name and emoji", () => {
@@ -136,7 +158,7 @@ describe("mentions and owners", () => {
     expect(mentionPatternsFor(undefined, agent, ["^global"])).toEqual({ patterns: ["^ops"], flags: "i" });
     expect(mentionPatternsFor(undefined, { identity: agent.identity }, ["^global"])).toEqual({ patterns: ["^global"], flags: "i" });
     const derived = mentionPatternsFor(undefined, { identity: { name: "Mr. Claw", emoji: "🦞" } }, undefined);
-    const mentions = (text: string) => wasMentioned({ ...group, text }, derived);
+    const mentions = (text: string) => wasMentioned({ ...group, text }, derived, { replyToBot: true, threadParticipation: true });
     expect(["mr. claw, help", "hey @Mr.  Claw", "🦞 are you there"].map(mentions)).toEqual([true, true, true]);
     expect(["mr. clawson", "xmr. claw", "nobody"].map(mentions)).toEqual([false, false, false]);
     expect(mentionPatternsFor(undefined, undefined, undefined)).toEqual({ patterns: [], flags: "iu" });
