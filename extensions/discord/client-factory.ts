@@ -27,5 +27,7 @@ export function createDiscordClient(settings: DiscordSettings, isRetired: () => 
     // Model output must never ping @everyone, roles or users; each send repeats this explicitly.
     allowedMentions: { parse: [], repliedUser: false },
     failIfNotExists: false,
+    // `status` / `activity`: sent with every IDENTIFY, so a rebuilt client shows it again.
+    ...(settings.presence ? { presence: settings.presence } : {}),
   });
 }

@@ -11,7 +11,19 @@ export interface DiscordSettings {
   reconnectWatchdogMs: number;
   /** Cap of the doubling delay between client rebuilds. */
   reconnectBackoffMaxMs: number;
+  /** The bot's presence, sent when it identifies; undefined: Discord's default (online, no activity). */
+  presence?: DiscordPresence;
 }
+
+/** What discord.js sends in IDENTIFY as the bot's presence. */
+export interface DiscordPresence {
+  status?: "online" | "idle" | "dnd" | "invisible";
+  activities?: { name: string; type: number; state?: string; url?: string }[];
+}
+
+/** Discord's activity types: 0 Playing, 1 Streaming, 2 Listening, 3 Watching, 4 Custom, 5 Competing. */
+const STREAMING = 1;
+const CUSTOM = 4;
 
 export const MISSING_TOKEN = "channels.discord: no bot token (set token or DISCORD_BOT_TOKEN)";
 
@@ -37,6 +49,8 @@ export function readDiscordSettings(config: Readonly<Record<string, unknown>>, e
   const token = resolveDiscordToken(config, env, accountId);
   // The other keys' shapes (an http(s) restApiUrl, integer milliseconds) are checked by the config schema.
   if (!token) return { ok: false, problems: [MISSING_TOKEN] };
+  const presence = readPresence(config);
+  if ("problem" in presence) return { ok: false, problems: [presence.problem] };
   const intents = config.intents as { messageContent?: boolean } | undefined;
   return {
     ok: true,
@@ -47,8 +61,27 @@ export function readDiscordSettings(config: Readonly<Record<string, unknown>>, e
       suppressEmbeds: (config.suppressEmbeds as boolean | undefined) ?? true,
       reconnectWatchdogMs: (config.reconnectWatchdogMs as number | undefined) ?? DEFAULT_WATCHDOG_MS,
       reconnectBackoffMaxMs: (config.reconnectBackoffMaxMs as number | undefined) ?? DEFAULT_BACKOFF_MAX_MS,
+      ...(presence.presence ? { presence: presence.presence } : {}),
     },
   };
+}
+
+/**
+ * `status`, `activity`, `activityType` (default 4, a custom status: the text is its state) and
+ * `activityUrl` (Streaming only, and Streaming needs one), as OpenClaw reads them.
+ */
+export function readPresence(config: Readonly<Record<string, unknown>>): { presence?: DiscordPresence } | { problem: string } {
+  const status = config.status as DiscordPresence["status"] | undefined;
+  const text = config.activity as string | undefined;
+  const type = (config.activityType as number | undefined) ?? CUSTOM;
+  const url = config.activityUrl as string | undefined;
+  if (url !== undefined && type !== STREAMING) return { problem: "channels.discord.activityUrl is for a Streaming activity: set activityType: 1, or remove activityUrl" };
+  if (type === STREAMING && text !== undefined && url === undefined) return { problem: "channels.discord.activityType 1 (Streaming) needs activityUrl (the stream's URL)" };
+  if (text === undefined && (config.activityType !== undefined || url !== undefined))
+    return { problem: "channels.discord.activityType and activityUrl describe an activity: set activity (its text) too" };
+  if (status === undefined && text === undefined) return {};
+  const activity = text === undefined ? undefined : type === CUSTOM ? { name: "Custom Status", type, state: text } : { name: text, type, ...(url ? { url } : {}) };
+  return { presence: { ...(status ? { status } : {}), ...(activity ? { activities: [activity] } : {}) } };
 }
 
 function _isHttpUrl(value: string): boolean {

@@ -1,6 +1,6 @@
 import type { ChannelPlugin } from "../../src/channels/types.js";
 import { DiscordAccount } from "./account.js";
-import { MISSING_TOKEN, readDiscordSettings, resolveDiscordToken } from "./config.js";
+import { MISSING_TOKEN, readDiscordSettings, readPresence, resolveDiscordToken } from "./config.js";
 import { DeferredInteractions } from "./deferred-interactions.js";
 
 /** Deferred slash commands outlive the account run that deferred them (a reload restarts it). */
@@ -19,7 +19,9 @@ const discordPlugin: ChannelPlugin = {
 
   // DISCORD_BOT_TOKEN counts for the default account only (and when no account id is given).
   checkAccountConfig(config, env, accountId) {
-    return resolveDiscordToken(config, env, accountId) ? [] : [MISSING_TOKEN];
+    if (!resolveDiscordToken(config, env, accountId)) return [MISSING_TOKEN];
+    const presence = readPresence(config);
+    return "problem" in presence ? [presence.problem] : [];
   },
 
   botToken(config, env, accountId) {

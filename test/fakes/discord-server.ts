@@ -37,6 +37,8 @@ export interface FakeDiscord {
   readonly resumeCount: number;
   /** `d.intents` of the last IDENTIFY. */
   readonly lastIdentifyIntents: number | null;
+  /** `d.presence` of the last IDENTIFY (the bot's status and activities), as sent. */
+  readonly lastIdentifyPresence: unknown;
   /** Dispatches MESSAGE_CREATE from a user; queued for RESUME replay while the socket is down. */
   pushMessage(input: PushMessageInput): FakeApiMessage;
   /**
@@ -280,7 +282,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const hangs: Array<string | RegExp> = [];
   let hungRequests = 0;
   const held: Array<() => void> = [];
-  const counters = { connections: 0, identifies: 0, resumes: 0, lastIntents: null as number | null };
+  const counters = { connections: 0, identifies: 0, resumes: 0, lastIntents: null as number | null, lastPresence: undefined as unknown };
 
   const dispatch = (session: GatewaySession, t: string, d: unknown): void => {
     const entry = { op: 0 as const, t, s: ++session.seq, d };
@@ -539,6 +541,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       if (d.token !== token) return socket.close(4004, "Authentication failed.");
       counters.identifies++;
       counters.lastIntents = Number(d.intents);
+      counters.lastPresence = d.presence;
       const session: GatewaySession = { id: snowflake(), intents: Number(d.intents), seq: 0, log: [], socket };
       sessions.set(session.id, session);
       latestSession = session;
@@ -661,6 +664,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     },
     get lastIdentifyIntents() {
       return counters.lastIntents;
+    },
+    get lastIdentifyPresence() {
+      return counters.lastPresence;
     },
     pushMessage(input) {
       if (!latestSession) throw new Error("fake discord: no gateway session yet (wait until identifyCount > 0)");

@@ -158,6 +158,11 @@ const discordKeys = {
   reconnectWatchdogMs: Type.Optional(integer(100, 3_600_000)),
   reconnectBackoffMaxMs: Type.Optional(integer(100, 3_600_000)),
   intents: Type.Optional(Type.Object({ messageContent: Type.Optional(Type.Boolean()) })),
+  /** The bot's presence: its status and one activity (type 0 Playing, 1 Streaming with activityUrl, 2 Listening, 3 Watching, 4 Custom, 5 Competing). */
+  status: Type.Optional(stringEnum(["online", "idle", "dnd", "invisible"])),
+  activity: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  activityType: Type.Optional(integer(0, 5)),
+  activityUrl: Type.Optional(HttpUrl),
   guilds: Type.Optional(
     Type.Record(
       Type.String(),
