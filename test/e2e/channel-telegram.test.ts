@@ -272,6 +272,25 @@ describe("Telegram channel", () => {
     expect(edits().at(-1)!.body.text).toBe(answer);
   });
 
+  it("streaming.mode block shows the reply in steps ending at sentence breaks, then the whole answer", async () => {
+    await servers.startTelegram();
+    const answer = "First comes a sentence. Then another one arrives. A third closes the reply at last.";
+    servers.model.setResponder(() => ({ text: answer, textChunks: 12, chunkDelayMs: 120 }));
+    await start({ telegram: { streaming: { mode: "block", throttleMs: 250, preview: { chunk: { minChars: 20, maxChars: 40 } } } } });
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "stream it in blocks", messageId: 1 });
+    const edits = () => servers.telegram.sent.filter((c) => c.method === "editMessageText" && String(c.body.chat_id) === String(OWNER)).map((c) => String(c.body.text));
+    await servers.telegram.waitFor(() => edits().at(-1) === answer, 10_000);
+    const drafts = [repliesTo(OWNER)[0]!, ...edits().slice(0, -1)];
+    expect(drafts[0]).toBe("First comes a sentence.");
+    // Every step is the answer so far, ended at a break (a space follows in the answer), and grew by at least minChars.
+    drafts.forEach((draft, i) => {
+      expect(answer.startsWith(draft)).toBe(true);
+      expect(answer[draft.length]).toBe(" ");
+      if (i > 0) expect(draft.length - drafts[i - 1]!.length).toBeGreaterThanOrEqual(20);
+    });
+    expect(repliesTo(OWNER)).toHaveLength(1);
+  });
+
   it("streaming.mode partial shows a line per tool call while tools run, then the answer replaces the draft", async () => {
     await servers.startTelegram();
     servers.model.enqueue(

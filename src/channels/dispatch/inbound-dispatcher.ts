@@ -521,8 +521,11 @@ export class InboundDispatcher {
 
   /** A draft edited while the model writes (`streaming.mode: partial`), where the platform can edit. */
   private previewFor(running: RunningAccount, target: DeliveryTarget): PreviewStream | undefined {
-    const streaming = running.config.streaming as { mode?: string; throttleMs?: number; preview?: { toolProgress?: boolean; commandText?: "status" | "raw" } } | undefined;
-    if (streaming?.mode !== "partial" || !running.account.editMessage) return undefined;
+    const streaming = running.config.streaming as
+      | { mode?: string; throttleMs?: number; preview?: { toolProgress?: boolean; commandText?: "status" | "raw"; chunk?: { minChars?: number; maxChars?: number } } }
+      | undefined;
+    if ((streaming?.mode !== "partial" && streaming?.mode !== "block") || !running.account.editMessage) return undefined;
+    const limit = running.limits.textChunkLimit;
     return new PreviewStream(
       running.account,
       { chatId: target.chatId, threadId: target.threadId },
@@ -531,6 +534,7 @@ export class InboundDispatcher {
         maxChars: running.limits.textChunkLimit,
         toolProgress: streaming.preview?.toolProgress ?? true,
         commandText: streaming.preview?.commandText ?? "status",
+        ...(streaming.mode === "block" ? { chunk: previewChunk(streaming.preview?.chunk, limit) } : {}),
       },
     );
   }
@@ -806,4 +810,10 @@ function agentText(message: FinalizedInbound): string {
   if (!replyToBody) return body;
   const quoted = replyToBody.length > 500 ? `${replyToBody.slice(0, 500)}…` : replyToBody;
   return `${body}\n\n(in reply to: "${quoted}")`;
+}
+
+/** `streaming.preview.chunk` for `mode: block`: OpenClaw's defaults (200 / 800), within the channel's message limit, minChars at most maxChars. */
+function previewChunk(chunk: { minChars?: number; maxChars?: number } | undefined, limit: number): { minChars: number; maxChars: number } {
+  const maxChars = Math.min(chunk?.maxChars ?? 800, limit);
+  return { minChars: Math.min(chunk?.minChars ?? 200, maxChars), maxChars };
 }

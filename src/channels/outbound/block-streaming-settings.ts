@@ -24,7 +24,7 @@ interface CoalesceConfig {
  * Whether a message's reply streams in blocks here, and how, as OpenClaw resolves it: the
  * account's (else the channel's) `streaming.block.enabled` decides; unset, a platform that
  * follows the agent's default (Telegram) streams when `agents.defaults.blockStreamingDefault`
- * is `on` and no draft (`streaming.mode: partial` or `progress`) is configured there. Blocks are cut
+ * is `on` and no draft (`streaming.mode: partial`, `block` or `progress`) is configured there. Blocks are cut
  * by `blockStreamingChunk` (at most the channel's `textChunkLimit`), merged by the channel's
  * `streaming.block.coalesce` (else `blockStreamingCoalesce`, else the platform's defaults), and
  * paced by the agent's `humanDelay`.
@@ -33,7 +33,7 @@ export function blockStreamingFor(config: OpenClawConfig, running: RunningAccoun
   const defaults = config.agents.defaults;
   const streaming = running.config.streaming as ChannelStreaming | undefined;
   const traits = running.blockStreaming ?? {};
-  const previewConfigured = (streaming?.mode === "partial" || streaming?.mode === "progress") && !!running.account.editMessage;
+  const previewConfigured = (streaming?.mode === "partial" || streaming?.mode === "block" || streaming?.mode === "progress") && !!running.account.editMessage;
   const enabled = streaming?.block?.enabled ?? (!!traits.followsAgentDefault && !previewConfigured && defaults.blockStreamingDefault === "on");
   if (!enabled) return undefined;
 

@@ -13,14 +13,20 @@ export interface PreviewOptions {
   toolProgress: boolean;
   /** `streaming.preview.commandText`: `raw` shows an exec line's command. */
   commandText: "status" | "raw";
+  /**
+   * `streaming.mode: block`: the draft grows in steps of at least `minChars` new characters (at
+   * most `maxChars`), each ending at a line break, a sentence's end or a space where there is one.
+   * Absent (`partial`): the draft shows all the text so far.
+   */
+  chunk?: { minChars: number; maxChars: number };
 }
 
 /** Tool lines a draft keeps (the latest). */
 const MAX_TOOL_LINES = 8;
 
 /**
- * `streaming.mode: partial`: the reply appears while the model writes it, as one message that
- * is edited in place (throttled). The final answer then replaces the draft through the delivery
+ * `streaming.mode: partial` (or `block`, in larger steps): the reply appears while the model
+ * writes it, as one message that is edited in place (throttled). The final answer then replaces the draft through the delivery
  * ledger (`previewMessageId`), so a crash mid-stream still ends with the complete reply. A draft
  * that is the silent answer, or may still become it, is not shown. While tools run, a line per
  * call follows the text so far (`toolProgress`), until the model writes again.
@@ -29,6 +35,8 @@ export class PreviewStream {
   private readonly draft: ThrottledDraft;
   private finished = false;
   private text = "";
+  /** `chunk`: how much of `text` the draft shows. */
+  private shown = 0;
   /** Tools started since the model last wrote text. */
   private toolLines: string[] = [];
 
@@ -49,14 +57,22 @@ export class PreviewStream {
     if (event.type !== "message_update" || event.delta.kind !== "text") return;
     // The model writes again: its new text replaces the tool lines.
     this.toolLines = [];
-    this.text = event.message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+    const text = event.message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+    if (text.length < this.shown) this.shown = 0;
+    this.text = text;
+    const chunk = this.options.chunk;
+    if (!chunk) return this.show();
+    const next = nextStepEnd(text, this.shown, chunk.minChars, chunk.maxChars);
+    if (next === undefined) return;
+    this.shown = next;
     this.show();
   };
 
   private show(): void {
     if (mayTurnSilent(this.text) && this.toolLines.length === 0) return;
     const lines = this.toolLines.map((line) => `• ${line}`).join("\n");
-    const text = mayTurnSilent(this.text) ? "" : this.text;
+    const written = this.options.chunk ? this.text.slice(0, this.shown).trimEnd() : this.text;
+    const text = mayTurnSilent(this.text) ? "" : written;
     const full = text && lines ? `${text}\n\n${lines}` : text || lines;
     const { maxChars } = this.options;
     this.draft.show(full.length > maxChars ? `${full.slice(0, maxChars - 1)}…` : full);
@@ -67,4 +83,21 @@ export class PreviewStream {
     this.finished = true;
     return this.draft.close();
   }
+}
+
+/**
+ * Where the draft's next step ends: undefined until `minChars` new characters arrived; then the
+ * last line break, else sentence end, else space between `from + minChars` and `from + maxChars`;
+ * without one, `from + maxChars` once the text reaches it (until then, more text may bring a break).
+ */
+export function nextStepEnd(text: string, from: number, minChars: number, maxChars: number): number | undefined {
+  if (text.length - from < minChars) return undefined;
+  const low = from + minChars;
+  const high = Math.min(text.length, from + maxChars);
+  const window = text.slice(low, high);
+  for (const pattern of [/\n(?![\s\S]*\n)/, /[.!?](?=\s)(?![\s\S]*[.!?]\s)/, / (?![\s\S]* )/]) {
+    const match = pattern.exec(window);
+    if (match) return low + match.index + 1;
+  }
+  return text.length >= from + maxChars ? from + maxChars : undefined;
 }

@@ -99,12 +99,19 @@ const commonKeys = {
   responsePrefix: Type.Optional(Type.String({ maxLength: 200 })),
   streaming: Type.Optional(
     Type.Object({
-      mode: Type.Optional(stringEnum(["off", "partial", "progress"])),
+      mode: Type.Optional(stringEnum(["off", "partial", "block", "progress"])),
       throttleMs: Type.Optional(integer(250, 60_000)),
       /** `newline`: replies are split at paragraph breaks (a block reply ends at each one). */
       chunkMode: Type.Optional(stringEnum(["length", "newline"])),
       /** `mode: partial`: tool lines in the draft while tools run (default on), an exec's command with `commandText: raw`. */
-      preview: Type.Optional(Type.Object({ toolProgress: Type.Optional(Type.Boolean()), commandText: Type.Optional(stringEnum(["status", "raw"])) })),
+      preview: Type.Optional(
+        Type.Object({
+          toolProgress: Type.Optional(Type.Boolean()),
+          commandText: Type.Optional(stringEnum(["status", "raw"])),
+          /** `mode: block`: the draft's steps, in characters (minChars at most maxChars). */
+          chunk: Type.Optional(Type.Object({ minChars: Type.Optional(integer(1, 40_000)), maxChars: Type.Optional(integer(1, 40_000)) })),
+        }),
+      ),
       /** `mode: progress`: the status draft shown while the agent works. */
       progress: Type.Optional(
         Type.Object({

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentEvent } from "../../../../src/agents/types.js";
-import { PreviewStream } from "../../../../src/channels/outbound/preview-stream.js";
+import { nextStepEnd, PreviewStream } from "../../../../src/channels/outbound/preview-stream.js";
 import type { ChannelAccount } from "../../../../src/channels/types.js";
 import type { AssistantMessage } from "../../../../src/models/messages.js";
 
@@ -53,5 +53,32 @@ describe("PreviewStream (streaming.mode partial)", () => {
     await vi.advanceTimersByTimeAsync(200);
     await preview.finish();
     expect(shown).toEqual(["Let me look."]);
+  });
+});
+
+describe("PreviewStream (streaming.mode block)", () => {
+  it("the draft grows in steps of at least minChars, each ending at a break", async () => {
+    const { shown, account } = chat();
+    const preview = new PreviewStream(
+      account,
+      { chatId: "1" },
+      { throttleMs: 100, maxChars: 4000, toolProgress: true, commandText: "status", chunk: { minChars: 20, maxChars: 40 } },
+    );
+    const full = "First sentence is here. Second one follows it. Third comes last.";
+    for (let end = 5; end <= full.length; end += 5) {
+      preview.onEvent(text(full.slice(0, end)));
+      await vi.advanceTimersByTimeAsync(200);
+    }
+    await preview.finish();
+    expect(shown).toEqual(["First sentence is here.", "First sentence is here. Second one follows it."]);
+  });
+
+  it("nextStepEnd: nothing before minChars; then a line break, a sentence's end, a space, else maxChars", () => {
+    expect(nextStepEnd("short", 0, 10, 20)).toBeUndefined();
+    expect(nextStepEnd("line one is long\nand more text follows here", 0, 10, 30)).toBe(17);
+    expect(nextStepEnd("A sentence here. And then some more words", 0, 10, 30)).toBe(16);
+    expect(nextStepEnd("words words words words words words", 0, 10, 20)).toBe(18);
+    expect(nextStepEnd("x".repeat(50), 0, 10, 20)).toBe(20);
+    expect(nextStepEnd("done. More", 0, 4, 10)).toBe(5);
   });
 });
