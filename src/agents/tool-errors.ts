@@ -359,6 +359,11 @@ export const TOOL_ERRORS = {
       `this run is sandboxed but its backend "${backend}" is not installed, so the command did not run (it never runs unsandboxed instead); the owner must ${hint}.`,
     "Tell the user the sandbox backend is missing; do not retry the command.",
   ),
+  sandboxBindRefused: coded(
+    "SANDBOX_UNAVAILABLE",
+    (why: string) => `this run is sandboxed and its configuration was refused, so the command did not run: ${why}.`,
+    "Tell the user the sandbox's binds need changing; do not retry the command.",
+  ),
   acpRuntimeUnavailable: coded("RUNTIME_UNAVAILABLE", 'runtime "acp" is not available in this gateway.', 'Leave runtime out (or use "subagent").'),
   acpOnlyOptions: coded("INVALID_ARGUMENT", (names: string) => `${names} only apply to runtime "acp".`, 'Leave them out, or spawn with runtime "acp".'),
   acpSandboxRequired: coded(

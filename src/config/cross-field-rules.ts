@@ -7,6 +7,7 @@ import { parseIpRange } from "../infra/ip-address.js";
 import { formatKeyPath, type KeyPathSegment } from "./key-path.js";
 import { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN, type RawOpenClawConfig } from "./schema/index.js";
 import { channelEntries } from "./channel-blocks.js";
+import { parseSandboxBind } from "./sandbox-binds.js";
 
 const agentIdPattern = new RegExp(AGENT_ID_PATTERN);
 
@@ -40,7 +41,20 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkExecMode(config),
     ...checkHumanDelays(config),
     ...checkTrustedProxies(config),
+    ...checkSandboxBinds(config),
   ];
+}
+
+/** `sandbox.docker.binds` (defaults and each agent's): well-formed, and nothing that hands the sandbox the host. */
+function checkSandboxBinds(config: RawOpenClawConfig): ConfigIssue[] {
+  const places: [KeyPathSegment[], string[] | undefined][] = [[["agents", "defaults", "sandbox", "docker", "binds"], config.agents?.defaults?.sandbox?.docker?.binds]];
+  for (const [id, entry] of Object.entries(config.agents?.entries ?? {})) places.push([["agents", "entries", id, "sandbox", "docker", "binds"], entry?.sandbox?.docker?.binds]);
+  return places.flatMap(([at, binds]) =>
+    (binds ?? []).flatMap((spec, index) => {
+      const bind = parseSandboxBind(spec);
+      return "problem" in bind ? [{ path: formatKeyPath([...at, index]), message: bind.problem }] : [];
+    }),
+  );
 }
 
 /** `gateway.trustedProxies` holds addresses or CIDR ranges; a host name would never match a connection. */

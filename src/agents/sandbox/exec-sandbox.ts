@@ -11,7 +11,8 @@ export interface SandboxedJob {
 
 export type SandboxLaunchResult =
   | { ok: true; launch: SandboxLaunch /** Removes what the launch left behind (a Docker container). */; cleanup: () => void }
-  | { ok: false; backend: SandboxBackendName; hint: string };
+  | { ok: false; backend: SandboxBackendName; hint: string }
+  | { ok: false; refused: string };
 
 /**
  * The sandbox of one turn: how its `exec` commands start, and the jobs to end with the turn.
@@ -30,6 +31,8 @@ export class ExecSandbox {
     /** Whether that directory is writable inside (`rw`, or a sandbox copy). */
     readonly writable: boolean,
     env: NodeJS.ProcessEnv,
+    /** The gateway's state dir: no bind may show it (keys, sessions, config) to the sandbox. */
+    private readonly stateDir: string,
   ) {
     this.backend = chooseBackend(settings, env);
     this.binary = backendBinary(this.backend, env);
@@ -42,11 +45,18 @@ export class ExecSandbox {
   /** One line for prompts and `openclaw sandbox explain`. */
   describe(): string {
     const access = this.writable ? "writable" : "read-only";
-    return `${this.backend} sandbox: ${this.workspaceDir} ${access}, network ${this.settings.network}, scope ${this.settings.scope}`;
+    const binds = this.settings.binds.map((b) => `${b.source} at ${b.target} ${b.writable ? "writable" : "read-only"}`).join(", ");
+    return `${this.backend} sandbox: ${this.workspaceDir} ${access}, network ${this.settings.network}, scope ${this.settings.scope}${binds ? `; also ${binds}` : ""}`;
   }
 
   launch(cwd: string, env: Record<string, string>): SandboxLaunchResult {
     if (!this.binary) return { ok: false, backend: this.backend, hint: INSTALL_HINTS[this.backend] };
+    const exposing = this.settings.binds.find((bind) => overlaps(bind.source, this.stateDir));
+    if (exposing)
+      return {
+        ok: false,
+        refused: `sandbox.docker.binds mounts ${exposing.source}, which holds or is inside the gateway's state dir (${this.stateDir}); mount a directory outside it`,
+      };
     const containerName = `openclaw-sandbox-${randomBytes(6).toString("hex")}`;
     const plan = {
       workspaceDir: this.workspaceDir,
@@ -56,6 +66,7 @@ export class ExecSandbox {
       env: { ...env, HOME: "/tmp" },
       containerName,
       image: this.settings.dockerImage,
+      binds: this.settings.binds,
     };
     if (this.backend === "bwrap") return { ok: true, launch: bwrapLaunch(this.binary, plan), cleanup: () => {} };
     const binary = this.binary;
@@ -81,4 +92,10 @@ export class ExecSandbox {
     for (const job of this.jobs) if (job.running) job.kill("killed");
     this.jobs.clear();
   }
+}
+
+/** One path is the other or inside it (either way round). */
+function overlaps(a: string, b: string): boolean {
+  const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
+  return inside(a, b) || inside(b, a);
 }

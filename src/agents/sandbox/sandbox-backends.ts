@@ -12,6 +12,8 @@ export interface SandboxPlan {
   network: "none" | "host";
   /** The whole environment of the command (already scrubbed of secrets). */
   env: Record<string, string>;
+  /** `docker.binds`: more host paths the command sees, each at its sandbox path. */
+  binds: readonly { source: string; target: string; writable: boolean }[];
   /** Docker only: the container's name (so it can be removed) and image. */
   containerName: string;
   image: string;
@@ -77,6 +79,7 @@ export function bwrapLaunch(binary: string, plan: SandboxPlan): SandboxLaunch {
   }
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
   args.push(plan.writable ? "--bind" : "--ro-bind", plan.workspaceDir, plan.workspaceDir);
+  for (const bind of plan.binds) args.push(bind.writable ? "--bind" : "--ro-bind", bind.source, bind.target);
   args.push("--chdir", plan.cwd, "--clearenv");
   for (const [key, value] of Object.entries(plan.env)) args.push("--setenv", key, value);
   args.push("--");
@@ -111,6 +114,7 @@ export function dockerLaunch(binary: string, plan: SandboxPlan): SandboxLaunch {
     "-w",
     plan.cwd,
   ];
+  for (const bind of plan.binds) args.push("-v", `${bind.source}:${bind.target}:${bind.writable ? "rw" : "ro"}`);
   for (const [key, value] of Object.entries(plan.env)) args.push("-e", `${key}=${value}`);
   args.push(plan.image);
   return { file: binary, args };

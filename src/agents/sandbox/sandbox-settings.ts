@@ -3,6 +3,7 @@ import path from "node:path";
 import type { OpenClawConfig } from "../../config/index.js";
 import { isMainSessionKey } from "../../sessions/keys/index.js";
 import { findAgentEntry } from "../agent-config.js";
+import { parseSandboxBind, type SandboxBind } from "../../config/sandbox-binds.js";
 
 export type SandboxMode = "off" | "non-main" | "all";
 export type SandboxBackendName = "bwrap" | "docker";
@@ -18,6 +19,8 @@ export interface SandboxSettings {
   workspaceAccess: WorkspaceAccess;
   network: "none" | "host";
   dockerImage: string;
+  /** `docker.binds`: the defaults', then the agent's (not under scope shared); checked when the config loaded. */
+  binds: SandboxBind[];
 }
 
 export const DEFAULT_DOCKER_IMAGE = "debian:bookworm-slim";
@@ -27,13 +30,20 @@ export function resolveSandboxSettings(config: OpenClawConfig, agentId: string):
   const own = findAgentEntry(config, agentId)?.sandbox ?? {};
   const pick = <K extends keyof typeof defaults>(key: K) => own[key] ?? defaults[key];
   const backend = pick("backend");
+  const scope = pick("scope") ?? "session";
+  // A shared sandbox serves every agent: only the defaults' binds apply to it.
+  const specs = [...(defaults.docker?.binds ?? []), ...(scope === "shared" ? [] : (own.docker?.binds ?? []))];
   return {
     mode: pick("mode") ?? "off",
     ...(backend ? { backend } : {}),
-    scope: pick("scope") ?? "session",
+    scope,
     workspaceAccess: pick("workspaceAccess") ?? "none",
     network: pick("network") ?? "none",
     dockerImage: own.docker?.image ?? defaults.docker?.image ?? DEFAULT_DOCKER_IMAGE,
+    binds: specs.flatMap((spec) => {
+      const bind = parseSandboxBind(spec);
+      return "problem" in bind ? [] : [bind];
+    }),
   };
 }
 

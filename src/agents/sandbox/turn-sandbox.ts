@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { OpenClawConfig } from "../../config/index.js";
 import { ExecSandbox } from "./exec-sandbox.js";
 import { decideSandbox, ensureSandboxWorkspace, sandboxWorkspaceDir, type SandboxDecision } from "./sandbox-settings.js";
@@ -35,7 +36,7 @@ export function prepareTurnSandbox(
   const writable = settings.workspaceAccess !== "ro";
   return {
     decision,
-    sandbox: new ExecSandbox(settings, workspaceDir, writable, input.env),
+    sandbox: new ExecSandbox(settings, workspaceDir, writable, input.env, path.resolve(input.stateDir)),
     workspaceDir,
     withheld: writable ? undefined : { tools: WRITING_FILE_TOOLS, reason: "sandbox.workspaceAccess is ro" },
   };

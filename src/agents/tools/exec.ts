@@ -76,7 +76,8 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<ExecPar
       const env = ctx.sandbox ? buildExecEnv() : { ...buildExecEnv(), ...ctx.services.skillEnv };
       const sandboxed = ctx.sandbox?.launch(workdir.absolute, definedOnly(env));
       // A sandboxed run never falls back to the host.
-      if (sandboxed && !sandboxed.ok) return toolError(TOOL_ERRORS.sandboxBackendMissing(sandboxed.backend, sandboxed.hint));
+      if (sandboxed && !sandboxed.ok)
+        return toolError("refused" in sandboxed ? TOOL_ERRORS.sandboxBindRefused(sandboxed.refused) : TOOL_ERRORS.sandboxBackendMissing(sandboxed.backend, sandboxed.hint));
 
       const registry = ctx.services.processes;
       // Without a registry nobody could follow a background process, so everything runs in front.

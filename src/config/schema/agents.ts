@@ -55,7 +55,8 @@ export const SandboxSettings = Type.Object({
   scope: Type.Optional(stringEnum(["agent", "session", "shared"])),
   workspaceAccess: Type.Optional(stringEnum(["none", "ro", "rw"])),
   network: Type.Optional(stringEnum(["none", "host"])),
-  docker: Type.Optional(Type.Object({ image: Type.Optional(NonEmptyString) })),
+  /** `binds`: host paths mounted into the sandbox, `host:sandbox[:ro|rw]` (an agent's added to the defaults', except under scope shared). */
+  docker: Type.Optional(Type.Object({ image: Type.Optional(NonEmptyString), binds: Type.Optional(Type.Array(NonEmptyString, { maxItems: 64 })) })),
 });
 
 /** `never`, `instant` (as the message arrives), `thinking` (at the model's first output), `message` (at its first text). */

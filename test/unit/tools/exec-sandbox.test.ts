@@ -23,6 +23,7 @@ const settings = (over: Partial<SandboxSettings> = {}): SandboxSettings => ({
   workspaceAccess: "rw",
   network: "none",
   dockerImage: "debian:bookworm-slim",
+  binds: [],
   ...over,
 });
 const registries: ProcessRegistry[] = [];
@@ -30,10 +31,10 @@ afterEach(() => {
   for (const registry of registries.splice(0)) registry.killAll();
 });
 
-function sandboxed(over: Partial<SandboxSettings> = {}, writable = true, env: NodeJS.ProcessEnv = process.env) {
+function sandboxed(over: Partial<SandboxSettings> = {}, writable = true, env: NodeJS.ProcessEnv = process.env, stateDir = makeTempDir()) {
   const { workspace, outside } = makeWorkspace();
   const real = fs.realpathSync(workspace);
-  const sandbox = new ExecSandbox(settings(over), real, writable, env);
+  const sandbox = new ExecSandbox(settings(over), real, writable, env, stateDir);
   const processes = new ProcessRegistry();
   registries.push(processes);
   return { workspace: real, outside, sandbox, ctx: { ...makeContext(real, { processes }), sandbox } };
@@ -94,6 +95,31 @@ describe("exec in a bubblewrap sandbox", () => {
     expect(isProcessGone(pid)).toBe(true);
   });
 
+  it("docker.binds: a read-only bind is visible and not writable, a read-write one takes writes", async () => {
+    const shared = fs.realpathSync(makeTempDir());
+    fs.writeFileSync(path.join(shared, "notes.txt"), "from the host");
+    const drop = fs.realpathSync(makeTempDir());
+    const { ctx } = sandboxed({
+      binds: [
+        { source: shared, target: "/mnt/shared", writable: false },
+        { source: drop, target: "/mnt/drop", writable: true },
+      ],
+    });
+    const out = await run(ctx, "cat /mnt/shared/notes.txt; touch /mnt/shared/x 2>&1; echo rc=$?; echo out > /mnt/drop/result.txt");
+    expect(out.text).toContain("from the host");
+    expect(out.text).toMatch(/rc=1/);
+    expect(fs.existsSync(path.join(shared, "x"))).toBe(false);
+    expect(fs.readFileSync(path.join(drop, "result.txt"), "utf8")).toBe("out\n");
+  });
+
+  it("docker.binds never shows the gateway's state dir: the command is refused", async () => {
+    const stateDir = fs.realpathSync(makeTempDir());
+    const { ctx } = sandboxed({ binds: [{ source: path.dirname(stateDir), target: "/mnt/up", writable: false }] }, true, process.env, stateDir);
+    const refused = errorOf(await exec.execute({ command: "ls /mnt/up" }, ctx, neverAborted));
+    expect(refused.error).toBe("SANDBOX_UNAVAILABLE");
+    expect(refused.message).toContain(`which holds or is inside the gateway's state dir (${stateDir})`);
+  });
+
   it("fails closed with the install hint when bubblewrap is missing", async () => {
     const empty = makeTempDir();
     const { ctx, workspace } = sandboxed({}, true, { PATH: empty });
@@ -139,6 +165,16 @@ describe("exec in a Docker sandbox (fake docker)", () => {
     expect(run0![run0!.indexOf("-v") + 1]).toBe(`${workspace}:${workspace}:ro`);
     const rm = docker.calls().find((c) => c[0] === "rm")!;
     expect(rm).toEqual(["rm", "-f", run0![run0!.indexOf("--name") + 1]]);
+  });
+
+  it("docker.binds become -v host:sandbox:mode", async () => {
+    const docker = installFakeDocker(makeTempDir());
+    const env = { PATH: `${docker.dir}:${process.env.PATH}` };
+    const { ctx, workspace } = sandboxed({ backend: "docker", binds: [{ source: "/srv/data", target: "/mnt/data", writable: false }] }, true, env);
+    await run(ctx, "true");
+    const [call] = docker.calls();
+    const volumes = call!.flatMap((arg, i) => (arg === "-v" ? [call![i + 1]] : []));
+    expect(volumes).toEqual([`${workspace}:${workspace}:rw`, "/srv/data:/mnt/data:ro"]);
   });
 
   it("fails closed when docker is missing", async () => {

@@ -19,6 +19,7 @@ describe("sandbox settings", () => {
       workspaceAccess: "none",
       network: "none",
       dockerImage: "debian:bookworm-slim",
+      binds: [],
     });
     const merged = resolveSandboxSettings(configWith({ mode: "all", network: "host" }, { network: "none", backend: "docker" }), "main");
     expect(merged).toMatchObject({ mode: "all", network: "none", backend: "docker" });
