@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { parseSandboxBind } from "../../config/sandbox-binds.js";
 import { randomBytes } from "node:crypto";
 import { backendBinary, bwrapLaunch, chooseBackend, dockerLaunch, INSTALL_HINTS, type SandboxLaunch } from "./sandbox-backends.js";
 import type { SandboxBackendName, SandboxSettings } from "./sandbox-settings.js";
@@ -51,12 +53,8 @@ export class ExecSandbox {
 
   launch(cwd: string, env: Record<string, string>): SandboxLaunchResult {
     if (!this.binary) return { ok: false, backend: this.backend, hint: INSTALL_HINTS[this.backend] };
-    const exposing = this.settings.binds.find((bind) => overlaps(bind.source, this.stateDir));
-    if (exposing)
-      return {
-        ok: false,
-        refused: `sandbox.docker.binds mounts ${exposing.source}, which holds or is inside the gateway's state dir (${this.stateDir}); mount a directory outside it`,
-      };
+    const refusal = this.bindRefusal();
+    if (refusal) return { ok: false, refused: refusal };
     const containerName = `openclaw-sandbox-${randomBytes(6).toString("hex")}`;
     const plan = {
       workspaceDir: this.workspaceDir,
@@ -70,16 +68,40 @@ export class ExecSandbox {
     };
     if (this.backend === "bwrap") return { ok: true, launch: bwrapLaunch(this.binary, plan), cleanup: () => {} };
     const binary = this.binary;
+    let removed = false;
     return {
       ok: true,
       launch: dockerLaunch(binary, plan),
-      // Killing the docker client does not always stop its container: remove it by name.
+      // Killing the docker client does not always stop its container: remove it by name, once
+      // (a command killed twice, by the turn's end and a `process kill`, asks twice).
       cleanup: () => {
+        if (removed) return;
+        removed = true;
         const child = spawn(binary, ["rm", "-f", containerName], { stdio: "ignore", detached: true });
         child.on("error", () => {});
         child.unref();
       },
     };
+  }
+
+  /**
+   * Why the binds may not be mounted now: one resolves (through symlinks) to a path the config
+   * check refuses, or shows the gateway's state dir. Undefined when they may.
+   */
+  private bindRefusal(): string | undefined {
+    for (const bind of this.settings.binds) {
+      let real: string;
+      try {
+        real = fs.realpathSync(bind.source);
+      } catch {
+        return `sandbox.docker.binds mounts ${bind.source}, which does not exist on this host; create it or remove the bind`;
+      }
+      const recheck = parseSandboxBind(`${real}:${bind.target}`);
+      if ("problem" in recheck) return `sandbox.docker.binds mounts ${bind.source}, which resolves to ${real}: ${recheck.problem}`;
+      if (overlaps(real, this.stateDir))
+        return `sandbox.docker.binds mounts ${bind.source}, which holds or is inside the gateway's state dir (${this.stateDir}); mount a directory outside it`;
+    }
+    return undefined;
   }
 
   /** A command started in this sandbox: it is ended with the turn if still running then. */

@@ -112,6 +112,16 @@ describe("exec in a bubblewrap sandbox", () => {
     expect(fs.readFileSync(path.join(drop, "result.txt"), "utf8")).toBe("out\n");
   });
 
+  it("docker.binds: a symlink that leads to a refused path, or a missing path, refuses the command", async () => {
+    const links = fs.realpathSync(makeTempDir());
+    fs.symlinkSync("/etc", path.join(links, "etc-link"));
+    const viaLink = sandboxed({ binds: [{ source: path.join(links, "etc-link"), target: "/mnt/conf", writable: false }] });
+    const refused = errorOf(await exec.execute({ command: "ls /mnt/conf" }, viaLink.ctx, neverAborted));
+    expect(refused.message).toContain("which resolves to /etc");
+    const missing = sandboxed({ binds: [{ source: path.join(links, "nothing-here"), target: "/mnt/x", writable: false }] });
+    expect(errorOf(await exec.execute({ command: "true" }, missing.ctx, neverAborted)).message).toContain("does not exist on this host");
+  });
+
   it("docker.binds never shows the gateway's state dir: the command is refused", async () => {
     const stateDir = fs.realpathSync(makeTempDir());
     const { ctx } = sandboxed({ binds: [{ source: path.dirname(stateDir), target: "/mnt/up", writable: false }] }, true, process.env, stateDir);
@@ -170,11 +180,12 @@ describe("exec in a Docker sandbox (fake docker)", () => {
   it("docker.binds become -v host:sandbox:mode", async () => {
     const docker = installFakeDocker(makeTempDir());
     const env = { PATH: `${docker.dir}:${process.env.PATH}` };
-    const { ctx, workspace } = sandboxed({ backend: "docker", binds: [{ source: "/srv/data", target: "/mnt/data", writable: false }] }, true, env);
+    const data = fs.realpathSync(makeTempDir());
+    const { ctx, workspace } = sandboxed({ backend: "docker", binds: [{ source: data, target: "/mnt/data", writable: false }] }, true, env);
     await run(ctx, "true");
     const [call] = docker.calls();
     const volumes = call!.flatMap((arg, i) => (arg === "-v" ? [call![i + 1]] : []));
-    expect(volumes).toEqual([`${workspace}:${workspace}:rw`, "/srv/data:/mnt/data:ro"]);
+    expect(volumes).toEqual([`${workspace}:${workspace}:rw`, `${data}:/mnt/data:ro`]);
   });
 
   it("fails closed when docker is missing", async () => {
