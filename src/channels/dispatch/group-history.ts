@@ -40,7 +40,7 @@ export class GroupHistory {
     if (limit <= 0) return;
     const entries = this.#chats.get(sessionKey) ?? [];
     if (entries.some((e) => e.messageId === messageId)) return;
-    entries.push({ messageId, line: line.length > MAX_ENTRY_CHARS ? `${line.slice(0, MAX_ENTRY_CHARS)}…` : line });
+    entries.push(historyEntry(messageId, line));
     if (entries.length > limit) entries.splice(0, entries.length - limit);
     this.#chats.set(sessionKey, entries);
   }
@@ -53,9 +53,35 @@ export class GroupHistory {
   }
 }
 
+/** One history line, cut at `MAX_ENTRY_CHARS`. */
+export function historyEntry(messageId: string, line: string): HistoryEntry {
+  return { messageId, line: line.length > MAX_ENTRY_CHARS ? `${line.slice(0, MAX_ENTRY_CHARS)}…` : line };
+}
+
+/** Earlier messages under one heading (`intro`), with a `note` saying whose words they are. */
+export interface ContextBlock {
+  intro: string;
+  note: string;
+  entries: readonly HistoryEntry[];
+}
+
+/** The pending group history as a context block. */
+export function groupHistoryBlock(entries: readonly HistoryEntry[]): ContextBlock {
+  return { intro: HISTORY_INTRO, note: NOTE, entries };
+}
+
+/**
+ * The message for the model: each non-empty block of earlier messages as marked, untrusted data,
+ * in the order given, then the one to answer. Without any, the message as it is.
+ */
+export function withContext(blocks: readonly ContextBlock[], current: string): string {
+  const shown = blocks.filter((b) => b.entries.length > 0);
+  if (shown.length === 0) return current;
+  const parts = shown.flatMap((b) => [b.intro, b.note, BEGIN, ...b.entries.map((e) => replaceFoldedMatches(e.line, MARKER_LOOKALIKE, () => "[marker removed]")), END, ""]);
+  return [...parts, CURRENT_INTRO, current].join("\n");
+}
+
 /** The message for the model: the earlier group messages as marked, untrusted data, then the one to answer. */
 export function withGroupHistory(entries: readonly HistoryEntry[], current: string): string {
-  if (entries.length === 0) return current;
-  const lines = entries.map((e) => replaceFoldedMatches(e.line, MARKER_LOOKALIKE, () => "[marker removed]"));
-  return [HISTORY_INTRO, NOTE, BEGIN, ...lines, END, "", CURRENT_INTRO, current].join("\n");
+  return withContext([groupHistoryBlock(entries)], current);
 }
