@@ -297,6 +297,23 @@ export interface ChannelAccount {
   sessionPeer?(raw: string): Promise<SessionPeer>;
   /** A line for the pairing reply, e.g. `Your Telegram user id: 123`. */
   describeSender(senderId: string): string;
+  /**
+   * The earlier messages of a thread (its root counts as one), oldest first: at most `limit` of
+   * them, the most recent written before `beforeMessageId`, which is left out, as is anything after
+   * it. The bot's own posts are included. Resolves to none where the platform refused (a missing
+   * scope, logged by the plugin); absent where the platform cannot read a thread back.
+   */
+  threadHistory?(chatId: string, threadId: string, limit: number, beforeMessageId: string): Promise<ThreadHistoryMessage[]>;
+}
+
+/** One earlier message of a thread, as `threadHistory` reads it back. */
+export interface ThreadHistoryMessage {
+  messageId: string;
+  senderId: string;
+  senderName?: string;
+  text: string;
+  /** Written by a bot (this one or another). */
+  isBot?: boolean;
 }
 
 /** What a plugin module exports as default. */

@@ -43,12 +43,13 @@ import type { ImageBlock } from "../../models/messages.js";
 import type { RunningAccount } from "./running-account.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
 import { messageReaction, type MessageReaction } from "./message-reaction.js";
-import { DEFAULT_GROUP_HISTORY_LIMIT, GroupHistory, withGroupHistory } from "./group-history.js";
+import { DEFAULT_GROUP_HISTORY_LIMIT, GroupHistory, groupHistoryBlock, withContext } from "./group-history.js";
+import { initialThreadHistory, threadHistoryBlock } from "./thread-history.js";
 import { replyViaFor, roomEventText, unmentionedAreRoomEvents } from "./visible-replies.js";
 import { retryStrandedReply } from "./stranded-reply.js";
 import { BotLoopGuard } from "./bot-loop-guard.js";
 import { botLoopSettingsFor } from "./bot-loop-settings.js";
-import { contextVisibilityFor, withVisibleQuote } from "./context-visibility.js";
+import { contextVisibilityFor, withVisibleQuote, type ContextVisibility } from "./context-visibility.js";
 import { reactionAsMessage, reactionContextKey, reactionNoticeText, reactionNotificationMode, reactionNotifies } from "./reaction-notices.js";
 import type { SessionSystemEvents } from "../../sessions/system-events/session-system-events.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
@@ -116,6 +117,8 @@ interface Routed {
   /** The chat entry's `systemPrompt` and `skills` (a Telegram topic's over its group's). */
   chatPrompt?: string;
   chatSkills?: string[];
+  /** Whose earlier messages (a new thread session's history) the agent may see: `contextVisibility` and the chat's sender list. */
+  context?: { visibility: ContextVisibility; allowlisted: (senderId: string) => boolean };
 }
 
 /**
@@ -192,7 +195,7 @@ export class InboundDispatcher {
     if (!routed.bound && access.entry?.systemPrompt?.trim()) routed = { ...routed, chatPrompt: access.entry.systemPrompt.trim() };
     if (!routed.bound && access.entry?.skills) routed = { ...routed, chatSkills: [...access.entry.skills] };
     const visibility = contextVisibilityFor(config, account);
-    routed = { ...routed, message: withVisibleQuote(routed.message, visibility, access.allowlisted) };
+    routed = { ...routed, message: withVisibleQuote(routed.message, visibility, access.allowlisted), context: { visibility, allowlisted: access.allowlisted } };
     const mentioned = routed.message.wasMentioned;
     // `/activation always` makes one group's session answer without a mention; the owner's commands need none either.
     const ownerCommand = routed.message.commandAuthorized && this.commandIn(routed) !== undefined;
@@ -646,6 +649,24 @@ export class InboundDispatcher {
     return { text: [text, ...saved.lines].join("\n"), images: saved.images };
   }
 
+  /** A new thread session's first turn: the thread's earlier messages, where the platform can read them back. */
+  private threadHistoryOf(batch: Routed[]) {
+    const { message, running, context } = batch[batch.length - 1]!;
+    return initialThreadHistory({
+      account: running.account,
+      accountConfig: running.config,
+      chatId: message.chatId,
+      threadId: message.threadId,
+      beforeMessageId: batch[0]!.message.messageId,
+      newSession: this.deps.store.peek(message.sessionKey) === undefined,
+      botId: running.status.botId,
+      // A turn that never passed the access rules shows only the bot's own posts.
+      visibility: context?.visibility ?? "allowlist",
+      allowlisted: context?.allowlisted ?? (() => false),
+      logger: this.deps.logger,
+    });
+  }
+
   /**
    * One turn for one message, or for a debounced burst from one sender: the last message's key
    * names the run, and the ledger records every other key of the burst with it (`mergedKeys`), so
@@ -660,7 +681,11 @@ export class InboundDispatcher {
     const roomEvent = batch.every((r) => r.roomEvent);
     const said = roomEvent ? roomEventText(batch.map((r, i) => ({ messageId: r.message.messageId, text: parts[i]!.text }))) : parts.map((p) => p.text).join("\n");
     const images = parts.flatMap((p) => p.images);
-    const text = message.chatType === "direct" ? said : withGroupHistory(this.history.take(message.sessionKey), said);
+    const thread = await this.threadHistoryOf(batch);
+    // A pending group message the thread history shows already is not shown twice.
+    const shown = new Set(thread.map((e) => e.messageId));
+    const group = message.chatType === "direct" ? [] : this.history.take(message.sessionKey).filter((e) => !shown.has(e.messageId));
+    const text = withContext([threadHistoryBlock(thread), groupHistoryBlock(group)], said);
     const config = this.deps.config();
     const replyVia = replyViaFor(config, message.chatType, { roomEvent, command: batch.some((r) => r.fromCommand) });
     const mayReply = this.maySend(last);
