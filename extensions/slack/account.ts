@@ -10,6 +10,7 @@ import {
   type SentMessage,
   type SessionPeer,
   type StatusReactionKey,
+  type ThreadHistoryMessage,
 } from "../../src/channels/types.js";
 import { describeSlackError, isAuthError, SlackStartError, slackErrorCode, toChannelError } from "./api-errors.js";
 import { SlackDirectory } from "./directory.js";
@@ -35,6 +36,7 @@ import { uploadFile } from "./file-upload.js";
 import { slackMedia } from "./media.js";
 import { SentMessages } from "./sent-messages.js";
 import { parseSlackTarget } from "./targets.js";
+import { readThreadHistory } from "./thread-history.js";
 
 /** Slack closes a socket whose pongs stop for this long (OpenClaw uses a fixed 15 s). */
 const PONG_TIMEOUT_MS = 15_000;
@@ -242,6 +244,12 @@ export class SlackAccount implements ChannelAccount {
       return { chatType: "direct", peerId: info.user, ...team };
     }
     return { chatType: info?.is_mpim ? "group" : "channel", peerId: target.id, ...team };
+  }
+
+  /** `conversations.replies`; a refusal (a missing `channels:history` / `groups:history` scope) is logged and reads as none. */
+  async threadHistory(chatId: string, threadId: string, limit: number, beforeMessageId: string): Promise<ThreadHistoryMessage[]> {
+    const { api, directory } = await this.loadSdk();
+    return readThreadHistory({ api, directory, logger: this.context.logger, secrets: this.secrets }, chatId, threadId, limit, beforeMessageId);
   }
 
   describeSender(senderId: string): string {

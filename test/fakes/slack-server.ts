@@ -27,6 +27,11 @@ import { FakeSlackFileUploads, type FakeSlackUpload } from "./slack-file-uploads
  * display name `user-u1`, handle `u1` (`is_bot` for the bot user and `otherBotUserIds`). A wrong
  * token gets `invalid_auth`, none `not_authed`.
  *
+ * Threads: `conversations.replies` answers from the messages the fake knows in that channel — the
+ * root (`ts`) and those with its `thread_ts`, pushed or posted by the bot — oldest first, honouring
+ * `latest`/`oldest`/`inclusive`, `limit` and `cursor`. A message pushed with `deliver: false` is
+ * known there but never sent as an event (written before the bot joined).
+ *
  * Files the app sends go through Slack's external upload flow (see `FakeSlackFileUploads`), with
  * the upload URL on this fake; `uploads` records each shared file with its bytes.
  */
@@ -112,6 +117,18 @@ export interface FakeSlackMessage {
   ts?: string;
   threadTs?: string;
   appMention?: boolean;
+  /** `false`: known to `conversations.replies` only, never delivered as an event. */
+  deliver?: boolean;
+}
+
+/** A message the fake knows, as `conversations.replies` answers it. */
+interface KnownMessage {
+  channel: string;
+  ts: string;
+  user: string;
+  text: string;
+  thread_ts?: string;
+  bot_id?: string;
 }
 
 export interface FakeSlackReaction {
@@ -159,6 +176,7 @@ const BOT_METHODS = new Set([
   "conversations.open",
   "conversations.info",
   "users.info",
+  "conversations.replies",
   "files.getUploadURLExternal",
   "files.completeUploadExternal",
 ]);
@@ -182,6 +200,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const channelTypes = new Map<string, string>();
   /** `<channel>:<ts>` → the user who wrote that message (what `item_user` says). */
   const authors = new Map<string, string>();
+  const known: KnownMessage[] = [];
   const botUserIds = new Set([botUserId, ...(options.otherBotUserIds ?? [])]);
   const pendingEnvelopes: string[] = [];
   const openSockets = new Set<WebSocket>();
@@ -275,7 +294,33 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (!message.appMention) event.channel_type = message.channelType ?? CHANNEL_TYPE_BY_PREFIX[message.channel[0] ?? ""] ?? "channel";
     if (message.threadTs) event.thread_ts = message.threadTs;
     authors.set(`${message.channel}:${ts}`, message.user);
+    known.push(pickDefined({ channel: message.channel, ts, user: message.user, text: message.text, thread_ts: message.threadTs }));
+    if (message.deliver === false) return { envelopeId: "", ts };
     return { ...pushEvent(event), ts };
+  };
+
+  const replies = (body: Record<string, unknown>): Record<string, unknown> => {
+    const channel = String(body.channel);
+    const root = String(body.ts);
+    const inclusive = body.inclusive === true || body.inclusive === "true" || body.inclusive === "1";
+    const latest = optionalString(body.latest);
+    const oldest = optionalString(body.oldest);
+    const inThread = known
+      .filter((m) => m.channel === channel && (m.ts === root || m.thread_ts === root))
+      .filter((m) => latest === undefined || compareTs(m.ts, latest) < 0 || (inclusive && compareTs(m.ts, latest) === 0))
+      .filter((m) => oldest === undefined || compareTs(m.ts, oldest) > 0 || (inclusive && compareTs(m.ts, oldest) === 0))
+      .sort((a, b) => compareTs(a.ts, b.ts));
+    if (!known.some((m) => m.channel === channel && m.ts === root)) return { ok: false, error: "thread_not_found" };
+    const start = body.cursor === undefined ? 0 : Number(body.cursor);
+    const limit = body.limit === undefined ? 1000 : Number(body.limit);
+    const page = inThread.slice(start, start + limit);
+    const more = start + limit < inThread.length;
+    return {
+      ok: true,
+      messages: page.map((m) => ({ type: "message", ...m, ...(m.ts === root || m.thread_ts ? { thread_ts: m.thread_ts ?? root } : {}) })),
+      has_more: more,
+      response_metadata: { next_cursor: more ? String(start + limit) : "" },
+    };
   };
 
   const answer = (method: string, body: Record<string, unknown>, port: number): Record<string, unknown> => {
@@ -297,6 +342,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         );
         postedTs.push(ts);
         authors.set(`${String(body.channel)}:${ts}`, botUserId);
+        known.push(pickDefined({ channel: String(body.channel), ts, user: botUserId, text: String(body.text ?? ""), thread_ts: optionalString(body.thread_ts), bot_id: botId }));
         return { ok: true, channel: body.channel, ts, message: { type: "message", text: body.text, user: botUserId, bot_id: botId, ts } };
       }
       case "chat.update":
@@ -331,6 +377,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           },
         };
       }
+      case "conversations.replies":
+        return replies(body);
       case "users.info": {
         const id = String(body.user);
         return {
@@ -517,6 +565,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         server.close(() => resolve());
       }),
   };
+}
+
+/** Slack ts values (`<seconds>.<micro>`) in time order, compared without float rounding. */
+function compareTs(a: string, b: string): number {
+  const [as = "0", af = ""] = a.split(".");
+  const [bs = "0", bf = ""] = b.split(".");
+  return Number(as) - Number(bs) || Number(af.padEnd(6, "0")) - Number(bf.padEnd(6, "0"));
 }
 
 function parseRequestBody(text: string, contentType: string | undefined): Record<string, unknown> {

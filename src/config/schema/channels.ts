@@ -206,6 +206,8 @@ const slackKeys = {
   implicitMentions: Type.Optional(ImplicitMentions),
   /** An emoji shortcode (`hourglass_flowing_sand`) on the message being answered, while the reply is written. */
   typingReaction: Type.Optional(NonEmptyString),
+  /** `initialHistoryLimit`: earlier messages of a thread read back when its own session starts (0: none). An account's block replaces its channel's. */
+  thread: Type.Optional(Type.Object({ initialHistoryLimit: Type.Optional(integer(0, 200)) })),
   channels: Type.Optional(Type.Record(Type.String(), ChatEntry)),
   slashCommand: Type.Optional(
     Type.Object({
