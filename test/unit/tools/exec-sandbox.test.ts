@@ -85,14 +85,17 @@ describe("exec in a bubblewrap sandbox", () => {
     expect(fs.existsSync(path.join(workspace, "new.txt"))).toBe(false);
   });
 
-  it("background jobs die with the turn", async () => {
+  it("background jobs die with the turn, down to the command inside the sandbox", async () => {
     const { ctx, sandbox } = sandboxed();
-    const started = await exec.execute({ command: "sleep 300", background: true }, ctx, neverAborted);
+    // A duration no other test uses: the command is found by its arguments, inside the sandbox's PID namespace too.
+    const started = await exec.execute({ command: "sleep 297", background: true }, ctx, neverAborted);
     const { sessionId, pid } = started.details as { sessionId: string; pid: number };
     expect(ctx.services.processes!.get(sessionId)?.running).toBe(true);
+    await waitFor(() => commandsRunning("sleep 297") > 0, 10_000, "the command to start inside the sandbox");
     sandbox.endTurn();
     await waitFor(() => !ctx.services.processes!.get(sessionId)!.running, 10_000, "the sandboxed job to end");
     expect(isProcessGone(pid)).toBe(true);
+    await waitFor(() => commandsRunning("sleep 297") === 0, 10_000, "every process of the sandbox to end");
   });
 
   it("docker.binds: a read-only bind is visible and not writable, a read-write one takes writes", async () => {
@@ -195,3 +198,17 @@ describe("exec in a Docker sandbox (fake docker)", () => {
     expect(refused.message).toContain("install Docker");
   });
 });
+
+/** How many processes on this host run exactly `command` (read from /proc: sandboxed ones are visible from outside). */
+function commandsRunning(command: string): number {
+  let count = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ") === command) count += 1;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return count;
+}
