@@ -80,8 +80,3 @@ export function withContext(blocks: readonly ContextBlock[], current: string): s
   const parts = shown.flatMap((b) => [b.intro, b.note, BEGIN, ...b.entries.map((e) => replaceFoldedMatches(e.line, MARKER_LOOKALIKE, () => "[marker removed]")), END, ""]);
   return [...parts, CURRENT_INTRO, current].join("\n");
 }
-
-/** The message for the model: the earlier group messages as marked, untrusted data, then the one to answer. */
-export function withGroupHistory(entries: readonly HistoryEntry[], current: string): string {
-  return withContext([groupHistoryBlock(entries)], current);
-}

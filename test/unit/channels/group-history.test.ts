@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CURRENT_INTRO, GroupHistory, HISTORY_INTRO, withGroupHistory } from "../../../src/channels/dispatch/group-history.js";
+import { CURRENT_INTRO, GroupHistory, groupHistoryBlock, HISTORY_INTRO, withContext } from "../../../src/channels/dispatch/group-history.js";
+import type { HistoryEntry } from "../../../src/channels/dispatch/group-history.js";
+
+const withGroupHistory = (entries: readonly HistoryEntry[], current: string) => withContext([groupHistoryBlock(entries)], current);
 
 describe("group history context", () => {
   it("keeps the last `limit` messages of a chat, once each, and forgets them when taken", () => {
