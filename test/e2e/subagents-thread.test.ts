@@ -7,6 +7,7 @@ import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpe
 import { slackChannelConfig } from "../helpers/slack-channel-config.js";
 import { chatRequests, isSubagentRequest, lastMessageOf, lastToolResultOf, lastUserTextOf } from "../helpers/model-request.js";
 import { sleep, waitUntil } from "../helpers/reliability.js";
+import { CURRENT_INTRO } from "../../src/channels/dispatch/group-history.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 
 /**
@@ -58,7 +59,9 @@ function script(): void {
     }
     if (last.text.includes(BEGIN)) return { text: "parent: the helper found 3 errors" };
     if (last.text.includes("dig into the logs")) return { toolCalls: [{ name: "sessions_spawn", arguments: { task: "Dig into the logs.", label: "log digger", thread: true } }] };
-    return { text: `parent heard: ${last.text}` };
+    // A new thread session's first message has the thread's history in front: the parent answers what follows it.
+    const current = last.text.includes(CURRENT_INTRO) ? last.text.slice(last.text.indexOf(CURRENT_INTRO) + CURRENT_INTRO.length + 1) : last.text;
+    return { text: `parent heard: ${current}` };
   });
 }
 
@@ -101,7 +104,10 @@ describe("sessions_spawn with thread: true (Slack)", () => {
     const beforeNormal = chatRequests(model.requests).length;
     say(mention("who is this?"), root.ts);
     expect(await replyInThread(root.ts, 4, "the normal route's answer")).toBe("parent heard: [user-u100] who is this?");
-    expect(chatRequests(model.requests).slice(beforeNormal).some(isSubagentRequest)).toBe(false);
+    const toParent = chatRequests(model.requests).slice(beforeNormal);
+    expect(toParent.some(isSubagentRequest)).toBe(false);
+    // The thread is new to the channel's session: its earlier messages (the child's answers among them) come first.
+    expect(lastUserTextOf(toParent[0]!)).toMatch(/^\[Thread history - for context\][\s\S]*child heard: \[user-u100\] any warnings too\?/);
 
     // /focus <label> binds it again: the child answers the thread once more.
     say(mention("/focus log digger"), root.ts);
