@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FakeSlack } from "../fakes/slack-server.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { useFakeSlackGateways } from "../helpers/fake-slack-gateways.js";
+import type { GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserTextOf } from "../helpers/model-request.js";
 import { waitUntilGateway } from "../helpers/reliability.js";
 
@@ -13,26 +13,15 @@ import { waitUntilGateway } from "../helpers/reliability.js";
  */
 const USER = "U0IMPLICIT";
 const servers = useFakeServers();
+const slackGateways = useFakeSlackGateways(servers);
 let slack: FakeSlack;
-
-beforeAll(async () => {
-  slack = await startFakeSlack();
-});
-afterAll(async () => {
-  await slack?.close();
-});
-afterEach(() => {
-  slack.dropConnections();
-  slack.clearArmed();
+beforeAll(() => {
+  slack = slackGateways.slack;
 });
 
-async function startSlackGateway(extra: Record<string, unknown>): Promise<GatewayProcess> {
-  const stateDir = makeTempDir("openclaw-implicit-slack-");
+function startSlackGateway(extra: Record<string, unknown>): Promise<GatewayProcess> {
   servers.model.setResponder((req) => ({ text: `re: ${lastUserTextOf(req)}` }));
-  const channels = { slack: { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, groupPolicy: "open", ...extra } };
-  const gw = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { channels }) } }));
-  await gw.waitForOutput(/channel account started/, 10_000);
-  return gw;
+  return slackGateways.start({ appToken: slack.appToken, groupPolicy: "open", ...extra });
 }
 
 /** A thread started by someone else, the bot mentioned in it (and answering there), then a follow-up without a mention. */

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FakeSlack } from "../fakes/slack-server.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { useFakeSlackGateways } from "../helpers/fake-slack-gateways.js";
+import type { GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserTextOf } from "../helpers/model-request.js";
 import { waitUntilGateway } from "../helpers/reliability.js";
 
@@ -26,28 +26,16 @@ const SIGNING_SECRET = "fake-signing-secret";
 const SYSTEM_LINE = /^System: \[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} GMT[^\]]*\] /;
 
 const servers = useFakeServers();
+const slackGateways = useFakeSlackGateways(servers);
 let slack: FakeSlack;
-
-beforeAll(async () => {
-  slack = await startFakeSlack();
-});
-afterAll(async () => {
-  await slack?.close();
-});
-afterEach(() => {
-  slack.dropConnections();
-  slack.clearArmed();
+beforeAll(() => {
+  slack = slackGateways.slack;
 });
 
-async function startSlackGateway(slackConfig: Record<string, unknown>): Promise<GatewayProcess> {
-  const stateDir = makeTempDir("openclaw-reactions-slack-");
+function startSlackGateway(slackConfig: Record<string, unknown>): Promise<GatewayProcess> {
   servers.model.setResponder((req) => ({ text: `re: ${lastUserTextOf(req).split("\n").at(-1)}` }));
-  const channels = { slack: { botToken: slack.botToken, slackApiUrl: slack.apiUrl, ...slackConfig } };
   // Debug lines: the Slack account logs each reaction it has handed over, which the test waits for.
-  const content = fakeModelConfig(servers.model, stateDir, { channels, logging: { level: "debug" } });
-  const gw = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content } }));
-  await gw.waitForOutput(/channel account started/, 10_000);
-  return gw;
+  return slackGateways.start(slackConfig, { debugLog: true });
 }
 
 /** The gateway is done with `count` reactions (the account logs each once `onReaction` settled). */

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FakeSlack } from "../fakes/slack-server.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { useFakeSlackGateways } from "../helpers/fake-slack-gateways.js";
+import type { GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserTextOf } from "../helpers/model-request.js";
 import { waitUntilGateway } from "../helpers/reliability.js";
 
@@ -18,26 +18,15 @@ const BEGIN = "<<<BEGIN_UNTRUSTED_CHAT_HISTORY>>>";
 const END = "<<<END_UNTRUSTED_CHAT_HISTORY>>>";
 const CURRENT = "[Current message - respond to this]";
 const servers = useFakeServers();
+const slackGateways = useFakeSlackGateways(servers);
 let slack: FakeSlack;
-
-beforeAll(async () => {
-  slack = await startFakeSlack();
-});
-afterAll(async () => {
-  await slack?.close();
-});
-afterEach(() => {
-  slack.dropConnections();
-  slack.clearArmed();
+beforeAll(() => {
+  slack = slackGateways.slack;
 });
 
-async function startSlackGateway(extra: Record<string, unknown>): Promise<GatewayProcess> {
-  const stateDir = makeTempDir("openclaw-thread-history-slack-");
+function startSlackGateway(extra: Record<string, unknown>): Promise<GatewayProcess> {
   servers.model.setResponder((req) => ({ text: `re: ${lastUserTextOf(req).slice(-40)}` }));
-  const channels = { slack: { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, groupPolicy: "open", ...extra } };
-  const gw = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { channels }) } }));
-  await gw.waitForOutput(/channel account started/, 10_000);
-  return gw;
+  return slackGateways.start({ appToken: slack.appToken, groupPolicy: "open", ...extra });
 }
 
 /** A thread of three messages by others, written before the bot was there (never delivered to it). */
