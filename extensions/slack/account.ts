@@ -34,7 +34,7 @@ import { SocketSupervisor } from "./socket-supervisor.js";
 import { isSlashCommandId, SlashCommandReplies, type SlashCommandPayload } from "./slash-command.js";
 import { uploadFile } from "./file-upload.js";
 import { slackMedia } from "./media.js";
-import { SentMessages } from "./sent-messages.js";
+import { SentMessageMemory } from "../../src/channels/outbound/sent-message-memory.js";
 import { parseSlackTarget } from "./targets.js";
 import { readThreadHistory } from "./thread-history.js";
 
@@ -74,7 +74,7 @@ export class SlackAccount implements ChannelAccount {
   private readonly recentMessages = new LRUCache<string, true>({ max: RECENT_MESSAGES });
   private readonly slashReplies: SlashCommandReplies;
   /** What this account posted, and in which thread: a reaction to one is a reaction to the bot, in that thread. */
-  private readonly sentMessages = new SentMessages();
+  private readonly sentMessages = new SentMessageMemory();
 
   constructor(
     private readonly context: ChannelAccountContext,

@@ -7,7 +7,7 @@ import { describeTelegramError, isConflict, isTokenRejected } from "./api-errors
 import { ChatLookups } from "./chat-lookups.js";
 import { ConnectionStatus } from "./connection-status.js";
 import { ALLOWED_UPDATES, chatKind, translateReaction, translateUpdate, type BotIdentity } from "./inbound.js";
-import { SentMessages } from "./sent-messages.js";
+import { SentMessageMemory } from "../../src/channels/outbound/sent-message-memory.js";
 import { createTopic, deleteMessage, editText, react, sendFile, sendText, sendTyping, type OutboundDeps } from "./outbound.js";
 import { telegramStatusEmoji } from "./reaction-emoji.js";
 import { claimPollingToken, releasePollingToken, UpdatePoller } from "./polling.js";
@@ -42,7 +42,7 @@ export class TelegramAccount implements ChannelAccount {
   /** `getChat` answers for `sessionPeer`, kept for this run of the account. */
   private readonly chats = new ChatLookups();
   /** What this account posted: reactions to these are reactions to the bot (`reactionNotifications: own`). */
-  private readonly sentMessages = new SentMessages();
+  private readonly sentMessages = new SentMessageMemory();
 
   constructor(
     private readonly context: ChannelAccountContext,

@@ -96,7 +96,8 @@ export function extractSections(content: string, names: readonly string[]): { na
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
   const norm = (list: readonly string[]) => list.map((s) => s.trim().toLowerCase()).sort();
-  return a.length === b.length && norm(a).every((name, i) => name === norm(b)[i]);
+  const other = norm(b);
+  return a.length === b.length && norm(a).every((name, i) => name === other[i]);
 }
 
 /** Today's date in `timeZone` as YYYY-MM-DD (UTC for an unknown zone). */

@@ -50,7 +50,7 @@ import { retryStrandedReply } from "./stranded-reply.js";
 import { BotLoopGuard } from "./bot-loop-guard.js";
 import { botLoopSettingsFor } from "./bot-loop-settings.js";
 import { contextVisibilityFor, withVisibleQuote, type ContextVisibility } from "./context-visibility.js";
-import { reactionAsMessage, reactionContextKey, reactionNoticeText, reactionNotificationMode, reactionNotifies } from "./reaction-notices.js";
+import { reactionAsMessage, reactionContextKey, reactionNoticeText, reactionNotifies } from "./reaction-notices.js";
 import type { SessionSystemEvents } from "../../sessions/system-events/session-system-events.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 
@@ -294,8 +294,7 @@ export class InboundDispatcher {
     const { channel, accountId, config: account } = running;
     if (!events || reaction.senderIsBot || (running.status.botId && reaction.senderId === running.status.botId)) return;
     const config = this.deps.config();
-    const setting = reactionNotificationMode(channel, account, reaction);
-    if (!reactionNotifies(channel, account, reaction, setting, config.accessGroups)) return;
+    if (!reactionNotifies(channel, account, reaction, config.accessGroups)) return;
     const message = reactionAsMessage(reaction);
     const access = decideAccess({
       channel,

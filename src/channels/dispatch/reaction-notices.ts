@@ -8,38 +8,25 @@ export type ReactionNotificationMode = "off" | "own" | "all" | "allowlist";
 const LABELS: Record<string, string> = { telegram: "Telegram", discord: "Discord", slack: "Slack" };
 
 /**
- * The mode for a reaction, as each platform configures it (default `own` everywhere):
- * Telegram the account's `reactionNotifications` (`off | own | all`); Discord the guild entry's
+ * Whether a reaction becomes a notice, by its platform's mode (default `own` everywhere): Telegram
+ * the account's `reactionNotifications` (`off | own | all`); Discord the guild entry's
  * `guilds.<id>.reactionNotifications` (then `"*"`), with `allowlist` meaning the guild's `users`
  * (a DM reaction takes `own`); Slack the account's `reactionNotifications`, with `allowlist`
- * meaning `reactionAllowlist`. Returns the mode and, for `allowlist`, the sender list.
+ * meaning `reactionAllowlist`. The sender still has to pass the chat's access rules.
  */
-export function reactionNotificationMode(
-  channel: string,
-  account: Readonly<Record<string, unknown>>,
-  reaction: InboundReaction,
-): { mode: ReactionNotificationMode; senders?: readonly string[] } {
+export function reactionNotifies(channel: string, account: Readonly<Record<string, unknown>>, reaction: InboundReaction, accessGroups: AccessGroups | undefined): boolean {
+  let mode: ReactionNotificationMode = "own";
+  let senders: readonly string[] = [];
   if (channel === "discord") {
-    if (!reaction.guildId) return { mode: "own" };
     const guilds = account.guilds as Record<string, { reactionNotifications?: ReactionNotificationMode; users?: string[] } | undefined> | undefined;
-    const guild = guilds?.[reaction.guildId] ?? guilds?.["*"];
-    const mode = guild?.reactionNotifications ?? "own";
-    return mode === "allowlist" ? { mode, senders: guild?.users ?? [] } : { mode };
+    const guild = reaction.guildId ? (guilds?.[reaction.guildId] ?? guilds?.["*"]) : undefined;
+    if (reaction.guildId) mode = guild?.reactionNotifications ?? "own";
+    senders = guild?.users ?? [];
+  } else {
+    mode = (account.reactionNotifications as ReactionNotificationMode | undefined) ?? "own";
+    senders = (account.reactionAllowlist as string[] | undefined) ?? [];
   }
-  const mode = (account.reactionNotifications as ReactionNotificationMode | undefined) ?? "own";
-  if (mode === "allowlist") return { mode, senders: (account.reactionAllowlist as string[] | undefined) ?? [] };
-  return { mode };
-}
-
-/** Whether the mode lets this reaction through (the sender is already past the chat's access rules). */
-export function reactionNotifies(
-  channel: string,
-  account: Readonly<Record<string, unknown>>,
-  reaction: InboundReaction,
-  setting: { mode: ReactionNotificationMode; senders?: readonly string[] },
-  accessGroups: AccessGroups | undefined,
-): boolean {
-  switch (setting.mode) {
+  switch (mode) {
     case "off":
       return false;
     case "own":
@@ -49,7 +36,7 @@ export function reactionNotifies(
     case "allowlist":
       return allowListMatches(
         channel,
-        [...(setting.senders ?? [])],
+        [...senders],
         { id: reaction.senderId, username: reaction.senderUsername },
         { allowNameMatching: allowsNameMatching(account), accessGroups },
       );

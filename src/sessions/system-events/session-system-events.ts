@@ -110,6 +110,8 @@ export class SessionSystemEvents {
 
   /** The notices waiting for `sessionKey` and not carried by a message yet, oldest first. */
   waitingFor(sessionKey: string): SessionSystemEvent[] {
+    // Every message of every session asks: with nothing queued anywhere (the usual case), no walk.
+    if (this.log.entries.size === 0) return [];
     const events: SessionSystemEvent[] = [];
     for (const event of this.log.entries.values()) if (event.sessionKey === sessionKey && !this.carried.has(event.id)) events.push(event);
     return events;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { reactionContextKey, reactionNoticeText, reactionNotificationMode, reactionNotifies } from "../../../../src/channels/dispatch/reaction-notices.js";
+import { reactionContextKey, reactionNoticeText, reactionNotifies } from "../../../../src/channels/dispatch/reaction-notices.js";
 import type { InboundReaction } from "../../../../src/channels/types.js";
 
 const reaction = (over: Partial<InboundReaction> = {}): InboundReaction => ({
@@ -11,8 +11,7 @@ const reaction = (over: Partial<InboundReaction> = {}): InboundReaction => ({
   ...over,
 });
 
-const notifies = (channel: string, account: Record<string, unknown>, r: InboundReaction) =>
-  reactionNotifies(channel, account, r, reactionNotificationMode(channel, account, r), undefined);
+const notifies = (channel: string, account: Record<string, unknown>, r: InboundReaction) => reactionNotifies(channel, account, r, undefined);
 
 describe("reaction notification modes", () => {
   it("own by default on every platform: only reactions to the bot's messages", () => {
