@@ -31,17 +31,10 @@ export const AcpSchema = Type.Object({
   agents: Type.Optional(AcpAgents),
 });
 
-const AcpxConfig = Type.Object({
+export const AcpxConfig = Type.Object({
   agents: Type.Optional(AcpAgents),
   timeoutSeconds: Type.Optional(integer(1, 86_400)),
   permissionMode: Type.Optional(stringEnum(["approve-all", "approve-reads", "deny-all"])),
   nonInteractivePermissions: Type.Optional(stringEnum(["fail", "deny"])),
 });
 
-export const PluginsSchema = Type.Object({
-  entries: Type.Optional(
-    Type.Object({
-      acpx: Type.Optional(Type.Object({ config: Type.Optional(AcpxConfig) })),
-    }),
-  ),
-});

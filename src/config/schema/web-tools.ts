@@ -1,0 +1,52 @@
+import { Type } from "@sinclair/typebox";
+import { ApiBaseUrl, integer, NonEmptyString, stringEnum, wholeTimeoutSeconds } from "./primitives.js";
+
+/** The web_search providers this gateway speaks to; auto-detection tries them in this order. */
+export const WEB_SEARCH_PROVIDERS = ["brave", "searxng"] as const;
+
+/** `tools.web.search`: whether web_search is offered, through which provider, and its result cache. */
+const WebSearchSettings = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  /** Omitted: the first provider that is set up (a Brave key, else a SearXNG base URL). */
+  provider: Type.Optional(stringEnum(WEB_SEARCH_PROVIDERS)),
+  maxResults: Type.Optional(integer(1, 10)),
+  timeoutSeconds: Type.Optional(wholeTimeoutSeconds()),
+  /** 0: no cache (neither read nor written). */
+  cacheTtlMinutes: Type.Optional(integer(0, 10_080)),
+});
+
+/** `tools.web.fetch`: web_fetch's limits. */
+const WebFetchSettings = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  maxChars: Type.Optional(integer(100)),
+  /** The most text a call may ask for with its own maxChars. */
+  maxCharsCap: Type.Optional(integer(100)),
+  maxResponseBytes: Type.Optional(integer(32_000, 10_000_000)),
+  timeoutSeconds: Type.Optional(wholeTimeoutSeconds()),
+  maxRedirects: Type.Optional(integer(0, 20)),
+  userAgent: Type.Optional(NonEmptyString),
+  /** 0: no cache (neither read nor written). */
+  cacheTtlMinutes: Type.Optional(integer(0, 10_080)),
+});
+
+export const WebToolsSchema = Type.Object({
+  search: Type.Optional(WebSearchSettings),
+  fetch: Type.Optional(WebFetchSettings),
+});
+
+/** `plugins.entries.brave.config.webSearch`: the Brave Search API key and where requests go. */
+export const BraveWebSearchConfig = Type.Object({
+  apiKey: Type.Optional(NonEmptyString),
+  /** `web` (titles, URLs, snippets) is the only mode here; Brave's `llm-context` is not supported. */
+  mode: Type.Optional(stringEnum(["web"])),
+  /** A Brave-compatible proxy; `/res/v1/web/search` is appended. http:// only to a loopback or private host. */
+  baseUrl: Type.Optional(ApiBaseUrl),
+});
+
+/** `plugins.entries.searxng.config.webSearch`: a SearXNG instance and its defaults. */
+export const SearxngWebSearchConfig = Type.Object({
+  baseUrl: Type.Optional(ApiBaseUrl),
+  /** Comma-separated SearXNG categories (default `general`). */
+  categories: Type.Optional(NonEmptyString),
+  language: Type.Optional(NonEmptyString),
+});
