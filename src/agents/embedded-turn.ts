@@ -16,7 +16,7 @@ import { effectiveToolsFor, keptSkillsFor, turnToolsFor } from "./turn-plan-cach
 import type { BootstrapFile } from "./context/bootstrap-files.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
-import { createAvailableTools } from "./tools/index.js";
+import { cachedWebSearchSetup, createAvailableTools } from "./tools/index.js";
 import { createToolResultShaper } from "./tool-result-shaper.js";
 import { evaluateContextWindow, liveToolResultMaxChars } from "./context-window-guard.js";
 import { overflowRecovery, withOverflowAdvice } from "./compaction/overflow-recovery.js";
@@ -205,8 +205,10 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const exec = config.tools?.exec ?? {};
   const memory = input.services?.memory;
   const memoryOn = memory?.enabled() === true;
+  const webSearch = cachedWebSearchSetup(config, env).host;
   const allTools = availableTools({
     exec: { ...(exec.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {}) },
+    webSearch: webSearch !== undefined,
     memory: memoryOn,
     sessionTools: Boolean(input.sessionKey && input.services?.sessionTools),
     messenger: Boolean(input.services?.channelMessenger),
@@ -272,6 +274,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ...(input.services ?? {}),
     execApprovals: execGateFromConfig(config, input.approvals, input.emit ? trace.approval : undefined),
     ...(skillEnv ? { skillEnv } : {}),
+    ...(webSearch ? { webSearch } : {}),
   };
 
   const thinking = input.thinkingLevel ?? defaults.thinkingDefault;

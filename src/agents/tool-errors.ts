@@ -41,6 +41,7 @@ export type ToolErrorCode =
   | "SESSION_NOT_FOUND"
   // The web
   | "INVALID_URL"
+  | "WEB_SEARCH_UNAVAILABLE"
   | "URL_SCHEME_NOT_ALLOWED"
   | "PRIVATE_ADDRESS_BLOCKED"
   | "TOO_MANY_REDIRECTS"
@@ -282,6 +283,7 @@ export const TOOL_ERRORS = {
   fetchTimeout: coded("FETCH_TIMEOUT", (url: string) => `${url} did not answer within the time limit.`, "Try again later or use another source."),
   fetchAborted: coded("ABORTED", (url: string) => `Fetching ${url} was stopped.`, "The run was stopped; no action is needed."),
   dnsFailed: coded("DNS_FAILED", (host: string) => `The host ${host} could not be found.`, "Check the spelling of the domain."),
+  webSearchUnavailable: coded("WEB_SEARCH_UNAVAILABLE", "No web search provider is set up in this runtime.", "Answer from what you know, or fetch a known URL with web_fetch."),
   fetchFailed: coded("FETCH_FAILED", (url: string, problem: string) => `Fetching ${url} failed: ${problem}`, "Check the URL or try another source."),
   privateAddressBlocked: coded(
     "PRIVATE_ADDRESS_BLOCKED",

@@ -70,8 +70,33 @@ export interface ToolServices {
   memory?: MemoryToolHost;
   /** The gateway's scheduler, behind the cron tool (owner-only). */
   cron?: CronToolHost;
+  /** The configured search provider, behind web_search (not offered without one: tools.web.search). */
+  webSearch?: WebSearchHost;
   /** Variables the turn's skills give its host `exec` commands (`skills.entries.<key>.env` and `apiKey`); never a sandboxed one's. */
   skillEnv?: Readonly<Record<string, string>>;
+}
+
+/** One web_search call's query, as every provider receives it (checked and defaulted by the tool). */
+export interface WebSearchQuery {
+  query: string;
+  count: number;
+  country?: string;
+  language?: string;
+  searchLang?: string;
+  uiLang?: string;
+  freshness?: "day" | "week" | "month" | "year";
+  /** YYYY-MM-DD. */
+  dateAfter?: string;
+  dateBefore?: string;
+  categories?: string;
+}
+
+/** What web_search acts through: one provider with its limits and result cache (tools/web-search/). */
+export interface WebSearchHost {
+  readonly provider: string;
+  /** The most results a call may ask for (`tools.web.search.maxResults`), also the default count. */
+  readonly maxResults: number;
+  search(query: WebSearchQuery, signal: AbortSignal): Promise<ToolResult>;
 }
 
 export type CronToolAction = "status" | "list" | "get" | "add" | "update" | "remove" | "run" | "runs";

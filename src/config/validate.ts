@@ -21,6 +21,7 @@ import { unknownChannelKeyWarnings } from "./channel-keyed-warnings.js";
 import { controlUiOriginWarnings } from "./control-ui-origin-warnings.js";
 import { dependentKeyWarnings } from "./dependent-key-warnings.js";
 import { otelWarnings } from "./otel-warnings.js";
+import { webSearchWarnings } from "./web-search-warnings.js";
 import { chatKeyWarnings } from "./chat-key-warnings.js";
 import { defaultAccountWarnings } from "./default-account-warnings.js";
 
@@ -54,6 +55,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...chatKeyWarnings(typed.channels),
     ...dependentKeyWarnings(typed),
     ...otelWarnings(typed, env),
+    ...webSearchWarnings(typed, env),
     ...controlUiOriginWarnings(typed),
     ...bindingWarnings(typed),
     ...unknownChannelKeyWarnings(typed),

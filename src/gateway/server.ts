@@ -77,7 +77,7 @@ import { execGrantsPath } from "../agents/approvals/exec-grant-file.js";
 import { createHttpTurnRunner } from "./http/openai/http-turn.js";
 import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
-import { createToolServices, getProcessRegistry } from "../agents/tools/index.js";
+import { cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
 import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { resolveFocusTarget, runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
 import { ThreadBindingStore } from "../channels/thread-bindings.js";
@@ -434,6 +434,7 @@ export class GatewayServer {
     registerChannelMethods(this.methods, () => this.channels);
     registerMessageActionMethods(this.methods, () => this.channels);
     const toolAvailability = () => ({
+      webSearch: cachedWebSearchSetup(opts.loadedConfig().config, process.env).host !== undefined,
       memory: this.memory.enabled(),
       messenger: this.channels !== undefined,
       cron: this.toolServices.cron !== undefined,

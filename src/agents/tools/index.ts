@@ -16,6 +16,7 @@ import { createMemoryGetTool } from "./memory-get.js";
 import { createMemorySearchTool } from "./memory-search.js";
 import { createMessageTool } from "./message.js";
 import { createCronTool } from "./cron.js";
+import { createWebSearchTool } from "./web-search.js";
 
 /**
  * The seven core tools, in a fixed order: the tool list is part of every model request, and a
@@ -40,12 +41,21 @@ export function createMemoryTools(): AgentTool[] {
 }
 
 /**
- * Every tool a turn may be offered before the tool policy: the core tools, then memory, session
- * and message tools where their services exist. Turns and the `tools.*` methods list the same set.
+ * Every tool a turn may be offered before the tool policy: the core tools, then web_search when a
+ * provider is set up, then memory, session and message tools where their services exist. Turns and
+ * the `tools.*` methods list the same set.
  */
-export function createAvailableTools(options: { exec?: ExecToolOptions; memory: boolean; sessionTools: boolean; messenger: boolean; cron: boolean }): AgentTool[] {
+export function createAvailableTools(options: {
+  exec?: ExecToolOptions;
+  webSearch?: boolean;
+  memory: boolean;
+  sessionTools: boolean;
+  messenger: boolean;
+  cron: boolean;
+}): AgentTool[] {
   return [
     ...createCoreTools({ exec: options.exec }),
+    ...(options.webSearch ? [createWebSearchTool()] : []),
     ...(options.memory ? createMemoryTools() : []),
     ...(options.sessionTools ? createSessionTools() : []),
     ...(options.messenger ? [createMessageTool()] : []),
@@ -87,6 +97,8 @@ export {
   type WebFetchArgs,
   type WebFetchToolOptions,
 } from "./web-fetch.js";
+export { createWebSearchTool, type WebSearchArgs } from "./web-search.js";
+export { cachedWebSearchSetup, webSearchSetup, WEB_SEARCH_DEFAULTS, type WebSearchSetup } from "./web-search/web-search-setup.js";
 export { resolveWorkspacePath, type WorkspacePathResolution } from "./workspace-path.js";
 export { createWriteTool, type WriteArgs } from "./write.js";
 export type { ExecApprovalDecision, ExecApprovalGate, SessionToolCaller, SessionToolHost } from "../types.js";

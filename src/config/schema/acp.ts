@@ -37,4 +37,3 @@ export const AcpxConfig = Type.Object({
   permissionMode: Type.Optional(stringEnum(["approve-all", "approve-reads", "deny-all"])),
   nonInteractivePermissions: Type.Optional(stringEnum(["fail", "deny"])),
 });
-

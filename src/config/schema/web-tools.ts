@@ -34,11 +34,12 @@ export const WebToolsSchema = Type.Object({
   fetch: Type.Optional(WebFetchSettings),
 });
 
-/** `plugins.entries.brave.config.webSearch`: the Brave Search API key and where requests go. */
+/**
+ * `plugins.entries.brave.config.webSearch`: the Brave Search API key and where requests go. Brave's
+ * web mode only: OpenClaw's `mode: "llm-context"` is not supported (an unknown key here).
+ */
 export const BraveWebSearchConfig = Type.Object({
   apiKey: Type.Optional(NonEmptyString),
-  /** `web` (titles, URLs, snippets) is the only mode here; Brave's `llm-context` is not supported. */
-  mode: Type.Optional(stringEnum(["web"])),
   /** A Brave-compatible proxy; `/res/v1/web/search` is appended. http:// only to a loopback or private host. */
   baseUrl: Type.Optional(ApiBaseUrl),
 });

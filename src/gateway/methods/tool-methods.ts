@@ -12,6 +12,8 @@ import { sessionModelRef, splitModelRef } from "./session-row.js";
 
 /** Which optional tool families this gateway can offer right now. */
 export interface ToolAvailability {
+  /** A web search provider is set up (tools.web.search). */
+  webSearch: boolean;
   memory: boolean;
   messenger: boolean;
   cron: boolean;

@@ -5,7 +5,7 @@ import { resolveEffectiveTools } from "../../agents/policy/index.js";
 import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
 import { resolveWorkspaceDir } from "../../agents/context/workspace.js";
 import { ensureWorkspaceOnce } from "../../agents/turn-context-cache.js";
-import { createAvailableTools } from "../../agents/tools/index.js";
+import { cachedWebSearchSetup, createAvailableTools } from "../../agents/tools/index.js";
 import { memoryGetLimit } from "../../agents/context/context-limits.js";
 import type { ToolResult, ToolServices } from "../../agents/types.js";
 import { unknownAgentRefusal } from "../../agents/known-agent.js";
@@ -41,7 +41,7 @@ export interface ToolInvokeDeps {
   conversations: Pick<ConversationPort, "resolveSessionKey">;
   sessions(): Pick<SessionStore, "get">;
   services: ToolServices;
-  availability(): { memory: boolean; messenger: boolean; cron: boolean };
+  availability(): { webSearch: boolean; memory: boolean; messenger: boolean; cron: boolean };
   logger: Logger;
 }
 
@@ -106,6 +106,7 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
   }
   const workspaceDir = resolveWorkspaceDir(config, target.agentId, deps.stateDir, process.env);
   await ensureWorkspaceOnce(workspaceDir);
+  const webSearch = cachedWebSearchSetup(config, process.env).host;
   let result: ToolResult;
   try {
     result = await tool.execute(
@@ -115,7 +116,7 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
         workspaceDir,
         sessionKey: target.sessionKey,
         senderIsOwner: true,
-        services: { ...deps.services, execApprovals: execGateFromConfig(config) },
+        services: { ...deps.services, execApprovals: execGateFromConfig(config), ...(webSearch ? { webSearch } : {}) },
         ...memoryGetLimit(config, resolveAgentConfig(config, target.agentId)),
       },
       options.signal,

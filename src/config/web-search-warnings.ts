@@ -1,0 +1,18 @@
+import type { RawOpenClawConfig } from "./schema/index.js";
+
+/**
+ * A chosen web_search provider without its key or address: web_search is then not offered, and
+ * another provider is never used in its place. Said at load, naming where the setting goes.
+ */
+export function webSearchWarnings(config: RawOpenClawConfig, env: NodeJS.ProcessEnv): string[] {
+  const search = config.tools?.web?.search;
+  if (!search?.provider || search.enabled === false) return [];
+  const entries = config.plugins?.entries;
+  if (search.provider === "brave" && !entries?.brave?.config?.webSearch?.apiKey && !env.BRAVE_API_KEY?.trim()) {
+    return ['tools.web.search.provider is "brave" but no API key is set (plugins.entries.brave.config.webSearch.apiKey or $BRAVE_API_KEY): web_search is not offered'];
+  }
+  if (search.provider === "searxng" && !entries?.searxng?.config?.webSearch?.baseUrl && !env.SEARXNG_BASE_URL?.trim()) {
+    return ['tools.web.search.provider is "searxng" but no instance is set (plugins.entries.searxng.config.webSearch.baseUrl or $SEARXNG_BASE_URL): web_search is not offered'];
+  }
+  return [];
+}

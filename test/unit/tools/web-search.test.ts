@@ -1,0 +1,125 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validateConfig } from "../../../src/config/validate.js";
+import { webSearchSetup } from "../../../src/agents/tools/web-search/web-search-setup.js";
+import { keepAnswer, keptAnswer } from "../../../src/agents/tools/web-search/search-cache.js";
+import { resultsOutput } from "../../../src/agents/tools/web-search/search-output.js";
+import { createWebSearchTool } from "../../../src/agents/tools/web-search.js";
+import type { WebSearchHost } from "../../../src/agents/types.js";
+import { errorOf, makeContext, makeTempDir, neverAborted, textOf } from "./helpers.js";
+
+/** A provider endpoint that records what it was asked and answers as the test says (or never). */
+let server: http.Server;
+let baseUrl: string;
+const asked: URL[] = [];
+let answer: (url: URL, res: http.ServerResponse) => void = (_url, res) => res.end(JSON.stringify({ web: { results: [] }, results: [] }));
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    asked.push(url);
+    answer(url, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function hostFor(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): WebSearchHost {
+  const setup = webSearchSetup(validateConfig(raw, env).config, env);
+  if (!setup.host) throw new Error(`no host: ${setup.problem}`);
+  return setup.host;
+}
+
+const brave = (extra: Record<string, unknown> = {}) =>
+  hostFor({ plugins: { entries: { brave: { config: { webSearch: { apiKey: "k", baseUrl } } } } }, tools: { web: { search: { cacheTtlMinutes: 0, ...extra } } } });
+const searxng = () =>
+  hostFor({ plugins: { entries: { searxng: { config: { webSearch: { baseUrl, categories: "science", language: "de" } } } } }, tools: { web: { search: { cacheTtlMinutes: 0 } } } });
+const run = (host: WebSearchHost, args: Record<string, unknown>, signal = neverAborted) =>
+  createWebSearchTool().execute(args as never, makeContext(makeTempDir(), { webSearch: host }), signal);
+const lastAsked = () => Object.fromEntries(asked.at(-1)!.searchParams);
+
+describe("web_search setup", () => {
+  it("picks a Brave key before a SearXNG URL, and keeps a pinned provider even when it lacks its setting", () => {
+    const both = { BRAVE_API_KEY: "k", SEARXNG_BASE_URL: baseUrl };
+    expect(webSearchSetup(validateConfig({}, both).config, both).host?.provider).toBe("brave");
+    expect(webSearchSetup(validateConfig({}, { SEARXNG_BASE_URL: baseUrl }).config, { SEARXNG_BASE_URL: baseUrl }).host?.provider).toBe("searxng");
+    const pinned = { tools: { web: { search: { provider: "searxng" } } } };
+    const env = { BRAVE_API_KEY: "k" };
+    const loaded = validateConfig(pinned, env);
+    expect(webSearchSetup(loaded.config, env)).toEqual({ problem: expect.stringContaining('provider is "searxng" but no instance is set') });
+    expect(loaded.warnings).toContainEqual(expect.stringContaining("web_search is not offered"));
+    expect(webSearchSetup(validateConfig({}, {}).config, {}).problem).toContain("no web search provider is set up");
+    expect(webSearchSetup(validateConfig({ tools: { web: { search: { enabled: false } } } }, env).config, env).problem).toBe("tools.web.search.enabled is false");
+  });
+
+  it("refuses a provider it does not speak, naming the ones it does", () => {
+    expect(() => validateConfig({ tools: { web: { search: { provider: "tavily" } } } }, {})).toThrow(/tools\.web\.search\.provider.*"brave", "searxng"/);
+  });
+});
+
+describe("web_search with Brave", () => {
+  it("sends Brave's parameters: a date range ends today when only its start is given", async () => {
+    answer = (_url, res) => res.end(JSON.stringify({ web: { results: [{ title: "A", url: "https://a.example/" }] } }));
+    const result = await run(brave(), { query: "news", date_after: "2026-01-01", language: "fr", ui_lang: "fr-FR" });
+    expect(JSON.parse(textOf(result))).toMatchObject({ kind: "results", count: 1 });
+    expect(asked.at(-1)!.pathname).toBe("/res/v1/web/search");
+    expect(lastAsked()).toEqual({ q: "news", count: "5", search_lang: "fr", ui_lang: "fr-FR", freshness: `2026-01-01to${new Date().toISOString().slice(0, 10)}` });
+  });
+
+  it("refuses what Brave cannot run, before asking it", async () => {
+    const before = asked.length;
+    expect(errorOf(await run(brave(), { query: "q", date_before: "2026-01-01" })).message).toContain("date_before needs date_after");
+    expect(errorOf(await run(brave(), { query: "q", ui_lang: "en" })).message).toContain("needs a region");
+    expect(errorOf(await run(brave(), { query: "q", categories: "news" })).message).toContain("categories is not supported by brave");
+    expect(errorOf(await run(brave(), { query: "q", freshness: "day", date_after: "2026-01-01" })).message).toContain("not both");
+    expect(asked.length).toBe(before);
+  });
+
+  it("a provider that does not answer in time fails naming the setting", async () => {
+    answer = () => {};
+    const result = await run(brave({ timeoutSeconds: 1 }), { query: "slow" });
+    expect(JSON.parse(textOf(result))).toMatchObject({ kind: "error", provider: "brave", message: expect.stringContaining("tools.web.search.timeoutSeconds") });
+  });
+
+  it("the caller's abort ends the call as aborted", async () => {
+    answer = () => {};
+    const controller = new AbortController();
+    const pending = run(brave(), { query: "stopped" }, controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    expect(errorOf(await pending).error).toBe("ABORTED");
+  });
+
+  it("never asks a public host over http://", async () => {
+    const host = hostFor({ plugins: { entries: { brave: { config: { webSearch: { apiKey: "k", baseUrl: "http://8.8.8.8" } } } } } });
+    const output = JSON.parse(textOf(await run(host, { query: "clear text" })));
+    expect(output).toMatchObject({ kind: "error", provider: "brave" });
+    expect(output.message).toContain("http:// is only allowed to a loopback or private address");
+  });
+});
+
+describe("web_search with SearXNG", () => {
+  it("asks the instance's JSON API with its configured category and language, and refuses Brave's arguments", async () => {
+    answer = (_url, res) => res.end(JSON.stringify({ results: [{ title: "Paper", url: "https://arxiv.example/1", content: "abstract" }] }));
+    const output = JSON.parse(textOf(await run(searxng(), { query: "quarks", count: 2, freshness: "year" })));
+    expect(output).toMatchObject({ kind: "results", provider: "searxng", results: [{ url: "https://arxiv.example/1" }] });
+    expect(lastAsked()).toEqual({ q: "quarks", format: "json", categories: "science", language: "de", time_range: "year" });
+    expect(errorOf(await run(searxng(), { query: "q", country: "US", search_lang: "en" })).message).toContain("country, search_lang are not supported by searxng");
+  });
+});
+
+describe("the answer cache", () => {
+  const output = resultsOutput("brave", "q", [], 1);
+  it("reuses an answer only while it is younger than the TTL in force when read; 0 neither keeps nor reads", () => {
+    keepAnswer("k1", output, 60_000, 1_000);
+    expect(keptAnswer("k1", 60_000, 50_000)).toBe(output);
+    expect(keptAnswer("k1", 10_000, 50_000)).toBeUndefined();
+    expect(keptAnswer("k1", 0, 1_000)).toBeUndefined();
+    keepAnswer("k2", output, 0, 1_000);
+    expect(keptAnswer("k2", 60_000, 1_000)).toBeUndefined();
+  });
+});
