@@ -17,6 +17,7 @@ import type { BootstrapFile } from "./context/bootstrap-files.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
 import { cachedWebSearchSetup, createAvailableTools } from "./tools/index.js";
+import { webFetchOptionsFromConfig } from "./web-fetch-options.js";
 import { createToolResultShaper } from "./tool-result-shaper.js";
 import { evaluateContextWindow, liveToolResultMaxChars } from "./context-window-guard.js";
 import { overflowRecovery, withOverflowAdvice } from "./compaction/overflow-recovery.js";
@@ -209,6 +210,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const allTools = availableTools({
     exec: { ...(exec.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {}) },
     webSearch: webSearch !== undefined,
+    webFetch: webFetchOptionsFromConfig(config),
     memory: memoryOn,
     sessionTools: Boolean(input.sessionKey && input.services?.sessionTools),
     messenger: Boolean(input.services?.channelMessenger),

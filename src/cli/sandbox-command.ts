@@ -4,6 +4,7 @@ import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { formatToolPolicyExplanation, resolveEffectiveTools } from "../agents/policy/index.js";
 import { explainSandbox, type SandboxExplanation } from "../agents/sandbox/sandbox-explain.js";
 import { createCoreTools } from "../agents/tools/index.js";
+import { webFetchOptionsFromConfig } from "../agents/web-fetch-options.js";
 import { buildMainSessionKey } from "../sessions/keys/index.js";
 import { CliError } from "./output.js";
 
@@ -22,7 +23,7 @@ export function sandboxExplainCommand(flags: SandboxExplainFlags): void {
   const sessionKey = flags.session ?? buildMainSessionKey(agentId, config.session.mainKey);
   const workspaceDir = resolveWorkspaceDir(config, agentId, stateDir, process.env);
   const explanation = explainSandbox({ config, agentId, sessionKey, workspaceDir, stateDir, env: process.env });
-  const tools = createCoreTools();
+  const tools = createCoreTools({ webFetch: webFetchOptionsFromConfig(config) });
   const policy = resolveEffectiveTools({
     config,
     agentId,

@@ -2,6 +2,7 @@ import { loadConfig, resolveStateDir } from "../config/index.js";
 import { agentModelRef, defaultAgentId, resolveAgentConfig } from "../agents/agent-config.js";
 import { formatToolPolicyExplanation, resolveEffectiveTools } from "../agents/policy/index.js";
 import { createCoreTools } from "../agents/tools/index.js";
+import { webFetchOptionsFromConfig } from "../agents/web-fetch-options.js";
 import { CliError } from "./output.js";
 
 export interface ToolsExplainFlags {
@@ -25,7 +26,7 @@ export function toolsExplainCommand(flags: ToolsExplainFlags): void {
   const slash = ref?.indexOf("/") ?? -1;
   const provider = flags.provider ?? (ref && slash > 0 ? ref.slice(0, slash) : undefined);
   const modelId = ref && slash > 0 ? ref.slice(slash + 1) : ref;
-  const tools = createCoreTools();
+  const tools = createCoreTools({ webFetch: webFetchOptionsFromConfig(config) });
   const result = resolveEffectiveTools({
     config,
     agentId,

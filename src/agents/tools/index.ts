@@ -4,7 +4,7 @@ import { createEditTool } from "./edit.js";
 import { createExecTool, type ExecToolOptions } from "./exec.js";
 import { createProcessTool } from "./process.js";
 import { createReadTool } from "./read.js";
-import { createWebFetchTool } from "./web-fetch.js";
+import { createWebFetchTool, type WebFetchToolSetup } from "./web-fetch.js";
 import { createWriteTool } from "./write.js";
 import { createSessionStatusTool } from "./session-status.js";
 import { createSessionsHistoryTool } from "./sessions-history.js";
@@ -19,12 +19,22 @@ import { createCronTool } from "./cron.js";
 import { createWebSearchTool } from "./web-search.js";
 
 /**
- * The seven core tools, in a fixed order: the tool list is part of every model request, and a
- * stable order keeps the provider's prompt cache warm. They read their shared state from
- * `ctx.services` (see `createToolServices`).
+ * The seven core tools (six when web_fetch is disabled), in a fixed order: the tool list is part
+ * of every model request, and a stable order keeps the provider's prompt cache warm. They read
+ * their shared state from `ctx.services` (see `createToolServices`). Without `webFetch`, web_fetch
+ * is offered with its defaults.
  */
-export function createCoreTools(options: { exec?: ExecToolOptions } = {}): AgentTool[] {
-  return [createReadTool(), createWriteTool(), createEditTool(), createApplyPatchTool(), createExecTool(options.exec), createProcessTool(), createWebFetchTool()];
+export function createCoreTools(options: { exec?: ExecToolOptions; webFetch?: WebFetchToolSetup } = {}): AgentTool[] {
+  const webFetch = options.webFetch ?? { enabled: true, options: {} };
+  return [
+    createReadTool(),
+    createWriteTool(),
+    createEditTool(),
+    createApplyPatchTool(),
+    createExecTool(options.exec),
+    createProcessTool(),
+    ...(webFetch.enabled ? [createWebFetchTool(webFetch.options)] : []),
+  ];
 }
 
 /**
@@ -48,13 +58,14 @@ export function createMemoryTools(): AgentTool[] {
 export function createAvailableTools(options: {
   exec?: ExecToolOptions;
   webSearch?: boolean;
+  webFetch?: WebFetchToolSetup;
   memory: boolean;
   sessionTools: boolean;
   messenger: boolean;
   cron: boolean;
 }): AgentTool[] {
   return [
-    ...createCoreTools({ exec: options.exec }),
+    ...createCoreTools({ exec: options.exec, webFetch: options.webFetch }),
     ...(options.webSearch ? [createWebSearchTool()] : []),
     ...(options.memory ? createMemoryTools() : []),
     ...(options.sessionTools ? createSessionTools() : []),
@@ -96,6 +107,7 @@ export {
   UNTRUSTED_END,
   type WebFetchArgs,
   type WebFetchToolOptions,
+  type WebFetchToolSetup,
 } from "./web-fetch.js";
 export { createWebSearchTool, type WebSearchArgs } from "./web-search.js";
 export { cachedWebSearchSetup, webSearchSetup, WEB_SEARCH_DEFAULTS, type WebSearchSetup } from "./web-search/web-search-setup.js";

@@ -3,6 +3,7 @@ import type { ConversationPort } from "../../agents/conversation-port.js";
 import { defaultAgentId, resolveAgentConfig } from "../../agents/agent-config.js";
 import { compileToolList, profileAllowList, resolveEffectiveTools, TOOL_GROUPS, TOOL_PROFILE_NAMES } from "../../agents/policy/index.js";
 import { createAvailableTools } from "../../agents/tools/index.js";
+import { webFetchOptionsFromConfig } from "../../agents/web-fetch-options.js";
 import type { AgentTool } from "../../agents/types.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { invalidRequest } from "../protocol/errors.js";
@@ -69,19 +70,20 @@ export function registerToolMethods(
   availability: () => ToolAvailability,
   invoke: (request: ToolInvokeRequest, options: { signal: AbortSignal }) => Promise<ToolInvokeOutcome>,
 ): void {
-  const available = () => createAvailableTools({ ...availability(), sessionTools: true });
+  const available = (config: OpenClawConfig) => createAvailableTools({ ...availability(), sessionTools: true, webFetch: webFetchOptionsFromConfig(config) });
 
   registry.register({
     name: "tools.catalog",
     scope: "operator.read",
     params: Type.Object({ agentId: Type.Optional(Type.String({ minLength: 1 })), includePlugins: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     handler: (params, { runtime }) => {
-      const agentId = knownAgent(runtime.config(), params.agentId);
+      const config = runtime.config();
+      const agentId = knownAgent(config, params.agentId);
       const profiles = TOOL_PROFILE_NAMES.map((id) => ({ id, matcher: profileAllowList(id) ? compileToolList(profileAllowList(id)!) : undefined }));
       return {
         agentId,
         profiles: TOOL_PROFILE_NAMES.map((id) => ({ id, label: PROFILE_LABELS[id]! })),
-        groups: grouped(available(), (tool) => ({
+        groups: grouped(available(config), (tool) => ({
           id: tool.name,
           label: tool.name,
           description: firstSentence(tool.description),
@@ -104,7 +106,7 @@ export function registerToolMethods(
       const agentId = knownAgent(config, resolved.agentId);
       const entry = runtime.sessions().get(resolved.sessionKey);
       const model = splitModelRef(sessionModelRef({ agentId, modelOverride: entry?.modelOverride }, config), config);
-      const tools = available();
+      const tools = available(config);
       const policy = resolveEffectiveTools({
         config,
         agentId,

@@ -6,6 +6,7 @@ import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
 import { resolveWorkspaceDir } from "../../agents/context/workspace.js";
 import { ensureWorkspaceOnce } from "../../agents/turn-context-cache.js";
 import { cachedWebSearchSetup, createAvailableTools } from "../../agents/tools/index.js";
+import { webFetchOptionsFromConfig } from "../../agents/web-fetch-options.js";
 import { memoryGetLimit } from "../../agents/context/context-limits.js";
 import type { ToolResult, ToolServices } from "../../agents/types.js";
 import { unknownAgentRefusal } from "../../agents/known-agent.js";
@@ -81,6 +82,7 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
     ...deps.availability(),
     sessionTools: deps.services.sessionTools !== undefined,
     exec: exec?.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {},
+    webFetch: webFetchOptionsFromConfig(config),
   });
   const policy = resolveEffectiveTools({
     config,

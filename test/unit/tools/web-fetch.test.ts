@@ -15,10 +15,14 @@ const PAGE = `<!doctype html><html><head><title>Test &amp; Page</title><style>bo
 
 let server: http.Server;
 let base = "";
+/** Requests per path and query, for telling a fetch from a cache hit. */
+const hits = new Map<string, number>();
 
 beforeAll(async () => {
   server = http.createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
+    const hit = (hits.get(request.url ?? "") ?? 0) + 1;
+    hits.set(request.url ?? "", hit);
     const redirect = /^\/redirect\/(\d+)$/.exec(url.pathname);
     if (redirect) {
       const left = Number(redirect[1]);
@@ -60,6 +64,16 @@ beforeAll(async () => {
         return;
       case "/to-file":
         response.writeHead(302, { location: "file:///etc/passwd" }).end();
+        return;
+      case "/user-agent":
+        response.writeHead(200, { "content-type": "text/plain" }).end(`ua=${request.headers["user-agent"]}`);
+        return;
+      case "/counted":
+        response.writeHead(200, { "content-type": "text/plain" }).end(`request ${hit}`);
+        return;
+      case "/fails-once":
+        if (hit === 1) response.writeHead(503).end("busy");
+        else response.writeHead(200, { "content-type": "text/plain" }).end(`request ${hit}`);
         return;
       case "/hang":
         return; // never answers
@@ -117,19 +131,55 @@ describe("web_fetch", () => {
     const short = await fetchTool.execute({ url: `${base}/big`, maxChars: 1000 }, allowLocal(), neverAborted);
     expect(bodyOf(textOf(short))).toBe("x".repeat(1000));
     expect(textOf(short)).toContain("[Truncated: 299000 more chars.");
-    const capped = createWebFetchTool({ maxResponseBytes: 64 * 1024 });
+    const capped = createWebFetchTool({ maxResponseBytes: 64 * 1024, maxCharsCap: 200_000 });
     const result = await capped.execute({ url: `${base}/big`, maxChars: 200_000 }, allowLocal(), neverAborted);
     expect(bodyOf(textOf(result))).toHaveLength(64 * 1024);
     expect(textOf(result)).toContain("The download stopped at the 64 KB limit");
     expect(result.details).toMatchObject({ bytes: 64 * 1024, truncated: true });
   });
 
-  it("follows up to 5 redirects and refuses more", async () => {
-    const followed = await fetchTool.execute({ url: `${base}/redirect/4` }, allowLocal(), neverAborted);
+  it("returns 20000 chars by default and at most maxCharsCap (20000 by default), whatever a call asks for", async () => {
+    const plain = await fetchTool.execute({ url: `${base}/big` }, allowLocal(), neverAborted);
+    expect(bodyOf(textOf(plain))).toHaveLength(20_000);
+    const greedy = await fetchTool.execute({ url: `${base}/big`, maxChars: 100_000 }, allowLocal(), neverAborted);
+    expect(bodyOf(textOf(greedy))).toHaveLength(20_000);
+    expect(textOf(greedy)).toContain("[Truncated: 280000 more chars. 20000 chars is the most one call returns.]");
+    expect(fetchTool.parameters.properties.maxChars.description).toBe("Maximum characters of text to return (default 20000, at most 20000).");
+  });
+
+  it("clamps the configured maxChars and each call's maxChars to maxCharsCap", async () => {
+    const small = createWebFetchTool({ maxChars: 50_000, maxCharsCap: 1_000 });
+    expect(small.parameters.properties.maxChars.description).toBe("Maximum characters of text to return (default 1000, at most 1000).");
+    expect(bodyOf(textOf(await small.execute({ url: `${base}/big` }, allowLocal(), neverAborted)))).toHaveLength(1_000);
+    expect(bodyOf(textOf(await small.execute({ url: `${base}/big`, maxChars: 5_000 }, allowLocal(), neverAborted)))).toHaveLength(1_000);
+    const roomy = createWebFetchTool({ maxChars: 500, maxCharsCap: 3_000 });
+    const asked = await roomy.execute({ url: `${base}/big`, maxChars: 2_000 }, allowLocal(), neverAborted);
+    expect(bodyOf(textOf(asked))).toHaveLength(2_000);
+    expect(textOf(asked)).toContain("Pass a larger maxChars (up to 3000) to see more.");
+    expect(bodyOf(textOf(await roomy.execute({ url: `${base}/big` }, allowLocal(), neverAborted)))).toHaveLength(500);
+  });
+
+  it("follows up to 3 redirects by default and refuses more", async () => {
+    const followed = await fetchTool.execute({ url: `${base}/redirect/2` }, allowLocal(), neverAborted);
     expect(textOf(followed)).toContain(`Fetched content from ${base}/plain (`);
     expect(bodyOf(textOf(followed))).toBe("plain body");
-    const looping = errorOf(await fetchTool.execute({ url: `${base}/redirect/5` }, allowLocal(), neverAborted));
+    const looping = errorOf(await fetchTool.execute({ url: `${base}/redirect/3` }, allowLocal(), neverAborted));
     expect(looping.error).toBe("TOO_MANY_REDIRECTS");
+  });
+
+  it("follows as many redirects as maxRedirects allows; 0 follows none", async () => {
+    const none = createWebFetchTool({ maxRedirects: 0 });
+    expect(bodyOf(textOf(await none.execute({ url: `${base}/plain` }, allowLocal(), neverAborted)))).toBe("plain body");
+    expect(errorOf(await none.execute({ url: `${base}/redirect/0` }, allowLocal(), neverAborted)).error).toBe("TOO_MANY_REDIRECTS");
+    const many = createWebFetchTool({ maxRedirects: 6 });
+    expect(bodyOf(textOf(await many.execute({ url: `${base}/redirect/5` }, allowLocal(), neverAborted)))).toBe("plain body");
+  });
+
+  it("sends its own User-Agent unless userAgent replaces it", async () => {
+    const ours = await createWebFetchTool({ cacheTtlMs: 0 }).execute({ url: `${base}/user-agent` }, allowLocal(), neverAborted);
+    expect(bodyOf(textOf(ours))).toBe("ua=Mozilla/5.0 (compatible; openclaw-clone web_fetch)");
+    const theirs = await createWebFetchTool({ userAgent: "ResearchBot/2.0 (+https://example.org/bot)" }).execute({ url: `${base}/user-agent` }, allowLocal(), neverAborted);
+    expect(bodyOf(textOf(theirs))).toBe("ua=ResearchBot/2.0 (+https://example.org/bot)");
   });
 
   it("refuses non-http schemes, also when a redirect leads to one", async () => {
@@ -159,6 +209,55 @@ describe("web_fetch", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     expect(errorOf(await fetchTool.execute({ url: `${base}/hang` }, allowLocal(), controller.signal)).error).toBe("ABORTED");
+  });
+});
+
+describe("web_fetch's cache", () => {
+  it("answers a URL fetched before from the cache, marked as cached, for every web_fetch tool of the process", async () => {
+    const url = `${base}/counted?case=hit`;
+    const first = await fetchTool.execute({ url }, allowLocal(), neverAborted);
+    expect(bodyOf(textOf(first))).toBe("request 1");
+    expect(first.details).not.toHaveProperty("cached");
+    const again = await createWebFetchTool().execute({ url }, allowLocal(), neverAborted);
+    expect(bodyOf(textOf(again))).toBe("request 1");
+    expect(textOf(again)).toMatch(/\n\[Cached: fetched \d+ s ago; the page was not fetched again\.\]$/);
+    expect(again.details).toMatchObject({ cached: true, status: 200, finalUrl: url });
+    expect(hits.get("/counted?case=hit")).toBe(1);
+  });
+
+  it("keys on maxChars and on whether private addresses were allowed", async () => {
+    const url = `${base}/counted?case=key`;
+    await fetchTool.execute({ url }, allowLocal(), neverAborted);
+    const other = await fetchTool.execute({ url, maxChars: 500 }, allowLocal(), neverAborted);
+    expect(bodyOf(textOf(other))).toBe("request 2");
+    expect(errorOf(await fetchTool.execute({ url }, makeContext(makeTempDir()), neverAborted)).error).toBe("PRIVATE_ADDRESS_BLOCKED");
+  });
+
+  it("keeps successful answers only", async () => {
+    const url = `${base}/fails-once?case=errors`;
+    expect(errorOf(await fetchTool.execute({ url }, allowLocal(), neverAborted)).error).toBe("HTTP_ERROR");
+    const second = await fetchTool.execute({ url }, allowLocal(), neverAborted);
+    expect(bodyOf(textOf(second))).toBe("request 2");
+    expect(second.details).not.toHaveProperty("cached");
+  });
+
+  it("with cacheTtlMs 0 neither reads nor writes the cache", async () => {
+    const url = `${base}/counted?case=off`;
+    const uncached = createWebFetchTool({ cacheTtlMs: 0 });
+    await fetchTool.execute({ url }, allowLocal(), neverAborted);
+    expect(bodyOf(textOf(await uncached.execute({ url }, allowLocal(), neverAborted)))).toBe("request 2");
+    const fresh = await uncached.execute({ url: `${base}/counted?case=off-only` }, allowLocal(), neverAborted);
+    expect(fresh.details).not.toHaveProperty("cached");
+    expect(bodyOf(textOf(await fetchTool.execute({ url: `${base}/counted?case=off-only` }, allowLocal(), neverAborted)))).toBe("request 2");
+  });
+
+  it("fetches again once an answer is older than the TTL", async () => {
+    const url = `${base}/counted?case=ttl`;
+    const brief = createWebFetchTool({ cacheTtlMs: 100 });
+    await brief.execute({ url }, allowLocal(), neverAborted);
+    expect(bodyOf(textOf(await brief.execute({ url }, allowLocal(), neverAborted)))).toBe("request 1");
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(bodyOf(textOf(await brief.execute({ url }, allowLocal(), neverAborted)))).toBe("request 2");
   });
 });
 
