@@ -22,6 +22,7 @@ import { controlUiOriginWarnings } from "./control-ui-origin-warnings.js";
 import { dependentKeyWarnings } from "./dependent-key-warnings.js";
 import { otelWarnings } from "./otel-warnings.js";
 import { webSearchWarnings } from "./web-search-warnings.js";
+import { mediaModelWarnings } from "./media-model-warnings.js";
 import { chatKeyWarnings } from "./chat-key-warnings.js";
 import { defaultAccountWarnings } from "./default-account-warnings.js";
 
@@ -56,6 +57,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...dependentKeyWarnings(typed),
     ...otelWarnings(typed, env),
     ...webSearchWarnings(typed, env),
+    ...mediaModelWarnings(typed),
     ...controlUiOriginWarnings(typed),
     ...bindingWarnings(typed),
     ...unknownChannelKeyWarnings(typed),

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback-listener.js";
 
 /** One request the fake search provider answered. */
 export interface SearchRequest {
@@ -42,14 +42,5 @@ export async function startFakeSearchServer(): Promise<FakeSearchServer> {
     }
     return reply(404, { error: "not found" });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(fake, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
+  return Object.assign(fake, await listenOnLoopback(server));
 }

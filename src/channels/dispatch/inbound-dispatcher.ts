@@ -41,6 +41,8 @@ import { DEFAULT_MEDIA_MAX_MB, type InboundMediaStore } from "../inbound/media-s
 import { ParkedInbound } from "../inbound/parked-inbound.js";
 import type { ImageBlock } from "../../models/messages.js";
 import type { RunningAccount } from "./running-account.js";
+import { voiceTranscript } from "./voice-transcripts.js";
+import { audioBody } from "../../agents/media/index.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
 import { messageReaction, type MessageReaction } from "./message-reaction.js";
 import { DEFAULT_GROUP_HISTORY_LIMIT, GroupHistory, groupHistoryBlock, withContext } from "./group-history.js";
@@ -645,7 +647,17 @@ export class InboundDispatcher {
         ? { maxMb: own, key: `channels.${routed.running.channel}.mediaMaxMb` }
         : { maxMb: this.deps.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB, key: "agents.defaults.mediaMaxMb" };
     const saved = await this.deps.media.saveAll(routed.media, limit);
-    return { text: [text, ...saved.lines].join("\n"), images: saved.images };
+    const { message, running } = routed;
+    const transcript = await voiceTranscript({
+      audio: saved.audio,
+      config: this.deps.config(),
+      account: running.account,
+      target: { chatId: message.chatId, ...(message.threadId ? { threadId: message.threadId } : {}) },
+      logger: this.deps.logger,
+      logFields: { channel: running.channel, accountId: running.accountId, chatId: message.chatId },
+    });
+    const heard = transcript ? agentText({ ...message, bodyForAgent: audioBody(message.bodyForAgent, transcript) }) : text;
+    return { text: [heard, ...saved.lines].join("\n"), images: saved.images };
   }
 
   /** A new thread session's first turn: the thread's earlier messages, where the platform can read them back. */

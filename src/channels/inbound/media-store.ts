@@ -29,6 +29,14 @@ export interface SavedMedia {
   lines: string[];
   /** Saved images of a type and size models take as image input (used when the turn's model accepts images). */
   images: ImageBlock[];
+  /** Saved voice notes and audio files, in the message's order (transcribed when tools.media.audio allows). */
+  audio: SavedAudio[];
+}
+
+export interface SavedAudio {
+  path: string;
+  mimeType?: string;
+  bytes: number;
 }
 
 /**
@@ -47,16 +55,17 @@ export class InboundMediaStore {
   constructor(private readonly dir: string) {}
 
   async saveAll(media: readonly InboundMedia[], limit: MediaLimit): Promise<SavedMedia> {
-    const saved: SavedMedia = { lines: [], images: [] };
+    const saved: SavedMedia = { lines: [], images: [], audio: [] };
     for (const item of media) {
-      const { line, image } = await this.save(item, limit);
+      const { line, image, audio } = await this.save(item, limit);
       saved.lines.push(line);
       if (image) saved.images.push(image);
+      if (audio) saved.audio.push(audio);
     }
     return saved;
   }
 
-  private async save(item: InboundMedia, { maxMb, key }: MediaLimit): Promise<{ line: string; image?: ImageBlock }> {
+  private async save(item: InboundMedia, { maxMb, key }: MediaLimit): Promise<{ line: string; image?: ImageBlock; audio?: SavedAudio }> {
     const maxBytes = Math.floor(maxMb * 1024 * 1024);
     const label = `${item.kind}${item.fileName ? ` "${item.fileName}"` : ""}`;
     if (item.sizeBytes !== undefined && item.sizeBytes > maxBytes) {
@@ -73,6 +82,7 @@ export class InboundMediaStore {
     const file = path.join(this.dir, `${randomUUID()}${extensionOf(item)}`);
     fs.writeFileSync(file, bytes, { mode: 0o600 });
     const line = `[media attached: ${file} (${label}${item.mimeType ? `, ${item.mimeType}` : ""}, ${formatSize(bytes.length)})]`;
+    if (item.kind === "audio") return { line, audio: { path: file, bytes: bytes.length, ...(item.mimeType ? { mimeType: item.mimeType } : {}) } };
     const asImage = item.kind === "image" && item.mimeType !== undefined && IMAGE_INPUT_TYPES.includes(item.mimeType) && bytes.length <= IMAGE_INPUT_MAX_BYTES;
     return asImage ? { line, image: { type: "image", data: bytes.toString("base64"), mimeType: item.mimeType! } } : { line };
   }

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { integer, StringList, stringEnum } from "./primitives.js";
 import { WebToolsSchema } from "./web-tools.js";
+import { MediaToolsSchema } from "./media-tools.js";
 
 export const ToolProfile = stringEnum(["minimal", "coding", "messaging", "full"]);
 export const ToolAllowDeny = Type.Object({ allow: Type.Optional(StringList), deny: Type.Optional(StringList) });
@@ -49,6 +50,8 @@ export const ToolsSchema = Type.Object({
   exec: Type.Optional(ExecSettings),
   /** web_search (its provider and cache) and web_fetch (its limits). */
   web: Type.Optional(WebToolsSchema),
+  /** Inbound media understanding: audio transcription (its models and settings). */
+  media: Type.Optional(MediaToolsSchema),
   /** Cross-agent session tools (sessions_send, sessions_list, …) and which agents they may reach. */
   agentToAgent: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()), allow: Type.Optional(StringList) })),
   /** Which sessions the session tools may see: `tree` (default) is the caller and what it spawned. */

@@ -1,0 +1,48 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import type { AudioFile } from "./audio-file.js";
+
+/** A transcript is text: a command printing more than this is stopped. */
+const MAX_STDOUT_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Runs a local transcriber (whisper, whisper-cli, …) without a shell: each argument has its
+ * `{{AttachmentPath}}`, `{{AttachmentDir}}`, `{{AttachmentContentType}}` and `{{Language}}` (and
+ * the older `{{MediaPath}}`, `{{MediaDir}}`, `{{MediaType}}`) filled in; what it prints is the
+ * transcript. A non-zero exit, a signal or the abort rejects, naming the command.
+ */
+export function transcribeWithCommand(file: AudioFile, attempt: { command: string; args: string[]; language?: string }, signal: AbortSignal): Promise<string> {
+  const values: Record<string, string> = {
+    AttachmentPath: file.path,
+    MediaPath: file.path,
+    AttachmentDir: path.dirname(file.path),
+    MediaDir: path.dirname(file.path),
+    AttachmentContentType: file.mimeType ?? "",
+    MediaType: file.mimeType ?? "",
+    Language: attempt.language ?? "",
+  };
+  const args = attempt.args.map((arg) => arg.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole));
+  return new Promise((resolve, reject) => {
+    const child = spawn(attempt.command, args, { stdio: ["ignore", "pipe", "pipe"], signal, killSignal: "SIGKILL" });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let errText = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > MAX_STDOUT_BYTES) child.kill("SIGKILL");
+      else out.push(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (errText.length < 2_000) errText += chunk.toString("utf8");
+    });
+    child.on("error", (error) =>
+      reject(new Error((error as NodeJS.ErrnoException).code === "ENOENT" ? `${attempt.command} was not found (install it, or name its full path)` : error.message)),
+    );
+    child.on("close", (code, killedBy) => {
+      if (outBytes > MAX_STDOUT_BYTES) return reject(new Error(`${attempt.command} printed more than 5 MB`));
+      if (code === 0) return resolve(Buffer.concat(out).toString("utf8"));
+      const last = errText.trim().split("\n").at(-1)?.slice(0, 200);
+      reject(new Error(`${attempt.command} ${killedBy ? `was stopped (${killedBy})` : `exited with ${code}`}${last ? `: ${last}` : ""}`));
+    });
+  });
+}

@@ -1,0 +1,38 @@
+import { transcribeAudio, transcriptionPlan, type AudioFile } from "../../agents/media/index.js";
+import type { OpenClawConfig } from "../../config/index.js";
+import type { Logger } from "../../infra/logger.js";
+import type { ChannelAccount, OutboundTarget } from "../types.js";
+
+/**
+ * The transcript of a message's first audio file, as `tools.media` sets it up, or undefined: no
+ * audio, nothing set up, a recording too short to hold speech, or every attempt failed (logged
+ * with each attempt's reason; the message then goes on with its file line only). With
+ * `echoTranscript` on, the transcript is also posted back to the chat, best effort.
+ */
+export async function voiceTranscript(params: {
+  audio: readonly AudioFile[];
+  config: OpenClawConfig;
+  account: ChannelAccount;
+  target: OutboundTarget;
+  logger: Logger;
+  logFields: Record<string, unknown>;
+}): Promise<string | undefined> {
+  const file = params.audio[0];
+  if (!file) return undefined;
+  const plan = transcriptionPlan(params.config, process.env);
+  if (plan.attempts.length === 0) return undefined;
+  const outcome = await transcribeAudio(file, plan.attempts);
+  if (outcome.kind === "failed") {
+    params.logger.warn({ ...params.logFields, failures: outcome.failures }, "audio not transcribed: every tools.media attempt failed");
+    return undefined;
+  }
+  if (outcome.kind !== "transcribed" || !outcome.text) return undefined;
+  params.logger.debug({ ...params.logFields, via: outcome.via, chars: outcome.text.length }, "audio transcribed");
+  if (plan.echoFormat) {
+    const echo = plan.echoFormat.replace("{transcript}", () => outcome.text);
+    await params.account.send(params.target, { markdown: echo }).catch((error: unknown) => {
+      params.logger.warn({ ...params.logFields, err: error }, "transcript echo not sent");
+    });
+  }
+  return outcome.text;
+}

@@ -1,0 +1,116 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { audioBody, transcribeAudio, transcriptionPlan, type TranscriptionAttempt } from "../../../src/agents/media/index.js";
+import { validateConfig } from "../../../src/config/validate.js";
+import { makeTempDir } from "../tools/helpers.js";
+
+const plan = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => transcriptionPlan(validateConfig(raw, env).config, env);
+const labels = (attempts: TranscriptionAttempt[]) => attempts.map((a) => `${a.kind} ${a.label}`);
+
+function audioFile(bytes: number): { path: string; mimeType: string; bytes: number } {
+  const file = path.join(makeTempDir(), "note.ogg");
+  fs.writeFileSync(file, Buffer.alloc(bytes, 1));
+  return { path: file, mimeType: "audio/ogg", bytes };
+}
+
+describe("the transcription plan", () => {
+  it("without audio entries finds Groq, then OpenAI, by their keys; nothing without one", () => {
+    expect(labels(plan({}, { GROQ_API_KEY: "g", OPENAI_API_KEY: "o" }).attempts)).toEqual(["provider groq/whisper-large-v3-turbo"]);
+    expect(labels(plan({}, { OPENAI_API_KEY: "o" }).attempts)).toEqual(["provider openai/gpt-4o-transcribe"]);
+    expect(plan({}, {}).attempts).toEqual([]);
+    expect(plan({ tools: { media: { audio: { enabled: false } } } }, { OPENAI_API_KEY: "o" }).attempts).toEqual([]);
+  });
+
+  it("keeps the listed audio entries in order, each with its own limits over the audio defaults", () => {
+    const { attempts, echoFormat } = plan(
+      {
+        models: { providers: { whisper: { baseUrl: "http://127.0.0.1:9000/v1", api: "openai-completions" } } },
+        tools: {
+          media: {
+            models: [
+              { provider: "whisper", model: "large-v3", capabilities: ["audio"], timeoutSeconds: 5 },
+              { provider: "openai", capabilities: ["image"] },
+              { type: "cli", command: "whisper", args: ["{{AttachmentPath}}"], capabilities: ["audio"], maxChars: 10 },
+            ],
+            audio: { language: "de", maxBytes: 5000, echoTranscript: true },
+          },
+        },
+      },
+      {},
+    );
+    expect(attempts).toEqual([
+      { kind: "provider", provider: "whisper", model: "large-v3", baseUrl: "http://127.0.0.1:9000/v1", label: "whisper/large-v3", language: "de", maxBytes: 5000, timeoutMs: 5000 },
+      { kind: "cli", command: "whisper", args: ["{{AttachmentPath}}"], label: "cli:whisper", language: "de", maxBytes: 5000, timeoutMs: 60_000, maxChars: 10 },
+    ]);
+    expect(echoFormat).toBe('📝 "{transcript}"');
+  });
+
+  it("an entry that cannot run stays in its place as a failure naming why", () => {
+    const { attempts } = plan(
+      {
+        tools: {
+          media: {
+            models: [
+              { provider: "deepgram", capabilities: ["audio"] },
+              { provider: "openai", capabilities: ["audio"] },
+            ],
+          },
+        },
+      },
+      {},
+    );
+    expect(attempts.map((a) => (a.kind === "unusable" ? a.reason : a.kind))).toEqual([
+      expect.stringContaining('provider "deepgram" cannot transcribe here'),
+      "no API key for openai (models.providers.openai.apiKey or OPENAI_API_KEY)",
+    ]);
+  });
+});
+
+describe("transcribing", () => {
+  const cli = (script: string, extra: Partial<TranscriptionAttempt> = {}): TranscriptionAttempt => {
+    const file = path.join(makeTempDir(), "t.mjs");
+    fs.writeFileSync(file, script);
+    return {
+      kind: "cli",
+      command: process.execPath,
+      args: [file, "{{AttachmentPath}}", "{{Language}}"],
+      label: "cli:node",
+      maxBytes: 1_000_000,
+      timeoutMs: 5_000,
+      language: "fr",
+      ...extra,
+    } as TranscriptionAttempt;
+  };
+
+  it("fills in the file and the language, trims the transcript and cuts it at maxChars", async () => {
+    const echo = cli('process.stdout.write(`  ${process.argv[2].endsWith(".ogg")} ${process.argv[3]} and more words  \\n`)', { maxChars: 12 });
+    expect(await transcribeAudio(audioFile(2000), [echo])).toEqual({ kind: "transcribed", text: "true fr and ", via: "cli:node" });
+  });
+
+  it("skips what the file is too large for and goes past a failing command, saying why for each", async () => {
+    const failing = cli('process.stderr.write("model file missing\\n"); process.exit(3)');
+    const small = cli("", { label: "cli:small", maxBytes: 100 });
+    expect(await transcribeAudio(audioFile(2000), [small, failing, { kind: "unusable", label: "x/y", reason: "no key" }])).toEqual({
+      kind: "failed",
+      failures: ["cli:small: the file is 2000 bytes, over its maxBytes (100)", `cli:node: ${process.execPath} exited with 3: model file missing`, "x/y: no key"],
+    });
+  });
+
+  it("gives up on a command that outlasts its timeout", async () => {
+    const slow = cli("setTimeout(() => {}, 60_000)", { timeoutMs: 1000 });
+    const outcome = await transcribeAudio(audioFile(2000), [slow]);
+    expect(outcome).toEqual({ kind: "failed", failures: ["cli:node: no transcript within 1 s (timeoutSeconds)"] });
+  });
+
+  it("does not send a recording under 1 KB anywhere", async () => {
+    expect(await transcribeAudio(audioFile(500), [cli("process.exit(9)")])).toEqual({ kind: "too-short" });
+  });
+});
+
+describe("the [Audio] block", () => {
+  it("puts the caption first, and takes a channel's media placeholder for no caption", () => {
+    expect(audioBody("call her back", "hi there")).toBe("[Audio]\nUser text:\ncall her back\nTranscript:\nhi there");
+    expect(audioBody("<media:voice>", "hi there")).toBe("[Audio]\nTranscript:\nhi there");
+  });
+});
