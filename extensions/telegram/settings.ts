@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { expandUserPath } from "../../src/config/paths.js";
+import type { CustomCommand } from "./command-menu.js";
 
 /** An account's Telegram settings, read from its merged config block. */
 export interface TelegramSettings {
@@ -11,6 +12,8 @@ export interface TelegramSettings {
   /** First wait after a polling error; doubles per consecutive error up to `POLLING_RETRY_MAX_MS`. */
   pollingRetryBaseMs: number;
   linkPreview: boolean;
+  /** Extra entries of the bot's `/` menu (`customCommands`), as written. */
+  customCommands: CustomCommand[];
 }
 
 export const POLLING_RETRY_MAX_MS = 30_000;
@@ -63,6 +66,7 @@ export function readTelegramSettings(config: Config): TelegramSettings {
     pollingTimeoutSeconds: typeof config.pollingTimeoutSeconds === "number" ? config.pollingTimeoutSeconds : 30,
     pollingRetryBaseMs: typeof config.pollingRetryBaseMs === "number" ? config.pollingRetryBaseMs : 2000,
     linkPreview: config.linkPreview !== false,
+    customCommands: Array.isArray(config.customCommands) ? (config.customCommands as CustomCommand[]) : [],
   };
   if (typeof config.webhookUrl === "string" && config.webhookUrl) {
     const secret = typeof config.webhookSecret === "string" ? config.webhookSecret : "";

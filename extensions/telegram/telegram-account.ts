@@ -12,6 +12,7 @@ import { createTopic, deleteMessage, editText, react, sendFile, sendText, sendTy
 import { telegramStatusEmoji } from "./reaction-emoji.js";
 import { claimPollingToken, releasePollingToken, UpdatePoller } from "./polling.js";
 import { POLLING_RETRY_MAX_MS, readTelegramSettings, resolveBotToken, type TelegramSettings } from "./settings.js";
+import { telegramCommandMenu } from "./command-menu.js";
 import { supervise, type ErrorVerdict } from "./supervise.js";
 import { parseTelegramTarget } from "./targets.js";
 import { createWebhookRoute } from "./webhook-route.js";
@@ -190,16 +191,13 @@ export class TelegramAccount implements ChannelAccount {
     await this.publishCommandMenu(client, signal);
   }
 
-  /** The gateway's chat commands in Telegram's `/` menu; a refusal is logged, never fatal. */
+  /** The gateway's chat commands and the account's custom entries in Telegram's `/` menu; a refusal is logged, never fatal. */
   private async publishCommandMenu(client: Client, signal: AbortSignal): Promise<void> {
-    const commands = this.context.nativeCommands();
-    if (commands.length === 0) return;
+    const { menu, skipped } = telegramCommandMenu(this.context.nativeCommands(), client.settings.customCommands);
+    for (const reason of skipped) this.context.logger.warn({ reason }, "telegram customCommands entry skipped");
+    if (menu.length === 0) return;
     try {
-      await client.api.setMyCommands(
-        commands.map(({ command, description }) => ({ command, description })),
-        {},
-        grammySignal(signal),
-      );
+      await client.api.setMyCommands(menu, {}, grammySignal(signal));
     } catch (err) {
       if (signal.aborted) throw err;
       this.context.logger.warn({ err: (err as Error).message }, "telegram command menu not set (setMyCommands failed); commands still work when typed");

@@ -21,7 +21,13 @@ beforeAll(async () => {
   model.setResponder((req) => ({ text: `model: ${lastUserText(req)}`, usage: { input: 900, output: 20 } }));
   telegram = await startFakeTelegram({ botUsername: "claw_bot" });
   const stateDir = makeTempDir();
-  const telegramConfig = telegramChannelConfig(telegram, { allowFrom: [String(OWNER)], groups: { "*": {} } });
+  const customCommands = [
+    { command: "/Backup", description: "Git backup" },
+    { command: "status", description: "hides a chat command" },
+    { command: "bad-name!", description: "not a Telegram name" },
+    { command: "backup", description: "listed twice" },
+  ];
+  const telegramConfig = telegramChannelConfig(telegram, { allowFrom: [String(OWNER)], groups: { "*": {} }, customCommands });
   for (const [name, invocable] of [
     ["haiku", true],
     ["secret-ops", false],
@@ -151,6 +157,24 @@ describe("Telegram's command menu", () => {
       "<mode> — how messages sent during a reply are handled: steer | followup | collect | interrupt | default (owner only)",
     );
     expect(commands.every((c) => /^[a-z0-9_]{1,32}$/.test(c.command) && c.description.length <= 256)).toBe(true);
+  });
+
+  it("adds the account's customCommands after the chat commands, skipping each bad entry with its reason; a typed one reaches the agent", async () => {
+    const set = telegram.calls.filter((c) => c.method === "setMyCommands");
+    const commands = (typeof set[0]!.body.commands === "string" ? JSON.parse(set[0]!.body.commands) : set[0]!.body.commands) as { command: string; description: string }[];
+    expect(commands.at(-1)).toEqual({ command: "backup", description: "Git backup" });
+    expect(commands.filter((c) => c.command === "backup" || c.command === "status")).toHaveLength(2);
+    expect(commands.find((c) => c.command === "status")!.description).not.toBe("hides a chat command");
+    const skipped = gw
+      .output()
+      .split("\n")
+      .filter((line) => line.includes("telegram customCommands entry skipped"));
+    expect(skipped.map((line) => JSON.parse(line).reason)).toEqual([
+      '"status": /status is a chat command of the gateway',
+      '"bad-name!": a Telegram command is 1-32 of a-z, 0-9 and _',
+      '"backup": /backup is listed twice',
+    ]);
+    expect(await say(OWNER, "/backup now")).toEqual(["model: /backup now"]);
   });
 
   it("/usage tokens puts the turn's usage under each reply, /usage with no argument goes on to the next mode, /usage reset ends it", async () => {

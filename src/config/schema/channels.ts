@@ -149,6 +149,8 @@ const telegramKeys = {
   pollingTimeoutSeconds: Type.Optional(integer(0, 50)),
   pollingRetryBaseMs: Type.Optional(integer(10, 600_000)),
   linkPreview: Type.Optional(Type.Boolean()),
+  /** Extra entries of the bot's `/` menu: menu entries only (a typed one reaches the agent as text). */
+  customCommands: Type.Optional(Type.Array(Type.Object({ command: NonEmptyString, description: Type.String({ minLength: 1, maxLength: 256 }) }), { maxItems: 100 })),
   /** Reactions that become notices for the agent: none, those on the bot's messages (default), all. */
   reactionNotifications: Type.Optional(stringEnum(["off", "own", "all"])),
   groups: Type.Optional(Type.Record(Type.String(), Type.Intersect([TelegramChatEntry, Type.Object({ topics: Type.Optional(Type.Record(Type.String(), TelegramChatEntry)) })]))),
