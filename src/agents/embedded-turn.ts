@@ -196,7 +196,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     if (files) bootstrap = { files: hookBootstrapFiles(files, defaults.bootstrapMaxChars), warnings: bootstrap.warnings };
   }
 
-  const discovered = await cachedSkills(workspaceDir, input.stateDir, env, config.skills?.load?.extraDirs);
+  const discovered = await cachedSkills(workspaceDir, input.stateDir, env, config.skills?.load);
   const agentSkills = keptSkillsFor(discovered.skills, config, agentId, env);
   const skills = input.chatSkills ? agentSkills.filter((skill) => input.chatSkills!.includes(skill.name)) : agentSkills;
   // What the prompt leaves out for a reason the user can fix (a skipped skill, a cut file) is said, naming the file.
@@ -354,7 +354,7 @@ export async function warmUpAgentContext(config: OpenClawConfig, agentId: string
   const defaults = config.agents.defaults;
   await Promise.all([
     defaults.skipBootstrap ? undefined : cachedBootstrap(workspaceDir, { maxCharsPerFile: defaults.bootstrapMaxChars, maxTotalChars: defaults.bootstrapTotalMaxChars }),
-    cachedSkills(workspaceDir, stateDir, env, config.skills?.load?.extraDirs),
+    cachedSkills(workspaceDir, stateDir, env, config.skills?.load),
   ]);
 }
 

@@ -33,9 +33,18 @@ export function cachedBootstrap(dir: string, caps: { maxCharsPerFile: number; ma
   return fresh(bootstrapCache, `${dir}\0${caps.maxCharsPerFile}\0${caps.maxTotalChars}`, () => loadBootstrapFiles(dir, caps));
 }
 
-/** `extraDirs`: `skills.load.extraDirs`, read after every other place. */
-export function cachedSkills(workspaceDir: string, stateDir: string, env: NodeJS.ProcessEnv, extraDirs: readonly string[] = []): Promise<DiscoveredSkills> {
-  return fresh(skillsCache, `${workspaceDir}\0${stateDir}\0${extraDirs.join("\0")}`, () => discoverSkills({ workspaceDir, stateDir, env, extraDirs }));
+/** `load`: `skills.load` (`extraDirs`, read after every other place; `allowSymlinkTargets`). */
+export function cachedSkills(
+  workspaceDir: string,
+  stateDir: string,
+  env: NodeJS.ProcessEnv,
+  load: { extraDirs?: readonly string[]; allowSymlinkTargets?: readonly string[] } = {},
+): Promise<DiscoveredSkills> {
+  const extraDirs = load.extraDirs ?? [];
+  const allowSymlinkTargets = load.allowSymlinkTargets ?? [];
+  return fresh(skillsCache, `${workspaceDir}\0${stateDir}\0${extraDirs.join("\0")}\0\0${allowSymlinkTargets.join("\0")}`, () =>
+    discoverSkills({ workspaceDir, stateDir, env, extraDirs, allowSymlinkTargets }),
+  );
 }
 
 /** A tool as this provider should see it; the schema normalization is computed once per tool and provider. */

@@ -26,6 +26,8 @@ export interface DiscoverSkillsOptions {
   bundledDir?: string | null;
   /** HOME, to find `~/.agents/skills`. */
   env?: NodeJS.ProcessEnv;
+  /** `skills.load.allowSymlinkTargets`: folders a skill symlinked from any root may resolve into. */
+  allowSymlinkTargets?: readonly string[];
 }
 
 export interface DiscoveredSkills {
@@ -69,7 +71,7 @@ export function skillRoots(options: DiscoverSkillsOptions): SkillRoot[] {
 
 type Candidate = { skill: DiscoveredSkill } | { warning: string } | null;
 
-async function loadCandidate(rootReal: string, root: SkillRoot, folder: string): Promise<Candidate> {
+async function loadCandidate(rootReal: string, root: SkillRoot, folder: string, trustedTargets: readonly string[]): Promise<Candidate> {
   const filePath = path.join(root.dir, folder, "SKILL.md");
   let real: string;
   try {
@@ -77,9 +79,10 @@ async function loadCandidate(rootReal: string, root: SkillRoot, folder: string):
   } catch {
     return null; // A folder without SKILL.md is not a skill; nothing to report.
   }
-  // A symlink may point anywhere; a skill is only trusted from inside the folder it was found in.
-  if (real !== rootReal && !real.startsWith(rootReal + path.sep)) {
-    return { warning: `${filePath}: skipped, it resolves outside ${root.dir}` };
+  // A symlink may point anywhere; a skill is only trusted from inside the folder it was found in,
+  // or inside a target the config trusts (`skills.load.allowSymlinkTargets`).
+  if (!isInside(real, rootReal) && !trustedTargets.some((target) => isInside(real, target))) {
+    return { warning: `${filePath}: skipped, it resolves outside ${root.dir} (trust its target with skills.load.allowSymlinkTargets)` };
   }
   const stat = await fs.stat(real);
   if (!stat.isFile()) return null;
@@ -111,8 +114,18 @@ async function loadCandidate(rootReal: string, root: SkillRoot, folder: string):
 const parsedFiles = new LRUCache<string, { version: string; candidate: Candidate }>({ max: 2_000 });
 const SETTLED_AFTER_MS = 2_000;
 
+function isInside(file: string, dir: string): boolean {
+  return file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+}
+
+/** The real paths of `skills.load.allowSymlinkTargets` (`~/` expanded); one that does not exist trusts nothing. */
+async function realTargets(targets: readonly string[], home: string): Promise<string[]> {
+  const reals = await Promise.all(targets.map((target) => fs.realpath(path.resolve(expandHome(target.trim(), home))).catch(() => undefined)));
+  return reals.filter((real): real is string => real !== undefined);
+}
+
 /** One root's skills: `<root>/<folder>/SKILL.md`, folders in name order for a stable result. */
-async function scanRoot(root: SkillRoot, warnings: string[]): Promise<DiscoveredSkill[]> {
+async function scanRoot(root: SkillRoot, warnings: string[], trustedTargets: readonly string[]): Promise<DiscoveredSkill[]> {
   let entries: Dirent[];
   let rootReal: string;
   try {
@@ -133,7 +146,9 @@ async function scanRoot(root: SkillRoot, warnings: string[]): Promise<Discovered
   const candidates = await Promise.all(
     folders
       .slice(0, MAX_CANDIDATES_PER_ROOT)
-      .map((folder) => loadCandidate(rootReal, root, folder).catch((error: Error): Candidate => ({ warning: `${path.join(root.dir, folder)}: skipped, ${error.message}` }))),
+      .map((folder) =>
+        loadCandidate(rootReal, root, folder, trustedTargets).catch((error: Error): Candidate => ({ warning: `${path.join(root.dir, folder)}: skipped, ${error.message}` })),
+      ),
   );
 
   const skills: DiscoveredSkill[] = [];
@@ -166,8 +181,10 @@ async function scanRoot(root: SkillRoot, warnings: string[]): Promise<Discovered
  */
 export async function discoverSkills(options: DiscoverSkillsOptions): Promise<DiscoveredSkills> {
   const roots = skillRoots(options);
+  const env = options.env ?? process.env;
+  const trustedTargets = await realTargets(options.allowSymlinkTargets ?? [], env.HOME?.trim() || os.homedir());
   const perRootWarnings = roots.map((): string[] => []);
-  const perRoot = await Promise.all(roots.map((root, i) => scanRoot(root, perRootWarnings[i]!)));
+  const perRoot = await Promise.all(roots.map((root, i) => scanRoot(root, perRootWarnings[i]!, trustedTargets)));
 
   const skills: DiscoveredSkill[] = [];
   const overridden: DiscoveredSkills["overridden"] = [];

@@ -18,7 +18,7 @@ export interface InvocableSkill {
  */
 export async function listInvocableSkills(config: OpenClawConfig, agentId: string, stateDir: string, env: NodeJS.ProcessEnv): Promise<InvocableSkill[]> {
   const workspaceDir = resolveWorkspaceDir(config, agentId, stateDir, env);
-  const discovered = await cachedSkills(workspaceDir, stateDir, env, config.skills?.load?.extraDirs);
+  const discovered = await cachedSkills(workspaceDir, stateDir, env, config.skills?.load);
   return filterSkills(discovered.skills, { env, config, ...skillSettings(config), allowlist: resolveSkillAllowlist(config, agentId) })
     .kept.filter((s) => s.userInvocable)
     .map((s) => ({ name: s.name, description: s.description, filePath: s.filePath }));

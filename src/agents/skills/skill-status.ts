@@ -90,7 +90,7 @@ function statusOf(skill: DiscoveredSkill, missing: MissingRequirements, allowlis
  */
 export async function skillStatusReport(config: OpenClawConfig, agentId: string, stateDir: string, env: NodeJS.ProcessEnv): Promise<SkillStatusReport> {
   const workspaceDir = resolveWorkspaceDir(config, agentId, stateDir, env);
-  const discovered = await cachedSkills(workspaceDir, stateDir, env, config.skills?.load?.extraDirs);
+  const discovered = await cachedSkills(workspaceDir, stateDir, env, config.skills?.load);
   const allowlist = resolveSkillAllowlist(config, agentId);
   return {
     workspaceDir,

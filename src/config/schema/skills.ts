@@ -21,6 +21,8 @@ export const SkillsSchema = Type.Object({
     Type.Object({
       /** More folders of skills, below every other place; `~/` is the home directory. */
       extraDirs: Type.Optional(Type.Array(NonEmptyString)),
+      /** Real folders a symlinked skill may resolve into from any skills folder; keep it narrow. */
+      allowSymlinkTargets: Type.Optional(Type.Array(NonEmptyString)),
     }),
   ),
 });

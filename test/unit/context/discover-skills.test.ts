@@ -110,6 +110,18 @@ describe("discoverSkills", () => {
     ]);
   });
 
+  it("takes a symlinked skill whose real path is inside skills.load.allowSymlinkTargets (~/ expanded), and only there", async () => {
+    const l = layout();
+    const root = path.join(l.workspaceDir, "skills");
+    const repo = path.join(l.env.HOME, "repos", "skills");
+    fs.mkdirSync(root, { recursive: true });
+    fs.symlinkSync(path.dirname(writeSkill(repo, "manager", simpleSkill("manager"))), path.join(root, "manager"), "dir");
+    fs.symlinkSync(path.dirname(writeSkill(path.join(l.env.HOME, "other"), "stray", simpleSkill("stray"))), path.join(root, "stray"), "dir");
+    const found = await discoverSkills({ workspaceDir: l.workspaceDir, stateDir: l.stateDir, bundledDir: null, env: l.env, allowSymlinkTargets: ["~/repos/skills", "~/missing"] });
+    expect(found.skills.map((s) => s.name)).toEqual(["manager"]);
+    expect(found.warnings).toEqual([expect.stringMatching(/stray\/SKILL\.md: skipped, it resolves outside .*skills\.load\.allowSymlinkTargets/)]);
+  });
+
   it("finds the two bundled skills of this package", async () => {
     const bundled = resolveBundledSkillsDir();
     expect(bundled).toBe(path.resolve("skills"));
