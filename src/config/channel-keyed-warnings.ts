@@ -4,7 +4,7 @@ import type { RawOpenClawConfig } from "./schema/index.js";
 
 /**
  * Settings keyed by chat channel (`session.resetByChannel`, `messages.queue.byChannel`,
- * `messages.queue.debounceMsByChannel`): an entry for a channel this gateway does not have loads,
+ * `messages.queue.debounceMsByChannel`, `messages.inbound.byChannel`): an entry for a channel this gateway does not have loads,
  * with a warning that it never applies.
  */
 export function unknownChannelKeyWarnings(config: RawOpenClawConfig): string[] {
@@ -12,6 +12,7 @@ export function unknownChannelKeyWarnings(config: RawOpenClawConfig): string[] {
     [["session", "resetByChannel"], config.session?.resetByChannel],
     [["messages", "queue", "byChannel"], config.messages?.queue?.byChannel],
     [["messages", "queue", "debounceMsByChannel"], config.messages?.queue?.debounceMsByChannel],
+    [["messages", "inbound", "byChannel"], config.messages?.inbound?.byChannel],
   ];
   return maps.flatMap(([path, map]) =>
     Object.keys(map ?? {})

@@ -18,7 +18,8 @@ const SECRET = "redelivery-secret";
 const DEBOUNCE_MS = 2_000;
 const servers = useFakeServers();
 
-async function start(stateDir: string, { debounceMs = DEBOUNCE_MS, polling = false } = {}): Promise<GatewayProcess> {
+/** `byChannel`: the window comes from `messages.inbound.byChannel.telegram`, over a global `debounceMs` of 0. */
+async function start(stateDir: string, { debounceMs = DEBOUNCE_MS, polling = false, byChannel = false } = {}): Promise<GatewayProcess> {
   const updates = polling ? { pollingTimeoutSeconds: 1, pollingRetryBaseMs: 50 } : { webhookUrl: "https://bot.example.com/telegram-webhook", webhookSecret: SECRET };
   const telegramConfig = {
     botToken: servers.telegram.token,
@@ -31,7 +32,10 @@ async function start(stateDir: string, { debounceMs = DEBOUNCE_MS, polling = fal
     stateDir,
     configFile: {
       name: "openclaw.json",
-      content: fakeModelConfig(servers.model, stateDir, { channels: { telegram: telegramConfig }, messages: { inbound: { debounceMs } } }),
+      content: fakeModelConfig(servers.model, stateDir, {
+        channels: { telegram: telegramConfig },
+        messages: { inbound: byChannel ? { debounceMs: 0, byChannel: { telegram: debounceMs } } : { debounceMs } },
+      }),
     },
   });
   servers.keep(gw);
@@ -132,11 +136,11 @@ describe("inbound debounce keeps exactly-once across kill -9 (Telegram webhook)"
 });
 
 describe("inbound debounce under Telegram long polling (the default mode)", () => {
-  it("two quick messages from one sender are one turn containing both, answered by one reply", async () => {
+  it("two quick messages from one sender are one turn containing both, answered by one reply (the window from messages.inbound.byChannel)", async () => {
     await servers.startTelegram();
     servers.model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
     const stateDir = makeTempDir();
-    await start(stateDir, { polling: true });
+    await start(stateDir, { polling: true, byChannel: true });
     servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, messageId: 11, text: "one" });
     // The first message waits in its window; the poller must still take the second one in.
     await claimed(stateDir, 11);

@@ -280,7 +280,8 @@ export class InboundDispatcher {
     // Where no mention is needed, an unmentioned group message can be room context instead of a request.
     if (message.chatType !== "direct" && !routed.bound && !mentioned && !command && unmentionedAreRoomEvents(config, routed.agentId)) routed = { ...routed, roomEvent: true };
 
-    const debounceMs = config.messages?.inbound?.debounceMs ?? 0;
+    const inbound = config.messages?.inbound;
+    const debounceMs = inbound?.byChannel?.[channel] ?? inbound?.debounceMs ?? 0;
     if (debounceMs > 0) return this.debounce(routed, message, debounceMs, how.parked === true);
     return this.submitToAgent([routed]);
   }

@@ -20,7 +20,13 @@ export const MessagesSchema = Type.Object({
       debounceMsByChannel: Type.Optional(Type.Record(Type.String({ minLength: 1 }), integer(0, 60_000))),
     }),
   ),
-  inbound: Type.Optional(Type.Object({ debounceMs: Type.Optional(integer(0, 60_000)) })),
+  inbound: Type.Optional(
+    Type.Object({
+      debounceMs: Type.Optional(integer(0, 60_000)),
+      /** Per channel, over debounceMs (0 turns it off there). */
+      byChannel: Type.Optional(Type.Record(Type.String({ minLength: 1 }), integer(0, 60_000))),
+    }),
+  ),
   groupChat: Type.Optional(
     Type.Object({
       mentionPatterns: Type.Optional(Type.Array(Type.String())),
