@@ -7,14 +7,30 @@ import { dropUnsupportedKeys } from "./unsupported-keys.js";
  * warning naming the new key. `agents.defaults.memorySearch` → `memory.search`; when both are
  * set, `memory.search` wins key by key. `session.idleMinutes` → `session.reset.idleMinutes`
  * (an `idle` reset when there is no `session.reset`; ignored when that already sets
- * `idleMinutes`). `session.resetByType.dm` → `session.resetByType.direct`. A channel's flat streaming
+ * `idleMinutes`). `session.resetByType.dm` → `session.resetByType.direct`.
+ * `cron.webhookAllowPrivateNetwork` → `cron.webhookSsrfPolicy.dangerouslyAllowPrivateNetwork`. A channel's flat streaming
  * keys → its `streaming` block (legacy-streaming-keys.ts). Keys OpenClaw has and this gateway does
  * not take are dropped with the reason (unsupported-keys.ts).
  * The input is not mutated.
  */
 export function moveLegacyKeys(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
-  const moved = moveMemorySearch(moveResetByTypeDm(moveSessionIdleMinutes(raw, warnings), warnings), warnings);
+  const moved = moveCronWebhookAllowPrivate(moveMemorySearch(moveResetByTypeDm(moveSessionIdleMinutes(raw, warnings), warnings), warnings), warnings);
   return dropUnsupportedKeys(moveLegacyStreamingKeys(moved, warnings), warnings);
+}
+
+/** `cron.webhookAllowPrivateNetwork` → `cron.webhookSsrfPolicy.dangerouslyAllowPrivateNetwork` (ignored when that is set too). */
+function moveCronWebhookAllowPrivate(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
+  const cron = raw.cron;
+  if (!isPlainObject(cron) || !("webhookAllowPrivateNetwork" in cron)) return raw;
+  const { webhookAllowPrivateNetwork, ...rest } = cron as Record<string, unknown>;
+  const policy = isPlainObject(rest.webhookSsrfPolicy) ? rest.webhookSsrfPolicy : {};
+  const current = "cron.webhookSsrfPolicy.dangerouslyAllowPrivateNetwork";
+  if ("dangerouslyAllowPrivateNetwork" in policy) {
+    warnings.push(`cron.webhookAllowPrivateNetwork is the older spelling of ${current}, which is set too: cron.webhookAllowPrivateNetwork was ignored (remove it)`);
+    return { ...raw, cron: rest };
+  }
+  warnings.push(`cron.webhookAllowPrivateNetwork is the older spelling of ${current}: it was read as that key (move it there)`);
+  return { ...raw, cron: { ...rest, webhookSsrfPolicy: { ...policy, dangerouslyAllowPrivateNetwork: webhookAllowPrivateNetwork } } };
 }
 
 /** `session.resetByType.dm` → `session.resetByType.direct` (ignored when `direct` is set too). */

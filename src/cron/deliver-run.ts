@@ -1,15 +1,15 @@
 import http from "node:http";
 import https from "node:https";
-import net from "node:net";
-import { guardedLookup, isPrivateAddress } from "../agents/tools/network-guard.js";
+import { guardedLookup } from "../agents/tools/network-guard.js";
+import { literalPrivateRefusal, PRIVATE_WEBHOOK_HINT, webhookAccess, type WebhookPolicy } from "./webhook-policy.js";
 import { reportToSession } from "./report-to-session.js";
 import { resolveAnnounceRoute, type RunJobDeps } from "./run-job.js";
 import type { CronDeliveryStatus, CronJob, CronRunEntry } from "./types.js";
 
 export interface DeliverDeps extends Pick<RunJobDeps, "channels" | "conversations"> {
   webhookToken?: string;
-  /** Let webhook deliveries reach private and loopback addresses (off by default, like web_fetch). */
-  webhookAllowPrivateNetwork: boolean;
+  /** `cron.webhookSsrfPolicy`: private and loopback addresses are refused unless it allows them, like web_fetch. */
+  webhookPolicy: WebhookPolicy;
 }
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -49,29 +49,27 @@ export async function deliverRun(job: CronJob, entry: CronRunEntry, text: string
 
 async function postWebhook(url: string, body: unknown, idempotencyKey: string, deps: DeliverDeps): Promise<void> {
   const target = new URL(url);
-  const host = target.hostname.replace(/^\[|\]$/g, "");
-  if (!deps.webhookAllowPrivateNetwork && net.isIP(host) && isPrivateAddress(host)) {
-    throw new Error(`webhook ${target.origin} is a private, loopback or link-local address; set cron.webhookAllowPrivateNetwork: true to allow it`);
-  }
+  const access = webhookAccess(deps.webhookPolicy, target.hostname);
+  const refusal = access.kind === "blocked" ? access.reason : literalPrivateRefusal(access, target.hostname);
+  if (refusal) throw new Error(`webhook ${target.origin}: ${refusal}`);
   const payload = Buffer.from(JSON.stringify(body));
   let lastError = "";
   for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS; attempt++) {
     try {
-      const status = await post(target, payload, idempotencyKey, deps);
+      const status = await post(target, payload, idempotencyKey, deps, access.kind === "private-allowed");
       if (status >= 200 && status < 300) return;
       lastError = `webhook ${target.origin} answered HTTP ${status}`;
       if (status < 500 && status !== 429) break;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      lastError =
-        code === "EPRIVATEADDRESS" ? `${(err as Error).message}; set cron.webhookAllowPrivateNetwork: true to allow it` : `webhook ${target.origin}: ${(err as Error).message}`;
+      lastError = code === "EPRIVATEADDRESS" ? `${(err as Error).message}; ${PRIVATE_WEBHOOK_HINT}` : `webhook ${target.origin}: ${(err as Error).message}`;
       if (code === "EPRIVATEADDRESS") break;
     }
   }
   throw new Error(lastError);
 }
 
-function post(url: URL, payload: Buffer, idempotencyKey: string, deps: DeliverDeps): Promise<number> {
+function post(url: URL, payload: Buffer, idempotencyKey: string, deps: DeliverDeps, privateAllowed: boolean): Promise<number> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === "https:" ? https : http;
     const request = client.request(
@@ -87,7 +85,7 @@ function post(url: URL, payload: Buffer, idempotencyKey: string, deps: DeliverDe
           "idempotency-key": idempotencyKey,
           ...(deps.webhookToken ? { authorization: `Bearer ${deps.webhookToken}` } : {}),
         },
-        ...(deps.webhookAllowPrivateNetwork ? {} : { lookup: guardedLookup }),
+        ...(privateAllowed ? {} : { lookup: guardedLookup }),
       },
       (response) => {
         response.resume();

@@ -1,11 +1,10 @@
-import net from "node:net";
 import { defaultAgentId, normalizeAgentId } from "../agents/agent-config.js";
 import { checkModelChoice } from "../agents/session-controls.js";
-import { isPrivateAddress } from "../agents/tools/network-guard.js";
 import type { OpenClawConfig } from "../config/index.js";
 import { JobInputError } from "./job-input.js";
 import type { CronChannelPort } from "./ports.js";
 import type { CronJob } from "./types.js";
+import { literalPrivateRefusal, webhookAccess, webhookPolicy } from "./webhook-policy.js";
 
 export interface JobTargetDeps {
   config: OpenClawConfig;
@@ -18,7 +17,7 @@ export interface JobTargetDeps {
  * resolve to a configured (or built-in) provider and are allowed by the model policy of the job's
  * agent (its `agentId`, else the agent of its `session:` target, else the default agent), an
  * announce goes to a channel and account this gateway has, and a webhook written as a private,
- * loopback or link-local address is allowed by `cron.webhookAllowPrivateNetwork`. Refused with the field and the choices; the run-time checks stay, for
+ * loopback or link-local address (or a blocked host) is allowed by `cron.webhookSsrfPolicy`. Refused with the field and the choices; the run-time checks stay, for
  * config that changes after the job was saved.
  */
 export function assertJobTargets(job: CronJob, deps: JobTargetDeps, which: { payload: boolean; delivery: boolean }): void {
@@ -32,11 +31,11 @@ export function assertJobTargets(job: CronJob, deps: JobTargetDeps, which: { pay
       if (!checked.ok) throw new JobInputError(`${field}: ${checked.message}`);
     }
   }
-  if (which.delivery && job.delivery.mode === "webhook" && deps.config.cron?.webhookAllowPrivateNetwork !== true) {
-    const host = new URL(job.delivery.to).hostname.replace(/^\[|\]$/g, "");
-    if (net.isIP(host) && isPrivateAddress(host)) {
-      throw new JobInputError(`delivery.to: ${host} is a private, loopback or link-local address; set cron.webhookAllowPrivateNetwork: true to allow webhooks there`);
-    }
+  if (which.delivery && job.delivery.mode === "webhook") {
+    const host = new URL(job.delivery.to).hostname;
+    const access = webhookAccess(webhookPolicy(deps.config), host);
+    const refusal = access.kind === "blocked" ? access.reason : literalPrivateRefusal(access, host);
+    if (refusal) throw new JobInputError(`delivery.to: ${refusal}`);
   }
   if (which.delivery && job.delivery.mode === "announce" && job.delivery.channel && job.delivery.channel !== "last") {
     const { channel, to, accountId, threadId } = job.delivery;

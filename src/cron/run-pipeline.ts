@@ -10,6 +10,7 @@ import type { CronChannelPort, CronConversations, CronEvent } from "./ports.js";
 import { runJob } from "./run-job.js";
 import { nextRunAt } from "./schedule.js";
 import type { CronDeliveryStatus, CronJob, CronRunEntry, CronRunOutcome } from "./types.js";
+import { webhookPolicy } from "./webhook-policy.js";
 
 export interface RunPipelineDeps {
   clock: CronClock;
@@ -244,7 +245,7 @@ export class CronRunPipeline {
       channels: deps.channels,
       conversations: deps.conversations,
       ...(config?.webhookToken ? { webhookToken: config.webhookToken } : {}),
-      webhookAllowPrivateNetwork: config?.webhookAllowPrivateNetwork === true,
+      webhookPolicy: webhookPolicy(deps.config()),
     });
     if (deps.stopping() && result.status !== "delivered") return;
     deps.store().settleDelivery(entry.runId, result.status, result.error);

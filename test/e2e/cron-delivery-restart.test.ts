@@ -52,7 +52,10 @@ afterEach(async () => {
 });
 
 async function start(stateDir: string): Promise<GatewayProcess> {
-  const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { cron: { webhookAllowPrivateNetwork: true } }) } });
+  const gw = await startGateway({
+    stateDir,
+    configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { cron: { webhookSsrfPolicy: { allowedHostnames: ["127.0.0.1"] } } }) },
+  });
   gateways.push(gw);
   return gw;
 }

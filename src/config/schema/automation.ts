@@ -20,8 +20,16 @@ export const CronSchema = Type.Object({
   ),
   /** Bearer token sent with webhook deliveries. */
   webhookToken: Type.Optional(NonEmptyString),
-  /** Let webhook deliveries reach private, loopback and link-local addresses (default false). */
-  webhookAllowPrivateNetwork: Type.Optional(Type.Boolean()),
+  /** Where webhook deliveries may go: private, loopback and link-local addresses are refused unless allowed here. */
+  webhookSsrfPolicy: Type.Optional(
+    Type.Object({
+      /** Exact host names (or addresses) allowed even when they are private. */
+      allowedHostnames: Type.Optional(Type.Array(NonEmptyString)),
+      /** Exact hosts, or `*.example.com` for its subdomains, refused before anything else. */
+      blockedHostnames: Type.Optional(Type.Array(NonEmptyString)),
+      dangerouslyAllowPrivateNetwork: Type.Optional(Type.Boolean()),
+    }),
+  ),
   /** Where a job that keeps failing is reported in a chat when it announces to none of its own. */
   failureAlert: Type.Optional(
     Type.Object({

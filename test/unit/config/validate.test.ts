@@ -696,6 +696,19 @@ describe("validateConfig: session.idleMinutes, OpenClaw's older spelling", () =>
   });
 });
 
+describe("validateConfig: cron.webhookAllowPrivateNetwork, the older spelling", () => {
+  it("is read as cron.webhookSsrfPolicy.dangerouslyAllowPrivateNetwork, beside the policy's other keys, unless that is set too", () => {
+    const moved = validateConfig({ cron: { webhookAllowPrivateNetwork: true, webhookSsrfPolicy: { allowedHostnames: ["a.lan"] } } }, {});
+    expect(moved.config.cron?.webhookSsrfPolicy).toEqual({ allowedHostnames: ["a.lan"], dangerouslyAllowPrivateNetwork: true });
+    expect(moved.warnings).toContain(
+      "cron.webhookAllowPrivateNetwork is the older spelling of cron.webhookSsrfPolicy.dangerouslyAllowPrivateNetwork: it was read as that key (move it there)",
+    );
+    const both = validateConfig({ cron: { webhookAllowPrivateNetwork: true, webhookSsrfPolicy: { dangerouslyAllowPrivateNetwork: false } } }, {});
+    expect(both.config.cron?.webhookSsrfPolicy).toEqual({ dangerouslyAllowPrivateNetwork: false });
+    expect(both.warnings.join("\n")).toContain("which is set too: cron.webhookAllowPrivateNetwork was ignored (remove it)");
+  });
+});
+
 describe("tools.exec.mode", () => {
   it("stands for the security and ask pair; a pair the file also sets that disagrees is overruled with a warning; auto is refused", () => {
     const exec = (settings: Record<string, unknown>) => validateConfig({ tools: { exec: settings } }, {});

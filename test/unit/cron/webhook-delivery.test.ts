@@ -45,35 +45,50 @@ async function runWebhookJob(options: Parameters<typeof cronHarness>[0] = {}, be
 }
 
 describe("cron webhook delivery", () => {
-  it("refuses a job whose webhook is a loopback, private or link-local address unless cron.webhookAllowPrivateNetwork is set, and stores nothing", async () => {
+  it("refuses a job whose webhook is a loopback, private or link-local address unless cron.webhookSsrfPolicy allows it, and stores nothing", async () => {
     const h = await cronHarness();
     open.push(h);
     for (const to of ["http://127.0.0.1:9/hook", "http://10.1.2.3/hook", "http://[::1]:9/hook", "http://169.254.169.254/latest"]) {
       const job = { name: "w", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" } } as const;
       await expect(h.service.add({ ...job, delivery: { mode: "webhook", to } }), to).rejects.toThrow(
-        /^delivery\.to: .* is a private, loopback or link-local address; set cron\.webhookAllowPrivateNetwork: true/,
+        /^delivery\.to: .* is a private, loopback or link-local address; add the host to cron\.webhookSsrfPolicy\.allowedHostnames/,
       );
     }
     expect(h.service.list().jobs).toEqual([]);
     const kept = await h.service.add({ name: "w", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" } });
-    await expect(h.service.update(kept.id, { delivery: { mode: "webhook", to: "http://192.168.1.5/hook" } })).rejects.toThrow(/cron\.webhookAllowPrivateNetwork/);
+    await expect(h.service.update(kept.id, { delivery: { mode: "webhook", to: "http://192.168.1.5/hook" } })).rejects.toThrow(/cron\.webhookSsrfPolicy\.allowedHostnames/);
     expect(h.service.get(kept.id)!.delivery).toEqual({ mode: "none" });
   });
 
-  it("refuses to POST to a loopback webhook once cron.webhookAllowPrivateNetwork is switched off, and says which key to set", async () => {
-    const { target, h, job } = await runWebhookJob({ cron: { webhookAllowPrivateNetwork: true } }, (h) => {
-      h.config.cron!.webhookAllowPrivateNetwork = false;
+  it("refuses to POST to a loopback webhook once cron.webhookSsrfPolicy no longer allows it, and says which key to set", async () => {
+    const { target, h, job } = await runWebhookJob({ cron: { webhookSsrfPolicy: { dangerouslyAllowPrivateNetwork: true } } }, (h) => {
+      h.config.cron!.webhookSsrfPolicy = {};
     });
     expect(target.requests).toEqual([]);
     expect(h.service.get(job.id)!.state).toMatchObject({
       lastStatus: "ok",
       lastDeliveryStatus: "not-delivered",
-      lastDeliveryError: expect.stringMatching(/private, loopback or link-local.*cron.webhookAllowPrivateNetwork/),
+      lastDeliveryError: expect.stringMatching(/private, loopback or link-local.*cron.webhookSsrfPolicy.allowedHostnames/),
     });
   });
 
+  it("takes an exact allowedHostnames entry onto a private address; blockedHostnames refuses first, *.domain its subdomains only", async () => {
+    const allowed = await runWebhookJob({ cron: { webhookSsrfPolicy: { allowedHostnames: ["127.0.0.1"] } } });
+    expect(allowed.target.requests).toHaveLength(1);
+    const h = await cronHarness({
+      cron: { webhookSsrfPolicy: { dangerouslyAllowPrivateNetwork: true, allowedHostnames: ["hooks.example.com"], blockedHostnames: ["127.0.0.1", "*.example.com"] } },
+    });
+    open.push(h);
+    const job = { name: "w", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "m" } } as const;
+    await expect(h.service.add({ ...job, delivery: { mode: "webhook", to: "http://127.0.0.1:9/hook" } })).rejects.toThrow(
+      'delivery.to: 127.0.0.1 is blocked by cron.webhookSsrfPolicy.blockedHostnames ("127.0.0.1")',
+    );
+    await expect(h.service.add({ ...job, delivery: { mode: "webhook", to: "https://hooks.example.com/x" } })).rejects.toThrow(/\("\*\.example\.com"\)/);
+    expect((await h.service.add({ ...job, delivery: { mode: "webhook", to: "https://example.com/x" } })).delivery).toMatchObject({ to: "https://example.com/x" });
+  });
+
   it("POSTs the reply with the bearer token and the run id as Idempotency-Key", async () => {
-    const { target, h, job } = await runWebhookJob({ cron: { webhookAllowPrivateNetwork: true, webhookToken: "hook-secret" } });
+    const { target, h, job } = await runWebhookJob({ cron: { webhookSsrfPolicy: { allowedHostnames: ["127.0.0.1"] }, webhookToken: "hook-secret" } });
     const [run] = h.service.runs({ jobId: job.id }).entries;
     expect(target.requests).toHaveLength(1);
     expect(target.requests[0]!.headers).toMatchObject({ authorization: "Bearer hook-secret", "idempotency-key": run!.runId });
