@@ -44,7 +44,7 @@ const fixture = useTelegramGateway({
         models: [
           { provider: "openai", model: "gpt-4o-mini-transcribe", baseUrl: `${transcriber.url}/v1`, capabilities: ["audio"], language: "en" },
           { type: "cli", command: process.execPath, args: [cliTranscriber(), "{{AttachmentPath}}"], capabilities: ["audio"] },
-          { provider: "openai", model: "gpt-4o-mini", capabilities: ["image"] },
+          { provider: "openai", model: "gpt-4o-mini", capabilities: ["video"] },
         ],
         audio: { echoTranscript: true },
       },
@@ -105,7 +105,7 @@ describe("voice notes are transcribed", { timeout: 60_000 }, () => {
     expect(transcriber.requests.length).toBe(before);
   });
 
-  it("says at start-up that an image entry is not used", () => {
+  it("says at start-up that a video entry is not used", () => {
     expect(fixture.gw.output()).toContain("tools.media.models[2] is not used");
   });
 });

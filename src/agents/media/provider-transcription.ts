@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { AudioFile } from "./audio-file.js";
+import type { MediaFile } from "./media-file.js";
 
 /**
  * OpenAI's `POST <baseUrl>/audio/transcriptions` (OpenAI, Groq and the local servers that copy
@@ -8,7 +8,7 @@ import type { AudioFile } from "./audio-file.js";
  * naming the provider and the HTTP status, never the key or the provider's body.
  */
 export async function transcribeWithProvider(
-  file: AudioFile,
+  file: MediaFile,
   attempt: { provider: string; model: string; baseUrl: string; apiKey?: string; language?: string; prompt?: string },
   signal: AbortSignal,
 ): Promise<string> {

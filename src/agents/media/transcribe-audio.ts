@@ -1,5 +1,6 @@
-import type { AudioFile } from "./audio-file.js";
-import { transcribeWithCommand } from "./cli-transcription.js";
+import { firstAnswer } from "./media-attempts.js";
+import type { MediaFile } from "./media-file.js";
+import { runMediaCommand } from "./media-command.js";
 import { transcribeWithProvider } from "./provider-transcription.js";
 import type { TranscriptionAttempt } from "./transcription-plan.js";
 
@@ -13,33 +14,18 @@ export type TranscriptionOutcome =
   | { kind: "failed"; failures: string[] };
 
 /**
- * Tries the attempts in order until one transcribes the file: an attempt whose `maxBytes` the file
- * is over is skipped, one that fails or outlasts its timeout gives way to the next. The transcript
- * is trimmed and cut at `maxChars`.
+ * Tries the attempts in order until one transcribes the file (firstAnswer: too large for one
+ * skips it, a failure or timeout goes to the next). An empty transcript is an answer: no speech.
  */
-export async function transcribeAudio(file: AudioFile, attempts: readonly TranscriptionAttempt[]): Promise<TranscriptionOutcome> {
+export async function transcribeAudio(file: MediaFile, attempts: readonly TranscriptionAttempt[]): Promise<TranscriptionOutcome> {
   if (file.bytes < MIN_AUDIO_BYTES) return { kind: "too-short" };
-  const failures: string[] = [];
-  for (const attempt of attempts) {
-    if (attempt.kind === "unusable") {
-      failures.push(`${attempt.label}: ${attempt.reason}`);
-      continue;
-    }
-    if (file.bytes > attempt.maxBytes) {
-      failures.push(`${attempt.label}: the file is ${file.bytes} bytes, over its maxBytes (${attempt.maxBytes})`);
-      continue;
-    }
-    const signal = AbortSignal.timeout(attempt.timeoutMs);
-    try {
-      const raw = attempt.kind === "cli" ? await transcribeWithCommand(file, attempt, signal) : await transcribeWithProvider(file, attempt, signal);
-      const text = raw.trim();
-      return { kind: "transcribed", text: attempt.maxChars && text.length > attempt.maxChars ? text.slice(0, attempt.maxChars) : text, via: attempt.label };
-    } catch (error) {
-      const reason = signal.aborted ? `no transcript within ${Math.round(attempt.timeoutMs / 1000)} s (timeoutSeconds)` : error instanceof Error ? error.message : String(error);
-      failures.push(`${attempt.label}: ${reason}`);
-    }
-  }
-  return { kind: "failed", failures };
+  const outcome = await firstAnswer(
+    file,
+    attempts,
+    (attempt, signal) => (attempt.kind === "cli" ? runMediaCommand(file, attempt, signal) : transcribeWithProvider(file, attempt, signal)),
+    { noun: "transcript", emptyIsAnswer: true },
+  );
+  return outcome.ok ? { kind: "transcribed", text: outcome.text, via: outcome.via } : { kind: "failed", failures: outcome.failures };
 }
 
 /**

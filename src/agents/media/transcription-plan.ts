@@ -1,4 +1,5 @@
 import type { OpenClawConfig } from "../../config/index.js";
+import { mediaEntryCapabilities } from "../../config/media-entry-capabilities.js";
 import { apiKeyEnvVar, usableApiKey } from "../../models/index.js";
 
 /** One way to turn an audio file into text, in the order they are tried. */
@@ -33,9 +34,6 @@ const TRANSCRIPTION_PROVIDERS: Record<string, { baseUrl: string; model: string }
   openai: { baseUrl: "https://api.openai.com/v1", model: "gpt-4o-transcribe" },
 };
 
-/** Providers whose entries are for audio when they carry no `capabilities` (OpenClaw's defaults for them). */
-const AUDIO_BY_DEFAULT = new Set(["groq"]);
-
 type MediaEntry = NonNullable<NonNullable<NonNullable<OpenClawConfig["tools"]>["media"]>["models"]>[number];
 
 /**
@@ -59,8 +57,7 @@ export function transcriptionPlan(config: OpenClawConfig, env: NodeJS.ProcessEnv
 
 /** An entry is for audio when its `capabilities` say so; without them, when its provider's defaults do (never a command's). */
 export function isForAudio(entry: MediaEntry): boolean {
-  if (entry.capabilities) return entry.capabilities.includes("audio");
-  return (entry.type ?? "provider") === "provider" && entry.provider !== undefined && AUDIO_BY_DEFAULT.has(entry.provider);
+  return mediaEntryCapabilities(entry).includes("audio");
 }
 
 type Defaults = Omit<AttemptLimits, "label">;

@@ -42,7 +42,8 @@ import { ParkedInbound } from "../inbound/parked-inbound.js";
 import type { ImageBlock } from "../../models/messages.js";
 import type { RunningAccount } from "./running-account.js";
 import { voiceTranscript } from "./voice-transcripts.js";
-import { audioBody } from "../../agents/media/index.js";
+import { audioBody, imageBody } from "../../agents/media/index.js";
+import { imageDescription } from "./image-descriptions.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
 import { messageReaction, type MessageReaction } from "./message-reaction.js";
 import { DEFAULT_GROUP_HISTORY_LIMIT, GroupHistory, groupHistoryBlock, withContext } from "./group-history.js";
@@ -649,16 +650,23 @@ export class InboundDispatcher {
         : { maxMb: this.deps.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB, key: "agents.defaults.mediaMaxMb" };
     const saved = await this.deps.media.saveAll(routed.media, limit);
     const { message, running } = routed;
+    const config = this.deps.config();
+    const logFields = { channel: running.channel, accountId: running.accountId, chatId: message.chatId };
     const transcript = await voiceTranscript({
       audio: saved.audio,
-      config: this.deps.config(),
+      config,
       account: running.account,
       target: { chatId: message.chatId, ...(message.threadId ? { threadId: message.threadId } : {}) },
       logger: this.deps.logger,
-      logFields: { channel: running.channel, accountId: running.accountId, chatId: message.chatId },
+      logFields,
     });
-    const heard = transcript ? agentText({ ...message, bodyForAgent: audioBody(message.bodyForAgent, transcript) }) : text;
-    return { text: [heard, ...saved.lines].join("\n"), images: saved.images };
+    const sessionModel = this.deps.store.peek(message.sessionKey)?.modelOverride;
+    const description = transcript
+      ? undefined
+      : await imageDescription({ images: saved.imageFiles, config, agentId: routed.agentId, ...(sessionModel ? { sessionModel } : {}), logger: this.deps.logger, logFields });
+    const body = transcript ? audioBody(message.bodyForAgent, transcript) : description ? imageBody(message.bodyForAgent, description) : undefined;
+    const understood = body ? agentText({ ...message, bodyForAgent: body }) : text;
+    return { text: [understood, ...saved.lines].join("\n"), images: saved.images };
   }
 
   /** A new thread session's first turn: the thread's earlier messages, where the platform can read them back. */

@@ -1,4 +1,4 @@
-import { transcribeAudio, transcriptionPlan, type AudioFile } from "../../agents/media/index.js";
+import { transcribeAudio, transcriptionPlan, type MediaFile } from "../../agents/media/index.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import type { ChannelAccount, OutboundTarget } from "../types.js";
@@ -10,7 +10,7 @@ import type { ChannelAccount, OutboundTarget } from "../types.js";
  * `echoTranscript` on, the transcript is also posted back to the chat, best effort.
  */
 export async function voiceTranscript(params: {
-  audio: readonly AudioFile[];
+  audio: readonly MediaFile[];
   config: OpenClawConfig;
   account: ChannelAccount;
   target: OutboundTarget;

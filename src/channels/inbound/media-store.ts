@@ -30,10 +30,12 @@ export interface SavedMedia {
   /** Saved images of a type and size models take as image input (used when the turn's model accepts images). */
   images: ImageBlock[];
   /** Saved voice notes and audio files, in the message's order (transcribed when tools.media.audio allows). */
-  audio: SavedAudio[];
+  audio: SavedFile[];
+  /** The files of `images`, in the same order (described for a model that takes no images). */
+  imageFiles: SavedFile[];
 }
 
-export interface SavedAudio {
+export interface SavedFile {
   path: string;
   mimeType?: string;
   bytes: number;
@@ -55,17 +57,20 @@ export class InboundMediaStore {
   constructor(private readonly dir: string) {}
 
   async saveAll(media: readonly InboundMedia[], limit: MediaLimit): Promise<SavedMedia> {
-    const saved: SavedMedia = { lines: [], images: [], audio: [] };
+    const saved: SavedMedia = { lines: [], images: [], audio: [], imageFiles: [] };
     for (const item of media) {
-      const { line, image, audio } = await this.save(item, limit);
+      const { line, image, file } = await this.save(item, limit);
       saved.lines.push(line);
-      if (image) saved.images.push(image);
-      if (audio) saved.audio.push(audio);
+      if (image && file) {
+        saved.images.push(image);
+        saved.imageFiles.push(file);
+      } else if (file) saved.audio.push(file);
     }
     return saved;
   }
 
-  private async save(item: InboundMedia, { maxMb, key }: MediaLimit): Promise<{ line: string; image?: ImageBlock; audio?: SavedAudio }> {
+  /** `file`: a saved recording, or (with `image`) a saved image a model may take. */
+  private async save(item: InboundMedia, { maxMb, key }: MediaLimit): Promise<{ line: string; image?: ImageBlock; file?: SavedFile }> {
     const maxBytes = Math.floor(maxMb * 1024 * 1024);
     const label = `${item.kind}${item.fileName ? ` "${item.fileName}"` : ""}`;
     if (item.sizeBytes !== undefined && item.sizeBytes > maxBytes) {
@@ -82,9 +87,10 @@ export class InboundMediaStore {
     const file = path.join(this.dir, `${randomUUID()}${extensionOf(item)}`);
     fs.writeFileSync(file, bytes, { mode: 0o600 });
     const line = `[media attached: ${file} (${label}${item.mimeType ? `, ${item.mimeType}` : ""}, ${formatSize(bytes.length)})]`;
-    if (item.kind === "audio") return { line, audio: { path: file, bytes: bytes.length, ...(item.mimeType ? { mimeType: item.mimeType } : {}) } };
+    const saved: SavedFile = { path: file, bytes: bytes.length, ...(item.mimeType ? { mimeType: item.mimeType } : {}) };
+    if (item.kind === "audio") return { line, file: saved };
     const asImage = item.kind === "image" && item.mimeType !== undefined && IMAGE_INPUT_TYPES.includes(item.mimeType) && bytes.length <= IMAGE_INPUT_MAX_BYTES;
-    return asImage ? { line, image: { type: "image", data: bytes.toString("base64"), mimeType: item.mimeType! } } : { line };
+    return asImage ? { line, image: { type: "image", data: bytes.toString("base64"), mimeType: item.mimeType! }, file: saved } : { line };
   }
 }
 

@@ -90,6 +90,8 @@ const HumanDelay = Type.Object({
 const AgentsDefaults = Type.Object({
   workspace: Type.Optional(Type.String()),
   model: Type.Optional(ModelRef),
+  /** Describes inbound images for an agent whose model takes no images (when tools.media lists no image entry). */
+  imageModel: Type.Optional(ModelRef),
   models: Type.Optional(
     Type.Record(
       Type.String(),

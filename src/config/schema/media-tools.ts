@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { ApiBaseUrl, integer, NonEmptyString, StringList, stringEnum, wholeTimeoutSeconds } from "./primitives.js";
 
-/** What an entry of `tools.media.models` is for; this gateway runs the `audio` ones (transcription). */
+/** What an entry of `tools.media.models` is for; this gateway runs the `audio` (transcription) and `image` (description) ones. */
 export const MEDIA_CAPABILITIES = ["image", "audio", "video"] as const;
 
 /**
@@ -39,7 +39,17 @@ const AudioSettings = Type.Object({
   echoFormat: Type.Optional(NonEmptyString),
 });
 
+/** `tools.media.image`: images described for an agent whose model takes no images. */
+const ImageSettings = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  prompt: Type.Optional(NonEmptyString),
+  maxBytes: Type.Optional(integer(1)),
+  maxChars: Type.Optional(integer(1)),
+  timeoutSeconds: Type.Optional(wholeTimeoutSeconds()),
+});
+
 export const MediaToolsSchema = Type.Object({
   models: Type.Optional(Type.Array(MediaModelEntry)),
   audio: Type.Optional(AudioSettings),
+  image: Type.Optional(ImageSettings),
 });

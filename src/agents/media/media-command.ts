@@ -1,17 +1,17 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import type { AudioFile } from "./audio-file.js";
+import type { MediaFile } from "./media-file.js";
 
-/** A transcript is text: a command printing more than this is stopped. */
+/** The result is text: a command printing more than this is stopped. */
 const MAX_STDOUT_BYTES = 5 * 1024 * 1024;
 
 /**
- * Runs a local transcriber (whisper, whisper-cli, …) without a shell: each argument has its
- * `{{AttachmentPath}}`, `{{AttachmentDir}}`, `{{AttachmentContentType}}` and `{{Language}}` (and
- * the older `{{MediaPath}}`, `{{MediaDir}}`, `{{MediaType}}`) filled in; what it prints is the
- * transcript. A non-zero exit, a signal or the abort rejects, naming the command.
+ * Runs a local media command (a transcriber such as whisper, an image describer) without a shell:
+ * each argument has its `{{AttachmentPath}}`, `{{AttachmentDir}}`, `{{AttachmentContentType}}`,
+ * `{{Language}}` and `{{Prompt}}` (and the older `{{MediaPath}}`, `{{MediaDir}}`, `{{MediaType}}`)
+ * filled in; what it prints is the result. A non-zero exit, a signal or the abort rejects, naming the command.
  */
-export function transcribeWithCommand(file: AudioFile, attempt: { command: string; args: string[]; language?: string }, signal: AbortSignal): Promise<string> {
+export function runMediaCommand(file: MediaFile, attempt: { command: string; args: string[]; language?: string; prompt?: string }, signal: AbortSignal): Promise<string> {
   const values: Record<string, string> = {
     AttachmentPath: file.path,
     MediaPath: file.path,
@@ -20,6 +20,7 @@ export function transcribeWithCommand(file: AudioFile, attempt: { command: strin
     AttachmentContentType: file.mimeType ?? "",
     MediaType: file.mimeType ?? "",
     Language: attempt.language ?? "",
+    Prompt: attempt.prompt ?? "",
   };
   const args = attempt.args.map((arg) => arg.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole));
   return new Promise((resolve, reject) => {

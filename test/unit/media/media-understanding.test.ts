@@ -1,14 +1,23 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { audioBody, transcribeAudio, transcriptionPlan, type TranscriptionAttempt } from "../../../src/agents/media/index.js";
+import {
+  audioBody,
+  describeImage,
+  imageBody,
+  imageDescriptionPlan,
+  transcribeAudio,
+  transcriptionPlan,
+  type DescriptionAttempt,
+  type TranscriptionAttempt,
+} from "../../../src/agents/media/index.js";
 import { validateConfig } from "../../../src/config/validate.js";
 import { makeTempDir } from "../tools/helpers.js";
 
 const plan = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => transcriptionPlan(validateConfig(raw, env).config, env);
 const labels = (attempts: TranscriptionAttempt[]) => attempts.map((a) => `${a.kind} ${a.label}`);
 
-function audioFile(bytes: number): { path: string; mimeType: string; bytes: number } {
+function savedFile(bytes: number): { path: string; mimeType: string; bytes: number } {
   const file = path.join(makeTempDir(), "note.ogg");
   fs.writeFileSync(file, Buffer.alloc(bytes, 1));
   return { path: file, mimeType: "audio/ogg", bytes };
@@ -85,13 +94,13 @@ describe("transcribing", () => {
 
   it("fills in the file and the language, trims the transcript and cuts it at maxChars", async () => {
     const echo = cli('process.stdout.write(`  ${process.argv[2].endsWith(".ogg")} ${process.argv[3]} and more words  \\n`)', { maxChars: 12 });
-    expect(await transcribeAudio(audioFile(2000), [echo])).toEqual({ kind: "transcribed", text: "true fr and ", via: "cli:node" });
+    expect(await transcribeAudio(savedFile(2000), [echo])).toEqual({ kind: "transcribed", text: "true fr and ", via: "cli:node" });
   });
 
   it("skips what the file is too large for and goes past a failing command, saying why for each", async () => {
     const failing = cli('process.stderr.write("model file missing\\n"); process.exit(3)');
     const small = cli("", { label: "cli:small", maxBytes: 100 });
-    expect(await transcribeAudio(audioFile(2000), [small, failing, { kind: "unusable", label: "x/y", reason: "no key" }])).toEqual({
+    expect(await transcribeAudio(savedFile(2000), [small, failing, { kind: "unusable", label: "x/y", reason: "no key" }])).toEqual({
       kind: "failed",
       failures: ["cli:small: the file is 2000 bytes, over its maxBytes (100)", `cli:node: ${process.execPath} exited with 3: model file missing`, "x/y: no key"],
     });
@@ -99,12 +108,12 @@ describe("transcribing", () => {
 
   it("gives up on a command that outlasts its timeout", async () => {
     const slow = cli("setTimeout(() => {}, 60_000)", { timeoutMs: 1000 });
-    const outcome = await transcribeAudio(audioFile(2000), [slow]);
+    const outcome = await transcribeAudio(savedFile(2000), [slow]);
     expect(outcome).toEqual({ kind: "failed", failures: ["cli:node: no transcript within 1 s (timeoutSeconds)"] });
   });
 
   it("does not send a recording under 1 KB anywhere", async () => {
-    expect(await transcribeAudio(audioFile(500), [cli("process.exit(9)")])).toEqual({ kind: "too-short" });
+    expect(await transcribeAudio(savedFile(500), [cli("process.exit(9)")])).toEqual({ kind: "too-short" });
   });
 });
 
@@ -112,5 +121,50 @@ describe("the [Audio] block", () => {
   it("puts the caption first, and takes a channel's media placeholder for no caption", () => {
     expect(audioBody("call her back", "hi there")).toBe("[Audio]\nUser text:\ncall her back\nTranscript:\nhi there");
     expect(audioBody("<media:voice>", "hi there")).toBe("[Audio]\nTranscript:\nhi there");
+  });
+});
+
+describe("the image description plan", () => {
+  const imagePlan = (raw: Record<string, unknown>) => imageDescriptionPlan(validateConfig(raw, {}).config);
+
+  it("takes the image entries (an openai or anthropic entry without capabilities is one), else agents.defaults.imageModel and its fallbacks", () => {
+    const listed = imagePlan({
+      tools: {
+        media: {
+          models: [{ provider: "openai", model: "gpt-4o-mini" }, { provider: "groq" }, { type: "cli", command: "describe", args: ["{{AttachmentPath}}"], capabilities: ["image"] }],
+          image: { maxChars: 200 },
+        },
+      },
+      agents: { defaults: { imageModel: "anthropic/claude-haiku-4-5" } },
+    });
+    expect(listed.map((a) => `${a.kind} ${a.label}`)).toEqual(["model openai/gpt-4o-mini", "cli cli:describe"]);
+    expect(listed[0]).toMatchObject({ prompt: "Describe the image.", maxChars: 200, maxBytes: 10 * 1024 * 1024, timeoutMs: 60_000 });
+    expect(imagePlan({ agents: { defaults: { imageModel: { primary: "openai/gpt-4o", fallbacks: ["anthropic/claude-haiku-4-5"] } } } }).map((a) => a.label)).toEqual([
+      "openai/gpt-4o",
+      "anthropic/claude-haiku-4-5",
+    ]);
+    expect(imagePlan({ tools: { media: { image: { enabled: false } } }, agents: { defaults: { imageModel: "openai/gpt-4o" } } })).toEqual([]);
+  });
+
+  it("describes with a command, and refuses a model configured without image input, naming the setting", async () => {
+    const config = validateConfig(
+      { models: { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "k", models: [{ id: "text-only" }] } } } },
+      {},
+    ).config;
+    const script = path.join(makeTempDir(), "d.mjs");
+    fs.writeFileSync(script, "process.stdout.write(`a photo, asked: ${process.argv[2]}`)");
+    const attempts: DescriptionAttempt[] = [
+      { kind: "model", ref: "local/text-only", label: "local/text-only", prompt: "p", maxBytes: 1e6, maxChars: 500, timeoutMs: 5000 },
+      { kind: "cli", command: process.execPath, args: [script, "{{Prompt}}"], label: "cli:node", prompt: "what is it?", maxBytes: 1e6, maxChars: 500, timeoutMs: 5000 },
+    ];
+    const outcome = await describeImage(savedFile(2000), attempts, { config, env: {} });
+    expect(outcome).toEqual({ kind: "described", text: "a photo, asked: what is it?", via: "cli:node" });
+    const refused = await describeImage(savedFile(2000), attempts.slice(0, 1), { config, env: {} });
+    expect(refused).toEqual({ kind: "failed", failures: [expect.stringContaining('local/text-only: it takes no images: list it with input: ["text", "image"]')] });
+  });
+
+  it("the [Image] block puts the caption first", () => {
+    expect(imageBody("<media:photo>", "a cat")).toBe("[Image]\nDescription:\na cat");
+    expect(imageBody("look", "a cat")).toBe("[Image]\nUser text:\nlook\nDescription:\na cat");
   });
 });
