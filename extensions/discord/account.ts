@@ -233,7 +233,7 @@ export class DiscordAccount implements ChannelAccount {
    * there) each time a new client is READY. A refusal is logged, never fatal: typed commands still work.
    */
   async #publishCommands(client: Client): Promise<void> {
-    const commands = this.#context.nativeCommands();
+    const commands = await this.#context.nativeCommands();
     if (commands.length === 0 || !client.application) return;
     try {
       await client.application.commands.set(toApplicationCommands(commands));

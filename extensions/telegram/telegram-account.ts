@@ -193,7 +193,7 @@ export class TelegramAccount implements ChannelAccount {
 
   /** The gateway's chat commands and the account's custom entries in Telegram's `/` menu; a refusal is logged, never fatal. */
   private async publishCommandMenu(client: Client, signal: AbortSignal): Promise<void> {
-    const { menu, skipped } = telegramCommandMenu(this.context.nativeCommands(), client.settings.customCommands);
+    const { menu, skipped } = telegramCommandMenu(await this.context.nativeCommands(), client.settings.customCommands);
     for (const reason of skipped) this.context.logger.warn({ reason }, "telegram customCommands entry skipped");
     if (menu.length === 0) return;
     try {

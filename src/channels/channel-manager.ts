@@ -22,7 +22,7 @@ import { describePluginLoadError } from "./plugin-loader.js";
 import { recoverReply } from "./recover-reply.js";
 import type { FinishedRun } from "./dispatch/run-reply.js";
 import type { ThreadBindingStore, ThreadRef } from "./thread-bindings.js";
-import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, InboundMessage, InboundReaction, OutboundFile, OutboundTarget } from "./types.js";
+import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, InboundMessage, InboundReaction, NativeCommand, OutboundFile, OutboundTarget } from "./types.js";
 import { ChannelSendRefused } from "./send-errors.js";
 import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/types.js";
 import { randomUUID } from "node:crypto";
@@ -31,7 +31,7 @@ import type { DeliveryTarget } from "./outbound/delivery-ledger.js";
 import { startTypingLoop } from "./outbound/typing-loop.js";
 import { typingIntervalMs } from "./outbound/typing-mode.js";
 import { describeFailedSend } from "./outbound/failed-send.js";
-import { nativeCommandMenu } from "./commands/native-command-menu.js";
+import { nativeCommandMenu, nativeSkillMenu } from "./commands/native-command-menu.js";
 import { defaultAgentId } from "../agents/agent-config.js";
 import { resolveAgentRoute, type Binding } from "./routing/resolve-agent-route.js";
 import { peerSessionKey } from "./routing/peer-session-key.js";
@@ -555,7 +555,7 @@ export class ChannelManager {
           Object.assign(status, patch);
           if (patch.connected) status.lastConnectedAt = Date.now();
         },
-        nativeCommands: () => nativeCommandMenu(this.deps.config()),
+        nativeCommands: () => this.nativeCommands(spec.channel, spec.accountId),
       },
       this.deps.env,
     );
@@ -588,6 +588,24 @@ export class ChannelManager {
    * that replaced it, under the new config, or is dropped, with a line saying so, when the reload
    * removed or disabled the account. The gateway's own stop leaves the message to the instance.
    */
+  /**
+   * An account's command menu: the chat commands, then (`commands.nativeSkills`) the skill commands
+   * of the agent its messages go to when no chat-specific binding applies. A skill listing that
+   * fails leaves the menu at the chat commands, logged.
+   */
+  private async nativeCommands(channel: ChannelId, accountId: string): Promise<readonly NativeCommand[]> {
+    const config = this.deps.config();
+    const commands = nativeCommandMenu(config);
+    if (commands.length === 0 || !this.deps.skillsCommand || config.commands?.nativeSkills === false) return commands;
+    const { agentId } = resolveAgentRoute(config.bindings, { channel, accountId, chatType: "direct", peerId: "" }, defaultAgentId(config));
+    try {
+      return [...commands, ...nativeSkillMenu(config, await this.deps.skillsCommand(agentId), commands.length)];
+    } catch (error) {
+      this.deps.logger.warn({ channel, accountId, err: (error as Error).message }, "skill commands left out of the command menu: the skills could not be listed");
+      return commands;
+    }
+  }
+
   private async inbound(from: CreatedAccount, envelope: InboundMessage): Promise<void> {
     if (!from.retired || this.stopped) return this.handOver(from, envelope);
     await this.reloading;

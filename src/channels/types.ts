@@ -234,10 +234,11 @@ export interface ChannelAccountContext {
   /** The plugin reports connection changes; the gateway shows them in health/status. */
   reportStatus(patch: Partial<Omit<ChannelAccountStatus, "accountId">>): void;
   /**
-   * The chat commands to show in the platform's own command menu (Telegram `setMyCommands`), read
-   * when the account connects; empty when `commands.native` or `commands.text` is off.
+   * The chat commands to show in the platform's own command menu (Telegram `setMyCommands`), then
+   * the account's agent's skill commands (`commands.nativeSkills`), read when the account connects;
+   * empty when `commands.native` or `commands.text` is off.
    */
-  nativeCommands(): readonly NativeCommand[];
+  nativeCommands(): Promise<readonly NativeCommand[]>;
 }
 
 /** One entry of a platform's command menu: a lowercase name (no slash) and a short description. */

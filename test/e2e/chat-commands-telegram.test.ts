@@ -31,6 +31,7 @@ beforeAll(async () => {
   for (const [name, invocable] of [
     ["haiku", true],
     ["secret-ops", false],
+    ["status", true],
   ] as const) {
     const dir = path.join(stateDir, "workspace", "skills", name);
     fs.mkdirSync(dir, { recursive: true });
@@ -157,6 +158,23 @@ describe("Telegram's command menu", () => {
       "<mode> — how messages sent during a reply are handled: steer | followup | collect | interrupt | default (owner only)",
     );
     expect(commands.every((c) => /^[a-z0-9_]{1,32}$/.test(c.command) && c.description.length <= 256)).toBe(true);
+  });
+
+  it("lists each user-invocable skill by its own command after the chat commands (commands.nativeSkills), a name a chat command has getting _2", () => {
+    const set = telegram.calls.filter((c) => c.method === "setMyCommands");
+    const commands = (typeof set[0]!.body.commands === "string" ? JSON.parse(set[0]!.body.commands) : set[0]!.body.commands) as { command: string; description: string }[];
+    const names = commands.map((c) => c.command);
+    expect(names.slice(names.indexOf("haiku"), names.indexOf("haiku") + 2)).toEqual(["haiku", "status_2"]);
+    expect(commands.find((c) => c.command === "haiku")!.description).toBe("Use when asked for a haiku.");
+    expect(names).not.toContain("secret_ops");
+    expect(names.indexOf("haiku")).toBeGreaterThan(names.indexOf("focus"));
+  });
+
+  it("runs a skill by its own command as /skill does; a skill not user-invocable is plain text", async () => {
+    const [answer] = await say(OWNER, "/haiku about rain");
+    expect(answer).toMatch(/^model: Use the skill "haiku": read .*skills\/haiku\/SKILL\.md first and follow it\.\n\nabout rain$/);
+    expect((await say(OWNER, "/status_2"))[0]).toMatch(/^model: Use the skill "status": read .*skills\/status\/SKILL\.md first and follow it\.$/);
+    expect(await say(OWNER, "/secret-ops now")).toEqual(["model: /secret-ops now"]);
   });
 
   it("adds the account's customCommands after the chat commands, skipping each bad entry with its reason; a typed one reaches the agent", async () => {

@@ -1,5 +1,6 @@
 import type { OpenClawConfig } from "../../config/index.js";
-import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
+import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
+import { CHAT_COMMANDS, skillCommands } from "../../conversations/commands/chat-commands.js";
 import type { NativeCommand } from "../types.js";
 
 /** Telegram's limits: names of 1–32 lowercase letters, digits and `_`, descriptions of 1–256 characters, at most 100 entries. */
@@ -20,8 +21,23 @@ export function nativeCommandMenu(config: OpenClawConfig): NativeCommand[] {
     .filter((c) => NAME.test(c.name))
     .slice(0, MAX_COMMANDS)
     .map((c) => {
-      const text = `${c.args ? `${c.args} — ` : ""}${c.description}${c.ownerOnly ? " (owner only)" : ""}`;
-      const description = text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1)}…` : text;
+      const description = menuDescription(`${c.args ? `${c.args} — ` : ""}${c.description}${c.ownerOnly ? " (owner only)" : ""}`);
       return c.args ? { command: c.name, description, args: c.args } : { command: c.name, description };
     });
+}
+
+/**
+ * `commands.nativeSkills` ("auto", the default, or true): the agent's user-invocable skills by
+ * their own command names after the chat commands, within the platform's 100 entries. Off with
+ * `false`, with text commands off, or where a platform has no command menu.
+ */
+export function nativeSkillMenu(config: OpenClawConfig, skills: readonly InvocableSkill[], chatCommands: number): NativeCommand[] {
+  if (config.commands?.nativeSkills === false || config.commands?.text === false) return [];
+  return [...skillCommands(skills)]
+    .slice(0, Math.max(0, MAX_COMMANDS - chatCommands))
+    .map(([command, skill]) => ({ command, description: menuDescription(skill.description || `run the skill ${skill.name}`), args: "[input]" }));
+}
+
+function menuDescription(text: string): string {
+  return text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1)}…` : text;
 }

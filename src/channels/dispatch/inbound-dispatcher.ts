@@ -13,7 +13,8 @@ import { chatToolRule, senderToolRule } from "../access/chat-tool-rules.js";
 import { implicitMentionsFor } from "../access/implicit-mentions.js";
 import { allowListMatches, allowsNameMatching, commandsAllowed, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
-import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
+import { CHAT_COMMANDS, matchChatCommand, skillCommands } from "../../conversations/commands/chat-commands.js";
+import { skillCommandText } from "../../conversations/commands/skill-commands.js";
 import type { ChatCommandContext, ChatCommandResult, MatchedCommand } from "../../conversations/commands/chat-command-registry.js";
 import { runFocusCommand, runUnfocusCommand, type FocusTargetResolver } from "../commands/focus-command.js";
 import { buildInboundDedupeKey } from "../inbound/dedupe-key.js";
@@ -258,6 +259,9 @@ export class InboundDispatcher {
         if (result.kind === "reply" && result.followUp) void result.followUp.then((text) => this.deps.delivery.queueText(`${replyId}:more`, routed.target, text));
         return;
       }
+    } else {
+      const skillRun = await this.skillCommandIn(routed);
+      if (skillRun) routed = { ...routed, message: { ...routed.message, bodyForAgent: skillRun }, fromCommand: true };
     }
 
     if (routed.bound && isAcpSessionKey(routed.message.sessionKey) && this.deps.acpThreadFollowUp) {
@@ -595,6 +599,19 @@ export class InboundDispatcher {
   }
 
   /** The chat command the message runs, unless text commands are off (`commands.text: false`). */
+  /**
+   * A user-invocable skill run by its own command (`/haiku about lobsters`): the text the agent is
+   * handed, as `/skill` hands it; undefined for anything else, or a sender `commands.allowFrom`
+   * leaves out (the text then goes to the agent as it is).
+   */
+  private async skillCommandIn(routed: Routed): Promise<string | undefined> {
+    const text = routed.message.bodyForCommands;
+    const config = this.deps.config();
+    if (!this.deps.skillsCommand || config.commands?.text === false || !text.trimStart().startsWith("/")) return undefined;
+    if (!commandsAllowed(config.commands?.allowFrom, routed.running.channel, { id: routed.message.senderId }, config.accessGroups)) return undefined;
+    return skillCommandText(text, skillCommands(await this.deps.skillsCommand(routed.agentId)));
+  }
+
   private commandIn(routed: Routed): MatchedCommand | undefined {
     if (this.deps.config().commands?.text === false) return undefined;
     return matchChatCommand(routed.message.bodyForCommands, "channel", this.deps.config());

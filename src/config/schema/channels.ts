@@ -305,6 +305,8 @@ export const AccessGroupsSchema = Type.Record(
 export const CommandsSchema = Type.Object({
   text: Type.Optional(Type.Boolean()),
   native: Type.Optional(Type.Union([Type.Literal("auto"), Type.Boolean()])),
+  /** The agent's user-invocable skills in the platform command menus too (auto: Telegram and Discord). */
+  nativeSkills: Type.Optional(Type.Union([Type.Literal("auto"), Type.Boolean()])),
   ownerAllowFrom: Type.Optional(StringList),
   /**
    * Who may run chat commands at all, per channel (`telegram`, `discord`, `slack`) or `*` for the

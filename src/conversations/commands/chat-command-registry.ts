@@ -139,6 +139,11 @@ export class ChatCommandRegistry {
     return command.spec.handler(command.args, ctx);
   }
 
+  /** Every name and alias a command answers to, lowercased. */
+  names(): ReadonlySet<string> {
+    return new Set(this.byName.keys());
+  }
+
   /** Every registered command, in registration order. */
   all(): readonly ChatCommand[] {
     return this.commands;

@@ -1,3 +1,5 @@
+import { skillCommandNames, skillInstruction } from "./skill-commands.js";
+import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 import { parseSessionKey } from "../../sessions/keys/index.js";
 import { runCompactCommand } from "../compact-command.js";
 import { ChatCommandRegistry, type ChatCommandContext, type ChatCommandResult, type ChatSurface, type MatchedCommand } from "./chat-command-registry.js";
@@ -135,8 +137,7 @@ CHAT_COMMANDS.register({
     if (!name) return reply(`Usage: /skill <name> [input]. ${list}`);
     const skill = skills.find((s) => s.name.toLowerCase() === name.toLowerCase());
     if (!skill) return reply(`No skill "${name}" for this agent. ${list}`);
-    const input = rest.join(" ").trim();
-    return { kind: "agent", text: `Use the skill "${skill.name}": read ${skill.filePath} first and follow it.${input ? `\n\n${input}` : ""}` };
+    return { kind: "agent", text: skillInstruction(skill, rest.join(" ").trim()) };
   },
 });
 
@@ -368,4 +369,9 @@ function sessionControls(ctx: ChatCommandContext): SessionControlDeps {
 /** The chat command a channel message runs (`/status`, `/queue collect`, `stop`); undefined for a message to the agent. */
 export function parseControlCommand(text: string): MatchedCommand | null {
   return CHAT_COMMANDS.match(text, "channel") ?? null;
+}
+
+/** The agent's user-invocable skills by their own command names, clear of every chat command's name. */
+export function skillCommands(skills: readonly InvocableSkill[]): Map<string, InvocableSkill> {
+  return skillCommandNames(skills, CHAT_COMMANDS.names());
 }

@@ -85,7 +85,7 @@ export function stubContext(config: Record<string, unknown>, accountId = "defaul
         throw new Error("the discord plugin serves no HTTP routes");
       },
       reportStatus: (patch) => void Object.assign(status, patch),
-      nativeCommands: () => [],
+      nativeCommands: async () => [],
     },
   };
 }

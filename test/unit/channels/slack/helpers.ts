@@ -43,7 +43,7 @@ export function createSlackHarness(fake: FakeSlack, config: Record<string, unkno
     onReaction: async (reaction) => void reactions.push(reaction),
     registerHttpRoute: (route) => void routes.push(route),
     reportStatus: (patch) => void Object.assign(status, patch),
-    nativeCommands: () => [],
+    nativeCommands: async () => [],
   };
   return { account: slackPlugin.createAccount(context, {}), inbound, reactions, status, routes, logs };
 }

@@ -43,7 +43,7 @@ export function createStubContext(config: Record<string, unknown>, accountId = "
       statusPatches.push(patch);
       Object.assign(status, patch);
     },
-    nativeCommands: () => [],
+    nativeCommands: async () => [],
   };
   return {
     context,
