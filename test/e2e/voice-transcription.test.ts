@@ -16,6 +16,8 @@ import { useTelegramGateway } from "../helpers/telegram-gateway.js";
  * echoed to the chat when `echoTranscript` is on.
  */
 const OWNER = 4242;
+const GROUP = -100_777;
+const QUIET_GROUP = -100_778;
 const TRANSCRIBE_KEY = "sk-transcribe-secret";
 let transcriber: FakeTranscriptionServer;
 let messageId = 1;
@@ -37,7 +39,9 @@ function cliTranscriber(): string {
 
 const fixture = useTelegramGateway({
   config: ({ model, telegram, stateDir }) => {
-    const config = JSON.parse(fakeModelConfig(model, stateDir, { channels: { telegram: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }) } }));
+    const groups = { [String(GROUP)]: { requireMention: true }, [String(QUIET_GROUP)]: { requireMention: true, disableAudioPreflight: true } };
+    const telegramConfig = telegramChannelConfig(telegram, { allowFrom: [String(OWNER)], groupAllowFrom: [String(OWNER)], groups });
+    const config = JSON.parse(fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { groupChat: { mentionPatterns: ["\\bclaw\\b"] } } }));
     config.models.providers.openai = { apiKey: TRANSCRIBE_KEY };
     config.tools = {
       media: {
@@ -103,6 +107,38 @@ describe("voice notes are transcribed", { timeout: 60_000 }, () => {
     const text = await modelTextFor(() => fixture.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "", voice, messageId: messageId++ }));
     expect(text).toMatch(/^<media:voice>\n\[media attached: \S+\.ogg \(audio, audio\/ogg, 9 B\)\]$/);
     expect(transcriber.requests.length).toBe(before);
+  });
+
+  it("in a group that needs a mention, a captionless voice note is transcribed first and 'claw' in it is a mention (one transcription)", async () => {
+    transcriber.transcript = () => "hey claw, what is on today?";
+    const before = transcriber.requests.length;
+    const voice = fixture.telegram.addFile(Buffer.alloc(2500, 4), "voice/file_14.oga");
+    const text = await modelTextFor(() => fixture.telegram.pushMessage({ chatId: GROUP, fromId: OWNER, text: "", voice, messageId: messageId++ }));
+    expect(text).toContain("[Audio]\nTranscript:\nhey claw, what is on today?\n[media attached: ");
+    expect(transcriber.requests.length).toBe(before + 1);
+  });
+
+  it("a group voice note whose transcript names nobody is not answered; disableAudioPreflight leaves it untranscribed", async () => {
+    transcriber.transcript = () => "just thinking out loud";
+    const before = transcriber.requests.length;
+    const requestsBefore = chatRequests(fixture.model).length;
+    fixture.telegram.pushMessage({ chatId: GROUP, fromId: OWNER, text: "", voice: fixture.telegram.addFile(Buffer.alloc(2500, 5), "voice/file_15.oga"), messageId: messageId++ });
+    const sentinel = await modelTextFor(() => fixture.telegram.pushMessage({ chatId: GROUP, fromId: OWNER, text: "claw sentinel", messageId: messageId++ }));
+    expect(sentinel).toContain("claw sentinel");
+    expect(chatRequests(fixture.model).length).toBe(requestsBefore + 1);
+    expect(transcriber.requests.length).toBe(before + 1);
+
+    transcriber.transcript = () => "hey claw, can you hear me?";
+    fixture.telegram.pushMessage({
+      chatId: QUIET_GROUP,
+      fromId: OWNER,
+      text: "",
+      voice: fixture.telegram.addFile(Buffer.alloc(2500, 6), "voice/file_16.oga"),
+      messageId: messageId++,
+    });
+    await modelTextFor(() => fixture.telegram.pushMessage({ chatId: QUIET_GROUP, fromId: OWNER, text: "claw sentinel", messageId: messageId++ }));
+    expect(chatRequests(fixture.model).length).toBe(requestsBefore + 2);
+    expect(transcriber.requests.length).toBe(before + 1);
   });
 
   it("says at start-up that a video entry is not used", () => {

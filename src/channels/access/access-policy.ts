@@ -17,6 +17,8 @@ export interface ChatEntry {
   ignoreOtherMentions?: boolean;
   /** Telegram groups and topics: the group policy here, in place of the account's. */
   groupPolicy?: GroupPolicy;
+  /** Telegram groups and topics: no transcription of a captionless recording before the mention check. */
+  disableAudioPreflight?: boolean;
   /** Messages from other bots reach the agent here (in place of the account's `allowBots`). */
   allowBots?: boolean;
   /** Added to the system prompt of turns answering this chat. */

@@ -8,7 +8,7 @@ import type { LocatedToolRule } from "../../agents/policy/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { isAcpSessionKey, isMainSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { resolveSendPolicy } from "../../sessions/send-policy.js";
-import { decideAccess, mentionPatternsFor, wasMentioned } from "../access/access-policy.js";
+import { decideAccess, mentionPatternsFor, wasMentioned, type ChatEntry, type MentionPatterns } from "../access/access-policy.js";
 import { chatToolRule, senderToolRule } from "../access/chat-tool-rules.js";
 import { implicitMentionsFor } from "../access/implicit-mentions.js";
 import { allowListMatches, allowsNameMatching, commandsAllowed, isOwner } from "../access/allow-list.js";
@@ -38,13 +38,11 @@ import type { AcpBoundChats } from "../acp-bound-chats.js";
 import type { ThreadBindingStore, ThreadRef } from "../thread-bindings.js";
 import { bindingExpiry, THREAD_BINDINGS_OFF, threadBindingSettings } from "../thread-binding-settings.js";
 import type { InboundMedia, InboundMessage, InboundReaction } from "../types.js";
-import { DEFAULT_MEDIA_MAX_MB, type InboundMediaStore } from "../inbound/media-store.js";
+import type { InboundMediaStore } from "../inbound/media-store.js";
 import { ParkedInbound } from "../inbound/parked-inbound.js";
 import type { ImageBlock } from "../../models/messages.js";
 import type { RunningAccount } from "./running-account.js";
-import { voiceTranscript } from "./voice-transcripts.js";
-import { audioBody, imageBody } from "../../agents/media/index.js";
-import { imageDescription } from "./image-descriptions.js";
+import { MediaUnderstanding, type MediaMessage } from "./media-understanding.js";
 import { InboundDebouncer } from "./inbound-debouncer.js";
 import { messageReaction, type MessageReaction } from "./message-reaction.js";
 import { DEFAULT_GROUP_HISTORY_LIMIT, GroupHistory, groupHistoryBlock, withContext } from "./group-history.js";
@@ -141,8 +139,11 @@ export class InboundDispatcher {
   /** Dedupe keys of the parked messages now in a debounce window (a redelivery of one is dropped). */
   private readonly inWindow = new Set<string>();
 
+  private readonly media: MediaUnderstanding;
+
   constructor(private readonly deps: InboundDispatchDeps) {
     this.debouncer = new InboundDebouncer<Routed>((batch) => this.submitBurst(batch));
+    this.media = new MediaUnderstanding({ ...(deps.media ? { media: deps.media } : {}), config: deps.config, store: deps.store, logger: deps.logger });
   }
 
   /**
@@ -186,14 +187,10 @@ export class InboundDispatcher {
     const boundSessionKey = this.boundSession(chat);
     // A bound thread is a conversation with its sub-agent: like a DM, it needs no @mention. Elsewhere
     // the patterns are those of the agent the message is routed to.
+    const mentionPatternsOf = (agentId: string) =>
+      mentionPatternsFor(account.mentionPatterns as string[] | undefined, findAgentEntry(config, agentId), config.messages?.groupChat?.mentionPatterns);
     const mentionedFor = (agentId: string) =>
-      message.chatType === "direct" ||
-      boundSessionKey !== undefined ||
-      wasMentioned(
-        message,
-        mentionPatternsFor(account.mentionPatterns as string[] | undefined, findAgentEntry(config, agentId), config.messages?.groupChat?.mentionPatterns),
-        implicitMentionsFor(config, channel, accountId),
-      );
+      message.chatType === "direct" || boundSessionKey !== undefined || wasMentioned(message, mentionPatternsOf(agentId), implicitMentionsFor(config, channel, accountId));
     let routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentionedFor, chat, boundSessionKey });
     // A bound thread's messages belong to its sub-agent's session: the chat's prompt and skills are the chat's agent's.
     if (!routed.bound && access.entry?.systemPrompt?.trim()) routed = { ...routed, chatPrompt: access.entry.systemPrompt.trim() };
@@ -203,7 +200,9 @@ export class InboundDispatcher {
     const mentioned = routed.message.wasMentioned;
     // `/activation always` makes one group's session answer without a mention; the owner's commands need none either.
     const ownerCommand = routed.message.commandAuthorized && this.commandIn(routed) !== undefined;
-    if (access.requireMention && !mentioned && !ownerCommand && this.deps.store.peek(routed.message.sessionKey)?.groupActivation !== "always") {
+    const heard = access.requireMention && !mentioned && !ownerCommand ? await this.heardMention(routed, access.entry, mentionPatternsOf(routed.agentId)) : false;
+    if (heard) routed = { ...routed, message: { ...routed.message, wasMentioned: true } };
+    if (access.requireMention && !mentioned && !heard && !ownerCommand && this.deps.store.peek(routed.message.sessionKey)?.groupActivation !== "always") {
       const historyLimit = (account.historyLimit as number | undefined) ?? config.messages?.groupChat?.historyLimit ?? DEFAULT_GROUP_HISTORY_LIMIT;
       // Group history is supplemental context: `contextVisibility` other than `all` keeps only allowlisted senders'.
       if (visibility === "all" || access.allowlisted(message.senderId)) this.history.record(routed.message.sessionKey, message.messageId, agentText(routed.message), historyLimit);
@@ -612,6 +611,21 @@ export class InboundDispatcher {
     return skillCommandText(text, skillCommands(await this.deps.skillsCommand(routed.agentId)));
   }
 
+  /**
+   * OpenClaw's audio preflight (on Telegram): a group message that needs a mention and carries no
+   * text of its own, only a recording, is transcribed first, and a mention pattern in the transcript counts as
+   * a mention. The chat's (or topic's) `disableAudioPreflight` turns it off there; a failed
+   * transcription is no mention. The work is kept, so the agent's turn reuses the transcript.
+   */
+  private async heardMention(routed: Routed, entry: ChatEntry | undefined, patterns: MentionPatterns | undefined): Promise<boolean> {
+    if (routed.running.channel !== "telegram" || entry?.disableAudioPreflight === true || !routed.media?.some((item) => item.kind === "audio")) return false;
+    if (routed.message.text.trim() && !/^<media:[a-z_]+>$/.test(routed.message.text.trim())) return false;
+    const transcript = await this.media.transcript(mediaMessageOf(routed));
+    if (!transcript) return false;
+    const noImplicit = { replyToBot: false, threadParticipation: false };
+    return wasMentioned({ ...routed.message, text: transcript, mentionedBot: false }, patterns, noImplicit);
+  }
+
   private commandIn(routed: Routed): MatchedCommand | undefined {
     if (this.deps.config().commands?.text === false) return undefined;
     return matchChatCommand(routed.message.bodyForCommands, "channel", this.deps.config());
@@ -657,33 +671,9 @@ export class InboundDispatcher {
 
   /** The message as the agent reads it, with a line per file it carries (where it was saved, or why not), and its images. */
   private async withSavedMedia(routed: Routed): Promise<{ text: string; images: ImageBlock[] }> {
-    const text = agentText(routed.message);
-    if (!routed.media || !this.deps.media) return { text, images: [] };
-    // The channel's (or account's) own limit, else the agents' default.
-    const own = routed.running.config.mediaMaxMb as number | undefined;
-    const limit =
-      own !== undefined
-        ? { maxMb: own, key: `channels.${routed.running.channel}.mediaMaxMb` }
-        : { maxMb: this.deps.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB, key: "agents.defaults.mediaMaxMb" };
-    const saved = await this.deps.media.saveAll(routed.media, limit);
-    const { message, running } = routed;
-    const config = this.deps.config();
-    const logFields = { channel: running.channel, accountId: running.accountId, chatId: message.chatId };
-    const transcript = await voiceTranscript({
-      audio: saved.audio,
-      config,
-      account: running.account,
-      target: { chatId: message.chatId, ...(message.threadId ? { threadId: message.threadId } : {}) },
-      logger: this.deps.logger,
-      logFields,
-    });
-    const sessionModel = this.deps.store.peek(message.sessionKey)?.modelOverride;
-    const description = transcript
-      ? undefined
-      : await imageDescription({ images: saved.imageFiles, config, agentId: routed.agentId, ...(sessionModel ? { sessionModel } : {}), logger: this.deps.logger, logFields });
-    const body = transcript ? audioBody(message.bodyForAgent, transcript) : description ? imageBody(message.bodyForAgent, description) : undefined;
-    const understood = body ? agentText({ ...message, bodyForAgent: body }) : text;
-    return { text: [understood, ...saved.lines].join("\n"), images: saved.images };
+    if (!routed.media) return { text: agentText(routed.message), images: [] };
+    const { body, lines, images } = await this.media.forAgent(mediaMessageOf(routed));
+    return { text: [agentText({ ...routed.message, bodyForAgent: body }), ...lines].join("\n"), images };
   }
 
   /** A new thread session's first turn: the thread's earlier messages, where the platform can read them back. */
@@ -878,4 +868,21 @@ function agentText(message: FinalizedInbound): string {
 function previewChunk(chunk: { minChars?: number; maxChars?: number } | undefined, limit: number): { minChars: number; maxChars: number } {
   const maxChars = Math.min(chunk?.maxChars ?? 800, limit);
   return { minChars: Math.min(chunk?.minChars ?? 200, maxChars), maxChars };
+}
+
+/** What the media work needs of a routed message. */
+function mediaMessageOf(routed: Routed): MediaMessage {
+  const { message, running } = routed;
+  return {
+    ...(routed.media ? { media: routed.media } : {}),
+    agentId: routed.agentId,
+    channel: running.channel,
+    accountId: running.accountId,
+    account: running.account,
+    accountConfig: running.config,
+    chatId: message.chatId,
+    ...(message.threadId ? { threadId: message.threadId } : {}),
+    sessionKey: message.sessionKey,
+    body: message.bodyForAgent,
+  };
 }

@@ -6,14 +6,11 @@ import type { ChannelAccount, OutboundTarget } from "../types.js";
 /**
  * The transcript of a message's first audio file, as `tools.media` sets it up, or undefined: no
  * audio, nothing set up, a recording too short to hold speech, or every attempt failed (logged
- * with each attempt's reason; the message then goes on with its file line only). With
- * `echoTranscript` on, the transcript is also posted back to the chat, best effort.
+ * with each attempt's reason; the message then goes on with its file line only).
  */
 export async function voiceTranscript(params: {
   audio: readonly MediaFile[];
   config: OpenClawConfig;
-  account: ChannelAccount;
-  target: OutboundTarget;
   logger: Logger;
   logFields: Record<string, unknown>;
 }): Promise<string | undefined> {
@@ -28,11 +25,21 @@ export async function voiceTranscript(params: {
   }
   if (outcome.kind !== "transcribed" || !outcome.text) return undefined;
   params.logger.debug({ ...params.logFields, via: outcome.via, chars: outcome.text.length }, "audio transcribed");
-  if (plan.echoFormat) {
-    const echo = plan.echoFormat.replace("{transcript}", () => outcome.text);
-    await params.account.send(params.target, { markdown: echo }).catch((error: unknown) => {
-      params.logger.warn({ ...params.logFields, err: error }, "transcript echo not sent");
-    });
-  }
   return outcome.text;
+}
+
+/** With `tools.media.audio.echoTranscript` on, the transcript posted back to the chat before the reply, best effort. */
+export async function echoTranscript(params: {
+  transcript: string;
+  config: OpenClawConfig;
+  account: ChannelAccount;
+  target: OutboundTarget;
+  logger: Logger;
+  logFields: Record<string, unknown>;
+}): Promise<void> {
+  const format = transcriptionPlan(params.config, process.env).echoFormat;
+  if (!format) return;
+  await params.account.send(params.target, { markdown: format.replace("{transcript}", () => params.transcript) }).catch((error: unknown) => {
+    params.logger.warn({ ...params.logFields, err: error }, "transcript echo not sent");
+  });
 }

@@ -36,7 +36,8 @@ const ChatEntry = Type.Object({
 });
 
 /** A Telegram group's or topic's entry: a chat entry plus its own `groupPolicy` (in place of the account's there). */
-const TelegramChatEntry = Type.Object({ ...ChatEntry.properties, groupPolicy: Type.Optional(GroupPolicy) });
+/** A Telegram group's or topic's entry: a chat entry plus its group policy and whether a recording is transcribed before the mention check. */
+const TelegramChatEntry = Type.Object({ ...ChatEntry.properties, groupPolicy: Type.Optional(GroupPolicy), disableAudioPreflight: Type.Optional(Type.Boolean()) });
 
 /** A Discord channel's entry: a chat entry plus the `roles` that replace its guild's there, and its own `ignoreOtherMentions`. */
 const DiscordChannelEntry = Type.Object({ ...ChatEntry.properties, roles: Type.Optional(StringList), ignoreOtherMentions: Type.Optional(Type.Boolean()) });
