@@ -32,6 +32,7 @@ import { startTypingLoop } from "./outbound/typing-loop.js";
 import { typingIntervalMs } from "./outbound/typing-mode.js";
 import { describeFailedSend } from "./outbound/failed-send.js";
 import { nativeCommandMenu, nativeSkillMenu } from "./commands/native-command-menu.js";
+import { errorPolicyFor } from "./outbound/error-policy.js";
 import { defaultAgentId } from "../agents/agent-config.js";
 import { resolveAgentRoute, type Binding } from "./routing/resolve-agent-route.js";
 import { peerSessionKey } from "./routing/peer-session-key.js";
@@ -117,6 +118,7 @@ export class ChannelManager {
       ...(deps.hooks ? { hooks: deps.hooks } : {}),
       account: (channel, accountId) => this.availability(channel, accountId),
       replyPrefix: (target, sessionKey, run) => this.replyPrefix(target, sessionKey, run),
+      errorPolicy: (target) => errorPolicyFor(target.channel, this.accountSpec(target.channel, target.accountId)?.config, target),
     });
     if (deps.acp) {
       this.acpBound = new AcpBoundChats({
@@ -252,9 +254,14 @@ export class ChannelManager {
   }
 
   /** `responsePrefix` of the account (or its channel, or `messages`) a reply goes through, filled for the run's answer. */
+  /** An account's spec from the current config, its channel's keys merged under its own; undefined when it is not configured. */
+  private accountSpec(channel: string, accountId: string) {
+    return isChannelId(channel) ? resolveChannelAccounts(this.deps.config(), channel, this.deps.env).find((a) => a.accountId === accountId) : undefined;
+  }
+
   private replyPrefix(target: DeliveryTarget, sessionKey: string, run: FinishedRun): string | undefined {
     const config = this.deps.config();
-    const spec = isChannelId(target.channel) ? resolveChannelAccounts(config, target.channel, this.deps.env).find((a) => a.accountId === target.accountId) : undefined;
+    const spec = this.accountSpec(target.channel, target.accountId);
     const entry = this.deps.store.peek(sessionKey);
     return responsePrefixFor(config, entry?.agentId ?? parseSessionKey(sessionKey).agentId, spec?.config.responsePrefix, {
       model: run.result?.model,

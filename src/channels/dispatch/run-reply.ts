@@ -21,9 +21,9 @@ export const ROOM_EVENT_QUIET = "room event: the agent speaks only through the m
 
 /**
  * What a finished run says back to the chat. Silence (NO_REPLY, an empty answer, a run the
- * user stopped) is not delivered; a failure is, in words the user can act on — OpenClaw's
- * `errorPolicy: always`, so a chat never just goes quiet — and a run the gateway's stop cut
- * gets the interrupted notice, as after a crash.
+ * user stopped) is not delivered; a failure is, in words the user can act on, so a chat never just
+ * goes quiet (a Telegram chat's `errorPolicy` may hold it back at delivery); and a run the
+ * gateway's stop cut gets the interrupted notice, as after a crash.
  */
 export function replyForRun(record: FinishedRun): RunReply {
   const turnId = record.result?.runId;

@@ -7,6 +7,7 @@ import { splitPlain } from "./split-plain.js";
 import type { DeliveryEntry, DeliveryLedger, DeliveryTarget } from "./delivery-ledger.js";
 import { DEFAULT_RETRY_POLICY, sendWithRetry, type RetryPolicy } from "./send-with-retry.js";
 import { replyForRun, ROOM_EVENT_QUIET, type FinishedRun } from "../dispatch/run-reply.js";
+import { SentErrorNotices, type ErrorPolicy } from "./error-policy.js";
 import type { ReplyVia } from "../../agents/conversation-port.js";
 import { AccountWaits } from "./account-waits.js";
 import { withResponsePrefix } from "./response-prefix.js";
@@ -50,6 +51,8 @@ export interface ReplyDeliveryDeps {
   hooks?: InternalHookSink;
   /** The `responsePrefix` put before a run's answer in `target`'s chat, if any. */
   replyPrefix?(target: DeliveryTarget, sessionKey: string, run: FinishedRun): string | undefined;
+  /** Whether `target`'s chat gets failure notices (`errorPolicy`; absent: always). */
+  errorPolicy?(target: DeliveryTarget): ErrorPolicy;
 }
 
 /** What a streamed draft says when its reply turned out silent and the platform would not delete it. */
@@ -76,6 +79,8 @@ export class ReplyDelivery {
   private readonly accountWaits = new AccountWaits();
   /** Entries an interactive caller waits for (see `DeliveryWait`). */
   private readonly interactive = new Set<string>();
+
+  private readonly errorNotices = new SentErrorNotices();
 
   constructor(private readonly deps: ReplyDeliveryDeps) {}
 
@@ -142,6 +147,12 @@ export class ReplyDelivery {
     if (entry.replyVia === "message_tool_only") return this.suppress(id, ROOM_EVENT_QUIET, previewMessageId);
     const reply = replyForRun(run);
     if ("suppress" in reply) return this.suppress(id, reply.suppress, previewMessageId);
+    const failed = run.status !== "ok" && run.status !== "aborted";
+    const policy = failed ? (this.deps.errorPolicy?.(entry.target) ?? "always") : "always";
+    if (policy === "silent") return this.suppress(id, "a failure notice, and this chat's errorPolicy is silent", previewMessageId);
+    if (policy === "once" && !this.errorNotices.admit(chatKeyOf(entry.target), reply.text)) {
+      return this.suppress(id, "the same failure notice went to this chat within the hour (errorPolicy: once)", previewMessageId);
+    }
     if (entry.streamed && run.status === "ok") {
       // The answer went out in blocks; what the reply adds after it (a usage footer) still goes.
       const rest = textAfterStream(reply.text, streamed);

@@ -36,8 +36,15 @@ const ChatEntry = Type.Object({
 });
 
 /** A Telegram group's or topic's entry: a chat entry plus its own `groupPolicy` (in place of the account's there). */
-/** A Telegram group's or topic's entry: a chat entry plus its group policy and whether a recording is transcribed before the mention check. */
-const TelegramChatEntry = Type.Object({ ...ChatEntry.properties, groupPolicy: Type.Optional(GroupPolicy), disableAudioPreflight: Type.Optional(Type.Boolean()) });
+/** A Telegram group's or topic's entry: a chat entry plus its group policy, whether a recording is transcribed before the mention check, and its error notices. */
+const ErrorPolicy = stringEnum(["always", "once", "silent"]);
+const TelegramChatEntry = Type.Object({
+  ...ChatEntry.properties,
+  groupPolicy: Type.Optional(GroupPolicy),
+  disableAudioPreflight: Type.Optional(Type.Boolean()),
+  /** Failure notices here: every one, each distinct one once an hour, or none. */
+  errorPolicy: Type.Optional(ErrorPolicy),
+});
 
 /** A Discord channel's entry: a chat entry plus the `roles` that replace its guild's there, and its own `ignoreOtherMentions`. */
 const DiscordChannelEntry = Type.Object({ ...ChatEntry.properties, roles: Type.Optional(StringList), ignoreOtherMentions: Type.Optional(Type.Boolean()) });
@@ -150,6 +157,8 @@ const telegramKeys = {
   pollingTimeoutSeconds: Type.Optional(integer(0, 50)),
   pollingRetryBaseMs: Type.Optional(integer(10, 600_000)),
   linkPreview: Type.Optional(Type.Boolean()),
+  /** Failure notices in this account's chats (a group's or topic's own wins): always, once an hour per distinct notice, or never. */
+  errorPolicy: Type.Optional(ErrorPolicy),
   /** Extra entries of the bot's `/` menu: menu entries only (a typed one reaches the agent as text). */
   customCommands: Type.Optional(Type.Array(Type.Object({ command: NonEmptyString, description: Type.String({ minLength: 1, maxLength: 256 }) }), { maxItems: 100 })),
   /** Reactions that become notices for the agent: none, those on the bot's messages (default), all. */
