@@ -3,7 +3,7 @@ import type { FakeSlack } from "../fakes/slack-server.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
 import { useFakeSlackGateways } from "../helpers/fake-slack-gateways.js";
 import type { GatewayProcess } from "../helpers/gateway-process.js";
-import { chatRequests, lastUserTextOf } from "../helpers/model-request.js";
+import { allTextOf, chatRequests, lastUserTextOf } from "../helpers/model-request.js";
 import { waitUntilGateway } from "../helpers/reliability.js";
 
 /**
@@ -102,5 +102,18 @@ describe("Slack thread history (thread.initialHistoryLimit)", { timeout: 60_000 
     expect(prompt).not.toContain("the deploy failed last night");
     expect(repliesCalls(channel)).toBe(1);
     await gw.waitForOutput(/conversations\.replies failed: missing_scope.*channels:history/, 5_000);
+  });
+  it("thread.inheritParent: a new thread session starts with its channel's conversation, and the channel's session keeps its own", async () => {
+    const channel = "C0INHERIT";
+    const gw = await startSlackGateway({ thread: { inheritParent: true, initialHistoryLimit: 0 } });
+    const before = slack.posted.filter((p) => p.channel === channel).length;
+    const root = slack.pushMessage({ channel, channelType: "channel", user: ASKER, text: `<@${slack.botUserId}> the code word is pelican` });
+    await waitUntilGateway(gw, () => slack.posted.filter((p) => p.channel === channel).length > before, 15_000, "the channel's answer");
+
+    await mentionInThread(gw, channel, root.ts, "what is the code word?");
+    const threadRequest = chatRequests(servers.model.requests).find((r) => lastUserTextOf(r).includes("what is the code word?"))!;
+    const earlier = allTextOf(threadRequest).split("what is the code word?")[0]!;
+    expect(earlier).toContain("the code word is pelican");
+    expect(earlier).toContain("re: ");
   });
 });

@@ -676,6 +676,26 @@ export class InboundDispatcher {
     return { text: [agentText({ ...routed.message, bodyForAgent: body }), ...lines].join("\n"), images };
   }
 
+  /**
+   * Slack's `thread.inheritParent`: a thread's new session starts with its channel's conversation,
+   * copied as a forked session's is (over the fork limit, it starts without it, logged). Called
+   * after the thread's own history was read, which only a new session gets.
+   */
+  private inheritParent(routed: Routed): void {
+    const { message, running } = routed;
+    const parentKey = routed.ownerSessionKeys[1];
+    if (running.channel !== "slack" || (running.config.thread as { inheritParent?: boolean } | undefined)?.inheritParent !== true) return;
+    if (!message.threadId || routed.bound || !parentKey || this.deps.store.peek(message.sessionKey) || !this.deps.store.peek(parentKey)) return;
+    this.deps.store.ensure(message.sessionKey, { agentId: routed.agentId });
+    const fork = this.deps.conversations.fork(parentKey, message.sessionKey);
+    if (fork.forked) this.deps.logger.debug({ sessionKey: message.sessionKey, from: parentKey, messages: fork.messages }, "thread session started with its channel's conversation");
+    else
+      this.deps.logger.warn(
+        { sessionKey: message.sessionKey, from: parentKey },
+        `thread session started without its channel's conversation (thread.inheritParent): ${fork.reason}`,
+      );
+  }
+
   /** A new thread session's first turn: the thread's earlier messages, where the platform can read them back. */
   private threadHistoryOf(batch: Routed[]) {
     const { message, running, context } = batch[batch.length - 1]!;
@@ -713,6 +733,7 @@ export class InboundDispatcher {
     const shown = new Set(thread.map((e) => e.messageId));
     const group = message.chatType === "direct" ? [] : this.history.take(message.sessionKey).filter((e) => !shown.has(e.messageId));
     const text = withContext([threadHistoryBlock(thread), groupHistoryBlock(group)], said);
+    this.inheritParent(last);
     const config = this.deps.config();
     const replyVia = replyViaFor(config, message.chatType, { roomEvent, command: batch.some((r) => r.fromCommand) });
     const mayReply = this.maySend(last);

@@ -218,8 +218,11 @@ const slackKeys = {
   implicitMentions: Type.Optional(ImplicitMentions),
   /** An emoji shortcode (`hourglass_flowing_sand`) on the message being answered, while the reply is written. */
   typingReaction: Type.Optional(NonEmptyString),
-  /** `initialHistoryLimit`: earlier messages of a thread read back when its own session starts (0: none). An account's block replaces its channel's. */
-  thread: Type.Optional(Type.Object({ initialHistoryLimit: Type.Optional(integer(0, 200)) })),
+  /**
+   * `initialHistoryLimit`: earlier messages of a thread read back when its own session starts (0: none);
+   * `inheritParent`: a new thread session starts with its channel's conversation. An account's block replaces its channel's.
+   */
+  thread: Type.Optional(Type.Object({ initialHistoryLimit: Type.Optional(integer(0, 200)), inheritParent: Type.Optional(Type.Boolean()) })),
   channels: Type.Optional(Type.Record(Type.String(), ChatEntry)),
   slashCommand: Type.Optional(
     Type.Object({
