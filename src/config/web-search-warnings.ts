@@ -1,3 +1,4 @@
+import { isEnvReference } from "./env-substitution.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
 
 /**
@@ -8,7 +9,8 @@ export function webSearchWarnings(config: RawOpenClawConfig, env: NodeJS.Process
   const search = config.tools?.web?.search;
   if (!search?.provider || search.enabled === false) return [];
   const entries = config.plugins?.entries;
-  if (search.provider === "brave" && !entries?.brave?.config?.webSearch?.apiKey && !env.BRAVE_API_KEY?.trim()) {
+  const braveKey = entries?.brave?.config?.webSearch?.apiKey;
+  if (search.provider === "brave" && (!braveKey || isEnvReference(braveKey)) && !env.BRAVE_API_KEY?.trim()) {
     return ['tools.web.search.provider is "brave" but no API key is set (plugins.entries.brave.config.webSearch.apiKey or $BRAVE_API_KEY): web_search is not offered'];
   }
   if (search.provider === "searxng" && !entries?.searxng?.config?.webSearch?.baseUrl && !env.SEARXNG_BASE_URL?.trim()) {

@@ -1,12 +1,11 @@
-import { LRUCache } from "lru-cache";
+import { AnswerCache } from "./answer-cache.js";
 import { toolText } from "../tool-result.js";
 import type { ToolResult } from "../types.js";
 
-/** A successful web_fetch answer and when it was fetched. */
+/** A successful web_fetch answer. */
 interface CachedFetch {
   text: string;
   details: Record<string, unknown>;
-  fetchedAt: number;
 }
 
 /**
@@ -14,7 +13,7 @@ interface CachedFetch {
  * tool objects per option set and per direct invocation, and the cache outlives them. Bounded to
  * 100 answers and 20 million characters; the least recently used go first.
  */
-const answers = new LRUCache<string, CachedFetch>({ max: 100, maxSize: 20_000_000, sizeCalculation: (entry) => entry.text.length + 1 });
+const answers = new AnswerCache<CachedFetch>({ max: 100, maxSize: 20_000_000, sizeOf: (entry) => entry.text.length + 1 });
 
 /**
  * The cache key: the URL and everything that shapes a successful answer (the characters asked
@@ -26,18 +25,16 @@ export function webFetchCacheKey(parts: { url: string; maxChars: number; maxResp
 
 /** A cached answer younger than `ttlMs` (the current TTL, also when it was stored under a longer one), marked as cached. */
 export function cachedWebFetch(key: string, ttlMs: number, now = Date.now()): ToolResult | undefined {
-  const entry = answers.get(key);
-  if (!entry) return undefined;
-  const ageMs = now - entry.fetchedAt;
-  if (ageMs >= ttlMs) return undefined;
-  return toolText(`${entry.text}\n[Cached: fetched ${describeAge(ageMs)} ago; the page was not fetched again.]`, { ...entry.details, cached: true });
+  const kept = answers.get(key, ttlMs, now);
+  if (!kept) return undefined;
+  return toolText(`${kept.value.text}\n[Cached: fetched ${describeAge(kept.ageMs)} ago; the page was not fetched again.]`, { ...kept.value.details, cached: true });
 }
 
 /** Keeps a successful answer for `ttlMs`; errors are never kept. */
 export function rememberWebFetch(key: string, result: ToolResult, ttlMs: number, now = Date.now()): void {
   const block = result.content[0];
   if (result.isError || result.content.length !== 1 || block?.type !== "text") return;
-  answers.set(key, { text: block.text, details: { ...(result.details as Record<string, unknown> | undefined) }, fetchedAt: now }, { ttl: ttlMs });
+  answers.set(key, { text: block.text, details: { ...(result.details as Record<string, unknown> | undefined) } }, ttlMs, now);
 }
 
 function describeAge(ms: number): string {

@@ -57,6 +57,13 @@ describe("web_search setup", () => {
     expect(webSearchSetup(validateConfig({ tools: { web: { search: { enabled: false } } } }, env).config, env).problem).toBe("tools.web.search.enabled is false");
   });
 
+  it("takes a ${VAR} key whose variable is not set for no key, and says so when brave is pinned", () => {
+    const raw = { plugins: { entries: { brave: { config: { webSearch: { apiKey: "${BRAVE_API_KEY}" } } } } } };
+    expect(webSearchSetup(validateConfig(raw, {}).config, {}).problem).toContain("no web search provider is set up");
+    const pinned = validateConfig({ ...raw, tools: { web: { search: { provider: "brave" } } } }, {});
+    expect(pinned.warnings).toContainEqual(expect.stringContaining('tools.web.search.provider is "brave" but no API key is set'));
+  });
+
   it("refuses a provider it does not speak, naming the ones it does", () => {
     expect(() => validateConfig({ tools: { web: { search: { provider: "tavily" } } } }, {})).toThrow(/tools\.web\.search\.provider.*"brave", "searxng"/);
   });

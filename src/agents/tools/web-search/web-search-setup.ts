@@ -1,4 +1,5 @@
 import type { OpenClawConfig } from "../../../config/index.js";
+import { usableApiKey } from "../../../models/index.js";
 import type { WebSearchHost } from "../../types.js";
 import { BRAVE_DEFAULT_BASE_URL, braveSearchProvider } from "./brave-search.js";
 import { searxngSearchProvider } from "./searxng-search.js";
@@ -22,7 +23,8 @@ export function webSearchSetup(config: OpenClawConfig, env: NodeJS.ProcessEnv): 
   const settings = config.tools?.web?.search ?? {};
   if (settings.enabled === false) return { problem: "tools.web.search.enabled is false" };
   const entries = config.plugins?.entries;
-  const braveKey = entries?.brave?.config?.webSearch?.apiKey ?? nonEmpty(env.BRAVE_API_KEY);
+  // A `${VAR}` left as written (the variable was not set) is no key to send.
+  const braveKey = usableApiKey(entries?.brave?.config?.webSearch?.apiKey) ?? nonEmpty(env.BRAVE_API_KEY);
   const searxngUrl = entries?.searxng?.config?.webSearch?.baseUrl ?? nonEmpty(env.SEARXNG_BASE_URL);
   const chosen = settings.provider ?? (braveKey ? "brave" : searxngUrl ? "searxng" : undefined);
   if (!chosen) return { problem: `no web search provider is set up: set ${BRAVE_KEY_HINT}, or ${SEARXNG_URL_HINT}` };
