@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { buildExecEnv } from "../tools/exec-env.js";
 import type { MediaFile } from "./media-file.js";
 
 /** The result is text: a command printing more than this is stopped. */
@@ -9,7 +10,8 @@ const MAX_STDOUT_BYTES = 5 * 1024 * 1024;
  * Runs a local media command (a transcriber such as whisper, an image describer) without a shell:
  * each argument has its `{{AttachmentPath}}`, `{{AttachmentDir}}`, `{{AttachmentContentType}}`,
  * `{{Language}}` and `{{Prompt}}` (and the older `{{MediaPath}}`, `{{MediaDir}}`, `{{MediaType}}`)
- * filled in; what it prints is the result. A non-zero exit, a signal or the abort rejects, naming the command.
+ * filled in; what it prints is the result. It runs with the gateway's environment less its secrets
+ * (API keys, tokens), as exec's commands do. A non-zero exit, a signal or the abort rejects, naming the command.
  */
 export function runMediaCommand(file: MediaFile, attempt: { command: string; args: string[]; language?: string; prompt?: string }, signal: AbortSignal): Promise<string> {
   const values: Record<string, string> = {
@@ -24,7 +26,8 @@ export function runMediaCommand(file: MediaFile, attempt: { command: string; arg
   };
   const args = attempt.args.map((arg) => arg.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole));
   return new Promise((resolve, reject) => {
-    const child = spawn(attempt.command, args, { stdio: ["ignore", "pipe", "pipe"], signal, killSignal: "SIGKILL" });
+    // The gateway's secrets stay out of it, as out of exec's commands.
+    const child = spawn(attempt.command, args, { stdio: ["ignore", "pipe", "pipe"], signal, killSignal: "SIGKILL", env: buildExecEnv() });
     const out: Buffer[] = [];
     let outBytes = 0;
     let errText = "";

@@ -19,12 +19,20 @@ export async function transcribeWithProvider(
   if (attempt.language) form.append("language", attempt.language);
   if (attempt.prompt) form.append("prompt", attempt.prompt);
   const url = `${attempt.baseUrl.replace(/\/+$/, "")}/audio/transcriptions`;
-  const response = await fetch(url, {
-    method: "POST",
-    body: form,
-    signal,
-    ...(attempt.apiKey ? { headers: { authorization: `Bearer ${attempt.apiKey}` } } : {}),
-  });
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      body: form,
+      signal,
+      ...(attempt.apiKey ? { headers: { authorization: `Bearer ${attempt.apiKey}` } } : {}),
+    });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
+    const why = cause?.code ?? cause?.message;
+    throw new Error(`${new URL(url).host} could not be reached${why ? ` (${why})` : ""}`);
+  }
   if (!response.ok) {
     await response.body?.cancel();
     throw new Error(`HTTP ${response.status}${response.status === 401 || response.status === 403 ? ": check the provider's API key" : ""}`);

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -166,5 +167,38 @@ describe("the image description plan", () => {
   it("the [Image] block puts the caption first", () => {
     expect(imageBody("<media:photo>", "a cat")).toBe("[Image]\nDescription:\na cat");
     expect(imageBody("look", "a cat")).toBe("[Image]\nUser text:\nlook\nDescription:\na cat");
+  });
+});
+
+describe("a media command's environment", () => {
+  it("has the gateway's environment without its secrets", async () => {
+    const script = path.join(makeTempDir(), "env.mjs");
+    fs.writeFileSync(script, "process.stdout.write(`${process.env.OPENAI_API_KEY ?? 'no key'} ${process.env.MEDIA_TEST_PLAIN ?? 'no plain'}`)");
+    process.env.OPENAI_API_KEY = "sk-should-not-leak";
+    process.env.MEDIA_TEST_PLAIN = "plain";
+    try {
+      const attempt = { kind: "cli", command: process.execPath, args: [script], label: "cli:node", maxBytes: 1e6, timeoutMs: 5000 } as TranscriptionAttempt;
+      expect(await transcribeAudio(savedFile(2000), [attempt])).toMatchObject({ kind: "transcribed", text: "no key plain" });
+    } finally {
+      delete process.env.OPENAI_API_KEY;
+      delete process.env.MEDIA_TEST_PLAIN;
+    }
+  });
+
+  it("a provider that cannot be reached is named with the reason", async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const unreachable = {
+      kind: "provider",
+      provider: "local",
+      model: "m",
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      label: "local/m",
+      maxBytes: 1e6,
+      timeoutMs: 5000,
+    } as TranscriptionAttempt;
+    expect(await transcribeAudio(savedFile(2000), [unreachable])).toEqual({ kind: "failed", failures: [`local/m: 127.0.0.1:${port} could not be reached (ECONNREFUSED)`] });
   });
 });
