@@ -597,16 +597,17 @@ export class InboundDispatcher {
     return !this.commandIn(routed);
   }
 
-  /** The chat command the message runs, unless text commands are off (`commands.text: false`). */
   /**
    * A user-invocable skill run by its own command (`/haiku about lobsters`): the text the agent is
-   * handed, as `/skill` hands it; undefined for anything else, or a sender `commands.allowFrom`
-   * leaves out (the text then goes to the agent as it is).
+   * handed, as `/skill` hands it; undefined for anything else, a chat bound to an ACP agent (its
+   * agent has skills of its own), or a sender `commands.allowFrom` leaves out (the text then goes
+   * on as it is).
    */
   private async skillCommandIn(routed: Routed): Promise<string | undefined> {
     const text = routed.message.bodyForCommands;
     const config = this.deps.config();
     if (!this.deps.skillsCommand || config.commands?.text === false || !text.trimStart().startsWith("/")) return undefined;
+    if (routed.acpBinding || (routed.bound && isAcpSessionKey(routed.message.sessionKey))) return undefined;
     if (!commandsAllowed(config.commands?.allowFrom, routed.running.channel, { id: routed.message.senderId }, config.accessGroups)) return undefined;
     return skillCommandText(text, skillCommands(await this.deps.skillsCommand(routed.agentId)));
   }
@@ -626,6 +627,7 @@ export class InboundDispatcher {
     return wasMentioned({ ...routed.message, text: transcript, mentionedBot: false }, patterns, noImplicit);
   }
 
+  /** The chat command the message runs, unless text commands are off (`commands.text: false`). */
   private commandIn(routed: Routed): MatchedCommand | undefined {
     if (this.deps.config().commands?.text === false) return undefined;
     return matchChatCommand(routed.message.bodyForCommands, "channel", this.deps.config());
