@@ -1,13 +1,18 @@
 import { isEnvReference } from "./env-substitution.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
+import { WEB_SEARCH_PROVIDERS } from "./schema/web-tools.js";
 
 /**
- * A chosen web_search provider without its key or address: web_search is then not offered, and
- * another provider is never used in its place. Said at load, naming where the setting goes.
+ * A chosen web_search provider this gateway does not speak, or one without its key or address:
+ * web_search is then not offered, and another provider is never used in its place. Said at load,
+ * naming the providers there are or where the setting goes.
  */
 export function webSearchWarnings(config: RawOpenClawConfig, env: NodeJS.ProcessEnv): string[] {
   const search = config.tools?.web?.search;
   if (!search?.provider || search.enabled === false) return [];
+  if (!(WEB_SEARCH_PROVIDERS as readonly string[]).includes(search.provider)) {
+    return [`tools.web.search.provider "${search.provider}" is not supported by this gateway (${WEB_SEARCH_PROVIDERS.join(", ")}): web_search is not offered`];
+  }
   const entries = config.plugins?.entries;
   const braveKey = entries?.brave?.config?.webSearch?.apiKey;
   if (search.provider === "brave" && (!braveKey || isEnvReference(braveKey)) && !env.BRAVE_API_KEY?.trim()) {

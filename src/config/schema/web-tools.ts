@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { ApiBaseUrl, integer, NonEmptyString, stringEnum, wholeTimeoutSeconds } from "./primitives.js";
+import { ApiBaseUrl, integer, NonEmptyString, wholeTimeoutSeconds } from "./primitives.js";
 
 /** The web_search providers this gateway speaks to; auto-detection tries them in this order. */
 export const WEB_SEARCH_PROVIDERS = ["brave", "searxng"] as const;
@@ -7,8 +7,11 @@ export const WEB_SEARCH_PROVIDERS = ["brave", "searxng"] as const;
 /** `tools.web.search`: whether web_search is offered, through which provider, and its result cache. */
 const WebSearchSettings = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
-  /** Omitted: the first provider that is set up (a Brave key, else a SearXNG base URL). */
-  provider: Type.Optional(stringEnum(WEB_SEARCH_PROVIDERS)),
+  /**
+   * Omitted: the first provider that is set up (a Brave key, else a SearXNG base URL). Any of
+   * OpenClaw's other providers loads with a warning that it is not supported (web_search is not offered).
+   */
+  provider: Type.Optional(NonEmptyString),
   maxResults: Type.Optional(integer(1, 10)),
   timeoutSeconds: Type.Optional(wholeTimeoutSeconds()),
   /** 0: no cache (neither read nor written). */

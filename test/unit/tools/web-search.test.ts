@@ -64,8 +64,11 @@ describe("web_search setup", () => {
     expect(pinned.warnings).toContainEqual(expect.stringContaining('tools.web.search.provider is "brave" but no API key is set'));
   });
 
-  it("refuses a provider it does not speak, naming the ones it does", () => {
-    expect(() => validateConfig({ tools: { web: { search: { provider: "tavily" } } } }, {})).toThrow(/tools\.web\.search\.provider.*"brave", "searxng"/);
+  it("loads a provider it does not speak with a warning naming the ones it does, and offers no web_search", () => {
+    const env = { BRAVE_API_KEY: "k" };
+    const loaded = validateConfig({ tools: { web: { search: { provider: "tavily" } } } }, env);
+    expect(loaded.warnings).toContain('tools.web.search.provider "tavily" is not supported by this gateway (brave, searxng): web_search is not offered');
+    expect(webSearchSetup(loaded.config, env).host).toBeUndefined();
   });
 });
 

@@ -28,6 +28,7 @@ export function webSearchSetup(config: OpenClawConfig, env: NodeJS.ProcessEnv): 
   const searxngUrl = entries?.searxng?.config?.webSearch?.baseUrl ?? nonEmpty(env.SEARXNG_BASE_URL);
   const chosen = settings.provider ?? (braveKey ? "brave" : searxngUrl ? "searxng" : undefined);
   if (!chosen) return { problem: `no web search provider is set up: set ${BRAVE_KEY_HINT}, or ${SEARXNG_URL_HINT}` };
+  if (chosen !== "brave" && chosen !== "searxng") return { problem: `tools.web.search.provider "${chosen}" is not supported here (brave, searxng)` };
 
   let provider: SearchProvider;
   let credentialHint: string;
