@@ -11,9 +11,9 @@ export type DescriptionOutcome = { kind: "described"; text: string; via: string 
 
 /**
  * Tries the attempts in order until one describes the image (firstAnswer: too large for one skips
- * it, a failure, an empty answer or a timeout goes to the next): a model must be configured with
- * image input (`models.providers.<p>.models[].input`) and gets the prompt and the image in one
- * message; a command prints the description.
+ * it, a failure, an empty answer or a timeout goes to the next): a model gets the prompt and the
+ * image in one message (an image entry names a model for images, so it is sent the image even when
+ * its listing says text only); a command prints the description.
  */
 export async function describeImage(
   file: MediaFile,
@@ -37,8 +37,8 @@ async function askModel(
 ): Promise<string> {
   const resolved = resolveModel(attempt.ref, context.config, context.env, { requireKey: true });
   if (!resolved.ok) throw new Error(resolved.message);
-  const model = resolved.model;
-  if (!model.input.includes("image")) throw new Error(`it takes no images: list it with input: ["text", "image"] under models.providers.${model.provider}.models`);
+  // An image entry (or imageModel) names a model for images: it is sent the image whatever its listing says.
+  const model = resolved.model.input.includes("image") ? resolved.model : { ...resolved.model, input: [...resolved.model.input, "image" as const] };
   const data = (await fs.readFile(file.path)).toString("base64");
   const request = {
     model,
