@@ -31,7 +31,7 @@ import type { DeliveryTarget } from "./outbound/delivery-ledger.js";
 import { startTypingLoop } from "./outbound/typing-loop.js";
 import { typingIntervalMs } from "./outbound/typing-mode.js";
 import { describeFailedSend } from "./outbound/failed-send.js";
-import { nativeCommandMenu, nativeSkillMenu } from "./commands/native-command-menu.js";
+import { nativeCommandMenu, nativeSkillMenu, type MenuSwitches } from "./commands/native-command-menu.js";
 import { errorPolicyFor } from "./outbound/error-policy.js";
 import { defaultAgentId } from "../agents/agent-config.js";
 import { resolveAgentRoute, type Binding } from "./routing/resolve-agent-route.js";
@@ -597,16 +597,18 @@ export class ChannelManager {
    */
   /**
    * An account's command menu: the chat commands, then (`commands.nativeSkills`) the skill commands
-   * of the agent its messages go to when no chat-specific binding applies. A skill listing that
+   * of the agent its messages go to when no chat-specific binding applies; the account's own
+   * `commands` block (its channel's, merged) switches either over the global keys. A skill listing that
    * fails leaves the menu at the chat commands, logged.
    */
   private async nativeCommands(channel: ChannelId, accountId: string): Promise<readonly NativeCommand[]> {
     const config = this.deps.config();
-    const commands = nativeCommandMenu(config);
-    if (commands.length === 0 || !this.deps.skillsCommand || config.commands?.nativeSkills === false) return commands;
+    const own = (this.accountSpec(channel, accountId)?.config.commands ?? {}) as MenuSwitches;
+    const commands = nativeCommandMenu(config, own);
+    if (commands.length === 0 || !this.deps.skillsCommand || (own.nativeSkills ?? config.commands?.nativeSkills) === false) return commands;
     const { agentId } = resolveAgentRoute(config.bindings, { channel, accountId, chatType: "direct", peerId: "" }, defaultAgentId(config));
     try {
-      return [...commands, ...nativeSkillMenu(config, await this.deps.skillsCommand(agentId), commands.length)];
+      return [...commands, ...nativeSkillMenu(config, await this.deps.skillsCommand(agentId), commands.length, own)];
     } catch (error) {
       this.deps.logger.warn({ channel, accountId, err: (error as Error).message }, "skill commands left out of the command menu: the skills could not be listed");
       return commands;

@@ -60,6 +60,10 @@ describe("Discord application commands", () => {
     expect(commands.every((c) => c.description.length >= 1 && c.description.length <= 100)).toBe(true);
     expect(commands.find((c) => c.name === "queue")!.options).toEqual([expect.objectContaining({ name: "args", type: 3, required: false })]);
     expect(commands.find((c) => c.name === "status")!.options).toBeUndefined();
+    // commands.nativeSkills (auto): the agent's skill, by its own command, after the chat commands.
+    const haiku = commands.findIndex((c) => c.name === "haiku");
+    expect(commands[haiku]).toMatchObject({ name: "haiku", description: "Use when asked for a haiku.", options: [expect.objectContaining({ name: "args", required: false })] });
+    expect(haiku).toBeGreaterThan(commands.findIndex((c) => c.name === "usage"));
   });
 
   it("answers /whoami in a DM by deferring at once and then editing the deferred answer", async () => {
@@ -117,5 +121,14 @@ describe("Discord application commands", () => {
     await waitUntil(() => discord.interactionReplies(id).some((r) => r.kind === "original"), 15_000, "the deferred answer's edit");
     expect(discord.interactionReplies(id).find((r) => r.kind === "original")!.content).toBe("an old silent pond");
     expect(discord.messages(OWNER_DM)).toEqual([]);
+  });
+  it("the account's own commands.nativeSkills: false, set by a reload, registers the chat commands without the skill", async () => {
+    const identified = discord.identifyCount;
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), configFor({ commands: { nativeSkills: false } }));
+    await waitUntil(() => discord.identifyCount > identified, 15_000, "the restarted account's IDENTIFY");
+    await waitUntil(() => !discord.registeredCommands().some((c) => (c as { name: string }).name === "haiku"), 15_000, "the menu without the skill");
+    const names = (discord.registeredCommands() as { name: string }[]).map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(["help", "status", "whoami", "skill"]));
+    for (const skill of ["haiku", "workspace_notes", "gateway_diagnostics"]) expect(names).not.toContain(skill);
   });
 });

@@ -8,14 +8,21 @@ const NAME = /^[a-z0-9_]{1,32}$/;
 const MAX_DESCRIPTION = 256;
 const MAX_COMMANDS = 100;
 
+/** An account's own `commands.native` / `commands.nativeSkills` (`channels.<telegram|discord>.commands`), over the global ones. */
+export interface MenuSwitches {
+  native?: "auto" | boolean;
+  nativeSkills?: "auto" | boolean;
+}
+
 /**
- * The chat command registry as a platform command menu (`commands.native`: "auto", the default,
- * or true registers it; false does not; text commands off means no menu either). Every command a
+ * The chat command registry as a platform command menu (`commands.native`, or the account's own
+ * `commands.native` over it: "auto", the default, or true registers it; false does not; text
+ * commands off means no menu either). Every command a
  * chat surface answers is listed, in `/help` order.
  */
-export function nativeCommandMenu(config: OpenClawConfig): NativeCommand[] {
+export function nativeCommandMenu(config: OpenClawConfig, own: MenuSwitches = {}): NativeCommand[] {
   const commands = config.commands;
-  if (commands?.native === false || commands?.text === false) return [];
+  if ((own.native ?? commands?.native) === false || commands?.text === false) return [];
   return CHAT_COMMANDS.all()
     .filter((c) => !c.surfaces || c.surfaces.includes("channel"))
     .filter((c) => NAME.test(c.name))
@@ -31,8 +38,8 @@ export function nativeCommandMenu(config: OpenClawConfig): NativeCommand[] {
  * their own command names after the chat commands, within the platform's 100 entries. Off with
  * `false`, with text commands off, or where a platform has no command menu.
  */
-export function nativeSkillMenu(config: OpenClawConfig, skills: readonly InvocableSkill[], chatCommands: number): NativeCommand[] {
-  if (config.commands?.nativeSkills === false || config.commands?.text === false) return [];
+export function nativeSkillMenu(config: OpenClawConfig, skills: readonly InvocableSkill[], chatCommands: number, own: MenuSwitches = {}): NativeCommand[] {
+  if ((own.nativeSkills ?? config.commands?.nativeSkills) === false || config.commands?.text === false) return [];
   return [...skillCommands(skills)]
     .slice(0, Math.max(0, MAX_COMMANDS - chatCommands))
     .map(([command, skill]) => ({ command, description: menuDescription(skill.description || `run the skill ${skill.name}`), args: "[input]" }));

@@ -142,11 +142,22 @@ function textChunkLimit(max: number, why: string) {
   return { textChunkLimit: Type.Optional(withExpected(integer(100, max), `integer 100-${max} (${why})`)) };
 }
 
+/** A platform command menu's own switches, over `commands.native` and `commands.nativeSkills` (Telegram and Discord have menus; Slack has none). */
+const nativeCommandKeys = {
+  commands: Type.Optional(
+    Type.Object({
+      native: Type.Optional(Type.Union([Type.Literal("auto"), Type.Boolean()])),
+      nativeSkills: Type.Optional(Type.Union([Type.Literal("auto"), Type.Boolean()])),
+    }),
+  ),
+};
+
 /** Typing-indicator refresh while a reply is written; Slack has no typing indicator for bots, so it has no such key. */
 const typingKeys = { typingIntervalSeconds: Type.Optional(integer(0, 60)) };
 
 const telegramKeys = {
   ...typingKeys,
+  ...nativeCommandKeys,
   ...textChunkLimit(4096, "Telegram refuses a longer message"),
   botToken: Type.Optional(TelegramBotToken),
   tokenFile: Type.Optional(Type.String()),
@@ -168,6 +179,7 @@ const telegramKeys = {
 
 const discordKeys = {
   ...typingKeys,
+  ...nativeCommandKeys,
   ...textChunkLimit(2000, "Discord refuses a longer message"),
   /** Break-glass: allow-list entries also match the sender's mutable username (default: ids only). */
   dangerouslyAllowNameMatching: Type.Optional(Type.Boolean()),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { skillCommands } from "../../../src/conversations/commands/chat-commands.js";
 import { skillCommandNames, skillCommandText } from "../../../src/conversations/commands/skill-commands.js";
+import { nativeCommandMenu, nativeSkillMenu } from "../../../src/channels/commands/native-command-menu.js";
+import { validateConfig } from "../../../src/config/validate.js";
 
 const skill = (name: string) => ({ name, description: `the ${name} skill`, filePath: `/skills/${name}/SKILL.md` });
 
@@ -17,5 +19,19 @@ describe("skill commands", () => {
     expect(skillCommandText("/haiku", names)).toBe('Use the skill "haiku": read /skills/haiku/SKILL.md first and follow it.');
     expect(skillCommandText("please /haiku", names)).toBeUndefined();
     expect(skillCommandText("/limerick", names)).toBeUndefined();
+  });
+});
+
+describe("the native menu switches", () => {
+  const config = (commands: Record<string, unknown>) => validateConfig({ commands }, {}).config;
+
+  it("an account's own native / nativeSkills win over the global ones", () => {
+    expect(nativeCommandMenu(config({ native: false })).length).toBe(0);
+    expect(nativeCommandMenu(config({ native: false }), { native: true }).length).toBeGreaterThan(0);
+    expect(nativeCommandMenu(config({}), { native: false })).toEqual([]);
+    expect(nativeSkillMenu(config({}), [skill("haiku")], 10).map((c) => c.command)).toEqual(["haiku"]);
+    expect(nativeSkillMenu(config({}), [skill("haiku")], 10, { nativeSkills: false })).toEqual([]);
+    expect(nativeSkillMenu(config({ nativeSkills: false }), [skill("haiku")], 10, { nativeSkills: "auto" }).map((c) => c.command)).toEqual(["haiku"]);
+    expect(nativeSkillMenu(config({}), [skill("a"), skill("b")], 99).map((c) => c.command)).toEqual(["a"]);
   });
 });
