@@ -7,6 +7,15 @@ import type { WebFetchToolSetup } from "./tools/web-fetch.js";
  * default. Only keys that are set appear, so the result is a stable cache key.
  */
 export function webFetchOptionsFromConfig(config: OpenClawConfig): WebFetchToolSetup {
+  // Every turn asks; a loaded config never changes (a reload brings a new one), so once per config.
+  let setup = setups.get(config);
+  if (!setup) setups.set(config, (setup = readSetup(config)));
+  return setup;
+}
+
+const setups = new WeakMap<OpenClawConfig, WebFetchToolSetup>();
+
+function readSetup(config: OpenClawConfig): WebFetchToolSetup {
   const fetch = config.tools?.web?.fetch ?? {};
   return {
     enabled: fetch.enabled !== false,

@@ -1,8 +1,5 @@
-import { mediaEntryCapabilities } from "./media-entry-capabilities.js";
+import { BUILT_IN_TRANSCRIBERS, mediaEntryCapabilities } from "./media-entry-capabilities.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
-
-/** Providers that transcribe without a models.providers entry (OpenAI's /audio/transcriptions wire). */
-const BUILT_IN_TRANSCRIBERS = ["openai", "groq"];
 
 /**
  * `tools.media.models` entries this gateway will not run, each said at load: entries for none of
@@ -20,7 +17,12 @@ export function mediaModelWarnings(config: RawOpenClawConfig): string[] {
     }
     const provider = entry.type === "cli" ? undefined : entry.provider;
     const configured = provider ? config.models?.providers?.[provider] : undefined;
-    if (capabilities.includes("audio") && provider && !BUILT_IN_TRANSCRIBERS.includes(provider) && (!configured || configured.api === "anthropic-messages")) {
+    if (
+      capabilities.includes("audio") &&
+      provider &&
+      !(BUILT_IN_TRANSCRIBERS as readonly string[]).includes(provider) &&
+      (!configured || configured.api === "anthropic-messages")
+    ) {
       warnings.push(
         `${where} cannot transcribe: provider "${provider}" is not openai, groq or a models.providers entry with an openai-* api (only OpenAI's /audio/transcriptions is spoken here); it is skipped for audio`,
       );

@@ -1,5 +1,5 @@
 import type { OpenClawConfig } from "../../config/index.js";
-import { mediaEntryCapabilities } from "../../config/media-entry-capabilities.js";
+import { BUILT_IN_TRANSCRIBERS, mediaEntryCapabilities } from "../../config/media-entry-capabilities.js";
 import { apiKeyEnvVar, usableApiKey } from "../../models/index.js";
 
 /** One way to turn an audio file into text, in the order they are tried. */
@@ -29,7 +29,7 @@ export const AUDIO_DEFAULTS = { maxBytes: 20 * 1024 * 1024, timeoutSeconds: 60, 
  * Providers that speak OpenAI's `/audio/transcriptions` without being configured, with the model
  * each uses when an entry names none; auto-detection tries them in this order when their key is set.
  */
-const TRANSCRIPTION_PROVIDERS: Record<string, { baseUrl: string; model: string }> = {
+const TRANSCRIPTION_PROVIDERS: Record<(typeof BUILT_IN_TRANSCRIBERS)[number], { baseUrl: string; model: string }> = {
   groq: { baseUrl: "https://api.groq.com/openai/v1", model: "whisper-large-v3-turbo" },
   openai: { baseUrl: "https://api.openai.com/v1", model: "gpt-4o-transcribe" },
 };
@@ -89,7 +89,7 @@ function providerAttempt(
   limits: Defaults,
   prompt: string | undefined,
 ): TranscriptionAttempt {
-  const builtin = TRANSCRIPTION_PROVIDERS[provider];
+  const builtin = (BUILT_IN_TRANSCRIBERS as readonly string[]).includes(provider) ? TRANSCRIPTION_PROVIDERS[provider as (typeof BUILT_IN_TRANSCRIBERS)[number]] : undefined;
   const configured = config.models?.providers?.[provider];
   const openAiWire = configured?.api === undefined || configured.api === "openai-completions" || configured.api === "openai-responses";
   const label = `${provider}/${model ?? builtin?.model ?? "(no model)"}`;
@@ -111,7 +111,7 @@ function providerAttempt(
 }
 
 function autoDetected(config: OpenClawConfig, env: NodeJS.ProcessEnv, defaults: Defaults, prompt: string | undefined): TranscriptionAttempt[] {
-  for (const provider of Object.keys(TRANSCRIPTION_PROVIDERS)) {
+  for (const provider of BUILT_IN_TRANSCRIBERS) {
     const attempt = providerAttempt(provider, undefined, undefined, config, env, defaults, prompt);
     if (attempt.kind === "provider") return [attempt];
   }
