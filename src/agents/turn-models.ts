@@ -9,7 +9,7 @@ export type TurnModelPlan = { ok: true; chain: CandidateChain; model: ProviderMo
  * Which models a turn may use: the session's own choice alone (strict), else a sub-agent's
  * model, the agent's fallbacks and its primary, else the agent's primary and fallbacks. `model`
  * is the first candidate that resolves: the prompt, the tools and the history budget are sized
- * for it. A turn none of whose candidates has a key fails at once with what to set.
+ * for it. A turn none of whose candidates has a key (or needs none) fails at once with what to set.
  */
 export function planTurnModels(input: {
   config: OpenClawConfig;
@@ -34,7 +34,7 @@ export function planTurnModels(input: {
       continue;
     }
     first ??= resolved.model;
-    if (!anyKey && store.ordered(resolved.model.provider, config, env).length > 0) anyKey = true;
+    if (!anyKey && (resolved.model.keyOptional || store.ordered(resolved.model.provider, config, env).length > 0)) anyKey = true;
   }
   if (!first) return { ok: false, message: firstFailure ?? `No usable model for ${chain.refs[0]}.` };
   if (!anyKey) {

@@ -1,5 +1,5 @@
 import type { OpenClawConfig } from "../config/index.js";
-import { apiKeyEnvVar, BUILTIN_PROVIDERS, configuredApiKey, usableApiKey } from "../models/index.js";
+import { apiKeyEnvVar, BUILTIN_PROVIDERS, configuredApiKey, ollamaBearerKey, usableApiKey } from "../models/index.js";
 
 /** Retrieval defaults (docs/memory.md, "How a search ranks"). */
 export const MEMORY_DEFAULTS = {
@@ -79,9 +79,13 @@ function resolveEmbedding(search: SearchConfig, config: OpenClawConfig, env: Nod
   const explicit = (named !== undefined && named !== "auto") || search.remote?.baseUrl !== undefined;
   const provider = named && named !== "auto" ? named : "openai";
   const configured = config.models?.providers?.[provider];
-  const baseUrl = search.remote?.baseUrl ?? configured?.baseUrl ?? BUILTIN_PROVIDERS[provider]?.baseUrl;
-  const apiKey = usableApiKey(search.remote?.apiKey) ?? configuredApiKey(config, provider) ?? nonEmpty(env[apiKeyEnvVar(provider)]);
-  const model = search.model ?? MEMORY_DEFAULTS.model;
+  const ollama = (configured?.api ?? BUILTIN_PROVIDERS[provider]?.api) === "ollama";
+  const root = search.remote?.baseUrl ?? configured?.baseUrl ?? BUILTIN_PROVIDERS[provider]?.baseUrl;
+  // An Ollama provider's URL is the server's root; its OpenAI-compatible embeddings live under /v1.
+  const baseUrl = root && ollama ? ollamaOpenAiBase(root) : root;
+  const key = usableApiKey(search.remote?.apiKey) ?? configuredApiKey(config, provider) ?? nonEmpty(env[apiKeyEnvVar(provider)]);
+  const apiKey = ollama ? ollamaBearerKey(key) : key;
+  const model = search.model ?? (ollama ? OLLAMA_EMBEDDING_MODEL : MEMORY_DEFAULTS.model);
   const batchSize = search.remote?.batchSize ?? MEMORY_DEFAULTS.batchSize;
   if (!baseUrl) {
     if (explicit) return { kind: "remote", provider, model, baseUrl: "", batchSize, explicit };
@@ -91,6 +95,14 @@ function resolveEmbedding(search: SearchConfig, config: OpenClawConfig, env: Nod
     return { kind: "none", reason: `no embedding provider configured and ${apiKeyEnvVar(provider)} is not set: keyword ranking only` };
   }
   return { kind: "remote", provider, model, baseUrl: baseUrl.replace(/\/+$/, ""), ...(apiKey ? { apiKey } : {}), batchSize, explicit };
+}
+
+/** The embedding model an Ollama provider uses when memory.search.model names none (OpenClaw's). */
+const OLLAMA_EMBEDDING_MODEL = "nomic-embed-text";
+
+function ollamaOpenAiBase(root: string): string {
+  const trimmed = root.replace(/\/+$/, "");
+  return trimmed.endsWith("/v1") ? trimmed : `${trimmed}/v1`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -9,6 +9,8 @@ export interface BuiltinProvider {
 export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
   anthropic: { api: "anthropic-messages", baseUrl: "https://api.anthropic.com" },
   openai: { api: "openai-completions", baseUrl: "https://api.openai.com/v1" },
+  // A local Ollama on its default port, spoken to natively (no /v1).
+  ollama: { api: "ollama", baseUrl: "http://127.0.0.1:11434" },
 };
 
 /**
@@ -16,7 +18,7 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
  * (`google-generative-ai`, `bedrock-converse-stream`, …) gets a clear "… is not supported yet"
  * error for that model; those clients are not built.
  */
-export const SUPPORTED_APIS: readonly ModelApi[] = ["anthropic-messages", "openai-completions", "openai-responses"];
+export const SUPPORTED_APIS: readonly ModelApi[] = ["anthropic-messages", "openai-completions", "openai-responses", "ollama"];
 
 /** Capabilities assumed for a model the config does not list (its window: see context-window.ts). */
 export const MODEL_DEFAULTS = {

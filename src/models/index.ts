@@ -17,3 +17,4 @@ export type { ClassifiedModelError, ConfiguredModelInfo, ProviderModel, ResolveM
 export { DEFAULT_CONTEXT_TOKENS, resolveContextWindow, type ContextWindowInfo, type ContextWindowSource } from "./context-window.js";
 export { isContextOverflowText } from "./context-overflow.js";
 export { probeProvider, type ProviderProbe } from "./provider-probe.js";
+export { ollamaBearerKey, ollamaKeyOptional } from "./ollama-auth.js";

@@ -1,8 +1,9 @@
+import { ollamaWireSettings } from "./ollama-settings.js";
 import type { ModelApi, ModelRequest, ResolvedModel } from "./types.js";
 
 /**
  * A turn's model settings as each API takes them: the thinking level (Anthropic `thinking`
- * budgets, OpenAI `reasoning_effort`) and `agents.defaults.models.<ref>.params`. What a model or
+ * budgets, OpenAI `reasoning_effort`, Ollama `think`) and the model's params. What a model or
  * API cannot take is left out and named in `dropped`, so the caller can log it (docs/models.md).
  */
 export interface WireSettings {
@@ -56,6 +57,7 @@ const MAX_TOKENS_KEYS = new Set(["maxTokens", "max_tokens"]);
 
 export function wireSettings(request: Pick<ModelRequest, "thinking" | "params" | "maxTokens"> & { model: ResolvedModel }): WireSettings {
   const { model } = request;
+  if (model.api === "ollama") return ollamaWireSettings(request);
   const out: WireSettings = { fields: {}, dropped: [] };
   for (const [key, value] of Object.entries(request.params ?? {})) {
     if (value === undefined || value === null) continue;

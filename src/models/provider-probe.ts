@@ -1,3 +1,4 @@
+import { ollamaBearerKey } from "./ollama-auth.js";
 import type { ProviderModel } from "./types.js";
 
 export type ProviderProbe = { ok: true; url: string; status: number; modelListed: boolean | undefined } | { ok: false; url: string; problem: string; fix: string };
@@ -15,6 +16,11 @@ function modelListRequest(model: ProviderModel): { url: string; headers: Record<
     }
     headers["anthropic-version"] = ANTHROPIC_VERSION;
     return { url: `${base}/v1/models`, headers };
+  }
+  if (model.api === "ollama") {
+    const key = ollamaBearerKey(model.apiKey);
+    if (key) headers.authorization = `Bearer ${key}`;
+    return { url: `${base}/api/tags`, headers };
   }
   if (model.apiKey) headers.authorization = `Bearer ${model.apiKey}`;
   return { url: `${base}/models`, headers };
@@ -63,10 +69,22 @@ export async function probeProvider(model: ProviderModel, timeoutMs = 10_000): P
   }
   let modelListed: boolean | undefined;
   try {
-    const data = (JSON.parse(body) as { data?: { id?: string }[] }).data;
-    if (Array.isArray(data)) modelListed = data.some((entry) => entry.id === model.id);
+    modelListed = model.api === "ollama" ? ollamaModelListed(body, model.id) : listedModel(body, model.id);
   } catch {
     modelListed = undefined;
   }
   return { ok: true, url, status: res.status, modelListed };
+}
+
+function listedModel(body: string, id: string): boolean | undefined {
+  const data = (JSON.parse(body) as { data?: { id?: string }[] }).data;
+  return Array.isArray(data) ? data.some((entry) => entry.id === id) : undefined;
+}
+
+/** `/api/tags` lists `name: "qwen3:8b"`; a model asked for without a tag is its `:latest`. */
+function ollamaModelListed(body: string, id: string): boolean | undefined {
+  const models = (JSON.parse(body) as { models?: { name?: string; model?: string }[] }).models;
+  if (!Array.isArray(models)) return undefined;
+  const wanted = id.includes(":") ? [id] : [id, `${id}:latest`];
+  return models.some((entry) => wanted.includes(entry.name ?? "") || wanted.includes(entry.model ?? ""));
 }

@@ -2,6 +2,7 @@ import type { ModelProviderConfig, OpenClawConfig } from "../config/index.js";
 import { apiKeyEnvVar, BUILTIN_PROVIDERS, EXAMPLE_MODEL_REF, isSupportedApi, MODEL_DEFAULTS, SUPPORTED_APIS, type BuiltinProvider } from "./builtin-providers.js";
 import { configuredApiKey, unsetApiKeyVariable } from "./configured-api-key.js";
 import { resolveContextWindow } from "./context-window.js";
+import { ollamaBearerKey, ollamaKeyOptional } from "./ollama-auth.js";
 import { defaultModelFallbacks, defaultModelRef, parseModelRef } from "./model-ref.js";
 import type { ConfiguredModelInfo, ProviderModel, ResolveModelResult } from "./types.js";
 
@@ -42,8 +43,8 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
     return { ok: false, message: `Provider "${provider}" has no endpoint (model ${modelRef}). Set models.providers.${provider}.baseUrl.` };
   }
   const envVar = apiKeyEnvVar(provider);
-  const apiKey = configuredApiKey(config, provider) ?? nonEmpty(env[envVar]);
-  if (!apiKey && options.requireKey !== false) {
+  const apiKey = keyToSend(api, configuredApiKey(config, provider)) ?? keyToSend(api, nonEmpty(env[envVar]));
+  if (!apiKey && options.requireKey !== false && !keyOptional(api, baseUrl)) {
     const unset = unsetApiKeyVariable(config, provider);
     return {
       ok: false,
@@ -53,6 +54,7 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
     };
   }
 
+  const entry = findEntry(configured, id);
   const model: ProviderModel = {
     ref: modelRef,
     provider,
@@ -61,12 +63,22 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
     baseUrl,
     ...(apiKey ? { apiKey } : {}),
     ...(configured?.headers ? { headers: { ...configured.headers } } : {}),
-    ...capabilities(findEntry(configured, id), resolveContextWindow(config, provider, id).tokens),
+    ...capabilities(entry, resolveContextWindow(config, provider, id).tokens),
     ...(configured?.timeoutSeconds ? { timeoutSeconds: configured.timeoutSeconds } : {}),
     ...(configured?.firstByteTimeoutSeconds ? { firstByteTimeoutSeconds: configured.firstByteTimeoutSeconds } : {}),
     ...(configured?.idleTimeoutSeconds ? { idleTimeoutSeconds: configured.idleTimeoutSeconds } : {}),
+    ...(entry?.params ? { params: entry.params } : {}),
+    ...(keyOptional(api, baseUrl) ? { keyOptional: true as const } : {}),
   };
   return { ok: true, model };
+}
+
+function keyToSend(api: string, key: string | undefined): string | undefined {
+  return api === "ollama" ? ollamaBearerKey(key) : key;
+}
+
+function keyOptional(api: string, baseUrl: string): boolean {
+  return api === "ollama" && ollamaKeyOptional(baseUrl);
 }
 
 /**

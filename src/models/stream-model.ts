@@ -9,6 +9,7 @@ const PROVIDERS: Record<ModelApi, ProviderLoader> = {
   "anthropic-messages": async () => (await import("./anthropic-provider.js")).createAnthropicStream(),
   "openai-completions": async () => (await import("./openai-completions-provider.js")).createOpenAICompletionsStream(),
   "openai-responses": async () => (await import("./openai-responses-provider.js")).createOpenAIResponsesStream(),
+  ollama: async () => (await import("./ollama-provider.js")).createOllamaStream(),
 };
 
 /** A StreamModelFn that can also load a provider ahead of its first request. */

@@ -1,7 +1,7 @@
 import type { AssistantMessage, ModelMessage, ToolCallBlock, Usage } from "./messages.js";
 
 // ── Models ────────────────────────────────────────────────────────────────────────────────────
-export type ModelApi = "anthropic-messages" | "openai-completions" | "openai-responses";
+export type ModelApi = "anthropic-messages" | "openai-completions" | "openai-responses" | "ollama";
 
 /** A model ref (`provider/model`) resolved against config and env into what a request needs. */
 export interface ResolvedModel {
@@ -78,6 +78,10 @@ export interface ProviderModel extends ResolvedModel {
   sdkMaxRetries?: number;
   /** How `apiKey` is sent: the provider's key header (default), or `Authorization: Bearer` for a `token` profile. */
   authType?: "api_key" | "token";
+  /** The provider takes requests without a key (an Ollama server on this machine or the LAN). */
+  keyOptional?: true;
+  /** `models.providers.<id>.models[].params` of this model: over `agents.defaults.models.<ref>.params` where both set a key. */
+  params?: Record<string, unknown>;
 }
 
 /** The SDKs' own default (Anthropic and OpenAI alike). */

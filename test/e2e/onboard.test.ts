@@ -86,6 +86,29 @@ describe("openclaw onboard --non-interactive", () => {
     expect(text).toContain("read from ANTHROPIC_API_KEY");
   });
 
+  it("ollama on a server of this machine: no key asked for, none written, the server checked with GET /api/tags", async () => {
+    const ollama = await startFakeModelServer({ models: ["qwen3:8b"] });
+    try {
+      const dir = makeTempDir();
+      const args = ["onboard", "--non-interactive", "--provider", "ollama", "--base-url", ollama.url, "--model", "qwen3:8b", "--json"];
+      const { code, output } = await runCli(args, { OPENCLAW_STATE_DIR: dir, OLLAMA_API_KEY: undefined });
+      expect(code).toBe(0);
+      const report = JSON.parse(output);
+      expect(report).toMatchObject({ ok: true, model: "ollama/qwen3:8b", providerCheck: "ok" });
+      expect(report.next.join("\n")).not.toContain("export OLLAMA_API_KEY");
+      expect(ollama.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/tags"]);
+      expect(ollama.requests[0]!.headers.authorization).toBeUndefined();
+      const text = fs.readFileSync(path.join(dir, "openclaw.yaml"), "utf8");
+      expect(text).toContain(`baseUrl: "${ollama.url}"`);
+      expect(text).toContain("api: ollama");
+      expect(text).not.toContain("apiKey:");
+      const status = await runCli(["models", "status"], { OPENCLAW_STATE_DIR: dir, OLLAMA_API_KEY: undefined });
+      expect(status.code).toBe(0);
+    } finally {
+      await ollama.close();
+    }
+  });
+
   it("flags that cannot work are named", async () => {
     const custom = await runCli(["onboard", "--non-interactive", "--provider", "mine", "--model", "m"], { OPENCLAW_STATE_DIR: makeTempDir() });
     expect(custom.output).toContain("--base-url is needed");
@@ -99,7 +122,7 @@ describe("openclaw onboard (interactive, on a pseudo-terminal)", () => {
     const dir = makeTempDir();
     const term = startPtyCli(["onboard"], { OPENCLAW_STATE_DIR: dir, FAKE_KEY: "sk-right" });
     await term.waitFor("Which model provider?");
-    term.send(KEYS.down + KEYS.down);
+    term.send(KEYS.down + KEYS.down + KEYS.down);
     await term.waitFor("Another server");
     term.send(KEYS.enter);
     await term.waitFor("A short id for it");

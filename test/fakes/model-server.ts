@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { anthropicWire } from "./model-server/anthropic-wire.js";
 import { isGone, pause, readBody, sendJson, writeSse, writeStalledSse, writeTruncatedJson } from "./model-server/http-io.js";
+import { ollamaWire } from "./model-server/ollama-wire.js";
 import { openaiWire } from "./model-server/openai-wire.js";
 import { responsesWire } from "./model-server/responses-wire.js";
 import { trackConnections } from "./open-connections.js";
@@ -14,8 +15,8 @@ export { fakeEmbedding, FAKE_EMBEDDING_DIMS, type EmbeddingFault } from "./model
 export type { FakeReply, FakeToolCall, FakeUsage, RecordedRequest, Responder, ScriptedReply, StallReply } from "./model-server/types.js";
 
 /**
- * A real HTTP server speaking the Anthropic Messages, OpenAI Chat Completions and OpenAI
- * Responses wire formats, so tests drive the real SDKs end to end. Replies are scripted: `enqueue` them in
+ * A real HTTP server speaking the Anthropic Messages, OpenAI Chat Completions, OpenAI
+ * Responses and Ollama chat wire formats, so tests drive the real SDKs end to end. Replies are scripted: `enqueue` them in
  * order, or `setResponder` to compute them from the request; with neither, it answers "ok".
  */
 export interface FakeModelServer {
@@ -48,6 +49,7 @@ const ROUTES: Record<string, WireFormat> = {
   "/v1/messages": anthropicWire,
   "/v1/chat/completions": openaiWire,
   "/v1/responses": responsesWire,
+  "/api/chat": ollamaWire,
 };
 
 export interface FakeModelServerOptions {
@@ -101,6 +103,10 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
       sendJson(res, 200, modelList(modelIds));
       return;
     }
+    if (req.method === "GET" && path === "/api/tags") {
+      sendJson(res, 200, { models: modelIds.map((name) => ({ name, model: name, size: 1, digest: "fake" })) });
+      return;
+    }
     if (req.method === "POST" && path === "/v1/embeddings") {
       const inputs = JSON.stringify((body as { input?: unknown } | undefined)?.input ?? "");
       for (const [marker, held] of holds) if (inputs.includes(marker)) await held;
@@ -116,7 +122,7 @@ export async function startFakeModelServer(options: FakeModelServerOptions = {})
     request.tokens = requestTokens(request);
     if (options.contextWindow !== undefined && request.tokens > options.contextWindow) {
       request.overflowed = true;
-      const family = options.overflowFamily ?? (wire === anthropicWire ? "anthropic" : "openai");
+      const family = options.overflowFamily ?? (wire === anthropicWire ? "anthropic" : wire === ollamaWire ? "ollama-native" : "openai");
       await serveReply(res, wire, request, CONTEXT_OVERFLOW_ERRORS[family]);
       return;
     }
@@ -184,14 +190,14 @@ async function serveReply(res: ServerResponse, wire: WireFormat, request: Record
   }
   if (isStall(reply)) {
     const frames = reply.stall === "mid-reply" ? wire.streamFrames({ text: "This reply stops half-way through" }, request).slice(0, 3) : [];
-    await writeStalledSse(res, frames, reply.keepAliveMs);
+    await writeStalledSse(res, frames, reply.keepAliveMs, { contentType: wire.streamContentType, keepAlive: wire.keepAlive });
     return;
   }
   if (isMalformed(reply)) {
     if (streaming) {
       const truncated = reply.malformed === "truncated";
       const frames = truncated ? wire.truncatedFrames(request) : wire.garbageFrames(request);
-      await writeSse(res, frames, { chunkDelayMs: reply.chunkDelayMs, cutOff: truncated });
+      await writeSse(res, frames, { chunkDelayMs: reply.chunkDelayMs, cutOff: truncated, contentType: wire.streamContentType });
     } else if (reply.malformed === "truncated") {
       writeTruncatedJson(res, JSON.stringify(wire.jsonBody({ text: "This reply never finishes" }, request)));
     } else {
@@ -200,7 +206,7 @@ async function serveReply(res: ServerResponse, wire: WireFormat, request: Record
     }
     return;
   }
-  if (streaming) await writeSse(res, wire.streamFrames(reply, request), { chunkDelayMs: reply.chunkDelayMs, holdMidway: reply.holdMidway });
+  if (streaming) await writeSse(res, wire.streamFrames(reply, request), { chunkDelayMs: reply.chunkDelayMs, holdMidway: reply.holdMidway, contentType: wire.streamContentType });
   else sendJson(res, 200, wire.jsonBody(reply, request));
 }
 

@@ -4,7 +4,7 @@ import { DEFAULT_GATEWAY_PORT } from "../../config/index.js";
 import { loopbackAliasFor, resolveBindHost, type BindMode } from "../../gateway/bind-host.js";
 import { readLiveLock } from "../../gateway/state-lock.js";
 import { findPortOwner, probePortFree } from "../../infra/port-owner.js";
-import { probeProvider, resolveModel } from "../../models/index.js";
+import { ollamaBearerKey, probeProvider, resolveModel } from "../../models/index.js";
 import type { DoctorCheck, DoctorContext } from "./check.js";
 
 /**
@@ -56,15 +56,19 @@ export async function checkProvider(ctx: DoctorContext): Promise<DoctorCheck> {
   const probe = await probeProvider(resolved.model, ctx.timeoutMs);
   if (!probe.ok) return { id: "provider", status: "fail", message: probe.problem, fix: probe.fix };
   const ref = resolved.model.ref;
+  const keyless = resolved.model.api === "ollama" && !ollamaBearerKey(resolved.model.apiKey);
   if (probe.modelListed === false) {
     return {
       id: "provider",
       status: "warn",
-      message: `provider "${resolved.model.provider}" accepted the key, but does not list model ${resolved.model.id}`,
-      fix: `check the model id in agents.defaults.model (now ${ref})`,
+      message: `provider "${resolved.model.provider}" ${keyless ? "answered" : "accepted the key"}, but does not list model ${resolved.model.id}`,
+      fix:
+        resolved.model.api === "ollama"
+          ? `pull it on that server (\`ollama pull ${resolved.model.id}\`), or check the model id in agents.defaults.model (now ${ref})`
+          : `check the model id in agents.defaults.model (now ${ref})`,
     };
   }
-  return { id: "provider", status: "ok", message: `${ref}: provider reachable and the key accepted` };
+  return { id: "provider", status: "ok", message: `${ref}: provider reachable ${keyless ? "(no key needed)" : "and the key accepted"}` };
 }
 
 /** Each enabled channel account's token, with one authenticated request per account. */

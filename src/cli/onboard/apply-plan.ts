@@ -6,7 +6,7 @@ import { ensurePrivateDir } from "../../infra/paths.js";
 import { probeProvider, resolveModel, type ProviderProbe } from "../../models/index.js";
 import { CliError } from "../output.js";
 import { renderOnboardConfig } from "./config-template.js";
-import type { OnboardPlan } from "./onboard-plan.js";
+import { planNeedsKey, type OnboardPlan } from "./onboard-plan.js";
 
 export interface OnboardOptions {
   stateDir: string;
@@ -77,7 +77,7 @@ export async function applyOnboardPlan(plan: OnboardPlan, opts: OnboardOptions):
 /** What to run after onboarding, in order. */
 export function nextSteps(plan: OnboardPlan, env: NodeJS.ProcessEnv): string[] {
   const steps: string[] = [];
-  if (!env[plan.apiKeyEnv]) steps.push(`export ${plan.apiKeyEnv}=<your ${plan.provider} key>   # the gateway reads the key from its environment`);
+  if (planNeedsKey(plan) && !env[plan.apiKeyEnv]) steps.push(`export ${plan.apiKeyEnv}=<your ${plan.provider} key>   # the gateway reads the key from its environment`);
   steps.push(
     "openclaw gateway start          # run the gateway in the background (or `openclaw gateway install` for a service)",
     "openclaw dashboard              # the Control UI's link, signed in",

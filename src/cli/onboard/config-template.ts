@@ -1,5 +1,5 @@
 import { BUILTIN_PROVIDERS } from "../../models/index.js";
-import { needsProviderBlock, type OnboardPlan } from "./onboard-plan.js";
+import { needsProviderBlock, planNeedsKey, type OnboardPlan } from "./onboard-plan.js";
 
 const yamlString = (value: string) => JSON.stringify(value);
 
@@ -25,6 +25,7 @@ export function renderOnboardConfig(plan: OnboardPlan, writtenAt: Date): string 
     "    model:",
     `      primary: ${yamlString(`${plan.provider}/${plan.model}`)}   # provider/model every agent uses unless it says otherwise`,
   ];
+  const keyed = planNeedsKey(plan);
   if (needsProviderBlock(plan)) {
     const builtin = BUILTIN_PROVIDERS[plan.provider];
     lines.push(
@@ -34,11 +35,15 @@ export function renderOnboardConfig(plan: OnboardPlan, writtenAt: Date): string 
       `    ${plan.provider}:`,
       `      baseUrl: ${yamlString(plan.baseUrl ?? builtin!.baseUrl)}`,
       `      api: ${plan.api ?? builtin!.api}`,
-      `      apiKey: ${yamlString(`\${${plan.apiKeyEnv}}`)}   # read from the environment when the gateway starts`,
+      keyed
+        ? `      apiKey: ${yamlString(`\${${plan.apiKeyEnv}}`)}   # read from the environment when the gateway starts`
+        : "      # no key: an Ollama server on this machine or the LAN takes requests without one",
     );
     if (!builtin) lines.push("      models:", `        - id: ${yamlString(plan.model)}`);
-  } else {
+  } else if (keyed) {
     lines.push("", `# The ${plan.provider} key is read from ${plan.apiKeyEnv} in the gateway's environment.`);
+  } else {
+    lines.push("", `# ${plan.provider} is the Ollama server on this machine (${BUILTIN_PROVIDERS[plan.provider]!.baseUrl}); it needs no key.`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -27,7 +27,7 @@ const ANSWER_FLAGS = [
 ] as const satisfies readonly (readonly [keyof OnboardFlags, string])[];
 
 function planFromFlags(flags: OnboardFlags): OnboardPlan {
-  if (!flags.provider) throw new CliError("--provider is required with --non-interactive (anthropic, openai, or your own id with --base-url and --api)");
+  if (!flags.provider) throw new CliError("--provider is required with --non-interactive (anthropic, openai, ollama, or your own id with --base-url and --api)");
   const provider = flags.provider.toLowerCase();
   const model = flags.model ?? DEFAULT_MODELS[provider];
   if (!model) throw new CliError(`--model is required for provider "${provider}"`);

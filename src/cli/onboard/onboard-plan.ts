@@ -1,4 +1,4 @@
-import { apiKeyEnvVar, BUILTIN_PROVIDERS, SUPPORTED_APIS } from "../../models/index.js";
+import { apiKeyEnvVar, BUILTIN_PROVIDERS, ollamaKeyOptional, SUPPORTED_APIS } from "../../models/index.js";
 import { CliError } from "../output.js";
 
 /** What onboarding decided, from flags or from the prompts. */
@@ -44,5 +44,14 @@ export function defaultKeyEnv(provider: string): string {
 
 /** Whether the config must name the provider (custom endpoint, api or key variable). */
 export function needsProviderBlock(plan: OnboardPlan): boolean {
+  if (!planNeedsKey(plan)) return !isBuiltinProvider(plan.provider) || plan.baseUrl !== undefined || plan.api !== undefined;
   return !isBuiltinProvider(plan.provider) || plan.baseUrl !== undefined || plan.api !== undefined || plan.apiKeyEnv !== defaultKeyEnv(plan.provider);
+}
+
+/** Whether the plan's provider takes a key: an Ollama server on this machine or the LAN does not. */
+export function planNeedsKey(plan: OnboardPlan): boolean {
+  const builtin = Object.hasOwn(BUILTIN_PROVIDERS, plan.provider) ? BUILTIN_PROVIDERS[plan.provider] : undefined;
+  const api = plan.api ?? builtin?.api;
+  const baseUrl = plan.baseUrl ?? builtin?.baseUrl;
+  return !(api === "ollama" && baseUrl !== undefined && ollamaKeyOptional(baseUrl));
 }

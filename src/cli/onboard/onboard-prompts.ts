@@ -1,8 +1,8 @@
 import { cancel, confirm, intro, isCancel, log, note, outro, select, spinner, text } from "@clack/prompts";
 import { DEFAULT_GATEWAY_PORT } from "../../config/index.js";
-import { SUPPORTED_APIS } from "../../models/index.js";
+import { BUILTIN_PROVIDERS, SUPPORTED_APIS } from "../../models/index.js";
 import { applyOnboardPlan, checkPlanProvider, nextSteps, onboardTarget, type OnboardOptions } from "./apply-plan.js";
-import { DEFAULT_MODELS, defaultKeyEnv, PROVIDER_ID, type OnboardPlan } from "./onboard-plan.js";
+import { DEFAULT_MODELS, defaultKeyEnv, planNeedsKey, PROVIDER_ID, type OnboardPlan } from "./onboard-plan.js";
 
 class Cancelled extends Error {}
 
@@ -24,6 +24,7 @@ async function askPlan(env: NodeJS.ProcessEnv, preset: { port?: number }): Promi
       options: [
         { value: "anthropic", label: "Anthropic", hint: "ANTHROPIC_API_KEY" },
         { value: "openai", label: "OpenAI", hint: "OPENAI_API_KEY" },
+        { value: "ollama", label: "Ollama", hint: "a server on this machine or the LAN, no key" },
         { value: "custom", label: "Another server", hint: "OpenAI- or Anthropic-compatible, e.g. a local model" },
       ],
     }),
@@ -39,16 +40,25 @@ async function askPlan(env: NodeJS.ProcessEnv, preset: { port?: number }): Promi
       await text({ message: "Its base URL", placeholder: "http://127.0.0.1:11434/v1", validate: (v) => (/^https?:\/\/\S+$/.test(v ?? "") ? undefined : "an http(s) URL") }),
     );
     api = answer(await select({ message: "Which wire format does it speak?", options: SUPPORTED_APIS.map((value) => ({ value, label: value })) }));
+  } else if (choice === "ollama") {
+    const defaultUrl = BUILTIN_PROVIDERS.ollama!.baseUrl;
+    const url = answer(
+      await text({ message: "The Ollama server's URL (no /v1)", initialValue: defaultUrl, validate: (v) => (/^https?:\/\/\S+$/.test(v ?? "") ? undefined : "an http(s) URL") }),
+    ).replace(/\/+$/, "");
+    if (url !== defaultUrl) baseUrl = url;
   }
   const model = answer(await text({ message: "Model", initialValue: DEFAULT_MODELS[provider] ?? "", validate: (v) => (v?.trim() && !/\s/.test(v) ? undefined : "a model id") }));
-  const apiKeyEnv = answer(
-    await text({
-      message: "Environment variable that holds the API key",
-      initialValue: defaultKeyEnv(provider),
-      validate: (v) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v ?? "") ? undefined : "a variable name"),
-    }),
-  );
-  if (!env[apiKeyEnv]) log.warn(`${apiKeyEnv} is not set in this shell, so the provider cannot be checked now.`);
+  const keyless = !planNeedsKey({ provider, model, apiKeyEnv: defaultKeyEnv(provider), ...(baseUrl ? { baseUrl } : {}), ...(api ? { api } : {}), port: DEFAULT_GATEWAY_PORT });
+  const apiKeyEnv = keyless
+    ? defaultKeyEnv(provider)
+    : answer(
+        await text({
+          message: "Environment variable that holds the API key",
+          initialValue: defaultKeyEnv(provider),
+          validate: (v) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v ?? "") ? undefined : "a variable name"),
+        }),
+      );
+  if (!keyless && !env[apiKeyEnv]) log.warn(`${apiKeyEnv} is not set in this shell, so the provider cannot be checked now.`);
   const port = preset.port ?? Number(answer(await text({ message: "Gateway port", initialValue: String(DEFAULT_GATEWAY_PORT), validate: validPort })));
   return { provider, model: model.trim(), apiKeyEnv, ...(baseUrl ? { baseUrl } : {}), ...(api ? { api } : {}), port };
 }

@@ -7,7 +7,7 @@ import { ApiBaseUrl, integer, NonEmptyString, StringList } from "./primitives.js
  */
 export const MemorySearchSchema = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
-  /** `none`: keyword (FTS) ranking only. Any other id: a provider with an OpenAI-compatible `/embeddings`. */
+  /** `none`: keyword (FTS) ranking only. Any other id: a provider with an OpenAI-compatible `/embeddings` (an Ollama provider: its server's `/v1/embeddings`). */
   provider: Type.Optional(NonEmptyString),
   model: Type.Optional(NonEmptyString),
   remote: Type.Optional(

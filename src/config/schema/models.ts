@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { ApiBaseUrl, integer, NonEmptyString, stringEnum, timeoutSeconds } from "./primitives.js";
 
-export const MODEL_APIS = ["openai-completions", "anthropic-messages", "openai-responses"] as const;
+export const MODEL_APIS = ["openai-completions", "anthropic-messages", "openai-responses", "ollama"] as const;
 
 const nonNegative = () => Type.Number({ minimum: 0 });
 
@@ -21,6 +21,8 @@ const ProviderModel = Type.Object({
   cost: Type.Optional(ModelCost),
   contextWindow: Type.Optional(integer(1)),
   maxTokens: Type.Optional(integer(1)),
+  /** Request settings for this model (temperature, top_p, Ollama's num_ctx, …); docs/models.md says which each api sends. */
+  params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 
 const ModelProvider = Type.Object({

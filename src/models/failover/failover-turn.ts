@@ -9,6 +9,7 @@ import type { ProviderModel } from "../types.js";
 import { wireSettings } from "../model-settings.js";
 import { streamAttempt } from "./attempt.js";
 import { cooldownSettings, type AuthProfileStore } from "./auth-profile-store.js";
+import type { AuthProfile } from "./profile-sources.js";
 import type { CandidateChain } from "./candidate-chain.js";
 import { coolsKey, failoverReason, nextStep, REASON_TEXT, type FailoverReason } from "./failure-reason.js";
 
@@ -114,17 +115,19 @@ export class FailoverTurn {
       let keys = choice.usable;
       if (keys.length === 0) {
         const soonest = choice.blocked[0];
-        if (!soonest) {
+        if (!soonest && model.keyOptional) {
+          keys = [keylessProfile(model.provider)];
+        } else if (!soonest) {
           this.record({ ref, reason: "config", message: store.orderExcludesAll(model.provider, config, env) ?? noKeyMessage(model, config) });
           continue;
-        }
-        // Every key rests. The last candidate probes the one free soonest rather than give up unasked;
-        // a billing-disabled key is never probed.
-        if (!lastCandidate || soonest.reason === "billing") {
+        } else if (!lastCandidate || soonest.reason === "billing") {
+          // Every key rests. The last candidate probes the one free soonest rather than give up unasked;
+          // a billing-disabled key is never probed.
           this.record({ ref, reason: "cooldown", message: `every key is resting (${soonest.reason}) until ${new Date(soonest.until).toISOString()}` });
           continue;
+        } else {
+          keys = [soonest.profile];
         }
-        keys = [soonest.profile];
       }
       let extraRotations = 0;
       for (let k = 0; k < keys.length; k += 1) {
@@ -140,7 +143,8 @@ export class FailoverTurn {
         const attemptRequest = this.requestFor(request, attemptModel);
         const outcome = yield* streamAttempt(this.deps.stream, attemptRequest, signal);
         if (outcome.kind === "done") {
-          store.recordSuccess(profile.id);
+          // A keyless attempt has no key to rest or to clear.
+          if (profile.secret) store.recordSuccess(profile.id);
           this.deps.pins?.set(model.provider, profile.id);
           this.winnerIndex = i;
           this.answeredBy = model.ref;
@@ -149,7 +153,7 @@ export class FailoverTurn {
         }
         const reason = failoverReason({ kind: outcome.error.kind, message: outcome.error.error, status: outcome.error.status });
         this.record({ ref, profileId: profile.id, reason, message: outcome.error.error });
-        if (coolsKey(reason)) store.recordFailure(profile.id, reason, model.id, cooldownSettings(config), outcome.error.retryAfterMs);
+        if (coolsKey(reason) && profile.secret) store.recordFailure(profile.id, reason, model.id, cooldownSettings(config), outcome.error.retryAfterMs);
         if (outcome.kind === "failedAfterOutput" || nextStep(reason) === "stop" || signal.aborted) return { kind: "final", error: outcome.error };
         last = outcome.error;
         const step = nextStep(reason);
@@ -165,7 +169,7 @@ export class FailoverTurn {
 
   /** The request as this candidate gets it: its key, its max tokens, its params and the thinking level. */
   private requestFor(request: ModelRequest, model: ProviderModel): ModelRequest {
-    const params = this.deps.config.agents.defaults.models?.[model.ref]?.params;
+    const params = modelParams(this.deps.config.agents.defaults.models?.[model.ref]?.params, model.params);
     const out: ModelRequest = {
       ...request,
       model,
@@ -207,6 +211,17 @@ export class FailoverTurn {
 }
 
 type ChainOutcome = { kind: "answered"; done: ModelStreamEvent } | { kind: "final"; error: ErrorEvent } | { kind: "exhausted"; last: ErrorEvent | undefined };
+
+/** `agents.defaults.models.<ref>.params` with the provider's model entry's params over them. */
+function modelParams(fromAgents: Record<string, unknown> | undefined, fromEntry: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!fromAgents || !fromEntry) return fromEntry ?? fromAgents;
+  return { ...fromAgents, ...fromEntry };
+}
+
+/** The one "key" of a provider that takes requests without one: nothing is sent. */
+function keylessProfile(provider: string): AuthProfile {
+  return { id: `${provider}:keyless`, provider, type: "api_key", secret: "", source: "config" };
+}
 
 function noKeyMessage(model: ProviderModel, config: OpenClawConfig): string {
   const unset = unsetApiKeyVariable(config, model.provider);

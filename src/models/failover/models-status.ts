@@ -27,6 +27,8 @@ export interface ModelsStatus {
   chain: { ref: string; resolves: boolean; problem?: string }[];
   strict: boolean;
   providers: Record<string, ProfileStatus[]>;
+  /** Providers that take requests without a key (an Ollama server on this machine or the LAN), when any. */
+  keyOptional?: string[];
 }
 
 /** `openclaw models status`: the chain a turn of this agent walks, and each provider's keys with their cooldowns. */
@@ -41,10 +43,12 @@ export function modelsStatus(input: {
   const { config, env, store, chain } = input;
   const now = input.now ?? Date.now();
   const providers: Record<string, ProfileStatus[]> = {};
+  const keyOptional = new Set<string>();
   const rows = chain.refs.map((ref) => {
     const resolved = resolveModel(ref, config, env, { requireKey: false });
     if (!resolved.ok) return { ref, resolves: false, problem: resolved.message };
     const { provider, id } = resolved.model;
+    if (resolved.model.keyOptional) keyOptional.add(provider);
     providers[provider] ??= store.ordered(provider, config, env).map((profile) => {
       const usage = store.usage(profile.id);
       const block = blockedUntil(usage, usage?.cooldownModel ?? id, now);
@@ -69,6 +73,7 @@ export function modelsStatus(input: {
     chain: rows,
     strict: chain.strict,
     providers,
+    ...(keyOptional.size > 0 ? { keyOptional: [...keyOptional] } : {}),
   };
 }
 
@@ -83,7 +88,7 @@ export function formatModelsStatus(status: ModelsStatus): string {
   status.chain.forEach((row, i) => lines.push(`  ${i + 1}. ${row.ref}${row.resolves ? "" : ` — ${row.problem}`}`));
   for (const [provider, profiles] of Object.entries(status.providers)) {
     lines.push("", `${provider}:`);
-    if (profiles.length === 0) lines.push("  (no key)");
+    if (profiles.length === 0) lines.push(status.keyOptional?.includes(provider) ? "  (no key needed: the server is on this machine or the LAN)" : "  (no key)");
     for (const p of profiles) {
       const state = p.state === "ready" ? "ready" : `${p.state} until ${p.until} (${p.reason}${p.model ? `, model ${p.model}` : ""})`;
       lines.push(`  ${p.id}  ${p.type} from ${p.source}  ${p.secret}  ${state}`);

@@ -29,6 +29,8 @@ export const CONTEXT_OVERFLOW_ERRORS = {
   },
   bedrock: { status: 400, body: { message: "Input is too long for requested model." } },
   ollama: { status: 500, body: { error: { message: "ollama error: context length exceeded", type: "api_error" } } },
+  // Ollama's native /api/chat with `truncate: false`.
+  "ollama-native": { status: 400, body: { error: "the input length exceeds the context length" } },
   mistral: {
     status: 400,
     body: {
@@ -62,6 +64,6 @@ export function requestTokens(request: RecordedRequest): number {
     if (message.tool_calls) add(message.tool_calls);
   }
   if (body.tools) add(body.tools);
-  const reply = Number(body.max_tokens ?? body.max_completion_tokens ?? 0);
+  const reply = Number(body.max_tokens ?? body.max_completion_tokens ?? body.options?.num_predict ?? 0);
   return Math.ceil(chars / 4) + reply;
 }

@@ -33,14 +33,18 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /**
- * Writes SSE frames one by one with `chunkDelayMs` between them, flushing each so the client
+ * Writes SSE frames (or, with `contentType`, another stream's pieces) one by one with `chunkDelayMs` between them, flushing each so the client
  * really receives them separately. With `holdMidway`, the second half waits for that promise.
  * With `cutOff`, the socket is destroyed after the last
  * frame instead of ending the response: the client sees a body that breaks off.
  */
-export async function writeSse(res: ServerResponse, frames: string[], options: { chunkDelayMs?: number; cutOff?: boolean; holdMidway?: Promise<void> }): Promise<void> {
+export async function writeSse(
+  res: ServerResponse,
+  frames: string[],
+  options: { chunkDelayMs?: number; cutOff?: boolean; holdMidway?: Promise<void>; contentType?: string },
+): Promise<void> {
   if (isGone(res)) return;
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.writeHead(200, { "content-type": options.contentType ?? "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   res.flushHeaders();
   for (const [i, frame] of frames.entries()) {
     if (i > 0) await pause(options.chunkDelayMs, res);
@@ -65,16 +69,22 @@ export function writeTruncatedJson(res: ServerResponse, text: string): void {
 }
 
 /**
- * Writes the response headers and `frames`, then holds the stream open, writing an SSE comment
- * every `keepAliveMs` when set, until the client goes away.
+ * Writes the response headers and `frames`, then holds the stream open, writing a keep-alive (an
+ * SSE comment unless `stream` names another) every `keepAliveMs` when set, until the client goes away.
  */
-export async function writeStalledSse(res: ServerResponse, frames: string[], keepAliveMs: number | undefined): Promise<void> {
+export async function writeStalledSse(
+  res: ServerResponse,
+  frames: string[],
+  keepAliveMs: number | undefined,
+  stream: { contentType?: string; keepAlive?: string } = {},
+): Promise<void> {
   if (isGone(res)) return;
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.writeHead(200, { "content-type": stream.contentType ?? "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   res.flushHeaders();
   for (const frame of frames) res.write(frame);
   await new Promise<void>((resolve) => {
-    const timer = keepAliveMs ? setInterval(() => isGone(res) || res.write(": keep-alive\n\n"), keepAliveMs) : undefined;
+    const keepAlive = stream.keepAlive ?? ": keep-alive\n\n";
+    const timer = keepAliveMs ? setInterval(() => isGone(res) || res.write(keepAlive), keepAliveMs) : undefined;
     res.on("close", () => {
       clearInterval(timer);
       resolve();

@@ -87,6 +87,10 @@ export interface WireFormat {
   jsonBody(reply: ScriptedReply, request: RecordedRequest): unknown;
   /** The error envelope this API uses. */
   errorBody(status: number): unknown;
+  /** The streamed answer's content type (default: text/event-stream). */
+  streamContentType?: string;
+  /** What a stalled stream writes to keep the connection warm (default: an SSE comment). */
+  keepAlive?: string;
 }
 
 export function isHttpError(reply: FakeReply): reply is HttpErrorReply {

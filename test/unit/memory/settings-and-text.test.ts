@@ -44,6 +44,24 @@ describe("memory settings", () => {
     expect(embeddingOf(remote, {})).not.toHaveProperty("apiKey");
   });
 
+  it("an Ollama provider embeds through its server's /v1 with nomic-embed-text, and needs no key there", () => {
+    const settingsOf = (raw: Record<string, unknown>) => resolveMemorySettings(validateConfig(raw, {}).config, {}).embedding;
+    expect(settingsOf({ memory: { search: { provider: "ollama" } } })).toEqual({
+      kind: "remote",
+      provider: "ollama",
+      model: "nomic-embed-text",
+      baseUrl: "http://127.0.0.1:11434/v1",
+      batchSize: 64,
+      explicit: true,
+    });
+    const remote = settingsOf({
+      models: { providers: { gpu: { api: "ollama", baseUrl: "http://gpu-box:11434", apiKey: "ollama-local" } } },
+      memory: { search: { provider: "gpu", model: "qwen3-embedding", remote: { baseUrl: "http://gpu-box.local:11434/" } } },
+    });
+    expect(remote).toMatchObject({ model: "qwen3-embedding", baseUrl: "http://gpu-box.local:11434/v1" });
+    expect(remote).not.toHaveProperty("apiKey");
+  });
+
   it("has the documented defaults", () => {
     const settings = resolveMemorySettings(validateConfig({}, {}).config, {});
     expect(settings).toMatchObject({

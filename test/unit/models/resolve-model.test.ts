@@ -49,7 +49,7 @@ describe("resolveModel", () => {
     const message = resolveError("nope/some-model", APPENDIX);
     expect(message).toContain('Unknown model provider "nope"');
     expect(message).toContain("models.providers.nope");
-    expect(message).toContain("anthropic, openai, fake");
+    expect(message).toContain("anthropic, openai, ollama, fake");
   });
 
   it("names the env var when the key is missing, and never leaks a key", () => {

@@ -11,8 +11,8 @@ export function fakeModel(server: FakeModelServer, api: ModelApi, overrides: Par
     provider: "fake",
     id: "fake-model",
     api,
-    // The OpenAI SDK's base URL includes /v1; the Anthropic one is the origin.
-    baseUrl: api === "anthropic-messages" ? server.url : `${server.url}/v1`,
+    // The OpenAI SDK's base URL includes /v1; the Anthropic and Ollama ones are the origin.
+    baseUrl: api === "anthropic-messages" || api === "ollama" ? server.url : `${server.url}/v1`,
     apiKey: TEST_KEY,
     contextWindow: 128_000,
     maxTokens: 1024,
