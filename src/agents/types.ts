@@ -89,6 +89,9 @@ export interface WebSearchQuery {
   dateAfter?: string;
   dateBefore?: string;
   categories?: string;
+  /** DuckDuckGo's region code, e.g. `us-en`. */
+  region?: string;
+  safeSearch?: "strict" | "moderate" | "off";
 }
 
 /** What web_search acts through: one provider with its limits and result cache (tools/web-search/). */

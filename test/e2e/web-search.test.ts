@@ -24,6 +24,8 @@ afterEach(async () => {
   model.reset();
   search.requests.length = 0;
   search.failWith = undefined;
+  search.tavily = { key: "", results: [] };
+  search.duckduckgo = { results: [] };
 });
 afterAll(async () => {
   await search?.close();
@@ -140,6 +142,29 @@ describe("web_search", { timeout: 60_000 }, () => {
     ]);
     const output = JSON.parse(toolResults(1)[0]!);
     expect(output).toMatchObject({ kind: "results", provider: "searxng", count: 1, results: [{ url: "https://example.org/a", published: "2026-10-01" }] });
+  });
+
+  it("asks Tavily with TAVILY_API_KEY when no Brave key is set", async () => {
+    search.tavily = { key: "tvly-e2e-key", results: [{ title: "Tavily says", url: "https://tavily.example/a", content: "A structured result" }] };
+    const gw = await gateway({ plugins: { entries: { tavily: { config: { webSearch: { baseUrl: search.url } } } } } }, { TAVILY_API_KEY: "tvly-e2e-key" });
+    model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "agents", count: 2 } }] }, { text: "Found it." });
+    expect(await chat(gw, "tavily", "search with tavily")).toBe("Found it.");
+    expect(search.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /search"]);
+    expect(search.requests[0]!.body).toMatchObject({ query: "agents", max_results: 2 });
+    const output = JSON.parse(toolResults(1)[0]!);
+    expect(output).toMatchObject({ kind: "results", provider: "tavily", count: 1, results: [{ url: "https://tavily.example/a" }] });
+    expect(toolResults(1)[0]).not.toContain("tvly-e2e-key");
+  });
+
+  it("searches DuckDuckGo without a key when it is named, the results wrapped as untrusted data", async () => {
+    search.duckduckgo = { results: [{ title: "Keyless result", url: "https://ddg.example/page", snippet: "Found without a key" }] };
+    const gw = await gateway({ plugins: { entries: { duckduckgo: { config: { webSearch: { baseUrl: search.url } } } } }, tools: { web: { search: { provider: "duckduckgo" } } } });
+    model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "keyless", region: "uk-en" } }] }, { text: "Searched." });
+    expect(await chat(gw, "ddg", "search without a key")).toBe("Searched.");
+    expect(search.requests.map((r) => [r.path, r.params.q, r.params.kl, r.params.kp])).toEqual([["/html/", "keyless", "uk-en", "-1"]]);
+    const output = JSON.parse(toolResults(1)[0]!);
+    expect(output).toMatchObject({ kind: "results", provider: "duckduckgo", count: 1, results: [{ url: "https://ddg.example/page" }] });
+    expect(output.results[0].title).toContain("<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>");
   });
 
   it("is not offered without a provider, nor with tools.web.search.enabled false", async () => {

@@ -18,6 +18,10 @@ const WebSearchParameters = Type.Object({
   date_after: Type.Optional(Type.String({ description: "Only results published after this date, YYYY-MM-DD (Brave).", pattern: DATE })),
   date_before: Type.Optional(Type.String({ description: "Only results published before this date, YYYY-MM-DD; needs date_after (Brave).", pattern: DATE })),
   categories: Type.Optional(Type.String({ description: 'Comma-separated SearXNG categories, e.g. "news" (SearXNG only).' })),
+  region: Type.Optional(Type.String({ description: 'DuckDuckGo region code, e.g. "us-en", "de-de" (DuckDuckGo only).', pattern: "^[a-z]{2,3}-[a-z]{2,3}$" })),
+  safeSearch: Type.Optional(
+    Type.Union([Type.Literal("strict"), Type.Literal("moderate"), Type.Literal("off")], { description: "SafeSearch level (DuckDuckGo only; default moderate)." }),
+  ),
 });
 export type WebSearchArgs = Static<typeof WebSearchParameters>;
 
@@ -56,5 +60,7 @@ function searchQuery(args: WebSearchArgs, query: string, maxResults: number): We
     ...(args.date_after ? { dateAfter: args.date_after } : {}),
     ...(args.date_before ? { dateBefore: args.date_before } : {}),
     ...(args.categories ? { categories: args.categories } : {}),
+    ...(args.region ? { region: args.region } : {}),
+    ...(args.safeSearch ? { safeSearch: args.safeSearch } : {}),
   };
 }

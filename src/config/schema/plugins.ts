@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { AcpxConfig } from "./acp.js";
-import { BraveWebSearchConfig, SearxngWebSearchConfig } from "./web-tools.js";
+import { BraveWebSearchConfig, DuckDuckGoWebSearchConfig, SearxngWebSearchConfig, TavilyWebSearchConfig } from "./web-tools.js";
 
 /**
  * `plugins.entries.<id>.config`: the settings of OpenClaw's bundled plugins this gateway builds in
- * (acpx, and the brave and searxng web_search providers). Other plugins are unknown keys.
+ * (acpx, and the brave, tavily, searxng and duckduckgo web_search providers). Other plugins are unknown keys.
  */
 export const PluginsSchema = Type.Object({
   entries: Type.Optional(
@@ -12,6 +12,8 @@ export const PluginsSchema = Type.Object({
       acpx: Type.Optional(Type.Object({ config: Type.Optional(AcpxConfig) })),
       brave: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(BraveWebSearchConfig) })) })),
       searxng: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(SearxngWebSearchConfig) })) })),
+      tavily: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(TavilyWebSearchConfig) })) })),
+      duckduckgo: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(DuckDuckGoWebSearchConfig) })) })),
     }),
   ),
 });

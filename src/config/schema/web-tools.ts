@@ -1,14 +1,15 @@
 import { Type } from "@sinclair/typebox";
-import { ApiBaseUrl, integer, NonEmptyString, wholeTimeoutSeconds } from "./primitives.js";
+import { ApiBaseUrl, integer, NonEmptyString, stringEnum, wholeTimeoutSeconds } from "./primitives.js";
 
-/** The web_search providers this gateway speaks to; auto-detection tries them in this order. */
-export const WEB_SEARCH_PROVIDERS = ["brave", "searxng"] as const;
+/** The web_search providers this gateway speaks to (auto-detection: web-search-setup.ts). */
+export const WEB_SEARCH_PROVIDERS = ["brave", "tavily", "searxng", "duckduckgo"] as const;
 
 /** `tools.web.search`: whether web_search is offered, through which provider, and its result cache. */
 const WebSearchSettings = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
   /**
-   * Omitted: the first provider that is set up (a Brave key, else a SearXNG base URL). Any of
+   * Omitted: the first provider that is set up (a Brave key, a Tavily key, a SearXNG base URL);
+   * DuckDuckGo (no key) only when named. Any of
    * OpenClaw's other providers loads with a warning that it is not supported (web_search is not offered).
    */
   provider: Type.Optional(NonEmptyString),
@@ -44,6 +45,22 @@ export const WebToolsSchema = Type.Object({
 export const BraveWebSearchConfig = Type.Object({
   apiKey: Type.Optional(NonEmptyString),
   /** A Brave-compatible proxy; `/res/v1/web/search` is appended. http:// only to a loopback or private host. */
+  baseUrl: Type.Optional(ApiBaseUrl),
+});
+
+/** `plugins.entries.tavily.config.webSearch`: the Tavily API key and where requests go. */
+export const TavilyWebSearchConfig = Type.Object({
+  apiKey: Type.Optional(NonEmptyString),
+  /** A Tavily-compatible endpoint; `/search` is appended. http:// only to a loopback or private host. */
+  baseUrl: Type.Optional(ApiBaseUrl),
+});
+
+/** `plugins.entries.duckduckgo.config.webSearch`: DuckDuckGo's defaults (it takes no key). */
+export const DuckDuckGoWebSearchConfig = Type.Object({
+  /** Region code (`kl`), e.g. `us-en`. */
+  region: Type.Optional(Type.String({ pattern: "^[a-z]{2,3}-[a-z]{2,3}$" })),
+  safeSearch: Type.Optional(stringEnum(["strict", "moderate", "off"])),
+  /** Where DuckDuckGo's no-JavaScript page is asked (default https://html.duckduckgo.com); `/html/` is appended. */
   baseUrl: Type.Optional(ApiBaseUrl),
 });
 

@@ -7,6 +7,7 @@ import { keepAnswer, keptAnswer } from "../../../src/agents/tools/web-search/sea
 import { resultsOutput } from "../../../src/agents/tools/web-search/search-output.js";
 import { createWebSearchTool } from "../../../src/agents/tools/web-search.js";
 import type { WebSearchHost } from "../../../src/agents/types.js";
+import { startFakeSearchServer } from "../../fakes/search-server.js";
 import { errorOf, makeContext, makeTempDir, neverAborted, textOf } from "./helpers.js";
 
 /** A provider endpoint that records what it was asked and answers as the test says (or never). */
@@ -44,9 +45,11 @@ const run = (host: WebSearchHost, args: Record<string, unknown>, signal = neverA
 const lastAsked = () => Object.fromEntries(asked.at(-1)!.searchParams);
 
 describe("web_search setup", () => {
-  it("picks a Brave key before a SearXNG URL, and keeps a pinned provider even when it lacks its setting", () => {
-    const both = { BRAVE_API_KEY: "k", SEARXNG_BASE_URL: baseUrl };
-    expect(webSearchSetup(validateConfig({}, both).config, both).host?.provider).toBe("brave");
+  it("picks a Brave key, then a Tavily key, then a SearXNG URL, and keeps a pinned provider even when it lacks its setting", () => {
+    const all = { BRAVE_API_KEY: "k", TAVILY_API_KEY: "t", SEARXNG_BASE_URL: baseUrl };
+    expect(webSearchSetup(validateConfig({}, all).config, all).host?.provider).toBe("brave");
+    const noBrave = { TAVILY_API_KEY: "t", SEARXNG_BASE_URL: baseUrl };
+    expect(webSearchSetup(validateConfig({}, noBrave).config, noBrave).host?.provider).toBe("tavily");
     expect(webSearchSetup(validateConfig({}, { SEARXNG_BASE_URL: baseUrl }).config, { SEARXNG_BASE_URL: baseUrl }).host?.provider).toBe("searxng");
     const pinned = { tools: { web: { search: { provider: "searxng" } } } };
     const env = { BRAVE_API_KEY: "k" };
@@ -66,8 +69,8 @@ describe("web_search setup", () => {
 
   it("loads a provider it does not speak with a warning naming the ones it does, and offers no web_search", () => {
     const env = { BRAVE_API_KEY: "k" };
-    const loaded = validateConfig({ tools: { web: { search: { provider: "tavily" } } } }, env);
-    expect(loaded.warnings).toContain('tools.web.search.provider "tavily" is not supported by this gateway (brave, searxng): web_search is not offered');
+    const loaded = validateConfig({ tools: { web: { search: { provider: "perplexity" } } } }, env);
+    expect(loaded.warnings).toContain('tools.web.search.provider "perplexity" is not supported by this gateway (brave, tavily, searxng, duckduckgo): web_search is not offered');
     expect(webSearchSetup(loaded.config, env).host).toBeUndefined();
   });
 });
@@ -119,6 +122,80 @@ describe("web_search with SearXNG", () => {
     expect(output).toMatchObject({ kind: "results", provider: "searxng", results: [{ url: "https://arxiv.example/1" }] });
     expect(lastAsked()).toEqual({ q: "quarks", format: "json", categories: "science", language: "de", time_range: "year" });
     expect(errorOf(await run(searxng(), { query: "q", country: "US", search_lang: "en" })).message).toContain("country, search_lang are not supported by searxng");
+  });
+});
+
+describe("web_search with Tavily", () => {
+  it("POSTs the query with the key as a bearer token, freshness as time_range, and refuses what Tavily cannot take", async () => {
+    const search = await startFakeSearchServer();
+    try {
+      search.tavily = { key: "tvly-secret", results: [{ title: "Tavily hit", url: "https://t.example/1", content: "from tavily", score: 0.9, published_date: "2026-11-30" }] };
+      const host = hostFor({
+        plugins: { entries: { tavily: { config: { webSearch: { apiKey: "tvly-secret", baseUrl: search.url } } } } },
+        tools: { web: { search: { cacheTtlMinutes: 0 } } },
+      });
+      const output = JSON.parse(textOf(await run(host, { query: "llm news", count: 3, freshness: "week" })));
+      expect(output).toMatchObject({ kind: "results", provider: "tavily", count: 1, results: [{ url: "https://t.example/1", published: "2026-11-30" }] });
+      expect(search.requests[0]).toMatchObject({
+        method: "POST",
+        path: "/search",
+        body: { query: "llm news", max_results: 3, time_range: "week", topic: "general", include_answer: false },
+      });
+      expect(errorOf(await run(host, { query: "q", country: "US", region: "us-en" })).message).toContain("country, region are not supported by tavily");
+      search.tavily.key = "another";
+      const refused = JSON.parse(textOf(await run(host, { query: "refused" })));
+      expect(refused.message).toContain("plugins.entries.tavily.config.webSearch.apiKey or TAVILY_API_KEY");
+      expect(refused.message).not.toContain("tvly-secret");
+    } finally {
+      await search.close();
+    }
+  });
+});
+
+describe("web_search with DuckDuckGo", () => {
+  it("is used only when named; reads the organic results of the page, skipping the ad and unwrapping the redirect links", async () => {
+    const search = await startFakeSearchServer();
+    try {
+      expect(webSearchSetup(validateConfig({}, {}).config, {}).problem).toContain("name duckduckgo in tools.web.search.provider");
+      search.duckduckgo = {
+        results: [
+          { title: "Rust & Go compared", url: "https://blog.example/rust-go?a=1&b=2", snippet: "A <fair> look at both" },
+          { title: "Second", url: "https://second.example/", snippet: "More" },
+        ],
+      };
+      const raw = { plugins: { entries: { duckduckgo: { config: { webSearch: { baseUrl: search.url, region: "de-de", safeSearch: "strict" } } } } } };
+      const host = hostFor({ ...raw, tools: { web: { search: { provider: "duckduckgo", cacheTtlMinutes: 0 } } } });
+      const output = JSON.parse(textOf(await run(host, { query: "Rust", count: 5, freshness: "month" })));
+      expect(output).toMatchObject({ kind: "results", provider: "duckduckgo", count: 2 });
+      expect(output.results.map((r: { url: string }) => r.url)).toEqual(["https://blog.example/rust-go?a=1&b=2", "https://second.example/"]);
+      expect(output.results[0].title).toContain("Rust & Go compared");
+      expect(output.results[0].snippet).toContain("A <fair> look at both");
+      expect(search.requests[0]).toMatchObject({ method: "GET", path: "/html/", params: { q: "Rust", kl: "de-de", kp: "1", df: "m" } });
+      // The call's own region and SafeSearch win over the config's.
+      await run(host, { query: "Rust", region: "us-en", safeSearch: "off" });
+      expect(search.requests[1]!.params).toMatchObject({ kl: "us-en", kp: "-2" });
+      expect(errorOf(await run(host, { query: "q", categories: "news" })).message).toContain("categories is not supported by duckduckgo");
+    } finally {
+      await search.close();
+    }
+  });
+
+  it("a bot challenge instead of results is an error that says so; a page with no results is an empty answer", async () => {
+    const search = await startFakeSearchServer();
+    try {
+      const host = hostFor({
+        plugins: { entries: { duckduckgo: { config: { webSearch: { baseUrl: search.url } } } } },
+        tools: { web: { search: { provider: "duckduckgo", cacheTtlMinutes: 0 } } },
+      });
+      expect(JSON.parse(textOf(await run(host, { query: "nothing" })))).toMatchObject({ kind: "results", count: 0 });
+      expect(search.requests[0]!.params.kp).toBe("-1");
+      search.duckduckgo.challenge = true;
+      const output = JSON.parse(textOf(await run(host, { query: "blocked" })));
+      expect(output).toMatchObject({ kind: "error", provider: "duckduckgo" });
+      expect(output.message).toContain("bot challenge");
+    } finally {
+      await search.close();
+    }
   });
 });
 

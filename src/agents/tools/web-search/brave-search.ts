@@ -30,7 +30,7 @@ export function braveSearchProvider(options: { apiKey: string; baseUrl?: string 
 }
 
 function braveParams(query: SearchQuery): Record<string, string> {
-  refuseArguments("brave", query, ["categories"]);
+  refuseArguments("brave", query, ["categories", "region", "safeSearch"]);
   if (query.dateBefore && !query.dateAfter) {
     throw new SearchArgumentError("date_before needs date_after: Brave's date ranges have a start and an end");
   }

@@ -4,7 +4,7 @@ import https from "node:https";
 import net from "node:net";
 import { isBlockedAddress } from "../network-guard.js";
 
-/** A search provider answers with a page of JSON, not a download: anything longer is refused. */
+/** A search provider answers with a page (JSON, or DuckDuckGo's HTML), not a download: anything longer is refused. */
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
 /** A provider request that failed: `status` when the provider answered with an HTTP error. */
@@ -17,14 +17,35 @@ export class ProviderRequestError extends Error {
   }
 }
 
+/** GETs `url` from a configured search provider and parses its JSON (requestProviderText has the rules). */
+export async function getProviderJson(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<unknown> {
+  return parseJson(await requestProviderText(url, { headers: { accept: "application/json", ...headers } }, signal));
+}
+
+/** POSTs `body` as JSON to a configured search provider and parses its JSON answer. */
+export async function postProviderJson(url: URL, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<unknown> {
+  const payload = JSON.stringify(body);
+  return parseJson(
+    await requestProviderText(url, { method: "POST", headers: { accept: "application/json", "content-type": "application/json", ...headers }, body: payload }, signal),
+  );
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProviderRequestError("the answer was not JSON");
+  }
+}
+
 /**
- * GETs `url` from a configured search provider and parses its JSON. `https://` may go anywhere the
- * operator pointed it; `http://` only to a loopback or private host (a self-hosted instance or a
- * local proxy), checked on the address the connection is made to, so a public host is never asked
- * in clear text. Rejects with ProviderRequestError; never includes the request headers (they carry
- * the API key) in a message.
+ * One request to a configured search provider; resolves with the 2xx answer's text. `https://` may
+ * go anywhere the operator pointed it; `http://` only to a loopback or private host (a self-hosted
+ * instance or a local proxy), checked on the address the connection is made to, so a public host
+ * is never asked in clear text. Rejects with ProviderRequestError; never includes the request
+ * headers or body (they carry the API key) in a message.
  */
-export function getProviderJson(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<unknown> {
+export function requestProviderText(url: URL, options: { method?: "GET" | "POST"; headers: Record<string, string>; body?: string }, signal: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === "https:" ? https : http;
     const literal = url.hostname.replace(/^\[|\]$/g, "");
@@ -35,9 +56,9 @@ export function getProviderJson(url: URL, headers: Record<string, string>, signa
     const request = client.request(
       url,
       {
-        method: "GET",
+        method: options.method ?? "GET",
         signal,
-        headers: { accept: "application/json", ...headers },
+        headers: { ...options.headers, ...(options.body !== undefined ? { "content-length": String(Buffer.byteLength(options.body)) } : {}) },
         ...(url.protocol === "http:" ? { lookup: privateOnlyLookup(url) } : {}),
       },
       (response) => {
@@ -59,16 +80,12 @@ export function getProviderJson(url: URL, headers: Record<string, string>, signa
             reject(new ProviderRequestError(`HTTP ${status}${response.statusMessage ? ` ${response.statusMessage}` : ""}`, status));
             return;
           }
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-          } catch {
-            reject(new ProviderRequestError("the answer was not JSON"));
-          }
+          resolve(Buffer.concat(chunks).toString("utf8"));
         });
       },
     );
     request.on("error", (error) => reject(error instanceof ProviderRequestError ? error : new ProviderRequestError(describeNetworkError(error, url))));
-    request.end();
+    request.end(options.body);
   });
 }
 

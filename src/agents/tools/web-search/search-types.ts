@@ -29,7 +29,7 @@ export function endpointUrl(base: string, path: string): URL {
   return url;
 }
 
-/** Brave-only arguments, refused by a provider that has no such setting. */
+/** Arguments another provider has, refused by a provider that has no such setting. */
 export function refuseArguments(provider: string, query: SearchQuery, names: (keyof SearchQuery)[]): void {
   const given = names.filter((name) => query[name] !== undefined);
   if (given.length === 0) return;

@@ -18,7 +18,7 @@ export function searxngSearchProvider(options: { baseUrl: string; categories?: s
     id: "searxng",
     cacheIdentity: `searxng ${options.baseUrl}`,
     async search(query, signal) {
-      refuseArguments("searxng", query, ["country", "searchLang", "uiLang", "dateAfter", "dateBefore"]);
+      refuseArguments("searxng", query, ["country", "searchLang", "uiLang", "dateAfter", "dateBefore", "region", "safeSearch"]);
       const categories = query.categories ?? options.categories ?? "general";
       const hits = await searchIn(categories, query, signal);
       if (hits.length > 0 || categories === "general") return hits;

@@ -2,22 +2,28 @@ import type { OpenClawConfig } from "../../../config/index.js";
 import { usableApiKey } from "../../../models/index.js";
 import type { WebSearchHost } from "../../types.js";
 import { BRAVE_DEFAULT_BASE_URL, braveSearchProvider } from "./brave-search.js";
+import { duckduckgoSearchProvider } from "./duckduckgo-search.js";
 import { searxngSearchProvider } from "./searxng-search.js";
+import { TAVILY_DEFAULT_BASE_URL, tavilySearchProvider } from "./tavily-search.js";
 import type { SearchProvider } from "./search-types.js";
 import { createWebSearchHost } from "./web-search-host.js";
 
 export const WEB_SEARCH_DEFAULTS = { maxResults: 5, timeoutSeconds: 30, cacheTtlMinutes: 15 } as const;
 
 const BRAVE_KEY_HINT = "plugins.entries.brave.config.webSearch.apiKey or BRAVE_API_KEY";
+const TAVILY_KEY_HINT = "plugins.entries.tavily.config.webSearch.apiKey or TAVILY_API_KEY";
 const SEARXNG_URL_HINT = "plugins.entries.searxng.config.webSearch.baseUrl or SEARXNG_BASE_URL";
 
 /** web_search's host for this config, or why there is none (then web_search is not offered). */
 export type WebSearchSetup = { host: WebSearchHost; problem?: undefined } | { host?: undefined; problem: string };
 
+type Chosen = { provider: SearchProvider; credentialHint: string } | { problem: string };
+
 /**
  * Picks the provider: `tools.web.search.provider` when set, else the first that is set up (a Brave
- * key, then a SearXNG base URL), as OpenClaw's auto-detection orders them. A chosen provider that
- * lacks its key or URL is not replaced by another.
+ * key, a Tavily key, a SearXNG base URL), in OpenClaw's auto-detection order. DuckDuckGo needs no
+ * key and is used only when named, as in OpenClaw. A chosen provider that lacks its key or URL is
+ * not replaced by another.
  */
 export function webSearchSetup(config: OpenClawConfig, env: NodeJS.ProcessEnv): WebSearchSetup {
   const settings = config.tools?.web?.search ?? {};
@@ -25,35 +31,72 @@ export function webSearchSetup(config: OpenClawConfig, env: NodeJS.ProcessEnv): 
   const entries = config.plugins?.entries;
   // A `${VAR}` left as written (the variable was not set) is no key to send.
   const braveKey = usableApiKey(entries?.brave?.config?.webSearch?.apiKey) ?? nonEmpty(env.BRAVE_API_KEY);
+  const tavilyKey = usableApiKey(entries?.tavily?.config?.webSearch?.apiKey) ?? nonEmpty(env.TAVILY_API_KEY);
   const searxngUrl = entries?.searxng?.config?.webSearch?.baseUrl ?? nonEmpty(env.SEARXNG_BASE_URL);
-  const chosen = settings.provider ?? (braveKey ? "brave" : searxngUrl ? "searxng" : undefined);
-  if (!chosen) return { problem: `no web search provider is set up: set ${BRAVE_KEY_HINT}, or ${SEARXNG_URL_HINT}` };
-  if (chosen !== "brave" && chosen !== "searxng") return { problem: `tools.web.search.provider "${chosen}" is not supported here (brave, searxng)` };
-
-  let provider: SearchProvider;
-  let credentialHint: string;
-  if (chosen === "brave") {
-    if (!braveKey) return { problem: `tools.web.search.provider is "brave" but no API key is set: set ${BRAVE_KEY_HINT}` };
-    provider = braveSearchProvider({ apiKey: braveKey, baseUrl: entries?.brave?.config?.webSearch?.baseUrl ?? BRAVE_DEFAULT_BASE_URL });
-    credentialHint = `the API key (${BRAVE_KEY_HINT})`;
-  } else {
-    if (!searxngUrl) return { problem: `tools.web.search.provider is "searxng" but no instance is set: set ${SEARXNG_URL_HINT}` };
-    const searxng = entries?.searxng?.config?.webSearch;
-    provider = searxngSearchProvider({
-      baseUrl: searxngUrl,
-      ...(searxng?.categories ? { categories: searxng.categories } : {}),
-      ...(searxng?.language ? { language: searxng.language } : {}),
-    });
-    credentialHint = `that the instance at ${searxngUrl} allows the json format`;
-  }
+  const name = settings.provider ?? (braveKey ? "brave" : tavilyKey ? "tavily" : searxngUrl ? "searxng" : undefined);
+  if (!name)
+    return { problem: `no web search provider is set up: set ${BRAVE_KEY_HINT}, ${TAVILY_KEY_HINT} or ${SEARXNG_URL_HINT}, or name duckduckgo in tools.web.search.provider` };
+  const chosen = chooseProvider(name, config, env, { braveKey, tavilyKey, searxngUrl });
+  if ("problem" in chosen) return { problem: chosen.problem };
   return {
-    host: createWebSearchHost(provider, {
+    host: createWebSearchHost(chosen.provider, {
       maxResults: settings.maxResults ?? WEB_SEARCH_DEFAULTS.maxResults,
       timeoutMs: (settings.timeoutSeconds ?? WEB_SEARCH_DEFAULTS.timeoutSeconds) * 1000,
       cacheTtlMs: (settings.cacheTtlMinutes ?? WEB_SEARCH_DEFAULTS.cacheTtlMinutes) * 60_000,
-      credentialHint,
+      credentialHint: chosen.credentialHint,
     }),
   };
+}
+
+function chooseProvider(
+  name: string,
+  config: OpenClawConfig,
+  env: NodeJS.ProcessEnv,
+  found: { braveKey: string | undefined; tavilyKey: string | undefined; searxngUrl: string | undefined },
+): Chosen {
+  const entries = config.plugins?.entries;
+  switch (name) {
+    case "brave":
+      if (!found.braveKey) return { problem: `tools.web.search.provider is "brave" but no API key is set: set ${BRAVE_KEY_HINT}` };
+      return {
+        provider: braveSearchProvider({ apiKey: found.braveKey, baseUrl: entries?.brave?.config?.webSearch?.baseUrl ?? BRAVE_DEFAULT_BASE_URL }),
+        credentialHint: `the API key (${BRAVE_KEY_HINT})`,
+      };
+    case "tavily":
+      if (!found.tavilyKey) return { problem: `tools.web.search.provider is "tavily" but no API key is set: set ${TAVILY_KEY_HINT}` };
+      return {
+        provider: tavilySearchProvider({
+          apiKey: found.tavilyKey,
+          baseUrl: entries?.tavily?.config?.webSearch?.baseUrl ?? nonEmpty(env.TAVILY_BASE_URL) ?? TAVILY_DEFAULT_BASE_URL,
+        }),
+        credentialHint: `the API key (${TAVILY_KEY_HINT})`,
+      };
+    case "searxng": {
+      if (!found.searxngUrl) return { problem: `tools.web.search.provider is "searxng" but no instance is set: set ${SEARXNG_URL_HINT}` };
+      const searxng = entries?.searxng?.config?.webSearch;
+      return {
+        provider: searxngSearchProvider({
+          baseUrl: found.searxngUrl,
+          ...(searxng?.categories ? { categories: searxng.categories } : {}),
+          ...(searxng?.language ? { language: searxng.language } : {}),
+        }),
+        credentialHint: `that the instance at ${found.searxngUrl} allows the json format`,
+      };
+    }
+    case "duckduckgo": {
+      const ddg = entries?.duckduckgo?.config?.webSearch;
+      return {
+        provider: duckduckgoSearchProvider({
+          ...(ddg?.baseUrl ? { baseUrl: ddg.baseUrl } : {}),
+          ...(ddg?.region ? { region: ddg.region } : {}),
+          ...(ddg?.safeSearch ? { safeSearch: ddg.safeSearch } : {}),
+        }),
+        credentialHint: "that DuckDuckGo answers from this network (it takes no key)",
+      };
+    }
+    default:
+      return { problem: `tools.web.search.provider "${name}" is not supported here (brave, tavily, searxng, duckduckgo)` };
+  }
 }
 
 const setups = new WeakMap<OpenClawConfig, WebSearchSetup>();
