@@ -17,6 +17,7 @@ import type { BootstrapFile } from "./context/bootstrap-files.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
 import { cachedWebSearchSetup, createAvailableTools } from "./tools/index.js";
+import { execToolOptionsFromConfig } from "./exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "./web-fetch-options.js";
 import { createToolResultShaper } from "./tool-result-shaper.js";
 import { evaluateContextWindow, liveToolResultMaxChars } from "./context-window-guard.js";
@@ -203,12 +204,11 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   for (const warning of bootstrap.warnings) input.onWarning?.(`workspace file ${warning}`);
   for (const warning of discovered.warnings) input.onWarning?.(`skill ${warning}`);
 
-  const exec = config.tools?.exec ?? {};
   const memory = input.services?.memory;
   const memoryOn = memory?.enabled() === true;
   const webSearch = cachedWebSearchSetup(config, env).host;
   const allTools = availableTools({
-    exec: { ...(exec.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {}) },
+    exec: execToolOptionsFromConfig(config),
     webSearch: webSearch !== undefined,
     webFetch: webFetchOptionsFromConfig(config),
     memory: memoryOn,

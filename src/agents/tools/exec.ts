@@ -4,7 +4,7 @@ import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ExecApprovalDecision, ToolContext, ToolResult } from "../types.js";
 import { buildExecEnv } from "./exec-env.js";
-import { ProcessSession } from "./process-session.js";
+import { ProcessSession, type CompletionSettings } from "./process-session.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 import { sleep as delay } from "../../infra/sleep.js";
 
@@ -20,7 +20,7 @@ const RUNNING_OUTPUT_PREVIEW_CHARS = 4_000;
 const ABORT_SETTLE_MS = 3_000;
 
 /** The tool's parameters, telling the model the default timeout in force and the longest it may ask for. */
-function execParameters(defaultTimeoutSeconds: number, maxTimeoutSeconds: number) {
+function execParameters(defaultTimeoutSeconds: number, maxTimeoutSeconds: number, defaultYieldMs: number) {
   return Type.Object({
     command: Type.String({ description: "Shell command; runs with /bin/sh -c." }),
     workdir: Type.Optional(Type.String({ description: "Directory to run in, relative to the workspace (default: workspace root)." })),
@@ -28,7 +28,7 @@ function execParameters(defaultTimeoutSeconds: number, maxTimeoutSeconds: number
       Type.Number({ description: `Kill the command after this many seconds (default ${defaultTimeoutSeconds}, max ${maxTimeoutSeconds}).`, minimum: 0 }),
     ),
     background: Type.Optional(Type.Boolean({ description: "Return at once with a sessionId; follow the command with the process tool." })),
-    yieldMs: Type.Optional(Type.Number({ description: "If still running after this many ms (default 10000), continue in the background.", minimum: 0 })),
+    yieldMs: Type.Optional(Type.Number({ description: `If still running after this many ms (default ${defaultYieldMs}), continue in the background.`, minimum: 0 })),
   });
 }
 type ExecParameters = ReturnType<typeof execParameters>;
@@ -38,6 +38,8 @@ export interface ExecToolOptions {
   maxOutputChars?: number;
   defaultTimeoutSeconds?: number;
   defaultYieldMs?: number;
+  /** What a command that ends in the background does (tools.exec.notifyOnExit, …). */
+  completion?: CompletionSettings;
 }
 
 export function createExecTool(options: ExecToolOptions = {}): AgentTool<ExecParameters> {
@@ -53,7 +55,7 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<ExecPar
       "Run a shell command in the workspace and get its output and exit code. Use for builds, tests, git, " +
       "listing or searching files (ls, rg), and other programs. Long commands continue in the background " +
       "(see the process tool). Do not use for reading or editing files: use read, write, edit or apply_patch.",
-    parameters: execParameters(defaultTimeoutSeconds, maxTimeoutSeconds),
+    parameters: execParameters(defaultTimeoutSeconds, maxTimeoutSeconds, defaultYieldMs),
     ownerOnly: true,
     async execute(args, ctx, signal) {
       if (signal.aborted) return abortedBeforeStart();
@@ -91,6 +93,7 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<ExecPar
         maxOutputChars,
         agentId: ctx.agentId,
         sessionKey: ctx.sessionKey,
+        ...(options.completion ? { completion: options.completion } : {}),
       });
 
       ctx.sandbox?.track(session);

@@ -1,7 +1,7 @@
 import type { ProcessSession } from "./process-session.js";
 
 export interface ProcessRegistryOptions {
-  /** How long a finished session stays readable (OpenClaw: `tools.exec.cleanupMs`, 30 min). */
+  /** How long a finished session stays readable, unless it started with its own (`tools.exec.cleanupMs`): 30 min. */
   finishedTtlMs?: number;
   /** At most this many finished sessions are kept; the oldest go first. */
   maxFinished?: number;
@@ -79,7 +79,7 @@ export class ProcessRegistry {
     const finished: ProcessSession[] = [];
     for (const session of this.sessions.values()) {
       if (session.endedAt === null) continue;
-      if (now - session.endedAt > this.finishedTtlMs) this.sessions.delete(session.id);
+      if (now - session.endedAt > (session.completion.retainMs ?? this.finishedTtlMs)) this.sessions.delete(session.id);
       else finished.push(session);
     }
     // Oldest first by finishing order: wall-clock endedAt ties within a millisecond (and can step back).

@@ -22,7 +22,21 @@ export interface StartProcessOptions {
   launch?: SandboxLaunch;
   /** Called when the session is killed (removes what the sandbox left behind). */
   onKill?: () => void;
+  /** What happens when it ends in the background, as the config said when it started (`tools.exec`). */
+  completion?: CompletionSettings;
 }
+
+/** `tools.exec.notifyOnExit`, `notifyOnExitEmptySuccess` and `cleanupMs`, captured when a command starts. */
+export interface CompletionSettings {
+  /** Its ending wakes the agent (default true). */
+  notifyOnExit: boolean;
+  /** A success without output wakes it too (default false). */
+  notifyOnExitEmptySuccess: boolean;
+  /** How long it stays readable by `process` after it ended, in ms. */
+  retainMs?: number;
+}
+
+export const DEFAULT_COMPLETION: CompletionSettings = { notifyOnExit: true, notifyOnExitEmptySuccess: false };
 
 /** SIGTERM first so programs can clean up; whatever ignores it gets SIGKILL after this. */
 const KILL_GRACE_MS = 2_000;
@@ -45,6 +59,7 @@ export class ProcessSession {
   readonly startedAt = Date.now();
   readonly pid: number | undefined;
   readonly output: OutputBuffer;
+  readonly completion: CompletionSettings;
   /** Resolves once the process has exited and its output is read. Never rejects. */
   readonly finished: Promise<void>;
 
@@ -66,6 +81,7 @@ export class ProcessSession {
     this.agentId = options.agentId;
     this.sessionKey = options.sessionKey;
     this.output = new OutputBuffer(options.maxOutputChars);
+    this.completion = options.completion ?? DEFAULT_COMPLETION;
 
     // `exec 2>&1` first: stdout and stderr share one pipe, so the model sees them in the order
     // they were written. Two pipes read side by side would reorder them under load.

@@ -32,6 +32,14 @@ const ExecSettings = Type.Object({
   safeBins: Type.Optional(StringList),
   timeoutSeconds: Type.Optional(integer(1, 86_400)),
   approvalTimeoutSeconds: Type.Optional(integer(1, 86_400)),
+  /** How long a command runs in front before it continues in the background (ms, 10-120000; default 10000). */
+  backgroundMs: Type.Optional(integer(0)),
+  /** A background command's ending wakes the agent (default true). */
+  notifyOnExit: Type.Optional(Type.Boolean()),
+  /** A background success without output wakes it too (default false). */
+  notifyOnExitEmptySuccess: Type.Optional(Type.Boolean()),
+  /** How long a finished background command stays readable by `process` (ms; default 1800000). */
+  cleanupMs: Type.Optional(integer(1_000, 86_400_000)),
 });
 
 /** `tools.*`: which tools agents get (the policy pipeline) and how exec is gated. */

@@ -4,23 +4,25 @@ import type { CronConversations } from "../ports.js";
 const TAIL_CHARS = 400;
 const COMMAND_CHARS = 120;
 
-/** What the heartbeat needs to be woken: whether the agent beats, its event queue, a beat now. */
+/** What the heartbeat needs to be woken: its event queue and a beat now. */
 export interface HeartbeatWake {
-  beats(agentId: string): boolean;
   queueEvent(agentId: string, text: string, options: { now: boolean }): unknown;
   wakeNow(agentId: string): void;
 }
 
 /**
- * A background command an agent's main session started has ended: when that agent beats, the
- * ending is queued as a system event and the heartbeat runs now instead of at its next slot
- * (docs/automation.md#heartbeat). A command the agent killed itself is not news.
+ * A background command an agent's main session started has ended: the ending is queued as a
+ * system event and the agent's heartbeat runs now, also when it does not beat on a schedule
+ * (docs/automation.md#heartbeat). Not news: a command the agent killed itself, one started with
+ * `tools.exec.notifyOnExit: false`, and a success without output unless
+ * `tools.exec.notifyOnExitEmptySuccess` was on when it started.
  */
 export function wakeHeartbeatOnExit(heartbeat: HeartbeatWake, conversations: Pick<CronConversations, "resolveSessionKey">, defaultAgentId: () => string) {
   return (session: ProcessSession): void => {
-    if (session.status === "killed") return;
+    if (session.status === "killed" || !session.completion.notifyOnExit) return;
+    const quietSuccess = session.status === "exited" && session.exitCode === 0 && session.output.text().trim() === "";
+    if (quietSuccess && !session.completion.notifyOnExitEmptySuccess) return;
     const agentId = session.agentId ?? defaultAgentId();
-    if (!heartbeat.beats(agentId)) return;
     if (session.sessionKey !== conversations.resolveSessionKey(undefined, agentId).sessionKey) return;
     heartbeat.queueEvent(agentId, describeExit(session), { now: true });
     heartbeat.wakeNow(agentId);
