@@ -28,7 +28,7 @@ import type { EffectiveTools, LocatedToolRule, PolicyStage, ToolPolicyInput } fr
  *      chat      group chat messages only: the group's, channel's or topic's `tools` / `toolsBySender`
  *      sender    chat messages only: `tools.toolsBySender` or the agent's, for the channel sender
  *   6. provider  `tools.byProvider.<provider/model | provider>` profile, allow / deny, then the
- *                agent's own `tools.byProvider` the same way
+ *                agent's own `tools.byProvider` the same way, then `tools.exec.applyPatch`
  *   7. sandbox   when sandboxed: `agents…tools.sandbox.tools`, else `tools.sandbox.tools`, else
  *                the built-in sandbox lists
  *   8. subagent  sub-agent sessions only: the built-in limits of subagent-tool-limits.ts (leaves lose more)
@@ -51,6 +51,7 @@ export function resolveEffectiveTools(input: ToolPolicyInput): EffectiveTools {
   if (input.chatTools) applyRuleLayer(recorder, "chat", input.chatTools);
   if (input.senderTools) applyRuleLayer(recorder, "sender", input.senderTools);
   applyProviderLayer(recorder, tools, agent, input);
+  applyPatchSettings(recorder, tools, input);
   applySandboxLayer(recorder, tools, agent, input.sandboxed === true);
   applySubagentLayer(recorder, input);
   if (input.runAllow || input.runDeny) {
@@ -158,6 +159,30 @@ function applyProviderLayer(recorder: PolicyRecorder, tools: ConfigRecord | unde
     if (scope.block.profile) applyProfile(recorder, "provider", `${scope.path}.profile`, scope.block.profile);
     if (scope.block.allow || scope.block.deny || !scope.block.profile) applyScope(recorder, "provider", scope.path, scope.block);
   }
+}
+
+/**
+ * `tools.exec.applyPatch`: `enabled: false` removes apply_patch; `allowModels` keeps it only for
+ * the models it names, by id (`gpt-5.4`) or by ref (`openai/gpt-5.4`). Part of the provider layer:
+ * like `tools.byProvider`, it depends on the turn's model.
+ */
+function applyPatchSettings(recorder: PolicyRecorder, tools: ConfigRecord | undefined, input: ToolPolicyInput): void {
+  const settings = readRecord(readRecord(tools, "exec"), "applyPatch");
+  const source = "tools.exec.applyPatch";
+  if (settings?.enabled === false) {
+    recorder.removeWhere("provider", `${source}.enabled`, "apply_patch is off", (tool) =>
+      tool === "apply_patch" ? { layer: `${source}.enabled`, reason: "tools.exec.applyPatch.enabled is false" } : undefined,
+    );
+    return;
+  }
+  const allowModels = readStringList(settings?.allowModels);
+  if (!allowModels || allowModels.length === 0) return;
+  const ref = input.provider && input.modelId ? `${input.provider}/${input.modelId}` : undefined;
+  const allowed = allowModels.some((entry) => entry === input.modelId || entry === ref);
+  if (allowed) return;
+  recorder.removeWhere("provider", `${source}.allowModels`, `apply_patch only for ${allowModels.join(", ")}`, (tool) =>
+    tool === "apply_patch" ? { layer: `${source}.allowModels`, reason: `the turn's model (${ref ?? "unknown"}) is not in tools.exec.applyPatch.allowModels` } : undefined,
+  );
 }
 
 function applySandboxLayer(recorder: PolicyRecorder, tools: ConfigRecord | undefined, agent: { path: string; tools: ConfigRecord } | undefined, sandboxed: boolean): void {

@@ -40,6 +40,11 @@ const ExecSettings = Type.Object({
   notifyOnExitEmptySuccess: Type.Optional(Type.Boolean()),
   /** How long a finished background command stays readable by `process` (ms; default 1800000). */
   cleanupMs: Type.Optional(integer(1_000, 86_400_000)),
+  /**
+   * Whether apply_patch is offered, and to which models (ids or provider/id refs; empty: every
+   * model). OpenClaw's `workspaceOnly` is an unknown key: apply_patch always stays in the workspace.
+   */
+  applyPatch: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()), allowModels: Type.Optional(StringList) })),
 });
 
 /** `tools.*`: which tools agents get (the policy pipeline) and how exec is gated. */

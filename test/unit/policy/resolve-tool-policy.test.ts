@@ -136,7 +136,26 @@ const cases: Case[] = [
     allowed: ["session_status", "message"],
   },
 
-  // (6) provider
+  // (6) provider, then tools.exec.applyPatch
+  { name: "applyPatch.enabled false removes apply_patch", config: { tools: { exec: { applyPatch: { enabled: false } } } }, allowed: without("apply_patch") },
+  {
+    name: "applyPatch.allowModels keeps apply_patch for a listed model id",
+    config: { tools: { exec: { applyPatch: { allowModels: ["gpt-5.4"] } } } },
+    input: { provider: "openai", modelId: "gpt-5.4" },
+    allowed: AVAILABLE,
+  },
+  {
+    name: "applyPatch.allowModels keeps apply_patch for a listed provider/model ref",
+    config: { tools: { exec: { applyPatch: { allowModels: ["openai/gpt-5.4"] } } } },
+    input: { provider: "openai", modelId: "gpt-5.4" },
+    allowed: AVAILABLE,
+  },
+  {
+    name: "applyPatch.allowModels removes apply_patch for another model",
+    config: { tools: { exec: { applyPatch: { allowModels: ["openai/gpt-5.4"] } } } },
+    input: { provider: "anthropic", modelId: "claude-sonnet-4-5" },
+    allowed: without("apply_patch"),
+  },
   {
     name: "byProvider by provider",
     config: { tools: { byProvider: { openai: { deny: ["exec"] } } } },
@@ -269,5 +288,15 @@ describe("resolveEffectiveTools", () => {
 
   it("an allow list can leave no tool at all", () => {
     expect(resolve({ tools: { allow: ["nodes"] } }, { senderIsOwner: true, available: ["read"] }).allowed).toEqual([]);
+  });
+});
+
+describe("tools.exec.applyPatch in the explanation", () => {
+  it("names the key that removed apply_patch and why", () => {
+    const result = resolve({ tools: { exec: { applyPatch: { allowModels: ["gpt-5.4"] } } } }, { provider: "anthropic", modelId: "claude-sonnet-4-5" });
+    expect(result.removed.find((r) => r.tool === "apply_patch")).toMatchObject({
+      layer: "tools.exec.applyPatch.allowModels",
+      reason: "the turn's model (anthropic/claude-sonnet-4-5) is not in tools.exec.applyPatch.allowModels",
+    });
   });
 });
