@@ -26,6 +26,7 @@ afterEach(async () => {
   search.failWith = undefined;
   search.tavily = { key: "", results: [] };
   search.duckduckgo = { results: [] };
+  search.ollama = { results: [], experimental: false };
 });
 afterAll(async () => {
   await search?.close();
@@ -165,6 +166,17 @@ describe("web_search", { timeout: 60_000 }, () => {
     const output = JSON.parse(toolResults(1)[0]!);
     expect(output).toMatchObject({ kind: "results", provider: "duckduckgo", count: 1, results: [{ url: "https://ddg.example/page" }] });
     expect(output.results[0].title).toContain("<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>");
+  });
+
+  it("searches through the Ollama host of the ollama model provider when named", async () => {
+    search.ollama = { results: [{ title: "From Ollama", url: "https://ollama-result.example/", content: "signed-in daemon" }], experimental: true };
+    const { models } = JSON.parse(fakeModelConfig(model, makeTempDir(), {}));
+    models.providers.ollama = { api: "ollama", baseUrl: search.url };
+    const gw = await gateway({ models, tools: { web: { search: { provider: "ollama" } } } });
+    model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "via ollama" } }] }, { text: "Ollama searched." });
+    expect(await chat(gw, "ollama-search", "search with ollama")).toBe("Ollama searched.");
+    expect(search.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/experimental/web_search"]);
+    expect(JSON.parse(toolResults(1)[0]!)).toMatchObject({ kind: "results", provider: "ollama", count: 1, results: [{ url: "https://ollama-result.example/" }] });
   });
 
   it("is not offered without a provider, nor with tools.web.search.enabled false", async () => {

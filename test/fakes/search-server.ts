@@ -14,8 +14,8 @@ export interface SearchRequest {
 /**
  * A fake of the search providers web_search speaks: Brave's `GET /res/v1/web/search` (key in
  * `x-subscription-token`), Tavily's `POST /search` (key as a bearer token), SearXNG's
- * `GET /search?format=json` and DuckDuckGo's no-JavaScript page `GET /html/` (HTML shaped like
- * DuckDuckGo's, an ad first). Each answers with the results a test set for it (by default none),
+ * `GET /search?format=json`, DuckDuckGo's no-JavaScript page `GET /html/` (HTML shaped like
+ * DuckDuckGo's, an ad first) and Ollama's `POST /api/web_search` (and its local proxy path). Each answers with the results a test set for it (by default none),
  * or the status `failWith` names; every request is recorded.
  */
 export interface FakeSearchServer {
@@ -25,6 +25,8 @@ export interface FakeSearchServer {
   searxng: { results: Record<string, unknown>[]; byCategory?: Record<string, Record<string, unknown>[]> };
   tavily: { key: string; results: Record<string, unknown>[] };
   duckduckgo: { results: { title: string; url: string; snippet: string }[]; challenge?: boolean };
+  /** Ollama's web search: its local proxy (`experimental`: a signed-in daemon has it) and `/api/web_search`, with `key` required when set. */
+  ollama: { results: { title: string; url: string; content: string }[]; experimental: boolean; key?: string };
   failWith?: number;
   close(): Promise<void>;
 }
@@ -36,6 +38,7 @@ export async function startFakeSearchServer(): Promise<FakeSearchServer> {
     searxng: { results: [] },
     tavily: { key: "", results: [] },
     duckduckgo: { results: [] },
+    ollama: { results: [], experimental: false },
   };
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
@@ -56,6 +59,10 @@ export async function startFakeSearchServer(): Promise<FakeSearchServer> {
     if (req.method === "POST" && url.pathname === "/search") {
       if (req.headers.authorization !== `Bearer ${fake.tavily.key}`) return reply(401, { detail: { error: "Unauthorized: missing or invalid API key." } });
       return reply(200, { query: body?.query, answer: null, results: fake.tavily.results, response_time: 0.5 });
+    }
+    if (req.method === "POST" && (url.pathname === "/api/web_search" || (url.pathname === "/api/experimental/web_search" && fake.ollama.experimental))) {
+      if (fake.ollama.key !== undefined && req.headers.authorization !== `Bearer ${fake.ollama.key}`) return reply(401, { error: "unauthorized" });
+      return reply(200, { results: fake.ollama.results.slice(0, Number(body?.max_results ?? 5)) });
     }
     if (url.pathname === "/html/") {
       res.writeHead(fake.duckduckgo.challenge ? 202 : 200, { "content-type": "text/html; charset=UTF-8" });

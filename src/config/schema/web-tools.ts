@@ -2,14 +2,14 @@ import { Type } from "@sinclair/typebox";
 import { ApiBaseUrl, integer, NonEmptyString, stringEnum, wholeTimeoutSeconds } from "./primitives.js";
 
 /** The web_search providers this gateway speaks to (auto-detection: web-search-setup.ts). */
-export const WEB_SEARCH_PROVIDERS = ["brave", "tavily", "searxng", "duckduckgo"] as const;
+export const WEB_SEARCH_PROVIDERS = ["brave", "tavily", "searxng", "duckduckgo", "ollama"] as const;
 
 /** `tools.web.search`: whether web_search is offered, through which provider, and its result cache. */
 const WebSearchSettings = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
   /**
    * Omitted: the first provider that is set up (a Brave key, a Tavily key, a SearXNG base URL);
-   * DuckDuckGo (no key) only when named. Any of
+   * DuckDuckGo and Ollama only when named. Any of
    * OpenClaw's other providers loads with a warning that it is not supported (web_search is not offered).
    */
   provider: Type.Optional(NonEmptyString),
@@ -61,6 +61,11 @@ export const DuckDuckGoWebSearchConfig = Type.Object({
   region: Type.Optional(Type.String({ pattern: "^[a-z]{2,3}-[a-z]{2,3}$" })),
   safeSearch: Type.Optional(stringEnum(["strict", "moderate", "off"])),
   /** Where DuckDuckGo's no-JavaScript page is asked (default https://html.duckduckgo.com); `/html/` is appended. */
+  baseUrl: Type.Optional(ApiBaseUrl),
+});
+
+/** `plugins.entries.ollama.config.webSearch`: the Ollama host web search goes to (else the ollama model provider's). */
+export const OllamaWebSearchConfig = Type.Object({
   baseUrl: Type.Optional(ApiBaseUrl),
 });
 

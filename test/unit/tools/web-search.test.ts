@@ -70,7 +70,9 @@ describe("web_search setup", () => {
   it("loads a provider it does not speak with a warning naming the ones it does, and offers no web_search", () => {
     const env = { BRAVE_API_KEY: "k" };
     const loaded = validateConfig({ tools: { web: { search: { provider: "perplexity" } } } }, env);
-    expect(loaded.warnings).toContain('tools.web.search.provider "perplexity" is not supported by this gateway (brave, tavily, searxng, duckduckgo): web_search is not offered');
+    expect(loaded.warnings).toContain(
+      'tools.web.search.provider "perplexity" is not supported by this gateway (brave, tavily, searxng, duckduckgo, ollama): web_search is not offered',
+    );
     expect(webSearchSetup(loaded.config, env).host).toBeUndefined();
   });
 });
@@ -156,7 +158,7 @@ describe("web_search with DuckDuckGo", () => {
   it("is used only when named; reads the organic results of the page, skipping the ad and unwrapping the redirect links", async () => {
     const search = await startFakeSearchServer();
     try {
-      expect(webSearchSetup(validateConfig({}, {}).config, {}).problem).toContain("name duckduckgo in tools.web.search.provider");
+      expect(webSearchSetup(validateConfig({}, {}).config, {}).problem).toContain("name duckduckgo or ollama in tools.web.search.provider");
       search.duckduckgo = {
         results: [
           { title: "Rust & Go compared", url: "https://blog.example/rust-go?a=1&b=2", snippet: "A <fair> look at both" },
@@ -196,6 +198,35 @@ describe("web_search with DuckDuckGo", () => {
     } finally {
       await search.close();
     }
+  });
+});
+
+describe("web_search with Ollama", () => {
+  it("is used only when named; a local host is asked at its proxy first, then at /api/web_search, with no key from the environment", async () => {
+    const search = await startFakeSearchServer();
+    try {
+      search.ollama = { results: [{ title: "Ollama hit", url: "https://o.example/1", content: "via ollama" }], experimental: false };
+      const env = { OLLAMA_API_KEY: "cloud-key-not-for-local" };
+      const raw = { models: { providers: { ollama: { api: "ollama", baseUrl: search.url } } }, tools: { web: { search: { provider: "ollama", cacheTtlMinutes: 0 } } } };
+      const host = hostFor(raw, env);
+      const output = JSON.parse(textOf(await run(host, { query: "local search", count: 2 })));
+      expect(output).toMatchObject({ kind: "results", provider: "ollama", count: 1, results: [{ url: "https://o.example/1" }] });
+      expect(search.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/experimental/web_search", "POST /api/web_search"]);
+      expect(search.requests[1]!.body).toEqual({ query: "local search", max_results: 2 });
+      expect(search.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
+      search.ollama.experimental = true;
+      await run(host, { query: "again" });
+      expect(search.requests.at(-1)!.path).toBe("/api/experimental/web_search");
+      expect(errorOf(await run(host, { query: "q", freshness: "day" })).message).toContain("freshness is not supported by ollama");
+    } finally {
+      await search.close();
+    }
+  });
+
+  it("https://ollama.com needs a key, sent only there", () => {
+    const raw = { plugins: { entries: { ollama: { config: { webSearch: { baseUrl: "https://ollama.com" } } } } }, tools: { web: { search: { provider: "ollama" } } } };
+    expect(webSearchSetup(validateConfig(raw, {}).config, {}).problem).toContain("set OLLAMA_API_KEY");
+    expect(webSearchSetup(validateConfig(raw, { OLLAMA_API_KEY: "k" }).config, { OLLAMA_API_KEY: "k" }).host?.provider).toBe("ollama");
   });
 });
 

@@ -1,8 +1,9 @@
 import type { OpenClawConfig } from "../../../config/index.js";
-import { usableApiKey } from "../../../models/index.js";
+import { ollamaBearerKey, usableApiKey } from "../../../models/index.js";
 import type { WebSearchHost } from "../../types.js";
 import { BRAVE_DEFAULT_BASE_URL, braveSearchProvider } from "./brave-search.js";
 import { duckduckgoSearchProvider } from "./duckduckgo-search.js";
+import { OLLAMA_DEFAULT_HOST, ollamaSearchProvider } from "./ollama-search.js";
 import { searxngSearchProvider } from "./searxng-search.js";
 import { TAVILY_DEFAULT_BASE_URL, tavilySearchProvider } from "./tavily-search.js";
 import type { SearchProvider } from "./search-types.js";
@@ -21,8 +22,8 @@ type Chosen = { provider: SearchProvider; credentialHint: string } | { problem: 
 
 /**
  * Picks the provider: `tools.web.search.provider` when set, else the first that is set up (a Brave
- * key, a Tavily key, a SearXNG base URL), in OpenClaw's auto-detection order. DuckDuckGo needs no
- * key and is used only when named, as in OpenClaw. A chosen provider that lacks its key or URL is
+ * key, a Tavily key, a SearXNG base URL), in OpenClaw's auto-detection order. DuckDuckGo and
+ * Ollama Web Search are used only when named, as in OpenClaw. A chosen provider that lacks its key or URL is
  * not replaced by another.
  */
 export function webSearchSetup(config: OpenClawConfig, env: NodeJS.ProcessEnv): WebSearchSetup {
@@ -35,7 +36,9 @@ export function webSearchSetup(config: OpenClawConfig, env: NodeJS.ProcessEnv): 
   const searxngUrl = entries?.searxng?.config?.webSearch?.baseUrl ?? nonEmpty(env.SEARXNG_BASE_URL);
   const name = settings.provider ?? (braveKey ? "brave" : tavilyKey ? "tavily" : searxngUrl ? "searxng" : undefined);
   if (!name)
-    return { problem: `no web search provider is set up: set ${BRAVE_KEY_HINT}, ${TAVILY_KEY_HINT} or ${SEARXNG_URL_HINT}, or name duckduckgo in tools.web.search.provider` };
+    return {
+      problem: `no web search provider is set up: set ${BRAVE_KEY_HINT}, ${TAVILY_KEY_HINT} or ${SEARXNG_URL_HINT}, or name duckduckgo or ollama in tools.web.search.provider`,
+    };
   const chosen = chooseProvider(name, config, env, { braveKey, tavilyKey, searxngUrl });
   if ("problem" in chosen) return { problem: chosen.problem };
   return {
@@ -94,8 +97,20 @@ function chooseProvider(
         credentialHint: "that DuckDuckGo answers from this network (it takes no key)",
       };
     }
+    case "ollama": {
+      const host = entries?.ollama?.config?.webSearch?.baseUrl ?? config.models?.providers?.ollama?.baseUrl ?? OLLAMA_DEFAULT_HOST;
+      const hosted = new URL(host).hostname === "ollama.com";
+      // The provider's own key goes to its host; OLLAMA_API_KEY from the environment is Ollama Cloud's, sent only there.
+      const apiKey = ollamaBearerKey(usableApiKey(config.models?.providers?.ollama?.apiKey)) ?? (hosted ? nonEmpty(env.OLLAMA_API_KEY) : undefined);
+      if (hosted && !apiKey)
+        return { problem: 'tools.web.search.provider is "ollama" with https://ollama.com but no API key is set: set OLLAMA_API_KEY or models.providers.ollama.apiKey' };
+      return {
+        provider: ollamaSearchProvider({ host, ...(apiKey ? { apiKey } : {}) }),
+        credentialHint: hosted ? "the API key (OLLAMA_API_KEY or models.providers.ollama.apiKey)" : `that the Ollama at ${host} is running and signed in (ollama signin)`,
+      };
+    }
     default:
-      return { problem: `tools.web.search.provider "${name}" is not supported here (brave, tavily, searxng, duckduckgo)` };
+      return { problem: `tools.web.search.provider "${name}" is not supported here (brave, tavily, searxng, duckduckgo, ollama)` };
   }
 }
 
