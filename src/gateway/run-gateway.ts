@@ -10,7 +10,9 @@ import {
   watchConfig,
   type ConfigChange,
   type LoadedConfig,
+  type OpenClawConfig,
 } from "../config/index.js";
+import type { LevelWithSilent } from "pino";
 import { createLogger, isLogLevel, type Logger } from "../infra/logger.js";
 import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 import { packageVersion } from "../infra/version.js";
@@ -107,13 +109,16 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   lock.update({ port: boundPort, stopDeadlineMs: shutdownDeadlineMs(config, env) });
 
   const paths = gatewayStatePaths(stateDir);
-  const level = [opts.logLevel, env.OPENCLAW_LOG_LEVEL, config.logging?.level].find(isLogLevel) ?? "info";
+  const levels = logLevels(opts.logLevel, env, config);
   const {
     logger,
+    setLevels,
     fileHealth: logFileHealth,
     close: closeLogFile,
   } = await createLogger({
-    level,
+    level: levels.file,
+    consoleLevel: levels.console,
+    ...(config.logging?.consoleStyle ? { consoleStyle: config.logging.consoleStyle } : {}),
     file: config.logging?.file ?? paths.logFile,
     console: opts.console,
     maxFileBytes: config.logging?.maxFileBytes,
@@ -143,8 +148,8 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     current = change.loaded;
     reloadStatus.lastReloadAt = Date.now();
     delete reloadStatus.lastError;
-    const newLevel = opts.logLevel ?? env.OPENCLAW_LOG_LEVEL ?? change.loaded.config.logging?.level;
-    if (isLogLevel(newLevel)) logger.level = newLevel;
+    const newLevels = logLevels(opts.logLevel, env, change.loaded.config);
+    setLevels(newLevels.file, newLevels.console);
     server.applyConfig(change.loaded);
     lock.update({ stopDeadlineMs: shutdownDeadlineMs(change.loaded.config, env) });
     for (const warning of change.loaded.warnings) logger.warn(warning);
@@ -406,4 +411,14 @@ function applyConfigEnv(config: LoadedConfig["config"], env: NodeJS.ProcessEnv):
     if (shell.warning) warnings.push(shell.warning);
   }
   return { applied, warnings };
+}
+
+/**
+ * The log file's level and the console's: `--log-level`, else OPENCLAW_LOG_LEVEL, sets both;
+ * otherwise the file follows `logging.level` and the console `logging.consoleLevel`, else the same.
+ */
+function logLevels(flag: string | undefined, env: NodeJS.ProcessEnv, config: OpenClawConfig): { file: LevelWithSilent; console: LevelWithSilent } {
+  const forced = [flag, env.OPENCLAW_LOG_LEVEL].find(isLogLevel);
+  const file = forced ?? (isLogLevel(config.logging?.level) ? config.logging.level : "info");
+  return { file, console: forced ?? config.logging?.consoleLevel ?? file };
 }

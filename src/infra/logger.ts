@@ -3,15 +3,20 @@ import path from "node:path";
 import type { Logger, LevelWithSilent, StreamEntry } from "pino";
 import { colorEnabled } from "./color.js";
 import { LogFile, type LogFileHealth } from "./log-file.js";
+import { LogLevelGate, mostVerbose } from "./log-level-gate.js";
 
 export type { Logger };
 
 export interface LoggerOptions {
+  /** The log file's level. */
   level: LevelWithSilent;
   /** JSON lines go here; the directory is created 0700. */
   file: string;
-  /** Also write to stdout: pretty one-liners on a TTY, JSON lines otherwise. */
+  /** Also write to stdout: pretty one-liners on a TTY, JSON lines otherwise (unless `consoleStyle` says). */
   console: boolean;
+  /** The console's own level (default: `level`). */
+  consoleLevel?: LevelWithSilent;
+  consoleStyle?: "pretty" | "json";
   /** Rotate the file to `<file>.1` past this size; 0 or absent: never. */
   maxFileBytes?: number;
   /** Regular expressions whose matches are masked in every line, besides the built-in paths. */
@@ -20,6 +25,8 @@ export interface LoggerOptions {
 
 export interface GatewayLogger {
   logger: Logger;
+  /** New levels for the file and the console (a config reload). */
+  setLevels(file: LevelWithSilent, console: LevelWithSilent): void;
   /** The log file's write failures and rotations, for `status`. */
   fileHealth(): LogFileHealth & { consoleErrors: number };
   /** Closes the log file (a gateway restarted in the same process opens its own). */
@@ -55,25 +62,35 @@ export async function createLogger(opts: LoggerOptions): Promise<GatewayLogger> 
   fs.mkdirSync(path.dirname(opts.file), { recursive: true, mode: 0o700 });
   const file = new LogFile(opts.file, opts.maxFileBytes ?? 0);
   let consoleErrors = 0;
-  const streams: StreamEntry[] = [{ level: "trace", stream: file }];
+  const fileGate = new LogLevelGate(file, opts.level);
+  const consoleLevel = opts.consoleLevel ?? opts.level;
+  const streams: StreamEntry[] = [{ level: "trace", stream: fileGate }];
+  let consoleGate: LogLevelGate | undefined;
   if (opts.console) {
-    const consoleStream = process.stdout.isTTY
+    const pretty = (opts.consoleStyle ?? (process.stdout.isTTY ? "pretty" : "json")) === "pretty";
+    const consoleStream = pretty
       ? (await import("pino-pretty")).default({ colorize: colorEnabled(process.stdout), sync: true, singleLine: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname" })
       : pino.destination({ dest: 1, sync: true });
     consoleStream.on("error", () => (consoleErrors += 1));
-    streams.push({ level: "trace", stream: consoleStream });
+    consoleGate = new LogLevelGate(consoleStream, consoleLevel);
+    streams.push({ level: "trace", stream: consoleGate });
   }
   const masks = compileRedactPatterns(opts.redactPatterns ?? []);
   const logger = pino(
     {
-      level: opts.level,
+      level: opts.console ? mostVerbose(opts.level, consoleLevel) : opts.level,
       base: { pid: process.pid },
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
       ...(masks.length > 0 ? { hooks: { streamWrite: (line: string) => masks.reduce((text, mask) => text.replace(mask, "[redacted]"), line) } } : {}),
     },
     pino.multistream(streams),
   );
-  return { logger, fileHealth: () => ({ ...file.health(), consoleErrors }), close: () => file.close() };
+  const setLevels = (fileLevel: LevelWithSilent, consoleLevelNow: LevelWithSilent): void => {
+    fileGate.level = fileLevel;
+    if (consoleGate) consoleGate.level = consoleLevelNow;
+    logger.level = consoleGate ? mostVerbose(fileLevel, consoleLevelNow) : fileLevel;
+  };
+  return { logger, setLevels, fileHealth: () => ({ ...file.health(), consoleErrors }), close: () => file.close() };
 }
 
 /** `logging.redactPatterns` as global regular expressions (the config check refused invalid ones). */
