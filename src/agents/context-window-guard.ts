@@ -37,12 +37,14 @@ export function evaluateContextWindow(model: GuardedModel, window: ContextWindow
   return { action: "run" };
 }
 
-/** The setting that made the window this small: `agents.defaults.contextTokens` only ever lowers it. */
+/** The setting that made the window this small: the `contextTokens` caps only ever lower it. */
 function howToWiden(model: GuardedModel, window: ContextWindowInfo): string {
   const entry = `the contextWindow of "${model.id}" in models.providers.${model.provider}.models`;
   switch (window.source) {
     case "agentContextTokens":
       return `raise or remove agents.defaults.contextTokens, which caps every model at ${window.tokens}`;
+    case "modelContextTokens":
+      return `raise or remove the contextTokens of "${model.id}" in models.providers.${model.provider}.models, which caps it at ${window.tokens}`;
     case "modelsConfig":
       return `raise ${entry} if it understates the model's window`;
     default:

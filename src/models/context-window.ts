@@ -21,7 +21,7 @@ const CATALOG: readonly (readonly [prefix: string, tokens: number])[] = [
   ["gemini-2", 1_048_576],
 ];
 
-export type ContextWindowSource = "modelsConfig" | "catalog" | "default" | "agentContextTokens";
+export type ContextWindowSource = "modelsConfig" | "catalog" | "default" | "modelContextTokens" | "agentContextTokens";
 
 export interface ContextWindowInfo {
   tokens: number;
@@ -30,13 +30,17 @@ export interface ContextWindowInfo {
 
 /**
  * A model's usable window: `models.providers.<p>.models[].contextWindow`, else the catalog, else
- * 200,000 — then capped by `agents.defaults.contextTokens` when that is smaller.
+ * 200,000 — then capped by the entry's own `contextTokens` (the active input budget for that
+ * model), then by `agents.defaults.contextTokens`, each when it is smaller.
  */
 export function resolveContextWindow(config: OpenClawConfig, provider: string, modelId: string): ContextWindowInfo {
-  const configured = config.models?.providers?.[provider]?.models?.find((m) => m.id === modelId)?.contextWindow;
-  const base: ContextWindowInfo = configured ? { tokens: configured, source: "modelsConfig" } : (catalogWindow(modelId) ?? { tokens: DEFAULT_CONTEXT_TOKENS, source: "default" });
+  const entry = config.models?.providers?.[provider]?.models?.find((m) => m.id === modelId);
+  const base: ContextWindowInfo = entry?.contextWindow
+    ? { tokens: entry.contextWindow, source: "modelsConfig" }
+    : (catalogWindow(modelId) ?? { tokens: DEFAULT_CONTEXT_TOKENS, source: "default" });
+  const forModel = entry?.contextTokens !== undefined && entry.contextTokens < base.tokens ? { tokens: entry.contextTokens, source: "modelContextTokens" as const } : base;
   const cap = config.agents?.defaults?.contextTokens;
-  return cap !== undefined && cap < base.tokens ? { tokens: cap, source: "agentContextTokens" } : base;
+  return cap !== undefined && cap < forModel.tokens ? { tokens: cap, source: "agentContextTokens" } : forModel;
 }
 
 function catalogWindow(modelId: string): ContextWindowInfo | undefined {

@@ -1,5 +1,5 @@
 import type { WireSettings } from "./model-settings.js";
-import type { ModelRequest, ResolvedModel } from "./types.js";
+import type { ModelRequest, ProviderModel, ResolvedModel } from "./types.js";
 
 /**
  * Ollama's runtime options: a model's `params` key of the same name goes into `/api/chat`'s
@@ -69,6 +69,9 @@ export function ollamaWireSettings(request: Pick<ModelRequest, "thinking" | "par
     else if (TOP_LEVEL_KEYS.has(key)) out.fields[key] = value;
     else out.dropped.push(`params.${key} (not sent to ollama)`);
   }
+  // The model entry's contextTokens sizes the server's window when the params name none, as in OpenClaw.
+  const contextTokens = (request.model as ProviderModel).contextTokens;
+  if (options.num_ctx === undefined && contextTokens !== undefined) options.num_ctx = contextTokens;
   const maxTokens = out.maxTokens ?? request.maxTokens ?? request.model.maxTokens;
   if (options.num_predict === undefined && maxTokens !== undefined) options.num_predict = maxTokens;
   if (Object.keys(options).length > 0) out.fields.options = options;

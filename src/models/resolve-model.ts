@@ -68,6 +68,7 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
     ...(configured?.firstByteTimeoutSeconds ? { firstByteTimeoutSeconds: configured.firstByteTimeoutSeconds } : {}),
     ...(configured?.idleTimeoutSeconds ? { idleTimeoutSeconds: configured.idleTimeoutSeconds } : {}),
     ...(entry?.params ? { params: entry.params } : {}),
+    ...(entry?.contextTokens ? { contextTokens: entry.contextTokens } : {}),
     ...(keyOptional(api, baseUrl) ? { keyOptional: true as const } : {}),
   };
   return { ok: true, model };

@@ -78,6 +78,8 @@ export interface ProviderModel extends ResolvedModel {
   sdkMaxRetries?: number;
   /** How `apiKey` is sent: the provider's key header (default), or `Authorization: Bearer` for a `token` profile. */
   authType?: "api_key" | "token";
+  /** `models.providers.<id>.models[].contextTokens`: this model's active input budget (Ollama's `num_ctx` when params set none). */
+  contextTokens?: number;
   /** The provider takes requests without a key (an Ollama server on this machine or the LAN). */
   keyOptional?: true;
   /** `models.providers.<id>.models[].params` of this model: over `agents.defaults.models.<ref>.params` where both set a key. */

@@ -20,6 +20,8 @@ const ProviderModel = Type.Object({
   input: Type.Optional(Type.Array(stringEnum(["text", "image"]))),
   cost: Type.Optional(ModelCost),
   contextWindow: Type.Optional(integer(1)),
+  /** The active input budget for this model, below its native contextWindow (compaction and Ollama's num_ctx follow it). */
+  contextTokens: Type.Optional(integer(1)),
   maxTokens: Type.Optional(integer(1)),
   /** Request settings for this model (temperature, top_p, Ollama's num_ctx, …); docs/models.md says which each api sends. */
   params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),

@@ -34,6 +34,11 @@ describe("ollama: request settings", () => {
     expect(settings.dropped).toEqual(["params.streaming (not sent to ollama)"]);
   });
 
+  it("sizes num_ctx from the model entry's contextTokens when the params name none", () => {
+    expect(ollamaWireSettings({ model: model({ contextTokens: 32_768 }) }).fields.options).toEqual({ num_ctx: 32_768, num_predict: 1024 });
+    expect(ollamaWireSettings({ model: model({ contextTokens: 32_768 }), params: { num_ctx: 8192 } }).fields.options).toEqual({ num_ctx: 8192, num_predict: 1024 });
+  });
+
   it("ignores a num_ctx that is not a positive number, saying so", () => {
     const settings = ollamaWireSettings({ model: model(), params: { num_ctx: 0 } });
     expect(settings.fields.options).toEqual({ num_predict: 1024 });

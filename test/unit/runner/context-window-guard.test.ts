@@ -19,6 +19,17 @@ describe("context window resolution", () => {
     expect(resolveContextWindow(config, "fake", "listed")).toEqual({ tokens: 50_000, source: "agentContextTokens" });
     expect(resolveContextWindow(applyDefaults({ models: { providers }, agents: { defaults: { contextTokens: 90_000 } } }), "fake", "listed").tokens).toBe(64_000);
   });
+
+  it("caps one model's window with its entry's contextTokens, and agents.defaults.contextTokens still below that", () => {
+    const capped = { fake: { baseUrl: "http://127.0.0.1:1", models: [{ id: "big", contextWindow: 1_000_000, contextTokens: 96_000 }] } };
+    expect(resolveContextWindow(applyDefaults({ models: { providers: capped } }), "fake", "big")).toEqual({ tokens: 96_000, source: "modelContextTokens" });
+    expect(resolveContextWindow(applyDefaults({ models: { providers: capped }, agents: { defaults: { contextTokens: 50_000 } } }), "fake", "big")).toEqual({
+      tokens: 50_000,
+      source: "agentContextTokens",
+    });
+    const verdict = evaluateContextWindow({ ref: "fake/big", provider: "fake", id: "big" }, { tokens: 8_000, source: "modelContextTokens" }, applyDefaults({}));
+    expect(verdict).toMatchObject({ action: "block", message: expect.stringContaining('raise or remove the contextTokens of "big" in models.providers.fake.models') });
+  });
 });
 
 describe("context window guard", () => {
