@@ -73,14 +73,14 @@ export async function runChatShellCommand(input: ChatShellInput, signal: AbortSi
   }
 }
 
-/** The broker, telling `onApprovalRequested` the id of each request it takes. */
+/** The broker, telling `onApprovalRequested` the id of each request it takes (the shell's reply shows the question, so chats are not prompted again). */
 function observedBroker(input: ChatShellInput): GateBroker | undefined {
   const { approvals, onApprovalRequested } = input;
   if (!approvals || !onApprovalRequested) return approvals;
   return {
     grants: approvals.grants,
     request: (request, timeoutMs) => {
-      const pending = approvals.request(request, timeoutMs);
+      const pending = approvals.request({ ...request, promptedInChat: true }, timeoutMs);
       onApprovalRequested(pending.id);
       return pending;
     },

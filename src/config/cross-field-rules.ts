@@ -25,6 +25,7 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkAgentIds(config),
     ...checkAgentReferences(config),
     ...checkRegexLists(config),
+    ...checkApprovalSessionFilters(config),
     ...checkTelegramWebhooks(config),
     ...checkChannelAccountReferences(config),
     ...checkAcpBindings(config),
@@ -301,6 +302,21 @@ function checkRegexLists(config: RawOpenClawConfig): ConfigIssue[] {
       }
     });
   }
+  return issues;
+}
+
+/** `approvals.exec.sessionFilter`: an entry written as `/regex/flags` must compile (others are substrings). */
+function checkApprovalSessionFilters(config: RawOpenClawConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  config.approvals?.exec?.sessionFilter?.forEach((filter, index) => {
+    const regex = /^\/(.+)\/([a-z]*)$/.exec(filter);
+    if (!regex) return;
+    try {
+      new RegExp(regex[1]!, regex[2]);
+    } catch (err) {
+      issues.push({ path: formatKeyPath(["approvals", "exec", "sessionFilter", index]), message: `not a valid /regular expression/ (${(err as Error).message})` });
+    }
+  });
   return issues;
 }
 

@@ -53,6 +53,7 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
         agentId: request.agent,
         sessionKey: request.sessionKey,
         reason: request.kind ? `acp permission (${request.kind})` : "acp permission",
+        ...(chat ? { promptedInChat: true as const } : {}),
       });
       // The person in the chat can answer too, with /approve (owners only).
       if (chat) {

@@ -78,7 +78,7 @@ import { createHttpTurnRunner } from "./http/openai/http-turn.js";
 import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
-import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
+import { ExecApprovalBroker, type ExecApprovalRequest } from "../agents/approvals/approval-broker.js";
 import { resolveFocusTarget, runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
 import { ThreadBindingStore } from "../channels/thread-bindings.js";
 import { chatCaller, createAcpControlPlane } from "./acp-wiring.js";
@@ -94,6 +94,7 @@ import { attributeIngress, PROXY_ATTRIBUTION_MESSAGE, PROXY_ATTRIBUTION_REFUSAL,
 import { buildHealthSnapshot } from "./health-snapshot.js";
 import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
 import { hookAgentTurnRunner } from "./hook-agent-turns.js";
+import { execApprovalChatForwarder } from "./exec-approval-chat.js";
 import { wakeHeartbeatOnExit } from "../cron/heartbeat/exec-completion-wake.js";
 import { buildMainSessionKey } from "../sessions/keys/index.js";
 import { PresenceTracker } from "./presence.js";
@@ -182,6 +183,8 @@ export class GatewayServer {
   private warnedUnattributable = false;
   private readonly presence: PresenceTracker;
   readonly approvals: ExecApprovalBroker;
+  /** Shows an exec approval prompt in the chats it belongs in (exec-approval-chat.ts); set once the channels and sessions exist. */
+  private promptApprovalInChats: ((request: ExecApprovalRequest) => void) | undefined;
   /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
   readonly devices: DeviceRegistry;
   readonly sessions: SessionStore;
@@ -313,7 +316,10 @@ export class GatewayServer {
       return { ...config.session.maintenance, cronSessionRetention: config.cron?.sessionRetention };
     });
     this.approvals = new ExecApprovalBroker({
-      onRequested: (request) => this.broadcast("exec.approval.requested", execApprovalRequestedEvent(request)),
+      onRequested: (request) => {
+        this.broadcast("exec.approval.requested", execApprovalRequestedEvent(request));
+        this.promptApprovalInChats?.(request);
+      },
       onResolved: (resolution, request) => this.broadcast("exec.approval.resolved", execApprovalResolvedEvent(resolution, request)),
       grantFile: execGrantsPath(opts.stateDir),
       onWarning: (message) => opts.logger.warn(message),
@@ -385,6 +391,7 @@ export class GatewayServer {
       tracer: this.traces,
     });
     this.acp = acp.manager;
+    this.promptApprovalInChats = execApprovalChatForwarder({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
     this.subagents = new SubagentService({
       acp: acp.children,
       stateDir: opts.stateDir,

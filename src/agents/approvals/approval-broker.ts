@@ -15,6 +15,8 @@ export interface ExecApprovalRequest {
   agentId?: string;
   sessionKey?: string;
   reason?: string;
+  /** The asker showed the question in the run's chat itself (an ACP permission): only other chats need it. */
+  promptedInChat?: true;
   createdAtMs: number;
   expiresAtMs: number;
 }

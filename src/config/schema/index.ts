@@ -15,6 +15,7 @@ import { CronSchema, HooksSchema } from "./automation.js";
 import { DiagnosticsSchema } from "./diagnostics.js";
 import { SkillsSchema } from "./skills.js";
 import { EnvSchema } from "./env.js";
+import { ApprovalsSchema } from "./approvals.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -43,6 +44,7 @@ export const OpenClawConfigSchema = Type.Object({
   hooks: Type.Optional(HooksSchema),
   skills: Type.Optional(SkillsSchema),
   env: Type.Optional(EnvSchema),
+  approvals: Type.Optional(ApprovalsSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */

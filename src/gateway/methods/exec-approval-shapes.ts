@@ -12,7 +12,13 @@ export function execApprovalAsked(approval: ExecApprovalRequest) {
  * and the ACP bridge read.
  */
 export function execApprovalRequestedEvent(approval: ExecApprovalRequest) {
-  return { approvalKind: "exec" as const, ...approval, request: execApprovalAsked(approval) };
+  return { approvalKind: "exec" as const, ...wireFields(approval), request: execApprovalAsked(approval) };
+}
+
+/** A request's fields as clients see them: not how the gateway prompted chats. */
+function wireFields(approval: ExecApprovalRequest): Omit<ExecApprovalRequest, "promptedInChat"> {
+  const { promptedInChat: _internal, ...fields } = approval;
+  return fields;
 }
 
 /** The `exec.approval.resolved` payload: the decision (null when none came in time) and what was asked. */
@@ -22,5 +28,5 @@ export function execApprovalResolvedEvent(resolution: ApprovalResolution, approv
 
 /** A pending request as `exec.approval.list` lists it: its fields, and what is asked again under `request`. */
 export function execApprovalListEntry(approval: ExecApprovalRequest) {
-  return { ...approval, request: execApprovalAsked(approval) };
+  return { ...wireFields(approval), request: execApprovalAsked(approval) };
 }

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RecordedRequest } from "../fakes/model-server.js";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { lastUserText, waitUntil } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+
+/**
+ * An exec approval a chat's run asks for is shown in that chat with its `/approve` line, and the
+ * owner answers it there; `approvals.exec` with targets (mode both) shows it in another chat too.
+ * Real gateway, Telegram fake, a real shell command.
+ */
+
+const OWNER = 901;
+const ADMIN_CHAT = 902;
+
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let gw: GatewayProcess;
+let messageId = 1;
+
+const lastRole = (req: RecordedRequest): string => req.body.messages?.at(-1)?.role ?? "";
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  model.setResponder((req) => {
+    if (lastRole(req) === "tool") {
+      const result = String(req.body.messages.at(-1).content);
+      return { text: `Command result: ${result.includes("approved-output") ? "ran" : "not run"}` };
+    }
+    if (lastUserText(req).includes("run the report")) return { toolCalls: [{ name: "exec", arguments: { command: "printf approved-output" } }] };
+    return { text: "ok" };
+  });
+  telegram = await startFakeTelegram({ botUsername: "claw_bot" });
+  const stateDir = makeTempDir();
+  const content = fakeModelConfig(model, stateDir, {
+    channels: { telegram: telegramChannelConfig(telegram, { dmPolicy: "allowlist", allowFrom: [String(OWNER)] }) },
+    commands: { ownerAllowFrom: [`telegram:${OWNER}`] },
+    tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
+    approvals: { exec: { enabled: true, mode: "both", agentFilter: ["main"], targets: [{ channel: "telegram", to: String(ADMIN_CHAT) }] } },
+  });
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
+  await waitUntil(() => gw.output().includes("channel account started"), 30_000, "the Telegram account");
+});
+afterAll(async () => {
+  await gw?.stop();
+  await telegram?.close();
+  await model?.close();
+});
+
+describe("exec approvals in chat", { timeout: 90_000 }, () => {
+  it("the prompt reaches the run's chat and approvals.exec's target; /approve from the owner's chat runs the command", async () => {
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, fromName: "Owner", text: "please run the report", messageId: messageId++ });
+    await telegram.waitFor(() => telegram.messages(OWNER).some((m) => String(m.text).includes("/approve ")), 30_000);
+    const prompt = String(telegram.messages(OWNER).find((m) => String(m.text).includes("/approve "))!.text);
+    expect(prompt).toContain("🔐 Exec approval needed (agent main):");
+    expect(prompt).toContain("printf approved-output");
+    const id = /\/approve (\S+) allow-once/.exec(prompt)![1]!;
+    await telegram.waitFor(() => telegram.messages(ADMIN_CHAT).some((m) => String(m.text).includes(`/approve ${id}`)), 10_000);
+
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, fromName: "Owner", text: `/approve ${id} allow-once`, messageId: messageId++ });
+    await telegram.waitFor(() => telegram.messages(OWNER).some((m) => String(m.text) === "Command result: ran"), 30_000);
+  });
+});

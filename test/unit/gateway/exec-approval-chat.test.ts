@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { validateConfig } from "../../../src/config/index.js";
+import { approvalPrompt, promptRoutes } from "../../../src/gateway/exec-approval-chat.js";
+
+const ORIGIN = { channel: "telegram", to: "901" };
+const request = { agentId: "main", sessionKey: "agent:main:telegram:direct:901" };
+const config = (exec?: Record<string, unknown>) => validateConfig(exec ? { approvals: { exec } } : {}, {}).config;
+const TARGET = { channel: "slack", to: "channel:C1" };
+
+describe("where an exec approval prompt goes", () => {
+  it("the run's own chat by default, and nowhere for a run without one", () => {
+    expect(promptRoutes(request, config(), ORIGIN)).toEqual([ORIGIN]);
+    expect(promptRoutes(request, config(), undefined)).toEqual([]);
+    // Targets wait for enabled.
+    expect(promptRoutes(request, config({ mode: "both", targets: [TARGET] }), ORIGIN)).toEqual([ORIGIN]);
+  });
+
+  it("mode session keeps the run's chat, targets only the targets, both the two without repeats", () => {
+    expect(promptRoutes(request, config({ enabled: true, targets: [TARGET] }), ORIGIN)).toEqual([ORIGIN]);
+    expect(promptRoutes(request, config({ enabled: true, mode: "targets", targets: [TARGET] }), ORIGIN)).toEqual([TARGET]);
+    expect(promptRoutes(request, config({ enabled: true, mode: "both", targets: [TARGET, { channel: "telegram", to: "901" }] }), ORIGIN)).toEqual([ORIGIN, TARGET]);
+  });
+
+  it("agentFilter and sessionFilter (substring or /regex/) decide which approvals are forwarded", () => {
+    const forward = (extra: Record<string, unknown>) => promptRoutes(request, config({ enabled: true, mode: "targets", targets: [TARGET], ...extra }), ORIGIN);
+    expect(forward({ agentFilter: ["ops"] })).toEqual([ORIGIN]);
+    expect(forward({ agentFilter: ["main"] })).toEqual([TARGET]);
+    expect(forward({ sessionFilter: ["discord"] })).toEqual([ORIGIN]);
+    expect(forward({ sessionFilter: ["telegram:direct"] })).toEqual([TARGET]);
+    expect(forward({ sessionFilter: ["/^agent:main:telegram/"] })).toEqual([TARGET]);
+  });
+
+  it("an invalid /regex/ in sessionFilter is refused when the config loads", () => {
+    expect(() => validateConfig({ approvals: { exec: { sessionFilter: ["/(unclosed/"] } } }, {})).toThrow(
+      /approvals\.exec\.sessionFilter\[0\]: not a valid \/regular expression\//,
+    );
+  });
+
+  it("the prompt names the command, where, why, and the exact /approve line", () => {
+    const text = approvalPrompt({ id: "abc", command: "rm -rf build", cwd: "/work", agentId: "main", reason: "not in the allowlist", createdAtMs: 0, expiresAtMs: 30 * 60_000 });
+    expect(text).toBe(
+      "🔐 Exec approval needed (agent main):\n`rm -rf build`\nin /work\nWhy: not in the allowlist\nReply /approve abc allow-once | allow-always | deny (within 30 min; then it is denied).",
+    );
+  });
+});
