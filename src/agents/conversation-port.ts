@@ -78,7 +78,15 @@ export interface ConversationPort {
    * result says why (docs/sessions.md, "Compaction").
    */
   compact(sessionKey: string, instructions?: string): Promise<CompactionResult>;
+  /**
+   * `/btw <question>`: a one-shot answer on the session's model with its conversation as
+   * background, written nowhere; a run under way is left alone (docs/sessions.md, "Side questions").
+   */
+  sideQuestion(sessionKey: string, question: string): Promise<SideAnswer>;
 }
+
+/** A side question's answer, or why there is none. */
+export type SideAnswer = { ok: true; text: string; model: string } | { ok: false; reason: string };
 
 /** What `fork` did: how many messages it copied, or why it copied none. */
 export type ForkOutcome = { forked: true; messages: number } | { forked: false; reason: string };

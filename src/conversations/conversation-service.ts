@@ -6,6 +6,7 @@ import type { StartupReason } from "../agents/context/startup-context.js";
 import { FORK_MAX_TOKENS, forkedMessages } from "./fork-conversation.js";
 import { warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.js";
 import { subagentMaxConcurrent } from "../agents/subagents/index.js";
+import { askSideQuestion } from "./side-question.js";
 import { ModelFailover } from "../models/failover/index.js";
 import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../models/index.js";
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
@@ -17,6 +18,7 @@ import type {
   ResetInput,
   ResetOutcome,
   SessionChangeDetail,
+  SideAnswer,
   StopOutcome,
   SubmitInput,
   SubmitOutcome,
@@ -89,6 +91,7 @@ export class ConversationService implements ConversationPort {
   private readonly freshStarts = new Map<string, StartupReason>();
   private readonly lanes: LaneScheduler;
   private readonly streamModel: StreamModelFn;
+  private readonly failover: ModelFailover;
   private readonly historyCache: HistoryCache;
   private readonly endings: RunEndings;
   private readonly queue: TurnQueue;
@@ -117,6 +120,7 @@ export class ConversationService implements ConversationPort {
       withdrawMessages: (sessionKey, runIds, reason) => this.historyCache.withdraw(sessionKey, runIds, reason),
     });
     const failover = new ModelFailover({ stateDir: deps.stateDir, log: deps.logger });
+    this.failover = failover;
     this.notices = new SessionNotices({
       stateDir: deps.stateDir,
       config: deps.config,
@@ -464,6 +468,14 @@ export class ConversationService implements ConversationPort {
     // Messages that arrived while the lane was held wait in the inbox: start them now.
     if (!this.queue.isActive(sessionKey)) this.queue.turnEnded(sessionKey);
     return result;
+  }
+
+  sideQuestion(sessionKey: string, question: string): Promise<SideAnswer> {
+    return askSideQuestion(
+      { store: this.deps.store, config: this.deps.config, streamModel: this.streamModel, failover: this.failover, history: (key) => this.history(key) },
+      sessionKey,
+      question,
+    );
   }
 
   /** The session's transcript messages, oldest first (read-only: callers must not mutate). */

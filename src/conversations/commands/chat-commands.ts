@@ -156,6 +156,22 @@ CHAT_COMMANDS.register({
 });
 
 CHAT_COMMANDS.register({
+  name: "btw",
+  aliases: ["side"],
+  args: "<question>",
+  category: "session",
+  description: "ask a side question about this conversation; neither it nor the answer is added to it",
+  handler: (args, ctx) => {
+    const question = args.trim();
+    if (!question) return reply("Usage: /btw <question> — asks about this conversation without adding to it.");
+    const answer = ctx.conversations.sideQuestion(ctx.sessionKey, question).then((a) => (a.ok ? `BTW: ${a.text}` : `BTW failed: ${a.reason}`));
+    // A chat goes on while the model answers: the answer follows when it is ready.
+    if (ctx.surface === "channel") return { kind: "reply", text: "", followUp: answer };
+    return answer.then(reply);
+  },
+});
+
+CHAT_COMMANDS.register({
   name: "activation",
   args: "<always|mention>",
   category: "options",
