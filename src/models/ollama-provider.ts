@@ -3,7 +3,7 @@ import https from "node:https";
 import { packageVersion } from "../infra/version.js";
 import { AssistantTurn } from "./assistant-turn.js";
 import { withFailureHint, type EndpointShape } from "./failure-hints.js";
-import { classifyModelError, secretHeaderValues, urlWithoutCredentials, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
+import { classifyModelError, secretHeaderValues, type FailurePhase, type SdkErrorClasses } from "./model-errors.js";
 import { agentFor } from "./node-http-fetch.js";
 import { ollamaBearerKey } from "./ollama-auth.js";
 import { OllamaChunkReader, type OllamaChunk } from "./ollama-chunks.js";
@@ -56,12 +56,6 @@ async function* streamOllama(request: ModelRequest, signal: AbortSignal): AsyncG
   const classify = (err: unknown) => watchdog.expired ?? classifyModelError(err, watchdog.signal, OLLAMA_ERRORS, phase, secrets);
   const endpoint = endpointOf(model);
   try {
-    if (/\/v1\/?$/.test(endpoint.baseUrl)) {
-      const root = urlWithoutCredentials(endpoint.baseUrl.replace(/\/v1\/?$/, ""));
-      const message = `models.providers.${model.provider}.baseUrl ends in /v1, Ollama's OpenAI-compatible path; api "ollama" takes the server's root URL: "${root}" (or set api: "openai-completions" to keep /v1)`;
-      yield turn.fail({ kind: "config", retryable: false, message });
-      return;
-    }
     const timeoutMs = model.timeoutSeconds ? model.timeoutSeconds * 1000 : undefined;
     const response = await post(chatUrl(endpoint.baseUrl), Buffer.from(JSON.stringify(ollamaRequestBody(request))), headersFor(model, key), watchdog.signal, timeoutMs);
     phase = "stream";

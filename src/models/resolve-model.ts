@@ -2,6 +2,7 @@ import type { ModelProviderConfig, OpenClawConfig } from "../config/index.js";
 import { apiKeyEnvVar, BUILTIN_PROVIDERS, EXAMPLE_MODEL_REF, isSupportedApi, MODEL_DEFAULTS, SUPPORTED_APIS, type BuiltinProvider } from "./builtin-providers.js";
 import { configuredApiKey, unsetApiKeyVariable } from "./configured-api-key.js";
 import { resolveContextWindow } from "./context-window.js";
+import { urlWithoutCredentials } from "./model-errors.js";
 import { ollamaBearerKey, ollamaKeyOptional } from "./ollama-auth.js";
 import { defaultModelFallbacks, defaultModelRef, parseModelRef } from "./model-ref.js";
 import type { ConfiguredModelInfo, ProviderModel, ResolveModelResult } from "./types.js";
@@ -41,6 +42,14 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
   const baseUrl = nonEmpty(configured?.baseUrl) ?? builtin?.baseUrl;
   if (!baseUrl) {
     return { ok: false, message: `Provider "${provider}" has no endpoint (model ${modelRef}). Set models.providers.${provider}.baseUrl.` };
+  }
+  if (api === "ollama" && /\/v1\/?$/.test(baseUrl)) {
+    const root = urlWithoutCredentials(baseUrl.replace(/\/v1\/?$/, ""));
+    const implied = configured?.api === undefined ? ` (api "ollama" is the built-in ${provider} provider's)` : "";
+    return {
+      ok: false,
+      message: `models.providers.${provider}.baseUrl ends in /v1, Ollama's OpenAI-compatible path, but the api is "ollama"${implied} (model ${modelRef}). Set baseUrl to the server's root, "${root}", or set models.providers.${provider}.api: "openai-completions" to keep /v1.`,
+    };
   }
   const envVar = apiKeyEnvVar(provider);
   const apiKey = keyToSend(api, configuredApiKey(config, provider)) ?? keyToSend(api, nonEmpty(env[envVar]));

@@ -139,14 +139,6 @@ describe("ollama: the stream", () => {
     expect(end).toMatchObject({ type: "error", kind: "context_length", retryable: false });
   });
 
-  it("a baseUrl ending in /v1 is refused before any request, naming the root URL to use", async () => {
-    const end = last(await run(stream, makeRequest(fakeModel(server, "ollama", { baseUrl: `${server.url}/v1` }))));
-    expect(end).toMatchObject({ type: "error", kind: "config", retryable: false });
-    if (end.type !== "error") throw new Error("unreachable");
-    expect(end.error).toContain(`"${server.url}"`);
-    expect(server.requests).toHaveLength(0);
-  });
-
   it("never sends the ollama-local placeholder as a key; sends a real one as a bearer token", async () => {
     await run(stream, makeRequest(fakeModel(server, "ollama", { apiKey: "ollama-local" })));
     expect(server.requests[0]!.headers.authorization).toBeUndefined();
@@ -168,6 +160,22 @@ describe("ollama: resolving a model", () => {
     expect(result.ok).toBe(false);
     expect(!result.ok && result.message).toContain("CLOUD_API_KEY");
     expect(resolveModel("cloud/kimi-k2.5:cloud", config(raw), { CLOUD_API_KEY: "real-key-1234" })).toMatchObject({ ok: true, model: { apiKey: "real-key-1234" } });
+  });
+
+  it("a baseUrl ending in /v1 does not resolve: the message names the root URL and the api that keeps /v1", () => {
+    const builtin = resolveModel("ollama/qwen3:8b", config({ models: { providers: { ollama: { baseUrl: "http://127.0.0.1:11434/v1" } } } }), {});
+    expect(builtin.ok).toBe(false);
+    expect(!builtin.ok && builtin.message).toContain(
+      'Set baseUrl to the server\'s root, "http://127.0.0.1:11434", or set models.providers.ollama.api: "openai-completions" to keep /v1',
+    );
+    expect(!builtin.ok && builtin.message).toContain('(api "ollama" is the built-in ollama provider\'s)');
+    const compatible = resolveModel(
+      "ollama/qwen3:8b",
+      config({ models: { providers: { ollama: { baseUrl: "http://127.0.0.1:11434/v1", api: "openai-completions" } } } }),
+      {},
+      { requireKey: false },
+    );
+    expect(compatible).toMatchObject({ ok: true, model: { api: "openai-completions" } });
   });
 
   it("a model entry's params ride on the resolved model", () => {
