@@ -149,6 +149,36 @@ describe("openclaw onboard (interactive, on a pseudo-terminal)", () => {
     expect(text).toContain('apiKey: "${FAKE_KEY}"');
   });
 
+  it("Ollama: asks for the server's URL and the model, not for a key, and checks the server", async () => {
+    const ollama = await startFakeModelServer({ models: ["qwen3:8b"] });
+    try {
+      const dir = makeTempDir();
+      const term = startPtyCli(["onboard"], { OPENCLAW_STATE_DIR: dir, OLLAMA_API_KEY: undefined });
+      await term.waitFor("Which model provider?");
+      term.send(KEYS.down + KEYS.down);
+      await term.waitFor("a server on this machine or the LAN, no key");
+      term.send(KEYS.enter);
+      await term.waitFor("The Ollama server's URL (no /v1)");
+      term.send(`${"\x7f".repeat(40)}${ollama.url}${KEYS.enter}`);
+      await term.waitFor("Model");
+      term.send(`qwen3:8b${KEYS.enter}`);
+      await term.waitFor("Gateway port");
+      term.send(KEYS.enter);
+      await term.waitFor("Done.");
+      expect(await term.exited).toBe(0);
+      expect(term.screen()).toContain("ollama answered (no key needed)");
+      expect(term.screen()).not.toContain("Environment variable that holds the API key");
+      expect(term.screen()).not.toContain("export OLLAMA_API_KEY");
+      expect(ollama.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/tags"]);
+      const text = fs.readFileSync(path.join(dir, "openclaw.yaml"), "utf8");
+      expect(text).toContain('primary: "ollama/qwen3:8b"');
+      expect(text).toContain(`baseUrl: "${ollama.url}"`);
+      expect(text).not.toContain("apiKey:");
+    } finally {
+      await ollama.close();
+    }
+  });
+
   it("Ctrl-C cancels and writes nothing", async () => {
     const dir = makeTempDir();
     const term = startPtyCli(["onboard"], { OPENCLAW_STATE_DIR: dir });

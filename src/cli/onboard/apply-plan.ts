@@ -48,7 +48,10 @@ export async function checkPlanProvider(
     throw err;
   }
   const resolved = resolveModel(undefined, config, opts.env);
-  if (!resolved.ok) return { ok: false, url: "", problem: resolved.message, fix: `export ${plan.apiKeyEnv}=<your key> and run onboard again` };
+  if (!resolved.ok) {
+    const fix = planNeedsKey(plan) ? `export ${plan.apiKeyEnv}=<your key> and run onboard again` : "give the Ollama server's root URL (without /v1) and run onboard again";
+    return { ok: false, url: "", problem: resolved.message, fix };
+  }
   return probeProvider(resolved.model);
 }
 

@@ -1,7 +1,7 @@
 import { DEFAULT_GATEWAY_PORT, resolveStateDir } from "../../config/index.js";
 import { CliError, parseFixedPortFlag, printJson } from "../output.js";
 import { applyOnboardPlan, nextSteps, type OnboardResult } from "./apply-plan.js";
-import { checkPlan, DEFAULT_MODELS, defaultKeyEnv, type OnboardPlan } from "./onboard-plan.js";
+import { checkPlan, DEFAULT_MODELS, defaultKeyEnv, planNeedsKey, type OnboardPlan } from "./onboard-plan.js";
 
 export interface OnboardFlags {
   nonInteractive?: boolean;
@@ -59,7 +59,7 @@ function report(result: OnboardResult, plan: OnboardPlan, json: boolean): void {
   const lines = [
     `Wrote ${result.configFile}${result.backups.length ? ` (the old config is in ${result.backups.join(", ")})` : ""}`,
     `${result.tokenGenerated ? "Generated" : "Kept"} the gateway token in ${result.tokenFile} (mode 0600)`,
-    result.check === "skipped" ? "Provider check skipped (--skip-check)" : `Provider ${plan.provider} answered and accepted the key`,
+    result.check === "skipped" ? "Provider check skipped (--skip-check)" : `Provider ${plan.provider} answered${planNeedsKey(plan) ? " and accepted the key" : " (no key needed)"}`,
     "",
     "Next:",
     ...steps.map((s) => `  ${s}`),

@@ -83,7 +83,7 @@ export async function runOnboardPrompts(options: OnboardOptions, preset: { port?
       const spin = spinner();
       spin.start(`Asking ${plan.provider} for its model list`);
       const check = await checkPlanProvider(plan, options);
-      spin.stop(check.ok ? `${plan.provider} answered and accepted the key` : `${plan.provider}: ${check.problem}`);
+      spin.stop(check.ok ? `${plan.provider} answered${planNeedsKey(plan) ? " and accepted the key" : " (no key needed)"}` : `${plan.provider}: ${check.problem}`);
       checked = check.ok;
       if (!check.ok && !answer(await confirm({ message: `Write the config anyway? (fix: ${check.fix})`, initialValue: false }))) {
         outro("Nothing was written.");
