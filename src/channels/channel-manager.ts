@@ -54,6 +54,7 @@ export interface ChannelManagerDeps {
   subagentsCommand?: InboundDispatchDeps["subagentsCommand"];
   acpCommand?: InboundDispatchDeps["acpCommand"];
   approveCommand?: InboundDispatchDeps["approveCommand"];
+  toolsCommand?: InboundDispatchDeps["toolsCommand"];
   skillsCommand?: InboundDispatchDeps["skillsCommand"];
   adminCommands?: InboundDispatchDeps["adminCommands"];
   /** Threads bound to sub-agents (`thread: true` spawns, `/focus`); without it chats cannot be bound. */
@@ -146,6 +147,7 @@ export class ChannelManager {
       subagentsCommand: deps.subagentsCommand,
       acpCommand: deps.acpCommand,
       approveCommand: deps.approveCommand,
+      toolsCommand: deps.toolsCommand,
       skillsCommand: deps.skillsCommand,
       adminCommands: deps.adminCommands,
       threadBindings: deps.threadBindings,

@@ -15,6 +15,8 @@ export interface ChatCommands {
   approve?: ChatCommandContext["approve"];
   /** `/skill`: the skills a user may run for an agent. */
   skills?: ChatCommandContext["skills"];
+  /** `/tools`: what the session's next turn could use. */
+  tools?: ChatCommandContext["tools"];
   /** `/config`, `/allowlist`, `/restart`, `/bash`: the gateway's administration. */
   admin?: ChatCommandContext["admin"];
   /** `chat.send` with `deliver: true`: the reply also goes to the chat the session last talked in. */
@@ -53,6 +55,7 @@ export function operatorCommandContext(
     ...(commands.acp ? { acp: commands.acp } : {}),
     ...(commands.approve ? { approve: commands.approve } : {}),
     ...(commands.skills ? { skills: commands.skills } : {}),
+    ...(commands.tools ? { tools: commands.tools } : {}),
     ...(admin ? { admin } : {}),
   };
 }

@@ -51,7 +51,7 @@ import { registerSessionReadMethods } from "./methods/session-read-methods.js";
 import { registerCommandMethods } from "./methods/command-methods.js";
 import { registerQuestionMethods } from "./methods/question-methods.js";
 import { registerAgentFileMethods } from "./methods/agent-file-methods.js";
-import { registerToolMethods } from "./methods/tool-methods.js";
+import { registerToolMethods, type ToolAvailability } from "./methods/tool-methods.js";
 import { invokeTool, type ToolInvokeOutcome, type ToolInvokeRequest } from "./tools-invoke/invoke-tool.js";
 import { registerToolsInvokeRoute } from "./http/tools-invoke-route.js";
 import { registerUsageMethods } from "./methods/usage-methods.js";
@@ -94,6 +94,7 @@ import { attributeIngress, PROXY_ATTRIBUTION_MESSAGE, PROXY_ATTRIBUTION_REFUSAL,
 import { buildHealthSnapshot } from "./health-snapshot.js";
 import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
 import { hookAgentTurnRunner } from "./hook-agent-turns.js";
+import { sessionTools } from "./session-tools.js";
 import { execApprovalChatForwarder } from "./exec-approval-chat.js";
 import { wakeHeartbeatOnExit } from "../cron/heartbeat/exec-completion-wake.js";
 import { buildMainSessionKey } from "../sessions/keys/index.js";
@@ -185,6 +186,8 @@ export class GatewayServer {
   readonly approvals: ExecApprovalBroker;
   /** Shows an exec approval prompt in the chats it belongs in (exec-approval-chat.ts); set once the channels and sessions exist. */
   private promptApprovalInChats: ((request: ExecApprovalRequest) => void) | undefined;
+  /** Which optional tool families the gateway can offer now (set once its services exist). */
+  private toolAvailability: () => ToolAvailability = () => ({ webSearch: false, memory: false, messenger: false, cron: false });
   /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
   readonly devices: DeviceRegistry;
   readonly sessions: SessionStore;
@@ -248,6 +251,22 @@ export class GatewayServer {
     if (!isApprovalDecision(decision)) return `Unknown decision "${decision}". Use allow-once, allow-always or deny.`;
     return this.approvals.resolve(id, decision, by) ? `Approval ${id}: ${decision}.` : `No pending approval ${id} (it was answered already or expired).`;
   };
+  /** `/tools`: the tools a session's next turn could use, for the one asking. */
+  private readonly toolsCommand = (sessionKey: string, senderIsOwner: boolean, channel?: string) => {
+    const config = this.opts.loadedConfig().config;
+    const { agentId } = this.conversations.resolveSessionKey(sessionKey, undefined);
+    const { tools } = sessionTools({
+      config,
+      conversations: this.conversations,
+      sessions: this.sessions,
+      availability: this.toolAvailability(),
+      sessionKey,
+      agentId,
+      senderIsOwner,
+      ...(channel ? { channel } : {}),
+    });
+    return tools.map((tool) => ({ name: tool.name, description: tool.description }));
+  };
   /** `/skill`: the skills a user may run for an agent. */
   private readonly skillsCommand = (agentId: string) => listInvocableSkills(this.opts.loadedConfig().config, agentId, this.opts.stateDir, process.env);
   /** `/config`, `/allowlist`, `/restart`, `/bash` typed in a chat (owner only). */
@@ -261,6 +280,7 @@ export class GatewayServer {
     acp: this.acpCommand,
     approve: this.approveCommand,
     skills: this.skillsCommand,
+    tools: this.toolsCommand,
     admin: this.adminCommands,
     deliverToChat: createChatDelivery({ channels: () => this.channels }),
   };
@@ -440,12 +460,12 @@ export class GatewayServer {
     registerMemoryMethods(this.methods, this.memory, (runtime) => defaultAgentId(runtime.config()));
     registerChannelMethods(this.methods, () => this.channels);
     registerMessageActionMethods(this.methods, () => this.channels);
-    const toolAvailability = () => ({
+    const toolAvailability = (this.toolAvailability = () => ({
       webSearch: cachedWebSearchSetup(opts.loadedConfig().config, process.env).host !== undefined,
       memory: this.memory.enabled(),
       messenger: this.channels !== undefined,
       cron: this.toolServices.cron !== undefined,
-    });
+    }));
     this.invokeTool = (request, options) =>
       invokeTool(
         {
@@ -641,6 +661,7 @@ export class GatewayServer {
           subagentsCommand: this.subagentsCommand,
           acpCommand: this.acpCommand,
           approveCommand: this.approveCommand,
+          toolsCommand: this.toolsCommand,
           skillsCommand: this.skillsCommand,
           adminCommands: this.adminCommands,
           threadBindings: this.threadBindings,

@@ -220,3 +220,17 @@ describe("/bash and ! <command>", () => {
     expect(await operatorSays("/config set commands.bash=true")).toBe("Set commands.bash = true. Applied.");
   });
 });
+
+describe("/tools", () => {
+  it("lists what the agent can use now for the one asking: the owner gets exec, a guest does not", async () => {
+    const owner = await telegramSays(TG_OWNER, "/tools");
+    expect(owner).toMatch(/^Tools \(\d+\):\n/);
+    expect(owner).toContain("exec");
+    expect(owner).toContain("/tools verbose says what each does.");
+    const guest = await telegramSays(TG_GUEST, "/tools");
+    expect(guest).toContain("read");
+    expect(guest).not.toMatch(/\bexec\b/);
+    const verbose = await operatorSays("/tools verbose");
+    expect(verbose).toMatch(/• exec — Run a shell command in the workspace and get its output and exit code\./);
+  });
+});

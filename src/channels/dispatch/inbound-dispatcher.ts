@@ -72,6 +72,8 @@ export interface InboundDispatchDeps {
   skillsCommand?: (agentId: string) => Promise<readonly InvocableSkill[]>;
   /** `/approve <id> <decision>`: exec approvals answered from a chat. */
   approveCommand?: (id: string, decision: string, by: string) => string;
+  /** `/tools`: the tools the session's next turn could use, for this sender. */
+  toolsCommand?: ChatCommandContext["tools"];
   /** `/config`, `/allowlist`, `/restart`, `/bash`: the gateway's administration, for the owner. */
   adminCommands?: ChatCommandContext["admin"];
   /** Threads (or chats) bound to a sub-agent's session: their messages go there instead. */
@@ -649,6 +651,7 @@ export class InboundDispatcher {
       ...(this.deps.subagentsCommand ? { subagents: this.deps.subagentsCommand } : {}),
       ...(this.deps.acpCommand ? { acp: this.deps.acpCommand } : {}),
       ...(this.deps.approveCommand ? { approve: this.deps.approveCommand } : {}),
+      ...(this.deps.toolsCommand ? { tools: this.deps.toolsCommand } : {}),
       ...(this.deps.skillsCommand ? { skills: this.deps.skillsCommand } : {}),
       ...(this.deps.adminCommands ? { admin: this.deps.adminCommands } : {}),
       chat: {

@@ -156,6 +156,21 @@ CHAT_COMMANDS.register({
 });
 
 CHAT_COMMANDS.register({
+  name: "tools",
+  args: "[verbose]",
+  category: "status",
+  description: "the tools the agent can use now in this conversation, for you; verbose: with what each does",
+  handler: (args, ctx) => {
+    if (!ctx.tools) return reply("The tool list is not available here.");
+    const verbose = args.trim().toLowerCase() === "verbose";
+    const tools = ctx.tools(ctx.sessionKey, ctx.senderIsOwner, ctx.chat?.channel);
+    if (tools.length === 0) return reply("No tools: the tool policy leaves this conversation none.");
+    const lines = verbose ? tools.map((t) => `• ${t.name} — ${firstSentenceOf(t.description)}`) : [tools.map((t) => t.name).join(", ")];
+    return reply([`Tools (${tools.length}):`, ...lines, ...(verbose ? [] : ["/tools verbose says what each does."])].join("\n"));
+  },
+});
+
+CHAT_COMMANDS.register({
   name: "btw",
   aliases: ["side"],
   args: "<question>",
@@ -390,4 +405,9 @@ export function parseControlCommand(text: string): MatchedCommand | null {
 /** The agent's user-invocable skills by their own command names, clear of every chat command's name. */
 export function skillCommands(skills: readonly InvocableSkill[]): Map<string, InvocableSkill> {
   return skillCommandNames(skills, CHAT_COMMANDS.names());
+}
+
+function firstSentenceOf(text: string): string {
+  const end = text.search(/\.(\s|$)/);
+  return end === -1 ? text : text.slice(0, end + 1);
 }

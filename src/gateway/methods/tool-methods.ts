@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { defaultAgentId, resolveAgentConfig } from "../../agents/agent-config.js";
-import { compileToolList, profileAllowList, resolveEffectiveTools, TOOL_GROUPS, TOOL_PROFILE_NAMES } from "../../agents/policy/index.js";
+import { compileToolList, profileAllowList, TOOL_GROUPS, TOOL_PROFILE_NAMES } from "../../agents/policy/index.js";
 import { createAvailableTools } from "../../agents/tools/index.js";
 import { webFetchOptionsFromConfig } from "../../agents/web-fetch-options.js";
 import type { AgentTool } from "../../agents/types.js";
@@ -9,7 +9,7 @@ import type { OpenClawConfig } from "../../config/index.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { ToolInvokeErrorType, ToolInvokeOutcome, ToolInvokeRequest } from "../tools-invoke/invoke-tool.js";
 import type { MethodRegistry } from "./registry.js";
-import { sessionModelRef, splitModelRef } from "./session-row.js";
+import { sessionTools } from "../session-tools.js";
 
 /** Which optional tool families this gateway can offer right now. */
 export interface ToolAvailability {
@@ -104,22 +104,16 @@ export function registerToolMethods(
       const config = runtime.config();
       const resolved = conversations.resolveSessionKey(params.sessionKey, params.agentId?.toLowerCase());
       const agentId = knownAgent(config, resolved.agentId);
-      const entry = runtime.sessions().get(resolved.sessionKey);
-      const model = splitModelRef(sessionModelRef({ agentId, modelOverride: entry?.modelOverride }, config), config);
-      const tools = available(config);
-      const policy = resolveEffectiveTools({
+      // Operator clients are the owner; channel senders who are not are narrowed further per message.
+      const { tools, policy } = sessionTools({
         config,
+        conversations,
+        sessions: runtime.sessions(),
+        availability: availability(),
+        sessionKey: params.sessionKey,
         agentId,
-        provider: model?.provider,
-        modelId: model?.id,
-        channel: entry?.lastChannel ?? entry?.channel,
-        // Operator clients are the owner; channel senders who are not are narrowed further per message.
         senderIsOwner: true,
-        spawnDepth: entry?.spawnDepth,
-        ownerOnlyTools: tools.filter((t) => t.ownerOnly).map((t) => t.name),
-        available: tools.map((t) => t.name),
       });
-      const allowed = new Set(policy.allowed);
       const profile = (config as { tools?: { profile?: string } }).tools?.profile ?? "full";
       return {
         agentId,
@@ -129,15 +123,13 @@ export function registerToolMethods(
             id: "core",
             label: "Core",
             source: "core",
-            tools: tools
-              .filter((t) => allowed.has(t.name))
-              .map((tool) => ({
-                id: tool.name,
-                label: tool.name,
-                description: firstSentence(tool.description),
-                rawDescription: tool.description,
-                source: "core",
-              })),
+            tools: tools.map((tool) => ({
+              id: tool.name,
+              label: tool.name,
+              description: firstSentence(tool.description),
+              rawDescription: tool.description,
+              source: "core",
+            })),
           },
         ],
         ...(policy.warnings.length > 0 ? { notices: policy.warnings.map((message, i) => ({ id: `policy-${i + 1}`, severity: "warning", message })) } : {}),

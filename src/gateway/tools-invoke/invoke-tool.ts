@@ -6,6 +6,7 @@ import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
 import { resolveWorkspaceDir } from "../../agents/context/workspace.js";
 import { ensureWorkspaceOnce } from "../../agents/turn-context-cache.js";
 import { cachedWebSearchSetup, createAvailableTools } from "../../agents/tools/index.js";
+import { execToolOptionsFromConfig } from "../../agents/exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "../../agents/web-fetch-options.js";
 import { memoryGetLimit } from "../../agents/context/context-limits.js";
 import type { ToolResult, ToolServices } from "../../agents/types.js";
@@ -77,11 +78,10 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
   }
   const entry = deps.sessions().get(target.sessionKey);
   const model = splitModelRef(sessionModelRef({ agentId: target.agentId, modelOverride: entry?.modelOverride }, config), config);
-  const exec = config.tools?.exec;
   const tools = createAvailableTools({
     ...deps.availability(),
     sessionTools: deps.services.sessionTools !== undefined,
-    exec: exec?.timeoutSeconds ? { defaultTimeoutSeconds: exec.timeoutSeconds } : {},
+    exec: execToolOptionsFromConfig(config),
     webFetch: webFetchOptionsFromConfig(config),
   });
   const policy = resolveEffectiveTools({

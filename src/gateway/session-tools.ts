@@ -1,0 +1,49 @@
+import type { ConversationPort } from "../agents/conversation-port.js";
+import { resolveEffectiveTools, type EffectiveTools } from "../agents/policy/index.js";
+import { createAvailableTools } from "../agents/tools/index.js";
+import type { AgentTool } from "../agents/types.js";
+import { webFetchOptionsFromConfig } from "../agents/web-fetch-options.js";
+import type { OpenClawConfig } from "../config/index.js";
+import type { SessionStore } from "../sessions/store/index.js";
+import { sessionModelRef, splitModelRef } from "./methods/session-row.js";
+import type { ToolAvailability } from "./methods/tool-methods.js";
+
+export interface SessionToolsInput {
+  config: OpenClawConfig;
+  conversations: Pick<ConversationPort, "resolveSessionKey">;
+  sessions: SessionStore;
+  availability: ToolAvailability;
+  sessionKey: string;
+  /** The agent asked about; the session key's otherwise. */
+  agentId: string;
+  /** An operator client is the owner; a chat sender only when `commands.ownerAllowFrom` says so. */
+  senderIsOwner: boolean;
+  /** The chat channel asking (`/tools` in a chat); else the channel the session last talked in. */
+  channel?: string;
+}
+
+/**
+ * The tools a session's next turn gets, after the tool policy, as `tools.effective` and `/tools`
+ * show them: for the session's model and channel and for the one asking (a sender who is not the
+ * owner loses the owner-only tools).
+ */
+export function sessionTools(input: SessionToolsInput): { tools: AgentTool[]; policy: EffectiveTools } {
+  const { config } = input;
+  const resolved = input.conversations.resolveSessionKey(input.sessionKey, input.agentId);
+  const entry = input.sessions.get(resolved.sessionKey);
+  const model = splitModelRef(sessionModelRef({ agentId: input.agentId, modelOverride: entry?.modelOverride }, config), config);
+  const tools = createAvailableTools({ ...input.availability, sessionTools: true, webFetch: webFetchOptionsFromConfig(config) });
+  const policy = resolveEffectiveTools({
+    config,
+    agentId: input.agentId,
+    provider: model?.provider,
+    modelId: model?.id,
+    channel: input.channel ?? entry?.lastChannel ?? entry?.channel,
+    senderIsOwner: input.senderIsOwner,
+    spawnDepth: entry?.spawnDepth,
+    ownerOnlyTools: tools.filter((t) => t.ownerOnly).map((t) => t.name),
+    available: tools.map((t) => t.name),
+  });
+  const allowed = new Set(policy.allowed);
+  return { tools: tools.filter((t) => allowed.has(t.name)), policy };
+}
