@@ -1,6 +1,8 @@
 import { skillCommandNames, skillInstruction } from "./skill-commands.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 import { parseSessionKey } from "../../sessions/keys/index.js";
+import { labelTakenBy, readLabel } from "../../sessions/session-label-rules.js";
+import type { TranscriptMessage } from "../../models/messages.js";
 import { runCompactCommand } from "../compact-command.js";
 import { ChatCommandRegistry, type ChatCommandContext, type ChatCommandResult, type ChatSurface, type MatchedCommand } from "./chat-command-registry.js";
 import type { OpenClawConfig } from "../../config/index.js";
@@ -152,6 +154,28 @@ CHAT_COMMANDS.register({
     if (!id || !decision) return reply("Usage: /approve <id> <allow-once|allow-always|deny>");
     if (!ctx.approve) return reply("Exec approvals are not available here.");
     return reply(ctx.approve(id, decision.toLowerCase(), ctx.chat ? `${ctx.chat.channel}:${ctx.chat.senderId}` : ctx.method));
+  },
+});
+
+CHAT_COMMANDS.register({
+  name: "name",
+  args: "[title]",
+  category: "session",
+  description: "name this session (its label in the session lists); no title: the current name and a suggestion",
+  handler: (args, ctx) => {
+    const current = ctx.sessions.get(ctx.sessionKey)?.label;
+    if (!args.trim()) {
+      const suggestion = suggestedName(ctx.conversations.history(ctx.sessionKey));
+      const now = current ? `This session is named "${current}".` : "This session has no name.";
+      return reply(`${now}${suggestion && suggestion !== current ? ` Suggestion: /name ${suggestion}` : ""}`);
+    }
+    const read = readLabel(args);
+    if (!read.ok) return reply(`Not named: ${read.problem}.`);
+    const label = read.label!;
+    const taken = labelTakenBy(ctx.sessions.list(parseSessionKey(ctx.sessionKey).agentId), label, ctx.sessionKey);
+    if (taken) return reply(`Not named: ${taken}. Choose another name.`);
+    sessionControls(ctx).patch({ label });
+    return reply(`This session is now named "${label}".`);
   },
 });
 
@@ -410,4 +434,14 @@ export function skillCommands(skills: readonly InvocableSkill[]): Map<string, In
 function firstSentenceOf(text: string): string {
   const end = text.search(/\.(\s|$)/);
   return end === -1 ? text : text.slice(0, end + 1);
+}
+
+/** The first line of the session's first message, shortened: what `/name` suggests. */
+function suggestedName(history: readonly TranscriptMessage[]): string | undefined {
+  const first = history.find((m) => m.role === "user" && !(m as { compactionSummary?: unknown }).compactionSummary);
+  const content = (first as { content?: unknown } | undefined)?.content;
+  const text = typeof content === "string" ? content : Array.isArray(content) ? content.map((b) => (typeof b?.text === "string" ? b.text : "")).join(" ") : "";
+  const line = text.split("\n")[0]!.replace(/\s+/g, " ").trim();
+  if (!line) return undefined;
+  return line.length > 48 ? `${line.slice(0, 47).trimEnd()}…` : line;
 }

@@ -1,28 +1,19 @@
 import { parseSessionKey } from "../../sessions/keys/index.js";
 import type { SessionEntry, SessionStore } from "../../sessions/store/index.js";
+import { labelTakenBy, readLabel } from "../../sessions/session-label-rules.js";
 import { invalidRequest } from "../protocol/errors.js";
 
-// C0 and C1 controls, DEL, and the Unicode line and paragraph separators: a label is one line of text.
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-/**
- * A label as the caller sent it → the label to store: trimmed, and undefined (no label) when
- * nothing is left, as OpenClaw reads it. A control character is refused, naming its code point.
- */
+/** readLabel, with its problem as the request's error. */
 export function parseLabel(raw: string): string | undefined {
-  const label = raw.trim();
-  const control = CONTROL_CHARACTER.exec(label);
-  if (control) {
-    const code = `U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
-    throw invalidRequest(`label has a control character (${code} at position ${control.index}); a label is one line of printable text`);
-  }
-  return label === "" ? undefined : label;
+  const read = readLabel(raw);
+  if (!read.ok) throw invalidRequest(read.problem);
+  return read.label;
 }
 
-/** A label names one session of an agent (sessions.resolve finds it by label): another session's label is refused. */
+/** A label another session of the agent holds is refused. */
 export function assertLabelFree(entries: readonly SessionEntry[], label: string, sessionKey: string): void {
-  const holder = entries.find((e) => e.label === label && e.sessionKey !== sessionKey);
-  if (holder) throw invalidRequest(`label "${label}" is already used by session ${holder.sessionKey}`);
+  const taken = labelTakenBy(entries, label, sessionKey);
+  if (taken) throw invalidRequest(taken);
 }
 
 /** `agent` with `label`: refused before anything runs when another session of the agent holds the label. */

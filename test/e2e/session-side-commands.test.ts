@@ -10,9 +10,11 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 
 /**
- * `/btw <question>` through a real gateway: the session's model answers it with the conversation
- * as background, in a Telegram chat and over chat.send, and neither the question nor the answer
- * becomes part of the conversation the next turn sees.
+ * Chat commands about the session itself, through a real gateway:
+ * - `/btw <question>`: the session's model answers it with the conversation as background, in a
+ *   Telegram chat and over chat.send, and neither the question nor the answer becomes part of the
+ *   conversation the next turn sees;
+ * - `/name [title]`: the session's label, as the session lists show it.
  */
 
 const OWNER = 931;
@@ -79,5 +81,20 @@ describe("/btw side questions", { timeout: 90_000 }, () => {
     const key = randomUUID();
     const ack = await sock.request("chat.send", { sessionKey: "agent:main:btw-ws", message: "/side anything new?", idempotencyKey: key });
     expect(ack.payload).toMatchObject({ status: "started", command: "btw", reply: "BTW: I do not know." });
+  });
+});
+
+describe("/name", { timeout: 60_000 }, () => {
+  it("suggests a name from the first message, names the session, and refuses a name another session holds", async () => {
+    const suggestion = await telegramSays("/name", 1);
+    expect(suggestion).toEqual(["This session has no name. Suggestion: /name my favorite color is teal"]);
+    expect(await telegramSays("/name Colors and paints", 1)).toEqual(['This session is now named "Colors and paints".']);
+    const { payload } = await sock.request("sessions.list", {});
+    const row = payload.sessions.find((s: { label?: string }) => s.label === "Colors and paints");
+    // A direct chat shares the agent's main session (session.dmScope main).
+    expect(row?.key).toBe("agent:main:main");
+    const other = await sock.request("chat.send", { sessionKey: "agent:main:other-chat", message: "/name Colors and paints", idempotencyKey: randomUUID() });
+    expect(other.payload.reply).toBe('Not named: label "Colors and paints" is already used by session agent:main:main. Choose another name.');
+    expect(await telegramSays("/name", 1)).toEqual(['This session is named "Colors and paints". Suggestion: /name my favorite color is teal']);
   });
 });
