@@ -52,8 +52,10 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
     };
   }
   const envVar = apiKeyEnvVar(provider);
-  const apiKey = keyToSend(api, configuredApiKey(config, provider)) ?? keyToSend(api, nonEmpty(env[envVar]));
-  if (!apiKey && options.requireKey !== false && !keyOptional(api, baseUrl)) {
+  const optional = keyOptional(api, baseUrl);
+  // A server that needs no key gets only one written for it, never <P>_API_KEY from the environment.
+  const apiKey = keyToSend(api, configuredApiKey(config, provider)) ?? (optional ? undefined : keyToSend(api, nonEmpty(env[envVar])));
+  if (!apiKey && options.requireKey !== false && !optional) {
     const unset = unsetApiKeyVariable(config, provider);
     return {
       ok: false,
@@ -78,7 +80,7 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
     ...(configured?.idleTimeoutSeconds ? { idleTimeoutSeconds: configured.idleTimeoutSeconds } : {}),
     ...(entry?.params ? { params: entry.params } : {}),
     ...(entry?.contextTokens ? { contextTokens: entry.contextTokens } : {}),
-    ...(keyOptional(api, baseUrl) ? { keyOptional: true as const } : {}),
+    ...(optional ? { keyOptional: true as const } : {}),
   };
   return { ok: true, model };
 }

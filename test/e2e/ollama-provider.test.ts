@@ -33,7 +33,8 @@ beforeAll(async () => {
     },
     gateway: { http: { endpoints: { chatCompletions: { enabled: true } } } },
   };
-  gw = await startGateway({ stateDir, env: { OLLAMA_API_KEY: undefined }, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
+  // OLLAMA_API_KEY is Ollama Cloud's: a local server is never sent it.
+  gw = await startGateway({ stateDir, env: { OLLAMA_API_KEY: "cloud-key-not-for-local" }, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
   client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token!, maxRetries: 0 });
 });
 afterAll(async () => {

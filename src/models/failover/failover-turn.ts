@@ -112,9 +112,12 @@ export class FailoverTurn {
       }
       const model = resolved.model;
       const choice = store.choose(model.provider, model.id, config, env, this.deps.pins?.get(model.provider));
-      let keys = choice.usable;
+      // A server that takes requests without a key (a local Ollama) is not sent one from the
+      // environment: OLLAMA_API_KEY there is Ollama Cloud's. Keys written for it are.
+      const written = (profile: AuthProfile) => !model.keyOptional || profile.source !== "env";
+      let keys = choice.usable.filter(written);
       if (keys.length === 0) {
-        const soonest = choice.blocked[0];
+        const soonest = choice.blocked.find((blocked) => written(blocked.profile));
         if (!soonest && model.keyOptional) {
           keys = [keylessProfile(model.provider)];
         } else if (!soonest) {

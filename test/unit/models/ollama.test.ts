@@ -154,6 +154,14 @@ describe("ollama: resolving a model", () => {
     expect(result.ok && result.model.apiKey).toBeUndefined();
   });
 
+  it("a local server is not sent OLLAMA_API_KEY from the environment (Ollama Cloud's), only a key written for it", () => {
+    const env = { OLLAMA_API_KEY: "cloud-key-123456" };
+    expect(resolveModel("ollama/qwen3:8b", config({}), env)).toMatchObject({ ok: true, model: { keyOptional: true } });
+    expect((resolveModel("ollama/qwen3:8b", config({}), env) as { model: { apiKey?: string } }).model.apiKey).toBeUndefined();
+    const written = config({ models: { providers: { ollama: { apiKey: "proxy-key-123456" } } } });
+    expect(resolveModel("ollama/qwen3:8b", written, env)).toMatchObject({ ok: true, model: { apiKey: "proxy-key-123456" } });
+  });
+
   it("a public Ollama host needs a key, and the placeholder is no key", () => {
     const raw = { models: { providers: { cloud: { api: "ollama", baseUrl: "https://ollama.com", apiKey: "ollama-local" } } } };
     const result = resolveModel("cloud/kimi-k2.5:cloud", config(raw), {});
