@@ -114,10 +114,9 @@ export class FailoverTurn {
       const choice = store.choose(model.provider, model.id, config, env, this.deps.pins?.get(model.provider));
       // A server that takes requests without a key (a local Ollama) is not sent one from the
       // environment: OLLAMA_API_KEY there is Ollama Cloud's. Keys written for it are.
-      const written = (profile: AuthProfile) => !model.keyOptional || profile.source !== "env";
-      let keys = choice.usable.filter(written);
+      let keys = model.keyOptional ? choice.usable.filter(writtenForServer) : choice.usable;
       if (keys.length === 0) {
-        const soonest = choice.blocked.find((blocked) => written(blocked.profile));
+        const soonest = model.keyOptional ? choice.blocked.find((blocked) => writtenForServer(blocked.profile)) : choice.blocked[0];
         if (!soonest && model.keyOptional) {
           keys = [keylessProfile(model.provider)];
         } else if (!soonest) {
@@ -219,6 +218,11 @@ type ChainOutcome = { kind: "answered"; done: ModelStreamEvent } | { kind: "fina
 function modelParams(fromAgents: Record<string, unknown> | undefined, fromEntry: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!fromAgents || !fromEntry) return fromEntry ?? fromAgents;
   return { ...fromAgents, ...fromEntry };
+}
+
+/** A key written for the server (config, auth profile), not one from the environment. */
+function writtenForServer(profile: AuthProfile): boolean {
+  return profile.source !== "env";
 }
 
 /** The one "key" of a provider that takes requests without one: nothing is sent. */
