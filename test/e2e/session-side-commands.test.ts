@@ -87,7 +87,7 @@ describe("/btw side questions", { timeout: 90_000 }, () => {
 describe("/name", { timeout: 60_000 }, () => {
   it("suggests a name from the first message, names the session, and refuses a name another session holds", async () => {
     const suggestion = await telegramSays("/name", 1);
-    expect(suggestion).toEqual(["This session has no name. Suggestion: /name my favorite color is teal"]);
+    expect(suggestion).toEqual(["This session has no name. Suggestion: /name My favorite color is teal"]);
     expect(await telegramSays("/name Colors and paints", 1)).toEqual(['This session is now named "Colors and paints".']);
     const { payload } = await sock.request("sessions.list", {});
     const row = payload.sessions.find((s: { label?: string }) => s.label === "Colors and paints");
@@ -95,6 +95,6 @@ describe("/name", { timeout: 60_000 }, () => {
     expect(row?.key).toBe("agent:main:main");
     const other = await sock.request("chat.send", { sessionKey: "agent:main:other-chat", message: "/name Colors and paints", idempotencyKey: randomUUID() });
     expect(other.payload.reply).toBe('Not named: label "Colors and paints" is already used by session agent:main:main. Choose another name.');
-    expect(await telegramSays("/name", 1)).toEqual(['This session is named "Colors and paints". Suggestion: /name my favorite color is teal']);
+    expect(await telegramSays("/name", 1)).toEqual(['This session is named "Colors and paints". Suggestion: /name My favorite color is teal']);
   });
 });

@@ -2,6 +2,7 @@ import { skillCommandNames, skillInstruction } from "./skill-commands.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 import { parseSessionKey } from "../../sessions/keys/index.js";
 import { labelTakenBy, readLabel } from "../../sessions/session-label-rules.js";
+import { topicTitle } from "../../sessions/session-title.js";
 import type { TranscriptMessage } from "../../models/messages.js";
 import { runCompactCommand } from "../compact-command.js";
 import { ChatCommandRegistry, type ChatCommandContext, type ChatCommandResult, type ChatSurface, type MatchedCommand } from "./chat-command-registry.js";
@@ -436,12 +437,10 @@ function firstSentenceOf(text: string): string {
   return end === -1 ? text : text.slice(0, end + 1);
 }
 
-/** The first line of the session's first message, shortened: what `/name` suggests. */
+/** What `/name` suggests: the topic the session lists derive from its first message (topicTitle). */
 function suggestedName(history: readonly TranscriptMessage[]): string | undefined {
   const first = history.find((m) => m.role === "user" && !(m as { compactionSummary?: unknown }).compactionSummary);
   const content = (first as { content?: unknown } | undefined)?.content;
   const text = typeof content === "string" ? content : Array.isArray(content) ? content.map((b) => (typeof b?.text === "string" ? b.text : "")).join(" ") : "";
-  const line = text.split("\n")[0]!.replace(/\s+/g, " ").trim();
-  if (!line) return undefined;
-  return line.length > 48 ? `${line.slice(0, 47).trimEnd()}…` : line;
+  return topicTitle(text);
 }

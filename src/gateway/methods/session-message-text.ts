@@ -1,4 +1,5 @@
 import type { TranscriptMessage } from "../../agents/types.js";
+import { cutUtf16 } from "../../sessions/session-title.js";
 
 /**
  * A transcript message's text as OpenClaw shows it in a session row (its title source and
@@ -100,10 +101,4 @@ function flattenMarkdown(text: string): string {
 export function clip(text: string, limit: number, marker = "..."): string {
   if (text.length <= limit) return text;
   return `${cutUtf16(text, limit - marker.length)}${marker}`;
-}
-
-export function cutUtf16(text: string, length: number): string {
-  if (text.length <= length) return text;
-  const code = text.charCodeAt(length - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
 }

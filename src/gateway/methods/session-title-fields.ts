@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { TranscriptMessage } from "../../agents/types.js";
 import { orderForDisplay } from "../../conversations/conversation-order.js";
 import { isMessageEntry, readTranscriptHead, readTranscriptTailWindow, withdrawnEntryIds, type SessionEntry, type TranscriptEnd } from "../../sessions/store/index.js";
-import { deriveSessionTitle, namedSessionTitle } from "./derive-session-title.js";
+import { deriveSessionTitle, namedSessionTitle } from "../../sessions/session-title.js";
 import { isInterSessionMessage, sessionMessageText } from "./session-message-text.js";
 
 /**

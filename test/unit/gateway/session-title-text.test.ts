@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TranscriptMessage } from "../../../src/agents/types.js";
-import { deriveSessionTitle, topicTitle } from "../../../src/gateway/methods/derive-session-title.js";
+import { deriveSessionTitle, topicTitle } from "../../../src/sessions/session-title.js";
 import { sessionMessageText } from "../../../src/gateway/methods/session-message-text.js";
 
 const user = (content: unknown) => ({ role: "user", content, timestamp: 0 }) as unknown as TranscriptMessage;

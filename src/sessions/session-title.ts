@@ -1,5 +1,4 @@
-import type { SessionEntry } from "../../sessions/store/index.js";
-import { cutUtf16 } from "./session-message-text.js";
+import type { SessionEntry } from "./store/index.js";
 
 /**
  * A session's `derivedTitle`, as OpenClaw derives it without a model: its label, else its display
@@ -75,4 +74,11 @@ function shorten(text: string): string {
   const cut = cutUtf16(text, TITLE_MAX_CHARS - 1);
   const space = cut.lastIndexOf(" ");
   return `${space > TITLE_MAX_CHARS * 0.6 ? cut.slice(0, space) : cut}…`;
+}
+
+/** At most `length` UTF-16 units, never half a surrogate pair. */
+export function cutUtf16(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const code = text.charCodeAt(length - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
 }
