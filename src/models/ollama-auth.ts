@@ -1,4 +1,4 @@
-import { isLocalOrLanBaseUrl } from "./local-base-url.js";
+import { isSelfHosted } from "./local-base-url.js";
 
 /** What Ollama's docs write as the key of a local server: a placeholder, never sent. */
 export const OLLAMA_LOCAL_MARKER = "ollama-local";
@@ -10,5 +10,5 @@ export function ollamaBearerKey(apiKey: string | undefined): string | undefined 
 
 /** An Ollama server on this machine or the LAN takes requests without a key; a public host (ollama.com) needs one. */
 export function ollamaKeyOptional(baseUrl: string): boolean {
-  return isLocalOrLanBaseUrl(baseUrl);
+  return isSelfHosted(baseUrl);
 }

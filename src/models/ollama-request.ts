@@ -1,5 +1,5 @@
 import type { AssistantMessage, ModelMessage, ToolResultMessage, UserMessage } from "./messages.js";
-import { isLocalOrLanBaseUrl } from "./local-base-url.js";
+import { isSelfHosted } from "./local-base-url.js";
 import { wireSettings } from "./model-settings.js";
 import { normalizeToolSchema } from "./tool-schema.js";
 import type { ModelRequest } from "./types.js";
@@ -29,7 +29,7 @@ export function ollamaRequestBody(request: ModelRequest): Record<string, unknown
     const wire = toOllama(message, imagesAllowed);
     if (wire) messages.push(wire);
   }
-  const local = model.baseUrl !== undefined && isLocalOrLanBaseUrl(model.baseUrl);
+  const local = isSelfHosted(model.baseUrl);
   return {
     model: model.id,
     messages,

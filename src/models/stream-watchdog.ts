@@ -1,4 +1,4 @@
-import { isIP } from "node:net";
+import { isSelfHosted } from "./local-base-url.js";
 import type { ClassifiedModelError, ProviderModel } from "./types.js";
 
 /** How long one model call may wait for its first stream event, and then between events. */
@@ -25,37 +25,6 @@ export function streamDeadlines(model: ProviderModel): StreamDeadlines {
     firstByteMs: (model.firstByteTimeoutSeconds ?? widen(STREAM_TIMEOUT_DEFAULTS.firstByte[where])) * 1000,
     idleMs: (model.idleTimeoutSeconds ?? widen(STREAM_TIMEOUT_DEFAULTS.idle[where])) * 1000,
   };
-}
-
-/** A loopback, private or link-local address, `localhost` or a `.local` name. */
-export function isSelfHosted(baseUrl: string | undefined): boolean {
-  if (!baseUrl) return false;
-  let known = selfHosted.get(baseUrl);
-  if (known === undefined) {
-    if (selfHosted.size >= 256) selfHosted.clear();
-    selfHosted.set(baseUrl, (known = hostIsSelfHosted(baseUrl)));
-  }
-  return known;
-}
-
-/** The answer per base URL: every model call asks it, and the few configured URLs never change it. */
-const selfHosted = new Map<string, boolean>();
-
-function hostIsSelfHosted(baseUrl: string): boolean {
-  let host: string;
-  try {
-    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  } catch {
-    return false;
-  }
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local")) return true;
-  const version = isIP(host);
-  if (version === 4) {
-    const [a, b] = host.split(".").map(Number) as [number, number];
-    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
-  }
-  if (version === 6) return host === "::1" || /^f[cd]/.test(host) || /^fe[89ab]/.test(host);
-  return false;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { validateConfig, type OpenClawConfig } from "../../../src/config/index.js";
 import { resolveModel } from "../../../src/models/index.js";
-import { isLocalOrLanBaseUrl } from "../../../src/models/local-base-url.js";
+import { isSelfHosted } from "../../../src/models/local-base-url.js";
 import { createOllamaStream } from "../../../src/models/ollama-provider.js";
 import { ollamaRequestBody } from "../../../src/models/ollama-request.js";
 import { ollamaWireSettings } from "../../../src/models/ollama-settings.js";
@@ -201,8 +201,8 @@ describe("ollama: resolving a model", () => {
       "http://[fd12::1]:11434",
       "http://box.local:11434",
     ]) {
-      expect(isLocalOrLanBaseUrl(url), url).toBe(true);
+      expect(isSelfHosted(url), url).toBe(true);
     }
-    for (const url of ["https://ollama.com", "http://8.8.8.8:11434", "http://172.32.0.1"]) expect(isLocalOrLanBaseUrl(url), url).toBe(false);
+    for (const url of ["https://ollama.com", "http://8.8.8.8:11434", "http://172.32.0.1"]) expect(isSelfHosted(url), url).toBe(false);
   });
 });

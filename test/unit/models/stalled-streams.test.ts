@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { isSelfHosted, streamDeadlines } from "../../../src/models/stream-watchdog.js";
+import { isSelfHosted } from "../../../src/models/local-base-url.js";
+import { streamDeadlines } from "../../../src/models/stream-watchdog.js";
 import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.js";
 import { fakeModel, last, makeRequest, run, terminalCount, textOf } from "./stream-helpers.js";
 import { PROVIDER_STREAMS } from "./provider-streams.js";
