@@ -2,6 +2,7 @@ import type { ConversationPort } from "../agents/conversation-port.js";
 import { resolveEffectiveTools, type EffectiveTools } from "../agents/policy/index.js";
 import { createAvailableTools } from "../agents/tools/index.js";
 import type { AgentTool } from "../agents/types.js";
+import { execToolOptionsFromConfig } from "../agents/exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "../agents/web-fetch-options.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
@@ -11,7 +12,7 @@ import type { ToolAvailability } from "./methods/tool-methods.js";
 export interface SessionToolsInput {
   config: OpenClawConfig;
   conversations: Pick<ConversationPort, "resolveSessionKey">;
-  sessions: SessionStore;
+  sessions: Pick<SessionStore, "get">;
   availability: ToolAvailability;
   sessionKey: string;
   /** The agent asked about; the session key's otherwise. */
@@ -20,19 +21,26 @@ export interface SessionToolsInput {
   senderIsOwner: boolean;
   /** The chat channel asking (`/tools` in a chat); else the channel the session last talked in. */
   channel?: string;
+  /** Whether the session tools are offered (default: yes; `/tools/invoke` offers them only when the gateway has them). */
+  offerSessionTools?: boolean;
 }
 
 /**
- * The tools a session's next turn gets, after the tool policy, as `tools.effective` and `/tools`
- * show them: for the session's model and channel and for the one asking (a sender who is not the
- * owner loses the owner-only tools).
+ * The tools a session's next turn gets, after the tool policy, as `tools.effective`, `/tools` and
+ * `/tools/invoke` see them: for the session's model and channel and for the one asking (a sender
+ * who is not the owner loses the owner-only tools), built with the turn's own tool options.
  */
 export function sessionTools(input: SessionToolsInput): { tools: AgentTool[]; policy: EffectiveTools } {
   const { config } = input;
   const resolved = input.conversations.resolveSessionKey(input.sessionKey, input.agentId);
   const entry = input.sessions.get(resolved.sessionKey);
   const model = splitModelRef(sessionModelRef({ agentId: input.agentId, modelOverride: entry?.modelOverride }, config), config);
-  const tools = createAvailableTools({ ...input.availability, sessionTools: true, webFetch: webFetchOptionsFromConfig(config) });
+  const tools = createAvailableTools({
+    ...input.availability,
+    sessionTools: input.offerSessionTools ?? true,
+    exec: execToolOptionsFromConfig(config),
+    webFetch: webFetchOptionsFromConfig(config),
+  });
   const policy = resolveEffectiveTools({
     config,
     agentId: input.agentId,

@@ -1,13 +1,10 @@
 import { Value } from "@sinclair/typebox/value";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { execGateFromConfig } from "../../agents/approvals/exec-gate-from-config.js";
-import { resolveEffectiveTools } from "../../agents/policy/index.js";
 import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
 import { resolveWorkspaceDir } from "../../agents/context/workspace.js";
 import { ensureWorkspaceOnce } from "../../agents/turn-context-cache.js";
-import { cachedWebSearchSetup, createAvailableTools } from "../../agents/tools/index.js";
-import { execToolOptionsFromConfig } from "../../agents/exec-tool-options.js";
-import { webFetchOptionsFromConfig } from "../../agents/web-fetch-options.js";
+import { cachedWebSearchSetup } from "../../agents/tools/index.js";
 import { memoryGetLimit } from "../../agents/context/context-limits.js";
 import type { ToolResult, ToolServices } from "../../agents/types.js";
 import { unknownAgentRefusal } from "../../agents/known-agent.js";
@@ -15,7 +12,7 @@ import { resolveAgentConfig } from "../../agents/agent-config.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import type { SessionStore } from "../../sessions/store/index.js";
-import { sessionModelRef, splitModelRef } from "../methods/session-row.js";
+import { sessionTools } from "../session-tools.js";
 import { invokeBlocked } from "./invoke-deny-list.js";
 
 /** What a caller asks: OpenClaw's `/tools/invoke` body and `tools.invoke` params. */
@@ -76,27 +73,19 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
   if (sandbox.sandboxed) {
     return fail(403, "tool_call_blocked", `${target.sessionKey} runs sandboxed (${sandbox.reason}): its tools run only inside a turn's sandbox, not through a direct invocation`);
   }
-  const entry = deps.sessions().get(target.sessionKey);
-  const model = splitModelRef(sessionModelRef({ agentId: target.agentId, modelOverride: entry?.modelOverride }, config), config);
-  const tools = createAvailableTools({
-    ...deps.availability(),
-    sessionTools: deps.services.sessionTools !== undefined,
-    exec: execToolOptionsFromConfig(config),
-    webFetch: webFetchOptionsFromConfig(config),
-  });
-  const policy = resolveEffectiveTools({
+  const { tools } = sessionTools({
     config,
+    conversations: deps.conversations,
+    sessions: deps.sessions(),
+    availability: deps.availability(),
+    sessionKey: target.sessionKey,
     agentId: target.agentId,
-    provider: model?.provider,
-    modelId: model?.id,
-    channel: options.channel ?? entry?.lastChannel ?? entry?.channel,
     senderIsOwner: true,
-    spawnDepth: entry?.spawnDepth,
-    ownerOnlyTools: tools.filter((t) => t.ownerOnly).map((t) => t.name),
-    available: tools.map((t) => t.name),
+    offerSessionTools: deps.services.sessionTools !== undefined,
+    ...(options.channel ? { channel: options.channel } : {}),
   });
   const tool = tools.find((t) => t.name === toolName);
-  if (!tool || !policy.allowed.includes(toolName) || invokeBlocked(toolName, config.gateway.tools)) return fail(404, "not_found", `Tool not available: ${toolName}`);
+  if (!tool || invokeBlocked(toolName, config.gateway.tools)) return fail(404, "not_found", `Tool not available: ${toolName}`);
 
   const given = request.args ?? {};
   const takesAction = typeof (tool.parameters as { properties?: Record<string, unknown> }).properties?.action === "object";
