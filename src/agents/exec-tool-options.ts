@@ -1,4 +1,4 @@
-import type { OpenClawConfig } from "../config/index.js";
+import { perConfig, type OpenClawConfig } from "../config/index.js";
 import type { ExecToolOptions } from "./tools/exec.js";
 
 /** OpenClaw's bounds for `tools.exec.backgroundMs` (how long exec waits before handing a command to `process`). */
@@ -10,14 +10,7 @@ const BACKGROUND_MS_RANGE = { min: 10, max: 120_000 } as const;
  * (`notifyOnExit`, `notifyOnExitEmptySuccess`, `cleanupMs`), captured by each command as it starts.
  * Only keys that are set appear, so the result is a stable cache key.
  */
-export function execToolOptionsFromConfig(config: OpenClawConfig): ExecToolOptions {
-  // Every turn asks; a loaded config never changes (a reload brings a new one), so once per config.
-  let options = cache.get(config);
-  if (!options) cache.set(config, (options = readOptions(config)));
-  return options;
-}
-
-const cache = new WeakMap<OpenClawConfig, ExecToolOptions>();
+export const execToolOptionsFromConfig: (config: OpenClawConfig) => ExecToolOptions = perConfig(readOptions);
 
 function readOptions(config: OpenClawConfig): ExecToolOptions {
   const exec = config.tools?.exec ?? {};

@@ -1,4 +1,4 @@
-import type { OpenClawConfig } from "../config/index.js";
+import { perConfig, type OpenClawConfig } from "../config/index.js";
 import type { WebFetchToolSetup } from "./tools/web-fetch.js";
 
 /**
@@ -6,14 +6,7 @@ import type { WebFetchToolSetup } from "./tools/web-fetch.js";
  * list (turns, `tools.*`, `/tools/invoke`, `openclaw tools`); an unset limit keeps the tool's
  * default. Only keys that are set appear, so the result is a stable cache key.
  */
-export function webFetchOptionsFromConfig(config: OpenClawConfig): WebFetchToolSetup {
-  // Every turn asks; a loaded config never changes (a reload brings a new one), so once per config.
-  let setup = setups.get(config);
-  if (!setup) setups.set(config, (setup = readSetup(config)));
-  return setup;
-}
-
-const setups = new WeakMap<OpenClawConfig, WebFetchToolSetup>();
+export const webFetchOptionsFromConfig: (config: OpenClawConfig) => WebFetchToolSetup = perConfig(readSetup);
 
 function readSetup(config: OpenClawConfig): WebFetchToolSetup {
   const fetch = config.tools?.web?.fetch ?? {};

@@ -13,6 +13,7 @@ export type {
   OpenClawConfig,
 } from "./types.js";
 export { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
+export { perConfig } from "./per-config.js";
 export { defaultConfigPathForWrite, existingConfigCandidates, resolveConfigPath, resolveStateDir } from "./paths.js";
 export { hashConfigBytes, loadConfig, loadConfigFromBytes, type LoadedConfig } from "./load.js";
 export { loadConfigForClient, type ClientConfig } from "./client-config.js";
