@@ -1,5 +1,5 @@
 import type { OpenClawConfig } from "../config/index.js";
-import { apiKeyEnvVar, BUILTIN_PROVIDERS, configuredApiKey, ollamaBearerKey, usableApiKey } from "../models/index.js";
+import { apiKeyEnvVar, BUILTIN_PROVIDERS, configuredApiKey, ollamaBearerKey, ollamaKeyOptional, usableApiKey } from "../models/index.js";
 
 /** Retrieval defaults (docs/memory.md, "How a search ranks"). */
 export const MEMORY_DEFAULTS = {
@@ -83,8 +83,10 @@ function resolveEmbedding(search: SearchConfig, config: OpenClawConfig, env: Nod
   const root = search.remote?.baseUrl ?? configured?.baseUrl ?? BUILTIN_PROVIDERS[provider]?.baseUrl;
   // An Ollama provider's URL is the server's root; its OpenAI-compatible embeddings live under /v1.
   const baseUrl = root && ollama ? ollamaOpenAiBase(root) : root;
-  const key = usableApiKey(search.remote?.apiKey) ?? configuredApiKey(config, provider) ?? nonEmpty(env[apiKeyEnvVar(provider)]);
-  const apiKey = ollama ? ollamaBearerKey(key) : key;
+  const written = usableApiKey(search.remote?.apiKey) ?? configuredApiKey(config, provider);
+  // An Ollama on this machine or the LAN is never sent OLLAMA_API_KEY from the environment (Ollama Cloud's), as for chat.
+  const fromEnv = ollama && root && ollamaKeyOptional(root) ? undefined : nonEmpty(env[apiKeyEnvVar(provider)]);
+  const apiKey = ollama ? ollamaBearerKey(written ?? fromEnv) : (written ?? fromEnv);
   const model = search.model ?? (ollama ? OLLAMA_EMBEDDING_MODEL : MEMORY_DEFAULTS.model);
   const batchSize = search.remote?.batchSize ?? MEMORY_DEFAULTS.batchSize;
   if (!baseUrl) {

@@ -45,7 +45,9 @@ describe("memory settings", () => {
   });
 
   it("an Ollama provider embeds through its server's /v1 with nomic-embed-text, and needs no key there", () => {
-    const settingsOf = (raw: Record<string, unknown>) => resolveMemorySettings(validateConfig(raw, {}).config, {}).embedding;
+    const settingsOf = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => resolveMemorySettings(validateConfig(raw, env).config, env).embedding;
+    // OLLAMA_API_KEY is Ollama Cloud's: a local server is not sent it.
+    expect(settingsOf({ memory: { search: { provider: "ollama" } } }, { OLLAMA_API_KEY: "cloud-key-123456" })).not.toHaveProperty("apiKey");
     expect(settingsOf({ memory: { search: { provider: "ollama" } } })).toEqual({
       kind: "remote",
       provider: "ollama",
