@@ -1,6 +1,7 @@
 import type { OpenClawConfig } from "../config/index.js";
 import { agentModelRef, resolveAgentConfig } from "../agents/agent-config.js";
 import type { SideAnswer } from "../agents/conversation-port.js";
+import { modelText } from "../agents/model-text.js";
 import type { StreamModelFn, TranscriptMessage } from "../agents/types.js";
 import { buildCandidateChain, type ModelFailover } from "../models/failover/index.js";
 import { resolveModel } from "../models/index.js";
@@ -46,14 +47,9 @@ export async function askSideQuestion(deps: SideQuestionDeps, sessionKey: string
   const prompt = `${background ? `<conversation>\n${background}\n</conversation>\n\n` : "(The conversation has no messages yet.)\n\n"}Side question: ${question}`;
   const request = { model, systemPrompt: SIDE_SYSTEM_PROMPT, messages: [{ role: "user" as const, content: prompt, timestamp: Date.now() }], tools: [], maxTokens };
   const deadline = AbortSignal.timeout(TIMEOUT_MS);
-  let text = "";
-  for await (const event of keyed.stream(request, signal ? AbortSignal.any([signal, deadline]) : deadline)) {
-    if (event.type === "text_delta") text += event.delta;
-    else if (event.type === "error") return { ok: false, reason: deadline.aborted ? `no answer within ${TIMEOUT_MS / 1000} s` : event.error };
-    else if (event.type === "done") break;
-  }
-  text = text.trim();
-  return text ? { ok: true, text, model: model.ref } : { ok: false, reason: `${model.ref} returned an empty answer` };
+  const answer = await modelText(keyed.stream, request, signal ? AbortSignal.any([signal, deadline]) : deadline);
+  if (!answer.ok) return { ok: false, reason: deadline.aborted ? `no answer within ${TIMEOUT_MS / 1000} s` : answer.error };
+  return answer.text ? { ok: true, text: answer.text, model: model.ref } : { ok: false, reason: `${model.ref} returned an empty answer` };
 }
 
 /** Characters of conversation the request may carry: the window minus the answer, the instructions, the question and a margin. */

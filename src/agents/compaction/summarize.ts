@@ -1,5 +1,6 @@
 import { buildSummaryPrompt, guardedIdentifiers, missingIdentifiers, serializeConversation, SUMMARY_SYSTEM_PROMPT } from "../../sessions/compaction/index.js";
 import { CHARS_PER_TOKEN } from "../../sessions/history/estimate-tokens.js";
+import { modelText } from "../model-text.js";
 import type { ResolvedModel, StreamModelFn, TranscriptMessage } from "../types.js";
 
 export interface SummarizeInput {
@@ -58,15 +59,10 @@ async function requestSummary(input: SummarizeInput, prompt: string): Promise<{ 
     tools: [],
     maxTokens: input.maxTokens,
   };
-  let text = "";
-  for await (const event of input.streamModel(request, input.signal)) {
-    if (event.type === "text_delta") text += event.delta;
-    else if (event.type === "error") return { ok: false, reason: `the summarizer (${input.model.ref}) failed: ${event.error}` };
-    else if (event.type === "done") break;
-  }
-  text = text.trim();
-  if (!text) return { ok: false, reason: `the summarizer (${input.model.ref}) returned an empty summary` };
-  return { ok: true, text };
+  const answer = await modelText(input.streamModel, request, input.signal);
+  if (!answer.ok) return { ok: false, reason: `the summarizer (${input.model.ref}) failed: ${answer.error}` };
+  if (!answer.text) return { ok: false, reason: `the summarizer (${input.model.ref}) returned an empty summary` };
+  return { ok: true, text: answer.text };
 }
 
 /** Characters of conversation one summary request may carry: the window minus the reply, the instructions and a margin. */
