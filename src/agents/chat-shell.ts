@@ -4,6 +4,7 @@ import { execGateFromConfig } from "./approvals/exec-gate-from-config.js";
 import type { GateBroker } from "./approvals/policy-gate.js";
 import { resolveWorkspaceDir } from "./context/workspace.js";
 import { resolveEffectiveTools } from "./policy/index.js";
+import type { ElevatedLevel } from "./sandbox/elevated-level.js";
 import { prepareTurnSandbox } from "./sandbox/turn-sandbox.js";
 import { createExecTool } from "./tools/exec.js";
 import { ensureWorkspaceOnce } from "./turn-context-cache.js";
@@ -20,6 +21,8 @@ export interface ChatShellInput {
   command: string;
   senderIsOwner: boolean;
   channel?: string;
+  /** The session's `/elevated` level for this sender: not `off` runs a sandboxed session's command on the host, as `exec` would. */
+  elevated?: ElevatedLevel;
   /** Where an `ask` verdict goes for a human answer; without it such a command is denied. */
   approvals?: ExecApprovalBroker;
   /** Told the id of the exec approval the command waits for, so the chat can say how to answer it. */
@@ -29,7 +32,7 @@ export interface ChatShellInput {
 /**
  * `/bash <command>` and `! <command>`: one command run exactly as the session's agent would run
  * it with `exec` — the agent's tool policy must offer `exec` to this sender on this channel, the
- * session's sandbox applies, and `tools.exec` security, allowlist and exec approvals decide —
+ * session's sandbox applies (unless the sender made the session elevated), and `tools.exec` security, allowlist and exec approvals decide —
  * bounded by `tools.exec.timeoutSeconds`. Resolves to the text to show in the chat.
  */
 export async function runChatShellCommand(input: ChatShellInput, signal: AbortSignal = new AbortController().signal): Promise<string> {
@@ -62,6 +65,7 @@ export async function runChatShellCommand(input: ChatShellInput, signal: AbortSi
         senderIsOwner: input.senderIsOwner,
         services: { execApprovals: execGateFromConfig(config, observedBroker(input)) },
         ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
+        ...(sandboxed.sandbox && input.elevated && input.elevated !== "off" ? { elevated: input.elevated } : {}),
       },
       signal,
     );

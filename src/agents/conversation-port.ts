@@ -6,6 +6,7 @@ import type { AgentEvent, RunResult, TranscriptMessage } from "./types.js";
 import type { PromptMode } from "./context/system-prompt.js";
 import type { ReplyVia } from "./reply-via.js";
 import type { LocatedToolRule } from "./policy/types.js";
+import type { ElevatedGrant } from "./sandbox/elevated-level.js";
 
 export type { ReplyVia } from "./reply-via.js";
 
@@ -138,6 +139,8 @@ export interface TurnSettings {
   userTurnLimit?: number;
   thinkingLevel?: string;
   timeoutSeconds?: number;
+  /** The sender passed `tools.elevated`'s gates for the turn's agent (`level`: an inline `/elevated <level> <message>`'s). */
+  elevated?: ElevatedGrant;
 }
 
 /** A message for the agent. Chat commands (`/stop`, `/new`, …) were answered before it got here (src/conversations/commands/). */

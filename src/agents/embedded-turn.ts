@@ -8,6 +8,7 @@ import { planTurnModels } from "./turn-models.js";
 import { toolSummaryText } from "./tool-summaries.js";
 import { execGateFromConfig } from "./approvals/exec-gate-from-config.js";
 import type { ExecApprovalBroker } from "./approvals/approval-broker.js";
+import { type ElevatedGrant, turnElevatedLevel } from "./sandbox/elevated-level.js";
 import { prepareTurnSandbox } from "./sandbox/turn-sandbox.js";
 import { resolveWorkspaceDir } from "./context/workspace.js";
 import { cachedBootstrap, cachedSkills, ensureWorkspaceOnce } from "./turn-context-cache.js";
@@ -71,6 +72,10 @@ export interface EmbeddedTurnInput {
   thinkingLevel?: string;
   /** `on` / `full`: the result carries a summary of the run's tool calls for chats (`/verbose`). */
   verboseLevel?: string;
+  /** The sender passed `tools.elevated`'s gates (chat messages only): a sandboxed run's `exec` may run on the host. */
+  elevated?: ElevatedGrant;
+  /** The session's `/elevated` level; `agents.defaults.elevatedDefault` when absent. Used only with `elevated`. */
+  sessionElevatedLevel?: string;
   /** Failover state shared by the process's turns; the process-wide one for the state dir when absent. */
   failover?: ModelFailover;
   /** 0 or absent for a main session; 1+ for sub-agents, which get the sub-agent tool limits. */
@@ -266,6 +271,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ),
   });
 
+  const elevated = turnElevatedLevel(input.elevated, input.sessionElevatedLevel, defaults.elevatedDefault);
   const trace = traceEmitter(input.emit);
   const hooks: ToolHooks[] = [createToolResultShaper(liveToolResultMaxChars(model.contextWindow))];
   const loop = loopDetectionFromConfig(config, agentId);
@@ -319,6 +325,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       services,
       ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}),
       ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
+      ...(elevated !== "off" && sandboxed.sandbox ? { elevated } : {}),
       ...memoryGetLimit(config, agent),
     },
     streamModel: modelCalls.stream,

@@ -1,3 +1,4 @@
+import type { ElevatedLevel } from "./sandbox/elevated-level.js";
 import type { ExecSandbox } from "./sandbox/exec-sandbox.js";
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ProcessRegistry } from "./tools/process-registry.js";
@@ -47,6 +48,8 @@ export interface ToolContext {
   services: ToolServices;
   /** Set when this run is sandboxed: `exec` runs its commands in it (docs/security.md, "The exec sandbox"). */
   sandbox?: ExecSandbox;
+  /** Set with `sandbox` when the sender made this run elevated (`/elevated`): `exec` runs on the host instead, at this level. */
+  elevated?: Exclude<ElevatedLevel, "off">;
   /** The agent's `contextLimits.memoryGetMaxChars`, when set. */
   memoryGetMaxChars?: number;
 }

@@ -2,6 +2,7 @@ import { loadConfig, resolveStateDir } from "../config/index.js";
 import { defaultAgentId, resolveAgentConfig } from "../agents/agent-config.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { formatToolPolicyExplanation, resolveEffectiveTools } from "../agents/policy/index.js";
+import { formatElevatedSummary } from "../agents/sandbox/elevated-summary.js";
 import { explainSandbox, type SandboxExplanation } from "../agents/sandbox/sandbox-explain.js";
 import { createCoreTools } from "../agents/tools/index.js";
 import { webFetchOptionsFromConfig } from "../agents/web-fetch-options.js";
@@ -50,6 +51,7 @@ function formatSandbox(e: SandboxExplanation, tools: string[]): string {
       "host: system directories read-only; no state dir, credentials or $HOME; a fresh PID namespace ended with the turn",
     );
     if (e.withheldTools.length > 0) lines.push(`withheld (read-only workspace): ${e.withheldTools.join(", ")}`);
+    lines.push(formatElevatedSummary(e.elevated));
   } else {
     lines.push("exec runs on the host with the gateway's rights");
   }

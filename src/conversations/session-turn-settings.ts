@@ -3,13 +3,15 @@ import type { SessionEntry } from "../sessions/store/index.js";
 
 /**
  * What a session's own settings change about its next turn: the model the user chose (`/model`,
- * `sessions.patch`; strict, no fallback), the thinking level and the verbose level.
+ * `sessions.patch`; strict, no fallback), the thinking level, the verbose level and the `/elevated`
+ * level (which counts only for a sender `tools.elevated` admits).
  */
-export function sessionTurnSettings(entry: SessionEntry | undefined): Pick<TurnOverrides, "sessionModel" | "thinkingLevel" | "verboseLevel"> {
+export function sessionTurnSettings(entry: SessionEntry | undefined): Pick<TurnOverrides, "sessionModel" | "thinkingLevel" | "verboseLevel"> & { sessionElevatedLevel?: string } {
   if (!entry) return {};
   return {
     ...(entry.modelOverride && entry.modelOverrideSource === "user" ? { sessionModel: entry.modelOverride } : {}),
     ...(entry.thinkingLevel ? { thinkingLevel: entry.thinkingLevel } : {}),
     ...(entry.verboseLevel ? { verboseLevel: entry.verboseLevel } : {}),
+    ...(entry.elevatedLevel ? { sessionElevatedLevel: entry.elevatedLevel } : {}),
   };
 }

@@ -27,6 +27,7 @@ export function createChatShellRunner(deps: { runtime(): GatewayRuntime; approva
       command: input.command,
       senderIsOwner: input.senderIsOwner,
       ...(input.channel ? { channel: input.channel } : {}),
+      elevated: input.elevated,
       approvals: deps.approvals(),
       onApprovalRequested: (id) => approvalId?.(id),
     }).catch((err: Error) => `Not run: ${err.message}`);

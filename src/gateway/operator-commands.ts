@@ -39,7 +39,7 @@ export function operatorCommandContext(
   conversations: ConversationPort,
   gateway: { config(): OpenClawConfig; sessions(): SessionStore },
   commands: ChatCommands,
-  how: { sessionKey: string; idempotencyKey?: string; method: ChatCommandContext["method"] },
+  how: { sessionKey: string; idempotencyKey?: string; method: ChatCommandContext["method"]; elevated?: ChatCommandContext["elevated"] },
   /** False for a client without `operator.admin`: the administration commands may read but not change. */
   adminScope = true,
 ): ChatCommandContext {

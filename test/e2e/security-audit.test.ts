@@ -94,4 +94,24 @@ describe("openclaw security audit", () => {
       await open.stop();
     }
   });
+
+  it("an elevated list with * on a chat channel is critical; webchat's * is not flagged; a long list is warned about", async () => {
+    const many = Array.from({ length: 26 }, (_, i) => String(1000 + i));
+    const { report, ids } = await audit(
+      stateWith({
+        gateway: { mode: "local" },
+        tools: { elevated: { allowFrom: { telegram: ["*"], webchat: ["*"] } } },
+        agents: { entries: { main: { tools: { elevated: { allowFrom: { discord: many } } } } } },
+      }),
+    );
+    expect(report.findings.find((f: { id: string }) => f.id === "tools.elevated.allowFrom.telegram.wildcard")).toMatchObject({
+      severity: "critical",
+      fix: "list the sender ids in tools.elevated.allowFrom.telegram",
+    });
+    expect(ids.filter((id) => id.includes("webchat"))).toEqual([]);
+    expect(report.findings.find((f: { id: string }) => f.id === "agents.entries.main.tools.elevated.allowFrom.discord.large")).toMatchObject({
+      severity: "warn",
+      title: expect.stringContaining("lists 26 senders"),
+    });
+  });
 });

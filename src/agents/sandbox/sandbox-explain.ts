@@ -1,4 +1,5 @@
 import type { OpenClawConfig } from "../../config/index.js";
+import { summarizeElevated, type ElevatedSummary } from "./elevated-summary.js";
 import { INSTALL_HINTS } from "./sandbox-backends.js";
 import { decideSandbox } from "./sandbox-settings.js";
 import { prepareTurnSandbox } from "./turn-sandbox.js";
@@ -21,6 +22,8 @@ export interface SandboxExplanation {
   workspace: string;
   writable: boolean;
   withheldTools: readonly string[];
+  /** Who may make a sandboxed session's exec run on the host (`tools.elevated`). */
+  elevated: ElevatedSummary;
 }
 
 export function explainSandbox(input: {
@@ -42,6 +45,7 @@ export function explainSandbox(input: {
     scope: settings.scope,
     workspaceAccess: settings.workspaceAccess,
     network: settings.network,
+    elevated: summarizeElevated(input.config, input.agentId),
   };
   if (!turn.sandbox) return { ...base, workspace: input.workspaceDir, writable: true, withheldTools: [] };
   const sandbox = turn.sandbox;

@@ -74,9 +74,11 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<ExecPar
       if (denial) return denial;
       if (signal.aborted) return abortedBeforeStart();
 
+      // An elevated run's commands leave its sandbox for the host (tools.elevated, /elevated).
+      const sandbox = ctx.elevated ? undefined : ctx.sandbox;
       // A skill's variables are for commands on this host, as in OpenClaw: a sandbox never gets them.
-      const env = ctx.sandbox ? buildExecEnv() : { ...buildExecEnv(), ...ctx.services.skillEnv };
-      const sandboxed = ctx.sandbox?.launch(workdir.absolute, definedOnly(env));
+      const env = sandbox ? buildExecEnv() : { ...buildExecEnv(), ...ctx.services.skillEnv };
+      const sandboxed = sandbox?.launch(workdir.absolute, definedOnly(env));
       // A sandboxed run never falls back to the host.
       if (sandboxed && !sandboxed.ok)
         return toolError("refused" in sandboxed ? TOOL_ERRORS.sandboxBindRefused(sandboxed.refused) : TOOL_ERRORS.sandboxBackendMissing(sandboxed.backend, sandboxed.hint));
@@ -96,7 +98,7 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<ExecPar
         ...(options.completion ? { completion: options.completion } : {}),
       });
 
-      ctx.sandbox?.track(session);
+      sandbox?.track(session);
       if (background) {
         registry.adopt(session);
         return runningResult(session, false);
@@ -107,13 +109,13 @@ export function createExecTool(options: ExecToolOptions = {}): AgentTool<ExecPar
       if (outcome === "aborted") {
         session.kill("killed");
         await Promise.race([session.finished, delay(ABORT_SETTLE_MS)]);
-        return finishedResult(session, workdir.relative, "aborted");
+        return finishedResult(session, workdir.relative, "aborted", ctx.elevated);
       }
       if (outcome === "yielded" && registry) {
         registry.adopt(session);
         return runningResult(session, true);
       }
-      return finishedResult(session, workdir.relative, "finished");
+      return finishedResult(session, workdir.relative, "finished", ctx.elevated);
     },
   };
 }
@@ -158,7 +160,7 @@ function waitForSession(session: ProcessSession, yieldMs: number, signal: AbortS
   });
 }
 
-function finishedResult(session: ProcessSession, relativeCwd: string, how: "finished" | "aborted"): ToolResult {
+function finishedResult(session: ProcessSession, relativeCwd: string, how: "finished" | "aborted", elevated: ToolContext["elevated"]): ToolResult {
   const output = session.output.text();
   const seconds = `${(session.durationMs / 1000).toFixed(1)} s`;
   let footer: string;
@@ -175,7 +177,8 @@ function finishedResult(session: ProcessSession, relativeCwd: string, how: "fini
     footer = `[exit code ${session.exitCode} · ${seconds}]`;
     isError = session.exitCode !== 0;
   }
-  const text = `${output.length > 0 ? output : "(no output)"}\n\n${footer}`;
+  const where = elevated ? "\n[elevated: ran on the host, outside the sandbox]" : "";
+  const text = `${output.length > 0 ? output : "(no output)"}\n\n${footer}${where}`;
   const details = {
     status: how === "aborted" ? "aborted" : session.status,
     exitCode: session.exitCode,
@@ -185,6 +188,7 @@ function finishedResult(session: ProcessSession, relativeCwd: string, how: "fini
     cwd: relativeCwd,
     outputChars: session.output.totalChars,
     truncatedChars: session.output.droppedChars,
+    ...(elevated ? { elevated } : {}),
   };
   return { ...toolText(text, details), ...(isError ? { isError: true } : {}) };
 }

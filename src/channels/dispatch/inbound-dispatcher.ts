@@ -5,11 +5,13 @@ import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId, findAgentEntry } from "../../agents/agent-config.js";
 import type { ConversationPort, TurnSettings } from "../../agents/conversation-port.js";
 import type { LocatedToolRule } from "../../agents/policy/index.js";
+import type { ElevatedAccess, ElevatedLevel } from "../../agents/sandbox/elevated-level.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { isAcpSessionKey, isMainSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { resolveSendPolicy } from "../../sessions/send-policy.js";
 import { decideAccess, mentionPatternsFor, wasMentioned, type ChatEntry, type MentionPatterns } from "../access/access-policy.js";
 import { chatToolRule, senderToolRule } from "../access/chat-tool-rules.js";
+import { elevatedAccess } from "../access/elevated-access.js";
 import { implicitMentionsFor } from "../access/implicit-mentions.js";
 import { allowListMatches, allowsNameMatching, commandsAllowed, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
@@ -118,6 +120,10 @@ interface Routed {
   /** The tool rules of the chat (its `tools` / `toolsBySender`) and of `tools.toolsBySender` for this sender. */
   chatTools?: LocatedToolRule;
   senderTools?: LocatedToolRule;
+  /** Whether `tools.elevated` admits the sender for the routed agent. */
+  elevated: ElevatedAccess;
+  /** An inline `/elevated <level> <message>`: the level of this message's turn. */
+  elevatedLevel?: ElevatedLevel;
   /** The chat entry's `systemPrompt` and `skills` (a Telegram topic's over its group's). */
   chatPrompt?: string;
   chatSkills?: string[];
@@ -249,7 +255,13 @@ export class InboundDispatcher {
       const mayReply = this.maySend(routed);
       const result = await CHAT_COMMANDS.run(command, this.commandContext(routed));
       // A command that hands the agent a message (`/skill`, `/new <message>`) goes on like one the person typed.
-      if (result.kind === "agent") routed = { ...routed, message: { ...routed.message, bodyForAgent: result.text }, fromCommand: true };
+      if (result.kind === "agent")
+        routed = {
+          ...routed,
+          message: { ...routed.message, bodyForAgent: result.text },
+          fromCommand: true,
+          ...(result.settings?.elevated?.level ? { elevatedLevel: result.settings.elevated.level } : {}),
+        };
       else {
         const reply = commandReply(result);
         await this.deps.dedupe.whenDurable();
@@ -496,12 +508,14 @@ export class InboundDispatcher {
     const toolSender = { channel, id: message.senderId, ...(byName ? { username: message.senderUsername, name: message.senderName } : {}) };
     const chatTools = chatToolRule(channel, running.config, message, toolSender);
     const senderTools = senderToolRule(config, agentId, toolSender);
+    const elevated = elevatedAccess(config, agentId, toolSender);
     return {
       running,
       message: finalized,
       agentId,
       ...(chatTools ? { chatTools } : {}),
       ...(senderTools ? { senderTools } : {}),
+      elevated,
       dedupeKey: buildInboundDedupeKey(finalized),
       target,
       chat,
@@ -654,6 +668,7 @@ export class InboundDispatcher {
       ...(this.deps.toolsCommand ? { tools: this.deps.toolsCommand } : {}),
       ...(this.deps.skillsCommand ? { skills: this.deps.skillsCommand } : {}),
       ...(this.deps.adminCommands ? { admin: this.deps.adminCommands } : {}),
+      elevated: routed.elevated,
       chat: {
         channel: message.channel,
         accountId: message.accountId,
@@ -785,6 +800,8 @@ export class InboundDispatcher {
       ...(last.senderTools ? { senderTools: last.senderTools } : {}),
       ...(last.chatSkills ? { chatSkills: last.chatSkills } : {}),
       ...dmHistoryLimitFor(config, running.config, message),
+      // A merged burst is elevated only when every sender in it is admitted.
+      ...(batch.every((r) => r.elevated.allowed) ? { elevated: last.elevatedLevel ? { level: last.elevatedLevel } : {} } : {}),
     };
     const outcome = await this.deps.conversations.submit({
       message: text,

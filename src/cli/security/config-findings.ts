@@ -170,3 +170,41 @@ export function webhookFindings(config: OpenClawConfig, env: NodeJS.ProcessEnv):
   }
   return findings;
 }
+
+/** OpenClaw's threshold: an elevated allowlist longer than this is hard to keep to people the owner trusts. */
+const LARGE_ELEVATED_LIST = 25;
+
+/**
+ * Sender lists that let chat users run commands outside the sandbox (`tools.elevated.allowFrom`,
+ * an agent's). `webchat` is left out of the `*` check: its senders are operator clients holding
+ * the gateway's token, who are the owner.
+ */
+export function elevatedFindings(config: OpenClawConfig): Finding[] {
+  const lists: [string, Readonly<Record<string, readonly string[]>> | undefined][] = [
+    ["tools.elevated.allowFrom", config.tools?.elevated?.enabled === false ? undefined : config.tools?.elevated?.allowFrom],
+    ...Object.entries(config.agents.entries ?? {}).map(([id, entry]): [string, Readonly<Record<string, readonly string[]>> | undefined] => [
+      `agents.entries.${id}.tools.elevated.allowFrom`,
+      entry?.tools?.elevated?.allowFrom,
+    ]),
+  ];
+  const findings: Finding[] = [];
+  for (const [path, allowFrom] of lists) {
+    for (const [channel, list] of Object.entries(allowFrom ?? {})) {
+      if (channel !== "webchat" && list.some((entry) => String(entry).trim() === "*"))
+        findings.push({
+          id: `${path}.${channel}.wildcard`,
+          severity: "critical",
+          title: `${path}.${channel} holds "*": every ${channel} sender who reaches the agent can run exec outside the sandbox`,
+          fix: `list the sender ids in ${path}.${channel}`,
+        });
+      else if (list.length > LARGE_ELEVATED_LIST)
+        findings.push({
+          id: `${path}.${channel}.large`,
+          severity: "warn",
+          title: `${path}.${channel} lists ${list.length} senders who can run exec outside the sandbox`,
+          fix: "keep elevated access to the few people who need it",
+        });
+    }
+  }
+  return findings;
+}

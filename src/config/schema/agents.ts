@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { BlockStreamingCoalesce, integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
 import { Compaction, ContextPruning, ContextWindowGuard } from "./context-management.js";
-import { LoopDetection, ProviderToolPolicy, ToolAllowDeny, ToolsBySender } from "./tools.js";
+import { ElevatedAccessSchema, LoopDetection, ProviderToolPolicy, ToolAllowDeny, ToolsBySender } from "./tools.js";
 import { HeartbeatSchema } from "./automation.js";
 
 export const AGENT_ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
@@ -46,6 +46,8 @@ const AgentTools = Type.Object({
   loopDetection: Type.Optional(LoopDetection),
   /** This agent's `tools.toolsBySender`: when one of its keys matches the sender, it replaces the global match. */
   toolsBySender: Type.Optional(ToolsBySender),
+  /** Both this and `tools.elevated` must be enabled, and a sender must be on both lists when this one has a list for the channel. */
+  elevated: Type.Optional(ElevatedAccessSchema),
 });
 
 /** Where `exec` runs: on the host, or in a bubblewrap / Docker sandbox (docs/security.md, "The exec sandbox"). */
@@ -111,6 +113,8 @@ const AgentsDefaults = Type.Object({
   bootstrapTotalMaxChars: Type.Optional(integer(0)),
   skipBootstrap: Type.Optional(Type.Boolean()),
   thinkingDefault: Type.Optional(ThinkingLevel),
+  /** The `/elevated` level of a session that set none, for senders `tools.elevated` admits (default `on`). */
+  elevatedDefault: Type.Optional(stringEnum(["off", "on", "ask", "full"])),
   /** Limits on what the runtime puts into a turn: `memoryGetMaxChars`, the most one `memory_get` returns (12,000 when unset). */
   contextLimits: Type.Optional(ContextLimits),
   /** The user's IANA time zone: the system prompt's date and time, heartbeat windows without their own zone. Unset: the host's. */

@@ -23,6 +23,16 @@ export const LoopDetection = Type.Object({
   maxSameFileReads: Type.Optional(integer(1)),
 });
 
+/**
+ * `tools.elevated` (and an agent's `tools.elevated`, which can only narrow it): which chat senders
+ * may have `exec` leave a sandboxed session's sandbox (`/elevated`). `allowFrom` lists senders per
+ * channel (`telegram`, `discord`, `slack`; `webchat` for `chat.send`); nobody is listed by default.
+ */
+export const ElevatedAccessSchema = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  allowFrom: Type.Optional(Type.Record(Type.String({ minLength: 1 }), StringList)),
+});
+
 const ExecSettings = Type.Object({
   /** OpenClaw's one knob: deny, allowlist, ask (allowlist, asking on a miss), full; it sets security and ask. */
   mode: Type.Optional(stringEnum(["deny", "allowlist", "ask", "auto", "full"])),
@@ -61,6 +71,7 @@ export const ToolsSchema = Type.Object({
   sandbox: Type.Optional(Type.Object({ tools: Type.Optional(ToolAllowDeny) })),
   loopDetection: Type.Optional(LoopDetection),
   exec: Type.Optional(ExecSettings),
+  elevated: Type.Optional(ElevatedAccessSchema),
   /** web_search (its provider and cache) and web_fetch (its limits). */
   web: Type.Optional(WebToolsSchema),
   /** Inbound media understanding: audio transcription (its models and settings). */

@@ -1,4 +1,5 @@
-import type { ConversationPort, ResetOutcome, SubmitInput } from "../../agents/conversation-port.js";
+import type { ConversationPort, ResetOutcome, SubmitInput, TurnSettings } from "../../agents/conversation-port.js";
+import type { ElevatedAccess } from "../../agents/sandbox/elevated-level.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
@@ -37,6 +38,8 @@ export interface ChatCommandContext {
   chat?: ChatPlace;
   /** The gateway's config file, restart and shell, for the owner's `/config`, `/allowlist`, `/restart`, `/bash`. */
   admin?: GatewayAdminPort;
+  /** Whether `tools.elevated` admits the sender for the session's agent; absent: a surface without a chat sender (`agent`, HTTP). */
+  elevated?: ElevatedAccess;
   /** Binding this chat or thread to a sub-agent (`/focus`, `/unfocus`), where the surface can. */
   focus?: { focus(target: string): string; unfocus(): string };
 }
@@ -58,8 +61,11 @@ export type ChatCommandResult =
   | { kind: "reply"; text: string; followUp?: Promise<string> }
   | { kind: "stopped"; runIds: string[]; subagents: number }
   | { kind: "reset"; outcome: ResetOutcome }
-  /** Not answered by the gateway: this text goes to the agent instead of the typed command (`/skill`, `/new <message>` once it has reset). */
-  | { kind: "agent"; text: string };
+  /**
+   * Not answered by the gateway: this text goes to the agent instead of the typed command (`/skill`,
+   * `/new <message>` once it has reset), with `settings` for its turn (an inline `/elevated`'s level).
+   */
+  | { kind: "agent"; text: string; settings?: Pick<TurnSettings, "elevated"> };
 
 export interface ChatCommand {
   /** Typed as `/name`; matched without regard to case. */

@@ -14,6 +14,7 @@ import { usageCommand } from "./usage-command.js";
 import { runConfigCommand } from "./config-command.js";
 import { runAllowlistCommand } from "./allowlist-command.js";
 import { runBashCommand } from "./bash-command.js";
+import { elevatedCommand } from "./elevated-command.js";
 import { runRestartCommand } from "./restart-command.js";
 
 export const QUEUE_MODES = ["steer", "followup", "collect", "interrupt"] as const;
@@ -277,6 +278,15 @@ CHAT_COMMANDS.register({
   description: "show | <level> — thinking level for this session (off, minimal, low, medium, high, xhigh, adaptive, max)",
   ownerOnly: true,
   handler: (args, ctx) => reply(thinkCommand(args, sessionControls(ctx))),
+});
+
+CHAT_COMMANDS.register({
+  name: "elevated",
+  aliases: ["elev"],
+  description: "show | on | off | ask | full | default [message] — exec outside a sandboxed session's sandbox, for senders tools.elevated admits",
+  args: "[level] [message]",
+  category: "options",
+  handler: (args, ctx) => elevatedCommand(args, ctx),
 });
 
 CHAT_COMMANDS.register({

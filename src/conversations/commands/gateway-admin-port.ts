@@ -1,3 +1,4 @@
+import type { ElevatedLevel } from "../../agents/sandbox/elevated-level.js";
 /**
  * What the owner's administration commands (`/config`, `/allowlist`, `/restart`, `/bash`) need
  * from the gateway that runs them. The gateway fills it in for every surface; a command without
@@ -24,4 +25,6 @@ export interface ShellCommandInput {
   senderIsOwner: boolean;
   /** The channel the command was typed in (tool policy may differ per channel); absent for operator clients. */
   channel?: string;
+  /** The session's `/elevated` level for this sender (`off` unless `tools.elevated` admits them): as for `exec`, not `off` runs a sandboxed session's command on the host. */
+  elevated: ElevatedLevel;
 }

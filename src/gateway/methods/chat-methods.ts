@@ -12,6 +12,8 @@ import { commandReplyEvent } from "./command-reply-event.js";
 import { assertKnownAgent } from "../known-agent.js";
 import type { MethodRegistry } from "./registry.js";
 import { assertKeyForSession } from "./reused-idempotency-key.js";
+import { elevatedAccess, WEBCHAT_SENDER } from "../../channels/access/elevated-access.js";
+import { parseSessionKey } from "../../sessions/keys/index.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
 const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((m) => Type.Literal(m)));
@@ -61,6 +63,10 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       if (delivery && "refusal" in delivery) throw invalidRequest(`deliver: ${delivery.refusal}`);
       checkExpectedLeaf(conversations, target, params.expectedLeafEntryId);
       let message = params.message;
+      // chat.send's chat is `webchat`: `tools.elevated.allowFrom.webchat` may admit operators.
+      const elevated = elevatedAccess(runtime.config(), parseSessionKey(target).agentId, WEBCHAT_SENDER);
+      let turnSettings = options.turnSettings;
+      if (elevated.allowed) turnSettings = { ...turnSettings, elevated: {} };
       const command = options.suppressCommands ? undefined : matchChatCommand(params.message, "operator", runtime.config());
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
@@ -68,13 +74,15 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
           conversations,
           runtime,
           commands,
-          { sessionKey, idempotencyKey: params.idempotencyKey, method: "chat.send" },
+          { sessionKey, idempotencyKey: params.idempotencyKey, method: "chat.send", elevated },
           scopeSatisfied(caller.scopes, "operator.admin"),
         );
         const result = await CHAT_COMMANDS.run(command, ctx);
         // `/skill` hands the agent a message in place of the typed command; `/new <message>` its message.
-        if (result.kind === "agent") message = result.text;
-        else
+        if (result.kind === "agent") {
+          message = result.text;
+          if (result.settings?.elevated) turnSettings = { ...turnSettings, elevated: result.settings.elevated };
+        } else
           switch (result.kind) {
             case "stopped":
               return { ok: true, aborted: result.runIds.length > 0, runIds: result.runIds };
@@ -101,7 +109,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         method: "chat.send",
         queueMode: params.queueMode as never,
         ...(system.provenance ? { provenance: { ...system.provenance, method: "chat.send" } } : {}),
-        ...(Object.keys(options.turnSettings).length ? { turnSettings: options.turnSettings } : {}),
+        ...(Object.keys(turnSettings).length ? { turnSettings } : {}),
       });
       switch (outcome.kind) {
         case "accepted":

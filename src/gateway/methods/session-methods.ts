@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
+import { parseElevatedLevel } from "../../agents/sandbox/elevated-level.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { sessionControlsPatch } from "../../agents/session-controls.js";
 import type { MethodRegistry } from "./registry.js";
@@ -117,6 +118,8 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
         model: Nullable(Type.String()),
         verboseLevel: Nullable(Type.String()),
         reasoningLevel: Nullable(Type.String()),
+        // Counts only for senders tools.elevated admits (docs/security.md, "Elevated").
+        elevatedLevel: Nullable(Type.String()),
         sendPolicy: Type.Optional(Type.Union([Type.Literal("allow"), Type.Literal("deny"), Type.Null()])),
         // `off`, `tokens`, `full` (and OpenClaw's aliases: `on` is `tokens`); OpenClaw's TUI sends it for `/usage`.
         responseUsage: Nullable(Type.String()),
@@ -141,6 +144,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
       if (label) assertLabelFree(runtime.sessions().list(entry.agentId), label, entry.sessionKey);
       if (params.label !== undefined) patch.label = label ?? null;
       if (params.reasoningLevel !== undefined) patch.reasoningLevel = params.reasoningLevel === null ? null : reasoningLevel(params.reasoningLevel);
+      if (params.elevatedLevel !== undefined) patch.elevatedLevel = params.elevatedLevel === null ? null : elevatedLevelOf(params.elevatedLevel);
       if (params.sendPolicy !== undefined) patch.sendPolicy = params.sendPolicy;
       if (responseUsage !== undefined) patch.responseUsage = responseUsage;
       const updated = runtime.sessions().patch(entry.sessionKey, patch as never);
@@ -230,6 +234,12 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
 const REASONING_LEVELS = ["on", "off", "stream"] as const;
 
 /** A session's reasoning display as OpenClaw names it; anything else is refused with the choices. */
+function elevatedLevelOf(raw: string): string {
+  const level = parseElevatedLevel(raw);
+  if (!level) throw invalidRequest(`invalid elevatedLevel ${JSON.stringify(raw)} (use "on", "off", "ask" or "full")`);
+  return level;
+}
+
 function reasoningLevel(raw: string): string {
   const level = raw.trim().toLowerCase();
   if (!(REASONING_LEVELS as readonly string[]).includes(level)) throw invalidRequest(`invalid reasoningLevel ${JSON.stringify(raw)} (use "on", "off" or "stream")`);
