@@ -90,6 +90,7 @@ describe("elevated exec from a sandboxed session", { timeout: 120_000 }, () => {
 
     expect(await say(ELEVATED_OWNER, "/elevated off")).toBe("Elevated for this session: off. exec runs in the session's sandbox.");
     expect(await say(ELEVATED_OWNER, "probe again")).toBe("ran on: sandbox");
+    expect(await say(ELEVATED_OWNER, "/status")).toContain("Sandbox: on · your exec runs in the sandbox");
 
     expect(await say(ELEVATED_OWNER, "/elev on probe once more")).toBe("ran on: host (said elevated)");
     // The inline level was for that message only: the session is still off.
@@ -100,6 +101,7 @@ describe("elevated exec from a sandboxed session", { timeout: 120_000 }, () => {
     expect(await say(ELEVATED_OWNER, "/elevated full")).toBe(
       "Elevated for this session: full. exec runs on the host, outside the session's sandbox; tools.exec's security, allowlist and approvals still apply.",
     );
+    expect(await say(ELEVATED_OWNER, "/status")).toContain("Sandbox: on · your exec runs on the host (/elevated full)");
     const elevatedBash = await say(ELEVATED_OWNER, `! cat ${markerPath}`);
     expect(elevatedBash).toContain(MARKER);
     expect(elevatedBash).toContain("[elevated: ran on the host, outside the sandbox]");
@@ -112,6 +114,7 @@ describe("elevated exec from a sandboxed session", { timeout: 120_000 }, () => {
     expect(refused).toContain("Failing gates: allowFrom (tools.elevated.allowFrom.telegram).");
     expect(await say(OTHER_OWNER, "/elevated on probe inline")).toContain("Failing gates: allowFrom (tools.elevated.allowFrom.telegram).");
     expect(await say(OTHER_OWNER, "probe")).toBe("ran on: sandbox");
+    expect(await say(OTHER_OWNER, "/status")).toContain("Sandbox: on · your exec runs in the sandbox");
   });
 
   it('chat.send is webchat: admitted by "*", at the level sessions.patch sets; a bad level is refused', async () => {

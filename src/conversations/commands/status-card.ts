@@ -1,4 +1,6 @@
 import { agentModelRef, resolveAgentConfig } from "../../agents/agent-config.js";
+import { turnElevatedLevel } from "../../agents/sandbox/elevated-level.js";
+import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
 import { parseModelRef, resolveContextWindow } from "../../models/index.js";
 import { parseSessionKey } from "../../sessions/keys/index.js";
 import type { ChatCommandContext } from "./chat-command-registry.js";
@@ -61,7 +63,17 @@ export function statusCard(ctx: ChatCommandContext): string {
   }
   lines.push(`Thinking: ${entry?.thinkingLevel ?? ctx.config().agents.defaults.thinkingDefault ?? "off"} · verbose ${entry?.verboseLevel ?? "off"}`);
   lines.push(`Queue: ${entry?.queueMode ?? "default"} · run ${ctx.conversations.isActive(ctx.sessionKey) ? "active" : "idle"}`);
+  const sandbox = sandboxLine(ctx, entry?.elevatedLevel);
+  if (sandbox) lines.push(sandbox);
   return lines.join("\n");
+}
+
+/** For a sandboxed session: where the asker's `exec` runs (their `/elevated` level when `tools.elevated` admits them). */
+function sandboxLine(ctx: ChatCommandContext, sessionLevel: string | undefined): string | undefined {
+  const config = ctx.config();
+  if (!decideSandbox(config, parseSessionKey(ctx.sessionKey).agentId, ctx.sessionKey).sandboxed) return undefined;
+  const level = turnElevatedLevel(ctx.elevated?.allowed ? {} : undefined, sessionLevel, config.agents.defaults.elevatedDefault);
+  return `Sandbox: on · your exec runs ${level === "off" ? "in the sandbox" : `on the host (/elevated ${level})`}`;
 }
 
 /** `/usage cost`: the session's tokens and estimated cost. */
