@@ -212,15 +212,20 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const memory = input.services?.memory;
   const memoryOn = memory?.enabled() === true;
   const webSearch = cachedWebSearchSetup(config, env).host;
-  const allTools = availableTools({
-    exec: execToolOptionsFromConfig(config),
-    webSearch: webSearch !== undefined,
-    webFetch: webFetchOptionsFromConfig(config),
-    memory: memoryOn,
-    sessionTools: Boolean(input.sessionKey && input.services?.sessionTools),
-    messenger: Boolean(input.services?.channelMessenger),
-    cron: Boolean(input.services?.cron),
-  });
+  const mcp = input.services?.mcp;
+  const mcpTools = mcp?.hasServers(config) ? await mcp.tools(config) : undefined;
+  const allTools = withMcpTools(
+    availableTools({
+      exec: execToolOptionsFromConfig(config),
+      webSearch: webSearch !== undefined,
+      webFetch: webFetchOptionsFromConfig(config),
+      memory: memoryOn,
+      sessionTools: Boolean(input.sessionKey && input.services?.sessionTools),
+      messenger: Boolean(input.services?.channelMessenger),
+      cron: Boolean(input.services?.cron),
+    }),
+    mcpTools,
+  );
   const policy = effectiveToolsFor(config, allTools, {
     agentId,
     provider: model.provider,
@@ -409,6 +414,18 @@ function availableTools(options: Parameters<typeof createAvailableTools>[0]): re
   let tools = toolSets.get(key);
   if (!tools) toolSets.set(key, (tools = Object.freeze(createAvailableTools(options))));
   return tools;
+}
+
+/** The built-in tools with the MCP servers' after them: one array per pair, so the policy cache keys on a stable set. */
+const withMcp = new WeakMap<readonly AgentTool[], WeakMap<readonly AgentTool[], readonly AgentTool[]>>();
+
+function withMcpTools(tools: readonly AgentTool[], mcpTools: readonly AgentTool[] | undefined): readonly AgentTool[] {
+  if (!mcpTools || mcpTools.length === 0) return tools;
+  let byMcp = withMcp.get(tools);
+  if (!byMcp) withMcp.set(tools, (byMcp = new WeakMap()));
+  let combined = byMcp.get(mcpTools);
+  if (!combined) byMcp.set(mcpTools, (combined = Object.freeze([...tools, ...mcpTools])));
+  return combined;
 }
 
 /** Tool descriptions are a small fixed set; their summaries are worked out once each. */

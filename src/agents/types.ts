@@ -1,3 +1,4 @@
+import type { OpenClawConfig } from "../config/index.js";
 import type { ElevatedLevel } from "./sandbox/elevated-level.js";
 import type { ExecSandbox } from "./sandbox/exec-sandbox.js";
 import type { Static, TSchema } from "@sinclair/typebox";
@@ -75,8 +76,18 @@ export interface ToolServices {
   cron?: CronToolHost;
   /** The configured search provider, behind web_search (not offered without one: tools.web.search). */
   webSearch?: WebSearchHost;
+  /** The configured MCP servers (`mcp.servers`), whose tools join the turn's. */
+  mcp?: McpToolHost;
   /** Variables the turn's skills give its host `exec` commands (`skills.entries.<key>.env` and `apiKey`); never a sandboxed one's. */
   skillEnv?: Readonly<Record<string, string>>;
+}
+
+/** The tools of the MCP servers `mcp.servers` configures. */
+export interface McpToolHost {
+  /** Whether the config enables any server (only then does a turn ask for the tools). */
+  hasServers(config: OpenClawConfig): boolean;
+  /** The enabled servers' tools, starting those not started yet; the same array until a server's tools change. */
+  tools(config: OpenClawConfig): Promise<readonly AgentTool[]>;
 }
 
 /** One web_search call's query, as every provider receives it (checked and defaulted by the tool). */

@@ -1,3 +1,4 @@
+import { McpHub } from "../agents/mcp/mcp-hub.js";
 import { randomUUID } from "node:crypto";
 import pino from "pino";
 import type { OpenClawConfig } from "../config/index.js";
@@ -36,7 +37,8 @@ export async function runLocalTurn(input: LocalTurnInput): Promise<AgentFinalPay
   const logger = pino({ level: "error", base: undefined }, pino.destination({ dest: 2, sync: true }));
   const store = new SessionStore(input.stateDir, { onWarning: (warning) => logger.warn(warning) });
   const ledger = new IdempotencyLedger(input.stateDir);
-  const services = createToolServices();
+  const mcp = new McpHub(logger);
+  const services = createToolServices({ mcp });
   const conversations = new ConversationService({
     stateDir: input.stateDir,
     config: () => input.config,
@@ -67,6 +69,7 @@ export async function runLocalTurn(input: LocalTurnInput): Promise<AgentFinalPay
     await conversations.drain();
     // Background processes cannot be polled once this process is gone.
     services.processes?.killAll();
+    await mcp.close();
     store.close();
     ledger.close();
   }

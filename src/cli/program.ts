@@ -209,6 +209,48 @@ program
     sandboxExplainCommand(opts);
   });
 
+const mcp = program.command("mcp").description("MCP servers whose tools agents get (mcp.servers; docs/tools.md)");
+mcp
+  .command("list")
+  .description("the saved MCP servers, without connecting")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { mcpListCommand } = await import("./mcp-command.js");
+    mcpListCommand(opts);
+  });
+mcp
+  .command("show [name]")
+  .description("one server's definition (all without a name), secrets redacted")
+  .option("--json", "print JSON")
+  .action(async (name, opts) => {
+    const { mcpShowCommand } = await import("./mcp-command.js");
+    mcpShowCommand(name, opts);
+  });
+mcp
+  .command("probe [name]")
+  .description("start each enabled server (or one), list its tools and close it; exit 1 when one fails")
+  .option("--json", "print JSON")
+  .action(async (name, opts) => {
+    const { mcpProbeCommand } = await import("./mcp-command.js");
+    await mcpProbeCommand(name, opts);
+  });
+mcp
+  .command("set <name> <json>")
+  .description('save a server: {"command":"uvx","args":["mcp-server-fetch"]} or {"url":"https://…","transport":"streamable-http"}')
+  .option("--json", "print JSON")
+  .action(async (name, json, opts) => {
+    const { mcpSetCommand } = await import("./mcp-command.js");
+    mcpSetCommand(name, json, opts);
+  });
+mcp
+  .command("unset <name>")
+  .description("remove a saved server")
+  .option("--json", "print JSON")
+  .action(async (name, opts) => {
+    const { mcpUnsetCommand } = await import("./mcp-command.js");
+    mcpUnsetCommand(name, opts);
+  });
+
 const models = program.command("models").description("configured models, model chain, auth profiles and cooldowns");
 withClientFlags(models.command("list").description("the models the gateway can use, with input, context window, local and auth (as OpenClaw's)"))
   .option("--agent <id>", "agent whose model and fallbacks the tags show (default: the default agent)")

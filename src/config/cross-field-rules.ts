@@ -43,7 +43,24 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkHumanDelays(config),
     ...checkTrustedProxies(config),
     ...checkSandboxBinds(config),
+    ...checkMcpServers(config),
   ];
+}
+
+/** `mcp.servers.<name>`: a child process (`command`) or an HTTP server (`url`), each with only its own keys. */
+function checkMcpServers(config: RawOpenClawConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const [name, server] of Object.entries(config.mcp?.servers ?? {})) {
+    const at = (key?: string) => formatKeyPath(["mcp", "servers", name, ...(key ? [key] : [])]);
+    if (isSet(server.command) === isSet(server.url)) {
+      issues.push({ path: at(), message: "give either command (a server started as a child process) or url (a server reached over HTTP)" });
+      continue;
+    }
+    const foreign = isSet(server.command) ? (["transport", "headers"] as const) : (["args", "env", "cwd"] as const);
+    for (const key of foreign)
+      if (server[key] !== undefined) issues.push({ path: at(key), message: `${key} is for a server ${isSet(server.command) ? "reached by url" : "started with command"}` });
+  }
+  return issues;
 }
 
 /** `sandbox.docker.binds` (defaults and each agent's): well-formed, and nothing that hands the sandbox the host. */

@@ -78,6 +78,8 @@ import { createHttpTurnRunner } from "./http/openai/http-turn.js";
 import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
+import { McpHub } from "../agents/mcp/mcp-hub.js";
+import type { ToolServices } from "../agents/types.js";
 import { ExecApprovalBroker, type ExecApprovalRequest } from "../agents/approvals/approval-broker.js";
 import { resolveFocusTarget, runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
 import { ThreadBindingStore } from "../channels/thread-bindings.js";
@@ -94,7 +96,7 @@ import { attributeIngress, PROXY_ATTRIBUTION_MESSAGE, PROXY_ATTRIBUTION_REFUSAL,
 import { buildHealthSnapshot } from "./health-snapshot.js";
 import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
 import { hookAgentTurnRunner } from "./hook-agent-turns.js";
-import { sessionTools } from "./session-tools.js";
+import { configuredMcpTools, sessionTools } from "./session-tools.js";
 import { execApprovalChatForwarder } from "./exec-approval-chat.js";
 import { wakeHeartbeatOnExit } from "../cron/heartbeat/exec-completion-wake.js";
 import { buildMainSessionKey } from "../sessions/keys/index.js";
@@ -208,7 +210,9 @@ export class GatewayServer {
   /** File-based hooks on gateway events (docs/automation.md#internal-hooks). */
   readonly internalHooks: InternalHookRunner;
   private cronStarting?: Promise<void>;
-  private readonly toolServices = createToolServices();
+  /** The MCP servers of `mcp.servers`: nothing starts until a turn asks for their tools. */
+  private readonly mcp: McpHub;
+  private readonly toolServices: ToolServices;
   /** One tool called directly by an operator (`POST /tools/invoke`, `tools.invoke`). */
   private readonly invokeTool: (request: ToolInvokeRequest, options: { signal: AbortSignal; channel?: string }) => Promise<ToolInvokeOutcome>;
   private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
@@ -252,10 +256,12 @@ export class GatewayServer {
     return this.approvals.resolve(id, decision, by) ? `Approval ${id}: ${decision}.` : `No pending approval ${id} (it was answered already or expired).`;
   };
   /** `/tools`: the tools a session's next turn could use, for the one asking. */
-  private readonly toolsCommand = (sessionKey: string, senderIsOwner: boolean, channel?: string) => {
+  private readonly toolsCommand = async (sessionKey: string, senderIsOwner: boolean, channel?: string) => {
     const config = this.opts.loadedConfig().config;
     const { agentId } = this.conversations.resolveSessionKey(sessionKey, undefined);
+    const mcpTools = await configuredMcpTools(this.mcp, config);
     const { tools } = sessionTools({
+      ...(mcpTools ? { mcpTools } : {}),
       config,
       conversations: this.conversations,
       sessions: this.sessions,
@@ -295,6 +301,8 @@ export class GatewayServer {
   readonly stopStages = new ShutdownStages();
 
   constructor(private readonly opts: GatewayServerOptions) {
+    this.mcp = new McpHub(opts.logger);
+    this.toolServices = createToolServices({ mcp: this.mcp });
     const rateLimit = opts.loadedConfig().config.gateway?.auth?.rateLimit;
     this.rateLimiter = new AuthRateLimiter({
       maxAttempts: rateLimit?.maxAttempts ?? 10,
@@ -480,7 +488,7 @@ export class GatewayServer {
         request,
         options,
       );
-    registerToolMethods(this.methods, this.conversations, toolAvailability, this.invokeTool);
+    registerToolMethods(this.methods, this.conversations, toolAvailability, this.invokeTool, (config) => configuredMcpTools(this.mcp, config));
     this.toolServices.channelMessenger = {
       send: async (request: Parameters<ChannelManager["sendFromTool"]>[0]) => {
         // Channels start in the background once the gateway is ready; a turn that runs meanwhile
@@ -756,6 +764,7 @@ export class GatewayServer {
       await stage("channels stop", () => channels.stop(this.stopStages).catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "channels did not stop cleanly")));
     }
     this.toolServices.processes?.killAll();
+    await stage("MCP servers close", () => this.mcp.close());
     await stage("memory index close", () => this.memory.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "memory index did not close cleanly")));
     this.maintenance.stop();
     await stage("run traces close", () => this.traces.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "run traces did not close cleanly")));

@@ -1,7 +1,7 @@
 import type { ConversationPort } from "../agents/conversation-port.js";
 import { resolveEffectiveTools, type EffectiveTools } from "../agents/policy/index.js";
 import { createAvailableTools } from "../agents/tools/index.js";
-import type { AgentTool } from "../agents/types.js";
+import type { AgentTool, McpToolHost } from "../agents/types.js";
 import { execToolOptionsFromConfig } from "../agents/exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "../agents/web-fetch-options.js";
 import type { OpenClawConfig } from "../config/index.js";
@@ -23,6 +23,13 @@ export interface SessionToolsInput {
   channel?: string;
   /** Whether the session tools are offered (default: yes; `/tools/invoke` offers them only when the gateway has them). */
   offerSessionTools?: boolean;
+  /** The MCP servers' tools (`configuredMcpTools`), after the built-in ones. */
+  mcpTools?: readonly AgentTool[];
+}
+
+/** The tools of the configured MCP servers, starting those not started yet; undefined when none is configured. */
+export async function configuredMcpTools(mcp: McpToolHost | undefined, config: OpenClawConfig): Promise<readonly AgentTool[] | undefined> {
+  return mcp?.hasServers(config) ? mcp.tools(config) : undefined;
 }
 
 /**
@@ -35,12 +42,15 @@ export function sessionTools(input: SessionToolsInput): { tools: AgentTool[]; po
   const resolved = input.conversations.resolveSessionKey(input.sessionKey, input.agentId);
   const entry = input.sessions.get(resolved.sessionKey);
   const model = splitModelRef(sessionModelRef({ agentId: input.agentId, modelOverride: entry?.modelOverride }, config), config);
-  const tools = createAvailableTools({
-    ...input.availability,
-    sessionTools: input.offerSessionTools ?? true,
-    exec: execToolOptionsFromConfig(config),
-    webFetch: webFetchOptionsFromConfig(config),
-  });
+  const tools = [
+    ...createAvailableTools({
+      ...input.availability,
+      sessionTools: input.offerSessionTools ?? true,
+      exec: execToolOptionsFromConfig(config),
+      webFetch: webFetchOptionsFromConfig(config),
+    }),
+    ...(input.mcpTools ?? []),
+  ];
   const policy = resolveEffectiveTools({
     config,
     agentId: input.agentId,

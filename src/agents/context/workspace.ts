@@ -3,16 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { defaultAgentId, findAgentEntry, normalizeAgentId, type AgentsConfigView } from "../agent-config.js";
 import { DEFAULT_BOOTSTRAP_FILES } from "./default-bootstrap-files.js";
-
-function expandHome(input: string, env: NodeJS.ProcessEnv): string {
-  const home = env.HOME?.trim() || os.homedir();
-  if (input === "~") return home;
-  if (input.startsWith("~/") || input.startsWith("~\\")) return path.join(home, input.slice(2));
-  return input;
-}
+import { expandHome } from "../../infra/home-path.js";
 
 function absolute(input: string, env: NodeJS.ProcessEnv): string {
-  return path.resolve(expandHome(input.trim(), env));
+  return path.resolve(expandHome(input.trim(), env.HOME?.trim() || os.homedir()));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isBuiltInTool, isToolGroup } from "./tool-groups.js";
+import { isBuiltInTool, isToolGroup, MCP_TOOLS_ENTRY } from "./tool-groups.js";
 import { compileToolList } from "./tool-matcher.js";
 import { normalizeToolName } from "./tool-names.js";
 import { isWildcard } from "./tool-pattern.js";
@@ -78,7 +78,7 @@ export class PolicyRecorder {
     const matcher = compileToolList(list.entries);
     for (const group of matcher.unknownGroups) this.warn(`${list.path}: "${group}" is not a known tool group; it matches nothing`);
     for (const entry of matcher.entries) {
-      if (isToolGroup(entry) || isWildcard(entry)) continue;
+      if (isToolGroup(entry) || isWildcard(entry) || entry.toLowerCase() === MCP_TOOLS_ENTRY) continue;
       const known = isBuiltInTool(entry) || this.available.some((tool) => normalizeToolName(tool) === normalizeToolName(entry));
       if (!known) this.warn(`${list.path}: "${entry}" is not the name of any known or available tool`);
     }

@@ -56,6 +56,12 @@ export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = {
  */
 export const PLUGINS_GROUP = "group:plugins";
 
+/**
+ * OpenClaw's plugin id for the tools of `mcp.servers`: usable in any tool list, it matches every
+ * MCP tool (`<server>__<tool>`). `docs__*` names one server's.
+ */
+export const MCP_TOOLS_ENTRY = "bundle-mcp";
+
 // Built-ins that belong to no group but still count as "built in" for group:plugins.
 const UNGROUPED_BUILT_INS = ["canvas", "progress_card", "update_plan", "ask_user", "skill_workshop"];
 
@@ -97,4 +103,9 @@ const builtInMatchers = expandToolNames([...Object.keys(TOOL_GROUPS), ...UNGROUP
 /** True for tools OpenClaw ships itself; false for MCP / plugin tools. */
 export function isBuiltInTool(toolName: string): boolean {
   return builtInMatchers.some((matches) => matches(toolName));
+}
+
+/** An MCP server's tool: `<server>__<tool>`, which no built-in tool is named like. */
+export function isMcpToolName(toolName: string): boolean {
+  return toolName.includes("__") && !isBuiltInTool(toolName);
 }

@@ -1,4 +1,4 @@
-import { isBuiltInTool, isKnownToolGroup, isToolGroup, PLUGINS_GROUP, TOOL_GROUPS } from "./tool-groups.js";
+import { isBuiltInTool, isKnownToolGroup, isMcpToolName, isToolGroup, MCP_TOOLS_ENTRY, PLUGINS_GROUP, TOOL_GROUPS } from "./tool-groups.js";
 import { compileToolPattern } from "./tool-pattern.js";
 
 /** A compiled allow or deny list that can say which of its entries matched a tool. */
@@ -26,6 +26,7 @@ export function compileToolList(entries: readonly string[]): ToolListMatcher {
 function compileEntry(entry: string, seen: ReadonlySet<string> = new Set()): (toolName: string) => boolean {
   const key = entry.trim().toLowerCase();
   if (key === PLUGINS_GROUP) return (toolName) => !isBuiltInTool(toolName);
+  if (key === MCP_TOOLS_ENTRY) return isMcpToolName;
   if (!isToolGroup(key)) return compileToolPattern(key);
   const members = Object.hasOwn(TOOL_GROUPS, key) && !seen.has(key) ? TOOL_GROUPS[key] : [];
   const inner = new Set(seen).add(key);

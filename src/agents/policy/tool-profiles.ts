@@ -1,13 +1,29 @@
+import { MCP_TOOLS_ENTRY } from "./tool-groups.js";
+
 /**
  * `tools.profile` presets: the base allow list every later layer narrows. Contents follow current
- * OpenClaw (see docs/tools.md); `full` means no restriction, like no profile.
+ * OpenClaw (see docs/tools.md), MCP servers' tools in `coding` and `messaging`; `full` means no
+ * restriction, like no profile.
  */
 export const TOOL_PROFILE_NAMES = ["minimal", "coding", "messaging", "full"] as const;
 export type ToolProfileName = (typeof TOOL_PROFILE_NAMES)[number];
 
 const PROFILE_ALLOW: Readonly<Record<ToolProfileName, readonly string[] | undefined>> = {
   minimal: ["session_status"],
-  coding: ["group:fs", "group:runtime", "group:web", "group:sessions", "group:memory", "group:media", "cron", "progress_card", "update_plan", "ask_user", "skill_workshop"],
+  coding: [
+    "group:fs",
+    "group:runtime",
+    "group:web",
+    "group:sessions",
+    "group:memory",
+    "group:media",
+    "cron",
+    "progress_card",
+    "update_plan",
+    "ask_user",
+    "skill_workshop",
+    MCP_TOOLS_ENTRY,
+  ],
   messaging: [
     "group:messaging",
     "sessions_list",
@@ -20,6 +36,7 @@ const PROFILE_ALLOW: Readonly<Record<ToolProfileName, readonly string[] | undefi
     "subagents",
     "session_status",
     "ask_user",
+    MCP_TOOLS_ENTRY,
   ],
   full: undefined,
 };

@@ -1,3 +1,4 @@
+import { expandHome } from "../../infra/home-path.js";
 import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -36,11 +37,6 @@ export interface DiscoveredSkills {
   /** Skills hidden by a same-named skill of higher precedence. */
   overridden: { name: string; filePath: string; by: string }[];
   warnings: string[];
-}
-
-function expandHome(input: string, home: string): string {
-  if (input === "~") return home;
-  return input.startsWith("~/") ? path.join(home, input.slice(2)) : input;
 }
 
 /** Every place skills are read from, highest precedence first (see docs/skills.md, "Where skills come from"). */

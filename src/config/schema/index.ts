@@ -16,6 +16,7 @@ import { DiagnosticsSchema } from "./diagnostics.js";
 import { SkillsSchema } from "./skills.js";
 import { EnvSchema } from "./env.js";
 import { ApprovalsSchema } from "./approvals.js";
+import { McpSchema } from "./mcp.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -45,6 +46,7 @@ export const OpenClawConfigSchema = Type.Object({
   skills: Type.Optional(SkillsSchema),
   env: Type.Optional(EnvSchema),
   approvals: Type.Optional(ApprovalsSchema),
+  mcp: Type.Optional(McpSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */

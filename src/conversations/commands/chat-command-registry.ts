@@ -29,7 +29,7 @@ export interface ChatCommandContext {
   /** `/acp …` for the session; absent when the gateway has no ACP control plane. */
   acp?: (sessionKey: string, args: string) => Promise<string>;
   /** `/tools`: what the session's next turn could use, for this sender (and chat channel); absent where the surface cannot tell. */
-  tools?: (sessionKey: string, senderIsOwner: boolean, channel?: string) => { name: string; description: string }[];
+  tools?: (sessionKey: string, senderIsOwner: boolean, channel?: string) => Promise<{ name: string; description: string }[]>;
   /** `/skill`: the skills a user may run for an agent; absent where the surface cannot list them. */
   skills?: (agentId: string) => Promise<readonly InvocableSkill[]>;
   /** `/approve <id> <decision>`: answers a pending exec approval as `by`; returns the reply text. */

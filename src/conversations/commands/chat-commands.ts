@@ -186,10 +186,10 @@ CHAT_COMMANDS.register({
   args: "[verbose]",
   category: "status",
   description: "the tools the agent can use now in this conversation, for you; verbose: with what each does",
-  handler: (args, ctx) => {
+  handler: async (args, ctx) => {
     if (!ctx.tools) return reply("The tool list is not available here.");
     const verbose = args.trim().toLowerCase() === "verbose";
-    const tools = ctx.tools(ctx.sessionKey, ctx.senderIsOwner, ctx.chat?.channel);
+    const tools = await ctx.tools(ctx.sessionKey, ctx.senderIsOwner, ctx.chat?.channel);
     if (tools.length === 0) return reply("No tools: the tool policy leaves this conversation none.");
     const lines = verbose ? tools.map((t) => `• ${t.name} — ${firstSentenceOf(t.description)}`) : [tools.map((t) => t.name).join(", ")];
     return reply([`Tools (${tools.length}):`, ...lines, ...(verbose ? [] : ["/tools verbose says what each does."])].join("\n"));

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { defaultAgentId, resolveAgentConfig } from "../../agents/agent-config.js";
-import { compileToolList, profileAllowList, TOOL_GROUPS, TOOL_PROFILE_NAMES } from "../../agents/policy/index.js";
+import { compileToolList, isMcpToolName, MCP_TOOLS_ENTRY, profileAllowList, TOOL_GROUPS, TOOL_PROFILE_NAMES } from "../../agents/policy/index.js";
 import { createAvailableTools } from "../../agents/tools/index.js";
 import { webFetchOptionsFromConfig } from "../../agents/web-fetch-options.js";
 import type { AgentTool } from "../../agents/types.js";
@@ -69,6 +69,8 @@ export function registerToolMethods(
   conversations: ConversationPort,
   availability: () => ToolAvailability,
   invoke: (request: ToolInvokeRequest, options: { signal: AbortSignal }) => Promise<ToolInvokeOutcome>,
+  /** The configured MCP servers' tools (started on first use), for `tools.effective`. */
+  mcpTools: (config: OpenClawConfig) => Promise<readonly AgentTool[] | undefined> = async () => undefined,
 ): void {
   const available = (config: OpenClawConfig) => createAvailableTools({ ...availability(), sessionTools: true, webFetch: webFetchOptionsFromConfig(config) });
 
@@ -100,12 +102,14 @@ export function registerToolMethods(
     name: "tools.effective",
     scope: "operator.read",
     params: Type.Object({ agentId: Type.Optional(Type.String({ minLength: 1 })), sessionKey: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
-    handler: (params, { runtime }) => {
+    handler: async (params, { runtime }) => {
       const config = runtime.config();
       const resolved = conversations.resolveSessionKey(params.sessionKey, params.agentId?.toLowerCase());
       const agentId = knownAgent(config, resolved.agentId);
+      const mcp = await mcpTools(config);
       // Operator clients are the owner; channel senders who are not are narrowed further per message.
       const { tools, policy } = sessionTools({
+        ...(mcp ? { mcpTools: mcp } : {}),
         config,
         conversations,
         sessions: runtime.sessions(),
@@ -123,14 +127,11 @@ export function registerToolMethods(
             id: "core",
             label: "Core",
             source: "core",
-            tools: tools.map((tool) => ({
-              id: tool.name,
-              label: tool.name,
-              description: firstSentence(tool.description),
-              rawDescription: tool.description,
-              source: "core",
-            })),
+            tools: tools
+              .filter((tool) => !isMcpToolName(tool.name))
+              .map((tool) => ({ id: tool.name, label: tool.name, description: firstSentence(tool.description), rawDescription: tool.description, source: "core" })),
           },
+          ...mcpGroup(tools.filter((tool) => isMcpToolName(tool.name))),
         ],
         ...(policy.warnings.length > 0 ? { notices: policy.warnings.map((message, i) => ({ id: `policy-${i + 1}`, severity: "warning", message })) } : {}),
       };
@@ -167,3 +168,17 @@ const RPC_ERROR_CODES: Record<ToolInvokeErrorType, string> = {
   tool_call_blocked: "forbidden",
   tool_error: "internal_error",
 };
+
+/** The MCP servers' tools as OpenClaw lists plugin tools: their own group, under the `bundle-mcp` plugin id. */
+function mcpGroup(tools: readonly AgentTool[]) {
+  if (tools.length === 0) return [];
+  const entries = tools.map((tool) => ({
+    id: tool.name,
+    label: tool.name,
+    description: firstSentence(tool.description),
+    rawDescription: tool.description,
+    source: "plugin",
+    pluginId: MCP_TOOLS_ENTRY,
+  }));
+  return [{ id: MCP_TOOLS_ENTRY, label: "MCP servers", source: "plugin", pluginId: MCP_TOOLS_ENTRY, tools: entries }];
+}

@@ -12,7 +12,7 @@ import { resolveAgentConfig } from "../../agents/agent-config.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import type { SessionStore } from "../../sessions/store/index.js";
-import { sessionTools } from "../session-tools.js";
+import { configuredMcpTools, sessionTools } from "../session-tools.js";
 import { invokeBlocked } from "./invoke-deny-list.js";
 
 /** What a caller asks: OpenClaw's `/tools/invoke` body and `tools.invoke` params. */
@@ -73,7 +73,9 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
   if (sandbox.sandboxed) {
     return fail(403, "tool_call_blocked", `${target.sessionKey} runs sandboxed (${sandbox.reason}): its tools run only inside a turn's sandbox, not through a direct invocation`);
   }
+  const mcpTools = await configuredMcpTools(deps.services.mcp, config);
   const { tools } = sessionTools({
+    ...(mcpTools ? { mcpTools } : {}),
     config,
     conversations: deps.conversations,
     sessions: deps.sessions(),

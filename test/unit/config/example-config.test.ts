@@ -47,6 +47,7 @@ const EXAMPLE_ENV = {
   GITHUB_PAT: "gp",
   BRAVE_API_KEY: "bk",
   TAVILY_API_KEY: "tk",
+  DOCS_TOKEN: "dt",
   LOCAL_LLM_API_KEY: "k",
   TELEGRAM_BOT_TOKEN: "123:abc",
   TELEGRAM_WEBHOOK_SECRET: "s",

@@ -81,9 +81,10 @@ describe("names and profiles", () => {
     expect(isBuiltInTool("mcp_github_search")).toBe(false);
   });
 
-  it("profiles name only built-in tools and groups", () => {
+  it("profiles name only built-in tools, groups and bundle-mcp (the MCP servers' tools)", () => {
     for (const profile of TOOL_PROFILE_NAMES) {
       for (const entry of profileAllowList(profile) ?? []) {
+        if (entry === "bundle-mcp") continue;
         if (entry.startsWith("group:")) expect(Object.keys(TOOL_GROUPS)).toContain(entry);
         else expect(isBuiltInTool(entry.replace("*", "x")), entry).toBe(true);
       }

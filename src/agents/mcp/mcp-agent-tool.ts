@@ -1,0 +1,68 @@
+import { Kind, type TSchema } from "@sinclair/typebox";
+import { TypeRegistry } from "@sinclair/typebox";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { ImageBlock, TextBlock } from "../../models/messages.js";
+import { TOOL_ERRORS } from "../tool-errors.js";
+import { toolError } from "../tool-result.js";
+import type { AgentTool, ToolResult } from "../types.js";
+import type { McpToolInfo } from "./mcp-connection.js";
+
+/**
+ * The TypeBox kind of an MCP tool's parameters: the server's own JSON Schema, sent to the model as
+ * it is. The loop's TypeBox check passes it through; the tool checks the arguments against the
+ * schema itself (JSON Schema, with the validator's message), before anything reaches the server.
+ */
+const MCP_INPUT_KIND = "McpInputSchema";
+if (!TypeRegistry.Has(MCP_INPUT_KIND)) TypeRegistry.Set(MCP_INPUT_KIND, () => true);
+
+const validators = new AjvJsonSchemaValidator();
+
+/** What a tool needs of its server: a call that resolves with the server's result. */
+export type McpCall = (toolName: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<CallToolResult>;
+
+/**
+ * An MCP server's tool as an agent tool named `name` (`<prefix>__<tool>`). Owner only: a server
+ * acts with whatever rights and credentials its owner gave it, as `exec` does.
+ */
+export function mcpAgentTool(name: string, serverName: string, info: McpToolInfo, call: McpCall): AgentTool {
+  const schema = { type: "object", ...info.inputSchema };
+  const validate = validators.getValidator(schema as never);
+  const about = info.description ?? info.title ?? `The ${info.name} tool.`;
+  return {
+    name,
+    description: `${about} (MCP server "${serverName}")`,
+    parameters: { ...schema, [Kind]: MCP_INPUT_KIND } as unknown as TSchema,
+    ownerOnly: true,
+    async execute(args, _ctx, signal) {
+      const checked = validate(args ?? {});
+      if (!checked.valid) return toolError(TOOL_ERRORS.argumentsInvalid("arguments", checked.errorMessage));
+      return mcpToolResult(await call(info.name, (args ?? {}) as Record<string, unknown>, signal));
+    },
+  };
+}
+
+/**
+ * The server's result as the model reads it: text and images as they are, an embedded text
+ * resource as its text under its URI, anything else (audio, binary resources, links) as one line
+ * naming it; `structuredContent` as JSON when there is no content. `isError` stays an error.
+ */
+export function mcpToolResult(result: CallToolResult): ToolResult {
+  const content: (TextBlock | ImageBlock)[] = [];
+  for (const block of result.content ?? []) {
+    if (block.type === "text") content.push({ type: "text", text: block.text });
+    else if (block.type === "image") content.push({ type: "image", data: block.data, mimeType: block.mimeType });
+    else if (block.type === "resource")
+      content.push({
+        type: "text",
+        text:
+          "text" in block.resource
+            ? `[resource ${block.resource.uri}]\n${block.resource.text}`
+            : `[resource ${block.resource.uri}: ${block.resource.mimeType ?? "binary"}, not shown]`,
+      });
+    else if (block.type === "resource_link") content.push({ type: "text", text: `[link ${block.name}: ${block.uri}]` });
+    else content.push({ type: "text", text: `[${block.type} content (${"mimeType" in block ? block.mimeType : "unknown type"}), not shown]` });
+  }
+  if (content.length === 0) content.push({ type: "text", text: result.structuredContent ? JSON.stringify(result.structuredContent) : "(no output)" });
+  return { content, ...(result.isError ? { isError: true } : {}) };
+}
