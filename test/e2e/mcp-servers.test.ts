@@ -46,6 +46,7 @@ beforeAll(async () => {
         servers: {
           local: { command: process.execPath, args: [FAKE_MCP, "--name", "local", "--log", logFile], env: { FAKE_MCP_SECRET: "s3cret" } },
           remote: { url: `http://127.0.0.1:${port}/mcp`, headers: { "X-MCP-Key": "open-sesame" }, toolFilter: { include: ["add", "ec*"] } },
+          legacy: { url: `http://127.0.0.1:${port}/sse`, transport: "sse", headers: { "X-MCP-Key": "open-sesame" }, toolFilter: { exclude: ["*"] } },
           broken: { command: process.execPath, args: [FAKE_MCP, "--stderr-and-exit"] },
           crashy: { command: process.execPath, args: [FAKE_MCP, "--name", "crashy", "--log", logFile, "--crash-on-call", "echo"], toolFilter: { include: ["echo"] } },
           parked: { command: "/nonexistent/never-started", enabled: false },
@@ -114,6 +115,9 @@ describe("MCP servers in a running gateway", { timeout: 120_000 }, () => {
     expect(echo.offered.some((name) => name.startsWith("parked__") || name.startsWith("broken__"))).toBe(false);
     const add = await callTool("remote__add", { a: 2, b: 3 });
     expect(add.result).toBe("5");
+    // The SSE server answered the handshake and its list with the header (its tools all excluded).
+    expect(calls().some((c) => c.event === "sse-open")).toBe(true);
+    await waitUntil(() => /"mcpServer":"legacy","tools":0,"msg":"MCP server ready"/.test(gw.output()), 10_000, "the SSE server to be ready");
     expect(
       calls()
         .filter((c) => c.event === "call")

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * An MCP server for tests: a real child process on the official SDK's server side
- * (`McpServer`), over stdio by default or Streamable HTTP with `--http` (it then prints
- * `listening <port>` on stdout and serves `POST/GET/DELETE /mcp`, checking `--require-header`
- * when given).
+ * (`McpServer`), over stdio by default, or over HTTP with `--http`: it then prints
+ * `listening <port>` on stdout, serves Streamable HTTP at `/mcp` and the older SSE transport at
+ * `GET /sse` + `POST /messages`, and checks `--require-header name=value` on every request.
  *
  * Tools:
  *   echo {text}          "echo: <text>", plus FAKE_MCP_SECRET's presence as seen by the process
@@ -23,6 +23,7 @@ import fs from "node:fs";
 import http from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 
@@ -82,12 +83,26 @@ log({ event: "start", name: flag("--name") ?? "fake-mcp", http: has("--http") })
 if (has("--http")) {
   const required = flag("--require-header");
   const transports = new Map();
+  const sseTransports = new Map();
   const httpServer = http.createServer(async (req, res) => {
-    if (!req.url?.startsWith("/mcp")) return res.writeHead(404).end();
     if (required) {
       const [name, value] = required.split("=");
       if (req.headers[name.toLowerCase()] !== value) return res.writeHead(401).end("missing header");
     }
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (req.method === "GET" && url.pathname === "/sse") {
+      const transport = new SSEServerTransport("/messages", res);
+      sseTransports.set(transport.sessionId, transport);
+      res.on("close", () => sseTransports.delete(transport.sessionId));
+      log({ event: "sse-open" });
+      return buildServer().connect(transport);
+    }
+    if (req.method === "POST" && url.pathname === "/messages") {
+      const transport = sseTransports.get(url.searchParams.get("sessionId"));
+      if (!transport) return res.writeHead(404).end("unknown session");
+      return transport.handlePostMessage(req, res);
+    }
+    if (!url.pathname.startsWith("/mcp")) return res.writeHead(404).end();
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
