@@ -4,6 +4,7 @@ import { checkConfig, checkNode, checkPermissions, checkStaleFiles } from "./doc
 import { checkChannels, checkPort, checkProvider } from "./doctor/network-checks.js";
 import { checkServiceStopTimeout } from "./doctor/service-checks.js";
 import { checkAcp, checkMemory } from "./doctor/subsystem-checks.js";
+import { checkMcp } from "./doctor/mcp-checks.js";
 import { printJson } from "./output.js";
 
 /** Each network check (provider, channel) gives up after this long. */
@@ -19,6 +20,7 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorCheck[]> {
   checks.push(...(await checkChannels(ctx)));
   checks.push(await checkMemory(ctx));
   checks.push(...(await checkAcp(ctx)));
+  checks.push(...checkMcp(ctx));
   return checks;
 }
 

@@ -194,6 +194,33 @@ describe("openclaw doctor", () => {
     expect(other.signalCode).toBe(null);
   });
 
+  it("checks mcp.servers without starting them: a command not found, a missing cwd, the sandbox layer hiding their tools", async () => {
+    const dir = stateWith({
+      ...fakeProvider("sk-right"),
+      agents: { defaults: { sandbox: { mode: "non-main" } } },
+      mcp: {
+        servers: {
+          good: { command: "node", args: ["-e", "process.exit(7)"] },
+          absent: { command: "definitely-not-a-command-3141" },
+          lost: { command: process.execPath, cwd: path.join(makeTempDir(), "no-such-folder") },
+          remote: { url: "https://mcp.example.invalid/mcp" },
+          parked: { command: "also-not-a-command", enabled: false },
+        },
+      },
+    });
+    const { byId, one } = await doctor(dir);
+    expect(one("mcp:good")).toMatchObject({ status: "ok", message: expect.stringMatching(/^MCP server good: \/.*\/node \(not started;/) });
+    expect(one("mcp:absent")).toMatchObject({
+      status: "fail",
+      message: 'MCP server absent: the command "definitely-not-a-command-3141" is not found on PATH',
+      fix: expect.stringContaining("mcp.servers.absent.command"),
+    });
+    expect(one("mcp:lost")).toMatchObject({ status: "fail", fix: expect.stringContaining("mcp.servers.lost.cwd") });
+    expect(one("mcp:remote")).toMatchObject({ status: "ok", message: expect.stringContaining("not contacted") });
+    expect(byId("mcp:parked")).toEqual([]);
+    expect(one("mcp:sandbox")).toMatchObject({ status: "warn", fix: expect.stringContaining('"bundle-mcp"') });
+  });
+
   it("prints a readable report without --json", async () => {
     const dir = makeTempDir();
     fs.chmodSync(dir, 0o700);

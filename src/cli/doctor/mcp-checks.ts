@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import path from "node:path";
+import { mcpServerSettings } from "../../agents/mcp/mcp-settings.js";
+import type { DoctorCheck, DoctorContext } from "./check.js";
+
+/**
+ * `mcp.servers`, without connecting (`openclaw mcp probe` does): a stdio server's command must be
+ * found (on the `PATH` its child gets) and its `cwd` must be a folder; and when sessions are
+ * sandboxed, the sandbox layer must list the MCP tools, or sandboxed turns never see them.
+ */
+export function checkMcp(ctx: DoctorContext): DoctorCheck[] {
+  if (!ctx.loaded) return [];
+  const config = ctx.loaded.config;
+  const checks: DoctorCheck[] = mcpServerSettings(config).map((server): DoctorCheck => {
+    const id = `mcp:${server.name}`;
+    if (server.kind === "http")
+      return { id, status: "ok", message: `MCP server ${server.name}: ${server.transport} ${server.url} (not contacted; \`openclaw mcp probe ${server.name}\` connects)` };
+    if (server.cwd && !isDirectory(server.cwd))
+      return { id, status: "fail", message: `MCP server ${server.name}: its cwd ${server.cwd} is not a folder`, fix: `create it or correct mcp.servers.${server.name}.cwd` };
+    const found = findCommand(server.command, server.cwd, ctx.env.PATH ?? "");
+    if (!found)
+      return {
+        id,
+        status: "fail",
+        message: `MCP server ${server.name}: the command "${server.command}" is not found${server.command.includes("/") ? "" : " on PATH"}`,
+        fix: `install it, or give its full path in mcp.servers.${server.name}.command`,
+      };
+    return { id, status: "ok", message: `MCP server ${server.name}: ${found} (not started; \`openclaw mcp probe ${server.name}\` starts it)` };
+  });
+  if (checks.length > 0 && sandboxHidesMcp(config)) {
+    checks.push({
+      id: "mcp:sandbox",
+      status: "warn",
+      message: "sessions are sandboxed (agents.defaults.sandbox.mode) and tools.sandbox.tools.allow does not list the MCP tools: sandboxed turns do not get them",
+      fix: 'add "bundle-mcp" (or "<server>__*") to tools.sandbox.tools.allow if sandboxed sessions should use them',
+    });
+  }
+  return checks;
+}
+
+function sandboxHidesMcp(config: NonNullable<DoctorContext["loaded"]>["config"]): boolean {
+  const mode = config.agents.defaults.sandbox?.mode ?? "off";
+  if (mode === "off") return false;
+  const allow = config.tools?.sandbox?.tools?.allow;
+  // Unset: the built-in sandbox list, which has no MCP tools.
+  return !allow || !allow.some((entry) => ["bundle-mcp", "group:plugins", "*"].includes(entry.trim().toLowerCase()) || entry.includes("__"));
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The file a command name runs: a path (relative to `cwd`) as it is, a bare name from PATH. */
+function findCommand(command: string, cwd: string | undefined, pathVar: string): string | undefined {
+  const candidates = command.includes("/")
+    ? [path.resolve(cwd ?? process.cwd(), command)]
+    : pathVar
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, command));
+  return candidates.find((file) => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
