@@ -219,6 +219,13 @@ describe("openclaw doctor", () => {
     expect(one("mcp:remote")).toMatchObject({ status: "ok", message: expect.stringContaining("not contacted") });
     expect(byId("mcp:parked")).toEqual([]);
     expect(one("mcp:sandbox")).toMatchObject({ status: "warn", fix: expect.stringContaining('"bundle-mcp"') });
+    const listed = stateWith({
+      ...fakeProvider("sk-right"),
+      agents: { defaults: { sandbox: { mode: "non-main" } } },
+      tools: { sandbox: { tools: { allow: ["exec", "bundle-mcp"] } } },
+      mcp: { servers: { good: { command: "node" } } },
+    });
+    expect((await doctor(listed)).byId("mcp:sandbox")).toEqual([]);
   });
 
   it("prints a readable report without --json", async () => {

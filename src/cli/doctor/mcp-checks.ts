@@ -1,7 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { mcpServerSettings } from "../../agents/mcp/mcp-settings.js";
+import { defaultAgentId } from "../../agents/agent-config.js";
+import { resolveEffectiveTools } from "../../agents/policy/index.js";
 import type { DoctorCheck, DoctorContext } from "./check.js";
+
+/** Any MCP tool name: the policy treats every one alike unless a list names a server. */
+const SAMPLE_MCP_TOOL = "mcp-server__tool";
 
 /**
  * `mcp.servers`, without connecting (`openclaw mcp probe` does): a stdio server's command must be
@@ -31,19 +36,19 @@ export function checkMcp(ctx: DoctorContext): DoctorCheck[] {
     checks.push({
       id: "mcp:sandbox",
       status: "warn",
-      message: "sessions are sandboxed (agents.defaults.sandbox.mode) and tools.sandbox.tools.allow does not list the MCP tools: sandboxed turns do not get them",
+      message:
+        "sessions are sandboxed (agents.defaults.sandbox.mode) and the tool policy's sandbox layer (tools.sandbox.tools) does not keep the MCP tools: sandboxed turns do not get them",
       fix: 'add "bundle-mcp" (or "<server>__*") to tools.sandbox.tools.allow if sandboxed sessions should use them',
     });
   }
   return checks;
 }
 
+/** Whether the default agent's sandboxed turns lose an MCP tool at the policy's sandbox layer (and not before it). */
 function sandboxHidesMcp(config: NonNullable<DoctorContext["loaded"]>["config"]): boolean {
-  const mode = config.agents.defaults.sandbox?.mode ?? "off";
-  if (mode === "off") return false;
-  const allow = config.tools?.sandbox?.tools?.allow;
-  // Unset: the built-in sandbox list, which has no MCP tools.
-  return !allow || !allow.some((entry) => ["bundle-mcp", "group:plugins", "*"].includes(entry.trim().toLowerCase()) || entry.includes("__"));
+  if ((config.agents.defaults.sandbox?.mode ?? "off") === "off") return false;
+  const policy = resolveEffectiveTools({ config, agentId: defaultAgentId(config), senderIsOwner: true, ownerOnlyTools: [], available: [SAMPLE_MCP_TOOL], sandboxed: true });
+  return policy.removed.some((removed) => removed.stage === "sandbox");
 }
 
 function isDirectory(dir: string): boolean {
