@@ -138,6 +138,18 @@ describe("MCP servers in a running gateway", { timeout: 120_000 }, () => {
     expect(JSON.stringify(invoked.payload)).toContain("42");
   });
 
+  it("a server with resources and prompts gets the four utility tools", async () => {
+    const read = await callTool("local__resources_read", { uri: "notes://today" });
+    expect(read.offered).toEqual(expect.arrayContaining(["local__resources_list", "local__resources_read", "local__prompts_list", "local__prompts_get"]));
+    expect(read.result).toBe("[resource notes://today]\nbuy milk");
+    const listed = await callTool("local__resources_list", {});
+    expect(listed.result).toBe("- notes: notes://today (text/plain) — Today's notes.");
+    const prompts = await callTool("local__prompts_list", {});
+    expect(prompts.result).toBe("- review(file*) — Review a file.");
+    const prompt = await callTool("local__prompts_get", { name: "review", arguments: { file: "a.ts" } });
+    expect(prompt.result).toBe("user: Please review a.ts.");
+  });
+
   it("refuses arguments the tool's schema does not allow before the server sees them; an isError result reaches the model as one", async () => {
     const bad = await callTool("local__add", { a: "two", b: 1 });
     expect(bad.result).toContain('"error":"INVALID_ARGUMENT"');

@@ -52,17 +52,17 @@ export function mcpToolResult(result: CallToolResult): ToolResult {
   for (const block of result.content ?? []) {
     if (block.type === "text") content.push({ type: "text", text: block.text });
     else if (block.type === "image") content.push({ type: "image", data: block.data, mimeType: block.mimeType });
-    else if (block.type === "resource")
-      content.push({
-        type: "text",
-        text:
-          "text" in block.resource
-            ? `[resource ${block.resource.uri}]\n${block.resource.text}`
-            : `[resource ${block.resource.uri}: ${block.resource.mimeType ?? "binary"}, not shown]`,
-      });
+    else if (block.type === "resource") content.push(resourceBlock(block.resource));
     else if (block.type === "resource_link") content.push({ type: "text", text: `[link ${block.name}: ${block.uri}]` });
     else content.push({ type: "text", text: `[${block.type} content (${"mimeType" in block ? block.mimeType : "unknown type"}), not shown]` });
   }
   if (content.length === 0) content.push({ type: "text", text: result.structuredContent ? JSON.stringify(result.structuredContent) : "(no output)" });
   return { content, ...(result.isError ? { isError: true } : {}) };
+}
+
+/** One resource's contents for the model: its text under its URI, an image as an image, other binary content as a line naming it. */
+export function resourceBlock(resource: { uri: string; mimeType?: string; text?: string; blob?: string }): TextBlock | ImageBlock {
+  if (typeof resource.text === "string") return { type: "text", text: `[resource ${resource.uri}]\n${resource.text}` };
+  if (resource.blob && resource.mimeType?.startsWith("image/")) return { type: "image", data: resource.blob, mimeType: resource.mimeType };
+  return { type: "text", text: `[resource ${resource.uri}: ${resource.mimeType ?? "binary"}, not shown]` };
 }

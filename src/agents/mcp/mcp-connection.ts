@@ -3,7 +3,14 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  type GetPromptResult,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ReadResourceResult,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSettings } from "./mcp-settings.js";
 
 /** One tool as the server lists it. */
@@ -85,6 +92,28 @@ export class McpConnection {
       if (!cursor) break;
     }
     return tools;
+  }
+
+  /** Whether the server offers resources and prompts (its initialize answer). */
+  offers(): { resources: boolean; prompts: boolean } {
+    const capabilities = this.client.getServerCapabilities();
+    return { resources: capabilities?.resources !== undefined, prompts: capabilities?.prompts !== undefined };
+  }
+
+  async listResources(cursor: string | undefined, signal: AbortSignal): Promise<ListResourcesResult> {
+    return this.client.listResources(cursor ? { cursor } : {}, { signal, timeout: this.settings.requestTimeoutMs });
+  }
+
+  async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+    return this.client.readResource({ uri }, { signal, timeout: this.settings.requestTimeoutMs });
+  }
+
+  async listPrompts(cursor: string | undefined, signal: AbortSignal): Promise<ListPromptsResult> {
+    return this.client.listPrompts(cursor ? { cursor } : {}, { signal, timeout: this.settings.requestTimeoutMs });
+  }
+
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
+    return this.client.getPrompt({ name, arguments: args }, { signal, timeout: this.settings.requestTimeoutMs });
   }
 
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {

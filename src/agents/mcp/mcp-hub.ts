@@ -2,6 +2,7 @@ import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import type { AgentTool, McpToolHost } from "../types.js";
 import type { mcpAgentTool } from "./mcp-agent-tool.js";
+import type { mcpUtilityTools } from "./mcp-utility-tools.js";
 import type { McpConnection, McpToolInfo } from "./mcp-connection.js";
 import { mcpServerSettings, type McpServerSettings } from "./mcp-settings.js";
 import { mcpToolName, passesToolFilter } from "./mcp-tool-names.js";
@@ -95,7 +96,11 @@ export class McpHub implements McpToolHost {
     const log = { mcpServer: settings.name };
     try {
       // The SDK and the schema validator load with the first server, never for a gateway without one.
-      const [{ McpConnection }, { mcpAgentTool: toAgentTool }] = await Promise.all([import("./mcp-connection.js"), import("./mcp-agent-tool.js")]);
+      const [{ McpConnection }, { mcpAgentTool: toAgentTool }, { mcpUtilityTools: utilityTools }] = await Promise.all([
+        import("./mcp-connection.js"),
+        import("./mcp-agent-tool.js"),
+        import("./mcp-utility-tools.js"),
+      ]);
       let connection = state.connection && !state.connection.closed ? state.connection : undefined;
       if (!connection) {
         connection = await McpConnection.open(settings, {
@@ -114,7 +119,12 @@ export class McpHub implements McpToolHost {
       }
       state.stale = false;
       const listed = await connection.listTools();
-      state.tools = this.agentTools(state, listed, toAgentTool);
+      const live = connection;
+      const utilities = utilityTools(settings.name, connection.offers(), () => {
+        if (live.closed) throw new Error(`MCP server "${settings.name}" is not connected (it exited or was closed); the next turn starts it again`);
+        return live;
+      });
+      state.tools = this.agentTools(state, listed, toAgentTool, utilities);
       state.retryAfter = 0;
       this.logger.info({ ...log, tools: state.tools.length }, "MCP server ready");
     } catch (err) {
@@ -127,16 +137,19 @@ export class McpHub implements McpToolHost {
     }
   }
 
-  private agentTools(state: ServerState, listed: readonly McpToolInfo[], toAgentTool: typeof mcpAgentTool): readonly AgentTool[] {
+  /** The server's tools, then the utility tools for its resources and prompts, each passed through its `toolFilter`. */
+  private agentTools(state: ServerState, listed: readonly McpToolInfo[], toAgentTool: typeof mcpAgentTool, utilities: ReturnType<typeof mcpUtilityTools>): readonly AgentTool[] {
     const { settings } = state;
     const taken = new Set<string>();
     const tools: AgentTool[] = [];
-    for (const info of listed) {
-      if (!passesToolFilter(info.name, settings.toolFilter)) continue;
-      const name = mcpToolName(settings.prefix, info.name, taken);
+    const add = (mcpName: string, build: (name: string) => AgentTool) => {
+      if (!passesToolFilter(mcpName, settings.toolFilter)) return;
+      const name = mcpToolName(settings.prefix, mcpName, taken);
       taken.add(name);
-      tools.push(toAgentTool(name, settings.name, info, (toolName, args, signal) => this.call(state, toolName, args, signal)));
-    }
+      tools.push(build(name));
+    };
+    for (const info of listed) add(info.name, (name) => toAgentTool(name, settings.name, info, (toolName, args, signal) => this.call(state, toolName, args, signal)));
+    for (const utility of utilities) add(utility.mcpName, utility.build);
     return Object.freeze(tools);
   }
 

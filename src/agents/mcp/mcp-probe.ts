@@ -1,6 +1,7 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import type { McpConnection as McpConnectionType } from "./mcp-connection.js";
 import { mcpServerSettings } from "./mcp-settings.js";
+import { mcpUtilityTools } from "./mcp-utility-tools.js";
 import { mcpToolName, passesToolFilter } from "./mcp-tool-names.js";
 
 /** What `openclaw mcp probe` found for one server: its tools as the agent would see them, or why it failed. */
@@ -18,15 +19,16 @@ export async function probeMcpServers(config: OpenClawConfig, name?: string): Pr
       let connection: McpConnectionType | undefined;
       try {
         connection = await McpConnection.open(settings, { onStderr: () => {}, onToolsChanged: () => {}, onClosed: () => {} });
-        const listed = await connection.listTools();
-        const kept = listed.filter((tool) => passesToolFilter(tool.name, settings.toolFilter));
+        const live = connection;
+        const names = [...(await connection.listTools()).map((tool) => tool.name), ...mcpUtilityTools(settings.name, connection.offers(), () => live).map((tool) => tool.mcpName)];
+        const kept = names.filter((name) => passesToolFilter(name, settings.toolFilter));
         const taken = new Set<string>();
-        const tools = kept.map((tool) => {
-          const toolName = mcpToolName(settings.prefix, tool.name, taken);
+        const tools = kept.map((name) => {
+          const toolName = mcpToolName(settings.prefix, name, taken);
           taken.add(toolName);
           return toolName;
         });
-        return { server: settings.name, ok: true, tools, hiddenByFilter: listed.length - kept.length };
+        return { server: settings.name, ok: true, tools, hiddenByFilter: names.length - kept.length };
       } catch (err) {
         return { server: settings.name, ok: false, error: (err as Error).message };
       } finally {

@@ -12,12 +12,14 @@
  *   pixel {}             a 1×1 PNG image block and a text block
  *   slow {ms}            answers after ms milliseconds
  *   grow {}              registers tool "extra" and tells the client the tool list changed
+ * Resource notes://today ("buy milk") and prompt review {file}, unless --no-extras.
  *
  * Flags:
  *   --name NAME           the server's name in its initialize answer
  *   --log FILE            appends one JSON line per tool call (name and arguments), and `start`
  *   --crash-on-call TOOL  exits with code 3 when TOOL is called
  *   --stderr-and-exit     writes a line to stderr and exits 2 before the handshake
+ *   --no-extras           offers no resources and no prompts
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -75,6 +77,12 @@ function buildServer() {
     server.registerTool("extra", { description: "Added at run time." }, async () => ({ content: [{ type: "text", text: "extra tool ran" }] }));
     return { content: [{ type: "text", text: "grew" }] };
   });
+  if (!has("--no-extras")) {
+    server.registerResource("notes", "notes://today", { description: "Today's notes.", mimeType: "text/plain" }, async (uri) => ({ contents: [{ uri: uri.href, text: "buy milk" }] }));
+    server.registerPrompt("review", { description: "Review a file.", argsSchema: { file: z.string() } }, ({ file }) => ({
+      messages: [{ role: "user", content: { type: "text", text: `Please review ${file}.` } }],
+    }));
+  }
   return server;
 }
 
