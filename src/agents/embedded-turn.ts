@@ -299,6 +299,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     sessionKey: input.sessionKey,
     stream: input.streamModel ?? createStreamModel(),
     ...(thinking ? { thinking } : {}),
+    ...(agent?.params || agent?.models ? { agentParams: { ...(agent.params ? { params: agent.params } : {}), ...(agent.models ? { models: agent.models } : {}) } } : {}),
     ...(input.emit ? { onAttempt: trace.attempt } : {}),
   });
   if (input.emit)

@@ -36,7 +36,9 @@ function writeConfig(dir: string): void {
         workspace: path.join(dir, "ws"),
         model: { primary: "primary/m1", fallbacks: ["backup/m2"] },
         models: { "primary/m1": { params: { temperature: 0.2 } }, "backup/m2": { alias: "spare" } },
+        params: { temperature: 0.9, top_p: 0.5, seed: 1 },
       },
+      entries: { main: { models: { "primary/m1": { params: { seed: 7 } } }, params: { top_p: 0.8 } } },
     },
     models: {
       providers: {
@@ -114,8 +116,9 @@ describe("failover through the gateway", () => {
     const next = await turn("fo-500", "second question", "fo-500-2");
     expect(messageText(next.message)).toBe("primary again");
     expect(await historyRows("fo-500")).toEqual(["user:first question", "assistant:backup answered", "user:second question", "assistant:primary again"]);
-    // params of primary/m1 are sent with its requests.
-    expect(calls(primary).at(-1)!.body.temperature).toBe(0.2);
+    // params of primary/m1 are sent with its requests, layered: agents.defaults.params, then
+    // agents.defaults.models.<ref>.params, then the agent's models.<ref>.params, then its params.
+    expect(calls(primary).at(-1)!.body).toMatchObject({ temperature: 0.2, seed: 7, top_p: 0.8 });
   });
 
   it("529 overloaded on both keys → one rotation, then the backup", async () => {

@@ -113,6 +113,8 @@ const AgentsDefaults = Type.Object({
   bootstrapTotalMaxChars: Type.Optional(integer(0)),
   skipBootstrap: Type.Optional(Type.Boolean()),
   thinkingDefault: Type.Optional(ThinkingLevel),
+  /** Model parameters for every model (temperature, maxTokens, …): the base that each more specific `params` overrides key by key. */
+  params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   /** The `/elevated` level of a session that set none, for senders `tools.elevated` admits (default `on`). */
   elevatedDefault: Type.Optional(stringEnum(["off", "on", "ask", "full"])),
   /** Limits on what the runtime puts into a turn: `memoryGetMaxChars`, the most one `memory_get` returns (12,000 when unset). */
@@ -169,6 +171,10 @@ const agentEntryFields = {
   skills: Type.Optional(StringList),
   identity: Type.Optional(AgentIdentity),
   tools: Type.Optional(AgentTools),
+  /** This agent's model parameters per model ref, over every other layer but its own `params`. */
+  models: Type.Optional(Type.Record(Type.String(), Type.Object({ params: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }))),
+  /** This agent's model parameters for every model it uses: the last layer. */
+  params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   subagents: Type.Optional(AgentSubagents),
   /** This agent's heartbeat, key by key over `agents.defaults.heartbeat`. When any agent has one, only those agents beat. */
   heartbeat: Type.Optional(HeartbeatSchema),

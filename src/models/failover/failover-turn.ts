@@ -38,6 +38,8 @@ export interface FailoverTurnDeps {
   overload?: OverloadRetry;
   /** Told of every attempt as it ends: the failed ones and the one that answered (run traces). */
   onAttempt?: (attempt: AttemptReport) => void;
+  /** The turn's agent's `params` and `models.<ref>.params`: the most specific layers of a model's params. */
+  agentParams?: { params?: Record<string, unknown>; models?: Record<string, { params?: Record<string, unknown> }> };
 }
 
 /** One attempt as observers see it: which model and key, and whether it answered. */
@@ -171,7 +173,9 @@ export class FailoverTurn {
 
   /** The request as this candidate gets it: its key, its max tokens, its params and the thinking level. */
   private requestFor(request: ModelRequest, model: ProviderModel): ModelRequest {
-    const params = modelParams(this.deps.config.agents.defaults.models?.[model.ref]?.params, model.params);
+    const defaults = this.deps.config.agents.defaults;
+    const { agentParams } = this.deps;
+    const params = layeredParams([defaults.params, defaults.models?.[model.ref]?.params, model.params, agentParams?.models?.[model.ref]?.params, agentParams?.params]);
     const out: ModelRequest = {
       ...request,
       model,
@@ -214,10 +218,15 @@ export class FailoverTurn {
 
 type ChainOutcome = { kind: "answered"; done: ModelStreamEvent } | { kind: "final"; error: ErrorEvent } | { kind: "exhausted"; last: ErrorEvent | undefined };
 
-/** `agents.defaults.models.<ref>.params` with the provider's model entry's params over them. */
-function modelParams(fromAgents: Record<string, unknown> | undefined, fromEntry: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!fromAgents || !fromEntry) return fromEntry ?? fromAgents;
-  return { ...fromAgents, ...fromEntry };
+/**
+ * A model's params, each layer over the one before it key by key: `agents.defaults.params`,
+ * `agents.defaults.models.<ref>.params`, the provider's model entry's, the agent's
+ * `models.<ref>.params`, the agent's `params`. The one set layer itself when only one is set.
+ */
+function layeredParams(layers: readonly (Record<string, unknown> | undefined)[]): Record<string, unknown> | undefined {
+  const set = layers.filter((layer): layer is Record<string, unknown> => layer !== undefined);
+  if (set.length <= 1) return set[0];
+  return Object.assign({}, ...set);
 }
 
 /** A key written for the server (config, auth profile), not one from the environment. */

@@ -21,6 +21,8 @@ export interface TurnStart {
   stream: StreamModelFn;
   thinking?: string;
   onAttempt?: FailoverTurnDeps["onAttempt"];
+  /** The turn's agent's own `params` and `models.<ref>.params` (its entry under agents). */
+  agentParams?: FailoverTurnDeps["agentParams"];
 }
 
 /** How a turn's model calls went, for the session row and the user. */
@@ -71,6 +73,7 @@ export class ModelFailover {
         : {}),
       ...(this.options.overload ? { overload: this.options.overload } : {}),
       ...(start.onAttempt ? { onAttempt: start.onAttempt } : {}),
+      ...(start.agentParams ? { agentParams: start.agentParams } : {}),
     });
   }
 
