@@ -2,13 +2,20 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { ImageBlock, ModelMessage, TextBlock } from "./messages.js";
 import type { ModelRequest } from "./types.js";
 import { normalizeToolSchema } from "./tool-schema.js";
-import { wireSettings } from "./model-settings.js";
+import { type CacheRetention, wireSettings } from "./model-settings.js";
 
 type WireMessage = Anthropic.MessageParam & { role: "user" | "assistant" };
 type WireBlock = Anthropic.ContentBlockParam;
 type ImageMediaType = Anthropic.Base64ImageSource["media_type"];
 
 const CACHE_BREAKPOINT: Anthropic.CacheControlEphemeral = { type: "ephemeral" };
+const LONG_CACHE_BREAKPOINT: Anthropic.CacheControlEphemeral = { type: "ephemeral", ttl: "1h" };
+
+/** The breakpoint `params.cacheRetention` asks for: none, the default 5-minute cache (`short`), or the 1-hour one (`long`). */
+function cacheBreakpoint(retention: CacheRetention | undefined): Anthropic.CacheControlEphemeral | undefined {
+  if (retention === "none") return undefined;
+  return retention === "long" ? LONG_CACHE_BREAKPOINT : CACHE_BREAKPOINT;
+}
 const IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 
 /**
@@ -22,12 +29,13 @@ export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreat
   const params: Anthropic.MessageCreateParamsStreaming = {
     model: model.id,
     max_tokens: settings?.maxTokens ?? request.maxTokens ?? model.maxTokens,
-    messages: toAnthropicMessages(request.messages, model.input.includes("image")),
+    messages: toAnthropicMessages(request.messages, model.input.includes("image"), cacheBreakpoint(settings?.cacheRetention)),
     stream: true,
   };
   // The system prompt is the stable prefix of every turn; a cache breakpoint on it lets the
   // provider reuse tools + system across turns instead of billing them again.
-  if (request.systemPrompt) params.system = [{ type: "text", text: request.systemPrompt, cache_control: CACHE_BREAKPOINT }];
+  const breakpoint = cacheBreakpoint(settings?.cacheRetention);
+  if (request.systemPrompt) params.system = [{ type: "text", text: request.systemPrompt, ...(breakpoint ? { cache_control: breakpoint } : {}) }];
   if (request.tools.length > 0) {
     params.tools = request.tools.map((tool) => ({
       name: tool.name,
@@ -45,7 +53,7 @@ export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreat
  * and consecutive same-role messages are merged: parallel tool calls must be answered in ONE
  * user message, and the API wants user/assistant turns to alternate.
  */
-export function toAnthropicMessages(messages: readonly ModelMessage[], imagesAllowed: boolean): WireMessage[] {
+export function toAnthropicMessages(messages: readonly ModelMessage[], imagesAllowed: boolean, breakpoint: Anthropic.CacheControlEphemeral | undefined): WireMessage[] {
   const wire: WireMessage[] = [];
   for (const message of messages) {
     const converted = convertMessage(message, imagesAllowed);
@@ -54,7 +62,7 @@ export function toAnthropicMessages(messages: readonly ModelMessage[], imagesAll
     if (last && last.role === converted.role) (last.content as WireBlock[]).push(...converted.blocks);
     else wire.push({ role: converted.role, content: converted.blocks });
   }
-  markConversationCache(wire);
+  if (breakpoint) markConversationCache(wire, breakpoint);
   return wire;
 }
 
@@ -100,9 +108,9 @@ function userBlock(block: TextBlock | ImageBlock, imagesAllowed: boolean): (Anth
 
 // A second breakpoint on the newest user block caches the conversation prefix, so the next
 // turn reads history from cache instead of paying for it again.
-function markConversationCache(wire: WireMessage[]): void {
+function markConversationCache(wire: WireMessage[], breakpoint: Anthropic.CacheControlEphemeral): void {
   const lastUser = [...wire].reverse().find((m) => m.role === "user");
   const blocks = lastUser?.content as WireBlock[] | undefined;
   const last = blocks?.[blocks.length - 1];
-  if (last && (last.type === "text" || last.type === "tool_result" || last.type === "image")) last.cache_control = CACHE_BREAKPOINT;
+  if (last && (last.type === "text" || last.type === "tool_result" || last.type === "image")) last.cache_control = breakpoint;
 }

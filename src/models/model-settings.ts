@@ -11,8 +11,19 @@ export interface WireSettings {
   fields: Record<string, unknown>;
   /** `max_tokens` when params override the model's. */
   maxTokens?: number;
+  /** `params.extra_body` (Chat Completions only): fields written last, over the generated ones. */
+  extraBody?: Record<string, unknown>;
+  /** `params.cacheRetention` (Anthropic only): `none` sends no cache breakpoints, `long` asks for the 1-hour cache. */
+  cacheRetention?: CacheRetention;
   dropped: string[];
 }
+
+export type CacheRetention = "none" | "short" | "long";
+const CACHE_RETENTIONS: readonly string[] = ["none", "short", "long"];
+
+/** Body keys the gateway writes itself: `extra_body` cannot replace them. */
+const STRUCTURAL_KEYS = new Set(["model", "messages", "stream", "stream_options", "tools"]);
+const EXTRA_BODY_KEYS = new Set(["extra_body", "extraBody"]);
 
 /** Anthropic thinking budgets per level (tokens). */
 export const ANTHROPIC_THINKING_BUDGETS: Record<string, number> = {
@@ -51,6 +62,8 @@ const PARAM_FIELDS: Record<string, Partial<Record<ModelApi, string>>> = {
   stop_sequences: { "openai-completions": "stop", "anthropic-messages": "stop_sequences" },
   topK: { "anthropic-messages": "top_k" },
   top_k: { "anthropic-messages": "top_k" },
+  // vLLM's and other OpenAI-compatible servers' chat-template arguments (`{ enable_thinking: false }`).
+  chat_template_kwargs: { "openai-completions": "chat_template_kwargs" },
 };
 
 const MAX_TOKENS_KEYS = new Set(["maxTokens", "max_tokens"]);
@@ -63,6 +76,16 @@ export function wireSettings(request: Pick<ModelRequest, "thinking" | "params" |
     if (value === undefined || value === null) continue;
     if (MAX_TOKENS_KEYS.has(key) && typeof value === "number" && Number.isInteger(value) && value > 0) {
       out.maxTokens = value;
+      continue;
+    }
+    if (EXTRA_BODY_KEYS.has(key)) {
+      extraBody(key, value, model.api, out);
+      continue;
+    }
+    if (key === "cacheRetention") {
+      if (model.api !== "anthropic-messages") out.dropped.push(`params.cacheRetention (${model.api} caches prompts by itself; the setting is for Anthropic)`);
+      else if (typeof value === "string" && CACHE_RETENTIONS.includes(value)) out.cacheRetention = value as CacheRetention;
+      else out.dropped.push(`params.cacheRetention ${JSON.stringify(value)} (use none, short or long)`);
       continue;
     }
     const field = PARAM_FIELDS[key]?.[model.api];
@@ -87,4 +110,14 @@ export function wireSettings(request: Pick<ModelRequest, "thinking" | "params" |
   if (model.api === "openai-responses") out.fields.reasoning = { effort };
   else out.fields.reasoning_effort = effort;
   return out;
+}
+
+/** `params.extra_body` for Chat Completions: a JSON object whose fields go last; the gateway's own structure stays. */
+function extraBody(key: string, value: unknown, api: ModelApi, out: WireSettings): void {
+  if (api !== "openai-completions") return void out.dropped.push(`params.${key} (not sent to ${api}: it is for OpenAI-compatible Chat Completions servers)`);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return void out.dropped.push(`params.${key} (not a JSON object)`);
+  for (const [field, fieldValue] of Object.entries(value)) {
+    if (STRUCTURAL_KEYS.has(field)) out.dropped.push(`params.${key}.${field} (the gateway writes ${field} itself)`);
+    else (out.extraBody ??= {})[field] = fieldValue;
+  }
 }

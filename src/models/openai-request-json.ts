@@ -37,10 +37,15 @@ function writeRequest(request: ModelRequest, out: ScratchWriter): void {
   // Thinking level and per-model params, when the turn has any (most have none).
   const settings = request.thinking || request.params ? wireSettings(request) : undefined;
   const maxTokens = settings?.maxTokens ?? request.maxTokens ?? model.maxTokens;
+  const maxTokensKey = model.provider === "openai" ? "max_completion_tokens" : "max_tokens";
+  // `params.extra_body` wins over a generated field of the same name: that field is not written.
+  const extra = settings?.extraBody;
+  const own = (field: string) => extra === undefined || !(field in extra);
   let tail = `],"stream":true,"stream_options":{"include_usage":true}`;
-  if (maxTokens !== undefined) tail += `,"${model.provider === "openai" ? "max_completion_tokens" : "max_tokens"}":${JSON.stringify(maxTokens)}`;
-  if (request.temperature !== undefined && settings?.fields.temperature === undefined) tail += `,"temperature":${JSON.stringify(request.temperature)}`;
-  for (const [field, value] of Object.entries(settings?.fields ?? {})) tail += `,${asciiJson(field)}:${asciiJson(value)}`;
+  if (maxTokens !== undefined && own(maxTokensKey)) tail += `,"${maxTokensKey}":${JSON.stringify(maxTokens)}`;
+  if (request.temperature !== undefined && settings?.fields.temperature === undefined && own("temperature")) tail += `,"temperature":${JSON.stringify(request.temperature)}`;
+  for (const [field, value] of Object.entries(settings?.fields ?? {})) if (own(field)) tail += `,${asciiJson(field)}:${asciiJson(value)}`;
+  for (const [field, value] of Object.entries(extra ?? {})) tail += `,${asciiJson(field)}:${asciiJson(value)}`;
   if (request.tools.length === 0) {
     out.write(`${tail}}`);
     return;

@@ -35,10 +35,12 @@ function writeConfig(dir: string): void {
       defaults: {
         workspace: path.join(dir, "ws"),
         model: { primary: "primary/m1", fallbacks: ["backup/m2"] },
-        models: { "primary/m1": { params: { temperature: 0.2 } }, "backup/m2": { alias: "spare" } },
+        models: { "primary/m1": { params: { temperature: 0.2 } }, "backup/m2": { alias: "spare", params: { cacheRetention: "long" } } },
         params: { temperature: 0.9, top_p: 0.5, seed: 1 },
       },
-      entries: { main: { models: { "primary/m1": { params: { seed: 7 } } }, params: { top_p: 0.8 } } },
+      entries: {
+        main: { models: { "primary/m1": { params: { seed: 7, extra_body: { top_k: 20 } } } }, params: { top_p: 0.8, chat_template_kwargs: { enable_thinking: false } } },
+      },
     },
     models: {
       providers: {
@@ -118,7 +120,9 @@ describe("failover through the gateway", () => {
     expect(await historyRows("fo-500")).toEqual(["user:first question", "assistant:backup answered", "user:second question", "assistant:primary again"]);
     // params of primary/m1 are sent with its requests, layered: agents.defaults.params, then
     // agents.defaults.models.<ref>.params, then the agent's models.<ref>.params, then its params.
-    expect(calls(primary).at(-1)!.body).toMatchObject({ temperature: 0.2, seed: 7, top_p: 0.8 });
+    expect(calls(primary).at(-1)!.body).toMatchObject({ temperature: 0.2, seed: 7, top_p: 0.8, top_k: 20, chat_template_kwargs: { enable_thinking: false } });
+    // The Anthropic backup's params asked for the 1-hour prompt cache.
+    expect(calls(backup).at(-1)!.body.system[0].cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
   });
 
   it("529 overloaded on both keys → one rotation, then the backup", async () => {

@@ -96,7 +96,7 @@ describe("conversion details", () => {
   ];
 
   it("anthropic: answers parallel calls in one user message, flags errors, sends images as base64", () => {
-    const wire = toAnthropicMessages(parallel, true);
+    const wire = toAnthropicMessages(parallel, true, { type: "ephemeral" });
     expect(wire).toHaveLength(3);
     expect(wire[0]!.content).toEqual([
       { type: "text", text: "Look:" },
@@ -129,7 +129,7 @@ describe("conversion details", () => {
   });
 
   it("replaces images with a note for text-only models", () => {
-    expect(toAnthropicMessages([parallel[0]!], false)[0]!.content).toEqual([
+    expect(toAnthropicMessages([parallel[0]!], false, { type: "ephemeral" })[0]!.content).toEqual([
       { type: "text", text: "Look:" },
       { type: "text", text: "[image omitted: image/png is not supported by this model]", cache_control: { type: "ephemeral" } },
     ]);
@@ -142,7 +142,7 @@ describe("conversion details", () => {
       { role: "assistant", content: [{ type: "text", text: "" }], stopReason: "aborted", timestamp: t },
       { role: "user", content: "hi", timestamp: t },
     ];
-    expect(toAnthropicMessages(empty, true)).toEqual([{ role: "user", content: [{ type: "text", text: "hi", cache_control: { type: "ephemeral" } }] }]);
+    expect(toAnthropicMessages(empty, true, { type: "ephemeral" })).toEqual([{ role: "user", content: [{ type: "text", text: "hi", cache_control: { type: "ephemeral" } }] }]);
     expect(toOpenAIMessages("", empty, true)).toEqual([{ role: "user", content: "hi" }]);
   });
 });
