@@ -70,7 +70,7 @@ export interface EmbeddedTurnInput {
   sessionModel?: string;
   /** The session's thinking level; `agents.defaults.thinkingDefault` when absent. */
   thinkingLevel?: string;
-  /** `on` / `full`: the result carries a summary of the run's tool calls for chats (`/verbose`). */
+  /** `on` / `full`: the result carries a summary of the run's tool calls for chats (`/verbose`); `agents.defaults.verboseDefault` when absent. */
   verboseLevel?: string;
   /** The sender passed `tools.elevated`'s gates (chat messages only): a sandboxed run's `exec` may run on the host. */
   elevated?: ElevatedGrant;
@@ -341,7 +341,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     emit: input.emit ?? (() => {}),
   }).finally(() => sandboxed.sandbox?.endTurn());
   const outcome = failover.endTurn(modelCalls, chain, input.sessionKey);
-  const toolSummary = toolSummaryText(result.messages, input.verboseLevel);
+  const toolSummary = toolSummaryText(result.messages, input.verboseLevel ?? defaults.verboseDefault);
   return {
     ...withOverflowAdvice(result),
     agentId,

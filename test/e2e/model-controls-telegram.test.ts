@@ -2,8 +2,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from "../fakes/model-server.js";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { lastUserText } from "../helpers/reliability.js";
+import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { lastUserText, waitUntil } from "../helpers/reliability.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
@@ -114,5 +114,23 @@ describe("session commands", () => {
     expect(await dm("read your notes", 2)).toEqual(['🔧 read {"path":"AGENTS.md"}', "read it"]);
     expect((await dm("/verbose"))[0]).toContain("Verbose: off");
     expect(await dm("again", 1)).toEqual(["read it"]);
+  });
+
+  it("agents.defaults.verboseDefault is the level of a session that chose none; /verbose off then holds against it", async () => {
+    let n = 0;
+    primary.setResponder(() => (++n % 2 === 1 ? { toolCalls: [{ name: "read", arguments: { path: "AGENTS.md" } }] } : { text: "read it" }));
+    const reloads = () =>
+      gw
+        .output()
+        .split("\n")
+        .filter((line) => line.includes('"msg":"config reloaded"')).length;
+    const before = reloads();
+    expect((await runCli(["config", "set", "agents.defaults.verboseDefault", "on"], { OPENCLAW_STATE_DIR: gw.stateDir })).code).toBe(0);
+    await waitUntil(() => reloads() > before, 15_000, "the config reload");
+    expect(await dm("read again", 2)).toEqual(['🔧 read {"path":"AGENTS.md"}', "read it"]);
+    expect((await dm("/status"))[0]).toContain("verbose on");
+    expect((await dm("/verbose"))[0]).toContain("Verbose: off");
+    expect(await dm("and once more", 1)).toEqual(["read it"]);
+    expect((await dm("/status"))[0]).toContain("verbose off");
   });
 });

@@ -115,6 +115,8 @@ const AgentsDefaults = Type.Object({
   thinkingDefault: Type.Optional(ThinkingLevel),
   /** Model parameters for every model (temperature, maxTokens, …): the base that each more specific `params` overrides key by key. */
   params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  /** The `/verbose` level of a session that set none (default `off`). */
+  verboseDefault: Type.Optional(stringEnum(["off", "on", "full"])),
   /** The `/elevated` level of a session that set none, for senders `tools.elevated` admits (default `on`). */
   elevatedDefault: Type.Optional(stringEnum(["off", "on", "ask", "full"])),
   /** Limits on what the runtime puts into a turn: `memoryGetMaxChars`, the most one `memory_get` returns (12,000 when unset). */

@@ -56,11 +56,13 @@ export function thinkCommand(args: string, deps: SessionControlDeps): string {
 /** `/verbose` (toggle), `/verbose on|off|full`: tool calls shown before replies. */
 export function verboseCommand(args: string, deps: SessionControlDeps): string {
   const arg = args.trim().toLowerCase();
-  const current = deps.entry?.verboseLevel ?? "off";
+  const fallback = deps.config.agents.defaults.verboseDefault ?? "off";
+  const current = deps.entry?.verboseLevel ?? fallback;
   const next = arg || (current === "off" ? "on" : "off");
   const checked = sessionControlsPatch({ verboseLevel: next }, parseSessionKey(deps.sessionKey).agentId, deps.config, deps.env);
   if (!checked.ok) return checked.message;
-  deps.patch({ verboseLevel: next === "off" ? null : next });
+  // The default level is not stored: the session follows agents.defaults.verboseDefault again.
+  deps.patch({ verboseLevel: next === fallback ? null : next });
   const what =
     next === "off" ? "replies only" : next === "on" ? "each tool call is listed before the reply" : "each tool call and the start of its result are listed before the reply";
   return `Verbose: ${next} (${what}). Levels: ${VERBOSE_LEVELS.join(", ")}.`;

@@ -61,7 +61,9 @@ export function statusCard(ctx: ChatCommandContext): string {
     lines.push(`Cost: ${entry.estimatedCostUsd !== undefined ? `${formatUsd(entry.estimatedCostUsd)} (estimated)` : "unknown (no cost configured for the model)"}`);
     lines.push(`Session: ${entry.messageCount} messages · started ${formatAge(now - entry.sessionStartedAt)} ago · last activity ${formatAge(now - entry.updatedAt)} ago`);
   }
-  lines.push(`Thinking: ${entry?.thinkingLevel ?? ctx.config().agents.defaults.thinkingDefault ?? "off"} · verbose ${entry?.verboseLevel ?? "off"}`);
+  lines.push(
+    `Thinking: ${entry?.thinkingLevel ?? ctx.config().agents.defaults.thinkingDefault ?? "off"} · verbose ${entry?.verboseLevel ?? ctx.config().agents.defaults.verboseDefault ?? "off"}`,
+  );
   lines.push(`Queue: ${entry?.queueMode ?? "default"} · run ${ctx.conversations.isActive(ctx.sessionKey) ? "active" : "idle"}`);
   const sandbox = sandboxLine(ctx, entry?.elevatedLevel);
   if (sandbox) lines.push(sandbox);
