@@ -1,5 +1,5 @@
 import { loadConfig, resolveConfigPath, resolveStateDir } from "../config/index.js";
-import { elevatedFindings, exposureFindings, gatewayFindings, webhookFindings } from "./security/config-findings.js";
+import { elevatedFindings, exposureFindings, gatewayFindings, mcpFindings, webhookFindings } from "./security/config-findings.js";
 import { liveFindings } from "./security/deep-findings.js";
 import { literalSecretFindings, permissionFindings } from "./security/file-findings.js";
 import type { Finding, Severity } from "./security/finding.js";
@@ -24,6 +24,7 @@ export async function securityAuditCommand(flags: { deep?: boolean; json?: boole
     ...exposureFindings(loaded.config),
     ...webhookFindings(loaded.config, env),
     ...elevatedFindings(loaded.config),
+    ...mcpFindings(loaded.config),
     ...permissionFindings(stateDir, configFile),
     ...literalSecretFindings(configFile),
     ...(flags.deep ? await liveFindings(stateDir, LIVE_CHECK_TIMEOUT_MS) : []),

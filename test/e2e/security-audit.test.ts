@@ -114,4 +114,25 @@ describe("openclaw security audit", () => {
       title: expect.stringContaining("lists 26 senders"),
     });
   });
+
+  it("an MCP server over plain HTTP on another machine: critical when it sends headers, a warning without; https and this machine pass", async () => {
+    const { report } = await audit(
+      stateWith({
+        gateway: { mode: "local" },
+        mcp: {
+          servers: {
+            tokened: { url: "http://10.1.2.3:8000/mcp", headers: { Authorization: "Bearer ${MCP_TOKEN}" } },
+            open: { url: "http://mcp.example.net/mcp" },
+            secure: { url: "https://mcp.example.net/mcp", headers: { Authorization: "Bearer ${MCP_TOKEN}" } },
+            local: { url: "http://127.0.0.1:9000/mcp", headers: { Authorization: "Bearer ${MCP_TOKEN}" } },
+          },
+        },
+      }),
+    );
+    const plain = report.findings.filter((f: { id: string }) => f.id === "mcp.servers.plain-http");
+    expect(plain.map((f: { severity: string; title: string }) => [f.severity, f.title.split(":")[0]])).toEqual([
+      ["critical", "mcp.servers.tokened"],
+      ["warn", "mcp.servers.open"],
+    ]);
+  });
 });

@@ -2,6 +2,7 @@ import { allowsNameMatching } from "../../channels/access/allow-list.js";
 import { CHANNEL_IDS, resolveChannelAccounts } from "../../channels/config/channel-accounts.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { resolveBindHost, isLoopbackHost, type BindMode } from "../../gateway/bind-host.js";
+import { isLocalBaseUrl } from "../../models/local-base-url.js";
 import type { Finding } from "./finding.js";
 
 const MIN_TOKEN_LENGTH = 24;
@@ -207,4 +208,19 @@ export function elevatedFindings(config: OpenClawConfig): Finding[] {
     }
   }
   return findings;
+}
+
+/**
+ * MCP servers reached over plain HTTP on another machine: their `headers` (usually a token) and
+ * every tool call cross the network unencrypted. A server on this machine is left out.
+ */
+export function mcpFindings(config: OpenClawConfig): Finding[] {
+  return Object.entries(config.mcp?.servers ?? {})
+    .filter(([, server]) => server.enabled !== false && server.url?.startsWith("http://") && !isLocalBaseUrl(server.url))
+    .map(([name, server]) => ({
+      id: "mcp.servers.plain-http",
+      severity: server.headers && Object.keys(server.headers).length > 0 ? ("critical" as const) : ("warn" as const),
+      title: `mcp.servers.${name}: ${server.url} is plain HTTP to another machine: ${server.headers && Object.keys(server.headers).length > 0 ? "its headers (credentials) and " : ""}every tool call and result cross the network unencrypted`,
+      fix: `use an https:// URL for mcp.servers.${name}.url (or run the server on this machine)`,
+    }));
 }
