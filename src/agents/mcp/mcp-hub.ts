@@ -119,11 +119,7 @@ export class McpHub implements McpToolHost {
       }
       state.stale = false;
       const listed = await connection.listTools();
-      const live = connection;
-      const utilities = utilityTools(settings.name, connection.offers(), () => {
-        if (live.closed) throw new Error(`MCP server "${settings.name}" is not connected (it exited or was closed); the next turn starts it again`);
-        return live;
-      });
+      const utilities = utilityTools(settings.name, connection.offers(), () => this.live(state));
       state.tools = this.agentTools(state, listed, toAgentTool, utilities);
       state.retryAfter = 0;
       this.logger.info({ ...log, tools: state.tools.length }, "MCP server ready");
@@ -154,9 +150,14 @@ export class McpHub implements McpToolHost {
   }
 
   private call(state: ServerState, toolName: string, args: Record<string, unknown>, signal: AbortSignal) {
+    return this.live(state).callTool(toolName, args, signal);
+  }
+
+  /** The server's open connection; a call to a server that went away fails, saying so. */
+  private live(state: ServerState): McpConnection {
     const connection = state.connection;
     if (!connection || connection.closed) throw new Error(`MCP server "${state.settings.name}" is not connected (it exited or was closed); the next turn starts it again`);
-    return connection.callTool(toolName, args, signal);
+    return connection;
   }
 
   /** The same array while no server's tools changed, so the turn's tool-policy cache keeps hitting. */

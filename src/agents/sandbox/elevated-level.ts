@@ -55,6 +55,9 @@ export interface ElevatedAccess {
   failing: string[];
 }
 
+/** The access of a request that names no chat sender (`agent`, HTTP): never elevated. */
+export const NO_CHAT_SENDER: ElevatedAccess = { allowed: false, failing: ["a chat sender (an `agent` or HTTP request names none; use a chat channel or chat.send)"] };
+
 /** What `/elevated` says to a sender the gates keep out: the failing gates and the keys to set. */
 export function elevatedUnavailableText(access: ElevatedAccess, sandboxed: boolean): string {
   return [

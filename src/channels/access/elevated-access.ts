@@ -1,5 +1,5 @@
 import { findAgentTools } from "../../agents/policy/index.js";
-import type { ElevatedAccess } from "../../agents/sandbox/elevated-level.js";
+import { type ElevatedAccess, NO_CHAT_SENDER } from "../../agents/sandbox/elevated-level.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { allowListMatches, type AccessGroups } from "./allow-list.js";
 
@@ -34,7 +34,7 @@ export function elevatedAccess(config: OpenClawConfig, agentId: string, sender: 
   if (global?.enabled === false) failing.push("enabled (tools.elevated.enabled)");
   if (own?.enabled === false) failing.push(`enabled (${agent!.path}.elevated.enabled)`);
   if (failing.length > 0) return { allowed: false, failing };
-  if (!sender) return { allowed: false, failing: ["a chat sender (an `agent` or HTTP request names none; use a chat channel or chat.send)"] };
+  if (!sender) return NO_CHAT_SENDER;
   if (!senderListed(global?.allowFrom?.[sender.channel], sender, config.accessGroups)) failing.push(`allowFrom (tools.elevated.allowFrom.${sender.channel})`);
   else if (own?.allowFrom && !senderListed(own.allowFrom[sender.channel], sender, config.accessGroups))
     failing.push(`allowFrom (${agent!.path}.elevated.allowFrom.${sender.channel})`);

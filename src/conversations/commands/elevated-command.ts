@@ -1,9 +1,15 @@
-import { ELEVATED_LEVELS, elevatedUnavailableText, parseElevatedLevel, turnElevatedLevel, type ElevatedAccess, type ElevatedLevel } from "../../agents/sandbox/elevated-level.js";
+import {
+  ELEVATED_LEVELS,
+  elevatedUnavailableText,
+  NO_CHAT_SENDER,
+  parseElevatedLevel,
+  turnElevatedLevel,
+  type ElevatedAccess,
+  type ElevatedLevel,
+} from "../../agents/sandbox/elevated-level.js";
 import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
 import { parseSessionKey } from "../../sessions/keys/index.js";
 import type { ChatCommandContext, ChatCommandResult } from "./chat-command-registry.js";
-
-const NO_SENDER: ElevatedAccess = { allowed: false, failing: ["a chat sender (an `agent` or HTTP request names none; use a chat channel or chat.send)"] };
 
 /**
  * `/elevated [level] [message]` (`/elev`): with no argument, the session's level and whether the
@@ -14,7 +20,7 @@ const NO_SENDER: ElevatedAccess = { allowed: false, failing: ["a chat sender (an
 export function elevatedCommand(args: string, ctx: ChatCommandContext): ChatCommandResult {
   const config = ctx.config();
   const agentId = parseSessionKey(ctx.sessionKey).agentId;
-  const access = ctx.elevated ?? NO_SENDER;
+  const access = ctx.elevated ?? NO_CHAT_SENDER;
   const sandboxed = decideSandbox(config, agentId, ctx.sessionKey).sandboxed;
   const entry = ctx.sessions.get(ctx.sessionKey);
   const [word = "", ...rest] = args.split(/\s+/).filter(Boolean);
