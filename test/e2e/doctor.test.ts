@@ -212,7 +212,7 @@ describe("openclaw doctor", () => {
     expect(one("mcp:good")).toMatchObject({ status: "ok", message: expect.stringMatching(/^MCP server good: \/.*\/node \(not started;/) });
     expect(one("mcp:absent")).toMatchObject({
       status: "fail",
-      message: 'MCP server absent: the command "definitely-not-a-command-3141" is not found on PATH',
+      message: "MCP server absent: `definitely-not-a-command-3141` is not on PATH",
       fix: expect.stringContaining("mcp.servers.absent.command"),
     });
     expect(one("mcp:lost")).toMatchObject({ status: "fail", fix: expect.stringContaining("mcp.servers.lost.cwd") });

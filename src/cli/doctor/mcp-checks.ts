@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import path from "node:path";
+import { findCommand, whyCommandIsMissing } from "../../acp/stdio/command-lookup.js";
 import { mcpServerSettings } from "../../agents/mcp/mcp-settings.js";
 import { defaultAgentId } from "../../agents/agent-config.js";
 import { resolveEffectiveTools } from "../../agents/policy/index.js";
@@ -22,12 +22,13 @@ export function checkMcp(ctx: DoctorContext): DoctorCheck[] {
       return { id, status: "ok", message: `MCP server ${server.name}: ${server.transport} ${server.url} (not contacted; \`openclaw mcp probe ${server.name}\` connects)` };
     if (server.cwd && !isDirectory(server.cwd))
       return { id, status: "fail", message: `MCP server ${server.name}: its cwd ${server.cwd} is not a folder`, fix: `create it or correct mcp.servers.${server.name}.cwd` };
-    const found = findCommand(server.command, server.cwd, ctx.env.PATH ?? "");
+    const cwd = server.cwd ?? process.cwd();
+    const found = findCommand(server.command, ctx.env, cwd);
     if (!found)
       return {
         id,
         status: "fail",
-        message: `MCP server ${server.name}: the command "${server.command}" is not found${server.command.includes("/") ? "" : " on PATH"}`,
+        message: `MCP server ${server.name}: ${whyCommandIsMissing(server.command, cwd)}`,
         fix: `install it, or give its full path in mcp.servers.${server.name}.command`,
       };
     return { id, status: "ok", message: `MCP server ${server.name}: ${found} (not started; \`openclaw mcp probe ${server.name}\` starts it)` };
@@ -57,22 +58,4 @@ function isDirectory(dir: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The file a command name runs: a path (relative to `cwd`) as it is, a bare name from PATH. */
-function findCommand(command: string, cwd: string | undefined, pathVar: string): string | undefined {
-  const candidates = command.includes("/")
-    ? [path.resolve(cwd ?? process.cwd(), command)]
-    : pathVar
-        .split(path.delimiter)
-        .filter(Boolean)
-        .map((dir) => path.join(dir, command));
-  return candidates.find((file) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return fs.statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  });
 }
