@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { OpenClawConfig } from "../../config/index.js";
+import { perConfig } from "../../config/per-config.js";
 import { expandHome } from "../../infra/home-path.js";
 import { mcpServerPrefix } from "./mcp-tool-names.js";
 
@@ -24,8 +25,13 @@ export type McpServerSettings =
   | (CommonSettings & { kind: "stdio"; command: string; args: readonly string[]; env: Readonly<Record<string, string>>; cwd?: string })
   | (CommonSettings & { kind: "http"; url: string; transport: "streamable-http" | "sse"; headers: Readonly<Record<string, string>> });
 
-/** The enabled servers of `mcp.servers`, in the order written (the config loader checked each has a command or a url). */
-export function mcpServerSettings(config: OpenClawConfig): McpServerSettings[] {
+/**
+ * The enabled servers of `mcp.servers`, in the order written (the config loader checked each has
+ * a command or a url): worked out once per loaded config, since every turn asks.
+ */
+export const mcpServerSettings = perConfig((config): readonly McpServerSettings[] => deriveServerSettings(config));
+
+function deriveServerSettings(config: OpenClawConfig): McpServerSettings[] {
   const servers: McpServerSettings[] = [];
   const prefixes = new Set<string>();
   for (const [name, server] of Object.entries(config.mcp?.servers ?? {})) {

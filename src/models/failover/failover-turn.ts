@@ -175,7 +175,7 @@ export class FailoverTurn {
   private requestFor(request: ModelRequest, model: ProviderModel): ModelRequest {
     const defaults = this.deps.config.agents.defaults;
     const { agentParams } = this.deps;
-    const params = layeredParams([defaults.params, defaults.models?.[model.ref]?.params, model.params, agentParams?.models?.[model.ref]?.params, agentParams?.params]);
+    const params = layeredParams(defaults.params, defaults.models?.[model.ref]?.params, model.params, agentParams?.models?.[model.ref]?.params, agentParams?.params);
     const out: ModelRequest = {
       ...request,
       model,
@@ -223,10 +223,16 @@ type ChainOutcome = { kind: "answered"; done: ModelStreamEvent } | { kind: "fina
  * `agents.defaults.models.<ref>.params`, the provider's model entry's, the agent's
  * `models.<ref>.params`, the agent's `params`. The one set layer itself when only one is set.
  */
-function layeredParams(layers: readonly (Record<string, unknown> | undefined)[]): Record<string, unknown> | undefined {
-  const set = layers.filter((layer): layer is Record<string, unknown> => layer !== undefined);
-  if (set.length <= 1) return set[0];
-  return Object.assign({}, ...set);
+function layeredParams(...layers: (Record<string, unknown> | undefined)[]): Record<string, unknown> | undefined {
+  // Every model call asks: with one layer set (or none) nothing is copied.
+  let only: Record<string, unknown> | undefined;
+  let merged: Record<string, unknown> | undefined;
+  for (const layer of layers) {
+    if (layer === undefined) continue;
+    if (only === undefined) only = layer;
+    else merged = Object.assign(merged ?? { ...only }, layer);
+  }
+  return merged ?? only;
 }
 
 /** A key written for the server (config, auth profile), not one from the environment. */
