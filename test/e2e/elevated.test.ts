@@ -49,7 +49,7 @@ beforeAll(async () => {
   const config = JSON.parse(
     fakeModelConfig(model, stateDir, {
       channels: { telegram: telegramChannelConfig(telegram, { dmPolicy: "allowlist", allowFrom: [String(ELEVATED_OWNER), String(OTHER_OWNER)] }) },
-      commands: { ownerAllowFrom: [`telegram:${ELEVATED_OWNER}`, `telegram:${OTHER_OWNER}`], bash: true },
+      commands: { ownerAllowFrom: [`telegram:${ELEVATED_OWNER}`, `telegram:${OTHER_OWNER}`], bash: true, bashForegroundMs: 30_000 },
       tools: { elevated: { allowFrom: { telegram: [`id:${ELEVATED_OWNER}`], webchat: ["*"] } } },
     }),
   );
@@ -97,6 +97,8 @@ describe("elevated exec from a sandboxed session", { timeout: 120_000 }, () => {
     expect(await say(ELEVATED_OWNER, "probe after")).toBe("ran on: sandbox");
     const bash = await say(ELEVATED_OWNER, `! cat ${markerPath} 2>&1 || true`);
     expect(bash).not.toContain(MARKER);
+    // The command ran (its output is the reply, not a "still running" note) and found no such file.
+    expect(bash).toContain("No such file or directory");
 
     expect(await say(ELEVATED_OWNER, "/elevated full")).toBe(
       "Elevated for this session: full. exec runs on the host, outside the session's sandbox; tools.exec's security, allowlist and approvals still apply.",

@@ -8,6 +8,7 @@ import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpe
 import { agentConfig, chatRequests, requestMessages, waitUntil } from "../helpers/reliability.js";
 import { Rpc } from "../helpers/rpc.js";
 import { openOperator } from "../helpers/ws-client.js";
+import { isProcessAlive } from "../../src/infra/process-alive.js";
 
 /**
  * `mcp.servers` in a real gateway: real MCP servers on the official SDK (a child process over
@@ -81,14 +82,7 @@ async function callTool(tool: string, args: Record<string, unknown>): Promise<{ 
   return { offered: offeredTools(first!), result };
 }
 
-function exited(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
-}
+const exited = (pid: number): boolean => !isProcessAlive(pid);
 
 function offeredTools(request: RecordedRequest): string[] {
   return ((request.body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
