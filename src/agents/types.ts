@@ -218,6 +218,11 @@ export interface AgentTool<S extends TSchema = TSchema> {
   parameters: S;
   /** Only the owner may use it (exec, process, gateway, cron). */
   ownerOnly?: boolean;
+  /**
+   * Checks the arguments itself when `parameters` is a schema TypeBox does not hold (an MCP
+   * server's JSON Schema): the first problem, or undefined. Without it, TypeBox checks `parameters`.
+   */
+  checkArguments?(args: unknown): { where: string; problem: string } | undefined;
   execute(args: Static<S>, ctx: ToolContext, signal: AbortSignal, onUpdate?: (partial: ToolResult) => void): Promise<ToolResult>;
 }
 

@@ -1,20 +1,9 @@
-import { Kind, type TSchema } from "@sinclair/typebox";
-import { TypeRegistry } from "@sinclair/typebox";
+import type { TSchema } from "@sinclair/typebox";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { ImageBlock, TextBlock } from "../../models/messages.js";
-import { TOOL_ERRORS } from "../tool-errors.js";
-import { toolError } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
 import type { McpToolInfo } from "./mcp-connection.js";
-
-/**
- * The TypeBox kind of an MCP tool's parameters: the server's own JSON Schema, sent to the model as
- * it is. The loop's TypeBox check passes it through; the tool checks the arguments against the
- * schema itself (JSON Schema, with the validator's message), before anything reaches the server.
- */
-const MCP_INPUT_KIND = "McpInputSchema";
-if (!TypeRegistry.Has(MCP_INPUT_KIND)) TypeRegistry.Set(MCP_INPUT_KIND, () => true);
 
 const validators = new AjvJsonSchemaValidator();
 
@@ -32,11 +21,14 @@ export function mcpAgentTool(name: string, serverName: string, info: McpToolInfo
   return {
     name,
     description: `${about} (MCP server "${serverName}")`,
-    parameters: { ...schema, [Kind]: MCP_INPUT_KIND } as unknown as TSchema,
+    // The server's own JSON Schema, sent to the model as it is and checked by checkArguments.
+    parameters: schema as unknown as TSchema,
     ownerOnly: true,
-    async execute(args, _ctx, signal) {
+    checkArguments(args) {
       const checked = validate(args ?? {});
-      if (!checked.valid) return toolError(TOOL_ERRORS.argumentsInvalid("arguments", checked.errorMessage));
+      return checked.valid ? undefined : { where: "arguments", problem: checked.errorMessage };
+    },
+    async execute(args, _ctx, signal) {
       return mcpToolResult(await call(info.name, (args ?? {}) as Record<string, unknown>, signal));
     },
   };

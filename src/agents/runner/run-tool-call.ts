@@ -1,4 +1,4 @@
-import { Value } from "@sinclair/typebox/value";
+import { argumentProblem } from "../tool-arguments.js";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError } from "../tool-result.js";
 import type { AgentTool, ToolCallBlock, ToolContext, ToolHooks, ToolResult } from "../types.js";
@@ -52,11 +52,8 @@ async function execute(
     return toolError(TOOL_ERRORS.unknownTool(call.name, [...tools.keys()].join(", ")));
   }
   if (call.argumentsError) return toolError(TOOL_ERRORS.argumentsUnreadable(call.name, call.argumentsError));
-  if (!Value.Check(tool.parameters, call.arguments)) {
-    const first = Value.Errors(tool.parameters, call.arguments).First();
-    const where = first?.path ? first.path.replace(/^\//, "").replaceAll("/", ".") : "arguments";
-    return toolError(TOOL_ERRORS.argumentsInvalid(where, first?.message ?? "invalid"));
-  }
+  const invalid = argumentProblem(tool, call.arguments, "arguments");
+  if (invalid) return toolError(TOOL_ERRORS.argumentsInvalid(invalid.where, invalid.problem));
   try {
     return await tool.execute(call.arguments as never, ctx, signal, onUpdate);
   } catch (err) {

@@ -1,5 +1,5 @@
-import { Value } from "@sinclair/typebox/value";
 import type { ConversationPort } from "../../agents/conversation-port.js";
+import { argumentProblem } from "../../agents/tool-arguments.js";
 import { execGateFromConfig } from "../../agents/approvals/exec-gate-from-config.js";
 import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
 import { resolveWorkspaceDir } from "../../agents/context/workspace.js";
@@ -92,11 +92,8 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
   const given = request.args ?? {};
   const takesAction = typeof (tool.parameters as { properties?: Record<string, unknown> }).properties?.action === "object";
   const args = request.action !== undefined && takesAction && given.action === undefined ? { ...given, action: request.action } : given;
-  if (!Value.Check(tool.parameters, args)) {
-    const first = Value.Errors(tool.parameters, args).First();
-    const where = first?.path ? first.path.replace(/^\//, "").replaceAll("/", ".") : "args";
-    return fail(400, "invalid_request", `invalid arguments for ${toolName}: ${where}: ${first?.message ?? "invalid"}`);
-  }
+  const invalid = argumentProblem(tool, args, "args");
+  if (invalid) return fail(400, "invalid_request", `invalid arguments for ${toolName}: ${invalid.where}: ${invalid.problem}`);
   const workspaceDir = resolveWorkspaceDir(config, target.agentId, deps.stateDir, process.env);
   await ensureWorkspaceOnce(workspaceDir);
   const webSearch = cachedWebSearchSetup(config, process.env).host;

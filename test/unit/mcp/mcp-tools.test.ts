@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mcpAgentTool, mcpToolResult } from "../../../src/agents/mcp/mcp-agent-tool.js";
+import { runToolCall } from "../../../src/agents/runner/run-tool-call.js";
 import { mcpServerSettings } from "../../../src/agents/mcp/mcp-settings.js";
 import { mcpServerPrefix, mcpToolName, passesToolFilter } from "../../../src/agents/mcp/mcp-tool-names.js";
 import { validateConfig } from "../../../src/config/index.js";
@@ -58,7 +59,9 @@ describe("an MCP tool as an agent tool", () => {
     expect(tool.ownerOnly).toBe(true);
     expect(tool.description).toBe('Add two numbers. (MCP server "math")');
     expect(JSON.parse(JSON.stringify(tool.parameters))).toEqual(info.inputSchema);
-    const bad = await tool.execute({ a: "1" } as never, ctx, new AbortController().signal);
+    // Through the loop's tool-call step, which asks the tool's own check before executing it.
+    const call = { type: "toolCall" as const, id: "c1", name: "math__add", arguments: { a: "1" } };
+    const { result: bad } = await runToolCall(call, new Map([[tool.name, tool]]), [], ctx, new AbortController().signal, () => {});
     expect(bad.isError).toBe(true);
     expect(JSON.parse((bad.content[0] as { text: string }).text).error).toBe("INVALID_ARGUMENT");
     expect(calls).toEqual([]);
