@@ -159,6 +159,12 @@ pairing
     pairingRejectCommand(channel, code, opts);
   });
 
+const secrets = program.command("secrets").description("the config's SecretRefs (secrets.providers; docs/configuration.md)");
+withClientFlags(secrets.command("reload").description("make the running gateway read its SecretRefs again (a rotated key) and apply what changed")).action(async (opts) => {
+  const { secretsReloadCommand } = await import("./secrets-command.js");
+  await secretsReloadCommand(opts);
+});
+
 const channels = program.command("channels").description("Telegram, Discord and Slack accounts");
 withClientFlags(channels.command("status").description("connection state of each channel account")).action(async (opts) => {
   const { channelsStatusCommand } = await import("./channels-command.js");

@@ -56,8 +56,8 @@ export function readConfigFileSnapshot(filePath: string, env: NodeJS.ProcessEnv 
   }
   const raw = format === "yaml" ? redactYamlText(text, filePath) : `${JSON.stringify(redactConfig(parsed), null, 2)}\n`;
   try {
-    const { config, warnings } = validateConfig(parsed, env);
-    return { path: filePath, exists: true, format, raw, parsed: redactConfig(parsed), config: redactConfig(config), valid: true, issues: [], warnings, hash };
+    const { config, warnings, secretPaths } = validateConfig(parsed, env);
+    return { path: filePath, exists: true, format, raw, parsed: redactConfig(parsed), config: redactConfig(config, secretPaths), valid: true, issues: [], warnings, hash };
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     return { path: filePath, exists: true, format, raw, parsed: redactConfig(parsed), config: null, valid: false, issues: err.issues, warnings: [], hash };

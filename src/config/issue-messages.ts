@@ -99,21 +99,6 @@ function variantMatchingType(schema: TSchema, value: unknown): TSchema | undefin
   return sameType.length === 1 ? sameType[0] : undefined;
 }
 
-const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
-
-/**
- * OpenClaw's SecretRef (`{source, provider, id}`) where a string is expected: how to write the
- * same secret here. Only an env ref's id (a variable name, no secret) is repeated.
- */
-function secretRefHint(schema: TSchema, value: unknown): string {
-  if (kindOf(schema) !== "String" || !isPlainObject(value) || typeof value.source !== "string" || typeof value.id !== "string") return "";
-  const fix =
-    value.source === "env" && ENV_NAME.test(value.id)
-      ? `write "\${${value.id}}" to read that environment variable`
-      : 'write the value, or "${NAME}" to read an environment variable';
-  return `; SecretRef objects are not supported by this gateway: ${fix}`;
-}
-
 function collect(schema: TSchema, value: unknown, prefix: KeyPathSegment[], out: Map<string, string>): void {
   for (const error of Errors(schema, value) as Iterable<ValueError>) {
     const segments = [...prefix, ...pointerToSegments(error.path, value)];
@@ -127,7 +112,7 @@ function collect(schema: TSchema, value: unknown, prefix: KeyPathSegment[], out:
     const key = formatKeyPath(segments);
     // An intersection (a channel account) also reports itself as a whole once a member key failed: that key says it.
     if (error.type === ValueErrorType.Intersect && [...out.keys()].some((found) => found.startsWith(`${key}.`) || found.startsWith(`${key}[`))) continue;
-    const reason = error.type === ValueErrorType.ObjectRequiredProperty ? "required" : `expected ${describeSchema(error.schema)}${secretRefHint(error.schema, error.value)}`;
+    const reason = error.type === ValueErrorType.ObjectRequiredProperty ? "required" : `expected ${describeSchema(error.schema)}`;
     // typebox reports a missing required key twice (missing, then wrong type): keep "required".
     if (!out.has(key) || reason === "required") out.set(key, reason);
   }

@@ -1,5 +1,5 @@
 import { isEnvReference } from "./env-substitution.js";
-import { isPlainObject, setOwnProperty } from "./key-path.js";
+import { isPlainObject, parseKeyPath, setOwnProperty } from "./key-path.js";
 
 export const REDACTED = "__OPENCLAW_REDACTED__";
 
@@ -33,8 +33,20 @@ export function isSecretEntry(key: string, value: unknown): boolean {
  * the config RPCs and logs. Errs on the side of hiding: a false positive costs a lookup in
  * the file, a false negative leaks a credential.
  */
-export function redactConfig<T>(value: T): T {
-  return redactValue(value) as T;
+export function redactConfig<T>(value: T, alsoHidden: readonly string[] = []): T {
+  const copy = redactValue(value);
+  // Values read through a SecretRef are secrets whatever their key is called (a custom header).
+  for (const keyPath of alsoHidden) hideAt(copy, parseKeyPath(keyPath));
+  return copy as T;
+}
+
+function hideAt(root: unknown, path: (string | number)[]): void {
+  let node = root;
+  for (const key of path.slice(0, -1)) {
+    node = isPlainObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  const last = path.at(-1);
+  if (last !== undefined && isPlainObject(node) && typeof node[last] === "string") node[last] = REDACTED;
 }
 
 function redactValue(value: unknown, path = ""): unknown {

@@ -22,17 +22,25 @@ import { controlUiOriginWarnings } from "./control-ui-origin-warnings.js";
 import { dependentKeyWarnings } from "./dependent-key-warnings.js";
 import { otelWarnings } from "./otel-warnings.js";
 import { webSearchWarnings } from "./web-search-warnings.js";
+import { resolveSecretRefs } from "./secrets/resolve-secret-refs.js";
 import { mediaModelWarnings } from "./media-model-warnings.js";
 import { chatKeyWarnings } from "./chat-key-warnings.js";
 import { defaultAccountWarnings } from "./default-account-warnings.js";
 
+export interface ValidatedConfig {
+  config: OpenClawConfig;
+  warnings: string[];
+  /** Key paths whose value was read through a SecretRef. */
+  secretPaths: string[];
+}
+
 /**
  * Parsed file contents → runnable config. Order matters: unknown keys are dropped first (so
  * a typo never produces a second, confusing missing-variable warning), then ${VAR}s are
- * expanded, then the shape is checked, then cross-key rules, then defaults.
+ * expanded, then SecretRefs are read, then the shape is checked, then cross-key rules, then defaults.
  * Throws ConfigError listing every problem; warnings never stop a load.
  */
-export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): { config: OpenClawConfig; warnings: string[] } {
+export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): ValidatedConfig {
   if (!isPlainObject(raw)) throw new ConfigError("config root must be an object");
   const includes = includeKeyIssues(raw);
   if (includes.length > 0) throw ConfigError.fromIssues(includes);
@@ -40,7 +48,11 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
   const known = stripUnknownKeys(OpenClawConfigSchema, moveLegacyKeys(raw, warnings), warnings);
   // `${VAR}` may name a variable `env.vars` sets, as in OpenClaw (the process's own value wins).
   const vars = (known as { env?: { vars?: unknown } }).env?.vars;
-  const expanded = substituteEnvVars(known, withConfigEnvVars(isPlainObject(vars) ? stringValues(vars) : undefined, env), warnings);
+  const variables = withConfigEnvVars(isPlainObject(vars) ? stringValues(vars) : undefined, env);
+  const substituted = substituteEnvVars(known, variables, warnings) as Record<string, unknown>;
+  const secrets = resolveSecretRefs(substituted, variables);
+  if (secrets.issues.length > 0) throw ConfigError.fromIssues(secrets.issues);
+  const expanded = secrets.config;
 
   // Checked by walking the schema, not compiled: a config is checked once per start or reload,
   // and compiling the schema (tens of ms, before the port can open) costs far more than one walk.
@@ -66,7 +78,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...aliasWarnings(typed),
   );
 
-  return { config: applyDefaults(typed), warnings };
+  return { config: applyDefaults(typed), warnings, secretPaths: secrets.resolvedPaths };
 }
 
 /** The string entries of `env.vars` (a value of another type is the validator's to refuse). */

@@ -166,9 +166,11 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   };
   // A config.* write applies at once instead of waiting for the watcher's debounce; the watcher
   // then sees the hash it already has and does nothing.
-  const reloadConfigNow = (): ConfigReloadOutcome => {
+  // `rereadSecrets` (secrets.reload): the same file can now resolve to other secrets, so it is compared key by key too.
+  const reloadConfigNow = (opts: { rereadSecrets?: boolean } = {}): ConfigReloadOutcome => {
     const loaded = loadConfigFromBytes(fs.readFileSync(configFile), configFile, env);
-    const changedPaths = loaded.hash === current.hash ? [] : diffConfigPaths(current.config, loaded.config);
+    const sameFile = loaded.hash === current.hash && !opts.rereadSecrets;
+    const changedPaths = sameFile ? [] : diffConfigPaths(current.config, loaded.config);
     const change: ConfigChange = { loaded, changedPaths, restartRequiredPaths: restartRequiredPaths(changedPaths) };
     if (!hotReload) return { applied: false, changedPaths, restartRequiredPaths: change.restartRequiredPaths };
     if (changedPaths.length > 0) applyChange(change);

@@ -24,8 +24,11 @@ export interface GatewayRuntime {
   configReloadStatus(): ConfigReloadStatus;
   /** The file config edits write: the loaded one, or where a first one is created. */
   configFilePath(): string;
-  /** Re-reads the config file now and applies it as the file watcher would (after a config.* write). */
-  reloadConfigNow(): ConfigReloadOutcome;
+  /**
+   * Re-reads the config file now and applies it as the file watcher would (after a config.* write).
+   * `rereadSecrets` compares it key by key even when the file is unchanged (its SecretRefs are read again).
+   */
+  reloadConfigNow(opts?: { rereadSecrets?: boolean }): ConfigReloadOutcome;
   /**
    * Restart the whole gateway in this process after `delayMs` (clients get `shutdown` with
    * `restartExpectedMs`, then reconnect). Not scheduled when this gateway cannot restart itself

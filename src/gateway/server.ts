@@ -21,6 +21,7 @@ import { execApprovalRequestedEvent, execApprovalResolvedEvent } from "./methods
 import { registerCatalogMethods } from "./methods/catalog-methods.js";
 import { registerSkillMethods } from "./methods/skill-methods.js";
 import { registerConfigMethods } from "./methods/config-methods.js";
+import { registerSecretsMethods } from "./methods/secrets-methods.js";
 import { registerLogMethods } from "./methods/log-methods.js";
 import { registerDeviceMethods } from "./methods/device-methods.js";
 import { registerNodeMethods } from "./methods/node-methods.js";
@@ -136,7 +137,7 @@ export interface GatewayServerOptions {
   loadedConfig: () => LoadedConfig;
   configReloadStatus: () => ConfigReloadStatus;
   configFilePath: () => string;
-  reloadConfigNow: () => ConfigReloadOutcome;
+  reloadConfigNow: (opts?: { rereadSecrets?: boolean }) => ConfigReloadOutcome;
   requestRestart: (reason: string, delayMs: number) => RestartPlan;
   /** What would stop this gateway from starting again with `config` (its flags and env as now), by key. */
   startRefusals: (config: OpenClawConfig) => ConfigIssue[];
@@ -366,6 +367,7 @@ export class GatewayServer {
     registerCatalogMethods(this.methods);
     registerSkillMethods(this.methods);
     registerConfigMethods(this.methods);
+    registerSecretsMethods(this.methods);
     registerLogMethods(this.methods);
     this.traces = new TraceRecorder({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, env: process.env, logger: opts.logger });
     const canonicalSessionKey = (key: string) => this.conversations.resolveSessionKey(key, undefined).sessionKey;

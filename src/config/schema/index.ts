@@ -17,6 +17,7 @@ import { SkillsSchema } from "./skills.js";
 import { EnvSchema } from "./env.js";
 import { ApprovalsSchema } from "./approvals.js";
 import { McpSchema } from "./mcp.js";
+import { SecretsSchema } from "./secrets.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -47,6 +48,7 @@ export const OpenClawConfigSchema = Type.Object({
   env: Type.Optional(EnvSchema),
   approvals: Type.Optional(ApprovalsSchema),
   mcp: Type.Optional(McpSchema),
+  secrets: Type.Optional(SecretsSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */
