@@ -41,7 +41,8 @@ function gatewaySectionOf(filePath: string, env: NodeJS.ProcessEnv) {
     const raw = parseConfigText(readConfigFile(filePath).toString("utf8"), filePath);
     if (!isPlainObject(raw) || !isPlainObject(raw.gateway)) return undefined;
     // `secrets` and `env` come along: the section's SecretRefs (the token) name their providers there.
-    return validateConfig({ gateway: raw.gateway, ...(raw.secrets !== undefined && { secrets: raw.secrets }), ...(raw.env !== undefined && { env: raw.env }) }, env).config;
+    return validateConfig({ gateway: raw.gateway, ...(raw.secrets !== undefined && { secrets: raw.secrets }), ...(raw.env !== undefined && { env: raw.env }) }, env, { filePath })
+      .config;
   } catch (err) {
     if (err instanceof ConfigError) return undefined;
     throw err;

@@ -56,7 +56,7 @@ export function readConfigFileSnapshot(filePath: string, env: NodeJS.ProcessEnv 
   }
   const raw = format === "yaml" ? redactYamlText(text, filePath) : `${JSON.stringify(redactConfig(parsed), null, 2)}\n`;
   try {
-    const { config, warnings, secretPaths } = validateConfig(parsed, env);
+    const { config, warnings, secretPaths } = validateConfig(parsed, env, { filePath });
     return { path: filePath, exists: true, format, raw, parsed: redactConfig(parsed), config: redactConfig(config, secretPaths), valid: true, issues: [], warnings, hash };
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;

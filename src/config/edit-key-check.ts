@@ -6,8 +6,11 @@ import { findUnknownKeys } from "./unknown-keys.js";
 
 const NOT_A_KEY = "not a config key this gateway knows";
 
+// `$include` names a file whose keys are checked when it is read, not a key of its own.
+const INCLUDE_PATH = /(^|\.)\$include$/;
+
 function unknownIn(data: Record<string, unknown>) {
-  return findUnknownKeys(OpenClawConfigSchema, moveLegacyKeys(data, []));
+  return findUnknownKeys(OpenClawConfigSchema, moveLegacyKeys(data, [])).filter((key) => !INCLUDE_PATH.test(key.path));
 }
 
 /**

@@ -15,7 +15,7 @@ export type {
 export { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
 export { perConfig } from "./per-config.js";
 export { defaultConfigPathForWrite, existingConfigCandidates, resolveConfigPath, resolveStateDir } from "./paths.js";
-export { hashConfigBytes, loadConfig, loadConfigFromBytes, type LoadedConfig } from "./load.js";
+export { configSignature, hashConfigBytes, loadConfig, loadConfigFromBytes, type LoadedConfig } from "./load.js";
 export { loadConfigForClient, type ClientConfig } from "./client-config.js";
 export { parseConfigText } from "./parse.js";
 export { validateConfig } from "./validate.js";
@@ -32,3 +32,4 @@ export { ConfigBaseHashRequiredError, ConfigConflictError, patchConfigFile, repl
 export { configUiHints, type ConfigUiHint } from "./ui-hints.js";
 export { isSecretEntry } from "./redact.js";
 export { isEnvReference } from "./env-substitution.js";
+export { expandIncludes, type IncludedFile } from "./includes.js";

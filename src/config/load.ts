@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
+import { hashConfigBytes } from "./config-hash.js";
 import { defaultConfig } from "./defaults.js";
 import { ConfigError } from "./errors.js";
 import { parseConfigText } from "./parse.js";
 import { existingConfigCandidates, resolveConfigPath } from "./paths.js";
+import type { IncludedFile } from "./includes.js";
 import type { OpenClawConfig } from "./types.js";
 import { validateConfig } from "./validate.js";
 
@@ -15,11 +17,15 @@ export interface LoadedConfig {
   /** sha256 (hex) of the file's bytes; null when there is no file. */
   hash: string | null;
   warnings: string[];
+  /** The files its `$include`s read (a change to one is a config change); absent or empty without includes. */
+  includedFiles?: IncludedFile[];
 }
 
-export function hashConfigBytes(bytes: Buffer): string {
-  // Loaded on first use rather than with the module, which is imported before the port opens.
-  return process.getBuiltinModule("node:crypto").createHash("sha256").update(bytes).digest("hex");
+export { hashConfigBytes } from "./config-hash.js";
+
+/** What a load read: the file's hash and those of the files its `$include`s read. Equal signatures, equal sources. */
+export function configSignature(loaded: Pick<LoadedConfig, "hash" | "includedFiles">): string {
+  return [loaded.hash, ...(loaded.includedFiles ?? []).map((file) => `${file.path}:${file.hash}`)].join("\n");
 }
 
 /** Reads the file's bytes; ConfigError (not a raw ENOENT) when it cannot be read. */
@@ -45,8 +51,8 @@ export function readConfigFile(filePath: string): Buffer {
 export function loadConfigFromBytes(bytes: Buffer, filePath: string, env: NodeJS.ProcessEnv): LoadedConfig {
   const raw = parseConfigText(bytes.toString("utf8"), filePath);
   try {
-    const { config, warnings } = validateConfig(raw, env);
-    return { config, path: filePath, hash: hashConfigBytes(bytes), warnings };
+    const { config, warnings, includedFiles } = validateConfig(raw, env, { filePath });
+    return { config, path: filePath, hash: hashConfigBytes(bytes), warnings, includedFiles };
   } catch (err) {
     throw err instanceof ConfigError ? err.withFilePath(filePath) : err;
   }

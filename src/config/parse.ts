@@ -68,13 +68,14 @@ function parseJson5(text: string, filePath: string): unknown {
 /**
  * Parses config text by file extension: .yaml/.yml as YAML, everything else as JSON5
  * (a superset of JSON, which is what OpenClaw itself writes). An empty file is `{}`;
- * the root must be an object.
+ * the root must be an object, except in an included file (`anyRoot`), which may hold a list.
  */
-export function parseConfigText(text: string, filePath: string): unknown {
+export function parseConfigText(text: string, filePath: string, opts: { anyRoot?: boolean } = {}): unknown {
   const clean = stripBom(text);
   if (clean.trim() === "") return {};
   const data = isYamlPath(filePath) ? yamlDocumentToData(parseYamlDocument(clean, filePath), filePath) : parseJson5(clean, filePath);
   if (data === null || data === undefined) return {}; // a YAML file of comments only
+  if (opts.anyRoot) return data;
   if (typeof data !== "object" || Array.isArray(data)) {
     throw new ConfigError(`${filePath}: config root must be an object`, { filePath });
   }

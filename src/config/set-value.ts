@@ -207,7 +207,7 @@ export function validateAndWriteConfig(
 ): { warnings: string[] } {
   let warnings: string[];
   try {
-    const validated = validateConfig(data, env);
+    const validated = validateConfig(data, env, { filePath });
     warnings = validated.warnings;
     const refused = refuse?.(validated.config) ?? [];
     if (refused.length > 0) throw ConfigError.fromIssues(refused);

@@ -7,7 +7,7 @@ import { applyExecMode } from "./exec-mode.js";
 import { ConfigError } from "./errors.js";
 import { collectSchemaIssues } from "./issue-messages.js";
 import { aliasWarnings } from "./alias-warnings.js";
-import { includeKeyIssues } from "./include-keys.js";
+import { expandIncludes, hasIncludes, type IncludedFile } from "./includes.js";
 import { isPlainObject } from "./key-path.js";
 import { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
 import type { OpenClawConfig } from "./types.js";
@@ -32,20 +32,29 @@ export interface ValidatedConfig {
   warnings: string[];
   /** Key paths whose value was read through a SecretRef. */
   secretPaths: string[];
+  /** The files `$include`s read, when `filePath` was given. */
+  includedFiles: IncludedFile[];
 }
 
 /**
- * Parsed file contents → runnable config. Order matters: unknown keys are dropped first (so
+ * Parsed file contents → runnable config. Order matters: `$include`s are read first (relative to
+ * `filePath`), then unknown keys are dropped (so
  * a typo never produces a second, confusing missing-variable warning), then ${VAR}s are
  * expanded, then SecretRefs are read, then the shape is checked, then cross-key rules, then defaults.
  * Throws ConfigError listing every problem; warnings never stop a load.
  */
-export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): ValidatedConfig {
+export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, opts: { filePath?: string } = {}): ValidatedConfig {
   if (!isPlainObject(raw)) throw new ConfigError("config root must be an object");
-  const includes = includeKeyIssues(raw);
-  if (includes.length > 0) throw ConfigError.fromIssues(includes);
+  let includedFiles: IncludedFile[] = [];
+  if (hasIncludes(raw)) {
+    if (!opts.filePath) throw new ConfigError("$include needs a config file to be relative to; this config has none");
+    const expanded = expandIncludes(raw, opts.filePath, env);
+    if (!isPlainObject(expanded.data)) throw new ConfigError("config root must be an object (the root $include holds something else)");
+    raw = expanded.data;
+    includedFiles = expanded.files;
+  }
   const warnings: string[] = [];
-  const known = stripUnknownKeys(OpenClawConfigSchema, moveLegacyKeys(raw, warnings), warnings);
+  const known = stripUnknownKeys(OpenClawConfigSchema, moveLegacyKeys(raw as Record<string, unknown>, warnings), warnings);
   // `${VAR}` may name a variable `env.vars` sets, as in OpenClaw (the process's own value wins).
   const vars = (known as { env?: { vars?: unknown } }).env?.vars;
   const variables = withConfigEnvVars(isPlainObject(vars) ? stringValues(vars) : undefined, env);
@@ -78,7 +87,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...aliasWarnings(typed),
   );
 
-  return { config: applyDefaults(typed), warnings, secretPaths: secrets.resolvedPaths };
+  return { config: applyDefaults(typed), warnings, secretPaths: secrets.resolvedPaths, includedFiles };
 }
 
 /** The string entries of `env.vars` (a value of another type is the validator's to refuse). */

@@ -2,7 +2,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { diffConfigPaths, restartRequiredPaths } from "./diff.js";
 import { ConfigError } from "./errors.js";
-import { hashConfigBytes, loadConfigFromBytes, type LoadedConfig } from "./load.js";
+import { configSignature, hashConfigBytes, loadConfigFromBytes, type LoadedConfig } from "./load.js";
+
+/** sha256 of a file's bytes now, or "missing". */
+function hashOfFile(file: string): string {
+  try {
+    return hashConfigBytes(fs.readFileSync(file));
+  } catch {
+    return "missing";
+  }
+}
 
 export interface ConfigChange {
   loaded: LoadedConfig;
@@ -37,6 +46,9 @@ export interface ConfigWatchHandle {
  * write made after `await` is seen. chokidar is imported here, not at module top level,
  * because only a running gateway needs it and start-up time matters.
  *
+ * The files the config's `$include`s read are watched too (each by its own path, as the last load
+ * found them), so an edit to one reloads the config as an edit to the file does.
+ *
  * The directory is watched rather than the file: editors that save by writing a temp file
  * and renaming it, and users who delete and recreate the file, would otherwise leave a
  * watcher attached to an inode that no longer exists. A deleted file keeps the current
@@ -48,13 +60,19 @@ export async function watchConfig(opts: ConfigWatchOptions): Promise<ConfigWatch
   const dir = path.dirname(filePath);
   const env = opts.env ?? process.env;
   const debounceMs = opts.debounceMs ?? 300;
-  let lastSeenHash = opts.current().hash;
+  // What was last read: the file's hash and those of the files its `$include`s read.
+  const currentSignature = (): string => configSignature(opts.current());
+  const signatureNow = (hash: string): string =>
+    configSignature({ hash, includedFiles: (opts.current().includedFiles ?? []).map((file) => ({ path: file.path, hash: hashOfFile(file.path) })) });
+  let lastSeenSignature = currentSignature();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  const watchedIncludes = new Set<string>();
 
   const readAndApply = (): void => {
     timer = undefined;
     if (closed) return;
+    watchIncludes();
     let bytes: Buffer;
     try {
       bytes = fs.readFileSync(filePath);
@@ -63,10 +81,10 @@ export async function watchConfig(opts: ConfigWatchOptions): Promise<ConfigWatch
       opts.onInvalid(new ConfigError(`cannot read config file ${filePath}: ${(err as Error).message}`, { filePath }));
       return;
     }
-    const hash = hashConfigBytes(bytes);
+    const signature = signatureNow(hashConfigBytes(bytes));
     // Editors often write the same bytes several times (or touch the file): nothing to do.
-    if (hash === lastSeenHash || hash === opts.current().hash) return;
-    lastSeenHash = hash;
+    if (signature === lastSeenSignature || signature === currentSignature()) return;
+    lastSeenSignature = signature;
 
     let loaded: LoadedConfig;
     try {
@@ -89,14 +107,23 @@ export async function watchConfig(opts: ConfigWatchOptions): Promise<ConfigWatch
   const watcher = watch(dir, {
     ignoreInitial: true,
     depth: 0,
-    // Only the config file itself (and its directory, which must be watched to see it).
+    // Only the config file itself (and its directory, which must be watched to see it), and the files its `$include`s read.
     ignored: (candidate: string) => {
       const absolute = path.resolve(candidate);
-      return absolute !== dir && absolute !== filePath;
+      return absolute !== dir && absolute !== filePath && !watchedIncludes.has(absolute);
     },
   });
+  const watchIncludes = (): void => {
+    for (const { path: included } of opts.current().includedFiles ?? []) {
+      if (watchedIncludes.has(included)) continue;
+      watchedIncludes.add(included);
+      watcher.add(included);
+    }
+  };
+  watchIncludes();
   watcher.on("all", (_event, changed) => {
-    if (path.resolve(changed) === filePath) schedule();
+    const absolute = path.resolve(changed);
+    if (absolute === filePath || watchedIncludes.has(absolute)) schedule();
   });
   // chokidar drops a "change" whose stat looks unchanged (same size within the same mtime
   // tick) and briefly holds events around renames; fast successive saves would be lost.
@@ -104,7 +131,8 @@ export async function watchConfig(opts: ConfigWatchOptions): Promise<ConfigWatch
   const baseName = path.basename(filePath);
   watcher.on("raw", (_event, rawPath, details) => {
     const watchedPath = (details as { watchedPath?: string } | undefined)?.watchedPath;
-    if (watchedPath === filePath || (typeof rawPath === "string" && path.basename(rawPath) === baseName)) schedule();
+    if (watchedPath === filePath || (watchedPath !== undefined && watchedIncludes.has(watchedPath)) || (typeof rawPath === "string" && path.basename(rawPath) === baseName))
+      schedule();
   });
   // Watch errors (e.g. the directory vanished) must not crash the gateway; the current
   // config simply stays in effect.

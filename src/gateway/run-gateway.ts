@@ -4,6 +4,7 @@ import {
   defaultConfigPathForWrite,
   diffConfigPaths,
   loadConfig,
+  configSignature,
   loadConfigFromBytes,
   resolveStateDir,
   restartRequiredPaths,
@@ -169,7 +170,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   // `rereadSecrets` (secrets.reload): the same file can now resolve to other secrets, so it is compared key by key too.
   const reloadConfigNow = (opts: { rereadSecrets?: boolean } = {}): ConfigReloadOutcome => {
     const loaded = loadConfigFromBytes(fs.readFileSync(configFile), configFile, env);
-    const sameFile = loaded.hash === current.hash && !opts.rereadSecrets;
+    const sameFile = configSignature(loaded) === configSignature(current) && !opts.rereadSecrets;
     const changedPaths = sameFile ? [] : diffConfigPaths(current.config, loaded.config);
     const change: ConfigChange = { loaded, changedPaths, restartRequiredPaths: restartRequiredPaths(changedPaths) };
     if (!hotReload) return { applied: false, changedPaths, restartRequiredPaths: change.restartRequiredPaths };

@@ -38,6 +38,21 @@ describe("openclaw security audit", () => {
     expect(output).not.toContain("a-literal-token-that-is-long-enough-1234");
   });
 
+  it("a token in clear text in an included file, readable by the group, is found there too; a SecretRef is no clear text", async () => {
+    const dir = stateWith({
+      gateway: { mode: "local", $include: "./gateway-auth.json" },
+      models: { providers: { openai: { apiKey: { source: "env", id: "TELEGRAM_BOT_TOKEN" } } } },
+    });
+    const included = path.join(dir, "gateway-auth.json");
+    fs.writeFileSync(included, JSON.stringify({ auth: { token: "an-included-literal-token-long-enough-5678" } }));
+    fs.chmodSync(included, 0o640);
+    const { report, output } = await audit(dir);
+    expect(report.findings.find((f: { id: string; title: string }) => f.id === "files.permissions" && f.title.includes(included))).toMatchObject({ severity: "warn" });
+    const literal = report.findings.find((f: { id: string }) => f.id === "config.literal-secrets");
+    expect(literal.title).toContain("1 secret(s) in clear text: gateway.auth.token");
+    expect(output).not.toContain("an-included-literal-token-long-enough-5678");
+  });
+
   it("auth none on a LAN bind and a short token are named", async () => {
     const none = await audit(stateWith({ gateway: { mode: "local", bind: "lan", auth: { mode: "none" } } }));
     expect(none.report.findings[0]).toMatchObject({ id: "gateway.auth.none", severity: "critical" });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { isSecretEntry, parseConfigText } from "../../config/index.js";
+import { ConfigError, expandIncludes, isSecretEntry, parseConfigText } from "../../config/index.js";
 import { gatewayStatePaths } from "../../infra/paths.js";
 import type { Finding } from "./finding.js";
 
@@ -24,10 +24,11 @@ function permissionFinding(file: string, what: string, wanted: string): Finding 
   };
 }
 
-/** The state dir, config and credential files: readable by this user only. */
+/** The state dir, config (and the files its `$include`s read) and credential files: readable by this user only. */
 export function permissionFindings(stateDir: string, configFile: string | null): Finding[] {
   const paths = gatewayStatePaths(stateDir);
   const found = [permissionFinding(stateDir, "state dir", "700"), configFile ? permissionFinding(configFile, "config file", "600") : undefined];
+  for (const included of configFile ? (readMergedConfig(configFile)?.files ?? []) : []) found.push(permissionFinding(included.path, "included config file", "600"));
   if (fs.existsSync(paths.credentialsDir)) {
     found.push(permissionFinding(paths.credentialsDir, "credentials dir", "700"));
     for (const name of fs.readdirSync(paths.credentialsDir)) found.push(permissionFinding(path.join(paths.credentialsDir, name), "credential file", "600"));
@@ -35,15 +36,26 @@ export function permissionFindings(stateDir: string, configFile: string | null):
   return found.filter((f): f is Finding => f !== undefined);
 }
 
-/** Secrets written into the config file itself rather than referenced as ${VAR} (or a token file). */
-export function literalSecretFindings(configFile: string | null): Finding[] {
-  if (!configFile) return [];
+/** The config file's data with its `$include`s read, and the files they read; undefined when it cannot be read (the doctor's to report). */
+function readMergedConfig(configFile: string): { data: unknown; files: { path: string }[] } | undefined {
   let data: unknown;
   try {
     data = parseConfigText(fs.readFileSync(configFile, "utf8"), configFile);
   } catch {
-    return []; // an unreadable or invalid file is the doctor's to report
+    return undefined;
   }
+  try {
+    return expandIncludes(data, configFile, process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) return { data, files: [] };
+    throw err;
+  }
+}
+
+/** Secrets written into the config file (or a file it includes) rather than referenced as ${VAR}, a SecretRef or a token file. */
+export function literalSecretFindings(configFile: string | null): Finding[] {
+  const data = configFile ? readMergedConfig(configFile)?.data : undefined;
+  if (data === undefined) return [];
   const keys: string[] = [];
   const walk = (value: unknown, at: string): void => {
     if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${at}[${i}]`));
@@ -62,7 +74,7 @@ export function literalSecretFindings(configFile: string | null): Finding[] {
       id: "config.literal-secrets",
       severity: "warn",
       title: `the config file holds ${keys.length} secret(s) in clear text: ${keys.join(", ")}; it ends up in backups and screen shares`,
-      fix: 'reference environment variables instead ("${OPENCLAW_GATEWAY_TOKEN}", "${TELEGRAM_BOT_TOKEN}", …) or use tokenFile',
+      fix: 'reference environment variables instead ("${OPENCLAW_GATEWAY_TOKEN}", "${TELEGRAM_BOT_TOKEN}", …), a SecretRef ({ source: file, provider, id }; docs/configuration.md) or tokenFile',
     },
   ];
 }
