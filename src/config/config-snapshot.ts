@@ -6,6 +6,7 @@ import { parseConfigText, parseYamlDocument } from "./parse.js";
 import { isYamlPath } from "./paths.js";
 import { isSecretEntry, redactConfig, REDACTED } from "./redact.js";
 import type { OpenClawConfig } from "./types.js";
+import { answeredExecReads } from "./secrets/exec-reads.js";
 import { validateConfig } from "./validate.js";
 
 export type ConfigFileFormat = "yaml" | "json";
@@ -56,7 +57,7 @@ export function readConfigFileSnapshot(filePath: string, env: NodeJS.ProcessEnv 
   }
   const raw = format === "yaml" ? redactYamlText(text, filePath) : `${JSON.stringify(redactConfig(parsed), null, 2)}\n`;
   try {
-    const { config, warnings, secretPaths } = validateConfig(parsed, env, { filePath });
+    const { config, warnings, secretPaths } = validateConfig(parsed, env, { filePath, execReads: answeredExecReads });
     return { path: filePath, exists: true, format, raw, parsed: redactConfig(parsed), config: redactConfig(config, secretPaths), valid: true, issues: [], warnings, hash };
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;

@@ -15,7 +15,8 @@ export type {
 export { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
 export { perConfig } from "./per-config.js";
 export { defaultConfigPathForWrite, existingConfigCandidates, resolveConfigPath, resolveStateDir } from "./paths.js";
-export { configSignature, hashConfigBytes, loadConfig, loadConfigFromBytes, type LoadedConfig } from "./load.js";
+export { configSignature, hashConfigBytes, loadConfig, loadConfigFromBytes, prefetchConfigSecrets, type LoadedConfig } from "./load.js";
+export { answeredExecReads, runExecReads, type ExecSecretReads } from "./secrets/exec-reads.js";
 export { loadConfigForClient, type ClientConfig } from "./client-config.js";
 export { parseConfigText } from "./parse.js";
 export { validateConfig } from "./validate.js";

@@ -6,6 +6,7 @@ import { ConfigError } from "./errors.js";
 import { parseConfigText } from "./parse.js";
 import { existingConfigCandidates, resolveConfigPath } from "./paths.js";
 import type { IncludedFile } from "./includes.js";
+import { prefetchExecReads, recordingExecReads, type ExecSecretReads } from "./secrets/exec-reads.js";
 import type { OpenClawConfig } from "./types.js";
 import { validateConfig } from "./validate.js";
 
@@ -47,11 +48,11 @@ export function readConfigFile(filePath: string): Buffer {
   }
 }
 
-/** Parses and validates bytes already read from `filePath` (shared with the watcher). */
-export function loadConfigFromBytes(bytes: Buffer, filePath: string, env: NodeJS.ProcessEnv): LoadedConfig {
+/** Parses and validates bytes already read from `filePath` (shared with the watcher); `execReads` as validateConfig's. */
+export function loadConfigFromBytes(bytes: Buffer, filePath: string, env: NodeJS.ProcessEnv, execReads?: ExecSecretReads): LoadedConfig {
   const raw = parseConfigText(bytes.toString("utf8"), filePath);
   try {
-    const { config, warnings, includedFiles } = validateConfig(raw, env, { filePath });
+    const { config, warnings, includedFiles } = validateConfig(raw, env, { filePath, execReads });
     return { config, path: filePath, hash: hashConfigBytes(bytes), warnings, includedFiles };
   } catch (err) {
     throw err instanceof ConfigError ? err.withFilePath(filePath) : err;
@@ -79,4 +80,20 @@ export function loadConfig(opts: { stateDir: string; env?: NodeJS.ProcessEnv; pa
     loaded.warnings.unshift(...shadowedFileWarnings(opts.stateDir, filePath));
   }
   return loaded;
+}
+
+/**
+ * The exec SecretRef reads a load of these bytes makes, run now without blocking the event loop:
+ * the running gateway awaits this before a reload's loadConfigFromBytes, which then reads the
+ * answers instead of running the resolvers while everything else waits. Bytes that do not parse
+ * or refs that are wrong read nothing here; the load that follows reports them.
+ */
+export async function prefetchConfigSecrets(bytes: Buffer, filePath: string, env: NodeJS.ProcessEnv): Promise<ExecSecretReads | undefined> {
+  const recording = recordingExecReads();
+  try {
+    validateConfig(parseConfigText(bytes.toString("utf8"), filePath), env, { filePath, execReads: recording.reads });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+  }
+  return recording.requests.length > 0 ? prefetchExecReads(recording.requests, env) : undefined;
 }

@@ -9,6 +9,7 @@ import { formatKeyPath, isPlainObject, parseKeyPath, setOwnProperty, type KeyPat
 import { parseConfigText, parseYamlDocument, yamlDocumentToData } from "./parse.js";
 import { isYamlPath } from "./paths.js";
 import type { OpenClawConfig } from "./types.js";
+import { answeredExecReads } from "./secrets/exec-reads.js";
 import { validateConfig } from "./validate.js";
 
 // No folding of long strings, and `[a, b]` rather than `[ a, b ]`, so untouched lines of a
@@ -207,7 +208,7 @@ export function validateAndWriteConfig(
 ): { warnings: string[] } {
   let warnings: string[];
   try {
-    const validated = validateConfig(data, env, { filePath });
+    const validated = validateConfig(data, env, { filePath, execReads: answeredExecReads });
     warnings = validated.warnings;
     const refused = refuse?.(validated.config) ?? [];
     if (refused.length > 0) throw ConfigError.fromIssues(refused);

@@ -23,6 +23,7 @@ import { dependentKeyWarnings } from "./dependent-key-warnings.js";
 import { otelWarnings } from "./otel-warnings.js";
 import { webSearchWarnings } from "./web-search-warnings.js";
 import { resolveSecretRefs } from "./secrets/resolve-secret-refs.js";
+import type { ExecSecretReads } from "./secrets/exec-reads.js";
 import { mediaModelWarnings } from "./media-model-warnings.js";
 import { chatKeyWarnings } from "./chat-key-warnings.js";
 import { defaultAccountWarnings } from "./default-account-warnings.js";
@@ -43,7 +44,14 @@ export interface ValidatedConfig {
  * expanded, then SecretRefs are read, then the shape is checked, then cross-key rules, then defaults.
  * Throws ConfigError listing every problem; warnings never stop a load.
  */
-export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, opts: { filePath?: string } = {}): ValidatedConfig {
+export interface ValidateOptions {
+  /** The file the data came from: `$include`s are relative to it. */
+  filePath?: string;
+  /** How exec SecretRef providers are read (default: run the resolver). */
+  execReads?: ExecSecretReads;
+}
+
+export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, opts: ValidateOptions = {}): ValidatedConfig {
   if (!isPlainObject(raw)) throw new ConfigError("config root must be an object");
   let includedFiles: IncludedFile[] = [];
   if (hasIncludes(raw)) {
@@ -59,7 +67,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
   const vars = (known as { env?: { vars?: unknown } }).env?.vars;
   const variables = withConfigEnvVars(isPlainObject(vars) ? stringValues(vars) : undefined, env);
   const substituted = substituteEnvVars(known, variables, warnings) as Record<string, unknown>;
-  const secrets = resolveSecretRefs(substituted, variables);
+  const secrets = resolveSecretRefs(substituted, variables, opts.execReads);
   if (secrets.issues.length > 0) throw ConfigError.fromIssues(secrets.issues);
   const expanded = secrets.config;
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { diffConfigPaths, restartRequiredPaths } from "./diff.js";
 import { ConfigError } from "./errors.js";
-import { configSignature, hashConfigBytes, loadConfigFromBytes, type LoadedConfig } from "./load.js";
+import { configSignature, hashConfigBytes, loadConfigFromBytes, prefetchConfigSecrets, type LoadedConfig } from "./load.js";
 
 /** sha256 of a file's bytes now, or "missing". */
 function hashOfFile(file: string): string {
@@ -69,8 +69,7 @@ export async function watchConfig(opts: ConfigWatchOptions): Promise<ConfigWatch
   let closed = false;
   const watchedIncludes = new Set<string>();
 
-  const readAndApply = (): void => {
-    timer = undefined;
+  const readAndApply = async (): Promise<void> => {
     if (closed) return;
     watchIncludes();
     let bytes: Buffer;
@@ -88,7 +87,10 @@ export async function watchConfig(opts: ConfigWatchOptions): Promise<ConfigWatch
 
     let loaded: LoadedConfig;
     try {
-      loaded = loadConfigFromBytes(bytes, filePath, env);
+      // Exec SecretRef resolvers run while the gateway goes on serving; the load then reads their answers.
+      const execReads = await prefetchConfigSecrets(bytes, filePath, env);
+      if (closed) return;
+      loaded = loadConfigFromBytes(bytes, filePath, env, execReads);
     } catch (err) {
       opts.onInvalid(err instanceof ConfigError ? err : new ConfigError(String(err), { filePath }));
       return;
@@ -98,10 +100,15 @@ export async function watchConfig(opts: ConfigWatchOptions): Promise<ConfigWatch
     opts.onChange({ loaded, changedPaths, restartRequiredPaths: restartRequiredPaths(changedPaths) });
   };
 
+  // One read at a time: a change seen while one awaits its resolvers is read after it.
+  let reading: Promise<void> = Promise.resolve();
   const schedule = (): void => {
     if (closed) return;
     clearTimeout(timer);
-    timer = setTimeout(readAndApply, debounceMs);
+    timer = setTimeout(() => {
+      timer = undefined;
+      reading = reading.then(readAndApply).catch((err: unknown) => opts.onInvalid(new ConfigError(`config reload failed: ${(err as Error).message}`, { filePath })));
+    }, debounceMs);
   };
 
   const watcher = watch(dir, {
@@ -144,6 +151,7 @@ export async function watchConfig(opts: ConfigWatchOptions): Promise<ConfigWatch
       closed = true;
       clearTimeout(timer);
       await watcher.close();
+      await reading;
     },
   };
 }

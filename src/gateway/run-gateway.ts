@@ -4,12 +4,14 @@ import {
   defaultConfigPathForWrite,
   diffConfigPaths,
   loadConfig,
+  answeredExecReads,
   configSignature,
   loadConfigFromBytes,
   resolveStateDir,
   restartRequiredPaths,
   watchConfig,
   type ConfigChange,
+  type ExecSecretReads,
   type LoadedConfig,
   type OpenClawConfig,
 } from "../config/index.js";
@@ -168,8 +170,9 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   // A config.* write applies at once instead of waiting for the watcher's debounce; the watcher
   // then sees the hash it already has and does nothing.
   // `rereadSecrets` (secrets.reload): the same file can now resolve to other secrets, so it is compared key by key too.
-  const reloadConfigNow = (opts: { rereadSecrets?: boolean } = {}): ConfigReloadOutcome => {
-    const loaded = loadConfigFromBytes(fs.readFileSync(configFile), configFile, env);
+  // Exec SecretRefs: the answers the last load had, unless the caller fetched new ones (`execReads`).
+  const reloadConfigNow = (opts: { rereadSecrets?: boolean; execReads?: ExecSecretReads } = {}): ConfigReloadOutcome => {
+    const loaded = loadConfigFromBytes(fs.readFileSync(configFile), configFile, env, opts.execReads ?? answeredExecReads);
     const sameFile = configSignature(loaded) === configSignature(current) && !opts.rereadSecrets;
     const changedPaths = sameFile ? [] : diffConfigPaths(current.config, loaded.config);
     const change: ConfigChange = { loaded, changedPaths, restartRequiredPaths: restartRequiredPaths(changedPaths) };

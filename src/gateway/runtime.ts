@@ -1,6 +1,6 @@
 import type { LogFileHealth } from "../infra/log-file.js";
 import type { Logger } from "../infra/logger.js";
-import type { ConfigIssue, LoadedConfig, OpenClawConfig } from "../config/index.js";
+import type { ConfigIssue, ExecSecretReads, LoadedConfig, OpenClawConfig } from "../config/index.js";
 import type { PresenceTracker } from "./presence.js";
 import type { AuthMode } from "./auth/resolve-auth.js";
 import type { HeartbeatSettings } from "../cron/heartbeat/heartbeat-settings.js";
@@ -26,9 +26,10 @@ export interface GatewayRuntime {
   configFilePath(): string;
   /**
    * Re-reads the config file now and applies it as the file watcher would (after a config.* write).
-   * `rereadSecrets` compares it key by key even when the file is unchanged (its SecretRefs are read again).
+   * `rereadSecrets` compares it key by key even when the file is unchanged (its SecretRefs are read again);
+   * `execReads` gives exec SecretRefs' answers fetched beforehand (else the last load's are used).
    */
-  reloadConfigNow(opts?: { rereadSecrets?: boolean }): ConfigReloadOutcome;
+  reloadConfigNow(opts?: { rereadSecrets?: boolean; execReads?: ExecSecretReads }): ConfigReloadOutcome;
   /**
    * Restart the whole gateway in this process after `delayMs` (clients get `shutdown` with
    * `restartExpectedMs`, then reconnect). Not scheduled when this gateway cannot restart itself

@@ -111,7 +111,7 @@ import { createChatDelivery } from "./chat-delivery.js";
 import { loadBuiltinChannelPlugin } from "./builtin-channel-plugins.js";
 import { ShutdownStages } from "../infra/shutdown-stages.js";
 import { CLIENT_GOODBYE_WAIT_MS, TURN_DRAIN_WAIT_MS } from "./shutdown-deadline.js";
-import type { ConfigIssue, LoadedConfig, OpenClawConfig } from "../config/index.js";
+import type { ConfigIssue, ExecSecretReads, LoadedConfig, OpenClawConfig } from "../config/index.js";
 import {
   CLOSE_POLICY_VIOLATION,
   CLOSE_SERVICE_RESTART,
@@ -137,7 +137,7 @@ export interface GatewayServerOptions {
   loadedConfig: () => LoadedConfig;
   configReloadStatus: () => ConfigReloadStatus;
   configFilePath: () => string;
-  reloadConfigNow: (opts?: { rereadSecrets?: boolean }) => ConfigReloadOutcome;
+  reloadConfigNow: (opts?: { rereadSecrets?: boolean; execReads?: ExecSecretReads }) => ConfigReloadOutcome;
   requestRestart: (reason: string, delayMs: number) => RestartPlan;
   /** What would stop this gateway from starting again with `config` (its flags and env as now), by key. */
   startRefusals: (config: OpenClawConfig) => ConfigIssue[];

@@ -26,6 +26,12 @@ import fs from "node:fs";
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
 const request = JSON.parse(input);
+// A vault held for one process (the gateway) answers it only once released: a test sees what the gateway does meanwhile.
+const holdFor = fs.existsSync(process.env.VAULT_FILE + ".hold") ? fs.readFileSync(process.env.VAULT_FILE + ".hold", "utf8") : "";
+if (holdFor === String(process.ppid)) {
+  fs.writeFileSync(process.env.VAULT_FILE + ".started", "");
+  while (!fs.existsSync(process.env.VAULT_FILE + ".release")) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 const vault = JSON.parse(fs.readFileSync(process.env.VAULT_FILE, "utf8"));
 const values = {}, errors = {};
 for (const id of request.ids) {
@@ -63,7 +69,7 @@ describe("SecretRefs in the config", () => {
     config.secrets = {
       providers: {
         tokenfile: { source: "file", path: tokenFile, mode: "singleValue" },
-        vault: { source: "exec", command, env: { VAULT_FILE: vault } },
+        vault: { source: "exec", command, env: { VAULT_FILE: vault }, timeoutMs: 20_000 },
       },
     };
     config.gateway.auth = { token: { source: "file", provider: "tokenfile", id: "value" } };
@@ -121,6 +127,33 @@ describe("SecretRefs in the config", () => {
     expect((await chat(gateway.httpUrl, token, "after reload")).status).toBe(200);
     expect(chatRequests(servers.model).at(-1)!.headers.authorization).toBe("Bearer sk-vault-two-9902");
     expect((await runCli(["secrets", "reload"], env)).output).toContain("Secrets reloaded.\nNo secret changed.");
+
+    // While a slow resolver runs for the gateway's `secrets.reload`, the gateway goes on answering turns.
+    fs.writeFileSync(`${vault}.hold`, String(gateway.proc.pid));
+    writePrivate(vault, JSON.stringify({ "providers/fake/apiKey": "sk-vault-three-3303" }));
+    let reloadDone = false;
+    const heldReload = runCli(["secrets", "reload", "--json"], env, 30_000).then((result) => {
+      reloadDone = true;
+      return result;
+    });
+    while (!fs.existsSync(`${vault}.started`)) await new Promise((resolve) => setTimeout(resolve, 20));
+    servers.model.enqueue({ text: "served meanwhile" });
+    const meanwhile = await fetch(`${gateway.httpUrl}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ model: "openclaw", user: "secret-ref", messages: [{ role: "user", content: "while the vault is slow" }] }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(meanwhile.status).toBe(200);
+    expect(reloadDone).toBe(false);
+    expect(chatRequests(servers.model).at(-1)!.headers.authorization).toBe("Bearer sk-vault-two-9902");
+    fs.writeFileSync(`${vault}.release`, "");
+    const released = await heldReload;
+    expect(released.code, released.output).toBe(0);
+    expect(JSON.parse(released.output).changedPaths).toEqual(["models.providers.fake.apiKey"]);
+    for (const marker of ["hold", "started", "release"]) fs.rmSync(`${vault}.${marker}`);
+    writePrivate(vault, JSON.stringify({ "providers/fake/apiKey": "sk-vault-two-9902" }));
+    expect((await runCli(["secrets", "reload"], env)).code).toBe(0);
 
     // The vault loses the key: the reload fails naming the key, the ref and the resolver's code, and the running key stays.
     writePrivate(vault, JSON.stringify({}));

@@ -4,13 +4,13 @@ import { collectSchemaIssues } from "../issue-messages.js";
 import { formatKeyPath, isPlainObject, setOwnProperty, type KeyPathSegment } from "../key-path.js";
 import { SecretsSchema } from "../schema/secrets.js";
 import { readEnvSecrets } from "../../infra/secrets/env-secrets.js";
-import { readExecSecrets } from "../../infra/secrets/exec-secrets.js";
 import { readFileSecrets } from "../../infra/secrets/file-secrets.js";
 import { chooseSecretProvider, type SecretProviderSettings, type SecretsSettings } from "../../infra/secrets/secret-provider.js";
 import type { SecretOutcome } from "../../infra/secrets/secret-value.js";
 import { REDACTED } from "../redact.js";
 import { acceptsSecretRef } from "./secret-ref-paths.js";
 import { asSecretRef, describeSecretRef, secretRefProblem, type SecretRef } from "./secret-ref.js";
+import { runExecReads, type ExecSecretReads } from "./exec-reads.js";
 import { secretProviderIssues } from "./secret-providers.js";
 
 export interface SecretRefResolution {
@@ -39,7 +39,7 @@ interface ProviderReads {
  * naming its key, the ref and why, never a secret. Runs at every load, so a start or reload (and
  * `secrets.reload`) reads the secrets as they are then.
  */
-export function resolveSecretRefs(config: Record<string, unknown>, env: NodeJS.ProcessEnv): SecretRefResolution {
+export function resolveSecretRefs(config: Record<string, unknown>, env: NodeJS.ProcessEnv, execReads: ExecSecretReads = runExecReads): SecretRefResolution {
   const found: FoundRef[] = [];
   collectRefs(config, [], found);
   if (found.length === 0) return { config, issues: [], resolvedPaths: [] };
@@ -81,7 +81,7 @@ export function resolveSecretRefs(config: Record<string, unknown>, env: NodeJS.P
   let resolved = config;
   const resolvedPaths: string[] = [];
   for (const reading of reads.values()) {
-    const outcomes = readProvider(reading, env);
+    const outcomes = readProvider(reading, env, execReads);
     for (const { path, ref } of reading.refs) {
       const outcome = placeholderRefused(outcomes.get(ref.id) ?? { problem: "no value" });
       if ("problem" in outcome) {
@@ -102,7 +102,7 @@ function placeholderRefused(outcome: SecretOutcome): SecretOutcome {
   return outcome;
 }
 
-function readProvider(reading: ProviderReads, env: NodeJS.ProcessEnv): Map<string, SecretOutcome> {
+function readProvider(reading: ProviderReads, env: NodeJS.ProcessEnv, execReads: ExecSecretReads): Map<string, SecretOutcome> {
   const ids = [...reading.ids];
   switch (reading.provider.source) {
     case "env":
@@ -110,7 +110,7 @@ function readProvider(reading: ProviderReads, env: NodeJS.ProcessEnv): Map<strin
     case "file":
       return readFileSecrets(reading.provider, ids);
     case "exec":
-      return readExecSecrets(reading.alias, reading.provider, ids, env);
+      return execReads({ alias: reading.alias, provider: reading.provider, ids }, env);
   }
 }
 

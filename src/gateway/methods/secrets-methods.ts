@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { Type } from "@sinclair/typebox";
-import { ConfigError } from "../../config/index.js";
+import { ConfigError, prefetchConfigSecrets, runExecReads } from "../../config/index.js";
 import { unavailable } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
 
@@ -16,10 +16,13 @@ export function registerSecretsMethods(registry: MethodRegistry): void {
     name: "secrets.reload",
     scope: "operator.admin",
     params: Empty,
-    handler: (_params, { runtime }) => {
-      if (!fs.existsSync(runtime.configFilePath())) return { ok: true, warningCount: 0, applied: true, changedPaths: [], restartRequiredPaths: [] };
+    handler: async (_params, { runtime }) => {
+      const file = runtime.configFilePath();
+      if (!fs.existsSync(file)) return { ok: true, warningCount: 0, applied: true, changedPaths: [], restartRequiredPaths: [] };
       try {
-        const outcome = runtime.reloadConfigNow({ rereadSecrets: true });
+        // Exec resolvers run first without blocking; the reload then reads their fresh answers.
+        const execReads = (await prefetchConfigSecrets(fs.readFileSync(file), file, process.env)) ?? runExecReads;
+        const outcome = runtime.reloadConfigNow({ rereadSecrets: true, execReads });
         runtime.logger.info({ changedPaths: outcome.changedPaths }, "secrets reloaded");
         return { ok: true, warningCount: runtime.loadedConfig().warnings.length, ...outcome };
       } catch (err) {

@@ -4,6 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveSecretRefs } from "../../../src/config/secrets/resolve-secret-refs.js";
 import { validateConfig } from "../../../src/config/validate.js";
+import { answeredExecReads, prefetchExecReads } from "../../../src/config/secrets/exec-reads.js";
+import { readExecSecretsAsync } from "../../../src/infra/secrets/exec-secrets.js";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "secret-refs-"));
 
@@ -149,5 +151,37 @@ describe("validateConfig with SecretRefs", () => {
     const good = validateConfig({ channels: { telegram: { botToken: { source: "env", id: "TG_TOKEN" } } } }, { TG_TOKEN: "123456:ABCdef" });
     expect(good.config.channels?.telegram?.botToken).toBe("123456:ABCdef");
     expect(good.secretPaths).toEqual(["channels.telegram.botToken"]);
+  });
+});
+
+describe("exec resolvers read without blocking, and answers reused", () => {
+  it("the awaited run ends as the blocking one does: an answer, a timeout, too much output, a missing command", async () => {
+    const dir = tmp();
+    const ok = resolver(dir, `process.stdout.write(JSON.stringify({ protocolVersion: 1, values: { a: "sk-async" } }));`);
+    expect(await readExecSecretsAsync("r", { source: "exec", command: ok }, ["a"], {})).toEqual(new Map([["a", { value: "sk-async" }]]));
+    const slow = resolver(dir, `await new Promise((r) => setTimeout(r, 5000));`);
+    expect([...(await readExecSecretsAsync("r", { source: "exec", command: slow, timeoutMs: 200 }, ["a"], {})).values()][0]).toEqual({
+      problem: `resolver ${slow} did not answer within 200 ms (timeoutMs)`,
+    });
+    const chatty = resolver(dir, `process.stdout.write("x".repeat(5000));`);
+    expect([...(await readExecSecretsAsync("r", { source: "exec", command: chatty, maxOutputBytes: 100 }, ["a"], {})).values()][0]).toEqual({
+      problem: `resolver ${chatty} wrote more than maxOutputBytes (100 bytes)`,
+    });
+    const gone = path.join(dir, "gone");
+    expect([...(await readExecSecretsAsync("r", { source: "exec", command: gone }, ["a"], {})).values()][0]).toEqual({ problem: `resolver ${gone} does not exist` });
+  });
+
+  it("a prefetched answer is what a later view reads; the resolver is not run again for it", async () => {
+    const dir = tmp();
+    const runs = path.join(dir, "runs");
+    const command = resolver(
+      dir,
+      `(await import("node:fs")).appendFileSync(${JSON.stringify(runs)}, "run\\n"); process.stdout.write(JSON.stringify({ protocolVersion: 1, values: { k: "sk-once" } }));`,
+    );
+    const request = { alias: "once", provider: { source: "exec" as const, command }, ids: ["k"] };
+    const reads = await prefetchExecReads([request], {});
+    expect(reads(request, {}).get("k")).toEqual({ value: "sk-once" });
+    expect(answeredExecReads(request, {}).get("k")).toEqual({ value: "sk-once" });
+    expect(fs.readFileSync(runs, "utf8")).toBe("run\n");
   });
 });
