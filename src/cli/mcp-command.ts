@@ -1,10 +1,10 @@
 import { probeMcpServers } from "../agents/mcp/mcp-probe.js";
+import { describeMcpServer, parseMcpServerDefinition, redactMcpServer, redactMcpServers } from "../agents/mcp/mcp-server-definition.js";
 import {
   ConfigError,
   defaultConfigPathForWrite,
   formatKeyPath,
   loadConfig,
-  redactConfig,
   resolveConfigPath,
   resolveStateDir,
   setConfigValueInFile,
@@ -23,15 +23,11 @@ function loadServers(): { config: OpenClawConfig; servers: McpServers } {
 /** `openclaw mcp list [--json]`: the saved servers, sorted, without connecting; secrets redacted. */
 export function mcpListCommand(flags: { json?: boolean }): void {
   const { servers } = loadServers();
-  const shown = redactConfig(servers);
+  const shown = redactMcpServers(servers);
   const names = Object.keys(shown).sort();
   if (flags.json) return printJson({ servers: names.map((name) => ({ name, ...shown[name] })) });
   if (names.length === 0) return void process.stdout.write('No MCP servers (mcp.servers). Add one: openclaw mcp set <name> \'{"command":"npx","args":["-y","<package>"]}\'\n');
-  const lines = names.map((name) => {
-    const server = shown[name]!;
-    const where = server.command ? `stdio: ${[server.command, ...(server.args ?? [])].join(" ")}` : `${server.transport ?? "streamable-http"}: ${server.url}`;
-    return `${name}${server.enabled === false ? " (disabled)" : ""}  ${where}`;
-  });
+  const lines = names.map((name) => describeMcpServer(name, servers[name]!));
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
@@ -39,28 +35,16 @@ export function mcpListCommand(flags: { json?: boolean }): void {
 export function mcpShowCommand(name: string | undefined, flags: { json?: boolean }): void {
   const { servers } = loadServers();
   if (name !== undefined && !Object.hasOwn(servers, name)) throw new CliError(`no MCP server "${name}" in mcp.servers (openclaw mcp list shows them)`);
-  const shown = redactConfig(name === undefined ? servers : servers[name]);
+  const shown = name === undefined ? redactMcpServers(servers) : redactMcpServer(servers[name]!);
   if (flags.json) return printJson(shown);
   process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
 }
 
 /** `openclaw mcp set <name> <json>`: saves a server definition (validated like every config edit; `type: "http"` is read as streamable-http). */
 export function mcpSetCommand(name: string, json: string, flags: { json?: boolean }): void {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch (err) {
-    throw new CliError(`the server definition is not JSON: ${(err as Error).message}`);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new CliError('the server definition must be one JSON object, such as {"command":"uvx","args":["mcp-server-fetch"]}');
-  const server = { ...(value as Record<string, unknown>) };
-  // OpenClaw's CLI-native spelling of a Streamable HTTP server.
-  if (server.type === "http" || server.type === "streamable-http" || server.type === "sse") {
-    if (server.transport === undefined) server.transport = server.type === "sse" ? "sse" : "streamable-http";
-    delete server.type;
-  }
-  editConfig((file) => setConfigValueInFile(file, formatKeyPath(["mcp", "servers", name]), server, process.env), `Saved MCP server "${name}"`, flags);
+  const parsed = parseMcpServerDefinition(json);
+  if ("problem" in parsed) throw new CliError(parsed.problem);
+  editConfig((file) => setConfigValueInFile(file, formatKeyPath(["mcp", "servers", name]), parsed.server, process.env), `Saved MCP server "${name}"`, flags);
 }
 
 /** `openclaw mcp unset <name>`: removes a server definition; an unknown name is an error. */

@@ -53,7 +53,7 @@ beforeAll(async () => {
   };
   const content = fakeModelConfig(model, stateDir, {
     channels,
-    commands: { config: true, bash: true, bashForegroundMs: 30_000, ownerAllowFrom: [`telegram:${TG_OWNER}`, `discord:${DC_OWNER}`, `slack:${SLACK_OWNER}`] },
+    commands: { config: true, mcp: true, bash: true, bashForegroundMs: 30_000, ownerAllowFrom: [`telegram:${TG_OWNER}`, `discord:${DC_OWNER}`, `slack:${SLACK_OWNER}`] },
     tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
   });
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
@@ -144,6 +144,46 @@ describe("/config", () => {
     } finally {
       writer.close();
     }
+  });
+});
+
+describe("/mcp", () => {
+  // Saved disabled: the file's other tests run turns, which would start an enabled server.
+  const FETCH = { command: "npx", args: ["-y", "mcp-fetch", "--api-key", "sk-mcpsecret12345", "--region=eu"], env: { FETCH_TOKEN: "tok-mcp-env-9876" }, enabled: false };
+
+  it("saves, shows with credentials hidden, and removes servers through the validated write", async () => {
+    expect(await operatorSays("/mcp")).toBe('No MCP servers (mcp.servers). Add one: /mcp set <name>={"command":"npx","args":["-y","<package>"]}');
+    expect(await telegramSays(TG_OWNER, `/mcp set fetch=${JSON.stringify(FETCH)}`)).toBe('Saved MCP server "fetch". Applied.');
+    expect(fileConfig().mcp.servers.fetch).toEqual(FETCH);
+    expect(await discordSays('/mcp set docs {"type":"http","url":"https://mcp.example.com/mcp","headers":{"X-Key":"hdr-secret-4455"},"enabled":false}')).toBe(
+      'Saved MCP server "docs". Applied.',
+    );
+    expect(fileConfig().mcp.servers.docs).toEqual({ url: "https://mcp.example.com/mcp", transport: "streamable-http", headers: { "X-Key": "hdr-secret-4455" }, enabled: false });
+
+    const list = await slackSays("/mcp show");
+    expect(list).toBe("MCP servers:\ndocs (disabled)  streamable-http: https://mcp.example.com/mcp\nfetch (disabled)  stdio: npx -y mcp-fetch --api-key [hidden] --region=eu");
+    const one = await operatorSays("/mcp get fetch");
+    expect(one).toContain('"FETCH_TOKEN": "[hidden]"');
+    expect(await operatorSays("/mcp show docs")).toContain('"X-Key": "[hidden]"');
+    for (const shown of [list, one]) expect(shown).not.toMatch(/sk-mcpsecret12345|tok-mcp-env-9876|hdr-secret-4455/);
+
+    const before = fs.readFileSync(configPath, "utf8");
+    expect(await operatorSays('/mcp set both={"command":"x","url":"https://y.example"}')).toMatch(/^Config not changed: mcp\.servers\.both/);
+    expect(await operatorSays("/mcp set broken={not json")).toMatch(/^Not saved: the server definition is not JSON/);
+    expect(await operatorSays("/mcp unset nothere")).toBe('No MCP server "nothere" in mcp.servers (/mcp show lists them).');
+    expect(fs.readFileSync(configPath, "utf8")).toBe(before);
+
+    expect(await operatorSays("/mcp unset fetch")).toBe('Removed MCP server "fetch". Applied.');
+    expect(await operatorSays("/mcp unset docs")).toBe('Removed MCP server "docs". Applied.');
+    expect(fileConfig().mcp.servers).toEqual({});
+    expect(gw.output()).not.toMatch(/sk-mcpsecret12345|tok-mcp-env-9876|hdr-secret-4455/);
+  });
+
+  it("is the owner's, and off when commands.mcp is not true", async () => {
+    expect(await telegramSays(TG_GUEST, "/mcp show")).toBe("/mcp is for the bot owner only (commands.ownerAllowFrom).");
+    expect(await operatorSays("/config set commands.mcp=false")).toBe("Set commands.mcp = false. Applied.");
+    expect(await telegramSays(TG_OWNER, "/mcp show")).toBe("/mcp is off on this gateway. The owner can enable it with commands.mcp: true (docs/configuration.md).");
+    expect(await operatorSays("/config set commands.mcp=true")).toBe("Set commands.mcp = true. Applied.");
   });
 });
 

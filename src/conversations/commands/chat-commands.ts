@@ -12,6 +12,7 @@ import { checkModelChoice } from "../../agents/session-controls.js";
 import { contextText, statusCard } from "./status-card.js";
 import { usageCommand } from "./usage-command.js";
 import { runConfigCommand } from "./config-command.js";
+import { runMcpCommand } from "./mcp-command.js";
 import { runAllowlistCommand } from "./allowlist-command.js";
 import { runBashCommand } from "./bash-command.js";
 import { elevatedCommand } from "./elevated-command.js";
@@ -370,6 +371,15 @@ CHAT_COMMANDS.register({
   ownerOnly: true,
   description: "read or change the gateway's config file (commands.config: true)",
   handler: (args, ctx) => reply(runConfigCommand(args, ctx)),
+});
+
+CHAT_COMMANDS.register({
+  name: "mcp",
+  args: "show [name] | get <name> | set <name>=<json> | unset <name>",
+  category: "management",
+  ownerOnly: true,
+  description: "read or change the MCP servers of mcp.servers (commands.mcp: true)",
+  handler: (args, ctx) => reply(runMcpCommand(args, ctx)),
 });
 
 CHAT_COMMANDS.register({

@@ -1,5 +1,6 @@
-import { ConfigError, getConfigValue, isSecretEntry, parseCliValue, readConfigFileSnapshot, REDACTED, setConfigValueInFile, unsetConfigValueInFile } from "../../config/index.js";
+import { getConfigValue, isSecretEntry, parseCliValue, readConfigFileSnapshot, REDACTED, setConfigValueInFile, unsetConfigValueInFile } from "../../config/index.js";
 import type { ChatCommandContext } from "./chat-command-registry.js";
+import { writeConfigAndReply } from "./config-write-reply.js";
 import type { GatewayAdminPort } from "./gateway-admin-port.js";
 
 /** Replies stay readable in a chat: a longer value is cut and says how to see one key. */
@@ -28,7 +29,7 @@ export function runConfigCommand(args: string, ctx: ChatCommandContext): string 
       return setConfig(admin, operand);
     case "unset":
       if (!operand || rest.length !== 1) return "Usage: /config unset <path>";
-      return writeConfig(admin, () => unsetConfigValueInFile(admin.configFilePath(), operand, process.env), `Removed ${operand}.`);
+      return writeConfigAndReply(admin, () => unsetConfigValueInFile(admin.configFilePath(), operand, process.env), `Removed ${operand}.`);
     default:
       return USAGE;
   }
@@ -63,23 +64,5 @@ function setConfig(admin: GatewayAdminPort, operand: string): string {
   const lastKey = keyPath.split(".").pop() ?? keyPath;
   const shown = isSecretEntry(lastKey, value) ? HIDDEN : JSON.stringify(value);
   // As the config.* methods: a chat may set only keys this gateway knows.
-  return writeConfig(admin, () => setConfigValueInFile(admin.configFilePath(), keyPath, value, process.env), `Set ${keyPath} = ${shown}.`);
-}
-
-function writeConfig(admin: GatewayAdminPort, write: () => { warnings: string[] }, done: string): string {
-  if (admin.writeRefusal) return admin.writeRefusal;
-  let warnings: string[];
-  try {
-    warnings = write().warnings;
-  } catch (err) {
-    if (err instanceof ConfigError)
-      return `Config not changed: ${err.issues.length ? err.issues.map((i) => `${i.path ? `${i.path}: ` : ""}${i.message}`).join("; ") : err.message}`;
-    throw err;
-  }
-  const outcome = admin.configWritten();
-  const waits = outcome.restartRequiredPaths.length
-    ? ` ${outcome.restartRequiredPaths.join(", ")} take${outcome.restartRequiredPaths.length === 1 ? "s" : ""} effect after a restart (/restart).`
-    : "";
-  const applied = outcome.applied ? " Applied." : " Saved; hot reload is off (gateway.reload.mode), so it applies after a restart.";
-  return `${done}${applied}${waits}${warnings.length ? `\nWarnings: ${warnings.join("; ")}` : ""}`;
+  return writeConfigAndReply(admin, () => setConfigValueInFile(admin.configFilePath(), keyPath, value, process.env), `Set ${keyPath} = ${shown}.`);
 }
