@@ -20,6 +20,7 @@ function readSetup(config: OpenClawConfig): WebFetchToolSetup {
       ...(fetch.maxRedirects !== undefined ? { maxRedirects: fetch.maxRedirects } : {}),
       ...(fetch.userAgent !== undefined ? { userAgent: fetch.userAgent } : {}),
       ...(fetch.cacheTtlMinutes !== undefined ? { cacheTtlMs: fetch.cacheTtlMinutes * 60_000 } : {}),
+      ...(fetch.readability !== undefined ? { readability: fetch.readability } : {}),
     },
   };
 }

@@ -17,8 +17,8 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"))
   devDependencies: Record<string, string>;
 };
 
-/** Optional peers of `ws`: it tries them and works without. */
-const OPTIONAL_AT_RUN_TIME = new Set(["bufferutil", "utf-8-validate"]);
+/** Optional peers of `ws`, and linkedom's `canvas` (web_fetch's DOM): each is tried and works without. */
+const OPTIONAL_AT_RUN_TIME = new Set(["bufferutil", "utf-8-validate", "canvas"]);
 
 const PACKAGE_NAME = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(\/[\w./-]*)?$/;
 

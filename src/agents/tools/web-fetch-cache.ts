@@ -19,8 +19,17 @@ const answers = new AnswerCache<CachedFetch>({ max: 100, maxSize: 20_000_000, si
  * The cache key: the URL and everything that shapes a successful answer (the characters asked
  * for, the download and redirect limits, the User-Agent, whether private addresses were allowed).
  */
-export function webFetchCacheKey(parts: { url: string; maxChars: number; maxResponseBytes: number; maxRedirects: number; userAgent: string; allowPrivate: boolean }): string {
-  return JSON.stringify([parts.url, parts.maxChars, parts.maxResponseBytes, parts.maxRedirects, parts.userAgent, parts.allowPrivate]);
+export function webFetchCacheKey(parts: {
+  url: string;
+  maxChars: number;
+  maxResponseBytes: number;
+  maxRedirects: number;
+  userAgent: string;
+  allowPrivate: boolean;
+  extractMode: string;
+  readability: boolean;
+}): string {
+  return JSON.stringify([parts.url, parts.maxChars, parts.maxResponseBytes, parts.maxRedirects, parts.userAgent, parts.allowPrivate, parts.extractMode, parts.readability]);
 }
 
 /** A cached answer younger than `ttlMs` (the current TTL, also when it was stored under a longer one), marked as cached. */

@@ -8,7 +8,7 @@ import { replaceFoldedMatches } from "../../infra/marker-fold.js";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
-import { htmlToText } from "./html-to-text.js";
+import { extractHtml, type ExtractMode } from "./html-extract.js";
 import { cachedWebFetch, rememberWebFetch, webFetchCacheKey } from "./web-fetch-cache.js";
 import { guardedLookup, isBlockedAddress, PrivateAddressError } from "./network-guard.js";
 import { safeCut } from "./text-cut.js";
@@ -39,6 +39,9 @@ const DEFAULT_USER_AGENT = "Mozilla/5.0 (compatible; openclaw-clone web_fetch)";
 function webFetchParameters(defaultChars: number, cap: number) {
   return Type.Object({
     url: Type.String({ description: "The http or https URL to fetch." }),
+    extractMode: Type.Optional(
+      Type.Union([Type.Literal("markdown"), Type.Literal("text")], { description: 'How an HTML page comes back: "markdown" (default: headings, links, lists kept) or "text".' }),
+    ),
     maxChars: Type.Optional(Type.Integer({ description: `Maximum characters of text to return (default ${defaultChars}, at most ${cap}).`, minimum: WEB_FETCH_MIN_CHARS })),
   });
 }
@@ -58,6 +61,8 @@ export interface WebFetchToolOptions {
   userAgent?: string;
   /** How long a successful answer is reused for the same URL and maxChars; 0: no cache, neither read nor written. */
   cacheTtlMs?: number;
+  /** HTML pages: Readability's main content (default) or, false, the whole page. */
+  readability?: boolean;
 }
 
 /** web_fetch in the tool lists: left out when `enabled` is false, else built with `options`. */
@@ -90,6 +95,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
   const maxRedirects = options.maxRedirects ?? WEB_FETCH_MAX_REDIRECTS;
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const cacheTtlMs = options.cacheTtlMs ?? WEB_FETCH_CACHE_TTL_MS;
+  const readability = options.readability ?? true;
 
   return {
     name: "web_fetch",
@@ -107,8 +113,9 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
       }
       const allowPrivate = ctx.services.webFetchAllowPrivate === true;
       const maxChars = clampChars(args.maxChars ?? defaultChars, cap);
+      const extractMode: ExtractMode = args.extractMode === "text" ? "text" : "markdown";
       // Only successful http(s) answers are stored, under the same allowPrivate: a hit needs no new check.
-      const cacheKey = webFetchCacheKey({ url: url.href, maxChars, maxResponseBytes, maxRedirects, userAgent, allowPrivate });
+      const cacheKey = webFetchCacheKey({ url: url.href, maxChars, maxResponseBytes, maxRedirects, userAgent, allowPrivate, extractMode, readability });
       const cached = cacheTtlMs > 0 ? cachedWebFetch(cacheKey, cacheTtlMs) : undefined;
       if (cached) return cached;
 
@@ -135,7 +142,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
             return toolError(TOOL_ERRORS.invalidRedirect(url.href, location.slice(0, 200)));
           }
         }
-        const result = renderResponse(response, { maxChars, cap, maxBytes: maxResponseBytes }, String(args.url));
+        const result = await renderResponse(response, { maxChars, cap, maxBytes: maxResponseBytes, extractMode, readability }, String(args.url));
         if (cacheTtlMs > 0) rememberWebFetch(cacheKey, result, cacheTtlMs);
         return result;
       } catch (error) {
@@ -233,7 +240,15 @@ function decompressed(response: http.IncomingMessage): Readable {
   return response.pipe(decoder);
 }
 
-function renderResponse(response: FetchedResponse, limits: { maxChars: number; cap: number; maxBytes: number }, requested: string): ToolResult {
+interface RenderSettings {
+  maxChars: number;
+  cap: number;
+  maxBytes: number;
+  extractMode: ExtractMode;
+  readability: boolean;
+}
+
+async function renderResponse(response: FetchedResponse, limits: RenderSettings, requested: string): Promise<ToolResult> {
   const { maxChars, cap, maxBytes } = limits;
   const finalUrl = response.url.href;
   if (response.status >= 400) {
@@ -255,7 +270,8 @@ function renderResponse(response: FetchedResponse, limits: { maxChars: number; c
 
   const raw = decodeBody(response.body, contentType);
   const isHtml = mimeType.includes("html") || (mimeType === "" && /^\s*<(!doctype html|html)\b/i.test(raw));
-  const text = neutralizeMarkers(isHtml ? htmlToText(raw) : raw);
+  const page = isHtml ? await extractHtml(raw, response.url.href, { readability: limits.readability, mode: limits.extractMode }) : undefined;
+  const text = neutralizeMarkers(page ? page.text : raw);
 
   const notes: string[] = [];
   let shown = text;
@@ -272,6 +288,7 @@ function renderResponse(response: FetchedResponse, limits: { maxChars: number; c
     finalUrl,
     status: response.status,
     contentType: mimeType || undefined,
+    ...(page && { extractMode: limits.extractMode, extractor: page.extractor, ...(page.title && { title: neutralizeMarkers(page.title).slice(0, 256) }) }),
     bytes: response.body.length,
     chars: text.length,
     truncated: shown.length < text.length || response.cut,

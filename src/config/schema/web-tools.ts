@@ -31,6 +31,8 @@ const WebFetchSettings = Type.Object({
   userAgent: Type.Optional(NonEmptyString),
   /** 0: no cache (neither read nor written). */
   cacheTtlMinutes: Type.Optional(integer(0, 10_080)),
+  /** HTML pages: Readability's main content (default true), or the whole page. */
+  readability: Type.Optional(Type.Boolean()),
 });
 
 export const WebToolsSchema = Type.Object({

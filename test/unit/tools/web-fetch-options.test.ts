@@ -20,6 +20,7 @@ describe("webFetchOptionsFromConfig", () => {
       options: { maxChars: 5_000, maxCharsCap: 8_000, maxResponseBytes: 100_000, timeoutMs: 12_000, maxRedirects: 0, userAgent: "Bot/1", cacheTtlMs: 0 },
     });
     expect(webFetchOptionsFromConfig(configWith({ cacheTtlMinutes: 30 })).options).toEqual({ cacheTtlMs: 1_800_000 });
+    expect(webFetchOptionsFromConfig(configWith({ readability: false })).options).toEqual({ readability: false });
   });
 
   it("enabled: false leaves web_fetch out of the core and available tools", () => {
