@@ -13,6 +13,14 @@ function hashOfFile(file: string): string {
   }
 }
 
+function sameBytes(file: string, bytes: Buffer): boolean {
+  try {
+    return fs.readFileSync(file).equals(bytes);
+  } catch {
+    return false;
+  }
+}
+
 export interface ConfigChange {
   loaded: LoadedConfig;
   /** Leaf key paths that differ from the current config, sorted. */
@@ -89,7 +97,8 @@ export async function watchConfig(opts: ConfigWatchOptions): Promise<ConfigWatch
     try {
       // Exec SecretRef resolvers run while the gateway goes on serving; the load then reads their answers.
       const execReads = await prefetchConfigSecrets(bytes, filePath, env);
-      if (closed) return;
+      // Changed meanwhile (a config.* write applied it): that change's own event reads it next.
+      if (closed || !sameBytes(filePath, bytes)) return;
       loaded = loadConfigFromBytes(bytes, filePath, env, execReads);
     } catch (err) {
       opts.onInvalid(err instanceof ConfigError ? err : new ConfigError(String(err), { filePath }));

@@ -21,6 +21,15 @@ const INVISIBLE = new Set(["script", "style", "noscript", "template", "svg", "if
  * `text` is plain text. The DOM (linkedom) and both libraries load on the first page.
  */
 export async function extractHtml(html: string, pageUrl: string, opts: { readability: boolean; mode: ExtractMode }): Promise<ExtractedPage> {
+  try {
+    return await extractWithDom(html, pageUrl, opts);
+  } catch {
+    // Markup the DOM libraries cannot take is still read, as plain text of the whole page.
+    return { text: htmlToText(html), extractor: "html" };
+  }
+}
+
+async function extractWithDom(html: string, pageUrl: string, opts: { readability: boolean; mode: ExtractMode }): Promise<ExtractedPage> {
   const { parseHTML } = await import("linkedom");
   let content = html;
   let title: string | undefined;
