@@ -18,7 +18,7 @@ export function configGetCommand(keyPath: string, flags: { json?: boolean }): vo
   const stateDir = resolveStateDir(process.env);
   const loaded = loadConfig({ stateDir, env: process.env });
   // Redact the whole tree first: a leaf alone no longer says whether it is a secret.
-  const { found, value } = getConfigValue(redactConfig(loaded.config), keyPath);
+  const { found, value } = getConfigValue(redactConfig(loaded.config, loaded.secretPaths), keyPath);
   if (!found) {
     if (flags.json) printJson({ error: `Config path not found: ${keyPath}` });
     else process.stderr.write(`Config path not found: ${keyPath}\n`);

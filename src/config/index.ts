@@ -34,3 +34,4 @@ export { configUiHints, type ConfigUiHint } from "./ui-hints.js";
 export { isSecretEntry } from "./redact.js";
 export { isEnvReference } from "./env-substitution.js";
 export { expandIncludes, type IncludedFile } from "./includes.js";
+export { secretRefValues } from "./secrets/resolve-secret-refs.js";

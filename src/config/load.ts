@@ -20,6 +20,8 @@ export interface LoadedConfig {
   warnings: string[];
   /** The files its `$include`s read (a change to one is a config change); absent or empty without includes. */
   includedFiles?: IncludedFile[];
+  /** Key paths whose value was read through a SecretRef (hidden by views whatever the key is called). */
+  secretPaths?: string[];
 }
 
 export { hashConfigBytes } from "./config-hash.js";
@@ -52,8 +54,8 @@ export function readConfigFile(filePath: string): Buffer {
 export function loadConfigFromBytes(bytes: Buffer, filePath: string, env: NodeJS.ProcessEnv, execReads?: ExecSecretReads): LoadedConfig {
   const raw = parseConfigText(bytes.toString("utf8"), filePath);
   try {
-    const { config, warnings, includedFiles } = validateConfig(raw, env, { filePath, execReads });
-    return { config, path: filePath, hash: hashConfigBytes(bytes), warnings, includedFiles };
+    const { config, warnings, includedFiles, secretPaths } = validateConfig(raw, env, { filePath, execReads });
+    return { config, path: filePath, hash: hashConfigBytes(bytes), warnings, includedFiles, secretPaths };
   } catch (err) {
     throw err instanceof ConfigError ? err.withFilePath(filePath) : err;
   }

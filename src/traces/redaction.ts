@@ -1,4 +1,4 @@
-import { REDACTED, redactConfig, type OpenClawConfig } from "../config/index.js";
+import { REDACTED, redactConfig, secretRefValues, type OpenClawConfig } from "../config/index.js";
 import { compileRedactPatterns } from "../infra/logger.js";
 
 const MASK = "[redacted]";
@@ -13,7 +13,8 @@ const BUILT_IN_PATTERNS = [
 ];
 
 /**
- * What a trace must not hold: the config's credentials (the same keys `config get` hides), the
+ * What a trace must not hold: the config's credentials (the same keys `config get` hides, and
+ * every value read through a SecretRef), the
  * process's secret environment values, `logging.redactPatterns` (as in the log) and common
  * credential shapes. Objects (tool arguments) lose secret-named fields the way configs do.
  */
@@ -24,6 +25,8 @@ export class TraceRedactor {
   constructor(config: OpenClawConfig, env: NodeJS.ProcessEnv) {
     const secrets = new Set<string>();
     collectRedacted(config, redactConfig(config), secrets);
+    // A SecretRef's value is a secret under any key (a custom provider header).
+    for (const value of secretRefValues()) secrets.add(value);
     for (const [name, value] of Object.entries(env)) if (value && SECRET_ENV_NAME.test(name)) secrets.add(value);
     // Very short values would blank out ordinary words; real credentials are long. Longest first,
     // so a secret that contains another is masked whole.

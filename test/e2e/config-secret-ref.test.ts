@@ -112,6 +112,8 @@ describe("SecretRefs in the config", () => {
     // A header whose name says nothing about secrets is still hidden: its value came from a ref.
     expect(snapshot.config.models.providers.fake.headers["X-Team"]).toBe("__OPENCLAW_REDACTED__");
     expect(JSON.stringify(snapshot)).not.toMatch(/sk-vault-one-4411|team-header-5530|gw-token-from-file-7781/);
+    const header = await runCli(["config", "get", "models.providers.fake.headers", "--json"], env);
+    expect(JSON.parse(header.output)).toEqual({ "X-Team": "__OPENCLAW_REDACTED__" });
 
     // Rotated in the vault: nothing changes until `secrets reload`, which applies it at once.
     writePrivate(vault, JSON.stringify({ "providers/fake/apiKey": "sk-vault-two-9902" }));

@@ -13,6 +13,15 @@ import { asSecretRef, describeSecretRef, secretRefProblem, type SecretRef } from
 import { runExecReads, type ExecSecretReads } from "./exec-reads.js";
 import { secretProviderIssues } from "./secret-providers.js";
 
+// Every value a SecretRef gave in this process: whatever key it sits at, it is a secret, and
+// views that hide secrets by key name (traces) hide these too.
+const readThroughRefs = new Set<string>();
+
+/** The values SecretRefs gave in this process, for redaction by value. */
+export function secretRefValues(): ReadonlySet<string> {
+  return readThroughRefs;
+}
+
 export interface SecretRefResolution {
   /** The config with every SecretRef replaced by its value (the input when it holds none). */
   config: Record<string, unknown>;
@@ -90,6 +99,7 @@ export function resolveSecretRefs(config: Record<string, unknown>, env: NodeJS.P
       }
       resolved = withValueAt(resolved, path, outcome.value);
       resolvedPaths.push(formatKeyPath(path));
+      readThroughRefs.add(outcome.value);
     }
   }
   return issues.length > 0 ? { config, issues, resolvedPaths: [] } : { config: resolved, issues: [], resolvedPaths };

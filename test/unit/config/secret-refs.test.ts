@@ -6,6 +6,7 @@ import { resolveSecretRefs } from "../../../src/config/secrets/resolve-secret-re
 import { validateConfig } from "../../../src/config/validate.js";
 import { answeredExecReads, prefetchExecReads } from "../../../src/config/secrets/exec-reads.js";
 import { readExecSecretsAsync } from "../../../src/infra/secrets/exec-secrets.js";
+import { TraceRedactor } from "../../../src/traces/redaction.js";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "secret-refs-"));
 
@@ -141,6 +142,17 @@ process.stdout.write(JSON.stringify({ protocolVersion: 1, values: Object.fromEnt
       "secrets.providers.e.path: env providers do not take path",
       "secrets.providers.e.command: env providers do not take command",
     ]);
+  });
+});
+
+describe("values read through SecretRefs in traces", () => {
+  it("are masked whatever key they sit at (a custom header is no secret by its name)", () => {
+    const { config } = validateConfig(
+      { models: { providers: { p: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", headers: { "X-Team": { source: "env", id: "TEAM_HEADER" } } } } } },
+      { TEAM_HEADER: "team-value-from-ref-5531" },
+    );
+    const redactor = new TraceRedactor(config, {});
+    expect(redactor.text("the header was team-value-from-ref-5531")).toBe("the header was [redacted]");
   });
 });
 
