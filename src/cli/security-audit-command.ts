@@ -25,7 +25,7 @@ export async function securityAuditCommand(flags: { deep?: boolean; json?: boole
     ...webhookFindings(loaded.config, env),
     ...elevatedFindings(loaded.config),
     ...mcpFindings(loaded.config),
-    ...permissionFindings(stateDir, configFile),
+    ...permissionFindings(stateDir, configFile, loaded.includedFiles),
     ...literalSecretFindings(configFile),
     ...(flags.deep ? await liveFindings(stateDir, LIVE_CHECK_TIMEOUT_MS) : []),
   ].sort((a, b) => ORDER[a.severity] - ORDER[b.severity]);

@@ -24,11 +24,11 @@ function permissionFinding(file: string, what: string, wanted: string): Finding 
   };
 }
 
-/** The state dir, config (and the files its `$include`s read) and credential files: readable by this user only. */
-export function permissionFindings(stateDir: string, configFile: string | null): Finding[] {
+/** The state dir, config (and the files its `$include`s read, as the load found them) and credential files: readable by this user only. */
+export function permissionFindings(stateDir: string, configFile: string | null, includedFiles: readonly { path: string }[] = []): Finding[] {
   const paths = gatewayStatePaths(stateDir);
   const found = [permissionFinding(stateDir, "state dir", "700"), configFile ? permissionFinding(configFile, "config file", "600") : undefined];
-  for (const included of configFile ? (readMergedConfig(configFile)?.files ?? []) : []) found.push(permissionFinding(included.path, "included config file", "600"));
+  for (const included of includedFiles) found.push(permissionFinding(included.path, "included config file", "600"));
   if (fs.existsSync(paths.credentialsDir)) {
     found.push(permissionFinding(paths.credentialsDir, "credentials dir", "700"));
     for (const name of fs.readdirSync(paths.credentialsDir)) found.push(permissionFinding(path.join(paths.credentialsDir, name), "credential file", "600"));
@@ -36,8 +36,8 @@ export function permissionFindings(stateDir: string, configFile: string | null):
   return found.filter((f): f is Finding => f !== undefined);
 }
 
-/** The config file's data with its `$include`s read, and the files they read; undefined when it cannot be read (the doctor's to report). */
-function readMergedConfig(configFile: string): { data: unknown; files: { path: string }[] } | undefined {
+/** The config file's data as written, its `$include`s read; undefined when it cannot be read (the doctor's to report). */
+function readMergedConfig(configFile: string): unknown {
   let data: unknown;
   try {
     data = parseConfigText(fs.readFileSync(configFile, "utf8"), configFile);
@@ -45,16 +45,16 @@ function readMergedConfig(configFile: string): { data: unknown; files: { path: s
     return undefined;
   }
   try {
-    return expandIncludes(data, configFile, process.env);
+    return expandIncludes(data, configFile, process.env).data;
   } catch (err) {
-    if (err instanceof ConfigError) return { data, files: [] };
+    if (err instanceof ConfigError) return data;
     throw err;
   }
 }
 
 /** Secrets written into the config file (or a file it includes) rather than referenced as ${VAR}, a SecretRef or a token file. */
 export function literalSecretFindings(configFile: string | null): Finding[] {
-  const data = configFile ? readMergedConfig(configFile)?.data : undefined;
+  const data = configFile ? readMergedConfig(configFile) : undefined;
   if (data === undefined) return [];
   const keys: string[] = [];
   const walk = (value: unknown, at: string): void => {

@@ -1,12 +1,10 @@
 import { getConfigValue, isSecretEntry, parseCliValue, readConfigFileSnapshot, REDACTED, setConfigValueInFile, unsetConfigValueInFile } from "../../config/index.js";
 import type { ChatCommandContext } from "./chat-command-registry.js";
-import { writeConfigAndReply } from "./config-write-reply.js";
+import { configCommandAdmin, HIDDEN_IN_CHAT, writeConfigAndReply } from "./config-write-reply.js";
 import type { GatewayAdminPort } from "./gateway-admin-port.js";
 
 /** Replies stay readable in a chat: a longer value is cut and says how to see one key. */
 const MAX_SHOW_CHARS = 3_500;
-/** What a chat sees in place of a secret (the file keeps the value). */
-const HIDDEN = "[hidden]";
 const USAGE = "Usage: /config show [path] | get <path> | set <path>=<value> | unset <path>";
 
 /**
@@ -15,9 +13,8 @@ const USAGE = "Usage: /config show [path] | get <path> | set <path>=<value> | un
  * is replaced), then applied live as `config.set` does. Off unless `commands.config: true`.
  */
 export function runConfigCommand(args: string, ctx: ChatCommandContext): string {
-  if (ctx.config().commands?.config !== true) return "/config is off on this gateway. The owner can enable it with commands.config: true (docs/configuration.md).";
-  const admin = ctx.admin;
-  if (!admin) return "/config is not available here.";
+  const admin = configCommandAdmin(ctx, "config");
+  if (typeof admin === "string") return admin;
   const [verb = "show", ...rest] = args.trim().split(/\s+/).filter(Boolean);
   const operand = args.trim().slice(verb.length).trim();
   switch (verb.toLowerCase()) {
@@ -46,7 +43,7 @@ function showConfig(admin: GatewayAdminPort, keyPath: string): string {
   const found = keyPath ? getConfigValue(snapshot.parsed, keyPath) : { found: true, value: snapshot.parsed };
   if (!found.found) return `${keyPath} is not set in the config file.`;
   const json = typeof found.value === "string" ? found.value : JSON.stringify(found.value, null, 2);
-  const text = json.replaceAll(REDACTED, HIDDEN);
+  const text = json.replaceAll(REDACTED, HIDDEN_IN_CHAT);
   const shown = text.length > MAX_SHOW_CHARS ? `${text.slice(0, MAX_SHOW_CHARS)}\n… (${text.length - MAX_SHOW_CHARS} more characters; /config show <path> shows one key)` : text;
   return `${keyPath || "Config"}${keyPath ? " =" : ` (${snapshot.exists ? "secrets hidden" : "no file yet: defaults"})`}:\n${shown}`;
 }
@@ -62,7 +59,7 @@ function setConfig(admin: GatewayAdminPort, operand: string): string {
   if (!raw) return "Usage: /config set <path>=<value> (JSON for numbers, booleans, lists and objects)";
   const value = parseCliValue(raw);
   const lastKey = keyPath.split(".").pop() ?? keyPath;
-  const shown = isSecretEntry(lastKey, value) ? HIDDEN : JSON.stringify(value);
+  const shown = isSecretEntry(lastKey, value) ? HIDDEN_IN_CHAT : JSON.stringify(value);
   // As the config.* methods: a chat may set only keys this gateway knows.
   return writeConfigAndReply(admin, () => setConfigValueInFile(admin.configFilePath(), keyPath, value, process.env), `Set ${keyPath} = ${shown}.`);
 }

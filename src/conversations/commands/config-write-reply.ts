@@ -1,5 +1,18 @@
 import { ConfigError } from "../../config/index.js";
+import type { ChatCommandContext } from "./chat-command-registry.js";
 import type { GatewayAdminPort } from "./gateway-admin-port.js";
+
+/** What a chat sees in place of a secret (the file keeps the value). */
+export const HIDDEN_IN_CHAT = "[hidden]";
+
+/**
+ * The gateway's admin port for an owner's config command, or the reply when there is none: the
+ * command `/<name>` is off unless `commands.<name>: true`, and a surface without the port cannot write.
+ */
+export function configCommandAdmin(ctx: ChatCommandContext, command: "config" | "mcp"): GatewayAdminPort | string {
+  if (ctx.config().commands?.[command] !== true) return `/${command} is off on this gateway. The owner can enable it with commands.${command}: true (docs/configuration.md).`;
+  return ctx.admin ?? `/${command} is not available here.`;
+}
 
 /**
  * A chat command's config edit (`/config`, `/mcp`): the validated write, then the live apply the

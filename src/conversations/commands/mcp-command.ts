@@ -1,13 +1,12 @@
 import { describeMcpServer, parseMcpServerDefinition, redactMcpServer } from "../../agents/mcp/mcp-server-definition.js";
 import { formatKeyPath, readConfigFileSnapshot, REDACTED, setConfigValueInFile, unsetConfigValueInFile, type OpenClawConfig } from "../../config/index.js";
 import type { ChatCommandContext } from "./chat-command-registry.js";
-import { writeConfigAndReply } from "./config-write-reply.js";
+import { configCommandAdmin, HIDDEN_IN_CHAT, writeConfigAndReply } from "./config-write-reply.js";
 import type { GatewayAdminPort } from "./gateway-admin-port.js";
 
 type McpServers = NonNullable<NonNullable<OpenClawConfig["mcp"]>["servers"]>;
 
 const USAGE = "Usage: /mcp show [name] | get <name> | set <name>=<json> | unset <name>";
-const HIDDEN = "[hidden]";
 
 /**
  * `/mcp show|get|set|unset …`: the MCP servers of `mcp.servers`, shown with credentials hidden
@@ -16,9 +15,8 @@ const HIDDEN = "[hidden]";
  * `commands.mcp: true`; the owner's only.
  */
 export function runMcpCommand(args: string, ctx: ChatCommandContext): string {
-  if (ctx.config().commands?.mcp !== true) return "/mcp is off on this gateway. The owner can enable it with commands.mcp: true (docs/configuration.md).";
-  const admin = ctx.admin;
-  if (!admin) return "/mcp is not available here.";
+  const admin = configCommandAdmin(ctx, "mcp");
+  if (typeof admin === "string") return admin;
   const trimmed = args.trim();
   const verb = (trimmed.split(/\s+/)[0] ?? "").toLowerCase() || "show";
   const operand = trimmed.slice(verb.length).trim();
@@ -62,11 +60,11 @@ function showServers(admin: GatewayAdminPort, name: string): string {
   if (typeof servers === "string") return servers;
   if (name) {
     if (!Object.hasOwn(servers, name)) return `No MCP server "${name}" in mcp.servers (/mcp show lists them).`;
-    return `MCP server ${name}:\n${JSON.stringify(redactMcpServer(servers[name]!), null, 2).replaceAll(REDACTED, HIDDEN)}`;
+    return `MCP server ${name}:\n${JSON.stringify(redactMcpServer(servers[name]!), null, 2).replaceAll(REDACTED, HIDDEN_IN_CHAT)}`;
   }
   const names = Object.keys(servers).sort();
   if (names.length === 0) return 'No MCP servers (mcp.servers). Add one: /mcp set <name>={"command":"npx","args":["-y","<package>"]}';
-  const lines = names.map((serverName) => describeMcpServer(serverName, servers[serverName]!).replaceAll(REDACTED, HIDDEN));
+  const lines = names.map((serverName) => describeMcpServer(serverName, servers[serverName]!).replaceAll(REDACTED, HIDDEN_IN_CHAT));
   return `MCP servers:\n${lines.join("\n")}`;
 }
 
