@@ -15,6 +15,10 @@ const SEPARATED_SECRET_SUFFIX = /[-_](?:token|secret|key|password)$/i;
 // Names that match the suffix rule but hold identifiers, not credentials.
 const NOT_SECRET = new Set(["mainKey", "sessionKey", "publicKey", "idempotencyKey"]);
 
+// Every value an environment map sets may be a credential (`DATABASE_URL` holds a password):
+// `env.vars`, an MCP server's `env` and a local model server's `env` are hidden whole.
+const ALL_VALUES_SECRET = /^(?:env\.vars|mcp\.servers\.[^.]+\.env|models\.providers\.[^.]+\.localService\.env)$/;
+
 function normalize(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, "");
 }
@@ -53,8 +57,7 @@ function redactValue(value: unknown, path = ""): unknown {
   if (Array.isArray(value)) return value.map((item) => redactValue(item));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  // Every value `env.vars` sets may be a credential (`DATABASE_URL` holds a password): all are hidden.
-  const allSecret = path === "env.vars";
+  const allSecret = ALL_VALUES_SECRET.test(path);
   for (const [key, child] of Object.entries(value)) {
     const hidden = allSecret ? typeof child === "string" && child !== "" && !isEnvReference(child) : isSecretEntry(key, child);
     setOwnProperty(out, key, hidden ? REDACTED : redactValue(child, path ? `${path}.${key}` : key));

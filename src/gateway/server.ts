@@ -8,6 +8,7 @@ import Fastify from "fastify";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { LogFileHealth } from "../infra/log-file.js";
 import { resolveModel } from "../models/resolve-model.js";
+import { localModelServices } from "../models/local-model-services.js";
 import { clientErrorResponse } from "./http/client-error-response.js";
 import { setSecurityHeaders } from "./http/security-headers.js";
 import type { Logger } from "../infra/logger.js";
@@ -383,6 +384,7 @@ export class GatewayServer {
       agentTurns: hookAgentTurnRunner(() => this.conversations, opts.logger),
     });
     registerHookMethods(this.methods, this.internalHooks);
+    localModelServices.setLog((level, message) => opts.logger[level](message));
     this.conversations = new ConversationService({
       stateDir: opts.stateDir,
       config: () => opts.loadedConfig().config,
@@ -767,6 +769,9 @@ export class GatewayServer {
     }
     this.toolServices.processes?.killAll();
     await stage("MCP servers close", () => this.mcp.close());
+    await stage("local model servers stop", () =>
+      localModelServices.stopAll().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "a local model server did not stop cleanly")),
+    );
     await stage("memory index close", () => this.memory.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "memory index did not close cleanly")));
     this.maintenance.stop();
     await stage("run traces close", () => this.traces.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "run traces did not close cleanly")));

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { nodeHttpFetch } from "../models/node-http-fetch.js";
-import { apiKeyEnvVar, redactSecrets, urlWithoutCredentials } from "../models/index.js";
+import { apiKeyEnvVar, localModelServices, redactSecrets, urlWithoutCredentials } from "../models/index.js";
 import type { EmbeddingSettings } from "./settings.js";
 
 /** Turns texts into vectors. `key` identifies the endpoint in the embedding cache. */
@@ -85,9 +85,23 @@ export function createRemoteEmbedder(settings: Extract<EmbeddingSettings, { kind
     key,
     async embed(texts, options = {}) {
       const retries = Math.min(options.retries ?? RETRY_DELAYS_MS.length, RETRY_DELAYS_MS.length);
-      const out: Float32Array[] = [];
-      for (const batch of batches(texts, settings.batchSize)) out.push(...(await request(batch, options.signal, retries)));
-      return out;
+      // A provider's local server is leased for all the batches, started first when it is down.
+      let lease: { release(): void } | undefined;
+      if (settings.localService) {
+        try {
+          lease = await localModelServices.lease(settings.localService, options.signal);
+        } catch (error) {
+          if (options.signal?.aborted) throw error;
+          throw new EmbeddingError("unreachable", `embedding provider ${where} is unreachable: ${(error as Error).message}`);
+        }
+      }
+      try {
+        const out: Float32Array[] = [];
+        for (const batch of batches(texts, settings.batchSize)) out.push(...(await request(batch, options.signal, retries)));
+        return out;
+      } finally {
+        lease?.release();
+      }
     },
   };
 }

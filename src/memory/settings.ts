@@ -1,5 +1,6 @@
 import type { OpenClawConfig } from "../config/index.js";
-import { apiKeyEnvVar, BUILTIN_PROVIDERS, configuredApiKey, ollamaBearerKey, ollamaKeyOptional, usableApiKey } from "../models/index.js";
+import type { LocalServiceSpec } from "../infra/local-services/local-service-spec.js";
+import { apiKeyEnvVar, BUILTIN_PROVIDERS, configuredApiKey, localServiceSpecOf, ollamaBearerKey, ollamaKeyOptional, usableApiKey } from "../models/index.js";
 
 /** Retrieval defaults (docs/memory.md, "How a search ranks"). */
 export const MEMORY_DEFAULTS = {
@@ -19,7 +20,17 @@ export const MEMORY_DEFAULTS = {
 
 /** Where embeddings come from, or why there are none. */
 export type EmbeddingSettings =
-  | { kind: "remote"; provider: string; model: string; baseUrl: string; apiKey?: string; batchSize: number; explicit: boolean }
+  | {
+      kind: "remote";
+      provider: string;
+      model: string;
+      baseUrl: string;
+      apiKey?: string;
+      batchSize: number;
+      explicit: boolean;
+      /** The provider's `localService`, leased before each request, when the endpoint is that provider's own baseUrl. */
+      localService?: LocalServiceSpec;
+    }
   | { kind: "none"; reason: string };
 
 export interface MemorySettings {
@@ -96,7 +107,9 @@ function resolveEmbedding(search: SearchConfig, config: OpenClawConfig, env: Nod
   if (!explicit && !apiKey) {
     return { kind: "none", reason: `no embedding provider configured and ${apiKeyEnvVar(provider)} is not set: keyword ranking only` };
   }
-  return { kind: "remote", provider, model, baseUrl: baseUrl.replace(/\/+$/, ""), ...(apiKey ? { apiKey } : {}), batchSize, explicit };
+  const ownEndpoint = configured?.baseUrl !== undefined && (search.remote?.baseUrl === undefined || search.remote.baseUrl === configured.baseUrl);
+  const localService = ownEndpoint ? localServiceSpecOf(provider, configured, configured.baseUrl!, apiKey) : undefined;
+  return { kind: "remote", provider, model, baseUrl: baseUrl.replace(/\/+$/, ""), ...(apiKey ? { apiKey } : {}), batchSize, explicit, ...(localService ? { localService } : {}) };
 }
 
 /** The embedding model an Ollama provider uses when memory.search.model names none (OpenClaw's). */

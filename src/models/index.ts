@@ -11,6 +11,7 @@ export { parseModelRef, defaultModelRef, defaultModelFallbacks, type ModelRefPar
 export { apiKeyEnvVar, BUILTIN_PROVIDERS, MODEL_DEFAULTS, SUPPORTED_APIS } from "./builtin-providers.js";
 export { configuredApiKey, usableApiKey } from "./configured-api-key.js";
 export { createStreamModel, type StreamModel } from "./stream-model.js";
+export { localModelServices, localServiceSpecOf } from "./local-model-services.js";
 export { normalizeToolSchema } from "./tool-schema.js";
 export { redactSecrets, urlWithoutCredentials } from "./model-errors.js";
 export type { ClassifiedModelError, ConfiguredModelInfo, ProviderModel, ResolveModelResult } from "./types.js";

@@ -2,6 +2,7 @@ import type { ModelProviderConfig, OpenClawConfig } from "../config/index.js";
 import { apiKeyEnvVar, BUILTIN_PROVIDERS, EXAMPLE_MODEL_REF, isSupportedApi, MODEL_DEFAULTS, SUPPORTED_APIS, type BuiltinProvider } from "./builtin-providers.js";
 import { configuredApiKey, unsetApiKeyVariable } from "./configured-api-key.js";
 import { resolveContextWindow } from "./context-window.js";
+import { localServiceSpecOf } from "./local-model-services.js";
 import { urlWithoutCredentials } from "./model-errors.js";
 import { ollamaBearerKey, ollamaKeyOptional } from "./ollama-auth.js";
 import { defaultModelFallbacks, defaultModelRef, parseModelRef } from "./model-ref.js";
@@ -66,6 +67,7 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
   }
 
   const entry = findEntry(configured, id);
+  const localService = localServiceSpecOf(provider, configured, baseUrl, apiKey);
   const model: ProviderModel = {
     ref: modelRef,
     provider,
@@ -81,6 +83,7 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
     ...(entry?.params ? { params: entry.params } : {}),
     ...(entry?.contextTokens ? { contextTokens: entry.contextTokens } : {}),
     ...(optional ? { keyOptional: true as const } : {}),
+    ...(localService ? { localService } : {}),
   };
   return { ok: true, model };
 }

@@ -1,5 +1,7 @@
-import type { ModelApi, ModelRequest, ModelStreamEvent, StreamModelFn } from "./types.js";
+import type { ModelApi, ModelRequest, ModelStreamEvent, ProviderModel, StreamModelFn } from "./types.js";
+import type { LocalServiceLease } from "../infra/local-services/local-service-supervisor.js";
 import { AssistantTurn } from "./assistant-turn.js";
+import { localModelServices } from "./local-model-services.js";
 
 type ProviderLoader = () => Promise<StreamModelFn>;
 
@@ -53,5 +55,21 @@ async function* dispatch(request: ModelRequest, signal: AbortSignal, load: (api:
     yield new AssistantTurn(request.model).fail({ kind: "unknown", retryable: false, message });
     return;
   }
-  yield* stream(request, signal);
+  let lease: LocalServiceLease | undefined;
+  const localService = (request.model as ProviderModel).localService;
+  if (localService) {
+    try {
+      lease = await localModelServices.lease(localService, signal);
+    } catch (err) {
+      // Another model of the chain may still answer: a failure of the server's start is the provider's, not the request's.
+      const kind = signal.aborted ? "aborted" : "network";
+      yield new AssistantTurn(request.model).fail({ kind, retryable: false, message: signal.aborted ? "aborted while the local model server started" : (err as Error).message });
+      return;
+    }
+  }
+  try {
+    yield* stream(request, signal);
+  } finally {
+    lease?.release();
+  }
 }

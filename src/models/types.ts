@@ -1,4 +1,5 @@
 import type { AssistantMessage, ModelMessage, ToolCallBlock, Usage } from "./messages.js";
+import type { LocalServiceSpec } from "../infra/local-services/local-service-spec.js";
 
 // ── Models ────────────────────────────────────────────────────────────────────────────────────
 export type ModelApi = "anthropic-messages" | "openai-completions" | "openai-responses" | "ollama";
@@ -84,6 +85,8 @@ export interface ProviderModel extends ResolvedModel {
   keyOptional?: true;
   /** `models.providers.<id>.models[].params` of this model: over `agents.defaults.models.<ref>.params` where both set a key. */
   params?: Record<string, unknown>;
+  /** `models.providers.<id>.localService`: the server each request to this model leases first (local-model-services.ts). */
+  localService?: LocalServiceSpec;
 }
 
 /** The SDKs' own default (Anthropic and OpenAI alike). */

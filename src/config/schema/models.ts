@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { ApiBaseUrl, integer, NonEmptyString, stringEnum, timeoutSeconds } from "./primitives.js";
+import { ApiBaseUrl, integer, NonEmptyString, StringList, stringEnum, timeoutSeconds, withExpected } from "./primitives.js";
 
 export const MODEL_APIS = ["openai-completions", "anthropic-messages", "openai-responses", "ollama"] as const;
 
@@ -27,6 +27,28 @@ const ProviderModel = Type.Object({
   params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 
+/** The longest wait one Node timer holds, in milliseconds. */
+const MAX_TIMER_MS = 2_147_483_647;
+const AbsolutePath = withExpected(Type.String({ pattern: "^/" }), "an absolute path (it runs without a shell or a PATH lookup)");
+
+/**
+ * `models.providers.<id>.localService`: a server started on demand before this provider's model
+ * and embedding requests, when its health URL does not answer (docs/models.md, "Local model
+ * services").
+ */
+const LocalService = Type.Object({
+  command: AbsolutePath,
+  args: Type.Optional(StringList),
+  cwd: Type.Optional(withExpected(Type.String({ pattern: "^/" }), "an absolute path")),
+  /** Merged over the gateway's environment for the server. */
+  env: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.String())),
+  /** Ready once a GET here answers 2xx; default `<baseUrl>/models`. */
+  healthUrl: Type.Optional(ApiBaseUrl),
+  readyTimeoutMs: Type.Optional(integer(1, MAX_TIMER_MS)),
+  /** Stop a server the gateway started after this long without a request; 0 (default) keeps it until the gateway stops. */
+  idleStopMs: Type.Optional(integer(0, MAX_TIMER_MS)),
+});
+
 const ModelProvider = Type.Object({
   baseUrl: Type.Optional(ApiBaseUrl),
   apiKey: Type.Optional(Type.String()),
@@ -36,6 +58,7 @@ const ModelProvider = Type.Object({
   firstByteTimeoutSeconds: Type.Optional(timeoutSeconds()),
   idleTimeoutSeconds: Type.Optional(timeoutSeconds()),
   models: Type.Optional(Type.Array(ProviderModel)),
+  localService: Type.Optional(LocalService),
 });
 
 export const ModelsSchema = Type.Object({

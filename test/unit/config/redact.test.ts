@@ -39,4 +39,12 @@ describe("redactConfig", () => {
       nested: { token: { source: "env", id: "X" } },
     });
   });
+  it("hides every value of an MCP server's env and a local model server's env, whatever the variable's name", () => {
+    const out = redactConfig({
+      mcp: { servers: { files: { command: "/bin/mcp", env: { DATABASE_URL: "postgres://u:pw@h/db", REF: "${OTHER}" } } } },
+      models: { providers: { local: { localService: { command: "/bin/srv", args: ["--port", "8000"], env: { HF_HOME: "/cache", MODEL_URL: "https://u:pw@h/m" } } } } },
+    });
+    expect(out.mcp.servers.files.env).toEqual({ DATABASE_URL: R, REF: "${OTHER}" });
+    expect(out.models.providers.local.localService).toEqual({ command: "/bin/srv", args: ["--port", "8000"], env: { HF_HOME: R, MODEL_URL: R } });
+  });
 });
