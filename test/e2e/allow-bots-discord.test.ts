@@ -10,7 +10,7 @@ import { sleep, waitUntil } from "../helpers/reliability.js";
  * `allowBots` on a Discord channel's entry with the real discord.js client against a fake
  * Discord: another bot's message reaches the agent in that channel only; elsewhere, and in DMs,
  * the account's `allowBots` (unset: no) applies. `botLoopProtection` mutes the bot pair once it
- * goes over its message budget.
+ * goes over its message budget. `allowBots: "mentions"` hears a bot only when it @mentions this one.
  */
 
 const BOT = "100000000000000800";
@@ -57,6 +57,45 @@ describe("a channel's allowBots on Discord", { timeout: 60_000 }, () => {
       await sleep(300);
       expect(chatRequests(model.requests)).toHaveLength(2);
       expect(discord.messages(OPEN)).toHaveLength(2);
+    } finally {
+      await gw.stop("SIGKILL");
+      await discord.close();
+      await model.close();
+    }
+  });
+  it('allowBots: "mentions" hears another bot only when it @mentions this bot, not when it replies to it', async () => {
+    const model = await startFakeModelServer();
+    const discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [{ id: GUILD, name: "team", channels: [{ id: OPEN, name: "bots", type: 0 }] }] });
+    const stateDir = makeTempDir();
+    const discordConfig = {
+      token: discord.token,
+      restApiUrl: discord.restUrl,
+      typingIntervalSeconds: 0,
+      allowFrom: [OTHER_BOT],
+      allowBots: "mentions",
+      guilds: { [GUILD]: { requireMention: false } },
+    };
+    const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { discord: discordConfig } }) } });
+    try {
+      await gw.waitForOutput(/channel account started/, 10_000);
+      await waitUntil(() => discord.identifyCount === 1, 10_000, "the Discord IDENTIFY");
+      model.setResponder((req) => ({ text: `re: ${lastUserTextOf(req)}` }));
+      const fromBot = (content: string, extra: { mentionsBot?: boolean; referencedMessageId?: string } = {}) =>
+        discord.pushMessage({ channelId: OPEN, guildId: GUILD, authorId: OTHER_BOT, authorName: "otherbot", authorIsBot: true, content, ...extra });
+
+      fromBot("chatter that names nobody");
+      fromBot(`<@${BOT}> a question for clawbot`, { mentionsBot: true });
+      await waitUntil(() => discord.messages(OPEN).length === 1, 15_000, "the answer to the mention");
+      // A reply to the bot's own message is an implicit mention for people, not for a bot under "mentions".
+      fromBot("a reply without a mention", { referencedMessageId: discord.messages(OPEN)[0]!.id });
+      fromBot(`<@${BOT}> one more`, { mentionsBot: true });
+      await waitUntil(() => discord.messages(OPEN).length === 2, 15_000, "the answer to the second mention");
+      await sleep(300);
+      const asked = chatRequests(model.requests).map((r) => lastUserTextOf(r));
+      expect(asked).toHaveLength(2);
+      expect(asked[0]).toContain("a question for clawbot");
+      expect(asked[1]).toContain("one more");
+      expect(asked.join("\n")).not.toMatch(/chatter|a reply without a mention/);
     } finally {
       await gw.stop("SIGKILL");
       await discord.close();

@@ -19,8 +19,8 @@ export interface ChatEntry {
   groupPolicy?: GroupPolicy;
   /** Telegram groups and topics: no transcription of a captionless recording before the mention check. */
   disableAudioPreflight?: boolean;
-  /** Messages from other bots reach the agent here (in place of the account's `allowBots`). */
-  allowBots?: boolean;
+  /** Messages from other bots reach the agent here (in place of the account's `allowBots`); `"mentions"`: only those that mention the bot. */
+  allowBots?: AllowBots;
   /** Added to the system prompt of turns answering this chat. */
   systemPrompt?: string;
   /** Only these of the agent's skills are offered in this chat. */
@@ -223,6 +223,14 @@ export function wasMentioned(message: InboundMessage, patterns: MentionPatterns 
     }
   }
   return false;
+}
+
+/** `allowBots`: other bots' messages are dropped (false), heard (true), or heard only when they mention the bot. */
+export type AllowBots = boolean | "mentions";
+
+/** Whether this `allowBots` lets another bot's message go on (a `"mentions"` one still needs its mention). */
+export function admitsBots(rule: AllowBots | undefined): boolean {
+  return rule === true || rule === "mentions";
 }
 
 /** Regexes that count as a mention of the bot, with the flags they are compiled with. */

@@ -12,6 +12,9 @@ type Overrides = Partial<ImplicitMentions>;
 
 const ALL: ImplicitMentions = Object.freeze({ replyToBot: true, threadParticipation: true });
 
+/** Only an explicit mention counts (`allowBots: "mentions"`): a reply or a shared thread is not one. */
+export const EXPLICIT_ONLY: ImplicitMentions = Object.freeze({ replyToBot: false, threadParticipation: false });
+
 /** The channels that read `implicitMentions`, as OpenClaw's bundled ones: elsewhere every fact counts. */
 const READ_BY = new Set(["slack"]);
 

@@ -9,10 +9,10 @@ import type { ElevatedAccess, ElevatedLevel } from "../../agents/sandbox/elevate
 import type { SessionStore } from "../../sessions/store/index.js";
 import { isAcpSessionKey, isMainSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { resolveSendPolicy } from "../../sessions/send-policy.js";
-import { decideAccess, mentionPatternsFor, wasMentioned, type ChatEntry, type MentionPatterns } from "../access/access-policy.js";
+import { admitsBots, decideAccess, mentionPatternsFor, wasMentioned, type AllowBots, type ChatEntry, type MentionPatterns } from "../access/access-policy.js";
 import { chatToolRule, senderToolRule } from "../access/chat-tool-rules.js";
 import { elevatedAccess } from "../access/elevated-access.js";
-import { implicitMentionsFor } from "../access/implicit-mentions.js";
+import { EXPLICIT_ONLY, implicitMentionsFor } from "../access/implicit-mentions.js";
 import { allowListMatches, allowsNameMatching, commandsAllowed, isOwner } from "../access/allow-list.js";
 import type { PairingStore } from "../access/pairing-store.js";
 import { CHAT_COMMANDS, matchChatCommand, skillCommands } from "../../conversations/commands/chat-commands.js";
@@ -172,7 +172,7 @@ export class InboundDispatcher {
     const { channel, accountId, config: account } = running;
     const log = this.deps.logger;
     // Another bot's message: a chat's own `allowBots` decides there (below); elsewhere the account's.
-    if (message.senderIsBot && message.chatType === "direct" && account.allowBots !== true) return;
+    if (message.senderIsBot && message.chatType === "direct" && !admitsBots(account.allowBots as AllowBots | undefined)) return;
     if (running.status.botId && message.senderId === running.status.botId) return;
 
     const access = decideAccess({
@@ -187,8 +187,8 @@ export class InboundDispatcher {
       return;
     }
     if (access.decision === "pair") return this.offerPairing(running, message);
-    if (message.senderIsBot && (access.entry?.allowBots ?? account.allowBots) !== true) return;
-    if (message.senderIsBot && !this.admitBotMessage(running, message)) return;
+    const botRule = message.senderIsBot ? (access.entry?.allowBots ?? (account.allowBots as AllowBots | undefined)) : undefined;
+    if (message.senderIsBot && !admitsBots(botRule)) return;
 
     const config = this.deps.config();
     const chat: ThreadRef = { channel, accountId, chatId: message.chatId, ...(message.threadId ? { threadId: message.threadId } : {}) };
@@ -200,6 +200,14 @@ export class InboundDispatcher {
     const mentionedFor = (agentId: string) =>
       message.chatType === "direct" || boundSessionKey !== undefined || wasMentioned(message, mentionPatternsOf(agentId), implicitMentionsFor(config, channel, accountId));
     let routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentionedFor, chat, boundSessionKey });
+    // `allowBots: "mentions"`: another bot is heard only when it names this bot (an @mention or a
+    // mention pattern); replying to the bot or posting in its thread is not enough.
+    if (botRule === "mentions" && !wasMentioned(message, mentionPatternsOf(routed.agentId), EXPLICIT_ONLY)) {
+      log.debug({ channel, accountId, chatId: message.chatId, senderId: message.senderId }, 'bot message without a mention of this bot ignored (allowBots: "mentions")');
+      return;
+    }
+    // Every bot message allowBots lets in counts toward its pair's loop budget.
+    if (message.senderIsBot && !this.admitBotMessage(running, message)) return;
     // A bound thread's messages belong to its sub-agent's session: the chat's prompt and skills are the chat's agent's.
     if (!routed.bound && access.entry?.systemPrompt?.trim()) routed = { ...routed, chatPrompt: access.entry.systemPrompt.trim() };
     if (!routed.bound && access.entry?.skills) routed = { ...routed, chatSkills: [...access.entry.skills] };

@@ -19,6 +19,9 @@ const ChatToolRules = {
   toolsBySender: Type.Optional(ToolsBySender),
 };
 
+/** Other bots' messages: dropped (false), heard (true), or heard only when they mention this bot ("mentions"). */
+const AllowBots = Type.Union([Type.Boolean(), Type.Literal("mentions")]);
+
 /** Per-chat overrides inside a group/guild/channel allowlist map (`"*"` is the wildcard key). */
 const ChatEntry = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
@@ -27,7 +30,7 @@ const ChatEntry = Type.Object({
   users: Type.Optional(StringList),
   agentId: Type.Optional(NonEmptyString),
   /** Messages from other bots reach the agent in this chat, in place of the account's `allowBots`. */
-  allowBots: Type.Optional(Type.Boolean()),
+  allowBots: Type.Optional(AllowBots),
   /** Added to the system prompt of turns answering this chat. */
   systemPrompt: Type.Optional(Type.String({ maxLength: 20_000 })),
   /** Only these of the agent's skills are offered in this chat. */
@@ -100,7 +103,7 @@ const commonKeys = {
   dmHistoryLimit: Type.Optional(integer(0, 100_000)),
   /** Per DM peer (its user id): `historyLimit` in place of `dmHistoryLimit`. An account's map replaces the channel's. */
   dms: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Object({ historyLimit: Type.Optional(integer(0, 100_000)) }))),
-  allowBots: Type.Optional(Type.Boolean()),
+  allowBots: Type.Optional(AllowBots),
   maxLinesPerMessage: Type.Optional(integer(1, 10_000)),
   replyToMode: Type.Optional(stringEnum(["off", "first", "all"])),
   /** This channel's (or account's) `messages.responsePrefix`. */
