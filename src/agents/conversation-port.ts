@@ -111,10 +111,10 @@ export interface ConversationRun {
   endedAt?: number;
   /**
    * `modelNotice`: a change of model fallback state to tell in DMs; `toolSummary`: the tool calls
-   * `/verbose` shows; `privateFinal`: the run answered through the `message` tool (`replyVia`), so
+   * `/verbose` shows; `reasoning`: the reasoning `/reasoning on` shows; `privateFinal`: the run answered through the `message` tool (`replyVia`), so
    * its final text is not a reply.
    */
-  result?: RunResult & { model?: string; modelNotice?: string; toolSummary?: string; privateFinal?: true };
+  result?: RunResult & { model?: string; modelNotice?: string; toolSummary?: string; reasoning?: string; privateFinal?: true };
   /** Resolves when the run ended, whatever the outcome. */
   done: Promise<ConversationRun>;
 }

@@ -5,6 +5,7 @@ import { createStreamModel, resolveContextWindow } from "../models/index.js";
 import { sharedModelFailover, type ModelFailover } from "../models/failover/index.js";
 import { defaultAgentId, resolveAgentConfig } from "./agent-config.js";
 import { planTurnModels } from "./turn-models.js";
+import { reasoningLevelFor, reasoningOf } from "./reasoning-visibility.js";
 import { toolSummaryText } from "./tool-summaries.js";
 import { execGateFromConfig } from "./approvals/exec-gate-from-config.js";
 import type { ExecApprovalBroker } from "./approvals/approval-broker.js";
@@ -72,6 +73,8 @@ export interface EmbeddedTurnInput {
   thinkingLevel?: string;
   /** `on` / `full`: the result carries a summary of the run's tool calls for chats (`/verbose`); `agents.defaults.verboseDefault` when absent. */
   verboseLevel?: string;
+  /** The session's `/reasoning` level; with `on` the result carries the run's reasoning (reasoningLevelFor has the defaults). */
+  reasoningLevel?: string;
   /** The sender passed `tools.elevated`'s gates (chat messages only): a sandboxed run's `exec` may run on the host. */
   elevated?: ElevatedGrant;
   /** The session's `/elevated` level; `agents.defaults.elevatedDefault` when absent. Used only with `elevated`. */
@@ -129,6 +132,7 @@ export type TurnOverrides = Partial<
     | "sessionModel"
     | "thinkingLevel"
     | "verboseLevel"
+    | "reasoningLevel"
     | "spawnDepth"
     | "timeoutSeconds"
     | "senderIsOwner"
@@ -147,6 +151,8 @@ export interface EmbeddedTurnResult extends RunResult {
   modelNotice?: string;
   /** The run's tool calls as chat lines, when the session is verbose and tools ran. */
   toolSummary?: string;
+  /** The run's reasoning, when the turn's reasoning level is `on` and the model showed some. */
+  reasoning?: string;
   /** The model's resolved context window (tokens). */
   contextWindow?: number;
   workspaceDir?: string;
@@ -342,6 +348,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   }).finally(() => sandboxed.sandbox?.endTurn());
   const outcome = failover.endTurn(modelCalls, chain, input.sessionKey);
   const toolSummary = toolSummaryText(result.messages, input.verboseLevel ?? defaults.verboseDefault);
+  const reasoning = reasoningLevelFor(config, agentId, input.reasoningLevel, input.senderIsOwner) === "on" ? reasoningOf(result.messages) : "";
   return {
     ...withOverflowAdvice(result),
     agentId,
@@ -351,6 +358,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     systemPromptChars: systemPrompt.text.length,
     ...(outcome.notice ? { modelNotice: outcome.notice } : {}),
     ...(toolSummary ? { toolSummary } : {}),
+    ...(reasoning ? { reasoning } : {}),
     ...(privateFinal ? { privateFinal: true as const } : {}),
   };
 }

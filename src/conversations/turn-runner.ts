@@ -119,6 +119,7 @@ export class TurnRunner {
       model?: string;
       modelNotice?: string;
       toolSummary?: string;
+      reasoning?: string;
       privateFinal?: true;
       contextWindow?: number;
       systemPromptChars?: number;

@@ -46,6 +46,13 @@ export class AssistantTurn {
     if (last?.type === "thinking") last.signature = (last.signature ?? "") + signature;
   }
 
+  /** The turn's thinking was its answer after all (a reply wrapped in one unclosed think tag): it becomes the text. */
+  thinkingIsAnswer(text: string): void {
+    for (let i = this.content.length - 1; i >= 0; i--) if (this.content[i]!.type === "thinking") this.content.splice(i, 1);
+    this.content.push({ type: "text", text });
+    this.open = false;
+  }
+
   closeBlock(): void {
     this.open = false;
   }

@@ -1,5 +1,6 @@
 import type { AssistantTurn } from "./assistant-turn.js";
 import { urlWithoutCredentials } from "./model-errors.js";
+import { ReplyTextReader } from "./think-tags.js";
 import { toolCallArguments } from "./tool-arguments.js";
 import type { ClassifiedModelError, ModelStreamEvent, ReadResult, ResolvedModel } from "./types.js";
 
@@ -27,7 +28,11 @@ export class OllamaChunkReader {
   private lines = 0;
   private calls = 0;
 
-  constructor(private readonly turn: AssistantTurn) {}
+  private readonly reply: ReplyTextReader;
+
+  constructor(private readonly turn: AssistantTurn) {
+    this.reply = new ReplyTextReader(turn);
+  }
 
   read(chunk: OllamaChunk): ReadResult {
     this.lines += 1;
@@ -36,14 +41,9 @@ export class OllamaChunkReader {
     }
     const events: ModelStreamEvent[] = [];
     const message = chunk.message;
-    if (typeof message?.thinking === "string" && message.thinking) {
-      this.turn.appendThinking(message.thinking);
-      events.push({ type: "thinking_delta", delta: message.thinking });
-    }
-    if (typeof message?.content === "string" && message.content) {
-      this.turn.appendText(message.content);
-      events.push({ type: "text_delta", delta: message.content });
-    }
+    if (typeof message?.thinking === "string" && message.thinking) this.reply.thinking(message.thinking, events);
+    // A model without Ollama's thinking support may write its reasoning into the text between think tags.
+    if (typeof message?.content === "string" && message.content) this.reply.text(message.content, events);
     for (const call of message?.tool_calls ?? []) {
       const name = call.function?.name;
       const id = typeof call.id === "string" && call.id ? call.id : `ollama_call_${(this.calls += 1)}_${Date.now().toString(36)}`;
@@ -63,6 +63,7 @@ export class OllamaChunkReader {
   }
 
   finish(): ModelStreamEvent {
+    this.reply.end();
     if (!this.finished && this.lines === 0) return this.turn.fail(noStreamAtAll(this.turn.model));
     if (!this.finished) return this.turn.fail({ kind: "malformed", retryable: true, message: "stream ended without its done line" });
     if (this.doneReason === "length") return this.turn.done("length");

@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import type { ClassifiedModelError, ModelStreamEvent, ResolvedModel } from "./types.js";
 import type { AssistantTurn } from "./assistant-turn.js";
+import { ReplyTextReader } from "./think-tags.js";
 import { urlWithoutCredentials } from "./model-errors.js";
 import { toolCallArguments } from "./tool-arguments.js";
 import type { ReadResult } from "./types.js";
@@ -23,8 +24,11 @@ export class OpenAIChunkReader {
   private readonly calls = new Map<number, PendingCall>();
   private finishReason: string | null = null;
   private chunks = 0;
+  private readonly reply: ReplyTextReader;
 
-  constructor(private readonly turn: AssistantTurn) {}
+  constructor(private readonly turn: AssistantTurn) {
+    this.reply = new ReplyTextReader(turn);
+  }
 
   read(chunk: OpenAI.ChatCompletionChunk): ReadResult {
     this.chunks += 1;
@@ -45,6 +49,7 @@ export class OpenAIChunkReader {
   }
 
   finish(): ModelStreamEvent {
+    this.reply.end();
     if (this.finishReason === null && this.chunks === 0) return this.turn.fail(noStreamAtAll(this.turn.model));
     if (this.finishReason === null) {
       return this.turn.fail({ kind: "malformed", retryable: true, message: "stream ended without a finish_reason" });
@@ -62,15 +67,10 @@ export class OpenAIChunkReader {
     const events: ModelStreamEvent[] = [];
     // DeepSeek-style servers stream reasoning as `reasoning_content`, OpenRouter as `reasoning`.
     const reasoning = typeof delta.reasoning_content === "string" ? delta.reasoning_content : delta.reasoning;
-    if (typeof reasoning === "string" && reasoning) {
-      this.turn.appendThinking(reasoning);
-      events.push({ type: "thinking_delta", delta: reasoning });
-    }
-    const text = typeof delta.content === "string" && delta.content ? delta.content : delta.refusal;
-    if (typeof text === "string" && text) {
-      this.turn.appendText(text);
-      events.push({ type: "text_delta", delta: text });
-    }
+    if (typeof reasoning === "string" && reasoning) this.reply.thinking(reasoning, events);
+    // Local models often write their reasoning into the text between think tags.
+    if (typeof delta.content === "string" && delta.content) this.reply.text(delta.content, events);
+    else if (typeof delta.refusal === "string" && delta.refusal) this.reply.plainText(delta.refusal, events);
     for (const fragment of delta.tool_calls ?? []) {
       const index = fragment.index ?? 0;
       const pending = this.calls.get(index) ?? { id: "", name: "", json: "" };

@@ -8,7 +8,7 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * Issue 16 in a Telegram DM: the fallback notice (once per change, then "cleared"), and the
- * session commands /model, /think, /verbose and /status applying to the next turn.
+ * session commands /model, /think, /verbose, /reasoning and /status applying to the next turn.
  */
 
 const OWNER = 4242;
@@ -132,5 +132,36 @@ describe("session commands", () => {
     expect((await dm("/verbose"))[0]).toContain("Verbose: off");
     expect(await dm("and once more", 1)).toEqual(["read it"]);
     expect((await dm("/status"))[0]).toContain("verbose off");
+  });
+  it("/reasoning on sends the model's reasoning before the reply, think tags in the text too; /reasoning off hides both", async () => {
+    let n = 0;
+    primary.setResponder(() => (++n % 2 === 1 ? { thinking: "Add 2 and 2.", text: "It is 4." } : { text: "<think>Count the r's.</think>\n\nThree." }));
+    expect((await dm("/reasoning loud"))[0]).toContain('Unknown reasoning level "loud"');
+    expect((await dm("/reasoning"))[0]).toMatch(/^Reasoning: off \(the default/);
+    expect((await dm("/reasoning on"))[0]).toContain("Reasoning for this session: on");
+    expect(await dm("what is 2+2?", 2)).toEqual(["Thinking:\nAdd 2 and 2.", "It is 4."]);
+    expect(await dm("r's in strawberry?", 2)).toEqual(["Thinking:\nCount the r's.", "Three."]);
+    expect((await dm("/status"))[0]).toContain("reasoning on");
+    // OpenClaw's alias.
+    expect((await dm("/reason off"))[0]).toContain("Reasoning for this session: off");
+    expect(await dm("and 3+3?", 1)).toEqual(["It is 4."]);
+    expect(await dm("r's in raspberry?", 1)).toEqual(["Three."]);
+  });
+
+  it("agents.defaults.reasoningDefault holds for the owner's session until /reasoning says otherwise", async () => {
+    primary.setResponder(() => ({ thinking: "Plan the greeting.", text: "Hello." }));
+    const reloads = () =>
+      gw
+        .output()
+        .split("\n")
+        .filter((line) => line.includes('"msg":"config reloaded"')).length;
+    expect((await dm("/reasoning default"))[0]).toContain("Reasoning: back to the default (off");
+    const before = reloads();
+    expect((await runCli(["config", "set", "agents.defaults.reasoningDefault", "on"], { OPENCLAW_STATE_DIR: gw.stateDir })).code).toBe(0);
+    await waitUntil(() => reloads() > before, 15_000, "the config reload");
+    expect((await dm("/reasoning"))[0]).toMatch(/^Reasoning: on \(the agent's reasoningDefault/);
+    expect(await dm("hi", 2)).toEqual(["Thinking:\nPlan the greeting.", "Hello."]);
+    expect((await dm("/reasoning off"))[0]).toContain("Reasoning for this session: off");
+    expect(await dm("hi again", 1)).toEqual(["Hello."]);
   });
 });

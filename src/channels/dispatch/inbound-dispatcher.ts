@@ -3,6 +3,7 @@ import type { OpenClawConfig } from "../../config/index.js";
 import type { InternalHookSink } from "../../hooks/internal/types.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId, findAgentEntry } from "../../agents/agent-config.js";
+import { REASONING_HEADING, reasoningLevelFor } from "../../agents/reasoning-visibility.js";
 import type { ConversationPort, TurnSettings } from "../../agents/conversation-port.js";
 import type { LocatedToolRule } from "../../agents/policy/index.js";
 import type { ElevatedAccess, ElevatedLevel } from "../../agents/sandbox/elevated-level.js";
@@ -553,7 +554,7 @@ export class InboundDispatcher {
   }
 
   /** A draft edited while the model writes (`streaming.mode: partial`), where the platform can edit. */
-  private previewFor(running: RunningAccount, target: DeliveryTarget): PreviewStream | undefined {
+  private previewFor(running: RunningAccount, target: DeliveryTarget, reasoning: boolean): PreviewStream | undefined {
     const streaming = running.config.streaming as
       | { mode?: string; throttleMs?: number; preview?: { toolProgress?: boolean; commandText?: "status" | "raw"; chunk?: { minChars?: number; maxChars?: number } } }
       | undefined;
@@ -567,6 +568,7 @@ export class InboundDispatcher {
         maxChars: running.limits.textChunkLimit,
         toolProgress: streaming.preview?.toolProgress ?? true,
         commandText: streaming.preview?.commandText ?? "status",
+        reasoning,
         ...(streaming.mode === "block" ? { chunk: previewChunk(streaming.preview?.chunk, limit) } : {}),
       },
     );
@@ -769,7 +771,10 @@ export class InboundDispatcher {
     // A private final text is never streamed into the chat.
     const streams = mayReply && !replyVia;
     const blocks = streams ? this.blockStreamFor(last, runId) : undefined;
-    const preview = streams && !blocks ? this.previewFor(running, last.target) : undefined;
+    const senderIsOwner = batch.every((r) => r.message.commandAuthorized);
+    // `/reasoning stream`: the draft shows the model's reasoning until the answer begins.
+    const draftReasoning = reasoningLevelFor(config, last.agentId, this.deps.store.peek(message.sessionKey)?.reasoningLevel, senderIsOwner) === "stream";
+    const preview = streams && !blocks ? this.previewFor(running, last.target, draftReasoning) : undefined;
     const progress = streams && !blocks ? this.progressFor(running, last.target, runId) : undefined;
     // A room event keeps the room quiet: no typing, no status reactions.
     const typingMode = mayReply && !roomEvent ? typingModeFor(config, last.agentId, message) : "never";
@@ -821,7 +826,7 @@ export class InboundDispatcher {
       sessionKey: message.sessionKey,
       agentId: last.agentId,
       method: "channel",
-      senderIsOwner: batch.every((r) => r.message.commandAuthorized),
+      senderIsOwner,
       ...(onEvent ? { onEvent } : {}),
       origin: {
         channel: running.channel,
@@ -850,6 +855,9 @@ export class InboundDispatcher {
           // A change of model fallback state is told in DMs only, once, ahead of the reply.
           const notice = record.result?.modelNotice;
           if (notice && message.chatType === "direct") await this.deps.delivery.queueText(`notice:${runId}`, last.target, notice);
+          // `/reasoning on`: the run's reasoning, a message of its own ahead of the reply (a room event stays quiet).
+          const reasoning = record.result?.reasoning;
+          if (reasoning && !roomEvent) await this.deps.delivery.queueText(`reasoning:${runId}`, last.target, `${REASONING_HEADING}\n${reasoning}`);
           // `/verbose on|full`: the run's tool calls, ahead of the reply (a room event stays quiet).
           const tools = record.result?.toolSummary;
           if (tools && !roomEvent) await this.deps.delivery.queueText(`tools:${runId}`, last.target, tools);

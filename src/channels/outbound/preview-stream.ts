@@ -1,3 +1,4 @@
+import { REASONING_HEADING } from "../../agents/reasoning-visibility.js";
 import type { AgentEvent } from "../../agents/types.js";
 import type { ChannelAccount, OutboundTarget } from "../types.js";
 import { mayTurnSilent } from "./silent-text.js";
@@ -13,6 +14,8 @@ export interface PreviewOptions {
   toolProgress: boolean;
   /** `streaming.preview.commandText`: `raw` shows an exec line's command. */
   commandText: "status" | "raw";
+  /** `/reasoning stream`: until the model writes its answer, the draft shows its reasoning so far (the end of it, when long). */
+  reasoning?: boolean;
   /**
    * `streaming.mode: block`: the draft grows in steps of at least `minChars` new characters (at
    * most `maxChars`), each ending at a line break, a sentence's end or a space where there is one.
@@ -39,6 +42,8 @@ export class PreviewStream {
   private shown = 0;
   /** Tools started since the model last wrote text. */
   private toolLines: string[] = [];
+  /** `reasoning`: the current reply's reasoning so far, shown while it has no text. */
+  private thinking = "";
 
   constructor(
     account: ChannelAccount,
@@ -52,6 +57,10 @@ export class PreviewStream {
     if (this.finished) return;
     if (event.type === "tool_execution_start" && this.options.toolProgress) {
       this.toolLines = [...this.toolLines, toolLine(event.toolName, event.args, this.options.commandText)].slice(-MAX_TOOL_LINES);
+      return this.show();
+    }
+    if (event.type === "message_update" && event.delta.kind === "thinking" && this.options.reasoning) {
+      this.thinking = event.message.content.flatMap((b) => (b.type === "thinking" ? [b.thinking] : [])).join("\n\n");
       return this.show();
     }
     if (event.type !== "message_update" || event.delta.kind !== "text") return;
@@ -69,6 +78,7 @@ export class PreviewStream {
   };
 
   private show(): void {
+    if (!this.text && this.toolLines.length === 0 && this.thinking.trim()) return this.showThinking();
     if (mayTurnSilent(this.text) && this.toolLines.length === 0) return;
     const lines = this.toolLines.map((line) => `• ${line}`).join("\n");
     const written = this.options.chunk ? this.text.slice(0, this.shown).trimEnd() : this.text;
@@ -76,6 +86,13 @@ export class PreviewStream {
     const full = text && lines ? `${text}\n\n${lines}` : text || lines;
     const { maxChars } = this.options;
     this.draft.show(full.length > maxChars ? `${full.slice(0, maxChars - 1)}…` : full);
+  }
+
+  /** The reasoning so far under its heading; its end when it is longer than a message. */
+  private showThinking(): void {
+    const room = this.options.maxChars - REASONING_HEADING.length - 2;
+    const thinking = this.thinking.trim();
+    this.draft.show(`${REASONING_HEADING}\n${thinking.length > room ? `…${thinking.slice(-(room - 1))}` : thinking}`);
   }
 
   /** Stop editing; resolves with the draft's message id once the last edit landed (undefined: no draft was posted). */

@@ -4,6 +4,9 @@ import { Compaction, ContextPruning, ContextWindowGuard } from "./context-manage
 import { ElevatedAccessSchema, LoopDetection, ProviderToolPolicy, ToolAllowDeny, ToolsBySender } from "./tools.js";
 import { HeartbeatSchema } from "./automation.js";
 
+/** What a chat sees of the model's reasoning: `off`, `on` (a message before the reply), `stream` (in the live draft). */
+const ReasoningLevel = stringEnum(["off", "on", "stream"]);
+
 export const AGENT_ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$";
 export const AGENT_ID_DESCRIPTION = "an agent id: 1-64 of a-z, 0-9, _ or -, starting with a letter or digit";
 
@@ -117,6 +120,8 @@ const AgentsDefaults = Type.Object({
   params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   /** The `/verbose` level of a session that set none (default `off`). */
   verboseDefault: Type.Optional(stringEnum(["off", "on", "full"])),
+  /** The `/reasoning` level of a session that set none, for the owner's messages (default `off`). */
+  reasoningDefault: Type.Optional(ReasoningLevel),
   /** The `/elevated` level of a session that set none, for senders `tools.elevated` admits (default `on`). */
   elevatedDefault: Type.Optional(stringEnum(["off", "on", "ask", "full"])),
   /** Limits on what the runtime puts into a turn: `memoryGetMaxChars`, the most one `memory_get` returns (12,000 when unset). */
@@ -186,6 +191,8 @@ const agentEntryFields = {
   typingMode: Type.Optional(TypingMode),
   /** This agent's `humanDelay`, in place of `agents.defaults.humanDelay`. */
   humanDelay: Type.Optional(HumanDelay),
+  /** This agent's `reasoningDefault`, in place of `agents.defaults.reasoningDefault`. */
+  reasoningDefault: Type.Optional(ReasoningLevel),
   /** This agent's `contextLimits`, key by key over `agents.defaults.contextLimits`. */
   contextLimits: Type.Optional(ContextLimits),
   /** In groups routed to this agent, text matching one of these (case-insensitive regexes) counts as a mention, in place of `messages.groupChat.mentionPatterns`. */

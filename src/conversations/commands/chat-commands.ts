@@ -7,7 +7,7 @@ import type { TranscriptMessage } from "../../models/messages.js";
 import { runCompactCommand } from "../compact-command.js";
 import { ChatCommandRegistry, type ChatCommandContext, type ChatCommandResult, type ChatSurface, type MatchedCommand } from "./chat-command-registry.js";
 import type { OpenClawConfig } from "../../config/index.js";
-import { modelCommand, thinkCommand, verboseCommand, type SessionControlDeps } from "./session-control-commands.js";
+import { modelCommand, reasoningCommand, thinkCommand, verboseCommand, type SessionControlDeps } from "./session-control-commands.js";
 import { checkModelChoice } from "../../agents/session-controls.js";
 import { contextText, statusCard } from "./status-card.js";
 import { usageCommand } from "./usage-command.js";
@@ -288,6 +288,14 @@ CHAT_COMMANDS.register({
   args: "[level] [message]",
   category: "options",
   handler: (args, ctx) => elevatedCommand(args, ctx),
+});
+
+CHAT_COMMANDS.register({
+  name: "reasoning",
+  aliases: ["reason"],
+  description: "show | on | off | stream | default — show the model's reasoning: a message before the reply (on), or in the live draft (stream)",
+  args: "[level]",
+  handler: (args, ctx) => reply(reasoningCommand(args, sessionControls(ctx))),
 });
 
 CHAT_COMMANDS.register({

@@ -1,6 +1,7 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import { agentModelChoice, resolveAgentConfig } from "../../agents/agent-config.js";
 import { modelAllowed } from "../../agents/model-policy.js";
+import { configuredReasoningDefault, isReasoningLevel, REASONING_LEVELS } from "../../agents/reasoning-visibility.js";
 import { sessionControlsPatch, THINKING_LEVELS, VERBOSE_LEVELS } from "../../agents/session-controls.js";
 import { listConfiguredModels } from "../../models/index.js";
 import { parseSessionKey } from "../../sessions/keys/index.js";
@@ -66,4 +67,27 @@ export function verboseCommand(args: string, deps: SessionControlDeps): string {
   const what =
     next === "off" ? "replies only" : next === "on" ? "each tool call is listed before the reply" : "each tool call and the start of its result are listed before the reply";
   return `Verbose: ${next} (${what}). Levels: ${VERBOSE_LEVELS.join(", ")}.`;
+}
+
+const REASONING_EFFECT = {
+  off: "the model's reasoning is not shown",
+  on: "the model's reasoning comes as a message of its own before each reply",
+  stream: "the reply's live draft shows the model's reasoning until the answer begins, in chats that stream a draft",
+} as const;
+
+/** `/reasoning` (show), `/reasoning on|off|stream|default`: what this chat sees of the model's reasoning. */
+export function reasoningCommand(args: string, deps: SessionControlDeps): string {
+  const arg = args.trim().toLowerCase();
+  const fallback = configuredReasoningDefault(deps.config, parseSessionKey(deps.sessionKey).agentId);
+  const own = deps.entry?.reasoningLevel;
+  const levels = `Levels: ${REASONING_LEVELS.join(", ")}, default.`;
+  if (!arg) {
+    const current = own && isReasoningLevel(own) ? own : fallback;
+    const source = own ? "this session's choice" : fallback === "off" ? "the default" : "the agent's reasoningDefault, for the owner's messages";
+    return `Reasoning: ${current} (${source}: ${REASONING_EFFECT[current]}). ${levels}`;
+  }
+  if (arg !== "default" && !isReasoningLevel(arg)) return `Unknown reasoning level "${args.trim()}". ${levels}`;
+  deps.patch({ reasoningLevel: arg === "default" ? null : arg });
+  if (arg === "default") return `Reasoning: back to the default (${fallback}: ${REASONING_EFFECT[fallback]}).`;
+  return `Reasoning for this session: ${arg} (${REASONING_EFFECT[arg]}).`;
 }

@@ -1,4 +1,5 @@
 import { agentModelRef, resolveAgentConfig } from "../../agents/agent-config.js";
+import { configuredReasoningDefault } from "../../agents/reasoning-visibility.js";
 import { turnElevatedLevel } from "../../agents/sandbox/elevated-level.js";
 import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
 import { parseModelRef, resolveContextWindow } from "../../models/index.js";
@@ -62,7 +63,7 @@ export function statusCard(ctx: ChatCommandContext): string {
     lines.push(`Session: ${entry.messageCount} messages · started ${formatAge(now - entry.sessionStartedAt)} ago · last activity ${formatAge(now - entry.updatedAt)} ago`);
   }
   lines.push(
-    `Thinking: ${entry?.thinkingLevel ?? ctx.config().agents.defaults.thinkingDefault ?? "off"} · verbose ${entry?.verboseLevel ?? ctx.config().agents.defaults.verboseDefault ?? "off"}`,
+    `Thinking: ${entry?.thinkingLevel ?? ctx.config().agents.defaults.thinkingDefault ?? "off"} · verbose ${entry?.verboseLevel ?? ctx.config().agents.defaults.verboseDefault ?? "off"} · reasoning ${entry?.reasoningLevel ?? configuredReasoningDefault(ctx.config(), parseSessionKey(ctx.sessionKey).agentId)}`,
   );
   lines.push(`Queue: ${entry?.queueMode ?? "default"} · run ${ctx.conversations.isActive(ctx.sessionKey) ? "active" : "idle"}`);
   const sandbox = sandboxLine(ctx, entry?.elevatedLevel);

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
+import { isReasoningLevel } from "../../agents/reasoning-visibility.js";
 import { parseElevatedLevel } from "../../agents/sandbox/elevated-level.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { sessionControlsPatch } from "../../agents/session-controls.js";
@@ -231,17 +232,16 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
   });
 }
 
-const REASONING_LEVELS = ["on", "off", "stream"] as const;
-
-/** A session's reasoning display as OpenClaw names it; anything else is refused with the choices. */
+/** A session's `/elevated` level as OpenClaw spells it; anything else is refused with the choices. */
 function elevatedLevelOf(raw: string): string {
   const level = parseElevatedLevel(raw);
   if (!level) throw invalidRequest(`invalid elevatedLevel ${JSON.stringify(raw)} (use "on", "off", "ask" or "full")`);
   return level;
 }
 
+/** A session's reasoning display as OpenClaw names it; anything else is refused with the choices. */
 function reasoningLevel(raw: string): string {
   const level = raw.trim().toLowerCase();
-  if (!(REASONING_LEVELS as readonly string[]).includes(level)) throw invalidRequest(`invalid reasoningLevel ${JSON.stringify(raw)} (use "on", "off" or "stream")`);
+  if (!isReasoningLevel(level)) throw invalidRequest(`invalid reasoningLevel ${JSON.stringify(raw)} (use "on", "off" or "stream")`);
   return level;
 }
