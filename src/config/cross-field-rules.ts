@@ -2,7 +2,9 @@ import type { ConfigIssue } from "./errors.js";
 import { checkAgentReferences } from "./agent-references.js";
 import { checkChannelAccountReferences } from "./channel-account-references.js";
 import { hookMappingIssues } from "./hook-mapping-checks.js";
+import { formatByteSize, parseByteSize } from "../infra/byte-size.js";
 import { parseDuration } from "../infra/duration.js";
+import { DEFAULT_MAX_DISK_BYTES } from "./defaults.js";
 import { parseIpRange } from "../infra/ip-address.js";
 import { formatKeyPath, type KeyPathSegment } from "./key-path.js";
 import { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN, type RawOpenClawConfig } from "./schema/index.js";
@@ -37,6 +39,7 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkHeartbeatWindows(config),
     ...checkSkillEnvNames(config),
     ...checkPruneAfter(config),
+    ...checkDiskBudget(config),
     ...checkIdentityLinkIds(config),
     ...checkEnvVarNames(config),
     ...checkExecMode(config),
@@ -136,6 +139,21 @@ function checkPruneAfter(config: RawOpenClawConfig): ConfigIssue[] {
     {
       path: formatKeyPath(["session", "maintenance", "pruneAfter"]),
       message: "must be longer than 0 (it would archive every idle session); use 30d, or a larger maxEntries to keep more",
+    },
+  ];
+}
+
+/** `highWaterBytes` is where a disk-budget cleanup stops, so it cannot be above the budget (10 GiB when unset). */
+function checkDiskBudget(config: RawOpenClawConfig): ConfigIssue[] {
+  const maintenance = config.session?.maintenance;
+  if (maintenance?.highWaterBytes === undefined || maintenance.maxDiskBytes === false) return [];
+  const max = maintenance.maxDiskBytes === undefined ? DEFAULT_MAX_DISK_BYTES : parseByteSize(maintenance.maxDiskBytes);
+  const high = parseByteSize(maintenance.highWaterBytes);
+  if (!max || high === undefined || high <= max) return [];
+  return [
+    {
+      path: formatKeyPath(["session", "maintenance", "highWaterBytes"]),
+      message: `${formatByteSize(high)} is above maxDiskBytes (${formatByteSize(max)}${maintenance.maxDiskBytes === undefined ? ", the default" : ""}): it is where a cleanup stops, so set it lower, or raise maxDiskBytes`,
     },
   ];
 }

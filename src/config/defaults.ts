@@ -6,6 +6,9 @@ import type { OpenClawConfig } from "./types.js";
 /** A turn's time limit when `agents.defaults.timeoutSeconds` sets none: 48 hours. */
 export const DEFAULT_AGENT_TIMEOUT_SECONDS = 172_800;
 
+/** `session.maintenance.maxDiskBytes` when unset, as OpenClaw's: each agent's sessions folder may take 10 GiB. */
+export const DEFAULT_MAX_DISK_BYTES = 10 * 1024 ** 3;
+
 export const DEFAULT_RATE_LIMIT = {
   maxAttempts: 10,
   windowMs: 60_000,

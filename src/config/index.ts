@@ -21,7 +21,7 @@ export { loadConfigForClient, type ClientConfig } from "./client-config.js";
 export { parseConfigText } from "./parse.js";
 export { validateConfig } from "./validate.js";
 export { DEFAULT_GATEWAY_PORT } from "./default-port.js";
-export { defaultConfig } from "./defaults.js";
+export { DEFAULT_MAX_DISK_BYTES, defaultConfig } from "./defaults.js";
 export { redactConfig, REDACTED } from "./redact.js";
 export { parseCliValue, setConfigValueInFile, unsetConfigValueInFile } from "./set-value.js";
 export { formatKeyPath, getConfigValue } from "./key-path.js";

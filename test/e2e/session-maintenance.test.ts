@@ -82,4 +82,27 @@ describe("session.maintenance", { timeout: 60_000 }, () => {
     await gateway.stop();
     expect(archives().map(headerKey)).toEqual(["agent:main:main"]);
   });
+  it("maxDiskBytes: a start-up pass removes the oldest archives of a folder over its budget and logs it; the live transcript stays", async () => {
+    const stateDir = makeTempDir("openclaw-disk-budget-");
+    servers.model.setResponder(() => ({ text: "noted" }));
+    const start = (maintenance: Record<string, unknown>) =>
+      startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(servers.model, stateDir, { session: { maintenance } }) } });
+    let gateway = servers.keep(await start({}));
+    const { sock } = await openOperator(gateway.url, gateway.token);
+    await askAndWait(sock, "main", "hello");
+    sock.close();
+    await gateway.stop();
+    const sessionsDir = path.join(stateDir, "agents", "main", "sessions");
+    const old = path.join(sessionsDir, "gone.jsonl.reset.2026-01-01T00-00-00.000Z");
+    const newer = path.join(sessionsDir, "kept.jsonl.reset.2026-02-01T00-00-00.000Z");
+    fs.writeFileSync(old, "x".repeat(64 * 1024));
+    fs.writeFileSync(newer, "x".repeat(64 * 1024));
+
+    gateway = servers.keep(await start({ maxDiskBytes: "100kb", highWaterBytes: "90kb" }));
+    await gateway.waitForOutput(/removed the 1 oldest archives \(session\.maintenance\.maxDiskBytes\)/, 10_000);
+    await gateway.stop();
+    expect(fs.existsSync(old)).toBe(false);
+    expect(fs.existsSync(newer)).toBe(true);
+    expect(Object.keys(readIndex(stateDir))).toEqual(["agent:main:main"]);
+  });
 });

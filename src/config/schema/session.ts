@@ -1,6 +1,15 @@
 import { Type } from "@sinclair/typebox";
+import { BYTE_SIZE_PATTERN } from "../../infra/byte-size.js";
 import { DURATION_PATTERN } from "../../infra/duration.js";
 import { integer, stringEnum, withExpected } from "./primitives.js";
+
+/** A duration as the parser reads it, with an example in the refusal. */
+const Duration = (example: string) =>
+  withExpected(Type.String({ pattern: DURATION_PATTERN }), `a duration such as ${example}, 12h or 90m: units d, h, m, s, ms, largest first, each once`);
+
+/** A size in bytes: a number, or a number with b, kb, mb, gb or tb (powers of 1024). */
+const ByteSize = (example: string) =>
+  Type.Union([integer(0), withExpected(Type.String({ pattern: BYTE_SIZE_PATTERN }), `a size such as ${example} or 10gb: a number and b, kb, mb, gb or tb`)]);
 
 const SessionReset = Type.Object({
   mode: Type.Optional(stringEnum(["none", "daily", "idle"])),
@@ -72,6 +81,12 @@ export const SessionSchema = Type.Object({
           Type.Literal(false),
         ]),
       ),
+      /** Reset and deleted transcript archives older than this are removed (`false` or unset: kept until the disk budget needs the room). */
+      resetArchiveRetention: Type.Optional(Type.Union([Duration("30d"), Type.Literal(false)])),
+      /** Each agent's sessions folder past this size loses its oldest archives (`0` or `false`: no budget). */
+      maxDiskBytes: Type.Optional(Type.Union([ByteSize("500mb"), Type.Literal(false)])),
+      /** Where a disk-budget cleanup stops: default 80% of `maxDiskBytes`. */
+      highWaterBytes: Type.Optional(ByteSize("400mb")),
     }),
   ),
   /**

@@ -28,15 +28,22 @@ export function selectArchives(dir: string, sweep: ArchiveSweep, keyOf: (file: s
   }
   const selected: string[] = [];
   for (const name of names) {
-    const match = ARCHIVE.exec(name);
-    if (!match || !sweep.kinds.includes(match[1] as ArchiveKind)) continue;
-    const archivedAt = Date.parse(`${match[2]}:${match[3]}:${match[4]}`);
-    if (!(archivedAt < sweep.before)) continue;
+    const archive = archiveInfo(name);
+    if (!archive || !sweep.kinds.includes(archive.kind)) continue;
+    if (!(archive.archivedAt < sweep.before)) continue;
     const file = path.join(dir, name);
     const key = keyOf(file);
     if (key !== undefined && sweep.keyMatches(key)) selected.push(file);
   }
   return selected;
+}
+
+/** An archived transcript's kind and when it was archived, from its file name; undefined for any other file. */
+export function archiveInfo(name: string): { kind: ArchiveKind; archivedAt: number } | undefined {
+  const match = ARCHIVE.exec(name);
+  if (!match) return undefined;
+  const archivedAt = Date.parse(`${match[2]}:${match[3]}:${match[4]}`);
+  return Number.isNaN(archivedAt) ? undefined : { kind: match[1] as ArchiveKind, archivedAt };
 }
 
 // One buffer for every header read: a sweep may read thousands, one after the other.

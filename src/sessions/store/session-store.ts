@@ -11,6 +11,7 @@ import { applyPatch, recordAppend, restoreEntry } from "./entry-mutations.js";
 import { PER_GENERATION_FIELDS, STORE_OWNED_FIELDS, type AppendMeta, type SessionEntry, type SessionInit, type SessionPatch } from "./session-entry.js";
 import { sessionsDir, transcriptFile } from "./session-paths.js";
 import { headerSessionKey, selectArchives, type ArchiveSweep } from "./archive-sweep.js";
+import { folderFiles, planDiskBudget, type DiskBudgetPlan } from "./disk-budget.js";
 import { SessionNotFoundError, StaleWriterError } from "./session-store-errors.js";
 import { chainEntries, toJsonLines, type TranscriptEntry, type TranscriptEntryInput, type TranscriptMessageEntry } from "./transcript-lines.js";
 import { readTranscriptFile, readTranscriptTail, type ParsedTranscript, type TranscriptTail } from "./transcript-reader.js";
@@ -398,6 +399,27 @@ export class SessionStore {
       }
     }
     return files;
+  }
+
+  /**
+   * `session.maintenance.maxDiskBytes` for every agent's sessions folder (disk-budget.ts): over
+   * `maxBytes`, its oldest archives are removed until it takes at most `highWaterBytes`; with
+   * `dryRun` nothing is removed. Returns each folder that was over its budget, with its plan.
+   */
+  enforceDiskBudget(maxBytes: number, highWaterBytes: number, { dryRun = false }: { dryRun?: boolean } = {}): ({ agentId: string } & DiskBudgetPlan)[] {
+    this.assertOpen();
+    const over: ({ agentId: string } & DiskBudgetPlan)[] = [];
+    for (const agentId of this.indexes.knownAgentIds()) {
+      const plan = planDiskBudget(folderFiles(sessionsDir(this.stateDir, agentId)), maxBytes, highWaterBytes);
+      if (plan.usedBytes <= maxBytes) continue;
+      over.push({ agentId, ...plan });
+      if (dryRun) continue;
+      for (const { file } of plan.remove) {
+        fs.rmSync(file, { force: true });
+        this.archiveKeys.delete(file);
+      }
+    }
+    return over;
   }
 
   /** The session key of each archived transcript whose header `removeArchives` read. */

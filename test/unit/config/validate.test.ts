@@ -678,6 +678,17 @@ describe("validateConfig: session.maintenance", () => {
     );
     expect(validationError({ session: { maintenance: { pruneAfter: "30 days" } } }).message).toMatch(/^session\.maintenance\.pruneAfter: expected a duration such as 30d/);
   });
+
+  it("takes resetArchiveRetention, maxDiskBytes and highWaterBytes; refuses a size it cannot read and a high-water mark above the budget", () => {
+    const maintenance = { resetArchiveRetention: "30d", maxDiskBytes: "1.5gb", highWaterBytes: 1_000_000 };
+    expect(validateConfig({ session: { maintenance } }, {}).config.session.maintenance).toEqual(maintenance);
+    expect(validateConfig({ session: { maintenance: { resetArchiveRetention: false, maxDiskBytes: false } } }, {}).config.session.maintenance).toBeDefined();
+    expect(validationError({ session: { maintenance: { maxDiskBytes: "lots" } } }).message).toContain("session.maintenance.maxDiskBytes");
+    expect(validationError({ session: { maintenance: { maxDiskBytes: "500mb", highWaterBytes: "1gb" } } }).message).toBe(
+      "session.maintenance.highWaterBytes: 1 GiB is above maxDiskBytes (500 MiB): it is where a cleanup stops, so set it lower, or raise maxDiskBytes",
+    );
+    expect(validationError({ session: { maintenance: { highWaterBytes: "11gb" } } }).message).toContain("above maxDiskBytes (10 GiB, the default)");
+  });
 });
 
 describe("validateConfig: session.idleMinutes, OpenClaw's older spelling", () => {
