@@ -58,8 +58,15 @@ export class ServiceProcess {
     const masks = [...Object.values(spec.env ?? {}), ...Object.values(spec.healthHeaders ?? {}), ...(spec.secrets ?? [])].filter((value) => value.length >= MIN_MASKED_LENGTH);
     const started = new ServiceProcess(child, masks);
     return new Promise((resolve, reject) => {
-      child.once("spawn", () => resolve(started));
-      child.once("error", (err) => reject(err));
+      let running = false;
+      child.once("spawn", () => {
+        running = true;
+        resolve(started);
+      });
+      // Once it runs, an error is a signal that could not be sent: its exit (or the stop's deadline) tells the rest.
+      child.on("error", (err) => {
+        if (!running) reject(err);
+      });
     });
   }
 
