@@ -4,7 +4,7 @@ import { ConfigError, type ConfigIssue } from "./errors.js";
 import { hashConfigBytes } from "./load.js";
 import { parseConfigText, parseYamlDocument } from "./parse.js";
 import { isYamlPath } from "./paths.js";
-import { isSecretEntry, redactConfig, REDACTED } from "./redact.js";
+import { isSecretAt, redactConfig, REDACTED } from "./redact.js";
 import type { OpenClawConfig } from "./types.js";
 import { answeredExecReads } from "./secrets/exec-reads.js";
 import { validateConfig } from "./validate.js";
@@ -69,9 +69,11 @@ export function readConfigFileSnapshot(filePath: string, env: NodeJS.ProcessEnv 
 function redactYamlText(text: string, filePath: string): string {
   const doc = parseYamlDocument(text, filePath);
   visit(doc, {
-    Pair(_key, pair) {
+    Pair(_key, pair, ancestors) {
       if (!isPair(pair) || !isScalar(pair.key) || !isScalar(pair.value)) return;
-      if (isSecretEntry(String(pair.key.value), pair.value.value)) pair.value.value = REDACTED;
+      // The dotted path of the map holding this pair: the keys of the pairs above it.
+      const parentPath = ancestors.flatMap((node) => (isPair(node) && isScalar(node.key) ? [String(node.key.value)] : [])).join(".");
+      if (isSecretAt(parentPath, String(pair.key.value), pair.value.value)) pair.value.value = REDACTED;
     },
   });
   // A document whose root is not a map cannot hold keyed secrets; it is shown as it was.

@@ -57,10 +57,17 @@ function redactValue(value: unknown, path = ""): unknown {
   if (Array.isArray(value)) return value.map((item) => redactValue(item));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  const allSecret = ALL_VALUES_SECRET.test(path);
   for (const [key, child] of Object.entries(value)) {
-    const hidden = allSecret ? typeof child === "string" && child !== "" && !isEnvReference(child) : isSecretEntry(key, child);
-    setOwnProperty(out, key, hidden ? REDACTED : redactValue(child, path ? `${path}.${key}` : key));
+    setOwnProperty(out, key, isSecretAt(path, key, child) ? REDACTED : redactValue(child, path ? `${path}.${key}` : key));
   }
   return out;
+}
+
+/**
+ * Whether the value at `key` of the object at `parentPath` (dotted, "" for the root) is hidden:
+ * a secret by its name, or any value of an environment map.
+ */
+export function isSecretAt(parentPath: string, key: string, value: unknown): boolean {
+  if (ALL_VALUES_SECRET.test(parentPath)) return typeof value === "string" && value !== "" && !isEnvReference(value);
+  return isSecretEntry(key, value);
 }

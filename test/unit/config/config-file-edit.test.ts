@@ -39,6 +39,30 @@ describe("readConfigFileSnapshot", () => {
     expect(snap.config!.logging?.level).toBe("info");
   });
 
+  it("hides every value of an environment map in the YAML text too, whatever the variable's name", () => {
+    const yaml = `env:
+  vars:
+    DATABASE_URL: postgres://u:db-password-1@h/db # the app database
+mcp:
+  servers:
+    files: { command: /bin/mcp, env: { CONNECTION: conn-secret-2 } }
+models:
+  providers:
+    local:
+      baseUrl: http://127.0.0.1:8000/v1
+      localService:
+        command: /opt/llama/server
+        env:
+          HF_HOME: /cache
+          MODEL_URL: https://u:model-secret-3@h/m
+`;
+    const snap = readConfigFileSnapshot(writeFile(makeTempDir(), "openclaw.yaml", yaml), {});
+    expect(snap.valid, JSON.stringify(snap.issues)).toBe(true);
+    for (const secret of ["db-password-1", "conn-secret-2", "model-secret-3", "/cache"]) expect(snap.raw).not.toContain(secret);
+    expect(snap.raw).toContain("# the app database");
+    expect(snap.raw).toContain("command: /opt/llama/server");
+  });
+
   it("reports an invalid file with the key path and without its text", () => {
     const file = writeFile(makeTempDir(), "openclaw.yaml", "gateway:\n  bind: everywhere\n");
     const snap = readConfigFileSnapshot(file, {});
