@@ -107,8 +107,11 @@ function resolveEmbedding(search: SearchConfig, config: OpenClawConfig, env: Nod
   if (!explicit && !apiKey) {
     return { kind: "none", reason: `no embedding provider configured and ${apiKeyEnvVar(provider)} is not set: keyword ranking only` };
   }
-  const ownEndpoint = configured?.baseUrl !== undefined && (search.remote?.baseUrl === undefined || search.remote.baseUrl === configured.baseUrl);
-  const localService = ownEndpoint ? localServiceSpecOf(provider, configured, configured.baseUrl!, apiKey) : undefined;
+  // The provider's server serves these embeddings unless memory.search.remote.baseUrl points elsewhere.
+  const providerRoot = configured?.baseUrl ?? BUILTIN_PROVIDERS[provider]?.baseUrl;
+  const ownEndpoint = providerRoot !== undefined && (search.remote?.baseUrl === undefined || search.remote.baseUrl === providerRoot);
+  const api = configured?.api ?? BUILTIN_PROVIDERS[provider]?.api ?? "openai-completions";
+  const localService = ownEndpoint ? localServiceSpecOf(provider, configured, { baseUrl: providerRoot, api, ...(apiKey ? { apiKey } : {}) }) : undefined;
   return { kind: "remote", provider, model, baseUrl: baseUrl.replace(/\/+$/, ""), ...(apiKey ? { apiKey } : {}), batchSize, explicit, ...(localService ? { localService } : {}) };
 }
 

@@ -14,13 +14,17 @@ export const localModelServices = new LocalServiceSupervisor();
 /**
  * The server to lease before a request to this provider, or undefined when it has none. The
  * health URL defaults to `<baseUrl>/models` (an OpenAI-compatible server's model list), and to
- * `<baseUrl>/api/tags` for `api: "ollama"`, whose baseUrl is the server's root.
+ * `<baseUrl>/api/tags` for `api: "ollama"` (the provider's own or the built-in one's), whose baseUrl is the server's root.
  */
-export function localServiceSpecOf(providerId: string, provider: ModelProviderConfig | undefined, baseUrl: string, apiKey: string | undefined): LocalServiceSpec | undefined {
+export function localServiceSpecOf(
+  providerId: string,
+  provider: ModelProviderConfig | undefined,
+  where: { baseUrl: string; api: string; apiKey?: string },
+): LocalServiceSpec | undefined {
   const service = provider?.localService;
   if (!service) return undefined;
-  const root = baseUrl.replace(/\/+$/, "");
-  const api = provider.api;
+  const { api, apiKey } = where;
+  const root = where.baseUrl.replace(/\/+$/, "");
   return {
     label: `models.providers.${providerId}.localService`,
     command: service.command,

@@ -67,7 +67,7 @@ export function resolveModel(ref: string | undefined, config: OpenClawConfig, en
   }
 
   const entry = findEntry(configured, id);
-  const localService = localServiceSpecOf(provider, configured, baseUrl, apiKey);
+  const localService = localServiceSpecOf(provider, configured, { baseUrl, api, ...(apiKey ? { apiKey } : {}) });
   const model: ProviderModel = {
     ref: modelRef,
     provider,

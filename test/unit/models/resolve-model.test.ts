@@ -20,6 +20,35 @@ function resolveError(ref: string | undefined, raw: unknown, env: NodeJS.Process
 }
 
 describe("resolveModel", () => {
+  it("carries the provider's localService, its health URL by the api: <baseUrl>/models, or /api/tags for Ollama (also the built-in one)", () => {
+    const service = { command: "/opt/server", args: ["--port", "8000"], env: { TOKEN: "t0ken-value" }, idleStopMs: 5_000 };
+    const raw = {
+      models: {
+        providers: {
+          local: { baseUrl: "http://127.0.0.1:8000/v1/", apiKey: "sk-local-key", api: "openai-completions", localService: service },
+          ollama: { localService: { command: "/usr/local/bin/ollama", args: ["serve"] } },
+        },
+      },
+    };
+    const local = resolveModel("local/m", config(raw), {});
+    const ollama = resolveModel("ollama/qwen3:8b", config(raw), {});
+    if (!local.ok || !ollama.ok) throw new Error("expected both to resolve");
+    expect(local.model.localService).toEqual({
+      label: "models.providers.local.localService",
+      command: "/opt/server",
+      args: ["--port", "8000"],
+      env: { TOKEN: "t0ken-value" },
+      healthUrl: "http://127.0.0.1:8000/v1/models",
+      readyTimeoutMs: 120_000,
+      idleStopMs: 5_000,
+      secrets: ["sk-local-key"],
+    });
+    expect(ollama.model.localService).toMatchObject({ healthUrl: "http://127.0.0.1:11434/api/tags", idleStopMs: 0 });
+    const plain = resolveModel("fake/fake-model", config(APPENDIX), {});
+    if (!plain.ok) throw new Error(plain.message);
+    expect(plain.model).not.toHaveProperty("localService");
+  });
+
   it("resolves the appendix config's default to the fake OpenAI-compatible provider", () => {
     const result = resolveModel(undefined, config(APPENDIX), {});
     expect(result).toEqual({
