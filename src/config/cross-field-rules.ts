@@ -89,8 +89,8 @@ function checkTrustedProxies(config: RawOpenClawConfig): ConfigIssue[] {
 
 /** What the mention-pattern check reads of a channel block. */
 interface ChannelMentionBlock {
-  mentionPatterns?: string[];
-  accounts?: Record<string, { mentionPatterns?: string[] }>;
+  mentionPatterns?: unknown;
+  accounts?: Record<string, { mentionPatterns?: unknown }>;
 }
 
 /** A custom `humanDelay` pauses between `minMs` and `maxMs`: a range that ends before it starts is a typo. */
@@ -318,9 +318,11 @@ function regexLists(config: RawOpenClawConfig): { path: KeyPathSegment[]; patter
     lists.push({ path: ["agents", "list", index, "groupChat", "mentionPatterns"], patterns: agent.groupChat?.mentionPatterns, flags: "i" });
   });
   for (const [channel, block] of channelEntries(config.channels as Record<string, ChannelMentionBlock | undefined> | undefined)) {
-    lists.push({ path: ["channels", channel, "mentionPatterns"], patterns: block?.mentionPatterns, flags: "i" });
+    // A policy object (`{ mode, allowIn, denyIn }`) holds conversation ids, not patterns.
+    const listOf = (setting: unknown) => (Array.isArray(setting) ? (setting as string[]) : undefined);
+    lists.push({ path: ["channels", channel, "mentionPatterns"], patterns: listOf(block?.mentionPatterns), flags: "i" });
     for (const [id, account] of Object.entries(block?.accounts ?? {})) {
-      lists.push({ path: ["channels", channel, "accounts", id, "mentionPatterns"], patterns: account.mentionPatterns, flags: "i" });
+      lists.push({ path: ["channels", channel, "accounts", id, "mentionPatterns"], patterns: listOf(account.mentionPatterns), flags: "i" });
     }
   }
   return lists;

@@ -241,17 +241,41 @@ export interface MentionPatterns {
 
 const WORD_CHAR = "[\\p{L}\\p{N}_]";
 
+/** `channels.<channel>.mentionPatterns` as a policy: where regex mention patterns apply. */
+export interface MentionPatternScope {
+  mode?: "allow" | "deny";
+  allowIn?: readonly string[];
+  denyIn?: readonly string[];
+}
+
+/**
+ * Whether regex mention patterns apply in a conversation known by `ids` (its own id first, then
+ * the ids it belongs to: a topic's group, a thread's channel). `allow` (the default): unless an id
+ * is in `denyIn`; `deny`: only where an id is in `allowIn`. `denyIn` wins over `allowIn`.
+ */
+export function patternsApplyIn(scope: MentionPatternScope, ids: readonly string[]): boolean {
+  if (ids.some((id) => scope.denyIn?.includes(id))) return false;
+  if (scope.mode === "deny") return ids.some((id) => scope.allowIn?.includes(id));
+  return true;
+}
+
 /**
  * The mention patterns of a group message routed to `agentId`, as OpenClaw resolves them: the
- * channel account's `mentionPatterns`, else the agent's `groupChat.mentionPatterns`, else
+ * channel account's `mentionPatterns` list, else the agent's `groupChat.mentionPatterns`, else
  * `messages.groupChat.mentionPatterns`, else ones made from the agent's identity — its name as a
- * whole word (`@` before it allowed) and its emoji.
+ * whole word (`@` before it allowed) and its emoji. An account's `mentionPatterns` policy
+ * (`{ mode, allowIn, denyIn }`) instead says in which conversations (`conversationIds`) those
+ * apply; where they do not, only a native mention counts.
  */
 export function mentionPatternsFor(
-  accountPatterns: readonly string[] | undefined,
+  accountSetting: readonly string[] | MentionPatternScope | undefined,
   agent: { groupChat?: { mentionPatterns?: string[] }; identity?: { name?: string; emoji?: string } } | undefined,
   globalPatterns: readonly string[] | undefined,
+  conversationIds: readonly string[] = [],
 ): MentionPatterns {
+  const accountPatterns = Array.isArray(accountSetting) ? (accountSetting as readonly string[]) : undefined;
+  const scope = accountSetting && !Array.isArray(accountSetting) ? (accountSetting as MentionPatternScope) : undefined;
+  if (scope && !patternsApplyIn(scope, conversationIds)) return { patterns: [], flags: "i" };
   const configured = accountPatterns ?? agent?.groupChat?.mentionPatterns ?? globalPatterns;
   if (configured) return { patterns: configured, flags: "i" };
   const derived: string[] = [];

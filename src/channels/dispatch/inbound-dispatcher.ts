@@ -10,7 +10,16 @@ import type { ElevatedAccess, ElevatedLevel } from "../../agents/sandbox/elevate
 import type { SessionStore } from "../../sessions/store/index.js";
 import { isAcpSessionKey, isMainSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { resolveSendPolicy } from "../../sessions/send-policy.js";
-import { admitsBots, decideAccess, mentionPatternsFor, wasMentioned, type AllowBots, type ChatEntry, type MentionPatterns } from "../access/access-policy.js";
+import {
+  admitsBots,
+  decideAccess,
+  mentionPatternsFor,
+  wasMentioned,
+  type AllowBots,
+  type ChatEntry,
+  type MentionPatternScope,
+  type MentionPatterns,
+} from "../access/access-policy.js";
 import { chatToolRule, senderToolRule } from "../access/chat-tool-rules.js";
 import { elevatedAccess } from "../access/elevated-access.js";
 import { EXPLICIT_ONLY, implicitMentionsFor } from "../access/implicit-mentions.js";
@@ -197,7 +206,12 @@ export class InboundDispatcher {
     // A bound thread is a conversation with its sub-agent: like a DM, it needs no @mention. Elsewhere
     // the patterns are those of the agent the message is routed to.
     const mentionPatternsOf = (agentId: string) =>
-      mentionPatternsFor(account.mentionPatterns as string[] | undefined, findAgentEntry(config, agentId), config.messages?.groupChat?.mentionPatterns);
+      mentionPatternsFor(
+        account.mentionPatterns as readonly string[] | MentionPatternScope | undefined,
+        findAgentEntry(config, agentId),
+        config.messages?.groupChat?.mentionPatterns,
+        conversationIdsOf(channel, message),
+      );
     const mentionedFor = (agentId: string) =>
       message.chatType === "direct" || boundSessionKey !== undefined || wasMentioned(message, mentionPatternsOf(agentId), implicitMentionsFor(config, channel, accountId));
     let routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentionedFor, chat, boundSessionKey });
@@ -887,6 +901,16 @@ export class InboundDispatcher {
         return;
     }
   }
+}
+
+/**
+ * The ids a `mentionPatterns` policy may name for this message's conversation, its own first: a
+ * Telegram forum topic as `<chatId>:topic:<threadId>` then its group, a Discord thread then its
+ * channel, a Slack channel.
+ */
+function conversationIdsOf(channel: string, message: InboundMessage): string[] {
+  if (channel === "telegram" && message.threadId) return [`${message.chatId}:topic:${message.threadId}`, message.chatId];
+  return message.parentChatId ? [message.chatId, message.parentChatId] : [message.chatId];
 }
 
 /**

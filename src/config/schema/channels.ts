@@ -95,7 +95,13 @@ const commonKeys = {
   groupPolicy: Type.Optional(GroupPolicy),
   groupAllowFrom: Type.Optional(StringList),
   requireMention: Type.Optional(Type.Boolean()),
-  mentionPatterns: Type.Optional(StringList),
+  /**
+   * The account's own mention patterns (a list), or where the agent's patterns apply (a policy:
+   * `mode` allow or deny, with `allowIn` / `denyIn` conversation ids).
+   */
+  mentionPatterns: Type.Optional(
+    Type.Union([StringList, Type.Object({ mode: Type.Optional(stringEnum(["allow", "deny"])), allowIn: Type.Optional(StringList), denyIn: Type.Optional(StringList) })]),
+  ),
   historyLimit: Type.Optional(integer(0, 1_000)),
   /** Files in messages for the agent above this size (MB) are not saved; in place of `agents.defaults.mediaMaxMb`. */
   mediaMaxMb: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 2048 })),
