@@ -27,13 +27,22 @@ import { createRedactor, toChannelError, type Redactor } from "./errors.js";
 import { ChannelOrder } from "./channel-order.js";
 import { toInboundMessage, toInboundReaction, type ReactionContext } from "./inbound.js";
 import { interactionToInbound, toApplicationCommands } from "./application-commands.js";
+import { applyMentionAliases, type MentionAliases } from "./mention-aliases.js";
 import { parseDiscordTarget } from "./targets.js";
+
+/** Discord's limit on a message's text. */
+const DISCORD_MESSAGE_LIMIT = 2000;
 
 /** Discord's limit on a thread name. */
 const MAX_THREAD_NAME = 100;
 
-/** Nobody gets pinged by what the model writes: no @everyone, roles, users, nor the replied-to author. */
-const NO_MENTIONS = { parse: [], repliedUser: false } as const;
+/**
+ * Nobody gets pinged by what the model writes (no @everyone, roles, users, nor the replied-to
+ * author) except the users `mentionAliases` named in it.
+ */
+function allowedMentions(users: readonly string[]): { parse: []; users?: string[]; repliedUser: false } {
+  return users.length > 0 ? { parse: [], users: [...users], repliedUser: false } : { parse: [], repliedUser: false };
+}
 
 /**
  * One Discord bot account: a supervised gateway connection plus REST sends through the same
@@ -43,6 +52,7 @@ const NO_MENTIONS = { parse: [], repliedUser: false } as const;
 export class DiscordAccount implements ChannelAccount {
   readonly #context: ChannelAccountContext;
   readonly #suppressEmbeds: boolean;
+  readonly #mentionAliases: MentionAliases;
   readonly #redact: Redactor;
   readonly #connection: DiscordConnection | null;
   readonly #problems: string[];
@@ -56,6 +66,7 @@ export class DiscordAccount implements ChannelAccount {
     this.#deferred = deferred;
     if (!config.ok) {
       this.#suppressEmbeds = true;
+      this.#mentionAliases = new Map();
       this.#redact = createRedactor("");
       this.#connection = null;
       this.#problems = config.problems;
@@ -63,6 +74,7 @@ export class DiscordAccount implements ChannelAccount {
     }
     const { settings } = config;
     this.#suppressEmbeds = settings.suppressEmbeds;
+    this.#mentionAliases = settings.mentionAliases;
     this.#redact = createRedactor(settings.token);
     this.#problems = [];
     this.#connection = new DiscordConnection({
@@ -90,13 +102,13 @@ export class DiscordAccount implements ChannelAccount {
     if (interactionId !== undefined && this.#deferred.has(this.#context.accountId, interactionId)) {
       // The deferred answer ("… is thinking") becomes the reply, also when an earlier run of the account deferred it.
       return this.#rest(async () => ({
-        messageId: await this.#deferred.answer(this.#client(), this.#context.accountId, interactionId, { content: text.markdown, allowedMentions: NO_MENTIONS }),
+        messageId: await this.#deferred.answer(this.#client(), this.#context.accountId, interactionId, this.#content(text.markdown)),
       }));
     }
     return this.#rest(async () => {
       const channel = await this.#channel(target);
-      // Discord renders Markdown itself: the text goes out exactly as the model wrote it.
-      const options: MessageCreateOptions = { content: text.markdown, allowedMentions: NO_MENTIONS, flags: this.#flags(text) };
+      // Discord renders Markdown itself: the text goes out as the model wrote it (known @handles as mentions).
+      const options: MessageCreateOptions = { ...this.#content(text.markdown), flags: this.#flags(text) };
       if (target.replyToMessageId) options.reply = { messageReference: target.replyToMessageId, failIfNotExists: false };
       const message = await channel.send(options);
       return { messageId: message.id };
@@ -108,13 +120,20 @@ export class DiscordAccount implements ChannelAccount {
     return this.#rest(async () => {
       const channel = await this.#channel(target);
       const message = await channel.send({
-        content: (file.caption ?? "").slice(0, 2000),
+        ...this.#content((file.caption ?? "").slice(0, 2000)),
         files: [{ attachment: file.path, name: file.fileName }],
-        allowedMentions: NO_MENTIONS,
         flags: this.#flags({ markdown: "" }),
       });
       return { messageId: message.id };
     });
+  }
+
+  /** The message text with `mentionAliases` applied, and the only users it may ping. */
+  #content(markdown: string): { content: string; allowedMentions: ReturnType<typeof allowedMentions> } {
+    const aliased = applyMentionAliases(markdown, this.#mentionAliases);
+    // A chunk cut to Discord's limit may not fit once `<@id>` replaced its handles: it goes as written.
+    if (aliased.text.length > DISCORD_MESSAGE_LIMIT && markdown.length <= DISCORD_MESSAGE_LIMIT) return { content: markdown, allowedMentions: allowedMentions([]) };
+    return { content: aliased.text, allowedMentions: allowedMentions(aliased.users) };
   }
 
   async sendTyping(target: OutboundTarget): Promise<void> {
@@ -125,7 +144,7 @@ export class DiscordAccount implements ChannelAccount {
     await this.#rest(async () => {
       const channel = await this.#channel(target);
       const flags = this.#suppressEmbeds ? MessageFlags.SuppressEmbeds : undefined;
-      await channel.messages.edit(messageId, { content: text.markdown, allowedMentions: NO_MENTIONS, flags });
+      await channel.messages.edit(messageId, { ...this.#content(text.markdown), flags });
     });
   }
 

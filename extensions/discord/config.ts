@@ -1,3 +1,5 @@
+import { readMentionAliases, type MentionAliases } from "./mention-aliases.js";
+
 /** The Discord account's settings, read from its merged config block (`channels.discord` + `accounts.<id>`). */
 export interface DiscordSettings {
   token: string;
@@ -13,6 +15,8 @@ export interface DiscordSettings {
   reconnectBackoffMaxMs: number;
   /** The bot's presence, sent when it identifies; undefined: Discord's default (online, no activity). */
   presence?: DiscordPresence;
+  /** `mentionAliases`: `@Handle` in outbound text becomes a mention of that user. */
+  mentionAliases: MentionAliases;
 }
 
 /** What discord.js sends in IDENTIFY as the bot's presence. */
@@ -62,6 +66,7 @@ export function readDiscordSettings(config: Readonly<Record<string, unknown>>, e
       reconnectWatchdogMs: (config.reconnectWatchdogMs as number | undefined) ?? DEFAULT_WATCHDOG_MS,
       reconnectBackoffMaxMs: (config.reconnectBackoffMaxMs as number | undefined) ?? DEFAULT_BACKOFF_MAX_MS,
       ...(presence.presence ? { presence: presence.presence } : {}),
+      mentionAliases: readMentionAliases(config.mentionAliases),
     },
   };
 }

@@ -40,6 +40,7 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkSkillEnvNames(config),
     ...checkPruneAfter(config),
     ...checkDiskBudget(config),
+    ...checkMentionAliases(config),
     ...checkIdentityLinkIds(config),
     ...checkEnvVarNames(config),
     ...checkExecMode(config),
@@ -141,6 +142,23 @@ function checkPruneAfter(config: RawOpenClawConfig): ConfigIssue[] {
       message: "must be longer than 0 (it would archive every idle session); use 30d, or a larger maxEntries to keep more",
     },
   ];
+}
+
+/** A Discord `mentionAliases` key is a handle as written after the @: letters, digits, `_ . -`; not everyone or here, which ping everyone. */
+function checkMentionAliases(config: RawOpenClawConfig): ConfigIssue[] {
+  const discord = config.channels?.discord as { mentionAliases?: Record<string, unknown>; accounts?: Record<string, { mentionAliases?: Record<string, unknown> }> } | undefined;
+  const places: [KeyPathSegment[], Record<string, unknown> | undefined][] = [[["channels", "discord", "mentionAliases"], discord?.mentionAliases]];
+  for (const [id, account] of Object.entries(discord?.accounts ?? {})) places.push([["channels", "discord", "accounts", id, "mentionAliases"], account?.mentionAliases]);
+  return places.flatMap(([at, aliases]) =>
+    Object.keys(aliases ?? {})
+      .filter((handle) => !/^[A-Za-z0-9_.-]{1,32}$/.test(handle) || /^(?:everyone|here)$/i.test(handle))
+      .map((handle) => ({
+        path: formatKeyPath([...at, handle]),
+        message: /^(?:everyone|here)$/i.test(handle)
+          ? `@${handle} pings everyone and cannot be an alias`
+          : `"${handle}" is not a handle: write it without the @, in letters, digits, _ . - (at most 32)`,
+      })),
+  );
 }
 
 /** `highWaterBytes` is where a disk-budget cleanup stops, so it cannot be above the budget (10 GiB when unset). */

@@ -203,6 +203,11 @@ const discordKeys = {
   activity: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   activityType: Type.Optional(integer(0, 5)),
   activityUrl: Type.Optional(HttpUrl),
+  /** `@Handle` in the bot's messages becomes a mention of this user id (an account's map replaces the channel's). */
+  mentionAliases: Type.Optional(
+    // Each handle is checked by cross-field-rules (checkMentionAliases): a record's key pattern would let other keys through unchecked.
+    Type.Record(Type.String(), withExpected(Type.String({ pattern: "^\\d{17,20}$" }), "a Discord user id (17-20 digits)")),
+  ),
   guilds: Type.Optional(
     Type.Record(
       Type.String(),

@@ -801,3 +801,17 @@ describe("agents.defaults.userTimezone", () => {
     );
   });
 });
+
+describe("validateConfig: channels.discord.mentionAliases", () => {
+  it("takes handles without the @ and Discord user ids; refuses an @, a bad id, and everyone/here", () => {
+    const aliases = { SupportLead: "123456789012345678", "ops.lead": "234567890123456789" };
+    expect(validateConfig({ channels: { discord: { token: "t", mentionAliases: aliases } } }, {}).config.channels?.discord?.mentionAliases).toEqual(aliases);
+    expect(validationError({ channels: { discord: { token: "t", mentionAliases: { "@Lead": "123456789012345678" } } } }).message).toBe(
+      'channels.discord.mentionAliases["@Lead"]: "@Lead" is not a handle: write it without the @, in letters, digits, _ . - (at most 32)',
+    );
+    expect(validationError({ channels: { discord: { token: "t", mentionAliases: { Lead: "12" } } } }).message).toContain("expected a Discord user id");
+    expect(validationError({ channels: { discord: { token: "t", accounts: { ops: { mentionAliases: { Here: "123456789012345678" } } } } } }).message).toContain(
+      "@Here pings everyone and cannot be an alias",
+    );
+  });
+});
