@@ -67,4 +67,27 @@ describe("chat and sender tool rules over Telegram", { timeout: 60_000 }, () => 
     expect(ownerDm).not.toContain("gateway");
     await gateway.stop();
   });
+  it("channels.telegram.direct: the * entry shapes every DM's tools; a DM's own entry replaces it", async () => {
+    const stateDir = makeTempDir("openclaw-direct-tools-");
+    servers.model.setResponder(() => ({ text: "ok" }));
+    const telegram = {
+      ...telegramChannelConfig(servers.telegram, { allowFrom: [String(OWNER), String(MEMBER)] }),
+      direct: { "*": { tools: { deny: ["write", "edit"] } }, [String(OWNER)]: { tools: {} } },
+    };
+    const config = fakeModelConfig(servers.model, stateDir, { channels: { telegram }, tools: { profile: "coding" } });
+    const gateway = servers.keep(await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config } }));
+    await gateway.waitForOutput(/channel account started/, 10_000);
+    let messageId = 500;
+    const dmTools = async (fromId: number, text: string) => {
+      const before = servers.telegram.messages(fromId).length;
+      servers.telegram.pushMessage({ chatId: fromId, fromId, fromName: `User ${fromId}`, text, messageId: messageId++ });
+      await servers.telegram.waitFor(() => servers.telegram.messages(fromId).length > before, 15_000);
+      return toolNamesOf(chatRequests(servers.model.requests).find((r) => lastUserTextOf(r).includes(text))!);
+    };
+    const member = await dmTools(MEMBER, "member's DM under the wildcard");
+    expect(member).toContain("read");
+    expect(member.filter((t) => t === "write" || t === "edit")).toEqual([]);
+    expect(await dmTools(OWNER, "owner's DM with an entry of its own")).toEqual(expect.arrayContaining(["read", "write", "edit"]));
+    await gateway.stop();
+  });
 });

@@ -77,13 +77,15 @@ function nodeRule(path: string, node: MaybeNode, sender: ToolSender): LocatedToo
 }
 
 /**
- * The tool rule of the chat a group message came from, as OpenClaw resolves it: from the most
- * specific place to the least (a Telegram topic, then its group; a Discord channel or thread's
+ * The tool rule of the chat a message came from, as OpenClaw resolves it. For a group: from the
+ * most specific place to the least (a Telegram topic, then its group; a Discord channel or thread's
  * parent, then its guild; a Slack channel), then the maps' `"*"` entries, the first place with a
- * `toolsBySender` match or a `tools` rule wins. `account` is the account's merged config.
+ * `toolsBySender` match or a `tools` rule wins. For a Telegram DM: `direct.<chatId>`, else
+ * `direct["*"]`; an exact entry replaces the wildcard whole, also where it sets nothing.
+ * `account` is the account's merged config.
  */
 export function chatToolRule(channel: string, account: Readonly<Record<string, unknown>>, message: InboundMessage, sender: ToolSender): LocatedToolRule | undefined {
-  if (message.chatType === "direct") return undefined;
+  if (message.chatType === "direct") return directToolRule(channel, account, message, sender);
   const places: { path: string; node: MaybeNode }[] = [];
   const base = `channels.${channel}`;
   if (channel === "telegram") {
@@ -110,6 +112,17 @@ export function chatToolRule(channel: string, account: Readonly<Record<string, u
     if (rule) return rule;
   }
   return undefined;
+}
+
+function directToolRule(channel: string, account: Readonly<Record<string, unknown>>, message: InboundMessage, sender: ToolSender): LocatedToolRule | undefined {
+  if (channel !== "telegram") return undefined;
+  const direct = account.direct as Record<string, MaybeNode> | undefined;
+  const key = direct && Object.hasOwn(direct, message.chatId) ? message.chatId : "*";
+  const node = direct?.[key];
+  if (!node) return undefined;
+  const path = `channels.telegram.direct${key === "*" ? '["*"]' : `.${key}`}`;
+  // An exact entry without rules still stands in for the wildcard: it allows what the other layers allow.
+  return nodeRule(path, node, sender) ?? { source: path };
 }
 
 /** `tools.toolsBySender`'s rule for a channel sender; the agent's own `tools.toolsBySender` wins when one of its keys matches. */

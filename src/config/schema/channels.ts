@@ -184,6 +184,8 @@ const telegramKeys = {
   /** Reactions that become notices for the agent: none, those on the bot's messages (default), all. */
   reactionNotifications: Type.Optional(stringEnum(["off", "own", "all"])),
   groups: Type.Optional(Type.Record(Type.String(), Type.Intersect([TelegramChatEntry, Type.Object({ topics: Type.Optional(Type.Record(Type.String(), TelegramChatEntry)) })]))),
+  /** The tools in one DM, by the peer's chat id (`"*"`: every DM without an entry of its own); an account's map replaces the channel's. */
+  direct: Type.Optional(Type.Record(Type.String(), Type.Object(ChatToolRules))),
 };
 
 const discordKeys = {

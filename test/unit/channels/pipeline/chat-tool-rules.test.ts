@@ -23,6 +23,28 @@ describe("senderRuleKey", () => {
   });
 });
 
+describe("chatToolRule in a Telegram DM (channels.telegram.direct)", () => {
+  const dm = (chatId: string): InboundMessage => ({ messageId: "1", chatType: "direct", chatId, senderId: chatId, text: "hi", timestamp: 0 });
+  const direct = {
+    direct: {
+      "*": { tools: { deny: ["write", "edit"] } },
+      "603767951": { tools: {} },
+      "111": { toolsBySender: { "id:111": { deny: ["exec"] } }, tools: { deny: ["read"] } },
+    },
+  };
+
+  it("the DM's own entry replaces the * entry whole, also when it sets nothing; its toolsBySender match wins over its tools", () => {
+    expect(chatToolRule("telegram", direct, dm("42"), { channel: "telegram", id: "42" })).toEqual({ source: 'channels.telegram.direct["*"].tools', deny: ["write", "edit"] });
+    expect(chatToolRule("telegram", direct, dm("603767951"), { channel: "telegram", id: "603767951" })).toEqual({ source: "channels.telegram.direct.603767951.tools" });
+    expect(chatToolRule("telegram", direct, dm("111"), ALICE)).toEqual({ source: 'channels.telegram.direct.111.toolsBySender["id:111"]', deny: ["exec"] });
+  });
+
+  it("no direct map, or another channel's DM: no chat rule", () => {
+    expect(chatToolRule("telegram", {}, dm("42"), { channel: "telegram", id: "42" })).toBeUndefined();
+    expect(chatToolRule("discord", direct, dm("42"), { channel: "discord", id: "42" })).toBeUndefined();
+  });
+});
+
 describe("chatToolRule", () => {
   const telegram = {
     groups: {
