@@ -72,15 +72,10 @@ export const SessionSchema = Type.Object({
   maintenance: Type.Optional(
     Type.Object({
       mode: Type.Optional(stringEnum(["enforce", "warn"])),
-      pruneAfter: Type.Optional(withExpected(Type.String({ pattern: DURATION_PATTERN }), "a duration such as 30d, 12h or 90m: units d, h, m, s, ms, largest first, each once")),
+      pruneAfter: Type.Optional(Duration("30d")),
       maxEntries: Type.Optional(integer(1)),
       /** Chat sessions active within this window are kept by `pruneAfter` and `maxEntries` (`false`: no protection). */
-      preserveRecent: Type.Optional(
-        Type.Union([
-          withExpected(Type.String({ pattern: DURATION_PATTERN }), "a duration such as 7d, 12h or 90m: units d, h, m, s, ms, largest first, each once"),
-          Type.Literal(false),
-        ]),
-      ),
+      preserveRecent: Type.Optional(Type.Union([Duration("7d"), Type.Literal(false)])),
       /** Reset and deleted transcript archives older than this are removed (`false` or unset: kept until the disk budget needs the room). */
       resetArchiveRetention: Type.Optional(Type.Union([Duration("30d"), Type.Literal(false)])),
       /** Each agent's sessions folder past this size loses its oldest archives (`0` or `false`: no budget). */
