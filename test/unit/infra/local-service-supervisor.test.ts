@@ -20,8 +20,9 @@ import { waitUntil } from "../../helpers/reliability.js";
 const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/local-model-server/server.mjs");
 const supervisors: LocalServiceSupervisor[] = [];
 
+/** The default 2 s health-check limit: a shorter one could take a busy healthy server for a dead one on a loaded machine. */
 function supervisor(): LocalServiceSupervisor {
-  const made = new LocalServiceSupervisor({ probeTimeoutMs: 500, probeIntervalMs: 50, stopGraceMs: 1_000 });
+  const made = new LocalServiceSupervisor({ probeIntervalMs: 50, stopGraceMs: 1_000 });
   supervisors.push(made);
   return made;
 }
