@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { GatewayClient } from "../gateway/client.js";
+import { cliConnectOptions, GatewayClient } from "../gateway/client.js";
 import type { ProvenanceMode } from "../acp/bridge/types.js";
 import { packageVersion } from "../infra/version.js";
 
@@ -39,8 +39,7 @@ export async function acpBridgeCommand(flags: AcpBridgeFlags): Promise<void> {
     : (await import("./client-context.js")).resolveClientTarget({ port: flags.port, token, password });
   // stdout carries the protocol: everything else goes to stderr.
   const log = flags.verbose ? (line: string) => process.stderr.write(`[openclaw acp] ${line}\n`) : undefined;
-  const connect = () =>
-    GatewayClient.connect({ url: target.url, ...target.credentials, version: packageVersion(), clientId: "cli", mode: "cli", caps: ["tool-events"], timeoutMs: target.timeoutMs });
+  const connect = () => GatewayClient.connect(cliConnectOptions(target, packageVersion(), ["tool-events"]));
   // The handshake runs while the ACP SDK loads: an IDE waits for both before `initialize` is answered.
   const firstConnection = connect();
   firstConnection.catch(() => {});

@@ -1,7 +1,9 @@
 import { loadConfigForClient, resolveStateDir, type LoadedConfig } from "../config/index.js";
 import { resolveClientCredentials } from "../gateway/auth/resolve-auth.js";
-import { GatewayClient, GatewayClientError } from "../gateway/client.js";
+import { cliConnectOptions, GatewayClient, GatewayClientError } from "../gateway/client.js";
 import { readLiveLock } from "../gateway/state-lock.js";
+import { localGatewayTlsPin } from "../gateway/tls/gateway-tls-files.js";
+import { normalizeTlsFingerprint } from "../infra/tls/tls-fingerprint.js";
 import { packageVersion } from "../infra/version.js";
 import { CliError, parsePortFlag, parseTimeoutSeconds } from "./output.js";
 import { openclawCommand } from "./root-options.js";
@@ -20,7 +22,9 @@ export interface ClientFlags {
 /**
  * Where the gateway is and how to authenticate: flags → env → `gateway.remote.url` when
  * `gateway.mode` is `remote` → the running gateway's lock (its real port) → config → defaults.
- * With --url, no config or env credentials are used.
+ * With --url, no config or env credentials are used. A local gateway with `gateway.tls` is reached
+ * at `wss://`, pinned to its certificate file's fingerprint; a remote one is pinned to
+ * `gateway.remote.tlsFingerprint` when set (else its certificate must verify against the CAs).
  */
 export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env) {
   const stateDir = resolveStateDir(env);
@@ -34,14 +38,24 @@ export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv =
   if (remoteUrl && !flags.port && !env.OPENCLAW_GATEWAY_PORT) {
     // This machine is a client: the gateway it talks to is the configured remote one.
     const credentials = resolveClientCredentials(loaded.config, stateDir, env, flags);
-    return { stateDir, loaded, url: remoteUrl, kind: "remote" as const, timeoutMs, credentials };
+    const pin = normalizeTlsFingerprint(loaded.config.gateway.remote?.tlsFingerprint);
+    return { stateDir, loaded, url: remoteUrl, kind: "remote" as const, timeoutMs, credentials, ...(pin ? { tlsFingerprint: pin } : {}) };
   }
   const lock = readLiveLock(stateDir);
   const envPort = env.OPENCLAW_GATEWAY_PORT ? parsePortFlag(env.OPENCLAW_GATEWAY_PORT) : undefined;
   const port = parsePortFlag(flags.port) ?? envPort ?? lock?.port ?? loaded.config.gateway.port;
   const host = lock && lock.host !== "0.0.0.0" ? lock.host : "127.0.0.1";
   const credentials = resolveClientCredentials(loaded.config, stateDir, env, flags);
-  return { stateDir, loaded, url: `ws://${host}:${port}`, kind: "local" as const, timeoutMs, credentials };
+  const tls = loaded.config.gateway.tls;
+  if (tls?.enabled !== true) return { stateDir, loaded, url: `ws://${host}:${port}`, kind: "local" as const, timeoutMs, credentials };
+  // The local gateway serves TLS only; its certificate file is what this machine pins.
+  let tlsFingerprint: string;
+  try {
+    tlsFingerprint = localGatewayTlsPin(tls, stateDir, env);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  return { stateDir, loaded, url: `wss://${host}:${port}`, kind: "local" as const, timeoutMs, credentials, tlsFingerprint };
 }
 
 function checkUrlFlag(value: string): void {
@@ -63,15 +77,7 @@ function checkUrlFlag(value: string): void {
 export async function connectClient(flags: ClientFlags, alternative?: string): Promise<GatewayClient> {
   const target = resolveClientTarget(flags);
   try {
-    return await GatewayClient.connect({
-      url: target.url,
-      ...target.credentials,
-      version: packageVersion(),
-      clientId: "cli",
-      mode: "cli",
-      timeoutMs: target.timeoutMs,
-      ...(flags.caps ? { caps: flags.caps } : {}),
-    });
+    return await GatewayClient.connect(cliConnectOptions(target, packageVersion(), flags.caps));
   } catch (err) {
     if (err instanceof GatewayClientError && err.networkCode === "ECONNREFUSED") {
       const elsewhere = flags.url || flags.port ? "" : " (or pass --url / --port for a gateway elsewhere)";

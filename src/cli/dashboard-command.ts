@@ -21,11 +21,10 @@ export async function dashboardCommand(flags: Pick<ClientFlags, "url" | "port" |
   if (!ui.enabled) throw new CliError("the Control UI is disabled (gateway.controlUi.enabled: false); `openclaw config set gateway.controlUi.enabled true` turns it on");
   const ws = new URL(target.url);
   const token = linkToken(target);
-  // A gateway reached over wss:// (remote mode behind TLS) serves its page over https.
+  // A gateway reached over wss:// (gateway.tls here, or a remote one behind TLS) serves its page over https.
   const secure = ws.protocol === "wss:" || ws.protocol === "https:";
   const port = Number(ws.port) || (secure ? 443 : 80);
-  const plain = controlUiUrl(ws.hostname.replace(/^\[|\]$/g, ""), port, ui.basePath, token);
-  const url = secure ? plain.replace(/^http:/, "https:") : plain;
+  const url = controlUiUrl(ws.hostname.replace(/^\[|\]$/g, ""), port, ui.basePath, { token, secure });
   if (flags.json) return printJson({ url, authenticated: Boolean(token) });
   process.stdout.write(`${url}\n`);
   if (!token) process.stderr.write(missingTokenNote(target));

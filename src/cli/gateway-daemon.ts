@@ -3,6 +3,9 @@ import { spawn } from "node:child_process";
 import { loadConfig, resolveStateDir } from "../config/index.js";
 import { resolveServerAuth } from "../gateway/auth/resolve-auth.js";
 import { readLiveLock, type LockInfo } from "../gateway/state-lock.js";
+import { localGatewayTlsPin, type GatewayTlsConfig } from "../gateway/tls/gateway-tls-files.js";
+import { probeStatus } from "../infra/tls/probe-status.js";
+import { displayTlsFingerprint } from "../infra/tls/tls-fingerprint.js";
 import { daemonNodeFlags } from "../infra/daemon-node-flags.js";
 import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 import { isProcessAlive, waitForExit } from "../infra/process-alive.js";
@@ -26,7 +29,7 @@ export async function gatewayStartCommand(flags: ServerFlags & { json?: boolean 
     // The wanted state is reached: say where it runs, and succeed.
     const host = running.host === "0.0.0.0" ? "127.0.0.1" : running.host;
     if (flags.json) printJson({ ok: true, alreadyRunning: true, pid: running.pid, host: running.host, port: running.port });
-    else process.stdout.write(`Gateway already running (pid ${running.pid}) on ws://${host}:${running.port}\n`);
+    else process.stdout.write(`Gateway already running (pid ${running.pid}) on ${running.tls ? "wss" : "ws"}://${host}:${running.port}\n`);
     return;
   }
   ensurePrivateDir(stateDir);
@@ -56,14 +59,15 @@ export async function gatewayStartCommand(flags: ServerFlags & { json?: boolean 
   const pid = child.pid!;
   fs.writeFileSync(paths.pidFile, `${pid}\n`, { mode: 0o600 });
 
-  const lock = await waitForReady(stateDir, pid);
+  const tls = loaded.config.gateway.tls?.enabled === true ? loaded.config.gateway.tls : undefined;
+  const lock = await waitForReady(stateDir, pid, tls);
   if (!lock) {
     const tail = readTail(paths.daemonOutFile, 2000);
     throw new CliError(`gateway failed to start (see ${paths.daemonOutFile})\n${tail}`);
   }
-  const result = { ok: true, pid, host: lock.host, port: lock.port, log: paths.daemonOutFile };
+  const result = { ok: true, pid, host: lock.host, port: lock.port, log: paths.daemonOutFile, ...(tls ? { tls: true } : {}) };
   if (flags.json) printJson(result);
-  else process.stdout.write(`Gateway started (pid ${pid}) on ws://${lock.host}:${lock.port}; output in ${paths.daemonOutFile}\n`);
+  else process.stdout.write(`Gateway started (pid ${pid}) on ${tls ? "wss" : "ws"}://${lock.host}:${lock.port}; output in ${paths.daemonOutFile}\n`);
 }
 
 /** `openclaw gateway stop`: SIGTERM the gateway that holds this state dir's lock, wait for it to exit. */
@@ -108,9 +112,20 @@ export async function gatewayStatusCommand(flags: ClientFlags): Promise<void> {
     await client.call("health", {});
     const gw = (await client.call("status", {})) as GatewayStatusSnapshot;
     if (flags.json)
-      return printJson({ ok: true, running: true, pid: gw.pid, host: gw.host, port: gw.port, uptimeMs: gw.uptimeMs, version: gw.version, connections: gw.connections });
+      return printJson({
+        ok: true,
+        running: true,
+        pid: gw.pid,
+        host: gw.host,
+        port: gw.port,
+        uptimeMs: gw.uptimeMs,
+        version: gw.version,
+        connections: gw.connections,
+        ...(gw.tls ? { tls: gw.tls } : {}),
+      });
+    const tlsLine = gw.tls ? `TLS: sha256 ${displayTlsFingerprint(gw.tls.fingerprintSha256)} (valid until ${gw.tls.validTo})\n` : "";
     process.stdout.write(
-      `Gateway: running\nPID: ${gw.pid}\nListening: ws://${gw.host}:${gw.port}\nUptime: ${formatDuration(gw.uptimeMs)}\nVersion: ${gw.version}\nConnections: ${gw.connections}\n`,
+      `Gateway: running\nPID: ${gw.pid}\nListening: ${gw.tls ? "wss" : "ws"}://${gw.host}:${gw.port}\n${tlsLine}Uptime: ${formatDuration(gw.uptimeMs)}\nVersion: ${gw.version}\nConnections: ${gw.connections}\n`,
     );
   } finally {
     client.close();
@@ -145,25 +160,22 @@ function forwardedFlags(flags: ServerFlags): string[] {
   return args;
 }
 
-async function waitForReady(stateDir: string, pid: number): Promise<LockInfo | undefined> {
+async function waitForReady(stateDir: string, pid: number, tls: GatewayTlsConfig | undefined): Promise<LockInfo | undefined> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (!isProcessAlive(pid)) return undefined;
     const lock = readLiveLock(stateDir);
-    if (lock?.pid === pid && lock.port > 0 && (await isReady(lock))) return lock;
+    if (lock?.pid === pid && lock.port > 0 && (await isReady(lock, stateDir, tls))) return lock;
     await new Promise((r) => setTimeout(r, 50));
   }
   return undefined;
 }
 
-async function isReady(lock: LockInfo): Promise<boolean> {
+/** `/readyz` answers 200; with gateway.tls over https, pinned to the certificate the gateway generated or was given (the port opens after it exists). */
+async function isReady(lock: LockInfo, stateDir: string, tls: GatewayTlsConfig | undefined): Promise<boolean> {
   const host = lock.host === "0.0.0.0" ? "127.0.0.1" : lock.host;
-  try {
-    const res = await fetch(`http://${host}:${lock.port}/readyz`);
-    return res.status === 200;
-  } catch {
-    return false;
-  }
+  if (!tls) return (await probeStatus(`http://${host}:${lock.port}/readyz`)) === 200;
+  return (await probeStatus(`https://${host}:${lock.port}/readyz`, { tlsFingerprint: localGatewayTlsPin(tls, stateDir) })) === 200;
 }
 
 function readTail(file: string, bytes: number): string {

@@ -6,6 +6,8 @@ export interface GatewayStatusSnapshot {
   port: number;
   uptimeMs: number;
   connections: number;
+  /** Present when the gateway serves TLS (gateway.tls). */
+  tls?: { fingerprintSha256: string; validTo: string };
   authMode?: string;
   sessions?: { count?: number };
   channels?: Record<string, { connected?: boolean; running?: boolean; lastError?: string | null }>;

@@ -27,7 +27,7 @@ export async function securityAuditCommand(flags: { deep?: boolean; json?: boole
     ...mcpFindings(loaded.config),
     ...permissionFindings(stateDir, configFile, loaded.includedFiles),
     ...literalSecretFindings(configFile),
-    ...(flags.deep ? await liveFindings(stateDir, LIVE_CHECK_TIMEOUT_MS) : []),
+    ...(flags.deep ? await liveFindings(stateDir, LIVE_CHECK_TIMEOUT_MS, loaded.config.gateway.tls) : []),
   ].sort((a, b) => ORDER[a.severity] - ORDER[b.severity]);
   const counts = { critical: 0, warn: 0, info: 0 };
   for (const f of findings) counts[f.severity] += 1;

@@ -10,7 +10,7 @@ export interface GatewayAddressPeek {
   mode?: string;
 }
 
-const PEEKED_FIELDS: ReadonlySet<string> = new Set(["port", "bind", "customBindHost", "mode"]);
+const PEEKED_FIELDS: ReadonlySet<string> = new Set(["port", "bind", "customBindHost", "mode", "tls"]);
 
 /**
  * `gateway.port`, `gateway.bind`, `gateway.customBindHost` and `gateway.mode`, read from the
@@ -19,8 +19,9 @@ const PEEKED_FIELDS: ReadonlySet<string> = new Set(["port", "bind", "customBindH
  * `{}` when there is no config file or no gateway section. Undefined whenever a quick read could
  * be wrong: JSON that is not plain JSON (JSON5 comments, trailing commas), YAML beyond plain
  * `key: value` lines (yaml-gateway-block.ts), an unreadable file, one of these fields with an
- * unexpected type or a `${VAR}` reference. The full load still runs afterwards and is the one
- * that counts.
+ * unexpected type or a `${VAR}` reference, and whenever there is a `gateway.tls` section (what the
+ * port serves then is only known once its certificate is loaded). The full load still runs
+ * afterwards and is the one that counts.
  */
 export function peekGatewayAddress(stateDir: string, env: NodeJS.ProcessEnv): GatewayAddressPeek | undefined {
   const filePath = resolveConfigPath(stateDir, env);
@@ -33,7 +34,7 @@ export function peekGatewayAddress(stateDir: string, env: NodeJS.ProcessEnv): Ga
   }
   const gateway = isYamlPath(filePath) ? yamlGatewayBlock(text, PEEKED_FIELDS) : jsonGatewayBlock(text);
   if (gateway === null) return {};
-  if (!isObject(gateway)) return undefined;
+  if (!isObject(gateway) || (gateway.tls !== undefined && gateway.tls !== null)) return undefined;
   const { port, bind, customBindHost, mode } = gateway;
   if (port !== undefined && !(Number.isInteger(port) && (port as number) >= 1 && (port as number) <= 65535)) return undefined;
   if (![bind, customBindHost, mode].every(isPlainString)) return undefined;

@@ -9,6 +9,7 @@ const BLANK_OR_COMMENT = /^\s*(#.*)?$/;
  * indentation. Null when there is no `gateway` key. Undefined for anything else (flow style,
  * anchors and aliases, merge keys, tags, quoted or explicit keys, several documents, tabs, or a
  * wanted value that is not a one-line scalar): only the real parser can say what those mean.
+ * A wanted key with no value and nothing but comments under it is null in YAML: left out.
  * Values are strings, or numbers when all digits.
  */
 export function yamlGatewayBlock(text: string, wanted: ReadonlySet<string>): Record<string, string | number> | null | undefined {
@@ -38,7 +39,8 @@ function childScalars(block: string[], wanted: ReadonlySet<string>): Record<stri
   const fields: Record<string, string | number> = {};
   const seen = new Set<string>();
   let indent: number | undefined;
-  for (const line of block) {
+  for (let i = 0; i < block.length; i++) {
+    const line = block[i]!;
     if (BLANK_OR_COMMENT.test(line)) continue;
     const match = PLAIN_KEY_LINE.exec(line);
     const depth = /^ */.exec(line)![0].length;
@@ -48,6 +50,11 @@ function childScalars(block: string[], wanted: ReadonlySet<string>): Record<stri
     if (!match || seen.has(match[2]!)) return undefined;
     seen.add(match[2]!);
     if (!wanted.has(match[2]!)) continue;
+    if (BLANK_OR_COMMENT.test(match[3] ?? "")) {
+      const next = block.slice(i + 1).find((later) => !BLANK_OR_COMMENT.test(later));
+      if (next !== undefined && /^ */.exec(next)![0].length > depth) return undefined; // a nested block
+      continue;
+    }
     const value = scalar(match[3] ?? "");
     if (value === undefined) return undefined;
     fields[match[2]!] = value;

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
+import type { ClientRequest } from "node:http";
 import WebSocket from "ws";
+import { endWhenPinned, TlsPinError } from "../infra/tls/pinned-tls.js";
 import { PROTOCOL_VERSION } from "./protocol/constants.js";
 import type { ErrorShape } from "./protocol/errors.js";
 
@@ -14,6 +16,34 @@ export interface GatewayClientOptions {
   scopes?: string[];
   caps?: string[];
   timeoutMs?: number;
+  /**
+   * For a `wss://` URL: the SHA-256 fingerprint the gateway's certificate must have. The pin
+   * replaces CA verification (a self-signed gateway certificate passes it, nothing else does), and
+   * nothing is sent before the certificate is checked.
+   */
+  tlsFingerprint?: string;
+}
+
+/** Where a CLI command connects and with what: the address, the credentials, the handshake limit and, for TLS, the pinned fingerprint. */
+export interface GatewayTarget {
+  url: string;
+  credentials: { token?: string; password?: string };
+  timeoutMs: number;
+  tlsFingerprint?: string;
+}
+
+/** The connect options for `target`, as the CLI's client (`caps` to announce, e.g. `tool-events`). */
+export function cliConnectOptions(target: GatewayTarget, version: string, caps?: string[]): GatewayClientOptions {
+  return {
+    url: target.url,
+    ...target.credentials,
+    ...(target.tlsFingerprint ? { tlsFingerprint: target.tlsFingerprint } : {}),
+    version,
+    clientId: "cli",
+    mode: "cli",
+    timeoutMs: target.timeoutMs,
+    ...(caps ? { caps } : {}),
+  };
 }
 
 /** An RPC failure or a refused/lost connection, with the gateway's error shape when there is one. */
@@ -47,7 +77,11 @@ export class GatewayClient {
   static connect(opts: GatewayClientOptions): Promise<GatewayClient> {
     const timeoutMs = opts.timeoutMs ?? 10_000;
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(opts.url, { maxPayload: 64 * 1024 * 1024 });
+      const pinned = opts.tlsFingerprint !== undefined && /^wss:/i.test(opts.url);
+      const ws = new WebSocket(opts.url, {
+        maxPayload: 64 * 1024 * 1024,
+        ...(pinned ? { rejectUnauthorized: false, finishRequest: (request: ClientRequest) => endWhenPinned(request, opts.tlsFingerprint!) } : {}),
+      });
       const client = new GatewayClient(ws);
       let settled = false;
       const finish = (err?: Error) => {
@@ -63,7 +97,7 @@ export class GatewayClient {
       const connectId = randomUUID();
       ws.on("error", (err) => {
         const code = (err as NodeJS.ErrnoException).code;
-        const failure = new GatewayClientError(`cannot reach gateway at ${opts.url}: ${code ?? err.message}`);
+        const failure = new GatewayClientError(`cannot reach gateway at ${opts.url}: ${err instanceof TlsPinError ? err.message : (code ?? err.message)}`);
         failure.networkCode = code;
         finish(failure);
       });

@@ -1,6 +1,7 @@
 import type http from "node:http";
 import type net from "node:net";
 import type { Duplex } from "node:stream";
+import type tls from "node:tls";
 import { positiveIntSetting } from "../infra/positive-int.js";
 import type { ListeningHandle } from "./loopback-socket.js";
 
@@ -16,9 +17,9 @@ export const DEFAULT_FIRST_REQUEST_TIMEOUT_MS = 15_000;
 const LIVENESS_PATHS = new Set(["/health", "/healthz"]);
 const READINESS_PATHS = new Set(["/ready", "/readyz", "/startup", "/startupz"]);
 
-/** The gateway's listener, with $OPENCLAW_HTTP_FIRST_REQUEST_TIMEOUT_MS applied. */
-export function createListener(env: NodeJS.ProcessEnv): EarlyListener {
-  return new EarlyListener(DEFAULT_HOLD_LIMIT_MS, positiveIntSetting(env.OPENCLAW_HTTP_FIRST_REQUEST_TIMEOUT_MS) ?? DEFAULT_FIRST_REQUEST_TIMEOUT_MS);
+/** The gateway's listener, with $OPENCLAW_HTTP_FIRST_REQUEST_TIMEOUT_MS applied; HTTPS/WSS only when `secure` is given. */
+export function createListener(env: NodeJS.ProcessEnv, secure?: tls.SecureContextOptions): EarlyListener {
+  return new EarlyListener(DEFAULT_HOLD_LIMIT_MS, positiveIntSetting(env.OPENCLAW_HTTP_FIRST_REQUEST_TIMEOUT_MS) ?? DEFAULT_FIRST_REQUEST_TIMEOUT_MS, secure);
 }
 
 interface PendingUpgrade {
@@ -52,18 +53,30 @@ export class EarlyListener {
   /** In arrival order (a Set iterates in insertion order). */
   private readonly heldRequests = new Set<HeldRequest>();
 
+  /** Whether connections are TLS (HTTPS and WSS); nothing else is served on the port then. */
+  readonly secure: boolean;
+
   constructor(
     private readonly holdLimitMs = DEFAULT_HOLD_LIMIT_MS,
     firstRequestTimeoutMs = DEFAULT_FIRST_REQUEST_TIMEOUT_MS,
+    secure?: tls.SecureContextOptions,
   ) {
-    // Loaded here rather than with the module: the CLI entry imports this file for every command.
-    this.server = process.getBuiltinModule("node:http").createServer((req, res) => {
+    this.secure = secure !== undefined;
+    const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
       req.socket.setTimeout(0);
       this.onRequest(req, res);
-    });
+    };
+    // Loaded here rather than with the module: the CLI entry imports this file for every command.
+    this.server = secure
+      ? process.getBuiltinModule("node:https").createServer({ ...secure, handshakeTimeout: firstRequestTimeoutMs }, onRequest)
+      : process.getBuiltinModule("node:http").createServer(onRequest);
     // Until its first request a connection only costs; one that never sends is closed (Node's
-    // own timeout handling destroys a socket whose idle timer fires).
-    this.server.on("connection", (socket: Duplex & { setTimeout(ms: number): void }) => socket.setTimeout(firstRequestTimeoutMs));
+    // own timeout handling destroys a socket whose idle timer fires). Under TLS the timer is on
+    // the TLS socket, the one HTTP reads from; the handshake has its own limit above.
+    const armFirstRequestTimer = (socket: Duplex & { setTimeout(ms: number): void }) => socket.setTimeout(firstRequestTimeoutMs);
+    this.server.on(secure ? "secureConnection" : "connection", armFirstRequestTimer);
+    // A failed handshake (a plain-HTTP client, a wrong certificate on the client's side) ends that connection only.
+    if (secure) this.server.on("tlsClientError", (_err, socket) => socket.destroy());
     this.server.on("upgrade", (req, socket, head) => {
       (socket as Duplex & { setTimeout(ms: number): void }).setTimeout(0);
       if (this.upgradeHandler) this.upgradeHandler(req, socket, head);
@@ -71,6 +84,12 @@ export class EarlyListener {
     });
     // Idle keep-alive sockets must not hold shutdown open.
     this.server.keepAliveTimeout = 5_000;
+  }
+
+  /** New TLS connections use `secure` from now on; established ones keep the certificate they were served. */
+  renewTls(secure: tls.SecureContextOptions): void {
+    if (!this.secure) throw new Error("this listener does not serve TLS");
+    (this.server as unknown as tls.Server).setSecureContext(secure);
   }
 
   listen(port: number, host: string): Promise<number> {

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import type { SecureContextOptions } from "node:tls";
 import {
   ConfigError,
   defaultConfigPathForWrite,
@@ -25,6 +26,8 @@ import { loopbackAliasFor, type BindMode } from "./bind-host.js";
 import type { EarlyListen } from "./early-listen.js";
 import { resolveGatewayAddress, type GatewayAddress } from "./gateway-address.js";
 import { createListener, type EarlyListener } from "./listen.js";
+import { prepareGatewayTls, type PreparedGatewayTls } from "./tls/prepare-gateway-tls.js";
+import { TlsRenewal } from "./tls/tls-renewal.js";
 import { noModelNotice } from "./no-model-notice.js";
 import { modelConfigWarnings } from "./model-config-warnings.js";
 import { GatewayStartError } from "./start-error.js";
@@ -108,8 +111,18 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   }
   const { stateDir, config, bind, host, port, auth, controlUi, version, lock } = checked;
   let current = checked.loaded;
-  const { listener, boundPort, portOpenMs, openedEarly } = await openPort(opts, host, port, () => lock.release());
-  lock.update({ port: boundPort, stopDeadlineMs: shutdownDeadlineMs(config, env) });
+  let tls: PreparedGatewayTls | undefined;
+  if (config.gateway?.tls?.enabled === true) {
+    try {
+      tls = await prepareGatewayTls(config.gateway.tls, stateDir, env);
+    } catch (err) {
+      await opts.early?.listener.close();
+      lock.release();
+      throw new GatewayStartError((err as Error).message);
+    }
+  }
+  const { listener, boundPort, portOpenMs, openedEarly } = await openPort(opts, host, port, () => lock.release(), tls?.material.options);
+  lock.update({ port: boundPort, stopDeadlineMs: shutdownDeadlineMs(config, env), ...(tls ? { tls: true } : {}) });
 
   const paths = gatewayStatePaths(stateDir);
   const levels = logLevels(opts.logLevel, env, config);
@@ -131,6 +144,13 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   for (const warning of checked.envNotes.warnings) logger.warn(warning);
   if (checked.envNotes.applied.length > 0) logger.info({ variables: checked.envNotes.applied }, "environment variables set from env.vars and the login shell");
   if (bind.note) logger.warn(bind.note);
+  if (tls?.generated) logger.info({ certPath: tls.files.certPath, keyPath: tls.files.keyPath }, "gateway tls: generated a self-signed certificate (for local use)");
+  if (tls && Date.parse(tls.material.validTo) < Date.now()) {
+    logger.warn(
+      { certPath: tls.files.certPath, validTo: tls.material.validTo },
+      "gateway tls: the certificate has expired; clients that verify it will refuse the connection: renew it",
+    );
+  }
   if (auth.generatedTokenFile) {
     opts.notice(`Generated a gateway token (shown once): ${auth.token}\n` + `It is stored in ${auth.generatedTokenFile} (mode 0600); local CLI commands read it from there.\n`);
   }
@@ -145,6 +165,17 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
 
   const reloadStatus: ConfigReloadStatus = { hotReloadStatus: "off", pendingRestartPaths: [] };
   const hotReload = config.gateway?.reload?.mode !== "off";
+  // Renewed certificate files are served without a restart, unless reload is off (then on SIGHUP).
+  const tlsRenewal = tls
+    ? new TlsRenewal(
+        tls.files,
+        tls.material,
+        (material) => listener.renewTls(material.options),
+        logger,
+        () => current.config.gateway?.reload?.mode === "off",
+      )
+    : undefined;
+  tlsRenewal?.start();
   // Without a file, watch (and let config.* create) where `config set` would, so a first config applies live.
   const configFile = current.path ?? defaultConfigPathForWrite(stateDir);
   const applyChange = (change: ConfigChange): void => {
@@ -154,6 +185,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     const newLevels = logLevels(opts.logLevel, env, change.loaded.config);
     setLevels(newLevels.file, newLevels.console);
     server.applyConfig(change.loaded);
+    if (change.loaded.config.gateway?.reload?.mode !== "off") tlsRenewal?.resume();
     lock.update({ stopDeadlineMs: shutdownDeadlineMs(change.loaded.config, env) });
     for (const warning of change.loaded.warnings) logger.warn(warning);
     for (const warning of modelConfigWarnings(change.loaded.config, env)) logger.warn(`unusable model: ${warning}`);
@@ -214,6 +246,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     tickIntervalMs: positiveIntSetting(env.OPENCLAW_TICK_INTERVAL_MS) ?? DEFAULT_TICK_INTERVAL_MS,
     handshakeTimeoutMs: positiveIntSetting(env.OPENCLAW_HANDSHAKE_TIMEOUT_MS) ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
     ...(opts.cronClock ? { cronClock: opts.cronClock } : {}),
+    ...(tlsRenewal ? { tls: () => ({ fingerprintSha256: tlsRenewal.current.fingerprint, validTo: tlsRenewal.current.validTo }) } : {}),
   });
   await server.start();
 
@@ -230,7 +263,8 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     reloadStatus.hotReloadStatus = "watching";
   }
 
-  const controlUiLink = controlUi.enabled && server.controlUiServed ? controlUiUrl(host, boundPort, controlUi.basePath) : undefined;
+  const secure = tls !== undefined;
+  const controlUiLink = controlUi.enabled && server.controlUiServed ? controlUiUrl(host, boundPort, controlUi.basePath, { secure }) : undefined;
   logger.info(
     {
       host,
@@ -242,13 +276,14 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
       portOpenMs,
       openedEarly,
       readyMs: Math.round(performance.now()),
+      ...(tls ? { tls: { fingerprintSha256: tls.material.fingerprint, validTo: tls.material.validTo, certPath: tls.files.certPath } } : {}),
       ...(controlUiLink ? { controlUi: controlUiLink } : {}),
     },
     "gateway listening",
   );
   // The link that signs a browser in carries the token: for a person's terminal only, never a log.
   if (controlUiLink && opts.controlUiLinkWithToken && auth.mode === "token") {
-    opts.notice(`Control UI: ${controlUiUrl(host, boundPort, controlUi.basePath, auth.token)}\n`);
+    opts.notice(`Control UI: ${controlUiUrl(host, boundPort, controlUi.basePath, { token: auth.token, secure })}\n`);
   }
 
   let stopping: Promise<void> | undefined;
@@ -266,6 +301,8 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
         if (err instanceof ConfigError) return rejectChange(err);
         throw err;
       }
+      // An explicit reload also serves certificate files renewed meanwhile (whatever gateway.reload.mode says).
+      tlsRenewal?.check();
       const changedPaths = diffConfigPaths(current.config, loaded.config);
       if (changedPaths.length === 0) return void logger.info({ configPath: loaded.path }, "config reload requested: no change");
       applyChange({ loaded, changedPaths, restartRequiredPaths: restartRequiredPaths(changedPaths) });
@@ -275,6 +312,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
         clearTimeout(restartTimer);
         logger.info({ reason }, "gateway stopping");
         await server.stopStages.run("config watcher close", async () => watcher?.close().catch(() => {}));
+        tlsRenewal?.close();
         await server.stop(reason, restartExpectedMs);
         await server.stopStages.run("HTTP listener close", () => listener.close());
         lock.release();
@@ -366,13 +404,15 @@ async function openPort(
   host: string,
   port: number,
   releaseLock: () => void,
+  secure: SecureContextOptions | undefined,
 ): Promise<{ listener: EarlyListener; boundPort: number; portOpenMs: number; openedEarly: boolean }> {
   const early = opts.early;
-  if (early && early.host === host && early.port === port) {
+  // The early listener is plain HTTP: a TLS gateway opens its own.
+  if (early && early.host === host && early.port === port && !secure) {
     return { listener: early.listener, boundPort: early.boundPort, portOpenMs: early.portOpenMs, openedEarly: true };
   }
   await early?.listener.close();
-  const listener = createListener(opts.env);
+  const listener = createListener(opts.env, secure);
   const alias = loopbackAliasFor(host);
   let boundPort = port;
   let address = host;

@@ -39,6 +39,8 @@ export interface GatewayRuntime {
   /** What would stop the gateway from starting again with `config` (with this process's flags and env), by key; empty when nothing would. */
   startRefusals(config: OpenClawConfig): ConfigIssue[];
   connectionCount(): number;
+  /** The certificate new connections are served, when the gateway listens with TLS (gateway.tls). */
+  tls(): GatewayTlsStatus | undefined;
   ready(): boolean;
   sessions(): import("../sessions/store/index.js").SessionStore;
   /** Each agent's heartbeat settings, as the heartbeat runner applies them (docs/automation.md#heartbeat). */
@@ -63,4 +65,11 @@ export interface ConfigReloadOutcome {
   applied: boolean;
   changedPaths: string[];
   restartRequiredPaths: string[];
+}
+
+/** What `status` shows of the served TLS certificate. */
+export interface GatewayTlsStatus {
+  /** SHA-256, lowercase hex: what a client pins. */
+  fingerprintSha256: string;
+  validTo: string;
 }

@@ -106,7 +106,7 @@ import { PresenceTracker } from "./presence.js";
 import { AuthRateLimiter } from "./auth/rate-limiter.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AcceptedConnect } from "./handshake.js";
-import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime, RestartPlan } from "./runtime.js";
+import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime, GatewayTlsStatus, RestartPlan } from "./runtime.js";
 import { createGatewayAdminPort } from "./chat-admin-port.js";
 import { createChatDelivery } from "./chat-delivery.js";
 import { loadBuiltinChannelPlugin } from "./builtin-channel-plugins.js";
@@ -146,6 +146,8 @@ export interface GatewayServerOptions {
   handshakeTimeoutMs: number;
   /** The scheduler's clock (the system clock unless the gateway runs inside a test). */
   cronClock?: CronClock;
+  /** The served TLS certificate (it changes on renewal); absent without gateway.tls. */
+  tls?: () => GatewayTlsStatus;
 }
 
 /** Events this gateway really emits; advertised in hello-ok. */
@@ -331,6 +333,7 @@ export class GatewayServer {
       requestRestart: opts.requestRestart,
       startRefusals: opts.startRefusals,
       connectionCount: () => this.connections.size,
+      tls: () => opts.tls?.(),
       ready: () => this.isReady && !this.draining,
       broadcast: (event, payload, opts) => this.broadcast(event, payload, opts),
       sessions: () => this.sessions,

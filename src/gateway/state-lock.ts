@@ -11,6 +11,8 @@ export interface LockInfo {
   version: string;
   /** The deadline of this gateway's stop (src/gateway/shutdown-deadline.ts), for `gateway stop` to wait as long. */
   stopDeadlineMs?: number;
+  /** The port serves TLS only (gateway.tls): clients use wss:// and https://. */
+  tls?: boolean;
 }
 
 export class StateLockError extends Error {}

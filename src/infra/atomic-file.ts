@@ -72,6 +72,27 @@ async function fsyncDirectoryAsync(dir: string): Promise<void> {
   }
 }
 
+/**
+ * A second name `target` for `file`'s content that never replaces an existing file (EEXIST then):
+ * a hard link where the filesystem has them, else an exclusive copy, fsynced. The new name is
+ * durable once the caller fsyncs its directory.
+ */
+export function linkOrCopyExclusive(file: string, target: string): void {
+  try {
+    fs.linkSync(file, target);
+    return;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") throw err;
+  }
+  fs.copyFileSync(file, target, fs.constants.COPYFILE_EXCL);
+  const fd = fs.openSync(target, "r");
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Makes a rename or a new name durable. */
 export function fsyncDirectory(dir: string): void {
   try {

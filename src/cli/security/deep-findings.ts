@@ -1,12 +1,17 @@
+import type { ClientRequest } from "node:http";
 import WebSocket from "ws";
 import { readLiveLock } from "../../gateway/state-lock.js";
+import { localGatewayTlsPin, type GatewayTlsConfig } from "../../gateway/tls/gateway-tls-files.js";
+import { endWhenPinned } from "../../infra/tls/pinned-tls.js";
+import { probeStatus } from "../../infra/tls/probe-status.js";
 import type { Finding } from "./finding.js";
 
 /**
  * `--deep`: asks the running gateway itself, without credentials, whether it lets a stranger in:
- * a WebSocket `connect` with no token and an unauthenticated `/v1/models`.
+ * a WebSocket `connect` with no token and an unauthenticated `/v1/models` (over TLS, pinned to the
+ * certificate file, when `gateway.tls` is on).
  */
-export async function liveFindings(stateDir: string, timeoutMs: number): Promise<Finding[]> {
+export async function liveFindings(stateDir: string, timeoutMs: number, tls?: GatewayTlsConfig): Promise<Finding[]> {
   const live = readLiveLock(stateDir);
   if (!live)
     return [
@@ -19,7 +24,9 @@ export async function liveFindings(stateDir: string, timeoutMs: number): Promise
     ];
   const host = live.host === "0.0.0.0" || live.host === "::" ? "127.0.0.1" : live.host;
   const findings: Finding[] = [];
-  if (await connectsWithoutToken(`ws://${host}:${live.port}`, timeoutMs)) {
+  const pin = tls?.enabled === true ? localGatewayTlsPin(tls, stateDir) : undefined;
+  const [ws, http] = pin ? ["wss", "https"] : ["ws", "http"];
+  if (await connectsWithoutToken(`${ws}://${host}:${live.port}`, timeoutMs, pin)) {
     findings.push({
       id: "deep.ws-open",
       severity: live.host.startsWith("127.") ? "warn" : "critical",
@@ -27,8 +34,7 @@ export async function liveFindings(stateDir: string, timeoutMs: number): Promise
       fix: "set gateway.auth.mode token and restart the gateway",
     });
   }
-  const res = await fetch(`http://${host}:${live.port}/v1/models`, { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
-  if (res?.status === 200) {
+  if ((await probeStatus(`${http}://${host}:${live.port}/v1/models`, { timeoutMs, ...(pin ? { tlsFingerprint: pin } : {}) })) === 200) {
     findings.push({
       id: "deep.http-open",
       severity: "critical",
@@ -39,9 +45,9 @@ export async function liveFindings(stateDir: string, timeoutMs: number): Promise
   return findings;
 }
 
-function connectsWithoutToken(url: string, timeoutMs: number): Promise<boolean> {
+function connectsWithoutToken(url: string, timeoutMs: number, pin: string | undefined): Promise<boolean> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(url);
+    const ws = new WebSocket(url, pin ? { rejectUnauthorized: false, finishRequest: (request: ClientRequest) => endWhenPinned(request, pin) } : {});
     const done = (accepted: boolean) => {
       clearTimeout(timer);
       ws.terminate();

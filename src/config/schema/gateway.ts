@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { integer, StringList, stringEnum } from "./primitives.js";
+import { integer, StringList, stringEnum, withExpected } from "./primitives.js";
 
 export const GATEWAY_BIND_MODES = ["loopback", "lan", "auto", "tailnet", "custom"] as const;
 
@@ -39,6 +39,23 @@ const GatewayRemote = Type.Object({
   url: Type.Optional(Type.String()),
   token: Type.Optional(Type.String()),
   password: Type.Optional(Type.String()),
+  /** The SHA-256 fingerprint a `wss://` remote gateway's certificate must have (64 hex digits, colons allowed): the pin replaces CA verification. */
+  tlsFingerprint: Type.Optional(
+    withExpected(
+      Type.String({ pattern: "^\\s*(?:[Ss][Hh][Aa]256:)?(?:[0-9A-Fa-f]{64}|[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){31})\\s*$" }),
+      "a SHA-256 certificate fingerprint: 64 hex digits, or 32 colon-separated pairs as `openssl x509 -noout -fingerprint -sha256` prints them",
+    ),
+  ),
+});
+
+/** HTTPS and WSS on the gateway's own port (one listener: TLS only, when enabled). */
+const GatewayTls = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  /** When neither the certificate nor the key exists, generate a self-signed pair there at start (default true). */
+  autoGenerate: Type.Optional(Type.Boolean()),
+  certPath: Type.Optional(Type.String({ minLength: 1 })),
+  keyPath: Type.Optional(Type.String({ minLength: 1 })),
+  caPath: Type.Optional(Type.String({ minLength: 1 })),
 });
 
 const GatewayControlUi = Type.Object({
@@ -56,6 +73,7 @@ export const GatewaySchema = Type.Object({
   reload: Type.Optional(Type.Object({ mode: Type.Optional(stringEnum(["hybrid", "off"])) })),
   http: Type.Optional(GatewayHttp),
   remote: Type.Optional(GatewayRemote),
+  tls: Type.Optional(GatewayTls),
   controlUi: Type.Optional(GatewayControlUi),
   /** Reverse proxies (addresses or CIDR ranges) whose forwarding headers name the client; forwarding headers from anyone else are refused. */
   trustedProxies: Type.Optional(StringList),

@@ -33,6 +33,7 @@ export function registerSystemMethods(registry: MethodRegistry): void {
         uptimeMs: Date.now() - runtime.startedAt,
         authMode: runtime.authMode,
         connections: runtime.connectionCount(),
+        ...(runtime.tls() ? { tls: runtime.tls() } : {}),
         presenceCount: runtime.presence.list().length,
         processMemory: (({ rss, heapTotal, heapUsed, external, arrayBuffers }) => ({
           rssBytes: rss,

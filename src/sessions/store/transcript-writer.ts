@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { writeFileAtomicSync } from "../../infra/atomic-file.js";
+import { fsyncDirectory, linkOrCopyExclusive, writeFileAtomicSync } from "../../infra/atomic-file.js";
 import { archiveName, type ArchiveKind } from "./session-paths.js";
 import { buildHeader, toJsonLines } from "./transcript-lines.js";
-import { fsyncDirectory } from "../../infra/atomic-file.js";
 
 /**
  * Where transcript files are created, replaced and archived. Appends go through the store's
@@ -37,17 +36,7 @@ export function archiveFile(file: string, kind: ArchiveKind, now: number): strin
  */
 export function preserveCopy(file: string, kind: ArchiveKind, now: number): string {
   const target = archiveName(file, kind, now, fs.existsSync);
-  try {
-    fs.linkSync(file, target);
-  } catch {
-    fs.copyFileSync(file, target, fs.constants.COPYFILE_EXCL);
-    const fd = fs.openSync(target, "r");
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  }
+  linkOrCopyExclusive(file, target);
   fsyncDirectory(path.dirname(file));
   return target;
 }

@@ -17,6 +17,17 @@ describe("peekGatewayAddress", () => {
     expect(peekGatewayAddress(state, {})).toEqual({ port: 18123, bind: "custom", customBindHost: "127.0.0.2", mode: "local" });
   });
 
+  it("gives up whenever the gateway has a tls section: what the port serves is known once the certificate is loaded", () => {
+    const state = makeTempDir();
+    writeFile(state, "openclaw.json", JSON.stringify({ gateway: { port: 18123, tls: { enabled: true } } }));
+    expect(peekGatewayAddress(state, {})).toBeUndefined();
+    const yamlState = makeTempDir();
+    writeFile(yamlState, "openclaw.yaml", "gateway:\n  port: 18123\n  tls:\n    enabled: true\n");
+    expect(peekGatewayAddress(yamlState, {})).toBeUndefined();
+    writeFile(yamlState, "openclaw.yaml", "gateway:\n  port: 18123\n  tls: { enabled: true }\n");
+    expect(peekGatewayAddress(yamlState, {})).toBeUndefined();
+  });
+
   it("is empty without a config file or without a gateway section", () => {
     const state = makeTempDir();
     expect(peekGatewayAddress(state, {})).toEqual({});

@@ -48,7 +48,8 @@ describe("gateway.controlUi settings", () => {
 
   it("builds the link a person opens: loopback for a wildcard bind, the token as ?token=", () => {
     expect(controlUiUrl("0.0.0.0", 18789, "/")).toBe("http://127.0.0.1:18789/");
-    expect(controlUiUrl("127.0.0.1", 18789, "/openclaw/", "a b&c")).toBe("http://127.0.0.1:18789/openclaw/?token=a%20b%26c");
+    expect(controlUiUrl("127.0.0.1", 18789, "/", { secure: true })).toBe("https://127.0.0.1:18789/");
+    expect(controlUiUrl("127.0.0.1", 18789, "/openclaw/", { token: "a b&c" })).toBe("http://127.0.0.1:18789/openclaw/?token=a%20b%26c");
     expect(controlUiUrl("::1", 1, "/")).toBe("http://[::1]:1/");
   });
 });

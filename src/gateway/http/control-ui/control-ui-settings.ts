@@ -34,8 +34,8 @@ function normalizeBasePath(value: string | undefined): string {
  * The address a person opens in the browser. With a token it carries `?token=`: the page stores
  * the token and removes it from the address bar at once.
  */
-export function controlUiUrl(host: string, port: number, basePath: string, token?: string): string {
+export function controlUiUrl(host: string, port: number, basePath: string, opts: { token?: string; secure?: boolean } = {}): string {
   const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  return `http://${shownHost}:${port}${basePath}${query}`;
+  const query = opts.token ? `?token=${encodeURIComponent(opts.token)}` : "";
+  return `${opts.secure ? "https" : "http"}://${shownHost}:${port}${basePath}${query}`;
 }
