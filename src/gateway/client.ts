@@ -3,6 +3,7 @@ import os from "node:os";
 import type { ClientRequest } from "node:http";
 import WebSocket from "ws";
 import { endWhenPinned, TlsPinError } from "../infra/tls/pinned-tls.js";
+import { plaintextWebSocketRefusal } from "../infra/tls/plaintext-websocket.js";
 import { PROTOCOL_VERSION } from "./protocol/constants.js";
 import type { ErrorShape } from "./protocol/errors.js";
 
@@ -76,8 +77,16 @@ export class GatewayClient {
 
   static connect(opts: GatewayClientOptions): Promise<GatewayClient> {
     const timeoutMs = opts.timeoutMs ?? 10_000;
+    // Nothing is opened to an address that would carry the credentials in plaintext, or that cannot honour a pin.
+    const refusal = plaintextWebSocketRefusal(opts.url);
+    if (refusal) return Promise.reject(new GatewayClientError(refusal));
+    if (opts.tlsFingerprint !== undefined && !/^wss:/i.test(opts.url)) {
+      return Promise.reject(
+        new GatewayClientError(`a TLS fingerprint is pinned for ${opts.url}, which is not a wss:// address: use wss:// (the pin needs TLS), or remove the pin`),
+      );
+    }
     return new Promise((resolve, reject) => {
-      const pinned = opts.tlsFingerprint !== undefined && /^wss:/i.test(opts.url);
+      const pinned = opts.tlsFingerprint !== undefined;
       const ws = new WebSocket(opts.url, {
         maxPayload: 64 * 1024 * 1024,
         ...(pinned ? { rejectUnauthorized: false, finishRequest: (request: ClientRequest) => endWhenPinned(request, opts.tlsFingerprint!) } : {}),

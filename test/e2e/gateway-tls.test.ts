@@ -212,7 +212,12 @@ describe("a gateway serving TLS (gateway.tls)", () => {
 describe("security audit --deep against a TLS gateway", () => {
   it("asks over wss:// and https://, pinned: a gateway with auth none is found open", async () => {
     const stateDir = makeTempDir("gateway-tls-audit-");
-    const open = await startGateway({ stateDir, token: null, args: ["--auth", "none"], configFile: { name: "openclaw.json", content: JSON.stringify({ gateway: { tls: { enabled: true } } }) } });
+    const open = await startGateway({
+      stateDir,
+      token: null,
+      args: ["--auth", "none"],
+      configFile: { name: "openclaw.json", content: JSON.stringify({ gateway: { tls: { enabled: true } } }) },
+    });
     try {
       const { output } = await runCli(["security", "audit", "--json", "--deep"], { OPENCLAW_STATE_DIR: stateDir });
       const ids = JSON.parse(output.slice(output.indexOf("{"))).findings.map((f: { id: string }) => f.id);
@@ -221,6 +226,20 @@ describe("security audit --deep against a TLS gateway", () => {
     } finally {
       await open.stop();
     }
+  });
+});
+
+describe("a client and plaintext ws://", () => {
+  it("refuses a public address before connecting, for --url and for gateway.remote.url, and says how to fix it", async () => {
+    const clientState = makeTempDir("plaintext-client-");
+    const flag = await runCli(["health", "--url", "ws://203.0.113.7:18789", "--token", "secret"], { OPENCLAW_STATE_DIR: clientState });
+    expect(flag.code).not.toBe(0);
+    expect(flag.output).toContain("refusing to connect to 203.0.113.7:18789 over plaintext ws://");
+    expect(flag.output).toContain("Use wss://");
+    fs.writeFileSync(path.join(clientState, "openclaw.json"), JSON.stringify({ gateway: { mode: "remote", remote: { url: "ws://203.0.113.7:18789", token: "secret" } } }));
+    const remote = await runCli(["health"], { OPENCLAW_STATE_DIR: clientState, OPENCLAW_ALLOW_INSECURE_PRIVATE_WS: "1" });
+    expect(remote.code).not.toBe(0);
+    expect(remote.output).toContain("over plaintext ws://");
   });
 });
 
