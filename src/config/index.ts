@@ -27,6 +27,7 @@ export { parseCliValue, setConfigValueInFile, unsetConfigValueInFile } from "./s
 export { formatKeyPath, getConfigValue } from "./key-path.js";
 export { UNKNOWN_KEY_PREFIX } from "./unknown-keys.js";
 export { diffConfigPaths, restartRequiredPaths } from "./diff.js";
+export { RuntimeOverrides, type RuntimeOverride } from "./runtime-overrides.js";
 export { watchConfig, type ConfigChange, type ConfigWatchHandle, type ConfigWatchOptions } from "./watch.js";
 export { configFileFormat, readConfigFileSnapshot, type ConfigFileFormat, type ConfigFileSnapshot } from "./config-snapshot.js";
 export { ConfigBaseHashRequiredError, ConfigConflictError, patchConfigFile, replaceConfigFile, type ConfigEditResult } from "./config-file-edit.js";

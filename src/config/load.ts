@@ -3,7 +3,9 @@ import path from "node:path";
 import { hashConfigBytes } from "./config-hash.js";
 import { defaultConfig } from "./defaults.js";
 import { ConfigError } from "./errors.js";
+import { isPlainObject } from "./key-path.js";
 import { parseConfigText } from "./parse.js";
+import type { RuntimeOverrides } from "./runtime-overrides.js";
 import { existingConfigCandidates, resolveConfigPath } from "./paths.js";
 import type { IncludedFile } from "./includes.js";
 import { prefetchExecReads, recordingExecReads, type ExecSecretReads } from "./secrets/exec-reads.js";
@@ -50,10 +52,14 @@ export function readConfigFile(filePath: string): Buffer {
   }
 }
 
-/** Parses and validates bytes already read from `filePath` (shared with the watcher); `execReads` as validateConfig's. */
-export function loadConfigFromBytes(bytes: Buffer, filePath: string, env: NodeJS.ProcessEnv, execReads?: ExecSecretReads): LoadedConfig {
-  const raw = parseConfigText(bytes.toString("utf8"), filePath);
+/**
+ * Parses and validates bytes already read from `filePath` (shared with the watcher); `execReads` as
+ * validateConfig's; `overrides` (`/debug set`) are laid over the parsed content before validation.
+ */
+export function loadConfigFromBytes(bytes: Buffer, filePath: string, env: NodeJS.ProcessEnv, execReads?: ExecSecretReads, overrides?: RuntimeOverrides): LoadedConfig {
+  const parsed = parseConfigText(bytes.toString("utf8"), filePath);
   try {
+    const raw = overrides && overrides.size > 0 ? overrides.applyTo(isPlainObject(parsed) ? parsed : {}) : parsed;
     const { config, warnings, includedFiles, secretPaths } = validateConfig(raw, env, { filePath, execReads });
     return { config, path: filePath, hash: hashConfigBytes(bytes), warnings, includedFiles, secretPaths };
   } catch (err) {
@@ -70,14 +76,19 @@ function shadowedFileWarnings(stateDir: string, chosen: string): string[] {
 /**
  * Finds, reads and validates the config. `path` undefined → resolve it (env, then the
  * state dir); null → no file, defaults only; a string → that file, which must exist.
- * Synchronous so start-up code stays linear. Throws ConfigError.
+ * Synchronous so start-up code stays linear. `overrides` as loadConfigFromBytes's (over `{}` when
+ * there is no file). Throws ConfigError.
  */
-export function loadConfig(opts: { stateDir: string; env?: NodeJS.ProcessEnv; path?: string | null }): LoadedConfig {
+export function loadConfig(opts: { stateDir: string; env?: NodeJS.ProcessEnv; path?: string | null; overrides?: RuntimeOverrides }): LoadedConfig {
   const env = opts.env ?? process.env;
   const filePath = opts.path === undefined ? resolveConfigPath(opts.stateDir, env) : opts.path;
-  if (filePath === null) return { config: defaultConfig(), path: null, hash: null, warnings: [] };
+  if (filePath === null) {
+    if (!opts.overrides || opts.overrides.size === 0) return { config: defaultConfig(), path: null, hash: null, warnings: [] };
+    const { config, warnings } = validateConfig(opts.overrides.applyTo({}), env);
+    return { config, path: null, hash: null, warnings };
+  }
 
-  const loaded = loadConfigFromBytes(readConfigFile(filePath), filePath, env);
+  const loaded = loadConfigFromBytes(readConfigFile(filePath), filePath, env, undefined, opts.overrides);
   if (opts.path === undefined && !env.OPENCLAW_CONFIG_PATH?.trim()) {
     loaded.warnings.unshift(...shadowedFileWarnings(opts.stateDir, filePath));
   }

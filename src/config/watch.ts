@@ -3,6 +3,7 @@ import path from "node:path";
 import { diffConfigPaths, restartRequiredPaths } from "./diff.js";
 import { ConfigError } from "./errors.js";
 import { configSignature, hashConfigBytes, loadConfigFromBytes, prefetchConfigSecrets, type LoadedConfig } from "./load.js";
+import type { RuntimeOverrides } from "./runtime-overrides.js";
 
 /** sha256 of a file's bytes now, or "missing". */
 function hashOfFile(file: string): string {
@@ -43,6 +44,8 @@ export interface ConfigWatchOptions {
   onInvalid: (err: ConfigError) => void;
   /** Quiet period after the last file event before the file is read (default 300 ms). */
   debounceMs?: number;
+  /** The runtime overrides (`/debug`) laid over each read of the file. */
+  overrides?: () => RuntimeOverrides;
 }
 
 export interface ConfigWatchHandle {
@@ -99,7 +102,7 @@ export async function watchConfig(opts: ConfigWatchOptions): Promise<ConfigWatch
       const execReads = await prefetchConfigSecrets(bytes, filePath, env);
       // Changed meanwhile (a config.* write applied it): that change's own event reads it next.
       if (closed || !sameBytes(filePath, bytes)) return;
-      loaded = loadConfigFromBytes(bytes, filePath, env, execReads);
+      loaded = loadConfigFromBytes(bytes, filePath, env, execReads, opts.overrides?.());
     } catch (err) {
       opts.onInvalid(err instanceof ConfigError ? err : new ConfigError(String(err), { filePath }));
       return;

@@ -28,6 +28,7 @@ export function createGatewayAdminPort(deps: {
       runtime.logger.info({ configPath: runtime.configFilePath(), changedPaths: outcome.changedPaths }, "config written by a chat command");
       return { applied: outcome.applied, restartRequiredPaths: outcome.restartRequiredPaths };
     },
+    runtimeOverrides: () => deps.runtime().runtimeOverrides,
     pairedSenders: (channel, accountId) => {
       pairing ??= new PairingStore(deps.runtime().stateDir);
       return pairing.approvedSenders(channel, accountId);

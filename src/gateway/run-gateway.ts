@@ -7,6 +7,7 @@ import {
   loadConfig,
   answeredExecReads,
   configSignature,
+  RuntimeOverrides,
   loadConfigFromBytes,
   resolveStateDir,
   restartRequiredPaths,
@@ -36,7 +37,7 @@ import { StateLock } from "./state-lock.js";
 import { shutdownDeadlineMs, shutdownTimeoutFromEnv } from "./shutdown-deadline.js";
 import { unfinishedStopMessage } from "../infra/shutdown-stages.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_TICK_INTERVAL_MS } from "./protocol/constants.js";
-import type { ConfigReloadOutcome, ConfigReloadStatus, RestartPlan } from "./runtime.js";
+import type { ConfigReloadOutcome, ConfigReloadStatus, RestartPlan, RuntimeOverrideOutcome, RuntimeOverridesControl } from "./runtime.js";
 import type { CronClock } from "../cron/clock.js";
 import { controlUiUrl, resolveControlUiSettings, type ControlUiSettings } from "./http/control-ui/control-ui-settings.js";
 import { applyConfigEnvVars } from "../config/env-sources.js";
@@ -204,7 +205,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   // `rereadSecrets` (secrets.reload): the same file can now resolve to other secrets, so it is compared key by key too.
   // Exec SecretRefs: the answers the last load had, unless the caller fetched new ones (`execReads`).
   const reloadConfigNow = (opts: { rereadSecrets?: boolean; execReads?: ExecSecretReads } = {}): ConfigReloadOutcome => {
-    const loaded = loadConfigFromBytes(fs.readFileSync(configFile), configFile, env, opts.execReads ?? answeredExecReads);
+    const loaded = loadConfigFromBytes(fs.readFileSync(configFile), configFile, env, opts.execReads ?? answeredExecReads, overrides);
     const sameFile = configSignature(loaded) === configSignature(current) && !opts.rereadSecrets;
     const changedPaths = sameFile ? [] : diffConfigPaths(current.config, loaded.config);
     const change: ConfigChange = { loaded, changedPaths, restartRequiredPaths: restartRequiredPaths(changedPaths) };
@@ -212,6 +213,49 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     if (changedPaths.length > 0) applyChange(change);
     else current = loaded; // same keys (comments, formatting): the new hash is what clients edit against
     return { applied: true, changedPaths, restartRequiredPaths: change.restartRequiredPaths };
+  };
+
+  // `/debug set`: values over the file's, in memory only.
+  let overrides = RuntimeOverrides.none;
+  const changeOverrides = (next: RuntimeOverrides): RuntimeOverrideOutcome => {
+    const unknown = next.unknownKeyIssues();
+    if (unknown.length > 0) return { ok: false, message: unknown.map((issue) => `${issue.path}: ${issue.message}`).join("; ") };
+    let loaded: LoadedConfig;
+    try {
+      loaded = fs.existsSync(configFile)
+        ? loadConfigFromBytes(fs.readFileSync(configFile), configFile, env, answeredExecReads, next)
+        : loadConfig({ stateDir, env, path: null, overrides: next });
+    } catch (err) {
+      return { ok: false, message: (err as Error).message };
+    }
+    const changedPaths = diffConfigPaths(current.config, loaded.config);
+    const atStart = restartRequiredPaths(changedPaths);
+    if (atStart.length > 0) {
+      return {
+        ok: false,
+        message: `${atStart.join(", ")} ${atStart.length > 1 ? "are" : "is"} read only at start, and a restart drops runtime overrides: change it in the config file (/config set) instead`,
+      };
+    }
+    overrides = next;
+    if (changedPaths.length > 0) applyChange({ loaded, changedPaths, restartRequiredPaths: [] });
+    else current = loaded;
+    logger.info({ overrides: next.list().map((entry) => entry.path), changedPaths }, "runtime overrides changed");
+    return { ok: true, changedPaths };
+  };
+  const runtimeOverrides: RuntimeOverridesControl = {
+    list: () => overrides.list(),
+    set: (path, value) => {
+      try {
+        return changeOverrides(overrides.with(path, value));
+      } catch (err) {
+        return { ok: false, message: (err as Error).message };
+      }
+    },
+    unset: (path) => {
+      const next = overrides.without(path);
+      return next ? changeOverrides(next) : { ok: false, message: `${path} has no runtime override` };
+    },
+    reset: () => changeOverrides(RuntimeOverrides.none),
   };
 
   let restartTimer: NodeJS.Timeout | undefined;
@@ -241,6 +285,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     configReloadStatus: () => reloadStatus,
     configFilePath: () => configFile,
     reloadConfigNow,
+    runtimeOverrides,
     requestRestart,
     startRefusals: (config) => configStartRefusals(config, env, opts),
     tickIntervalMs: positiveIntSetting(env.OPENCLAW_TICK_INTERVAL_MS) ?? DEFAULT_TICK_INTERVAL_MS,
@@ -259,6 +304,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
       current: () => current,
       onChange: applyChange,
       onInvalid: rejectChange,
+      overrides: () => overrides,
     });
     reloadStatus.hotReloadStatus = "watching";
   }
@@ -296,7 +342,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
       // Read the file now, whatever gateway.reload.mode says: SIGHUP is an explicit request.
       let loaded: LoadedConfig;
       try {
-        loaded = loadConfig({ stateDir, env });
+        loaded = loadConfig({ stateDir, env, overrides });
       } catch (err) {
         if (err instanceof ConfigError) return rejectChange(err);
         throw err;

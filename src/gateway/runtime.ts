@@ -1,6 +1,6 @@
 import type { LogFileHealth } from "../infra/log-file.js";
 import type { Logger } from "../infra/logger.js";
-import type { ConfigIssue, ExecSecretReads, LoadedConfig, OpenClawConfig } from "../config/index.js";
+import type { ConfigIssue, ExecSecretReads, LoadedConfig, OpenClawConfig, RuntimeOverride } from "../config/index.js";
 import type { PresenceTracker } from "./presence.js";
 import type { AuthMode } from "./auth/resolve-auth.js";
 import type { HeartbeatSettings } from "../cron/heartbeat/heartbeat-settings.js";
@@ -30,6 +30,8 @@ export interface GatewayRuntime {
    * `execReads` gives exec SecretRefs' answers fetched beforehand (else the last load's are used).
    */
   reloadConfigNow(opts?: { rereadSecrets?: boolean; execReads?: ExecSecretReads }): ConfigReloadOutcome;
+  /** Config values set in memory only (`/debug`), over the file: listed, changed, dropped. */
+  runtimeOverrides: RuntimeOverridesControl;
   /**
    * Restart the whole gateway in this process after `delayMs` (clients get `shutdown` with
    * `restartExpectedMs`, then reconnect). Not scheduled when this gateway cannot restart itself
@@ -73,3 +75,17 @@ export interface GatewayTlsStatus {
   fingerprintSha256: string;
   validTo: string;
 }
+
+/**
+ * The running gateway's runtime overrides. A change is validated with the file's content under it
+ * and applied as a hot reload would; one that would need a restart is refused (a restart drops
+ * every override).
+ */
+export interface RuntimeOverridesControl {
+  list(): RuntimeOverride[];
+  set(path: string, value: unknown): RuntimeOverrideOutcome;
+  unset(path: string): RuntimeOverrideOutcome;
+  reset(): RuntimeOverrideOutcome;
+}
+
+export type RuntimeOverrideOutcome = { ok: true; changedPaths: string[] } | { ok: false; message: string };

@@ -106,7 +106,7 @@ import { PresenceTracker } from "./presence.js";
 import { AuthRateLimiter } from "./auth/rate-limiter.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AcceptedConnect } from "./handshake.js";
-import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime, GatewayTlsStatus, RestartPlan } from "./runtime.js";
+import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime, GatewayTlsStatus, RestartPlan, RuntimeOverridesControl } from "./runtime.js";
 import { createGatewayAdminPort } from "./chat-admin-port.js";
 import { createChatDelivery } from "./chat-delivery.js";
 import { loadBuiltinChannelPlugin } from "./builtin-channel-plugins.js";
@@ -139,6 +139,7 @@ export interface GatewayServerOptions {
   configReloadStatus: () => ConfigReloadStatus;
   configFilePath: () => string;
   reloadConfigNow: (opts?: { rereadSecrets?: boolean; execReads?: ExecSecretReads }) => ConfigReloadOutcome;
+  runtimeOverrides: RuntimeOverridesControl;
   requestRestart: (reason: string, delayMs: number) => RestartPlan;
   /** What would stop this gateway from starting again with `config` (its flags and env as now), by key. */
   startRefusals: (config: OpenClawConfig) => ConfigIssue[];
@@ -330,6 +331,7 @@ export class GatewayServer {
       configReloadStatus: opts.configReloadStatus,
       configFilePath: opts.configFilePath,
       reloadConfigNow: opts.reloadConfigNow,
+      runtimeOverrides: opts.runtimeOverrides,
       requestRestart: opts.requestRestart,
       startRefusals: opts.startRefusals,
       connectionCount: () => this.connections.size,

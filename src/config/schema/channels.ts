@@ -360,6 +360,8 @@ export const CommandsSchema = Type.Object({
   bashForegroundMs: Type.Optional(integer(0, 30_000)),
   /** `/config` and `/allowlist add|remove`, which write the config file (default off). */
   config: Type.Optional(Type.Boolean()),
+  /** `/debug`: config values set in memory only, over the file's, until a restart (default off). */
+  debug: Type.Optional(Type.Boolean()),
   /** `/mcp`, which reads and writes `mcp.servers` (default off). */
   mcp: Type.Optional(Type.Boolean()),
   /** `/restart` (default on). */

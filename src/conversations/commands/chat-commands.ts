@@ -12,6 +12,7 @@ import { checkModelChoice } from "../../agents/session-controls.js";
 import { contextText, statusCard } from "./status-card.js";
 import { usageCommand } from "./usage-command.js";
 import { runConfigCommand } from "./config-command.js";
+import { runDebugCommand } from "./debug-command.js";
 import { runMcpCommand } from "./mcp-command.js";
 import { runAllowlistCommand } from "./allowlist-command.js";
 import { runBashCommand } from "./bash-command.js";
@@ -379,6 +380,15 @@ CHAT_COMMANDS.register({
   ownerOnly: true,
   description: "read or change the gateway's config file (commands.config: true)",
   handler: (args, ctx) => reply(runConfigCommand(args, ctx)),
+});
+
+CHAT_COMMANDS.register({
+  name: "debug",
+  args: "show | set <path>=<value> | unset <path> | reset",
+  category: "management",
+  ownerOnly: true,
+  description: "config values set in memory only, until a restart (commands.debug: true)",
+  handler: (args, ctx) => reply(runDebugCommand(args, ctx)),
 });
 
 CHAT_COMMANDS.register({

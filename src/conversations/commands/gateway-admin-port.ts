@@ -11,6 +11,8 @@ export interface GatewayAdminPort {
   configFilePath(): string;
   /** Applies the file just written the way `config.set` does (live reload, `config.changed`); the keys that wait for a restart. */
   configWritten(): { applied: boolean; restartRequiredPaths: string[] };
+  /** `/debug`: the config values set in memory only, over the file's. */
+  runtimeOverrides(): RuntimeOverridesPort;
   /** The DM senders approved by pairing on a channel account. */
   pairedSenders(channel: string, accountId: string): string[];
   /** `/restart`: starts a graceful restart once the reply is out; a refusal text when this gateway cannot restart itself. */
@@ -28,3 +30,13 @@ export interface ShellCommandInput {
   /** The session's `/elevated` level for this sender (`off` unless `tools.elevated` admits them): as for `exec`, not `off` runs a sandboxed session's command on the host. */
   elevated: ElevatedLevel;
 }
+
+/** Runtime-only config overrides as `/debug` uses them (the gateway validates and applies each change). */
+export interface RuntimeOverridesPort {
+  list(): { path: string; value: unknown }[];
+  set(path: string, value: unknown): RuntimeOverrideChange;
+  unset(path: string): RuntimeOverrideChange;
+  reset(): RuntimeOverrideChange;
+}
+
+export type RuntimeOverrideChange = { ok: true; changedPaths: string[] } | { ok: false; message: string };
