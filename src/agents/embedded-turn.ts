@@ -7,6 +7,7 @@ import { defaultAgentId, resolveAgentConfig } from "./agent-config.js";
 import { planTurnModels } from "./turn-models.js";
 import { reasoningLevelFor, reasoningOf } from "./reasoning-visibility.js";
 import { toolSummaryText } from "./tool-summaries.js";
+import { toolProgressDetailFor } from "./tool-labels.js";
 import { execGateFromConfig } from "./approvals/exec-gate-from-config.js";
 import type { ExecApprovalBroker } from "./approvals/approval-broker.js";
 import { type ElevatedGrant, turnElevatedLevel } from "./sandbox/elevated-level.js";
@@ -347,7 +348,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     emit: input.emit ?? (() => {}),
   }).finally(() => sandboxed.sandbox?.endTurn());
   const outcome = failover.endTurn(modelCalls, chain, input.sessionKey);
-  const toolSummary = toolSummaryText(result.messages, input.verboseLevel ?? defaults.verboseDefault);
+  const toolSummary = toolSummaryText(result.messages, input.verboseLevel ?? defaults.verboseDefault, toolProgressDetailFor(config, agentId));
   const reasoning = reasoningLevelFor(config, agentId, input.reasoningLevel, input.senderIsOwner) === "on" ? reasoningOf(result.messages) : "";
   return {
     ...withOverflowAdvice(result),

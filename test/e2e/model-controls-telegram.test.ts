@@ -111,7 +111,7 @@ describe("session commands", () => {
     let n = 0;
     primary.setResponder(() => (++n % 2 === 1 ? { toolCalls: [{ name: "read", arguments: { path: "AGENTS.md" } }] } : { text: "read it" }));
     expect((await dm("/verbose on"))[0]).toContain("Verbose: on");
-    expect(await dm("read your notes", 2)).toEqual(['🔧 read {"path":"AGENTS.md"}', "read it"]);
+    expect(await dm("read your notes", 2)).toEqual(["📖 Read: AGENTS.md", "read it"]);
     expect((await dm("/verbose"))[0]).toContain("Verbose: off");
     expect(await dm("again", 1)).toEqual(["read it"]);
   });
@@ -127,8 +127,13 @@ describe("session commands", () => {
     const before = reloads();
     expect((await runCli(["config", "set", "agents.defaults.verboseDefault", "on"], { OPENCLAW_STATE_DIR: gw.stateDir })).code).toBe(0);
     await waitUntil(() => reloads() > before, 15_000, "the config reload");
-    expect(await dm("read again", 2)).toEqual(['🔧 read {"path":"AGENTS.md"}', "read it"]);
+    expect(await dm("read again", 2)).toEqual(["📖 Read: AGENTS.md", "read it"]);
     expect((await dm("/status"))[0]).toContain("verbose on");
+    // agents.defaults.toolProgressDetail raw: the arguments follow the label.
+    const beforeRaw = reloads();
+    expect((await runCli(["config", "set", "agents.defaults.toolProgressDetail", "raw"], { OPENCLAW_STATE_DIR: gw.stateDir })).code).toBe(0);
+    await waitUntil(() => reloads() > beforeRaw, 15_000, "the config reload");
+    expect(await dm("read it raw", 2)).toEqual(['📖 Read: AGENTS.md · {"path":"AGENTS.md"}', "read it"]);
     expect((await dm("/verbose"))[0]).toContain("Verbose: off");
     expect(await dm("and once more", 1)).toEqual(["read it"]);
     expect((await dm("/status"))[0]).toContain("verbose off");

@@ -40,6 +40,7 @@ import type { AgentEvent } from "../../agents/types.js";
 import { PreviewStream } from "../outbound/preview-stream.js";
 import { ProgressDraft } from "../outbound/progress-draft.js";
 import { progressDraftSettings } from "../outbound/progress-draft-settings.js";
+import { toolProgressDetailFor, type ToolProgressDetail } from "../../agents/tool-labels.js";
 import { BlockReplyStream } from "../outbound/block-reply-stream.js";
 import { blockStreamingFor } from "../outbound/block-streaming-settings.js";
 import { pinnedModelFor } from "../routing/pinned-model.js";
@@ -561,14 +562,14 @@ export class InboundDispatcher {
   }
 
   /** The status draft of a run that works a while (`streaming.mode: progress`), where the platform can edit. */
-  private progressFor(running: RunningAccount, target: DeliveryTarget, runId: string): ProgressDraft | undefined {
+  private progressFor(running: RunningAccount, target: DeliveryTarget, runId: string, detail: ToolProgressDetail): ProgressDraft | undefined {
     const streaming = running.config.streaming as ({ mode?: string } & Parameters<typeof progressDraftSettings>[0]) | undefined;
     if (streaming?.mode !== "progress" || !running.account.editMessage) return undefined;
-    return new ProgressDraft(running.account, { chatId: target.chatId, threadId: target.threadId }, progressDraftSettings(streaming, runId));
+    return new ProgressDraft(running.account, { chatId: target.chatId, threadId: target.threadId }, progressDraftSettings(streaming, runId, detail));
   }
 
   /** A draft edited while the model writes (`streaming.mode: partial`), where the platform can edit. */
-  private previewFor(running: RunningAccount, target: DeliveryTarget, reasoning: boolean): PreviewStream | undefined {
+  private previewFor(running: RunningAccount, target: DeliveryTarget, reasoning: boolean, detail: ToolProgressDetail): PreviewStream | undefined {
     const streaming = running.config.streaming as
       | { mode?: string; throttleMs?: number; preview?: { toolProgress?: boolean; commandText?: "status" | "raw"; chunk?: { minChars?: number; maxChars?: number } } }
       | undefined;
@@ -582,6 +583,7 @@ export class InboundDispatcher {
         maxChars: running.limits.textChunkLimit,
         toolProgress: streaming.preview?.toolProgress ?? true,
         commandText: streaming.preview?.commandText ?? "status",
+        detail,
         reasoning,
         ...(streaming.mode === "block" ? { chunk: previewChunk(streaming.preview?.chunk, limit) } : {}),
       },
@@ -788,8 +790,9 @@ export class InboundDispatcher {
     const senderIsOwner = batch.every((r) => r.message.commandAuthorized);
     // `/reasoning stream`: the draft shows the model's reasoning until the answer begins.
     const draftReasoning = reasoningLevelFor(config, last.agentId, this.deps.store.peek(message.sessionKey)?.reasoningLevel, senderIsOwner) === "stream";
-    const preview = streams && !blocks ? this.previewFor(running, last.target, draftReasoning) : undefined;
-    const progress = streams && !blocks ? this.progressFor(running, last.target, runId) : undefined;
+    const detail = toolProgressDetailFor(config, last.agentId);
+    const preview = streams && !blocks ? this.previewFor(running, last.target, draftReasoning, detail) : undefined;
+    const progress = streams && !blocks ? this.progressFor(running, last.target, runId, detail) : undefined;
     // A room event keeps the room quiet: no typing, no status reactions.
     const typingMode = mayReply && !roomEvent ? typingModeFor(config, last.agentId, message) : "never";
     let stopTyping: (() => void) | undefined;

@@ -1,8 +1,8 @@
 import { REASONING_HEADING } from "../../agents/reasoning-visibility.js";
+import { toolLabel, type ToolProgressDetail } from "../../agents/tool-labels.js";
 import type { AgentEvent } from "../../agents/types.js";
 import type { ChannelAccount, OutboundTarget } from "../types.js";
 import { mayTurnSilent } from "./silent-text.js";
-import { toolLine } from "./progress-draft.js";
 import { ThrottledDraft } from "./throttled-draft.js";
 
 export interface PreviewOptions {
@@ -14,6 +14,8 @@ export interface PreviewOptions {
   toolProgress: boolean;
   /** `streaming.preview.commandText`: `raw` shows an exec line's command. */
   commandText: "status" | "raw";
+  /** `agents…toolProgressDetail` of the agent whose run this is. */
+  detail: ToolProgressDetail;
   /** `/reasoning stream`: until the model writes its answer, the draft shows its reasoning so far (the end of it, when long). */
   reasoning?: boolean;
   /**
@@ -56,7 +58,7 @@ export class PreviewStream {
   readonly onEvent = (event: AgentEvent): void => {
     if (this.finished) return;
     if (event.type === "tool_execution_start" && this.options.toolProgress) {
-      this.toolLines = [...this.toolLines, toolLine(event.toolName, event.args, this.options.commandText)].slice(-MAX_TOOL_LINES);
+      this.toolLines = [...this.toolLines, toolLabel(event.toolName, event.args, this.options)].slice(-MAX_TOOL_LINES);
       return this.show();
     }
     if (event.type === "message_update" && event.delta.kind === "thinking" && this.options.reasoning) {

@@ -1,3 +1,4 @@
+import type { ToolProgressDetail } from "../../agents/tool-labels.js";
 import type { ProgressDraftSettings } from "./progress-draft.js";
 
 /** A turn's work must last this long before its progress draft appears (OpenClaw's start delay). */
@@ -17,7 +18,11 @@ interface ProgressConfig {
  * `streaming.progress` of an account as the draft uses it. `label: auto` (or an unset label
  * above bare tool lines) is one of `labels`, picked by the run so one run keeps its label.
  */
-export function progressDraftSettings(streaming: { throttleMs?: number; progress?: ProgressConfig } | undefined, runId: string): ProgressDraftSettings & { implicitLabel: string } {
+export function progressDraftSettings(
+  streaming: { throttleMs?: number; progress?: ProgressConfig } | undefined,
+  runId: string,
+  detail: ToolProgressDetail,
+): ProgressDraftSettings & { implicitLabel: string } {
   const progress = streaming?.progress ?? {};
   const labels = progress.labels ?? DEFAULT_LABELS;
   const picked = labels[hash(runId) % labels.length]!;
@@ -30,6 +35,7 @@ export function progressDraftSettings(streaming: { throttleMs?: number; progress
     maxLineChars: progress.maxLineChars ?? 120,
     toolProgress: progress.toolProgress ?? false,
     commandText: progress.commandText ?? "status",
+    detail,
   };
 }
 

@@ -1,4 +1,5 @@
 import { assistantText } from "../../agents/runner/model-messages.js";
+import { toolLabel, type ToolProgressDetail } from "../../agents/tool-labels.js";
 import type { AgentEvent } from "../../agents/types.js";
 import type { ChannelAccount, OutboundTarget } from "../types.js";
 import { mayTurnSilent } from "./silent-text.js";
@@ -19,6 +20,8 @@ export interface ProgressDraftSettings {
   toolProgress: boolean;
   /** `raw`: an exec line shows its command; `status`: only that a command ran. */
   commandText: "status" | "raw";
+  /** `agents…toolProgressDetail` of the agent whose run this is. */
+  detail: ToolProgressDetail;
 }
 
 /** What the draft shows: the agent's last words before a tool, and the tool lines. */
@@ -59,7 +62,7 @@ export class ProgressDraft {
         return this.changed();
       }
       case "tool_execution_start":
-        if (this.settings.toolProgress) this.addLine(toolLine(event.toolName, event.args, this.settings.commandText));
+        if (this.settings.toolProgress) this.addLine(toolLabel(event.toolName, event.args, this.settings));
         this.workStarted();
         return this.changed();
       case "tool_execution_end":
@@ -105,31 +108,6 @@ export class ProgressDraft {
     const title = label === false ? undefined : (label ?? (headline ? undefined : implicitLabel));
     return [...(title ? [title] : []), ...(headline ? [compact(headline, maxLineChars * 2)] : []), ...lines.map((line) => `• ${compact(line, maxLineChars)}`)].join("\n");
   }
-}
-
-/** A tool call as a progress line: an icon, the tool, and what it works on (an exec's command only with `raw`). */
-export function toolLine(toolName: string, args: Record<string, unknown>, commandText: "status" | "raw"): string {
-  const name = toolName.toLowerCase();
-  const text = (key: string): string | undefined => (typeof args[key] === "string" && (args[key] as string).trim() ? (args[key] as string).trim().replace(/\s+/g, " ") : undefined);
-  if (name === "exec" || name === "process") return commandText === "raw" && text("command") ? `💻 ${title(name)}: ${text("command")}` : `💻 ${title(name)}`;
-  if (name === "read") return withDetail("📖", name, text("path"));
-  if (name === "write" || name === "edit" || name === "apply_patch") return withDetail("✍️", name, text("path"));
-  if (name === "web_search" || name === "memory_search") return withDetail("🔎", name, text("query") && `for "${text("query")}"`);
-  if (name === "web_fetch") return withDetail("🌐", name, text("url"));
-  return `🛠️ ${title(name)}`;
-}
-
-function withDetail(icon: string, name: string, detail: string | undefined): string {
-  return detail ? `${icon} ${title(name)}: ${detail}` : `${icon} ${title(name)}`;
-}
-
-/** `web_search` → `Web Search`. */
-function title(name: string): string {
-  return name
-    .split(/[_-]/)
-    .filter(Boolean)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join(" ");
 }
 
 function compact(line: string, max: number): string {

@@ -120,6 +120,8 @@ const AgentsDefaults = Type.Object({
   params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   /** The `/verbose` level of a session that set none (default `off`). */
   verboseDefault: Type.Optional(stringEnum(["off", "on", "full"])),
+  /** How `/verbose` summaries and progress-draft tool lines show a tool call: `explain` (default) a compact label, `raw` the label and its arguments. */
+  toolProgressDetail: Type.Optional(stringEnum(["explain", "raw"])),
   /** The `/reasoning` level of a session that set none, for the owner's messages (default `off`). */
   reasoningDefault: Type.Optional(ReasoningLevel),
   /** The `/elevated` level of a session that set none, for senders `tools.elevated` admits (default `on`). */
@@ -193,6 +195,8 @@ const agentEntryFields = {
   humanDelay: Type.Optional(HumanDelay),
   /** This agent's `reasoningDefault`, in place of `agents.defaults.reasoningDefault`. */
   reasoningDefault: Type.Optional(ReasoningLevel),
+  /** This agent's `toolProgressDetail`, in place of `agents.defaults.toolProgressDetail`. */
+  toolProgressDetail: Type.Optional(stringEnum(["explain", "raw"])),
   /** This agent's `contextLimits`, key by key over `agents.defaults.contextLimits`. */
   contextLimits: Type.Optional(ContextLimits),
   /** In groups routed to this agent, text matching one of these (case-insensitive regexes) counts as a mention, in place of `messages.groupChat.mentionPatterns`. */

@@ -33,7 +33,7 @@ const tool = (toolName: string, args: Record<string, unknown>): AgentEvent => ({
 describe("PreviewStream (streaming.mode partial)", () => {
   it("tool lines follow the text while tools run, and the model's next text replaces them", async () => {
     const { shown, account } = chat();
-    const preview = new PreviewStream(account, { chatId: "1" }, { throttleMs: 100, maxChars: 4000, toolProgress: true, commandText: "raw" });
+    const preview = new PreviewStream(account, { chatId: "1" }, { throttleMs: 100, maxChars: 4000, toolProgress: true, commandText: "raw", detail: "explain" });
     preview.onEvent(text("Let me look."));
     await vi.advanceTimersByTimeAsync(10);
     preview.onEvent(tool("exec", { command: "ls -la" }));
@@ -46,7 +46,7 @@ describe("PreviewStream (streaming.mode partial)", () => {
 
   it("toolProgress false shows only the text", async () => {
     const { shown, account } = chat();
-    const preview = new PreviewStream(account, { chatId: "1" }, { throttleMs: 100, maxChars: 4000, toolProgress: false, commandText: "status" });
+    const preview = new PreviewStream(account, { chatId: "1" }, { throttleMs: 100, maxChars: 4000, toolProgress: false, commandText: "status", detail: "explain" });
     preview.onEvent(text("Let me look."));
     await vi.advanceTimersByTimeAsync(10);
     preview.onEvent(tool("read", { path: "a.md" }));
@@ -62,7 +62,7 @@ describe("PreviewStream (streaming.mode block)", () => {
     const preview = new PreviewStream(
       account,
       { chatId: "1" },
-      { throttleMs: 100, maxChars: 4000, toolProgress: true, commandText: "status", chunk: { minChars: 20, maxChars: 40 } },
+      { throttleMs: 100, maxChars: 4000, toolProgress: true, commandText: "status", detail: "explain", chunk: { minChars: 20, maxChars: 40 } },
     );
     const full = "First sentence is here. Second one follows it. Third comes last.";
     for (let end = 5; end <= full.length; end += 5) {

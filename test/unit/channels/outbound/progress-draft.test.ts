@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentEvent } from "../../../../src/agents/types.js";
-import { ProgressDraft, toolLine, type ProgressDraftSettings } from "../../../../src/channels/outbound/progress-draft.js";
+import { ProgressDraft, type ProgressDraftSettings } from "../../../../src/channels/outbound/progress-draft.js";
 import { progressDraftSettings } from "../../../../src/channels/outbound/progress-draft-settings.js";
 import type { ChannelAccount } from "../../../../src/channels/types.js";
 import type { AssistantMessage } from "../../../../src/models/messages.js";
@@ -36,6 +36,7 @@ const settings = (over: Partial<ProgressDraftSettings> = {}): ProgressDraftSetti
   maxLineChars: 120,
   toolProgress: false,
   commandText: "status",
+  detail: "explain",
   ...over,
 });
 
@@ -100,19 +101,14 @@ describe("ProgressDraft", () => {
   });
 });
 
-describe("toolLine and settings", () => {
-  it("an exec line shows its command only with commandText raw", () => {
-    expect(toolLine("exec", { command: "npm test" }, "status")).toBe("💻 Exec");
-    expect(toolLine("exec", { command: "npm  test" }, "raw")).toBe("💻 Exec: npm test");
-    expect(toolLine("sessions_spawn", {}, "status")).toBe("🛠️ Sessions Spawn");
-  });
-
+describe("progress draft settings", () => {
   it("label auto picks one of labels for the run, the same every time", () => {
     const streaming = { progress: { label: "auto" as const, labels: ["Checking", "Reading", "Testing"] } };
-    const first = progressDraftSettings(streaming, "run-1");
+    const first = progressDraftSettings(streaming, "run-1", "explain");
     expect(["Checking", "Reading", "Testing"]).toContain(first.label);
-    expect(progressDraftSettings(streaming, "run-1").label).toBe(first.label);
-    expect(progressDraftSettings(undefined, "run-1")).toMatchObject({
+    expect(progressDraftSettings(streaming, "run-1", "explain").label).toBe(first.label);
+    expect(progressDraftSettings(undefined, "run-1", "raw")).toMatchObject({
+      detail: "raw",
       label: undefined,
       implicitLabel: "Working",
       throttleMs: 1000,
