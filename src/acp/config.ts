@@ -31,7 +31,9 @@ export interface AcpSettings {
   nonInteractivePermissions: NonInteractivePermissions;
   maxConcurrentSessions: number;
   idleTimeoutSeconds: number;
-  stream: { coalesceIdleMs: number; maxChunkChars: number; tagVisibility: Record<string, boolean> };
+  /** Bound chats' messages go to their ACP sessions (acp.dispatch.enabled). */
+  dispatchEnabled: boolean;
+  stream: { coalesceIdleMs: number; maxChunkChars: number; tagVisibility: Record<string, boolean>; repeatSuppression: boolean; deliveryMode: "live" | "final_only" };
 }
 
 export const DEFAULT_ACP_TIMEOUT_SECONDS = 120;
@@ -78,6 +80,7 @@ export function resolveAcpSettings(config: OpenClawConfig): AcpSettings {
   ];
   return {
     enabled: acp.enabled ?? false,
+    dispatchEnabled: acp.dispatch?.enabled ?? true,
     configuredAgents,
     ...(acp.defaultAgent ? { defaultAgent: acp.defaultAgent } : {}),
     allowedAgents: acp.allowedAgents ?? [],
@@ -91,6 +94,8 @@ export function resolveAcpSettings(config: OpenClawConfig): AcpSettings {
       coalesceIdleMs: acp.stream?.coalesceIdleMs ?? 1000,
       maxChunkChars: acp.stream?.maxChunkChars ?? 800,
       tagVisibility: { ...DEFAULT_TAG_VISIBILITY, ...acp.stream?.tagVisibility },
+      repeatSuppression: acp.stream?.repeatSuppression ?? true,
+      deliveryMode: acp.stream?.deliveryMode ?? "live",
     },
   };
 }

@@ -140,6 +140,11 @@ export class AcpBoundChats {
     const mode = binding.acp?.mode ?? "persistent";
     const settings = this.deps.settings();
     if (!settings.enabled) throw new Error("ACP is disabled (acp.enabled: false), so this chat's binding cannot reach its agent.");
+    if (!settings.dispatchEnabled) {
+      throw new Error(
+        "ACP dispatch is disabled by policy (acp.dispatch.enabled: false), so this message did not reach the agent: set acp.dispatch.enabled to true to resume (/acp commands and sessions_spawn with runtime acp still work).",
+      );
+    }
     if (!settings.agents[agent]) throw new Error(`no ACP agent "${agent}" is configured (acp.agents or plugins.entries.acpx.config.agents).`);
     if (settings.allowedAgents.length > 0 && !settings.allowedAgents.includes(agent))
       throw new Error(`it is not in acp.allowedAgents (${settings.allowedAgents.join(", ")}), so this chat's binding cannot reach it.`);

@@ -145,4 +145,30 @@ describe('bindings[] type "acp"', () => {
     expect(texts(BOUND).at(-1)).toBe("⚠️ ACP agent <code>coder</code>: it is not in acp.allowedAgents (other), so this chat's binding cannot reach it.");
     expect(prompts()).toBe(before);
   }, 60_000);
+
+  it("acp.dispatch.enabled false pauses the bound chat's dispatch while /acp still answers; true resumes it", async () => {
+    const prompts = () => agentLines().filter((l) => l.method === "session/prompt").length;
+    const reloads = () => gw.output().split('"msg":"config reloaded"').length;
+    const reload = async (content: string) => {
+      const before = reloads();
+      fs.writeFileSync(path.join(stateDir, "openclaw.json"), content);
+      await telegram.waitFor(() => reloads() > before, 10_000);
+    };
+    await reload(config({ dispatch: { enabled: false } }));
+    const before = prompts();
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "paused? #echo", messageId: 8 });
+    await telegram.waitFor(() => texts(BOUND).some((t) => t.includes("acp.dispatch.enabled")), 30_000);
+    expect(texts(BOUND).at(-1)).toContain("ACP dispatch is disabled by policy (acp.dispatch.enabled: false), so this message did not reach the agent");
+    expect(prompts()).toBe(before);
+    const shown = texts(BOUND).length;
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "/acp sessions", messageId: 9 });
+    await telegram.waitFor(() => texts(BOUND).length > shown, 30_000);
+    expect(texts(BOUND).at(-1)).toContain("coder");
+    expect(prompts()).toBe(before);
+
+    await reload(config());
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "resumed #echo", messageId: 12 });
+    await telegram.waitFor(() => texts(BOUND).includes("echo: resumed"), 30_000);
+    expect(prompts()).toBe(before + 1);
+  }, 90_000);
 });

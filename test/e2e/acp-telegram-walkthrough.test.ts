@@ -21,14 +21,8 @@ let telegram: FakeTelegram;
 let gw: GatewayProcess;
 let stateDir: string;
 
-beforeAll(async () => {
-  model = await startFakeModelServer();
-  telegram = await startFakeTelegram();
-  stateDir = makeTempDir();
-  const project = path.join(stateDir, "project");
-  fs.mkdirSync(path.join(project, "src"), { recursive: true });
-  fs.writeFileSync(path.join(project, "src", "utils.ts"), "export function add(a, b) { return a + b; }\n");
-  const config = fakeModelConfig(model, stateDir, {
+function config(stream: Record<string, unknown> = {}): string {
+  return fakeModelConfig(model, stateDir, {
     channels: {
       telegram: telegramChannelConfig(telegram, { allowFrom: [String(OWNER)] }),
     },
@@ -36,11 +30,20 @@ beforeAll(async () => {
       enabled: true,
       allowedAgents: ["claude"],
       agents: { claude: fakeAgentCommand("--variant", "claude", "--marker", stateDir) },
-      stream: { coalesceIdleMs: 20, tagVisibility: { tool_call: true, agent_message_chunk: true } },
+      stream: { coalesceIdleMs: 20, tagVisibility: { tool_call: true, agent_message_chunk: true }, ...stream },
     },
     plugins: { entries: { acpx: { config: { permissionMode: "approve-all" } } } },
   });
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config } });
+}
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  telegram = await startFakeTelegram();
+  stateDir = makeTempDir();
+  const project = path.join(stateDir, "project");
+  fs.mkdirSync(path.join(project, "src"), { recursive: true });
+  fs.writeFileSync(path.join(project, "src", "utils.ts"), "export function add(a, b) { return a + b; }\n");
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config() } });
   await gw.waitForOutput(/channel account started/, 10_000);
 });
 afterAll(async () => {
@@ -85,5 +88,23 @@ describe("Telegram → main agent → sessions_spawn(runtime acp) → Claude Cod
     expect(chat.filter((t) => t.startsWith("Done."))).toHaveLength(1);
     // The oneshot agent process is gone.
     expect(processesWithArgument(stateDir).filter(isRunning)).toEqual([]);
+  }, 90_000);
+
+  it("with acp.stream.deliveryMode final_only the chat gets no progress, only the answer built on the result", async () => {
+    const reloads = () => gw.output().split('"msg":"config reloaded"').length;
+    const before = reloads();
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), config({ deliveryMode: "final_only" }));
+    await telegram.waitFor(() => reloads() > before, 10_000);
+    const texts = () => telegram.messages(OWNER).map((m) => String(m.text));
+    const shown = texts().length;
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "please refactor src/utils.ts with Claude Code again", messageId: 2 });
+    await telegram.waitFor(
+      () =>
+        texts()
+          .slice(shown)
+          .some((t) => t.startsWith("Done. Claude Code reports:")),
+      60_000,
+    );
+    expect(texts().slice(shown)).toEqual(["Claude Code is on it.", "Done. Claude Code reports: read: export function add(a, b) { return a + b; }"]);
   }, 90_000);
 });

@@ -54,8 +54,12 @@ export class AcpChildren implements AcpChildPort {
 
   run(input: { sessionKey: string; text: string; mode: "prompt" | "steer"; streamToParent?: string; timeoutSeconds?: number }): AcpChildRun {
     const { relayProgress } = this.deps;
+    const { stream } = this.deps.settings();
+    // `deliveryMode: final_only`: the requester gets the child's result only, no progress while it works.
     const relay =
-      input.streamToParent && relayProgress ? new ProgressRelay(this.deps.settings().stream, (text) => relayProgress(input.streamToParent!, input.sessionKey, text)) : undefined;
+      input.streamToParent && relayProgress && stream.deliveryMode === "live"
+        ? new ProgressRelay(stream, (text) => relayProgress(input.streamToParent!, input.sessionKey, text))
+        : undefined;
     const text = defuseMarkers(input.text);
     const trace = traceAcpTurn(this.deps.tracer, input.sessionKey, text);
     const onEvent =

@@ -4,18 +4,21 @@ export interface ProgressRelaySettings {
   coalesceIdleMs: number;
   maxChunkChars: number;
   tagVisibility: Record<string, boolean>;
+  /** A status or tool line already relayed in this turn is not relayed again. */
+  repeatSuppression: boolean;
 }
 
 /**
  * Relays a child ACP agent's progress to its requester (`streamTo: "parent"`): the agent's words
  * and the titles of its tool calls, filtered by `acp.stream.tagVisibility`, gathered for
  * `coalesceIdleMs` and sent as one message, cut to `maxChunkChars`. At most one message is in
- * flight per interval, so a chatty agent cannot flood the chat.
+ * flight per interval, so a chatty agent cannot flood the chat. With `repeatSuppression`, a tool
+ * call's line is relayed once per status and a status line once per text.
  */
 export class ProgressRelay {
   private pending = "";
   private timer?: NodeJS.Timeout;
-  private readonly seenTools = new Set<string>();
+  private readonly seenLines = new Set<string>();
   /** Messages go out one after another, in order. */
   private sending: Promise<void> = Promise.resolve();
 
@@ -55,11 +58,18 @@ export class ProgressRelay {
     if (event.type === "text_delta") return event.text;
     if (event.type === "tool_call") {
       const title = event.title ?? event.text;
-      const key = `${event.toolCallId ?? ""}:${event.status ?? ""}`;
-      if (this.seenTools.has(key)) return undefined;
-      this.seenTools.add(key);
+      if (this.repeated(`tool:${event.toolCallId ?? ""}:${event.status ?? ""}`)) return undefined;
       return `\n[tool] ${title}${event.status && event.status !== "pending" ? ` (${event.status})` : ""}\n`;
     }
+    if (this.repeated(`status:${tag}:${event.text}`)) return undefined;
     return `\n[${tag}] ${event.text}\n`;
+  }
+
+  /** Whether `key` was relayed before (when repeats are suppressed); remembers it. */
+  private repeated(key: string): boolean {
+    if (!this.settings.repeatSuppression) return false;
+    if (this.seenLines.has(key)) return true;
+    this.seenLines.add(key);
+    return false;
   }
 }

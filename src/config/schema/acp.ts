@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { integer, NonEmptyString, StringList, stringEnum } from "./primitives.js";
+import { integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
 
 /** How to start one external ACP agent: a command speaking ACP on stdio. */
 const AcpAgentCommand = Type.Object({
@@ -13,6 +13,10 @@ const AcpAgents = Type.Record(Type.String({ pattern: "^[a-z0-9][a-z0-9_-]{0,63}$
 
 export const AcpSchema = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
+  /** `enabled: false` pauses the automatic dispatch of bound chats' messages to their ACP sessions; /acp and explicit spawns still work. */
+  dispatch: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()) })),
+  /** The ACP runtime backend: the built-in acpx one is the only one. */
+  backend: Type.Optional(withExpected(stringEnum(["acpx"]), '"acpx" (the built-in ACP runtime; no other backend is available here)')),
   defaultAgent: Type.Optional(NonEmptyString),
   allowedAgents: Type.Optional(StringList),
   stream: Type.Optional(
@@ -23,6 +27,10 @@ export const AcpSchema = Type.Object({
       maxChunkChars: Type.Optional(integer(50, 20_000)),
       /** Which session/update tags are relayed (true) or hidden (false); unlisted tags use the defaults. */
       tagVisibility: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+      /** A status or tool line the turn already relayed is not relayed again (default true). */
+      repeatSuppression: Type.Optional(Type.Boolean()),
+      /** `live` (default): progress is relayed while the child works; `final_only`: only its result. */
+      deliveryMode: Type.Optional(stringEnum(["live", "final_only"])),
     }),
   ),
   maxConcurrentSessions: Type.Optional(integer(1, 256)),
