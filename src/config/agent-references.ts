@@ -40,6 +40,8 @@ export function checkAgentReferences(config: RawOpenClawConfig): ConfigIssue[] {
   });
   for (const { path, block } of channelBlocks(config.channels)) chatEntryAgentIds(block, path, refs);
   config.hooks?.mappings?.forEach((mapping, index) => refs.push({ path: ["hooks", "mappings", index, "agentId"], agentId: mapping.agentId }));
+  if (config.agents?.defaults?.heartbeat?.agentId !== undefined)
+    refs.push({ path: ["agents", "defaults", "heartbeat", "agentId"], agentId: config.agents.defaults.heartbeat.agentId });
 
   const known = configuredAgentIds(config);
   const issues: ConfigIssue[] = [];

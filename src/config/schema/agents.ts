@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { BlockStreamingCoalesce, integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
 import { Compaction, ContextPruning, ContextWindowGuard } from "./context-management.js";
 import { ElevatedAccessSchema, LoopDetection, ProviderToolPolicy, ToolAllowDeny, ToolsBySender } from "./tools.js";
-import { HeartbeatSchema } from "./automation.js";
+import { DefaultHeartbeatSchema, HeartbeatSchema } from "./automation.js";
 
 /** What a chat sees of the model's reasoning: `off`, `on` (a message before the reply), `stream` (in the live draft). */
 const ReasoningLevel = stringEnum(["off", "on", "stream"]);
@@ -137,7 +137,7 @@ const AgentsDefaults = Type.Object({
   compaction: Type.Optional(Compaction),
   contextPruning: Type.Optional(ContextPruning),
   contextWindowGuard: Type.Optional(ContextWindowGuard),
-  heartbeat: Type.Optional(HeartbeatSchema),
+  heartbeat: Type.Optional(DefaultHeartbeatSchema),
   sandbox: Type.Optional(SandboxSettings),
   /** When a chat's typing indicator starts (default: `instant` for DMs and mentions, `message` for other group messages). */
   typingMode: Type.Optional(TypingMode),

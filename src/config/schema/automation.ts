@@ -76,6 +76,14 @@ export const HeartbeatSchema = Type.Object({
   /** A reply with HEARTBEAT_OK at its start or end is dropped when at most this many characters remain (default 300). */
   ackMaxChars: Type.Optional(integer(0, 20_000)),
 });
+/** `agents.defaults.heartbeat`: the shared settings, and which agent beats when no agent has a block of its own. */
+export const DefaultHeartbeatSchema = Type.Composite([
+  HeartbeatSchema,
+  Type.Object({
+    /** The one agent that beats with these settings when no agent has a `heartbeat` block of its own (default: the default agent). */
+    agentId: Type.Optional(Type.String({ minLength: 1 })),
+  }),
+]);
 
 /** One `POST <hooks.path>/<name>` route: what a matching request does. */
 const HookMapping = Type.Object({

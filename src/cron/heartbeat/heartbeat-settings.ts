@@ -1,4 +1,4 @@
-import { listAgentConfigs } from "../../agents/agent-config.js";
+import { defaultAgentId, listAgentConfigs, normalizeAgentId } from "../../agents/agent-config.js";
 import { resolveTimeZone } from "../../agents/context/user-time-zone.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { DEFAULT_AGENT_TIMEOUT_SECONDS } from "../../config/defaults.js";
@@ -36,19 +36,21 @@ export interface HeartbeatSettings {
 
 /**
  * Each agent's heartbeat: `agents.defaults.heartbeat` overlaid with the agent's own block. When
- * any agent has a block of its own, only those agents beat.
+ * any agent has a block of its own, only those agents beat; when none has, only the owner of the
+ * shared settings does: `agents.defaults.heartbeat.agentId`, else the default agent.
  */
 export function resolveHeartbeats(config: OpenClawConfig): HeartbeatSettings[] {
   const agents = listAgentConfigs(config);
-  const defaults = config.agents.defaults.heartbeat ?? {};
+  const { agentId: ownerId, ...defaults } = config.agents.defaults.heartbeat ?? {};
   const anyOwn = agents.some((a) => a.heartbeat !== undefined);
+  const owner = normalizeAgentId(ownerId ?? defaultAgentId(config));
   return agents.map((agent) => {
     const merged = { ...defaults, ...(agent.heartbeat ?? {}) };
     const every = merged.every ?? DEFAULT_HEARTBEAT_EVERY;
     const everyMs = parseDuration(every) ?? 0;
     const settings: HeartbeatSettings = {
       agentId: agent.id,
-      enabled: everyMs > 0 && (!anyOwn || agent.heartbeat !== undefined),
+      enabled: everyMs > 0 && (anyOwn ? agent.heartbeat !== undefined : normalizeAgentId(agent.id) === owner),
       every,
       everyMs,
       target: merged.target ?? "none",

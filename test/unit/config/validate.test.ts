@@ -820,7 +820,9 @@ describe("validateConfig: acp.backend, acp.dispatch and the stream modes", () =>
   it("takes the built-in acpx backend and refuses another with why; takes the dispatch switch and stream modes", () => {
     const config = validateConfig({ acp: { backend: "acpx", dispatch: { enabled: false }, stream: { repeatSuppression: false, deliveryMode: "final_only" } } }, {}).config;
     expect(config.acp).toMatchObject({ backend: "acpx", dispatch: { enabled: false }, stream: { repeatSuppression: false, deliveryMode: "final_only" } });
-    expect(validationError({ acp: { backend: "acpx-secondary" } }).message).toContain('acp.backend: expected "acpx" (the built-in ACP runtime; no other backend is available here)');
+    expect(validationError({ acp: { backend: "acpx-secondary" } }).message).toContain(
+      'acp.backend: expected "acpx" (the built-in ACP runtime; no other backend is available here)',
+    );
     expect(validationError({ acp: { stream: { deliveryMode: "batch" } } }).message).toContain("acp.stream.deliveryMode");
   });
 });
@@ -828,9 +830,21 @@ describe("validateConfig: acp.backend, acp.dispatch and the stream modes", () =>
 describe("validateConfig: gateway.tls and gateway.remote.tlsFingerprint", () => {
   it("takes the TLS keys and a fingerprint in either form; refuses a fingerprint that is not SHA-256", () => {
     const fingerprint = "97:0C:93:77:69:5F:89:E4:AE:DB:32:FA:1D:8F:FE:E4:9C:72:0B:90:F2:C2:E4:5D:95:2B:F5:D1:65:A1:67:B3";
-    const config = validateConfig({ gateway: { tls: { enabled: true, autoGenerate: false, certPath: "~/c.pem", keyPath: "~/k.pem" }, remote: { tlsFingerprint: fingerprint } } }, {}).config;
+    const config = validateConfig(
+      { gateway: { tls: { enabled: true, autoGenerate: false, certPath: "~/c.pem", keyPath: "~/k.pem" }, remote: { tlsFingerprint: fingerprint } } },
+      {},
+    ).config;
     expect(config.gateway.tls).toEqual({ enabled: true, autoGenerate: false, certPath: "~/c.pem", keyPath: "~/k.pem" });
     expect(() => validateConfig({ gateway: { remote: { tlsFingerprint: `sha256:${fingerprint.replaceAll(":", "").toLowerCase()}` } } }, {})).not.toThrow();
     expect(validationError({ gateway: { remote: { tlsFingerprint: "AB:CD" } } }).message).toContain("gateway.remote.tlsFingerprint: expected a SHA-256 certificate fingerprint");
+  });
+});
+
+describe("validateConfig: agents.defaults.heartbeat.agentId", () => {
+  it("must name an agent the config defines", () => {
+    expect(() => validateConfig({ agents: { defaults: { heartbeat: { agentId: "ops" } }, entries: { main: {}, ops: {} } } }, {})).not.toThrow();
+    expect(validationError({ agents: { defaults: { heartbeat: { agentId: "opz" } }, entries: { main: {}, ops: {} } } }).message).toBe(
+      'agents.defaults.heartbeat.agentId: unknown agent "opz"; known agents: main, ops (define it under agents.entries to use it)',
+    );
   });
 });

@@ -336,6 +336,17 @@ describe("heartbeat", () => {
       ["main", false, "30m"],
       ["ops", true, "1h"],
     ]);
+    // No agent with its own block: only the owner of the shared settings beats.
+    const shared = (heartbeat: Record<string, unknown>) =>
+      resolveHeartbeats(applyDefaults({ agents: { defaults: { heartbeat }, entries: { main: {}, ops: {} } } } as never)).map((s) => [s.agentId, s.enabled]);
+    expect(shared({ every: "1h" })).toEqual([
+      ["main", true],
+      ["ops", false],
+    ]);
+    expect(shared({ every: "1h", agentId: "Ops" })).toEqual([
+      ["main", false],
+      ["ops", true],
+    ]);
     const h = setup({ every: "30m" }, "- check\n");
     h.runner.setEnabled(false);
     expect(h.runner.settings()[0]!.enabled).toBe(false);
