@@ -138,6 +138,9 @@ export interface TurnSettings {
   /** At most this many earlier user turns in the history the turn sees (a DM's `dmHistoryLimit`); the rest stays in the transcript. */
   userTurnLimit?: number;
   thinkingLevel?: string;
+  /** This message's `/verbose` and `/reasoning` levels (inline directives), over the session's. */
+  verboseLevel?: string;
+  reasoningLevel?: string;
   timeoutSeconds?: number;
   /** The sender passed `tools.elevated`'s gates for the turn's agent (`level`: an inline `/elevated <level> <message>`'s). */
   elevated?: ElevatedGrant;

@@ -101,6 +101,20 @@ describe("session commands", () => {
     expect(posts(primary).at(-1)!.body.reasoning_effort).toBeUndefined();
   });
 
+  it("inline /think, /verbose and /reasoning apply to their own message only, taken out of its text", async () => {
+    let n = 0;
+    primary.setResponder(() => (++n % 2 === 1 ? { toolCalls: [{ name: "read", arguments: { path: "AGENTS.md" } }] } : { thinking: "Look first.", text: "read it" }));
+    expect(await dm("/think high /verbose on please read your notes /reasoning on", 3)).toEqual(["Thinking:\nLook first.", "📖 Read: AGENTS.md", "read it"]);
+    const sent = posts(primary).at(-2)!.body;
+    expect(sent.reasoning_effort).toBe("high");
+    expect(JSON.stringify(sent.messages.at(-1))).toContain("please read your notes");
+    expect(JSON.stringify(sent.messages.at(-1))).not.toContain("/think");
+    // The session's own levels did not change: the next message is answered plainly.
+    expect(await dm("read them again", 1)).toEqual(["read it"]);
+    expect(posts(primary).at(-1)!.body.reasoning_effort).toBeUndefined();
+    expect((await dm("/status"))[0]).toContain("verbose off");
+  });
+
   it("/models lists the models as /model list does, as in OpenClaw", async () => {
     const list = (await dm("/model list"))[0];
     expect(list).toContain("primary/m1");

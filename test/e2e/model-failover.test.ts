@@ -249,4 +249,18 @@ describe("thinking levels reach the wire", () => {
     expect(messageText((await turn("fo-think", "think", "fo-think-2")).message)).toBe("thought hard");
     expect(calls(primary).at(-1)!.body).toMatchObject({ reasoning_effort: "high", temperature: 0.2 });
   });
+
+  it("an inline /think in chat.send sets its own message's level, out of its text; the session keeps its own", async () => {
+    const key = "agent:main:fo-think";
+    expect((await rpc.request("sessions.patch", { key, thinkingLevel: "low" })).ok).toBe(true);
+    primary.enqueue({ text: "inline" });
+    expect(messageText((await turn("fo-think", "/think high consider this", "fo-think-3")).message)).toBe("inline");
+    const body = calls(primary).at(-1)!.body;
+    expect(body.reasoning_effort).toBe("high");
+    expect(JSON.stringify(body.messages.at(-1))).toContain("consider this");
+    expect(JSON.stringify(body.messages.at(-1))).not.toContain("/think");
+    primary.enqueue({ text: "plain" });
+    await turn("fo-think", "and this", "fo-think-4");
+    expect(calls(primary).at(-1)!.body.reasoning_effort).toBe("low");
+  });
 });

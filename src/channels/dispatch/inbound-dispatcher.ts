@@ -41,6 +41,7 @@ import { PreviewStream } from "../outbound/preview-stream.js";
 import { ProgressDraft } from "../outbound/progress-draft.js";
 import { progressDraftSettings } from "../outbound/progress-draft-settings.js";
 import { toolProgressDetailFor, type ToolProgressDetail } from "../../agents/tool-labels.js";
+import { extractInlineDirectives, type InlineLevels } from "../../conversations/commands/inline-directives.js";
 import { BlockReplyStream } from "../outbound/block-reply-stream.js";
 import { blockStreamingFor } from "../outbound/block-streaming-settings.js";
 import { pinnedModelFor } from "../routing/pinned-model.js";
@@ -135,6 +136,8 @@ interface Routed {
   elevated: ElevatedAccess;
   /** An inline `/elevated <level> <message>`: the level of this message's turn. */
   elevatedLevel?: ElevatedLevel;
+  /** Inline `/think`, `/verbose`, `/reasoning` directives: this message's levels. */
+  inlineLevels?: InlineLevels;
   /** The chat entry's `systemPrompt` and `skills` (a Telegram topic's over its group's). */
   chatPrompt?: string;
   chatSkills?: string[];
@@ -264,6 +267,7 @@ export class InboundDispatcher {
         agentId: routed.agentId,
       },
     });
+    routed = this.withInlineDirectives(routed);
     const command = this.commandIn(routed);
     if (command && !commandsAllowed(config.commands?.allowFrom, channel, { id: message.senderId }, config.accessGroups)) {
       // As OpenClaw: a typed command from someone `commands.allowFrom` leaves out is ignored; a native one is told.
@@ -670,6 +674,22 @@ export class InboundDispatcher {
   }
 
   /** The chat command the message runs, unless text commands are off (`commands.text: false`). */
+  /**
+   * A command-authorized sender's inline `/think`, `/verbose` and `/reasoning` directives, taken out
+   * of the message and kept as its turn's levels. A message of directives alone stays as it is, for
+   * the chat commands; so does everyone else's (their `/think` is text), and a message for an ACP
+   * agent (its harness has levels of its own).
+   */
+  private withInlineDirectives(routed: Routed): Routed {
+    const { message } = routed;
+    if (!message.commandAuthorized || this.deps.config().commands?.text === false) return routed;
+    if (routed.acpBinding || (routed.bound && isAcpSessionKey(message.sessionKey))) return routed;
+    const forCommands = extractInlineDirectives(message.bodyForCommands);
+    if (forCommands.found === 0 || !forCommands.text) return routed;
+    const forAgent = extractInlineDirectives(message.bodyForAgent);
+    return { ...routed, message: { ...message, bodyForCommands: forCommands.text, bodyForAgent: forAgent.text }, inlineLevels: forCommands.levels };
+  }
+
   private commandIn(routed: Routed): MatchedCommand | undefined {
     if (this.deps.config().commands?.text === false) return undefined;
     return matchChatCommand(routed.message.bodyForCommands, "channel", this.deps.config());
@@ -789,7 +809,8 @@ export class InboundDispatcher {
     const blocks = streams ? this.blockStreamFor(last, runId) : undefined;
     const senderIsOwner = batch.every((r) => r.message.commandAuthorized);
     // `/reasoning stream`: the draft shows the model's reasoning until the answer begins.
-    const draftReasoning = reasoningLevelFor(config, last.agentId, this.deps.store.peek(message.sessionKey)?.reasoningLevel, senderIsOwner) === "stream";
+    const draftReasoning =
+      reasoningLevelFor(config, last.agentId, last.inlineLevels?.reasoningLevel ?? this.deps.store.peek(message.sessionKey)?.reasoningLevel, senderIsOwner) === "stream";
     const detail = toolProgressDetailFor(config, last.agentId);
     const preview = streams && !blocks ? this.previewFor(running, last.target, draftReasoning, detail) : undefined;
     const progress = streams && !blocks ? this.progressFor(running, last.target, runId, detail) : undefined;
@@ -832,6 +853,7 @@ export class InboundDispatcher {
       ...dmHistoryLimitFor(config, running.config, message),
       // A merged burst is elevated only when every sender in it is admitted.
       ...(batch.every((r) => r.elevated.allowed) ? { elevated: last.elevatedLevel ? { level: last.elevatedLevel } : {} } : {}),
+      ...last.inlineLevels,
     };
     const outcome = await this.deps.conversations.submit({
       message: text,

@@ -4,6 +4,7 @@ import { displayPage } from "../../conversations/display-messages.js";
 import { invalidRequest } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
 import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
+import { extractInlineDirectives } from "../../conversations/commands/inline-directives.js";
 import { resolveSendPolicy, SEND_BLOCKED } from "../../sessions/send-policy.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
 import { readSystemProvenance } from "./chat-provenance.js";
@@ -67,7 +68,15 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       const elevated = elevatedAccess(runtime.config(), parseSessionKey(target).agentId, WEBCHAT_SENDER);
       let turnSettings = options.turnSettings;
       if (elevated.allowed) turnSettings = { ...turnSettings, elevated: {} };
-      const command = options.suppressCommands ? undefined : matchChatCommand(params.message, "operator", runtime.config());
+      // An admin's inline `/think`, `/verbose`, `/reasoning` set this message's levels (its `thinking` field still wins).
+      if (!options.suppressCommands && scopeSatisfied(caller.scopes, "operator.admin")) {
+        const inline = extractInlineDirectives(message);
+        if (inline.found > 0 && inline.text) {
+          message = inline.text;
+          turnSettings = { ...inline.levels, ...turnSettings };
+        }
+      }
+      const command = options.suppressCommands ? undefined : matchChatCommand(message, "operator", runtime.config());
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
         const ctx = operatorCommandContext(
