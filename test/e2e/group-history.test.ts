@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
@@ -20,23 +22,26 @@ let model: FakeModelServer;
 let telegram: FakeTelegram;
 let gw: GatewayProcess;
 let messageId = 1;
+let stateDir: string;
+
+/** `accountLimit`: the account's own historyLimit; `extra`: more config (an agent's groupChat). */
+function config(accountLimit: number | undefined, extra: Record<string, unknown> = {}): string {
+  const telegramConfig = telegramChannelConfig(telegram, {
+    allowFrom: [String(OWNER)],
+    groupPolicy: "open",
+    groups: { "*": {} },
+    ...(accountLimit !== undefined ? { accounts: { default: { historyLimit: accountLimit } } } : {}),
+  });
+  return fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { groupChat: { historyLimit: 1 } }, ...extra });
+}
 
 beforeAll(async () => {
   model = await startFakeModelServer();
   model.setResponder(() => ({ text: "noted" }));
   telegram = await startFakeTelegram({ botUsername: "claw_bot" });
-  const stateDir = makeTempDir();
-  const telegramConfig = telegramChannelConfig(telegram, {
-    allowFrom: [String(OWNER)],
-    groupPolicy: "open",
-    groups: { "*": {} },
-    // The account's own limit wins over messages.groupChat.historyLimit.
-    accounts: { default: { historyLimit: 3 } },
-  });
-  gw = await startGateway({
-    stateDir,
-    configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { telegram: telegramConfig }, messages: { groupChat: { historyLimit: 1 } } }) },
-  });
+  stateDir = makeTempDir();
+  // The account's own limit wins over messages.groupChat.historyLimit.
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config(3) } });
   await gw.waitForOutput(/channel account started/, 10_000);
 });
 afterAll(async () => {
@@ -86,5 +91,25 @@ describe("group history context (historyLimit)", () => {
     const text = await pending;
     expect(text).toContain("[Ann] only here");
     expect(text).not.toContain("pizza");
+  });
+
+  it("an agent's groupChat.historyLimit stands in for messages.groupChat.historyLimit where the account sets none", async () => {
+    const reloads = () => gw.output().split('"msg":"config reloaded"').length;
+    const before = reloads();
+    fs.writeFileSync(
+      path.join(stateDir, "openclaw.json"),
+      config(undefined, {
+        agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/fake-model" } }, entries: { main: { groupChat: { historyLimit: 2 } } } },
+      }),
+    );
+    await telegram.waitFor(() => reloads() > before, 10_000);
+    say(GROUP, ANN, "Ann", "one");
+    say(GROUP, BOB, "Bob", "two");
+    say(GROUP, ANN, "Ann", "three");
+    const pending = nextModelText();
+    mention(GROUP, OWNER, "Owner", "count them");
+    const text = await pending;
+    expect(text).toContain("[Bob] two\n[Ann] three");
+    expect(text).not.toContain("[Ann] one");
   });
 });

@@ -238,7 +238,11 @@ export class InboundDispatcher {
     const heard = access.requireMention && !mentioned && !ownerCommand ? await this.heardMention(routed, access.entry, mentionPatternsOf(routed.agentId)) : false;
     if (heard) routed = { ...routed, message: { ...routed.message, wasMentioned: true } };
     if (access.requireMention && !mentioned && !heard && !ownerCommand && this.deps.store.peek(routed.message.sessionKey)?.groupActivation !== "always") {
-      const historyLimit = (account.historyLimit as number | undefined) ?? config.messages?.groupChat?.historyLimit ?? DEFAULT_GROUP_HISTORY_LIMIT;
+      const historyLimit =
+        (account.historyLimit as number | undefined) ??
+        findAgentEntry(config, routed.agentId)?.groupChat?.historyLimit ??
+        config.messages?.groupChat?.historyLimit ??
+        DEFAULT_GROUP_HISTORY_LIMIT;
       // Group history is supplemental context: `contextVisibility` other than `all` keeps only allowlisted senders'.
       if (visibility === "all" || access.allowlisted(message.senderId)) this.history.record(routed.message.sessionKey, message.messageId, agentText(routed.message), historyLimit);
       log.debug({ channel, chatId: message.chatId }, "group message without a mention ignored (requireMention)");

@@ -203,6 +203,8 @@ const agentEntryFields = {
   groupChat: Type.Optional(
     Type.Object({
       mentionPatterns: Type.Optional(Type.Array(Type.String())),
+      /** This agent's `messages.groupChat.historyLimit`, in its place (a channel's or account's own still wins). */
+      historyLimit: Type.Optional(integer(0, 1_000)),
       /** This agent's `messages.groupChat.unmentionedInbound`, in its place. */
       unmentionedInbound: Type.Optional(stringEnum(["room_event", "user_request"])),
     }),
