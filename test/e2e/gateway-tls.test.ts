@@ -223,6 +223,11 @@ describe("security audit --deep against a TLS gateway", () => {
       const ids = JSON.parse(output.slice(output.indexOf("{"))).findings.map((f: { id: string }) => f.id);
       expect(ids).toContain("deep.ws-open");
       expect(ids).not.toContain("deep.not-running");
+      // Without the certificate file there is nothing to pin: the live checks are skipped, saying why.
+      fs.renameSync(path.join(stateDir, "gateway", "tls", "gateway-cert.pem"), path.join(stateDir, "cert.moved"));
+      const skipped = await runCli(["security", "audit", "--json", "--deep"], { OPENCLAW_STATE_DIR: stateDir });
+      const report = JSON.parse(skipped.output.slice(skipped.output.indexOf("{")));
+      expect(report.findings.find((f: { id: string }) => f.id === "deep.tls-unverifiable").title).toContain("cannot read the gateway's TLS certificate");
     } finally {
       await open.stop();
     }

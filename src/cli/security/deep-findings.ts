@@ -24,7 +24,21 @@ export async function liveFindings(stateDir: string, timeoutMs: number, tls?: Ga
     ];
   const host = live.host === "0.0.0.0" || live.host === "::" ? "127.0.0.1" : live.host;
   const findings: Finding[] = [];
-  const pin = tls?.enabled === true ? localGatewayTlsPin(tls, stateDir) : undefined;
+  let pin: string | undefined;
+  if (tls?.enabled === true) {
+    try {
+      pin = localGatewayTlsPin(tls, stateDir);
+    } catch (err) {
+      return [
+        {
+          id: "deep.tls-unverifiable",
+          severity: "warn",
+          title: `the live checks were skipped: ${(err as Error).message}`,
+          fix: "fix gateway.tls.certPath, then run the audit again",
+        },
+      ];
+    }
+  }
   const [ws, http] = pin ? ["wss", "https"] : ["ws", "http"];
   if (await connectsWithoutToken(`${ws}://${host}:${live.port}`, timeoutMs, pin)) {
     findings.push({
