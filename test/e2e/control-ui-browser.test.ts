@@ -179,6 +179,29 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await context.close();
   });
 
+  it("saved reasoning stays hidden unless the session's /reasoning is on", async () => {
+    server.enqueue({ thinking: "private chain of thought", text: "the visible answer" });
+    const key = "agent:main:reasoning-view";
+    const done = operator.waitFor((f) => f.event === "chat" && f.payload.sessionKey === key && f.payload.state === "final", 30_000);
+    await operator.request("chat.send", { sessionKey: key, message: "think it through", idempotencyKey: `reasoning-${Date.now()}` });
+    await done;
+    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
+    await signedIn(page);
+    await page.locator("#session-pick").selectOption(key);
+    await page.locator(".msg.assistant", { hasText: "the visible answer" }).waitFor(WAIT);
+    expect(await page.locator(".msg.assistant .thinking").count()).toBe(0);
+    expect(await page.locator("main").textContent()).not.toContain("private chain of thought");
+
+    expect((await operator.request("sessions.patch", { key, reasoningLevel: "on" })).ok).toBe(true);
+    await page.reload();
+    await signedIn(page);
+    await page.locator("#session-pick").selectOption(key);
+    await page.locator(".msg.assistant .thinking summary", { hasText: "Thinking" }).click();
+    await page.locator(".msg.assistant .thinking pre", { hasText: "private chain of thought" }).waitFor(WAIT);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("a long history opens on the newest page and pages back on request", async () => {
     const key = "agent:main:long-history";
     for (let i = 0; i < 40; i++) {

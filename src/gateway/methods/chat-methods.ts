@@ -5,6 +5,7 @@ import { invalidRequest } from "../protocol/errors.js";
 import { scopeSatisfied } from "../protocol/scopes.js";
 import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
 import { extractInlineDirectives } from "../../conversations/commands/inline-directives.js";
+import { reasoningLevelFor } from "../../agents/reasoning-visibility.js";
 import { resolveSendPolicy, SEND_BLOCKED } from "../../sessions/send-policy.js";
 import { operatorCommandContext, type ChatCommands } from "../operator-commands.js";
 import { readSystemProvenance } from "./chat-provenance.js";
@@ -168,6 +169,8 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         hasMore,
         ...(hasMore ? { nextOffset: offset + messages.length } : {}),
         ...(entry.thinkingLevel ? { thinkingLevel: entry.thinkingLevel } : {}),
+        // What the Control UI shows of saved reasoning: the session's level, else the agent's default (an operator is the owner).
+        reasoningLevel: reasoningLevelFor(runtime.config(), parseSessionKey(sessionKey).agentId, entry.reasoningLevel, true),
         sessionInfo: { hasActiveRun: active.length > 0, activeRunIds: active },
       };
     },

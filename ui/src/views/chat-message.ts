@@ -40,7 +40,8 @@ export interface LiveTool {
 const transcriptMarkdown = memoizeRecent(renderMarkdown, 500);
 
 /** A transcript row: user text as text, assistant text as sanitized Markdown, tool calls and results folded. */
-export function renderMessage(message: ChatMessage): TemplateResult {
+/** `showThinking`: the model's saved reasoning is shown (the session's `/reasoning` is `on`); else it stays hidden, as OpenClaw's UI keeps it. */
+export function renderMessage(message: ChatMessage, options: { showThinking?: boolean } = {}): TemplateResult {
   if (message.role === "toolResult") {
     return html`<details class="msg tool-result ${message.isError ? "failed" : ""}">
       <summary>${message.isError ? "Tool failed" : "Tool result"}: ${message.toolName ?? "tool"}</summary>
@@ -52,13 +53,14 @@ export function renderMessage(message: ChatMessage): TemplateResult {
   }
   return html`<div class="msg assistant">
     <div class="who">Assistant</div>
-    ${message.content.map((block) => renderAssistantBlock(block))}
+    ${message.content.map((block) => renderAssistantBlock(block, options.showThinking === true))}
   </div>`;
 }
 
-function renderAssistantBlock(block: ChatBlock): TemplateResult | typeof nothing {
+function renderAssistantBlock(block: ChatBlock, showThinking: boolean): TemplateResult | typeof nothing {
   if (block.type === "text" && block.text) return html`<div class="text md">${unsafeHTML(transcriptMarkdown(block.text))}</div>`;
-  if (block.type === "thinking" && block.thinking) return html`<details class="thinking"><summary>Thinking</summary><pre>${block.thinking}</pre></details>`;
+  if (block.type === "thinking" && block.thinking)
+    return showThinking ? html`<details class="thinking"><summary>Thinking</summary><pre>${block.thinking}</pre></details>` : nothing;
   if (block.type === "toolCall") {
     return html`<details class="tool-call"><summary>Tool call: ${block.name ?? "tool"}</summary><pre>${pretty(block.arguments)}</pre></details>`;
   }

@@ -46,6 +46,7 @@ export class ChatView extends ViewElement {
     notice: { state: true },
     busy: { state: true },
     hasOlder: { state: true },
+    reasoningLevel: { state: true },
   };
   declare sessionKey: string;
   declare sessions: { key: string; label?: string; displayName?: string }[];
@@ -58,6 +59,8 @@ export class ChatView extends ViewElement {
   declare busy: boolean;
   /** The gateway has messages older than the oldest loaded one. */
   declare hasOlder: boolean;
+  /** The session's `/reasoning` level (chat.history's): the model's saved reasoning is shown only when it is `on`. */
+  declare reasoningLevel: string | undefined;
   private loadingOlder = false;
   private unsubscribe: (() => void) | undefined;
   private subscribedClient: unknown;
@@ -110,9 +113,13 @@ export class ChatView extends ViewElement {
   private async loadHistory(): Promise<void> {
     const key = this.sessionKey;
     try {
-      const res = await this.client.request<{ sessionKey: string; messages: ChatMessage[]; hasMore?: boolean }>("chat.history", { sessionKey: key, limit: FETCH });
+      const res = await this.client.request<{ sessionKey: string; messages: ChatMessage[]; hasMore?: boolean; reasoningLevel?: string }>("chat.history", {
+        sessionKey: key,
+        limit: FETCH,
+      });
       if (key !== this.sessionKey) return;
       this.sessionKey = res.sessionKey;
+      this.reasoningLevel = res.reasoningLevel;
       const firstId = res.messages[0]?.__openclaw?.id;
       const joinAt = firstId ? this.messages.findIndex((m) => m.__openclaw?.id === firstId) : -1;
       if (joinAt >= 0) this.messages = [...this.messages.slice(0, joinAt), ...res.messages];
@@ -293,7 +300,7 @@ export class ChatView extends ViewElement {
         ${repeat(
           shown,
           (m, i) => m.__openclaw?.id ?? `at-${this.messages.length - shown.length + i}`,
-          (m) => renderMessage(m),
+          (m) => renderMessage(m, { showThinking: this.reasoningLevel === "on" }),
         )}
         ${[...this.live.entries()].map(([, run]) => renderLive(run.text, run.tools))}
       </div>
