@@ -27,8 +27,8 @@ import { loopbackAliasFor, type BindMode } from "./bind-host.js";
 import type { EarlyListen } from "./early-listen.js";
 import { resolveGatewayAddress, type GatewayAddress } from "./gateway-address.js";
 import { createListener, type EarlyListener } from "./listen.js";
-import { prepareGatewayTls, type PreparedGatewayTls } from "./tls/prepare-gateway-tls.js";
-import { TlsRenewal } from "./tls/tls-renewal.js";
+import type { PreparedGatewayTls } from "./tls/prepare-gateway-tls.js";
+import type { TlsRenewal } from "./tls/tls-renewal.js";
 import { noModelNotice } from "./no-model-notice.js";
 import { modelConfigWarnings } from "./model-config-warnings.js";
 import { GatewayStartError } from "./start-error.js";
@@ -115,6 +115,8 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   let tls: PreparedGatewayTls | undefined;
   if (config.gateway?.tls?.enabled === true) {
     try {
+      // Loaded only for a TLS gateway: node:tls and the certificate code cost memory the others never use.
+      const { prepareGatewayTls } = await import("./tls/prepare-gateway-tls.js");
       tls = await prepareGatewayTls(config.gateway.tls, stateDir, env);
     } catch (err) {
       await opts.early?.listener.close();
@@ -167,15 +169,17 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   const reloadStatus: ConfigReloadStatus = { hotReloadStatus: "off", pendingRestartPaths: [] };
   const hotReload = config.gateway?.reload?.mode !== "off";
   // Renewed certificate files are served without a restart, unless reload is off (then on SIGHUP).
-  const tlsRenewal = tls
-    ? new TlsRenewal(
-        tls.files,
-        tls.material,
-        (material) => listener.renewTls(material.options),
-        logger,
-        () => current.config.gateway?.reload?.mode === "off",
-      )
-    : undefined;
+  let tlsRenewal: TlsRenewal | undefined;
+  if (tls) {
+    const { TlsRenewal } = await import("./tls/tls-renewal.js");
+    tlsRenewal = new TlsRenewal(
+      tls.files,
+      tls.material,
+      (material) => listener.renewTls(material.options),
+      logger,
+      () => current.config.gateway?.reload?.mode === "off",
+    );
+  }
   tlsRenewal?.start();
   // Without a file, watch (and let config.* create) where `config set` would, so a first config applies live.
   const configFile = current.path ?? defaultConfigPathForWrite(stateDir);
