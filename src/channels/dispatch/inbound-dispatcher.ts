@@ -677,7 +677,6 @@ export class InboundDispatcher {
     return wasMentioned({ ...routed.message, text: transcript, mentionedBot: false }, patterns, noImplicit);
   }
 
-  /** The chat command the message runs, unless text commands are off (`commands.text: false`). */
   /**
    * A command-authorized sender's inline `/think`, `/verbose` and `/reasoning` directives, taken out
    * of the message and kept as its turn's levels. A message of directives alone stays as it is, for
@@ -694,6 +693,7 @@ export class InboundDispatcher {
     return { ...routed, message: { ...message, bodyForCommands: forCommands.text, bodyForAgent: forAgent.text }, inlineLevels: forCommands.levels };
   }
 
+  /** The chat command the message runs, unless text commands are off (`commands.text: false`). */
   private commandIn(routed: Routed): MatchedCommand | undefined {
     if (this.deps.config().commands?.text === false) return undefined;
     return matchChatCommand(routed.message.bodyForCommands, "channel", this.deps.config());

@@ -39,8 +39,11 @@ export interface LiveTool {
  */
 const transcriptMarkdown = memoizeRecent(renderMarkdown, 500);
 
-/** A transcript row: user text as text, assistant text as sanitized Markdown, tool calls and results folded. */
-/** `showThinking`: the model's saved reasoning is shown (the session's `/reasoning` is `on`); else it stays hidden, as OpenClaw's UI keeps it. */
+/**
+ * A transcript row: user text as text, assistant text as sanitized Markdown, tool calls and
+ * results folded. The model's saved reasoning only with `showThinking` (the session's `/reasoning`
+ * is `on`); otherwise it stays hidden, as OpenClaw's UI keeps it.
+ */
 export function renderMessage(message: ChatMessage, options: { showThinking?: boolean } = {}): TemplateResult {
   if (message.role === "toolResult") {
     return html`<details class="msg tool-result ${message.isError ? "failed" : ""}">
