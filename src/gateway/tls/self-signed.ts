@@ -25,9 +25,10 @@ export function systemOpenssl(dirs: readonly string[] = OPENSSL_DIRS): string | 
 /**
  * Generates a self-signed certificate for local use (P-256 key, CN openclaw-gateway, valid for
  * localhost, 127.0.0.1 and ::1, ten years) with the system's openssl, at `files`. The pair is
- * written into a private staging directory beside each target and linked into place, so no
- * reader ever sees half a file, the key is 0600 from its first byte, and an existing file is
- * never overwritten (a file that appeared meanwhile fails the start instead).
+ * written into a private (0700) staging directory beside the key and linked (or, across
+ * filesystems, copied exclusively) into place, so no reader ever sees half a file, no other user
+ * can read the key at any moment, and an existing file is never overwritten (a file that appeared
+ * meanwhile fails the start instead).
  */
 export async function generateSelfSignedPair(files: GatewayTlsFiles, opensslDirs: readonly string[] = OPENSSL_DIRS): Promise<void> {
   const openssl = systemOpenssl(opensslDirs);
