@@ -9,8 +9,8 @@ const SETTLE_MS = 250;
 
 /**
  * Serves renewed certificates without a restart. The directories holding the certificate, key and
- * CA bundle are watched (so a file replaced by rename, or a symlink swapped under it, is seen as
- * well as one rewritten in place); after changes settle, the files are loaded and checked whole,
+ * CA bundle are watched (so a file replaced by rename, or a symlink there pointed elsewhere, is
+ * seen as well as one rewritten in place); after changes settle, the files are loaded and checked whole,
  * and only a complete, matching pair replaces what new connections are served. Open connections
  * keep theirs. A broken or half-written pair is logged and the previous certificate keeps serving.
  * Missing files are never generated here. While `paused()` (gateway.reload.mode off) changes are
