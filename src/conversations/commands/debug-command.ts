@@ -1,4 +1,4 @@
-import { isSecretEntry, parseCliValue } from "../../config/index.js";
+import { getConfigValue, parseCliValue, REDACTED, redactConfig, RuntimeOverrides } from "../../config/index.js";
 import type { ChatCommandContext } from "./chat-command-registry.js";
 import { HIDDEN_IN_CHAT } from "./config-write-reply.js";
 import type { RuntimeOverrideChange } from "./gateway-admin-port.js";
@@ -50,15 +50,11 @@ function reply(change: RuntimeOverrideChange, done: string): string {
   return `${done}${change.changedPaths.length > 0 ? ` Applied: ${change.changedPaths.join(", ")}.` : " No setting changed."}`;
 }
 
-/** The value as a chat may see it: a secret key's value is hidden, also inside an object or a list. */
+/**
+ * The value as a chat may see it: placed at its path and redacted as `config.get` redacts the
+ * config (secret-looking keys, and every value of an env map), so a secret is hidden wherever it sits.
+ */
 function shown(path: string, value: unknown): string {
-  const lastKey = path.split(".").pop() ?? path;
-  return JSON.stringify(hideSecrets(lastKey, value));
-}
-
-function hideSecrets(key: string, value: unknown): unknown {
-  if (isSecretEntry(key, value)) return HIDDEN_IN_CHAT;
-  if (Array.isArray(value)) return value.map((item) => hideSecrets(key, item));
-  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hideSecrets(k, v)]));
-  return value;
+  const placed = RuntimeOverrides.none.with(path, value).applyTo({});
+  return JSON.stringify(getConfigValue(redactConfig(placed), path).value).replaceAll(REDACTED, HIDDEN_IN_CHAT);
 }
