@@ -16,10 +16,13 @@ export interface InlineDirectives {
   found: number;
 }
 
-const DIRECTIVES: { field: keyof InlineLevels; names: string[]; levels: readonly string[] }[] = [
-  { field: "thinkingLevel", names: ["thinking", "think", "t"], levels: THINKING_LEVELS },
-  { field: "verboseLevel", names: ["verbose", "v"], levels: VERBOSE_LEVELS },
-  { field: "reasoningLevel", names: ["reasoning", "reason"], levels: REASONING_LEVELS },
+/** `/name` at the start or after whitespace, followed by the end, whitespace or `:`. */
+const directive = (names: string[]) => new RegExp(`(?<!\\S)/(?:${names.join("|")})(?=$|\\s|:)`, "i");
+
+const DIRECTIVES: { field: keyof InlineLevels; pattern: RegExp; levels: readonly string[] }[] = [
+  { field: "thinkingLevel", pattern: directive(["thinking", "think", "t"]), levels: THINKING_LEVELS },
+  { field: "verboseLevel", pattern: directive(["verbose", "v"]), levels: VERBOSE_LEVELS },
+  { field: "reasoningLevel", pattern: directive(["reasoning", "reason"]), levels: REASONING_LEVELS },
 ];
 
 /**
@@ -35,8 +38,9 @@ export function extractInlineDirectives(message: string): InlineDirectives {
   let text = message;
   const levels: InlineLevels = {};
   let found = 0;
-  for (const { field, names, levels: known } of DIRECTIVES) {
-    const pattern = new RegExp(`(?<!\\S)/(?:${names.join("|")})(?=$|\\s|:)`, "i");
+  // A message without a slash has no directive: the common case costs one indexOf.
+  if (!message.includes("/")) return { text: message, levels, found };
+  for (const { field, pattern, levels: known } of DIRECTIVES) {
     for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       found += 1;
       let end = match.index + match[0].length;
