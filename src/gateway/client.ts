@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import type { ClientRequest } from "node:http";
 import WebSocket from "ws";
-import { endWhenPinned, TlsPinError } from "../infra/tls/pinned-tls.js";
+import { pinnedWebSocketOptions, TlsPinError } from "../infra/tls/pinned-tls.js";
 import { plaintextWebSocketRefusal } from "../infra/tls/plaintext-websocket.js";
 import { PROTOCOL_VERSION } from "./protocol/constants.js";
 import type { ErrorShape } from "./protocol/errors.js";
@@ -86,10 +85,9 @@ export class GatewayClient {
       );
     }
     return new Promise((resolve, reject) => {
-      const pinned = opts.tlsFingerprint !== undefined;
       const ws = new WebSocket(opts.url, {
         maxPayload: 64 * 1024 * 1024,
-        ...(pinned ? { rejectUnauthorized: false, finishRequest: (request: ClientRequest) => endWhenPinned(request, opts.tlsFingerprint!) } : {}),
+        ...pinnedWebSocketOptions(opts.tlsFingerprint),
       });
       const client = new GatewayClient(ws);
       let settled = false;

@@ -1,8 +1,7 @@
-import type { ClientRequest } from "node:http";
 import WebSocket from "ws";
 import { readLiveLock } from "../../gateway/state-lock.js";
 import { localGatewayTlsPin, type GatewayTlsConfig } from "../../gateway/tls/gateway-tls-files.js";
-import { endWhenPinned } from "../../infra/tls/pinned-tls.js";
+import { pinnedWebSocketOptions } from "../../infra/tls/pinned-tls.js";
 import { probeStatus } from "../../infra/tls/probe-status.js";
 import type { Finding } from "./finding.js";
 
@@ -61,7 +60,7 @@ export async function liveFindings(stateDir: string, timeoutMs: number, tls?: Ga
 
 function connectsWithoutToken(url: string, timeoutMs: number, pin: string | undefined): Promise<boolean> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(url, pin ? { rejectUnauthorized: false, finishRequest: (request: ClientRequest) => endWhenPinned(request, pin) } : {});
+    const ws = new WebSocket(url, pinnedWebSocketOptions(pin));
     const done = (accepted: boolean) => {
       clearTimeout(timer);
       ws.terminate();

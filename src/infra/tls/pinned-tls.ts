@@ -42,3 +42,11 @@ export function endWhenPinned(request: ClientRequest, expected: string, body?: s
     } else check();
   });
 }
+
+/**
+ * `ws` client options that pin a `wss://` server to `fingerprint` (the request is ended by
+ * endWhenPinned); none for an unpinned connection.
+ */
+export function pinnedWebSocketOptions(fingerprint: string | undefined): { rejectUnauthorized?: false; finishRequest?: (request: ClientRequest) => void } {
+  return fingerprint ? { rejectUnauthorized: false, finishRequest: (request) => endWhenPinned(request, fingerprint) } : {};
+}
