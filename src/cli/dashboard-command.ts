@@ -50,5 +50,7 @@ function missingTokenNote(target: ClientTarget): string {
   const mode = target.kind === "local" ? resolveServerAuthMode(target.loaded.config, process.env) : undefined;
   if (mode === "password") return "The gateway uses password auth: the page will ask for the password.\n";
   if (mode === "none") return "The gateway has no auth (gateway.auth.mode: none): the page needs no credential.\n";
+  if (mode === "trusted-proxy")
+    return "The gateway authenticates through your identity-aware proxy (gateway.auth.mode: trusted-proxy): open the dashboard at the proxy's URL, not this one.\n";
   return "No gateway token found here: the page will ask for the gateway's token or password.\n";
 }

@@ -382,7 +382,38 @@ function checkGatewayAuth(config: RawOpenClawConfig): ConfigIssue[] {
   if (auth && auth.mode === undefined && isSet(auth.token) && isSet(auth.password)) {
     return [{ path: "gateway.auth.mode", message: "required when both token and password are set" }];
   }
+  if (auth?.mode === "trusted-proxy") return checkTrustedProxyAuth(config);
   return [];
+}
+
+// Trusted-proxy auth believes identity headers from the listed proxies only; without a header name
+// or a proxy it could let no one in, and a shared token beside it would open a second way in that
+// skips the proxy's authentication.
+function checkTrustedProxyAuth(config: RawOpenClawConfig): ConfigIssue[] {
+  const gateway = config.gateway!;
+  const issues: ConfigIssue[] = [];
+  if (!gateway.auth?.trustedProxy) {
+    issues.push({
+      path: "gateway.auth.trustedProxy",
+      message: 'required when gateway.auth.mode is "trusted-proxy" (at least { userHeader: "x-forwarded-user" }, the header your proxy names the user in)',
+    });
+  } else if (gateway.auth.trustedProxy.userHeader.trim() === "") {
+    issues.push({ path: "gateway.auth.trustedProxy.userHeader", message: "must name the header your proxy puts the authenticated user in" });
+  }
+  if ((gateway.trustedProxies ?? []).length === 0) {
+    issues.push({
+      path: "gateway.trustedProxies",
+      message: 'required when gateway.auth.mode is "trusted-proxy": list your proxy\'s address (or CIDR range); requests from anywhere else are refused',
+    });
+  }
+  if (isSet(gateway.auth?.token)) {
+    issues.push({
+      path: "gateway.auth.token",
+      message:
+        'cannot be set with gateway.auth.mode "trusted-proxy": a shared token would let callers in without the proxy (remove it; same-host clients use gateway.auth.password)',
+    });
+  }
+  return issues;
 }
 
 function checkCustomBind(config: RawOpenClawConfig): ConfigIssue[] {

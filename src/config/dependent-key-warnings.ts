@@ -13,6 +13,7 @@ export function dependentKeyWarnings(config: RawOpenClawConfig): string[] {
     ...idleCustomBindHostWarnings(config),
     ...idleHeartbeatChatWarnings(config),
     ...unreachableHeartbeatTargetWarnings(config),
+    ...idleTrustedProxyAuthWarnings(config),
   ];
   return warnings;
 }
@@ -25,6 +26,16 @@ function extraDefaultAgentWarnings(config: RawOpenClawConfig): string[] {
   ].filter((agent) => agent.isDefault);
   const first = marked[0];
   return marked.slice(1).map((agent) => `${agent.path} is ignored: agent "${first!.id}" is already marked default (the first one marked is the default agent)`);
+}
+
+/** `gateway.auth.trustedProxy` and `identityScopes` are read only by the `trusted-proxy` auth mode. */
+function idleTrustedProxyAuthWarnings(config: RawOpenClawConfig): string[] {
+  const auth = config.gateway?.auth;
+  if (!auth || auth.mode === "trusted-proxy") return [];
+  const mode = auth.mode === undefined ? "not set" : `"${auth.mode}"`;
+  return (["trustedProxy", "identityScopes"] as const)
+    .filter((key) => auth[key] !== undefined)
+    .map((key) => `gateway.auth.${key} is ignored: gateway.auth.mode is ${mode}, not "trusted-proxy" (set the mode to use it, or remove it)`);
 }
 
 /** `gateway.customBindHost` is the address only `bind: "custom"` listens on; beside any other bind it does nothing. */

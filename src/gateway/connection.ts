@@ -7,7 +7,7 @@ import { CLOSE_MESSAGE_TOO_BIG, CLOSE_POLICY_VIOLATION, CLOSE_UNSUPPORTED_DATA, 
 import { ErrorCodes, GatewayError, invalidRequest, missingScope, type ErrorShape } from "./protocol/errors.js";
 import { cancelFrameValidator, requestFrameValidator } from "./protocol/frames.js";
 import { scopeSatisfied, canReceiveEvent } from "./protocol/scopes.js";
-import { evaluateConnect, type AcceptedConnect, type DevicePairing } from "./handshake.js";
+import { evaluateConnect, type AcceptedConnect, type DevicePairing, type ProxyContext } from "./handshake.js";
 import type { MethodRegistry } from "./methods/registry.js";
 import type { GatewayRuntime } from "./runtime.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
@@ -51,6 +51,8 @@ export class GatewayConnection {
     private readonly deps: ConnectionDeps,
     /** The upgrade's `Origin` header: browsers send one, other clients none. */
     private readonly origin?: string,
+    /** In `trusted-proxy` auth mode: what the upgrade request proved. */
+    private readonly proxy?: ProxyContext,
   ) {
     ws.on("message", (data, isBinary) => this.onMessage(data, isBinary));
     ws.on("close", () => this.onClosed());
@@ -134,6 +136,7 @@ export class GatewayConnection {
       rateLimiter: this.deps.rateLimiter,
       now: Date.now(),
       devices: this.deps.devices,
+      ...(this.proxy ? { proxy: this.proxy } : {}),
     });
     if (!result.ok) {
       this.deps.logger.info({ connId: this.connId, ip: this.remoteAddress, reason: result.error.details?.code ?? result.error.code }, "connect rejected");

@@ -6,6 +6,7 @@ import { verifyDeviceProof } from "./auth/device-auth.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AuthRateLimiter } from "./auth/rate-limiter.js";
 import type { DeviceDescriptor, DeviceRegistry, PairingReason } from "./auth/device-registry.js";
+import { identityOperatorScopes, type ProxyIdentity } from "./auth/trusted-proxy.js";
 
 export interface HandshakeInput {
   params: unknown;
@@ -16,6 +17,17 @@ export interface HandshakeInput {
   now: number;
   /** Paired devices; without it, device proofs are checked but nothing is paired. */
   devices?: DevicePairing;
+  /** In `trusted-proxy` auth mode: what the upgrade request proved. */
+  proxy?: ProxyContext;
+}
+
+/** What a `trusted-proxy` gateway read from a connection's upgrade request. */
+export interface ProxyContext {
+  identity: ProxyIdentity;
+  /** From this host with no forwarding headers: may use `gateway.auth.password` instead of the proxy. */
+  localDirect: boolean;
+  /** The proxy's `x-openclaw-scopes` cap on what the connection gets. */
+  capScopes: (scopes: readonly string[]) => string[];
 }
 
 /** What the handshake needs of the device registry. */
@@ -29,8 +41,13 @@ export interface AcceptedConnect {
   scopes: string[];
   caps: string[];
   deviceId?: string;
-  /** How the client proved itself: the gateway's shared secret (or auth none), or a paired device's token. */
-  authVia: "shared-secret" | "device-token";
+  /**
+   * How the client proved itself: the gateway's shared secret (or auth none), a paired device's
+   * token, or an identity-aware proxy's word (`trusted-proxy` mode, with `proxyUser`).
+   */
+  authVia: "shared-secret" | "device-token" | "trusted-proxy";
+  /** The user the proxy vouched for. */
+  proxyUser?: string;
   /** Issued on this connect: goes to the client once, in hello-ok.auth. */
   deviceToken?: { token: string; issuedAtMs: number };
 }
@@ -88,7 +105,8 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
     };
   }
 
-  const secret = checkSharedSecret(input.auth, params.auth);
+  const proxyUser = input.auth.mode === "trusted-proxy" && input.proxy && "user" in input.proxy.identity ? input.proxy.identity.user : undefined;
+  const secret = proxyUser !== undefined ? ({ ok: true } as const) : checkSharedSecret(input.auth, params.auth, input.proxy);
   let device: DeviceDescriptor | undefined;
   if (params.device) {
     const proof = verifyDeviceProof(params.device, {
@@ -130,12 +148,13 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
     if (secret.countsAsFailure) input.rateLimiter.recordFailure(input.remoteAddress);
     return reject(ErrorCodes.INVALID_REQUEST, secret.message, {
       code: secret.detailsCode,
-      authReason: secret.detailsCode.toLowerCase().replace(/^auth_/, ""),
+      authReason: secret.authReason ?? secret.detailsCode.toLowerCase().replace(/^auth_/, ""),
       recommendedNextStep: "update_auth_credentials",
       canRetryWithDeviceToken: false,
     });
   }
 
+  if (proxyUser !== undefined) return proxyConnect(input, params, role, device, proxyUser);
   const scopes = role === "operator" ? grantOperatorScopes(params.scopes) : [];
   input.rateLimiter.recordSuccess(input.remoteAddress);
   const accepted: AcceptedConnect = { ok: true, params, protocol: Math.min(PROTOCOL_VERSION, params.maxProtocol), role, scopes, caps: params.caps ?? [], authVia: "shared-secret" };
@@ -149,6 +168,36 @@ export function evaluateConnect(input: HandshakeInput): AcceptedConnect | Reject
   if (!presented || !input.devices.tokenMatches(device.deviceId, presented)) accepted.deviceToken = input.devices.issueToken(device.deviceId);
   else input.devices.touch(device.deviceId);
   return accepted;
+}
+
+/**
+ * A user an identity-aware proxy vouched for. The proxy proves who the user is, not that they own
+ * the gateway: a device still needs approval (or its token) like one without the secret, and a
+ * connection without a device gets only what `gateway.auth.identityScopes` grants that user.
+ * Either way the proxy's `x-openclaw-scopes` caps the result.
+ */
+function proxyConnect(input: HandshakeInput, params: ConnectParams, role: string, device: DeviceDescriptor | undefined, user: string): AcceptedConnect | RejectedConnect {
+  const proxy = input.proxy!;
+  const granted = role === "operator" ? identityOperatorScopes(user, input.auth.trustedProxy?.identityScopes ?? {}) : [];
+  if (device && input.devices) {
+    const result = deviceConnect(input, params, role, device);
+    if (!result.ok) return result;
+    return { ...result, scopes: proxy.capScopes([...new Set([...result.scopes, ...granted])]), authVia: "trusted-proxy", proxyUser: user };
+  }
+  if (role !== "operator") {
+    return reject(ErrorCodes.INVALID_REQUEST, "device identity required: a node connecting through the trusted proxy must sign with its paired device key");
+  }
+  input.rateLimiter.recordSuccess(input.remoteAddress);
+  return {
+    ok: true,
+    params,
+    protocol: Math.min(PROTOCOL_VERSION, params.maxProtocol),
+    role,
+    scopes: proxy.capScopes(granted),
+    caps: params.caps ?? [],
+    authVia: "trusted-proxy",
+    proxyUser: user,
+  };
 }
 
 /** A device without the shared secret: its token, its first token after approval, or a pairing request. */

@@ -50,6 +50,12 @@ export function attributeIngress(socketAddress: string | undefined, headers: Inc
   return { kind: "direct-remote", clientIp: remoteAddress };
 }
 
+/** Whether a socket address is one of `gateway.trustedProxies`. */
+export function isTrustedProxyAddress(socketAddress: string | undefined, settings: ProxySettings): boolean {
+  const address = normalizeIp(socketAddress);
+  return address !== undefined && isTrusted(address, trustedList(settings.trustedProxies));
+}
+
 function hasForwardingHeaders(headers: IncomingHttpHeaders): boolean {
   return Object.keys(headers).some((name) => name === "forwarded" || name === "x-real-ip" || name.startsWith("x-forwarded-"));
 }

@@ -94,7 +94,8 @@ import { canReceiveEvent } from "./protocol/scopes.js";
 import { createSubagentThreads } from "../channels/subagent-threads.js";
 import { SessionToolService } from "../agents/agent-to-agent/index.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
-import { attributeIngress, PROXY_ATTRIBUTION_MESSAGE, PROXY_ATTRIBUTION_REFUSAL, type ProxySettings, proxySettingsOf } from "./ingress-attribution.js";
+import { attributeIngress, type Ingress, PROXY_ATTRIBUTION_MESSAGE, PROXY_ATTRIBUTION_REFUSAL, type ProxySettings, proxySettingsOf } from "./ingress-attribution.js";
+import { capByProxyScopes, readProxyIdentity } from "./auth/trusted-proxy.js";
 import { buildHealthSnapshot } from "./health-snapshot.js";
 import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
 import { hookAgentTurnRunner } from "./hook-agent-turns.js";
@@ -105,7 +106,7 @@ import { buildMainSessionKey } from "../sessions/keys/index.js";
 import { PresenceTracker } from "./presence.js";
 import { AuthRateLimiter } from "./auth/rate-limiter.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
-import type { AcceptedConnect } from "./handshake.js";
+import type { AcceptedConnect, ProxyContext } from "./handshake.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime, GatewayTlsStatus, RestartPlan, RuntimeOverridesControl } from "./runtime.js";
 import { createGatewayAdminPort } from "./chat-admin-port.js";
 import { createChatDelivery } from "./chat-delivery.js";
@@ -833,7 +834,19 @@ export class GatewayServer {
       socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       return;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, req, ingress.clientIp));
+    const proxy = this.proxyContext(req, ingress);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, req, ingress.clientIp, proxy));
+  }
+
+  /** In `trusted-proxy` auth mode, what the upgrade request proves: read once, before any frame. */
+  private proxyContext(req: http.IncomingMessage, ingress: Ingress): ProxyContext | undefined {
+    const policy = this.opts.auth.trustedProxy;
+    if (this.opts.auth.mode !== "trusted-proxy" || !policy) return undefined;
+    return {
+      identity: readProxyIdentity({ socketAddress: req.socket.remoteAddress, headers: req.headers, ingress }, policy, this.proxies()),
+      localDirect: ingress.kind === "direct-local",
+      capScopes: (scopes) => capByProxyScopes(scopes, req.headers),
+    };
   }
 
   /** Whose forwarding headers name the client, from the current config. */
@@ -854,7 +867,7 @@ export class GatewayServer {
     return pending;
   }
 
-  private onSocket(ws: WebSocket, req: http.IncomingMessage, clientIp: string): void {
+  private onSocket(ws: WebSocket, req: http.IncomingMessage, clientIp: string, proxy: ProxyContext | undefined): void {
     const conn = new GatewayConnection(
       ws,
       clientIp,
@@ -871,6 +884,7 @@ export class GatewayServer {
         onClose: (c) => this.onConnectionClose(c),
       },
       req.headers.origin,
+      proxy,
     );
     this.connections.add(conn);
     ws.on("close", () => this.connections.delete(conn));
@@ -944,7 +958,7 @@ export class GatewayServer {
   /** A revoked device's sockets that came in on its token are closed (shared-secret ones keep their authority). */
   private closeDeviceConnections(deviceId: string): void {
     for (const conn of this.connections) {
-      if (conn.accepted?.deviceId === deviceId && conn.accepted.authVia === "device-token") conn.close(CLOSE_POLICY_VIOLATION, "device token revoked");
+      if (conn.accepted?.deviceId === deviceId && conn.accepted.authVia !== "shared-secret") conn.close(CLOSE_POLICY_VIOLATION, "device token revoked");
     }
   }
 

@@ -16,7 +16,7 @@ export const REMOTE_MODE_REFUSAL = 'gateway.mode is "remote": this machine is co
 /** A gateway never listens beyond loopback without auth: the refusal when `host` would be such an address. */
 export function unauthenticatedBindRefusal(mode: AuthMode, host: string, port: number): string | undefined {
   if (mode !== "none" || isLoopbackHost(host)) return undefined;
-  return `refusing to bind gateway to ${host}:${port} without auth (set gateway.auth.mode to "token" or "password")`;
+  return `refusing to bind gateway to ${host}:${port} without auth (set gateway.auth.mode to "token", "password" or "trusted-proxy")`;
 }
 
 /**
@@ -30,7 +30,7 @@ export function configStartRefusals(config: OpenClawConfig, env: NodeJS.ProcessE
   if (config.gateway?.mode === "remote" && !flags.allowUnconfigured) issues.push(refused("gateway.mode", REMOTE_MODE_REFUSAL));
   const auth = { mode: flags.authMode, token: flags.token, password: flags.password };
   const authRefusal = serverAuthRefusal(config, env, auth);
-  if (authRefusal) issues.push(refused("gateway.auth.password", authRefusal));
+  if (authRefusal) issues.push(refused(resolveServerAuthMode(config, env, auth) === "trusted-proxy" ? "gateway.auth.mode" : "gateway.auth.password", authRefusal));
   let address: { host: string; port: number };
   try {
     address = resolveGatewayAddress({

@@ -64,6 +64,17 @@ describe("openclaw security audit", () => {
     expect(weak.ids).toContain("deep.not-running");
   });
 
+  it("trusted-proxy auth is a critical reminder, with warnings for no allowUsers and for allowLoopback", async () => {
+    const proxy = { mode: "local", trustedProxies: ["127.0.0.1"], auth: { mode: "trusted-proxy", trustedProxy: { userHeader: "x-forwarded-user", allowLoopback: true } } };
+    const { ids, report } = await audit(stateWith({ gateway: proxy }));
+    expect(report.findings.find((f: { id: string }) => f.id === "gateway.trusted_proxy_auth")).toMatchObject({ severity: "critical" });
+    expect(ids).toEqual(expect.arrayContaining(["gateway.trusted_proxy_no_allowlist", "gateway.trusted_proxy_loopback"]));
+    const narrowed = await audit(stateWith({ gateway: { ...proxy, auth: { ...proxy.auth, trustedProxy: { userHeader: "x-forwarded-user", allowUsers: ["me@example.com"] } } } }));
+    expect(narrowed.ids).toContain("gateway.trusted_proxy_auth");
+    expect(narrowed.ids).not.toContain("gateway.trusted_proxy_no_allowlist");
+    expect(narrowed.ids).not.toContain("gateway.trusted_proxy_loopback");
+  });
+
   it("the text report names each finding's id, as the JSON and docs/cli.md do", async () => {
     const dir = stateWith({ gateway: { mode: "local" }, channels: { telegram: { dmPolicy: "open", allowFrom: ["*"] } } });
     const { output } = await runCli(["security", "audit"], { OPENCLAW_STATE_DIR: dir, TELEGRAM_BOT_TOKEN: "1:env-token" });

@@ -5,17 +5,29 @@ import { ApprovalsStore } from "./approvals-store.js";
 import { VIEWS, viewFromHash, type ViewId } from "./routes.js";
 import "./views/index.js";
 
+/** Refusals that only mean "give me the token or password". */
+const CREDENTIAL_MISSING = new Set(["AUTH_TOKEN_MISSING", "AUTH_PASSWORD_MISSING"]);
+
 /**
  * The Control UI: a sign-in screen until the gateway accepts the token, then the views. The
  * connection line at the top says when the link is down and when it will try again.
  */
 export class OpenClawApp extends LitElement {
-  static properties = { conn: { state: true }, view: { state: true }, generation: { state: true }, signInError: { state: true }, pendingApprovals: { state: true } };
+  static properties = {
+    conn: { state: true },
+    view: { state: true },
+    generation: { state: true },
+    signInError: { state: true },
+    pendingApprovals: { state: true },
+    probing: { state: true },
+  };
   declare conn: ConnectionState | undefined;
   declare view: ViewId;
   declare generation: number;
   declare signInError: string | undefined;
   declare pendingApprovals: number;
+  /** Trying to connect with no credential: the sign-in screen stays up until the gateway accepts. */
+  declare probing: boolean;
   private client: GatewayClient | undefined;
   private readonly approvals = new ApprovalsStore(() => (this.pendingApprovals = this.approvals.pending.length));
 
@@ -24,6 +36,7 @@ export class OpenClawApp extends LitElement {
     this.view = viewFromHash(window.location.hash);
     this.generation = 0;
     this.pendingApprovals = 0;
+    this.probing = false;
   }
 
   protected createRenderRoot(): HTMLElement {
@@ -37,22 +50,31 @@ export class OpenClawApp extends LitElement {
     const linked = takeTokenFromAddress();
     if (linked) saveToken(linked);
     const token = linked ?? loadToken();
-    if (token) this.connect(token);
+    // Without a token, one try with none: a gateway behind an identity-aware proxy
+    // (gateway.auth.mode trusted-proxy) lets the proxy's user in, and any other gateway says a
+    // credential is missing, which only shows the sign-in screen.
+    this.connect(token ?? "", token === undefined);
     window.addEventListener("hashchange", () => (this.view = viewFromHash(window.location.hash)));
   }
 
-  private connect(token: string): void {
+  private connect(token: string, withoutCredential = false): void {
     this.client?.stop();
     const client = new GatewayClient(websocketUrl(), token, __UI_VERSION__);
     this.client = client;
+    this.probing = withoutCredential;
     this.approvals.attach(client);
     client.onState((state) => {
       if (client !== this.client) return;
       this.conn = state;
-      if (state.kind === "open") this.generation += 1;
+      if (state.kind === "open") {
+        this.generation += 1;
+        this.probing = false;
+      }
       if (state.kind === "auth-failed") {
-        forgetToken();
-        this.signInError = state.message;
+        if (!withoutCredential) forgetToken();
+        // A gateway that wants a token or password says so; anything else (the proxy's refusal) is worth showing.
+        if (!withoutCredential || !CREDENTIAL_MISSING.has(state.code)) this.signInError = state.message;
+        this.probing = false;
       }
     });
     client.start();
@@ -79,7 +101,7 @@ export class OpenClawApp extends LitElement {
   }
 
   protected render() {
-    const signedIn = this.client && this.conn && this.conn.kind !== "auth-failed";
+    const signedIn = this.client && this.conn && this.conn.kind !== "auth-failed" && (!this.probing || this.conn.kind === "open");
     return signedIn ? this.renderShell() : this.renderSignIn();
   }
 

@@ -183,7 +183,8 @@ export class GatewayClient {
       scopes: SCOPES,
       caps: ["tool-events"],
       // One secret field in the UI: a token gateway reads `token`, a password gateway `password`.
-      auth: { token: this.token, password: this.token },
+      // Without one (a gateway behind an identity-aware proxy), no auth field at all.
+      ...(this.token ? { auth: { token: this.token, password: this.token } } : {}),
       userAgent: navigator.userAgent.slice(0, 256),
       locale: navigator.language,
     };

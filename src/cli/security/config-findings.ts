@@ -29,6 +29,7 @@ export function gatewayFindings(config: OpenClawConfig, env: NodeJS.ProcessEnv):
       fix: "openclaw config set gateway.auth.mode token (a token is generated on the next start)",
     });
   }
+  if (mode === "trusted-proxy") findings.push(...trustedProxyFindings(config));
   if (exposed) {
     findings.push({
       id: "gateway.bind.exposed",
@@ -223,4 +224,34 @@ export function mcpFindings(config: OpenClawConfig): Finding[] {
       title: `mcp.servers.${name}: ${server.url} is plain HTTP to another machine: ${server.headers && Object.keys(server.headers).length > 0 ? "its headers (credentials) and " : ""}every tool call and result cross the network unencrypted`,
       fix: `use an https:// URL for mcp.servers.${name}.url (or run the server on this machine)`,
     }));
+}
+
+/** Trusted-proxy auth hands authentication to the proxy: a standing reminder, and what widens it. */
+function trustedProxyFindings(config: OpenClawConfig): Finding[] {
+  const proxy = config.gateway?.auth?.trustedProxy;
+  const findings: Finding[] = [
+    {
+      id: "gateway.trusted_proxy_auth",
+      severity: "critical",
+      title: 'gateway.auth.mode is "trusted-proxy": whoever the proxy vouches for is let in, so the proxy is the gateway\'s authentication',
+      fix: "make sure the proxy authenticates every user and overwrites the identity headers, gateway.trustedProxies lists only its addresses, and the gateway's port is firewalled from everything but the proxy",
+    },
+  ];
+  if ((proxy?.allowUsers ?? []).length === 0) {
+    findings.push({
+      id: "gateway.trusted_proxy_no_allowlist",
+      severity: "warn",
+      title: "gateway.auth.trustedProxy.allowUsers is empty: every user the proxy authenticates is let in",
+      fix: "list the users who may use this gateway in gateway.auth.trustedProxy.allowUsers",
+    });
+  }
+  if (proxy?.allowLoopback === true) {
+    findings.push({
+      id: "gateway.trusted_proxy_loopback",
+      severity: "warn",
+      title: "gateway.auth.trustedProxy.allowLoopback is on: any process on this host can claim a proxy user by sending the identity headers",
+      fix: "turn it off unless the proxy on this host is the only way in and strips client-sent identity headers",
+    });
+  }
+  return findings;
 }

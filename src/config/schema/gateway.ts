@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { integer, StringList, stringEnum, withExpected } from "./primitives.js";
+import { OPERATOR_SCOPES } from "../operator-scopes.js";
 
 export const GATEWAY_BIND_MODES = ["loopback", "lan", "auto", "tailnet", "custom"] as const;
 
@@ -10,11 +11,28 @@ const GatewayAuthRateLimit = Type.Object({
   exemptLoopback: Type.Optional(Type.Boolean()),
 });
 
+/** `mode: "trusted-proxy"`: an identity-aware reverse proxy authenticates users and names them in a header. */
+const GatewayTrustedProxy = Type.Object({
+  /** The header holding the authenticated user (e.g. `x-forwarded-user`). */
+  userHeader: Type.String({ minLength: 1 }),
+  /** Headers the proxy always sets; a request without any of them is refused. */
+  requiredHeaders: Type.Optional(StringList),
+  /** Users let in (exact, trimmed); empty or unset lets in every user the proxy authenticated. */
+  allowUsers: Type.Optional(StringList),
+  /** A proxy on this host (a loopback source) is believed too; off, loopback sources are refused. */
+  allowLoopback: Type.Optional(Type.Boolean()),
+});
+
+const OperatorScopeList = Type.Array(stringEnum(OPERATOR_SCOPES));
+
 const GatewayAuth = Type.Object({
-  mode: Type.Optional(stringEnum(["none", "token", "password"])),
+  mode: Type.Optional(stringEnum(["none", "token", "password", "trusted-proxy"])),
   token: Type.Optional(Type.String()),
   password: Type.Optional(Type.String()),
   rateLimit: Type.Optional(GatewayAuthRateLimit),
+  trustedProxy: Type.Optional(GatewayTrustedProxy),
+  /** Operator scopes a verified proxy identity gets for its connection (email keys match case-insensitively). */
+  identityScopes: Type.Optional(Type.Record(Type.String({ minLength: 1 }), OperatorScopeList)),
 });
 
 const HttpEndpointToggle = Type.Object({ enabled: Type.Optional(Type.Boolean()) });

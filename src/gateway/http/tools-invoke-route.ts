@@ -3,7 +3,7 @@ import type { ResolvedAuth } from "../auth/resolve-auth.js";
 import type { AuthRateLimiter } from "../auth/rate-limiter.js";
 import { attributeIngress, PROXY_ATTRIBUTION_REFUSAL, type ProxySettings } from "../ingress-attribution.js";
 import type { ToolInvokeOutcome, ToolInvokeRequest } from "../tools-invoke/invoke-tool.js";
-import { checkBearer } from "./openai/bearer-auth.js";
+import { checkHttpAuth } from "./openai/bearer-auth.js";
 import { abortWhenClientLeaves } from "./openai/client-abort.js";
 
 /** OpenClaw's limit for a `/tools/invoke` body. */
@@ -40,11 +40,12 @@ function registerRoutes(app: FastifyInstance, deps: ToolsInvokeRouteDeps): void 
   app.post("/tools/invoke", { bodyLimit: TOOLS_INVOKE_BODY_LIMIT }, async (req: FastifyRequest, reply: FastifyReply) => {
     const ingress = attributeIngress(req.socket.remoteAddress, req.headers, deps.proxies());
     if (ingress.kind === "unattributable-proxy") return reply.code(PROXY_ATTRIBUTION_REFUSAL.status).send(PROXY_ATTRIBUTION_REFUSAL.body);
-    const auth = checkBearer(req.headers.authorization, deps.auth(), deps.rateLimiter, ingress.clientIp);
+    const auth = checkHttpAuth({ socketAddress: req.socket.remoteAddress, headers: req.headers, ingress }, deps.auth(), deps.rateLimiter, deps.proxies());
     if (!auth.ok) {
       if (auth.status === 429)
         return reply.code(429).header("Retry-After", String(auth.retryAfterSeconds)).send(error("rate_limited", "too many failed authentication attempts; retry later"));
-      return reply.code(401).send(error("unauthorized", "a valid gateway token or password is required (Authorization: Bearer …)"));
+      if (auth.status === 403) return reply.code(403).send(error("forbidden", auth.message));
+      return reply.code(401).send(error("unauthorized", auth.message ?? "a valid gateway token or password is required (Authorization: Bearer …)"));
     }
     const body = req.body;
     if (typeof body !== "object" || body === null || Array.isArray(body))

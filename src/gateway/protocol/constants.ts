@@ -46,16 +46,7 @@ export const CLIENT_IDS = [
 
 export const CLIENT_MODES = ["webchat", "cli", "ui", "backend", "node", "worker", "probe", "test"] as const;
 
-export const OPERATOR_SCOPES = [
-  "operator.read",
-  "operator.write",
-  "operator.admin",
-  "operator.approvals",
-  "operator.pairing",
-  "operator.talk",
-  "operator.talk.secrets",
-  "operator.questions",
-] as const;
+export { OPERATOR_SCOPES } from "../../config/operator-scopes.js";
 
 /** What a shared-secret client gets when it names no scopes: the CLI's default request. */
 export const DEFAULT_OPERATOR_SCOPES = ["operator.admin", "operator.read", "operator.write", "operator.approvals", "operator.pairing"];

@@ -69,10 +69,14 @@ describe("openclaw.example.yaml", () => {
     expect(loaded.warnings).toEqual([]);
   });
 
-  it("stays valid, and warning-free, with every setting uncommented", () => {
+  it("stays valid with every setting uncommented, warning only that trusted-proxy auth's keys are idle beside token auth", () => {
     const raw = parseConfigText(uncommentSettings(exampleText), "example-uncommented.yaml");
     const { warnings } = validateConfig(raw, EXAMPLE_ENV);
-    expect(warnings).toEqual([]);
+    // The example shows the trusted-proxy keys beside token auth; together, those keys do nothing and say so.
+    expect(warnings).toEqual([
+      'gateway.auth.trustedProxy is ignored: gateway.auth.mode is "token", not "trusted-proxy" (set the mode to use it, or remove it)',
+      'gateway.auth.identityScopes is ignored: gateway.auth.mode is "token", not "trusted-proxy" (set the mode to use it, or remove it)',
+    ]);
   });
 
   it("shows every implemented key", () => {

@@ -148,6 +148,26 @@ describe("validateConfig: cross-key rules", () => {
     expect(validateConfig({ gateway: { auth: { token: "t", password: "p", mode: "password" } } }, {}).config.gateway.auth.mode).toBe("password");
   });
 
+  it('requires a proxy, a user header and no token for gateway.auth.mode "trusted-proxy"', () => {
+    const paths = (raw: unknown) => validationError(raw).issues.map((issue) => issue.path);
+    expect(paths({ gateway: { auth: { mode: "trusted-proxy" } } })).toEqual(["gateway.auth.trustedProxy", "gateway.trustedProxies"]);
+    expect(paths({ gateway: { trustedProxies: ["10.0.0.1"], auth: { mode: "trusted-proxy", token: "t", trustedProxy: { userHeader: " " } } } })).toEqual([
+      "gateway.auth.trustedProxy.userHeader",
+      "gateway.auth.token",
+    ]);
+    expect(paths({ gateway: { auth: { identityScopes: { "a@b.c": ["operator.everything"] } } } })).toEqual(['gateway.auth.identityScopes["a@b.c"][0]']);
+    const ok = { gateway: { trustedProxies: ["10.0.0.1"], auth: { mode: "trusted-proxy", password: "p", trustedProxy: { userHeader: "x-forwarded-user" } } } };
+    expect(validateConfig(ok, {}).config.gateway.auth.mode).toBe("trusted-proxy");
+  });
+
+  it("warns that trustedProxy and identityScopes do nothing in another auth mode", () => {
+    const { warnings } = validateConfig({ gateway: { auth: { mode: "token", trustedProxy: { userHeader: "x-user" }, identityScopes: {} } } }, {});
+    expect(warnings).toEqual([
+      'gateway.auth.trustedProxy is ignored: gateway.auth.mode is "token", not "trusted-proxy" (set the mode to use it, or remove it)',
+      'gateway.auth.identityScopes is ignored: gateway.auth.mode is "token", not "trusted-proxy" (set the mode to use it, or remove it)',
+    ]);
+  });
+
   it("requires customBindHost for bind custom", () => {
     expect(validationError({ gateway: { bind: "custom" } }).message).toBe('gateway.customBindHost: required when gateway.bind is "custom"');
   });

@@ -11,8 +11,8 @@ import { evaluateConnect } from "../../../src/gateway/handshake.js";
 const client = { id: "openclaw-ios", version: "1", platform: "ios", mode: "ui" };
 
 /** Connect params of a device that signs `token` (what it sends in auth.token). */
-function deviceParams(token: string) {
-  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+function deviceParams(token: string, keys = generateKeyPairSync("ed25519")) {
+  const { publicKey, privateKey } = keys;
   const raw = publicKey.export({ format: "der", type: "spki" }).subarray(-32);
   const id = createHash("sha256").update(raw).digest("hex");
   const signedAt = Date.now();
@@ -57,5 +57,28 @@ describe("evaluateConnect with device pairing", () => {
     attempt("guess-2");
     const locked = attempt("the-real-token");
     expect(!locked.ok && locked.error.details?.code).toBe("AUTH_RATE_LIMITED");
+  });
+
+  it("through a trusted proxy, a new device waits for approval; approved, it gets its grant and the user's identity scopes", () => {
+    const devices = new DeviceRegistry(fs.mkdtempSync(path.join(os.tmpdir(), "hs-devices-")));
+    const keys = generateKeyPairSync("ed25519");
+    const policy = { userHeader: "x-forwarded-user", requiredHeaders: [], allowUsers: [], allowLoopback: false, identityScopes: { "ops@example.com": ["operator.read"] } };
+    const attempt = (params: Record<string, unknown>) =>
+      evaluateConnect({
+        params,
+        nonce: "n",
+        remoteAddress: "198.51.100.7",
+        auth: { mode: "trusted-proxy", trustedProxy: policy },
+        rateLimiter: new AuthRateLimiter({ maxAttempts: 5, windowMs: 60_000, lockoutMs: 60_000, exemptLoopback: false }),
+        now: Date.now(),
+        devices,
+        proxy: { identity: { user: "ops@example.com" }, localDirect: false, capScopes: (scopes) => [...scopes] },
+      });
+    const { auth: _auth, ...first } = deviceParams("", keys);
+    const pending = attempt(first);
+    expect(!pending.ok && pending.error.details?.code).toBe("PAIRING_REQUIRED");
+    devices.approve(String(!pending.ok && pending.error.details?.requestId));
+    const approved = attempt(first);
+    expect(approved).toMatchObject({ ok: true, authVia: "trusted-proxy", proxyUser: "ops@example.com", scopes: ["operator.read"], deviceToken: { token: expect.any(String) } });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AuthRateLimiter } from "../../../src/gateway/auth/rate-limiter.js";
 import { resolveAgentId } from "../../../src/gateway/http/openai/agent-target.js";
-import { checkBearer } from "../../../src/gateway/http/openai/bearer-auth.js";
+import { checkHttpAuth } from "../../../src/gateway/http/openai/bearer-auth.js";
 import { finishReason, usageOf } from "../../../src/gateway/http/openai/completion-shapes.js";
 import { OpenAiRequestError, turnErrorResponse } from "../../../src/gateway/http/openai/openai-errors.js";
 import { safeErrorMessage } from "../../../src/gateway/http/openai/safe-error-message.js";
@@ -39,17 +39,24 @@ describe("resolveAgentId", () => {
   });
 });
 
-describe("checkBearer", () => {
+describe("checkHttpAuth", () => {
   const limiter = () => new AuthRateLimiter({ maxAttempts: 2, windowMs: 60_000, lockoutMs: 1_500, exemptLoopback: false });
+  const noProxies = { trustedProxies: [], allowRealIpFallback: false };
+  const from = (address: string, authorization: string) => ({
+    socketAddress: address,
+    headers: { authorization },
+    ingress: { kind: "direct-remote" as const, clientIp: address },
+  });
   it("never passes a token/password mode without a configured secret", () => {
-    expect(checkBearer("Bearer ", { mode: "token" }, limiter(), "10.0.0.1")).toEqual({ ok: false, status: 401 });
-    expect(checkBearer("Bearer anything", { mode: "password" }, limiter(), "10.0.0.1")).toEqual({ ok: false, status: 401 });
+    expect(checkHttpAuth(from("10.0.0.1", "Bearer "), { mode: "token" }, limiter(), noProxies)).toEqual({ ok: false, status: 401 });
+    expect(checkHttpAuth(from("10.0.0.1", "Bearer anything"), { mode: "password" }, limiter(), noProxies)).toEqual({ ok: false, status: 401 });
   });
   it("rounds Retry-After up to whole seconds", () => {
     const rl = limiter();
-    checkBearer("Bearer a", { mode: "token", token: "t" }, rl, "10.0.0.2");
-    checkBearer("Bearer b", { mode: "token", token: "t" }, rl, "10.0.0.2");
-    expect(checkBearer("Bearer t", { mode: "token", token: "t" }, rl, "10.0.0.2")).toEqual({ ok: false, status: 429, retryAfterSeconds: 2 });
+    const auth = { mode: "token" as const, token: "t" };
+    checkHttpAuth(from("10.0.0.2", "Bearer a"), auth, rl, noProxies);
+    checkHttpAuth(from("10.0.0.2", "Bearer b"), auth, rl, noProxies);
+    expect(checkHttpAuth(from("10.0.0.2", "Bearer t"), auth, rl, noProxies)).toEqual({ ok: false, status: 429, retryAfterSeconds: 2 });
   });
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { attributeIngress, PROXY_ATTRIBUTION_REFUSAL } from "../../ingress-attribution.js";
-import { checkBearer } from "./bearer-auth.js";
+import { checkHttpAuth } from "./bearer-auth.js";
 import { NOT_FOUND, RATE_LIMITED, sendOpenAiError, UNAUTHORIZED } from "./openai-errors.js";
 import type { OpenAiRouteDeps } from "./types.js";
 
@@ -22,10 +22,11 @@ export function openAiRequestGuard(deps: OpenAiRouteDeps) {
 
     const ingress = attributeIngress(req.socket.remoteAddress, req.headers, deps.proxies());
     if (ingress.kind === "unattributable-proxy") return reply.code(PROXY_ATTRIBUTION_REFUSAL.status).send(PROXY_ATTRIBUTION_REFUSAL.body);
-    const outcome = checkBearer(req.headers.authorization, deps.auth(), deps.rateLimiter, ingress.clientIp);
+    const outcome = checkHttpAuth({ socketAddress: req.socket.remoteAddress, headers: req.headers, ingress }, deps.auth(), deps.rateLimiter, deps.proxies());
     if (!outcome.ok) {
       if (outcome.status === 429) return reply.code(429).header("Retry-After", String(outcome.retryAfterSeconds)).send(RATE_LIMITED);
-      return reply.code(401).send(UNAUTHORIZED);
+      if (outcome.status === 403) return sendOpenAiError(reply, 403, outcome.message, "permission_error");
+      return outcome.message ? sendOpenAiError(reply, 401, outcome.message, "unauthorized") : reply.code(401).send(UNAUTHORIZED);
     }
     if (req.method === "POST" && !isJsonContentType(req.headers["content-type"])) {
       return sendOpenAiError(reply, 415, "Content-Type must be application/json.", "invalid_request_error");
