@@ -79,7 +79,7 @@ describe("config.* over the gateway", () => {
         "config.set",
         { raw: "gateway:\n  bind: lan\n  auth:\n    mode: none\n" },
         "gateway.auth.mode",
-        /would not start: refusing to bind gateway to 0\.0\.0\.0:\d+ without auth \(set gateway\.auth\.mode to "token" or "password"\)/,
+        /would not start: refusing to bind gateway to 0\.0\.0\.0:\d+ without auth \(set gateway\.auth\.mode to "token", "password" or "trusted-proxy"\)/,
       ],
       ["config.patch", { raw: "{ gateway: { bind: 'lan', auth: { mode: 'none' } } }" }, "gateway.auth.mode", /without auth/],
       ["config.apply", { raw: "gateway:\n  bind: lan\n  auth:\n    mode: none\n", restartDelayMs: 0 }, "gateway.auth.mode", /without auth/],
