@@ -42,9 +42,18 @@ export function diffConfigPaths(a: unknown, b: unknown): string[] {
 
 // The gateway cannot re-bind or re-auth while running, so gateway.* changes need a restart,
 // except: the reload policy itself, the client-side remote credentials (the server never uses
-// them), the HTTP endpoint switches and the trusted proxies (read on every request) and the auth
-// rate limit (re-applied).
-const HOT_GATEWAY_PREFIXES = ["gateway.reload", "gateway.remote", "gateway.http", "gateway.auth.rateLimit", "gateway.trustedProxies", "gateway.allowRealIpFallback"];
+// them), the HTTP endpoint switches and the trusted proxies (read on every request), the auth
+// rate limit (re-applied) and the trusted-proxy policy (re-applied; its connections reconnect).
+const HOT_GATEWAY_PREFIXES = [
+  "gateway.reload",
+  "gateway.remote",
+  "gateway.http",
+  "gateway.auth.rateLimit",
+  "gateway.auth.trustedProxy",
+  "gateway.auth.identityScopes",
+  "gateway.trustedProxies",
+  "gateway.allowRealIpFallback",
+];
 
 function isUnder(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);

@@ -51,8 +51,8 @@ export class GatewayConnection {
     private readonly deps: ConnectionDeps,
     /** The upgrade's `Origin` header: browsers send one, other clients none. */
     private readonly origin?: string,
-    /** In `trusted-proxy` auth mode: what the upgrade request proved. */
-    private readonly proxy?: ProxyContext,
+    /** In `trusted-proxy` auth mode: what the upgrade request proves, read when `connect` arrives. */
+    private readonly proxy: () => ProxyContext | undefined = () => undefined,
   ) {
     ws.on("message", (data, isBinary) => this.onMessage(data, isBinary));
     ws.on("close", () => this.onClosed());
@@ -136,7 +136,7 @@ export class GatewayConnection {
       rateLimiter: this.deps.rateLimiter,
       now: Date.now(),
       devices: this.deps.devices,
-      ...(this.proxy ? { proxy: this.proxy } : {}),
+      proxy: this.proxy(),
     });
     if (!result.ok) {
       this.deps.logger.info({ connId: this.connId, ip: this.remoteAddress, reason: result.error.details?.code ?? result.error.code }, "connect rejected");

@@ -94,7 +94,7 @@ import { canReceiveEvent } from "./protocol/scopes.js";
 import { createSubagentThreads } from "../channels/subagent-threads.js";
 import { SessionToolService } from "../agents/agent-to-agent/index.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
-import { attributeIngress, type Ingress, PROXY_ATTRIBUTION_MESSAGE, PROXY_ATTRIBUTION_REFUSAL, type ProxySettings, proxySettingsOf } from "./ingress-attribution.js";
+import { attributeIngress, PROXY_ATTRIBUTION_MESSAGE, PROXY_ATTRIBUTION_REFUSAL, type ProxySettings, proxySettingsOf } from "./ingress-attribution.js";
 import { capByProxyScopes, readProxyIdentity } from "./auth/trusted-proxy.js";
 import { buildHealthSnapshot } from "./health-snapshot.js";
 import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
@@ -105,7 +105,7 @@ import { wakeHeartbeatOnExit } from "../cron/heartbeat/exec-completion-wake.js";
 import { buildMainSessionKey } from "../sessions/keys/index.js";
 import { PresenceTracker } from "./presence.js";
 import { AuthRateLimiter } from "./auth/rate-limiter.js";
-import type { ResolvedAuth } from "./auth/resolve-auth.js";
+import { trustedProxyPolicy, type ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AcceptedConnect, ProxyContext } from "./handshake.js";
 import type { ConfigReloadOutcome, ConfigReloadStatus, GatewayRuntime, GatewayTlsStatus, RestartPlan, RuntimeOverridesControl } from "./runtime.js";
 import { createGatewayAdminPort } from "./chat-admin-port.js";
@@ -306,7 +306,14 @@ export class GatewayServer {
   /** The stages of `stop` still under way. */
   readonly stopStages = new ShutdownStages();
 
+  /** The server's auth: `opts.auth`, with the trusted-proxy policy of the latest reload. */
+  private auth: ResolvedAuth;
+  /** The trusted-proxy policy and proxy list in force, to tell a reload that changes them. */
+  private trustedProxyFingerprint: string;
+
   constructor(private readonly opts: GatewayServerOptions) {
+    this.auth = opts.auth;
+    this.trustedProxyFingerprint = JSON.stringify([opts.auth.trustedProxy, proxySettingsOf(opts.loadedConfig().config)]);
     this.mcp = new McpHub(opts.logger);
     this.toolServices = createToolServices({ mcp: this.mcp });
     const rateLimit = opts.loadedConfig().config.gateway?.auth?.rateLimit;
@@ -572,7 +579,7 @@ export class GatewayServer {
         const endpoints = this.opts.loadedConfig().config.gateway.http.endpoints;
         return endpoints.chatCompletions.enabled || endpoints.responses.enabled;
       },
-      auth: () => this.opts.auth,
+      auth: () => this.auth,
       rateLimiter: this.rateLimiter,
       proxies: () => this.proxies(),
       agents: () => listAgentConfigs(this.opts.loadedConfig().config).map((a) => ({ id: a.id, ...(a.name ? { name: a.name } : {}), isDefault: a.isDefault })),
@@ -591,7 +598,7 @@ export class GatewayServer {
       logger: this.opts.logger,
       wake: (target, text, mode, key) => wake(this.heartbeat, this.conversations, target, text, mode, key),
     });
-    registerToolsInvokeRoute(app, { auth: () => this.opts.auth, rateLimiter: this.rateLimiter, proxies: () => this.proxies(), invoke: this.invokeTool });
+    registerToolsInvokeRoute(app, { auth: () => this.auth, rateLimiter: this.rateLimiter, proxies: () => this.proxies(), invoke: this.invokeTool });
     registerChannelRoutes(app, () => this.channels);
     this.registerControlUi(app);
     const interrupted = this.sessions.recoverInterruptedRuns();
@@ -728,6 +735,7 @@ export class GatewayServer {
   /** Settings that may change on hot reload without a restart. */
   applyConfig(loaded: LoadedConfig): void {
     this.conversations.applyConfig(loaded.config);
+    this.applyTrustedProxyPolicy(loaded.config);
     if (this.isReady) this.startChannels(loaded.config);
     if (this.isReady) void this.cronStarting?.then(() => this.cron.applyConfig());
     if (this.isReady) this.heartbeat.applyConfig();
@@ -834,19 +842,45 @@ export class GatewayServer {
       socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       return;
     }
-    const proxy = this.proxyContext(req, ingress);
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, req, ingress.clientIp, proxy));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, req, ingress.clientIp));
   }
 
-  /** In `trusted-proxy` auth mode, what the upgrade request proves: read once, before any frame. */
-  private proxyContext(req: http.IncomingMessage, ingress: Ingress): ProxyContext | undefined {
-    const policy = this.opts.auth.trustedProxy;
-    if (this.opts.auth.mode !== "trusted-proxy" || !policy) return undefined;
+  /**
+   * In `trusted-proxy` auth mode, what the upgrade request proves under the policy in force when
+   * its `connect` frame arrives, so a handshake that waited over a reload gets the new policy.
+   */
+  private proxyContext(req: http.IncomingMessage): ProxyContext | undefined {
+    const policy = this.auth.trustedProxy;
+    if (this.auth.mode !== "trusted-proxy" || !policy) return undefined;
+    const proxies = this.proxies();
+    const ingress = attributeIngress(req.socket.remoteAddress, req.headers, proxies);
     return {
-      identity: readProxyIdentity({ socketAddress: req.socket.remoteAddress, headers: req.headers, ingress }, policy, this.proxies()),
+      identity: readProxyIdentity({ socketAddress: req.socket.remoteAddress, headers: req.headers, ingress }, policy, proxies),
       localDirect: ingress.kind === "direct-local",
       capScopes: (scopes) => capByProxyScopes(scopes, req.headers),
     };
+  }
+
+  /**
+   * A reload that changes who the proxy may vouch for (`gateway.auth.trustedProxy`,
+   * `identityScopes`, `gateway.trustedProxies`, `allowRealIpFallback`) applies to the next request
+   * and handshake, and closes the connections the proxy let in, so they reconnect under it. A
+   * change of auth mode waits for a restart.
+   */
+  private applyTrustedProxyPolicy(config: LoadedConfig["config"]): void {
+    if (this.auth.mode !== "trusted-proxy" || config.gateway?.auth?.mode !== "trusted-proxy" || !config.gateway.auth.trustedProxy) return;
+    const policy = trustedProxyPolicy(config);
+    const fingerprint = JSON.stringify([policy, proxySettingsOf(config)]);
+    if (fingerprint === this.trustedProxyFingerprint) return;
+    this.trustedProxyFingerprint = fingerprint;
+    this.auth = { ...this.auth, trustedProxy: policy };
+    let closed = 0;
+    for (const conn of this.connections) {
+      if (conn.accepted?.authVia !== "trusted-proxy") continue;
+      conn.close(CLOSE_SERVICE_RESTART, "trusted-proxy auth policy changed: reconnect");
+      closed += 1;
+    }
+    this.opts.logger.info({ closedConnections: closed }, "trusted-proxy auth policy applied");
   }
 
   /** Whose forwarding headers name the client, from the current config. */
@@ -867,7 +901,7 @@ export class GatewayServer {
     return pending;
   }
 
-  private onSocket(ws: WebSocket, req: http.IncomingMessage, clientIp: string, proxy: ProxyContext | undefined): void {
+  private onSocket(ws: WebSocket, req: http.IncomingMessage, clientIp: string): void {
     const conn = new GatewayConnection(
       ws,
       clientIp,
@@ -875,7 +909,7 @@ export class GatewayServer {
         runtime: this.runtime,
         methods: this.methods,
         rateLimiter: this.rateLimiter,
-        auth: () => this.opts.auth,
+        auth: () => this.auth,
         logger: this.opts.logger,
         handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
         devices: this.devices,
@@ -884,7 +918,7 @@ export class GatewayServer {
         onClose: (c) => this.onConnectionClose(c),
       },
       req.headers.origin,
-      proxy,
+      () => this.proxyContext(req),
     );
     this.connections.add(conn);
     ws.on("close", () => this.connections.delete(conn));
@@ -915,7 +949,7 @@ export class GatewayServer {
           mainSessionKey: buildMainSessionKey(agentId, mainKey),
           scope: loaded.config.session?.scope ?? "per-sender",
         },
-        ...(isAdmin ? { authMode: this.opts.auth.mode } : {}),
+        ...(isAdmin ? { authMode: this.auth.mode } : {}),
       },
       auth: {
         role: accepted.role,

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
@@ -29,6 +31,14 @@ async function openWith(url: string, headers: Record<string, string>): Promise<T
   return sock;
 }
 
+async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 async function connectAs(gw: GatewayProcess, headers: Record<string, string>, params = connectParams(undefined)) {
   const sock = await openWith(gw.url, headers);
   const res = await sock.connect(params);
@@ -43,33 +53,32 @@ function chat(gw: GatewayProcess, headers: Record<string, string>) {
   });
 }
 
+const ALLOWED = ["admin@example.com", "reader@example.com", "nobody@example.com"];
+
 describe("trusted-proxy auth", { timeout: 90_000 }, () => {
   let model: FakeModelServer;
   let gw: GatewayProcess;
   let stateDir: string;
 
-  beforeAll(async () => {
-    model = await startFakeModelServer();
-    stateDir = makeTempDir("openclaw-trusted-proxy-");
-    const config = fakeModelConfig(model, stateDir, {
+  const configWith = (allowUsers: string[]) =>
+    fakeModelConfig(model, stateDir, {
       gateway: {
         mode: "local",
         trustedProxies: ["127.0.0.1", "::1"],
         auth: {
           mode: "trusted-proxy",
           password: PASSWORD,
-          trustedProxy: {
-            userHeader: "x-forwarded-user",
-            requiredHeaders: ["x-forwarded-proto"],
-            allowUsers: ["admin@example.com", "reader@example.com", "nobody@example.com"],
-            allowLoopback: true,
-          },
+          trustedProxy: { userHeader: "x-forwarded-user", requiredHeaders: ["x-forwarded-proto"], allowUsers, allowLoopback: true },
           identityScopes: { "Admin@Example.com": ["operator.admin", "operator.read", "operator.write"], "reader@example.com": ["operator.read"] },
         },
         http: { endpoints: { chatCompletions: { enabled: true } } },
       },
     });
-    gw = await startGateway({ stateDir, token: null, configFile: { name: "openclaw.json", content: config } });
+
+  beforeAll(async () => {
+    model = await startFakeModelServer();
+    stateDir = makeTempDir("openclaw-trusted-proxy-");
+    gw = await startGateway({ stateDir, token: null, configFile: { name: "openclaw.json", content: configWith(ALLOWED) } });
   });
 
   afterAll(async () => {
@@ -146,6 +155,41 @@ describe("trusted-proxy auth", { timeout: 90_000 }, () => {
 
     expect((await chat(gw, { authorization: `Bearer ${PASSWORD}` })).status).toBe(200);
     expect((await chat(gw, { authorization: "Bearer wrong" })).status).toBe(401);
+  });
+
+  it("a reload of the policy applies at once: the proxy's connections reconnect under it, a removed user is out", async () => {
+    const reader = await connectAs(gw, asProxy("reader@example.com"));
+    const admin = await connectAs(gw, asProxy("admin@example.com"));
+    const local = await connectAs(gw, {}, connectParams(undefined, { auth: { password: PASSWORD } }));
+    expect([reader.res.ok, admin.res.ok, local.res.ok]).toEqual([true, true, true]);
+
+    // Upgraded before the reload, its connect sent after: checked under the new policy.
+    const pending = await openWith(gw.url, asProxy("reader@example.com"));
+    const applied = () => (gw.output().match(/trusted-proxy auth policy applied/g) ?? []).length;
+    const before = applied();
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), configWith(["admin@example.com"]));
+    await waitFor(() => applied() > before, "the policy reload");
+    expect(await reader.sock.closed).toEqual({ code: 1012, reason: "trusted-proxy auth policy changed: reconnect" });
+    expect((await admin.sock.closed).code).toBe(1012);
+    // The password client did not come through the proxy: it stays.
+    expect((await local.sock.request("health")).ok).toBe(true);
+    local.sock.close();
+
+    expect(await pending.connect(connectParams(undefined))).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining("not in gateway.auth.trustedProxy.allowUsers") },
+    });
+    pending.close();
+    const again = await connectAs(gw, asProxy("reader@example.com"));
+    expect(again.res).toMatchObject({ ok: false, error: { message: expect.stringContaining("not in gateway.auth.trustedProxy.allowUsers") } });
+    again.sock.close();
+    expect((await chat(gw, asProxy("reader@example.com"))).status).toBe(401);
+    const back = await connectAs(gw, asProxy("admin@example.com"));
+    expect(back.res.ok).toBe(true);
+    back.sock.close();
+
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), configWith(ALLOWED));
+    await waitFor(() => applied() > before + 1, "the second policy reload");
   });
 
   it("refuses loopback sources without allowLoopback, and a start with a shared token", async () => {

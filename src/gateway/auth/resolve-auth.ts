@@ -70,7 +70,8 @@ function trustedProxyRefusal(config: OpenClawConfig, token: string | undefined):
   return undefined;
 }
 
-function trustedProxyPolicy(config: OpenClawConfig): TrustedProxyPolicy {
+/** `gateway.auth.trustedProxy` and `identityScopes` of a config whose mode is `trusted-proxy`, normalized. */
+export function trustedProxyPolicy(config: OpenClawConfig): TrustedProxyPolicy {
   const auth = config.gateway!.auth!;
   const proxy = auth.trustedProxy!;
   return {
