@@ -31,3 +31,13 @@ describe("attributeIngress", () => {
     expect(attributeIngress("127.0.0.1", { "x-real-ip": "203.0.113.5" }, { ...local, allowRealIpFallback: true })).toEqual({ kind: "trusted-proxy", clientIp: "203.0.113.5" });
   });
 });
+
+describe("attributeIngress with an IPv4-mapped proxy range", () => {
+  it("a mapped range trusts IPv4 peers written either way, and no native IPv6 peer", () => {
+    const settings = { trustedProxies: ["::ffff:10.0.0.0/104"], allowRealIpFallback: false };
+    const headers = { "x-forwarded-for": "198.51.100.7" };
+    expect(attributeIngress("10.1.2.3", headers, settings)).toEqual({ kind: "trusted-proxy", clientIp: "198.51.100.7" });
+    expect(attributeIngress("::ffff:10.1.2.3", headers, settings)).toEqual({ kind: "trusted-proxy", clientIp: "198.51.100.7" });
+    expect(attributeIngress("fd00::1", headers, settings).kind).toBe("unattributable-proxy");
+  });
+});
