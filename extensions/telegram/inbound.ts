@@ -53,7 +53,13 @@ export function translateReaction(update: MessageReactionUpdated, sentByBot: { t
   }));
 }
 
-/** An inline button press reaches the agent as text; the press itself is the message. */
+/** Buttons whose data is a command: an exec approval prompt's (`/approve <id> <decision>`). */
+const COMMAND_BUTTON = /^\/approve \S+ (allow-once|allow-always|deny)$/;
+
+/**
+ * An inline button press reaches the agent as text; the press itself is the message. A command
+ * button's press is that command, as if its user had typed it (and authorized as that).
+ */
 function translateCallback(callback: CallbackQuery, bot: BotIdentity): InboundMessage | undefined {
   const anchor = callback.message;
   if (callback.data === undefined || !anchor) return undefined;
@@ -65,7 +71,7 @@ function translateCallback(callback: CallbackQuery, bot: BotIdentity): InboundMe
     chatId: String(anchor.chat.id),
     ...(accessible ? topicOf(accessible) : {}),
     ...sender(callback.from),
-    text: `callback_data: ${callback.data}`,
+    text: COMMAND_BUTTON.test(callback.data) ? callback.data : `callback_data: ${callback.data}`,
     ...(accessible?.from?.id === bot.id ? { replyToBot: true } : {}),
     timestamp: Date.now(),
   };

@@ -2,7 +2,7 @@ import type { Api } from "grammy";
 import type { ReactionTypeEmoji } from "grammy/types";
 import type { Logger } from "../../src/infra/logger.js";
 import { InputFile } from "grammy";
-import type { OutboundFile, OutboundTarget, OutboundText, SentMessage } from "../../src/channels/types.js";
+import type { ChatButton, OutboundFile, OutboundTarget, OutboundText, SentMessage } from "../../src/channels/types.js";
 import { ChannelPermanentError } from "../../src/channels/types.js";
 import { isMessageNotModified, isNotAForum, isParseEntitiesError, toChannelError } from "./api-errors.js";
 import { renderTelegramHtml } from "./render-html.js";
@@ -71,6 +71,17 @@ export async function editText(deps: OutboundDeps, target: OutboundTarget, messa
     // An edit to the text already shown (preview streaming repeats itself) changed nothing: fine.
     if (isMessageNotModified(error)) return;
     throw toChannelError(error, deps.token, "editMessageText");
+  }
+}
+
+/** An inline keyboard under one of the bot's messages; each button's press comes back as a callback query with its data. */
+export async function setInlineKeyboard(deps: OutboundDeps, target: OutboundTarget, messageId: string, rows: readonly (readonly ChatButton[])[]): Promise<void> {
+  const inline_keyboard = rows.map((row) => row.map((button) => ({ text: button.label, callback_data: button.data })));
+  try {
+    await deps.api.editMessageReplyMarkup(target.chatId, Number(messageId), { reply_markup: { inline_keyboard } });
+  } catch (error) {
+    if (isMessageNotModified(error)) return;
+    throw toChannelError(error, deps.token, "editMessageReplyMarkup");
   }
 }
 

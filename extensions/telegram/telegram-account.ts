@@ -1,6 +1,16 @@
 import type { Api } from "grammy";
 import type { Update } from "grammy/types";
-import type { ChannelAccount, ChannelAccountContext, OutboundFile, OutboundTarget, OutboundText, SentMessage, SessionPeer, StatusReactionKey } from "../../src/channels/types.js";
+import type {
+  ChannelAccount,
+  ChatButton,
+  ChannelAccountContext,
+  OutboundFile,
+  OutboundTarget,
+  OutboundText,
+  SentMessage,
+  SessionPeer,
+  StatusReactionKey,
+} from "../../src/channels/types.js";
 import { ChannelPermanentError } from "../../src/channels/types.js";
 import { createTelegramApi, grammySignal } from "./api-client.js";
 import { describeTelegramError, isConflict, isTokenRejected } from "./api-errors.js";
@@ -8,7 +18,7 @@ import { ChatLookups } from "./chat-lookups.js";
 import { ConnectionStatus } from "./connection-status.js";
 import { ALLOWED_UPDATES, chatKind, translateReaction, translateUpdate, type BotIdentity } from "./inbound.js";
 import { SentMessageMemory } from "../../src/channels/outbound/sent-message-memory.js";
-import { createTopic, deleteMessage, editText, react, sendFile, sendText, sendTyping, type OutboundDeps } from "./outbound.js";
+import { createTopic, deleteMessage, editText, react, sendFile, sendText, sendTyping, setInlineKeyboard, type OutboundDeps } from "./outbound.js";
 import { telegramStatusEmoji } from "./reaction-emoji.js";
 import { claimPollingToken, releasePollingToken, UpdatePoller } from "./polling.js";
 import { POLLING_RETRY_MAX_MS, readTelegramSettings, resolveBotToken, type TelegramSettings } from "./settings.js";
@@ -115,6 +125,10 @@ export class TelegramAccount implements ChannelAccount {
 
   deleteMessage(target: OutboundTarget, messageId: string): Promise<void> {
     return deleteMessage(this.outboundDeps(), target, messageId);
+  }
+
+  setButtons(target: OutboundTarget, messageId: string, rows: readonly (readonly ChatButton[])[]): Promise<void> {
+    return setInlineKeyboard(this.outboundDeps(), target, messageId, rows);
   }
 
   react(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {

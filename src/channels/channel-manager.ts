@@ -22,7 +22,7 @@ import { describePluginLoadError } from "./plugin-loader.js";
 import { recoverReply } from "./recover-reply.js";
 import type { FinishedRun } from "./dispatch/run-reply.js";
 import type { ThreadBindingStore, ThreadRef } from "./thread-bindings.js";
-import type { ChannelAccountStatus, ChannelHttpRoute, ChannelPlugin, InboundMessage, InboundReaction, NativeCommand, OutboundFile, OutboundTarget } from "./types.js";
+import type { ChannelAccountStatus, ChatButton, ChannelHttpRoute, ChannelPlugin, InboundMessage, InboundReaction, NativeCommand, OutboundFile, OutboundTarget } from "./types.js";
 import { ChannelSendRefused } from "./send-errors.js";
 import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/types.js";
 import { randomUUID } from "node:crypto";
@@ -340,6 +340,25 @@ export class ChannelManager {
         : await this.delivery.deliverText(id, { ...chat, ...(params.replyToId ? { replyToMessageId: params.replyToId } : {}) }, params.message, wait);
     if (entry?.state !== "delivered") throw new ChannelSendRefused(describeFailedSend(entry));
     return { runId: params.idempotencyKey, channel: chat.channel, accountId: chat.accountId, chatId: chat.chatId, messageIds: Object.values(entry.sent) };
+  }
+
+  /**
+   * Rows of buttons under a message `send` posted; false where the account is not running or its
+   * platform has no buttons (the message stands as it is).
+   */
+  async attachButtons(sent: SentChatMessage, rows: readonly (readonly ChatButton[])[]): Promise<boolean> {
+    const running = this.accounts.get(key(sent.channel, sent.accountId));
+    if (!running?.started || !running.account.setButtons) return false;
+    await running.account.setButtons(sentTarget(sent), sent.messageId, rows);
+    return true;
+  }
+
+  /** Replace the text of a message `send` posted (its buttons go with the old text); false where it cannot be edited. */
+  async editSent(sent: SentChatMessage, markdown: string): Promise<boolean> {
+    const running = this.accounts.get(key(sent.channel, sent.accountId));
+    if (!running?.started || !running.account.editMessage) return false;
+    await running.account.editMessage(sentTarget(sent), sent.messageId, { markdown });
+    return true;
   }
 
   /**
@@ -761,6 +780,19 @@ export class ChannelManager {
       return [];
     }
   }
+}
+
+/** A message the bot posted, as `send` reports it (with the thread it went to). */
+export interface SentChatMessage {
+  channel: string;
+  accountId: string;
+  chatId: string;
+  threadId?: string;
+  messageId: string;
+}
+
+function sentTarget(sent: SentChatMessage): OutboundTarget {
+  return { chatId: sent.chatId, ...(sent.threadId ? { threadId: sent.threadId } : {}) };
 }
 
 function key(channel: string, accountId: string): string {

@@ -131,6 +131,13 @@ export interface OutboundText {
   silent?: boolean;
 }
 
+/** A button under a message; pressing it sends `data` back as that user's message (Telegram inline keyboard). */
+export interface ChatButton {
+  label: string;
+  /** At most 64 bytes (Telegram's callback data limit). */
+  data: string;
+}
+
 /** A file to post: a path on this machine (already checked by the caller) and the name the chat shows. */
 export interface OutboundFile {
   path: string;
@@ -264,6 +271,8 @@ export interface ChannelAccount {
   sendTyping?(target: OutboundTarget): Promise<void>;
   /** Replace a message's text (preview streaming). */
   editMessage?(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void>;
+  /** Put rows of buttons under one of the bot's messages. Absent where the platform has none. */
+  setButtons?(target: OutboundTarget, messageId: string, rows: readonly (readonly ChatButton[])[]): Promise<void>;
   /** Remove one of the bot's own messages (a streamed draft whose reply turned out silent). */
   deleteMessage?(target: OutboundTarget, messageId: string): Promise<void>;
   react?(target: OutboundTarget, messageId: string, emoji: string): Promise<void>;

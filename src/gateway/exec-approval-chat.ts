@@ -1,5 +1,6 @@
-import type { ExecApprovalRequest } from "../agents/approvals/approval-broker.js";
-import type { ChannelManager } from "../channels/channel-manager.js";
+import type { ApprovalDecision, ApprovalResolution, ExecApprovalRequest } from "../agents/approvals/approval-broker.js";
+import type { ChannelManager, SentChatMessage } from "../channels/channel-manager.js";
+import type { ChatButton } from "../channels/types.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import type { SessionStore } from "../sessions/store/index.js";
@@ -18,23 +19,69 @@ export interface ExecApprovalChatDeps {
  * Exec approval prompts in chats, as OpenClaw's same-chat approvals: an approval a chat's run
  * asks for is shown in that chat, with the `/approve` line that answers it there (the owner's
  * command). `approvals.exec` sends it to other chats instead or as well (`mode`, `targets`,
- * `agentFilter`, `sessionFilter`). A prompt that cannot be delivered is logged; the request
- * still waits for an operator client or its timeout.
+ * `agentFilter`, `sessionFilter`). Where the platform has buttons (Telegram), the prompt gets one
+ * per decision, each sending its `/approve` line. Once the request is answered (anywhere) or
+ * expires, each prompt is edited to say how it ended, its buttons gone. A prompt that cannot be
+ * delivered is logged; the request still waits for an operator client or its timeout.
  */
-export function execApprovalChatForwarder(deps: ExecApprovalChatDeps): (request: ExecApprovalRequest) => void {
-  return (request) => {
-    const channels = deps.channels();
+export class ExecApprovalChats {
+  /** The prompts posted for each pending request: edited when it ends. */
+  private readonly posted = new Map<string, SentChatMessage[]>();
+
+  constructor(private readonly deps: ExecApprovalChatDeps) {}
+
+  prompt(request: ExecApprovalRequest): void {
+    const channels = this.deps.channels();
     if (!channels) return;
-    const origin = request.sessionKey && !request.promptedInChat ? sessionChatRoute(deps.store.get(request.sessionKey)) : undefined;
-    const routes = promptRoutes(request, deps.config(), origin);
+    const origin = request.sessionKey && !request.promptedInChat ? sessionChatRoute(this.deps.store.get(request.sessionKey)) : undefined;
+    const routes = promptRoutes(request, this.deps.config(), origin);
     routes.forEach((route, index) => {
       channels
         .send({ ...route, message: approvalPrompt(request), idempotencyKey: `exec-approval:${request.id}:${index}` })
+        .then(async (result) => {
+          // A prompt cut into chunks keeps its text: only a one-message prompt is buttoned and edited.
+          if (result.messageIds.length !== 1) return;
+          const sent: SentChatMessage = {
+            channel: result.channel,
+            accountId: result.accountId,
+            chatId: result.chatId,
+            ...(route.threadId ? { threadId: route.threadId } : {}),
+            messageId: result.messageIds[0]!,
+          };
+          this.posted.set(request.id, [...(this.posted.get(request.id) ?? []), sent]);
+          await channels.attachButtons(sent, decisionButtons(request.id));
+        })
         .catch((err: Error) =>
-          deps.logger.warn({ approvalId: request.id, channel: route.channel, to: route.to, err: err.message }, "exec approval prompt not delivered to the chat"),
+          this.deps.logger.warn({ approvalId: request.id, channel: route.channel, to: route.to, err: err.message }, "exec approval prompt not delivered to the chat"),
         );
     });
-  };
+  }
+
+  /** The request ended: each of its prompts says how, and loses its buttons. */
+  resolved(resolution: ApprovalResolution, request: ExecApprovalRequest): void {
+    const posted = this.posted.get(request.id);
+    this.posted.delete(request.id);
+    const channels = this.deps.channels();
+    if (!posted || !channels) return;
+    const text = resolvedPrompt(request, resolution.decision);
+    for (const sent of posted) {
+      channels
+        .editSent(sent, text)
+        .catch((err: Error) => this.deps.logger.warn({ approvalId: request.id, channel: sent.channel, err: err.message }, "exec approval prompt not updated with its outcome"));
+    }
+  }
+}
+
+const DECISION_LABELS: readonly [ApprovalDecision, string][] = [
+  ["allow-once", "Allow once"],
+  ["allow-always", "Allow always"],
+  ["deny", "Deny"],
+];
+
+/** One button per decision, each sending the `/approve` line the prompt shows (none when one would not fit Telegram's 64 bytes). */
+export function decisionButtons(approvalId: string): ChatButton[][] {
+  const buttons = DECISION_LABELS.map(([decision, label]) => ({ label, data: `/approve ${approvalId} ${decision}` }));
+  return buttons.every((button) => Buffer.byteLength(button.data) <= 64) ? [buttons] : [];
 }
 
 /** The chats a request's prompt goes to: its own chat, and `approvals.exec`'s targets as its mode says. */
@@ -72,13 +119,23 @@ function passesFilters(request: Pick<ExecApprovalRequest, "agentId" | "sessionKe
 
 /** What the chat reads: the command, why it needs approval, and the exact `/approve` lines. */
 export function approvalPrompt(request: ExecApprovalRequest): string {
-  const command = request.command.length > COMMAND_CHARS ? `${request.command.slice(0, COMMAND_CHARS)}…` : request.command;
   const minutes = Math.max(1, Math.round((request.expiresAtMs - request.createdAtMs) / 60_000));
+  return [...requestLines(request), `Reply /approve ${request.id} allow-once | allow-always | deny (within ${minutes} min; then it is denied).`].join("\n");
+}
+
+const OUTCOMES: Record<ApprovalDecision, string> = { "allow-once": "✅ Allowed once.", "allow-always": "✅ Allowed always.", deny: "❌ Denied." };
+
+/** The prompt once the request ended: what was asked, and how it ended instead of how to answer. */
+export function resolvedPrompt(request: ExecApprovalRequest, decision: ApprovalDecision | null): string {
+  return [...requestLines(request), decision ? OUTCOMES[decision] : "⌛ No answer in time: not run."].join("\n");
+}
+
+function requestLines(request: ExecApprovalRequest): string[] {
+  const command = request.command.length > COMMAND_CHARS ? `${request.command.slice(0, COMMAND_CHARS)}…` : request.command;
   return [
     `🔐 Exec approval needed${request.agentId ? ` (agent ${request.agentId})` : ""}:`,
     `\`${command}\``,
     ...(request.cwd ? [`in ${request.cwd}`] : []),
     ...(request.reason ? [`Why: ${request.reason}`] : []),
-    `Reply /approve ${request.id} allow-once | allow-always | deny (within ${minutes} min; then it is denied).`,
-  ].join("\n");
+  ];
 }

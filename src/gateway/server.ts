@@ -82,7 +82,7 @@ import { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
 import { McpHub } from "../agents/mcp/mcp-hub.js";
 import type { ToolServices } from "../agents/types.js";
-import { ExecApprovalBroker, type ExecApprovalRequest } from "../agents/approvals/approval-broker.js";
+import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { resolveFocusTarget, runSubagentsCommand, SubagentService } from "../agents/subagents/index.js";
 import { ThreadBindingStore } from "../channels/thread-bindings.js";
 import { chatCaller, createAcpControlPlane } from "./acp-wiring.js";
@@ -100,7 +100,7 @@ import { buildHealthSnapshot } from "./health-snapshot.js";
 import { defaultAgentId, listAgentConfigs } from "../agents/agent-config.js";
 import { hookAgentTurnRunner } from "./hook-agent-turns.js";
 import { configuredMcpTools, sessionTools } from "./session-tools.js";
-import { execApprovalChatForwarder } from "./exec-approval-chat.js";
+import { ExecApprovalChats } from "./exec-approval-chat.js";
 import { wakeHeartbeatOnExit } from "../cron/heartbeat/exec-completion-wake.js";
 import { buildMainSessionKey } from "../sessions/keys/index.js";
 import { PresenceTracker } from "./presence.js";
@@ -193,7 +193,7 @@ export class GatewayServer {
   private readonly presence: PresenceTracker;
   readonly approvals: ExecApprovalBroker;
   /** Shows an exec approval prompt in the chats it belongs in (exec-approval-chat.ts); set once the channels and sessions exist. */
-  private promptApprovalInChats: ((request: ExecApprovalRequest) => void) | undefined;
+  private approvalChats: ExecApprovalChats | undefined;
   /** Which optional tool families the gateway can offer now (set once its services exist). */
   private toolAvailability: () => ToolAvailability = () => ({ webSearch: false, memory: false, messenger: false, cron: false });
   /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
@@ -361,9 +361,12 @@ export class GatewayServer {
     this.approvals = new ExecApprovalBroker({
       onRequested: (request) => {
         this.broadcast("exec.approval.requested", execApprovalRequestedEvent(request));
-        this.promptApprovalInChats?.(request);
+        this.approvalChats?.prompt(request);
       },
-      onResolved: (resolution, request) => this.broadcast("exec.approval.resolved", execApprovalResolvedEvent(resolution, request)),
+      onResolved: (resolution, request) => {
+        this.broadcast("exec.approval.resolved", execApprovalResolvedEvent(resolution, request));
+        this.approvalChats?.resolved(resolution, request);
+      },
       grantFile: execGrantsPath(opts.stateDir),
       onWarning: (message) => opts.logger.warn(message),
     });
@@ -436,7 +439,7 @@ export class GatewayServer {
       tracer: this.traces,
     });
     this.acp = acp.manager;
-    this.promptApprovalInChats = execApprovalChatForwarder({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
+    this.approvalChats = new ExecApprovalChats({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
     this.subagents = new SubagentService({
       acp: acp.children,
       stateDir: opts.stateDir,

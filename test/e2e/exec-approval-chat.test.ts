@@ -63,4 +63,41 @@ describe("exec approvals in chat", { timeout: 90_000 }, () => {
     telegram.pushMessage({ chatId: OWNER, fromId: OWNER, fromName: "Owner", text: `/approve ${id} allow-once`, messageId: messageId++ });
     await telegram.waitFor(() => telegram.messages(OWNER).some((m) => String(m.text) === "Command result: ran"), 30_000);
   });
+
+  it("on Telegram the prompt has a button per decision; a press by the owner answers it, and every prompt then says how it ended", async () => {
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, fromName: "Owner", text: "please run the report again", messageId: messageId++ });
+    const buttoned = () => telegram.sent.filter((call) => call.method === "editMessageReplyMarkup" && String(call.body.chat_id) === String(OWNER));
+    const before = buttoned().length;
+    await telegram.waitFor(() => buttoned().length > before, 30_000);
+    const call = buttoned().at(-1)!;
+    const markup = typeof call.body.reply_markup === "string" ? JSON.parse(call.body.reply_markup) : call.body.reply_markup;
+    const row = markup.inline_keyboard[0] as { text: string; callback_data: string }[];
+    expect(row.map((b) => b.text)).toEqual(["Allow once", "Allow always", "Deny"]);
+    const id = /^\/approve (\S+) allow-once$/.exec(row[0]!.callback_data)![1]!;
+    expect(row.map((b) => b.callback_data)).toEqual([`/approve ${id} allow-once`, `/approve ${id} allow-always`, `/approve ${id} deny`]);
+    await telegram.waitFor(() => telegram.sent.some((c) => c.method === "editMessageReplyMarkup" && String(c.body.chat_id) === String(ADMIN_CHAT)), 10_000);
+
+    const press = (fromId: number, cb: string) =>
+      telegram.pushUpdate({
+        callback_query: {
+          id: cb,
+          from: { id: fromId, is_bot: false, first_name: "Presser" },
+          message: { message_id: Number(call.body.message_id), date: Math.floor(Date.now() / 1000), chat: { id: OWNER, type: "private" }, text: "prompt" },
+          data: row[0]!.callback_data,
+        },
+      });
+    press(OWNER, "cb-owner");
+    await telegram.waitFor(() => ranCount() >= 2, 30_000);
+
+    const edited = (chat: number) =>
+      telegram.sent.filter((c) => c.method === "editMessageText" && String(c.body.chat_id) === String(chat) && String(c.body.text).includes("printf approved-output"));
+    await telegram.waitFor(() => edited(OWNER).some((c) => String(c.body.text).includes("✅ Allowed once.")), 10_000);
+    await telegram.waitFor(() => edited(ADMIN_CHAT).some((c) => String(c.body.text).includes("✅ Allowed once.")), 10_000);
+    expect(String(edited(OWNER).at(-1)!.body.text)).not.toContain("Reply /approve");
+    expect(telegram.calls.some((c) => c.method === "answerCallbackQuery" && c.body.callback_query_id === "cb-owner")).toBe(true);
+  });
 });
+
+function ranCount(): number {
+  return telegram.messages(OWNER).filter((m) => String(m.text) === "Command result: ran").length;
+}

@@ -8,7 +8,7 @@ import { trackConnections } from "./open-connections.js";
  * A fake Telegram Bot API: a real HTTP server on 127.0.0.1 answering `/bot<token>/<method>`,
  * so tests drive the real grammY client through its `apiRoot` option.
  *
- * Implemented methods: getMe, getUpdates (a real long poll), sendMessage, editMessageText, deleteMessage,
+ * Implemented methods: getMe, getUpdates (a real long poll), sendMessage, editMessageText, editMessageReplyMarkup, deleteMessage,
  * sendChatAction, setMessageReaction, answerCallbackQuery, setWebhook, deleteWebhook,
  * setMyCommands, createForumTopic. Bodies may be JSON, form-encoded or a query string. Another
  * token → 401. A chat is a forum when named in `forumChatIds` or pushed a topic message
@@ -29,8 +29,8 @@ import { trackConnections } from "./open-connections.js";
  *   bot's last sendMessage in a chat (what a user reacts to).
  * - `getUpdates` holds the request up to `timeout` seconds and answers as soon as an update is
  *   queued; `offset` confirms (drops) every handed-out update below it.
- * - `sent`: every delivered sendMessage / editMessageText / sendChatAction / setMessageReaction
- *   / deleteMessage call; `messages(chatId?)` the sendMessage bodies; `shown(chatId)` the texts
+ * - `sent`: every delivered sendMessage / editMessageText / editMessageReplyMarkup / sendChatAction
+ *   / setMessageReaction / deleteMessage call; `messages(chatId?)` the sendMessage bodies; `shown(chatId)` the texts
  *   of the bot's messages still in the chat (as last edited, deleted ones gone); `calls`: every
  *   request with its status.
  * - `failNext(method, failure, { afterSuccesses })` makes the next call of `method` (or the one
@@ -311,6 +311,14 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
     });
   };
 
+  const editMessageReplyMarkup = (res: ServerResponse, body: Record<string, unknown>) => {
+    const key = `${body.chat_id}:${body.message_id}`;
+    const text = botMessages.get(key);
+    if (text === undefined) return fail(res, "editMessageReplyMarkup", body, 400, "Bad Request: message to edit not found");
+    sent.push({ method: "editMessageReplyMarkup", body, at: Date.now() });
+    ok(res, "editMessageReplyMarkup", body, { message_id: Number(body.message_id), date: Math.floor(Date.now() / 1000), chat: chatFor(body.chat_id), from: botUser, text });
+  };
+
   const deleteMessage = (res: ServerResponse, body: Record<string, unknown>) => {
     if (!botMessages.delete(`${body.chat_id}:${body.message_id}`)) return fail(res, "deleteMessage", body, 400, "Bad Request: message to delete not found");
     sent.push({ method: "deleteMessage", body, at: Date.now() });
@@ -327,6 +335,8 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
         return sendMessage(res, body);
       case "editmessagetext":
         return editMessageText(res, body);
+      case "editmessagereplymarkup":
+        return editMessageReplyMarkup(res, body);
       case "deletemessage":
         return deleteMessage(res, body);
       case "sendchataction":

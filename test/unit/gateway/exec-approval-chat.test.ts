@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../../src/config/index.js";
-import { approvalPrompt, promptRoutes } from "../../../src/gateway/exec-approval-chat.js";
+import { approvalPrompt, decisionButtons, promptRoutes, resolvedPrompt } from "../../../src/gateway/exec-approval-chat.js";
 
 const ORIGIN = { channel: "telegram", to: "901" };
 const request = { agentId: "main", sessionKey: "agent:main:telegram:direct:901" };
@@ -41,5 +41,22 @@ describe("where an exec approval prompt goes", () => {
     expect(text).toBe(
       "🔐 Exec approval needed (agent main):\n`rm -rf build`\nin /work\nWhy: not in the allowlist\nReply /approve abc allow-once | allow-always | deny (within 30 min; then it is denied).",
     );
+  });
+
+  it("once answered or expired, the prompt says how it ended instead of how to answer", () => {
+    const request = { id: "abc", command: "rm -rf build", agentId: "main", createdAtMs: 0, expiresAtMs: 60_000 };
+    expect(resolvedPrompt(request, "deny")).toBe("🔐 Exec approval needed (agent main):\n`rm -rf build`\n❌ Denied.");
+    expect(resolvedPrompt(request, null)).toBe("🔐 Exec approval needed (agent main):\n`rm -rf build`\n⌛ No answer in time: not run.");
+  });
+
+  it("one button per decision, each its /approve line; none when a line would pass Telegram's 64 bytes", () => {
+    expect(decisionButtons("abc")).toEqual([
+      [
+        { label: "Allow once", data: "/approve abc allow-once" },
+        { label: "Allow always", data: "/approve abc allow-always" },
+        { label: "Deny", data: "/approve abc deny" },
+      ],
+    ]);
+    expect(decisionButtons("x".repeat(60))).toEqual([]);
   });
 });

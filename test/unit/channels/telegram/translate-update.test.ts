@@ -109,4 +109,15 @@ describe("translateUpdate", () => {
       timestamp: expect.any(Number),
     });
   });
+
+  it("an exec approval button's press is its /approve line, as if typed; other data stays callback_data", () => {
+    const press = (data: string) =>
+      translateUpdate(
+        { update_id: 10, callback_query: { id: "cb2", from, chat_instance: "ci", data, message: { message_id: 71, date: 1, chat, text: "🔐" } } } as unknown as Update,
+        bot,
+      )?.text;
+    expect(press("/approve 0b6e1c2a-1d2e-4f3a-9b8c-7d6e5f4a3b2c allow-always")).toBe("/approve 0b6e1c2a-1d2e-4f3a-9b8c-7d6e5f4a3b2c allow-always");
+    expect(press("/approve abc maybe")).toBe("callback_data: /approve abc maybe");
+    expect(press("/reset")).toBe("callback_data: /reset");
+  });
 });
