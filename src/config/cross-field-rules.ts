@@ -362,16 +362,27 @@ function checkRegexLists(config: RawOpenClawConfig): ConfigIssue[] {
 
 /** `approvals.exec.sessionFilter`: an entry written as `/regex/flags` must compile (others are substrings). */
 function checkApprovalSessionFilters(config: RawOpenClawConfig): ConfigIssue[] {
+  const telegram = config.channels?.telegram;
+  const lists: [KeyPathSegment[], string[] | undefined][] = [
+    [["approvals", "exec", "sessionFilter"], config.approvals?.exec?.sessionFilter],
+    [["channels", "telegram", "execApprovals", "sessionFilter"], telegram?.execApprovals?.sessionFilter],
+    ...Object.entries(telegram?.accounts ?? {}).map(([id, account]): [KeyPathSegment[], string[] | undefined] => [
+      ["channels", "telegram", "accounts", id, "execApprovals", "sessionFilter"],
+      account.execApprovals?.sessionFilter,
+    ]),
+  ];
   const issues: ConfigIssue[] = [];
-  config.approvals?.exec?.sessionFilter?.forEach((filter, index) => {
-    const regex = /^\/(.+)\/([a-z]*)$/.exec(filter);
-    if (!regex) return;
-    try {
-      new RegExp(regex[1]!, regex[2]);
-    } catch (err) {
-      issues.push({ path: formatKeyPath(["approvals", "exec", "sessionFilter", index]), message: `not a valid /regular expression/ (${(err as Error).message})` });
-    }
-  });
+  for (const [path, filters] of lists) {
+    filters?.forEach((filter, index) => {
+      const regex = /^\/(.+)\/([a-z]*)$/.exec(filter);
+      if (!regex) return;
+      try {
+        new RegExp(regex[1]!, regex[2]);
+      } catch (err) {
+        issues.push({ path: formatKeyPath([...path, index]), message: `not a valid /regular expression/ (${(err as Error).message})` });
+      }
+    });
+  }
   return issues;
 }
 

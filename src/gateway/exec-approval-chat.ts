@@ -1,6 +1,8 @@
 import type { ApprovalDecision, ApprovalResolution, ExecApprovalRequest } from "../agents/approvals/approval-broker.js";
 import type { ChannelManager, SentChatMessage } from "../channels/channel-manager.js";
 import type { ChatButton } from "../channels/types.js";
+import { defaultAccountId } from "../channels/config/channel-accounts.js";
+import { telegramApprovalClient } from "../channels/config/telegram-exec-approvals.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import type { SessionStore } from "../sessions/store/index.js";
@@ -84,10 +86,14 @@ export function decisionButtons(approvalId: string): ChatButton[][] {
   return buttons.every((button) => Buffer.byteLength(button.data) <= 64) ? [buttons] : [];
 }
 
-/** The chats a request's prompt goes to: its own chat, and `approvals.exec`'s targets as its mode says. */
+/**
+ * The chats a request's prompt goes to: its own chat (on Telegram, as the account's
+ * `execApprovals` says: its approvers' DMs, the chat, or both), and `approvals.exec`'s targets as
+ * its mode says.
+ */
 export function promptRoutes(request: Pick<ExecApprovalRequest, "agentId" | "sessionKey">, config: OpenClawConfig, origin: SessionChatRoute | undefined): SessionChatRoute[] {
   const forward = config.approvals?.exec;
-  const own = origin ? [origin] : [];
+  const own = origin ? ownChatRoutes(request, config, origin) : [];
   if (forward?.enabled !== true || !passesFilters(request, forward)) return own;
   const mode = forward.mode ?? "session";
   const targets =
@@ -105,7 +111,18 @@ export function promptRoutes(request: Pick<ExecApprovalRequest, "agentId" | "ses
   });
 }
 
-function passesFilters(request: Pick<ExecApprovalRequest, "agentId" | "sessionKey">, forward: NonNullable<NonNullable<OpenClawConfig["approvals"]>["exec"]>): boolean {
+/** A Telegram chat's account with an approval client asks as its `target` says; any other chat is asked itself. */
+function ownChatRoutes(request: Pick<ExecApprovalRequest, "agentId" | "sessionKey">, config: OpenClawConfig, origin: SessionChatRoute): SessionChatRoute[] {
+  if (origin.channel !== "telegram") return [origin];
+  const accountId = origin.accountId ?? defaultAccountId(config, "telegram");
+  const client = accountId ? telegramApprovalClient(config, accountId) : undefined;
+  if (!client || !passesFilters(request, client)) return [origin];
+  const dms = client.approvers.map((id) => ({ channel: "telegram", accountId: client.accountId, to: id }));
+  const chat = { ...origin, accountId: client.accountId };
+  return client.target === "dm" ? dms : client.target === "channel" ? [chat] : [chat, ...dms];
+}
+
+function passesFilters(request: Pick<ExecApprovalRequest, "agentId" | "sessionKey">, forward: { agentFilter?: string[]; sessionFilter?: string[] }): boolean {
   if (forward.agentFilter?.length && !forward.agentFilter.includes(request.agentId ?? "")) return false;
   if (forward.sessionFilter?.length) {
     const key = request.sessionKey ?? "";

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RecordedRequest } from "../fakes/model-server.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { lastUserText, waitUntil } from "../helpers/reliability.js";
+import { inlineKeyboardOf, pressButton, reportRunModel } from "../helpers/exec-approval-chat.js";
+import { waitUntil } from "../helpers/reliability.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
@@ -21,18 +21,9 @@ let telegram: FakeTelegram;
 let gw: GatewayProcess;
 let messageId = 1;
 
-const lastRole = (req: RecordedRequest): string => req.body.messages?.at(-1)?.role ?? "";
-
 beforeAll(async () => {
   model = await startFakeModelServer();
-  model.setResponder((req) => {
-    if (lastRole(req) === "tool") {
-      const result = String(req.body.messages.at(-1).content);
-      return { text: `Command result: ${result.includes("approved-output") ? "ran" : "not run"}` };
-    }
-    if (lastUserText(req).includes("run the report")) return { toolCalls: [{ name: "exec", arguments: { command: "printf approved-output" } }] };
-    return { text: "ok" };
-  });
+  model.setResponder(reportRunModel);
   telegram = await startFakeTelegram({ botUsername: "claw_bot" });
   const stateDir = makeTempDir();
   const content = fakeModelConfig(model, stateDir, {
@@ -70,23 +61,13 @@ describe("exec approvals in chat", { timeout: 90_000 }, () => {
     const before = buttoned().length;
     await telegram.waitFor(() => buttoned().length > before, 30_000);
     const call = buttoned().at(-1)!;
-    const markup = typeof call.body.reply_markup === "string" ? JSON.parse(call.body.reply_markup) : call.body.reply_markup;
-    const row = markup.inline_keyboard[0] as { text: string; callback_data: string }[];
+    const row = inlineKeyboardOf(call)[0]!;
     expect(row.map((b) => b.text)).toEqual(["Allow once", "Allow always", "Deny"]);
     const id = /^\/approve (\S+) allow-once$/.exec(row[0]!.callback_data)![1]!;
     expect(row.map((b) => b.callback_data)).toEqual([`/approve ${id} allow-once`, `/approve ${id} allow-always`, `/approve ${id} deny`]);
     await telegram.waitFor(() => telegram.sent.some((c) => c.method === "editMessageReplyMarkup" && String(c.body.chat_id) === String(ADMIN_CHAT)), 10_000);
 
-    const press = (fromId: number, cb: string) =>
-      telegram.pushUpdate({
-        callback_query: {
-          id: cb,
-          from: { id: fromId, is_bot: false, first_name: "Presser" },
-          message: { message_id: Number(call.body.message_id), date: Math.floor(Date.now() / 1000), chat: { id: OWNER, type: "private" }, text: "prompt" },
-          data: row[0]!.callback_data,
-        },
-      });
-    press(OWNER, "cb-owner");
+    pressButton(telegram, { id: "cb-owner", fromId: OWNER, chatId: OWNER, messageId: Number(call.body.message_id), data: row[0]!.callback_data });
     await telegram.waitFor(() => ranCount() >= 2, 30_000);
 
     const edited = (chat: number) =>

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../../config/index.js";
+import { telegramExecApprovers } from "../config/telegram-exec-approvals.js";
 import type { InternalHookSink } from "../../hooks/internal/types.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId, findAgentEntry } from "../../agents/agent-config.js";
@@ -719,6 +720,7 @@ export class InboundDispatcher {
       ...(this.deps.skillsCommand ? { skills: this.deps.skillsCommand } : {}),
       ...(this.deps.adminCommands ? { admin: this.deps.adminCommands } : {}),
       elevated: routed.elevated,
+      ...execApproverOf(this.deps.config(), message),
       chat: {
         channel: message.channel,
         accountId: message.accountId,
@@ -997,4 +999,11 @@ function mediaMessageOf(routed: Routed): MediaMessage {
     sessionKey: message.sessionKey,
     body: message.bodyForAgent,
   };
+}
+
+/** On Telegram, whether the sender is one of the account's exec approvers (when any resolves); elsewhere, nothing (the owners answer). */
+function execApproverOf(config: OpenClawConfig, message: { channel: string; accountId: string; senderId: string }): { execApprover?: boolean } {
+  if (message.channel !== "telegram") return {};
+  const approvers = telegramExecApprovers(config, message.accountId);
+  return approvers.length > 0 ? { execApprover: approvers.includes(message.senderId) } : {};
 }

@@ -186,6 +186,19 @@ const telegramKeys = {
   groups: Type.Optional(Type.Record(Type.String(), Type.Intersect([TelegramChatEntry, Type.Object({ topics: Type.Optional(Type.Record(Type.String(), TelegramChatEntry)) })]))),
   /** The tools in one DM, by the peer's chat id (`"*"`: every DM without an entry of its own); an account's map replaces the channel's. */
   direct: Type.Optional(Type.Record(Type.String(), Type.Object(ChatToolRules))),
+  /** Exec approvals of runs in this account's chats: who answers them (approvers) and where they are asked (target). */
+  execApprovals: Type.Optional(
+    Type.Object({
+      /** `auto` (default): on when an approver resolves; false: the run's chat is asked, and only owners answer. */
+      enabled: Type.Optional(Type.Union([Type.Boolean(), Type.Literal("auto")])),
+      /** Numeric Telegram user ids; unset: the Telegram owners of `commands.ownerAllowFrom`. */
+      approvers: Type.Optional(Type.Array(withExpected(Type.String({ pattern: "^(tg:|telegram:)?\\d+$" }), "a numeric Telegram user id"))),
+      /** dm (default): each approver's DM; channel: the run's chat; both. */
+      target: Type.Optional(stringEnum(["dm", "channel", "both"])),
+      agentFilter: Type.Optional(StringList),
+      sessionFilter: Type.Optional(StringList),
+    }),
+  ),
 };
 
 const discordKeys = {

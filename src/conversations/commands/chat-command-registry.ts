@@ -36,6 +36,11 @@ export interface ChatCommandContext {
   approve?: (id: string, decision: string, by: string) => string;
   /** The chat message's sender and place (channel surface). */
   chat?: ChatPlace;
+  /**
+   * Whether the sender answers exec approvals in this chat, where the channel names its own
+   * approvers (Telegram: `execApprovals.approvers`, else the owners' Telegram ids); absent: the owners do.
+   */
+  execApprover?: boolean;
   /** The gateway's config file, restart and shell, for the owner's `/config`, `/allowlist`, `/restart`, `/bash`. */
   admin?: GatewayAdminPort;
   /** Whether `tools.elevated` admits the sender for the session's agent; absent: a surface without a chat sender (`agent`, HTTP). */
@@ -83,6 +88,8 @@ export interface ChatCommand {
   prefix?: string;
   /** Only the owner may run it (a channel sender in `commands.ownerAllowFrom`); others are told so. */
   ownerOnly?: boolean;
+  /** Who else the owner-only rule lets in, or keeps out: a refusal to show, or undefined to let the sender run it. */
+  authorize?(ctx: ChatCommandContext): { refusal?: string } | undefined;
   /** Where it is a command; on other surfaces the text goes to the agent. Default: every surface. */
   surfaces?: readonly ChatSurface[];
   handler(args: string, ctx: ChatCommandContext): ChatCommandResult | Promise<ChatCommandResult>;
@@ -143,7 +150,10 @@ export class ChatCommandRegistry {
 
   /** Runs a matched command for the sender in `ctx` (an owner-only command refuses others). */
   async run(command: MatchedCommand, ctx: ChatCommandContext): Promise<ChatCommandResult> {
-    if (command.spec.ownerOnly && !ctx.senderIsOwner) return { kind: "reply", text: `/${command.name} is for the bot owner only (commands.ownerAllowFrom).` };
+    const decided = command.spec.authorize?.(ctx);
+    if (decided?.refusal) return { kind: "reply", text: decided.refusal };
+    if (!command.spec.authorize && command.spec.ownerOnly && !ctx.senderIsOwner)
+      return { kind: "reply", text: `/${command.name} is for the bot owner only (commands.ownerAllowFrom).` };
     return command.spec.handler(command.args, ctx);
   }
 

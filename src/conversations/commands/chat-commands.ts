@@ -152,6 +152,12 @@ CHAT_COMMANDS.register({
   args: "<id> <allow-once|allow-always|deny>",
   category: "tools",
   ownerOnly: true,
+  authorize: (ctx) => {
+    if (ctx.execApprover === undefined) return ctx.senderIsOwner ? undefined : { refusal: "/approve is for the bot owner only (commands.ownerAllowFrom)." };
+    return ctx.execApprover
+      ? undefined
+      : { refusal: `/approve is for this chat's exec approvers only (channels.${ctx.chat?.channel}.execApprovals.approvers, else commands.ownerAllowFrom).` };
+  },
   description: "answer a pending exec approval",
   handler: (args, ctx) => {
     const [id, decision] = args.split(/\s+/);

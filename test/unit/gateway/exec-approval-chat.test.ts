@@ -59,4 +59,30 @@ describe("where an exec approval prompt goes", () => {
     ]);
     expect(decisionButtons("x".repeat(60))).toEqual([]);
   });
+
+  describe("a Telegram run with channels.telegram.execApprovals", () => {
+    const GROUP = { channel: "telegram", accountId: "default", to: "-100500" };
+    const groupRequest = { agentId: "main", sessionKey: "agent:main:telegram:group:-100500" };
+    const withTelegram = (execApprovals?: Record<string, unknown>, owners: string[] = ["telegram:901", "discord:7", "*", "902"]) =>
+      validateConfig({ channels: { telegram: { botToken: "1:a", ...(execApprovals ? { execApprovals } : {}) } }, commands: { ownerAllowFrom: owners } }, {}).config;
+    const dm = (to: string) => ({ channel: "telegram", accountId: "default", to });
+
+    it("asks the approvers' DMs by default: the explicit list, else the owners' Telegram ids", () => {
+      expect(promptRoutes(groupRequest, withTelegram(), GROUP)).toEqual([dm("901"), dm("902")]);
+      expect(promptRoutes(groupRequest, withTelegram({ approvers: ["tg:777", "777"] }), GROUP)).toEqual([dm("777")]);
+    });
+    it("target channel asks the chat, both asks the chat and the DMs", () => {
+      expect(promptRoutes(groupRequest, withTelegram({ target: "channel", approvers: ["777"] }), GROUP)).toEqual([GROUP]);
+      expect(promptRoutes(groupRequest, withTelegram({ target: "both", approvers: ["777"] }), GROUP)).toEqual([GROUP, dm("777")]);
+    });
+    it("off, without an approver, or filtered out: the chat is asked as on any channel", () => {
+      expect(promptRoutes(groupRequest, withTelegram({ enabled: false }), GROUP)).toEqual([GROUP]);
+      expect(promptRoutes(groupRequest, withTelegram(undefined, ["discord:7"]), GROUP)).toEqual([GROUP]);
+      expect(promptRoutes(groupRequest, withTelegram({ agentFilter: ["ops"] }), GROUP)).toEqual([GROUP]);
+      expect(promptRoutes(groupRequest, withTelegram({ sessionFilter: ["/:group:/"] }), GROUP)).toEqual([dm("901"), dm("902")]);
+    });
+    it("refuses an approver that is not a numeric user id", () => {
+      expect(() => validateConfig({ channels: { telegram: { botToken: "1:a", execApprovals: { approvers: ["@ops"] } } } }, {})).toThrow(/a numeric Telegram user id/);
+    });
+  });
 });

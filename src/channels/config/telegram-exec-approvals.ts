@@ -1,0 +1,52 @@
+import type { OpenClawConfig } from "../../config/index.js";
+import { ownerIdOn } from "../access/allow-list.js";
+import { resolveChannelAccounts } from "./channel-accounts.js";
+
+type ExecApprovalsSettings = NonNullable<NonNullable<NonNullable<OpenClawConfig["channels"]>["telegram"]>["execApprovals"]>;
+
+/** A Telegram account acting as an exec approval client: who answers, and where they are asked. */
+export interface TelegramApprovalClient {
+  accountId: string;
+  /** Numeric Telegram user ids. */
+  approvers: string[];
+  /** dm: each approver's DM; channel: the run's chat; both. */
+  target: "dm" | "channel" | "both";
+  agentFilter?: string[];
+  sessionFilter?: string[];
+}
+
+/**
+ * The Telegram users who answer exec approvals on an account: `execApprovals.approvers`, else the
+ * numeric Telegram ids among `commands.ownerAllowFrom`. Empty when neither names one.
+ */
+export function telegramExecApprovers(config: OpenClawConfig, accountId: string): string[] {
+  const explicit = (settingsOf(config, accountId)?.approvers ?? []).map((id) => id.replace(/^(tg|telegram):/, ""));
+  if (explicit.length > 0) return [...new Set(explicit)];
+  const owners = (config.commands?.ownerAllowFrom ?? []).map((raw) => ownerIdOn("telegram", raw)).filter((id): id is string => id !== undefined && /^\d+$/.test(id));
+  return [...new Set(owners)];
+}
+
+/**
+ * The account's approval client when it is on: `execApprovals.enabled` true, or `auto` (the
+ * default), with at least one approver; undefined when off, when no approver resolves, or when
+ * the account is disabled.
+ */
+export function telegramApprovalClient(config: OpenClawConfig, accountId: string): TelegramApprovalClient | undefined {
+  const account = resolveChannelAccounts(config, "telegram").find((a) => a.accountId === accountId);
+  if (!account?.enabled) return undefined;
+  const settings = account.config.execApprovals as ExecApprovalsSettings | undefined;
+  if (settings?.enabled === false) return undefined;
+  const approvers = telegramExecApprovers(config, accountId);
+  if (approvers.length === 0) return undefined;
+  return {
+    accountId,
+    approvers,
+    target: settings?.target ?? "dm",
+    ...(settings?.agentFilter ? { agentFilter: settings.agentFilter } : {}),
+    ...(settings?.sessionFilter ? { sessionFilter: settings.sessionFilter } : {}),
+  };
+}
+
+function settingsOf(config: OpenClawConfig, accountId: string): ExecApprovalsSettings | undefined {
+  return resolveChannelAccounts(config, "telegram").find((a) => a.accountId === accountId)?.config.execApprovals as ExecApprovalsSettings | undefined;
+}

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { inlineKeyboardOf, pressButton, reportRunModel } from "../helpers/exec-approval-chat.js";
+import { waitUntil } from "../helpers/reliability.js";
+import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+
+/**
+ * `channels.telegram.execApprovals`: a run in a Telegram group asks its question in the
+ * approver's DM (target dm, the default), not in the group; only the approver answers on
+ * Telegram, the owner too being refused there. Real gateway, Telegram fake, a real command.
+ */
+
+const OWNER = 911;
+const APPROVER = 912;
+const GROUP = -100912;
+
+let model: FakeModelServer;
+let telegram: FakeTelegram;
+let gw: GatewayProcess;
+let messageId = 1;
+
+const texts = (chat: number) => telegram.messages(chat).map((m) => String(m.text));
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  model.setResponder(reportRunModel);
+  telegram = await startFakeTelegram({ botUsername: "claw_bot" });
+  const stateDir = makeTempDir();
+  const content = fakeModelConfig(model, stateDir, {
+    channels: {
+      telegram: telegramChannelConfig(telegram, {
+        dmPolicy: "allowlist",
+        allowFrom: [String(OWNER), String(APPROVER)],
+        groupPolicy: "open",
+        groups: { [GROUP]: { requireMention: false } },
+        execApprovals: { approvers: [String(APPROVER)] },
+      }),
+    },
+    commands: { ownerAllowFrom: [`telegram:${OWNER}`] },
+    tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
+  });
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
+  await waitUntil(() => gw.output().includes("channel account started"), 30_000, "the Telegram account");
+});
+afterAll(async () => {
+  await gw?.stop();
+  await telegram?.close();
+  await model?.close();
+});
+
+describe("Telegram exec approvers", { timeout: 90_000 }, () => {
+  it("a group run's question goes to the approver's DM only; the owner may not answer on Telegram, the approver's button does", async () => {
+    telegram.pushMessage({ chatId: GROUP, fromId: OWNER, fromName: "Owner", text: "please run the report", messageId: messageId++ });
+    await telegram.waitFor(() => texts(APPROVER).some((t) => t.includes("/approve ")), 30_000);
+    const prompt = texts(APPROVER).find((t) => t.includes("/approve "))!;
+    expect(prompt).toContain("printf approved-output");
+    const id = /\/approve (\S+) allow-once/.exec(prompt)![1]!;
+    expect(texts(GROUP).some((t) => t.includes("/approve"))).toBe(false);
+    expect(texts(OWNER)).toEqual([]);
+
+    telegram.pushMessage({ chatId: GROUP, fromId: OWNER, fromName: "Owner", text: `/approve ${id} allow-once`, messageId: messageId++ });
+    await telegram.waitFor(() => texts(GROUP).some((t) => t.includes("exec approvers only")), 15_000);
+    expect(texts(GROUP).find((t) => t.includes("exec approvers only"))).toBe(
+      "/approve is for this chat's exec approvers only (channels.telegram.execApprovals.approvers, else commands.ownerAllowFrom).",
+    );
+
+    const buttons = telegram.sent.find((c) => c.method === "editMessageReplyMarkup" && String(c.body.chat_id) === String(APPROVER))!;
+    pressButton(telegram, {
+      id: "cb-approver",
+      fromId: APPROVER,
+      chatId: APPROVER,
+      messageId: Number(buttons.body.message_id),
+      data: inlineKeyboardOf(buttons)[0]![0]!.callback_data,
+    });
+    await telegram.waitFor(() => texts(GROUP).includes("Command result: ran"), 30_000);
+    await telegram.waitFor(
+      () => telegram.sent.some((c) => c.method === "editMessageText" && String(c.body.chat_id) === String(APPROVER) && String(c.body.text).includes("✅ Allowed once.")),
+      10_000,
+    );
+  });
+});

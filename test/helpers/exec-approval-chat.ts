@@ -1,0 +1,29 @@
+import type { FakeReply, RecordedRequest } from "../fakes/model-server.js";
+import type { FakeTelegram } from "../fakes/telegram-server.js";
+import { lastUserText } from "./reliability.js";
+
+/** A model that asks to run `printf approved-output` when told to "run the report", then says whether it ran. */
+export function reportRunModel(req: RecordedRequest): FakeReply {
+  const last = req.body.messages?.at(-1);
+  if (last?.role === "tool") return { text: `Command result: ${String(last.content).includes("approved-output") ? "ran" : "not run"}` };
+  if (lastUserText(req).includes("run the report")) return { toolCalls: [{ name: "exec", arguments: { command: "printf approved-output" } }] };
+  return { text: "ok" };
+}
+
+/** The inline keyboard an `editMessageReplyMarkup` call put on a message (grammy may send it as JSON text). */
+export function inlineKeyboardOf(call: { body: Record<string, unknown> }): { text: string; callback_data: string }[][] {
+  const markup = typeof call.body.reply_markup === "string" ? JSON.parse(call.body.reply_markup) : call.body.reply_markup;
+  return (markup as { inline_keyboard: { text: string; callback_data: string }[][] }).inline_keyboard;
+}
+
+/** A user's press of a button under the bot's message `messageId` in a private chat, as Telegram reports it. */
+export function pressButton(telegram: FakeTelegram, press: { id: string; fromId: number; chatId: number; messageId: number; data: string }): void {
+  telegram.pushUpdate({
+    callback_query: {
+      id: press.id,
+      from: { id: press.fromId, is_bot: false, first_name: "Presser" },
+      message: { message_id: press.messageId, date: Math.floor(Date.now() / 1000), chat: { id: press.chatId, type: "private" }, text: "prompt" },
+      data: press.data,
+    },
+  });
+}
