@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { ApprovalDecision, ApprovalResolution, ExecApprovalRequest } from "../agents/approvals/approval-broker.js";
 import type { ChannelManager, SentChatMessage } from "../channels/channel-manager.js";
 import type { ChatButton } from "../channels/types.js";
@@ -29,6 +30,8 @@ export interface ExecApprovalChatDeps {
 export class ExecApprovalChats {
   /** The prompts posted for each pending request: edited when it ends. */
   private readonly posted = new Map<string, SentChatMessage[]>();
+  /** How recent requests ended, for a prompt whose delivery finishes after its request did. */
+  private readonly ended = new LRUCache<string, { decision: ApprovalDecision | null }>({ max: 200 });
 
   constructor(private readonly deps: ExecApprovalChatDeps) {}
 
@@ -50,8 +53,13 @@ export class ExecApprovalChats {
             ...(route.threadId ? { threadId: route.threadId } : {}),
             messageId: result.messageIds[0]!,
           };
-          this.posted.set(request.id, [...(this.posted.get(request.id) ?? []), sent]);
-          await channels.attachButtons(sent, decisionButtons(request.id));
+          if (!this.ended.has(request.id)) {
+            this.posted.set(request.id, [...(this.posted.get(request.id) ?? []), sent]);
+            await channels.attachButtons(sent, decisionButtons(request.id));
+          }
+          // Answered while it was being posted or buttoned: it says so now, without buttons.
+          const ended = this.ended.get(request.id);
+          if (ended) await channels.editSent(sent, resolvedPrompt(request, ended.decision));
         })
         .catch((err: Error) =>
           this.deps.logger.warn({ approvalId: request.id, channel: route.channel, to: route.to, err: err.message }, "exec approval prompt not delivered to the chat"),
@@ -61,6 +69,7 @@ export class ExecApprovalChats {
 
   /** The request ended: each of its prompts says how, and loses its buttons. */
   resolved(resolution: ApprovalResolution, request: ExecApprovalRequest): void {
+    this.ended.set(request.id, { decision: resolution.decision });
     const posted = this.posted.get(request.id);
     this.posted.delete(request.id);
     const channels = this.deps.channels();

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../../src/config/index.js";
-import { approvalPrompt, decisionButtons, promptRoutes, resolvedPrompt } from "../../../src/gateway/exec-approval-chat.js";
+import type { ChannelManager } from "../../../src/channels/channel-manager.js";
+import { approvalPrompt, decisionButtons, ExecApprovalChats, promptRoutes, resolvedPrompt } from "../../../src/gateway/exec-approval-chat.js";
+import type { SessionStore } from "../../../src/sessions/store/index.js";
 
 const ORIGIN = { channel: "telegram", to: "901" };
 const request = { agentId: "main", sessionKey: "agent:main:telegram:direct:901" };
@@ -84,5 +86,47 @@ describe("where an exec approval prompt goes", () => {
     it("refuses an approver that is not a numeric user id", () => {
       expect(() => validateConfig({ channels: { telegram: { botToken: "1:a", execApprovals: { approvers: ["@ops"] } } } }, {})).toThrow(/a numeric Telegram user id/);
     });
+  });
+});
+
+describe("ExecApprovalChats", () => {
+  const request = { id: "r1", command: "make", agentId: "main", sessionKey: "agent:main:telegram:direct:901", createdAtMs: 0, expiresAtMs: 60_000 };
+
+  function chats() {
+    const calls: string[] = [];
+    let deliver!: () => void;
+    const delivered = new Promise<void>((resolve) => (deliver = resolve));
+    const channels = {
+      send: async () => {
+        await delivered;
+        return { runId: "x", channel: "telegram", accountId: "default", chatId: "901", messageIds: ["55"] };
+      },
+      attachButtons: async () => calls.push("buttons"),
+      editSent: async (_sent: unknown, text: string) => calls.push(`edit: ${text.split("\n").at(-1)}`),
+    } as unknown as ChannelManager;
+    const store = { get: () => ({ lastChannel: "telegram", lastTo: "901", lastAccountId: "default" }) } as unknown as SessionStore;
+    const logger = { warn: () => {} } as never;
+    const subject = new ExecApprovalChats({ config: () => validateConfig({}, {}).config, channels: () => channels, store, logger });
+    return { subject, calls, deliver };
+  }
+
+  it("buttons a delivered question, and edits it to its outcome when answered", async () => {
+    const { subject, calls, deliver } = chats();
+    subject.prompt(request);
+    deliver();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls).toEqual(["buttons"]);
+    subject.resolved({ id: "r1", decision: "deny", ts: 1 }, request);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls).toEqual(["buttons", "edit: ❌ Denied."]);
+  });
+
+  it("a question delivered after its request ended gets no buttons, only its outcome", async () => {
+    const { subject, calls, deliver } = chats();
+    subject.prompt(request);
+    subject.resolved({ id: "r1", decision: null, ts: 1 }, request);
+    deliver();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls).toEqual(["edit: ⌛ No answer in time: not run."]);
   });
 });
