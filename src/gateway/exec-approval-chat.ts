@@ -3,7 +3,7 @@ import type { ApprovalDecision, ApprovalResolution, ExecApprovalRequest } from "
 import type { ChannelManager, SentChatMessage } from "../channels/channel-manager.js";
 import type { ChatButton } from "../channels/types.js";
 import { defaultAccountId } from "../channels/config/channel-accounts.js";
-import { telegramApprovalClient } from "../channels/config/telegram-exec-approvals.js";
+import { telegramApprovalClient, telegramButtonsAllowed } from "../channels/config/telegram-exec-approvals.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import type { SessionStore } from "../sessions/store/index.js";
@@ -55,7 +55,7 @@ export class ExecApprovalChats {
           };
           if (!this.ended.has(request.id)) {
             this.posted.set(request.id, [...(this.posted.get(request.id) ?? []), sent]);
-            await channels.attachButtons(sent, decisionButtons(request.id));
+            if (buttonsAllowed(this.deps.config(), sent)) await channels.attachButtons(sent, decisionButtons(request.id));
           }
           // Answered while it was being posted or buttoned: it says so now, without buttons.
           const ended = this.ended.get(request.id);
@@ -81,6 +81,11 @@ export class ExecApprovalChats {
         .catch((err: Error) => this.deps.logger.warn({ approvalId: request.id, channel: sent.channel, err: err.message }, "exec approval prompt not updated with its outcome"));
     }
   }
+}
+
+/** Telegram's `capabilities.inlineButtons` says where buttons may go; other channels decide by having them or not. */
+function buttonsAllowed(config: OpenClawConfig, sent: SentChatMessage): boolean {
+  return sent.channel !== "telegram" || telegramButtonsAllowed(config, sent.accountId, sent.chatId);
 }
 
 const DECISION_LABELS: readonly [ApprovalDecision, string][] = [

@@ -9,8 +9,9 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * `channels.telegram.execApprovals`: a run in a Telegram group asks its question in the
- * approver's DM (target dm, the default), not in the group; only the approver answers on
- * Telegram, the owner too being refused there. Real gateway, Telegram fake, a real command.
+ * approver's DM and, with target both, in the group, its buttons only in the DM
+ * (`capabilities.inlineButtons: dm`); only the approver answers on Telegram, the owner too being
+ * refused there. Real gateway, Telegram fake, a real command.
  */
 
 const OWNER = 911;
@@ -36,7 +37,8 @@ beforeAll(async () => {
         allowFrom: [String(OWNER), String(APPROVER)],
         groupPolicy: "open",
         groups: { [GROUP]: { requireMention: false } },
-        execApprovals: { approvers: [String(APPROVER)] },
+        execApprovals: { approvers: [String(APPROVER)], target: "both" },
+        capabilities: { inlineButtons: "dm" },
       }),
     },
     commands: { ownerAllowFrom: [`telegram:${OWNER}`] },
@@ -52,13 +54,14 @@ afterAll(async () => {
 });
 
 describe("Telegram exec approvers", { timeout: 90_000 }, () => {
-  it("a group run's question goes to the approver's DM only; the owner may not answer on Telegram, the approver's button does", async () => {
+  it("a group run's question goes to the approver's DM and the group, buttoned in the DM; the owner may not answer on Telegram, the approver's button does", async () => {
     telegram.pushMessage({ chatId: GROUP, fromId: OWNER, fromName: "Owner", text: "please run the report", messageId: messageId++ });
     await telegram.waitFor(() => texts(APPROVER).some((t) => t.includes("/approve ")), 30_000);
     const prompt = texts(APPROVER).find((t) => t.includes("/approve "))!;
     expect(prompt).toContain("printf approved-output");
     const id = /\/approve (\S+) allow-once/.exec(prompt)![1]!;
-    expect(texts(GROUP).some((t) => t.includes("/approve"))).toBe(false);
+    // target both: the group is asked too, without buttons (inlineButtons: dm); the owner's DM is not.
+    await telegram.waitFor(() => texts(GROUP).some((t) => t.includes(`/approve ${id}`)), 10_000);
     expect(texts(OWNER)).toEqual([]);
 
     telegram.pushMessage({ chatId: GROUP, fromId: OWNER, fromName: "Owner", text: `/approve ${id} allow-once`, messageId: messageId++ });
@@ -76,6 +79,7 @@ describe("Telegram exec approvers", { timeout: 90_000 }, () => {
       data: inlineKeyboardOf(buttons)[0]![0]!.callback_data,
     });
     await telegram.waitFor(() => texts(GROUP).includes("Command result: ran"), 30_000);
+    expect(telegram.sent.filter((c) => c.method === "editMessageReplyMarkup").map((c) => String(c.body.chat_id))).toEqual([String(APPROVER)]);
     await telegram.waitFor(
       () => telegram.sent.some((c) => c.method === "editMessageText" && String(c.body.chat_id) === String(APPROVER) && String(c.body.text).includes("✅ Allowed once.")),
       10_000,

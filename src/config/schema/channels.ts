@@ -186,6 +186,14 @@ const telegramKeys = {
   groups: Type.Optional(Type.Record(Type.String(), Type.Intersect([TelegramChatEntry, Type.Object({ topics: Type.Optional(Type.Record(Type.String(), TelegramChatEntry)) })]))),
   /** The tools in one DM, by the peer's chat id (`"*"`: every DM without an entry of its own); an account's map replaces the channel's. */
   direct: Type.Optional(Type.Record(Type.String(), Type.Object(ChatToolRules))),
+  /**
+   * Where the bot may put inline buttons (exec approval questions): off, dm, group, all, or
+   * allowlist (the default: everywhere, a press authorized as its sender's message). The legacy
+   * list form `["inlineButtons"]` is `all`; an empty list inherits the channel's.
+   */
+  capabilities: Type.Optional(
+    Type.Union([Type.Object({ inlineButtons: Type.Optional(stringEnum(["off", "dm", "group", "all", "allowlist"])) }), Type.Array(stringEnum(["inlineButtons"]))]),
+  ),
   /** Exec approvals of runs in this account's chats: who answers them (approvers) and where they are asked (target). */
   execApprovals: Type.Optional(
     Type.Object({
