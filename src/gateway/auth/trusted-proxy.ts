@@ -116,8 +116,18 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
   return trimmed ? trimmed : undefined;
 }
 
-/** This host's own interface addresses (loopback aside); undefined when they cannot be read. */
+/** How long a read of the host's addresses stands: every proxied request asks, and they rarely change. */
+const INTERFACE_READ_TTL_MS = 1_000;
+let interfaceRead: { at: number; addresses: ReadonlySet<string> | undefined } | undefined;
+
+/** This host's own interface addresses (loopback aside), read at most once a second; undefined when they cannot be read. */
 function hostInterfaceAddresses(): ReadonlySet<string> | undefined {
+  const now = Date.now();
+  if (!interfaceRead || now - interfaceRead.at >= INTERFACE_READ_TTL_MS) interfaceRead = { at: now, addresses: readInterfaceAddresses() };
+  return interfaceRead.addresses;
+}
+
+function readInterfaceAddresses(): ReadonlySet<string> | undefined {
   try {
     const addresses = new Set<string>();
     for (const entries of Object.values(os.networkInterfaces())) {
