@@ -20,10 +20,7 @@ export interface TelegramApprovalClient {
  * numeric Telegram ids among `commands.ownerAllowFrom`. Empty when neither names one.
  */
 export function telegramExecApprovers(config: OpenClawConfig, accountId: string): string[] {
-  const explicit = (settingsOf(config, accountId)?.approvers ?? []).map((id) => id.replace(/^(tg|telegram):/, ""));
-  if (explicit.length > 0) return [...new Set(explicit)];
-  const owners = (config.commands?.ownerAllowFrom ?? []).map((raw) => ownerIdOn("telegram", raw)).filter((id): id is string => id !== undefined && /^\d+$/.test(id));
-  return [...new Set(owners)];
+  return approversOf(config, telegramAccount(config, accountId)?.config.execApprovals as ExecApprovalsSettings | undefined);
 }
 
 /**
@@ -32,11 +29,11 @@ export function telegramExecApprovers(config: OpenClawConfig, accountId: string)
  * the account is disabled.
  */
 export function telegramApprovalClient(config: OpenClawConfig, accountId: string): TelegramApprovalClient | undefined {
-  const account = resolveChannelAccounts(config, "telegram").find((a) => a.accountId === accountId);
+  const account = telegramAccount(config, accountId);
   if (!account?.enabled) return undefined;
   const settings = account.config.execApprovals as ExecApprovalsSettings | undefined;
   if (settings?.enabled === false) return undefined;
-  const approvers = telegramExecApprovers(config, accountId);
+  const approvers = approversOf(config, settings);
   if (approvers.length === 0) return undefined;
   return {
     accountId,
@@ -45,6 +42,17 @@ export function telegramApprovalClient(config: OpenClawConfig, accountId: string
     ...(settings?.agentFilter ? { agentFilter: settings.agentFilter } : {}),
     ...(settings?.sessionFilter ? { sessionFilter: settings.sessionFilter } : {}),
   };
+}
+
+function approversOf(config: OpenClawConfig, settings: ExecApprovalsSettings | undefined): string[] {
+  const explicit = (settings?.approvers ?? []).map((id) => id.replace(/^(tg|telegram):/, ""));
+  if (explicit.length > 0) return [...new Set(explicit)];
+  const owners = (config.commands?.ownerAllowFrom ?? []).map((raw) => ownerIdOn("telegram", raw)).filter((id): id is string => id !== undefined && /^\d+$/.test(id));
+  return [...new Set(owners)];
+}
+
+function telegramAccount(config: OpenClawConfig, accountId: string) {
+  return resolveChannelAccounts(config, "telegram").find((a) => a.accountId === accountId);
 }
 
 type Capabilities = NonNullable<NonNullable<NonNullable<OpenClawConfig["channels"]>["telegram"]>["capabilities"]>;
@@ -56,7 +64,7 @@ type Capabilities = NonNullable<NonNullable<NonNullable<OpenClawConfig["channels
  * empty list inherits the channel's setting.
  */
 export function telegramButtonsAllowed(config: OpenClawConfig, accountId: string, chatId: string): boolean {
-  const own = resolveChannelAccounts(config, "telegram").find((a) => a.accountId === accountId)?.config.capabilities as Capabilities | undefined;
+  const own = telegramAccount(config, accountId)?.config.capabilities as Capabilities | undefined;
   const scope = buttonScope(Array.isArray(own) && own.length === 0 ? config.channels?.telegram?.capabilities : own);
   if (scope === "off") return false;
   const direct = !chatId.startsWith("-");
@@ -67,8 +75,4 @@ function buttonScope(capabilities: Capabilities | undefined): "off" | "dm" | "gr
   if (capabilities === undefined) return "allowlist";
   if (Array.isArray(capabilities)) return capabilities.includes("inlineButtons") ? "all" : "allowlist";
   return capabilities.inlineButtons ?? "allowlist";
-}
-
-function settingsOf(config: OpenClawConfig, accountId: string): ExecApprovalsSettings | undefined {
-  return resolveChannelAccounts(config, "telegram").find((a) => a.accountId === accountId)?.config.execApprovals as ExecApprovalsSettings | undefined;
 }
