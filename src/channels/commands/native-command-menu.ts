@@ -1,6 +1,7 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 import { CHAT_COMMANDS, skillCommands } from "../../conversations/commands/chat-commands.js";
+import { describeCommand } from "../../conversations/commands/chat-command-registry.js";
 import type { NativeCommand } from "../types.js";
 
 /** Telegram's limits: names of 1–32 lowercase letters, digits and `_`, descriptions of 1–256 characters, at most 100 entries. */
@@ -28,7 +29,7 @@ export function nativeCommandMenu(config: OpenClawConfig, own: MenuSwitches = {}
     .filter((c) => NAME.test(c.name))
     .slice(0, MAX_COMMANDS)
     .map((c) => {
-      const description = menuDescription(`${c.args ? `${c.args} — ` : ""}${c.description}${c.ownerOnly ? " (owner only)" : ""}`);
+      const description = menuDescription(`${c.args ? `${c.args} — ` : ""}${describeCommand(c)}`);
       return c.args ? { command: c.name, description, args: c.args } : { command: c.name, description };
     });
 }

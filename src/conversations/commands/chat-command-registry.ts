@@ -90,6 +90,8 @@ export interface ChatCommand {
   ownerOnly?: boolean;
   /** Who else the owner-only rule lets in, or keeps out: a refusal to show, or undefined to let the sender run it. */
   authorize?(ctx: ChatCommandContext): { refusal?: string } | undefined;
+  /** Who may run it, as help and menus say it, where `authorize` makes that more than "owner only". */
+  audience?: string;
   /** Where it is a command; on other surfaces the text goes to the agent. Default: every surface. */
   surfaces?: readonly ChatSurface[];
   handler(args: string, ctx: ChatCommandContext): ChatCommandResult | Promise<ChatCommandResult>;
@@ -171,7 +173,13 @@ export class ChatCommandRegistry {
   helpText(surface: ChatSurface): string {
     const lines = this.commands
       .filter((c) => !c.surfaces || c.surfaces.includes(surface))
-      .map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}${c.aliases?.length ? ` (/${c.aliases.join(", /")})` : ""} — ${c.description}${c.ownerOnly ? " (owner only)" : ""}`);
+      .map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}${c.aliases?.length ? ` (/${c.aliases.join(", /")})` : ""} — ${describeCommand(c)}`);
     return ["Commands:", ...lines].join("\n");
   }
+}
+
+/** A command's description with who may run it, as help, menus and `commands.list` show it. */
+export function describeCommand(command: ChatCommand): string {
+  const audience = command.audience ?? (command.ownerOnly ? "owner only" : undefined);
+  return audience ? `${command.description} (${audience})` : command.description;
 }

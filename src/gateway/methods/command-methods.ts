@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { CHAT_COMMANDS } from "../../conversations/commands/chat-commands.js";
+import { describeCommand } from "../../conversations/commands/chat-command-registry.js";
 import { nativeCommandMenu } from "../../channels/commands/native-command-menu.js";
 import type { MethodRegistry } from "./registry.js";
 
@@ -31,7 +32,7 @@ export function registerCommandMethods(registry: MethodRegistry): void {
         commands: listed.map((command) => ({
           name: command.name,
           textAliases: [command.name, ...(command.aliases ?? [])].map((n) => `/${n}`),
-          description: command.ownerOnly ? `${command.description} (owner only)` : command.description,
+          description: describeCommand(command),
           ...(command.category ? { category: command.category } : {}),
           source: "native",
           scope: native.has(command.name) ? "both" : "text",
