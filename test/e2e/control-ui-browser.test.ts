@@ -46,6 +46,11 @@ function openPage(url: string, viewport = { width: 1280, height: 800 }) {
   return openWatchedPage(browser, url, viewport);
 }
 
+/** The operator's view of a run in `key` ending (that run's, when `runId` is given). */
+function chatFinal(key: string, runId?: string) {
+  return operator.waitFor((f) => f.event === "chat" && f.payload.sessionKey === key && f.payload.state === "final" && (runId === undefined || f.payload.runId === runId), 30_000);
+}
+
 async function signedIn(page: Page): Promise<void> {
   await page.locator('[data-testid="connection"].ok').waitFor(WAIT);
 }
@@ -119,7 +124,7 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "approvals.png") });
     await card.locator("button", { hasText: "Allow once" }).click();
     await card.waitFor({ state: "detached", ...WAIT });
-    const final = await operator.waitFor((f) => f.event === "chat" && f.payload.sessionKey === "agent:main:approvals-test" && f.payload.state === "final", 30_000);
+    const final = await chatFinal("agent:main:approvals-test");
     expect(final.payload.state).toBe("final");
     const history = await operator.request("chat.history", { sessionKey: "agent:main:approvals-test" });
     const result = history.payload.messages.find((m: any) => m.role === "toolResult");
@@ -158,7 +163,7 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await operator.request("chat.send", { sessionKey: key, message: payload, idempotencyKey: `xss-${Date.now()}` });
     const approval = await waiting;
     await operator.request("exec.approval.resolve", { id: approval.payload.id, decision: "allow-once" });
-    await operator.waitFor((f) => f.event === "chat" && f.payload.sessionKey === key && f.payload.state === "final", 30_000);
+    await chatFinal(key);
     await operator.request("sessions.patch", { key, label: `<img src=x onerror="window.__xss='label'">` });
 
     const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
@@ -182,7 +187,7 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
   it("saved reasoning stays hidden unless the session's /reasoning is on", async () => {
     server.enqueue({ thinking: "private chain of thought", text: "the visible answer" });
     const key = "agent:main:reasoning-view";
-    const done = operator.waitFor((f) => f.event === "chat" && f.payload.sessionKey === key && f.payload.state === "final", 30_000);
+    const done = chatFinal(key);
     await operator.request("chat.send", { sessionKey: key, message: "think it through", idempotencyKey: `reasoning-${Date.now()}` });
     await done;
     const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
@@ -205,7 +210,7 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
   it("a long history opens on the newest page and pages back on request", async () => {
     const key = "agent:main:long-history";
     for (let i = 0; i < 40; i++) {
-      const done = operator.waitFor((f) => f.event === "chat" && f.payload.sessionKey === key && f.payload.state === "final" && f.payload.runId === `long-${i}`, 30_000);
+      const done = chatFinal(key, `long-${i}`);
       await operator.request("chat.send", { sessionKey: key, message: `message number ${i}`, idempotencyKey: `long-${i}` });
       await done;
     }

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { inlineKeyboardOf, pressButton, reportRunModel } from "../helpers/exec-approval-chat.js";
-import { waitUntil } from "../helpers/reliability.js";
-import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+import type { FakeTelegram } from "../fakes/telegram-server.js";
+import { inlineKeyboardOf, pressButton, startApprovalGateway, type ApprovalGateway } from "../helpers/exec-approval-chat.js";
 
 /**
  * An exec approval a chat's run asks for is shown in that chat with its `/approve` line, and the
@@ -16,29 +11,22 @@ import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 const OWNER = 901;
 const ADMIN_CHAT = 902;
 
-let model: FakeModelServer;
+let setup: ApprovalGateway;
 let telegram: FakeTelegram;
-let gw: GatewayProcess;
 let messageId = 1;
 
 beforeAll(async () => {
-  model = await startFakeModelServer();
-  model.setResponder(reportRunModel);
-  telegram = await startFakeTelegram({ botUsername: "claw_bot" });
-  const stateDir = makeTempDir();
-  const content = fakeModelConfig(model, stateDir, {
-    channels: { telegram: telegramChannelConfig(telegram, { dmPolicy: "allowlist", allowFrom: [String(OWNER)] }) },
-    commands: { ownerAllowFrom: [`telegram:${OWNER}`] },
-    tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
-    approvals: { exec: { enabled: true, mode: "both", agentFilter: ["main"], targets: [{ channel: "telegram", to: String(ADMIN_CHAT) }] } },
-  });
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
-  await waitUntil(() => gw.output().includes("channel account started"), 30_000, "the Telegram account");
+  setup = await startApprovalGateway(
+    OWNER,
+    { dmPolicy: "allowlist", allowFrom: [String(OWNER)] },
+    {
+      approvals: { exec: { enabled: true, mode: "both", agentFilter: ["main"], targets: [{ channel: "telegram", to: String(ADMIN_CHAT) }] } },
+    },
+  );
+  telegram = setup.telegram;
 });
 afterAll(async () => {
-  await gw?.stop();
-  await telegram?.close();
-  await model?.close();
+  await setup?.close();
 });
 
 describe("exec approvals in chat", { timeout: 90_000 }, () => {

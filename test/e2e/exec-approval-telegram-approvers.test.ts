@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { inlineKeyboardOf, pressButton, reportRunModel } from "../helpers/exec-approval-chat.js";
-import { waitUntil } from "../helpers/reliability.js";
-import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
+import type { FakeTelegram } from "../fakes/telegram-server.js";
+import { inlineKeyboardOf, pressButton, startApprovalGateway, type ApprovalGateway } from "../helpers/exec-approval-chat.js";
 
 /**
  * `channels.telegram.execApprovals`: a run in a Telegram group asks its question in the
@@ -18,39 +13,25 @@ const OWNER = 911;
 const APPROVER = 912;
 const GROUP = -100912;
 
-let model: FakeModelServer;
+let setup: ApprovalGateway;
 let telegram: FakeTelegram;
-let gw: GatewayProcess;
 let messageId = 1;
 
 const texts = (chat: number) => telegram.messages(chat).map((m) => String(m.text));
 
 beforeAll(async () => {
-  model = await startFakeModelServer();
-  model.setResponder(reportRunModel);
-  telegram = await startFakeTelegram({ botUsername: "claw_bot" });
-  const stateDir = makeTempDir();
-  const content = fakeModelConfig(model, stateDir, {
-    channels: {
-      telegram: telegramChannelConfig(telegram, {
-        dmPolicy: "allowlist",
-        allowFrom: [String(OWNER), String(APPROVER)],
-        groupPolicy: "open",
-        groups: { [GROUP]: { requireMention: false } },
-        execApprovals: { approvers: [String(APPROVER)], target: "both" },
-        capabilities: { inlineButtons: "dm" },
-      }),
-    },
-    commands: { ownerAllowFrom: [`telegram:${OWNER}`] },
-    tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
+  setup = await startApprovalGateway(OWNER, {
+    dmPolicy: "allowlist",
+    allowFrom: [String(OWNER), String(APPROVER)],
+    groupPolicy: "open",
+    groups: { [GROUP]: { requireMention: false } },
+    execApprovals: { approvers: [String(APPROVER)], target: "both" },
+    capabilities: { inlineButtons: "dm" },
   });
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
-  await waitUntil(() => gw.output().includes("channel account started"), 30_000, "the Telegram account");
+  telegram = setup.telegram;
 });
 afterAll(async () => {
-  await gw?.stop();
-  await telegram?.close();
-  await model?.close();
+  await setup?.close();
 });
 
 describe("Telegram exec approvers", { timeout: 90_000 }, () => {

@@ -1,6 +1,46 @@
-import type { FakeReply, RecordedRequest } from "../fakes/model-server.js";
-import type { FakeTelegram } from "../fakes/telegram-server.js";
-import { lastUserText } from "./reliability.js";
+import { startFakeModelServer, type FakeModelServer, type FakeReply, type RecordedRequest } from "../fakes/model-server.js";
+import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
+import { fakeModelConfig } from "./fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "./gateway-process.js";
+import { lastUserText, waitUntil } from "./reliability.js";
+import { telegramChannelConfig } from "./telegram-channel-config.js";
+
+export interface ApprovalGateway {
+  model: FakeModelServer;
+  telegram: FakeTelegram;
+  gw: GatewayProcess;
+  close(): Promise<void>;
+}
+
+/**
+ * A gateway with a Telegram account on the fake Bot API (`telegram` its settings), `owner` in
+ * `commands.ownerAllowFrom`, exec asking on a miss of the `echo` allowlist, and `reportRunModel`
+ * as the model; `extra` adds top-level config. Resolves once the account runs.
+ */
+export async function startApprovalGateway(owner: number, telegramSettings: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<ApprovalGateway> {
+  const model = await startFakeModelServer();
+  model.setResponder(reportRunModel);
+  const telegram = await startFakeTelegram({ botUsername: "claw_bot" });
+  const stateDir = makeTempDir();
+  const content = fakeModelConfig(model, stateDir, {
+    channels: { telegram: telegramChannelConfig(telegram, telegramSettings) },
+    commands: { ownerAllowFrom: [`telegram:${owner}`] },
+    tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
+    ...extra,
+  });
+  const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
+  await waitUntil(() => gw.output().includes("channel account started"), 30_000, "the Telegram account");
+  return {
+    model,
+    telegram,
+    gw,
+    close: async () => {
+      await gw.stop();
+      await telegram.close();
+      await model.close();
+    },
+  };
+}
 
 /** A model that asks to run `printf approved-output` when told to "run the report", then says whether it ran. */
 export function reportRunModel(req: RecordedRequest): FakeReply {
