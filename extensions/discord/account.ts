@@ -3,6 +3,7 @@ import {
   MessageFlags,
   Routes,
   ThreadAutoArchiveDuration,
+  type ButtonInteraction,
   type ChatInputCommandInteraction,
   type Client,
   type GatewayMessageReactionAddDispatchData,
@@ -14,6 +15,7 @@ import {
   ChannelPermanentError,
   type ChannelAccount,
   type ChannelAccountContext,
+  type ChatButton,
   type OutboundFile,
   type OutboundTarget,
   type OutboundText,
@@ -27,6 +29,7 @@ import { createRedactor, toChannelError, type Redactor } from "./errors.js";
 import { ChannelOrder } from "./channel-order.js";
 import { toInboundMessage, toInboundReaction, type ReactionContext } from "./inbound.js";
 import { interactionToInbound, toApplicationCommands } from "./application-commands.js";
+import { buttonToInbound, toActionRows } from "./buttons.js";
 import { applyMentionAliases, type MentionAliases } from "./mention-aliases.js";
 import { parseDiscordTarget } from "./targets.js";
 
@@ -85,6 +88,7 @@ export class DiscordAccount implements ChannelAccount {
       onMessage: (message, botId) => this.#deliverInbound(message, botId),
       onReaction: (data, client, botId) => this.#deliverReaction(data, client, botId),
       onCommand: (interaction) => void this.#deliverCommand(interaction),
+      onButton: (interaction) => void this.#deliverButton(interaction),
       onReady: (client) => void this.#publishCommands(client),
     });
   }
@@ -140,11 +144,20 @@ export class DiscordAccount implements ChannelAccount {
     await this.#rest(async () => (await this.#channel(target)).sendTyping());
   }
 
+  /** The new text replaces the old, and any buttons under it go. */
   async editMessage(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void> {
     await this.#rest(async () => {
       const channel = await this.#channel(target);
       const flags = this.#suppressEmbeds ? MessageFlags.SuppressEmbeds : undefined;
-      await channel.messages.edit(messageId, { ...this.#content(text.markdown), flags });
+      await channel.messages.edit(messageId, { ...this.#content(text.markdown), flags, components: [] });
+    });
+  }
+
+  /** Buttons under one of the bot's messages; a press comes back as an interaction (`#deliverButton`). */
+  async setButtons(target: OutboundTarget, messageId: string, rows: readonly (readonly ChatButton[])[]): Promise<void> {
+    await this.#rest(async () => {
+      const channel = await this.#channel(target);
+      await channel.messages.edit(messageId, { components: toActionRows(rows) });
     });
   }
 
@@ -277,6 +290,30 @@ export class DiscordAccount implements ChannelAccount {
     const envelope = interactionToInbound(interaction);
     this.#context.onInbound(envelope).catch((error: unknown) => {
       this.#context.logger.error({ interactionId: interaction.id, chatId: envelope.chatId }, `discord: slash command not accepted: ${this.#redact(String(error))}`);
+    });
+  }
+
+  /**
+   * A button press. A command button's press is deferred at once as an answer only the presser
+   * sees, which the command's reply (its outcome, or why they may not) then edits; the command runs
+   * through the inbound pipeline as if they had typed it. Any other button is only acknowledged.
+   */
+  async #deliverButton(interaction: ButtonInteraction): Promise<void> {
+    const envelope = buttonToInbound(interaction);
+    try {
+      if (!envelope) {
+        await interaction.deferUpdate();
+        this.#context.logger.debug({ interactionId: interaction.id, customId: interaction.customId }, "discord: a press of a button this gateway did not make; acknowledged only");
+        return;
+      }
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    } catch (error) {
+      this.#context.logger.warn({ interactionId: interaction.id }, `discord: button press not acknowledged: ${this.#redact(String(error))}`);
+      return;
+    }
+    this.#deferred.add(this.#context.accountId, interaction);
+    this.#context.onInbound(envelope).catch((error: unknown) => {
+      this.#context.logger.error({ interactionId: interaction.id, chatId: envelope.chatId }, `discord: button press not accepted: ${this.#redact(String(error))}`);
     });
   }
 

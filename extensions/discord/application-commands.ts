@@ -1,5 +1,6 @@
 import { ApplicationCommandOptionType, type ChatInputCommandInteraction, type RESTPostAPIChatInputApplicationCommandsJSONBody } from "discord.js";
 import type { InboundMessage, NativeCommand } from "../../src/channels/types.js";
+import { interactionEnvelope } from "./interaction-envelope.js";
 
 /** Discord's limits: descriptions of 1–100 characters, at most 100 global commands. */
 const MAX_DESCRIPTION = 100;
@@ -19,34 +20,9 @@ export function toApplicationCommands(commands: readonly NativeCommand[]): RESTP
 
 /**
  * A slash command a user ran, as the inbound message the pipeline runs: the text is the command
- * line (`/queue steer`), so it goes through the same registry as a typed command. It is
- * addressed to the bot, so it counts as a mention.
+ * line (`/queue steer`), so it goes through the same registry as a typed command.
  */
 export function interactionToInbound(interaction: ChatInputCommandInteraction): InboundMessage {
   const args = interaction.options.getString(ARGS_OPTION)?.trim();
-  const channel = interaction.channel;
-  const envelope: InboundMessage = {
-    messageId: interaction.id,
-    chatType: interaction.inGuild() ? "channel" : "direct",
-    chatId: interaction.channelId,
-    senderId: interaction.user.id,
-    senderName: interaction.inCachedGuild() ? interaction.member.displayName : interaction.user.displayName,
-    senderUsername: interaction.user.tag,
-    senderIsBot: interaction.user.bot,
-    text: args ? `/${interaction.commandName} ${args}` : `/${interaction.commandName}`,
-    mentionedBot: true,
-    nativeCommand: true,
-    timestamp: interaction.createdTimestamp,
-  };
-  if (channel?.isThread()) {
-    envelope.threadId = channel.id;
-    if (channel.parentId) envelope.parentChatId = channel.parentId;
-  }
-  if (interaction.guildId) {
-    envelope.guildId = interaction.guildId;
-    const roles = interaction.member?.roles;
-    const roleIds = Array.isArray(roles) ? roles : roles ? [...roles.cache.keys()] : [];
-    envelope.memberRoleIds = roleIds.filter((id) => id !== interaction.guildId);
-  }
-  return envelope;
+  return interactionEnvelope(interaction, args ? `/${interaction.commandName} ${args}` : `/${interaction.commandName}`);
 }

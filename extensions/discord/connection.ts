@@ -1,4 +1,12 @@
-import { Events, GatewayDispatchEvents, type ChatInputCommandInteraction, type Client, type GatewayMessageReactionAddDispatchData, type Message } from "discord.js";
+import {
+  Events,
+  GatewayDispatchEvents,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Client,
+  type GatewayMessageReactionAddDispatchData,
+  type Message,
+} from "discord.js";
 import { ChannelPermanentError, type ChannelAccountStatus } from "../../src/channels/types.js";
 import type { Logger } from "../../src/infra/logger.js";
 import { createDiscordClient } from "./client-factory.js";
@@ -20,6 +28,8 @@ export interface DiscordConnectionOptions {
   onReaction(data: GatewayMessageReactionAddDispatchData, client: Client, botId: string): void;
   /** Every slash command a user ran (INTERACTION_CREATE of a chat-input command) on the current client. */
   onCommand(interaction: ChatInputCommandInteraction): void;
+  /** Every press of a button under one of the bot's messages (INTERACTION_CREATE of a button) on the current client. */
+  onButton(interaction: ButtonInteraction): void;
   /** A new client became READY (not a resume): the moment to publish what Discord should know. */
   onReady(client: Client): void;
 }
@@ -105,7 +115,9 @@ export class DiscordConnection {
       if (current() && client.user) this.#options.onReaction(data, client, client.user.id);
     });
     client.on(Events.InteractionCreate, (interaction) => {
-      if (current() && interaction.isChatInputCommand()) this.#options.onCommand(interaction);
+      if (!current()) return;
+      if (interaction.isChatInputCommand()) this.#options.onCommand(interaction);
+      else if (interaction.isButton()) this.#options.onButton(interaction);
     });
     this.#armWatchdog();
     client.login(this.#options.settings.token).catch((error: unknown) => {

@@ -1,4 +1,4 @@
-import { InteractionWebhook, type ChatInputCommandInteraction, type Client, type MessageCreateOptions } from "discord.js";
+import { InteractionWebhook, type Client, type MessageCreateOptions } from "discord.js";
 
 /** An interaction's token answers for 15 minutes; after that a reply goes to the channel as a plain message. */
 const INTERACTION_TOKEN_MS = 15 * 60_000;
@@ -11,8 +11,11 @@ interface DeferredInteraction {
   answered: boolean;
 }
 
+/** What answering an interaction needs: it identifies itself and carries the token its answers use. */
+type AnswerableInteraction = { id: string; applicationId: string; token: string; createdTimestamp: number };
+
 /**
- * Slash commands deferred and waiting for their answer, per account, by interaction id (the
+ * Interactions (slash commands, command buttons) deferred and waiting for their answer, per account, by interaction id (the
  * inbound message id). Kept by the plugin, not by one run of an account: a config reload that
  * restarts the account while a command's answer is being written leaves the answer to the new
  * run, which answers in the interaction all the same — the token needs no gateway session and
@@ -21,8 +24,8 @@ interface DeferredInteraction {
 export class DeferredInteractions {
   readonly #byAccount = new Map<string, Map<string, DeferredInteraction>>();
 
-  /** Records a deferred command; forgets the account's commands whose token has expired. */
-  add(accountId: string, interaction: ChatInputCommandInteraction): void {
+  /** Records a deferred interaction; forgets the account's interactions whose token has expired. */
+  add(accountId: string, interaction: AnswerableInteraction): void {
     let pending = this.#byAccount.get(accountId);
     if (!pending) this.#byAccount.set(accountId, (pending = new Map()));
     for (const [id, old] of pending) if (expired(old)) pending.delete(id);

@@ -1,5 +1,6 @@
 import type { CallbackQuery, Chat, Message, MessageEntity, MessageReactionUpdated, Update, User } from "grammy/types";
 import type { ChannelChatKind, InboundMessage, InboundReaction } from "../../src/channels/types.js";
+import { isCommandButton } from "../../src/channels/command-buttons.js";
 
 /** Who the bot is, from `getMe`: needed to see mentions of it and replies to it. */
 export interface BotIdentity {
@@ -53,9 +54,6 @@ export function translateReaction(update: MessageReactionUpdated, sentByBot: { t
   }));
 }
 
-/** Buttons whose data is a command: an exec approval prompt's (`/approve <id> <decision>`). */
-const COMMAND_BUTTON = /^\/approve \S+ (allow-once|allow-always|deny)$/;
-
 /**
  * An inline button press reaches the agent as text; the press itself is the message. A command
  * button's press is that command, as if its user had typed it (and authorized as that).
@@ -71,7 +69,7 @@ function translateCallback(callback: CallbackQuery, bot: BotIdentity): InboundMe
     chatId: String(anchor.chat.id),
     ...(accessible ? topicOf(accessible) : {}),
     ...sender(callback.from),
-    text: COMMAND_BUTTON.test(callback.data) ? callback.data : `callback_data: ${callback.data}`,
+    text: isCommandButton(callback.data) ? callback.data : `callback_data: ${callback.data}`,
     ...(accessible?.from?.id === bot.id ? { replyToBot: true } : {}),
     timestamp: Date.now(),
   };

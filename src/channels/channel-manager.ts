@@ -361,6 +361,14 @@ export class ChannelManager {
     return true;
   }
 
+  /** Delete a message `send` posted; false where the account is not running or cannot delete. */
+  async deleteSent(sent: SentChatMessage): Promise<boolean> {
+    const running = this.accounts.get(key(sent.channel, sent.accountId));
+    if (!running?.started || !running.account.deleteMessage) return false;
+    await running.account.deleteMessage(sentTarget(sent), sent.messageId);
+    return true;
+  }
+
   /**
    * The chat `to` names on a channel's account (the only channel, and its default account, when not
    * named), once that account runs; refused (ChannelSendRefused) when it is gone, a bad target throws.

@@ -131,11 +131,13 @@ export interface OutboundText {
   silent?: boolean;
 }
 
-/** A button under a message; pressing it sends `data` back as that user's message (Telegram inline keyboard). */
+/** A button under a message; pressing it sends `data` back as that user's message (Telegram inline keyboard, Discord button). */
 export interface ChatButton {
   label: string;
   /** At most 64 bytes (Telegram's callback data limit). */
   data: string;
+  /** How the platform colours it where it can (Discord); Telegram's buttons all look alike. */
+  style?: "primary" | "success" | "danger";
 }
 
 /** A file to post: a path on this machine (already checked by the caller) and the name the chat shows. */
@@ -269,7 +271,7 @@ export interface ChannelAccount {
   send(target: OutboundTarget, text: OutboundText): Promise<SentMessage>;
   /** Typing indicator, refreshed by the caller every few seconds while a run is active. */
   sendTyping?(target: OutboundTarget): Promise<void>;
-  /** Replace a message's text (preview streaming). */
+  /** Replace a message's text (preview streaming); buttons `setButtons` put under it go. */
   editMessage?(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void>;
   /** Put rows of buttons under one of the bot's messages. Absent where the platform has none. */
   setButtons?(target: OutboundTarget, messageId: string, rows: readonly (readonly ChatButton[])[]): Promise<void>;

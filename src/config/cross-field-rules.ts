@@ -362,15 +362,14 @@ function checkRegexLists(config: RawOpenClawConfig): ConfigIssue[] {
 
 /** `approvals.exec.sessionFilter`: an entry written as `/regex/flags` must compile (others are substrings). */
 function checkApprovalSessionFilters(config: RawOpenClawConfig): ConfigIssue[] {
-  const telegram = config.channels?.telegram;
-  const lists: [KeyPathSegment[], string[] | undefined][] = [
-    [["approvals", "exec", "sessionFilter"], config.approvals?.exec?.sessionFilter],
-    [["channels", "telegram", "execApprovals", "sessionFilter"], telegram?.execApprovals?.sessionFilter],
-    ...Object.entries(telegram?.accounts ?? {}).map(([id, account]): [KeyPathSegment[], string[] | undefined] => [
-      ["channels", "telegram", "accounts", id, "execApprovals", "sessionFilter"],
-      account.execApprovals?.sessionFilter,
-    ]),
-  ];
+  const lists: [KeyPathSegment[], string[] | undefined][] = [[["approvals", "exec", "sessionFilter"], config.approvals?.exec?.sessionFilter]];
+  for (const channel of ["telegram", "discord"] as const) {
+    const block = config.channels?.[channel];
+    lists.push([["channels", channel, "execApprovals", "sessionFilter"], block?.execApprovals?.sessionFilter]);
+    for (const [id, account] of Object.entries(block?.accounts ?? {})) {
+      lists.push([["channels", channel, "accounts", id, "execApprovals", "sessionFilter"], account.execApprovals?.sessionFilter]);
+    }
+  }
   const issues: ConfigIssue[] = [];
   for (const [path, filters] of lists) {
     filters?.forEach((filter, index) => {

@@ -3,7 +3,8 @@ import type { ApprovalDecision, ApprovalResolution, ExecApprovalRequest } from "
 import type { ChannelManager, SentChatMessage } from "../channels/channel-manager.js";
 import type { ChatButton } from "../channels/types.js";
 import { defaultAccountId } from "../channels/config/channel-accounts.js";
-import { telegramApprovalClient, telegramButtonsAllowed } from "../channels/config/telegram-exec-approvals.js";
+import { approverDmTarget, execApprovalClient, isApprovalClientChannel } from "../channels/config/channel-exec-approvals.js";
+import { telegramButtonsAllowed } from "../channels/config/telegram-inline-buttons.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import type { SessionStore } from "../sessions/store/index.js";
@@ -22,14 +23,15 @@ export interface ExecApprovalChatDeps {
  * Exec approval prompts in chats, as OpenClaw's same-chat approvals: an approval a chat's run
  * asks for is shown in that chat, with the `/approve` line that answers it there (the owner's
  * command). `approvals.exec` sends it to other chats instead or as well (`mode`, `targets`,
- * `agentFilter`, `sessionFilter`). Where the platform has buttons (Telegram), the prompt gets one
- * per decision, each sending its `/approve` line. Once the request is answered (anywhere) or
- * expires, each prompt is edited to say how it ended, its buttons gone. A prompt that cannot be
- * delivered is logged; the request still waits for an operator client or its timeout.
+ * `agentFilter`, `sessionFilter`). Where the platform has buttons (Telegram, Discord), the prompt
+ * gets one per decision, each sending its `/approve` line. Once the request is answered (anywhere)
+ * or expires, each prompt is edited to say how it ended, its buttons gone (an approver's DM prompt
+ * is deleted instead where the account's `execApprovals.cleanupAfterResolve` says so). A prompt
+ * that cannot be delivered is logged; the request still waits for an operator client or its timeout.
  */
 export class ExecApprovalChats {
   /** The prompts posted for each pending request: edited when it ends. */
-  private readonly posted = new Map<string, SentChatMessage[]>();
+  private readonly posted = new Map<string, PostedPrompt[]>();
   /** How recent requests ended, for a prompt whose delivery finishes after its request did. */
   private readonly ended = new LRUCache<string, { decision: ApprovalDecision | null }>({ max: 200 });
 
@@ -40,18 +42,19 @@ export class ExecApprovalChats {
     if (!channels) return;
     const origin = request.sessionKey && !request.promptedInChat ? sessionChatRoute(this.deps.store.get(request.sessionKey)) : undefined;
     const routes = promptRoutes(request, this.deps.config(), origin);
-    routes.forEach((route, index) => {
+    routes.forEach(({ cleanupAfterResolve, ...route }, index) => {
       channels
         .send({ ...route, message: approvalPrompt(request), idempotencyKey: `exec-approval:${request.id}:${index}` })
         .then(async (result) => {
           // A prompt cut into chunks keeps its text: only a one-message prompt is buttoned and edited.
           if (result.messageIds.length !== 1) return;
-          const sent: SentChatMessage = {
+          const sent: PostedPrompt = {
             channel: result.channel,
             accountId: result.accountId,
             chatId: result.chatId,
             ...(route.threadId ? { threadId: route.threadId } : {}),
             messageId: result.messageIds[0]!,
+            ...(cleanupAfterResolve ? { deleteWhenEnded: true as const } : {}),
           };
           if (!this.ended.has(request.id)) {
             this.posted.set(request.id, [...(this.posted.get(request.id) ?? []), sent]);
@@ -59,7 +62,7 @@ export class ExecApprovalChats {
           }
           // Answered while it was being posted or buttoned: it says so now, without buttons.
           const ended = this.ended.get(request.id);
-          if (ended) await channels.editSent(sent, resolvedPrompt(request, ended.decision));
+          if (ended) await endPrompt(channels, sent, resolvedPrompt(request, ended.decision));
         })
         .catch((err: Error) =>
           this.deps.logger.warn({ approvalId: request.id, channel: route.channel, to: route.to, err: err.message }, "exec approval prompt not delivered to the chat"),
@@ -76,36 +79,48 @@ export class ExecApprovalChats {
     if (!posted || !channels) return;
     const text = resolvedPrompt(request, resolution.decision);
     for (const sent of posted) {
-      channels
-        .editSent(sent, text)
-        .catch((err: Error) => this.deps.logger.warn({ approvalId: request.id, channel: sent.channel, err: err.message }, "exec approval prompt not updated with its outcome"));
+      endPrompt(channels, sent, text).catch((err: Error) =>
+        this.deps.logger.warn({ approvalId: request.id, channel: sent.channel, err: err.message }, "exec approval prompt not updated with its outcome"),
+      );
     }
   }
 }
+
+/** A prompt as posted; `deleteWhenEnded`: an approver's DM whose account cleans up after the request ends. */
+type PostedPrompt = SentChatMessage & { deleteWhenEnded?: true };
+
+/** A prompt whose request ended says how, or goes where its account cleans up (falling back to the edit where it cannot be deleted). */
+async function endPrompt(channels: ChannelManager, sent: PostedPrompt, text: string): Promise<void> {
+  if (sent.deleteWhenEnded && (await channels.deleteSent(sent))) return;
+  await channels.editSent(sent, text);
+}
+
+/** A route to a chat, marked where its prompt is to be deleted once the request ends. */
+export type PromptRoute = SessionChatRoute & { cleanupAfterResolve?: true };
 
 /** Telegram's `capabilities.inlineButtons` says where buttons may go; other channels decide by having them or not. */
 function buttonsAllowed(config: OpenClawConfig, sent: SentChatMessage): boolean {
   return sent.channel !== "telegram" || telegramButtonsAllowed(config, sent.accountId, sent.chatId);
 }
 
-const DECISION_LABELS: readonly [ApprovalDecision, string][] = [
-  ["allow-once", "Allow once"],
-  ["allow-always", "Allow always"],
-  ["deny", "Deny"],
+const DECISION_BUTTONS: readonly [ApprovalDecision, string, NonNullable<ChatButton["style"]>][] = [
+  ["allow-once", "Allow once", "success"],
+  ["allow-always", "Allow always", "primary"],
+  ["deny", "Deny", "danger"],
 ];
 
 /** One button per decision, each sending the `/approve` line the prompt shows (none when one would not fit Telegram's 64 bytes). */
 export function decisionButtons(approvalId: string): ChatButton[][] {
-  const buttons = DECISION_LABELS.map(([decision, label]) => ({ label, data: `/approve ${approvalId} ${decision}` }));
+  const buttons = DECISION_BUTTONS.map(([decision, label, style]) => ({ label, data: `/approve ${approvalId} ${decision}`, style }));
   return buttons.every((button) => Buffer.byteLength(button.data) <= 64) ? [buttons] : [];
 }
 
 /**
- * The chats a request's prompt goes to: its own chat (on Telegram, as the account's
+ * The chats a request's prompt goes to: its own chat (on Telegram and Discord, as the account's
  * `execApprovals` says: its approvers' DMs, the chat, or both), and `approvals.exec`'s targets as
  * its mode says.
  */
-export function promptRoutes(request: Pick<ExecApprovalRequest, "agentId" | "sessionKey">, config: OpenClawConfig, origin: SessionChatRoute | undefined): SessionChatRoute[] {
+export function promptRoutes(request: Pick<ExecApprovalRequest, "agentId" | "sessionKey">, config: OpenClawConfig, origin: SessionChatRoute | undefined): PromptRoute[] {
   const forward = config.approvals?.exec;
   const own = origin ? ownChatRoutes(request, config, origin) : [];
   if (forward?.enabled !== true || !passesFilters(request, forward)) return own;
@@ -125,13 +140,19 @@ export function promptRoutes(request: Pick<ExecApprovalRequest, "agentId" | "ses
   });
 }
 
-/** A Telegram chat's account with an approval client asks as its `target` says; any other chat is asked itself. */
-function ownChatRoutes(request: Pick<ExecApprovalRequest, "agentId" | "sessionKey">, config: OpenClawConfig, origin: SessionChatRoute): SessionChatRoute[] {
-  if (origin.channel !== "telegram") return [origin];
-  const accountId = origin.accountId ?? defaultAccountId(config, "telegram");
-  const client = accountId ? telegramApprovalClient(config, accountId) : undefined;
+/** A chat whose account has an approval client (Telegram, Discord) asks as its `target` says; any other chat is asked itself. */
+function ownChatRoutes(request: Pick<ExecApprovalRequest, "agentId" | "sessionKey">, config: OpenClawConfig, origin: SessionChatRoute): PromptRoute[] {
+  const channel = origin.channel;
+  if (!isApprovalClientChannel(channel)) return [origin];
+  const accountId = origin.accountId ?? defaultAccountId(config, channel);
+  const client = accountId ? execApprovalClient(config, channel, accountId) : undefined;
   if (!client || !passesFilters(request, client)) return [origin];
-  const dms = client.approvers.map((id) => ({ channel: "telegram", accountId: client.accountId, to: id }));
+  const dms: PromptRoute[] = client.approvers.map((id) => ({
+    channel,
+    accountId: client.accountId,
+    to: approverDmTarget(client, id),
+    ...(client.cleanupAfterResolve ? { cleanupAfterResolve: true as const } : {}),
+  }));
   const chat = { ...origin, accountId: client.accountId };
   return client.target === "dm" ? dms : client.target === "channel" ? [chat] : [chat, ...dms];
 }

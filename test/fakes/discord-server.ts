@@ -52,6 +52,13 @@ export interface FakeDiscord {
    * interaction id. Its answers (callback, `@original` edits, follow-ups) land in `interactionReplies`.
    */
   pushCommand(input: PushCommandInput): string;
+  /**
+   * A user presses a button under message `messageId` (INTERACTION_CREATE of a message component,
+   * `custom_id` its data); returns the interaction id. Its answers land in `interactionReplies`.
+   */
+  pushButton(input: PushButtonInput): string;
+  /** A message as the fake holds it now (after the bot's edits: `content`, `components`), or undefined once deleted. */
+  storedMessage(id: string): FakeApiMessage | undefined;
   /** The application commands the bot registered last (`PUT /applications/:id/commands`), as sent. */
   registeredCommands(): Json[];
   /** What the bot answered to interaction `id`, in order. */
@@ -162,6 +169,15 @@ export interface PushReactionInput {
   emoji: string | { id: string; name: string };
   /** Leaves `message_author_id` out (Discord's field is optional). */
   withoutMessageAuthor?: boolean;
+}
+
+export interface PushButtonInput {
+  /** The channel of the message (a DM channel id the fake knows, or a configured guild channel). */
+  channelId: string;
+  messageId: string;
+  userId: string;
+  userName?: string;
+  customId: string;
 }
 
 export interface PushCommandInput {
@@ -290,6 +306,42 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (session.socket?.readyState === WebSocket.OPEN) session.socket.send(JSON.stringify(entry));
   };
 
+  /** INTERACTION_CREATE as Discord sends it (type 2 a slash command, 3 a message component); returns the interaction id. */
+  const dispatchInteraction = (
+    session: GatewaySession,
+    input: { type: 2 | 3; channel: ChannelRecord; user: Json; memberRoles: string[]; data: Json; message?: FakeApiMessage },
+  ): string => {
+    const { channel, user } = input;
+    const id = snowflake();
+    const interactionToken = `interaction-token-${id}`;
+    interactions.set(id, { token: interactionToken, channel, replies: [] });
+    const { guildId } = channel;
+    const payload: Json = {
+      id,
+      application_id: botId,
+      type: input.type,
+      token: interactionToken,
+      version: 1,
+      locale: "en-US",
+      app_permissions: "0",
+      entitlements: [],
+      authorizing_integration_owners: {},
+      context: guildId ? 0 : 1,
+      channel_id: channel.api.id,
+      channel: channel.api,
+      ...(input.message ? { message: input.message } : {}),
+      data: input.data,
+    };
+    if (guildId) {
+      payload.guild_id = guildId;
+      payload.member = { user, roles: input.memberRoles, permissions: "0", joined_at: new Date().toISOString(), deaf: false, mute: false, nick: null, flags: 0 };
+    } else {
+      payload.user = user;
+    }
+    dispatch(session, "INTERACTION_CREATE", payload);
+    return id;
+  };
+
   const dmChannelWith = (user: Json, channelId = snowflake()): ChannelRecord => {
     for (const record of channels.values()) {
       const recipients = record.api.recipients as Json[] | undefined;
@@ -372,6 +424,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         if (!message || message.channel_id !== channelId) return apiError(404, 10008);
         if (typeof body.content === "string") message.content = body.content;
         if (body.flags !== undefined) message.flags = Number(body.flags);
+        if (body.components !== undefined) message.components = body.components;
         message.edited_timestamp = new Date().toISOString();
         return { status: 200, body: message };
       },
@@ -726,6 +779,17 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       dispatch(session, "MESSAGE_REACTION_ADD", payload);
       return true;
     },
+    pushButton(input) {
+      if (!latestSession) throw new Error("fake discord: no gateway session yet (wait until identifyCount > 0)");
+      const message = storedMessages.get(input.messageId);
+      if (!message || message.channel_id !== input.channelId) throw new Error(`fake discord: no message ${input.messageId} in channel ${input.channelId}`);
+      const channel = channels.get(input.channelId);
+      if (!channel) throw new Error(`fake discord: channel ${input.channelId} is not known`);
+      const user = users.get(input.userId) ?? apiUser(input.userId, input.userName ?? `user${input.userId}`, false);
+      users.set(input.userId, user);
+      return dispatchInteraction(latestSession, { type: 3, channel, user, memberRoles: [], message, data: { custom_id: input.customId, component_type: 2 } });
+    },
+    storedMessage: (id) => storedMessages.get(id),
     pushCommand(input) {
       if (!latestSession) throw new Error("fake discord: no gateway session yet (wait until identifyCount > 0)");
       const user = apiUser(input.userId, input.userName ?? `user${input.userId}`, false);
@@ -735,38 +799,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       channel ??= dmChannelWith(user, input.channelId);
       const registered = registeredCommands.find((c) => c.name === input.name);
       if (!registered) throw new Error(`fake discord: the bot registered no command "${input.name}"`);
-      const id = snowflake();
-      const interactionToken = `interaction-token-${id}`;
-      interactions.set(id, { token: interactionToken, channel, replies: [] });
-      const { guildId } = channel;
-      const payload: Json = {
-        id,
-        application_id: botId,
+      return dispatchInteraction(latestSession, {
         type: 2,
-        token: interactionToken,
-        version: 1,
-        locale: "en-US",
-        app_permissions: "0",
-        entitlements: [],
-        authorizing_integration_owners: {},
-        context: guildId ? 0 : 1,
-        channel_id: channel.api.id,
-        channel: channel.api,
+        channel,
+        user,
+        memberRoles: input.memberRoles ?? [],
         data: {
           id: snowflake(),
           name: input.name,
           type: 1,
           ...(input.args !== undefined ? { options: [{ name: "args", type: 3, value: input.args }] } : {}),
         },
-      };
-      if (guildId) {
-        payload.guild_id = guildId;
-        payload.member = { user, roles: input.memberRoles ?? [], permissions: "0", joined_at: new Date().toISOString(), deaf: false, mute: false, nick: null, flags: 0 };
-      } else {
-        payload.user = user;
-      }
-      dispatch(latestSession, "INTERACTION_CREATE", payload);
-      return id;
+      });
     },
     registeredCommands: () => [...registeredCommands],
     interactionReplies: (id) => [...(interactions.get(id)?.replies ?? [])],

@@ -1,4 +1,4 @@
-import { Type, type TProperties } from "@sinclair/typebox";
+import { Type, type TProperties, type TSchema } from "@sinclair/typebox";
 import { BlockStreamingCoalesce, integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
 import { ToolPolicyRule, ToolsBySender } from "./tools.js";
 
@@ -194,20 +194,25 @@ const telegramKeys = {
   capabilities: Type.Optional(
     Type.Union([Type.Object({ inlineButtons: Type.Optional(stringEnum(["off", "dm", "group", "all", "allowlist"])) }), Type.Array(stringEnum(["inlineButtons"]))]),
   ),
-  /** Exec approvals of runs in this account's chats: who answers them (approvers) and where they are asked (target). */
-  execApprovals: Type.Optional(
-    Type.Object({
-      /** `auto` (default): on when an approver resolves; false: the run's chat is asked, and only owners answer. */
-      enabled: Type.Optional(Type.Union([Type.Boolean(), Type.Literal("auto")])),
-      /** Numeric Telegram user ids; unset: the Telegram owners of `commands.ownerAllowFrom`. */
-      approvers: Type.Optional(Type.Array(withExpected(Type.String({ pattern: "^(tg:|telegram:)?\\d+$" }), "a numeric Telegram user id"))),
-      /** dm (default): each approver's DM; channel: the run's chat; both. */
-      target: Type.Optional(stringEnum(["dm", "channel", "both"])),
-      agentFilter: Type.Optional(StringList),
-      sessionFilter: Type.Optional(StringList),
-    }),
-  ),
+  /** Exec approvals of runs in this account's chats; `enabled` is `auto` by default (on when an approver resolves). */
+  execApprovals: Type.Optional(Type.Object(execApprovalsKeys(withExpected(Type.String({ pattern: "^(tg:|telegram:)?\\d+$" }), "a numeric Telegram user id")))),
 };
+
+/**
+ * An account as an exec approval client: who answers the exec approvals of runs in its chats
+ * (`approvers`: platform user ids; unset, the channel's owners in `commands.ownerAllowFrom`) and
+ * where they are asked (`target`). `enabled` false: the run's chat is asked, and only owners answer.
+ */
+function execApprovalsKeys(approverId: TSchema) {
+  return {
+    enabled: Type.Optional(Type.Union([Type.Boolean(), Type.Literal("auto")])),
+    approvers: Type.Optional(Type.Array(approverId)),
+    /** dm (default): each approver's DM; channel: the run's chat; both. */
+    target: Type.Optional(stringEnum(["dm", "channel", "both"])),
+    agentFilter: Type.Optional(StringList),
+    sessionFilter: Type.Optional(StringList),
+  };
+}
 
 const discordKeys = {
   ...typingKeys,
@@ -226,6 +231,14 @@ const discordKeys = {
   activity: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   activityType: Type.Optional(integer(0, 5)),
   activityUrl: Type.Optional(HttpUrl),
+  /** Exec approvals of runs in this account's chats, with buttons; off unless `enabled` is true or `auto`. */
+  execApprovals: Type.Optional(
+    Type.Object({
+      ...execApprovalsKeys(withExpected(Type.String({ pattern: "^((discord:|user:)?\\d{17,20}|<@!?\\d{17,20}>)$" }), "a Discord user id (17-20 digits)")),
+      /** The approvers' DM prompts are deleted once the request is answered or expires (default: edited to say how it ended). */
+      cleanupAfterResolve: Type.Optional(Type.Boolean()),
+    }),
+  ),
   /** `@Handle` in the bot's messages becomes a mention of this user id (an account's map replaces the channel's). */
   mentionAliases: Type.Optional(
     // Each handle is checked by cross-field-rules (checkMentionAliases): a record's key pattern would let other keys through unchecked.

@@ -54,9 +54,9 @@ describe("where an exec approval prompt goes", () => {
   it("one button per decision, each its /approve line; none when a line would pass Telegram's 64 bytes", () => {
     expect(decisionButtons("abc")).toEqual([
       [
-        { label: "Allow once", data: "/approve abc allow-once" },
-        { label: "Allow always", data: "/approve abc allow-always" },
-        { label: "Deny", data: "/approve abc deny" },
+        { label: "Allow once", data: "/approve abc allow-once", style: "success" },
+        { label: "Allow always", data: "/approve abc allow-always", style: "primary" },
+        { label: "Deny", data: "/approve abc deny", style: "danger" },
       ],
     ]);
     expect(decisionButtons("x".repeat(60))).toEqual([]);
@@ -87,12 +87,33 @@ describe("where an exec approval prompt goes", () => {
       expect(() => validateConfig({ channels: { telegram: { botToken: "1:a", execApprovals: { approvers: ["@ops"] } } } }, {})).toThrow(/a numeric Telegram user id/);
     });
   });
+
+  describe("a Discord run with channels.discord.execApprovals", () => {
+    const APPROVER = "100000000000000777";
+    const CHANNEL = { channel: "discord", accountId: "default", to: "channel:100000000000000500" };
+    const channelRequest = { agentId: "main", sessionKey: "agent:main:discord:channel:100000000000000500" };
+    const withDiscord = (execApprovals?: Record<string, unknown>) =>
+      validateConfig({ channels: { discord: { token: "t", ...(execApprovals ? { execApprovals } : {}) } }, commands: { ownerAllowFrom: [`discord:${APPROVER}`] } }, {}).config;
+    const dm = { channel: "discord", accountId: "default", to: `user:${APPROVER}` };
+
+    it("off unless enabled: the chat is asked as on any channel", () => {
+      expect(promptRoutes(channelRequest, withDiscord(), CHANNEL)).toEqual([CHANNEL]);
+      expect(promptRoutes(channelRequest, withDiscord({ approvers: [APPROVER] }), CHANNEL)).toEqual([CHANNEL]);
+    });
+    it("enabled: the approvers' DMs (the owners' Discord ids when none is listed), the chat too with target both; cleanupAfterResolve marks the DMs", () => {
+      expect(promptRoutes(channelRequest, withDiscord({ enabled: "auto" }), CHANNEL)).toEqual([dm]);
+      expect(promptRoutes(channelRequest, withDiscord({ enabled: true, target: "both", cleanupAfterResolve: true }), CHANNEL)).toEqual([
+        CHANNEL,
+        { ...dm, cleanupAfterResolve: true },
+      ]);
+    });
+  });
 });
 
 describe("ExecApprovalChats", () => {
   const request = { id: "r1", command: "make", agentId: "main", sessionKey: "agent:main:telegram:direct:901", createdAtMs: 0, expiresAtMs: 60_000 };
 
-  function chats() {
+  function chats(config = validateConfig({}, {}).config, origin: Record<string, string> = { lastChannel: "telegram", lastTo: "901", lastAccountId: "default" }) {
     const calls: string[] = [];
     let deliver!: () => void;
     const delivered = new Promise<void>((resolve) => (deliver = resolve));
@@ -103,10 +124,11 @@ describe("ExecApprovalChats", () => {
       },
       attachButtons: async () => calls.push("buttons"),
       editSent: async (_sent: unknown, text: string) => calls.push(`edit: ${text.split("\n").at(-1)}`),
+      deleteSent: async () => calls.push("delete"),
     } as unknown as ChannelManager;
-    const store = { get: () => ({ lastChannel: "telegram", lastTo: "901", lastAccountId: "default" }) } as unknown as SessionStore;
+    const store = { get: () => origin } as unknown as SessionStore;
     const logger = { warn: () => {} } as never;
-    const subject = new ExecApprovalChats({ config: () => validateConfig({}, {}).config, channels: () => channels, store, logger });
+    const subject = new ExecApprovalChats({ config: () => config, channels: () => channels, store, logger });
     return { subject, calls, deliver };
   }
 
@@ -119,6 +141,18 @@ describe("ExecApprovalChats", () => {
     subject.resolved({ id: "r1", decision: "deny", ts: 1 }, request);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(calls).toEqual(["buttons", "edit: ❌ Denied."]);
+  });
+
+  it("an approver's DM question is deleted when its account cleans up after the request ends", async () => {
+    const approver = "100000000000000777";
+    const config = validateConfig({ channels: { discord: { token: "t", execApprovals: { enabled: true, approvers: [approver], cleanupAfterResolve: true } } } }, {}).config;
+    const { subject, calls, deliver } = chats(config, { lastChannel: "discord", lastTo: "channel:100000000000000500", lastAccountId: "default" });
+    subject.prompt({ ...request, sessionKey: "agent:main:discord:channel:100000000000000500" });
+    deliver();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    subject.resolved({ id: "r1", decision: "allow-once", ts: 1 }, request);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls).toEqual(["buttons", "delete"]);
   });
 
   it("a question delivered after its request ended gets no buttons, only its outcome", async () => {

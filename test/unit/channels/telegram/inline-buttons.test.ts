@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../../../src/config/index.js";
-import { telegramButtonsAllowed, telegramExecApprovers } from "../../../../src/channels/config/telegram-exec-approvals.js";
+import { telegramButtonsAllowed } from "../../../../src/channels/config/telegram-inline-buttons.js";
 
 const load = (telegram: Record<string, unknown>, owners?: string[]) =>
   validateConfig({ channels: { telegram: { botToken: "1:a", ...telegram } }, ...(owners ? { commands: { ownerAllowFrom: owners } } : {}) }, {}).config;
@@ -25,13 +25,5 @@ describe("telegramButtonsAllowed (capabilities.inlineButtons)", () => {
     });
     expect(telegramButtonsAllowed(config, "work", "901")).toBe(true);
     expect(telegramButtonsAllowed(config, "home", "901")).toBe(false);
-  });
-});
-
-describe("telegramExecApprovers", () => {
-  it("the explicit list (prefixes taken off), else the owners' numeric Telegram ids", () => {
-    expect(telegramExecApprovers(load({ execApprovals: { approvers: ["telegram:5", "tg:5", "6"] } }, ["telegram:901"]), "default")).toEqual(["5", "6"]);
-    expect(telegramExecApprovers(load({}, ["telegram:901", "tg:902", "903", "discord:904", "*", "slack:U1"]), "default")).toEqual(["901", "902", "903"]);
-    expect(telegramExecApprovers(load({}), "default")).toEqual([]);
   });
 });

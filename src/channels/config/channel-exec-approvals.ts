@@ -1,0 +1,91 @@
+import type { OpenClawConfig } from "../../config/index.js";
+import { ownerIdOn } from "../access/allow-list.js";
+import { resolveChannelAccounts } from "./channel-accounts.js";
+
+/** The channels whose accounts can act as exec approval clients (`channels.<channel>.execApprovals`). */
+export type ApprovalClientChannel = "telegram" | "discord";
+
+interface ExecApprovalsSettings {
+  enabled?: boolean | "auto";
+  approvers?: string[];
+  target?: "dm" | "channel" | "both";
+  agentFilter?: string[];
+  sessionFilter?: string[];
+  cleanupAfterResolve?: boolean;
+}
+
+/** A chat account acting as an exec approval client: who answers, and where they are asked. */
+export interface ExecApprovalClient {
+  channel: ApprovalClientChannel;
+  accountId: string;
+  /** Platform user ids (Telegram: numeric; Discord: snowflakes). */
+  approvers: string[];
+  /** dm: each approver's DM; channel: the run's chat; both. */
+  target: "dm" | "channel" | "both";
+  agentFilter?: string[];
+  sessionFilter?: string[];
+  /** Discord: the approvers' DM prompts are deleted once the request ends, rather than edited. */
+  cleanupAfterResolve: boolean;
+}
+
+/**
+ * How each channel names its approvers, and whether its client is on when `enabled` is unset:
+ * Telegram's is (`auto`), Discord's is not (OpenClaw's defaults).
+ */
+const CHANNELS: Record<ApprovalClientChannel, { enabledByDefault: boolean; approverId(raw: string): string | undefined; dmTarget(id: string): string }> = {
+  telegram: {
+    enabledByDefault: true,
+    approverId: (raw) => /^(?:tg:|telegram:)?(\d+)$/.exec(raw.trim())?.[1],
+    dmTarget: (id) => id,
+  },
+  discord: {
+    enabledByDefault: false,
+    approverId: (raw) => /^(?:discord:|user:)?(\d{17,20})$/.exec(raw.trim())?.[1] ?? /^<@!?(\d{17,20})>$/.exec(raw.trim())?.[1],
+    dmTarget: (id) => `user:${id}`,
+  },
+};
+
+export function isApprovalClientChannel(channel: string): channel is ApprovalClientChannel {
+  return channel === "telegram" || channel === "discord";
+}
+
+/**
+ * The account's approval client when it is on: `execApprovals.enabled` true or `auto` (unset: as
+ * the channel's default), with at least one approver: `execApprovals.approvers`, else the
+ * channel's ids among `commands.ownerAllowFrom`. Undefined when off, when no approver resolves,
+ * or when the account is disabled.
+ */
+export function execApprovalClient(config: OpenClawConfig, channel: ApprovalClientChannel, accountId: string): ExecApprovalClient | undefined {
+  const account = resolveChannelAccounts(config, channel).find((a) => a.accountId === accountId);
+  if (!account?.enabled) return undefined;
+  const settings = (account.config as { execApprovals?: ExecApprovalsSettings }).execApprovals;
+  const enabled = settings?.enabled ?? (CHANNELS[channel].enabledByDefault ? "auto" : false);
+  if (enabled === false) return undefined;
+  const approvers = approversOf(config, channel, settings);
+  if (approvers.length === 0) return undefined;
+  return {
+    channel,
+    accountId,
+    approvers,
+    target: settings?.target ?? "dm",
+    ...(settings?.agentFilter ? { agentFilter: settings.agentFilter } : {}),
+    ...(settings?.sessionFilter ? { sessionFilter: settings.sessionFilter } : {}),
+    cleanupAfterResolve: settings?.cleanupAfterResolve === true,
+  };
+}
+
+/** The `to` of an approver's DM on the client's channel (what `resolveTarget` takes). */
+export function approverDmTarget(client: ExecApprovalClient, approverId: string): string {
+  return CHANNELS[client.channel].dmTarget(approverId);
+}
+
+function approversOf(config: OpenClawConfig, channel: ApprovalClientChannel, settings: ExecApprovalsSettings | undefined): string[] {
+  const { approverId } = CHANNELS[channel];
+  const explicit = (settings?.approvers ?? []).map(approverId).filter((id): id is string => id !== undefined);
+  if (explicit.length > 0) return [...new Set(explicit)];
+  const owners = (config.commands?.ownerAllowFrom ?? [])
+    .map((raw) => ownerIdOn(channel, raw))
+    .map((id) => (id === undefined ? undefined : approverId(id)))
+    .filter((id): id is string => id !== undefined);
+  return [...new Set(owners)];
+}

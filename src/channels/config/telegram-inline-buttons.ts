@@ -1,0 +1,24 @@
+import type { OpenClawConfig } from "../../config/index.js";
+import { resolveChannelAccounts } from "./channel-accounts.js";
+
+type Capabilities = NonNullable<NonNullable<NonNullable<OpenClawConfig["channels"]>["telegram"]>["capabilities"]>;
+
+/**
+ * Whether `capabilities.inlineButtons` lets the account put buttons in a chat: `off` nowhere,
+ * `dm` in private chats (positive ids), `group` in groups (negative ids), `all` and `allowlist`
+ * (the default) everywhere. The legacy list form names `inlineButtons` for `all`; an account's
+ * empty list inherits the channel's setting.
+ */
+export function telegramButtonsAllowed(config: OpenClawConfig, accountId: string, chatId: string): boolean {
+  const own = resolveChannelAccounts(config, "telegram").find((a) => a.accountId === accountId)?.config.capabilities as Capabilities | undefined;
+  const scope = buttonScope(Array.isArray(own) && own.length === 0 ? config.channels?.telegram?.capabilities : own);
+  if (scope === "off") return false;
+  const direct = !chatId.startsWith("-");
+  return scope === "dm" ? direct : scope === "group" ? !direct : true;
+}
+
+function buttonScope(capabilities: Capabilities | undefined): "off" | "dm" | "group" | "all" | "allowlist" {
+  if (capabilities === undefined) return "allowlist";
+  if (Array.isArray(capabilities)) return capabilities.includes("inlineButtons") ? "all" : "allowlist";
+  return capabilities.inlineButtons ?? "allowlist";
+}
