@@ -7,6 +7,7 @@ import {
   type OutboundFile,
   type OutboundTarget,
   type OutboundText,
+  type ChatButton,
   type SentMessage,
   type SessionPeer,
   type StatusReactionKey,
@@ -31,7 +32,9 @@ import { markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackSettings } from "./settings.js";
 import { createBoltLogger, deliveryClientOptions, loadBolt, socketClientOptions, type SlackBolt, type SlackWebClient } from "./slack-sdk.js";
 import { SocketSupervisor } from "./socket-supervisor.js";
-import { isSlashCommandId, SlashCommandReplies, type SlashCommandPayload } from "./slash-command.js";
+import { buttonBlocks, buttonPressInbound, type BlockActionsBody } from "./block-actions.js";
+import { isResponseUrlReplyId, ResponseUrlReplies, type Respond } from "./response-url-replies.js";
+import { slashCommandInbound, slashResponseType, slashUsage, type SlashCommandPayload } from "./slash-command.js";
 import { uploadFile } from "./file-upload.js";
 import { slackMedia } from "./media.js";
 import { SentMessageMemory } from "../../src/channels/outbound/sent-message-memory.js";
@@ -72,7 +75,8 @@ export class SlackAccount implements ChannelAccount {
    * inbound messages could disagree on the chat kind and land in different sessions.
    */
   private readonly recentMessages = new LRUCache<string, true>({ max: RECENT_MESSAGES });
-  private readonly slashReplies: SlashCommandReplies;
+  /** Slash commands and button presses waiting for their answers on a `response_url`. */
+  private readonly responseUrlReplies = new ResponseUrlReplies();
   /** What this account posted, and in which thread: a reaction to one is a reaction to the bot, in that thread. */
   private readonly sentMessages = new SentMessageMemory();
 
@@ -81,7 +85,6 @@ export class SlackAccount implements ChannelAccount {
     private readonly settings: SlackSettings,
     private readonly configProblems: string[],
   ) {
-    this.slashReplies = new SlashCommandReplies(settings.slashCommand);
     this.secrets = [settings.botToken, settings.appToken, settings.signingSecret].filter((secret): secret is string => Boolean(secret));
   }
 
@@ -116,15 +119,15 @@ export class SlackAccount implements ChannelAccount {
   async send(target: OutboundTarget, text: OutboundText): Promise<SentMessage> {
     let answered: string | false;
     try {
-      answered = await this.slashReplies.answer(target.replyToMessageId, markdownToMrkdwn(text.markdown));
+      answered = await this.responseUrlReplies.answer(target.replyToMessageId, markdownToMrkdwn(text.markdown));
     } catch (error) {
       throw toChannelError("response_url", error, this.secrets);
     }
     if (answered) return { messageId: answered };
     const { api } = await this.loadSdk();
     // Slack has no quote-reply: replying to a message means answering in its thread. A slash
-    // command past its response_url is no message, so the answer goes to the channel itself.
-    const threadTs = target.threadId ?? (isSlashCommandId(target.replyToMessageId) ? undefined : target.replyToMessageId);
+    // command or a press past its response_url is no message, so the answer goes to the channel itself.
+    const threadTs = target.threadId ?? (isResponseUrlReplyId(target.replyToMessageId) ? undefined : target.replyToMessageId);
     let ts: string | undefined;
     try {
       const result = await api.chat.postMessage({
@@ -161,10 +164,22 @@ export class SlackAccount implements ChannelAccount {
     return { chatId: target.chatId, threadId: root.messageId };
   }
 
+  /** The new text replaces the old, and any buttons under it go (an empty `blocks`: Slack keeps the old ones otherwise). */
   async editMessage(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void> {
     const { api } = await this.loadSdk();
     try {
-      await api.chat.update({ channel: target.chatId, ts: messageId, text: markdownToMrkdwn(text.markdown) });
+      await api.chat.update({ channel: target.chatId, ts: messageId, text: markdownToMrkdwn(text.markdown), blocks: [] });
+    } catch (error) {
+      throw toChannelError("chat.update", error, this.secrets);
+    }
+  }
+
+  /** Block Kit buttons under one of the bot's messages: its text again as a section, then the buttons; a press comes back as a `block_actions` interaction. */
+  async setButtons(target: OutboundTarget, messageId: string, rows: readonly (readonly ChatButton[])[], text: OutboundText): Promise<void> {
+    const { api } = await this.loadSdk();
+    const mrkdwn = markdownToMrkdwn(text.markdown);
+    try {
+      await api.chat.update({ channel: target.chatId, ts: messageId, text: mrkdwn, blocks: buttonBlocks(rows, mrkdwn) });
     } catch (error) {
       throw toChannelError("chat.update", error, this.secrets);
     }
@@ -363,6 +378,10 @@ export class SlackAccount implements ChannelAccount {
         await this.handleSlashCommand(command, respond);
       });
     }
+    app.action({ type: "block_actions" }, async ({ ack, body, action, respond }) => {
+      await ack();
+      await this.handleButtonPress(body as unknown as BlockActionsBody, action.type === "button" ? action.value : undefined, respond as Respond);
+    });
     return app;
   }
 
@@ -412,16 +431,39 @@ export class SlackAccount implements ChannelAccount {
    * run in (a chat command when the text is one); the answer goes to the command's `response_url`.
    * Bolt has acked it already.
    */
-  private async handleSlashCommand(command: SlashCommandPayload, respond: Parameters<SlashCommandReplies["accept"]>[1]): Promise<void> {
+  private async handleSlashCommand(command: SlashCommandPayload, respond: Respond): Promise<void> {
     try {
       if (!command.text.trim()) {
-        await respond(this.slashReplies.usage());
+        await respond(slashUsage(this.settings.slashCommand));
         return;
       }
       const { directory } = await this.loadSdk();
-      await this.context.onInbound(await this.slashReplies.accept(command, respond, directory));
+      const envelope = await slashCommandInbound(command, directory);
+      this.responseUrlReplies.remember(envelope.messageId, respond, slashResponseType(this.settings.slashCommand));
+      await this.context.onInbound(envelope);
     } catch (error) {
       this.context.logger.error({ chatId: command.channel_id }, `Slack slash command was not handed over: ${describeSlackError(command.command, error, this.secrets)}`);
+    }
+  }
+
+  /**
+   * A press of a button under one of the bot's messages (Bolt has acked it already). A command
+   * button's press runs through the inbound pipeline as its presser typing it, and its answer
+   * (the outcome, or why they may not) goes to the press's `response_url`, seen by them only.
+   * Any other button goes no further; a failure is logged, never thrown back.
+   */
+  private async handleButtonPress(body: BlockActionsBody, value: string | undefined, respond: Respond): Promise<void> {
+    try {
+      const { directory } = await this.loadSdk();
+      const envelope = await buttonPressInbound(body, value, directory);
+      if (!envelope) {
+        this.context.logger.debug({ chatId: body.channel?.id, senderId: body.user.id }, "Slack: a press of a button this gateway did not make; acknowledged only");
+        return;
+      }
+      this.responseUrlReplies.remember(envelope.messageId, respond, "ephemeral");
+      await this.context.onInbound(envelope);
+    } catch (error) {
+      this.context.logger.error({ chatId: body.channel?.id }, `Slack button press was not handed over: ${describeSlackError("block_actions", error, this.secrets)}`);
     }
   }
 

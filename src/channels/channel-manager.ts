@@ -343,13 +343,13 @@ export class ChannelManager {
   }
 
   /**
-   * Rows of buttons under a message `send` posted; false where the account is not running or its
-   * platform has no buttons (the message stands as it is).
+   * Rows of buttons under a message `send` posted with the text `markdown`; false where the
+   * account is not running or its platform has no buttons (the message stands as it is).
    */
-  async attachButtons(sent: SentChatMessage, rows: readonly (readonly ChatButton[])[]): Promise<boolean> {
+  async attachButtons(sent: SentChatMessage, rows: readonly (readonly ChatButton[])[], markdown: string): Promise<boolean> {
     const running = this.accounts.get(key(sent.channel, sent.accountId));
     if (!running?.started || !running.account.setButtons) return false;
-    await running.account.setButtons(sentTarget(sent), sent.messageId, rows);
+    await running.account.setButtons(sentTarget(sent), sent.messageId, rows, { markdown });
     return true;
   }
 

@@ -273,8 +273,12 @@ export interface ChannelAccount {
   sendTyping?(target: OutboundTarget): Promise<void>;
   /** Replace a message's text (preview streaming); buttons `setButtons` put under it go. */
   editMessage?(target: OutboundTarget, messageId: string, text: OutboundText): Promise<void>;
-  /** Put rows of buttons under one of the bot's messages. Absent where the platform has none. */
-  setButtons?(target: OutboundTarget, messageId: string, rows: readonly (readonly ChatButton[])[]): Promise<void>;
+  /**
+   * Put rows of buttons under one of the bot's messages, whose text `text` is (as posted): a
+   * platform whose buttons are part of the message body (Slack's blocks) writes it again with
+   * them. Absent where the platform has none.
+   */
+  setButtons?(target: OutboundTarget, messageId: string, rows: readonly (readonly ChatButton[])[], text: OutboundText): Promise<void>;
   /** Remove one of the bot's own messages (a streamed draft whose reply turned out silent). */
   deleteMessage?(target: OutboundTarget, messageId: string): Promise<void>;
   react?(target: OutboundTarget, messageId: string, emoji: string): Promise<void>;

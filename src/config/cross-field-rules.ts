@@ -363,7 +363,7 @@ function checkRegexLists(config: RawOpenClawConfig): ConfigIssue[] {
 /** `approvals.exec.sessionFilter`: an entry written as `/regex/flags` must compile (others are substrings). */
 function checkApprovalSessionFilters(config: RawOpenClawConfig): ConfigIssue[] {
   const lists: [KeyPathSegment[], string[] | undefined][] = [[["approvals", "exec", "sessionFilter"], config.approvals?.exec?.sessionFilter]];
-  for (const channel of ["telegram", "discord"] as const) {
+  for (const channel of ["telegram", "discord", "slack"] as const) {
     const block = config.channels?.[channel];
     lists.push([["channels", channel, "execApprovals", "sessionFilter"], block?.execApprovals?.sessionFilter]);
     for (const [id, account] of Object.entries(block?.accounts ?? {})) {

@@ -23,7 +23,7 @@ export interface ExecApprovalChatDeps {
  * Exec approval prompts in chats, as OpenClaw's same-chat approvals: an approval a chat's run
  * asks for is shown in that chat, with the `/approve` line that answers it there (the owner's
  * command). `approvals.exec` sends it to other chats instead or as well (`mode`, `targets`,
- * `agentFilter`, `sessionFilter`). Where the platform has buttons (Telegram, Discord), the prompt
+ * `agentFilter`, `sessionFilter`). Where the platform has buttons (Telegram, Discord, Slack), the prompt
  * gets one per decision, each sending its `/approve` line. Once the request is answered (anywhere)
  * or expires, each prompt is edited to say how it ended, its buttons gone (an approver's DM prompt
  * is deleted instead where the account's `execApprovals.cleanupAfterResolve` says so). A prompt
@@ -58,7 +58,7 @@ export class ExecApprovalChats {
           };
           if (!this.ended.has(request.id)) {
             this.posted.set(request.id, [...(this.posted.get(request.id) ?? []), sent]);
-            if (buttonsAllowed(this.deps.config(), sent)) await channels.attachButtons(sent, decisionButtons(request.id));
+            if (buttonsAllowed(this.deps.config(), sent)) await channels.attachButtons(sent, decisionButtons(request.id), approvalPrompt(request));
           }
           // Answered while it was being posted or buttoned: it says so now, without buttons.
           const ended = this.ended.get(request.id);
@@ -116,7 +116,7 @@ export function decisionButtons(approvalId: string): ChatButton[][] {
 }
 
 /**
- * The chats a request's prompt goes to: its own chat (on Telegram and Discord, as the account's
+ * The chats a request's prompt goes to: its own chat (on Telegram, Discord and Slack, as the account's
  * `execApprovals` says: its approvers' DMs, the chat, or both), and `approvals.exec`'s targets as
  * its mode says.
  */
@@ -140,7 +140,7 @@ export function promptRoutes(request: Pick<ExecApprovalRequest, "agentId" | "ses
   });
 }
 
-/** A chat whose account has an approval client (Telegram, Discord) asks as its `target` says; any other chat is asked itself. */
+/** A chat whose account has an approval client (Telegram, Discord, Slack) asks as its `target` says; any other chat is asked itself. */
 function ownChatRoutes(request: Pick<ExecApprovalRequest, "agentId" | "sessionKey">, config: OpenClawConfig, origin: SessionChatRoute): PromptRoute[] {
   const channel = origin.channel;
   if (!isApprovalClientChannel(channel)) return [origin];

@@ -61,7 +61,12 @@ export interface FakeSlack {
    * `response_url` on this fake. `deliverSocket` sends them as a `slash_commands` envelope.
    */
   slashCommand(input: FakeSlashCommand): { fields: Record<string, string>; envelopeId: string; deliverSocket(): void };
-  /** What the app POSTed to a slash command's `response_url`, by its `trigger_id`. */
+  /**
+   * A user pressed the button whose value is `value` under the bot's message `messageTs`: a
+   * `block_actions` envelope over Socket Mode, as Slack sends it, with a `response_url` on this fake.
+   */
+  pushButtonPress(input: FakeButtonPress): { triggerId: string; envelopeId: string };
+  /** What the app POSTed to a slash command's or a button press's `response_url`, by its `trigger_id`. */
   responses(triggerId: string): Array<{ text: string; response_type?: string }>;
   /** A file users can share: the file object to put in a message event's `files`; `url_private_download` serves the bytes to the bot token only. */
   addFile(bytes: Buffer, name: string, mimetype: string): Record<string, unknown>;
@@ -151,6 +156,15 @@ export interface FakeSlashCommand {
   text: string;
   user: string;
   channel: string;
+}
+
+export interface FakeButtonPress {
+  channel: string;
+  user: string;
+  messageTs: string;
+  /** The pressed button's `value` (and, when given, its `action_id`). */
+  value: string;
+  actionId?: string;
 }
 
 export type FakeSlackFailure = { error: "ratelimited"; retryAfter: number } | { error: string } | { status: number };
@@ -500,6 +514,45 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const envelopeId = randomUUID();
       const envelope = JSON.stringify({ envelope_id: envelopeId, type: "slash_commands", accepts_response_payload: true, payload: fields });
       return { fields, envelopeId, deliverSocket: () => deliver(envelope) };
+    },
+    pushButtonPress(input) {
+      const triggerId = `${++triggerCounter}.${Date.now()}.fake`;
+      slashResponses.set(triggerId, []);
+      const original = known.find((m) => m.channel === input.channel && m.ts === input.messageTs);
+      const payload = {
+        type: "block_actions",
+        user: { id: input.user, username: input.user.toLowerCase(), name: input.user.toLowerCase(), team_id: teamId },
+        api_app_id: "A0FAKEAPP",
+        token: "fake-verification-token",
+        container: { type: "message", message_ts: input.messageTs, channel_id: input.channel, is_ephemeral: false },
+        trigger_id: triggerId,
+        team: { id: teamId, domain: "fake" },
+        enterprise: null,
+        is_enterprise_install: false,
+        channel: { id: input.channel, name: input.channel.startsWith("D") ? "directmessage" : "general" },
+        message: {
+          type: "message",
+          ts: input.messageTs,
+          user: botUserId,
+          bot_id: botId,
+          text: original?.text ?? "",
+          ...(original?.thread_ts ? { thread_ts: original.thread_ts } : {}),
+        },
+        response_url: `http://127.0.0.1:${port}/commands/${encodeURIComponent(triggerId)}`,
+        actions: [
+          {
+            type: "button",
+            action_id: input.actionId ?? "button",
+            block_id: "buttons",
+            text: { type: "plain_text", text: "button", emoji: true },
+            value: input.value,
+            action_ts: `${Date.now() / 1000}`,
+          },
+        ],
+      };
+      const envelopeId = randomUUID();
+      deliver(JSON.stringify({ envelope_id: envelopeId, type: "interactive", accepts_response_payload: false, payload }));
+      return { triggerId, envelopeId };
     },
     addFile(bytes, name, mimetype) {
       const id = `F${String(sharedFiles.size + 1).padStart(8, "0")}`;

@@ -3,7 +3,7 @@ import { ownerIdOn } from "../access/allow-list.js";
 import { resolveChannelAccounts } from "./channel-accounts.js";
 
 /** The channels whose accounts can act as exec approval clients (`channels.<channel>.execApprovals`). */
-export type ApprovalClientChannel = "telegram" | "discord";
+export type ApprovalClientChannel = "telegram" | "discord" | "slack";
 
 interface ExecApprovalsSettings {
   enabled?: boolean | "auto";
@@ -18,19 +18,19 @@ interface ExecApprovalsSettings {
 export interface ExecApprovalClient {
   channel: ApprovalClientChannel;
   accountId: string;
-  /** Platform user ids (Telegram: numeric; Discord: snowflakes). */
+  /** Platform user ids (Telegram: numeric; Discord: snowflakes; Slack: `U…`/`W…`). */
   approvers: string[];
   /** dm: each approver's DM; channel: the run's chat; both. */
   target: "dm" | "channel" | "both";
   agentFilter?: string[];
   sessionFilter?: string[];
-  /** Discord: the approvers' DM prompts are deleted once the request ends, rather than edited. */
+  /** The approvers' DM prompts are deleted once the request ends, rather than edited (Discord's setting). */
   cleanupAfterResolve: boolean;
 }
 
 /**
  * How each channel names its approvers, and whether its client is on when `enabled` is unset:
- * Telegram's is (`auto`), Discord's is not (OpenClaw's defaults).
+ * Telegram's is (`auto`), Discord's and Slack's are not (OpenClaw's defaults).
  */
 const CHANNELS: Record<ApprovalClientChannel, { enabledByDefault: boolean; approverId(raw: string): string | undefined; dmTarget(id: string): string }> = {
   telegram: {
@@ -43,10 +43,16 @@ const CHANNELS: Record<ApprovalClientChannel, { enabledByDefault: boolean; appro
     approverId: (raw) => /^(?:discord:|user:)?(\d{17,20})$/.exec(raw.trim())?.[1] ?? /^<@!?(\d{17,20})>$/.exec(raw.trim())?.[1],
     dmTarget: (id) => `user:${id}`,
   },
+  slack: {
+    enabledByDefault: false,
+    // Slack ids are upper case; allow-list entries and session keys may carry them lower-cased.
+    approverId: (raw) => (/^(?:slack:|user:)?([UW][A-Z0-9]{2,})$/i.exec(raw.trim())?.[1] ?? /^<@([UW][A-Z0-9]{2,})>$/i.exec(raw.trim())?.[1])?.toUpperCase(),
+    dmTarget: (id) => `user:${id}`,
+  },
 };
 
 export function isApprovalClientChannel(channel: string): channel is ApprovalClientChannel {
-  return channel === "telegram" || channel === "discord";
+  return channel === "telegram" || channel === "discord" || channel === "slack";
 }
 
 /**

@@ -1001,7 +1001,7 @@ function mediaMessageOf(routed: Routed): MediaMessage {
   };
 }
 
-/** Where the account is an exec approval client (Telegram, Discord), whether the sender is one of its approvers; elsewhere, nothing (the owners answer). */
+/** Where the account is an exec approval client (Telegram, Discord, Slack), whether the sender is one of its approvers; elsewhere, nothing (the owners answer). */
 function execApproverOf(config: OpenClawConfig, message: { channel: string; accountId: string; senderId: string }): { execApprover?: boolean } {
   if (!isApprovalClientChannel(message.channel)) return {};
   const client = execApprovalClient(config, message.channel, message.accountId);

@@ -264,6 +264,10 @@ const discordKeys = {
 
 const slackKeys = {
   ...textChunkLimit(40_000, "Slack cuts a longer message short"),
+  /** Exec approvals of runs in this account's chats, with Block Kit buttons; off unless `enabled` is true or `auto`. */
+  execApprovals: Type.Optional(
+    Type.Object(execApprovalsKeys(withExpected(Type.String({ pattern: "^((slack:|user:)?[UWuw][A-Za-z0-9]{2,}|<@[UWuw][A-Za-z0-9]{2,}>)$" }), "a Slack user id (U… or W…)"))),
+  ),
   /** Break-glass: allow-list entries also match the sender's mutable username (default: ids only). */
   dangerouslyAllowNameMatching: Type.Optional(Type.Boolean()),
   mode: Type.Optional(stringEnum(["socket", "http"])),

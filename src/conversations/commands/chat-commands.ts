@@ -158,7 +158,7 @@ CHAT_COMMANDS.register({
       ? undefined
       : { refusal: `/approve is for this chat's exec approvers only (channels.${ctx.chat?.channel}.execApprovals.approvers, else commands.ownerAllowFrom).` };
   },
-  audience: "owner only; on Telegram and Discord, the account's exec approvers",
+  audience: "owner only; on Telegram, Discord and Slack, the account's exec approvers",
   description: "answer a pending exec approval",
   handler: (args, ctx) => {
     const [id, decision] = args.split(/\s+/);

@@ -36,6 +36,15 @@ describe("exec approval clients (channels.<channel>.execApprovals)", () => {
     expect(execApprovalClient(load(discord({ execApprovals: { enabled: "auto" } }), ["telegram:901"]), "discord", "default")).toBeUndefined();
   });
 
+  it("Slack: off unless enabled; approvers as U…/W… ids (slack:, user:, mentions, any case), upper-cased; else the owners' Slack ids", () => {
+    const slack = (extra: Record<string, unknown>) => ({ slack: { botToken: "xoxb-1", appToken: "xapp-1", ...extra } });
+    expect(execApprovalClient(load(slack({ execApprovals: { approvers: ["U1A"] } })), "slack", "default")).toBeUndefined();
+    const client = execApprovalClient(load(slack({ execApprovals: { enabled: true, approvers: ["slack:u1a", "<@W2B>", "user:U1A"] } })), "slack", "default")!;
+    expect(client).toMatchObject({ channel: "slack", approvers: ["U1A", "W2B"], target: "dm" });
+    expect(approverDmTarget(client, "U1A")).toBe("user:U1A");
+    expect(execApprovalClient(load(slack({ execApprovals: { enabled: "auto" } }), ["slack:U9Z", "telegram:901"]), "slack", "default")?.approvers).toEqual(["U9Z"]);
+  });
+
   it("an account's own settings; a disabled account is no client", () => {
     const config = load(
       discord({

@@ -112,6 +112,32 @@ describe("Slack HTTP Events mode", () => {
     expect(harness.inbound).toEqual([]);
   });
 
+  it("passes a press of a command button on as its presser's command, to be answered on its response_url", async () => {
+    const payload = JSON.stringify({
+      type: "block_actions",
+      team: { id: "T0FAKE" },
+      user: { id: "U0ALICE" },
+      channel: { id: "D0DM1" },
+      trigger_id: "42.1.fake",
+      response_url: "https://hooks.slack.invalid/actions/1",
+      container: { type: "message", message_ts: "1700000000.000700", channel_id: "D0DM1" },
+      message: { ts: "1700000000.000700", text: "question" },
+      actions: [{ type: "button", action_id: "openclaw_button_0_2", block_id: "openclaw_buttons_0", value: "/approve abc deny", action_ts: "1700000001.0" }],
+    });
+    const body = `payload=${encodeURIComponent(payload)}`;
+    const response = await post(body, { ...fake.signEvent(body, SIGNING_SECRET), "content-type": "application/x-www-form-urlencoded" });
+    expect(response.status).toBe(200);
+    await fake.waitFor(() => harness.inbound.length === 1);
+    expect(harness.inbound[0]).toMatchObject({
+      messageId: "action:42.1.fake",
+      chatId: "D0DM1",
+      senderId: "U0ALICE",
+      text: "/approve abc deny",
+      nativeCommand: true,
+      mentionedBot: true,
+    });
+  });
+
   it("answers 503 once the account is stopped, and registers the route again on restart", async () => {
     await harness.account.stop();
     const body = eventCallback(dm("1700000000.000600"));
