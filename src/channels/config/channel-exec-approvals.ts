@@ -29,22 +29,30 @@ export interface ExecApprovalClient {
 }
 
 /**
- * How each channel names its approvers, and whether its client is on when `enabled` is unset:
- * Telegram's is (`auto`), Discord's and Slack's are not (OpenClaw's defaults).
+ * How each channel names its approvers, whether its client is on when `enabled` is unset
+ * (Telegram's is, as `auto`; Discord's and Slack's are not), and whether its approvers alone
+ * answer even while the client is off (Telegram's and Discord's do; on Slack the owners then
+ * answer): OpenClaw's rules.
  */
-const CHANNELS: Record<ApprovalClientChannel, { enabledByDefault: boolean; approverId(raw: string): string | undefined; dmTarget(id: string): string }> = {
+const CHANNELS: Record<
+  ApprovalClientChannel,
+  { enabledByDefault: boolean; approversAnswerWhenOff: boolean; approverId(raw: string): string | undefined; dmTarget(id: string): string }
+> = {
   telegram: {
     enabledByDefault: true,
+    approversAnswerWhenOff: true,
     approverId: (raw) => /^(?:tg:|telegram:)?(\d+)$/.exec(raw.trim())?.[1],
     dmTarget: (id) => id,
   },
   discord: {
     enabledByDefault: false,
+    approversAnswerWhenOff: true,
     approverId: (raw) => /^(?:discord:|user:)?(\d{17,20})$/.exec(raw.trim())?.[1] ?? /^<@!?(\d{17,20})>$/.exec(raw.trim())?.[1],
     dmTarget: (id) => `user:${id}`,
   },
   slack: {
     enabledByDefault: false,
+    approversAnswerWhenOff: false,
     // Slack ids are upper case; allow-list entries and session keys may carry them lower-cased.
     approverId: (raw) => (/^(?:slack:|user:)?([UW][A-Z0-9]{2,})$/i.exec(raw.trim())?.[1] ?? /^<@([UW][A-Z0-9]{2,})>$/i.exec(raw.trim())?.[1])?.toUpperCase(),
     dmTarget: (id) => `user:${id}`,
@@ -78,6 +86,21 @@ export function execApprovalClient(config: OpenClawConfig, channel: ApprovalClie
     ...(settings?.sessionFilter ? { sessionFilter: settings.sessionFilter } : {}),
     cleanupAfterResolve: settings?.cleanupAfterResolve === true,
   };
+}
+
+/**
+ * Who alone may answer exec approvals (`/approve`, its buttons) in the account's chats: its
+ * resolved approvers while its client is on, and on Telegram and Discord also while it is off;
+ * undefined where the owners answer (no approver resolves, or Slack's client is off).
+ */
+export function chatExecApprovers(config: OpenClawConfig, channel: ApprovalClientChannel, accountId: string): string[] | undefined {
+  const client = execApprovalClient(config, channel, accountId);
+  if (client) return client.approvers;
+  if (!CHANNELS[channel].approversAnswerWhenOff) return undefined;
+  const account = resolveChannelAccounts(config, channel).find((a) => a.accountId === accountId);
+  if (!account?.enabled) return undefined;
+  const approvers = approversOf(config, channel, (account.config as { execApprovals?: ExecApprovalsSettings }).execApprovals);
+  return approvers.length > 0 ? approvers : undefined;
 }
 
 /** The `to` of an approver's DM on the client's channel (what `resolveTarget` takes). */

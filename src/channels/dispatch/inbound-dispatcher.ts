@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../../config/index.js";
-import { execApprovalClient, isApprovalClientChannel } from "../config/channel-exec-approvals.js";
+import { chatExecApprovers, isApprovalClientChannel } from "../config/channel-exec-approvals.js";
 import type { InternalHookSink } from "../../hooks/internal/types.js";
 import type { Logger } from "../../infra/logger.js";
 import { defaultAgentId, findAgentEntry } from "../../agents/agent-config.js";
@@ -1001,9 +1001,9 @@ function mediaMessageOf(routed: Routed): MediaMessage {
   };
 }
 
-/** Where the account is an exec approval client (Telegram, Discord, Slack), whether the sender is one of its approvers; elsewhere, nothing (the owners answer). */
+/** Where the account's exec approvers answer (see chatExecApprovers), whether the sender is one of them; elsewhere, nothing (the owners answer). */
 function execApproverOf(config: OpenClawConfig, message: { channel: string; accountId: string; senderId: string }): { execApprover?: boolean } {
   if (!isApprovalClientChannel(message.channel)) return {};
-  const client = execApprovalClient(config, message.channel, message.accountId);
-  return client ? { execApprover: client.approvers.includes(message.senderId) } : {};
+  const approvers = chatExecApprovers(config, message.channel, message.accountId);
+  return approvers ? { execApprover: approvers.includes(message.senderId) } : {};
 }

@@ -201,7 +201,7 @@ const telegramKeys = {
 /**
  * An account as an exec approval client: who answers the exec approvals of runs in its chats
  * (`approvers`: platform user ids; unset, the channel's owners in `commands.ownerAllowFrom`) and
- * where they are asked (`target`). `enabled` false: the run's chat is asked, and only owners answer.
+ * where they are asked (`target`). `enabled` false: the run's chat is asked as on any channel.
  */
 function execApprovalsKeys(approverId: TSchema) {
   return {

@@ -38,7 +38,7 @@ export interface ChatCommandContext {
   chat?: ChatPlace;
   /**
    * Whether the sender answers exec approvals in this chat, where the channel names its own
-   * approvers (Telegram, Discord, Slack: `execApprovals.approvers`, else the owners' ids there) and its approval client is on; absent: the owners do.
+   * approvers (Telegram, Discord, Slack: `execApprovals.approvers`, else the owners' ids there; see chatExecApprovers); absent: the owners do.
    */
   execApprover?: boolean;
   /** The gateway's config file, restart and shell, for the owner's `/config`, `/allowlist`, `/restart`, `/bash`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { approverDmTarget, execApprovalClient } from "../../../src/channels/config/channel-exec-approvals.js";
+import { approverDmTarget, chatExecApprovers, execApprovalClient } from "../../../src/channels/config/channel-exec-approvals.js";
 import { ConfigError, validateConfig } from "../../../src/config/index.js";
 
 const ALICE = "100000000000000001";
@@ -43,6 +43,18 @@ describe("exec approval clients (channels.<channel>.execApprovals)", () => {
     expect(client).toMatchObject({ channel: "slack", approvers: ["U1A", "W2B"], target: "dm" });
     expect(approverDmTarget(client, "U1A")).toBe("user:U1A");
     expect(execApprovalClient(load(slack({ execApprovals: { enabled: "auto" } }), ["slack:U9Z", "telegram:901"]), "slack", "default")?.approvers).toEqual(["U9Z"]);
+  });
+
+  it("who alone answers in the account's chats: the approvers, on Telegram and Discord even with the client off; on Slack only while it is on", () => {
+    const off = { execApprovals: { enabled: false, approvers: [ALICE] } };
+    expect(chatExecApprovers(load(discord(off)), "discord", "default")).toEqual([ALICE]);
+    expect(chatExecApprovers(load(discord({}), [`discord:${BOB}`]), "discord", "default")).toEqual([BOB]);
+    expect(chatExecApprovers(load(telegram({ execApprovals: { enabled: false, approvers: ["5"] } })), "telegram", "default")).toEqual(["5"]);
+    const slack = (extra: Record<string, unknown>) => ({ slack: { botToken: "xoxb-1", appToken: "xapp-1", ...extra } });
+    expect(chatExecApprovers(load(slack({ execApprovals: { approvers: ["U1A"] } })), "slack", "default")).toBeUndefined();
+    expect(chatExecApprovers(load(slack({ execApprovals: { enabled: true, approvers: ["U1A"] } })), "slack", "default")).toEqual(["U1A"]);
+    // No approver resolves: the owners answer.
+    expect(chatExecApprovers(load(discord({})), "discord", "default")).toBeUndefined();
   });
 
   it("an account's own settings; a disabled account is no client", () => {
