@@ -27,7 +27,9 @@ export interface ExecApprovalChatDeps {
  * gets one per decision, each sending its `/approve` line. Once the request is answered (anywhere)
  * or expires, each prompt is edited to say how it ended, its buttons gone (an approver's DM prompt
  * is deleted instead where the account's `execApprovals.cleanupAfterResolve` says so). A prompt
- * that cannot be delivered is logged; the request still waits for an operator client or its timeout.
+ * that cannot be delivered is logged; when none of its chats took it, the run's own chat gets a
+ * notice with the `/approve` line (not the command). The request still waits for an operator
+ * client or its timeout.
  */
 export class ExecApprovalChats {
   /** The prompts posted for each pending request: edited when it ends. */
@@ -42,32 +44,62 @@ export class ExecApprovalChats {
     if (!channels) return;
     const origin = request.sessionKey && !request.promptedInChat ? sessionChatRoute(this.deps.store.get(request.sessionKey)) : undefined;
     const routes = promptRoutes(request, this.deps.config(), origin);
-    routes.forEach(({ cleanupAfterResolve, ...route }, index) => {
-      channels
-        .send({ ...route, message: approvalPrompt(request), idempotencyKey: `exec-approval:${request.id}:${index}` })
-        .then(async (result) => {
-          // A prompt cut into chunks keeps its text: only a one-message prompt is buttoned and edited.
-          if (result.messageIds.length !== 1) return;
-          const sent: PostedPrompt = {
-            channel: result.channel,
-            accountId: result.accountId,
-            chatId: result.chatId,
-            ...(route.threadId ? { threadId: route.threadId } : {}),
-            messageId: result.messageIds[0]!,
-            ...(cleanupAfterResolve ? { deleteWhenEnded: true as const } : {}),
-          };
-          if (!this.ended.has(request.id)) {
-            this.posted.set(request.id, [...(this.posted.get(request.id) ?? []), sent]);
-            if (buttonsAllowed(this.deps.config(), sent)) await channels.attachButtons(sent, decisionButtons(request.id), approvalPrompt(request));
-          }
-          // Answered while it was being posted or buttoned: it says so now, without buttons.
-          const ended = this.ended.get(request.id);
-          if (ended) await endPrompt(channels, sent, resolvedPrompt(request, ended.decision));
-        })
-        .catch((err: Error) =>
-          this.deps.logger.warn({ approvalId: request.id, channel: route.channel, to: route.to, err: err.message }, "exec approval prompt not delivered to the chat"),
-        );
+    const deliveries = routes.map((route, index) => this.post(channels, request, route, `exec-approval:${request.id}:${index}`, "question"));
+    if (!origin || routes.length === 0 || routes.some((route) => sameChat(route, origin))) return;
+    // As OpenClaw: a question that reached none of its chats (an approver's DMs closed, say) leaves
+    // a notice in the run's own chat, without the command, so the request can still be answered.
+    void Promise.all(deliveries).then((delivered) => {
+      if (delivered.some(Boolean) || this.ended.has(request.id)) return;
+      this.deps.logger.warn({ approvalId: request.id, channel: origin.channel, to: origin.to }, "exec approval prompt reached none of its chats: a notice goes to the run's chat");
+      void this.post(channels, request, origin, `exec-approval:${request.id}:fallback`, "notice");
     });
+  }
+
+  /**
+   * Posts a request's question (or the command-less notice) to one chat, buttons under it, and
+   * remembers it for the outcome; resolves whether the chat took it. Failures are logged.
+   */
+  private async post(
+    channels: ChannelManager,
+    request: ExecApprovalRequest,
+    { cleanupAfterResolve, ...route }: PromptRoute,
+    idempotencyKey: string,
+    kind: PromptKind,
+  ): Promise<boolean> {
+    const text = kind === "question" ? approvalPrompt(request) : approvalNotice(request);
+    let result: Awaited<ReturnType<ChannelManager["send"]>>;
+    try {
+      result = await channels.send({ ...route, message: text, idempotencyKey });
+    } catch (err) {
+      this.deps.logger.warn({ approvalId: request.id, channel: route.channel, to: route.to, err: (err as Error).message }, "exec approval prompt not delivered to the chat");
+      return false;
+    }
+    // A prompt cut into chunks keeps its text: only a one-message prompt is buttoned and edited.
+    if (result.messageIds.length !== 1) return true;
+    const sent: PostedPrompt = {
+      channel: result.channel,
+      accountId: result.accountId,
+      chatId: result.chatId,
+      ...(route.threadId ? { threadId: route.threadId } : {}),
+      messageId: result.messageIds[0]!,
+      kind,
+      ...(cleanupAfterResolve ? { deleteWhenEnded: true as const } : {}),
+    };
+    try {
+      if (!this.ended.has(request.id)) {
+        this.posted.set(request.id, [...(this.posted.get(request.id) ?? []), sent]);
+        if (buttonsAllowed(this.deps.config(), sent)) await channels.attachButtons(sent, decisionButtons(request.id), text);
+      }
+      // Answered while it was being posted or buttoned: it says so now, without buttons.
+      const ended = this.ended.get(request.id);
+      if (ended) await endPrompt(channels, sent, endedText(sent.kind, request, ended.decision));
+    } catch (err) {
+      this.deps.logger.warn(
+        { approvalId: request.id, channel: route.channel, to: route.to, err: (err as Error).message },
+        "exec approval prompt posted, but its buttons or outcome not set",
+      );
+    }
+    return true;
   }
 
   /** The request ended: each of its prompts says how, and loses its buttons. */
@@ -77,17 +109,29 @@ export class ExecApprovalChats {
     this.posted.delete(request.id);
     const channels = this.deps.channels();
     if (!posted || !channels) return;
-    const text = resolvedPrompt(request, resolution.decision);
     for (const sent of posted) {
-      endPrompt(channels, sent, text).catch((err: Error) =>
+      endPrompt(channels, sent, endedText(sent.kind, request, resolution.decision)).catch((err: Error) =>
         this.deps.logger.warn({ approvalId: request.id, channel: sent.channel, err: err.message }, "exec approval prompt not updated with its outcome"),
       );
     }
   }
 }
 
+/** The question (the command and how to answer), or the notice left in the run's chat when no chat took the question (how to answer only). */
+type PromptKind = "question" | "notice";
+
 /** A prompt as posted; `deleteWhenEnded`: an approver's DM whose account cleans up after the request ends. */
-type PostedPrompt = SentChatMessage & { deleteWhenEnded?: true };
+type PostedPrompt = SentChatMessage & { kind: PromptKind; deleteWhenEnded?: true };
+
+function endedText(kind: PromptKind, request: ExecApprovalRequest, decision: ApprovalDecision | null): string {
+  return kind === "question" ? resolvedPrompt(request, decision) : resolvedNotice(request, decision);
+}
+
+function sameChat(a: SessionChatRoute, b: SessionChatRoute): boolean {
+  return (
+    a.channel === b.channel && a.to === b.to && (a.threadId ?? "") === (b.threadId ?? "") && (a.accountId === undefined || b.accountId === undefined || a.accountId === b.accountId)
+  );
+}
 
 /** A prompt whose request ended says how, or goes where its account cleans up (falling back to the edit where it cannot be deleted). */
 async function endPrompt(channels: ChannelManager, sent: PostedPrompt, text: string): Promise<void> {
@@ -173,6 +217,20 @@ function passesFilters(request: Pick<ExecApprovalRequest, "agentId" | "sessionKe
 export function approvalPrompt(request: ExecApprovalRequest): string {
   const minutes = Math.max(1, Math.round((request.expiresAtMs - request.createdAtMs) / 60_000));
   return [...requestLines(request), `Reply /approve ${request.id} allow-once | allow-always | deny (within ${minutes} min; then it is denied).`].join("\n");
+}
+
+/** The notice for the run's chat when the question reached none of its chats: how to answer, not the command. */
+export function approvalNotice(request: ExecApprovalRequest): string {
+  const minutes = Math.max(1, Math.round((request.expiresAtMs - request.createdAtMs) / 60_000));
+  return [
+    `🔐 An exec approval${request.agentId ? ` (agent ${request.agentId})` : ""} is waiting, and its question reached none of the approvers' chats.`,
+    `Reply /approve ${request.id} allow-once | allow-always | deny (within ${minutes} min; then it is denied).`,
+  ].join("\n");
+}
+
+/** The notice once the request ended. */
+export function resolvedNotice(request: ExecApprovalRequest, decision: ApprovalDecision | null): string {
+  return [`🔐 Exec approval ${request.id}${request.agentId ? ` (agent ${request.agentId})` : ""}:`, decision ? OUTCOMES[decision] : "⌛ No answer in time: not run."].join("\n");
 }
 
 const OUTCOMES: Record<ApprovalDecision, string> = { "allow-once": "✅ Allowed once.", "allow-always": "✅ Allowed always.", deny: "❌ Denied." };

@@ -12,7 +12,8 @@ import { waitUntil } from "../helpers/reliability.js";
  * buttons. A press is the `/approve` line typed by whoever pressed it, answered only to them: the
  * owner, not an approver here, is refused; the approver's press runs the command. The channel's
  * question is then edited to the outcome, its buttons gone, and the DM's deleted
- * (`cleanupAfterResolve`). Real gateway, real discord.js against the Discord fake, a real command.
+ * (`cleanupAfterResolve`). A question Discord refuses to DM leaves a notice in the run's channel
+ * instead, without the command. Real gateway, real discord.js against the Discord fake, a real command.
  */
 const BOT = "100000000000002800";
 const GUILD = "100000000000002900";
@@ -24,7 +25,8 @@ let model: FakeModelServer;
 let discord: FakeDiscord;
 let gw: GatewayProcess;
 
-beforeAll(async () => {
+/** A gateway whose Discord account asks exec approvals as `execApprovals` says (the owner and the approver may talk to it). */
+async function startDiscordApprovals(execApprovals: Record<string, unknown>): Promise<void> {
   model = await startFakeModelServer();
   model.setResponder(reportRunModel);
   discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [{ id: GUILD, name: "Claw Guild", channels: [{ id: CHANNEL, name: "ops", type: 0 }] }] });
@@ -37,7 +39,7 @@ beforeAll(async () => {
         typingIntervalSeconds: 0,
         allowFrom: [OWNER, APPROVER],
         guilds: { [GUILD]: { requireMention: false } },
-        execApprovals: { enabled: true, approvers: [APPROVER], target: "both", cleanupAfterResolve: true },
+        execApprovals,
       },
     },
     commands: { ownerAllowFrom: [`discord:${OWNER}`] },
@@ -45,12 +47,13 @@ beforeAll(async () => {
   });
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
   await waitUntil(() => discord.identifyCount > 0, 30_000, "the Discord IDENTIFY");
-});
-afterAll(async () => {
+}
+
+async function stopDiscordApprovals(): Promise<void> {
   await gw?.stop();
   await discord?.close();
   await model?.close();
-});
+}
 
 type Button = { type: number; style: number; label: string; custom_id: string };
 const buttonsOf = (messageId: string) => ((discord.storedMessage(messageId)?.components ?? []) as { components: Button[] }[]).flatMap((row) => row.components);
@@ -65,6 +68,9 @@ async function press(channelId: string, messageId: string, userId: string, custo
 }
 
 describe("Discord exec approvals", { timeout: 90_000 }, () => {
+  beforeAll(() => startDiscordApprovals({ enabled: true, approvers: [APPROVER], target: "both", cleanupAfterResolve: true }));
+  afterAll(stopDiscordApprovals);
+
   it("asks in the approver's DM and the channel with buttons; the owner's press is refused, the approver's runs it; the channel's question shows the outcome, the DM's goes", async () => {
     discord.pushMessage({ channelId: CHANNEL, guildId: GUILD, authorId: OWNER, authorName: "Owner", content: "please run the report" });
     await waitUntil(() => discord.messages().filter((m) => m.content.includes("/approve ")).length === 2, 30_000, "the two approval questions");
@@ -96,5 +102,27 @@ describe("Discord exec approvals", { timeout: 90_000 }, () => {
     await waitUntil(() => String(discord.storedMessage(inChannel.id)?.content).includes("✅ Allowed once."), 15_000, "the channel question's outcome");
     expect(buttonsOf(inChannel.id)).toEqual([]);
     await waitUntil(() => discord.deletedMessageIds.includes(inDm.id), 15_000, "the DM question deleted");
+  });
+});
+
+describe("Discord exec approvals whose question reaches no approver", { timeout: 90_000 }, () => {
+  beforeAll(() => startDiscordApprovals({ enabled: true, approvers: [APPROVER] }));
+  afterAll(stopDiscordApprovals);
+
+  it("leaves a notice in the run's channel, without the command, whose button the approver answers", async () => {
+    // The approver takes no DMs from the bot: Discord refuses the question.
+    discord.failNext(/^POST \/channels\/\d+\/messages$/, { status: 403, code: 50007, message: "Cannot send messages to this user" });
+    discord.pushMessage({ channelId: CHANNEL, guildId: GUILD, authorId: OWNER, authorName: "Owner", content: "please run the report" });
+    await waitUntil(() => discord.messages(CHANNEL).some((m) => m.content.includes("/approve ")), 30_000, "the notice in the channel");
+    const notice = discord.messages(CHANNEL).find((m) => m.content.includes("/approve "))!;
+    expect(notice.content).toContain("reached none of the approvers' chats");
+    expect(notice.content).not.toContain("printf");
+    const id = /\/approve (\S+) allow-once/.exec(notice.content)![1]!;
+    await waitUntil(() => buttonsOf(notice.id).length === 3, 15_000, "the notice's buttons");
+
+    expect(await press(CHANNEL, notice.id, APPROVER, `/approve ${id} deny`)).toBe(`Approval ${id}: deny.`);
+    await waitUntil(() => discord.messages(CHANNEL).some((m) => m.content === "Command result: not run"), 30_000, "the run's answer");
+    await waitUntil(() => String(discord.storedMessage(notice.id)?.content).includes("❌ Denied."), 15_000, "the notice's outcome");
+    expect(discord.storedMessage(notice.id)?.content).toBe(`🔐 Exec approval ${id} (agent main):\n❌ Denied.`);
   });
 });

@@ -155,6 +155,48 @@ describe("ExecApprovalChats", () => {
     expect(calls).toEqual(["buttons", "delete"]);
   });
 
+  it("a question that reached none of its chats leaves a notice without the command in the run's chat, edited to the outcome", async () => {
+    const approver = "100000000000000777";
+    const config = validateConfig({ channels: { discord: { token: "t", execApprovals: { enabled: true, approvers: [approver] } } } }, {}).config;
+    const sent: { to: string; message: string }[] = [];
+    const calls: string[] = [];
+    const channels = {
+      send: async (params: { to: string; message: string }) => {
+        sent.push(params);
+        if (params.to === `user:${approver}`) throw new Error("discord: Cannot send messages to this user");
+        return { runId: "x", channel: "discord", accountId: "default", chatId: "100000000000000500", messageIds: ["56"] };
+      },
+      attachButtons: async (_sent: unknown, _rows: unknown, text: string) => calls.push(`buttons: ${text.split("\n")[0]}`),
+      editSent: async (_sent: unknown, text: string) => calls.push(`edit: ${text.replace(/\n/g, " ")}`),
+    } as unknown as ChannelManager;
+    const store = { get: () => ({ lastChannel: "discord", lastTo: "channel:100000000000000500", lastAccountId: "default" }) } as unknown as SessionStore;
+    const warnings: string[] = [];
+    const subject = new ExecApprovalChats({ config: () => config, channels: () => channels, store, logger: { warn: (_o: unknown, msg: string) => warnings.push(msg) } as never });
+    const secret = { ...request, command: "cat /etc/secret-report", sessionKey: "agent:main:discord:channel:100000000000000500" };
+    subject.prompt(secret);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent.map((s) => s.to)).toEqual([`user:${approver}`, "channel:100000000000000500"]);
+    expect(sent[1]!.message).toBe(
+      "🔐 An exec approval (agent main) is waiting, and its question reached none of the approvers' chats.\nReply /approve r1 allow-once | allow-always | deny (within 1 min; then it is denied).",
+    );
+    expect(sent[1]!.message).not.toContain("secret-report");
+    expect(calls).toEqual(["buttons: 🔐 An exec approval (agent main) is waiting, and its question reached none of the approvers' chats."]);
+    expect(warnings).toEqual(["exec approval prompt not delivered to the chat", "exec approval prompt reached none of its chats: a notice goes to the run's chat"]);
+    subject.resolved({ id: "r1", decision: "deny", ts: 1 }, secret);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls.at(-1)).toBe("edit: 🔐 Exec approval r1 (agent main): ❌ Denied.");
+  });
+
+  it("no notice when an approver's chat took the question", async () => {
+    const config = validateConfig({ channels: { discord: { token: "t", execApprovals: { enabled: true, approvers: ["100000000000000777"] } } } }, {}).config;
+    const { subject, calls, deliver } = chats(config, { lastChannel: "discord", lastTo: "channel:100000000000000500", lastAccountId: "default" });
+    subject.prompt({ ...request, sessionKey: "agent:main:discord:channel:100000000000000500" });
+    deliver();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // One question (the approver's DM), buttoned; nothing posted in the run's channel.
+    expect(calls).toEqual(["buttons"]);
+  });
+
   it("a question delivered after its request ended gets no buttons, only its outcome", async () => {
     const { subject, calls, deliver } = chats();
     subject.prompt(request);
