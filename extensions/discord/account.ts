@@ -294,24 +294,21 @@ export class DiscordAccount implements ChannelAccount {
   }
 
   /**
-   * A button press. A command button's press is deferred at once as an answer only the presser
-   * sees, which the command's reply (its outcome, or why they may not) then edits; the command runs
-   * through the inbound pipeline as if they had typed it. Any other button is only acknowledged.
+   * A button press, through the inbound pipeline as its presser's message. A command button's
+   * press is deferred at once as an answer only the presser sees, which the command's reply (its
+   * outcome, or why they may not) then edits. Any other press (`callback_data: …`, for the agent)
+   * is acknowledged without an answer of its own: the agent's reply goes to the chat.
    */
   async #deliverButton(interaction: ButtonInteraction): Promise<void> {
-    const envelope = buttonToInbound(interaction);
+    const { envelope, command } = buttonToInbound(interaction);
     try {
-      if (!envelope) {
-        await interaction.deferUpdate();
-        this.#context.logger.debug({ interactionId: interaction.id, customId: interaction.customId }, "discord: a press of a button this gateway did not make; acknowledged only");
-        return;
-      }
-      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      if (command) await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      else await interaction.deferUpdate();
     } catch (error) {
       this.#context.logger.warn({ interactionId: interaction.id }, `discord: button press not acknowledged: ${this.#redact(String(error))}`);
       return;
     }
-    this.#deferred.add(this.#context.accountId, interaction);
+    if (command) this.#deferred.add(this.#context.accountId, interaction);
     this.#context.onInbound(envelope).catch((error: unknown) => {
       this.#context.logger.error({ interactionId: interaction.id, chatId: envelope.chatId }, `discord: button press not accepted: ${this.#redact(String(error))}`);
     });

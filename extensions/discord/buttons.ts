@@ -1,5 +1,5 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type ButtonInteraction } from "discord.js";
-import { isCommandButton } from "../../src/channels/command-buttons.js";
+import { isCommandButton } from "../../src/agents/approvals/command-buttons.js";
 import type { ChatButton, InboundMessage } from "../../src/channels/types.js";
 import { interactionEnvelope } from "./interaction-envelope.js";
 
@@ -27,9 +27,13 @@ export function toActionRows(rows: readonly (readonly ChatButton[])[]): ActionRo
 }
 
 /**
- * A press of one of the bot's command buttons, as that command typed by whoever pressed it (and
- * authorized as theirs); undefined for any other button (the gateway makes no other kind).
+ * A press of a button under one of the bot's messages, as its presser's message (authorized as
+ * theirs): a command button's is that command typed (a native command, answered to the presser);
+ * any other's is `callback_data: <custom id>`, for the agent, as on Telegram.
  */
-export function buttonToInbound(interaction: ButtonInteraction): InboundMessage | undefined {
-  return isCommandButton(interaction.customId) ? interactionEnvelope(interaction, interaction.customId) : undefined;
+export function buttonToInbound(interaction: ButtonInteraction): { envelope: InboundMessage; command: boolean } {
+  const command = isCommandButton(interaction.customId);
+  return command
+    ? { envelope: interactionEnvelope(interaction, interaction.customId), command }
+    : { envelope: interactionEnvelope(interaction, `callback_data: ${interaction.customId}`, "press"), command };
 }

@@ -3,10 +3,12 @@ import type { InboundMessage } from "../../src/channels/types.js";
 
 /**
  * An interaction (a slash command, a button press) as the inbound message the pipeline runs,
- * with `text` as its line: it is addressed to the bot, so it counts as a mention, and Discord
- * waits for an answer to it, so it is a native command (its reply answers the interaction).
+ * with `text` as its line. A command is addressed to the bot, so it counts as a mention, and
+ * Discord waits for an answer to it, so it is a native command (its reply answers the
+ * interaction). Any other press is a message on the bot's own message (an implicit mention),
+ * answered in the chat like one.
  */
-export function interactionEnvelope(interaction: ChatInputCommandInteraction | ButtonInteraction, text: string): InboundMessage {
+export function interactionEnvelope(interaction: ChatInputCommandInteraction | ButtonInteraction, text: string, kind: "command" | "press" = "command"): InboundMessage {
   const channel = interaction.channel;
   const envelope: InboundMessage = {
     messageId: interaction.id,
@@ -17,8 +19,7 @@ export function interactionEnvelope(interaction: ChatInputCommandInteraction | B
     senderUsername: interaction.user.tag,
     senderIsBot: interaction.user.bot,
     text,
-    mentionedBot: true,
-    nativeCommand: true,
+    ...(kind === "command" ? { mentionedBot: true, nativeCommand: true } : { replyToBot: true }),
     timestamp: interaction.createdTimestamp,
   };
   if (channel?.isThread()) {

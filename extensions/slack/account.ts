@@ -447,21 +447,18 @@ export class SlackAccount implements ChannelAccount {
   }
 
   /**
-   * A press of a button under one of the bot's messages (Bolt has acked it already). A command
-   * button's press runs through the inbound pipeline as its presser typing it, and its answer
-   * (the outcome, or why they may not) goes to the press's `response_url`, seen by them only.
-   * Any other button goes no further; a failure is logged, never thrown back.
+   * A press of a button under one of the bot's messages (Bolt has acked it already), through the
+   * inbound pipeline as its presser's message. A command button's answer (the outcome, or why they
+   * may not) goes to the press's `response_url`, seen by them only; the agent's reply to any other
+   * press goes to the chat. A failure is logged, never thrown back.
    */
   private async handleButtonPress(body: BlockActionsBody, value: string | undefined, respond: Respond): Promise<void> {
     try {
       const { directory } = await this.loadSdk();
-      const envelope = await buttonPressInbound(body, value, directory);
-      if (!envelope) {
-        this.context.logger.debug({ chatId: body.channel?.id, senderId: body.user.id }, "Slack: a press of a button this gateway did not make; acknowledged only");
-        return;
-      }
-      this.responseUrlReplies.remember(envelope.messageId, respond, "ephemeral");
-      await this.context.onInbound(envelope);
+      const press = await buttonPressInbound(body, value, directory);
+      if (!press) return;
+      if (press.command) this.responseUrlReplies.remember(press.envelope.messageId, respond, "ephemeral");
+      await this.context.onInbound(press.envelope);
     } catch (error) {
       this.context.logger.error({ chatId: body.channel?.id }, `Slack button press was not handed over: ${describeSlackError("block_actions", error, this.secrets)}`);
     }

@@ -1,5 +1,5 @@
 import type { types as SlackTypes } from "@slack/bolt";
-import { isCommandButton } from "../../src/channels/command-buttons.js";
+import { isCommandButton } from "../../src/agents/approvals/command-buttons.js";
 import type { ChatButton, InboundMessage } from "../../src/channels/types.js";
 import type { SlackDirectory } from "./directory.js";
 
@@ -46,28 +46,34 @@ export interface BlockActionsBody {
 }
 
 /**
- * A press of one of the bot's command buttons, as that command typed by whoever pressed it (and
- * authorized as theirs), with the id (`action:<trigger_id>`) its answer is remembered by;
- * undefined for any other button (the gateway makes no other kind) or a press outside a channel.
+ * A press of a button under one of the bot's messages, as its presser's message (authorized as
+ * theirs), with the id (`action:<trigger_id>`) a command's answer is remembered by: a command
+ * button's is that command typed (a native command, answered on the press's `response_url`); any
+ * other's is `callback_data: <value>`, for the agent, as on Telegram. Undefined for a press
+ * without a value or outside a conversation.
  */
-export async function buttonPressInbound(body: BlockActionsBody, value: string | undefined, directory: SlackDirectory): Promise<InboundMessage | undefined> {
+export async function buttonPressInbound(
+  body: BlockActionsBody,
+  value: string | undefined,
+  directory: SlackDirectory,
+): Promise<{ envelope: InboundMessage; command: boolean } | undefined> {
   const channel = body.channel?.id;
-  if (value === undefined || !isCommandButton(value) || !channel) return undefined;
+  if (value === undefined || !channel) return undefined;
+  const command = isCommandButton(value);
   const [chatType, sender] = await Promise.all([directory.chatKind(channel), directory.profile(body.user.id)]);
   const envelope: InboundMessage = {
     messageId: `action:${body.trigger_id}`,
     chatType,
     chatId: channel,
     senderId: body.user.id,
-    text: value,
-    // A press is addressed to the bot, and Slack waits for its answer.
-    mentionedBot: true,
-    nativeCommand: true,
+    text: command ? value : `callback_data: ${value}`,
+    // A command is addressed to the bot and Slack waits for its answer; any press is on the bot's own message.
+    ...(command ? { mentionedBot: true, nativeCommand: true } : { replyToBot: true }),
     timestamp: Date.now(),
   };
   if (body.message?.thread_ts) envelope.threadId = body.message.thread_ts;
   if (body.team?.id) envelope.teamId = body.team.id;
   if (sender?.name) envelope.senderName = sender.name;
   if (sender?.username) envelope.senderUsername = sender.username;
-  return envelope;
+  return { envelope, command };
 }

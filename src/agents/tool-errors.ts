@@ -86,6 +86,7 @@ export type ToolErrorCode =
   // Chat channels (the message tool)
   | "CHANNELS_UNAVAILABLE"
   | "CHANNEL_SEND_FAILED"
+  | "MESSAGE_BUTTONS_INVALID"
   | "MESSAGE_TARGET_OWNER_ONLY"
   // Memory (memory_search, memory_get)
   | "MEMORY_UNAVAILABLE"
@@ -461,6 +462,11 @@ export const TOOL_ERRORS = {
   // ── The message tool ────────────────────────────────────────────────────────────────────────
   channelsUnavailable: coded("CHANNELS_UNAVAILABLE", "No chat channel is running on this gateway.", "Answer in your reply instead."),
   channelSendFailed: coded("CHANNEL_SEND_FAILED", (problem: string) => problem, "Check the target (e.g. channel:<id>, user:<id>, a chat id) or answer in your reply."),
+  messageButtonsInvalid: coded(
+    "MESSAGE_BUTTONS_INVALID",
+    (problem: string) => `The buttons were not sent: ${problem}.`,
+    "Give each button a label and a value of at most 64 bytes, not shaped like a chat command, and send buttons with a text message, not a file.",
+  ),
   messageTargetOwnerOnly: coded(
     "MESSAGE_TARGET_OWNER_ONLY",
     (fields: string) => `Only the owner may send elsewhere or send files (${fields}); this sender is not the owner.`,

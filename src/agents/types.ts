@@ -194,6 +194,8 @@ export interface ChannelMessageRequest {
   sessionKey?: string;
   /** A file to post instead of a text message (`message` is its caption): the real path, already confined to the workspace. */
   file?: { path: string; fileName: string };
+  /** Rows of buttons under the (last chunk of the) message; a press comes back as its presser's message `callback_data: <value>`. */
+  buttons?: { label: string; value: string; style?: "primary" | "success" | "danger" }[][];
 }
 
 export interface ChannelMessageResult {
@@ -201,6 +203,8 @@ export interface ChannelMessageResult {
   accountId: string;
   chatId: string;
   messageIds: string[];
+  /** Why the requested buttons are not under the message (it was sent without them). */
+  buttonsNotAttached?: string;
 }
 
 export interface ChannelMessenger {

@@ -10,6 +10,7 @@ import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import type { TranscriptMessage } from "../agents/types.js";
 import { PairingStore, type PairingRequest } from "./access/pairing-store.js";
+import { chatButtonsAllowed } from "./config/telegram-inline-buttons.js";
 import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, unnamedAccountFix, type ChannelAccountConfig, type ChannelId } from "./config/channel-accounts.js";
 import { InboundDispatcher, type InboundDispatchDeps } from "./dispatch/inbound-dispatcher.js";
 import { InboundDedupeCache } from "./inbound/dedupe-cache.js";
@@ -459,15 +460,41 @@ export class ChannelManager {
       message: request.message,
       idempotencyKey: `tool:${randomUUID()}`,
     });
+    const threadId = request.threadId ?? (toCurrent ? entry?.lastThreadId : undefined);
     if (request.sessionKey) {
-      const threadId = request.threadId ?? (toCurrent ? entry?.lastThreadId : undefined);
       this.delivery.noteToolSend(
         request.sessionKey,
         { channel: result.channel, accountId: result.accountId, chatId: result.chatId, ...(threadId ? { threadId } : {}) },
         request.message,
       );
     }
-    return { channel: result.channel, accountId: result.accountId, chatId: result.chatId, messageIds: result.messageIds };
+    const sent = { channel: result.channel, accountId: result.accountId, chatId: result.chatId, messageIds: result.messageIds };
+    if (!request.buttons) return sent;
+    const buttonsNotAttached = await this.attachToolButtons({ ...sent, ...(threadId ? { threadId } : {}) }, request.buttons, request.message);
+    return buttonsNotAttached ? { ...sent, buttonsNotAttached } : sent;
+  }
+
+  /**
+   * The `message` tool's buttons under what it sent, when that went as one message (a press comes
+   * back as its presser's message `callback_data: <value>`); why they are not there, or undefined
+   * once they are.
+   */
+  private async attachToolButtons(
+    sent: { channel: string; accountId: string; chatId: string; threadId?: string; messageIds: string[] },
+    buttons: NonNullable<ChannelMessageRequest["buttons"]>,
+    message: string,
+  ): Promise<string | undefined> {
+    const [messageId, ...more] = sent.messageIds;
+    if (!messageId) return "nothing was posted to put them under";
+    if (more.length > 0) return `the text went as ${sent.messageIds.length} messages; buttons go under a message that fits in one`;
+    if (!chatButtonsAllowed(this.deps.config(), sent)) return `this chat takes no buttons (channels.${sent.channel}.capabilities.inlineButtons)`;
+    const rows = buttons.map((row) => row.map(({ label, value, style }) => ({ label, data: value, ...(style ? { style } : {}) })));
+    try {
+      const attached = await this.attachButtons({ ...sent, messageId }, rows, message);
+      return attached ? undefined : `${sent.channel} has no buttons here`;
+    } catch (err) {
+      return (err as Error).message;
+    }
   }
 
   /**

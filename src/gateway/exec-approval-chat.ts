@@ -4,7 +4,7 @@ import type { ChannelManager, SentChatMessage } from "../channels/channel-manage
 import type { ChatButton } from "../channels/types.js";
 import { defaultAccountId } from "../channels/config/channel-accounts.js";
 import { approverDmTarget, execApprovalClient, isApprovalClientChannel } from "../channels/config/channel-exec-approvals.js";
-import { telegramButtonsAllowed } from "../channels/config/telegram-inline-buttons.js";
+import { chatButtonsAllowed } from "../channels/config/telegram-inline-buttons.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import type { SessionStore } from "../sessions/store/index.js";
@@ -88,7 +88,7 @@ export class ExecApprovalChats {
     try {
       if (!this.ended.has(request.id)) {
         this.posted.set(request.id, [...(this.posted.get(request.id) ?? []), sent]);
-        if (buttonsAllowed(this.deps.config(), sent)) await channels.attachButtons(sent, decisionButtons(request.id), text);
+        if (chatButtonsAllowed(this.deps.config(), sent)) await channels.attachButtons(sent, decisionButtons(request.id), text);
       }
       // Answered while it was being posted or buttoned: it says so now, without buttons.
       const ended = this.ended.get(request.id);
@@ -141,11 +141,6 @@ async function endPrompt(channels: ChannelManager, sent: PostedPrompt, text: str
 
 /** A route to a chat, marked where its prompt is to be deleted once the request ends. */
 export type PromptRoute = SessionChatRoute & { cleanupAfterResolve?: true };
-
-/** Telegram's `capabilities.inlineButtons` says where buttons may go; other channels decide by having them or not. */
-function buttonsAllowed(config: OpenClawConfig, sent: SentChatMessage): boolean {
-  return sent.channel !== "telegram" || telegramButtonsAllowed(config, sent.accountId, sent.chatId);
-}
 
 const DECISION_BUTTONS: readonly [ApprovalDecision, string, NonNullable<ChatButton["style"]>][] = [
   ["allow-once", "Allow once", "success"],

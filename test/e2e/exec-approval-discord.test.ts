@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDiscord, type FakeDiscord } from "../fakes/discord-server.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { reportRunModel } from "../helpers/exec-approval-chat.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { startChatGateway } from "../helpers/chat-gateway.js";
+import type { GatewayProcess } from "../helpers/gateway-process.js";
 import { waitUntil } from "../helpers/reliability.js";
 
 /**
@@ -30,8 +30,7 @@ async function startDiscordApprovals(execApprovals: Record<string, unknown>): Pr
   model = await startFakeModelServer();
   model.setResponder(reportRunModel);
   discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [{ id: GUILD, name: "Claw Guild", channels: [{ id: CHANNEL, name: "ops", type: 0 }] }] });
-  const stateDir = makeTempDir();
-  const content = fakeModelConfig(model, stateDir, {
+  gw = await startChatGateway(model, {
     channels: {
       discord: {
         token: discord.token,
@@ -45,7 +44,6 @@ async function startDiscordApprovals(execApprovals: Record<string, unknown>): Pr
     commands: { ownerAllowFrom: [`discord:${OWNER}`] },
     tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
   });
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
   await waitUntil(() => discord.identifyCount > 0, 30_000, "the Discord IDENTIFY");
 }
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
 import { reportRunModel } from "../helpers/exec-approval-chat.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { startChatGateway } from "../helpers/chat-gateway.js";
+import type { GatewayProcess } from "../helpers/gateway-process.js";
 import { waitUntil } from "../helpers/reliability.js";
 import { slackChannelConfig } from "../helpers/slack-channel-config.js";
 
@@ -28,8 +28,7 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   model.setResponder(reportRunModel);
   slack = await startFakeSlack();
-  const stateDir = makeTempDir();
-  const content = fakeModelConfig(model, stateDir, {
+  gw = await startChatGateway(model, {
     channels: {
       slack: slackChannelConfig(slack, {
         allowFrom: [OWNER, APPROVER],
@@ -40,8 +39,6 @@ beforeAll(async () => {
     commands: { ownerAllowFrom: [`slack:${OWNER}`] },
     tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
   });
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
-  await gw.waitForOutput(/channel account started/, 15_000);
   await waitUntil(() => slack.socketConnections > 0, 10_000, "the Socket Mode connection");
 });
 afterAll(async () => {

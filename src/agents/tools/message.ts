@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
+import { isCommandButton } from "../approvals/command-buttons.js";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool } from "../types.js";
@@ -13,7 +14,27 @@ const MessageParameters = Type.Object({
   accountId: Type.Optional(Type.String({ description: "The bot account, when the channel has several." })),
   threadId: Type.Optional(Type.String({ description: "Thread or forum topic to post into." })),
   file: Type.Optional(Type.String({ description: "A workspace file to send (images show as pictures where the chat can); `message` becomes its caption." })),
+  buttons: Type.Optional(
+    Type.Array(
+      Type.Array(
+        Type.Object({
+          label: Type.String({ minLength: 1, maxLength: 64 }),
+          value: Type.String({ minLength: 1, maxLength: 64, description: "Sent back to you as `callback_data: <value>` when pressed (at most 64 bytes)." }),
+          style: Type.Optional(Type.Union([Type.Literal("primary"), Type.Literal("success"), Type.Literal("danger")])),
+        }),
+        { minItems: 1, maxItems: 5 },
+      ),
+      {
+        minItems: 1,
+        maxItems: 5,
+        description: "Rows of buttons under the message (Telegram, Discord, Slack). A press reaches you as a message from whoever pressed it: `callback_data: <value>`.",
+      },
+    ),
+  ),
 });
+
+/** Telegram's limit on a button's data, the smallest of the three platforms'. */
+const MAX_BUTTON_VALUE_BYTES = 64;
 
 export type MessageArgs = Static<typeof MessageParameters>;
 
@@ -37,6 +58,8 @@ export function createMessageTool(): AgentTool<typeof MessageParameters> {
       if (!messenger) return toolError(TOOL_ERRORS.channelsUnavailable());
       const elsewhere = (["to", "channel", "accountId", "threadId", "file"] as const).filter((field) => args[field] !== undefined);
       if (!ctx.senderIsOwner && elsewhere.length > 0) return toolError(TOOL_ERRORS.messageTargetOwnerOnly(elsewhere.join(", ")));
+      const buttonProblem = args.buttons ? problemWithButtons(args.buttons, args.file !== undefined) : undefined;
+      if (buttonProblem) return toolError(TOOL_ERRORS.messageButtonsInvalid(buttonProblem));
       const { file: requestedFile, ...request } = args;
       let file: { path: string; fileName: string } | undefined;
       if (requestedFile !== undefined) {
@@ -51,10 +74,21 @@ export function createMessageTool(): AgentTool<typeof MessageParameters> {
       }
       try {
         const sent = await messenger.send({ ...request, ...(file ? { file } : {}), ...(ctx.sessionKey ? { sessionKey: ctx.sessionKey } : {}) });
-        return toolText(`Sent to ${sent.channel} ${sent.chatId} (message ${sent.messageIds.join(", ")}).`, sent);
+        const buttonsNote = sent.buttonsNotAttached ? ` Sent without its buttons: ${sent.buttonsNotAttached}.` : "";
+        return toolText(`Sent to ${sent.channel} ${sent.chatId} (message ${sent.messageIds.join(", ")}).${buttonsNote}`, sent);
       } catch (err) {
         return toolError(TOOL_ERRORS.channelSendFailed((err as Error).message));
       }
     },
   };
+}
+
+/** Buttons go with text only; a value is at most 64 bytes and never a chat command's shape (a press of one would run it as the presser). */
+function problemWithButtons(rows: NonNullable<MessageArgs["buttons"]>, withFile: boolean): string | undefined {
+  if (withFile) return "buttons go under a text message, not a file";
+  for (const button of rows.flat()) {
+    if (Buffer.byteLength(button.value) > MAX_BUTTON_VALUE_BYTES) return `the value of "${button.label}" is over ${MAX_BUTTON_VALUE_BYTES} bytes`;
+    if (isCommandButton(button.value)) return `the value of "${button.label}" is an exec approval answer, which only the gateway's own questions carry`;
+  }
+  return undefined;
 }

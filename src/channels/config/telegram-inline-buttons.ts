@@ -3,6 +3,11 @@ import { resolveChannelAccounts } from "./channel-accounts.js";
 
 type Capabilities = NonNullable<NonNullable<NonNullable<OpenClawConfig["channels"]>["telegram"]>["capabilities"]>;
 
+/** Whether buttons may go under a message in a chat: Telegram's `capabilities.inlineButtons` says where; other channels decide by having them or not. */
+export function chatButtonsAllowed(config: OpenClawConfig, chat: { channel: string; accountId: string; chatId: string }): boolean {
+  return chat.channel !== "telegram" || telegramButtonsAllowed(config, chat.accountId, chat.chatId);
+}
+
 /**
  * Whether `capabilities.inlineButtons` lets the account put buttons in a chat: `off` nowhere,
  * `dm` in private chats (positive ids), `group` in groups (negative ids), `all` and `allowlist`

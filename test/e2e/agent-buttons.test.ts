@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeDiscord, type FakeDiscord } from "../fakes/discord-server.js";
+import type { FakeReply, RecordedRequest } from "../fakes/model-server.js";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
+import { inlineKeyboardOf, pressButton, startApprovalGateway, type ApprovalGateway } from "../helpers/exec-approval-chat.js";
+import { startChatGateway } from "../helpers/chat-gateway.js";
+import type { GatewayProcess } from "../helpers/gateway-process.js";
+import { lastUserText, waitUntil } from "../helpers/reliability.js";
+import { slackChannelConfig } from "../helpers/slack-channel-config.js";
+
+/**
+ * Buttons the agent sends with the `message` tool, end to end on each chat platform: the text is
+ * delivered with the buttons put under it (a Telegram inline keyboard, Discord buttons, Slack
+ * Block Kit), and a press comes back to the agent as its presser's message
+ * `callback_data: <value>`, which it answers in the chat. Real gateway, real SDKs, the fakes.
+ */
+const BUTTONS = [
+  [
+    { label: "Yes", value: "yes", style: "success" },
+    { label: "No", value: "no", style: "danger" },
+  ],
+];
+
+/** Offers a choice with the message tool when asked, and says what was chosen when a press arrives. */
+function choiceModel(req: RecordedRequest): FakeReply {
+  if (req.body.messages?.at(-1)?.role === "tool") return { text: "offered" };
+  const text = lastUserText(req);
+  const chosen = /callback_data: (\w+)/.exec(text)?.[1];
+  if (chosen) return { text: `You chose ${chosen}` };
+  if (text.includes("offer a choice")) return { toolCalls: [{ name: "message", arguments: { message: "Ship it?", buttons: BUTTONS } }] };
+  return { text: "ok" };
+}
+
+describe("agent buttons on Telegram", { timeout: 90_000 }, () => {
+  const OWNER = 931;
+  let setup: ApprovalGateway;
+  beforeAll(async () => {
+    setup = await startApprovalGateway(OWNER, { dmPolicy: "allowlist", allowFrom: [String(OWNER)] });
+    setup.model.setResponder(choiceModel);
+  });
+  afterAll(() => setup?.close());
+
+  it("puts an inline keyboard under the agent's message; a press reaches the agent as callback_data", async () => {
+    const { telegram } = setup;
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, fromName: "Owner", text: "offer a choice", messageId: 1 });
+    await telegram.waitFor(() => telegram.sent.some((c) => c.method === "editMessageReplyMarkup"), 30_000);
+    const keyboard = telegram.sent.find((c) => c.method === "editMessageReplyMarkup")!;
+    expect(inlineKeyboardOf(keyboard)).toEqual([
+      [
+        { text: "Yes", callback_data: "yes" },
+        { text: "No", callback_data: "no" },
+      ],
+    ]);
+    expect(telegram.messages(OWNER).map((m) => m.text)).toContain("Ship it?");
+    pressButton(telegram, { id: "cb-yes", fromId: OWNER, chatId: OWNER, messageId: Number(keyboard.body.message_id), data: "yes" });
+    await telegram.waitFor(() => telegram.messages(OWNER).some((m) => m.text === "You chose yes"), 30_000);
+  });
+});
+
+describe("agent buttons on Discord", { timeout: 90_000 }, () => {
+  const BOT = "100000000000003800";
+  const GUILD = "100000000000003900";
+  const CHANNEL = "100000000000003901";
+  const OWNER = "100000000000003110";
+  let model: FakeModelServer;
+  let discord: FakeDiscord;
+  let gw: GatewayProcess;
+  beforeAll(async () => {
+    model = await startFakeModelServer();
+    model.setResponder(choiceModel);
+    discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [{ id: GUILD, name: "Claw Guild", channels: [{ id: CHANNEL, name: "ops", type: 0 }] }] });
+    const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [OWNER], guilds: { [GUILD]: { requireMention: false } } };
+    gw = await startChatGateway(model, { channels: { discord: discordConfig }, commands: { ownerAllowFrom: [`discord:${OWNER}`] } });
+    await waitUntil(() => discord.identifyCount > 0, 30_000, "the Discord IDENTIFY");
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    await discord?.close();
+    await model?.close();
+  });
+
+  it("puts buttons under the agent's message; a press is acknowledged and reaches the agent as callback_data", async () => {
+    discord.pushMessage({ channelId: CHANNEL, guildId: GUILD, authorId: OWNER, authorName: "Owner", content: "offer a choice" });
+    await waitUntil(() => discord.messages(CHANNEL).some((m) => m.content === "Ship it?"), 30_000, "the agent's message");
+    const offer = discord.messages(CHANNEL).find((m) => m.content === "Ship it?")!;
+    type Button = { label: string; style: number; custom_id: string };
+    const buttons = () => ((discord.storedMessage(offer.id)?.components ?? []) as { components: Button[] }[]).flatMap((row) => row.components);
+    await waitUntil(() => buttons().length === 2, 15_000, "the buttons");
+    expect(buttons().map((b) => [b.label, b.style, b.custom_id])).toEqual([
+      ["Yes", 3, "yes"],
+      ["No", 4, "no"],
+    ]);
+    const press = discord.pushButton({ channelId: CHANNEL, messageId: offer.id, userId: OWNER, customId: "yes" });
+    await waitUntil(() => discord.messages(CHANNEL).some((m) => m.content === "You chose yes"), 30_000, "the agent's answer");
+    // Acknowledged as an update of the message (no answer of its own): the agent answered in the channel.
+    expect(discord.interactionReplies(press)).toEqual([expect.objectContaining({ kind: "callback", type: 6 })]);
+  });
+});
+
+describe("agent buttons on Slack", { timeout: 90_000 }, () => {
+  const OWNER = "U401";
+  const CHANNEL = "C0CHOICE";
+  let model: FakeModelServer;
+  let slack: FakeSlack;
+  let gw: GatewayProcess;
+  beforeAll(async () => {
+    model = await startFakeModelServer();
+    model.setResponder(choiceModel);
+    slack = await startFakeSlack();
+    gw = await startChatGateway(model, {
+      channels: { slack: slackChannelConfig(slack, { allowFrom: [OWNER], channels: { "*": {} } }) },
+      commands: { ownerAllowFrom: [`slack:${OWNER}`] },
+    });
+    await waitUntil(() => slack.socketConnections > 0, 10_000, "the Socket Mode connection");
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    await slack?.close();
+    await model?.close();
+  });
+
+  it("rewrites the agent's message with Block Kit buttons; a press reaches the agent as callback_data", async () => {
+    slack.pushMessage({ channel: CHANNEL, user: OWNER, text: `<@${slack.botUserId}> offer a choice`, appMention: true });
+    await waitUntil(() => slack.posted.some((p) => p.text === "Ship it?"), 30_000, "the agent's message");
+    const ts = slack.postedTs[slack.posted.findIndex((p) => p.text === "Ship it?")]!;
+    const update = () => slack.calls.find((c) => c.method === "chat.update" && c.body.ts === ts);
+    await waitUntil(() => update() !== undefined, 15_000, "the buttons");
+    const blocks = JSON.parse(String(update()!.body.blocks)) as { type: string; elements?: { value: string; style?: string }[] }[];
+    expect(blocks.map((b) => b.type)).toEqual(["section", "actions"]);
+    expect(blocks[1]!.elements!.map((e) => [e.value, e.style])).toEqual([
+      ["yes", "primary"],
+      ["no", "danger"],
+    ]);
+    const { envelopeId } = slack.pushButtonPress({ channel: CHANNEL, user: OWNER, messageTs: ts, value: "yes" });
+    await waitUntil(() => slack.posted.some((p) => p.text === "You chose yes"), 30_000, "the agent's answer");
+    expect(slack.acks.has(envelopeId)).toBe(true);
+  });
+});
