@@ -25,7 +25,10 @@ let model: FakeModelServer;
 let discord: FakeDiscord;
 let gw: GatewayProcess;
 
-/** A gateway whose Discord account asks exec approvals as `execApprovals` says (the owner and the approver may talk to it). */
+/**
+ * A gateway whose Discord account asks exec approvals as `execApprovals` says. Only the owner may
+ * talk to it (`allowFrom`); the approver answers in their DM all the same.
+ */
 async function startDiscordApprovals(execApprovals: Record<string, unknown>): Promise<void> {
   model = await startFakeModelServer();
   model.setResponder(reportRunModel);
@@ -36,7 +39,7 @@ async function startDiscordApprovals(execApprovals: Record<string, unknown>): Pr
         token: discord.token,
         restApiUrl: discord.restUrl,
         typingIntervalSeconds: 0,
-        allowFrom: [OWNER, APPROVER],
+        allowFrom: [OWNER],
         guilds: { [GUILD]: { requireMention: false } },
         execApprovals,
       },

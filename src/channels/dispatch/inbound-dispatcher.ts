@@ -16,6 +16,7 @@ import {
   decideAccess,
   mentionPatternsFor,
   wasMentioned,
+  type AccessDecision,
   type AllowBots,
   type ChatEntry,
   type MentionPatternScope,
@@ -190,13 +191,14 @@ export class InboundDispatcher {
     if (message.senderIsBot && message.chatType === "direct" && !admitsBots(account.allowBots as AllowBots | undefined)) return;
     if (running.status.botId && message.senderId === running.status.botId) return;
 
-    const access = decideAccess({
+    const decided = decideAccess({
       channel,
       account,
       message,
       pairedSenders: message.chatType === "direct" ? this.deps.pairing.approvedSenders(channel, accountId) : [],
       accessGroups: this.deps.config().accessGroups,
     });
+    const access = decided.decision !== "allow" && approverAnswersInDm(this.deps.config(), account, { channel, accountId, ...message }) ? APPROVER_DM : decided;
     if (access.decision === "drop") {
       log[access.level ?? "debug"]({ channel, accountId, chatId: message.chatId, senderId: message.senderId, reason: access.reason }, "inbound message ignored");
       return;
@@ -1000,6 +1002,27 @@ function mediaMessageOf(routed: Routed): MediaMessage {
     body: message.bodyForAgent,
   };
 }
+
+/** An exec approver's DM admitted for their `/approve` line alone, past the DM policy. */
+const APPROVER_DM: AccessDecision = { decision: "allow", requireMention: false, allowlisted: () => false };
+
+/**
+ * Whether a DM is an exec approver answering (`/approve …`, typed or a button): the approvers are
+ * asked in their DMs, so their answer is taken whether or not `allowFrom` or pairing admits them
+ * (as in OpenClaw, being an approver and being allowed to talk to the bot are separate), unless
+ * the account's DMs are disabled.
+ */
+function approverAnswersInDm(
+  config: OpenClawConfig,
+  account: Readonly<Record<string, unknown>>,
+  message: { channel: string; accountId: string; chatType: string; senderId: string; text: string },
+): boolean {
+  if (message.chatType !== "direct" || account.dmPolicy === "disabled" || !APPROVE_LINE.test(message.text)) return false;
+  if (!isApprovalClientChannel(message.channel)) return false;
+  return chatExecApprovers(config, message.channel, message.accountId)?.includes(message.senderId) === true;
+}
+
+const APPROVE_LINE = /^\/approve(@\S+)?\s+\S+\s+\S+\s*$/i;
 
 /** Where the account's exec approvers answer (see chatExecApprovers), whether the sender is one of them; elsewhere, nothing (the owners answer). */
 function execApproverOf(config: OpenClawConfig, message: { channel: string; accountId: string; senderId: string }): { execApprover?: boolean } {
