@@ -56,6 +56,7 @@ export class DiscordAccount implements ChannelAccount {
   readonly #context: ChannelAccountContext;
   readonly #suppressEmbeds: boolean;
   readonly #mentionAliases: MentionAliases;
+  readonly #agentButtonsTtlMs: number;
   readonly #redact: Redactor;
   readonly #connection: DiscordConnection | null;
   readonly #problems: string[];
@@ -70,6 +71,7 @@ export class DiscordAccount implements ChannelAccount {
     if (!config.ok) {
       this.#suppressEmbeds = true;
       this.#mentionAliases = new Map();
+      this.#agentButtonsTtlMs = 0;
       this.#redact = createRedactor("");
       this.#connection = null;
       this.#problems = config.problems;
@@ -78,6 +80,7 @@ export class DiscordAccount implements ChannelAccount {
     const { settings } = config;
     this.#suppressEmbeds = settings.suppressEmbeds;
     this.#mentionAliases = settings.mentionAliases;
+    this.#agentButtonsTtlMs = settings.agentButtonsTtlMs;
     this.#redact = createRedactor(settings.token);
     this.#problems = [];
     this.#connection = new DiscordConnection({
@@ -296,14 +299,19 @@ export class DiscordAccount implements ChannelAccount {
   /**
    * A button press, through the inbound pipeline as its presser's message. A command button's
    * press is deferred at once as an answer only the presser sees, which the command's reply (its
-   * outcome, or why they may not) then edits. Any other press (`callback_data: …`, for the agent)
-   * is acknowledged without an answer of its own: the agent's reply goes to the chat.
+   * outcome, or why they may not) then edits. Any other press (the agent's buttons: `callback_data:
+   * …`) is single use, as OpenClaw's components: it takes the buttons off the message, and the
+   * agent's reply goes to the chat; past `agentComponents.ttlMs` from the message it is only told,
+   * to the presser, that the buttons expired.
    */
   async #deliverButton(interaction: ButtonInteraction): Promise<void> {
     const { envelope, command } = buttonToInbound(interaction);
     try {
       if (command) await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-      else await interaction.deferUpdate();
+      else if (Date.now() - interaction.message.createdTimestamp > this.#agentButtonsTtlMs) {
+        await interaction.reply({ content: "These buttons have expired.", flags: MessageFlags.Ephemeral });
+        return;
+      } else await interaction.update({ components: [] });
     } catch (error) {
       this.#context.logger.warn({ interactionId: interaction.id }, `discord: button press not acknowledged: ${this.#redact(String(error))}`);
       return;

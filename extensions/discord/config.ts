@@ -17,6 +17,8 @@ export interface DiscordSettings {
   presence?: DiscordPresence;
   /** `mentionAliases`: `@Handle` in outbound text becomes a mention of that user. */
   mentionAliases: MentionAliases;
+  /** `agentComponents.ttlMs`: how long after its message was sent a press of the agent's buttons still reaches it. */
+  agentButtonsTtlMs: number;
 }
 
 /** What discord.js sends in IDENTIFY as the bot's presence. */
@@ -33,6 +35,8 @@ export const MISSING_TOKEN = "channels.discord: no bot token (set token or DISCO
 
 const DEFAULT_WATCHDOG_MS = 60_000;
 const DEFAULT_BACKOFF_MAX_MS = 30_000;
+/** OpenClaw's default lifetime of the agent's component callbacks. */
+const DEFAULT_AGENT_BUTTONS_TTL_MS = 30 * 60_000;
 
 /**
  * `token`, else `DISCORD_BOT_TOKEN` — the environment variable only speaks for the default
@@ -67,6 +71,7 @@ export function readDiscordSettings(config: Readonly<Record<string, unknown>>, e
       reconnectBackoffMaxMs: (config.reconnectBackoffMaxMs as number | undefined) ?? DEFAULT_BACKOFF_MAX_MS,
       ...(presence.presence ? { presence: presence.presence } : {}),
       mentionAliases: readMentionAliases(config.mentionAliases),
+      agentButtonsTtlMs: (config.agentComponents as { ttlMs?: number } | undefined)?.ttlMs ?? DEFAULT_AGENT_BUTTONS_TTL_MS,
     },
   };
 }

@@ -10,7 +10,7 @@ import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import type { TranscriptMessage } from "../agents/types.js";
 import { PairingStore, type PairingRequest } from "./access/pairing-store.js";
-import { chatButtonsAllowed } from "./config/telegram-inline-buttons.js";
+import { agentButtonsRefusal } from "./config/chat-buttons.js";
 import { CHANNEL_IDS, defaultAccountId, isChannelId, resolveChannelAccounts, unnamedAccountFix, type ChannelAccountConfig, type ChannelId } from "./config/channel-accounts.js";
 import { InboundDispatcher, type InboundDispatchDeps } from "./dispatch/inbound-dispatcher.js";
 import { InboundDedupeCache } from "./inbound/dedupe-cache.js";
@@ -487,7 +487,8 @@ export class ChannelManager {
     const [messageId, ...more] = sent.messageIds;
     if (!messageId) return "nothing was posted to put them under";
     if (more.length > 0) return `the text went as ${sent.messageIds.length} messages; buttons go under a message that fits in one`;
-    if (!chatButtonsAllowed(this.deps.config(), sent)) return `this chat takes no buttons (channels.${sent.channel}.capabilities.inlineButtons)`;
+    const refused = agentButtonsRefusal(this.deps.config(), sent);
+    if (refused) return refused;
     const rows = buttons.map((row) => row.map(({ label, value, style }) => ({ label, data: value, ...(style ? { style } : {}) })));
     try {
       const attached = await this.attachButtons({ ...sent, messageId }, rows, message);

@@ -4,7 +4,7 @@ import type { ChannelManager, SentChatMessage } from "../channels/channel-manage
 import type { ChatButton } from "../channels/types.js";
 import { defaultAccountId } from "../channels/config/channel-accounts.js";
 import { approverDmTarget, execApprovalClient, isApprovalClientChannel } from "../channels/config/channel-exec-approvals.js";
-import { chatButtonsAllowed } from "../channels/config/telegram-inline-buttons.js";
+import { chatButtonsAllowed } from "../channels/config/chat-buttons.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import type { SessionStore } from "../sessions/store/index.js";

@@ -58,32 +58,60 @@ describe("agent buttons on Telegram", { timeout: 90_000 }, () => {
   });
 });
 
-describe("agent buttons on Discord", { timeout: 90_000 }, () => {
-  const BOT = "100000000000003800";
-  const GUILD = "100000000000003900";
-  const CHANNEL = "100000000000003901";
-  const OWNER = "100000000000003110";
-  let model: FakeModelServer;
-  let discord: FakeDiscord;
-  let gw: GatewayProcess;
-  beforeAll(async () => {
-    model = await startFakeModelServer();
-    model.setResponder(choiceModel);
-    discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [{ id: GUILD, name: "Claw Guild", channels: [{ id: CHANNEL, name: "ops", type: 0 }] }] });
-    const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [OWNER], guilds: { [GUILD]: { requireMention: false } } };
-    gw = await startChatGateway(model, { channels: { discord: discordConfig }, commands: { ownerAllowFrom: [`discord:${OWNER}`] } });
-    await waitUntil(() => discord.identifyCount > 0, 30_000, "the Discord IDENTIFY");
-  });
-  afterAll(async () => {
-    await gw?.stop();
-    await discord?.close();
-    await model?.close();
-  });
+const BOT = "100000000000003800";
+const GUILD = "100000000000003900";
+const CHANNEL = "100000000000003901";
+const OWNER = "100000000000003110";
 
-  it("puts buttons under the agent's message; a press is acknowledged and reaches the agent as callback_data", async () => {
-    discord.pushMessage({ channelId: CHANNEL, guildId: GUILD, authorId: OWNER, authorName: "Owner", content: "offer a choice" });
-    await waitUntil(() => discord.messages(CHANNEL).some((m) => m.content === "Ship it?"), 30_000, "the agent's message");
-    const offer = discord.messages(CHANNEL).find((m) => m.content === "Ship it?")!;
+interface DiscordSetup {
+  model: FakeModelServer;
+  discord: FakeDiscord;
+  close(): Promise<void>;
+}
+
+/** A gateway with a Discord account in which the owner talks to `choiceModel` in a server channel; `extra` adds to the account's settings. */
+async function startDiscordChoices(extra: Record<string, unknown> = {}): Promise<DiscordSetup> {
+  const model = await startFakeModelServer();
+  model.setResponder(choiceModel);
+  const discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [{ id: GUILD, name: "Claw Guild", channels: [{ id: CHANNEL, name: "ops", type: 0 }] }] });
+  const discordConfig = {
+    token: discord.token,
+    restApiUrl: discord.restUrl,
+    typingIntervalSeconds: 0,
+    allowFrom: [OWNER],
+    guilds: { [GUILD]: { requireMention: false } },
+    ...extra,
+  };
+  const gw = await startChatGateway(model, { channels: { discord: discordConfig }, commands: { ownerAllowFrom: [`discord:${OWNER}`] } });
+  await waitUntil(() => discord.identifyCount > 0, 30_000, "the Discord IDENTIFY");
+  return {
+    model,
+    discord,
+    close: async () => {
+      await gw.stop();
+      await discord.close();
+      await model.close();
+    },
+  };
+}
+
+/** Asks the agent for a choice and waits for its turn to end; resolves with the message its buttons are under. */
+async function offerOnDiscord(discord: FakeDiscord): Promise<{ id: string }> {
+  discord.pushMessage({ channelId: CHANNEL, guildId: GUILD, authorId: OWNER, authorName: "Owner", content: "offer a choice" });
+  await waitUntil(() => discord.messages(CHANNEL).some((m) => m.content === "offered"), 30_000, "the agent's turn");
+  return discord.messages(CHANNEL).find((m) => m.content === "Ship it?")!;
+}
+
+describe("agent buttons on Discord", { timeout: 90_000 }, () => {
+  let setup: DiscordSetup;
+  beforeAll(async () => {
+    setup = await startDiscordChoices();
+  });
+  afterAll(() => setup?.close());
+
+  it("puts buttons under the agent's message; a press takes them off (single use) and reaches the agent as callback_data", async () => {
+    const { discord } = setup;
+    const offer = await offerOnDiscord(discord);
     type Button = { label: string; style: number; custom_id: string };
     const buttons = () => ((discord.storedMessage(offer.id)?.components ?? []) as { components: Button[] }[]).flatMap((row) => row.components);
     await waitUntil(() => buttons().length === 2, 15_000, "the buttons");
@@ -93,8 +121,29 @@ describe("agent buttons on Discord", { timeout: 90_000 }, () => {
     ]);
     const press = discord.pushButton({ channelId: CHANNEL, messageId: offer.id, userId: OWNER, customId: "yes" });
     await waitUntil(() => discord.messages(CHANNEL).some((m) => m.content === "You chose yes"), 30_000, "the agent's answer");
-    // Acknowledged as an update of the message (no answer of its own): the agent answered in the channel.
-    expect(discord.interactionReplies(press)).toEqual([expect.objectContaining({ kind: "callback", type: 6 })]);
+    // Answered as an update of the message that takes its buttons off; the agent answered in the channel.
+    expect(discord.interactionReplies(press)).toEqual([expect.objectContaining({ kind: "callback", type: 7 })]);
+    expect(buttons()).toEqual([]);
+    expect(discord.storedMessage(offer.id)?.content).toBe("Ship it?");
+  });
+});
+
+describe("agent buttons on Discord past agentComponents.ttlMs", { timeout: 90_000 }, () => {
+  let setup: DiscordSetup;
+  beforeAll(async () => {
+    setup = await startDiscordChoices({ agentComponents: { ttlMs: 1 } });
+  });
+  afterAll(() => setup?.close());
+
+  it("tells the presser the buttons expired, and the agent hears nothing", async () => {
+    const { discord, model } = setup;
+    const offer = await offerOnDiscord(discord);
+    const requests = model.requests.length;
+    const press = discord.pushButton({ channelId: CHANNEL, messageId: offer.id, userId: OWNER, customId: "yes" });
+    await waitUntil(() => discord.interactionReplies(press).length > 0, 15_000, "the answer to the press");
+    expect(discord.interactionReplies(press)).toEqual([{ kind: "callback", type: 4, content: "These buttons have expired.", flags: 64 }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(model.requests.length).toBe(requests);
   });
 });
 

@@ -193,7 +193,10 @@ export interface PushCommandInput {
   args?: string;
 }
 
-/** One answer to an interaction: the initial callback (`type` 4 reply, 5 deferred), an edit of the original response, or a follow-up. */
+/**
+ * One answer to an interaction: the initial callback (`type` 4 reply, 5 deferred reply, 6 deferred
+ * update, 7 update of the component's message), an edit of the original response, or a follow-up.
+ */
 export interface InteractionReply {
   kind: "callback" | "original" | "followup";
   type?: number;
@@ -291,7 +294,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const failures: Array<{ route: string | RegExp; failure: FailureSpec }> = [];
   const sessions = new Map<string, GatewaySession>();
   let registeredCommands: Json[] = [];
-  const interactions = new Map<string, { token: string; channel: ChannelRecord; replies: InteractionReply[] }>();
+  /** `messageId`: the message a component interaction's buttons are under (an UPDATE_MESSAGE answer edits it). */
+  const interactions = new Map<string, { token: string; channel: ChannelRecord; messageId?: string; replies: InteractionReply[] }>();
   const interactionByToken = (interactionToken: string) => [...interactions.values()].find((i) => i.token === interactionToken);
   let latestSession: GatewaySession | null = null;
   let stalled = false;
@@ -314,7 +318,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const { channel, user } = input;
     const id = snowflake();
     const interactionToken = `interaction-token-${id}`;
-    interactions.set(id, { token: interactionToken, channel, replies: [] });
+    interactions.set(id, { token: interactionToken, channel, ...(input.message ? { messageId: input.message.id } : {}), replies: [] });
     const { guildId } = channel;
     const payload: Json = {
       id,
@@ -493,6 +497,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         if (!interaction || interaction.token !== interactionToken) return apiError(404, 10062, "Unknown interaction");
         if (interaction.replies.some((r) => r.kind === "callback")) return apiError(400, 40060, "Interaction has already been acknowledged.");
         const data = (body.data ?? {}) as Json;
+        // 7 UPDATE_MESSAGE: the answer is an edit of the message the pressed component is under.
+        const updated = Number(body.type) === 7 && interaction.messageId ? storedMessages.get(interaction.messageId) : undefined;
+        if (updated && typeof data.content === "string") updated.content = data.content;
+        if (updated && data.components !== undefined) updated.components = data.components;
         interaction.replies.push({
           kind: "callback",
           type: Number(body.type),

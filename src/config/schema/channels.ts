@@ -239,6 +239,11 @@ const discordKeys = {
       cleanupAfterResolve: Type.Optional(Type.Boolean()),
     }),
   ),
+  /**
+   * The agent's own buttons (the `message` tool's): `enabled` false sends its messages without
+   * them; `ttlMs` (default 30 min, at most 24 h) is how long a press still reaches the agent.
+   */
+  agentComponents: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()), ttlMs: Type.Optional(integer(1, 86_400_000)) })),
   /** `@Handle` in the bot's messages becomes a mention of this user id (an account's map replaces the channel's). */
   mentionAliases: Type.Optional(
     // Each handle is checked by cross-field-rules (checkMentionAliases): a record's key pattern would let other keys through unchecked.

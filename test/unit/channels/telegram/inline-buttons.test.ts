@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../../../src/config/index.js";
-import { telegramButtonsAllowed } from "../../../../src/channels/config/telegram-inline-buttons.js";
+import { telegramButtonsAllowed } from "../../../../src/channels/config/chat-buttons.js";
 
 const load = (telegram: Record<string, unknown>, owners?: string[]) =>
   validateConfig({ channels: { telegram: { botToken: "1:a", ...telegram } }, ...(owners ? { commands: { ownerAllowFrom: owners } } : {}) }, {}).config;

@@ -9,6 +9,19 @@ export function chatButtonsAllowed(config: OpenClawConfig, chat: { channel: stri
 }
 
 /**
+ * Why the agent's own buttons (the `message` tool's) may not go under a message in a chat, or
+ * undefined when they may: where buttons may go at all, and on Discord not with
+ * `agentComponents.enabled: false`.
+ */
+export function agentButtonsRefusal(config: OpenClawConfig, chat: { channel: string; accountId: string; chatId: string }): string | undefined {
+  if (!chatButtonsAllowed(config, chat)) return `this chat takes no buttons (channels.${chat.channel}.capabilities.inlineButtons)`;
+  if (chat.channel !== "discord") return undefined;
+  const account = resolveChannelAccounts(config, "discord").find((a) => a.accountId === chat.accountId);
+  const components = account?.config.agentComponents as { enabled?: boolean } | undefined;
+  return components?.enabled === false ? "the agent's buttons are off on this Discord account (channels.discord.agentComponents.enabled)" : undefined;
+}
+
+/**
  * Whether `capabilities.inlineButtons` lets the account put buttons in a chat: `off` nowhere,
  * `dm` in private chats (positive ids), `group` in groups (negative ids), `all` and `allowlist`
  * (the default) everywhere. The legacy list form names `inlineButtons` for `all`; an account's
