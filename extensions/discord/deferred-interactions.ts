@@ -15,8 +15,9 @@ interface DeferredInteraction {
 type AnswerableInteraction = { id: string; applicationId: string; token: string; createdTimestamp: number };
 
 /**
- * Interactions (slash commands, command buttons) deferred and waiting for their answer, per account, by interaction id (the
- * inbound message id). Kept by the plugin, not by one run of an account: a config reload that
+ * Interactions (slash commands, command buttons) deferred and waiting for their answer, per
+ * account, by interaction id (the inbound message id). Kept by the plugin, not by one run of an
+ * account: a config reload that
  * restarts the account while a command's answer is being written leaves the answer to the new
  * run, which answers in the interaction all the same — the token needs no gateway session and
  * answers for 15 minutes. Only the application id and the token are kept, never a run's client.

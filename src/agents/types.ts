@@ -194,7 +194,7 @@ export interface ChannelMessageRequest {
   sessionKey?: string;
   /** A file to post instead of a text message (`message` is its caption): the real path, already confined to the workspace. */
   file?: { path: string; fileName: string };
-  /** Rows of buttons under the (last chunk of the) message; a press comes back as its presser's message `callback_data: <value>`. */
+  /** Rows of buttons under the message, when it goes as one; a press comes back as its presser's message `callback_data: <value>`. */
   buttons?: { label: string; value: string; style?: "primary" | "success" | "danger" }[][];
 }
 
