@@ -76,7 +76,7 @@ export async function editText(deps: OutboundDeps, target: OutboundTarget, messa
 
 /** An inline keyboard under one of the bot's messages; each button's press comes back as a callback query with its data. */
 export async function setInlineKeyboard(deps: OutboundDeps, target: OutboundTarget, messageId: string, rows: readonly (readonly ChatButton[])[]): Promise<void> {
-  const inline_keyboard = rows.map((row) => row.map((button) => ({ text: button.label, callback_data: button.data })));
+  const inline_keyboard = rows.map((row) => row.map((button) => ({ text: button.label, callback_data: button.data, ...(button.style ? { style: button.style } : {}) })));
   try {
     await deps.api.editMessageReplyMarkup(target.chatId, Number(messageId), { reply_markup: { inline_keyboard } });
   } catch (error) {

@@ -136,7 +136,7 @@ export interface ChatButton {
   label: string;
   /** At most 64 bytes (Telegram's callback data limit). */
   data: string;
-  /** How the platform colours it where it can (Discord); Telegram's buttons all look alike. */
+  /** How the platform colours it: Telegram and Discord as named (primary blue, success green, danger red); Slack has green (`success`) and red only. */
   style?: "primary" | "success" | "danger";
 }
 

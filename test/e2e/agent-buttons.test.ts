@@ -48,8 +48,8 @@ describe("agent buttons on Telegram", { timeout: 90_000 }, () => {
     const keyboard = telegram.sent.find((c) => c.method === "editMessageReplyMarkup")!;
     expect(inlineKeyboardOf(keyboard)).toEqual([
       [
-        { text: "Yes", callback_data: "yes" },
-        { text: "No", callback_data: "no" },
+        { text: "Yes", callback_data: "yes", style: "success" },
+        { text: "No", callback_data: "no", style: "danger" },
       ],
     ]);
     expect(telegram.messages(OWNER).map((m) => m.text)).toContain("Ship it?");

@@ -50,7 +50,11 @@ describe("exec approvals in chat", { timeout: 90_000 }, () => {
     await telegram.waitFor(() => buttoned().length > before, 30_000);
     const call = buttoned().at(-1)!;
     const row = inlineKeyboardOf(call)[0]!;
-    expect(row.map((b) => b.text)).toEqual(["Allow once", "Allow always", "Deny"]);
+    expect(row.map((b) => [b.text, b.style])).toEqual([
+      ["Allow once", "success"],
+      ["Allow always", "primary"],
+      ["Deny", "danger"],
+    ]);
     const id = /^\/approve (\S+) allow-once$/.exec(row[0]!.callback_data)![1]!;
     expect(row.map((b) => b.callback_data)).toEqual([`/approve ${id} allow-once`, `/approve ${id} allow-always`, `/approve ${id} deny`]);
     await telegram.waitFor(() => telegram.sent.some((c) => c.method === "editMessageReplyMarkup" && String(c.body.chat_id) === String(ADMIN_CHAT)), 10_000);

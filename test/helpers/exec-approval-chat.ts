@@ -51,9 +51,9 @@ export function reportRunModel(req: RecordedRequest): FakeReply {
 }
 
 /** The inline keyboard an `editMessageReplyMarkup` call put on a message (grammy may send it as JSON text). */
-export function inlineKeyboardOf(call: { body: Record<string, unknown> }): { text: string; callback_data: string }[][] {
+export function inlineKeyboardOf(call: { body: Record<string, unknown> }): { text: string; callback_data: string; style?: string }[][] {
   const markup = typeof call.body.reply_markup === "string" ? JSON.parse(call.body.reply_markup) : call.body.reply_markup;
-  return (markup as { inline_keyboard: { text: string; callback_data: string }[][] }).inline_keyboard;
+  return (markup as { inline_keyboard: { text: string; callback_data: string; style?: string }[][] }).inline_keyboard;
 }
 
 /** A user's press of a button under the bot's message `messageId` in a private chat, as Telegram reports it. */
