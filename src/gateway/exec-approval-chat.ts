@@ -215,7 +215,7 @@ export function approvalPrompt(request: ExecApprovalRequest): string {
 }
 
 /** The notice for the run's chat when the question reached none of its chats: how to answer, not the command. */
-export function approvalNotice(request: ExecApprovalRequest): string {
+function approvalNotice(request: ExecApprovalRequest): string {
   const minutes = Math.max(1, Math.round((request.expiresAtMs - request.createdAtMs) / 60_000));
   return [
     `🔐 An exec approval${request.agentId ? ` (agent ${request.agentId})` : ""} is waiting, and its question reached none of the approvers' chats.`,
@@ -224,7 +224,7 @@ export function approvalNotice(request: ExecApprovalRequest): string {
 }
 
 /** The notice once the request ended. */
-export function resolvedNotice(request: ExecApprovalRequest, decision: ApprovalDecision | null): string {
+function resolvedNotice(request: ExecApprovalRequest, decision: ApprovalDecision | null): string {
   return [`🔐 Exec approval ${request.id}${request.agentId ? ` (agent ${request.agentId})` : ""}:`, decision ? OUTCOMES[decision] : "⌛ No answer in time: not run."].join("\n");
 }
 

@@ -70,11 +70,8 @@ export function isApprovalClientChannel(channel: string): channel is ApprovalCli
  * or when the account is disabled.
  */
 export function execApprovalClient(config: OpenClawConfig, channel: ApprovalClientChannel, accountId: string): ExecApprovalClient | undefined {
-  const account = resolveChannelAccounts(config, channel).find((a) => a.accountId === accountId);
-  if (!account?.enabled) return undefined;
-  const settings = (account.config as { execApprovals?: ExecApprovalsSettings }).execApprovals;
-  const enabled = settings?.enabled ?? (CHANNELS[channel].enabledByDefault ? "auto" : false);
-  if (enabled === false) return undefined;
+  const settings = accountSettings(config, channel, accountId);
+  if (settings === null || !clientOn(channel, settings)) return undefined;
   const approvers = approversOf(config, channel, settings);
   if (approvers.length === 0) return undefined;
   return {
@@ -94,13 +91,21 @@ export function execApprovalClient(config: OpenClawConfig, channel: ApprovalClie
  * undefined where the owners answer (no approver resolves, or Slack's client is off).
  */
 export function chatExecApprovers(config: OpenClawConfig, channel: ApprovalClientChannel, accountId: string): string[] | undefined {
-  const client = execApprovalClient(config, channel, accountId);
-  if (client) return client.approvers;
-  if (!CHANNELS[channel].approversAnswerWhenOff) return undefined;
-  const account = resolveChannelAccounts(config, channel).find((a) => a.accountId === accountId);
-  if (!account?.enabled) return undefined;
-  const approvers = approversOf(config, channel, (account.config as { execApprovals?: ExecApprovalsSettings }).execApprovals);
+  const settings = accountSettings(config, channel, accountId);
+  if (settings === null || (!clientOn(channel, settings) && !CHANNELS[channel].approversAnswerWhenOff)) return undefined;
+  const approvers = approversOf(config, channel, settings);
   return approvers.length > 0 ? approvers : undefined;
+}
+
+/** The account's `execApprovals` (undefined when it has none); null when the account is unknown or disabled. */
+function accountSettings(config: OpenClawConfig, channel: ApprovalClientChannel, accountId: string): ExecApprovalsSettings | undefined | null {
+  const account = resolveChannelAccounts(config, channel).find((a) => a.accountId === accountId);
+  return account?.enabled ? (account.config as { execApprovals?: ExecApprovalsSettings }).execApprovals : null;
+}
+
+/** `enabled` true or `auto`, or unset where the channel's client is on by default. */
+function clientOn(channel: ApprovalClientChannel, settings: ExecApprovalsSettings | undefined): boolean {
+  return (settings?.enabled ?? (CHANNELS[channel].enabledByDefault ? "auto" : false)) !== false;
 }
 
 /** The `to` of an approver's DM on the client's channel (what `resolveTarget` takes). */
