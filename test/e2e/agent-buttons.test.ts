@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeDiscord, type FakeDiscord } from "../fakes/discord-server.js";
+import type { FakeDiscord } from "../fakes/discord-server.js";
 import type { FakeReply, RecordedRequest } from "../fakes/model-server.js";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
+import type { FakeSlack } from "../fakes/slack-server.js";
+import { type ChatSetup, startDiscordChat, startSlackChat } from "../helpers/chat-gateway.js";
 import { inlineKeyboardOf, pressButton, startApprovalGateway, type ApprovalGateway } from "../helpers/exec-approval-chat.js";
-import { startChatGateway } from "../helpers/chat-gateway.js";
-import type { GatewayProcess } from "../helpers/gateway-process.js";
 import { lastUserText, waitUntil } from "../helpers/reliability.js";
-import { slackChannelConfig } from "../helpers/slack-channel-config.js";
 
 /**
  * Buttons the agent sends with the `message` tool, end to end on each chat platform: the text is
@@ -63,36 +60,11 @@ const GUILD = "100000000000003900";
 const CHANNEL = "100000000000003901";
 const OWNER = "100000000000003110";
 
-interface DiscordSetup {
-  model: FakeModelServer;
-  discord: FakeDiscord;
-  close(): Promise<void>;
-}
+type DiscordSetup = ChatSetup<FakeDiscord>;
 
-/** A gateway with a Discord account in which the owner talks to `choiceModel` in a server channel; `extra` adds to the account's settings. */
-async function startDiscordChoices(extra: Record<string, unknown> = {}): Promise<DiscordSetup> {
-  const model = await startFakeModelServer();
-  model.setResponder(choiceModel);
-  const discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [{ id: GUILD, name: "Claw Guild", channels: [{ id: CHANNEL, name: "ops", type: 0 }] }] });
-  const discordConfig = {
-    token: discord.token,
-    restApiUrl: discord.restUrl,
-    typingIntervalSeconds: 0,
-    allowFrom: [OWNER],
-    guilds: { [GUILD]: { requireMention: false } },
-    ...extra,
-  };
-  const gw = await startChatGateway(model, { channels: { discord: discordConfig }, commands: { ownerAllowFrom: [`discord:${OWNER}`] } });
-  await waitUntil(() => discord.identifyCount > 0, 30_000, "the Discord IDENTIFY");
-  return {
-    model,
-    discord,
-    close: async () => {
-      await gw.stop();
-      await discord.close();
-      await model.close();
-    },
-  };
+/** A gateway with a Discord account in which the owner talks to `choiceModel` in a server channel; `settings` adds to the account's. */
+function startDiscordChoices(settings: Record<string, unknown> = {}): Promise<DiscordSetup> {
+  return startDiscordChat({ botId: BOT, guildId: GUILD, channelId: CHANNEL, owner: OWNER, responder: choiceModel, settings });
 }
 
 /** Asks the agent for a choice and waits for its turn to end; resolves with the message its buttons are under. */
@@ -110,7 +82,7 @@ describe("agent buttons on Discord", { timeout: 90_000 }, () => {
   afterAll(() => setup?.close());
 
   it("puts buttons under the agent's message; a press takes them off (single use) and reaches the agent as callback_data", async () => {
-    const { discord } = setup;
+    const discord = setup.platform;
     const offer = await offerOnDiscord(discord);
     type Button = { label: string; style: number; custom_id: string };
     const buttons = () => ((discord.storedMessage(offer.id)?.components ?? []) as { components: Button[] }[]).flatMap((row) => row.components);
@@ -136,7 +108,7 @@ describe("agent buttons on Discord past agentComponents.ttlMs", { timeout: 90_00
   afterAll(() => setup?.close());
 
   it("tells the presser the buttons expired, and the agent hears nothing", async () => {
-    const { discord, model } = setup;
+    const { platform: discord, model } = setup;
     const offer = await offerOnDiscord(discord);
     const requests = model.requests.length;
     const press = discord.pushButton({ channelId: CHANNEL, messageId: offer.id, userId: OWNER, customId: "yes" });
@@ -150,24 +122,13 @@ describe("agent buttons on Discord past agentComponents.ttlMs", { timeout: 90_00
 describe("agent buttons on Slack", { timeout: 90_000 }, () => {
   const OWNER = "U401";
   const CHANNEL = "C0CHOICE";
-  let model: FakeModelServer;
+  let setup: ChatSetup<FakeSlack> | undefined;
   let slack: FakeSlack;
-  let gw: GatewayProcess;
   beforeAll(async () => {
-    model = await startFakeModelServer();
-    model.setResponder(choiceModel);
-    slack = await startFakeSlack();
-    gw = await startChatGateway(model, {
-      channels: { slack: slackChannelConfig(slack, { allowFrom: [OWNER], channels: { "*": {} } }) },
-      commands: { ownerAllowFrom: [`slack:${OWNER}`] },
-    });
-    await waitUntil(() => slack.socketConnections > 0, 10_000, "the Socket Mode connection");
+    setup = await startSlackChat({ owner: OWNER, responder: choiceModel });
+    slack = setup.platform;
   });
-  afterAll(async () => {
-    await gw?.stop();
-    await slack?.close();
-    await model?.close();
-  });
+  afterAll(() => setup?.close());
 
   it("rewrites the agent's message with Block Kit buttons; a press reaches the agent as callback_data", async () => {
     slack.pushMessage({ channel: CHANNEL, user: OWNER, text: `<@${slack.botUserId}> offer a choice`, appMention: true });

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeDiscord, type FakeDiscord } from "../fakes/discord-server.js";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { reportRunModel } from "../helpers/exec-approval-chat.js";
-import { startChatGateway } from "../helpers/chat-gateway.js";
-import type { GatewayProcess } from "../helpers/gateway-process.js";
+import type { FakeDiscord } from "../fakes/discord-server.js";
+import { type ChatSetup, startDiscordChat } from "../helpers/chat-gateway.js";
+import { ASK_ON_MISS, reportRunModel } from "../helpers/exec-approval-chat.js";
 import { waitUntil } from "../helpers/reliability.js";
 
 /**
@@ -21,39 +19,28 @@ const CHANNEL = "100000000000002901";
 const OWNER = "100000000000002110";
 const APPROVER = "100000000000002111";
 
-let model: FakeModelServer;
+let setup: ChatSetup<FakeDiscord> | undefined;
 let discord: FakeDiscord;
-let gw: GatewayProcess;
 
 /**
  * A gateway whose Discord account asks exec approvals as `execApprovals` says. Only the owner may
  * talk to it (`allowFrom`); the approver answers in their DM all the same.
  */
 async function startDiscordApprovals(execApprovals: Record<string, unknown>): Promise<void> {
-  model = await startFakeModelServer();
-  model.setResponder(reportRunModel);
-  discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [{ id: GUILD, name: "Claw Guild", channels: [{ id: CHANNEL, name: "ops", type: 0 }] }] });
-  gw = await startChatGateway(model, {
-    channels: {
-      discord: {
-        token: discord.token,
-        restApiUrl: discord.restUrl,
-        typingIntervalSeconds: 0,
-        allowFrom: [OWNER],
-        guilds: { [GUILD]: { requireMention: false } },
-        execApprovals,
-      },
-    },
-    commands: { ownerAllowFrom: [`discord:${OWNER}`] },
-    tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
+  setup = await startDiscordChat({
+    botId: BOT,
+    guildId: GUILD,
+    channelId: CHANNEL,
+    owner: OWNER,
+    responder: reportRunModel,
+    settings: { execApprovals },
+    config: ASK_ON_MISS,
   });
-  await waitUntil(() => discord.identifyCount > 0, 30_000, "the Discord IDENTIFY");
+  discord = setup.platform;
 }
 
 async function stopDiscordApprovals(): Promise<void> {
-  await gw?.stop();
-  await discord?.close();
-  await model?.close();
+  await setup?.close();
 }
 
 type Button = { type: number; style: number; label: string; custom_id: string };

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { startFakeSlack, type FakeSlack } from "../fakes/slack-server.js";
-import { reportRunModel } from "../helpers/exec-approval-chat.js";
-import { startChatGateway } from "../helpers/chat-gateway.js";
-import type { GatewayProcess } from "../helpers/gateway-process.js";
+import type { FakeSlack } from "../fakes/slack-server.js";
+import { type ChatSetup, startSlackChat } from "../helpers/chat-gateway.js";
+import { ASK_ON_MISS, reportRunModel } from "../helpers/exec-approval-chat.js";
 import { waitUntil } from "../helpers/reliability.js";
-import { slackChannelConfig } from "../helpers/slack-channel-config.js";
 
 /**
  * `channels.slack.execApprovals`: a run in a Slack channel asks its exec approval in the
@@ -20,32 +17,19 @@ const APPROVER = "U302";
 const APPROVER_DM = "D302";
 const CHANNEL = "C0APPROVE";
 
-let model: FakeModelServer;
+let setup: ChatSetup<FakeSlack> | undefined;
 let slack: FakeSlack;
-let gw: GatewayProcess;
 
 beforeAll(async () => {
-  model = await startFakeModelServer();
-  model.setResponder(reportRunModel);
-  slack = await startFakeSlack();
-  gw = await startChatGateway(model, {
-    channels: {
-      slack: slackChannelConfig(slack, {
-        allowFrom: [OWNER, APPROVER],
-        channels: { "*": {} },
-        execApprovals: { enabled: true, approvers: [`slack:${APPROVER}`], target: "both" },
-      }),
-    },
-    commands: { ownerAllowFrom: [`slack:${OWNER}`] },
-    tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
+  setup = await startSlackChat({
+    owner: OWNER,
+    responder: reportRunModel,
+    settings: { allowFrom: [OWNER, APPROVER], execApprovals: { enabled: true, approvers: [`slack:${APPROVER}`], target: "both" } },
+    config: ASK_ON_MISS,
   });
-  await waitUntil(() => slack.socketConnections > 0, 10_000, "the Socket Mode connection");
+  slack = setup.platform;
 });
-afterAll(async () => {
-  await gw?.stop();
-  await slack?.close();
-  await model?.close();
-});
+afterAll(() => setup?.close());
 
 type Update = { channel: string; ts: string; text: string; blocks: { type: string; elements?: { value: string; style?: string; text: { text: string } }[] }[] };
 /** `chat.update` calls on message `ts`, their `blocks` parsed (the Web API client sends them as JSON text). */

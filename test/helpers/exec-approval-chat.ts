@@ -12,6 +12,9 @@ export interface ApprovalGateway {
   close(): Promise<void>;
 }
 
+/** Exec asks on a miss of an allowlist holding `echo` only: `printf` (what `reportRunModel` runs) asks. */
+export const ASK_ON_MISS = { tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } } };
+
 /**
  * A gateway with a Telegram account on the fake Bot API (`telegram` its settings), `owner` in
  * `commands.ownerAllowFrom`, exec asking on a miss of the `echo` allowlist, and `reportRunModel`
@@ -25,7 +28,7 @@ export async function startApprovalGateway(owner: number, telegramSettings: Reco
   const content = fakeModelConfig(model, stateDir, {
     channels: { telegram: telegramChannelConfig(telegram, telegramSettings) },
     commands: { ownerAllowFrom: [`telegram:${owner}`] },
-    tools: { exec: { security: "allowlist", ask: "on-miss", allowlist: ["echo"] } },
+    ...ASK_ON_MISS,
     ...extra,
   });
   const gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
