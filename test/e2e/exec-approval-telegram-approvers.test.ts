@@ -51,7 +51,10 @@ describe("Telegram exec approvers", { timeout: 90_000 }, () => {
       "/approve is for this chat's exec approvers only (channels.telegram.execApprovals.approvers, else commands.ownerAllowFrom).",
     );
 
-    const buttons = telegram.sent.find((c) => c.method === "editMessageReplyMarkup" && String(c.body.chat_id) === String(APPROVER))!;
+    // The buttons are put on after the question is posted: wait for them, not just for the text.
+    const dmButtons = () => telegram.sent.find((c) => c.method === "editMessageReplyMarkup" && String(c.body.chat_id) === String(APPROVER));
+    await telegram.waitFor(() => dmButtons() !== undefined, 15_000);
+    const buttons = dmButtons()!;
     pressButton(telegram, {
       id: "cb-approver",
       fromId: APPROVER,
