@@ -20,6 +20,7 @@ import type { BootstrapFile } from "./context/bootstrap-files.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
 import { cachedWebSearchSetup, createAvailableTools } from "./tools/index.js";
+import { mayAskUser } from "./questions/may-ask-user.js";
 import { execToolOptionsFromConfig } from "./exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "./web-fetch-options.js";
 import { createToolResultShaper } from "./tool-result-shaper.js";
@@ -230,6 +231,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       sessionTools: Boolean(input.sessionKey && input.services?.sessionTools),
       messenger: Boolean(input.services?.channelMessenger),
       cron: Boolean(input.services?.cron),
+      askUser: Boolean(input.services?.questions) && mayAskUser(input.sessionKey, input.spawnDepth),
     }),
     mcpTools,
   );
@@ -336,6 +338,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       workspaceDir,
       senderIsOwner: input.senderIsOwner,
       services,
+      runId,
       ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}),
       ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
       ...(elevated !== "off" && sandboxed.sandbox ? { elevated } : {}),

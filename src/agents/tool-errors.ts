@@ -81,6 +81,9 @@ export type ToolErrorCode =
   | "ACP_COMMAND_NOT_FOUND"
   | "ACP_SESSION_FAILED"
   // Scheduled jobs (the cron tool)
+  | "ASK_USER_UNAVAILABLE"
+  | "ASK_USER_INVALID"
+  | "ASK_USER_REFUSED"
   | "CRON_UNAVAILABLE"
   | "CRON_REFUSED"
   // Chat channels (the message tool)
@@ -492,6 +495,9 @@ export const TOOL_ERRORS = {
   ),
   memoryFileNotFound: coded("FILE_NOT_FOUND", (requested: string) => `"${requested}" does not exist.`, "Run memory_search to find the right file."),
   // ── The cron tool ───────────────────────────────────────────────────────────────────────────
+  askUserUnavailable: coded("ASK_USER_UNAVAILABLE", "Questions to the user only work inside the gateway.", "Decide with your best judgment and say what you assumed."),
+  askUserInvalid: coded("ASK_USER_INVALID", (problem: string) => `The question was not asked: ${problem}.`, "Fix the questions and call ask_user again."),
+  askUserRefused: coded("ASK_USER_REFUSED", (problem: string) => problem, "Wait for the pending question's answer before asking another."),
   cronUnavailable: coded("CRON_UNAVAILABLE", (problem: string) => problem, "Tell the user scheduling is off here; the operator can enable cron (docs/automation.md)."),
   cronRefused: coded("CRON_REFUSED", (problem: string) => problem, "Fix the named field and call cron again; action status or list shows what exists."),
   memoryOffsetOutOfRange: coded(

@@ -5,6 +5,7 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { ProcessRegistry } from "./tools/process-registry.js";
 import type { MemoryGetOutcome, MemorySearchOptions, MemorySearchResponse } from "../memory/index.js";
 import type * as SessionToolArgs from "./tools/session-tool-params.js";
+import type { Question, QuestionOutcome } from "./questions/question-broker.js";
 
 /**
  * Contracts of the agent runtime, in one place. The loop, the providers, the tools, the prompt
@@ -43,6 +44,8 @@ export interface ToolContext {
   /** Absolute, realpath'd workspace root; file tools never leave it. */
   workspaceDir: string;
   sessionKey?: string;
+  /** The run the call belongs to (a question it asks is tied to it). */
+  runId?: string;
   /** The local CLI and authenticated operator clients are the owner; channel senders may not be. */
   senderIsOwner: boolean;
   /** Everything else a tool may need (process registry, approvals, config) goes in services. */
@@ -78,9 +81,32 @@ export interface ToolServices {
   webSearch?: WebSearchHost;
   /** The configured MCP servers (`mcp.servers`), whose tools join the turn's. */
   mcp?: McpToolHost;
+  /** The gateway's questions to the user, behind ask_user (offered to a session's own runs only: see mayAskUser). */
+  questions?: AskUserHost;
   /** Variables the turn's skills give its host `exec` commands (`skills.entries.<key>.env` and `apiKey`); never a sandboxed one's. */
   skillEnv?: Readonly<Record<string, string>>;
 }
+
+/** One ask_user call as the gateway takes it: the checked questions, who asks, and the longest wait. */
+export interface AskUserRequest {
+  questions: Question[];
+  agentId: string;
+  sessionKey: string;
+  runId?: string;
+  timeoutMs: number;
+}
+
+/**
+ * What `ask_user` asks through: the gateway shows the questions to its operator clients and in
+ * the session's chat, and resolves with how they ended. The signal (the run's) cancels the
+ * question. Throws AskUserRefusal when the question cannot be asked (one is already pending for
+ * the session).
+ */
+export interface AskUserHost {
+  ask(request: AskUserRequest, signal: AbortSignal): Promise<QuestionOutcome>;
+}
+
+export class AskUserRefusal extends Error {}
 
 /** The tools of the MCP servers `mcp.servers` configures. */
 export interface McpToolHost {

@@ -55,6 +55,8 @@ export interface ChannelManagerDeps {
   subagentsCommand?: InboundDispatchDeps["subagentsCommand"];
   acpCommand?: InboundDispatchDeps["acpCommand"];
   approveCommand?: InboundDispatchDeps["approveCommand"];
+  answerCommand?: InboundDispatchDeps["answerCommand"];
+  questionReplies?: InboundDispatchDeps["questionReplies"];
   toolsCommand?: InboundDispatchDeps["toolsCommand"];
   skillsCommand?: InboundDispatchDeps["skillsCommand"];
   adminCommands?: InboundDispatchDeps["adminCommands"];
@@ -148,6 +150,8 @@ export class ChannelManager {
       subagentsCommand: deps.subagentsCommand,
       acpCommand: deps.acpCommand,
       approveCommand: deps.approveCommand,
+      answerCommand: deps.answerCommand,
+      questionReplies: deps.questionReplies,
       toolsCommand: deps.toolsCommand,
       skillsCommand: deps.skillsCommand,
       adminCommands: deps.adminCommands,

@@ -12,7 +12,8 @@ import { sessionChatRoute, type SessionChatRoute } from "./session-chat-route.js
 
 const COMMAND_CHARS = 300;
 
-export interface ExecApprovalChatDeps {
+/** What posting the gateway's own questions (exec approvals, ask_user) into sessions' chats needs. */
+export interface ChatPromptDeps {
   config: () => OpenClawConfig;
   channels: () => ChannelManager | undefined;
   store: SessionStore;
@@ -37,7 +38,7 @@ export class ExecApprovalChats {
   /** How recent requests ended, for a prompt whose delivery finishes after its request did. */
   private readonly ended = new LRUCache<string, { decision: ApprovalDecision | null }>({ max: 200 });
 
-  constructor(private readonly deps: ExecApprovalChatDeps) {}
+  constructor(private readonly deps: ChatPromptDeps) {}
 
   prompt(request: ExecApprovalRequest): void {
     const channels = this.deps.channels();
@@ -74,17 +75,9 @@ export class ExecApprovalChats {
       this.deps.logger.warn({ approvalId: request.id, channel: route.channel, to: route.to, err: (err as Error).message }, "exec approval prompt not delivered to the chat");
       return false;
     }
-    // A prompt cut into chunks keeps its text: only a one-message prompt is buttoned and edited.
-    if (result.messageIds.length !== 1) return true;
-    const sent: PostedPrompt = {
-      channel: result.channel,
-      accountId: result.accountId,
-      chatId: result.chatId,
-      ...(route.threadId ? { threadId: route.threadId } : {}),
-      messageId: result.messageIds[0]!,
-      kind,
-      ...(cleanupAfterResolve ? { deleteWhenEnded: true as const } : {}),
-    };
+    const posted = onlyMessageOf(result, route);
+    if (!posted) return true;
+    const sent: PostedPrompt = { ...posted, kind, ...(cleanupAfterResolve ? { deleteWhenEnded: true as const } : {}) };
     try {
       if (!this.ended.has(request.id)) {
         this.posted.set(request.id, [...(this.posted.get(request.id) ?? []), sent]);
@@ -115,6 +108,21 @@ export class ExecApprovalChats {
       );
     }
   }
+}
+
+/**
+ * The message a prompt went out as, to button and edit later; undefined for a prompt cut into
+ * chunks, which keeps its text as sent.
+ */
+export function onlyMessageOf(result: Awaited<ReturnType<ChannelManager["send"]>>, route: { threadId?: string }): SentChatMessage | undefined {
+  if (result.messageIds.length !== 1) return undefined;
+  return {
+    channel: result.channel,
+    accountId: result.accountId,
+    chatId: result.chatId,
+    ...(route.threadId ? { threadId: route.threadId } : {}),
+    messageId: result.messageIds[0]!,
+  };
 }
 
 /** The question (the command and how to answer), or the notice left in the run's chat when no chat took the question (how to answer only). */

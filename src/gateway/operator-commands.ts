@@ -13,6 +13,8 @@ export interface ChatCommands {
   acp?: (sessionKey: string, args: string) => Promise<string>;
   /** `/approve <id> <decision>`: answers a pending exec approval; resolves to the reply text. */
   approve?: ChatCommandContext["approve"];
+  /** `/answer <id> <reply>`: answers a pending ask_user question of the session. */
+  answer?: ChatCommandContext["answer"];
   /** `/skill`: the skills a user may run for an agent. */
   skills?: ChatCommandContext["skills"];
   /** `/tools`: what the session's next turn could use. */
@@ -54,6 +56,7 @@ export function operatorCommandContext(
     ...(commands.subagents ? { subagents: commands.subagents } : {}),
     ...(commands.acp ? { acp: commands.acp } : {}),
     ...(commands.approve ? { approve: commands.approve } : {}),
+    ...(commands.answer ? { answer: commands.answer } : {}),
     ...(commands.skills ? { skills: commands.skills } : {}),
     ...(commands.tools ? { tools: commands.tools } : {}),
     ...(admin ? { admin } : {}),

@@ -53,12 +53,15 @@ import { registerSessionReadMethods } from "./methods/session-read-methods.js";
 import { registerCommandMethods } from "./methods/command-methods.js";
 import { registerQuestionMethods } from "./methods/question-methods.js";
 import { registerAgentFileMethods } from "./methods/agent-file-methods.js";
-import { registerToolMethods, type ToolAvailability } from "./methods/tool-methods.js";
+import { registerToolMethods } from "./methods/tool-methods.js";
 import { invokeTool, type ToolInvokeOutcome, type ToolInvokeRequest } from "./tools-invoke/invoke-tool.js";
 import { registerToolsInvokeRoute } from "./http/tools-invoke-route.js";
 import { registerUsageMethods } from "./methods/usage-methods.js";
 import { UsageRecords } from "../sessions/usage/usage-records.js";
 import { QuestionBroker } from "../agents/questions/question-broker.js";
+import { askUserHost } from "./ask-user-host.js";
+import { QuestionChats } from "./question-chat.js";
+import type { ToolAvailability } from "./session-tools.js";
 import { sessionChangedPayload, type SessionEvents } from "./session-change-events.js";
 import type { ChatCommands } from "./operator-commands.js";
 import { listInvocableSkills } from "../agents/skills/invocable-skills.js";
@@ -195,7 +198,7 @@ export class GatewayServer {
   /** Shows an exec approval prompt in the chats it belongs in (exec-approval-chat.ts); set once the channels and sessions exist. */
   private approvalChats: ExecApprovalChats | undefined;
   /** Which optional tool families the gateway can offer now (set once its services exist). */
-  private toolAvailability: () => ToolAvailability = () => ({ webSearch: false, memory: false, messenger: false, cron: false });
+  private toolAvailability: () => ToolAvailability = () => ({ webSearch: false, memory: false, messenger: false, cron: false, askUser: false });
   /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
   readonly devices: DeviceRegistry;
   readonly sessions: SessionStore;
@@ -233,9 +236,13 @@ export class GatewayServer {
   };
   readonly questions = new QuestionBroker({
     onRequested: (record) => this.broadcast("question.requested", record),
-    onResolved: (id, outcome) =>
-      this.broadcast("question.resolved", outcome.status === "answered" ? { id, status: "answered", answers: { answers: outcome.answers } } : { id, status: outcome.status }),
+    onResolved: (id, outcome) => {
+      this.broadcast("question.resolved", outcome.status === "answered" ? { id, status: "answered", answers: { answers: outcome.answers } } : { id, status: outcome.status });
+      this.questionChats?.resolved(id, outcome);
+    },
   });
+  /** ask_user's questions in the sessions' chats. */
+  private questionChats: QuestionChats | undefined;
   private readonly runtime: GatewayRuntime;
   private readonly wss: WebSocketServer;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -260,6 +267,13 @@ export class GatewayServer {
   private readonly approveCommand = (id: string, decision: string, by: string): string => {
     if (!isApprovalDecision(decision)) return `Unknown decision "${decision}". Use allow-once, allow-always or deny.`;
     return this.approvals.resolve(id, decision, by) ? `Approval ${id}: ${decision}.` : `No pending approval ${id} (it was answered already or expired).`;
+  };
+  /** `/answer <id> <reply>` typed (or pressed) in a chat: answers an ask_user question of that conversation. */
+  private readonly answerCommand = (sessionKey: string, id: string, reply: string, by: string): string => {
+    const record = this.questions.get(id);
+    if (!record?.runId || record.sessionKey !== sessionKey) return `No question ${id} was asked in this conversation.`;
+    if (record.status !== "pending") return `Question ${id} is no longer waiting (${record.status}).`;
+    return this.questions.answerText(id, reply, by) ?? "✅ Answer sent.";
   };
   /** `/tools`: the tools a session's next turn could use, for the one asking. */
   private readonly toolsCommand = async (sessionKey: string, senderIsOwner: boolean, channel?: string) => {
@@ -291,6 +305,7 @@ export class GatewayServer {
     subagents: this.subagentsCommand,
     acp: this.acpCommand,
     approve: this.approveCommand,
+    answer: this.answerCommand,
     skills: this.skillsCommand,
     tools: this.toolsCommand,
     admin: this.adminCommands,
@@ -440,6 +455,8 @@ export class GatewayServer {
     });
     this.acp = acp.manager;
     this.approvalChats = new ExecApprovalChats({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
+    this.questionChats = new QuestionChats({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
+    this.toolServices.questions = askUserHost(this.questions, this.questionChats);
     this.subagents = new SubagentService({
       acp: acp.children,
       stateDir: opts.stateDir,
@@ -493,6 +510,7 @@ export class GatewayServer {
       memory: this.memory.enabled(),
       messenger: this.channels !== undefined,
       cron: this.toolServices.cron !== undefined,
+      askUser: true,
     }));
     this.invokeTool = (request, options) =>
       invokeTool(
@@ -689,6 +707,8 @@ export class GatewayServer {
           subagentsCommand: this.subagentsCommand,
           acpCommand: this.acpCommand,
           approveCommand: this.approveCommand,
+          answerCommand: this.answerCommand,
+          questionReplies: this.questions,
           toolsCommand: this.toolsCommand,
           skillsCommand: this.skillsCommand,
           adminCommands: this.adminCommands,

@@ -1,13 +1,24 @@
 import type { ConversationPort } from "../agents/conversation-port.js";
 import { resolveEffectiveTools, type EffectiveTools } from "../agents/policy/index.js";
 import { createAvailableTools } from "../agents/tools/index.js";
+import { mayAskUser } from "../agents/questions/may-ask-user.js";
 import type { AgentTool, McpToolHost } from "../agents/types.js";
 import { execToolOptionsFromConfig } from "../agents/exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "../agents/web-fetch-options.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import { sessionModelRef, splitModelRef } from "./methods/session-row.js";
-import type { ToolAvailability } from "./methods/tool-methods.js";
+
+/** Which optional tool families this gateway can offer right now. */
+export interface ToolAvailability {
+  /** A web search provider is set up (tools.web.search). */
+  webSearch: boolean;
+  memory: boolean;
+  messenger: boolean;
+  cron: boolean;
+  /** The gateway's questions are there for ask_user (offered only where the session may ask: mayAskUser). */
+  askUser: boolean;
+}
 
 export interface SessionToolsInput {
   config: OpenClawConfig;
@@ -45,6 +56,7 @@ export function sessionTools(input: SessionToolsInput): { tools: AgentTool[]; po
   const tools = [
     ...createAvailableTools({
       ...input.availability,
+      askUser: input.availability.askUser && mayAskUser(resolved.sessionKey, entry?.spawnDepth),
       sessionTools: input.offerSessionTools ?? true,
       exec: execToolOptionsFromConfig(config),
       webFetch: webFetchOptionsFromConfig(config),

@@ -112,6 +112,46 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await context.close();
   });
 
+  it("the agent's question (ask_user) docks above the composer; the chosen option answers it and the run goes on", async () => {
+    server.enqueue(
+      {
+        toolCalls: [
+          {
+            name: "ask_user",
+            arguments: {
+              questions: [
+                { id: "target", header: "Target", question: "Where should I deploy?", options: [{ label: "Staging (Recommended)" }, { label: "Production", description: "live" }] },
+              ],
+            },
+          },
+        ],
+      },
+      { text: "Deploying where you chose." },
+    );
+    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
+    await signedIn(page);
+    await page.locator("button", { hasText: "New session" }).click();
+    const sessionKey = (await page.evaluate(() => localStorage.getItem("openclaw.controlUi.chatSession")))!;
+    await sendInChat(page, "deploy it");
+    const panel = page.getByTestId("question");
+    await panel.waitFor(WAIT);
+    expect(await panel.locator("legend").textContent()).toBe("Target");
+    expect(await panel.locator("p").first().textContent()).toBe("Where should I deploy?");
+    // Nothing chosen: the panel says what is missing and nothing is sent.
+    await panel.locator("button", { hasText: "Answer" }).click();
+    expect(await panel.getByRole("alert").textContent()).toBe("Choose an option or write an answer for: Target.");
+    await panel.getByLabel("Production").check();
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "question.png") });
+    await panel.locator("button", { hasText: "Answer" }).click();
+    await panel.waitFor({ state: "detached", ...WAIT });
+    await page.locator(".msg.assistant:not(.live)", { hasText: "Deploying where you chose." }).waitFor(WAIT);
+    const history = await operator.request("chat.history", { sessionKey });
+    const result = history.payload.messages.find((m: any) => m.role === "toolResult");
+    expect(JSON.stringify(result.content)).toContain("Target: Production");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("an exec request from the agent appears live in Approvals; Allow once lets the command run", async () => {
     server.enqueue({ toolCalls: [{ name: "exec", arguments: { command: "echo approved-by-browser" } }] }, { text: "The command ran." });
     const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}#/approvals`);

@@ -1,11 +1,14 @@
-/** Button data that is a chat command: an exec approval prompt's `/approve <id> <decision>`. */
-const COMMAND_BUTTON = /^\/approve \S+ (allow-once|allow-always|deny)$/;
+/**
+ * Button data that is a chat command the gateway's own questions carry: an exec approval
+ * prompt's `/approve <id> <decision>`, an ask_user prompt's `/answer <id> <option number>`.
+ */
+const COMMAND_BUTTONS = [/^\/approve \S+ (allow-once|allow-always|deny)$/, /^\/answer ask_[0-9a-f]{32} \d$/];
 
 /**
  * Whether a button's data is a command, so that a press is that command typed by whoever
- * pressed it (and authorized as theirs). Kept to the one shape the gateway makes, so any other
+ * pressed it (and authorized as theirs). Kept to the shapes the gateway makes, so any other
  * button data still reaches the agent as data.
  */
 export function isCommandButton(data: string): boolean {
-  return COMMAND_BUTTON.test(data);
+  return COMMAND_BUTTONS.some((shape) => shape.test(data));
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { answersFromText } from "./text-answers.js";
 
 /** One question as an operator sees it (OpenClaw's QuestionSchema without secret-store fields). */
 export interface Question {
@@ -99,6 +100,24 @@ export class QuestionBroker {
     if (!this.pending.has(id)) return false;
     this.finish(id, { status: "cancelled" }, resolvedBy);
     return true;
+  }
+
+  /** The pending question a run of this session asked (ask_user), if any: a session has at most one. */
+  pendingIn(sessionKey: string): QuestionRecord | undefined {
+    for (const { record } of this.pending.values()) if (record.runId && record.sessionKey === sessionKey) return record;
+    return undefined;
+  }
+
+  /**
+   * Answers a pending question from a typed reply (see answersFromText). Returns a text for the
+   * one who replied when the reply does not answer it, or undefined once it is answered.
+   */
+  answerText(id: string, text: string, resolvedBy?: string): string | undefined {
+    const record = this.pending.get(id)?.record;
+    if (!record) return `That question was answered already or is no longer waiting.`;
+    const read = answersFromText(record.questions, text);
+    if ("problem" in read) return read.problem;
+    return this.answer(id, read.answers, resolvedBy);
   }
 
   list(): QuestionRecord[] {

@@ -17,6 +17,7 @@ import { createMemorySearchTool } from "./memory-search.js";
 import { createMessageTool } from "./message.js";
 import { createCronTool } from "./cron.js";
 import { createWebSearchTool } from "./web-search.js";
+import { createAskUserTool } from "./ask-user.js";
 
 /**
  * The seven core tools (six when web_fetch is disabled), in a fixed order: the tool list is part
@@ -52,8 +53,8 @@ export function createMemoryTools(): AgentTool[] {
 
 /**
  * Every tool a turn may be offered before the tool policy: the core tools, then web_search when a
- * provider is set up, then memory, session and message tools where their services exist. Turns and
- * the `tools.*` methods list the same set.
+ * provider is set up, then memory, session and message tools where their services exist, then
+ * ask_user where the run may ask its user. Turns and the `tools.*` methods list the same set.
  */
 export function createAvailableTools(options: {
   exec?: ExecToolOptions;
@@ -63,6 +64,7 @@ export function createAvailableTools(options: {
   sessionTools: boolean;
   messenger: boolean;
   cron: boolean;
+  askUser: boolean;
 }): AgentTool[] {
   return [
     ...createCoreTools({ exec: options.exec, webFetch: options.webFetch }),
@@ -71,6 +73,7 @@ export function createAvailableTools(options: {
     ...(options.sessionTools ? createSessionTools() : []),
     ...(options.messenger ? [createMessageTool()] : []),
     ...(options.cron ? [createCronTool()] : []),
+    ...(options.askUser ? [createAskUserTool()] : []),
   ];
 }
 

@@ -88,7 +88,7 @@ function problemWithButtons(rows: NonNullable<MessageArgs["buttons"]>, withFile:
   if (withFile) return "buttons go under a text message, not a file";
   for (const button of rows.flat()) {
     if (Buffer.byteLength(button.value) > MAX_BUTTON_VALUE_BYTES) return `the value of "${button.label}" is over ${MAX_BUTTON_VALUE_BYTES} bytes`;
-    if (isCommandButton(button.value)) return `the value of "${button.label}" is an exec approval answer, which only the gateway's own questions carry`;
+    if (isCommandButton(button.value)) return `the value of "${button.label}" is shaped like an answer to the gateway's own questions (/approve, /answer), which only they carry`;
   }
   return undefined;
 }

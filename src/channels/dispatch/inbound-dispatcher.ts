@@ -30,6 +30,7 @@ import type { PairingStore } from "../access/pairing-store.js";
 import { CHAT_COMMANDS, matchChatCommand, skillCommands } from "../../conversations/commands/chat-commands.js";
 import { skillCommandText } from "../../conversations/commands/skill-commands.js";
 import type { ChatCommandContext, ChatCommandResult, MatchedCommand } from "../../conversations/commands/chat-command-registry.js";
+import type { QuestionBroker } from "../../agents/questions/question-broker.js";
 import { runFocusCommand, runUnfocusCommand, type FocusTargetResolver } from "../commands/focus-command.js";
 import { buildInboundDedupeKey } from "../inbound/dedupe-key.js";
 import type { InboundDedupeCache } from "../inbound/dedupe-cache.js";
@@ -88,6 +89,10 @@ export interface InboundDispatchDeps {
   skillsCommand?: (agentId: string) => Promise<readonly InvocableSkill[]>;
   /** `/approve <id> <decision>`: exec approvals answered from a chat. */
   approveCommand?: (id: string, decision: string, by: string) => string;
+  /** `/answer <id> <reply>`: ask_user questions answered from a chat. */
+  answerCommand?: ChatCommandContext["answer"];
+  /** The ask_user question a session's run waits on: a plain message in that session's chat answers it. */
+  questionReplies?: Pick<QuestionBroker, "pendingIn" | "answerText">;
   /** `/tools`: the tools the session's next turn could use, for this sender. */
   toolsCommand?: ChatCommandContext["tools"];
   /** `/config`, `/allowlist`, `/restart`, `/bash`: the gateway's administration, for the owner. */
@@ -311,6 +316,8 @@ export class InboundDispatcher {
       const skillRun = await this.skillCommandIn(routed);
       if (skillRun) routed = { ...routed, message: { ...routed.message, bodyForAgent: skillRun }, fromCommand: true };
     }
+
+    if (!command && !routed.fromCommand && (await this.answeredQuestion(routed))) return;
 
     if (routed.bound && isAcpSessionKey(routed.message.sessionKey) && this.deps.acpThreadFollowUp) {
       const refusal = this.deps.acpThreadFollowUp(routed.message.sessionKey, agentText(routed.message));
@@ -613,6 +620,24 @@ export class InboundDispatcher {
     );
   }
 
+  /**
+   * A message in a chat whose session's run waits on an ask_user question answers it (an option's
+   * number or text, or free text), as OpenClaw takes a plain reply; it starts no turn. True when
+   * the message was taken as the answer, or told why it does not answer (a multi-question reply
+   * missing a line).
+   */
+  private async answeredQuestion(routed: Routed): Promise<boolean> {
+    const questions = this.deps.questionReplies;
+    const waiting = questions?.pendingIn(routed.message.sessionKey);
+    if (!questions || !waiting) return false;
+    const text = routed.message.bodyForAgent.trim();
+    if (!text) return false;
+    const problem = questions.answerText(waiting.id, text, `${routed.running.channel}:${routed.message.senderId}`);
+    await this.deps.dedupe.whenDurable();
+    if (problem && this.maySend(routed)) await this.deps.delivery.queueText(`answer:${routed.dedupeKey ?? randomUUID()}`, routed.target, `⚠️ ${problem}`);
+    return true;
+  }
+
   /** Bot loop protection: another bot's message counts for its pair with this bot in this chat; past the budget the pair is muted. */
   private admitBotMessage(running: RunningAccount, message: InboundMessage): boolean {
     const { channel, accountId } = running;
@@ -718,6 +743,7 @@ export class InboundDispatcher {
       ...(this.deps.subagentsCommand ? { subagents: this.deps.subagentsCommand } : {}),
       ...(this.deps.acpCommand ? { acp: this.deps.acpCommand } : {}),
       ...(this.deps.approveCommand ? { approve: this.deps.approveCommand } : {}),
+      ...(this.deps.answerCommand ? { answer: this.deps.answerCommand } : {}),
       ...(this.deps.toolsCommand ? { tools: this.deps.toolsCommand } : {}),
       ...(this.deps.skillsCommand ? { skills: this.deps.skillsCommand } : {}),
       ...(this.deps.adminCommands ? { admin: this.deps.adminCommands } : {}),

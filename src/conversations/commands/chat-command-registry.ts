@@ -34,6 +34,8 @@ export interface ChatCommandContext {
   skills?: (agentId: string) => Promise<readonly InvocableSkill[]>;
   /** `/approve <id> <decision>`: answers a pending exec approval as `by`; returns the reply text. */
   approve?: (id: string, decision: string, by: string) => string;
+  /** `/answer <id> <reply>`: answers the ask_user question `id` of this session as `by`; returns the reply text. */
+  answer?: (sessionKey: string, id: string, reply: string, by: string) => string;
   /** The chat message's sender and place (channel surface). */
   chat?: ChatPlace;
   /**

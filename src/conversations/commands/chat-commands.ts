@@ -169,6 +169,19 @@ CHAT_COMMANDS.register({
 });
 
 CHAT_COMMANDS.register({
+  name: "answer",
+  args: "<id> <reply>",
+  category: "session",
+  description: "answer the agent's question (ask_user) in this conversation: an option's number or text, or your own words",
+  handler: (args, ctx) => {
+    const match = /^(\S+)\s+([\s\S]+)$/.exec(args.trim());
+    if (!match) return reply("Usage: /answer <id> <reply>");
+    if (!ctx.answer) return reply("Questions are not available here.");
+    return reply(ctx.answer(ctx.sessionKey, match[1]!, match[2]!.trim(), ctx.chat ? `${ctx.chat.channel}:${ctx.chat.senderId}` : ctx.method));
+  },
+});
+
+CHAT_COMMANDS.register({
   name: "name",
   args: "[title]",
   category: "session",

@@ -9,16 +9,7 @@ import type { OpenClawConfig } from "../../config/index.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { ToolInvokeErrorType, ToolInvokeOutcome, ToolInvokeRequest } from "../tools-invoke/invoke-tool.js";
 import type { MethodRegistry } from "./registry.js";
-import { sessionTools } from "../session-tools.js";
-
-/** Which optional tool families this gateway can offer right now. */
-export interface ToolAvailability {
-  /** A web search provider is set up (tools.web.search). */
-  webSearch: boolean;
-  memory: boolean;
-  messenger: boolean;
-  cron: boolean;
-}
+import { sessionTools, type ToolAvailability } from "../session-tools.js";
 
 const GROUP_LABELS: Record<string, string> = {
   fs: "Files",

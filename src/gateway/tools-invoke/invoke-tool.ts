@@ -12,7 +12,7 @@ import { resolveAgentConfig } from "../../agents/agent-config.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import type { SessionStore } from "../../sessions/store/index.js";
-import { configuredMcpTools, sessionTools } from "../session-tools.js";
+import { configuredMcpTools, sessionTools, type ToolAvailability } from "../session-tools.js";
 import { invokeBlocked } from "./invoke-deny-list.js";
 
 /** What a caller asks: OpenClaw's `/tools/invoke` body and `tools.invoke` params. */
@@ -40,7 +40,7 @@ export interface ToolInvokeDeps {
   conversations: Pick<ConversationPort, "resolveSessionKey">;
   sessions(): Pick<SessionStore, "get">;
   services: ToolServices;
-  availability(): { webSearch: boolean; memory: boolean; messenger: boolean; cron: boolean };
+  availability(): ToolAvailability;
   logger: Logger;
 }
 
@@ -79,7 +79,8 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
     config,
     conversations: deps.conversations,
     sessions: deps.sessions(),
-    availability: deps.availability(),
+    // A direct invocation is not a run: nobody would see its question or wait for the answer.
+    availability: { ...deps.availability(), askUser: false },
     sessionKey: target.sessionKey,
     agentId: target.agentId,
     senderIsOwner: true,

@@ -77,6 +77,11 @@ export function isHttpStatelessSessionKey(sessionKey: string): boolean {
   return /^agent:[^:]+:(openai|openresponses):[^:]+$/i.test(sessionKey);
 }
 
+/** True for a session the OpenAI-compatible HTTP APIs made: one request's own, or a `user`'s (`…:openai-user:<user>`). */
+export function isHttpApiSessionKey(sessionKey: string): boolean {
+  return /^agent:[^:]+:(openai|openresponses)(-user)?:[^:]+$/i.test(sessionKey);
+}
+
 /** The OpenAI-compatible HTTP APIs, as they name their sessions. */
 export type HttpApi = "openai" | "openresponses";
 

@@ -14,6 +14,7 @@ export {
   buildChannelSessionKey,
   buildHttpStatelessSessionKey,
   isHttpStatelessSessionKey,
+  isHttpApiSessionKey,
   buildOpenAiUserSessionKey,
   buildOpenResponsesUserSessionKey,
   type ChannelChatType,

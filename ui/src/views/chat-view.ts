@@ -4,6 +4,7 @@ import { ViewElement } from "./view-element.js";
 import { renderLive, renderMessage, type ChatMessage, type LiveTool } from "./chat-message.js";
 import { errorBox } from "../view-helpers.js";
 import { randomId } from "../ids.js";
+import "./question-panel.js";
 
 /** Messages added to the page per "Show older messages". */
 const PAGE = 50;
@@ -305,6 +306,7 @@ export class ChatView extends ViewElement {
         ${[...this.live.entries()].map(([, run]) => renderLive(run.text, run.tools))}
       </div>
       ${this.notice ? html`<pre class="notice command-reply" role="status">${this.notice}</pre>` : nothing}
+      <oc-question-panel .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-question-panel>
       <form class="composer" @submit=${this.send}>
         <label class="visually-hidden" for="chat-input">Message</label>
         <textarea id="chat-input" name="message" rows="2" placeholder="Message (Enter sends, Shift+Enter for a new line)" @keydown=${this.onKey}></textarea>
