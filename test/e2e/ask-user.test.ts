@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FakeReply, RecordedRequest } from "../fakes/model-server.js";
+import { askingModel } from "../helpers/ask-user-model.js";
 import { inlineKeyboardOf, pressButton, startApprovalGateway, type ApprovalGateway } from "../helpers/exec-approval-chat.js";
-import { lastUserText, waitUntil } from "../helpers/reliability.js";
+import { waitUntil } from "../helpers/reliability.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 
 /**
@@ -11,27 +11,6 @@ import { openOperator, type TestSocket } from "../helpers/ws-client.js";
  * against the fake Bot API, the fake model.
  */
 const OWNER = 4711;
-
-const TARGET_QUESTION = {
-  id: "deploy_target",
-  header: "Target",
-  question: "Where should I deploy?",
-  options: [{ label: "Staging (Recommended)", description: "safe" }, { label: "Production" }],
-};
-const TWO_QUESTIONS = [
-  { id: "color", header: "Color", question: "Which colour?", options: [{ label: "Red" }, { label: "Blue" }] },
-  { id: "size", header: "Size", question: "Which size?", options: [{ label: "Small" }, { label: "Large" }] },
-];
-
-/** Asks when told to, and reports the ask_user result's first line once it has it. */
-function askingModel(req: RecordedRequest): FakeReply {
-  const last = req.body.messages?.at(-1);
-  if (last?.role === "tool") return { text: `Result: ${String(last.content).split("\n\n")[0]!.replaceAll("\n", " | ")}` };
-  const text = lastUserText(req);
-  if (text.includes("pick a target")) return { toolCalls: [{ name: "ask_user", arguments: { questions: [TARGET_QUESTION] } }] };
-  if (text.includes("pick two")) return { toolCalls: [{ name: "ask_user", arguments: { questions: TWO_QUESTIONS } }] };
-  return { text: "ok" };
-}
 
 describe("ask_user in a Telegram chat", { timeout: 120_000 }, () => {
   let setup: ApprovalGateway;
