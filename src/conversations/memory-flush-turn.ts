@@ -27,7 +27,7 @@ export interface MemoryFlushTurnInput {
 /**
  * The silent turn before compaction: the agent gets the conversation and is asked to append
  * durable notes to today's memory file. Nothing of it reaches anyone: no events, no transcript
- * lines, and no messaging or session tools (its only way out is the workspace). It runs on
+ * lines, and no messaging, session or question tools (its only way out is the workspace). It runs on
  * `memoryFlush.model` when set, strictly (no fallback), else as the session's turns do. The session row
  * records the cycle it ran in, so it runs at most once between two compactions.
  */
@@ -35,7 +35,7 @@ export async function runMemoryFlushTurn(input: MemoryFlushTurnInput): Promise<v
   const entry = input.store.peek(input.sessionKey);
   if (!entry) return;
   const cycle = entry.compactionCount ?? 0;
-  const services: ToolServices = { ...input.services, channelMessenger: undefined, sessionTools: undefined };
+  const services: ToolServices = { ...input.services, channelMessenger: undefined, sessionTools: undefined, questions: undefined };
   const flushModel = input.config.agents.defaults.compaction?.memoryFlush?.model;
   const result = await runEmbeddedTurn({
     config: input.config,

@@ -191,6 +191,13 @@ describe("memory flush before compaction", () => {
     // The flush came first, then the summary.
     const order = fakes.model.requests.map((r) => (isSummaryRequest(r) ? "summary" : lastUserText(r).startsWith("Pre-compaction") ? "flush" : "turn"));
     expect(order.indexOf("flush")).toBeLessThan(order.indexOf("summary"));
+    // The flush's only way out is the workspace: no question to the user, no message or session tools.
+    const toolNames = (r: (typeof fakes.model.requests)[number]) => (r.body.tools ?? []).map((t: { function?: { name: string } }) => t.function?.name);
+    const flushTools = toolNames(fakes.model.requests.find((r) => lastUserText(r).startsWith("Pre-compaction"))!);
+    expect(toolNames(fakes.model.requests.find((r) => lastUserText(r).startsWith("Ticket TCK-4242"))!)).toContain("ask_user");
+    expect(flushTools).toContain("write");
+    expect(flushTools).not.toContain("ask_user");
+    expect(flushTools).not.toContain("sessions_spawn");
     // Nothing of it reached clients or the transcript.
     expect(JSON.stringify(fakes.sock.frames)).not.toContain("Pre-compaction memory flush");
     expect(JSON.stringify(fakes.sock.frames)).not.toContain("NO_REPLY");

@@ -227,6 +227,8 @@ export class HeartbeatRunner {
         ...(settings.model ? { modelOverride: settings.model } : {}),
         ...(settings.lightContext ? { lightContext: true } : {}),
         timeoutSeconds: settings.timeoutSeconds,
+        // Nobody waits on a heartbeat: it may not stop to ask the user.
+        runToolDeny: { source: "heartbeat", entries: ["ask_user"] },
       },
     });
     const run = outcome.kind === "accepted" ? outcome.run : outcome.kind === "duplicate" ? outcome.run : undefined;

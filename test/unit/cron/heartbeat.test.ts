@@ -320,12 +320,12 @@ describe("heartbeat", () => {
     expect(zone({ agents: { defaults: window() } })).toBe(hostTimeZone());
   });
 
-  it("the beat's turn runs with that limit", async () => {
+  it("the beat's turn runs with that limit, and may not ask the user (ask_user denied)", async () => {
     const h = setup({ every: "30m", target: "telegram", to: "111", timeoutSeconds: 90 }, "- check\n");
     h.conversations.autoReply = () => ({ status: "ok", text: "HEARTBEAT_OK" });
     h.clock.advance(30 * 60_000);
     await settled();
-    expect(h.conversations.submitted[0]?.turnSettings).toMatchObject({ timeoutSeconds: 90 });
+    expect(h.conversations.submitted[0]?.turnSettings).toMatchObject({ timeoutSeconds: 90, runToolDeny: { source: "heartbeat", entries: ["ask_user"] } });
   });
 
   it("settings: 30m by default, 0m off, only agents with their own block when any has one; set-heartbeats switches all", () => {
