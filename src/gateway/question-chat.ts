@@ -12,7 +12,7 @@ import { sessionChatRoute } from "./session-chat-route.js";
  * names the question). One single-choice question gets a button per option (Telegram, Discord,
  * Slack), each pressing `/answer <id> <number>`. Once the question ends, the prompt is edited to
  * say how, its buttons gone. A session that never talked in a chat gets no prompt: its question
- * is answered from the operator clients (`question.answer`).
+ * is answered from the operator clients (`question.resolve`).
  */
 export class QuestionChats {
   private readonly posted = new Map<string, { sent: SentChatMessage; record: QuestionRecord }>();
