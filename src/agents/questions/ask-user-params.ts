@@ -43,6 +43,16 @@ export const AskUserParameters = Type.Object(
 
 export type AskUserArgs = Static<typeof AskUserParameters>;
 
+/** At most HEADER_CHARS UTF-16 units (the protocol's limit, as JavaScript counts length), never half a character. */
+function cutHeader(header: string): string {
+  let cut = "";
+  for (const char of header) {
+    if (cut.length + char.length > HEADER_CHARS) break;
+    cut += char;
+  }
+  return cut;
+}
+
 /** What the agent asked, checked and made canonical: the broker's questions and the wait in milliseconds. */
 export type NormalizedAskUser = { ok: true; questions: Question[]; timeoutMs: number } | { ok: false; problem: string };
 
@@ -56,7 +66,7 @@ export function normalizeAskUser(args: AskUserArgs): NormalizedAskUser {
   if (new Set(ids).size !== ids.length) return { ok: false, problem: "each question needs its own id" };
   const questions: Question[] = [];
   for (const q of args.questions) {
-    const header = Array.from(q.header.trim()).slice(0, HEADER_CHARS).join("");
+    const header = cutHeader(q.header.trim());
     const question = q.question.trim();
     if (!header || !question) return { ok: false, problem: `question ${q.id} needs a header and a question that are not blank` };
     const options = q.options.map((o) => ({ label: o.label.trim(), ...(o.description?.trim() ? { description: o.description.trim() } : {}) }));

@@ -35,6 +35,9 @@ describe("ask_user arguments", () => {
       timeoutMs: 900_000,
       questions: [{ questionId: "target", header: "A very long ", question: "Where to?", options: [{ label: "One" }, { label: "Two", description: "why" }], isOther: true }],
     });
+    // The protocol's 12 counts UTF-16 units: an emoji is two, and is never split.
+    expect(normalizeAskUser({ questions: [question({ header: "Go 🚀🚀🚀🚀" })] })).toMatchObject({ questions: [{ header: "Go 🚀🚀🚀🚀" }] });
+    expect(normalizeAskUser({ questions: [question({ header: "Deploy 🚀🚀🚀" })] })).toMatchObject({ questions: [{ header: "Deploy 🚀🚀" }] });
     expect(normalizeAskUser({ questions: [question()], timeoutSeconds: 5 })).toMatchObject({ timeoutMs: 30_000 });
     expect(normalizeAskUser({ questions: [question()], timeoutSeconds: 99_999 })).toMatchObject({ timeoutMs: 3_600_000 });
   });
