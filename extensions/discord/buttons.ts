@@ -1,5 +1,5 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type ButtonInteraction } from "discord.js";
-import { isCommandButton } from "../../src/agents/approvals/command-buttons.js";
+import { isCommandButton } from "../../src/agents/command-buttons.js";
 import type { ChatButton, InboundMessage } from "../../src/channels/types.js";
 import { interactionEnvelope } from "./interaction-envelope.js";
 

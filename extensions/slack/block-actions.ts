@@ -1,5 +1,5 @@
 import type { types as SlackTypes } from "@slack/bolt";
-import { isCommandButton } from "../../src/agents/approvals/command-buttons.js";
+import { isCommandButton } from "../../src/agents/command-buttons.js";
 import type { ChatButton, InboundMessage } from "../../src/channels/types.js";
 import type { SlackDirectory } from "./directory.js";
 

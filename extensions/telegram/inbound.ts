@@ -1,6 +1,6 @@
 import type { CallbackQuery, Chat, Message, MessageEntity, MessageReactionUpdated, Update, User } from "grammy/types";
 import type { ChannelChatKind, InboundMessage, InboundReaction } from "../../src/channels/types.js";
-import { isCommandButton } from "../../src/agents/approvals/command-buttons.js";
+import { isCommandButton } from "../../src/agents/command-buttons.js";
 
 /** Who the bot is, from `getMe`: needed to see mentions of it and replies to it. */
 export interface BotIdentity {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
-import { isCommandButton } from "../approvals/command-buttons.js";
+import { isCommandButton } from "../command-buttons.js";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool } from "../types.js";

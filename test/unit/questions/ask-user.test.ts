@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCommandButton } from "../../../src/agents/approvals/command-buttons.js";
+import { isCommandButton } from "../../../src/agents/command-buttons.js";
 import { normalizeAskUser, type AskUserArgs } from "../../../src/agents/questions/ask-user-params.js";
 import { mayAskUser } from "../../../src/agents/questions/may-ask-user.js";
 import { QuestionBroker, type Question } from "../../../src/agents/questions/question-broker.js";
