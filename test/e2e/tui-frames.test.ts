@@ -1,8 +1,7 @@
-import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { readTuiFrames } from "../helpers/tui-fixture.js";
 import { TestSocket, type Frame } from "../helpers/ws-client.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 
@@ -13,12 +12,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
  * for byte (only the token is a placeholder). The TUI renders a command's answer from the run's
  * `final` chat event and its token footer from the session row.
  */
-const FIXTURE = fileURLToPath(new URL("../fixtures/tui/openclaw-tui-2026.9.6.jsonl", import.meta.url));
-const frames: Frame[] = fs
-  .readFileSync(FIXTURE, "utf8")
-  .trim()
-  .split("\n")
-  .map((line) => JSON.parse(line));
+const frames: Frame[] = readTuiFrames("openclaw-tui-2026.9.6.jsonl");
 
 let server: FakeModelServer;
 let gw: GatewayProcess;

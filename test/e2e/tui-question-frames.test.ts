@@ -1,10 +1,9 @@
-import fs from "node:fs";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { askingModel } from "../helpers/ask-user-model.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { readTuiFrames } from "../helpers/tui-fixture.js";
 import { TestSocket, type Frame } from "../helpers/ws-client.js";
 
 /**
@@ -14,12 +13,7 @@ import { TestSocket, type Frame } from "../helpers/ws-client.js";
  * proxy and replayed here. The token and the question's id (new on every run) are placeholders,
  * and the connect frame's device identity is left out: its signature covers the recording's nonce.
  */
-const FIXTURE = fileURLToPath(new URL("../fixtures/tui/openclaw-tui-2026.9.6-question.jsonl", import.meta.url));
-const frames: Frame[] = fs
-  .readFileSync(FIXTURE, "utf8")
-  .trim()
-  .split("\n")
-  .map((line) => JSON.parse(line));
+const frames: Frame[] = readTuiFrames("openclaw-tui-2026.9.6-question.jsonl");
 
 /** The fields OpenClaw's TUI accepts in a question record and in each of its questions (its schemas are closed). */
 const RECORD_FIELDS = ["id", "questions", "agentId", "sessionKey", "runId", "createdAtMs", "expiresAtMs", "status", "answers", "resolvedBy"];
