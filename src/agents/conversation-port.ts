@@ -221,6 +221,8 @@ export interface ChannelOrigin {
   threadId?: string;
   senderId: string;
   senderName?: string;
+  /** Every sender of a merged burst, in order (`senderId` is the last); absent: `senderId` alone. */
+  senderIds?: string[];
 }
 
 export interface StopOutcome {

@@ -23,6 +23,7 @@ import type {
   SubmitInput,
   SubmitOutcome,
 } from "../agents/conversation-port.js";
+import type { ChatSenders } from "../agents/questions/chat-answerers.js";
 import { buildMainSessionKey, isAcpSessionKey, isSubagentSessionKey, normalizeSessionKey, parseSessionKey } from "../sessions/keys/index.js";
 import { LaneScheduler } from "../sessions/lanes/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
@@ -315,7 +316,7 @@ export class ConversationService implements ConversationPort {
     const onDisk = () =>
       input.idempotencyKey === undefined ? this.deps.store.whenDurable(sessionKey) : Promise.all([this.deps.ledger.whenDurable(), this.deps.store.whenDurable(sessionKey)]);
     // A scheduled job's message says so in its provenance; its trace is filed as a cron run.
-    const run = this.runs.create(runId, sessionKey, agentId, input.provenance?.sourceTool === "cron" ? "cron" : input.method);
+    const run = this.runs.create(runId, sessionKey, agentId, input.provenance?.sourceTool === "cron" ? "cron" : input.method, input.origin && chatSendersOf(input.origin));
     if (input.onEvent) this.queue.listen(runId, input.onEvent);
     const senderIsOwner = input.senderIsOwner ?? true;
     // The message's own settings travel with it, also when it waits: its turn runs with them.
@@ -567,4 +568,10 @@ export class ConversationService implements ConversationPort {
       { durable: true },
     );
   }
+}
+
+/** The chat senders a channel message's run was started by. */
+function chatSendersOf(origin: ChannelOrigin): ChatSenders {
+  const ids = origin.senderIds ?? [origin.senderId];
+  return { senders: [...new Set(ids)].map((id) => `${origin.channel}:${id}`), ...(origin.senderName ? { name: origin.senderName } : {}) };
 }

@@ -1,4 +1,5 @@
 import type { ConversationRun, RunStatus } from "../agents/conversation-port.js";
+import type { ChatSenders } from "../agents/questions/chat-answerers.js";
 
 export type { RunStatus };
 
@@ -8,6 +9,8 @@ export interface RunRecord extends ConversationRun {
   controller: AbortController;
   /** How the message arrived (`chat.send`, `http`, `channel`, …): its trace's source. */
   method?: string;
+  /** The chat senders whose message started the run (none for a run started elsewhere): its questions are theirs. */
+  startedBy?: ChatSenders;
 }
 
 const KEEP_FINISHED_MS = 10 * 60_000;
@@ -26,10 +29,10 @@ export class RunRegistry {
   /** Unfinished runs by session, in creation order: looked up on every turn, so not a scan. */
   private readonly unfinished = new Map<string, Set<RunRecord>>();
 
-  create(runId: string, sessionKey: string, agentId: string, method?: string): RunRecord {
+  create(runId: string, sessionKey: string, agentId: string, method?: string, startedBy?: ChatSenders): RunRecord {
     let resolve!: (r: RunRecord) => void;
     const done = new Promise<RunRecord>((r) => (resolve = r));
-    const record = { runId, sessionKey, agentId, status: "queued" as RunStatus, acceptedAt: Date.now(), done, controller: new AbortController(), resolve, method };
+    const record = { runId, sessionKey, agentId, status: "queued" as RunStatus, acceptedAt: Date.now(), done, controller: new AbortController(), resolve, method, startedBy };
     this.runs.set(runId, record);
     let active = this.unfinished.get(sessionKey);
     if (!active) {

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import type { ChatSenders } from "../agents/questions/chat-answerers.js";
 import type { Question, QuestionOutcome, QuestionRecord } from "../agents/questions/question-broker.js";
 import type { ChannelManager, SentChatMessage } from "../channels/channel-manager.js";
 import type { ChatButton } from "../channels/types.js";
@@ -11,22 +12,24 @@ import { sessionChatRoute } from "./session-chat-route.js";
  * options and how to reply (a number, an option's text, or one's own words; `/answer <id> …`
  * names the question). One single-choice question gets a button per option (Telegram, Discord,
  * Slack), each pressing `/answer <id> <number>`. Once the question ends, the prompt is edited to
- * say how, its buttons gone. A session that never talked in a chat gets no prompt: its question
- * is answered from the operator clients (`question.resolve`).
+ * say how, its buttons gone. In a group the prompt names who the question is for (see
+ * mayAnswerInChat). A session that never talked in a chat gets no prompt: its question is
+ * answered from the operator clients (`question.resolve`).
  */
 export class QuestionChats {
-  private readonly posted = new Map<string, { sent: SentChatMessage; record: QuestionRecord }>();
+  private readonly posted = new Map<string, { sent: SentChatMessage; record: QuestionRecord; addressee: string }>();
   /** How recent questions ended, for a prompt whose delivery finishes after its question did. */
   private readonly ended = new LRUCache<string, QuestionOutcome>({ max: 200 });
 
   constructor(private readonly deps: ChatPromptDeps) {}
 
   /** Posts the question to its session's chat; resolves once posted (or not: failures are logged). */
-  async post(record: QuestionRecord): Promise<void> {
+  async post(record: QuestionRecord, askers?: ChatSenders): Promise<void> {
     const channels = this.deps.channels();
     const route = record.sessionKey ? sessionChatRoute(this.deps.store.get(record.sessionKey)) : undefined;
     if (!channels || !route) return;
-    const text = questionPrompt(record);
+    const addressee = addresseeIn(route.chatType, askers);
+    const text = questionPrompt(record, addressee);
     let result: Awaited<ReturnType<ChannelManager["send"]>>;
     try {
       result = await channels.send({ ...route, message: text, idempotencyKey: `ask-user:${record.id}` });
@@ -39,11 +42,11 @@ export class QuestionChats {
     try {
       const rows = optionButtons(record);
       if (!this.ended.has(record.id)) {
-        this.posted.set(record.id, { sent, record });
+        this.posted.set(record.id, { sent, record, addressee });
         if (rows.length > 0 && chatButtonsAllowed(this.deps.config(), sent)) await channels.attachButtons(sent, rows, text);
       }
       const ended = this.ended.get(record.id);
-      if (ended) await channels.editSent(sent, endedPrompt(record, ended));
+      if (ended) await channels.editSent(sent, endedPrompt(record, ended, addressee));
     } catch (err) {
       this.deps.logger.warn({ questionId: record.id, channel: route.channel, err: (err as Error).message }, "ask_user question posted, but its buttons or outcome not set");
     }
@@ -57,18 +60,25 @@ export class QuestionChats {
     const channels = this.deps.channels();
     if (!posted || !channels) return;
     channels
-      .editSent(posted.sent, endedPrompt(posted.record, outcome))
+      .editSent(posted.sent, endedPrompt(posted.record, outcome, posted.addressee))
       .catch((err: Error) => this.deps.logger.warn({ questionId: id, channel: posted.sent.channel, err: err.message }, "ask_user question not updated with its outcome"));
   }
 }
 
-/** The prompt: the questions, their numbered options, and how to reply. */
-export function questionPrompt(record: QuestionRecord): string {
-  return [...questionLines(record.questions), "", replyGuidance(record)].join("\n");
+/** Who the prompt says the question is for: "you" in a direct chat; in a group, who asked for the run, or the owners. */
+export function addresseeIn(chatType: string | undefined, askers: ChatSenders | undefined): string {
+  if (chatType === undefined || chatType === "direct") return "you";
+  if (!askers) return "the assistant's owners";
+  return askers.name ?? "the one who asked";
 }
 
-function questionLines(questions: readonly Question[]): string[] {
-  const lines = ["❓ Question for you:"];
+/** The prompt: the questions, their numbered options, and how to reply. */
+export function questionPrompt(record: QuestionRecord, addressee = "you"): string {
+  return [...questionLines(record.questions, addressee), "", replyGuidance(record)].join("\n");
+}
+
+function questionLines(questions: readonly Question[], addressee: string): string[] {
+  const lines = [`❓ Question for ${addressee}:`];
   questions.forEach((question, index) => {
     // Bold, so that a Markdown renderer does not take the numbered header into the options' list.
     lines.push("", questions.length > 1 ? `**${index + 1}. ${question.header}**` : `**${question.header}**`, question.question);
@@ -90,8 +100,8 @@ function replyGuidance(record: QuestionRecord): string {
 }
 
 /** The prompt once the question ended: what was asked, and the answer or why there is none. */
-export function endedPrompt(record: QuestionRecord, outcome: QuestionOutcome): string {
-  const lines = questionLines(record.questions);
+export function endedPrompt(record: QuestionRecord, outcome: QuestionOutcome, addressee = "you"): string {
+  const lines = questionLines(record.questions, addressee);
   if (outcome.status === "answered") {
     const answers = record.questions.map((q) => `${record.questions.length > 1 ? `${q.header}: ` : ""}${(outcome.answers[q.questionId] ?? []).join(", ")}`);
     return [...lines, "", `✅ Answered: ${answers.join("; ")}`].join("\n");

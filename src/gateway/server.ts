@@ -58,6 +58,7 @@ import { invokeTool, type ToolInvokeOutcome, type ToolInvokeRequest } from "./to
 import { registerToolsInvokeRoute } from "./http/tools-invoke-route.js";
 import { registerUsageMethods } from "./methods/usage-methods.js";
 import { UsageRecords } from "../sessions/usage/usage-records.js";
+import { mayAnswerInChat, notYourQuestion, type QuestionReplier } from "../agents/questions/chat-answerers.js";
 import { QuestionBroker } from "../agents/questions/question-broker.js";
 import { askUserHost } from "./ask-user-host.js";
 import { QuestionChats } from "./question-chat.js";
@@ -269,11 +270,13 @@ export class GatewayServer {
     return this.approvals.resolve(id, decision, by) ? `Approval ${id}: ${decision}.` : `No pending approval ${id} (it was answered already or expired).`;
   };
   /** `/answer <id> <reply>` typed (or pressed) in a chat: answers an ask_user question of that conversation. */
-  private readonly answerCommand = (sessionKey: string, id: string, reply: string, by: string): string => {
+  private readonly answerCommand = (sessionKey: string, id: string, reply: string, by: QuestionReplier): string => {
     const record = this.questions.get(id);
     if (!record?.runId || record.sessionKey !== sessionKey) return `No question ${id} was asked in this conversation.`;
     if (record.status !== "pending") return `Question ${id} is no longer waiting (${record.status}).`;
-    return this.questions.answerText(id, reply, by) ?? "✅ Answer sent.";
+    const askers = this.questions.askersOf(id);
+    if (by.chat && !mayAnswerInChat(askers, by.chat)) return notYourQuestion(askers);
+    return this.questions.answerText(id, reply, by.chat?.key ?? by.operator) ?? "✅ Answer sent.";
   };
   /** `/tools`: the tools a session's next turn could use, for the one asking. */
   private readonly toolsCommand = async (sessionKey: string, senderIsOwner: boolean, channel?: string) => {
@@ -456,7 +459,7 @@ export class GatewayServer {
     this.acp = acp.manager;
     this.approvalChats = new ExecApprovalChats({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
     this.questionChats = new QuestionChats({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
-    this.toolServices.questions = askUserHost(this.questions, this.questionChats);
+    this.toolServices.questions = askUserHost(this.questions, this.questionChats, (runId) => this.conversations.runs.get(runId)?.startedBy);
     this.subagents = new SubagentService({
       acp: acp.children,
       stateDir: opts.stateDir,

@@ -11,7 +11,8 @@ import { waitUntil } from "../helpers/reliability.js";
  * them only, and the run goes on with that option; the question then shows the answer, its
  * buttons gone. Real gateway, discord.js and Bolt against the fakes, the fake model.
  */
-const PROMPT = "❓ Question for you:";
+/** How every question's prompt begins; in these channels it goes on with the asker's name. */
+const PROMPT = "❓ Question for ";
 
 describe("ask_user buttons on Discord", { timeout: 90_000 }, () => {
   const GUILD = "100000000000004900";
@@ -28,6 +29,8 @@ describe("ask_user buttons on Discord", { timeout: 90_000 }, () => {
     discord.pushMessage({ channelId: CHANNEL, guildId: GUILD, authorId: OWNER, authorName: "Owner", content: "pick a target" });
     await waitUntil(() => discord.messages(CHANNEL).some((m) => m.content.startsWith(PROMPT)), 30_000, "the question");
     const question = discord.messages(CHANNEL).find((m) => m.content.startsWith(PROMPT))!;
+    // In a guild channel the question names the one it is for.
+    expect(question.content).toMatch(/^❓ Question for Owner:\n/);
     type Button = { label: string; custom_id: string };
     const buttons = () => ((discord.storedMessage(question.id)?.components ?? []) as { components: Button[] }[]).flatMap((row) => row.components);
     await waitUntil(() => buttons().length === 2, 15_000, "the option buttons");
@@ -68,6 +71,8 @@ describe("ask_user buttons on Slack", { timeout: 90_000 }, () => {
     await waitUntil(() => slack.posted.some((p) => p.channel === CHANNEL && p.text.startsWith(PROMPT)), 30_000, "the question");
     const index = slack.posted.findIndex((p) => p.channel === CHANNEL && p.text.startsWith(PROMPT));
     const ts = slack.postedTs[index]!;
+    // In a channel the question names the one it is for (the fake's display name for OWNER).
+    expect(slack.posted[index]!.text).toMatch(/^❓ Question for user-u401:\n/);
     const id = /\/answer (ask_[0-9a-f]{32}) /.exec(slack.posted[index]!.text)![1]!;
     const buttons = () => (updates(slack, ts)[0]?.blocks ?? []).flatMap((b) => b.elements ?? []).map((e) => [e.text.text, e.value]);
     await waitUntil(() => buttons().length === 2, 15_000, "the option buttons");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askingModel } from "../helpers/ask-user-model.js";
 import { inlineKeyboardOf, pressButton, startApprovalGateway, type ApprovalGateway } from "../helpers/exec-approval-chat.js";
-import { waitUntil } from "../helpers/reliability.js";
+import { sleep, waitUntil } from "../helpers/reliability.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 
 /**
@@ -11,6 +11,9 @@ import { openOperator, type TestSocket } from "../helpers/ws-client.js";
  * against the fake Bot API, the fake model.
  */
 const OWNER = 4711;
+const GROUP = -100_4711;
+const ALICE = 5001;
+const BOB = 5002;
 
 describe("ask_user in a Telegram chat", { timeout: 120_000 }, () => {
   let setup: ApprovalGateway;
@@ -28,7 +31,7 @@ describe("ask_user in a Telegram chat", { timeout: 120_000 }, () => {
   };
 
   beforeAll(async () => {
-    setup = await startApprovalGateway(OWNER, { dmPolicy: "allowlist", allowFrom: [String(OWNER)] });
+    setup = await startApprovalGateway(OWNER, { dmPolicy: "allowlist", allowFrom: [String(OWNER)], groupPolicy: "open", requireMention: false });
     setup.model.setResponder(askingModel);
     ({ sock: operator } = await openOperator(setup.gw.url, setup.gw.token, { scopes: ["operator.admin"] }));
   });
@@ -96,5 +99,40 @@ describe("ask_user in a Telegram chat", { timeout: 120_000 }, () => {
     say("/stop");
     expect((await operator.waitFor((f) => f.event === "question.resolved" && f.payload.id === id, 30_000)).payload).toEqual({ id, status: "cancelled" });
     await waitUntil(() => promptsShown().some((text) => text.endsWith("✖️ Cancelled.")), 15_000, "the cancelled prompt");
+  });
+
+  it("in a group, is for the member who asked: another member's message goes to the agent and their press is refused", async () => {
+    const inGroup = (fromId: number, fromName: string, text: string) => setup.telegram.pushMessage({ chatId: GROUP, fromId, fromName, text, messageId: nextMessageId++ });
+    const groupSaid = (text: string) => waitUntil(() => setup.telegram.shown(GROUP).includes(text), 30_000, `the bot to say "${text}" in the group`);
+    inGroup(ALICE, "Alice", "pick a target");
+    const { id, payload } = await nextQuestion();
+    await waitUntil(() => setup.telegram.shown(GROUP).some((text) => text.startsWith("❓ Question for Alice:")), 30_000, "the prompt naming Alice");
+    const asked = setup.model.requests.length;
+
+    pressButton(setup.telegram, { id: "cb-bob", fromId: BOB, chatId: GROUP, messageId: 1, data: `/answer ${id} 2` });
+    await groupSaid("This question is for Alice: only they can answer it.");
+    inGroup(BOB, "Bob", "production, obviously");
+    // Bob's message is accepted as a message for the agent (in the transcript, queued behind the
+    // waiting run), and the question still waits for Alice.
+    const history = async () => JSON.stringify((await operator.request("chat.history", { sessionKey: payload.sessionKey })).payload);
+    for (let tries = 0; !(await history()).includes("production, obviously"); tries++) {
+      expect(tries, "Bob's message in the session's history").toBeLessThan(300);
+      await sleep(50);
+    }
+    expect((await operator.request("question.get", { id })).payload).toMatchObject({ question: { status: "pending" } });
+
+    inGroup(ALICE, "Alice", "1");
+    expect((await operator.waitFor((f) => f.event === "question.resolved" && f.payload.id === id, 30_000)).payload).toMatchObject({
+      answers: { answers: { deploy_target: ["Staging (Recommended)"] } },
+    });
+    // The run goes on with Alice's answer, and Bob's message reaches the agent as his own.
+    const carried = (r: (typeof setup.model.requests)[number]) => {
+      const messages = r.body.messages as { role: string; content: unknown }[] | undefined;
+      return (
+        messages?.some((m) => m.role === "tool" && String(m.content).startsWith("Target: Staging (Recommended)")) === true &&
+        messages.some((m) => m.role === "user" && String(m.content).includes("[Bob] production, obviously"))
+      );
+    };
+    await waitUntil(() => setup.model.requests.slice(asked).some(carried), 30_000, "the answer and Bob's message in the model's next call");
   });
 });

@@ -59,13 +59,14 @@ export function inlineKeyboardOf(call: { body: Record<string, unknown> }): { tex
   return (markup as { inline_keyboard: { text: string; callback_data: string; style?: string }[][] }).inline_keyboard;
 }
 
-/** A user's press of a button under the bot's message `messageId` in a private chat, as Telegram reports it. */
+/** A user's press of a button under the bot's message `messageId`, as Telegram reports it: in a private chat, or a group for a negative `chatId`. */
 export function pressButton(telegram: FakeTelegram, press: { id: string; fromId: number; chatId: number; messageId: number; data: string }): void {
+  const chat = press.chatId < 0 ? { id: press.chatId, type: "supergroup", title: `Chat ${press.chatId}` } : { id: press.chatId, type: "private" };
   telegram.pushUpdate({
     callback_query: {
       id: press.id,
       from: { id: press.fromId, is_bot: false, first_name: "Presser" },
-      message: { message_id: press.messageId, date: Math.floor(Date.now() / 1000), chat: { id: press.chatId, type: "private" }, text: "prompt" },
+      message: { message_id: press.messageId, date: Math.floor(Date.now() / 1000), chat, text: "prompt" },
       data: press.data,
     },
   });

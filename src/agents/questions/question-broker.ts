@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { ChatSenders } from "./chat-answerers.js";
 import { answersFromText } from "./text-answers.js";
 
 /** One question as an operator sees it (OpenClaw's QuestionSchema without secret-store fields). */
@@ -35,6 +36,8 @@ interface Pending {
   record: QuestionRecord;
   waiters: ((outcome: QuestionOutcome) => void)[];
   timer: NodeJS.Timeout;
+  /** The chat senders the question is for (see mayAnswerInChat); not part of the record operators see. */
+  askers?: ChatSenders;
 }
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
@@ -51,7 +54,10 @@ export class QuestionBroker {
 
   constructor(private readonly hooks: { onRequested?: (record: QuestionRecord) => void; onResolved?: (id: string, outcome: QuestionOutcome) => void } = {}) {}
 
-  request(input: { id?: string; questions: Question[]; agentId?: string; sessionKey?: string; runId?: string }, timeoutMs = DEFAULT_TIMEOUT_MS): QuestionRecord {
+  request(
+    input: { id?: string; questions: Question[]; agentId?: string; sessionKey?: string; runId?: string; askers?: ChatSenders },
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+  ): QuestionRecord {
     const id = input.id ?? randomUUID();
     if (this.pending.has(id) || this.recent.has(id)) throw new Error(`question id ${id} is already in use`);
     const ids = input.questions.map((q) => q.questionId);
@@ -70,7 +76,7 @@ export class QuestionBroker {
     };
     const timer = setTimeout(() => this.finish(id, { status: "expired" }), timeoutMs);
     timer.unref();
-    this.pending.set(id, { record, waiters: [], timer });
+    this.pending.set(id, { record, waiters: [], timer, ...(input.askers ? { askers: input.askers } : {}) });
     this.hooks.onRequested?.(record);
     return record;
   }
@@ -106,6 +112,11 @@ export class QuestionBroker {
   pendingIn(sessionKey: string): QuestionRecord | undefined {
     for (const { record } of this.pending.values()) if (record.runId && record.sessionKey === sessionKey) return record;
     return undefined;
+  }
+
+  /** The chat senders a pending question is for, when chat messages started its run. */
+  askersOf(id: string): ChatSenders | undefined {
+    return this.pending.get(id)?.askers;
   }
 
   /**

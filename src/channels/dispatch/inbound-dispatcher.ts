@@ -30,6 +30,7 @@ import type { PairingStore } from "../access/pairing-store.js";
 import { CHAT_COMMANDS, matchChatCommand, skillCommands } from "../../conversations/commands/chat-commands.js";
 import { skillCommandText } from "../../conversations/commands/skill-commands.js";
 import type { ChatCommandContext, ChatCommandResult, MatchedCommand } from "../../conversations/commands/chat-command-registry.js";
+import { mayAnswerInChat } from "../../agents/questions/chat-answerers.js";
 import type { QuestionBroker } from "../../agents/questions/question-broker.js";
 import { runFocusCommand, runUnfocusCommand, type FocusTargetResolver } from "../commands/focus-command.js";
 import { buildInboundDedupeKey } from "../inbound/dedupe-key.js";
@@ -92,7 +93,7 @@ export interface InboundDispatchDeps {
   /** `/answer <id> <reply>`: ask_user questions answered from a chat. */
   answerCommand?: ChatCommandContext["answer"];
   /** The ask_user question a session's run waits on: a plain message in that session's chat answers it. */
-  questionReplies?: Pick<QuestionBroker, "pendingIn" | "answerText">;
+  questionReplies?: Pick<QuestionBroker, "pendingIn" | "answerText" | "askersOf">;
   /** `/tools`: the tools the session's next turn could use, for this sender. */
   toolsCommand?: ChatCommandContext["tools"];
   /** `/config`, `/allowlist`, `/restart`, `/bash`: the gateway's administration, for the owner. */
@@ -622,9 +623,10 @@ export class InboundDispatcher {
 
   /**
    * A message in a chat whose session's run waits on an ask_user question answers it (an option's
-   * number or text, or free text), as OpenClaw takes a plain reply; it starts no turn. True when
-   * the message was taken as the answer, or told why it does not answer (a multi-question reply
-   * missing a line).
+   * number or text, or free text), as OpenClaw takes a plain reply; it starts no turn. Only from
+   * one the question is for (mayAnswerInChat): anyone else's message goes to the agent as usual.
+   * True when the message was taken as the answer, or told why it does not answer (a
+   * multi-question reply missing a line).
    */
   private async answeredQuestion(routed: Routed): Promise<boolean> {
     const questions = this.deps.questionReplies;
@@ -632,7 +634,9 @@ export class InboundDispatcher {
     if (!questions || !waiting) return false;
     const text = routed.message.bodyForAgent.trim();
     if (!text) return false;
-    const problem = questions.answerText(waiting.id, text, `${routed.running.channel}:${routed.message.senderId}`);
+    const key = `${routed.running.channel}:${routed.message.senderId}`;
+    if (!mayAnswerInChat(questions.askersOf(waiting.id), { key, chatType: routed.message.chatType, owner: routed.message.commandAuthorized })) return false;
+    const problem = questions.answerText(waiting.id, text, key);
     await this.deps.dedupe.whenDurable();
     if (problem && this.maySend(routed)) await this.deps.delivery.queueText(`answer:${routed.dedupeKey ?? randomUUID()}`, routed.target, `⚠️ ${problem}`);
     return true;
@@ -909,6 +913,7 @@ export class InboundDispatcher {
         threadId: message.threadId,
         senderId: message.senderId,
         senderName: message.senderName,
+        ...(batch.length > 1 ? { senderIds: batch.map((r) => r.message.senderId) } : {}),
       },
     });
     await this.deps.dedupe.whenDurable();

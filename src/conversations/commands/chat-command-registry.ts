@@ -1,3 +1,4 @@
+import type { QuestionReplier } from "../../agents/questions/chat-answerers.js";
 import type { ConversationPort, ResetOutcome, SubmitInput, TurnSettings } from "../../agents/conversation-port.js";
 import type { ElevatedAccess } from "../../agents/sandbox/elevated-level.js";
 import type { OpenClawConfig } from "../../config/index.js";
@@ -34,8 +35,8 @@ export interface ChatCommandContext {
   skills?: (agentId: string) => Promise<readonly InvocableSkill[]>;
   /** `/approve <id> <decision>`: answers a pending exec approval as `by`; returns the reply text. */
   approve?: (id: string, decision: string, by: string) => string;
-  /** `/answer <id> <reply>`: answers the ask_user question `id` of this session as `by`; returns the reply text. */
-  answer?: (sessionKey: string, id: string, reply: string, by: string) => string;
+  /** `/answer <id> <reply>`: answers the ask_user question `id` of this session as `by`, if it is theirs to answer; returns the reply text. */
+  answer?: (sessionKey: string, id: string, reply: string, by: QuestionReplier) => string;
   /** The chat message's sender and place (channel surface). */
   chat?: ChatPlace;
   /**

@@ -177,7 +177,8 @@ CHAT_COMMANDS.register({
     const match = /^(\S+)\s+([\s\S]+)$/.exec(args.trim());
     if (!match) return reply("Usage: /answer <id> <reply>");
     if (!ctx.answer) return reply("Questions are not available here.");
-    return reply(ctx.answer(ctx.sessionKey, match[1]!, match[2]!.trim(), ctx.chat ? `${ctx.chat.channel}:${ctx.chat.senderId}` : ctx.method));
+    const by = ctx.chat ? { chat: { key: `${ctx.chat.channel}:${ctx.chat.senderId}`, chatType: ctx.chat.chatType, owner: ctx.senderIsOwner } } : { operator: ctx.method };
+    return reply(ctx.answer(ctx.sessionKey, match[1]!, match[2]!.trim(), by));
   },
 });
 

@@ -7,7 +7,8 @@ import { answersFromText } from "../../../src/agents/questions/text-answers.js";
 import { createAskUserTool } from "../../../src/agents/tools/ask-user.js";
 import type { AskUserHost, ToolContext } from "../../../src/agents/types.js";
 import { askUserHost } from "../../../src/gateway/ask-user-host.js";
-import { endedPrompt, optionButtons, questionPrompt, type QuestionChats } from "../../../src/gateway/question-chat.js";
+import { addresseeIn, endedPrompt, optionButtons, questionPrompt, type QuestionChats } from "../../../src/gateway/question-chat.js";
+import { mayAnswerInChat, notYourQuestion, type ChatSenders } from "../../../src/agents/questions/chat-answerers.js";
 
 const question = (over: Partial<AskUserArgs["questions"][number]> = {}): AskUserArgs["questions"][number] => ({
   id: "target",
@@ -134,11 +135,48 @@ describe("the chat prompt", () => {
     });
     expect(optionButtons(two)).toEqual([]);
   });
+
+  it("names who the question is for in a group: who asked for the run, else the owners; in a direct chat, you", () => {
+    const askers: ChatSenders = { senders: ["telegram:7"], name: "Alice" };
+    expect(addresseeIn("group", askers)).toBe("Alice");
+    expect(addresseeIn("channel", { senders: ["slack:U1"] })).toBe("the one who asked");
+    expect(addresseeIn("group", undefined)).toBe("the assistant's owners");
+    expect(addresseeIn("direct", askers)).toBe("you");
+    expect(addresseeIn(undefined, undefined)).toBe("you");
+    expect(questionPrompt(record, "Alice")).toMatch(/^❓ Question for Alice:\n/);
+    expect(endedPrompt(record, { status: "cancelled" }, "Alice")).toMatch(/^❓ Question for Alice:\n[\s\S]*✖️ Cancelled\.$/);
+  });
+});
+
+describe("who may answer in a chat", () => {
+  const askers: ChatSenders = { senders: ["telegram:7", "telegram:8"], name: "Bob" };
+  it("only the senders whose message started the run, owners included only when they are among them", () => {
+    expect(mayAnswerInChat(askers, { key: "telegram:7", chatType: "group", owner: false })).toBe(true);
+    expect(mayAnswerInChat(askers, { key: "telegram:8", chatType: "group", owner: false })).toBe(true);
+    expect(mayAnswerInChat(askers, { key: "telegram:9", chatType: "group", owner: true })).toBe(false);
+    // The same id on another channel is someone else.
+    expect(mayAnswerInChat(askers, { key: "discord:7", chatType: "direct", owner: false })).toBe(false);
+    expect(notYourQuestion(askers)).toBe("This question is for Bob: only they can answer it.");
+  });
+  it("for a run no chat message started: anyone in a direct chat, only owners in a group", () => {
+    expect(mayAnswerInChat(undefined, { key: "telegram:9", chatType: "direct", owner: false })).toBe(true);
+    expect(mayAnswerInChat(undefined, { key: "telegram:9", chatType: "group", owner: false })).toBe(false);
+    expect(mayAnswerInChat(undefined, { key: "telegram:9", chatType: "group", owner: true })).toBe(true);
+    expect(notYourQuestion(undefined)).toMatch(/for the assistant's owners/);
+  });
 });
 
 describe("the ask_user tool against the gateway's questions", () => {
   const posted: string[] = [];
-  const chats = { post: async (r: { id: string }) => void posted.push(r.id) } as unknown as QuestionChats;
+  const postedFor: (ChatSenders | undefined)[] = [];
+  const chats = {
+    post: async (r: { id: string }, askers?: ChatSenders) => {
+      posted.push(r.id);
+      postedFor.push(askers);
+    },
+  } as unknown as QuestionChats;
+  const alice: ChatSenders = { senders: ["telegram:7"], name: "Alice" };
+  const startedBy = (runId: string) => (runId === "run-1" ? alice : undefined);
   const ctx = (host: AskUserHost): ToolContext => ({
     agentId: "main",
     workspaceDir: "/tmp",
@@ -152,11 +190,15 @@ describe("the ask_user tool against the gateway's questions", () => {
   it("waits for the answer and returns it, one question per session at a time; the run's abort cancels it", async () => {
     const broker = new QuestionBroker();
     const tool = createAskUserTool();
-    const host = askUserHost(broker, chats);
+    const host = askUserHost(broker, chats, startedBy);
     const first = tool.execute(args, ctx(host), new AbortController().signal, () => {});
     const waiting = broker.pendingIn("agent:main:main")!;
     expect(waiting).toMatchObject({ runId: "run-1", agentId: "main" });
     expect(posted).toContain(waiting.id);
+    // The question is for whoever started the run; operators never see who that is.
+    expect(broker.askersOf(waiting.id)).toEqual(alice);
+    expect(postedFor.at(-1)).toEqual(alice);
+    expect(waiting).not.toHaveProperty("askers");
     const second = await tool.execute(args, ctx(host), new AbortController().signal, () => {});
     expect(second.isError).toBe(true);
     expect(JSON.parse((second.content[0] as { text: string }).text)).toMatchObject({ error: "ASK_USER_REFUSED" });
@@ -175,9 +217,9 @@ describe("the ask_user tool against the gateway's questions", () => {
 
   it("is refused without the gateway's questions or with arguments that break the rules", async () => {
     const tool = createAskUserTool();
-    const without = await tool.execute(args, { ...ctx(askUserHost(new QuestionBroker(), chats)), services: {} }, new AbortController().signal, () => {});
+    const without = await tool.execute(args, { ...ctx(askUserHost(new QuestionBroker(), chats, startedBy)), services: {} }, new AbortController().signal, () => {});
     expect(JSON.parse((without.content[0] as { text: string }).text)).toMatchObject({ error: "ASK_USER_UNAVAILABLE" });
-    const invalid = await tool.execute({ questions: [question(), question()] }, ctx(askUserHost(new QuestionBroker(), chats)), new AbortController().signal, () => {});
+    const invalid = await tool.execute({ questions: [question(), question()] }, ctx(askUserHost(new QuestionBroker(), chats, startedBy)), new AbortController().signal, () => {});
     expect(JSON.parse((invalid.content[0] as { text: string }).text)).toMatchObject({ error: "ASK_USER_INVALID" });
   });
 });
