@@ -71,6 +71,12 @@ export interface ConversationPort {
   resolveSessionKey(sessionKey: string | undefined, agentId: string | undefined): { sessionKey: string; agentId: string };
   /** True when this idempotency key was ever accepted (also before a restart). */
   hasAccepted(idempotencyKey: string): boolean;
+  /**
+   * Records a chat message that answered a run's waiting question as accepted by that run, so a
+   * platform redelivering it (after a crash) does not hand it to the agent as a new message.
+   * Resolves once the record is on disk.
+   */
+  acceptAnswer(idempotencyKey: string, run: { runId: string; sessionKey: string; method: string }): Promise<void>;
   /** True while a turn of the session runs or is about to. */
   isActive(sessionKey: string): boolean;
   /**

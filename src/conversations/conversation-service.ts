@@ -498,6 +498,12 @@ export class ConversationService implements ConversationPort {
     return this.deps.ledger.get(idempotencyKey) !== undefined;
   }
 
+  acceptAnswer(idempotencyKey: string, run: { runId: string; sessionKey: string; method: string }): Promise<void> {
+    const begun = this.deps.ledger.begin(idempotencyKey, run, { deferSync: true });
+    if (begun.fresh) this.deps.ledger.complete(idempotencyKey, { status: "ok", summary: "answered the run's question" });
+    return this.deps.ledger.whenDurable();
+  }
+
   isActive(sessionKey: string): boolean {
     return this.queue.isActive(sessionKey);
   }

@@ -636,8 +636,13 @@ export class InboundDispatcher {
     if (!text) return false;
     const key = `${routed.running.channel}:${routed.message.senderId}`;
     if (!mayAnswerInChat(questions.askersOf(waiting.id), { key, chatType: routed.message.chatType, owner: routed.message.commandAuthorized })) return false;
+    // Accepted by the waiting run before the answer is taken, and on disk before the platform is
+    // acknowledged: a redelivery after a crash is then a repeat, not a message for the agent.
+    const accepted = routed.dedupeKey
+      ? this.deps.conversations.acceptAnswer(routed.dedupeKey, { runId: waiting.runId!, sessionKey: routed.message.sessionKey, method: "channel" })
+      : undefined;
     const problem = questions.answerText(waiting.id, text, key);
-    await this.deps.dedupe.whenDurable();
+    await Promise.all([this.deps.dedupe.whenDurable(), accepted]);
     if (problem && this.maySend(routed)) await this.deps.delivery.queueText(`answer:${routed.dedupeKey ?? randomUUID()}`, routed.target, `⚠️ ${problem}`);
     return true;
   }
