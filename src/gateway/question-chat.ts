@@ -11,10 +11,10 @@ import { sessionChatRoute } from "./session-chat-route.js";
  * ask_user's questions in the chat the session talks in: the questions with their numbered
  * options and how to reply (a number, an option's text, or one's own words; `/answer <id> …`
  * names the question). One single-choice question gets a button per option (Telegram, Discord,
- * Slack), each pressing `/answer <id> <number>`. Once the question ends, the prompt is edited to
- * say how, its buttons gone. In a group the prompt names who the question is for (see
- * mayAnswerInChat). A session that never talked in a chat gets no prompt: its question is
- * answered from the operator clients (`question.resolve`).
+ * Slack), each pressing `/answer <id> <number>`, and "Other…" pressing `/answer <id>`. Once the
+ * question ends, the prompt is edited to say how, its buttons gone. In a group the prompt names
+ * who the question is for (see mayAnswerInChat). A session that never talked in a chat gets no
+ * prompt: its question is answered from the operator clients (`question.resolve`).
  */
 export class QuestionChats {
   private readonly posted = new Map<string, { sent: SentChatMessage; record: QuestionRecord; addressee: string }>();
@@ -109,10 +109,14 @@ export function endedPrompt(record: QuestionRecord, outcome: QuestionOutcome, ad
   return [...lines, "", outcome.status === "expired" ? "⌛ No answer in time." : "✖️ Cancelled."].join("\n");
 }
 
-/** A button per option for one single-choice question (none when a press would not fit Telegram's 64 bytes). */
+/**
+ * A button per option for one single-choice question, and "Other…" (which asks for one's own
+ * words) where free text is allowed; none when a press would not fit Telegram's 64 bytes.
+ */
 export function optionButtons(record: QuestionRecord): ChatButton[][] {
   const [question, ...others] = record.questions;
   if (!question || others.length > 0 || question.multiSelect) return [];
   const rows = question.options.map((option, n) => [{ label: option.label, data: `/answer ${record.id} ${n + 1}` }]);
+  if (question.isOther) rows.push([{ label: "Other…", data: `/answer ${record.id}` }]);
   return rows.every(([button]) => Buffer.byteLength(button!.data) <= 64) ? rows : [];
 }

@@ -276,6 +276,8 @@ export class GatewayServer {
     if (record.status !== "pending") return `Question ${id} is no longer waiting (${record.status}).`;
     const askers = this.questions.askersOf(id);
     if (by.chat && !mayAnswerInChat(askers, by.chat)) return notYourQuestion(askers);
+    // The "Other…" button: the next message is the answer.
+    if (!reply) return `✍️ Reply with your own answer (or /answer ${id} <your answer>).`;
     return this.questions.answerText(id, reply, by.chat?.key ?? by.operator) ?? "✅ Answer sent.";
   };
   /** `/tools`: the tools a session's next turn could use, for the one asking. */

@@ -33,12 +33,19 @@ describe("ask_user buttons on Discord", { timeout: 90_000 }, () => {
     expect(question.content).toMatch(/^❓ Question for Owner:\n/);
     type Button = { label: string; custom_id: string };
     const buttons = () => ((discord.storedMessage(question.id)?.components ?? []) as { components: Button[] }[]).flatMap((row) => row.components);
-    await waitUntil(() => buttons().length === 2, 15_000, "the option buttons");
+    await waitUntil(() => buttons().length === 3, 15_000, "the option buttons");
     const id = /\/answer (ask_[0-9a-f]{32}) /.exec(question.content)![1]!;
     expect(buttons().map((b) => [b.label, b.custom_id])).toEqual([
       ["Staging (Recommended)", `/answer ${id} 1`],
       ["Production", `/answer ${id} 2`],
+      ["Other…", `/answer ${id}`],
     ]);
+
+    // "Other…" only tells its presser how to give their own answer; the question still waits.
+    const other = discord.pushButton({ channelId: CHANNEL, messageId: question.id, userId: OWNER, customId: `/answer ${id}` });
+    await waitUntil(() => discord.interactionReplies(other).some((r) => r.kind === "original"), 15_000, "the answer to the Other… press");
+    expect(discord.interactionReplies(other).find((r) => r.kind === "original")!.content).toBe(`✍️ Reply with your own answer (or /answer ${id} <your answer>).`);
+    expect(buttons()).toHaveLength(3);
 
     const press = discord.pushButton({ channelId: CHANNEL, messageId: question.id, userId: OWNER, customId: `/answer ${id} 2` });
     await waitUntil(() => discord.interactionReplies(press).some((r) => r.kind === "original"), 15_000, "the answer to the press");
@@ -75,10 +82,11 @@ describe("ask_user buttons on Slack", { timeout: 90_000 }, () => {
     expect(slack.posted[index]!.text).toMatch(/^❓ Question for user-u401:\n/);
     const id = /\/answer (ask_[0-9a-f]{32}) /.exec(slack.posted[index]!.text)![1]!;
     const buttons = () => (updates(slack, ts)[0]?.blocks ?? []).flatMap((b) => b.elements ?? []).map((e) => [e.text.text, e.value]);
-    await waitUntil(() => buttons().length === 2, 15_000, "the option buttons");
+    await waitUntil(() => buttons().length === 3, 15_000, "the option buttons");
     expect(buttons()).toEqual([
       ["Staging (Recommended)", `/answer ${id} 1`],
       ["Production", `/answer ${id} 2`],
+      ["Other…", `/answer ${id}`],
     ]);
 
     const { triggerId } = slack.pushButtonPress({ channel: CHANNEL, user: OWNER, messageTs: ts, value: `/answer ${id} 1` });

@@ -51,7 +51,11 @@ describe("ask_user in a Telegram chat", { timeout: 120_000 }, () => {
     });
     await setup.telegram.waitFor(() => setup.telegram.sent.some((c) => c.method === "editMessageReplyMarkup"), 30_000);
     const keyboard = setup.telegram.sent.find((c) => c.method === "editMessageReplyMarkup")!;
-    expect(inlineKeyboardOf(keyboard)).toEqual([[{ text: "Staging (Recommended)", callback_data: `/answer ${id} 1` }], [{ text: "Production", callback_data: `/answer ${id} 2` }]]);
+    expect(inlineKeyboardOf(keyboard)).toEqual([
+      [{ text: "Staging (Recommended)", callback_data: `/answer ${id} 1` }],
+      [{ text: "Production", callback_data: `/answer ${id} 2` }],
+      [{ text: "Other…", callback_data: `/answer ${id}` }],
+    ]);
     expect(promptsShown()[0]).toContain("1. Staging (Recommended) - safe\n2. Production\nOther: reply with your own answer.");
 
     pressButton(setup.telegram, { id: "cb-prod", fromId: OWNER, chatId: OWNER, messageId: Number(keyboard.body.message_id), data: `/answer ${id} 2` });

@@ -35,7 +35,7 @@ export interface ChatCommandContext {
   skills?: (agentId: string) => Promise<readonly InvocableSkill[]>;
   /** `/approve <id> <decision>`: answers a pending exec approval as `by`; returns the reply text. */
   approve?: (id: string, decision: string, by: string) => string;
-  /** `/answer <id> <reply>`: answers the ask_user question `id` of this session as `by`, if it is theirs to answer; returns the reply text. */
+  /** `/answer <id> <reply>`: answers the ask_user question `id` of this session as `by`, if it is theirs to answer (an empty reply: tells them how to give their own); returns the reply text. */
   answer?: (sessionKey: string, id: string, reply: string, by: QuestionReplier) => string;
   /** The chat message's sender and place (channel surface). */
   chat?: ChatPlace;

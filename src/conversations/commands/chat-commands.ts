@@ -170,15 +170,15 @@ CHAT_COMMANDS.register({
 
 CHAT_COMMANDS.register({
   name: "answer",
-  args: "<id> <reply>",
+  args: "<id> [reply]",
   category: "session",
-  description: "answer the agent's question (ask_user) in this conversation: an option's number or text, or your own words",
+  description: "answer the agent's question (ask_user) in this conversation: an option's number or text, or your own words (without a reply: how to give your own)",
   handler: (args, ctx) => {
-    const match = /^(\S+)\s+([\s\S]+)$/.exec(args.trim());
+    const match = /^(\S+)(?:\s+([\s\S]+))?$/.exec(args.trim());
     if (!match) return reply("Usage: /answer <id> <reply>");
     if (!ctx.answer) return reply("Questions are not available here.");
     const by = ctx.chat ? { chat: { key: `${ctx.chat.channel}:${ctx.chat.senderId}`, chatType: ctx.chat.chatType, owner: ctx.senderIsOwner } } : { operator: ctx.method };
-    return reply(ctx.answer(ctx.sessionKey, match[1]!, match[2]!.trim(), by));
+    return reply(ctx.answer(ctx.sessionKey, match[1]!, match[2]?.trim() ?? "", by));
   },
 });
 

@@ -116,10 +116,18 @@ describe("the chat prompt", () => {
       ].join("\n"),
     );
     const rows = optionButtons(record);
-    expect(rows).toEqual([[{ label: "Staging", data: `/answer ${record.id} 1` }], [{ label: "Production", data: `/answer ${record.id} 2` }]]);
+    expect(rows).toEqual([
+      [{ label: "Staging", data: `/answer ${record.id} 1` }],
+      [{ label: "Production", data: `/answer ${record.id} 2` }],
+      [{ label: "Other…", data: `/answer ${record.id}` }],
+    ]);
     // A press is the presser's command; other data stays the agent's.
     expect(rows.flat().every((b) => isCommandButton(b.data))).toBe(true);
     expect(isCommandButton(`/answer ${record.id} some text`)).toBe(false);
+    expect(isCommandButton(`/answer ${record.id}x`)).toBe(false);
+    // A question without free text has no "Other…".
+    const closed = broker.request({ questions: [{ ...record.questions[0]!, questionId: "closed", isOther: false }] });
+    expect(optionButtons(closed).map(([b]) => b!.label)).toEqual(["Staging", "Production"]);
     expect(endedPrompt(record, { status: "answered", answers: { target: ["Production"] } })).toMatch(/\n\n✅ Answered: Production$/);
     expect(endedPrompt(record, { status: "expired" })).toMatch(/\n\n⌛ No answer in time\.$/);
   });
