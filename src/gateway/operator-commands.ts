@@ -15,6 +15,13 @@ export interface ChatCommands {
   approve?: ChatCommandContext["approve"];
   /** `/answer <id> <reply>`: answers a pending ask_user question of the session. */
   answer?: ChatCommandContext["answer"];
+  /**
+   * A plain message to a session whose run waits on an ask_user question answers it instead of
+   * going to the agent (`chat.send`, as a chat's reply does): resolves, once the message is
+   * recorded as accepted by the question's run, with why the reply did not answer it (if it did
+   * not). Undefined when no question waits (or the key was used before).
+   */
+  answerWaiting?: (sessionKey: string, text: string, idempotencyKey: string) => Promise<WaitingAnswer | undefined>;
   /** `/skill`: the skills a user may run for an agent. */
   skills?: ChatCommandContext["skills"];
   /** `/tools`: what the session's next turn could use. */
@@ -23,6 +30,10 @@ export interface ChatCommands {
   admin?: ChatCommandContext["admin"];
   /** `chat.send` with `deliver: true`: the reply also goes to the chat the session last talked in. */
   deliverToChat?: ChatDelivery;
+}
+
+export interface WaitingAnswer {
+  problem?: string;
 }
 
 export interface ChatDelivery {

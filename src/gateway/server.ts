@@ -64,7 +64,7 @@ import { askUserHost } from "./ask-user-host.js";
 import { QuestionChats } from "./question-chat.js";
 import type { ToolAvailability } from "./session-tools.js";
 import { sessionChangedPayload, type SessionEvents } from "./session-change-events.js";
-import type { ChatCommands } from "./operator-commands.js";
+import type { ChatCommands, WaitingAnswer } from "./operator-commands.js";
 import { listInvocableSkills } from "../agents/skills/invocable-skills.js";
 import { isApprovalDecision } from "../agents/approvals/approval-broker.js";
 import { MemoryService } from "../memory/index.js";
@@ -280,6 +280,15 @@ export class GatewayServer {
     if (!reply) return `✍️ Reply with your own answer (or /answer ${id} <your answer>).`;
     return this.questions.answerText(id, reply, by.chat?.key ?? by.operator) ?? "✅ Answer sent.";
   };
+  /** A plain `chat.send` while the session's run waits on its question: the message is the answer, recorded as accepted by that run. */
+  private readonly answerWaiting = async (sessionKey: string, text: string, idempotencyKey: string): Promise<WaitingAnswer | undefined> => {
+    const waiting = this.questions.pendingIn(sessionKey);
+    if (!waiting?.runId || this.conversations.hasAccepted(idempotencyKey)) return undefined;
+    const accepted = this.conversations.acceptAnswer(idempotencyKey, { runId: waiting.runId, sessionKey, method: "chat.send" });
+    const problem = this.questions.answerText(waiting.id, text, "chat.send");
+    await accepted;
+    return problem ? { problem } : {};
+  };
   /** `/tools`: the tools a session's next turn could use, for the one asking. */
   private readonly toolsCommand = async (sessionKey: string, senderIsOwner: boolean, channel?: string) => {
     const config = this.opts.loadedConfig().config;
@@ -311,6 +320,7 @@ export class GatewayServer {
     acp: this.acpCommand,
     approve: this.approveCommand,
     answer: this.answerCommand,
+    answerWaiting: this.answerWaiting,
     skills: this.skillsCommand,
     tools: this.toolsCommand,
     admin: this.adminCommands,

@@ -139,4 +139,29 @@ describe("ask_user in a Telegram chat", { timeout: 120_000 }, () => {
     };
     await waitUntil(() => setup.model.requests.slice(asked).some(carried), 30_000, "the answer and Bob's message in the model's next call");
   });
+
+  it("in an operator's chat (chat.send), a plain message answers the waiting question; re-sent with its key, it changes nothing", async () => {
+    const sessionKey = "agent:main:main";
+    const sent = await operator.request("chat.send", { sessionKey, message: "pick a target", idempotencyKey: "op-ask-1" });
+    expect(sent.payload).toMatchObject({ status: "started" });
+    const runId = sent.payload.runId as string;
+    const { id } = await nextQuestion();
+    const asked = setup.model.requests.length;
+
+    const answer = { sessionKey, message: "2", idempotencyKey: "op-answer-1" };
+    expect((await operator.request("chat.send", answer)).payload).toEqual({ runId: "op-answer-1", status: "ok", answered: true, reply: "✅ Answer sent." });
+    expect((await operator.waitFor((f) => f.event === "question.resolved" && f.payload.id === id, 30_000)).payload).toMatchObject({
+      answers: { answers: { deploy_target: ["Production"] } },
+    });
+    await operator.waitFor(
+      (f) => f.event === "chat" && f.payload.runId === runId && f.payload.state === "final" && JSON.stringify(f.payload).includes("Result: Target: Production"),
+      30_000,
+    );
+    // The answer was the tool's result only: no message of its own reached the model.
+    expect(setup.model.requests.slice(asked).map((r) => r.body.messages?.at(-1)?.role)).toEqual(["tool"]);
+
+    // The same key again (a client's retry) is the answer already given, not a message for the agent.
+    expect((await operator.request("chat.send", answer)).payload).toEqual({ runId: "op-answer-1", status: "ok" });
+    expect(setup.model.requests.length).toBe(asked + 1);
+  });
 });

@@ -152,6 +152,38 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await context.close();
   });
 
+  it("while the agent's question waits, a message typed in the composer is the answer", async () => {
+    server.enqueue(
+      {
+        toolCalls: [
+          {
+            name: "ask_user",
+            arguments: { questions: [{ id: "target", header: "Target", question: "Where to?", options: [{ label: "Staging (Recommended)" }, { label: "Production" }] }] },
+          },
+        ],
+      },
+      { text: "Deploying to the composer's choice." },
+    );
+    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
+    await signedIn(page);
+    await page.locator("button", { hasText: "New session" }).click();
+    const sessionKey = (await page.evaluate(() => localStorage.getItem("openclaw.controlUi.chatSession")))!;
+    await sendInChat(page, "deploy it");
+    const panel = page.getByTestId("question");
+    await panel.waitFor(WAIT);
+    await sendInChat(page, "1");
+    expect(await page.getByRole("status").textContent()).toBe("✅ Answer sent.");
+    await panel.waitFor({ state: "detached", ...WAIT });
+    await page.locator(".msg.assistant:not(.live)", { hasText: "Deploying to the composer's choice." }).waitFor(WAIT);
+    const history = await operator.request("chat.history", { sessionKey });
+    const result = history.payload.messages.find((m: any) => m.role === "toolResult");
+    expect(JSON.stringify(result.content)).toContain("Target: Staging (Recommended)");
+    // The answer was not also a message for the agent.
+    expect(history.payload.messages.filter((m: any) => m.role === "user").map((m: any) => JSON.stringify(m.content))).toEqual([expect.stringContaining("deploy it")]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("an exec request from the agent appears live in Approvals; Allow once lets the command run", async () => {
     server.enqueue({ toolCalls: [{ name: "exec", arguments: { command: "echo approved-by-browser" } }] }, { text: "The command ran." });
     const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}#/approvals`);

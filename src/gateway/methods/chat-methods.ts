@@ -111,6 +111,11 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
               return { runId: params.idempotencyKey, status: "started", command: command.name, reply: result.text };
           }
       }
+      // While the session's run waits on its ask_user question, a person's plain message is the
+      // answer (as a chat's reply is), not a message queued behind the waiting run.
+      const answered = command || system.provenance || !commands.answerWaiting ? undefined : await commands.answerWaiting(target, message.trim(), params.idempotencyKey);
+      // Acknowledged as a handled message (a retry of its key is told the same, from the ledger).
+      if (answered) return { runId: params.idempotencyKey, status: "ok", answered: true, reply: answered.problem ? `⚠️ ${answered.problem}` : "✅ Answer sent." };
       const outcome = await conversations.submit({
         message: system.receipt ? `${system.receipt}\n\n${message}` : message,
         idempotencyKey: params.idempotencyKey,
