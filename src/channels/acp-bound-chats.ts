@@ -5,6 +5,8 @@ import type { AcpSessionRecord } from "../acp/control-plane/session-records.js";
 import { KeyedJsonLinesLog } from "../infra/keyed-json-lines-log.js";
 import type { Logger } from "../infra/logger.js";
 import type { DeliveryTarget } from "./outbound/delivery-ledger.js";
+import type { AcpRuntimeEvent } from "../acp/runtime/types.js";
+import { BoundReplyBlocks } from "./acp-bound-reply-blocks.js";
 import { acpBindingId, type AcpBinding } from "./routing/acp-binding.js";
 
 export interface AcpBoundChatsDeps {
@@ -46,7 +48,8 @@ const USABLE: ReadonlySet<AcpSessionRecord["state"]> = new Set(["starting", "rea
 /**
  * Chats bound to an external ACP agent by a `type: "acp"` binding: each message goes straight to
  * the binding's session (created on the first message, replaced when it went stale or closed)
- * and the agent's reply comes back to the chat, once. Chat commands never get here: the gateway
+ * and the agent's reply comes back to the chat, once: in blocks while it is written
+ * (`acp.stream.deliveryMode: live`), or whole when the turn ends (`final_only`). Chat commands never get here: the gateway
  * answers them. A turn is recorded before it starts; one a restart cut short is answered with a
  * notice that it was lost, never run twice behind the user's back (its edits may have happened).
  */
@@ -106,7 +109,11 @@ export class AcpBoundChats {
   private async run(message: AcpBoundMessage, agent: string): Promise<void> {
     const { key, target } = message;
     const stopTyping = this.deps.typing(target);
-    let reply: string;
+    const { stream } = this.deps.settings();
+    // `deliveryMode: live`: the reply goes out in blocks while the agent writes it (its thoughts never).
+    const blocks = stream.deliveryMode === "live" ? new BoundReplyBlocks(stream, (n, text) => this.deps.deliver(`acp-bound:${key}:${n}`, target, text)) : undefined;
+    /** The agent's whole text, or what went wrong. */
+    let outcome: { text: string } | { error: string };
     try {
       const sessionKey = this.sessionFor(message, agent);
       this.chats.delete(sessionKey);
@@ -117,16 +124,20 @@ export class AcpBoundChats {
         sessionKey,
         text: message.text,
         mode: "prompt",
+        ...(blocks ? { onEvent: (event: AcpRuntimeEvent) => replyText(event, blocks) } : {}),
         ...(seconds > 0 ? { timeout: { seconds, setting: "agents.defaults.timeoutSeconds" } } : {}),
       });
-      reply = result.ok ? result.text.trim() || `(ACP agent \`${agent}\` finished without a reply.)` : `⚠️ ACP agent \`${agent}\`: ${result.error?.message ?? "the turn failed"}`;
+      outcome = result.ok ? { text: result.text.trim() } : { error: result.error?.message ?? "the turn failed" };
     } catch (err) {
-      reply = `⚠️ ACP agent \`${agent}\`: ${(err as Error).message}`;
+      outcome = { error: (err as Error).message };
     } finally {
       stopTyping();
     }
     try {
-      await this.deps.deliver(`acp-bound:${key}`, target, reply);
+      await blocks?.finish();
+      // Streamed, the blocks were the reply; a failure is told after what was written.
+      if ("error" in outcome) await this.deps.deliver(`acp-bound:${key}`, target, `⚠️ ACP agent \`${agent}\`: ${outcome.error}`);
+      else if (!blocks?.sent) await this.deps.deliver(`acp-bound:${key}`, target, outcome.text || `(ACP agent \`${agent}\` finished without a reply.)`);
       this.finish(key);
     } catch (err) {
       this.deps.logger.error({ key, err: (err as Error).message }, "the reply of a bound ACP session could not be queued; the next start tells the chat");
@@ -176,4 +187,9 @@ export class AcpBoundChats {
   close(): void {
     this.pending.close();
   }
+}
+
+/** The agent's words (not its thoughts) go to the chat's blocks as they come. */
+function replyText(event: AcpRuntimeEvent, blocks: BoundReplyBlocks): void {
+  if (event.type === "text_delta" && event.stream !== "thought") blocks.push(event.text);
 }

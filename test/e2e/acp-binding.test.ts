@@ -39,7 +39,13 @@ function config(acp: Record<string, unknown> = {}): string {
     channels: {
       telegram: telegramChannelConfig(telegram, { allowFrom: [String(BOUND), String(OTHER)] }),
     },
-    acp: { enabled: true, agents: { coder: fakeAgentCommand("--log", agentLog, "--store", path.join(stateDir, "agent-store"), "--marker", stateDir) }, ...acp },
+    acp: {
+      enabled: true,
+      agents: { coder: fakeAgentCommand("--log", agentLog, "--store", path.join(stateDir, "agent-store"), "--marker", stateDir) },
+      // A pause of the agent's well under its 3 s `#slow` sends what it wrote (the streaming test).
+      stream: { coalesceIdleMs: 200 },
+      ...acp,
+    },
     bindings: [{ type: "acp", agentId: "coder", match: { channel: "telegram", peer: { kind: "direct", id: String(BOUND) } }, acp: { label: "bound coder" } }],
   });
 }
@@ -171,4 +177,11 @@ describe('bindings[] type "acp"', () => {
     await telegram.waitFor(() => texts(BOUND).includes("echo: resumed"), 30_000);
     expect(prompts()).toBe(before + 1);
   }, 90_000);
+
+  it("sends the bound agent's reply while it writes (acp.stream.deliveryMode live): what it wrote before a pause, then the rest", async () => {
+    const before = texts(BOUND).length;
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "stream it #chunks:2 #slow:3000 #chunks:1", messageId: 13 });
+    await telegram.waitFor(() => texts(BOUND).length >= before + 2, 30_000);
+    expect(texts(BOUND).slice(before)).toEqual(["c0 c1", "c0 Done: stream it"]);
+  }, 60_000);
 });
