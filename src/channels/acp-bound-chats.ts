@@ -49,9 +49,10 @@ const USABLE: ReadonlySet<AcpSessionRecord["state"]> = new Set(["starting", "rea
  * Chats bound to an external ACP agent by a `type: "acp"` binding: each message goes straight to
  * the binding's session (created on the first message, replaced when it went stale or closed)
  * and the agent's reply comes back to the chat, once: in blocks while it is written
- * (`acp.stream.deliveryMode: live`), or whole when the turn ends (`final_only`). Chat commands never get here: the gateway
- * answers them. A turn is recorded before it starts; one a restart cut short is answered with a
- * notice that it was lost, never run twice behind the user's back (its edits may have happened).
+ * (`acp.stream.deliveryMode: live`), or whole when the turn ends (`final_only`). Chat commands
+ * never get here: the gateway answers them. A turn is recorded before it starts; one a restart
+ * cut short is answered with a notice that it was lost, never run twice behind the user's back
+ * (its edits may have happened).
  */
 export class AcpBoundChats {
   private readonly pending: KeyedJsonLinesLog<PendingTurn, PendingLine>;
