@@ -1,9 +1,9 @@
 /**
  * Button data that is a chat command the gateway's own questions carry: an exec approval
- * prompt's `/approve <id> <decision>`, an ask_user prompt's `/answer <id> <option number>` and
- * its "Other…" `/answer <id>`.
+ * prompt's `/approve <id> <decision>`, a question's `/answer <id> <option number>` and its
+ * "Other…" `/answer <id>` (ask_user's `ask_…` ids, an ACP agent's form's `acp_…`).
  */
-const COMMAND_BUTTONS = [/^\/approve \S+ (allow-once|allow-always|deny)$/, /^\/answer ask_[0-9a-f]{32}( \d)?$/];
+const COMMAND_BUTTONS = [/^\/approve \S+ (allow-once|allow-always|deny)$/, /^\/answer (ask|acp)_[0-9a-f]{32}( \d)?$/];
 
 /**
  * Whether a button's data is a command, so that a press is that command typed by whoever

@@ -3,7 +3,10 @@ import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js"
 import { resolveAcpSettings } from "../acp/config.js";
 import { AcpSessionManager } from "../acp/control-plane/manager.js";
 import { AcpChildren } from "../acp/spawn/acp-children.js";
+import type { InputAsker } from "../acp/stdio/elicitation.js";
 import type { PermissionAsker } from "../acp/stdio/permissions.js";
+import type { QuestionBroker } from "../agents/questions/question-broker.js";
+import type { QuestionChats } from "./question-chat.js";
 import { LazyAcpRuntime } from "../acp/control-plane/lazy-runtime.js";
 import type { ChannelManager } from "../channels/channel-manager.js";
 import type { OpenClawConfig } from "../config/index.js";
@@ -15,13 +18,20 @@ import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import type { SessionToolCaller } from "../agents/tools/index.js";
 import type { RunTracer } from "../traces/index.js";
 
+/** How long a person has to answer one round of an agent's form. */
+const ELICITATION_TIMEOUT_MS = 15 * 60_000;
+
 export interface AcpWiringDeps {
   stateDir: string;
   config: () => OpenClawConfig;
   logger: Logger;
   approvals: ExecApprovalBroker;
+  /** Where an agent's form (`elicitation/create`) is asked: the gateway's questions, and their chat prompts. */
+  questions: { broker: QuestionBroker; chats: QuestionChats };
   /** True when a connected operator would see `exec.approval.requested`. */
   hasApprover: () => boolean;
+  /** True when a connected operator would see `question.requested`. */
+  hasQuestioner: () => boolean;
   broadcast: (event: string, payload: unknown) => void;
   channels: () => ChannelManager | undefined;
   store: SessionStore;
@@ -31,7 +41,7 @@ export interface AcpWiringDeps {
 
 /**
  * Builds the gateway's ACP control plane: the session manager on the stdio runtime, whose
- * permission questions become exec approvals, and the port sub-agent spawns run ACP children
+ * permission questions become exec approvals and whose forms the gateway's questions, and the port sub-agent spawns run ACP children
  * through, whose `streamTo: "parent"` progress goes to the requester's clients and chat.
  */
 export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessionManager; children: AcpChildren } {
@@ -66,6 +76,28 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
       return (await decision) ?? "deny";
     },
   };
+  // An agent's form is asked as the gateway's questions: of its requester's session (a bound
+  // chat's own, or the spawning session), so a plain reply in that chat answers it.
+  const input: InputAsker = {
+    async ask(request) {
+      const chat = deps.channels() ? chatOf(request.sessionKey) : undefined;
+      if (!deps.hasQuestioner() && !chat) return "unavailable";
+      const requester = manager.records.get(request.sessionKey)?.requesterSessionKey;
+      const { broker, chats } = deps.questions;
+      const record = broker.request(
+        {
+          id: `acp_${randomUUID().replaceAll("-", "")}`,
+          questions: request.questions,
+          agentId: request.agent,
+          ...(requester ? { sessionKey: requester } : {}),
+          runId: `acp:${request.sessionKey}`,
+        },
+        ELICITATION_TIMEOUT_MS,
+      );
+      if (chat) void chats.post(record, undefined, chat);
+      return broker.wait(record.id)!;
+    },
+  };
   const manager = new AcpSessionManager({
     stateDir: deps.stateDir,
     settings,
@@ -74,7 +106,7 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
     createRuntime: (hooks) =>
       new LazyAcpRuntime(async () => {
         const { StdioAcpRuntime } = await import("../acp/stdio/stdio-runtime.js");
-        return new StdioAcpRuntime({ settings, logger: deps.logger, permissions, onProcess: hooks.onProcess });
+        return new StdioAcpRuntime({ settings, logger: deps.logger, permissions, input, onProcess: hooks.onProcess });
       }),
   });
   const children = new AcpChildren({

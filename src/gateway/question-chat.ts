@@ -5,7 +5,7 @@ import type { ChannelManager, SentChatMessage } from "../channels/channel-manage
 import type { ChatButton } from "../channels/types.js";
 import { chatButtonsAllowed } from "../channels/config/chat-buttons.js";
 import { onlyMessageOf, type ChatPromptDeps } from "./exec-approval-chat.js";
-import { sessionChatRoute } from "./session-chat-route.js";
+import { sessionChatRoute, type SessionChatRoute } from "./session-chat-route.js";
 
 /**
  * ask_user's questions in the chat the session talks in: the questions with their numbered
@@ -23,10 +23,13 @@ export class QuestionChats {
 
   constructor(private readonly deps: ChatPromptDeps) {}
 
-  /** Posts the question to its session's chat; resolves once posted (or not: failures are logged). */
-  async post(record: QuestionRecord, askers?: ChatSenders): Promise<void> {
+  /**
+   * Posts the question to its session's chat (or to `chat`, where the asker knows better);
+   * resolves once posted (or not: failures are logged).
+   */
+  async post(record: QuestionRecord, askers?: ChatSenders, chat?: SessionChatRoute): Promise<void> {
     const channels = this.deps.channels();
-    const route = record.sessionKey ? sessionChatRoute(this.deps.store.get(record.sessionKey)) : undefined;
+    const route = chat ?? (record.sessionKey ? sessionChatRoute(this.deps.store.get(record.sessionKey)) : undefined);
     if (!channels || !route) return;
     const addressee = addresseeIn(route.chatType, askers);
     const text = questionPrompt(record, addressee);

@@ -457,20 +457,23 @@ export class GatewayServer {
       systemEvents: this.sessionSystemEvents,
     });
     this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
+    this.questionChats = new QuestionChats({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
+    const listeningFor = (event: string) => [...this.connections].some((c) => c.scopes.length > 0 && canReceiveEvent(c.scopes, event));
     const acp = createAcpControlPlane({
       stateDir: opts.stateDir,
       config: () => opts.loadedConfig().config,
       logger: opts.logger,
       approvals: this.approvals,
+      questions: { broker: this.questions, chats: this.questionChats },
       store: this.sessions,
-      hasApprover: () => [...this.connections].some((c) => c.scopes.length > 0 && canReceiveEvent(c.scopes, "exec.approval.requested")),
+      hasApprover: () => listeningFor("exec.approval.requested"),
+      hasQuestioner: () => listeningFor("question.requested"),
       broadcast: (event, payload) => this.broadcast(event, payload),
       channels: () => this.channels,
       tracer: this.traces,
     });
     this.acp = acp.manager;
     this.approvalChats = new ExecApprovalChats({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
-    this.questionChats = new QuestionChats({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
     this.toolServices.questions = askUserHost(this.questions, this.questionChats, (runId) => this.conversations.runs.get(runId)?.startedBy);
     this.subagents = new SubagentService({
       acp: acp.children,

@@ -184,4 +184,27 @@ describe('bindings[] type "acp"', () => {
     await telegram.waitFor(() => texts(BOUND).length >= before + 2, 30_000);
     expect(texts(BOUND).slice(before)).toEqual(["c0 c1", "c0 Done: stream it"]);
   }, 60_000);
+
+  it("asks the agent's form (elicitation/create) in the chat, round by round, and the replies there answer it", async () => {
+    const before = texts(BOUND).length;
+    const shown = () => texts(BOUND).slice(before);
+    const prompts = () => shown().filter((t) => t.startsWith("❓ Question for you:"));
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "deploy #elicit", messageId: 14 });
+    await telegram.waitFor(() => prompts().length === 1, 30_000);
+    expect(prompts()[0]).toContain("Deploy settings\nWhere to deploy\n1. Staging\n2. Production");
+    expect(prompts()[0]).toContain("<b>3. Confirm</b>\nConfirm\n1. True\n2. False");
+    // An answer that does not fit the schema asks the round again, saying why.
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "target: 2\nreplicas: lots\nconfirm: true", messageId: 15 });
+    await telegram.waitFor(() => prompts().length === 2, 30_000);
+    expect(prompts()[1]).toContain("⚠️ Replicas: answer a whole number");
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "target: 2\nreplicas: 3\nconfirm: true", messageId: 16 });
+    // The optional field comes in a round of its own.
+    await telegram.waitFor(() => prompts().length === 3, 30_000);
+    expect(prompts()[2]).toContain("Note (optional: reply - to leave it out)");
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "-", messageId: 17 });
+    await telegram.waitFor(() => shown().some((t) => t.startsWith("elicit:")), 30_000);
+    expect(shown().find((t) => t.startsWith("elicit:"))).toBe('elicit: accept {"target":"prod","replicas":3,"confirm":true}');
+    const init = agentLines().find((l) => l.method === "initialize");
+    expect(init.clientCapabilities.elicitation).toEqual({ form: {} });
+  }, 90_000);
 });

@@ -6,6 +6,8 @@ import {
   RequestError,
   type AnyMessage,
   type ClientConnection,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   type InitializeResponse,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
@@ -25,7 +27,10 @@ export const MAX_AGENT_LINE_BYTES = 8 * 1024 * 1024;
 /** How long a failed write waits for the agent's exit to explain it. */
 const EXIT_AFTER_WRITE_FAILURE_MS = 1_000;
 
-/** What the gateway serves to agents. Terminals are not offered: this client does not implement them. */
+/**
+ * What the gateway serves to agents. Terminals are not offered: this client does not implement
+ * them. Form elicitation is offered where someone can be asked (`elicit`); URL elicitation is not.
+ */
 export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: false } as const;
 
 export interface AgentConnectionOptions {
@@ -40,6 +45,8 @@ export interface AgentConnectionOptions {
   ask: (title: string, kind: string | undefined) => Promise<PermissionAnswer>;
   /** Every session/update for this connection's session, in arrival order. */
   onUpdate: (update: SessionUpdate) => void;
+  /** Answers the agent's `elicitation/create` (a form) by asking a person; absent: not offered. */
+  elicit?: (request: CreateElicitationRequest) => Promise<CreateElicitationResponse>;
   /** A permission could not be asked and policy says the turn fails. */
   onPermissionFailure: (message: string) => void;
   /** The process was spawned (before `initialize`): its pid. */
@@ -81,6 +88,10 @@ export class AgentConnection {
         const decision = await decidePermission(params, opts.permissions(), () => opts.ask(params.toolCall.title ?? params.toolCall.toolCallId, params.toolCall.kind ?? undefined));
         if (decision.failure) opts.onPermissionFailure(decision.failure);
         return decision.response;
+      })
+      .onRequest("elicitation/create", ({ params }) => {
+        if (!opts.elicit) throw RequestError.methodNotFound("elicitation/create");
+        return opts.elicit(params);
       })
       .onRequest("fs/read_text_file", ({ params }) => readTextFile(opts.cwd, params))
       .onRequest("fs/write_text_file", ({ params }) => {
@@ -132,7 +143,7 @@ export class AgentConnection {
       const init = await agent.request<InitializeResponse>("initialize", () =>
         agent.connection.agent.request("initialize", {
           protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: CLIENT_CAPABILITIES,
+          clientCapabilities: opts.elicit ? { ...CLIENT_CAPABILITIES, elicitation: { form: {} } } : CLIENT_CAPABILITIES,
           clientInfo: { name: "openclaw", version: "1" },
         }),
       );

@@ -1,4 +1,4 @@
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { CreateElicitationRequest, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { Logger } from "../../infra/logger.js";
 import type { AcpSettings } from "../config.js";
 import { EventQueue } from "../runtime/event-queue.js";
@@ -15,6 +15,7 @@ import {
   type AcpRuntimeTurnInput,
 } from "../runtime/types.js";
 import { AgentConnection } from "./agent-connection.js";
+import { answerElicitation, type InputAsker } from "./elicitation.js";
 import type { PermissionAsker } from "./permissions.js";
 import { mapSessionUpdate } from "./update-mapper.js";
 
@@ -29,6 +30,8 @@ export interface StdioRuntimeDeps {
   /** The environment agents inherit (scrubbed before use); default the gateway's own. */
   env?: NodeJS.ProcessEnv;
   permissions?: PermissionAsker;
+  /** Asks a person an agent's form (`elicitation/create`); absent: agents are not offered forms. */
+  input?: InputAsker;
   /** An agent process was spawned (pid), or ended, was closed or failed to start (undefined), for a session: the control plane records it. */
   onProcess?: (sessionKey: string, pid: number | undefined) => void;
 }
@@ -69,6 +72,7 @@ export class StdioAcpRuntime implements AcpRuntime {
       if (spawned) this.deps.onProcess?.(input.sessionKey, undefined);
       throw err;
     };
+    const asker = this.deps.input;
     const agent = await AgentConnection.start({
       agentId: input.agent,
       command,
@@ -81,6 +85,7 @@ export class StdioAcpRuntime implements AcpRuntime {
         this.deps.permissions
           ? this.deps.permissions.ask({ sessionKey: input.sessionKey, agent: input.agent, cwd: input.cwd, title, ...(kind ? { kind } : {}) })
           : Promise.resolve("unavailable"),
+      ...(asker ? { elicit: (request: CreateElicitationRequest) => answerElicitation(request, { sessionKey: input.sessionKey, agent: input.agent }, asker) } : {}),
       onUpdate: (update) => live && this.onUpdate(live, update),
       onPermissionFailure: (message) => {
         if (!live?.turn) return;

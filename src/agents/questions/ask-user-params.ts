@@ -44,7 +44,7 @@ export const AskUserParameters = Type.Object(
 export type AskUserArgs = Static<typeof AskUserParameters>;
 
 /** At most HEADER_CHARS UTF-16 units (the protocol's limit, as JavaScript counts length), never half a character. */
-function cutHeader(header: string): string {
+export function cutHeader(header: string): string {
   let cut = "";
   for (const char of header) {
     if (cut.length + char.length > HEADER_CHARS) break;

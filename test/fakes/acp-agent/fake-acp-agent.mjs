@@ -37,6 +37,8 @@
  *   #chunks:N          N message chunks
  *   #env               replies with the names of its environment variables
  *   #cwd               replies with the session's cwd
+ *   #elicit            asks elicitation/create for a form (a choice, a number, a boolean, and
+ *                      optional text) and replies with the action and what came back
  */
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -297,6 +299,11 @@ async function runPrompt(session, text, client) {
     await new Promise(() => {});
   }
   if (session.cancelled) return { stopReason: "cancelled" };
+  if (has("elicit")) {
+    const response = await client.request("elicitation/create", { sessionId: session.id, mode: "form", message: "Deploy settings", requestedSchema: DEPLOY_FORM });
+    log({ elicitation: response });
+    reply = `elicit: ${response.action} ${JSON.stringify(response.content ?? response._meta ?? {})}`;
+  }
   if (has("echo")) reply = `echo: ${plain}`;
   if (has("env")) reply = `env: ${Object.keys(process.env).sort().join(",")}`;
   if (has("cwd")) reply = `cwd: ${session.cwd}`;
@@ -306,6 +313,18 @@ async function runPrompt(session, text, client) {
   if (flag("--usage-in-response")) response.usage = { inputTokens: 120, outputTokens: 30, totalTokens: 150 };
   return response;
 }
+
+/** The form `#elicit` asks for: two rounds of questions (three fields, then the optional note). */
+const DEPLOY_FORM = {
+  type: "object",
+  properties: {
+    target: { type: "string", title: "Target", description: "Where to deploy", oneOf: [{ const: "stg", title: "Staging" }, { const: "prod", title: "Production" }] },
+    replicas: { type: "integer", title: "Replicas", minimum: 1, maximum: 10 },
+    confirm: { type: "boolean", title: "Confirm" },
+    note: { type: "string", title: "Note" },
+  },
+  required: ["target", "replicas", "confirm"],
+};
 
 async function askPermission(session, client, toolCallId, call = { title: "Edit src/utils.ts", kind: "edit" }) {
   const response = await client.request("session/request_permission", {
