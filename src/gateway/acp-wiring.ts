@@ -94,8 +94,15 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
         },
         ELICITATION_TIMEOUT_MS,
       );
+      // The agent withdrawing its request (or leaving) ends the question.
+      const withdraw = () => broker.cancel(record.id, "the ACP agent withdrew its request");
+      request.signal.addEventListener("abort", withdraw, { once: true });
       if (chat) void chats.post(record, undefined, chat);
-      return broker.wait(record.id)!;
+      try {
+        return await broker.wait(record.id)!;
+      } finally {
+        request.signal.removeEventListener("abort", withdraw);
+      }
     },
   };
   const manager = new AcpSessionManager({

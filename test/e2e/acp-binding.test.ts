@@ -207,4 +207,18 @@ describe('bindings[] type "acp"', () => {
     const init = agentLines().find((l) => l.method === "initialize");
     expect(init.clientCapabilities.elicitation).toEqual({ form: {} });
   }, 90_000);
+
+  it("a form whose turn is cancelled is no longer asked: its question ends as cancelled", async () => {
+    const before = texts(BOUND).length;
+    // As the chat shows them now (the prompt is edited once its question ends).
+    const prompts = () =>
+      telegram
+        .shown(BOUND)
+        .slice(before)
+        .filter((t) => t.startsWith("❓ Question for you:"));
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "deploy again #elicit", messageId: 18 });
+    await telegram.waitFor(() => prompts().length === 1, 30_000);
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "/acp cancel #1", messageId: 19 });
+    await telegram.waitFor(() => prompts().some((t) => t.endsWith("✖️ Cancelled.")), 30_000);
+  }, 60_000);
 });

@@ -45,8 +45,8 @@ export interface AgentConnectionOptions {
   ask: (title: string, kind: string | undefined) => Promise<PermissionAnswer>;
   /** Every session/update for this connection's session, in arrival order. */
   onUpdate: (update: SessionUpdate) => void;
-  /** Answers the agent's `elicitation/create` (a form) by asking a person; absent: not offered. */
-  elicit?: (request: CreateElicitationRequest) => Promise<CreateElicitationResponse>;
+  /** Answers the agent's `elicitation/create` (a form) by asking a person, until `signal` (the agent withdrew it, or left); absent: not offered. */
+  elicit?: (request: CreateElicitationRequest, signal: AbortSignal) => Promise<CreateElicitationResponse>;
   /** A permission could not be asked and policy says the turn fails. */
   onPermissionFailure: (message: string) => void;
   /** The process was spawned (before `initialize`): its pid. */
@@ -89,9 +89,9 @@ export class AgentConnection {
         if (decision.failure) opts.onPermissionFailure(decision.failure);
         return decision.response;
       })
-      .onRequest("elicitation/create", ({ params }) => {
+      .onRequest("elicitation/create", ({ params, signal }) => {
         if (!opts.elicit) throw RequestError.methodNotFound("elicitation/create");
-        return opts.elicit(params);
+        return opts.elicit(params, signal);
       })
       .onRequest("fs/read_text_file", ({ params }) => readTextFile(opts.cwd, params))
       .onRequest("fs/write_text_file", ({ params }) => {

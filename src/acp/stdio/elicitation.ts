@@ -2,9 +2,12 @@ import type { CreateElicitationRequest, CreateElicitationResponse, ElicitationCo
 import type { Question, QuestionOutcome } from "../../agents/questions/question-broker.js";
 import { compileForm, readRound } from "./elicitation-form.js";
 
-/** Asks a person the questions of one round of an agent's form (the gateway's questions); `unavailable` when nobody can be asked. */
+/**
+ * Asks a person the questions of one round of an agent's form (the gateway's questions), until
+ * `signal` withdraws them; `unavailable` when nobody can be asked.
+ */
 export interface InputAsker {
-  ask(request: { sessionKey: string; agent: string; questions: Question[] }): Promise<QuestionOutcome | "unavailable">;
+  ask(request: { sessionKey: string; agent: string; questions: Question[]; signal: AbortSignal }): Promise<QuestionOutcome | "unavailable">;
 }
 
 /** Asks of a round whose answers do not fit its schema, before the form is declined. */
@@ -14,10 +17,15 @@ const ATTEMPTS_PER_ROUND = 3;
  * Answers an agent's `elicitation/create` by asking a person: its form's fields as questions,
  * round by round (see compileForm), each answer checked against the schema and the round asked
  * again, saying what did not fit. `accept` with every value once all rounds are answered;
- * `cancel` when a question expires or is cancelled (or nobody can be asked); `decline`, with the
- * reason, for a request that cannot be shown here or answers that keep not fitting.
+ * `cancel` when a question expires or is cancelled, the agent withdraws the request, or nobody
+ * can be asked; `decline`, with the reason, for a request that cannot be shown here or answers
+ * that keep not fitting.
  */
-export async function answerElicitation(request: CreateElicitationRequest, who: { sessionKey: string; agent: string }, asker: InputAsker): Promise<CreateElicitationResponse> {
+export async function answerElicitation(
+  request: CreateElicitationRequest,
+  who: { sessionKey: string; agent: string; signal: AbortSignal },
+  asker: InputAsker,
+): Promise<CreateElicitationResponse> {
   const form = compileForm(request);
   if ("unsupported" in form) return { action: "decline", _meta: { message: `OpenClaw cannot show this request: ${form.unsupported}.` } };
   const content: Record<string, ElicitationContentValue> = {};
@@ -26,6 +34,7 @@ export async function answerElicitation(request: CreateElicitationRequest, who: 
     for (let attempt = 0; ; attempt++) {
       if (attempt === ATTEMPTS_PER_ROUND) return { action: "decline", _meta: { message: `the answers did not fit the form (${problem})` } };
       const questions = round.map((field, i) => (i === 0 && problem ? { ...field.question, question: `⚠️ ${problem}\n${field.question.question}` } : field.question));
+      if (who.signal.aborted) return { action: "cancel", _meta: { message: "the request was withdrawn" } };
       const outcome = await asker.ask({ ...who, questions });
       if (outcome === "unavailable") return { action: "cancel", _meta: { message: "nobody could be asked (no operator connected and no chat)" } };
       if (outcome.status !== "answered") return { action: "cancel", _meta: { message: outcome.status === "expired" ? "nobody answered in time" : "the question was cancelled" } };

@@ -39,6 +39,8 @@ export interface StdioRuntimeDeps {
 interface Turn {
   queue: EventQueue<AcpRuntimeEvent>;
   permissionFailure?: string;
+  /** Aborted when the turn is over: a form the agent asked during it is no longer waited for. */
+  ended: AbortController;
 }
 
 interface LiveSession {
@@ -85,7 +87,7 @@ export class StdioAcpRuntime implements AcpRuntime {
         this.deps.permissions
           ? this.deps.permissions.ask({ sessionKey: input.sessionKey, agent: input.agent, cwd: input.cwd, title, ...(kind ? { kind } : {}) })
           : Promise.resolve("unavailable"),
-      ...(asker ? { elicit: (request: CreateElicitationRequest) => answerElicitation(request, { sessionKey: input.sessionKey, agent: input.agent }, asker) } : {}),
+      ...(asker ? { elicit: (request: CreateElicitationRequest, signal: AbortSignal) => this.elicit(request, signal, input, live?.turn, asker) } : {}),
       onUpdate: (update) => live && this.onUpdate(live, update),
       onPermissionFailure: (message) => {
         if (!live?.turn) return;
@@ -117,6 +119,12 @@ export class StdioAcpRuntime implements AcpRuntime {
     return live.handle;
   }
 
+  /** An agent's form, asked until the agent withdraws it, leaves, or the turn it came in ends. */
+  private elicit(request: CreateElicitationRequest, withdrawn: AbortSignal, session: AcpRuntimeEnsureInput, turn: Turn | undefined, asker: InputAsker) {
+    const signal = turn ? AbortSignal.any([withdrawn, turn.ended.signal]) : withdrawn;
+    return answerElicitation(request, { sessionKey: session.sessionKey, agent: session.agent, signal }, asker);
+  }
+
   runTurn(input: AcpRuntimeTurnInput): AsyncIterable<AcpRuntimeEvent> {
     const live = this.sessions.get(input.handle.sessionKey);
     const queue = new EventQueue<AcpRuntimeEvent>();
@@ -130,10 +138,11 @@ export class StdioAcpRuntime implements AcpRuntime {
       queue.end();
       return queue;
     }
-    const turn: Turn = { queue };
+    const turn: Turn = { queue, ended: new AbortController() };
     live.turn = turn;
     void this.drive(live, turn, input).finally(() => {
       if (live.turn === turn) live.turn = undefined;
+      turn.ended.abort();
       queue.end();
     });
     return queue;

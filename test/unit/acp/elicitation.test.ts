@@ -25,7 +25,7 @@ function scripted(replies: (Record<string, string[]> | QuestionOutcome | "unavai
   };
 }
 
-const who = { sessionKey: "agent:coder:acp:1", agent: "coder" };
+const who = { sessionKey: "agent:coder:acp:1", agent: "coder", signal: new AbortController().signal };
 
 describe("an ACP agent's form as questions", () => {
   it("asks choices as options (titles shown, values sent), booleans as True/False, numbers in words; three fields a round", async () => {
@@ -76,7 +76,7 @@ describe("an ACP agent's form as questions", () => {
     expect(asker.asked[0]![0]).toMatchObject({ question: "Settings\nDay\nOne of: mon, tue, wed, thu, fri", options: [] });
   });
 
-  it("cancels when nobody answers or can be asked, and declines what it cannot show, saying why", async () => {
+  it("cancels when nobody answers or can be asked or the agent withdrew it, and declines what it cannot show, saying why", async () => {
     const request = form({ name: { type: "string", title: "Name" } });
     expect(await answerElicitation(request, who, scripted([{ status: "expired" }]))).toMatchObject({ action: "cancel", _meta: { message: "nobody answered in time" } });
     expect(await answerElicitation(request, who, scripted(["unavailable"]))).toMatchObject({ action: "cancel" });
@@ -84,6 +84,12 @@ describe("an ACP agent's form as questions", () => {
     expect(await answerElicitation(url, who, scripted([]))).toEqual({
       action: "decline",
       _meta: { message: 'OpenClaw cannot show this request: elicitation mode "url" is not supported here (forms only).' },
+    });
+    const withdrawn = new AbortController();
+    withdrawn.abort();
+    expect(await answerElicitation(request, { ...who, signal: withdrawn.signal }, scripted([{ name: ["x"] }]))).toEqual({
+      action: "cancel",
+      _meta: { message: "the request was withdrawn" },
     });
     expect(compileForm(form({ blob: { type: "object" } }))).toEqual({ unsupported: 'field "blob" has a type this gateway cannot ask for ("object")' });
     expect(compileForm(form({}))).toEqual({ unsupported: "the form has no fields" });
