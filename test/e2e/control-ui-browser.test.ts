@@ -152,6 +152,26 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await context.close();
   });
 
+  it("a question without options (an ACP agent's form field) is answered in its own text field", async () => {
+    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
+    await signedIn(page);
+    await page.locator("button", { hasText: "New session" }).click();
+    const sessionKey = (await page.evaluate(() => localStorage.getItem("openclaw.controlUi.chatSession")))!;
+    const asked = await operator.request("question.request", {
+      questions: [{ questionId: "replicas", header: "Replicas", question: "How many replicas?", options: [] }],
+      sessionKey,
+      runId: "acp:agent:coder:acp:1",
+    });
+    const panel = page.getByTestId("question");
+    await panel.waitFor(WAIT);
+    await panel.getByLabel("Answer").fill("3");
+    await panel.locator("button", { hasText: "Answer" }).click();
+    await panel.waitFor({ state: "detached", ...WAIT });
+    expect((await operator.request("question.get", { id: asked.payload.id })).payload.question).toMatchObject({ status: "answered", answers: { answers: { replicas: ["3"] } } });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("while the agent's question waits, a message typed in the composer is the answer", async () => {
     server.enqueue(
       {

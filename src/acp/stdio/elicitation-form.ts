@@ -15,6 +15,8 @@ export const LEAVE_OUT_OPTION = "Leave out";
 
 /** One form field as asked: its question, and how its typed answer becomes the value the agent gets. */
 export interface FormField {
+  /** The field's name in the agent's schema (its question's id is a protocol-safe form of it). */
+  key: string;
   question: Question;
   /** The value for the agent, `undefined` to leave an optional field out, or why the answer does not fit. */
   read(answers: readonly string[]): { value: ElicitationContentValue | undefined } | { problem: string };
@@ -42,10 +44,11 @@ export function compileForm(request: CreateElicitationRequest): CompiledForm {
   if (entries.length > MAX_FIELDS) return { unsupported: `the form has ${entries.length} fields (at most ${MAX_FIELDS} are asked)` };
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === "string") : []);
   const fields: FormField[] = [];
+  const ids = new Set<string>();
   for (const [key, raw] of entries) {
-    const field = compileField(key, raw, required.has(key));
+    const field = compileField(key, questionIdFor(key, ids), raw, required.has(key));
     if (typeof field === "string") return { unsupported: `field "${key}" ${field}` };
-    fields.push(field);
+    fields.push({ key, ...field });
   }
   // The request's message leads the first question of each round.
   const rounds: FormField[][] = [];
@@ -60,18 +63,31 @@ export function readRound(round: readonly FormField[], answers: QuestionAnswers)
   for (const field of round) {
     const read = field.read(answers[field.question.questionId] ?? []);
     if ("problem" in read) return { problem: `${field.question.header}: ${read.problem}` };
-    if (read.value !== undefined) content[field.question.questionId] = read.value;
+    if (read.value !== undefined) content[field.key] = read.value;
   }
   return { content };
 }
 
-function compileField(key: string, raw: unknown, required: boolean): FormField | string {
-  if (!/^[\w.-]{1,64}$/.test(key)) return "has a name that cannot be a question id";
+/**
+ * A question id the protocol takes (`^[a-z][a-z0-9_]*$`) for a field name: lower case, other
+ * characters as `_`, a letter first, and unique within the form.
+ */
+function questionIdFor(key: string, taken: Set<string>): string {
+  let id = key.toLowerCase().replace(/[^a-z0-9_]/g, "_");
+  if (!/^[a-z]/.test(id)) id = `f_${id}`;
+  let unique = id;
+  for (let n = 2; taken.has(unique); n++) unique = `${id}_${n}`;
+  taken.add(unique);
+  return unique;
+}
+
+function compileField(key: string, questionId: string, raw: unknown, required: boolean): Omit<FormField, "key"> | string {
+  if (key.length === 0 || key.length > 64) return "has a name that is empty or too long";
   if (typeof raw !== "object" || raw === null) return "has no schema";
   const schema = raw as Record<string, unknown>;
   const title = text(schema.title) ?? key;
   const base = {
-    questionId: key,
+    questionId,
     header: cutHeader(title) || key.slice(0, 12),
     question: text(schema.description) ?? title,
   };
@@ -125,7 +141,7 @@ function compileField(key: string, raw: unknown, required: boolean): FormField |
  * Options for 2-4 choices (their titles as labels; an optional field adds "Leave out", within the
  * four); a longer list is written into the question and answered in words.
  */
-function choiceField(base: Omit<Question, "options">, choices: Choice[], multi: boolean, required: boolean, omitted: (answer: string) => boolean): FormField {
+function choiceField(base: Omit<Question, "options">, choices: Choice[], multi: boolean, required: boolean, omitted: (answer: string) => boolean): Omit<FormField, "key"> {
   const labels = [...choices.map((c) => c.label), ...(required ? [] : [LEAVE_OUT_OPTION])];
   const asOptions = choices.length >= 2 && labels.length <= MAX_OPTIONS && new Set(labels.map((l) => l.toLowerCase())).size === labels.length;
   const question: Question = asOptions

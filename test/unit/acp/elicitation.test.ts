@@ -76,6 +76,13 @@ describe("an ACP agent's form as questions", () => {
     expect(asker.asked[0]![0]).toMatchObject({ question: "Settings\nDay\nOne of: mon, tue, wed, thu, fri", options: [] });
   });
 
+  it("gives each field a question id the protocol takes, and sends the values under the schema's own names", async () => {
+    const request = form({ "Deploy-Target": { type: "string", title: "Target" }, "2fa": { type: "string", title: "Code" }, "a.b": { type: "string" }, a_b: { type: "string" } });
+    const asker = scripted([{ deploy_target: ["eu"], f_2fa: ["123"], a_b: ["x"] }, { a_b_2: ["y"] }]);
+    expect(await answerElicitation(request, who, asker)).toEqual({ action: "accept", content: { "Deploy-Target": "eu", "2fa": "123", "a.b": "x", a_b: "y" } });
+    expect(asker.asked.flat().map((q) => q.questionId)).toEqual(["deploy_target", "f_2fa", "a_b", "a_b_2"]);
+  });
+
   it("cancels when nobody answers or can be asked or the agent withdrew it, and declines what it cannot show, saying why", async () => {
     const request = form({ name: { type: "string", title: "Name" } });
     expect(await answerElicitation(request, who, scripted([{ status: "expired" }]))).toMatchObject({ action: "cancel", _meta: { message: "nobody answered in time" } });

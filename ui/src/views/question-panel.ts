@@ -132,7 +132,13 @@ export class QuestionPanel extends LitElement {
                       }</label
                     >`,
                 )}
-                ${q.isOther ? html`<label class="option">Other <input type="text" name=${otherField(q.questionId)} placeholder="Your own answer" /></label>` : nothing}
+                ${
+                  q.options.length === 0
+                    ? html`<label class="option">Answer <input type="text" name=${otherField(q.questionId)} placeholder="Your answer" /></label>`
+                    : q.isOther
+                      ? html`<label class="option">Other <input type="text" name=${otherField(q.questionId)} placeholder="Your own answer" /></label>`
+                      : nothing
+                }
               </fieldset>`,
             )}
             ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
