@@ -205,8 +205,20 @@ describe('bindings[] type "acp"', () => {
     await telegram.waitFor(() => shown().some((t) => t.startsWith("elicit:")), 30_000);
     expect(shown().find((t) => t.startsWith("elicit:"))).toBe('elicit: accept {"target":"prod","replicas":3,"confirm":true}');
     const init = agentLines().find((l) => l.method === "initialize");
-    expect(init.clientCapabilities.elicitation).toEqual({ form: {} });
+    expect(init.clientCapabilities.elicitation).toEqual({ form: {}, url: {} });
   }, 90_000);
+
+  it("asks the agent's URL step as a browser step, answered in the chat", async () => {
+    const before = texts(BOUND).length;
+    const shown = () => texts(BOUND).slice(before);
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "log in #elicit-url", messageId: 20 });
+    await telegram.waitFor(() => shown().some((t) => t.startsWith("❓ Question for you:")), 30_000);
+    expect(shown().find((t) => t.startsWith("❓ Question for you:"))).toContain(
+      "Sign in to the registry\n\nhttps://registry.example.com/device?code=AB12\n\nOpen the link and complete the step in your browser",
+    );
+    telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "1", messageId: 21 });
+    await telegram.waitFor(() => shown().includes("elicit-url: accept"), 30_000);
+  }, 60_000);
 
   it("a form whose turn is cancelled is no longer asked: its question ends as cancelled", async () => {
     const before = texts(BOUND).length;

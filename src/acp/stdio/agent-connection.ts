@@ -29,7 +29,7 @@ const EXIT_AFTER_WRITE_FAILURE_MS = 1_000;
 
 /**
  * What the gateway serves to agents. Terminals are not offered: this client does not implement
- * them. Form elicitation is offered where someone can be asked (`elicit`); URL elicitation is not.
+ * them. Elicitation (forms and URLs) is offered where someone can be asked (`elicit`).
  */
 export const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: false } as const;
 
@@ -143,7 +143,7 @@ export class AgentConnection {
       const init = await agent.request<InitializeResponse>("initialize", () =>
         agent.connection.agent.request("initialize", {
           protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: opts.elicit ? { ...CLIENT_CAPABILITIES, elicitation: { form: {} } } : CLIENT_CAPABILITIES,
+          clientCapabilities: opts.elicit ? { ...CLIENT_CAPABILITIES, elicitation: { form: {}, url: {} } } : CLIENT_CAPABILITIES,
           clientInfo: { name: "openclaw", version: "1" },
         }),
       );

@@ -22,8 +22,21 @@ export interface FormField {
   read(answers: readonly string[]): { value: ElicitationContentValue | undefined } | { problem: string };
 }
 
-/** A form's fields in the rounds they are asked in, or why the form cannot be shown here. */
-export type CompiledForm = { rounds: FormField[][] } | { unsupported: string };
+/** A yes-or-no step: a URL to visit, or a form with no fields to allow. `accept` is the option that accepts. */
+export interface Confirmation {
+  question: Question;
+  accept: string;
+  /** What `accept` sends: a form's (empty) values, or nothing for a URL. */
+  content?: Record<string, ElicitationContentValue>;
+}
+
+/** A form's fields in the rounds they are asked in, a step to confirm, or why the request cannot be shown here. */
+export type CompiledForm = { rounds: FormField[][] } | { confirm: Confirmation } | { unsupported: string };
+
+/** The option that says a URL's step is done. */
+export const URL_DONE = "I've completed this step";
+const ALLOW = "Allow";
+const DECLINE = "Decline";
 
 type Choice = { value: string; label: string };
 
@@ -31,16 +44,23 @@ type Choice = { value: string; label: string };
  * An ACP `elicitation/create` in form mode as questions: a field per question, in rounds of
  * FIELDS_PER_ROUND. A choice of 2-4 gets options (a multi-select for an array of choices); a
  * boolean True and False; numbers, text and longer choices are answered in words, checked
- * against the schema. An optional field says how to leave it out. Anything else (a URL request,
- * a field type this does not know, an over-long form) is unsupported, with the reason.
+ * against the schema. An optional field says how to leave it out. A form without fields is a
+ * step to allow or decline; a URL request, a link to open and confirm. Anything else (a field
+ * type this does not know, an over-long form, a URL that is not http(s)) is unsupported, with the
+ * reason.
  */
 export function compileForm(request: CreateElicitationRequest): CompiledForm {
-  if (request.mode !== "form") return { unsupported: `elicitation mode "${String(request.mode)}" is not supported here (forms only)` };
+  const message = request.message.trim() || "The agent needs your input";
+  if (request.mode === "url") return urlStep(message, (request as { url?: unknown }).url);
+  if (request.mode !== "form") return { unsupported: `elicitation mode "${String(request.mode)}" is not supported here` };
   const schema = (request as { requestedSchema?: { type?: unknown; properties?: unknown; required?: unknown } }).requestedSchema;
   if (!schema || schema.type !== "object" || typeof schema.properties !== "object" || schema.properties === null)
     return { unsupported: "the form's schema is not an object with properties" };
   const entries = Object.entries(schema.properties as Record<string, unknown>);
-  if (entries.length === 0) return { unsupported: "the form has no fields" };
+  if (entries.length === 0) {
+    const question = { questionId: "confirm", header: "Confirm", question: message, options: [{ label: ALLOW }, { label: DECLINE }] };
+    return { confirm: { question, accept: ALLOW, content: {} } };
+  }
   if (entries.length > MAX_FIELDS) return { unsupported: `the form has ${entries.length} fields (at most ${MAX_FIELDS} are asked)` };
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === "string") : []);
   const fields: FormField[] = [];
@@ -53,8 +73,23 @@ export function compileForm(request: CreateElicitationRequest): CompiledForm {
   // The request's message leads the first question of each round.
   const rounds: FormField[][] = [];
   for (let i = 0; i < fields.length; i += FIELDS_PER_ROUND) rounds.push(fields.slice(i, i + FIELDS_PER_ROUND));
-  for (const round of rounds) round[0]!.question.question = `${request.message.trim()}\n${round[0]!.question.question}`;
+  for (const round of rounds) round[0]!.question.question = `${message}\n${round[0]!.question.question}`;
   return { rounds };
+}
+
+/** A URL the person opens to do a step in their browser (http or https, no credentials in it), then confirms. */
+function urlStep(message: string, raw: unknown): CompiledForm {
+  const url = typeof raw === "string" ? URL.parse(raw) : null;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return { unsupported: "its URL is not an http or https address" };
+  if (url.username || url.password) return { unsupported: "its URL holds credentials" };
+  const question = {
+    questionId: "continue",
+    header: "Browser step",
+    question: `${message}\n\n${url.href}\n\nOpen the link and complete the step in your browser, then answer "${URL_DONE}".`,
+    url: url.href,
+    options: [{ label: URL_DONE }, { label: DECLINE }],
+  };
+  return { confirm: { question, accept: URL_DONE } };
 }
 
 /** The answers of one round as the agent's values; the first answer that does not fit, as a problem. */

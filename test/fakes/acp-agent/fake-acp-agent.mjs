@@ -39,6 +39,7 @@
  *   #cwd               replies with the session's cwd
  *   #elicit            asks elicitation/create for a form (a choice, a number, a boolean, and
  *                      optional text) and replies with the action and what came back
+ *   #elicit-url        asks elicitation/create for a URL step and replies with the action
  */
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -303,6 +304,10 @@ async function runPrompt(session, text, client) {
     const response = await client.request("elicitation/create", { sessionId: session.id, mode: "form", message: "Deploy settings", requestedSchema: DEPLOY_FORM });
     log({ elicitation: response });
     reply = `elicit: ${response.action} ${JSON.stringify(response.content ?? response._meta ?? {})}`;
+  }
+  if (has("elicit-url")) {
+    const response = await client.request("elicitation/create", { sessionId: session.id, mode: "url", message: "Sign in to the registry", url: "https://registry.example.com/device?code=AB12", elicitationId: "login-1" });
+    reply = `elicit-url: ${response.action}`;
   }
   if (has("echo")) reply = `echo: ${plain}`;
   if (has("env")) reply = `env: ${Object.keys(process.env).sort().join(",")}`;

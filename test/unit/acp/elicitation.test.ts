@@ -87,10 +87,15 @@ describe("an ACP agent's form as questions", () => {
     const request = form({ name: { type: "string", title: "Name" } });
     expect(await answerElicitation(request, who, scripted([{ status: "expired" }]))).toMatchObject({ action: "cancel", _meta: { message: "nobody answered in time" } });
     expect(await answerElicitation(request, who, scripted(["unavailable"]))).toMatchObject({ action: "cancel" });
-    const url = { sessionId: "s1", mode: "url", message: "Sign in", url: "https://example.com", elicitationId: "e1" } as CreateElicitationRequest;
-    expect(await answerElicitation(url, who, scripted([]))).toEqual({
+    const ftp = { sessionId: "s1", mode: "url", message: "Sign in", url: "ftp://example.com/x", elicitationId: "e1" } as CreateElicitationRequest;
+    expect(await answerElicitation(ftp, who, scripted([]))).toEqual({
       action: "decline",
-      _meta: { message: 'OpenClaw cannot show this request: elicitation mode "url" is not supported here (forms only).' },
+      _meta: { message: "OpenClaw cannot show this request: its URL is not an http or https address." },
+    });
+    const odd = { sessionId: "s1", mode: "_voice", message: "Say it" } as CreateElicitationRequest;
+    expect(await answerElicitation(odd, who, scripted([]))).toEqual({
+      action: "decline",
+      _meta: { message: 'OpenClaw cannot show this request: elicitation mode "_voice" is not supported here.' },
     });
     const withdrawn = new AbortController();
     withdrawn.abort();
@@ -99,6 +104,23 @@ describe("an ACP agent's form as questions", () => {
       _meta: { message: "the request was withdrawn" },
     });
     expect(compileForm(form({ blob: { type: "object" } }))).toEqual({ unsupported: 'field "blob" has a type this gateway cannot ask for ("object")' });
-    expect(compileForm(form({}))).toEqual({ unsupported: "the form has no fields" });
+  });
+
+  it("asks a URL as a browser step to confirm, and a form without fields as one to allow", async () => {
+    const url = { sessionId: "s1", mode: "url", message: "Sign in to GitHub", url: "https://github.com/login/device", elicitationId: "e1" } as CreateElicitationRequest;
+    const done = scripted([{ continue: ["I've completed this step"] }]);
+    expect(await answerElicitation(url, who, done)).toEqual({ action: "accept" });
+    expect(done.asked[0]![0]).toMatchObject({
+      header: "Browser step",
+      url: "https://github.com/login/device",
+      question: 'Sign in to GitHub\n\nhttps://github.com/login/device\n\nOpen the link and complete the step in your browser, then answer "I\'ve completed this step".',
+      options: [{ label: "I've completed this step" }, { label: "Decline" }],
+    });
+    expect(await answerElicitation(url, who, scripted([{ continue: ["Decline"] }]))).toEqual({ action: "decline" });
+    const creds = { ...url, url: "https://user:pw@example.com/" } as CreateElicitationRequest;
+    expect(compileForm(creds)).toEqual({ unsupported: "its URL holds credentials" });
+    const empty = scripted([{ confirm: ["Allow"] }]);
+    expect(await answerElicitation(form({}), who, empty)).toEqual({ action: "accept", content: {} });
+    expect(empty.asked[0]![0]).toMatchObject({ header: "Confirm", question: "Settings", options: [{ label: "Allow" }, { label: "Decline" }] });
   });
 });
