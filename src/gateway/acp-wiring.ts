@@ -41,8 +41,9 @@ export interface AcpWiringDeps {
 
 /**
  * Builds the gateway's ACP control plane: the session manager on the stdio runtime, whose
- * permission questions become exec approvals and whose forms the gateway's questions, and the port sub-agent spawns run ACP children
- * through, whose `streamTo: "parent"` progress goes to the requester's clients and chat.
+ * permission questions become exec approvals and whose forms the gateway's questions, and the
+ * port sub-agent spawns run ACP children through, whose `streamTo: "parent"` progress goes to
+ * the requester's clients and chat.
  */
 export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessionManager; children: AcpChildren } {
   const settings = () => resolveAcpSettings(deps.config());
@@ -88,8 +89,8 @@ export function createAcpControlPlane(deps: AcpWiringDeps): { manager: AcpSessio
         {
           id: `acp_${randomUUID().replaceAll("-", "")}`,
           questions: request.questions,
-          agentId: request.agent,
-          ...(requester ? { sessionKey: requester } : {}),
+          // The gateway's agent whose session asks (the ACP agent is named in the run id's session).
+          ...(requester ? { sessionKey: requester, agentId: parseSessionKey(requester).agentId } : {}),
           runId: `acp:${request.sessionKey}`,
         },
         ELICITATION_TIMEOUT_MS,

@@ -45,7 +45,7 @@ export interface AgentConnectionOptions {
   ask: (title: string, kind: string | undefined) => Promise<PermissionAnswer>;
   /** Every session/update for this connection's session, in arrival order. */
   onUpdate: (update: SessionUpdate) => void;
-  /** Answers the agent's `elicitation/create` (a form) by asking a person, until `signal` (the agent withdrew it, or left); absent: not offered. */
+  /** Answers the agent's `elicitation/create` (a form or a URL step) by asking a person, until `signal` (the agent withdrew it, or left); absent: not offered. */
   elicit?: (request: CreateElicitationRequest, signal: AbortSignal) => Promise<CreateElicitationResponse>;
   /** A permission could not be asked and policy says the turn fails. */
   onPermissionFailure: (message: string) => void;

@@ -54,7 +54,7 @@ export function compileForm(request: CreateElicitationRequest): CompiledForm {
   if (request.mode === "url") return urlStep(message, (request as { url?: unknown }).url);
   if (request.mode !== "form") return { unsupported: `elicitation mode "${String(request.mode)}" is not supported here` };
   const schema = (request as { requestedSchema?: { type?: unknown; properties?: unknown; required?: unknown } }).requestedSchema;
-  if (!schema || schema.type !== "object" || typeof schema.properties !== "object" || schema.properties === null)
+  if (schema?.type !== "object" || typeof schema.properties !== "object" || schema.properties === null)
     return { unsupported: "the form's schema is not an object with properties" };
   const entries = Object.entries(schema.properties as Record<string, unknown>);
   if (entries.length === 0) {
