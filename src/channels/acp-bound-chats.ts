@@ -113,8 +113,8 @@ export class AcpBoundChats {
     const { stream } = this.deps.settings();
     // `deliveryMode: live`: the reply goes out in blocks while the agent writes it (its thoughts never).
     const blocks = stream.deliveryMode === "live" ? new BoundReplyBlocks(stream, (n, text) => this.deps.deliver(`acp-bound:${key}:${n}`, target, text)) : undefined;
-    /** The agent's whole text, or what went wrong. */
-    let outcome: { text: string } | { error: string };
+    /** The agent's whole text (and whether its turn was cancelled), or what went wrong. */
+    let outcome: { text: string; cancelled?: true } | { error: string };
     try {
       const sessionKey = this.sessionFor(message, agent);
       this.chats.delete(sessionKey);
@@ -128,7 +128,7 @@ export class AcpBoundChats {
         ...(blocks ? { onEvent: (event: AcpRuntimeEvent) => replyText(event, blocks) } : {}),
         ...(seconds > 0 ? { timeout: { seconds, setting: "agents.defaults.timeoutSeconds" } } : {}),
       });
-      outcome = result.ok ? { text: result.text.trim() } : { error: result.error?.message ?? "the turn failed" };
+      outcome = result.ok ? { text: result.text.trim(), ...(result.stopReason === "cancelled" ? { cancelled: true } : {}) } : { error: result.error?.message ?? "the turn failed" };
     } catch (err) {
       outcome = { error: (err as Error).message };
     } finally {
@@ -138,7 +138,7 @@ export class AcpBoundChats {
       await blocks?.finish();
       // Streamed, the blocks were the reply; a failure is told after what was written.
       if ("error" in outcome) await this.deps.deliver(`acp-bound:${key}`, target, `⚠️ ACP agent \`${agent}\`: ${outcome.error}`);
-      else if (!blocks?.sent) await this.deps.deliver(`acp-bound:${key}`, target, outcome.text || `(ACP agent \`${agent}\` finished without a reply.)`);
+      else if (!blocks?.sent) await this.deps.deliver(`acp-bound:${key}`, target, outcome.text || emptyReply(agent, outcome.cancelled === true));
       this.finish(key);
     } catch (err) {
       this.deps.logger.error({ key, err: (err as Error).message }, "the reply of a bound ACP session could not be queued; the next start tells the chat");
@@ -193,4 +193,9 @@ export class AcpBoundChats {
 /** The agent's words (not its thoughts) go to the chat's blocks as they come. */
 function replyText(event: AcpRuntimeEvent, blocks: BoundReplyBlocks): void {
   if (event.type === "text_delta" && event.stream !== "thought") blocks.push(event.text);
+}
+
+/** What the chat is told when the agent's turn ended without a word. */
+function emptyReply(agent: string, cancelled: boolean): string {
+  return cancelled ? `(ACP agent \`${agent}\` stopped: its turn was cancelled before it replied.)` : `(ACP agent \`${agent}\` finished without a reply.)`;
 }

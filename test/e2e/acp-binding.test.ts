@@ -232,5 +232,7 @@ describe('bindings[] type "acp"', () => {
     await telegram.waitFor(() => prompts().length === 1, 30_000);
     telegram.pushMessage({ chatId: BOUND, fromId: BOUND, text: "/acp cancel #1", messageId: 19 });
     await telegram.waitFor(() => prompts().some((t) => t.endsWith("✖️ Cancelled.")), 30_000);
+    // The turn itself ends saying it was cancelled, not that the agent had nothing to say.
+    await telegram.waitFor(() => texts(BOUND).slice(before).includes("(ACP agent <code>coder</code> stopped: its turn was cancelled before it replied.)"), 30_000);
   }, 60_000);
 });
