@@ -55,6 +55,15 @@ async function signedIn(page: Page): Promise<void> {
   await page.locator('[data-testid="connection"].ok').waitFor(WAIT);
 }
 
+/** The Control UI signed in with the gateway's token, on a new chat session: the page and that session's key. */
+async function openNewSession() {
+  const opened = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
+  await signedIn(opened.page);
+  await opened.page.locator("button", { hasText: "New session" }).click();
+  const sessionKey = (await opened.page.evaluate(() => localStorage.getItem("openclaw.controlUi.chatSession")))!;
+  return { ...opened, sessionKey };
+}
+
 async function sendInChat(page: Page, text: string): Promise<void> {
   await page.locator("#chat-input").fill(text);
   await page.locator("#chat-input").press("Enter");
@@ -128,10 +137,7 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
       },
       { text: "Deploying where you chose." },
     );
-    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
-    await signedIn(page);
-    await page.locator("button", { hasText: "New session" }).click();
-    const sessionKey = (await page.evaluate(() => localStorage.getItem("openclaw.controlUi.chatSession")))!;
+    const { context, page, problems, sessionKey } = await openNewSession();
     await sendInChat(page, "deploy it");
     const panel = page.getByTestId("question");
     await panel.waitFor(WAIT);
@@ -153,10 +159,7 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
   });
 
   it("a question without options (an ACP agent's form field) is answered in its own text field", async () => {
-    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
-    await signedIn(page);
-    await page.locator("button", { hasText: "New session" }).click();
-    const sessionKey = (await page.evaluate(() => localStorage.getItem("openclaw.controlUi.chatSession")))!;
+    const { context, page, problems, sessionKey } = await openNewSession();
     const asked = await operator.request("question.request", {
       questions: [{ questionId: "replicas", header: "Replicas", question: "How many replicas?", options: [] }],
       sessionKey,
@@ -184,10 +187,7 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
       },
       { text: "Deploying to the composer's choice." },
     );
-    const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`);
-    await signedIn(page);
-    await page.locator("button", { hasText: "New session" }).click();
-    const sessionKey = (await page.evaluate(() => localStorage.getItem("openclaw.controlUi.chatSession")))!;
+    const { context, page, problems, sessionKey } = await openNewSession();
     await sendInChat(page, "deploy it");
     const panel = page.getByTestId("question");
     await panel.waitFor(WAIT);
