@@ -81,6 +81,8 @@ import { ConversationService } from "../conversations/conversation-service.js";
 import { startSessionMaintenance } from "../conversations/session-maintenance.js";
 import { execGrantsPath } from "../agents/approvals/exec-grant-file.js";
 import { createHttpTurnRunner } from "./http/openai/http-turn.js";
+import { imageLimitsFrom } from "./http/openai/image-loader.js";
+import { ClientImages } from "./client-images.js";
 import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
@@ -315,6 +317,8 @@ export class GatewayServer {
     approvals: () => this.approvals,
     requestRestart: (reason, delayMs) => this.runtime.requestRestart(reason, delayMs),
   });
+  /** Images operator clients and the HTTP API send with a message, saved and made into what the agent reads. */
+  private readonly clientImages: ClientImages;
   private readonly operatorCommands: ChatCommands = {
     subagents: this.subagentsCommand,
     acp: this.acpCommand,
@@ -342,6 +346,7 @@ export class GatewayServer {
   private trustedProxyFingerprint: string;
 
   constructor(private readonly opts: GatewayServerOptions) {
+    this.clientImages = new ClientImages({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, sessions: () => this.sessions, logger: opts.logger });
     this.auth = opts.auth;
     this.trustedProxyFingerprint = JSON.stringify([opts.auth.trustedProxy, proxySettingsOf(opts.loadedConfig().config)]);
     this.mcp = new McpHub(opts.logger);
@@ -504,8 +509,8 @@ export class GatewayServer {
       subagents: this.subagents,
       logger: opts.logger,
     });
-    registerAgentMethods(this.methods, this.conversations, this.operatorCommands);
-    registerChatMethods(this.methods, this.conversations, this.operatorCommands);
+    registerAgentMethods(this.methods, this.conversations, this.operatorCommands, this.clientImages);
+    registerChatMethods(this.methods, this.conversations, this.operatorCommands, this.clientImages);
     registerSessionMethods(this.methods, this.conversations, this.sessionEvents);
     registerSessionCreateMethods(this.methods, this.conversations, (key, reason) => this.sessionEvents.changed(key, reason));
     registerSessionReadMethods(this.methods, this.conversations);
@@ -627,7 +632,8 @@ export class GatewayServer {
         return resolved.ok ? undefined : resolved.message;
       },
       explainFailure: (err) => describeStorageError(err, this.runtime.stateDir),
-      runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, this.operatorCommands),
+      imageLimits: (endpoint) => imageLimitsFrom(this.opts.loadedConfig().config.gateway.http.endpoints[endpoint].images, endpoint),
+      runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, this.operatorCommands, this.clientImages),
       logger: this.opts.logger,
     });
     registerHooksRoutes(app, {

@@ -33,6 +33,8 @@ export interface SavedMedia {
   audio: SavedFile[];
   /** The files of `images`, in the same order (described for a model that takes no images). */
   imageFiles: SavedFile[];
+  /** Every file saved, in the message's order. */
+  files: string[];
 }
 
 export interface SavedFile {
@@ -57,10 +59,11 @@ export class InboundMediaStore {
   constructor(private readonly dir: string) {}
 
   async saveAll(media: readonly InboundMedia[], limit: MediaLimit): Promise<SavedMedia> {
-    const saved: SavedMedia = { lines: [], images: [], audio: [], imageFiles: [] };
+    const saved: SavedMedia = { lines: [], images: [], audio: [], imageFiles: [], files: [] };
     for (const item of media) {
-      const { line, image, file } = await this.save(item, limit);
+      const { line, image, file, written } = await this.save(item, limit);
       saved.lines.push(line);
+      if (written) saved.files.push(written);
       if (image && file) {
         saved.images.push(image);
         saved.imageFiles.push(file);
@@ -69,8 +72,8 @@ export class InboundMediaStore {
     return saved;
   }
 
-  /** `file`: a saved recording, or (with `image`) a saved image a model may take. */
-  private async save(item: InboundMedia, { maxMb, key }: MediaLimit): Promise<{ line: string; image?: ImageBlock; file?: SavedFile }> {
+  /** `written`: the file saved, if it was; `file`: a saved recording, or (with `image`) a saved image a model may take. */
+  private async save(item: InboundMedia, { maxMb, key }: MediaLimit): Promise<{ line: string; image?: ImageBlock; file?: SavedFile; written?: string }> {
     const maxBytes = Math.floor(maxMb * 1024 * 1024);
     const label = `${item.kind}${item.fileName ? ` "${item.fileName}"` : ""}`;
     if (item.sizeBytes !== undefined && item.sizeBytes > maxBytes) {
@@ -88,9 +91,9 @@ export class InboundMediaStore {
     fs.writeFileSync(file, bytes, { mode: 0o600 });
     const line = `[media attached: ${file} (${label}${item.mimeType ? `, ${item.mimeType}` : ""}, ${formatSize(bytes.length)})]`;
     const saved: SavedFile = { path: file, bytes: bytes.length, ...(item.mimeType ? { mimeType: item.mimeType } : {}) };
-    if (item.kind === "audio") return { line, file: saved };
+    if (item.kind === "audio") return { line, file: saved, written: file };
     const asImage = item.kind === "image" && item.mimeType !== undefined && IMAGE_INPUT_TYPES.includes(item.mimeType) && bytes.length <= IMAGE_INPUT_MAX_BYTES;
-    return asImage ? { line, image: { type: "image", data: bytes.toString("base64"), mimeType: item.mimeType! }, file: saved } : { line };
+    return asImage ? { line, image: { type: "image", data: bytes.toString("base64"), mimeType: item.mimeType! }, file: saved, written: file } : { line, written: file };
   }
 }
 

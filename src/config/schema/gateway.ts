@@ -35,13 +35,25 @@ const GatewayAuth = Type.Object({
   identityScopes: Type.Optional(Type.Record(Type.String({ minLength: 1 }), OperatorScopeList)),
 });
 
-const HttpEndpointToggle = Type.Object({ enabled: Type.Optional(Type.Boolean()) });
+/** Where a `/v1` request's images may come from and how large they may be (docs/http-api.md, "Images"). */
+const HttpEndpointImages = Type.Object({
+  /** Fetch `http(s)` image URLs (never private, loopback or this host's addresses); off: only `data:` URIs. */
+  allowUrl: Type.Optional(Type.Boolean()),
+  /** Hosts image URLs may name (`cdn.example.com`, `*.example.com`); empty or unset: any public host. */
+  urlAllowlist: Type.Optional(StringList),
+  allowedMimes: Type.Optional(Type.Array(Type.String({ pattern: "^[A-Za-z0-9.+-]+/[A-Za-z0-9.+-]+$" }), { minItems: 1 })),
+  maxBytes: Type.Optional(integer(1)),
+  maxRedirects: Type.Optional(integer(0, 20)),
+  timeoutMs: Type.Optional(integer(1)),
+});
+
+const HttpEndpoint = Type.Object({ enabled: Type.Optional(Type.Boolean()), images: Type.Optional(HttpEndpointImages) });
 
 const GatewayHttp = Type.Object({
   endpoints: Type.Optional(
     Type.Object({
-      chatCompletions: Type.Optional(HttpEndpointToggle),
-      responses: Type.Optional(HttpEndpointToggle),
+      chatCompletions: Type.Optional(HttpEndpoint),
+      responses: Type.Optional(HttpEndpoint),
     }),
   ),
   securityHeaders: Type.Optional(

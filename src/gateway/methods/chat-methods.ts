@@ -16,12 +16,19 @@ import type { MethodRegistry } from "./registry.js";
 import { assertKeyForSession } from "./reused-idempotency-key.js";
 import { elevatedAccess, WEBCHAT_SENDER } from "../../channels/access/elevated-access.js";
 import { parseSessionKey } from "../../sessions/keys/index.js";
+import { DEFAULT_MEDIA_MAX_MB } from "../../channels/inbound/media-store.js";
+import type { ImageBlock } from "../../models/messages.js";
+import type { ClientImages } from "../client-images.js";
+import { readImageAttachments } from "./chat-attachments.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
 const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((m) => Type.Literal(m)));
 
-/** `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (see docs/protocol.md). */
-export function registerChatMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands = {}): void {
+/**
+ * `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (see docs/protocol.md).
+ * `images` saves a message's image attachments and makes them what the agent reads.
+ */
+export function registerChatMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands, images: ClientImages): void {
   registry.register({
     name: "chat.send",
     scope: "operator.write",
@@ -55,7 +62,8 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
     handler: async (params, { runtime, caller }) => {
       if (!params.message.trim() && !params.attachments?.length) throw invalidRequest("message or attachment required");
       const system = readSystemProvenance(params, caller.scopes);
-      if (params.attachments?.length) throw invalidRequest("attachments are not supported by this gateway yet");
+      const attached = params.attachments?.length ? readImageAttachments(params.attachments, runtime.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB) : [];
+      if (!params.message.trim() && attached.length === 0) throw invalidRequest("message or attachment required");
       const options = readChatSendOptions(params, caller.scopes);
       assertKnownAgent(runtime.config(), params.agentId);
       const target = conversations.resolveSessionKey(params.sessionKey, params.agentId).sessionKey;
@@ -77,7 +85,8 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
           turnSettings = { ...inline.levels, ...turnSettings };
         }
       }
-      const command = options.suppressCommands ? undefined : matchChatCommand(message, "operator", runtime.config());
+      // A message with images is never a command, nor the answer to a waiting question.
+      const command = options.suppressCommands || attached.length > 0 ? undefined : matchChatCommand(message, "operator", runtime.config());
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
         const ctx = operatorCommandContext(
@@ -113,11 +122,18 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       }
       // While the session's run waits on its ask_user question, a person's plain message is the
       // answer (as a chat's reply is), not a message queued behind the waiting run.
-      const answered = command || system.provenance || !commands.answerWaiting ? undefined : await commands.answerWaiting(target, message.trim(), params.idempotencyKey);
+      const answered =
+        command || attached.length > 0 || system.provenance || !commands.answerWaiting ? undefined : await commands.answerWaiting(target, message.trim(), params.idempotencyKey);
       // Acknowledged as a handled message (a retry of its key is told the same, from the ledger).
       if (answered) return { runId: params.idempotencyKey, status: "ok", answered: true, reply: answered.problem ? `⚠️ ${answered.problem}` : "✅ Answer sent." };
+      let imageBlocks: ImageBlock[] = [];
+      // A retry of an accepted key saves nothing again: submit answers it from the ledger.
+      if (attached.length > 0 && !conversations.hasAccepted(params.idempotencyKey)) {
+        ({ message, images: imageBlocks } = await images.forAgent(message, attached, { agentId: parseSessionKey(target).agentId, sessionKey: target }));
+      }
       const outcome = await conversations.submit({
         message: system.receipt ? `${system.receipt}\n\n${message}` : message,
+        ...(imageBlocks.length > 0 ? { images: imageBlocks } : {}),
         idempotencyKey: params.idempotencyKey,
         sessionKey: params.sessionKey,
         agentId: params.agentId,

@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { AuthRateLimiter, type RateLimitSettings } from "../../../src/gateway/auth/rate-limiter.js";
 import type { ResolvedAuth } from "../../../src/gateway/auth/resolve-auth.js";
 import { registerOpenAiRoutes } from "../../../src/gateway/http/openai/index.js";
+import { imageLimitsFrom } from "../../../src/gateway/http/openai/image-loader.js";
 import type { ChatTurnInput, ChatTurnResult, OpenAiAgentInfo } from "../../../src/gateway/http/openai/index.js";
 
 export const TOKEN = "test-token-7f3a9c21d4";
@@ -66,7 +67,15 @@ export interface TestServer {
 }
 
 export async function startOpenAiServer(
-  opts: { auth?: ResolvedAuth; rateLimit?: Partial<RateLimitSettings>; agents?: OpenAiAgentInfo[]; bodyLimitBytes?: number; trustedProxies?: string[] } = {},
+  opts: {
+    auth?: ResolvedAuth;
+    rateLimit?: Partial<RateLimitSettings>;
+    agents?: OpenAiAgentInfo[];
+    bodyLimitBytes?: number;
+    trustedProxies?: string[];
+    /** `gateway.http.endpoints.<endpoint>.images` as a config would set them. */
+    images?: Partial<Record<"chatCompletions" | "responses", Parameters<typeof imageLimitsFrom>[0]>>;
+  } = {},
 ): Promise<TestServer> {
   let enabled = true;
   const turns = new FakeTurns();
@@ -86,6 +95,7 @@ export async function startOpenAiServer(
     agents: () => agents,
     // The models this test gateway knows: anything under the "anthropic" provider.
     modelProblem: (ref) => (ref.startsWith("anthropic/") ? undefined : `provider "${ref.split("/")[0]}" is not configured`),
+    imageLimits: (endpoint) => imageLimitsFrom(opts.images?.[endpoint], endpoint),
     runTurn: turns.run,
     responseSessionsFile: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "openclaw-responses-")), "response-sessions.jsonl"),
     ...(opts.bodyLimitBytes ? { bodyLimitBytes: opts.bodyLimitBytes } : {}),

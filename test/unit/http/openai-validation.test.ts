@@ -34,7 +34,11 @@ describe("request validation", () => {
     ["part without type", { messages: [{ role: "user", content: [{ text: "x" }] }] }, /string 'type'/],
     ["text part without text", { messages: [{ role: "user", content: [{ type: "text" }] }] }, /text must be a string/],
     ["unknown part type", { messages: [{ role: "user", content: [{ type: "hologram" }] }] }, /not a supported content part/],
-    ["image in the last message", { messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] }] }, /'image_url' are not supported yet/],
+    [
+      "audio in the last message",
+      { messages: [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "AAAA", format: "wav" } }] }] },
+      /'input_audio' are not supported: only text and image_url/,
+    ],
     [
       "last message not user",
       {

@@ -11,6 +11,23 @@ const PAGE = 50;
 /** Messages asked of chat.history per request: the newest on open, then older pages by offset. */
 const FETCH = 200;
 const SESSION_KEY_STORAGE = "openclaw.controlUi.chatSession";
+/** The image types `chat.send` takes as attachments. */
+const IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/heic", "image/heif"];
+
+interface PickedImage {
+  name: string;
+  mimeType: string;
+  /** The file's bytes, base64. */
+  content: string;
+}
+
+async function readImage(file: File): Promise<PickedImage> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  // In slices: String.fromCharCode takes its arguments on the stack.
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return { name: file.name, mimeType: file.type, content: btoa(binary) };
+}
 
 interface LiveRun {
   text: string;
@@ -48,6 +65,7 @@ export class ChatView extends ViewElement {
     busy: { state: true },
     hasOlder: { state: true },
     reasoningLevel: { state: true },
+    attached: { state: true },
   };
   declare sessionKey: string;
   declare sessions: { key: string; label?: string; displayName?: string }[];
@@ -58,6 +76,8 @@ export class ChatView extends ViewElement {
   /** A chat command's answer (/status, /help …): shown above the composer, not part of the transcript. */
   declare notice: string | undefined;
   declare busy: boolean;
+  /** Images picked for the next message, sent as `chat.send` attachments. */
+  declare attached: PickedImage[];
   /** The gateway has messages older than the oldest loaded one. */
   declare hasOlder: boolean;
   /** The session's `/reasoning` level (chat.history's): the model's saved reasoning is shown only when it is `on`. */
@@ -74,6 +94,7 @@ export class ChatView extends ViewElement {
     this.visible = PAGE;
     this.live = new Map();
     this.busy = false;
+    this.attached = [];
     this.hasOlder = false;
   }
 
@@ -206,17 +227,26 @@ export class ChatView extends ViewElement {
     const form = event.target as HTMLFormElement;
     const input = form.elements.namedItem("message") as HTMLTextAreaElement;
     const message = input.value;
-    if (!message.trim()) return;
+    const attached = this.attached;
+    if (!message.trim() && attached.length === 0) return;
     this.busy = true;
     try {
-      const res = await this.client.request<{ runId?: string; status?: string; reply?: string }>("chat.send", { sessionKey: this.sessionKey, message, idempotencyKey: randomId() });
+      const attachments = attached.map(({ name, mimeType, content }) => ({ type: "image", mimeType, fileName: name, content }));
+      const res = await this.client.request<{ runId?: string; status?: string; reply?: string }>("chat.send", {
+        sessionKey: this.sessionKey,
+        message,
+        idempotencyKey: randomId(),
+        ...(attachments.length > 0 ? { attachments } : {}),
+      });
       input.value = "";
+      this.attached = [];
       this.error = undefined;
       this.notice = res.reply;
       // Commands (/new, /status…) answer at once and start no run.
       if (res.status !== "started") void this.loadHistory();
       else {
-        this.messages = [...this.messages, { role: "user", content: [{ type: "text", text: message }], timestamp: Date.now() }];
+        const names = attached.map((image) => `📎 ${image.name}`);
+        this.messages = [...this.messages, { role: "user", content: [{ type: "text", text: [message, ...names].filter(Boolean).join("\n") }], timestamp: Date.now() }];
         if (res.runId) this.runOf(res.runId);
         this.scrollToEnd();
       }
@@ -225,6 +255,21 @@ export class ChatView extends ViewElement {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Reads the picked files (images only, as the gateway takes them) for the next message. */
+  private async pickImages(event: Event): Promise<void> {
+    const input = event.target as HTMLInputElement;
+    const files = [...(input.files ?? [])];
+    input.value = "";
+    const refused = files.filter((file) => !IMAGE_TYPES.includes(file.type)).map((file) => file.name);
+    const images = await Promise.all(files.filter((file) => IMAGE_TYPES.includes(file.type)).map(readImage));
+    this.attached = [...this.attached, ...images];
+    this.error = refused.length > 0 ? `Not attached (only JPEG, PNG, GIF, WebP and HEIC images): ${refused.join(", ")}` : undefined;
+  }
+
+  private unattach(index: number): void {
+    this.attached = this.attached.filter((_, i) => i !== index);
   }
 
   private async abort(): Promise<void> {
@@ -307,9 +352,21 @@ export class ChatView extends ViewElement {
       </div>
       ${this.notice ? html`<pre class="notice command-reply" role="status">${this.notice}</pre>` : nothing}
       <oc-question-panel .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-question-panel>
+      ${
+        this.attached.length > 0
+          ? html`<ul class="attached" aria-label="Attached images">
+              ${this.attached.map(
+                (image, i) => html`<li>📎 ${image.name} <button type="button" aria-label=${`Remove ${image.name}`} @click=${() => this.unattach(i)}>×</button></li>`,
+              )}
+            </ul>`
+          : nothing
+      }
       <form class="composer" @submit=${this.send}>
         <label class="visually-hidden" for="chat-input">Message</label>
         <textarea id="chat-input" name="message" rows="2" placeholder="Message (Enter sends, Shift+Enter for a new line)" @keydown=${this.onKey}></textarea>
+        <label class="attach" title="Attach images">📎<span class="visually-hidden">Attach images</span>
+          <input type="file" class="visually-hidden" name="images" accept=${IMAGE_TYPES.join(",")} multiple @change=${this.pickImages} />
+        </label>
         <button type="submit" ?disabled=${this.busy}>Send</button>
         <button type="button" class="danger" ?disabled=${this.live.size === 0} @click=${this.abort}>Stop</button>
       </form>

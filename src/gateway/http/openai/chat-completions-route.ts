@@ -9,6 +9,7 @@ import { readRoutingHeaders } from "./routing-headers.js";
 import { runBlockingTurn, thrownFailure } from "./run-blocking-turn.js";
 import { safeErrorMessage } from "./safe-error-message.js";
 import { deriveSessionKey } from "./session-key.js";
+import { loadImages } from "./image-loader.js";
 import { ChatCompletionSseWriter } from "./sse-writer.js";
 import type { ChatTurnInput, OpenAiRouteDeps } from "./types.js";
 
@@ -24,10 +25,12 @@ export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
       if (modelProblem) throw new OpenAiRequestError(`Unknown x-openclaw-model: ${modelProblem}`, "x-openclaw-model", "model_not_found");
       const agentId = resolveAgentId(parsed.model, headers.agentId, deps.agents());
       const { sessionKey, stateless } = deriveSessionKey(headers.sessionKey, parsed.user, agentId);
+      const images = parsed.images.length > 0 ? await loadImages(parsed.images, deps.imageLimits("chatCompletions")) : [];
       turn = {
         agentId,
         sessionKey,
         message: parsed.message,
+        ...(images.length > 0 ? { images } : {}),
         ...(parsed.extraSystemPrompt !== undefined ? { extraSystemPrompt: parsed.extraSystemPrompt } : {}),
         ...(stateless && parsed.history.length > 0 ? { history: parsed.history } : {}),
         ...(stateless ? { stateless: true } : {}),

@@ -4,6 +4,8 @@ import { wholeReplyText } from "../../../conversations/commands/chat-command-reg
 import type { OpenClawConfig } from "../../../config/index.js";
 import type { SessionStore } from "../../../sessions/store/index.js";
 import { operatorCommandContext, type ChatCommands } from "../../operator-commands.js";
+import type { ClientImages } from "../../client-images.js";
+import type { ImageBlock } from "../../../models/messages.js";
 import { QUEUE_FULL } from "./openai-errors.js";
 import type { ChatTurnInput, ChatTurnResult } from "./types.js";
 
@@ -12,13 +14,20 @@ import type { ChatTurnInput, ChatTurnResult } from "./types.js";
  * `chat.send`: the same session lanes, transcripts and events. Stateless requests (a fresh
  * session) carry their own earlier messages; they are folded into the prompt as context.
  * OpenAI's API has no idempotency key, so the run gets a fresh id and no ledger record. A chat
- * command (`/stop`, `/new`, …) runs no turn: its reply, if it has one, is the completion's text.
+ * command (`/stop`, `/new`, …) runs no turn: its reply, if it has one, is the completion's text;
+ * a message with images is never a command. Its images are saved and shown to the agent as a
+ * chat photo is (client-images.ts).
  */
-export function createHttpTurnRunner(conversations: ConversationPort, gateway: { config(): OpenClawConfig; sessions(): SessionStore }, commands: ChatCommands) {
+export function createHttpTurnRunner(
+  conversations: ConversationPort,
+  gateway: { config(): OpenClawConfig; sessions(): SessionStore },
+  commands: ChatCommands,
+  clientImages: ClientImages,
+) {
   return async (input: ChatTurnInput): Promise<ChatTurnResult> => {
     const prior = (input.history ?? []).map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.text}`).join("\n\n");
     let message = prior ? `[Earlier messages in this conversation]\n${prior}\n\n[Current message]\n${input.message}` : input.message;
-    const command = matchChatCommand(message, "operator", gateway.config());
+    const command = input.images?.length ? undefined : matchChatCommand(message, "operator", gateway.config());
     if (command) {
       const { sessionKey } = conversations.resolveSessionKey(input.sessionKey, input.agentId);
       let result;
@@ -32,33 +41,50 @@ export function createHttpTurnRunner(conversations: ConversationPort, gateway: {
       if (result.kind === "agent") message = result.text;
       else return { text: result.kind === "reply" ? await wholeReplyText(result) : "", usage: { input: 0, output: 0 }, stopReason: "stop" };
     }
-    const outcome = await conversations.submit({
-      message,
-      sessionKey: input.sessionKey,
-      agentId: input.agentId,
-      method: "http",
-      extraSystemPrompt: input.extraSystemPrompt,
-      ...(input.stateless ? { ephemeral: true } : {}),
-      acknowledgedWithAnswer: true,
-      onEvent: (event) => {
-        if (event.type === "message_update" && event.delta.kind === "text") input.onDelta(event.delta.text);
-      },
-    });
-    if (outcome.kind === "rejected") return { text: "", usage: { input: 0, output: 0 }, stopReason: "error", error: { kind: QUEUE_FULL, message: outcome.notice } };
-    if (outcome.kind !== "accepted") return { text: "", usage: { input: 0, output: 0 }, stopReason: "stop" };
-    const onAbort = () => conversations.abort(outcome.run.sessionKey, outcome.run.runId);
-    input.signal.addEventListener("abort", onAbort, { once: true });
+    let images: ImageBlock[] = [];
+    let files: string[] = [];
+    if (input.images?.length) {
+      const { sessionKey } = conversations.resolveSessionKey(input.sessionKey, input.agentId);
+      ({ message, images, files } = await clientImages.forAgent(message, input.images, { agentId: input.agentId, sessionKey }));
+    }
     try {
-      const run = await outcome.run.done;
-      const result = run.result;
-      return {
-        text: (result?.payloads ?? []).map((p) => p.text).join("\n\n"),
-        usage: { input: result?.usage.input ?? 0, output: result?.usage.output ?? 0 },
-        stopReason: result?.stopReason ?? run.status,
-        ...(result?.error ? { error: result.error } : run.status === "aborted" ? { error: { kind: "aborted", message: "the run was aborted" } } : {}),
-      };
+      return await runMessage(conversations, input, message, images);
     } finally {
-      input.signal.removeEventListener("abort", onAbort);
+      // A stateless request keeps nothing: the images it sent go with its session.
+      if (input.stateless) clientImages.discard(files);
     }
   };
+}
+
+/** Submits the message as the request's turn and waits for its answer. */
+async function runMessage(conversations: ConversationPort, input: ChatTurnInput, message: string, images: ImageBlock[]): Promise<ChatTurnResult> {
+  const outcome = await conversations.submit({
+    message,
+    ...(images.length > 0 ? { images } : {}),
+    sessionKey: input.sessionKey,
+    agentId: input.agentId,
+    method: "http",
+    extraSystemPrompt: input.extraSystemPrompt,
+    ...(input.stateless ? { ephemeral: true } : {}),
+    acknowledgedWithAnswer: true,
+    onEvent: (event) => {
+      if (event.type === "message_update" && event.delta.kind === "text") input.onDelta(event.delta.text);
+    },
+  });
+  if (outcome.kind === "rejected") return { text: "", usage: { input: 0, output: 0 }, stopReason: "error", error: { kind: QUEUE_FULL, message: outcome.notice } };
+  if (outcome.kind !== "accepted") return { text: "", usage: { input: 0, output: 0 }, stopReason: "stop" };
+  const onAbort = () => conversations.abort(outcome.run.sessionKey, outcome.run.runId);
+  input.signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    const run = await outcome.run.done;
+    const result = run.result;
+    return {
+      text: (result?.payloads ?? []).map((p) => p.text).join("\n\n"),
+      usage: { input: result?.usage.input ?? 0, output: result?.usage.output ?? 0 },
+      stopReason: result?.stopReason ?? run.status,
+      ...(result?.error ? { error: result.error } : run.status === "aborted" ? { error: { kind: "aborted", message: "the run was aborted" } } : {}),
+    };
+  } finally {
+    input.signal.removeEventListener("abort", onAbort);
+  }
 }

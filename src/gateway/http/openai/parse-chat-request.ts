@@ -1,4 +1,5 @@
 import type { ChatCompletionBody, ChatMessage } from "./chat-request-schema.js";
+import { chatImagePart, type ImageSource, MAX_IMAGE_PARTS } from "./image-sources.js";
 import { OpenAiRequestError } from "./openai-errors.js";
 import { checkToolChoice } from "./request-fields.js";
 
@@ -10,6 +11,8 @@ export interface ParsedChatRequest {
   user?: string;
   /** Text of the last (user) message. */
   message: string;
+  /** The last message's images, in order (not yet fetched or decoded). */
+  images: ImageSource[];
   extraSystemPrompt?: string;
   /** Every conversation message before the last one, as plain text. */
   history: { role: "user" | "assistant"; text: string }[];
@@ -17,7 +20,7 @@ export interface ParsedChatRequest {
 
 type Role = ChatMessage["role"];
 const TEXT_PARTS = new Set(["text", "input_text"]);
-const MEDIA_PARTS = new Set(["image_url", "input_image", "input_audio", "file", "input_file"]);
+const MEDIA_PARTS = new Set(["input_image", "input_audio", "file", "input_file"]);
 
 /**
  * The rules of a `POST /v1/chat/completions` body that its shape cannot state; the shape itself
@@ -29,7 +32,7 @@ export function parseChatRequest(body: ChatCompletionBody): ParsedChatRequest {
   const parsed = body.messages.map((m, i) => parseMessage(m, `messages[${i}]`, i === body.messages.length - 1));
   const last = parsed[parsed.length - 1]!;
   if (last.role !== "user") throw new OpenAiRequestError("The last message in `messages` must have role 'user'.", "messages");
-  if (last.text.trim() === "") throw new OpenAiRequestError("Missing user message in `messages`.", "messages");
+  if (last.text.trim() === "" && last.images.length === 0) throw new OpenAiRequestError("Missing user message in `messages`.", "messages");
 
   const system = parsed
     .filter((m) => m.role === "system" || m.role === "developer")
@@ -42,6 +45,7 @@ export function parseChatRequest(body: ChatCompletionBody): ParsedChatRequest {
     stream,
     includeUsage: stream && (body.stream_options?.include_usage ?? false),
     message: last.text,
+    images: last.images,
     ...(system.length > 0 ? { extraSystemPrompt: system.join("\n\n") } : {}),
     history,
   };
@@ -50,40 +54,46 @@ export function parseChatRequest(body: ChatCompletionBody): ParsedChatRequest {
 interface ParsedMessage {
   role: Role;
   text: string;
+  images: ImageSource[];
   /** `name` (function role) or `tool_call_id` (tool role), for labelling tool output. */
   source?: string;
 }
 
 function parseMessage(raw: ChatMessage, param: string, isLast: boolean): ParsedMessage {
-  const text = contentText(raw.content, raw.role, `${param}.content`, isLast);
+  const { text, images } = content(raw.content, raw.role, `${param}.content`, isLast);
   const source = typeof raw.name === "string" ? raw.name : typeof raw.tool_call_id === "string" ? raw.tool_call_id : undefined;
-  return { role: raw.role, text, ...(source ? { source } : {}) };
+  return { role: raw.role, text, images, ...(source ? { source } : {}) };
 }
 
 /**
- * String content, or the joined text of its parts. Upstream reads images only from the latest
- * user message; this gateway cannot pass media to a turn yet, so media there is refused rather
- * than dropped, and media in older messages is dropped as upstream does.
+ * String content, or the joined text of its parts and, in the latest message, its images (at most
+ * MAX_IMAGE_PARTS). As upstream, images are read only from the latest user message: media in older
+ * messages is dropped. Audio and file parts there are refused.
  */
-function contentText(content: ChatMessage["content"], role: Role, param: string, isLast: boolean): string {
-  if (typeof content === "string") return content;
-  if (content === null || content === undefined) {
+function content(value: ChatMessage["content"], role: Role, param: string, isLast: boolean): { text: string; images: ImageSource[] } {
+  if (typeof value === "string") return { text: value, images: [] };
+  if (value === null || value === undefined) {
     // An assistant message that only carried tool_calls has null content.
-    if (role !== "user" && role !== "system" && role !== "developer") return "";
+    if (role !== "user" && role !== "system" && role !== "developer") return { text: "", images: [] };
     throw new OpenAiRequestError(`${param} must be a string or an array of content parts.`, param);
   }
   const texts: string[] = [];
-  content.forEach((part, i) => {
+  const images: ImageSource[] = [];
+  value.forEach((part, i) => {
     if (TEXT_PARTS.has(part.type)) {
       if (typeof part.text !== "string") throw new OpenAiRequestError(`${param}[${i}].text must be a string.`, `${param}[${i}].text`);
       texts.push(part.text);
+    } else if (part.type === "image_url") {
+      if (!isLast) return;
+      if (images.length === MAX_IMAGE_PARTS) throw new OpenAiRequestError(`At most ${MAX_IMAGE_PARTS} image_url parts are taken from the latest message.`, `${param}[${i}]`);
+      images.push(chatImagePart(part, `${param}[${i}]`));
     } else if (MEDIA_PARTS.has(part.type)) {
-      if (isLast) throw new OpenAiRequestError(`Content parts of type '${part.type}' are not supported yet.`, `${param}[${i}]`);
+      if (isLast) throw new OpenAiRequestError(`Content parts of type '${part.type}' are not supported: only text and image_url parts.`, `${param}[${i}]`);
     } else if (part.type !== "refusal") {
       throw new OpenAiRequestError(`${param}[${i}].type '${part.type}' is not a supported content part type.`, `${param}[${i}].type`);
     }
   });
-  return texts.join("\n");
+  return { text: texts.join("\n"), images };
 }
 
 /**

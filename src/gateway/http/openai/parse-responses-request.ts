@@ -1,5 +1,6 @@
 import { checkToolChoice, isRecord, optionalBoolean, optionalString } from "./request-fields.js";
 import { OpenAiRequestError } from "./openai-errors.js";
+import { type ImageSource, MAX_IMAGE_PARTS, responsesImagePart } from "./image-sources.js";
 
 export interface ParsedResponsesRequest {
   /** The `model` string as sent (an agent target); echoed back. */
@@ -9,6 +10,8 @@ export interface ParsedResponsesRequest {
   previousResponseId?: string;
   /** Text of the last user input: the turn. */
   message: string;
+  /** The last user input's images (`input_image` parts), in order, not yet fetched or decoded. */
+  images: ImageSource[];
   /** `instructions` and system / developer input messages, joined by blank lines. */
   extraSystemPrompt?: string;
   /** Input messages before the last user one, as plain text (replayed only into a fresh session). */
@@ -47,11 +50,14 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
 
   const items = inputItems(body.input);
   const last = items[items.length - 1];
-  if (last?.role !== "user" || last.text.trim() === "") {
-    throw new OpenAiRequestError("Missing user input: `input` must be a string or end with a user message that has text.", "input");
+  if (last?.role !== "user" || (last.text.trim() === "" && last.images.length === 0)) {
+    throw new OpenAiRequestError("Missing user input: `input` must be a string or end with a user message that has text or an image.", "input");
   }
   const system = [instructions ?? "", ...items.filter((m) => m.role === "system" || m.role === "developer").map((m) => m.text)].filter((t) => t.trim() !== "");
-  const history = items.slice(0, -1).filter((m): m is { role: "user" | "assistant"; text: string } => (m.role === "user" || m.role === "assistant") && m.text.trim() !== "");
+  const history = items
+    .slice(0, -1)
+    .filter((m) => (m.role === "user" || m.role === "assistant") && m.text.trim() !== "")
+    .map((m) => ({ role: m.role as "user" | "assistant", text: m.text }));
   return {
     ...(model ? { model } : {}),
     ...(user ? { user } : {}),
@@ -62,15 +68,22 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
     ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     stream,
     message: last.text,
+    images: last.images,
     ...(system.length > 0 ? { extraSystemPrompt: system.join("\n\n") } : {}),
     history,
   };
 }
 
-function inputItems(input: unknown): { role: string; text: string }[] {
-  if (typeof input === "string") return [{ role: "user", text: input }];
+interface InputMessage {
+  role: string;
+  text: string;
+  images: ImageSource[];
+}
+
+function inputItems(input: unknown): InputMessage[] {
+  if (typeof input === "string") return [{ role: "user", text: input, images: [] }];
   if (!Array.isArray(input) || input.length === 0) throw new OpenAiRequestError("`input` must be a string or a non-empty array of items.", "input");
-  const out: { role: string; text: string }[] = [];
+  const out: InputMessage[] = [];
   input.forEach((item, i) => {
     const param = `input[${i}]`;
     if (!isRecord(item)) throw new OpenAiRequestError(`${param} must be an object.`, param);
@@ -84,25 +97,31 @@ function inputItems(input: unknown): { role: string; text: string }[] {
     if (typeof item.role !== "string" || !ROLES.has(item.role)) {
       throw new OpenAiRequestError(`${param}.role must be one of ${[...ROLES].join(", ")}.`, `${param}.role`);
     }
-    out.push({ role: item.role, text: contentText(item.content, `${param}.content`) });
+    out.push({ role: item.role, ...content(item.content, `${param}.content`) });
   });
-  return out;
+  // Images count only in the input's last message (the turn); earlier ones are dropped, as upstream.
+  return out.map((message, i) => (i === out.length - 1 || message.images.length === 0 ? message : { ...message, images: [] }));
 }
 
-function contentText(content: unknown, param: string): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) throw new OpenAiRequestError(`${param} must be a string or an array of content parts.`, param);
+/** Text parts joined, and `input_image` parts (at most MAX_IMAGE_PARTS a message); other media is refused. */
+function content(value: unknown, param: string): { text: string; images: ImageSource[] } {
+  if (typeof value === "string") return { text: value, images: [] };
+  if (!Array.isArray(value)) throw new OpenAiRequestError(`${param} must be a string or an array of content parts.`, param);
   const texts: string[] = [];
-  content.forEach((part, i) => {
+  const images: ImageSource[] = [];
+  value.forEach((part, i) => {
     if (!isRecord(part) || typeof part.type !== "string") throw new OpenAiRequestError(`${param}[${i}] must be an object with a string 'type'.`, `${param}[${i}]`);
     if (TEXT_PARTS.has(part.type)) {
       if (typeof part.text !== "string") throw new OpenAiRequestError(`${param}[${i}].text must be a string.`, `${param}[${i}].text`);
       texts.push(part.text);
+    } else if (part.type === "input_image") {
+      if (images.length === MAX_IMAGE_PARTS) throw new OpenAiRequestError(`At most ${MAX_IMAGE_PARTS} input_image parts are taken from a message.`, `${param}[${i}]`);
+      images.push(responsesImagePart(part, `${param}[${i}]`));
     } else if (part.type !== "refusal") {
-      throw new OpenAiRequestError(`Content parts of type '${part.type}' are not supported yet (text only).`, `${param}[${i}].type`);
+      throw new OpenAiRequestError(`Content parts of type '${part.type}' are not supported (text and input_image only).`, `${param}[${i}].type`);
     }
   });
-  return texts.join("\n");
+  return { text: texts.join("\n"), images };
 }
 
 function numberIn(body: Record<string, unknown>, name: string, min: number, max: number): number | undefined {

@@ -10,6 +10,7 @@ import { readRoutingHeaders } from "./routing-headers.js";
 import { runBlockingTurn, thrownFailure } from "./run-blocking-turn.js";
 import { safeErrorMessage } from "./safe-error-message.js";
 import { deriveSessionKey } from "./session-key.js";
+import { loadImages } from "./image-loader.js";
 import type { ChatTurnInput, ChatTurnResult, OpenAiRouteDeps } from "./types.js";
 
 /**
@@ -25,6 +26,7 @@ export function responsesHandler(deps: OpenAiRouteDeps, responseSessions: () => 
     try {
       parsed = parseResponsesRequest(req.body);
       turn = turnFor(parsed, readRoutingHeaders(req.headers), deps, sessions);
+      if (parsed.images.length > 0) turn.images = await loadImages(parsed.images, deps.imageLimits("responses"));
     } catch (err) {
       if (err instanceof OpenAiRequestError) return sendRequestError(reply, err);
       throw err;

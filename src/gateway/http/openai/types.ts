@@ -1,6 +1,7 @@
 import type { ResolvedAuth } from "../../auth/resolve-auth.js";
 import type { ProxySettings } from "../../ingress-attribution.js";
 import type { AuthRateLimiter } from "../../auth/rate-limiter.js";
+import type { ImageLimits, LoadedImage } from "./image-loader.js";
 
 /** An agent as the `/v1` surface sees it: ids are already normalised (lower case). */
 export interface OpenAiAgentInfo {
@@ -25,6 +26,8 @@ export interface OpenAiRouteDeps {
   agents: () => OpenAiAgentInfo[];
   /** Why `x-openclaw-model` cannot be used (unknown provider or model), or undefined when it can. */
   modelProblem: (ref: string) => string | undefined;
+  /** `gateway.http.endpoints.<endpoint>.images`, defaults filled: where a request's images may come from. */
+  imageLimits: (endpoint: "chatCompletions" | "responses") => ImageLimits;
   runTurn(input: ChatTurnInput): Promise<ChatTurnResult>;
   /** Where `/v1/responses` keeps which session each response id continued (`<state>/http/response-sessions.jsonl`). */
   responseSessionsFile: string;
@@ -46,6 +49,8 @@ export interface ChatTurnInput {
   sessionKey: string;
   /** The last user message's text. */
   message: string;
+  /** Its images, fetched or decoded and checked against the endpoint's `images` limits. */
+  images?: LoadedImage[];
   /** `system` / `developer` messages from the request, joined by blank lines. */
   extraSystemPrompt?: string;
   /**

@@ -1,0 +1,260 @@
+import fs from "node:fs";
+import path from "node:path";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import type { RecordedRequest } from "../fakes/model-server/types.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { waitUntil } from "../helpers/reliability.js";
+import { openOperator, type TestSocket } from "../helpers/ws-client.js";
+
+/**
+ * Images from clients that are not chats: `image_url` parts on `/v1/chat/completions`,
+ * `input_image` on `/v1/responses` (the real OpenAI SDK) and `chat.send` / `agent` attachments
+ * (an operator WebSocket). Each image is saved under `<state>/media/inbound/`, named by a line
+ * after the message, and reaches a model that takes images as image input in the turn that
+ * answers; a text-only model gets the line alone. Real gateway, the fake model server records
+ * what the model was sent.
+ */
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(90, 3)]);
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(70, 5)]);
+const ATTACHED = /\[media attached: (\S+) \(image(?: "[^"]+")?, image\/(?:png|jpeg), \d+ B\)\]/;
+
+let model: FakeModelServer;
+let gw: GatewayProcess;
+let stateDir: string;
+let client: OpenAI;
+let operator: TestSocket;
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  model.setResponder(() => ({ text: "a small picture" }));
+  stateDir = makeTempDir();
+  const window = { contextWindow: 120000, maxTokens: 4096 };
+  const config = {
+    agents: {
+      defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/vision" } },
+      list: [
+        { id: "main", default: true },
+        { id: "blind", model: { primary: "fake/text-only" } },
+      ],
+    },
+    models: {
+      providers: {
+        fake: {
+          baseUrl: `${model.url}/v1`,
+          apiKey: "sk-fake",
+          api: "openai-completions",
+          models: [
+            { id: "vision", input: ["text", "image"], ...window },
+            { id: "text-only", input: ["text"], ...window },
+          ],
+        },
+      },
+    },
+    gateway: { http: { endpoints: { chatCompletions: { enabled: true }, responses: { enabled: true } } } },
+  };
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
+  client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token, maxRetries: 0 });
+  ({ sock: operator } = await openOperator(gw.url, gw.token, { scopes: ["operator.write", "operator.read"] }));
+});
+afterAll(async () => {
+  operator?.close();
+  await gw?.stop("SIGKILL");
+  await model?.close();
+});
+
+/** The last user message of the next model request after `send`. */
+async function lastUserMessageFor(send: () => Promise<unknown>): Promise<any> {
+  const before = model.requests.length;
+  await send();
+  await waitUntil(() => model.requests.slice(before).some((r: RecordedRequest) => r.path === "/v1/chat/completions"), 15_000, "the model request");
+  const request = model.requests.slice(before).find((r: RecordedRequest) => r.path === "/v1/chat/completions")!;
+  return request.body.messages.filter((m: any) => m.role === "user").at(-1);
+}
+
+/** The saved file a `[media attached: …]` line names, checked to hold `bytes`. */
+function savedFileOf(text: string, bytes: Buffer): string {
+  const file = ATTACHED.exec(text)?.[1];
+  expect(file, `a media line in ${JSON.stringify(text)}`).toBeDefined();
+  expect(path.dirname(file!)).toBe(path.join(stateDir, "media", "inbound"));
+  expect(fs.readFileSync(file!)).toEqual(bytes);
+  return file!;
+}
+
+describe("images from the HTTP API", () => {
+  it("an image_url data URI reaches an image model as image input after the text, saved and named", async () => {
+    let answer = "";
+    const user = await lastUserMessageFor(async () => {
+      const completion = await client.chat.completions.create({
+        model: "openclaw",
+        user: "photos",
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "what is this?" },
+              { type: "image_url", image_url: { url: `data:image/png;base64,${PNG.toString("base64")}` } },
+            ],
+          },
+        ],
+      });
+      answer = completion.choices[0]!.message.content ?? "";
+    });
+    expect(answer).toBe("a small picture");
+    expect(user.content).toHaveLength(2);
+    expect(user.content[0].text.split("\n")[0]).toBe("what is this?");
+    savedFileOf(user.content[0].text, PNG);
+    expect(user.content[1]).toEqual({ type: "image_url", image_url: { url: `data:image/png;base64,${PNG.toString("base64")}` } });
+
+    // The session's next turn has the message as text: the image is not sent again.
+    const next = await lastUserMessageFor(() => client.chat.completions.create({ model: "openclaw", user: "photos", messages: [{ role: "user", content: "thanks" }] }));
+    expect(next.content).toBe("thanks");
+    const request = model.requests.filter((r: RecordedRequest) => r.path === "/v1/chat/completions").at(-1)!;
+    expect(JSON.stringify(request.body.messages)).not.toContain(PNG.toString("base64"));
+  });
+
+  it("a text-only model gets the line alone", async () => {
+    const user = await lastUserMessageFor(() =>
+      client.chat.completions.create({
+        model: "openclaw/blind",
+        user: "blind-photos",
+        messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: `data:image/jpeg;base64,${JPEG.toString("base64")}` } }] }],
+      }),
+    );
+    expect(typeof user.content).toBe("string");
+    savedFileOf(user.content, JPEG);
+  });
+
+  it("a stateless request keeps nothing: its saved image goes once its turn is answered", async () => {
+    let file = "";
+    const seen = model.requests.length;
+    model.setResponder((request) => {
+      // While the turn runs, the file the line names is there for the agent to read.
+      const text = JSON.stringify(request.body.messages);
+      file = /\[media attached: (\S+) /.exec(text)?.[1] ?? "";
+      return { text: fs.existsSync(file) ? "file present" : "file missing" };
+    });
+    try {
+      const completion = await client.chat.completions.create({
+        model: "openclaw",
+        messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: `data:image/png;base64,${PNG.toString("base64")}` } }] }],
+      });
+      expect(model.requests.length).toBeGreaterThan(seen);
+      expect(completion.choices[0]!.message.content).toBe("file present");
+      expect(path.dirname(file)).toBe(path.join(stateDir, "media", "inbound"));
+      expect(fs.existsSync(file)).toBe(false);
+    } finally {
+      model.setResponder(() => ({ text: "a small picture" }));
+    }
+  });
+
+  it("an input_image on /v1/responses reaches the model the same way", async () => {
+    const user = await lastUserMessageFor(() =>
+      client.responses.create({
+        model: "openclaw",
+        user: "responses-photos",
+        input: [
+          {
+            role: "user",
+            content: [
+              { type: "input_text", text: "and this one?" },
+              { type: "input_image", image_url: `data:image/jpeg;base64,${JPEG.toString("base64")}`, detail: "auto" },
+            ],
+          },
+        ],
+      }),
+    );
+    savedFileOf(user.content[0].text, JPEG);
+    expect(user.content[1]).toEqual({ type: "image_url", image_url: { url: `data:image/jpeg;base64,${JPEG.toString("base64")}` } });
+  });
+
+  it("an image the endpoint does not take is refused before anything is saved or run", async () => {
+    const before = model.requests.length;
+    const saved = () => (fs.existsSync(path.join(stateDir, "media", "inbound")) ? fs.readdirSync(path.join(stateDir, "media", "inbound")).length : 0);
+    const files = saved();
+    const refused = await client.chat.completions
+      .create({ model: "openclaw", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://images.example.com/cat.png" } }] }] })
+      .catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).message).toMatch(
+      /image URLs are not fetched here; .*gateway\.http\.endpoints\.chatCompletions\.images\.allowUrl/,
+    );
+    expect(model.requests.length).toBe(before);
+    expect(saved()).toBe(files);
+  });
+});
+
+describe("image attachments from operator clients", () => {
+  it("chat.send's attachments reach the model in the turn that answers the message", async () => {
+    let sent: any;
+    const user = await lastUserMessageFor(async () => {
+      sent = await operator.request("chat.send", {
+        sessionKey: "main",
+        message: "look at this",
+        idempotencyKey: "img-chat-1",
+        attachments: [{ type: "image", mimeType: "image/png", fileName: "shot.png", content: PNG.toString("base64") }],
+      });
+    });
+    expect(sent.ok).toBe(true);
+    expect(sent.payload.status).toBe("started");
+    expect(user.content[0].text).toMatch(/^look at this\n\[media attached: \S+ \(image "shot\.png", image\/png, 98 B\)\]$/);
+    const file = savedFileOf(user.content[0].text, PNG);
+    expect(file.endsWith(".png")).toBe(true);
+    expect(user.content[1]).toEqual({ type: "image_url", image_url: { url: `data:image/png;base64,${PNG.toString("base64")}` } });
+
+    // A retry of the key is answered from the ledger: nothing is saved again.
+    const files = fs.readdirSync(path.dirname(file)).length;
+    const again = await operator.request("chat.send", {
+      sessionKey: "main",
+      message: "look at this",
+      idempotencyKey: "img-chat-1",
+      attachments: [{ type: "image", mimeType: "image/png", fileName: "shot.png", content: PNG.toString("base64") }],
+    });
+    expect(again.ok).toBe(true);
+    expect(["in_flight", "ok"]).toContain(again.payload.status);
+    expect(fs.readdirSync(path.dirname(file)).length).toBe(files);
+  });
+
+  it("the agent method takes Anthropic-style attachments too", async () => {
+    const user = await lastUserMessageFor(() =>
+      operator.request("agent", {
+        message: "and here?",
+        idempotencyKey: "img-agent-1",
+        sessionKey: "agent:main:attachments",
+        attachments: [{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: JPEG.toString("base64") } }],
+      }),
+    );
+    savedFileOf(user.content[0].text, JPEG);
+    expect(user.content[1]).toEqual({ type: "image_url", image_url: { url: `data:image/jpeg;base64,${JPEG.toString("base64")}` } });
+  });
+
+  it("refuses files that are not images and content that is not base64, starting nothing", async () => {
+    const before = model.requests.length;
+    const pdf = await operator.request("chat.send", {
+      sessionKey: "main",
+      message: "read this",
+      idempotencyKey: "img-chat-pdf",
+      attachments: [{ type: "file", mimeType: "application/pdf", fileName: "report.pdf", content: "JVBERi0=" }],
+    });
+    expect(pdf.ok).toBe(false);
+    expect(pdf.error.code).toBe("INVALID_REQUEST");
+    expect(pdf.error.message).toBe('attachments[0] ("report.pdf"): only image attachments are supported (JPEG, PNG, GIF, WebP, HEIC), not application/pdf');
+    const garbled = await operator.request("chat.send", {
+      sessionKey: "main",
+      message: "see",
+      idempotencyKey: "img-chat-garbled",
+      attachments: [{ type: "image", mimeType: "image/png", content: "not base64!" }],
+    });
+    expect(garbled.error.message).toBe("attachments[0]: content is not base64");
+    // An item without content is dropped, as OpenClaw drops it; with no text left there is no message.
+    const empty = await operator.request("chat.send", {
+      sessionKey: "main",
+      message: "",
+      idempotencyKey: "img-chat-empty",
+      attachments: [{ type: "image", mimeType: "image/png" }],
+    });
+    expect(empty.error.message).toBe("message or attachment required");
+    expect(model.requests.length).toBe(before);
+  });
+});

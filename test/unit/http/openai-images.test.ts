@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import OpenAI from "openai";
+import { postJson, startOpenAiServer, TOKEN, type TestServer } from "./openai-test-server.js";
+
+/**
+ * Images in `/v1` requests, through the real routes and the real OpenAI SDK: `image_url` parts of
+ * the latest chat message and `input_image` parts of a Responses input reach the turn decoded,
+ * under the endpoint's `images` limits; every refusal is a 400 naming the part and the key to set.
+ * (Fetching image URLs is covered by image-loader.test.ts; the gateway saving them, by the e2e.)
+ */
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(40, 7)]);
+const dataUrl = (bytes: Buffer, type = "image/png") => `data:${type};base64,${bytes.toString("base64")}`;
+
+let server: TestServer;
+let client: OpenAI;
+beforeAll(async () => {
+  server = await startOpenAiServer({ images: { chatCompletions: { maxBytes: 1024 }, responses: { urlAllowlist: ["images.example.com"] } } });
+  client = new OpenAI({ baseURL: `${server.base}/v1`, apiKey: TOKEN, maxRetries: 0 });
+});
+afterAll(() => server.close());
+
+const chat = (content: unknown) => postJson(server.base, "/v1/chat/completions", { messages: [{ role: "user", content }] });
+
+async function refused(res: Response, message: RegExp, param?: string): Promise<void> {
+  expect(res.status).toBe(400);
+  const body = await res.json();
+  expect(body.error.type).toBe("invalid_request_error");
+  expect(body.error.message).toMatch(message);
+  if (param) expect(body.error.param).toBe(param);
+}
+
+describe("image_url parts in chat completions", () => {
+  it("hands the latest message's images to the turn, decoded, after its text", async () => {
+    const second = Buffer.from("GIF89a-second");
+    const completion = await client.chat.completions.create({
+      model: "openclaw",
+      messages: [
+        { role: "user", content: [{ type: "image_url", image_url: { url: dataUrl(Buffer.from("older")) } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "what is on these?" },
+            { type: "image_url", image_url: { url: dataUrl(PNG), detail: "low" } },
+            { type: "image_url", image_url: { url: dataUrl(second, "image/gif") } },
+          ],
+        },
+      ],
+    });
+    expect(completion.choices[0]!.message.content).toBe("echo: what is on these?");
+    const turn = server.turns.last;
+    expect(turn.message).toBe("what is on these?");
+    expect(turn.images).toEqual([
+      { mimeType: "image/png", bytes: PNG },
+      { mimeType: "image/gif", bytes: second },
+    ]);
+  });
+
+  it("takes a message that is only an image", async () => {
+    const res = await chat([{ type: "image_url", image_url: { url: dataUrl(PNG) } }]);
+    expect(res.status).toBe(200);
+    expect(server.turns.last.message).toBe("");
+    expect(server.turns.last.images).toHaveLength(1);
+  });
+
+  it("refuses what it cannot take, naming the part", async () => {
+    const png = { type: "image_url", image_url: { url: dataUrl(PNG) } };
+    await refused(await chat(Array.from({ length: 9 }, () => png)), /At most 8 image_url parts/, "messages[0].content[8]");
+    await refused(await chat([{ type: "image_url", image_url: { url: "data:image/png;base64,@@@@" } }]), /not valid base64/, "messages[0].content[0].image_url.url");
+    await refused(await chat([{ type: "image_url", image_url: { url: "data:image/png,rawbytes" } }]), /must be base64/);
+    await refused(
+      await chat([{ type: "image_url", image_url: { url: dataUrl(PNG, "image/svg+xml") } }]),
+      /'image\/svg\+xml' is not accepted .*chatCompletions\.images\.allowedMimes/,
+    );
+    await refused(
+      await chat([{ type: "image_url", image_url: { url: dataUrl(Buffer.alloc(2048)) } }]),
+      /the image is 2 KiB, over 1 KiB \(gateway\.http\.endpoints\.chatCompletions\.images\.maxBytes\)/,
+    );
+    await refused(await chat([{ type: "image_url", image_url: { url: "ftp://example.com/a.png" } }]), /http\(s\) URL or a data: URI/);
+    await refused(await chat([{ type: "image_url", image_url: {} }]), /image_url\.url must be a string/);
+    await refused(await chat([{ type: "image_url", image_url: { url: "https://example.com/a.png" } }]), /image URLs are not fetched here; .*chatCompletions\.images\.allowUrl/);
+  });
+
+  it("a refused image starts no turn", async () => {
+    const before = server.turns.inputs.length;
+    await refused(
+      await chat([
+        { type: "text", text: "hi" },
+        { type: "image_url", image_url: { url: dataUrl(PNG, "image/tiff") } },
+      ]),
+      /not accepted/,
+    );
+    expect(server.turns.inputs.length).toBe(before);
+  });
+});
+
+describe("input_image parts in the Responses API", () => {
+  const respond = (content: unknown[]) => postJson(server.base, "/v1/responses", { input: [{ role: "user", content }] });
+
+  it("takes OpenAI's image_url form and OpenResponses' base64 source", async () => {
+    const response = await client.responses.create({
+      model: "openclaw",
+      input: [
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "describe" },
+            { type: "input_image", image_url: dataUrl(PNG), detail: "auto" },
+          ],
+        },
+      ],
+    });
+    expect(response.output_text).toBe("echo: describe");
+    expect(server.turns.last.images).toEqual([{ mimeType: "image/png", bytes: PNG }]);
+
+    const res = await respond([{ type: "input_image", source: { type: "base64", media_type: "image/webp", data: PNG.toString("base64") } }]);
+    expect(res.status).toBe(200);
+    expect(server.turns.last.images).toEqual([{ mimeType: "image/webp", bytes: PNG }]);
+  });
+
+  it("fetches URLs by default, but only from allowlisted hosts and never from private addresses", async () => {
+    await refused(
+      await respond([{ type: "input_image", image_url: "https://elsewhere.example.org/a.png" }]),
+      /elsewhere\.example\.org is not in gateway\.http\.endpoints\.responses\.images\.urlAllowlist/,
+    );
+    await refused(await respond([{ type: "input_image", source: { type: "url", url: `${server.base}/a.png` } }]), /127\.0\.0\.1 is not in .*urlAllowlist/);
+  });
+
+  it("refuses file_id images and other media", async () => {
+    await refused(await respond([{ type: "input_image", file_id: "file-123" }]), /file_id images are not supported/);
+    await refused(await respond([{ type: "input_file", file_data: "AAAA" }]), /'input_file' are not supported \(text and input_image only\)/);
+  });
+});
