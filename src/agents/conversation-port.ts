@@ -141,6 +141,8 @@ export interface TurnSettings {
   senderTools?: LocatedToolRule;
   /** The chat's `skills`: only these of the agent's skills are offered. */
   chatSkills?: string[];
+  /** Model params for this turn only: an HTTP API request's sampling fields (EmbeddedTurnInput.modelParams). */
+  modelParams?: Record<string, unknown>;
   /** At most this many earlier user turns in the history the turn sees (a DM's `dmHistoryLimit`); the rest stays in the transcript. */
   userTurnLimit?: number;
   thinkingLevel?: string;

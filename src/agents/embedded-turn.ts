@@ -122,6 +122,12 @@ export interface EmbeddedTurnInput {
   senderTools?: LocatedToolRule;
   /** The chat's `skills`: only these of the agent's skills are offered in this turn. */
   chatSkills?: readonly string[];
+  /**
+   * Model params for this turn only, over every configured layer (an HTTP API request's
+   * `temperature`, `top_p`, `seed`, `stop`, `max_tokens`, …): each model takes the ones its API
+   * has, as it takes `params` (docs/models.md).
+   */
+  modelParams?: Record<string, unknown>;
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
@@ -309,6 +315,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     stream: input.streamModel ?? createStreamModel(),
     ...(thinking ? { thinking } : {}),
     ...(agent?.params || agent?.models ? { agentParams: { ...(agent.params ? { params: agent.params } : {}), ...(agent.models ? { models: agent.models } : {}) } } : {}),
+    ...(input.modelParams ? { turnParams: input.modelParams } : {}),
     ...(input.emit ? { onAttempt: trace.attempt } : {}),
   });
   if (input.emit)

@@ -40,6 +40,8 @@ export interface FailoverTurnDeps {
   onAttempt?: (attempt: AttemptReport) => void;
   /** The turn's agent's `params` and `models.<ref>.params`: the most specific layers of a model's params. */
   agentParams?: { params?: Record<string, unknown>; models?: Record<string, { params?: Record<string, unknown> }> };
+  /** This turn's own params, the last layer: an HTTP API request's sampling fields (`max_tokens` capped at each model's). */
+  turnParams?: Record<string, unknown>;
 }
 
 /** One attempt as observers see it: which model and key, and whether it answered. */
@@ -175,7 +177,14 @@ export class FailoverTurn {
   private requestFor(request: ModelRequest, model: ProviderModel): ModelRequest {
     const defaults = this.deps.config.agents.defaults;
     const { agentParams } = this.deps;
-    const params = layeredParams(defaults.params, defaults.models?.[model.ref]?.params, model.params, agentParams?.models?.[model.ref]?.params, agentParams?.params);
+    const params = layeredParams(
+      defaults.params,
+      defaults.models?.[model.ref]?.params,
+      model.params,
+      agentParams?.models?.[model.ref]?.params,
+      agentParams?.params,
+      this.deps.turnParams && withinModelTokens(this.deps.turnParams, model.maxTokens),
+    );
     const out: ModelRequest = {
       ...request,
       model,
@@ -233,6 +242,12 @@ function layeredParams(...layers: (Record<string, unknown> | undefined)[]): Reco
     else merged = Object.assign(merged ?? { ...only }, layer);
   }
   return merged ?? only;
+}
+
+/** A request's own token cap never asks a model for more than its configured `maxTokens`. */
+function withinModelTokens(params: Record<string, unknown>, modelMax: number): Record<string, unknown> {
+  const asked = params.max_tokens;
+  return typeof asked === "number" && asked > modelMax ? { ...params, max_tokens: modelMax } : params;
 }
 
 /** A key written for the server (config, auth profile), not one from the environment. */

@@ -23,6 +23,8 @@ export interface TurnStart {
   onAttempt?: FailoverTurnDeps["onAttempt"];
   /** The turn's agent's own `params` and `models.<ref>.params` (its entry under agents). */
   agentParams?: FailoverTurnDeps["agentParams"];
+  /** The turn's own params (an HTTP API request's sampling fields), over every configured layer. */
+  turnParams?: Record<string, unknown>;
 }
 
 /** How a turn's model calls went, for the session row and the user. */
@@ -74,6 +76,7 @@ export class ModelFailover {
       ...(this.options.overload ? { overload: this.options.overload } : {}),
       ...(start.onAttempt ? { onAttempt: start.onAttempt } : {}),
       ...(start.agentParams ? { agentParams: start.agentParams } : {}),
+      ...(start.turnParams ? { turnParams: start.turnParams } : {}),
     });
   }
 

@@ -35,6 +35,7 @@ export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
         ...(stateless && parsed.history.length > 0 ? { history: parsed.history } : {}),
         ...(stateless ? { stateless: true } : {}),
         ...(headers.model ? { model: headers.model } : {}),
+        ...(parsed.modelParams ? { modelParams: parsed.modelParams } : {}),
       };
     } catch (err) {
       if (err instanceof OpenAiRequestError) return sendRequestError(reply, err);

@@ -65,6 +65,7 @@ async function runMessage(conversations: ConversationPort, input: ChatTurnInput,
     agentId: input.agentId,
     method: "http",
     extraSystemPrompt: input.extraSystemPrompt,
+    ...(input.modelParams ? { turnSettings: { modelParams: input.modelParams } } : {}),
     ...(input.stateless ? { ephemeral: true } : {}),
     acknowledgedWithAnswer: true,
     onEvent: (event) => {

@@ -16,6 +16,8 @@ export interface ParsedChatRequest {
   extraSystemPrompt?: string;
   /** Every conversation message before the last one, as plain text. */
   history: { role: "user" | "assistant"; text: string }[];
+  /** The request's sampling fields and token cap, as model params for its turn (absent when it sets none). */
+  modelParams?: Record<string, unknown>;
 }
 
 type Role = ChatMessage["role"];
@@ -39,6 +41,7 @@ export function parseChatRequest(body: ChatCompletionBody): ParsedChatRequest {
     .map((m) => m.text)
     .filter((t) => t.trim() !== "");
   const history = parsed.slice(0, -1).flatMap(historyEntry);
+  const modelParams = samplingParams(body);
   return {
     ...(body.model ? { model: body.model } : {}),
     ...(body.user ? { user: body.user } : {}),
@@ -48,7 +51,23 @@ export function parseChatRequest(body: ChatCompletionBody): ParsedChatRequest {
     images: last.images,
     ...(system.length > 0 ? { extraSystemPrompt: system.join("\n\n") } : {}),
     history,
+    ...(modelParams ? { modelParams } : {}),
   };
+}
+
+/**
+ * `temperature`, `top_p`, the penalties, `seed`, `stop` and the token cap (`max_completion_tokens`
+ * over `max_tokens`), under the names model params use. Their ranges are the schema's.
+ */
+function samplingParams(body: ChatCompletionBody): Record<string, unknown> | undefined {
+  const params: Record<string, unknown> = {};
+  for (const field of ["temperature", "top_p", "frequency_penalty", "presence_penalty", "seed", "stop"] as const) {
+    const value = body[field];
+    if (value !== undefined && value !== null) params[field] = value;
+  }
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens;
+  if (maxTokens !== undefined && maxTokens !== null) params.max_tokens = maxTokens;
+  return Object.keys(params).length > 0 ? params : undefined;
 }
 
 interface ParsedMessage {

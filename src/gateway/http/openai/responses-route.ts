@@ -77,6 +77,9 @@ function turnFor(
   sessions: ResponseSessions,
 ): Omit<ChatTurnInput, "signal" | "onDelta"> {
   const agentId = resolveAgentId(parsed.model, headers.agentId, deps.agents());
+  // The request's sampling fields, as model params for its turn.
+  const sampling = { temperature: parsed.temperature, top_p: parsed.topP, max_tokens: parsed.maxOutputTokens };
+  const modelParams = Object.fromEntries(Object.entries(sampling).filter(([, value]) => value !== undefined));
   let sessionKey: string;
   let stateless = false;
   const previous = parsed.previousResponseId ? sessions.lookup(parsed.previousResponseId) : undefined;
@@ -103,5 +106,6 @@ function turnFor(
     ...(parsed.extraSystemPrompt !== undefined ? { extraSystemPrompt: parsed.extraSystemPrompt } : {}),
     ...(stateless && parsed.history.length > 0 ? { history: parsed.history } : {}),
     ...(headers.model ? { model: headers.model } : {}),
+    ...(Object.keys(modelParams).length > 0 ? { modelParams } : {}),
   };
 }

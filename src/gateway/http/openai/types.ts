@@ -66,6 +66,12 @@ export interface ChatTurnInput {
   history?: { role: "user" | "assistant"; text: string }[];
   /** `x-openclaw-model` backend model override (`provider/model`). */
   model?: string;
+  /**
+   * The request's sampling fields and token cap as model params for its turn (`temperature`,
+   * `top_p`, `frequency_penalty`, `presence_penalty`, `seed`, `stop`, `max_tokens`): each model
+   * takes the ones its API has, as it takes configured `params`.
+   */
+  modelParams?: Record<string, unknown>;
   /** Aborted when the client disconnects before the answer is complete. */
   signal: AbortSignal;
   /** Assistant text as it streams. */
