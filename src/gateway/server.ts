@@ -83,6 +83,7 @@ import { execGrantsPath } from "../agents/approvals/exec-grant-file.js";
 import { createHttpTurnRunner } from "./http/openai/http-turn.js";
 import { imageLimitsFrom } from "./http/openai/image-loader.js";
 import { ClientImages } from "./client-images.js";
+import { httpEmbeddings } from "./http-embeddings.js";
 import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
@@ -633,6 +634,7 @@ export class GatewayServer {
       },
       explainFailure: (err) => describeStorageError(err, this.runtime.stateDir),
       imageLimits: (endpoint) => imageLimitsFrom(this.opts.loadedConfig().config.gateway.http.endpoints[endpoint].images, endpoint),
+      embed: httpEmbeddings(() => this.opts.loadedConfig().config),
       runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, this.operatorCommands, this.clientImages),
       logger: this.opts.logger,
     });

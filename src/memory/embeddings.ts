@@ -8,8 +8,11 @@ export interface Embedder {
   readonly provider: string;
   readonly model: string;
   readonly key: string;
-  /** `retries`: how many of the retry delays to use (a search waits less than an index run). */
-  embed(texts: string[], options?: { signal?: AbortSignal; retries?: number }): Promise<Float32Array[]>;
+  /**
+   * `retries`: how many of the retry delays to use (a search waits less than an index run).
+   * `onUsage`: told the input tokens of each answer that reports them.
+   */
+  embed(texts: string[], options?: { signal?: AbortSignal; retries?: number; onUsage?: (promptTokens: number) => void }): Promise<Float32Array[]>;
 }
 
 /**
@@ -43,7 +46,7 @@ export function createRemoteEmbedder(settings: Extract<EmbeddingSettings, { kind
   const key = createHash("sha256").update(`${settings.baseUrl}\n${settings.model}`).digest("hex").slice(0, 16);
   const where = `${settings.provider} (${urlWithoutCredentials(settings.baseUrl) || "no baseUrl"})`;
 
-  const request = async (input: string[], signal: AbortSignal | undefined, retries: number): Promise<Float32Array[]> => {
+  const request = async (input: string[], signal: AbortSignal | undefined, retries: number, onUsage?: (promptTokens: number) => void): Promise<Float32Array[]> => {
     if (!settings.baseUrl)
       throw new EmbeddingError(
         "unreachable",
@@ -75,7 +78,7 @@ export function createRemoteEmbedder(settings: Extract<EmbeddingSettings, { kind
         const hint = statusHint(response.status, settings.provider, settings.model);
         throw new EmbeddingError("bad-response", `embedding provider ${where} answered HTTP ${response.status}: ${redactSecrets(text.slice(0, 300), [settings.apiKey])}${hint}`);
       }
-      return parseVectors(text, input.length, where);
+      return parseVectors(text, input.length, where, onUsage);
     }
   };
 
@@ -97,7 +100,7 @@ export function createRemoteEmbedder(settings: Extract<EmbeddingSettings, { kind
       }
       try {
         const out: Float32Array[] = [];
-        for (const batch of batches(texts, settings.batchSize)) out.push(...(await request(batch, options.signal, retries)));
+        for (const batch of batches(texts, settings.batchSize)) out.push(...(await request(batch, options.signal, retries, options.onUsage)));
         return out;
       } finally {
         lease?.release();
@@ -106,8 +109,8 @@ export function createRemoteEmbedder(settings: Extract<EmbeddingSettings, { kind
   };
 }
 
-function parseVectors(text: string, expected: number, where: string): Float32Array[] {
-  let parsed: { data?: { embedding?: unknown; index?: number }[] };
+function parseVectors(text: string, expected: number, where: string, onUsage?: (promptTokens: number) => void): Float32Array[] {
+  let parsed: { data?: { embedding?: unknown; index?: number }[]; usage?: { prompt_tokens?: unknown } };
   try {
     parsed = JSON.parse(text);
   } catch {
@@ -129,6 +132,8 @@ function parseVectors(text: string, expected: number, where: string): Float32Arr
   });
   const dims = vectors[0]!.length;
   if (vectors.some((v) => v.length !== dims)) throw new EmbeddingError("bad-response", `embedding provider ${where} returned vectors of different sizes`);
+  const promptTokens = parsed.usage?.prompt_tokens;
+  if (typeof promptTokens === "number" && Number.isFinite(promptTokens)) onUsage?.(promptTokens);
   return vectors;
 }
 

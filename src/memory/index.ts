@@ -4,7 +4,8 @@
  * infra only); the tools reach it through the port they declare. See docs/memory.md.
  */
 export { MemoryService, type MemoryServiceOptions } from "./memory-service.js";
-export { resolveMemorySettings, MEMORY_DEFAULTS, type MemorySettings } from "./settings.js";
+export { resolveMemorySettings, resolveEmbeddingSettings, MEMORY_DEFAULTS, type MemorySettings, type EmbeddingSettings } from "./settings.js";
+export { createRemoteEmbedder, EmbeddingError } from "./embeddings.js";
 export { dailyNotesForNewSession } from "./daily-notes.js";
 export type { Embedder } from "./embeddings.js";
 export type { SyncProgress, SyncReport } from "./indexer.js";

@@ -84,6 +84,17 @@ export function resolveMemorySettings(config: OpenClawConfig, env: NodeJS.Proces
   };
 }
 
+/**
+ * The embeddings `memory.search` sets up, or those of `override` (a `provider/model` asked for by
+ * name: that provider's endpoint and key, that model).
+ */
+export function resolveEmbeddingSettings(config: OpenClawConfig, env: NodeJS.ProcessEnv, override?: { provider: string; model: string }): EmbeddingSettings {
+  const search: SearchConfig = config.memory?.search ?? {};
+  // Another provider's endpoint and key are its own: memory.search.remote's are not carried over.
+  const { remote: _remote, ...rest } = search;
+  return resolveEmbedding(override ? { ...rest, provider: override.provider, model: override.model } : search, config, env);
+}
+
 function resolveEmbedding(search: SearchConfig, config: OpenClawConfig, env: NodeJS.ProcessEnv): EmbeddingSettings {
   const named = search.provider?.trim();
   if (named === "none") return { kind: "none", reason: 'memory.search.provider is "none": keyword ranking only' };

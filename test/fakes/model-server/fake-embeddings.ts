@@ -133,5 +133,7 @@ export function embeddingsResponse(body: unknown, fault: EmbeddingFault | undefi
     return { object: "embedding", index, embedding };
   });
   // JSON has no NaN: JSON.stringify sends null in its place, as a broken JS server would.
-  return { status: 200, body: { object: "list", data, model: request.model ?? "fake-embedding", usage: { prompt_tokens: 0, total_tokens: 0 } } };
+  // One token a word, as a stand-in for a tokenizer's count.
+  const tokens = (inputs as string[]).reduce((sum, text) => sum + (text.match(/\S+/g)?.length ?? 0), 0);
+  return { status: 200, body: { object: "list", data, model: request.model ?? "fake-embedding", usage: { prompt_tokens: tokens, total_tokens: tokens } } };
 }

@@ -97,6 +97,7 @@ export async function startOpenAiServer(
     modelProblem: (ref) => (ref.startsWith("anthropic/") ? undefined : `provider "${ref.split("/")[0]}" is not configured`),
     imageLimits: (endpoint) => imageLimitsFrom(opts.images?.[endpoint], endpoint),
     runTurn: turns.run,
+    embed: async ({ texts }) => ({ vectors: texts.map((text) => Float32Array.from([text.length, 0.5, -1])), promptTokens: texts.length }),
     responseSessionsFile: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "openclaw-responses-")), "response-sessions.jsonl"),
     ...(opts.bodyLimitBytes ? { bodyLimitBytes: opts.bodyLimitBytes } : {}),
   });

@@ -5,6 +5,7 @@ import { openAiBodyValidator } from "./openai-body-validator.js";
 import { chatCompletionsHandler } from "./chat-completions-route.js";
 import { ResponseSessions } from "./response-sessions.js";
 import { responsesHandler } from "./responses-route.js";
+import { embeddingsHandler } from "./embeddings-route.js";
 import { openAiErrorHandler } from "./fastify-error-mapper.js";
 import { getModelHandler, listModelsHandler } from "./models-routes.js";
 import { methodNotAllowed, openAiRequestGuard, type GuardRouteConfig } from "./request-guard.js";
@@ -16,8 +17,8 @@ export const CHAT_COMPLETIONS_BODY_LIMIT = 20 * 1024 * 1024;
 
 /**
  * The OpenAI-compatible surface: `POST /v1/chat/completions`, `POST /v1/responses`,
- * `GET /v1/models`, `GET /v1/models/{id}`. Everything lives in one encapsulated plugin so its hooks and error
- * handler touch no other gateway route. The body limit is set per route; the app's default
+ * `POST /v1/embeddings`, `GET /v1/models`, `GET /v1/models/{id}`. Everything lives in one
+ * encapsulated plugin so its hooks and error handler touch no other gateway route. The body limit is set per route; the app's default
  * stays as it is.
  */
 export function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps): void {
@@ -37,6 +38,7 @@ export function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps
     const responses = responsesHandler(deps, () => (responseSessions ??= new ResponseSessions(deps.responseSessionsFile)));
     scope.addHook("onClose", async () => responseSessions?.close());
     scope.post("/v1/responses", { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT }, responses);
+    scope.post("/v1/embeddings", { bodyLimit: deps.bodyLimitBytes ?? CHAT_COMPLETIONS_BODY_LIMIT }, embeddingsHandler(deps));
     scope.get("/v1/models", listModelsHandler(deps));
     scope.get("/v1/models/*", getModelHandler(deps));
 
@@ -44,6 +46,7 @@ export function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRouteDeps
     const allowGet: GuardRouteConfig = { allow: "GET, HEAD" };
     scope.route({ method: ["GET", "PUT", "PATCH", "DELETE"], url: "/v1/chat/completions", config: allowPost, handler: methodNotAllowed });
     scope.route({ method: ["GET", "PUT", "PATCH", "DELETE"], url: "/v1/responses", config: allowPost, handler: methodNotAllowed });
+    scope.route({ method: ["GET", "PUT", "PATCH", "DELETE"], url: "/v1/embeddings", config: allowPost, handler: methodNotAllowed });
     scope.route({ method: ["POST", "PUT", "PATCH", "DELETE"], url: "/v1/models", config: allowGet, handler: methodNotAllowed });
     scope.route({ method: ["POST", "PUT", "PATCH", "DELETE"], url: "/v1/models/*", config: allowGet, handler: methodNotAllowed });
     // Any other /v1 path: the OpenAI error shape the SDKs read, not the web server's default.

@@ -29,6 +29,12 @@ export interface OpenAiRouteDeps {
   /** `gateway.http.endpoints.<endpoint>.images`, defaults filled: where a request's images may come from. */
   imageLimits: (endpoint: "chatCompletions" | "responses") => ImageLimits;
   runTurn(input: ChatTurnInput): Promise<ChatTurnResult>;
+  /**
+   * `POST /v1/embeddings`: vectors for `texts` from the embedding setup (`model`: a `provider/model`
+   * from `x-openclaw-model`), with the input tokens the provider reported. Throws
+   * OpenAiRequestError for what the client or the operator must fix.
+   */
+  embed(input: { texts: string[]; model?: string; signal: AbortSignal }): Promise<{ vectors: Float32Array[]; promptTokens?: number }>;
   /** Where `/v1/responses` keeps which session each response id continued (`<state>/http/response-sessions.jsonl`). */
   responseSessionsFile: string;
   /** Request body cap for `POST /v1/chat/completions`; defaults to 20 MiB (long histories). */
