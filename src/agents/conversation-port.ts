@@ -3,6 +3,7 @@ import type { InputProvenance } from "../sessions/provenance.js";
 import type { CompactionResult } from "../sessions/compaction/index.js";
 import type { ImageBlock } from "../models/messages.js";
 import type { AgentEvent, RunResult, TranscriptMessage } from "./types.js";
+import type { ClientToolSpec } from "./client-tools.js";
 import type { PromptMode } from "./context/system-prompt.js";
 import type { ReplyVia } from "./reply-via.js";
 import type { LocatedToolRule } from "./policy/types.js";
@@ -143,6 +144,9 @@ export interface TurnSettings {
   chatSkills?: string[];
   /** Model params for this turn only: an HTTP API request's sampling fields (EmbeddedTurnInput.modelParams). */
   modelParams?: Record<string, unknown>;
+  /** Tools the caller runs itself and whether it requires a call (EmbeddedTurnInput.clientTools, clientToolChoice). */
+  clientTools?: ClientToolSpec[];
+  clientToolChoice?: "required" | { name: string };
   /** At most this many earlier user turns in the history the turn sees (a DM's `dmHistoryLimit`); the rest stays in the transcript. */
   userTurnLimit?: number;
   thinkingLevel?: string;

@@ -27,6 +27,7 @@ import { createToolResultShaper } from "./tool-result-shaper.js";
 import { evaluateContextWindow, liveToolResultMaxChars } from "./context-window-guard.js";
 import { overflowRecovery, withOverflowAdvice } from "./compaction/overflow-recovery.js";
 import { runAgentLoop, type AgentLoopInput } from "./runner/agent-loop.js";
+import { requiredClientToolLine, withClientTools, type ClientToolSpec } from "./client-tools.js";
 import { dailyNotesForNewSession, type StartupNotesLimits } from "../memory/daily-notes.js";
 import { startupNotesFor, type StartupReason } from "./context/startup-context.js";
 import { traceEmitter } from "./trace-events.js";
@@ -128,6 +129,14 @@ export interface EmbeddedTurnInput {
    * has, as it takes `params` (docs/models.md).
    */
   modelParams?: Record<string, unknown>;
+  /**
+   * Tools the turn's caller runs itself (an HTTP API request's `tools`): offered to the model
+   * beside the agent's own (replacing one of the same name); a call of one ends the run with
+   * stopReason `toolUse` and `clientToolCalls` (client-tools.ts).
+   */
+  clientTools?: readonly ClientToolSpec[];
+  /** The caller requires a call of one of them (`required`), or of the named one, which is then the only one offered. */
+  clientToolChoice?: "required" | { name: string };
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
@@ -255,7 +264,10 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ...(input.chatTools ? { chatTools: input.chatTools } : {}),
     ...(input.senderTools ? { senderTools: input.senderTools } : {}),
   });
-  const { tools, specs: toolSpecs, summaries: toolSummaries } = turnToolsFor(policy, allTools, sandboxed.withheld?.tools, model, firstSentence);
+  const turnTools = turnToolsFor(policy, allTools, sandboxed.withheld?.tools, model, firstSentence);
+  const clientTools = offeredClientTools(input.clientTools, input.clientToolChoice);
+  const { tools, specs: toolSpecs } = clientTools.length > 0 ? withClientTools(turnTools.tools, turnTools.specs, clientTools, model) : turnTools;
+  const toolSummaries = turnTools.summaries;
   const privateFinal = finalStaysPrivate(
     input.replyVia,
     tools.some((t) => t.name === "message"),
@@ -285,7 +297,9 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     now: new Date(),
     timeZone: userTimeZone(config),
     extraSystemPrompt: await withDailyNotes(
-      privateFinal ? [input.extraSystemPrompt, MESSAGE_TOOL_DELIVERY_HINT].filter(Boolean).join("\n\n") : input.extraSystemPrompt,
+      [input.extraSystemPrompt, privateFinal ? MESSAGE_TOOL_DELIVERY_HINT : undefined, input.clientToolChoice ? requiredClientToolLine(clientTools.map((t) => t.name)) : undefined]
+        .filter(Boolean)
+        .join("\n\n") || undefined,
       memoryOn ? startupNotesFor(config, input.startedBy) : undefined,
       workspaceDir,
     ),
@@ -372,6 +386,12 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ...(reasoning ? { reasoning } : {}),
     ...(privateFinal ? { privateFinal: true as const } : {}),
   };
+}
+
+/** The client tools the model is offered: all of them, or only the one `tool_choice` names. */
+function offeredClientTools(tools: readonly ClientToolSpec[] | undefined, choice: EmbeddedTurnInput["clientToolChoice"]): readonly ClientToolSpec[] {
+  if (!tools) return [];
+  return typeof choice === "object" ? tools.filter((tool) => tool.name === choice.name) : tools;
 }
 
 /** The prompt's content: its text, followed by the images the model is to see. */

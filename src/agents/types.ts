@@ -6,6 +6,7 @@ import type { ProcessRegistry } from "./tools/process-registry.js";
 import type { MemoryGetOutcome, MemorySearchOptions, MemorySearchResponse } from "../memory/index.js";
 import type * as SessionToolArgs from "./tools/session-tool-params.js";
 import type { Question, QuestionOutcome } from "./questions/question-broker.js";
+import type { ClientToolCall } from "./client-tools.js";
 
 /**
  * Contracts of the agent runtime, in one place. The loop, the providers, the tools, the prompt
@@ -253,6 +254,8 @@ export interface AgentTool<S extends TSchema = TSchema> {
    * server's JSON Schema): the first problem, or undefined. Without it, TypeBox checks `parameters`.
    */
   checkArguments?(args: unknown): { where: string; problem: string } | undefined;
+  /** Never run here: a call of it ends the run and goes back to the turn's caller (a client tool, client-tools.ts). */
+  handoff?: true;
   execute(args: Static<S>, ctx: ToolContext, signal: AbortSignal, onUpdate?: (partial: ToolResult) => void): Promise<ToolResult>;
 }
 
@@ -290,6 +293,8 @@ export interface RunResult {
   error?: { kind: ModelErrorKind | "tool" | "loop" | "shutdown"; message: string };
   /** Messages this run appended (assistant turns and tool results), in order. */
   messages: ModelMessage[];
+  /** With stopReason `toolUse`: the client tool calls the run ended with, for the caller to run. */
+  clientToolCalls?: ClientToolCall[];
 }
 
 /**

@@ -248,7 +248,8 @@ function pick(result: { contextWindow?: number; systemPromptChars?: number; work
 }
 
 function runStatus(result: RunResult): Exclude<RunStatus, "queued" | "running"> {
-  if (result.stopReason === "stop" || result.stopReason === "length") return "ok";
+  // `toolUse`: the run handed client tool calls to its caller, which is how such a run ends well.
+  if (result.stopReason === "stop" || result.stopReason === "length" || result.stopReason === "toolUse") return "ok";
   if (result.stopReason === "timeout" || result.stopReason === "aborted") return result.stopReason;
   return "error";
 }

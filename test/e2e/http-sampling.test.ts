@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import type { RecordedRequest } from "../fakes/model-server/types.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 
 /**
@@ -18,7 +19,7 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   model.setResponder(() => ({ text: "sampled" }));
   const stateDir = makeTempDir();
-  const config = {
+  const config = fakeModelConfig(model, stateDir, {
     agents: {
       defaults: {
         workspace: path.join(stateDir, "workspace"),
@@ -27,14 +28,9 @@ beforeAll(async () => {
         models: { "fake/fake-model": { params: { temperature: 1.1, presence_penalty: 0.25 } } },
       },
     },
-    models: {
-      providers: {
-        fake: { baseUrl: `${model.url}/v1`, apiKey: "sk-fake", api: "openai-completions", models: [{ id: "fake-model", contextWindow: 120000, maxTokens: 4096 }] },
-      },
-    },
     gateway: { http: { endpoints: { chatCompletions: { enabled: true }, responses: { enabled: true } } } },
-  };
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
+  });
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: config } });
   client = new OpenAI({ baseURL: `${gw.httpUrl}/v1`, apiKey: gw.token, maxRetries: 0 });
 });
 afterAll(async () => {

@@ -19,6 +19,7 @@ import type {
 } from "../types.js";
 import { assistantText, isSilentReply, toModelMessages } from "./model-messages.js";
 import { runToolCall } from "./run-tool-call.js";
+import { CLIENT_TOOL_HANDOFF_RESULT, type ClientToolCall } from "../client-tools.js";
 import { addUsage, streamAssistantTurn } from "./stream-turn.js";
 
 /** The longest delay a Node timer holds (2^31 - 1 ms, about 24.8 days). */
@@ -117,6 +118,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
   let stopReason: StopReason = "stop";
   let error: RunResult["error"];
   let finalText = "";
+  const handedOff: ClientToolCall[] = [];
 
   const abortedReason = (): StopReason => (timedOut ? "timeout" : "aborted");
 
@@ -165,10 +167,15 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
         stopReason = turn.message.stopReason === "length" ? "length" : "stop";
         break;
       }
-      const stop = await runToolCalls(calls, tools, input, controller.signal, emit, messages, append);
+      const stop = await runToolCalls(calls, tools, input, controller.signal, emit, messages, append, handedOff);
       if (stop) {
         stopReason = "loop";
         error = { kind: "loop", message: stop };
+        break;
+      }
+      // A client tool was called: the run ends here, and its caller runs the tool.
+      if (handedOff.length > 0) {
+        stopReason = "toolUse";
         break;
       }
     }
@@ -183,7 +190,8 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
   if (stopReason === "timeout") error = { kind: "timeout", message: `run timed out after ${input.timeoutMs} ms` };
 
   const silent = isSilentReply(finalText);
-  const lastIsFinal = stopReason === "stop" || stopReason === "length";
+  // A run that handed calls to its caller answers with the text written before them.
+  const lastIsFinal = stopReason === "stop" || stopReason === "length" || stopReason === "toolUse";
   const result: RunResult = {
     runId: input.runId,
     payloads: lastIsFinal && finalText.trim() && !silent ? [{ text: finalText }] : [],
@@ -192,12 +200,17 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
     stopReason,
     ...(error ? { error } : {}),
     messages: appended,
+    ...(stopReason === "toolUse" ? { clientToolCalls: handedOff } : {}),
   };
   emit({ type: "agent_end", result });
   return result;
 }
 
-/** Run the calls of one assistant turn in order; returns a stop message if a hook ended the run. */
+/**
+ * Run the calls of one assistant turn in order; returns a stop message if a hook ended the run.
+ * A call of a client tool is not run: it goes into `handedOff`, and its result in the transcript
+ * says so (the caller's result comes as the next message).
+ */
 async function runToolCalls(
   calls: ToolCallBlock[],
   tools: ReadonlyMap<string, AgentTool>,
@@ -206,13 +219,17 @@ async function runToolCalls(
   emit: (event: AgentEvent) => void,
   messages: ModelMessage[],
   append: (message: ModelMessage) => void,
+  handedOff: ClientToolCall[],
 ): Promise<string | undefined> {
   let stop: string | undefined;
   for (const call of calls) {
     emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+    const handoff = tools.get(call.name)?.handoff === true && !signal.aborted && !stop;
+    if (handoff) handedOff.push({ id: call.id, name: call.name, arguments: call.arguments });
     // Once the run is stopping, remaining calls still get a result: providers reject dangling calls.
-    const outcome =
-      signal.aborted || stop
+    const outcome = handoff
+      ? { result: { content: [{ type: "text" as const, text: CLIENT_TOOL_HANDOFF_RESULT }] } }
+      : signal.aborted || stop
         ? { result: toolError(TOOL_ERRORS.abortedBeforeRunning()) }
         : input.steering?.pending()
           ? { result: { content: [{ type: "text" as const, text: "Skipped due to queued user message." }], isError: true } }

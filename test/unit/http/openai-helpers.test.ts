@@ -73,8 +73,10 @@ describe("safeErrorMessage", () => {
 
 describe("shapes", () => {
   it("maps stop reasons, usage and error kinds", () => {
-    expect(finishReason("length")).toBe("length");
-    expect(finishReason("toolUse")).toBe("stop");
+    expect(finishReason({ stopReason: "length" })).toBe("length");
+    expect(finishReason({ stopReason: "stop" })).toBe("stop");
+    expect(finishReason({ stopReason: "toolUse", toolCalls: [{ id: "call_1", name: "lookup", arguments: {} }] })).toBe("tool_calls");
+    expect(turnErrorResponse("tool_choice_unmet")).toEqual({ status: 502, code: "tool_choice_unmet" });
     expect(usageOf({ usage: { input: -1, output: Number.NaN } })).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
     expect(turnErrorResponse("network")).toEqual({ status: 502, code: "network" });
     expect(turnErrorResponse("bad_request")).toEqual({ status: 502, code: "bad_request" });

@@ -161,7 +161,8 @@ describe("prompt building", () => {
     expect(input.history).toEqual([
       { role: "user", text: "first question" },
       { role: "assistant", text: "first answer" },
-      { role: "user", text: "Tool result (c1):\n42" },
+      { role: "assistant", text: "[called f with {} (c1)]" },
+      { role: "user", text: "Tool result of f (c1):\n42" },
     ]);
   });
 
@@ -171,6 +172,23 @@ describe("prompt building", () => {
     expect(server.turns.last.extraSystemPrompt).toBe("Be brief.\n\nAnswer in English.");
     await send({ messages: conversation }, { "x-openclaw-session-key": "agent:home:main" });
     expect(server.turns.last.history).toBeUndefined();
+  });
+
+  it("hands the request's function tools to the turn: none with tool_choice none, the choice when one is required", async () => {
+    const tools = [
+      { type: "function", function: { name: "lookup", description: "Look up", parameters: { type: "object", properties: { q: { type: "string" } } } } },
+      { type: "function", function: { name: "ping" } },
+    ];
+    await send({ tools });
+    expect(server.turns.last.clientTools).toEqual({
+      tools: [{ name: "lookup", description: "Look up", parameters: { type: "object", properties: { q: { type: "string" } } } }, { name: "ping" }],
+    });
+    await send({ tools, tool_choice: "none" });
+    expect(server.turns.last.clientTools).toBeUndefined();
+    await send({ tools, tool_choice: "required" });
+    expect(server.turns.last.clientTools?.choice).toBe("required");
+    await send({ tools, tool_choice: { type: "function", function: { name: "ping" } } });
+    expect(server.turns.last.clientTools?.choice).toEqual({ name: "ping" });
   });
 
   it("ignores unknown fields and images in older messages", async () => {

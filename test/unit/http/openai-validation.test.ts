@@ -81,7 +81,22 @@ describe("request validation", () => {
     ["seed not an integer", { ...userMessage("x"), seed: 1.5 }, /integer/, "seed"],
     ["too many stop strings", { ...userMessage("x"), stop: ["a", "b", "c", "d", "e"] }, /at most 4/, "stop"],
     ["n > 1", { ...userMessage("x"), n: 2 }, /n: 1/, "n"],
-    ["tool_choice required", { ...userMessage("x"), tool_choice: "required" }, /not supported yet/, "tool_choice"],
+    ["tool_choice required without tools", { ...userMessage("x"), tool_choice: "required" }, /requires a tool call, but `tools` lists none/, "tool_choice"],
+    [
+      "tool_choice naming no listed tool",
+      { ...userMessage("x"), tools: [{ type: "function", function: { name: "a" } }], tool_choice: { type: "function", function: { name: "b" } } },
+      /names 'b', which is not in `tools`/,
+      "tool_choice",
+    ],
+    [
+      "tool_choice allowed_tools",
+      { ...userMessage("x"), tools: [{ type: "function", function: { name: "a" } }], tool_choice: { type: "allowed_tools" } },
+      /must be 'auto', 'none', 'required'/,
+      "tool_choice",
+    ],
+    ["a custom tool", { ...userMessage("x"), tools: [{ type: "custom", custom: { name: "a" } }] }, /only function tools/, "tools[0].type"],
+    ["a tool without a name", { ...userMessage("x"), tools: [{ type: "function", function: { description: "d" } }] }, /name must be 1-64 letters/, "tools[0].function.name"],
+    ["tools not an array", { ...userMessage("x"), tools: { type: "function" } }, /`tools` must be an array/, "tools"],
   ])("%s → 400", async (_name, body, message, param) => {
     await expectError(await postJson(server.base, "/v1/chat/completions", body), 400, message, param);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runAgentLoop, type AgentLoopInput } from "../../../src/agents/runner/agent-loop.js";
 import { toModelMessages } from "../../../src/agents/runner/model-messages.js";
 import { toolText } from "../../../src/agents/tool-result.js";
+import { CLIENT_TOOL_HANDOFF_RESULT, withClientTools } from "../../../src/agents/client-tools.js";
 import type { AgentEvent, AgentTool, AssistantMessage, ModelRequest, ModelStreamEvent, ResolvedModel, StreamModelFn } from "../../../src/agents/types.js";
 
 const model: ResolvedModel = { ref: "t/m", provider: "t", id: "m", api: "openai-completions", contextWindow: 1000, maxTokens: 100, reasoning: false, input: ["text"] };
@@ -72,6 +73,31 @@ function input(stream: StreamModelFn, overrides: Partial<AgentLoopInput> = {}): 
 }
 
 describe("runAgentLoop", () => {
+  it("a client tool's call ends the run with the call for the caller; the turn's own tools in the same message still run", async () => {
+    const { stream, requests } = scripted([
+      {
+        text: "Checking.",
+        calls: [
+          { name: "echo", arguments: { value: "x" } },
+          { name: "get_weather", arguments: { city: "Oslo" } },
+        ],
+      },
+    ]);
+    const { tools, specs } = withClientTools([echoTool], [{ name: "echo", description: "echo", parameters: {} }], [{ name: "get_weather" }], model);
+    const result = await runAgentLoop(input(stream, { tools, toolSpecs: specs }));
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.tools.map((t) => t.name)).toEqual(["echo", "get_weather"]);
+    expect(result.stopReason).toBe("toolUse");
+    expect(result.payloads).toEqual([{ text: "Checking." }]);
+    expect(result.clientToolCalls).toEqual([{ id: "call_1_1", name: "get_weather", arguments: { city: "Oslo" } }]);
+    // Both calls have a result in the transcript: the echo's own, and the hand-off's.
+    const results = result.messages.filter((m) => m.role === "toolResult");
+    expect(results.map((m) => [m.toolName, (m.content[0] as { text: string }).text])).toEqual([
+      ["echo", "echo:x"],
+      ["get_weather", CLIENT_TOOL_HANDOFF_RESULT],
+    ]);
+  });
+
   it("answers a text turn with events in order", async () => {
     const { stream } = scripted([{ text: "hello there" }]);
     const inp = input(stream);

@@ -36,6 +36,7 @@ export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
         ...(stateless ? { stateless: true } : {}),
         ...(headers.model ? { model: headers.model } : {}),
         ...(parsed.modelParams ? { modelParams: parsed.modelParams } : {}),
+        ...(parsed.clientTools.tools ? { clientTools: parsed.clientTools } : {}),
       };
     } catch (err) {
       if (err instanceof OpenAiRequestError) return sendRequestError(reply, err);

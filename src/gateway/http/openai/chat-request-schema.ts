@@ -49,6 +49,8 @@ export const ChatCompletionRequest = Type.Object(
     seed: nullable(Type.Integer(), "`seed` must be an integer."),
     n: nullable(Type.Literal(1), "Only `n: 1` is supported."),
     stop: nullable(Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 4 })]), "`stop` must be a string or an array of at most 4 strings."),
+    // Checked by client-tool-fields.ts, whose messages name the entry.
+    tools: Type.Optional(Type.Unknown()),
     tool_choice: Type.Optional(Type.Unknown()),
   },
   { errorMessage: "Request body must be a JSON object." },

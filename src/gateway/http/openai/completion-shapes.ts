@@ -15,9 +15,20 @@ export function newCompletionIdentity(model: string | undefined): CompletionIden
   return { id: `chatcmpl_${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: model ?? "openclaw" };
 }
 
-/** Agent stop reasons → OpenAI's. Tools run inside the gateway, so a finished run is `stop`. */
-export function finishReason(stopReason: string): "stop" | "length" {
-  return stopReason === "length" ? "length" : "stop";
+/** Agent stop reasons → OpenAI's: `tool_calls` when the run ended with client tool calls (the agent's own tools run inside). */
+export function finishReason(result: Pick<ChatTurnResult, "stopReason" | "toolCalls">): "stop" | "length" | "tool_calls" {
+  if (result.toolCalls?.length) return "tool_calls";
+  return result.stopReason === "length" ? "length" : "stop";
+}
+
+/** OpenAI's `tool_calls` entries; `index` is for stream deltas. */
+export function toolCallsOf(result: Pick<ChatTurnResult, "toolCalls">, withIndex = false) {
+  return (result.toolCalls ?? []).map((call, index) => ({
+    ...(withIndex ? { index } : {}),
+    id: call.id,
+    type: "function" as const,
+    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+  }));
 }
 
 export function usageOf(result: Pick<ChatTurnResult, "usage">) {
@@ -32,9 +43,15 @@ export function chatCompletion(identity: CompletionIdentity, result: ChatTurnRes
     object: "chat.completion",
     created: identity.created,
     model: identity.model,
-    choices: [{ index: 0, message: { role: "assistant", content: result.text || EMPTY_REPLY }, finish_reason: finishReason(result.stopReason) }],
+    choices: [{ index: 0, message: assistantMessage(result), finish_reason: finishReason(result) }],
     usage: usageOf(result),
   };
+}
+
+/** The reply; with client tool calls, them and the text before them (`null` when there is none). */
+function assistantMessage(result: ChatTurnResult) {
+  if (!result.toolCalls?.length) return { role: "assistant", content: result.text || EMPTY_REPLY };
+  return { role: "assistant", content: result.text || null, tool_calls: toolCallsOf(result) };
 }
 
 /** One `chat.completion.chunk`; `choices` is empty only for the trailing usage chunk. */

@@ -1,4 +1,5 @@
-import type { ConversationPort } from "../../../agents/conversation-port.js";
+import type { ConversationPort, TurnSettings } from "../../../agents/conversation-port.js";
+import type { ClientToolCall } from "../../../agents/client-tools.js";
 import { CHAT_COMMANDS, matchChatCommand } from "../../../conversations/commands/chat-commands.js";
 import { wholeReplyText } from "../../../conversations/commands/chat-command-registry.js";
 import type { OpenClawConfig } from "../../../config/index.js";
@@ -6,7 +7,7 @@ import type { SessionStore } from "../../../sessions/store/index.js";
 import { operatorCommandContext, type ChatCommands } from "../../operator-commands.js";
 import type { ClientImages } from "../../client-images.js";
 import type { ImageBlock } from "../../../models/messages.js";
-import { QUEUE_FULL } from "./openai-errors.js";
+import { QUEUE_FULL, TOOL_CHOICE_UNMET } from "./openai-errors.js";
 import type { ChatTurnInput, ChatTurnResult } from "./types.js";
 
 /**
@@ -65,7 +66,7 @@ async function runMessage(conversations: ConversationPort, input: ChatTurnInput,
     agentId: input.agentId,
     method: "http",
     extraSystemPrompt: input.extraSystemPrompt,
-    ...(input.modelParams ? { turnSettings: { modelParams: input.modelParams } } : {}),
+    ...turnSettingsOf(input),
     ...(input.stateless ? { ephemeral: true } : {}),
     acknowledgedWithAnswer: true,
     onEvent: (event) => {
@@ -79,13 +80,36 @@ async function runMessage(conversations: ConversationPort, input: ChatTurnInput,
   try {
     const run = await outcome.run.done;
     const result = run.result;
+    const toolCalls = result?.clientToolCalls;
+    const error = result?.error ?? (run.status === "aborted" ? { kind: "aborted", message: "the run was aborted" } : unmetToolChoice(input, toolCalls));
     return {
       text: (result?.payloads ?? []).map((p) => p.text).join("\n\n"),
+      ...(toolCalls?.length ? { toolCalls } : {}),
       usage: { input: result?.usage.input ?? 0, output: result?.usage.output ?? 0 },
       stopReason: result?.stopReason ?? run.status,
-      ...(result?.error ? { error: result.error } : run.status === "aborted" ? { error: { kind: "aborted", message: "the run was aborted" } } : {}),
+      ...(error ? { error } : {}),
     };
   } finally {
     input.signal.removeEventListener("abort", onAbort);
   }
+}
+
+/** The request's own turn settings: its sampling fields, its client tools. */
+function turnSettingsOf(input: ChatTurnInput): { turnSettings?: TurnSettings } {
+  const tools = input.clientTools;
+  const settings: TurnSettings = {
+    ...(input.modelParams ? { modelParams: input.modelParams } : {}),
+    ...(tools?.tools ? { clientTools: tools.tools } : {}),
+    ...(tools?.choice ? { clientToolChoice: tools.choice } : {}),
+  };
+  return Object.keys(settings).length > 0 ? { turnSettings: settings } : {};
+}
+
+/** A run that answered without the client tool call `tool_choice` required failed, as OpenClaw says it does. */
+function unmetToolChoice(input: ChatTurnInput, calls: readonly ClientToolCall[] | undefined): ChatTurnResult["error"] {
+  const choice = input.clientTools?.choice;
+  if (!choice) return undefined;
+  const wanted = typeof choice === "object" ? choice.name : undefined;
+  if (calls?.some((call) => wanted === undefined || call.name === wanted)) return undefined;
+  return { kind: TOOL_CHOICE_UNMET, message: `the agent answered without calling ${wanted ? `the client tool ${wanted}` : "a client tool"}, which tool_choice requires` };
 }

@@ -53,10 +53,14 @@ export const NOT_FOUND = openAiError("Not Found", "invalid_request_error", { cod
 export function turnErrorResponse(kind: string): { status: 429 | 500 | 502 | 503; code: string } {
   if (kind === "shutdown") return { status: 503, code: GATEWAY_SHUTTING_DOWN };
   if (kind === QUEUE_FULL) return { status: 429, code: QUEUE_FULL };
+  // As OpenClaw answers a run that did not make the tool call the request required.
+  if (kind === TOOL_CHOICE_UNMET) return { status: 502, code: TOOL_CHOICE_UNMET };
   return { status: UPSTREAM_KINDS.has(kind) ? 502 : 500, code: kind };
 }
 
 export const GATEWAY_SHUTTING_DOWN = "gateway_shutting_down";
+/** A run that ended without the client tool call `tool_choice` required. */
+export const TOOL_CHOICE_UNMET = "tool_choice_unmet";
 /** A message the session's full queue refused (`messages.queue.drop: new`). */
 export const QUEUE_FULL = "queue_full";
 

@@ -1,7 +1,8 @@
 import type { ChatCompletionBody, ChatMessage } from "./chat-request-schema.js";
 import { chatImagePart, type ImageSource, MAX_IMAGE_PARTS } from "./image-sources.js";
 import { OpenAiRequestError } from "./openai-errors.js";
-import { checkToolChoice } from "./request-fields.js";
+import { chatClientTools, type ClientTools } from "./client-tool-fields.js";
+import { isRecord } from "./request-fields.js";
 
 export interface ParsedChatRequest {
   /** The `model` string as sent; echoed back in responses. */
@@ -9,7 +10,10 @@ export interface ParsedChatRequest {
   stream: boolean;
   includeUsage: boolean;
   user?: string;
-  /** Text of the last (user) message. */
+  /**
+   * Text of the last (user) message; when the request ends with tool results (the answer to the
+   * client tool calls of the previous response), those results, labelled with their tools.
+   */
   message: string;
   /** The last message's images, in order (not yet fetched or decoded). */
   images: ImageSource[];
@@ -18,6 +22,8 @@ export interface ParsedChatRequest {
   history: { role: "user" | "assistant"; text: string }[];
   /** The request's sampling fields and token cap, as model params for its turn (absent when it sets none). */
   modelParams?: Record<string, unknown>;
+  /** `tools` and `tool_choice`: the function tools the client runs itself. */
+  clientTools: ClientTools;
 }
 
 type Role = ChatMessage["role"];
@@ -29,18 +35,23 @@ const MEDIA_PARTS = new Set(["input_image", "input_audio", "file", "input_file"]
  * (types, ranges, roles) is the route's schema, checked before this runs (chat-request-schema.ts).
  */
 export function parseChatRequest(body: ChatCompletionBody): ParsedChatRequest {
-  checkToolChoice(body.tool_choice);
+  const clientTools = chatClientTools(body.tools, body.tool_choice);
   const stream = body.stream ?? false;
   const parsed = body.messages.map((m, i) => parseMessage(m, `messages[${i}]`, i === body.messages.length - 1));
-  const last = parsed[parsed.length - 1]!;
-  if (last.role !== "user") throw new OpenAiRequestError("The last message in `messages` must have role 'user'.", "messages");
+  // A request that ends with tool results answers the previous response's client tool calls: the
+  // results are the turn's message.
+  let turnStart = parsed.length;
+  while (turnStart > 0 && isToolOutput(parsed[turnStart - 1]!)) turnStart -= 1;
+  const results = parsed.slice(turnStart);
+  const last = results.length > 0 ? { role: "user" as const, text: toolResultsText(results, parsed), images: [] } : parsed[parsed.length - 1]!;
+  if (last.role !== "user") throw new OpenAiRequestError("The last message in `messages` must have role 'user' (or be tool results).", "messages");
   if (last.text.trim() === "" && last.images.length === 0) throw new OpenAiRequestError("Missing user message in `messages`.", "messages");
 
   const system = parsed
     .filter((m) => m.role === "system" || m.role === "developer")
     .map((m) => m.text)
     .filter((t) => t.trim() !== "");
-  const history = parsed.slice(0, -1).flatMap(historyEntry);
+  const history = parsed.slice(0, results.length > 0 ? turnStart : -1).flatMap(historyEntry);
   const modelParams = samplingParams(body);
   return {
     ...(body.model ? { model: body.model } : {}),
@@ -52,6 +63,7 @@ export function parseChatRequest(body: ChatCompletionBody): ParsedChatRequest {
     ...(system.length > 0 ? { extraSystemPrompt: system.join("\n\n") } : {}),
     history,
     ...(modelParams ? { modelParams } : {}),
+    clientTools,
   };
 }
 
@@ -74,14 +86,50 @@ interface ParsedMessage {
   role: Role;
   text: string;
   images: ImageSource[];
-  /** `name` (function role) or `tool_call_id` (tool role), for labelling tool output. */
-  source?: string;
+  /** `name` (function role): the tool whose output this is. */
+  name?: string;
+  /** `tool_call_id` (tool role): the call this answers. */
+  toolCallId?: string;
+  /** An assistant message's `tool_calls`. */
+  calls?: { id: string; name: string; arguments: string }[];
 }
 
 function parseMessage(raw: ChatMessage, param: string, isLast: boolean): ParsedMessage {
   const { text, images } = content(raw.content, raw.role, `${param}.content`, isLast);
-  const source = typeof raw.name === "string" ? raw.name : typeof raw.tool_call_id === "string" ? raw.tool_call_id : undefined;
-  return { role: raw.role, text, images, ...(source ? { source } : {}) };
+  const calls = raw.role === "assistant" ? toolCallsOf((raw as Record<string, unknown>).tool_calls) : [];
+  return {
+    role: raw.role,
+    text,
+    images,
+    ...(typeof raw.name === "string" ? { name: raw.name } : {}),
+    ...(typeof raw.tool_call_id === "string" ? { toolCallId: raw.tool_call_id } : {}),
+    ...(calls.length > 0 ? { calls } : {}),
+  };
+}
+
+/** An assistant message's function calls, as far as they are well formed (others carry nothing for the agent). */
+function toolCallsOf(value: unknown): NonNullable<ParsedMessage["calls"]> {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((call) => {
+    if (!isRecord(call) || !isRecord(call.function) || typeof call.function.name !== "string") return [];
+    const args = typeof call.function.arguments === "string" ? call.function.arguments : JSON.stringify(call.function.arguments ?? {});
+    return [{ id: typeof call.id === "string" ? call.id : "", name: call.function.name, arguments: args }];
+  });
+}
+
+function isToolOutput(message: ParsedMessage): boolean {
+  return message.role === "tool" || message.role === "function";
+}
+
+/** `Tool result of get_weather (call_1)`: the tool's name from the call it answers, when the request has it. */
+function toolResultLabel(message: ParsedMessage, all: readonly ParsedMessage[]): string {
+  const name = message.name ?? all.flatMap((m) => m.calls ?? []).find((call) => call.id === message.toolCallId)?.name;
+  const id = message.toolCallId ? ` (${message.toolCallId})` : "";
+  return name ? `Tool result of ${name}${id}` : `Tool result${id}`;
+}
+
+function toolResultsText(results: readonly ParsedMessage[], all: readonly ParsedMessage[]): string {
+  return results.map((m) => `${toolResultLabel(m, all)}:\n${m.text}`).join("\n\n");
 }
 
 /**
@@ -116,12 +164,18 @@ function content(value: ChatMessage["content"], role: Role, param: string, isLas
 }
 
 /**
- * Conversation turns for a stateless request. Tool output is kept as labelled user-side text so
- * the agent still sees what the client's tools returned.
+ * Conversation turns for a stateless request, as text. An assistant's tool calls are named after
+ * its text, and tool output is kept as labelled user-side text, so the agent still sees what it
+ * asked the client's tools and what they returned.
  */
-function historyEntry(m: ParsedMessage): ParsedChatRequest["history"] {
+function historyEntry(m: ParsedMessage, _i: number, all: readonly ParsedMessage[]): ParsedChatRequest["history"] {
+  if (m.role === "assistant") {
+    const calls = (m.calls ?? []).map((call) => `[called ${call.name} with ${call.arguments}${call.id ? ` (${call.id})` : ""}]`);
+    const text = [m.text, ...calls].filter((line) => line.trim() !== "").join("\n");
+    return text ? [{ role: "assistant", text }] : [];
+  }
+  if (isToolOutput(m)) return [{ role: "user", text: `${toolResultLabel(m, all)}:\n${m.text}` }];
   if (m.text.trim() === "") return [];
-  if (m.role === "user" || m.role === "assistant") return [{ role: m.role, text: m.text }];
-  if (m.role === "tool" || m.role === "function") return [{ role: "user", text: `Tool result${m.source ? ` (${m.source})` : ""}:\n${m.text}` }];
+  if (m.role === "user") return [{ role: m.role, text: m.text }];
   return [];
 }

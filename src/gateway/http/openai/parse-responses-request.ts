@@ -1,4 +1,5 @@
-import { checkToolChoice, isRecord, optionalBoolean, optionalString } from "./request-fields.js";
+import { isRecord, optionalBoolean, optionalString } from "./request-fields.js";
+import { responsesClientTools, type ClientTools } from "./client-tool-fields.js";
 import { OpenAiRequestError } from "./openai-errors.js";
 import { type ImageSource, MAX_IMAGE_PARTS, responsesImagePart } from "./image-sources.js";
 
@@ -8,7 +9,10 @@ export interface ParsedResponsesRequest {
   stream: boolean;
   user?: string;
   previousResponseId?: string;
-  /** Text of the last user input: the turn. */
+  /**
+   * Text of the last user input: the turn; when the input ends with `function_call_output` items
+   * (the answer to the previous response's client tool calls), those outputs, labelled.
+   */
   message: string;
   /** The last user input's images (`input_image` parts), in order, not yet fetched or decoded. */
   images: ImageSource[];
@@ -21,6 +25,8 @@ export interface ParsedResponsesRequest {
   temperature?: number;
   topP?: number;
   maxOutputTokens?: number;
+  /** `tools` and `tool_choice`: the function tools the client runs itself. */
+  clientTools: ClientTools;
 }
 
 const TEXT_PARTS = new Set(["input_text", "output_text", "text"]);
@@ -29,11 +35,10 @@ const ROLES = new Set(["user", "assistant", "system", "developer"]);
 const IGNORED_ITEMS = new Set(["reasoning", "item_reference"]);
 
 /**
- * Validates a `POST /v1/responses` body. `input` is a string or a list of items; message items
- * (`user`, `assistant`, `system`, `developer`) are understood. Client tools are not forwarded to
- * the agent: `function_call_output` items and a `tool_choice` that demands a call are refused
- * with a clear error. Fields the gateway does not act on (`reasoning`, `metadata`, `store`,
- * `truncation`, `max_tool_calls`, …) are accepted and ignored.
+ * Validates a `POST /v1/responses` body. `input` is a string or a list of items: message items
+ * (`user`, `assistant`, `system`, `developer`), the client tool calls of an earlier response
+ * (`function_call`) and their outputs (`function_call_output`). Fields the gateway does not act on
+ * (`reasoning`, `metadata`, `store`, `truncation`, `max_tool_calls`, …) are accepted and ignored.
  */
 export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
   if (!isRecord(body)) throw new OpenAiRequestError("Request body must be a JSON object.");
@@ -45,19 +50,21 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
   const temperature = numberIn(body, "temperature", 0, 2);
   const topP = numberIn(body, "top_p", 0, 1);
   const maxOutputTokens = positiveInteger(body, "max_output_tokens");
-  checkToolChoice(body.tool_choice);
-  if (body.tools !== undefined && body.tools !== null && !Array.isArray(body.tools)) throw new OpenAiRequestError("`tools` must be an array.", "tools");
+  const clientTools = responsesClientTools(body.tools, body.tool_choice);
 
   const items = inputItems(body.input);
-  const last = items[items.length - 1];
+  let turnStart = items.length;
+  while (turnStart > 0 && items[turnStart - 1]!.role === "tool") turnStart -= 1;
+  const results = items.slice(turnStart);
+  const last = results.length > 0 ? { role: "user", text: results.map((m) => m.text).join("\n\n"), images: [] } : items[items.length - 1];
   if (last?.role !== "user" || (last.text.trim() === "" && last.images.length === 0)) {
-    throw new OpenAiRequestError("Missing user input: `input` must be a string or end with a user message that has text or an image.", "input");
+    throw new OpenAiRequestError("Missing user input: `input` must be a string or end with a user message that has text or an image, or with function_call_output items.", "input");
   }
   const system = [instructions ?? "", ...items.filter((m) => m.role === "system" || m.role === "developer").map((m) => m.text)].filter((t) => t.trim() !== "");
   const history = items
-    .slice(0, -1)
-    .filter((m) => (m.role === "user" || m.role === "assistant") && m.text.trim() !== "")
-    .map((m) => ({ role: m.role as "user" | "assistant", text: m.text }));
+    .slice(0, results.length > 0 ? turnStart : -1)
+    .filter((m) => (m.role === "user" || m.role === "assistant" || m.role === "tool") && m.text.trim() !== "")
+    .map((m) => ({ role: m.role === "assistant" ? ("assistant" as const) : ("user" as const), text: m.text }));
   return {
     ...(model ? { model } : {}),
     ...(user ? { user } : {}),
@@ -71,9 +78,11 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
     images: last.images,
     ...(system.length > 0 ? { extraSystemPrompt: system.join("\n\n") } : {}),
     history,
+    clientTools,
   };
 }
 
+/** An input item as the agent reads it: a message, a client tool call (`assistant`) or its output (`tool`, labelled). */
 interface InputMessage {
   role: string;
   text: string;
@@ -84,14 +93,28 @@ function inputItems(input: unknown): InputMessage[] {
   if (typeof input === "string") return [{ role: "user", text: input, images: [] }];
   if (!Array.isArray(input) || input.length === 0) throw new OpenAiRequestError("`input` must be a string or a non-empty array of items.", "input");
   const out: InputMessage[] = [];
+  // Client tool calls' names by call id, to label their outputs.
+  const calls = new Map<string, string>();
   input.forEach((item, i) => {
     const param = `input[${i}]`;
     if (!isRecord(item)) throw new OpenAiRequestError(`${param} must be an object.`, param);
     const type = item.type ?? "message";
     if (typeof type !== "string") throw new OpenAiRequestError(`${param}.type must be a string.`, `${param}.type`);
     if (IGNORED_ITEMS.has(type)) return;
-    if (type === "function_call_output" || type === "function_call") {
-      throw new OpenAiRequestError(`${param}: '${type}' items are not supported: client tools are not forwarded to the agent.`, `${param}.type`);
+    if (type === "function_call") {
+      if (typeof item.name !== "string") throw new OpenAiRequestError(`${param}.name must be a string.`, `${param}.name`);
+      const args = typeof item.arguments === "string" ? item.arguments : JSON.stringify(item.arguments ?? {});
+      const id = typeof item.call_id === "string" ? ` (${item.call_id})` : "";
+      calls.set(String(item.call_id), item.name);
+      out.push({ role: "assistant", text: `[called ${item.name} with ${args}${id}]`, images: [] });
+      return;
+    }
+    if (type === "function_call_output") {
+      if (typeof item.call_id !== "string") throw new OpenAiRequestError(`${param}.call_id must be a string.`, `${param}.call_id`);
+      const output = typeof item.output === "string" ? item.output : content(item.output, `${param}.output`).text;
+      const name = calls.get(item.call_id);
+      out.push({ role: "tool", text: `Tool result${name ? ` of ${name}` : ""} (${item.call_id}):\n${output}`, images: [] });
+      return;
     }
     if (type !== "message") throw new OpenAiRequestError(`${param}.type '${type}' is not a supported input item.`, `${param}.type`);
     if (typeof item.role !== "string" || !ROLES.has(item.role)) {

@@ -1,14 +1,5 @@
 import { OpenAiRequestError } from "./openai-errors.js";
 
-/**
- * Client-side tools are not forwarded to the agent yet. `tools` alone is ignored (the agent just
- * answers in text), but a client that *demands* a tool call would wait for one that never comes.
- */
-export function checkToolChoice(choice: unknown): void {
-  if (choice === undefined || choice === null || choice === "auto" || choice === "none") return;
-  throw new OpenAiRequestError("`tool_choice` other than 'auto' or 'none' is not supported yet: client tools are not forwarded to the agent.", "tool_choice");
-}
-
 export function optionalString(obj: Record<string, unknown>, key: string): string | undefined {
   const v = obj[key];
   if (v === undefined || v === null) return undefined;

@@ -107,5 +107,6 @@ function turnFor(
     ...(stateless && parsed.history.length > 0 ? { history: parsed.history } : {}),
     ...(headers.model ? { model: headers.model } : {}),
     ...(Object.keys(modelParams).length > 0 ? { modelParams } : {}),
+    ...(parsed.clientTools.tools ? { clientTools: parsed.clientTools } : {}),
   };
 }

@@ -1,13 +1,14 @@
 import type { ServerResponse } from "node:http";
 import { EMPTY_REPLY } from "./completion-shapes.js";
 import { writeEventStreamHead } from "./sse-writer.js";
-import { finishedStatus, messageItem, outputText, responseObject, type ResponseIdentity } from "./response-shapes.js";
+import { finishedStatus, functionCallItems, messageItem, outputText, responseObject, type ResponseIdentity } from "./response-shapes.js";
 import type { ChatTurnResult } from "./types.js";
 
 /**
  * Writes one streamed response as OpenResponses server-sent events: `response.created`,
  * `response.in_progress`, the message item and its text part opened, `response.output_text.delta`
- * per chunk, then the text, part and item closed and `response.completed` — or `response.failed`
+ * per chunk, then the text, part and item closed, a `function_call` item per client tool call the
+ * run ended with (its arguments in one delta), and `response.completed` — or `response.failed`
  * when the turn fails — and `data: [DONE]`. Each event is `event: <type>` + `data: <json>` with a
  * `sequence_number`.
  */
@@ -39,13 +40,24 @@ export class ResponsesSseWriter {
   }
 
   finish(result: ChatTurnResult): void {
+    const calls = functionCallItems(this.identity, result);
     // A turn that streamed nothing still answers: its final text (or the placeholder) as one delta.
-    if (!this.text) this.delta(result.text || EMPTY_REPLY);
+    if (!this.text) this.delta(result.text || (calls.length > 0 ? "" : EMPTY_REPLY));
     const text = this.text;
-    const part = { item_id: this.identity.messageId, output_index: 0, content_index: 0 };
-    this.event("response.output_text.done", { ...part, text, logprobs: [] });
-    this.event("response.content_part.done", { ...part, part: outputText(text) });
-    this.event("response.output_item.done", { output_index: 0, item: messageItem(this.identity, text, "completed") });
+    if (text) {
+      const part = { item_id: this.identity.messageId, output_index: 0, content_index: 0 };
+      this.event("response.output_text.done", { ...part, text, logprobs: [] });
+      this.event("response.content_part.done", { ...part, part: outputText(text) });
+      this.event("response.output_item.done", { output_index: 0, item: messageItem(this.identity, text, "completed") });
+    }
+    const opening = functionCallItems(this.identity, result, "in_progress");
+    calls.forEach((item, i) => {
+      const output_index = (text ? 1 : 0) + i;
+      this.event("response.output_item.added", { output_index, item: opening[i] });
+      this.event("response.function_call_arguments.delta", { item_id: item.id, output_index, delta: item.arguments });
+      this.event("response.function_call_arguments.done", { item_id: item.id, output_index, arguments: item.arguments });
+      this.event("response.output_item.done", { output_index, item });
+    });
     const status = finishedStatus(result);
     this.event(status === "completed" ? "response.completed" : "response.incomplete", { response: responseObject(this.identity, status, { ...result, text }) });
     this.done();

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { chunk, EMPTY_REPLY, finishReason, usageOf, type CompletionIdentity } from "./completion-shapes.js";
+import { chunk, EMPTY_REPLY, finishReason, toolCallsOf, usageOf, type CompletionIdentity } from "./completion-shapes.js";
 import type { ChatTurnResult } from "./types.js";
 
 /**
@@ -35,10 +35,16 @@ export class ChatCompletionSseWriter {
     this.event(chunk(this.identity, [{ index: 0, delta: { content: text }, finish_reason: null }]));
   }
 
-  /** A turn that streamed nothing still answers: its final text (or upstream's placeholder) as one chunk. */
+  /**
+   * A turn that streamed nothing still answers: its final text (or upstream's placeholder) as one
+   * chunk. Client tool calls follow the text as one `delta.tool_calls` chunk, whole.
+   */
   finish(result: ChatTurnResult): void {
-    if (!this.sentContent) this.delta(result.text || EMPTY_REPLY);
-    this.event(chunk(this.identity, [{ index: 0, delta: {}, finish_reason: finishReason(result.stopReason) }]));
+    const calls = toolCallsOf(result, true);
+    if (!this.sentContent && calls.length === 0) this.delta(result.text || EMPTY_REPLY);
+    else if (!this.sentContent) this.delta(result.text);
+    if (calls.length > 0) this.event(chunk(this.identity, [{ index: 0, delta: { tool_calls: calls }, finish_reason: null }]));
+    this.event(chunk(this.identity, [{ index: 0, delta: {}, finish_reason: finishReason(result) }]));
     if (this.includeUsage) this.event(chunk(this.identity, [], { usage: usageOf(result) }));
     this.done();
   }

@@ -2,6 +2,8 @@ import type { ResolvedAuth } from "../../auth/resolve-auth.js";
 import type { ProxySettings } from "../../ingress-attribution.js";
 import type { AuthRateLimiter } from "../../auth/rate-limiter.js";
 import type { ImageLimits, LoadedImage } from "./image-loader.js";
+import type { ClientToolCall } from "../../../agents/client-tools.js";
+import type { ClientTools } from "./client-tool-fields.js";
 
 /** An agent as the `/v1` surface sees it: ids are already normalised (lower case). */
 export interface OpenAiAgentInfo {
@@ -78,6 +80,8 @@ export interface ChatTurnInput {
    * takes the ones its API has, as it takes configured `params`.
    */
   modelParams?: Record<string, unknown>;
+  /** The request's function tools, which the client runs itself, and whether it requires a call. */
+  clientTools?: ClientTools;
   /** Aborted when the client disconnects before the answer is complete. */
   signal: AbortSignal;
   /** Assistant text as it streams. */
@@ -85,7 +89,10 @@ export interface ChatTurnInput {
 }
 
 export interface ChatTurnResult {
+  /** The reply; with `toolCalls`, the text the agent wrote before calling them. */
   text: string;
+  /** Client tool calls the run ended with: the client runs them and sends their results back. */
+  toolCalls?: ClientToolCall[];
   usage: { input: number; output: number };
   stopReason: string;
   error?: { kind: string; message: string };
