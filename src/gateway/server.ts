@@ -82,7 +82,7 @@ import { startSessionMaintenance } from "../conversations/session-maintenance.js
 import { execGrantsPath } from "../agents/approvals/exec-grant-file.js";
 import { createHttpTurnRunner } from "./http/openai/http-turn.js";
 import { imageLimitsFrom } from "./http/openai/image-loader.js";
-import { ClientImages } from "./client-images.js";
+import { ClientMedia } from "./client-media.js";
 import { httpEmbeddings } from "./http-embeddings.js";
 import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
@@ -319,7 +319,7 @@ export class GatewayServer {
     requestRestart: (reason, delayMs) => this.runtime.requestRestart(reason, delayMs),
   });
   /** Images operator clients and the HTTP API send with a message, saved and made into what the agent reads. */
-  private readonly clientImages: ClientImages;
+  private readonly clientMedia: ClientMedia;
   private readonly operatorCommands: ChatCommands = {
     subagents: this.subagentsCommand,
     acp: this.acpCommand,
@@ -347,7 +347,7 @@ export class GatewayServer {
   private trustedProxyFingerprint: string;
 
   constructor(private readonly opts: GatewayServerOptions) {
-    this.clientImages = new ClientImages({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, sessions: () => this.sessions, logger: opts.logger });
+    this.clientMedia = new ClientMedia({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, sessions: () => this.sessions, logger: opts.logger });
     this.auth = opts.auth;
     this.trustedProxyFingerprint = JSON.stringify([opts.auth.trustedProxy, proxySettingsOf(opts.loadedConfig().config)]);
     this.mcp = new McpHub(opts.logger);
@@ -510,8 +510,8 @@ export class GatewayServer {
       subagents: this.subagents,
       logger: opts.logger,
     });
-    registerAgentMethods(this.methods, this.conversations, this.operatorCommands, this.clientImages);
-    registerChatMethods(this.methods, this.conversations, this.operatorCommands, this.clientImages);
+    registerAgentMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
+    registerChatMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
     registerSessionMethods(this.methods, this.conversations, this.sessionEvents);
     registerSessionCreateMethods(this.methods, this.conversations, (key, reason) => this.sessionEvents.changed(key, reason));
     registerSessionReadMethods(this.methods, this.conversations);
@@ -635,7 +635,7 @@ export class GatewayServer {
       explainFailure: (err) => describeStorageError(err, this.runtime.stateDir),
       imageLimits: (endpoint) => imageLimitsFrom(this.opts.loadedConfig().config.gateway.http.endpoints[endpoint].images, endpoint),
       embed: httpEmbeddings(() => this.opts.loadedConfig().config),
-      runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, this.operatorCommands, this.clientImages),
+      runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, this.operatorCommands, this.clientMedia),
       logger: this.opts.logger,
     });
     registerHooksRoutes(app, {

@@ -121,24 +121,26 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await context.close();
   });
 
-  it("an attached image goes with the message: the agent's request names the saved file", async () => {
+  it("attached files go with the message: the agent's request names the saved files", async () => {
     server.enqueue({ text: "A tiny picture." });
     const { context, page, problems, sessionKey } = await openNewSession();
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 1)]);
-    await page.locator('input[name="images"]').setInputFiles([
+    await page.locator('input[name="files"]').setInputFiles([
       { name: "pic.png", mimeType: "image/png", buffer: png },
-      { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("no") },
+      { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("buy milk") },
     ]);
-    expect(await page.getByRole("alert").textContent()).toContain("Not attached (only JPEG, PNG, GIF, WebP and HEIC images): notes.txt");
-    expect(await page.getByRole("list", { name: "Attached images" }).textContent()).toContain("📎 pic.png");
+    const attached = page.getByRole("list", { name: "Attached files" });
+    expect(await attached.locator("li").allTextContents()).toEqual([expect.stringContaining("📎 pic.png"), expect.stringContaining("📎 notes.txt")]);
     const requests = server.requests.length;
     await sendInChat(page, "what is this?");
     await chatFinal(sessionKey);
     const asked = server.requests.slice(requests).find((r) => r.path === "/v1/chat/completions")!;
     const user = asked.body.messages.filter((m: any) => m.role === "user").at(-1);
-    expect(user.content).toMatch(/^what is this\?\n\[media attached: \S+\.png \(image "pic\.png", image\/png, 40 B\)\]$/);
+    expect(user.content).toMatch(
+      /^what is this\?\n\[media attached: \S+\.png \(image "pic\.png", image\/png, 40 B\)\]\n\[media attached: \S+\.txt \(document "notes\.txt", text\/plain, 8 B\)\]$/,
+    );
     await page.locator(".msg.assistant", { hasText: "A tiny picture." }).waitFor(WAIT);
-    expect(await page.getByRole("list", { name: "Attached images" }).count()).toBe(0);
+    expect(await attached.count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });

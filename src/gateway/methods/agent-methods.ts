@@ -18,8 +18,8 @@ import { resolveSendPolicy, SEND_BLOCKED } from "../../sessions/send-policy.js";
 import { wholeReplyText } from "../../conversations/commands/chat-command-registry.js";
 import { DEFAULT_MEDIA_MAX_MB } from "../../channels/inbound/media-store.js";
 import type { ImageBlock } from "../../models/messages.js";
-import type { ClientImages } from "../client-images.js";
-import { readImageAttachments } from "./chat-attachments.js";
+import type { ClientMedia } from "../client-media.js";
+import { readAttachments } from "./chat-attachments.js";
 import { parseSessionKey } from "../../sessions/keys/index.js";
 
 const Str = Type.Optional(Type.String());
@@ -69,14 +69,14 @@ const AgentParams = Type.Object(
 );
 
 /** `agent` (two responses: `accepted`, then the result) and `agent.wait` (see docs/protocol.md, "Methods"). */
-export function registerAgentMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands, images: ClientImages): void {
+export function registerAgentMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands, media: ClientMedia): void {
   registry.register({
     name: "agent",
     scope: "operator.write",
     params: AgentParams,
     handler: async (params, { ack, caller, runtime }) => {
-      // Image attachments as chat.send takes them; a message with images is never a command.
-      const attached = params.attachments?.length ? readImageAttachments(params.attachments, runtime.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB) : [];
+      // Attachments as chat.send takes them; a message with attachments is never a command.
+      const attached = params.attachments?.length ? readAttachments(params.attachments, runtime.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB) : [];
       const command = attached.length > 0 ? undefined : matchChatCommand(params.message, "operator", runtime.config());
       // Through `agent`, starting a session over is for admins (chat.send lets a writer reset its chat).
       if ((command?.name === "new" || command?.name === "reset") && !scopeSatisfied(caller.scopes, "operator.admin")) throw missingScope("operator.admin");
@@ -145,7 +145,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
       let imageBlocks: ImageBlock[] = [];
       // A retry of an accepted key saves nothing again: submit answers it from the ledger.
       if (attached.length > 0 && !conversations.hasAccepted(params.idempotencyKey)) {
-        ({ message, images: imageBlocks } = await images.forAgent(message, attached, { agentId: parseSessionKey(sessionKey).agentId, sessionKey }));
+        ({ message, images: imageBlocks } = await media.forAgent(message, attached, { agentId: parseSessionKey(sessionKey).agentId, sessionKey }));
       }
       const outcome = await conversations.submit({
         message,

@@ -18,17 +18,17 @@ import { elevatedAccess, WEBCHAT_SENDER } from "../../channels/access/elevated-a
 import { parseSessionKey } from "../../sessions/keys/index.js";
 import { DEFAULT_MEDIA_MAX_MB } from "../../channels/inbound/media-store.js";
 import type { ImageBlock } from "../../models/messages.js";
-import type { ClientImages } from "../client-images.js";
-import { readImageAttachments } from "./chat-attachments.js";
+import type { ClientMedia } from "../client-media.js";
+import { readAttachments } from "./chat-attachments.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
 const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((m) => Type.Literal(m)));
 
 /**
  * `chat.send`, `chat.history`, `chat.abort` — the WebChat/Control-UI contract (see docs/protocol.md).
- * `images` saves a message's image attachments and makes them what the agent reads.
+ * `media` saves a message's attachments and makes them what the agent reads.
  */
-export function registerChatMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands, images: ClientImages): void {
+export function registerChatMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands, media: ClientMedia): void {
   registry.register({
     name: "chat.send",
     scope: "operator.write",
@@ -62,7 +62,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
     handler: async (params, { runtime, caller }) => {
       if (!params.message.trim() && !params.attachments?.length) throw invalidRequest("message or attachment required");
       const system = readSystemProvenance(params, caller.scopes);
-      const attached = params.attachments?.length ? readImageAttachments(params.attachments, runtime.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB) : [];
+      const attached = params.attachments?.length ? readAttachments(params.attachments, runtime.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB) : [];
       if (!params.message.trim() && attached.length === 0) throw invalidRequest("message or attachment required");
       const options = readChatSendOptions(params, caller.scopes);
       assertKnownAgent(runtime.config(), params.agentId);
@@ -85,7 +85,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
           turnSettings = { ...inline.levels, ...turnSettings };
         }
       }
-      // A message with images is never a command, nor the answer to a waiting question.
+      // A message with attachments is never a command, nor the answer to a waiting question.
       const command = options.suppressCommands || attached.length > 0 ? undefined : matchChatCommand(message, "operator", runtime.config());
       if (command) {
         const { sessionKey } = conversations.resolveSessionKey(params.sessionKey, params.agentId);
@@ -129,7 +129,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
       let imageBlocks: ImageBlock[] = [];
       // A retry of an accepted key saves nothing again: submit answers it from the ledger.
       if (attached.length > 0 && !conversations.hasAccepted(params.idempotencyKey)) {
-        ({ message, images: imageBlocks } = await images.forAgent(message, attached, { agentId: parseSessionKey(target).agentId, sessionKey: target }));
+        ({ message, images: imageBlocks } = await media.forAgent(message, attached, { agentId: parseSessionKey(target).agentId, sessionKey: target }));
       }
       const outcome = await conversations.submit({
         message: system.receipt ? `${system.receipt}\n\n${message}` : message,

@@ -11,17 +11,14 @@ const PAGE = 50;
 /** Messages asked of chat.history per request: the newest on open, then older pages by offset. */
 const FETCH = 200;
 const SESSION_KEY_STORAGE = "openclaw.controlUi.chatSession";
-/** The image types `chat.send` takes as attachments. */
-const IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/heic", "image/heif"];
-
-interface PickedImage {
+interface PickedFile {
   name: string;
   mimeType: string;
   /** The file's bytes, base64. */
   content: string;
 }
 
-async function readImage(file: File): Promise<PickedImage> {
+async function readPicked(file: File): Promise<PickedFile> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let binary = "";
   // In slices: String.fromCharCode takes its arguments on the stack.
@@ -76,8 +73,8 @@ export class ChatView extends ViewElement {
   /** A chat command's answer (/status, /help …): shown above the composer, not part of the transcript. */
   declare notice: string | undefined;
   declare busy: boolean;
-  /** Images picked for the next message, sent as `chat.send` attachments. */
-  declare attached: PickedImage[];
+  /** Files picked for the next message, sent as `chat.send` attachments. */
+  declare attached: PickedFile[];
   /** The gateway has messages older than the oldest loaded one. */
   declare hasOlder: boolean;
   /** The session's `/reasoning` level (chat.history's): the model's saved reasoning is shown only when it is `on`. */
@@ -231,7 +228,7 @@ export class ChatView extends ViewElement {
     if (!message.trim() && attached.length === 0) return;
     this.busy = true;
     try {
-      const attachments = attached.map(({ name, mimeType, content }) => ({ type: "image", mimeType, fileName: name, content }));
+      const attachments = attached.map(({ name, mimeType, content }) => ({ type: mimeType.startsWith("image/") ? "image" : "file", mimeType, fileName: name, content }));
       const res = await this.client.request<{ runId?: string; status?: string; reply?: string }>("chat.send", {
         sessionKey: this.sessionKey,
         message,
@@ -245,7 +242,7 @@ export class ChatView extends ViewElement {
       // Commands (/new, /status…) answer at once and start no run.
       if (res.status !== "started") void this.loadHistory();
       else {
-        const names = attached.map((image) => `📎 ${image.name}`);
+        const names = attached.map((file) => `📎 ${file.name}`);
         this.messages = [...this.messages, { role: "user", content: [{ type: "text", text: [message, ...names].filter(Boolean).join("\n") }], timestamp: Date.now() }];
         if (res.runId) this.runOf(res.runId);
         this.scrollToEnd();
@@ -257,15 +254,12 @@ export class ChatView extends ViewElement {
     }
   }
 
-  /** Reads the picked files (images only, as the gateway takes them) for the next message. */
-  private async pickImages(event: Event): Promise<void> {
+  /** Reads the picked files for the next message. */
+  private async pickFiles(event: Event): Promise<void> {
     const input = event.target as HTMLInputElement;
     const files = [...(input.files ?? [])];
     input.value = "";
-    const refused = files.filter((file) => !IMAGE_TYPES.includes(file.type)).map((file) => file.name);
-    const images = await Promise.all(files.filter((file) => IMAGE_TYPES.includes(file.type)).map(readImage));
-    this.attached = [...this.attached, ...images];
-    this.error = refused.length > 0 ? `Not attached (only JPEG, PNG, GIF, WebP and HEIC images): ${refused.join(", ")}` : undefined;
+    this.attached = [...this.attached, ...(await Promise.all(files.map(readPicked)))];
   }
 
   private unattach(index: number): void {
@@ -354,9 +348,9 @@ export class ChatView extends ViewElement {
       <oc-question-panel .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-question-panel>
       ${
         this.attached.length > 0
-          ? html`<ul class="attached" aria-label="Attached images">
+          ? html`<ul class="attached" aria-label="Attached files">
               ${this.attached.map(
-                (image, i) => html`<li>📎 ${image.name} <button type="button" aria-label=${`Remove ${image.name}`} @click=${() => this.unattach(i)}>×</button></li>`,
+                (file, i) => html`<li>📎 ${file.name} <button type="button" aria-label=${`Remove ${file.name}`} @click=${() => this.unattach(i)}>×</button></li>`,
               )}
             </ul>`
           : nothing
@@ -364,8 +358,8 @@ export class ChatView extends ViewElement {
       <form class="composer" @submit=${this.send}>
         <label class="visually-hidden" for="chat-input">Message</label>
         <textarea id="chat-input" name="message" rows="2" placeholder="Message (Enter sends, Shift+Enter for a new line)" @keydown=${this.onKey}></textarea>
-        <label class="attach" title="Attach images">📎<span class="visually-hidden">Attach images</span>
-          <input type="file" class="visually-hidden" name="images" accept=${IMAGE_TYPES.join(",")} multiple @change=${this.pickImages} />
+        <label class="attach" title="Attach files">📎<span class="visually-hidden">Attach files</span>
+          <input type="file" class="visually-hidden" name="files" multiple @change=${this.pickFiles} />
         </label>
         <button type="submit" ?disabled=${this.busy}>Send</button>
         <button type="button" class="danger" ?disabled=${this.live.size === 0} @click=${this.abort}>Stop</button>

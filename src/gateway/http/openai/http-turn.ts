@@ -5,7 +5,7 @@ import { wholeReplyText } from "../../../conversations/commands/chat-command-reg
 import type { OpenClawConfig } from "../../../config/index.js";
 import type { SessionStore } from "../../../sessions/store/index.js";
 import { operatorCommandContext, type ChatCommands } from "../../operator-commands.js";
-import type { ClientImages } from "../../client-images.js";
+import type { ClientMedia } from "../../client-media.js";
 import type { ImageBlock } from "../../../models/messages.js";
 import { QUEUE_FULL, TOOL_CHOICE_UNMET } from "./openai-errors.js";
 import type { ChatTurnInput, ChatTurnResult } from "./types.js";
@@ -17,13 +17,13 @@ import type { ChatTurnInput, ChatTurnResult } from "./types.js";
  * OpenAI's API has no idempotency key, so the run gets a fresh id and no ledger record. A chat
  * command (`/stop`, `/new`, …) runs no turn: its reply, if it has one, is the completion's text;
  * a message with images is never a command. Its images are saved and shown to the agent as a
- * chat photo is (client-images.ts).
+ * chat photo is (client-media.ts).
  */
 export function createHttpTurnRunner(
   conversations: ConversationPort,
   gateway: { config(): OpenClawConfig; sessions(): SessionStore },
   commands: ChatCommands,
-  clientImages: ClientImages,
+  clientMedia: ClientMedia,
 ) {
   return async (input: ChatTurnInput): Promise<ChatTurnResult> => {
     const prior = (input.history ?? []).map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.text}`).join("\n\n");
@@ -46,13 +46,14 @@ export function createHttpTurnRunner(
     let files: string[] = [];
     if (input.images?.length) {
       const { sessionKey } = conversations.resolveSessionKey(input.sessionKey, input.agentId);
-      ({ message, images, files } = await clientImages.forAgent(message, input.images, { agentId: input.agentId, sessionKey }));
+      const attached = input.images.map((image) => ({ kind: "image" as const, ...image }));
+      ({ message, images, files } = await clientMedia.forAgent(message, attached, { agentId: input.agentId, sessionKey }));
     }
     try {
       return await runMessage(conversations, input, message, images);
     } finally {
       // A stateless request keeps nothing: the images it sent go with its session.
-      if (input.stateless) clientImages.discard(files);
+      if (input.stateless) clientMedia.discard(files);
     }
   };
 }

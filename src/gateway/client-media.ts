@@ -9,22 +9,23 @@ import type { Logger } from "../infra/logger.js";
 import type { ImageBlock } from "../models/messages.js";
 import type { SessionStore } from "../sessions/store/index.js";
 
-/** An image a client sent with a message: its bytes, checked by the surface it came through. */
-export interface ClientImage {
-  mimeType: string;
+/** A file a client sent with a message: its bytes, checked by the surface it came through. */
+export interface ClientFile {
+  kind: "image" | "document";
+  mimeType?: string;
   bytes: Buffer;
   fileName?: string;
 }
 
 /**
- * Images an operator client (`chat.send` attachments) or the HTTP API (`image_url`,
- * `input_image`) sent with a message, made into what the agent reads, as a chat photo is: each is
- * saved under `<state>/media/inbound/` and named by a line after the message; JPEG, PNG, GIF and
- * WebP up to 5 MB also reach the model as image input in the turn that answers, when its model
- * takes images; for a model that takes none, the first image is described as `tools.media` sets
- * up. Other types (HEIC) are saved and named only.
+ * Files an operator client (`chat.send` attachments) or the HTTP API (`image_url`,
+ * `input_image`) sent with a message, made into what the agent reads, as a chat's files are: each
+ * is saved under `<state>/media/inbound/` and named by a line after the message (the agent reads
+ * it from there). JPEG, PNG, GIF and WebP images up to 5 MB also reach the model as image input in
+ * the turn that answers, when its model takes images; for a model that takes none, the first image
+ * is described as `tools.media` sets up. Other images (HEIC) and documents are saved and named only.
  */
-export class ClientImages {
+export class ClientMedia {
   private readonly store: InboundMediaStore;
 
   constructor(private readonly deps: { stateDir: string; config: () => OpenClawConfig; sessions: () => Pick<SessionStore, "peek">; logger: Logger }) {
@@ -34,12 +35,12 @@ export class ClientImages {
   /** The message with its images' lines, the image blocks for the model, and the files saved. */
   async forAgent(
     message: string,
-    images: readonly ClientImage[],
+    files: readonly ClientFile[],
     target: { agentId: string; sessionKey: string },
   ): Promise<{ message: string; images: ImageBlock[]; files: string[] }> {
     const config = this.deps.config();
     const limit = { maxMb: config.agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB, key: "agents.defaults.mediaMaxMb" };
-    const saved = await this.store.saveAll(images.map(asInboundMedia), limit);
+    const saved = await this.store.saveAll(files.map(asInboundMedia), limit);
     const sessionModel = this.deps.sessions().peek(target.sessionKey)?.modelOverride;
     const description = await imageDescription({
       images: saved.imageFiles,
@@ -59,12 +60,12 @@ export class ClientImages {
   }
 }
 
-function asInboundMedia(image: ClientImage): InboundMedia {
+function asInboundMedia(file: ClientFile): InboundMedia {
   return {
-    kind: "image",
-    mimeType: image.mimeType,
-    sizeBytes: image.bytes.length,
-    ...(image.fileName ? { fileName: image.fileName } : {}),
-    download: async () => image.bytes,
+    kind: file.kind,
+    ...(file.mimeType ? { mimeType: file.mimeType } : {}),
+    sizeBytes: file.bytes.length,
+    ...(file.fileName ? { fileName: file.fileName } : {}),
+    download: async () => file.bytes,
   };
 }

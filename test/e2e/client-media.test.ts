@@ -9,11 +9,11 @@ import { waitUntil } from "../helpers/reliability.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 
 /**
- * Images from clients that are not chats: `image_url` parts on `/v1/chat/completions`,
+ * Images and files from clients that are not chats: `image_url` parts on `/v1/chat/completions`,
  * `input_image` on `/v1/responses` (the real OpenAI SDK) and `chat.send` / `agent` attachments
- * (an operator WebSocket). Each image is saved under `<state>/media/inbound/`, named by a line
- * after the message, and reaches a model that takes images as image input in the turn that
- * answers; a text-only model gets the line alone. Real gateway, the fake model server records
+ * (an operator WebSocket). Each is saved under `<state>/media/inbound/` and named by a line after
+ * the message; an image reaches a model that takes images as image input in the turn that
+ * answers; a text-only model, or another file, gets the line alone. Real gateway, the fake model server records
  * what the model was sent.
  */
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(90, 3)]);
@@ -185,7 +185,7 @@ describe("images from the HTTP API", () => {
   });
 });
 
-describe("image attachments from operator clients", () => {
+describe("attachments from operator clients", () => {
   it("chat.send's attachments reach the model in the turn that answers the message", async () => {
     let sent: any;
     const user = await lastUserMessageFor(async () => {
@@ -229,17 +229,33 @@ describe("image attachments from operator clients", () => {
     expect(user.content[1]).toEqual({ type: "image_url", image_url: { url: `data:image/jpeg;base64,${JPEG.toString("base64")}` } });
   });
 
-  it("refuses files that are not images and content that is not base64, starting nothing", async () => {
+  it("another file is saved and named for the agent to read; the model gets no image", async () => {
+    const pdf = Buffer.from("%PDF-1.4 a tiny report");
+    const user = await lastUserMessageFor(() =>
+      operator.request("chat.send", {
+        sessionKey: "agent:main:files",
+        message: "read this",
+        idempotencyKey: "img-chat-pdf",
+        attachments: [{ type: "file", mimeType: "application/pdf", fileName: "report.pdf", content: pdf.toString("base64") }],
+      }),
+    );
+    expect(typeof user.content).toBe("string");
+    const file = /^read this\n\[media attached: (\S+\.pdf) \(document "report\.pdf", application\/pdf, 22 B\)\]$/.exec(user.content)?.[1];
+    expect(file, user.content).toBeDefined();
+    expect(fs.readFileSync(file!)).toEqual(pdf);
+  });
+
+  it("refuses an image that is not one and content that is not base64, starting nothing", async () => {
     const before = model.requests.length;
-    const pdf = await operator.request("chat.send", {
+    const notImage = await operator.request("chat.send", {
       sessionKey: "main",
-      message: "read this",
-      idempotencyKey: "img-chat-pdf",
-      attachments: [{ type: "file", mimeType: "application/pdf", fileName: "report.pdf", content: "JVBERi0=" }],
+      message: "see",
+      idempotencyKey: "img-chat-notimage",
+      attachments: [{ type: "image", mimeType: "application/pdf", fileName: "report.pdf", content: "JVBERi0=" }],
     });
-    expect(pdf.ok).toBe(false);
-    expect(pdf.error.code).toBe("INVALID_REQUEST");
-    expect(pdf.error.message).toBe('attachments[0] ("report.pdf"): only image attachments are supported (JPEG, PNG, GIF, WebP, HEIC), not application/pdf');
+    expect(notImage.ok).toBe(false);
+    expect(notImage.error.code).toBe("INVALID_REQUEST");
+    expect(notImage.error.message).toBe('attachments[0] ("report.pdf"): an image must be JPEG, PNG, GIF, WebP or HEIC, not application/pdf');
     const garbled = await operator.request("chat.send", {
       sessionKey: "main",
       message: "see",
