@@ -20,8 +20,8 @@ export interface ClientFile {
 /**
  * Files an operator client (`chat.send` attachments) or the HTTP API (`image_url`,
  * `input_image`) sent with a message, made into what the agent reads, as a chat's files are: each
- * is saved under `<state>/media/inbound/` and named by a line after the message (the agent reads
- * it from there). JPEG, PNG, GIF and WebP images up to 5 MB also reach the model as image input in
+ * is saved under `<state>/media/inbound/` and named by a line after the message (its path and
+ * type). JPEG, PNG, GIF and WebP images up to 5 MB also reach the model as image input in
  * the turn that answers, when its model takes images; for a model that takes none, the first image
  * is described as `tools.media` sets up. Other images (HEIC) and documents are saved and named only.
  */
