@@ -103,7 +103,7 @@ describe("/v1 paths that do not exist", () => {
     expect(res.headers.get("content-type")).toContain("application/json");
     expect(await res.json()).toEqual({ error: { message: "Unknown endpoint: GET /v1/embeddings/nope", type: "invalid_request_error", code: "unknown_url" } });
     const client = new OpenAI({ baseURL: `${fakes.gw.httpUrl}/v1`, apiKey: fakes.gw.token!, maxRetries: 0 });
-    await expect(client.embeddings.create({ model: "x", input: "y" })).rejects.toMatchObject({ status: 404, type: "invalid_request_error" });
+    await expect(client.moderations.create({ model: "x", input: "y" })).rejects.toMatchObject({ status: 404, type: "invalid_request_error" });
     // Without the token nothing about the routes is told.
     expect((await fetch(`${fakes.gw.httpUrl}/v1/nope`)).status).toBe(401);
   });
