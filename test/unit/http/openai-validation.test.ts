@@ -37,7 +37,7 @@ describe("request validation", () => {
     [
       "audio in the last message",
       { messages: [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "AAAA", format: "wav" } }] }] },
-      /'input_audio' are not supported: only text and image_url/,
+      /'input_audio' are not supported: only text, image_url and file parts/,
     ],
     [
       "last message not user",

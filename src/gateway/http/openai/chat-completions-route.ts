@@ -10,6 +10,7 @@ import { runBlockingTurn, thrownFailure } from "./run-blocking-turn.js";
 import { safeErrorMessage } from "./safe-error-message.js";
 import { deriveSessionKey } from "./session-key.js";
 import { loadImages } from "./image-loader.js";
+import { withFiles } from "./file-parts.js";
 import { ChatCompletionSseWriter } from "./sse-writer.js";
 import type { ChatTurnInput, OpenAiRouteDeps } from "./types.js";
 
@@ -26,12 +27,13 @@ export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
       const agentId = resolveAgentId(parsed.model, headers.agentId, deps.agents());
       const { sessionKey, stateless } = deriveSessionKey(headers.sessionKey, parsed.user, agentId);
       const images = parsed.images.length > 0 ? await loadImages(parsed.images, deps.imageLimits("chatCompletions")) : [];
+      const extraSystemPrompt = withFiles(parsed.extraSystemPrompt, parsed.files);
       turn = {
         agentId,
         sessionKey,
         message: parsed.message,
         ...(images.length > 0 ? { images } : {}),
-        ...(parsed.extraSystemPrompt !== undefined ? { extraSystemPrompt: parsed.extraSystemPrompt } : {}),
+        ...(extraSystemPrompt !== undefined ? { extraSystemPrompt } : {}),
         ...(stateless && parsed.history.length > 0 ? { history: parsed.history } : {}),
         ...(stateless ? { stateless: true } : {}),
         ...(headers.model ? { model: headers.model } : {}),

@@ -1,5 +1,6 @@
 import { isRecord } from "./request-fields.js";
 import { OpenAiRequestError } from "./openai-errors.js";
+import { parseDataUri } from "./data-uri.js";
 
 /** Where one image of a request comes from: inline bytes (a `data:` URI, base64) or a URL to fetch. */
 export type ImageSource = { kind: "data"; mimeType: string; base64: string; param: string } | { kind: "url"; url: URL; param: string };
@@ -37,11 +38,10 @@ export function responsesImagePart(part: Record<string, unknown>, param: string)
 /** `data:<mime>;base64,<data>` or an `http(s)` URL; anything else is the client's mistake, told as such. */
 function sourceOfUrl(value: string, param: string): ImageSource {
   if (/^data:/i.test(value)) {
-    const match = /^data:([^;,]+)((?:;[^;,]*)*),(.*)$/is.exec(value);
-    if (!match) throw new OpenAiRequestError(`${param} is not a valid data: URI.`, param);
-    const [, mimeType = "", parameters = "", data = ""] = match;
-    if (!/;base64$/i.test(parameters)) throw new OpenAiRequestError(`${param}: a data: URI image must be base64 (data:<type>;base64,…).`, param);
-    return { kind: "data", mimeType: mimeType.trim().toLowerCase(), base64: data, param };
+    const data = parseDataUri(value);
+    if (data === undefined) throw new OpenAiRequestError(`${param} is not a valid data: URI.`, param);
+    if (data === "not-base64") throw new OpenAiRequestError(`${param}: a data: URI image must be base64 (data:<type>;base64,…).`, param);
+    return { kind: "data", ...data, param };
   }
   let url: URL;
   try {

@@ -2,6 +2,7 @@ import type { ChatCompletionBody, ChatMessage } from "./chat-request-schema.js";
 import { chatImagePart, type ImageSource, MAX_IMAGE_PARTS } from "./image-sources.js";
 import { OpenAiRequestError } from "./openai-errors.js";
 import { chatClientTools, type ClientTools } from "./client-tool-fields.js";
+import { chatFilePart, type FileSource, MAX_FILE_PARTS } from "./file-parts.js";
 import { isRecord } from "./request-fields.js";
 
 export interface ParsedChatRequest {
@@ -17,6 +18,8 @@ export interface ParsedChatRequest {
   message: string;
   /** The last message's images, in order (not yet fetched or decoded). */
   images: ImageSource[];
+  /** The last message's text files (`file` parts), read into the system prompt. */
+  files: FileSource[];
   extraSystemPrompt?: string;
   /** Every conversation message before the last one, as plain text. */
   history: { role: "user" | "assistant"; text: string }[];
@@ -28,7 +31,7 @@ export interface ParsedChatRequest {
 
 type Role = ChatMessage["role"];
 const TEXT_PARTS = new Set(["text", "input_text"]);
-const MEDIA_PARTS = new Set(["input_image", "input_audio", "file", "input_file"]);
+const MEDIA_PARTS = new Set(["input_image", "input_audio", "input_file"]);
 
 /**
  * The rules of a `POST /v1/chat/completions` body that its shape cannot state; the shape itself
@@ -43,7 +46,7 @@ export function parseChatRequest(body: ChatCompletionBody): ParsedChatRequest {
   let turnStart = parsed.length;
   while (turnStart > 0 && isToolOutput(parsed[turnStart - 1]!)) turnStart -= 1;
   const results = parsed.slice(turnStart);
-  const last = results.length > 0 ? { role: "user" as const, text: toolResultsText(results, parsed), images: [] } : parsed[parsed.length - 1]!;
+  const last = results.length > 0 ? { role: "user" as const, text: toolResultsText(results, parsed), images: [], files: [] } : parsed[parsed.length - 1]!;
   if (last.role !== "user") throw new OpenAiRequestError("The last message in `messages` must have role 'user' (or be tool results).", "messages");
   if (last.text.trim() === "" && last.images.length === 0) throw new OpenAiRequestError("Missing user message in `messages`.", "messages");
 
@@ -60,6 +63,7 @@ export function parseChatRequest(body: ChatCompletionBody): ParsedChatRequest {
     includeUsage: stream && (body.stream_options?.include_usage ?? false),
     message: last.text,
     images: last.images,
+    files: last.files,
     ...(system.length > 0 ? { extraSystemPrompt: system.join("\n\n") } : {}),
     history,
     ...(modelParams ? { modelParams } : {}),
@@ -86,6 +90,7 @@ interface ParsedMessage {
   role: Role;
   text: string;
   images: ImageSource[];
+  files: FileSource[];
   /** `name` (function role): the tool whose output this is. */
   name?: string;
   /** `tool_call_id` (tool role): the call this answers. */
@@ -95,12 +100,13 @@ interface ParsedMessage {
 }
 
 function parseMessage(raw: ChatMessage, param: string, isLast: boolean): ParsedMessage {
-  const { text, images } = content(raw.content, raw.role, `${param}.content`, isLast);
+  const { text, images, files } = content(raw.content, raw.role, `${param}.content`, isLast);
   const calls = raw.role === "assistant" ? toolCallsOf((raw as Record<string, unknown>).tool_calls) : [];
   return {
     role: raw.role,
     text,
     images,
+    files,
     ...(typeof raw.name === "string" ? { name: raw.name } : {}),
     ...(typeof raw.tool_call_id === "string" ? { toolCallId: raw.tool_call_id } : {}),
     ...(calls.length > 0 ? { calls } : {}),
@@ -133,19 +139,20 @@ function toolResultsText(results: readonly ParsedMessage[], all: readonly Parsed
 }
 
 /**
- * String content, or the joined text of its parts and, in the latest message, its images (at most
- * MAX_IMAGE_PARTS). As upstream, images are read only from the latest user message: media in older
- * messages is dropped. Audio and file parts there are refused.
+ * String content, or the joined text of its parts and, in the latest message, its images and text
+ * files (at most MAX_IMAGE_PARTS and MAX_FILE_PARTS). As upstream, media is read only from the
+ * latest user message and dropped from older ones. Audio parts there are refused.
  */
-function content(value: ChatMessage["content"], role: Role, param: string, isLast: boolean): { text: string; images: ImageSource[] } {
-  if (typeof value === "string") return { text: value, images: [] };
+function content(value: ChatMessage["content"], role: Role, param: string, isLast: boolean): { text: string; images: ImageSource[]; files: FileSource[] } {
+  if (typeof value === "string") return { text: value, images: [], files: [] };
   if (value === null || value === undefined) {
     // An assistant message that only carried tool_calls has null content.
-    if (role !== "user" && role !== "system" && role !== "developer") return { text: "", images: [] };
+    if (role !== "user" && role !== "system" && role !== "developer") return { text: "", images: [], files: [] };
     throw new OpenAiRequestError(`${param} must be a string or an array of content parts.`, param);
   }
   const texts: string[] = [];
   const images: ImageSource[] = [];
+  const files: FileSource[] = [];
   value.forEach((part, i) => {
     if (TEXT_PARTS.has(part.type)) {
       if (typeof part.text !== "string") throw new OpenAiRequestError(`${param}[${i}].text must be a string.`, `${param}[${i}].text`);
@@ -154,13 +161,17 @@ function content(value: ChatMessage["content"], role: Role, param: string, isLas
       if (!isLast) return;
       if (images.length === MAX_IMAGE_PARTS) throw new OpenAiRequestError(`At most ${MAX_IMAGE_PARTS} image_url parts are taken from the latest message.`, `${param}[${i}]`);
       images.push(chatImagePart(part, `${param}[${i}]`));
+    } else if (part.type === "file") {
+      if (!isLast) return;
+      if (files.length === MAX_FILE_PARTS) throw new OpenAiRequestError(`At most ${MAX_FILE_PARTS} file parts are taken from the latest message.`, `${param}[${i}]`);
+      files.push(chatFilePart(part, `${param}[${i}]`));
     } else if (MEDIA_PARTS.has(part.type)) {
-      if (isLast) throw new OpenAiRequestError(`Content parts of type '${part.type}' are not supported: only text and image_url parts.`, `${param}[${i}]`);
+      if (isLast) throw new OpenAiRequestError(`Content parts of type '${part.type}' are not supported: only text, image_url and file parts.`, `${param}[${i}]`);
     } else if (part.type !== "refusal") {
       throw new OpenAiRequestError(`${param}[${i}].type '${part.type}' is not a supported content part type.`, `${param}[${i}].type`);
     }
   });
-  return { text: texts.join("\n"), images };
+  return { text: texts.join("\n"), images, files };
 }
 
 /**

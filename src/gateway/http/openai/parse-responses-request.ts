@@ -2,6 +2,7 @@ import { isRecord, optionalBoolean, optionalString } from "./request-fields.js";
 import { responsesClientTools, type ClientTools } from "./client-tool-fields.js";
 import { OpenAiRequestError } from "./openai-errors.js";
 import { type ImageSource, MAX_IMAGE_PARTS, responsesImagePart } from "./image-sources.js";
+import { type FileSource, MAX_FILE_PARTS, responsesFilePart } from "./file-parts.js";
 
 export interface ParsedResponsesRequest {
   /** The `model` string as sent (an agent target); echoed back. */
@@ -16,6 +17,8 @@ export interface ParsedResponsesRequest {
   message: string;
   /** The last user input's images (`input_image` parts), in order, not yet fetched or decoded. */
   images: ImageSource[];
+  /** The last user input's text files (`input_file` parts), read into the system prompt. */
+  files: FileSource[];
   /** `instructions` and system / developer input messages, joined by blank lines. */
   extraSystemPrompt?: string;
   /** Input messages before the last user one, as plain text (replayed only into a fresh session). */
@@ -56,7 +59,7 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
   let turnStart = items.length;
   while (turnStart > 0 && items[turnStart - 1]!.role === "tool") turnStart -= 1;
   const results = items.slice(turnStart);
-  const last = results.length > 0 ? { role: "user", text: results.map((m) => m.text).join("\n\n"), images: [] } : items[items.length - 1];
+  const last = results.length > 0 ? { role: "user", text: results.map((m) => m.text).join("\n\n"), images: [], files: [] } : items[items.length - 1];
   if (last?.role !== "user" || (last.text.trim() === "" && last.images.length === 0)) {
     throw new OpenAiRequestError("Missing user input: `input` must be a string or end with a user message that has text or an image, or with function_call_output items.", "input");
   }
@@ -76,6 +79,7 @@ export function parseResponsesRequest(body: unknown): ParsedResponsesRequest {
     stream,
     message: last.text,
     images: last.images,
+    files: last.files,
     ...(system.length > 0 ? { extraSystemPrompt: system.join("\n\n") } : {}),
     history,
     clientTools,
@@ -87,10 +91,11 @@ interface InputMessage {
   role: string;
   text: string;
   images: ImageSource[];
+  files: FileSource[];
 }
 
 function inputItems(input: unknown): InputMessage[] {
-  if (typeof input === "string") return [{ role: "user", text: input, images: [] }];
+  if (typeof input === "string") return [{ role: "user", text: input, images: [], files: [] }];
   if (!Array.isArray(input) || input.length === 0) throw new OpenAiRequestError("`input` must be a string or a non-empty array of items.", "input");
   const out: InputMessage[] = [];
   // Client tool calls' names by call id, to label their outputs.
@@ -106,14 +111,14 @@ function inputItems(input: unknown): InputMessage[] {
       const args = typeof item.arguments === "string" ? item.arguments : JSON.stringify(item.arguments ?? {});
       const id = typeof item.call_id === "string" ? ` (${item.call_id})` : "";
       calls.set(String(item.call_id), item.name);
-      out.push({ role: "assistant", text: `[called ${item.name} with ${args}${id}]`, images: [] });
+      out.push({ role: "assistant", text: `[called ${item.name} with ${args}${id}]`, images: [], files: [] });
       return;
     }
     if (type === "function_call_output") {
       if (typeof item.call_id !== "string") throw new OpenAiRequestError(`${param}.call_id must be a string.`, `${param}.call_id`);
       const output = typeof item.output === "string" ? item.output : content(item.output, `${param}.output`).text;
       const name = calls.get(item.call_id);
-      out.push({ role: "tool", text: `Tool result${name ? ` of ${name}` : ""} (${item.call_id}):\n${output}`, images: [] });
+      out.push({ role: "tool", text: `Tool result${name ? ` of ${name}` : ""} (${item.call_id}):\n${output}`, images: [], files: [] });
       return;
     }
     if (type !== "message") throw new OpenAiRequestError(`${param}.type '${type}' is not a supported input item.`, `${param}.type`);
@@ -122,16 +127,17 @@ function inputItems(input: unknown): InputMessage[] {
     }
     out.push({ role: item.role, ...content(item.content, `${param}.content`) });
   });
-  // Images count only in the input's last message (the turn); earlier ones are dropped, as upstream.
-  return out.map((message, i) => (i === out.length - 1 || message.images.length === 0 ? message : { ...message, images: [] }));
+  // Images and files count only in the input's last message (the turn); earlier ones are dropped, as upstream.
+  return out.map((message, i) => (i === out.length - 1 || (message.images.length === 0 && message.files.length === 0) ? message : { ...message, images: [], files: [] }));
 }
 
-/** Text parts joined, and `input_image` parts (at most MAX_IMAGE_PARTS a message); other media is refused. */
-function content(value: unknown, param: string): { text: string; images: ImageSource[] } {
-  if (typeof value === "string") return { text: value, images: [] };
+/** Text parts joined, `input_image` and `input_file` parts (at most MAX_IMAGE_PARTS and MAX_FILE_PARTS a message); other media is refused. */
+function content(value: unknown, param: string): { text: string; images: ImageSource[]; files: FileSource[] } {
+  if (typeof value === "string") return { text: value, images: [], files: [] };
   if (!Array.isArray(value)) throw new OpenAiRequestError(`${param} must be a string or an array of content parts.`, param);
   const texts: string[] = [];
   const images: ImageSource[] = [];
+  const files: FileSource[] = [];
   value.forEach((part, i) => {
     if (!isRecord(part) || typeof part.type !== "string") throw new OpenAiRequestError(`${param}[${i}] must be an object with a string 'type'.`, `${param}[${i}]`);
     if (TEXT_PARTS.has(part.type)) {
@@ -140,11 +146,14 @@ function content(value: unknown, param: string): { text: string; images: ImageSo
     } else if (part.type === "input_image") {
       if (images.length === MAX_IMAGE_PARTS) throw new OpenAiRequestError(`At most ${MAX_IMAGE_PARTS} input_image parts are taken from a message.`, `${param}[${i}]`);
       images.push(responsesImagePart(part, `${param}[${i}]`));
+    } else if (part.type === "input_file") {
+      if (files.length === MAX_FILE_PARTS) throw new OpenAiRequestError(`At most ${MAX_FILE_PARTS} input_file parts are taken from a message.`, `${param}[${i}]`);
+      files.push(responsesFilePart(part, `${param}[${i}]`));
     } else if (part.type !== "refusal") {
-      throw new OpenAiRequestError(`Content parts of type '${part.type}' are not supported (text and input_image only).`, `${param}[${i}].type`);
+      throw new OpenAiRequestError(`Content parts of type '${part.type}' are not supported (text, input_image and input_file only).`, `${param}[${i}].type`);
     }
   });
-  return { text: texts.join("\n"), images };
+  return { text: texts.join("\n"), images, files };
 }
 
 function numberIn(body: Record<string, unknown>, name: string, min: number, max: number): number | undefined {

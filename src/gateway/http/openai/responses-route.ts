@@ -11,6 +11,7 @@ import { runBlockingTurn, thrownFailure } from "./run-blocking-turn.js";
 import { safeErrorMessage } from "./safe-error-message.js";
 import { deriveSessionKey } from "./session-key.js";
 import { loadImages } from "./image-loader.js";
+import { withFiles } from "./file-parts.js";
 import type { ChatTurnInput, ChatTurnResult, OpenAiRouteDeps } from "./types.js";
 
 /**
@@ -80,6 +81,7 @@ function turnFor(
   // The request's sampling fields, as model params for its turn.
   const sampling = { temperature: parsed.temperature, top_p: parsed.topP, max_tokens: parsed.maxOutputTokens };
   const modelParams = Object.fromEntries(Object.entries(sampling).filter(([, value]) => value !== undefined));
+  const extraSystemPrompt = withFiles(parsed.extraSystemPrompt, parsed.files);
   let sessionKey: string;
   let stateless = false;
   const previous = parsed.previousResponseId ? sessions.lookup(parsed.previousResponseId) : undefined;
@@ -103,7 +105,7 @@ function turnFor(
     agentId,
     sessionKey,
     message: parsed.message,
-    ...(parsed.extraSystemPrompt !== undefined ? { extraSystemPrompt: parsed.extraSystemPrompt } : {}),
+    ...(extraSystemPrompt !== undefined ? { extraSystemPrompt } : {}),
     ...(stateless && parsed.history.length > 0 ? { history: parsed.history } : {}),
     ...(headers.model ? { model: headers.model } : {}),
     ...(Object.keys(modelParams).length > 0 ? { modelParams } : {}),
