@@ -9,6 +9,9 @@ import type { Logger } from "../infra/logger.js";
 import type { ImageBlock } from "../models/messages.js";
 import type { SessionStore } from "../sessions/store/index.js";
 
+/** The image types clients may send (the HTTP API's default `allowedMimes`, `chat.send`'s images). */
+export const CLIENT_IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/heic", "image/heif"];
+
 /** A file a client sent with a message: its bytes, checked by the surface it came through. */
 export interface ClientFile {
   kind: "image" | "document";

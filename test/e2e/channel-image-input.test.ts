@@ -7,6 +7,7 @@ import type { RecordedRequest } from "../fakes/model-server/types.js";
 import type { FakeTelegram } from "../fakes/telegram-server.js";
 import { startChannelFakes, type ChannelFakes } from "../helpers/channel-fakes.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { visionProvider } from "../helpers/vision-models.js";
 
 /**
  * Inbound images as image input: a model whose `input` lists "image" gets the chat's image as an
@@ -51,15 +52,7 @@ beforeAll(async () => {
     ],
     models: {
       providers: {
-        "openai-like": {
-          baseUrl: `${model.url}/v1`,
-          apiKey: "sk-fake",
-          api: "openai-completions",
-          models: [
-            { id: "vision", input: ["text", "image"], ...window },
-            { id: "text-only", input: ["text"], ...window },
-          ],
-        },
+        "openai-like": visionProvider(model.url),
         "anthropic-like": { baseUrl: model.url, apiKey: "sk-fake", api: "anthropic-messages", models: [{ id: "vision", input: ["text", "image"], ...window }] },
       },
     },

@@ -7,6 +7,7 @@ import type { RecordedRequest } from "../fakes/model-server/types.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { waitUntil } from "../helpers/reliability.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
+import { visionProvider } from "../helpers/vision-models.js";
 
 /**
  * Images and files from clients that are not chats: `image_url` parts on `/v1/chat/completions`,
@@ -30,7 +31,6 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   model.setResponder(() => ({ text: "a small picture" }));
   stateDir = makeTempDir();
-  const window = { contextWindow: 120000, maxTokens: 4096 };
   const config = {
     agents: {
       defaults: { workspace: path.join(stateDir, "workspace"), model: { primary: "fake/vision" } },
@@ -39,19 +39,7 @@ beforeAll(async () => {
         { id: "blind", model: { primary: "fake/text-only" } },
       ],
     },
-    models: {
-      providers: {
-        fake: {
-          baseUrl: `${model.url}/v1`,
-          apiKey: "sk-fake",
-          api: "openai-completions",
-          models: [
-            { id: "vision", input: ["text", "image"], ...window },
-            { id: "text-only", input: ["text"], ...window },
-          ],
-        },
-      },
-    },
+    models: { providers: { fake: visionProvider(model.url) } },
     gateway: { http: { endpoints: { chatCompletions: { enabled: true }, responses: { enabled: true } } } },
   };
   gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });

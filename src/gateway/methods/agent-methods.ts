@@ -16,11 +16,8 @@ import { operatorCommandContext, type ChatCommands } from "../operator-commands.
 import { CHAT_COMMANDS, matchChatCommand } from "../../conversations/commands/chat-commands.js";
 import { resolveSendPolicy, SEND_BLOCKED } from "../../sessions/send-policy.js";
 import { wholeReplyText } from "../../conversations/commands/chat-command-registry.js";
-import { DEFAULT_MEDIA_MAX_MB } from "../../channels/inbound/media-store.js";
-import type { ImageBlock } from "../../models/messages.js";
 import type { ClientMedia } from "../client-media.js";
-import { readAttachments } from "./chat-attachments.js";
-import { parseSessionKey } from "../../sessions/keys/index.js";
+import { readAttachments, withAttachments } from "./chat-attachments.js";
 
 const Str = Type.Optional(Type.String());
 const Bool = Type.Optional(Type.Boolean());
@@ -76,7 +73,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
     params: AgentParams,
     handler: async (params, { ack, caller, runtime }) => {
       // Attachments as chat.send takes them; a message with attachments is never a command.
-      const attached = params.attachments?.length ? readAttachments(params.attachments, runtime.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB) : [];
+      const attached = readAttachments(params.attachments, runtime.config());
       const command = attached.length > 0 ? undefined : matchChatCommand(params.message, "operator", runtime.config());
       // Through `agent`, starting a session over is for admins (chat.send lets a writer reset its chat).
       if ((command?.name === "new" || command?.name === "reset") && !scopeSatisfied(caller.scopes, "operator.admin")) throw missingScope("operator.admin");
@@ -142,14 +139,11 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
             }
           }
       }
-      let imageBlocks: ImageBlock[] = [];
-      // A retry of an accepted key saves nothing again: submit answers it from the ledger.
-      if (attached.length > 0 && !conversations.hasAccepted(params.idempotencyKey)) {
-        ({ message, images: imageBlocks } = await media.forAgent(message, attached, { agentId: parseSessionKey(sessionKey).agentId, sessionKey }));
-      }
+      const withFiles = await withAttachments(media, conversations, { text: message, idempotencyKey: params.idempotencyKey, sessionKey }, attached);
+      message = withFiles.text;
       const outcome = await conversations.submit({
         message,
-        ...(imageBlocks.length > 0 ? { images: imageBlocks } : {}),
+        ...(withFiles.images.length > 0 ? { images: withFiles.images } : {}),
         idempotencyKey: params.idempotencyKey,
         sessionKey: requestedKey,
         agentId: params.agentId,

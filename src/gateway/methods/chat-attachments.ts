@@ -1,10 +1,12 @@
+import type { ConversationPort } from "../../agents/conversation-port.js";
+import { DEFAULT_MEDIA_MAX_MB } from "../../channels/inbound/media-store.js";
+import type { OpenClawConfig } from "../../config/index.js";
 import { base64Payload } from "../../infra/base64.js";
 import { formatByteSize } from "../../infra/byte-size.js";
-import type { ClientFile } from "../client-media.js";
+import type { ImageBlock } from "../../models/messages.js";
+import { parseSessionKey } from "../../sessions/keys/index.js";
+import { CLIENT_IMAGE_TYPES, type ClientFile, type ClientMedia } from "../client-media.js";
 import { invalidRequest } from "../protocol/errors.js";
-
-/** Image types taken as images (the model may see them); any other file is a document. */
-const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "image/heic", "image/heif"]);
 /** The largest image attachment, as OpenClaw caps them (under `agents.defaults.mediaMaxMb` when that is lower). */
 const MAX_IMAGE_BYTES = 6 * 1024 * 1024;
 
@@ -15,8 +17,9 @@ const MAX_IMAGE_BYTES = 6 * 1024 * 1024;
  * WebP, HEIC) may be 6 MB, other files `agents.defaults.mediaMaxMb`; content that is not base64
  * or a file over its limit is refused by name.
  */
-export function readAttachments(attachments: readonly unknown[], mediaMaxMb: number): ClientFile[] {
-  const mediaMaxBytes = Math.floor(mediaMaxMb * 1024 * 1024);
+export function readAttachments(attachments: readonly unknown[] | undefined, config: OpenClawConfig): ClientFile[] {
+  if (!attachments?.length) return [];
+  const mediaMaxBytes = Math.floor((config.agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB) * 1024 * 1024);
   const files: ClientFile[] = [];
   attachments.forEach((item, i) => {
     const at = `attachments[${i}]`;
@@ -24,7 +27,7 @@ export function readAttachments(attachments: readonly unknown[], mediaMaxMb: num
     const { content, mimeType, fileName, declaredImage } = fieldsOf(item as Record<string, unknown>);
     if (content === undefined || content === "") return;
     const label = fileName ? `${at} ("${fileName}")` : at;
-    const image = mimeType !== undefined && IMAGE_TYPES.has(mimeType);
+    const image = mimeType !== undefined && CLIENT_IMAGE_TYPES.includes(mimeType);
     if (declaredImage && !image) throw invalidRequest(`${label}: an image must be JPEG, PNG, GIF, WebP or HEIC, not ${mimeType ?? "a file without a mimeType"}`);
     const payload = base64Payload(content);
     if (!payload) throw invalidRequest(`${label}: content is not base64`);
@@ -40,6 +43,21 @@ export function readAttachments(attachments: readonly unknown[], mediaMaxMb: num
     });
   });
   return files;
+}
+
+/**
+ * The message with its attachments saved and named, and their image blocks for the model. A retry
+ * of a key already accepted saves nothing again: submit answers it from the ledger.
+ */
+export async function withAttachments(
+  media: ClientMedia,
+  conversations: ConversationPort,
+  message: { text: string; idempotencyKey: string; sessionKey: string },
+  files: readonly ClientFile[],
+): Promise<{ text: string; images: ImageBlock[] }> {
+  if (files.length === 0 || conversations.hasAccepted(message.idempotencyKey)) return { text: message.text, images: [] };
+  const saved = await media.forAgent(message.text, files, { agentId: parseSessionKey(message.sessionKey).agentId, sessionKey: message.sessionKey });
+  return { text: saved.message, images: saved.images };
 }
 
 function fieldsOf(item: Record<string, unknown>): { content?: string; mimeType?: string; fileName?: string; declaredImage: boolean } {

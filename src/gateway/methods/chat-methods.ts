@@ -16,10 +16,8 @@ import type { MethodRegistry } from "./registry.js";
 import { assertKeyForSession } from "./reused-idempotency-key.js";
 import { elevatedAccess, WEBCHAT_SENDER } from "../../channels/access/elevated-access.js";
 import { parseSessionKey } from "../../sessions/keys/index.js";
-import { DEFAULT_MEDIA_MAX_MB } from "../../channels/inbound/media-store.js";
-import type { ImageBlock } from "../../models/messages.js";
 import type { ClientMedia } from "../client-media.js";
-import { readAttachments } from "./chat-attachments.js";
+import { readAttachments, withAttachments } from "./chat-attachments.js";
 
 const SessionKey = Type.String({ minLength: 1, maxLength: 512 });
 const QueueMode = Type.Union(["steer", "followup", "collect", "interrupt"].map((m) => Type.Literal(m)));
@@ -62,7 +60,7 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
     handler: async (params, { runtime, caller }) => {
       if (!params.message.trim() && !params.attachments?.length) throw invalidRequest("message or attachment required");
       const system = readSystemProvenance(params, caller.scopes);
-      const attached = params.attachments?.length ? readAttachments(params.attachments, runtime.config().agents.defaults.mediaMaxMb ?? DEFAULT_MEDIA_MAX_MB) : [];
+      const attached = readAttachments(params.attachments, runtime.config());
       if (!params.message.trim() && attached.length === 0) throw invalidRequest("message or attachment required");
       const options = readChatSendOptions(params, caller.scopes);
       assertKnownAgent(runtime.config(), params.agentId);
@@ -126,14 +124,11 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         command || attached.length > 0 || system.provenance || !commands.answerWaiting ? undefined : await commands.answerWaiting(target, message.trim(), params.idempotencyKey);
       // Acknowledged as a handled message (a retry of its key is told the same, from the ledger).
       if (answered) return { runId: params.idempotencyKey, status: "ok", answered: true, reply: answered.problem ? `⚠️ ${answered.problem}` : "✅ Answer sent." };
-      let imageBlocks: ImageBlock[] = [];
-      // A retry of an accepted key saves nothing again: submit answers it from the ledger.
-      if (attached.length > 0 && !conversations.hasAccepted(params.idempotencyKey)) {
-        ({ message, images: imageBlocks } = await media.forAgent(message, attached, { agentId: parseSessionKey(target).agentId, sessionKey: target }));
-      }
+      const withFiles = await withAttachments(media, conversations, { text: message, idempotencyKey: params.idempotencyKey, sessionKey: target }, attached);
+      message = withFiles.text;
       const outcome = await conversations.submit({
         message: system.receipt ? `${system.receipt}\n\n${message}` : message,
-        ...(imageBlocks.length > 0 ? { images: imageBlocks } : {}),
+        ...(withFiles.images.length > 0 ? { images: withFiles.images } : {}),
         idempotencyKey: params.idempotencyKey,
         sessionKey: params.sessionKey,
         agentId: params.agentId,

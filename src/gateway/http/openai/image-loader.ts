@@ -4,6 +4,7 @@ import net, { type LookupFunction } from "node:net";
 import { guardedLookup, isBlockedAddress, PrivateAddressError } from "../../../agents/tools/network-guard.js";
 import { base64Payload } from "../../../infra/base64.js";
 import { formatByteSize } from "../../../infra/byte-size.js";
+import { CLIENT_IMAGE_TYPES } from "../../client-media.js";
 import type { ImageSource } from "./image-sources.js";
 import { OpenAiRequestError } from "./openai-errors.js";
 
@@ -28,8 +29,6 @@ export interface ImageLimits {
 /** All images of one request together, decoded, as OpenClaw caps them. */
 export const MAX_TOTAL_IMAGE_BYTES = 20 * 1024 * 1024;
 
-export const DEFAULT_IMAGE_MIMES = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/heic", "image/heif"] as const;
-
 interface ImagesConfig {
   allowUrl?: boolean;
   urlAllowlist?: string[];
@@ -45,7 +44,7 @@ export function imageLimitsFrom(config: ImagesConfig | undefined, endpoint: "cha
     configKey: `gateway.http.endpoints.${endpoint}.images`,
     allowUrl: config?.allowUrl ?? endpoint === "responses",
     urlAllowlist: config?.urlAllowlist ?? [],
-    allowedMimes: (config?.allowedMimes ?? DEFAULT_IMAGE_MIMES).map((m) => m.toLowerCase()),
+    allowedMimes: (config?.allowedMimes ?? CLIENT_IMAGE_TYPES).map((m) => m.toLowerCase()),
     maxBytes: config?.maxBytes ?? 10 * 1024 * 1024,
     maxRedirects: config?.maxRedirects ?? 3,
     timeoutMs: config?.timeoutMs ?? 10_000,
