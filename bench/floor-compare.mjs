@@ -17,8 +17,10 @@ async function measureTarget(kind, model, { sequentialTurns, sessions, turnsPerS
   const stateDir = makeTempDir(`floor-${kind}`);
   const port = await freePort();
   let proc;
-  if (kind === "floor") {
-    proc = spawnScript({ label: "floor", script: FLOOR_SCRIPT, env: { PORT: String(port), LLM_PORT: String(model.port), STATE: stateDir, TOKEN }, port, stateDir });
+  if (kind === "floor" || kind === "shapedFloor") {
+    const env = { PORT: String(port), LLM_PORT: String(model.port), STATE: stateDir, TOKEN };
+    if (kind === "shapedFloor") env.FLOOR_REQUEST_SHAPE = gatewayRequestFile(model, stateDir);
+    proc = spawnScript({ label: kind, script: FLOOR_SCRIPT, env, port, stateDir });
   } else {
     fs.writeFileSync(
       path.join(stateDir, "openclaw.json"),
@@ -71,6 +73,15 @@ async function measureTarget(kind, model, { sequentialTurns, sessions, turnsPerS
   }
 }
 
+/** The first request body the gateway sent the model with its tools, written to a file for the shaped floor. */
+function gatewayRequestFile(model, dir) {
+  const body = model.capturedBody();
+  if (body === undefined) throw new Error("shapedFloor: the gateway has not called the model with tools yet");
+  const file = path.join(dir, "gateway-request.json");
+  fs.writeFileSync(file, body);
+  return file;
+}
+
 /**
  * Where a sequential turn's time goes, split at the model call (the instant model runs in this
  * process, so its clock is the client's): `beforeModelMs` from sending the request until the model
@@ -109,12 +120,17 @@ function best(runs) {
 }
 
 export async function measureAgainstFloor({ rounds = 2, sequentialTurns = 200, sessions = 10, turnsPerSession = 20, bareRuns = 5 } = {}) {
-  const model = await startInstantModel();
+  const model = await startInstantModel({ captureBodyWith: '"tools":[' });
   const load = { sequentialTurns, sessions, turnsPerSession };
-  const runs = { floor: [], gateway: [] };
+  const runs = { floor: [], gateway: [], shapedFloor: [] };
   try {
+    // The shaped floor needs a request the gateway sent, so it never goes first.
+    const orders = [
+      ["floor", "gateway", "shapedFloor"],
+      ["shapedFloor", "gateway", "floor"],
+    ];
     for (let round_ = 0; round_ < rounds; round_++) {
-      for (const kind of round_ % 2 === 0 ? ["floor", "gateway"] : ["gateway", "floor"]) runs[kind].push(await measureTarget(kind, model, load));
+      for (const kind of orders[round_ % 2]) runs[kind].push(await measureTarget(kind, model, load));
     }
   } finally {
     model.server.close();
@@ -141,12 +157,14 @@ export async function measureAgainstFloor({ rounds = 2, sequentialTurns = 200, s
   }
   const floor = best(runs.floor);
   const gateway = best(runs.gateway);
+  const shapedFloor = best(runs.shapedFloor);
   const bareMs = round(median(bare), 1);
   const gatewayPortOpenMs = round(median(gatewaySpawns), 1);
   return {
     load: { ...load, rounds, instantModel: true },
     floor,
     gateway,
+    shapedFloor,
     bareListenerPortOpenMs: bareMs,
     gatewayPortOpenMs,
     // Three decimals: the targets are "at most" / "at least" a ratio, and a ratio rounded to two
@@ -156,6 +174,15 @@ export async function measureAgainstFloor({ rounds = 2, sequentialTurns = 200, s
       throughput: round(gateway.turnsPerSecond / floor.turnsPerSecond, 3),
       rss: round(gateway.rssMiB / floor.rssMiB, 3),
       portOpenVsBareNode: round(gatewayPortOpenMs / bareMs, 3),
+    },
+    // What the gateway's request shape alone (system prompt, tools, history) costs the floor, and
+    // the gateway beside a floor that sends the same shape: the part of the distance the gateway's
+    // own work makes.
+    shapeRatios: {
+      shapedFloorTurnP50: round(shapedFloor.turnP50Ms / floor.turnP50Ms, 3),
+      shapedFloorThroughput: round(shapedFloor.turnsPerSecond / floor.turnsPerSecond, 3),
+      gatewayVsShapedTurnP50: round(gateway.turnP50Ms / shapedFloor.turnP50Ms, 3),
+      gatewayVsShapedThroughput: round(gateway.turnsPerSecond / shapedFloor.turnsPerSecond, 3),
     },
     runs,
   };

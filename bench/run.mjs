@@ -39,7 +39,7 @@ const MEMORY_BUDGET_MS = 180_000;
 const ACP_BUDGET_MS = 90_000;
 /** Ten `openclaw acp` starts against one gateway (a few seconds when idle). */
 const ACP_BRIDGE_BUDGET_MS = 30_000;
-/** The gateway beside bench/floor.mjs: two alternating rounds of each plus ten spawns (about a minute on a busy machine). */
+/** The gateway beside bench/floor.mjs: two alternating rounds of each (and of the floor sending the gateway's request shape) plus ten spawns (about a minute on a busy machine). */
 const FLOOR_BUDGET_MS = 150_000;
 /** 10,000 cron jobs added to a real store, two gateway starts for RSS, 300 webhooks (about 30 s when idle). */
 const AUTOMATION_BUDGET_MS = 90_000;
@@ -269,6 +269,11 @@ function summaryLine(targets) {
       "turn split",
       r.floor?.gateway?.turnSplit?.beforeModelMs,
       `before/model/after the model call: ${splitText(r.floor?.gateway?.turnSplit)} / floor ${splitText(r.floor?.floor?.turnSplit)}`,
+    ],
+    [
+      "shaped floor",
+      r.floor?.shapeRatios?.shapedFloorTurnP50,
+      `p50 ×${fmt(r.floor?.shapeRatios?.shapedFloorTurnP50, "", 2)} turns/s ×${fmt(r.floor?.shapeRatios?.shapedFloorThroughput, "", 2)} of the floor; gateway p50 ×${fmt(r.floor?.shapeRatios?.gatewayVsShapedTurnP50, "", 2)} turns/s ×${fmt(r.floor?.shapeRatios?.gatewayVsShapedThroughput, "", 2)} of it`,
     ],
     ["cron tick@10k", r.automation?.scheduler?.tickMs?.p95, `${fmt(r.automation?.scheduler?.tickMs?.p95, "ms", 3)} +${fmt(r.automation?.scheduler?.rssGrowthMiB, "MiB", 1)}`],
     ["cron due→start p95", r.automation?.scheduler?.dueStartLatencyMs?.p95, fmt(r.automation?.scheduler?.dueStartLatencyMs?.p95, "ms", 1)],

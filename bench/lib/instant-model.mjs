@@ -24,20 +24,23 @@ const USAGE_CHUNK = `data: ${JSON.stringify({ id: "x", object: "chat.completion.
  * answer is "ok" and the body is not parsed (only searched for `"stream":true`): the bench shares
  * the machine's cores with the gateway, and parsing a long history's JSON is a model server's
  * work, not the gateway's.
- * Resolves with `{ server, port, count(), lastRequest() }`; `count()` is the number of requests
- * answered, `lastRequest()` the latest one's `receivedAt` (its headers arrived) and `answeredAt`
- * (its answer was written), both `performance.now()` of this process: a bench that runs the model
- * in its own process splits a turn's time at the model call with them.
+ * Resolves with `{ server, port, count(), lastRequest(), capturedBody() }`; `count()` is the number
+ * of requests answered, `lastRequest()` the latest one's `receivedAt` (its headers arrived) and
+ * `answeredAt` (its answer was written), both `performance.now()` of this process: a bench that
+ * runs the model in its own process splits a turn's time at the model call with them.
+ * `capturedBody()` is the text of the first request body that contained `captureBodyWith`.
  */
-export function startInstantModel({ reply } = {}) {
+export function startInstantModel({ reply, captureBodyWith } = {}) {
   let requests = 0;
   let last = { receivedAt: NaN, answeredAt: NaN };
+  let captured;
   const server = http.createServer((req, res) => {
     const receivedAt = performance.now();
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       requests += 1;
+      if (captured === undefined && captureBodyWith !== undefined && body.includes(captureBodyWith)) captured = body;
       const parsed = reply ? JSON.parse(body || "{}") : { stream: STREAM_TRUE.test(body) };
       const content = reply ? reply(parsed) : "ok";
       if (!parsed.stream) {
@@ -54,5 +57,7 @@ export function startInstantModel({ reply } = {}) {
       last = { receivedAt, answeredAt: performance.now() };
     });
   });
-  return new Promise((resolve) => server.listen(0, HOST, () => resolve({ server, port: server.address().port, count: () => requests, lastRequest: () => last })));
+  return new Promise((resolve) =>
+    server.listen(0, HOST, () => resolve({ server, port: server.address().port, count: () => requests, lastRequest: () => last, capturedBody: () => captured })),
+  );
 }
