@@ -25,6 +25,7 @@ import { webSearchWarnings } from "./web-search-warnings.js";
 import { resolveSecretRefs } from "./secrets/resolve-secret-refs.js";
 import type { ExecSecretReads } from "./secrets/exec-reads.js";
 import { mediaModelWarnings } from "./media-model-warnings.js";
+import { httpFileTypeWarnings } from "./http-file-types.js";
 import { chatKeyWarnings } from "./chat-key-warnings.js";
 import { defaultAccountWarnings } from "./default-account-warnings.js";
 
@@ -87,6 +88,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...otelWarnings(typed, env),
     ...webSearchWarnings(typed, env),
     ...mediaModelWarnings(typed),
+    ...httpFileTypeWarnings(typed),
     ...controlUiOriginWarnings(typed),
     ...bindingWarnings(typed),
     ...unknownChannelKeyWarnings(typed),

@@ -81,7 +81,7 @@ import { ConversationService } from "../conversations/conversation-service.js";
 import { startSessionMaintenance } from "../conversations/session-maintenance.js";
 import { execGrantsPath } from "../agents/approvals/exec-grant-file.js";
 import { createHttpTurnRunner } from "./http/openai/http-turn.js";
-import { imageLimitsFrom } from "./http/openai/image-loader.js";
+import { mediaLimitsFrom } from "./http/openai/request-media.js";
 import { ClientMedia } from "./client-media.js";
 import { httpEmbeddings } from "./http-embeddings.js";
 import { SessionStore } from "../sessions/store/index.js";
@@ -633,7 +633,7 @@ export class GatewayServer {
         return resolved.ok ? undefined : resolved.message;
       },
       explainFailure: (err) => describeStorageError(err, this.runtime.stateDir),
-      imageLimits: (endpoint) => imageLimitsFrom(this.opts.loadedConfig().config.gateway.http.endpoints[endpoint].images, endpoint),
+      mediaLimits: (endpoint) => mediaLimitsFrom(this.opts.loadedConfig().config.gateway.http.endpoints[endpoint], endpoint),
       embed: httpEmbeddings(() => this.opts.loadedConfig().config),
       runTurn: createHttpTurnRunner(this.conversations, { config: () => this.opts.loadedConfig().config, sessions: () => this.sessions }, this.operatorCommands, this.clientMedia),
       logger: this.opts.logger,

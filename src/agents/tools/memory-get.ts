@@ -4,6 +4,7 @@ import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
 import type { MemoryGetOutcome } from "../../memory/index.js";
+import { withThousandsCommas } from "../../infra/thousands.js";
 
 const MemoryGetParameters = Type.Object({
   path: Type.String({ description: "A memory file, as memory_search returned it (e.g. memory/2026-11-30.md)." }),
@@ -48,9 +49,4 @@ function refusal(outcome: Exclude<MemoryGetOutcome, { ok: true }>, requested: st
     case "offset-out-of-range":
       return toolError(TOOL_ERRORS.memoryOffsetOutOfRange(outcome.from, requested, outcome.totalLines));
   }
-}
-
-/** "12,000": grouped by hand, since the first Intl number formatter maps ~5 MiB of ICU locale data (docs/architecture.md, "Measured costs"). */
-function withThousandsCommas(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }

@@ -35,19 +35,31 @@ const GatewayAuth = Type.Object({
   identityScopes: Type.Optional(Type.Record(Type.String({ minLength: 1 }), OperatorScopeList)),
 });
 
-/** Where a `/v1` request's images may come from and how large they may be (docs/http-api.md, "Images"). */
-const HttpEndpointImages = Type.Object({
-  /** Fetch `http(s)` image URLs (never private, loopback or this host's addresses); off: only `data:` URIs. */
+/** Where a `/v1` request's URL-sourced parts may come from and how large they may be. */
+const urlPartFields = {
+  /** Fetch `http(s)` URLs (never private, loopback or this host's addresses); off: only inline data. */
   allowUrl: Type.Optional(Type.Boolean()),
-  /** Hosts image URLs may name (`cdn.example.com`, `*.example.com`); empty or unset: any public host. */
+  /** Hosts URLs may name (`cdn.example.com`, `*.example.com`); empty or unset: any public host. */
   urlAllowlist: Type.Optional(StringList),
   allowedMimes: Type.Optional(Type.Array(Type.String({ pattern: "^[A-Za-z0-9.+-]+/[A-Za-z0-9.+-]+$" }), { minItems: 1 })),
   maxBytes: Type.Optional(integer(1)),
   maxRedirects: Type.Optional(integer(0, 20)),
   timeoutMs: Type.Optional(integer(1)),
-});
+};
 
-const HttpEndpoint = Type.Object({ enabled: Type.Optional(Type.Boolean()), images: Type.Optional(HttpEndpointImages) });
+/** A `/v1` request's images (docs/http-api.md, "Images"). */
+const HttpEndpointImages = Type.Object(urlPartFields);
+
+/** A `/v1` request's text files (docs/http-api.md, "Files"); `maxChars` of each file's text reach the prompt. */
+const HttpEndpointFiles = Type.Object({ ...urlPartFields, maxChars: Type.Optional(integer(1)) });
+
+const HttpEndpoint = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  images: Type.Optional(HttpEndpointImages),
+  files: Type.Optional(HttpEndpointFiles),
+  /** The most image and file parts of one request fetched by URL. */
+  maxUrlParts: Type.Optional(integer(0, 64)),
+});
 
 const GatewayHttp = Type.Object({
   endpoints: Type.Optional(

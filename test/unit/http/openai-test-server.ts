@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { AuthRateLimiter, type RateLimitSettings } from "../../../src/gateway/auth/rate-limiter.js";
 import type { ResolvedAuth } from "../../../src/gateway/auth/resolve-auth.js";
 import { registerOpenAiRoutes } from "../../../src/gateway/http/openai/index.js";
-import { imageLimitsFrom } from "../../../src/gateway/http/openai/image-loader.js";
+import { mediaLimitsFrom } from "../../../src/gateway/http/openai/request-media.js";
 import type { ChatTurnInput, ChatTurnResult, OpenAiAgentInfo } from "../../../src/gateway/http/openai/index.js";
 
 export const TOKEN = "test-token-7f3a9c21d4";
@@ -74,7 +74,7 @@ export async function startOpenAiServer(
     bodyLimitBytes?: number;
     trustedProxies?: string[];
     /** `gateway.http.endpoints.<endpoint>.images` as a config would set them. */
-    images?: Partial<Record<"chatCompletions" | "responses", Parameters<typeof imageLimitsFrom>[0]>>;
+    media?: Partial<Record<"chatCompletions" | "responses", Parameters<typeof mediaLimitsFrom>[0]>>;
   } = {},
 ): Promise<TestServer> {
   let enabled = true;
@@ -95,7 +95,7 @@ export async function startOpenAiServer(
     agents: () => agents,
     // The models this test gateway knows: anything under the "anthropic" provider.
     modelProblem: (ref) => (ref.startsWith("anthropic/") ? undefined : `provider "${ref.split("/")[0]}" is not configured`),
-    imageLimits: (endpoint) => imageLimitsFrom(opts.images?.[endpoint], endpoint),
+    mediaLimits: (endpoint) => mediaLimitsFrom(opts.media?.[endpoint], endpoint),
     runTurn: turns.run,
     embed: async ({ texts }) => ({ vectors: texts.map((text) => Float32Array.from([text.length, 0.5, -1])), promptTokens: texts.length }),
     responseSessionsFile: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "openclaw-responses-")), "response-sessions.jsonl"),

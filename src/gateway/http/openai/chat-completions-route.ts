@@ -9,8 +9,7 @@ import { readRoutingHeaders } from "./routing-headers.js";
 import { runBlockingTurn, thrownFailure } from "./run-blocking-turn.js";
 import { safeErrorMessage } from "./safe-error-message.js";
 import { deriveSessionKey } from "./session-key.js";
-import { loadImages } from "./image-loader.js";
-import { withFiles } from "./file-parts.js";
+import { loadRequestMedia } from "./request-media.js";
 import { ChatCompletionSseWriter } from "./sse-writer.js";
 import type { ChatTurnInput, OpenAiRouteDeps } from "./types.js";
 
@@ -26,8 +25,10 @@ export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
       if (modelProblem) throw new OpenAiRequestError(`Unknown x-openclaw-model: ${modelProblem}`, "x-openclaw-model", "model_not_found");
       const agentId = resolveAgentId(parsed.model, headers.agentId, deps.agents());
       const { sessionKey, stateless } = deriveSessionKey(headers.sessionKey, parsed.user, agentId);
-      const images = parsed.images.length > 0 ? await loadImages(parsed.images, deps.imageLimits("chatCompletions")) : [];
-      const extraSystemPrompt = withFiles(parsed.extraSystemPrompt, parsed.files);
+      const { images, extraSystemPrompt } =
+        parsed.images.length > 0 || parsed.files.length > 0
+          ? await loadRequestMedia(parsed, deps.mediaLimits("chatCompletions"))
+          : { images: [], extraSystemPrompt: parsed.extraSystemPrompt };
       turn = {
         agentId,
         sessionKey,

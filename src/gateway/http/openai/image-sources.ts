@@ -1,6 +1,7 @@
 import { isRecord } from "./request-fields.js";
 import { OpenAiRequestError } from "./openai-errors.js";
 import { parseDataUri } from "./data-uri.js";
+import { httpPartUrl } from "./url-part-fetch.js";
 
 /** Where one image of a request comes from: inline bytes (a `data:` URI, base64) or a URL to fetch. */
 export type ImageSource = { kind: "data"; mimeType: string; base64: string; param: string } | { kind: "url"; url: URL; param: string };
@@ -41,15 +42,7 @@ function sourceOfUrl(value: string, param: string): ImageSource {
     const data = parseDataUri(value);
     if (data === undefined) throw new OpenAiRequestError(`${param} is not a valid data: URI.`, param);
     if (data === "not-base64") throw new OpenAiRequestError(`${param}: a data: URI image must be base64 (data:<type>;base64,…).`, param);
-    return { kind: "data", ...data, param };
+    return { kind: "data", mimeType: data.mimeType, base64: data.base64, param };
   }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new OpenAiRequestError(`${param} must be an http(s) URL or a data: URI.`, param);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new OpenAiRequestError(`${param} must be an http(s) URL or a data: URI, not ${url.protocol}`, param);
-  if (url.username || url.password) throw new OpenAiRequestError(`${param} must not carry credentials.`, param);
-  return { kind: "url", url, param };
+  return { kind: "url", url: httpPartUrl(value, param, "a data: URI"), param };
 }

@@ -10,8 +10,7 @@ import { readRoutingHeaders } from "./routing-headers.js";
 import { runBlockingTurn, thrownFailure } from "./run-blocking-turn.js";
 import { safeErrorMessage } from "./safe-error-message.js";
 import { deriveSessionKey } from "./session-key.js";
-import { loadImages } from "./image-loader.js";
-import { withFiles } from "./file-parts.js";
+import { loadRequestMedia } from "./request-media.js";
 import type { ChatTurnInput, ChatTurnResult, OpenAiRouteDeps } from "./types.js";
 
 /**
@@ -27,7 +26,11 @@ export function responsesHandler(deps: OpenAiRouteDeps, responseSessions: () => 
     try {
       parsed = parseResponsesRequest(req.body);
       turn = turnFor(parsed, readRoutingHeaders(req.headers), deps, sessions);
-      if (parsed.images.length > 0) turn.images = await loadImages(parsed.images, deps.imageLimits("responses"));
+      if (parsed.images.length > 0 || parsed.files.length > 0) {
+        const media = await loadRequestMedia(parsed, deps.mediaLimits("responses"));
+        if (media.images.length > 0) turn.images = media.images;
+        if (media.extraSystemPrompt !== undefined) turn.extraSystemPrompt = media.extraSystemPrompt;
+      }
     } catch (err) {
       if (err instanceof OpenAiRequestError) return sendRequestError(reply, err);
       throw err;
@@ -81,7 +84,7 @@ function turnFor(
   // The request's sampling fields, as model params for its turn.
   const sampling = { temperature: parsed.temperature, top_p: parsed.topP, max_tokens: parsed.maxOutputTokens };
   const modelParams = Object.fromEntries(Object.entries(sampling).filter(([, value]) => value !== undefined));
-  const extraSystemPrompt = withFiles(parsed.extraSystemPrompt, parsed.files);
+  const { extraSystemPrompt } = parsed;
   let sessionKey: string;
   let stateless = false;
   const previous = parsed.previousResponseId ? sessions.lookup(parsed.previousResponseId) : undefined;

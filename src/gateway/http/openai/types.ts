@@ -1,7 +1,8 @@
 import type { ResolvedAuth } from "../../auth/resolve-auth.js";
 import type { ProxySettings } from "../../ingress-attribution.js";
 import type { AuthRateLimiter } from "../../auth/rate-limiter.js";
-import type { ImageLimits, LoadedImage } from "./image-loader.js";
+import type { LoadedImage } from "./image-loader.js";
+import type { MediaLimits } from "./request-media.js";
 import type { ClientToolCall } from "../../../agents/client-tools.js";
 import type { ClientTools } from "./client-tool-fields.js";
 
@@ -28,8 +29,8 @@ export interface OpenAiRouteDeps {
   agents: () => OpenAiAgentInfo[];
   /** Why `x-openclaw-model` cannot be used (unknown provider or model), or undefined when it can. */
   modelProblem: (ref: string) => string | undefined;
-  /** `gateway.http.endpoints.<endpoint>.images`, defaults filled: where a request's images may come from. */
-  imageLimits: (endpoint: "chatCompletions" | "responses") => ImageLimits;
+  /** `gateway.http.endpoints.<endpoint>`'s images, files and maxUrlParts, defaults filled: where a request's media may come from. */
+  mediaLimits: (endpoint: "chatCompletions" | "responses") => MediaLimits;
   runTurn(input: ChatTurnInput): Promise<ChatTurnResult>;
   /**
    * `POST /v1/embeddings`: vectors for `texts` from the embedding setup (`model`: a `provider/model`

@@ -1,0 +1,94 @@
+import { READABLE_FILE_TYPES } from "../../../config/http-file-types.js";
+import { base64Payload } from "../../../infra/base64.js";
+import { formatByteSize } from "../../../infra/byte-size.js";
+import type { FileSource } from "./file-parts.js";
+import { decodeFileText } from "./file-text.js";
+import { OpenAiRequestError } from "./openai-errors.js";
+import { fetchUrlPart, GUARDED_NETWORK, parseMediaType, type UrlFetchLimits, type UrlNetwork } from "./url-part-fetch.js";
+
+/** What `gateway.http.endpoints.<endpoint>.files` allows, defaults filled (see fileLimitsFrom). */
+export interface FileLimits extends UrlFetchLimits {
+  allowedMimes: readonly string[];
+  /** Characters of each file's text put in the prompt; the rest is cut, and the prompt says so. */
+  maxChars: number;
+}
+
+/** A file of the request, read as text and checked: ready for the prompt. */
+export interface LoadedFile {
+  name: string;
+  mimeType: string;
+  text: string;
+}
+
+interface FilesConfig {
+  allowUrl?: boolean;
+  urlAllowlist?: string[];
+  allowedMimes?: string[];
+  maxBytes?: number;
+  maxChars?: number;
+  maxRedirects?: number;
+  timeoutMs?: number;
+}
+
+/** OpenClaw's defaults: file URLs fetched by the Responses API (Chat Completions parts carry none), 5 MB, 60,000 characters. */
+export function fileLimitsFrom(config: FilesConfig | undefined, endpoint: "chatCompletions" | "responses"): FileLimits {
+  return {
+    configKey: `gateway.http.endpoints.${endpoint}.files`,
+    allowUrl: config?.allowUrl ?? endpoint === "responses",
+    urlAllowlist: config?.urlAllowlist ?? [],
+    allowedMimes: (config?.allowedMimes ?? READABLE_FILE_TYPES).map((m) => m.toLowerCase()),
+    maxBytes: config?.maxBytes ?? 5 * 1024 * 1024,
+    maxChars: config?.maxChars ?? 60_000,
+    maxRedirects: config?.maxRedirects ?? 3,
+    timeoutMs: config?.timeoutMs ?? 10_000,
+  };
+}
+
+/**
+ * Decodes and fetches a request's files, in order, under `limits` (URLs as fetchUrlPart fetches
+ * them); a file of a type not allowed or not readable, too large, or not text in its charset
+ * refuses the request (400 naming the part).
+ */
+export async function loadFiles(sources: readonly FileSource[], limits: FileLimits, network: UrlNetwork = GUARDED_NETWORK): Promise<LoadedFile[]> {
+  const files: LoadedFile[] = [];
+  for (const [i, source] of sources.entries()) {
+    const { param } = source;
+    let type: { mimeType: string; charset?: string };
+    let bytes: Buffer;
+    if (source.kind === "data") {
+      type = source;
+      checkType(type.mimeType, param, limits);
+      const payload = base64Payload(source.base64);
+      if (!payload) throw new OpenAiRequestError(`${param}: the file data is not valid base64.`, param);
+      if (payload.size > limits.maxBytes)
+        throw new OpenAiRequestError(`${param}: the file is ${formatByteSize(payload.size)}, over ${formatByteSize(limits.maxBytes)} (${limits.configKey}.maxBytes).`, param);
+      bytes = Buffer.from(payload.text, "base64");
+    } else {
+      const answer = await fetchUrlPart(source, "file", limits, network, "text/*, application/json");
+      type = parseMediaType(answer.contentType);
+      checkType(type.mimeType, param, limits);
+      bytes = answer.bytes;
+    }
+    files.push({ name: source.fileName ?? urlName(source) ?? `file ${i + 1}`, mimeType: type.mimeType, text: decodeFileText(bytes, type.charset, param) });
+  }
+  return files;
+}
+
+function checkType(mimeType: string, param: string, limits: FileLimits): void {
+  const shown = mimeType || "unknown";
+  if (!READABLE_FILE_TYPES.includes(mimeType)) throw new OpenAiRequestError(`${param}: files of type '${shown}' are not read (${READABLE_FILE_TYPES.join(", ")}).`, param);
+  if (!limits.allowedMimes.includes(mimeType))
+    throw new OpenAiRequestError(`${param}: files of type '${shown}' are not accepted (${limits.allowedMimes.join(", ")}; ${limits.configKey}.allowedMimes).`, param);
+}
+
+/** A fetched file without a name is called by its URL's last path segment. */
+function urlName(source: FileSource): string | undefined {
+  if (source.kind !== "url") return undefined;
+  const last = source.url.pathname.split("/").pop();
+  if (!last) return undefined;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
