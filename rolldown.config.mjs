@@ -17,15 +17,17 @@ const SOURCE_TEXT = {
 };
 
 const esm = {
-  // The entry loads run-cli.js by its URL (src/cli/main.ts), so run-cli is an entry of its own.
-  input: { openclaw: "dist/src/cli/main.js", "run-cli": "dist/src/cli/run-cli.js" },
+  // The entry loads run-cli.js by its URL (src/cli/main.ts), so run-cli is an entry of its own; so
+  // is the PDF reader, a script of its own process (src/gateway/http/openai/pdf-extract.ts).
+  input: { openclaw: "dist/src/cli/main.js", "run-cli": "dist/src/cli/run-cli.js", "pdf-extract-child": "dist/src/gateway/http/openai/pdf-extract-child.js" },
   platform: "node",
   // Native addons cannot be bundled; they load from node_modules at run time. So do the channel
   // SDKs: they resolve platform files at run time (grammY's platform.node), and they are only
   // imported when their channel is configured, so bundling them would buy no start-up time.
   // better-sqlite3 finds its .node file and sqlite-vec its vec0.so relative to their own package
-  // at run time; both load only when an agent first uses memory.
-  external: [/\.node$/, /^grammy(\/|$)/, /^discord\.js(\/|$)/, /^@discordjs\//, /^@slack\//, /^better-sqlite3(\/|$)/, /^sqlite-vec(\/|$)/],
+  // at run time; both load only when an agent first uses memory. pdf.js loads its worker file and
+  // its canvas (a native addon) beside itself, in the PDF reader's process only.
+  external: [/\.node$/, /^grammy(\/|$)/, /^discord\.js(\/|$)/, /^@discordjs\//, /^@slack\//, /^better-sqlite3(\/|$)/, /^sqlite-vec(\/|$)/, /^pdfjs-dist(\/|$)/, /^@napi-rs\/canvas(\/|$)/],
   plugins: [fastifyOnDemand(), eagerModuleFactories(), lazyAcpSchemas()],
   output: {
     dir: "dist/bin",

@@ -1,12 +1,11 @@
 import type { RawOpenClawConfig } from "./schema/index.js";
 
-/** The file types whose text a `/v1` request's files are read as (PDFs and other binary types are not read). */
-export const READABLE_FILE_TYPES: readonly string[] = ["text/plain", "text/markdown", "text/html", "text/csv", "application/json"];
+/** The file types a `/v1` request's files are read as: text, and PDFs (their text and sparse pages as images). */
+export const READABLE_FILE_TYPES: readonly string[] = ["text/plain", "text/markdown", "text/html", "text/csv", "application/json", "application/pdf"];
 
 /**
  * `gateway.http.endpoints.<endpoint>.files.allowedMimes` may narrow the readable types; a type
- * this gateway cannot read (OpenClaw's `application/pdf`) is kept but named, since such files are
- * still refused.
+ * this gateway cannot read (a Word document) is kept but named, since such files are still refused.
  */
 export function httpFileTypeWarnings(config: RawOpenClawConfig): string[] {
   const warnings: string[] = [];

@@ -51,7 +51,12 @@ const urlPartFields = {
 const HttpEndpointImages = Type.Object(urlPartFields);
 
 /** A `/v1` request's text files (docs/http-api.md, "Files"); `maxChars` of each file's text reach the prompt. */
-const HttpEndpointFiles = Type.Object({ ...urlPartFields, maxChars: Type.Optional(integer(1)) });
+const HttpEndpointFiles = Type.Object({
+  ...urlPartFields,
+  maxChars: Type.Optional(integer(1)),
+  /** PDFs: the first `maxPages` pages' text; pages with less than `minTextChars` also rendered as images within `maxPixels` in all. */
+  pdf: Type.Optional(Type.Object({ maxPages: Type.Optional(integer(1, 100)), maxPixels: Type.Optional(integer(1, 100_000_000)), minTextChars: Type.Optional(integer(0)) })),
+});
 
 const HttpEndpoint = Type.Object({
   enabled: Type.Optional(Type.Boolean()),

@@ -535,24 +535,22 @@ describe("validateConfig: channel settings", () => {
 });
 
 describe("validateConfig: /v1 file settings", () => {
-  it("takes OpenClaw's responses.files block, names the types it cannot read, and drops the PDF keys it does not use", () => {
+  it("takes OpenClaw's responses.files block and names the types it cannot read", () => {
     const files = {
       allowUrl: true,
       urlAllowlist: ["cdn.example.com"],
-      allowedMimes: ["text/plain", "application/pdf"],
+      allowedMimes: ["text/plain", "application/pdf", "application/msword"],
       maxBytes: 5242880,
       maxChars: 60000,
       maxRedirects: 3,
       timeoutMs: 10000,
-      pdf: { maxPages: 4 },
+      pdf: { maxPages: 4, maxPixels: 4000000, minTextChars: 200 },
     };
     const { config, warnings } = validateConfig({ gateway: { http: { endpoints: { responses: { enabled: true, maxUrlParts: 4, files } } } } }, {});
     expect(warnings).toEqual([
-      'unknown config key "gateway.http.endpoints.responses.files.pdf" (ignored)',
-      "gateway.http.endpoints.responses.files.allowedMimes: application/pdf is not read by this gateway (it reads text/plain, text/markdown, text/html, text/csv, application/json); such files are refused",
+      "gateway.http.endpoints.responses.files.allowedMimes: application/msword is not read by this gateway (it reads text/plain, text/markdown, text/html, text/csv, application/json, application/pdf); such files are refused",
     ]);
-    const { pdf: _pdf, ...kept } = files;
-    expect(config.gateway.http.endpoints.responses).toMatchObject({ maxUrlParts: 4, files: kept });
+    expect(config.gateway.http.endpoints.responses).toMatchObject({ maxUrlParts: 4, files });
   });
 });
 

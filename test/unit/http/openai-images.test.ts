@@ -180,8 +180,8 @@ describe("text files in /v1 requests", () => {
       { type: "file", file: data },
     ];
     await refused(
-      await chat(file({ file_data: fileData(Buffer.from("%PDF-1.4"), "application/pdf"), filename: "r.pdf" })),
-      /files of type 'application\/pdf' are not read/,
+      await chat(file({ file_data: fileData(Buffer.from("PK"), "application/zip"), filename: "r.zip" })),
+      /files of type 'application\/zip' are not read/,
       "messages[0].content[1].file.file_data",
     );
     await refused(await chat(file({ file_id: "file-abc" })), /file ids are not supported/);

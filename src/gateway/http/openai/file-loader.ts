@@ -4,6 +4,8 @@ import { formatByteSize } from "../../../infra/byte-size.js";
 import type { FileSource } from "./file-parts.js";
 import { decodeFileText } from "./file-text.js";
 import { OpenAiRequestError } from "./openai-errors.js";
+import type { LoadedImage } from "./image-loader.js";
+import { extractPdf, type PdfLimits } from "./pdf-extract.js";
 import { fetchUrlPart, GUARDED_NETWORK, parseMediaType, type UrlFetchLimits, type UrlNetwork } from "./url-part-fetch.js";
 
 /** What `gateway.http.endpoints.<endpoint>.files` allows, defaults filled (see fileLimitsFrom). */
@@ -11,13 +13,15 @@ export interface FileLimits extends UrlFetchLimits {
   allowedMimes: readonly string[];
   /** Characters of each file's text put in the prompt; the rest is cut, and the prompt says so. */
   maxChars: number;
+  pdf: PdfLimits;
 }
 
-/** A file of the request, read as text and checked: ready for the prompt. */
+/** A file of the request, read and checked: its text for the prompt, and a PDF's pages rendered as images. */
 export interface LoadedFile {
   name: string;
   mimeType: string;
   text: string;
+  images?: LoadedImage[];
 }
 
 interface FilesConfig {
@@ -28,9 +32,10 @@ interface FilesConfig {
   maxChars?: number;
   maxRedirects?: number;
   timeoutMs?: number;
+  pdf?: { maxPages?: number; maxPixels?: number; minTextChars?: number };
 }
 
-/** OpenClaw's defaults: file URLs fetched by the Responses API (Chat Completions parts carry none), 5 MB, 60,000 characters. */
+/** OpenClaw's defaults: file URLs fetched by the Responses API (Chat Completions parts carry none), 5 MB, 60,000 characters, a PDF's first 4 pages. */
 export function fileLimitsFrom(config: FilesConfig | undefined, endpoint: "chatCompletions" | "responses"): FileLimits {
   return {
     configKey: `gateway.http.endpoints.${endpoint}.files`,
@@ -41,13 +46,14 @@ export function fileLimitsFrom(config: FilesConfig | undefined, endpoint: "chatC
     maxChars: config?.maxChars ?? 60_000,
     maxRedirects: config?.maxRedirects ?? 3,
     timeoutMs: config?.timeoutMs ?? 10_000,
+    pdf: { maxPages: config?.pdf?.maxPages ?? 4, maxPixels: config?.pdf?.maxPixels ?? 4_000_000, minTextChars: config?.pdf?.minTextChars ?? 200 },
   };
 }
 
 /**
  * Decodes and fetches a request's files, in order, under `limits` (URLs as fetchUrlPart fetches
- * them); a file of a type not allowed or not readable, too large, or not text in its charset
- * refuses the request (400 naming the part).
+ * them); a PDF is read by extractPdf. A file of a type not allowed or not readable, too large, not
+ * text in its charset, or a PDF that cannot be read refuses the request (400 naming the part).
  */
 export async function loadFiles(sources: readonly FileSource[], limits: FileLimits, network: UrlNetwork = GUARDED_NETWORK): Promise<LoadedFile[]> {
   const files: LoadedFile[] = [];
@@ -69,9 +75,16 @@ export async function loadFiles(sources: readonly FileSource[], limits: FileLimi
       checkType(type.mimeType, param, limits);
       bytes = answer.bytes;
     }
-    files.push({ name: source.fileName ?? urlName(source) ?? `file ${i + 1}`, mimeType: type.mimeType, text: decodeFileText(bytes, type.charset, param) });
+    const name = source.fileName ?? urlName(source) ?? `file ${i + 1}`;
+    if (type.mimeType === "application/pdf") files.push({ name, mimeType: type.mimeType, ...(await readPdf(bytes, limits, param)) });
+    else files.push({ name, mimeType: type.mimeType, text: decodeFileText(bytes, type.charset, param) });
   }
   return files;
+}
+
+async function readPdf(bytes: Buffer, limits: FileLimits, param: string): Promise<{ text: string; images?: LoadedImage[] }> {
+  const pdf = await extractPdf(bytes, limits.pdf, limits.timeoutMs, param, `${limits.configKey}.timeoutMs`);
+  return { text: pdf.text, ...(pdf.images.length > 0 ? { images: pdf.images.map((png) => ({ mimeType: "image/png", bytes: png })) } : {}) };
 }
 
 function checkType(mimeType: string, param: string, limits: FileLimits): void {

@@ -50,5 +50,7 @@ export async function loadRequestMedia(
   const images = request.images.length > 0 ? await loadImages(request.images, limits.images, network) : [];
   const files = request.files.length > 0 ? await loadFiles(request.files, limits.files, network) : [];
   const extraSystemPrompt = withFiles(request.extraSystemPrompt, files, limits.files.maxChars);
+  // A PDF's pages rendered as images follow the request's own images.
+  for (const file of files) if (file.images) images.push(...file.images);
   return { images, ...(extraSystemPrompt !== undefined ? { extraSystemPrompt } : {}) };
 }

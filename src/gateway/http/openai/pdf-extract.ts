@@ -1,0 +1,82 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { OpenAiRequestError } from "./openai-errors.js";
+
+/** `gateway.http.endpoints.<endpoint>.files.pdf`, defaults filled. */
+export interface PdfLimits {
+  /** Pages read from the start of a PDF. */
+  maxPages: number;
+  /** Pixels of all the pages rendered to images together. */
+  maxPixels: number;
+  /** A page with less text than this is also rendered to an image. */
+  minTextChars: number;
+}
+
+export type PdfChildOptions = PdfLimits;
+
+export type PdfChildReply = { ok: true; text: string; images: string[] } | { ok: false; error: string; password: boolean };
+
+/** A PDF's text and the pages rendered to PNG images. */
+export interface ExtractedPdf {
+  text: string;
+  images: Buffer[];
+}
+
+/** The reader's own heap; a PDF that needs more is refused. */
+const CHILD_HEAP_MB = 512;
+/** What the reader may print: the text and the rendered pages, base64. */
+const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+const CHILD_SCRIPT = fileURLToPath(new URL("./pdf-extract-child.js", import.meta.url));
+
+/**
+ * Reads a PDF in a child process of its own (pdf-extract-child.ts), given up after `timeoutMs`.
+ * Everything that goes wrong is the file's, told to the client as a 400 naming `param`: a PDF that
+ * does not parse, needs a password, or takes too long.
+ */
+export function extractPdf(bytes: Buffer, limits: PdfLimits, timeoutMs: number, param: string, timeoutKey: string): Promise<ExtractedPdf> {
+  return new Promise<ExtractedPdf>((resolve, reject) => {
+    const child = spawn(process.execPath, [`--max-old-space-size=${CHILD_HEAP_MB}`, CHILD_SCRIPT, JSON.stringify(limits satisfies PdfChildOptions)], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: {},
+    });
+    const refuse = (why: string) => reject(new OpenAiRequestError(`${param}: the PDF could not be read: ${why}.`, param));
+    let stdout = "";
+    let stderr = "";
+    let settled = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      child.kill("SIGKILL");
+      outcome();
+    };
+    const deadline = setTimeout(() => finish(() => refuse(`reading it took longer than ${timeoutMs} ms (${timeoutKey})`)), timeoutMs);
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      stdout += chunk;
+      if (stdout.length > MAX_REPLY_BYTES) finish(() => refuse("its text and page images came to more than 64 MB"));
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-2000);
+    });
+    child.on("error", (err) => finish(() => reject(err)));
+    child.on("close", (code, signal) =>
+      finish(() => {
+        const line = stdout.trim();
+        if (!line) return refuse(`its reader stopped (${signal ?? `exit code ${code}`})${lastLine(stderr)}`);
+        const reply = JSON.parse(line) as PdfChildReply;
+        if (!reply.ok) return refuse(reply.password ? "it is protected by a password" : reply.error);
+        resolve({ text: reply.text, images: reply.images.map((image) => Buffer.from(image, "base64")) });
+      }),
+    );
+    // A reader that died before taking the file: its exit says why.
+    child.stdin.on("error", () => {});
+    child.stdin.end(bytes);
+  });
+}
+
+function lastLine(text: string): string {
+  const line = text.trim().split("\n").pop()?.trim();
+  return line ? `: ${line}` : "";
+}
