@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileLimitsFrom, type FileLimits, loadFiles } from "../../../src/gateway/http/openai/file-loader.js";
 import type { FileSource } from "../../../src/gateway/http/openai/file-parts.js";
-import { filesPrompt } from "../../../src/gateway/http/openai/file-prompt.js";
-import { decodeFileText } from "../../../src/gateway/http/openai/file-text.js";
+import { filesPrompt } from "../../../src/agents/media/file-prompt.js";
+import { decodeFileText } from "../../../src/agents/media/file-text.js";
 import { startLoopbackUrlServer, TO_LOOPBACK } from "../../helpers/loopback-url-server.js";
 
 /**
@@ -76,18 +76,18 @@ describe("inline files", () => {
 
 describe("decodeFileText", () => {
   it("takes a declared charset as declared, and refuses bytes not valid in it", () => {
-    expect(decodeFileText(WINDOWS_1252, "windows-1252", param)).toBe("café “q” €");
-    expect(decodeFileText(Buffer.from([0xe9]), "iso-8859-1", param)).toBe("é");
-    expect(decodeFileText(Buffer.from("grüße", "utf16le"), "utf-16le", param)).toBe("grüße");
-    expect(() => decodeFileText(Buffer.from([0xff]), "utf-8", param)).toThrow(/not valid utf-8 text/);
+    expect(decodeFileText(WINDOWS_1252, "windows-1252")).toBe("café “q” €");
+    expect(decodeFileText(Buffer.from([0xe9]), "iso-8859-1")).toBe("é");
+    expect(decodeFileText(Buffer.from("grüße", "utf16le"), "utf-16le")).toBe("grüße");
+    expect(() => decodeFileText(Buffer.from([0xff]), "utf-8")).toThrow(/not valid utf-8 text/);
   });
 
   it("without one: a byte-order mark, then UTF-16 by its zero bytes, then UTF-8, else Windows-1252", () => {
-    expect(decodeFileText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("ünï")]), undefined, param)).toBe("ünï");
-    expect(decodeFileText(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("AB", "utf16le").swap16()]), undefined, param)).toBe("AB");
-    expect(decodeFileText(Buffer.from("plain words", "utf16le"), undefined, param)).toBe("plain words");
-    expect(decodeFileText(Buffer.from("plain words", "utf16le").swap16(), undefined, param)).toBe("plain words");
-    expect(decodeFileText(Buffer.from("naïve ✓"), undefined, param)).toBe("naïve ✓");
-    expect(decodeFileText(WINDOWS_1252, undefined, param)).toBe("café “q” €");
+    expect(decodeFileText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("ünï")]), undefined)).toBe("ünï");
+    expect(decodeFileText(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("AB", "utf16le").swap16()]), undefined)).toBe("AB");
+    expect(decodeFileText(Buffer.from("plain words", "utf16le"), undefined)).toBe("plain words");
+    expect(decodeFileText(Buffer.from("plain words", "utf16le").swap16(), undefined)).toBe("plain words");
+    expect(decodeFileText(Buffer.from("naïve ✓"), undefined)).toBe("naïve ✓");
+    expect(decodeFileText(WINDOWS_1252, undefined)).toBe("café “q” €");
   });
 });

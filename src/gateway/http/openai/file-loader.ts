@@ -2,10 +2,11 @@ import { READABLE_FILE_TYPES } from "../../../config/http-file-types.js";
 import { base64Payload } from "../../../infra/base64.js";
 import { formatByteSize } from "../../../infra/byte-size.js";
 import type { FileSource } from "./file-parts.js";
-import { decodeFileText } from "./file-text.js";
+import { decodeFileText } from "../../../agents/media/file-text.js";
+import { FileReadError } from "../../../agents/media/file-read-error.js";
+import type { ReadFile } from "../../../agents/media/file-prompt.js";
 import { OpenAiRequestError } from "./openai-errors.js";
-import type { LoadedImage } from "./image-loader.js";
-import { extractPdf, type PdfLimits } from "./pdf-extract.js";
+import { extractPdf, type PdfLimits } from "../../../agents/media/pdf-extract.js";
 import { fetchUrlPart, GUARDED_NETWORK, parseMediaType, type UrlFetchLimits, type UrlNetwork } from "./url-part-fetch.js";
 
 /** What `gateway.http.endpoints.<endpoint>.files` allows, defaults filled (see fileLimitsFrom). */
@@ -14,14 +15,6 @@ export interface FileLimits extends UrlFetchLimits {
   /** Characters of each file's text put in the prompt; the rest is cut, and the prompt says so. */
   maxChars: number;
   pdf: PdfLimits;
-}
-
-/** A file of the request, read and checked: its text for the prompt, and a PDF's pages rendered as images. */
-export interface LoadedFile {
-  name: string;
-  mimeType: string;
-  text: string;
-  images?: LoadedImage[];
 }
 
 interface FilesConfig {
@@ -55,8 +48,8 @@ export function fileLimitsFrom(config: FilesConfig | undefined, endpoint: "chatC
  * them); a PDF is read by extractPdf. A file of a type not allowed or not readable, too large, not
  * text in its charset, or a PDF that cannot be read refuses the request (400 naming the part).
  */
-export async function loadFiles(sources: readonly FileSource[], limits: FileLimits, network: UrlNetwork = GUARDED_NETWORK): Promise<LoadedFile[]> {
-  const files: LoadedFile[] = [];
+export async function loadFiles(sources: readonly FileSource[], limits: FileLimits, network: UrlNetwork = GUARDED_NETWORK): Promise<ReadFile[]> {
+  const files: ReadFile[] = [];
   for (const [i, source] of sources.entries()) {
     const { param } = source;
     let type: { mimeType: string; charset?: string };
@@ -76,14 +69,19 @@ export async function loadFiles(sources: readonly FileSource[], limits: FileLimi
       bytes = answer.bytes;
     }
     const name = source.fileName ?? urlName(source) ?? `file ${i + 1}`;
-    if (type.mimeType === "application/pdf") files.push({ name, mimeType: type.mimeType, ...(await readPdf(bytes, limits, param)) });
-    else files.push({ name, mimeType: type.mimeType, text: decodeFileText(bytes, type.charset, param) });
+    try {
+      if (type.mimeType === "application/pdf") files.push({ name, mimeType: type.mimeType, ...(await readPdf(bytes, limits)) });
+      else files.push({ name, mimeType: type.mimeType, text: decodeFileText(bytes, type.charset) });
+    } catch (err) {
+      if (err instanceof FileReadError) throw new OpenAiRequestError(`${param}: ${err.message}.`, param);
+      throw err;
+    }
   }
   return files;
 }
 
-async function readPdf(bytes: Buffer, limits: FileLimits, param: string): Promise<{ text: string; images?: LoadedImage[] }> {
-  const pdf = await extractPdf(bytes, limits.pdf, limits.timeoutMs, param, `${limits.configKey}.timeoutMs`);
+async function readPdf(bytes: Buffer, limits: FileLimits): Promise<Omit<ReadFile, "name" | "mimeType">> {
+  const pdf = await extractPdf(bytes, limits.pdf, limits.timeoutMs, `${limits.configKey}.timeoutMs`);
   return { text: pdf.text, ...(pdf.images.length > 0 ? { images: pdf.images.map((png) => ({ mimeType: "image/png", bytes: png })) } : {}) };
 }
 

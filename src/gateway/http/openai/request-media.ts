@@ -1,6 +1,6 @@
 import { fileLimitsFrom, type FileLimits, loadFiles } from "./file-loader.js";
 import type { FileSource } from "./file-parts.js";
-import { withFiles } from "./file-prompt.js";
+import { withFiles } from "../../../agents/media/file-prompt.js";
 import { imageLimitsFrom, type ImageLimits, type LoadedImage, loadImages } from "./image-loader.js";
 import type { ImageSource } from "./image-sources.js";
 import { OpenAiRequestError } from "./openai-errors.js";

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { OpenAiRequestError } from "./openai-errors.js";
+import { FileReadError } from "./file-read-error.js";
 
 /** `gateway.http.endpoints.<endpoint>.files.pdf`, defaults filled. */
 export interface PdfLimits {
@@ -29,17 +29,17 @@ const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 const CHILD_SCRIPT = fileURLToPath(new URL("./pdf-extract-child.js", import.meta.url));
 
 /**
- * Reads a PDF in a child process of its own (pdf-extract-child.ts), given up after `timeoutMs`.
- * Everything that goes wrong is the file's, told to the client as a 400 naming `param`: a PDF that
- * does not parse, needs a password, or takes too long.
+ * Reads a PDF in a child process of its own (pdf-extract-child.ts), given up after `timeoutMs`
+ * (set by `timeoutKey`). What goes wrong is the file's, a FileReadError: a PDF that does not parse,
+ * needs a password, or takes too long.
  */
-export function extractPdf(bytes: Buffer, limits: PdfLimits, timeoutMs: number, param: string, timeoutKey: string): Promise<ExtractedPdf> {
+export function extractPdf(bytes: Buffer, limits: PdfLimits, timeoutMs: number, timeoutKey: string): Promise<ExtractedPdf> {
   return new Promise<ExtractedPdf>((resolve, reject) => {
     const child = spawn(process.execPath, [`--max-old-space-size=${CHILD_HEAP_MB}`, CHILD_SCRIPT, JSON.stringify(limits satisfies PdfChildOptions)], {
       stdio: ["pipe", "pipe", "pipe"],
       env: {},
     });
-    const refuse = (why: string) => reject(new OpenAiRequestError(`${param}: the PDF could not be read: ${why}.`, param));
+    const refuse = (why: string) => reject(new FileReadError(`the PDF could not be read: ${why}`));
     let stdout = "";
     let stderr = "";
     let settled = false;

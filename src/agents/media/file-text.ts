@@ -1,4 +1,4 @@
-import { OpenAiRequestError } from "./openai-errors.js";
+import { FileReadError } from "./file-read-error.js";
 
 /**
  * A file's bytes as text. A declared charset is used as declared (a label TextDecoder knows,
@@ -6,8 +6,8 @@ import { OpenAiRequestError } from "./openai-errors.js";
  * by its zero bytes, then UTF-8 when the bytes are valid UTF-8, else Windows-1252 (which any bytes
  * decode in): a text file saved by an older Windows editor reads as it was written.
  */
-export function decodeFileText(bytes: Uint8Array, charset: string | undefined, param: string): string {
-  if (charset !== undefined) return decodeDeclared(bytes, charset, param);
+export function decodeFileText(bytes: Uint8Array, charset: string | undefined): string {
+  if (charset !== undefined) return decodeDeclared(bytes, charset);
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder("utf-8").decode(bytes);
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes);
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes);
@@ -20,19 +20,19 @@ export function decodeFileText(bytes: Uint8Array, charset: string | undefined, p
   }
 }
 
-function decodeDeclared(bytes: Uint8Array, charset: string, param: string): string {
+function decodeDeclared(bytes: Uint8Array, charset: string): string {
   let decoder: TextDecoder;
   try {
     decoder = new TextDecoder(charset, { fatal: true });
   } catch {
-    throw new OpenAiRequestError(`${param}: the file's charset '${charset}' is not one this gateway decodes.`, param);
+    throw new FileReadError(`the file's charset '${charset}' is not one this gateway decodes`);
   }
   // Node 20's TextDecoder reads windows-1252 (and its aliases latin1, iso-8859-1) as ISO-8859-1.
   if (decoder.encoding === "windows-1252") return decodeWindows1252(bytes);
   try {
     return decoder.decode(bytes);
   } catch {
-    throw new OpenAiRequestError(`${param}: the file is not valid ${charset} text.`, param);
+    throw new FileReadError(`the file is not valid ${charset} text`);
   }
 }
 

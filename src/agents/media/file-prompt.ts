@@ -1,5 +1,12 @@
-import { withThousandsCommas } from "../../../infra/thousands.js";
-import type { LoadedFile } from "./file-loader.js";
+import { withThousandsCommas } from "../../infra/thousands.js";
+
+/** A file a user sent, read: its text, and a PDF's pages rendered as images when it had some with little text. */
+export interface ReadFile {
+  name: string;
+  mimeType: string;
+  text: string;
+  images?: { mimeType: string; bytes: Buffer }[];
+}
 
 /**
  * The files' text for the system prompt, each wrapped as untrusted content the model reads as
@@ -7,7 +14,7 @@ import type { LoadedFile } from "./file-loader.js";
  * characters is cut, and the wrapper says so. A file with no text (a scanned PDF) is named with
  * what the model gets instead.
  */
-export function filesPrompt(files: readonly LoadedFile[], maxChars: number): string {
+export function filesPrompt(files: readonly ReadFile[], maxChars: number): string {
   return files
     .map((file, i) => {
       const name = file.name.replace(/["\n\r]/g, "");
@@ -27,7 +34,7 @@ export function filesPrompt(files: readonly LoadedFile[], maxChars: number): str
 }
 
 /** The request's system text with its files' text after it. */
-export function withFiles(extraSystemPrompt: string | undefined, files: readonly LoadedFile[], maxChars: number): string | undefined {
+export function withFiles(extraSystemPrompt: string | undefined, files: readonly ReadFile[], maxChars: number): string | undefined {
   if (files.length === 0) return extraSystemPrompt;
   return [extraSystemPrompt, filesPrompt(files, maxChars)].filter((part) => part !== undefined && part !== "").join("\n\n");
 }
