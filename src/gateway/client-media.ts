@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { imageBody } from "../agents/media/index.js";
+import { readDocuments } from "../channels/dispatch/document-reading.js";
 import { imageDescription } from "../channels/dispatch/image-descriptions.js";
 import { DEFAULT_MEDIA_MAX_MB, InboundMediaStore } from "../channels/inbound/media-store.js";
 import type { InboundMedia } from "../channels/types.js";
@@ -26,7 +27,8 @@ export interface ClientFile {
  * is saved under `<state>/media/inbound/` and named by a line after the message (its path and
  * type). JPEG, PNG, GIF and WebP images up to 5 MB also reach the model as image input in
  * the turn that answers, when its model takes images; for a model that takes none, the first image
- * is described as `tools.media` sets up. Other images (HEIC) and documents are saved and named only.
+ * is described as `tools.media` sets up. Text files and PDFs are also read, as a chat's documents
+ * are. Other images (HEIC) and documents are saved and named only.
  */
 export class ClientMedia {
   private readonly store: InboundMediaStore;
@@ -54,7 +56,10 @@ export class ClientMedia {
       logFields: { sessionKey: target.sessionKey },
     });
     const body = description ? imageBody(message, description) : message;
-    return { message: [body, ...saved.lines].filter((line) => line !== "").join("\n"), images: saved.images, files: saved.files };
+    const documents = saved.documents.length > 0 ? await readDocuments(saved.documents, config, this.deps.logger, { sessionKey: target.sessionKey }) : undefined;
+    const lines = documents?.text ? [...saved.lines, documents.text] : saved.lines;
+    const images = documents && documents.images.length > 0 ? [...saved.images, ...documents.images] : saved.images;
+    return { message: [body, ...lines].filter((line) => line !== "").join("\n"), images, files: saved.files };
   }
 
   /** Removes saved files once nothing may read them (a stateless HTTP request's, after its turn). */

@@ -5,6 +5,7 @@ import type { ImageBlock } from "../../models/messages.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { DEFAULT_MEDIA_MAX_MB, type InboundMediaStore, type SavedMedia } from "../inbound/media-store.js";
 import type { ChannelAccount, InboundMedia } from "../types.js";
+import { readDocuments } from "./document-reading.js";
 import { imageDescription } from "./image-descriptions.js";
 import { echoTranscript, voiceTranscript } from "./voice-transcripts.js";
 
@@ -35,15 +36,22 @@ export class MediaUnderstanding {
 
   constructor(private readonly deps: { media?: InboundMediaStore; config: () => OpenClawConfig; store: Pick<SessionStore, "peek">; logger: Logger }) {}
 
-  /** The body the agent reads (OpenClaw's `[Audio]` or `[Image]` block when there is one), the file lines, and the images. */
+  /**
+   * The body the agent reads (OpenClaw's `[Audio]` or `[Image]` block when there is one), the file
+   * lines followed by the text of the documents read, and the images (a PDF's rendered pages after
+   * the message's own).
+   */
   async forAgent(message: MediaMessage): Promise<{ body: string; lines: string[]; images: ImageBlock[] }> {
     const saved = await this.saved(message);
     if (!saved) return { body: message.body, lines: [], images: [] };
     const config = this.deps.config();
+    const documents = saved.documents.length > 0 ? await readDocuments(saved.documents, config, this.deps.logger, logFieldsOf(message)) : undefined;
+    const lines = documents?.text ? [...saved.lines, documents.text] : saved.lines;
+    const images = documents && documents.images.length > 0 ? [...saved.images, ...documents.images] : saved.images;
     const transcript = await this.transcript(message);
     if (transcript) {
       await echoTranscript({ transcript, config, account: message.account, target: targetOf(message), logger: this.deps.logger, logFields: logFieldsOf(message) });
-      return { body: audioBody(message.body, transcript), lines: saved.lines, images: saved.images };
+      return { body: audioBody(message.body, transcript), lines, images };
     }
     const sessionModel = this.deps.store.peek(message.sessionKey)?.modelOverride;
     const description = await imageDescription({
@@ -54,7 +62,7 @@ export class MediaUnderstanding {
       logger: this.deps.logger,
       logFields: logFieldsOf(message),
     });
-    return { body: description ? imageBody(message.body, description) : message.body, lines: saved.lines, images: saved.images };
+    return { body: description ? imageBody(message.body, description) : message.body, lines, images };
   }
 
   /** The transcript of the message's first recording (saving its files first), once per message. */

@@ -35,12 +35,16 @@ export interface SavedMedia {
   imageFiles: SavedFile[];
   /** Every file saved, in the message's order. */
   files: string[];
+  /** Saved documents, in the message's order (text files and PDFs are read for the model). */
+  documents: SavedFile[];
 }
 
 export interface SavedFile {
   path: string;
   mimeType?: string;
   bytes: number;
+  /** The name the sender gave the file. */
+  name?: string;
 }
 
 /**
@@ -59,7 +63,7 @@ export class InboundMediaStore {
   constructor(private readonly dir: string) {}
 
   async saveAll(media: readonly InboundMedia[], limit: MediaLimit): Promise<SavedMedia> {
-    const saved: SavedMedia = { lines: [], images: [], audio: [], imageFiles: [], files: [] };
+    const saved: SavedMedia = { lines: [], images: [], audio: [], imageFiles: [], files: [], documents: [] };
     for (const item of media) {
       const { line, image, file, written } = await this.save(item, limit);
       saved.lines.push(line);
@@ -67,12 +71,13 @@ export class InboundMediaStore {
       if (image && file) {
         saved.images.push(image);
         saved.imageFiles.push(file);
-      } else if (file) saved.audio.push(file);
+      } else if (file && item.kind === "document") saved.documents.push(file);
+      else if (file) saved.audio.push(file);
     }
     return saved;
   }
 
-  /** `written`: the file saved, if it was; `file`: a saved recording, or (with `image`) a saved image a model may take. */
+  /** `written`: the file saved, if it was; `file`: a saved recording or document, or (with `image`) a saved image a model may take. */
   private async save(item: InboundMedia, { maxMb, key }: MediaLimit): Promise<{ line: string; image?: ImageBlock; file?: SavedFile; written?: string }> {
     const maxBytes = Math.floor(maxMb * 1024 * 1024);
     const label = `${item.kind}${item.fileName ? ` "${item.fileName}"` : ""}`;
@@ -90,8 +95,8 @@ export class InboundMediaStore {
     const file = path.join(this.dir, `${randomUUID()}${extensionOf(item)}`);
     fs.writeFileSync(file, bytes, { mode: 0o600 });
     const line = `[media attached: ${file} (${label}${item.mimeType ? `, ${item.mimeType}` : ""}, ${formatSize(bytes.length)})]`;
-    const saved: SavedFile = { path: file, bytes: bytes.length, ...(item.mimeType ? { mimeType: item.mimeType } : {}) };
-    if (item.kind === "audio") return { line, file: saved, written: file };
+    const saved: SavedFile = { path: file, bytes: bytes.length, ...(item.mimeType ? { mimeType: item.mimeType } : {}), ...(item.fileName ? { name: item.fileName } : {}) };
+    if (item.kind === "audio" || item.kind === "document") return { line, file: saved, written: file };
     const asImage = item.kind === "image" && item.mimeType !== undefined && IMAGE_INPUT_TYPES.includes(item.mimeType) && bytes.length <= IMAGE_INPUT_MAX_BYTES;
     return asImage ? { line, image: { type: "image", data: bytes.toString("base64"), mimeType: item.mimeType! }, file: saved, written: file } : { line, written: file };
   }

@@ -1,0 +1,78 @@
+import fs from "node:fs";
+import path from "node:path";
+import { filesPrompt, type ReadFile } from "../../agents/media/file-prompt.js";
+import { FileReadError } from "../../agents/media/file-read-error.js";
+import { decodeFileText } from "../../agents/media/file-text.js";
+import { extractPdf } from "../../agents/media/pdf-extract.js";
+import type { OpenClawConfig } from "../../config/index.js";
+import { READABLE_FILE_TYPES } from "../../config/http-file-types.js";
+import type { Logger } from "../../infra/logger.js";
+import type { ImageBlock } from "../../models/messages.js";
+import type { SavedFile } from "../inbound/media-store.js";
+
+/** A type for a document the platform sent without one (or as octet-stream), by its extension. */
+const TYPES_BY_EXTENSION: Record<string, string> = {
+  ".txt": "text/plain",
+  ".md": "text/markdown",
+  ".markdown": "text/markdown",
+  ".csv": "text/csv",
+  ".json": "application/json",
+  ".html": "text/html",
+  ".htm": "text/html",
+  ".pdf": "application/pdf",
+};
+
+/** As OpenClaw reads a chat's PDFs: up to 20 pages unless `files.pdf.maxPages` says otherwise. */
+const INBOUND_PDF_MAX_PAGES = 20;
+
+/**
+ * The text of a message's documents for the agent, and the pages of its PDFs rendered as images,
+ * as OpenClaw reads chat attachments: text files and PDFs, under
+ * `gateway.http.endpoints.responses.files` (its allowedMimes, maxBytes, maxChars, timeoutMs and
+ * pdf settings). Another type keeps only its `[media attached: …]` line; a file that cannot be read
+ * is said to be so, and the message goes on.
+ */
+export async function readDocuments(
+  documents: readonly SavedFile[],
+  config: OpenClawConfig,
+  logger: Logger,
+  logFields: Record<string, unknown>,
+): Promise<{ text?: string; images: ImageBlock[] }> {
+  const files = config.gateway.http.endpoints.responses.files;
+  const read: ReadFile[] = [];
+  const unread: string[] = [];
+  for (const document of documents) {
+    const mimeType = documentType(document);
+    if (!mimeType || !READABLE_FILE_TYPES.includes(mimeType) || (files?.allowedMimes && !files.allowedMimes.includes(mimeType))) continue;
+    const name = document.name ?? path.basename(document.path);
+    if (files?.maxBytes !== undefined && document.bytes > files.maxBytes) {
+      unread.push(`[file "${name}" not read: over gateway.http.endpoints.responses.files.maxBytes]`);
+      continue;
+    }
+    try {
+      const bytes = fs.readFileSync(document.path);
+      if (mimeType !== "application/pdf") {
+        read.push({ name, mimeType, text: decodeFileText(bytes, undefined) });
+        continue;
+      }
+      const pdfLimits = { maxPages: files?.pdf?.maxPages ?? INBOUND_PDF_MAX_PAGES, maxPixels: files?.pdf?.maxPixels ?? 4_000_000, minTextChars: files?.pdf?.minTextChars ?? 200 };
+      const pdf = await extractPdf(bytes, pdfLimits, files?.timeoutMs ?? 10_000, "gateway.http.endpoints.responses.files.timeoutMs");
+      read.push({ name, mimeType, text: pdf.text, ...(pdf.images.length > 0 ? { images: pdf.images.map((png) => ({ mimeType: "image/png", bytes: png })) } : {}) });
+    } catch (err) {
+      if (!(err instanceof FileReadError)) throw err;
+      logger.warn({ ...logFields, file: document.path, err: err.message }, "inbound document not read");
+      unread.push(`[file "${name}" not read: ${err.message}]`);
+    }
+  }
+  const images: ImageBlock[] = read.flatMap((file) =>
+    (file.images ?? []).map((image) => ({ type: "image" as const, data: image.bytes.toString("base64"), mimeType: image.mimeType })),
+  );
+  const text = [...(read.length > 0 ? [filesPrompt(read, files?.maxChars ?? 60_000)] : []), ...unread].join("\n");
+  return { ...(text ? { text } : {}), images };
+}
+
+function documentType(document: SavedFile): string | undefined {
+  const declared = document.mimeType?.split(";")[0]?.trim().toLowerCase();
+  if (declared && declared !== "application/octet-stream") return declared;
+  return TYPES_BY_EXTENSION[path.extname(document.name ?? document.path).toLowerCase()];
+}
