@@ -12,6 +12,11 @@ export interface PdfLimits {
   minTextChars: number;
 }
 
+/** OpenClaw's PDF defaults: 4,000,000 pixels rendered in all, pages with under 200 characters rendered. */
+export function pdfLimitsFrom(config: { maxPages?: number; maxPixels?: number; minTextChars?: number } | undefined, defaultMaxPages: number): PdfLimits {
+  return { maxPages: config?.maxPages ?? defaultMaxPages, maxPixels: config?.maxPixels ?? 4_000_000, minTextChars: config?.minTextChars ?? 200 };
+}
+
 export type PdfChildOptions = PdfLimits;
 
 export type PdfChildReply = { ok: true; text: string; images: string[] } | { ok: false; error: string; password: boolean };
@@ -19,7 +24,7 @@ export type PdfChildReply = { ok: true; text: string; images: string[] } | { ok:
 /** A PDF's text and the pages rendered to PNG images. */
 export interface ExtractedPdf {
   text: string;
-  images: Buffer[];
+  images: { mimeType: "image/png"; bytes: Buffer }[];
 }
 
 /** The reader's own heap; a PDF that needs more is refused. */
@@ -39,7 +44,7 @@ export function extractPdf(bytes: Buffer, limits: PdfLimits, timeoutMs: number, 
       stdio: ["pipe", "pipe", "pipe"],
       env: {},
     });
-    const refuse = (why: string) => reject(new FileReadError(`the PDF could not be read: ${why}`));
+    const refuse = (why: string) => reject(new FileReadError(`the PDF could not be read: ${why.replace(/\.$/, "")}`));
     let stdout = "";
     let stderr = "";
     let settled = false;
@@ -67,7 +72,7 @@ export function extractPdf(bytes: Buffer, limits: PdfLimits, timeoutMs: number, 
         if (!line) return refuse(`its reader stopped (${signal ?? `exit code ${code}`})${lastLine(stderr)}`);
         const reply = JSON.parse(line) as PdfChildReply;
         if (!reply.ok) return refuse(reply.password ? "it is protected by a password" : reply.error);
-        resolve({ text: reply.text, images: reply.images.map((image) => Buffer.from(image, "base64")) });
+        resolve({ text: reply.text, images: reply.images.map((image) => ({ mimeType: "image/png", bytes: Buffer.from(image, "base64") })) });
       }),
     );
     // A reader that died before taking the file: its exit says why.

@@ -3,7 +3,7 @@ import path from "node:path";
 import { filesPrompt, type ReadFile } from "../../agents/media/file-prompt.js";
 import { FileReadError } from "../../agents/media/file-read-error.js";
 import { decodeFileText } from "../../agents/media/file-text.js";
-import { extractPdf } from "../../agents/media/pdf-extract.js";
+import { extractPdf, pdfLimitsFrom } from "../../agents/media/pdf-extract.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { READABLE_FILE_TYPES } from "../../config/http-file-types.js";
 import type { Logger } from "../../infra/logger.js";
@@ -55,9 +55,8 @@ export async function readDocuments(
         read.push({ name, mimeType, text: decodeFileText(bytes, undefined) });
         continue;
       }
-      const pdfLimits = { maxPages: files?.pdf?.maxPages ?? INBOUND_PDF_MAX_PAGES, maxPixels: files?.pdf?.maxPixels ?? 4_000_000, minTextChars: files?.pdf?.minTextChars ?? 200 };
-      const pdf = await extractPdf(bytes, pdfLimits, files?.timeoutMs ?? 10_000, "gateway.http.endpoints.responses.files.timeoutMs");
-      read.push({ name, mimeType, text: pdf.text, ...(pdf.images.length > 0 ? { images: pdf.images.map((png) => ({ mimeType: "image/png", bytes: png })) } : {}) });
+      const pdf = await extractPdf(bytes, pdfLimitsFrom(files?.pdf, INBOUND_PDF_MAX_PAGES), files?.timeoutMs ?? 10_000, "gateway.http.endpoints.responses.files.timeoutMs");
+      read.push({ name, mimeType, text: pdf.text, ...(pdf.images.length > 0 ? { images: pdf.images } : {}) });
     } catch (err) {
       if (!(err instanceof FileReadError)) throw err;
       logger.warn({ ...logFields, file: document.path, err: err.message }, "inbound document not read");

@@ -6,7 +6,7 @@ import { decodeFileText } from "../../../agents/media/file-text.js";
 import { FileReadError } from "../../../agents/media/file-read-error.js";
 import type { ReadFile } from "../../../agents/media/file-prompt.js";
 import { OpenAiRequestError } from "./openai-errors.js";
-import { extractPdf, type PdfLimits } from "../../../agents/media/pdf-extract.js";
+import { extractPdf, pdfLimitsFrom, type PdfLimits } from "../../../agents/media/pdf-extract.js";
 import { fetchUrlPart, GUARDED_NETWORK, parseMediaType, type UrlFetchLimits, type UrlNetwork } from "./url-part-fetch.js";
 
 /** What `gateway.http.endpoints.<endpoint>.files` allows, defaults filled (see fileLimitsFrom). */
@@ -39,7 +39,7 @@ export function fileLimitsFrom(config: FilesConfig | undefined, endpoint: "chatC
     maxChars: config?.maxChars ?? 60_000,
     maxRedirects: config?.maxRedirects ?? 3,
     timeoutMs: config?.timeoutMs ?? 10_000,
-    pdf: { maxPages: config?.pdf?.maxPages ?? 4, maxPixels: config?.pdf?.maxPixels ?? 4_000_000, minTextChars: config?.pdf?.minTextChars ?? 200 },
+    pdf: pdfLimitsFrom(config?.pdf, 4),
   };
 }
 
@@ -63,7 +63,7 @@ export async function loadFiles(sources: readonly FileSource[], limits: FileLimi
         throw new OpenAiRequestError(`${param}: the file is ${formatByteSize(payload.size)}, over ${formatByteSize(limits.maxBytes)} (${limits.configKey}.maxBytes).`, param);
       bytes = Buffer.from(payload.text, "base64");
     } else {
-      const answer = await fetchUrlPart(source, "file", limits, network, "text/*, application/json");
+      const answer = await fetchUrlPart(source, "file", limits, network, "text/*, application/json, application/pdf");
       type = parseMediaType(answer.contentType);
       checkType(type.mimeType, param, limits);
       bytes = answer.bytes;
@@ -82,7 +82,7 @@ export async function loadFiles(sources: readonly FileSource[], limits: FileLimi
 
 async function readPdf(bytes: Buffer, limits: FileLimits): Promise<Omit<ReadFile, "name" | "mimeType">> {
   const pdf = await extractPdf(bytes, limits.pdf, limits.timeoutMs, `${limits.configKey}.timeoutMs`);
-  return { text: pdf.text, ...(pdf.images.length > 0 ? { images: pdf.images.map((png) => ({ mimeType: "image/png", bytes: png })) } : {}) };
+  return { text: pdf.text, ...(pdf.images.length > 0 ? { images: pdf.images } : {}) };
 }
 
 function checkType(mimeType: string, param: string, limits: FileLimits): void {
