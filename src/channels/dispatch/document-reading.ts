@@ -41,10 +41,12 @@ export async function readDocuments(
   const files = config.gateway.http.endpoints.responses.files;
   const read: ReadFile[] = [];
   const unread: string[] = [];
+  const allowed = files?.allowedMimes?.map((type) => type.toLowerCase());
   for (const document of documents) {
     const mimeType = documentType(document);
-    if (!mimeType || !READABLE_FILE_TYPES.includes(mimeType) || (files?.allowedMimes && !files.allowedMimes.includes(mimeType))) continue;
-    const name = document.name ?? path.basename(document.path);
+    if (!mimeType || !READABLE_FILE_TYPES.includes(mimeType) || (allowed && !allowed.includes(mimeType))) continue;
+    // The sender's name for the file: it must not break out of its line.
+    const name = (document.name ?? path.basename(document.path)).replace(/["\n\r]/g, "");
     if (files?.maxBytes !== undefined && document.bytes > files.maxBytes) {
       unread.push(`[file "${name}" not read: over gateway.http.endpoints.responses.files.maxBytes]`);
       continue;

@@ -37,13 +37,13 @@ describe("readDocuments", () => {
   it("follows files.allowedMimes, maxBytes and maxChars", async () => {
     const narrowed = await readDocuments(
       [saved("a.csv", "x,y", "text/csv"), saved("b.txt", "0123456789", "text/plain")],
-      config({ allowedMimes: ["text/plain"], maxChars: 4 }),
+      config({ allowedMimes: ["Text/Plain"], maxChars: 4 }),
       logger,
       {},
     );
     expect(narrowed.text).not.toContain("a.csv");
     expect(narrowed.text).toContain('\n0123\n<<<END_EXTERNAL_UNTRUSTED_CONTENT id="file-1">>>\n(cut at 4 of 10 characters)');
-    const over = await readDocuments([saved("big.txt", "0123456789", "text/plain")], config({ maxBytes: 5 }), logger, {});
+    const over = await readDocuments([saved('big".txt', "0123456789", "text/plain")], config({ maxBytes: 5 }), logger, {});
     expect(over.text).toBe('[file "big.txt" not read: over gateway.http.endpoints.responses.files.maxBytes]');
     expect(await readDocuments([saved("none.bin", "\u0000", "application/octet-stream")], config(), logger, {})).toEqual({ images: [] });
   });
