@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type TProperties, Type } from "@sinclair/typebox";
 import { integer, StringList, stringEnum, withExpected } from "./primitives.js";
 import { OPERATOR_SCOPES } from "../operator-scopes.js";
 
@@ -50,27 +50,34 @@ const urlPartFields = {
 /** A `/v1` request's images (docs/http-api.md, "Images"). */
 const HttpEndpointImages = Type.Object(urlPartFields);
 
-/** A `/v1` request's text files (docs/http-api.md, "Files"); `maxChars` of each file's text reach the prompt. */
-const HttpEndpointFiles = Type.Object({
-  ...urlPartFields,
+/** What a `/v1` request's files take, inline or fetched (docs/http-api.md, "Files"); `maxChars` of each file's text reach the prompt. */
+const fileReadFields = {
+  allowedMimes: urlPartFields.allowedMimes,
+  maxBytes: urlPartFields.maxBytes,
+  /** Fetching a file URL, and reading a PDF. */
+  timeoutMs: urlPartFields.timeoutMs,
   maxChars: Type.Optional(integer(1)),
   /** PDFs: the first `maxPages` pages' text; pages with less than `minTextChars` also rendered as images within `maxPixels` in all. */
   pdf: Type.Optional(Type.Object({ maxPages: Type.Optional(integer(1, 100)), maxPixels: Type.Optional(integer(1, 100_000_000)), minTextChars: Type.Optional(integer(0)) })),
-});
+};
 
-const HttpEndpoint = Type.Object({
+/** Responses `input_file` parts may be URLs; Chat Completions `file` parts carry none, so they have no URL settings. */
+const endpointFields = <T extends TProperties>(files: T) => ({
   enabled: Type.Optional(Type.Boolean()),
   images: Type.Optional(HttpEndpointImages),
-  files: Type.Optional(HttpEndpointFiles),
+  files: Type.Optional(Type.Object(files)),
   /** The most image and file parts of one request fetched by URL. */
   maxUrlParts: Type.Optional(integer(0, 64)),
 });
 
+const ChatCompletionsEndpoint = Type.Object(endpointFields(fileReadFields));
+const ResponsesEndpoint = Type.Object(endpointFields({ ...urlPartFields, ...fileReadFields }));
+
 const GatewayHttp = Type.Object({
   endpoints: Type.Optional(
     Type.Object({
-      chatCompletions: Type.Optional(HttpEndpoint),
-      responses: Type.Optional(HttpEndpoint),
+      chatCompletions: Type.Optional(ChatCompletionsEndpoint),
+      responses: Type.Optional(ResponsesEndpoint),
     }),
   ),
   securityHeaders: Type.Optional(

@@ -554,6 +554,14 @@ describe("validateConfig: /v1 file settings", () => {
   });
 });
 
+describe("validateConfig: /v1 chat completion files", () => {
+  it("have no URL settings: their parts carry no URL, so those keys are unknown and say so", () => {
+    const { config, warnings } = validateConfig({ gateway: { http: { endpoints: { chatCompletions: { files: { allowUrl: true, maxChars: 10 } } } } } }, {});
+    expect(warnings).toEqual(['unknown config key "gateway.http.endpoints.chatCompletions.files.allowUrl" (ignored)']);
+    expect(config.gateway.http.endpoints.chatCompletions.files).toEqual({ maxChars: 10 });
+  });
+});
+
 describe("validateConfig: unknown keys", () => {
   it("knows a Discord channel's roles (and only Discord's: a Telegram group has none)", () => {
     const discord = { guilds: { "1": { roles: ["2"], channels: { "3": { roles: ["4"], users: ["5"] } } } } };
