@@ -7,6 +7,7 @@ import { extractPdf, pdfLimitsFrom } from "../../agents/media/pdf-extract.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { READABLE_FILE_TYPES } from "../../config/http-file-types.js";
 import type { Logger } from "../../infra/logger.js";
+import { parseMediaType } from "../../infra/media-type.js";
 import type { ImageBlock } from "../../models/messages.js";
 import type { SavedFile } from "../inbound/media-store.js";
 
@@ -43,7 +44,7 @@ export async function readDocuments(
   const unread: string[] = [];
   const allowed = files?.allowedMimes?.map((type) => type.toLowerCase());
   for (const document of documents) {
-    const mimeType = documentType(document);
+    const { mimeType, charset } = documentType(document);
     if (!mimeType || !READABLE_FILE_TYPES.includes(mimeType) || (allowed && !allowed.includes(mimeType))) continue;
     // The sender's name for the file: it must not break out of its line.
     const name = (document.name ?? path.basename(document.path)).replace(/["\n\r]/g, "");
@@ -54,7 +55,7 @@ export async function readDocuments(
     try {
       const bytes = fs.readFileSync(document.path);
       if (mimeType !== "application/pdf") {
-        read.push({ name, mimeType, text: decodeFileText(bytes, undefined) });
+        read.push({ name, mimeType, text: decodeFileText(bytes, charset) });
         continue;
       }
       const pdf = await extractPdf(bytes, pdfLimitsFrom(files?.pdf, INBOUND_PDF_MAX_PAGES), files?.timeoutMs ?? 10_000, "gateway.http.endpoints.responses.files.timeoutMs");
@@ -72,8 +73,9 @@ export async function readDocuments(
   return { ...(text ? { text } : {}), images };
 }
 
-function documentType(document: SavedFile): string | undefined {
-  const declared = document.mimeType?.split(";")[0]?.trim().toLowerCase();
-  if (declared && declared !== "application/octet-stream") return declared;
-  return TYPES_BY_EXTENSION[path.extname(document.name ?? document.path).toLowerCase()];
+/** The platform's type (and charset) for a document, else one by its extension when it sent none or octet-stream. */
+function documentType(document: SavedFile): { mimeType?: string; charset?: string } {
+  const declared = parseMediaType(document.mimeType ?? "");
+  if (declared.mimeType && declared.mimeType !== "application/octet-stream") return declared;
+  return { mimeType: TYPES_BY_EXTENSION[path.extname(document.name ?? document.path).toLowerCase()] };
 }

@@ -1,4 +1,4 @@
-import { parseMediaType } from "./url-part-fetch.js";
+import { parseMediaType } from "../../../infra/media-type.js";
 
 /**
  * `data:<type>[;params];base64,<data>`: its type (lower case), the charset a parameter names, and

@@ -1,3 +1,4 @@
+import { parseMediaType } from "../../../infra/media-type.js";
 import { READABLE_FILE_TYPES } from "../../../config/http-file-types.js";
 import { base64Payload } from "../../../infra/base64.js";
 import { formatByteSize } from "../../../infra/byte-size.js";
@@ -7,7 +8,7 @@ import { FileReadError } from "../../../agents/media/file-read-error.js";
 import type { ReadFile } from "../../../agents/media/file-prompt.js";
 import { OpenAiRequestError } from "./openai-errors.js";
 import { extractPdf, pdfLimitsFrom, type PdfLimits } from "../../../agents/media/pdf-extract.js";
-import { fetchUrlPart, GUARDED_NETWORK, parseMediaType, type UrlFetchLimits, type UrlNetwork } from "./url-part-fetch.js";
+import { fetchUrlPart, GUARDED_NETWORK, type UrlFetchLimits, type UrlNetwork, type UrlPartConfig, urlPartLimitsFrom } from "./url-part-fetch.js";
 
 /** What `gateway.http.endpoints.<endpoint>.files` allows, defaults filled (see fileLimitsFrom). */
 export interface FileLimits extends UrlFetchLimits {
@@ -17,28 +18,16 @@ export interface FileLimits extends UrlFetchLimits {
   pdf: PdfLimits;
 }
 
-interface FilesConfig {
-  allowUrl?: boolean;
-  urlAllowlist?: string[];
-  allowedMimes?: string[];
-  maxBytes?: number;
+interface FilesConfig extends UrlPartConfig {
   maxChars?: number;
-  maxRedirects?: number;
-  timeoutMs?: number;
   pdf?: { maxPages?: number; maxPixels?: number; minTextChars?: number };
 }
 
 /** OpenClaw's defaults: file URLs fetched by the Responses API (Chat Completions parts carry none), 5 MB, 60,000 characters, a PDF's first 4 pages. */
 export function fileLimitsFrom(config: FilesConfig | undefined, endpoint: "chatCompletions" | "responses"): FileLimits {
   return {
-    configKey: `gateway.http.endpoints.${endpoint}.files`,
-    allowUrl: config?.allowUrl ?? endpoint === "responses",
-    urlAllowlist: config?.urlAllowlist ?? [],
-    allowedMimes: (config?.allowedMimes ?? READABLE_FILE_TYPES).map((m) => m.toLowerCase()),
-    maxBytes: config?.maxBytes ?? 5 * 1024 * 1024,
+    ...urlPartLimitsFrom(config, endpoint, "files", { maxBytes: 5 * 1024 * 1024, allowedMimes: READABLE_FILE_TYPES }),
     maxChars: config?.maxChars ?? 60_000,
-    maxRedirects: config?.maxRedirects ?? 3,
-    timeoutMs: config?.timeoutMs ?? 10_000,
     pdf: pdfLimitsFrom(config?.pdf, 4),
   };
 }

@@ -1,7 +1,8 @@
+import { parseMediaType } from "../../../infra/media-type.js";
 import { OpenAiRequestError } from "./openai-errors.js";
 import { isRecord } from "./request-fields.js";
 import { parseDataUri } from "./data-uri.js";
-import { httpPartUrl, parseMediaType } from "./url-part-fetch.js";
+import { httpPartUrl } from "./url-part-fetch.js";
 
 /**
  * A file a request carries: inline (Chat Completions `file` parts, Responses `input_file` parts)

@@ -1,9 +1,10 @@
+import { parseMediaType } from "../../../infra/media-type.js";
 import { base64Payload } from "../../../infra/base64.js";
 import { formatByteSize } from "../../../infra/byte-size.js";
 import { CLIENT_IMAGE_TYPES } from "../../client-media.js";
 import type { ImageSource } from "./image-sources.js";
 import { OpenAiRequestError } from "./openai-errors.js";
-import { fetchUrlPart, GUARDED_NETWORK, parseMediaType, type UrlFetchLimits, type UrlNetwork } from "./url-part-fetch.js";
+import { fetchUrlPart, GUARDED_NETWORK, type UrlFetchLimits, type UrlNetwork, type UrlPartConfig, urlPartLimitsFrom } from "./url-part-fetch.js";
 
 /** An image of the request, fetched or decoded and checked: ready to be saved and shown to the model. */
 export interface LoadedImage {
@@ -19,26 +20,9 @@ export interface ImageLimits extends UrlFetchLimits {
 /** All images of one request together, decoded, as OpenClaw caps them. */
 export const MAX_TOTAL_IMAGE_BYTES = 20 * 1024 * 1024;
 
-interface ImagesConfig {
-  allowUrl?: boolean;
-  urlAllowlist?: string[];
-  allowedMimes?: string[];
-  maxBytes?: number;
-  maxRedirects?: number;
-  timeoutMs?: number;
-}
-
 /** Chat Completions fetch no URLs unless told to; the Responses API does (OpenClaw's defaults). */
-export function imageLimitsFrom(config: ImagesConfig | undefined, endpoint: "chatCompletions" | "responses"): ImageLimits {
-  return {
-    configKey: `gateway.http.endpoints.${endpoint}.images`,
-    allowUrl: config?.allowUrl ?? endpoint === "responses",
-    urlAllowlist: config?.urlAllowlist ?? [],
-    allowedMimes: (config?.allowedMimes ?? CLIENT_IMAGE_TYPES).map((m) => m.toLowerCase()),
-    maxBytes: config?.maxBytes ?? 10 * 1024 * 1024,
-    maxRedirects: config?.maxRedirects ?? 3,
-    timeoutMs: config?.timeoutMs ?? 10_000,
-  };
+export function imageLimitsFrom(config: UrlPartConfig | undefined, endpoint: "chatCompletions" | "responses"): ImageLimits {
+  return urlPartLimitsFrom(config, endpoint, "images", { maxBytes: 10 * 1024 * 1024, allowedMimes: CLIENT_IMAGE_TYPES });
 }
 
 /**

@@ -16,6 +16,37 @@ export interface UrlFetchLimits {
   timeoutMs: number;
 }
 
+/** The URL settings of a part kind as written in the config (any may be unset). */
+export interface UrlPartConfig {
+  allowUrl?: boolean;
+  urlAllowlist?: string[];
+  allowedMimes?: string[];
+  maxBytes?: number;
+  maxRedirects?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * `gateway.http.endpoints.<endpoint>.<kind>` with OpenClaw's defaults filled: URLs fetched by the
+ * Responses API only, 3 redirects, 10 seconds; `maxBytes` and the types are the kind's own.
+ */
+export function urlPartLimitsFrom(
+  config: UrlPartConfig | undefined,
+  endpoint: "chatCompletions" | "responses",
+  kind: "images" | "files",
+  defaults: { maxBytes: number; allowedMimes: readonly string[] },
+): UrlFetchLimits & { allowedMimes: readonly string[] } {
+  return {
+    configKey: `gateway.http.endpoints.${endpoint}.${kind}`,
+    allowUrl: config?.allowUrl ?? endpoint === "responses",
+    urlAllowlist: config?.urlAllowlist ?? [],
+    allowedMimes: (config?.allowedMimes ?? defaults.allowedMimes).map((m) => m.toLowerCase()),
+    maxBytes: config?.maxBytes ?? defaults.maxBytes,
+    maxRedirects: config?.maxRedirects ?? 3,
+    timeoutMs: config?.timeoutMs ?? 10_000,
+  };
+}
+
 /** How part URLs are reached: names resolved through `lookup`, address literals checked by `blocks`. */
 export interface UrlNetwork {
   lookup: LookupFunction;
@@ -140,14 +171,4 @@ function get(url: URL, limits: UrlFetchLimits, lookup: LookupFunction, accept: s
     request.on("close", () => clearTimeout(deadline));
     request.on("error", reject);
   });
-}
-
-/** A `type/subtype; charset=…` value: the type in lower case and the charset when one is named. */
-export function parseMediaType(value: string): { mimeType: string; charset?: string } {
-  const [type = "", ...parameters] = value.split(";");
-  const charset = parameters
-    .map((parameter) => /^\s*charset\s*=\s*"?([^";\s]+)"?\s*$/i.exec(parameter)?.[1])
-    .find((name) => name !== undefined)
-    ?.toLowerCase();
-  return { mimeType: type.trim().toLowerCase(), ...(charset ? { charset } : {}) };
 }

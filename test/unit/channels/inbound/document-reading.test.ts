@@ -34,6 +34,13 @@ describe("readDocuments", () => {
     expect(read.text).not.toContain("c.zip");
   });
 
+  it("decodes a document in the charset the platform declared", async () => {
+    // Undeclared, these bytes would read as Windows-1252 ("áâ").
+    const file = saved("greek.txt", "", "text/plain; charset=iso-8859-7");
+    fs.writeFileSync(file.path, Buffer.from([0xe1, 0xe2]));
+    expect((await readDocuments([{ ...file, bytes: 2 }], config(), logger, {})).text).toContain("\nαβ\n");
+  });
+
   it("follows files.allowedMimes, maxBytes and maxChars", async () => {
     const narrowed = await readDocuments(
       [saved("a.csv", "x,y", "text/csv"), saved("b.txt", "0123456789", "text/plain")],
