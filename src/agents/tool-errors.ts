@@ -74,6 +74,7 @@ export type ToolErrorCode =
   | "STEER_FAILED"
   | "THREAD_UNAVAILABLE"
   | "THREAD_FAILED"
+  | "NOTHING_TO_WAIT_FOR"
   // External ACP agents (sessions_spawn with runtime "acp")
   | "ACP_DISABLED"
   | "ACP_AGENT_UNKNOWN"
@@ -353,6 +354,11 @@ export const TOOL_ERRORS = {
     "AGENT_NOT_ALLOWED",
     (agent: string, _requester: string) => `agentId is not allowed for sessions_spawn: "${agent}" is not in tools.agentToAgent.allow.`,
     (_agent, requester) => `Leave agentId out to spawn as "${requester}".`,
+  ),
+  nothingToWaitFor: coded(
+    "NOTHING_TO_WAIT_FOR",
+    "No sub-agent of this session is running or has a result still to come here, so nothing would resume this session after a yield.",
+    "Finish this turn normally: give your answer, or spawn the work first and then yield.",
   ),
   sandboxUnavailable: coded(
     "SANDBOX_UNAVAILABLE",

@@ -70,7 +70,7 @@ export interface ToolServices {
   execApprovals?: ExecApprovalGate;
   /** `true` lets web_fetch reach loopback, private and link-local addresses; anything else refuses them. */
   webFetchAllowPrivate?: boolean;
-  /** The gateway's sessions, behind the six session tools. */
+  /** The gateway's sessions, behind the session tools (and agents_list). */
   sessionTools?: SessionToolHost;
   /** The gateway's running channels, behind the message tool. */
   channelMessenger?: ChannelMessenger;
@@ -198,7 +198,8 @@ export interface SessionToolCaller {
 
 /**
  * What the session tools (`sessions_spawn`, `subagents`, `sessions_send`, `sessions_list`,
- * `sessions_history`, `session_status`) act through; the gateway provides it.
+ * `sessions_history`, `session_status`, `sessions_yield`) and `agents_list` act through; the
+ * gateway provides it.
  */
 export interface SessionToolHost {
   spawn(caller: SessionToolCaller, args: SessionToolArgs.SessionsSpawnArgs): Promise<ToolResult>;
@@ -207,6 +208,10 @@ export interface SessionToolHost {
   list(caller: SessionToolCaller, args: SessionToolArgs.SessionsListArgs): ToolResult;
   history(caller: SessionToolCaller, args: SessionToolArgs.SessionsHistoryArgs): ToolResult;
   status(caller: SessionToolCaller, args: SessionToolArgs.SessionStatusArgs): ToolResult;
+  /** The agents `sessions_spawn` may run a child as, for this caller. */
+  agents(caller: SessionToolCaller): ToolResult;
+  /** Ends the caller's turn to wait for its children; an error result (nothing to wait for) does not end it. */
+  yieldTurn(caller: SessionToolCaller, args: SessionToolArgs.SessionsYieldArgs): ToolResult;
 }
 
 /** What the `message` tool asks of the gateway's channels. */
@@ -256,6 +261,11 @@ export interface AgentTool<S extends TSchema = TSchema> {
   checkArguments?(args: unknown): { where: string; problem: string } | undefined;
   /** Never run here: a call of it ends the run and goes back to the turn's caller (a client tool, client-tools.ts). */
   handoff?: true;
+  /**
+   * A call that succeeds ends the run after this round of calls, with no further model call: what
+   * the run waits for arrives later as a message of its own (sessions_yield).
+   */
+  endsRun?: true;
   execute(args: Static<S>, ctx: ToolContext, signal: AbortSignal, onUpdate?: (partial: ToolResult) => void): Promise<ToolResult>;
 }
 

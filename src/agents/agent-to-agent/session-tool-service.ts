@@ -1,6 +1,7 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
 import type { SessionStore } from "../../sessions/store/index.js";
+import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { SessionToolCaller, SessionToolHost } from "../tools/index.js";
 import type { ToolResult } from "../types.js";
@@ -20,7 +21,7 @@ export interface SessionToolServiceDeps {
 }
 
 /**
- * The gateway's `SessionToolHost`: what the six session tools do, turned into tool results
+ * The gateway's `SessionToolHost`: what the session tools do, turned into tool results
  * (structured errors with a way forward, JSON the model reads reliably).
  */
 export class SessionToolService implements SessionToolHost {
@@ -68,6 +69,21 @@ export class SessionToolService implements SessionToolHost {
   history(caller: SessionToolCaller, args: Parameters<SessionToolHost["history"]>[1]): ToolResult {
     const result = sessionHistory(this.views, caller, args);
     return "code" in result ? refusal(result as SpawnRefusal) : json(result);
+  }
+
+  agents(caller: SessionToolCaller): ToolResult {
+    return json(this.deps.subagents.spawnTargets(caller));
+  }
+
+  yieldTurn(caller: SessionToolCaller, args: Parameters<SessionToolHost["yieldTurn"]>[1]): ToolResult {
+    const awaited = this.deps.subagents.awaitedChildren(caller.sessionKey);
+    if (awaited.length === 0) return toolError(TOOL_ERRORS.nothingToWaitFor());
+    return json({
+      status: "yielded",
+      waitingFor: awaited.map((r) => ({ childSessionKey: r.childSessionKey, ...(r.label ? { label: r.label } : {}) })),
+      ...(args.message?.trim() ? { message: args.message.trim() } : {}),
+      note: "This turn ends here. Each result arrives as a message in this session and starts your next turn.",
+    });
   }
 
   status(caller: SessionToolCaller, args: Parameters<SessionToolHost["status"]>[1]): ToolResult {

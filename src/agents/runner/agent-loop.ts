@@ -167,10 +167,10 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
         stopReason = turn.message.stopReason === "length" ? "length" : "stop";
         break;
       }
-      const stop = await runToolCalls(calls, tools, input, controller.signal, emit, messages, append, handedOff);
-      if (stop) {
+      const round = await runToolCalls(calls, tools, input, controller.signal, emit, messages, append, handedOff);
+      if (round.stop) {
         stopReason = "loop";
-        error = { kind: "loop", message: stop };
+        error = { kind: "loop", message: round.stop };
         break;
       }
       // A client tool was called: the run ends here, and its caller runs the tool.
@@ -178,6 +178,9 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
         stopReason = "toolUse";
         break;
       }
+      // A tool ended the turn (it waits for something that arrives as a later message): the text
+      // written with the calls is the answer.
+      if (round.endRun) break;
     }
   } catch (err) {
     // Only onAppend can throw here (everything else encodes failures): the caller lost the session.
@@ -207,9 +210,10 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
 }
 
 /**
- * Run the calls of one assistant turn in order; returns a stop message if a hook ended the run.
- * A call of a client tool is not run: it goes into `handedOff`, and its result in the transcript
- * says so (the caller's result comes as the next message).
+ * Run the calls of one assistant turn in order. Returns a stop message if a hook ended the run,
+ * and whether a successful call of an `endsRun` tool ends it after this round. A call of a client
+ * tool is not run: it goes into `handedOff`, and its result in the transcript says so (the
+ * caller's result comes as the next message).
  */
 async function runToolCalls(
   calls: ToolCallBlock[],
@@ -220,8 +224,9 @@ async function runToolCalls(
   messages: ModelMessage[],
   append: (message: ModelMessage) => void,
   handedOff: ClientToolCall[],
-): Promise<string | undefined> {
+): Promise<{ stop?: string; endRun: boolean }> {
   let stop: string | undefined;
+  let endRun = false;
   for (const call of calls) {
     emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
     const handoff = tools.get(call.name)?.handoff === true && !signal.aborted && !stop;
@@ -250,6 +255,7 @@ async function runToolCalls(
     messages.push(message);
     append(message);
     if ("stop" in outcome && outcome.stop) stop ??= outcome.stop;
+    if (!isError && !handoff && tools.get(call.name)?.endsRun) endRun = true;
   }
-  return stop;
+  return { stop, endRun };
 }

@@ -42,13 +42,8 @@ export interface SpawnCheckInput {
  */
 export function checkSpawn(input: SpawnCheckInput): SpawnRefusal | undefined {
   const { settings } = input;
-  const childDepth = input.requesterDepth + 1;
-  if (settings.maxDepth === 0) {
-    return TOOL_ERRORS.subagentsDisabled();
-  }
-  if (childDepth > settings.maxDepth) {
-    return TOOL_ERRORS.spawnTooDeep(input.requesterDepth, childDepth, settings.maxDepth);
-  }
+  const tooDeep = depthRefusal(settings, input.requesterDepth);
+  if (tooDeep) return tooDeep;
   if (input.activeChildren >= settings.maxChildrenPerAgent) {
     return TOOL_ERRORS.tooManyChildren(input.activeChildren, settings.maxChildrenPerAgent);
   }
@@ -56,17 +51,36 @@ export function checkSpawn(input: SpawnCheckInput): SpawnRefusal | undefined {
   if (!input.knownAgents.includes(target)) {
     return TOOL_ERRORS.unknownAgent(target, input.knownAgents.join(", "));
   }
-  if (target !== input.requesterAgentId) {
-    const allowed = settings.allowAgents.includes("*") || settings.allowAgents.includes(target);
-    if (!allowed) {
-      return TOOL_ERRORS.agentNotInAllowAgents(target, input.requesterAgentId, settings.allowAgents.join(", "));
-    }
-    if (!input.agentToAgent.allows(target)) {
-      return TOOL_ERRORS.spawnAgentNotInA2aAllow(target, input.requesterAgentId);
-    }
-  }
+  const notAllowed = allowlistRefusal(input.requesterAgentId, target, settings, input.agentToAgent);
+  if (notAllowed) return notAllowed;
   if (input.sandbox === "require" && input.sandboxProblem !== undefined) {
     return TOOL_ERRORS.sandboxUnavailable(input.sandboxProblem);
   }
+  return undefined;
+}
+
+/** Whether a session at `requesterDepth` may spawn at all (sub-agents on, the child within maxSpawnDepth). */
+export function depthRefusal(settings: Pick<SubagentSettings, "maxDepth">, requesterDepth: number): SpawnRefusal | undefined {
+  const childDepth = requesterDepth + 1;
+  if (settings.maxDepth === 0) return TOOL_ERRORS.subagentsDisabled();
+  if (childDepth > settings.maxDepth) return TOOL_ERRORS.spawnTooDeep(requesterDepth, childDepth, settings.maxDepth);
+  return undefined;
+}
+
+/**
+ * Whether the requester may spawn as a configured `target`: its own id always; another only when
+ * its `allowAgents` names it (or `*`) and `tools.agentToAgent.allow` lets it be reached.
+ */
+export function allowlistRefusal(
+  requesterAgentId: string,
+  target: string,
+  settings: Pick<SubagentSettings, "allowAgents">,
+  agentToAgent: { allows(agentId: string): boolean },
+): SpawnRefusal | undefined {
+  if (target === requesterAgentId) return undefined;
+  if (!settings.allowAgents.includes("*") && !settings.allowAgents.includes(target)) {
+    return TOOL_ERRORS.agentNotInAllowAgents(target, requesterAgentId, settings.allowAgents.join(", "));
+  }
+  if (!agentToAgent.allows(target)) return TOOL_ERRORS.spawnAgentNotInA2aAllow(target, requesterAgentId);
   return undefined;
 }

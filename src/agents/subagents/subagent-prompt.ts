@@ -26,7 +26,7 @@ export function subagentContextBlock(record: SubagentRunRecord, canSpawn: boolea
     "Your final message: what you did or found, with the details your requester needs to use it. Be concise.",
     "",
     canSpawn
-      ? "You may split the work with sessions_spawn. Their results arrive as messages in this session — never poll for them. When they are in, give your final answer. Reply NO_REPLY to a result you already reported."
+      ? "You may split the work with sessions_spawn. Their results arrive as messages in this session — never poll for them; to wait, call sessions_yield. When they are in, give your final answer. Reply NO_REPLY to a result you already reported."
       : "You are a leaf worker: you cannot spawn sub-agents. Do the work yourself.",
     "",
     `Session: ${record.childSessionKey}${record.label ? ` · label "${oneLine(record.label)}"` : ""} · requester ${record.requesterSessionKey}`,

@@ -15,6 +15,7 @@ import { removeAttachments } from "./attachments.js";
 import { isRefusal, prepareSpawn } from "./prepare-spawn.js";
 import type { SpawnRefusal } from "./spawn-checks.js";
 import { resolveSubagentSettings } from "./subagent-config.js";
+import { spawnTargets, type SpawnTargets } from "./spawn-targets.js";
 import { subagentContextBlock, subagentSteerMessage } from "./subagent-prompt.js";
 import { isOwed, SubagentRegistry } from "./subagent-registry.js";
 import { threadTitle, type SubagentThreadPort } from "./thread-port.js";
@@ -143,6 +144,24 @@ export class SubagentService {
       const record = this.registry.forChild(sessionKey);
       if (record) this.settle(record);
     });
+  }
+
+  /** The agents this caller may spawn as (agents_list). */
+  spawnTargets(caller: SessionToolCaller): SpawnTargets {
+    return spawnTargets(this.deps.config(), {
+      agentId: caller.agentId,
+      depth: subagentDepth(caller.sessionKey),
+      inheritedModel: this.registry.forChild(caller.sessionKey)?.model,
+    });
+  }
+
+  /**
+   * The caller's children whose result is still to come into its session: their round is open, or
+   * its announcement is waiting to be handed over. A turn may end to wait for these (sessions_yield).
+   * An announcement already accepted is not counted: the turn asking may be the one answering it.
+   */
+  awaitedChildren(sessionKey: string): SubagentRunRecord[] {
+    return this.registry.childrenOf(sessionKey).filter((r) => !r.suppressReason && (r.roundOpen || r.announce?.state === "pending"));
   }
 
   async spawn(caller: SessionToolCaller, args: SessionsSpawnArgs): Promise<SpawnAccepted | SpawnRefusal> {

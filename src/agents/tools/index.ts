@@ -18,6 +18,8 @@ import { createMessageTool } from "./message.js";
 import { createCronTool } from "./cron.js";
 import { createWebSearchTool } from "./web-search.js";
 import { createAskUserTool } from "./ask-user.js";
+import { createSessionsYieldTool } from "./sessions-yield.js";
+import { createAgentsListTool } from "./agents-list.js";
 
 /**
  * The seven core tools (six when web_fetch is disabled), in a fixed order: the tool list is part
@@ -43,7 +45,16 @@ export function createCoreTools(options: { exec?: ExecToolOptions; webFetch?: We
  * a fixed order, after the core tools, so adding them leaves the core tools' cached prefix intact.
  */
 export function createSessionTools(): AgentTool[] {
-  return [createSessionsSpawnTool(), createSubagentsTool(), createSessionsSendTool(), createSessionsListTool(), createSessionsHistoryTool(), createSessionStatusTool()];
+  return [
+    createSessionsSpawnTool(),
+    createSubagentsTool(),
+    createSessionsSendTool(),
+    createSessionsListTool(),
+    createSessionsHistoryTool(),
+    createSessionStatusTool(),
+    createSessionsYieldTool(),
+    createAgentsListTool(),
+  ];
 }
 
 /** The memory tools, offered where a `MemoryToolHost` exists and memory is enabled; after the core tools. */
@@ -123,5 +134,6 @@ export type {
   SessionsSendArgs,
   SessionsSpawnArgs,
   SessionStatusArgs,
+  SessionsYieldArgs,
   SubagentsArgs,
 } from "./session-tool-params.js";

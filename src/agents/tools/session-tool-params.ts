@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 
 /**
- * The parameter schemas of the six session tools and the argument types they give, in one file
+ * The parameter schemas of the session tools and the argument types they give, in one file
  * that imports nothing of the runtime: the tools and `SessionToolHost` both read them from here.
  */
 
@@ -78,3 +78,10 @@ export const SessionStatusParameters = Type.Object({
   sessionKey: Type.Optional(Type.String({ description: "Default: current." })),
 });
 export type SessionStatusArgs = Static<typeof SessionStatusParameters>;
+
+export const SessionsYieldParameters = Type.Object({
+  message: Type.Optional(Type.String({ description: "A note for yourself when the results arrive (stays in this session, not shown to the user)." })),
+});
+export type SessionsYieldArgs = Static<typeof SessionsYieldParameters>;
+
+export const AgentsListParameters = Type.Object({});

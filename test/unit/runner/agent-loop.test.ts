@@ -98,6 +98,42 @@ describe("runAgentLoop", () => {
     ]);
   });
 
+  it("a successful call of an endsRun tool ends the run after its round, answering with the text beside it; a refused one does not", async () => {
+    let waiting = false;
+    const waitTool: AgentTool = {
+      name: "wait",
+      description: "wait",
+      parameters: Type.Object({}),
+      endsRun: true,
+      execute: async () => (waiting ? toolText("waiting") : { content: [{ type: "text", text: "nothing to wait for" }], isError: true }),
+    };
+    const tools = [echoTool, waitTool];
+    const toolSpecs = tools.map((t) => ({ name: t.name, description: t.description, parameters: {} }));
+
+    const refused = scripted([{ calls: [{ name: "wait", arguments: {} }] }, { text: "answered instead" }]);
+    const first = await runAgentLoop(input(refused.stream, { tools, toolSpecs }));
+    expect(refused.requests).toHaveLength(2);
+    expect(first.payloads).toEqual([{ text: "answered instead" }]);
+
+    waiting = true;
+    const accepted = scripted([
+      {
+        text: "Started; back soon.",
+        calls: [
+          { name: "wait", arguments: {} },
+          { name: "echo", arguments: { value: "after" } },
+        ],
+      },
+      { text: "never asked" },
+    ]);
+    const second = await runAgentLoop(input(accepted.stream, { tools, toolSpecs }));
+    expect(accepted.requests).toHaveLength(1);
+    expect(second.stopReason).toBe("stop");
+    expect(second.payloads).toEqual([{ text: "Started; back soon." }]);
+    // The round's other calls still ran: every call has its result in the transcript.
+    expect(second.messages.filter((m) => m.role === "toolResult").map((m) => (m.content[0] as { text: string }).text)).toEqual(["waiting", "echo:after"]);
+  });
+
   it("answers a text turn with events in order", async () => {
     const { stream } = scripted([{ text: "hello there" }]);
     const inp = input(stream);
