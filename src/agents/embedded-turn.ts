@@ -246,6 +246,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       sessionTools: Boolean(input.sessionKey && input.services?.sessionTools),
       messenger: Boolean(input.services?.channelMessenger),
       cron: Boolean(input.services?.cron),
+      gateway: Boolean(input.services?.gateway),
       askUser: Boolean(input.services?.questions) && mayAskUser(input.sessionKey, input.spawnDepth),
     }),
     mcpTools,

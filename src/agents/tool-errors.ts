@@ -75,6 +75,12 @@ export type ToolErrorCode =
   | "THREAD_UNAVAILABLE"
   | "THREAD_FAILED"
   | "NOTHING_TO_WAIT_FOR"
+  // The gateway tool
+  | "GATEWAY_UNAVAILABLE"
+  | "CONFIG_UNREADABLE"
+  | "CONFIG_PATH_NOT_FOUND"
+  | "CONFIG_TOO_LARGE"
+  | "CONFIG_SCHEMA_PATH_NOT_FOUND"
   // External ACP agents (sessions_spawn with runtime "acp")
   | "ACP_DISABLED"
   | "ACP_AGENT_UNKNOWN"
@@ -504,6 +510,27 @@ export const TOOL_ERRORS = {
   askUserUnavailable: coded("ASK_USER_UNAVAILABLE", "Questions to the user only work inside the gateway.", "Decide with your best judgment and say what you assumed."),
   askUserInvalid: coded("ASK_USER_INVALID", (problem: string) => `The question was not asked: ${problem}.`, "Fix the questions and call ask_user again."),
   askUserRefused: coded("ASK_USER_REFUSED", (problem: string) => problem, "Wait for the pending question's answer before asking another."),
+  gatewayUnavailable: coded("GATEWAY_UNAVAILABLE", "The gateway tool only works inside the gateway.", "Tell the user to run `openclaw config get` instead."),
+  configUnreadable: coded(
+    "CONFIG_UNREADABLE",
+    (problem: string) => `The config cannot be read: ${problem}.`,
+    "Tell the user what is wrong with the config file; `openclaw doctor` names it too.",
+  ),
+  configPathNotFound: coded(
+    "CONFIG_PATH_NOT_FOUND",
+    (path: string) => `config path not found: ${path} (not set, and no default).`,
+    "Call config.get with a parent path to see what is there, or config.schema.lookup to see what may be set.",
+  ),
+  configTooLarge: coded(
+    "CONFIG_TOO_LARGE",
+    (chars: number, max: number) => `The config is ${chars} characters as JSON, over the ${max} this tool returns at once.`,
+    "Call config.get again with path set to the part you need (e.g. agents.defaults or channels.telegram).",
+  ),
+  configSchemaPathNotFound: coded(
+    "CONFIG_SCHEMA_PATH_NOT_FOUND",
+    (path: string) => `config schema path not found: ${path}.`,
+    'Look up its parent (or "." for the top level) to see the keys that exist.',
+  ),
   cronUnavailable: coded("CRON_UNAVAILABLE", (problem: string) => problem, "Tell the user scheduling is off here; the operator can enable cron (docs/automation.md)."),
   cronRefused: coded("CRON_REFUSED", (problem: string) => problem, "Fix the named field and call cron again; action status or list shows what exists."),
   memoryOffsetOutOfRange: coded(

@@ -78,6 +78,8 @@ export interface ToolServices {
   memory?: MemoryToolHost;
   /** The gateway's scheduler, behind the cron tool (owner-only). */
   cron?: CronToolHost;
+  /** The gateway's config file and schema, read behind the gateway tool (owner-only). */
+  gateway?: GatewayToolHost;
   /** The configured search provider, behind web_search (not offered without one: tools.web.search). */
   webSearch?: WebSearchHost;
   /** The configured MCP servers (`mcp.servers`), whose tools join the turn's. */
@@ -153,6 +155,16 @@ export type CronToolAction = "status" | "list" | "get" | "add" | "update" | "rem
 export interface CronToolHost {
   /** `sessionKey`: the calling session, which a job's `sessionTarget: "current"` names. */
   call(action: CronToolAction, args: Record<string, unknown>, agentId: string, sessionKey?: string): Promise<unknown>;
+}
+
+/**
+ * What the gateway tool reads: the config file as `config.get` shows it (secrets redacted, with
+ * the hash an edit names) and one key's schema as `config.schema.lookup` does.
+ */
+export interface GatewayToolHost {
+  configSnapshot(): Record<string, unknown> & { config: unknown; hash: string | null };
+  /** Null when the schema has no such key. */
+  schemaLookup(path: string): unknown;
 }
 
 export class CronToolRefusal extends Error {

@@ -32,6 +32,7 @@ export { watchConfig, type ConfigChange, type ConfigWatchHandle, type ConfigWatc
 export { configFileFormat, readConfigFileSnapshot, type ConfigFileFormat, type ConfigFileSnapshot } from "./config-snapshot.js";
 export { ConfigBaseHashRequiredError, ConfigConflictError, patchConfigFile, replaceConfigFile, type ConfigEditResult } from "./config-file-edit.js";
 export { configUiHints, type ConfigUiHint } from "./ui-hints.js";
+export { lookupConfigSchema, type ConfigSchemaLookup, type ConfigSchemaLookupChild, type ReloadKind } from "./schema-lookup.js";
 export { isSecretEntry } from "./redact.js";
 export { isEnvReference } from "./env-substitution.js";
 export { expandIncludes, type IncludedFile } from "./includes.js";

@@ -18,6 +18,15 @@ type SchemaNode = TSchema & {
  * item (`models.providers.*.apiKey`). Only what the schema and the redaction rules know is listed.
  */
 export function configUiHints(schema: TSchema): Record<string, ConfigUiHint> {
+  let hints = hintsBySchema.get(schema);
+  if (!hints) hintsBySchema.set(schema, (hints = Object.freeze(collectHints(schema))));
+  return hints;
+}
+
+/** Hints depend on the schema alone, so each schema's are worked out once (and shared: frozen). */
+const hintsBySchema = new WeakMap<TSchema, Record<string, ConfigUiHint>>();
+
+function collectHints(schema: TSchema): Record<string, ConfigUiHint> {
   const hints: Record<string, ConfigUiHint> = {};
   const walk = (node: SchemaNode, path: string[]): void => {
     for (const [key, child] of Object.entries(node.properties ?? {})) {

@@ -63,6 +63,7 @@ import { QuestionBroker } from "../agents/questions/question-broker.js";
 import { askUserHost } from "./ask-user-host.js";
 import { QuestionChats } from "./question-chat.js";
 import type { ToolAvailability } from "./session-tools.js";
+import { createGatewayToolHost } from "./gateway-tool-host.js";
 import { sessionChangedPayload, type SessionEvents } from "./session-change-events.js";
 import type { ChatCommands, WaitingAnswer } from "./operator-commands.js";
 import { listInvocableSkills } from "../agents/skills/invocable-skills.js";
@@ -202,7 +203,7 @@ export class GatewayServer {
   /** Shows an exec approval prompt in the chats it belongs in (exec-approval-chat.ts); set once the channels and sessions exist. */
   private approvalChats: ExecApprovalChats | undefined;
   /** Which optional tool families the gateway can offer now (set once its services exist). */
-  private toolAvailability: () => ToolAvailability = () => ({ webSearch: false, memory: false, messenger: false, cron: false, askUser: false });
+  private toolAvailability: () => ToolAvailability = () => ({ webSearch: false, memory: false, messenger: false, cron: false, gateway: false, askUser: false });
   /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
   readonly devices: DeviceRegistry;
   readonly sessions: SessionStore;
@@ -534,6 +535,7 @@ export class GatewayServer {
       memory: this.memory.enabled(),
       messenger: this.channels !== undefined,
       cron: this.toolServices.cron !== undefined,
+      gateway: this.toolServices.gateway !== undefined,
       askUser: true,
     }));
     this.invokeTool = (request, options) =>
@@ -589,6 +591,7 @@ export class GatewayServer {
     registerHeartbeatMethods(this.methods, this.heartbeat, this.conversations);
     getProcessRegistry(this.toolServices)?.onFinished(wakeHeartbeatOnExit(this.heartbeat, this.conversations, () => defaultAgentId(opts.loadedConfig().config)));
     this.toolServices.cron = createCronToolHost(this.cron);
+    this.toolServices.gateway = createGatewayToolHost(() => this.runtime);
     registerCronMethods(this.methods, this.cron);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PREAUTH_PAYLOAD_BYTES, perMessageDeflate: false });
   }

@@ -16,6 +16,8 @@ export interface ToolAvailability {
   memory: boolean;
   messenger: boolean;
   cron: boolean;
+  /** The gateway tool's config reader is there. */
+  gateway: boolean;
   /** The gateway's questions are there for ask_user (offered only where the session may ask: mayAskUser). */
   askUser: boolean;
 }

@@ -207,6 +207,24 @@ describe("config.* over the gateway", () => {
     }
   });
 
+  it("config.schema.lookup answers one key (a read), with whether a change there applies live, and its keys one level down", async () => {
+    const reader = (await openOperator(gw.url, gw.token, { scopes: ["operator.read"] })).sock;
+    try {
+      const auth = await reader.request("config.schema.lookup", { path: "gateway.auth" });
+      expect(auth.payload).toMatchObject({ path: "gateway.auth", reloadKind: "restart" });
+      expect(auth.payload.children).toEqual(
+        expect.arrayContaining([expect.objectContaining({ key: "token", path: "gateway.auth.token", type: "string", hint: { sensitive: true }, reloadKind: "restart" })]),
+      );
+      const level = await reader.request("config.schema.lookup", { path: "logging.level" });
+      expect(level.payload).toMatchObject({ reloadKind: "hot", children: [] });
+      expect(level.payload.schema).toMatchObject({ type: ["string"], enum: expect.arrayContaining(["debug", "info"]) });
+      const missing = await reader.request("config.schema.lookup", { path: "logging.nope" });
+      expect(missing.error).toMatchObject({ code: "INVALID_REQUEST", details: { code: "CONFIG_SCHEMA_PATH_NOT_FOUND" } });
+    } finally {
+      reader.close();
+    }
+  });
+
   it("config.schema lists the schema and marks credentials sensitive", async () => {
     const res = await admin.request("config.schema", {});
     expect(res.payload.schema.properties.gateway).toBeTruthy();

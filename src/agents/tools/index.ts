@@ -20,6 +20,7 @@ import { createWebSearchTool } from "./web-search.js";
 import { createAskUserTool } from "./ask-user.js";
 import { createSessionsYieldTool } from "./sessions-yield.js";
 import { createAgentsListTool } from "./agents-list.js";
+import { createGatewayTool } from "./gateway.js";
 
 /**
  * The seven core tools (six when web_fetch is disabled), in a fixed order: the tool list is part
@@ -64,8 +65,8 @@ export function createMemoryTools(): AgentTool[] {
 
 /**
  * Every tool a turn may be offered before the tool policy: the core tools, then web_search when a
- * provider is set up, then memory, session and message tools where their services exist, then
- * ask_user where the run may ask its user. Turns and the `tools.*` methods list the same set.
+ * provider is set up, then memory, session and message tools where their services exist, cron
+ * and gateway where the gateway gives them, then ask_user where the run may ask its user. Turns and the `tools.*` methods list the same set.
  */
 export function createAvailableTools(options: {
   exec?: ExecToolOptions;
@@ -75,6 +76,8 @@ export function createAvailableTools(options: {
   sessionTools: boolean;
   messenger: boolean;
   cron: boolean;
+  /** The gateway's config is there to read (the gateway tool). */
+  gateway: boolean;
   askUser: boolean;
 }): AgentTool[] {
   return [
@@ -84,6 +87,7 @@ export function createAvailableTools(options: {
     ...(options.sessionTools ? createSessionTools() : []),
     ...(options.messenger ? [createMessageTool()] : []),
     ...(options.cron ? [createCronTool()] : []),
+    ...(options.gateway ? [createGatewayTool()] : []),
     ...(options.askUser ? [createAskUserTool()] : []),
   ];
 }

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import {
   configUiHints,
   ConfigBaseHashRequiredError,
+  lookupConfigSchema,
   ConfigConflictError,
   ConfigError,
   OpenClawConfigSchema,
@@ -70,7 +71,7 @@ function written(runtime: GatewayRuntime, result: ConfigEditResult) {
 }
 
 /**
- * `config.get|set|apply|patch|schema`: the config file read and edited over the protocol (the
+ * `config.get|set|apply|patch|schema|schema.lookup`: the config file read and edited over the protocol (the
  * Control UI's config view). Edits are compare-and-swap on the file's hash, validated before
  * anything is written, and applied at once by the same reload the file watcher runs.
  * See docs/configuration.md ("Editing over the gateway").
@@ -132,6 +133,17 @@ export function registerConfigMethods(registry: MethodRegistry): void {
     params: Patch,
     handler: (params, { runtime }) =>
       edit(() => patchConfigFile(runtime.configFilePath(), params.raw, { ...editOptions(runtime, params.baseHash), replacePaths: params.replacePaths }), runtime),
+  });
+
+  registry.register({
+    name: "config.schema.lookup",
+    scope: "operator.read",
+    params: Type.Object({ path: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
+    handler: (params) => {
+      const found = lookupConfigSchema(OpenClawConfigSchema, configUiHints(OpenClawConfigSchema), params.path);
+      if (!found) throw invalidRequest(`config schema path not found: ${params.path}`, { code: "CONFIG_SCHEMA_PATH_NOT_FOUND" });
+      return found;
+    },
   });
 
   registry.register({
