@@ -247,6 +247,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       messenger: Boolean(input.services?.channelMessenger),
       cron: Boolean(input.services?.cron),
       gateway: Boolean(input.services?.gateway),
+      viewImage: model.input.includes("image"),
       askUser: Boolean(input.services?.questions) && mayAskUser(input.sessionKey, input.spawnDepth),
     }),
     mcpTools,

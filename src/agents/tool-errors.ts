@@ -26,6 +26,8 @@ export type ToolErrorCode =
   | "FILE_ERROR"
   | "FILE_TOO_LARGE"
   | "IMAGE_TOO_LARGE"
+  | "NOT_AN_IMAGE"
+  | "TOO_MANY_IMAGES"
   | "BINARY_FILE"
   | "OFFSET_OUT_OF_RANGE"
   | "EDIT_NO_MATCH"
@@ -196,6 +198,22 @@ export const TOOL_ERRORS = {
     "OFFSET_OUT_OF_RANGE",
     (offset: number, file: string, lines: number) => `offset ${offset} is past the end of "${file}", which has ${lines} lines.`,
     (_offset, _file, lines) => `Use an offset between 1 and ${lines}.`,
+  ),
+  notAnImage: coded(
+    "NOT_AN_IMAGE",
+    (source: string) => `${source} is not a PNG, JPEG, GIF or WebP image.`,
+    "Check the path or URL; for a text file or a web page use read or web_fetch.",
+  ),
+  tooManyImages: coded("TOO_MANY_IMAGES", (count: number, max: number) => `${count} images were asked for; one call views at most ${max}.`, "View them in several calls."),
+  imagesTooLarge: coded(
+    "IMAGE_TOO_LARGE",
+    (total: string, limit: string) => `These images come to ${total}; one call views at most ${limit}.`,
+    "View them in several calls, or make smaller copies with exec first.",
+  ),
+  viewImageUrlSandboxed: coded(
+    "URL_SCHEME_NOT_ALLOWED",
+    "A sandboxed run views workspace images only, not URLs.",
+    "Download the image into the workspace with exec, then view that path.",
   ),
   imageTooLarge: coded(
     "IMAGE_TOO_LARGE",

@@ -6,6 +6,7 @@ import type { AgentTool, McpToolHost } from "../agents/types.js";
 import { execToolOptionsFromConfig } from "../agents/exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "../agents/web-fetch-options.js";
 import type { OpenClawConfig } from "../config/index.js";
+import { resolveModel } from "../models/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import { sessionModelRef, splitModelRef } from "./methods/session-row.js";
 
@@ -54,7 +55,9 @@ export function sessionTools(input: SessionToolsInput): { tools: AgentTool[]; po
   const { config } = input;
   const resolved = input.conversations.resolveSessionKey(input.sessionKey, input.agentId);
   const entry = input.sessions.get(resolved.sessionKey);
-  const model = splitModelRef(sessionModelRef({ agentId: input.agentId, modelOverride: entry?.modelOverride }, config), config);
+  const ref = sessionModelRef({ agentId: input.agentId, modelOverride: entry?.modelOverride }, config);
+  const model = splitModelRef(ref, config);
+  const sessionModel = ref ? resolveModel(ref, config, process.env) : undefined;
   const tools = [
     ...createAvailableTools({
       ...input.availability,
@@ -62,6 +65,7 @@ export function sessionTools(input: SessionToolsInput): { tools: AgentTool[]; po
       sessionTools: input.offerSessionTools ?? true,
       exec: execToolOptionsFromConfig(config),
       webFetch: webFetchOptionsFromConfig(config),
+      viewImage: sessionModel?.ok === true && sessionModel.model.input.includes("image"),
     }),
     ...(input.mcpTools ?? []),
   ];

@@ -1,8 +1,3 @@
-import http from "node:http";
-import https from "node:https";
-import net from "node:net";
-import type { Readable } from "node:stream";
-import zlib from "node:zlib";
 import { Type, type Static } from "@sinclair/typebox";
 import { replaceFoldedMatches } from "../../infra/marker-fold.js";
 import { TOOL_ERRORS } from "../tool-errors.js";
@@ -10,7 +5,7 @@ import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
 import { extractHtml, type ExtractMode } from "./html-extract.js";
 import { cachedWebFetch, rememberWebFetch, webFetchCacheKey } from "./web-fetch-cache.js";
-import { guardedLookup, isBlockedAddress, PrivateAddressError } from "./network-guard.js";
+import { type FetchedResponse, guardedGet } from "./guarded-get.js";
 import { safeCut } from "./text-cut.js";
 
 // OpenClaw's tools.web.fetch defaults.
@@ -32,7 +27,7 @@ export const UNTRUSTED_END = "<<<END_UNTRUSTED_WEB_CONTENT>>>";
  */
 const MARKER_LOOKALIKE = /<*\s*(BEGIN|END)[\s_]+UNTRUSTED[\s_]+WEB[\s_]+CONTENT\s*>*/gi;
 
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const PAGE_ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5";
 const DEFAULT_USER_AGENT = "Mozilla/5.0 (compatible; openclaw-clone web_fetch)";
 
 /** The parameters, with this tool's default and cap in maxChars' description. */
@@ -69,16 +64,6 @@ export interface WebFetchToolOptions {
 export interface WebFetchToolSetup {
   enabled: boolean;
   options: WebFetchToolOptions;
-}
-
-interface FetchedResponse {
-  url: URL;
-  status: number;
-  statusText: string;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-  /** The body went over the byte cap and was cut. */
-  cut: boolean;
 }
 
 /**
@@ -119,38 +104,11 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
       const cached = cacheTtlMs > 0 ? cachedWebFetch(cacheKey, cacheTtlMs) : undefined;
       if (cached) return cached;
 
-      // One controller for both the caller's abort and our own timeout, told apart by `reason`.
-      const controller = new AbortController();
-      const onAbort = (): void => controller.abort("aborted");
-      if (signal.aborted) onAbort();
-      signal.addEventListener("abort", onAbort, { once: true });
-      const timer = setTimeout(() => controller.abort("timeout"), timeoutMs);
-      try {
-        let response: FetchedResponse;
-        for (let redirects = 0; ; redirects++) {
-          const refusal = checkTarget(url, allowPrivate);
-          if (refusal) return refusal;
-          response = await httpGet(url, controller.signal, { allowPrivate, maxBytes: maxResponseBytes, userAgent });
-          const location = response.headers.location;
-          if (!REDIRECT_STATUSES.has(response.status) || !location) break;
-          if (redirects >= maxRedirects) {
-            return toolError(TOOL_ERRORS.tooManyRedirects(args.url, maxRedirects, location));
-          }
-          try {
-            url = new URL(location, url);
-          } catch {
-            return toolError(TOOL_ERRORS.invalidRedirect(url.href, location.slice(0, 200)));
-          }
-        }
-        const result = await renderResponse(response, { maxChars, cap, maxBytes: maxResponseBytes, extractMode, readability }, String(args.url));
-        if (cacheTtlMs > 0) rememberWebFetch(cacheKey, result, cacheTtlMs);
-        return result;
-      } catch (error) {
-        return fetchFailure(error, url, controller.signal);
-      } finally {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", onAbort);
-      }
+      const fetched = await guardedGet(url, signal, { allowPrivate, maxBytes: maxResponseBytes, userAgent, accept: PAGE_ACCEPT, timeoutMs, maxRedirects });
+      if ("failure" in fetched) return fetched.failure;
+      const result = await renderResponse(fetched.response, { maxChars, cap, maxBytes: maxResponseBytes, extractMode, readability }, String(args.url));
+      if (cacheTtlMs > 0) rememberWebFetch(cacheKey, result, cacheTtlMs);
+      return result;
     },
   };
 }
@@ -158,86 +116,6 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
 /** A call's maxChars: a whole number from 100 up to the cap. */
 function clampChars(requested: number, cap: number): number {
   return Math.min(cap, Math.max(WEB_FETCH_MIN_CHARS, Math.floor(requested)));
-}
-
-function checkTarget(url: URL, allowPrivate: boolean): ToolResult | undefined {
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return toolError(TOOL_ERRORS.urlSchemeNotAllowed(url.protocol.replace(/:$/, ""), url.href.slice(0, 200)));
-  }
-  // Host names are checked when they resolve (guardedLookup); literal addresses never resolve.
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (!allowPrivate && net.isIP(host) && isBlockedAddress(host)) return privateAddressRefusal(url.href, host);
-  return undefined;
-}
-
-function httpGet(url: URL, signal: AbortSignal, how: { allowPrivate: boolean; maxBytes: number; userAgent: string }): Promise<FetchedResponse> {
-  const { allowPrivate, maxBytes, userAgent } = how;
-  return new Promise((resolve, reject) => {
-    const client = url.protocol === "https:" ? https : http;
-    const request = client.request(
-      url,
-      {
-        method: "GET",
-        // A fresh connection per request: no pooled socket skips the address check.
-        agent: false,
-        signal,
-        headers: {
-          "user-agent": userAgent,
-          accept: "text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5",
-          "accept-encoding": "gzip, deflate, br",
-        },
-        ...(allowPrivate ? {} : { lookup: guardedLookup }),
-      },
-      (response) => {
-        const base = { url, status: response.statusCode ?? 0, statusText: response.statusMessage ?? "", headers: response.headers };
-        if (REDIRECT_STATUSES.has(base.status)) {
-          response.destroy();
-          resolve({ ...base, body: Buffer.alloc(0), cut: false });
-          return;
-        }
-        const body = decompressed(response);
-        const chunks: Buffer[] = [];
-        let size = 0;
-        body.on("data", (chunk: Buffer) => {
-          const room = maxBytes - size;
-          if (chunk.length <= room) {
-            chunks.push(chunk);
-            size += chunk.length;
-            return;
-          }
-          // Over the cap: keep what fits and stop downloading (this also bounds zip bombs).
-          chunks.push(chunk.subarray(0, room));
-          body.removeAllListeners("data");
-          body.on("error", () => {});
-          response.destroy();
-          if (body !== response) body.destroy();
-          resolve({ ...base, body: Buffer.concat(chunks), cut: true });
-        });
-        body.on("end", () => resolve({ ...base, body: Buffer.concat(chunks), cut: false }));
-        body.on("error", reject);
-        response.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-    request.end();
-  });
-}
-
-function decompressed(response: http.IncomingMessage): Readable {
-  const encoding = String(response.headers["content-encoding"] ?? "")
-    .trim()
-    .toLowerCase();
-  const decoder =
-    encoding === "gzip" || encoding === "x-gzip"
-      ? zlib.createGunzip()
-      : encoding === "deflate"
-        ? zlib.createInflate()
-        : encoding === "br"
-          ? zlib.createBrotliDecompress()
-          : undefined;
-  if (!decoder) return response;
-  response.on("error", (error) => decoder.destroy(error));
-  return response.pipe(decoder);
 }
 
 interface RenderSettings {
@@ -321,23 +199,4 @@ function httpErrorSuggestion(status: number): string {
   if (status === 401 || status === 403) return "The page needs a login or blocks automated access; use another source.";
   if (status === 429 || status >= 500) return "The server is busy or failing; try again later or use another source.";
   return "Check the URL and try another source if it keeps failing.";
-}
-
-function fetchFailure(error: unknown, url: URL, signal: AbortSignal): ToolResult {
-  if (error instanceof PrivateAddressError || (error as { code?: string })?.code === "EPRIVATEADDRESS") {
-    const refused = error as PrivateAddressError;
-    return privateAddressRefusal(url.href, refused.address ?? url.hostname);
-  }
-  if (signal.aborted) {
-    return signal.reason === "timeout" ? toolError(TOOL_ERRORS.fetchTimeout(url.href)) : toolError(TOOL_ERRORS.fetchAborted(url.href));
-  }
-  const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
-    return toolError(TOOL_ERRORS.dnsFailed(url.hostname));
-  }
-  return toolError(TOOL_ERRORS.fetchFailed(url.href, (error as Error)?.message ?? String(error)));
-}
-
-function privateAddressRefusal(href: string, address: string): ToolResult {
-  return toolError(TOOL_ERRORS.privateAddressBlocked(href.slice(0, 200), address));
 }
