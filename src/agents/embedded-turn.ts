@@ -1,3 +1,4 @@
+import { viewImageMode } from "./media/index.js";
 import os from "node:os";
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../config/index.js";
@@ -247,7 +248,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       messenger: Boolean(input.services?.channelMessenger),
       cron: Boolean(input.services?.cron),
       gateway: Boolean(input.services?.gateway),
-      viewImage: model.input.includes("image"),
+      viewImage: viewImageMode(model.input.includes("image"), config, Boolean(input.services?.imageDescriber)),
       askUser: Boolean(input.services?.questions) && mayAskUser(input.sessionKey, input.spawnDepth),
     }),
     mcpTools,

@@ -27,6 +27,7 @@ export type ToolErrorCode =
   | "FILE_TOO_LARGE"
   | "IMAGE_TOO_LARGE"
   | "NOT_AN_IMAGE"
+  | "IMAGE_NOT_DESCRIBED"
   | "TOO_MANY_IMAGES"
   | "BINARY_FILE"
   | "OFFSET_OUT_OF_RANGE"
@@ -203,6 +204,11 @@ export const TOOL_ERRORS = {
     "NOT_AN_IMAGE",
     (source: string) => `${source} is not a PNG, JPEG, GIF or WebP image.`,
     "Check the path or URL; for a text file or a web page use read or web_fetch.",
+  ),
+  imageNotDescribed: coded(
+    "IMAGE_NOT_DESCRIBED",
+    (source: string, failures: string) => `${source} could not be described for this model, which cannot see images: ${failures}.`,
+    "Tell the user the image model failed; the owner can check tools.media or agents.defaults.imageModel.",
   ),
   tooManyImages: coded("TOO_MANY_IMAGES", (count: number, max: number) => `${count} images were asked for; one call views at most ${max}.`, "View them in several calls."),
   imagesTooLarge: coded(

@@ -80,6 +80,8 @@ export interface ToolServices {
   cron?: CronToolHost;
   /** The gateway's config file and schema, read behind the gateway tool (owner-only). */
   gateway?: GatewayToolHost;
+  /** Describes images for a model that cannot see them (view_image's describe mode; agents/media/image-describer.ts). */
+  imageDescriber?: ImageDescriber;
   /** The configured search provider, behind web_search (not offered without one: tools.web.search). */
   webSearch?: WebSearchHost;
   /** The configured MCP servers (`mcp.servers`), whose tools join the turn's. */
@@ -155,6 +157,11 @@ export type CronToolAction = "status" | "list" | "get" | "add" | "update" | "rem
 export interface CronToolHost {
   /** `sessionKey`: the calling session, which a job's `sessionTarget: "current"` names. */
   call(action: CronToolAction, args: Record<string, unknown>, agentId: string, sessionKey?: string): Promise<unknown>;
+}
+
+/** An image put into words for a model that cannot see it; every attempt's failure when none could. */
+export interface ImageDescriber {
+  describe(image: { bytes: Buffer; mimeType: string }, prompt: string | undefined): Promise<{ text: string; via: string } | { failures: string[] }>;
 }
 
 /**

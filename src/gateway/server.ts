@@ -1,3 +1,4 @@
+import { createImageDescriber } from "../agents/media/index.js";
 import path from "node:path";
 import { describeStorageError } from "../infra/storage-errors.js";
 import type http from "node:http";
@@ -203,7 +204,15 @@ export class GatewayServer {
   /** Shows an exec approval prompt in the chats it belongs in (exec-approval-chat.ts); set once the channels and sessions exist. */
   private approvalChats: ExecApprovalChats | undefined;
   /** Which optional tool families the gateway can offer now (set once its services exist). */
-  private toolAvailability: () => ToolAvailability = () => ({ webSearch: false, memory: false, messenger: false, cron: false, gateway: false, askUser: false });
+  private toolAvailability: () => ToolAvailability = () => ({
+    webSearch: false,
+    memory: false,
+    messenger: false,
+    cron: false,
+    gateway: false,
+    imageDescriber: false,
+    askUser: false,
+  });
   /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
   readonly devices: DeviceRegistry;
   readonly sessions: SessionStore;
@@ -352,7 +361,7 @@ export class GatewayServer {
     this.auth = opts.auth;
     this.trustedProxyFingerprint = JSON.stringify([opts.auth.trustedProxy, proxySettingsOf(opts.loadedConfig().config)]);
     this.mcp = new McpHub(opts.logger);
-    this.toolServices = createToolServices({ mcp: this.mcp });
+    this.toolServices = createToolServices({ mcp: this.mcp, imageDescriber: createImageDescriber(() => opts.loadedConfig().config) });
     const rateLimit = opts.loadedConfig().config.gateway?.auth?.rateLimit;
     this.rateLimiter = new AuthRateLimiter({
       maxAttempts: rateLimit?.maxAttempts ?? 10,
@@ -536,6 +545,7 @@ export class GatewayServer {
       messenger: this.channels !== undefined,
       cron: this.toolServices.cron !== undefined,
       gateway: this.toolServices.gateway !== undefined,
+      imageDescriber: this.toolServices.imageDescriber !== undefined,
       askUser: true,
     }));
     this.invokeTool = (request, options) =>

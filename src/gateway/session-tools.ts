@@ -7,6 +7,7 @@ import { execToolOptionsFromConfig } from "../agents/exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "../agents/web-fetch-options.js";
 import type { OpenClawConfig } from "../config/index.js";
 import { resolveModel } from "../models/index.js";
+import { viewImageMode } from "../agents/media/index.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import { sessionModelRef, splitModelRef } from "./methods/session-row.js";
 
@@ -19,6 +20,8 @@ export interface ToolAvailability {
   cron: boolean;
   /** The gateway tool's config reader is there. */
   gateway: boolean;
+  /** Images can be described for a model that cannot see them (view_image's describe mode), when an image model is set up. */
+  imageDescriber: boolean;
   /** The gateway's questions are there for ask_user (offered only where the session may ask: mayAskUser). */
   askUser: boolean;
 }
@@ -65,7 +68,7 @@ export function sessionTools(input: SessionToolsInput): { tools: AgentTool[]; po
       sessionTools: input.offerSessionTools ?? true,
       exec: execToolOptionsFromConfig(config),
       webFetch: webFetchOptionsFromConfig(config),
-      viewImage: sessionModel?.ok === true && sessionModel.model.input.includes("image"),
+      viewImage: viewImageMode(sessionModel?.ok === true && sessionModel.model.input.includes("image"), config, input.availability.imageDescriber),
     }),
     ...(input.mcpTools ?? []),
   ];

@@ -21,7 +21,7 @@ import { createAskUserTool } from "./ask-user.js";
 import { createSessionsYieldTool } from "./sessions-yield.js";
 import { createAgentsListTool } from "./agents-list.js";
 import { createGatewayTool } from "./gateway.js";
-import { createViewImageTool } from "./view-image.js";
+import { createViewImageTool, type ViewImageMode } from "./view-image.js";
 
 /**
  * The seven core tools (six when web_fetch is disabled), in a fixed order: the tool list is part
@@ -67,8 +67,8 @@ export function createMemoryTools(): AgentTool[] {
 /**
  * Every tool a turn may be offered before the tool policy: the core tools, then web_search when a
  * provider is set up, then memory, session and message tools where their services exist, cron
- * and gateway where the gateway gives them, view_image for a model that takes images, then ask_user
- * where the run may ask its user. Turns and the `tools.*` methods list the same set.
+ * and gateway where the gateway gives them, view_image where the model can see or have described
+ * images, then ask_user where the run may ask its user. Turns and the `tools.*` methods list the same set.
  */
 export function createAvailableTools(options: {
   exec?: ExecToolOptions;
@@ -80,8 +80,8 @@ export function createAvailableTools(options: {
   cron: boolean;
   /** The gateway's config is there to read (the gateway tool). */
   gateway: boolean;
-  /** The turn's model takes images (view_image). */
-  viewImage: boolean;
+  /** view_image for a model that takes images (`see`), for one that does not when an image model can describe them (`describe`), or not at all. */
+  viewImage: ViewImageMode | "off";
   askUser: boolean;
 }): AgentTool[] {
   return [
@@ -92,7 +92,7 @@ export function createAvailableTools(options: {
     ...(options.messenger ? [createMessageTool()] : []),
     ...(options.cron ? [createCronTool()] : []),
     ...(options.gateway ? [createGatewayTool()] : []),
-    ...(options.viewImage ? [createViewImageTool()] : []),
+    ...(options.viewImage !== "off" ? [createViewImageTool(options.viewImage)] : []),
     ...(options.askUser ? [createAskUserTool()] : []),
   ];
 }

@@ -63,7 +63,7 @@ export function registerToolMethods(
   /** The configured MCP servers' tools (started on first use), for `tools.effective`. */
   mcpTools: (config: OpenClawConfig) => Promise<readonly AgentTool[] | undefined> = async () => undefined,
 ): void {
-  const available = (config: OpenClawConfig) => createAvailableTools({ ...availability(), sessionTools: true, viewImage: true, webFetch: webFetchOptionsFromConfig(config) });
+  const available = (config: OpenClawConfig) => createAvailableTools({ ...availability(), sessionTools: true, viewImage: "see", webFetch: webFetchOptionsFromConfig(config) });
 
   registry.register({
     name: "tools.catalog",

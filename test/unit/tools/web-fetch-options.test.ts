@@ -27,7 +27,7 @@ describe("webFetchOptionsFromConfig", () => {
     const webFetch = webFetchOptionsFromConfig(configWith({ enabled: false }));
     expect(webFetch.enabled).toBe(false);
     expect(createCoreTools({ webFetch }).map((t) => t.name)).toEqual(["read", "write", "edit", "apply_patch", "exec", "process"]);
-    const available = createAvailableTools({ webFetch, memory: false, sessionTools: true, messenger: false, cron: false, gateway: false, viewImage: false, askUser: false }).map(
+    const available = createAvailableTools({ webFetch, memory: false, sessionTools: true, messenger: false, cron: false, gateway: false, viewImage: "off", askUser: false }).map(
       (t) => t.name,
     );
     expect(available).not.toContain("web_fetch");
