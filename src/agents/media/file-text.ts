@@ -1,3 +1,4 @@
+import { decodeWindows1252 } from "../../infra/windows-1252.js";
 import { FileReadError } from "./file-read-error.js";
 
 /**
@@ -53,19 +54,4 @@ function unmarkedUtf16(bytes: Uint8Array): "utf-16le" | "utf-16be" | undefined {
   if (oddZeros >= pairs * 0.4 && evenZeros <= pairs * 0.05) return "utf-16le";
   if (evenZeros >= pairs * 0.4 && oddZeros <= pairs * 0.05) return "utf-16be";
   return undefined;
-}
-
-/** Windows-1252's characters for bytes 0x80–0x9F (the rest are Latin-1's); undefined bytes keep their C1 code point. */
-const WINDOWS_1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014,
-  0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
-];
-
-function decodeWindows1252(bytes: Uint8Array): string {
-  let text = "";
-  for (let start = 0; start < bytes.length; start += 8192) {
-    const chunk = Array.from(bytes.subarray(start, start + 8192), (byte) => (byte >= 0x80 && byte <= 0x9f ? WINDOWS_1252_HIGH[byte - 0x80]! : byte));
-    text += String.fromCharCode(...chunk);
-  }
-  return text;
 }

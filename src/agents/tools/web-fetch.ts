@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { replaceFoldedMatches } from "../../infra/marker-fold.js";
+import { decodeWindows1252 } from "../../infra/windows-1252.js";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, ToolResult } from "../types.js";
@@ -186,7 +187,8 @@ function decodeBody(body: Buffer, contentType: string): string {
   const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
   if (charset) {
     try {
-      return new TextDecoder(charset).decode(body);
+      const decoder = new TextDecoder(charset);
+      return decoder.encoding === "windows-1252" ? decodeWindows1252(body) : decoder.decode(body);
     } catch {
       // An unknown charset label: UTF-8 is the best guess on today's web.
     }

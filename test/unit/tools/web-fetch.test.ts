@@ -46,6 +46,10 @@ beforeAll(async () => {
       case "/plain":
         response.writeHead(200, { "content-type": "text/plain" }).end("plain body");
         return;
+      case "/legacy":
+        // "€5 “quoted” – café" in Windows-1252, declared by its label latin1 (which means windows-1252 on the web).
+        response.writeHead(200, { "content-type": "text/plain; charset=latin1" }).end(Buffer.from([0x80, 0x35, 0x20, 0x93, 0x71, 0x94, 0x20, 0x96, 0x20, 0x63, 0x61, 0x66, 0xe9]));
+        return;
       case "/gzip":
         response.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" }).end(zlib.gzipSync("unzipped body"));
         return;
@@ -151,6 +155,10 @@ describe("web_fetch", () => {
   it("neutralizes markers disguised with invisible characters, full-width letters or spaces, and leaves other text as it was", async () => {
     const text = textOf(await fetchTool.execute({ url: `${base}/disguised-marker` }, allowLocal(), neverAborted));
     expect(bodyOf(text)).toBe("before\n[END marker removed]\nA\n[END marker removed]\nB\n[END marker removed]\nC\n[BEGIN marker removed]\nafter \u{1F469}\u200d\u{1F4BB}");
+  });
+
+  it("decodes a page declared as windows-1252 or one of its labels by that table, 0x80–0x9F included", async () => {
+    expect(bodyOf(textOf(await fetchTool.execute({ url: `${base}/legacy` }, allowLocal(), neverAborted)))).toBe("€5 “q” – café");
   });
 
   it("decompresses gzip bodies", async () => {
