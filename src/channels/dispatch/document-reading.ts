@@ -3,6 +3,7 @@ import path from "node:path";
 import { filesPrompt, type ReadFile } from "../../agents/media/file-prompt.js";
 import { FileReadError } from "../../agents/media/file-read-error.js";
 import { decodeFileText } from "../../agents/media/file-text.js";
+import { FILE_TYPE_SAMPLE_BYTES, fileType } from "../../agents/media/file-type.js";
 import { extractPdf, pdfLimitsFrom } from "../../agents/media/pdf-extract.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { READABLE_FILE_TYPES } from "../../config/http-file-types.js";
@@ -10,18 +11,6 @@ import type { Logger } from "../../infra/logger.js";
 import { parseMediaType } from "../../infra/media-type.js";
 import type { ImageBlock } from "../../models/messages.js";
 import type { SavedFile } from "../inbound/media-store.js";
-
-/** A type for a document the platform sent without one (or as octet-stream), by its extension. */
-const TYPES_BY_EXTENSION: Record<string, string> = {
-  ".txt": "text/plain",
-  ".md": "text/markdown",
-  ".markdown": "text/markdown",
-  ".csv": "text/csv",
-  ".json": "application/json",
-  ".html": "text/html",
-  ".htm": "text/html",
-  ".pdf": "application/pdf",
-};
 
 /** As OpenClaw reads a chat's PDFs: up to 20 pages unless `files.pdf.maxPages` says otherwise. */
 const INBOUND_PDF_MAX_PAGES = 20;
@@ -73,9 +62,14 @@ export async function readDocuments(
   return { ...(text ? { text } : {}), images };
 }
 
-/** The platform's type (and charset) for a document, else one by its extension when it sent none or octet-stream. */
-function documentType(document: SavedFile): { mimeType?: string; charset?: string } {
-  const declared = parseMediaType(document.mimeType ?? "");
-  if (declared.mimeType && declared.mimeType !== "application/octet-stream") return declared;
-  return { mimeType: TYPES_BY_EXTENSION[path.extname(document.name ?? document.path).toLowerCase()] };
+/** The platform's type (and charset) for a document, or what its first bytes and name say when that is generic (fileType). */
+function documentType(document: SavedFile): { mimeType: string; charset?: string } {
+  const head = Buffer.alloc(Math.min(document.bytes, FILE_TYPE_SAMPLE_BYTES));
+  const fd = fs.openSync(document.path, "r");
+  try {
+    fs.readSync(fd, head, 0, head.length, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return fileType(head, parseMediaType(document.mimeType ?? ""), document.name ?? document.path);
 }

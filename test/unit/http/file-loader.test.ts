@@ -59,6 +59,19 @@ describe("file URLs", () => {
   });
 });
 
+describe("a file sent with a generic type", () => {
+  it("is typed by its name's extension, else as text when it reads as text; anything else is still refused", async () => {
+    const octet = "application/octet-stream";
+    expect(await loadFiles([{ ...inline(Buffer.from('{"a":1}'), octet), fileName: "data.json" }], limits())).toEqual([
+      { name: "data.json", mimeType: "application/json", text: '{"a":1}' },
+    ]);
+    expect(await loadFiles([{ ...inline(WINDOWS_1252, ""), fileName: "README" }], limits())).toEqual([{ name: "README", mimeType: "text/plain", text: "café “q” €" }]);
+    await expect(loadFiles([{ ...inline(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 1, 2]), octet), fileName: "archive" }], limits())).rejects.toThrow(
+      /files of type 'application\/octet-stream' are not read/,
+    );
+  });
+});
+
 describe("inline files", () => {
   it("are read under the same limits", async () => {
     expect(await loadFiles([{ ...inline(Buffer.from("hi")), fileName: "a.txt" }], limits())).toEqual([{ name: "a.txt", mimeType: "text/plain", text: "hi" }]);

@@ -3,6 +3,7 @@ import { READABLE_FILE_TYPES } from "../../../config/http-file-types.js";
 import { base64Payload } from "../../../infra/base64.js";
 import { formatByteSize } from "../../../infra/byte-size.js";
 import type { FileSource } from "./file-parts.js";
+import { fileType } from "../../../agents/media/file-type.js";
 import { decodeFileText } from "../../../agents/media/file-text.js";
 import { FileReadError } from "../../../agents/media/file-read-error.js";
 import type { ReadFile } from "../../../agents/media/file-prompt.js";
@@ -41,11 +42,10 @@ export async function loadFiles(sources: readonly FileSource[], limits: FileLimi
   const files: ReadFile[] = [];
   for (const [i, source] of sources.entries()) {
     const { param } = source;
-    let type: { mimeType: string; charset?: string };
+    let declared: { mimeType: string; charset?: string };
     let bytes: Buffer;
     if (source.kind === "data") {
-      type = source;
-      checkType(type.mimeType, param, limits);
+      declared = source;
       const payload = base64Payload(source.base64);
       if (!payload) throw new OpenAiRequestError(`${param}: the file data is not valid base64.`, param);
       if (payload.size > limits.maxBytes)
@@ -53,11 +53,13 @@ export async function loadFiles(sources: readonly FileSource[], limits: FileLimi
       bytes = Buffer.from(payload.text, "base64");
     } else {
       const answer = await fetchUrlPart(source, "file", limits, network, "text/*, application/json, application/pdf");
-      type = parseMediaType(answer.contentType);
-      checkType(type.mimeType, param, limits);
+      declared = parseMediaType(answer.contentType);
       bytes = answer.bytes;
     }
     const name = source.fileName ?? urlName(source) ?? `file ${i + 1}`;
+    // A generic or missing type is told from the bytes and the name; a PDF always by its signature.
+    const type = fileType(bytes, declared, source.fileName ?? urlName(source));
+    checkType(type.mimeType, param, limits);
     try {
       if (type.mimeType === "application/pdf") files.push({ name, mimeType: type.mimeType, ...(await readPdf(bytes, limits)) });
       else files.push({ name, mimeType: type.mimeType, text: decodeFileText(bytes, type.charset) });
