@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { imageBody } from "../agents/media/index.js";
-import { readDocuments } from "../channels/dispatch/document-reading.js";
+import { withDocumentsRead } from "../channels/dispatch/document-reading.js";
 import { imageDescription } from "../channels/dispatch/image-descriptions.js";
 import { DEFAULT_MEDIA_MAX_MB, InboundMediaStore } from "../channels/inbound/media-store.js";
 import type { InboundMedia } from "../channels/types.js";
@@ -56,9 +56,7 @@ export class ClientMedia {
       logFields: { sessionKey: target.sessionKey },
     });
     const body = description ? imageBody(message, description) : message;
-    const documents = saved.documents.length > 0 ? await readDocuments(saved.documents, config, this.deps.logger, { sessionKey: target.sessionKey }) : undefined;
-    const lines = documents?.text ? [...saved.lines, documents.text] : saved.lines;
-    const images = documents && documents.images.length > 0 ? [...saved.images, ...documents.images] : saved.images;
+    const { lines, images } = await withDocumentsRead(saved, config, this.deps.logger, { sessionKey: target.sessionKey });
     return { message: [body, ...lines].filter((line) => line !== "").join("\n"), images, files: saved.files };
   }
 

@@ -2,15 +2,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { filesPrompt, type ReadFile } from "../../agents/media/file-prompt.js";
 import { FileReadError } from "../../agents/media/file-read-error.js";
-import { decodeFileText } from "../../agents/media/file-text.js";
+import { readUserFile } from "../../agents/media/user-file.js";
 import { FILE_TYPE_SAMPLE_BYTES, fileType } from "../../agents/media/file-type.js";
-import { extractPdf, pdfLimitsFrom } from "../../agents/media/pdf-extract.js";
+import { pdfLimitsFrom } from "../../agents/media/pdf-extract.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { READABLE_FILE_TYPES } from "../../config/http-file-types.js";
 import type { Logger } from "../../infra/logger.js";
 import { parseMediaType } from "../../infra/media-type.js";
 import type { ImageBlock } from "../../models/messages.js";
-import type { SavedFile } from "../inbound/media-store.js";
+import type { SavedFile, SavedMedia } from "../inbound/media-store.js";
 
 /** As OpenClaw reads a chat's PDFs: up to 20 pages unless `files.pdf.maxPages` says otherwise. */
 const INBOUND_PDF_MAX_PAGES = 20;
@@ -32,6 +32,7 @@ export async function readDocuments(
   const read: ReadFile[] = [];
   const unread: string[] = [];
   const allowed = files?.allowedMimes?.map((type) => type.toLowerCase());
+  const pdf = { limits: pdfLimitsFrom(files?.pdf, INBOUND_PDF_MAX_PAGES), timeoutMs: files?.timeoutMs ?? 10_000, timeoutKey: "gateway.http.endpoints.responses.files.timeoutMs" };
   for (const document of documents) {
     const { mimeType, charset } = documentType(document);
     if (!mimeType || !READABLE_FILE_TYPES.includes(mimeType) || (allowed && !allowed.includes(mimeType))) continue;
@@ -43,12 +44,7 @@ export async function readDocuments(
     }
     try {
       const bytes = fs.readFileSync(document.path);
-      if (mimeType !== "application/pdf") {
-        read.push({ name, mimeType, text: decodeFileText(bytes, charset) });
-        continue;
-      }
-      const pdf = await extractPdf(bytes, pdfLimitsFrom(files?.pdf, INBOUND_PDF_MAX_PAGES), files?.timeoutMs ?? 10_000, "gateway.http.endpoints.responses.files.timeoutMs");
-      read.push({ name, mimeType, text: pdf.text, ...(pdf.images.length > 0 ? { images: pdf.images } : {}) });
+      read.push({ name, mimeType, ...(await readUserFile(bytes, { mimeType, ...(charset ? { charset } : {}) }, pdf)) });
     } catch (err) {
       if (!(err instanceof FileReadError)) throw err;
       logger.warn({ ...logFields, file: document.path, err: err.message }, "inbound document not read");
@@ -60,6 +56,24 @@ export async function readDocuments(
   );
   const text = [...(read.length > 0 ? [filesPrompt(read, files?.maxChars ?? 60_000)] : []), ...unread].join("\n");
   return { ...(text ? { text } : {}), images };
+}
+
+/**
+ * A saved message's file lines and images with its documents read in: the text of those read
+ * after the lines, their rendered pages after the message's own images.
+ */
+export async function withDocumentsRead(
+  saved: Pick<SavedMedia, "lines" | "images" | "documents">,
+  config: OpenClawConfig,
+  logger: Logger,
+  logFields: Record<string, unknown>,
+): Promise<{ lines: string[]; images: ImageBlock[] }> {
+  if (saved.documents.length === 0) return { lines: saved.lines, images: saved.images };
+  const documents = await readDocuments(saved.documents, config, logger, logFields);
+  return {
+    lines: documents.text ? [...saved.lines, documents.text] : saved.lines,
+    images: documents.images.length > 0 ? [...saved.images, ...documents.images] : saved.images,
+  };
 }
 
 /** The platform's type (and charset) for a document, or what its first bytes and name say when that is generic (fileType). */

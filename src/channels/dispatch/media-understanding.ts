@@ -5,7 +5,7 @@ import type { ImageBlock } from "../../models/messages.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { DEFAULT_MEDIA_MAX_MB, type InboundMediaStore, type SavedMedia } from "../inbound/media-store.js";
 import type { ChannelAccount, InboundMedia } from "../types.js";
-import { readDocuments } from "./document-reading.js";
+import { withDocumentsRead } from "./document-reading.js";
 import { imageDescription } from "./image-descriptions.js";
 import { echoTranscript, voiceTranscript } from "./voice-transcripts.js";
 
@@ -45,9 +45,7 @@ export class MediaUnderstanding {
     const saved = await this.saved(message);
     if (!saved) return { body: message.body, lines: [], images: [] };
     const config = this.deps.config();
-    const documents = saved.documents.length > 0 ? await readDocuments(saved.documents, config, this.deps.logger, logFieldsOf(message)) : undefined;
-    const lines = documents?.text ? [...saved.lines, documents.text] : saved.lines;
-    const images = documents && documents.images.length > 0 ? [...saved.images, ...documents.images] : saved.images;
+    const { lines, images } = await withDocumentsRead(saved, config, this.deps.logger, logFieldsOf(message));
     const transcript = await this.transcript(message);
     if (transcript) {
       await echoTranscript({ transcript, config, account: message.account, target: targetOf(message), logger: this.deps.logger, logFields: logFieldsOf(message) });

@@ -4,11 +4,11 @@ import { base64Payload } from "../../../infra/base64.js";
 import { formatByteSize } from "../../../infra/byte-size.js";
 import type { FileSource } from "./file-parts.js";
 import { fileType } from "../../../agents/media/file-type.js";
-import { decodeFileText } from "../../../agents/media/file-text.js";
+import { readUserFile } from "../../../agents/media/user-file.js";
 import { FileReadError } from "../../../agents/media/file-read-error.js";
 import type { ReadFile } from "../../../agents/media/file-prompt.js";
 import { OpenAiRequestError } from "./openai-errors.js";
-import { extractPdf, pdfLimitsFrom, type PdfLimits } from "../../../agents/media/pdf-extract.js";
+import { pdfLimitsFrom, type PdfLimits } from "../../../agents/media/pdf-extract.js";
 import { fetchUrlPart, GUARDED_NETWORK, type UrlFetchLimits, type UrlNetwork, type UrlPartConfig, urlPartLimitsFrom } from "./url-part-fetch.js";
 
 /** What `gateway.http.endpoints.<endpoint>.files` allows, defaults filled (see fileLimitsFrom). */
@@ -61,19 +61,14 @@ export async function loadFiles(sources: readonly FileSource[], limits: FileLimi
     const type = fileType(bytes, declared, source.fileName ?? urlName(source));
     checkType(type.mimeType, param, limits);
     try {
-      if (type.mimeType === "application/pdf") files.push({ name, mimeType: type.mimeType, ...(await readPdf(bytes, limits)) });
-      else files.push({ name, mimeType: type.mimeType, text: decodeFileText(bytes, type.charset) });
+      const pdf = { limits: limits.pdf, timeoutMs: limits.timeoutMs, timeoutKey: `${limits.configKey}.timeoutMs` };
+      files.push({ name, mimeType: type.mimeType, ...(await readUserFile(bytes, type, pdf)) });
     } catch (err) {
       if (err instanceof FileReadError) throw new OpenAiRequestError(`${param}: ${err.message}.`, param);
       throw err;
     }
   }
   return files;
-}
-
-async function readPdf(bytes: Buffer, limits: FileLimits): Promise<Omit<ReadFile, "name" | "mimeType">> {
-  const pdf = await extractPdf(bytes, limits.pdf, limits.timeoutMs, `${limits.configKey}.timeoutMs`);
-  return { text: pdf.text, ...(pdf.images.length > 0 ? { images: pdf.images } : {}) };
 }
 
 function checkType(mimeType: string, param: string, limits: FileLimits): void {
