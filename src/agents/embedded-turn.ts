@@ -1,4 +1,3 @@
-import { viewImageMode } from "./media/index.js";
 import os from "node:os";
 import { randomUUID } from "node:crypto";
 import type { OpenClawConfig } from "../config/index.js";
@@ -40,6 +39,7 @@ import { memoryGetLimit } from "./context/context-limits.js";
 import { resolveRepoRoot } from "./context/repo-root.js";
 import { finalStaysPrivate, MESSAGE_TOOL_DELIVERY_HINT, type ReplyVia } from "./reply-via.js";
 import type { LocatedToolRule } from "./policy/types.js";
+import { viewImageMode } from "./media/image-describer.js";
 
 export interface EmbeddedTurnInput {
   config: OpenClawConfig;

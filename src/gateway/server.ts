@@ -1,4 +1,3 @@
-import { createImageDescriber } from "../agents/media/index.js";
 import path from "node:path";
 import { describeStorageError } from "../infra/storage-errors.js";
 import type http from "node:http";
@@ -68,6 +67,7 @@ import { createGatewayToolHost } from "./gateway-tool-host.js";
 import { sessionChangedPayload, type SessionEvents } from "./session-change-events.js";
 import type { ChatCommands, WaitingAnswer } from "./operator-commands.js";
 import { listInvocableSkills } from "../agents/skills/invocable-skills.js";
+import { createImageDescriber } from "../agents/media/image-describer.js";
 import { isApprovalDecision } from "../agents/approvals/approval-broker.js";
 import { MemoryService } from "../memory/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";

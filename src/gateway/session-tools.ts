@@ -7,7 +7,7 @@ import { execToolOptionsFromConfig } from "../agents/exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "../agents/web-fetch-options.js";
 import type { OpenClawConfig } from "../config/index.js";
 import { resolveModel } from "../models/index.js";
-import { viewImageMode } from "../agents/media/index.js";
+import { viewImageMode } from "../agents/media/image-describer.js";
 import type { SessionStore } from "../sessions/store/index.js";
 import { sessionModelRef, splitModelRef } from "./methods/session-row.js";
 
