@@ -27,6 +27,7 @@ export type ToolErrorCode =
   | "FILE_TOO_LARGE"
   | "IMAGE_TOO_LARGE"
   | "NOT_AN_IMAGE"
+  | "URL_REFUSED_IN_SANDBOX"
   | "IMAGE_NOT_DESCRIBED"
   | "TOO_MANY_IMAGES"
   | "BINARY_FILE"
@@ -217,7 +218,7 @@ export const TOOL_ERRORS = {
     "View them in several calls, or make smaller copies with exec first.",
   ),
   viewImageUrlSandboxed: coded(
-    "URL_SCHEME_NOT_ALLOWED",
+    "URL_REFUSED_IN_SANDBOX",
     "A sandboxed run views workspace images only, not URLs.",
     "Download the image into the workspace with exec, then view that path.",
   ),

@@ -5,8 +5,9 @@ import { askAndWait } from "../helpers/chat-session.js";
 import { useFakeModelGateway } from "../helpers/fake-servers.js";
 import { chatRequests, lastMessageOf, toolNamesOf } from "../helpers/model-request.js";
 import { visionProvider } from "../helpers/vision-models.js";
+import { ONE_PIXEL_PNG } from "../helpers/tiny-png.js";
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = ONE_PIXEL_PNG;
 
 /** A text-only agent with `agents.defaults.imageModel` set: view_image has the image model describe what it cannot see. */
 const fakes = useFakeModelGateway({

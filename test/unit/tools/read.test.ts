@@ -4,9 +4,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createReadTool } from "../../../src/agents/tools/read.js";
 import { errorOf, makeContext, makeWorkspace, neverAborted, textOf } from "./helpers.js";
+import { ONE_PIXEL_PNG } from "../../helpers/tiny-png.js";
 
 const read = createReadTool();
-const PNG_1x1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG_1x1 = ONE_PIXEL_PNG;
 
 describe("read", () => {
   it("returns a text file whole", async () => {

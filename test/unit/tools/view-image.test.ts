@@ -6,8 +6,9 @@ import { READ_MAX_IMAGE_BYTES } from "../../../src/agents/tools/read.js";
 import type { ImageDescriber, ToolResult, ToolServices } from "../../../src/agents/types.js";
 import { startLoopbackUrlServer } from "../../helpers/loopback-url-server.js";
 import { errorOf, makeContext, makeWorkspace, neverAborted, textOf } from "./helpers.js";
+import { ONE_PIXEL_PNG } from "../../helpers/tiny-png.js";
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = ONE_PIXEL_PNG;
 const tool = createViewImageTool();
 
 let server: Awaited<ReturnType<typeof startLoopbackUrlServer>>;
@@ -67,7 +68,9 @@ describe("view_image", () => {
     expect(errorOf(await view({ path: url("/cat.png") }))).toMatchObject({ error: "PRIVATE_ADDRESS_BLOCKED" });
     expect(errorOf(await view({ path: url("/missing.png") }, { services: allowLoopback }))).toMatchObject({ error: "HTTP_ERROR" });
     expect(errorOf(await view({ path: "ftp://example.com/x.png" }))).toMatchObject({ error: "URL_SCHEME_NOT_ALLOWED" });
-    expect(errorOf(await view({ path: url("/cat.png") }, { services: allowLoopback, sandboxed: true })).message).toMatch(/sandboxed run/);
+    const sandboxed = errorOf(await view({ path: url("/cat.png") }, { services: allowLoopback, sandboxed: true }));
+    expect(sandboxed.message).toMatch(/sandboxed run/);
+    expect(sandboxed.error).toBe("URL_REFUSED_IN_SANDBOX");
   });
 
   it("needs a path", async () => {
