@@ -2,7 +2,7 @@ import type { QueueMode } from "../sessions/lanes/index.js";
 import type { InputProvenance } from "../sessions/provenance.js";
 import type { CompactionResult } from "../sessions/compaction/index.js";
 import type { ImageBlock } from "../models/messages.js";
-import type { AgentEvent, RunResult, TranscriptMessage } from "./types.js";
+import type { AgentEvent, HeartbeatReport, RunResult, TranscriptMessage } from "./types.js";
 import type { ClientToolSpec } from "./client-tools.js";
 import type { PromptMode } from "./context/system-prompt.js";
 import type { ReplyVia } from "./reply-via.js";
@@ -121,7 +121,7 @@ export interface ConversationRun {
    * `/verbose` shows; `reasoning`: the reasoning `/reasoning on` shows; `privateFinal`: the run answered through the `message` tool (`replyVia`), so
    * its final text is not a reply.
    */
-  result?: RunResult & { model?: string; modelNotice?: string; toolSummary?: string; reasoning?: string; privateFinal?: true };
+  result?: RunResult & { model?: string; modelNotice?: string; toolSummary?: string; reasoning?: string; privateFinal?: true; heartbeatReport?: HeartbeatReport };
   /** Resolves when the run ended, whatever the outcome. */
   done: Promise<ConversationRun>;
 }
@@ -154,6 +154,8 @@ export interface TurnSettings {
   verboseLevel?: string;
   reasoningLevel?: string;
   timeoutSeconds?: number;
+  /** A heartbeat turn: heartbeat_respond is offered and its report comes back as the result's `heartbeatReport`. */
+  heartbeat?: true;
   /** The sender passed `tools.elevated`'s gates for the turn's agent (`level`: an inline `/elevated <level> <message>`'s). */
   elevated?: ElevatedGrant;
 }

@@ -31,7 +31,7 @@ import { requiredClientToolLine, withClientTools, type ClientToolSpec } from "./
 import { dailyNotesForNewSession, type StartupNotesLimits } from "../memory/daily-notes.js";
 import { startupNotesFor, type StartupReason } from "./context/startup-context.js";
 import { traceEmitter } from "./trace-events.js";
-import type { AgentEvent, AgentTool, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
+import type { AgentEvent, AgentTool, HeartbeatReport, HeartbeatReportSlot, RunResult, StreamModelFn, ToolHooks, ToolServices, HistoryMessage } from "./types.js";
 import { LRUCache } from "lru-cache";
 import type { ImageBlock, UserMessage } from "../models/messages.js";
 import { userTimeZone } from "./context/user-time-zone.js";
@@ -138,6 +138,8 @@ export interface EmbeddedTurnInput {
   clientTools?: readonly ClientToolSpec[];
   /** The caller requires a call of one of them (`required`), or of the named one, which is then the only one offered. */
   clientToolChoice?: "required" | { name: string };
+  /** A heartbeat turn: heartbeat_respond is offered, and its accepted report is the result's `heartbeatReport`. */
+  heartbeat?: true;
 }
 
 /** What a session may change about its own turns (sub-agents: prompt mode, context block, model, limits). */
@@ -177,6 +179,8 @@ export interface EmbeddedTurnResult extends RunResult {
   systemPromptChars?: number;
   /** The final text is not a reply: the run answered through the `message` tool (`replyVia`). */
   privateFinal?: true;
+  /** A heartbeat turn's accepted heartbeat_respond report: it decides over the final text. */
+  heartbeatReport?: HeartbeatReport;
 }
 
 /**
@@ -250,6 +254,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       gateway: Boolean(input.services?.gateway),
       viewImage: viewImageMode(model.input.includes("image"), config, Boolean(input.services?.imageDescriber)),
       askUser: Boolean(input.services?.questions) && mayAskUser(input.sessionKey, input.spawnDepth),
+      heartbeatRespond: input.heartbeat === true,
     }),
     mcpTools,
   );
@@ -315,8 +320,10 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   if (loop.enabled) hooks.push(trace.observeDecisions(createLoopDetector(loop.options)));
 
   const skillEnv = skillExecEnv(skills, config.skills?.entries, env);
+  const heartbeatReport: HeartbeatReportSlot | undefined = input.heartbeat ? {} : undefined;
   const services: ToolServices = {
     ...(input.services ?? {}),
+    ...(heartbeatReport ? { heartbeatReport } : {}),
     execApprovals: execGateFromConfig(config, input.approvals, input.emit ? trace.approval : undefined),
     ...(skillEnv ? { skillEnv } : {}),
     ...(webSearch ? { webSearch } : {}),
@@ -388,6 +395,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ...(toolSummary ? { toolSummary } : {}),
     ...(reasoning ? { reasoning } : {}),
     ...(privateFinal ? { privateFinal: true as const } : {}),
+    ...(heartbeatReport?.accepted ? { heartbeatReport: heartbeatReport.accepted } : {}),
   };
 }
 

@@ -85,6 +85,9 @@ export type ToolErrorCode =
   | "CONFIG_PATH_NOT_FOUND"
   | "CONFIG_TOO_LARGE"
   | "CONFIG_SCHEMA_PATH_NOT_FOUND"
+  // Heartbeat turns
+  | "NOT_A_HEARTBEAT"
+  | "HEARTBEAT_ALREADY_REPORTED"
   // External ACP agents (sessions_spawn with runtime "acp")
   | "ACP_DISABLED"
   | "ACP_AGENT_UNKNOWN"
@@ -555,6 +558,13 @@ export const TOOL_ERRORS = {
     "CONFIG_SCHEMA_PATH_NOT_FOUND",
     (path: string) => `config schema path not found: ${path}.`,
     'Look up its parent (or "." for the top level) to see the keys that exist.',
+  ),
+  // ── heartbeat_respond ───────────────────────────────────────────────────────────────────────
+  notAHeartbeat: coded("NOT_A_HEARTBEAT", "heartbeat_respond only works in a heartbeat turn.", "Answer the user in text."),
+  heartbeatAlreadyReported: coded(
+    "HEARTBEAT_ALREADY_REPORTED",
+    "heartbeat_respond was already accepted for this turn; only the first report counts.",
+    "End the turn: the first report decides what the user is sent.",
   ),
   cronUnavailable: coded("CRON_UNAVAILABLE", (problem: string) => problem, "Tell the user scheduling is off here; the operator can enable cron (docs/automation.md)."),
   cronRefused: coded("CRON_REFUSED", (problem: string) => problem, "Fix the named field and call cron again; action status or list shows what exists."),

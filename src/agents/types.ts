@@ -88,8 +88,29 @@ export interface ToolServices {
   mcp?: McpToolHost;
   /** The gateway's questions to the user, behind ask_user (offered to a session's own runs only: see mayAskUser). */
   questions?: AskUserHost;
+  /** Set in a heartbeat turn only: where heartbeat_respond leaves the turn's report for the heartbeat runner. */
+  heartbeatReport?: HeartbeatReportSlot;
   /** Variables the turn's skills give its host `exec` commands (`skills.entries.<key>.env` and `apiKey`); never a sandboxed one's. */
   skillEnv?: Readonly<Record<string, string>>;
+}
+
+export const HEARTBEAT_OUTCOMES = ["no_change", "progress", "done", "blocked", "needs_attention"] as const;
+export const HEARTBEAT_PRIORITIES = ["low", "normal", "high"] as const;
+
+/** What a heartbeat turn reported with heartbeat_respond: whether the user is told, and what. */
+export interface HeartbeatReport {
+  outcome: (typeof HEARTBEAT_OUTCOMES)[number];
+  notify: boolean;
+  summary: string;
+  notificationText?: string;
+  reason?: string;
+  priority?: (typeof HEARTBEAT_PRIORITIES)[number];
+  nextCheck?: string;
+}
+
+/** One per heartbeat turn: the first accepted report, which decides over the turn's text. */
+export interface HeartbeatReportSlot {
+  accepted?: HeartbeatReport;
 }
 
 /** One ask_user call as the gateway takes it: the checked questions, who asks, and the longest wait. */

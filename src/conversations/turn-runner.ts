@@ -1,7 +1,7 @@
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { runEmbeddedTurn, type TurnOverrides } from "../agents/embedded-turn.js";
 import type { StartupReason } from "../agents/context/startup-context.js";
-import type { ModelMessage, RunResult, StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
+import type { HeartbeatReport, ModelMessage, RunResult, StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import type { ModelFailover } from "../models/failover/index.js";
@@ -121,6 +121,7 @@ export class TurnRunner {
       toolSummary?: string;
       reasoning?: string;
       privateFinal?: true;
+      heartbeatReport?: HeartbeatReport;
       contextWindow?: number;
       systemPromptChars?: number;
       workspaceDir?: string;

@@ -22,6 +22,7 @@ import { createSessionsYieldTool } from "./sessions-yield.js";
 import { createAgentsListTool } from "./agents-list.js";
 import { createGatewayTool } from "./gateway.js";
 import { createViewImageTool, type ViewImageMode } from "./view-image.js";
+import { createHeartbeatRespondTool } from "./heartbeat-respond.js";
 
 /**
  * The seven core tools (six when web_fetch is disabled), in a fixed order: the tool list is part
@@ -68,7 +69,8 @@ export function createMemoryTools(): AgentTool[] {
  * Every tool a turn may be offered before the tool policy: the core tools, then web_search when a
  * provider is set up, then memory, session and message tools where their services exist, cron
  * and gateway where the gateway gives them, view_image where the model can see or have described
- * images, then ask_user where the run may ask its user. Turns and the `tools.*` methods list the same set.
+ * images, then ask_user where the run may ask its user, and heartbeat_respond in a heartbeat turn.
+ * Turns and the `tools.*` methods list the same set.
  */
 export function createAvailableTools(options: {
   exec?: ExecToolOptions;
@@ -83,6 +85,8 @@ export function createAvailableTools(options: {
   /** view_image for a model that takes images (`see`), for one that does not when an image model can describe them (`describe`), or not at all. */
   viewImage: ViewImageMode | "off";
   askUser: boolean;
+  /** The turn is a heartbeat: it may report with heartbeat_respond. */
+  heartbeatRespond?: boolean;
 }): AgentTool[] {
   return [
     ...createCoreTools({ exec: options.exec, webFetch: options.webFetch }),
@@ -94,6 +98,7 @@ export function createAvailableTools(options: {
     ...(options.gateway ? [createGatewayTool()] : []),
     ...(options.viewImage !== "off" ? [createViewImageTool(options.viewImage)] : []),
     ...(options.askUser ? [createAskUserTool()] : []),
+    ...(options.heartbeatRespond ? [createHeartbeatRespondTool()] : []),
   ];
 }
 
@@ -133,6 +138,7 @@ export {
   type WebFetchToolSetup,
 } from "./web-fetch.js";
 export { createWebSearchTool, type WebSearchArgs } from "./web-search.js";
+export { heartbeatNotification } from "./heartbeat-respond.js";
 export { cachedWebSearchSetup, webSearchSetup, WEB_SEARCH_DEFAULTS, type WebSearchSetup } from "./web-search/web-search-setup.js";
 export { resolveWorkspacePath, type WorkspacePathResolution } from "./workspace-path.js";
 export { createWriteTool, type WriteArgs } from "./write.js";

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { runReplyText } from "../../agents/conversation-port.js";
+import { heartbeatNotification } from "../../agents/tools/heartbeat-respond.js";
 import type { HeartbeatVisibility, OpenClawConfig } from "../../config/index.js";
 import { parseDuration } from "../../infra/duration.js";
 import type { Logger } from "../../infra/logger.js";
@@ -44,8 +45,9 @@ const DEFAULT_EVERY_MS = parseDuration(DEFAULT_HEARTBEAT_EVERY)!;
 
 /**
  * Heartbeats (docs/automation.md#heartbeat): per agent, a turn every `every` in its main session
- * with the heartbeat prompt and any system events queued for it. A reply that only acknowledges
- * (HEARTBEAT_OK) stays in the session unless the target's channel shows acknowledgements
+ * with the heartbeat prompt and any system events queued for it. The turn may report with
+ * heartbeat_respond, which decides over its text: notify=false acknowledges, notify=true alerts
+ * with its notification text. A reply that only acknowledges (HEARTBEAT_OK) stays in the session unless the target's channel shows acknowledgements
  * (`heartbeatVisibility.showOk`); anything else goes to the configured target, unless that
  * channel hides alerts. A session at work is not interrupted: the beat waits until it is idle.
  * Queued events are on disk before they are acknowledged and leave the queue once a beat that
@@ -229,6 +231,7 @@ export class HeartbeatRunner {
         timeoutSeconds: settings.timeoutSeconds,
         // Nobody waits on a heartbeat: it may not stop to ask the user.
         runToolDeny: { source: "heartbeat", entries: ["ask_user"] },
+        heartbeat: true,
       },
     });
     const run = outcome.kind === "accepted" ? outcome.run : outcome.kind === "duplicate" ? outcome.run : undefined;
@@ -238,8 +241,13 @@ export class HeartbeatRunner {
     // A failed beat leaves its events queued: the next beat carries them again.
     if (ended.status !== "ok") return this.record({ ts: startedAt, agentId, status: "failed", reason: ended.result?.error?.message ?? ended.status, durationMs });
     this.deps.pending.settle(events.map((e) => e.id));
-    const reply = runReplyText(ended);
-    const { text, acked } = stripHeartbeatToken(reply);
+    // A heartbeat_respond report decides over the reply's text: notify=false is an acknowledgement.
+    const report = ended.result?.heartbeatReport;
+    if (report && !report.notify) {
+      const okEvent: HeartbeatEvent = { ts: startedAt, agentId, status: "ok-token", durationMs, preview: report.summary.slice(0, PREVIEW_CHARS) };
+      return this.acknowledge(settings, beatKey, okEvent, run.runId);
+    }
+    const { text, acked } = report ? { text: heartbeatNotification(report), acked: false } : stripHeartbeatToken(runReplyText(ended));
     if (!text && !acked) return this.record({ ts: startedAt, agentId, status: "ok-empty", durationMs });
     if (acked && text.length <= settings.ackMaxChars) {
       const okEvent: HeartbeatEvent = { ts: startedAt, agentId, status: "ok-token", durationMs, ...(text ? { reason: "acknowledged; the short remainder was dropped" } : {}) };

@@ -10,7 +10,9 @@ export const DEFAULT_ACK_MAX_CHARS = 300;
 /** The heartbeat's user message when the config gives none. */
 export const DEFAULT_HEARTBEAT_PROMPT =
   "This is a scheduled heartbeat check. If HEARTBEAT.md appears in your workspace context, do exactly what it asks and nothing more. " +
-  "Do not pick up tasks from earlier conversations on your own. When nothing needs the user's attention, answer with HEARTBEAT_OK only.";
+  "Do not pick up tasks from earlier conversations on your own. Report with heartbeat_respond: notify=false when nothing needs the user's attention, " +
+  "notify=true with a short notificationText when the user should be told. Without that tool, answer HEARTBEAT_OK only when nothing needs attention, " +
+  "else only the alert text.";
 
 export interface HeartbeatSettings {
   agentId: string;

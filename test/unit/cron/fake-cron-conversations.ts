@@ -1,4 +1,5 @@
 import type { ResetInput, SubmitInput, SubmitOutcome } from "../../../src/agents/conversation-port.js";
+import type { HeartbeatReport } from "../../../src/agents/types.js";
 import type { CronConversations } from "../../../src/cron/ports.js";
 import { type ManualRun, manualRun } from "../../helpers/manual-run.js";
 
@@ -12,8 +13,8 @@ export class FakeCronConversations implements CronConversations {
   readonly submitted: SubmitInput[] = [];
   readonly resets: string[] = [];
   readonly all = new Map<string, CronFakeRun>();
-  /** When set, each run ends at once with this answer (per message). */
-  autoReply?: (input: SubmitInput) => { status: "ok" | "error"; text?: string } | undefined;
+  /** When set, each run ends at once with this answer (per message), and with the heartbeat_respond report a heartbeat turn made. */
+  autoReply?: (input: SubmitInput) => { status: "ok" | "error"; text?: string; heartbeatReport?: HeartbeatReport } | undefined;
 
   readonly runs = {
     get: (runId: string) => this.all.get(runId),
@@ -40,6 +41,7 @@ export class FakeCronConversations implements CronConversations {
     this.submitted.push(input);
     const sessionKey = input.sessionKey!;
     const fields = { runId: input.idempotencyKey ?? `run-${this.submitted.length}`, sessionKey, agentId: input.agentId ?? "main" };
+    const auto = this.autoReply?.(input);
     const run = manualRun(fields, (status, text) => ({
       runId: fields.runId,
       payloads: text ? [{ text }] : [],
@@ -48,9 +50,9 @@ export class FakeCronConversations implements CronConversations {
       stopReason: status === "ok" ? "stop" : "error",
       messages: [],
       ...(status === "error" ? { error: { kind: "tool" as const, message: text || "model failed" } } : {}),
+      ...(auto?.heartbeatReport ? { heartbeatReport: auto.heartbeatReport } : {}),
     }));
     this.all.set(run.runId, run);
-    const auto = this.autoReply?.(input);
     if (auto) queueMicrotask(() => run.finish(auto.status, auto.text));
     return { kind: "accepted", run, queued: "started" };
   }

@@ -65,6 +65,35 @@ describe("heartbeat", () => {
     expect(h.runner.lastEvent()).toMatchObject({ status: "ok-token" });
   });
 
+  it("a heartbeat_respond report decides over the text: notify=false acknowledges with its summary, notify=true sends its notification text, else its summary", async () => {
+    const h = setup({ every: "30m", target: "telegram", to: "111" }, "- check the build\n");
+    h.conversations.autoReply = () => ({
+      status: "ok",
+      text: "Long prose the user must not get.",
+      heartbeatReport: { outcome: "no_change", notify: false, summary: "The build is green." },
+    });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.conversations.submitted[0]!.turnSettings).toMatchObject({ heartbeat: true });
+    expect(h.channels.sent).toEqual([]);
+    expect(h.runner.lastEvent()).toMatchObject({ status: "ok-token", preview: "The build is green." });
+
+    h.conversations.autoReply = () => ({
+      status: "ok",
+      text: "HEARTBEAT_OK",
+      heartbeatReport: { outcome: "needs_attention", notify: true, summary: "The build is red since 09:00.", notificationText: "Build red on main" },
+    });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.channels.sent.map((s) => s.text)).toEqual(["Build red on main"]);
+    expect(h.runner.lastEvent()).toMatchObject({ status: "sent", preview: "Build red on main" });
+
+    h.conversations.autoReply = () => ({ status: "ok", text: "", heartbeatReport: { outcome: "blocked", notify: true, summary: "Deploy is stuck." } });
+    h.clock.advance(30 * 60_000);
+    await settled();
+    expect(h.channels.sent.map((s) => s.text)).toEqual(["Build red on main", "Deploy is stuck."]);
+  });
+
   it("heartbeatVisibility: showOk sends the acknowledgement, showAlerts false keeps an alert in the session, useIndicator false tells operators nothing", async () => {
     const h = setup({ every: "30m", target: "telegram", to: "111" }, "- check the build\n");
     h.channels.visibility.set("telegram", { showOk: true });
