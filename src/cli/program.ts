@@ -115,6 +115,19 @@ program
     await agentCommand(opts);
   });
 
+// `openclaw agents`: the configured agents, read from the local config (bare `agents` = `agents list`, as in OpenClaw).
+program
+  .command("agents")
+  .description("the configured agents and the bindings that route chats to them")
+  .command("list", { isDefault: true })
+  .description("each agent: id, name, default, workspace, model and routing rules (from the local config)")
+  .option("--bindings", "also list each routing binding's match")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { agentsListCommand } = await import("./agents-command.js");
+    agentsListCommand(opts);
+  });
+
 withClientFlags(program.command("sessions").description("list conversation sessions"))
   .option("--agent <id>", "only this agent's sessions")
   .option("--limit <n>", "at most this many rows", "100")
@@ -413,6 +426,35 @@ withClientFlags(cron.command("runs [id]").description("run history, newest first
 withClientFlags(cron.command("status").description("is the scheduler on, how many jobs, the next run")).action(async (opts) => {
   const { cronStatusCommand } = await import("./cron-command.js");
   await cronStatusCommand(opts);
+});
+
+// `openclaw system`: system events, heartbeat switches and presence on the gateway (docs/automation.md#heartbeat).
+const system = program.command("system").description("system events, heartbeats and presence");
+withClientFlags(system.command("event").description("queue a system event for the agent's next heartbeat (or beat now with --mode now)"))
+  .option("--text <text>", "the system event's text (required)")
+  .option("--mode <mode>", "now or next-heartbeat", "next-heartbeat")
+  .option("--session-key <key>", "session whose agent gets it (default: the default agent's main session); an agent without a heartbeat runs it as a turn there")
+  .action(async (opts) => {
+    const { systemEventCommand } = await import("./system-command.js");
+    await systemEventCommand(opts);
+  });
+const heartbeat = system.command("heartbeat").description("heartbeat controls");
+withClientFlags(heartbeat.command("last").description("the last heartbeat (JSON; null before the first)")).action(async (opts) => {
+  const { systemHeartbeatLastCommand } = await import("./system-command.js");
+  await systemHeartbeatLastCommand(opts);
+});
+for (const [name, enabled] of [
+  ["enable", true],
+  ["disable", false],
+] as const) {
+  withClientFlags(heartbeat.command(name).description(`${enabled ? "turn every heartbeat back on" : "pause every heartbeat"} until the gateway restarts`)).action(async (opts) => {
+    const { systemHeartbeatSetCommand } = await import("./system-command.js");
+    await systemHeartbeatSetCommand(enabled, opts);
+  });
+}
+withClientFlags(system.command("presence").description("the gateway's presence entries: itself and its UI, webchat and node clients (JSON)")).action(async (opts) => {
+  const { systemPresenceCommand } = await import("./system-command.js");
+  await systemPresenceCommand(opts);
 });
 
 // `openclaw hooks`: file-based internal hooks (docs/automation.md#internal-hooks).
