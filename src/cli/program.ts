@@ -2,6 +2,7 @@ import { Command, Option } from "commander";
 import { closestName } from "../infra/closest-name.js";
 import { packageVersion } from "../infra/version.js";
 import { registerAcpCommand } from "./acp-command.js";
+import { registerApprovalsCommands } from "./approvals/register-approvals.js";
 import { registerOpsCommands } from "./ops-commands.js";
 import { AUTH_CHOICES, BIND_CHOICES, LOG_LEVEL_CHOICES } from "./gateway-run-args.js";
 
@@ -546,6 +547,7 @@ acp
   });
 
 registerOpsCommands(program, withClientFlags);
+registerApprovalsCommands(program, withClientFlags);
 
 /** Parses `argv` (process.argv shape) and runs the command it names. */
 export async function runProgram(argv: readonly string[]): Promise<unknown> {
