@@ -4,6 +4,7 @@ import { packageVersion } from "../infra/version.js";
 import { registerAcpCommand } from "./acp-command.js";
 import { registerApprovalsCommands } from "./approvals/register-approvals.js";
 import { registerOpsCommands } from "./ops-commands.js";
+import { registerSkillsCommands } from "./register-skills-commands.js";
 import { AUTH_CHOICES, BIND_CHOICES, LOG_LEVEL_CHOICES } from "./gateway-run-args.js";
 
 /**
@@ -493,6 +494,8 @@ hooks
     hooksSetEnabledCommand(name, false, opts);
   });
 
+const skills = registerSkillsCommands(program);
+
 const config = program.command("config").description("read, change and check the config file");
 config
   .command("get <path>")
@@ -551,7 +554,7 @@ registerApprovalsCommands(program, withClientFlags);
 
 /** Parses `argv` (process.argv shape) and runs the command it names. */
 export async function runProgram(argv: readonly string[]): Promise<unknown> {
-  const typo = unknownGatewaySubcommand(argv.slice(2));
+  const typo = unknownSubcommand(argv.slice(2));
   if (typo) {
     const { CliError } = await import("./output.js");
     throw new CliError(typo);
@@ -559,17 +562,23 @@ export async function runProgram(argv: readonly string[]): Promise<unknown> {
   return program.parseAsync(argv);
 }
 
+/** The groups whose bare name runs a default subcommand (`gateway` → `run`, `models` → `status`, `skills` → `list`). */
+const GROUPS_WITH_DEFAULT = [gateway, models, skills];
+
 /**
  * `openclaw gateway` alone runs `gateway run`, so commander would read `gateway strat` as `run`
- * with an extra argument. A word there that names no gateway command is a typo: say so, with the
- * nearest command, as commander does for every other level.
+ * with an extra argument (and so for every group with a default subcommand, none of which takes
+ * one). A word there that names no subcommand is a typo: say so, with the nearest command, as
+ * commander does for every other level.
  */
-function unknownGatewaySubcommand(args: readonly string[]): string | undefined {
+function unknownSubcommand(args: readonly string[]): string | undefined {
   const at = args[0] === "--log-level" ? 2 : 0;
+  const group = GROUPS_WITH_DEFAULT.find((g) => g.name() === args[at]);
   const word = args[at + 1];
-  if (args[at] !== "gateway" || !word || word.startsWith("-") || word === "help") return undefined;
-  const names = gateway.commands.map((command) => command.name());
-  if (names.includes(word)) return undefined;
+  if (!group || !word || word.startsWith("-") || word === "help") return undefined;
+  const names = group.commands.map((command) => command.name());
+  if (group.commands.some((command) => command.name() === word || command.aliases().includes(word))) return undefined;
   const suggestion = closestName(word, names);
-  return `unknown command 'gateway ${word}'${suggestion ? ` (did you mean 'gateway ${suggestion}'?)` : ""}; gateway commands: ${names.join(", ")}`;
+  const name = group.name();
+  return `unknown command '${name} ${word}'${suggestion ? ` (did you mean '${name} ${suggestion}'?)` : ""}; ${name} commands: ${names.join(", ")}`;
 }

@@ -1,6 +1,8 @@
 import path from "node:path";
 import type { OpenClawConfig } from "../../config/index.js";
+import { defaultAgentId, normalizeAgentId } from "../agent-config.js";
 import { resolveWorkspaceDir } from "../context/workspace.js";
+import { unknownAgentRefusal } from "../known-agent.js";
 import { cachedSkills } from "../turn-context-cache.js";
 import { missingRequirements, skillSettings, type MissingRequirements } from "./filter-skills.js";
 import { resolveSkillAllowlist } from "./skill-allowlist.js";
@@ -44,9 +46,18 @@ export interface SkillStatusEntry {
 }
 
 export interface SkillStatusReport {
+  agentId: string;
+  /** The agent's skills allowlist (`resolveSkillAllowlist`); absent when every skill may be offered. */
+  agentSkillFilter?: string[];
   workspaceDir: string;
   managedSkillsDir: string;
   skills: SkillStatusEntry[];
+}
+
+/** A status report and the discovery warnings behind it (skills skipped, folders not readable). */
+export interface SkillStatus {
+  report: SkillStatusReport;
+  warnings: string[];
 }
 
 function statusOf(skill: DiscoveredSkill, missing: MissingRequirements, allowlist: readonly string[] | undefined, config: OpenClawConfig): SkillStatusEntry {
@@ -85,16 +96,30 @@ function statusOf(skill: DiscoveredSkill, missing: MissingRequirements, allowlis
 }
 
 /**
- * Every skill `agentId` could be offered (the same discovery its turns use), each with whether it is
- * ready here, whether the agent's allowlist lets it in, and what it is missing: `skills.status`.
+ * The agent a status is asked for: `requested` (case-insensitive) or, absent, the default agent.
+ * A name the config does not define is refused, naming the agents it does.
  */
-export async function skillStatusReport(config: OpenClawConfig, agentId: string, stateDir: string, env: NodeJS.ProcessEnv): Promise<SkillStatusReport> {
+export function resolveSkillStatusAgent(config: OpenClawConfig, requested: string | undefined): { agentId: string } | { refusal: string } {
+  if (requested === undefined) return { agentId: defaultAgentId(config) };
+  const refusal = unknownAgentRefusal(config, requested);
+  return refusal ? { refusal } : { agentId: normalizeAgentId(requested) };
+}
+
+/**
+ * Every skill `agentId` could be offered (the same discovery its turns use), each with whether it is
+ * ready here, whether the agent's allowlist lets it in, and what it is missing: `skills.status` and
+ * `openclaw skills list|info|check`. `env` is the environment the skills would run in (PATH, variables).
+ */
+export async function skillStatus(config: OpenClawConfig, agentId: string, stateDir: string, env: NodeJS.ProcessEnv): Promise<SkillStatus> {
   const workspaceDir = resolveWorkspaceDir(config, agentId, stateDir, env);
   const discovered = await cachedSkills(workspaceDir, stateDir, env, config.skills?.load);
   const allowlist = resolveSkillAllowlist(config, agentId);
-  return {
+  const report: SkillStatusReport = {
+    agentId,
+    ...(allowlist ? { agentSkillFilter: allowlist } : {}),
     workspaceDir,
     managedSkillsDir: path.join(stateDir, "skills"),
     skills: discovered.skills.map((skill) => statusOf(skill, missingRequirements(skill, { env, config, ...skillSettings(config) }), allowlist, config)),
   };
+  return { report, warnings: [...discovered.warnings] };
 }
