@@ -3,6 +3,7 @@ import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import type { Binding } from "../channels/routing/resolve-agent-route.js";
 import { loadConfig, resolveStateDir, type OpenClawConfig } from "../config/index.js";
 import { printJson } from "./output.js";
+import { printable } from "./printable.js";
 
 /** One row of `openclaw agents list`, in the fields of OpenClaw's `agents list --json`. */
 interface AgentSummary {
@@ -80,19 +81,16 @@ function summarize(config: OpenClawConfig, stateDir: string, agent: AgentConfig,
   return summary;
 }
 
-/** Control characters in config text would move the cursor or change colours: shown as `?`. */
-const safe = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
-
 function formatSummary(s: AgentSummary): string {
-  const header = `${safe(s.id)}${s.isDefault ? " (default)" : ""}${s.name && s.name !== s.id ? ` (${safe(s.name)})` : ""}`;
+  const header = `${printable(s.id)}${s.isDefault ? " (default)" : ""}${s.name && s.name !== s.id ? ` (${printable(s.name)})` : ""}`;
   const lines = [`- ${header}`];
   const identity = [s.identityEmoji, s.identityName].filter(Boolean).join(" ");
-  if (identity) lines.push(`  Identity: ${safe(identity)} (config)`);
-  lines.push(`  Workspace: ${safe(s.workspace)}`);
-  if (s.model) lines.push(`  Model: ${safe(s.model)}`);
+  if (identity) lines.push(`  Identity: ${printable(identity)} (config)`);
+  lines.push(`  Workspace: ${printable(s.workspace)}`);
+  if (s.model) lines.push(`  Model: ${printable(s.model)}`);
   lines.push(`  Routing rules: ${s.bindings}`);
-  if (s.routes?.length) lines.push(`  Routing: ${s.routes.map(safe).join(", ")}`);
-  if (s.bindingDetails?.length) lines.push("  Routing rules:", ...s.bindingDetails.map((d) => `    - ${safe(d)}`));
+  if (s.routes?.length) lines.push(`  Routing: ${s.routes.map(printable).join(", ")}`);
+  if (s.bindingDetails?.length) lines.push("  Routing rules:", ...s.bindingDetails.map((d) => `    - ${printable(d)}`));
   return lines.join("\n");
 }
 

@@ -1,5 +1,6 @@
-import { connectClient, resolveClientTarget, type ClientFlags } from "./client-context.js";
+import type { ClientFlags } from "./client-context.js";
 import { CliError, printJson } from "./output.js";
+import { withGateway } from "./with-gateway.js";
 
 /**
  * `openclaw system …`: system events, heartbeat switches and presence on the running gateway
@@ -10,13 +11,8 @@ import { CliError, printJson } from "./output.js";
 const WAKE_MODES = ["now", "next-heartbeat"] as const;
 type WakeMode = (typeof WAKE_MODES)[number];
 
-async function call(flags: ClientFlags, method: string, params: unknown): Promise<unknown> {
-  const client = await connectClient(flags);
-  try {
-    return await client.call(method, params, { timeoutMs: resolveClientTarget(flags).timeoutMs });
-  } finally {
-    client.close();
-  }
+function call(flags: ClientFlags, method: string, params: unknown): Promise<unknown> {
+  return withGateway(flags, (gateway) => gateway(method, params));
 }
 
 /** `--mode`: the wake mode, `next-heartbeat` when not given (as OpenClaw). */

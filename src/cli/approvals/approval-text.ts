@@ -1,18 +1,4 @@
 /**
- * Text an approval carries (a command, an agent or session name) as one printable line: control
- * characters, newlines included, are shown as escapes, so a command cannot hide what follows it
- * or redraw the terminal.
- */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (ch) => {
-    if (ch === "\n") return "\\n";
-    if (ch === "\r") return "\\r";
-    if (ch === "\t") return "\\t";
-    return `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  });
-}
-
-/**
  * A duration as OpenClaw's approvals table shows it, to the nearest unit: `just now` / `12m ago`
  * for how long ago (`ago`), `45s` / `20m` / `3h` / `2d` for how long until.
  */

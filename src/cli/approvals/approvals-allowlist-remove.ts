@@ -2,8 +2,9 @@ import path from "node:path";
 import type { ExecApprovalsFile, ExecApprovalsSnapshot, GrantEntry } from "../../gateway/methods/exec-approvals-snapshot.js";
 import type { ClientFlags } from "../client-context.js";
 import { CliError, printJson } from "../output.js";
-import { printable, shellLine } from "./approval-text.js";
-import { withGateway, type GatewayCall } from "./approvals-gateway.js";
+import { printable } from "../printable.js";
+import { shellLine } from "./approval-text.js";
+import { withGateway, type GatewayCall } from "../with-gateway.js";
 
 /** The agent OpenClaw's `allowlist remove` edits when `--agent` is not given: the one every agent shares. */
 const EVERY_AGENT = "*";

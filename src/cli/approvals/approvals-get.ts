@@ -3,8 +3,9 @@ import type { ExecApprovalsSnapshot, GrantEntry } from "../../gateway/methods/ex
 import { alignColumns } from "../../infra/text-table.js";
 import type { ClientFlags } from "../client-context.js";
 import { printJson } from "../output.js";
-import { printable, shellLine } from "./approval-text.js";
-import { withGateway } from "./approvals-gateway.js";
+import { printable } from "../printable.js";
+import { shellLine } from "./approval-text.js";
+import { withGateway } from "../with-gateway.js";
 
 /**
  * `openclaw approvals get`: the exec policy the gateway enforces (`exec.approvals.get`, in

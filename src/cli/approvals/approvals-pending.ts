@@ -1,8 +1,9 @@
 import { alignColumns } from "../../infra/text-table.js";
 import type { ClientFlags } from "../client-context.js";
 import { printJson } from "../output.js";
-import { printable, roughDuration } from "./approval-text.js";
-import { withGateway } from "./approvals-gateway.js";
+import { printable } from "../printable.js";
+import { roughDuration } from "./approval-text.js";
+import { withGateway } from "../with-gateway.js";
 
 /** One `exec.approval.list` entry: what is asked sits under `request`. */
 interface ListedApproval {

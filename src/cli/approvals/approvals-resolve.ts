@@ -1,8 +1,8 @@
 import { GatewayClientError } from "../../gateway/client.js";
 import type { ClientFlags } from "../client-context.js";
 import { CliError, printJson } from "../output.js";
-import { printable } from "./approval-text.js";
-import { withGateway, type GatewayCall } from "./approvals-gateway.js";
+import { printable } from "../printable.js";
+import { withGateway, type GatewayCall } from "../with-gateway.js";
 import type { APPROVAL_DECISIONS } from "./register-approvals.js";
 
 type Decision = (typeof APPROVAL_DECISIONS)[number];

@@ -1,6 +1,6 @@
-import { connectClient, resolveClientTarget, type ClientFlags } from "../client-context.js";
+import { connectClient, resolveClientTarget, type ClientFlags } from "./client-context.js";
 
-/** A gateway call within one `approvals` command: its method, params, and the answer's type. */
+/** A gateway call within one command: its method, params, and the answer's type. */
 export type GatewayCall = <T>(method: string, params: unknown) => Promise<T>;
 
 /** Runs `use` over one connection to the gateway the flags name, closed afterwards. */
