@@ -38,13 +38,14 @@ const withServerFlags = (cmd: Command) =>
     .option("--password <password>", "shared gateway password (default: OPENCLAW_GATEWAY_PASSWORD)")
     .option("--allow-unconfigured", "start even when gateway.mode is not local");
 
-const withClientFlags = (cmd: Command) =>
+/** The client flags; `timeout` replaces `--timeout`'s help and default for a command whose call may outlast the connect deadline. */
+const withClientFlags = (cmd: Command, timeout: { help: string; default?: string } = { help: "give up after this many seconds", default: "10" }) =>
   cmd
     .option("--url <url>", "gateway WebSocket URL (default: ws://127.0.0.1:<port>)")
     .option("--port <port>", "gateway port")
     .option("--token <token>", "gateway token")
     .option("--password <password>", "gateway password")
-    .option("--timeout <seconds>", "give up after this many seconds", "10")
+    .option("--timeout <seconds>", timeout.help, timeout.default)
     .option("--json", "print JSON");
 
 withServerFlags(gateway.command("run", { isDefault: true }).description("run the gateway in the foreground")).action(async (opts) => {
@@ -130,12 +131,32 @@ program
     agentsListCommand(opts);
   });
 
-withClientFlags(program.command("sessions").description("list conversation sessions"))
+const sessions = program.command("sessions").description("list, delete and compact conversation sessions (bare: sessions list)");
+
+withClientFlags(sessions.command("list", { isDefault: true }).description("list conversation sessions"))
   .option("--agent <id>", "only this agent's sessions")
   .option("--limit <n>", "at most this many rows", "100")
   .action(async (opts) => {
     const { sessionsCommand } = await import("./sessions-command.js");
     await sessionsCommand(opts);
+  });
+
+withClientFlags(sessions.command("delete <keys...>").description("delete sessions through the gateway (each transcript is kept as an archive)"))
+  .option("--agent <id>", "agent that owns the sessions (bare keys are its)")
+  .option("--dry-run", "check each key and show what would be deleted, deleting nothing")
+  .option("--yes", "delete without asking (required without a terminal)")
+  .action(async (keys: string[], opts) => {
+    const { sessionsDeleteCommand } = await import("./sessions-delete-command.js");
+    await sessionsDeleteCommand(keys, opts);
+  });
+
+withClientFlags(sessions.command("compact <key>").description("summarize a session's older turns now; exit 1 when nothing was compacted"), {
+  help: "give up after this many seconds (default: connecting 10, the compaction as long as the gateway takes)",
+})
+  .option("--agent <id>", "agent that owns the session (a bare key is its)")
+  .action(async (key: string, opts) => {
+    const { sessionsCompactCommand } = await import("./sessions-compact-command.js");
+    await sessionsCompactCommand(key, opts);
   });
 
 withClientFlags(program.command("status").description("gateway reachability, version and sessions")).action(async (opts) => {

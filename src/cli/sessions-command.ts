@@ -1,11 +1,11 @@
-import type { GatewayClient } from "../gateway/client.js";
 import { connectClient, type ClientFlags } from "./client-context.js";
 import { formatDuration } from "./gateway-call.js";
 import { CliError, printJson } from "./output.js";
 import { agentSessionCounts, type GatewayStatusSnapshot, type HealthSnapshot } from "./gateway-snapshots.js";
 import { alignColumns } from "../infra/text-table.js";
+import { mustBeKnownAgent } from "./session-targets.js";
 
-/** `openclaw sessions`: the gateway's `sessions.list`, as a table or JSON. */
+/** `openclaw sessions [list]`: the gateway's `sessions.list`, as a table or JSON. */
 export async function sessionsCommand(flags: ClientFlags & { agent?: string; limit?: string }): Promise<void> {
   const limit = Number(flags.limit ?? 100);
   if (!Number.isInteger(limit) || limit < 1) throw new CliError("--limit: expected a positive integer");
@@ -33,16 +33,6 @@ export async function sessionsCommand(flags: ClientFlags & { agent?: string; lim
   } finally {
     client.close();
   }
-}
-
-/**
- * An `--agent` that lists nothing must be one the gateway knows (as `memory`, `tools`, `models`
- * require): the sessions an agent left behind after leaving the config are still listed.
- */
-async function mustBeKnownAgent(client: GatewayClient, wanted: string): Promise<void> {
-  const { agents } = (await client.call("agents.list", {})) as { agents: { id: string }[] };
-  const known = agents.map((a) => a.id);
-  if (!known.includes(wanted.toLowerCase())) throw new CliError(`unknown agent "${wanted}"; known agents: ${known.join(", ")}`);
 }
 
 /** `openclaw status`: is the gateway up, which version, how many sessions. */
