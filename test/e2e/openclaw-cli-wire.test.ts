@@ -325,3 +325,28 @@ describe("openclaw status --json", () => {
     expect(summary.cliProjection.agents).toMatchObject({ defaultId: "main", selectionRequired: false, rows: [{ id: "main" }] });
   });
 });
+
+describe("openclaw sessions delete", () => {
+  it("sessions.list takes the lookup the CLI pages through (archived all, offset) and answers nextOffset while there is more", async () => {
+    for (const key of ["wire-del-a", "wire-del-b", "wire-del-c"]) {
+      const turn = await sock.request("agent", { message: "hi", sessionKey: key, idempotencyKey: randomUUID() });
+      await sock.waitFor((f) => f.type === "res" && f.id === turn.id && f.payload?.status === "ok", 20_000);
+    }
+    // The CLI's request for `openclaw sessions delete <keys…>`, one page at a time.
+    const lookup = { limit: 2, archived: "all", includeGlobal: true, includeUnknown: true, configuredAgentsOnly: true };
+    const first = await sock.request("sessions.list", lookup);
+    expect(first.ok, JSON.stringify(first.error)).toBe(true);
+    expect(first.payload).toMatchObject({ count: 2, offset: 0, hasMore: true, nextOffset: 2 });
+    const keys: string[] = first.payload.sessions.map((row: { key: string }) => row.key);
+    for (let offset = first.payload.nextOffset; offset !== undefined; ) {
+      const page = await sock.request("sessions.list", { ...lookup, offset });
+      expect(page.ok, JSON.stringify(page.error)).toBe(true);
+      keys.push(...page.payload.sessions.map((row: { key: string }) => row.key));
+      offset = page.payload.nextOffset;
+    }
+    expect(new Set(keys).size).toBe(first.payload.totalCount);
+    expect(keys).toEqual(expect.arrayContaining(["agent:main:wire-del-a", "agent:main:wire-del-b", "agent:main:wire-del-c"]));
+    const archivedOnly = await sock.request("sessions.list", { archived: true });
+    expect(archivedOnly.payload).toMatchObject({ count: 0, totalCount: 0, hasMore: false, sessions: [] });
+  });
+});

@@ -34,6 +34,10 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
     params: Type.Object(
       {
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+        offset: Type.Optional(Type.Integer({ minimum: 0 })),
+        // Sessions are never archived here (a deleted one's transcript is only kept as a file):
+        // `true` lists none, `false` and "all" list every session.
+        archived: Type.Optional(Type.Union([Type.Boolean(), Type.Literal("all")])),
         activeMinutes: Type.Optional(Type.Integer({ minimum: 1 })),
         includeGlobal: Type.Optional(Type.Boolean()),
         includeUnknown: Type.Optional(Type.Boolean()),
@@ -49,7 +53,7 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
     ),
     handler: (params, { runtime }) => {
       const config = runtime.config();
-      let entries = runtime.sessions().list(params.agentId?.toLowerCase());
+      let entries = params.archived === true ? [] : runtime.sessions().list(params.agentId?.toLowerCase());
       const now = Date.now();
       if (params.configuredAgentsOnly && !params.agentId) {
         const configured = configuredSessionAgents(config);
@@ -63,21 +67,26 @@ export function registerSessionMethods(registry: MethodRegistry, conversations: 
         entries = entries.filter((e) => [e.sessionKey, e.label, e.displayName].some((v) => typeof v === "string" && v.toLowerCase().includes(needle)));
       }
       const limit = params.limit ?? 100;
+      const offset = params.offset ?? 0;
+      const page = entries.slice(offset, offset + limit);
+      const hasMore = entries.length > offset + limit;
       const want = { derivedTitle: params.includeDerivedTitles === true, lastMessage: params.includeLastMessage === true };
       const defaultModel = splitModelRef(sessionModelRef({ agentId: params.agentId?.toLowerCase() ?? "main" }, config), config);
       return {
         ts: now,
         path: `${runtime.stateDir}/agents`,
-        count: Math.min(limit, entries.length),
+        count: page.length,
         totalCount: entries.length,
         limitApplied: limit,
-        hasMore: entries.length > limit,
+        offset,
+        hasMore,
+        ...(hasMore ? { nextOffset: offset + limit } : {}),
         defaults: {
           modelProvider: defaultModel?.provider ?? null,
           model: defaultModel?.id ?? null,
           contextTokens: defaultModel ? resolveContextWindow(config, defaultModel.provider, defaultModel.id).tokens : null,
         },
-        sessions: entries.slice(0, limit).map((e) => titles.addTo(sessionRow(e, conversations, config), e, want)),
+        sessions: page.map((e) => titles.addTo(sessionRow(e, conversations, config), e, want)),
       };
     },
   });
