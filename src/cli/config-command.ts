@@ -3,6 +3,7 @@ import {
   defaultConfigPathForWrite,
   getConfigValue,
   loadConfig,
+  OpenClawConfigSchema,
   parseCliValue,
   redactConfig,
   resolveConfigPath,
@@ -91,4 +92,9 @@ export function configValidateCommand(flags: { json?: boolean; strict?: boolean 
 export function configFileCommand(): void {
   const stateDir = resolveStateDir(process.env);
   process.stdout.write(`${resolveConfigPath(stateDir, process.env) ?? `${defaultConfigPathForWrite(stateDir)} (not created yet)`}\n`);
+}
+
+/** `openclaw config schema`: the JSON schema the config file is checked against (the gateway's `config.schema`), marked as draft-07 for editors. */
+export function configSchemaCommand(): void {
+  printJson({ $schema: "http://json-schema.org/draft-07/schema#", ...OpenClawConfigSchema });
 }

@@ -6,6 +6,7 @@ import { connectClient, type ClientFlags } from "./client-context.js";
 import { formatDuration } from "./gateway-call.js";
 import { CliError, printJson } from "./output.js";
 import { alignColumns } from "../infra/text-table.js";
+import { cronJobStatus, formatCronShow, type ListedCronJob } from "./cron-show.js";
 
 /** The flags of `openclaw cron add` and `cron edit` (commander's camelCase names). */
 export interface CronJobFlags {
@@ -161,7 +162,7 @@ function deliveryFromFlags(flags: CronJobFlags): CronJobInput["delivery"] | unde
   return undefined;
 }
 
-async function withGateway<T>(flags: ClientFlags, use: (call: (method: string, params: unknown) => Promise<unknown>) => Promise<T>): Promise<T> {
+async function withGateway<T>(flags: ClientFlags, use: (call: Call) => Promise<T>): Promise<T> {
   const client = await connectClient(flags);
   try {
     return await use((method, params) => client.call(method, params));
@@ -219,6 +220,75 @@ export async function cronRemoveCommand(id: string, flags: ClientFlags): Promise
   });
 }
 
+/** `cron enable|disable <id>`: turns the job's schedule on or off (`cron.update`); prints what it did, or with --json the job. */
+export async function cronSetEnabledCommand(id: string, enabled: boolean, flags: ClientFlags): Promise<void> {
+  await withGateway(flags, async (call) => {
+    const job = (await call("cron.update", { id, patch: { enabled } }).catch((err) => unknownJobRefusal(err, id))) as CronJob;
+    if (flags.json) return printJson(job);
+    process.stdout.write(
+      enabled ? `Enabled ${job.id} (${job.name})${nextLine(job)}\n` : `Disabled ${job.id} (${job.name}); cron list shows it with --all, cron enable ${job.id} turns it back on\n`,
+    );
+  });
+}
+
+/** `cron get <id>`: the job as the gateway keeps it, as JSON (with or without --json). */
+export async function cronGetCommand(id: string, flags: ClientFlags): Promise<void> {
+  await withGateway(flags, async (call) => {
+    printJson(await call("cron.get", { id }).catch((err) => unknownJobRefusal(err, id)));
+  });
+}
+
+/**
+ * `cron show <id|name>`: one job, readable. An id wins over a name; a name must match exactly
+ * (any case) and only one job. --json prints the job with its `status` and delivery preview.
+ */
+export async function cronShowCommand(idOrName: string, flags: ClientFlags): Promise<void> {
+  await withGateway(flags, async (call) => {
+    const { jobs, deliveryPreviews } = await listAllJobs(call);
+    const job = findJob(jobs, idOrName);
+    const preview = deliveryPreviews[job.id];
+    if (flags.json) return printJson({ ...job, status: cronJobStatus(job), ...(preview ? { deliveryPreview: preview } : {}) });
+    process.stdout.write(`${formatCronShow(job, preview, Date.now()).join("\n")}\n`);
+  });
+}
+
+type Call = (method: string, params: unknown) => Promise<unknown>;
+interface JobsPage {
+  jobs: ListedCronJob[];
+  deliveryPreviews?: Record<string, { label: string; detail: string }>;
+  snapshotRevision: string;
+  nextOffset: number | null;
+}
+
+/** Every job, enabled or not, page by page; read again from the start when the inventory changes between pages. */
+async function listAllJobs(call: Call): Promise<{ jobs: ListedCronJob[]; deliveryPreviews: Record<string, { label: string; detail: string }> }> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const jobs: ListedCronJob[] = [];
+    const deliveryPreviews: Record<string, { label: string; detail: string }> = {};
+    let revision: string | undefined;
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const page = (await call("cron.list", { enabled: "all", limit: 200, offset })) as JobsPage;
+      if (revision !== undefined && page.snapshotRevision !== revision) break;
+      revision = page.snapshotRevision;
+      jobs.push(...page.jobs);
+      Object.assign(deliveryPreviews, page.deliveryPreviews);
+      offset = page.nextOffset;
+    }
+    if (offset === null) return { jobs, deliveryPreviews };
+  }
+  throw new CliError("the cron jobs kept changing while they were read; run the command again");
+}
+
+function findJob(jobs: ListedCronJob[], idOrName: string): ListedCronJob {
+  const byId = jobs.find((j) => j.id === idOrName);
+  if (byId) return byId;
+  const named = jobs.filter((j) => j.name.toLowerCase() === idOrName.toLowerCase());
+  if (named.length > 1) throw new CliError(`${named.length} cron jobs are named "${idOrName}" (${named.map((j) => j.id).join(", ")}): give the id`);
+  if (named.length === 0) throw new CliError(`no cron job with id or name ${idOrName} (openclaw cron list --all shows them)`);
+  return named[0]!;
+}
+
 export async function cronRunCommand(id: string, flags: ClientFlags & { due?: boolean }): Promise<void> {
   await withGateway(flags, async (call) => {
     const res = (await call("cron.run", { id, mode: flags.due ? "due" : "force" })) as { ran: boolean; runId?: string; reason?: string };
@@ -264,13 +334,14 @@ function noCronJob(id: string): string {
   return `no cron job ${id} (openclaw cron list --all shows the ids)`;
 }
 
-async function mustBeKnownJob(call: (method: string, params: unknown) => Promise<unknown>, id: string): Promise<void> {
+async function mustBeKnownJob(call: Call, id: string): Promise<void> {
   await call("cron.get", { id }).catch((err) => unknownJobRefusal(err, id));
 }
 
-/** The gateway refuses an unknown id as a bad request; anything else (cron off, connection lost) is reported as it is. */
+/** The gateway refuses an unknown id as a bad request naming it; anything else (a refused change, cron off, connection lost) is reported as it is. */
 function unknownJobRefusal(err: unknown, id: string): never {
-  if ((err as GatewayClientError).error?.code === "INVALID_REQUEST") throw new CliError(noCronJob(id));
+  const refusal = (err as GatewayClientError).error;
+  if (refusal?.code === "INVALID_REQUEST" && refusal.message.startsWith("cron job not found:")) throw new CliError(noCronJob(id));
   throw err;
 }
 

@@ -75,6 +75,42 @@ export function hooksInfoCommand(name: string, flags: { json?: boolean }): void 
   );
 }
 
+/** Why a discovered hook would not run now: switched off, or unable to run (no handler, bad HOOK.md). Empty when it is ready. */
+function blockedReasons(hook: DiscoveredHook, config: OpenClawConfig): string[] {
+  const internal = config.hooks?.internal;
+  const reasons: string[] = [];
+  if (internal?.enabled === false) reasons.push("hooks.internal.enabled is false");
+  else if (internal?.entries?.[hook.name]?.enabled === false) reasons.push("disabled in config");
+  else if (!hookEnabled(config, hook.name)) reasons.push(`disabled by default (openclaw hooks enable ${hook.name})`);
+  if (hook.problem) reasons.push(`cannot run: ${hook.problem}`);
+  return reasons;
+}
+
+/**
+ * `openclaw hooks check`: how many discovered hooks are ready (on and able to run) and, for the
+ * others, why not. Exits 0 either way: it reports, it does not gate.
+ */
+export function hooksCheckCommand(flags: { json?: boolean }): void {
+  const { config, hooks } = discovered();
+  const checked = hooks.map((hook) => ({ hook, reasons: blockedReasons(hook, config) }));
+  const ready = checked.filter((c) => c.reasons.length === 0);
+  const notReady = checked.filter((c) => c.reasons.length > 0);
+  if (flags.json) {
+    return printJson({
+      total: hooks.length,
+      eligible: ready.length,
+      notEligible: notReady.length,
+      hooks: { eligible: ready.map((c) => c.hook.name), notEligible: notReady.map((c) => ({ name: c.hook.name, blockedReason: c.reasons.join("; ") })) },
+    });
+  }
+  const lines = ["Hooks Status", "", `Total hooks: ${hooks.length}`, `Ready: ${ready.length}`, `Not ready: ${notReady.length}`];
+  if (notReady.length > 0) {
+    lines.push("", "Hooks not ready:");
+    for (const { hook, reasons } of notReady) lines.push(`  ${hook.emoji ? `${hook.emoji} ` : ""}${hook.name} - ${reasons.join("; ")}`);
+  }
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
 export function hooksSetEnabledCommand(name: string, enabled: boolean, flags: { json?: boolean }): void {
   const { stateDir, hooks } = discovered();
   const hook = find(hooks, name);

@@ -434,6 +434,22 @@ withClientFlags(cron.command("rm <id>").alias("remove").description("remove a jo
   const { cronRemoveCommand } = await import("./cron-command.js");
   await cronRemoveCommand(id, opts);
 });
+withClientFlags(cron.command("enable <id>").description("turn a job's schedule back on")).action(async (id, opts) => {
+  const { cronSetEnabledCommand } = await import("./cron-command.js");
+  await cronSetEnabledCommand(id, true, opts);
+});
+withClientFlags(cron.command("disable <id>").description("pause a job (kept; cron list --all shows it)")).action(async (id, opts) => {
+  const { cronSetEnabledCommand } = await import("./cron-command.js");
+  await cronSetEnabledCommand(id, false, opts);
+});
+withClientFlags(cron.command("get <id>").description("a job as JSON")).action(async (id, opts) => {
+  const { cronGetCommand } = await import("./cron-command.js");
+  await cronGetCommand(id, opts);
+});
+withClientFlags(cron.command("show <id-or-name>").description("a job, readable: schedule, target, delivery, next and last run")).action(async (idOrName, opts) => {
+  const { cronShowCommand } = await import("./cron-command.js");
+  await cronShowCommand(idOrName, opts);
+});
 withClientFlags(cron.command("run <id>").description("start a run now"))
   .option("--due", "only when the job is due")
   .action(async (id, opts) => {
@@ -481,7 +497,7 @@ withClientFlags(system.command("presence").description("the gateway's presence e
 });
 
 // `openclaw hooks`: file-based internal hooks (docs/automation.md#internal-hooks).
-const hooks = program.command("hooks").description("internal hooks: list, inspect, enable and disable");
+const hooks = program.command("hooks").description("internal hooks: list, inspect, check, enable and disable");
 hooks
   .command("list")
   .description("discovered hooks, whether each is on, and its events")
@@ -497,6 +513,14 @@ hooks
   .action(async (name, opts) => {
     const { hooksInfoCommand } = await import("./hooks-command.js");
     hooksInfoCommand(name, opts);
+  });
+hooks
+  .command("check")
+  .description("how many hooks are ready, and why each other one is not (off, or cannot run)")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { hooksCheckCommand } = await import("./hooks-command.js");
+    hooksCheckCommand(opts);
   });
 hooks
   .command("enable <name>")
@@ -550,6 +574,30 @@ config
   .action(async (opts) => {
     const { configValidateCommand } = await import("./config-command.js");
     configValidateCommand(opts);
+  });
+config
+  .command("patch")
+  .description("apply a JSON5 merge patch in one validated write: objects merge, lists and scalars replace, null deletes")
+  .option("--file <path>", "read the patch (a JSON5 object) from this file")
+  .option("--stdin", "read the patch from standard input")
+  .option(
+    "--replace-path <path>",
+    "replace the object at this key path with the patch's value instead of merging into it (repeatable)",
+    (value: string, previous: string[] = []) => [...previous, value],
+  )
+  .option("--dry-run", "check the patch and the resulting config as the write would; write nothing")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { configPatchCommand } = await import("./config-patch-command.js");
+    await configPatchCommand(opts);
+  });
+config
+  .command("schema")
+  .description("print the config file's JSON schema")
+  .option("--json", "print JSON (the schema is JSON either way)")
+  .action(async () => {
+    const { configSchemaCommand } = await import("./config-command.js");
+    configSchemaCommand();
   });
 config
   .command("file")

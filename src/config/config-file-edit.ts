@@ -8,7 +8,8 @@ import { hashConfigBytes } from "./load.js";
 import { parseConfigText, parseYamlDocument } from "./parse.js";
 import { configFileFormat } from "./config-snapshot.js";
 import { REDACTED } from "./redact.js";
-import { validateAndWriteConfig } from "./set-value.js";
+import { validateAndWriteConfig, validateEditedConfig } from "./set-value.js";
+import { diffConfigPaths } from "./diff.js";
 import type { OpenClawConfig } from "./types.js";
 
 /** The file changed since the editor read it: its edit would overwrite someone else's. */
@@ -36,6 +37,17 @@ export interface ConfigEditOptions {
   env?: NodeJS.ProcessEnv;
   /** Issues the caller finds in the valid result (the gateway: what would stop it from starting); any of them refuses the edit. */
   refuse?: (config: OpenClawConfig) => ConfigIssue[];
+  /** Check the edit as a write would, and write nothing. */
+  dryRun?: boolean;
+}
+
+export interface ConfigPatchOptions extends ConfigEditOptions {
+  /** Lists at these key paths may lose entries; elsewhere a list that would lose entries refuses the patch. */
+  replacePaths?: string[];
+  /** Every list in the patch replaces the file's, whatever it drops (the CLI's `config patch`: the operator wrote the whole list). */
+  replaceLists?: boolean;
+  /** Objects at these key paths become the patch's value instead of being merged into. */
+  replaceWholePaths?: string[];
 }
 
 export interface ConfigEditResult {
@@ -77,10 +89,12 @@ export function replaceConfigFile(filePath: string, raw: string, opts: ConfigEdi
 
 /**
  * Applies a JSON merge patch (JSON5 text): objects merge, `null` deletes, other values replace.
- * An array that would lose entries is replaced only when its key path is in `replacePaths`.
- * YAML files keep their comments; JSON files are rewritten as JSON.
+ * An array that would lose entries is replaced only when its key path is in `replacePaths` (or
+ * `replaceLists` is set); an object at a `replaceWholePaths` key path is replaced, not merged into.
+ * YAML files keep their comments; JSON files are rewritten as JSON. Answers the leaf key paths
+ * whose values changed.
  */
-export function patchConfigFile(filePath: string, patchText: string, opts: ConfigEditOptions & { replacePaths?: string[] } = {}): ConfigEditResult {
+export function patchConfigFile(filePath: string, patchText: string, opts: ConfigPatchOptions = {}): ConfigEditResult & { changedPaths: string[] } {
   const current = readForEdit(filePath, opts.baseHash);
   let patch: unknown;
   try {
@@ -90,17 +104,24 @@ export function patchConfigFile(filePath: string, patchText: string, opts: Confi
   }
   if (!isPlainObject(patch)) throw new ConfigError("config patch must be an object (a JSON merge patch)");
   const issues: ConfigIssue[] = [];
-  const data = mergePatch(current.data, patch, [], new Set(opts.replacePaths ?? []), issues) as Record<string, unknown>;
+  const rules: MergeRules = { replacePaths: new Set(opts.replacePaths ?? []), replaceLists: opts.replaceLists === true, replaceWhole: new Set(opts.replaceWholePaths ?? []) };
+  const data = mergePatch(current.data, patch, [], rules, issues) as Record<string, unknown>;
   if (issues.length > 0) throw ConfigError.fromIssues(issues, filePath);
 
   let output: string;
   if (configFileFormat(filePath) === "yaml") {
     const doc = current.text !== null && current.text.trim() !== "" ? parseYamlDocument(current.text, filePath) : undefined;
-    output = doc ? patchYamlDocument(doc, patch, current.data, []).toString(YAML_OUTPUT) : yamlFromData(data);
+    output = doc ? patchYamlDocument(doc, patch, current.data, [], rules.replaceWhole).toString(YAML_OUTPUT) : yamlFromData(data);
   } else {
     output = `${JSON.stringify(data, null, 2)}\n`;
   }
-  return validateAndWrite(filePath, current, data, output, opts);
+  return { ...validateAndWrite(filePath, current, data, output, opts), changedPaths: diffConfigPaths(current.data, data) };
+}
+
+interface MergeRules {
+  replacePaths: Set<string>;
+  replaceLists: boolean;
+  replaceWhole: Set<string>;
 }
 
 interface CurrentFile {
@@ -141,7 +162,8 @@ function validateAndWrite(filePath: string, current: CurrentFile, data: unknown,
     const unwritable = unwritableKeyIssues(current.data, data);
     if (unwritable.length > 0) throw ConfigError.fromIssues(unwritable, filePath);
   }
-  const { warnings } = validateAndWriteConfig(filePath, current.target, data, output, opts.env ?? process.env, opts.refuse);
+  const env = opts.env ?? process.env;
+  const { warnings } = opts.dryRun ? validateEditedConfig(filePath, data, env, opts.refuse) : validateAndWriteConfig(filePath, current.target, data, output, env, opts.refuse);
   return { path: filePath, hash: hashConfigBytes(Buffer.from(output, "utf8")), warnings };
 }
 
@@ -186,10 +208,11 @@ function restoreInJson5Text(text: string, values: unknown[]): string | null {
   return text.replace(marker, () => JSON.stringify(values[i++]));
 }
 
-function mergePatch(target: unknown, patch: unknown, segments: KeyPathSegment[], replacePaths: Set<string>, issues: ConfigIssue[]): unknown {
+function mergePatch(target: unknown, patch: unknown, segments: KeyPathSegment[], rules: MergeRules, issues: ConfigIssue[]): unknown {
+  if (segments.length > 0 && rules.replaceWhole.has(formatKeyPath(segments))) return patch;
   if (!isPlainObject(patch)) {
     if (patch === REDACTED) return target; // the editor did not touch that secret
-    if (Array.isArray(patch) && Array.isArray(target) && !replacePaths.has(formatKeyPath(segments))) {
+    if (Array.isArray(patch) && Array.isArray(target) && !rules.replaceLists && !rules.replacePaths.has(formatKeyPath(segments))) {
       const dropped = target.filter((old) => !patch.some((item) => JSON.stringify(item) === JSON.stringify(old)));
       if (dropped.length > 0) {
         issues.push({
@@ -203,19 +226,19 @@ function mergePatch(target: unknown, patch: unknown, segments: KeyPathSegment[],
   const base: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete base[key];
-    else setOwnProperty(base, key, mergePatch(base[key], value, [...segments, key], replacePaths, issues));
+    else setOwnProperty(base, key, mergePatch(base[key], value, [...segments, key], rules, issues));
   }
   return base;
 }
 
 /** The same merge on the YAML document, node by node, so untouched lines and comments stay. */
-function patchYamlDocument(doc: Document, patch: Record<string, unknown>, current: unknown, segments: KeyPathSegment[]): Document {
+function patchYamlDocument(doc: Document, patch: Record<string, unknown>, current: unknown, segments: KeyPathSegment[], replaceWhole: Set<string>): Document {
   for (const [key, value] of Object.entries(patch)) {
     const at = [...segments, key];
     const old = isPlainObject(current) ? current[key] : undefined;
     if (value === null) doc.deleteIn(at);
     else if (value === REDACTED) continue;
-    else if (isPlainObject(value) && isPlainObject(old)) patchYamlDocument(doc, value, old, at);
+    else if (isPlainObject(value) && isPlainObject(old) && !replaceWhole.has(formatKeyPath(at))) patchYamlDocument(doc, value, old, at, replaceWhole);
     else {
       const node = doc.getIn(at, true);
       if (isScalar(node) && (typeof value !== "object" || value === null)) node.value = value;

@@ -193,6 +193,18 @@ function rewriteConfigFile(filePath: string, env: NodeJS.ProcessEnv, render: (te
   return validateAndWriteConfig(filePath, target, data, output, env);
 }
 
+/** The checks an edit's result must pass before it is written (`validateAndWriteConfig` without the write); throws ConfigError attributed to `filePath`. */
+export function validateEditedConfig(filePath: string, data: unknown, env: NodeJS.ProcessEnv, refuse?: (config: OpenClawConfig) => ConfigIssue[]): { warnings: string[] } {
+  try {
+    const validated = validateConfig(data, env, { filePath, execReads: answeredExecReads });
+    const refused = refuse?.(validated.config) ?? [];
+    if (refused.length > 0) throw ConfigError.fromIssues(refused);
+    return { warnings: validated.warnings };
+  } catch (err) {
+    throw err instanceof ConfigError ? err.withFilePath(filePath) : err;
+  }
+}
+
 /**
  * Validates the data an edit produced and only then replaces `target` (the config file, or the
  * file its symlink points at) with `output`, atomically and mode 0600. Throws ConfigError,
@@ -206,15 +218,7 @@ export function validateAndWriteConfig(
   env: NodeJS.ProcessEnv,
   refuse?: (config: OpenClawConfig) => ConfigIssue[],
 ): { warnings: string[] } {
-  let warnings: string[];
-  try {
-    const validated = validateConfig(data, env, { filePath, execReads: answeredExecReads });
-    warnings = validated.warnings;
-    const refused = refuse?.(validated.config) ?? [];
-    if (refused.length > 0) throw ConfigError.fromIssues(refused);
-  } catch (err) {
-    throw err instanceof ConfigError ? err.withFilePath(filePath) : err;
-  }
+  const { warnings } = validateEditedConfig(filePath, data, env, refuse);
   // The first write into a fresh state dir creates it private, as the gateway would.
   fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
   writeFileAtomicSync(target, output, 0o600);
