@@ -2,11 +2,12 @@ import type { CronJobInput, CronJobPatch } from "../cron/job-input.js";
 import { describeSchedule } from "../cron/schedule.js";
 import type { CronJob, CronRunEntry } from "../cron/types.js";
 import type { GatewayClientError } from "../gateway/client.js";
-import { connectClient, type ClientFlags } from "./client-context.js";
+import type { ClientFlags } from "./client-context.js";
 import { formatDuration } from "./gateway-call.js";
 import { CliError, printJson } from "./output.js";
 import { alignColumns } from "../infra/text-table.js";
 import { cronJobStatus, formatCronShow, type ListedCronJob } from "./cron-show.js";
+import { withGateway, type GatewayCall } from "./with-gateway.js";
 
 /** The flags of `openclaw cron add` and `cron edit` (commander's camelCase names). */
 export interface CronJobFlags {
@@ -162,15 +163,6 @@ function deliveryFromFlags(flags: CronJobFlags): CronJobInput["delivery"] | unde
   return undefined;
 }
 
-async function withGateway<T>(flags: ClientFlags, use: (call: Call) => Promise<T>): Promise<T> {
-  const client = await connectClient(flags);
-  try {
-    return await use((method, params) => client.call(method, params));
-  } finally {
-    client.close();
-  }
-}
-
 export async function cronListCommand(flags: ClientFlags & { all?: boolean }): Promise<void> {
   await withGateway(flags, async (call) => {
     const res = (await call("cron.list", { enabled: flags.all ? "all" : "enabled", limit: 200 })) as { jobs: CronJob[]; total: number };
@@ -252,7 +244,6 @@ export async function cronShowCommand(idOrName: string, flags: ClientFlags): Pro
   });
 }
 
-type Call = (method: string, params: unknown) => Promise<unknown>;
 interface JobsPage {
   jobs: ListedCronJob[];
   deliveryPreviews?: Record<string, { label: string; detail: string }>;
@@ -261,7 +252,7 @@ interface JobsPage {
 }
 
 /** Every job, enabled or not, page by page; read again from the start when the inventory changes between pages. */
-async function listAllJobs(call: Call): Promise<{ jobs: ListedCronJob[]; deliveryPreviews: Record<string, { label: string; detail: string }> }> {
+async function listAllJobs(call: GatewayCall): Promise<{ jobs: ListedCronJob[]; deliveryPreviews: Record<string, { label: string; detail: string }> }> {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const jobs: ListedCronJob[] = [];
     const deliveryPreviews: Record<string, { label: string; detail: string }> = {};
@@ -334,7 +325,7 @@ function noCronJob(id: string): string {
   return `no cron job ${id} (openclaw cron list --all shows the ids)`;
 }
 
-async function mustBeKnownJob(call: Call, id: string): Promise<void> {
+async function mustBeKnownJob(call: GatewayCall, id: string): Promise<void> {
   await call("cron.get", { id }).catch((err) => unknownJobRefusal(err, id));
 }
 
