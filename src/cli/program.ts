@@ -3,6 +3,7 @@ import { closestName } from "../infra/closest-name.js";
 import { packageVersion } from "../infra/version.js";
 import { registerAcpCommand } from "./acp-command.js";
 import { registerApprovalsCommands } from "./approvals/register-approvals.js";
+import { registerModelsEditCommands } from "./models-edit-commands.js";
 import { registerOpsCommands } from "./ops-commands.js";
 import { registerSkillsCommands } from "./register-skills-commands.js";
 import { AUTH_CHOICES, BIND_CHOICES, LOG_LEVEL_CHOICES } from "./gateway-run-args.js";
@@ -293,7 +294,7 @@ mcp
     mcpUnsetCommand(name, opts);
   });
 
-const models = program.command("models").description("configured models, model chain, auth profiles and cooldowns");
+const models = program.command("models").description("configured models, model chain, auth profiles and cooldowns; set the default model, fallbacks and aliases");
 withClientFlags(models.command("list").description("the models the gateway can use, with input, context window, local and auth (as OpenClaw's)"))
   .option("--agent <id>", "agent whose model and fallbacks the tags show (default: the default agent)")
   .option("--all", "the full catalog (here the same list: the catalog is the models the config names)")
@@ -315,6 +316,7 @@ models
     const { modelsStatusCommand } = await import("./models-command.js");
     modelsStatusCommand(opts);
   });
+registerModelsEditCommands(models);
 
 const traces = program.command("traces").description("run traces: model calls, tool calls, outcome (docs/traces.md)");
 traces

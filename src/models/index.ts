@@ -5,7 +5,8 @@
  * cheap. Import `./anthropic-provider.js` / `./openai-completions-provider.js` directly to
  * use one adapter on its own.
  */
-export { resolveModel, listConfiguredModels } from "./resolve-model.js";
+export { resolveModel, listConfiguredModels, knownModelProviders } from "./resolve-model.js";
+export { resolveModelTarget, type ModelTarget } from "./model-target.js";
 export { isLocalBaseUrl } from "./local-base-url.js";
 export { parseModelRef, defaultModelRef, defaultModelFallbacks, type ModelRefParts } from "./model-ref.js";
 export { apiKeyEnvVar, BUILTIN_PROVIDERS, MODEL_DEFAULTS, SUPPORTED_APIS } from "./builtin-providers.js";

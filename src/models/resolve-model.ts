@@ -138,9 +138,15 @@ function builtinFor(provider: string, config: OpenClawConfig): BuiltinProvider |
   return Object.hasOwn(BUILTIN_PROVIDERS, provider) ? BUILTIN_PROVIDERS[provider] : undefined;
 }
 
-function unknownProviderMessage(provider: string, modelRef: string, config: OpenClawConfig): string {
+/** The providers a model ref may name: the built-in ones (unless `models.mode: "replace"`) and the configured ones. */
+export function knownModelProviders(config: OpenClawConfig): string[] {
   const known = [...(config.models?.mode === "replace" ? [] : Object.keys(BUILTIN_PROVIDERS)), ...Object.keys(config.models?.providers ?? {})];
-  const choices = known.length > 0 ? ` Known providers: ${[...new Set(known)].join(", ")}.` : "";
+  return [...new Set(known)];
+}
+
+function unknownProviderMessage(provider: string, modelRef: string, config: OpenClawConfig): string {
+  const known = knownModelProviders(config);
+  const choices = known.length > 0 ? ` Known providers: ${known.join(", ")}.` : "";
   return (
     `Unknown model provider "${provider}" (model ${modelRef}). ` + `Add it under models.providers.${provider} with baseUrl, api and apiKey, or pick another provider.${choices}`
   );
