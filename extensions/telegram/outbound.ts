@@ -111,6 +111,15 @@ export async function react(deps: OutboundDeps, target: OutboundTarget, messageI
   }
 }
 
+/** An empty reaction list takes back the bot's reaction (it has at most one per message). */
+export async function clearReactions(deps: OutboundDeps, target: OutboundTarget, messageId: string): Promise<void> {
+  try {
+    await deps.api.setMessageReaction(target.chatId, Number(messageId), []);
+  } catch (error) {
+    throw toChannelError(error, deps.token, "setMessageReaction");
+  }
+}
+
 /** A new forum topic: Telegram's only kind of thread, so only forum supergroups can have one. */
 export async function createTopic(deps: OutboundDeps, target: OutboundTarget, title: string): Promise<OutboundTarget> {
   // Private chats have positive ids; groups and channels negative ones (or an @username).

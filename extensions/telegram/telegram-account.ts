@@ -18,7 +18,7 @@ import { ChatLookups } from "./chat-lookups.js";
 import { ConnectionStatus } from "./connection-status.js";
 import { ALLOWED_UPDATES, chatKind, translateReaction, translateUpdate, type BotIdentity } from "./inbound.js";
 import { SentMessageMemory } from "../../src/channels/outbound/sent-message-memory.js";
-import { createTopic, deleteMessage, editText, react, sendFile, sendText, sendTyping, setInlineKeyboard, type OutboundDeps } from "./outbound.js";
+import { clearReactions, createTopic, deleteMessage, editText, react, sendFile, sendText, sendTyping, setInlineKeyboard, type OutboundDeps } from "./outbound.js";
 import { telegramStatusEmoji } from "./reaction-emoji.js";
 import { claimPollingToken, releasePollingToken, UpdatePoller } from "./polling.js";
 import { POLLING_RETRY_MAX_MS, readTelegramSettings, resolveBotToken, type TelegramSettings } from "./settings.js";
@@ -133,6 +133,10 @@ export class TelegramAccount implements ChannelAccount {
 
   react(target: OutboundTarget, messageId: string, emoji: string): Promise<void> {
     return react(this.outboundDeps(), target, messageId, emoji);
+  }
+
+  clearReactions(target: OutboundTarget, messageId: string): Promise<void> {
+    return clearReactions(this.outboundDeps(), target, messageId);
   }
 
   /** A bot has one reaction on a message: each `setMessageReaction` replaces it. */

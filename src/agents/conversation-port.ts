@@ -233,6 +233,8 @@ export interface ChannelOrigin {
   /** The chat a reply goes to. */
   to: string;
   threadId?: string;
+  /** The platform's id of the message (the last one of a merged burst). */
+  messageId?: string;
   senderId: string;
   senderName?: string;
   /** Every sender of a merged burst, in order (`senderId` is the last); absent: `senderId` alone. */

@@ -105,6 +105,8 @@ export type ToolErrorCode =
   | "CHANNEL_SEND_FAILED"
   | "MESSAGE_BUTTONS_INVALID"
   | "MESSAGE_TARGET_OWNER_ONLY"
+  | "MESSAGE_ACTION_INVALID"
+  | "CHANNEL_ACTION_FAILED"
   // Memory (memory_search, memory_get)
   | "MEMORY_UNAVAILABLE"
   | "NOT_A_MEMORY_FILE";
@@ -509,6 +511,26 @@ export const TOOL_ERRORS = {
     "MESSAGE_BUTTONS_INVALID",
     (problem: string) => `The buttons were not sent: ${problem}.`,
     "Give each button a label and a value of at most 64 bytes, not shaped like a chat command, and send buttons with a text message, not a file.",
+  ),
+  messageActionNeeds: coded(
+    "MESSAGE_ACTION_INVALID",
+    (action: string, field: string, what: string) => `The ${action} action needs \`${field}\` (${what}).`,
+    (action: string, field: string) => `Call message again with action "${action}" and ${field}.`,
+  ),
+  messageActionTakesNo: coded(
+    "MESSAGE_ACTION_INVALID",
+    (action: string, fields: string) => `The ${action} action takes no ${fields}.`,
+    (action: string, fields: string) => `Leave out ${fields} for action "${action}" (file and buttons go with send).`,
+  ),
+  messageRemoveNeedsEmoji: coded(
+    "MESSAGE_ACTION_INVALID",
+    "remove: true takes back one emoji, and no emoji was given.",
+    'Name the emoji to take back, or pass emoji "" without remove to take back all of your reactions.',
+  ),
+  channelActionFailed: coded(
+    "CHANNEL_ACTION_FAILED",
+    (action: string, problem: string) => `The ${action} failed: ${problem}`,
+    "Check messageId (an id the platform gave the message, e.g. from a send's result) and the target, or answer in your reply.",
   ),
   messageTargetOwnerOnly: coded(
     "MESSAGE_TARGET_OWNER_ONLY",

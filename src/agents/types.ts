@@ -279,8 +279,38 @@ export interface ChannelMessageResult {
   buttonsNotAttached?: string;
 }
 
+/** What the `message` tool's react, edit and delete do to one message. */
+export type ChannelMessageAction =
+  /** Adds `emoji`; with `remove`, takes it back; an empty `emoji` takes back all of the bot's reactions. */
+  { action: "react"; emoji: string; remove?: boolean } | { action: "edit"; message: string } | { action: "delete" };
+
+/** One action on one message, in the chat `to` names (absent: the session's conversation). */
+export type ChannelActionRequest = ChannelMessageAction & {
+  /** Absent: for `react` in the session's conversation, the message the turn answers; otherwise required. */
+  messageId?: string;
+  to?: string;
+  channel?: string;
+  accountId?: string;
+  threadId?: string;
+  /** The calling session (its last route and last inbound message are the defaults). */
+  sessionKey?: string;
+};
+
+export interface ChannelActionResult {
+  action: ChannelMessageAction["action"];
+  channel: string;
+  accountId: string;
+  chatId: string;
+  messageId: string;
+  /** react: the emoji added, or the one taken back (`""`: all of the bot's). */
+  added?: string;
+  removed?: string;
+}
+
 export interface ChannelMessenger {
   send(request: ChannelMessageRequest): Promise<ChannelMessageResult>;
+  /** React to, edit or delete one message; throws with the reason when the channel cannot. */
+  act(request: ChannelActionRequest): Promise<ChannelActionResult>;
 }
 
 /**

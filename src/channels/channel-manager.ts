@@ -25,7 +25,8 @@ import type { FinishedRun } from "./dispatch/run-reply.js";
 import type { ThreadBindingStore, ThreadRef } from "./thread-bindings.js";
 import type { ChannelAccountStatus, ChatButton, ChannelHttpRoute, ChannelPlugin, InboundMessage, InboundReaction, NativeCommand, OutboundFile, OutboundTarget } from "./types.js";
 import { ChannelSendRefused } from "./send-errors.js";
-import type { ChannelMessageRequest, ChannelMessageResult } from "../agents/types.js";
+import type { ChannelActionRequest, ChannelActionResult, ChannelMessageAction, ChannelMessageRequest, ChannelMessageResult } from "../agents/types.js";
+import { runMessageAction } from "./outbound/message-action.js";
 import { randomUUID } from "node:crypto";
 import { AcpBoundChats, type AcpBoundChatsDeps } from "./acp-bound-chats.js";
 import type { DeliveryTarget } from "./outbound/delivery-ledger.js";
@@ -476,6 +477,53 @@ export class ChannelManager {
     if (!request.buttons) return sent;
     const buttonsNotAttached = await this.attachToolButtons({ ...sent, ...(threadId ? { threadId } : {}) }, request.buttons, request.message);
     return buttonsNotAttached ? { ...sent, buttonsNotAttached } : sent;
+  }
+
+  /**
+   * The `message` tool's react, edit and delete. Without `to` they act in the chat the session's
+   * conversation lives in, where a react without `messageId` reacts to the session's last inbound
+   * message (the one the turn answers).
+   */
+  async actFromTool(request: ChannelActionRequest): Promise<ChannelActionResult> {
+    const entry = request.sessionKey ? this.deps.store.get(request.sessionKey) : undefined;
+    const toCurrent = !request.to;
+    if (toCurrent && !entry?.lastChannel) throw new ChannelSendRefused("this conversation is not on a chat channel: name a target (`to`) and a `channel`");
+    const messageId = request.messageId ?? (toCurrent && request.action === "react" ? entry?.lastMessageId : undefined);
+    if (!messageId) {
+      throw new ChannelSendRefused(
+        request.action === "react" ? "there is no message to react to here: pass messageId" : `${request.action} needs messageId (the id a send returned)`,
+      );
+    }
+    const { action, ...rest } = request;
+    const what: ChannelMessageAction =
+      action === "react" ? { action, emoji: request.emoji, ...(request.remove ? { remove: true } : {}) } : action === "edit" ? { action, message: request.message } : { action };
+    return this.act({
+      channel: rest.channel ?? (toCurrent ? entry?.lastChannel : undefined),
+      accountId: rest.accountId ?? (toCurrent ? entry?.lastAccountId : undefined),
+      to: rest.to ?? entry!.lastTo!,
+      threadId: rest.threadId ?? (toCurrent ? entry?.lastThreadId : undefined),
+      messageId,
+      action: what,
+    });
+  }
+
+  /**
+   * React to, edit or delete one message in the chat `to` names, through its account, at once (an
+   * account that is not running is not waited for). What the account cannot do is refused by name.
+   */
+  async act(params: { channel?: string; accountId?: string; to: string; threadId?: string; messageId: string; action: ChannelMessageAction }): Promise<ChannelActionResult> {
+    const channel = this.pickChannel(params.channel);
+    const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
+    const running = this.accounts.get(key(channel, accountId));
+    if (!running?.started) {
+      const available = this.availability(channel, accountId);
+      if (available.state === "gone") throw this.refusedSend(channel, params.accountId, available.reason);
+      throw new ChannelSendRefused(`channel ${channel} account ${accountId} is not running`);
+    }
+    const target = await running.account.resolveTarget(params.to);
+    const threadId = params.threadId ?? target.threadId;
+    const outcome = await runMessageAction(channel, running.account, { chatId: target.chatId, ...(threadId ? { threadId } : {}) }, params.messageId, params.action);
+    return { action: params.action.action, channel, accountId, chatId: target.chatId, messageId: params.messageId, ...outcome };
   }
 
   /**

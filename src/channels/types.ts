@@ -284,6 +284,8 @@ export interface ChannelAccount {
   react?(target: OutboundTarget, messageId: string, emoji: string): Promise<void>;
   /** Takes back one of the bot's reactions (status reactions move from one emoji to the next). */
   unreact?(target: OutboundTarget, messageId: string, emoji: string): Promise<void>;
+  /** Takes back every reaction the bot has on a message (Telegram, where a bot has one per message). */
+  clearReactions?(target: OutboundTarget, messageId: string): Promise<void>;
   /** A reaction replaces the bot's last one on that message: status reactions need no `unreact`. */
   readonly reactionReplaces?: true;
   /**

@@ -548,8 +548,11 @@ export class ConversationService implements ConversationPort {
       entry.lastAccountId === origin.accountId &&
       entry.lastThreadId === origin.threadId &&
       entry.lastChatType === origin.chatType
-    )
+    ) {
+      // Only the message changed: the route on disk is still right, so no durable write for it.
+      if (entry.lastMessageId !== origin.messageId) this.deps.store.patch(sessionKey, { lastMessageId: origin.messageId ?? null });
       return;
+    }
     this.deps.store.patch(
       sessionKey,
       {
@@ -570,6 +573,7 @@ export class ConversationService implements ConversationPort {
         lastAccountId: origin.accountId,
         lastThreadId: origin.threadId,
         lastChatType: origin.chatType,
+        lastMessageId: origin.messageId ?? null,
       },
       { durable: true },
     );

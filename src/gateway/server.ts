@@ -571,6 +571,11 @@ export class GatewayServer {
         if (!this.channels) throw new Error("no chat channel is configured on this gateway");
         return this.channels.sendFromTool(request);
       },
+      act: async (request: Parameters<ChannelManager["actFromTool"]>[0]) => {
+        await this.channelsStarting?.catch(() => {});
+        if (!this.channels) throw new Error("no chat channel is configured on this gateway");
+        return this.channels.actFromTool(request);
+      },
     };
     this.cron = new CronService({
       stateDir: opts.stateDir,

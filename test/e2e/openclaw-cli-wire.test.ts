@@ -166,7 +166,7 @@ describe("openclaw message send", () => {
     expect(telegram.messages(CHAT).filter((m) => m.text === "hello from the operator")).toHaveLength(1);
   });
 
-  it("refuses what it would not carry out (a file, --pin, another action) naming it, and sends nothing", async () => {
+  it("refuses what it would not carry out (a file, --pin, another action, a text with a reaction) naming it, and sends nothing", async () => {
     const before = telegram.messages(CHAT).length;
     const media = await sock.request("message.action", messageSend("with a file", { media: "/etc/hostname", mediaUrl: "/etc/hostname", mediaUrls: ["/etc/hostname"] }));
     expect(media.ok).toBe(false);
@@ -174,9 +174,12 @@ describe("openclaw message send", () => {
     const pin = await sock.request("message.action", messageSend("pinned", { pin: true }));
     expect(pin.ok).toBe(false);
     expect(pin.error.message).toContain("pin");
-    const react = await sock.request("message.action", { ...messageSend("x"), action: "react" });
-    expect(react.ok).toBe(false);
-    expect(react.error.message).toBe("Channel telegram does not support action react.");
+    const pinAction = await sock.request("message.action", { ...messageSend("x"), action: "pin" });
+    expect(pinAction.ok).toBe(false);
+    expect(pinAction.error.message).toBe("Channel telegram does not support action pin.");
+    const reactWithText = await sock.request("message.action", { ...messageSend("x"), action: "react" });
+    expect(reactWithText.ok).toBe(false);
+    expect(reactWithText.error.message).toBe("message.action react does not take params.message");
     expect(telegram.messages(CHAT)).toHaveLength(before);
   });
 });

@@ -916,6 +916,7 @@ export class InboundDispatcher {
         chatType: message.chatType,
         to: message.chatId,
         threadId: message.threadId,
+        messageId: message.messageId,
         senderId: message.senderId,
         senderName: message.senderName,
         ...(batch.length > 1 ? { senderIds: batch.map((r) => r.message.senderId) } : {}),

@@ -39,6 +39,8 @@ export interface SessionEntry {
   lastThreadId?: string;
   /** The kind of chat (`direct`, `group`, `channel`) the session's last channel message came from. */
   lastChatType?: string;
+  /** The platform's id of the session's last inbound channel message: the one a `message` react without `messageId` reacts to. */
+  lastMessageId?: string;
   modelOverride?: string;
   /** `user` when a person chose `modelOverride` (`/model`, `sessions.patch`): that choice is strict, no fallback. */
   modelOverrideSource?: "user" | "spawn";
@@ -104,6 +106,7 @@ export type SessionInit = Partial<
     | "lastAccountId"
     | "lastThreadId"
     | "lastChatType"
+    | "lastMessageId"
     | "modelOverride"
     | "providerOverride"
     | "thinkingLevel"

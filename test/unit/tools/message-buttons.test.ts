@@ -12,6 +12,9 @@ function setup(answer: { buttonsNotAttached?: string } = {}) {
         requests.push(request);
         return { channel: "discord", accountId: "default", chatId: "500", messageIds: ["9"], ...answer };
       },
+      act: async () => {
+        throw new Error("buttons never act on a message");
+      },
     },
   });
   return { tool: createMessageTool(), ctx, requests };
