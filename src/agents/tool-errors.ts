@@ -532,6 +532,11 @@ export const TOOL_ERRORS = {
     (action: string, problem: string) => `The ${action} failed: ${problem}`,
     "Check messageId (an id the platform gave the message, e.g. from a send's result) and the target, or answer in your reply.",
   ),
+  messageActionOwnerOnly: coded(
+    "MESSAGE_TARGET_OWNER_ONLY",
+    (action: string) => `Only the owner may ${action} messages; this sender is not the owner.`,
+    "Send a message or react instead.",
+  ),
   messageTargetOwnerOnly: coded(
     "MESSAGE_TARGET_OWNER_ONLY",
     (fields: string) => `Only the owner may send elsewhere or send files (${fields}); this sender is not the owner.`,

@@ -77,6 +77,9 @@ export function createMessageTool(): AgentTool<typeof MessageParameters> {
       if (!ctx.senderIsOwner && elsewhere.length > 0) return toolError(TOOL_ERRORS.messageTargetOwnerOnly(elsewhere.join(", ")));
       const checked = checkMessageAction(args);
       if (!checked.ok) return toolError(checked.error);
+      // A bot that is a group's admin may edit or delete anyone's message there: that is the owner's to ask.
+      const editing = checked.action.action === "edit" || checked.action.action === "delete";
+      if (!ctx.senderIsOwner && editing) return toolError(TOOL_ERRORS.messageActionOwnerOnly(checked.action.action));
       if (checked.action.action !== "send") return act(messenger, checked.action, args, ctx.sessionKey);
       const buttonProblem = args.buttons ? problemWithButtons(args.buttons, args.file !== undefined) : undefined;
       if (buttonProblem) return toolError(TOOL_ERRORS.messageButtonsInvalid(buttonProblem));

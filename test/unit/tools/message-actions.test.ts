@@ -95,10 +95,14 @@ describe("message tool actions", () => {
     expect(acts).toEqual([]);
   });
 
-  it("lets a sender who is not the owner act in the current conversation only", async () => {
+  it("lets a sender who is not the owner react in the current conversation only, and never edit or delete", async () => {
     const { tool, ctx, acts } = setup({ senderIsOwner: false });
-    const elsewhere = errorOf(await tool.execute({ action: "delete", messageId: "7", to: "222" }, ctx, neverAborted));
+    const elsewhere = errorOf(await tool.execute({ action: "react", emoji: "👀", to: "222" }, ctx, neverAborted));
     expect(elsewhere.error).toBe("MESSAGE_TARGET_OWNER_ONLY");
+    for (const args of [{ action: "delete" as const, messageId: "7" }, { action: "edit" as const, messageId: "7", message: "changed" }]) {
+      const refused = errorOf(await tool.execute(args, ctx, neverAborted));
+      expect(refused).toMatchObject({ error: "MESSAGE_TARGET_OWNER_ONLY", message: `Only the owner may ${args.action} messages; this sender is not the owner.` });
+    }
     expect(textOf(await tool.execute({ action: "react", emoji: "👀" }, ctx, neverAborted))).toBe("Reacted 👀 to telegram 111 message 10.");
     expect(acts).toHaveLength(1);
   });
