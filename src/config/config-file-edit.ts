@@ -111,7 +111,7 @@ export function patchConfigFile(filePath: string, patchText: string, opts: Confi
   let output: string;
   if (configFileFormat(filePath) === "yaml") {
     const doc = current.text !== null && current.text.trim() !== "" ? parseYamlDocument(current.text, filePath) : undefined;
-    output = doc ? patchYamlDocument(doc, patch, current.data, [], rules.replaceWhole).toString(YAML_OUTPUT) : yamlFromData(data);
+    output = doc ? patchYamlDocument(doc, patch, current.data, data, [], rules.replaceWhole).toString(YAML_OUTPUT) : yamlFromData(data);
   } else {
     output = `${JSON.stringify(data, null, 2)}\n`;
   }
@@ -209,7 +209,8 @@ function restoreInJson5Text(text: string, values: unknown[]): string | null {
 }
 
 function mergePatch(target: unknown, patch: unknown, segments: KeyPathSegment[], rules: MergeRules, issues: ConfigIssue[]): unknown {
-  if (segments.length > 0 && rules.replaceWhole.has(formatKeyPath(segments))) return patch;
+  // A replaced object is the patch's own, less its null keys (a merge patch's null deletes, never stores).
+  if (segments.length > 0 && rules.replaceWhole.has(formatKeyPath(segments))) return mergePatch(undefined, patch, segments, { ...rules, replaceWhole: new Set() }, issues);
   if (!isPlainObject(patch)) {
     if (patch === REDACTED) return target; // the editor did not touch that secret
     if (Array.isArray(patch) && Array.isArray(target) && !rules.replaceLists && !rules.replacePaths.has(formatKeyPath(segments))) {
@@ -231,18 +232,23 @@ function mergePatch(target: unknown, patch: unknown, segments: KeyPathSegment[],
   return base;
 }
 
-/** The same merge on the YAML document, node by node, so untouched lines and comments stay. */
-function patchYamlDocument(doc: Document, patch: Record<string, unknown>, current: unknown, segments: KeyPathSegment[], replaceWhole: Set<string>): Document {
+/**
+ * The same merge on the YAML document, node by node, so untouched lines and comments stay. What is
+ * written where nothing is merged into is the merged data's value (`merged`), so a new object's
+ * null keys are left out of the file as they are out of the data that was validated.
+ */
+function patchYamlDocument(doc: Document, patch: Record<string, unknown>, current: unknown, merged: unknown, segments: KeyPathSegment[], replaceWhole: Set<string>): Document {
   for (const [key, value] of Object.entries(patch)) {
     const at = [...segments, key];
     const old = isPlainObject(current) ? current[key] : undefined;
+    const result = isPlainObject(merged) ? merged[key] : value;
     if (value === null) doc.deleteIn(at);
     else if (value === REDACTED) continue;
-    else if (isPlainObject(value) && isPlainObject(old) && !replaceWhole.has(formatKeyPath(at))) patchYamlDocument(doc, value, old, at, replaceWhole);
+    else if (isPlainObject(value) && isPlainObject(old) && !replaceWhole.has(formatKeyPath(at))) patchYamlDocument(doc, value, old, result, at, replaceWhole);
     else {
       const node = doc.getIn(at, true);
-      if (isScalar(node) && (typeof value !== "object" || value === null)) node.value = value;
-      else doc.setIn(at, doc.createNode(value));
+      if (isScalar(node) && typeof result !== "object") node.value = result;
+      else doc.setIn(at, doc.createNode(result));
     }
   }
   return doc;

@@ -164,6 +164,22 @@ describe("patchConfigFile", () => {
     expect(fs.readFileSync(file, "utf8")).toMatch(/redactPatterns:\s+- a\n$/);
   });
 
+  it("a new object's null keys are left out of the file, as of the data it validated, in YAML and JSON alike; so are a replaced object's", () => {
+    const dir = makeTempDir();
+    for (const name of ["openclaw.yaml", "openclaw.json"]) {
+      const file = writeFile(dir, name, name.endsWith(".yaml") ? YAML : `${JSON.stringify({ logging: { level: "info", redactPatterns: ["x"] } })}\n`);
+      patchConfigFile(file, "{ session: { dmScope: 'main', idleMinutes: null }, logging: { level: 'debug', redactPatterns: null } }", {
+        baseHash: hashOf(file),
+        env: {},
+        replaceWholePaths: ["logging"],
+      });
+      const written = readConfigFileSnapshot(file, {}).parsed as Record<string, Record<string, unknown>>;
+      expect(written.session).toEqual({ dmScope: "main" });
+      expect(written.logging).toEqual({ level: "debug" });
+      expect(fs.readFileSync(file, "utf8")).not.toMatch(/idleMinutes|redactPatterns|null/);
+    }
+  });
+
   it("validates the merged result", () => {
     const file = writeFile(makeTempDir(), "openclaw.yaml", YAML);
     const before = fs.readFileSync(file, "utf8");

@@ -99,7 +99,10 @@ describe("message tool actions", () => {
     const { tool, ctx, acts } = setup({ senderIsOwner: false });
     const elsewhere = errorOf(await tool.execute({ action: "react", emoji: "👀", to: "222" }, ctx, neverAborted));
     expect(elsewhere.error).toBe("MESSAGE_TARGET_OWNER_ONLY");
-    for (const args of [{ action: "delete" as const, messageId: "7" }, { action: "edit" as const, messageId: "7", message: "changed" }]) {
+    for (const args of [
+      { action: "delete" as const, messageId: "7" },
+      { action: "edit" as const, messageId: "7", message: "changed" },
+    ]) {
       const refused = errorOf(await tool.execute(args, ctx, neverAborted));
       expect(refused).toMatchObject({ error: "MESSAGE_TARGET_OWNER_ONLY", message: `Only the owner may ${args.action} messages; this sender is not the owner.` });
     }
