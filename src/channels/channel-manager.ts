@@ -424,7 +424,18 @@ export class ChannelManager {
    * One file, posted at once (not through the delivery ledger: an upload is not replayed after a
    * crash). An account that is not running is not waited for; one that will not run says why.
    */
-  private async sendFile(params: { channel?: string; accountId?: string; to: string; threadId?: string; file: OutboundFile }): Promise<ChannelMessageResult> {
+  private async sendFile(params: ImmediateTarget & { file: OutboundFile }): Promise<ChannelMessageResult> {
+    const { channel, accountId, account, target } = await this.runningTarget(params);
+    const sent = await account.sendFile(target, params.file);
+    return { channel, accountId, chatId: target.chatId, messageIds: [sent.messageId] };
+  }
+
+  /**
+   * The running account and the resolved chat for something done at once, not through the delivery
+   * ledger (a file, a reaction, an edit): an account that is not running is not waited for, and one
+   * that will not run says why.
+   */
+  private async runningTarget(params: ImmediateTarget): Promise<{ channel: string; accountId: string; account: CreatedAccount["account"]; target: OutboundTarget }> {
     const channel = this.pickChannel(params.channel);
     const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
     const running = this.accounts.get(key(channel, accountId));
@@ -433,10 +444,9 @@ export class ChannelManager {
       if (available.state === "gone") throw this.refusedSend(channel, params.accountId, available.reason);
       throw new ChannelSendRefused(`channel ${channel} account ${accountId} is not running`);
     }
-    const target = await running.account.resolveTarget(params.to);
-    const threadId = params.threadId ?? target.threadId;
-    const sent = await running.account.sendFile({ chatId: target.chatId, ...(threadId ? { threadId } : {}) }, params.file);
-    return { channel, accountId, chatId: target.chatId, messageIds: [sent.messageId] };
+    const resolved = await running.account.resolveTarget(params.to);
+    const threadId = params.threadId ?? resolved.threadId;
+    return { channel, accountId, account: running.account, target: { chatId: resolved.chatId, ...(threadId ? { threadId } : {}) } };
   }
 
   /**
@@ -511,18 +521,9 @@ export class ChannelManager {
    * React to, edit or delete one message in the chat `to` names, through its account, at once (an
    * account that is not running is not waited for). What the account cannot do is refused by name.
    */
-  async act(params: { channel?: string; accountId?: string; to: string; threadId?: string; messageId: string; action: ChannelMessageAction }): Promise<ChannelActionResult> {
-    const channel = this.pickChannel(params.channel);
-    const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
-    const running = this.accounts.get(key(channel, accountId));
-    if (!running?.started) {
-      const available = this.availability(channel, accountId);
-      if (available.state === "gone") throw this.refusedSend(channel, params.accountId, available.reason);
-      throw new ChannelSendRefused(`channel ${channel} account ${accountId} is not running`);
-    }
-    const target = await running.account.resolveTarget(params.to);
-    const threadId = params.threadId ?? target.threadId;
-    const outcome = await runMessageAction(channel, running.account, { chatId: target.chatId, ...(threadId ? { threadId } : {}) }, params.messageId, params.action);
+  async act(params: ImmediateTarget & { messageId: string; action: ChannelMessageAction }): Promise<ChannelActionResult> {
+    const { channel, accountId, account, target } = await this.runningTarget(params);
+    const outcome = await runMessageAction(channel, account, target, params.messageId, params.action);
     return { action: params.action.action, channel, accountId, chatId: target.chatId, messageId: params.messageId, ...outcome };
   }
 
@@ -881,6 +882,14 @@ export interface SentChatMessage {
 
 function sentTarget(sent: SentChatMessage): OutboundTarget {
   return { chatId: sent.chatId, ...(sent.threadId ? { threadId: sent.threadId } : {}) };
+}
+
+/** Where something done at once goes: a channel (default: the only one), an account, a chat and thread. */
+interface ImmediateTarget {
+  channel?: string;
+  accountId?: string;
+  to: string;
+  threadId?: string;
 }
 
 function key(channel: string, accountId: string): string {

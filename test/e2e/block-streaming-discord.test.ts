@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeDiscord, type FakeDiscord } from "../fakes/discord-server.js";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import type { FakeDiscord } from "../fakes/discord-server.js";
+import type { FakeModelServer } from "../fakes/model-server.js";
+import { DISCORD_DM, DISCORD_OWNER, startDiscordDmGateway, stopDiscordDmGateway } from "../helpers/discord-dm-gateway.js";
+import type { GatewayProcess } from "../helpers/gateway-process.js";
 import { waitUntil } from "../helpers/reliability.js";
 
 /**
@@ -11,31 +11,20 @@ import { waitUntil } from "../helpers/reliability.js";
  * does not: block-streaming-settings.test.ts), with the channel's own `coalesce`.
  */
 
-const BOT = "100000000000000800";
-const OWNER = "100000000000000111";
-const DM = "100000000000000711";
+const OWNER = DISCORD_OWNER;
+const DM = DISCORD_DM;
 
 let model: FakeModelServer;
 let discord: FakeDiscord;
 let gw: GatewayProcess;
 
 beforeAll(async () => {
-  model = await startFakeModelServer();
-  discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [] });
-  const stateDir = makeTempDir();
-  const streaming = { block: { enabled: true, coalesce: { minChars: 10, idleMs: 0 } } };
-  const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [OWNER], streaming };
-  const config = JSON.parse(fakeModelConfig(model, stateDir, { channels: { discord: discordConfig } }));
-  Object.assign(config.agents.defaults, { blockStreamingChunk: { minChars: 10, maxChars: 300 } });
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
-  await gw.waitForOutput(/channel account started/, 10_000);
-  await waitUntil(() => discord.identifyCount === 1, 10_000, "the Discord IDENTIFY");
+  ({ model, discord, gw } = await startDiscordDmGateway({
+    discord: { streaming: { block: { enabled: true, coalesce: { minChars: 10, idleMs: 0 } } } },
+    edit: (config) => Object.assign(config.agents.defaults, { blockStreamingChunk: { minChars: 10, maxChars: 300 } }),
+  }));
 });
-afterAll(async () => {
-  await gw?.stop("SIGKILL");
-  await discord?.close();
-  await model?.close();
-});
+afterAll(() => stopDiscordDmGateway({ model, discord, gw }));
 
 const replies = () => discord.messages(DM).map((m) => String(m.content));
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeDiscord, type FakeDiscord } from "../fakes/discord-server.js";
-import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import type { FakeDiscord } from "../fakes/discord-server.js";
+import type { FakeModelServer } from "../fakes/model-server.js";
+import { DISCORD_DM, DISCORD_OWNER, startDiscordDmGateway, stopDiscordDmGateway } from "../helpers/discord-dm-gateway.js";
+import type { GatewayProcess } from "../helpers/gateway-process.js";
 import { lastMessageOf } from "../helpers/model-request.js";
 import { chatRequests, waitUntil } from "../helpers/reliability.js";
 
@@ -12,28 +12,17 @@ import { chatRequests, waitUntil } from "../helpers/reliability.js";
  * them (`emoji: ""`) is refused with the reason, which the model sees.
  */
 
-const BOT = "100000000000000800";
-const OWNER = "100000000000000111";
-const DM = "100000000000000711";
+const OWNER = DISCORD_OWNER;
+const DM = DISCORD_DM;
 
 let model: FakeModelServer;
 let discord: FakeDiscord;
 let gw: GatewayProcess;
 
 beforeAll(async () => {
-  model = await startFakeModelServer();
-  discord = await startFakeDiscord({ botId: BOT, botName: "clawbot", guilds: [] });
-  const stateDir = makeTempDir();
-  const discordConfig = { token: discord.token, restApiUrl: discord.restUrl, typingIntervalSeconds: 0, allowFrom: [OWNER] };
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { channels: { discord: discordConfig } }) } });
-  await gw.waitForOutput(/channel account started/, 10_000);
-  await waitUntil(() => discord.identifyCount === 1, 10_000, "the Discord IDENTIFY");
+  ({ model, discord, gw } = await startDiscordDmGateway({}));
 });
-afterAll(async () => {
-  await gw?.stop("SIGKILL");
-  await discord?.close();
-  await model?.close();
-});
+afterAll(() => stopDiscordDmGateway({ model, discord, gw }));
 
 describe("message tool react on Discord", { timeout: 60_000 }, () => {
   it("adds to the message the turn answers, takes back one emoji, and refuses taking back all", async () => {
