@@ -20,7 +20,7 @@ let discord: FakeDiscord;
 let gw: GatewayProcess;
 
 beforeAll(async () => {
-  ({ model, discord, gw } = await startDiscordDmGateway({}));
+  ({ model, discord, gw } = await startDiscordDmGateway());
 });
 afterAll(() => stopDiscordDmGateway({ model, discord, gw }));
 
