@@ -2,7 +2,7 @@ import { html, LitElement, nothing } from "lit";
 import { GatewayClient, type ConnectionState } from "./gateway-client.js";
 import { forgetToken, loadToken, saveToken, takeTokenFromAddress } from "./token-store.js";
 import { ApprovalsStore } from "./approvals-store.js";
-import { VIEWS, viewFromHash, type ViewId } from "./routes.js";
+import { itemFromHash, VIEWS, viewFromHash, type ViewId } from "./routes.js";
 import "./views/index.js";
 
 /** Refusals that only mean "give me the token or password". */
@@ -16,6 +16,7 @@ export class OpenClawApp extends LitElement {
   static properties = {
     conn: { state: true },
     view: { state: true },
+    item: { state: true },
     generation: { state: true },
     signInError: { state: true },
     pendingApprovals: { state: true },
@@ -23,6 +24,8 @@ export class OpenClawApp extends LitElement {
   };
   declare conn: ConnectionState | undefined;
   declare view: ViewId;
+  /** What the hash names after the view (`#/traces/<runId>`), for views that open one item. */
+  declare item: string | undefined;
   declare generation: number;
   declare signInError: string | undefined;
   declare pendingApprovals: number;
@@ -33,7 +36,7 @@ export class OpenClawApp extends LitElement {
 
   constructor() {
     super();
-    this.view = viewFromHash(window.location.hash);
+    this.followHash();
     this.generation = 0;
     this.pendingApprovals = 0;
     this.probing = false;
@@ -54,7 +57,12 @@ export class OpenClawApp extends LitElement {
     // (gateway.auth.mode trusted-proxy) lets the proxy's user in, and any other gateway says a
     // credential is missing, which only shows the sign-in screen.
     this.connect(token ?? "", token === undefined);
-    window.addEventListener("hashchange", () => (this.view = viewFromHash(window.location.hash)));
+    window.addEventListener("hashchange", () => this.followHash());
+  }
+
+  private followHash(): void {
+    this.view = viewFromHash(window.location.hash);
+    this.item = itemFromHash(window.location.hash);
   }
 
   private connect(token: string, withoutCredential = false): void {
@@ -162,6 +170,8 @@ export class OpenClawApp extends LitElement {
         return html`<oc-agents-view .client=${client} .generation=${g}></oc-agents-view>`;
       case "logs":
         return html`<oc-logs-view .client=${client} .generation=${g}></oc-logs-view>`;
+      case "traces":
+        return html`<oc-traces-view .client=${client} .generation=${g} .runId=${this.item}></oc-traces-view>`;
       case "usage":
         return html`<oc-usage-view .client=${client} .generation=${g}></oc-usage-view>`;
       case "config":

@@ -4,6 +4,7 @@ import "./approvals-view.js";
 import "./channels-view.js";
 import "./agents-view.js";
 import "./logs-view.js";
+import "./traces-view.js";
 import "./usage-view.js";
 import "./config-view.js";
 import "./cron-view.js";
