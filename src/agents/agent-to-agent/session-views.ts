@@ -1,6 +1,7 @@
 import { TOOL_ERRORS } from "../tool-errors.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import { isMainSessionKey, normalizeSessionKey, parseSessionKey, SessionKeyError, subagentDepth } from "../../sessions/keys/index.js";
+import { shownTextParts } from "../../sessions/history/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { formatCurrentTime } from "../context/format-current-time.js";
 import { userTimeZone } from "../context/user-time-zone.js";
@@ -112,22 +113,11 @@ interface ShownMessage {
   at?: string;
 }
 
-/** Text only (thinking never; tool calls and results only when asked), each block cut to 4000 characters. */
+/** Text only (thinking never; tool calls and results only when asked: shownTextParts), each block cut to 4000 characters. */
 function sanitize(messages: readonly TranscriptMessage[], includeTools: boolean): ShownMessage[] {
   const out: ShownMessage[] = [];
   for (const message of messages) {
-    if (message.role === "toolResult" && !includeTools) continue;
-    if (message.role !== "user" && message.role !== "assistant" && message.role !== "toolResult") continue;
-    const parts: string[] = [];
-    const content = message.content;
-    if (typeof content === "string") parts.push(cut(content));
-    else if (Array.isArray(content)) {
-      for (const block of content as { type?: string; text?: string; name?: string; arguments?: unknown }[]) {
-        if (block.type === "text" && typeof block.text === "string") parts.push(cut(block.text));
-        else if (block.type === "toolCall" && includeTools) parts.push(cut(`[tool call ${block.name} ${JSON.stringify(block.arguments ?? {})}]`));
-      }
-    }
-    const text = parts.join("\n").trim();
+    const text = shownTextParts(message, includeTools).map(cut).join("\n").trim();
     if (!text) continue;
     out.push({ role: message.role, text, ...(typeof message.timestamp === "number" ? { at: new Date(message.timestamp).toISOString() } : {}) });
   }
