@@ -58,6 +58,7 @@ export type ToolErrorCode =
   // Sessions and sub-agents (refusals of the session tools)
   | "SESSIONS_UNAVAILABLE"
   | "SESSION_NOT_VISIBLE"
+  | "SESSION_SEARCH_UNAVAILABLE"
   | "AMBIGUOUS_LABEL"
   | "SEND_TO_SELF"
   | "SEND_FAILED"
@@ -361,6 +362,19 @@ export const TOOL_ERRORS = {
     REACHABLE_HINT,
   ),
   selfOnly: coded("SESSION_NOT_VISIBLE", 'Only your own session is visible (tools.sessions.visibility is "self").', "Work in your own session."),
+
+  // ── Session tools: sessions_search ──────────────────────────────────────────────────────────
+  searchQueryEmpty: coded("INVALID_ARGUMENT", "query is empty.", 'Pass the words to look for, e.g. {"query": "invoice number"}.'),
+  searchQueryNoWords: coded(
+    "INVALID_ARGUMENT",
+    (query: string) => `query ${JSON.stringify(query)} has no word to search for (no letter or digit).`,
+    "Search for words that occur in the messages.",
+  ),
+  searchUnavailable: coded(
+    "SESSION_SEARCH_UNAVAILABLE",
+    (reason: string) => `Session search is unavailable: ${reason}.`,
+    "Look through sessions with sessions_list and sessions_history instead.",
+  ),
 
   // ── Session tools: sub-agents ───────────────────────────────────────────────────────────────
   subagentsDisabled: coded("SUBAGENTS_DISABLED", "Sub-agents are turned off (agents.defaults.subagents.maxSpawnDepth is 0).", "Do the task yourself in this turn."),

@@ -35,7 +35,7 @@ export function toolProgressDetailFor(config: OpenClawConfig, agentId: string): 
 function explain(name: string, text: (key: string) => string | undefined): string {
   if (name === "read") return withDetail("📖", name, text("path"));
   if (name === "write" || name === "edit" || name === "apply_patch") return withDetail("✍️", name, text("path"));
-  if (name === "web_search" || name === "memory_search") return withDetail("🔎", name, text("query") && `for "${text("query")}"`);
+  if (name === "web_search" || name === "memory_search" || name === "sessions_search") return withDetail("🔎", name, text("query") && `for "${text("query")}"`);
   if (name === "web_fetch") return withDetail("🌐", name, text("url"));
   return `🛠️ ${title(name)}`;
 }

@@ -238,8 +238,8 @@ export interface SessionToolCaller {
 
 /**
  * What the session tools (`sessions_spawn`, `subagents`, `sessions_send`, `sessions_list`,
- * `sessions_history`, `session_status`, `sessions_yield`) and `agents_list` act through; the
- * gateway provides it.
+ * `sessions_history`, `sessions_search`, `session_status`, `sessions_yield`) and `agents_list`
+ * act through; the gateway provides it.
  */
 export interface SessionToolHost {
   spawn(caller: SessionToolCaller, args: SessionToolArgs.SessionsSpawnArgs): Promise<ToolResult>;
@@ -247,6 +247,8 @@ export interface SessionToolHost {
   send(caller: SessionToolCaller, args: SessionToolArgs.SessionsSendArgs, signal: AbortSignal): Promise<ToolResult>;
   list(caller: SessionToolCaller, args: SessionToolArgs.SessionsListArgs): ToolResult;
   history(caller: SessionToolCaller, args: SessionToolArgs.SessionsHistoryArgs): ToolResult;
+  /** Full-text search over the visible sessions' user and assistant messages (may index first: asynchronous). */
+  search(caller: SessionToolCaller, args: SessionToolArgs.SessionsSearchArgs): Promise<ToolResult>;
   status(caller: SessionToolCaller, args: SessionToolArgs.SessionStatusArgs): ToolResult;
   /** The agents `sessions_spawn` may run a child as, for this caller. */
   agents(caller: SessionToolCaller): ToolResult;

@@ -88,6 +88,8 @@ import { ClientMedia } from "./client-media.js";
 import { httpEmbeddings } from "./http-embeddings.js";
 import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
+import { SessionSearchIndex, sessionSearchIndexPath } from "../sessions/search/index.js";
+import { modelTextRedaction } from "./model-text-redaction.js";
 import { cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
 import { McpHub } from "../agents/mcp/mcp-hub.js";
 import type { ToolServices } from "../agents/types.js";
@@ -226,6 +228,8 @@ export class GatewayServer {
   readonly subagents: SubagentService;
   /** Opens nothing until an agent uses memory: the SQLite module loads on first use. */
   readonly memory: MemoryService;
+  /** sessions_search's index of the transcripts; opened at the first search. */
+  private readonly sessionSearch: SessionSearchIndex;
   readonly acp: AcpSessionManager;
   /** Scheduled jobs; SQLite loads only once a job exists. */
   readonly cron: CronService;
@@ -513,12 +517,15 @@ export class GatewayServer {
           .catch((err) => opts.logger.warn({ sessionKey, err: (err as Error).message }, "announcement answer not delivered to the chat"));
       },
     });
+    this.sessionSearch = new SessionSearchIndex({ file: sessionSearchIndexPath(opts.stateDir), onWarning: (message) => opts.logger.warn(message) });
     this.toolServices.sessionTools = new SessionToolService({
       config: () => opts.loadedConfig().config,
       store: this.sessions,
       conversations: this.conversations,
       subagents: this.subagents,
       logger: opts.logger,
+      searchIndex: this.sessionSearch,
+      redact: modelTextRedaction(() => opts.loadedConfig().config, process.env),
     });
     registerAgentMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
     registerChatMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
@@ -854,6 +861,9 @@ export class GatewayServer {
       localModelServices.stopAll().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "a local model server did not stop cleanly")),
     );
     await stage("memory index close", () => this.memory.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "memory index did not close cleanly")));
+    await stage("session search index close", () =>
+      this.sessionSearch.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "session search index did not close cleanly")),
+    );
     this.maintenance.stop();
     await stage("run traces close", () => this.traces.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "run traces did not close cleanly")));
     this.sessions.close();

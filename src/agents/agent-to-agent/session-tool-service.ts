@@ -1,5 +1,6 @@
 import type { OpenClawConfig } from "../../config/index.js";
 import type { Logger } from "../../infra/logger.js";
+import type { SessionSearchIndex } from "../../sessions/search/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
@@ -10,6 +11,7 @@ import type { SpawnRefusal } from "../subagents/spawn-checks.js";
 import { runSubagentsAction } from "../subagents/subagent-control.js";
 import type { SubagentService } from "../subagents/subagent-service.js";
 import { AgentToAgent } from "./agent-to-agent.js";
+import { searchSessions } from "./session-search-view.js";
 import { listSessions, sessionHistory, sessionStatus, type SessionViewDeps } from "./session-views.js";
 
 export interface SessionToolServiceDeps {
@@ -18,6 +20,10 @@ export interface SessionToolServiceDeps {
   conversations: AgentConversations;
   subagents: SubagentService;
   logger: Logger;
+  /** What sessions_search asks. */
+  searchIndex: SessionSearchIndex;
+  /** Masks secrets in text sessions_search returns (the snippets). */
+  redact: (text: string) => string;
 }
 
 /**
@@ -68,6 +74,11 @@ export class SessionToolService implements SessionToolHost {
 
   history(caller: SessionToolCaller, args: Parameters<SessionToolHost["history"]>[1]): ToolResult {
     const result = sessionHistory(this.views, caller, args);
+    return "code" in result ? refusal(result as SpawnRefusal) : json(result);
+  }
+
+  async search(caller: SessionToolCaller, args: Parameters<SessionToolHost["search"]>[1]): Promise<ToolResult> {
+    const result = await searchSessions({ ...this.views, index: this.deps.searchIndex, redact: this.deps.redact }, caller, args);
     return "code" in result ? refusal(result as SpawnRefusal) : json(result);
   }
 

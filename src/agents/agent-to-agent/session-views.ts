@@ -85,7 +85,8 @@ export function sessionStatus(deps: SessionViewDeps, caller: SessionToolCaller, 
   return lines.join("\n");
 }
 
-function resolveVisible(deps: SessionViewDeps, caller: SessionToolCaller, raw: string): string | SpawnRefusal {
+/** The canonical key of a session `caller` may see, or why not (an invalid key, not visible, no such session). */
+export function resolveVisible(deps: SessionViewDeps, caller: SessionToolCaller, raw: string): string | SpawnRefusal {
   const config = deps.config();
   let key: string;
   try {

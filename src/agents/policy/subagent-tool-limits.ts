@@ -7,8 +7,12 @@
 /** Every sub-agent loses these: gateway control, scheduled jobs, talking to other sessions or people. */
 export const SUBAGENT_DENIED_TOOLS: readonly string[] = ["gateway", "agents_list", "session_status", "cron", "message", "sessions_send", "conversations_*"];
 
-/** A leaf (a child that may not spawn) also loses the tools for managing children of its own. */
-export const SUBAGENT_LEAF_DENIED_TOOLS: readonly string[] = ["sessions_spawn", "subagents", "sessions_list", "sessions_history"];
+/**
+ * A leaf (a child that may not spawn) also loses the tools for managing children of its own,
+ * and reading other sessions: sessions_search goes with sessions_history (OpenClaw's docs name
+ * no rule of its own for it).
+ */
+export const SUBAGENT_LEAF_DENIED_TOOLS: readonly string[] = ["sessions_spawn", "subagents", "sessions_list", "sessions_history", "sessions_search"];
 
 /** Depth 2 is always a leaf, whatever `maxSpawnDepth` says. */
 export const MAX_SUBAGENT_DEPTH = 2;

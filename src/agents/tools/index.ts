@@ -9,6 +9,7 @@ import { createWriteTool } from "./write.js";
 import { createSessionStatusTool } from "./session-status.js";
 import { createSessionsHistoryTool } from "./sessions-history.js";
 import { createSessionsListTool } from "./sessions-list.js";
+import { createSessionsSearchTool } from "./sessions-search.js";
 import { createSessionsSendTool } from "./sessions-send.js";
 import { createSessionsSpawnTool } from "./sessions-spawn.js";
 import { createSubagentsTool } from "./subagents.js";
@@ -54,6 +55,7 @@ export function createSessionTools(): AgentTool[] {
     createSessionsSendTool(),
     createSessionsListTool(),
     createSessionsHistoryTool(),
+    createSessionsSearchTool(),
     createSessionStatusTool(),
     createSessionsYieldTool(),
     createAgentsListTool(),
@@ -146,6 +148,7 @@ export type { ExecApprovalDecision, ExecApprovalGate, SessionToolCaller, Session
 export type {
   SessionsHistoryArgs,
   SessionsListArgs,
+  SessionsSearchArgs,
   SessionsSendArgs,
   SessionsSpawnArgs,
   SessionStatusArgs,

@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { MAX_QUERY_CHARS } from "../../sessions/search/search-query.js";
 
 /**
  * The parameter schemas of the session tools and the argument types they give, in one file
@@ -73,6 +74,17 @@ export const SessionsHistoryParameters = Type.Object({
   includeTools: Type.Optional(Type.Boolean()),
 });
 export type SessionsHistoryArgs = Static<typeof SessionsHistoryParameters>;
+
+/** sessions_search: hits per call by default and at most (as OpenClaw). */
+export const SESSIONS_SEARCH_DEFAULT_LIMIT = 10;
+export const SESSIONS_SEARCH_MAX_LIMIT = 25;
+
+export const SessionsSearchParameters = Type.Object({
+  query: Type.String({ maxLength: MAX_QUERY_CHARS, description: 'Words that must all occur in one message, in any order; "quoted words" as a phrase.' }),
+  sessionKey: Type.Optional(Type.String({ description: "Search only this session." })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SESSIONS_SEARCH_MAX_LIMIT, description: `Hits (default ${SESSIONS_SEARCH_DEFAULT_LIMIT}).` })),
+});
+export type SessionsSearchArgs = Static<typeof SessionsSearchParameters>;
 
 export const SessionStatusParameters = Type.Object({
   sessionKey: Type.Optional(Type.String({ description: "Default: current." })),

@@ -11,6 +11,7 @@ describe("tool labels", () => {
   it("explain: an icon, the tool and what it works on; a shell command only with commandText raw", () => {
     expect(toolLabel("read", { path: "notes/a.md" }, explain)).toBe("📖 Read: notes/a.md");
     expect(toolLabel("web_search", { query: "tide times", count: 3 }, explain)).toBe('🔎 Web Search: for "tide times"');
+    expect(toolLabel("sessions_search", { query: "locker number" }, explain)).toBe('🔎 Sessions Search: for "locker number"');
     expect(toolLabel("sessions_spawn", { task: "secret plan" }, explain)).toBe("🛠️ Sessions Spawn");
     expect(toolLabel("exec", { command: "npm test" }, explain)).toBe("💻 Exec");
     expect(toolLabel("exec", { command: "npm  test" }, { commandText: "raw", detail: "explain" })).toBe("💻 Exec: npm test");

@@ -25,7 +25,7 @@ describe("expandToolNames", () => {
 
   it("group:sessions holds the session tools", () => {
     expect(expandToolNames(["group:sessions"])).toEqual(
-      expect.arrayContaining(["sessions_list", "sessions_history", "sessions_send", "sessions_spawn", "sessions_yield", "subagents", "session_status"]),
+      expect.arrayContaining(["sessions_list", "sessions_history", "sessions_search", "sessions_send", "sessions_spawn", "sessions_yield", "subagents", "session_status"]),
     );
   });
 
@@ -95,6 +95,8 @@ describe("names and profiles", () => {
     expect(profileAllowList("minimal")).toEqual(["session_status"]);
     expect(profileAllowList("full")).toBeUndefined();
     expect(profileAllowList("coding")).toEqual(expect.arrayContaining(["group:fs", "group:runtime", "group:web", "group:sessions", "group:memory", "cron"]));
-    expect(profileAllowList("messaging")).toEqual(expect.arrayContaining(["group:messaging", "sessions_list", "sessions_history", "sessions_send", "session_status"]));
+    expect(profileAllowList("messaging")).toEqual(
+      expect.arrayContaining(["group:messaging", "sessions_list", "sessions_history", "sessions_search", "sessions_send", "session_status"]),
+    );
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { resolveEffectiveTools } from "../../../src/agents/policy/index.js";
 import { effectiveMaxSpawnDepth, maySpawnAtDepth } from "../../../src/agents/policy/subagent-tool-limits.js";
 
-const available = ["read", "write", "exec", "sessions_spawn", "subagents", "sessions_send", "sessions_list", "sessions_history", "session_status"];
+const available = ["read", "write", "exec", "sessions_spawn", "subagents", "sessions_send", "sessions_list", "sessions_history", "sessions_search", "session_status"];
 const resolve = (spawnDepth: number | undefined, maxSpawnDepth?: number) =>
   resolveEffectiveTools({ config: { agents: { defaults: { subagents: { maxSpawnDepth } } } }, agentId: "main", senderIsOwner: true, ownerOnlyTools: [], available, spawnDepth });
 
@@ -21,10 +21,12 @@ describe("the sub-agent tool limits", () => {
       layer: "sub-agent limits",
       reason: "not available to a leaf sub-agent at depth 1",
     });
+    // Reading other sessions goes with managing children: a leaf loses sessions_search as it loses sessions_history.
+    expect(leaf.removed.find((r) => r.tool === "sessions_search")).toMatchObject({ stage: "subagent", reason: "not available to a leaf sub-agent at depth 1" });
   });
 
   it("let a depth-1 orchestrator (maxSpawnDepth 2) keep its spawning tools; depth 2 is always a leaf", () => {
-    expect(resolve(1, 2).allowed).toEqual(["read", "write", "exec", "sessions_spawn", "subagents", "sessions_list", "sessions_history"]);
+    expect(resolve(1, 2).allowed).toEqual(["read", "write", "exec", "sessions_spawn", "subagents", "sessions_list", "sessions_history", "sessions_search"]);
     expect(resolve(2, 2).allowed).toEqual(["read", "write", "exec"]);
     expect(resolve(2, 5).allowed).toEqual(["read", "write", "exec"]);
     expect([effectiveMaxSpawnDepth(undefined), effectiveMaxSpawnDepth(0), effectiveMaxSpawnDepth(9)]).toEqual([1, 0, 2]);
