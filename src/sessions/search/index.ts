@@ -1,5 +1,4 @@
 export {
-  SEARCH_INDEX_BYTES,
   SessionSearchIndex,
   SessionSearchUnavailableError,
   sessionSearchIndexPath,
@@ -8,5 +7,4 @@ export {
   type SessionSearchRequest,
   type SessionSearchResult,
 } from "./session-search-index.js";
-export { MAX_QUERY_CHARS, parseSearchQuery, type SearchQuery } from "./search-query.js";
-export { SNIPPET_CHARS } from "./snippet.js";
+export { parseSearchQuery, type SearchQuery } from "./search-query.js";

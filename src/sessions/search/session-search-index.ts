@@ -6,10 +6,10 @@ import { snippetAround } from "./snippet.js";
 import { indexSteps, readTranscriptSlice } from "./transcript-slice.js";
 
 /** How much of one transcript is read and indexed before the search yields to the event loop. */
-export const SLICE_BYTES = 64 * 1024;
+const SLICE_BYTES = 64 * 1024;
 
 /** How many transcript bytes one search may read to bring the index up to date; the rest waits for the next search. */
-export const SEARCH_INDEX_BYTES = 8 * 1024 * 1024;
+const SEARCH_INDEX_BYTES = 8 * 1024 * 1024;
 
 /** A session a search may look into: its key, its id and its live transcript. */
 export interface SearchableSession {
