@@ -8,8 +8,6 @@ import { resolveVisible, type SessionViewDeps } from "./session-views.js";
 
 export interface SessionSearchDeps extends SessionViewDeps {
   index: SessionSearchIndex;
-  /** The redaction text returned to the model goes through (secrets masked). */
-  redact: (text: string) => string;
 }
 
 /** The hits of one answer, serialized, stay under this (as OpenClaw); the best ones are kept. */

@@ -22,7 +22,7 @@ export interface SessionToolServiceDeps {
   logger: Logger;
   /** What sessions_search asks. */
   searchIndex: SessionSearchIndex;
-  /** Masks secrets in text sessions_search returns (the snippets). */
+  /** Masks secrets in transcript text the session tools return (sessions_history, sessions_list's last messages, sessions_search's snippets). */
   redact: (text: string) => string;
 }
 
@@ -37,7 +37,7 @@ export class SessionToolService implements SessionToolHost {
   constructor(private readonly deps: SessionToolServiceDeps) {
     const registry = deps.subagents.registry;
     const spawnedBy = (caller: string, target: string) => registry.descendantsOf(caller).some((r) => r.childSessionKey === target);
-    this.views = { config: deps.config, store: deps.store, conversations: deps.conversations, registry, spawnedBy };
+    this.views = { config: deps.config, store: deps.store, conversations: deps.conversations, registry, spawnedBy, redact: deps.redact };
     this.agentToAgent = new AgentToAgent({
       config: deps.config,
       store: deps.store,
@@ -78,7 +78,7 @@ export class SessionToolService implements SessionToolHost {
   }
 
   async search(caller: SessionToolCaller, args: Parameters<SessionToolHost["search"]>[1]): Promise<ToolResult> {
-    const result = await searchSessions({ ...this.views, index: this.deps.searchIndex, redact: this.deps.redact }, caller, args);
+    const result = await searchSessions({ ...this.views, index: this.deps.searchIndex }, caller, args);
     return "code" in result ? refusal(result as SpawnRefusal) : json(result);
   }
 

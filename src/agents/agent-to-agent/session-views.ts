@@ -19,6 +19,8 @@ export interface SessionViewDeps {
   conversations: AgentConversations;
   registry: SubagentRegistry;
   spawnedBy(caller: string, target: string): boolean;
+  /** Masks secrets in transcript text the views hand back to a model (the config's credentials, secret env values, credential shapes). */
+  redact: (text: string) => string;
 }
 
 type Kind = "main" | "group" | "subagent" | "other";
@@ -49,7 +51,7 @@ export function listSessions(deps: SessionViewDeps, caller: SessionToolCaller, a
       tokens: { input: e.inputTokens, output: e.outputTokens },
       active: deps.conversations.runs.activeFor(e.sessionKey).length > 0,
       ...(e.spawnedBy ? { spawnedBy: e.spawnedBy } : {}),
-      ...(args.messageLimit ? { lastMessages: sanitize(deps.conversations.history(e.sessionKey), false).slice(-args.messageLimit) } : {}),
+      ...(args.messageLimit ? lastMessages(deps, e.sessionKey, args.messageLimit) : {}),
     }));
   return { count: rows.length, sessions: rows };
 }
@@ -60,11 +62,12 @@ export function sessionHistory(deps: SessionViewDeps, caller: SessionToolCaller,
   const all = sanitize(deps.conversations.history(target), args.includeTools === true);
   const offset = args.offset ?? 0;
   const end = Math.max(0, all.length - offset);
-  let page = all.slice(Math.max(0, end - (args.limit ?? 20)), end);
+  const { messages, contentRedacted } = redacted(deps, all.slice(Math.max(0, end - (args.limit ?? 20)), end));
+  let page = messages;
   // The newest messages win when the page is over the byte budget.
   while (page.length > 1 && Buffer.byteLength(JSON.stringify(page), "utf8") > RESPONSE_BYTES) page = page.slice(1);
   const start = end - page.length;
-  return { sessionKey: target, messages: page, ...(start > 0 ? { nextOffset: all.length - start } : {}) };
+  return { sessionKey: target, messages: page, ...(start > 0 ? { nextOffset: all.length - start } : {}), ...(contentRedacted ? { contentRedacted: true } : {}) };
 }
 
 export function sessionStatus(deps: SessionViewDeps, caller: SessionToolCaller, args: SessionStatusArgs): string | SpawnRefusal {
@@ -123,6 +126,27 @@ function sanitize(messages: readonly TranscriptMessage[], includeTools: boolean)
     out.push({ role: message.role, text, ...(typeof message.timestamp === "number" ? { at: new Date(message.timestamp).toISOString() } : {}) });
   }
   return out;
+}
+
+/** A session's newest `limit` shown messages, redacted, as sessions_list's `lastMessages`. */
+function lastMessages(deps: SessionViewDeps, sessionKey: string, limit: number): { lastMessages: ShownMessage[]; contentRedacted?: true } {
+  const { messages, contentRedacted } = redacted(deps, sanitize(deps.conversations.history(sessionKey), false).slice(-limit));
+  return { lastMessages: messages, ...(contentRedacted ? { contentRedacted: true as const } : {}) };
+}
+
+/**
+ * The messages with secrets masked (deps.redact), and whether any text changed: only what goes
+ * back to the model is redacted, not the whole transcript.
+ */
+function redacted(deps: SessionViewDeps, messages: readonly ShownMessage[]): { messages: ShownMessage[]; contentRedacted: boolean } {
+  let contentRedacted = false;
+  const out = messages.map((message) => {
+    const text = deps.redact(message.text);
+    if (text === message.text) return message;
+    contentRedacted = true;
+    return { ...message, text };
+  });
+  return { messages: out, contentRedacted };
 }
 
 function cut(text: string): string {
