@@ -2,6 +2,7 @@ import { Command, Option } from "commander";
 import { closestName } from "../infra/closest-name.js";
 import { packageVersion } from "../infra/version.js";
 import { registerAcpCommand } from "./acp-command.js";
+import { registerAgentsCommands } from "./agents/register-agents-commands.js";
 import { registerApprovalsCommands } from "./approvals/register-approvals.js";
 import { registerModelsEditCommands } from "./models-edit-commands.js";
 import { registerOpsCommands } from "./ops-commands.js";
@@ -119,18 +120,8 @@ program
     await agentCommand(opts);
   });
 
-// `openclaw agents`: the configured agents, read from the local config (bare `agents` = `agents list`, as in OpenClaw).
-program
-  .command("agents")
-  .description("the configured agents and the bindings that route chats to them")
-  .command("list", { isDefault: true })
-  .description("each agent: id, name, default, workspace, model and routing rules (from the local config)")
-  .option("--bindings", "also list each routing binding's match")
-  .option("--json", "print JSON")
-  .action(async (opts) => {
-    const { agentsListCommand } = await import("./agents-command.js");
-    agentsListCommand(opts);
-  });
+// `openclaw agents`: the configured agents and their bindings, read and edited in the local config (bare `agents` = `agents list`, as in OpenClaw).
+registerAgentsCommands(program.command("agents").description("the configured agents and the bindings that route chats to them"));
 
 const sessions = program.command("sessions").description("list, delete and compact conversation sessions (bare: sessions list)");
 

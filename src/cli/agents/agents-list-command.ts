@@ -1,9 +1,10 @@
-import { agentModelRef, listAgentConfigs, normalizeAgentId, type AgentConfig } from "../agents/agent-config.js";
-import { resolveWorkspaceDir } from "../agents/context/workspace.js";
-import type { Binding } from "../channels/routing/resolve-agent-route.js";
-import { loadConfig, resolveStateDir, type OpenClawConfig } from "../config/index.js";
-import { printJson } from "./output.js";
-import { printable } from "./printable.js";
+import { agentModelRef, listAgentConfigs, type AgentConfig } from "../../agents/agent-config.js";
+import { resolveWorkspaceDir } from "../../agents/context/workspace.js";
+import type { Binding } from "../../channels/routing/resolve-agent-route.js";
+import { loadConfig, resolveStateDir, type OpenClawConfig } from "../../config/index.js";
+import { describeBinding, isRouteBinding, ownerOf } from "./route-bindings.js";
+import { printJson } from "../output.js";
+import { printable } from "../printable.js";
 
 /** One row of `openclaw agents list`, in the fields of OpenClaw's `agents list --json`. */
 interface AgentSummary {
@@ -29,22 +30,11 @@ const CHANNEL_LABELS: Record<string, string> = { telegram: "Telegram", discord: 
 function routeBindingsByAgent(config: OpenClawConfig): Map<string, Binding[]> {
   const byAgent = new Map<string, Binding[]>();
   for (const binding of (config.bindings ?? []) as Binding[]) {
-    if (binding.type === "acp") continue;
-    const id = normalizeAgentId(binding.agentId);
+    if (!isRouteBinding(binding)) continue;
+    const id = ownerOf(binding);
     byAgent.set(id, [...(byAgent.get(id) ?? []), binding]);
   }
   return byAgent;
-}
-
-/** A binding's match as one line: `telegram accountId=ops peer=group:-100123`. */
-function describeBinding({ match }: Binding): string {
-  const parts = [match.channel];
-  if (match.accountId) parts.push(`accountId=${match.accountId}`);
-  if (match.peer) parts.push(`peer=${match.peer.kind ? `${match.peer.kind}:` : ""}${match.peer.id}`);
-  if (match.guildId) parts.push(`guild=${match.guildId}`);
-  if (match.teamId) parts.push(`team=${match.teamId}`);
-  if (match.roles?.length) parts.push(`roles=${match.roles.join(",")}`);
-  return parts.join(" ");
 }
 
 /** The channel accounts bindings cover, once each: a binding without `accountId` covers the account named `default`. */

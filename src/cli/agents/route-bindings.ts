@@ -1,0 +1,23 @@
+import { normalizeAgentId } from "../../agents/agent-config.js";
+import type { Binding } from "../../channels/routing/resolve-agent-route.js";
+
+/** Route bindings choose the agent for a chat; `type: acp` ones bind a chat to an ACP agent instead and are never edited here. */
+export function isRouteBinding(binding: Binding): boolean {
+  return binding.type !== "acp";
+}
+
+/** A binding's match as one line: `telegram accountId=ops peer=group:-100123`. */
+export function describeBinding({ match }: Binding): string {
+  const parts = [match.channel];
+  if (match.accountId) parts.push(`accountId=${match.accountId}`);
+  if (match.peer) parts.push(`peer=${match.peer.kind ? `${match.peer.kind}:` : ""}${match.peer.id}`);
+  if (match.guildId) parts.push(`guild=${match.guildId}`);
+  if (match.teamId) parts.push(`team=${match.teamId}`);
+  if (match.roles?.length) parts.push(`roles=${match.roles.join(",")}`);
+  return parts.join(" ");
+}
+
+/** The agent a binding sends chats to, its id read as the config reads agent ids. */
+export function ownerOf(binding: Binding): string {
+  return normalizeAgentId(binding.agentId);
+}
