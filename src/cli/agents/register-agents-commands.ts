@@ -1,8 +1,11 @@
 import type { Command } from "commander";
 
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
 /**
- * `openclaw agents list`: the configured agents, read from the
- * local config file (no gateway needed). Bare `openclaw agents` is `agents list`, as in OpenClaw.
+ * `openclaw agents list|bindings|bind|unbind`: OpenClaw's agent commands,
+ * reading and editing the local config file (no gateway needed); a running gateway applies an
+ * edit at its config reload. Bare `openclaw agents` is `agents list`, as in OpenClaw.
  */
 export function registerAgentsCommands(agents: Command): void {
   agents
@@ -13,5 +16,38 @@ export function registerAgentsCommands(agents: Command): void {
     .action(async (opts) => {
       const { agentsListCommand } = await import("./agents-list-command.js");
       agentsListCommand(opts);
+    });
+
+  agents
+    .command("bindings")
+    .description("list the routing bindings (bindings[] that route chats to an agent)")
+    .option("--agent <id>", "only this agent's")
+    .option("--json", "print JSON")
+    .action(async (opts) => {
+      const { agentsBindingsCommand } = await import("./agents-bindings-commands.js");
+      agentsBindingsCommand(opts);
+    });
+
+  agents
+    .command("bind")
+    .description("route channel accounts to an agent")
+    .option("--agent <id>", "the agent (default: the default agent)")
+    .option("--bind <channel[:accountId]>", "channel:account, channel:* (every account) or channel (the account named default); repeatable", collect)
+    .option("--json", "print JSON")
+    .action(async (opts) => {
+      const { agentsBindCommand } = await import("./agents-bindings-commands.js");
+      agentsBindCommand(opts);
+    });
+
+  agents
+    .command("unbind")
+    .description("remove an agent's routing bindings")
+    .option("--agent <id>", "the agent (default: the default agent)")
+    .option("--bind <channel[:accountId]>", "the binding to remove; repeatable", collect)
+    .option("--all", "remove all of the agent's routing bindings")
+    .option("--json", "print JSON")
+    .action(async (opts) => {
+      const { agentsUnbindCommand } = await import("./agents-bindings-commands.js");
+      agentsUnbindCommand(opts);
     });
 }

@@ -17,6 +17,20 @@ export function describeBinding({ match }: Binding): string {
   return parts.join(" ");
 }
 
+/** Everything a binding matches on but its account: channel, peer, guild, team and roles (in any order). */
+export function scopeKey({ match }: Binding): string {
+  const roles = [...new Set((match.roles ?? []).map((r) => r.trim()))].sort();
+  return JSON.stringify([match.channel.trim().toLowerCase(), match.peer?.kind ?? "", match.peer?.id ?? "", match.guildId ?? "", match.teamId ?? "", roles]);
+}
+
+/**
+ * The chats a binding matches, as a key: two bindings with the same key match the same chats. A
+ * binding without `accountId` matches the account named `default`, so it has that account's key.
+ */
+export function matchKey(binding: Binding): string {
+  return JSON.stringify([scopeKey(binding), binding.match.accountId?.trim().toLowerCase() || "default"]);
+}
+
 /** The agent a binding sends chats to, its id read as the config reads agent ids. */
 export function ownerOf(binding: Binding): string {
   return normalizeAgentId(binding.agentId);
