@@ -12,7 +12,7 @@ export type {
   ModelProviderConfig,
   OpenClawConfig,
 } from "./types.js";
-export { OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
+export { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN, OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
 export { perConfig } from "./per-config.js";
 export { defaultConfigPathForWrite, existingConfigCandidates, resolveConfigPath, resolveStateDir } from "./paths.js";
 export { configSignature, hashConfigBytes, loadConfig, loadConfigFromBytes, prefetchConfigSecrets, type LoadedConfig } from "./load.js";

@@ -3,12 +3,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, cleanEnv, makeTempDir } from "../helpers/gateway-process.js";
+import { KEYS, startPtyCli } from "../helpers/pty-session.js";
 
 /**
- * `openclaw agents bindings|bind|unbind`: OpenClaw's agent commands on the
+ * `openclaw agents add|bindings|bind|unbind`: OpenClaw's agent commands on the
  * local config file, run as the built CLI in a temp state dir, with no gateway. Each edit goes
  * through the validated, atomic config writer: every refusal leaves the file byte for byte as it
- * was.
+ * was (and creates no workspace).
  */
 
 /** The built CLI with stdout and stderr kept apart; stdin is not a terminal. */
@@ -53,6 +54,139 @@ function baseConfig(agents: Record<string, unknown> = {}, bindings?: unknown[]):
 function twoAgents(bindings?: unknown[], more: Record<string, unknown> = {}) {
   return (stateDir: string) => ({ ...baseConfig({ entries: { main: { default: true }, work: { workspace: path.join(stateDir, "ws-work") } } }, bindings), ...more });
 }
+
+const SEEDED = "AGENTS.md, SOUL.md, TOOLS.md, IDENTITY.md, USER.md, HEARTBEAT.md, BOOTSTRAP.md, MEMORY.md";
+
+describe("openclaw agents add", () => {
+  it("adds agents.entries.<id> with its workspace (seeded), model and bindings; the implicit main is written first so it stays the default", async () => {
+    const state = stateWith(baseConfig());
+    const workspace = path.join(state.stateDir, "ws-work");
+    const added = await cli(["agents", "add", "Work", "--workspace", workspace, "--model", "box/big", "--bind", "telegram", "--bind", "discord:*"], state.env);
+    expect(added).toEqual({
+      code: 0,
+      stdout: [
+        `Updated config: ${state.file}`,
+        "The implicit default agent is now written as agents.entries.main (default: true), so it stays the default.",
+        "Agent: work",
+        "Name: Work",
+        `Workspace: ${workspace} (seeded ${SEEDED})`,
+        "Model: box/big",
+        "Added bindings:",
+        "- telegram",
+        "- discord accountId=*",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+    expect(state.read().agents.entries).toEqual({ main: { default: true }, work: { name: "Work", workspace, model: "box/big" } });
+    expect(state.read().bindings).toEqual([
+      { agentId: "work", match: { channel: "telegram" } },
+      { agentId: "work", match: { channel: "discord", accountId: "*" } },
+    ]);
+    expect(fs.readdirSync(workspace).sort()).toEqual([...SEEDED.split(", "), "memory"].sort());
+
+    // --json: one summary on stdout; an existing workspace keeps its files and gets the missing ones.
+    const opsWorkspace = path.join(state.stateDir, "ws-ops");
+    fs.mkdirSync(opsWorkspace);
+    fs.writeFileSync(path.join(opsWorkspace, "AGENTS.md"), "mine\n");
+    const json = await cli(["agents", "add", "ops", "--workspace", opsWorkspace, "--bind", "telegram:ops", "--json"], state.env);
+    expect(json.stderr).toBe("");
+    expect(JSON.parse(json.stdout)).toEqual({
+      agentId: "ops",
+      name: "ops",
+      workspace: opsWorkspace,
+      seededFiles: ["SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "MEMORY.md"],
+      bindings: { added: ["telegram accountId=ops"], updated: [], skipped: [], conflicts: [] },
+      runningGateway: "none",
+      warnings: [],
+    });
+    expect(fs.readFileSync(path.join(opsWorkspace, "AGENTS.md"), "utf8")).toBe("mine\n");
+    expect(state.read().agents.entries.ops).toEqual({ workspace: opsWorkspace });
+
+    const listed = JSON.parse((await cli(["agents", "list", "--json"], state.env)).stdout);
+    expect(listed.map((a: { id: string; isDefault: boolean }) => [a.id, a.isDefault])).toEqual([
+      ["main", true],
+      ["work", false],
+      ["ops", false],
+    ]);
+  });
+
+  it("refuses an existing id, an invalid id, a bad model, an unknown channel or account, a shared workspace and OpenClaw-only flags, changing nothing", async () => {
+    const state = stateWith(twoAgents());
+    const before = state.bytes();
+    const workspace = path.join(state.stateDir, "ws-new");
+    const refusals: [string[], string][] = [
+      [["work"], 'openclaw: Agent "work" already exists.\n'],
+      [["WORK"], 'openclaw: Agent "work" already exists.\n'],
+      [["my agent"], 'openclaw: "my agent" is not a valid agent id: it must be an agent id: 1-64 of a-z, 0-9, _ or -, starting with a letter or digit.\n'],
+      [
+        ["new", "--model", "nope/m1"],
+        'openclaw: Unknown model provider "nope" (model nope/m1): add it under models.providers.nope (baseUrl, api, apiKey) or pick a known provider (configured providers: box; built in: anthropic, openai, ollama). Config was not changed.\n',
+      ],
+      [
+        ["new", "--bind", "whatsapp", "--bind", "telegram:"],
+        [
+          'openclaw: --bind "whatsapp": unknown channel "whatsapp" (this gateway\'s channels: telegram, discord, slack)',
+          '--bind "telegram:": no account after ":" (telegram:<accountId> for one account, telegram:* for every account, telegram for the account named "default")',
+          "Config was not changed.",
+          "",
+        ].join("\n"),
+      ],
+      [
+        ["new", "--bind", "telegram:sales"],
+        'openclaw: not saved: bindings[0].match.accountId: no account "sales" in channels.telegram (its accounts: default, ops; "*" is every account)\nConfig was not changed.\n',
+      ],
+    ];
+    for (const [args, stderr] of refusals) {
+      const result = await cli(["agents", "add", ...args, "--workspace", workspace], state.env);
+      expect({ args, ...result }).toEqual({ args, code: 1, stdout: "", stderr });
+    }
+    const shared = await cli(["agents", "add", "new", "--workspace", path.join(state.stateDir, "workspace")], state.env);
+    expect(shared.stderr).toBe(
+      `openclaw: ${path.join(state.stateDir, "workspace")} is already agent "main"'s workspace; agents sharing one would share its memory and persona: choose another directory.\n`,
+    );
+    const role = await cli(["agents", "add", "new", "--workspace", workspace, "--role", "researcher"], state.env);
+    expect(role.stderr).toBe("openclaw: --role is not supported: this gateway has no role templates. Add the agent with --workspace and write its AGENTS.md and SOUL.md there.\n");
+    const agentDir = await cli(["agents", "add", "new", "--workspace", workspace, "--agent-dir", "/tmp/x"], state.env);
+    expect(agentDir.stderr).toContain("openclaw: --agent-dir is not supported");
+    const team = await cli(["agents", "team", "create", "--non-interactive"], state.env);
+    expect(team).toEqual({ code: 1, stdout: "", stderr: expect.stringContaining("openclaw: agents team is not supported") });
+    const json = await cli(["agents", "add", "work", "--workspace", workspace, "--json"], state.env);
+    expect({ code: json.code, out: JSON.parse(json.stdout) }).toEqual({ code: 1, out: { ok: false, error: { type: "cli_error", message: 'Agent "work" already exists.' } } });
+
+    expect(state.bytes()).toBe(before);
+    expect(fs.existsSync(workspace)).toBe(false);
+  });
+
+  it("without a terminal it needs a name and --workspace; --non-interactive needs them on a terminal too", async () => {
+    const state = stateWith(baseConfig());
+    const before = state.bytes();
+    expect(await cli(["agents", "add", "work"], state.env)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "openclaw: agents add needs --workspace <dir> without a terminal to ask on: openclaw agents add <name> --workspace <dir>\n",
+    });
+    expect((await cli(["agents", "add", "--workspace", "/tmp/w"], state.env)).stderr).toBe(
+      "openclaw: agents add needs a name without asking (--non-interactive, --workspace, --model or --bind given): openclaw agents add <name> --workspace <dir>\n",
+    );
+    const pty = startPtyCli(["agents", "add", "work", "--non-interactive"], state.env);
+    await pty.waitFor("agents add needs --workspace <dir> without asking");
+    expect(await pty.exited).toBe(1);
+    expect(state.bytes()).toBe(before);
+  });
+
+  it("on a terminal it asks for the workspace, offering <state>/workspace-<id>", async () => {
+    const state = stateWith(baseConfig());
+    const pty = startPtyCli(["agents", "add", "research"], state.env);
+    await pty.waitFor("Workspace directory");
+    await pty.waitFor(path.join(state.stateDir, "workspace-research"));
+    pty.send(KEYS.enter);
+    await pty.waitFor("Agent: research");
+    expect(await pty.exited).toBe(0);
+    expect(state.read().agents.entries.research).toEqual({ workspace: path.join(state.stateDir, "workspace-research") });
+    expect(fs.existsSync(path.join(state.stateDir, "workspace-research", "AGENTS.md"))).toBe(true);
+  });
+});
 
 describe("openclaw agents bindings / bind / unbind", () => {
   it("bind follows OpenClaw's scope rules: bare channel = the default account, channel:* every account, an account-less binding upgraded in place, no duplicates", async () => {

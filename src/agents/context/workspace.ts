@@ -5,7 +5,8 @@ import { defaultAgentId, findAgentEntry, normalizeAgentId, type AgentsConfigView
 import { DEFAULT_BOOTSTRAP_FILES } from "./default-bootstrap-files.js";
 import { expandHome } from "../../infra/home-path.js";
 
-function absolute(input: string, env: NodeJS.ProcessEnv): string {
+/** A path as the config or a command line writes it (`~/` is the home directory), made absolute. */
+export function absolutePath(input: string, env: NodeJS.ProcessEnv): string {
   return path.resolve(expandHome(input.trim(), env.HOME?.trim() || os.homedir()));
 }
 
@@ -20,13 +21,13 @@ function absolute(input: string, env: NodeJS.ProcessEnv): string {
  */
 export function resolveWorkspaceDir(config: AgentsConfigView, agentId: string, stateDir: string, env: NodeJS.ProcessEnv = process.env): string {
   const own = findAgentEntry(config, agentId)?.workspace?.trim();
-  if (own) return absolute(own, env);
+  if (own) return absolutePath(own, env);
   const id = normalizeAgentId(agentId);
   if (id === defaultAgentId(config)) {
     const shared = config.agents?.defaults?.workspace?.trim() || env.OPENCLAW_WORKSPACE_DIR?.trim();
-    return shared ? absolute(shared, env) : path.join(absolute(stateDir, env), "workspace");
+    return shared ? absolutePath(shared, env) : path.join(absolutePath(stateDir, env), "workspace");
   }
-  return path.join(absolute(stateDir, env), `workspace-${id}`);
+  return path.join(absolutePath(stateDir, env), `workspace-${id}`);
 }
 
 export interface EnsureWorkspaceResult {

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /**
- * `openclaw agents list|bindings|bind|unbind`: OpenClaw's agent commands,
+ * `openclaw agents list|add|bindings|bind|unbind`: OpenClaw's agent commands,
  * reading and editing the local config file (no gateway needed); a running gateway applies an
  * edit at its config reload. Bare `openclaw agents` is `agents list`, as in OpenClaw.
  */
@@ -16,6 +16,22 @@ export function registerAgentsCommands(agents: Command): void {
     .action(async (opts) => {
       const { agentsListCommand } = await import("./agents-list-command.js");
       agentsListCommand(opts);
+    });
+
+  agents
+    .command("add")
+    .description("add an agent (agents.entries.<id>) with its workspace and routing bindings")
+    .argument("[name]", "the agent's name; its id is the name in lower case")
+    .option("--workspace <dir>", "the agent's workspace (created and seeded when missing)")
+    .option("--model <ref>", "its model: provider/model, an alias, or a model id one provider lists")
+    .option("--bind <channel[:accountId]>", "route a channel's account to it (repeatable; channel:* every account)", collect)
+    .option("--non-interactive", "never ask (a name and --workspace are then required)")
+    .option("--json", "print JSON")
+    .option("--role <role>", "OpenClaw's role templates: not supported here (refused)")
+    .option("--agent-dir <dir>", "OpenClaw's per-agent state dir: not supported here (refused)")
+    .action(async (name: string | undefined, opts) => {
+      const { agentsAddCommand } = await import("./agents-add-command.js");
+      await agentsAddCommand(name, opts);
     });
 
   agents
@@ -49,5 +65,15 @@ export function registerAgentsCommands(agents: Command): void {
     .action(async (opts) => {
       const { agentsUnbindCommand } = await import("./agents-bindings-commands.js");
       agentsUnbindCommand(opts);
+    });
+
+  // OpenClaw's `agents team create` builds a team from role templates, which this gateway does not have.
+  agents
+    .command("team", { hidden: true })
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async () => {
+      const { CliError } = await import("../output.js");
+      throw new CliError("agents team is not supported: this gateway has no role templates. Add each agent with openclaw agents add <name> --workspace <dir>.");
     });
 }

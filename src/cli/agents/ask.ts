@@ -1,0 +1,31 @@
+/**
+ * The questions `agents add` and `agents delete` ask on a terminal. They are asked only when
+ * stdin is a terminal; with --json they are written to stderr, so stdout holds only the JSON.
+ * Each answers undefined when the user cancels (Ctrl-C, Esc).
+ */
+
+export function canAsk(): boolean {
+  return process.stdin.isTTY === true;
+}
+
+function output(json: boolean): NodeJS.WriteStream {
+  return json ? process.stderr : process.stdout;
+}
+
+export async function askText(message: string, opts: { initialValue?: string; validate: (value: string) => string | undefined; json: boolean }): Promise<string | undefined> {
+  const { isCancel, text } = await import("@clack/prompts");
+  const answer = await text({
+    message,
+    ...(opts.initialValue !== undefined ? { initialValue: opts.initialValue } : {}),
+    validate: (value) => opts.validate(value ?? ""),
+    output: output(opts.json),
+  });
+  return isCancel(answer) ? undefined : answer.trim();
+}
+
+/** Yes or no, no by default. */
+export async function askConfirm(message: string, json: boolean): Promise<boolean> {
+  const { confirm, isCancel } = await import("@clack/prompts");
+  const answer = await confirm({ message, initialValue: false, output: output(json) });
+  return !isCancel(answer) && answer === true;
+}
