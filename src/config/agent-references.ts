@@ -28,12 +28,18 @@ function chatEntryAgentIds(block: Record<string, unknown>, path: KeyPathSegment[
   }
 }
 
+/** A key that sends chats or webhook turns to an agent: its key path and the agent id it holds. */
+export interface AgentReference {
+  path: string;
+  agentId: string;
+}
+
 /**
- * Config that sends chats or webhook turns to an agent must name one the config defines: an
- * unknown id would start sessions, files and turns for an agent nobody configured (as the
- * methods that take an agentId refuse it). ACP bindings name ACP agents and are not checked here.
+ * Every key that sends chats or webhook turns to one of the config's agents: route bindings, chat
+ * entries' `agentId` in channel blocks, hook mappings and the heartbeat's owner. ACP bindings name
+ * ACP agents and are not among them.
  */
-export function checkAgentReferences(config: RawOpenClawConfig): ConfigIssue[] {
+export function agentReferences(config: Pick<RawOpenClawConfig, "bindings" | "channels" | "hooks" | "agents">): AgentReference[] {
   const refs: { path: KeyPathSegment[]; agentId: unknown }[] = [];
   config.bindings?.forEach((binding, index) => {
     if (binding.type !== "acp") refs.push({ path: ["bindings", index, "agentId"], agentId: binding.agentId });
@@ -42,12 +48,20 @@ export function checkAgentReferences(config: RawOpenClawConfig): ConfigIssue[] {
   config.hooks?.mappings?.forEach((mapping, index) => refs.push({ path: ["hooks", "mappings", index, "agentId"], agentId: mapping.agentId }));
   if (config.agents?.defaults?.heartbeat?.agentId !== undefined)
     refs.push({ path: ["agents", "defaults", "heartbeat", "agentId"], agentId: config.agents.defaults.heartbeat.agentId });
+  return refs.flatMap(({ path, agentId }) => (typeof agentId === "string" ? [{ path: formatKeyPath(path), agentId }] : []));
+}
 
+/**
+ * Config that sends chats or webhook turns to an agent must name one the config defines: an
+ * unknown id would start sessions, files and turns for an agent nobody configured (as the
+ * methods that take an agentId refuse it).
+ */
+export function checkAgentReferences(config: RawOpenClawConfig): ConfigIssue[] {
   const known = configuredAgentIds(config);
   const issues: ConfigIssue[] = [];
-  for (const { path, agentId } of refs) {
-    if (typeof agentId !== "string" || known.includes(agentId.trim().toLowerCase())) continue;
-    issues.push({ path: formatKeyPath(path), message: `unknown agent "${agentId}"; known agents: ${known.join(", ")} (define it under agents.entries to use it)` });
+  for (const { path, agentId } of agentReferences(config)) {
+    if (known.includes(agentId.trim().toLowerCase())) continue;
+    issues.push({ path, message: `unknown agent "${agentId}"; known agents: ${known.join(", ")} (define it under agents.entries to use it)` });
   }
   return issues;
 }

@@ -13,6 +13,7 @@ export type {
   OpenClawConfig,
 } from "./types.js";
 export { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN, OpenClawConfigSchema, type RawOpenClawConfig } from "./schema/index.js";
+export { agentReferences, type AgentReference } from "./agent-references.js";
 export { perConfig } from "./per-config.js";
 export { defaultConfigPathForWrite, existingConfigCandidates, resolveConfigPath, resolveStateDir } from "./paths.js";
 export { configSignature, hashConfigBytes, loadConfig, loadConfigFromBytes, prefetchConfigSecrets, type LoadedConfig } from "./load.js";

@@ -6,7 +6,7 @@ import { CLI, cleanEnv, makeTempDir } from "../helpers/gateway-process.js";
 import { KEYS, startPtyCli } from "../helpers/pty-session.js";
 
 /**
- * `openclaw agents add|bindings|bind|unbind`: OpenClaw's agent commands on the
+ * `openclaw agents add|delete|bindings|bind|unbind`: OpenClaw's agent commands on the
  * local config file, run as the built CLI in a temp state dir, with no gateway. Each edit goes
  * through the validated, atomic config writer: every refusal leaves the file byte for byte as it
  * was (and creates no workspace).
@@ -310,5 +310,108 @@ describe("openclaw agents bindings / bind / unbind", () => {
     const json = await cli(["agents", "unbind", "--all", "--bind", "telegram", "--json"], state.env);
     expect(JSON.parse(json.stdout)).toEqual({ ok: false, error: { type: "cli_error", message: "Use either --all or --bind, not both." } });
     expect(state.bytes()).toBe(before);
+  });
+});
+
+describe("openclaw agents delete", () => {
+  it("--force removes the entry and its route bindings, keeps and lists its files; --json says the same", async () => {
+    const state = stateWith((stateDir: string) => {
+      const config = twoAgents([
+        { agentId: "work", match: { channel: "telegram", accountId: "ops" } },
+        { agentId: "main", match: { channel: "discord" } },
+      ])(stateDir);
+      return { ...config, agents: { ...config.agents, entries: { ...config.agents.entries, ops: {} } } };
+    });
+    fs.mkdirSync(path.join(state.stateDir, "ws-work"));
+    fs.mkdirSync(path.join(state.stateDir, "agents", "work", "sessions"), { recursive: true });
+
+    const deleted = await cli(["agents", "delete", "Work", "--force"], state.env);
+    expect(deleted).toEqual({
+      code: 0,
+      stdout: [
+        `Updated config: ${state.file}`,
+        "Deleted agent: work",
+        "Removed bindings:",
+        "- telegram accountId=ops",
+        "Files kept (this command deletes none; remove them when no longer needed):",
+        `- ${path.join(state.stateDir, "ws-work")}`,
+        `- ${path.join(state.stateDir, "agents", "work")}`,
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+    expect(Object.keys(state.read().agents.entries)).toEqual(["main", "ops"]);
+    expect(state.read().bindings).toEqual([{ agentId: "main", match: { channel: "discord" } }]);
+    expect(fs.existsSync(path.join(state.stateDir, "ws-work"))).toBe(true);
+
+    const json = await cli(["agents", "delete", "ops", "--force", "--json"], state.env);
+    expect(JSON.parse(json.stdout)).toEqual({ agentId: "ops", removedBindings: [], defaultAgent: "main", keptFiles: [], runningGateway: "none", warnings: [] });
+  });
+
+  it("deleting the default agent names the new one, and keeps that agent's workspace where it was", async () => {
+    const state = stateWith(baseConfig({ list: [{ id: "main", default: true }, { id: "ops" }] }));
+    const deleted = await cli(["agents", "delete", "main", "--force"], state.env);
+    expect(deleted.stdout).toBe(
+      [
+        `Updated config: ${state.file}`,
+        "Deleted agent: main",
+        "Default agent is now: ops",
+        `Agent "ops" keeps its workspace ${path.join(state.stateDir, "workspace-ops")}, now written in its entry: as the default agent it would otherwise move to the default workspace.`,
+        "",
+      ].join("\n"),
+    );
+    expect(state.read().agents.list).toEqual([{ id: "ops", workspace: path.join(state.stateDir, "workspace-ops") }]);
+  });
+
+  it("refuses the only agent, an unknown one, one still named by other keys, and (off a terminal) no --force, changing nothing", async () => {
+    const only = stateWith(baseConfig());
+    expect(await cli(["agents", "delete", "main", "--force"], only.env)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: 'openclaw: Agent "main" is the only agent and cannot be deleted.\n',
+    });
+
+    const state = stateWith((stateDir: string) => {
+      const config = twoAgents([{ agentId: "work", match: { channel: "discord" } }], {
+        hooks: { enabled: true, token: "hook-token-123456", mappings: [{ match: { path: "ci" }, agentId: "work", action: "agent" }] },
+      })(stateDir);
+      (config.channels.telegram as Record<string, unknown>).groups = { "-100123": { agentId: "work" } };
+      return config;
+    });
+    const before = state.bytes();
+    expect((await cli(["agents", "delete", "nope", "--force"], state.env)).stderr).toBe(
+      'openclaw: Agent "nope" not found (configured agents: main, work; openclaw agents list shows them).\n',
+    );
+    expect((await cli(["agents", "delete", "work", "--force"], state.env)).stderr).toBe(
+      'openclaw: Agent "work" is still named by channels.telegram.groups.-100123.agentId, hooks.mappings[0].agentId: point those keys at another agent or remove them (openclaw config set / unset), then delete again. Config was not changed.\n',
+    );
+    const unforced = stateWith(twoAgents());
+    const unforcedBefore = unforced.bytes();
+    expect(await cli(["agents", "delete", "work"], unforced.env)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "openclaw: Deleting an agent needs confirmation: without a terminal, pass --force (openclaw agents delete work --force). Config was not changed.\n",
+    });
+    expect(JSON.parse((await cli(["agents", "delete", "work", "--json"], unforced.env)).stdout).error.message).toContain("needs confirmation");
+    expect(state.bytes()).toBe(before);
+    expect(unforced.bytes()).toBe(unforcedBefore);
+  });
+
+  it("on a terminal it asks first: no cancels, yes deletes", async () => {
+    const state = stateWith(twoAgents([{ agentId: "work", match: { channel: "discord" } }]));
+    const before = state.bytes();
+    const declined = startPtyCli(["agents", "delete", "work"], state.env);
+    await declined.waitFor('Delete agent "work" and its 1 routing binding from the config? Its files are kept.');
+    declined.send(`n${KEYS.enter}`);
+    await declined.waitFor("Cancelled; nothing was changed.");
+    expect(await declined.exited).toBe(0);
+    expect(state.bytes()).toBe(before);
+
+    const accepted = startPtyCli(["agents", "delete", "work"], state.env);
+    await accepted.waitFor('Delete agent "work"');
+    accepted.send(`y${KEYS.enter}`);
+    await accepted.waitFor("Deleted agent: work");
+    expect(await accepted.exited).toBe(0);
+    expect(Object.keys(state.read().agents.entries)).toEqual(["main"]);
   });
 });

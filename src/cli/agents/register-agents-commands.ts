@@ -3,7 +3,7 @@ import type { Command } from "commander";
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /**
- * `openclaw agents list|add|bindings|bind|unbind`: OpenClaw's agent commands,
+ * `openclaw agents list|add|delete|bindings|bind|unbind`: OpenClaw's agent commands,
  * reading and editing the local config file (no gateway needed); a running gateway applies an
  * edit at its config reload. Bare `openclaw agents` is `agents list`, as in OpenClaw.
  */
@@ -32,6 +32,17 @@ export function registerAgentsCommands(agents: Command): void {
     .action(async (name: string | undefined, opts) => {
       const { agentsAddCommand } = await import("./agents-add-command.js");
       await agentsAddCommand(name, opts);
+    });
+
+  agents
+    .command("delete")
+    .description("remove an agent and its routing bindings from the config (its files are kept)")
+    .argument("<id>", "the agent's id")
+    .option("--force", "do not ask for confirmation (required without a terminal)")
+    .option("--json", "print JSON")
+    .action(async (id: string, opts) => {
+      const { agentsDeleteCommand } = await import("./agents-delete-command.js");
+      await agentsDeleteCommand(id, opts);
     });
 
   agents
