@@ -6,7 +6,7 @@ import { CLI, cleanEnv, makeTempDir } from "../helpers/gateway-process.js";
 import { KEYS, startPtyCli } from "../helpers/pty-session.js";
 
 /**
- * `openclaw agents add|delete|bindings|bind|unbind`: OpenClaw's agent commands on the
+ * `openclaw agents add|delete|bindings|bind|unbind|set-identity`: OpenClaw's agent commands on the
  * local config file, run as the built CLI in a temp state dir, with no gateway. Each edit goes
  * through the validated, atomic config writer: every refusal leaves the file byte for byte as it
  * was (and creates no workspace).
@@ -413,5 +413,142 @@ describe("openclaw agents delete", () => {
     await accepted.waitFor("Deleted agent: work");
     expect(await accepted.exited).toBe(0);
     expect(Object.keys(state.read().agents.entries)).toEqual(["main"]);
+  });
+});
+
+describe("openclaw agents set-identity", () => {
+  it("writes name, emoji and avatar from flags, keeping the fields not given", async () => {
+    const state = stateWith(twoAgents());
+    const config = state.read();
+    config.agents.entries.work.identity = { emoji: "🛠️" };
+    fs.writeFileSync(state.file, JSON.stringify(config));
+    const result = await cli(["agents", "set-identity", "--agent", "work", "--name", "Work  Bot", "--avatar", "avatars/work.png"], state.env);
+    expect(result).toEqual({
+      code: 0,
+      stdout: [
+        `Updated config: ${state.file}`,
+        "Agent: work",
+        "Name: Work Bot",
+        "Emoji: 🛠️",
+        "Avatar: avatars/work.png",
+        `Workspace: ${config.agents.entries.work.workspace}`,
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+    expect(state.read().agents.entries.work.identity).toEqual({ emoji: "🛠️", name: "Work Bot", avatar: "avatars/work.png" });
+    const again = await cli(["agents", "set-identity", "--agent", "work", "--name", "Work Bot", "--json"], state.env);
+    expect(JSON.parse(again.stdout)).toEqual({
+      agentId: "work",
+      identity: { emoji: "🛠️", name: "Work Bot", avatar: "avatars/work.png" },
+      changed: false,
+      workspace: null,
+      storedWorkspace: config.agents.entries.work.workspace,
+      identityFile: null,
+      warnings: [],
+    });
+  });
+
+  it("reads IDENTITY.md: the agent's by --agent, or the agent found by --workspace, --identity-file's folder or the current directory", async () => {
+    const state = stateWith(baseConfig({ list: [{ id: "main" }, { id: "ops" }] }));
+    const opsWorkspace = path.join(state.stateDir, "workspace-ops");
+    fs.mkdirSync(opsWorkspace);
+    fs.writeFileSync(path.join(opsWorkspace, "IDENTITY.md"), "# IDENTITY.md\n\n- **Name:** Opsy\n- Emoji: 🚨\n- Vibe: calm\n- Avatar:\n");
+    const byAgent = await cli(["agents", "set-identity", "--agent", "ops", "--from-identity", "--json"], state.env);
+    expect(JSON.parse(byAgent.stdout)).toMatchObject({
+      agentId: "ops",
+      identity: { name: "Opsy", emoji: "🚨" },
+      changed: true,
+      workspace: opsWorkspace,
+      identityFile: path.join(opsWorkspace, "IDENTITY.md"),
+    });
+    // The legacy list spelling is edited in place.
+    expect(state.read().agents.list).toEqual([{ id: "main" }, { id: "ops", identity: { name: "Opsy", emoji: "🚨" } }]);
+
+    // No field flag: IDENTITY.md of the agent working in the current directory; a flag wins over the file.
+    fs.writeFileSync(path.join(opsWorkspace, "IDENTITY.md"), "Name: Ops Two\nEmoji: 🔧\n");
+    const byCwd = await cli(["agents", "set-identity", "--from-identity", "--emoji", "⚙️"], state.env, opsWorkspace);
+    expect(byCwd.stdout).toBe([`Updated config: ${state.file}`, "Agent: ops", "Name: Ops Two", "Emoji: ⚙️", `Workspace: ${opsWorkspace}`, ""].join("\n"));
+
+    // --identity-file elsewhere: it locates the identity, the stored workspace stays.
+    const elsewhere = makeTempDir();
+    fs.writeFileSync(path.join(elsewhere, "me.md"), "- Name: Main Claw\n");
+    const byFile = await cli(["agents", "set-identity", "--agent", "main", "--identity-file", path.join(elsewhere, "me.md")], state.env);
+    expect(byFile.stdout).toContain(`Identity read from: ${path.join(elsewhere, "me.md")} (the agent's workspace is not changed)\n`);
+    expect(state.read().agents.list[0]).toEqual({ id: "main", identity: { name: "Main Claw" } });
+
+    const byWorkspace = await cli(["agents", "set-identity", "--workspace", opsWorkspace, "--name", "Opsy"], state.env);
+    expect(byWorkspace.stdout).toContain("Agent: ops\nName: Opsy\n");
+  });
+
+  it("refuses --theme, an empty value, an IDENTITY.md without identity and a workspace no agent has, changing nothing", async () => {
+    const state = stateWith(twoAgents());
+    const before = state.bytes();
+    const workWorkspace = state.read().agents.entries.work.workspace;
+    fs.mkdirSync(workWorkspace);
+    fs.writeFileSync(path.join(workWorkspace, "IDENTITY.md"), "# IDENTITY.md - your identity\n\n- Name:\n- Emoji:\n");
+    const refusals: [string[], string][] = [
+      [["--agent", "work", "--theme", "space lobster"], "openclaw: --theme is not supported: agents.entries.<id>.identity has name, emoji and avatar here, no theme.\n"],
+      [["--agent", "work", "--name", " "], "openclaw: --name needs a value (to remove it: openclaw config unset agents.entries.<id>.identity.name)\n"],
+      [["--agent", "work"], `openclaw: No identity in ${path.join(workWorkspace, "IDENTITY.md")}: it has no Name, Emoji or Avatar line with a value.\n`],
+      [["--workspace", "/nowhere", "--name", "X"], "openclaw: No agent's workspace is /nowhere: pass --agent <id>.\n"],
+      [["--agent", "nope", "--name", "X"], 'openclaw: Agent "nope" not found (configured agents: main, work; openclaw agents list shows them).\n'],
+    ];
+    for (const [args, stderr] of refusals) {
+      const result = await cli(["agents", "set-identity", ...args], state.env);
+      expect({ args, ...result }).toEqual({ args, code: 1, stdout: "", stderr });
+    }
+    expect(state.bytes()).toBe(before);
+  });
+});
+
+describe("a config file the agents commands cannot use", () => {
+  it("one that does not parse is refused (exit 78) and left byte for byte as it was", async () => {
+    const text = "{\n  agents: { entries: { main: {}, work: {} } },\n  bindings: [ // unfinished\n";
+    const state = stateWith(text, "openclaw.json5");
+    for (const args of [
+      ["add", "ops", "--workspace", path.join(state.stateDir, "ws-ops")],
+      ["delete", "work", "--force"],
+      ["bind", "--bind", "telegram"],
+      ["unbind", "--all"],
+      ["set-identity", "--agent", "work", "--name", "W"],
+    ]) {
+      const result = await cli(["agents", ...args], state.env);
+      expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: 78, stdout: "" });
+      expect(result.stderr).toMatch(/^openclaw: invalid config: /);
+    }
+    expect(state.bytes()).toBe(text);
+    expect(fs.existsSync(path.join(state.stateDir, "ws-ops"))).toBe(false);
+  });
+
+  it("an edit whose result is invalid writes nothing and names the key (exit 1); a YAML file keeps its comments", async () => {
+    const yaml = [
+      "# agents of this box",
+      "agents:",
+      "  defaults:",
+      "    model: box/small # the small one",
+      "  entries:",
+      "    main:",
+      "      name: Main",
+      "models:",
+      "  providers:",
+      "    box: { baseUrl: 'http://127.0.0.1:9/v1', apiKey: sk-box, api: openai-completions, models: [{ id: small }] }",
+      "channels:",
+      "  telegram: { botToken: '1:a' }",
+      "",
+    ].join("\n");
+    const state = stateWith(yaml, "openclaw.yaml");
+    const refused = await cli(["agents", "bind", "--bind", "telegram:ops"], state.env);
+    expect(refused).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: 'openclaw: not saved: bindings[0].match.accountId: no account "ops" in channels.telegram (its accounts: default; "*" is every account)\nConfig was not changed.\n',
+    });
+    expect(state.bytes()).toBe(yaml);
+    expect((await cli(["agents", "set-identity", "--agent", "main", "--emoji", "🦞"], state.env)).code).toBe(0);
+    const written = state.bytes();
+    expect(written).toContain("# agents of this box\n");
+    expect(written).toContain("model: box/small # the small one\n");
+    expect(written).toContain("    main:\n      name: Main\n      identity:\n        emoji: 🦞\n");
   });
 });

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /**
- * `openclaw agents list|add|delete|bindings|bind|unbind`: OpenClaw's agent commands,
+ * `openclaw agents list|add|delete|bindings|bind|unbind|set-identity`: OpenClaw's agent commands,
  * reading and editing the local config file (no gateway needed); a running gateway applies an
  * edit at its config reload. Bare `openclaw agents` is `agents list`, as in OpenClaw.
  */
@@ -76,6 +76,23 @@ export function registerAgentsCommands(agents: Command): void {
     .action(async (opts) => {
       const { agentsUnbindCommand } = await import("./agents-bindings-commands.js");
       agentsUnbindCommand(opts);
+    });
+
+  agents
+    .command("set-identity")
+    .description("set an agent's identity (agents.entries.<id>.identity) from flags or its IDENTITY.md")
+    .option("--agent <id>", "the agent (default: the one whose workspace is --workspace, the identity file's folder or the current directory)")
+    .option("--workspace <dir>", "find the agent and its IDENTITY.md by this workspace")
+    .option("--identity-file <path>", "read the identity from this file")
+    .option("--from-identity", "read the workspace's IDENTITY.md (also when no field flag is given)")
+    .option("--name <name>", "the name it presents in chats")
+    .option("--emoji <emoji>", "its emoji")
+    .option("--avatar <value>", "its avatar: an image path or URL")
+    .option("--theme <theme>", "OpenClaw's identity theme: not supported here (refused)")
+    .option("--json", "print JSON")
+    .action(async (opts) => {
+      const { agentsSetIdentityCommand } = await import("./agents-set-identity-command.js");
+      agentsSetIdentityCommand(opts);
     });
 
   // OpenClaw's `agents team create` builds a team from role templates, which this gateway does not have.
