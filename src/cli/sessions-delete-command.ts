@@ -2,6 +2,7 @@ import type { GatewayClient } from "../gateway/client.js";
 import { connectClient, resolveClientTarget, type ClientFlags } from "./client-context.js";
 import { printJson } from "./output.js";
 import { isMainSessionOf, listHint, resolveTypedKey, sessionTargeting, type SessionTargeting } from "./session-targets.js";
+import { askConfirm, canAsk } from "./ask.js";
 
 export interface SessionsDeleteFlags extends ClientFlags {
   agent?: string;
@@ -76,10 +77,8 @@ async function deleteOne(client: GatewayClient, key: string, timeoutMs: number):
  * there is nobody to ask: false, and the results say to pass --yes.
  */
 async function confirmed(count: number, json: boolean): Promise<boolean | "cancelled"> {
-  if (json || !process.stdin.isTTY) return false;
-  const { confirm, isCancel } = await import("@clack/prompts");
-  const answer = await confirm({ message: `Delete ${count} session${count === 1 ? "" : "s"} and remove live transcript state?`, initialValue: false });
-  return isCancel(answer) || answer !== true ? "cancelled" : true;
+  if (json || !canAsk()) return false;
+  return (await askConfirm(`Delete ${count} session${count === 1 ? "" : "s"} and remove live transcript state?`, false)) ? true : "cancelled";
 }
 
 /** The results: OpenClaw's JSON envelope, or a line per key (failures on stderr); exit 1 when any key failed. */

@@ -53,10 +53,11 @@ describe("sessions_search in a gateway", () => {
     expect(JSON.stringify(found)).not.toContain("vault");
     expect(JSON.stringify(found)).not.toContain(DOOR_TOKEN);
 
-    // The locator opens sessions_history on the hit.
+    // The locator opens sessions_history on the hit, masked the same way.
     const history = results.find((r) => r.messages)!;
     expect(history.sessionKey).toBe("agent:main:alpha");
-    expect(history.messages.map((m: any) => [m.role, m.text])).toEqual([["user", `My locker number is 4471 and the door token is ${DOOR_TOKEN}.`]]);
+    expect(history.messages.map((m: any) => [m.role, m.text])).toEqual([["user", "My locker number is 4471 and the door token is [redacted]."]]);
+    expect(history.contentRedacted).toBe(true);
 
     // The index is a file of the state dir, readable by its owner only.
     expect(fs.statSync(path.join(fakes.stateDir, "sessions-search", "index.sqlite")).mode & 0o777).toBe(0o600);

@@ -16,7 +16,7 @@ import {
   type AgentsConfigFile,
 } from "./agents-config-file.js";
 import { AgentsFileEdit } from "./agents-file-edit.js";
-import { askText, canAsk } from "./ask.js";
+import { askText, canAsk } from "../ask.js";
 import { addRouteBindings, type AddedBindings } from "./binding-edits.js";
 import { parseBindSpecs, unconfiguredChannelNotes } from "./bind-specs.js";
 import { bindingsSummary, printBindingChanges } from "./binding-report.js";

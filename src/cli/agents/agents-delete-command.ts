@@ -8,7 +8,7 @@ import { CliError, printJson } from "../output.js";
 import { printable } from "../printable.js";
 import { agentIds, printGatewayNote, printWarnings, rawBindings, readAgentsConfigFile, runningGateway, saveConfigPatch, type AgentsConfigFile } from "./agents-config-file.js";
 import { AgentsFileEdit } from "./agents-file-edit.js";
-import { askConfirm, canAsk } from "./ask.js";
+import { askConfirm, canAsk } from "../ask.js";
 import { removeAllRouteBindings } from "./binding-edits.js";
 import { describeBinding, isRouteBinding, ownerOf } from "./route-bindings.js";
 import { existingAgentId } from "./target-agent.js";

@@ -1,5 +1,5 @@
 /**
- * The questions `agents add` and `agents delete` ask on a terminal. They are asked only when
+ * The questions CLI commands ask on a terminal (agents add and delete, sessions delete). They are asked only when
  * stdin is a terminal; with --json they are written to stderr, so stdout holds only the JSON.
  * Each answers undefined when the user cancels (Ctrl-C, Esc).
  */
