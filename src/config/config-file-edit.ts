@@ -96,6 +96,12 @@ export function replaceConfigFile(filePath: string, raw: string, opts: ConfigEdi
  */
 export function patchConfigFile(filePath: string, patchText: string, opts: ConfigPatchOptions = {}): ConfigEditResult & { changedPaths: string[] } {
   const current = readForEdit(filePath, opts.baseHash);
+  // Merged into nothing, the patch would be written as the whole file: everything else in it lost.
+  if (current.unparsable)
+    throw new ConfigError(
+      `config file ${filePath} does not parse, so it cannot be patched: ${current.unparsable.message} (fix it by hand, or replace its whole text; openclaw config validate shows where)`,
+      { filePath },
+    );
   let patch: unknown;
   try {
     patch = JSON5.parse(patchText);
@@ -128,6 +134,8 @@ interface CurrentFile {
   target: string;
   text: string | null;
   data: Record<string, unknown>;
+  /** Why the file's text does not parse (then `data` is empty). */
+  unparsable?: ConfigError;
 }
 
 function readForEdit(filePath: string, baseHash: string | undefined): CurrentFile {
@@ -147,14 +155,16 @@ function readForEdit(filePath: string, baseHash: string | undefined): CurrentFil
   const hash = hashConfigBytes(bytes);
   if (hash !== baseHash) throw new ConfigConflictError(filePath, hash);
   const text = bytes.toString("utf8");
-  // A file that no longer parses can still be replaced whole; a patch then starts from nothing.
+  // A file that no longer parses can still be replaced whole (replaceConfigFile); a patch refuses it (patchConfigFile).
   let data: Record<string, unknown> = {};
+  let unparsable: ConfigError | undefined;
   try {
     data = parseConfigText(text, filePath) as Record<string, unknown>;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
+    unparsable = err;
   }
-  return { target, text, data };
+  return { target, text, data, ...(unparsable ? { unparsable } : {}) };
 }
 
 function validateAndWrite(filePath: string, current: CurrentFile, data: unknown, output: string, opts: ConfigEditOptions): ConfigEditResult {

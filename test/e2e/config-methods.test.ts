@@ -232,6 +232,33 @@ describe("config.* over the gateway", () => {
   });
 });
 
+describe("a config file that no longer parses", () => {
+  it("is not patched (a patch would start from nothing and replace the file whole), but config.set may replace it", async () => {
+    const json = `{\n  // mine\n  gateway: { mode: "local" },\n  logging: { level: "info" },\n}\n`;
+    const own = await startGateway({ configFile: { name: "openclaw.json", content: json } });
+    const sock = (await openOperator(own.url, own.token)).sock;
+    try {
+      const jsonFile = path.join(own.stateDir, "openclaw.json");
+      // A hand edit left half done: the running gateway keeps its config, the file no longer parses.
+      const broken = json.replace('level: "info" },', 'level: "info" ,');
+      fs.writeFileSync(jsonFile, broken);
+      const { payload: snap } = await sock.request("config.get", {});
+      expect(snap.valid).toBe(false);
+      const patch = await sock.request("config.patch", { raw: "{ logging: { level: 'warn' } }", baseHash: snap.hash });
+      expect(patch.ok).toBe(false);
+      expect(patch.error.message).toMatch(/does not parse, so it cannot be patched/);
+      expect(fs.readFileSync(jsonFile, "utf8")).toBe(broken);
+      // Replacing the whole text is how the file is mended over the gateway.
+      const set = await sock.request("config.set", { raw: json, baseHash: snap.hash });
+      expect(set.ok).toBe(true);
+      expect(fs.readFileSync(jsonFile, "utf8")).toBe(json);
+    } finally {
+      sock.close();
+      await own.stop();
+    }
+  });
+});
+
 describe("logs.tail", () => {
   it("returns the last lines, then follows with the cursor", async () => {
     const first = await admin.request("logs.tail", { limit: 50 });
