@@ -446,21 +446,22 @@ function checkSessionScope(config: RawOpenClawConfig): ConfigIssue[] {
   ];
 }
 
+/** One agent, one definition: an id may stand once in `agents.list` or `agents.entries`, not twice and not in both. */
 function checkAgentIds(config: RawOpenClawConfig): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   config.agents?.list?.forEach((entry, index) => {
-    if (seen.has(entry.id)) {
-      const path = formatKeyPath(["agents", "list", index, "id"]);
-      issues.push({ path, message: `duplicate agent id "${entry.id}"` });
-    }
-    seen.add(entry.id);
+    const path = formatKeyPath(["agents", "list", index, "id"]);
+    if (seen.has(entry.id)) issues.push({ path, message: `duplicate agent id "${entry.id}"` });
+    else seen.set(entry.id, formatKeyPath(["agents", "list", index]));
   });
   for (const [key, entry] of Object.entries(config.agents?.entries ?? {})) {
     if (!agentIdPattern.test(key)) {
       issues.push({ path: formatKeyPath(["agents", "entries", key]), message: `key must be ${AGENT_ID_DESCRIPTION}` });
     } else if (entry.id !== undefined && entry.id !== key) {
       issues.push({ path: formatKeyPath(["agents", "entries", key, "id"]), message: `must match its key "${key}"` });
+    } else if (seen.has(key)) {
+      issues.push({ path: formatKeyPath(["agents", "entries", key]), message: `agent "${key}" is already defined at ${seen.get(key)}; keep one of the two` });
     }
   }
   return issues;

@@ -493,6 +493,9 @@ describe("validateConfig: cross-key rules", () => {
     expect(validationError({ agents: { list: [{ id: "a" }, { id: "a" }] } }).message).toBe('agents.list[1].id: duplicate agent id "a"');
     expect(validationError({ agents: { entries: { "Bad Id": {} } } }).message).toMatch(/^agents\.entries\["Bad Id"\]: key must be an agent id/);
     expect(validationError({ agents: { entries: { main: { id: "other" } } } }).message).toBe('agents.entries.main.id: must match its key "main"');
+    expect(validationError({ agents: { list: [{ id: "work" }], entries: { work: { name: "Work" } } } }).message).toBe(
+      'agents.entries.work: agent "work" is already defined at agents.list[0]; keep one of the two',
+    );
   });
 });
 
