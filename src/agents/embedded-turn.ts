@@ -19,7 +19,7 @@ import { effectiveToolsFor, keptSkillsFor, turnToolsFor } from "./turn-plan-cach
 import type { BootstrapFile } from "./context/bootstrap-files.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
-import { cachedWebSearchSetup, createAvailableTools } from "./tools/index.js";
+import { cachedImageGenerationSetup, cachedWebSearchSetup, createAvailableTools } from "./tools/index.js";
 import { mayAskUser } from "./questions/may-ask-user.js";
 import { execToolOptionsFromConfig } from "./exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "./web-fetch-options.js";
@@ -240,6 +240,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const memory = input.services?.memory;
   const memoryOn = memory?.enabled() === true;
   const webSearch = cachedWebSearchSetup(config, env).host;
+  const imageGeneration = cachedImageGenerationSetup(config, env).host;
   const mcp = input.services?.mcp;
   const mcpTools = mcp?.hasServers(config) ? await mcp.tools(config) : undefined;
   const allTools = withMcpTools(
@@ -253,6 +254,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       cron: Boolean(input.services?.cron),
       gateway: Boolean(input.services?.gateway),
       viewImage: viewImageMode(model.input.includes("image"), config, Boolean(input.services?.imageDescriber)),
+      imageGenerate: imageGeneration !== undefined,
       askUser: Boolean(input.services?.questions) && mayAskUser(input.sessionKey, input.spawnDepth),
       heartbeatRespond: input.heartbeat === true,
     }),
@@ -327,6 +329,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     execApprovals: execGateFromConfig(config, input.approvals, input.emit ? trace.approval : undefined),
     ...(skillEnv ? { skillEnv } : {}),
     ...(webSearch ? { webSearch } : {}),
+    ...(imageGeneration ? { imageGeneration } : {}),
   };
 
   const thinking = input.thinkingLevel ?? defaults.thinkingDefault;

@@ -38,6 +38,12 @@ export type ToolErrorCode =
   | "PATCH_PARSE_ERROR"
   | "PATCH_HUNK_FAILED"
   | "PATCH_WRITE_FAILED"
+  // Image generation (image_generate)
+  | "IMAGE_GENERATION_UNAVAILABLE"
+  | "IMAGE_PROMPT_REFUSED"
+  | "IMAGE_PROVIDER_AUTH"
+  | "IMAGE_GENERATION_TIMEOUT"
+  | "IMAGE_PROVIDER_FAILED"
   // Shell commands and background processes
   | "WORKDIR_NOT_FOUND"
   | "EXEC_DENIED"
@@ -278,6 +284,49 @@ export const TOOL_ERRORS = {
     (file: string, problem: string) => `Writing "${file}" failed (${problem}); the files already written were restored.`,
     "Check the file's permissions or the disk, then apply the patch again.",
   ),
+
+  // ── image_generate ──────────────────────────────────────────────────────────────────────────
+  imageGenerationUnavailable: coded(
+    "IMAGE_GENERATION_UNAVAILABLE",
+    (problem: string) => `No image can be generated here: ${problem}.`,
+    "Tell the user; the owner sets an image model (agents.defaults.mediaModels.image) or an OpenAI key.",
+  ),
+  imagePromptRefused: coded(
+    "IMAGE_PROMPT_REFUSED",
+    (failures: string) => `No image was made: ${failures}.`,
+    "Do not send this prompt again unchanged. Tell the user it was refused; rephrase it without what was refused only if that still gives them what they asked for.",
+  ),
+  imageProviderAuth: coded(
+    "IMAGE_PROVIDER_AUTH",
+    (failures: string) => `No image was made: ${failures}.`,
+    "Tell the user image generation has no working API key; the owner sets the key named above.",
+  ),
+  imageGenerationTimeout: coded(
+    "IMAGE_GENERATION_TIMEOUT",
+    (failures: string) => `No image was made: ${failures}.`,
+    "Try again with fewer images, a smaller size or lower quality, or a larger timeoutMs (at most 600000); the owner can raise agents.defaults.mediaModels.image.timeoutMs.",
+  ),
+  imageProviderFailed: coded(
+    "IMAGE_PROVIDER_FAILED",
+    (failures: string) => `No image was made: ${failures}.`,
+    "An HTTP 400 names an argument this model does not take (change size, quality, background or model); a 429 or 5xx may pass, so try again later; else tell the user why.",
+  ),
+  imageReferenceUrl: coded(
+    "INVALID_ARGUMENT",
+    (source: string) => `"${source}" is a URL; reference images are workspace files here.`,
+    "Save the image into the workspace first (for example with exec and curl -o, if allowed), then pass its path.",
+  ),
+  imageReferenceNotAnImage: coded(
+    "NOT_AN_IMAGE",
+    (file: string) => `"${file}" is not a PNG, JPEG or WebP image.`,
+    "A reference image for an edit is a PNG, JPEG or WebP file in the workspace.",
+  ),
+  imageReferenceTooLarge: coded(
+    "IMAGE_TOO_LARGE",
+    (file: string, size: string, limit: string) => `"${file}" is ${size}; a reference image may be at most ${limit}.`,
+    "Make a smaller copy with exec (e.g. ImageMagick: convert in.png -resize 2048x2048 out.png) and pass that.",
+  ),
+  imageNamesTaken: coded("FILE_EXISTS", (file: string) => `"${file}" and the names numbered after it are all taken.`, "Pass another filename."),
 
   // ── exec and process ────────────────────────────────────────────────────────────────────────
   execCommandEmpty: coded("INVALID_ARGUMENT", "command is empty.", 'Pass the shell command to run, e.g. {"command": "ls -la"}.'),

@@ -37,7 +37,12 @@ function explain(name: string, text: (key: string) => string | undefined): strin
   if (name === "write" || name === "edit" || name === "apply_patch") return withDetail("✍️", name, text("path"));
   if (name === "web_search" || name === "memory_search" || name === "sessions_search") return withDetail("🔎", name, text("query") && `for "${text("query")}"`);
   if (name === "web_fetch") return withDetail("🌐", name, text("url"));
+  if (name === "image_generate") return withDetail("🎨", name, text("prompt") && `"${cut(text("prompt")!, 80)}"`);
   return `🛠️ ${title(name)}`;
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function withDetail(icon: string, name: string, detail: string | undefined): string {

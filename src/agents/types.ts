@@ -84,6 +84,8 @@ export interface ToolServices {
   imageDescriber?: ImageDescriber;
   /** The configured search provider, behind web_search (not offered without one: tools.web.search). */
   webSearch?: WebSearchHost;
+  /** The configured image models, behind image_generate (not offered without a usable one: agents.defaults.mediaModels.image). */
+  imageGeneration?: ImageGenerationHost;
   /** The configured MCP servers (`mcp.servers`), whose tools join the turn's. */
   mcp?: McpToolHost;
   /** The gateway's questions to the user, behind ask_user (offered to a session's own runs only: see mayAskUser). */
@@ -166,6 +168,24 @@ export interface WebSearchHost {
   /** The most results a call may ask for (`tools.web.search.maxResults`), also the default count. */
   readonly maxResults: number;
   search(query: WebSearchQuery, signal: AbortSignal): Promise<ToolResult>;
+}
+
+/**
+ * One image model image_generate may try: a provider speaking OpenAI's Images API with its
+ * endpoint, key and headers, or one that cannot run here and why (tried as a failure).
+ */
+export type ImageModelCandidate =
+  | { kind: "provider"; ref: string; provider: string; model: string; baseUrl: string; apiKey?: string; headers?: Readonly<Record<string, string>> }
+  /** `missingKey`: what it lacks is its API key (the model is told so as an auth failure). */
+  | { kind: "unusable"; ref: string; reason: string; missingKey?: true };
+
+/** What image_generate works through (tools/image-generate/): the models it tries in order, at least one of them usable. */
+export interface ImageGenerationHost {
+  readonly candidates: readonly ImageModelCandidate[];
+  /** One call's limit on the provider when the call gives none (`agents.defaults.mediaModels.image.timeoutMs`). */
+  readonly timeoutMs: number;
+  /** A call's own `model`, the only one then tried; a bare model id takes the first usable candidate's provider. */
+  candidateFor(ref: string): ImageModelCandidate;
 }
 
 export type CronToolAction = "status" | "list" | "get" | "add" | "update" | "remove" | "run" | "runs";

@@ -36,5 +36,6 @@ export { configUiHints, type ConfigUiHint } from "./ui-hints.js";
 export { lookupConfigSchema, type ConfigSchemaLookup, type ConfigSchemaLookupChild, type ReloadKind } from "./schema-lookup.js";
 export { isSecretEntry } from "./redact.js";
 export { isEnvReference } from "./env-substitution.js";
+export { configuredImageModelRefs, DEFAULT_OPENAI_IMAGE_MODEL, imageProviderProblem, OPENAI_IMAGE_PROVIDER, splitImageModelRef } from "./image-generation-models.js";
 export { expandIncludes, type IncludedFile } from "./includes.js";
 export { secretRefValues } from "./secrets/resolve-secret-refs.js";

@@ -6,6 +6,10 @@ const UNSUPPORTED: { path: string[]; reason: string }[] = [
     path: ["messages", "suppressToolErrors"],
     reason: "it is retired, as in OpenClaw: no separate tool-failure warnings are posted to chats (only /verbose shows tool calls)",
   },
+  ...(["video", "music"] as const).map((kind) => ({
+    path: ["agents", "defaults", "mediaModels", kind],
+    reason: `${kind} generation (OpenClaw's ${kind}_generate) is not supported by this gateway; only image generation is`,
+  })),
   ...["metrics", "logs", "metricsEndpoint", "logsEndpoint", "logsExporter", "metricNamePrefix"].map((key) => ({
     path: ["diagnostics", "otel", key],
     reason: "it is not supported: this gateway exports run traces only",

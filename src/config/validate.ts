@@ -25,6 +25,7 @@ import { webSearchWarnings } from "./web-search-warnings.js";
 import { resolveSecretRefs } from "./secrets/resolve-secret-refs.js";
 import type { ExecSecretReads } from "./secrets/exec-reads.js";
 import { mediaModelWarnings } from "./media-model-warnings.js";
+import { imageGenerationWarnings } from "./image-generation-warnings.js";
 import { httpFileTypeWarnings } from "./http-file-types.js";
 import { chatKeyWarnings } from "./chat-key-warnings.js";
 import { defaultAccountWarnings } from "./default-account-warnings.js";
@@ -88,6 +89,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...otelWarnings(typed, env),
     ...webSearchWarnings(typed, env),
     ...mediaModelWarnings(typed),
+    ...imageGenerationWarnings(typed, variables),
     ...httpFileTypeWarnings(typed),
     ...controlUiOriginWarnings(typed),
     ...bindingWarnings(typed),

@@ -90,7 +90,7 @@ import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { SessionSearchIndex, sessionSearchIndexPath } from "../sessions/search/index.js";
 import { modelTextRedaction } from "./model-text-redaction.js";
-import { cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
+import { cachedImageGenerationSetup, cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
 import { McpHub } from "../agents/mcp/mcp-hub.js";
 import type { ToolServices } from "../agents/types.js";
 import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
@@ -213,6 +213,7 @@ export class GatewayServer {
     cron: false,
     gateway: false,
     imageDescriber: false,
+    imageGenerate: false,
     askUser: false,
   });
   /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
@@ -553,6 +554,7 @@ export class GatewayServer {
       cron: this.toolServices.cron !== undefined,
       gateway: this.toolServices.gateway !== undefined,
       imageDescriber: this.toolServices.imageDescriber !== undefined,
+      imageGenerate: cachedImageGenerationSetup(opts.loadedConfig().config, process.env).host !== undefined,
       askUser: true,
     }));
     this.invokeTool = (request, options) =>

@@ -22,6 +22,8 @@ export interface ToolAvailability {
   gateway: boolean;
   /** Images can be described for a model that cannot see them (view_image's describe mode), when an image model is set up. */
   imageDescriber: boolean;
+  /** An image model can run (image_generate). */
+  imageGenerate: boolean;
   /** The gateway's questions are there for ask_user (offered only where the session may ask: mayAskUser). */
   askUser: boolean;
 }

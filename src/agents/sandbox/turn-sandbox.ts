@@ -3,8 +3,8 @@ import type { OpenClawConfig } from "../../config/index.js";
 import { ExecSandbox } from "./exec-sandbox.js";
 import { decideSandbox, ensureSandboxWorkspace, sandboxWorkspaceDir, type SandboxDecision } from "./sandbox-settings.js";
 
-/** File tools that write: a read-only sandbox workspace (`workspaceAccess: ro`) does not offer them. */
-export const WRITING_FILE_TOOLS: readonly string[] = ["write", "edit", "apply_patch"];
+/** Tools that write files in the workspace: a read-only sandbox workspace (`workspaceAccess: ro`) does not offer them. */
+export const WRITING_FILE_TOOLS: readonly string[] = ["write", "edit", "apply_patch", "image_generate"];
 
 export interface TurnSandbox {
   decision: SandboxDecision;

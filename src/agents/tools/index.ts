@@ -24,6 +24,7 @@ import { createAgentsListTool } from "./agents-list.js";
 import { createGatewayTool } from "./gateway.js";
 import { createViewImageTool, type ViewImageMode } from "./view-image.js";
 import { createHeartbeatRespondTool } from "./heartbeat-respond.js";
+import { createImageGenerateTool } from "./image-generate.js";
 
 /**
  * The seven core tools (six when web_fetch is disabled), in a fixed order: the tool list is part
@@ -71,7 +72,8 @@ export function createMemoryTools(): AgentTool[] {
  * Every tool a turn may be offered before the tool policy: the core tools, then web_search when a
  * provider is set up, then memory, session and message tools where their services exist, cron
  * and gateway where the gateway gives them, view_image where the model can see or have described
- * images, then ask_user where the run may ask its user, and heartbeat_respond in a heartbeat turn.
+ * images, image_generate where an image model can run, then ask_user where the run may ask its
+ * user, and heartbeat_respond in a heartbeat turn.
  * Turns and the `tools.*` methods list the same set.
  */
 export function createAvailableTools(options: {
@@ -86,6 +88,8 @@ export function createAvailableTools(options: {
   gateway: boolean;
   /** view_image for a model that takes images (`see`), for one that does not when an image model can describe them (`describe`), or not at all. */
   viewImage: ViewImageMode | "off";
+  /** An image model can run (agents.defaults.mediaModels.image, or an OpenAI key): image_generate. */
+  imageGenerate?: boolean;
   askUser: boolean;
   /** The turn is a heartbeat: it may report with heartbeat_respond. */
   heartbeatRespond?: boolean;
@@ -99,6 +103,7 @@ export function createAvailableTools(options: {
     ...(options.cron ? [createCronTool()] : []),
     ...(options.gateway ? [createGatewayTool()] : []),
     ...(options.viewImage !== "off" ? [createViewImageTool(options.viewImage)] : []),
+    ...(options.imageGenerate ? [createImageGenerateTool()] : []),
     ...(options.askUser ? [createAskUserTool()] : []),
     ...(options.heartbeatRespond ? [createHeartbeatRespondTool()] : []),
   ];
@@ -141,6 +146,8 @@ export {
 } from "./web-fetch.js";
 export { createWebSearchTool, type WebSearchArgs } from "./web-search.js";
 export { heartbeatNotification } from "./heartbeat-respond.js";
+export { createImageGenerateTool } from "./image-generate.js";
+export { cachedImageGenerationSetup, imageGenerationSetup, type ImageGenerationSetup } from "./image-generate/image-generation-setup.js";
 export { cachedWebSearchSetup, webSearchSetup, WEB_SEARCH_DEFAULTS, type WebSearchSetup } from "./web-search/web-search-setup.js";
 export { resolveWorkspacePath, type WorkspacePathResolution } from "./workspace-path.js";
 export { createWriteTool, type WriteArgs } from "./write.js";

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { BlockStreamingCoalesce, integer, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
+import { BlockStreamingCoalesce, integer, MAX_TIMER_MS, NonEmptyString, StringList, stringEnum, withExpected } from "./primitives.js";
 import { Compaction, ContextPruning, ContextWindowGuard } from "./context-management.js";
 import { ElevatedAccessSchema, LoopDetection, ProviderToolPolicy, ToolAllowDeny, ToolsBySender } from "./tools.js";
 import { DefaultHeartbeatSchema, HeartbeatSchema } from "./automation.js";
@@ -18,6 +18,20 @@ const ModelRef = Type.Union([
   Type.Object({
     primary: Type.Optional(NonEmptyString),
     fallbacks: Type.Optional(StringList),
+  }),
+]);
+
+/**
+ * The image-generation model (`image_generate`): "provider/model", or a primary with ordered
+ * fallbacks and the provider request's timeout. Only providers speaking the OpenAI Images API run
+ * here (image-generation-warnings.ts says, at load, which others are skipped).
+ */
+const ImageGenerationModel = Type.Union([
+  NonEmptyString,
+  Type.Object({
+    primary: Type.Optional(NonEmptyString),
+    fallbacks: Type.Optional(StringList),
+    timeoutMs: Type.Optional(integer(1, MAX_TIMER_MS)),
   }),
 ]);
 
@@ -97,6 +111,8 @@ const AgentsDefaults = Type.Object({
   model: Type.Optional(ModelRef),
   /** Describes inbound images for an agent whose model takes no images (when tools.media lists no image entry). */
   imageModel: Type.Optional(ModelRef),
+  /** Models of the media-generation tools: `image` backs image_generate (video and music generation are not supported). */
+  mediaModels: Type.Optional(Type.Object({ image: Type.Optional(ImageGenerationModel) })),
   models: Type.Optional(
     Type.Record(
       Type.String(),

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { ApiBaseUrl, integer, NonEmptyString, StringList, stringEnum, timeoutSeconds, withExpected } from "./primitives.js";
+import { ApiBaseUrl, integer, MAX_TIMER_MS, NonEmptyString, StringList, stringEnum, timeoutSeconds, withExpected } from "./primitives.js";
 
 export const MODEL_APIS = ["openai-completions", "anthropic-messages", "openai-responses", "ollama"] as const;
 
@@ -27,8 +27,6 @@ const ProviderModel = Type.Object({
   params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 
-/** The longest wait one Node timer holds, in milliseconds. */
-const MAX_TIMER_MS = 2_147_483_647;
 const AbsolutePath = withExpected(Type.String({ pattern: "^/" }), "an absolute path (it runs without a shell or a PATH lookup)");
 
 /**

@@ -28,6 +28,9 @@ export function withExpected<T extends object>(schema: T, expected: string): T {
 /** Where an HTTP API lives (a model provider, an embeddings endpoint): an http(s) URL; a bare `localhost:11434/v1` is not one. */
 export const ApiBaseUrl = withExpected(Type.String({ pattern: "^https?://\\S+$" }), 'an http(s) URL such as "https://api.openai.com/v1" or "http://127.0.0.1:11434/v1"');
 
+/** The longest wait one Node timer holds, in milliseconds (2^31 - 1); a longer one would expire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** The longest wait one Node timer holds, in whole seconds (2^31 - 1 ms); a longer one would expire at once. */
 export const MAX_TIMER_SECONDS = 2_147_483;
 const TIMER_LIMIT = `${MAX_TIMER_SECONDS} (about 24.8 days, the longest a timer holds)`;

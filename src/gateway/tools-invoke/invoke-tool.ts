@@ -4,7 +4,7 @@ import { execGateFromConfig } from "../../agents/approvals/exec-gate-from-config
 import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
 import { resolveWorkspaceDir } from "../../agents/context/workspace.js";
 import { ensureWorkspaceOnce } from "../../agents/turn-context-cache.js";
-import { cachedWebSearchSetup } from "../../agents/tools/index.js";
+import { cachedImageGenerationSetup, cachedWebSearchSetup } from "../../agents/tools/index.js";
 import { memoryGetLimit } from "../../agents/context/context-limits.js";
 import type { ToolResult, ToolServices } from "../../agents/types.js";
 import { unknownAgentRefusal } from "../../agents/known-agent.js";
@@ -98,6 +98,7 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
   const workspaceDir = resolveWorkspaceDir(config, target.agentId, deps.stateDir, process.env);
   await ensureWorkspaceOnce(workspaceDir);
   const webSearch = cachedWebSearchSetup(config, process.env).host;
+  const imageGeneration = cachedImageGenerationSetup(config, process.env).host;
   let result: ToolResult;
   try {
     result = await tool.execute(
@@ -107,7 +108,7 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
         workspaceDir,
         sessionKey: target.sessionKey,
         senderIsOwner: true,
-        services: { ...deps.services, execApprovals: execGateFromConfig(config), ...(webSearch ? { webSearch } : {}) },
+        services: { ...deps.services, execApprovals: execGateFromConfig(config), ...(webSearch ? { webSearch } : {}), ...(imageGeneration ? { imageGeneration } : {}) },
         ...memoryGetLimit(config, resolveAgentConfig(config, target.agentId)),
       },
       options.signal,

@@ -13,6 +13,8 @@ describe("tool labels", () => {
     expect(toolLabel("web_search", { query: "tide times", count: 3 }, explain)).toBe('🔎 Web Search: for "tide times"');
     expect(toolLabel("sessions_search", { query: "locker number" }, explain)).toBe('🔎 Sessions Search: for "locker number"');
     expect(toolLabel("sessions_spawn", { task: "secret plan" }, explain)).toBe("🛠️ Sessions Spawn");
+    expect(toolLabel("image_generate", { prompt: "a red   robot", size: "1024x1024" }, explain)).toBe('🎨 Image Generate: "a red robot"');
+    expect(toolLabel("image_generate", { prompt: "x".repeat(100) }, explain)).toBe(`🎨 Image Generate: "${"x".repeat(79)}…"`);
     expect(toolLabel("exec", { command: "npm test" }, explain)).toBe("💻 Exec");
     expect(toolLabel("exec", { command: "npm  test" }, { commandText: "raw", detail: "explain" })).toBe("💻 Exec: npm test");
   });

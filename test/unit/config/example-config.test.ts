@@ -57,6 +57,8 @@ const EXAMPLE_ENV = {
   SLACK_APP_TOKEN: "xapp-1",
   SLACK_SIGNING_SECRET: "s",
   ANTHROPIC_API_KEY: "sk-ant",
+  // The example's image model is openai's, which needs its key.
+  OPENAI_API_KEY: "sk-openai",
   CRON_WEBHOOK_TOKEN: "w",
   HOOKS_TOKEN: "h",
 };

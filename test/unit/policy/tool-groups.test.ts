@@ -99,4 +99,12 @@ describe("names and profiles", () => {
       expect.arrayContaining(["group:messaging", "sessions_list", "sessions_history", "sessions_search", "sessions_send", "session_status"]),
     );
   });
+  it("image_generate is where OpenClaw puts it: group:media (so group:openclaw) and the coding profile, not messaging or minimal", () => {
+    expect(expandToolNames(["group:media"])).toContain("image_generate");
+    expect(expandToolNames(["group:openclaw"])).toContain("image_generate");
+    expect(isBuiltInTool("image_generate")).toBe(true);
+    expect(compileToolList(profileAllowList("coding")!).matchOf("image_generate")).toBe("group:media");
+    expect(compileToolList(profileAllowList("messaging")!).matchOf("image_generate")).toBeUndefined();
+    expect(compileToolList(profileAllowList("minimal")!).matchOf("image_generate")).toBeUndefined();
+  });
 });
