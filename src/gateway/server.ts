@@ -81,6 +81,7 @@ import { anyChannelConfigured } from "../channels/config/channel-accounts.js";
 import { registerOpenAiRoutes } from "./http/openai/index.js";
 import { ConversationService } from "../conversations/conversation-service.js";
 import { startSessionMaintenance } from "../conversations/session-maintenance.js";
+import { maintenanceSettingsOf } from "../conversations/maintenance-pass.js";
 import { execGrantsPath } from "../agents/approvals/exec-grant-file.js";
 import { createHttpTurnRunner } from "./http/openai/http-turn.js";
 import { mediaLimitsFrom } from "./http/openai/request-media.js";
@@ -405,10 +406,7 @@ export class GatewayServer {
     this.ledger = new IdempotencyLedger(opts.stateDir);
     this.pendingSystemEvents = new PendingSystemEvents(opts.stateDir);
     this.sessionSystemEvents = new SessionSystemEvents(opts.stateDir);
-    this.maintenance = startSessionMaintenance(this.sessions, opts.logger, () => {
-      const config = opts.loadedConfig().config;
-      return { ...config.session.maintenance, cronSessionRetention: config.cron?.sessionRetention };
-    });
+    this.maintenance = startSessionMaintenance(this.sessions, opts.logger, () => maintenanceSettingsOf(opts.loadedConfig().config));
     this.approvals = new ExecApprovalBroker({
       onRequested: (request) => {
         this.broadcast("exec.approval.requested", execApprovalRequestedEvent(request));

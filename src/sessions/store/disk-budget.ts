@@ -44,6 +44,15 @@ export function planDiskBudget(files: readonly FolderFile[], maxBytes: number, h
   return { usedBytes, remove, afterBytes };
 }
 
+/**
+ * What a folder holds once a pass's earlier steps are done, for a dry run that did not do them:
+ * the archives those steps remove are gone, and the live transcripts of the sessions they archive
+ * are archives made `now` (a `.deleted.<ts>` archive, the first tier to go).
+ */
+export function afterEarlierSteps(files: readonly FolderFile[], removed: ReadonlySet<string>, archived: ReadonlySet<string>, now: number): FolderFile[] {
+  return files.filter((f) => !removed.has(f.file)).map((f) => (archived.has(f.file) ? { ...f, archive: { kind: "deleted" as const, archivedAt: now } } : f));
+}
+
 /** The regular files directly in `dir`, with their sizes; a file gone meanwhile is left out. */
 export function folderFiles(dir: string): FolderFile[] {
   let names: string[];

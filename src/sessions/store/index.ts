@@ -1,7 +1,7 @@
-export { SessionStore, type SessionStoreOptions } from "./session-store.js";
+export { SessionStore, type AgentPrune, type MaintenanceScope, type RemovedFile, type SessionStoreOptions } from "./session-store.js";
 export { StaleWriterError, SessionNotFoundError } from "./session-store-errors.js";
 export type { AppendMeta, SessionEntry, SessionInit, SessionOrigin, SessionPatch } from "./session-entry.js";
-export type { PruneOptions } from "./prune-plan.js";
+export type { KeepReason, PruneOptions, PruneVerdict } from "./prune-plan.js";
 export type { DiskBudgetPlan } from "./disk-budget.js";
 export type { RotateOptions, RotateResult } from "./rotate-transcript.js";
 export type { ParsedTranscript } from "./transcript-reader.js";

@@ -5,13 +5,13 @@ import type { ModelMessage, TranscriptMessage } from "../../models/messages.js";
 import { ensurePrivateDir } from "../../infra/paths.js";
 import { formatSessionKey, normalizeSafeAgentId, parseSessionKey, SessionKeyError } from "../keys/index.js";
 import { AgentIndexes } from "./agent-indexes.js";
-import { planPrune, type PruneOptions } from "./prune-plan.js";
+import { planPrune, type PruneOptions, type PruneVerdict } from "./prune-plan.js";
 import { rotateTranscript, type RotateOptions, type RotateResult } from "./rotate-transcript.js";
 import { applyPatch, recordAppend, restoreEntry } from "./entry-mutations.js";
 import { PER_GENERATION_FIELDS, STORE_OWNED_FIELDS, type AppendMeta, type SessionEntry, type SessionInit, type SessionPatch } from "./session-entry.js";
 import { sessionsDir, transcriptFile } from "./session-paths.js";
 import { headerSessionKey, selectArchives, type ArchiveSweep } from "./archive-sweep.js";
-import { folderFiles, planDiskBudget, type DiskBudgetPlan } from "./disk-budget.js";
+import { afterEarlierSteps, folderFiles, planDiskBudget, type DiskBudgetPlan } from "./disk-budget.js";
 import { SessionNotFoundError, StaleWriterError } from "./session-store-errors.js";
 import { chainEntries, toJsonLines, type TranscriptEntry, type TranscriptEntryInput, type TranscriptMessageEntry } from "./transcript-lines.js";
 import { readTranscriptFile, readTranscriptTail, type ParsedTranscript, type TranscriptTail } from "./transcript-reader.js";
@@ -28,6 +28,25 @@ export interface SessionStoreOptions {
   cwd?: string;
   /** Recovery notes (index rebuilt, torn files) for the log. */
   onWarning?: (message: string) => void;
+}
+
+/** Which agents a maintenance step covers (default: every agent known), and whether it only reports. */
+export interface MaintenanceScope {
+  dryRun?: boolean;
+  agentIds?: readonly string[];
+}
+
+/** One agent's sessions after `prune`: the verdict on each (prune-plan.ts). */
+export interface AgentPrune {
+  agentId: string;
+  verdicts: PruneVerdict[];
+}
+
+/** An archive a maintenance step removed (or, in a dry run, would remove). */
+export interface RemovedFile {
+  agentId: string;
+  file: string;
+  bytes: number;
 }
 
 /** A background index write under way longer than this means the disk is not answering. */
@@ -350,22 +369,21 @@ export class SessionStore {
   }
 
   /**
-   * Removes sessions idle longer than `maxAgeMs` and, per agent, the least recently updated
-   * beyond `maxEntries`; transcripts are archived as `.deleted.<ts>`. Sessions with an active
-   * run or a pin are kept. Returns the removed keys; with `dryRun`, the keys it would remove,
-   * removing nothing.
+   * Archives sessions idle longer than `maxAgeMs` and, per agent, the least recently updated
+   * beyond `maxEntries` (prune-plan.ts): each leaves the index and its transcript is kept as
+   * `.deleted.<ts>`. Protected sessions (an active run, a pin, `protectedKeys`, `preserveRecentMs`)
+   * are kept. Returns, for every agent of `agentIds` (default: every agent known), the verdict on
+   * each of its sessions; with `dryRun`, what would become of them, archiving nothing.
    */
-  prune(options: PruneOptions, { dryRun = false }: { dryRun?: boolean } = {}): string[] {
+  prune(options: PruneOptions, { dryRun = false, agentIds }: MaintenanceScope = {}): AgentPrune[] {
     this.assertOpen();
-    const removed: string[] = [];
-    for (const agentId of this.indexes.knownAgentIds()) {
+    const result: AgentPrune[] = [];
+    for (const agentId of this.agentsIn(agentIds)) {
       const entries = this.indexes.entries(agentId);
-      const keys = planPrune([...entries.values()], options, this.now());
-      if (keys.length === 0) continue;
-      if (dryRun) {
-        removed.push(...keys);
-        continue;
-      }
+      const verdicts = planPrune([...entries.values()], options, this.now());
+      result.push({ agentId, verdicts });
+      const keys = verdicts.filter((v) => v.action !== "keep").map((v) => v.key);
+      if (dryRun || keys.length === 0) continue;
       const gone = keys.map((k) => entries.get(k)!);
       this.indexes.commit(
         agentId,
@@ -373,17 +391,17 @@ export class SessionStore {
         () => gone.forEach((e) => entries.set(e.sessionKey, e)),
       );
       for (const old of gone) this.retire(old, "deleted");
-      removed.push(...keys);
     }
-    return removed;
+    return result;
   }
 
   /**
-   * Removes the archived transcripts `sweep` selects (archive-sweep.ts) in every agent's sessions
-   * folder; with `dryRun` removes nothing. Returns the files (to be) removed. A live transcript
-   * is never touched: only `<file>.<kind>.<ts>` archives are considered.
+   * Removes the archived transcripts `sweep` selects (archive-sweep.ts) in the sessions folder of
+   * every agent of `agentIds` (default: every agent known); with `dryRun` removes nothing. Returns
+   * the files (to be) removed, with their sizes. A live transcript is never touched: only
+   * `<file>.<kind>.<ts>` archives are considered.
    */
-  removeArchives(sweep: ArchiveSweep, { dryRun = false }: { dryRun?: boolean } = {}): string[] {
+  removeArchives(sweep: ArchiveSweep, { dryRun = false, agentIds }: MaintenanceScope = {}): RemovedFile[] {
     this.assertOpen();
     // Archives never change: each header is read once, not at every hourly pass.
     if (this.archiveKeys.size > 100_000) this.archiveKeys.clear();
@@ -391,9 +409,11 @@ export class SessionStore {
       if (!this.archiveKeys.has(file)) this.archiveKeys.set(file, headerSessionKey(file));
       return this.archiveKeys.get(file);
     };
-    const files = this.indexes.knownAgentIds().flatMap((agentId) => selectArchives(sessionsDir(this.stateDir, agentId), sweep, keyOf));
+    const files = this.agentsIn(agentIds).flatMap((agentId) =>
+      selectArchives(sessionsDir(this.stateDir, agentId), sweep, keyOf).map((file) => ({ agentId, file, bytes: fs.lstatSync(file, { throwIfNoEntry: false })?.size ?? 0 })),
+    );
     if (!dryRun) {
-      for (const file of files) {
+      for (const { file } of files) {
         fs.rmSync(file, { force: true });
         this.archiveKeys.delete(file);
       }
@@ -402,24 +422,30 @@ export class SessionStore {
   }
 
   /**
-   * `session.maintenance.maxDiskBytes` for every agent's sessions folder (disk-budget.ts): over
-   * `maxBytes`, its oldest archives are removed until it takes at most `highWaterBytes`; with
-   * `dryRun` nothing is removed. Returns each folder that was over its budget, with its plan.
+   * `session.maintenance.maxDiskBytes` for the sessions folder of every agent of `agentIds`
+   * (default: every agent known; disk-budget.ts): over `maxBytes`, its oldest archives are
+   * removed until it takes at most `highWaterBytes`; with `dryRun` nothing is removed. Returns
+   * each folder's plan (an empty one when it is within its budget). A dry run of a whole pass
+   * passes `assume`, what the pass's earlier steps would have removed and archived.
    */
-  enforceDiskBudget(maxBytes: number, highWaterBytes: number, { dryRun = false }: { dryRun?: boolean } = {}): ({ agentId: string } & DiskBudgetPlan)[] {
+  enforceDiskBudget(
+    maxBytes: number,
+    highWaterBytes: number,
+    { dryRun = false, agentIds, assume }: MaintenanceScope & { assume?: { removed: ReadonlySet<string>; archived: ReadonlySet<string> } } = {},
+  ): ({ agentId: string } & DiskBudgetPlan)[] {
     this.assertOpen();
-    const over: ({ agentId: string } & DiskBudgetPlan)[] = [];
-    for (const agentId of this.indexes.knownAgentIds()) {
-      const plan = planDiskBudget(folderFiles(sessionsDir(this.stateDir, agentId)), maxBytes, highWaterBytes);
-      if (plan.usedBytes <= maxBytes) continue;
-      over.push({ agentId, ...plan });
+    const plans: ({ agentId: string } & DiskBudgetPlan)[] = [];
+    for (const agentId of this.agentsIn(agentIds)) {
+      const files = folderFiles(sessionsDir(this.stateDir, agentId));
+      const plan = planDiskBudget(assume ? afterEarlierSteps(files, assume.removed, assume.archived, this.now()) : files, maxBytes, highWaterBytes);
+      plans.push({ agentId, ...plan });
       if (dryRun) continue;
       for (const { file } of plan.remove) {
         fs.rmSync(file, { force: true });
         this.archiveKeys.delete(file);
       }
     }
-    return over;
+    return plans;
   }
 
   /** The session key of each archived transcript whose header `removeArchives` read. */
@@ -500,6 +526,11 @@ export class SessionStore {
   }
 
   // ── internals ──────────────────────────────────────────────────────────────────────────────
+
+  /** The agents a maintenance step covers: those named (validated as directory names), else every agent known. */
+  private agentsIn(agentIds: readonly string[] | undefined): string[] {
+    return agentIds === undefined ? this.indexes.knownAgentIds() : agentIds.map((id) => normalizeSafeAgentId(id));
+  }
 
   /**
    * Parsing a key validates its shape part by part; a turn looks its session up a dozen times,

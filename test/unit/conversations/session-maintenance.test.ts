@@ -4,7 +4,8 @@ import path from "node:path";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { SessionStore } from "../../../src/sessions/store/index.js";
-import { PRUNE_AFTER_MS, startSessionMaintenance } from "../../../src/conversations/session-maintenance.js";
+import { PRUNE_AFTER_MS } from "../../../src/conversations/maintenance-pass.js";
+import { startSessionMaintenance } from "../../../src/conversations/session-maintenance.js";
 
 describe("session maintenance", () => {
   it("archives sessions idle past the retention at start-up and keeps recent ones", () => {

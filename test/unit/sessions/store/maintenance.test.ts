@@ -3,10 +3,13 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import type { TranscriptMessage } from "../../../../src/agents/types.js";
 import { loadHistory } from "../../../helpers/history-oracle.js";
-import { StaleWriterError, WITHDRAWN_CUSTOM_TYPE, withdrawalEntry } from "../../../../src/sessions/store/index.js";
+import { StaleWriterError, WITHDRAWN_CUSTOM_TYPE, withdrawalEntry, type AgentPrune } from "../../../../src/sessions/store/index.js";
 import { filesIn, makeStateDir, openStore, readIndex, readLines, sessionsDirOf } from "./helpers.js";
 
 const KEY = "agent:main:main";
+
+/** The keys a prune archived, over every agent. */
+const archivedBy = (result: AgentPrune[]) => result.flatMap((a) => a.verdicts.filter((v) => v.action !== "keep").map((v) => v.key));
 
 describe("prune", () => {
   it("removes sessions idle longer than maxAgeMs, archiving their transcripts, but keeps active and pinned ones", () => {
@@ -22,7 +25,7 @@ describe("prune", () => {
     store.ensure("agent:main:fresh");
 
     now = 60_000;
-    expect(store.prune({ maxAgeMs: 30_000 })).toEqual(["agent:main:stale"]);
+    expect(archivedBy(store.prune({ maxAgeMs: 30_000 }))).toEqual(["agent:main:stale"]);
     expect(Object.keys(readIndex(state)).sort()).toEqual(["agent:main:fresh", "agent:main:pinned", "agent:main:running"]);
     expect(filesIn(sessionsDirOf(state)).some((f) => f.startsWith(`${path.basename(stale.sessionFile)}.deleted.`))).toBe(true);
     expect(fs.existsSync(stale.sessionFile)).toBe(false);
@@ -39,11 +42,11 @@ describe("prune", () => {
     }
     now += 1_000;
     store.appendMessages("agent:main:a", null, [{ role: "user", content: "bump", timestamp: 1 }]); // a becomes newest
-    const removed = store.prune({ maxEntries: 2 });
+    const removed = archivedBy(store.prune({ maxEntries: 2 }));
     expect(removed.sort()).toEqual(["agent:main:b", "agent:main:c", "agent:ops:a", "agent:ops:b"]);
     expect(store.list("main").map((e) => e.sessionKey)).toEqual(["agent:main:a", "agent:main:d"]);
     expect(store.list("ops").map((e) => e.sessionKey)).toEqual(["agent:ops:d", "agent:ops:c"]);
-    expect(store.prune({ maxEntries: 2, maxAgeMs: 1e9 })).toEqual([]);
+    expect(archivedBy(store.prune({ maxEntries: 2, maxAgeMs: 1e9 }))).toEqual([]);
   });
 
   it("over the cap, anonymous HTTP sessions go first: newer ones never outlive a chat's session", () => {
@@ -57,7 +60,7 @@ describe("prune", () => {
       store.ensure(`agent:main:openai:req-${i}`);
     }
     store.ensure("agent:main:openresponses:resp-1");
-    const removed = store.prune({ maxEntries: 3 });
+    const removed = archivedBy(store.prune({ maxEntries: 3 }));
     expect(removed.sort()).toEqual(["agent:main:openai:req-0", "agent:main:openai:req-1", "agent:main:openai:req-2"]);
     expect(
       store
@@ -77,7 +80,7 @@ describe("prune", () => {
       now += 1_000;
       store.ensure(key);
     }
-    expect(store.prune({ maxEntries: 2 }).sort()).toEqual([
+    expect(archivedBy(store.prune({ maxEntries: 2 })).sort()).toEqual([
       "agent:main:hook:5f0c1b2a-9d3e-4c1f-8a6b-0e2d4c6f8a10",
       "agent:main:hook:inbox:run:0b1c2d3e-4f50-4617-8293-a4b5c6d7e8f9",
     ]);
