@@ -123,7 +123,7 @@ program
 // `openclaw agents`: the configured agents and their bindings, read and edited in the local config (bare `agents` = `agents list`, as in OpenClaw).
 registerAgentsCommands(program.command("agents").description("the configured agents and the bindings that route chats to them"));
 
-const sessions = program.command("sessions").description("list, delete and compact conversation sessions (bare: sessions list)");
+const sessions = program.command("sessions").description("list, delete, compact and clean up conversation sessions (bare: sessions list)");
 
 withClientFlags(sessions.command("list", { isDefault: true }).description("list conversation sessions"))
   .option("--agent <id>", "only this agent's sessions")
@@ -149,6 +149,20 @@ withClientFlags(sessions.command("compact <key>").description("summarize a sessi
   .action(async (key: string, opts) => {
     const { sessionsCompactCommand } = await import("./sessions-compact-command.js");
     await sessionsCompactCommand(key, opts);
+  });
+
+withClientFlags(sessions.command("cleanup").description("run session maintenance now (session.maintenance): archive idle and excess sessions, remove expired archives"))
+  .option("--dry-run", "show what the pass would archive and remove, changing nothing")
+  .option("--enforce", "apply even when session.maintenance.mode is warn")
+  .option("--agent <id>", "this agent's sessions (default: the default agent's)")
+  .option("--all-agents", "every configured agent's sessions")
+  .option("--active-key <key>", "a session this pass never archives (it still counts toward maxEntries)")
+  .option("--store <path>", "OpenClaw's store selector: not supported here (refused)")
+  .option("--fix-missing", "OpenClaw's removal of sessions without a transcript: not supported here (refused)")
+  .option("--fix-dm-scope", "OpenClaw's retirement of per-peer DM sessions: not supported here (refused)")
+  .action(async (opts) => {
+    const { sessionsCleanupCommand } = await import("./sessions-cleanup-command.js");
+    await sessionsCleanupCommand(opts);
   });
 
 withClientFlags(program.command("status").description("gateway reachability, version and sessions")).action(async (opts) => {

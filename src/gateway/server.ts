@@ -33,6 +33,7 @@ import { DeviceRegistry } from "./auth/device-registry.js";
 import { registerAgentMethods } from "./methods/agent-methods.js";
 import { registerChatMethods } from "./methods/chat-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
+import { registerSessionCleanupMethods } from "./methods/session-cleanup-methods.js";
 import { registerMemoryMethods } from "./methods/memory-methods.js";
 import { registerCronMethods } from "./methods/cron-methods.js";
 import { CronService } from "../cron/cron-service.js";
@@ -529,6 +530,7 @@ export class GatewayServer {
     registerAgentMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
     registerChatMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
     registerSessionMethods(this.methods, this.conversations, this.sessionEvents);
+    registerSessionCleanupMethods(this.methods, this.sessionEvents);
     registerSessionCreateMethods(this.methods, this.conversations, (key, reason) => this.sessionEvents.changed(key, reason));
     registerSessionReadMethods(this.methods, this.conversations);
     registerCommandMethods(this.methods);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import lockfile from "proper-lockfile";
 import { isProcessAlive } from "../infra/process-alive.js";
-import { gatewayStatePaths } from "../infra/paths.js";
+import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 
 export interface LockInfo {
   pid: number;
@@ -94,6 +94,35 @@ export class StateLock {
       // Already released, or lost to another gateway: nothing of ours is left to remove.
       if ((err as NodeJS.ErrnoException).code !== "ENOTACQUIRED") throw err;
     }
+  }
+}
+
+/**
+ * Runs `work` holding this state dir's gateway lock, for a command that changes the gateway's
+ * files while no gateway runs (`openclaw sessions cleanup` without one). No `gateway.lock` is
+ * written: this process is no gateway, so `gateway stop`, `gateway status` and clients never take
+ * it for one, and a gateway starting meanwhile finds the lock held by nobody it can name and
+ * refuses, as it does while another gateway starts. A `gateway.lock` a dead gateway left is
+ * removed once the lock is taken, or a starting gateway would take the lock over from its dead
+ * holder. `work` must be synchronous: the lock is not refreshed while it runs. Throws
+ * StateLockError when another process holds the lock.
+ */
+export function withStateDirLock<T>(stateDir: string, work: () => T): T {
+  const { lockFile, lockDir } = gatewayStatePaths(stateDir);
+  ensurePrivateDir(stateDir);
+  const options = { realpath: false, lockfilePath: lockDir };
+  try {
+    lockfile.lockSync(lockFile, { ...options, stale: STALE_MS });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ELOCKED") throw err;
+    const holder = readLockFile(lockFile);
+    throw new StateLockError(`the state dir ${stateDir} is locked (${lockDir}) by ${holder ? `pid ${holder.pid}, port ${holder.port}` : "a process that does not say who it is"}`);
+  }
+  try {
+    fs.rmSync(lockFile, { force: true });
+    return work();
+  } finally {
+    lockfile.unlockSync(lockFile, options);
   }
 }
 

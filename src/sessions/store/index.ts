@@ -3,6 +3,7 @@ export { StaleWriterError, SessionNotFoundError } from "./session-store-errors.j
 export type { AppendMeta, SessionEntry, SessionInit, SessionOrigin, SessionPatch } from "./session-entry.js";
 export type { KeepReason, PruneOptions, PruneVerdict } from "./prune-plan.js";
 export type { DiskBudgetPlan } from "./disk-budget.js";
+export { indexFile } from "./session-paths.js";
 export type { RotateOptions, RotateResult } from "./rotate-transcript.js";
 export type { ParsedTranscript } from "./transcript-reader.js";
 export { parseTranscript } from "./transcript-reader.js";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readLiveLock, StateLock, StateLockError } from "../../../src/gateway/state-lock.js";
+import { readLiveLock, StateLock, StateLockError, withStateDirLock } from "../../../src/gateway/state-lock.js";
 
 const info = (pid: number) => ({ pid, host: "127.0.0.1", port: 18789, startedAt: Date.now(), version: "test" });
 
@@ -83,6 +83,33 @@ describe("StateLock", () => {
     expect(readLiveLock(stateDir)).toBeUndefined();
     fs.rmSync(lockDir, { recursive: true });
     expect(readLiveLock(stateDir)).toBeUndefined();
+  });
+
+  it("withStateDirLock: while an offline job holds the lock no gateway starts, and readers see no gateway; it is released after", async () => {
+    // A dead gateway's info file is dropped: a starting gateway would otherwise take the lock over from its dead holder.
+    fs.writeFileSync(lockFile, JSON.stringify(info(await exitedPid())));
+    const seen = withStateDirLock(stateDir, () => {
+      expect(() => StateLock.acquire(stateDir, info(process.pid))).toThrow(/a gateway that is starting/);
+      return { live: readLiveLock(stateDir), lockFile: fs.existsSync(lockFile) };
+    });
+    expect(seen).toEqual({ live: undefined, lockFile: false });
+    expect(fs.existsSync(lockDir)).toBe(false);
+    StateLock.acquire(stateDir, info(process.pid)).release();
+  });
+
+  it("withStateDirLock refuses a lock a gateway holds, naming it, runs nothing, and releases the lock when the job throws", () => {
+    const pid = heldByLiveProcess();
+    let ran = false;
+    expect(() => withStateDirLock(stateDir, () => (ran = true))).toThrow(new RegExp(`locked \\(${lockDir}\\) by pid ${pid}, port 18789`));
+    expect(ran).toBe(false);
+    fs.rmSync(lockDir, { recursive: true });
+    fs.rmSync(lockFile);
+    expect(() =>
+      withStateDirLock(stateDir, () => {
+        throw new Error("job failed");
+      }),
+    ).toThrow("job failed");
+    expect(fs.existsSync(lockDir)).toBe(false);
   });
 
   it("takes over a bare gateway.lock left by an older version whose pid is gone", async () => {
