@@ -2,11 +2,12 @@ import path from "node:path";
 import type { SessionsCleanupResult, SessionsCleanupSummary } from "../gateway/sessions-cleanup-summary.js";
 import { summariesOf } from "../gateway/sessions-cleanup-summary.js";
 import { formatByteSize } from "../infra/byte-size.js";
+import type { KeepReason } from "../sessions/store/index.js";
 import { alignColumns } from "../infra/text-table.js";
 import { formatDuration } from "./gateway-call.js";
 
 /** Why a kept session was kept, in the words of the setting or flag that kept it; nothing for one within the limits. */
-const KEPT_BECAUSE: Record<string, string> = {
+const KEPT_BECAUSE: Record<KeepReason, string> = {
   "active-key": "--active-key",
   running: "a turn is running",
   pinned: "pinned",
@@ -47,12 +48,15 @@ function summaryLines(s: SessionsCleanupSummary): string[] {
     diskBudgetLine(s, verb),
   ];
   if (s.activeKey) lines.push(`Protected (--active-key): ${s.activeKey}${s.sessions.some((row) => row.key === s.activeKey) ? "" : " (no such session)"}`);
-  const rows = would ? s.sessions : s.sessions.filter((row) => row.action !== "keep");
-  if (rows.length > 0) {
-    const now = Date.now();
-    lines.push("", would ? "Planned session actions:" : "Archived sessions:");
-    const table = rows.map((row) => [row.action, row.key, formatDuration(now - row.updatedAt), row.reason ? KEPT_BECAUSE[row.reason]! : ""]);
-    lines.push(...alignColumns([["ACTION", "KEY", "AGE", "KEPT BECAUSE"], ...table]));
+  const now = Date.now();
+  const age = (updatedAt: number) => formatDuration(now - updatedAt);
+  if (would && s.sessions.length > 0) {
+    const table = s.sessions.map((row) => [row.action, row.key, age(row.updatedAt), row.reason ? KEPT_BECAUSE[row.reason] : ""]);
+    lines.push("", "Planned session actions:", ...alignColumns([["ACTION", "KEY", "AGE", "KEPT BECAUSE"], ...table]));
+  }
+  const archived = s.sessions.filter((row) => row.action !== "keep");
+  if (!would && archived.length > 0) {
+    lines.push("", "Archived sessions:", ...alignColumns([["ACTION", "KEY", "AGE"], ...archived.map((row) => [row.action, row.key, age(row.updatedAt)])]));
   }
   if (s.removedArchives.length > 0) {
     lines.push("", `${would ? "Archives to remove from" : "Archives removed from"} ${path.dirname(s.storePath)}:`);

@@ -128,7 +128,7 @@ describe("openclaw sessions cleanup through the gateway", { timeout: 120_000 }, 
     const real = await cleanup("--active-key", "agent:main:four-hours");
     expect(real.code, real.output).toBe(0);
     expect(real.output).toContain("Archived over the cap (maxEntries): 2\n");
-    expect(real.output).toMatch(/Archived sessions:\nACTION +KEY +AGE +KEPT BECAUSE\narchive-cap +agent:main:three-hours +3h \d+m\narchive-cap +agent:main:two-hours +2h \d+m\n/);
+    expect(real.output).toMatch(/Archived sessions:\nACTION +KEY +AGE\narchive-cap +agent:main:three-hours +3h \d+m\narchive-cap +agent:main:two-hours +2h \d+m\n/);
     expect(real.output).toMatch(/\nApplied maintenance\. Current entries: 3\n$/);
     expect(await listed(gateway)).toEqual(["agent:main:four-hours", "agent:main:live-1", "agent:main:live-2"]);
     for (const key of ["agent:main:three-hours", "agent:main:two-hours"]) {
