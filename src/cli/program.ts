@@ -4,6 +4,7 @@ import { packageVersion } from "../infra/version.js";
 import { registerAcpCommand } from "./acp-command.js";
 import { registerAgentsCommands } from "./agents/register-agents-commands.js";
 import { registerApprovalsCommands } from "./approvals/register-approvals.js";
+import { registerBackupCommands } from "./backup/register-backup-commands.js";
 import { registerModelsEditCommands } from "./models-edit-commands.js";
 import { registerOpsCommands } from "./ops-commands.js";
 import { registerSkillsCommands } from "./register-skills-commands.js";
@@ -627,6 +628,8 @@ acp
 
 registerOpsCommands(program, withClientFlags);
 registerApprovalsCommands(program, withClientFlags);
+// `openclaw backup`: archives of the state dir, config and workspaces (docs/cli.md#backup).
+registerBackupCommands(program);
 
 /** Parses `argv` (process.argv shape) and runs the command it names. */
 export async function runProgram(argv: readonly string[]): Promise<unknown> {
