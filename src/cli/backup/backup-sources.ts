@@ -21,8 +21,8 @@ export interface BackupRoot {
   sourcePath: string;
   archivePath: string;
   directory: boolean;
-  /** Canonical paths inside it the walk leaves out, each with the reason it reports. */
-  excluded: Map<string, string>;
+  /** Canonical paths inside it the walk leaves out, each with the reason it reports (null: archived as another asset, nothing to report). */
+  excluded: Map<string, string | null>;
 }
 
 /**
@@ -50,7 +50,7 @@ export interface BackupSources {
 }
 
 /** Entries at the top of the state dir that belong to the running gateway's process, not to its state. */
-function stateRootExclusions(stateDir: string): Map<string, string> {
+function stateRootExclusions(stateDir: string): Map<string, string | null> {
   const files = gatewayStatePaths(stateDir);
   return new Map([
     [files.lockFile, "the running gateway's lock"],
@@ -161,8 +161,8 @@ function planWorkspaces(agents: ManifestAgent[], state: BackupRoot, roots: Backu
         continue;
       }
       const archivePath = `${WORKSPACES_DIR}/${ids[0]}`;
-      const excluded = new Map<string, string>();
-      if (isWithin(state.sourcePath, sourcePath)) excluded.set(state.sourcePath, `the state dir (its own asset, ${STATE_ASSET})`);
+      const excluded = new Map<string, string | null>();
+      if (isWithin(state.sourcePath, sourcePath)) excluded.set(state.sourcePath, null);
       roots.push({ kind: "workspace", sourcePath, archivePath, directory: true, excluded });
       workspaces.push({ agents: ids, sourcePath, archivePath });
     }

@@ -66,9 +66,9 @@ function walkDir(dir: string, archiveDir: string, root: BackupRoot, pinned: Set<
   for (const name of names) {
     const sourcePath = path.join(dir, name);
     const archivePath = `${archiveDir}/${name}`;
-    const excludedBecause = root.excluded.get(sourcePath);
-    if (excludedBecause) {
-      plan.skipped.push({ sourcePath, reason: excludedBecause });
+    if (root.excluded.has(sourcePath)) {
+      const reason = root.excluded.get(sourcePath);
+      if (reason) plan.skipped.push({ sourcePath, reason });
       continue;
     }
     if (pinned.has(sourcePath)) continue;
