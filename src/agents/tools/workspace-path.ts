@@ -3,12 +3,10 @@ import path from "node:path";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError } from "../tool-result.js";
 import type { ToolResult } from "../types.js";
+import { isPathInside, realPathAllowingMissing } from "../../infra/real-path.js";
 
 /** Longer paths are refused outright: no real file needs one, and Linux's PATH_MAX is 4096. */
 export const MAX_PATH_CHARS = 4096;
-
-/** A symlink chain this long is a loop, or an attack; the kernel gives up at 40 as well. */
-const MAX_SYMLINK_HOPS = 40;
 
 export type WorkspacePathResolution = { ok: true; absolute: string; relative: string } | { ok: false; result: ToolResult };
 
@@ -35,17 +33,17 @@ export function resolveWorkspacePath(workspaceDir: string, requested: unknown): 
   }
 
   const lexical = path.resolve(root, requested);
-  if (!isInside(root, lexical)) {
+  if (!isPathInside(root, lexical)) {
     return refuse("pathOutsideWorkspace", `"${shorten(requested)}" resolves outside the workspace.`);
   }
 
   let real: string;
   try {
-    real = realPathAllowingMissing(lexical, 0);
+    real = realPathAllowingMissing(lexical);
   } catch (error) {
     return refuse("pathInvalid", `"${shorten(requested)}" cannot be resolved: ${errorCode(error)}.`);
   }
-  if (!isInside(root, real)) {
+  if (!isPathInside(root, real)) {
     return refuse("pathOutsideWorkspace", `"${shorten(requested)}" goes through a symbolic link that leads outside the workspace.`);
   }
   // A second hard link can be anywhere on the same file system: reading or writing through it
@@ -63,39 +61,6 @@ function realWorkspaceRoot(workspaceDir: string): string {
   } catch {
     return path.resolve(workspaceDir);
   }
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === "" || (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative));
-}
-
-/**
- * realpath for a target that may not exist yet: the deepest existing ancestor is resolved and the
- * missing tail appended. A dangling symlink is followed through its link text, because writing to
- * it would create the file wherever it points.
- */
-function realPathAllowingMissing(target: string, hops: number): string {
-  try {
-    return fs.realpathSync.native(target);
-  } catch (error) {
-    const code = errorCode(error);
-    if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
-  }
-  let stats: fs.Stats | undefined;
-  try {
-    stats = fs.lstatSync(target);
-  } catch {
-    stats = undefined;
-  }
-  if (stats?.isSymbolicLink()) {
-    if (hops >= MAX_SYMLINK_HOPS) throw Object.assign(new Error("too many symbolic links"), { code: "ELOOP" });
-    const linkText = fs.readlinkSync(target);
-    return realPathAllowingMissing(path.resolve(path.dirname(target), linkText), hops + 1);
-  }
-  const parent = path.dirname(target);
-  if (parent === target) return target;
-  return path.join(realPathAllowingMissing(parent, hops), path.basename(target));
 }
 
 function errorCode(error: unknown): string {

@@ -7,12 +7,12 @@ import { expandHome } from "../../infra/home-path.js";
 import { CliError } from "../output.js";
 import { defaultArchiveFileName } from "./archive-layout.js";
 import type { BackupRoot } from "./backup-sources.js";
-import { canonicalPath, isWithin } from "./canonical-path.js";
+import { isPathInside, realPathAllowingMissing } from "../../infra/real-path.js";
 
 /** The folders the backup reads: an archive written inside one would be read into itself. */
 function holdingRoot(file: string, roots: BackupRoot[]): BackupRoot | undefined {
-  const real = canonicalPath(file);
-  return roots.find((root) => root.directory && isWithin(real, root.sourcePath));
+  const real = realPathAllowingMissing(path.resolve(file));
+  return roots.find((root) => root.directory && isPathInside(root.sourcePath, real));
 }
 
 /**

@@ -6,7 +6,7 @@ import { loadConfig, resolveConfigPath, resolveStateDir } from "../../config/ind
 import { gatewayStatePaths } from "../../infra/paths.js";
 import { CliError } from "../output.js";
 import { externalArchivePath, STATE_ASSET, WORKSPACES_DIR } from "./archive-layout.js";
-import { canonicalPath, isWithin } from "./canonical-path.js";
+import { isPathInside, realPathAllowingMissing } from "../../infra/real-path.js";
 import type { AssetKind, ManifestAgent, ManifestWorkspace } from "./manifest.js";
 
 export interface BackupOptions {
@@ -62,7 +62,7 @@ function stateRootExclusions(stateDir: string): Map<string, string | null> {
 
 /** Where a file is named, for the archive: its folder canonical, its own name kept (it may be a symbolic link). */
 function fileLocation(file: string): string {
-  return path.join(canonicalPath(path.dirname(path.resolve(file))), path.basename(file));
+  return path.join(realPathAllowingMissing(path.dirname(path.resolve(file))), path.basename(file));
 }
 
 function archivePathIn(root: BackupRoot, location: string): string {
@@ -87,7 +87,7 @@ export function resolveBackupSources(options: BackupOptions, env: NodeJS.Process
 
   if (!fs.existsSync(stateDir)) throw new CliError(`no state dir at ${stateDir}: nothing to back up (set OPENCLAW_STATE_DIR, or --profile, to the one to back up)`);
   const loaded = loadConfig({ stateDir, env });
-  const stateReal = canonicalPath(stateDir);
+  const stateReal = realPathAllowingMissing(path.resolve(stateDir));
   const state: BackupRoot = { kind: "state", sourcePath: stateReal, archivePath: STATE_ASSET, directory: true, excluded: stateRootExclusions(stateReal) };
   const roots: BackupRoot[] = [state];
 
@@ -102,7 +102,7 @@ export function resolveBackupSources(options: BackupOptions, env: NodeJS.Process
   const pinned: PinnedFile[] = [];
   for (const file of [...(loaded.path ? [loaded.path] : []), ...includedConfigFiles]) {
     const location = fileLocation(file);
-    const holder = roots.find((root) => root.directory && isWithin(location, root.sourcePath));
+    const holder = roots.find((root) => root.directory && isPathInside(root.sourcePath, location));
     if (holder) pinned.push({ location, archivePath: archivePathIn(holder, location) });
     else if (!pinned.some((p) => p.location === location)) {
       const archivePath = externalArchivePath(location);
@@ -118,8 +118,8 @@ function onlyConfigSources(options: BackupOptions, stateDir: string, configPath:
   if (!configPath) throw new CliError(`no config file to back up: none in ${stateDir} (openclaw.yaml, .yml, .json or .json5) and OPENCLAW_CONFIG_PATH is not set`);
   if (!fs.existsSync(configPath)) throw new CliError(`config file not found: ${configPath}`);
   const location = fileLocation(configPath);
-  const stateReal = canonicalPath(stateDir);
-  const archivePath = isWithin(location, stateReal) ? `${STATE_ASSET}/${path.relative(stateReal, location).split(path.sep).join("/")}` : externalArchivePath(location);
+  const stateReal = realPathAllowingMissing(path.resolve(stateDir));
+  const archivePath = isPathInside(stateReal, location) ? `${STATE_ASSET}/${path.relative(stateReal, location).split(path.sep).join("/")}` : externalArchivePath(location);
   return {
     options,
     stateDir,
@@ -142,27 +142,27 @@ function onlyConfigSources(options: BackupOptions, stateDir: string, configPath:
 function planWorkspaces(agents: ManifestAgent[], state: BackupRoot, roots: BackupRoot[], options: BackupOptions): ManifestWorkspace[] {
   const byPath = new Map<string, string[]>();
   for (const agent of agents) {
-    const real = canonicalPath(agent.workspace);
+    const real = realPathAllowingMissing(path.resolve(agent.workspace));
     byPath.set(real, [...(byPath.get(real) ?? []), agent.id]);
   }
   const ordered = [...byPath.entries()].sort(([a], [b]) => a.length - b.length);
   const workspaces: ManifestWorkspace[] = [];
   for (const [sourcePath, ids] of ordered) {
-    const inState = isWithin(sourcePath, state.sourcePath);
+    const inState = isPathInside(state.sourcePath, sourcePath);
     if (!fs.existsSync(sourcePath)) {
       workspaces.push({ agents: ids, sourcePath, archivePath: null, excluded: "missing" });
     } else if (!options.includeWorkspace) {
       if (inState && sourcePath !== state.sourcePath) state.excluded.set(sourcePath, "workspace (--no-include-workspace)");
       workspaces.push({ agents: ids, sourcePath, archivePath: null, excluded: "--no-include-workspace" });
     } else {
-      const holder = roots.find((root) => isWithin(sourcePath, root.sourcePath));
+      const holder = roots.find((root) => isPathInside(root.sourcePath, sourcePath));
       if (holder) {
         workspaces.push({ agents: ids, sourcePath, archivePath: archivePathIn(holder, sourcePath) });
         continue;
       }
       const archivePath = `${WORKSPACES_DIR}/${ids[0]}`;
       const excluded = new Map<string, string | null>();
-      if (isWithin(state.sourcePath, sourcePath)) excluded.set(state.sourcePath, null);
+      if (isPathInside(sourcePath, state.sourcePath)) excluded.set(state.sourcePath, null);
       roots.push({ kind: "workspace", sourcePath, archivePath, directory: true, excluded });
       workspaces.push({ agents: ids, sourcePath, archivePath });
     }

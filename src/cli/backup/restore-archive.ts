@@ -3,7 +3,7 @@ import path from "node:path";
 import { CliError } from "../output.js";
 import { entryPathInRoot, MANIFEST_NAME, PAYLOAD_DIR } from "./archive-layout.js";
 import { forEachArchiveEntry, readEntryBody } from "./archive-reader.js";
-import { canonicalPath, isWithin } from "./canonical-path.js";
+import { isPathInside, realPathAllowingMissing } from "../../infra/real-path.js";
 import type { ManifestEntry } from "./manifest.js";
 import { type VerifiedArchive, verifyArchive } from "./verify-archive.js";
 
@@ -27,11 +27,11 @@ export function checkRestoreTarget(target: string, liveStateDir: string): void {
   }
   if (stat && !stat.isDirectory()) throw new CliError(`--target ${target} exists and is not a folder: restore into a new or empty folder`);
   if (stat && fs.readdirSync(target).length > 0) throw new CliError(`--target ${target} is not empty: restore into a new or empty folder (a restore never writes over files)`);
-  const live = canonicalPath(liveStateDir);
-  const into = canonicalPath(target);
-  if (isWithin(into, live) || isWithin(live, into)) {
+  const live = realPathAllowingMissing(path.resolve(liveStateDir));
+  const into = realPathAllowingMissing(path.resolve(target));
+  if (isPathInside(live, into) || isPathInside(into, live)) {
     throw new CliError(
-      `--target ${target} ${isWithin(into, live) ? "is inside" : "holds"} the live state dir ${liveStateDir}: restore into a separate folder, then point OPENCLAW_STATE_DIR at it`,
+      `--target ${target} ${isPathInside(live, into) ? "is inside" : "holds"} the live state dir ${liveStateDir}: restore into a separate folder, then point OPENCLAW_STATE_DIR at it`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import { type Static, type TLiteral, type TUnion, Type } from "@sinclair/typebox";
+import type { ImageSettings } from "./openai-images.js";
 
 /** The most images one call makes, and the most reference images one edit takes (OpenAI's limits through OpenClaw). */
 export const IMAGE_GENERATE_MAX_COUNT = 4;
@@ -50,16 +51,7 @@ export const ImageGenerateParameters = Type.Object({
 export type ImageGenerateArgs = Static<typeof ImageGenerateParameters>;
 
 /** A call's arguments checked and put the way the provider takes them. */
-export interface CheckedImageRequest {
-  prompt: string;
-  count: number;
-  size?: string;
-  quality?: string;
-  outputFormat?: string;
-  background?: string;
-  moderation?: string;
-  outputCompression?: number;
-  user?: string;
+export interface CheckedImageRequest extends ImageSettings {
   /** Workspace paths of the reference images, in order, each once. */
   referencePaths: string[];
   model?: string;

@@ -15,8 +15,8 @@ const PROVIDER_MESSAGE_MAX_CHARS = 300;
 /** Error codes OpenAI (and servers copying it) give a prompt its safety system refused. */
 const REFUSAL_CODES = new Set(["moderation_blocked", "content_policy_violation", "content_filter"]);
 
-/** What one call asks of the provider, checked and defaulted by the tool (image-request.ts). */
-export interface ImageJob {
+/** The settings of one call as the provider takes them, checked and defaulted by the tool (image-generate-params.ts). */
+export interface ImageSettings {
   prompt: string;
   count: number;
   size?: string;
@@ -26,6 +26,10 @@ export interface ImageJob {
   moderation?: string;
   outputCompression?: number;
   user?: string;
+}
+
+/** What one call asks of the provider. */
+export interface ImageJob extends ImageSettings {
   /** Reference images: with any, the request is an edit (`/images/edits`). */
   references: readonly { name: string; mimeType: string; bytes: Buffer }[];
 }
