@@ -5,7 +5,6 @@ import {
   defaultConfigPathForWrite,
   formatKeyPath,
   hashConfigBytes,
-  parseConfigText,
   parseKeyPath,
   patchConfigFile,
   resolveConfigPath,
@@ -96,7 +95,7 @@ function replacePathIn(patch: Record<string, unknown>, text: string): string {
   return formatKeyPath(segments);
 }
 
-/** The hash the write is made against (it fails if the file changes meanwhile); refuses a file that does not parse, which a patch would replace whole. */
+/** The hash the write is made against: it fails if the file changes meanwhile (a file that does not parse is refused by patchConfigFile). */
 function currentHash(file: string): string | undefined {
   let bytes: Buffer;
   try {
@@ -104,13 +103,6 @@ function currentHash(file: string): string | undefined {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new CliError(`cannot read the config file ${file}: ${(err as Error).message}`);
-  }
-  try {
-    parseConfigText(bytes.toString("utf8"), file);
-  } catch (err) {
-    if (err instanceof ConfigError)
-      throw new CliError(`not saved: the config file does not parse, so it cannot be patched: ${err.message} (fix it by hand; openclaw config validate shows where)`);
-    throw err;
   }
   return hashConfigBytes(bytes);
 }

@@ -127,6 +127,16 @@ describe("openclaw config patch", () => {
     expect(fs.readFileSync(file, "utf8")).toBe(before);
   });
 
+  it("a config file that does not parse is not patched (the patch would become the whole file) and stays byte for byte", async () => {
+    const { env, file } = state();
+    const broken = `${fs.readFileSync(file, "utf8").trimEnd().slice(0, -1)}\n`;
+    fs.writeFileSync(file, broken);
+    const res = await runWithStdin(["config", "patch", "--stdin"], env, "{ logging: { level: 'warn' } }");
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^openclaw: not saved: config file .* does not parse, so it cannot be patched: /);
+    expect(fs.readFileSync(file, "utf8")).toBe(broken);
+  });
+
   it("needs exactly one of --file and --stdin", async () => {
     const { env } = state();
     for (const args of [[], ["--stdin", "--file", "x.json5"]]) {
