@@ -28,7 +28,8 @@ export function failoverReason(failure: AttemptFailure): FailoverReason {
   if (kind === "timeout") return "timeout";
   if (kind === "server") return OVERLOADED.test(message) ? "overloaded" : RATE_LIMIT.test(message) ? "rate_limit" : "server";
   if (kind === "network") return "network";
-  if (kind === "malformed") return "format";
+  // The provider refused the request as malformed (400, 422), or its stream was: OpenClaw's `format`.
+  if (kind === "malformed" || kind === "bad_request") return "format";
   if (kind === "config") return "config";
   return "unknown";
 }
@@ -62,7 +63,7 @@ export const REASON_TEXT: Record<FailoverReason, string> = {
   timeout: "timed out",
   server: "server error",
   network: "network error",
-  format: "broken response",
+  format: "format error",
   context_overflow: "context overflow",
   aborted: "aborted",
   config: "not configured",

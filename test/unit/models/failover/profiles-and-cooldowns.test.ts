@@ -93,6 +93,7 @@ describe("failure reasons", () => {
     expect(failoverReason({ kind: "server", message: "ThrottlingException: slow down" })).toBe("rate_limit");
     expect(failoverReason({ kind: "context_length", status: 400, message: "prompt is too long" })).toBe("context_overflow");
     expect(failoverReason({ kind: "malformed", message: "stream ended early" })).toBe("format");
+    expect(failoverReason({ kind: "bad_request", status: 400, message: "Invalid schema for function 'read'" })).toBe("format");
     expect(failoverReason({ kind: "aborted", message: "request aborted" })).toBe("aborted");
   });
 });
