@@ -10,16 +10,20 @@ const PRUNE_EVERY_MS = 3600_000;
 /**
  * Keeps the session store bounded: a maintenance pass (maintenance-pass.ts) runs at start-up and
  * hourly, and big transcripts are rotated after their run. The settings are read at each pass, so
- * a config reload applies at the next one. What a pass did, or in `warn` mode what is due, is logged.
+ * a config reload applies at the next one. What a pass did, or in `warn` mode what is due, is
+ * logged; each session it archived is passed to `onArchived` (clients are told it is gone).
  */
 export function startSessionMaintenance(
   store: SessionStore,
   logger: Logger,
   settings: () => MaintenanceSettings | undefined = () => undefined,
+  onArchived: (sessionKey: string) => void = () => {},
 ): { rotateIfLarge(sessionKey: string): boolean; stop(): void } {
   const prune = () => {
     try {
-      logPass(logger, runMaintenancePass(store, settings() ?? {}));
+      const report = runMaintenancePass(store, settings() ?? {});
+      logPass(logger, report);
+      if (report.applied) for (const key of archivedKeys(report)) onArchived(key);
     } catch (err) {
       logger.warn({ err: (err as Error).message }, "session pruning failed");
     }
@@ -42,9 +46,14 @@ export function startSessionMaintenance(
   };
 }
 
+/** The sessions a pass archived (or, not applied, would have). */
+function archivedKeys(report: PassReport): string[] {
+  return report.agents.flatMap((a) => a.sessions.filter((s) => s.action !== "keep").map((s) => s.key));
+}
+
 /** The log lines of a pass: counts of what it did, or (`warn` mode) of what it kept that is due. */
 function logPass(logger: Logger, report: PassReport): void {
-  const archived = report.agents.flatMap((a) => a.sessions.filter((s) => s.action !== "keep").map((s) => s.key));
+  const archived = archivedKeys(report);
   const cronRuns = report.agents.reduce((n, a) => n + a.cronRunArchives.length, 0);
   const expired = report.agents.reduce((n, a) => n + a.expiredArchives.length, 0);
   if (!report.applied) {

@@ -407,7 +407,13 @@ export class GatewayServer {
     this.ledger = new IdempotencyLedger(opts.stateDir);
     this.pendingSystemEvents = new PendingSystemEvents(opts.stateDir);
     this.sessionSystemEvents = new SessionSystemEvents(opts.stateDir);
-    this.maintenance = startSessionMaintenance(this.sessions, opts.logger, () => maintenanceSettingsOf(opts.loadedConfig().config));
+    // A session the hourly pass archives is gone from the store, as after sessions.delete.
+    this.maintenance = startSessionMaintenance(
+      this.sessions,
+      opts.logger,
+      () => maintenanceSettingsOf(opts.loadedConfig().config),
+      (key) => this.sessionEvents.changed(key, "delete"),
+    );
     this.approvals = new ExecApprovalBroker({
       onRequested: (request) => {
         this.broadcast("exec.approval.requested", execApprovalRequestedEvent(request));

@@ -41,14 +41,27 @@ describe("session maintenance", () => {
     const warned: unknown[] = [];
     const logger = pino({ level: "warn" }, { write: (line: string) => warned.push(JSON.parse(line)) });
     try {
-      startSessionMaintenance(store, logger, () => ({ mode: "warn", pruneAfter: "1h", maxEntries: 1 })).stop();
+      const archived: string[] = [];
+      startSessionMaintenance(
+        store,
+        logger,
+        () => ({ mode: "warn", pruneAfter: "1h", maxEntries: 1 }),
+        (key) => archived.push(key),
+      ).stop();
+      expect(archived).toEqual([]);
       expect(["two-hours", "a-minute", "now"].map((k) => store.get(`agent:main:${k}`) !== undefined)).toEqual([true, true, true]);
       expect(warned).toEqual([
         expect.objectContaining({ count: 2, sessions: ["agent:main:two-hours", "agent:main:a-minute"], msg: "sessions due for archiving kept (session.maintenance.mode is warn)" }),
       ]);
 
-      startSessionMaintenance(store, logger, () => ({ pruneAfter: "1h" })).stop();
+      startSessionMaintenance(
+        store,
+        logger,
+        () => ({ pruneAfter: "1h" }),
+        (key) => archived.push(key),
+      ).stop();
       expect(["two-hours", "a-minute", "now"].map((k) => store.get(`agent:main:${k}`) !== undefined)).toEqual([false, true, true]);
+      expect(archived).toEqual(["agent:main:two-hours"]);
       startSessionMaintenance(store, logger, () => ({ maxEntries: 1 })).stop();
       expect(["a-minute", "now"].map((k) => store.get(`agent:main:${k}`) !== undefined)).toEqual([false, true]);
     } finally {
