@@ -19,7 +19,7 @@ const SOURCE_TEXT = {
 const esm = {
   // The entry loads run-cli.js by its URL (src/cli/main.ts), so run-cli is an entry of its own; so
   // is the PDF reader, a script of its own process (src/agents/media/pdf-extract.ts).
-  input: { openclaw: "dist/src/cli/main.js", "run-cli": "dist/src/cli/run-cli.js", "pdf-extract-child": "dist/src/agents/media/pdf-extract-child.js" },
+  input: { openclaw: "dist/src/cli/main.js", "run-cli": "dist/src/cli/run-cli.js", "pdf-extract-child": "dist/src/agents/media/pdf-extract-child.js", "image-shrink-child": "dist/src/agents/media/image-shrink-child.js" },
   platform: "node",
   // Native addons cannot be bundled; they load from node_modules at run time. So do the channel
   // SDKs: they resolve platform files at run time (grammY's platform.node), and they are only

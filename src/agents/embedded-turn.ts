@@ -40,6 +40,7 @@ import { resolveRepoRoot } from "./context/repo-root.js";
 import { finalStaysPrivate, MESSAGE_TOOL_DELIVERY_HINT, type ReplyVia } from "./reply-via.js";
 import type { LocatedToolRule } from "./policy/types.js";
 import { viewImageMode } from "./media/image-describer.js";
+import { DEFAULT_IMAGE_MAX_DIMENSION_PX, shrinkImages } from "./media/image-shrink.js";
 
 export interface EmbeddedTurnInput {
   config: OpenClawConfig;
@@ -317,7 +318,8 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
 
   const elevated = turnElevatedLevel(input.elevated, input.sessionElevatedLevel, defaults.elevatedDefault);
   const trace = traceEmitter(input.emit);
-  const hooks: ToolHooks[] = [createToolResultShaper(liveToolResultMaxChars(model.contextWindow))];
+  const maxImageSidePx = defaults.imageMaxDimensionPx ?? DEFAULT_IMAGE_MAX_DIMENSION_PX;
+  const hooks: ToolHooks[] = [createToolResultShaper(liveToolResultMaxChars(model.contextWindow), maxImageSidePx, input.onWarning)];
   const loop = loopDetectionFromConfig(config, agentId);
   if (loop.enabled) hooks.push(trace.observeDecisions(createLoopDetector(loop.options)));
 
@@ -351,6 +353,11 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       model.ref,
       tools.map((t) => t.name),
     );
+  // The message's images as the model gets them: scaled to `imageMaxDimensionPx` (none for a text-only model).
+  const promptImages =
+    model.input.includes("image") && input.images?.length
+      ? await shrinkImages(input.images, maxImageSidePx, (why) => input.onWarning?.(`an image of the message went to the model at full size: ${why}`))
+      : undefined;
   const budget = historyBudget(model.contextWindow, model.maxTokens, systemPrompt.text.length);
   const loadHistory = input.history;
   // Whatever the run started in its sandbox ends with it (background jobs included).
@@ -364,7 +371,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       : {}),
     steering: input.steering,
     onAppend: input.onAppend,
-    prompt: { role: "user", content: promptContent(input.message, model.input.includes("image") ? input.images : undefined), timestamp: Date.now() },
+    prompt: { role: "user", content: promptContent(input.message, promptImages), timestamp: Date.now() },
     tools,
     toolSpecs,
     toolContext: {

@@ -1,19 +1,30 @@
 import { stripSchemaFields, truncateToolResult } from "./tools/index.js";
-import type { ToolHooks } from "./types.js";
+import { DEFAULT_IMAGE_MAX_DIMENSION_PX, shrinkImages } from "./media/image-shrink.js";
+import type { ImageBlock } from "../models/messages.js";
+import type { ToolHooks, ToolResult } from "./types.js";
 
 /** Tool results past this many characters are cut (head, plus the tail when it holds an error or JSON). */
 export const MAX_TOOL_RESULT_CHARS = 50_000;
 
 /**
  * The after-call hook every run gets: oversized results are cut before they reach the model and the
- * transcript, and `schema`/`$schema` fields are stripped from details (strip-schema-fields.ts says
- * why).
+ * transcript, images over `maxImageSidePx` are scaled down (image-shrink.ts), and
+ * `schema`/`$schema` fields are stripped from details (strip-schema-fields.ts says why).
  */
-export function createToolResultShaper(maxChars = MAX_TOOL_RESULT_CHARS): ToolHooks {
+export function createToolResultShaper(maxChars = MAX_TOOL_RESULT_CHARS, maxImageSidePx = DEFAULT_IMAGE_MAX_DIMENSION_PX, onWarning?: (message: string) => void): ToolHooks {
   return {
-    afterToolCall: (_call, result) => {
+    afterToolCall: (call, result) => {
       const cut = truncateToolResult(result, maxChars);
-      return { result: cut.details === undefined ? cut : { ...cut, details: stripSchemaFields(cut.details) } };
+      const shaped = cut.details === undefined ? cut : { ...cut, details: stripSchemaFields(cut.details) };
+      if (!shaped.content.some((block) => block.type === "image")) return { result: shaped };
+      return withShrunkImages(shaped, maxImageSidePx, (why) => onWarning?.(`${call.name}'s image went to the model at full size: ${why}`)).then((shrunk) => ({ result: shrunk }));
     },
   };
+}
+
+async function withShrunkImages(result: ToolResult, maxSidePx: number, onFailure: (reason: string) => void): Promise<ToolResult> {
+  const images = result.content.filter((block): block is ImageBlock => block.type === "image");
+  const shrunk = await shrinkImages(images, maxSidePx, onFailure);
+  let next = 0;
+  return { ...result, content: result.content.map((block) => (block.type === "image" ? shrunk[next++]! : block)) };
 }

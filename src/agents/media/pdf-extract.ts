@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { FileReadError } from "./file-read-error.js";
+import { IsolatedChildError, runIsolatedChild } from "./isolated-child.js";
 
 /** `gateway.http.endpoints.<endpoint>.files.pdf`, defaults filled. */
 export interface PdfLimits {
@@ -38,50 +38,21 @@ const CHILD_SCRIPT = fileURLToPath(new URL("./pdf-extract-child.js", import.meta
  * (set by `timeoutKey`). What goes wrong is the file's, a FileReadError: a PDF that does not parse,
  * needs a password, or takes too long.
  */
-export function extractPdf(bytes: Buffer, limits: PdfLimits, timeoutMs: number, timeoutKey: string): Promise<ExtractedPdf> {
-  return new Promise<ExtractedPdf>((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${CHILD_HEAP_MB}`, CHILD_SCRIPT, JSON.stringify(limits satisfies PdfChildOptions)], {
-      stdio: ["pipe", "pipe", "pipe"],
-      env: {},
-    });
-    const refuse = (why: string) => reject(new FileReadError(`the PDF could not be read: ${why.replace(/\.$/, "")}`));
-    let stdout = "";
-    let stderr = "";
-    let settled = false;
-    const finish = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      child.kill("SIGKILL");
-      outcome();
-    };
-    const deadline = setTimeout(() => finish(() => refuse(`reading it took longer than ${timeoutMs} ms (${timeoutKey})`)), timeoutMs);
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      stdout += chunk;
-      if (stdout.length > MAX_REPLY_BYTES) finish(() => refuse("its text and page images came to more than 64 MB"));
-    });
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-2000);
-    });
-    child.on("error", (err) => finish(() => reject(err)));
-    child.on("close", (code, signal) =>
-      finish(() => {
-        const line = stdout.trim();
-        if (!line) return refuse(`its reader stopped (${signal ?? `exit code ${code}`})${lastLine(stderr)}`);
-        const reply = JSON.parse(line) as PdfChildReply;
-        if (!reply.ok) return refuse(reply.password ? "it is protected by a password" : reply.error);
-        resolve({ text: reply.text, images: reply.images.map((image) => ({ mimeType: "image/png", bytes: Buffer.from(image, "base64") })) });
-      }),
-    );
-    // A reader that died before taking the file: its exit says why.
-    child.stdin.on("error", () => {});
-    child.stdin.end(bytes);
-  });
-}
-
-function lastLine(text: string): string {
-  const line = text.trim().split("\n").pop()?.trim();
-  return line ? `: ${line}` : "";
+export async function extractPdf(bytes: Buffer, limits: PdfLimits, timeoutMs: number, timeoutKey: string): Promise<ExtractedPdf> {
+  const refuse = (why: string) => new FileReadError(`the PDF could not be read: ${why.replace(/\.$/, "")}`);
+  let reply: PdfChildReply;
+  try {
+    reply = (await runIsolatedChild(CHILD_SCRIPT, [JSON.stringify(limits satisfies PdfChildOptions)], bytes, {
+      heapMb: CHILD_HEAP_MB,
+      timeoutMs,
+      maxReplyBytes: MAX_REPLY_BYTES,
+    })) as PdfChildReply;
+  } catch (err) {
+    if (!(err instanceof IsolatedChildError)) throw err;
+    if (err.reason === "timeout") throw refuse(`reading it took longer than ${timeoutMs} ms (${timeoutKey})`);
+    if (err.reason === "too-large") throw refuse("its text and page images came to more than 64 MB");
+    throw refuse(err.message);
+  }
+  if (!reply.ok) throw refuse(reply.password ? "it is protected by a password" : reply.error);
+  return { text: reply.text, images: reply.images.map((image) => ({ mimeType: "image/png", bytes: Buffer.from(image, "base64") })) };
 }

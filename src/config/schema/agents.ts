@@ -130,6 +130,8 @@ const AgentsDefaults = Type.Object({
   repoRoot: Type.Optional(Type.String({ minLength: 1 })),
   bootstrapMaxChars: Type.Optional(integer(0)),
   bootstrapTotalMaxChars: Type.Optional(integer(0)),
+  /** The longest side, in pixels, of an image a message or a tool result brings to the model (default 1200); bigger ones are scaled down. */
+  imageMaxDimensionPx: Type.Optional(integer(1)),
   skipBootstrap: Type.Optional(Type.Boolean()),
   thinkingDefault: Type.Optional(ThinkingLevel),
   /** Model parameters for every model (temperature, maxTokens, …): the base that each more specific `params` overrides key by key. */
