@@ -1,4 +1,6 @@
+import { createCanvas } from "@napi-rs/canvas";
 import { describe, expect, it } from "vitest";
+import { imageSize } from "../../src/agents/media/image-dimensions.js";
 import { waitFor } from "../fakes/discord-server.js";
 import type { RecordedRequest } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
@@ -45,5 +47,18 @@ describe("images for a model that takes none", { timeout: 60_000 }, () => {
       /^\[Image\]\nUser text:\nwhat do you see\?\nDescription:\nA red bicycle leaning on a bri\n\[media attached: \S+\.jpg \(image, image\/jpeg, 308 B\)\]$/,
     );
     expect(sent.indexOf(vision)).toBeLessThan(sent.indexOf(agent));
+  });
+
+  it("a photo over agents.defaults.imageMaxDimensionPx (1200) reaches the image model scaled to it", async () => {
+    const canvas = createCanvas(2400, 1600);
+    canvas.getContext("2d").fillRect(0, 0, 2400, 1600);
+    const before = fixture.model.requests.length;
+    const photo = fixture.telegram.addFile(canvas.encodeSync("jpeg", 80), "photos/file_21.jpg");
+    fixture.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "and this?", photo, messageId: messageId++ });
+    await waitFor(() => fixture.model.requests.slice(before).some((r) => modelOf(r) === "fake-model"), 15_000, "the agent's request");
+    const vision = fixture.model.requests.slice(before).find((r) => modelOf(r) === "vision-model")!;
+    const url = (vision.body as { messages: { content: { image_url?: { url: string } }[] }[] }).messages.at(-1)!.content[1]!.image_url!.url;
+    expect(url.startsWith("data:image/jpeg;base64,")).toBe(true);
+    expect(imageSize(Buffer.from(url.slice("data:image/jpeg;base64,".length), "base64"))).toEqual({ width: 1200, height: 800 });
   });
 });

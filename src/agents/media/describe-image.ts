@@ -5,6 +5,7 @@ import type { StreamModelFn } from "../types.js";
 import type { DescriptionAttempt } from "./image-description-plan.js";
 import { runMediaCommand } from "./media-command.js";
 import { firstAnswer } from "./media-attempts.js";
+import { DEFAULT_IMAGE_MAX_DIMENSION_PX, shrinkImages } from "./image-shrink.js";
 import type { MediaFile } from "./media-file.js";
 
 export type DescriptionOutcome = { kind: "described"; text: string; via: string } | { kind: "failed"; failures: string[] };
@@ -39,17 +40,18 @@ async function askModel(
   if (!resolved.ok) throw new Error(resolved.message);
   // An image entry (or imageModel) names a model for images: it is sent the image whatever its listing says.
   const model = resolved.model.input.includes("image") ? resolved.model : { ...resolved.model, input: [...resolved.model.input, "image" as const] };
-  const data = (await fs.readFile(file.path)).toString("base64");
+  // Scaled to imageMaxDimensionPx as the turn's own images are (kept whole when it cannot be).
+  const [image] = await shrinkImages(
+    [{ type: "image", data: (await fs.readFile(file.path)).toString("base64"), mimeType: file.mimeType ?? "image/jpeg" }],
+    context.config.agents.defaults.imageMaxDimensionPx ?? DEFAULT_IMAGE_MAX_DIMENSION_PX,
+  );
   const request = {
     model,
     systemPrompt: "",
     messages: [
       {
         role: "user" as const,
-        content: [
-          { type: "text" as const, text: attempt.prompt },
-          { type: "image" as const, data, mimeType: file.mimeType ?? "image/jpeg" },
-        ],
+        content: [{ type: "text" as const, text: attempt.prompt }, image!],
         timestamp: Date.now(),
       },
     ],
