@@ -29,3 +29,10 @@ export async function askConfirm(message: string, json: boolean): Promise<boolea
   const answer = await confirm({ message, initialValue: false, output: output(json) });
   return !isCancel(answer) && answer === true;
 }
+
+/** One of `choices`, `initial` preselected. */
+export async function askChoice<T extends string>(message: string, choices: readonly { value: T; label: string; hint?: string }[], initial: T): Promise<T | undefined> {
+  const { isCancel, select } = await import("@clack/prompts");
+  const answer = await select<string>({ message, options: choices.map((c) => ({ value: c.value, label: c.label, ...(c.hint ? { hint: c.hint } : {}) })), initialValue: initial });
+  return isCancel(answer) ? undefined : (answer as T);
+}

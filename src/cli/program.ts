@@ -631,6 +631,18 @@ registerApprovalsCommands(program, withClientFlags);
 // `openclaw backup`: archives of the state dir, config and workspaces (docs/cli.md#backup).
 registerBackupCommands(program);
 
+program
+  .command("reset")
+  .description("move the local config and state to the Trash (keeps the CLI installed); back up first with openclaw backup create")
+  .option("--scope <scope>", "config | config+creds+sessions | full (asked on a terminal when absent)")
+  .option("--yes", "skip the confirmation")
+  .option("--non-interactive", "ask nothing (needs --scope and --yes)")
+  .option("--dry-run", "print what would move to the Trash and move nothing")
+  .action(async (opts) => {
+    const { resetCommand } = await import("./reset/reset-command.js");
+    await resetCommand(opts);
+  });
+
 /** Parses `argv` (process.argv shape) and runs the command it names. */
 export async function runProgram(argv: readonly string[]): Promise<unknown> {
   const typo = unknownSubcommand(argv.slice(2));

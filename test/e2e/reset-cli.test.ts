@@ -1,0 +1,140 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLI, cleanEnv, makeTempDir, startGateway } from "../helpers/gateway-process.js";
+
+/**
+ * `openclaw reset` with the real CLI on a real state dir: each scope moves what OpenClaw's takes to
+ * the freedesktop Trash (with `.trashinfo` naming where it was) and leaves the rest; --dry-run and
+ * every refusal change nothing; a running gateway stops the wider scopes.
+ */
+
+interface Home {
+  home: string;
+  stateDir: string;
+  workspace: string;
+  trash: string;
+}
+
+/** A home with a state dir as a gateway leaves it, and a workspace outside it. */
+function makeHome(): Home {
+  const home = makeTempDir("openclaw-reset-home-");
+  const stateDir = path.join(home, ".openclaw");
+  const workspace = path.join(home, "agent-workspace");
+  fs.mkdirSync(path.join(stateDir, "credentials"), { recursive: true });
+  fs.mkdirSync(path.join(stateDir, "agents", "main", "sessions"), { recursive: true });
+  fs.mkdirSync(path.join(stateDir, "agents", "main", "agent"), { recursive: true });
+  fs.mkdirSync(workspace, { recursive: true });
+  fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify({ agents: { defaults: { workspace } } }));
+  fs.writeFileSync(path.join(stateDir, "credentials", "gateway.token"), "tok");
+  fs.writeFileSync(path.join(stateDir, "agents", "main", "sessions", "s1.jsonl"), "{}\n");
+  fs.writeFileSync(path.join(stateDir, "agents", "main", "agent", "auth-profiles.json"), "{}");
+  fs.writeFileSync(path.join(workspace, "AGENTS.md"), "# rules\n");
+  return { home, stateDir, workspace, trash: path.join(home, ".local", "share", "Trash") };
+}
+
+function reset(home: Home, args: string[], cwd = home.home): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = cleanEnv({ HOME: home.home, XDG_DATA_HOME: undefined, OPENCLAW_STATE_DIR: home.stateDir });
+  delete env.XDG_DATA_HOME;
+  const child = spawn(process.execPath, [CLI, "reset", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Every file and folder under `dir`, relative, sorted. */
+function tree(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).sort();
+}
+
+function trashInfoPath(home: Home, name: string): string {
+  return /^Path=(.*)$/m.exec(fs.readFileSync(path.join(home.trash, "info", `${name}.trashinfo`), "utf8"))![1]!;
+}
+
+describe("openclaw reset", { timeout: 60_000 }, () => {
+  it("config+creds+sessions moves the config, credentials and sessions to the Trash; workspaces and model keys stay", async () => {
+    const home = makeHome();
+    const result = await reset(home, ["--scope", "config+creds+sessions", "--yes"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("Recommended first: openclaw backup create");
+    expect(result.stdout).toContain(`Moved to the Trash: ${path.join(home.stateDir, "credentials")} (credentials)`);
+    expect(result.stdout).toContain("Next: openclaw onboard");
+    expect(tree(home.stateDir)).toEqual(["agents", "agents/main", "agents/main/agent", "agents/main/agent/auth-profiles.json"]);
+    expect(tree(home.workspace)).toEqual(["AGENTS.md"]);
+    expect(fs.readdirSync(path.join(home.trash, "files")).sort()).toEqual(["credentials", "openclaw.json", "sessions"]);
+    expect(fs.readFileSync(path.join(home.trash, "files", "credentials", "gateway.token"), "utf8")).toBe("tok");
+    expect(trashInfoPath(home, "sessions")).toBe(path.join(home.stateDir, "agents", "main", "sessions"));
+  });
+
+  it("full moves the state dir and the workspace; a second trashed name gets a suffix", async () => {
+    const home = makeHome();
+    const dry = await reset(home, ["--scope", "full", "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`[dry-run] move to the Trash: ${home.stateDir} (state dir)`);
+    expect(dry.stdout).toContain(`[dry-run] move to the Trash: ${home.workspace} (workspace)`);
+    expect(dry.stdout).not.toContain("(config file)");
+    expect(fs.existsSync(home.trash)).toBe(false);
+    expect(tree(home.stateDir)).toContain("openclaw.json");
+
+    const result = await reset(home, ["--scope", "full", "--yes", "--non-interactive"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(fs.existsSync(home.stateDir)).toBe(false);
+    expect(fs.existsSync(home.workspace)).toBe(false);
+    expect(fs.readdirSync(path.join(home.trash, "files")).sort()).toEqual([".openclaw", "agent-workspace"]);
+    expect(tree(path.join(home.trash, "files", ".openclaw"))).toContain("openclaw.json");
+
+    fs.mkdirSync(home.stateDir);
+    fs.writeFileSync(path.join(home.stateDir, "openclaw.json"), "{}");
+    expect((await reset(home, ["--scope", "config", "--yes"])).code).toBe(0);
+    expect(fs.readdirSync(path.join(home.trash, "files")).sort()).toEqual([".openclaw", "agent-workspace", "openclaw.json"]);
+    fs.writeFileSync(path.join(home.stateDir, "openclaw.json"), "{}");
+    expect((await reset(home, ["--scope", "config", "--yes"])).code).toBe(0);
+    expect(fs.readdirSync(path.join(home.trash, "files")).sort()).toEqual([".openclaw", "agent-workspace", "openclaw.json", "openclaw.json.2"]);
+    expect(trashInfoPath(home, "openclaw.json.2")).toBe(path.join(home.stateDir, "openclaw.json"));
+  });
+
+  it("refuses without --yes off a terminal, without --scope, with a bad scope, and a target holding the working folder; nothing changes", async () => {
+    const home = makeHome();
+    const before = tree(home.stateDir);
+    const cases: [string[], string][] = [
+      [["--scope", "full"], "without a terminal, pass --yes"],
+      [["--yes"], "Pass --scope"],
+      [["--non-interactive", "--scope", "full"], "Non-interactive mode requires --yes."],
+      [["--non-interactive", "--yes"], "Non-interactive mode requires --scope."],
+      [["--scope", "everything", "--yes"], 'Invalid --scope "everything"'],
+    ];
+    for (const [args, message] of cases) {
+      const result = await reset(home, args);
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr).toContain(message);
+    }
+    const inside = await reset(home, ["--scope", "full", "--yes"], home.workspace);
+    expect(inside.code).toBe(1);
+    expect(inside.stderr).toContain(`Refusing to move ${home.workspace}: it holds the working folder (run reset from another folder).\nNothing was changed.`);
+    expect(tree(home.stateDir)).toEqual(before);
+    expect(tree(home.workspace)).toEqual(["AGENTS.md"]);
+    expect(fs.existsSync(home.trash)).toBe(false);
+  });
+
+  it("a running gateway stops every scope wider than the config", async () => {
+    const home = makeHome();
+    const gw = await startGateway({ stateDir: home.stateDir });
+    try {
+      for (const scope of ["config+creds+sessions", "full"]) {
+        const result = await reset(home, ["--scope", scope, "--yes"]);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(`A gateway is running on ${home.stateDir} (pid ${gw.proc.pid}`);
+        expect(result.stderr).toContain("stop it first (openclaw gateway stop)");
+      }
+      for (const kept of ["openclaw.json", "credentials/gateway.token", "agents/main/sessions/s1.jsonl"]) expect(fs.existsSync(path.join(home.stateDir, kept)), kept).toBe(true);
+      expect(fs.existsSync(home.workspace)).toBe(true);
+      expect(fs.existsSync(home.trash)).toBe(false);
+    } finally {
+      await gw.stop();
+    }
+  });
+});
