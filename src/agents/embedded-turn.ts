@@ -40,7 +40,7 @@ import { resolveRepoRoot } from "./context/repo-root.js";
 import { finalStaysPrivate, MESSAGE_TOOL_DELIVERY_HINT, type ReplyVia } from "./reply-via.js";
 import type { LocatedToolRule } from "./policy/types.js";
 import { viewImageMode } from "./media/image-describer.js";
-import { DEFAULT_IMAGE_MAX_DIMENSION_PX, shrinkImages } from "./media/image-shrink.js";
+import { DEFAULT_IMAGE_MAX_DIMENSION_PX, shrinkImages, shrinkMessageImages } from "./media/image-shrink.js";
 
 export interface EmbeddedTurnInput {
   config: OpenClawConfig;
@@ -369,7 +369,12 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ...(typeof loadHistory === "function" && input.onContextOverflow
       ? { recoverOverflow: overflowRecovery(input.onContextOverflow, () => loadHistory(budget, model.contextWindow)) }
       : {}),
-    steering: input.steering,
+    steering: input.steering && {
+      pending: () => input.steering!.pending(),
+      // A message steered into the run brings its images scaled as the run's own message does.
+      take: async () =>
+        shrinkMessageImages(await input.steering!.take(), maxImageSidePx, (why) => input.onWarning?.(`an image of a steered message went to the model at full size: ${why}`)),
+    },
     onAppend: input.onAppend,
     prompt: { role: "user", content: promptContent(input.message, promptImages), timestamp: Date.now() },
     tools,

@@ -6,6 +6,7 @@ import { imageSize } from "../../src/agents/media/image-dimensions.js";
 import { askAndWait } from "../helpers/chat-session.js";
 import { useFakeModelGateway } from "../helpers/fake-servers.js";
 import { chatRequests, lastMessageOf } from "../helpers/model-request.js";
+import { holdAnswerTo } from "../helpers/queue-gateway.js";
 import { waitUntil } from "../helpers/reliability.js";
 import { visionProvider } from "../helpers/vision-models.js";
 
@@ -98,5 +99,25 @@ describe("imageMaxDimensionPx", () => {
     const [image] = imagesOf(chatRequests(fakes.model.requests.slice(before))[0]!);
     expect(image!.mimeType).toBe("image/jpeg");
     expect(imageSize(image!.bytes)).toEqual({ width: 600, height: 450 });
+  });
+
+  it("a photo steered into a running turn reaches the model scaled too", async () => {
+    const sessionKey = "shrink-steer";
+    // A tool call first, so the turn makes a second model call, where the steered message joins.
+    const first = holdAnswerTo(fakes.model, "steer first", () => ({ toolCalls: [{ id: "call_1", name: "read", arguments: { path: "notes.txt" } }] }));
+    expect((await fakes.sock.request("chat.send", { sessionKey, message: "steer first", idempotencyKey: "shrink-steer-1" })).payload).toMatchObject({ status: "started" });
+    await first.arrived;
+    const steered = await fakes.sock.request("chat.send", {
+      sessionKey,
+      message: "and this photo",
+      idempotencyKey: "shrink-steer-2",
+      attachments: [{ type: "image", mimeType: "image/jpeg", fileName: "late.jpg", content: picture(1200, 1600, "jpeg").toString("base64") }],
+    });
+    expect(steered.payload).toMatchObject({ status: "started", queued: "steered" });
+    first.release();
+    const joined = () => chatRequests(fakes.model.requests).find((r) => imagesOf(r).length > 0 && JSON.stringify(r.body.messages).includes("and this photo"));
+    await waitUntil(() => joined() !== undefined, 30_000, "the model call the steered photo joined");
+    const [image] = imagesOf(joined()!);
+    expect(imageSize(image!.bytes)).toEqual({ width: 450, height: 600 });
   });
 });

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import type { ImageBlock } from "../../models/messages.js";
+import type { ImageBlock, UserMessage } from "../../models/messages.js";
 import { imageSize } from "./image-dimensions.js";
 import { runIsolatedChild } from "./isolated-child.js";
 
@@ -58,6 +58,21 @@ export async function shrinkImages(blocks: readonly ImageBlock[], maxSidePx: num
     else out[blockIndex] = { type: "image", data: outcome.data, mimeType: outcome.mimeType };
   });
   return out;
+}
+
+/** The messages with their images shrunk as `shrinkImages` does; the same array when none holds an image. */
+export async function shrinkMessageImages(messages: UserMessage[], maxSidePx: number, onFailure?: (reason: string) => void): Promise<UserMessage[]> {
+  if (!messages.some((m) => Array.isArray(m.content) && m.content.some((block) => block.type === "image"))) return messages;
+  return Promise.all(
+    messages.map(async (message) => {
+      if (!Array.isArray(message.content)) return message;
+      const images = message.content.filter((block): block is ImageBlock => block.type === "image");
+      if (images.length === 0) return message;
+      const shrunk = await shrinkImages(images, maxSidePx, onFailure);
+      let next = 0;
+      return { ...message, content: message.content.map((block) => (block.type === "image" ? shrunk[next++]! : block)) };
+    }),
+  );
 }
 
 /** Whether the block's header says it is a shrinkable image over `maxSidePx` and not a pixel bomb. */

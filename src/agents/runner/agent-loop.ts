@@ -45,7 +45,7 @@ export interface AgentLoopInput {
    * are taken at each model boundary and appended before the next model call; while any are
    * waiting, tool calls not yet started are skipped (see docs/sessions.md, `messages.queue`).
    */
-  steering?: { pending(): boolean; take(): UserMessage[] };
+  steering?: { pending(): boolean; take(): UserMessage[] | Promise<UserMessage[]> };
   /**
    * Called synchronously with each message the run appends (assistant turns, tool results,
    * steering messages), in order, so the caller can persist as the run goes. A throw here (a
@@ -129,7 +129,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<RunResult> {
         break;
       }
       if (appended.length > 0) {
-        for (const steer of input.steering?.take() ?? []) {
+        for (const steer of (await input.steering?.take()) ?? []) {
           messages.push(steer);
           append(steer);
         }
