@@ -36,3 +36,19 @@ export async function askChoice<T extends string>(message: string, choices: read
   const answer = await select<string>({ message, options: choices.map((c) => ({ value: c.value, label: c.label, ...(c.hint ? { hint: c.hint } : {}) })), initialValue: initial });
   return isCancel(answer) ? undefined : (answer as T);
 }
+
+/** Any of `choices`, `initial` preselected. */
+export async function askChoices<T extends string>(
+  message: string,
+  choices: readonly { value: T; label: string; hint?: string }[],
+  initial: readonly T[],
+): Promise<T[] | undefined> {
+  const { isCancel, multiselect } = await import("@clack/prompts");
+  const answer = await multiselect<string>({
+    message,
+    options: choices.map((c) => ({ value: c.value, label: c.label, ...(c.hint ? { hint: c.hint } : {}) })),
+    initialValues: [...initial],
+    required: false,
+  });
+  return isCancel(answer) ? undefined : (answer as T[]);
+}

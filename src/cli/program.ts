@@ -643,6 +643,22 @@ program
     await resetCommand(opts);
   });
 
+program
+  .command("uninstall")
+  .description("remove the gateway service and move the local state and workspaces to the Trash (keeps the CLI installed)")
+  .option("--service", "stop and remove the gateway service (systemd user unit / launchd agent)")
+  .option("--state", "move the state dir and the config to the Trash (workspaces stay)")
+  .option("--workspace", "move the agents' workspaces to the Trash")
+  .option("--app", "the macOS app (not applicable: this gateway has none)")
+  .option("--all", "--service --state --workspace --app")
+  .option("--yes", "skip the confirmation")
+  .option("--non-interactive", "ask nothing (needs a scope flag and --yes)")
+  .option("--dry-run", "print what would be done and change nothing")
+  .action(async (opts) => {
+    const { uninstallCommand } = await import("./reset/uninstall-command.js");
+    await uninstallCommand(opts);
+  });
+
 /** Parses `argv` (process.argv shape) and runs the command it names. */
 export async function runProgram(argv: readonly string[]): Promise<unknown> {
   const typo = unknownSubcommand(argv.slice(2));

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { systemdUnitPath } from "../../src/cli/service/service-spec.js";
 import { CLI, cleanEnv, makeTempDir, startGateway } from "../helpers/gateway-process.js";
 
 /**
@@ -35,9 +36,15 @@ function makeHome(): Home {
 }
 
 function reset(home: Home, args: string[], cwd = home.home): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = cleanEnv({ HOME: home.home, XDG_DATA_HOME: undefined, OPENCLAW_STATE_DIR: home.stateDir });
+  return openclaw(home, ["reset", ...args], cwd);
+}
+
+/** The CLI in `home` (its Trash and service folders there); `bin` first on PATH when given. */
+function openclaw(home: Home, args: string[], cwd = home.home, bin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = cleanEnv({ HOME: home.home, OPENCLAW_STATE_DIR: home.stateDir, ...(bin ? { PATH: `${bin}:${process.env.PATH}` } : {}) });
   delete env.XDG_DATA_HOME;
-  const child = spawn(process.execPath, [CLI, "reset", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  delete env.XDG_CONFIG_HOME;
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -136,5 +143,78 @@ describe("openclaw reset", { timeout: 60_000 }, () => {
     } finally {
       await gw.stop();
     }
+  });
+});
+
+/** A fake `systemctl` that records its arguments (and fails with `failing`), and the gateway's unit file where systemd keeps it. */
+function installedService(home: Home, failing = false): { bin: string; calls: () => string[]; unit: string } {
+  const bin = path.join(home.home, "bin");
+  const record = path.join(home.home, "systemctl.log");
+  fs.mkdirSync(bin, { recursive: true });
+  fs.writeFileSync(path.join(bin, "systemctl"), `#!/bin/sh\necho "$*" >> "${record}"\n${failing ? 'echo "Failed to disable unit: Access denied" >&2\nexit 1\n' : ""}`, {
+    mode: 0o755,
+  });
+  const unit = systemdUnitPath({ HOME: home.home });
+  fs.mkdirSync(path.dirname(unit), { recursive: true });
+  fs.writeFileSync(unit, "[Unit]\n");
+  return { bin, unit, calls: () => (fs.existsSync(record) ? fs.readFileSync(record, "utf8").trim().split("\n") : []) };
+}
+
+describe("openclaw uninstall", { timeout: 60_000 }, () => {
+  it("--all removes the service, moves the state dir and the workspace to the Trash, and says there is no app", async () => {
+    const home = makeHome();
+    const service = installedService(home);
+    const result = await openclaw(home, ["uninstall", "--all", "--yes"], home.home, service.bin);
+    expect(result.code, result.stderr).toBe(0);
+    expect(service.calls()).toEqual(["--user disable --now openclaw-gateway.service", "--user daemon-reload"]);
+    expect(fs.existsSync(service.unit)).toBe(false);
+    expect(result.stdout).toContain(`Stopped the gateway service and removed ${service.unit}`);
+    expect(result.stdout).toContain("app: not applicable (this gateway has no macOS app)");
+    expect(fs.readdirSync(path.join(home.trash, "files")).sort()).toEqual([".openclaw", "agent-workspace"]);
+  });
+
+  it("--state keeps a workspace inside the state dir; a dry run and a missing service change nothing", async () => {
+    const home = makeHome();
+    const inner = path.join(home.stateDir, "workspace");
+    fs.writeFileSync(path.join(home.stateDir, "openclaw.json"), "{}");
+    fs.mkdirSync(inner);
+    fs.writeFileSync(path.join(inner, "MEMORY.md"), "remember\n");
+    const dry = await openclaw(home, ["uninstall", "--service", "--state", "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`service: not installed (no ${systemdUnitPath({ HOME: home.home })})`);
+    expect(dry.stdout).toContain(`[dry-run] move to the Trash: ${path.join(home.stateDir, "credentials")} (state)`);
+    expect(fs.existsSync(home.trash)).toBe(false);
+
+    const result = await openclaw(home, ["uninstall", "--state", "--yes", "--non-interactive"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`Kept ${inner}: it holds a workspace (add --workspace to move it too)`);
+    expect(tree(home.stateDir)).toEqual(["workspace", "workspace/MEMORY.md"]);
+    expect(fs.readdirSync(path.join(home.trash, "files")).sort()).toEqual(["agents", "credentials", "openclaw.json"]);
+    expect(tree(home.workspace)).toEqual(["AGENTS.md"]);
+  });
+
+  it("a service that cannot be removed keeps the state; a running gateway keeps it too; each says why and exits 1", async () => {
+    const home = makeHome();
+    const service = installedService(home, true);
+    const failed = await openclaw(home, ["uninstall", "--service", "--state", "--yes"], home.home, service.bin);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("service: systemctl --user disable --now openclaw-gateway.service failed (exit 1): Failed to disable unit: Access denied");
+    expect(failed.stderr).toContain("state and workspaces kept: the gateway service could not be removed");
+    expect(fs.existsSync(path.join(home.stateDir, "openclaw.json"))).toBe(true);
+    expect(fs.existsSync(home.trash)).toBe(false);
+
+    const gw = await startGateway({ stateDir: home.stateDir });
+    try {
+      const running = await openclaw(home, ["uninstall", "--state", "--yes"]);
+      expect(running.code).toBe(1);
+      expect(running.stderr).toContain(`state and workspaces kept: a gateway is running on ${home.stateDir} (pid ${gw.proc.pid}`);
+      expect(fs.existsSync(path.join(home.stateDir, "openclaw.json"))).toBe(true);
+      expect(fs.existsSync(home.trash)).toBe(false);
+    } finally {
+      await gw.stop();
+    }
+    const unasked = await openclaw(home, ["uninstall", "--yes", "--non-interactive"]);
+    expect(unasked.code).toBe(1);
+    expect(unasked.stderr).toContain("Non-interactive mode requires a scope: --service, --state, --workspace, --app or --all.");
   });
 });

@@ -49,12 +49,20 @@ export function resetPlan(scope: ResetScope, stateDir: string, env: NodeJS.Proce
     candidates.push({ path: gatewayStatePaths(stateDir).credentialsDir, what: "credentials" });
     for (const dir of agentSessionDirs(stateDir)) candidates.push({ path: dir, what: "sessions" });
   }
-  if (scope === "full") for (const dir of workspaceDirs(stateDir, env, warnings)) candidates.push({ path: dir, what: "workspace" });
-  const plan: ResetPlan = { targets: [], refused: [], warnings };
+  if (scope === "full") for (const dir of configuredWorkspaces(stateDir, env, warnings)) candidates.push({ path: dir, what: "workspace" });
+  return { ...planTargets(candidates, env), warnings };
+}
+
+/**
+ * The candidates that exist, in order, each once: one inside a target already listed goes with
+ * it (the state dir holds the config file). A candidate that is the file system's root, the home
+ * folder, or holds the working folder is refused, with why.
+ */
+export function planTargets(candidates: readonly ResetTarget[], env: NodeJS.ProcessEnv): Pick<ResetPlan, "targets" | "refused"> {
+  const plan: Pick<ResetPlan, "targets" | "refused"> = { targets: [], refused: [] };
   for (const target of candidates) {
     const resolved = path.resolve(target.path);
-    if (!exists(resolved)) continue;
-    // What goes with a folder already listed is not listed again (the state dir holds the config file).
+    if (!pathExists(resolved)) continue;
     if (plan.targets.some((t) => t.path === resolved || isPathInside(t.path, resolved))) continue;
     const why = unsafeBecause(resolved, env);
     if (why) plan.refused.push({ path: resolved, why });
@@ -76,7 +84,7 @@ function agentSessionDirs(stateDir: string): string[] {
 }
 
 /** Every configured agent's workspace; with a config that does not load, the default agent's default one. */
-function workspaceDirs(stateDir: string, env: NodeJS.ProcessEnv, warnings: string[]): string[] {
+export function configuredWorkspaces(stateDir: string, env: NodeJS.ProcessEnv, warnings: string[]): string[] {
   let config: Parameters<typeof resolveWorkspaceDir>[0];
   try {
     config = loadConfig({ stateDir, env }).config;
@@ -97,7 +105,7 @@ function unsafeBecause(target: string, env: NodeJS.ProcessEnv): string | undefin
   return undefined;
 }
 
-function exists(target: string): boolean {
+export function pathExists(target: string): boolean {
   try {
     fs.lstatSync(target);
     return true;

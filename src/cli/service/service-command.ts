@@ -106,9 +106,22 @@ export function gatewayInstallCommand(flags: InstallFlags, platform: NodeJS.Plat
 
 /** `openclaw gateway uninstall`: stops the service and removes its file. */
 export function gatewayUninstallCommand(flags: { json?: boolean }, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): void {
-  const os = supportedPlatform(platform);
-  const file = os === "linux" ? systemdUnitPath(env) : launchdPlistPath(env);
+  const file = gatewayServiceFile(platform, env);
   if (!fs.existsSync(file)) throw new CliError(`the gateway service is not installed (no ${file})`);
+  removeGatewayService(platform, env);
+  if (flags.json) return printJson({ ok: true, removed: file });
+  process.stdout.write(`Stopped the gateway service and removed ${file}\n`);
+}
+
+/** Where the gateway's service file is (a systemd user unit, a launchd agent), installed or not. */
+export function gatewayServiceFile(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+  return supportedPlatform(platform) === "linux" ? systemdUnitPath(env) : launchdPlistPath(env);
+}
+
+/** Stops the installed gateway service and removes its file; a service manager that fails throws CliError. */
+export function removeGatewayService(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): void {
+  const os = supportedPlatform(platform);
+  const file = gatewayServiceFile(platform, env);
   if (os === "linux") {
     run("systemctl", ["--user", "disable", "--now", systemdUnitName(env)], env);
     fs.rmSync(file);
@@ -117,6 +130,4 @@ export function gatewayUninstallCommand(flags: { json?: boolean }, platform: Nod
     spawnSync("launchctl", ["bootout", `gui/${process.getuid?.() ?? 0}/${launchdLabel(env)}`], { env });
     fs.rmSync(file);
   }
-  if (flags.json) return printJson({ ok: true, removed: file });
-  process.stdout.write(`Stopped the gateway service and removed ${file}\n`);
 }
