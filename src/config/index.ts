@@ -37,5 +37,15 @@ export { lookupConfigSchema, type ConfigSchemaLookup, type ConfigSchemaLookupChi
 export { isSecretEntry } from "./redact.js";
 export { isEnvReference } from "./env-substitution.js";
 export { configuredImageModelRefs, DEFAULT_OPENAI_IMAGE_MODEL, imageProviderProblem, OPENAI_IMAGE_PROVIDER, splitImageModelRef } from "./image-generation-models.js";
+export {
+  configuredTtsProvider,
+  DEFAULT_OPENAI_TTS_MODEL,
+  DEFAULT_OPENAI_TTS_VOICE,
+  DEFAULT_TTS_MAX_TEXT_LENGTH,
+  DEFAULT_TTS_TIMEOUT_MS,
+  OPENAI_TTS_PROVIDER,
+  ttsProviderProblem,
+} from "./tts-provider.js";
+export { TTS_RESPONSE_FORMATS } from "./schema/tts.js";
 export { expandIncludes, type IncludedFile } from "./includes.js";
 export { secretRefValues } from "./secrets/resolve-secret-refs.js";

@@ -10,6 +10,34 @@ const UNSUPPORTED: { path: string[]; reason: string }[] = [
     path: ["agents", "defaults", "mediaModels", kind],
     reason: `${kind} generation (OpenClaw's ${kind}_generate) is not supported by this gateway; only image generation is`,
   })),
+  {
+    path: ["tts", "auto"],
+    reason: "Auto-TTS is not supported by this gateway: replies stay text; the tts tool, /tts audio and tts.convert speak on request",
+  },
+  {
+    path: ["tts", "enabled"],
+    reason: "it is OpenClaw's legacy Auto-TTS toggle, and Auto-TTS is not supported by this gateway",
+  },
+  {
+    path: ["tts", "mode"],
+    reason: "it chooses which replies Auto-TTS speaks, and Auto-TTS is not supported by this gateway",
+  },
+  {
+    path: ["tts", "summaryModel"],
+    reason: "it summarizes long replies for Auto-TTS, which is not supported by this gateway",
+  },
+  ...["persona", "personas"].map((key) => ({
+    path: ["tts", key],
+    reason: "TTS personas are not supported by this gateway: set the voice in tts.providers.<id>",
+  })),
+  {
+    path: ["tts", "modelOverrides"],
+    reason: "[[tts:...]] directives are not supported by this gateway: the model speaks through the tts tool",
+  },
+  {
+    path: ["tts", "prefsPath"],
+    reason: "local TTS preferences are not supported by this gateway: the config is the only TTS setting",
+  },
   ...["metrics", "logs", "metricsEndpoint", "logsEndpoint", "logsExporter", "metricNamePrefix"].map((key) => ({
     path: ["diagnostics", "otel", key],
     reason: "it is not supported: this gateway exports run traces only",

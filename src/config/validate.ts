@@ -26,6 +26,7 @@ import { resolveSecretRefs } from "./secrets/resolve-secret-refs.js";
 import type { ExecSecretReads } from "./secrets/exec-reads.js";
 import { mediaModelWarnings } from "./media-model-warnings.js";
 import { imageGenerationWarnings } from "./image-generation-warnings.js";
+import { ttsWarnings } from "./tts-warnings.js";
 import { httpFileTypeWarnings } from "./http-file-types.js";
 import { chatKeyWarnings } from "./chat-key-warnings.js";
 import { defaultAccountWarnings } from "./default-account-warnings.js";
@@ -90,6 +91,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...webSearchWarnings(typed, env),
     ...mediaModelWarnings(typed),
     ...imageGenerationWarnings(typed, variables),
+    ...ttsWarnings(typed, variables),
     ...httpFileTypeWarnings(typed),
     ...controlUiOriginWarnings(typed),
     ...bindingWarnings(typed),

@@ -18,6 +18,7 @@ import { EnvSchema } from "./env.js";
 import { ApprovalsSchema } from "./approvals.js";
 import { McpSchema } from "./mcp.js";
 import { SecretsSchema } from "./secrets.js";
+import { TtsSchema } from "./tts.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -49,6 +50,7 @@ export const OpenClawConfigSchema = Type.Object({
   approvals: Type.Optional(ApprovalsSchema),
   mcp: Type.Optional(McpSchema),
   secrets: Type.Optional(SecretsSchema),
+  tts: Type.Optional(TtsSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */

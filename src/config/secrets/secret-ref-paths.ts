@@ -29,6 +29,7 @@ export const SECRET_REF_PATHS: readonly string[] = [
   "plugins.entries.tavily.config.webSearch.apiKey",
   "cron.webhookToken",
   "skills.entries.*.apiKey",
+  "tts.providers.*.apiKey",
 ];
 
 const PATTERNS = SECRET_REF_PATHS.map((pattern) => pattern.split("."));

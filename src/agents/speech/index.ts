@@ -1,0 +1,5 @@
+export { cachedSpeechSetup, speechSetup, type SpeechFormat, type SpeechHost, type SpeechSetup } from "./speech-setup.js";
+export { isVoiceCompatible, SPEECH_FILES, speechFormatFor, VOICE_NOTE_CHANNELS } from "./speech-format.js";
+export { requestSpeech, SPEECH_MAX_BYTES, type SpeechFailure, type SpeechOutcome } from "./openai-speech.js";
+export { synthesizeSpeech, type SpeechRequest, type SpeechResult, type SynthesizedSpeech } from "./synthesize.js";
+export { speechFileName, speechMediaDir, writeSpeechFile } from "./speech-file.js";
