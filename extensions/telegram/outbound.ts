@@ -138,17 +138,24 @@ const PHOTO_EXTENSIONS = /\.(jpe?g|png|gif|webp)$/i;
 /** Telegram's limit on a caption. */
 const MAX_CAPTION = 1024;
 
-/** `sendPhoto` for pictures, `sendDocument` for other files, uploaded from disk (multipart). */
+/** What Telegram plays as a voice message: Ogg/Opus. */
+const VOICE_EXTENSIONS = /\.(ogg|oga|opus)$/i;
+
+/**
+ * `sendVoice` for speech in Ogg/Opus (a voice note), `sendPhoto` for pictures, `sendDocument` for
+ * other files, uploaded from disk (multipart).
+ */
 export async function sendFile(deps: OutboundDeps, target: OutboundTarget, file: OutboundFile): Promise<SentMessage> {
   const options = {
     ...(target.threadId && target.threadId !== GENERAL_TOPIC ? { message_thread_id: Number(target.threadId) } : {}),
     ...(file.caption ? { caption: file.caption.slice(0, MAX_CAPTION) } : {}),
   };
   const upload = new InputFile(file.path, file.fileName);
+  const method = file.voice && VOICE_EXTENSIONS.test(file.fileName) ? "sendVoice" : PHOTO_EXTENSIONS.test(file.fileName) ? "sendPhoto" : "sendDocument";
   try {
-    const sent = PHOTO_EXTENSIONS.test(file.fileName) ? await deps.api.sendPhoto(target.chatId, upload, options) : await deps.api.sendDocument(target.chatId, upload, options);
+    const sent = await deps.api[method](target.chatId, upload, options);
     return { messageId: String(sent.message_id) };
   } catch (error) {
-    throw toChannelError(error, deps.token, PHOTO_EXTENSIONS.test(file.fileName) ? "sendPhoto" : "sendDocument");
+    throw toChannelError(error, deps.token, method);
   }
 }

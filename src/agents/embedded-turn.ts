@@ -20,6 +20,7 @@ import type { BootstrapFile } from "./context/bootstrap-files.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
 import { cachedImageGenerationSetup, cachedWebSearchSetup, createAvailableTools } from "./tools/index.js";
+import { cachedSpeechSetup } from "./speech/index.js";
 import { mayAskUser } from "./questions/may-ask-user.js";
 import { execToolOptionsFromConfig } from "./exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "./web-fetch-options.js";
@@ -242,6 +243,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const memoryOn = memory?.enabled() === true;
   const webSearch = cachedWebSearchSetup(config, env).host;
   const imageGeneration = cachedImageGenerationSetup(config, env).host;
+  const speech = cachedSpeechSetup(config, env).host;
   const mcp = input.services?.mcp;
   const mcpTools = mcp?.hasServers(config) ? await mcp.tools(config) : undefined;
   const allTools = withMcpTools(
@@ -256,6 +258,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       gateway: Boolean(input.services?.gateway),
       viewImage: viewImageMode(model.input.includes("image"), config, Boolean(input.services?.imageDescriber)),
       imageGenerate: imageGeneration !== undefined,
+      tts: speech !== undefined,
       askUser: Boolean(input.services?.questions) && mayAskUser(input.sessionKey, input.spawnDepth),
       heartbeatRespond: input.heartbeat === true,
     }),
@@ -332,6 +335,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     ...(skillEnv ? { skillEnv } : {}),
     ...(webSearch ? { webSearch } : {}),
     ...(imageGeneration ? { imageGeneration } : {}),
+    ...(speech ? { speech } : {}),
   };
 
   const thinking = input.thinkingLevel ?? defaults.thinkingDefault;
@@ -386,6 +390,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       services,
       runId,
       ...(input.sessionKey ? { sessionKey: input.sessionKey } : {}),
+      ...(input.channel ? { channel: input.channel } : {}),
       ...(sandboxed.sandbox ? { sandbox: sandboxed.sandbox } : {}),
       ...(elevated !== "off" && sandboxed.sandbox ? { elevated } : {}),
       ...memoryGetLimit(config, agent),

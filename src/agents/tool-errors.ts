@@ -44,6 +44,11 @@ export type ToolErrorCode =
   | "IMAGE_PROVIDER_AUTH"
   | "IMAGE_GENERATION_TIMEOUT"
   | "IMAGE_PROVIDER_FAILED"
+  // Text to speech (tts)
+  | "TTS_UNAVAILABLE"
+  | "TTS_PROVIDER_AUTH"
+  | "TTS_TIMEOUT"
+  | "TTS_PROVIDER_FAILED"
   // Shell commands and background processes
   | "WORKDIR_NOT_FOUND"
   | "EXEC_DENIED"
@@ -327,6 +332,29 @@ export const TOOL_ERRORS = {
     "Make a smaller copy with exec (e.g. ImageMagick: convert in.png -resize 2048x2048 out.png) and pass that.",
   ),
   imageNamesTaken: coded("FILE_EXISTS", (file: string) => `"${file}" and the names numbered after it are all taken.`, "Pass another filename."),
+
+  // ── tts ─────────────────────────────────────────────────────────────────────────────────────
+  ttsUnavailable: coded(
+    "TTS_UNAVAILABLE",
+    (problem: string) => `No speech can be made here: ${problem}.`,
+    "Answer in text and tell the user; the owner sets up text-to-speech (the tts config block).",
+  ),
+  ttsTextInvalid: coded("INVALID_ARGUMENT", (problem: string) => `text: ${problem}.`, "Pass the words to speak in text, shorter if the limit was passed (or in several calls)."),
+  ttsProviderAuth: coded(
+    "TTS_PROVIDER_AUTH",
+    (provider: string, reason: string) => `No audio was made: ${provider}: ${reason}.`,
+    "Answer in text and tell the user text-to-speech has no working API key; the owner sets the provider's key.",
+  ),
+  ttsTimeout: coded(
+    "TTS_TIMEOUT",
+    (provider: string, reason: string) => `No audio was made: ${provider}: ${reason}.`,
+    "Try again with shorter text or a larger timeoutMs (at most 600000); else answer in text.",
+  ),
+  ttsProviderFailed: coded(
+    "TTS_PROVIDER_FAILED",
+    (provider: string, reason: string) => `No audio was made: ${provider}: ${reason}.`,
+    "A 429 or 5xx may pass, so try again later; else answer in text and tell the user why.",
+  ),
 
   // ── exec and process ────────────────────────────────────────────────────────────────────────
   execCommandEmpty: coded("INVALID_ARGUMENT", "command is empty.", 'Pass the shell command to run, e.g. {"command": "ls -la"}.'),

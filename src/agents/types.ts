@@ -1,3 +1,4 @@
+import type { SpeechHost } from "./speech/index.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { ElevatedLevel } from "./sandbox/elevated-level.js";
 import type { ExecSandbox } from "./sandbox/exec-sandbox.js";
@@ -45,6 +46,8 @@ export interface ToolContext {
   /** Absolute, realpath'd workspace root; file tools never leave it. */
   workspaceDir: string;
   sessionKey?: string;
+  /** The chat channel this turn answers (`telegram`, `discord`, …); absent for a turn from the WebSocket or HTTP API. */
+  channel?: string;
   /** The run the call belongs to (a question it asks is tied to it). */
   runId?: string;
   /** The local CLI and authenticated operator clients are the owner; channel senders may not be. */
@@ -86,6 +89,8 @@ export interface ToolServices {
   webSearch?: WebSearchHost;
   /** The configured image models, behind image_generate (not offered without a usable one: agents.defaults.mediaModels.image). */
   imageGeneration?: ImageGenerationHost;
+  /** The configured speech provider, behind tts (not offered without a usable one: the tts block). */
+  speech?: SpeechHost;
   /** The configured MCP servers (`mcp.servers`), whose tools join the turn's. */
   mcp?: McpToolHost;
   /** The gateway's questions to the user, behind ask_user (offered to a session's own runs only: see mayAskUser). */
@@ -287,7 +292,7 @@ export interface ChannelMessageRequest {
   /** The calling session (its last route is the default target). */
   sessionKey?: string;
   /** A file to post instead of a text message (`message` is its caption): the real path, already confined to the workspace. */
-  file?: { path: string; fileName: string };
+  file?: { path: string; fileName: string; voice?: boolean };
   /** Rows of buttons under the message, when it goes as one; a press comes back as its presser's message `callback_data: <value>`. */
   buttons?: { label: string; value: string; style?: "primary" | "success" | "danger" }[][];
 }

@@ -146,6 +146,8 @@ export interface OutboundFile {
   fileName: string;
   /** Plain text under the file. */
   caption?: string;
+  /** Speech: posted as a voice message where the platform has them and the file is Ogg/Opus (Telegram's sendVoice); elsewhere an ordinary file. */
+  voice?: boolean;
 }
 
 export interface SentMessage {

@@ -93,6 +93,7 @@ import { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { SessionSearchIndex, sessionSearchIndexPath } from "../sessions/search/index.js";
 import { modelTextRedaction } from "./model-text-redaction.js";
 import { cachedImageGenerationSetup, cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
+import { cachedSpeechSetup } from "../agents/speech/index.js";
 import { McpHub } from "../agents/mcp/mcp-hub.js";
 import type { ToolServices } from "../agents/types.js";
 import { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
@@ -216,6 +217,7 @@ export class GatewayServer {
     gateway: false,
     imageDescriber: false,
     imageGenerate: false,
+    tts: false,
     askUser: false,
   });
   /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
@@ -561,6 +563,7 @@ export class GatewayServer {
       gateway: this.toolServices.gateway !== undefined,
       imageDescriber: this.toolServices.imageDescriber !== undefined,
       imageGenerate: cachedImageGenerationSetup(opts.loadedConfig().config, process.env).host !== undefined,
+      tts: cachedSpeechSetup(opts.loadedConfig().config, process.env).host !== undefined,
       askUser: true,
     }));
     this.invokeTool = (request, options) =>

@@ -24,6 +24,8 @@ export interface ToolAvailability {
   imageDescriber: boolean;
   /** An image model can run (image_generate). */
   imageGenerate: boolean;
+  /** A speech provider can run (tts). */
+  tts: boolean;
   /** The gateway's questions are there for ask_user (offered only where the session may ask: mayAskUser). */
   askUser: boolean;
 }

@@ -62,7 +62,7 @@ export interface FakeTelegram {
    * answers for it and `GET /file/bot<token>/<file_path>` serves the bytes.
    */
   addFile(bytes: Buffer, filePath: string): string;
-  /** Files the bot uploaded (`sendPhoto`, `sendDocument` as multipart), in order. */
+  /** Files the bot uploaded (`sendPhoto`, `sendVoice`, `sendDocument` as multipart), in order. */
   readonly uploads: Array<{ method: string; chatId: string; fileName: string; bytes: Buffer; caption?: string }>;
   readonly sent: RecordedCall[];
   messages(chatId?: number | string): Record<string, unknown>[];
@@ -360,8 +360,9 @@ export async function startFakeTelegram(options: { token?: string; botId?: numbe
         return ok(res, method, body, { file_id: String(body.file_id), file_unique_id: `u${String(body.file_id)}`, file_size: file.bytes.length, file_path: file.path });
       }
       case "sendphoto":
+      case "sendvoice":
       case "senddocument": {
-        const field = method.toLowerCase() === "sendphoto" ? "photo" : "document";
+        const field = ({ sendphoto: "photo", sendvoice: "voice", senddocument: "document" } as const)[method.toLowerCase() as "sendphoto" | "sendvoice" | "senddocument"];
         const file = body[field];
         if (!(file instanceof UploadedFile)) return fail(res, method, body, 400, `Bad Request: there is no ${field} in the request`);
         const chatId = String(body.chat_id);

@@ -4,7 +4,7 @@ import { ExecSandbox } from "./exec-sandbox.js";
 import { decideSandbox, ensureSandboxWorkspace, sandboxWorkspaceDir, type SandboxDecision } from "./sandbox-settings.js";
 
 /** Tools that write files in the workspace: a read-only sandbox workspace (`workspaceAccess: ro`) does not offer them. */
-export const WRITING_FILE_TOOLS: readonly string[] = ["write", "edit", "apply_patch", "image_generate"];
+export const WRITING_FILE_TOOLS: readonly string[] = ["write", "edit", "apply_patch", "image_generate", "tts"];
 
 export interface TurnSandbox {
   decision: SandboxDecision;

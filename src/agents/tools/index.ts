@@ -25,6 +25,7 @@ import { createGatewayTool } from "./gateway.js";
 import { createViewImageTool, type ViewImageMode } from "./view-image.js";
 import { createHeartbeatRespondTool } from "./heartbeat-respond.js";
 import { createImageGenerateTool } from "./image-generate.js";
+import { createTtsTool } from "./tts.js";
 
 /**
  * The seven core tools (six when web_fetch is disabled), in a fixed order: the tool list is part
@@ -72,7 +73,7 @@ export function createMemoryTools(): AgentTool[] {
  * Every tool a turn may be offered before the tool policy: the core tools, then web_search when a
  * provider is set up, then memory, session and message tools where their services exist, cron
  * and gateway where the gateway gives them, view_image where the model can see or have described
- * images, image_generate where an image model can run, then ask_user where the run may ask its
+ * images, image_generate where an image model can run, tts where a speech provider can, then ask_user where the run may ask its
  * user, and heartbeat_respond in a heartbeat turn.
  * Turns and the `tools.*` methods list the same set.
  */
@@ -90,6 +91,8 @@ export function createAvailableTools(options: {
   viewImage: ViewImageMode | "off";
   /** An image model can run (agents.defaults.mediaModels.image, or an OpenAI key): image_generate. */
   imageGenerate?: boolean;
+  /** A speech provider can run (the tts block): tts. */
+  tts?: boolean;
   askUser: boolean;
   /** The turn is a heartbeat: it may report with heartbeat_respond. */
   heartbeatRespond?: boolean;
@@ -104,6 +107,7 @@ export function createAvailableTools(options: {
     ...(options.gateway ? [createGatewayTool()] : []),
     ...(options.viewImage !== "off" ? [createViewImageTool(options.viewImage)] : []),
     ...(options.imageGenerate ? [createImageGenerateTool()] : []),
+    ...(options.tts ? [createTtsTool()] : []),
     ...(options.askUser ? [createAskUserTool()] : []),
     ...(options.heartbeatRespond ? [createHeartbeatRespondTool()] : []),
   ];
@@ -147,6 +151,7 @@ export {
 export { createWebSearchTool, type WebSearchArgs } from "./web-search.js";
 export { heartbeatNotification } from "./heartbeat-respond.js";
 export { createImageGenerateTool } from "./image-generate.js";
+export { createTtsTool, type TtsArgs } from "./tts.js";
 export { cachedImageGenerationSetup, imageGenerationSetup, type ImageGenerationSetup } from "./image-generate/image-generation-setup.js";
 export { cachedWebSearchSetup, webSearchSetup, WEB_SEARCH_DEFAULTS, type WebSearchSetup } from "./web-search/web-search-setup.js";
 export { resolveWorkspacePath, type WorkspacePathResolution } from "./workspace-path.js";

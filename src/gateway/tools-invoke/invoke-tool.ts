@@ -5,6 +5,7 @@ import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
 import { resolveWorkspaceDir } from "../../agents/context/workspace.js";
 import { ensureWorkspaceOnce } from "../../agents/turn-context-cache.js";
 import { cachedImageGenerationSetup, cachedWebSearchSetup } from "../../agents/tools/index.js";
+import { cachedSpeechSetup } from "../../agents/speech/index.js";
 import { memoryGetLimit } from "../../agents/context/context-limits.js";
 import type { ToolResult, ToolServices } from "../../agents/types.js";
 import { unknownAgentRefusal } from "../../agents/known-agent.js";
@@ -99,6 +100,7 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
   await ensureWorkspaceOnce(workspaceDir);
   const webSearch = cachedWebSearchSetup(config, process.env).host;
   const imageGeneration = cachedImageGenerationSetup(config, process.env).host;
+  const speech = cachedSpeechSetup(config, process.env).host;
   let result: ToolResult;
   try {
     result = await tool.execute(
@@ -108,7 +110,13 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
         workspaceDir,
         sessionKey: target.sessionKey,
         senderIsOwner: true,
-        services: { ...deps.services, execApprovals: execGateFromConfig(config), ...(webSearch ? { webSearch } : {}), ...(imageGeneration ? { imageGeneration } : {}) },
+        services: {
+          ...deps.services,
+          execApprovals: execGateFromConfig(config),
+          ...(webSearch ? { webSearch } : {}),
+          ...(imageGeneration ? { imageGeneration } : {}),
+          ...(speech ? { speech } : {}),
+        },
         ...memoryGetLimit(config, resolveAgentConfig(config, target.agentId)),
       },
       options.signal,

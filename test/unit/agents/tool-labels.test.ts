@@ -15,6 +15,7 @@ describe("tool labels", () => {
     expect(toolLabel("sessions_spawn", { task: "secret plan" }, explain)).toBe("🛠️ Sessions Spawn");
     expect(toolLabel("image_generate", { prompt: "a red   robot", size: "1024x1024" }, explain)).toBe('🎨 Image Generate: "a red robot"');
     expect(toolLabel("image_generate", { prompt: "x".repeat(100) }, explain)).toBe(`🎨 Image Generate: "${"x".repeat(79)}…"`);
+    expect(toolLabel("tts", { text: "Hello   there" }, explain)).toBe('🔊 Tts: "Hello there"');
     expect(toolLabel("exec", { command: "npm test" }, explain)).toBe("💻 Exec");
     expect(toolLabel("exec", { command: "npm  test" }, { commandText: "raw", detail: "explain" })).toBe("💻 Exec: npm test");
   });

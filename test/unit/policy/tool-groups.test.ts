@@ -99,6 +99,15 @@ describe("names and profiles", () => {
       expect.arrayContaining(["group:messaging", "sessions_list", "sessions_history", "sessions_search", "sessions_send", "session_status"]),
     );
   });
+  it("tts is where OpenClaw puts it: group:media (so group:openclaw) and the coding profile, not messaging or minimal", () => {
+    expect(expandToolNames(["group:media"])).toContain("tts");
+    expect(expandToolNames(["group:openclaw"])).toContain("tts");
+    expect(isBuiltInTool("tts")).toBe(true);
+    expect(compileToolList(profileAllowList("coding")!).matchOf("tts")).toBe("group:media");
+    expect(compileToolList(profileAllowList("messaging")!).matchOf("tts")).toBeUndefined();
+    expect(compileToolList(profileAllowList("minimal")!).matchOf("tts")).toBeUndefined();
+  });
+
   it("image_generate is where OpenClaw puts it: group:media (so group:openclaw) and the coding profile, not messaging or minimal", () => {
     expect(expandToolNames(["group:media"])).toContain("image_generate");
     expect(expandToolNames(["group:openclaw"])).toContain("image_generate");
