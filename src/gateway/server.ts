@@ -58,6 +58,7 @@ import { registerToolMethods } from "./methods/tool-methods.js";
 import { invokeTool, type ToolInvokeOutcome, type ToolInvokeRequest } from "./tools-invoke/invoke-tool.js";
 import { registerToolsInvokeRoute } from "./http/tools-invoke-route.js";
 import { registerUsageMethods } from "./methods/usage-methods.js";
+import { registerTtsMethods } from "./methods/tts-methods.js";
 import { UsageRecords } from "../sessions/usage/usage-records.js";
 import { mayAnswerInChat, notYourQuestion, type QuestionReplier } from "../agents/questions/chat-answerers.js";
 import { QuestionBroker } from "../agents/questions/question-broker.js";
@@ -545,6 +546,7 @@ export class GatewayServer {
     registerQuestionMethods(this.methods, this.questions);
     registerAgentFileMethods(this.methods);
     registerUsageMethods(this.methods, new UsageRecords(opts.stateDir));
+    registerTtsMethods(this.methods);
     this.memory = new MemoryService({
       stateDir: opts.stateDir,
       config: () => opts.loadedConfig().config,

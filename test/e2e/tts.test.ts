@@ -6,6 +6,7 @@ import { FAKE_MP3, FAKE_OGG_OPUS, type FakeSpeechServer, startFakeSpeechServer }
 import { type FakeTelegram, startFakeTelegram } from "../fakes/telegram-server.js";
 import { askAndWait } from "../helpers/chat-session.js";
 import { useFakeModelGateway } from "../helpers/fake-servers.js";
+import { openOperator } from "../helpers/ws-client.js";
 import { chatRequests, lastMessageOf, lastToolResultOf, lastUserTextOf, toolNamesOf } from "../helpers/model-request.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
@@ -147,6 +148,60 @@ describe("with OpenAI speech set up and a Telegram DM", () => {
   });
 });
 
+describe("the tts.* methods over the WebSocket protocol", () => {
+  const fakes = useFakeModelGateway({
+    operator: true,
+    env: { OPENAI_API_KEY: "" },
+    extra: () => ({ tts: { providers: { openai: { apiKey: SPEECH_KEY, baseUrl: `${speech.url}/v1` } } } }),
+  });
+
+  it("tts.convert speaks through the provider and answers OpenClaw's shape with the file under the state dir's media", async () => {
+    const res = await fakes.sock.request("tts.convert", { text: "Convert me", channel: "telegram" });
+    expect(res.ok).toBe(true);
+    expect(res.payload).toEqual({ audioPath: expect.any(String), provider: "openai", outputFormat: "opus", voiceCompatible: true });
+    expect(path.dirname(res.payload.audioPath)).toBe(path.join(fakes.stateDir, "media", "tts"));
+    expect(fs.readFileSync(res.payload.audioPath).equals(FAKE_OGG_OPUS)).toBe(true);
+    expect(speech.requests[0]!.body).toEqual({ model: "gpt-4o-mini-tts", voice: "coral", input: "Convert me", response_format: "opus" });
+
+    const mp3 = await fakes.sock.request("tts.convert", { text: "As a file", modelId: "tts-1", voiceId: "echo" });
+    expect(mp3.payload).toMatchObject({ outputFormat: "mp3", voiceCompatible: false });
+    expect(fs.readFileSync(mp3.payload.audioPath).equals(FAKE_MP3)).toBe(true);
+    expect(speech.requests[1]!.body).toMatchObject({ model: "tts-1", voice: "echo", response_format: "mp3" });
+  });
+
+  it("tts.convert refuses empty text and another provider, and a provider failure is UNAVAILABLE without the key", async () => {
+    expect((await fakes.sock.request("tts.convert", { text: "  " })).error).toMatchObject({ code: "INVALID_REQUEST", message: "tts.convert requires text" });
+    expect((await fakes.sock.request("tts.convert", { text: "hi", provider: "elevenlabs" })).error).toMatchObject({ code: "INVALID_REQUEST" });
+    speech.failWith = 500;
+    const failed = await fakes.sock.request("tts.convert", { text: "hi" });
+    expect(failed.error).toMatchObject({ code: "UNAVAILABLE", message: expect.stringContaining("TTS conversion failed: openai/gpt-4o-mini-tts: HTTP 500") });
+    expect(JSON.stringify(failed)).not.toContain(SPEECH_KEY);
+  });
+
+  it("tts.status and tts.providers are reads; tts.convert needs operator.write", async () => {
+    const reader = (await openOperator(fakes.gw.url, fakes.gw.token, { scopes: ["operator.read"] })).sock;
+    try {
+      expect((await reader.request("tts.status", {})).payload).toMatchObject({
+        enabled: false,
+        auto: "off",
+        provider: "openai",
+        configured: true,
+        model: "gpt-4o-mini-tts",
+        voice: "coral",
+        providerStates: [{ id: "openai", label: "OpenAI", configured: true }],
+      });
+      const providers = (await reader.request("tts.providers", {})).payload;
+      expect(providers.active).toBe("openai");
+      expect(providers.providers[0]).toMatchObject({ id: "openai", configured: true, voices: expect.arrayContaining(["coral", "alloy"]) });
+      const refused = await reader.request("tts.convert", { text: "hi" });
+      expect(refused.error).toMatchObject({ code: "FORBIDDEN", details: { missingScope: "operator.write" } });
+      expect(speech.requests).toHaveLength(0);
+    } finally {
+      reader.close();
+    }
+  });
+});
+
 describe("without a tts block", () => {
   const fakes = useFakeModelGateway({ operator: true, env: { OPENAI_API_KEY: "sk-not-for-speech" } });
 
@@ -156,5 +211,10 @@ describe("without a tts block", () => {
     const first = chatRequests(fakes.model.requests)[0]!;
     expect(lastUserTextOf(first)).toContain("hello");
     expect(toolNamesOf(first)).not.toContain("tts");
+  });
+
+  it("tts.status says why nothing speaks, and tts.convert is unavailable", async () => {
+    expect((await fakes.sock.request("tts.status", {})).payload).toMatchObject({ configured: false, problem: expect.stringContaining("text-to-speech is not set up") });
+    expect((await fakes.sock.request("tts.convert", { text: "hi" })).error).toMatchObject({ code: "UNAVAILABLE", message: expect.stringContaining("TTS is not available") });
   });
 });
