@@ -39,6 +39,7 @@ import { defaultAgentId } from "../agents/agent-config.js";
 import { resolveAgentRoute, type Binding } from "./routing/resolve-agent-route.js";
 import { peerSessionKey } from "./routing/peer-session-key.js";
 import { InboundMediaStore } from "./inbound/media-store.js";
+import { speechMediaDir } from "../agents/speech/index.js";
 import { ACCOUNT_STOP_WAIT_MS } from "./account-stop-wait.js";
 import { duplicateBotProblems, duplicateEventStreamProblems } from "./config/duplicate-bots.js";
 import { responsePrefixFor } from "./outbound/response-prefix.js";
@@ -161,6 +162,7 @@ export class ChannelManager {
       ...(this.acpBound ? { acpBound: this.acpBound } : {}),
       ...(deps.acpThreadFollowUp ? { acpThreadFollowUp: deps.acpThreadFollowUp } : {}),
       media: new InboundMediaStore(path.join(deps.stateDir, "media", "inbound")),
+      speechDir: speechMediaDir(deps.stateDir),
       parked: this.parked,
       ...(deps.systemEvents ? { systemEvents: deps.systemEvents } : {}),
     });

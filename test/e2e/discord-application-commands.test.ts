@@ -60,6 +60,9 @@ describe("Discord application commands", () => {
     expect(commands.every((c) => c.description.length >= 1 && c.description.length <= 100)).toBe(true);
     expect(commands.find((c) => c.name === "queue")!.options).toEqual([expect.objectContaining({ name: "args", type: 3, required: false })]);
     expect(commands.find((c) => c.name === "status")!.options).toBeUndefined();
+    // Discord's client has its own /tts: ours is /voice there, as in OpenClaw.
+    expect(commands.map((c) => c.name)).toContain("voice");
+    expect(commands.map((c) => c.name)).not.toContain("tts");
     // commands.nativeSkills (auto): the agent's skill, by its own command, after the chat commands.
     const haiku = commands.findIndex((c) => c.name === "haiku");
     expect(commands[haiku]).toMatchObject({ name: "haiku", description: "Use when asked for a haiku.", options: [expect.objectContaining({ name: "args", required: false })] });

@@ -135,6 +135,30 @@ describe("with OpenAI speech set up and a Telegram DM", () => {
     });
   });
 
+  it("/tts audio hi from the DM posts a voice note without a model call; /tts status names the provider; /tts on is refused as unsupported", async () => {
+    const uploadsBefore = telegram.uploads.length;
+    telegram.pushMessage({ chatId: OWNER, fromId: OWNER, fromName: "Owner", text: "/tts audio hi", messageId: messageId++ });
+    await telegram.waitFor(() => telegram.uploads.length > uploadsBefore, 15_000);
+    const upload = telegram.uploads.at(-1)!;
+    expect(upload).toMatchObject({ method: "sendVoice", chatId: String(OWNER) });
+    expect(upload.bytes.equals(FAKE_OGG_OPUS)).toBe(true);
+    expect(fs.readFileSync(path.join(fakes.stateDir, "media", "tts", upload.fileName)).equals(FAKE_OGG_OPUS)).toBe(true);
+    expect(speech.requests.map((r) => r.body)).toEqual([{ model: "gpt-4o-mini-tts", voice: "alloy", input: "hi", response_format: "opus" }]);
+    expect(chatRequests(fakes.model.requests)).toHaveLength(0);
+
+    const say = async (text: string) => {
+      const before = telegram.messages(OWNER).length;
+      telegram.pushMessage({ chatId: OWNER, fromId: OWNER, fromName: "Owner", text, messageId: messageId++ });
+      await telegram.waitFor(() => telegram.messages(OWNER).length > before, 15_000);
+      return String(telegram.messages(OWNER).at(-1)!.text);
+    };
+    expect(await say("/tts status")).toContain("TTS: ready — openai/gpt-4o-mini-tts, voice alloy");
+    expect(await say("/tts on")).toContain("/tts on is not supported by this gateway");
+    speech.failWith = 500;
+    expect(await say("/tts audio once more")).toContain("No audio was made: openai/gpt-4o-mini-tts: HTTP 500");
+    expect(telegram.uploads.length).toBe(uploadsBefore + 1);
+  });
+
   it("from the WebSocket API the audio is MP3, saved, and not sent anywhere", async () => {
     callTts(fakes.model, "read this out", { text: "Saved only" });
     const uploadsBefore = telegram.uploads.length;

@@ -108,6 +108,8 @@ export interface InboundDispatchDeps {
   acpThreadFollowUp?: (childSessionKey: string, text: string) => string | undefined;
   /** Internal hooks hear `message:received` for each accepted message (not a duplicate, not ignored). */
   hooks?: InternalHookSink;
+  /** Where `/tts audio` saves the speech it posts (`<state>/media/tts/`); absent: it posts none. */
+  speechDir?: string;
   /** Where the files of messages for the agent are saved (`<state>/media/inbound/`). */
   media?: InboundMediaStore;
   /** Messages waiting in a debounce window, on disk so their adapter may acknowledge them. */
@@ -739,6 +741,7 @@ export class InboundDispatcher {
   private commandContext(routed: Routed): ChatCommandContext {
     const { message } = routed;
     const bindings = this.deps.threadBindings;
+    const speechDir = this.deps.speechDir;
     const focusDeps = bindings && { bindings, chat: routed.chat, ownerSessionKeys: routed.ownerSessionKeys, resolveTarget: this.deps.focusTarget };
     return {
       surface: "channel",
@@ -758,6 +761,16 @@ export class InboundDispatcher {
       ...(this.deps.adminCommands ? { admin: this.deps.adminCommands } : {}),
       elevated: routed.elevated,
       ...execApproverOf(this.deps.config(), message),
+      ...(speechDir && this.maySend(routed)
+        ? {
+            speech: {
+              dir: speechDir,
+              post: async (file) => {
+                await routed.running.account.sendFile({ chatId: routed.target.chatId, ...(routed.target.threadId ? { threadId: routed.target.threadId } : {}) }, file);
+              },
+            },
+          }
+        : {}),
       chat: {
         channel: message.channel,
         accountId: message.accountId,

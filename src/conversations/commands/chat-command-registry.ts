@@ -48,6 +48,8 @@ export interface ChatCommandContext {
   admin?: GatewayAdminPort;
   /** Whether `tools.elevated` admits the sender for the session's agent; absent: a surface without a chat sender (`agent`, HTTP). */
   elevated?: ElevatedAccess;
+  /** Posting speech to this chat (`/tts audio`): where the audio is saved, and the upload; absent where the surface has no chat or may not answer there. */
+  speech?: { dir: string; post(file: { path: string; fileName: string; voice?: boolean }): Promise<void> };
   /** Binding this chat or thread to a sub-agent (`/focus`, `/unfocus`), where the surface can. */
   focus?: { focus(target: string): string; unfocus(): string };
 }

@@ -18,6 +18,7 @@ import { runAllowlistCommand } from "./allowlist-command.js";
 import { runBashCommand } from "./bash-command.js";
 import { elevatedCommand } from "./elevated-command.js";
 import { runRestartCommand } from "./restart-command.js";
+import { runTtsCommand } from "./tts-command.js";
 
 export const QUEUE_MODES = ["steer", "followup", "collect", "interrupt"] as const;
 export type ChatQueueMode = (typeof QUEUE_MODES)[number];
@@ -271,6 +272,16 @@ CHAT_COMMANDS.register({
   args: "[off|tokens|full|reset|cost]",
   category: "status",
   handler: (args, ctx) => reply(usageCommand(args, ctx, sessionControls(ctx))),
+});
+
+CHAT_COMMANDS.register({
+  name: "tts",
+  // Discord's client has a /tts of its own: the menu there offers /voice (OpenClaw's name for it).
+  aliases: ["voice"],
+  description: "text-to-speech: status (the provider and whether it speaks), or audio <text> to hear it once in this chat",
+  args: "[status|audio <text>]",
+  category: "media",
+  handler: async (args, ctx) => reply(await runTtsCommand(args, ctx)),
 });
 
 CHAT_COMMANDS.register({
