@@ -44,6 +44,7 @@ export function checkCrossFieldRules(config: RawOpenClawConfig): ConfigIssue[] {
     ...checkIdentityLinkIds(config),
     ...checkEnvVarNames(config),
     ...checkExecMode(config),
+    ...checkAutoTts(config),
     ...checkHumanDelays(config),
     ...checkTrustedProxies(config),
     ...checkSandboxBinds(config),
@@ -112,6 +113,15 @@ function checkExecMode(config: RawOpenClawConfig): ConfigIssue[] {
   if (config.tools?.exec?.mode !== "auto") return [];
   return [
     { path: "tools.exec.mode", message: '"auto" (a model reviewing commands before asking you) is not supported by this gateway; use "ask" (allowlist, asking you on a miss)' },
+  ];
+}
+
+/** OpenClaw's Auto-TTS speaks replies on its own; this gateway speaks only when asked (the tts tool, /tts audio, tts.convert). */
+function checkAutoTts(config: RawOpenClawConfig): ConfigIssue[] {
+  const how = "Auto-TTS is not supported by this gateway: replies stay text, and speech is made on request (the tts tool, /tts audio, tts.convert)";
+  return [
+    ...(config.tts?.auto !== undefined && config.tts.auto !== "off" ? [{ path: "tts.auto", message: `"${config.tts.auto}": ${how}; use "off" or remove it` }] : []),
+    ...(config.tts?.enabled === true ? [{ path: "tts.enabled", message: `true: ${how}; remove it` }] : []),
   ];
 }
 

@@ -11,14 +11,6 @@ const UNSUPPORTED: { path: string[]; reason: string }[] = [
     reason: `${kind} generation (OpenClaw's ${kind}_generate) is not supported by this gateway; only image generation is`,
   })),
   {
-    path: ["tts", "auto"],
-    reason: "Auto-TTS is not supported by this gateway: replies stay text; the tts tool, /tts audio and tts.convert speak on request",
-  },
-  {
-    path: ["tts", "enabled"],
-    reason: "it is OpenClaw's legacy Auto-TTS toggle, and Auto-TTS is not supported by this gateway",
-  },
-  {
     path: ["tts", "mode"],
     reason: "it chooses which replies Auto-TTS speaks, and Auto-TTS is not supported by this gateway",
   },

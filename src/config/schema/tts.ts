@@ -27,8 +27,15 @@ const TtsProviderSettings = Type.Object({
   extraBody: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 
-/** `tts`: text-to-speech for the `tts` tool, `/tts audio` and `tts.convert`. Auto-TTS is not supported (see unsupported-keys.ts). */
+/** OpenClaw's Auto-TTS modes; only `off` is taken here (cross-field-rules.ts refuses the others). */
+export const TTS_AUTO_MODES = ["off", "always", "inbound", "tagged"] as const;
+
+/** `tts`: text-to-speech for the `tts` tool, `/tts audio` and `tts.convert`. Auto-TTS is not supported: `auto` other than off, and `enabled: true`, are refused. */
 export const TtsSchema = Type.Object({
+  /** Auto-TTS (replies spoken on their own): only `off`, the default, is supported. */
+  auto: Type.Optional(stringEnum(TTS_AUTO_MODES)),
+  /** OpenClaw's legacy Auto-TTS toggle: only `false` is supported. */
+  enabled: Type.Optional(Type.Boolean()),
   /** The speech provider; default `openai`. */
   provider: Type.Optional(NonEmptyString),
   /** One request's limit on the provider; a call's own `timeoutMs` wins. */

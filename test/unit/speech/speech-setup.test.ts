@@ -107,15 +107,31 @@ describe("the tts config block", () => {
     );
   });
 
-  it("drops Auto-TTS, personas, directives and preferences with a warning saying they are not supported", () => {
-    const loaded = load(
-      { tts: { auto: "always", enabled: true, mode: "final", summaryModel: "openai/gpt-4.1-mini", persona: "a", personas: {}, modelOverrides: {}, prefsPath: "/x" } },
-      { OPENAI_API_KEY: "sk" },
-    );
-    expect(loaded.warnings).toContain(
-      "tts.auto was ignored: Auto-TTS is not supported by this gateway: replies stay text; the tts tool, /tts audio and tts.convert speak on request (remove it)",
-    );
-    for (const key of ["enabled", "mode", "summaryModel", "persona", "personas", "modelOverrides", "prefsPath"]) {
+  it("refuses Auto-TTS turned on (tts.auto other than off, the legacy enabled: true): replies are never spoken on their own here", () => {
+    const refusal = (tts: Record<string, unknown>) => {
+      try {
+        load({ tts }, { OPENAI_API_KEY: "sk" });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as ConfigError).message;
+      }
+      throw new Error("expected a ConfigError");
+    };
+    for (const auto of ["always", "inbound", "tagged"]) {
+      expect(refusal({ auto })).toBe(
+        `tts.auto: "${auto}": Auto-TTS is not supported by this gateway: replies stay text, and speech is made on request (the tts tool, /tts audio, tts.convert); use "off" or remove it`,
+      );
+    }
+    expect(refusal({ enabled: true })).toMatch(/^tts\.enabled: true: Auto-TTS is not supported by this gateway/);
+    expect(refusal({ auto: "sometimes" })).toBe('tts.auto: expected one of "off", "always", "inbound", "tagged"');
+    const off = load({ tts: { auto: "off", enabled: false } }, { OPENAI_API_KEY: "sk" });
+    expect(off.warnings).toEqual([]);
+    expect(speechSetup(off.config, { OPENAI_API_KEY: "sk" }).host).toBeDefined();
+  });
+
+  it("drops Auto-TTS's other keys, personas, directives and preferences with a warning saying they are not supported", () => {
+    const loaded = load({ tts: { mode: "final", summaryModel: "openai/gpt-4.1-mini", persona: "a", personas: {}, modelOverrides: {}, prefsPath: "/x" } }, { OPENAI_API_KEY: "sk" });
+    for (const key of ["mode", "summaryModel", "persona", "personas", "modelOverrides", "prefsPath"]) {
       expect(loaded.warnings.some((w) => w.startsWith(`tts.${key} was ignored:`))).toBe(true);
     }
     expect(loaded.config.tts).toEqual({});
