@@ -185,6 +185,7 @@ describe("the tts.* methods over the WebSocket protocol", () => {
     expect(res.payload).toEqual({ audioPath: expect.any(String), provider: "openai", outputFormat: "opus", voiceCompatible: true });
     expect(path.dirname(res.payload.audioPath)).toBe(path.join(fakes.stateDir, "media", "tts"));
     expect(fs.readFileSync(res.payload.audioPath).equals(FAKE_OGG_OPUS)).toBe(true);
+    expect(fs.statSync(res.payload.audioPath).mode & 0o777).toBe(0o600);
     expect(speech.requests[0]!.body).toEqual({ model: "gpt-4o-mini-tts", voice: "coral", input: "Convert me", response_format: "opus" });
 
     const mp3 = await fakes.sock.request("tts.convert", { text: "As a file", modelId: "tts-1", voiceId: "echo" });

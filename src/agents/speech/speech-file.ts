@@ -19,11 +19,14 @@ export function speechFileName(extension: string, now = new Date()): string {
   return `tts-${stamp}-${randomBytes(3).toString("hex")}.${extension}`;
 }
 
-/** Writes the audio into `dir` (made if missing) under a new name, never over an existing file; returns its absolute path. */
+/**
+ * Writes the audio into `dir` (made if missing, 0700) under a new name, never over an existing
+ * file, readable by this user only (0600), as inbound media is kept; returns its absolute path.
+ */
 export function writeSpeechFile(dir: string, bytes: Buffer, extension: string): string {
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, speechFileName(extension));
   // `wx`: never replaces a file, nor follows a link left at the name.
-  fs.writeFileSync(file, bytes, { flag: "wx" });
+  fs.writeFileSync(file, bytes, { flag: "wx", mode: 0o600 });
   return file;
 }
