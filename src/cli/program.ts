@@ -121,6 +121,34 @@ program
     await agentCommand(opts);
   });
 
+// `openclaw tui`: the terminal chat client of a running gateway (docs/cli.md#tui).
+program
+  .command("tui")
+  .description("chat with the gateway's agents in the terminal")
+  .option("--url <url>", "gateway WebSocket URL (default: ws://127.0.0.1:<port>)")
+  .option("--token <token>", "gateway token")
+  .option("--password <password>", "gateway password")
+  .option("--session <key>", "session key (default: main; a bare key is the default agent's)")
+  .option("--deliver", "also deliver the replies to the session's chat channel")
+  .option("--history-limit <n>", "history messages to load (default 200)")
+  .option("--local", "OpenClaw's embedded mode: not supported here (refused)")
+  .action(async (opts) => {
+    const { tuiCommand } = await import("./tui-command.js");
+    process.exit(await tuiCommand(opts));
+  });
+
+for (const alias of ["chat", "terminal"]) {
+  program
+    .command(alias)
+    .description(`OpenClaw's \`tui --local\`: not supported here (refused; run \`openclaw tui\` with a gateway)`)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async () => {
+      const { localModeRefusal } = await import("./tui-command.js");
+      throw localModeRefusal(`openclaw ${alias}`);
+    });
+}
+
 // `openclaw agents`: the configured agents and their bindings, read and edited in the local config (bare `agents` = `agents list`, as in OpenClaw).
 registerAgentsCommands(program.command("agents").description("the configured agents and the bindings that route chats to them"));
 

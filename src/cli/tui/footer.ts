@@ -1,0 +1,41 @@
+/** The footer's facts about the current session, from its `sessions.describe` row and `chat.history`. */
+export interface SessionFacts {
+  model?: string;
+  thinking?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  contextTokens?: number;
+}
+
+/** A session row (sessions.describe's `session`) read for the footer; null when the session has no row yet. */
+export function sessionFacts(row: Record<string, unknown> | null | undefined, historyThinking?: string): SessionFacts {
+  const num = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
+  const str = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+  const provider = str(row?.modelProvider);
+  const model = str(row?.model);
+  return {
+    model: model ? (provider ? `${provider}/${model}` : model) : undefined,
+    thinking: str(row?.thinkingLevel) ?? historyThinking,
+    inputTokens: num(row?.inputTokens),
+    outputTokens: num(row?.outputTokens),
+    totalTokens: num(row?.totalTokens),
+    contextTokens: num(row?.contextTokens),
+  };
+}
+
+/** 1234 → 1.2k, 1500000 → 1.5M. */
+export function compactCount(value: number): string {
+  if (value < 1000) return String(value);
+  if (value < 1_000_000) return `${(value / 1000).toFixed(1).replace(/\.0$/, "")}k`;
+  return `${(value / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
+}
+
+/** `agent main | session agent:main:main | model p/m | think low | tokens 1.2k in / 40 out | context 1.2k/200k | deliver off` */
+export function footerLine(agentId: string, sessionKey: string, facts: SessionFacts, deliver: boolean): string {
+  const parts = [`agent ${agentId}`, `session ${sessionKey}`, `model ${facts.model ?? "default"}`, `think ${facts.thinking ?? "default"}`];
+  parts.push(`tokens ${compactCount(facts.inputTokens ?? 0)} in / ${compactCount(facts.outputTokens ?? 0)} out`);
+  if (facts.totalTokens !== undefined && facts.contextTokens) parts.push(`context ${compactCount(facts.totalTokens)}/${compactCount(facts.contextTokens)}`);
+  parts.push(`deliver ${deliver ? "on" : "off"}`);
+  return parts.join(" | ");
+}

@@ -1,0 +1,174 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { CLI, makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { chatRequests, lastUserText, requestMessages } from "../helpers/reliability.js";
+
+/**
+ * This CLI's `openclaw tui` (the built bin) in a real terminal, a detached tmux session of a
+ * fixed size, against a gateway process and the fake model: keys typed with `send-keys`, the
+ * screen read with `capture-pane`, every step waiting for what the screen shows.
+ */
+const SESSION = `openclaw-tui-e2e-${process.pid}`;
+const BAD_TOKEN_SESSION = `${SESSION}-badtoken`;
+/** The text after the TUI's process ends, so its exit code stays on the screen. */
+const EXITED = "tui exited with";
+
+let model: FakeModelServer;
+let gw: GatewayProcess;
+
+const tmux = (...args: string[]) => execFileSync("tmux", args, { encoding: "utf8" });
+/** The screen as text (`-J` joins wrapped lines); `escapes` keeps the colour sequences the terminal holds. */
+const screen = (session = SESSION, escapes = false) => tmux("capture-pane", "-p", "-J", ...(escapes ? ["-e"] : []), "-t", session);
+
+async function waitForScreen(pattern: RegExp, what: string, session = SESSION, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = screen(session);
+    if (pattern.test(text)) return text;
+    if (Date.now() > deadline) throw new Error(`the TUI never showed ${what} (${pattern}); the screen:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Types `text` into the input line and, once the screen shows it there, presses Enter. */
+async function submit(text: string): Promise<void> {
+  await waitForScreen(/^connected \| idle/m, "an idle session before typing");
+  tmux("send-keys", "-t", SESSION, "-l", text);
+  await waitForScreen(new RegExp(`^> ${escapeRegExp(text)}\\s*$`, "m"), `"${text}" in the input line`);
+  tmux("send-keys", "-t", SESSION, "Enter");
+}
+
+/** Starts the TUI in a new tmux session; the shell around it prints its exit code and keeps the pane. */
+function startTui(session: string, token: string): void {
+  const home = makeTempDir();
+  const command = [process.execPath, CLI, "tui", "--url", gw.url, "--token", token].map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(" ");
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    session,
+    "-x",
+    "120",
+    "-y",
+    "40",
+    "-e",
+    `HOME=${home}`,
+    "-e",
+    `OPENCLAW_STATE_DIR=${path.join(home, ".openclaw")}`,
+    "-e",
+    "TERM=xterm-256color",
+    "-e",
+    "LANG=C.UTF-8",
+    `${command}; echo "${EXITED} $?"; sleep 600`,
+  );
+}
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  model.setResponder((req) => {
+    const said = lastUserText(req);
+    if (said.startsWith("slow")) return { text: `slow reply begins ${"and goes on ".repeat(30)}SLOW-END`, textChunks: 60, chunkDelayMs: 250 };
+    // Untrusted model text: a colour change, a window title and a clear-screen.
+    if (said.startsWith("ansi")) return { text: "look \x1b[31mRED\x1b[0m \x1b]0;pwned\x07 \x1b[2J done" };
+    return { text: `fake model heard: ${said}`, usage: { input: 1200, output: 40 } };
+  });
+  const stateDir = makeTempDir();
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir) } });
+  // A turn before the TUI starts: its history is what the TUI shows first.
+  const seeded = await runCli(["agent", "-m", "seeded question", "--url", gw.url, "--token", gw.token ?? ""], {});
+  expect(seeded.output).toMatch(/fake model heard: seeded question/);
+  startTui(SESSION, gw.token ?? "");
+}, 60_000);
+
+afterAll(async () => {
+  for (const session of [SESSION, BAD_TOKEN_SESSION]) {
+    try {
+      tmux("kill-session", "-t", session);
+    } catch {
+      // Never started, or already gone.
+    }
+  }
+  await gw?.stop("SIGKILL");
+  await model?.close();
+});
+
+describe("openclaw tui in tmux against a gateway", () => {
+  it("shows the header, the session's history, the status line and the footer at start", async () => {
+    const text = await waitForScreen(/^connected \| idle/m, "that it connected", SESSION, 60_000);
+    expect(text).toMatch(/^openclaw tui \| ws:\/\/127\.0\.0\.1:\d+ \| agent main \| session agent:main:main/m);
+    expect(text).toMatch(/^you> seeded question$/m);
+    expect(text).toMatch(/^fake model heard: seeded question$/m);
+    expect(text).toMatch(/^agent main \| session agent:main:main \| model fake\/fake-model \| think \S+ \| tokens 1\.2k in \/ 40 out/m);
+  });
+
+  it("sends a typed message to the model and shows its streamed reply", async () => {
+    const before = chatRequests(model).length;
+    await submit("hello from tmux");
+    await waitForScreen(/^fake model heard: hello from tmux$/m, "the model's answer");
+    expect(lastUserText(chatRequests(model)[before])).toBe("hello from tmux");
+    await waitForScreen(/tokens 2\.4k in \/ 80 out/, "the footer's token counts after the turn");
+  });
+
+  it("forwards /status to the gateway and shows its answer; no model request", async () => {
+    const before = model.requests.length;
+    await submit("/status");
+    const text = await waitForScreen(/Status · agent:main:main/, "the gateway's status card");
+    expect(text).toMatch(/Model: fake\/fake-model/);
+    expect(model.requests.length).toBe(before);
+  });
+
+  it("shows escape sequences in the model's text as inert characters", async () => {
+    await submit("ansi please");
+    const text = await waitForScreen(/done\s*$/m, "the reply with escapes");
+    expect(text).toContain("look ^[[31mRED^[[0m ^[]0;pwned^G ^[[2J done");
+    // Nothing turned red, and the screen was not cleared: the history above is still there.
+    expect(screen(SESSION, true)).not.toContain("\x1b[31m");
+    expect(text).toMatch(/^fake model heard: hello from tmux$/m);
+  });
+
+  it("Esc aborts a slow reply while it streams", async () => {
+    await submit("slow please");
+    await waitForScreen(/^slow reply begins/m, "the slow reply streaming");
+    await waitForScreen(/^connected \| streaming/m, "the streaming status");
+    tmux("send-keys", "-t", SESSION, "Escape");
+    const text = await waitForScreen(/^\* reply aborted$/m, "the abort notice");
+    expect(text).not.toContain("SLOW-END");
+    await waitForScreen(/^connected \| idle/m, "idle after the abort");
+  });
+
+  it("/new switches to a fresh session: the next model request has no earlier history", async () => {
+    await submit("/new");
+    const text = await waitForScreen(/^\* new session: agent:main:tui-[0-9a-f-]+$/m, "the new session notice");
+    expect(text).not.toMatch(/seeded question/);
+    expect(text).toMatch(/^openclaw tui \| .* \| session agent:main:tui-/m);
+    const before = chatRequests(model).length;
+    await submit("first in the new session");
+    await waitForScreen(/^fake model heard: first in the new session$/m, "the answer in the new session");
+    const users = requestMessages(chatRequests(model)[before]).filter((m) => m.role === "user");
+    expect(users.map((m) => m.text)).toEqual(["first in the new session"]);
+  });
+
+  it("Ctrl+D exits with code 0 and gives the terminal back", async () => {
+    await waitForScreen(/^connected \| idle/m, "idle before Ctrl+D");
+    tmux("send-keys", "-t", SESSION, "C-d");
+    const text = await waitForScreen(new RegExp(`${EXITED} \\d+`), "the exit code");
+    expect(text).toContain(`${EXITED} 0`);
+    // The alternate screen is left: the shell's screen, not the TUI's frame, is what remains.
+    expect(text).not.toMatch(/^connected \|/m);
+  });
+
+  it("a wrong token shows the gateway's refusal with the fix, and exits non-zero", async () => {
+    startTui(BAD_TOKEN_SESSION, "not-the-token");
+    const text = await waitForScreen(new RegExp(`${EXITED} \\d+`), "the exit code", BAD_TOKEN_SESSION);
+    expect(text).toMatch(/refused the connection: unauthorized: gateway token mismatch/);
+    expect(text).toMatch(/Pass the gateway's token with --token <token>/);
+    expect(text).toContain(`${EXITED} 1`);
+  });
+});
