@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { CLI, makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { CLI, type CliProcess, makeTempDir, runCli, spawnCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserText, requestMessages } from "../helpers/reliability.js";
 
 /**
@@ -18,10 +18,12 @@ const EXITED = "tui exited with";
 
 let model: FakeModelServer;
 let gw: GatewayProcess;
+/** The gateway started again on the same port and state dir (the reconnect test). */
+let restarted: CliProcess | undefined;
 
 const tmux = (...args: string[]) => execFileSync("tmux", args, { encoding: "utf8" });
-/** The screen as text (`-J` joins wrapped lines); `escapes` keeps the colour sequences the terminal holds. */
-const screen = (session = SESSION, escapes = false) => tmux("capture-pane", "-p", "-J", ...(escapes ? ["-e"] : []), "-t", session);
+/** The screen as text, one row a line (the TUI wraps its own lines); `escapes` keeps the colour sequences the terminal holds. */
+const screen = (session = SESSION, escapes = false) => tmux("capture-pane", "-p", ...(escapes ? ["-e"] : []), "-t", session);
 
 async function waitForScreen(pattern: RegExp, what: string, session = SESSION, timeoutMs = 30_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
@@ -74,6 +76,8 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   model.setResponder((req) => {
     const said = lastUserText(req);
+    const last = (req.body?.messages ?? []).at(-1);
+    if (said.startsWith("use a tool")) return last?.role === "tool" ? { text: "the tool answered" } : { toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] };
     if (said.startsWith("slow")) return { text: `slow reply begins ${"and goes on ".repeat(30)}SLOW-END`, textChunks: 60, chunkDelayMs: 250 };
     // Untrusted model text: a colour change, a window title and a clear-screen.
     if (said.startsWith("ansi")) return { text: "look \x1b[31mRED\x1b[0m \x1b]0;pwned\x07 \x1b[2J done" };
@@ -95,6 +99,7 @@ afterAll(async () => {
       // Never started, or already gone.
     }
   }
+  await restarted?.stop("SIGKILL");
   await gw?.stop("SIGKILL");
   await model?.close();
 });
@@ -155,6 +160,55 @@ describe("openclaw tui in tmux against a gateway", () => {
     expect(users.map((m) => m.text)).toEqual(["first in the new session"]);
   });
 
+  it("shows one line per tool call, with its outcome", async () => {
+    await submit("use a tool");
+    const text = await waitForScreen(/^the tool answered$/m, "the answer after the tool call");
+    expect(text).toMatch(/^ {2}tool read \{"path":"notes\.txt"\} \((done|failed)\)$/m);
+  });
+
+  it("/session main goes back to agent:main:main with its history; /sessions lists both", async () => {
+    await submit("/session main");
+    const text = await waitForScreen(/^\* session: agent:main:main$/m, "the switch notice");
+    expect(text).toMatch(/^openclaw tui \| .* \| session agent:main:main$/m);
+    expect(text).toMatch(/^you> seeded question$/m);
+    await submit("/sessions");
+    const listed = await waitForScreen(/^\* sessions of agent main/m, "the session list");
+    expect(listed).toMatch(/^ {4}agent:main:main .*\[current\]$/m);
+    expect(listed).toMatch(/^ {4}agent:main:tui-[0-9a-f-]+ /m);
+  });
+
+  it("redraws for a new terminal size", async () => {
+    tmux("resize-window", "-t", SESSION, "-x", "60", "-y", "30");
+    const text = await waitForScreen(/^-{59}$/m, "the frame at 60 columns");
+    expect(text.split("\n").every((line) => line.length <= 60)).toBe(true);
+    expect(text).toMatch(/^connected \| idle$/m);
+    tmux("resize-window", "-t", SESSION, "-x", "120", "-y", "40");
+    await waitForScreen(/^-{119}$/m, "the frame at 120 columns");
+  });
+
+  it("shows the lost connection, reconnects when the gateway is back, and goes on in the same session", { timeout: 60_000 }, async () => {
+    const port = gw.port;
+    await gw.stop("SIGTERM");
+    await waitForScreen(/^reconnecting/m, "the reconnecting status");
+    restarted = spawnCli(["gateway", "run", "--port", String(port)], { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token });
+    await restarted.waitForOutput(/"msg":"gateway listening"/, 15_000);
+    const text = await waitForScreen(/^\* reconnected to the gateway$/m, "the reconnect notice");
+    expect(text).toMatch(/^openclaw tui \| .* \| session agent:main:main$/m);
+    expect(text).toMatch(/^you> seeded question$/m);
+    await submit("after the restart");
+    await waitForScreen(/^fake model heard: after the restart$/m, "an answer after the restart");
+  });
+
+  it("Ctrl+C clears the input and asks for a second press; it does not exit", async () => {
+    await waitForScreen(/^connected \| idle/m, "idle before typing");
+    tmux("send-keys", "-t", SESSION, "-l", "a draft");
+    await waitForScreen(/^> a draft$/m, "the draft in the input line");
+    tmux("send-keys", "-t", SESSION, "C-c");
+    const text = await waitForScreen(/^\* input cleared; press Ctrl\+C again to exit/m, "the exit hint");
+    expect(text).toMatch(/^>\s*$/m);
+    expect(text).not.toContain(EXITED);
+  });
+
   it("Ctrl+D exits with code 0 and gives the terminal back", async () => {
     await waitForScreen(/^connected \| idle/m, "idle before Ctrl+D");
     tmux("send-keys", "-t", SESSION, "C-d");
@@ -162,6 +216,14 @@ describe("openclaw tui in tmux against a gateway", () => {
     expect(text).toContain(`${EXITED} 0`);
     // The alternate screen is left: the shell's screen, not the TUI's frame, is what remains.
     expect(text).not.toMatch(/^connected \|/m);
+  });
+
+  it("--local and the chat / terminal aliases are refused with what to run instead (exit 2)", async () => {
+    for (const args of [["tui", "--local"], ["chat"], ["terminal"]]) {
+      const { code, output } = await runCli(args, {});
+      expect(code).toBe(2);
+      expect(output).toMatch(/local \(embedded\) mode is not supported here: start the gateway .* and run `openclaw tui`/);
+    }
   });
 
   it("a wrong token shows the gateway's refusal with the fix, and exits non-zero", async () => {

@@ -21,7 +21,7 @@ export interface TuiAppOptions {
 }
 
 /** What a run of the current session is doing, for the status line. */
-type Activity = "idle" | "sending" | "running" | "streaming" | "aborting";
+type Activity = "loading history" | "idle" | "sending" | "running" | "streaming" | "aborting";
 
 /** A second Ctrl+C within this time exits. */
 const CTRL_C_WINDOW_MS = 2000;
@@ -41,7 +41,7 @@ export class TuiApp {
   /** The app is built on an open connection; the connection's events change this. */
   private connection: ConnectionState = "connected";
   private connectionDetail = "";
-  private activity: Activity = "idle";
+  private activity: Activity = "loading history";
   private lastError = "";
   /** Runs of the current session that have not ended. */
   private readonly activeRuns = new Set<string>();
@@ -68,9 +68,11 @@ export class TuiApp {
     this.screen.update();
   }
 
+  /** The history is loaded again (what happened while away is in it), then the notice goes below it. */
   async reconnected(): Promise<void> {
-    this.log.add("system", "reconnected to the gateway");
     await this.loadSession();
+    this.log.add("system", "reconnected to the gateway");
+    this.screen.update();
   }
 
   gatewayEvent(name: string, payload: unknown): void {
@@ -264,8 +266,9 @@ export class TuiApp {
   /** The session's recent history and footer facts, from the gateway (at start, on a switch, after a reconnect or a reset). */
   private async loadSession(): Promise<void> {
     this.activeRuns.clear();
-    this.activity = "idle";
+    this.activity = "loading history";
     this.lastError = "";
+    this.screen.update();
     try {
       const history = await this.opts.connection.call<{
         messages?: unknown[];
@@ -275,11 +278,11 @@ export class TuiApp {
       this.log.clear();
       for (const entry of historyEntries(history.messages ?? [])) this.log.add(entry.kind, entry.text);
       for (const runId of history.sessionInfo?.activeRunIds ?? []) this.activeRuns.add(runId);
-      if (this.activeRuns.size > 0) this.activity = "running";
       await this.refreshFacts(history.thinkingLevel);
     } catch (err) {
       this.showError(`loading the session failed: ${(err as Error).message}`);
     }
+    this.activity = this.activeRuns.size > 0 ? "running" : "idle";
     this.screen.update();
   }
 
