@@ -45,7 +45,10 @@ export async function tuiCommand(flags: TuiFlags): Promise<number> {
     throw connectFailure(err, target.url, Boolean(flags.url));
   }
   // The session: --session (a bare key is the default agent's), else the default agent's main session.
-  const agents = await connection.call<{ defaultId?: string; mainKey?: string }>("agents.list", {});
+  const agents = await connection.call<{ defaultId?: string; mainKey?: string }>("agents.list", {}).catch((err: Error) => {
+    connection.close();
+    throw err;
+  });
   const defaultAgent = agents.defaultId ?? "main";
   const mainKey = agents.mainKey ?? "main";
   const sessionKey = expandSessionKey(flags.session?.trim() || mainKey, defaultAgent);

@@ -84,7 +84,10 @@ beforeAll(async () => {
     return { text: `fake model heard: ${said}`, usage: { input: 1200, output: 40 } };
   });
   const stateDir = makeTempDir();
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir) } });
+  // Two agents: `main` (the default) and `work`, for /agent.
+  const config = JSON.parse(fakeModelConfig(model, stateDir));
+  config.agents.list = [{ id: "main", default: true }, { id: "work" }];
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
   // A turn before the TUI starts: its history is what the TUI shows first.
   const seeded = await runCli(["agent", "-m", "seeded question", "--url", gw.url, "--token", gw.token ?? ""], {});
   expect(seeded.output).toMatch(/fake model heard: seeded question/);
@@ -197,6 +200,37 @@ describe("openclaw tui in tmux against a gateway", () => {
     expect(text).toMatch(/^you> seeded question$/m);
     await submit("after the restart");
     await waitForScreen(/^fake model heard: after the restart$/m, "an answer after the restart");
+  });
+
+  it("/agents lists the agents; /agent work opens agent:work:main; an unknown agent is refused", async () => {
+    await submit("/agents");
+    const listed = await waitForScreen(/^\* agents \(switch with \/agent <id>\):$/m, "the agent list");
+    expect(listed).toMatch(/^ {4}main \[default, current\]$/m);
+    expect(listed).toMatch(/^ {4}work$/m);
+    await submit("/agent nobody");
+    await waitForScreen(/^! unknown agent "nobody"; the gateway's agents: main, work$/m, "the refusal");
+    await submit("/agent work");
+    const text = await waitForScreen(/^\* agent: work$/m, "the switch notice");
+    expect(text).toMatch(/^openclaw tui \| .* \| agent work \| session agent:work:main$/m);
+    expect(text).not.toMatch(/seeded question/);
+    await submit("hello work");
+    await waitForScreen(/^fake model heard: hello work$/m, "the work agent's answer");
+  });
+
+  it("/reset is run by the gateway: the session starts over and the TUI shows it empty", async () => {
+    await submit("/session agent:main:main");
+    await waitForScreen(/^you> seeded question$/m, "the main session's history");
+    await submit("/reset");
+    const text = await waitForScreen(/^\* session reset: agent:main:main$/m, "the reset notice");
+    expect(text).not.toMatch(/seeded question/);
+    const before = chatRequests(model).length;
+    await submit("after the reset");
+    await waitForScreen(/^fake model heard: after the reset$/m, "the answer after the reset");
+    expect(
+      requestMessages(chatRequests(model)[before])
+        .filter((m) => m.role === "user")
+        .map((m) => m.text),
+    ).toEqual(["after the reset"]);
   });
 
   it("Ctrl+C clears the input and asks for a second press; it does not exit", async () => {

@@ -146,7 +146,7 @@ export class TuiApp {
         break;
       }
       case "escape":
-        if (this.activeRuns.size > 0) void this.abort();
+        if (this.activeRuns.size > 0) this.abort().catch((err: Error) => this.showError(`abort failed: ${err.message}`));
         break;
       case "ctrl-c":
         if (this.ctrlCAt && Date.now() - this.ctrlCAt < CTRL_C_WINDOW_MS) return this.stop(0);
@@ -271,10 +271,13 @@ export class TuiApp {
     this.screen.update();
     try {
       const history = await this.opts.connection.call<{
+        sessionKey?: string;
         messages?: unknown[];
         thinkingLevel?: string;
         sessionInfo?: { activeRunIds?: string[] };
       }>("chat.history", { sessionKey: this.sessionKey, limit: this.opts.historyLimit });
+      // The key as the gateway spells it: its events carry that spelling.
+      if (typeof history.sessionKey === "string" && history.sessionKey) this.sessionKey = history.sessionKey;
       this.log.clear();
       for (const entry of historyEntries(history.messages ?? [])) this.log.add(entry.kind, entry.text);
       for (const runId of history.sessionInfo?.activeRunIds ?? []) this.activeRuns.add(runId);
