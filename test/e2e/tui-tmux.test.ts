@@ -233,6 +233,18 @@ describe("openclaw tui in tmux against a gateway", () => {
     ).toEqual(["after the reset"]);
   });
 
+  it("a pasted block of lines stays in the input (bracketed paste) and goes as one message", async () => {
+    await waitForScreen(/^connected \| idle/m, "idle before pasting");
+    tmux("set-buffer", "-b", "tui-e2e", "pasted one\npasted two");
+    tmux("paste-buffer", "-p", "-d", "-b", "tui-e2e", "-t", SESSION);
+    await waitForScreen(/^> pasted one\u21b5pasted two$/m, "the pasted lines in the input line");
+    const before = chatRequests(model).length;
+    tmux("send-keys", "-t", SESSION, "Enter");
+    await waitForScreen(/^fake model heard: pasted one\npasted two$/m, "the answer to the pasted lines");
+    expect(chatRequests(model)).toHaveLength(before + 1);
+    expect(lastUserText(chatRequests(model)[before])).toBe("pasted one\npasted two");
+  });
+
   it("Ctrl+C clears the input and asks for a second press; it does not exit", async () => {
     await waitForScreen(/^connected \| idle/m, "idle before typing");
     tmux("send-keys", "-t", SESSION, "-l", "a draft");

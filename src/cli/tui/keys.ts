@@ -1,10 +1,12 @@
 /**
- * Keys from a terminal in raw mode. One read may hold several keys (typing fast, a paste), and an
- * escape sequence (an arrow, a function key) arrives whole in one read, so a lone ESC at the end
- * of a read is the Esc key itself.
+ * Keys from a terminal in raw mode. One read may hold several keys (typing fast), and an escape
+ * sequence (an arrow, a function key) arrives whole in one read, so a lone ESC at the end of a
+ * read is the Esc key itself. A paste arrives bracketed (the screen turns bracketed paste on) and
+ * is one key, its newlines kept: pasting lines does not send them.
  */
 export type Key =
   | { name: "text"; text: string }
+  | { name: "paste"; text: string }
   | { name: "enter" }
   | { name: "backspace" }
   | { name: "escape" }
@@ -69,4 +71,48 @@ export function decodeKeys(chunk: string): Key[] {
   }
   flushText();
   return keys;
+}
+
+const PASTE_START = "\x1b[200~";
+const PASTE_END = "\x1b[201~";
+
+/** Reads a terminal's chunks into keys; a bracketed paste may span several chunks. */
+export class KeyReader {
+  /** The paste read so far, while its end marker has not come. */
+  private paste: string | undefined;
+
+  read(chunk: string): Key[] {
+    const keys: Key[] = [];
+    let rest = chunk;
+    while (rest) {
+      if (this.paste === undefined) {
+        const start = rest.indexOf(PASTE_START);
+        if (start === -1) {
+          keys.push(...decodeKeys(rest));
+          break;
+        }
+        keys.push(...decodeKeys(rest.slice(0, start)));
+        this.paste = "";
+        rest = rest.slice(start + PASTE_START.length);
+        continue;
+      }
+      const end = rest.indexOf(PASTE_END);
+      if (end === -1) {
+        this.paste += rest;
+        break;
+      }
+      keys.push({ name: "paste", text: pastedText(this.paste + rest.slice(0, end)) });
+      this.paste = undefined;
+      rest = rest.slice(end + PASTE_END.length);
+    }
+    return keys;
+  }
+}
+
+/** A paste's text for the input: line ends as newlines, tabs as spaces, other control characters dropped. */
+function pastedText(raw: string): string {
+  return raw
+    .replace(/\r\n?/g, "\n")
+    .replaceAll("\t", " ")
+    .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, "");
 }

@@ -76,7 +76,8 @@ export class Screen {
 
   start(): void {
     this.open = true;
-    this.out.write("\x1b[?1049h\x1b[H\x1b[2J");
+    // The alternate screen, cleared; bracketed paste on, so a pasted line end is not Enter.
+    this.out.write("\x1b[?1049h\x1b[?2004h\x1b[H\x1b[2J");
     this.out.on("resize", this.onResize);
     this.draw();
   }
@@ -94,7 +95,7 @@ export class Screen {
     this.open = false;
     clearTimeout(this.timer);
     this.out.off("resize", this.onResize);
-    this.out.write("\x1b[?1049l");
+    this.out.write("\x1b[?2004l\x1b[?1049l");
   }
 
   private draw(): void {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ChatLog } from "./chat-log.js";
 import type { ConnectionState, GatewayConnection } from "./connection.js";
 import { footerLine, sessionFacts, type SessionFacts } from "./footer.js";
-import { decodeKeys, type Key } from "./keys.js";
+import { type Key, KeyReader } from "./keys.js";
 import { historyEntries, messageText, toolCallLine } from "./message-text.js";
 import { Screen, type ScreenView } from "./screen.js";
 import { agentOfSessionKey, expandSessionKey, parseTuiInput, TUI_COMMANDS } from "./slash-commands.js";
@@ -49,7 +49,8 @@ export class TuiApp {
   private ctrlCAt = 0;
   private finish: ((code: number) => void) | undefined;
   readonly done: Promise<number>;
-  private readonly onData = (chunk: Buffer | string) => this.onKeys(decodeKeys(chunk.toString()));
+  private readonly keys = new KeyReader();
+  private readonly onData = (chunk: Buffer | string) => this.onKeys(this.keys.read(chunk.toString()));
 
   constructor(private readonly opts: TuiAppOptions) {
     this.agentId = opts.agentId;
@@ -128,6 +129,7 @@ export class TuiApp {
     if (key.name !== "ctrl-c") this.ctrlCAt = 0;
     switch (key.name) {
       case "text":
+      case "paste":
         this.input += key.text;
         break;
       case "ctrl-j":

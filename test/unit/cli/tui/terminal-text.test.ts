@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeKeys } from "../../../../src/cli/tui/keys.js";
+import { decodeKeys, KeyReader } from "../../../../src/cli/tui/keys.js";
 import { renderRows } from "../../../../src/cli/tui/screen.js";
 import { inertText, localeIsUtf8, textWidth, wrapText } from "../../../../src/cli/tui/terminal-text.js";
 
@@ -85,5 +85,14 @@ describe("decodeKeys", () => {
   it("the pickers' keys are reported as not supported", () => {
     expect(decodeKeys("\x0c")).toEqual([{ name: "unsupported", label: "Ctrl+L (model picker)" }]);
     expect(decodeKeys("\x10")[0]).toMatchObject({ name: "unsupported" });
+  });
+});
+
+describe("KeyReader", () => {
+  it("a bracketed paste is one key with its newlines, also across reads; keys around it are keys", () => {
+    const reader = new KeyReader();
+    expect(reader.read("a\x1b[200~line one\r\nline")).toEqual([{ name: "text", text: "a" }]);
+    expect(reader.read(" two\ttab\x1b\x07\x1b[201~\r")).toEqual([{ name: "paste", text: "line one\nline two tab" }, { name: "enter" }]);
+    expect(reader.read("\x1b")).toEqual([{ name: "escape" }]);
   });
 });
