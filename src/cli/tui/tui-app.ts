@@ -63,9 +63,10 @@ export class TuiApp {
 
   /** Called by the connection's events. */
   connectionChanged(state: ConnectionState, detail?: string): void {
+    // The loss goes into the log once; each failed retry only updates the status line.
+    if (state === "reconnecting" && this.connection === "connected" && detail) this.log.add("system", `${detail}; reconnecting\u2026`);
     this.connection = state;
     this.connectionDetail = detail ?? "";
-    if (state === "reconnecting" && detail) this.log.add("system", `${detail}; reconnecting\u2026`);
     this.screen.update();
   }
 
@@ -90,16 +91,23 @@ export class TuiApp {
     stdin.on("data", this.onData);
     stdin.resume();
     this.screen.start();
+    // However the process ends (an uncaught error included), the shell gets its screen and line mode back.
+    process.once("exit", this.restoreTerminal);
     await this.loadSession();
   }
+
+  private readonly restoreTerminal = () => {
+    this.opts.stdin.setRawMode?.(false);
+    this.screen.stop();
+  };
 
   /** Leaves the terminal as it was. */
   stop(code: number): void {
     const { stdin } = this.opts;
     stdin.off("data", this.onData);
-    stdin.setRawMode?.(false);
     stdin.pause();
-    this.screen.stop();
+    process.off("exit", this.restoreTerminal);
+    this.restoreTerminal();
     this.opts.connection.close();
     this.finish?.(code);
   }

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { ChatLog } from "../../../../src/cli/tui/chat-log.js";
+import { compactCount, footerLine, sessionFacts } from "../../../../src/cli/tui/footer.js";
+import { historyEntries } from "../../../../src/cli/tui/message-text.js";
+
+const shown = (log: ChatLog) => log.entries().map(({ kind, text }) => `${kind}: ${text}`);
+
+describe("ChatLog", () => {
+  it("a run's deltas grow one reply in place; the cumulative text wins; the final text replaces it", () => {
+    const log = new ChatLog();
+    log.add("user", "hi");
+    log.streamDelta("r1", "Hel", false);
+    log.streamDelta("r1", "lo", false);
+    expect(shown(log)).toEqual(["user: hi", "assistant: Hello"]);
+    log.streamText("r1", "Hello there");
+    expect(log.finish("r1", "Hello there!")).toBe(true);
+    expect(shown(log)).toEqual(["user: hi", "assistant: Hello there!"]);
+    // A late delta or a second end changes nothing.
+    log.streamDelta("r1", "again", false);
+    expect(log.finish("r1", "other")).toBe(false);
+    expect(shown(log)).toEqual(["user: hi", "assistant: Hello there!"]);
+  });
+
+  it("a new message after tool calls starts over below the tool lines", () => {
+    const log = new ChatLog();
+    log.streamDelta("r1", "Let me look", false);
+    log.toolStarted("t1", "read {}");
+    log.toolEnded("t1", "(done)");
+    log.streamDelta("r1", "Found it", true);
+    log.finish("r1");
+    expect(shown(log)).toEqual(["tool: read {} (done)", "assistant: Found it"]);
+  });
+
+  it("a run that ends with no text leaves no empty reply", () => {
+    const log = new ChatLog();
+    log.streamDelta("r1", "", false);
+    log.finish("r1", "");
+    expect(shown(log)).toEqual([]);
+  });
+});
+
+describe("historyEntries", () => {
+  it("user and assistant text, a line per tool call, command answers as notices; tool results left out", () => {
+    const entries = historyEntries([
+      { role: "user", content: "read it" },
+      { role: "assistant", content: [{ type: "toolCall", name: "read", arguments: { path: "a.txt" } }] },
+      { role: "toolResult", content: [{ type: "text", text: "file body" }] },
+      { role: "assistant", content: [{ type: "text", text: "It says hi." }] },
+      { role: "assistant", content: [{ type: "text", text: "Status ..." }], command: true },
+    ]);
+    expect(entries).toEqual([
+      { kind: "user", text: "read it" },
+      { kind: "tool", text: 'read {"path":"a.txt"}' },
+      { kind: "assistant", text: "It says hi." },
+      { kind: "system", text: "Status ..." },
+    ]);
+  });
+});
+
+describe("footer", () => {
+  it("agent, session, model, thinking, tokens, context and deliver", () => {
+    const facts = sessionFacts({ modelProvider: "fake", model: "m", thinkingLevel: "low", inputTokens: 1234, outputTokens: 56, totalTokens: 2100, contextTokens: 120000 });
+    expect(footerLine("main", "agent:main:main", facts, false)).toBe(
+      "agent main | session agent:main:main | model fake/m | think low | tokens 1.2k in / 56 out | context 2.1k/120k | deliver off",
+    );
+    expect(footerLine("main", "agent:main:x", sessionFacts(null), true)).toBe(
+      "agent main | session agent:main:x | model default | think default | tokens 0 in / 0 out | deliver on",
+    );
+    expect(compactCount(1_500_000)).toBe("1.5M");
+  });
+});
