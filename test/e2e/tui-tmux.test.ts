@@ -113,7 +113,7 @@ describe("openclaw tui in tmux against a gateway", () => {
     expect(text).toMatch(/^openclaw tui \| ws:\/\/127\.0\.0\.1:\d+ \| agent main \| session agent:main:main/m);
     expect(text).toMatch(/^you> seeded question$/m);
     expect(text).toMatch(/^fake model heard: seeded question$/m);
-    expect(text).toMatch(/^agent main \| session agent:main:main \| model fake\/fake-model \| think \S+ \| tokens 1\.2k in \/ 40 out/m);
+    expect(text).toMatch(/^agent main \| model fake\/fake-model \| think \S+ \| tokens 1\.2k in\/40 out \| ctx \S+ \| session agent:main:main$/m);
   });
 
   it("sends a typed message to the model and shows its streamed reply", async () => {
@@ -121,7 +121,7 @@ describe("openclaw tui in tmux against a gateway", () => {
     await submit("hello from tmux");
     await waitForScreen(/^fake model heard: hello from tmux$/m, "the model's answer");
     expect(lastUserText(chatRequests(model)[before])).toBe("hello from tmux");
-    await waitForScreen(/tokens 2\.4k in \/ 80 out/, "the footer's token counts after the turn");
+    await waitForScreen(/tokens 2\.4k in\/80 out/, "the footer's token counts after the turn");
   });
 
   it("forwards /status to the gateway and shows its answer; no model request", async () => {

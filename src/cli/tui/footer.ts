@@ -31,11 +31,16 @@ export function compactCount(value: number): string {
   return `${(value / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
 }
 
-/** `agent main | session agent:main:main | model p/m | think low | tokens 1.2k in / 40 out | context 1.2k/200k | deliver off` */
+/**
+ * `agent main | model p/m | think low | tokens 1.2k in/40 out | ctx 1.2k/200k | session agent:main:main`,
+ * `| deliver on` when delivering: short enough for 120 columns with a main session key; the key
+ * goes last, since a long one (`/new`'s) is the part to lose on a narrow screen (the header shows it whole).
+ */
 export function footerLine(agentId: string, sessionKey: string, facts: SessionFacts, deliver: boolean): string {
-  const parts = [`agent ${agentId}`, `session ${sessionKey}`, `model ${facts.model ?? "default"}`, `think ${facts.thinking ?? "default"}`];
-  parts.push(`tokens ${compactCount(facts.inputTokens ?? 0)} in / ${compactCount(facts.outputTokens ?? 0)} out`);
-  if (facts.totalTokens !== undefined && facts.contextTokens) parts.push(`context ${compactCount(facts.totalTokens)}/${compactCount(facts.contextTokens)}`);
-  parts.push(`deliver ${deliver ? "on" : "off"}`);
+  const parts = [`agent ${agentId}`, `model ${facts.model ?? "default"}`, `think ${facts.thinking ?? "default"}`];
+  parts.push(`tokens ${compactCount(facts.inputTokens ?? 0)} in/${compactCount(facts.outputTokens ?? 0)} out`);
+  if (facts.totalTokens !== undefined && facts.contextTokens) parts.push(`ctx ${compactCount(facts.totalTokens)}/${compactCount(facts.contextTokens)}`);
+  parts.push(`session ${sessionKey}`);
+  if (deliver) parts.push("deliver on");
   return parts.join(" | ");
 }

@@ -58,14 +58,10 @@ describe("historyEntries", () => {
 });
 
 describe("footer", () => {
-  it("agent, session, model, thinking, tokens, context and deliver", () => {
+  it("agent, model, thinking, tokens, context, session, and deliver when on", () => {
     const facts = sessionFacts({ modelProvider: "fake", model: "m", thinkingLevel: "low", inputTokens: 1234, outputTokens: 56, totalTokens: 2100, contextTokens: 120000 });
-    expect(footerLine("main", "agent:main:main", facts, false)).toBe(
-      "agent main | session agent:main:main | model fake/m | think low | tokens 1.2k in / 56 out | context 2.1k/120k | deliver off",
-    );
-    expect(footerLine("main", "agent:main:x", sessionFacts(null), true)).toBe(
-      "agent main | session agent:main:x | model default | think default | tokens 0 in / 0 out | deliver on",
-    );
+    expect(footerLine("main", "agent:main:main", facts, false)).toBe("agent main | model fake/m | think low | tokens 1.2k in/56 out | ctx 2.1k/120k | session agent:main:main");
+    expect(footerLine("main", "agent:main:x", sessionFacts(null), true)).toBe("agent main | model default | think default | tokens 0 in/0 out | session agent:main:x | deliver on");
     expect(compactCount(1_500_000)).toBe("1.5M");
   });
 });
