@@ -255,6 +255,14 @@ describe("openclaw tui in tmux against a gateway", () => {
     expect(text).not.toContain(EXITED);
   });
 
+  it("the pickers' keys only say they are not supported here", async () => {
+    tmux("send-keys", "-t", SESSION, "C-l");
+    await waitForScreen(/^\* Ctrl\+L \(model picker\) is not supported in this TUI; use \/agent, \/session and \/model instead$/m, "the notice");
+    tmux("send-keys", "-t", SESSION, "C-p");
+    const text = await waitForScreen(/^\* Ctrl\+P \(session picker\) is not supported/m, "the notice");
+    expect(text).toMatch(/^connected \| idle$/m);
+  });
+
   it("Ctrl+D exits with code 0 and gives the terminal back", async () => {
     await waitForScreen(/^connected \| idle/m, "idle before Ctrl+D");
     tmux("send-keys", "-t", SESSION, "C-d");
@@ -270,6 +278,12 @@ describe("openclaw tui in tmux against a gateway", () => {
       expect(code).toBe(2);
       expect(output).toMatch(/local \(embedded\) mode is not supported here: start the gateway .* and run `openclaw tui`/);
     }
+  });
+
+  it("without a terminal it refuses and names the command for scripts", async () => {
+    const { code, output } = await runCli(["tui", "--url", gw.url, "--token", "x"], {});
+    expect(code).toBe(1);
+    expect(output).toContain("openclaw tui needs a terminal (stdin and stdout a TTY); use `openclaw agent -m <text>` from a script");
   });
 
   it("a wrong token shows the gateway's refusal with the fix, and exits non-zero", async () => {
