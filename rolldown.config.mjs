@@ -26,8 +26,10 @@ const esm = {
   // imported when their channel is configured, so bundling them would buy no start-up time.
   // better-sqlite3 finds its .node file and sqlite-vec its vec0.so relative to their own package
   // at run time; both load only when an agent first uses memory. pdf.js loads its worker file and
-  // its canvas (a native addon) beside itself, in the PDF reader's process only.
-  external: [/\.node$/, /^grammy(\/|$)/, /^discord\.js(\/|$)/, /^@discordjs\//, /^@slack\//, /^better-sqlite3(\/|$)/, /^sqlite-vec(\/|$)/, /^pdfjs-dist(\/|$)/, /^@napi-rs\/canvas(\/|$)/],
+  // its canvas (a native addon) beside itself, in the PDF reader's process only. playwright-core
+  // finds its own files (its package.json, browser registry, injected scripts) by __dirname, so it
+  // cannot be bundled; the browser tool imports it on first use only.
+  external: [/^playwright-core(\/|$)/, /\.node$/, /^grammy(\/|$)/, /^discord\.js(\/|$)/, /^@discordjs\//, /^@slack\//, /^better-sqlite3(\/|$)/, /^sqlite-vec(\/|$)/, /^pdfjs-dist(\/|$)/, /^@napi-rs\/canvas(\/|$)/],
   plugins: [fastifyOnDemand(), eagerModuleFactories(), lazyAcpSchemas()],
   output: {
     dir: "dist/bin",
