@@ -143,6 +143,8 @@ export async function measureHiRequest() {
       {
         agents: { defaults: { model: "fake/fake-model" } },
         models: { providers: { fake: { baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
+        // OpenClaw offers the browser tool by default wherever Chromium is installed; the bench measures the turn without it.
+        browser: { enabled: false },
       },
       {},
     );

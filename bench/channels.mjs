@@ -129,6 +129,8 @@ async function startTelegramGateway({ label, modelPort, senders, queueMode }) {
       gateway: { auth: { token: GATEWAY_TOKEN } },
       agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model" } },
       models: { providers: { fake: { baseUrl: `http://${HOST}:${modelPort}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
+      // OpenClaw offers the browser tool by default wherever Chromium is installed; the bench measures the turn without it.
+      browser: { enabled: false },
       // One session per sender: under the default `main` scope every DM shares one session, and the
       // 50 chats would be one conversation answered one message at a time.
       session: { dmScope: "per-channel-peer" },

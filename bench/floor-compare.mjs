@@ -28,6 +28,8 @@ async function measureTarget(kind, model, { sequentialTurns, sessions, turnsPerS
         gateway: { auth: { token: TOKEN }, http: { endpoints: { chatCompletions: { enabled: true } } } },
         agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model" } },
         models: { providers: { fake: { baseUrl: `http://${HOST}:${model.port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
+        // OpenClaw offers the browser tool by default wherever Chromium is installed; the bench measures the turn without it.
+        browser: { enabled: false },
       }),
     );
     proc = spawnGateway({ label: "gateway-vs-floor", stateDir, port });

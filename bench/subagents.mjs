@@ -100,6 +100,8 @@ export async function measureSubagents({ samples = 20, children = 100 } = {}) {
       gateway: { auth: { token: TOKEN }, http: { endpoints: { chatCompletions: { enabled: true } } } },
       agents: { defaults: { workspace: path.join(stateDir, "workspace"), model: "fake/fake-model", subagents: { maxChildrenPerAgent: children } } },
       models: { providers: { fake: { baseUrl: `http://${HOST}:${model.port}/v1`, apiKey: "sk-bench", api: "openai-completions" } } },
+      // OpenClaw offers the browser tool by default wherever Chromium is installed; the bench measures the turn without it.
+      browser: { enabled: false },
     }),
   );
   const gw = spawnGateway({ label: "subagents", stateDir, port });

@@ -259,6 +259,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       viewImage: viewImageMode(model.input.includes("image"), config, Boolean(input.services?.imageDescriber)),
       imageGenerate: imageGeneration !== undefined,
       tts: speech !== undefined,
+      browser: Boolean(input.services?.browser),
       askUser: Boolean(input.services?.questions) && mayAskUser(input.sessionKey, input.spawnDepth),
       heartbeatRespond: input.heartbeat === true,
     }),

@@ -66,6 +66,14 @@ export type ToolErrorCode =
   | "FETCH_TIMEOUT"
   | "DNS_FAILED"
   | "FETCH_FAILED"
+  // The browser
+  | "BROWSER_UNAVAILABLE"
+  | "BROWSER_NOT_SUPPORTED"
+  | "BROWSER_START_FAILED"
+  | "BROWSER_TAB_NOT_FOUND"
+  | "BROWSER_TABS_FULL"
+  | "BROWSER_STALE_REF"
+  | "BROWSER_ACTION_FAILED"
   // Sessions and sub-agents (refusals of the session tools)
   | "SESSIONS_UNAVAILABLE"
   | "SESSION_NOT_VISIBLE"
@@ -409,6 +417,32 @@ export const TOOL_ERRORS = {
     (url: string, address: string) =>
       `${url} points to ${address}, a private, loopback or link-local address or one of this host's own; web_fetch only reaches public addresses of other hosts.`,
     "Fetch a public URL instead. To reach a local service, use exec (e.g. curl) if the user allows it.",
+  ),
+
+  // ── browser ─────────────────────────────────────────────────────────────────────────────────
+  browserUnavailable: coded("BROWSER_UNAVAILABLE", (problem: string) => `The browser is not available here: ${problem}.`, "Use web_fetch to read pages, or tell the user."),
+  browserNotSupported: coded(
+    "BROWSER_NOT_SUPPORTED",
+    (field: string, problem: string) => `${field}: ${problem}.`,
+    "Use one of the supported actions on the managed openclaw browser.",
+  ),
+  browserStartFailed: coded(
+    "BROWSER_START_FAILED",
+    (problem: string) => `The browser did not start: ${problem}.`,
+    "Tell the user; the owner fixes the browser.* config named above. Use web_fetch meanwhile.",
+  ),
+  browserTabNotFound: coded("BROWSER_TAB_NOT_FOUND", (problem: string) => `${problem}.`, "Call tabs to see the open tabs, or open one."),
+  browserTabsFull: coded("BROWSER_TABS_FULL", (problem: string) => `${problem}.`, "Close a tab you no longer need (see tabs), then open again; or navigate an open tab."),
+  browserStaleRef: coded("BROWSER_STALE_REF", (problem: string) => `${problem}.`, "Take a new snapshot of the tab and use a ref from it."),
+  browserActionFailed: coded(
+    "BROWSER_ACTION_FAILED",
+    (action: string, problem: string) => `browser ${action} failed: ${problem}`,
+    "Take a snapshot to see the page as it is now, then try again or another way.",
+  ),
+  browserAddressBlocked: coded(
+    "PRIVATE_ADDRESS_BLOCKED",
+    (url: string, why: string) => `The browser may not load ${url}: ${why}; it only reaches public addresses of other hosts.`,
+    "Use a public URL. The owner can allow a host with browser.ssrfPolicy.allowedHostnames if it is trusted.",
   ),
 
   // ── Session tools: reaching other sessions ─────────────────────────────────────────────────

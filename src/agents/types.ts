@@ -4,6 +4,7 @@ import type { ElevatedLevel } from "./sandbox/elevated-level.js";
 import type { ExecSandbox } from "./sandbox/exec-sandbox.js";
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ProcessRegistry } from "./tools/process-registry.js";
+import type { BrowserService } from "./tools/browser/browser-service.js";
 import type { MemoryGetOutcome, MemorySearchOptions, MemorySearchResponse } from "../memory/index.js";
 import type * as SessionToolArgs from "./tools/session-tool-params.js";
 import type { Question, QuestionOutcome } from "./questions/question-broker.js";
@@ -93,6 +94,8 @@ export interface ToolServices {
   speech?: SpeechHost;
   /** The configured MCP servers (`mcp.servers`), whose tools join the turn's. */
   mcp?: McpToolHost;
+  /** The gateway's managed browser, behind the browser tool (not offered without one: `browser.enabled`, a Chromium binary). */
+  browser?: BrowserService;
   /** The gateway's questions to the user, behind ask_user (offered to a session's own runs only: see mayAskUser). */
   questions?: AskUserHost;
   /** Set in a heartbeat turn only: where heartbeat_respond leaves the turn's report for the heartbeat runner. */

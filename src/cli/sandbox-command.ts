@@ -50,7 +50,7 @@ function formatSandbox(e: SandboxExplanation, tools: string[]): string {
       `network: ${e.network === "host" ? "the host's" : "none"}`,
       "host: system directories read-only; no state dir, credentials or $HOME; a fresh PID namespace ended with the turn",
     );
-    if (e.withheldTools.length > 0) lines.push(`withheld (read-only workspace): ${e.withheldTools.join(", ")}`);
+    if (e.withheldTools.length > 0) lines.push(`withheld: ${e.withheldTools.join(", ")} (${e.withheldReason ?? "sandboxed"})`);
     lines.push(formatElevatedSummary(e.elevated));
   } else {
     lines.push("exec runs on the host with the gateway's rights");

@@ -61,8 +61,9 @@ function isUnder(path: string, prefix: string): boolean {
 
 // Keys outside gateway.* read once at start: the log destination is opened once (only its
 // level changes live), the webhook routes are registered once with their path and body cap, and
-// `env.*` fills the process's environment once (a variable set is never overwritten).
-const START_ONLY_PREFIXES = ["logging.file", "logging.maxFileBytes", "logging.redactPatterns", "logging.consoleStyle", "hooks.path", "hooks.maxBodyBytes", "env"];
+// `env.*` fills the process's environment once (a variable set is never overwritten), and the
+// managed browser (`browser.*`) is set up once: whether it is offered, its binary and its policy.
+const START_ONLY_PREFIXES = ["logging.file", "logging.maxFileBytes", "logging.redactPatterns", "logging.consoleStyle", "hooks.path", "hooks.maxBodyBytes", "env", "browser"];
 
 /** The subset of changed paths that only take effect after a gateway restart. */
 export function restartRequiredPaths(changed: string[]): string[] {

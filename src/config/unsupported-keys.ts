@@ -34,6 +34,17 @@ const UNSUPPORTED: { path: string[]; reason: string }[] = [
     path: ["diagnostics", "otel", key],
     reason: "it is not supported: this gateway exports run traces only",
   })),
+  ...[
+    ["cdpUrl", "remote CDP browsers are not supported: the gateway launches its own managed browser"],
+    ["attachOnly", "attaching to a running browser is not supported: the gateway launches its own managed browser"],
+    ["profiles", "only the managed openclaw profile exists here (no extra profiles, no existing-session attach)"],
+    ["defaultProfile", "only the managed openclaw profile exists here"],
+    ["evaluateEnabled", "act:evaluate (page JavaScript) is not offered here, so there is nothing to switch"],
+    ["tabCleanup", "idle and per-session tab sweeps are not run here"],
+    ["snapshotDefaults", "snapshots here always use the AI tree with refs"],
+    ["extraArgs", "extra Chromium arguments are not supported (a --proxy-server would bypass the browser's SSRF policy)"],
+    ["color", "the managed profile is not tinted here"],
+  ].map(([key, reason]) => ({ path: ["browser", key!], reason: reason! })),
 ];
 
 /** The config without the keys above, a warning for each one it had. The input is not mutated. */

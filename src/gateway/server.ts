@@ -93,7 +93,7 @@ import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { SessionSearchIndex, sessionSearchIndexPath } from "../sessions/search/index.js";
 import { modelTextRedaction } from "./model-text-redaction.js";
-import { cachedImageGenerationSetup, cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
+import { BrowserService, browserSetup, cachedImageGenerationSetup, cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
 import { cachedSpeechSetup } from "../agents/speech/index.js";
 import { McpHub } from "../agents/mcp/mcp-hub.js";
 import type { ToolServices } from "../agents/types.js";
@@ -219,6 +219,7 @@ export class GatewayServer {
     imageDescriber: false,
     imageGenerate: false,
     tts: false,
+    browser: false,
     askUser: false,
   });
   /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
@@ -372,6 +373,10 @@ export class GatewayServer {
     this.trustedProxyFingerprint = JSON.stringify([opts.auth.trustedProxy, proxySettingsOf(opts.loadedConfig().config)]);
     this.mcp = new McpHub(opts.logger);
     this.toolServices = createToolServices({ mcp: this.mcp, imageDescriber: createImageDescriber(() => opts.loadedConfig().config) });
+    // One managed browser per gateway, decided at start (browser.* needs a restart); it launches on first use.
+    const browser = browserSetup(opts.loadedConfig().config);
+    if (browser.settings) this.toolServices.browser = new BrowserService(browser.settings, opts.stateDir);
+    else if (opts.loadedConfig().config.browser?.enabled === true) opts.logger.warn({ problem: browser.problem }, "the browser tool is not offered");
     const rateLimit = opts.loadedConfig().config.gateway?.auth?.rateLimit;
     this.rateLimiter = new AuthRateLimiter({
       maxAttempts: rateLimit?.maxAttempts ?? 10,
@@ -566,6 +571,7 @@ export class GatewayServer {
       imageDescriber: this.toolServices.imageDescriber !== undefined,
       imageGenerate: cachedImageGenerationSetup(opts.loadedConfig().config, process.env).host !== undefined,
       tts: cachedSpeechSetup(opts.loadedConfig().config, process.env).host !== undefined,
+      browser: this.toolServices.browser !== undefined,
       askUser: true,
     }));
     this.invokeTool = (request, options) =>
@@ -870,6 +876,8 @@ export class GatewayServer {
     }
     this.toolServices.processes?.killAll();
     await stage("MCP servers close", () => this.mcp.close());
+    const browser = this.toolServices.browser;
+    if (browser) await stage("browser close", () => browser.stop().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "the browser did not close cleanly")));
     await stage("local model servers stop", () =>
       localModelServices.stopAll().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "a local model server did not stop cleanly")),
     );

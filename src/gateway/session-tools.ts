@@ -26,6 +26,8 @@ export interface ToolAvailability {
   imageGenerate: boolean;
   /** A speech provider can run (tts). */
   tts: boolean;
+  /** The gateway has a managed browser (the browser tool). */
+  browser: boolean;
   /** The gateway's questions are there for ask_user (offered only where the session may ask: mayAskUser). */
   askUser: boolean;
 }

@@ -22,6 +22,8 @@ export interface SandboxExplanation {
   workspace: string;
   writable: boolean;
   withheldTools: readonly string[];
+  /** Why they are withheld (a read-only workspace, no sandbox browser). */
+  withheldReason?: string;
   /** Who may make a sandboxed session's exec run on the host (`tools.elevated`). */
   elevated: ElevatedSummary;
 }
@@ -58,6 +60,7 @@ export function explainSandbox(input: {
     workspace: turn.workspaceDir,
     writable: sandbox.writable,
     withheldTools: turn.withheld?.tools ?? [],
+    ...(turn.withheld ? { withheldReason: turn.withheld.reason } : {}),
   };
 }
 

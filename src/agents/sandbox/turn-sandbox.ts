@@ -3,6 +3,9 @@ import type { OpenClawConfig } from "../../config/index.js";
 import { ExecSandbox } from "./exec-sandbox.js";
 import { decideSandbox, ensureSandboxWorkspace, sandboxWorkspaceDir, type SandboxDecision } from "./sandbox-settings.js";
 
+/** Tools that act on the host whatever the sandbox lists allow: no sandboxed run gets them (there is no sandbox browser here). */
+export const HOST_ONLY_TOOLS: readonly string[] = ["browser"];
+
 /** Tools that write files in the workspace: a read-only sandbox workspace (`workspaceAccess: ro`) does not offer them. */
 export const WRITING_FILE_TOOLS: readonly string[] = ["write", "edit", "apply_patch", "image_generate", "tts"];
 
@@ -38,6 +41,8 @@ export function prepareTurnSandbox(
     decision,
     sandbox: new ExecSandbox(settings, workspaceDir, writable, input.env, path.resolve(input.stateDir)),
     workspaceDir,
-    withheld: writable ? undefined : { tools: WRITING_FILE_TOOLS, reason: "sandbox.workspaceAccess is ro" },
+    withheld: writable
+      ? { tools: HOST_ONLY_TOOLS, reason: "no sandbox browser is supported here" }
+      : { tools: [...WRITING_FILE_TOOLS, ...HOST_ONLY_TOOLS], reason: "sandbox.workspaceAccess is ro; no sandbox browser is supported here" },
   };
 }

@@ -26,6 +26,7 @@ import { createViewImageTool, type ViewImageMode } from "./view-image.js";
 import { createHeartbeatRespondTool } from "./heartbeat-respond.js";
 import { createImageGenerateTool } from "./image-generate.js";
 import { createTtsTool } from "./tts.js";
+import { createBrowserTool } from "./browser.js";
 
 /**
  * The seven core tools (six when web_fetch is disabled), in a fixed order: the tool list is part
@@ -73,7 +74,8 @@ export function createMemoryTools(): AgentTool[] {
  * Every tool a turn may be offered before the tool policy: the core tools, then web_search when a
  * provider is set up, then memory, session and message tools where their services exist, cron
  * and gateway where the gateway gives them, view_image where the model can see or have described
- * images, image_generate where an image model can run, tts where a speech provider can, then ask_user where the run may ask its
+ * images, image_generate where an image model can run, tts where a speech provider can, browser
+ * where the gateway has one, then ask_user where the run may ask its
  * user, and heartbeat_respond in a heartbeat turn.
  * Turns and the `tools.*` methods list the same set.
  */
@@ -93,6 +95,8 @@ export function createAvailableTools(options: {
   imageGenerate?: boolean;
   /** A speech provider can run (the tts block): tts. */
   tts?: boolean;
+  /** The gateway has a managed browser (browser.enabled and a Chromium binary): the browser tool. */
+  browser?: boolean;
   askUser: boolean;
   /** The turn is a heartbeat: it may report with heartbeat_respond. */
   heartbeatRespond?: boolean;
@@ -108,6 +112,7 @@ export function createAvailableTools(options: {
     ...(options.viewImage !== "off" ? [createViewImageTool(options.viewImage)] : []),
     ...(options.imageGenerate ? [createImageGenerateTool()] : []),
     ...(options.tts ? [createTtsTool()] : []),
+    ...(options.browser ? [createBrowserTool()] : []),
     ...(options.askUser ? [createAskUserTool()] : []),
     ...(options.heartbeatRespond ? [createHeartbeatRespondTool()] : []),
   ];
@@ -152,6 +157,9 @@ export { createWebSearchTool, type WebSearchArgs } from "./web-search.js";
 export { heartbeatNotification } from "./heartbeat-respond.js";
 export { createImageGenerateTool } from "./image-generate.js";
 export { createTtsTool, type TtsArgs } from "./tts.js";
+export { createBrowserTool } from "./browser.js";
+export { BrowserService } from "./browser/browser-service.js";
+export { browserSetup, type BrowserSetup, type BrowserSettings } from "./browser/browser-setup.js";
 export { cachedImageGenerationSetup, imageGenerationSetup, type ImageGenerationSetup } from "./image-generate/image-generation-setup.js";
 export { cachedWebSearchSetup, webSearchSetup, WEB_SEARCH_DEFAULTS, type WebSearchSetup } from "./web-search/web-search-setup.js";
 export { resolveWorkspacePath, type WorkspacePathResolution } from "./workspace-path.js";

@@ -19,6 +19,7 @@ import { ApprovalsSchema } from "./approvals.js";
 import { McpSchema } from "./mcp.js";
 import { SecretsSchema } from "./secrets.js";
 import { TtsSchema } from "./tts.js";
+import { BrowserSchema } from "./browser.js";
 
 /**
  * The keys this clone implements. Objects are open on purpose: keys not listed here are
@@ -51,6 +52,7 @@ export const OpenClawConfigSchema = Type.Object({
   mcp: Type.Optional(McpSchema),
   secrets: Type.Optional(SecretsSchema),
   tts: Type.Optional(TtsSchema),
+  browser: Type.Optional(BrowserSchema),
 });
 
 /** The config as written by the user: everything optional, no defaults. */

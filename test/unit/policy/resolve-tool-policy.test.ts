@@ -85,24 +85,24 @@ const cases: Case[] = [
 
   // (4) owner-only
   { name: "owner keeps owner-only tools", config: {}, input: { senderIsOwner: true }, allowed: AVAILABLE },
-  { name: "non-owner loses exec, process, gateway, cron", config: {}, input: { senderIsOwner: false }, allowed: without("exec", "process", "gateway", "cron") },
+  { name: "non-owner loses exec, process, gateway, cron, browser", config: {}, input: { senderIsOwner: false }, allowed: without("exec", "process", "gateway", "cron", "browser") },
   {
     name: "non-owner also loses registered owner-only tools",
     config: {},
     input: { senderIsOwner: false, ownerOnlyTools: ["nodes"] },
-    allowed: without("exec", "process", "gateway", "cron", "nodes"),
+    allowed: without("exec", "process", "gateway", "cron", "browser", "nodes"),
   },
   {
     name: "a non-owner whose run replies through the message tool keeps it, and loses the rest",
     config: {},
     input: { senderIsOwner: false, ownerOnlyTools: ["message"], repliesThroughMessageTool: true },
-    allowed: without("exec", "process", "gateway", "cron"),
+    allowed: without("exec", "process", "gateway", "cron", "browser"),
   },
   {
     name: "a non-owner loses the registered owner-only message tool otherwise",
     config: {},
     input: { senderIsOwner: false, ownerOnlyTools: ["message"] },
-    allowed: without("exec", "process", "gateway", "cron", "message"),
+    allowed: without("exec", "process", "gateway", "cron", "browser", "message"),
   },
   {
     name: "an allow list does not give a non-owner an owner-only tool",

@@ -65,7 +65,7 @@ describe("sandbox settings", () => {
       env: process.env,
     });
     expect(ro.workspaceDir).toBe(workspace);
-    expect(ro.withheld?.tools).toEqual(["write", "edit", "apply_patch", "image_generate", "tts"]);
+    expect(ro.withheld?.tools).toEqual(["write", "edit", "apply_patch", "image_generate", "tts", "browser"]);
   });
 
   it("sessions_spawn sandbox require: refused unless the child would run sandboxed with its backend installed", () => {
