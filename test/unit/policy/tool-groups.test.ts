@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { compileToolList, expandToolNames, isBuiltInTool, normalizeToolName, profileAllowList, TOOL_GROUPS, TOOL_PROFILE_NAMES } from "../../../src/agents/policy/index.js";
+import {
+  compileToolList,
+  expandToolNames,
+  isBuiltInTool,
+  normalizeToolName,
+  OWNER_ONLY_TOOLS,
+  profileAllowList,
+  TOOL_GROUPS,
+  TOOL_PROFILE_NAMES,
+} from "../../../src/agents/policy/index.js";
+import { SANDBOX_DEFAULT_DENY } from "../../../src/agents/policy/sandbox-tool-defaults.js";
 
 describe("expandToolNames", () => {
   it.each([
@@ -115,5 +125,14 @@ describe("names and profiles", () => {
     expect(compileToolList(profileAllowList("coding")!).matchOf("image_generate")).toBe("group:media");
     expect(compileToolList(profileAllowList("messaging")!).matchOf("image_generate")).toBeUndefined();
     expect(compileToolList(profileAllowList("minimal")!).matchOf("image_generate")).toBeUndefined();
+  });
+  it("browser is where OpenClaw puts it: group:ui and group:openclaw, in no profile but full (coding adds it with alsoAllow), owner-only here, denied by the sandbox's defaults", () => {
+    expect(expandToolNames(["group:ui"])).toContain("browser");
+    expect(expandToolNames(["group:openclaw"])).toContain("browser");
+    expect(isBuiltInTool("browser")).toBe(true);
+    for (const profile of ["coding", "messaging", "minimal"] as const) expect(compileToolList(profileAllowList(profile)!).matchOf("browser")).toBeUndefined();
+    expect(profileAllowList("full")).toBeUndefined();
+    expect(OWNER_ONLY_TOOLS).toContain("browser");
+    expect(SANDBOX_DEFAULT_DENY).toContain("browser");
   });
 });

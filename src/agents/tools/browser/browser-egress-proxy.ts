@@ -69,10 +69,11 @@ export class BrowserEgressProxy {
       this.recordBlocked(url, decision.reason === "private" ? decision.address : undefined);
       return undefined;
     }
+    if (decision.addresses) return decision.addresses[0];
+    // Allowed whatever it resolves to (an allowed hostname, or private networks allowed).
     const bare = host.replace(/^\[|\]$/g, "");
     if (net.isIP(bare)) return bare;
     try {
-      // The policy allowed every address the host has: connect to the first of them.
       return (await this.resolve(bare))[0];
     } catch {
       return undefined;

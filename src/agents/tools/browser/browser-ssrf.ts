@@ -41,7 +41,7 @@ export function browserSsrfPolicy(
 
 /** What the policy says about one URL the browser would load. */
 export type NavigationDecision =
-  | { allowed: true }
+  | { allowed: true; addresses?: readonly string[] }
   | { allowed: false; reason: "scheme"; scheme: string }
   | { allowed: false; reason: "invalid" }
   | { allowed: false; reason: "private"; address: string }
@@ -102,5 +102,6 @@ export async function decideNavigation(url: string, policy: BrowserSsrfPolicy, r
     if (addresses.length === 0) return { allowed: false, reason: "dns", host };
   }
   const refused = addresses.find((address) => isBlockedAddress(address) && !allowedByRange(address, policy));
-  return refused ? { allowed: false, reason: "private", address: refused } : { allowed: true };
+  // The addresses checked: a connection goes to one of these, never to a second DNS answer.
+  return refused ? { allowed: false, reason: "private", address: refused } : { allowed: true, addresses };
 }
