@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { type BrowserArgs, checkBrowserArgs, filterSnapshotLines } from "../../../src/agents/tools/browser/browser-params.js";
 
-const check = (args: Partial<BrowserArgs> & { action: string }) => checkBrowserArgs(args as BrowserArgs);
+/** The checks after the schema's: arguments as the model sends them, typed loosely. */
+const check = (args: Record<string, unknown>) => checkBrowserArgs(args as BrowserArgs);
 
 describe("browser arguments", () => {
   it("each supported action runs with what it needs", () => {
