@@ -129,8 +129,8 @@ describe.skipIf(!hasChromium)("the browser tool with the test site's host allowe
       expect(targetId, opened.text).toBeDefined();
       expect(opened.text).toContain(`${siteUrl}/form`);
       expect(chromiumPids(fakes.stateDir).length).toBeGreaterThan(0);
-      // The managed profile lives in the state dir, owner-only.
-      expect(fs.statSync(path.join(fakes.stateDir, "browser", "openclaw", "user-data")).mode & 0o777).toBe(0o700);
+      // The managed profile and Chromium's XDG config and cache dirs live in the state dir, owner-only.
+      for (const dir of ["user-data", "config", "cache"]) expect(fs.statSync(path.join(fakes.stateDir, "browser", "openclaw", dir)).mode & 0o777).toBe(0o700);
 
       const snapshot = await browser({ action: "snapshot", targetId });
       expect(snapshot.text).toContain("<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>");

@@ -1,8 +1,9 @@
 import fs from "node:fs";
+import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { BrowserEgressProxy } from "./browser-egress-proxy.js";
 import type { BrowserSettings } from "./browser-setup.js";
-import { browserUserDataDir } from "./browser-setup.js";
+import { browserProfileDir, browserUserDataDir } from "./browser-setup.js";
 import { TabLog } from "./browser-tab-log.js";
 
 /** OpenClaw's cap on the managed browser's page tabs when a tab is opened. */
@@ -95,8 +96,14 @@ export class BrowserService {
   private async launch(): Promise<Running> {
     const headless = resolveHeadless(this.settings.headless, this.env);
     if ("problem" in headless) throw new BrowserError("start", headless.problem);
-    fs.mkdirSync(this.userDataDir, { recursive: true, mode: 0o700 });
-    fs.chmodSync(this.userDataDir, 0o700);
+    // Chromium's own files outside the user-data dir (crash reports under ~/.config/chromium, caches)
+    // go under the profile's folder too: XDG_CONFIG_HOME and XDG_CACHE_HOME point there.
+    const profileDir = browserProfileDir(this.stateDir);
+    const xdg = { XDG_CONFIG_HOME: path.join(profileDir, "config"), XDG_CACHE_HOME: path.join(profileDir, "cache") };
+    for (const dir of [this.userDataDir, ...Object.values(xdg)]) {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.chmodSync(dir, 0o700);
+    }
     const proxy = new BrowserEgressProxy(this.settings.ssrfPolicy);
     const port = await proxy.start();
     // Loaded on first use only: gateways that never drive a browser never load Playwright.
@@ -113,7 +120,7 @@ export class BrowserService {
         handleSIGTERM: false,
         handleSIGHUP: false,
         // Managed Chrome launches direct of the gateway's HTTP(S)_PROXY: only the egress proxy is used.
-        env: withoutProxyVariables(this.env),
+        env: { ...withoutProxyVariables(this.env), ...xdg },
         args: [
           `--proxy-server=http://127.0.0.1:${port}`,
           // Chromium skips the proxy for loopback by default; the policy must see loopback too.

@@ -31,7 +31,12 @@ export function browserSetup(config: OpenClawConfig): BrowserSetup {
   };
 }
 
+/** The managed profile's folder under the state dir: its user-data dir and Chromium's XDG config and cache dirs. */
+export function browserProfileDir(stateDir: string): string {
+  return path.join(stateDir, "browser", "openclaw");
+}
+
 /** The managed profile's own user-data dir: never the user's browser profile. */
 export function browserUserDataDir(stateDir: string): string {
-  return path.join(stateDir, "browser", "openclaw", "user-data");
+  return path.join(browserProfileDir(stateDir), "user-data");
 }
