@@ -112,7 +112,7 @@ export function createAvailableTools(options: {
     ...(options.viewImage !== "off" ? [createViewImageTool(options.viewImage)] : []),
     ...(options.imageGenerate ? [createImageGenerateTool()] : []),
     ...(options.tts ? [createTtsTool()] : []),
-    ...(options.browser ? [createBrowserTool()] : []),
+    ...(options.browser ? [createBrowserTool(options.viewImage)] : []),
     ...(options.askUser ? [createAskUserTool()] : []),
     ...(options.heartbeatRespond ? [createHeartbeatRespondTool()] : []),
   ];
