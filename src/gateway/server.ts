@@ -254,6 +254,8 @@ export class GatewayServer {
     subscribers: new Set<string>(),
     changed: (key, reason, detail) => {
       if (reason === "patch") this.emitSessionPatch(key);
+      // A session reset or deleted leaves no browser tabs it opened behind (OpenClaw's session tab cleanup).
+      if (reason === "reset" || reason === "delete") this.toolServices.browser?.closeTabsOpenedBy(key);
       if (this.sessionEvents.subscribers.size === 0) return;
       const payload = sessionChangedPayload(key, reason, detail, { sessions: this.sessions, conversations: this.conversations, config: this.opts.loadedConfig().config });
       this.broadcast("sessions.changed", payload, { filter: (c) => this.sessionEvents.subscribers.has(c.connId) });

@@ -101,10 +101,10 @@ describe.skipIf(!hasChromium)("the browser tool with the test site's host allowe
     },
   });
   let step = 0;
-  async function browser(args: Record<string, unknown>): Promise<{ text: string; json: Record<string, any> | undefined; request: RecordedRequest }> {
+  async function browser(args: Record<string, unknown>, sessionKey = "browser-e2e"): Promise<{ text: string; json: Record<string, any> | undefined; request: RecordedRequest }> {
     const ask = `browser step ${++step}`;
     callBrowser(fakes.model, ask, args);
-    const final = await askAndWait(fakes.sock, "browser-e2e", ask, STEP_TIMEOUT_MS);
+    const final = await askAndWait(fakes.sock, sessionKey, ask, STEP_TIMEOUT_MS);
     expect(final.payload.state).toBe("final");
     const { text, request } = browserResult(fakes.model.requests, ask);
     let json: Record<string, any> | undefined;
@@ -193,6 +193,22 @@ describe.skipIf(!hasChromium)("the browser tool with the test site's host allowe
       await waitUntil(() => chromiumPids(fakes.stateDir).length === 0, 20_000, "Chromium to exit after stop");
     },
     10 * STEP_TIMEOUT_MS,
+  );
+
+  it(
+    "a session reset closes the tabs that session opened, and only those",
+    async () => {
+      const mine = /Tab (t\d+) is at/.exec((await browser({ action: "open", url: `${siteUrl}/second` })).text)?.[1];
+      const theirs = /Tab (t\d+) is at/.exec((await browser({ action: "open", url: `${siteUrl}/form` }, "browser-other")).text)?.[1];
+      expect(mine).toBeDefined();
+      expect(theirs).toBeDefined();
+      const reset = await fakes.sock.request("sessions.reset", { key: "browser-e2e" });
+      expect(reset.ok, JSON.stringify(reset.error)).toBe(true);
+      const tabs = await browser({ action: "tabs" }, "browser-other");
+      expect(tabs.text).toContain(`${theirs} (current) (opened by this session): ${siteUrl}/form`);
+      expect(tabs.text).not.toContain(`${mine}`);
+    },
+    4 * STEP_TIMEOUT_MS,
   );
 
   it(

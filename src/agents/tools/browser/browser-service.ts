@@ -219,6 +219,21 @@ export class BrowserService {
     const tab = this.tab(targetId);
     await tab.page.close();
   }
+
+  /**
+   * Closes the tabs `sessionKey` opened with `open` (OpenClaw's session tab cleanup, for a session
+   * reset or deleted); tabs it did not open (the first tab, popups, other sessions') stay. They
+   * leave the tab list at once; returns how many there were.
+   */
+  closeTabsOpenedBy(sessionKey: string): number {
+    const owned = this.tabs.filter((tab) => tab.openedBy === sessionKey);
+    for (const tab of owned) {
+      this.tabs.splice(this.tabs.indexOf(tab), 1);
+      if (this.current === tab) this.current = this.tabs.at(-1);
+      void tab.page.close().catch(() => undefined);
+    }
+    return owned.length;
+  }
 }
 
 /** Proxy variables are dropped so the browser's traffic never bypasses its egress proxy's policy. */
