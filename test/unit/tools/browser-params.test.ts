@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { createBrowserTool } from "../../../src/agents/tools/browser.js";
 import { type BrowserArgs, checkBrowserArgs, filterSnapshotLines } from "../../../src/agents/tools/browser/browser-params.js";
+import { BrowserService } from "../../../src/agents/tools/browser/browser-service.js";
+import { STRICT_BROWSER_SSRF_POLICY } from "../../../src/agents/tools/browser/browser-ssrf.js";
+import { makeContext, makeTempDir, neverAborted, textOf } from "./helpers.js";
 
 /** The checks after the schema's: arguments as the model sends them, typed loosely. */
 const check = (args: Record<string, unknown>) => checkBrowserArgs(args as BrowserArgs);
@@ -58,5 +62,54 @@ describe("browser arguments", () => {
     expect(filterSnapshotLines(snapshot, "SIGN email")).toEqual({ text: '- button "Sign in with email" [ref=e2]', matches: 1 });
     expect(filterSnapshotLines(snapshot, "sign")).toMatchObject({ matches: 2 });
     expect(filterSnapshotLines(snapshot, "nothing")).toEqual({ text: "", matches: 0 });
+  });
+});
+
+describe("the browser tool before any browser work", () => {
+  /** A workspace and a service whose Chromium cannot start, made per test (the helper removes its dirs after each). */
+  function fixture() {
+    const workspace = makeTempDir();
+    const service = new BrowserService({ executablePath: "/nonexistent/chromium", headless: true, noSandbox: true, ssrfPolicy: STRICT_BROWSER_SSRF_POLICY }, makeTempDir());
+    const run = async (args: Record<string, unknown>, ctx = makeContext(workspace, { browser: service })) =>
+      JSON.parse(textOf(await createBrowserTool("see").execute(args as never, ctx, neverAborted)));
+    return { workspace, service, run };
+  }
+
+  it("is owner-only", () => {
+    expect(createBrowserTool("see").ownerOnly).toBe(true);
+  });
+
+  it("without the gateway's browser, and in a sandboxed run, it refuses", async () => {
+    const { workspace, service, run } = fixture();
+    expect(await run({ action: "status" }, makeContext(workspace))).toMatchObject({ error: "BROWSER_UNAVAILABLE" });
+    const sandboxed = { ...makeContext(workspace, { browser: service }), sandbox: {} as never };
+    expect(await run({ action: "open", url: "https://example.com" }, sandboxed)).toMatchObject({
+      error: "BROWSER_UNAVAILABLE",
+      message: expect.stringContaining("no sandbox browser is supported here"),
+    });
+  });
+
+  it("refuses what is not supported and what the policy forbids without starting a browser", async () => {
+    const { service, run } = fixture();
+    expect(await run({ action: "pdf" })).toMatchObject({ error: "BROWSER_NOT_SUPPORTED" });
+    expect(await run({ action: "act", kind: "evaluate" })).toMatchObject({ error: "BROWSER_NOT_SUPPORTED" });
+    expect(await run({ action: "open" })).toMatchObject({ error: "INVALID_ARGUMENT", message: "url: open needs url" });
+    expect(await run({ action: "open", url: "http://169.254.169.254/latest/meta-data/" })).toMatchObject({
+      error: "PRIVATE_ADDRESS_BLOCKED",
+      message: expect.stringContaining("169.254.169.254, a private, loopback or link-local address"),
+    });
+    expect(await run({ action: "navigate", url: "chrome://settings" })).toMatchObject({
+      error: "PRIVATE_ADDRESS_BLOCKED",
+      message: expect.stringContaining("chrome: URLs are not loaded"),
+    });
+    expect(service.isRunning()).toBe(false);
+  });
+
+  it("a browser that cannot start says why, in one line", async () => {
+    const { service, run } = fixture();
+    const result = await run({ action: "start" });
+    expect(result).toMatchObject({ error: "BROWSER_START_FAILED", message: expect.stringContaining("Chromium (/nonexistent/chromium) did not start") });
+    expect(result.message).not.toContain("\n");
+    expect(service.isRunning()).toBe(false);
   });
 });

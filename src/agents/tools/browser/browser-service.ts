@@ -104,10 +104,10 @@ export class BrowserService {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       fs.chmodSync(dir, 0o700);
     }
-    const proxy = new BrowserEgressProxy(this.settings.ssrfPolicy);
-    const port = await proxy.start();
     // Loaded on first use only: gateways that never drive a browser never load Playwright.
     const { chromium } = await import("playwright-core");
+    const proxy = new BrowserEgressProxy(this.settings.ssrfPolicy);
+    const port = await proxy.start();
     let context: BrowserContext;
     try {
       context = await chromium.launchPersistentContext(this.userDataDir, {
