@@ -16,6 +16,10 @@ describe("tool labels", () => {
     expect(toolLabel("image_generate", { prompt: "a red   robot", size: "1024x1024" }, explain)).toBe('🎨 Image Generate: "a red robot"');
     expect(toolLabel("image_generate", { prompt: "x".repeat(100) }, explain)).toBe(`🎨 Image Generate: "${"x".repeat(79)}…"`);
     expect(toolLabel("tts", { text: "Hello   there" }, explain)).toBe('🔊 Tts: "Hello there"');
+    expect(toolLabel("browser", { action: "open", url: "https://example.com/login" }, explain)).toBe("🧭 Browser: open https://example.com/login");
+    // What is typed (a password, perhaps) stays out of the label.
+    expect(toolLabel("browser", { action: "act", kind: "type", ref: "e5", text: "hunter2" }, explain)).toBe("🧭 Browser: act type e5");
+    expect(toolLabel("browser", {}, explain)).toBe("🧭 Browser");
     expect(toolLabel("exec", { command: "npm test" }, explain)).toBe("💻 Exec");
     expect(toolLabel("exec", { command: "npm  test" }, { commandText: "raw", detail: "explain" })).toBe("💻 Exec: npm test");
   });
