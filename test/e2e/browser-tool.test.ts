@@ -224,6 +224,28 @@ describe.skipIf(!hasChromium)("the browser tool with the test site's host allowe
   );
 });
 
+describe.skipIf(!hasChromium)("a gateway killed outright", () => {
+  const fakes = useFakeModelGateway({
+    operator: true,
+    configure: (config) => {
+      config.browser = { executablePath: CHROMIUM, headless: true, noSandbox: true, ssrfPolicy: { allowedHostnames: ["127.0.0.1"] } };
+    },
+  });
+
+  it(
+    "leaves no Chromium either: it exits when its control pipe closes",
+    async () => {
+      callBrowser(fakes.model, "open the site", { action: "open", url: `${siteUrl}/second` });
+      await askAndWait(fakes.sock, "browser-kill", "open the site", STEP_TIMEOUT_MS);
+      expect(browserResult(fakes.model.requests, "open the site").text).toContain(`${siteUrl}/second`);
+      expect(chromiumPids(fakes.stateDir).length).toBeGreaterThan(0);
+      await fakes.gw.stop("SIGKILL");
+      await waitUntil(() => chromiumPids(fakes.stateDir).length === 0, 20_000, "Chromium to exit after the gateway was killed");
+    },
+    2 * STEP_TIMEOUT_MS,
+  );
+});
+
 describe.skipIf(!hasChromium)("the browser tool without an allow option", () => {
   const fakes = useFakeModelGateway({
     operator: true,
