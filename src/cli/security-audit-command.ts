@@ -1,5 +1,5 @@
 import { loadConfig, resolveConfigPath, resolveStateDir } from "../config/index.js";
-import { elevatedFindings, exposureFindings, gatewayFindings, mcpFindings, webhookFindings } from "./security/config-findings.js";
+import { browserFindings, elevatedFindings, exposureFindings, gatewayFindings, mcpFindings, webhookFindings } from "./security/config-findings.js";
 import { liveFindings } from "./security/deep-findings.js";
 import { literalSecretFindings, permissionFindings } from "./security/file-findings.js";
 import type { Finding, Severity } from "./security/finding.js";
@@ -25,6 +25,7 @@ export async function securityAuditCommand(flags: { deep?: boolean; json?: boole
     ...webhookFindings(loaded.config, env),
     ...elevatedFindings(loaded.config),
     ...mcpFindings(loaded.config),
+    ...browserFindings(loaded.config),
     ...permissionFindings(stateDir, configFile, loaded.includedFiles),
     ...literalSecretFindings(configFile),
     ...(flags.deep ? await liveFindings(stateDir, LIVE_CHECK_TIMEOUT_MS, loaded.config.gateway.tls) : []),

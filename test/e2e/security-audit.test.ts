@@ -161,4 +161,18 @@ describe("openclaw security audit", () => {
       ["warn", "mcp.servers.open"],
     ]);
   });
+
+  it("a browser allowed into the private network is a warning, one without Chromium's sandbox a note; a disabled browser is neither", async () => {
+    const { ids, report } = await audit(stateWith({ gateway: { mode: "local" }, browser: { noSandbox: true, ssrfPolicy: { dangerouslyAllowPrivateNetwork: true } } }));
+    expect(report.findings.find((f: { id: string }) => f.id === "browser.ssrfPolicy.private-network")).toMatchObject({
+      severity: "warn",
+      fix: expect.stringContaining("browser.ssrfPolicy.allowedHostnames"),
+    });
+    expect(report.findings.find((f: { id: string }) => f.id === "browser.no-sandbox")).toMatchObject({ severity: "info" });
+    expect(ids.filter((id) => id.startsWith("browser."))).toHaveLength(2);
+    const off = await audit(stateWith({ gateway: { mode: "local" }, browser: { enabled: false, noSandbox: true, ssrfPolicy: { allowPrivateNetwork: true } } }));
+    expect(off.ids.filter((id) => id.startsWith("browser."))).toEqual([]);
+    const narrow = await audit(stateWith({ gateway: { mode: "local" }, browser: { ssrfPolicy: { allowedHostnames: ["intranet.example.com"] } } }));
+    expect(narrow.ids.filter((id) => id.startsWith("browser."))).toEqual([]);
+  });
 });

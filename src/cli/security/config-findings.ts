@@ -226,6 +226,36 @@ export function mcpFindings(config: OpenClawConfig): Finding[] {
     }));
 }
 
+/**
+ * The managed browser's openings: a browser allowed into the private network loads whatever a
+ * page steers it to there (the gateway's own services, a router, cloud metadata); one without
+ * Chromium's sandbox leaves a page that breaks its renderer with the gateway user's rights.
+ */
+export function browserFindings(config: OpenClawConfig): Finding[] {
+  const browser = config.browser;
+  if (!browser || browser.enabled === false) return [];
+  const findings: Finding[] = [];
+  const policy = browser.ssrfPolicy;
+  if (policy?.dangerouslyAllowPrivateNetwork === true || policy?.allowPrivateNetwork === true) {
+    const key = policy.dangerouslyAllowPrivateNetwork === true ? "dangerouslyAllowPrivateNetwork" : "allowPrivateNetwork";
+    findings.push({
+      id: "browser.ssrfPolicy.private-network",
+      severity: "warn",
+      title: `browser.ssrfPolicy.${key} lets the agent's browser load private, loopback and link-local addresses and this host's own services, wherever a page steers it`,
+      fix: `remove browser.ssrfPolicy.${key} and list only the hosts it needs in browser.ssrfPolicy.allowedHostnames`,
+    });
+  }
+  if (browser.noSandbox === true) {
+    findings.push({
+      id: "browser.no-sandbox",
+      severity: "info",
+      title: "browser.noSandbox runs Chromium without its sandbox: a page that breaks the renderer acts with the gateway user's rights",
+      fix: "run the gateway as a non-root user and remove browser.noSandbox",
+    });
+  }
+  return findings;
+}
+
 /** Trusted-proxy auth hands authentication to the proxy: a standing reminder, and what widens it. */
 function trustedProxyFindings(config: OpenClawConfig): Finding[] {
   const proxy = config.gateway?.auth?.trustedProxy;
