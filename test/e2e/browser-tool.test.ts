@@ -36,6 +36,9 @@ beforeAll(async () => {
   site = http.createServer((req, res) => {
     if (req.url === "/form") return void res.writeHead(200, { "content-type": "text/html" }).end(FORM_PAGE);
     if (req.url === "/second") return void res.writeHead(200, { "content-type": "text/html" }).end("<title>Second</title><main><p>The second page says hi.</p></main>");
+    if (req.url === "/broken") {
+      return void res.writeHead(200, { "content-type": "text/html" }).end('<title>Broken</title><p>half a page</p><script>throw new Error("boom from the page")</script>');
+    }
     if (req.url === "/to-private") return void res.writeHead(302, { location: `http://localhost:${sitePort}/secret` }).end();
     if (req.url === "/secret") {
       hostsOfSecret.push(req.headers.host ?? "");
@@ -187,6 +190,20 @@ describe.skipIf(!hasChromium)("the browser tool with the test site's host allowe
 
       const tabs = await browser({ action: "tabs" });
       expect(tabs.text).toContain(`${targetId} (current) (opened by this session)`);
+
+      const broken = await browser({ action: "open", url: `${siteUrl}/broken` });
+      const brokenId = /Tab (t\d+) is at/.exec(broken.text)?.[1];
+      const errors = await browser({ action: "errors", targetId: brokenId });
+      expect(errors.text).toContain("boom from the page");
+      expect(errors.text).toContain("<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>");
+      const requests = await browser({ action: "requests", targetId: brokenId, filter: "document" });
+      expect(requests.text).toContain(`GET ${siteUrl}/broken document 200`);
+      const closed = await browser({ action: "close", targetId: brokenId });
+      expect(closed.text).toBe(`Closed tab ${brokenId}.`);
+      const focused = await browser({ action: "focus", targetId });
+      expect(focused.text).toBe(`Tab ${targetId} is now the current tab.`);
+      const gone = await browser({ action: "snapshot", targetId: brokenId });
+      expect(gone.json).toMatchObject({ error: "BROWSER_TAB_NOT_FOUND" });
 
       const stopped = await browser({ action: "stop" });
       expect(stopped.text).toContain("The browser is stopped");
