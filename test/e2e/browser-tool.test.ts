@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -210,6 +211,22 @@ describe.skipIf(!hasChromium)("the browser tool with the test site's host allowe
       await waitUntil(() => chromiumPids(fakes.stateDir).length === 0, 20_000, "Chromium to exit after stop");
     },
     10 * STEP_TIMEOUT_MS,
+  );
+
+  it(
+    "chat.abort ends a run waiting in the browser at once",
+    async () => {
+      callBrowser(fakes.model, "wait a long time", { action: "act", kind: "wait", timeMs: 30_000 });
+      const key = randomUUID();
+      const started = Date.now();
+      await fakes.sock.request("chat.send", { sessionKey: "browser-abort", message: "wait a long time", idempotencyKey: key });
+      await waitUntil(() => chatRequests(fakes.model.requests).some((r) => lastUserTextOf(r) === "wait a long time"), 20_000, "the model to call the browser");
+      const abort = await fakes.sock.request("chat.abort", { sessionKey: "browser-abort" });
+      expect(abort.ok).toBe(true);
+      await fakes.sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "aborted", 20_000);
+      expect(Date.now() - started).toBeLessThan(25_000);
+    },
+    2 * STEP_TIMEOUT_MS,
   );
 
   it(

@@ -105,6 +105,15 @@ describe("the browser tool before any browser work", () => {
     expect(service.isRunning()).toBe(false);
   });
 
+  it("a stopped run's call does not run", async () => {
+    const { workspace, service } = fixture();
+    const stopped = new AbortController();
+    stopped.abort();
+    const result = await createBrowserTool("see").execute({ action: "start" } as never, makeContext(workspace, { browser: service }), stopped.signal);
+    expect(JSON.parse(textOf(result))).toMatchObject({ error: "ABORTED" });
+    expect(service.isRunning()).toBe(false);
+  });
+
   it("a browser that cannot start says why, in one line", async () => {
     const { service, run } = fixture();
     const result = await run({ action: "start" });
