@@ -8,16 +8,16 @@ import type { FakeModelServer, RecordedRequest } from "../fakes/model-server.js"
 import { askAndWait } from "../helpers/chat-session.js";
 import { useFakeModelGateway } from "../helpers/fake-servers.js";
 import { chatRequests, lastMessageOf, lastUserTextOf, messagesOf, toolNamesOf } from "../helpers/model-request.js";
+import { CHROMIUM_PATH } from "../helpers/browser.js";
 import { waitUntil } from "../helpers/reliability.js";
 
 /**
  * The browser tool in a real gateway process driving a real Chromium (Debian's /usr/bin/chromium,
- * installed by .ci/run): the fake model calls browser actions, a local HTTP server serves the
+ * installed by .ci/run; CHROMIUM_PATH points elsewhere): the fake model calls browser actions, a local HTTP server serves the
  * pages, and each tool result is read from the model's next request. Chromium runs headless and,
  * as the tests run as root, without its sandbox (browser.noSandbox).
  */
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = fs.existsSync(CHROMIUM);
+const CHROMIUM = CHROMIUM_PATH;
 const STEP_TIMEOUT_MS = 90_000;
 
 let site: http.Server;
@@ -34,6 +34,7 @@ const FORM_PAGE = `<!doctype html><html><head><title>Test form</title></head><bo
 </main></body></html>`;
 
 beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
   site = http.createServer((req, res) => {
     if (req.url === "/form") return void res.writeHead(200, { "content-type": "text/html" }).end(FORM_PAGE);
     if (req.url === "/second") return void res.writeHead(200, { "content-type": "text/html" }).end("<title>Second</title><main><p>The second page says hi.</p></main>");
@@ -95,7 +96,7 @@ function textOf(content: unknown): string {
   return Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? "").join("") : "";
 }
 
-describe.skipIf(!hasChromium)("the browser tool with the test site's host allowed", () => {
+describe("the browser tool with the test site's host allowed", () => {
   const fakes = useFakeModelGateway({
     operator: true,
     configure: (config) => {
@@ -258,7 +259,7 @@ describe.skipIf(!hasChromium)("the browser tool with the test site's host allowe
   );
 });
 
-describe.skipIf(!hasChromium)("a gateway killed outright", () => {
+describe("a gateway killed outright", () => {
   const fakes = useFakeModelGateway({
     operator: true,
     configure: (config) => {
@@ -280,7 +281,7 @@ describe.skipIf(!hasChromium)("a gateway killed outright", () => {
   );
 });
 
-describe.skipIf(!hasChromium)("the browser tool without an allow option", () => {
+describe("the browser tool without an allow option", () => {
   const fakes = useFakeModelGateway({
     operator: true,
     configure: (config) => {
