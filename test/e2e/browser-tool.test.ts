@@ -4,6 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { imageSize } from "../../src/agents/media/image-dimensions.js";
 import type { FakeModelServer, RecordedRequest } from "../fakes/model-server.js";
 import { askAndWait } from "../helpers/chat-session.js";
 import { useFakeModelGateway } from "../helpers/fake-servers.js";
@@ -167,7 +168,11 @@ describe("the browser tool with the test site's host allowed", () => {
       const png = fs.readFileSync(path.join(fakes.stateDir, "workspace", file!));
       expect(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
       expect(png.length).toBeGreaterThan(1000);
-      expect(JSON.stringify(shot.request.body)).toContain(`data:image/png;base64,${png.toString("base64").slice(0, 64)}`);
+      expect(imageSize(png)).toEqual({ width: 1280, height: 720 });
+      // The model gets it scaled to agents.defaults.imageMaxDimensionPx (1200), as every tool's image.
+      const sent = /data:image\/png;base64,([A-Za-z0-9+/=]+)/.exec(JSON.stringify(shot.request.body))?.[1];
+      expect(sent, "the screenshot in the next model request").toBeDefined();
+      expect(imageSize(Buffer.from(sent!, "base64"))).toEqual({ width: 1200, height: 675 });
 
       const navigated = await browser({ action: "navigate", url: `${siteUrl}/second`, targetId });
       expect(navigated.text).toContain(`Tab ${targetId} is at ${siteUrl}/second`);
