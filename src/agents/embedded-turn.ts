@@ -21,6 +21,7 @@ import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
 import { cachedImageGenerationSetup, cachedWebSearchSetup, createAvailableTools } from "./tools/index.js";
 import { cachedSpeechSetup } from "./speech/index.js";
+import { offersProgressCard } from "./progress-card-offer.js";
 import { mayAskUser } from "./questions/may-ask-user.js";
 import { execToolOptionsFromConfig } from "./exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "./web-fetch-options.js";
@@ -262,6 +263,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       browser: Boolean(input.services?.browser),
       askUser: Boolean(input.services?.questions) && mayAskUser(input.sessionKey, input.spawnDepth),
       heartbeatRespond: input.heartbeat === true,
+      progressCard: offersProgressCard(config, input.sessionKey, input.spawnDepth, Boolean(input.services?.progressCards)),
     }),
     mcpTools,
   );

@@ -108,6 +108,8 @@ export type ToolErrorCode =
   // Heartbeat turns
   | "NOT_A_HEARTBEAT"
   | "HEARTBEAT_ALREADY_REPORTED"
+  | "PROGRESS_CARD_INVALID"
+  | "PROGRESS_CARD_UNAVAILABLE"
   // External ACP agents (sessions_spawn with runtime "acp")
   | "ACP_DISABLED"
   | "ACP_AGENT_UNKNOWN"
@@ -718,6 +720,13 @@ export const TOOL_ERRORS = {
     "heartbeat_respond was already accepted for this turn; only the first report counts.",
     "End the turn: the first report decides what the user is sent.",
   ),
+  // ── progress_card ───────────────────────────────────────────────────────────────────────────
+  progressCardInvalid: coded(
+    "PROGRESS_CARD_INVALID",
+    (rule: string) => `The progress card was not changed: ${rule}.`,
+    "Fix the card and call progress_card again with the whole card (each call replaces it).",
+  ),
+  progressCardUnavailable: coded("PROGRESS_CARD_UNAVAILABLE", (problem: string) => problem, "Report progress in your reply instead."),
   cronUnavailable: coded("CRON_UNAVAILABLE", (problem: string) => problem, "Tell the user scheduling is off here; the operator can enable cron (docs/automation.md)."),
   cronRefused: coded("CRON_REFUSED", (problem: string) => problem, "Fix the named field and call cron again; action status or list shows what exists."),
   memoryOffsetOutOfRange: coded(

@@ -9,6 +9,7 @@ import type { MemoryGetOutcome, MemorySearchOptions, MemorySearchResponse } from
 import type * as SessionToolArgs from "./tools/session-tool-params.js";
 import type { Question, QuestionOutcome } from "./questions/question-broker.js";
 import type { ClientToolCall } from "./client-tools.js";
+import type { ProgressCard, ProgressCardContent } from "../sessions/progress-card/index.js";
 
 /**
  * Contracts of the agent runtime, in one place. The loop, the providers, the tools, the prompt
@@ -100,6 +101,8 @@ export interface ToolServices {
   questions?: AskUserHost;
   /** Set in a heartbeat turn only: where heartbeat_respond leaves the turn's report for the heartbeat runner. */
   heartbeatReport?: HeartbeatReportSlot;
+  /** The sessions' progress cards, behind progress_card (offered where a session exists, never to a sub-agent). */
+  progressCards?: ProgressCardHost;
   /** Variables the turn's skills give its host `exec` commands (`skills.entries.<key>.env` and `apiKey`); never a sandboxed one's. */
   skillEnv?: Readonly<Record<string, string>>;
 }
@@ -121,6 +124,15 @@ export interface HeartbeatReport {
 /** One per heartbeat turn: the first accepted report, which decides over the turn's text. */
 export interface HeartbeatReportSlot {
   accepted?: HeartbeatReport;
+}
+
+/**
+ * Where progress_card writes: replaces the card of the agent's session (content without a note or
+ * steps clears it) and resolves with the card now shown once it is on disk. Throws
+ * ProgressCardRefusal when the session cannot hold a card.
+ */
+export interface ProgressCardHost {
+  write(sessionKey: string, agentId: string, content: ProgressCardContent): Promise<ProgressCard | null>;
 }
 
 /** One ask_user call as the gateway takes it: the checked questions, who asks, and the longest wait. */

@@ -34,6 +34,8 @@ import { registerAgentMethods } from "./methods/agent-methods.js";
 import { registerChatMethods } from "./methods/chat-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
 import { registerSessionCleanupMethods } from "./methods/session-cleanup-methods.js";
+import { registerProgressCardMethods } from "./methods/progress-card-methods.js";
+import { ProgressCardStore } from "../sessions/progress-card/index.js";
 import { registerMemoryMethods } from "./methods/memory-methods.js";
 import { registerCronMethods } from "./methods/cron-methods.js";
 import { CronService } from "../cron/cron-service.js";
@@ -186,6 +188,7 @@ const EVENTS = [
   "sessions.changed",
   "question.requested",
   "question.resolved",
+  "progressCard.changed",
 ];
 
 /**
@@ -221,6 +224,7 @@ export class GatewayServer {
     tts: false,
     browser: false,
     askUser: false,
+    progressCards: false,
   });
   /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
   readonly devices: DeviceRegistry;
@@ -250,12 +254,16 @@ export class GatewayServer {
   /** One tool called directly by an operator (`POST /tools/invoke`, `tools.invoke`). */
   private readonly invokeTool: (request: ToolInvokeRequest, options: { signal: AbortSignal; channel?: string }) => Promise<ToolInvokeOutcome>;
   private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
+  /** The sessions' progress cards (progress_card, progressCard.*); each stored write is a progressCard.changed. */
+  private readonly progressCards: ProgressCardStore;
   private readonly sessionEvents: SessionEvents = {
     subscribers: new Set<string>(),
     changed: (key, reason, detail) => {
       if (reason === "patch") this.emitSessionPatch(key);
       // A session reset or deleted leaves no browser tabs it opened behind (OpenClaw's session tab cleanup).
       if (reason === "reset" || reason === "delete") this.toolServices.browser?.closeTabsOpenedBy(key);
+      // A full reset cleared the card (SessionStore.reset leaves a tombstone only where there was one).
+      if (reason === "reset" && this.sessions.peek(key)?.progressCard) this.progressCardChanged(key, null);
       if (this.sessionEvents.subscribers.size === 0) return;
       const payload = sessionChangedPayload(key, reason, detail, { sessions: this.sessions, conversations: this.conversations, config: this.opts.loadedConfig().config });
       this.broadcast("sessions.changed", payload, { filter: (c) => this.sessionEvents.subscribers.has(c.connId) });
@@ -414,6 +422,7 @@ export class GatewayServer {
       heartbeats: () => this.heartbeat.settings(),
     };
     this.sessions = new SessionStore(opts.stateDir, { onWarning: (warning) => opts.logger.warn(warning) });
+    this.progressCards = new ProgressCardStore({ sessions: this.sessions, onChanged: (key, card) => this.progressCardChanged(key, card?.revision ?? null) });
     this.ledger = new IdempotencyLedger(opts.stateDir);
     this.pendingSystemEvents = new PendingSystemEvents(opts.stateDir);
     this.sessionSystemEvents = new SessionSystemEvents(opts.stateDir);
@@ -547,6 +556,8 @@ export class GatewayServer {
     registerChatMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
     registerSessionMethods(this.methods, this.conversations, this.sessionEvents);
     registerSessionCleanupMethods(this.methods, this.sessionEvents);
+    registerProgressCardMethods(this.methods, this.conversations, this.progressCards);
+    this.toolServices.progressCards = this.progressCards;
     registerSessionCreateMethods(this.methods, this.conversations, (key, reason) => this.sessionEvents.changed(key, reason));
     registerSessionReadMethods(this.methods, this.conversations);
     registerCommandMethods(this.methods);
@@ -575,6 +586,7 @@ export class GatewayServer {
       tts: cachedSpeechSetup(opts.loadedConfig().config, process.env).host !== undefined,
       browser: this.toolServices.browser !== undefined,
       askUser: true,
+      progressCards: true,
     }));
     this.invokeTool = (request, options) =>
       invokeTool(
@@ -1103,6 +1115,11 @@ export class GatewayServer {
   private broadcastHealth(): void {
     this.healthVersion += 1;
     this.broadcast("health", buildHealthSnapshot(this.runtime));
+  }
+
+  /** `progressCard.changed`: a hint to read the session's card again (revision null: it has none now). */
+  private progressCardChanged(sessionKey: string, revision: number | null): void {
+    this.broadcast("progressCard.changed", { sessionKey, revision });
   }
 
   private broadcast(event: string, payload: unknown, opts: { droppable?: boolean; filter?: (conn: GatewayConnection) => boolean } = {}): void {

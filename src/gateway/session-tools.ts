@@ -2,6 +2,7 @@ import type { ConversationPort } from "../agents/conversation-port.js";
 import { resolveEffectiveTools, type EffectiveTools } from "../agents/policy/index.js";
 import { createAvailableTools } from "../agents/tools/index.js";
 import { mayAskUser } from "../agents/questions/may-ask-user.js";
+import { offersProgressCard } from "../agents/progress-card-offer.js";
 import type { AgentTool, McpToolHost } from "../agents/types.js";
 import { execToolOptionsFromConfig } from "../agents/exec-tool-options.js";
 import { webFetchOptionsFromConfig } from "../agents/web-fetch-options.js";
@@ -30,6 +31,8 @@ export interface ToolAvailability {
   browser: boolean;
   /** The gateway's questions are there for ask_user (offered only where the session may ask: mayAskUser). */
   askUser: boolean;
+  /** The gateway keeps progress cards (progress_card, offered only where offersProgressCard says). */
+  progressCards: boolean;
 }
 
 export interface SessionToolsInput {
@@ -71,6 +74,7 @@ export function sessionTools(input: SessionToolsInput): { tools: AgentTool[]; po
     ...createAvailableTools({
       ...input.availability,
       askUser: input.availability.askUser && mayAskUser(resolved.sessionKey, entry?.spawnDepth),
+      progressCard: offersProgressCard(config, resolved.sessionKey, entry?.spawnDepth, input.availability.progressCards),
       sessionTools: input.offerSessionTools ?? true,
       exec: execToolOptionsFromConfig(config),
       webFetch: webFetchOptionsFromConfig(config),

@@ -4,8 +4,11 @@
  * one task, not a second main agent.
  */
 
-/** Every sub-agent loses these: gateway control, scheduled jobs, talking to other sessions or people. */
-export const SUBAGENT_DENIED_TOOLS: readonly string[] = ["gateway", "agents_list", "session_status", "cron", "message", "sessions_send", "conversations_*"];
+/**
+ * Every sub-agent loses these: gateway control, scheduled jobs, talking to other sessions or
+ * people, and the progress card (the parent session the user follows owns it).
+ */
+export const SUBAGENT_DENIED_TOOLS: readonly string[] = ["gateway", "agents_list", "session_status", "cron", "message", "sessions_send", "conversations_*", "progress_card"];
 
 /**
  * A leaf (a child that may not spawn) also loses the tools for managing children of its own,

@@ -6,7 +6,8 @@ import { normalizeToolName } from "./tool-names.js";
  * layer). Members follow current OpenClaw (see docs/tools.md) where it differs from older
  * write-ups: `group:runtime` carries `code_execution` rather than `bash` (`bash` is folded onto
  * `exec` by name normalization), `group:web` carries `x_search`, `group:automation` carries
- * `heartbeat_respond`. Members may be wildcards or other groups.
+ * `heartbeat_respond`, `group:agents` carries `progress_card`. Members may be
+ * wildcards or other groups.
  */
 /** The session tools by name, held by `group:sessions` and by the sandbox's default allow list. */
 export const SESSION_TOOL_NAMES: readonly string[] = [
@@ -30,24 +31,11 @@ export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = {
   "group:automation": ["cron", "gateway", "heartbeat_respond"],
   "group:messaging": ["message"],
   "group:nodes": ["nodes", "computer"],
-  "group:agents": ["agents_list"],
+  "group:agents": ["agents_list", "progress_card"],
   "group:media": ["image", "view_image", "image_generate", "video_generate", "music_generate", "tts"],
   // The reference defines this as every built-in except the fs/runtime primitives and canvas:
   // "allow group:openclaw" grants OpenClaw's own capabilities without handing out a shell.
-  "group:openclaw": [
-    "group:web",
-    "group:sessions",
-    "group:memory",
-    "group:automation",
-    "group:messaging",
-    "group:nodes",
-    "group:agents",
-    "group:media",
-    "browser",
-    "progress_card",
-    "update_plan",
-    "ask_user",
-  ],
+  "group:openclaw": ["group:web", "group:sessions", "group:memory", "group:automation", "group:messaging", "group:nodes", "group:agents", "group:media", "browser", "ask_user"],
 };
 
 /**
@@ -63,7 +51,7 @@ export const PLUGINS_GROUP = "group:plugins";
 export const MCP_TOOLS_ENTRY = "bundle-mcp";
 
 // Built-ins that belong to no group but still count as "built in" for group:plugins.
-const UNGROUPED_BUILT_INS = ["canvas", "progress_card", "update_plan", "ask_user", "skill_workshop"];
+const UNGROUPED_BUILT_INS = ["canvas", "ask_user", "skill_workshop"];
 
 export function isToolGroup(entry: string): boolean {
   return entry.trim().toLowerCase().startsWith("group:");

@@ -11,6 +11,8 @@ const TOOL_NAME_ALIASES: Readonly<Record<string, string>> = {
   "apply-patch": "apply_patch",
   // Newer OpenClaw calls the cron tool "automations"; either name names the same tool.
   automations: "cron",
+  // progress_card replaced update_plan: policies that name the old tool keep their meaning.
+  update_plan: "progress_card",
 };
 
 /** Lower-cased, trimmed, aliases folded onto their canonical tool name. */

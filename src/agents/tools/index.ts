@@ -27,6 +27,7 @@ import { createHeartbeatRespondTool } from "./heartbeat-respond.js";
 import { createImageGenerateTool } from "./image-generate.js";
 import { createTtsTool } from "./tts.js";
 import { createBrowserTool } from "./browser.js";
+import { createProgressCardTool } from "./progress-card.js";
 
 /**
  * The seven core tools (six when web_fetch is disabled), in a fixed order: the tool list is part
@@ -75,8 +76,8 @@ export function createMemoryTools(): AgentTool[] {
  * provider is set up, then memory, session and message tools where their services exist, cron
  * and gateway where the gateway gives them, view_image where the model can see or have described
  * images, image_generate where an image model can run, tts where a speech provider can, browser
- * where the gateway has one, then ask_user where the run may ask its
- * user, and heartbeat_respond in a heartbeat turn.
+ * where the gateway has one, then ask_user where the run may ask its user, heartbeat_respond in a
+ * heartbeat turn, and progress_card where the session may keep a card (see offersProgressCard).
  * Turns and the `tools.*` methods list the same set.
  */
 export function createAvailableTools(options: {
@@ -100,6 +101,8 @@ export function createAvailableTools(options: {
   askUser: boolean;
   /** The turn is a heartbeat: it may report with heartbeat_respond. */
   heartbeatRespond?: boolean;
+  /** The session may keep a progress card (offersProgressCard): progress_card. */
+  progressCard?: boolean;
 }): AgentTool[] {
   return [
     ...createCoreTools({ exec: options.exec, webFetch: options.webFetch }),
@@ -115,6 +118,7 @@ export function createAvailableTools(options: {
     ...(options.browser ? [createBrowserTool(options.viewImage)] : []),
     ...(options.askUser ? [createAskUserTool()] : []),
     ...(options.heartbeatRespond ? [createHeartbeatRespondTool()] : []),
+    ...(options.progressCard ? [createProgressCardTool()] : []),
   ];
 }
 
@@ -160,6 +164,7 @@ export { createTtsTool, type TtsArgs } from "./tts.js";
 export { createBrowserTool } from "./browser.js";
 export { BrowserService } from "./browser/browser-service.js";
 export { browserSetup, type BrowserSetup, type BrowserSettings } from "./browser/browser-setup.js";
+export { createProgressCardTool } from "./progress-card.js";
 export { cachedImageGenerationSetup, imageGenerationSetup, type ImageGenerationSetup } from "./image-generate/image-generation-setup.js";
 export { cachedWebSearchSetup, webSearchSetup, WEB_SEARCH_DEFAULTS, type WebSearchSetup } from "./web-search/web-search-setup.js";
 export { resolveWorkspacePath, type WorkspacePathResolution } from "./workspace-path.js";

@@ -78,6 +78,8 @@ export const ToolsSchema = Type.Object({
   media: Type.Optional(MediaToolsSchema),
   /** Cross-agent session tools (sessions_send, sessions_list, …) and which agents they may reach. */
   agentToAgent: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()), allow: Type.Optional(StringList) })),
+  /** OpenClaw's kill switch for `progress_card` (default true): false offers it to no run. */
+  updatePlan: Type.Optional(Type.Boolean()),
   /** Which sessions the session tools may see: `tree` (default) is the caller and what it spawned. */
   sessions: Type.Optional(Type.Object({ visibility: Type.Optional(stringEnum(["self", "tree", "agent", "all"])) })),
 });

@@ -1,4 +1,5 @@
 import type { Usage } from "../../models/messages.js";
+import type { StoredProgressCard } from "../progress-card/progress-card.js";
 
 /**
  * One row of `sessions.json`: what the gateway knows about a session without reading its
@@ -90,6 +91,8 @@ export interface SessionEntry {
   archivedAt?: number;
   /** Pinned sessions are never pruned. */
   pinnedAt?: number;
+  /** The session's progress card (`progress_card`, `progressCard.put`); after a clear, a tombstone with only its revision. */
+  progressCard?: StoredProgressCard;
 }
 
 /** Fields a caller may set when a session is created. */

@@ -18,6 +18,7 @@ import { readTranscriptFile, readTranscriptTail, type ParsedTranscript, type Tra
 import { archiveFile, createTranscript, writeFreshTranscript } from "./transcript-writer.js";
 import { AppendFiles } from "../../infra/append-files.js";
 import { LRUCache } from "lru-cache";
+import { clearedOnReset } from "../progress-card/progress-card.js";
 
 export interface SessionStoreOptions {
   /** Clock (tests). */
@@ -205,6 +206,9 @@ export class SessionStore {
     if (!old) return this.ensure(key);
     const carried: Record<string, unknown> = { ...old };
     for (const field of [...STORE_OWNED_FIELDS, ...PER_GENERATION_FIELDS]) delete carried[field];
+    // The previous task's progress card ends with it, committed with the new generation.
+    const card = clearedOnReset(old.progressCard, Date.now());
+    if (card) carried.progressCard = card;
     const fresh = this.startGeneration(agentId, key, carried, undefined);
     this.indexes.commit(
       agentId,
@@ -216,6 +220,12 @@ export class SessionStore {
     );
     this.retire(old, "reset");
     return { ...fresh };
+  }
+
+  /** Whether the session lives in memory only (`ensureOneOff`): nothing of it is ever written. */
+  isOneOff(sessionKey: string): boolean {
+    const entry = this.peek(sessionKey);
+    return entry !== undefined && this.indexes.isUnlisted(entry as SessionEntry);
   }
 
   /** Removes the session; its transcript is kept as `<file>.deleted.<ts>`. False when absent. */

@@ -135,4 +135,14 @@ describe("names and profiles", () => {
     expect(OWNER_ONLY_TOOLS).toContain("browser");
     expect(SANDBOX_DEFAULT_DENY).toContain("browser");
   });
+  it("progress_card is where OpenClaw puts it: group:agents (so group:openclaw) and the coding profile; update_plan names it too", () => {
+    expect(expandToolNames(["group:agents"])).toEqual(["agents_list", "progress_card"]);
+    expect(expandToolNames(["group:openclaw"])).toContain("progress_card");
+    expect(isBuiltInTool("progress_card")).toBe(true);
+    expect(compileToolList(profileAllowList("coding")!).matchOf("progress_card")).toBe("progress_card");
+    expect(compileToolList(profileAllowList("messaging")!).matchOf("progress_card")).toBeUndefined();
+    expect(compileToolList(profileAllowList("minimal")!).matchOf("progress_card")).toBeUndefined();
+    expect(normalizeToolName("update_plan")).toBe("progress_card");
+    expect(compileToolList(["update_plan"]).matchOf("progress_card")).toBe("update_plan");
+  });
 });

@@ -2,7 +2,19 @@ import { describe, expect, it } from "vitest";
 import { resolveEffectiveTools } from "../../../src/agents/policy/index.js";
 import { effectiveMaxSpawnDepth, maySpawnAtDepth } from "../../../src/agents/policy/subagent-tool-limits.js";
 
-const available = ["read", "write", "exec", "sessions_spawn", "subagents", "sessions_send", "sessions_list", "sessions_history", "sessions_search", "session_status"];
+const available = [
+  "read",
+  "write",
+  "exec",
+  "sessions_spawn",
+  "subagents",
+  "sessions_send",
+  "sessions_list",
+  "sessions_history",
+  "sessions_search",
+  "session_status",
+  "progress_card",
+];
 const resolve = (spawnDepth: number | undefined, maxSpawnDepth?: number) =>
   resolveEffectiveTools({ config: { agents: { defaults: { subagents: { maxSpawnDepth } } } }, agentId: "main", senderIsOwner: true, ownerOnlyTools: [], available, spawnDepth });
 
@@ -23,6 +35,9 @@ describe("the sub-agent tool limits", () => {
     });
     // Reading other sessions goes with managing children: a leaf loses sessions_search as it loses sessions_history.
     expect(leaf.removed.find((r) => r.tool === "sessions_search")).toMatchObject({ stage: "subagent", reason: "not available to a leaf sub-agent at depth 1" });
+    // The progress card is the parent's: no sub-agent, orchestrator or leaf, gets progress_card.
+    expect(leaf.removed.find((r) => r.tool === "progress_card")).toMatchObject({ stage: "subagent" });
+    expect(resolve(1, 2).allowed).not.toContain("progress_card");
   });
 
   it("let a depth-1 orchestrator (maxSpawnDepth 2) keep its spawning tools; depth 2 is always a leaf", () => {
