@@ -182,6 +182,58 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await context.close();
   });
 
+  it("the session's progress card shows above the composer (plan, bar, sanitized note) and follows progressCard.changed", async () => {
+    const note = [
+      '<progress aria-label="Checks finished · 3/7" value="3" max="7"></progress>',
+      "",
+      "Tests are **running**. <img src=x onerror=\"window.__xss='card'\"> [a link](javascript:window.__xss='card-link')",
+      "",
+      "| check | state |",
+      "| --- | --- |",
+      "| unit tests | passed |",
+    ].join("\n");
+    const plan = [
+      { step: "Inspect the failing route", status: "completed" },
+      { step: "Repair the session owner", status: "in_progress" },
+      { step: "Run focused verification", status: "pending" },
+    ];
+    server.enqueue({ toolCalls: [{ name: "progress_card", arguments: { plan, markdown: note } }] }, { text: "Card is up." });
+    const { context, page, problems, sessionKey } = await openNewSession();
+    await sendInChat(page, "work on it");
+    const card = page.getByTestId("progress-card");
+    await card.waitFor(WAIT);
+    expect(await card.locator(".count").textContent()).toBe("1/3 done");
+    expect(await card.locator("li.step").evaluateAll((items) => items.map((li) => [li.getAttribute("data-status"), li.textContent?.replace(/\s+/g, " ").trim()]))).toEqual([
+      ["completed", "✓ Inspect the failing route (done)"],
+      ["in_progress", "▶ Repair the session owner (in progress)"],
+      ["pending", "○ Run focused verification (pending)"],
+    ]);
+    // The leading bar is drawn as a native progress element; the note is Markdown through the sanitizer.
+    expect(await card.locator("progress").evaluate((el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max, el.getAttribute("aria-label")])).toEqual([
+      3,
+      7,
+      "Checks finished · 3/7",
+    ]);
+    expect(await card.locator(".note strong").textContent()).toBe("running");
+    expect(await card.locator(".note table td").first().textContent()).toBe("unit tests");
+    expect(await card.locator(".note", { hasText: "<img src=x" }).count()).toBe(1);
+    expect(await card.locator("img").count()).toBe(0);
+    expect(await card.locator('a[href^="javascript"]').count()).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "progress-card.png") });
+
+    // A client's write reaches the open page through progressCard.changed; a clear removes the card.
+    const put = await operator.request("progressCard.put", { sessionKey, plan: plan.map((s) => ({ ...s, status: "completed" })) });
+    expect(put.ok, JSON.stringify(put.error)).toBe(true);
+    await page.locator('[data-testid="progress-card"][data-revision="2"]').waitFor(WAIT);
+    expect(await card.locator(".count").textContent()).toBe("3/3 done");
+    expect(await card.locator(".note").count()).toBe(0);
+    await operator.request("progressCard.put", { sessionKey });
+    await card.waitFor({ state: "detached", ...WAIT });
+    expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("a question without options (an ACP agent's form field) is answered in its own text field", async () => {
     const { context, page, problems, sessionKey } = await openNewSession();
     const asked = await operator.request("question.request", {

@@ -5,6 +5,7 @@ import { renderLive, renderMessage, type ChatMessage, type LiveTool } from "./ch
 import { errorBox } from "../view-helpers.js";
 import { randomId } from "../ids.js";
 import "./question-panel.js";
+import "./progress-card-panel.js";
 
 /** Messages added to the page per "Show older messages". */
 const PAGE = 50;
@@ -345,6 +346,7 @@ export class ChatView extends ViewElement {
         ${[...this.live.entries()].map(([, run]) => renderLive(run.text, run.tools))}
       </div>
       ${this.notice ? html`<pre class="notice command-reply" role="status">${this.notice}</pre>` : nothing}
+      <oc-progress-card-panel .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-progress-card-panel>
       <oc-question-panel .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-question-panel>
       ${
         this.attached.length > 0

@@ -1,0 +1,124 @@
+import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { unsafeHTML } from "lit/directives/unsafe-html.js";
+import type { GatewayClient } from "../gateway-client.js";
+import { renderMarkdown } from "../markdown.js";
+import { splitLeadingBar } from "./progress-card-bar.js";
+
+interface ProgressCard {
+  sessionKey: string;
+  revision: number;
+  updatedAt: number;
+  markdown?: string;
+  steps?: { step: string; status: "pending" | "in_progress" | "completed" }[];
+}
+
+const STATUS_MARK = { completed: "✓", in_progress: "▶", pending: "○" } as const;
+const STATUS_TEXT = { completed: "done", in_progress: "in progress", pending: "pending" } as const;
+
+/**
+ * The session's progress card (the agent's `progress_card`), above the chat's composer: its plan
+ * with each step's status and its Markdown note through the transcript's sanitizing renderer.
+ * Read with `progressCard.get` when the session or the link changes and again on every
+ * `progressCard.changed` for this session (the event is a hint; the read is the card). A failed
+ * read keeps the card last shown.
+ */
+export class ProgressCardPanel extends LitElement {
+  static properties = {
+    client: { attribute: false },
+    sessionKey: {},
+    generation: { type: Number },
+    card: { state: true },
+    problem: { state: true },
+  };
+  declare client: GatewayClient | undefined;
+  declare sessionKey: string;
+  /** Bumped by the app on each hello-ok: the card is read again. */
+  declare generation: number;
+  declare card: ProgressCard | null;
+  declare problem: string | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private subscribedClient: GatewayClient | undefined;
+  /** Reads in flight are numbered: only the newest one's answer is shown. */
+  private reads = 0;
+
+  constructor() {
+    super();
+    this.sessionKey = "";
+    this.generation = 0;
+    this.card = null;
+  }
+
+  protected createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.subscribedClient = undefined;
+  }
+
+  protected updated(changed: PropertyValues): void {
+    if (!this.client?.hello || !(changed.has("client") || changed.has("sessionKey") || changed.has("generation"))) return;
+    if (this.subscribedClient !== this.client) {
+      this.unsubscribe?.();
+      this.unsubscribe = this.client.onEvent((event, payload) => this.onEvent(event, payload as { sessionKey?: string }));
+      this.subscribedClient = this.client;
+    }
+    if (changed.has("sessionKey") && this.card && this.card.sessionKey !== this.sessionKey) this.card = null;
+    void this.load();
+  }
+
+  private onEvent(event: string, payload: { sessionKey?: string }): void {
+    if (event !== "progressCard.changed" || !payload?.sessionKey) return;
+    if (payload.sessionKey === this.sessionKey || payload.sessionKey === this.card?.sessionKey) void this.load();
+  }
+
+  private async load(): Promise<void> {
+    if (!this.client?.has("progressCard.get") || !this.sessionKey) return;
+    const key = this.sessionKey;
+    const read = ++this.reads;
+    try {
+      const res = await this.client.request<{ card: ProgressCard | null }>("progressCard.get", { sessionKey: key });
+      if (read !== this.reads || key !== this.sessionKey) return;
+      this.card = res.card;
+      this.problem = undefined;
+    } catch (err) {
+      if (read === this.reads) this.problem = `progressCard.get failed: ${(err as Error).message}`;
+    }
+  }
+
+  protected render() {
+    const card = this.card;
+    if (!card) return this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing;
+    const steps = card.steps ?? [];
+    const done = steps.filter((s) => s.status === "completed").length;
+    const note = card.markdown ? splitLeadingBar(card.markdown) : undefined;
+    return html`<section class="progress-card" aria-label="Task progress" data-testid="progress-card" data-revision=${card.revision}>
+      <header>
+        <strong>Task progress</strong>
+        ${steps.length > 0 ? html`<span class="count">${done}/${steps.length} done</span>` : nothing}
+        <time datetime=${new Date(card.updatedAt).toISOString()}>updated ${new Date(card.updatedAt).toLocaleTimeString()}</time>
+      </header>
+      ${note?.bar ? html`<label class="bar">${note.bar.label}<progress value=${note.bar.value} max=${note.bar.max} aria-label=${note.bar.label}></progress></label>` : nothing}
+      ${
+        steps.length > 0
+          ? html`<ol class="steps">
+              ${steps.map(
+                (s) =>
+                  html`<li class=${`step ${s.status}`} data-status=${s.status}>
+                    <span class="mark" aria-hidden="true">${STATUS_MARK[s.status]}</span> ${s.step}
+                    <span class="visually-hidden">(${STATUS_TEXT[s.status]})</span>
+                  </li>`,
+              )}
+            </ol>`
+          : nothing
+      }
+      ${note?.rest.trim() ? html`<div class="note md">${unsafeHTML(renderMarkdown(note.rest))}</div>` : nothing}
+      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+    </section>`;
+  }
+}
+
+customElements.define("oc-progress-card-panel", ProgressCardPanel);
