@@ -4,6 +4,7 @@ import type { AgentEvent } from "../../agents/types.js";
 import type { ChannelAccount, OutboundTarget } from "../types.js";
 import { mayTurnSilent } from "./silent-text.js";
 import { ThrottledDraft } from "./throttled-draft.js";
+import { cardPreview, type CardPreview } from "./progress-card-preview.js";
 
 /** `streaming.progress`, resolved. */
 export interface ProgressDraftSettings {
@@ -24,21 +25,26 @@ export interface ProgressDraftSettings {
   detail: ToolProgressDetail;
 }
 
-/** What the draft shows: the agent's last words before a tool, and the tool lines. */
+/** What the draft shows: the agent's last words before a tool, the session's progress card as the run last wrote it, and the tool lines. */
 interface DraftState {
   headline: string;
+  card?: CardPreview;
   lines: string[];
 }
 
 /**
  * `streaming.mode: progress`: while a run does real work (a tool call), one message shows what
  * is happening — the agent's own words before the tool (its headline) and, with `toolProgress`,
- * a line per tool call — edited as the work goes on. It appears only once the work has lasted
+ * a line per tool call — edited as the work goes on. A successful progress_card call of the run
+ * puts the card's checklist (or, without steps, its note as plain text) under the headline; a
+ * clear takes it out, a refused call leaves it. It appears only once the work has lasted
  * `initialDelayMs`, so a plain answer never shows one. The answer itself is sent as an ordinary
  * reply; the draft is then deleted (kept after a failure, as the record of what was tried).
  */
 export class ProgressDraft {
   private readonly state: DraftState = { headline: "", lines: [] };
+  /** progress_card calls under way: their arguments, applied once the call succeeds. */
+  private readonly cardCalls = new Map<string, Record<string, unknown>>();
   private readonly draft: ThrottledDraft;
   private startTimer?: NodeJS.Timeout;
   private started = false;
@@ -62,10 +68,12 @@ export class ProgressDraft {
         return this.changed();
       }
       case "tool_execution_start":
+        if (event.toolName === "progress_card") this.cardCalls.set(event.toolCallId, event.args);
         if (this.settings.toolProgress) this.addLine(toolLabel(event.toolName, event.args, this.settings));
         this.workStarted();
         return this.changed();
       case "tool_execution_end":
+        if (event.toolName === "progress_card") this.cardWritten(event.toolCallId, event.isError);
         if (event.isError && this.settings.toolProgress) this.addLine(`⚠️ ${event.toolName} failed`);
         return this.changed();
       default:
@@ -83,6 +91,16 @@ export class ProgressDraft {
     const messageId = await this.draft.close();
     if (messageId === undefined || keep || !this.account.deleteMessage) return;
     await this.account.deleteMessage(this.target, messageId).catch(() => undefined);
+  }
+
+  /** A progress_card call ended: a stored card replaces what the draft shows of it; a refused one changes nothing. */
+  private cardWritten(toolCallId: string, isError: boolean): void {
+    const args = this.cardCalls.get(toolCallId);
+    this.cardCalls.delete(toolCallId);
+    if (isError || !args) return;
+    const preview = cardPreview(args);
+    if (preview === "unchanged") return;
+    this.state.card = preview ?? undefined;
   }
 
   private addLine(line: string): void {
@@ -103,11 +121,27 @@ export class ProgressDraft {
   }
 
   private render(): string {
-    const { headline, lines } = this.state;
-    const { label, implicitLabel, maxLineChars } = this.settings;
+    const { headline, card, lines } = this.state;
+    const { label, implicitLabel, maxLines, maxLineChars } = this.settings;
     const title = label === false ? undefined : (label ?? (headline ? undefined : implicitLabel));
-    return [...(title ? [title] : []), ...(headline ? [compact(headline, maxLineChars * 2)] : []), ...lines.map((line) => `• ${compact(line, maxLineChars)}`)].join("\n");
+    return [
+      ...(title ? [title] : []),
+      ...(headline ? [compact(headline, maxLineChars * 2)] : []),
+      ...(card ? cardLines(card, maxLines, maxLineChars) : []),
+      ...lines.map((line) => `• ${compact(line, maxLineChars)}`),
+    ].join("\n");
   }
+}
+
+const STEP_MARK = { completed: "✅", in_progress: "▶️", pending: "⬜" } as const;
+
+/** The card's lines: its completion count and at most `maxLines` steps, or its note within the headline's limit. */
+function cardLines(card: CardPreview, maxLines: number, maxLineChars: number): string[] {
+  if (!("steps" in card)) return [compact(card.note, maxLineChars * 2)];
+  const done = card.steps.filter((s) => s.status === "completed").length;
+  const shown = card.steps.slice(0, maxLines).map((s) => `${STEP_MARK[s.status]} ${compact(s.step, maxLineChars)}`);
+  const more = card.steps.length - shown.length;
+  return [`Plan ${done}/${card.steps.length}`, ...shown, ...(more > 0 ? [`… ${more} more`] : [])];
 }
 
 function compact(line: string, max: number): string {

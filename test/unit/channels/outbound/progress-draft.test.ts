@@ -92,6 +92,39 @@ describe("ProgressDraft", () => {
     expect(shown.size).toBe(1);
   });
 
+  it("a stored progress_card shows its checklist under the headline (at most maxLines steps); a refused call keeps it, a note-only card shows readable text, a clear removes it", async () => {
+    const { shown, account } = chat();
+    const draft = new ProgressDraft(account, { chatId: "1" }, settings({ maxLines: 2, throttleMs: 0 }));
+    const card = (id: string, args: Record<string, unknown>, isError = false) => {
+      draft.onEvent({ type: "tool_execution_start", toolCallId: id, toolName: "progress_card", args });
+      draft.onEvent({ type: "tool_execution_end", toolCallId: id, toolName: "progress_card", result: { content: [] }, isError });
+    };
+    draft.onEvent(preamble("Fixing the route."));
+    card("c1", {
+      plan: [
+        { step: "Inspect", status: "completed" },
+        { step: "Repair", status: "in_progress" },
+        { step: "Verify", status: "pending" },
+      ],
+    });
+    await vi.advanceTimersByTimeAsync(1510);
+    const checklist = "Fixing the route.\nPlan 1/3\n✅ Inspect\n▶️ Repair\n… 1 more";
+    expect([...shown.values()]).toEqual([checklist]);
+    card("c2", { plan: [{ step: "a", status: "in_progress" }] }, true);
+    await vi.advanceTimersByTimeAsync(10);
+    expect([...shown.values()]).toEqual([checklist]);
+    card("c3", { markdown: '<progress aria-label="PRs · 2/5" value="2" max="5"></progress>\n\n**Two** reviewed, see [PR](https://x.test/1).' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect([...shown.values()]).toEqual(["Fixing the route.\nTwo reviewed, see PR."]);
+    card("c4", { markdown: "<progress value='1' max='2'></progress>" });
+    await vi.advanceTimersByTimeAsync(10);
+    expect([...shown.values()]).toEqual(["Fixing the route.\nProgress updated"]);
+    card("c5", {});
+    await vi.advanceTimersByTimeAsync(10);
+    expect([...shown.values()]).toEqual(["Fixing the route."]);
+    await draft.finish(false);
+  });
+
   it("a silent preamble is no headline; label false hides the title", async () => {
     const { shown, account } = chat();
     const draft = new ProgressDraft(account, { chatId: "1" }, settings({ toolProgress: true, label: false }));
