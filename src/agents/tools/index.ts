@@ -76,8 +76,9 @@ export function createMemoryTools(): AgentTool[] {
  * provider is set up, then memory, session and message tools where their services exist, cron
  * and gateway where the gateway gives them, view_image where the model can see or have described
  * images, image_generate where an image model can run, tts where a speech provider can, browser
- * where the gateway has one, then ask_user where the run may ask its user, heartbeat_respond in a
- * heartbeat turn, and progress_card where the session may keep a card (see offersProgressCard).
+ * where the gateway has one, progress_card where the session may keep a card (see
+ * offersProgressCard), then ask_user where the run may ask its user, and heartbeat_respond in a
+ * heartbeat turn.
  * Turns and the `tools.*` methods list the same set.
  */
 export function createAvailableTools(options: {
@@ -116,9 +117,9 @@ export function createAvailableTools(options: {
     ...(options.imageGenerate ? [createImageGenerateTool()] : []),
     ...(options.tts ? [createTtsTool()] : []),
     ...(options.browser ? [createBrowserTool(options.viewImage)] : []),
+    ...(options.progressCard ? [createProgressCardTool()] : []),
     ...(options.askUser ? [createAskUserTool()] : []),
     ...(options.heartbeatRespond ? [createHeartbeatRespondTool()] : []),
-    ...(options.progressCard ? [createProgressCardTool()] : []),
   ];
 }
 

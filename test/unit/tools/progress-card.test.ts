@@ -23,9 +23,14 @@ function memoryHost(): ProgressCardHost & { writes: [string, string, ProgressCar
 }
 
 describe("progress_card", () => {
-  it("is offered only with the option, last", () => {
+  it("is offered only with the option, before ask_user and heartbeat_respond (which stay last)", () => {
     expect(createAvailableTools(baseOptions).map((t) => t.name)).not.toContain("progress_card");
     expect(createAvailableTools({ ...baseOptions, progressCard: true }).at(-1)?.name).toBe("progress_card");
+    expect(
+      createAvailableTools({ ...baseOptions, progressCard: true, askUser: true, heartbeatRespond: true })
+        .map((t) => t.name)
+        .slice(-3),
+    ).toEqual(["progress_card", "ask_user", "heartbeat_respond"]);
   });
 
   it("is offered to a session's own run only: not without a session or host, not to a sub-agent, not with tools.updatePlan false", () => {
