@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { resolveEffectiveTools } from "../../../src/agents/policy/index.js";
 import { createAvailableTools, createProgressCardTool } from "../../../src/agents/tools/index.js";
 import { offersProgressCard } from "../../../src/agents/progress-card-offer.js";
 import type { ProgressCardHost } from "../../../src/agents/types.js";
@@ -92,5 +93,18 @@ describe("progress_card", () => {
       error: "PROGRESS_CARD_UNAVAILABLE",
       message: "this session is a one-off request that is not kept, so it has no progress card",
     });
+  });
+});
+
+describe("progress_card and the tool policy", () => {
+  const resolve = (tools: Record<string, unknown>) =>
+    resolveEffectiveTools({ config: { tools } as never, agentId: "main", senderIsOwner: true, ownerOnlyTools: [], available: ["read", "progress_card"] }).allowed;
+
+  it("a tools.deny entry naming it, or the older update_plan, removes it; group:agents carries it", () => {
+    expect(resolve({})).toEqual(["read", "progress_card"]);
+    expect(resolve({ deny: ["progress_card"] })).toEqual(["read"]);
+    expect(resolve({ deny: ["update_plan"] })).toEqual(["read"]);
+    expect(resolve({ deny: ["group:agents"] })).toEqual(["read"]);
+    expect(resolve({ allow: ["read"] })).toEqual(["read"]);
   });
 });
