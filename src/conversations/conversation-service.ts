@@ -270,6 +270,8 @@ export class ConversationService implements ConversationPort {
     if (entry && !runtime && sessionResetDue(entry, resetPolicy, Date.now()) && !this.queue.busy(sessionKey)) {
       if (this.deps.hooks) this.emitSessionEnding(sessionKey, "session", "auto-reset", input.method);
       this.deps.store.reset(sessionKey);
+      // As after /reset: clients hear of the new generation (and of the progress card it cleared).
+      this.deps.onSessionChanged(sessionKey, "reset");
     }
     if (input.ephemeral && !this.deps.store.peek(sessionKey)) {
       this.deps.store.ensureOneOff(sessionKey, { agentId });

@@ -1,16 +1,19 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { askAndWait } from "../helpers/chat-session.js";
 import type { GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, isSubagentRequest, lastMessageOf, lastToolResultOf, toolNamesOf } from "../helpers/model-request.js";
-import { makeAgentState, readIndex, removeFastTempDirs, startOn, waitUntil } from "../helpers/reliability.js";
+import { makeAgentState, readIndex, removeFastTempDirs, sessionsDir, startOn, waitUntil } from "../helpers/reliability.js";
 import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
 
 /**
  * progress_card in a real gateway: the model writes the session's card, the transcript keeps the
  * receipt, clients read it with progressCard.get and hear progressCard.changed, invalid cards
- * change nothing, `{}` clears, the card survives a kill -9, a full reset clears it, a sub-agent
+ * change nothing, `{}` clears, the card survives a kill -9, a full reset (`/reset`, an idle
+ * reset) clears it, a sub-agent
  * is never offered the tool, and `tools.updatePlan: false` takes it from every run.
  */
 const TOKEN = "progress-card-token";
@@ -42,7 +45,8 @@ async function startGateway(): Promise<void> {
 
 beforeAll(async () => {
   model = await startFakeModelServer();
-  stateDir = makeAgentState(model);
+  // An idle reset after an hour without a person's message (the last test backdates one).
+  stateDir = makeAgentState(model, { extra: { session: { reset: { mode: "idle", idleMinutes: 60 } } } });
   await startGateway();
   model.setResponder((req) => {
     if (isSubagentRequest(req)) return { text: "child done" };
@@ -160,6 +164,21 @@ describe("progress_card in a gateway", { timeout: 90_000 }, () => {
     expect(readIndex(stateDir)[scratch]).toBeUndefined();
     const missing = await sock.request("progressCard.put", { sessionKey: "agent:main:nowhere", markdown: "x" });
     expect(missing.error).toMatchObject({ code: "INVALID_REQUEST", message: "session not found: agent:main:nowhere" });
+  });
+
+  it("an idle reset clears the card and tells clients, as /reset does", async () => {
+    expect((await sock.request("progressCard.put", { sessionKey: SESSION, markdown: "before the break" })).ok).toBe(true);
+    sock.close();
+    await gw.stop("SIGKILL");
+    const index = readIndex(stateDir);
+    const twoHoursAgo = Date.now() - 2 * 3_600_000;
+    Object.assign(index[SESSION], { lastInteractionAt: twoHoursAgo, updatedAt: twoHoursAgo });
+    fs.writeFileSync(path.join(sessionsDir(stateDir), "sessions.json"), JSON.stringify(index));
+    await startGateway();
+    expect((await get())?.markdown).toBe("before the break");
+    await ask("back again");
+    await waitChanged(null);
+    expect(await get()).toBeNull();
   });
 
   it("is never offered to a sub-agent, only to the session that spawned it", async () => {
