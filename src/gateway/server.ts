@@ -262,7 +262,9 @@ export class GatewayServer {
       if (reason === "patch") this.emitSessionPatch(key);
       // A session reset or deleted leaves no browser tabs it opened behind (OpenClaw's session tab cleanup).
       if (reason === "reset" || reason === "delete") this.toolServices.browser?.closeTabsOpenedBy(key);
-      // A full reset cleared the card (SessionStore.reset leaves a tombstone only where there was one).
+      // A full reset cleared the session's card. Only a session that ever had one keeps a card
+      // field (the tombstone of its last revision), so sessions that never did hear nothing; for
+      // one already cleared the hint repeats, which a client's read settles.
       if (reason === "reset" && this.sessions.peek(key)?.progressCard) this.progressCardChanged(key, null);
       if (this.sessionEvents.subscribers.size === 0) return;
       const payload = sessionChangedPayload(key, reason, detail, { sessions: this.sessions, conversations: this.conversations, config: this.opts.loadedConfig().config });

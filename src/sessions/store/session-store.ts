@@ -207,7 +207,7 @@ export class SessionStore {
     const carried: Record<string, unknown> = { ...old };
     for (const field of [...STORE_OWNED_FIELDS, ...PER_GENERATION_FIELDS]) delete carried[field];
     // The previous task's progress card ends with it, committed with the new generation.
-    const card = clearedOnReset(old.progressCard, Date.now());
+    const card = clearedOnReset(old.progressCard, this.now());
     if (card) carried.progressCard = card;
     const fresh = this.startGeneration(agentId, key, carried, undefined);
     this.indexes.commit(
