@@ -85,6 +85,10 @@ describe("progress_card in a gateway", { timeout: 90_000 }, () => {
     other.close();
     expect(hello.features.methods).toEqual(expect.arrayContaining(["progressCard.get", "progressCard.put", "progressCard.refresh"]));
     expect(hello.features.events).toContain("progressCard.changed");
+    const catalog = (await sock.request("tools.catalog", {})).payload;
+    expect(catalog.groups.flatMap((g: any) => g.tools.map((t: any) => t.id))).toContain("progress_card");
+    const effective = (await sock.request("tools.effective", { sessionKey: SESSION })).payload;
+    expect(effective.groups[0].tools.map((t: any) => t.id)).toContain("progress_card");
   });
 
   it("stores the model's card for its session: the receipt goes back to the model, clients read it and hear of it", async () => {
@@ -207,6 +211,10 @@ describe("tools.updatePlan: false", { timeout: 60_000 }, () => {
       expect(names).toContain("read");
       expect(names).not.toContain("progress_card");
       expect((await offSock.request("progressCard.get", { sessionKey: "main" })).payload).toEqual({ card: null });
+      const catalog = (await offSock.request("tools.catalog", {})).payload;
+      expect(catalog.groups.flatMap((g: any) => g.tools.map((t: any) => t.id))).not.toContain("progress_card");
+      const effective = (await offSock.request("tools.effective", { sessionKey: "main" })).payload;
+      expect(effective.groups[0].tools.map((t: any) => t.id)).not.toContain("progress_card");
     } finally {
       offSock.close();
       await offGw.stop("SIGKILL");

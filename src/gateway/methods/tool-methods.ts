@@ -63,7 +63,17 @@ export function registerToolMethods(
   /** The configured MCP servers' tools (started on first use), for `tools.effective`. */
   mcpTools: (config: OpenClawConfig) => Promise<readonly AgentTool[] | undefined> = async () => undefined,
 ): void {
-  const available = (config: OpenClawConfig) => createAvailableTools({ ...availability(), sessionTools: true, viewImage: "see", webFetch: webFetchOptionsFromConfig(config) });
+  const available = (config: OpenClawConfig) => {
+    const offered = availability();
+    return createAvailableTools({
+      ...offered,
+      sessionTools: true,
+      viewImage: "see",
+      webFetch: webFetchOptionsFromConfig(config),
+      // A session's own runs get it unless tools.updatePlan turns it off (offersProgressCard).
+      progressCard: offered.progressCards && config.tools?.updatePlan !== false,
+    });
+  };
 
   registry.register({
     name: "tools.catalog",
