@@ -263,7 +263,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       browser: Boolean(input.services?.browser),
       askUser: Boolean(input.services?.questions) && mayAskUser(input.sessionKey, input.spawnDepth),
       heartbeatRespond: input.heartbeat === true,
-      progressCard: offersProgressCard(config, input.sessionKey, input.spawnDepth, Boolean(input.services?.progressCards)),
+      progressCard: offersProgressCard(config, input.sessionKey, input.spawnDepth, Boolean(input.sessionKey && input.services?.progressCards?.keeps(input.sessionKey))),
     }),
     mcpTools,
   );

@@ -132,6 +132,8 @@ export interface HeartbeatReportSlot {
  * ProgressCardRefusal when the session cannot hold a card.
  */
 export interface ProgressCardHost {
+  /** Whether the session's card is kept: false for a one-off session (a stateless HTTP request), which is not offered the tool. */
+  keeps(sessionKey: string): boolean;
   write(sessionKey: string, agentId: string, content: ProgressCardContent): Promise<ProgressCard | null>;
 }
 

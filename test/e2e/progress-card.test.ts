@@ -46,7 +46,7 @@ async function startGateway(): Promise<void> {
 beforeAll(async () => {
   model = await startFakeModelServer();
   // An idle reset after an hour without a person's message (the last test backdates one).
-  stateDir = makeAgentState(model, { extra: { session: { reset: { mode: "idle", idleMinutes: 60 } } } });
+  stateDir = makeAgentState(model, { http: true, extra: { session: { reset: { mode: "idle", idleMinutes: 60 } } } });
   await startGateway();
   model.setResponder((req) => {
     if (isSubagentRequest(req)) return { text: "child done" };
@@ -183,6 +183,21 @@ describe("progress_card in a gateway", { timeout: 90_000 }, () => {
     await ask("back again");
     await waitChanged(null);
     expect(await get()).toBeNull();
+  });
+
+  it("is offered to a kept /v1 session, not to a one-off (stateless) request, whose card nothing would keep", async () => {
+    const toolsFor = async (user: string | undefined) => {
+      const before = chatRequests(model.requests).length;
+      const response = await fetch(`${gw.httpUrl}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "openclaw", messages: [{ role: "user", content: "hello over http" }], ...(user ? { user } : {}) }),
+      });
+      expect(response.status).toBe(200);
+      return toolNamesOf(chatRequests(model.requests).slice(before).at(-1)!);
+    };
+    expect(await toolsFor("kept-user")).toContain("progress_card");
+    expect(await toolsFor(undefined)).not.toContain("progress_card");
   });
 
   it("is never offered to a sub-agent, only to the session that spawned it", async () => {

@@ -23,6 +23,11 @@ export class ProgressCardStore {
     return visibleProgressCard(this.deps.sessions.peek(sessionKey)?.progressCard);
   }
 
+  /** Whether a card can be kept for the session: a one-off session is never kept, so it has none. */
+  keeps(sessionKey: string): boolean {
+    return !this.deps.sessions.isOneOff(sessionKey);
+  }
+
   /**
    * Replaces the card of `agentId`'s session `sessionKey` with checked content (none: clears it);
    * resolves with the card now shown once it is durable. Clearing a session that shows no card
@@ -33,7 +38,7 @@ export class ProgressCardStore {
     const entry = sessions.peek(sessionKey);
     if (!entry) throw new ProgressCardRefusal(`session not found: ${sessionKey}`);
     if (entry.agentId !== agentId) throw new ProgressCardRefusal(`session ${sessionKey} belongs to agent "${entry.agentId}", not "${agentId}"`);
-    if (sessions.isOneOff(sessionKey)) throw new ProgressCardRefusal("this session is a one-off request that is not kept, so it has no progress card");
+    if (!this.keeps(sessionKey)) throw new ProgressCardRefusal("this session is a one-off request that is not kept, so it has no progress card");
     const clearing = content.markdown === undefined && content.steps === undefined;
     if (clearing && visibleProgressCard(entry.progressCard) === null) return null;
     const stored = nextProgressCard(entry.progressCard, content, (this.deps.now ?? Date.now)());

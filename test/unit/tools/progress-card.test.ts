@@ -15,6 +15,7 @@ function memoryHost(): ProgressCardHost & { writes: [string, string, ProgressCar
   const writes: [string, string, ProgressCardContent][] = [];
   return {
     writes,
+    keeps: () => true,
     async write(sessionKey, agentId, content) {
       writes.push([sessionKey, agentId, content]);
       revision += 1;
@@ -85,6 +86,7 @@ describe("progress_card", () => {
   it("says so when there is no card to keep (no host, or a session the store refuses)", async () => {
     expect(errorOf(await tool.execute({ markdown: "x" }, makeContext("/tmp"), neverAborted))).toMatchObject({ error: "PROGRESS_CARD_UNAVAILABLE" });
     const refusing: ProgressCardHost = {
+      keeps: () => false,
       write: async () => {
         throw new ProgressCardRefusal("this session is a one-off request that is not kept, so it has no progress card");
       },
